@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+const brokers = ['paper', 'alpaca'];
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({}, brokers);
+    expect(config.PORT).toBe(3000);
+    expect(config.PUBLIC_URL).toBe('http://localhost:3000');
+    expect(config.DATA_DIR.endsWith('/data')).toBe(true);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.HOOK_DEADLINE_MS).toBe(2500);
+  });
+
+  it('reads values and broker variables', () => {
+    const config = loadConfig(
+      { PORT: '8080', PUBLIC_URL: 'https://router.example.com/', ALPACA_BASE_URL: 'http://127.0.0.1:9999/', ALPACA_CLIENT_ID: 'id' },
+      brokers,
+    );
+    expect(config.PORT).toBe(8080);
+    expect(config.PUBLIC_URL).toBe('https://router.example.com');
+    expect(config.brokers.alpaca).toEqual({ baseUrl: 'http://127.0.0.1:9999', clientId: 'id' });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT:/],
+    [{ PORT: '70000' }, /^PORT:/],
+    [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL:/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL:/],
+    [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL:/],
+    [{ SECRETS_KEY: 'short' }, /^SECRETS_KEY:/],
+    [{ NOSUCHBROKER_BASE_URL: 'http://x' }, /^NOSUCHBROKER_BASE_URL: unknown broker/],
+    [{ ALPACA_BASE_URL: 'not a url' }, /^ALPACA_BASE_URL:/],
+  ])('refuses %o naming the variable', (env, message) => {
+    expect(() => loadConfig(env, brokers)).toThrow(ConfigError);
+    expect(() => loadConfig(env, brokers)).toThrow(message);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }, brokers).PORT).toBe(3000);
+  });
+});

@@ -1,0 +1,154 @@
+// Every environment variable the server reads, validated once at boot (DESIGN.md "Configuration").
+// No other file reads process.env. Unknown or invalid values stop the start, naming the variable.
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const url = z.url({ protocol: /^https?$/ });
+const optionalText = z.string().min(1).optional();
+
+/** The documented variables: name → schema and one line of documentation. */
+const variables = {
+  PORT: { schema: port.default(3000), doc: 'HTTP port (default 3000)' },
+  HOST: { schema: z.string().min(1).default('0.0.0.0'), doc: 'interface to listen on (default all)' },
+  PUBLIC_URL: {
+    schema: url.optional(),
+    doc: 'origin users reach the server at; builds webhook and email links (default http://localhost:PORT)',
+  },
+  DATA_DIR: {
+    schema: z.string().min(1).default('./data'),
+    doc: 'embedded PostgreSQL data and the generated secrets key',
+  },
+  DATABASE_URL: {
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+    doc: 'external PostgreSQL ≥ 15; empty starts the embedded PostgreSQL under DATA_DIR',
+  },
+  SECRETS_KEY: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64 (44 characters)')
+      .optional(),
+    doc: 'AES-256 key for broker credentials; empty: generated once into DATA_DIR/secrets.key (mode 0600)',
+  },
+  SMTP_URL: {
+    schema: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+    doc: 'mail server; empty: mails are written to the log',
+  },
+  MAIL_FROM: { schema: z.string().min(3).default('Signal Router <no-reply@localhost>'), doc: 'sender of mails' },
+  STRIPE_SECRET_KEY: { schema: optionalText, doc: 'card payments (optional)' },
+  STRIPE_WEBHOOK_SECRET: { schema: optionalText, doc: 'verifies Stripe webhook signatures' },
+  GOOGLE_CLIENT_ID: { schema: optionalText, doc: 'enables Google sign-in' },
+  APPLE_CLIENT_ID: { schema: optionalText, doc: 'enables Apple sign-in' },
+  GOOGLE_JWKS_URL: { schema: url.default('https://www.googleapis.com/oauth2/v3/certs'), doc: 'Google ID token keys' },
+  APPLE_JWKS_URL: { schema: url.default('https://appleid.apple.com/auth/keys'), doc: 'Apple ID token keys' },
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    doc: 'pino log level',
+  },
+  HOOK_DEADLINE_MS: {
+    schema: z.coerce.number().int().min(100).max(2900).default(2500),
+    doc: 'broker call deadline inside TradingView’s 3 s timeout; later the answer is accepted',
+  },
+  HOOK_DEDUPE_WINDOW_S: {
+    schema: z.coerce.number().int().min(0).max(86400).default(60),
+    doc: 'a repeated body on the same hook within this window is one signal',
+  },
+  HOOK_INVALID_THRESHOLD: {
+    schema: z.coerce.number().int().min(1).default(50),
+    doc: 'invalid requests within an hour after which a hook is deactivated',
+  },
+  PAPER_STARTING_CASH: {
+    schema: z.coerce.number().positive().default(100000),
+    doc: 'cash of a new paper account (USD)',
+  },
+  TRUST_PROXY: {
+    schema: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    doc: 'behind a reverse proxy: take the client address from X-Forwarded-For',
+  },
+  ALLOW_PRIVATE_WEBHOOKS: {
+    schema: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    doc: 'let notification webhooks reach private and loopback addresses (tests only)',
+  },
+} as const;
+
+type Variables = typeof variables;
+export type BaseConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
+
+/** Per-broker variables `<BROKER>_CLIENT_ID`, `<BROKER>_CLIENT_SECRET`, `<BROKER>_BASE_URL`. */
+export interface BrokerConfig {
+  clientId?: string;
+  clientSecret?: string;
+  baseUrl?: string;
+}
+
+export interface Config extends Omit<BaseConfig, 'PUBLIC_URL' | 'DATA_DIR'> {
+  PUBLIC_URL: string;
+  DATA_DIR: string;
+  brokers: Record<string, BrokerConfig>;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const BROKER_VARIABLE = /^([A-Z0-9_]+?)_(CLIENT_ID|CLIENT_SECRET|BASE_URL)$/;
+const NOT_BROKERS = new Set(['GOOGLE', 'APPLE']);
+
+/** Reads the environment; `brokerNames` are the registered providers (lower case). */
+export function loadConfig(env: NodeJS.ProcessEnv, brokerNames: readonly string[]): Config {
+  const base: Record<string, unknown> = {};
+  for (const [name, { schema }] of Object.entries(variables)) {
+    const raw = env[name] === '' ? undefined : env[name];
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      throw new ConfigError(
+        `${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(raw)})`,
+      );
+    }
+    base[name] = parsed.data;
+  }
+  const brokers: Record<string, BrokerConfig> = {};
+  const known = new Set(brokerNames.map((n) => n.toUpperCase()));
+  for (const [name, value] of Object.entries(env)) {
+    const match = BROKER_VARIABLE.exec(name);
+    if (!match || !value || NOT_BROKERS.has(match[1] as string)) continue;
+    const [, broker, kind] = match as unknown as [string, string, string];
+    if (!known.has(broker)) {
+      throw new ConfigError(`${name}: unknown broker ${broker.toLowerCase()} (known: ${brokerNames.join(', ')})`);
+    }
+    if (kind === 'BASE_URL' && !url.safeParse(value).success) {
+      throw new ConfigError(`${name}: must be an http(s) URL (got ${JSON.stringify(value)})`);
+    }
+    const entry: BrokerConfig = brokers[broker.toLowerCase()] ?? {};
+    brokers[broker.toLowerCase()] = entry;
+    if (kind === 'CLIENT_ID') entry.clientId = value;
+    else if (kind === 'CLIENT_SECRET') entry.clientSecret = value;
+    else entry.baseUrl = value.replace(/\/$/, '');
+  }
+  const config = base as BaseConfig;
+  return {
+    ...config,
+    PUBLIC_URL: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''),
+    DATA_DIR: path.resolve(config.DATA_DIR),
+    brokers,
+  };
+}
+
+/** One line per variable, for the README and `--help`. */
+export function describeConfig(): string {
+  return Object.entries(variables)
+    .map(([name, { doc }]) => `${name}: ${doc}`)
+    .join('\n');
+}

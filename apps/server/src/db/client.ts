@@ -1,0 +1,17 @@
+// The connection pool and the Drizzle instance every repository uses.
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Database = NodePgDatabase<typeof schema> & { $client: pg.Pool };
+
+export function createPool(url: string, max = 20): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function createDatabase(pool: pg.Pool): Database {
+  return drizzle(pool, { schema }) as Database;
+}

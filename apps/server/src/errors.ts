@@ -1,0 +1,65 @@
+// One AppError, one code enum, one table mapping codes to SPEC §8 API statuses, HTTP statuses
+// (REST and the hook) and GraphQL extensions.code (DESIGN.md "Errors").
+
+export type ApiStatus = 'ValidationError' | 'ExecutionError' | 'AuthenticationError' | 'ForbiddenError' | 'Error';
+
+interface ErrorMapping {
+  status: ApiStatus;
+  http: number;
+  graphql: string;
+}
+
+export const ERROR_TABLE = {
+  /** Bad input from the caller. */
+  VALIDATION: { status: 'ValidationError', http: 400, graphql: 'BAD_USER_INPUT' },
+  /** The broker or a business rule refused (no signals left, hook deactivated, order rejected). */
+  EXECUTION: { status: 'ExecutionError', http: 400, graphql: 'EXECUTION_ERROR' },
+  /** Our own authentication failed: no, expired or revoked token. */
+  UNAUTHENTICATED: { status: 'AuthenticationError', http: 401, graphql: 'UNAUTHENTICATED' },
+  /** The broker refused the connection's credentials (the hook answers 400, not 401). */
+  BROKER_AUTHENTICATION: { status: 'AuthenticationError', http: 400, graphql: 'BROKER_AUTHENTICATION' },
+  FORBIDDEN: { status: 'ForbiddenError', http: 403, graphql: 'FORBIDDEN' },
+  NOT_FOUND: { status: 'Error', http: 404, graphql: 'NOT_FOUND' },
+  PAYLOAD_TOO_LARGE: { status: 'ValidationError', http: 413, graphql: 'PAYLOAD_TOO_LARGE' },
+  RATE_LIMITED: { status: 'Error', http: 429, graphql: 'RATE_LIMITED' },
+  /** Our fault; the message is generic and the cause is logged with the request id. */
+  INTERNAL: { status: 'Error', http: 500, graphql: 'INTERNAL_SERVER_ERROR' },
+  /** A dependency (database) is down; the caller may retry. */
+  UNAVAILABLE: { status: 'Error', http: 503, graphql: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<string, ErrorMapping>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export const GENERIC_MESSAGE = 'Something went wrong. Please try again later.';
+
+export class AppError extends Error {
+  override readonly name = 'AppError';
+  readonly code: ErrorCode;
+  /** The input field at fault, when there is one. */
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: { field?: string; cause?: unknown }) {
+    super(message, details?.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.field = details?.field;
+  }
+
+  get mapping(): ErrorMapping {
+    return ERROR_TABLE[this.code];
+  }
+
+  /** SPEC §8 body: `{status, message}`. */
+  toBody(): { status: ApiStatus; message: string } {
+    return { status: this.mapping.status, message: this.message };
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** Any error as an AppError: known ones as they are, the rest INTERNAL with a generic message. */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  return new AppError('INTERNAL', GENERIC_MESSAGE, { cause: error });
+}

@@ -1,0 +1,23 @@
+// Per-request GraphQL context: the services, who is calling, and from where.
+import type { Services } from '../services.ts';
+
+/** The authenticated caller. `actingUserId` differs from `userId` in admin proxy mode (X-User). */
+export interface Viewer {
+  userId: number;
+  userKey: string;
+  group: number;
+  /** The session or API token row used, for sign-out. */
+  sessionId: number;
+  /** The administrator behind a proxied request, when X-User was honoured. */
+  proxiedBy?: number;
+}
+
+export interface GraphQLContext {
+  services: Services;
+  viewer: Viewer | null;
+  requestId: string;
+  ip: string;
+  userAgent: string;
+  /** The raw bearer token, only for sign-out; never logged. */
+  bearer: string | null;
+}

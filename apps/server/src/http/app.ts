@@ -1,0 +1,33 @@
+// Builds the Fastify app: logging, errors, health, GraphQL, the hook and the web app.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Authenticate } from '../graphql/yoga.ts';
+import { registerGraphQL } from '../graphql/yoga.ts';
+import type { Services } from '../services.ts';
+import { registerErrorHandler } from './error-handler.ts';
+import { registerHealth } from './health.ts';
+import { registerWebApp } from './web-app.ts';
+
+export interface AppOptions {
+  authenticate: Authenticate;
+  /** Serve the built web app (off in most integration tests). */
+  webApp?: boolean;
+  webDist?: string;
+}
+
+export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: services.log,
+    genReqId: () => randomUUID(),
+    trustProxy: services.config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
+    forceCloseConnections: false,
+    return503OnClosing: true,
+  });
+  registerErrorHandler(app);
+  registerHealth(app, services);
+  registerGraphQL(app, services, options.authenticate);
+  if (options.webApp !== false) await registerWebApp(app, options.webDist);
+  return app;
+}

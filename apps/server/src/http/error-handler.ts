@@ -1,0 +1,30 @@
+// Errors become SPEC §8 bodies `{status, message}` with the HTTP status of the error table.
+// No stack traces or SQL reach a response; unknown errors are logged with the request id.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, toAppError } from '../errors.ts';
+
+function fromFastify(error: FastifyError): AppError | null {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('VALIDATION', 'Unsupported content type');
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('VALIDATION', 'Request body is empty');
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+    return new AppError('VALIDATION', `Invalid JSON: ${error.message}`);
+  }
+  if (error.validation) return new AppError('VALIDATION', error.message);
+  if (error.statusCode === 429) return new AppError('RATE_LIMITED', 'Too many requests, slow down');
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
+    return new AppError('VALIDATION', error.message);
+  return null;
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const appError = fromFastify(error) ?? toAppError(error);
+    if (appError.code === 'INTERNAL') req.log.error({ err: error }, 'request failed');
+    return reply.status(appError.mapping.http).send(appError.toBody());
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply.status(404).send(new AppError('NOT_FOUND', `Not found: ${req.method} ${req.url.split('?')[0]}`).toBody()),
+  );
+}

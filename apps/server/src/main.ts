@@ -1,0 +1,46 @@
+// Entry point: `npm start` runs this with Node 24 (types stripped natively, no build step).
+import { brokerNames } from './brokers.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startServer } from './server.ts';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env, brokerNames());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = createLogger(config.LOG_LEVEL);
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(config, log);
+  } catch (error) {
+    log.fatal({ err: error }, `cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    signals += 1;
+    if (signals > 1) {
+      log.warn('second signal: exiting now');
+      process.exit(130);
+    }
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    server.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+await main();

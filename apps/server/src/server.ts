@@ -1,0 +1,76 @@
+// Starts and stops the whole server: database (embedded or external), migrations, HTTP.
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createBrokers } from './brokers.ts';
+import type { Config } from './config.ts';
+import { createDatabase, createPool } from './db/client.ts';
+import { lockDataDir } from './db/data-lock.ts';
+import { startEmbeddedPostgres } from './db/embedded.ts';
+import { runMigrations } from './db/migrate.ts';
+import { buildApp } from './http/app.ts';
+import { authenticate } from './modules/auth/authenticate.ts';
+import { loadSecretsKey } from './secrets-key.ts';
+import type { Services } from './services.ts';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  services: Services;
+  url: string;
+  /** Finishes in-flight requests, closes the pool, stops the embedded database. */
+  stop(): Promise<void>;
+}
+
+/** Connects to DATABASE_URL, or starts the embedded PostgreSQL under a DATA_DIR lock. */
+export async function openDatabase(config: Config, log: Logger) {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => {} };
+  const release = lockDataDir(config.DATA_DIR);
+  try {
+    const embedded = await startEmbeddedPostgres(config.DATA_DIR, log);
+    return {
+      url: embedded.url,
+      stop: async () => {
+        await embedded.stop();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+export async function startServer(
+  config: Config,
+  log: Logger,
+  options: { webApp?: boolean } = {},
+): Promise<RunningServer> {
+  const database = await openDatabase(config, log);
+  const pool = createPool(database.url);
+  try {
+    await runMigrations(pool);
+    const services: Services = {
+      config,
+      db: createDatabase(pool),
+      log,
+      brokers: createBrokers(config),
+      secretsKey: loadSecretsKey(config.SECRETS_KEY, config.DATA_DIR),
+    };
+    const app = await buildApp(services, { authenticate, webApp: options.webApp });
+    const address = await app.listen({ port: config.PORT, host: config.HOST });
+    log.info({ url: config.PUBLIC_URL, address }, 'server started');
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await app.close();
+        await pool.end();
+        await database.stop();
+        log.info('server stopped');
+      })());
+    const port = (app.server.address() as import('node:net').AddressInfo).port;
+    return { app, services, url: `http://127.0.0.1:${port}`, stop };
+  } catch (error) {
+    await pool.end().catch(() => {});
+    await database.stop();
+    throw error;
+  }
+}

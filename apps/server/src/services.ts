@@ -1,0 +1,14 @@
+// What request handlers get from the running server: configuration, database, logger, brokers.
+import type { BrokerRegistry } from '@router/brokers';
+import type { Logger } from 'pino';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+
+export interface Services {
+  config: Config;
+  db: Database;
+  log: Logger;
+  brokers: BrokerRegistry;
+  /** AES-256-GCM key for broker credentials at rest. */
+  secretsKey: Buffer;
+}

@@ -1,0 +1,99 @@
+// The broker contract (DESIGN.md "The broker contract"). Every adapter implements Broker;
+// everything a screen or the validator needs to know about a provider lives in its descriptor.
+import type { Order, OrderResponse, Provider } from '@router/orders';
+
+/** A provider's declarative description; `Provider` plus what only the server needs. */
+export interface BrokerDescriptor extends Provider {
+  /** Default API base URL; `<NAME>_BASE_URL` overrides it (tests point it at a fake). */
+  baseUrl?: string;
+}
+
+/** One account at the broker (SPEC §3 Connector.accounts). */
+export interface BrokerAccount {
+  id: string;
+  name: string;
+  dataTitle?: string;
+  dataType?: string;
+  dataCurrency?: string;
+  demo: boolean;
+}
+
+/** Secrets we keep (encrypted) for a connection: credentials as entered, or OAuth tokens. */
+export type BrokerSecrets = Record<string, string>;
+
+export interface BrokerSession {
+  secrets: BrokerSecrets;
+  accounts: BrokerAccount[];
+  /** When the session's longest-lived credential expires (ms since epoch), if it does. */
+  expiresAt?: number;
+  /** When the access token must be refreshed (ms since epoch), if it must. */
+  refreshAt?: number;
+}
+
+/** What a broker needs from the outside world: configuration and, for OAuth, the redirect. */
+export interface BrokerContext {
+  baseUrl: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** `${PUBLIC_URL}/callback/<name>` for OAuth providers. */
+  redirectUrl?: string;
+  /** Injected clock (tests move it forward). */
+  now?: () => number;
+  /** Aborts the call (the hook's deadline). */
+  signal?: AbortSignal;
+}
+
+export interface ConnectInput {
+  /** Credential values keyed by the descriptor's credential names (or `code` for OAuth). */
+  credentials: Record<string, string>;
+}
+
+export interface PlaceOrderInput {
+  accountId: string;
+  order: Order;
+  /** Our signal id; sent to the broker as its client order id wherever it accepts one. */
+  clientOrderId: string;
+}
+
+export interface Holding {
+  symbol: string;
+  quantity: number;
+  averagePrice?: number;
+  marketValue?: number;
+}
+
+export interface Holdings {
+  cash?: number;
+  equity?: number;
+  /** What a new position may cost now, where the broker says. */
+  buyingPower?: number;
+  currency?: string;
+  positions: Holding[];
+}
+
+export interface AuthorizationRequest {
+  /** URL of the broker's consent page; `state` binds it to the user. */
+  requestUrl: string;
+}
+
+export interface Broker {
+  readonly descriptor: BrokerDescriptor;
+  /** OAuth providers only: the broker's authorization URL for this state. */
+  authorizationUrl?(ctx: BrokerContext, state: string): AuthorizationRequest;
+  connect(ctx: BrokerContext, input: ConnectInput): Promise<BrokerSession>;
+  /** Renews tokens; returns the new session. Providers without expiring tokens omit it. */
+  refresh?(ctx: BrokerContext, session: BrokerSession): Promise<BrokerSession>;
+  placeOrder(ctx: BrokerContext, session: BrokerSession, input: PlaceOrderInput): Promise<OrderResponse>;
+  /** Validates and prices the order without placing it, where the broker can. */
+  previewOrder?(ctx: BrokerContext, session: BrokerSession, input: PlaceOrderInput): Promise<OrderResponse>;
+  cancelOrder(ctx: BrokerContext, session: BrokerSession, accountId: string, orderId: string): Promise<void>;
+  closePosition(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string): Promise<OrderResponse>;
+  /** Finds an order by our client order id (reconciliation after a crash); null if none. */
+  getOrder(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountId: string,
+    clientOrderId: string,
+  ): Promise<OrderResponse | null>;
+  getHoldings(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Holdings>;
+}

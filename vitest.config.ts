@@ -1,0 +1,42 @@
+// One Vitest run for the whole repository: unit and integration tests of the packages and the
+// server (on one embedded PostgreSQL per run, a fresh database per test file), the web app's
+// component tests, and browser journeys (e2e/) in the system Chromium.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'packages',
+          include: ['packages/*/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        // Node loads graphql's CommonJS build; make Vite do the same, so one GraphQL realm exists.
+        resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['apps/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      'apps/web/vitest.config.ts',
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
