@@ -1,6 +1,6 @@
 // Builds the Fastify app: logging, errors, health, GraphQL, the hook and the web app.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
 import type { Services } from '../services.ts';
@@ -17,7 +17,7 @@ export interface AppOptions {
 
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: services.log,
+    loggerInstance: services.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     trustProxy: services.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,

@@ -1,0 +1,31 @@
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { connectors } from './connectors.ts';
+import { users } from './users.ts';
+
+/** A webhook (SPEC §3 Hook): `{PUBLIC_URL}/hook/{shortKey}` places orders on one broker account. */
+export const hooks = pgTable(
+  'hooks',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text('key').notNull().unique(),
+    /** 22 base62 characters: the hook's only secret, never logged. */
+    shortKey: text('short_key').notNull().unique(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    connectorId: bigint('connector_id', { mode: 'number' })
+      .notNull()
+      .references(() => connectors.id, { onDelete: 'cascade' }),
+    accountId: text('account_id').notNull(),
+    name: text('name').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    isTest: boolean('is_test').notNull().default(false),
+    deactivatedReason: text('deactivated_reason'),
+    /** Invalid requests in the current hour window; the hook is deactivated past the threshold. */
+    invalidCount: integer('invalid_count').notNull().default(0),
+    invalidWindowStart: timestamp('invalid_window_start', { withTimezone: true }),
+    calledAt: timestamp('called_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('hooks_user_idx').on(t.userId), index('hooks_connector_idx').on(t.connectorId)],
+);

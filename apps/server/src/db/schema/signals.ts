@@ -1,0 +1,77 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { hooks } from './hooks.ts';
+import { users } from './users.ts';
+
+/**
+ * One signal received on a hook: stored before the broker is called, so that after a crash an
+ * unfinished one is reconciled with the broker by client order id (the signal id), never re-sent.
+ * status: received → placing → accepted | filled | rejected | failed; unknown while the broker's
+ * outcome is not known (timeout, dropped connection); draft for test hooks.
+ */
+export const signals = pgTable(
+  'signals',
+  {
+    /** Also the broker's client order id. */
+    id: text('id').primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    hookId: bigint('hook_id', { mode: 'number' })
+      .notNull()
+      .references(() => hooks.id, { onDelete: 'cascade' }),
+    connectorId: bigint('connector_id', { mode: 'number' }).notNull(),
+    accountId: text('account_id').notNull(),
+    providerName: text('provider_name').notNull(),
+    isTest: boolean('is_test').notNull().default(false),
+    status: text('status').notNull(),
+    /** The body as received (parsed JSON, or the raw text when it did not parse). */
+    request: jsonb('request'),
+    /** The normalized order sent to the broker. */
+    order: jsonb('order'),
+    /** The answer given to the sender (SPEC §8 body). */
+    response: jsonb('response'),
+    brokerOrderId: text('broker_order_id'),
+    price: doublePrecision('price'),
+    /** A signal credit is held while placing, kept on success, released on failure. */
+    creditHeld: boolean('credit_held').notNull().default(false),
+    address: text('address'),
+    elapsedMs: integer('elapsed_ms'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('signals_user_created_idx').on(t.userId, t.createdAt.desc()),
+    index('signals_hook_created_idx').on(t.hookId, t.createdAt.desc()),
+    index('signals_unfinished_idx').on(t.createdAt).where(sql`${t.status} in ('received', 'placing', 'unknown')`),
+  ],
+);
+
+/**
+ * Idempotency keys per hook: `client_id` when the signal has one, else a hash of the body.
+ * A key owns a signal until `expires_at` (the dedupe window); a repeat inside it returns the
+ * first signal's answer and places nothing.
+ */
+export const signalKeys = pgTable(
+  'signal_keys',
+  {
+    hookId: bigint('hook_id', { mode: 'number' })
+      .notNull()
+      .references(() => hooks.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    signalId: text('signal_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hookId, t.key] }), index('signal_keys_expires_idx').on(t.expiresAt)],
+);
