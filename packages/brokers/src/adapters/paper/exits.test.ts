@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { MINUTE, paperFixture, START } from './paper.fixture.ts';
+import type { QuoteSource } from './quotes.ts';
+
+describe('paper simulator: brackets, close and cancel', () => {
+  it('places take profit and stop loss when the entry fills; the first to fill cancels the other', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 }, 'entry');
+    const { broker, ctx, session, accountId } = paper;
+    paper.prices.set('AAPL', 111);
+    paper.advance(MINUTE);
+    expect(await paper.holdings()).toMatchObject({ cash: 100_100, positions: [] });
+    // The exits are orders 2 and 3: the take profit filled, the stop loss was canceled with it.
+    await expect(broker.cancelOrder(ctx, session, accountId, 'PA-TEST1-3')).rejects.toMatchObject({
+      brokerMessage: 'order PA-TEST1-3 is already canceled',
+    });
+    paper.prices.set('AAPL', 90);
+    paper.advance(MINUTE);
+    expect((await paper.holdings()).cash).toBe(100_100);
+  });
+
+  it('executes exits in the order the market reached them', async () => {
+    // Up through the take profit at minute 3, down through the stop loss at minute 6.
+    const quote: QuoteSource = (_symbol, _cls, at) => {
+      const minute = (at - START) / MINUTE;
+      return minute < 2 ? 100 : minute < 5 ? 112 : 90;
+    };
+    const paper = await paperFixture({ quote });
+    await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 });
+    paper.advance(10 * MINUTE); // one sweep over the whole path
+    expect(await paper.holdings()).toMatchObject({ cash: 100_100, positions: [] });
+  });
+
+  it('derives the stop loss from the fill price by percent or distance, and exits a short upwards', async () => {
+    const paper = await paperFixture();
+    await paper.place({ action: 'sell_short', quantity: 10, stop_loss_price_percent: 5 });
+    paper.prices.set('AAPL', 104.9);
+    paper.advance(MINUTE);
+    expect((await paper.holdings()).positions).toHaveLength(1);
+    paper.prices.set('AAPL', 105.2);
+    paper.advance(MINUTE);
+    expect((await paper.holdings()).positions).toEqual([]);
+    await paper.place({ quantity: 1, stop_loss_price_distance: 2 });
+    paper.prices.set('AAPL', 103.1);
+    paper.advance(MINUTE);
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
+  it('refuses exits on the wrong side of the entry', async () => {
+    const paper = await paperFixture();
+    await expect(paper.place({ take_profit_price: 90 })).rejects.toMatchObject({ kind: 'InvalidOrder' });
+    await expect(paper.place({ action: 'sell_short', stop_loss_price: 90 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+    });
+    await expect(paper.place({ type: 'limit', limit_price: 80, stop_loss_price: 85 })).rejects.toMatchObject({
+      brokerMessage: 'stop_loss_price must be below the entry price 80',
+    });
+  });
+
+  it('close cancels the open orders of the symbol and flattens its position, whatever the quantity', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 7, take_profit_price: 150 });
+    await paper.place({ symbol: 'MSFT', type: 'limit', limit_price: 300 }, 'msft');
+    paper.prices.set('AAPL', 102);
+    expect(await paper.place({ action: 'close', quantity: 1 })).toMatchObject({
+      status: 'filled',
+      status_description: 'Filled: sell 7 AAPL at 102',
+      price: 102,
+    });
+    expect(await paper.holdings()).toMatchObject({ cash: 100_014, positions: [] });
+    expect(await paper.getOrder('msft')).toMatchObject({ status: 'accepted' });
+    await expect(paper.place({ action: 'close' })).rejects.toMatchObject({
+      brokerMessage: 'no position in AAPL to close',
+    });
+  });
+
+  it('closes a short by buying it back, also through closePosition', async () => {
+    const paper = await paperFixture();
+    await paper.place({ action: 'sell_short', quantity: 3 });
+    const closed = await paper.broker.closePosition(paper.ctx, paper.session, paper.accountId, 'AAPL');
+    expect(closed).toMatchObject({ status: 'filled', status_description: 'Filled: buy 3 AAPL at 100' });
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
+  it("cancel cancels the symbol's open orders only", async () => {
+    const paper = await paperFixture();
+    await paper.place({ type: 'limit', limit_price: 90 }, 'a1');
+    await paper.place({ type: 'stop', stop_price: 120 }, 'a2');
+    await paper.place({ symbol: 'MSFT', type: 'limit', limit_price: 300 }, 'm1');
+    expect(await paper.place({ action: 'cancel' })).toMatchObject({
+      status: 'canceled',
+      status_description: 'Canceled 2 open order(s) for AAPL',
+    });
+    expect(await paper.getOrder('a1')).toMatchObject({ status: 'canceled' });
+    expect(await paper.getOrder('a2')).toMatchObject({ status: 'canceled' });
+    expect(await paper.getOrder('m1')).toMatchObject({ status: 'accepted' });
+    expect(await paper.place({ action: 'cancel' })).toMatchObject({ status_description: 'No open orders for AAPL' });
+    // The canceled order's buying power is free again.
+    expect((await paper.holdings()).buyingPower).toBe(100_000 - 300);
+  });
+});

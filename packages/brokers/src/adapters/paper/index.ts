@@ -1,0 +1,5 @@
+export { createPaperBroker, DEFAULT_STARTING_CASH, type PaperBrokerOptions, toOrderResponse } from './adapter.ts';
+export { paperDescriptor } from './descriptor.ts';
+export { type QuoteSource, syntheticQuote } from './quotes.ts';
+export { createMemoryPaperStore, type PaperStore, type PaperStoreTransaction } from './store.ts';
+export type { PaperAccount, PaperBracket, PaperOrder, PaperOrderStatus, PaperPosition } from './types.ts';

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { BrokerError } from '../../core/errors.ts';
+import { MINUTE, paperFixture } from './paper.fixture.ts';
+
+async function rejection(promise: Promise<unknown>): Promise<BrokerError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
+  return error;
+}
+
+describe('paper simulator: market orders and the ledger', () => {
+  it('fills a market buy at the quote and books cash and position', async () => {
+    const paper = await paperFixture();
+    expect(await paper.place({ quantity: 10 })).toEqual({
+      id: 'PA-TEST1-1',
+      status: 'filled',
+      status_description: 'Filled: buy 10 AAPL at 100',
+      price: 100,
+    });
+    expect(await paper.holdings()).toEqual({
+      cash: 99_000,
+      equity: 100_000,
+      buyingPower: 99_000,
+      currency: 'USD',
+      positions: [{ symbol: 'AAPL', quantity: 10, averagePrice: 100, marketValue: 1000 }],
+    });
+  });
+
+  it("fills at the signal's price hint and follows it afterwards", async () => {
+    const paper = await paperFixture();
+    const filled = await paper.place({ quantity: 10, extra: { price: '150' } });
+    expect(filled).toMatchObject({ status: 'filled', price: 150 });
+    paper.prices.set('AAPL', 110); // the synthetic market moves 10 % up; the account's view too
+    expect((await paper.holdings()).positions[0]).toMatchObject({ averagePrice: 150, marketValue: 1650 });
+  });
+
+  it('averages in, sells part, and removes a flat position', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10 });
+    paper.prices.set('AAPL', 130);
+    await paper.place({ quantity: 20 });
+    expect((await paper.holdings()).positions[0]).toMatchObject({ quantity: 30, averagePrice: 120 });
+    await paper.place({ action: 'sell', quantity: 30 });
+    const holdings = await paper.holdings();
+    expect(holdings.positions).toEqual([]);
+    expect(holdings.cash).toBe(100_000 - 1000 - 2600 + 3900);
+  });
+
+  it('resolves quantity types: percent of equity, cash, percent of position', async () => {
+    const paper = await paperFixture();
+    expect(await paper.place({ quantity: 50, quantity_type: 'percent_of_equity' })).toMatchObject({
+      status_description: 'Filled: buy 500 AAPL at 100',
+    });
+    expect(
+      await paper.place({ symbol: 'BTCUSD', class: 'crypto', quantity: 1000, quantity_type: 'cash' }),
+    ).toMatchObject({
+      status_description: 'Filled: buy 0.02 BTCUSD at 50000',
+    });
+    expect(await paper.place({ action: 'sell', quantity: 25, quantity_type: 'percent_of_position' })).toMatchObject({
+      status_description: 'Filled: sell 125 AAPL at 100',
+    });
+  });
+
+  it('refuses what a cash account cannot pay', async () => {
+    const paper = await paperFixture({ startingCash: 1000 });
+    const error = await rejection(paper.place({ quantity: 11 }));
+    expect(error).toMatchObject({ kind: 'InsufficientFunds', message: 'Paper Trading: insufficient buying power' });
+    expect((await paper.holdings()).cash).toBe(1000);
+  });
+
+  it('sells only what is held; sell_short opens a short that buy_to_cover closes', async () => {
+    const paper = await paperFixture({ startingCash: 1000 });
+    expect(await rejection(paper.place({ action: 'sell', quantity: 1 }))).toMatchObject({ kind: 'InvalidOrder' });
+    expect(await paper.place({ action: 'sell_short', quantity: 5 })).toMatchObject({ status: 'filled', price: 100 });
+    expect(await paper.holdings()).toMatchObject({ cash: 1500, equity: 1000, positions: [{ quantity: -5 }] });
+    // The short's value stays locked: 1000 equity - 500 collateral leaves 500 to spend.
+    expect(await rejection(paper.place({ symbol: 'MSFT', quantity: 2 }))).toMatchObject({ kind: 'InsufficientFunds' });
+    expect(await rejection(paper.place({ action: 'buy_to_cover', quantity: 6 }))).toMatchObject({
+      kind: 'InvalidOrder',
+    });
+    paper.prices.set('AAPL', 90);
+    await paper.place({ action: 'buy_to_cover', quantity: 5 });
+    expect(await paper.holdings()).toMatchObject({ cash: 1050, positions: [] });
+  });
+
+  it('refuses to sell short while long', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 1 });
+    expect(await rejection(paper.place({ action: 'sell_short', quantity: 1 }))).toMatchObject({ kind: 'InvalidOrder' });
+  });
+
+  it('refuses what it does not simulate', async () => {
+    const paper = await paperFixture();
+    expect(await rejection(paper.place({ class: 'option', symbol: 'AAPL250117C00200000' }))).toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'option orders are not supported',
+    });
+    expect(await rejection(paper.place({ action: 'buy_to_open' }))).toMatchObject({ kind: 'InvalidOrder' });
+    expect(await rejection(paper.place({ duration: 'gtd' }))).toMatchObject({ kind: 'InvalidOrder' });
+    expect(await rejection(paper.place({ type: 'limit' }))).toMatchObject({
+      brokerMessage: 'limit_price is required for limit orders',
+    });
+    expect(await rejection(paper.place({ quantity: 0.00001 }))).toMatchObject({ kind: 'InvalidOrder' });
+  });
+});
+
+describe('paper simulator: resting orders', () => {
+  it('rests a limit buy, holds its buying power, and fills at the limit when the market crosses', async () => {
+    const paper = await paperFixture({ startingCash: 1000 });
+    expect(await paper.place({ type: 'limit', limit_price: 95, quantity: 10 }, 'limit')).toMatchObject({
+      status: 'accepted',
+      status_description: 'Accepted: limit buy 10 AAPL at 95 (gtc)',
+    });
+    expect(await rejection(paper.place({ quantity: 1 }))).toMatchObject({ kind: 'InsufficientFunds' });
+    paper.advance(5 * MINUTE);
+    expect(await paper.getOrder('limit')).toMatchObject({ status: 'accepted' });
+    paper.prices.set('AAPL', 94);
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('limit')).toMatchObject({ status: 'filled', price: 95 });
+    expect(await paper.holdings()).toMatchObject({ cash: 50, positions: [{ quantity: 10, averagePrice: 95 }] });
+  });
+
+  it('fills a marketable limit at once at the better market price', async () => {
+    const paper = await paperFixture();
+    expect(await paper.place({ type: 'limit', limit_price: 105 })).toMatchObject({ status: 'filled', price: 100 });
+  });
+
+  it('triggers a stop when the market passes it and fills at that market price', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10 });
+    await paper.place({ action: 'sell', type: 'stop', stop_price: 90, quantity: 10 }, 'stop');
+    paper.prices.set('AAPL', 89.5);
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('stop')).toMatchObject({ status: 'filled', price: 89.5 });
+  });
+
+  it('a stop_limit becomes a limit order once triggered', async () => {
+    const paper = await paperFixture();
+    await paper.place({ type: 'stop_limit', stop_price: 110, limit_price: 111 }, 'sl');
+    paper.prices.set('AAPL', 115); // stop hit, limit not reached
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('sl')).toMatchObject({ status: 'accepted' });
+    paper.prices.set('AAPL', 108); // back below the limit: fills at the limit
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('sl')).toMatchObject({ status: 'filled', price: 111 });
+  });
+
+  it('expires day orders at the session close and cancels unmarketable ioc orders', async () => {
+    const paper = await paperFixture();
+    await paper.place({ type: 'limit', limit_price: 50, duration: 'day' }, 'day');
+    expect(await paper.place({ type: 'limit', limit_price: 50, duration: 'ioc' })).toMatchObject({
+      status: 'canceled',
+    });
+    paper.advance(6 * 60 * MINUTE); // 20:30 UTC, past the session close
+    expect(await paper.getOrder('day')).toMatchObject({
+      status: 'canceled',
+      status_description: 'Canceled: expired at the end of the day',
+    });
+  });
+
+  it('rejects a resting sell whose position is gone by the time it fills', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 5 });
+    await paper.place({ action: 'sell', type: 'limit', limit_price: 120, quantity: 5 }, 'exit');
+    await paper.place({ action: 'sell', quantity: 5 });
+    paper.prices.set('AAPL', 121);
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('exit')).toMatchObject({ status: 'rejected' });
+  });
+});

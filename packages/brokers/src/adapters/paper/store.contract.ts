@@ -1,0 +1,198 @@
+// The behaviour every PaperStore must have. The memory store runs it in store.test.ts; the
+// server's PostgreSQL store runs it too:
+//   describePaperStoreContract('postgres', async () => ({ store, cleanup }))
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PaperStore } from './store.ts';
+import type { PaperAccount, PaperOrder } from './types.ts';
+
+export interface PaperStoreFixture {
+  store: PaperStore;
+  cleanup?: () => Promise<void>;
+}
+
+let sequence = 0;
+/** Unique ids, so a store over a shared database can run the suite repeatedly. */
+function uniqueId(prefix: string): string {
+  sequence += 1;
+  return `${prefix}-${Date.now().toString(36)}-${sequence}`;
+}
+
+export function sampleAccount(id: string, cash = 1000): PaperAccount {
+  return {
+    id,
+    name: 'Paper account',
+    currency: 'USD',
+    startingCash: cash,
+    cash,
+    positions: [],
+    priceScales: {},
+    createdAt: 1,
+    sweptAt: 1,
+    orderSequence: 0,
+  };
+}
+
+export function sampleOrder(accountId: string, id: string, overrides: Partial<PaperOrder> = {}): PaperOrder {
+  return {
+    id,
+    accountId,
+    symbol: 'AAPL',
+    class: 'stock',
+    action: 'buy',
+    side: 'buy',
+    quantity: 1,
+    type: 'limit',
+    limitPrice: 100,
+    duration: 'gtc',
+    status: 'open',
+    statusDescription: 'Accepted',
+    createdAt: 1,
+    reservation: 100,
+    ...overrides,
+  };
+}
+
+export function describePaperStoreContract(name: string, makeStore: () => Promise<PaperStoreFixture>): void {
+  describe(`PaperStore contract: ${name}`, () => {
+    let fixture: PaperStoreFixture | undefined;
+    const store = async (): Promise<PaperStore> => {
+      fixture = await makeStore();
+      return fixture.store;
+    };
+    afterEach(async () => {
+      await fixture?.cleanup?.();
+      fixture = undefined;
+    });
+
+    it('reads back what a committed transaction wrote, and nothing for an unknown account', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      expect(await paper.transaction(id, (tx) => tx.getAccount())).toBeNull();
+      const order = sampleOrder(id, `${id}-1`, { clientOrderId: uniqueId('signal') });
+      await paper.transaction(id, async (tx) => {
+        await tx.putAccount(sampleAccount(id));
+        await tx.putOrder(order);
+      });
+      await paper.transaction(id, async (tx) => {
+        expect(await tx.getAccount()).toEqual(sampleAccount(id));
+        expect(await tx.getOrder(order.id)).toEqual(order);
+        expect(await tx.findOrderByClientId(order.clientOrderId ?? '')).toEqual(order);
+        expect(await tx.findOrderByClientId('nope')).toBeNull();
+        expect(await tx.getOrder('nope')).toBeNull();
+      });
+    });
+
+    it('sees its own writes before commit', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, async (tx) => {
+        await tx.putAccount(sampleAccount(id, 5));
+        await tx.putOrder(sampleOrder(id, `${id}-1`, { clientOrderId: 'own' }));
+        expect((await tx.getAccount())?.cash).toBe(5);
+        expect((await tx.findOrderByClientId('own'))?.id).toBe(`${id}-1`);
+        expect(await tx.listOpenOrders()).toHaveLength(1);
+      });
+    });
+
+    it('discards every write of a transaction that throws', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, (tx) => tx.putAccount(sampleAccount(id, 1000)));
+      const failing = paper.transaction(id, async (tx) => {
+        await tx.putAccount({ ...sampleAccount(id), cash: 0 });
+        await tx.putOrder(sampleOrder(id, `${id}-1`));
+        throw new Error('boom');
+      });
+      await expect(failing).rejects.toThrow('boom');
+      await paper.transaction(id, async (tx) => {
+        expect((await tx.getAccount())?.cash).toBe(1000);
+        expect(await tx.getOrder(`${id}-1`)).toBeNull();
+      });
+    });
+
+    it('lists only open orders, oldest first, and follows status changes', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, async (tx) => {
+        await tx.putAccount(sampleAccount(id));
+        await tx.putOrder(sampleOrder(id, `${id}-2`, { createdAt: 20 }));
+        await tx.putOrder(sampleOrder(id, `${id}-1`, { createdAt: 10 }));
+        await tx.putOrder(sampleOrder(id, `${id}-3`, { status: 'filled', createdAt: 5 }));
+      });
+      await paper.transaction(id, async (tx) => {
+        expect((await tx.listOpenOrders()).map((order) => order.id)).toEqual([`${id}-1`, `${id}-2`]);
+        await tx.putOrder(sampleOrder(id, `${id}-1`, { createdAt: 10, status: 'canceled' }));
+      });
+      await paper.transaction(id, async (tx) => {
+        expect((await tx.listOpenOrders()).map((order) => order.id)).toEqual([`${id}-2`]);
+      });
+    });
+
+    it('keeps accounts apart: orders and client order ids belong to one account', async () => {
+      const paper = await store();
+      const [a, b] = [uniqueId('PA'), uniqueId('PB')];
+      const clientOrderId = uniqueId('signal');
+      for (const id of [a, b]) await paper.transaction(id, (tx) => tx.putAccount(sampleAccount(id)));
+      await paper.transaction(a, (tx) => tx.putOrder(sampleOrder(a, `${a}-1`, { clientOrderId })));
+      await paper.transaction(b, async (tx) => {
+        expect(await tx.findOrderByClientId(clientOrderId)).toBeNull();
+        expect(await tx.getOrder(`${a}-1`)).toBeNull();
+        expect(await tx.listOpenOrders()).toEqual([]);
+      });
+    });
+
+    it('refuses a second order with the same client order id on one account', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, async (tx) => {
+        await tx.putAccount(sampleAccount(id));
+        await tx.putOrder(sampleOrder(id, `${id}-1`, { clientOrderId: 'twice' }));
+      });
+      const second = paper.transaction(id, (tx) => tx.putOrder(sampleOrder(id, `${id}-2`, { clientOrderId: 'twice' })));
+      await expect(second).rejects.toThrow();
+      expect((await paper.transaction(id, (tx) => tx.findOrderByClientId('twice')))?.id).toBe(`${id}-1`);
+    });
+
+    it('returns copies: changing a value read does not change the store', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, (tx) => tx.putAccount(sampleAccount(id, 1000)));
+      await paper.transaction(id, async (tx) => {
+        const account = await tx.getAccount();
+        if (account) account.cash = 1;
+      });
+      expect((await paper.transaction(id, (tx) => tx.getAccount()))?.cash).toBe(1000);
+    });
+
+    it('runs transactions on one account one at a time (no lost updates)', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, (tx) => tx.putAccount(sampleAccount(id, 0)));
+      const increments = Array.from({ length: 25 }, () =>
+        paper.transaction(id, async (tx) => {
+          const account = await tx.getAccount();
+          if (!account) throw new Error('missing account');
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await tx.putAccount({ ...account, cash: account.cash + 1 });
+        }),
+      );
+      await Promise.all(increments);
+      expect((await paper.transaction(id, (tx) => tx.getAccount()))?.cash).toBe(25);
+    });
+
+    it('does not hold one account up behind another', async () => {
+      const paper = await store();
+      const [a, b] = [uniqueId('PA'), uniqueId('PB')];
+      for (const id of [a, b]) await paper.transaction(id, (tx) => tx.putAccount(sampleAccount(id)));
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const blocked = paper.transaction(a, () => gate);
+      const other = await paper.transaction(b, async (tx) => (await tx.getAccount())?.id);
+      expect(other).toBe(b);
+      release();
+      await blocked;
+    });
+  });
+}

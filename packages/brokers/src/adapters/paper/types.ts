@@ -1,0 +1,87 @@
+// The paper broker's state, as a PaperStore keeps it. Plain JSON-serializable data, so a
+// PostgreSQL store can keep an account as a row (positions as JSON) and orders as rows.
+import type { Duration, OrderAction, OrderClass, OrderType } from '@router/orders';
+
+export interface PaperPosition {
+  symbol: string;
+  class: OrderClass;
+  /** Negative for a short position. */
+  quantity: number;
+  averagePrice: number;
+}
+
+export interface PaperAccount {
+  id: string;
+  name: string;
+  currency: 'USD';
+  startingCash: number;
+  /** Ledger cash; proceeds of short sales included. */
+  cash: number;
+  positions: PaperPosition[];
+  /**
+   * Per-symbol factor applied to the synthetic quote, set from the last price a signal carried
+   * (`extra.price`), so resting orders move around the user's real price, not a made-up one.
+   */
+  priceScales: Record<string, number>;
+  createdAt: number;
+  /** Resting orders were evaluated up to this instant (ms). */
+  sweptAt: number;
+  /** Last order number used; order ids are `<account code>-<number>`. */
+  orderSequence: number;
+}
+
+/** open: resting; the others are final. */
+export type PaperOrderStatus = 'open' | 'filled' | 'canceled' | 'rejected';
+
+export interface PaperOrder {
+  id: string;
+  accountId: string;
+  /** Our signal id (the router's client order id); unique per account. */
+  clientOrderId?: string;
+  symbol: string;
+  class: OrderClass;
+  action: OrderAction;
+  side: 'buy' | 'sell';
+  quantity: number;
+  type: OrderType;
+  limitPrice?: number;
+  stopPrice?: number;
+  duration: Duration;
+  status: PaperOrderStatus;
+  statusDescription: string;
+  /** stop_limit only: the stop was hit, the order now rests as a limit order. */
+  triggered?: boolean;
+  fillPrice?: number;
+  filledAt?: number;
+  createdAt: number;
+  /** Day orders: canceled when still open at this instant. */
+  expiresAt?: number;
+  /** Buying power held while the order is open (orders that open or grow a position). */
+  reservation: number;
+  /** Exits to create when this order fills (a bracket's take profit and stop loss). */
+  bracket?: PaperBracket;
+  /** Exit orders: the entry they belong to, and the other exit (one cancels the other). */
+  parentId?: string;
+  ocoId?: string;
+}
+
+export interface PaperBracket {
+  takeProfitPrice?: number;
+  stopLossPrice?: number;
+  stopLossDistance?: number;
+  stopLossPercent?: number;
+}
+
+// Copies by hand: the state is plain data, and structuredClone costs more than the whole
+// simulation on the hook's path.
+export function copyAccount(account: PaperAccount): PaperAccount {
+  return {
+    ...account,
+    positions: account.positions.map((position) => ({ ...position })),
+    priceScales: { ...account.priceScales },
+  };
+}
+
+export function copyOrder(order: PaperOrder): PaperOrder {
+  return order.bracket ? { ...order, bracket: { ...order.bracket } } : { ...order };
+}

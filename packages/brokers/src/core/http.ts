@@ -1,0 +1,166 @@
+// The HTTP client broker adapters share: fetch with a deadline, and failures mapped to typed
+// BrokerErrors. It never retries: a resent order could be a second order, so the caller
+// (reconciliation by client order id) decides what happens after an unknown outcome.
+import { BrokerError } from './errors.ts';
+import { errorCodeOf, messageOf } from './http-errors.ts';
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Params = Record<string, string | number | boolean | undefined>;
+
+export interface HttpRequest {
+  method?: HttpMethod;
+  /** Relative to the base URL ('/v2/orders'), or absolute. */
+  path: string;
+  query?: Params;
+  headers?: Record<string, string>;
+  /** Sent as application/json. */
+  json?: unknown;
+  /** Sent as application/x-www-form-urlencoded (OAuth token endpoints). */
+  form?: Params;
+  timeoutMs?: number;
+  /** Statuses handed back instead of thrown, e.g. 404 for a lookup that may find nothing. */
+  accept?: readonly number[];
+  /** Whether the call can change state at the broker; default: any method but GET and HEAD. */
+  mutating?: boolean;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, else the text; undefined when empty. Adapters validate it. */
+  body: unknown;
+}
+
+export interface HttpClientOptions {
+  brokerTitle: string;
+  baseUrl: string;
+  /** The caller's deadline (BrokerContext.signal). */
+  signal?: AbortSignal;
+  /** Per-request limit when the request names none. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  /**
+   * The adapter's reading of an error answer (Alpaca says "insufficient buying power" with a
+   * 403, for one). Returning undefined falls back to the generic mapping by status.
+   */
+  mapError?: (response: HttpResponse, mutating: boolean) => BrokerError | undefined;
+}
+
+export interface HttpClient {
+  request(request: HttpRequest): Promise<HttpResponse>;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Errors raised before a byte was sent: the broker cannot have acted on the request. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ERR_INVALID_URL',
+]);
+
+function urlOf(baseUrl: string, path: string, query?: Params): URL {
+  const url = /^https?:\/\//.test(path)
+    ? new URL(path)
+    : new URL(baseUrl.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`));
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined) url.searchParams.set(key, String(value));
+  return url;
+}
+
+function encodeForm(form: Params): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(form)) if (value !== undefined) params.set(key, String(value));
+  return params.toString();
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json') || /^\s*[[{]/.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      if (type.includes('json')) throw new SyntaxError('invalid JSON in the answer', { cause: error });
+    }
+  }
+  return text;
+}
+
+function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
+  const { status } = response;
+  const message = messageOf(response.body) ?? `HTTP ${status}`;
+  if (status === 429) {
+    const retryAfter = response.headers.get('retry-after');
+    return new BrokerError(
+      'RateLimited',
+      title,
+      `rate limit reached${retryAfter ? `, retry after ${retryAfter} s` : ''}`,
+    );
+  }
+  if (status === 401 || status === 403) return new BrokerError('AuthenticationError', title, message);
+  if (status >= 500) return new BrokerError('BrokerUnavailable', title, message, { outcomeUnknown: mutating });
+  return new BrokerError('InvalidOrder', title, message);
+}
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const title = options.brokerTitle;
+  const fetchImpl = options.fetch ?? fetch;
+
+  return {
+    async request(request) {
+      const method = request.method ?? (request.json !== undefined || request.form ? 'POST' : 'GET');
+      const mutating = request.mutating ?? !(method === 'GET' || method === 'HEAD');
+      const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...request.headers };
+      let body: string | undefined;
+      if (request.json !== undefined) {
+        headers['content-type'] = 'application/json';
+        body = JSON.stringify(request.json);
+      } else if (request.form) {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        body = encodeForm(request.form);
+      }
+
+      let response: HttpResponse;
+      try {
+        const url = urlOf(options.baseUrl, request.path, request.query);
+        const answer = await fetchImpl(url, { method, headers, body, signal, redirect: 'error' });
+        response = { status: answer.status, headers: answer.headers, body: await readBody(answer) };
+      } catch (error) {
+        if (timeout.aborted) {
+          throw new BrokerError('BrokerUnavailable', title, `no answer within ${timeoutMs} ms`, {
+            cause: error,
+            outcomeUnknown: mutating,
+          });
+        }
+        if (options.signal?.aborted) {
+          throw new BrokerError('BrokerUnavailable', title, 'no answer before the deadline', {
+            cause: error,
+            outcomeUnknown: mutating,
+          });
+        }
+        const code = errorCodeOf(error);
+        const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+        const message = notSent
+          ? 'cannot reach the broker'
+          : error instanceof SyntaxError
+            ? 'unreadable answer'
+            : 'connection lost';
+        throw new BrokerError('BrokerUnavailable', title, message, {
+          cause: error,
+          outcomeUnknown: mutating && !notSent,
+        });
+      }
+      if ((response.status >= 200 && response.status < 300) || request.accept?.includes(response.status))
+        return response;
+      throw options.mapError?.(response, mutating) ?? statusError(title, response, mutating);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { Broker, BrokerDescriptor } from './broker.ts';
+import { configPrefix, resolveBrokerContext } from './context.ts';
+import { createBrokerRegistry } from './registry.ts';
+
+function fakeBroker(descriptor: Partial<BrokerDescriptor> & { name: string }): Broker {
+  const unused = () => Promise.reject(new Error('not used'));
+  return {
+    descriptor: {
+      title: descriptor.name,
+      status: 'active',
+      authentication: { type: 'credentials', credentials: ['apiKey'] },
+      reference: {},
+      ...descriptor,
+    },
+    connect: unused,
+    placeOrder: unused,
+    cancelOrder: unused,
+    closePosition: unused,
+    getOrder: unused,
+    getHoldings: unused,
+  };
+}
+
+const registry = createBrokerRegistry([
+  fakeBroker({ name: 'zeta', title: 'Zeta Securities', baseUrl: 'https://api.zeta.example' }),
+  fakeBroker({ name: 'alpha', title: 'alpha markets', status: 'beta' }),
+  fakeBroker({ name: 'gone', title: 'Gone Broker', status: 'disabled', notice: 'API disabled by a merger' }),
+  fakeBroker({ name: 'bravo', title: 'Bravo', scale: 1.2, authentication: { type: 'open', credentials: ['code'] } }),
+]);
+
+describe('createBrokerRegistry', () => {
+  it('finds brokers by name, disabled ones included', () => {
+    expect(registry.get('zeta')?.descriptor.title).toBe('Zeta Securities');
+    expect(registry.get('gone')?.descriptor.status).toBe('disabled');
+    expect(registry.get('nope')).toBeUndefined();
+    expect(registry.list().map((broker) => broker.descriptor.name)).toEqual(['zeta', 'alpha', 'gone', 'bravo']);
+  });
+
+  it('lists working providers, active before beta, then by title, without server-only fields', () => {
+    const providers = registry.providers();
+    expect(providers.map((provider) => provider.name)).toEqual(['bravo', 'zeta', 'alpha']);
+    expect(providers[1]).toEqual({
+      name: 'zeta',
+      title: 'Zeta Securities',
+      status: 'active',
+      authentication: { type: 'credentials', credentials: ['apiKey'] },
+      reference: {},
+    });
+    expect(providers[0]?.scale).toBe(1.2);
+  });
+
+  it('hands out providers nobody can change', () => {
+    const provider = registry.providers()[0];
+    expect(() => {
+      if (provider) (provider as { title: string }).title = 'changed';
+    }).toThrow();
+    expect(registry.get('bravo')?.descriptor.title).toBe('Bravo');
+  });
+
+  it('refuses a name registered twice or not fit for a config variable', () => {
+    expect(() => createBrokerRegistry([fakeBroker({ name: 'a' }), fakeBroker({ name: 'a' })])).toThrow(
+      'registered twice',
+    );
+    expect(() => createBrokerRegistry([fakeBroker({ name: 'Bad-Name' })])).toThrow('lower-case');
+  });
+});
+
+describe('resolveBrokerContext', () => {
+  const zeta = registry.get('zeta')?.descriptor;
+  const bravo = registry.get('bravo')?.descriptor;
+  if (!zeta || !bravo) throw new Error('fixture missing');
+
+  it('uses the descriptor base URL unless <NAME>_BASE_URL overrides it', () => {
+    expect(resolveBrokerContext(zeta, {}).baseUrl).toBe('https://api.zeta.example');
+    const ctx = resolveBrokerContext(zeta, {
+      values: {
+        ZETA_BASE_URL: 'http://127.0.0.1:4010/',
+        ZETA_CLIENT_ID: 'id',
+        ZETA_CLIENT_SECRET: ' ',
+        OTHER_BASE_URL: 'x',
+      },
+    });
+    expect(ctx).toEqual({ baseUrl: 'http://127.0.0.1:4010', clientId: 'id' });
+  });
+
+  it('gives OAuth brokers their callback URL, the clock and the deadline', () => {
+    const now = () => 42;
+    const signal = AbortSignal.timeout(1000);
+    const ctx = resolveBrokerContext(bravo, { publicUrl: 'https://router.example/', now }, signal);
+    expect(ctx).toEqual({ baseUrl: '', redirectUrl: 'https://router.example/callback/bravo', now, signal });
+    expect(resolveBrokerContext(zeta, { publicUrl: 'https://router.example' }).redirectUrl).toBeUndefined();
+  });
+
+  it('derives config names from broker names', () => {
+    expect(configPrefix('paper')).toBe('PAPER');
+    expect(configPrefix('interactive-brokers')).toBe('INTERACTIVE_BROKERS');
+  });
+});
