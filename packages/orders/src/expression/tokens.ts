@@ -1,0 +1,93 @@
+// Tokenizer of numeric expressions. Parses what charting platforms send after substituting
+// their variables, e.g.:
+//   "101.5 * 1.01"    "round(2450.25 × 0.98, 2)"    "-(3 ** 2) + max(1, 2.5e-1, 4)"
+// Positions are 0-based character offsets into the text (as jsonrepair reports them), so the
+// playground shows one convention for JSON and expression errors alike.
+
+export type Operator = '+' | '-' | '*' | '/' | '^';
+
+export type Token =
+  | { kind: 'number'; value: number; pos: number }
+  | { kind: 'operator'; op: Operator; pos: number }
+  | { kind: 'name'; name: string; pos: number }
+  | { kind: '(' | ')' | ',' | 'end'; pos: number };
+
+/** Thrown inside this folder only; evaluate.ts turns it into an OrderValidationError. */
+export class ExpressionSyntaxError extends Error {
+  readonly pos: number;
+
+  constructor(reason: string, pos: number) {
+    super(`${reason} at position ${pos}`);
+    this.pos = pos;
+  }
+}
+
+const SINGLE: Readonly<Record<string, Operator | '(' | ')' | ','>> = {
+  '+': '+',
+  '-': '-',
+  '\u2212': '-', // typographic minus, pasted from documents
+  '*': '*',
+  '\u00d7': '*', // ×
+  '/': '/',
+  '\u00f7': '/', // ÷
+  '^': '^',
+  '(': '(',
+  ')': ')',
+  ',': ',',
+};
+
+const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+const NAME = /[a-zA-Z_][a-zA-Z0-9_]*/y;
+const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/y;
+
+export function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text.charAt(i);
+    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') {
+      i++;
+      continue;
+    }
+    if (ch === '*' && text.charAt(i + 1) === '*') {
+      tokens.push({ kind: 'operator', op: '^', pos: i });
+      i += 2;
+      continue;
+    }
+    const single = Object.hasOwn(SINGLE, ch) ? SINGLE[ch] : undefined;
+    if (single !== undefined) {
+      tokens.push(single === '(' || single === ')' || single === ',' ? { kind: single, pos: i } : operator(single, i));
+      i++;
+      continue;
+    }
+    NUMBER.lastIndex = i;
+    const number = NUMBER.exec(text);
+    if (number) {
+      const value = Number(number[0]);
+      if (!Number.isFinite(value)) throw new ExpressionSyntaxError('number out of range', i);
+      tokens.push({ kind: 'number', value, pos: i });
+      i += number[0].length;
+      continue;
+    }
+    NAME.lastIndex = i;
+    const name = NAME.exec(text);
+    if (name) {
+      tokens.push({ kind: 'name', name: name[0].toLowerCase(), pos: i });
+      i += name[0].length;
+      continue;
+    }
+    PLACEHOLDER.lastIndex = i;
+    const placeholder = PLACEHOLDER.exec(text);
+    if (placeholder) {
+      // A variable the charting platform did not substitute: say so rather than "unexpected {".
+      throw new ExpressionSyntaxError(`placeholder ${placeholder[0]} was not replaced by the sender`, i);
+    }
+    throw new ExpressionSyntaxError(`unexpected ${JSON.stringify(String.fromCodePoint(text.codePointAt(i) ?? 0))}`, i);
+  }
+  tokens.push({ kind: 'end', pos: text.length });
+  return tokens;
+}
+
+function operator(op: Operator, pos: number): Token {
+  return { kind: 'operator', op, pos };
+}

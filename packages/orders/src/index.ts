@@ -1,0 +1,47 @@
+export * from './enumerations.ts';
+export { isOrderValidationError, OrderValidationError } from './errors.ts';
+export {
+  EXPRESSION_CACHE_SIZE,
+  evaluateExpression,
+  MAX_EXPRESSION_LENGTH,
+  toNumber,
+} from './expression/evaluate.ts';
+export { MAX_EXPRESSION_DEPTH } from './expression/parser.ts';
+export { MAX_BODY_LENGTH } from './order/body.ts';
+export {
+  type NormalizeOptions,
+  type NormalizeResult,
+  normalizeOrder,
+  normalizeOrderOrThrow,
+  type OrderRefusal,
+} from './order/normalize.ts';
+export { MAX_LEGS, type RawLeg, type RawOrder, rawLegSchema, rawOrderSchema } from './order/raw-schema.ts';
+export {
+  exampleBody,
+  exampleJson,
+  exampleUnavailableMessage,
+  findExample,
+  isExampleAvailable,
+  ORDER_EXAMPLES,
+  type OrderExample,
+} from './playground/examples.ts';
+export { type OrderTextResult, parseOrderText } from './playground/json.ts';
+export { applyAction, applyClass, applySymbol, applyType, cleanResult } from './playground/rules.ts';
+export {
+  buildSampleOrder,
+  classExampleSymbol,
+  defaultExamplePayload,
+  examplePrice,
+  firstActionFor,
+  type OrderDraft,
+  type PlaygroundChoices,
+  playgroundChoices,
+  providerActions,
+  providerClasses,
+  providerTypes,
+  type SampleSelection,
+} from './playground/sample.ts';
+export { isClassCompatible, MAX_SYMBOL_LENGTH, type ParseSymbolOptions, parseSymbol } from './symbols/parse-symbol.ts';
+export type { FutureMonthCode, ParsedSymbol, SymbolParts } from './symbols/parsed-symbol.ts';
+export { FUTURE_MONTH_CODES } from './symbols/parsed-symbol.ts';
+export * from './types.ts';

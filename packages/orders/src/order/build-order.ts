@@ -1,0 +1,175 @@
+// Builds the normalized Order from a schema-checked body: evaluates numeric expressions,
+// parses symbols, resolves classes and fills the defaults of SPEC §5:
+//   quantity_type fixed; type limit when limit_price is given (stop / stop_limit likewise with a
+//   stop price), else market; duration gtc for limit, stop and stop_limit, else day; group combo
+//   for multi-leg orders.
+import {
+  isActionValidForClass,
+  isExitAction,
+  NON_OPTION_ACTIONS,
+  OPTION_ACTIONS,
+  sortClasses,
+} from '../enumerations.ts';
+import { refuse } from '../errors.ts';
+import { toNumber } from '../expression/evaluate.ts';
+import { isClassCompatible, parseSymbol } from '../symbols/parse-symbol.ts';
+import type { Duration, Order, OrderAction, OrderClass, OrderLeg, OrderType, Provider } from '../types.ts';
+import type { LegFieldName } from './indexed-legs.ts';
+import type { RawLeg, RawOrder } from './raw-schema.ts';
+
+export interface BuildContext {
+  now: () => number;
+  legFieldName: LegFieldName;
+  provider?: Provider | undefined;
+}
+
+const NUMERIC_FIELDS = [
+  'limit_price',
+  'stop_price',
+  'stop_price_distance',
+  'stop_price_percent',
+  'take_profit_price',
+  'stop_loss_price',
+  'stop_loss_price_distance',
+  'stop_loss_price_percent',
+] as const;
+
+export function buildOrder(raw: RawOrder, context: BuildContext): Order {
+  const numbers: Partial<Record<(typeof NUMERIC_FIELDS)[number], number>> = {};
+  for (const field of NUMERIC_FIELDS) {
+    const value = raw[field];
+    if (value !== undefined) numbers[field] = toNumber(value, field);
+  }
+  const hasStop = ['stop_price', 'stop_price_distance', 'stop_price_percent'].some((field) => field in numbers);
+  const type = raw.type ?? defaultType(numbers.limit_price !== undefined, hasStop);
+  const main = raw.legs ? mainOfLegs(raw, context) : single(raw, context);
+  const order: Order = {
+    symbol: main.symbol,
+    class: main.class,
+    action: main.action,
+    quantity_type: raw.quantity_type ?? 'fixed',
+    type,
+    duration: raw.duration ?? defaultDuration(type),
+  };
+  if (main.quantity !== undefined) order.quantity = main.quantity;
+  Object.assign(order, numbers);
+  if (raw.client_id !== undefined) order.client_id = raw.client_id;
+  if (raw.parent_id !== undefined) order.parent_id = raw.parent_id;
+  if (raw.group !== undefined || main.legs) order.group = raw.group ?? 'combo';
+  if (main.legs) order.legs = main.legs;
+  if (raw.extra !== undefined) order.extra = raw.extra;
+  return reorder(order);
+}
+
+export function defaultType(hasLimit: boolean, hasStop: boolean): OrderType {
+  if (hasLimit) return hasStop ? 'stop_limit' : 'limit';
+  return hasStop ? 'stop' : 'market';
+}
+
+export function defaultDuration(type: OrderType): Duration {
+  return type === 'market' ? 'day' : 'gtc';
+}
+
+interface Main {
+  symbol: string;
+  class: OrderClass;
+  action: OrderAction;
+  quantity?: number | undefined;
+  legs?: OrderLeg[];
+}
+
+function single(raw: RawOrder, context: BuildContext): Main {
+  if (raw.symbol === undefined) throw refuse('symbol', 'required');
+  if (raw.action === undefined) throw refuse('action', 'required');
+  const { symbol, orderClass } = resolveSymbol(raw.symbol, raw.class, 'symbol', 'class', context);
+  checkAction(raw.action, orderClass, 'action');
+  const quantity = raw.quantity === undefined ? undefined : toNumber(raw.quantity, 'quantity');
+  if (quantity === undefined && !isExitAction(raw.action)) throw refuse('quantity', 'required');
+  return { symbol, class: orderClass, action: raw.action, quantity };
+}
+
+function mainOfLegs(raw: RawOrder, context: BuildContext): Main {
+  for (const field of ['symbol', 'action'] as const) {
+    if (raw[field] !== undefined) throw refuse(field, 'with a legs array, give it inside each leg');
+  }
+  const rawLegs = raw.legs ?? [];
+  if (rawLegs.length < 2) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
+  const legs = rawLegs.map((leg, index) => buildLeg(leg, index, raw, context));
+  const [first] = legs;
+  if (!first) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
+  return { symbol: first.symbol, class: first.class, action: first.action, quantity: first.quantity, legs };
+}
+
+function buildLeg(leg: RawLeg, index: number, raw: RawOrder, context: BuildContext): OrderLeg {
+  const name = (field: string) => context.legFieldName(index, field);
+  if (leg.symbol === undefined) throw refuse(name('symbol'), 'required');
+  if (leg.action === undefined) throw refuse(name('action'), 'required');
+  if (isExitAction(leg.action)) throw refuse(name('action'), `${leg.action} is not a leg action`);
+  const classField = leg.class !== undefined ? name('class') : 'class';
+  const { symbol, orderClass } = resolveSymbol(leg.symbol, leg.class ?? raw.class, name('symbol'), classField, context);
+  checkAction(leg.action, orderClass, name('action'));
+  const quantityField = leg.quantity !== undefined ? name('quantity') : 'quantity';
+  const quantityValue = leg.quantity ?? raw.quantity;
+  if (quantityValue === undefined) throw refuse(name('quantity'), 'required');
+  const result: OrderLeg = {
+    symbol,
+    class: orderClass,
+    action: leg.action,
+    quantity: toNumber(quantityValue, quantityField),
+  };
+  const limitPrice = leg.limit_price === undefined ? undefined : toNumber(leg.limit_price, name('limit_price'));
+  const type = leg.type ?? (limitPrice === undefined ? undefined : 'limit');
+  if (type !== undefined) result.type = type;
+  if (limitPrice !== undefined) result.limit_price = limitPrice;
+  return result;
+}
+
+function resolveSymbol(
+  text: string,
+  explicit: OrderClass | undefined,
+  field: string,
+  classField: string,
+  context: BuildContext,
+): { symbol: string; orderClass: OrderClass } {
+  const parsed = parseSymbol(text, { now: context.now, field });
+  if (explicit !== undefined) {
+    if (!isClassCompatible(parsed, explicit)) {
+      throw refuse(
+        classField,
+        `${explicit} contradicts the symbol ${parsed.canonical}, which is ${article(parsed.class)}`,
+      );
+    }
+    return { symbol: parsed.canonical, orderClass: explicit };
+  }
+  if (parsed.recognized) return { symbol: parsed.canonical, orderClass: parsed.class };
+  // A plain ticker is stock, unless the provider trades no stock (a crypto exchange's "DOGE").
+  const classes = context.provider?.reference.class?.values as OrderClass[] | undefined;
+  const fallback = classes && classes.length > 0 && !classes.includes('stock') ? sortClasses(classes)[0] : undefined;
+  return { symbol: parsed.canonical, orderClass: fallback ?? 'stock' };
+}
+
+function checkAction(action: OrderAction, orderClass: OrderClass, field: string): void {
+  if (isActionValidForClass(action, orderClass)) return;
+  const allowed = orderClass === 'option' ? OPTION_ACTIONS : NON_OPTION_ACTIONS;
+  throw refuse(
+    field,
+    `${action} is not an action for ${orderClass === 'option' ? 'options' : orderClass}; use ${allowed.join(', ')}`,
+  );
+}
+
+function article(orderClass: OrderClass): string {
+  return `${/^[aeiou]/.test(orderClass) ? 'an' : 'a'} ${orderClass}`;
+}
+
+// biome-ignore format: one line per group of fields
+const FIELD_ORDER: ReadonlyArray<keyof Order> = [
+  'symbol', 'class', 'action', 'quantity', 'quantity_type', 'type', ...NUMERIC_FIELDS,
+  'duration', 'client_id', 'parent_id', 'group', 'legs', 'extra',
+];
+
+/** Fields in SPEC order, so an echoed order reads like the documentation. */
+function reorder(order: Order): Order {
+  const sorted: Record<string, unknown> = {};
+  for (const key of FIELD_ORDER) if (order[key] !== undefined) sorted[key] = order[key];
+  return sorted as unknown as Order;
+}

@@ -1,0 +1,518 @@
+import { describe, expect, it } from 'vitest';
+import { OrderValidationError } from '../errors.ts';
+import { now } from '../test-fixtures.ts';
+import type { Order } from '../types.ts';
+import { normalizeOrder, normalizeOrderOrThrow } from './normalize.ts';
+
+const normalize = (input: unknown) => normalizeOrder(input, { now });
+
+describe('normalizeOrder accepts', () => {
+  it.each<[string, unknown, Order]>([
+    [
+      'a market order with defaults',
+      { symbol: 'AAPL', action: 'buy', quantity: 10 },
+      {
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'buy',
+        quantity: 10,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
+      'string numbers and an expression; limit_price makes a limit order lasting gtc',
+      { symbol: 'aapl', action: 'BUY', quantity: '10', limit_price: '101.5 * 1.01' },
+      {
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'buy',
+        quantity: 10,
+        quantity_type: 'fixed',
+        type: 'limit',
+        limit_price: 102.515,
+        duration: 'gtc',
+      },
+    ],
+    [
+      'a stop order from stop_price',
+      { symbol: 'MSFT', action: 'sell', quantity: 5, stop_price: 300 },
+      {
+        symbol: 'MSFT',
+        class: 'stock',
+        action: 'sell',
+        quantity: 5,
+        quantity_type: 'fixed',
+        type: 'stop',
+        stop_price: 300,
+        duration: 'gtc',
+      },
+    ],
+    [
+      'a stop_limit order from both prices',
+      { symbol: 'MSFT', action: 'sell', quantity: 5, stop_price: 300, limit_price: 299 },
+      {
+        symbol: 'MSFT',
+        class: 'stock',
+        action: 'sell',
+        quantity: 5,
+        quantity_type: 'fixed',
+        type: 'stop_limit',
+        limit_price: 299,
+        stop_price: 300,
+        duration: 'gtc',
+      },
+    ],
+    [
+      'a stop from a distance',
+      { symbol: 'MSFT', action: 'sell', quantity: 5, stop_price_percent: 2 },
+      {
+        symbol: 'MSFT',
+        class: 'stock',
+        action: 'sell',
+        quantity: 5,
+        quantity_type: 'fixed',
+        type: 'stop',
+        stop_price_percent: 2,
+        duration: 'gtc',
+      },
+    ],
+    [
+      'a bracket order',
+      {
+        symbol: 'AAPL',
+        action: 'buy',
+        quantity: 1,
+        type: 'limit',
+        limit_price: 150,
+        take_profit_price: 165,
+        stop_loss_price: 140,
+      },
+      {
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'buy',
+        quantity: 1,
+        quantity_type: 'fixed',
+        type: 'limit',
+        limit_price: 150,
+        take_profit_price: 165,
+        stop_loss_price: 140,
+        duration: 'gtc',
+      },
+    ],
+    [
+      'a close without quantity',
+      { symbol: 'ESZ4', action: 'close' },
+      { symbol: 'ESZ2024', class: 'future', action: 'close', quantity_type: 'fixed', type: 'market', duration: 'day' },
+    ],
+    [
+      'a cancel',
+      { symbol: 'EUR_USD', action: 'cancel' },
+      { symbol: 'EUR/USD', class: 'forex', action: 'cancel', quantity_type: 'fixed', type: 'market', duration: 'day' },
+    ],
+    [
+      'percent of equity, explicit duration, ids and extra',
+      {
+        symbol: 'BTC-USDT',
+        action: 'buy',
+        quantity: 50,
+        quantity_type: 'percent_of_equity',
+        duration: 'IOC',
+        client_id: 42,
+        parent_id: ' abc ',
+        extra: { leverage: 2, post_only: true, note: 'x' },
+      },
+      {
+        symbol: 'BTC/USDT',
+        class: 'crypto',
+        action: 'buy',
+        quantity: 50,
+        quantity_type: 'percent_of_equity',
+        type: 'market',
+        duration: 'ioc',
+        client_id: '42',
+        parent_id: 'abc',
+        extra: { leverage: 2, post_only: true, note: 'x' },
+      },
+    ],
+    [
+      'an option with its actions',
+      { symbol: 'AAPL240119C150', action: 'sell_to_close', quantity: 2 },
+      {
+        symbol: 'AAPL  240119C00150000',
+        class: 'option',
+        action: 'sell_to_close',
+        quantity: 2,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
+      'an explicit class of a plain ticker, and cfd over a pair',
+      { symbol: 'EURUSD', class: 'cfd', action: 'buy', quantity: 1 },
+      {
+        symbol: 'EUR/USD',
+        class: 'cfd',
+        action: 'buy',
+        quantity: 1,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
+      'nulls as absent fields',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: null, extra: null },
+      {
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'buy',
+        quantity: 1,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
+      'JSON text with a byte-order mark',
+      '\ufeff{"symbol":"AAPL","action":"sell","quantity":1}',
+      {
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'sell',
+        quantity: 1,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
+      'JSON text',
+      '{"symbol":"NQ1!","action":"sell_short","quantity":"2*1"}',
+      {
+        symbol: 'NQ1!',
+        class: 'future',
+        action: 'sell_short',
+        quantity: 2,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+  ])('%s', (_name, input, order) => {
+    const result = normalize(input);
+    expect(result).toEqual({ ok: true, order });
+    if (result.ok) expect(Object.keys(result.order)).toEqual(Object.keys(order));
+  });
+});
+
+describe('normalizeOrder multi-leg', () => {
+  const condor = {
+    symbol: 'SPY_261218P00540000',
+    action: 'buy_to_open',
+    'symbol[2]': 'SPY261218P550',
+    'action[2]': 'sell_to_open',
+    'symbol[3]': 'SPY 261218C600',
+    'action[3]': 'sell_to_open',
+    'symbol[4]': 'SPY   261218C00610000',
+    'action[4]': 'buy_to_open',
+    quantity: 1,
+    type: 'limit',
+    limit_price: -1.25,
+  };
+  const legs = [
+    { symbol: 'SPY   261218P00540000', class: 'option', action: 'buy_to_open', quantity: 1 },
+    { symbol: 'SPY   261218P00550000', class: 'option', action: 'sell_to_open', quantity: 1 },
+    { symbol: 'SPY   261218C00600000', class: 'option', action: 'sell_to_open', quantity: 1 },
+    { symbol: 'SPY   261218C00610000', class: 'option', action: 'buy_to_open', quantity: 1 },
+  ];
+  const expected = {
+    symbol: 'SPY   261218P00540000',
+    class: 'option',
+    action: 'buy_to_open',
+    quantity: 1,
+    quantity_type: 'fixed',
+    type: 'limit',
+    limit_price: -1.25,
+    duration: 'gtc',
+    group: 'combo',
+    legs,
+  };
+
+  it('reads an iron condor of indexed fields as a combo of four legs', () => {
+    expect(normalize(condor)).toEqual({ ok: true, order: expected });
+  });
+
+  it('reads the same condor from symbol[1] and from a legs array', () => {
+    const { symbol, action, ...rest } = condor;
+    expect(normalize({ ...rest, 'symbol[1]': symbol, 'action[1]': action })).toEqual({ ok: true, order: expected });
+    const array = {
+      legs: legs.map(({ symbol: s, action: a }) => ({ symbol: s, action: a })),
+      quantity: 1,
+      type: 'limit',
+      limit_price: -1.25,
+    };
+    expect(normalize(array)).toEqual({ ok: true, order: expected });
+  });
+
+  it('takes per-leg quantities, classes and prices', () => {
+    const result = normalize({
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 100,
+      'symbol[2]': 'AAPL261218C200',
+      'action[2]': 'sell_to_open',
+      'quantity[2]': 1,
+      'limit_price[2]': 5,
+      group: 'oco',
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      order: {
+        group: 'oco',
+        legs: [
+          { symbol: 'AAPL', class: 'stock', action: 'buy', quantity: 100 },
+          {
+            symbol: 'AAPL  261218C00200000',
+            class: 'option',
+            action: 'sell_to_open',
+            quantity: 1,
+            type: 'limit',
+            limit_price: 5,
+          },
+        ],
+      },
+    });
+  });
+});
+
+describe('normalizeOrder refuses', () => {
+  it.each<[string, unknown, string, string?]>([
+    [
+      'a mistyped field',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, stop_los_price: 3 },
+      'stop_los_price',
+      'stop_los_price: unknown field (did you mean stop_loss_price?)',
+    ],
+    [
+      'several unknown fields',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, foo: 1, bar: 2 },
+      'foo',
+      'foo, bar: unknown fields',
+    ],
+    ['camelCase names', { symbol: 'AAPL', action: 'buy', quantity: 1, limitPrice: 3 }, 'limitPrice'],
+    ['a missing symbol', { action: 'buy', quantity: 1 }, 'symbol', 'symbol: required'],
+    ['a missing action', { symbol: 'AAPL', quantity: 1 }, 'action', 'action: required'],
+    ['a missing quantity', { symbol: 'AAPL', action: 'buy' }, 'quantity', 'quantity: required'],
+    ['an unknown action', { symbol: 'AAPL', action: 'hodl', quantity: 1 }, 'action'],
+    ['an unknown duration', { symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'forever' }, 'duration'],
+    ['a zero quantity', { symbol: 'AAPL', action: 'buy', quantity: 0 }, 'quantity', 'quantity: must be greater than 0'],
+    ['a negative quantity', { symbol: 'AAPL', action: 'buy', quantity: '-5' }, 'quantity'],
+    [
+      'more than 100 percent',
+      { symbol: 'AAPL', action: 'sell', quantity: 150, quantity_type: 'percent_of_position' },
+      'quantity',
+    ],
+    [
+      'a bad expression',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: '1 + 2x' },
+      'limit_price',
+      'limit_price: unexpected "x" at position 5',
+    ],
+    ['a huge number', { symbol: 'AAPL', action: 'buy', quantity: '1e309' }, 'quantity'],
+    ['NaN text', { symbol: 'AAPL', action: 'buy', quantity: 'NaN' }, 'quantity'],
+    ['NaN', { symbol: 'AAPL', action: 'buy', quantity: Number.NaN }, 'quantity'],
+    ['a boolean quantity', { symbol: 'AAPL', action: 'buy', quantity: true }, 'quantity'],
+    [
+      'limit_price on a market order',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'market', limit_price: 5 },
+      'limit_price',
+    ],
+    [
+      'stop_price on a limit order',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 5, stop_price: 4 },
+      'stop_price',
+    ],
+    ['a limit order without a price', { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit' }, 'limit_price'],
+    ['a stop order without a stop', { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'stop' }, 'stop_price'],
+    [
+      'two stops',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, stop_price: 4, stop_price_distance: 1 },
+      'stop_price_distance',
+    ],
+    ['a negative price', { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: -1 }, 'limit_price'],
+    [
+      'a percent over 100',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, stop_loss_price_percent: 101 },
+      'stop_loss_price_percent',
+    ],
+    ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
+    ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
+    ['a stock action for an option', { symbol: 'AAPL240119C150', action: 'buy', quantity: 1 }, 'action'],
+    ['an option action for a stock', { symbol: 'AAPL', action: 'buy_to_open', quantity: 1 }, 'action'],
+    [
+      'a class contradicting the symbol',
+      { symbol: 'ESZ24', class: 'stock', action: 'buy', quantity: 1 },
+      'class',
+      'class: stock contradicts the symbol ESZ2024, which is a future',
+    ],
+    ['an option expiry that is no date', { symbol: 'AAPL241319C150', action: 'buy_to_open', quantity: 1 }, 'symbol'],
+    ['a combo without legs', { symbol: 'AAPL', action: 'buy', quantity: 1, group: 'combo' }, 'group'],
+    ['a bracket without exits', { symbol: 'AAPL', action: 'buy', quantity: 1, group: 'bracket' }, 'group'],
+    ['extra with an object', { symbol: 'AAPL', action: 'buy', quantity: 1, extra: { a: { b: 1 } } }, 'extra.a'],
+    ['extra that is not an object', { symbol: 'AAPL', action: 'buy', quantity: 1, extra: 'x' }, 'extra'],
+    ['a long client_id', { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 'x'.repeat(65) }, 'client_id'],
+    ['an empty symbol', { symbol: '  ', action: 'buy', quantity: 1 }, 'symbol'],
+    ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
+    ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],
+    ['one leg', { legs: [{ symbol: 'AAPL', action: 'buy', quantity: 1 }] }, 'legs'],
+    [
+      'a leg hole',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[3]': 'MSFT', 'action[3]': 'buy' },
+      'symbol[2]',
+      'symbol[2]: required',
+    ],
+    [
+      'a leg without action',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT' },
+      'action[2]',
+      'action[2]: required',
+    ],
+    [
+      'a bad leg quantity',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'quantity[2]': 'x' },
+      'quantity[2]',
+    ],
+    [
+      'a leg field unknown',
+      {
+        legs: [
+          { symbol: 'AAPL', action: 'buy', qty: 1 },
+          { symbol: 'MSFT', action: 'buy' },
+        ],
+      },
+      'legs[0].qty',
+    ],
+    [
+      'a leg without quantity',
+      {
+        legs: [
+          { symbol: 'AAPL', action: 'buy' },
+          { symbol: 'MSFT', action: 'buy', quantity: 1 },
+        ],
+      },
+      'legs[0].quantity',
+    ],
+    ['an unknown indexed field', { symbol: 'AAPL', action: 'buy', quantity: 1, 'duration[2]': 'day' }, 'duration[2]'],
+    ['a leg number out of range', { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[9]': 'X' }, 'symbol[9]'],
+    [
+      'symbol and symbol[1]',
+      { symbol: 'AAPL', 'symbol[1]': 'MSFT', action: 'buy', 'symbol[2]': 'X', quantity: 1 },
+      'symbol[1]',
+    ],
+    ['legs and indexed fields', { legs: [], 'symbol[2]': 'X' }, 'legs'],
+    [
+      'top-level symbol with a legs array',
+      {
+        symbol: 'X',
+        legs: [
+          { symbol: 'A', action: 'buy' },
+          { symbol: 'B', action: 'buy' },
+        ],
+        quantity: 1,
+      },
+      'symbol',
+    ],
+    [
+      'a close leg',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'close' },
+      'action[2]',
+    ],
+  ])('%s', (_name, input, field, message) => {
+    const result = normalize(input);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.field).toBe(field);
+      expect(result.error.message.startsWith(field)).toBe(true);
+      if (message) expect(result.error.message).toBe(message);
+    }
+  });
+});
+
+describe('normalizeOrder on hostile input', () => {
+  const hostile: Array<[string, unknown]> = [
+    ['undefined', undefined],
+    ['null', null],
+    ['a number', 42],
+    ['an array', [1, 2]],
+    ['a Date', new Date()],
+    ['a Map', new Map()],
+    ['invalid JSON', '{"symbol": '],
+    ['JSON null', 'null'],
+    ['huge text', `{"symbol":"${'A'.repeat(70_000)}"}`],
+    ['__proto__ from JSON', '{"symbol":"AAPL","action":"buy","quantity":1,"__proto__":{"polluted":true}}'],
+    ['constructor key', { symbol: 'AAPL', action: 'buy', quantity: 1, constructor: { prototype: {} } }],
+    ['__proto__ in extra', JSON.parse('{"symbol":"AAPL","action":"buy","quantity":1,"extra":{"__proto__":{"x":1}}}')],
+    [
+      '__proto__ in a leg',
+      JSON.parse('{"legs":[{"symbol":"A","action":"buy","__proto__":{}},{"symbol":"B","action":"buy"}]}'),
+    ],
+    ['deep nesting', `{"symbol":${'['.repeat(30_000)}${']'.repeat(30_000)}}`],
+    [
+      'deep objects',
+      `{"symbol":"A","action":"buy","quantity":1,"extra":{"a":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`,
+    ],
+    [
+      'deep nesting in extra',
+      {
+        symbol: 'AAPL',
+        action: 'buy',
+        quantity: 1,
+        extra: { a: JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`) },
+      },
+    ],
+    ['many legs', { legs: Array.from({ length: 100_000 }, () => ({})) }],
+    ['many fields', Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`f${i}`, i]))],
+    [
+      'a throwing getter',
+      Object.defineProperty({ symbol: 'AAPL', action: 'buy' }, 'quantity', {
+        enumerable: true,
+        get() {
+          throw new Error('boom');
+        },
+      }),
+    ],
+    [
+      'a Proxy that throws',
+      new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error('boom');
+          },
+        },
+      ),
+    ],
+    ['huge numbers', { symbol: 'AAPL', action: 'buy', quantity: 1e308 * 10 }],
+  ];
+
+  it.each(hostile)('refuses %s with a typed error', (_name, input) => {
+    const result = normalize(input);
+    expect(result.ok).toBe(false);
+    expect(() => normalizeOrderOrThrow(input, { now })).toThrow(OrderValidationError);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('reports the status ValidationError', () => {
+    try {
+      normalizeOrderOrThrow({ symbol: 'AAPL' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(OrderValidationError);
+      expect(error).toMatchObject({ status: 'ValidationError', field: 'action', message: 'action: required' });
+    }
+  });
+});

@@ -1,0 +1,104 @@
+// Rules an order must satisfy whatever the provider (SPEC §5 "Order rules from the docs"):
+// which prices go with which type, positive amounts, percentages in (0, 100], one way of giving
+// a stop, and what groups need. Runs on the built order, so expressions are already numbers.
+import { isExitAction } from '../enumerations.ts';
+import { refuse } from '../errors.ts';
+import type { Order, OrderLeg } from '../types.ts';
+import type { LegFieldName } from './indexed-legs.ts';
+
+const STOP_FIELDS = ['stop_price', 'stop_price_distance', 'stop_price_percent'] as const;
+const STOP_LOSS_FIELDS = ['stop_loss_price', 'stop_loss_price_distance', 'stop_loss_price_percent'] as const;
+const EXIT_FIELDS = ['limit_price', ...STOP_FIELDS, 'take_profit_price', ...STOP_LOSS_FIELDS] as const;
+
+export function checkOrderRules(order: Order, legFieldName: LegFieldName): void {
+  checkQuantity(order.quantity, order.quantity_type, 'quantity');
+  checkPrices(order);
+  checkTypeFields(order);
+  checkExit(order);
+  checkGroup(order);
+  order.legs?.forEach((leg, index) => {
+    checkLeg(leg, (field) => legFieldName(index, field));
+  });
+}
+
+function checkQuantity(quantity: number | undefined, quantityType: Order['quantity_type'], field: string): void {
+  if (quantity === undefined) return;
+  if (quantity <= 0) throw refuse(field, 'must be greater than 0');
+  if ((quantityType === 'percent_of_equity' || quantityType === 'percent_of_position') && quantity > 100) {
+    throw refuse(field, `must be at most 100 with quantity_type ${quantityType} (50 means 50 %)`);
+  }
+}
+
+function checkPrices(order: Order): void {
+  // A combo's net price may be zero or negative: negative is a credit received, positive a debit paid.
+  if (order.limit_price !== undefined && order.limit_price <= 0 && !order.legs) {
+    throw refuse('limit_price', 'must be greater than 0');
+  }
+  for (const field of [
+    'stop_price',
+    'take_profit_price',
+    'stop_loss_price',
+    'stop_price_distance',
+    'stop_loss_price_distance',
+  ] as const) {
+    const value = order[field];
+    if (value !== undefined && value <= 0) throw refuse(field, 'must be greater than 0');
+  }
+  for (const field of ['stop_price_percent', 'stop_loss_price_percent'] as const) {
+    const value = order[field];
+    if (value !== undefined && (value <= 0 || value > 100))
+      throw refuse(field, 'must be greater than 0 and at most 100');
+  }
+  for (const fields of [STOP_FIELDS, STOP_LOSS_FIELDS]) {
+    const given = fields.filter((field) => order[field] !== undefined);
+    if (given.length > 1) throw refuse(given[1] ?? fields[0], `give only one of ${fields.join(', ')}`);
+  }
+}
+
+function checkTypeFields(order: Order): void {
+  const takesLimit = order.type === 'limit' || order.type === 'stop_limit';
+  const takesStop = order.type === 'stop' || order.type === 'stop_limit';
+  if (order.limit_price !== undefined && !takesLimit) {
+    throw refuse('limit_price', `only for limit and stop_limit orders, not ${order.type}`);
+  }
+  const stopField = STOP_FIELDS.find((field) => order[field] !== undefined);
+  if (stopField && !takesStop) throw refuse(stopField, `only for stop and stop_limit orders, not ${order.type}`);
+  const legsPriced = order.legs?.every((leg) => leg.limit_price !== undefined) ?? false;
+  if (takesLimit && order.limit_price === undefined && !legsPriced) {
+    throw refuse('limit_price', `required for ${order.type} orders`);
+  }
+  if (takesStop && !stopField) throw refuse('stop_price', `required for ${order.type} orders`);
+}
+
+function checkExit(order: Order): void {
+  if (!isExitAction(order.action)) return;
+  // Cancel withdraws open orders and close flattens a position: brackets mean nothing there,
+  // and a cancel has no price at all. Refused rather than ignored.
+  const fields = order.action === 'cancel' ? EXIT_FIELDS : (['take_profit_price', ...STOP_LOSS_FIELDS] as const);
+  const field = fields.find((name) => order[name] !== undefined);
+  if (field) throw refuse(field, `not used with action ${order.action}`);
+  if (order.action === 'cancel' && order.type !== 'market') throw refuse('type', 'not used with action cancel');
+  if (order.legs) throw refuse('legs', `not used with action ${order.action}`);
+}
+
+function checkGroup(order: Order): void {
+  if (order.group === undefined) return;
+  if (order.group === 'bracket') {
+    if (order.legs) throw refuse('group', 'bracket takes take_profit_price and stop_loss_price, not legs');
+    if (order.take_profit_price === undefined && !STOP_LOSS_FIELDS.some((field) => order[field] !== undefined)) {
+      throw refuse('group', 'bracket needs take_profit_price or a stop loss');
+    }
+  } else if (!order.legs) {
+    throw refuse('group', `${order.group} needs legs (a legs array or fields such as symbol[2])`);
+  }
+}
+
+function checkLeg(leg: OrderLeg, name: (field: string) => string): void {
+  if (leg.quantity <= 0) throw refuse(name('quantity'), 'must be greater than 0');
+  if (leg.limit_price !== undefined && leg.type !== 'limit' && leg.type !== 'stop_limit') {
+    throw refuse(name('limit_price'), `only for limit and stop_limit legs, not ${leg.type ?? 'market'}`);
+  }
+  if ((leg.type === 'limit' || leg.type === 'stop_limit') && leg.limit_price === undefined) {
+    throw refuse(name('limit_price'), `required for ${leg.type} legs`);
+  }
+}

@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import { cryptoExchange, now, optionsBroker, stockBroker } from '../test-fixtures.ts';
+import type { Provider } from '../types.ts';
+import { normalizeOrder } from './normalize.ts';
+
+const normalize = (input: unknown, provider: Provider) => normalizeOrder(input, { now, provider });
+
+describe('normalizeOrder against a provider reference', () => {
+  it('accepts what the provider supports', () => {
+    expect(
+      normalize(
+        { symbol: 'AAPL', action: 'buy', quantity: 1, take_profit_price: 200, stop_loss_price: 180, limit_price: 190 },
+        stockBroker,
+      ),
+    ).toMatchObject({
+      ok: true,
+      order: { type: 'limit', duration: 'gtc' },
+    });
+    expect(
+      normalize({ symbol: 'XBTUSD', action: 'buy', quantity: 0.5, extra: { leverage: 2 } }, cryptoExchange),
+    ).toMatchObject({
+      ok: true,
+      order: { symbol: 'BTC/USD', class: 'crypto', extra: { leverage: 2 } },
+    });
+  });
+
+  it('classes a plain ticker by the provider when it trades no stock', () => {
+    expect(normalize({ symbol: 'DOGE2', action: 'buy', quantity: 10 }, cryptoExchange)).toMatchObject({
+      ok: true,
+      order: { class: 'crypto' },
+    });
+  });
+
+  it('replaces a defaulted duration the provider lacks with its first', () => {
+    // A market order defaults to day; Kraken knows only gtc and ioc.
+    expect(normalize({ symbol: 'BTCUSD', action: 'buy', quantity: 1 }, cryptoExchange)).toMatchObject({
+      ok: true,
+      order: { duration: 'gtc' },
+    });
+  });
+
+  it('accepts an iron condor at an options broker', () => {
+    const condor = {
+      symbol: 'SPY_261218P00540000',
+      action: 'buy_to_open',
+      'symbol[2]': 'SPY_261218P00550000',
+      'action[2]': 'sell_to_open',
+      quantity: 1,
+      limit_price: -1.25,
+    };
+    expect(normalize(condor, optionsBroker)).toMatchObject({ ok: true, order: { group: 'combo', type: 'limit' } });
+  });
+
+  it.each<[string, unknown, Provider, string, string]>([
+    [
+      'an unsupported field',
+      { symbol: 'BTCUSD', action: 'buy', quantity: 1, stop_loss_price: 3 },
+      cryptoExchange,
+      'stop_loss_price',
+      'Kraken: stop_loss_price: not supported',
+    ],
+    [
+      'an unsupported field even when its value is bad',
+      { symbol: 'BTCUSD', action: 'buy', quantity: 1, stop_loss_price: 'x' },
+      cryptoExchange,
+      'stop_loss_price',
+      'Kraken: stop_loss_price: not supported',
+    ],
+    [
+      'legs where there are none',
+      { symbol: 'A', action: 'buy', quantity: 1, 'symbol[2]': 'B', 'action[2]': 'buy' },
+      stockBroker,
+      'legs',
+      'Alpaca: legs: not supported',
+    ],
+    [
+      'a leg field the provider lacks',
+      {
+        legs: [
+          { symbol: 'SPY', action: 'buy', quantity: 1, type: 'limit', limit_price: 1 },
+          { symbol: 'SPY', action: 'buy', quantity: 1 },
+        ],
+      },
+      { ...optionsBroker, reference: { ...optionsBroker.reference, type: undefined } },
+      'legs[0].type',
+      'Tradier: legs[0].type: not supported',
+    ],
+    [
+      'an action the provider lacks',
+      { symbol: 'BTCUSD', action: 'close' },
+      cryptoExchange,
+      'action',
+      'Kraken: action: close is not supported; use buy, sell',
+    ],
+    [
+      'a type the provider lacks',
+      { symbol: 'BTCUSD', action: 'buy', quantity: 1, type: 'stop', stop_price: 3 },
+      cryptoExchange,
+      'stop_price',
+      'Kraken: stop_price: not supported',
+    ],
+    [
+      'a class the provider lacks',
+      { symbol: 'ESZ24', action: 'buy', quantity: 1 },
+      cryptoExchange,
+      'symbol',
+      'Kraken: symbol: future is not supported; use crypto',
+    ],
+    [
+      'an explicit class the provider lacks',
+      { symbol: 'AAPL', class: 'fund', action: 'buy', quantity: 1 },
+      stockBroker,
+      'class',
+      'Alpaca: class: fund is not supported; use stock, crypto',
+    ],
+    [
+      'an explicit duration the provider lacks',
+      { symbol: 'BTCUSD', action: 'buy', quantity: 1, duration: 'day' },
+      cryptoExchange,
+      'duration',
+      'Kraken: duration: day is not supported; use gtc, ioc',
+    ],
+    [
+      'a quantity_type the provider lacks',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, quantity_type: 'percent_of_equity' },
+      stockBroker,
+      'quantity_type',
+      'Alpaca: quantity_type: percent_of_equity is not supported; use fixed, cash',
+    ],
+    [
+      'a market order where there are none',
+      { symbol: 'SPY', action: 'buy', quantity: 1 },
+      optionsBroker,
+      'limit_price',
+      'Tradier: limit_price: required (Tradier takes no market orders)',
+    ],
+    [
+      'a group the provider lacks',
+      { symbol: 'A', action: 'buy', quantity: 1, 'symbol[2]': 'B', 'action[2]': 'buy', group: 'oto', limit_price: 1 },
+      optionsBroker,
+      'group',
+      'Tradier: group: oto is not supported; use combo, oco',
+    ],
+    [
+      'an extra key the provider lacks',
+      { symbol: 'BTCUSD', action: 'buy', quantity: 1, extra: { margin: 1 } },
+      cryptoExchange,
+      'extra.margin',
+      'Kraken: extra.margin: not supported; use leverage, post_only',
+    ],
+    [
+      'a missing required parameter',
+      { symbol: 'BTCUSD', action: 'buy' },
+      cryptoExchange,
+      'quantity',
+      'quantity: required',
+    ],
+  ])('refuses %s', (_name, input, provider, field, message) => {
+    expect(normalize(input, provider)).toEqual({ ok: false, error: { field, message } });
+  });
+
+  it('enforces required parameters the order lacks', () => {
+    const strict: Provider = { ...stockBroker, reference: { ...stockBroker.reference, client_id: { required: true } } };
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1 }, strict)).toEqual({
+      ok: false,
+      error: { field: 'client_id', message: 'Alpaca: client_id: required' },
+    });
+    expect(normalize({ symbol: 'AAPL', action: 'close' }, strict)).toEqual({
+      ok: false,
+      error: { field: 'client_id', message: 'Alpaca: client_id: required' },
+    });
+    expect(normalize({ symbol: 'AAPL', action: 'close', client_id: 'a1' }, strict)).toMatchObject({ ok: true });
+  });
+
+  it('falls back to the Brokerage title', () => {
+    const untitled: Provider = { ...cryptoExchange, title: '' };
+    expect(normalize({ symbol: 'BTCUSD', action: 'buy', quantity: 1, stop_price: 3 }, untitled)).toMatchObject({
+      ok: false,
+      error: { message: 'Brokerage: stop_price: not supported' },
+    });
+  });
+});

@@ -1,0 +1,75 @@
+// Checks an order against what its provider declares (SPEC §3 Provider.reference). A parameter
+// absent from the reference is unsupported: if the signal carries it the order is refused, never
+// silently stripped. Refusals are the provider's limits, so they carry its title:
+//   "Kraken: stop_loss_price: not supported"
+import { isExitAction } from '../enumerations.ts';
+import { refuse } from '../errors.ts';
+import { ORDER_PARAMETERS, type Order, type OrderParameter, type Provider, type ProviderReference } from '../types.ts';
+import type { LegFieldName } from './indexed-legs.ts';
+import type { RawOrder } from './raw-schema.ts';
+
+export function providerTitle(provider: Provider): string {
+  return provider.title || 'Brokerage';
+}
+
+/** Every field the sender gave must be one the provider supports. Runs before any evaluation. */
+export function checkSupported(raw: RawOrder, provider: Provider, legFieldName: LegFieldName): void {
+  const { reference } = provider;
+  const title = providerTitle(provider);
+  for (const [field, value] of Object.entries(raw)) {
+    if (value !== undefined && !reference[field as OrderParameter]) throw refuse(field, 'not supported', title);
+  }
+  raw.legs?.forEach((leg, index) => {
+    for (const [field, value] of Object.entries(leg)) {
+      if (value !== undefined && !reference[field as OrderParameter]) {
+        throw refuse(legFieldName(index, field), 'not supported', title);
+      }
+    }
+  });
+  const extraKeys = reference.extra?.values;
+  if (raw.extra && extraKeys && extraKeys.length > 0) {
+    const unknown = Object.keys(raw.extra).find((key) => !extraKeys.includes(key));
+    if (unknown !== undefined) throw refuse(`extra.${unknown}`, `not supported; use ${extraKeys.join(', ')}`, title);
+  }
+}
+
+/** Enumerated values, defaults included, and required parameters. May adjust a defaulted duration. */
+export function checkProviderValues(order: Order, raw: RawOrder, provider: Provider, legFieldName: LegFieldName): void {
+  const { reference } = provider;
+  const title = providerTitle(provider);
+  const check = (parameter: OrderParameter, value: string, field: string): void => {
+    const values = allowedValues(reference, parameter);
+    if (values && !values.includes(value))
+      throw refuse(field, `${value} is not supported; use ${values.join(', ')}`, title);
+  };
+  const types = allowedValues(reference, 'type');
+  if (raw.type === undefined && order.type === 'market' && types && !types.includes('market')) {
+    throw refuse('limit_price', `required (${title} takes no market orders)`, title);
+  }
+  check('class', order.class, raw.class !== undefined || order.legs ? 'class' : 'symbol');
+  check('type', order.type, 'type');
+  check('action', order.action, order.legs ? legFieldName(0, 'action') : 'action');
+  check('quantity_type', order.quantity_type, 'quantity_type');
+  if (order.group !== undefined) check('group', order.group, 'group');
+  const durations = allowedValues(reference, 'duration');
+  if (durations && !durations.includes(order.duration)) {
+    if (raw.duration !== undefined) check('duration', order.duration, 'duration');
+    // A default the provider lacks (gtc at a day-only broker) yields to the provider's first.
+    else order.duration = durations[0] as Order['duration'];
+  }
+  order.legs?.forEach((leg, index) => {
+    check('class', leg.class, legFieldName(index, 'symbol'));
+    check('action', leg.action, legFieldName(index, 'action'));
+    if (leg.type !== undefined) check('type', leg.type, legFieldName(index, 'type'));
+  });
+  for (const parameter of ORDER_PARAMETERS) {
+    if (!reference[parameter]?.required || order[parameter] !== undefined) continue;
+    if (parameter === 'quantity' && isExitAction(order.action)) continue;
+    throw refuse(parameter, 'required', title);
+  }
+}
+
+function allowedValues(reference: ProviderReference, parameter: OrderParameter): string[] | undefined {
+  const values = reference[parameter]?.values;
+  return values && values.length > 0 ? values : undefined;
+}

@@ -1,0 +1,94 @@
+// The webhook body as senders write it (SPEC §3 "Order (webhook body)"), before normalization:
+//   {"symbol": "AAPL", "action": "buy", "quantity": "10", "type": "limit", "limit_price": "{{close}} * 0.99"}
+// Field names are exact snake_case; unknown fields are refused (a mistyped `stop_los_price` must
+// not vanish). Numeric fields stay number-or-text here: expressions are evaluated in build-order.ts.
+// Enumeration values are trimmed and lower-cased ("BUY" is buy). Built once at import.
+import { z } from 'zod';
+import { DURATIONS, ORDER_ACTIONS, ORDER_CLASSES, ORDER_GROUPS, ORDER_TYPES, QUANTITY_TYPES } from '../types.ts';
+
+export const MAX_LEGS = 8;
+export const MAX_EXTRA_KEYS = 32;
+export const MAX_ID_LENGTH = 64;
+export const MAX_TEXT_LENGTH = 256;
+
+const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
+
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  const list = `must be one of ${values.join(', ')}`;
+  // An unsubstituted charting variable deserves a plainer answer than the list of values.
+  const message = (issue: { input?: unknown }): string => {
+    const placeholder = typeof issue.input === 'string' ? PLACEHOLDER.exec(issue.input) : null;
+    return placeholder ? `placeholder ${placeholder[0]} was not replaced by the sender` : list;
+  };
+  return z
+    .string({ error: message })
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(values, { error: message }));
+}
+
+/** A number, or text holding a number or a math expression. */
+const numeric = z.custom<number | string>((value) => typeof value === 'number' || typeof value === 'string', {
+  error: 'must be a number or a math expression',
+});
+
+/** Text a sender may also write as a number (a client id of 42, a ticker of 7203). */
+const text = (max: number) =>
+  z
+    .union([z.string(), z.number()], { error: 'must be text' })
+    .transform((value) => String(value).trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { error: 'must not be empty' })
+        .max(max, { error: `longer than ${max} characters` }),
+    );
+
+const scalar = z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()], {
+  error: `must be text (at most ${MAX_TEXT_LENGTH} characters), a number or true/false`,
+});
+
+export const rawLegSchema = z.strictObject({
+  symbol: text(MAX_TEXT_LENGTH).optional(),
+  class: oneOf(ORDER_CLASSES).optional(),
+  action: oneOf(ORDER_ACTIONS).optional(),
+  quantity: numeric.optional(),
+  type: oneOf(ORDER_TYPES).optional(),
+  limit_price: numeric.optional(),
+});
+export type RawLeg = z.infer<typeof rawLegSchema>;
+/** Fields a leg may carry, as `symbol[2]` or inside `legs: [{...}]`. */
+export const LEG_FIELDS = Object.keys(rawLegSchema.shape) as Array<keyof RawLeg>;
+
+export const rawOrderSchema = z.strictObject({
+  symbol: text(MAX_TEXT_LENGTH).optional(),
+  action: oneOf(ORDER_ACTIONS).optional(),
+  quantity: numeric.optional(),
+  quantity_type: oneOf(QUANTITY_TYPES).optional(),
+  type: oneOf(ORDER_TYPES).optional(),
+  limit_price: numeric.optional(),
+  stop_price: numeric.optional(),
+  stop_price_distance: numeric.optional(),
+  stop_price_percent: numeric.optional(),
+  take_profit_price: numeric.optional(),
+  stop_loss_price: numeric.optional(),
+  stop_loss_price_distance: numeric.optional(),
+  stop_loss_price_percent: numeric.optional(),
+  duration: oneOf(DURATIONS).optional(),
+  class: oneOf(ORDER_CLASSES).optional(),
+  client_id: text(MAX_ID_LENGTH).optional(),
+  parent_id: text(MAX_ID_LENGTH).optional(),
+  group: oneOf(ORDER_GROUPS).optional(),
+  legs: z
+    .array(rawLegSchema, { error: 'must be an array of legs' })
+    .max(MAX_LEGS, { error: `at most ${MAX_LEGS} legs` })
+    .optional(),
+  extra: z
+    .record(z.string().max(64, { error: 'key longer than 64 characters' }), scalar, {
+      error: 'must be an object of text, number or true/false values',
+    })
+    .refine((value) => Object.keys(value).length <= MAX_EXTRA_KEYS, { error: `at most ${MAX_EXTRA_KEYS} keys` })
+    .optional(),
+});
+export type RawOrder = z.infer<typeof rawOrderSchema>;
+export const RAW_ORDER_FIELDS = Object.keys(rawOrderSchema.shape) as Array<keyof RawOrder>;

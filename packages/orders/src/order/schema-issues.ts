@@ -1,0 +1,65 @@
+// Turns the first zod issue into an OrderValidationError that names the field as the sender
+// wrote it. Unknown fields come first: a typo is the likeliest cause of every other complaint.
+import type { z } from 'zod';
+import { OrderValidationError } from '../errors.ts';
+import type { LegFieldName } from './indexed-legs.ts';
+import { LEG_FIELDS, RAW_ORDER_FIELDS } from './raw-schema.ts';
+
+type Issue = z.core.$ZodIssue;
+
+export function schemaIssueError(issues: readonly Issue[], legFieldName: LegFieldName): OrderValidationError {
+  const issue = issues.find((item) => item.code === 'unrecognized_keys') ?? issues[0];
+  if (!issue) return new OrderValidationError('body', 'body: invalid order');
+  const inLeg = issue.path[0] === 'legs' && typeof issue.path[1] === 'number';
+  if (issue.code === 'unrecognized_keys') {
+    const names = issue.keys.map((key) =>
+      inLeg ? legFieldName(Number(issue.path[1]), key) : fieldName(issue.path, key),
+    );
+    const known: readonly string[] = inLeg ? LEG_FIELDS : RAW_ORDER_FIELDS;
+    const hints = issue.keys.map((key) => closest(key, known)).filter((hint) => hint !== undefined);
+    const hint = hints.length > 0 ? ` (did you mean ${hints.join(', ')}?)` : '';
+    const field = names[0] ?? 'body';
+    return new OrderValidationError(field, `${names.join(', ')}: unknown field${names.length > 1 ? 's' : ''}${hint}`);
+  }
+  const field =
+    inLeg && typeof issue.path[2] === 'string'
+      ? legFieldName(Number(issue.path[1]), issue.path[2])
+      : fieldName(issue.path.slice(0, -1), issue.path.at(-1));
+  return new OrderValidationError(field, `${field}: ${issue.message}`);
+}
+
+function fieldName(path: readonly PropertyKey[], last: PropertyKey | undefined): string {
+  const parts = last === undefined ? [...path] : [...path, last];
+  if (parts.length === 0) return 'body';
+  return parts
+    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`))
+    .join('');
+}
+
+/** The known name within two edits of a mistyped one (stop_los_price → stop_loss_price). */
+function closest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const distance = editDistance(name.toLowerCase(), candidate, bestDistance);
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) >= limit || a.length > 64) return limit;
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? limit;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeOrder } from '../order/normalize.ts';
+import { cryptoExchange, now, optionsBroker, stockBroker } from '../test-fixtures.ts';
+import {
+  exampleBody,
+  exampleJson,
+  exampleUnavailableMessage,
+  findExample,
+  isExampleAvailable,
+  ORDER_EXAMPLES,
+} from './examples.ts';
+
+const availability = (provider: typeof stockBroker) =>
+  Object.fromEntries(ORDER_EXAMPLES.map((example) => [example.id, isExampleAvailable(example, provider)]));
+
+describe('documentation examples', () => {
+  it('has the six examples of SPEC §2 with unique anchors', () => {
+    expect(ORDER_EXAMPLES.map((example) => example.id)).toEqual([
+      'limit-order',
+      'bracket-order',
+      'iron-condor',
+      'math-expressions',
+      'trendspider-variables',
+      'tradingview-variables',
+    ]);
+    expect(findExample('iron-condor')?.title).toBe('Iron condor (multileg)');
+  });
+
+  it('checks each example against the provider reference', () => {
+    expect(availability(stockBroker)).toEqual({
+      'limit-order': true,
+      'bracket-order': true,
+      'iron-condor': false,
+      'math-expressions': true,
+      'trendspider-variables': true,
+      'tradingview-variables': true,
+    });
+    expect(availability(cryptoExchange)).toEqual({
+      'limit-order': true,
+      'bracket-order': false,
+      'iron-condor': false,
+      'math-expressions': true,
+      'trendspider-variables': true,
+      'tradingview-variables': true,
+    });
+    expect(availability(optionsBroker)).toMatchObject({ 'iron-condor': true, 'bracket-order': false });
+    expect(exampleUnavailableMessage(cryptoExchange)).toBe('This type of order is not available for Kraken');
+  });
+
+  it('uses the provider’s symbol in generic examples', () => {
+    const limit = findExample('limit-order');
+    if (!limit) throw new Error('missing example');
+    expect(exampleBody(limit, cryptoExchange)).toMatchObject({ symbol: 'BTCUSD', limit_price: 150 });
+    expect(JSON.parse(exampleJson(limit, stockBroker))).toMatchObject({ symbol: 'AAPL', limit_price: 190.5 });
+  });
+
+  it('normalizes every example once its placeholders are replaced', () => {
+    const substitutions: Record<string, string> = {
+      '{{ticker}}': 'AAPL',
+      '{{strategy.order.action}}': 'sell',
+      '{{strategy.order.contracts}}': '3',
+      '{{close}}': '150.25',
+      '%alert_symbol%': 'AAPL',
+      '%last_price%': '150.25',
+    };
+    for (const example of ORDER_EXAMPLES) {
+      let json = exampleJson(example);
+      for (const [placeholder, value] of Object.entries(substitutions)) json = json.replaceAll(placeholder, value);
+      const result = normalizeOrder(json, { now });
+      expect(result, example.id).toMatchObject({ ok: true });
+    }
+  });
+
+  it('refuses the variable examples as sent without substitution, naming the placeholder', () => {
+    const tradingView = findExample('tradingview-variables');
+    if (!tradingView) throw new Error('missing example');
+    expect(normalizeOrder(tradingView.body, { now })).toMatchObject({
+      ok: false,
+      error: {
+        field: 'action',
+        message: 'action: placeholder {{strategy.order.action}} was not replaced by the sender',
+      },
+    });
+    const trendSpider = findExample('trendspider-variables');
+    if (!trendSpider) throw new Error('missing example');
+    expect(normalizeOrder(trendSpider.body, { now })).toMatchObject({
+      ok: false,
+      error: { message: 'limit_price: placeholder %last_price% was not replaced by the sender at position 0' },
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { now, optionsBroker, stockBroker } from '../test-fixtures.ts';
+import { applyAction, applyClass, applySymbol, applyType, cleanResult } from './rules.ts';
+
+describe('playground rules', () => {
+  it('forces a market order when the action is close or cancel', () => {
+    const draft = { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 150 };
+    expect(applyAction(draft, 'close')).toEqual({ symbol: 'AAPL', action: 'close', quantity: 1, type: 'market' });
+    expect(applyAction(draft, 'cancel')).toMatchObject({ action: 'cancel', type: 'market' });
+    expect(applyAction(draft, 'sell')).toEqual({ ...draft, action: 'sell' });
+  });
+
+  it('sets the action to buy when a type is chosen while closing or canceling', () => {
+    const draft = { symbol: 'AAPL', action: 'close', type: 'market' };
+    expect(applyType(draft, 'limit', stockBroker)).toEqual({
+      symbol: 'AAPL',
+      action: 'buy',
+      type: 'limit',
+      limit_price: 190.5,
+    });
+    const option = { symbol: 'SPY_261218C00600000', class: 'option', action: 'cancel' };
+    expect(applyType(option, 'market')).toMatchObject({ action: 'buy_to_open', type: 'market' });
+  });
+
+  it('adds and removes the prices a type takes', () => {
+    const draft = { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 151 };
+    expect(applyType(draft, 'stop_limit')).toMatchObject({ type: 'stop_limit', limit_price: 151, stop_price: 145 });
+    expect(applyType(draft, 'stop')).toEqual({
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      type: 'stop',
+      stop_price: 145,
+    });
+    expect(applyType(draft, 'market')).toEqual({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'market' });
+  });
+
+  it('resets the symbol to the class example and fixes the action', () => {
+    const draft = { symbol: 'AAPL', action: 'sell', quantity: 1 };
+    expect(applyClass(draft, 'option', optionsBroker)).toEqual({
+      symbol: 'SPY_261218C00600000',
+      class: 'option',
+      action: 'buy_to_open',
+      quantity: 1,
+    });
+    expect(applyClass({ ...draft, class: 'option', action: 'sell_to_close' }, 'stock', optionsBroker)).toEqual({
+      symbol: 'SPY',
+      class: 'stock',
+      action: 'buy',
+      quantity: 1,
+    });
+    expect(applyClass(draft, 'future')).toMatchObject({ symbol: 'ES1!', class: 'future', action: 'sell' });
+  });
+
+  it('switches the class to the symbol’s', () => {
+    const draft = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+    expect(applySymbol(draft, 'AAPL240119C150', now)).toEqual({
+      symbol: 'AAPL240119C150',
+      action: 'buy_to_open',
+      quantity: 1,
+      class: 'option',
+    });
+    expect(applySymbol({ ...draft, class: 'future' }, 'ESZ4', now)).toEqual({
+      ...draft,
+      class: 'future',
+      symbol: 'ESZ4',
+    });
+    expect(applySymbol({ ...draft, class: 'fund' }, 'VFIAX', now)).toEqual({
+      ...draft,
+      class: 'fund',
+      symbol: 'VFIAX',
+    });
+    expect(applySymbol(draft, 'AAPL241399C1', now)).toEqual({ ...draft, symbol: 'AAPL241399C1' });
+  });
+
+  it('drops underscore fields and nulls from results', () => {
+    expect(
+      cleanResult({
+        id: '1',
+        _links: {},
+        price: null,
+        status: 'filled',
+        legs: [{ _id: 1, symbol: 'A', x: null }, null],
+      }),
+    ).toEqual({ id: '1', status: 'filled', legs: [{ symbol: 'A' }] });
+    expect(cleanResult('text')).toBe('text');
+  });
+});

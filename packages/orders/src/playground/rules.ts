@@ -1,0 +1,78 @@
+// The playground's editing rules (SPEC §4), as pure functions from one draft to the next:
+// close or cancel forces a market order; choosing a type while closing or canceling turns the
+// action to buy; choosing a class puts in its example symbol and a valid action; choosing a
+// symbol of a recognizable class switches the class.
+import { actionsForClass, isExitAction } from '../enumerations.ts';
+import { parseSymbol } from '../symbols/parse-symbol.ts';
+import { ORDER_CLASSES, type OrderAction, type OrderClass, type OrderType, type Provider } from '../types.ts';
+import { classExampleSymbol, examplePrice, firstActionFor, type OrderDraft } from './sample.ts';
+
+const PRICE_FIELDS = ['limit_price', 'stop_price', 'stop_price_distance', 'stop_price_percent'] as const;
+
+export function applyAction(draft: OrderDraft, action: OrderAction, provider?: Provider): OrderDraft {
+  const next: OrderDraft = { ...draft, action };
+  if (isExitAction(action)) return withType(next, 'market', provider);
+  return next;
+}
+
+export function applyType(draft: OrderDraft, type: OrderType, provider?: Provider): OrderDraft {
+  const next = withType({ ...draft }, type, provider);
+  if (typeof next.action === 'string' && isExitAction(next.action as OrderAction)) {
+    next.action = firstActionFor(draftClass(next));
+  }
+  return next;
+}
+
+export function applyClass(draft: OrderDraft, orderClass: OrderClass, provider?: Provider): OrderDraft {
+  const next: OrderDraft = { ...draft, symbol: classExampleSymbol(orderClass, provider) };
+  if ('class' in draft || orderClass !== 'stock') next.class = orderClass;
+  return withValidAction(next, orderClass);
+}
+
+export function applySymbol(draft: OrderDraft, symbol: string, now?: () => number): OrderDraft {
+  const next: OrderDraft = { ...draft, symbol };
+  let orderClass: OrderClass | undefined;
+  try {
+    const parsed = parseSymbol(symbol, now ? { now } : {});
+    if (parsed.recognized) orderClass = parsed.class;
+  } catch {
+    return next; // Half-typed symbols are normal while editing; the Test button reports them.
+  }
+  if (!orderClass || orderClass === draftClass(draft)) return next;
+  return withValidAction({ ...next, class: orderClass }, orderClass);
+}
+
+/** A result object for display: fields beginning with an underscore, and nulls, dropped at any depth. */
+export function cleanResult(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((item) => item !== null).map(cleanResult);
+  if (typeof value !== 'object' || value === null) return value;
+  const clean: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (!key.startsWith('_') && item !== null) clean[key] = cleanResult(item);
+  }
+  return clean;
+}
+
+function withType(draft: OrderDraft, type: OrderType, provider?: Provider): OrderDraft {
+  const next: OrderDraft = { ...draft, type };
+  for (const field of PRICE_FIELDS) delete next[field];
+  if (type === 'limit' || type === 'stop_limit') {
+    next.limit_price = draft.limit_price ?? examplePrice('limit_price', provider);
+  }
+  if (type === 'stop' || type === 'stop_limit')
+    next.stop_price = draft.stop_price ?? examplePrice('stop_price', provider);
+  return next;
+}
+
+function withValidAction(draft: OrderDraft, orderClass: OrderClass): OrderDraft {
+  const action = draft.action as OrderAction;
+  if (actionsForClass(orderClass).includes(action)) return draft;
+  return { ...draft, action: firstActionFor(orderClass) };
+}
+
+function draftClass(draft: OrderDraft): OrderClass {
+  const value = draft.class;
+  return typeof value === 'string' && (ORDER_CLASSES as readonly string[]).includes(value)
+    ? (value as OrderClass)
+    : 'stock';
+}

@@ -1,0 +1,56 @@
+// Futures symbols:
+//   "ES1!"  "NQ2!"  "6E1!"                      continuous: front (1) or next (2) contract
+//   "ESZ4"  "ESZ24"  "ESZ2024"  "/ESZ24"        dated: root, month code, 1, 2 or 4 digit year
+// All dated spellings of a contract have one canonical form: root + month code + 4-digit year.
+import { FUTURE_MONTH_CODES, type FutureMonthCode, type ParsedSymbol } from './parsed-symbol.ts';
+
+const CONTINUOUS = /^\/?([A-Z0-9]{1,5})([1-9])!$/;
+// The root is lazy so that a root ending in a month letter still leaves the last one for the month.
+const DATED = /^\/?([A-Z0-9]{1,5}?)([FGHJKMNQUVXZ])(\d{4}|\d{2}|\d)$/;
+
+export function parseFuture(symbol: string, now: number): ParsedSymbol | undefined {
+  const continuous = CONTINUOUS.exec(symbol);
+  if (continuous) {
+    const [, root = '', position = '1'] = continuous;
+    if (!/[A-Z]/.test(root)) return undefined;
+    return {
+      canonical: `${root}${position}!`,
+      class: 'future',
+      recognized: true,
+      parts: { kind: 'continuous_future', root, position: Number(position) },
+    };
+  }
+  const dated = DATED.exec(symbol);
+  if (!dated) return undefined;
+  const [, root = '', code = 'F', digits = '0'] = dated;
+  if (!/[A-Z]/.test(root)) return undefined;
+  const monthCode = code as FutureMonthCode;
+  const month = FUTURE_MONTH_CODES.indexOf(monthCode) + 1;
+  const year = resolveYear(digits, month, now);
+  return {
+    canonical: `${root}${monthCode}${year}`,
+    class: 'future',
+    recognized: true,
+    parts: { kind: 'future', root, monthCode, month, year },
+  };
+}
+
+/**
+ * The full year of a 1 or 2 digit year: of the candidate decades (centuries), the one whose
+ * contract month lies nearest to now; a tie goes to the later one, since contracts trade ahead.
+ */
+export function resolveYear(digits: string, month: number, now: number): number {
+  const value = Number(digits);
+  if (digits.length === 4) return value;
+  const span = digits.length === 1 ? 10 : 100;
+  const today = new Date(now);
+  const nowMonths = today.getUTCFullYear() * 12 + today.getUTCMonth();
+  const base = Math.floor(today.getUTCFullYear() / span) * span + value;
+  let best = base;
+  for (const candidate of [base - span, base, base + span]) {
+    const distance = Math.abs(candidate * 12 + month - 1 - nowMonths);
+    const bestDistance = Math.abs(best * 12 + month - 1 - nowMonths);
+    if (distance < bestDistance || (distance === bestDistance && candidate > best)) best = candidate;
+  }
+  return best;
+}

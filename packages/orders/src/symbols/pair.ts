@@ -1,0 +1,42 @@
+// Currency pairs, with or without a separator:
+//   forex   "EURUSD"  "EUR/USD"  "EUR_USD"  "EUR-USD"  "XAUUSD"
+//   crypto  "BTCUSD"  "BTC/USD"  "BTC-USDT"  "XBTUSD"  "PEPE/USDT"
+// Canonical: BASE/QUOTE in common codes (XBT → BTC), as ccxt spells markets.
+// A pair is crypto when either side is a crypto currency, forex when both are fiat (or metals).
+import { CURRENCY_ALIASES, FIAT_CURRENCIES, isKnownCurrency, QUOTE_LENGTHS } from './currencies.ts';
+import type { ParsedSymbol } from './parsed-symbol.ts';
+
+const SEPARATED = /^([A-Z0-9]{2,10})[/_-]([A-Z0-9]{2,6})$/;
+const JOINED = /^[A-Z0-9]{5,16}$/;
+
+export function parsePair(symbol: string): ParsedSymbol | undefined {
+  const separated = SEPARATED.exec(symbol);
+  if (separated) {
+    const [, base = '', quote = ''] = separated;
+    // With a separator a known quote is enough: new coins appear daily ("PEPE/USDT").
+    return isKnownCurrency(quote) ? pair(base, quote) : undefined;
+  }
+  if (!JOINED.test(symbol)) return undefined;
+  for (const length of QUOTE_LENGTHS) {
+    const base = symbol.slice(0, -length);
+    const quote = symbol.slice(-length);
+    if (base.length >= 2 && isKnownCurrency(base) && isKnownCurrency(quote)) return pair(base, quote);
+  }
+  return undefined;
+}
+
+function pair(rawBase: string, rawQuote: string): ParsedSymbol {
+  const base = alias(rawBase);
+  const quote = alias(rawQuote);
+  const fiat = FIAT_CURRENCIES.has(base) && FIAT_CURRENCIES.has(quote);
+  return {
+    canonical: `${base}/${quote}`,
+    class: fiat ? 'forex' : 'crypto',
+    recognized: true,
+    parts: { kind: 'pair', base, quote },
+  };
+}
+
+function alias(code: string): string {
+  return Object.hasOwn(CURRENCY_ALIASES, code) ? (CURRENCY_ALIASES[code] ?? code) : code;
+}

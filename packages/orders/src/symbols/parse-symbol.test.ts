@@ -1,0 +1,198 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OrderValidationError } from '../errors.ts';
+import { now } from '../test-fixtures.ts';
+import { resolveYear } from './future.ts';
+import { isClassCompatible, parseSymbol } from './parse-symbol.ts';
+import { FUTURE_MONTH_CODES } from './parsed-symbol.ts';
+
+const parse = (symbol: string) => parseSymbol(symbol, { now });
+
+describe('parseSymbol', () => {
+  it.each([
+    // futures: every spelling of one contract has one canonical form
+    ['ESZ4', 'ESZ2024', 'future'],
+    ['ESZ24', 'ESZ2024', 'future'],
+    ['ESZ2024', 'ESZ2024', 'future'],
+    ['esz24', 'ESZ2024', 'future'],
+    ['/ESZ24', 'ESZ2024', 'future'],
+    ['NQH26', 'NQH2026', 'future'],
+    ['6EM5', '6EM2025', 'future'],
+    ['ES1!', 'ES1!', 'future'],
+    ['NQ2!', 'NQ2!', 'future'],
+    ['6E1!', '6E1!', 'future'],
+    // options: OCC with spaces, underscore or nothing; strike zeros optional
+    ['AAPL  240119C00150000', 'AAPL  240119C00150000', 'option'],
+    ['AAPL_240119C00150000', 'AAPL  240119C00150000', 'option'],
+    ['AAPL240119C00150000', 'AAPL  240119C00150000', 'option'],
+    ['AAPL240119C150', 'AAPL  240119C00150000', 'option'],
+    ['AAPL 240119C150.000', 'AAPL  240119C00150000', 'option'],
+    ['aapl240119c150', 'AAPL  240119C00150000', 'option'],
+    ['SPY261218P552.5', 'SPY   261218P00552500', 'option'],
+    ['SPXW  250620P05000000', 'SPXW  250620P05000000', 'option'],
+    ['BRKB  250117C00450000', 'BRKB  250117C00450000', 'option'],
+    // pairs
+    ['EURUSD', 'EUR/USD', 'forex'],
+    ['EUR/USD', 'EUR/USD', 'forex'],
+    ['EUR_USD', 'EUR/USD', 'forex'],
+    ['EUR-USD', 'EUR/USD', 'forex'],
+    ['eurusd', 'EUR/USD', 'forex'],
+    ['XAUUSD', 'XAU/USD', 'forex'],
+    ['BTCUSD', 'BTC/USD', 'crypto'],
+    ['BTC/USD', 'BTC/USD', 'crypto'],
+    ['BTC-USDT', 'BTC/USDT', 'crypto'],
+    ['BTCUSDT', 'BTC/USDT', 'crypto'],
+    ['XBTUSD', 'BTC/USD', 'crypto'],
+    ['XBT/EUR', 'BTC/EUR', 'crypto'],
+    ['ETHBTC', 'ETH/BTC', 'crypto'],
+    ['NEWCOIN/USDT', 'NEWCOIN/USDT', 'crypto'],
+    ['BINANCE:BTCUSDT', 'BTC/USDT', 'crypto'],
+    // indices and plain tickers
+    ['^SPX', '^SPX', 'index'],
+    ['AAPL', 'AAPL', 'stock'],
+    ['aapl', 'AAPL', 'stock'],
+    ['BRK.B', 'BRK.B', 'stock'],
+    ['BF-B', 'BF-B', 'stock'],
+    ['NASDAQ:AAPL', 'AAPL', 'stock'],
+    ['US500', 'US500', 'stock'],
+    ['7203', '7203', 'stock'],
+  ])('%j is %j (%s)', (symbol, canonical, orderClass) => {
+    const parsed = parse(symbol);
+    expect(parsed.canonical).toBe(canonical);
+    expect(parsed.class).toBe(orderClass);
+  });
+
+  it('returns the parts', () => {
+    expect(parse('ESZ24').parts).toEqual({ kind: 'future', root: 'ES', monthCode: 'Z', month: 12, year: 2024 });
+    expect(parse('ES2!').parts).toEqual({ kind: 'continuous_future', root: 'ES', position: 2 });
+    expect(parse('AAPL240119P150.5').parts).toEqual({
+      kind: 'option',
+      root: 'AAPL',
+      expiry: '2024-01-19',
+      right: 'P',
+      strike: 150.5,
+    });
+    expect(parse('XBTUSD').parts).toEqual({ kind: 'pair', base: 'BTC', quote: 'USD' });
+    expect(parse('NASDAQ:AAPL')).toMatchObject({ exchange: 'NASDAQ', recognized: false, parts: { kind: 'ticker' } });
+  });
+
+  it.each([
+    ['', 'symbol: required'],
+    ['   ', 'symbol: required'],
+    ['AAPL;DROP', 'symbol: unexpected ";" at position 4'],
+    ['A'.repeat(65), 'symbol: longer than 64 characters'],
+    ['AAPL241319C150', 'symbol: option expiry 241319 is not a date (YYMMDD)'],
+    ['AAPL240230C150', 'symbol: option expiry 240230 is not a date (YYMMDD)'],
+    ['AAPL240119C0', 'symbol: option strike 0 is out of range'],
+    ['{{ticker}}', 'symbol: placeholder {{ticker}} was not replaced by the sender'],
+    ['%alert_symbol%', 'symbol: placeholder %alert_symbol% was not replaced by the sender'],
+    ['A:B:C', 'symbol: unexpected ":"'],
+  ])('refuses %j', (symbol, message) => {
+    expect(() => parse(symbol)).toThrow(new OrderValidationError('symbol', message));
+  });
+
+  it('names the given field', () => {
+    expect(() => parseSymbol('', { field: 'symbol[2]' })).toThrow('symbol[2]: required');
+  });
+});
+
+describe('resolveYear', () => {
+  const at = (year: number, month: number) => Date.UTC(year, month - 1, 15);
+  it.each([
+    ['4', 12, at(2025, 6), 2024],
+    ['5', 3, at(2025, 6), 2025],
+    ['9', 12, at(2025, 6), 2029],
+    ['0', 3, at(2025, 6), 2030], // tie between 2020 and 2030 goes ahead
+    ['0', 3, at(2029, 11), 2030],
+    ['9', 12, at(2030, 2), 2029],
+    ['24', 12, at(2025, 6), 2024],
+    ['99', 12, at(2025, 6), 1999],
+    ['30', 12, at(2025, 6), 2030],
+    ['01', 3, at(2099, 6), 2101],
+    ['2031', 1, at(2025, 6), 2031],
+  ])('%s (month %d) is %d', (digits, month, clock, year) => {
+    expect(resolveYear(digits, month, clock)).toBe(year);
+  });
+});
+
+describe('isClassCompatible', () => {
+  it('lets cfd wrap anything and metals be commodities', () => {
+    expect(isClassCompatible(parse('EURUSD'), 'cfd')).toBe(true);
+    expect(isClassCompatible(parse('XAUUSD'), 'commodity')).toBe(true);
+    expect(isClassCompatible(parse('EURUSD'), 'commodity')).toBe(false);
+    expect(isClassCompatible(parse('ESZ24'), 'stock')).toBe(false);
+    expect(isClassCompatible(parse('AAPL'), 'fund')).toBe(true);
+  });
+});
+
+describe('parseSymbol properties', () => {
+  const month = fc.constantFrom(...FUTURE_MONTH_CODES);
+  const root = fc.stringMatching(/^[A-Z][A-Z0-9]{0,3}$/);
+
+  // Within four years of now a 1-digit year is unambiguous.
+  it('reads every year spelling of a futures contract as one contract', () => {
+    fc.assert(
+      fc.property(root, month, fc.integer({ min: 2021, max: 2029 }), (r, m, year) => {
+        const full = parse(`${r}${m}${year}`);
+        fc.pre(full.class === 'future');
+        expect(parse(`${r}${m}${String(year).slice(2)}`).canonical).toBe(full.canonical);
+        expect(parse(`${r}${m}${String(year).slice(3)}`).canonical).toBe(full.canonical);
+        expect(parse(full.canonical).canonical).toBe(full.canonical);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('reads every spelling of an option as one contract', () => {
+    const date = fc.date({ min: new Date('2024-01-01'), max: new Date('2030-12-31'), noInvalidDate: true });
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[A-Z]{1,5}$/),
+        date,
+        fc.constantFrom('C', 'P'),
+        fc.integer({ min: 1, max: 99_999_999 }),
+        (r, d, right, thousandths) => {
+          const yymmdd = d.toISOString().slice(2, 10).replaceAll('-', '');
+          const occ = `${r.padEnd(6, ' ')}${yymmdd}${right}${String(thousandths).padStart(8, '0')}`;
+          const strike = String(thousandths / 1000);
+          for (const spelling of [
+            occ,
+            `${r}_${yymmdd}${right}${String(thousandths).padStart(8, '0')}`,
+            `${r}${yymmdd}${right}${strike}`,
+          ]) {
+            expect(parse(spelling).canonical).toBe(occ);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('never throws anything but OrderValidationError, and a canonical form parses to itself', () => {
+    const alphabet = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._-/!:^%{}()\'";$'.split(''));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 80 }),
+          fc.string({ unit: alphabet, maxLength: 24 }),
+          fc.constantFrom(
+            "constructor.constructor('x')()",
+            'process.exit()',
+            '__proto__',
+            'toString',
+            'hasOwnProperty',
+          ),
+        ),
+        (text) => {
+          try {
+            const parsed = parse(text);
+            expect(parse(parsed.canonical).canonical).toBe(parsed.canonical);
+          } catch (error) {
+            expect(error).toBeInstanceOf(OrderValidationError);
+          }
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+});

@@ -1,0 +1,70 @@
+// Symbol parser. Recognizes, in this order:
+//   options   "AAPL  240119C00150000"  "AAPL_240119C00150000"  "AAPL240119C150"
+//   futures   "ES1!"  "ESZ4"  "ESZ24"  "ESZ2024"
+//   pairs     "EURUSD"  "EUR/USD"  "BTC-USDT"  "XBTUSD"
+//   indices   "^SPX" (Yahoo-style caret)
+//   tickers   "AAPL"  "BRK.B"  "NASDAQ:AAPL" (exchange prefix kept apart)
+// and returns one canonical spelling per instrument. Plain tickers are stock unless told otherwise.
+import { OrderValidationError } from '../errors.ts';
+import type { OrderClass } from '../types.ts';
+import { parseFuture } from './future.ts';
+import { parseOption } from './option.ts';
+import { parsePair } from './pair.ts';
+import type { ParsedSymbol } from './parsed-symbol.ts';
+
+export const MAX_SYMBOL_LENGTH = 64;
+const ALLOWED = /^[A-Za-z0-9 ._\-/!:=^&#+]*$/;
+const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
+const EXCHANGE = /^([A-Za-z0-9_]{1,20}):(.+)$/;
+
+export interface ParseSymbolOptions {
+  /** Clock for resolving 1 and 2 digit futures years; tests pin it. */
+  now?: () => number;
+  /** The field named in errors: `symbol`, `symbol[2]`, `legs[0].symbol`. */
+  field?: string;
+}
+
+/** Parses a symbol or throws an OrderValidationError naming the field. */
+export function parseSymbol(input: string, options: ParseSymbolOptions = {}): ParsedSymbol {
+  const field = options.field ?? 'symbol';
+  const text = input.trim();
+  if (text === '') throw new OrderValidationError(field, `${field}: required`);
+  if (text.length > MAX_SYMBOL_LENGTH) {
+    throw new OrderValidationError(field, `${field}: longer than ${MAX_SYMBOL_LENGTH} characters`);
+  }
+  const placeholder = PLACEHOLDER.exec(text);
+  if (placeholder) {
+    throw new OrderValidationError(field, `${field}: placeholder ${placeholder[0]} was not replaced by the sender`);
+  }
+  if (!ALLOWED.test(text)) {
+    const offset = [...text].findIndex((ch) => !ALLOWED.test(ch));
+    const bad = [...text][offset] ?? '';
+    throw new OrderValidationError(field, `${field}: unexpected ${JSON.stringify(bad)} at position ${offset}`);
+  }
+  const prefixed = EXCHANGE.exec(text);
+  const exchange = prefixed?.[1]?.toUpperCase();
+  const symbol = (prefixed?.[2] ?? text).trim().toUpperCase();
+  const parsed = recognize(symbol, options.now?.() ?? Date.now(), field);
+  return exchange ? { ...parsed, exchange } : parsed;
+}
+
+function recognize(symbol: string, now: number, field: string): ParsedSymbol {
+  if (/[:]/.test(symbol)) throw new OrderValidationError(field, `${field}: unexpected ":"`);
+  const known = parseOption(symbol, field) ?? parseFuture(symbol, now) ?? parsePair(symbol);
+  if (known) return known;
+  if (/^\^[A-Z0-9.]{1,10}$/.test(symbol)) {
+    // The caret stays: without it "^AQ0" would read back as a future.
+    return { canonical: symbol, class: 'index', recognized: true, parts: { kind: 'ticker', ticker: symbol.slice(1) } };
+  }
+  return { canonical: symbol, class: 'stock', recognized: false, parts: { kind: 'ticker', ticker: symbol } };
+}
+
+/**
+ * Whether an explicit class may stand for a recognized one: CFDs wrap any instrument, and
+ * metal pairs (XAUUSD) are commodities as much as currencies.
+ */
+export function isClassCompatible(parsed: ParsedSymbol, explicit: OrderClass): boolean {
+  if (!parsed.recognized || explicit === parsed.class || explicit === 'cfd') return true;
+  if (explicit === 'commodity' && parsed.parts.kind === 'pair') return /^X(AU|AG|PT|PD)$/.test(parsed.parts.base);
+  return false;
+}
