@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import Offcanvas from 'react-bootstrap/Offcanvas';
+import { Link, Outlet } from 'react-router';
+import { useSignOut } from '../../features/auth/use-sign-out.ts';
+import { PRODUCT_NAME } from '../../lib/links.ts';
+import { useSession } from '../../lib/session.tsx';
+import { AppFooter } from './app-footer.tsx';
+import { ProxyBanner } from './proxy-banner.tsx';
+import { SidebarNav } from './sidebar-nav.tsx';
+
+/** The /me frame: sidebar (an off-canvas drawer below lg), proxy banner, content, footer. */
+export function Component() {
+  const session = useSession();
+  const signOut = useSignOut();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const close = () => setDrawerOpen(false);
+
+  return (
+    <div className="d-lg-flex min-vh-100">
+      <aside className="app-sidebar text-bg-dark">
+        <Offcanvas
+          responsive="lg"
+          show={drawerOpen}
+          onHide={close}
+          placement="start"
+          className="app-menu text-bg-dark"
+          data-bs-theme="dark"
+          aria-labelledby="app-sidebar-title"
+        >
+          <Offcanvas.Header closeButton>
+            <Offcanvas.Title id="app-sidebar-title">{PRODUCT_NAME}</Offcanvas.Title>
+          </Offcanvas.Header>
+          <Offcanvas.Body className="d-flex flex-column p-3">
+            <Link to="/me" className="d-none d-lg-block fs-5 fw-semibold text-white text-decoration-none mb-4">
+              {PRODUCT_NAME}
+            </Link>
+            <SidebarNav isAdmin={session.isAdmin} onNavigate={close} onSignOut={() => void signOut()} />
+          </Offcanvas.Body>
+        </Offcanvas>
+      </aside>
+      <div className="d-flex flex-column flex-grow-1 min-width-0 min-vh-100">
+        {session.proxiedUser && <ProxyBanner email={session.proxiedUser} />}
+        <header className="d-lg-none d-flex align-items-center gap-2 border-bottom px-3 py-2">
+          <button
+            type="button"
+            className="btn btn-outline-secondary btn-sm"
+            onClick={() => setDrawerOpen(true)}
+            aria-label="Open menu"
+          >
+            ☰
+          </button>
+          <Link to="/me" className="fw-semibold text-body text-decoration-none">
+            {PRODUCT_NAME}
+          </Link>
+        </header>
+        <main className="flex-grow-1 p-3 p-lg-4">
+          <Outlet />
+        </main>
+        <AppFooter />
+      </div>
+    </div>
+  );
+}

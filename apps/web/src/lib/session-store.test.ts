@@ -1,0 +1,158 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createSessionStore, type SessionUser } from './session-store.ts';
+import { PROXIED_USER_KEY, TOKEN_KEY } from './storage.ts';
+
+const customer: SessionUser = {
+  key: 'u1',
+  group: 4,
+  email: 'jo@example.com',
+  firstName: 'Jo',
+  lastName: null,
+  reamazeAuthKey: null,
+};
+
+/** A store whose "client" is a number counting identities, so tests can see cache resets. */
+function makeStore(fetchUser: (client: number) => Promise<SessionUser>) {
+  let clients = 0;
+  const replaceUrl = vi.fn();
+  const onAnonymous = vi.fn();
+  const fetch = vi.fn(fetchUser);
+  const store = createSessionStore<number>({
+    createClient: () => ++clients,
+    fetchUser: fetch,
+    replaceUrl,
+    onAnonymous,
+  });
+  return { store, replaceUrl, onAnonymous, fetch };
+}
+
+const at = (href: string) => ({ href });
+
+describe('session store (SPEC §4 Session)', () => {
+  it('is not loaded before start', () => {
+    const { store } = makeStore(async () => customer);
+    expect(store.getState()).toMatchObject({ isLoaded: false, isAuthenticated: false, user: null });
+  });
+
+  it('without a token: loaded and unauthenticated, identity reset', async () => {
+    const { store, fetch, onAnonymous } = makeStore(async () => customer);
+    await store.start(at('http://app.test/me'));
+    expect(store.getState()).toMatchObject({ isLoaded: true, isAuthenticated: false, token: null, user: null });
+    expect(fetch).not.toHaveBeenCalled();
+    expect(onAnonymous).toHaveBeenCalledOnce();
+  });
+
+  it('with a stored token: authenticated, loads the user and derives the flags', async () => {
+    localStorage.setItem(TOKEN_KEY, 'stored');
+    const { store } = makeStore(async () => ({ ...customer, group: 1 | 4 }));
+    const started = store.start(at('http://app.test/me'));
+    expect(store.getState()).toMatchObject({ isLoaded: false, isAuthenticated: true, token: 'stored' });
+    await started;
+    expect(store.getState()).toMatchObject({
+      isLoaded: true,
+      isAuthenticated: true,
+      user: { key: 'u1' },
+      isAdmin: true,
+      isCustomer: true,
+      isProfessional: false,
+    });
+  });
+
+  it('takes a token from the URL query, stores it and drops it from the address', async () => {
+    localStorage.setItem(TOKEN_KEY, 'old');
+    const { store, replaceUrl } = makeStore(async () => customer);
+    await store.start(at('http://app.test/auth/email?token=fresh&x=1#top'));
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('fresh');
+    expect(store.getState().token).toBe('fresh');
+    expect(replaceUrl).toHaveBeenCalledWith('/auth/email?x=1#top');
+  });
+
+  it('signs out when the user cannot be loaded', async () => {
+    localStorage.setItem(TOKEN_KEY, 'expired');
+    sessionStorage.setItem(PROXIED_USER_KEY, 'jane@x.io');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { store } = makeStore(async () => {
+      throw new Error('[Network] Failed to fetch');
+    });
+    await store.start(at('http://app.test/me'));
+    expect(store.getState()).toMatchObject({ isLoaded: true, isAuthenticated: false, token: null, user: null });
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(sessionStorage.getItem(PROXIED_USER_KEY)).toBeNull();
+  });
+
+  it('authenticate stores the token, replaces the client and loads the user', async () => {
+    const { store } = makeStore(async () => customer);
+    await store.start(at('http://app.test/signin'));
+    const before = store.getClient();
+    const listener = vi.fn();
+    store.subscribe(listener);
+    await store.authenticate('new-token');
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('new-token');
+    expect(store.getClient()).not.toBe(before);
+    expect(store.getState()).toMatchObject({ isAuthenticated: true, token: 'new-token', user: customer });
+    expect(listener).toHaveBeenCalled();
+  });
+
+  it('signOut removes the token and the proxied email', async () => {
+    localStorage.setItem(TOKEN_KEY, 't');
+    const { store } = makeStore(async () => customer);
+    await store.start(at('http://app.test/me'));
+    await store.proxy('jane@x.io');
+    expect(sessionStorage.getItem(PROXIED_USER_KEY)).toBe('jane@x.io');
+    store.signOut();
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(sessionStorage.getItem(PROXIED_USER_KEY)).toBeNull();
+    expect(store.getState()).toMatchObject({
+      isAuthenticated: false,
+      proxiedUser: null,
+      user: null,
+      isCustomer: false,
+    });
+  });
+
+  it('UNAUTHENTICATED while proxied ends the proxy and reloads as oneself', async () => {
+    localStorage.setItem(TOKEN_KEY, 'admin-token');
+    const admin = { ...customer, key: 'admin', group: 5 };
+    let proxyAccepted = true;
+    const { store } = makeStore(async () => {
+      if (sessionStorage.getItem(PROXIED_USER_KEY)) {
+        if (!proxyAccepted) {
+          // What the client's error exchange does before the failed result arrives.
+          store.handleUnauthenticated();
+          throw new Error('[GraphQL] Unknown user');
+        }
+        return customer;
+      }
+      return admin;
+    });
+    await store.start(at('http://app.test/me/admin'));
+    await store.proxy('jo@example.com');
+    expect(store.getState()).toMatchObject({ proxiedUser: 'jo@example.com', user: customer });
+
+    proxyAccepted = false;
+    await store.proxy('nobody@example.com');
+    await vi.waitFor(() => expect(store.getState().user).toEqual(admin));
+    expect(store.getState()).toMatchObject({ isAuthenticated: true, proxiedUser: null, token: 'admin-token' });
+    expect(sessionStorage.getItem(PROXIED_USER_KEY)).toBeNull();
+  });
+
+  it('UNAUTHENTICATED without a proxy signs out', async () => {
+    localStorage.setItem(TOKEN_KEY, 't');
+    const { store } = makeStore(async () => customer);
+    await store.start(at('http://app.test/me'));
+    store.handleUnauthenticated();
+    expect(store.getState()).toMatchObject({ isAuthenticated: false, token: null });
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+  });
+
+  it('drops a user answer that arrives after the identity changed', async () => {
+    localStorage.setItem(TOKEN_KEY, 't');
+    let release: (user: SessionUser) => void = () => {};
+    const { store } = makeStore(() => new Promise<SessionUser>((resolve) => (release = resolve)));
+    const started = store.start(at('http://app.test/me'));
+    store.signOut();
+    release(customer);
+    await started;
+    expect(store.getState()).toMatchObject({ isAuthenticated: false, user: null, isLoaded: true });
+  });
+});

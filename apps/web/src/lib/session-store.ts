@@ -1,0 +1,141 @@
+import type { UserQuery } from '../gql/graphql.ts';
+import { type GroupFlags, groupFlags } from './groups.ts';
+import { readProxiedUser, readToken, TOKEN_KEY, writeProxiedUser, writeToken } from './storage.ts';
+
+export type SessionUser = UserQuery['user'];
+
+/** SPEC §3 Session state. */
+export interface SessionState {
+  isLoaded: boolean;
+  isAuthenticated: boolean;
+  token: string | null;
+  /** Email of the user an administrator acts as (sent as X-User). */
+  proxiedUser: string | null;
+  user: SessionUser | null;
+}
+
+export type SessionSnapshot = SessionState & GroupFlags;
+
+export interface SessionStore<C> {
+  getState(): SessionSnapshot;
+  /** The GraphQL client of the current identity; replaced when the token or proxy changes. */
+  getClient(): C;
+  subscribe(listener: () => void): () => void;
+  /** Startup: token from the URL query parameter `token` or local storage (SPEC §4). */
+  start(location?: Pick<Location, 'href'>): Promise<void>;
+  authenticate(token: string): Promise<void>;
+  signOut(): void;
+  /** Fetch the user again; failure signs out. */
+  reload(): Promise<void>;
+  /** Act as another user (admin); resolves after the user was fetched as that user. */
+  proxy(email: string): Promise<void>;
+  endProxy(): Promise<void>;
+  /** An UNAUTHENTICATED API error: end proxy mode if set, else sign out (SPEC §8). */
+  handleUnauthenticated(): void;
+}
+
+export interface SessionStoreOptions<C> {
+  createClient: () => C;
+  fetchUser: (client: C) => Promise<SessionUser>;
+  /** Called without a token at startup (SPEC §4: analytics identity reset). */
+  onAnonymous?: () => void;
+  /** Drops the token query parameter from the address bar once stored. */
+  replaceUrl?: (url: string) => void;
+}
+
+const signedOut: SessionState = {
+  isLoaded: true,
+  isAuthenticated: false,
+  token: null,
+  proxiedUser: null,
+  user: null,
+};
+
+export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionStore<C> {
+  const listeners = new Set<() => void>();
+  let snapshot: SessionSnapshot = withFlags({ ...signedOut, isLoaded: false });
+  let client = options.createClient();
+  // Each identity change bumps the generation; a user fetch answered for an older one is dropped.
+  let generation = 0;
+
+  function set(next: Partial<SessionState>, newIdentity = false): void {
+    if (newIdentity) {
+      generation += 1;
+      client = options.createClient();
+    }
+    snapshot = withFlags({ ...snapshot, ...next });
+    for (const listener of listeners) listener();
+  }
+
+  async function reload(): Promise<void> {
+    const requested = generation;
+    if (!snapshot.token) return;
+    try {
+      const user = await options.fetchUser(client);
+      if (requested === generation) set({ user, isLoaded: true });
+    } catch (error) {
+      if (requested !== generation) return;
+      console.error('Cannot load the user; signing out', error);
+      signOut();
+    }
+  }
+
+  function signOut(): void {
+    writeToken(null);
+    writeProxiedUser(null);
+    set({ ...signedOut }, true);
+  }
+
+  async function endProxy(): Promise<void> {
+    writeProxiedUser(null);
+    set({ proxiedUser: null }, true);
+    await reload();
+  }
+
+  return {
+    getState: () => snapshot,
+    getClient: () => client,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async start(location = window.location) {
+      const url = new URL(location.href);
+      const urlToken = url.searchParams.get(TOKEN_KEY);
+      if (urlToken) {
+        writeToken(urlToken);
+        url.searchParams.delete(TOKEN_KEY);
+        options.replaceUrl?.(url.pathname + url.search + url.hash);
+      }
+      const token = urlToken || readToken();
+      if (!token) {
+        options.onAnonymous?.();
+        set({ ...signedOut }, true);
+        return;
+      }
+      set({ isLoaded: false, isAuthenticated: true, token, proxiedUser: readProxiedUser(), user: null }, true);
+      await reload();
+    },
+    async authenticate(token) {
+      writeToken(token);
+      set({ isAuthenticated: true, token, user: null }, true);
+      await reload();
+    },
+    signOut,
+    reload,
+    async proxy(email) {
+      writeProxiedUser(email);
+      set({ proxiedUser: email }, true);
+      await reload();
+    },
+    endProxy,
+    handleUnauthenticated() {
+      if (readProxiedUser() || snapshot.proxiedUser) void endProxy();
+      else if (snapshot.isAuthenticated || readToken()) signOut();
+    },
+  };
+}
+
+function withFlags(state: SessionState): SessionSnapshot {
+  return { ...state, ...groupFlags(state.user?.group) };
+}

@@ -1,0 +1,67 @@
+import type { Client } from '@urql/core';
+import { createContext, type ReactNode, use, useMemo, useSyncExternalStore } from 'react';
+import { Provider as UrqlProvider } from 'urql';
+import { UserDocument } from '../features/user/documents.ts';
+import { callQuery } from './call.ts';
+import { createAppClient } from './client.ts';
+import { createSessionStore, type SessionSnapshot, type SessionStore } from './session-store.ts';
+
+export type { SessionSnapshot, SessionUser } from './session-store.ts';
+
+export type AppSessionStore = SessionStore<Client>;
+
+/** The session store wired to the app's GraphQL client (and the client's error handling to it). */
+export function createAppSession(options: { fetch?: typeof fetch } = {}): AppSessionStore {
+  const store: AppSessionStore = createSessionStore<Client>({
+    createClient: () =>
+      createAppClient({
+        onUnauthenticated: () => store.handleUnauthenticated(),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      }),
+    fetchUser: async (client) => (await callQuery(client, UserDocument, {}, { requestPolicy: 'network-only' })).user,
+    replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
+  });
+  return store;
+}
+
+const SessionContext = createContext<AppSessionStore | null>(null);
+
+/** Provides the session and the urql client of the current identity. */
+export function SessionProvider({ store, children }: { store: AppSessionStore; children: ReactNode }) {
+  const client = useSyncExternalStore(store.subscribe, store.getClient);
+  return (
+    <SessionContext value={store}>
+      <UrqlProvider value={client}>{children}</UrqlProvider>
+    </SessionContext>
+  );
+}
+
+export interface Session extends SessionSnapshot {
+  authenticate(token: string): Promise<void>;
+  signOut(): void;
+  reload(): Promise<void>;
+  proxy(email: string): Promise<void>;
+  endProxy(): Promise<void>;
+}
+
+export function useSessionStore(): AppSessionStore {
+  const store = use(SessionContext);
+  if (!store) throw new Error('useSession must be used inside <SessionProvider>');
+  return store;
+}
+
+export function useSession(): Session {
+  const store = useSessionStore();
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  return useMemo(
+    () => ({
+      ...state,
+      authenticate: store.authenticate,
+      signOut: store.signOut,
+      reload: store.reload,
+      proxy: store.proxy,
+      endProxy: store.endProxy,
+    }),
+    [state, store],
+  );
+}

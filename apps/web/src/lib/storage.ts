@@ -1,0 +1,28 @@
+// SPEC §9 storage keys. Storage can throw (privacy modes, disabled cookies): treat as empty.
+export const TOKEN_KEY = 'token';
+export const PROXIED_USER_KEY = 'proxiedUserEmail';
+
+function read(storage: () => Storage, key: string): string | null {
+  try {
+    return storage().getItem(key) || null;
+  } catch {
+    return null;
+  }
+}
+
+function write(storage: () => Storage, key: string, value: string | null): void {
+  try {
+    if (value === null) storage().removeItem(key);
+    else storage().setItem(key, value);
+  } catch (error) {
+    console.error(`Cannot write ${key} to storage`, error);
+  }
+}
+
+const local = () => window.localStorage;
+const session = () => window.sessionStorage;
+
+export const readToken = (): string | null => read(local, TOKEN_KEY);
+export const writeToken = (token: string | null): void => write(local, TOKEN_KEY, token);
+export const readProxiedUser = (): string | null => read(session, PROXIED_USER_KEY);
+export const writeProxiedUser = (email: string | null): void => write(session, PROXIED_USER_KEY, email);

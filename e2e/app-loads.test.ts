@@ -1,0 +1,37 @@
+// The first journey: a new visitor opens the app and lands on sign-in; unknown paths and the
+// error screens behave as SPEC §2 says.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage } from './browser.ts';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe('the app loads', () => {
+  it('sends a signed-out visitor from / to /signin', async () => {
+    const { page, errors, close } = await openPage(browser);
+    await page.goto('/');
+    await page.waitForURL(/\/signin$/);
+    await page.getByRole('heading', { name: /sign in/i }).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('redirects an unknown path to /me, which asks to sign in', async () => {
+    const { page, close } = await openPage(browser);
+    await page.goto('/no/such/page');
+    await page.waitForURL(/\/signin/);
+    await close();
+  });
+
+  it('renders an honest page on a phone-sized screen', async () => {
+    const { page, errors, close } = await openPage(browser, { width: 390, height: 844 });
+    await page.goto('/terms-of-service');
+    await expect(page.getByRole('heading').first().textContent()).resolves.toMatch(/terms/i);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

@@ -1,0 +1,39 @@
+// Launches the system Chromium (scripts/ensure-chromium.mjs found or installed it) with
+// playwright-core, with the flags this sandbox needs.
+import { type Browser, type ConsoleMessage, chromium, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export function chromiumPath(): string {
+  const path = process.env.CHROMIUM_PATH;
+  if (!path) throw new Error('CHROMIUM_PATH is not set: run the browser tests through `npm test`');
+  return path;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args: FLAGS });
+}
+
+/** A new page on the test server; console errors and page errors are collected for assertions. */
+export async function openPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
+  const context = await browser.newContext({ viewport, baseURL: inject('baseUrl') });
+  const page: Page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`${response.status()} ${new URL(response.url()).pathname}`);
+  });
+  return { page, errors, close: () => context.close() };
+}
