@@ -6,6 +6,13 @@ import { normalizeOrder } from './normalize.ts';
 const normalize = (input: unknown, provider: Provider) => normalizeOrder(input, { now, provider });
 
 describe('normalizeOrder against a provider reference', () => {
+  it('accepts client_id at any provider: it is the router idempotency key', () => {
+    const { client_id: _omitted, ...reference } = stockBroker.reference;
+    const provider: Provider = { ...stockBroker, reference };
+    const result = normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 'abc-1' }, provider);
+    expect(result).toMatchObject({ ok: true, order: { client_id: 'abc-1' } });
+  });
+
   it('accepts what the provider supports', () => {
     expect(
       normalize(

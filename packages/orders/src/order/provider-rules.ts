@@ -12,12 +12,19 @@ export function providerTitle(provider: Provider): string {
   return provider.title || 'Brokerage';
 }
 
+/**
+ * Parameters the router itself acts on, whatever the broker: `client_id` is the signal's
+ * idempotency key (the broker receives our signal id as its client order id where it takes one).
+ */
+const ROUTER_PARAMETERS: ReadonlySet<string> = new Set(['client_id']);
+
 /** Every field the sender gave must be one the provider supports. Runs before any evaluation. */
 export function checkSupported(raw: RawOrder, provider: Provider, legFieldName: LegFieldName): void {
   const { reference } = provider;
   const title = providerTitle(provider);
   for (const [field, value] of Object.entries(raw)) {
-    if (value !== undefined && !reference[field as OrderParameter]) throw refuse(field, 'not supported', title);
+    if (value === undefined || ROUTER_PARAMETERS.has(field)) continue;
+    if (!reference[field as OrderParameter]) throw refuse(field, 'not supported', title);
   }
   raw.legs?.forEach((leg, index) => {
     for (const [field, value] of Object.entries(leg)) {

@@ -1,0 +1,208 @@
+// Contract: connecting (live or paper), errors mapped and titled, no submission retried, the
+// duplicate client order id answered with the existing order, close / cancel / holdings.
+import { normalizeOrderOrThrow } from '@router/orders';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { createAlpacaBroker } from './adapter.ts';
+import { alpacaDescriptor } from './descriptor.ts';
+import { type FakeAlpaca, startFakeAlpaca } from './fake.ts';
+
+const broker = createAlpacaBroker();
+let fake: FakeAlpaca;
+let live: FakeAlpaca;
+let ctx: BrokerContext;
+let session: BrokerSession;
+let accountId: string;
+
+beforeAll(async () => {
+  [fake, live] = await Promise.all([
+    startFakeAlpaca({ cash: 50_000, positions: [{ symbol: 'AMD', qty: 10, avg: 90, assetClass: 'us_equity' }] }),
+    startFakeAlpaca({ keyId: 'AKLIVE123', secretKey: 'live-secret', accountNumber: '912345678' }),
+  ]);
+  ctx = { baseUrl: fake.url };
+  session = await broker.connect(ctx, { credentials: fake.keys });
+  accountId = session.accounts[0]?.id ?? '';
+});
+afterAll(() => Promise.all([fake.close(), live.close()]));
+afterEach(() => fake.clearInjections());
+
+let sequence = 0;
+function input(signal: Record<string, unknown>, clientOrderId = `sig-${++sequence}`): PlaceOrderInput {
+  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: alpacaDescriptor }) };
+}
+async function failure(promise: Promise<unknown>): Promise<BrokerError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
+  return error;
+}
+const buy = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+
+describe('connect', () => {
+  it('reads the account; a paper key is a demo account', () => {
+    expect(session.secrets).toEqual({ ...fake.keys, environment: 'paper' });
+    expect(session.accounts).toEqual([
+      {
+        id: 'PA3ABCDEFGH1',
+        name: 'Alpaca paper PA3ABCDEFGH1',
+        dataTitle: 'PA3ABCDEFGH1',
+        dataType: 'cash',
+        dataCurrency: 'USD',
+        demo: true,
+      },
+    ]);
+    expect(fake.requests.at(0)?.url).toBe('/v2/account');
+  });
+
+  it('finds the environment the keys belong to on the real origins', async () => {
+    const both = createAlpacaBroker({ environments: { live: live.url, demo: fake.url } });
+    const real = { baseUrl: live.url }; // the descriptor default: no override
+    const liveSession = await both.connect(real, { credentials: live.keys });
+    expect(liveSession.accounts[0]).toMatchObject({ id: '912345678', demo: false });
+    expect(liveSession.secrets.environment).toBe('live');
+    const paper = await both.connect(real, { credentials: fake.keys });
+    expect(paper.accounts[0]?.demo).toBe(true);
+    // Later calls go to the paper origin, though the context names the live one.
+    const before = fake.submissions().length;
+    await both.placeOrder(real, paper, input(buy));
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('refuses wrong keys as the broker does', async () => {
+    const error = await failure(broker.connect(ctx, { credentials: { ...fake.keys, apiSecretKey: 'wrong' } }));
+    expect(error).toMatchObject({ kind: 'AuthenticationError', message: 'Alpaca: request is not authorized' });
+    expect((await failure(broker.connect(ctx, { credentials: { apiKeyId: 'PK1' } }))).kind).toBe('AuthenticationError');
+  });
+});
+
+describe('errors', () => {
+  it('maps 403 insufficient buying power to InsufficientFunds, sent once', async () => {
+    const before = fake.submissions().length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...buy, quantity: 100_000 })));
+    expect(error).toMatchObject({ kind: 'InsufficientFunds', message: 'Alpaca: insufficient buying power' });
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('maps 422 validation errors to InvalidOrder with the broker message', async () => {
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...buy, symbol: 'NOPE' })));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'Alpaca: asset "NOPE" not found' });
+  });
+
+  it.each([
+    [429, { code: 42910000, message: 'rate limit exceeded' }, 'RateLimited', false],
+    [500, { code: 50010000, message: 'internal server error occurred' }, 'BrokerUnavailable', true],
+    [403, { message: 'forbidden' }, 'AuthenticationError', false],
+    [401, { code: 40110000, message: 'request is not authorized' }, 'AuthenticationError', false],
+  ] as const)('maps HTTP %i without retrying the order', async (status, body, kind, outcomeUnknown) => {
+    const before = fake.submissions().length;
+    fake.inject({ status, body });
+    const error = await failure(broker.placeOrder(ctx, session, input(buy)));
+    expect(error).toMatchObject({ kind, outcomeUnknown });
+    expect(error.message).toMatch(/^Alpaca: /);
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('a timed-out submission is not resent; its outcome is unknown and reconciled by client order id', async () => {
+    const before = fake.submissions().length;
+    fake.inject({ delayMs: 400 });
+    const placing = input(buy);
+    const error = await failure(broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(100) }, session, placing));
+    expect(error).toMatchObject({
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: true,
+      message: 'Alpaca: no answer before the deadline',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(fake.submissions().length).toBe(before + 1);
+    expect(await broker.getOrder(ctx, session, accountId, placing.clientOrderId)).toMatchObject({
+      status: 'filled',
+      price: 100,
+    });
+  });
+
+  it('refuses an account not in the connection', async () => {
+    const error = await failure(broker.getHoldings(ctx, session, 'someone-else'));
+    expect(error.kind).toBe('AuthenticationError');
+  });
+});
+
+describe('orders', () => {
+  it('a repeated client order id returns the existing order (422, then a lookup)', async () => {
+    const first = await broker.placeOrder(ctx, session, input(buy, 'sig-dup'));
+    const before = fake.requests.length;
+    const second = await broker.placeOrder(ctx, session, input(buy, 'sig-dup'));
+    expect(second.id).toBe(first.id);
+    expect(second).toMatchObject({ status: 'filled', price: 100 });
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /v2/orders',
+      'GET /v2/orders:by_client_order_id?client_order_id=sig-dup',
+    ]);
+    expect(fake.orders.filter((o) => o.client_order_id === 'sig-dup')).toHaveLength(1);
+  });
+
+  it('getOrder finds by client order id, or null', async () => {
+    await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-limit'));
+    expect(await broker.getOrder(ctx, session, accountId, 'sig-limit')).toMatchObject({
+      status: 'accepted',
+      status_description: 'Alpaca order new',
+    });
+    expect(await broker.getOrder(ctx, session, accountId, 'sig-never')).toBeNull();
+  });
+
+  it('cancel signals cancel the symbol’s open orders; cancelOrder by id', async () => {
+    const open = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'NVDA', action: 'buy', quantity: 1, limit_price: 10 }),
+    );
+    const answer = await broker.placeOrder(ctx, session, input({ symbol: 'NVDA', action: 'cancel' }));
+    expect(answer).toMatchObject({
+      id: open.id,
+      status: 'canceled',
+      status_description: 'Canceled 1 open order(s) of NVDA',
+    });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: `/v2/orders/${open.id}` });
+    expect(await broker.placeOrder(ctx, session, input({ symbol: 'NVDA', action: 'cancel' }))).toMatchObject({
+      status: 'canceled',
+    });
+    const again = await failure(broker.cancelOrder(ctx, session, accountId, crypto.randomUUID()));
+    expect(again).toMatchObject({ kind: 'OrderNotFound' });
+  });
+
+  it('close liquidates the position, in part with percent_of_position', async () => {
+    const half = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'AMD', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    );
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v2/positions/AMD?percentage=50' });
+    expect(half.status).toBe('accepted');
+    const holdings = await broker.getHoldings(ctx, session, accountId);
+    expect(holdings.positions.find((p) => p.symbol === 'AMD')?.quantity).toBe(5);
+    await broker.closePosition(ctx, session, accountId, 'AMD');
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v2/positions/AMD' });
+    const none = await failure(broker.closePosition(ctx, session, accountId, 'AMD'));
+    expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Alpaca: position does not exist' });
+  });
+
+  it('crypto positions are closed by their slash-less symbol', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'BTC/USD', action: 'buy', quantity: 0.01, duration: 'gtc' }));
+    await broker.placeOrder(ctx, session, input({ symbol: 'BTC/USD', action: 'close' }));
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v2/positions/BTCUSD' });
+  });
+
+  it('holdings: cash, equity, buying power and positions', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 2 }));
+    const holdings = await broker.getHoldings(ctx, session, accountId);
+    expect(holdings).toMatchObject({
+      currency: 'USD',
+      cash: expect.any(Number),
+      equity: expect.any(Number),
+      buyingPower: expect.any(Number),
+    });
+    expect(holdings.positions).toContainEqual({ symbol: 'MSFT', quantity: 2, averagePrice: 100, marketValue: 200 });
+  });
+});

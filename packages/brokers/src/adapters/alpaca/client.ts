@@ -1,0 +1,53 @@
+// Alpaca over the shared HTTP client: key headers, the connection's environment (live or paper)
+// and Alpaca's error bodies, {"code": 40310000, "message": "insufficient buying power"}.
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { type BrokerEnvironments, type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
+import { stringField } from '../../core/json-read.ts';
+import { ALPACA_TITLE } from './descriptor.ts';
+
+export interface AlpacaKeys {
+  apiKeyId: string;
+  apiSecretKey: string;
+}
+
+/** Alpaca's message for a repeated client_order_id (HTTP 422). */
+export const DUPLICATE_CLIENT_ORDER_ID = 'client_order_id must be unique';
+
+export function alpacaError(response: HttpResponse): BrokerError | undefined {
+  const message = stringField(response.body, 'message') ?? '';
+  if (response.status === 422 && message.includes(DUPLICATE_CLIENT_ORDER_ID))
+    return new BrokerError('DuplicateOrder', ALPACA_TITLE, message);
+  if (response.status !== 403) return undefined;
+  // 403 is both "wrong key" and a refused order: buying power, shares held, shorting rights.
+  if (/insufficient/i.test(message)) return new BrokerError('InsufficientFunds', ALPACA_TITLE, message);
+  if (message && !/forbidden|not authorized|unauthorized/i.test(message))
+    return new BrokerError('InvalidOrder', ALPACA_TITLE, message);
+  return undefined;
+}
+
+export function alpacaClient(ctx: BrokerContext, baseUrl: string, keys: AlpacaKeys): HttpClient {
+  return createHttpClient({
+    brokerTitle: ALPACA_TITLE,
+    baseUrl,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    headers: { 'APCA-API-KEY-ID': keys.apiKeyId, 'APCA-API-SECRET-KEY': keys.apiSecretKey },
+    mapError: alpacaError,
+  });
+}
+
+/** The client of a connected session; its keys and environment come from the stored secrets. */
+export function sessionClient(
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  environments: BrokerEnvironments,
+): HttpClient {
+  const { apiKeyId, apiSecretKey, environment } = session.secrets;
+  if (!apiKeyId || !apiSecretKey) throw new BrokerError('AuthenticationError', ALPACA_TITLE, 'reconnect: keys missing');
+  if (!session.accounts.some((account) => account.id === accountId))
+    throw new BrokerError('AuthenticationError', ALPACA_TITLE, `account ${accountId} is not part of this connection`);
+  const kind: EnvironmentKind = environment === 'paper' ? 'demo' : 'live';
+  return alpacaClient(ctx, environmentBaseUrl(ctx, environments, kind), { apiKeyId, apiSecretKey });
+}

@@ -1,0 +1,94 @@
+// Contract: every order the descriptor claims reaches the fake as the expected Alpaca body, and
+// the same wire request is accepted by Prism serving Alpaca's published (patched) spec.
+import { normalizeOrderOrThrow, type Order } from '@router/orders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { type PrismMock, startPrismMock, validatingSpec, type WireRequest } from '../../core/prism-mock.ts';
+import { createAlpacaBroker } from './adapter.ts';
+import { alpacaDescriptor } from './descriptor.ts';
+import { type FakeAlpaca, type RecordedRequest, startFakeAlpaca } from './fake.ts';
+import { ALPACA_ORDER_CASES } from './fixtures/orders.ts';
+
+const broker = createAlpacaBroker();
+const spec = validatingSpec('alpaca.yaml');
+let fake: FakeAlpaca;
+let prism: PrismMock | undefined;
+let ctx: BrokerContext;
+let session: BrokerSession;
+
+beforeAll(async () => {
+  [fake, prism] = await Promise.all([startFakeAlpaca({ cash: 10_000_000 }), startPrismMock(spec)]);
+  ctx = { baseUrl: fake.url };
+  session = await broker.connect(ctx, { credentials: fake.keys });
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([fake?.close(), prism?.close()]);
+});
+
+const order = (signal: Record<string, unknown>): Order => normalizeOrderOrThrow(signal, { provider: alpacaDescriptor });
+
+function replayable(recorded: RecordedRequest): WireRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(recorded.headers)) {
+    if (typeof value === 'string' && !['host', 'content-length', 'connection'].includes(name)) headers[name] = value;
+  }
+  return { method: recorded.method, url: recorded.url, headers, body: recorded.body };
+}
+
+describe('Alpaca orders on the wire', () => {
+  it.each(ALPACA_ORDER_CASES)('$name', async ({ signal, wire }) => {
+    const clientOrderId = `sig-${crypto.randomUUID()}`;
+    const before = fake.submissions().length;
+    const response = await broker.placeOrder(ctx, session, {
+      accountId: session.accounts[0]?.id ?? '',
+      order: order(signal),
+      clientOrderId,
+    });
+    const sent = fake.submissions().slice(before);
+    expect(sent).toHaveLength(1);
+    const recorded = sent[0] as RecordedRequest;
+    expect(JSON.parse(recorded.body)).toEqual({ ...wire, client_order_id: clientOrderId });
+    expect(recorded.headers['content-type']).toBe('application/json');
+    expect(response.status).toBe('accepted');
+    expect(response.id).toMatch(/^[0-9a-f-]{36}$/);
+    if (prism) {
+      const verdict = await prism.check(replayable(recorded));
+      expect(verdict.violations.filter((v) => v.location[0] === 'request')).toEqual([]);
+      expect(verdict.accepted).toBe(true);
+    }
+  });
+
+  it('the table covers every class, type, duration and quantity type the descriptor claims', () => {
+    const orders = ALPACA_ORDER_CASES.map((c) => order(c.signal));
+    const { reference } = alpacaDescriptor;
+    for (const [parameter, seen] of [
+      ['class', orders.map((o) => o.class)],
+      ['type', orders.map((o) => o.type)],
+      ['duration', orders.map((o) => o.duration)],
+    ] as const) {
+      expect(new Set(seen)).toEqual(new Set(reference[parameter]?.values));
+    }
+    const actions = new Set(orders.map((o) => o.action));
+    for (const action of reference.action?.values ?? [])
+      if (action !== 'close' && action !== 'cancel') expect(actions).toContain(action);
+    expect(new Set(orders.map((o) => o.quantity_type))).toEqual(new Set(['fixed', 'cash']));
+  });
+
+  it('Prism refuses a wrong body (the verdict is read, not assumed)', async () => {
+    const request = replayable(fake.submissions()[0] as RecordedRequest);
+    const wrong = { ...JSON.parse(request.body ?? '{}'), time_in_force: 'good_till_friday' };
+    const verdict = await prism?.check({ ...request, body: JSON.stringify(wrong) });
+    expect(verdict?.accepted).toBe(false);
+    expect(verdict?.violations[0]?.location).toEqual(['request', 'body', 'time_in_force']);
+  });
+
+  it('the adapter reads the answer of the published spec', async () => {
+    const response = await broker.placeOrder({ baseUrl: prism?.url ?? '' }, session, {
+      accountId: session.accounts[0]?.id ?? '',
+      order: order({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
+      clientOrderId: 'sig-prism-1',
+    });
+    expect(response).toMatchObject({ id: expect.any(String), status: expect.any(String) });
+  });
+});

@@ -1,0 +1,198 @@
+// Contract tests: the BitMEX adapter against its protocol fake; every order it sends is also
+// replayed to Prism serving broker-specs/validating/bitmex.json (JSON bodies), which must accept it.
+import { join } from 'node:path';
+import type { Order } from '@router/orders';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrokerSession } from '../../core/broker.ts';
+import { type PrismMock, startPrism, VALIDATING_SPECS, verdictOf } from '../ccxt-common/prism.ts';
+import { context, expectBrokerError, order } from '../ccxt-common/test-support.ts';
+import { createBitmexBroker } from './adapter.ts';
+import { BITMEX_FAKE_KEY, BITMEX_FAKE_SECRET, type BitmexFake, createBitmexFake } from './fake.ts';
+
+const broker = createBitmexBroker();
+const credentials = { apiKey: BITMEX_FAKE_KEY, apiSecret: BITMEX_FAKE_SECRET };
+let fake: BitmexFake;
+let prism: PrismMock;
+let baseUrl: string;
+let session: BrokerSession;
+
+beforeAll(async () => {
+  prism = await startPrism(join(VALIDATING_SPECS, 'bitmex.json'));
+}, 30_000);
+afterAll(() => prism?.stop());
+
+beforeEach(async () => {
+  fake = createBitmexFake();
+  baseUrl = await fake.start();
+  session = await broker.connect(context(baseUrl), { credentials });
+  return () => fake.close();
+});
+
+const place = (fields: Partial<Order>, clientOrderId = 'sig-1') =>
+  broker.placeOrder(context(baseUrl), session, {
+    accountId: 'default',
+    order: order({ quantity: 100, ...fields }),
+    clientOrderId,
+  });
+const posted = () => fake.calls('POST', '/api/v1/order');
+const bodyOf = (index = 0) => JSON.parse(posted()[index]?.rawBody ?? '{}') as Record<string, unknown>;
+
+describe('bitmex connect', () => {
+  it('verifies the keys with a signed margin call', () => {
+    expect(session.accounts).toEqual([
+      {
+        id: 'default',
+        name: 'BitMEX account',
+        dataTitle: 'BitMEX',
+        dataType: 'margin',
+        dataCurrency: 'BTC',
+        demo: false,
+      },
+    ]);
+    expect(fake.calls('GET', '/api/v1/user/margin')[0]?.headers['api-signature']).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('a bad signature is an authentication error', async () => {
+    const wrong = { ...credentials, apiSecret: 'wrong' };
+    await expectBrokerError(
+      broker.connect(context(baseUrl), { credentials: wrong }),
+      'AuthenticationError',
+      'BitMEX: Signature not valid.',
+    );
+  });
+});
+
+describe('bitmex orders on the wire', () => {
+  const table: Array<[string, Partial<Order>, Record<string, unknown>]> = [
+    [
+      'market buy gtc',
+      {},
+      { symbol: 'XBTUSD', side: 'Buy', orderQty: 100, ordType: 'Market', timeInForce: 'GoodTillCancel' },
+    ],
+    [
+      'limit sell day',
+      { action: 'sell', type: 'limit', limit_price: 70000, duration: 'day' },
+      { side: 'Sell', ordType: 'Limit', price: 70000, timeInForce: 'Day' },
+    ],
+    [
+      'limit buy ioc',
+      { type: 'limit', limit_price: 60000, duration: 'ioc' },
+      { ordType: 'Limit', price: 60000, timeInForce: 'ImmediateOrCancel' },
+    ],
+    [
+      'limit buy fok',
+      { type: 'limit', limit_price: 60000, duration: 'fok' },
+      { ordType: 'Limit', timeInForce: 'FillOrKill' },
+    ],
+    ['stop sell', { action: 'sell', type: 'stop', stop_price: 60000 }, { ordType: 'Stop', stopPx: 60000 }],
+    [
+      'stop limit buy',
+      { type: 'stop_limit', stop_price: 66000, limit_price: 66500 },
+      { ordType: 'StopLimit', stopPx: 66000, price: 66500 },
+    ],
+  ];
+
+  it.each(table)('%s: sent as BitMEX expects and accepted by the validating mock', async (_name, fields, expected) => {
+    const response = await place(fields);
+    expect(response.id).toMatch(/^[0-9a-f-]{36}$/);
+    const [request] = posted();
+    expect(request?.contentType).toBe('application/json');
+    expect(bodyOf()).toMatchObject({ symbol: 'XBTUSD', clOrdID: 'sig-1', text: 'signal-router', ...expected });
+    const verdict = await verdictOf(prism, request!);
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.accepted).toBe(true);
+  });
+
+  it('the validating mock refuses a wrong request (sanity check)', async () => {
+    await place({});
+    const [request] = posted();
+    const wrong = { ...request!, rawBody: request!.rawBody.replace('"Market"', '"Bogus"') };
+    expect((await verdictOf(prism, wrong)).accepted).toBe(false);
+  });
+
+  it.each([
+    ['BTCUSD', 'XBTUSD'],
+    ['XBT/USD', 'XBTUSD'],
+    ['BTC/USDT', 'XBTUSDT'],
+    ['ETH-USD', 'ETHUSD'],
+  ])('maps %s to %s', async (symbol, id) => {
+    await place({ symbol, quantity: 1000 });
+    expect(bodyOf().symbol).toBe(id);
+  });
+});
+
+describe('bitmex errors', () => {
+  it('insufficient balance, sent once', async () => {
+    fake.availableXBt = 10;
+    await expectBrokerError(
+      place({}),
+      'InsufficientFunds',
+      'BitMEX: Account has insufficient Available Balance, 1538 XBt required',
+    );
+    expect(posted()).toHaveLength(1);
+  });
+
+  it('a quantity off the lot size is an invalid order', async () => {
+    await expectBrokerError(
+      place({ quantity: 150 }),
+      'InvalidOrder',
+      'BitMEX: quantity 150 does not fit the lot size of XBTUSD',
+    );
+    expect(posted()).toHaveLength(0);
+  });
+
+  it('a 503 leaves the outcome unknown and is not retried', async () => {
+    fake.failNextOrder = { status: 503, message: 'The system is currently overloaded. Please try again later.' };
+    const error = await expectBrokerError(
+      place({}),
+      'BrokerUnavailable',
+      'BitMEX: The system is currently overloaded. Please try again later.',
+    );
+    expect(error.outcomeUnknown).toBe(true);
+    expect(posted()).toHaveLength(1);
+  });
+
+  it('429 is rate limited', async () => {
+    fake.failNextOrder = { status: 429, message: 'Rate limit exceeded, retry in 1 seconds.' };
+    await expectBrokerError(place({}), 'RateLimited', /^BitMEX: Rate limit exceeded/);
+    expect(posted()).toHaveLength(1);
+  });
+
+  it('a repeated clOrdID returns the existing order', async () => {
+    const first = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
+    const again = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
+    expect(again).toMatchObject({ id: first.id, status: 'accepted' });
+    expect(fake.orders).toHaveLength(1);
+  });
+});
+
+describe('bitmex lookups, cancel, close and holdings', () => {
+  it('finds by client order id and cancels', async () => {
+    const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-find');
+    expect(await broker.getOrder(context(baseUrl), session, 'default', 'sig-find')).toMatchObject({ id: placed.id });
+    await broker.cancelOrder(context(baseUrl), session, 'default', placed.id);
+    expect(fake.orders[0]?.ordStatus).toBe('Canceled');
+    expect(await broker.getOrder(context(baseUrl), session, 'default', 'nothing')).toBeNull();
+  });
+
+  it('close sends a reduce-only market order against the position', async () => {
+    const closed = await place({ action: 'close' }, 'sig-close');
+    expect(closed.status).toBe('filled');
+    expect(bodyOf()).toMatchObject({
+      symbol: 'XBTUSD',
+      side: 'Sell',
+      orderQty: 200,
+      ordType: 'Market',
+      execInst: 'ReduceOnly',
+    });
+    expect((await verdictOf(prism, posted()[0]!)).accepted).toBe(true);
+  });
+
+  it('holdings list the margin balance and positions', async () => {
+    const holdings = await broker.getHoldings(context(baseUrl), session, 'default');
+    expect(holdings).toMatchObject({ currency: 'BTC', cash: 0.5 });
+    expect(holdings.positions).toContainEqual(
+      expect.objectContaining({ symbol: 'BTC/USD:BTC', quantity: 200, averagePrice: 60000 }),
+    );
+  });
+});

@@ -1,0 +1,81 @@
+// BitMEX perpetual swaps through ccxt: POST /api/v1/order (JSON, api-signature), our client
+// order id as clOrdID.
+
+import type { Order } from '@router/orders';
+import type { Broker } from '../../core/broker.ts';
+import { createCcxtBroker } from '../ccxt-common/broker.ts';
+import { boundedId } from '../ccxt-common/client-id.ts';
+import { basicOrder, refuseUnless } from '../ccxt-common/order-args.ts';
+import type { MarketInfo } from '../ccxt-common/symbols.ts';
+import type { CcxtVenue, OrderArgs } from '../ccxt-common/venue.ts';
+import { BITMEX_TITLE, bitmexDescriptor } from './descriptor.ts';
+
+const TIME_IN_FORCE: Readonly<Record<string, string>> = {
+  gtc: 'GoodTillCancel',
+  day: 'Day',
+  ioc: 'ImmediateOrCancel',
+  fok: 'FillOrKill',
+};
+
+/** clOrdID: up to 36 characters. */
+export const bitmexClientId = (id: string) => boundedId(id, 36);
+
+/** {"error": {"message": "...", "name": "HTTPError"}} */
+export function readBitmexMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const error = (body as { error?: { message?: unknown } }).error;
+  return typeof error?.message === 'string' && error.message ? error.message : undefined;
+}
+
+export function bitmexOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
+  const basic = basicOrder(BITMEX_TITLE, order);
+  refuseUnless(BITMEX_TITLE, market.swap, `${market.symbol} (only perpetual swaps)`);
+  refuseUnless(BITMEX_TITLE, order.quantity_type === 'fixed', `quantity_type ${order.quantity_type}`);
+  const timeInForce = TIME_IN_FORCE[order.duration];
+  refuseUnless(BITMEX_TITLE, timeInForce !== undefined, `duration ${order.duration}`);
+  const params: OrderArgs['params'] = { clOrdID: bitmexClientId(clientOrderId), timeInForce: timeInForce ?? '' };
+  const { side, amount } = basic;
+  switch (order.type) {
+    case 'market':
+      return { type: 'market', side, amount, params };
+    case 'limit':
+      return { type: 'limit', side, amount, price: basic.limitPrice, params };
+    case 'stop':
+      return { type: 'Stop', side, amount, params: { ...params, triggerPrice: basic.stopPrice ?? 0 } };
+    case 'stop_limit':
+      return {
+        type: 'StopLimit',
+        side,
+        amount,
+        price: basic.limitPrice,
+        params: { ...params, triggerPrice: basic.stopPrice ?? 0 },
+      };
+  }
+}
+
+export const bitmexVenue: CcxtVenue = {
+  descriptor: bitmexDescriptor,
+  exchangeClass: (ccxt) => ccxt.bitmex,
+  credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
+  currencies: true,
+  positions: true,
+  sandbox: true,
+  // ccxt tags orders with text "CCXT" by default; ours say where they came from.
+  options: { brokerId: 'signal-router' },
+  readMessage: readBitmexMessage,
+  isDuplicate: (message) => /duplicate clordid/i.test(message),
+  classify: (message) =>
+    /signature not valid|invalid api key|api key.*(disabled|expired)/i.test(message)
+      ? 'AuthenticationError'
+      : undefined,
+  orderArgs: bitmexOrderArgs,
+  async findByClientId(exchange, clientOrderId) {
+    const filter = { clOrdID: bitmexClientId(clientOrderId) };
+    const orders = await exchange.fetchOrders(undefined, undefined, undefined, { filter, reverse: true });
+    return orders.find((order) => order.clientOrderId === filter.clOrdID) ?? orders[0];
+  },
+};
+
+export function createBitmexBroker(): Broker {
+  return createCcxtBroker(bitmexVenue);
+}

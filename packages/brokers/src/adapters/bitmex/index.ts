@@ -1,0 +1,2 @@
+export { createBitmexBroker } from './adapter.ts';
+export { bitmexDescriptor } from './descriptor.ts';

@@ -1,0 +1,62 @@
+// Test support for the exchange fakes: a Fastify app on 127.0.0.1 that keeps every request's
+// raw body (signatures are computed over the exact bytes) and logs what arrived, so contract
+// tests can check the wire request and count submissions.
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+
+export interface WireRequest {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  contentType: string;
+  rawBody: string;
+}
+
+export interface FakeServer {
+  app: FastifyInstance;
+  requests: WireRequest[];
+  /** Requests whose method and path match. */
+  calls(method: string, path: string): WireRequest[];
+  start(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function rawBodyOf(request: FastifyRequest): string {
+  return typeof request.body === 'string' ? request.body : '';
+}
+
+export function createFakeServer(): FakeServer {
+  const app = Fastify({ logger: false });
+  const requests: WireRequest[] = [];
+  // Every body stays a string: the fake parses it the way the exchange does.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addHook('onRequest', async (request) => {
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(request.headers))
+      if (typeof value === 'string') headers[key.toLowerCase()] = value;
+    requests.push({
+      method: request.method,
+      url: request.url,
+      path: request.url.split('?')[0] ?? request.url,
+      headers,
+      contentType: headers['content-type'] ?? '',
+      rawBody: '',
+    });
+  });
+  app.addHook('preHandler', async (request) => {
+    const last = [...requests].reverse().find((entry) => entry.url === request.url && entry.rawBody === '');
+    if (last) last.rawBody = rawBodyOf(request);
+  });
+  return {
+    app,
+    requests,
+    calls: (method, path) => requests.filter((r) => r.method === method && r.path === path),
+    async start() {
+      const address = await app.listen({ host: '127.0.0.1', port: 0 });
+      return address.replace('localhost', '127.0.0.1');
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,32 @@
+// Closing a position: a perpetual swap's open contracts, or a spot market's free base
+// currency, sold or bought back at market.
+import type { Exchange } from 'ccxt';
+import type { MarketInfo } from './symbols.ts';
+import type { OrderArgs } from './venue.ts';
+
+function amountFor(exchange: Exchange, market: MarketInfo, amount: number): number {
+  const rounded = Number(exchange.amountToPrecision(market.symbol, amount));
+  return Number.isFinite(rounded) ? rounded : 0;
+}
+
+/** createOrder arguments that flatten the position, or undefined when there is none. */
+export async function closeOrder(
+  exchange: Exchange,
+  market: MarketInfo,
+  derivatives: boolean,
+): Promise<OrderArgs | undefined> {
+  if (market.swap && derivatives) {
+    const positions = await exchange.fetchPositions([market.symbol]);
+    const position = positions.find((p) => p.symbol === market.symbol && Number(p.contracts ?? 0) !== 0);
+    if (!position) return undefined;
+    const contracts = Math.abs(Number(position.contracts));
+    const side = position.side === 'short' ? 'buy' : 'sell';
+    return { type: 'market', side, amount: amountFor(exchange, market, contracts), params: { reduceOnly: true } };
+  }
+  const balances = await exchange.fetchBalance();
+  const free = (balances.free ?? {}) as unknown as Record<string, unknown>;
+  const held = Number(free[market.base] ?? 0);
+  if (!(held > 0)) return undefined;
+  const amount = amountFor(exchange, market, held);
+  return amount > 0 ? { type: 'market', side: 'sell', amount, params: {} } : undefined;
+}

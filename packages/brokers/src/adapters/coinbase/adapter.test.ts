@@ -1,0 +1,180 @@
+// Contract tests: the Coinbase adapter against its protocol fake. Wire requests are checked
+// against the shape recorded in broker-specs/ccxt/createOrder-fixtures.json (JSON body with
+// client_order_id, product_id, side and one order_configuration).
+import type { Order } from '@router/orders';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { BrokerSession } from '../../core/broker.ts';
+import { context, expectBrokerError, order } from '../ccxt-common/test-support.ts';
+import { createCoinbaseBroker } from './adapter.ts';
+import { COINBASE_KEY_NAME, type CoinbaseFake, createCoinbaseFake } from './fake.ts';
+
+const broker = createCoinbaseBroker();
+let fake: CoinbaseFake;
+let baseUrl: string;
+let session: BrokerSession;
+
+beforeEach(async () => {
+  fake = createCoinbaseFake();
+  baseUrl = await fake.start();
+  session = await broker.connect(context(baseUrl), {
+    credentials: { apiKeyName: COINBASE_KEY_NAME, privateKey: fake.privateKeyPem },
+  });
+  return () => fake.close();
+});
+
+const place = (fields: Partial<Order>, clientOrderId = 'sig-1') =>
+  broker.placeOrder(context(baseUrl), session, { accountId: 'default', order: order(fields), clientOrderId });
+const posted = () => fake.calls('POST', '/api/v3/brokerage/orders');
+const bodyOf = (index = 0) => JSON.parse(posted()[index]?.rawBody ?? '{}') as Record<string, unknown>;
+
+describe('coinbase connect', () => {
+  it('verifies the key with a JWT-signed accounts call', () => {
+    expect(session.accounts).toEqual([
+      {
+        id: 'default',
+        name: 'Coinbase account',
+        dataTitle: 'Coinbase',
+        dataType: 'cash',
+        dataCurrency: 'USD',
+        demo: false,
+      },
+    ]);
+    expect(fake.calls('GET', '/api/v3/brokerage/accounts')[0]?.headers.authorization).toMatch(
+      /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/,
+    );
+  });
+
+  it('a JWT signed by another key is an authentication error', async () => {
+    const other = createCoinbaseFake();
+    const credentials = { apiKeyName: COINBASE_KEY_NAME, privateKey: other.privateKeyPem };
+    await expectBrokerError(
+      broker.connect(context(baseUrl), { credentials }),
+      'AuthenticationError',
+      /^Coinbase: 401 /,
+    );
+  });
+});
+
+describe('coinbase orders on the wire', () => {
+  const table: Array<[string, Partial<Order>, Record<string, unknown>]> = [
+    ['market buy', {}, { side: 'BUY', order_configuration: { market_market_ioc: { base_size: '0.01' } } }],
+    [
+      'market sell',
+      { action: 'sell' },
+      { side: 'SELL', order_configuration: { market_market_ioc: { base_size: '0.01' } } },
+    ],
+    [
+      'market buy for cash',
+      { quantity: 250, quantity_type: 'cash' },
+      { order_configuration: { market_market_ioc: { quote_size: '250' } } },
+    ],
+    [
+      'limit gtc',
+      { type: 'limit', limit_price: 60000 },
+      { order_configuration: { limit_limit_gtc: { base_size: '0.01', limit_price: '60000', post_only: false } } },
+    ],
+    [
+      'limit ioc',
+      { type: 'limit', limit_price: 60000, duration: 'ioc' },
+      { order_configuration: { sor_limit_ioc: { base_size: '0.01', limit_price: '60000' } } },
+    ],
+    [
+      'limit fok',
+      { type: 'limit', limit_price: 60000, duration: 'fok' },
+      { order_configuration: { limit_limit_fok: { base_size: '0.01', limit_price: '60000' } } },
+    ],
+    [
+      'stop limit sell',
+      { action: 'sell', type: 'stop_limit', stop_price: 60000, limit_price: 59500 },
+      {
+        side: 'SELL',
+        order_configuration: {
+          stop_limit_stop_limit_gtc: {
+            base_size: '0.01',
+            limit_price: '59500',
+            stop_price: '60000',
+            stop_direction: 'STOP_DIRECTION_STOP_DOWN',
+          },
+        },
+      },
+    ],
+  ];
+
+  it.each(table)('%s', async (_name, fields, expected) => {
+    const response = await place(fields);
+    expect(response.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(posted()[0]?.contentType).toBe('application/json');
+    const body = bodyOf();
+    expect(body).toEqual({
+      client_order_id: 'sig-1',
+      product_id: 'BTC-USD',
+      ...expected,
+      side: expected.side ?? (fields.action === 'sell' ? 'SELL' : 'BUY'),
+    });
+  });
+
+  it.each(['BTCUSD', 'XBTUSD', 'BTC/USD', 'BTC-USD'])('maps %s to BTC-USD', async (symbol) => {
+    await place({ symbol });
+    expect(bodyOf().product_id).toBe('BTC-USD');
+  });
+});
+
+describe('coinbase errors', () => {
+  it('insufficient funds (a 200 with success false), sent once', async () => {
+    await expectBrokerError(
+      place({ quantity: 5 }),
+      'InsufficientFunds',
+      'Coinbase: Insufficient balance in source account',
+    );
+    expect(posted()).toHaveLength(1);
+  });
+
+  it('a 503 leaves the outcome unknown and is not retried', async () => {
+    fake.failNextOrder = { status: 503, body: { error: 'unavailable', message: 'service unavailable' } };
+    const error = await expectBrokerError(place({}), 'BrokerUnavailable', 'Coinbase: service unavailable');
+    expect(error.outcomeUnknown).toBe(true);
+    expect(posted()).toHaveLength(1);
+  });
+
+  it('429 is rate limited', async () => {
+    fake.failNextOrder = { status: 429, body: { error: 'rate_limit_exceeded', message: 'Too many requests' } };
+    await expectBrokerError(place({}), 'RateLimited', /^Coinbase: /);
+  });
+
+  it('a repeated client_order_id answers with the existing order', async () => {
+    const first = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
+    const again = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
+    expect(again.id).toBe(first.id);
+    expect(fake.orders).toHaveLength(1);
+  });
+});
+
+describe('coinbase lookups, cancel, close and holdings', () => {
+  it('finds by client order id and cancels', async () => {
+    const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-find');
+    expect(await broker.getOrder(context(baseUrl), session, 'default', 'sig-find')).toMatchObject({
+      id: placed.id,
+      status: 'accepted',
+    });
+    await broker.cancelOrder(context(baseUrl), session, 'default', placed.id);
+    expect(fake.orders[0]?.status).toBe('CANCELLED');
+    expect(await broker.getOrder(context(baseUrl), session, 'default', 'nothing')).toBeNull();
+  });
+
+  it('close sells the available base currency', async () => {
+    await place({ action: 'close' }, 'sig-close');
+    expect(bodyOf()).toMatchObject({
+      product_id: 'BTC-USD',
+      side: 'SELL',
+      order_configuration: { market_market_ioc: { base_size: '0.5' } },
+    });
+  });
+
+  it('holdings', async () => {
+    expect(await broker.getHoldings(context(baseUrl), session, 'default')).toMatchObject({
+      currency: 'USD',
+      cash: 100000,
+      positions: [{ symbol: 'BTC', quantity: 0.5 }],
+    });
+  });
+});

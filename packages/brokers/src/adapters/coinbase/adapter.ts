@@ -1,0 +1,99 @@
+// Coinbase Advanced Trade spot through ccxt: POST /api/v3/brokerage/orders (JSON, Bearer ES256
+// JWT), our client order id as client_order_id.
+
+import type { Order } from '@router/orders';
+import type { Broker } from '../../core/broker.ts';
+import { createCcxtBroker } from '../ccxt-common/broker.ts';
+import { boundedId } from '../ccxt-common/client-id.ts';
+import { basicOrder, refuseUnless } from '../ccxt-common/order-args.ts';
+import type { CcxtVenue, OrderArgs } from '../ccxt-common/venue.ts';
+import { COINBASE_TITLE, coinbaseDescriptor } from './descriptor.ts';
+
+export const coinbaseClientId = (id: string) => boundedId(id, 128, /^[\x21-\x7e]+$/);
+
+/** {"error": "...", "message": "...", "error_details": "..."} (ccxt keeps only the message). */
+export function readCoinbaseMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as { message?: unknown; error_response?: { message?: unknown } };
+  const message = record.error_response?.message ?? record.message;
+  return typeof message === 'string' && message ? message : undefined;
+}
+
+export function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArgs {
+  const basic = basicOrder(COINBASE_TITLE, order);
+  const { side, amount } = basic;
+  // ccxt makes up its own client_order_id unless the raw field is given.
+  const params: OrderArgs['params'] = { client_order_id: coinbaseClientId(clientOrderId) };
+  refuseUnless(COINBASE_TITLE, ['market', 'limit', 'stop_limit'].includes(order.type), `${order.type} orders`);
+  const cash = order.quantity_type === 'cash';
+  refuseUnless(COINBASE_TITLE, cash || order.quantity_type === 'fixed', `quantity_type ${order.quantity_type}`);
+  refuseUnless(
+    COINBASE_TITLE,
+    !cash || (order.type === 'market' && side === 'buy'),
+    'cash quantity except on market buys',
+  );
+  if (order.type === 'market') {
+    refuseUnless(
+      COINBASE_TITLE,
+      order.duration === 'gtc' || order.duration === 'ioc',
+      `duration ${order.duration} on market orders`,
+    );
+    if (cash) return { type: 'market', side, amount, params: { ...params, cost: amount } };
+    // ccxt sends quote_size for every market buy; a fixed quantity is base_size.
+    if (side === 'sell') return { type: 'market', side, amount, params };
+    const order_configuration = { market_market_ioc: { base_size: String(amount) } };
+    return {
+      type: 'market',
+      side,
+      amount,
+      params: { ...params, createMarketBuyOrderRequiresPrice: false, order_configuration },
+    };
+  }
+  if (order.type === 'stop_limit') {
+    refuseUnless(COINBASE_TITLE, order.duration === 'gtc', `duration ${order.duration} on stop_limit orders`);
+    // A buy stop triggers as the price rises through it, a sell stop as it falls.
+    const stop_direction = side === 'buy' ? 'STOP_DIRECTION_STOP_UP' : 'STOP_DIRECTION_STOP_DOWN';
+    return {
+      type: 'limit',
+      side,
+      amount,
+      price: basic.limitPrice,
+      params: { ...params, triggerPrice: basic.stopPrice, stop_direction },
+    };
+  }
+  const timeInForce = { gtc: 'GTC', ioc: 'IOC', fok: 'FOK' }[order.duration as 'gtc' | 'ioc' | 'fok'];
+  refuseUnless(COINBASE_TITLE, timeInForce !== undefined, `duration ${order.duration}`);
+  return {
+    type: 'limit',
+    side,
+    amount,
+    price: basic.limitPrice,
+    params: { ...params, timeInForce: timeInForce ?? 'GTC' },
+  };
+}
+
+export const coinbaseVenue: CcxtVenue = {
+  descriptor: coinbaseDescriptor,
+  exchangeClass: (ccxt) => ccxt.coinbase,
+  credentials: (values) => ({
+    apiKey: values.apiKeyName ?? '',
+    secret: (values.privateKey ?? '').replace(/\\n/g, '\n'),
+  }),
+  options: { fetchBalance: 'v3PrivateGetBrokerageAccounts' },
+  readMessage: readCoinbaseMessage,
+  classify: (message) =>
+    /unauthorized|invalid (api key|signature|jwt)/i.test(message) ? 'AuthenticationError' : undefined,
+  orderArgs: (order, _market, clientOrderId) => coinbaseOrderArgs(order, clientOrderId),
+  async findByClientId(exchange, clientOrderId) {
+    const id = coinbaseClientId(clientOrderId);
+    const open = await exchange.fetchOpenOrders();
+    const match = open.find((o) => o.clientOrderId === id);
+    if (match) return match;
+    const closed = await exchange.fetchClosedOrders();
+    return closed.find((o) => o.clientOrderId === id);
+  },
+};
+
+export function createCoinbaseBroker(): Broker {
+  return createCcxtBroker(coinbaseVenue);
+}

@@ -1,0 +1,2 @@
+export { createCoinbaseBroker } from './adapter.ts';
+export { coinbaseDescriptor } from './descriptor.ts';

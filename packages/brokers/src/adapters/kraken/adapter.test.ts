@@ -1,0 +1,187 @@
+// Contract tests: the Kraken adapter against its protocol fake; every AddOrder it sends is also
+// replayed to Prism serving broker-specs/validating/kraken.yaml, which must accept it.
+import { join } from 'node:path';
+import type { Order } from '@router/orders';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrokerSession } from '../../core/broker.ts';
+import { type PrismMock, startPrism, VALIDATING_SPECS, verdictOf } from '../ccxt-common/prism.ts';
+import { context, expectBrokerError, formOf, order } from '../ccxt-common/test-support.ts';
+import { createKrakenBroker, krakenClientId } from './adapter.ts';
+import { createKrakenFake, KRAKEN_FAKE_KEY, KRAKEN_FAKE_SECRET, type KrakenFake } from './fake.ts';
+
+const broker = createKrakenBroker();
+const credentials = { apiKey: KRAKEN_FAKE_KEY, apiSecret: KRAKEN_FAKE_SECRET };
+let fake: KrakenFake;
+let prism: PrismMock;
+let baseUrl: string;
+let session: BrokerSession;
+
+beforeAll(async () => {
+  [prism] = await Promise.all([startPrism(join(VALIDATING_SPECS, 'kraken.yaml'))]);
+}, 30_000);
+afterAll(() => prism?.stop());
+
+beforeEach(async () => {
+  fake = createKrakenFake();
+  baseUrl = await fake.start();
+  session = await broker.connect(context(baseUrl), { credentials });
+  return () => fake.close();
+});
+
+const place = (fields: Partial<Order>, clientOrderId = 'sig-1') =>
+  broker.placeOrder(context(baseUrl), session, { accountId: 'default', order: order(fields), clientOrderId });
+const addOrders = () => fake.calls('POST', '/0/private/AddOrder');
+
+describe('kraken connect', () => {
+  it('verifies the keys with a signed balance call', async () => {
+    expect(session.accounts).toEqual([
+      {
+        id: 'default',
+        name: 'Kraken account',
+        dataTitle: 'Kraken',
+        dataType: 'cash',
+        dataCurrency: 'USD',
+        demo: false,
+      },
+    ]);
+    expect(fake.calls('POST', '/0/private/BalanceEx')).toHaveLength(1);
+    expect(fake.calls('POST', '/0/private/BalanceEx')[0]?.headers['api-key']).toBe(KRAKEN_FAKE_KEY);
+  });
+
+  it('maps a bad signature to an authentication error', async () => {
+    const wrong = { apiKey: KRAKEN_FAKE_KEY, apiSecret: Buffer.from('another secret').toString('base64') };
+    await expectBrokerError(
+      broker.connect(context(baseUrl), { credentials: wrong }),
+      'AuthenticationError',
+      'Kraken: invalid signature',
+    );
+  });
+});
+
+describe('kraken orders on the wire', () => {
+  const table: Array<[string, Partial<Order>, Record<string, string>]> = [
+    ['market buy', {}, { pair: 'XXBTZUSD', type: 'buy', ordertype: 'market', volume: '0.01' }],
+    [
+      'market buy for cash',
+      { quantity: 500, quantity_type: 'cash' },
+      { ordertype: 'market', volume: '500', oflags: 'viqc' },
+    ],
+    [
+      'limit sell gtc',
+      { action: 'sell', type: 'limit', limit_price: 70000 },
+      { type: 'sell', ordertype: 'limit', price: '70000' },
+    ],
+    [
+      'limit buy ioc',
+      { type: 'limit', limit_price: 60000, duration: 'ioc' },
+      { ordertype: 'limit', price: '60000', timeinforce: 'IOC' },
+    ],
+    ['stop sell', { action: 'sell', type: 'stop', stop_price: 60000 }, { ordertype: 'stop-loss', price: '60000' }],
+    [
+      'stop limit buy',
+      { type: 'stop_limit', stop_price: 66000, limit_price: 66500 },
+      { ordertype: 'stop-loss-limit', price: '66000', price2: '66500' },
+    ],
+  ];
+
+  it.each(table)('%s: sent as Kraken expects and accepted by the validating mock', async (_name, fields, expected) => {
+    const response = await place(fields);
+    expect(response.id).toMatch(/^O\d+-FAKE-KRAKEN$/);
+    const [request] = addOrders();
+    expect(request?.contentType).toBe('application/x-www-form-urlencoded');
+    const form = formOf(request?.rawBody ?? '');
+    expect(form).toMatchObject({ pair: 'XXBTZUSD', cl_ord_id: 'sig-1', ...expected });
+    expect(form.nonce).toMatch(/^\d+$/);
+    const verdict = await verdictOf(prism, request!);
+    expect(verdict.violations).toEqual([]);
+    expect(verdict.accepted).toBe(true);
+  });
+
+  it('the validating mock refuses a wrong request (sanity check)', async () => {
+    await place({});
+    const [request] = addOrders();
+    const wrong = { ...request!, rawBody: request!.rawBody.replace('ordertype=market', 'ordertype=stop') };
+    expect((await verdictOf(prism, wrong)).accepted).toBe(false);
+  });
+
+  it.each(['BTCUSD', 'XBTUSD', 'BTC-USD', 'XBT/USD', 'XXBTZUSD'])('maps %s to XXBTZUSD', async (symbol) => {
+    await place({ symbol });
+    expect(formOf(addOrders()[0]?.rawBody ?? '').pair).toBe('XXBTZUSD');
+  });
+
+  it('hashes a long client order id into a UUID', async () => {
+    const id = 'signal-0123456789-abcdefghij';
+    await place({}, id);
+    expect(formOf(addOrders()[0]?.rawBody ?? '').cl_ord_id).toBe(krakenClientId(id));
+    expect(krakenClientId(id)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('kraken errors', () => {
+  it('insufficient funds, sent once', async () => {
+    await expectBrokerError(place({ quantity: 5 }), 'InsufficientFunds', 'Kraken: insufficient funds');
+    expect(addOrders()).toHaveLength(1);
+  });
+
+  it('an unknown pair is an invalid order, nothing sent', async () => {
+    await expectBrokerError(place({ symbol: 'DOGE/EUR' }), 'InvalidOrder', 'Kraken: unknown symbol DOGE/EUR');
+    expect(addOrders()).toHaveLength(0);
+  });
+
+  it('an order below the minimum is refused with the exchange message', async () => {
+    await expectBrokerError(place({ quantity: 0.00001 }), 'InvalidOrder', /^Kraken: /);
+    expect(addOrders()).toHaveLength(1);
+  });
+
+  it('a 503 leaves the outcome unknown and is not retried', async () => {
+    fake.failNextOrder = 'HTTP 503';
+    const error = await expectBrokerError(place({}), 'BrokerUnavailable', /^Kraken: /);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(addOrders()).toHaveLength(1);
+  });
+
+  it('rate limits are typed', async () => {
+    fake.failNextOrder = 'EAPI:Rate limit exceeded';
+    await expectBrokerError(place({}), 'RateLimited', 'Kraken: rate limit exceeded');
+    expect(addOrders()).toHaveLength(1);
+  });
+
+  it('a repeated client order id returns the existing order', async () => {
+    const first = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
+    const again = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
+    expect(again.id).toBe(first.id);
+    expect(again.status).toBe('accepted');
+    expect(addOrders()).toHaveLength(2);
+    expect(fake.orders).toHaveLength(1);
+  });
+});
+
+describe('kraken lookups, cancel, close and holdings', () => {
+  it('finds an order by client order id, cancels it, and finds none for an unknown id', async () => {
+    const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-find');
+    const found = await broker.getOrder(context(baseUrl), session, 'default', 'sig-find');
+    expect(found).toMatchObject({ id: placed.id, status: 'accepted' });
+    await broker.cancelOrder(context(baseUrl), session, 'default', placed.id);
+    expect(fake.orders[0]?.status).toBe('canceled');
+    expect(await broker.getOrder(context(baseUrl), session, 'default', 'sig-find')).toMatchObject({
+      status: 'canceled',
+    });
+    expect(await broker.getOrder(context(baseUrl), session, 'default', 'nothing')).toBeNull();
+  });
+
+  it('close sells the free base balance at market; cancel cancels open orders', async () => {
+    await place({ type: 'limit', limit_price: 60000 }, 'sig-open');
+    const closed = await place({ action: 'close' }, 'sig-close');
+    expect(closed.status).toBe('accepted');
+    const sent = formOf(addOrders()[1]?.rawBody ?? '');
+    expect(sent).toMatchObject({ pair: 'XXBTZUSD', type: 'sell', ordertype: 'market', volume: '1.5' });
+    expect(fake.orders[0]?.status).toBe('canceled');
+    await place({ type: 'limit', limit_price: 60000 }, 'sig-open-2');
+    expect(await place({ action: 'cancel' }, 'sig-cancel')).toMatchObject({ status: 'canceled' });
+  });
+
+  it('holdings come from BalanceEx', async () => {
+    const holdings = await broker.getHoldings(context(baseUrl), session, 'default');
+    expect(holdings).toMatchObject({ currency: 'USD', cash: 100000, positions: [{ symbol: 'BTC', quantity: 1.5 }] });
+  });
+});

@@ -1,0 +1,2 @@
+export { createKrakenBroker } from './adapter.ts';
+export { krakenDescriptor } from './descriptor.ts';

@@ -1,0 +1,283 @@
+// Contract tests of the Schwab adapter against its protocol fake: sign-in, every order the
+// descriptor claims, errors as typed BrokerErrors, no order resent, tokens expiring on the clock.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { createSchwabBroker } from './adapter.ts';
+import { type SchwabFake, startSchwabFake } from './fake.ts';
+import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const HASH = 'E5B1D0C3A9F84D2B';
+let time = Date.parse('2025-03-03T15:00:00Z');
+let fake: SchwabFake;
+let ctx: BrokerContext;
+const broker = createSchwabBroker();
+
+beforeAll(async () => {
+  fake = await startSchwabFake({
+    now: () => time,
+    quotes: { AAPL: 180, TSLA: 200 },
+    accounts: [{ accountNumber: '12345678', hashValue: HASH, cash: 50_000 }],
+  });
+  ctx = {
+    baseUrl: fake.baseUrl,
+    clientId: 'fake-app-key',
+    clientSecret: 'fake-app-secret',
+    redirectUrl: 'http://127.0.0.1:3000/callback/schwab',
+    now: () => time,
+  };
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+
+const connect = () => broker.connect(ctx, { credentials: { code: fake.issueCode(ctx.redirectUrl ?? '') } });
+const place = (session: BrokerSession, signal: Record<string, unknown>) =>
+  broker.placeOrder(ctx, session, { accountId: HASH, order: toOrder(signal), clientOrderId: 'sig-1' });
+async function failure(promise: Promise<unknown>): Promise<BrokerError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
+  return error;
+}
+const tokenCalls = () => fake.requests.filter((r) => r.url === '/v1/oauth/token');
+
+describe('sign-in', () => {
+  it('sends the user to the consent page and connects with the code it returns', async () => {
+    const { requestUrl } = broker.authorizationUrl?.(ctx, 'state-123') ?? { requestUrl: '' };
+    const url = new URL(requestUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(`${fake.baseUrl}/v1/oauth/authorize`);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      response_type: 'code',
+      client_id: 'fake-app-key',
+      redirect_uri: 'http://127.0.0.1:3000/callback/schwab',
+      state: 'state-123',
+    });
+    const consent = await fetch(requestUrl, { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location') ?? '');
+    expect(back.searchParams.get('state')).toBe('state-123');
+    const session = await broker.connect(ctx, { credentials: { code: back.searchParams.get('code') ?? '' } });
+    expect(session.accounts).toEqual([
+      {
+        id: HASH,
+        name: 'Schwab margin …5678',
+        dataTitle: '…5678',
+        dataType: 'margin',
+        dataCurrency: 'USD',
+        demo: false,
+      },
+    ]);
+    expect(session.expiresAt).toBe(time + 7 * DAY);
+    expect(session.refreshAt).toBe(time + 25 * MINUTE);
+    const [tokenCall] = tokenCalls();
+    expect(tokenCall?.headers.authorization).toBe(
+      `Basic ${Buffer.from('fake-app-key:fake-app-secret').toString('base64')}`,
+    );
+    expect(tokenCall?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(tokenCall?.body).toMatchObject({ grant_type: 'authorization_code', redirect_uri: ctx.redirectUrl });
+  });
+
+  it('refuses a used code and wrong app credentials as AuthenticationError', async () => {
+    const code = fake.issueCode(ctx.redirectUrl ?? '');
+    await broker.connect(ctx, { credentials: { code } });
+    const reused = await failure(broker.connect(ctx, { credentials: { code } }));
+    expect(reused.kind).toBe('AuthenticationError');
+    expect(reused.message).toMatch(/^Schwab: sign-in refused/);
+    const wrongSecret = await failure(
+      broker.connect(
+        { ...ctx, clientSecret: 'nope' },
+        { credentials: { code: fake.issueCode(ctx.redirectUrl ?? '') } },
+      ),
+    );
+    expect(wrongSecret.kind).toBe('AuthenticationError');
+  });
+});
+
+describe('orders the descriptor claims', () => {
+  for (const { name, signal, wire } of SIGNAL_CASES) {
+    it(`places ${name}`, async () => {
+      const session = await connect();
+      const response = await place(session, signal);
+      const posted = fake.requests.filter((r) => r.method === 'POST' && r.url === `/trader/v1/accounts/${HASH}/orders`);
+      expect(posted.map((r) => r.body)).toEqual([wire]);
+      expect(posted[0]?.headers.authorization).toMatch(/^Bearer I0\./);
+      expect(response).toMatchObject({ status: 'accepted' });
+      expect(fake.orders.has(Number(response.id))).toBe(true);
+    });
+  }
+});
+
+describe('close, cancel, lookups and holdings', () => {
+  it('closes a long position with a market sell and a short one with a buy to cover', async () => {
+    const session = await connect();
+    await place(session, { symbol: 'AMD', action: 'buy', quantity: 7 });
+    await place(session, { symbol: 'INTC', action: 'sell_short', quantity: 3 });
+    fake.requests.length = 0;
+    await broker.closePosition(ctx, session, HASH, 'AMD');
+    await place(session, { symbol: 'INTC', action: 'close' });
+    const bodies = fake.requests.filter((r) => r.method === 'POST').map((r) => r.body);
+    expect(bodies).toEqual([
+      {
+        orderStrategyType: 'SINGLE',
+        session: 'NORMAL',
+        duration: 'DAY',
+        orderType: 'MARKET',
+        orderLegCollection: [{ instruction: 'SELL', quantity: 7, instrument: { symbol: 'AMD', assetType: 'EQUITY' } }],
+      },
+      {
+        orderStrategyType: 'SINGLE',
+        session: 'NORMAL',
+        duration: 'DAY',
+        orderType: 'MARKET',
+        orderLegCollection: [
+          { instruction: 'BUY_TO_COVER', quantity: 3, instrument: { symbol: 'INTC', assetType: 'EQUITY' } },
+        ],
+      },
+    ]);
+    const none = await failure(place(session, { symbol: 'NVDA', action: 'close' }));
+    expect(none.message).toBe('Schwab: no open position in NVDA');
+  });
+
+  it('cancels open orders by id and by the cancel action', async () => {
+    const session = await connect();
+    const first = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 150 });
+    await broker.cancelOrder(ctx, session, HASH, first.id);
+    expect(fake.orders.get(Number(first.id))?.status).toBe('CANCELED');
+    const second = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 151 });
+    const answer = await place(session, { symbol: 'ORCL', action: 'cancel' });
+    expect(answer).toMatchObject({ id: second.id, status: 'canceled' });
+    expect(fake.orders.get(Number(second.id))?.status).toBe('CANCELED');
+    const again = await failure(broker.cancelOrder(ctx, session, HASH, second.id));
+    expect(again.message).toBe('Schwab: Order is CANCELED and cannot be canceled');
+  });
+
+  it('finds an order by broker id or by what was sent, never by our id alone', async () => {
+    const session = await connect();
+    time += MINUTE;
+    const signal = { symbol: 'AAPL', action: 'buy', quantity: 2 };
+    const sentAt = time;
+    const placed = await place(session, signal);
+    expect(await broker.getOrder(ctx, session, HASH, 'sig-1')).toBeNull();
+    const byId = await broker.getOrder(ctx, session, HASH, 'sig-1', { brokerOrderId: placed.id });
+    expect(byId).toMatchObject({ id: placed.id, status: 'filled', price: 180 });
+    const bySent = await broker.getOrder(ctx, session, HASH, 'sig-1', { order: toOrder(signal), sentAt });
+    expect(bySent?.id).toBe(placed.id);
+    const other = { symbol: 'AAPL', action: 'buy', quantity: 3 };
+    expect(await broker.getOrder(ctx, session, HASH, 'sig-2', { order: toOrder(other), sentAt })).toBeNull();
+    await place(session, signal);
+    const twice = await failure(broker.getOrder(ctx, session, HASH, 'sig-1', { order: toOrder(signal), sentAt }));
+    expect(twice.kind).toBe('DuplicateOrder');
+    expect(await broker.getOrder(ctx, session, HASH, 'x', { brokerOrderId: '999' })).toBeNull();
+  });
+
+  it('reads holdings from positions and balances', async () => {
+    const session = await connect();
+    const holdings = await broker.getHoldings(ctx, session, HASH);
+    expect(holdings.currency).toBe('USD');
+    expect(holdings.cash).toBeGreaterThan(0);
+    expect(holdings.positions.find((p) => p.symbol === 'AAPL')?.quantity).toBeGreaterThan(0);
+  });
+
+  it('previews without placing, and reports what Schwab would reject', async () => {
+    const session = await connect();
+    const input = {
+      accountId: HASH,
+      order: toOrder({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
+      clientOrderId: 'p1',
+    };
+    const preview = await broker.previewOrder?.(ctx, session, input);
+    expect(preview).toMatchObject({ id: 'p1', status: 'draft' });
+    expect(fake.submissions()).toBe(0);
+    const big = { ...input, order: toOrder({ symbol: 'AAPL', action: 'buy', quantity: 100_000 }) };
+    const refused = await failure(broker.previewOrder?.(ctx, session, big) ?? Promise.resolve());
+    expect(refused.kind).toBe('InsufficientFunds');
+  });
+});
+
+describe('errors', () => {
+  it('maps validation and funds refusals, prefixed with Schwab', async () => {
+    const session = await connect();
+    const fractional = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 1.5 }));
+    expect(fractional.kind).toBe('InvalidOrder');
+    expect(fractional.message).toBe(
+      'Schwab: A validation error occurred while processing the request.: quantity must be a whole number greater than 0',
+    );
+    const poor = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 10_000 }));
+    expect(poor.kind).toBe('InsufficientFunds');
+    expect(poor.message).toBe(
+      'Schwab: Order rejected: insufficient buying power: The order exceeds your available funds',
+    );
+  });
+
+  it('never resends an order: not on 5xx, not on 401, not on 429', async () => {
+    const session = await connect();
+    const path = /\/orders$/;
+    const cases = [
+      { status: 500, body: { message: 'Internal error', errors: [] }, kind: 'BrokerUnavailable', unknown: true },
+      {
+        status: 401,
+        body: { message: 'Client not authorized', errors: [] },
+        kind: 'AuthenticationError',
+        unknown: false,
+      },
+      { status: 429, body: { message: 'Too many requests' }, kind: 'RateLimited', unknown: false },
+    ];
+    for (const { status, body, kind, unknown } of cases) {
+      fake.requests.length = 0;
+      fake.failNext({ method: 'POST', path, status, body });
+      const error = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
+      expect([error.kind, error.outcomeUnknown]).toEqual([kind, unknown]);
+      expect(fake.submissions()).toBe(1);
+      expect(tokenCalls()).toHaveLength(0);
+    }
+  });
+});
+
+describe('tokens on the clock', () => {
+  it('refreshes before an order once the access token is due, and retries reads once on a 401', async () => {
+    const session = await connect();
+    time += 26 * MINUTE;
+    await place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+    expect(fake.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`).slice(-2)).toEqual([
+      'POST /v1/oauth/token',
+      `POST /trader/v1/accounts/${HASH}/orders`,
+    ]);
+    expect(tokenCalls().at(-1)?.body).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: session.secrets.refreshToken,
+    });
+    fake.requests.length = 0;
+    fake.revokeAccessTokens();
+    await broker.getHoldings(ctx, session, HASH);
+    expect(fake.requests.map((r) => r.method + r.url.split('?')[0])).toEqual([
+      `GET/trader/v1/accounts/${HASH}`,
+      'POST/v1/oauth/token',
+      `GET/trader/v1/accounts/${HASH}`,
+    ]);
+    fake.requests.length = 0;
+    fake.revokeAccessTokens();
+    const refused = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
+    expect(refused.kind).toBe('AuthenticationError');
+    expect(fake.submissions()).toBe(1);
+  });
+
+  it('keeps the 7-day expiry on refresh, and asks for a new sign-in after it', async () => {
+    const session = await connect();
+    time += 3 * DAY;
+    const refreshed = await broker.refresh?.(ctx, session);
+    expect(refreshed?.expiresAt).toBe(session.expiresAt);
+    expect(refreshed?.refreshAt).toBe(time + 25 * MINUTE);
+    expect(refreshed?.secrets.accessToken).not.toBe(session.secrets.accessToken);
+    time += 4 * DAY + MINUTE;
+    const expired = await failure(broker.refresh?.(ctx, refreshed ?? session) ?? Promise.resolve());
+    expect(expired.kind).toBe('AuthenticationError');
+    expect(expired.message).toMatch(/^Schwab: sign-in refused \(.*refresh_token_authentication_error.*\); reconnect$/);
+    const read = await failure(broker.getHoldings(ctx, refreshed ?? session, HASH));
+    expect(read.kind).toBe('AuthenticationError');
+  });
+});

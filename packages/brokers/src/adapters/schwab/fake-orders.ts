@@ -1,0 +1,145 @@
+// The fake's order routes: place (201, id in the Location header), preview, list by entered
+// time (both bounds required, as Schwab requires them), get and cancel. Bodies are checked as
+// Schwab checks them (fake-book.ts); refusals are {"message":"...","errors":["..."]}.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type FakeAccount, type FakeOrder, FakeRejection, fill, orderCost, orderProblems } from './fake-book.ts';
+
+export interface FakeState {
+  accounts: Map<string, FakeAccount>;
+  orders: Map<number, FakeOrder>;
+  quote: (symbol: string) => number;
+  now: () => number;
+  nextOrderId: () => number;
+  accountOf: (request: FastifyRequest) => FakeAccount;
+  reject: (reply: FastifyReply, error: unknown) => unknown;
+}
+
+type Json = Record<string, unknown>;
+const OPEN = new Set(['WORKING', 'QUEUED', 'PENDING_ACTIVATION', 'ACCEPTED', 'AWAITING_PARENT_ORDER']);
+
+function list(order: Json): Json[] {
+  const legs = order.orderLegCollection;
+  return Array.isArray(legs) ? (legs as Json[]).map((leg) => ({ ...leg, ...(leg.instrument as Json) })) : [];
+}
+
+export function registerOrderRoutes(app: FastifyInstance, state: FakeState): void {
+  const { orders, quote, now, accountOf, reject } = state;
+  const validate = (order: Json, account: FakeAccount) => {
+    const problems = orderProblems(order);
+    if (problems.length)
+      throw new FakeRejection(400, 'A validation error occurred while processing the request.', problems);
+    if (orderCost(order, quote) > account.cash) {
+      throw new FakeRejection(400, 'Order rejected: insufficient buying power', [
+        'The order exceeds your available funds',
+      ]);
+    }
+  };
+  const view = (order: FakeOrder) => ({
+    ...order.body,
+    orderId: order.orderId,
+    accountNumber: Number(order.accountNumber),
+    enteredTime: order.enteredTime,
+    status: order.status,
+    cancelable: OPEN.has(order.status),
+    ...(order.fillPrice !== undefined
+      ? {
+          orderActivityCollection: [
+            {
+              activityType: 'EXECUTION',
+              executionLegs: [{ price: order.fillPrice, quantity: Number(list(order.body)[0]?.quantity ?? 0) }],
+            },
+          ],
+        }
+      : {}),
+  });
+
+  app.post('/trader/v1/accounts/:hash/orders', async (request, reply) => {
+    try {
+      const account = accountOf(request);
+      const body = (request.body ?? {}) as Json;
+      validate(body, account);
+      const order: FakeOrder = {
+        orderId: state.nextOrderId(),
+        accountNumber: account.accountNumber,
+        enteredTime: new Date(now()).toISOString(),
+        status: 'WORKING',
+        body,
+      };
+      if (body.orderType === 'MARKET' && body.orderStrategyType === 'SINGLE') {
+        order.fillPrice = fill(account, body, quote);
+        order.status = 'FILLED';
+      }
+      orders.set(order.orderId, order);
+      const origin = `http://${request.headers.host}`;
+      return reply
+        .code(201)
+        .header('location', `${origin}/trader/v1/accounts/${account.hashValue}/orders/${order.orderId}`)
+        .send();
+    } catch (error) {
+      return reject(reply, error);
+    }
+  });
+  app.post('/trader/v1/accounts/:hash/previewOrder', async (request, reply) => {
+    try {
+      const account = accountOf(request);
+      const body = (request.body ?? {}) as Json;
+      const problems = orderProblems(body);
+      if (problems.length)
+        throw new FakeRejection(400, 'A validation error occurred while processing the request.', problems);
+      const value = orderCost(body, quote);
+      const rejects =
+        value > account.cash
+          ? [{ message: 'Insufficient buying power for this order', validationRuleName: 'BuyingPower' }]
+          : [];
+      return {
+        orderId: 0,
+        orderStrategy: {
+          ...body,
+          price: Number(body.price ?? quote(String(list(body)[0]?.symbol ?? ''))),
+          orderBalance: { orderValue: value },
+        },
+        orderValidationResult: { rejects, accepts: [] },
+      };
+    } catch (error) {
+      return reject(reply, error);
+    }
+  });
+  app.get('/trader/v1/accounts/:hash/orders', async (request, reply) => {
+    try {
+      const account = accountOf(request);
+      const { fromEnteredTime, toEnteredTime } = request.query as Json;
+      if (typeof fromEnteredTime !== 'string' || typeof toEnteredTime !== 'string') {
+        throw new FakeRejection(400, 'fromEnteredTime and toEnteredTime are required');
+      }
+      const [from, to] = [Date.parse(fromEnteredTime), Date.parse(toEnteredTime)];
+      return [...orders.values()]
+        .filter((order) => order.accountNumber === account.accountNumber)
+        .filter((order) => Date.parse(order.enteredTime) >= from && Date.parse(order.enteredTime) <= to)
+        .map(view);
+    } catch (error) {
+      return reject(reply, error);
+    }
+  });
+  app.get('/trader/v1/accounts/:hash/orders/:id', async (request, reply) => {
+    try {
+      accountOf(request);
+      const order = orders.get(Number((request.params as Json).id));
+      if (!order) throw new FakeRejection(404, 'Order not found');
+      return view(order);
+    } catch (error) {
+      return reject(reply, error);
+    }
+  });
+  app.delete('/trader/v1/accounts/:hash/orders/:id', async (request, reply) => {
+    try {
+      accountOf(request);
+      const order = orders.get(Number((request.params as Json).id));
+      if (!order) throw new FakeRejection(404, 'Order not found');
+      if (!OPEN.has(order.status)) throw new FakeRejection(400, `Order is ${order.status} and cannot be canceled`);
+      order.status = 'CANCELED';
+      return reply.code(200).send();
+    } catch (error) {
+      return reject(reply, error);
+    }
+  });
+}

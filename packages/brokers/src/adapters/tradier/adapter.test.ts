@@ -1,0 +1,241 @@
+// Contract: connecting (live or sandbox), errors mapped and titled, no submission retried, the
+// repeated client order id (tag) answered with the existing order, close / cancel / holdings.
+import { normalizeOrderOrThrow } from '@router/orders';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { createTradierBroker } from './adapter.ts';
+import { tradierDescriptor } from './descriptor.ts';
+import { type FakeTradier, startFakeTradier } from './fake.ts';
+
+const broker = createTradierBroker();
+let fake: FakeTradier;
+let live: FakeTradier;
+let ctx: BrokerContext;
+let session: BrokerSession;
+let accountId: string;
+const CALL = 'SPY240119C00450000';
+
+beforeAll(async () => {
+  [fake, live] = await Promise.all([
+    startFakeTradier({
+      cash: 50_000,
+      positions: [
+        { symbol: 'AMD', quantity: 10, cost_basis: 900 },
+        { symbol: CALL, quantity: -2, cost_basis: -500 },
+      ],
+    }),
+    startFakeTradier({
+      token: 'live-token',
+      accounts: [{ account_number: '6YA05708', type: 'cash' }, { account_number: '6YA05709' }],
+    }),
+  ]);
+  ctx = { baseUrl: fake.url };
+  session = await broker.connect(ctx, { credentials: { accessToken: fake.token } });
+  accountId = session.accounts[0]?.id ?? '';
+});
+afterAll(() => Promise.all([fake.close(), live.close()]));
+afterEach(() => fake.clearInjections());
+
+let sequence = 0;
+function input(signal: Record<string, unknown>, clientOrderId = `sig-${++sequence}`): PlaceOrderInput {
+  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: tradierDescriptor }) };
+}
+async function failure(promise: Promise<unknown> | undefined): Promise<BrokerError> {
+  const error = await promise?.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
+  return error;
+}
+const buy = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+
+describe('connect', () => {
+  it('lists the token’s accounts from the profile; sandbox accounts are demo', () => {
+    expect(session.secrets).toEqual({ accessToken: fake.token, environment: 'sandbox' });
+    expect(session.accounts).toEqual([
+      {
+        id: 'VA12345678',
+        name: 'Tradier margin VA12345678',
+        dataTitle: 'VA12345678',
+        dataType: 'margin',
+        dataCurrency: 'USD',
+        demo: true,
+      },
+    ]);
+    expect(fake.requests[0]).toMatchObject({ method: 'GET', url: '/v1/user/profile' });
+  });
+
+  it('finds the environment of the token on the real origins', async () => {
+    const both = createTradierBroker({ environments: { live: live.url, demo: fake.url } });
+    const real = { baseUrl: live.url };
+    const liveSession = await both.connect(real, { credentials: { accessToken: 'live-token' } });
+    expect(liveSession.accounts.map((a) => [a.id, a.demo])).toEqual([
+      ['6YA05708', false],
+      ['6YA05709', false],
+    ]);
+    const sandbox = await both.connect(real, { credentials: { accessToken: fake.token } });
+    expect(sandbox.secrets.environment).toBe('sandbox');
+    const before = fake.submissions().length;
+    await both.placeOrder(real, sandbox, input(buy));
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('refuses a wrong token as Tradier does', async () => {
+    const error = await failure(broker.connect(ctx, { credentials: { accessToken: 'nope' } }));
+    expect(error).toMatchObject({ kind: 'AuthenticationError', message: 'Tradier: Invalid Access Token' });
+  });
+});
+
+describe('errors', () => {
+  it('maps "not enough buying power" to InsufficientFunds, sent once', async () => {
+    const before = fake.submissions().length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...buy, quantity: 100_000 })));
+    expect(error).toMatchObject({
+      kind: 'InsufficientFunds',
+      message: 'Tradier: You do not have enough buying power for this trade.',
+    });
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('maps other 400s to InvalidOrder with Tradier’s message', async () => {
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...buy, symbol: 'NOPE' })));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'Tradier: Invalid symbol: NOPE' });
+  });
+
+  it('refuses what Tradier cannot take before sending it', async () => {
+    const before = fake.submissions().length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...buy, quantity: 0.5 })));
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradier: quantity must be a whole number of shares or contracts',
+    });
+    expect(fake.submissions().length).toBe(before);
+  });
+
+  it.each([
+    [429, 'Rate limit exceeded', 'RateLimited', false],
+    [503, 'Service Unavailable', 'BrokerUnavailable', true],
+    [401, 'Invalid Access Token', 'AuthenticationError', false],
+  ] as const)('maps HTTP %i without retrying the order', async (status, body, kind, outcomeUnknown) => {
+    const before = fake.submissions().length;
+    fake.inject({}); // the tag lookup passes
+    fake.inject({ status, body, headers: { 'content-type': 'text/plain' } });
+    const error = await failure(broker.placeOrder(ctx, session, input(buy)));
+    expect(error).toMatchObject({ kind, outcomeUnknown });
+    expect(error.message).toMatch(/^Tradier: /);
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('a timed-out submission is not resent; reconciliation finds it by tag', async () => {
+    const before = fake.submissions().length;
+    fake.inject({});
+    fake.inject({ delayMs: 400 });
+    const placing = input(buy, 'sig_timeout:1');
+    const error = await failure(broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(150) }, session, placing));
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect(fake.submissions().length).toBe(before + 1);
+    expect(await broker.getOrder(ctx, session, accountId, 'sig_timeout:1')).toMatchObject({
+      status: 'filled',
+      price: 100,
+    });
+  });
+});
+
+describe('orders', () => {
+  it('a repeated client order id returns the existing order, nothing sent again', async () => {
+    const first = await broker.placeOrder(ctx, session, input(buy, 'sig-dup'));
+    const second = await broker.placeOrder(ctx, session, input(buy, 'sig-dup'));
+    expect(second).toMatchObject({ id: first.id, status: 'filled', price: 100 });
+    expect(fake.orders.filter((o) => o.tag === 'sig-dup')).toHaveLength(1);
+  });
+
+  it('getOrder: by tag, or null', async () => {
+    await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-open'));
+    expect(await broker.getOrder(ctx, session, accountId, 'sig-open')).toMatchObject({
+      status: 'accepted',
+      status_description: 'Tradier order open',
+    });
+    expect(await broker.getOrder(ctx, session, accountId, 'sig-never')).toBeNull();
+  });
+
+  it('cancel signals cancel the symbol’s open orders; cancelOrder by id', async () => {
+    const open = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'NVDA', action: 'buy', quantity: 1, limit_price: 10 }),
+    );
+    const answer = await broker.placeOrder(ctx, session, input({ symbol: 'NVDA', action: 'cancel' }));
+    expect(answer).toMatchObject({
+      id: open.id,
+      status: 'canceled',
+      status_description: 'Canceled 1 open order(s) of NVDA',
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: 'DELETE',
+      url: `/v1/accounts/${accountId}/orders/${open.id}`,
+    });
+    expect(await failure(broker.cancelOrder(ctx, session, accountId, open.id))).toMatchObject({ kind: 'InvalidOrder' });
+    expect(await failure(broker.cancelOrder(ctx, session, accountId, '999'))).toMatchObject({
+      kind: 'OrderNotFound',
+      message: 'Tradier: Order not found',
+    });
+  });
+
+  it('close sends a market order for the position, tagged; percent_of_position closes a part', async () => {
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'AMD', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }, 'sig-half'),
+    );
+    expect(Object.fromEntries(new URLSearchParams(fake.submissions().at(-1)?.body))).toEqual({
+      class: 'equity',
+      symbol: 'AMD',
+      side: 'sell',
+      quantity: '5',
+      type: 'market',
+      duration: 'day',
+      tag: 'sig-half',
+    });
+    await broker.closePosition(ctx, session, accountId, 'AMD');
+    expect(new URLSearchParams(fake.submissions().at(-1)?.body).get('quantity')).toBe('5');
+    expect(await failure(broker.closePosition(ctx, session, accountId, 'AMD'))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradier: no position in AMD to close',
+    });
+  });
+
+  it('closing a short option position buys to close', async () => {
+    await broker.closePosition(ctx, session, accountId, 'SPY   240119C00450000');
+    expect(Object.fromEntries(new URLSearchParams(fake.submissions().at(-1)?.body))).toMatchObject({
+      class: 'option',
+      symbol: 'SPY',
+      option_symbol: CALL,
+      side: 'buy_to_close',
+      quantity: '2',
+    });
+  });
+
+  it('holdings: balances and positions, whatever shape Tradier lists them in', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 2 }));
+    const holdings = await broker.getHoldings(ctx, session, accountId);
+    expect(holdings).toMatchObject({
+      currency: 'USD',
+      cash: expect.any(Number),
+      equity: expect.any(Number),
+      buyingPower: expect.any(Number),
+    });
+    expect(holdings.positions).toContainEqual({ symbol: 'MSFT', quantity: 2, averagePrice: 100 });
+    const empty = await startFakeTradier({ token: 't2' });
+    try {
+      const other = await broker.connect({ baseUrl: empty.url }, { credentials: { accessToken: 't2' } });
+      const none = await broker.getHoldings({ baseUrl: empty.url }, other, 'VA12345678');
+      expect(none.positions).toEqual([]);
+      expect(await broker.getOrder({ baseUrl: empty.url }, other, 'VA12345678', 'x')).toBeNull();
+    } finally {
+      await empty.close();
+    }
+  });
+});

@@ -1,0 +1,162 @@
+// The Tradier broker: access token (live or sandbox), equities and options including multi-leg,
+// form-encoded orders, our signal id as the order tag, preview with preview=true. Tradier does
+// not refuse a repeated tag, so an order is looked up by its tag before it is placed.
+import type { Order, OrderResponse } from '@router/orders';
+import type {
+  Broker,
+  BrokerAccount,
+  BrokerContext,
+  BrokerSession,
+  Holdings,
+  PlaceOrderInput,
+} from '../../core/broker.ts';
+import { type BrokerEnvironments, connectToEnvironment } from '../../core/environments.ts';
+import { BrokerError } from '../../core/errors.ts';
+import type { HttpClient } from '../../core/http.ts';
+import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { accountPath, sessionClient, tradierClient } from './client.ts';
+import { TRADIER_ENVIRONMENTS, TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
+import { cancelOpenOrders, closingOrder, listOrders, listPositions } from './exits.ts';
+import { fromPlacement, fromPreview, fromTradierOrder, tagOf, toTradierForm } from './mapper.ts';
+
+async function findByTag(http: HttpClient, accountId: string, tag: string): Promise<OrderResponse | null> {
+  const order = (await listOrders(http, accountId)).find((o) => stringField(o, 'tag') === tag);
+  return order ? fromTradierOrder(order) : null;
+}
+
+/** {"profile": {"id": "id-gcostanza", "account": {…} or [{…}, …]}} → our accounts. */
+function accountsOf(body: unknown, sandbox: boolean | undefined): BrokerAccount[] {
+  const profile = asRecord(body)?.profile;
+  return listOf(asRecord(profile)?.account)
+    .filter((account) => stringField(account, 'status') !== 'closed')
+    .map((account) => {
+      const id = stringField(account, 'account_number') ?? '';
+      const type = stringField(account, 'type') ?? 'cash';
+      // Behind an overridden base URL, sandbox accounts are told by their VA numbers.
+      const demo = sandbox ?? id.startsWith('VA');
+      return { id, name: `Tradier ${type} ${id}`, dataTitle: id, dataType: type, dataCurrency: 'USD', demo };
+    })
+    .filter((account) => account.id !== '');
+}
+
+/** What a signal sends: its own order, or for close the order that flattens the position. */
+async function resolveOrder(http: HttpClient, input: PlaceOrderInput): Promise<Order> {
+  const { order, accountId } = input;
+  if (order.action !== 'close') return order;
+  await cancelOpenOrders(http, accountId, order.symbol);
+  const closing = await closingOrder(http, accountId, order.symbol, order);
+  if (!closing) throw new BrokerError('InvalidOrder', TRADIER_TITLE, `no position in ${order.symbol} to close`);
+  return closing;
+}
+
+async function place(http: HttpClient, accountId: string, order: Order, tag?: string): Promise<OrderResponse> {
+  const form = toTradierForm(order, tag);
+  const answer = await http.request({ method: 'POST', path: accountPath(accountId, '/orders'), form });
+  return fromPlacement(answer.body);
+}
+
+export interface TradierBrokerOptions {
+  /** Live and sandbox origins; tests point them at two fakes. */
+  environments?: BrokerEnvironments;
+}
+
+export function createTradierBroker(options: TradierBrokerOptions = {}): Broker {
+  const environments = options.environments ?? TRADIER_ENVIRONMENTS;
+  const client = (ctx: BrokerContext, session: BrokerSession, accountId: string) =>
+    sessionClient(ctx, session, accountId, environments);
+  return {
+    descriptor: tradierDescriptor,
+
+    async connect(ctx: BrokerContext, input): Promise<BrokerSession> {
+      const accessToken = input.credentials.accessToken?.trim() ?? '';
+      if (!accessToken) throw new BrokerError('AuthenticationError', TRADIER_TITLE, 'access token is required');
+      const found = await connectToEnvironment(ctx, environments, 'live', async (baseUrl) => {
+        const answer = await tradierClient(ctx, baseUrl, accessToken).request({ path: '/v1/user/profile' });
+        return answer.body;
+      });
+      const accounts = accountsOf(found.result, found.overridden ? undefined : found.kind === 'demo');
+      if (!accounts.length)
+        throw new BrokerError('AuthenticationError', TRADIER_TITLE, 'no open account for this token');
+      const sandbox = accounts.every((account) => account.demo);
+      return { secrets: { accessToken, environment: sandbox ? 'sandbox' : 'live' }, accounts };
+    },
+
+    async placeOrder(ctx, session, input) {
+      const http = client(ctx, session, input.accountId);
+      const { order, accountId } = input;
+      if (order.action === 'cancel') {
+        const canceled = await cancelOpenOrders(http, accountId, order.symbol);
+        const description = `Canceled ${canceled.length} open order(s) of ${order.symbol.replace(/ /g, '')}`;
+        return { id: canceled.join(',') || input.clientOrderId, status: 'canceled', status_description: description };
+      }
+      const tag = tagOf(input.clientOrderId);
+      const existing = await findByTag(http, accountId, tag);
+      if (existing) return existing;
+      return place(http, accountId, await resolveOrder(http, input), tag);
+    },
+
+    async previewOrder(ctx, session, input) {
+      const http = client(ctx, session, input.accountId);
+      if (input.order.action === 'cancel')
+        throw new BrokerError('InvalidOrder', TRADIER_TITLE, 'cancel cannot be previewed');
+      const tag = tagOf(input.clientOrderId);
+      const form = { ...toTradierForm(await resolveOrder(http, input), tag), preview: 'true' };
+      // A preview changes nothing at Tradier: an unknown outcome is harmless.
+      const answer = await http.request({
+        method: 'POST',
+        path: accountPath(input.accountId, '/orders'),
+        form,
+        mutating: false,
+      });
+      return fromPreview(answer.body, tag);
+    },
+
+    async cancelOrder(ctx, session, accountId, orderId) {
+      await client(ctx, session, accountId).request({
+        method: 'DELETE',
+        path: accountPath(accountId, `/orders/${encodeURIComponent(orderId)}`),
+      });
+    },
+
+    async closePosition(ctx, session, accountId, symbol) {
+      const http = client(ctx, session, accountId);
+      await cancelOpenOrders(http, accountId, symbol);
+      const closing = await closingOrder(http, accountId, symbol);
+      if (!closing) throw new BrokerError('InvalidOrder', TRADIER_TITLE, `no position in ${symbol} to close`);
+      return place(http, accountId, closing);
+    },
+
+    getOrder(ctx, session, accountId, clientOrderId) {
+      return findByTag(client(ctx, session, accountId), accountId, tagOf(clientOrderId));
+    },
+
+    async getHoldings(ctx, session, accountId): Promise<Holdings> {
+      const http = client(ctx, session, accountId);
+      const [balancesAnswer, positions] = await Promise.all([
+        http.request({ path: accountPath(accountId, '/balances') }),
+        listPositions(http, accountId),
+      ]);
+      const balances = asRecord(balancesAnswer.body)?.balances;
+      const buyingPower =
+        decimalField(asRecord(balances)?.margin, 'stock_buying_power') ??
+        decimalField(asRecord(balances)?.cash, 'cash_available');
+      const optional = (key: string, value: number | undefined) => (value === undefined ? {} : { [key]: value });
+      return {
+        ...optional('cash', decimalField(balances, 'total_cash')),
+        ...optional('equity', decimalField(balances, 'total_equity')),
+        ...optional('buyingPower', buyingPower),
+        currency: 'USD',
+        positions: positions.map((position) => {
+          const symbol = stringField(position, 'symbol') ?? '';
+          const quantity = decimalField(position, 'quantity') ?? 0;
+          const cost = decimalField(position, 'cost_basis');
+          // Option cost basis is per contract of 100; the average price is quoted per share.
+          const multiplier = /\d{6}[CP]\d{8}$/.test(symbol) ? 100 : 1;
+          const averagePrice =
+            cost !== undefined && quantity !== 0 ? Math.abs(cost / quantity / multiplier) : undefined;
+          return { symbol, quantity, ...optional('averagePrice', averagePrice) };
+        }),
+      };
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// Tradier over the shared HTTP client: Bearer token, JSON answers (Tradier answers XML unless
+// asked), the connection's environment, and Tradier's error bodies:
+//   401 text/plain "Invalid Access Token"     400 {"errors": {"error": ["You do not have enough buying power …"]}}
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { type BrokerEnvironments, environmentBaseUrl } from '../../core/environments.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
+import { messageOf } from '../../core/http-errors.ts';
+import { TRADIER_TITLE } from './descriptor.ts';
+
+export function tradierError(response: HttpResponse): BrokerError | undefined {
+  if (response.status !== 400) return undefined;
+  const message = messageOf(response.body) ?? 'HTTP 400';
+  if (/buying power|insufficient|not enough (cash|funds)/i.test(message))
+    return new BrokerError('InsufficientFunds', TRADIER_TITLE, message);
+  if (/order not found|invalid order id/i.test(message))
+    return new BrokerError('OrderNotFound', TRADIER_TITLE, message);
+  return undefined;
+}
+
+export function tradierClient(ctx: BrokerContext, baseUrl: string, accessToken: string): HttpClient {
+  return createHttpClient({
+    brokerTitle: TRADIER_TITLE,
+    baseUrl,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    mapError: tradierError,
+  });
+}
+
+/** The client of a connected session, for one of its accounts. */
+export function sessionClient(
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  environments: BrokerEnvironments,
+): HttpClient {
+  const { accessToken, environment } = session.secrets;
+  if (!accessToken) throw new BrokerError('AuthenticationError', TRADIER_TITLE, 'reconnect: access token missing');
+  if (!session.accounts.some((account) => account.id === accountId))
+    throw new BrokerError('AuthenticationError', TRADIER_TITLE, `account ${accountId} is not part of this connection`);
+  const baseUrl = environmentBaseUrl(ctx, environments, environment === 'sandbox' ? 'demo' : 'live');
+  return tradierClient(ctx, baseUrl, accessToken);
+}
+
+export const accountPath = (accountId: string, rest = '') => `/v1/accounts/${encodeURIComponent(accountId)}${rest}`;

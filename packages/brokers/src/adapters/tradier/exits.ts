@@ -1,0 +1,86 @@
+// close and cancel at Tradier, which has no close-position call: cancel the symbol's open orders,
+// then a market order for the position from GET /v1/accounts/{id}/positions:
+//   {"positions": {"position": {"symbol": "AAPL", "quantity": 10, "cost_basis": 1874.4, …}}}   ("null" when none)
+import type { Order, OrderAction } from '@router/orders';
+import { BrokerError } from '../../core/errors.ts';
+import type { HttpClient } from '../../core/http.ts';
+import { decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { accountPath } from './client.ts';
+import { TRADIER_TITLE } from './descriptor.ts';
+import { tradierSymbol } from './mapper.ts';
+
+const OPEN = new Set(['open', 'partially_filled', 'pending']);
+
+/** Every order of the day (and open ones), tags included. */
+export async function listOrders(http: HttpClient, accountId: string) {
+  const answer = await http.request({ path: accountPath(accountId, '/orders'), query: { includeTags: true } });
+  return listOf((answer.body as { orders?: { order?: unknown } } | undefined)?.orders?.order);
+}
+
+export async function listPositions(http: HttpClient, accountId: string) {
+  const answer = await http.request({ path: accountPath(accountId, '/positions') });
+  return listOf((answer.body as { positions?: { position?: unknown } } | undefined)?.positions?.position);
+}
+
+/** The key Tradier files an order or position under: the option symbol, else the ticker. */
+export function instrumentOf(symbol: string): string {
+  const { underlying, option } = tradierSymbol(symbol);
+  return option ?? underlying;
+}
+
+export async function cancelOpenOrders(http: HttpClient, accountId: string, symbol: string): Promise<string[]> {
+  const instrument = instrumentOf(symbol);
+  const targets = (await listOrders(http, accountId)).filter(
+    (order) =>
+      OPEN.has(stringField(order, 'status') ?? '') &&
+      (stringField(order, 'option_symbol') ?? stringField(order, 'symbol')) === instrument,
+  );
+  const canceled: string[] = [];
+  for (const order of targets) {
+    const id = stringField(order, 'id') ?? '';
+    const answer = await http.request({
+      method: 'DELETE',
+      path: accountPath(accountId, `/orders/${id}`),
+      accept: [400],
+    });
+    if (answer.status < 300) canceled.push(id);
+  }
+  return canceled;
+}
+
+/** The market order that flattens (or with percent_of_position reduces) the position; undefined if none. */
+export async function closingOrder(
+  http: HttpClient,
+  accountId: string,
+  symbol: string,
+  part?: Pick<Order, 'quantity' | 'quantity_type'>,
+): Promise<Order | undefined> {
+  const instrument = instrumentOf(symbol);
+  const position = (await listPositions(http, accountId)).find((p) => stringField(p, 'symbol') === instrument);
+  const held = decimalField(position, 'quantity') ?? 0;
+  if (held === 0) return undefined;
+  let quantity = Math.abs(held);
+  if (part?.quantity !== undefined) {
+    if (part.quantity_type === 'percent_of_position')
+      quantity = Math.max(1, Math.floor((quantity * part.quantity) / 100));
+    else if (part.quantity_type === 'fixed') quantity = Math.min(quantity, part.quantity);
+    else throw new BrokerError('InvalidOrder', TRADIER_TITLE, 'close takes a fixed quantity or percent_of_position');
+  }
+  const isOption = instrument !== tradierSymbol(symbol).underlying;
+  const action: OrderAction = isOption
+    ? held > 0
+      ? 'sell_to_close'
+      : 'buy_to_close'
+    : held > 0
+      ? 'sell'
+      : 'buy_to_cover';
+  return {
+    symbol: instrument,
+    class: isOption ? 'option' : 'stock',
+    action,
+    quantity,
+    quantity_type: 'fixed',
+    type: 'market',
+    duration: 'day',
+  };
+}

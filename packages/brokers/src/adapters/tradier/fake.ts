@@ -1,0 +1,171 @@
+// Protocol fake of Tradier's brokerage API on loopback: Bearer token checked (401 "Invalid Access
+// Token"), form-encoded orders validated (fake-book.ts), preview=true, tags, and Tradier's JSON
+// quirks: a list of one comes as an object, an empty list as "null". Market orders fill at once.
+import { randomUUID } from 'node:crypto';
+import { createFakeServer } from '../../core/fake-server.ts';
+import { checkOrderForm, type FakeTradierOrder, quoteOf, TradierRefusal } from './fake-book.ts';
+
+export interface FakeTradierOptions {
+  token?: string;
+  accounts?: Array<{ account_number: string; type?: string; status?: string }>;
+  cash?: number;
+  positions?: Array<{ symbol: string; quantity: number; cost_basis: number }>;
+}
+
+/** Tradier's rendering of a list: "null", one object, or an array. */
+const tradierList = <T>(items: T[]): T | T[] | 'null' =>
+  items.length === 0 ? 'null' : items.length === 1 ? (items[0] as T) : items;
+
+export async function startFakeTradier(options: FakeTradierOptions = {}) {
+  const token = options.token ?? 'sandbox-token-1';
+  const accounts = options.accounts ?? [{ account_number: 'VA12345678', type: 'margin' }];
+  let cash = options.cash ?? 100_000;
+  const orders: FakeTradierOrder[] = [];
+  const positions = new Map((options.positions ?? []).map((p) => [p.symbol, { ...p }]));
+  let nextId = 228_175;
+  const server = createFakeServer({
+    authenticate(request, reply) {
+      const ok = request.headers.authorization === `Bearer ${token}`;
+      if (!ok) reply.code(401).type('text/plain').send('Invalid Access Token');
+      return ok;
+    },
+  });
+  const { app, requests } = server;
+  app.addHook('preHandler', async (request, reply) => {
+    if (!String(request.headers.accept).includes('application/json'))
+      return reply.code(200).type('application/xml').send('<?xml version="1.0"?><response/>');
+    const id = (request.params as { id?: string }).id;
+    if (id !== undefined && !accounts.some((a) => a.account_number === id))
+      return reply.code(401).type('text/plain').send('Invalid Access Token');
+  });
+  const errors = (message: string) => ({ errors: { error: [message] } });
+
+  const fill = (instrument: string, side: string, quantity: number) => {
+    const signed = side.startsWith('buy') ? quantity : -quantity;
+    const price = quoteOf(instrument);
+    const held = positions.get(instrument) ?? { symbol: instrument, quantity: 0, cost_basis: 0 };
+    held.quantity += signed;
+    held.cost_basis += signed * price * (instrument.length > 10 ? 100 : 1);
+    cash -= signed * price * (instrument.length > 10 ? 100 : 1);
+    if (held.quantity === 0) positions.delete(instrument);
+    else positions.set(instrument, held);
+    return price;
+  };
+
+  app.get('/v1/user/profile', async () => ({
+    profile: {
+      id: 'id-gcostanza',
+      name: 'George Costanza',
+      account: tradierList(
+        accounts.map((a) => ({
+          account_number: a.account_number,
+          classification: 'individual',
+          day_trader: false,
+          option_level: 6,
+          status: a.status ?? 'active',
+          type: a.type ?? 'margin',
+        })),
+      ),
+    },
+  }));
+
+  app.post('/v1/accounts/:id/orders', async (request, reply) => {
+    if (!String(request.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return reply.code(400).send(errors('Missing Parameter: class'));
+    const form = (request.body ?? {}) as Record<string, string>;
+    let checked: ReturnType<typeof checkOrderForm>;
+    try {
+      checked = checkOrderForm(form);
+      if (checked.cost > cash) throw new TradierRefusal('You do not have enough buying power for this trade.');
+    } catch (error) {
+      if (error instanceof TradierRefusal) return reply.code(400).send(errors(error.message));
+      throw error;
+    }
+    if (form.preview === 'true')
+      return {
+        order: {
+          status: 'ok',
+          commission: 0,
+          cost: checked.cost,
+          fees: 0,
+          symbol: form.symbol,
+          quantity: Number(form.quantity ?? 0),
+          side: form.side,
+          type: form.type,
+          duration: form.duration,
+          result: true,
+          order_cost: checked.cost,
+          margin_change: 0,
+          class: form.class,
+        },
+      };
+    const [first] = checked.legs;
+    const order: FakeTradierOrder = {
+      id: nextId++,
+      type: form.type,
+      symbol: form.symbol ?? '',
+      ...(form.option_symbol ? { option_symbol: form.option_symbol } : {}),
+      side: first?.side ?? '',
+      quantity: first?.quantity ?? 0,
+      status: 'open',
+      duration: form.duration,
+      class: form.class,
+      create_date: new Date().toISOString(),
+      ...(form.tag ? { tag: form.tag } : {}),
+    };
+    orders.push(order);
+    if (form.type === 'market') {
+      const prices = checked.legs.map((leg) => fill(leg.instrument, leg.side, leg.quantity));
+      Object.assign(order, { status: 'filled', avg_fill_price: prices[0], exec_quantity: order.quantity });
+    }
+    return { order: { id: order.id, status: 'ok', partner_id: randomUUID() } };
+  });
+
+  app.get('/v1/accounts/:id/orders', async (request) => {
+    const withTags = (request.query as { includeTags?: string }).includeTags === 'true';
+    const shown = orders.map(({ tag, ...rest }) => (withTags && tag ? { ...rest, tag } : rest));
+    return { orders: shown.length ? { order: tradierList(shown) } : 'null' };
+  });
+
+  app.delete('/v1/accounts/:id/orders/:orderId', async (request, reply) => {
+    const order = orders.find((o) => String(o.id) === (request.params as { orderId: string }).orderId);
+    if (!order) return reply.code(400).send(errors('Order not found'));
+    if (order.status !== 'open') return reply.code(400).send(errors(`Order is already ${order.status}`));
+    order.status = 'canceled';
+    return { order: { id: order.id, status: 'ok' } };
+  });
+
+  app.get('/v1/accounts/:id/positions', async () => {
+    const list = [...positions.values()].map((p, index) => ({
+      ...p,
+      id: 130_089 + index,
+      date_acquired: '2024-01-02T15:04:05.000Z',
+    }));
+    return { positions: list.length ? { position: tradierList(list) } : 'null' };
+  });
+
+  app.get('/v1/accounts/:id/balances', async (request) => ({
+    balances: {
+      account_number: (request.params as { id: string }).id,
+      account_type: 'margin',
+      total_cash: cash,
+      total_equity: cash + [...positions.values()].reduce((sum, p) => sum + p.quantity * quoteOf(p.symbol), 0),
+      margin: { stock_buying_power: cash * 2, option_buying_power: cash },
+    },
+  }));
+
+  const url = await server.listen();
+  return {
+    url,
+    token,
+    requests,
+    orders,
+    /** Requests that reached the order endpoint (previews included). */
+    submissions: () => requests.filter((r) => r.method === 'POST' && /\/orders$/.test(r.url)),
+    inject: server.inject,
+    clearInjections: server.clearInjections,
+    close: () => app.close(),
+  };
+}
+
+export type FakeTradier = Awaited<ReturnType<typeof startFakeTradier>>;

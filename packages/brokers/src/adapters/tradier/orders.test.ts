@@ -1,0 +1,84 @@
+// Contract: every order the descriptor claims reaches the fake as the form Tradier documents
+// (form-encoded, Bearer token, JSON asked for), and previews send the same form with preview=true.
+import { normalizeOrderOrThrow, type Order } from '@router/orders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import type { RecordedRequest } from '../../core/fake-server.ts';
+import { createTradierBroker } from './adapter.ts';
+import { tradierDescriptor } from './descriptor.ts';
+import { type FakeTradier, startFakeTradier } from './fake.ts';
+import { TRADIER_ORDER_CASES } from './fixtures/orders.ts';
+
+const broker = createTradierBroker();
+let fake: FakeTradier;
+let ctx: BrokerContext;
+let session: BrokerSession;
+let accountId: string;
+
+beforeAll(async () => {
+  fake = await startFakeTradier({ cash: 10_000_000 });
+  ctx = { baseUrl: fake.url };
+  session = await broker.connect(ctx, { credentials: { accessToken: fake.token } });
+  accountId = session.accounts[0]?.id ?? '';
+});
+afterAll(() => fake.close());
+
+const order = (signal: Record<string, unknown>): Order =>
+  normalizeOrderOrThrow(signal, { provider: tradierDescriptor });
+const formOf = (request: RecordedRequest) => Object.fromEntries(new URLSearchParams(request.body));
+
+describe('Tradier orders on the wire', () => {
+  it.each(TRADIER_ORDER_CASES)('$name', async ({ signal, form }) => {
+    const clientOrderId = `sig-${crypto.randomUUID()}`;
+    const before = fake.submissions().length;
+    const response = await broker.placeOrder(ctx, session, { accountId, order: order(signal), clientOrderId });
+    const sent = fake.submissions().slice(before);
+    expect(sent).toHaveLength(1);
+    const request = sent[0] as RecordedRequest;
+    expect(request.url).toBe(`/v1/accounts/${accountId}/orders`);
+    expect(request.headers).toMatchObject({
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Bearer ${fake.token}`,
+      accept: 'application/json',
+    });
+    expect(formOf(request)).toEqual({ ...form, tag: clientOrderId });
+    expect(response).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      status: 'accepted',
+      status_description: 'Order received by Tradier',
+    });
+  });
+
+  it('the table covers every class, type, duration and action the descriptor claims', () => {
+    const orders = TRADIER_ORDER_CASES.map((c) => order(c.signal));
+    const { reference } = tradierDescriptor;
+    expect(new Set(orders.map((o) => o.class))).toEqual(new Set(reference.class?.values));
+    expect(new Set(orders.map((o) => o.type))).toEqual(new Set(reference.type?.values));
+    expect(new Set(orders.map((o) => o.duration))).toEqual(new Set(reference.duration?.values));
+    const actions = new Set(orders.flatMap((o) => [o.action, ...(o.legs ?? []).map((leg) => leg.action)]));
+    for (const action of reference.action?.values ?? [])
+      if (action !== 'close' && action !== 'cancel') expect(actions).toContain(action);
+    expect(orders.some((o) => o.group === 'combo' && o.legs)).toBe(true);
+  });
+
+  it('previews send the same form with preview=true and place nothing', async () => {
+    const placed = fake.orders.length;
+    const [first] = TRADIER_ORDER_CASES;
+    const preview = await broker.previewOrder?.(ctx, session, {
+      accountId,
+      order: order(first?.signal ?? {}),
+      clientOrderId: 'sig_preview.1',
+    });
+    expect(preview).toEqual({
+      id: 'sig-preview-1',
+      status: 'draft',
+      status_description: 'Preview, nothing placed: cost 1000, commission 0',
+    });
+    expect(formOf(fake.submissions().at(-1) as RecordedRequest)).toEqual({
+      ...first?.form,
+      tag: 'sig-preview-1',
+      preview: 'true',
+    });
+    expect(fake.orders.length).toBe(placed);
+  });
+});

@@ -1,0 +1,212 @@
+// Contract tests of the Trading 212 adapter against its protocol fake: connecting (live or
+// practice), every order the descriptor claims, instrument ids, errors as typed BrokerErrors,
+// rate limits, and no order sent twice.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { createTrading212Broker } from './adapter.ts';
+import { TRADING212_ENVIRONMENTS } from './descriptor.ts';
+import { startTrading212Fake, type Trading212Fake } from './fake.ts';
+import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
+
+const ACCOUNT = '21212121';
+let time = Date.parse('2025-03-03T15:00:00Z');
+let fake: Trading212Fake;
+let ctx: BrokerContext;
+let session: BrokerSession;
+const broker = createTrading212Broker();
+const credentials = { apiKey: 'fake-key', apiSecret: 'fake-secret' };
+
+beforeAll(async () => {
+  fake = await startTrading212Fake({
+    now: () => time,
+    accounts: [
+      { ...credentials, id: Number(ACCOUNT), cash: 5_000 },
+      { apiKey: 'legacy-key', id: 31_313_131 },
+    ],
+  });
+  ctx = { baseUrl: fake.baseUrl, now: () => time };
+  session = await broker.connect(ctx, { credentials });
+});
+afterAll(() => fake.close());
+beforeEach(() => {
+  // Past every per-endpoint limit, so each test starts with a fresh allowance.
+  time += 60_000;
+  fake.requests.length = 0;
+});
+
+const place = (signal: Record<string, unknown>) =>
+  broker.placeOrder(ctx, session, { accountId: ACCOUNT, order: toOrder(signal), clientOrderId: 'sig-1' });
+async function failure(promise: Promise<unknown>): Promise<BrokerError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
+  return error;
+}
+const posts = () => fake.requests.filter((r) => r.method === 'POST');
+
+describe('connecting', () => {
+  it('verifies the key pair on the account summary and keeps the environment', () => {
+    expect(session.accounts).toEqual([
+      {
+        id: ACCOUNT,
+        name: `Trading 212 invest ${ACCOUNT}`,
+        dataTitle: ACCOUNT,
+        dataType: 'cash',
+        dataCurrency: 'USD',
+        demo: false,
+      },
+    ]);
+    expect(session.secrets).toEqual({ ...credentials, environment: 'live' });
+    expect(session.expiresAt).toBeUndefined();
+  });
+
+  it('refuses a wrong secret, and takes a legacy key alone', async () => {
+    const wrong = await failure(broker.connect(ctx, { credentials: { ...credentials, apiSecret: 'nope' } }));
+    expect([wrong.kind, wrong.message]).toEqual(['AuthenticationError', 'Trading 212: API key or secret refused']);
+    time += 60_000;
+    const legacy = await broker.connect(ctx, { credentials: { apiKey: 'legacy-key', apiSecret: '' } });
+    expect(legacy.accounts[0]?.id).toBe('31313131');
+    expect(fake.requests.at(-1)?.headers.authorization).toBe('legacy-key');
+  });
+
+  it('finds a practice key on the demo origin', async () => {
+    const demoFake = await startTrading212Fake({
+      now: () => time,
+      accounts: [{ apiKey: 'demo-key', apiSecret: 's', id: 77 }],
+    });
+    const liveFake = await startTrading212Fake({ now: () => time, accounts: [] });
+    try {
+      const hosts: string[] = [];
+      const routed: typeof fetch = (input, init) => {
+        const url = new URL(String(input));
+        hosts.push(url.host);
+        const target = url.host === 'demo.trading212.com' ? demoFake.baseUrl : liveFake.baseUrl;
+        return fetch(`${target}${url.pathname}${url.search}`, init);
+      };
+      const demoBroker = createTrading212Broker({ fetch: routed });
+      const demoCtx = { baseUrl: TRADING212_ENVIRONMENTS.live, now: () => time };
+      const demo = await demoBroker.connect(demoCtx, { credentials: { apiKey: 'demo-key', apiSecret: 's' } });
+      expect(hosts).toEqual(['live.trading212.com', 'demo.trading212.com']);
+      expect(demo.accounts[0]).toMatchObject({ id: '77', demo: true, name: 'Trading 212 practice 77' });
+      time += 5_000; // the account summary allows 1 request in 5 s
+      await demoBroker.getHoldings(demoCtx, demo, '77');
+      expect(hosts.slice(2)).toEqual(['demo.trading212.com', 'demo.trading212.com']);
+    } finally {
+      await Promise.all([demoFake.close(), liveFake.close()]);
+    }
+  });
+});
+
+describe('orders the descriptor claims', () => {
+  for (const { name, signal, path, wire } of SIGNAL_CASES) {
+    it(`places ${name}`, async () => {
+      const response = await place(signal);
+      expect(posts().map((r) => [r.url, r.body])).toEqual([[path, wire]]);
+      expect(posts()[0]?.headers.authorization).toBe(`Basic ${Buffer.from('fake-key:fake-secret').toString('base64')}`);
+      expect(response.id).toMatch(/^\d+$/);
+      expect(response.status).toBe(path.endsWith('market') ? 'filled' : 'accepted');
+    });
+  }
+
+  it('loads the instrument list once per connection, and refuses unknown and ambiguous symbols', async () => {
+    const unknown = await failure(place({ symbol: 'ZZZZ', action: 'buy', quantity: 1 }));
+    expect(unknown.message).toBe('Trading 212: ZZZZ is not traded at Trading 212');
+    const ambiguous = await failure(place({ symbol: 'SHEL', action: 'buy', quantity: 1 }));
+    expect(ambiguous.message).toBe('Trading 212: SHEL is listed several times; use one of SHELl_EQ, SHELa_EQ');
+    expect(fake.requests.filter((r) => r.url.includes('/metadata/instruments'))).toHaveLength(0);
+    expect(posts()).toHaveLength(0);
+  });
+});
+
+describe('close, cancel, lookups and holdings', () => {
+  it('closes a position with a market sell of all of it', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 1.25 });
+    fake.requests.length = 0;
+    time += 2_000;
+    const closed = await place({ symbol: 'MSFT', action: 'close' });
+    expect(posts().map((r) => r.body)).toEqual([{ ticker: 'MSFT_US_EQ', quantity: -2.25, extendedHours: false }]);
+    expect(closed.status).toBe('filled');
+    time += 2_000;
+    const none = await failure(broker.closePosition(ctx, session, ACCOUNT, 'MSFT'));
+    expect(none.message).toBe('Trading 212: no position in MSFT_US_EQ to close');
+  });
+
+  it('cancels by id and cancels the pending orders of a symbol', async () => {
+    const first = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100 });
+    time += 2_000;
+    const second = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 101 });
+    await broker.cancelOrder(ctx, session, ACCOUNT, first.id);
+    time += 5_000;
+    const answer = await place({ symbol: 'AAPL', action: 'cancel' });
+    expect(answer.status).toBe('canceled');
+    expect(answer.id.split(',')).toContain(second.id);
+    expect(answer.id.split(',')).not.toContain(first.id);
+    const gone = await failure(broker.cancelOrder(ctx, session, ACCOUNT, first.id));
+    expect(gone.kind).toBe('OrderNotFound');
+  });
+
+  it('finds an order by its id or by what was sent, never by our id alone', async () => {
+    const signal = { symbol: 'AAPL', action: 'buy', quantity: 0.1 };
+    const sentAt = time;
+    const filled = await place(signal);
+    time += 2_000;
+    const resting = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 99 });
+    expect(await broker.getOrder(ctx, session, ACCOUNT, 'sig-1')).toBeNull();
+    time += 2_000;
+    expect(await broker.getOrder(ctx, session, ACCOUNT, 'x', { brokerOrderId: resting.id })).toMatchObject({
+      status: 'accepted',
+    });
+    time += 2_000;
+    const done = await broker.getOrder(ctx, session, ACCOUNT, 'x', { brokerOrderId: filled.id });
+    expect(done).toMatchObject({ id: filled.id, status: 'filled', price: 180 });
+    time += 10_000;
+    const found = await broker.getOrder(ctx, session, ACCOUNT, 'x', { order: toOrder(signal), sentAt });
+    expect(found?.id).toBe(filled.id);
+    time += 10_000;
+    const other = await broker.getOrder(ctx, session, ACCOUNT, 'x', {
+      order: toOrder({ ...signal, quantity: 7 }),
+      sentAt,
+    });
+    expect(other).toBeNull();
+  });
+
+  it('reads cash and positions', async () => {
+    const holdings = await broker.getHoldings(ctx, session, ACCOUNT);
+    expect(holdings.currency).toBe('USD');
+    expect(holdings.cash).toBeGreaterThan(0);
+    expect(holdings.positions.find((p) => p.symbol === 'AAPL_US_EQ')?.quantity).toBeGreaterThan(0);
+  });
+});
+
+describe('errors', () => {
+  it('maps Trading 212 refusal codes, prefixed with its title', async () => {
+    const poor = await failure(place({ symbol: 'MSFT', action: 'buy', quantity: 1000 }));
+    expect([poor.kind, poor.message]).toEqual(['InsufficientFunds', 'Trading 212: insufficient funds']);
+    const notOwned = await failure(place({ symbol: 'VUSA', action: 'sell', quantity: 50 }));
+    expect([notOwned.kind, notOwned.message]).toEqual(['InvalidOrder', 'Trading 212: selling more shares than held']);
+    const gtcMarket = await failure(place({ symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'gtc' }));
+    expect(gtcMarket.message).toBe('Trading 212: market orders are day orders, not gtc');
+    expect(posts()).toHaveLength(2);
+  });
+
+  it('answers its tight rate limits with RateLimited and never resends', async () => {
+    await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 90 });
+    const limited = await failure(place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 91 }));
+    expect(limited.kind).toBe('RateLimited');
+    expect(limited.message).toMatch(/^Trading 212: rate limit reached, resets at /);
+    expect(fake.submissions()).toBe(2);
+  });
+
+  it('marks a timeout or a server error as an unknown outcome, sent once', async () => {
+    for (const status of [408, 500]) {
+      fake.requests.length = 0;
+      fake.failNext({ method: 'POST', path: /\/orders\/market$/, status });
+      const error = await failure(place({ symbol: 'AAPL', action: 'buy', quantity: 1 }));
+      expect([error.kind, error.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
+      expect(fake.submissions()).toBe(1);
+    }
+  });
+});

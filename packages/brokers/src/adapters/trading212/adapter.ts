@@ -1,0 +1,162 @@
+// Trading 212 public API v0: API key and secret, equities, one endpoint per order type. Keys
+// belong to the live or the practice (demo) environment: connecting tries live, then demo.
+// Trading 212 takes no client order id, so getOrder needs an OrderHint (core/order-hint.ts).
+import type { OrderResponse } from '@router/orders';
+import type { Broker, BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import { connectToEnvironment } from '../../core/environments.ts';
+import { BrokerError } from '../../core/errors.ts';
+import type { HttpClient } from '../../core/http.ts';
+import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
+import type { OrderHint } from '../../core/order-hint.ts';
+import { clientFor, sessionClient } from './api.ts';
+import { TRADING212_ENVIRONMENTS, TRADING212_TITLE, trading212Descriptor } from './descriptor.ts';
+import { createInstrumentCache } from './instruments.ts';
+import { findOrder } from './lookup.ts';
+import { marketRequest, type Trading212Request, tickerOf, toOrderResponse, toTrading212Request } from './mapper.ts';
+
+export interface Trading212BrokerOptions {
+  now?: () => number;
+  fetch?: typeof fetch;
+}
+
+export function createTrading212Broker(options: Trading212BrokerOptions = {}): Broker & {
+  getOrder(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountId: string,
+    clientOrderId: string,
+    hint?: OrderHint,
+  ): Promise<OrderResponse | null>;
+} {
+  const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
+  const instruments = createInstrumentCache();
+
+  /** The connection's client; one account per API key. */
+  function clientOf(ctx: BrokerContext, session: BrokerSession, accountId: string): HttpClient {
+    if (!session.accounts.some((account) => account.id === accountId)) {
+      throw new BrokerError(
+        'AuthenticationError',
+        TRADING212_TITLE,
+        `account ${accountId} is not part of this connection`,
+      );
+    }
+    return sessionClient(ctx, session.secrets, options.fetch);
+  }
+  const tickerFor = (ctx: BrokerContext, session: BrokerSession, client: HttpClient) => (symbol: string) =>
+    instruments.ticker(`${session.secrets.environment}:${session.secrets.apiKey}`, client, symbol, now(ctx));
+
+  async function submit(client: HttpClient, request: Trading212Request): Promise<OrderResponse> {
+    // Trading 212 says its order endpoints are not idempotent: one POST, never repeated.
+    const { body } = await client.request({ method: 'POST', path: request.path, json: request.body });
+    return toOrderResponse(body);
+  }
+
+  async function closePosition(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string) {
+    const client = clientOf(ctx, session, accountId);
+    const ticker = await tickerFor(ctx, session, client)(symbol);
+    const { body } = await client.request({ path: '/api/v0/equity/positions', query: { ticker } });
+    const position = listOf(body).find((item) => tickerOf(item) === ticker);
+    const quantity = decimalField(position, 'quantityAvailableForTrading') ?? decimalField(position, 'quantity') ?? 0;
+    if (quantity <= 0) throw new BrokerError('InvalidOrder', TRADING212_TITLE, `no position in ${ticker} to close`);
+    return submit(client, marketRequest(ticker, -quantity));
+  }
+
+  async function cancelPending(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string) {
+    const client = clientOf(ctx, session, accountId);
+    const ticker = await tickerFor(ctx, session, client)(symbol);
+    const { body } = await client.request({ path: '/api/v0/equity/orders' });
+    const ids = listOf(body)
+      .filter((order) => tickerOf(order) === ticker)
+      .map((order) => stringField(order, 'id'))
+      .filter((id): id is string => id !== undefined);
+    for (const id of ids) await client.request({ method: 'DELETE', path: `/api/v0/equity/orders/${id}` });
+    const description = ids.length
+      ? `Cancelled ${ids.length} pending order(s) of ${ticker}`
+      : `No pending orders of ${ticker}`;
+    return { id: ids.join(','), status: 'canceled', status_description: description } satisfies OrderResponse;
+  }
+
+  return {
+    descriptor: trading212Descriptor,
+
+    async connect(ctx, input) {
+      const apiKey = input.credentials.apiKey?.trim();
+      const apiSecret = input.credentials.apiSecret?.trim() || undefined;
+      if (!apiKey) throw new BrokerError('AuthenticationError', TRADING212_TITLE, 'the API key is required');
+      const found = await connectToEnvironment(ctx, TRADING212_ENVIRONMENTS, 'live', async (baseUrl) => {
+        const { body } = await clientFor(ctx, baseUrl, apiKey, apiSecret, options.fetch).request({
+          path: '/api/v0/equity/account/summary',
+        });
+        return body;
+      });
+      const id = stringField(found.result, 'id');
+      if (!id) throw new BrokerError('BrokerUnavailable', TRADING212_TITLE, 'no account id in the answer');
+      const currency = stringField(found.result, 'currency');
+      const demo = found.kind === 'demo';
+      return {
+        secrets: { apiKey, ...(apiSecret ? { apiSecret } : {}), environment: found.kind },
+        accounts: [
+          {
+            id,
+            name: `Trading 212 ${demo ? 'practice' : 'invest'} ${id}`,
+            dataTitle: id,
+            dataType: 'cash',
+            ...(currency ? { dataCurrency: currency } : {}),
+            demo,
+          },
+        ],
+      };
+    },
+
+    async placeOrder(ctx, session, { accountId, order }) {
+      if (order.action === 'close') return closePosition(ctx, session, accountId, order.symbol);
+      if (order.action === 'cancel') return cancelPending(ctx, session, accountId, order.symbol);
+      const client = clientOf(ctx, session, accountId);
+      const ticker = await tickerFor(ctx, session, client)(order.symbol);
+      return submit(client, toTrading212Request(order, ticker));
+    },
+
+    async cancelOrder(ctx, session, accountId, orderId) {
+      await clientOf(ctx, session, accountId).request({
+        method: 'DELETE',
+        path: `/api/v0/equity/orders/${encodeURIComponent(orderId)}`,
+      });
+    },
+
+    closePosition,
+
+    getOrder(ctx, session, accountId, _clientOrderId, hint?: OrderHint) {
+      const client = clientOf(ctx, session, accountId);
+      return findOrder(client, hint, tickerFor(ctx, session, client));
+    },
+
+    async getHoldings(ctx, session, accountId): Promise<Holdings> {
+      const client = clientOf(ctx, session, accountId);
+      const summary = (await client.request({ path: '/api/v0/equity/account/summary' })).body;
+      const positions = (await client.request({ path: '/api/v0/equity/positions' })).body;
+      const cash = decimalField(asRecord(summary)?.cash, 'availableToTrade');
+      const equity = decimalField(summary, 'totalValue');
+      const currency = stringField(summary, 'currency');
+      return {
+        ...(cash !== undefined ? { cash, buyingPower: cash } : {}),
+        ...(equity !== undefined ? { equity } : {}),
+        ...(currency ? { currency } : {}),
+        positions: listOf(positions).flatMap((item) => {
+          const symbol = tickerOf(item);
+          const quantity = decimalField(item, 'quantity');
+          if (!symbol || !quantity) return [];
+          const averagePrice = decimalField(item, 'averagePricePaid');
+          const marketValue = decimalField(asRecord(item.walletImpact), 'currentValue');
+          return [
+            {
+              symbol,
+              quantity,
+              ...(averagePrice !== undefined ? { averagePrice } : {}),
+              ...(marketValue !== undefined ? { marketValue } : {}),
+            },
+          ];
+        }),
+      };
+    },
+  };
+}

@@ -1,0 +1,93 @@
+// The Trading 212 adapter's wire requests judged by a validating mock built from Trading 212's
+// own API description (broker-specs/validating/trading212.yaml, served by Prism), not by our fake.
+// The mock's instrument list holds only AAPL_US_EQ, so every case trades AAPL here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { type PrismMock, startPrismMock, validatingSpec, type WireRequest } from '../../core/prism-mock.ts';
+import { createTrading212Broker } from './adapter.ts';
+import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
+
+let mock: PrismMock;
+const spec = validatingSpec('trading212.yaml');
+let ctx: BrokerContext;
+let session: BrokerSession;
+const aapl = (signal: Record<string, unknown>) => ({ ...signal, symbol: 'AAPL' });
+
+const sent: WireRequest[] = [];
+/** The adapter's fetch, remembering each request so the mock can judge it. */
+const recording: typeof fetch = (input, init) => {
+  const url = new URL(String(input));
+  const body = typeof init?.body === 'string' ? init.body : undefined;
+  const headers = { ...(init?.headers as Record<string, string> | undefined) };
+  sent.push({ method: init?.method ?? 'GET', url: url.pathname + url.search, headers, ...(body ? { body } : {}) });
+  return fetch(input, init);
+};
+
+const broker = createTrading212Broker({ fetch: recording });
+
+/** The last request sent to `path` and the mock's verdict on it. */
+async function lastSent(method: string, path: RegExp) {
+  const request = sent.filter((entry) => entry.method === method && path.test(entry.url.split('?')[0] ?? '')).at(-1);
+  if (!request) throw new Error(`no ${method} ${path} was sent`);
+  const verdict = await mock.check(request);
+  return { request, verdict, refusals: verdict.violations.filter((violation) => violation.location[0] === 'request') };
+}
+
+describe('Trading 212 requests against the validating mock', () => {
+  beforeAll(async () => {
+    mock = await startPrismMock(spec, 60_000);
+    ctx = { baseUrl: mock.url };
+    session = await broker.connect(ctx, { credentials: { apiKey: 'key', apiSecret: 'secret' } });
+  }, 90_000);
+  afterAll(() => mock?.close());
+
+  it('accepts the connection check', async () => {
+    const { verdict, refusals } = await lastSent('GET', /\/account\/summary$/);
+    expect([verdict.accepted, verdict.status, refusals]).toEqual([true, 200, []]);
+    expect(session.accounts[0]?.id).toMatch(/^-?\d+$/);
+  });
+
+  for (const { name, signal, path, wire } of SIGNAL_CASES) {
+    it(`accepts ${name}`, async () => {
+      const accountId = session.accounts[0]?.id ?? '';
+      await broker.placeOrder(ctx, session, { accountId, order: toOrder(aapl(signal)), clientOrderId: 's' });
+      const { request, verdict, refusals } = await lastSent('POST', /\/equity\/orders\//);
+      expect(request.url).toBe(path);
+      expect([verdict.accepted, verdict.status, refusals]).toEqual([true, 200, []]);
+      expect(JSON.parse(request.body ?? '')).toEqual({ ...wire, ticker: 'AAPL_US_EQ' });
+    });
+  }
+
+  it('accepts the lookups, holdings and cancels', async () => {
+    const accountId = session.accounts[0]?.id ?? '';
+    const order = toOrder(aapl(SIGNAL_CASES[0]?.signal ?? {}));
+    await broker.getOrder(ctx, session, accountId, 's', { brokerOrderId: '4000000001' });
+    await broker.getOrder(ctx, session, accountId, 's', { order, sentAt: Date.now() });
+    await broker.getHoldings(ctx, session, accountId);
+    await broker.placeOrder(ctx, session, { accountId, order: { ...order, action: 'cancel' }, clientOrderId: 's' });
+    await broker.cancelOrder(ctx, session, accountId, '4000000001');
+    for (const [method, path] of [
+      ['GET', /\/equity\/orders\/4000000001$/],
+      ['GET', /\/equity\/orders$/],
+      ['GET', /\/history\/orders$/],
+      ['GET', /\/equity\/positions$/],
+      ['DELETE', /\/equity\/orders\/-?\d+$/],
+    ] as const) {
+      const { verdict, refusals } = await lastSent(method, path);
+      expect([verdict.accepted, refusals], `${method} ${path}`).toEqual([true, []]);
+    }
+  });
+
+  it('refuses what Trading 212 refuses (the verdict can fail)', async () => {
+    const verdict = await mock.check({
+      method: 'POST',
+      url: '/api/v0/equity/orders/limit',
+      headers: { authorization: 'key', 'content-type': 'application/json' },
+      body: JSON.stringify({ ticker: 'AAPL_US_EQ', quantity: 1, timeValidity: 'GTC' }),
+    });
+    expect(verdict.accepted).toBe(false);
+    expect(verdict.violations.map((violation) => violation.location.join('.'))).toEqual(
+      expect.arrayContaining(['request.body', 'request.body.timeValidity']),
+    );
+  });
+});

@@ -1,0 +1,2 @@
+export { createWooBroker } from './adapter.ts';
+export { wooDescriptor } from './descriptor.ts';

@@ -1,0 +1,87 @@
+// Test support for protocol fakes: a Fastify app on loopback that records every request as it
+// came over the wire (raw body kept), checks authentication the broker's way before anything
+// else, and can answer the next request with an injected error, delay or dropped connection.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as received ('' when none). */
+  body: string;
+}
+
+/** A canned answer for the next authenticated request: an error, a delay, or a dropped connection. */
+export interface Injection {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  drop?: boolean;
+}
+
+export interface FakeServerOptions {
+  /** Answers the request itself (401, 403, …) and returns false when the broker would refuse it. */
+  authenticate(request: FastifyRequest, reply: FastifyReply): boolean;
+}
+
+export interface FakeServer {
+  app: FastifyInstance;
+  requests: RecordedRequest[];
+  inject(injection: Injection): void;
+  clearInjections(): void;
+  /** Starts on 127.0.0.1, a free port; returns the base URL. */
+  listen(): Promise<string>;
+}
+
+export function createFakeServer(options: FakeServerOptions): FakeServer {
+  const app = Fastify();
+  const raw = new WeakMap<object, string>();
+  const requests: RecordedRequest[] = [];
+  const injections: Injection[] = [];
+
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    raw.set(request.raw, String(body));
+    try {
+      done(null, body === '' ? {} : JSON.parse(String(body)));
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    raw.set(request.raw, String(body));
+    done(null, Object.fromEntries(new URLSearchParams(String(body))));
+  });
+
+  app.addHook('preValidation', async (request, reply) => {
+    requests.push({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: raw.get(request.raw) ?? '',
+    });
+    if (!options.authenticate(request, reply)) return reply;
+    const injection = injections.shift();
+    if (!injection) return;
+    if (injection.delayMs) await new Promise((resolve) => setTimeout(resolve, injection.delayMs));
+    if (injection.drop) request.raw.socket.destroy();
+    if (injection.status)
+      return reply
+        .code(injection.status)
+        .headers(injection.headers ?? {})
+        .send(injection.body);
+  });
+
+  return {
+    app,
+    requests,
+    inject: (injection) => {
+      injections.push(injection);
+    },
+    clearInjections: () => {
+      injections.splice(0);
+    },
+    listen: () => app.listen({ host: '127.0.0.1', port: 0 }),
+  };
+}
