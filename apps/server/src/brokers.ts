@@ -1,16 +1,43 @@
 // The broker registry of this server: every adapter that works, with its configuration.
-import { type Broker, createBrokerRegistry, createMemoryPaperStore, createPaperBroker } from '@router/brokers';
+import {
+  type Broker,
+  createAlpacaBroker,
+  createBitmexBroker,
+  createBrokerRegistry,
+  createCoinbaseBroker,
+  createKrakenBroker,
+  createMemoryPaperStore,
+  createPaperBroker,
+  createSchwabBroker,
+  createTradierBroker,
+  createTrading212Broker,
+  createWooBroker,
+  type PaperStore,
+} from '@router/brokers';
 import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { createPostgresPaperStore } from './modules/paper/index.ts';
 
-function allBrokers(config?: Config): Broker[] {
-  return [createPaperBroker({ store: createMemoryPaperStore(), startingCash: config?.PAPER_STARTING_CASH })];
+function allBrokers(paperStore: PaperStore, config?: Config): Broker[] {
+  return [
+    createPaperBroker({ store: paperStore, startingCash: config?.PAPER_STARTING_CASH }),
+    createAlpacaBroker(),
+    createBitmexBroker(),
+    createCoinbaseBroker(),
+    createKrakenBroker(),
+    createSchwabBroker(),
+    createTradierBroker(),
+    createTrading212Broker(),
+    createWooBroker(),
+  ];
 }
 
-/** Provider names, for config validation of `<BROKER>_*` variables. */
+/** Provider names, for config validation of `<BROKER>_*` variables (no database needed). */
 export function brokerNames(): string[] {
-  return allBrokers().map((b) => b.descriptor.name);
+  return allBrokers(createMemoryPaperStore()).map((b) => b.descriptor.name);
 }
 
-export function createBrokers(config: Config) {
-  return createBrokerRegistry(allBrokers(config));
+/** The registry; the paper broker keeps its accounts in `db`. `extra` adds brokers (tests). */
+export function createBrokers(config: Config, db: Database, extra: readonly Broker[] = []) {
+  return createBrokerRegistry([...allBrokers(createPostgresPaperStore(db), config), ...extra]);
 }

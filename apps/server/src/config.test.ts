@@ -16,7 +16,12 @@ describe('loadConfig', () => {
 
   it('reads values and broker variables', () => {
     const config = loadConfig(
-      { PORT: '8080', PUBLIC_URL: 'https://router.example.com/', ALPACA_BASE_URL: 'http://127.0.0.1:9999/', ALPACA_CLIENT_ID: 'id' },
+      {
+        PORT: '8080',
+        PUBLIC_URL: 'https://router.example.com/',
+        ALPACA_BASE_URL: 'http://127.0.0.1:9999/',
+        ALPACA_CLIENT_ID: 'id',
+      },
       brokers,
     );
     expect(config.PORT).toBe(8080);

@@ -6,6 +6,14 @@ import { z } from 'zod';
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.url({ protocol: /^https?$/ });
 const optionalText = z.string().min(1).optional();
+/** "20/100": a token bucket refilled at 20 per second holding at most 100; "0" turns it off. */
+const rateLimit = z
+  .string()
+  .regex(/^(0|\d+(\.\d+)?\/\d+)$/, 'must be "rate/burst", e.g. 20/100, or 0')
+  .transform((v) => {
+    const [rate, burst] = v.split('/').map(Number);
+    return { rate: rate ?? 0, burst: burst ?? 0 };
+  });
 
 /** The documented variables: name → schema and one line of documentation. */
 const variables = {
@@ -47,6 +55,10 @@ const variables = {
   APPLE_CLIENT_ID: { schema: optionalText, doc: 'enables Apple sign-in' },
   GOOGLE_JWKS_URL: { schema: url.default('https://www.googleapis.com/oauth2/v3/certs'), doc: 'Google ID token keys' },
   APPLE_JWKS_URL: { schema: url.default('https://appleid.apple.com/auth/keys'), doc: 'Apple ID token keys' },
+  SESSION_TTL_DAYS: {
+    schema: z.coerce.number().int().min(1).max(365).default(30),
+    doc: 'days a sign-in session stays valid (API tokens do not expire; second-factor sessions last 5 minutes)',
+  },
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     doc: 'pino log level',
@@ -62,6 +74,21 @@ const variables = {
   HOOK_INVALID_THRESHOLD: {
     schema: z.coerce.number().int().min(1).default(50),
     doc: 'invalid requests within an hour after which a hook is deactivated',
+  },
+  HOOK_RATE_PER_HOOK: {
+    schema: rateLimit.default({ rate: 20, burst: 100 }),
+    doc: 'signals per second per hook, "rate/burst" (default 20/100; 0 disables)',
+  },
+  HOOK_RATE_PER_ADDRESS: {
+    schema: rateLimit.default({ rate: 100, burst: 1000 }),
+    doc: 'requests per second per source address on /hook, "rate/burst" (default 100/1000; 0 disables); platform addresses are exempt',
+  },
+  HOOK_TIMINGS: {
+    schema: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    doc: 'expose per-phase hook timings at GET /api/internal/hook-timings (benchmarks only)',
   },
   PAPER_STARTING_CASH: {
     schema: z.coerce.number().positive().default(100000),

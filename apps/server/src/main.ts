@@ -1,8 +1,9 @@
 // Entry point: `npm start` runs this with Node 24 (types stripped natively, no build step).
 import { brokerNames } from './brokers.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError, lockDataDir } from './db/data-lock.ts';
 import { createLogger } from './logger.ts';
-import { startServer } from './server.ts';
+import type { RunningServer } from './server.ts';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -16,9 +17,22 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.LOG_LEVEL);
-  let server: Awaited<ReturnType<typeof startServer>>;
+  // The DATA_DIR lock comes before loading the rest of the server, so a second server on the
+  // same folder fails at once.
+  let heldLock: (() => void) | undefined;
+  if (!config.DATABASE_URL) {
+    try {
+      heldLock = lockDataDir(config.DATA_DIR);
+    } catch (error) {
+      if (!(error instanceof DataDirLockedError)) throw error;
+      log.fatal(`cannot start: ${error.message}`);
+      process.exit(1);
+    }
+  }
+  let server: RunningServer;
   try {
-    server = await startServer(config, log);
+    const { startServer } = await import('./server.ts');
+    server = await startServer(config, log, { heldLock });
   } catch (error) {
     log.fatal({ err: error }, `cannot start: ${(error as Error).message}`);
     process.exit(1);

@@ -9,6 +9,7 @@ import { startEmbeddedPostgres } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
+import { createIdentity } from './modules/auth/runtime.ts';
 import { loadSecretsKey } from './secrets-key.ts';
 import type { Services } from './services.ts';
 
@@ -20,10 +21,13 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Connects to DATABASE_URL, or starts the embedded PostgreSQL under a DATA_DIR lock. */
-export async function openDatabase(config: Config, log: Logger) {
+/**
+ * Connects to DATABASE_URL, or starts the embedded PostgreSQL under a DATA_DIR lock (taken
+ * here unless the caller already holds it: `heldLock` is its release function).
+ */
+export async function openDatabase(config: Config, log: Logger, heldLock?: () => void) {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => {} };
-  const release = lockDataDir(config.DATA_DIR);
+  const release = heldLock ?? lockDataDir(config.DATA_DIR);
   try {
     const embedded = await startEmbeddedPostgres(config.DATA_DIR, log);
     return {
@@ -42,18 +46,20 @@ export async function openDatabase(config: Config, log: Logger) {
 export async function startServer(
   config: Config,
   log: Logger,
-  options: { webApp?: boolean } = {},
+  options: { webApp?: boolean; heldLock?: () => void } = {},
 ): Promise<RunningServer> {
-  const database = await openDatabase(config, log);
+  const database = await openDatabase(config, log, options.heldLock);
   const pool = createPool(database.url);
   try {
     await runMigrations(pool);
+    const db = createDatabase(pool);
     const services: Services = {
       config,
-      db: createDatabase(pool),
+      db,
       log,
-      brokers: createBrokers(config),
+      brokers: createBrokers(config, db),
       secretsKey: loadSecretsKey(config.SECRETS_KEY, config.DATA_DIR),
+      identity: createIdentity(config, log),
     };
     const app = await buildApp(services, { authenticate, webApp: options.webApp });
     const address = await app.listen({ port: config.PORT, host: config.HOST });

@@ -3,6 +3,7 @@ import type { BrokerRegistry } from '@router/brokers';
 import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import type { Identity } from './modules/auth/runtime.ts';
 
 export interface Services {
   config: Config;
@@ -11,4 +12,6 @@ export interface Services {
   brokers: BrokerRegistry;
   /** AES-256-GCM key for broker credentials at rest. */
   secretsKey: Buffer;
+  /** Rate limiter, session cache, mailer and social key sets of this instance. */
+  identity: Identity;
 }

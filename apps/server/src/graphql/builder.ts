@@ -11,3 +11,4 @@ export const builder = new SchemaBuilder<{
 }>({ defaultFieldNullability: false });
 
 builder.queryType({});
+builder.mutationType({});

@@ -1,17 +1,9 @@
-// SPEC §3 User and the `user` query.
-import { eq } from 'drizzle-orm';
-import { users } from '../db/schema/index.ts';
-import { AppError } from '../errors.ts';
+// SPEC §3 User: the `user` query and `userUpdate`.
+import type { UserRow } from '../db/repositories/user.repository.ts';
+import { getUser, updateProfile } from '../modules/users/user.ts';
 import { builder } from './builder.ts';
-import { requireViewer } from './guards.ts';
 
-export interface UserShape {
-  key: string;
-  group: number;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-}
+export type UserShape = Pick<UserRow, 'key' | 'group' | 'email' | 'firstName' | 'lastName'>;
 
 export const UserRef = builder.objectRef<UserShape>('User').implement({
   fields: (t) => ({
@@ -28,11 +20,15 @@ builder.queryField('user', (t) =>
   t.field({
     type: UserRef,
     description: 'The signed-in user (the proxied user in admin proxy mode).',
-    resolve: async (_root, _args, ctx) => {
-      const viewer = requireViewer(ctx);
-      const [row] = await ctx.services.db.select().from(users).where(eq(users.id, viewer.userId)).limit(1);
-      if (!row) throw new AppError('UNAUTHENTICATED', 'Please sign in');
-      return row;
-    },
+    resolve: (_root, _args, ctx) => getUser(ctx),
+  }),
+);
+
+builder.mutationField('userUpdate', (t) =>
+  t.field({
+    type: UserRef,
+    description: 'Omitted fields stay. A new email is applied when the link sent to it is opened.',
+    args: { email: t.arg.string(), firstName: t.arg.string(), lastName: t.arg.string() },
+    resolve: (_root, args, ctx) => updateProfile(ctx, args),
   }),
 );

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
+import { registerHook } from '../hook/plugin.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
@@ -28,6 +29,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerErrorHandler(app);
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
+  await registerHook(app, services);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }

@@ -1,6 +1,11 @@
 // The database schema, one file per domain. drizzle-kit generates db/migrations from it.
+export * from './accounts.ts';
+export * from './actions.ts';
 export * from './connectors.ts';
+export * from './email-tokens.ts';
 export * from './hooks.ts';
 export * from './notifications.ts';
+export * from './paper.ts';
+export * from './sessions.ts';
 export * from './signals.ts';
 export * from './users.ts';

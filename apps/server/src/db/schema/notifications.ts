@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { connectors } from './connectors.ts';
 import { users } from './users.ts';
 
@@ -20,5 +20,9 @@ export const notifications = pgTable(
     metadata: jsonb('metadata').$type<{ email?: string; url?: string }>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('notifications_connector_idx').on(t.connectorId, t.accountId)],
+  (t) => [
+    index('notifications_connector_idx').on(t.connectorId, t.accountId),
+    /** One setting per type and account: creating it again updates it. */
+    uniqueIndex('notifications_type_idx').on(t.connectorId, t.accountId, t.type),
+  ],
 );

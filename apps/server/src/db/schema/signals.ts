@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   doublePrecision,
   index,
   integer,
@@ -28,9 +29,8 @@ export const signals = pgTable(
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    hookId: bigint('hook_id', { mode: 'number' })
-      .notNull()
-      .references(() => hooks.id, { onDelete: 'cascade' }),
+    /** Null once the hook is deleted: the signal stays, for the activity log and statistics. */
+    hookId: bigint('hook_id', { mode: 'number' }).references(() => hooks.id, { onDelete: 'set null' }),
     connectorId: bigint('connector_id', { mode: 'number' }).notNull(),
     accountId: text('account_id').notNull(),
     providerName: text('provider_name').notNull(),
@@ -55,6 +55,14 @@ export const signals = pgTable(
     index('signals_user_created_idx').on(t.userId, t.createdAt.desc()),
     index('signals_hook_created_idx').on(t.hookId, t.createdAt.desc()),
     index('signals_unfinished_idx').on(t.createdAt).where(sql`${t.status} in ('received', 'placing', 'unknown')`),
+    // Order counters and stats (stats.repository.ts) read only these two, as index-only scans.
+    index('signals_user_stats_idx').on(t.userId, t.createdAt, t.hookId, t.isTest, t.providerName),
+    index('signals_user_errors_idx')
+      .on(t.userId, t.createdAt, t.hookId, t.providerName)
+      .where(sql`not ${t.isTest} and ${t.status} in ('rejected', 'failed')`),
+    // A live signal on its way to the broker holds a credit. The hook's single store statement
+    // relies on it: with no credit to take, this check aborts the whole statement (nothing stored).
+    check('signals_live_credit_check', sql`${t.isTest} or ${t.creditHeld} or ${t.status} <> 'placing'`),
   ],
 );
 

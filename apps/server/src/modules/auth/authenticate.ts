@@ -1,4 +1,58 @@
-// Resolves the caller of a request. Sessions and API tokens arrive with the identity module.
+// Resolves the caller of a request: `Authorization: Bearer <session or API token>`, then the
+// admin proxy header `X-User: <email>`. Second-factor (mfa) sessions are no viewer at all: they
+// only complete `signin(type: "passcode")`. Unknown, expired or revoked tokens are anonymous,
+// so protected fields answer UNAUTHENTICATED.
+import type { FastifyRequest } from 'fastify';
+import { findUserByEmail } from '../../db/repositories/user.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Viewer } from '../../graphql/context.ts';
+import { GROUP } from '../../graphql/guards.ts';
 import type { Authenticate } from '../../graphql/yoga.ts';
+import type { Services } from '../../services.ts';
+import { resolveToken } from './sessions.ts';
 
-export const authenticate: Authenticate = async () => null;
+export const NOT_ACTIVATED = 'User not registered or not activated';
+
+export const authenticate: Authenticate = async (services, req, bearer) => {
+  const session = bearer ? await resolveToken(services, bearer) : null;
+  if (!session || session.kind === 'mfa') return null;
+  const viewer: Viewer = {
+    userId: session.userId,
+    userKey: session.userKey,
+    group: session.group,
+    sessionId: session.id,
+  };
+  const header = req.headers['x-user'];
+  const proxied = (Array.isArray(header) ? header[0] : header)?.trim();
+  return proxied ? proxyViewer(services, req, viewer, proxied) : viewer;
+};
+
+async function proxyViewer(services: Services, req: FastifyRequest, admin: Viewer, email: string): Promise<Viewer> {
+  if ((admin.group & GROUP.ADMIN) === 0) {
+    throw new AppError('FORBIDDEN', 'Only administrators can act as another user');
+  }
+  const target = email.length <= 254 ? await findUserByEmail(services.db, email) : undefined;
+  if (!target?.emailConfirmedAt) throw new AppError('FORBIDDEN', NOT_ACTIVATED);
+  services.log.info(
+    { adminId: admin.userId, userId: target.id, operation: operationOf(req), requestId: req.id },
+    'admin proxy request',
+  );
+  return {
+    userId: target.id,
+    userKey: target.key,
+    group: target.group,
+    sessionId: admin.sessionId,
+    proxiedBy: admin.userId,
+  };
+}
+
+/** The GraphQL operation name, else the first field of the document (for the proxy log). */
+function operationOf(req: FastifyRequest): string {
+  const source = (req.method === 'GET' ? req.query : req.body) as
+    | { operationName?: unknown; query?: unknown }
+    | null
+    | undefined;
+  if (typeof source?.operationName === 'string' && source.operationName) return source.operationName.slice(0, 100);
+  const query = typeof source?.query === 'string' ? source.query : '';
+  return /{\s*([A-Za-z_]\w*)/.exec(query)?.[1] ?? 'unknown';
+}

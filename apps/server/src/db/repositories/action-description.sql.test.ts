@@ -1,0 +1,64 @@
+// The SQL description (searched by the activity query) must equal the shared TS one (displayed).
+import { ACTION_CODES, describeAction } from '@router/shared';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/postgres.ts';
+import { describeActionSql } from './action-description.sql.ts';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+async function describeInSql(cases: Array<{ code: string; metadata: unknown }>): Promise<string[]> {
+  const { rows } = await database.pool.query<{ description: string }>(
+    `select ${describeActionSql('c.code', 'c.metadata')} as description
+     from rows from (jsonb_to_recordset($1::jsonb) as (code text, metadata jsonb)) with ordinality as c(code, metadata, n)
+     order by n`,
+    [JSON.stringify(cases)],
+  );
+  return rows.map((row) => row.description);
+}
+
+const text = fc.oneof(
+  fc.constantFrom('paper', 'kraken', 'A1', "it's", 'ValidationError', 'rejected', 'filled', '', ' x '),
+  fc.string({ maxLength: 6 }),
+);
+const scalar = fc.oneof(text, fc.integer({ min: -5, max: 99999 }), fc.constant(null), fc.boolean());
+const fieldNames = ['providerName', 'shortKey', 'key', 'name', 'account', 'accountId', 'id', 'status', 'error'];
+const nested = fc.dictionary(fc.constantFrom(...fieldNames, 'connector'), scalar, { maxKeys: 4 });
+const value = fc.oneof(scalar, nested, fc.array(fc.oneof(scalar, nested), { maxLength: 3 }));
+const metadata = fc.oneof(
+  fc.dictionary(
+    fc.constantFrom(...fieldNames, 'accounts', 'accountIds', 'hook', 'connector', 'provider', 'response', 'request'),
+    value,
+    { maxKeys: 7 },
+  ),
+  fc.constant({}),
+  fc.constant(null),
+);
+const code = fc.constantFrom(...ACTION_CODES, 'Unknown');
+
+describe('describeActionSql', () => {
+  it('matches describeAction on generated metadata', async () => {
+    const cases = fc.sample(fc.record({ code, metadata }), { numRuns: 2000, seed: 42 });
+    const sqlDescriptions = await describeInSql(cases);
+    const mismatches = cases
+      .map((c, i) => ({ ...c, ts: describeAction(c.code, c.metadata), sql: sqlDescriptions[i] }))
+      .filter((c) => c.ts !== c.sql);
+    expect(mismatches.slice(0, 5)).toEqual([]);
+  });
+
+  it('matches on the documented shapes', async () => {
+    const cases = [
+      { code: 'ConnectorActivate', metadata: { providerName: 'paper', accounts: [{ id: 'A1' }, 'A2', 3] } },
+      { code: 'HookCreate', metadata: { hook: { shortKey: 's', name: 'n', accountId: 'P1' }, provider: 'paper' } },
+      { code: 'Order', metadata: { hook: 'k', connector: { providerName: 'paper' }, response: { error: 'x' } } },
+      { code: 'Order', metadata: { key: 'k', providerName: 'paper', response: { status: 'filled' } } },
+    ];
+    expect(await describeInSql(cases)).toEqual(cases.map((c) => describeAction(c.code, c.metadata)));
+  });
+});

@@ -1,0 +1,60 @@
+// SQL twin of describeAction (packages/shared/src/action-description.ts), so activity search can
+// match the description inside PostgreSQL. action-description.sql.test.ts holds the two equal.
+import { ACTION_CODES, METADATA_PATHS } from '@router/shared';
+
+type Path = readonly string[];
+
+/** A text literal of our own constants (never user input). */
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** The value at `path` when it is a JSON string or number, as text; else null. */
+function scalarAt(m: string, path: Path): string {
+  const p = literal(`{${path.join(',')}}`);
+  return `(case when jsonb_typeof(${m} #> ${p}) in ('string', 'number') then ${m} #>> ${p} end)`;
+}
+
+function firstOf(m: string, paths: readonly Path[]): string {
+  return `coalesce(${paths.map((path) => scalarAt(m, path)).join(', ')}, '')`;
+}
+
+function accountIds(m: string, account: string): string {
+  const list = `(case when jsonb_typeof(${m} -> 'accounts') = 'array' then ${m} -> 'accounts'
+    when jsonb_typeof(${m} -> 'accountIds') = 'array' then ${m} -> 'accountIds' end)`;
+  const id = `coalesce((case when jsonb_typeof(e) in ('string', 'number') then e #>> '{}' end), ${scalarAt('e', ['id'])})`;
+  return `coalesce((select string_agg(${id}, ', #' order by n) from jsonb_array_elements(${list}) with ordinality as x(e, n)), ${account})`;
+}
+
+function failed(m: string): string {
+  const status = scalarAt(m, ['response', 'status']);
+  const error = `${m} #> '{response,error}'`;
+  return `coalesce(${status} = 'rejected' or strpos(${status}, 'Error') > 0
+    or ${error} not in ('null'::jsonb, 'false'::jsonb, '""'::jsonb), false)`;
+}
+
+/** The description of the row whose code and metadata (jsonb) are the given SQL expressions. */
+export function describeActionSql(code: string, m: string): string {
+  const provider = firstOf(m, METADATA_PATHS.provider);
+  const key = firstOf(m, METADATA_PATHS.key);
+  const name = firstOf(m, METADATA_PATHS.name);
+  const account = firstOf(m, METADATA_PATHS.account);
+  const codes = ACTION_CODES.map(literal).join(', ');
+  return `(case
+    when ${code} = 'Signin' then 'You signed in to the dashboard'
+    when ${code} = 'AuthPasswordReset' then 'You reset the password'
+    when ${code} = 'AuthPasswordResetRequest' then 'You requested password reset'
+    when ${code} not in (${codes}) then '-'
+    when jsonb_typeof(${m}) is distinct from 'object' or ${m} = '{}'::jsonb then ${code}
+    when ${code} in ('ConnectorCreate', 'ConnectorActivate')
+      then ${provider} || ' account(s) #' || ${accountIds(m, account)} || ' connected'
+    when ${code} = 'ConnectorDeactivate' then concat_ws(' ', nullif(${provider}, ''), 'connection disabled')
+    when ${code} = 'ConnectorDelete' then concat_ws(' ', nullif(${provider}, ''), 'disconnected')
+    when ${code} = 'HookCreate'
+      then 'Webhook ' || ${key} || ' (' || ${name} || ') created for ' || ${provider} || ' #' || ${account}
+    when ${code} = 'HookDelete'
+      then 'Webhook ' || ${key} || ' (' || ${name} || ') removed from ' || ${provider} || ' #' || ${account}
+    else 'Webhook ' || ${key} || ' (' || ${provider} || '#' || ${account} || ') '
+      || (case when ${failed(m)} then 'call failed' else 'called' end)
+  end)`;
+}

@@ -1,0 +1,100 @@
+// Broker connections (SPEC §3 Connector). Every lookup by key is scoped to its user; a pending
+// OAuth connection (oauth_state set) is invisible until activated.
+import { and, asc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { connectors } from '../schema/index.ts';
+import type { Executor, Transaction } from './executor.ts';
+
+export type ConnectorRow = typeof connectors.$inferSelect;
+export type NewConnector = typeof connectors.$inferInsert;
+export type ConnectorChanges = Partial<Omit<NewConnector, 'id' | 'key' | 'userId' | 'createdAt' | 'updatedAt'>>;
+
+const visible = isNull(connectors.oauthState);
+
+export async function insertConnector(db: Executor, values: NewConnector): Promise<ConnectorRow> {
+  const [row] = await db.insert(connectors).values(values).returning();
+  if (!row) throw new Error('connector insert returned nothing');
+  return row;
+}
+
+export async function findConnector(db: Executor, userId: number, key: string): Promise<ConnectorRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.userId, userId), eq(connectors.key, key), visible))
+    .limit(1);
+  return row;
+}
+
+export async function listConnectors(db: Executor, userId: number): Promise<ConnectorRow[]> {
+  return db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.userId, userId), visible))
+    .orderBy(asc(connectors.createdAt), asc(connectors.id));
+}
+
+/** The user's activated connections to one provider (a reconnect updates the matching one). */
+export async function listProviderConnectors(db: Executor, userId: number, providerName: string) {
+  return db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.userId, userId), eq(connectors.providerName, providerName), visible))
+    .orderBy(asc(connectors.id));
+}
+
+/** The user's pending OAuth connections to a provider created after `since`, newest first. */
+export async function listPendingConnectors(db: Executor, userId: number, providerName: string, since: Date) {
+  return db
+    .select()
+    .from(connectors)
+    .where(
+      and(
+        eq(connectors.userId, userId),
+        eq(connectors.providerName, providerName),
+        isNotNull(connectors.oauthState),
+        sql`${connectors.createdAt} > ${since.toISOString()}`,
+      ),
+    )
+    .orderBy(sql`${connectors.createdAt} desc`, sql`${connectors.id} desc`);
+}
+
+/** Forgets the user's pending OAuth connections started before `before`. */
+export async function deleteStalePendingConnectors(db: Executor, userId: number, before: Date): Promise<void> {
+  await db
+    .delete(connectors)
+    .where(and(eq(connectors.userId, userId), isNotNull(connectors.oauthState), lt(connectors.createdAt, before)));
+}
+
+/** Applies `changes` and bumps updated_at (which invalidates cached sessions). */
+export async function updateConnector(
+  db: Executor,
+  id: number,
+  changes: ConnectorChanges,
+): Promise<ConnectorRow | undefined> {
+  const [row] = await db
+    .update(connectors)
+    .set({ ...changes, updatedAt: sql`clock_timestamp()` })
+    .where(eq(connectors.id, id))
+    .returning();
+  return row;
+}
+
+/** Deactivates an active connector; undefined when it was not active (nothing to do). */
+export async function deactivateConnectorRow(db: Executor, id: number, reason: string) {
+  const [row] = await db
+    .update(connectors)
+    .set({ isActive: false, deactivatedReason: reason, updatedAt: sql`clock_timestamp()` })
+    .where(and(eq(connectors.id, id), eq(connectors.isActive, true)))
+    .returning();
+  return row;
+}
+
+export async function deleteConnectorRow(db: Executor, id: number): Promise<void> {
+  await db.delete(connectors).where(eq(connectors.id, id));
+}
+
+/** The row locked for update (token refresh: one instance refreshes, the others wait and reuse). */
+export async function lockConnector(tx: Transaction, id: number): Promise<ConnectorRow | undefined> {
+  const [row] = await tx.select().from(connectors).where(eq(connectors.id, id)).for('update');
+  return row;
+}

@@ -1,0 +1,52 @@
+// Single-use emailed links (confirmation, email change, password reset); only hashes are stored.
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { emailTokens } from '../schema/index.ts';
+import type { Executor } from './executor.ts';
+
+export type EmailTokenPurpose = 'email_confirm' | 'email_change' | 'password_reset';
+export type EmailTokenRow = typeof emailTokens.$inferSelect;
+
+export async function insertEmailToken(
+  db: Executor,
+  token: {
+    userId: number;
+    purpose: EmailTokenPurpose;
+    tokenHash: string;
+    expiresAt: Date;
+    metadata?: { email?: string };
+  },
+): Promise<void> {
+  await db.insert(emailTokens).values(token);
+}
+
+/** The unused, unexpired token with this hash and one of these purposes. */
+export async function findUsableEmailToken(
+  db: Executor,
+  tokenHash: string,
+  purposes: EmailTokenPurpose[],
+): Promise<EmailTokenRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(emailTokens)
+    .where(and(eq(emailTokens.tokenHash, tokenHash), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, sql`now()`)))
+    .limit(1);
+  return row && purposes.includes(row.purpose) ? row : undefined;
+}
+
+/** Marks the token used; false when another request used it first (or it just expired). */
+export async function consumeEmailToken(db: Executor, id: number): Promise<boolean> {
+  const rows = await db
+    .update(emailTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(emailTokens.id, id), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, sql`now()`)))
+    .returning({ id: emailTokens.id });
+  return rows.length === 1;
+}
+
+/** Earlier links of the same purpose stop working when a new one is sent. */
+export async function invalidateEmailTokens(db: Executor, userId: number, purpose: EmailTokenPurpose): Promise<void> {
+  await db
+    .update(emailTokens)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+}

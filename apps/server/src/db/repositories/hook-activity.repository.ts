@@ -1,0 +1,99 @@
+// What the hook writes after answering: activity entries and called_at in batches, invalid
+// request counting (and the deactivation past the threshold), hook_changed notifications.
+import type { Queryable } from './signals.repository.ts';
+
+export interface ActionRow {
+  userId: number;
+  code: string;
+  address: string | null;
+  /** JSON text, already made storable (no \u0000, no lone surrogates). */
+  metadata: string;
+  createdAt: Date;
+}
+
+/** One statement for a batch of activity entries. */
+export async function insertActions(db: Queryable, rows: readonly ActionRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query({
+    name: 'actions_batch',
+    text: `insert into actions (user_id, code, address, metadata, created_at)
+      select * from unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[])`,
+    values: [
+      rows.map((r) => r.userId),
+      rows.map((r) => r.code),
+      rows.map((r) => r.address),
+      rows.map((r) => r.metadata),
+      rows.map((r) => r.createdAt),
+    ],
+  });
+}
+
+/** Sets called_at of many hooks at once (never moving it back). */
+export async function touchHooks(db: Queryable, calls: ReadonlyMap<number, Date>): Promise<void> {
+  if (calls.size === 0) return;
+  await db.query({
+    name: 'hooks_touch',
+    text: `update hooks h set called_at = v.t from unnest($1::bigint[], $2::timestamptz[]) as v(id, t)
+      where h.id = v.id and (h.called_at is null or h.called_at < v.t)`,
+    values: [[...calls.keys()], [...calls.values()]],
+  });
+}
+
+export interface InvalidCount {
+  count: number;
+  /** This request crossed the threshold: the hook is now deactivated (and hook_changed sent). */
+  deactivated: boolean;
+  userId: number;
+  hookKey: string;
+  name: string;
+}
+
+export const INVALID_REQUESTS_REASON = 'too many invalid requests';
+
+/**
+ * Counts one invalid request in the hook's hour window; reaching `threshold` deactivates the hook
+ * and notifies hook_changed, in the same statement. Inactive hooks are not counted.
+ */
+export async function countInvalidRequest(
+  db: Queryable,
+  hookId: number,
+  threshold: number,
+): Promise<InvalidCount | undefined> {
+  const { rows } = await db.query<{ count: number; deactivated: boolean; user_id: string; key: string; name: string }>({
+    name: 'hook_invalid_count',
+    text: `with counted as (
+        update hooks set
+          invalid_count = case when invalid_window_start > now() - interval '1 hour' then invalid_count + 1 else 1 end,
+          invalid_window_start = case when invalid_window_start > now() - interval '1 hour'
+            then invalid_window_start else now() end,
+          is_active = (case when invalid_window_start > now() - interval '1 hour'
+            then invalid_count + 1 else 1 end) < $2,
+          deactivated_reason = case when (case when invalid_window_start > now() - interval '1 hour'
+            then invalid_count + 1 else 1 end) >= $2 then $3 else deactivated_reason end
+        where id = $1 and is_active
+        returning invalid_count as count, not is_active as deactivated, user_id, key, name, short_key
+      )
+      select count, deactivated, user_id, key, name,
+        case when deactivated then pg_notify('hook_changed', short_key) end as notified
+      from counted`,
+    values: [hookId, threshold, INVALID_REQUESTS_REASON],
+  });
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    count: row.count,
+    deactivated: row.deactivated,
+    userId: Number(row.user_id),
+    hookKey: row.key,
+    name: row.name,
+  };
+}
+
+/** Tells every instance (and this one) to drop its cached copy of these hooks. */
+export async function notifyHooksOfConnector(db: Queryable, connectorId: number): Promise<void> {
+  await db.query({
+    name: 'hooks_notify_connector',
+    text: `select pg_notify('hook_changed', short_key) from hooks where connector_id = $1`,
+    values: [connectorId],
+  });
+}

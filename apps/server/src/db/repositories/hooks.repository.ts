@@ -1,0 +1,108 @@
+// Webhooks (SPEC §3 Hook), scoped to their user; the hook endpoint's lookup by short key; and
+// the NOTIFY that tells every server instance to drop a cached hook.
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { connectors, hooks } from '../schema/index.ts';
+import type { Executor } from './executor.ts';
+
+export type HookRow = typeof hooks.$inferSelect;
+
+/** PostgreSQL channel; the payload is one hook's short key. */
+export const HOOK_CHANGED_CHANNEL = 'hook_changed';
+
+const hookView = {
+  id: hooks.id,
+  key: hooks.key,
+  shortKey: hooks.shortKey,
+  name: hooks.name,
+  accountId: hooks.accountId,
+  isActive: hooks.isActive,
+  isTest: hooks.isTest,
+  calledAt: hooks.calledAt,
+  connectorId: hooks.connectorId,
+  connectorKey: connectors.key,
+  providerName: connectors.providerName,
+};
+function selectHooks(db: Executor) {
+  return db.select(hookView).from(hooks).innerJoin(connectors, eq(connectors.id, hooks.connectorId));
+}
+export type HookView = Awaited<ReturnType<typeof selectHooks>>[number];
+
+export async function insertHook(db: Executor, values: typeof hooks.$inferInsert): Promise<HookRow> {
+  const [row] = await db.insert(hooks).values(values).returning();
+  if (!row) throw new Error('hook insert returned nothing');
+  return row;
+}
+
+export async function findHook(db: Executor, userId: number, key: string): Promise<HookView | undefined> {
+  const [row] = await selectHooks(db)
+    .where(and(eq(hooks.userId, userId), eq(hooks.key, key)))
+    .limit(1);
+  return row;
+}
+
+export async function listHooks(db: Executor, userId: number, connectorId: number): Promise<HookView[]> {
+  return selectHooks(db)
+    .where(and(eq(hooks.userId, userId), eq(hooks.connectorId, connectorId)))
+    .orderBy(asc(hooks.createdAt), asc(hooks.id));
+}
+
+export async function renameHook(db: Executor, id: number, name: string): Promise<void> {
+  await db.update(hooks).set({ name }).where(eq(hooks.id, id));
+}
+
+export async function deleteHookRow(db: Executor, id: number): Promise<void> {
+  await db.delete(hooks).where(eq(hooks.id, id));
+}
+
+export async function listHookShortKeys(db: Executor, connectorId: number): Promise<string[]> {
+  const rows = await db.select({ shortKey: hooks.shortKey }).from(hooks).where(eq(hooks.connectorId, connectorId));
+  return rows.map((row) => row.shortKey);
+}
+
+/** What the hook endpoint needs to place an order: the hook and its connector, one indexed query. */
+const signalView = {
+  hookId: hooks.id,
+  hookKey: hooks.key,
+  shortKey: hooks.shortKey,
+  name: hooks.name,
+  userId: hooks.userId,
+  accountId: hooks.accountId,
+  isActive: hooks.isActive,
+  isTest: hooks.isTest,
+  deactivatedReason: hooks.deactivatedReason,
+  connector: {
+    id: connectors.id,
+    key: connectors.key,
+    userId: connectors.userId,
+    providerName: connectors.providerName,
+    isActive: connectors.isActive,
+    isDemo: connectors.isDemo,
+    accounts: connectors.accounts,
+    secrets: connectors.secrets,
+    secretsKeyId: connectors.secretsKeyId,
+    expiresAt: connectors.expiresAt,
+    refreshAt: connectors.refreshAt,
+    updatedAt: connectors.updatedAt,
+    deactivatedReason: connectors.deactivatedReason,
+  },
+};
+
+export type HookForSignal = NonNullable<Awaited<ReturnType<typeof selectHookForSignal>>>;
+
+export async function selectHookForSignal(db: Executor, shortKey: string) {
+  const [row] = await db
+    .select(signalView)
+    .from(hooks)
+    .innerJoin(connectors, eq(connectors.id, hooks.connectorId))
+    .where(eq(hooks.shortKey, shortKey))
+    .limit(1);
+  return row;
+}
+
+/** NOTIFY hook_changed once per short key; inside a transaction it is sent on commit. */
+export async function notifyHookChanged(db: Executor, shortKeys: readonly string[]): Promise<void> {
+  if (shortKeys.length === 0) return;
+  await db.execute(
+    sql`select pg_notify(${HOOK_CHANGED_CHANNEL}, k) from unnest(${sql.param([...shortKeys])}::text[]) as k`,
+  );
+}

@@ -1,0 +1,92 @@
+// Order counters and chart stats (SPEC §3, §7), counted from the signals table, one user at a
+// time. Both read signals_user_stats_idx and (errors) the partial signals_user_errors_idx only,
+// as index-only scans; the error predicate below must stay the index's predicate.
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor } from './executor.ts';
+
+export interface SignalRange {
+  userId: number;
+  /** Milliseconds, inclusive. */
+  from: number;
+  /** Milliseconds, exclusive. */
+  to: number;
+  providerNames?: readonly string[];
+  isTest?: boolean;
+  /** One row per hook instead of totals. */
+  isGroup: boolean;
+}
+
+export interface StatsRow {
+  createdAt: number;
+  hookShortKey: string | null;
+  counter: number;
+  counterTest: number;
+  counterError: number;
+}
+
+export interface CounterRow {
+  hookShortKey: string | null;
+  counter: number;
+  counterTest: number;
+}
+
+const at = (ms: number) => sql`to_timestamp(${ms}::float8 / 1000)`;
+
+function range(r: SignalRange): SQL {
+  const parts = [sql`s.user_id = ${r.userId}`, sql`s.created_at >= ${at(r.from)}`, sql`s.created_at < ${at(r.to)}`];
+  if (r.providerNames) parts.push(sql`s.provider_name = any(${sql.param(r.providerNames)}::text[])`);
+  if (r.isTest !== undefined) parts.push(sql`s.is_test = ${r.isTest}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** A live signal that ended in error (the hook sets these whenever its answer was an error). */
+const IS_ERROR = sql`not s.is_test and s.status in ('rejected', 'failed')`;
+
+/** Looked up per result row (few), by primary key, after aggregating. */
+const SHORT_KEY = sql`(select h.short_key from hooks h where h.id = u.hook_id)`;
+
+type Rows<T> = T & Record<string, unknown>;
+
+/** Per bucket start (date_trunc in UTC) and, when grouped, per hook; only buckets with signals. */
+export function orderStatsQuery(r: SignalRange, interval: string): SQL {
+  // On UTC wall-clock time (timestamp without zone): faster than date_trunc's zone argument.
+  const bucket = sql`date_trunc(${interval}, s.created_at at time zone 'UTC')`;
+  const hook = r.isGroup ? sql`s.hook_id` : sql`null::bigint`;
+  const where = range(r);
+  return sql`
+    select (extract(epoch from u.bucket at time zone 'UTC') * 1000)::float8 as "createdAt", ${SHORT_KEY} as "hookShortKey",
+      sum(u.counter)::int as counter, sum(u.counter_test)::int as "counterTest",
+      sum(u.counter_error)::int as "counterError"
+    from (
+      select ${bucket} as bucket, ${hook} as hook_id, count(*) filter (where not s.is_test) as counter,
+        count(*) filter (where s.is_test) as counter_test, 0::bigint as counter_error
+      from signals s where ${where} group by 1, 2
+      union all
+      select ${bucket}, ${hook}, 0, 0, count(*) from signals s where ${where} and ${IS_ERROR} group by 1, 2
+    ) u
+    group by u.bucket, u.hook_id
+    order by 1, 2`;
+}
+
+export async function orderStats(db: Executor, r: SignalRange, interval: string): Promise<StatsRow[]> {
+  const { rows } = await db.execute<Rows<StatsRow>>(orderStatsQuery(r, interval));
+  return rows;
+}
+
+/** Live and test signal counts in the range: one total row (none when empty), or one per hook. */
+export function orderCountersQuery(r: SignalRange): SQL {
+  const hook = r.isGroup ? sql`s.hook_id` : sql`null::bigint`;
+  return sql`
+    select ${SHORT_KEY} as "hookShortKey", u.counter::int as counter, u.counter_test::int as "counterTest"
+    from (
+      select ${hook} as hook_id, count(*) filter (where not s.is_test) as counter,
+        count(*) filter (where s.is_test) as counter_test
+      from signals s where ${range(r)} group by 1
+    ) u
+    order by 1`;
+}
+
+export async function orderCounters(db: Executor, r: SignalRange): Promise<CounterRow[]> {
+  const { rows } = await db.execute<Rows<CounterRow>>(orderCountersQuery(r));
+  return rows;
+}

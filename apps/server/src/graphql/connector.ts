@@ -1,0 +1,105 @@
+// SPEC §7 connector calls: connectorCreate, connectorActivate, connectorUpdate, connectorDelete,
+// connector(key), connectors. Credentials and tokens are never part of any answer.
+import {
+  type Actor,
+  activateConnector,
+  type ConnectorCreation,
+  type ConnectorView,
+  createConnector,
+  deleteConnector,
+  getConnector,
+  listConnectors,
+  renameConnectorAccounts,
+} from '../modules/connectors/index.ts';
+import { builder } from './builder.ts';
+import type { GraphQLContext } from './context.ts';
+import { requireViewer } from './guards.ts';
+
+/** The signed-in caller as the modules' Actor (scoping and the activity log's address). */
+export function actorOf(ctx: GraphQLContext): Actor {
+  return { userId: requireViewer(ctx).userId, address: ctx.ip || null };
+}
+
+export const ConnectorRef = builder.objectRef<ConnectorView>('Connector').implement({
+  description: 'SPEC §3 Connector: a broker connection of the caller.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    providerName: t.exposeString('providerName'),
+    accounts: t.string({
+      description: 'JSON list of {id, name, dataTitle, dataType, dataCurrency, demo}',
+      resolve: (connector) => JSON.stringify(connector.accounts),
+    }),
+    branch: t.exposeString('branch', { nullable: true }),
+    status: t.exposeInt('status', { description: 'bits: RESTRICTED 8, FOLLOWERS 32, NOTIFICATIONS 64' }),
+    isActive: t.exposeBoolean('isActive'),
+    isDemo: t.exposeBoolean('isDemo'),
+    expiresAt: t.exposeFloat('expiresAt', {
+      nullable: true,
+      description: 'milliseconds since the epoch; null when the connection does not expire',
+    }),
+  }),
+});
+
+const ConnectorCreationRef = builder.objectRef<ConnectorCreation>('ConnectorCreation').implement({
+  description: 'SPEC §3 Connector creation result.',
+  fields: (t) => ({
+    type: t.exposeString('type', { description: "'open' (authorization window at requestUrl) or 'credentials'" }),
+    credentials: t.exposeStringList('credentials', {
+      description:
+        "credential field names, in the order connectorActivate takes them; for 'open' the callback's query parameter",
+    }),
+    referrerBase: t.exposeString('referrerBase', { nullable: true }),
+    requestUrl: t.exposeString('requestUrl', {
+      nullable: true,
+      description: "the broker's authorization URL (with state)",
+    }),
+    redirectUrl: t.exposeString('redirectUrl', { nullable: true, description: '{PUBLIC_URL}/callback/{providerName}' }),
+    help: t.exposeString('help', { nullable: true }),
+    metadata: t.exposeString('metadata', { description: "JSON: {title} and for 'open' the pending connector {key}" }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  connector: t.field({
+    type: ConnectorRef,
+    description: "One of the caller's connectors; NOT_FOUND 'Connector not found' otherwise.",
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => getConnector(ctx.services, actorOf(ctx), key),
+  }),
+  connectors: t.field({
+    type: [ConnectorRef],
+    description: "The caller's connectors, oldest first (pending OAuth connections excluded).",
+    resolve: (_root, _args, ctx) => listConnectors(ctx.services, actorOf(ctx)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  connectorCreate: t.field({
+    type: ConnectorCreationRef,
+    description: "Starts a connection: the credential form, or for 'open' providers the authorization URL.",
+    args: { providerName: t.arg.string({ required: true }) },
+    resolve: (_root, { providerName }, ctx) => createConnector(ctx.services, actorOf(ctx), providerName),
+  }),
+  connectorActivate: t.field({
+    type: ConnectorRef,
+    description:
+      "Connects: credentials in the order of ConnectorCreation.credentials, or for 'open' providers [code, state] from /callback/{providerName}. Reconnecting an account already connected reactivates its connector.",
+    args: {
+      providerName: t.arg.string({ required: true }),
+      credentials: t.arg.stringList({ required: true }),
+    },
+    resolve: (_root, { providerName, credentials }, ctx) =>
+      activateConnector(ctx.services, actorOf(ctx), providerName, credentials),
+  }),
+  connectorUpdate: t.field({
+    type: ConnectorRef,
+    description: 'Renames accounts: accounts is a JSON list of {id, name}; an empty name is skipped.',
+    args: { key: t.arg.string({ required: true }), accounts: t.arg.string({ required: true }) },
+    resolve: (_root, { key, accounts }, ctx) => renameConnectorAccounts(ctx.services, actorOf(ctx), key, accounts),
+  }),
+  connectorDelete: t.boolean({
+    description: 'Deletes the connector with its hooks and notification settings.',
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => deleteConnector(ctx.services, actorOf(ctx), key),
+  }),
+}));

@@ -1,0 +1,74 @@
+// SPEC §7 hook calls: hookCreate, hookUpdate (rename), hookDelete, hook(key), hooks(connectorKey).
+import type { HookView } from '../db/repositories/hooks.repository.ts';
+import { createHook, deleteHook, getHook, hookUrl, listHooks, renameHook } from '../modules/hooks/index.ts';
+import { builder } from './builder.ts';
+import { actorOf } from './connector.ts';
+
+const HookConnectorRef = builder.objectRef<{ key: string; providerName: string }>('HookConnector').implement({
+  description: 'The connector a hook places orders through.',
+  fields: (t) => ({ key: t.exposeString('key'), providerName: t.exposeString('providerName') }),
+});
+
+export const HookRef = builder.objectRef<HookView>('Hook').implement({
+  description: 'SPEC §3 Hook: a webhook placing orders on one broker account.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    shortKey: t.exposeString('shortKey', { description: '22 base62 characters; the webhook URL ends with it' }),
+    name: t.exposeString('name'),
+    accountId: t.exposeString('accountId'),
+    isActive: t.exposeBoolean('isActive'),
+    isTest: t.exposeBoolean('isTest', { description: 'test hooks never reach the broker (status draft)' }),
+    connector: t.field({
+      type: HookConnectorRef,
+      resolve: (hook) => ({ key: hook.connectorKey, providerName: hook.providerName }),
+    }),
+    calledAt: t.float({
+      nullable: true,
+      description: 'last call, milliseconds since the epoch',
+      resolve: (hook) => hook.calledAt?.getTime() ?? null,
+    }),
+    url: t.string({
+      description: '{PUBLIC_URL}/hook/{shortKey}',
+      resolve: (hook, _args, ctx) => hookUrl(ctx.services, hook.shortKey),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  hook: t.field({
+    type: HookRef,
+    description: "One of the caller's hooks; NOT_FOUND 'Hook not found' otherwise.",
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => getHook(ctx.services, actorOf(ctx), key),
+  }),
+  hooks: t.field({
+    type: [HookRef],
+    description: "The hooks of one of the caller's connectors, oldest first.",
+    args: { connectorKey: t.arg.string({ required: true }) },
+    resolve: (_root, { connectorKey }, ctx) => listHooks(ctx.services, actorOf(ctx), connectorKey),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  hookCreate: t.field({
+    type: HookRef,
+    description: "A new hook on an account of the caller's connector; a blank name becomes 'Webhook'.",
+    args: {
+      connectorKey: t.arg.string({ required: true }),
+      accountId: t.arg.string({ required: true }),
+      name: t.arg.string(),
+      isTest: t.arg.boolean(),
+    },
+    resolve: (_root, args, ctx) => createHook(ctx.services, actorOf(ctx), args),
+  }),
+  hookUpdate: t.field({
+    type: HookRef,
+    description: "Renames a hook (name required: 'Required').",
+    args: { key: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: (_root, { key, name }, ctx) => renameHook(ctx.services, actorOf(ctx), key, name),
+  }),
+  hookDelete: t.boolean({
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => deleteHook(ctx.services, actorOf(ctx), key),
+  }),
+}));

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { balanceOf, eventually, paperOrders, postSignal, setupTrader, signalRows } from '../../test/signal-fixtures.ts';
+import { deleteConnector } from '../modules/connectors/index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+
+describe('POST /hook/:shortKey', () => {
+  it('places one paper order for a signal, spends one credit and answers 201', async () => {
+    const trader = await setupTrader(t, 'place@example.com');
+    const res = await postSignal(t, trader.shortKey, BUY);
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({ status: 'filled' });
+    expect(typeof body.id).toBe('string');
+    expect(typeof body.price).toBe('number');
+    const orders = await paperOrders(t, trader.accountId);
+    expect(orders).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(4);
+    await eventually(async () => (await signalRows(t, trader.userId))[0]?.status === 'filled');
+    const [signal] = await signalRows(t, trader.userId);
+    expect(orders[0]?.client_order_id).toBe(signal?.id);
+    expect(signal).toMatchObject({ credit_held: true, is_test: false, broker_order_id: body.id });
+  });
+
+  it('takes text/plain (TradingView), a charset, and a byte-order mark', async () => {
+    const trader = await setupTrader(t, 'plain@example.com');
+    const text = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 }, 'text/plain');
+    expect(text.statusCode).toBe(201);
+    const charset = await postSignal(t, trader.shortKey, { ...BUY, quantity: 3 }, 'application/json; charset=utf-8');
+    expect(charset.statusCode).toBe(201);
+    const bom = await postSignal(t, trader.shortKey, `\ufeff${JSON.stringify({ ...BUY, quantity: 4 })}`, 'text/plain');
+    expect(bom.statusCode).toBe(201);
+    const none = await t.app.inject({ method: 'POST', url: `/hook/${trader.shortKey}`, payload: JSON.stringify(BUY) });
+    expect(none.statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
+  });
+
+  it('refuses invalid JSON and unknown fields with a ValidationError naming the problem', async () => {
+    const trader = await setupTrader(t, 'invalid@example.com');
+    const broken = await postSignal(t, trader.shortKey, '{"symbol": "AAPL", ', 'text/plain');
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ status: 'ValidationError' });
+    expect(broken.json().message).toMatch(/JSON/);
+    const unknown = await postSignal(t, trader.shortKey, { ...BUY, stop_los_price: 10 });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toMatch(/stop_los_price/);
+    const empty = await postSignal(t, trader.shortKey, '');
+    expect(empty.statusCode).toBe(400);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(5);
+  });
+
+  it('answers 413 over 64 KiB and takes a body of exactly 64 KiB', async () => {
+    const trader = await setupTrader(t, 'large@example.com');
+    const json = JSON.stringify(BUY);
+    const exact = json + ' '.repeat(65_536 - json.length);
+    expect((await postSignal(t, trader.shortKey, exact)).statusCode).toBe(201);
+    const over = await postSignal(t, trader.shortKey, `${exact} `);
+    expect(over.statusCode).toBe(413);
+    expect(over.json()).toMatchObject({ status: 'ValidationError' });
+  });
+
+  it('answers 404 for unknown keys', async () => {
+    for (const key of ['AAAAAAAAAAAAAAAAAAAAAA', 'short', 'not-a-key.json']) {
+      const res = await postSignal(t, key, BUY);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ status: 'Error', message: 'Webhook not found' });
+    }
+  });
+
+  it('refuses a deactivated hook or connector, saying which', async () => {
+    const trader = await setupTrader(t, 'off@example.com');
+    const pool = t.services.db.$client;
+    await pool.query(
+      `update hooks set is_active = false, deactivated_reason = 'too many invalid requests' where id = $1`,
+      [trader.hook.id],
+    );
+    await pool.query(`select pg_notify('hook_changed', $1)`, [trader.shortKey]);
+    await eventually(async () => (await postSignal(t, trader.shortKey, BUY)).statusCode === 400);
+    expect((await postSignal(t, trader.shortKey, BUY)).json()).toEqual({
+      status: 'ExecutionError',
+      message: 'Webhook is deactivated: too many invalid requests',
+    });
+    const other = await trader.addHook(false);
+    await pool.query('update connectors set is_active = false where key = $1', [trader.connector.key]);
+    const res = await postSignal(t, other.shortKey, BUY);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^Broker connection is deactivated/);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+  });
+
+  it('refuses with no signals left, storing and placing nothing', async () => {
+    const trader = await setupTrader(t, 'broke@example.com', { credits: 1 });
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    const res = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ status: 'ExecutionError', message: 'No signals left: top up in Account & Billing' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await signalRows(t, trader.userId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(0);
+  });
+
+  it('answers a test hook with the normalized order as a draft, free, sending nothing', async () => {
+    const trader = await setupTrader(t, 'test-hook@example.com', { isTest: true, credits: 0 });
+    const res = await postSignal(t, trader.shortKey, {
+      symbol: 'aapl',
+      action: 'BUY',
+      quantity: '2 * 3',
+      limit_price: 100,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      status: 'draft',
+      order: {
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'buy',
+        quantity: 6,
+        quantity_type: 'fixed',
+        type: 'limit',
+        limit_price: 100,
+        duration: 'gtc',
+      },
+    });
+    expect(res.json().status_description).toMatch(/Paper/);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(0);
+    const [signal] = await signalRows(t, trader.userId);
+    expect(signal).toMatchObject({ is_test: true, status: 'draft', credit_held: false, id: res.json().id });
+  });
+
+  it("places a signal on the hook owner's account only", async () => {
+    const owner = await setupTrader(t, 'owner@example.com');
+    const other = await setupTrader(t, 'other@example.com');
+    const res = await postSignal(t, owner.shortKey, BUY);
+    expect(res.statusCode).toBe(201);
+    expect(await paperOrders(t, owner.accountId)).toHaveLength(1);
+    expect(await paperOrders(t, other.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, owner.userId)).toBe(4);
+    expect(await balanceOf(t, other.userId)).toBe(5);
+  });
+
+  it('never answers 5xx to garbage', async () => {
+    const trader = await setupTrader(t, 'garbage@example.com', { credits: 100 });
+    const bodies = [
+      '',
+      'null',
+      '[]',
+      '"text"',
+      '{"__proto__": {"x": 1}, "symbol": "AAPL", "action": "buy", "quantity": 1}',
+      '{"constructor": {"prototype": {}}}',
+      '{"symbol": "AAPL", "action": "buy", "quantity": 1e309}',
+      '{"symbol": "AAPL\\u0000", "action": "buy", "quantity": 1}',
+      '{"symbol": "\\ud800", "action": "buy", "quantity": 1}',
+      '{"symbol": "AAPL", "action": "buy", "quantity": 1, "client_id": "a\\u0000b"}',
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      '{"symbol": "AAPL", "symbol": "MSFT", "action": "buy", "quantity": "NaN"}',
+      '\u0000\u0001\u0002',
+      '{"legs": [1, 2, {"symbol": {}}]}',
+    ];
+    for (const body of bodies) {
+      for (const type of ['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'image/png']) {
+        const res = await postSignal(t, trader.shortKey, body, type);
+        expect(res.statusCode, `${type} ${body.slice(0, 40)}`).toBeLessThan(500);
+      }
+    }
+  });
+});
+
+describe('after the answer', () => {
+  it('records the Order action and the hook call time', async () => {
+    const trader = await setupTrader(t, 'activity@example.com');
+    await postSignal(t, trader.shortKey, BUY);
+    await postSignal(t, trader.shortKey, { symbol: 'AAPL' });
+    await t.app.hookRuntime.writer.flush();
+    const { rows } = await t.services.db.$client.query<{ code: string; metadata: Record<string, unknown> }>(
+      `select code, metadata from actions where user_id = $1 and code = 'Order' order by id`,
+      [trader.userId],
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.metadata).toMatchObject({
+      hook: { key: trader.hook.key, name: 'Main' },
+      providerName: 'paper',
+      accountId: trader.accountId,
+      request: BUY,
+      response: { status: 'filled' },
+    });
+    expect(typeof rows[0]?.metadata.elapsed).toBe('number');
+    expect(rows[1]?.metadata.response).toMatchObject({ status: 'ValidationError' });
+    const hook = await t.services.db.$client.query('select called_at from hooks where id = $1', [trader.hook.id]);
+    expect(hook.rows[0]?.called_at).toBeInstanceOf(Date);
+  });
+
+  it('keeps the signal history when the broker connection is deleted', async () => {
+    const trader = await setupTrader(t, 'history@example.com');
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    expect(await deleteConnector(t.services, { userId: trader.userId, address: null }, trader.connector.key)).toBe(
+      true,
+    );
+    const signals = await signalRows(t, trader.userId);
+    expect(signals).toHaveLength(1);
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(404);
+  });
+});

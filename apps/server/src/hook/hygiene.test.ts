@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+import { eventually, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({
+    env: { HOOK_INVALID_THRESHOLD: '3', HOOK_RATE_PER_HOOK: '1/5', HOOK_RATE_PER_ADDRESS: '0', HOOK_TIMINGS: 'true' },
+  });
+});
+afterAll(() => t.close());
+
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+
+describe('hook hygiene', () => {
+  it('deactivates a hook past the invalid-request threshold and logs it', async () => {
+    const trader = await setupTrader(t, 'noisy@example.com');
+    for (let i = 0; i < 3; i++) expect((await postSignal(t, trader.shortKey, { symbol: 'AAPL' })).statusCode).toBe(400);
+    await eventually(async () => {
+      const res = await t.services.db.$client.query('select is_active from hooks where id = $1', [trader.hook.id]);
+      return res.rows[0]?.is_active === false;
+    });
+    await eventually(async () => (await postSignal(t, trader.shortKey, BUY)).json().message?.includes('deactivated'));
+    expect((await postSignal(t, trader.shortKey, BUY)).json()).toEqual({
+      status: 'ExecutionError',
+      message: 'Webhook is deactivated: too many invalid requests',
+    });
+    await t.app.hookRuntime.writer.flush();
+    const { rows } = await t.services.db.$client.query<{ metadata: Record<string, unknown> }>(
+      `select metadata from actions where user_id = $1 and code = 'HookDeactivate'`,
+      [trader.userId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.metadata).toMatchObject({ hook: { key: trader.hook.key }, reason: 'too many invalid requests' });
+  });
+
+  it('answers 429 past the per-hook burst', async () => {
+    const trader = await setupTrader(t, 'fast@example.com', { isTest: true });
+    const codes = [];
+    for (let i = 0; i < 8; i++)
+      codes.push((await postSignal(t, trader.shortKey, { ...BUY, quantity: i + 1 })).statusCode);
+    expect(codes.slice(0, 5)).toEqual([201, 201, 201, 201, 201]);
+    expect(codes).toContain(429);
+    const res = await postSignal(t, trader.shortKey, BUY);
+    expect(res.json()).toEqual({ status: 'Error', message: 'Too many requests: slow down' });
+  });
+
+  it('drops a cached hook on hook_changed', async () => {
+    const trader = await setupTrader(t, 'renamed@example.com', { isTest: true });
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    expect(t.app.hookRuntime.cache.size).toBeGreaterThan(0);
+    await t.services.db.$client.query('delete from hooks where id = $1', [trader.hook.id]);
+    await t.services.db.$client.query(`select pg_notify('hook_changed', $1)`, [trader.shortKey]);
+    await eventually(async () => (await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 })).statusCode === 404);
+  });
+
+  it('exposes per-phase timings when HOOK_TIMINGS is on', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/internal/hook-timings' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(Object.keys(body)).toEqual(['lookup', 'parse', 'store', 'broker', 'answer', 'own']);
+    expect(body.store.count).toBeGreaterThan(0);
+    expect(body.own.p50Us).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,70 @@
+// Token buckets in memory: per hook and per source address. Generous by default so the bursts
+// TradingView sends at bar closes pass; a scanner or a runaway script is slowed to the rate.
+// TradingView's four sending addresses are shared by all its users and are never limited by
+// address (their hooks still are, each by its own bucket).
+
+export interface RateSetting {
+  /** Tokens per second; 0 turns the limit off. */
+  rate: number;
+  burst: number;
+}
+
+/** SPEC §9's TradingView alert addresses. */
+export const PLATFORM_ADDRESSES: ReadonlySet<string> = new Set([
+  '52.89.214.238',
+  '34.212.75.30',
+  '54.218.53.128',
+  '52.32.178.7',
+]);
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class RateLimiter<K> {
+  readonly #buckets = new Map<K, Bucket>();
+  readonly #rate: number;
+  readonly #burst: number;
+  readonly #maxKeys: number;
+  readonly #now: () => number;
+
+  constructor(setting: RateSetting, options: { maxKeys?: number; now?: () => number } = {}) {
+    this.#rate = setting.rate / 1000;
+    this.#burst = setting.burst;
+    this.#maxKeys = options.maxKeys ?? 100_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get enabled(): boolean {
+    return this.#rate > 0;
+  }
+
+  /** Takes one token; false when the bucket is empty. */
+  take(key: K): boolean {
+    if (this.#rate <= 0) return true;
+    const now = this.#now();
+    let bucket = this.#buckets.get(key);
+    if (!bucket) {
+      if (this.#buckets.size >= this.#maxKeys) this.sweep();
+      bucket = { tokens: this.#burst, at: now };
+      this.#buckets.set(key, bucket);
+    } else {
+      bucket.tokens = Math.min(this.#burst, bucket.tokens + (now - bucket.at) * this.#rate);
+      bucket.at = now;
+    }
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
+  }
+
+  /** Forgets buckets that have refilled (they behave like new ones). */
+  sweep(): void {
+    const now = this.#now();
+    for (const [key, bucket] of this.#buckets) {
+      if (bucket.tokens + (now - bucket.at) * this.#rate >= this.#burst) this.#buckets.delete(key);
+    }
+    // Still full of busy keys: start over rather than grow without bound.
+    if (this.#buckets.size >= this.#maxKeys) this.#buckets.clear();
+  }
+}

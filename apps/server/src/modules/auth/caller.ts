@@ -1,0 +1,20 @@
+// What identity services need from a request: services, address, bearer and viewer.
+import type { z } from 'zod';
+import { AppError } from '../../errors.ts';
+import type { GraphQLContext } from '../../graphql/context.ts';
+
+export type Caller = Pick<GraphQLContext, 'services' | 'ip' | 'bearer' | 'viewer'>;
+
+/** Parses an input; the first problem becomes a VALIDATION error naming its field. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = issue?.path.map(String).join('.');
+  const field = [prefix, path].filter(Boolean).join('.') || undefined;
+  throw new AppError('VALIDATION', issue?.message ?? 'Invalid input', { field });
+}
+
+export function rateLimited(message = 'Too many attempts, please wait a minute and try again'): AppError {
+  return new AppError('RATE_LIMITED', message);
+}

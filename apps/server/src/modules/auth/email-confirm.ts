@@ -1,0 +1,32 @@
+// `authEmailConfirm`: a confirmation (or email-change) link; success signs the user in (SPEC §4).
+import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/email-token.repository.ts';
+import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
+import { AppError } from '../../errors.ts';
+import { type Caller, rateLimited } from './caller.ts';
+import { completeSignin, type SigninResult } from './complete-signin.ts';
+import { RULES } from './rate-limit.ts';
+import { EMAIL_TAKEN } from './signup.ts';
+import { hashToken } from './tokens.ts';
+
+export const CONFIRM_LINK_INVALID = 'This confirmation link is expired or incorrect';
+
+export async function confirmEmail(caller: Caller, token: string): Promise<SigninResult> {
+  const { services, ip } = caller;
+  if (!services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink)) throw rateLimited();
+  const invalid = () => new AppError('VALIDATION', CONFIRM_LINK_INVALID, { field: 'token' });
+  if (!token || token.length > 200) throw invalid();
+  const row = await findUsableEmailToken(services.db, hashToken(token), ['email_confirm', 'email_change']);
+  if (!row) throw invalid();
+  const user = await services.db.transaction(async (tx): Promise<UserRow | null | 'taken'> => {
+    if (!(await consumeEmailToken(tx, row.id))) return null;
+    const current = await findUserById(tx, row.userId);
+    if (!current) return null;
+    if (row.purpose === 'email_change' && row.metadata.email) {
+      return (await updateUser(tx, current.id, { email: row.metadata.email, emailConfirmedAt: new Date() })) ?? 'taken';
+    }
+    return current.emailConfirmedAt ? current : await updateUser(tx, current.id, { emailConfirmedAt: new Date() });
+  });
+  if (user === 'taken') throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+  if (!user) throw invalid();
+  return completeSignin(services, user, ip, { method: 'email' });
+}

@@ -1,0 +1,51 @@
+// Sends the emailed links: confirmation (3 days), email change (3 days), password reset (1 hour).
+import { insertEmailToken, invalidateEmailTokens } from '../../db/repositories/email-token.repository.ts';
+import type { UserRow } from '../../db/repositories/user.repository.ts';
+import type { Services } from '../../services.ts';
+import { deliver } from '../mail/mailer.ts';
+import { changeEmailMail, confirmEmailMail, passwordResetMail } from '../mail/templates.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+const CONFIRM_TTL_MS = 3 * 86_400_000;
+export const RESET_TTL_MS = 3_600_000;
+
+export async function sendConfirmation(services: Services, user: UserRow): Promise<void> {
+  const token = newToken();
+  await insertEmailToken(services.db, {
+    userId: user.id,
+    purpose: 'email_confirm',
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + CONFIRM_TTL_MS),
+  });
+  const mail = confirmEmailMail(services.config.PUBLIC_URL, user.email, token, user.firstName);
+  await deliver(services.identity.mailer, services.log, mail);
+}
+
+export async function sendEmailChange(services: Services, user: UserRow, email: string): Promise<void> {
+  const token = newToken();
+  await invalidateEmailTokens(services.db, user.id, 'email_change');
+  await insertEmailToken(services.db, {
+    userId: user.id,
+    purpose: 'email_change',
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + CONFIRM_TTL_MS),
+    metadata: { email },
+  });
+  await deliver(services.identity.mailer, services.log, changeEmailMail(services.config.PUBLIC_URL, email, token));
+}
+
+export async function sendPasswordReset(services: Services, user: UserRow): Promise<void> {
+  const token = newToken();
+  await invalidateEmailTokens(services.db, user.id, 'password_reset');
+  await insertEmailToken(services.db, {
+    userId: user.id,
+    purpose: 'password_reset',
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + RESET_TTL_MS),
+  });
+  await deliver(
+    services.identity.mailer,
+    services.log,
+    passwordResetMail(services.config.PUBLIC_URL, user.email, token),
+  );
+}

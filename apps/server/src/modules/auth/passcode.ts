@@ -1,0 +1,62 @@
+// TOTP second factor (RFC 6238: SHA-1, 6 digits, 30 s). A code is accepted once: the used time
+// step is stored and only later steps pass. Wrong codes: 5 per 5 minutes per user.
+import { Secret, TOTP } from 'otpauth';
+import { consumePasscodeStep, type UserRow } from '../../db/repositories/user.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { rateLimited } from './caller.ts';
+import { RULES } from './rate-limit.ts';
+import { seal, unseal } from './seal.ts';
+
+export const PASSCODE_ISSUER = 'Signal Router';
+export const INVALID_PASSCODE = 'The verification code is not valid';
+const PERIOD_S = 30;
+
+export function newPasscodeSecret(): string {
+  return new Secret({ size: 20 }).base32;
+}
+
+export function totp(secret: string, email: string): TOTP {
+  return new TOTP({
+    issuer: PASSCODE_ISSUER,
+    label: email,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD_S,
+    secret: Secret.fromBase32(secret),
+  });
+}
+
+const aad = (userId: number) => `users.passcode_secret:${userId}`;
+
+export function sealPasscodeSecret(services: Services, userId: number, secret: string): string {
+  return seal(services.secretsKey, secret, aad(userId));
+}
+
+export function openPasscodeSecret(services: Services, user: UserRow): string | null {
+  return user.passcodeSecret ? unseal(services.secretsKey, user.passcodeSecret, aad(user.id)) : null;
+}
+
+/**
+ * Checks a code against the user's secret (or `secret`, during enrollment) and burns its time
+ * step. Throws VALIDATION for a wrong or replayed code, RATE_LIMITED after too many.
+ */
+export async function verifyPasscode(services: Services, user: UserRow, code: string, secret?: string): Promise<void> {
+  const { limiter } = services.identity;
+  const key = `passcode:${user.id}`;
+  if (!limiter.allows(key, RULES.passcodeFailures)) {
+    throw rateLimited('Too many wrong verification codes, please wait a few minutes');
+  }
+  const fail = () => {
+    limiter.add(key);
+    return new AppError('VALIDATION', INVALID_PASSCODE, { field: 'passcode' });
+  };
+  const used = secret ?? openPasscodeSecret(services, user);
+  if (!used || !/^\d{6}$/.test(code)) throw fail();
+  const now = Date.now();
+  const delta = totp(used, user.email).validate({ token: code, timestamp: now, window: 1 });
+  if (delta === null) throw fail();
+  const step = Math.floor(now / 1000 / PERIOD_S) + delta;
+  if (!(await consumePasscodeStep(services.db, user.id, step))) throw fail();
+  limiter.reset(key);
+}

@@ -1,0 +1,144 @@
+// Password reset: same answer for unknown emails, emailed single-use link expiring in an hour,
+// sessions ended, and the second factor's code when one is active.
+import { TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+
+let t: TestApp;
+let smtp: SmtpSink;
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+  t = await startTestApp({ env: { SMTP_URL: smtp.url } });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+const REQUEST = 'mutation($email: String!) { authPasswordResetRequest(email: $email) }';
+const RESET = `mutation($token: String!, $password: String!, $password2: String!, $passcode: String) {
+  authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)
+}`;
+const NEW_PASSWORD = 'Velvet-Harbor-Comet-58?';
+const email = 'reset@example.test';
+
+async function requestLink(): Promise<string> {
+  const since = smtp.mails.length;
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    payload: { query: REQUEST, variables: { email } },
+  });
+  expect(res.json()).toEqual({ data: { authPasswordResetRequest: true } });
+  await t.services.identity.settled();
+  return linkIn(await smtp.waitFor(email, since), '/auth/password').token;
+}
+
+describe('password reset', () => {
+  it('answers the same whether or not the email is registered', async () => {
+    await confirmedUser(t, email);
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: REQUEST, variables: { email: 'ghost@example.test' } },
+    });
+    const known = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      payload: { query: REQUEST, variables: { email } },
+    });
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(unknown.body).toBe(known.body);
+    await t.services.identity.settled();
+    await smtp.waitFor(email);
+    expect(smtp.mails.some((m) => m.to.includes('ghost@example.test'))).toBe(false);
+  });
+
+  it('resets with the emailed token once, ends sessions, and records the actions', async () => {
+    const { token: session } = await confirmedUser(t, 'other@example.test');
+    const first = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email, password: STRONG_PASSWORD },
+    });
+    const before = first.data?.signin.token ?? '';
+    const token = await requestLink();
+    const mismatch = await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: 'other' });
+    expect(mismatch.errors?.[0]).toMatchObject({
+      message: "Password confirmation doesn't match password.",
+      extensions: { field: 'password2' },
+    });
+    const weak = await gql(t.app, RESET, { token, password: 'abc12345', password2: 'abc12345' });
+    expect(weak.errors?.[0]?.message).toBe('Password too weak.');
+
+    const ok = await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: NEW_PASSWORD, passcode: '' });
+    expect(ok).toEqual({ data: { authPasswordReset: true } });
+    const again = await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
+    expect(again.errors?.[0]?.message).toBe('This password reset link is expired or was already used');
+
+    expect((await gql(t.app, '{ user { email } }', {}, bearer(before))).errors?.[0]?.extensions?.code).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect((await gql(t.app, '{ user { email } }', {}, bearer(session))).data).toEqual({
+      user: { email: 'other@example.test' },
+    });
+    const signin = await gql<{ signin: { issuer: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email, password: NEW_PASSWORD },
+    });
+    expect(signin.data?.signin.issuer).toBe('user');
+    const { rows } = await t.services.db.$client.query(
+      `select code from actions a join users u on u.id = a.user_id where u.email = $1 order by a.id`,
+      [email],
+    );
+    expect(rows.map((r: { code: string }) => r.code)).toEqual(
+      expect.arrayContaining(['AuthPasswordResetRequest', 'AuthPasswordReset', 'Signin']),
+    );
+  });
+
+  it('refuses an expired link', async () => {
+    const token = await requestLink();
+    await t.services.db.$client.query(
+      `update email_tokens set expires_at = now() - interval '1 second' where used_at is null`,
+    );
+    const expired = await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
+    expect(expired.errors?.[0]).toMatchObject({
+      message: 'This password reset link is expired or was already used',
+      extensions: { code: 'BAD_USER_INPUT', field: 'token' },
+    });
+  });
+
+  it('requires a valid passcode when a second factor is active', async () => {
+    const session = (
+      await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
+        type: 'password',
+        credentials: { email, password: NEW_PASSWORD },
+      })
+    ).data?.signin.token;
+    const enroll = await gql<{ userPasscode: { secret: string } }>(
+      t.app,
+      '{ userPasscode { secret } }',
+      {},
+      bearer(session ?? ''),
+    );
+    const totp = new TOTP({ secret: enroll.data?.userPasscode.secret ?? '' });
+    const activate = await gql(
+      t.app,
+      'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive } }',
+      { s: enroll.data?.userPasscode.secret, p: totp.generate() },
+      bearer(session ?? ''),
+    );
+    expect(activate.data).toEqual({ userPasscodeUpdate: { isActive: true } });
+
+    const token = await requestLink();
+    const PASSWORD = 'Orchid-Glacier-Tempo-33%';
+    const missing = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD });
+    expect(missing.errors?.[0]?.extensions?.field).toBe('passcode');
+    const wrong = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode: '000000' });
+    expect(wrong.errors?.[0]?.message).toBe('The verification code is not valid');
+    const next = totp.generate({ timestamp: Date.now() + 30_000 });
+    const ok = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode: next });
+    expect(ok).toEqual({ data: { authPasswordReset: true } });
+  });
+});

@@ -1,0 +1,75 @@
+// Password reset (SPEC §4): the request always answers the same and does its work after the
+// response; the emailed token is single use, expires in an hour, and with an active second
+// factor the reset also needs a valid code. Every session of the user ends.
+import { PASSWORD_MAX, passwordResetRequestSchema, passwordResetSchema } from '@router/shared';
+import { recordAction } from '../../db/repositories/action.repository.ts';
+import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/email-token.repository.ts';
+import { findUserByEmail, findUserById, updateUser } from '../../db/repositories/user.repository.ts';
+import { AppError } from '../../errors.ts';
+import { ACTION } from '../actions/codes.ts';
+import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { sendPasswordReset } from './email-links.ts';
+import { verifyPasscode } from './passcode.ts';
+import { assertStrongPassword, estimatePassword, hashPassword } from './password.ts';
+import { RULES } from './rate-limit.ts';
+import { revokeAllOfUser } from './sessions.ts';
+import { hashToken } from './tokens.ts';
+
+export const RESET_LINK_INVALID = 'This password reset link is expired or was already used';
+
+export async function requestPasswordReset(caller: Caller, input: { email: string }): Promise<boolean> {
+  const { services, ip } = caller;
+  const { email } = parseInput(passwordResetRequestSchema, input);
+  if (!services.identity.limiter.take(`reset-request:${ip}`, RULES.resetRequestIp)) throw rateLimited();
+  // Whether the email exists decides only what happens after the answer.
+  services.identity.background(async () => {
+    if (!services.identity.limiter.take(`reset-request:${email.toLowerCase()}`, RULES.resetRequestEmail)) return;
+    const user = await findUserByEmail(services.db, email);
+    if (!user) return;
+    await sendPasswordReset(services, user);
+    await recordAction(services.db, { userId: user.id, code: ACTION.PASSWORD_RESET_REQUEST, address: ip });
+  });
+  return true;
+}
+
+export interface PasswordResetInput {
+  token: string;
+  password: string;
+  password2: string;
+  passcode?: string | null;
+}
+
+export async function resetPassword(caller: Caller, input: PasswordResetInput): Promise<boolean> {
+  const { services, ip } = caller;
+  if (!services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink)) throw rateLimited();
+  const { token, password, passcode } = parseInput(passwordResetSchema, { ...input, passcode: input.passcode ?? '' });
+  const row = await findUsableEmailToken(services.db, hashToken(token), ['password_reset']);
+  const user = row && (await findUserById(services.db, row.userId));
+  if (!row || !user) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
+  assertStrongPassword(password);
+  if (user.passcodeActiveAt) {
+    if (!passcode) {
+      throw new AppError('VALIDATION', 'Please enter the code of your authenticator app', { field: 'passcode' });
+    }
+    await verifyPasscode(services, user, passcode);
+  }
+  const passwordHash = await hashPassword(password);
+  const done = await services.db.transaction(async (tx) => {
+    if (!(await consumeEmailToken(tx, row.id))) return false;
+    // Opening the emailed link also proves the address.
+    await updateUser(tx, user.id, { passwordHash, emailConfirmedAt: user.emailConfirmedAt ?? new Date() });
+    await recordAction(tx, { userId: user.id, code: ACTION.PASSWORD_RESET, address: ip });
+    return true;
+  });
+  if (!done) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
+  await revokeAllOfUser(services, user.id, ['session', 'mfa']);
+  return true;
+}
+
+/** `authPasswordEstimate`: zxcvbn guesses_log10, rate limited per address. */
+export function passwordEstimate(caller: Caller, password: string): number {
+  if (!caller.services.identity.limiter.take(`estimate:${caller.ip}`, RULES.estimate)) throw rateLimited();
+  if (password.length > PASSWORD_MAX)
+    throw new AppError('VALIDATION', `At most ${PASSWORD_MAX} characters`, { field: 'password' });
+  return estimatePassword(password);
+}

@@ -1,0 +1,49 @@
+// Per-instance identity state: rate limiter, session cache, mailer, social key sets, and the
+// background work started by requests (awaited by tests).
+import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+import { createMailer, type Mailer } from '../mail/mailer.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { SessionCache } from './session-cache.ts';
+
+export type SocialIssuer = 'google' | 'apple';
+
+export interface Identity {
+  limiter: RateLimiter;
+  sessions: SessionCache;
+  mailer: Mailer;
+  /** The provider's key set, fetched and cached by jose (refetched on an unknown key id). */
+  jwks(issuer: SocialIssuer): JWTVerifyGetKey;
+  /** Work that outlives its request (mails after a reset request); errors are logged. */
+  background(task: () => Promise<void>): void;
+  /** Resolves when the background work started so far has finished. */
+  settled(): Promise<void>;
+}
+
+export function createIdentity(config: Config, log: Logger): Identity {
+  const keySets = new Map<SocialIssuer, JWTVerifyGetKey>();
+  const pending = new Set<Promise<void>>();
+  return {
+    limiter: new RateLimiter(),
+    sessions: new SessionCache(),
+    mailer: createMailer(config, log),
+    jwks(issuer) {
+      let set = keySets.get(issuer);
+      if (!set) {
+        set = createRemoteJWKSet(new URL(issuer === 'google' ? config.GOOGLE_JWKS_URL : config.APPLE_JWKS_URL));
+        keySets.set(issuer, set);
+      }
+      return set;
+    },
+    background(task) {
+      const run = task()
+        .catch((err: unknown) => log.error({ err }, 'background identity task failed'))
+        .finally(() => pending.delete(run));
+      pending.add(run);
+    },
+    async settled() {
+      await Promise.all([...pending]);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// Issues, resolves and revokes bearer credentials (SPEC §3 Session, DESIGN.md "Security baseline").
+import {
+  type ActiveSession,
+  findActiveSession,
+  insertSession,
+  revokeSession,
+  revokeUserSessions,
+  type SessionKind,
+  touchSession,
+} from '../../db/repositories/session.repository.ts';
+import type { Services } from '../../services.ts';
+import { hashToken, newKey, newToken } from './tokens.ts';
+
+/** A second-factor session only completes the sign-in (SPEC §4). */
+export const MFA_TTL_MS = 5 * 60_000;
+const TOUCH_EVERY_MS = 60_000;
+
+export interface IssuedToken {
+  token: string;
+  key: string;
+}
+
+export async function issueSession(
+  services: Services,
+  userId: number,
+  kind: SessionKind,
+  options: { address: string | null; metadata?: Record<string, unknown> },
+): Promise<IssuedToken> {
+  const token = newToken();
+  const key = newKey();
+  const ttlMs = kind === 'mfa' ? MFA_TTL_MS : kind === 'session' ? services.config.SESSION_TTL_DAYS * 86_400_000 : null;
+  await insertSession(services.db, {
+    key,
+    userId,
+    kind,
+    tokenHash: hashToken(token),
+    suffix: kind === 'api' ? token.slice(-4) : null,
+    metadata: options.metadata ?? {},
+    address: options.address,
+    expiresAt: ttlMs === null ? null : new Date(Date.now() + ttlMs),
+  });
+  return { token, key };
+}
+
+/** The active credential behind a bearer token, or null (unknown, expired, revoked). */
+export async function resolveToken(services: Services, token: string): Promise<ActiveSession | null> {
+  if (token.length < 20 || token.length > 200) return null;
+  const tokenHash = hashToken(token);
+  const cached = services.identity.sessions.get(tokenHash);
+  if (cached) return cached;
+  const session = await findActiveSession(services.db, tokenHash);
+  if (!session) return null;
+  services.identity.sessions.set(tokenHash, session);
+  if (!session.lastUsedAt || Date.now() - session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+    await touchSession(services.db, session.id);
+  }
+  return session;
+}
+
+export async function revokeOne(services: Services, sessionId: number): Promise<void> {
+  services.identity.sessions.evict([await revokeSession(services.db, sessionId)]);
+}
+
+export async function revokeAllOfUser(services: Services, userId: number, kinds: SessionKind[]): Promise<void> {
+  services.identity.sessions.evict(await revokeUserSessions(services.db, userId, kinds));
+  services.identity.sessions.evictUser(userId);
+}

@@ -1,0 +1,108 @@
+// `signup` (SPEC §3 Signup payload): type 'password' sends a confirmation link; type 'token'
+// (Google/Apple) creates a confirmed account. The first user of an installation is also admin.
+import { GROUP, nameSchema, signupCredentialsSchema, socialCredentialsSchema } from '@router/shared';
+import {
+  createUserWithAccount,
+  findUserByEmail,
+  type UserRow,
+  updateUser,
+} from '../../db/repositories/user.repository.ts';
+import { DEFAULT_CREDITS } from '../../db/schema/accounts.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { sendConfirmation } from './email-links.ts';
+import { assertStrongPassword, hashPassword } from './password.ts';
+import { RULES } from './rate-limit.ts';
+import { verifySocialToken } from './social.ts';
+import { newKey } from './tokens.ts';
+
+export const EMAIL_TAKEN = 'This email is already registered';
+
+export interface SignupInput {
+  type: string;
+  credentials?: unknown;
+  firstName?: string | null;
+  lastName?: string | null;
+  referrerCode?: string | null;
+  promotionCode?: string | null;
+  stripePriceId?: string | null;
+}
+
+/** Sign-up codes are kept on the account until billing and referrals use them. */
+function signupMetadata(input: SignupInput): Record<string, unknown> {
+  const codes = (input.promotionCode ?? '')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .slice(0, 10);
+  const signup: Record<string, unknown> = {};
+  if (input.referrerCode) signup.referrerCode = input.referrerCode.slice(0, 64);
+  if (codes.length) signup.promotionCodes = codes.map((c) => c.slice(0, 64));
+  if (input.stripePriceId) signup.stripePriceId = input.stripePriceId.slice(0, 128);
+  return { creditsTotal: DEFAULT_CREDITS, signup };
+}
+
+export async function signup(caller: Caller, input: SignupInput): Promise<UserRow> {
+  const { services, ip } = caller;
+  if (!services.identity.limiter.take(`signup:${ip}`, RULES.signup)) throw rateLimited();
+  const firstName = parseInput(nameSchema, input.firstName ?? undefined, 'firstName') ?? null;
+  const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
+  if (input.type === 'token') {
+    const { issuer, token } = parseInput(socialCredentialsSchema, input.credentials, 'credentials');
+    const identity = await verifySocialToken(services, issuer, token);
+    return findOrCreateSocialUser(services, {
+      email: identity.email,
+      firstName: firstName ?? identity.firstName,
+      lastName: lastName ?? identity.lastName,
+      accountMetadata: signupMetadata(input),
+    });
+  }
+  if (input.type !== 'password') throw new AppError('VALIDATION', 'Unknown sign-up type', { field: 'type' });
+  const { email, password } = parseInput(signupCredentialsSchema, input.credentials, 'credentials');
+  assertStrongPassword(password);
+  // Spares an argon2 hash for a taken email; the unique index decides races below.
+  if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+  const user = await createUserWithAccount(services.db, {
+    key: newKey(),
+    email: email.toLowerCase(),
+    firstName,
+    lastName,
+    passwordHash: await hashPassword(password),
+    emailConfirmedAt: null,
+    group: GROUP.CUSTOMER,
+    firstUserGroup: GROUP.ADMIN,
+    accountMetadata: signupMetadata(input),
+  });
+  if (!user) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+  await sendConfirmation(services, user);
+  return user;
+}
+
+/** The provider verified the email: an existing account is signed in (and confirmed), else created. */
+export async function findOrCreateSocialUser(
+  services: Services,
+  identity: { email: string; firstName?: string; lastName?: string; accountMetadata?: Record<string, unknown> },
+): Promise<UserRow> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const existing = await findUserByEmail(services.db, identity.email);
+    if (existing) {
+      if (existing.emailConfirmedAt) return existing;
+      return (await updateUser(services.db, existing.id, { emailConfirmedAt: new Date() })) ?? existing;
+    }
+    const created = await createUserWithAccount(services.db, {
+      key: newKey(),
+      email: identity.email,
+      firstName: identity.firstName ?? null,
+      lastName: identity.lastName ?? null,
+      passwordHash: null,
+      emailConfirmedAt: new Date(),
+      group: GROUP.CUSTOMER,
+      firstUserGroup: GROUP.ADMIN,
+      accountMetadata: identity.accountMetadata ?? { creditsTotal: DEFAULT_CREDITS },
+    });
+    if (created) return created;
+    // A concurrent sign-in created it first: read it on the next turn.
+  }
+  throw new AppError('INTERNAL', 'Could not create the account');
+}

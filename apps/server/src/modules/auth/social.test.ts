@@ -1,0 +1,125 @@
+// Google and Apple sign-in against a local JWKS: good, wrong audience, expired, wrong signature.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { bearer, gql, SIGNIN } from '../../../test/identity.ts';
+import { type LocalJwks, startLocalJwks } from '../../../test/jwks.ts';
+
+let t: TestApp;
+let jwks: LocalJwks;
+beforeAll(async () => {
+  jwks = await startLocalJwks();
+  t = await startTestApp({
+    env: {
+      GOOGLE_CLIENT_ID: 'google-client.apps.test',
+      GOOGLE_JWKS_URL: jwks.url,
+      APPLE_CLIENT_ID: 'com.example.router',
+      APPLE_JWKS_URL: jwks.url,
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await jwks.close();
+});
+
+const google = (claims: Record<string, unknown> = {}, options?: { foreign?: boolean; expiresIn?: number }) =>
+  jwks.sign(
+    {
+      iss: 'https://accounts.google.com',
+      aud: 'google-client.apps.test',
+      email: 'Grace@Example.test',
+      email_verified: true,
+      given_name: 'Grace',
+      family_name: 'Hopper',
+      ...claims,
+    },
+    options,
+  );
+
+const socialSignin = async (issuer: string, token: string, metadata?: unknown) =>
+  gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
+    type: 'token',
+    credentials: { issuer, token },
+    metadata,
+  });
+
+describe('social sign-in', () => {
+  it('tells the web app which providers are configured', async () => {
+    const res = await gql(t.app, '{ authProviders { google apple googleClientId appleClientId } }');
+    expect(res.data).toEqual({
+      authProviders: {
+        google: true,
+        apple: true,
+        googleClientId: 'google-client.apps.test',
+        appleClientId: 'com.example.router',
+      },
+    });
+  });
+
+  it('creates a confirmed account on the first Google sign-in and signs in after', async () => {
+    const first = await socialSignin('google', await google());
+    expect(first.data?.signin.issuer).toBe('user');
+    const me = await gql(
+      t.app,
+      '{ user { email firstName lastName group } }',
+      {},
+      bearer(first.data?.signin.token ?? ''),
+    );
+    expect(me.data).toEqual({
+      user: { email: 'grace@example.test', firstName: 'Grace', lastName: 'Hopper', group: 5 },
+    });
+    const second = await socialSignin('google', await google({ iss: 'accounts.google.com' }));
+    expect(second.data?.signin.issuer).toBe('user');
+    const { rows } = await t.services.db.$client.query('select count(*)::int as n from users');
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('takes the name from metadata for Apple', async () => {
+    const token = await jwks.sign({
+      iss: 'https://appleid.apple.com',
+      aud: 'com.example.router',
+      email: 'tim@privaterelay.example',
+      email_verified: 'true',
+    });
+    const res = await socialSignin('apple', token, { firstName: 'Tim', lastName: 'Cook' });
+    const me = await gql(t.app, '{ user { firstName lastName group } }', {}, bearer(res.data?.signin.token ?? ''));
+    expect(me.data).toEqual({ user: { firstName: 'Tim', lastName: 'Cook', group: 4 } });
+  });
+
+  it('refuses a wrong audience, an expired token, a foreign signature, a wrong issuer and unverified email', async () => {
+    const cases = [
+      await google({ aud: 'someone-else' }),
+      await google({}, { expiresIn: Math.floor(Date.now() / 1000) - 60 }),
+      await google({}, { foreign: true }),
+      await google({ iss: 'https://appleid.apple.com' }),
+      'not.a.token',
+    ];
+    for (const token of cases) {
+      const res = await socialSignin('google', token);
+      expect(res.data).toBeNull();
+      expect(res.errors?.[0]).toMatchObject({
+        message: 'The sign-in token is not valid, please try again',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    }
+    const unverified = await socialSignin('google', await google({ email_verified: false, email: 'x@example.test' }));
+    expect(unverified.errors?.[0]?.message).toBe('Your email is not verified with this provider');
+    // An Apple token is not a Google token.
+    const apple = await socialSignin('apple', await google());
+    expect(apple.errors?.[0]?.message).toBe('The sign-in token is not valid, please try again');
+  });
+
+  it('signs up with a token and answers with the user', async () => {
+    const token = await google({ email: 'new@example.test', given_name: 'New' });
+    const res = await gql<{ signup: { email: string; firstName: string } }>(
+      t.app,
+      `mutation($c: JSON!) { signup(type: "token", credentials: $c, promotionCode: "A, B") { email firstName } }`,
+      { c: { issuer: 'google', token } },
+    );
+    expect(res.data).toEqual({ signup: { email: 'new@example.test', firstName: 'New' } });
+    const { rows } = await t.services.db.$client.query(
+      `select a.metadata from accounts a join users u on u.id = a.user_id where u.email = 'new@example.test'`,
+    );
+    expect(rows[0].metadata.signup).toEqual({ promotionCodes: ['A', 'B'] });
+  });
+});

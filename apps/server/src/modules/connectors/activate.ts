@@ -1,0 +1,121 @@
+// connectorActivate: credentials as an ordered list matching the provider's credential names, or
+// for OAuth providers [code, state] from /callback/{provider}. The broker connects; secrets are
+// sealed under the connector's key; a reconnect (an account already connected) reuses that
+// connector, so its hooks keep working.
+import type { Broker, BrokerAccount, BrokerSession } from '@router/brokers';
+import { brokerCredentialSchema } from '@router/shared';
+import { newKey } from '../../crypto/random.ts';
+import { sealSecrets } from '../../crypto/secrets.ts';
+import { recordAction } from '../../db/repositories/action.repository.ts';
+import {
+  type ConnectorRow,
+  deleteConnectorRow,
+  insertConnector,
+  listPendingConnectors,
+  listProviderConnectors,
+  updateConnector,
+} from '../../db/repositories/connectors.repository.ts';
+import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
+import type { StoredBrokerAccount } from '../../db/schema/index.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { OAUTH_STATE_TTL_MS } from './create.ts';
+import { brokerContextFor, connectFailure, providerBroker } from './provider.ts';
+import { type Actor, type ConnectorView, connectorActionMetadata, toConnectorView } from './types.ts';
+
+export const OAUTH_STATE_MESSAGE = 'The authorization has expired or does not match. Please connect again.';
+
+function credential(value: string | undefined, field: string): string {
+  const parsed = brokerCredentialSchema.safeParse(value ?? '');
+  if (!parsed.success) throw new AppError('VALIDATION', parsed.error.issues[0]?.message ?? 'Required', { field });
+  return parsed.data;
+}
+
+/** Credential values by name, and for OAuth the pending connector the state points at. */
+async function readCredentials(services: Services, actor: Actor, broker: Broker, credentials: readonly string[]) {
+  const { authentication, name, title } = broker.descriptor;
+  if (authentication.type === 'open') {
+    const parameter = authentication.credentials?.[0] ?? 'code';
+    const code = credential(credentials[0], parameter);
+    const state = credentials[1]?.trim();
+    const since = new Date(Date.now() - OAUTH_STATE_TTL_MS);
+    const recent = await listPendingConnectors(services.db, actor.userId, name, since);
+    // Without a state (a callback that forwards only the code) the user's latest attempt is meant.
+    const pending = state ? recent.find((row) => row.oauthState === state) : recent[0];
+    if (!pending) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
+    return { values: { code, [parameter]: code }, pending };
+  }
+  const names = authentication.credentials;
+  if (credentials.length !== names.length) {
+    const expected = names.length ? `: ${names.join(', ')}` : '';
+    throw new AppError('VALIDATION', `${title} expects ${names.length} credentials${expected}`, {
+      field: 'credentials',
+    });
+  }
+  const values: Record<string, string> = {};
+  names.forEach((field, i) => {
+    values[field] = credential(credentials[i], field);
+  });
+  return { values, pending: undefined };
+}
+
+/** The broker's accounts, keeping names the user gave to accounts already known. */
+function mergeAccounts(known: readonly StoredBrokerAccount[], fresh: readonly BrokerAccount[]): StoredBrokerAccount[] {
+  return fresh.map((account) => ({ ...account, name: known.find((k) => k.id === account.id)?.name ?? account.name }));
+}
+
+const toDate = (ms: number | undefined) => (ms === undefined ? null : new Date(ms));
+
+export async function activateConnector(
+  services: Services,
+  actor: Actor,
+  providerName: string,
+  credentials: readonly string[],
+): Promise<ConnectorView> {
+  const broker = providerBroker(services, providerName);
+  const { values, pending } = await readCredentials(services, actor, broker, credentials);
+  let session: BrokerSession;
+  try {
+    session = await broker.connect(brokerContextFor(services, broker), { credentials: values });
+  } catch (error) {
+    throw connectFailure(services, broker, error);
+  }
+  if (session.accounts.length === 0) {
+    throw new AppError('EXECUTION', `${broker.descriptor.title}: no accounts found for these credentials`);
+  }
+  const ids = new Set(session.accounts.map((account) => account.id));
+  const existing = (await listProviderConnectors(services.db, actor.userId, providerName)).find((row) =>
+    row.accounts.some((account) => ids.has(account.id)),
+  );
+  const target = existing ?? pending;
+  const key = target?.key ?? newKey();
+  const sealed = sealSecrets(services.secretsKey, key, session.secrets);
+  const accounts = mergeAccounts(existing?.accounts ?? [], session.accounts);
+  const changes = {
+    isActive: true,
+    isDemo: accounts.every((account) => account.demo),
+    accounts,
+    secrets: sealed.data,
+    secretsKeyId: sealed.keyId,
+    oauthState: null,
+    expiresAt: toDate(session.expiresAt),
+    refreshAt: toDate(session.refreshAt),
+    deactivatedReason: null,
+  };
+  const row = await services.db.transaction(async (tx): Promise<ConnectorRow> => {
+    const saved = target
+      ? await updateConnector(tx, target.id, changes)
+      : await insertConnector(tx, { key, userId: actor.userId, providerName, ...changes });
+    // The pending row vanished meanwhile (the same callback submitted twice).
+    if (!saved) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
+    if (pending && existing) await deleteConnectorRow(tx, pending.id);
+    const metadata = connectorActionMetadata(saved);
+    if (!existing)
+      await recordAction(tx, { userId: actor.userId, code: 'ConnectorCreate', address: actor.address, metadata });
+    await recordAction(tx, { userId: actor.userId, code: 'ConnectorActivate', address: actor.address, metadata });
+    // A reconnect makes the connector's hooks usable again.
+    if (existing) await notifyHookChanged(tx, await listHookShortKeys(tx, saved.id));
+    return saved;
+  });
+  return toConnectorView(row);
+}

@@ -1,0 +1,219 @@
+// Connectors through GraphQL: paper, a credentials broker, an OAuth broker; scoping; secrets.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
+import { CONNECTOR_FIELDS, connect, gql } from '../../../test/connector-fixtures.ts';
+import { fakeKeyBroker, fakeOAuthBroker } from '../../../test/fake-brokers.ts';
+
+let t: TestApp;
+let alice: Record<string, string>;
+let aliceId: number;
+let bob: Record<string, string>;
+beforeAll(async () => {
+  t = await startTestApp({
+    authenticate: authenticateAsUserId,
+    brokers: [fakeOAuthBroker().broker, fakeKeyBroker().broker],
+    env: { PUBLIC_URL: 'https://router.example', OAUTHFAKE_CLIENT_ID: 'app-1' },
+  });
+  ({ headers: alice, id: aliceId } = await insertTestUser(t.services, 'alice@example.com'));
+  ({ headers: bob } = await insertTestUser(t.services, 'bob@example.com'));
+});
+afterAll(() => t.close());
+
+const CREATE = `mutation($p: String!) { connectorCreate(providerName: $p) {
+  type credentials referrerBase requestUrl redirectUrl help metadata } }`;
+const LIST = `{ connectors { ${CONNECTOR_FIELDS} } }`;
+const ONE = `query($k: String!) { connector(key: $k) { ${CONNECTOR_FIELDS} } }`;
+const ACTIVATE = `mutation($p: String!, $c: [String!]!) { connectorActivate(providerName: $p, credentials: $c) { key isActive } }`;
+
+async function actionsOf(userId: number, code: string) {
+  const { rows } = await t.database.pool.query<{ metadata: Record<string, unknown>; address: string | null }>(
+    'select metadata, address from actions where user_id = $1 and code = $2 order by id',
+    [userId, code],
+  );
+  return rows;
+}
+
+describe('paper (credential-free)', () => {
+  it('describes the form: type credentials, no fields', async () => {
+    const { data } = await gql<{ connectorCreate: Record<string, unknown> }>(t, alice, CREATE, { p: 'paper' });
+    expect(data?.connectorCreate).toMatchObject({ type: 'credentials', credentials: [], requestUrl: null });
+    expect(JSON.parse(String(data?.connectorCreate.metadata))).toEqual({ title: 'Paper Trading' });
+  });
+
+  it('connects with no credentials: a demo cash account, listed, with actions recorded', async () => {
+    const connector = await connect(t, alice, 'paper');
+    expect(connector).toMatchObject({ providerName: 'paper', isActive: true, isDemo: true, status: 0 });
+    const accounts = JSON.parse(connector.accounts) as Array<Record<string, unknown>>;
+    expect(accounts).toEqual([
+      expect.objectContaining({ name: 'Paper account', dataCurrency: 'USD', dataType: 'cash', demo: true }),
+    ]);
+    const list = await gql<{ connectors: Array<{ key: string }> }>(t, alice, LIST);
+    expect(list.data?.connectors.map((c) => c.key)).toContain(connector.key);
+    const { rows } = await t.database.pool.query('select data from paper_accounts where id = $1', [accounts[0]?.id]);
+    expect(rows).toHaveLength(1);
+    const [created] = await actionsOf(aliceId, 'ConnectorCreate');
+    expect(created?.metadata).toMatchObject({ providerName: 'paper', accountIds: [accounts[0]?.id] });
+    expect((await actionsOf(aliceId, 'ConnectorActivate')).length).toBeGreaterThan(0);
+  });
+
+  it('refuses unknown providers', async () => {
+    const answer = await gql(t, alice, CREATE, { p: 'nope' });
+    expect(answer.error).toMatchObject({ message: 'Provider not found', code: 'NOT_FOUND' });
+  });
+});
+
+describe('credentials broker', () => {
+  it('takes credentials in the descriptor order and validates each', async () => {
+    const form = await gql<{ connectorCreate: { credentials: string[] } }>(t, alice, CREATE, { p: 'keyfake' });
+    expect(form.data?.connectorCreate.credentials).toEqual(['apiKey', 'apiSecret']);
+    const short = await gql(t, alice, ACTIVATE, { p: 'keyfake', c: ['k'] });
+    expect(short.error?.code).toBe('BAD_USER_INPUT');
+    const blank = await gql(t, alice, ACTIVATE, { p: 'keyfake', c: ['k', '  '] });
+    expect(blank.error).toMatchObject({ message: 'Required', field: 'apiSecret' });
+  });
+
+  it("answers the broker's refusal with its message", async () => {
+    const answer = await gql(t, alice, ACTIVATE, { p: 'keyfake', c: ['k', 'wrong'] });
+    expect(answer.error).toMatchObject({ message: 'Key Fake: invalid API key', code: 'BROKER_AUTHENTICATION' });
+  });
+
+  it('keeps secrets encrypted and out of every answer; a reconnect reuses the connector', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-1', 'sekret-ok']);
+    expect(connector.isDemo).toBe(false);
+    expect(connector.expiresAt).toBeGreaterThan(Date.now());
+    for (const answer of [await gql(t, alice, LIST), await gql(t, alice, ONE, { k: connector.key })]) {
+      expect(answer.body).not.toContain('sekret-ok');
+      expect(answer.body).not.toMatch(/secret/i);
+    }
+    const { rows } = await t.database.pool.query<{ secrets: Buffer; secrets_key_id: string }>(
+      'select secrets, secrets_key_id from connectors where key = $1',
+      [connector.key],
+    );
+    expect(rows[0]?.secrets.toString('latin1')).not.toContain('sekret-ok');
+    expect(rows[0]?.secrets_key_id).toMatch(/^[0-9a-f]{8}$/);
+    const again = await connect(t, alice, 'keyfake', ['key-1', 'sekret-ok']);
+    expect(again.key).toBe(connector.key);
+  });
+
+  it('renames accounts, skipping empty names and unknown ids', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-2', 'sekret-ok']);
+    const accounts = JSON.stringify([
+      { id: 'L-1', name: ' Main ' },
+      { id: 'D-2', name: '' },
+      { id: 'X-9', name: 'Ghost' },
+    ]);
+    const answer = await gql<{ connectorUpdate: { accounts: string } }>(
+      t,
+      alice,
+      `mutation($k: String!, $a: String!) { connectorUpdate(key: $k, accounts: $a) { accounts } }`,
+      { k: connector.key, a: accounts },
+    );
+    const names = (
+      JSON.parse(answer.data?.connectorUpdate.accounts ?? '[]') as Array<{ id: string; name: string }>
+    ).map((a) => [a.id, a.name]);
+    expect(names).toEqual([
+      ['L-1', 'Main'],
+      ['D-2', 'Demo two'],
+    ]);
+    const bad = await gql(t, alice, `mutation($k: String!) { connectorUpdate(key: $k, accounts: "nope") { key } }`, {
+      k: connector.key,
+    });
+    expect(bad.error?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('OAuth broker', () => {
+  async function start(headers: Record<string, string>) {
+    const { data } = await gql<{ connectorCreate: { type: string; requestUrl: string; redirectUrl: string } }>(
+      t,
+      headers,
+      CREATE,
+      { p: 'oauthfake' },
+    );
+    const created = data?.connectorCreate;
+    if (!created) throw new Error('connectorCreate failed');
+    return { ...created, state: new URL(created.requestUrl).searchParams.get('state') ?? '' };
+  }
+
+  it('returns the authorization URL with a state bound to the user', async () => {
+    const created = await start(alice);
+    expect(created.type).toBe('open');
+    expect(created.state).toMatch(/^[0-9A-Za-z]{32}$/);
+    expect(created.redirectUrl).toBe('https://router.example/callback/oauthfake');
+    expect(created.requestUrl).toContain('client_id=app-1');
+    const list = await gql<{ connectors: Array<{ providerName: string }> }>(t, alice, LIST);
+    expect(list.data?.connectors.some((c) => c.providerName === 'oauthfake')).toBe(false);
+  });
+
+  it('refuses a wrong state, and another user using the state', async () => {
+    const { state } = await start(alice);
+    const wrong = await gql(t, alice, ACTIVATE, { p: 'oauthfake', c: ['good', 'x'.repeat(32)] });
+    expect(wrong.error?.message).toMatch(/authorization has expired or does not match/);
+    const stolen = await gql(t, bob, ACTIVATE, { p: 'oauthfake', c: ['good', state] });
+    expect(stolen.error?.message).toMatch(/authorization has expired or does not match/);
+  });
+
+  it("activates with [code, state]; a refused code is the broker's message", async () => {
+    const { state } = await start(alice);
+    const refused = await gql(t, alice, ACTIVATE, { p: 'oauthfake', c: ['bad', state] });
+    expect(refused.error).toMatchObject({ message: 'OAuth Fake: invalid authorization code' });
+    const connector = await connect(t, alice, 'oauthfake', ['good', state]);
+    expect(connector).toMatchObject({ providerName: 'oauthfake', isActive: true, isDemo: false });
+    const again = await gql(t, alice, ACTIVATE, { p: 'oauthfake', c: ['good', state] });
+    expect(again.error?.message).toMatch(/authorization has expired/);
+  });
+});
+
+describe('scoping', () => {
+  it("answers another user's connector key as not found, for every call", async () => {
+    const connector = await connect(t, alice, 'paper');
+    const k = connector.key;
+    const calls = [
+      [ONE, { k }],
+      [`mutation($k: String!) { connectorUpdate(key: $k, accounts: "[]") { key } }`, { k }],
+      [`mutation($k: String!) { connectorDelete(key: $k) }`, { k }],
+      [`query($k: String!) { hooks(connectorKey: $k) { key } }`, { k }],
+      [`query($k: String!) { notifications(connectorKey: $k) { key } }`, { k }],
+    ] as const;
+    for (const [query, variables] of calls) {
+      const answer = await gql(t, bob, query, variables);
+      expect(answer.error).toMatchObject({ message: 'Connector not found', code: 'NOT_FOUND' });
+    }
+    const bobs = await gql<{ connectors: unknown[] }>(t, bob, LIST);
+    expect(bobs.data?.connectors).toEqual([]);
+    expect((await gql(t, alice, ONE, { k })).data).toBeTruthy();
+  });
+
+  it('requires sign-in', async () => {
+    const answer = await gql(t, {}, LIST);
+    expect(answer.error?.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('connectorDelete', () => {
+  it('deletes the connector with its hooks and records the action', async () => {
+    const connector = await connect(t, alice, 'paper');
+    const accountId = (JSON.parse(connector.accounts) as Array<{ id: string }>)[0]?.id;
+    await gql(t, alice, `mutation($k: String!, $a: String!) { hookCreate(connectorKey: $k, accountId: $a) { key } }`, {
+      k: connector.key,
+      a: accountId,
+    });
+    const deleted = await gql<{ connectorDelete: boolean }>(
+      t,
+      alice,
+      `mutation($k: String!) { connectorDelete(key: $k) }`,
+      {
+        k: connector.key,
+      },
+    );
+    expect(deleted.data?.connectorDelete).toBe(true);
+    expect((await gql(t, alice, ONE, { k: connector.key })).error?.code).toBe('NOT_FOUND');
+    const { rows } = await t.database.pool.query(
+      'select 1 from hooks h join connectors c on c.id = h.connector_id where c.key = $1',
+      [connector.key],
+    );
+    expect(rows).toHaveLength(0);
+    const actions = await actionsOf(aliceId, 'ConnectorDelete');
+    expect(actions.at(-1)?.metadata).toMatchObject({ providerName: 'paper', accountIds: [accountId] });
+  });
+});

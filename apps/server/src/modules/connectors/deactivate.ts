@@ -1,0 +1,27 @@
+// A connector whose broker rejects its credentials is deactivated, with an action logged. Its
+// hooks keep their own state: the hook endpoint refuses them while the connector is inactive
+// (CONNECTOR_DEACTIVATED_MESSAGE), and a reconnect makes them work again.
+import { recordAction } from '../../db/repositories/action.repository.ts';
+import { deactivateConnectorRow } from '../../db/repositories/connectors.repository.ts';
+import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
+import type { Services } from '../../services.ts';
+import { forgetSession } from './session-cache.ts';
+import { connectorActionMetadata } from './types.ts';
+
+/** True when this call deactivated it (false: unknown or already inactive). */
+export async function deactivateConnector(services: Services, connectorId: number, reason: string): Promise<boolean> {
+  const done = await services.db.transaction(async (tx) => {
+    const row = await deactivateConnectorRow(tx, connectorId, reason);
+    if (!row) return false;
+    await recordAction(tx, {
+      userId: row.userId,
+      code: 'ConnectorDeactivate',
+      address: null,
+      metadata: connectorActionMetadata(row, { reason }),
+    });
+    await notifyHookChanged(tx, await listHookShortKeys(tx, connectorId));
+    return true;
+  });
+  forgetSession(services, connectorId);
+  return done;
+}

@@ -1,0 +1,82 @@
+// connector, connectors, connectorUpdate (account names) and connectorDelete, scoped to the caller.
+import { accountNameSchema, accountRenamesSchema } from '@router/shared';
+import { recordAction } from '../../db/repositories/action.repository.ts';
+import {
+  type ConnectorRow,
+  deleteConnectorRow,
+  findConnector,
+  listConnectors as listConnectorRows,
+  updateConnector,
+} from '../../db/repositories/connectors.repository.ts';
+import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { forgetSession } from './session-cache.ts';
+import { type Actor, type ConnectorView, connectorActionMetadata, toConnectorView } from './types.ts';
+
+export const CONNECTOR_NOT_FOUND = 'Connector not found';
+
+/** The caller's connector; NOT_FOUND for unknown keys and other users' connectors alike. */
+export async function requireConnector(services: Services, userId: number, key: string): Promise<ConnectorRow> {
+  const row = key ? await findConnector(services.db, userId, key) : undefined;
+  if (!row) throw new AppError('NOT_FOUND', CONNECTOR_NOT_FOUND, { field: 'key' });
+  return row;
+}
+
+export async function getConnector(services: Services, actor: Actor, key: string): Promise<ConnectorView> {
+  return toConnectorView(await requireConnector(services, actor.userId, key));
+}
+
+export async function listConnectors(services: Services, actor: Actor): Promise<ConnectorView[]> {
+  return (await listConnectorRows(services.db, actor.userId)).map(toConnectorView);
+}
+
+function parseRenames(text: string) {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new AppError('VALIDATION', 'accounts must be a JSON list of {id, name}', { field: 'accounts' });
+  }
+  const parsed = accountRenamesSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new AppError('VALIDATION', 'accounts must be a JSON list of {id, name}', { field: 'accounts' });
+  }
+  return parsed.data;
+}
+
+/** Renames accounts; an entry with an empty name, or an id the connector lacks, is skipped. */
+export async function renameConnectorAccounts(
+  services: Services,
+  actor: Actor,
+  key: string,
+  accountsJson: string,
+): Promise<ConnectorView> {
+  const row = await requireConnector(services, actor.userId, key);
+  const names = new Map<string, string>();
+  for (const { id, name } of parseRenames(accountsJson)) {
+    const parsed = accountNameSchema.safeParse(name ?? '');
+    if (parsed.success) names.set(id, parsed.data);
+  }
+  const accounts = row.accounts.map((account) => ({ ...account, name: names.get(account.id) ?? account.name }));
+  const updated = await updateConnector(services.db, row.id, { accounts });
+  if (!updated) throw new AppError('NOT_FOUND', CONNECTOR_NOT_FOUND, { field: 'key' });
+  return toConnectorView(updated);
+}
+
+/** Deletes the connector with its hooks and notifications (foreign keys cascade). */
+export async function deleteConnector(services: Services, actor: Actor, key: string): Promise<boolean> {
+  const row = await requireConnector(services, actor.userId, key);
+  await services.db.transaction(async (tx) => {
+    await notifyHookChanged(tx, await listHookShortKeys(tx, row.id));
+    await deleteConnectorRow(tx, row.id);
+    await recordAction(tx, {
+      userId: actor.userId,
+      code: 'ConnectorDelete',
+      address: actor.address,
+      metadata: connectorActionMetadata(row),
+    });
+  });
+  forgetSession(services, row.id);
+  return true;
+}

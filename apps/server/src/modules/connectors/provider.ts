@@ -1,0 +1,57 @@
+// A provider's adapter and its call context, from the server's configuration; broker failures
+// turned into AppErrors whose message is the broker's own ('<Title>: …').
+import { type Broker, type BrokerContext, configPrefix, isBrokerError, resolveBrokerContext } from '@router/brokers';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+
+/** The working adapter of `providerName`; NOT_FOUND for unknown or disabled providers. */
+export function providerBroker(services: Services, providerName: string): Broker {
+  const broker = services.brokers.get(providerName);
+  if (!broker || broker.descriptor.status === 'disabled') {
+    throw new AppError('NOT_FOUND', 'Provider not found', { field: 'providerName' });
+  }
+  return broker;
+}
+
+const contexts = new WeakMap<Config, Map<string, BrokerContext>>();
+
+/** The broker's context (base URL, client id and secret, OAuth redirect), built once per provider. */
+export function brokerContextFor(services: Services, broker: Broker, signal?: AbortSignal): BrokerContext {
+  const { config } = services;
+  let byName = contexts.get(config);
+  if (!byName) {
+    byName = new Map();
+    contexts.set(config, byName);
+  }
+  const { name } = broker.descriptor;
+  let ctx = byName.get(name);
+  if (!ctx) {
+    const settings = config.brokers[name] ?? {};
+    const prefix = configPrefix(name);
+    ctx = resolveBrokerContext(broker.descriptor, {
+      values: {
+        [`${prefix}_BASE_URL`]: settings.baseUrl,
+        [`${prefix}_CLIENT_ID`]: settings.clientId,
+        [`${prefix}_CLIENT_SECRET`]: settings.clientSecret,
+      },
+      publicUrl: config.PUBLIC_URL,
+    });
+    byName.set(name, ctx);
+  }
+  return signal ? { ...ctx, signal } : ctx;
+}
+
+/** A failed connect or authorization: the broker's message, or a generic one (logged). */
+export function connectFailure(services: Services, broker: Broker, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (isBrokerError(error)) {
+    return new AppError(error.kind === 'AuthenticationError' ? 'BROKER_AUTHENTICATION' : 'EXECUTION', error.message, {
+      cause: error,
+    });
+  }
+  services.log.error({ err: error, provider: broker.descriptor.name }, 'broker connect failed');
+  return new AppError('EXECUTION', `${broker.descriptor.title}: the connection failed, please try again`, {
+    cause: error,
+  });
+}

@@ -1,0 +1,130 @@
+// withBrokerSession: what the hook endpoint calls. Paper orders through a stored connection,
+// token refresh once under concurrency, deactivation when the broker rejects the credentials.
+import { BrokerError } from '@router/brokers';
+import type { Order } from '@router/orders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
+import { CONNECTOR_FIELDS, connect, gql } from '../../../test/connector-fixtures.ts';
+import { type FakeBrokerHandle, fakeKeyBroker } from '../../../test/fake-brokers.ts';
+import { findHookForSignal } from '../hooks/index.ts';
+import {
+  CONNECTOR_DEACTIVATED_MESSAGE,
+  requireConnector,
+  UNREADABLE_SECRETS_MESSAGE,
+  withBrokerSession,
+} from './index.ts';
+
+let t: TestApp;
+let fake: FakeBrokerHandle;
+let alice: Record<string, string>;
+let aliceId: number;
+beforeAll(async () => {
+  fake = fakeKeyBroker();
+  t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [fake.broker] });
+  ({ headers: alice, id: aliceId } = await insertTestUser(t.services, 'alice@example.com'));
+});
+afterAll(() => t.close());
+
+const ORDER: Order = {
+  symbol: 'AAPL',
+  class: 'stock',
+  action: 'buy',
+  quantity: 2,
+  quantity_type: 'fixed',
+  type: 'market',
+  duration: 'day',
+  extra: { price: 100 },
+};
+
+describe('withBrokerSession', () => {
+  it('places a paper order through a hook found by its short key; the account lives in PostgreSQL', async () => {
+    const paper = await connect(t, alice, 'paper');
+    const accountId = (JSON.parse(paper.accounts) as Array<{ id: string }>)[0]?.id ?? '';
+    const created = await gql<{ hookCreate: { shortKey: string } }>(
+      t,
+      alice,
+      `mutation($k: String!, $a: String!) { hookCreate(connectorKey: $k, accountId: $a) { shortKey } }`,
+      { k: paper.key, a: accountId },
+    );
+    const hook = await findHookForSignal(t.services, created.data?.hookCreate.shortKey ?? '');
+    if (!hook) throw new Error('hook not found');
+    const place = () =>
+      withBrokerSession(t.services, hook.connector, ({ broker, ctx, session }) =>
+        broker.placeOrder(ctx, session, { accountId: hook.accountId, order: ORDER, clientOrderId: 'sig-1' }),
+      );
+    const first = await place();
+    expect(first).toMatchObject({ status: 'filled', price: 100 });
+    // The same client order id again: the first answer (the paper store found it in PostgreSQL).
+    expect(await place()).toEqual(first);
+    const { rows } = await t.database.pool.query('select id from paper_orders where account_id = $1', [accountId]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refreshes a due token once for concurrent calls and stores the new secrets', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-r', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const refreshesBefore = fake.calls.refresh;
+    const tokens = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        withBrokerSession(t.services, row, async ({ session }) => session.secrets.accessToken),
+      ),
+    );
+    expect(fake.calls.refresh - refreshesBefore).toBe(1);
+    expect(new Set(tokens).size).toBe(1);
+    expect(tokens[0]).not.toBe('access-1');
+    const stored = await requireConnector(t.services, aliceId, connector.key);
+    expect(stored.refreshAt?.getTime()).toBeGreaterThan(Date.now());
+    expect(stored.updatedAt.getTime()).toBeGreaterThan(row.updatedAt.getTime());
+    // A caller holding the old row still gets the refreshed session, with no second refresh.
+    expect(await withBrokerSession(t.services, row, async ({ session }) => session.secrets.accessToken)).toBe(
+      tokens[0],
+    );
+    expect(fake.calls.refresh - refreshesBefore).toBe(1);
+  });
+
+  it('deactivates the connector when the broker rejects the credentials; a reconnect reactivates it', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-d', 'sekret-ok']);
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    fake.rejectCredentials = true;
+    const failing = withBrokerSession(t.services, row, ({ broker, ctx, session }) =>
+      broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId: 'sig-2' }),
+    );
+    await expect(failing).rejects.toBeInstanceOf(BrokerError);
+    fake.rejectCredentials = false;
+    const after = await gql<{ connector: { isActive: boolean } }>(
+      t,
+      alice,
+      `query($k: String!) { connector(key: $k) { ${CONNECTOR_FIELDS} } }`,
+      { k: connector.key },
+    );
+    expect(after.data?.connector.isActive).toBe(false);
+    const { rows } = await t.database.pool.query<{ metadata: Record<string, unknown> }>(
+      "select metadata from actions where user_id = $1 and code = 'ConnectorDeactivate'",
+      [aliceId],
+    );
+    expect(rows.at(-1)?.metadata).toMatchObject({
+      providerName: 'keyfake',
+      key: connector.key,
+      reason: 'Key Fake: token revoked',
+    });
+    const inactive = await requireConnector(t.services, aliceId, connector.key);
+    await expect(withBrokerSession(t.services, inactive, async () => 'never')).rejects.toThrow(
+      CONNECTOR_DEACTIVATED_MESSAGE,
+    );
+    const again = await connect(t, alice, 'keyfake', ['key-d', 'sekret-ok']);
+    expect(again).toMatchObject({ key: connector.key, isActive: true });
+  });
+
+  it('refuses secrets that do not open (tampered), without deactivating', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-t', 'sekret-ok']);
+    await t.database.pool.query(
+      'update connectors set secrets = set_byte(secrets, 30, get_byte(secrets, 30) # 1), updated_at = clock_timestamp() where key = $1',
+      [connector.key],
+    );
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    await expect(withBrokerSession(t.services, row, async () => 'never')).rejects.toThrow(UNREADABLE_SECRETS_MESSAGE);
+    expect((await requireConnector(t.services, aliceId, connector.key)).isActive).toBe(true);
+  });
+});

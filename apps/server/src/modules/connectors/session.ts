@@ -1,0 +1,144 @@
+// withBrokerSession: the one way to call a broker for a stored connection. Decrypts the secrets
+// (cached per connector version), refreshes tokens once refreshAt has passed (one refresh at a
+// time per connector, across instances through a row lock), and deactivates the connector when
+// the broker rejects its credentials.
+import { type Broker, type BrokerContext, type BrokerSession, isBrokerError } from '@router/brokers';
+import { openSecrets, sealSecrets } from '../../crypto/secrets.ts';
+import { lockConnector, updateConnector } from '../../db/repositories/connectors.repository.ts';
+import type { StoredBrokerAccount } from '../../db/schema/index.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { deactivateConnector } from './deactivate.ts';
+import { brokerContextFor } from './provider.ts';
+import { type CachedSession, cachedSession, storeSession } from './session-cache.ts';
+import { CONNECTOR_DEACTIVATED_MESSAGE } from './types.ts';
+
+/** The connector fields a broker call needs (a connectors row, or findHookForSignal's `connector`). */
+export interface SessionConnector {
+  id: number;
+  key: string;
+  providerName: string;
+  isActive: boolean;
+  accounts: StoredBrokerAccount[];
+  secrets: Buffer | null;
+  secretsKeyId: string | null;
+  expiresAt: Date | null;
+  refreshAt: Date | null;
+  updatedAt: Date;
+}
+
+export interface BrokerCall {
+  broker: Broker;
+  /** Carries the caller's AbortSignal. */
+  ctx: BrokerContext;
+  session: BrokerSession;
+}
+
+export const UNREADABLE_SECRETS_MESSAGE = 'The broker credentials cannot be read. Please reconnect the broker.';
+
+function openEntry(services: Services, connector: SessionConnector): CachedSession {
+  if (!connector.secrets || !connector.secretsKeyId) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
+  let secrets: Record<string, string>;
+  try {
+    secrets = openSecrets(services.secretsKey, connector.key, {
+      data: connector.secrets,
+      keyId: connector.secretsKeyId,
+    });
+  } catch (error) {
+    // Not deactivated: a wrong SECRETS_KEY is fixed by the operator, not by every user reconnecting.
+    services.log.error({ err: error, connectorId: connector.id }, 'connector secrets cannot be opened');
+    throw new AppError('EXECUTION', UNREADABLE_SECRETS_MESSAGE, { cause: error });
+  }
+  const entry: CachedSession = {
+    updatedAt: connector.updatedAt.getTime(),
+    session: {
+      secrets,
+      accounts: connector.accounts.map((account) => ({ ...account })),
+      ...(connector.expiresAt ? { expiresAt: connector.expiresAt.getTime() } : {}),
+      ...(connector.refreshAt ? { refreshAt: connector.refreshAt.getTime() } : {}),
+    },
+  };
+  storeSession(services, connector.id, entry);
+  return entry;
+}
+
+const due = (entry: CachedSession, now: number) =>
+  entry.session.refreshAt !== undefined && entry.session.refreshAt <= now;
+
+const refreshing = new WeakMap<Services, Map<number, Promise<CachedSession>>>();
+
+/** Refreshes under the row lock; another instance's fresher secrets are taken instead. */
+function refreshSession(services: Services, id: number, broker: Broker, stale: CachedSession) {
+  let inflight = refreshing.get(services);
+  if (!inflight) {
+    inflight = new Map();
+    refreshing.set(services, inflight);
+  }
+  const running = inflight.get(id);
+  if (running) return running;
+  const work = services.db
+    .transaction(async (tx): Promise<CachedSession> => {
+      const row = await lockConnector(tx, id);
+      if (!row?.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
+      let entry = stale;
+      if (row.updatedAt.getTime() > stale.updatedAt) {
+        entry = openEntry(services, row);
+        if (!due(entry, Date.now())) return entry;
+      }
+      // No deadline: a refresh cut short could leave a rotated token unsaved.
+      const next = await (broker.refresh as NonNullable<Broker['refresh']>)(
+        brokerContextFor(services, broker),
+        entry.session,
+      );
+      const sealed = sealSecrets(services.secretsKey, row.key, next.secrets);
+      const saved = await updateConnector(tx, id, {
+        secrets: sealed.data,
+        secretsKeyId: sealed.keyId,
+        expiresAt: next.expiresAt === undefined ? row.expiresAt : new Date(next.expiresAt),
+        refreshAt: next.refreshAt === undefined ? null : new Date(next.refreshAt),
+      });
+      if (!saved) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
+      return { updatedAt: saved.updatedAt.getTime(), session: { ...next, accounts: entry.session.accounts } };
+    })
+    .then((entry) => {
+      storeSession(services, id, entry);
+      return entry;
+    })
+    .finally(() => inflight.delete(id));
+  inflight.set(id, work);
+  return work;
+}
+
+async function deactivateQuietly(services: Services, id: number, reason: string): Promise<void> {
+  try {
+    await deactivateConnector(services, id, reason);
+  } catch (error) {
+    services.log.error({ err: error, connectorId: id }, 'connector deactivation failed');
+  }
+}
+
+/**
+ * Runs `work` with the connector's broker, context and session. Throws AppError EXECUTION when
+ * the connector is inactive or its secrets unreadable; rethrows the broker's BrokerError as is
+ * (after deactivating the connector when its kind is AuthenticationError).
+ */
+export async function withBrokerSession<T>(
+  services: Services,
+  connector: SessionConnector,
+  work: (call: BrokerCall) => Promise<T>,
+  options: { signal?: AbortSignal } = {},
+): Promise<T> {
+  if (!connector.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
+  const broker = services.brokers.get(connector.providerName);
+  if (!broker) throw new AppError('EXECUTION', `Provider ${connector.providerName} is not available`);
+  try {
+    let entry = cachedSession(services, connector.id, connector.updatedAt.getTime()) ?? openEntry(services, connector);
+    if (broker.refresh && due(entry, Date.now())) entry = await refreshSession(services, connector.id, broker, entry);
+    return await work({ broker, ctx: brokerContextFor(services, broker, options.signal), session: entry.session });
+  } catch (error) {
+    if (isBrokerError(error) && error.kind === 'AuthenticationError') {
+      await deactivateQuietly(services, connector.id, error.message);
+    }
+    throw error;
+  }
+}

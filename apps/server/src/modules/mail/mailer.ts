@@ -1,0 +1,49 @@
+// Sends mail through SMTP_URL with MAIL_FROM. Without SMTP_URL each mail is written to the log
+// (subject, recipient and its link, never a password), so a fresh machine can still confirm.
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link of the mail, logged when no SMTP server is configured. */
+  link: string;
+}
+
+export interface Mailer {
+  send(mail: Mail): Promise<void>;
+}
+
+export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log: Logger): Mailer {
+  if (!config.SMTP_URL) {
+    return {
+      async send(mail) {
+        log.info({ to: mail.to, subject: mail.subject, link: mail.link }, 'mail not sent (no SMTP_URL): %s', mail.link);
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(config.SMTP_URL);
+  return {
+    async send(mail) {
+      await transport.sendMail({
+        from: config.MAIL_FROM,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+    },
+  };
+}
+
+/** Sends without failing the caller: a mail that cannot go out is logged as an error. */
+export async function deliver(mailer: Mailer, log: Logger, mail: Mail): Promise<void> {
+  try {
+    await mailer.send(mail);
+  } catch (err) {
+    log.error({ err, to: mail.to, subject: mail.subject }, 'mail delivery failed');
+  }
+}

@@ -1,0 +1,9 @@
+export {
+  createNotification,
+  deleteNotification,
+  getNotification,
+  listNotifications,
+  NOTIFICATION_NOT_FOUND,
+  type NotificationInput,
+  updateNotification,
+} from './manage.ts';

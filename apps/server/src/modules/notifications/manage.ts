@@ -1,0 +1,85 @@
+// notificationCreate/Update/Delete, notification, notifications(connectorKey, accountId): the data
+// of SPEC §3 Notification (delivery is a later issue).
+import { newKey } from '../../crypto/random.ts';
+import {
+  deleteNotificationRow,
+  findNotification,
+  listNotifications as listNotificationRows,
+  type NotificationView,
+  updateNotificationMetadata,
+  upsertNotification,
+} from '../../db/repositories/notifications.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { type Actor, requireConnector } from '../connectors/index.ts';
+import { checkLive, parseMetadata } from './validate.ts';
+
+export const NOTIFICATION_NOT_FOUND = 'Notification not found';
+
+async function requireNotification(services: Services, actor: Actor, key: string): Promise<NotificationView> {
+  const row = key ? await findNotification(services.db, actor.userId, key) : undefined;
+  if (!row) throw new AppError('NOT_FOUND', NOTIFICATION_NOT_FOUND, { field: 'key' });
+  return row;
+}
+
+export interface NotificationInput {
+  connectorKey: string;
+  accountId: string;
+  type: number;
+  /** JSON: {email} for EMAIL, {url} for HOOK. */
+  metadata: string;
+}
+
+/** Creates the account's notification of this type, or updates it when it exists. */
+export async function createNotification(
+  services: Services,
+  actor: Actor,
+  input: NotificationInput,
+): Promise<NotificationView> {
+  const connector = await requireConnector(services, actor.userId, input.connectorKey);
+  const account = connector.accounts.find((a) => a.id === input.accountId);
+  if (!account) throw new AppError('VALIDATION', 'Account not found on this connector', { field: 'accountId' });
+  const metadata = parseMetadata(input.type, input.metadata, services.config.ALLOW_PRIVATE_WEBHOOKS);
+  checkLive(connector.isDemo, account);
+  const key = await upsertNotification(services.db, {
+    key: newKey(),
+    userId: actor.userId,
+    connectorId: connector.id,
+    accountId: account.id,
+    type: input.type,
+    metadata,
+  });
+  return requireNotification(services, actor, key);
+}
+
+export async function updateNotification(
+  services: Services,
+  actor: Actor,
+  key: string,
+  metadataJson: string,
+): Promise<NotificationView> {
+  const row = await requireNotification(services, actor, key);
+  const metadata = parseMetadata(row.type, metadataJson, services.config.ALLOW_PRIVATE_WEBHOOKS);
+  await updateNotificationMetadata(services.db, row.id, metadata);
+  return { ...row, metadata };
+}
+
+export async function deleteNotification(services: Services, actor: Actor, key: string): Promise<boolean> {
+  const row = await requireNotification(services, actor, key);
+  await deleteNotificationRow(services.db, row.id);
+  return true;
+}
+
+export function getNotification(services: Services, actor: Actor, key: string): Promise<NotificationView> {
+  return requireNotification(services, actor, key);
+}
+
+export async function listNotifications(
+  services: Services,
+  actor: Actor,
+  connectorKey: string,
+  accountId: string | null,
+): Promise<NotificationView[]> {
+  const connector = await requireConnector(services, actor.userId, connectorKey);
+  return listNotificationRows(services.db, actor.userId, connector.id, accountId || null);
+}

@@ -1,0 +1,1 @@
+export { createPostgresPaperStore } from './store.ts';

@@ -1,0 +1,137 @@
+// After-response work of the hook, batched in process: activity entries (one multi-row insert)
+// and hooks.called_at (one update) every 200 ms. Cheaper than a job queue, and a crash loses at
+// most the entries of the last batch, never a signal (the signals row is the source of truth,
+// written before the broker is called).
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { type ActionRow, insertActions, touchHooks } from '../../db/repositories/hook-activity.repository.ts';
+import type { HookEntry } from './types.ts';
+
+const FLUSH_EVERY_MS = 200;
+const FLUSH_AT = 500;
+const MAX_REQUEST_TEXT = 8_192;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** JSON text PostgreSQL's jsonb accepts: no \u0000, no unpaired surrogates. */
+export function storableJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'string' ? item.replace(LONE_SURROGATE, '\ufffd').replaceAll('\u0000', '\ufffd') : item,
+  );
+}
+
+export interface OrderActivity {
+  hook: HookEntry;
+  address: string | null;
+  /** The parsed body, or the raw text when it did not parse. */
+  request: unknown;
+  response: Record<string, unknown>;
+  elapsedMs: number;
+  signalId?: string;
+  at: Date;
+}
+
+type PendingAction = Omit<ActionRow, 'metadata'> & { metadata: Record<string, unknown> };
+
+const cut = (text: string) => (text.length > MAX_REQUEST_TEXT ? `${text.slice(0, MAX_REQUEST_TEXT)}…` : text);
+
+/** The body as JSON when it is, else its text (cut at 8 KiB). */
+function readableRequest(request: unknown): unknown {
+  if (typeof request !== 'string') return request;
+  try {
+    return JSON.parse(request);
+  } catch {
+    return cut(request);
+  }
+}
+
+/** Metadata as storable JSON; a body too deep to serialize is kept as text. */
+function metadataJson(metadata: Record<string, unknown>): string {
+  const { request, ...rest } = metadata;
+  if (!('request' in metadata)) return storableJson(rest);
+  try {
+    return storableJson({ ...rest, request: readableRequest(request) });
+  } catch {
+    try {
+      return storableJson({ ...rest, request: typeof request === 'string' ? cut(request) : null });
+    } catch {
+      return '{}';
+    }
+  }
+}
+
+export class ActivityWriter {
+  #actions: PendingAction[] = [];
+  #touched = new Map<number, Date>();
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+  readonly #pool: pg.Pool;
+  readonly #log: Logger;
+
+  constructor(pool: pg.Pool, log: Logger) {
+    this.#pool = pool;
+    this.#log = log;
+  }
+
+  /** SPEC §3 Action 'Order': the hook, connector, account, request, response and elapsed ms. */
+  order(a: OrderActivity): void {
+    const { hook } = a;
+    this.action({
+      userId: hook.userId,
+      code: 'Order',
+      address: a.address,
+      metadata: {
+        hook: { key: hook.hookKey, shortKey: hook.shortKey, name: hook.name },
+        connector: { key: hook.connectorKey, providerName: hook.providerName },
+        providerName: hook.providerName,
+        accountId: hook.accountId,
+        isTest: hook.isTest,
+        ...(a.signalId ? { signalId: a.signalId } : {}),
+        request: a.request,
+        response: a.response,
+        elapsed: a.elapsedMs,
+      },
+      createdAt: a.at,
+    });
+    const last = this.#touched.get(hook.hookId);
+    if (!last || last < a.at) this.#touched.set(hook.hookId, a.at);
+  }
+
+  /** Queues an entry; serialized when written (off the hot path). */
+  action(row: PendingAction): void {
+    this.#actions.push(row);
+    if (this.#actions.length >= FLUSH_AT) void this.flush();
+    else if (!this.#timer) {
+      this.#timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+      this.#timer.unref();
+    }
+  }
+
+  /** Writes what is queued; failures are logged (activity only, the signals are stored). */
+  flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const actions = this.#actions;
+    const touched = this.#touched;
+    this.#actions = [];
+    this.#touched = new Map();
+    if (actions.length === 0 && touched.size === 0) return this.#flushing;
+    const write = async () => {
+      const rows = actions.map((row): ActionRow => ({ ...row, metadata: metadataJson(row.metadata) }));
+      try {
+        await insertActions(this.#pool, rows);
+      } catch {
+        // One row the database refuses must not cost the others theirs.
+        for (const row of rows) {
+          await insertActions(this.#pool, [row]).catch((error: unknown) =>
+            this.#log.error({ err: error, code: row.code }, 'hook activity entry not written'),
+          );
+        }
+      }
+      await touchHooks(this.#pool, touched).catch((error: unknown) =>
+        this.#log.error({ err: error }, 'hook call times not written'),
+      );
+    };
+    this.#flushing = this.#flushing.then(write);
+    return this.#flushing;
+  }
+}

@@ -1,0 +1,55 @@
+// The hook's answers (SPEC §8), in one place so the messages stay consistent.
+import type { OrderResponse } from '@router/orders';
+import type { Answer } from './types.ts';
+
+export type ErrorStatus = 'ValidationError' | 'ExecutionError' | 'AuthenticationError' | 'ForbiddenError' | 'Error';
+const ERROR_STATUSES: ReadonlySet<string> = new Set([
+  'ValidationError',
+  'ExecutionError',
+  'AuthenticationError',
+  'ForbiddenError',
+  'Error',
+]);
+
+export function refusal(statusCode: number, status: ErrorStatus, message: string): Answer {
+  return { statusCode, body: { status, message } };
+}
+
+export const NOT_FOUND = refusal(404, 'Error', 'Webhook not found');
+export const TOO_MANY = refusal(429, 'Error', 'Too many requests: slow down');
+export const TOO_LARGE = refusal(413, 'ValidationError', 'body: larger than 64 KiB');
+export const UNAVAILABLE = refusal(503, 'Error', 'Service temporarily unavailable, please retry');
+export const NO_SIGNALS_LEFT = refusal(400, 'ExecutionError', 'No signals left: top up in Account & Billing');
+export const CONNECTOR_INACTIVE = refusal(
+  400,
+  'ExecutionError',
+  'Broker connection is deactivated: reconnect it in Brokers & Webhooks',
+);
+
+export function hookInactive(reason: string | null): Answer {
+  return refusal(400, 'ExecutionError', `Webhook is deactivated${reason ? `: ${reason}` : ''}`);
+}
+
+/** 201 with the broker's order response; `id` falls back to our signal id. */
+export function accepted(signalId: string, response: OrderResponse): Answer {
+  const body: Record<string, unknown> = { id: response.id || signalId, status: response.status };
+  if (response.status_description !== undefined) body.status_description = response.status_description;
+  if (response.price !== undefined) body.price = response.price;
+  return { statusCode: 201, body };
+}
+
+/** The broker has not answered (deadline, unknown outcome): the order may still be placed. */
+export function pending(signalId: string, title: string): Answer {
+  return {
+    statusCode: 201,
+    body: { id: signalId, status: 'accepted', status_description: `Sent to ${title}; confirmation pending` },
+  };
+}
+
+/** A stored answer body back into an answer (repeats get the first answer). */
+export function fromStoredBody(body: unknown): Answer | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const record = body as Record<string, unknown>;
+  const isError = typeof record.status === 'string' && ERROR_STATUSES.has(record.status) && 'message' in record;
+  return { statusCode: isError ? 400 : 201, body: record };
+}

@@ -1,0 +1,54 @@
+// Signals of this process whose answer is not known yet: a repeat of one waits for its answer
+// here instead of polling the database; shutdown waits for the broker calls still running.
+
+export class InFlight<T> {
+  readonly #answers = new Map<string, Promise<T>>();
+  readonly #background = new Set<Promise<unknown>>();
+
+  /** Registers the answer of `id` until `settled` (the outcome is stored) resolves. */
+  track(id: string, answer: Promise<T>, settled: Promise<unknown>): void {
+    this.#answers.set(id, answer);
+    const done = settled.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#background.add(done);
+    void done.then(() => {
+      this.#answers.delete(id);
+      this.#background.delete(done);
+    });
+  }
+
+  ids(): string[] {
+    return [...this.#answers.keys()];
+  }
+
+  get(id: string): Promise<T> | undefined {
+    return this.#answers.get(id);
+  }
+
+  /** Waits for running broker calls and their outcome writes, at most `ms`. */
+  async drain(ms: number): Promise<void> {
+    if (this.#background.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(this.#background),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+      }),
+    ]);
+    if (timer) clearTimeout(timer);
+  }
+}
+
+/** `promise`'s value, or undefined when `ms` passes first. */
+export function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  if (ms <= 0) return Promise.resolve(undefined);
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    }),
+  ]);
+}

@@ -1,0 +1,63 @@
+// orderPreview (SPEC §4 Playground test flow): the hook's normalization and validation, then the
+// broker's own preview where it has one (paper does), else the normalized order as a draft.
+// Nothing is placed, stored or charged.
+import { isBrokerError } from '@router/brokers';
+import { normalizeOrder, type Order } from '@router/orders';
+import { findConnector } from '../../db/repositories/connectors.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { withBrokerSession } from '../connectors/index.ts';
+import { newSignalId } from './signal-id.ts';
+
+export const CONNECT_FIRST = 'Please, connect the broker to submit test orders';
+export const RECONNECT = 'Please, reconnect the broker';
+
+export interface PreviewInput {
+  connectorKey: string;
+  accountId?: string | null;
+  /** The order as JSON text. */
+  data: string;
+}
+
+export async function previewOrder(
+  services: Services,
+  userId: number,
+  input: PreviewInput,
+): Promise<Record<string, unknown>> {
+  const connector = input.connectorKey ? await findConnector(services.db, userId, input.connectorKey) : undefined;
+  const broker = connector && services.brokers.get(connector.providerName);
+  const accountId = input.accountId || connector?.accounts[0]?.id;
+  if (!connector || !broker || !accountId || !connector.accounts.some((a) => a.id === accountId)) {
+    throw new AppError('EXECUTION', CONNECT_FIRST, { field: 'connectorKey' });
+  }
+  if (!connector.isActive) throw new AppError('EXECUTION', RECONNECT, { field: 'connectorKey' });
+  const data = input.data.charCodeAt(0) === 0xfeff ? input.data.slice(1) : input.data;
+  const normalized = normalizeOrder(data, { provider: broker.descriptor });
+  if (!normalized.ok) throw new AppError('VALIDATION', normalized.error.message, { field: normalized.error.field });
+  const { order } = normalized;
+  const id = newSignalId();
+  if (!broker.previewOrder) {
+    const { title } = broker.descriptor;
+    return draft(id, order, `${title} has no preview: this is the order as it would be sent`);
+  }
+  try {
+    const result = await withBrokerSession(
+      services,
+      connector,
+      ({ broker: b, ctx, session }) =>
+        (b.previewOrder as NonNullable<typeof b.previewOrder>)(ctx, session, { accountId, order, clientOrderId: id }),
+      { signal: AbortSignal.timeout(services.config.HOOK_DEADLINE_MS) },
+    );
+    return { ...result, order };
+  } catch (error) {
+    if (isBrokerError(error)) {
+      const code = error.kind === 'AuthenticationError' ? 'BROKER_AUTHENTICATION' : 'EXECUTION';
+      throw new AppError(code, error.message, { cause: error });
+    }
+    throw error;
+  }
+}
+
+function draft(id: string, order: Order, description: string): Record<string, unknown> {
+  return { id, status: 'draft', status_description: description, order };
+}

@@ -1,0 +1,37 @@
+// Signal ids: also the broker's client order id, so short (20 base62 characters fit every
+// broker's limit) and unique without coordination: 8 characters of milliseconds (sortable, so
+// the primary key index grows at its end) and 12 random ones (71 bits).
+import { randomBytes } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const SIGNAL_ID_LENGTH = 20;
+const RANDOM_LENGTH = 12;
+/** 248 = 4 × 62: bytes at or above it are dropped, so every character is equally likely. */
+const LIMIT = 248;
+
+// One system call per 4 KiB of randomness instead of one per id.
+let pool = randomBytes(4096);
+let offset = 0;
+
+function randomByte(): number {
+  if (offset === pool.length) {
+    pool = randomBytes(4096);
+    offset = 0;
+  }
+  return pool[offset++] as number;
+}
+
+export function newSignalId(now = Date.now()): string {
+  let time = '';
+  let ms = now;
+  for (let i = 0; i < 8; i++) {
+    time = BASE62[ms % 62] + time;
+    ms = Math.floor(ms / 62);
+  }
+  let random = '';
+  while (random.length < RANDOM_LENGTH) {
+    const byte = randomByte();
+    if (byte < LIMIT) random += BASE62[byte % 62];
+  }
+  return time + random;
+}

@@ -1,0 +1,114 @@
+// Dashboard numbers (SPEC §2, §9): the 'signals in last 24h' tile and the hook-calls chart.
+import {
+  isStatsInterval,
+  ORDER_COUNTER_WINDOW_MS,
+  STATS_BARS,
+  STATS_INTERVALS,
+  STATS_MAX_BARS,
+  type StatsInterval,
+} from '@router/shared';
+import {
+  type CounterRow,
+  orderCounters,
+  orderStats,
+  type SignalRange,
+  type StatsRow,
+} from '../../db/repositories/stats.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { addIntervals, bucketStarts, truncateUtc } from './buckets.ts';
+
+type Maybe<T> = T | null | undefined;
+
+export interface OrderStatsQuery {
+  interval: string;
+  createdAtFrom?: Maybe<number>;
+  createdAtTo?: Maybe<number>;
+  providerName?: Maybe<string>;
+  providerNames?: Maybe<readonly string[]>;
+  width?: Maybe<number>;
+  isGroup?: Maybe<boolean>;
+}
+
+export interface OrderCountersQuery {
+  code?: Maybe<string>;
+  isTest?: Maybe<boolean>;
+  isGroup?: Maybe<boolean>;
+  createdAtFrom?: Maybe<number>;
+  createdAtTo?: Maybe<number>;
+}
+
+function time(value: Maybe<number>, field: string, fallback: number): number {
+  if (value === null || value === undefined) return fallback;
+  if (!Number.isFinite(value)) throw new AppError('VALIDATION', `Invalid ${field}`, { field });
+  return value;
+}
+
+function interval(value: string): StatsInterval {
+  if (isStatsInterval(value)) return value;
+  throw new AppError('VALIDATION', `Interval must be one of ${STATS_INTERVALS.join(', ')}`, { field: 'interval' });
+}
+
+function providers(q: OrderStatsQuery): string[] | undefined {
+  const names = [...(q.providerNames ?? []), ...(q.providerName ? [q.providerName] : [])];
+  return names.length > 0 ? names : undefined;
+}
+
+/**
+ * Buckets (UTC starts) from the one holding createdAtFrom to the one holding createdAtTo (default
+ * now); without createdAtFrom, the last `width` buckets (default SPEC §9 bar counts: 24 hours,
+ * 30 days, 8 weeks, 12 months). Totals come back for every bucket, empty ones as zeros; grouped
+ * per hook (isGroup) only buckets with signals come back.
+ */
+export async function getOrderStats(services: Services, userId: number, q: OrderStatsQuery, now = Date.now()) {
+  const unit = interval(q.interval);
+  const to = time(q.createdAtTo, 'createdAtTo', now);
+  let first: number;
+  if (q.createdAtFrom !== null && q.createdAtFrom !== undefined) {
+    first = time(q.createdAtFrom, 'createdAtFrom', now);
+  } else {
+    const bars = q.width ?? STATS_BARS[unit];
+    if (!Number.isInteger(bars) || bars < 1 || bars > STATS_MAX_BARS) {
+      throw new AppError('VALIDATION', `Width must be between 1 and ${STATS_MAX_BARS}`, { field: 'width' });
+    }
+    first = addIntervals(truncateUtc(to, unit), unit, 1 - bars);
+  }
+  const starts = bucketStarts(first, to, unit, STATS_MAX_BARS);
+  if (starts.length > STATS_MAX_BARS) {
+    throw new AppError('VALIDATION', `At most ${STATS_MAX_BARS} bars; narrow the window`, { field: 'createdAtFrom' });
+  }
+  const start = starts[0];
+  if (start === undefined) return [];
+  const isGroup = q.isGroup ?? false;
+  const names = providers(q);
+  const range: SignalRange = { userId, from: start, to: to + 1, isGroup, ...(names ? { providerNames: names } : {}) };
+  const rows = await orderStats(services.db, range, unit);
+  if (isGroup) return rows;
+  const byStart = new Map(rows.map((row) => [row.createdAt, row]));
+  return starts.map(
+    (createdAt): StatsRow =>
+      byStart.get(createdAt) ?? { createdAt, hookShortKey: null, counter: 0, counterTest: 0, counterError: 0 },
+  );
+}
+
+/**
+ * Live and test Order counts in a window that ends at createdAtTo (default now) and starts at
+ * createdAtFrom (default 24 hours before its end): the dashboard tile 'signals in last 24h'.
+ */
+export async function getOrderCounters(
+  services: Services,
+  userId: number,
+  q: OrderCountersQuery,
+  now = Date.now(),
+): Promise<CounterRow[]> {
+  if ((q.code ?? 'Order') !== 'Order') {
+    throw new AppError('VALIDATION', 'Only Order actions are counted', { field: 'code' });
+  }
+  const to = time(q.createdAtTo, 'createdAtTo', now);
+  const from = time(q.createdAtFrom, 'createdAtFrom', to - ORDER_COUNTER_WINDOW_MS);
+  const isGroup = q.isGroup ?? false;
+  const range: SignalRange = { userId, from, to: to + 1, isGroup };
+  if (q.isTest !== null && q.isTest !== undefined) range.isTest = q.isTest;
+  const rows = await orderCounters(services.db, range);
+  return !isGroup && rows.length === 0 ? [{ hookShortKey: null, counter: 0, counterTest: 0 }] : rows;
+}

@@ -1,0 +1,190 @@
+// actionsOrderCounters and actionsOrderStats through GraphQL: windows, buckets, errors, providers,
+// per-hook grouping and caller scoping.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gqlAs, insertHook, insertSignal, type TestHook } from '../../../test/activity-fixtures.ts';
+import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
+
+const COUNTERS = `query($isTest: Boolean, $isGroup: Boolean, $createdAtTo: Float, $code: String) {
+  actionsOrderCounters(code: $code, isTest: $isTest, isGroup: $isGroup, createdAtTo: $createdAtTo) {
+    counter counterTest hookShortKey
+  }
+}`;
+const STATS = `query($interval: String!, $createdAtFrom: Float, $createdAtTo: Float, $providerName: String,
+  $providerNames: [String!], $width: Int, $isGroup: Boolean) {
+  actionsOrderStats(interval: $interval, createdAtFrom: $createdAtFrom, createdAtTo: $createdAtTo,
+    providerName: $providerName, providerNames: $providerNames, width: $width, isGroup: $isGroup) {
+    createdAt counter counterError counterTest hookShortKey
+  }
+}`;
+
+interface Stat {
+  createdAt: number;
+  counter: number;
+  counterError: number;
+  counterTest: number;
+  hookShortKey: string | null;
+}
+
+const NOW = Date.parse('2025-06-15T10:30:00Z'); // a Sunday
+const at = (iso: string) => new Date(iso);
+const HOUR = 3_600_000;
+
+let t: TestApp;
+let a: { id: number; headers: Record<string, string> };
+let b: { id: number; headers: Record<string, string> };
+
+beforeAll(async () => {
+  t = await startTestApp({ authenticate: authenticateAsUserId });
+  a = await insertTestUser(t.services, 'a@example.test');
+  b = await insertTestUser(t.services, 'b@example.test');
+  const withUser = (hook: TestHook, userId: number) => ({ ...hook, userId });
+  const h1 = withUser(await insertHook(t, a.id, 'h1', 'paper'), a.id);
+  const h2 = withUser(await insertHook(t, a.id, 'h2', 'kraken'), a.id);
+  const test = withUser(await insertHook(t, a.id, 'test', 'paper'), a.id);
+  const other = withUser(await insertHook(t, b.id, 'other', 'paper'), b.id);
+  await insertSignal(t, h1, { createdAt: at('2025-06-15T10:10:00Z') });
+  await insertSignal(t, h1, { createdAt: at('2025-06-15T10:20:00Z'), status: 'rejected' });
+  await insertSignal(t, h2, { createdAt: at('2025-06-15T09:59:00Z') });
+  await insertSignal(t, test, { createdAt: at('2025-06-15T09:00:00Z'), isTest: true });
+  await insertSignal(t, h1, { createdAt: at('2025-06-14T11:00:00Z') });
+  await insertSignal(t, h2, { createdAt: at('2025-06-14T10:00:00Z'), status: 'failed' });
+  await insertSignal(t, h1, { createdAt: at('2025-05-06T12:00:00Z') });
+  await insertSignal(t, other, { createdAt: at('2025-06-15T10:15:00Z'), status: 'rejected' });
+  await insertSignal(t, other, { createdAt: new Date(Date.now() - HOUR) });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function stats(variables: Record<string, unknown>, headers = a.headers): Promise<Stat[]> {
+  const { data, errors } = await gqlAs<{ actionsOrderStats: Stat[] }>(t, headers, STATS, variables);
+  expect(errors).toBeUndefined();
+  return data?.actionsOrderStats ?? [];
+}
+
+const nonEmpty = (rows: Stat[]) => rows.filter((r) => r.counter + r.counterTest + r.counterError > 0);
+
+describe('actionsOrderCounters', () => {
+  it('counts live and test orders of the last 24 hours', async () => {
+    const { data } = await gqlAs(t, a.headers, COUNTERS, { createdAtTo: NOW });
+    expect(data).toEqual({ actionsOrderCounters: [{ counter: 4, counterTest: 1, hookShortKey: null }] });
+  });
+
+  it('groups per hook, filters test hooks, ends the window at createdAtTo', async () => {
+    const grouped = await gqlAs(t, a.headers, COUNTERS, { createdAtTo: NOW, isGroup: true });
+    expect(grouped.data).toEqual({
+      actionsOrderCounters: [
+        { hookShortKey: 'sk_h1', counter: 3, counterTest: 0 },
+        { hookShortKey: 'sk_h2', counter: 1, counterTest: 0 },
+        { hookShortKey: 'sk_test', counter: 0, counterTest: 1 },
+      ],
+    });
+    const tests = await gqlAs(t, a.headers, COUNTERS, { createdAtTo: NOW, isTest: true });
+    expect(tests.data).toEqual({ actionsOrderCounters: [{ counter: 0, counterTest: 1, hookShortKey: null }] });
+    const earlier = await gqlAs(t, a.headers, COUNTERS, { createdAtTo: NOW - 30 * 24 * HOUR });
+    expect(earlier.data).toEqual({ actionsOrderCounters: [{ counter: 0, counterTest: 0, hookShortKey: null }] });
+  });
+
+  it('defaults to the last 24 hours from now and counts only the caller', async () => {
+    const { data } = await gqlAs(t, b.headers, COUNTERS, {});
+    expect(data).toEqual({ actionsOrderCounters: [{ counter: 1, counterTest: 0, hookShortKey: null }] });
+    const refused = await gqlAs(t, a.headers, COUNTERS, { code: 'Signin' });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('actionsOrderStats', () => {
+  it('gives 24 hourly bars ending with the current hour, empty ones as zeros', async () => {
+    const rows = await stats({ interval: 'hour', createdAtTo: NOW });
+    expect(rows).toHaveLength(24);
+    expect(rows[0]?.createdAt).toBe(Date.parse('2025-06-14T11:00:00Z'));
+    expect(rows.at(-1)?.createdAt).toBe(Date.parse('2025-06-15T10:00:00Z'));
+    expect(nonEmpty(rows)).toEqual([
+      {
+        createdAt: Date.parse('2025-06-14T11:00:00Z'),
+        counter: 1,
+        counterError: 0,
+        counterTest: 0,
+        hookShortKey: null,
+      },
+      {
+        createdAt: Date.parse('2025-06-15T09:00:00Z'),
+        counter: 1,
+        counterError: 0,
+        counterTest: 1,
+        hookShortKey: null,
+      },
+      {
+        createdAt: Date.parse('2025-06-15T10:00:00Z'),
+        counter: 2,
+        counterError: 1,
+        counterTest: 0,
+        hookShortKey: null,
+      },
+    ]);
+  });
+
+  it('uses SPEC bar counts per interval, and width instead', async () => {
+    const days = await stats({ interval: 'day', createdAtTo: NOW });
+    expect(days).toHaveLength(30);
+    const three = await stats({ interval: 'day', createdAtTo: NOW, width: 3 });
+    expect(three.map((r) => [new Date(r.createdAt).toISOString().slice(0, 10), r.counter, r.counterError])).toEqual([
+      ['2025-06-13', 0, 0],
+      ['2025-06-14', 2, 1],
+      ['2025-06-15', 3, 1],
+    ]);
+    const weeks = await stats({ interval: 'week', createdAtTo: NOW });
+    expect(weeks).toHaveLength(8);
+    expect(weeks.at(-1)?.createdAt).toBe(Date.parse('2025-06-09T00:00:00Z'));
+    expect(nonEmpty(weeks).map((r) => [r.createdAt, r.counter])).toEqual([
+      [Date.parse('2025-05-05T00:00:00Z'), 1],
+      [Date.parse('2025-06-09T00:00:00Z'), 5],
+    ]);
+    const months = await stats({ interval: 'month', createdAtTo: NOW });
+    expect(months).toHaveLength(12);
+    expect(months[0]?.createdAt).toBe(Date.parse('2024-07-01T00:00:00Z'));
+    expect(nonEmpty(months).map((r) => [r.counter, r.counterError, r.counterTest])).toEqual([
+      [1, 0, 0],
+      [5, 2, 1],
+    ]);
+  });
+
+  it('takes an explicit window, providers and per-hook grouping', async () => {
+    const window = await stats({
+      interval: 'day',
+      createdAtFrom: Date.parse('2025-05-06T15:00:00Z'),
+      createdAtTo: NOW,
+    });
+    expect(window).toHaveLength(41);
+    expect(window.reduce((sum, r) => sum + r.counter, 0)).toBe(6);
+    const kraken = await stats({ interval: 'hour', createdAtTo: NOW, providerName: 'kraken' });
+    expect(nonEmpty(kraken).map((r) => [r.counter, r.counterTest])).toEqual([[1, 0]]);
+    const paper = await stats({ interval: 'hour', createdAtTo: NOW, providerNames: ['paper'] });
+    expect(nonEmpty(paper).map((r) => [r.counter, r.counterError, r.counterTest])).toEqual([
+      [1, 0, 0],
+      [0, 0, 1],
+      [2, 1, 0],
+    ]);
+    const grouped = await stats({ interval: 'day', createdAtTo: NOW, width: 1, isGroup: true });
+    expect(grouped.map((r) => [r.hookShortKey, r.counter, r.counterError, r.counterTest])).toEqual([
+      ['sk_h1', 2, 1, 0],
+      ['sk_h2', 1, 0, 0],
+      ['sk_test', 0, 0, 1],
+    ]);
+  });
+
+  it('counts only the caller and validates its input', async () => {
+    const other = await stats({ interval: 'hour', createdAtTo: NOW }, b.headers);
+    expect(nonEmpty(other).map((r) => [r.counter, r.counterError])).toEqual([[1, 1]]);
+    for (const variables of [
+      { interval: 'year' },
+      { interval: 'day', width: 0 },
+      { interval: 'hour', createdAtFrom: 0 },
+    ]) {
+      const { errors } = await gqlAs(t, a.headers, STATS, variables);
+      expect(errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    const anonymous = await gqlAs(t, {}, STATS, { interval: 'day' });
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});

@@ -1,0 +1,66 @@
+// API secret tokens (SPEC §3 UserToken): the secret is shown once at creation and stored as a
+// hash (sessions kind 'api', no expiry); `suffix` (its last 4 characters) identifies it in lists.
+// `metadata` is the caller's JSON, e.g. {name}; renaming replaces it.
+import {
+  countApiTokens,
+  deleteApiToken,
+  findApiToken,
+  listApiTokens,
+  type SessionRow,
+  updateApiTokenMetadata,
+} from '../../db/repositories/session.repository.ts';
+import { AppError } from '../../errors.ts';
+import { requireViewer } from '../../graphql/guards.ts';
+import type { Caller } from '../auth/caller.ts';
+import { type IssuedToken, issueSession } from '../auth/sessions.ts';
+
+const MAX_TOKENS = 50;
+const MAX_METADATA_BYTES = 2048;
+
+function metadataOf(value: unknown): Record<string, unknown> {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new AppError('VALIDATION', 'Metadata must be a JSON object', { field: 'metadata' });
+  }
+  const json = JSON.stringify(value);
+  if (json.length > MAX_METADATA_BYTES)
+    throw new AppError('VALIDATION', 'Metadata is too large', { field: 'metadata' });
+  // A plain copy: literals in the query arrive as null-prototype objects.
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
+export async function createToken(caller: Caller, metadata: unknown): Promise<IssuedToken & { secret: string }> {
+  const viewer = requireViewer(caller);
+  const data = metadataOf(metadata);
+  if ((await countApiTokens(caller.services.db, viewer.userId)) >= MAX_TOKENS) {
+    throw new AppError('VALIDATION', `At most ${MAX_TOKENS} tokens; delete one first`);
+  }
+  const issued = await issueSession(caller.services, viewer.userId, 'api', { address: caller.ip, metadata: data });
+  return { ...issued, secret: issued.token };
+}
+
+/** Tokens given to developer applications arrive with the OAuth apps; until then none exist. */
+export async function listTokens(caller: Caller, isUserApp: boolean | null | undefined): Promise<SessionRow[]> {
+  const viewer = requireViewer(caller);
+  if (isUserApp) return [];
+  return listApiTokens(caller.services.db, viewer.userId);
+}
+
+export async function getToken(caller: Caller, key: string): Promise<SessionRow | null> {
+  return (await findApiToken(caller.services.db, requireViewer(caller).userId, key)) ?? null;
+}
+
+export async function updateToken(caller: Caller, key: string, metadata: unknown): Promise<SessionRow> {
+  const viewer = requireViewer(caller);
+  const row = await updateApiTokenMetadata(caller.services.db, viewer.userId, key, metadataOf(metadata));
+  if (!row) throw new AppError('NOT_FOUND', 'Token not found');
+  return row;
+}
+
+/** True when a token was deleted; it stops authenticating at once on this instance. */
+export async function deleteToken(caller: Caller, key: string): Promise<boolean> {
+  const viewer = requireViewer(caller);
+  const tokenHash = await deleteApiToken(caller.services.db, viewer.userId, key);
+  caller.services.identity.sessions.evict([tokenHash]);
+  return tokenHash !== undefined;
+}

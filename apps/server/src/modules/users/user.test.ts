@@ -1,0 +1,59 @@
+// Profile updates, email change by emailed link, and the race-free first administrator.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { bearer, confirmedUser, gql, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+
+let t: TestApp;
+let smtp: SmtpSink;
+beforeAll(async () => {
+  smtp = await startSmtpSink();
+  t = await startTestApp({ env: { SMTP_URL: smtp.url } });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+const UPDATE = `mutation($email: String, $firstName: String, $lastName: String) {
+  userUpdate(email: $email, firstName: $firstName, lastName: $lastName) { email firstName lastName }
+}`;
+
+describe('users', () => {
+  it('makes exactly one administrator when the first sign-ups race', async () => {
+    const results = await Promise.all(
+      ['r1', 'r2', 'r3'].map((n) =>
+        gql<{ signup: { group: number } }>(t.app, SIGNUP, {
+          credentials: { email: `${n}@example.test`, password: STRONG_PASSWORD },
+        }),
+      ),
+    );
+    expect(results.map((r) => r.data?.signup.group).sort()).toEqual([4, 4, 5]);
+  });
+
+  it('updates names, and changes the email only through the link sent to the new address', async () => {
+    const { token } = await confirmedUser(t, 'old@example.test');
+    const names = await gql(t.app, UPDATE, { firstName: ' Lin ', lastName: 'x'.repeat(33) }, bearer(token));
+    expect(names.errors?.[0]?.extensions?.field).toBe('lastName');
+    const ok = await gql(t.app, UPDATE, { firstName: ' Lin ', lastName: '' }, bearer(token));
+    expect(ok.data).toEqual({ userUpdate: { email: 'old@example.test', firstName: 'Lin', lastName: null } });
+
+    const taken = await gql(t.app, UPDATE, { email: 'r1@example.test' }, bearer(token));
+    expect(taken.errors?.[0]?.message).toBe('This email is already registered');
+    const change = await gql(t.app, UPDATE, { email: 'New@Example.test' }, bearer(token));
+    expect(change.data).toEqual({ userUpdate: { email: 'old@example.test', firstName: 'Lin', lastName: null } });
+    const { token: link } = linkIn(await smtp.waitFor('new@example.test'), '/auth/email');
+    const confirm = await gql<{ authEmailConfirm: { token: string } }>(
+      t.app,
+      'mutation($t: String!) { authEmailConfirm(token: $t) { token } }',
+      { t: link },
+    );
+    const me = await gql(t.app, '{ user { email } }', {}, bearer(confirm.data?.authEmailConfirm.token ?? ''));
+    expect(me.data).toEqual({ user: { email: 'new@example.test' } });
+  });
+
+  it('needs a session', async () => {
+    const res = await gql(t.app, UPDATE, { firstName: 'X' });
+    expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});

@@ -1,0 +1,44 @@
+// The signed-in user (SPEC §3 User): read and `userUpdate`. A new email takes effect only after
+// its owner opens the link sent to it; until then the old one stays.
+import { userUpdateSchema } from '@router/shared';
+import { findUserByEmail, findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
+import { AppError } from '../../errors.ts';
+import { requireViewer } from '../../graphql/guards.ts';
+import { type Caller, parseInput, rateLimited } from '../auth/caller.ts';
+import { sendEmailChange } from '../auth/email-links.ts';
+import { RULES } from '../auth/rate-limit.ts';
+import { EMAIL_TAKEN } from '../auth/signup.ts';
+
+export async function getUser(caller: Caller): Promise<UserRow> {
+  const user = await findUserById(caller.services.db, requireViewer(caller).userId);
+  if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
+  return user;
+}
+
+export interface UserUpdateInput {
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+}
+
+/** Omitted (null) fields stay; an empty name clears it. */
+export async function updateProfile(caller: Caller, input: UserUpdateInput): Promise<UserRow> {
+  const { services } = caller;
+  const user = await getUser(caller);
+  const parsed = parseInput(userUpdateSchema, {
+    email: input.email ?? undefined,
+    firstName: input.firstName ?? undefined,
+    lastName: input.lastName ?? undefined,
+  });
+  const changes: { firstName?: string | null; lastName?: string | null } = {};
+  if (input.firstName !== null && input.firstName !== undefined) changes.firstName = parsed.firstName ?? null;
+  if (input.lastName !== null && input.lastName !== undefined) changes.lastName = parsed.lastName ?? null;
+  const updated = Object.keys(changes).length ? await updateUser(services.db, user.id, changes) : user;
+  const email = parsed.email?.toLowerCase();
+  if (email && email !== user.email.toLowerCase()) {
+    if (!services.identity.limiter.take(`email-change:${user.id}`, RULES.resetRequestEmail)) throw rateLimited();
+    if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+    await sendEmailChange(services, user, email);
+  }
+  return updated ?? user;
+}

@@ -1,0 +1,84 @@
+// Tiny in-process brokers for tests of connections: an OAuth ('open') one and a credentials one,
+// both with live (non-demo) accounts. Behaviour is switched through the returned handle.
+import { type Broker, BrokerError, type BrokerSession } from '@router/brokers';
+
+export interface FakeBrokerHandle {
+  broker: Broker;
+  /** Calls seen, for assertions. */
+  calls: { connect: number; refresh: number; placeOrder: number };
+  /** The next placeOrder fails as the broker rejecting the credentials. */
+  rejectCredentials: boolean;
+  /** refreshAt of new sessions, relative to now (negative: already due). */
+  refreshInMs: number;
+}
+
+const FAKE_ORDER = { id: 'B-1', status: 'filled', status_description: 'Filled', price: 1 } as const;
+
+function unused(): never {
+  throw new Error('not used in tests');
+}
+
+function fakeBroker(
+  name: string,
+  title: string,
+  authentication: Broker['descriptor']['authentication'],
+  connect: (credentials: Record<string, string>) => Record<string, string>,
+): FakeBrokerHandle {
+  const handle: FakeBrokerHandle = {
+    calls: { connect: 0, refresh: 0, placeOrder: 0 },
+    rejectCredentials: false,
+    refreshInMs: 3_600_000,
+    broker: undefined as unknown as Broker,
+  };
+  const session = (secrets: Record<string, string>): BrokerSession => ({
+    secrets,
+    accounts: [
+      { id: 'L-1', name: 'Live one', dataTitle: 'Margin', dataType: 'margin', dataCurrency: 'USD', demo: false },
+      { id: 'D-2', name: 'Demo two', dataCurrency: 'USD', demo: true },
+    ],
+    expiresAt: Date.now() + 90 * 86_400_000,
+    refreshAt: Date.now() + handle.refreshInMs,
+  });
+  handle.broker = {
+    descriptor: { name, title, status: 'active', authentication, reference: { symbol: { required: true } } },
+    authorizationUrl: (ctx, state) => ({
+      requestUrl: `https://broker.example/authorize?client_id=${ctx.clientId ?? ''}&redirect_uri=${encodeURIComponent(ctx.redirectUrl ?? '')}&state=${state}`,
+    }),
+    async connect(_ctx, { credentials }) {
+      handle.calls.connect += 1;
+      return session(connect(credentials));
+    },
+    async refresh(_ctx, previous) {
+      handle.calls.refresh += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return session({ ...previous.secrets, accessToken: `access-${handle.calls.refresh + 1}` });
+    },
+    async placeOrder() {
+      handle.calls.placeOrder += 1;
+      if (handle.rejectCredentials) throw new BrokerError('AuthenticationError', title, 'token revoked');
+      return FAKE_ORDER;
+    },
+    cancelOrder: unused,
+    closePosition: unused,
+    getOrder: unused,
+    getHoldings: unused,
+  };
+  return handle;
+}
+
+/** 'oauthfake': authorization window; code 'good' connects, anything else is refused. */
+export function fakeOAuthBroker(): FakeBrokerHandle {
+  return fakeBroker('oauthfake', 'OAuth Fake', { type: 'open', help: 'Sign in at the broker' }, (credentials) => {
+    if (credentials.code !== 'good')
+      throw new BrokerError('AuthenticationError', 'OAuth Fake', 'invalid authorization code');
+    return { accessToken: 'access-1', refreshToken: 'refresh-secret-1' };
+  });
+}
+
+/** 'keyfake': API key and secret; secret 'sekret-ok' connects. */
+export function fakeKeyBroker(): FakeBrokerHandle {
+  return fakeBroker('keyfake', 'Key Fake', { type: 'credentials', credentials: ['apiKey', 'apiSecret'] }, (c) => {
+    if (c.apiSecret !== 'sekret-ok') throw new BrokerError('AuthenticationError', 'Key Fake', 'invalid API key');
+    return { apiKey: c.apiKey ?? '', apiSecret: c.apiSecret };
+  });
+}

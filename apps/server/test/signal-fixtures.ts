@@ -1,0 +1,167 @@
+// Traders for hook tests: a user with credits, a connected broker and a hook; and a broker whose
+// behaviour a test switches (slow, outcome unknown, refusing) to drill the exactly-once path.
+import { type Broker, BrokerError } from '@router/brokers';
+import type { OrderResponse } from '@router/orders';
+import type { LightMyRequestResponse } from 'fastify';
+import { activateConnector } from '../src/modules/connectors/index.ts';
+import { createHook } from '../src/modules/hooks/index.ts';
+import { insertTestUser, type TestApp } from './app.ts';
+
+export async function setupTrader(
+  t: TestApp,
+  email: string,
+  options: { credits?: number; isTest?: boolean; provider?: string } = {},
+) {
+  const { id: userId, headers } = await insertTestUser(t.services, email);
+  await t.services.db.$client.query('insert into accounts (user_id, balance, credits) values ($1, $2, $2)', [
+    userId,
+    options.credits ?? 5,
+  ]);
+  const actor = { userId, address: null };
+  const connector = await activateConnector(t.services, actor, options.provider ?? 'paper', []);
+  const accountId = connector.accounts[0]?.id as string;
+  const hook = await createHook(t.services, actor, {
+    connectorKey: connector.key,
+    accountId,
+    name: 'Main',
+    isTest: options.isTest ?? false,
+  });
+  const addHook = (isTest: boolean) =>
+    createHook(t.services, actor, { connectorKey: connector.key, accountId, name: 'More', isTest });
+  return { userId, headers, connector, accountId, hook, shortKey: hook.shortKey, addHook };
+}
+
+export function postSignal(
+  t: TestApp,
+  shortKey: string,
+  body: string | Record<string, unknown>,
+  contentType = 'application/json',
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method: 'POST',
+    url: `/hook/${shortKey}`,
+    headers: { 'content-type': contentType },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+export async function balanceOf(t: TestApp, userId: number): Promise<number> {
+  const { rows } = await t.services.db.$client.query<{ balance: number }>(
+    'select balance from accounts where user_id = $1',
+    [userId],
+  );
+  return rows[0]?.balance ?? Number.NaN;
+}
+
+export async function paperOrders(t: TestApp, accountId: string): Promise<Array<{ client_order_id: string }>> {
+  const { rows } = await t.services.db.$client.query<{ client_order_id: string }>(
+    'select client_order_id from paper_orders where account_id = $1',
+    [accountId],
+  );
+  return rows;
+}
+
+export async function signalRows(t: TestApp, userId: number) {
+  const { rows } = await t.services.db.$client.query<{
+    id: string;
+    status: string;
+    credit_held: boolean;
+    is_test: boolean;
+    broker_order_id: string | null;
+    response: Record<string, unknown> | null;
+  }>('select id, status, credit_held, is_test, broker_order_id, response from signals where user_id = $1 order by id', [
+    userId,
+  ]);
+  return rows;
+}
+
+/** Polls `check` until it returns true (after-response writes), at most `ms`. */
+export async function eventually(check: () => Promise<boolean>, ms = 3_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export type FlakyMode = 'fill' | 'slow' | 'unknown' | 'lost' | 'refuse' | 'auth';
+
+export interface FlakyBroker {
+  broker: Broker;
+  mode: FlakyMode;
+  delayMs: number;
+  /** Orders the broker really has, by client order id. */
+  orders: Map<string, OrderResponse>;
+  calls: { placeOrder: number; getOrder: number };
+}
+
+export const FLAKY_TITLE = 'Flaky Broker';
+
+/** A credentials broker ('flaky') whose placeOrder misbehaves as `mode` says. */
+export function flakyBroker(): FlakyBroker {
+  const handle: FlakyBroker = {
+    mode: 'fill',
+    delayMs: 0,
+    orders: new Map(),
+    calls: { placeOrder: 0, getOrder: 0 },
+    broker: undefined as unknown as Broker,
+  };
+  const keep = (clientOrderId: string): OrderResponse => {
+    const order: OrderResponse = {
+      id: `FB-${handle.orders.size + 1}`,
+      status: 'filled',
+      status_description: 'Filled',
+      price: 10,
+    };
+    handle.orders.set(clientOrderId, order);
+    return order;
+  };
+  const unused = () => Promise.reject(new Error('not used'));
+  handle.broker = {
+    descriptor: {
+      name: 'flaky',
+      title: FLAKY_TITLE,
+      status: 'active',
+      authentication: { type: 'credentials', credentials: [] },
+      reference: {
+        symbol: { required: true },
+        action: { required: true, values: ['buy', 'sell'] },
+        quantity: { required: true },
+        type: { values: ['market', 'limit'] },
+        limit_price: {},
+        duration: { values: ['day', 'gtc'] },
+        client_id: {},
+      },
+    },
+    async connect() {
+      return { secrets: { token: 'secret' }, accounts: [{ id: 'F-1', name: 'Flaky account', demo: false }] };
+    },
+    async placeOrder(_ctx, _session, { clientOrderId }) {
+      handle.calls.placeOrder += 1;
+      switch (handle.mode) {
+        case 'slow':
+          await new Promise((resolve) => setTimeout(resolve, handle.delayMs));
+          return keep(clientOrderId);
+        case 'unknown':
+          keep(clientOrderId);
+          throw new BrokerError('BrokerUnavailable', FLAKY_TITLE, 'connection dropped', { outcomeUnknown: true });
+        case 'lost':
+          throw new BrokerError('BrokerUnavailable', FLAKY_TITLE, 'connection dropped', { outcomeUnknown: true });
+        case 'refuse':
+          throw new BrokerError('InsufficientFunds', FLAKY_TITLE, 'insufficient buying power');
+        case 'auth':
+          throw new BrokerError('AuthenticationError', FLAKY_TITLE, 'token revoked');
+        default:
+          return keep(clientOrderId);
+      }
+    },
+    async getOrder(_ctx, _session, _accountId, clientOrderId) {
+      handle.calls.getOrder += 1;
+      return handle.orders.get(clientOrderId) ?? null;
+    },
+    cancelOrder: unused,
+    closePosition: unused,
+    getHoldings: unused,
+  };
+  return handle;
+}

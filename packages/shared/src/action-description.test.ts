@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { describeAction, isFailedOrderCall } from './action-description.ts';
+
+describe('describeAction (SPEC §4 wording)', () => {
+  it('words the fixed codes whatever the metadata', () => {
+    expect(describeAction('Signin', { method: 'password' })).toBe('You signed in to the dashboard');
+    expect(describeAction('Signin', {})).toBe('You signed in to the dashboard');
+    expect(describeAction('AuthPasswordReset', '{}')).toBe('You reset the password');
+    expect(describeAction('AuthPasswordResetRequest', null)).toBe('You requested password reset');
+  });
+
+  it('words connector actions', () => {
+    expect(describeAction('ConnectorCreate', { providerName: 'paper', accounts: [{ id: 'A1' }, { id: 'A2' }] })).toBe(
+      'paper account(s) #A1, #A2 connected',
+    );
+    expect(describeAction('ConnectorActivate', { connector: { providerName: 'kraken' }, accountIds: ['7'] })).toBe(
+      'kraken account(s) #7 connected',
+    );
+    expect(describeAction('ConnectorActivate', { providerName: 'ibkr', accountId: 'U1' })).toBe(
+      'ibkr account(s) #U1 connected',
+    );
+    expect(describeAction('ConnectorDeactivate', { providerName: 'paper' })).toBe('paper connection disabled');
+    expect(describeAction('ConnectorDeactivate', { reason: 'x' })).toBe('connection disabled');
+    expect(describeAction('ConnectorDelete', { provider: 'alpaca' })).toBe('alpaca disconnected');
+  });
+
+  it('words hook actions', () => {
+    const metadata = { shortKey: 'abc', name: 'Main', providerName: 'paper', accountId: 'P1' };
+    expect(describeAction('HookCreate', metadata)).toBe('Webhook abc (Main) created for paper #P1');
+    expect(describeAction('HookDelete', { hook: { key: 'k1', name: 'Old', accountId: 'P2' }, provider: 'paper' })).toBe(
+      'Webhook k1 (Old) removed from paper #P2',
+    );
+  });
+
+  it('words orders, called or failed', () => {
+    const base = { hook: 'hk', providerName: 'paper', accountId: 'P1' };
+    expect(describeAction('Order', { ...base, response: { status: 'filled' } })).toBe('Webhook hk (paper#P1) called');
+    expect(describeAction('Order', { ...base, response: { status: 'rejected' } })).toBe(
+      'Webhook hk (paper#P1) call failed',
+    );
+    expect(describeAction('Order', JSON.stringify({ ...base, response: { error: 'No symbol found' } }))).toBe(
+      'Webhook hk (paper#P1) call failed',
+    );
+    expect(isFailedOrderCall({ response: { status: 'ValidationError', message: 'No symbol found' } })).toBe(true);
+    expect(isFailedOrderCall({ response: { status: 'accepted', error: null } })).toBe(false);
+  });
+
+  it('shows the raw code for empty metadata and a dash for unknown codes', () => {
+    expect(describeAction('HookCreate', {})).toBe('HookCreate');
+    expect(describeAction('Order', 'not json')).toBe('Order');
+    expect(describeAction('Whatever', { a: 1 })).toBe('-');
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { emailSchema, passcodeSchema, passwordResetSchema, signinSchema, signupSchema } from './index.ts';
+
+const firstMessage = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
+  result.error?.issues[0]?.message;
+
+describe('identity schemas', () => {
+  it('uses the SPEC §5 messages', () => {
+    expect(firstMessage(emailSchema.safeParse(''))).toBe('Required');
+    expect(firstMessage(emailSchema.safeParse('nope'))).toBe('Invalid email');
+    expect(emailSchema.parse('  a@b.co ')).toBe('a@b.co');
+    expect(firstMessage(signinSchema.safeParse({ email: 'a@b.co', password: '' }))).toBe('Required');
+    const mismatch = signupSchema.safeParse({ email: 'a@b.co', password: 'x1', password2: 'x2', terms: true });
+    expect(firstMessage(mismatch)).toBe("Password confirmation doesn't match password.");
+    expect(firstMessage(signupSchema.safeParse({ email: 'a@b.co', password: 'x', password2: 'x' }))).toBe('Required');
+  });
+
+  it('trims pasted codes and wants exactly six characters', () => {
+    expect(passcodeSchema.parse(' 123456 ')).toBe('123456');
+    expect(passcodeSchema.safeParse('12345').success).toBe(false);
+  });
+
+  it('treats a blank reset passcode as absent and limits names to 32', () => {
+    const reset = passwordResetSchema.parse({ token: 't', password: 'p', password2: 'p', passcode: '' });
+    expect(reset.passcode).toBeUndefined();
+    const long = signupSchema.safeParse({
+      email: 'a@b.co',
+      password: 'p',
+      password2: 'p',
+      terms: true,
+      firstName: 'x'.repeat(33),
+    });
+    expect(long.success).toBe(false);
+  });
+});

@@ -1,0 +1,116 @@
+// Identity inputs shared by the web forms and the server (SPEC §5 messages, §9 constants).
+import { z } from 'zod';
+
+/** SPEC §6 / §9 group bits. */
+export const GROUP = { ADMIN: 1, CUSTOMER: 4, PROFESSIONAL: 16 } as const;
+
+export const NAME_MAX = 32;
+export const PASSCODE_LENGTH = 6;
+/** zxcvbn guesses_log10 a password must exceed (SPEC §5, §9). */
+export const PASSWORD_MIN_SCORE = 10;
+/** The web asks for an estimate only above this length (SPEC §5). */
+export const PASSWORD_ESTIMATE_MIN_LENGTH = 4;
+/** Longer inputs are refused before hashing or estimating (cost bound). */
+export const PASSWORD_MAX = 256;
+
+export const MESSAGES = {
+  required: 'Required',
+  invalidEmail: 'Invalid email',
+  weakPassword: 'Password too weak.',
+  passwordMismatch: "Password confirmation doesn't match password.",
+  passcodeLength: `The code has ${PASSCODE_LENGTH} characters`,
+} as const;
+
+export const emailSchema = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .min(1, MESSAGES.required)
+  .max(254, MESSAGES.invalidEmail)
+  .pipe(z.email({ error: MESSAGES.invalidEmail }));
+
+export const passwordSchema = z
+  .string({ error: MESSAGES.required })
+  .min(1, MESSAGES.required)
+  .max(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters`);
+
+/** Optional first or last name: at most 32 characters, blank becomes undefined. */
+export const nameSchema = z
+  .string()
+  .trim()
+  .max(NAME_MAX, `At most ${NAME_MAX} characters`)
+  .optional()
+  .transform((v) => (v ? v : undefined));
+
+/** Second-factor code: pasted text is trimmed (SPEC §2), exactly 6 characters. */
+export const passcodeSchema = z
+  .string({ error: MESSAGES.required })
+  .trim()
+  .min(1, MESSAGES.required)
+  .length(PASSCODE_LENGTH, MESSAGES.passcodeLength);
+
+/** Sign-in form and `signin(type: "password")` credentials. */
+export const signinSchema = z.object({ email: emailSchema, password: passwordSchema });
+
+/** `signin(type: "token")` credentials: an ID token of a social provider. */
+export const socialCredentialsSchema = z.object({
+  issuer: z.enum(['google', 'apple', 'id']),
+  token: z.string().min(1, MESSAGES.required).max(8192),
+});
+
+/** `signin(type: "passcode")` credentials, sent with the identity (mfa) token as Bearer. */
+export const passcodeCredentialsSchema = z.object({ passcode: passcodeSchema });
+
+/** Apple passes the name only once, as sign-in metadata. */
+export const signinMetadataSchema = z
+  .object({ firstName: nameSchema, lastName: nameSchema })
+  .partial()
+  .optional()
+  .catch(undefined);
+
+const passwordPair = <T extends { password: string; password2: string }>(value: T, ctx: z.RefinementCtx) => {
+  if (value.password !== value.password2) {
+    ctx.addIssue({ code: 'custom', path: ['password2'], message: MESSAGES.passwordMismatch });
+  }
+};
+
+/** The sign-up form (the terms checkbox is required; the server gets `credentials` and names). */
+export const signupSchema = z
+  .object({
+    firstName: nameSchema,
+    lastName: nameSchema,
+    email: emailSchema,
+    password: passwordSchema,
+    password2: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
+    terms: z.literal(true, { error: MESSAGES.required }),
+  })
+  .superRefine(passwordPair);
+
+/** `signup(type: "password")` credentials. */
+export const signupCredentialsSchema = signinSchema;
+
+/** Password reset form and `authPasswordReset` (passcode only when a second factor is active). */
+export const passwordResetSchema = z
+  .object({
+    token: z.string().min(1, MESSAGES.required).max(512),
+    password: passwordSchema,
+    password2: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
+    passcode: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? v : undefined))
+      .pipe(z.string().length(PASSCODE_LENGTH, MESSAGES.passcodeLength).optional()),
+  })
+  .superRefine(passwordPair);
+
+export const passwordResetRequestSchema = z.object({ email: emailSchema });
+
+export const userUpdateSchema = z.object({
+  email: emailSchema.optional(),
+  firstName: nameSchema,
+  lastName: nameSchema,
+});
+
+export type SigninInput = z.infer<typeof signinSchema>;
+export type SignupForm = z.infer<typeof signupSchema>;
+export type PasswordResetInput = z.infer<typeof passwordResetSchema>;

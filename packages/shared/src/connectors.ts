@@ -1,0 +1,49 @@
+// Broker connection and webhook inputs shared by the web forms and the server (SPEC §3, §5, §9).
+import { z } from 'zod';
+
+/** SPEC §3 connector status bits. */
+export const CONNECTOR_STATUS = { RESTRICTED: 8, FOLLOWERS: 32, NOTIFICATIONS: 64 } as const;
+/** SPEC §9: the authorization window closes after this long; a pending OAuth state expires too. */
+export const CONNECTOR_TIMEOUT_MS = 300_000;
+export const HOOK_NAME_MAX = 64;
+export const ACCOUNT_NAME_MAX = 64;
+/** `{PUBLIC_URL}/hook/{shortKey}`: 22 base62 characters. */
+export const SHORT_KEY_PATTERN = /^[0-9A-Za-z]{22}$/;
+
+const REQUIRED = 'Required';
+
+/** One broker credential field: each required (SPEC §5). */
+export const brokerCredentialSchema = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, REQUIRED)
+  .max(4096, 'At most 4096 characters');
+
+/** Hook rename and account rename: name required (SPEC §5). */
+export const hookNameSchema = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, REQUIRED)
+  .max(HOOK_NAME_MAX, `At most ${HOOK_NAME_MAX} characters`);
+
+export const accountNameSchema = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, REQUIRED)
+  .max(ACCOUNT_NAME_MAX, `At most ${ACCOUNT_NAME_MAX} characters`);
+
+export const hookCreateSchema = z.object({
+  connectorKey: z.string({ error: REQUIRED }).min(1, REQUIRED),
+  accountId: z.string({ error: REQUIRED }).min(1, REQUIRED),
+  /** Blank gets a default name. */
+  name: z.string().trim().max(HOOK_NAME_MAX, `At most ${HOOK_NAME_MAX} characters`).optional(),
+  isTest: z.boolean().default(false),
+});
+
+/** connectorUpdate's `accounts`: a JSON list of {id, name}; entries with an empty name are skipped. */
+export const accountRenamesSchema = z
+  .array(z.object({ id: z.string().min(1), name: z.string().max(ACCOUNT_NAME_MAX).optional() }))
+  .max(1000);
+
+export type HookCreateInput = z.input<typeof hookCreateSchema>;
+export type AccountRename = z.infer<typeof accountRenamesSchema>[number];

@@ -1,0 +1,9 @@
+// Zod schemas and constants shared by the web forms and the server (DESIGN.md "Style").
+
+export * from './action-description.ts';
+export * from './auth.ts';
+export * from './connectors.ts';
+export * from './notifications.ts';
+export * from './platforms.ts';
+export * from './stats.ts';
+export * from './user-token.ts';
