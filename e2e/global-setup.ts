@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startSchwabFake } from '../packages/brokers/src/adapters/schwab/fake.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,6 +32,8 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, 'server.log');
+  // Schwab's protocol fake on loopback, for the OAuth popup journey (e2e/connectors.test.ts).
+  const schwab = await startSchwabFake({ clientId: 'e2e-schwab-app', clientSecret: 'e2e-schwab-secret' });
   const log = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
@@ -41,6 +44,9 @@ export default async function setup(project: TestProject) {
       HOST: '127.0.0.1',
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'info',
+      SCHWAB_BASE_URL: schwab.baseUrl,
+      SCHWAB_CLIENT_ID: 'e2e-schwab-app',
+      SCHWAB_CLIENT_SECRET: 'e2e-schwab-secret',
       ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),
     },
     stdio: ['ignore', log, log],
@@ -61,6 +67,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
+    await schwab.close();
     fs.closeSync(log);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };

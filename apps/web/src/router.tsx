@@ -78,6 +78,10 @@ export const routes: RouteObject[] = [
                 },
                 { path: 'settings', lazy: () => import('./routes/me-settings/route.tsx') },
                 {
+                  path: 'settings/two-factor',
+                  lazy: () => import('./routes/me-settings-two-factor/route.tsx'),
+                },
+                {
                   path: 'documentation/:providerName?',
                   lazy: () => import('./routes/me-documentation/route.tsx'),
                 },

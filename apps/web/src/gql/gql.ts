@@ -14,12 +14,84 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": typeof types.ActivityActionsDocument,
+    "\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n": typeof types.AuthProvidersDocument,
+    "\n  mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {\n    signin(type: $type, credentials: $credentials, metadata: $metadata) {\n      token\n      issuer\n      email\n    }\n  }\n": typeof types.SigninDocument,
+    "\n  mutation Signout {\n    signout\n  }\n": typeof types.SignoutDocument,
+    "\n  mutation Signup(\n    $type: String!\n    $credentials: JSON!\n    $firstName: String\n    $lastName: String\n    $referrerCode: String\n    $promotionCode: String\n    $stripePriceId: String\n  ) {\n    signup(\n      type: $type\n      credentials: $credentials\n      firstName: $firstName\n      lastName: $lastName\n      referrerCode: $referrerCode\n      promotionCode: $promotionCode\n      stripePriceId: $stripePriceId\n    ) {\n      id\n      email\n      firstName\n    }\n  }\n": typeof types.SignupDocument,
+    "\n  mutation AuthPasswordEstimate($password: String!) {\n    authPasswordEstimate(password: $password)\n  }\n": typeof types.AuthPasswordEstimateDocument,
+    "\n  mutation AuthPasswordReset($token: String!, $password: String!, $password2: String!, $passcode: String) {\n    authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)\n  }\n": typeof types.AuthPasswordResetDocument,
+    "\n  mutation AuthPasswordResetRequest($email: String!) {\n    authPasswordResetRequest(email: $email)\n  }\n": typeof types.AuthPasswordResetRequestDocument,
+    "\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n": typeof types.AuthEmailConfirmDocument,
+    "\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": typeof types.ConnectorsDocument,
+    "\n  mutation ConnectorCreate($providerName: String!) {\n    connectorCreate(providerName: $providerName) {\n      type\n      credentials\n      referrerBase\n      requestUrl\n      redirectUrl\n      help\n      metadata\n    }\n  }\n": typeof types.ConnectorCreateDocument,
+    "\n  mutation ConnectorActivate($providerName: String!, $credentials: [String!]!) {\n    connectorActivate(providerName: $providerName, credentials: $credentials) {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": typeof types.ConnectorActivateDocument,
+    "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": typeof types.ConnectorUpdateDocument,
+    "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": typeof types.ConnectorDeleteDocument,
+    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
+    "\n  query DashboardAccount {\n    account {\n      balance\n    }\n  }\n": typeof types.DashboardAccountDocument,
+    "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderCountersDocument,
+    "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": typeof types.HooksDocument,
+    "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
+    "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
+    "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": typeof types.HookDeleteDocument,
+    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n": typeof types.NotificationsDocument,
+    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationCreateDocument,
+    "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationUpdateDocument,
+    "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n": typeof types.NotificationDeleteDocument,
+    "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n": typeof types.PlaygroundConnectorsDocument,
+    "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n": typeof types.PlaygroundOrderPreviewDocument,
     "\n  query Providers {\n    providers\n  }\n": typeof types.ProvidersDocument,
+    "\n  query UserTokens {\n    userTokens(isUserApp: false) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": typeof types.UserTokensDocument,
+    "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.UserTokenCreateDocument,
+    "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": typeof types.UserTokenUpdateDocument,
+    "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": typeof types.UserTokenDeleteDocument,
+    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": typeof types.DashboardOrderStatsDocument,
+    "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": typeof types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserDocument,
+    "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserUpdateDocument,
+    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n": typeof types.UserPasscodeDocument,
+    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n": typeof types.UserPasscodeUpdateDocument,
 };
 const documents: Documents = {
+    "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
+    "\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n": types.AuthProvidersDocument,
+    "\n  mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {\n    signin(type: $type, credentials: $credentials, metadata: $metadata) {\n      token\n      issuer\n      email\n    }\n  }\n": types.SigninDocument,
+    "\n  mutation Signout {\n    signout\n  }\n": types.SignoutDocument,
+    "\n  mutation Signup(\n    $type: String!\n    $credentials: JSON!\n    $firstName: String\n    $lastName: String\n    $referrerCode: String\n    $promotionCode: String\n    $stripePriceId: String\n  ) {\n    signup(\n      type: $type\n      credentials: $credentials\n      firstName: $firstName\n      lastName: $lastName\n      referrerCode: $referrerCode\n      promotionCode: $promotionCode\n      stripePriceId: $stripePriceId\n    ) {\n      id\n      email\n      firstName\n    }\n  }\n": types.SignupDocument,
+    "\n  mutation AuthPasswordEstimate($password: String!) {\n    authPasswordEstimate(password: $password)\n  }\n": types.AuthPasswordEstimateDocument,
+    "\n  mutation AuthPasswordReset($token: String!, $password: String!, $password2: String!, $passcode: String) {\n    authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)\n  }\n": types.AuthPasswordResetDocument,
+    "\n  mutation AuthPasswordResetRequest($email: String!) {\n    authPasswordResetRequest(email: $email)\n  }\n": types.AuthPasswordResetRequestDocument,
+    "\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n": types.AuthEmailConfirmDocument,
+    "\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": types.ConnectorsDocument,
+    "\n  mutation ConnectorCreate($providerName: String!) {\n    connectorCreate(providerName: $providerName) {\n      type\n      credentials\n      referrerBase\n      requestUrl\n      redirectUrl\n      help\n      metadata\n    }\n  }\n": types.ConnectorCreateDocument,
+    "\n  mutation ConnectorActivate($providerName: String!, $credentials: [String!]!) {\n    connectorActivate(providerName: $providerName, credentials: $credentials) {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": types.ConnectorActivateDocument,
+    "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": types.ConnectorUpdateDocument,
+    "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": types.ConnectorDeleteDocument,
+    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": types.DashboardConnectorsDocument,
+    "\n  query DashboardAccount {\n    account {\n      balance\n    }\n  }\n": types.DashboardAccountDocument,
+    "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": types.DashboardOrderCountersDocument,
+    "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": types.HooksDocument,
+    "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
+    "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
+    "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": types.HookDeleteDocument,
+    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n": types.NotificationsDocument,
+    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationCreateDocument,
+    "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationUpdateDocument,
+    "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n": types.NotificationDeleteDocument,
+    "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n": types.PlaygroundConnectorsDocument,
+    "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n": types.PlaygroundOrderPreviewDocument,
     "\n  query Providers {\n    providers\n  }\n": types.ProvidersDocument,
+    "\n  query UserTokens {\n    userTokens(isUserApp: false) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": types.UserTokensDocument,
+    "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.UserTokenCreateDocument,
+    "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": types.UserTokenUpdateDocument,
+    "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": types.UserTokenDeleteDocument,
+    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": types.DashboardOrderStatsDocument,
+    "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserDocument,
+    "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserUpdateDocument,
+    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n": types.UserPasscodeDocument,
+    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n": types.UserPasscodeUpdateDocument,
 };
 
 /**
@@ -39,11 +111,155 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n"): (typeof documents)["\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {\n    signin(type: $type, credentials: $credentials, metadata: $metadata) {\n      token\n      issuer\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {\n    signin(type: $type, credentials: $credentials, metadata: $metadata) {\n      token\n      issuer\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Signout {\n    signout\n  }\n"): (typeof documents)["\n  mutation Signout {\n    signout\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Signup(\n    $type: String!\n    $credentials: JSON!\n    $firstName: String\n    $lastName: String\n    $referrerCode: String\n    $promotionCode: String\n    $stripePriceId: String\n  ) {\n    signup(\n      type: $type\n      credentials: $credentials\n      firstName: $firstName\n      lastName: $lastName\n      referrerCode: $referrerCode\n      promotionCode: $promotionCode\n      stripePriceId: $stripePriceId\n    ) {\n      id\n      email\n      firstName\n    }\n  }\n"): (typeof documents)["\n  mutation Signup(\n    $type: String!\n    $credentials: JSON!\n    $firstName: String\n    $lastName: String\n    $referrerCode: String\n    $promotionCode: String\n    $stripePriceId: String\n  ) {\n    signup(\n      type: $type\n      credentials: $credentials\n      firstName: $firstName\n      lastName: $lastName\n      referrerCode: $referrerCode\n      promotionCode: $promotionCode\n      stripePriceId: $stripePriceId\n    ) {\n      id\n      email\n      firstName\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AuthPasswordEstimate($password: String!) {\n    authPasswordEstimate(password: $password)\n  }\n"): (typeof documents)["\n  mutation AuthPasswordEstimate($password: String!) {\n    authPasswordEstimate(password: $password)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AuthPasswordReset($token: String!, $password: String!, $password2: String!, $passcode: String) {\n    authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)\n  }\n"): (typeof documents)["\n  mutation AuthPasswordReset($token: String!, $password: String!, $password2: String!, $passcode: String) {\n    authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AuthPasswordResetRequest($email: String!) {\n    authPasswordResetRequest(email: $email)\n  }\n"): (typeof documents)["\n  mutation AuthPasswordResetRequest($email: String!) {\n    authPasswordResetRequest(email: $email)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n"): (typeof documents)["\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConnectorCreate($providerName: String!) {\n    connectorCreate(providerName: $providerName) {\n      type\n      credentials\n      referrerBase\n      requestUrl\n      redirectUrl\n      help\n      metadata\n    }\n  }\n"): (typeof documents)["\n  mutation ConnectorCreate($providerName: String!) {\n    connectorCreate(providerName: $providerName) {\n      type\n      credentials\n      referrerBase\n      requestUrl\n      redirectUrl\n      help\n      metadata\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConnectorActivate($providerName: String!, $credentials: [String!]!) {\n    connectorActivate(providerName: $providerName, credentials: $credentials) {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n"): (typeof documents)["\n  mutation ConnectorActivate($providerName: String!, $credentials: [String!]!) {\n    connectorActivate(providerName: $providerName, credentials: $credentials) {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n"): (typeof documents)["\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n"): (typeof documents)["\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardAccount {\n    account {\n      balance\n    }\n  }\n"): (typeof documents)["\n  query DashboardAccount {\n    account {\n      balance\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n"): (typeof documents)["\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"): (typeof documents)["\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n"): (typeof documents)["\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n"): (typeof documents)["\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n"): (typeof documents)["\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n"): (typeof documents)["\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Providers {\n    providers\n  }\n"): (typeof documents)["\n  query Providers {\n    providers\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query UserTokens {\n    userTokens(isUserApp: false) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n"): (typeof documents)["\n  query UserTokens {\n    userTokens(isUserApp: false) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n"): (typeof documents)["\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n"): (typeof documents)["\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n"): (typeof documents)["\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n"): (typeof documents)["\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n"): (typeof documents)["\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n"): (typeof documents)["\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n"): (typeof documents)["\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n"): (typeof documents)["\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatCurrency, formatDate, formatDateTime, formatPercent } from './format.ts';
+import {
+  formatBucket,
+  formatBucketTitle,
+  formatCount,
+  formatCurrency,
+  formatDate,
+  formatDateTime,
+  formatIsoSeconds,
+  formatPercent,
+} from './format.ts';
 
 describe('format (en-US, SPEC §9)', () => {
   // Local-time constructor: independent of the machine's time zone.
@@ -28,5 +37,27 @@ describe('format (en-US, SPEC §9)', () => {
     expect(formatPercent(0.1234)).toBe('12.34%');
     expect(formatPercent(1)).toBe('100.00%');
     expect(formatPercent(0.000049)).toBe('0.00%');
+  });
+});
+
+describe('format: dashboard additions', () => {
+  it('ISO time rounded to whole seconds', () => {
+    expect(formatIsoSeconds(Date.UTC(2022, 0, 31, 14, 5, 59, 400))).toBe('2022-01-31T14:05:59Z');
+    expect(formatIsoSeconds(Date.UTC(2022, 0, 31, 14, 5, 59, 600))).toBe('2022-01-31T14:06:00Z');
+  });
+
+  it('counts with en-US grouping', () => {
+    expect(formatCount(12345)).toBe('12,345');
+    expect(formatCount(0)).toBe('0');
+  });
+
+  it('chart buckets: local hours, UTC days, weeks and months', () => {
+    expect(formatBucket(new Date(2022, 0, 31, 14), 'hour')).toBe('14:00');
+    expect(formatBucket(Date.UTC(2022, 0, 31), 'day')).toBe('1/31');
+    expect(formatBucket(Date.UTC(2022, 0, 31), 'week')).toBe('1/31');
+    expect(formatBucket(Date.UTC(2022, 0, 1), 'month')).toBe('Jan 2022');
+    expect(formatBucketTitle(Date.UTC(2022, 0, 31), 'week')).toBe('Week of 1/31/2022');
+    expect(formatBucketTitle(Date.UTC(2022, 0, 1), 'month')).toBe('January 2022');
+    expect(formatBucketTitle(new Date(2022, 0, 31, 9), 'hour')).toBe('1/31/2022, 09:00');
   });
 });

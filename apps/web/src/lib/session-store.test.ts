@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createSessionStore, type SessionUser } from './session-store.ts';
+import { createSessionStore, ServerUnreachableError, type SessionUser } from './session-store.ts';
 import { PROXIED_USER_KEY, TOKEN_KEY } from './storage.ts';
 
 const customer: SessionUser = {
@@ -61,23 +61,52 @@ describe('session store (SPEC §4 Session)', () => {
   it('takes a token from the URL query, stores it and drops it from the address', async () => {
     localStorage.setItem(TOKEN_KEY, 'old');
     const { store, replaceUrl } = makeStore(async () => customer);
-    await store.start(at('http://app.test/auth/email?token=fresh&x=1#top'));
+    await store.start(at('http://app.test/me/settings?token=fresh&x=1#top'));
     expect(localStorage.getItem(TOKEN_KEY)).toBe('fresh');
     expect(store.getState().token).toBe('fresh');
-    expect(replaceUrl).toHaveBeenCalledWith('/auth/email?x=1#top');
+    expect(replaceUrl).toHaveBeenCalledWith('/me/settings?x=1#top');
   });
 
-  it('signs out when the user cannot be loaded', async () => {
+  it.each(['/auth/email', '/auth/password'])('leaves the emailed link token of %s to its screen', async (path) => {
+    const { store, replaceUrl } = makeStore(async () => customer);
+    await store.start(at(`http://app.test${path}?token=link-token`));
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
+    expect(store.getState().isAuthenticated).toBe(false);
+    expect(replaceUrl).not.toHaveBeenCalled();
+  });
+
+  it('signs out when the server refuses the user', async () => {
     localStorage.setItem(TOKEN_KEY, 'expired');
     sessionStorage.setItem(PROXIED_USER_KEY, 'jane@x.io');
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const { store } = makeStore(async () => {
-      throw new Error('[Network] Failed to fetch');
+      throw new Error('[GraphQL] Please sign in');
     });
     await store.start(at('http://app.test/me'));
     expect(store.getState()).toMatchObject({ isLoaded: true, isAuthenticated: false, token: null, user: null });
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
     expect(sessionStorage.getItem(PROXIED_USER_KEY)).toBeNull();
+  });
+
+  it('keeps the session and retries when the server does not answer', async () => {
+    vi.useFakeTimers();
+    try {
+      localStorage.setItem(TOKEN_KEY, 'good');
+      let calls = 0;
+      const { store } = makeStore(async () => {
+        calls += 1;
+        if (calls === 1) throw new ServerUnreachableError('[Network] Failed to fetch');
+        return customer;
+      });
+      await store.start(at('http://app.test/me'));
+      expect(localStorage.getItem(TOKEN_KEY)).toBe('good');
+      expect(store.getState()).toMatchObject({ isLoaded: false, isAuthenticated: true });
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(calls).toBe(2);
+      expect(store.getState()).toMatchObject({ isLoaded: true, user: customer });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('authenticate stores the token, replaces the client and loads the user', async () => {

@@ -43,6 +43,9 @@ export interface SessionStoreOptions<C> {
   replaceUrl?: (url: string) => void;
 }
 
+/** Emailed links whose `token` is their own (confirmation, password reset), not a session. */
+const LINK_TOKEN_PATH = /^\/auth\/(email|password)\/?$/;
+
 const signedOut: SessionState = {
   isLoaded: true,
   isAuthenticated: false,
@@ -50,6 +53,11 @@ const signedOut: SessionState = {
   proxiedUser: null,
   user: null,
 };
+
+/** fetchUser throws this when no answer came back (offline, server restarting, page left). */
+export class ServerUnreachableError extends Error {
+  override readonly name = 'ServerUnreachableError';
+}
 
 export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionStore<C> {
   const listeners = new Set<() => void>();
@@ -67,14 +75,24 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
     for (const listener of listeners) listener();
   }
 
+  let retries = 0;
+
   async function reload(): Promise<void> {
     const requested = generation;
     if (!snapshot.token) return;
     try {
       const user = await options.fetchUser(client);
+      retries = 0;
       if (requested === generation) set({ user, isLoaded: true });
     } catch (error) {
       if (requested !== generation) return;
+      if (error instanceof ServerUnreachableError) {
+        // The server did not answer (offline, restarting, or the page is being left): keep the
+        // session and try again, rather than signing the user out over a dropped request.
+        retries += 1;
+        setTimeout(() => void reload(), Math.min(1000 * 2 ** retries, 10_000));
+        return;
+      }
       console.error('Cannot load the user; signing out', error);
       signOut();
     }
@@ -101,7 +119,7 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
     },
     async start(location = window.location) {
       const url = new URL(location.href);
-      const urlToken = url.searchParams.get(TOKEN_KEY);
+      const urlToken = LINK_TOKEN_PATH.test(url.pathname) ? null : url.searchParams.get(TOKEN_KEY);
       if (urlToken) {
         writeToken(urlToken);
         url.searchParams.delete(TOKEN_KEY);

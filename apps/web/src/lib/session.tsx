@@ -2,9 +2,14 @@ import type { Client } from '@urql/core';
 import { createContext, type ReactNode, use, useMemo, useSyncExternalStore } from 'react';
 import { Provider as UrqlProvider } from 'urql';
 import { UserDocument } from '../features/user/documents.ts';
-import { callQuery } from './call.ts';
+import { unwrap } from './call.ts';
 import { createAppClient } from './client.ts';
-import { createSessionStore, type SessionSnapshot, type SessionStore } from './session-store.ts';
+import {
+  createSessionStore,
+  ServerUnreachableError,
+  type SessionSnapshot,
+  type SessionStore,
+} from './session-store.ts';
 
 export type { SessionSnapshot, SessionUser } from './session-store.ts';
 
@@ -18,7 +23,12 @@ export function createAppSession(options: { fetch?: typeof fetch } = {}): AppSes
         onUnauthenticated: () => store.handleUnauthenticated(),
         ...(options.fetch ? { fetch: options.fetch } : {}),
       }),
-    fetchUser: async (client) => (await callQuery(client, UserDocument, {}, { requestPolicy: 'network-only' })).user,
+    fetchUser: async (client) => {
+      const result = await client.query(UserDocument, {}, { requestPolicy: 'network-only' }).toPromise();
+      const error = result.error;
+      if (error?.networkError && error.graphQLErrors.length === 0) throw new ServerUnreachableError(error.message);
+      return (await unwrap(Promise.resolve(result))).user;
+    },
     replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
   });
   return store;

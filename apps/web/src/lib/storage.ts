@@ -26,3 +26,9 @@ export const readToken = (): string | null => read(local, TOKEN_KEY);
 export const writeToken = (token: string | null): void => write(local, TOKEN_KEY, token);
 export const readProxiedUser = (): string | null => read(session, PROXIED_USER_KEY);
 export const writeProxiedUser = (email: string | null): void => write(session, PROXIED_USER_KEY, email);
+
+// The short-lived 'identity' token of a password sign-in awaiting its second factor: per tab,
+// never a full session (it only completes `signin(type: "passcode")`).
+export const IDENTITY_TOKEN_KEY = 'identityToken';
+export const readIdentityToken = (): string | null => read(session, IDENTITY_TOKEN_KEY);
+export const writeIdentityToken = (token: string | null): void => write(session, IDENTITY_TOKEN_KEY, token);

@@ -22,21 +22,89 @@ export const PROVIDERS_JSON = JSON.stringify([
   { name: 'paper', title: 'Paper trading', status: 'active', authentication: { type: 'credentials', credentials: [] } },
 ]);
 
-/** A GraphQL endpoint answering the queries the shell sends: User and Providers. */
-export function fakeGraphQL(options: { user?: FakeUser | null } = {}) {
+export interface GraphQLPayload {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
+export interface FakeRequest {
+  name: string;
+  variables: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/** Answers one operation (by name) from a test's fixtures. */
+export type FakeHandler = (request: FakeRequest) => GraphQLPayload | Promise<GraphQLPayload>;
+
+/** A GraphQL error as the server sends it (SPEC §8), e.g. a validation message. */
+export const graphQLError = (message: string, code = 'BAD_USER_INPUT'): GraphQLPayload => ({
+  data: null,
+  errors: [{ message, extensions: { code } }],
+});
+
+const UNAUTHENTICATED = graphQLError('Sign in first', 'UNAUTHENTICATED');
+
+/** Answers of the identity screens every route test may touch, when a test gives none. */
+const DEFAULTS: Record<string, FakeHandler> = {
+  AuthProviders: () => ({
+    data: { authProviders: { google: false, googleClientId: null, apple: false, appleClientId: null } },
+  }),
+  Signout: () => ({ data: { signout: true } }),
+  UserPasscode: () => ({
+    data: { userPasscode: { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x', isActive: false } },
+  }),
+  UserTokens: () => ({ data: { userTokens: [] } }),
+  Connectors: () => ({ data: { connectors: [] } }),
+  Hooks: () => ({ data: { hooks: [] } }),
+  PlaygroundConnectors: () => ({ data: { connectors: [] } }),
+  // The dashboard (/me): one active broker (so no welcome tour), an empty log and chart.
+  DashboardConnectors: () => ({ data: { connectors: [{ key: 'c1', isActive: true }] } }),
+  DashboardAccount: () => ({ data: { account: { balance: 5 } } }),
+  DashboardOrderCounters: () => ({ data: { actionsOrderCounters: [{ counter: 0, counterTest: 0 }] } }),
+  DashboardOrderStats: () => ({ data: { actionsOrderStats: [] } }),
+  ActivityActions: () => ({ data: { actions: [] } }),
+  TourConnectorActivations: () => ({ data: { actions: [] } }),
+};
+
+function parseRequest(input: RequestInfo | URL, init?: RequestInit): FakeRequest {
+  const url = new URL(String(input), 'http://localhost');
+  const body =
+    typeof init?.body === 'string'
+      ? (JSON.parse(init.body) as { operationName?: string; variables?: Record<string, unknown> })
+      : {};
+  const queryVariables = url.searchParams.get('variables');
+  return {
+    name: url.searchParams.get('operationName') ?? body.operationName ?? '',
+    variables: body.variables ?? (queryVariables ? (JSON.parse(queryVariables) as Record<string, unknown>) : {}),
+    headers: Object.fromEntries(new Headers(init?.headers).entries()),
+  };
+}
+
+/**
+ * A GraphQL endpoint for component tests: the test's `handlers` by operation name, else User
+ * and Providers for the shell and the defaults above. Anything else is UNAUTHENTICATED.
+ */
+export function fakeGraphQL(options: { user?: FakeUser | null; handlers?: Record<string, FakeHandler> } = {}) {
   const operations: string[] = [];
+  const requests: FakeRequest[] = [];
   const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { operationName?: string }) : {};
-    const name = url.searchParams.get('operationName') ?? body.operationName ?? '';
-    operations.push(name);
-    const payload =
-      name === 'Providers'
+    const request = parseRequest(input, init);
+    operations.push(request.name);
+    requests.push(request);
+    const own = options.handlers?.[request.name];
+    const payload: GraphQLPayload = own
+      ? await own(request)
+      : request.name === 'Providers'
         ? { data: { providers: PROVIDERS_JSON } }
-        : name === 'User' && options.user
-          ? { data: { user: options.user } }
-          : { data: null, errors: [{ message: 'Sign in first', extensions: { code: 'UNAUTHENTICATED' } }] };
+        : request.name === 'User'
+          ? options.user
+            ? { data: { user: options.user } }
+            : UNAUTHENTICATED
+          : await (DEFAULTS[request.name] ?? (() => UNAUTHENTICATED))(request);
     return new Response(JSON.stringify(payload), { headers: { 'content-type': 'application/json' } });
   });
-  return { fetch: fetch as unknown as typeof globalThis.fetch, operations };
+  return { fetch: fetch as unknown as typeof globalThis.fetch, operations, requests };
 }
+
+/** Wraps a dynamic answer (keeps PascalCase operation keys from reading as components to lint). */
+export const fixture = (handler: FakeHandler): FakeHandler => handler;

@@ -17,6 +17,9 @@ export function Component() {
 
   return (
     <div className="d-lg-flex min-vh-100">
+      <a href="#main" className="visually-hidden-focusable position-absolute top-0 start-0 m-2 p-2 bg-body rounded z-3">
+        Skip to content
+      </a>
       <aside className="app-sidebar text-bg-dark">
         <Offcanvas
           responsive="lg"
@@ -53,7 +56,7 @@ export function Component() {
             {PRODUCT_NAME}
           </Link>
         </header>
-        <main className="flex-grow-1 p-3 p-lg-4">
+        <main id="main" tabIndex={-1} className="flex-grow-1 p-3 p-lg-4">
           <Outlet />
         </main>
         <AppFooter />

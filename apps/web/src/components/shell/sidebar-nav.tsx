@@ -14,7 +14,7 @@ export function SidebarNav({
   return (
     <Nav as="nav" className="flex-column gap-1 w-100" aria-label="Main">
       {navItemsFor(isAdmin).map((item) => (
-        <Nav.Link key={item.to} as={NavLink} to={item.to} end={item.end} onClick={onNavigate}>
+        <Nav.Link key={item.to} as={NavLink} to={item.to} end={item.end} onClick={onNavigate} data-tour={item.tour}>
           {item.label}
         </Nav.Link>
       ))}

@@ -1,6 +1,12 @@
-import { PlaceholderScreen } from '../../components/placeholder-screen.tsx';
+import { Link } from 'react-router';
+import { AuthCard } from '../../features/auth/auth-card.tsx';
+import { PasswordRequestForm } from '../../features/auth/password-request-form.tsx';
 
-/** Placeholder until this screen is built (SPEC §2). */
+/** SPEC §2 Password reset request (/auth/password/request). */
 export function Component() {
-  return <PlaceholderScreen title="Forgot your password?" />;
+  return (
+    <AuthCard title="Forgot your password?" footer={<Link to="/signin">Back to sign in</Link>}>
+      <PasswordRequestForm />
+    </AuthCard>
+  );
 }

@@ -1,6 +1,22 @@
-import { PlaceholderScreen } from '../../components/placeholder-screen.tsx';
+import { Link, useSearchParams } from 'react-router';
+import { AuthCard, FormAlert } from '../../features/auth/auth-card.tsx';
+import { AUTH_TEXT } from '../../features/auth/messages.ts';
+import { PasswordResetForm } from '../../features/auth/password-reset-form.tsx';
 
-/** Placeholder until this screen is built (SPEC §2). */
+/** SPEC §2 Password reset (/auth/password?token=…); success goes to /signin. */
 export function Component() {
-  return <PlaceholderScreen title="Reset password" />;
+  const [query] = useSearchParams();
+  const token = query.get('token');
+  return (
+    <AuthCard title="Reset password" footer={<Link to="/signin">Back to sign in</Link>}>
+      {token ? (
+        <PasswordResetForm token={token} />
+      ) : (
+        <>
+          <FormAlert>{AUTH_TEXT.resetFailed}</FormAlert>
+          <Link to="/auth/password/request">Request a new link</Link>
+        </>
+      )}
+    </AuthCard>
+  );
 }

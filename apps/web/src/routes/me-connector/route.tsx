@@ -1,6 +1,94 @@
-import { PlaceholderScreen } from '../../components/placeholder-screen.tsx';
+import { useCallback, useRef } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useQuery } from 'urql';
+import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useDocumentTitle } from '../../components/use-document-title.ts';
+import { ConnectDialog } from '../../features/connectors/connect-dialog.tsx';
+import { ConnectorList } from '../../features/connectors/connector-list.tsx';
+import { ConnectorsDocument } from '../../features/connectors/documents.ts';
+import { ProviderGrid } from '../../features/connectors/provider-grid.tsx';
+import { useProviders } from '../../lib/providers.tsx';
 
-/** Placeholder until this screen is built (SPEC §2). */
+const BASE = '/me/connector';
+
+/** SPEC §2 Brokers & Webhooks: connected brokers with accounts and webhooks, and the provider grid. */
 export function Component() {
-  return <PlaceholderScreen title="Brokers & Webhooks" />;
+  useDocumentTitle('Brokers & Webhooks');
+  const { providerName } = useParams();
+  const navigate = useNavigate();
+  const { providers } = useProviders();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: ConnectorsDocument,
+    requestPolicy: 'cache-and-network',
+  });
+  const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
+  const provider = providerName ? providers.get(providerName) : undefined;
+  const connectors = data?.connectors;
+
+  const openProvider = (name: string) => navigate(`${BASE}/${encodeURIComponent(name)}`);
+  const closeDialog = () => navigate(BASE);
+  const connected = useCallback(() => {
+    reload();
+    navigate(BASE);
+  }, [reload, navigate]);
+
+  return (
+    <div className="d-flex flex-column gap-4">
+      <header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
+        <div>
+          <h1 className="h3 mb-1">Brokers &amp; Webhooks</h1>
+          <p className="text-secondary mb-0">
+            Connect a broker, then create webhooks: each alert posted to a webhook URL becomes an order.
+          </p>
+        </div>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => {
+            searchRef.current?.scrollIntoView({ behavior: 'smooth', block: 'center' });
+            searchRef.current?.focus({ preventScroll: true });
+          }}
+        >
+          Connect broker
+        </button>
+      </header>
+
+      {providerName && !provider && (
+        <div className="alert alert-warning" role="status">
+          “{providerName}” is not a broker this server connects to. Pick one below.
+        </div>
+      )}
+
+      <section aria-label="Connected brokers">
+        {connectors ? (
+          connectors.length > 0 ? (
+            <ConnectorList connectors={connectors} onReconnect={openProvider} onChanged={reload} />
+          ) : (
+            <div className="text-center border rounded py-4 px-3 bg-body-tertiary">
+              <h2 className="h5">No brokers connected yet</h2>
+              <p className="text-secondary mb-0">
+                Pick your broker below. No brokerage account? Paper Trading simulates one.
+              </p>
+            </div>
+          )
+        ) : error && !fetching ? (
+          <div className="alert alert-danger d-flex flex-wrap align-items-center gap-2" role="alert">
+            <span className="flex-grow-1">Cannot load your brokers.</span>
+            <button type="button" className="btn btn-sm btn-outline-danger" onClick={reload}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <DelayedSpinner />
+        )}
+      </section>
+
+      <ProviderGrid searchRef={searchRef} />
+
+      {provider && (
+        <ConnectDialog key={provider.name} provider={provider} onConnected={connected} onClose={closeDialog} />
+      )}
+    </div>
+  );
 }

@@ -1,6 +1,68 @@
-import { PlaceholderScreen } from '../../components/placeholder-screen.tsx';
+import { type ReactNode, useMemo } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useQuery } from 'urql';
+import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useDocumentTitle } from '../../components/use-document-title.ts';
+import { ProviderDocs } from '../../features/documentation/provider-docs.tsx';
+import { brokerOptions, defaultBroker } from '../../features/playground/broker-options.ts';
+import { parseConnector } from '../../features/playground/connectors.ts';
+import { PlaygroundConnectorsDocument } from '../../features/playground/documents.ts';
+import { firstError } from '../../lib/call.ts';
+import { useProviders } from '../../lib/providers.tsx';
 
-/** Placeholder until this screen is built (SPEC §2). */
+/** SPEC §2 Documentation and playground (/me/documentation/{providerName?}). */
 export function Component() {
-  return <PlaceholderScreen title="Documentation" />;
+  useDocumentTitle('Documentation');
+  const { providerName } = useParams();
+  const navigate = useNavigate();
+  const { providers } = useProviders();
+  const [result, reexecute] = useQuery({ query: PlaygroundConnectorsDocument, requestPolicy: 'cache-and-network' });
+  const connectors = useMemo(() => (result.data?.connectors ?? []).map(parseConnector), [result.data]);
+  const brokers = useMemo(() => brokerOptions(providers, connectors), [providers, connectors]);
+  const settled = result.data !== undefined || result.error !== undefined;
+  const provider = defaultBroker(brokers, providerName);
+
+  let body: ReactNode;
+  if (!settled) body = <DelayedSpinner />;
+  else if (!provider) body = <p className="text-secondary">No brokers are available yet.</p>;
+  else
+    body = (
+      <ProviderDocs
+        key={provider.name}
+        provider={provider}
+        brokers={brokers}
+        onBroker={(name) => navigate(`/me/documentation/${name}`)}
+        connectors={connectors}
+      />
+    );
+
+  return (
+    <div className="documentation" style={{ maxWidth: '64rem' }}>
+      <h1 className="h3 mb-2">Documentation</h1>
+      <p className="text-secondary mb-4">
+        Choose a broker to view its order parameters and examples, and try orders in the playground: test orders run in
+        'preview' mode, so nothing is placed or charged.
+      </p>
+      {result.error && !result.fetching && (
+        <div className="alert alert-danger d-flex flex-wrap align-items-center gap-2" role="alert">
+          <span className="me-auto">
+            Your connected brokers could not be loaded: {firstError(result.error).message}
+          </span>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-danger"
+            onClick={() => reexecute({ requestPolicy: 'network-only' })}
+          >
+            Retry
+          </button>
+        </div>
+      )}
+      {settled && provider && providerName && provider.name !== providerName && (
+        <div className="alert alert-warning" role="alert">
+          There is no broker named “{providerName}”; showing {provider.title}.
+        </div>
+      )}
+      {body}
+    </div>
+  );
 }

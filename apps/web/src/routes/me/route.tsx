@@ -1,6 +1,29 @@
-import { PlaceholderScreen } from '../../components/placeholder-screen.tsx';
+import { useQuery } from 'urql';
+import { useDocumentTitle } from '../../components/use-document-title.ts';
+import { ActivityPanel } from '../../features/activity/activity-panel.tsx';
+import { DashboardTiles } from '../../features/dashboard/dashboard-tiles.tsx';
+import { DashboardConnectorsDocument } from '../../features/dashboard/documents.ts';
+import { HookCallsPanel } from '../../features/stats/hook-calls-panel.tsx';
+import { DashboardTour } from '../../features/tour/dashboard-tour.tsx';
+import { useSession } from '../../lib/session.tsx';
 
-/** Placeholder until this screen is built (SPEC §2). */
+/**
+ * SPEC §2 Dashboard: three tiles, the hook-calls chart, the Last actions panel and, for a user
+ * without connectors, the welcome tour. Connectors are fetched network-only: the count and the
+ * tour's rule must see a broker connected a moment ago on another screen.
+ */
 export function Component() {
-  return <PlaceholderScreen title="Dashboard" />;
+  useDocumentTitle('Dashboard');
+  const { user } = useSession();
+  const [connectors] = useQuery({ query: DashboardConnectorsDocument, requestPolicy: 'network-only' });
+  const connectorCount = connectors.data && !connectors.fetching ? connectors.data.connectors.length : null;
+  return (
+    <>
+      <h1 className="h3 mb-3">Dashboard</h1>
+      <DashboardTiles connectors={connectors} />
+      <HookCallsPanel />
+      <ActivityPanel />
+      {user && <DashboardTour userKey={user.key} connectorCount={connectorCount} />}
+    </>
+  );
 }

@@ -1,6 +1,25 @@
-import { PlaceholderScreen } from '../../components/placeholder-screen.tsx';
+import { useState } from 'react';
+import { Link, Navigate, useLocation } from 'react-router';
+import { AuthCard } from '../../features/auth/auth-card.tsx';
+import { MultifactorForm } from '../../features/auth/multifactor-form.tsx';
+import { readIdentityToken } from '../../lib/storage.ts';
 
-/** Placeholder until this screen is built (SPEC §2). */
+/** SPEC §2 Second factor: only after a password sign-in that asked for it; else back to /signin. */
 export function Component() {
-  return <PlaceholderScreen title="Two-factor verification" />;
+  const location = useLocation();
+  // Read once: the token is cleared when the code succeeds, and the screen stays until it moves on.
+  const [identity] = useState(readIdentityToken);
+  if (!identity) return <Navigate to={`/signin${location.search}`} replace state={location.state} />;
+  return (
+    <AuthCard
+      title="Two-factor verification"
+      footer={
+        <Link to={`/signin${location.search}`} state={location.state}>
+          Back to sign in
+        </Link>
+      }
+    >
+      <MultifactorForm />
+    </AuthCard>
+  );
 }

@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+import { useId } from 'react';
+import Modal from 'react-bootstrap/Modal';
+
+/** Asks before a destructive action; Cancel is the default way out (Escape, backdrop). */
+export function ConfirmDialog({
+  show,
+  title,
+  confirmLabel = 'Delete',
+  busy,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  show: boolean;
+  title: string;
+  confirmLabel?: string;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <Modal show={show} onHide={onClose} centered aria-labelledby={id}>
+      <Modal.Header closeButton>
+        <Modal.Title id={id} as="h2" className="h5">
+          {title}
+        </Modal.Title>
+      </Modal.Header>
+      <Modal.Body>{children}</Modal.Body>
+      <Modal.Footer>
+        <button type="button" className="btn btn-secondary" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-danger" onClick={onConfirm} disabled={busy}>
+          {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
+          {confirmLabel}
+        </button>
+      </Modal.Footer>
+    </Modal>
+  );
+}

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Table from 'react-bootstrap/Table';
+import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { ActivityRow } from './activity-row.tsx';
+import { ActivitySearch } from './activity-search.tsx';
+import { useActivity } from './use-activity.ts';
+
+const INLINE = 'd-inline-flex align-items-center';
+
+/** SPEC §2 'Last actions': search, the log table and 'More' paging. */
+export function ActivityPanel() {
+  const [text, setText] = useState('');
+  const activity = useActivity(text);
+
+  if (!activity.loaded) return <DelayedSpinner className="d-flex justify-content-center py-4" />;
+  if (activity.hidden) return null;
+
+  return (
+    <Card as="section" className="shadow-sm mb-4" aria-labelledby="last-actions-title" aria-busy={activity.loading}>
+      <Card.Header className="d-flex flex-wrap gap-2 justify-content-between align-items-center bg-body">
+        <h2 id="last-actions-title" className="h6 m-0 d-flex align-items-center gap-2">
+          Activity
+          {activity.loading && <DelayedSpinner className={INLINE} />}
+        </h2>
+        <ActivitySearch value={text} onChange={setText} />
+      </Card.Header>
+      <Table responsive hover className="mb-0 align-middle activity-table" size="sm">
+        <thead>
+          <tr>
+            <th scope="col">Last actions</th>
+            <th scope="col" className="d-none d-md-table-cell">
+              Source
+            </th>
+            <th scope="col">Date</th>
+          </tr>
+        </thead>
+        <tbody>
+          {activity.actions.length === 0 ? (
+            <tr>
+              <td colSpan={3} className="text-center text-secondary py-4">
+                No actions found
+              </td>
+            </tr>
+          ) : (
+            activity.actions.map((action) => <ActivityRow key={action.id} action={action} />)
+          )}
+        </tbody>
+      </Table>
+      {activity.hasMore && (
+        <Card.Footer className="bg-body text-center">
+          <Button
+            variant="outline-secondary"
+            size="sm"
+            onClick={activity.more}
+            aria-disabled={activity.loading}
+            className={activity.loading ? 'disabled-look' : undefined}
+          >
+            More
+          </Button>
+        </Card.Footer>
+      )}
+    </Card>
+  );
+}

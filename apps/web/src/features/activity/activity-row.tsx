@@ -1,0 +1,77 @@
+import { addressLabel, describeAction } from '@router/shared';
+import { useState } from 'react';
+import Badge from 'react-bootstrap/Badge';
+import { formatDateTime, formatIsoSeconds } from '../../lib/format.ts';
+import { orderCallOf } from './order-call.ts';
+import { OrderCallDetails } from './order-call-details.tsx';
+import type { ActionRow } from './use-activity.ts';
+
+function Source({ address }: { address: string | null }) {
+  if (!address) return <span>-</span>;
+  const label = addressLabel(address);
+  return (
+    <span className="text-break">
+      {address}
+      {label && (
+        <Badge bg="secondary" className="ms-1">
+          {label}
+        </Badge>
+      )}
+    </span>
+  );
+}
+
+/**
+ * One action (SPEC §2 Last actions). An Order row from a webhook expands on click; its
+ * description is a button, so Enter and Space work from the keyboard.
+ */
+export function ActivityRow({ action }: { action: ActionRow }) {
+  const [expanded, setExpanded] = useState(false);
+  const call = orderCallOf(action.code, action.metadata);
+  const description = describeAction(action.code, action.metadata);
+  const iso = formatIsoSeconds(action.createdAt);
+  const detailsId = `action-${action.id}-details`;
+  const toggle = () => setExpanded((open) => !open);
+
+  return (
+    <>
+      <tr className={call ? 'activity-row-expandable' : undefined} onClick={call ? toggle : undefined}>
+        <td className="text-break">
+          {call ? (
+            <button
+              type="button"
+              className="btn btn-link p-0 text-start text-body text-decoration-none activity-toggle"
+              aria-expanded={expanded}
+              aria-controls={detailsId}
+            >
+              <span aria-hidden="true" className="me-1 text-secondary">
+                {expanded ? '▾' : '▸'}
+              </span>
+              {description}
+            </button>
+          ) : (
+            description
+          )}
+        </td>
+        <td className="d-none d-md-table-cell">
+          <Source address={action.address} />
+        </td>
+        <td className="text-nowrap-md">
+          <time dateTime={iso} title={iso}>
+            {formatDateTime(action.createdAt)}
+          </time>
+          <div className="d-md-none small text-secondary">
+            <Source address={action.address} />
+          </div>
+        </td>
+      </tr>
+      {call && expanded && (
+        <tr>
+          <td colSpan={3} className="bg-body-secondary">
+            <OrderCallDetails call={call} id={detailsId} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import type { UseFormRegisterReturn } from 'react-hook-form';
+import { TextField } from '../../components/text-field.tsx';
+import { PasswordStrength } from './password-strength.tsx';
+
+/** Password with its strength bar, and its confirmation (sign-up and password reset, SPEC §5). */
+export function NewPasswordFields({
+  password,
+  password2,
+  score,
+  errors,
+}: {
+  password: UseFormRegisterReturn;
+  password2: UseFormRegisterReturn;
+  score: number | null;
+  errors: { password?: string | undefined; password2?: string | undefined };
+}) {
+  return (
+    <>
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        registration={password}
+        error={errors.password}
+        hint="At least 10 characters with upper and lower case letters, a digit and punctuation."
+      >
+        <PasswordStrength score={score} />
+      </TextField>
+      <TextField
+        label="Password confirmation"
+        type="password"
+        autoComplete="new-password"
+        registration={password2}
+        error={errors.password2}
+      />
+    </>
+  );
+}

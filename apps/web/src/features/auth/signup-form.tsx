@@ -1,0 +1,89 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { MESSAGES, PASSWORD_MIN_SCORE, type SignupForm as SignupValues, signupSchema } from '@router/shared';
+import { type Resolver, useForm } from 'react-hook-form';
+import { useLocation, useNavigate } from 'react-router';
+import type { z } from 'zod';
+import { TextField } from '../../components/text-field.tsx';
+import { useCall } from '../../lib/call.ts';
+import { SubmitButton } from './auth-card.tsx';
+import { SignupDocument } from './documents.ts';
+import { AUTH_TEXT, serverMessage } from './messages.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
+import { afterSignupPath, signupParams } from './signup-params.ts';
+import { TermsCheckbox } from './terms-checkbox.tsx';
+import { usePasswordEstimate } from './use-password-estimate.ts';
+
+/** The form holds an unticked box; the schema accepts only a ticked one ('Required'). */
+type SignupFields = Omit<z.input<typeof signupSchema>, 'terms'> & { terms: boolean };
+const resolver = zodResolver(signupSchema) as unknown as Resolver<SignupFields, unknown, SignupValues>;
+
+/** SPEC §2 Sign-up: names, email, password with strength, confirmation, terms. */
+export function SignupForm({ referrer, onError }: { referrer?: string; onError: (message: string | null) => void }) {
+  const { mutate } = useCall();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const { register, handleSubmit, watch, setError, formState } = useForm<SignupFields, unknown, SignupValues>({
+    resolver,
+    defaultValues: { firstName: '', lastName: '', email: '', password: '', password2: '', terms: false },
+  });
+  const { errors, isSubmitting } = formState;
+  const estimate = usePasswordEstimate(watch('password'));
+
+  const onSubmit = handleSubmit(async ({ email, password, firstName, lastName }) => {
+    onError(null);
+    const score = await estimate.scoreNow(password);
+    if (score !== null && score <= PASSWORD_MIN_SCORE) {
+      setError('password', { message: MESSAGES.weakPassword }, { shouldFocus: true });
+      return;
+    }
+    try {
+      const { signup } = await mutate(SignupDocument, {
+        type: 'password',
+        credentials: { email, password },
+        firstName,
+        lastName,
+        ...signupParams(search, referrer),
+      });
+      await navigate(afterSignupPath(search, signup.email));
+    } catch (error) {
+      onError(serverMessage(error, AUTH_TEXT.signupFailed));
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <div className="row g-sm-3">
+        <TextField
+          className="col-sm-6 mb-3 mb-sm-0"
+          label="First name"
+          autoComplete="given-name"
+          registration={register('firstName')}
+          error={errors.firstName?.message}
+        />
+        <TextField
+          className="col-sm-6 mb-3"
+          label="Last name"
+          autoComplete="family-name"
+          registration={register('lastName')}
+          error={errors.lastName?.message}
+        />
+      </div>
+      <TextField
+        label="Email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        registration={register('email')}
+        error={errors.email?.message}
+      />
+      <NewPasswordFields
+        password={register('password')}
+        password2={register('password2')}
+        score={estimate.score}
+        errors={{ password: errors.password?.message, password2: errors.password2?.message }}
+      />
+      <TermsCheckbox registration={register('terms')} error={errors.terms?.message} />
+      <SubmitButton busy={isSubmitting}>Create account</SubmitButton>
+    </form>
+  );
+}

@@ -1,0 +1,51 @@
+// The parts of Google Identity Services and Sign in with Apple JS this app calls.
+export const GOOGLE_SCRIPT = 'https://accounts.google.com/gsi/client';
+export const APPLE_SCRIPT = 'https://appleid.cdn-apple.com/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js';
+
+export type SocialIssuer = 'google' | 'apple';
+
+export interface SocialToken {
+  issuer: SocialIssuer;
+  token: string;
+  /** Apple sends the name to the client once, on the first sign-in. */
+  metadata?: { firstName?: string; lastName?: string };
+}
+
+export interface GoogleIdentity {
+  accounts: {
+    id: {
+      initialize(options: { client_id: string; callback: (response: { credential: string }) => void }): void;
+      renderButton(parent: HTMLElement, options: Record<string, string | number>): void;
+    };
+  };
+}
+
+export interface AppleSignInResponse {
+  authorization: { id_token: string };
+  user?: { name?: { firstName?: string; lastName?: string } };
+}
+
+export interface AppleIdApi {
+  auth: {
+    init(options: { clientId: string; scope: string; redirectURI: string; usePopup: boolean }): void;
+    signIn(): Promise<AppleSignInResponse>;
+  };
+}
+
+declare global {
+  interface Window {
+    google?: GoogleIdentity;
+    AppleID?: AppleIdApi;
+  }
+}
+
+/**
+ * A social token handed back in the address hash (an implicit-flow return):
+ * `#id_token=…` or `#access_token=…`, with an optional `issuer` (google by default).
+ */
+export function tokenFromHash(hash: string): SocialToken | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const token = params.get('id_token') || params.get('access_token');
+  if (!token) return null;
+  return { issuer: params.get('issuer') === 'apple' ? 'apple' : 'google', token };
+}

@@ -1,0 +1,38 @@
+// SPEC §2 Broker callback: which provider answered, and what it sent back.
+import type { Provider } from '@router/orders';
+
+export const ETRADE_FAILURE_MESSAGE = 'Token generation failure. Please try again';
+const ETRADE_ALREADY_AUTHORIZED = 'already been Authorized';
+
+/** By the route's name, else by the page we came from matching a provider's referrer base. */
+export function findCallbackProvider(
+  providers: ReadonlyMap<string, Provider>,
+  routeName: string | undefined,
+  referrer: string,
+): Provider | undefined {
+  if (routeName) return providers.get(routeName);
+  if (!referrer) return undefined;
+  for (const provider of providers.values()) {
+    const base = provider.authentication.referrerBase;
+    if (base && referrer.startsWith(base)) return provider;
+  }
+  return undefined;
+}
+
+export type CallbackRequest =
+  | { kind: 'leave' }
+  | { kind: 'failure'; message: string }
+  | { kind: 'activate'; credentials: string[] };
+
+/** The provider's first listed credential from the query ('code' by default), with `state`. */
+export function readCallback(provider: Provider, search: string): CallbackRequest {
+  const query = new URLSearchParams(search);
+  if (provider.name === 'etrade' && query.get('oauth_verifier')?.endsWith(ETRADE_ALREADY_AUTHORIZED)) {
+    return { kind: 'failure', message: ETRADE_FAILURE_MESSAGE };
+  }
+  const parameter = provider.authentication.credentials?.[0] ?? 'code';
+  const code = query.get(parameter);
+  if (!code) return { kind: 'leave' };
+  const state = query.get('state');
+  return { kind: 'activate', credentials: state ? [code, state] : [code] };
+}

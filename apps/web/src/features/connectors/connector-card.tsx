@@ -1,0 +1,134 @@
+import { useState } from 'react';
+import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useProviders } from '../../lib/providers.tsx';
+import { HookCreateForm } from '../hooks/hook-create-form.tsx';
+import { HookDeleteDialog } from '../hooks/hook-delete-dialog.tsx';
+import { HookList } from '../hooks/hook-list.tsx';
+import type { HookItem } from '../hooks/hook-model.ts';
+import { useHookActions } from '../hooks/use-hook-actions.ts';
+import { useHooks } from '../hooks/use-hooks.ts';
+import { NotificationsDialog } from '../notifications/notifications-dialog.tsx';
+import { AccountSection } from './account-section.tsx';
+import { type ConnectorAccount, type ConnectorItem, connectorState, parseAccounts } from './connector-model.ts';
+import { ConnectorStateAlert, ConnectorStateBadge } from './connector-status.tsx';
+import { useRenameAccount } from './use-rename-account.ts';
+
+/** One connected broker: state, notice, accounts with their webhooks, and its dialogs. */
+export function ConnectorCard({
+  connector,
+  onReconnect,
+  onDelete,
+  onChanged,
+}: {
+  connector: ConnectorItem;
+  onReconnect: (providerName: string) => void;
+  onDelete: (connector: ConnectorItem) => void;
+  onChanged: () => void;
+}) {
+  const { providers, title } = useProviders();
+  const provider = providers.get(connector.providerName);
+  const accounts = parseAccounts(connector.accounts);
+  const state = connectorState(connector);
+  const { hooks, error, reload } = useHooks(connector.key);
+  const actions = useHookActions(connector.key, reload);
+  const renameAccount = useRenameAccount(connector.key, onChanged);
+  const [creatingFor, setCreatingFor] = useState<ConnectorAccount | null>(null);
+  const [notifying, setNotifying] = useState<ConnectorAccount | null>(null);
+  const [deleting, setDeleting] = useState<HookItem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const known = new Set(accounts.map((account) => account.id));
+  const orphans = hooks?.filter((hook) => !known.has(hook.accountId)) ?? [];
+  const reconnect = () => onReconnect(connector.providerName);
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setBusy(true);
+    await actions.remove(deleting);
+    setBusy(false);
+    setDeleting(null);
+  }
+
+  const hooksOf = (accountId: string) =>
+    hooks ? (
+      <HookList
+        hooks={hooks.filter((hook) => hook.accountId === accountId)}
+        onRename={actions.rename}
+        onDelete={setDeleting}
+      />
+    ) : error ? (
+      <p className="small text-danger mb-0">Cannot load the webhooks.</p>
+    ) : (
+      <DelayedSpinner />
+    );
+
+  return (
+    <article className="card shadow-sm" aria-label={title(connector.providerName)}>
+      <div className="card-body">
+        <header className="d-flex flex-wrap align-items-center gap-2 mb-2">
+          <h3 className="h5 mb-0">{title(connector.providerName)}</h3>
+          <ConnectorStateBadge state={state} />
+          {connector.isDemo && <span className="badge text-bg-warning">demo</span>}
+          {provider?.status === 'beta' && <span className="badge text-bg-info">beta</span>}
+          <div className="ms-auto d-flex gap-2">
+            {/* Signing in again at an OAuth broker renews its authorization at any time. */}
+            {state === 'active' && provider?.authentication.type === 'open' && (
+              <button type="button" className="btn btn-sm btn-outline-secondary" onClick={reconnect}>
+                Reconnect
+              </button>
+            )}
+            <button type="button" className="btn btn-sm btn-outline-danger" onClick={() => onDelete(connector)}>
+              Delete broker
+            </button>
+          </div>
+        </header>
+        <ConnectorStateAlert connector={connector} state={state} onReconnect={reconnect} />
+        {provider?.notice && (
+          <div className="alert alert-warning py-2 small" role="note">
+            {provider.notice}
+          </div>
+        )}
+        {accounts.length === 0 && <p className="text-secondary mb-0">This connection reported no accounts.</p>}
+        {accounts.map((account) => (
+          <AccountSection
+            key={account.id}
+            account={account}
+            onRename={renameAccount}
+            onNotifications={setNotifying}
+            onNewHook={setCreatingFor}
+          >
+            {creatingFor?.id === account.id && (
+              <div className="mb-3">
+                <HookCreateForm
+                  accounts={accounts}
+                  initialAccountId={account.id}
+                  onCancel={() => setCreatingFor(null)}
+                  onCreate={async (values) => {
+                    const failure = await actions.create(values);
+                    if (!failure) setCreatingFor(null);
+                    return failure;
+                  }}
+                />
+              </div>
+            )}
+            {hooksOf(account.id)}
+          </AccountSection>
+        ))}
+        {orphans.length > 0 && (
+          <section className="border-top pt-3 mt-3">
+            <h4 className="h6">Webhooks of accounts no longer connected</h4>
+            <HookList hooks={orphans} onRename={actions.rename} onDelete={setDeleting} />
+          </section>
+        )}
+      </div>
+      <HookDeleteDialog
+        hook={deleting}
+        busy={busy}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(null)}
+      />
+      {notifying && (
+        <NotificationsDialog connector={connector} account={notifying} onClose={() => setNotifying(null)} />
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,35 @@
+import { useQuery } from 'urql';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { HooksDocument } from '../hooks/documents.ts';
+
+/** Asks before a broker is disconnected: its webhooks and notification settings go with it. */
+export function ConnectorDeleteDialog({
+  connector,
+  busy,
+  onConfirm,
+  onClose,
+}: {
+  /** The broker to delete; null hides the dialog. */
+  connector: { key: string; title: string } | null;
+  busy: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  // The card listed them already: answered from the cache.
+  const [{ data }] = useQuery({
+    query: HooksDocument,
+    variables: { connectorKey: connector?.key ?? '' },
+    pause: !connector,
+  });
+  const count = connector ? data?.hooks.length : undefined;
+  const hooks = count === undefined ? 'its webhooks' : count === 1 ? 'its webhook' : `its ${count} webhooks`;
+  return (
+    <ConfirmDialog show={connector !== null} title="Delete broker" busy={busy} onConfirm={onConfirm} onClose={onClose}>
+      <p>
+        Disconnect <strong>{connector?.title}</strong>? This also deletes {hooks} and the notification settings of its
+        accounts: alerts sent to those webhook URLs will no longer place orders.
+      </p>
+      <p className="mb-0 text-secondary small">Orders already placed at the broker are not affected.</p>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,13 @@
+// SPEC §9 constants of the Brokers & Webhooks screen and the connect flow.
+export { CONNECTOR_TIMEOUT_MS } from '@router/shared';
+
+/** The authorization window is checked this often for being closed. */
+export const POPUP_POLL_MS = 555;
+/** The provider search applies this long after the last keystroke. */
+export const PROVIDER_SEARCH_DEBOUNCE_MS = 555;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+/** A connector warns this many days before it expires; Schwab's weekly sign-in needs less. */
+export const EXPIRY_WARNING_DAYS = 6;
+export const EXPIRY_WARNING_DAYS_BY_PROVIDER: Readonly<Record<string, number>> = { schwab: 3 };
+/** SPEC §8 fallback when a connect failure carries no message. */
+export const CONNECT_ERROR_FALLBACK = 'Error...';

@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import Col from 'react-bootstrap/Col';
+import Row from 'react-bootstrap/Row';
+import { type AnyVariables, type UseQueryState, useQuery } from 'urql';
+import { formatCount } from '../../lib/format.ts';
+import { DashboardAccountDocument, DashboardOrderCountersDocument } from './documents.ts';
+import { Tile, type TileState } from './tile.tsx';
+import { activeConnectorCount, lastDayCounts, signalsLeft } from './tile-values.ts';
+
+type Result<T> = UseQueryState<T, AnyVariables>;
+
+function tileState<T>(result: Result<T>, value: (data: T) => ReactNode): TileState {
+  if (result.data) return { kind: 'ready', value: value(result.data) };
+  if (result.error && !result.fetching) return { kind: 'error' };
+  return { kind: 'loading' };
+}
+
+/** The three figures of SPEC §2 Dashboard; connectors come from the page (the tour needs them too). */
+export function DashboardTiles({ connectors }: { connectors: Result<{ connectors: Array<{ isActive: boolean }> }> }) {
+  const [account] = useQuery({ query: DashboardAccountDocument, requestPolicy: 'network-only' });
+  const [counters] = useQuery({ query: DashboardOrderCountersDocument, requestPolicy: 'network-only' });
+  const lastDay = (data: { actionsOrderCounters: Array<{ counter: number; counterTest: number }> }) => {
+    const { live, test } = lastDayCounts(data.actionsOrderCounters);
+    return `${formatCount(live)} / ${formatCount(test)}`;
+  };
+  return (
+    <Row xs={1} md={3} className="g-3 mb-4">
+      <Col>
+        <Tile
+          title="Connected brokers"
+          testId="tile-brokers"
+          to="/me/connector"
+          hint={
+            connectors.data && activeConnectorCount(connectors.data.connectors) === 0
+              ? 'Connect a broker'
+              : 'Brokers & Webhooks'
+          }
+          state={tileState(connectors, (data) => formatCount(activeConnectorCount(data.connectors)))}
+        />
+      </Col>
+      <Col>
+        <Tile
+          title="Signals left"
+          testId="tile-balance"
+          to="/me/account"
+          hint="Account & Billing"
+          state={tileState(account, (data) => formatCount(signalsLeft(data.account.balance)))}
+        />
+      </Col>
+      <Col>
+        <Tile
+          title="Signals in last 24h"
+          testId="tile-last-day"
+          hint="live / test"
+          state={tileState(counters, lastDay)}
+        />
+      </Col>
+    </Row>
+  );
+}

@@ -1,0 +1,30 @@
+import { graphql } from '../../gql/index.ts';
+
+/** Connected brokers tile and the tour's start rule (only isActive is needed here). */
+export const DashboardConnectorsDocument = graphql(`
+  query DashboardConnectors {
+    connectors {
+      key
+      isActive
+    }
+  }
+`);
+
+/** Signals left tile; SPEC §7: the account query is network-only. */
+export const DashboardAccountDocument = graphql(`
+  query DashboardAccount {
+    account {
+      balance
+    }
+  }
+`);
+
+/** Signals in the last 24 h (no arguments: the server's default window), live / test. */
+export const DashboardOrderCountersDocument = graphql(`
+  query DashboardOrderCounters {
+    actionsOrderCounters {
+      counter
+      counterTest
+    }
+  }
+`);

@@ -1,0 +1,60 @@
+import { HashLink } from '../../components/hash-link.tsx';
+import { ExternalLink } from './external-link.tsx';
+import { MATH_SYNTAX_URL, OCC_SYMBOLOGY_URL, TRADINGVIEW_VARIABLES_URL, TRENDSPIDER_VARIABLES_URL } from './links.ts';
+
+/** SPEC §2 notes: futures and option symbols, GTC, expressions, and the platform variables FAQ. */
+export function Notes() {
+  return (
+    <section className="mb-4" aria-labelledby="notes-title">
+      <h2 id="notes-title" className="h5">
+        Notes
+      </h2>
+      <dl className="mb-0">
+        <dt>Futures symbols</dt>
+        <dd>
+          Root, month code and year: the year may have 1, 2 or 4 digits, so <code>ESZ4</code>, <code>ESZ24</code> and{' '}
+          <code>ESZ2024</code> are the same December 2024 contract. A continuous contract is the root followed by{' '}
+          <code>N!</code>: <code>ES1!</code> is the front month, <code>ES2!</code> the next. Month codes: F G H J K M N
+          Q U V X Z (January to December).
+        </dd>
+        <dt>Option symbols</dt>
+        <dd>
+          The <ExternalLink href={OCC_SYMBOLOGY_URL}>OCC standard</ExternalLink>: root, expiry date YYMMDD, C or P, and
+          the strike times 1000 in 8 digits, as in <code>AAPL&nbsp;&nbsp;261218C00200000</code>. The padding spaces may
+          be an underscore or left out (<code>AAPL_261218C00200000</code>, <code>AAPL261218C00200000</code>
+          ), and the strike's zeros are optional: <code>AAPL261218C200</code>.
+        </dd>
+        <dt>Limit and stop orders are GTC</dt>
+        <dd>
+          Limit, stop and stop limit orders are good till canceled (<code>gtc</code>) unless the order gives another{' '}
+          <code>duration</code>; market orders last the day.
+        </dd>
+        <dt>Expressions</dt>
+        <dd>
+          Any number may be written as a math expression, e.g. <code>"limit_price": "{'{{close}}'} * 0.99"</code>.
+          Operators <code>+ - * /</code> (also <code>× ÷</code>), <code>^</code> or <code>**</code> for powers, and
+          parentheses; functions <code>abs</code>, <code>round(x, decimals)</code>, <code>floor</code>,{' '}
+          <code>ceil</code>, <code>min</code>, <code>max</code>, <code>sqrt</code> and <code>pow</code>. The syntax is
+          the common one of <ExternalLink href={MATH_SYNTAX_URL}>math.js expressions</ExternalLink>; the placeholders
+          are filled in by <ExternalLink href={TRADINGVIEW_VARIABLES_URL}>TradingView</ExternalLink> and{' '}
+          <ExternalLink href={TRENDSPIDER_VARIABLES_URL}>TrendSpider</ExternalLink> before the alert is sent.
+        </dd>
+        <dt>FAQ</dt>
+        <dd className="mb-0">
+          <ul className="mb-0 ps-3">
+            <li>
+              How do I use TrendSpider variables such as <code>%last_price%</code>? See the{' '}
+              <HashLink hash="trendspider-variables">TrendSpider example</HashLink> and{' '}
+              <ExternalLink href={TRENDSPIDER_VARIABLES_URL}>TrendSpider's webhook variables</ExternalLink>.
+            </li>
+            <li>
+              How do I use TradingView variables such as <code>{'{{close}}'}</code>? See the{' '}
+              <HashLink hash="tradingview-variables">TradingView example</HashLink> and{' '}
+              <ExternalLink href={TRADINGVIEW_VARIABLES_URL}>TradingView's alert variables</ExternalLink>.
+            </li>
+          </ul>
+        </dd>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import { defaultExamplePayload, type Provider } from '@router/orders';
+import type { ReactNode } from 'react';
+import { CopyButton } from '../../components/copy-button.tsx';
+import { ExternalLink } from './external-link.tsx';
+import { TRADINGVIEW_WEBHOOKS_URL } from './links.ts';
+
+const SUCCESS = `{
+  "id": "…",
+  "status": "filled",
+  "status_description": "…",
+  "price": 123.45
+}`;
+
+const ERROR = `{
+  "status": "ValidationError",
+  "message": "No symbol found"
+}`;
+
+function Code({ children, copy }: { children: string; copy?: boolean }) {
+  return (
+    <div className="mb-3">
+      <pre className="bg-body-tertiary border rounded p-2 small mb-2">
+        <code>{children}</code>
+      </pre>
+      {copy && <CopyButton text={children} />}
+    </div>
+  );
+}
+
+function Titled({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <>
+      <h3 className="h6 mt-3">{title}</h3>
+      {children}
+    </>
+  );
+}
+
+/** SPEC §2 static docs: the webhook URL, the default payload, and the Success (201) and Error (400) responses. */
+export function Responses({ provider }: { provider: Provider }) {
+  const payload = JSON.stringify(defaultExamplePayload(provider), null, 2);
+  const origin = globalThis.location?.origin ?? '';
+  return (
+    <section className="mb-4" aria-labelledby="webhook-title">
+      <h2 id="webhook-title" className="h5">
+        Sending orders to a webhook
+      </h2>
+      <p>
+        Each webhook of a connected broker account has a URL of the form{' '}
+        <code>
+          {origin}/hook/{'{shortKey}'}
+        </code>{' '}
+        (copy it from Brokers &amp; Webhooks). POST the order as the request body, as <code>application/json</code> or
+        as <code>text/plain</code> holding JSON:{' '}
+        <ExternalLink href={TRADINGVIEW_WEBHOOKS_URL}>TradingView</ExternalLink> sends its alert message as{' '}
+        <code>text/plain</code> (and as <code>application/json</code> only when the message is valid JSON), and both are
+        read the same way.
+      </p>
+      <Titled title="Example payload">
+        <Code copy>{payload}</Code>
+      </Titled>
+      <Titled title="Success (201)">
+        <Code>{SUCCESS}</Code>
+        <p className="small text-secondary">
+          <code>id</code> is the broker's order id, <code>status</code> accepted or filled (draft for test webhooks),{' '}
+          <code>price</code> the average fill price when there is one.
+        </p>
+      </Titled>
+      <Titled title="Error (400)">
+        <Code>{ERROR}</Code>
+        <p className="small text-secondary mb-0">
+          <code>status</code> is ValidationError, ExecutionError, AuthenticationError, ForbiddenError or Error; broker
+          messages are prefixed with the broker's title.
+        </p>
+      </Titled>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import { graphql } from '../../gql/index.ts';
+
+/** The hooks of one connector, oldest first (SPEC §3 Hook). */
+export const HooksDocument = graphql(`
+  query Hooks($connectorKey: String!) {
+    hooks(connectorKey: $connectorKey) {
+      key
+      shortKey
+      url
+      name
+      accountId
+      isActive
+      isTest
+      calledAt
+    }
+  }
+`);
+
+export const HookCreateDocument = graphql(`
+  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {
+    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {
+      key
+      shortKey
+      url
+      name
+      accountId
+      isActive
+      isTest
+      calledAt
+    }
+  }
+`);
+
+export const HookUpdateDocument = graphql(`
+  mutation HookUpdate($key: String!, $name: String!) {
+    hookUpdate(key: $key, name: $name) {
+      key
+      name
+    }
+  }
+`);
+
+export const HookDeleteDocument = graphql(`
+  mutation HookDelete($key: String!) {
+    hookDelete(key: $key)
+  }
+`);

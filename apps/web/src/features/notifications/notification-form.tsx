@@ -1,0 +1,133 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  NOTIFICATION_MESSAGES,
+  NOTIFICATION_TYPE,
+  notificationEmailSchema,
+  notificationUrlSchema,
+} from '@router/shared';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { findByType, type NotificationChoice, type NotificationItem, parseMetadata } from './notification-model.ts';
+
+const issue = (schema: z.ZodType, value: string): string | null => {
+  const result = schema.safeParse(value);
+  return result.success ? null : (result.error.issues[0]?.message ?? 'Required');
+};
+
+// SPEC §5: an email or URL is checked only when its type is toggled on.
+const schema = z
+  .object({ emailEnabled: z.boolean(), email: z.string(), hookEnabled: z.boolean(), url: z.string() })
+  .superRefine((values, ctx) => {
+    const email = values.emailEnabled && issue(notificationEmailSchema, values.email);
+    if (email) ctx.addIssue({ code: 'custom', path: ['email'], message: email });
+    const url = values.hookEnabled && issue(notificationUrlSchema, values.url);
+    if (url) ctx.addIssue({ code: 'custom', path: ['url'], message: url });
+  });
+type Values = z.infer<typeof schema>;
+
+/** The toggles and fields; `liveOnly` (demo) shows SPEC's message and cannot be saved. */
+export function NotificationForm({
+  id,
+  notifications,
+  userEmail,
+  liveOnly,
+  onSave,
+}: {
+  id: string;
+  notifications: readonly NotificationItem[];
+  userEmail: string;
+  liveOnly: boolean;
+  onSave: (choices: NotificationChoice[]) => Promise<void>;
+}) {
+  const fieldId = useId();
+  const email = findByType(notifications, NOTIFICATION_TYPE.EMAIL);
+  const hook = findByType(notifications, NOTIFICATION_TYPE.HOOK);
+  const [defaults] = useState<Values>(() => ({
+    emailEnabled: Boolean(email?.isEnabled),
+    email: (email && parseMetadata(email.metadata).email) || userEmail,
+    hookEnabled: Boolean(hook?.isEnabled),
+    url: (hook && parseMetadata(hook.metadata).url) || '',
+  }));
+  const { register, handleSubmit, formState, watch } = useForm<Values>({
+    resolver: zodResolver(schema),
+    defaultValues: defaults,
+  });
+  const [emailEnabled, hookEnabled] = watch(['emailEnabled', 'hookEnabled']);
+  const errors = formState.errors;
+
+  const submit = handleSubmit((values) =>
+    onSave([
+      { type: NOTIFICATION_TYPE.EMAIL, enabled: values.emailEnabled, metadata: { email: values.email.trim() } },
+      { type: NOTIFICATION_TYPE.HOOK, enabled: values.hookEnabled, metadata: { url: values.url.trim() } },
+    ]),
+  );
+
+  return (
+    <form id={id} onSubmit={submit} noValidate>
+      {liveOnly && (
+        <div className="alert alert-info" role="status">
+          {NOTIFICATION_MESSAGES.liveOnly}
+        </div>
+      )}
+      <fieldset disabled={liveOnly || formState.isSubmitting}>
+        <legend className="visually-hidden">Notification channels</legend>
+        <div className="form-check form-switch">
+          <input
+            id={`${fieldId}-email-on`}
+            type="checkbox"
+            className="form-check-input"
+            {...register('emailEnabled')}
+          />
+          <label className="form-check-label" htmlFor={`${fieldId}-email-on`}>
+            Email
+          </label>
+        </div>
+        <div className="mb-3 ms-md-4">
+          <label className="visually-hidden" htmlFor={`${fieldId}-email`}>
+            Notification email
+          </label>
+          <input
+            id={`${fieldId}-email`}
+            type="email"
+            className={`form-control${errors.email ? ' is-invalid' : ''}`}
+            placeholder="you@example.com"
+            disabled={!emailEnabled}
+            aria-invalid={errors.email ? true : undefined}
+            {...register('email')}
+          />
+          {errors.email && <div className="invalid-feedback">{errors.email.message}</div>}
+        </div>
+        <div className="form-check form-switch">
+          <input id={`${fieldId}-hook-on`} type="checkbox" className="form-check-input" {...register('hookEnabled')} />
+          <label className="form-check-label" htmlFor={`${fieldId}-hook-on`}>
+            Webhook
+          </label>
+        </div>
+        <div className="mb-3 ms-md-4">
+          <label className="visually-hidden" htmlFor={`${fieldId}-url`}>
+            Notification webhook URL
+          </label>
+          <input
+            id={`${fieldId}-url`}
+            type="url"
+            className={`form-control${errors.url ? ' is-invalid' : ''}`}
+            placeholder="https://example.com/notify"
+            disabled={!hookEnabled}
+            aria-invalid={errors.url ? true : undefined}
+            {...register('url')}
+          />
+          {errors.url && <div className="invalid-feedback">{errors.url.message}</div>}
+        </div>
+        {(['Push', 'SMS'] as const).map((channel) => (
+          <div key={channel} className="form-check form-switch">
+            <input id={`${fieldId}-${channel}`} type="checkbox" className="form-check-input" disabled />
+            <label className="form-check-label text-secondary" htmlFor={`${fieldId}-${channel}`}>
+              {channel} <span className="small">(not available yet)</span>
+            </label>
+          </div>
+        ))}
+      </fieldset>
+    </form>
+  );
+}

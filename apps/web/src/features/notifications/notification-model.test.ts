@@ -1,0 +1,82 @@
+import { describe, expect, it, vi } from 'vitest';
+import { parseMetadata, saveNotifications } from './notification-model.ts';
+
+const existing = [
+  { key: 'n-email', type: 2, isEnabled: true, metadata: '{"email":"old@example.com"}' },
+  { key: 'n-hook', type: 1, isEnabled: true, metadata: '{"url":"https://example.com/a"}' },
+];
+
+function calls(fail?: string) {
+  const log: string[] = [];
+  return {
+    log,
+    create: vi.fn(async (type: number, metadata: string) => {
+      log.push(`create ${type} ${metadata}`);
+      if (fail === 'create') throw new Error('[GraphQL] Live accounts only');
+    }),
+    update: vi.fn(async (key: string, metadata: string) => {
+      log.push(`update ${key} ${metadata}`);
+      if (fail === 'update') throw new Error('');
+    }),
+    remove: vi.fn(async (key: string) => {
+      log.push(`delete ${key}`);
+    }),
+  };
+}
+
+describe('notifications save (SPEC §4)', () => {
+  it('creates toggled-on types without a setting', async () => {
+    const c = calls();
+    const result = await saveNotifications(
+      [],
+      [
+        { type: 2, enabled: true, metadata: { email: 'jo@example.com' } },
+        { type: 1, enabled: false, metadata: { url: '' } },
+      ],
+      c,
+    );
+    expect(result).toBeNull();
+    expect(c.log).toEqual(['create 2 {"email":"jo@example.com"}']);
+  });
+
+  it('updates changed ones, deletes toggled-off ones, leaves unchanged ones', async () => {
+    const c = calls();
+    await saveNotifications(
+      existing,
+      [
+        { type: 2, enabled: true, metadata: { email: 'new@example.com' } },
+        { type: 1, enabled: false, metadata: { url: 'https://example.com/a' } },
+      ],
+      c,
+    );
+    expect(c.log).toEqual(['update n-email {"email":"new@example.com"}', 'delete n-hook']);
+    const unchanged = calls();
+    await saveNotifications(existing, [{ type: 2, enabled: true, metadata: { email: 'old@example.com' } }], unchanged);
+    expect(unchanged.log).toEqual([]);
+  });
+
+  it("stops at the first error with its message, or 'Error'", async () => {
+    const c = calls('create');
+    const result = await saveNotifications(
+      [],
+      [
+        { type: 2, enabled: true, metadata: { email: 'jo@example.com' } },
+        { type: 1, enabled: true, metadata: { url: 'https://example.com/b' } },
+      ],
+      c,
+    );
+    expect(result).toBe('Live accounts only');
+    expect(c.create).toHaveBeenCalledTimes(1);
+    const u = calls('update');
+    expect(
+      await saveNotifications(existing, [{ type: 2, enabled: true, metadata: { email: 'x@example.com' } }], u),
+    ).toBe('Error');
+  });
+
+  it('parses metadata leniently', () => {
+    expect(parseMetadata('{"email":"a@b.co"}')).toEqual({ email: 'a@b.co' });
+    expect(parseMetadata('{"url":"https://x.y"}')).toEqual({ url: 'https://x.y' });
+    expect(parseMetadata('nope')).toEqual({});
+    expect(parseMetadata('{"email":3}')).toEqual({});
+  });
+});

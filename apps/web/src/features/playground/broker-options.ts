@@ -1,0 +1,28 @@
+// SPEC §2 broker select: connected brokers, a separator, then the other active brokers; the
+// default is the route's provider, else the first connected, else the first unconnected.
+import type { Provider } from '@router/orders';
+import type { ProviderMap } from '../../lib/providers.tsx';
+import type { PlaygroundConnector } from './connectors.ts';
+
+export interface BrokerOptions {
+  connected: Provider[];
+  others: Provider[];
+}
+
+export function brokerOptions(providers: ProviderMap, connectors: readonly PlaygroundConnector[]): BrokerOptions {
+  const connectedNames = new Set(connectors.map((connector) => connector.providerName));
+  const connected = [...connectedNames].flatMap((name) => {
+    const provider = providers.get(name);
+    return provider ? [provider] : [];
+  });
+  const others = [...providers.values()].filter(
+    (provider) => !connectedNames.has(provider.name) && provider.status !== 'disabled',
+  );
+  return { connected, others };
+}
+
+/** The provider to show; undefined only when there is none at all. */
+export function defaultBroker(options: BrokerOptions, routeName: string | undefined): Provider | undefined {
+  const all = [...options.connected, ...options.others];
+  return (routeName ? all.find((provider) => provider.name === routeName) : undefined) ?? all[0];
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { ALPACA, KRAKEN } from '../../routes/me-documentation/test-fixtures.ts';
+import { applyValue, draftSelection, prefillDraft, readDraft, typedValue } from './order-draft.ts';
+
+describe('order draft', () => {
+  it('reads objects leniently and nothing else', () => {
+    expect(readDraft("{symbol: 'AAPL', quantity: 1,}")).toEqual({ symbol: 'AAPL', quantity: 1 });
+    expect(readDraft('[1, 2]')).toBeUndefined();
+    expect(readDraft('{"a": 1 2}')).toBeUndefined();
+  });
+
+  it('types query and example text', () => {
+    expect(typedValue('3')).toBe(3);
+    expect(typedValue('-1.25')).toBe(-1.25);
+    expect(typedValue('MSFT')).toBe('MSFT');
+    expect(typedValue('{"price": "{{close}}"}')).toEqual({ price: '{{close}}' });
+    expect(typedValue('{oops')).toBe('{oops');
+  });
+
+  it('prefills class before symbol, then type and action, and ignores unknown parameters', () => {
+    const search = new URLSearchParams('action=close&symbol=ETH/USD&class=crypto&quantity=2&limit_price=5&ref=x');
+    const draft = prefillDraft({ symbol: 'AAPL', action: 'buy', quantity: 1 }, search, ALPACA);
+    expect(draft).toEqual({
+      symbol: 'ETH/USD',
+      class: 'crypto',
+      action: 'close',
+      type: 'market',
+      quantity: 2,
+      limit_price: 5,
+    });
+  });
+
+  it('accepts indexed leg parameters', () => {
+    const draft = prefillDraft({}, new URLSearchParams('symbol[2]=SPY&action[9]=buy'), ALPACA);
+    expect(draft).toEqual({ 'symbol[2]': 'SPY' });
+  });
+
+  it('applies a picked symbol of another class by the rules', () => {
+    expect(applyValue({ symbol: 'AAPL', action: 'buy' }, 'symbol', 'SPY_261218C00600000', ALPACA)).toMatchObject({
+      class: 'option',
+      action: 'buy_to_open',
+    });
+  });
+
+  it('selection falls back to the provider first class and market', () => {
+    expect(draftSelection({ action: 'BUY' }, KRAKEN)).toEqual({ class: 'crypto', type: 'market', action: '' });
+    expect(draftSelection({ class: 'crypto', type: 'limit', action: 'sell' }, ALPACA)).toEqual({
+      class: 'crypto',
+      type: 'limit',
+      action: 'sell',
+    });
+  });
+});

@@ -1,0 +1,94 @@
+// The playground's order text and the SPEC §4 rules on it. The text area is the source of
+// truth; the selectors read the order parsed from it and write it back through the rules of
+// @router/orders (applyAction, applyType, applyClass, applySymbol).
+import {
+  applyAction,
+  applyClass,
+  applySymbol,
+  applyType,
+  ORDER_ACTIONS,
+  ORDER_CLASSES,
+  ORDER_PARAMETERS,
+  ORDER_TYPES,
+  type OrderAction,
+  type OrderClass,
+  type OrderDraft,
+  type OrderType,
+  type Provider,
+  parseOrderText,
+  playgroundChoices,
+} from '@router/orders';
+
+export const formatDraft = (draft: OrderDraft): string => JSON.stringify(draft, null, 2);
+
+/** The order in the text, when it reads as an object (leniently); else undefined. */
+export function readDraft(text: string): OrderDraft | undefined {
+  const result = parseOrderText(text);
+  if (!result.ok || typeof result.value !== 'object' || result.value === null || Array.isArray(result.value)) {
+    return undefined;
+  }
+  return result.value as OrderDraft;
+}
+
+const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
+  typeof value === 'string' && (list as readonly string[]).includes(value);
+
+export interface DraftSelection {
+  class: OrderClass;
+  type: OrderType;
+  action: OrderAction | '';
+}
+
+/** What the selectors show for a draft: its class (else the provider's first), type and action. */
+export function draftSelection(draft: OrderDraft, provider: Provider): DraftSelection {
+  const { classes } = playgroundChoices(provider);
+  const orderClass = isOneOf(ORDER_CLASSES, draft.class) ? draft.class : (classes[0] ?? 'stock');
+  return {
+    class: orderClass,
+    type: isOneOf(ORDER_TYPES, draft.type) ? draft.type : 'market',
+    action: isOneOf(ORDER_ACTIONS, draft.action) ? draft.action : '',
+  };
+}
+
+/** A value from the parameters table or the query string put into the order, by the rules. */
+export function applyValue(draft: OrderDraft, parameter: string, value: unknown, provider: Provider): OrderDraft {
+  if (parameter === 'class' && isOneOf(ORDER_CLASSES, value)) return applyClass(draft, value, provider);
+  if (parameter === 'symbol' && typeof value === 'string') return applySymbol(draft, value);
+  if (parameter === 'type' && isOneOf(ORDER_TYPES, value)) return applyType(draft, value, provider);
+  if (parameter === 'action' && isOneOf(ORDER_ACTIONS, value)) return applyAction(draft, value, provider);
+  return { ...draft, [parameter]: value };
+}
+
+const INDEXED = /^([a-z_]+)\[[1-8]\]$/;
+const isOrderField = (name: string): boolean => {
+  const base = INDEXED.exec(name)?.[1] ?? name;
+  return (ORDER_PARAMETERS as readonly string[]).includes(base);
+};
+
+/** Text from a URL or an example: numbers as numbers, JSON objects and arrays as such. */
+export function typedValue(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed !== '' && /^-?\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (/^[[{]/.test(trimmed)) {
+    try {
+      return JSON.parse(trimmed) as unknown;
+    } catch {
+      return text; // Not JSON after all: kept as typed.
+    }
+  }
+  return text;
+}
+
+// Class first (it resets the symbol), then symbol, type and action, then the rest as given.
+const PREFILL_ORDER = ['class', 'symbol', 'type', 'action'];
+
+/** ?symbol=MSFT&action=sell&quantity=3 over the sample order; unknown parameters are ignored. */
+export function prefillDraft(draft: OrderDraft, search: URLSearchParams, provider: Provider): OrderDraft {
+  const entries = [...search.entries()].filter(([name]) => isOrderField(name));
+  const rank = (name: string) => {
+    const index = PREFILL_ORDER.indexOf(name);
+    return index < 0 ? PREFILL_ORDER.length : index;
+  };
+  entries.sort(([a], [b]) => rank(a) - rank(b));
+  return entries.reduce((next, [name, value]) => applyValue(next, name, typedValue(value), provider), draft);
+}

@@ -1,0 +1,53 @@
+import type { KeyboardEvent, RefObject } from 'react';
+import Form from 'react-bootstrap/Form';
+import { CopyButton } from '../../components/copy-button.tsx';
+import { HashLink } from '../../components/hash-link.tsx';
+
+export interface OrderEditorProps {
+  text: string;
+  onText(text: string): void;
+  onTest(): void;
+  testing: boolean;
+  textareaRef?: RefObject<HTMLTextAreaElement | null>;
+}
+
+/** The sample order as editable JSON, with Copy, the Examples link and Test (Ctrl+Enter). */
+export function OrderEditor({ text, onText, onTest, testing, textareaRef }: OrderEditorProps) {
+  const rows = Math.min(Math.max(text.split('\n').length, 6), 24);
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      onTest();
+    }
+  };
+  return (
+    <Form.Group controlId="playground-order">
+      <Form.Label>Order (JSON)</Form.Label>
+      <Form.Control
+        as="textarea"
+        ref={textareaRef}
+        className="font-monospace small playground-order"
+        rows={rows}
+        spellCheck={false}
+        autoCapitalize="off"
+        autoCorrect="off"
+        value={text}
+        onChange={(event) => onText(event.target.value)}
+        onKeyDown={onKeyDown}
+        aria-describedby="playground-order-help"
+      />
+      <Form.Text id="playground-order-help">
+        Edit freely: comments, single quotes and trailing commas are repaired. Ctrl+Enter tests.
+      </Form.Text>
+      <div className="d-flex flex-wrap gap-2 mt-2">
+        <CopyButton text={text} />
+        <HashLink hash="examples" className="btn btn-outline-secondary">
+          Examples
+        </HashLink>
+        <button type="button" className="btn btn-primary ms-auto" onClick={onTest} disabled={testing}>
+          {testing ? 'Testing…' : 'Test'}
+        </button>
+      </div>
+    </Form.Group>
+  );
+}

@@ -1,0 +1,41 @@
+import { useCallback, useRef, useState } from 'react';
+import { useClient } from 'urql';
+import type { AccountChoice } from './connectors.ts';
+import { PlaygroundOrderPreviewDocument } from './documents.ts';
+import { isOutcome, pickEmoji, prepareTest, previewOutcome, type TestOutcome } from './test-outcome.ts';
+
+export type ShownOutcome = TestOutcome & { emoji: string };
+
+/** The Test button: checks, then orderPreview; the latest click wins. */
+export function useOrderTest() {
+  const client = useClient();
+  const [outcome, setOutcome] = useState<ShownOutcome | null>(null);
+  const [testing, setTesting] = useState(false);
+  const latest = useRef(0);
+
+  const run = useCallback(
+    async (text: string, choice: AccountChoice | undefined) => {
+      const run = ++latest.current;
+      const show = (next: TestOutcome) => {
+        if (run === latest.current) setOutcome({ ...next, emoji: pickEmoji(next.kind) });
+      };
+      const prepared = prepareTest(text, choice);
+      if (isOutcome(prepared)) {
+        setTesting(false);
+        show(prepared);
+        return;
+      }
+      setTesting(true);
+      setOutcome(null);
+      try {
+        const result = await client.mutation(PlaygroundOrderPreviewDocument, prepared).toPromise();
+        show(previewOutcome(result.data?.orderPreview, result.error));
+      } finally {
+        if (run === latest.current) setTesting(false);
+      }
+    },
+    [client],
+  );
+
+  return { outcome, testing, run, clear: () => setOutcome(null) };
+}

@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { useQuery } from 'urql';
+import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useCall } from '../../lib/call.ts';
+import {
+  UserTokenCreateDocument,
+  UserTokenDeleteDocument,
+  UserTokensDocument,
+  UserTokenUpdateDocument,
+} from './documents.ts';
+import { TokenDeleteDialog } from './token-delete-dialog.tsx';
+import { errorText, renamed, tokenName } from './token-name.ts';
+import { TokenNameForm } from './token-name-form.tsx';
+import { type TokenItem, TokenRow } from './token-row.tsx';
+import { TokenSecret } from './token-secret.tsx';
+
+/** Settings' API tokens: list, create (secret shown once), rename, delete after confirming. */
+export function ApiTokensPanel() {
+  const { mutate } = useCall();
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: UserTokensDocument,
+    requestPolicy: 'cache-and-network',
+  });
+  const [secret, setSecret] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<TokenItem | null>(null);
+  const [busy, setBusy] = useState(false);
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+
+  async function create(name: string): Promise<string | null> {
+    try {
+      const { userTokenCreate } = await mutate(UserTokenCreateDocument, { metadata: { name } });
+      setSecret(userTokenCreate.secret);
+      reload();
+      return null;
+    } catch (failure) {
+      return errorText(failure);
+    }
+  }
+
+  async function rename(token: TokenItem, name: string): Promise<string | null> {
+    try {
+      await mutate(UserTokenUpdateDocument, { key: token.key, metadata: renamed(token.metadata, name) });
+      reload();
+      return null;
+    } catch (failure) {
+      return errorText(failure);
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setBusy(true);
+    // SPEC §8: delete failures are silently ignored; still logged (DESIGN.md).
+    await mutate(UserTokenDeleteDocument, { key: deleting.key }).catch((failure: unknown) =>
+      console.debug('userTokenDelete failed', failure),
+    );
+    setBusy(false);
+    setDeleting(null);
+    reload();
+  }
+
+  const tokens = data?.userTokens;
+  return (
+    <>
+      <p className="text-secondary">Secret tokens let your own programs call the API as you.</p>
+      {secret ? (
+        <TokenSecret secret={secret} onDone={() => setSecret(null)} />
+      ) : (
+        <div className="mb-3">
+          <TokenNameForm submitLabel="Create token" onSave={create} />
+        </div>
+      )}
+      {fetching && !tokens && <DelayedSpinner />}
+      {error && !tokens && (
+        <p className="text-danger" role="alert">
+          Cannot load your tokens.
+        </p>
+      )}
+      {tokens?.length === 0 && <p className="text-secondary mb-0">No tokens yet.</p>}
+      {tokens && tokens.length > 0 && (
+        <div className="table-responsive">
+          <table className="table align-middle mb-0">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Ends with</th>
+                <th scope="col" className="d-none d-sm-table-cell">
+                  Created
+                </th>
+                <th scope="col" className="text-end">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((token) => (
+                <TokenRow key={token.key} token={token} onRename={rename} onDelete={setDeleting} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <TokenDeleteDialog
+        name={deleting ? tokenName(deleting.metadata) : null}
+        busy={busy}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+}

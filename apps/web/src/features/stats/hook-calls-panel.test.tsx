@@ -1,0 +1,65 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fixture, graphQLError } from '../../test/fake-server.ts';
+import { renderWithClient } from '../../test/render-with-client.tsx';
+import { hasNoCalls, toBars } from './chart-data.ts';
+import { HookCallsPanel } from './hook-calls-panel.tsx';
+
+const DAY = 86_400_000;
+const zeros = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ createdAt: Date.UTC(2024, 0, 1) + i * DAY, counter: 0, counterError: 0 }));
+
+describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
+  it('splits live calls into successes and errors, with en-US labels per interval', () => {
+    const bars = toBars([{ createdAt: Date.UTC(2024, 0, 31), counter: 5, counterError: 2 }], 'day');
+    expect(bars).toEqual([
+      { createdAt: Date.UTC(2024, 0, 31), label: '1/31', title: '1/31/2024', successes: 3, errors: 2 },
+    ]);
+    expect(toBars([{ createdAt: Date.UTC(2024, 4, 1), counter: 1, counterError: 0 }], 'month')[0]?.label).toBe(
+      'May 2024',
+    );
+    expect(hasNoCalls(bars)).toBe(false);
+    expect(hasNoCalls(toBars(zeros(3), 'day'))).toBe(true);
+    expect(hasNoCalls([])).toBe(true);
+  });
+
+  it("asks the last 24 hourly buckets network-only and shows 'No stats' when every bucket is zero", async () => {
+    const { calls } = renderWithClient(<HookCallsPanel />, {
+      DashboardOrderStats: fixture(({ variables }) => ({
+        data: { actionsOrderStats: zeros(Number(variables.width)) },
+      })),
+    });
+    expect(await screen.findByText('No stats')).toBeTruthy();
+    expect(calls('DashboardOrderStats')[0]?.variables).toEqual({ interval: 'hour', width: 24 });
+    fireEvent.click(screen.getByLabelText('Week'));
+    await screen.findByText('No stats');
+    expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'week', width: 8 });
+    fireEvent.click(screen.getByLabelText('Month'));
+    await screen.findByText('No stats');
+    expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'month', width: 12 });
+  });
+
+  it('draws the chart when some bucket has calls', async () => {
+    const rows = zeros(24).map((row, i) => (i === 3 ? { ...row, counter: 4, counterError: 1 } : row));
+    renderWithClient(<HookCallsPanel />, {
+      DashboardOrderStats: fixture(() => ({ data: { actionsOrderStats: rows } })),
+    });
+    expect(await screen.findByTestId('hook-calls-chart')).toBeTruthy();
+    expect(screen.queryByText('No stats')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('offers to try again when the stats fail to load', async () => {
+    let fail = true;
+    const { calls } = renderWithClient(<HookCallsPanel />, {
+      DashboardOrderStats: fixture(() =>
+        fail ? graphQLError('Database unavailable', 'INTERNAL') : { data: { actionsOrderStats: zeros(24) } },
+      ),
+    });
+    expect(await screen.findByText('Could not load the hook calls.')).toBeTruthy();
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No stats')).toBeTruthy();
+    expect(calls('DashboardOrderStats')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,72 @@
+import { STATS_BARS, type StatsInterval } from '@router/shared';
+import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import { useQuery } from 'urql';
+import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { CHART_HEIGHT, hasNoCalls, toBars } from './chart-data.ts';
+import { OrderStatsDocument } from './documents.ts';
+import { IntervalSelect } from './interval-select.tsx';
+
+// recharts is the heaviest piece of the dashboard: its own chunk, fetched alongside the stats.
+const HookCallsChart = lazy(() => import('./hook-calls-chart.tsx').then((m) => ({ default: m.HookCallsChart })));
+
+/** Hour first, as SPEC §2 lists them: the same 24 hours as the 'Signals in last 24h' tile. */
+export const DEFAULT_INTERVAL: StatsInterval = 'hour';
+
+const FRAME = 'd-flex justify-content-center align-items-center text-secondary';
+
+/** SPEC §2 Dashboard: hook calls per interval; loading, error and 'No stats' states. */
+export function HookCallsPanel() {
+  const [interval, setChartInterval] = useState<StatsInterval>(DEFAULT_INTERVAL);
+  const [result, refetch] = useQuery({
+    query: OrderStatsDocument,
+    variables: { interval, width: STATS_BARS[interval] },
+    requestPolicy: 'network-only',
+  });
+  const rows = result.data?.actionsOrderStats;
+  const bars = useMemo(() => (rows ? toBars(rows, interval) : null), [rows, interval]);
+  const spinner = <DelayedSpinner className={FRAME} />;
+
+  let body: ReactNode;
+  if (bars && !result.fetching) {
+    body = hasNoCalls(bars) ? (
+      <p className="m-0">No stats</p>
+    ) : (
+      <Suspense fallback={spinner}>
+        <HookCallsChart bars={bars} />
+      </Suspense>
+    );
+  } else if (result.error && !result.fetching) {
+    body = (
+      <div className="text-center" role="alert">
+        <p className="mb-2">Could not load the hook calls.</p>
+        <Button size="sm" variant="outline-secondary" onClick={() => refetch({ requestPolicy: 'network-only' })}>
+          Try again
+        </Button>
+      </div>
+    );
+  } else {
+    body = spinner;
+  }
+
+  return (
+    <Card className="shadow-sm mb-4" as="section" aria-labelledby="hook-calls-title">
+      <Card.Header className="d-flex flex-wrap gap-2 justify-content-between align-items-center bg-body">
+        <h2 id="hook-calls-title" className="h6 m-0">
+          Hook calls
+        </h2>
+        <IntervalSelect value={interval} onChange={setChartInterval} />
+      </Card.Header>
+      <Card.Body>
+        <div
+          className={bars && !hasNoCalls(bars) && !result.fetching ? '' : FRAME}
+          style={{ minHeight: CHART_HEIGHT }}
+          data-testid="hook-calls"
+        >
+          {body}
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}

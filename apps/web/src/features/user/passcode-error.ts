@@ -1,0 +1,10 @@
+/** SPEC §8: an invalid code reads 'The verification code is not valid'; other server messages as sent. */
+export const PASSCODE_INVALID = 'The verification code is not valid';
+
+export function passcodeError(error: unknown): string {
+  const graphQL = error as { message?: unknown; extensions?: unknown } | null;
+  if (graphQL && typeof graphQL.extensions === 'object' && typeof graphQL.message === 'string' && graphQL.message) {
+    return graphQL.message;
+  }
+  return PASSCODE_INVALID;
+}

@@ -1,0 +1,84 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { userUpdateSchema } from '@router/shared';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { TextField } from '../../components/text-field.tsx';
+import { useCall } from '../../lib/call.ts';
+import { type SessionUser, useSession } from '../../lib/session.tsx';
+import { UserUpdateDocument } from './documents.ts';
+
+type Fields = z.input<typeof userUpdateSchema>;
+
+const messageOf = (error: unknown): string =>
+  error instanceof Error && error.message ? error.message.replace(/^\[(GraphQL|Network)\]\s*/, '') : 'Error';
+
+/** Settings' general block: name and email (a new email applies once its link is opened). */
+export function ProfileForm({ user }: { user: SessionUser }) {
+  const { mutate } = useCall();
+  const session = useSession();
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const { register, handleSubmit, formState, reset } = useForm<Fields, unknown, z.output<typeof userUpdateSchema>>({
+    resolver: zodResolver(userUpdateSchema),
+    defaultValues: { email: user.email, firstName: user.firstName ?? '', lastName: user.lastName ?? '' },
+  });
+  const { errors, isSubmitting, isDirty } = formState;
+
+  const onSubmit = handleSubmit(async ({ email, firstName, lastName }) => {
+    setResult(null);
+    const emailChanged = email !== undefined && email.toLowerCase() !== user.email.toLowerCase();
+    try {
+      const { userUpdate } = await mutate(UserUpdateDocument, {
+        firstName: firstName ?? '',
+        lastName: lastName ?? '',
+        ...(emailChanged ? { email } : {}),
+      });
+      reset({ email: userUpdate.email, firstName: userUpdate.firstName ?? '', lastName: userUpdate.lastName ?? '' });
+      await session.reload();
+      setResult({
+        ok: true,
+        text: emailChanged ? `Saved. Open the link we sent to ${email} to change your email.` : 'Saved',
+      });
+    } catch (error) {
+      setResult({ ok: false, text: messageOf(error) });
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="General">
+      <div className="row g-sm-3">
+        <TextField
+          className="col-sm-6 mb-3 mb-sm-0"
+          label="First name"
+          autoComplete="given-name"
+          registration={register('firstName')}
+          error={errors.firstName?.message}
+        />
+        <TextField
+          className="col-sm-6 mb-3"
+          label="Last name"
+          autoComplete="family-name"
+          registration={register('lastName')}
+          error={errors.lastName?.message}
+        />
+      </div>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        registration={register('email')}
+        error={errors.email?.message}
+      />
+      <div className="d-flex align-items-center gap-3">
+        <button type="submit" className="btn btn-primary" disabled={isSubmitting || !isDirty}>
+          Save
+        </button>
+        {result && (
+          <span className={result.ok ? 'text-success' : 'text-danger'} role={result.ok ? 'status' : 'alert'}>
+            {result.text}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,77 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { FakeRequest } from '../../test/fake-server.ts';
+import { fixture, graphQLError } from '../../test/fake-server.ts';
+import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
+
+const STRONG = 'Tr4il-Mix-Quasar!';
+const estimate = ({ variables }: FakeRequest) => ({
+  data: { authPasswordEstimate: String(variables.password) === STRONG ? 14 : 3 },
+});
+
+describe('password reset (SPEC §2, §5, §8)', () => {
+  it("shows the passcode hint 'Leave blank, if not set' and checks the pair", async () => {
+    const { calls } = await renderRoute('/auth/password?token=reset-1', {
+      handlers: { AuthPasswordEstimate: estimate },
+    });
+    expect(screen.getByText('Leave blank, if not set')).toBeTruthy();
+    fill('Password', STRONG);
+    fill('Password confirmation', 'nope');
+    click('Set new password');
+    expect(await screen.findByText("Password confirmation doesn't match password.")).toBeTruthy();
+    fill('Password', 'weakling');
+    fill('Password confirmation', 'weakling');
+    click('Set new password');
+    expect(await screen.findByText('Password too weak.')).toBeTruthy();
+    expect(calls('AuthPasswordReset')).toHaveLength(0);
+  });
+
+  it('sets the password (with the optional code) and goes to /signin', async () => {
+    const { router, calls } = await renderRoute('/auth/password?token=reset-1', {
+      handlers: {
+        AuthPasswordEstimate: estimate,
+        AuthPasswordReset: fixture(() => ({ data: { authPasswordReset: true } })),
+      },
+    });
+    fill('Password', STRONG);
+    fill('Password confirmation', STRONG);
+    fill(/Two-factor code/, '123456');
+    click('Set new password');
+    await waitFor(() => expect(where(router)).toBe('/signin'));
+    expect(calls('AuthPasswordReset')[0]?.variables).toEqual({
+      token: 'reset-1',
+      password: STRONG,
+      password2: STRONG,
+      passcode: '123456',
+    });
+    expect(await screen.findByText('Your password has been changed, please sign in.')).toBeTruthy();
+  });
+
+  it("says 'We can't process the request with these credentials' on failure", async () => {
+    await renderRoute('/auth/password?token=old', {
+      handlers: {
+        AuthPasswordEstimate: estimate,
+        AuthPasswordReset: fixture(() => ({ data: null, errors: [{ message: 'Error' }] })),
+      },
+    });
+    fill('Password', STRONG);
+    fill('Password confirmation', STRONG);
+    click('Set new password');
+    expect((await screen.findByRole('alert')).textContent).toBe("We can't process the request with these credentials");
+  });
+
+  it('explains a server refusal after the SPEC text', async () => {
+    await renderRoute('/auth/password?token=old', {
+      handlers: {
+        AuthPasswordEstimate: estimate,
+        AuthPasswordReset: fixture(() => graphQLError('This password reset link is expired or was already used')),
+      },
+    });
+    fill('Password', STRONG);
+    fill('Password confirmation', STRONG);
+    click('Set new password');
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      "We can't process the request with these credentials: This password reset link is expired or was already used",
+    );
+  });
+});

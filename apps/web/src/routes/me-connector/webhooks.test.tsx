@@ -1,0 +1,107 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { CUSTOMER, connector, hook, providersHandler } from '../../test/connectors.ts';
+import { type FakeHandler, fixture, graphQLError } from '../../test/fake-server.ts';
+import { renderRoute } from '../../test/render-route.tsx';
+
+function render(handlers: Record<string, FakeHandler> = {}) {
+  return renderRoute('/me/connector', {
+    user: CUSTOMER,
+    handlers: {
+      Providers: providersHandler,
+      Connectors: fixture(() => ({ data: { connectors: [connector({ key: 'p' })] } })),
+      Hooks: fixture(() => ({ data: { hooks: [hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook' })] } })),
+      ...handlers,
+    },
+  });
+}
+
+const card = () => screen.findByRole('article', { name: 'Paper Trading' });
+
+describe('webhooks (SPEC §2)', () => {
+  it('creates a hook with name, account and test flag', async () => {
+    const { calls } = await render({
+      HookCreate: fixture(({ variables }) => ({
+        data: { hookCreate: hook({ key: 'h2', accountId: String(variables.accountId), isTest: true }) },
+      })),
+    });
+    fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
+    const form = screen.getByRole('form', { name: 'New webhook' });
+    expect(within(form).getByText(/never reaches the broker/)).toBeTruthy();
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'TV alerts' } });
+    expect((within(form).getByLabelText('Account') as HTMLSelectElement).value).toBe('PA-1');
+    fireEvent.click(within(form).getByLabelText('Test webhook'));
+    const before = calls('Hooks').length;
+    fireEvent.click(within(form).getByRole('button', { name: 'Create webhook' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'New webhook' })).toBeNull());
+    expect(calls('HookCreate')[0]?.variables).toEqual({
+      connectorKey: 'p',
+      accountId: 'PA-1',
+      name: 'TV alerts',
+      isTest: true,
+    });
+    await waitFor(() => expect(calls('Hooks').length).toBeGreaterThan(before));
+  });
+
+  it("renames a hook ('Required' when empty) and shows a server error", async () => {
+    const { calls } = await render({
+      HookUpdate: fixture(({ variables }) =>
+        variables.name === 'Taken'
+          ? graphQLError('Name taken')
+          : { data: { hookUpdate: { key: 'h1', name: variables.name } } },
+      ),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Rename webhook Main hook' }));
+    const field = screen.getByLabelText('Webhook name');
+    fireEvent.change(field, { target: { value: '  ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    fireEvent.change(field, { target: { value: 'Taken' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Name taken')).toBeTruthy();
+    fireEvent.change(field, { target: { value: 'Renamed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByLabelText('Webhook name')).toBeNull());
+    expect(calls('HookUpdate').at(-1)?.variables).toEqual({ key: 'h1', name: 'Renamed' });
+  });
+
+  it('renames an account through connectorUpdate', async () => {
+    const { calls } = await render({
+      ConnectorUpdate: fixture(() => ({ data: { connectorUpdate: { key: 'p', accounts: '[]' } } })),
+    });
+    fireEvent.click(within(await card()).getByRole('button', { name: 'Rename account Paper account' }));
+    fireEvent.change(screen.getByLabelText('Account name'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    expect(calls('ConnectorUpdate')).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('Account name'), { target: { value: 'Swing' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('ConnectorUpdate')).toHaveLength(1));
+    expect(calls('ConnectorUpdate')[0]?.variables).toEqual({ key: 'p', accounts: '[{"id":"PA-1","name":"Swing"}]' });
+  });
+
+  it('deletes a webhook after confirming; a failure is ignored and the list refreshes', async () => {
+    const { calls } = await render({ HookDelete: fixture(() => graphQLError('nope')) });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Delete webhook Main hook' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete webhook' });
+    expect(calls('HookDelete')).toHaveLength(0);
+    const before = calls('Hooks').length;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls('HookDelete')[0]?.variables).toEqual({ key: 'h1' });
+    expect(calls('Hooks').length).toBeGreaterThan(before);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('deletes a broker after a confirmation that names its webhooks', async () => {
+    const { calls } = await render({ ConnectorDelete: fixture(() => ({ data: { connectorDelete: true } })) });
+    fireEvent.click(within(await card()).getByRole('button', { name: 'Delete broker' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete broker' });
+    expect(within(dialog).getByText(/also deletes its webhook and the notification settings/)).toBeTruthy();
+    const before = calls('Connectors').length;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls('ConnectorDelete')[0]?.variables).toEqual({ key: 'p' });
+    expect(calls('Connectors').length).toBeGreaterThan(before);
+  });
+});

@@ -1,0 +1,101 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeUser, fixture } from '../../test/fake-server.ts';
+import { click, renderRoute } from '../../test/render-route.tsx';
+import { type ConnectorFixture, docsServer } from './test-fixtures.ts';
+
+const PAPER = { key: 'c-paper', providerName: 'paper', accounts: [{ id: 'P-1' }, { id: 'P-2' }] };
+
+function open(connectors: ConnectorFixture[], preview?: Parameters<typeof fixture>[0]) {
+  const handlers = { ...docsServer(connectors), ...(preview ? { PlaygroundOrderPreview: fixture(preview) } : {}) };
+  return renderRoute('/me/documentation/paper', { user: fakeUser(4), handlers });
+}
+
+const typeOrder = async (text: string) =>
+  fireEvent.change(await screen.findByLabelText('Order (JSON)'), { target: { value: text } });
+
+describe('documentation: Test (SPEC §4 test flow, §8 messages)', { timeout: 20_000 }, () => {
+  it('asks to connect the broker when no connector exists for it', async () => {
+    const { calls } = await open([{ key: 'c1', providerName: 'alpaca', accounts: [{ id: 'A' }] }]);
+    await screen.findByLabelText('Order (JSON)');
+    click('Test');
+    expect(await screen.findByText('Please, connect the broker to submit test orders')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to Brokers & Webhooks' }).getAttribute('href')).toBe(
+      '/me/connector/paper',
+    );
+    expect(calls('PlaygroundOrderPreview')).toHaveLength(0);
+  });
+
+  it('asks to reconnect an inactive connector', async () => {
+    await open([{ ...PAPER, isActive: false }]);
+    await screen.findByLabelText('Order (JSON)');
+    click('Test');
+    expect(await screen.findByText('Please, reconnect the broker')).toBeTruthy();
+  });
+
+  it('shows the JSON repair error with its position', async () => {
+    const { calls } = await open([PAPER]);
+    await typeOrder('{"symbol": "AAPL", "quantity": 1 2}');
+    click('Test');
+    const box = await screen.findByTestId('test-error');
+    expect(box.textContent).toContain('Invalid JSON');
+    expect(box.textContent).toContain('Colon expected at position 34');
+    expect(calls('PlaygroundOrderPreview')).toHaveLength(0);
+  });
+
+  it('sends the repaired order for the chosen account; shows the fields without _ and null ones', async () => {
+    const { calls } = await open([PAPER], () => ({
+      data: {
+        orderPreview: {
+          id: 'sig-1',
+          status: 'draft',
+          status_description: 'Preview, nothing placed.',
+          price: null,
+          _trace: 'internal',
+          order: { symbol: 'AAPL', action: 'buy', quantity: 2, _raw: 'x' },
+        },
+      },
+    }));
+    fireEvent.change(await screen.findByLabelText('Account'), { target: { value: 'c-paper P-2' } });
+    await typeOrder("{symbol: 'AAPL', action: 'buy', quantity: 2,}");
+    click('Test');
+    const box = await screen.findByTestId('test-success');
+    expect(calls('PlaygroundOrderPreview')[0]?.variables).toEqual({
+      connectorKey: 'c-paper',
+      accountId: 'P-2',
+      data: '{"symbol":"AAPL","action":"buy","quantity":2}',
+    });
+    expect(within(box).getByText('sig-1')).toBeTruthy();
+    expect(within(box).getByText('Preview, nothing placed.')).toBeTruthy();
+    expect(within(box).queryByText('price')).toBeNull();
+    expect(box.textContent).not.toContain('_trace');
+    expect(box.textContent).not.toContain('_raw');
+    expect(box.querySelector('[aria-hidden="true"]')?.textContent).toMatch(/\p{Extended_Pictographic}/u);
+  });
+
+  it('shows the error name and message of a refused order', async () => {
+    await open([PAPER], () => ({
+      data: null,
+      errors: [
+        {
+          message: 'Paper Trading: symbol: required',
+          extensions: { code: 'BAD_USER_INPUT', status: 'ValidationError' },
+        },
+      ],
+    }));
+    await screen.findByLabelText('Order (JSON)');
+    click('Test');
+    const box = await screen.findByTestId('test-error');
+    expect(within(box).getByText('ValidationError')).toBeTruthy();
+    expect(within(box).getByText('Paper Trading: symbol: required')).toBeTruthy();
+  });
+
+  it('shows a rejected preview as a warning', async () => {
+    await open([PAPER], () => ({
+      data: { orderPreview: { id: 'x', status: 'rejected', status_description: 'Insufficient buying power' } },
+    }));
+    await screen.findByLabelText('Order (JSON)');
+    click('Test');
+    expect((await screen.findByTestId('test-warning')).textContent).toContain('Insufficient buying power');
+  });
+});

@@ -1,0 +1,114 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
+import { click, fill, renderRoute } from '../../test/render-route.tsx';
+
+const CUSTOMER = 4;
+const ADMIN = 1;
+const token = (key: string, name: string) => ({
+  key,
+  suffix: key.slice(-4),
+  createdAt: Date.UTC(2024, 0, 31, 14, 5),
+  metadata: { name },
+});
+
+function tokenServer() {
+  let tokens = [token('tok-aaaa', 'Zapier')];
+  return {
+    UserTokens: fixture(() => ({ data: { userTokens: tokens } })),
+    UserTokenCreate: fixture(() => {
+      tokens = [...tokens, token('tok-bbbb', 'Script')];
+      return { data: { userTokenCreate: { key: 'tok-bbbb', secret: 'secret-shown-once' } } };
+    }),
+    UserTokenUpdate: fixture(() => {
+      tokens = [token('tok-aaaa', 'Zapier live')];
+      return { data: { userTokenUpdate: tokens[0] } };
+    }),
+    UserTokenDelete: fixture(() => {
+      tokens = [];
+      return { data: { userTokenDelete: true } };
+    }),
+  };
+}
+
+describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
+  it('lists tokens with name, suffix and local creation time', async () => {
+    await renderRoute('/me/settings', { user: fakeUser(CUSTOMER), handlers: tokenServer() });
+    const row = (await screen.findByText('Zapier')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('…aaaa')).toBeTruthy();
+    expect(within(row).getByText(/1\/31\/2024, \d\d:\d\d/)).toBeTruthy();
+  });
+
+  it('creates a token and shows its secret once', async () => {
+    const { calls } = await renderRoute('/me/settings', { user: fakeUser(CUSTOMER), handlers: tokenServer() });
+    click('Create token');
+    expect(await screen.findByText('Required')).toBeTruthy();
+    fill('Token name', 'Script');
+    click('Create token');
+    expect(((await screen.findByLabelText('New secret token')) as HTMLInputElement).value).toBe('secret-shown-once');
+    expect(calls('UserTokenCreate')[0]?.variables).toEqual({ metadata: { name: 'Script' } });
+    expect(await screen.findByText('Script')).toBeTruthy();
+    click('Done');
+    expect(screen.queryByLabelText('New secret token')).toBeNull();
+  });
+
+  it('renames a token, keeping its other metadata', async () => {
+    const { calls } = await renderRoute('/me/settings', { user: fakeUser(CUSTOMER), handlers: tokenServer() });
+    fireEvent.click(await screen.findByRole('button', { name: 'Rename Zapier' }));
+    fill('New name', 'Zapier live');
+    const row = screen.getByLabelText('New name').closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Zapier live')).toBeTruthy();
+    expect(calls('UserTokenUpdate')[0]?.variables).toEqual({ key: 'tok-aaaa', metadata: { name: 'Zapier live' } });
+  });
+
+  it('deletes after confirming; a failure is ignored but logged', async () => {
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    const handlers = { ...tokenServer(), UserTokenDelete: fixture(() => graphQLError('Token not found')) };
+    const { calls } = await renderRoute('/me/settings', { user: fakeUser(CUSTOMER), handlers });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Zapier' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Zapier')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls('UserTokenDelete')[0]?.variables).toEqual({ key: 'tok-aaaa' });
+    expect(debug).toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('settings: general and menu', () => {
+  it('saves the name and reloads the user', async () => {
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        UserUpdate: fixture(() => ({ data: { userUpdate: { ...fakeUser(CUSTOMER), lastName: 'Doe' } } })),
+      },
+    });
+    fill('Last name', 'Doe');
+    fireEvent.click(within(screen.getByRole('form', { name: 'General' })).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Saved')).toBeTruthy();
+    expect(calls('UserUpdate')[0]?.variables).toEqual({ firstName: 'Jo', lastName: 'Doe' });
+    expect(calls('User').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('greys out Followers (3) for admins only', async () => {
+    await renderRoute('/me/settings', { user: fakeUser(CUSTOMER | ADMIN) });
+    const menu = screen.getByRole('navigation', { name: 'Settings' });
+    expect(within(menu).getByText('Followers').getAttribute('aria-disabled')).toBe('true');
+    expect(within(menu).getByText('3')).toBeTruthy();
+  });
+
+  it('shows no Followers item to a customer', async () => {
+    await renderRoute('/me/settings', { user: fakeUser(CUSTOMER) });
+    expect(within(screen.getByRole('navigation', { name: 'Settings' })).queryByText('Followers')).toBeNull();
+  });
+
+  it('Logout ends the session on the server', async () => {
+    const { calls } = await renderRoute('/me/settings', { user: fakeUser(CUSTOMER) });
+    click('Logout');
+    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    expect(calls('Signout')).toHaveLength(1);
+    expect(calls('Signout')[0]?.headers.authorization).toBe('Bearer session-token');
+  });
+});

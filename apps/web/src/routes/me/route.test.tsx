@@ -1,0 +1,36 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeUser, fixture } from '../../test/fake-server.ts';
+import { renderRoute } from '../../test/render-route.tsx';
+
+const CUSTOMER = 4;
+
+describe('dashboard route (SPEC §2 Dashboard)', () => {
+  it('shows the tiles, the chart and the log; no tour for a user with a broker', async () => {
+    const { calls } = await renderRoute('/me', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        ActivityActions: fixture(() => ({
+          data: { actions: [{ id: 1, code: 'Signin', address: null, metadata: '{}', createdAt: Date.now() }] },
+        })),
+      },
+    });
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Dashboard');
+    expect(await screen.findByText('You signed in to the dashboard')).toBeTruthy();
+    expect(await screen.findByText('No stats')).toBeTruthy();
+    expect((await screen.findByTestId('tile-balance-value')).textContent).toBe('5');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(calls('TourConnectorActivations')).toHaveLength(0);
+  });
+
+  it('welcomes a user without connectors with the tour', async () => {
+    await renderRoute('/me', {
+      user: fakeUser(CUSTOMER),
+      handlers: { DashboardConnectors: fixture(() => ({ data: { connectors: [] } })) },
+    });
+    expect(
+      await screen.findByRole('alertdialog', { name: 'Welcome to Signal Router' }, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect((await screen.findByTestId('tile-brokers-value')).textContent).toBe('0');
+  });
+});

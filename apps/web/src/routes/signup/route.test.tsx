@@ -1,0 +1,114 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { FakeRequest } from '../../test/fake-server.ts';
+import { fixture, graphQLError } from '../../test/fake-server.ts';
+import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
+
+const STRONG = 'Tr4il-Mix-Quasar!';
+const estimate = ({ variables }: FakeRequest) => ({
+  data: { authPasswordEstimate: String(variables.password) === STRONG ? 14 : 6 },
+});
+const signedUp = () => ({ data: { signup: { id: 'u1', email: 'jo@example.com', firstName: 'Jo' } } });
+
+function fillForm(password = STRONG) {
+  fill('First name', 'Jo');
+  fill('Email', 'jo@example.com');
+  fill('Password', password);
+  fill('Password confirmation', password);
+  fireEvent.click(screen.getByRole('checkbox'));
+}
+
+describe('sign-up screen (SPEC §2, §5, §8)', () => {
+  it('checks email, confirmation, terms and name length', async () => {
+    const { calls } = await renderRoute('/signup', { handlers: { AuthPasswordEstimate: estimate } });
+    fill('First name', 'J'.repeat(33));
+    fill('Email', 'not-an-email');
+    fill('Password', STRONG);
+    fill('Password confirmation', 'other');
+    click('Create account');
+    expect(await screen.findByText('Invalid email')).toBeTruthy();
+    expect(screen.getByText('Required')).toBeTruthy();
+    expect(screen.getByText('At most 32 characters')).toBeTruthy();
+    // The pair is compared once the fields themselves are valid (the shared schema's refinement).
+    fill('First name', 'Jo');
+    fill('Email', 'jo@example.com');
+    fireEvent.click(screen.getByRole('checkbox'));
+    click('Create account');
+    expect(await screen.findByText("Password confirmation doesn't match password.")).toBeTruthy();
+    expect(calls('Signup')).toHaveLength(0);
+  });
+
+  it('draws the strength bar at score × 10 %, asking only for passwords longer than 3', async () => {
+    const { calls } = await renderRoute('/signup', { handlers: { AuthPasswordEstimate: estimate } });
+    fill('Password', 'abc');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(calls('AuthPasswordEstimate')).toHaveLength(0);
+    fill('Password', 'abcd');
+    await waitFor(() => expect(screen.getByTestId('password-strength').style.width).toBe('60%'));
+    expect(calls('AuthPasswordEstimate')[0]?.variables).toEqual({ password: 'abcd' });
+  });
+
+  it("refuses a weak password with 'Password too weak.'", async () => {
+    const { calls } = await renderRoute('/signup', { handlers: { AuthPasswordEstimate: estimate } });
+    fillForm('abcdefgh');
+    click('Create account');
+    expect(await screen.findByText('Password too weak.')).toBeTruthy();
+    expect(calls('Signup')).toHaveLength(0);
+  });
+
+  it('sends the referrer, joined codes and price id, then goes to checkout with stripe_email', async () => {
+    const { router, calls } = await renderRoute('/signup/friend42?code=A&code=B&stripe_price_id=price_9', {
+      handlers: { AuthPasswordEstimate: estimate, Signup: signedUp },
+    });
+    fillForm();
+    click('Create account');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signup/checkout'));
+    expect(calls('Signup')[0]?.variables).toEqual({
+      type: 'password',
+      credentials: { email: 'jo@example.com', password: STRONG },
+      firstName: 'Jo',
+      referrerCode: 'friend42',
+      promotionCode: 'A,B',
+      stripePriceId: 'price_9',
+    });
+    expect(new URLSearchParams(router.state.location.search).get('stripe_email')).toBe('jo@example.com');
+  });
+
+  it('without a price id thanks the person on /signup/success', async () => {
+    const { router } = await renderRoute('/signup', { handlers: { AuthPasswordEstimate: estimate, Signup: signedUp } });
+    fillForm();
+    click('Create account');
+    expect(
+      await screen.findByText('Thank you for the registration. Please check for the confirmation email to continue.'),
+    ).toBeTruthy();
+    expect(where(router)).toBe('/signup/success');
+  });
+
+  it("shows the server's message, or the fallback when it is 'Error'", async () => {
+    let message = 'This email is already registered';
+    await renderRoute('/signup', {
+      handlers: { AuthPasswordEstimate: estimate, Signup: fixture(() => graphQLError(message)) },
+    });
+    fillForm();
+    click('Create account');
+    expect((await screen.findByRole('alert')).textContent).toBe('This email is already registered');
+    message = 'Error';
+    click('Create account');
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe("We can't sign you up with these credentials"),
+    );
+  });
+
+  it('links the terms of service', async () => {
+    await renderRoute('/signup');
+    expect(screen.getByRole('link', { name: 'terms of service' }).getAttribute('href')).toBe('/terms-of-service');
+  });
+});
+
+describe('signup checkout (SPEC §2)', () => {
+  it('skips to success keeping the query when the price id does not start with price_', async () => {
+    const { router } = await renderRoute('/signup/checkout?stripe_price_id=plan_1&stripe_email=jo%40x.io');
+    await screen.findByRole('heading', { level: 1, name: 'Registration complete' });
+    expect(where(router)).toBe('/signup/success?stripe_price_id=plan_1&stripe_email=jo%40x.io');
+  });
+});

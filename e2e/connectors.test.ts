@@ -1,0 +1,178 @@
+// Brokers & Webhooks against the real server (issue #6 parts 4–6, 9; issue #8 part 4): a new user
+// connects Paper Trading from the grid, creates a live and a test webhook, copies a URL, renames
+// a hook and an account, opens notifications (demo), deletes a webhook and the broker; and
+// connects Schwab through the OAuth popup (the Schwab protocol fake started by global-setup).
+// Screenshots at desktop and phone sizes go to SCREENS_DIR (default /tmp/screens).
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, openPage } from './browser.ts';
+import { connectPaper, createUser, signInPage } from './support/users.ts';
+
+const SCREENS = process.env.SCREENS_DIR ?? '/tmp/screens';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+async function snap(page: Page, name: string, fullPage = true) {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  // Bootstrap skips its fades with reduced motion: dialogs are pictured fully shown.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.screenshot({ path: `${SCREENS}/${name}.png`, fullPage });
+}
+
+const card = (page: Page, title: string) => page.getByRole('article', { name: title });
+
+describe('brokers and webhooks', () => {
+  it('connects Paper Trading, manages webhooks, notifications and deletes with confirmations', async () => {
+    const user = await createUser('connectors');
+    const { page, errors, close } = await openPage(browser, DESKTOP);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signInPage(page, user);
+
+    await page.goto('/me/connector');
+    await page.getByText('No brokers connected yet').waitFor();
+    await page.getByRole('button', { name: 'Connect broker' }).click();
+    await page.getByLabel('Search brokers').fill('PAPER');
+    await expect.poll(() => page.getByRole('list', { name: 'Brokers' }).getByRole('link').count()).toBe(1);
+    await snap(page, 'connectors-empty-search-desktop');
+    await page.getByRole('link', { name: 'Connect Paper Trading' }).click();
+    const connect = page.getByRole('dialog', { name: 'Connect Paper Trading' });
+    await connect.waitFor();
+    expect(page.url()).toMatch(/\/me\/connector\/paper$/);
+    await snap(page, 'connectors-connect-dialog-desktop', false);
+    await connect.getByRole('button', { name: 'Connect' }).click();
+    await connect.waitFor({ state: 'detached' });
+    expect(page.url()).toMatch(/\/me\/connector$/);
+    const paper = card(page, 'Paper Trading');
+    await paper.getByRole('heading', { name: 'Paper account' }).waitFor();
+
+    // A live and a test webhook.
+    for (const [name, isTest] of [
+      ['Live alerts', false],
+      ['Test alerts', true],
+    ] as const) {
+      await paper.getByRole('button', { name: 'New webhook for Paper account' }).click();
+      const form = page.getByRole('form', { name: 'New webhook' });
+      await form.getByLabel('Name').fill(name);
+      if (isTest) await form.getByLabel('Test webhook').check();
+      await form.getByRole('button', { name: 'Create webhook' }).click();
+      await form.waitFor({ state: 'detached' });
+      await paper.getByText(name, { exact: true }).waitFor();
+    }
+    const testHook = paper.getByRole('listitem').filter({ hasText: 'Test alerts' });
+    await testHook.getByText('test', { exact: true }).waitFor();
+    await testHook.getByText('Last call: never').waitFor();
+
+    // Copy a URL; a signal to it shows as the last call.
+    const liveHook = paper.getByRole('listitem').filter({ hasText: 'Live alerts' });
+    const url = await liveHook.getByLabel('Webhook URL of Live alerts').inputValue();
+    expect(url).toMatch(new RegExp(`^${inject('baseUrl')}/hook/[0-9A-Za-z]{22}$`));
+    await liveHook.getByRole('button', { name: 'Copy URL' }).click();
+    await liveHook.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    const sent = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
+    });
+    expect(sent.status).toBe(201);
+    await page.reload();
+    await expect.poll(() => liveHook.getByText(/^Last call: \d{1,2}\/\d{1,2}\/\d{4}, \d{2}:\d{2}$/).count()).toBe(1);
+
+    // Rename a hook and the account ('Required' first).
+    await liveHook.getByRole('button', { name: 'Rename webhook Live alerts' }).click();
+    await page.getByLabel('Webhook name').fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Required').waitFor();
+    await page.getByLabel('Webhook name').fill('Swing alerts');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await paper.getByText('Swing alerts', { exact: true }).waitFor();
+    await paper.getByRole('button', { name: 'Rename account Paper account' }).click();
+    await page.getByLabel('Account name').fill('Practice');
+    await page.getByLabel('Account name').press('Enter');
+    await paper.getByRole('heading', { name: 'Practice' }).waitFor();
+    await snap(page, 'connectors-list-desktop');
+
+    // Notifications: the paper account is a demo account.
+    await paper.getByRole('button', { name: 'Notifications for Practice' }).click();
+    const notifications = page.getByRole('dialog', { name: 'Notifications · Practice' });
+    await notifications.getByText('This setting is currently available for live trading accounts only.').waitFor();
+    expect(await notifications.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await snap(page, 'connectors-notifications-demo-desktop', false);
+    await page.keyboard.press('Escape');
+    await notifications.waitFor({ state: 'detached' });
+
+    // Delete the test webhook, then the broker, each after a confirmation.
+    await testHook.getByRole('button', { name: 'Delete webhook Test alerts' }).click();
+    const deleteHook = page.getByRole('dialog', { name: 'Delete webhook' });
+    await deleteHook.getByRole('button', { name: 'Delete' }).click();
+    await deleteHook.waitFor({ state: 'detached' });
+    await expect.poll(() => paper.getByText('Test alerts', { exact: true }).count()).toBe(0);
+    await paper.getByRole('button', { name: 'Delete broker' }).click();
+    const deleteBroker = page.getByRole('dialog', { name: 'Delete broker' });
+    await deleteBroker.getByText(/also deletes its webhook and the notification settings/).waitFor();
+    await snap(page, 'connectors-delete-broker-desktop', false);
+    await deleteBroker.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No brokers connected yet').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('reads well on a phone', async () => {
+    const user = await createUser('connectors-phone');
+    await connectPaper(user);
+    const { page, errors, close } = await openPage(browser, PHONE);
+    await signInPage(page, user);
+    await page.goto('/me/connector');
+    const paper = card(page, 'Paper Trading');
+    await paper.getByRole('button', { name: 'New webhook for Paper account' }).click();
+    await page.getByRole('form', { name: 'New webhook' }).getByRole('button', { name: 'Create webhook' }).click();
+    await paper.getByText('Webhook', { exact: true }).waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await snap(page, 'connectors-list-phone');
+    await page.goto('/me/connector/bitmex');
+    await page.getByRole('dialog', { name: 'Connect BitMEX' }).waitFor();
+    await snap(page, 'connectors-connect-dialog-phone', false);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('connects Schwab through the authorization popup', async () => {
+    const user = await createUser('connectors-schwab');
+    const { page, errors, close } = await openPage(browser, DESKTOP);
+    await signInPage(page, user);
+    await page.goto('/me/connector');
+    await page.getByRole('link', { name: 'Connect Schwab (beta)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect Schwab' });
+    await dialog.waitFor();
+    const popupOpened = page.waitForEvent('popup');
+    await dialog.getByRole('button', { name: 'Continue to Schwab' }).click();
+    const popup = await popupOpened;
+    const popupClosed = popup.isClosed() ? Promise.resolve() : popup.waitForEvent('close', { timeout: 30_000 });
+    const popupErrors: string[] = [];
+    popup.on('pageerror', (error) => popupErrors.push(error.message));
+    popup.on('console', (message) => {
+      if (message.type() === 'error') popupErrors.push(message.text());
+    });
+    // The popup may already be gone: the fake approves at once.
+    if (!popup.isClosed()) await snap(page, 'connectors-schwab-waiting-desktop', false);
+    // The fake's authorize page approves at once and sends the popup to /callback/schwab?code&state.
+    await popupClosed;
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).toMatch(/\/me\/connector$/);
+    const schwab = card(page, 'Schwab');
+    await schwab.getByText('active', { exact: true }).waitFor();
+    await schwab.getByRole('heading', { level: 4 }).first().waitFor();
+    await snap(page, 'connectors-schwab-connected-desktop');
+    expect(popupErrors).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

@@ -1,0 +1,115 @@
+// The documentation playground against the real server (issue #6 part 7): a new user sees the
+// brokers, is asked to connect before testing, connects the paper broker, tests a limit order
+// in preview mode, breaks the JSON, and follows a deep link to an example paper cannot trade.
+import fs from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage } from './browser.ts';
+import { connectPaper, createUser, signInPage } from './support/users.ts';
+
+const SCREENS = process.env.SCREENS_DIR ?? '/tmp/screens';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+async function snap(page: Page, name: string) {
+  fs.mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: `${SCREENS}/${name}.png`, fullPage: true });
+}
+
+const orderText = (page: Page) => page.getByLabel('Order (JSON)');
+const parameterRow = (page: Page, name: string) =>
+  page.locator('tr', { has: page.getByRole('rowheader', { name, exact: true }) });
+
+describe('documentation playground', () => {
+  it('tests orders in preview mode, with the messages of SPEC §8', async () => {
+    const user = await createUser('playground');
+    const { page, errors, close } = await openPage(browser);
+    await signInPage(page, user);
+
+    await page.goto('/me/documentation');
+    await page.getByRole('heading', { level: 1, name: 'Documentation' }).waitFor();
+    const brokers = await page.getByLabel('Broker').locator('option').allTextContents();
+    expect(brokers).toEqual(expect.arrayContaining(['Paper Trading', 'Alpaca', 'Kraken', 'Schwab (beta)']));
+
+    // No connector yet: Test asks to connect first.
+    await page.getByLabel('Broker').selectOption('paper');
+    await page.waitForURL(/\/me\/documentation\/paper$/);
+    await page.getByRole('button', { name: 'Test' }).click();
+    await page.getByText('Please, connect the broker to submit test orders').waitFor();
+
+    // Connected: a limit order with an example value from the parameters table previews fine.
+    await connectPaper(user);
+    await page.reload();
+    await page.getByLabel('Order type').selectOption('limit');
+    await expect
+      .poll(async () => JSON.parse(await orderText(page).inputValue()))
+      .toMatchObject({
+        type: 'limit',
+        limit_price: 185.5,
+      });
+    await parameterRow(page, 'quantity').getByRole('button', { name: '10', exact: true }).click();
+    await expect.poll(async () => JSON.parse(await orderText(page).inputValue()).quantity).toBe(10);
+    await page.getByRole('button', { name: 'Test' }).click();
+    const success = page.getByTestId('test-success');
+    await success.waitFor();
+    expect(await success.textContent()).toContain('draft');
+    expect(await success.textContent()).toContain('Preview, nothing placed.');
+    await snap(page, 'playground-success-desktop');
+
+    // Broken JSON: the repair error with its position.
+    await orderText(page).fill('{"symbol": "AAPL", "quantity": 1 2}');
+    await page.getByRole('button', { name: 'Test' }).click();
+    await page.getByTestId('test-error').getByText('Colon expected at position 34').waitFor();
+
+    // A deep link opens the example, with the warning when paper cannot trade it.
+    await page.goto('/me/documentation/paper#iron-condor');
+    const header = page.getByRole('button', { name: 'Iron condor (multileg)' });
+    await expect.poll(() => header.getAttribute('aria-expanded')).toBe('true');
+    await page.locator('#iron-condor').getByText('This type of order is not available for Paper Trading').waitFor();
+    await snap(page, 'playground-iron-condor-desktop');
+
+    expect(errors).toEqual([]);
+    await close();
+  }, 120_000);
+
+  for (const size of [
+    { name: 'desktop', width: 1280, height: 800 },
+    { name: 'phone', width: 390, height: 844 },
+  ]) {
+    it(`fits a ${size.name} screen`, async () => {
+      const user = await createUser(`docs-${size.name}`);
+      await connectPaper(user);
+      const { page, errors, close } = await openPage(browser, { width: size.width, height: size.height });
+      await signInPage(page, user);
+      await page.goto('/me/documentation/paper?symbol=MSFT&action=sell&quantity=3');
+      await orderText(page).waitFor();
+      await page.screenshot({ path: `${SCREENS}/playground-${size.name}-top.png` });
+      expect(JSON.parse(await orderText(page).inputValue())).toMatchObject({
+        symbol: 'MSFT',
+        action: 'sell',
+        quantity: 3,
+      });
+      // A cash account holds no MSFT to sell: the broker's answer is shown, whatever it is.
+      await page.getByRole('button', { name: 'Test' }).click();
+      await page.locator('[data-testid^="test-"]').waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${SCREENS}/playground-${size.name}.png` });
+      await snap(page, `documentation-${size.name}-full`);
+      for (const heading of ['Request parameters for Paper Trading', 'Notes', 'Examples']) {
+        await page
+          .getByRole('heading', { name: heading })
+          .evaluate((element) => element.scrollIntoView({ behavior: 'instant' }));
+        await page.screenshot({
+          path: `${SCREENS}/documentation-${size.name}-${heading.split(' ')[0]?.toLowerCase()}.png`,
+        });
+      }
+      expect(errors).toEqual([]);
+      await close();
+    }, 60_000);
+  }
+});
