@@ -69,6 +69,8 @@ export default async function setup(project: TestProject) {
     await new Promise((r) => child.once('exit', r));
     await schwab.close();
     fs.closeSync(log);
+    // Kept for a failed journey's post-mortem: the last run's server log.
+    fs.copyFileSync(logFile, path.join(os.tmpdir(), 'router-e2e-server.log'));
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

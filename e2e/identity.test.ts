@@ -110,6 +110,9 @@ describe('identity journey', () => {
 
     // Forgot the password: request a link, set a new password (with a code: the factor is on).
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The sign-in form has an Email field too: fill only once the request screen is there.
+    await page.waitForURL(/\/auth\/password\/request$/);
+    await page.getByRole('button', { name: 'Send reset link' }).waitFor();
     const beforeReset = mailCount();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
