@@ -109,9 +109,9 @@ export async function activateConnector(
     // The pending row vanished meanwhile (the same callback submitted twice).
     if (!saved) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
     if (pending && existing) await deleteConnectorRow(tx, pending.id);
+    // One activity line per connection: SPEC words ConnectorCreate and ConnectorActivate alike
+    // ('… connected'), and the dashboard's tour looks for ConnectorActivate.
     const metadata = connectorActionMetadata(saved);
-    if (!existing)
-      await recordAction(tx, { userId: actor.userId, code: 'ConnectorCreate', address: actor.address, metadata });
     await recordAction(tx, { userId: actor.userId, code: 'ConnectorActivate', address: actor.address, metadata });
     // A reconnect makes the connector's hooks usable again.
     if (existing) await notifyHookChanged(tx, await listHookShortKeys(tx, saved.id));
