@@ -3,27 +3,18 @@
 // a hook and an account, opens notifications (demo), deletes a webhook and the broker; and
 // connects Schwab through the OAuth popup (the Schwab protocol fake started by global-setup).
 // Screenshots at desktop and phone sizes go to SCREENS_DIR (default /tmp/screens).
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { openPage } from './browser.ts';
+import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
 import { connectPaper, createUser, signInPage } from './support/users.ts';
 
-const SCREENS = process.env.SCREENS_DIR ?? '/tmp/screens';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser?.close());
+const browser = useBrowser();
 
 async function snap(page: Page, name: string, fullPage = true) {
-  fs.mkdirSync(SCREENS, { recursive: true });
   // Bootstrap skips its fades with reduced motion: dialogs are pictured fully shown.
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.screenshot({ path: `${SCREENS}/${name}.png`, fullPage });
+  await saveScreen(page, name, fullPage);
 }
 
 const card = (page: Page, title: string) => page.getByRole('article', { name: title });
@@ -31,7 +22,7 @@ const card = (page: Page, title: string) => page.getByRole('article', { name: ti
 describe('brokers and webhooks', () => {
   it('connects Paper Trading, manages webhooks, notifications and deletes with confirmations', async () => {
     const user = await createUser('connectors');
-    const { page, errors, close } = await openPage(browser, DESKTOP);
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await signInPage(page, user);
 
@@ -127,7 +118,7 @@ describe('brokers and webhooks', () => {
   it('reads well on a phone', async () => {
     const user = await createUser('connectors-phone');
     await connectPaper(user);
-    const { page, errors, close } = await openPage(browser, PHONE);
+    const { page, errors, close } = await openPage(browser(), PHONE);
     await signInPage(page, user);
     await page.goto('/me/connector');
     const paper = card(page, 'Paper Trading');
@@ -146,7 +137,7 @@ describe('brokers and webhooks', () => {
 
   it('connects Schwab through the authorization popup', async () => {
     const user = await createUser('connectors-schwab');
-    const { page, errors, close } = await openPage(browser, DESKTOP);
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
     await signInPage(page, user);
     await page.goto('/me/connector');
     await page.getByRole('link', { name: 'Connect Schwab (beta)' }).click();

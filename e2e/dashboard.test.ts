@@ -2,26 +2,17 @@
 // tour and skips it, connects the paper broker and creates a webhook through the API, sends
 // three signals from outside (one invalid), and finds them in the tiles, the chart and Last
 // actions; searches the log and expands order rows. Screenshots at desktop and phone sizes.
-import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser, openPage } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { openPage } from './browser.ts';
+import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
 import { connectPaper, createUser, graphql, signInPage, type TestUser } from './support/users.ts';
 
-const SCREENS = process.env.SCREENS_DIR ?? '/tmp/screens';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(() => browser?.close());
+const browser = useBrowser();
 
 async function snap(page: Page, name: string, fullPage = true) {
   await page.waitForTimeout(400); // the tour's tooltips fade in
-  fs.mkdirSync(SCREENS, { recursive: true });
-  await page.screenshot({ path: `${SCREENS}/${name}.png`, fullPage });
+  await saveScreen(page, name, fullPage);
 }
 
 /** A live webhook on the paper broker's first account; returns its short key. */
@@ -57,7 +48,7 @@ const orderRows = (page: Page) => page.locator('tbody tr', { has: page.locator('
 describe('dashboard', () => {
   it('welcomes with the tour, then shows signals in tiles, chart and Last actions', async () => {
     const user = await createUser('dashboard');
-    const { page, errors, close } = await openPage(browser, DESKTOP);
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
     await signInPage(page, user);
 
     // A new user: the welcome tour, then a popover on the Dashboard menu item; skipped.
@@ -123,7 +114,7 @@ describe('dashboard', () => {
     await close();
 
     // The same dashboard on a phone: Source folds under Date, the menu is a drawer.
-    const phone = await openPage(browser, PHONE);
+    const phone = await openPage(browser(), PHONE);
     await signInPage(phone.page, user);
     await phone.page.goto('/me');
     await phone.page.getByText(`Webhook ${shortKey} (paper#`).first().waitFor();
@@ -141,7 +132,7 @@ describe('dashboard', () => {
 
   it('tours a new user on a phone with centred steps, from the welcome to the connector modal', async () => {
     const user = await createUser('tour-phone');
-    const { page, errors, close } = await openPage(browser, PHONE);
+    const { page, errors, close } = await openPage(browser(), PHONE);
     await signInPage(page, user);
     await page.goto('/me');
     await page.getByRole('alertdialog', { name: 'Welcome to Signal Router' }).waitFor();
@@ -166,7 +157,7 @@ describe('dashboard', () => {
 
   it('shows the report placeholder and the terms, with the privacy section linked from the footer', async () => {
     const user = await createUser('terms');
-    const { page, errors, close } = await openPage(browser, DESKTOP);
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
     await signInPage(page, user);
     await page.goto('/me/report');
     await page.getByRole('heading', { level: 1, name: 'Reporting?' }).waitFor();
@@ -181,7 +172,7 @@ describe('dashboard', () => {
     expect(errors).toEqual([]);
     await close();
 
-    const phone = await openPage(browser, PHONE);
+    const phone = await openPage(browser(), PHONE);
     await phone.page.goto('/terms-of-service');
     await phone.page.getByRole('heading', { level: 1, name: 'Terms of service' }).waitFor();
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

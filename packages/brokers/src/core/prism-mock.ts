@@ -1,6 +1,7 @@
 // Test support: a validating mock of a broker's published API (Prism serving a file from
 // ../shared/broker-specs/validating/) and its verdict on a wire request, read as that folder's
-// README says: refused = 401, or a 4xx with a violation located in the request (sl-violations).
+// README says: refused = 401, or a 4xx with a violation located in the request (sl-violations,
+// or the 422 problem body's `validation` array).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,7 +14,8 @@ const PRISM_BIN = resolve(REPO_ROOT, 'node_modules/.bin/prism');
 /** The validating spec file; fails loudly where shared/ or Prism is missing (never a skipped check). */
 export function validatingSpec(file: string): string {
   const path = resolve(REPO_ROOT, '../shared/broker-specs/validating', file);
-  if (!existsSync(path)) throw new Error(`${path} is missing: the broker specs live in ../shared beside the repository`);
+  if (!existsSync(path))
+    throw new Error(`${path} is missing: the broker specs live in ../shared beside the repository`);
   if (!existsSync(PRISM_BIN)) throw new Error(`${PRISM_BIN} is missing: run npm install`);
   return path;
 }
@@ -77,6 +79,18 @@ function waitForListening(child: ChildProcess, timeoutMs: number): Promise<void>
   });
 }
 
+/**
+ * Violations a 422 problem body carries in its `validation` array (kraken: no sl-violations header);
+ * they describe the request, so their location is read as starting with `request`.
+ */
+function bodyViolations(text: string): PrismViolation[] {
+  const list = (JSON.parse(text) as { validation?: unknown }).validation;
+  if (!Array.isArray(list)) return [];
+  return (list as PrismViolation[]).map((violation) =>
+    violation.location[0] === 'request' ? violation : { ...violation, location: ['request', ...violation.location] },
+  );
+}
+
 export async function startPrismMock(specPath: string, timeoutMs = 45_000): Promise<PrismMock> {
   const port = await freePort();
   const child = spawn(PRISM_BIN, ['mock', '-h', '127.0.0.1', '-p', String(port), specPath], {
@@ -90,9 +104,10 @@ export async function startPrismMock(specPath: string, timeoutMs = 45_000): Prom
       const init: RequestInit = { method: request.method, headers: request.headers };
       if (request.body !== undefined && request.body !== '') init.body = request.body;
       const response = await fetch(url + request.url, init);
-      await response.arrayBuffer();
+      const text = await response.text();
       const header = response.headers.get('sl-violations');
       const violations = header ? (JSON.parse(header) as PrismViolation[]) : [];
+      if (response.status >= 400 && text.startsWith('{')) violations.push(...bodyViolations(text));
       const refused =
         response.status === 401 ||
         (response.status >= 400 && response.status < 500 && violations.some((v) => v.location[0] === 'request'));

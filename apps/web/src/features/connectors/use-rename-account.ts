@@ -1,5 +1,5 @@
 import { useCall } from '../../lib/call.ts';
-import { serverMessage as errorMessage } from './connect-error.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 import type { ConnectorAccount } from './connector-model.ts';
 import { ConnectorUpdateDocument } from './documents.ts';
 

@@ -1,5 +1,5 @@
 import { useCall } from '../../lib/call.ts';
-import { serverMessage as errorMessage } from '../connectors/connect-error.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 import { HookCreateDocument, HookDeleteDocument, HookUpdateDocument } from './documents.ts';
 import type { HookItem } from './hook-model.ts';
 

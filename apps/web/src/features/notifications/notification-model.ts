@@ -1,7 +1,7 @@
 // Notification settings of one connector account (SPEC §3 Notification, §4 Notifications).
 import { NOTIFICATION_TYPE, type NotificationMetadata, type NotificationType } from '@router/shared';
 import type { NotificationsQuery } from '../../gql/graphql.ts';
-import { serverMessage } from '../connectors/connect-error.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 
 export type NotificationItem = NotificationsQuery['notifications'][number];
 
@@ -50,7 +50,7 @@ export async function saveNotifications(
         await calls.update(current.key, metadata);
       } else if (!choice.enabled && current) await calls.remove(current.key);
     } catch (failure) {
-      return serverMessage(failure);
+      return errorMessage(failure);
     }
   }
   return null;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { useCall } from '../../lib/call.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 import {
   UserTokenCreateDocument,
   UserTokenDeleteDocument,
@@ -9,7 +10,7 @@ import {
   UserTokenUpdateDocument,
 } from './documents.ts';
 import { TokenDeleteDialog } from './token-delete-dialog.tsx';
-import { errorText, renamed, tokenName } from './token-name.ts';
+import { renamed, tokenName } from './token-name.ts';
 import { TokenNameForm } from './token-name-form.tsx';
 import { type TokenItem, TokenRow } from './token-row.tsx';
 import { TokenSecret } from './token-secret.tsx';
@@ -33,7 +34,7 @@ export function ApiTokensPanel() {
       reload();
       return null;
     } catch (failure) {
-      return errorText(failure);
+      return errorMessage(failure);
     }
   }
 
@@ -43,7 +44,7 @@ export function ApiTokensPanel() {
       reload();
       return null;
     } catch (failure) {
-      return errorText(failure);
+      return errorMessage(failure);
     }
   }
 

@@ -9,6 +9,3 @@ export function renamed(metadata: unknown, name: string): Record<string, unknown
   const base = typeof metadata === 'object' && metadata !== null ? (metadata as Record<string, unknown>) : {};
   return { ...base, name };
 }
-
-export const errorText = (error: unknown): string =>
-  error instanceof Error && error.message ? error.message.replace(/^\[(GraphQL|Network)\]\s*/, '') : 'Error';

@@ -5,13 +5,11 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 import { type SessionUser, useSession } from '../../lib/session.tsx';
 import { UserUpdateDocument } from './documents.ts';
 
 type Fields = z.input<typeof userUpdateSchema>;
-
-const messageOf = (error: unknown): string =>
-  error instanceof Error && error.message ? error.message.replace(/^\[(GraphQL|Network)\]\s*/, '') : 'Error';
 
 /** Settings' general block: name and email (a new email applies once its link is opened). */
 export function ProfileForm({ user }: { user: SessionUser }) {
@@ -40,7 +38,7 @@ export function ProfileForm({ user }: { user: SessionUser }) {
         text: emailChanged ? `Saved. Open the link we sent to ${email} to change your email.` : 'Saved',
       });
     } catch (error) {
-      setResult({ ok: false, text: messageOf(error) });
+      setResult({ ok: false, text: errorMessage(error) });
     }
   });
 

@@ -3,9 +3,9 @@ import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-route
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { findCallbackProvider, readCallback } from '../../features/connectors/callback-request.ts';
-import { serverMessage } from '../../features/connectors/connect-error.ts';
 import { ConnectorActivateDocument } from '../../features/connectors/documents.ts';
 import { useCall } from '../../lib/call.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 import { useProviders } from '../../lib/providers.tsx';
 
 const LIST = '/me/connector';
@@ -35,7 +35,7 @@ export function Component() {
           window.close();
         } else navigate(LIST, { replace: true });
       },
-      (error: unknown) => setFailure(serverMessage(error)),
+      (error: unknown) => setFailure(errorMessage(error)),
     );
   }, [provider, request, mutate, navigate]);
 

@@ -1,6 +1,7 @@
 // What the Alpaca adapter supports, declared once: the docs screen, the playground and the order
 // validator read it. Grounded in broker-specs/alpaca/openapi.yaml (Trading API v2); the file has
 // no multi-leg class (mleg), so legs are not offered.
+import { ORDER_ACTIONS } from '@router/orders';
 import type { BrokerDescriptor } from '../../core/broker.ts';
 import type { BrokerEnvironments } from '../../core/environments.ts';
 
@@ -38,18 +39,7 @@ export const alpacaDescriptor: BrokerDescriptor = {
     },
     action: {
       required: true,
-      values: [
-        'buy',
-        'sell',
-        'sell_short',
-        'buy_to_cover',
-        'buy_to_open',
-        'buy_to_close',
-        'sell_to_open',
-        'sell_to_close',
-        'close',
-        'cancel',
-      ],
+      values: [...ORDER_ACTIONS],
       comments:
         'Option actions are sent as side and position_intent. close cancels the symbol’s open orders and ' +
         'liquidates the position (quantity_type percent_of_position closes a part); cancel cancels its open orders. ' +

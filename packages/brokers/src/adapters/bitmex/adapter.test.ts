@@ -1,11 +1,10 @@
 // Contract tests: the BitMEX adapter against its protocol fake; every order it sends is also
 // replayed to Prism serving broker-specs/validating/bitmex.json (JSON bodies), which must accept it.
-import { join } from 'node:path';
 import type { Order } from '@router/orders';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerSession } from '../../core/broker.ts';
-import { type PrismMock, startPrism, VALIDATING_SPECS, verdictOf } from '../ccxt-common/prism.ts';
-import { context, expectBrokerError, order } from '../ccxt-common/test-support.ts';
+import { type PrismMock, startPrismMock, validatingSpec } from '../../core/prism-mock.ts';
+import { context, expectBrokerError, order, verdictOf } from '../ccxt-common/test-support.ts';
 import { createBitmexBroker } from './adapter.ts';
 import { BITMEX_FAKE_KEY, BITMEX_FAKE_SECRET, type BitmexFake, createBitmexFake } from './fake.ts';
 
@@ -17,9 +16,9 @@ let baseUrl: string;
 let session: BrokerSession;
 
 beforeAll(async () => {
-  prism = await startPrism(join(VALIDATING_SPECS, 'bitmex.json'));
+  prism = await startPrismMock(validatingSpec('bitmex.json'));
 }, 30_000);
-afterAll(() => prism?.stop());
+afterAll(() => prism?.close());
 
 beforeEach(async () => {
   fake = createBitmexFake();

@@ -3,6 +3,8 @@ import type { Order } from '@router/orders';
 import { expect } from 'vitest';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
+import type { PrismMock } from '../../core/prism-mock.ts';
+import type { WireRequest } from './fake-server.ts';
 
 export function order(fields: Partial<Order> = {}): Order {
   return {
@@ -41,4 +43,29 @@ export async function expectBrokerError(
 
 export function formOf(body: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(body));
+}
+
+export interface Verdict {
+  accepted: boolean;
+  status: number;
+  /** The request's violations other than warnings, as `location: message`. */
+  violations: string[];
+}
+
+const HOP_HEADERS = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'transfer-encoding']);
+
+/** Replays a request the adapter sent to the fake, byte for byte, to Prism (core/prism-mock.ts). */
+export async function verdictOf(prism: PrismMock, request: WireRequest): Promise<Verdict> {
+  const headers = Object.fromEntries(Object.entries(request.headers).filter(([key]) => !HOP_HEADERS.has(key)));
+  const withBody = request.method !== 'GET' && request.method !== 'HEAD';
+  const verdict = await prism.check({
+    method: request.method,
+    url: request.url,
+    headers,
+    ...(withBody ? { body: request.rawBody } : {}),
+  });
+  const violations = verdict.violations
+    .filter((violation) => violation.location[0] === 'request' && violation.severity !== 'Warning')
+    .map((violation) => `${violation.location.join('.')}: ${violation.message}`);
+  return { accepted: verdict.accepted, status: verdict.status, violations };
 }

@@ -1,11 +1,10 @@
 // Contract tests: the Kraken adapter against its protocol fake; every AddOrder it sends is also
 // replayed to Prism serving broker-specs/validating/kraken.yaml, which must accept it.
-import { join } from 'node:path';
 import type { Order } from '@router/orders';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerSession } from '../../core/broker.ts';
-import { type PrismMock, startPrism, VALIDATING_SPECS, verdictOf } from '../ccxt-common/prism.ts';
-import { context, expectBrokerError, formOf, order } from '../ccxt-common/test-support.ts';
+import { type PrismMock, startPrismMock, validatingSpec } from '../../core/prism-mock.ts';
+import { context, expectBrokerError, formOf, order, verdictOf } from '../ccxt-common/test-support.ts';
 import { createKrakenBroker, krakenClientId } from './adapter.ts';
 import { createKrakenFake, KRAKEN_FAKE_KEY, KRAKEN_FAKE_SECRET, type KrakenFake } from './fake.ts';
 
@@ -17,9 +16,9 @@ let baseUrl: string;
 let session: BrokerSession;
 
 beforeAll(async () => {
-  [prism] = await Promise.all([startPrism(join(VALIDATING_SPECS, 'kraken.yaml'))]);
+  [prism] = await Promise.all([startPrismMock(validatingSpec('kraken.yaml'))]);
 }, 30_000);
-afterAll(() => prism?.stop());
+afterAll(() => prism?.close());
 
 beforeEach(async () => {
   fake = createKrakenFake();

@@ -1,5 +1,6 @@
 // What the Schwab adapter supports, declared once (docs screen, playground, order validator).
 // Grounded in Schwab's Trader API description (broker-specs/schwab) and its order samples.
+import { ORDER_ACTIONS } from '@router/orders';
 import type { BrokerDescriptor } from '../../core/broker.ts';
 
 export const SCHWAB_TITLE = 'Schwab';
@@ -31,18 +32,7 @@ export const schwabDescriptor: BrokerDescriptor = {
     class: { values: ['stock', 'option'], comments: 'US stocks and ETFs, and US equity and index options.' },
     action: {
       required: true,
-      values: [
-        'buy',
-        'sell',
-        'sell_short',
-        'buy_to_cover',
-        'buy_to_open',
-        'buy_to_close',
-        'sell_to_open',
-        'sell_to_close',
-        'close',
-        'cancel',
-      ],
+      values: [...ORDER_ACTIONS],
       comments:
         'Options take buy_to_open, buy_to_close, sell_to_open and sell_to_close. close sends a market order ' +
         "for the whole position; cancel cancels the symbol's open orders.",

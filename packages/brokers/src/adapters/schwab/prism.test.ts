@@ -2,7 +2,8 @@
 // description (broker-specs/validating/schwab.json, served by Prism), not by our fake.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { type PrismMock, startPrismMock, validatingSpec, type WireRequest } from '../../core/prism-mock.ts';
+import { type PrismMock, startPrismMock, validatingSpec } from '../../core/prism-mock.ts';
+import { recordWire } from '../../core/wire-recorder.ts';
 import { createSchwabBroker } from './adapter.ts';
 import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
 import { secretsOf } from './oauth.ts';
@@ -22,25 +23,9 @@ let mock: PrismMock;
 const spec = validatingSpec('schwab.json');
 let ctx: BrokerContext;
 
-const sent: WireRequest[] = [];
-/** The adapter's fetch, remembering each request so the mock can judge it. */
-const recording: typeof fetch = (input, init) => {
-  const url = new URL(String(input));
-  const body = typeof init?.body === 'string' ? init.body : undefined;
-  const headers = { ...(init?.headers as Record<string, string> | undefined) };
-  sent.push({ method: init?.method ?? 'GET', url: url.pathname + url.search, headers, ...(body ? { body } : {}) });
-  return fetch(input, init);
-};
-
-const broker = createSchwabBroker({ fetch: recording });
-
-/** The last request sent to `path` and the mock's verdict on it. */
-async function lastSent(method: string, path: RegExp) {
-  const request = sent.filter((entry) => entry.method === method && path.test(entry.url.split('?')[0] ?? '')).at(-1);
-  if (!request) throw new Error(`no ${method} ${path} was sent`);
-  const verdict = await mock.check(request);
-  return { request, verdict, refusals: verdict.violations.filter((violation) => violation.location[0] === 'request') };
-}
+const wire = recordWire(() => mock);
+const broker = createSchwabBroker({ fetch: wire.fetch });
+const lastSent = wire.lastSent;
 
 describe('Schwab requests against the validating mock', () => {
   beforeAll(async () => {

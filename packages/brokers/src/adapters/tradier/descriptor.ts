@@ -1,6 +1,7 @@
 // What the Tradier adapter supports, declared once: the docs screen, the playground and the order
 // validator read it. Tradier publishes no API description file; this follows its public docs:
 // POST /v1/accounts/{id}/orders, form-encoded, Bearer token.
+import { ORDER_ACTIONS } from '@router/orders';
 import type { BrokerDescriptor } from '../../core/broker.ts';
 import type { BrokerEnvironments } from '../../core/environments.ts';
 
@@ -36,18 +37,7 @@ export const tradierDescriptor: BrokerDescriptor = {
     class: { values: ['stock', 'option'], comments: 'Whole shares and whole contracts only.' },
     action: {
       required: true,
-      values: [
-        'buy',
-        'sell',
-        'sell_short',
-        'buy_to_cover',
-        'buy_to_open',
-        'buy_to_close',
-        'sell_to_open',
-        'sell_to_close',
-        'close',
-        'cancel',
-      ],
+      values: [...ORDER_ACTIONS],
       comments:
         'close cancels the symbol’s open orders and sends a market order for the position (long or short); ' +
         'cancel cancels its open orders.',

@@ -3,7 +3,8 @@
 // The mock's instrument list holds only AAPL_US_EQ, so every case trades AAPL here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { type PrismMock, startPrismMock, validatingSpec, type WireRequest } from '../../core/prism-mock.ts';
+import { type PrismMock, startPrismMock, validatingSpec } from '../../core/prism-mock.ts';
+import { recordWire } from '../../core/wire-recorder.ts';
 import { createTrading212Broker } from './adapter.ts';
 import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
 
@@ -13,25 +14,9 @@ let ctx: BrokerContext;
 let session: BrokerSession;
 const aapl = (signal: Record<string, unknown>) => ({ ...signal, symbol: 'AAPL' });
 
-const sent: WireRequest[] = [];
-/** The adapter's fetch, remembering each request so the mock can judge it. */
-const recording: typeof fetch = (input, init) => {
-  const url = new URL(String(input));
-  const body = typeof init?.body === 'string' ? init.body : undefined;
-  const headers = { ...(init?.headers as Record<string, string> | undefined) };
-  sent.push({ method: init?.method ?? 'GET', url: url.pathname + url.search, headers, ...(body ? { body } : {}) });
-  return fetch(input, init);
-};
-
-const broker = createTrading212Broker({ fetch: recording });
-
-/** The last request sent to `path` and the mock's verdict on it. */
-async function lastSent(method: string, path: RegExp) {
-  const request = sent.filter((entry) => entry.method === method && path.test(entry.url.split('?')[0] ?? '')).at(-1);
-  if (!request) throw new Error(`no ${method} ${path} was sent`);
-  const verdict = await mock.check(request);
-  return { request, verdict, refusals: verdict.violations.filter((violation) => violation.location[0] === 'request') };
-}
+const wire = recordWire(() => mock);
+const broker = createTrading212Broker({ fetch: wire.fetch });
+const lastSent = wire.lastSent;
 
 describe('Trading 212 requests against the validating mock', () => {
   beforeAll(async () => {
