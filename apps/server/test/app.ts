@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Broker } from '@router/brokers';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { createBrokers } from '../src/brokers.ts';
+import { brokerNames, createBrokers } from '../src/brokers.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Authenticate } from '../src/graphql/yoga.ts';
 import { buildApp } from '../src/http/app.ts';
@@ -39,7 +39,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const env = options.env ?? {};
   const database = await createTestDatabase();
   const extraNames = (options.brokers ?? []).map((broker) => broker.descriptor.name);
-  const config = testConfig({ DATABASE_URL: database.url, ...env }, ['paper', ...extraNames]);
+  // Every registered broker may be configured (`ALPACA_BASE_URL` pointing at its protocol fake).
+  const config = testConfig({ DATABASE_URL: database.url, ...env }, [...brokerNames(), ...extraNames]);
   const log = pino({ level: 'silent' });
   const services: Services = {
     config,
