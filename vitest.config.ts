@@ -1,7 +1,7 @@
 // One Vitest run for the whole repository: unit and integration tests of the packages and the
 // server (on one embedded PostgreSQL per run, a fresh database per test file), the web app's
 // component tests, and browser journeys (e2e/) in the system Chromium.
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
@@ -19,10 +19,23 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'apps/server/test/faults/**'],
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        // Fault drills on the real server (`npm run test:faults`, run by CI after `npm test`).
+        test: {
+          name: 'faults',
+          include: ['apps/server/test/faults/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['apps/server/test/faults/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       'apps/web/vitest.config.ts',

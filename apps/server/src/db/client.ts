@@ -9,6 +9,12 @@ export function createPool(url: string, max = 20): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor a checked-out one (a transaction between statements, the reconciler, a LISTEN client):
+  // without a listener its 'Connection terminated unexpectedly' is an uncaught 'error' event.
+  // The client is then no longer queryable; its next query fails and the pool discards it.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }
 

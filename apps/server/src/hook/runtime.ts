@@ -74,7 +74,10 @@ export function createHookRuntime(app: FastifyInstance, services: Services): Hoo
   app.addHook('onReady', async () => {
     listener = listenHookChanges(pool, log, cache);
     await listener.ready;
-    reconciler = startReconciler(services, { inFlight, staleAfterMs: CALL_LIMIT_MS + 5_000 });
+    // Default 35 s: older than any broker call of any instance can run (CALL_LIMIT_MS). Lower
+    // values are safe with one instance only (its own calls in flight are skipped).
+    const staleAfterMs = config.HOOK_RECONCILE_AFTER_MS;
+    reconciler = startReconciler(services, { inFlight, staleAfterMs, intervalMs: Math.min(30_000, staleAfterMs) });
   });
   app.addHook('onClose', async () => {
     reconciler?.stop();

@@ -1,0 +1,64 @@
+// TradingView re-sends an alert it got no timely answer for: the same signal 4 times in a row,
+// and a burst of 50 identical ones at once, are one order each.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkBooks, paperOrderIds, waitSettled } from './books.ts';
+import { type Drill, startDrill } from './drill.ts';
+import { order, post, type Sent } from './load.ts';
+
+let drill: Drill;
+const replies: Sent[] = [];
+
+beforeAll(async () => {
+  drill = await startDrill();
+});
+afterAll(() => drill?.close());
+
+describe('resends', () => {
+  it('the same body 4 times in a row is one order with one answer', async () => {
+    const [live] = drill.trader.hooks as [string];
+    const body = { symbol: 'AAPL', action: 'buy', quantity: 2 };
+    const answers: Sent[] = [];
+    for (let i = 0; i < 4; i++) answers.push(await post(drill.server.url, live, body));
+    replies.push(...answers);
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+    // The same answer each time (key order aside: a repeat's comes from a jsonb column).
+    const canonical = (body: unknown) => JSON.stringify(Object.entries(body as object).sort());
+    expect(new Set(answers.map((a) => canonical(a.body))).size).toBe(1);
+  });
+
+  it('the same client_id 4 times (bodies differing) is one order', async () => {
+    const [live] = drill.trader.hooks as [string];
+    const answers: Sent[] = [];
+    for (let i = 0; i < 4; i++)
+      answers.push(await post(drill.server.url, live, order('resend', 1, { quantity: i + 1 })));
+    replies.push(...answers);
+    expect(new Set(answers.map((a) => (a.body as { id: string }).id)).size).toBe(1);
+  });
+
+  it('50 identical signals at once are one order; every sender gets its answer', async () => {
+    const [live, test] = drill.trader.hooks as [string, string];
+    for (const key of [live, test]) {
+      const body = order(`burst-${key}`, 1);
+      const answers = await Promise.all(Array.from({ length: 50 }, () => post(drill.server.url, key, body)));
+      replies.push(...answers);
+      expect(answers.every((a) => a.status === 201)).toBe(true);
+      expect(new Set(answers.map((a) => (a.body as { id: string }).id)).size).toBe(1);
+    }
+  });
+
+  it('the books hold', async () => {
+    const { sql } = { sql: drill.server.sql() };
+    await waitSettled(sql, drill.trader.userId);
+    const books = await checkBooks({
+      sql,
+      userId: drill.trader.userId,
+      brokerOrderIds: await paperOrderIds(sql, drill.trader.accountId),
+      balanceBefore: drill.balanceBefore,
+      replies,
+    });
+    console.info('resends:', JSON.stringify({ ...books, problems: books.problems.length }));
+    expect(books.problems).toEqual([]);
+    expect(books.liveKept).toBe(3);
+    expect(books.brokerOrders).toBe(3);
+  });
+});

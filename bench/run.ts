@@ -1,0 +1,169 @@
+// `npm run bench`: the hook path under load, on loopback, in one run on one machine.
+// Starts the real server (fresh DATA_DIR, embedded PostgreSQL, paper broker, HOOK_TIMINGS=true,
+// LOG_LEVEL=warn, rate limits off), makes its own trader through the public API (sign-up, the
+// emailed link, a paper connection, a live and a test hook; credits topped up by SQL), and a
+// bare Fastify route in a separate process as the yardstick. Then for each target: fixed rates
+// of 100, 500 and 1,000 signals/s and saturation (autocannon), our own time by phase from the
+// server's timings, CPU and RSS from /proc; and a burst of 10,000 at once. Writes
+// bench/results/latest.{json,md}. BENCH_SECONDS shortens or lengthens each phase (default 8).
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { removeDataDir, startLiveServer } from '../apps/server/test/faults/live-server.ts';
+import { createTrader } from '../apps/server/test/faults/trader.ts';
+import { postmasterPid } from '../apps/server/test/server-process.ts';
+import { startSmtpSink } from '../apps/server/test/smtp-sink.ts';
+import { type BurstResult, type PhaseResult, runBurst, runPhase } from './lib/load.ts';
+import { loadAverage, machine } from './lib/machine.ts';
+import { type ProcStats, sampleProcesses } from './lib/proc-stats.ts';
+import { renderMarkdown } from './lib/report.ts';
+import { type Timings, takeTimings } from './lib/timings.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const RATES = [100, 500, 1000, undefined] as const;
+const CONNECTIONS = 50;
+const BURST = Number(process.env.BENCH_BURST ?? 10_000);
+const BURST_CONNECTIONS = 1_000;
+const RESULTS = path.join(import.meta.dirname, 'results');
+
+export type Target = 'bare' | 'test' | 'live';
+
+export interface PhaseRecord {
+  target: Target;
+  rate: number | 'max';
+  load: PhaseResult;
+  proc: ProcStats;
+  timings: Timings | null;
+  loadAverage: [number, number, number];
+}
+
+export interface BurstRecord extends BurstResult {
+  target: Target;
+  proc: ProcStats;
+  timings: Timings | null;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  durationS: number;
+  machine: ReturnType<typeof machine>;
+  loadAverageBefore: [number, number, number];
+  loadAverageAfter: [number, number, number];
+  secondsPerPhase: number;
+  connections: number;
+  phases: PhaseRecord[];
+  bursts: BurstRecord[];
+}
+
+let counter = 0;
+const runId = Date.now().toString(36);
+const body = () =>
+  JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1, client_id: `bench-${runId}-${++counter}` });
+
+async function startBare(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bare-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout?.once('data', (chunk) => resolve(String(chunk).trim()));
+    child.once('exit', () => reject(new Error('the bare server exited')));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+async function main() {
+  const started = Date.now();
+  const loadAverageBefore = loadAverage();
+  console.log(`machine: ${JSON.stringify(machine())}, load average ${loadAverageBefore.join(' ')}`);
+  const smtp = await startSmtpSink();
+  // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (--cpu-prof).
+  const profile = process.env.BENCH_PROFILE;
+  const server = await startLiveServer({
+    SMTP_URL: smtp.url,
+    ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profile)}` } : {}),
+  });
+  console.log(`server started: RSS ${sampleProcesses(server.pid).stop().serverRssMb} MB`);
+  const bare = await startBare();
+  const phases: PhaseRecord[] = [];
+  const bursts: BurstRecord[] = [];
+  try {
+    const trader = await createTrader(server.url, smtp, server.sql(), { balance: 100_000_000 });
+    const [live, test] = trader.hooks as [string, string];
+    const pgPid = postmasterPid(server.dataDir) ?? undefined;
+    const targets: Array<{ target: Target; url: string; path: string; pid: number; timed: boolean }> = [
+      { target: 'bare', url: bare.url, path: '/hook/x', pid: bare.child.pid ?? 0, timed: false },
+      { target: 'test', url: server.url, path: `/hook/${test}`, pid: server.pid, timed: true },
+      { target: 'live', url: server.url, path: `/hook/${live}`, pid: server.pid, timed: true },
+    ];
+    // Warm-up: JIT, the hook cache, prepared statements, pool connections.
+    for (const t of targets) await runPhase({ url: t.url, path: t.path, rate: 200, seconds: 2, connections: 10, body });
+
+    for (const t of targets) {
+      for (const rate of RATES) {
+        if (t.timed) await takeTimings(server.url);
+        const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
+        const load = await runPhase({
+          url: t.url,
+          path: t.path,
+          rate,
+          seconds: SECONDS,
+          connections: CONNECTIONS,
+          body,
+        });
+        const record: PhaseRecord = {
+          target: t.target,
+          rate: rate ?? 'max',
+          load,
+          proc: proc.stop(),
+          timings: t.timed ? await takeTimings(server.url) : null,
+          loadAverage: loadAverage(),
+        };
+        phases.push(record);
+        console.log(
+          `${t.target} @ ${record.rate}: ${load.throughput}/s p50 ${load.p50Ms} p99 ${load.p99Ms} max ${load.maxMs} ms ${JSON.stringify(load.statusCounts)}` +
+            (record.timings ? ` own p50 ${record.timings.own.p50Us} p99 ${record.timings.own.p99Us} µs` : '') +
+            ` cpu ${record.proc.serverCpuPct}% pg ${record.proc.postgresCpuPct}% rss ${record.proc.serverRssPeakMb} MB`,
+        );
+      }
+    }
+    for (const t of targets) {
+      if (t.timed) await takeTimings(server.url);
+      const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
+      const burst = await runBurst(t.url, t.path, BURST, BURST_CONNECTIONS, body);
+      const record: BurstRecord = {
+        target: t.target,
+        ...burst,
+        proc: proc.stop(),
+        timings: t.timed ? await takeTimings(server.url) : null,
+      };
+      bursts.push(record);
+      console.log(
+        `burst ${t.target}: ${burst.signals} answered in ${burst.allAnsweredMs} ms ${JSON.stringify(burst.statusCounts)}`,
+      );
+      // Let the live burst's background broker calls finish before the next one.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  } finally {
+    bare.child.kill('SIGTERM');
+    await server.stop();
+    await smtp.close();
+    await removeDataDir(server.dataDir);
+  }
+  const results: BenchResults = {
+    startedAt: new Date(started).toISOString(),
+    durationS: Math.round((Date.now() - started) / 1000),
+    machine: machine(),
+    loadAverageBefore,
+    loadAverageAfter: loadAverage(),
+    secondsPerPhase: SECONDS,
+    connections: CONNECTIONS,
+    phases,
+    bursts,
+  };
+  fs.mkdirSync(RESULTS, { recursive: true });
+  fs.writeFileSync(path.join(RESULTS, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(path.join(RESULTS, 'latest.md'), renderMarkdown(results));
+  console.log(`\n${renderMarkdown(results)}\nwritten to bench/results/latest.{json,md} in ${results.durationS} s`);
+}
+
+await main();
