@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Lazy routes and their chunks load slowly on a busy 2-core CI machine: findBy*/waitFor wait
+// up to 5 s (the default 1 s made tests fail under load, not because the screens were wrong).
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom has no matchMedia; react-bootstrap's responsive Offcanvas asks it for the breakpoint.
 if (!window.matchMedia) {
