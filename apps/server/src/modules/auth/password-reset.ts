@@ -46,7 +46,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   const row = await findUsableEmailToken(services.db, hashToken(token), ['password_reset']);
   const user = row && (await findUserById(services.db, row.userId));
   if (!row || !user) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
-  assertStrongPassword(password);
+  await assertStrongPassword(password);
   if (user.passcodeActiveAt) {
     if (!passcode) {
       throw new AppError('VALIDATION', 'Please enter the code of your authenticator app', { field: 'passcode' });
@@ -67,7 +67,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
 }
 
 /** `authPasswordEstimate`: zxcvbn guesses_log10, rate limited per address. */
-export function passwordEstimate(caller: Caller, password: string): number {
+export function passwordEstimate(caller: Caller, password: string): Promise<number> {
   if (!caller.services.identity.limiter.take(`estimate:${caller.ip}`, RULES.estimate)) throw rateLimited();
   if (password.length > PASSWORD_MAX)
     throw new AppError('VALIDATION', `At most ${PASSWORD_MAX} characters`, { field: 'password' });

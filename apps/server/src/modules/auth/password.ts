@@ -1,9 +1,7 @@
 // Password hashing (argon2id, OWASP parameters) and the SPEC §5 strength rule (zxcvbn-ts).
 import { hash, verify } from '@node-rs/argon2';
 import { MESSAGES, PASSWORD_MIN_SCORE } from '@router/shared';
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as english from '@zxcvbn-ts/language-en';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { AppError } from '../../errors.ts';
 
 // The library's default algorithm is argon2id; the const enum cannot be imported under isolatedModules.
@@ -26,19 +24,32 @@ export async function verifyPassword(passwordHash: string | null | undefined, pa
   return verify(passwordHash, password).catch(() => false);
 }
 
-const zxcvbn = new ZxcvbnFactory({
-  dictionary: { ...common.dictionary, ...english.dictionary },
-  graphs: common.adjacencyGraphs,
-  translations: english.translations,
-});
+// The dictionaries weigh ~35 MB in memory: loaded on the first estimate, not at server start.
+let zxcvbn: Promise<ZxcvbnFactory> | undefined;
 
-/** zxcvbn guesses_log10 (SPEC §9: 0 to about 10+; a password must exceed 10). */
-export function estimatePassword(password: string): number {
-  if (!password) return 0;
-  return zxcvbn.check(password).guessesLog10;
+function loadZxcvbn(): Promise<ZxcvbnFactory> {
+  zxcvbn ??= (async () => {
+    const [{ ZxcvbnFactory }, common, english] = await Promise.all([
+      import('@zxcvbn-ts/core'),
+      import('@zxcvbn-ts/language-common'),
+      import('@zxcvbn-ts/language-en'),
+    ]);
+    return new ZxcvbnFactory({
+      dictionary: { ...common.dictionary, ...english.dictionary },
+      graphs: common.adjacencyGraphs,
+      translations: english.translations,
+    });
+  })();
+  return zxcvbn;
 }
 
-export function assertStrongPassword(password: string, field = 'password'): void {
-  if (estimatePassword(password) <= PASSWORD_MIN_SCORE)
+/** zxcvbn guesses_log10 (SPEC §9: 0 to about 10+; a password must exceed 10). */
+export async function estimatePassword(password: string): Promise<number> {
+  if (!password) return 0;
+  return (await loadZxcvbn()).check(password).guessesLog10;
+}
+
+export async function assertStrongPassword(password: string, field = 'password'): Promise<void> {
+  if ((await estimatePassword(password)) <= PASSWORD_MIN_SCORE)
     throw new AppError('VALIDATION', MESSAGES.weakPassword, { field });
 }

@@ -60,7 +60,7 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
   }
   if (input.type !== 'password') throw new AppError('VALIDATION', 'Unknown sign-up type', { field: 'type' });
   const { email, password } = parseInput(signupCredentialsSchema, input.credentials, 'credentials');
-  assertStrongPassword(password);
+  await assertStrongPassword(password);
   // Spares an argon2 hash for a taken email; the unique index decides races below.
   if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
   const user = await createUserWithAccount(services.db, {
