@@ -177,6 +177,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, brokerNames: readonly string[
   };
 }
 
+/** The process's own environment: what `npm start` and `npm run db:migrate` read. */
+export function loadProcessConfig(brokerNames: readonly string[]): Config {
+  return loadConfig(process.env, brokerNames);
+}
+
 /** One line per variable, for the README and `--help`. */
 export function describeConfig(): string {
   return Object.entries(variables)

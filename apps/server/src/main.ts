@@ -1,14 +1,14 @@
 // Entry point: `npm start` runs this with Node 24 (types stripped natively, no build step).
 import { brokerNames } from './brokers.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadProcessConfig } from './config.ts';
 import { DataDirLockedError, lockDataDir } from './db/data-lock.ts';
 import { createLogger } from './logger.ts';
 import type { RunningServer } from './server.ts';
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  let config: ReturnType<typeof loadProcessConfig>;
   try {
-    config = loadConfig(process.env, brokerNames());
+    config = loadProcessConfig(brokerNames());
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);
