@@ -52,7 +52,7 @@ export const signals = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (t) => [
-    index('signals_user_created_idx').on(t.userId, t.createdAt.desc()),
+    // (user_id, created_at) lookups use signals_user_stats_idx below: one index less per insert.
     index('signals_hook_created_idx').on(t.hookId, t.createdAt.desc()),
     index('signals_unfinished_idx').on(t.createdAt).where(sql`${t.status} in ('received', 'placing', 'unknown')`),
     // Order counters and stats (stats.repository.ts) read only these two, as index-only scans.

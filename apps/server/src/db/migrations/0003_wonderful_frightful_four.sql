@@ -1,0 +1,1 @@
+DROP INDEX "signals_user_created_idx";
