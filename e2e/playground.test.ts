@@ -38,6 +38,8 @@ describe('documentation playground', () => {
     // No connector yet: Test asks to connect first.
     await page.getByLabel('Broker').selectOption('paper');
     await page.waitForURL(/\/me\/documentation\/paper$/);
+    // The screen re-renders for the chosen broker: click Test only once it shows that broker.
+    await page.getByText('Request parameters for Paper Trading').waitFor();
     await page.getByRole('button', { name: 'Test' }).click();
     await page.getByText('Please, connect the broker to submit test orders').waitFor();
 
