@@ -1,6 +1,6 @@
-// Builds a broker's BrokerContext from configuration the server read once (config.ts). No
-// process.env here: the server passes the values, so tests and staging can point a broker at
-// a fake with `<NAME>_BASE_URL`.
+// Builds a broker's BrokerContext from configuration the server read once (config.ts); this
+// package reads no environment: the server passes the values, so tests and staging can point a
+// broker at a fake with `<NAME>_BASE_URL`.
 import type { BrokerContext, BrokerDescriptor } from './broker.ts';
 
 export interface BrokerConfig {
