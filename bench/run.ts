@@ -3,8 +3,9 @@
 // LOG_LEVEL=warn, rate limits off), makes its own trader through the public API (sign-up, the
 // emailed link, a paper connection, a live and a test hook; credits topped up by SQL), and a
 // bare Fastify route in a separate process as the yardstick. Then for each target: fixed rates
-// of 100, 500 and 1,000 signals/s and saturation (autocannon), our own time by phase from the
-// server's timings, CPU and RSS from /proc; and a burst of 10,000 at once. Writes
+// of 100, 500 and 1,000 signals/s and saturation, our own time by phase from the
+// server's timings, CPU and RSS from /proc; and a burst of 10,000 at once. Fixed rates are
+// paced evenly (lib/paced.ts), saturation is autocannon's 50 connections as fast as they go. Writes
 // bench/results/latest.{json,md}. BENCH_SECONDS shortens or lengthens each phase (default 8).
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,8 +14,9 @@ import { removeDataDir, startLiveServer } from '../apps/server/test/faults/live-
 import { createTrader } from '../apps/server/test/faults/trader.ts';
 import { postmasterPid } from '../apps/server/test/server-process.ts';
 import { startSmtpSink } from '../apps/server/test/smtp-sink.ts';
-import { type BurstResult, type PhaseResult, runBurst, runPhase } from './lib/load.ts';
+import { type BurstResult, type PhaseResult, runBurst, runSaturation } from './lib/load.ts';
 import { loadAverage, machine } from './lib/machine.ts';
+import { runPaced } from './lib/paced.ts';
 import { type ProcStats, sampleProcesses } from './lib/proc-stats.ts';
 import { renderMarkdown } from './lib/report.ts';
 import { type Timings, takeTimings } from './lib/timings.ts';
@@ -96,20 +98,14 @@ async function main() {
       { target: 'live', url: server.url, path: `/hook/${live}`, pid: server.pid, timed: true },
     ];
     // Warm-up: JIT, the hook cache, prepared statements, pool connections.
-    for (const t of targets) await runPhase({ url: t.url, path: t.path, rate: 200, seconds: 2, connections: 10, body });
+    for (const t of targets) await runPaced({ url: t.url, path: t.path, rate: 200, seconds: 2, connections: 10, body });
 
     for (const t of targets) {
       for (const rate of RATES) {
         if (t.timed) await takeTimings(server.url);
         const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
-        const load = await runPhase({
-          url: t.url,
-          path: t.path,
-          rate,
-          seconds: SECONDS,
-          connections: CONNECTIONS,
-          body,
-        });
+        const phase = { url: t.url, path: t.path, seconds: SECONDS, connections: CONNECTIONS, body };
+        const load = rate ? await runPaced({ ...phase, rate }) : await runSaturation(phase);
         const record: PhaseRecord = {
           target: t.target,
           rate: rate ?? 'max',

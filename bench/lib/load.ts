@@ -1,4 +1,4 @@
-// One load phase with autocannon on loopback (a fixed overall rate, or as fast as it goes), and
+// Saturation with autocannon on loopback (its connections send as fast as answers come), and
 // the burst: 10,000 requests released at once over a bounded pool of connections.
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
@@ -15,25 +15,28 @@ export interface PhaseResult {
   errors: number;
 }
 
+/** The value at percentile `p` of ascending `sorted` (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
 export interface PhaseOptions {
   url: string;
   path: string;
-  /** Signals per second over all connections; undefined: saturation. */
-  rate?: number;
   seconds: number;
   connections: number;
   /** A distinct body per request (live signals would otherwise be one signal, deduplicated). */
   body: () => string;
 }
 
-export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
+export async function runSaturation(options: PhaseOptions): Promise<PhaseResult> {
   const result = await autocannon({
     url: `${options.url}${options.path}`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     connections: options.connections,
     duration: options.seconds,
-    ...(options.rate ? { overallRate: options.rate } : {}),
     requests: [
       {
         setupRequest: (request) => ({ ...request, body: options.body() }),
@@ -107,7 +110,6 @@ export async function runBurst(
   const allAnsweredMs = Math.round(performance.now() - started);
   await pool.close();
   latencies.sort((a, b) => a - b);
-  const at = (p: number) =>
-    Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0);
+  const at = (p: number) => Math.round(percentile(latencies, p));
   return { signals: count, connections, allAnsweredMs, p50Ms: at(50), p99Ms: at(99), statusCounts, errors };
 }
