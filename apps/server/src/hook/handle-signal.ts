@@ -5,7 +5,7 @@
 // retries — right, since nothing was stored.
 import { createHash } from 'node:crypto';
 import { normalizeOrder } from '@router/orders';
-import { isNoCreditError, isUnstorableInput } from '../db/repositories/signals.repository.ts';
+import { isUnstorableInput } from '../db/repositories/signals.repository.ts';
 import {
   CONNECTOR_INACTIVE,
   hookInactive,
@@ -78,9 +78,10 @@ export async function handleSignal(rt: HookRuntime, req: SignalRequest): Promise
   const storeStart = process.hrtime.bigint();
   let owner: string;
   try {
-    owner = (await storeNewSignal(rt, signal)).owner;
+    const stored = await storeNewSignal(rt, signal);
+    if ('noCredit' in stored) return after(rt, entry, req, request, NO_SIGNALS_LEFT);
+    owner = stored.owner;
   } catch (error) {
-    if (isNoCreditError(error)) return after(rt, entry, req, request, NO_SIGNALS_LEFT);
     if (isUnstorableInput(error)) {
       return invalid(
         rt,

@@ -1,13 +1,17 @@
 // Everything the hook endpoint keeps in process: the hook cache and its LISTEN connection, the
-// rate limiters, the activity writer, the signals in flight, timings, and the reconciler.
+// rate limiters, the batched writers (signals, outcomes, activity), the signals in flight,
+// timings, and the reconciler.
 // Started when the app is ready, stopped (in-flight broker calls given time to finish) on close.
 import type { FastifyInstance } from 'fastify';
+import { GroupCommit } from '../db/group-commit.ts';
 import type { HookForSignal } from '../db/repositories/hooks.repository.ts';
+import { recordSignalOutcomes, type SignalOutcome } from '../db/repositories/signals.repository.ts';
 import { findHookForSignal } from '../modules/hooks/index.ts';
 import { ActivityWriter } from '../modules/signals/activity-writer.ts';
 import { InFlight } from '../modules/signals/in-flight.ts';
 import type { SignalDeps } from '../modules/signals/place-signal.ts';
 import { type Reconciler, startReconciler } from '../modules/signals/reconcile.ts';
+import { SignalStore } from '../modules/signals/signal-store.ts';
 import type { Answer, HookEntry } from '../modules/signals/types.ts';
 import type { Services } from '../services.ts';
 import { HookCache } from './hook-cache.ts';
@@ -58,12 +62,18 @@ export function createHookRuntime(app: FastifyInstance, services: Services): Hoo
   });
   const inFlight = new InFlight<Answer>();
   const writer = new ActivityWriter(pool, log);
+  const outcomes = new GroupCommit(async (batch: SignalOutcome[]) => {
+    await recordSignalOutcomes(pool, batch);
+    return batch.map(() => undefined);
+  }, 500);
   let listener: HookListener | undefined;
   let reconciler: Reconciler | undefined;
   const runtime: HookRuntime = {
     services,
     inFlight,
     writer,
+    signals: new SignalStore(pool, config.HOOK_DEDUPE_WINDOW_S),
+    outcomes,
     timings: new HookTimings(config.HOOK_TIMINGS),
     callLimitMs: CALL_LIMIT_MS,
     cache,

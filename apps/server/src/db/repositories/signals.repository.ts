@@ -1,6 +1,7 @@
 // The hook's SQL: named (prepared once per connection) statements on the pool, one round trip
-// each. The store statement claims the idempotency key, takes the credit and inserts the signal
-// at once; the signals_live_credit_check constraint aborts it when no credit could be taken.
+// each. The store statement claims the idempotency keys, takes the credits and inserts the
+// signals of a whole batch at once; the signals_live_credit_check constraint aborts it when a
+// user's credits do not cover the batch.
 import type pg from 'pg';
 
 /** The pool or one client of it (reconciliation runs inside a transaction). */
@@ -10,7 +11,6 @@ export interface NewSignal {
   id: string;
   hookId: number;
   key: string;
-  windowSeconds: number;
   userId: number;
   isTest: boolean;
   connectorId: number;
@@ -25,49 +25,89 @@ export interface NewSignal {
   address: string | null;
 }
 
-/** Signal id that owns the key: `signal.id` when this call stored it, another when it repeats one. */
-export async function storeSignal(db: Queryable, s: NewSignal): Promise<string> {
+/**
+ * Stores signals in one statement (one commit when run on the pool): claims each idempotency key
+ * (`windowSeconds` long; a claim past its window is taken over), takes one credit per new live
+ * signal — all of a user's or none: `balance >= n` — and inserts the new signals. Returns, per
+ * signal in order, the id owning its key: its own when stored, the first's when it repeats one.
+ * Keys must be distinct within one call (ON CONFLICT cannot touch a row twice). A user short of
+ * credits aborts the statement on signals_live_credit_check (isNoCreditError).
+ */
+export async function storeSignals(db: Queryable, signals: NewSignal[], windowSeconds: number): Promise<string[]> {
+  const column = <K extends keyof NewSignal>(key: K) => signals.map((s) => s[key]);
   const { rows } = await db.query<{ owner: string }>({
-    name: 'signal_store',
-    text: `with claimed as (
+    name: 'signals_store',
+    text: `with input as (
+        select * from unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::boolean[], $6::bigint[],
+          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[]) with ordinality
+          as t(id, hook_id, key, user_id, is_test, connector_id, account_id, provider_name, request, "order",
+            response, address, position)
+      ), claimed as (
         insert into signal_keys as k (hook_id, key, signal_id, expires_at)
-        values ($1, $2, $3, now() + $4 * interval '1 second')
+        select hook_id, key, id, now() + $13 * interval '1 second' from input
         on conflict (hook_id, key) do update set
           signal_id = case when k.expires_at < now() then excluded.signal_id else k.signal_id end,
           expires_at = case when k.expires_at < now() then excluded.expires_at else k.expires_at end
-        returning k.signal_id
+        returning k.hook_id, k.key, k.signal_id
+      ), fresh as (
+        select i.* from input i join claimed c on c.signal_id = i.id
+      ), wanted as (
+        select user_id, count(*) as n from fresh where not is_test group by user_id
       ), credit as (
-        update accounts set balance = balance - 1, updated_at = now()
-        where user_id = $5 and not $6 and balance > 0 and exists (select 1 from claimed where signal_id = $3)
-        returning balance
+        update accounts a set balance = a.balance - w.n, updated_at = now()
+        from wanted w where a.user_id = w.user_id and a.balance >= w.n
+        returning a.user_id
       ), stored as (
         insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, is_test, status,
           request, "order", response, credit_held, address, completed_at)
-        select $3, $5, $1, $7, $8, $9, $6, case when $6 then 'draft' else 'placing' end,
-          $10, $11, $12, exists (select 1 from credit), $13, case when $6 then now() end
-        from claimed where signal_id = $3
+        select id, user_id, hook_id, connector_id, account_id, provider_name, is_test,
+          case when is_test then 'draft' else 'placing' end, request::jsonb, "order"::jsonb, response::jsonb,
+          not is_test and user_id in (select user_id from credit), address, case when is_test then now() end
+        from fresh
         returning id
       )
-      select (select signal_id from claimed) as owner, (select count(*) from stored) as stored`,
+      select c.signal_id as owner from input i join claimed c on c.hook_id = i.hook_id and c.key = i.key
+      order by i.position`,
     values: [
-      s.hookId,
-      s.key,
-      s.id,
-      s.windowSeconds,
-      s.userId,
-      s.isTest,
-      s.connectorId,
-      s.accountId,
-      s.providerName,
-      s.request,
-      s.order,
-      s.response,
-      s.address,
+      column('id'),
+      column('hookId'),
+      column('key'),
+      column('userId'),
+      column('isTest'),
+      column('connectorId'),
+      column('accountId'),
+      column('providerName'),
+      column('request'),
+      column('order'),
+      column('response'),
+      column('address'),
+      windowSeconds,
     ],
   });
-  const owner = rows[0]?.owner;
-  if (!owner) throw new Error('signal store statement returned no owner');
-  return owner;
+  if (rows.length !== signals.length) throw new Error(`signals store returned ${rows.length} of ${signals.length}`);
+  return rows.map((row) => row.owner);
+}
+
+/** Locks the users' credit balances (in user order, so two lockers cannot deadlock) and reads them. */
+export async function lockBalances(db: Queryable, userIds: number[]): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ user_id: string; balance: number }>({
+    name: 'signals_lock_balances',
+    text: 'select user_id, balance from accounts where user_id = any($1::bigint[]) order by user_id for update',
+    values: [userIds],
+  });
+  return new Map(rows.map((row) => [Number(row.user_id), row.balance]));
+}
+
+/** The keys among `pairs` claimed and still inside their window, as `hookId:key`. */
+export async function claimedKeys(db: Queryable, pairs: Array<{ hookId: number; key: string }>): Promise<Set<string>> {
+  const { rows } = await db.query<{ hook_id: string; key: string }>({
+    name: 'signals_claimed_keys',
+    text: `select k.hook_id, k.key from signal_keys k
+      join unnest($1::bigint[], $2::text[]) as p(hook_id, key) on k.hook_id = p.hook_id and k.key = p.key
+      where k.expires_at >= now()`,
+    values: [pairs.map((p) => p.hookId), pairs.map((p) => p.key)],
+  });
+  return new Set(rows.map((row) => `${row.hook_id}:${row.key}`));
 }
 
 /** The check constraint that refuses a live signal without a credit. */
@@ -94,24 +134,39 @@ export interface SignalOutcome {
   releaseCredit: boolean;
 }
 
-/** Records the broker's outcome; releases the credit in the same statement when asked. */
-export async function recordSignalOutcome(db: Queryable, o: SignalOutcome): Promise<void> {
+/**
+ * Records brokers' outcomes (one statement for many signals, distinct ids); gives back the held
+ * credits of those asking for it in the same statement.
+ */
+export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcome[]): Promise<void> {
+  const column = <K extends keyof SignalOutcome>(key: K) => outcomes.map((o) => o[key]);
   await db.query({
-    name: 'signal_outcome',
-    text: `with updated as (
-        update signals set status = $2, broker_order_id = coalesce($3, broker_order_id), price = coalesce($4, price),
-          response = coalesce(response, $5), elapsed_ms = coalesce(elapsed_ms, $6),
-          completed_at = case when $2 in ('placing', 'unknown') then null else now() end,
-          credit_held = credit_held and not $7
-        where id = $1
-        returning user_id, credit_held
+    name: 'signals_outcomes',
+    text: `with input as (
+        select * from unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::int[], $7::boolean[])
+          as t(id, status, broker_order_id, price, response, elapsed_ms, release_credit)
+      ), updated as (
+        update signals s set status = i.status, broker_order_id = coalesce(i.broker_order_id, s.broker_order_id),
+          price = coalesce(i.price, s.price), response = coalesce(s.response, i.response::jsonb),
+          elapsed_ms = coalesce(s.elapsed_ms, i.elapsed_ms),
+          completed_at = case when i.status in ('placing', 'unknown') then null else now() end,
+          credit_held = s.credit_held and not i.release_credit
+        from input i where s.id = i.id
+        returning s.id, s.user_id, s.credit_held
       ), released as (
-        select s.user_id from signals s join updated u on u.user_id = s.user_id
-        where s.id = $1 and s.credit_held and not u.credit_held
+        select s.user_id, count(*) as n from signals s join updated u on u.id = s.id
+        where s.credit_held and not u.credit_held group by s.user_id
       )
-      update accounts set balance = balance + 1, updated_at = now()
-      where user_id = (select user_id from released)`,
-    values: [o.id, o.status, o.brokerOrderId, o.price, o.response, o.elapsedMs, o.releaseCredit],
+      update accounts a set balance = a.balance + r.n, updated_at = now() from released r where a.user_id = r.user_id`,
+    values: [
+      column('id'),
+      column('status'),
+      column('brokerOrderId'),
+      column('price'),
+      column('response'),
+      column('elapsedMs'),
+      column('releaseCredit'),
+    ],
   });
 }
 

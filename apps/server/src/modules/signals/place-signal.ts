@@ -3,7 +3,8 @@
 // answered within the deadline or, later, recorded in the background. A repeat of a stored
 // signal gets the first signal's answer (repeat.ts) and places nothing.
 import type { Order } from '@router/orders';
-import { recordSignalAnswer, recordSignalOutcome, storeSignal } from '../../db/repositories/signals.repository.ts';
+import type { GroupCommit } from '../../db/group-commit.ts';
+import { recordSignalAnswer, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import { isAppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { withBrokerSession } from '../connectors/index.ts';
@@ -11,12 +12,16 @@ import type { ActivityWriter } from './activity-writer.ts';
 import { pending, refusal } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
 import { fromError, fromResult, type Outcome } from './outcome.ts';
+import type { SignalStore, StoreResult } from './signal-store.ts';
 import type { Answer, HookEntry } from './types.ts';
 
 export interface SignalDeps {
   services: Services;
   inFlight: InFlight<Answer>;
   writer: ActivityWriter;
+  signals: SignalStore;
+  /** Brokers' outcomes, written in batches after the answers. */
+  outcomes: GroupCommit<SignalOutcome, void>;
   /** How long a broker call may run in the background before it is aborted and left 'unknown'. */
   callLimitMs: number;
 }
@@ -34,13 +39,6 @@ export interface NewSignalInput {
   startedAt: number;
 }
 
-export interface Stored {
-  /** The signal owning the key: this one, or the first of a repeat. */
-  owner: string;
-  /** False for a repeat. */
-  isNew: boolean;
-}
-
 export function draftAnswer(id: string, title: string, order: Order): Answer {
   return {
     statusCode: 201,
@@ -48,14 +46,13 @@ export function draftAnswer(id: string, title: string, order: Order): Answer {
   };
 }
 
-/** The store round trip. Throws the database's error (no credit, unstorable body, outage). */
-export async function storeNewSignal(deps: SignalDeps, s: NewSignalInput): Promise<Stored> {
+/** The store round trip (batched). Throws the database's error (unstorable body, outage). */
+export function storeNewSignal(deps: SignalDeps, s: NewSignalInput): Promise<StoreResult> {
   const { entry } = s;
-  const owner = await storeSignal(deps.services.db.$client, {
+  return deps.signals.store({
     id: s.id,
     hookId: entry.hookId,
     key: s.key,
-    windowSeconds: deps.services.config.HOOK_DEDUPE_WINDOW_S,
     userId: entry.userId,
     isTest: entry.isTest,
     connectorId: entry.connectorId,
@@ -66,7 +63,6 @@ export async function storeNewSignal(deps: SignalDeps, s: NewSignalInput): Promi
     response: entry.isTest ? JSON.stringify(draftAnswer(s.id, entry.title, s.order).body) : null,
     address: s.address,
   });
-  return { owner, isNew: owner === s.id };
 }
 
 /**
@@ -94,18 +90,20 @@ export function sendToBroker(deps: SignalDeps, s: NewSignalInput, deadlineAt: nu
   };
 
   const record = (outcome: Outcome, answered: Answer | null) =>
-    recordSignalOutcome(db, {
-      id: s.id,
-      status: outcome.status,
-      brokerOrderId: outcome.brokerOrderId,
-      price: outcome.price,
-      response: answered ? JSON.stringify(answered.body) : null,
-      elapsedMs: answered ? Math.round(performance.now() - s.startedAt) : null,
-      releaseCredit: outcome.releaseCredit,
-    }).catch((error: unknown) => {
-      // The row stays 'placing' or 'unknown': reconciliation asks the broker later.
-      log.error({ err: error, signalId: s.id }, 'signal outcome not recorded');
-    });
+    deps.outcomes
+      .submit({
+        id: s.id,
+        status: outcome.status,
+        brokerOrderId: outcome.brokerOrderId,
+        price: outcome.price,
+        response: answered ? JSON.stringify(answered.body) : null,
+        elapsedMs: answered ? Math.round(performance.now() - s.startedAt) : null,
+        releaseCredit: outcome.releaseCredit,
+      })
+      .catch((error: unknown) => {
+        // The row stays 'placing' or 'unknown': reconciliation asks the broker later.
+        log.error({ err: error, signalId: s.id }, 'signal outcome not recorded');
+      });
 
   // withBrokerSession opens the secrets (cached), refreshes tokens when due and deactivates the
   // connector when the broker rejects its credentials.

@@ -12,7 +12,7 @@ import {
   lockUnfinishedSignals,
   type UnfinishedSignal,
 } from '../../db/repositories/signal-reconcile.repository.ts';
-import { recordSignalOutcome } from '../../db/repositories/signals.repository.ts';
+import { recordSignalOutcomes } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
 import { withBrokerSession } from '../connectors/index.ts';
 import type { InFlight } from './in-flight.ts';
@@ -60,15 +60,17 @@ export async function reconcileOnce(services: Services, options: ReconcilerOptio
     for (const signal of rows) {
       const found = await lookUp(services, signal);
       if (found === undefined) continue;
-      await recordSignalOutcome(client, {
-        id: signal.id,
-        status: found ? found.status : 'failed',
-        brokerOrderId: found?.id || null,
-        price: typeof found?.price === 'number' ? found.price : null,
-        response: null,
-        elapsedMs: null,
-        releaseCredit: !found || found.status === 'rejected',
-      });
+      await recordSignalOutcomes(client, [
+        {
+          id: signal.id,
+          status: found ? found.status : 'failed',
+          brokerOrderId: found?.id || null,
+          price: typeof found?.price === 'number' ? found.price : null,
+          response: null,
+          elapsedMs: null,
+          releaseCredit: !found || found.status === 'rejected',
+        },
+      ]);
       done++;
     }
     await client.query('commit');
