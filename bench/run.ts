@@ -7,6 +7,7 @@
 // server's timings, CPU and RSS from /proc; and a burst of 10,000 at once. Fixed rates are
 // paced evenly (lib/paced.ts), saturation is autocannon's 50 connections as fast as they go. Writes
 // bench/results/latest.{json,md}. BENCH_SECONDS shortens or lengthens each phase (default 8).
+// BENCH_RATES=500,max: only these load phases.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,11 +23,15 @@ import { renderMarkdown } from './lib/report.ts';
 import { type Timings, takeTimings } from './lib/timings.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const RATES = [100, 500, 1000, undefined] as const;
+const RATES = (process.env.BENCH_RATES ?? '100,500,1000,max')
+  .split(',')
+  .map((r) => (r === 'max' ? undefined : Number(r)));
 const CONNECTIONS = 50;
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const BURST_CONNECTIONS = 1_000;
 const RESULTS = path.join(import.meta.dirname, 'results');
+/** BENCH_TARGETS=test,live: only these targets (while working on one; the report is partial). */
+const ONLY = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
 
 export type Target = 'bare' | 'test' | 'live';
 
@@ -92,11 +97,12 @@ async function main() {
     const trader = await createTrader(server.url, smtp, server.sql(), { balance: 100_000_000 });
     const [live, test] = trader.hooks as [string, string];
     const pgPid = postmasterPid(server.dataDir) ?? undefined;
-    const targets: Array<{ target: Target; url: string; path: string; pid: number; timed: boolean }> = [
+    const all: Array<{ target: Target; url: string; path: string; pid: number; timed: boolean }> = [
       { target: 'bare', url: bare.url, path: '/hook/x', pid: bare.child.pid ?? 0, timed: false },
       { target: 'test', url: server.url, path: `/hook/${test}`, pid: server.pid, timed: true },
       { target: 'live', url: server.url, path: `/hook/${live}`, pid: server.pid, timed: true },
     ];
+    const targets = all.filter((t) => ONLY.length === 0 || ONLY.includes(t.target));
     // Warm-up: JIT, the hook cache, prepared statements, pool connections.
     for (const t of targets) await runPaced({ url: t.url, path: t.path, rate: 200, seconds: 2, connections: 10, body });
 
@@ -122,7 +128,7 @@ async function main() {
         );
       }
     }
-    for (const t of targets) {
+    for (const t of BURST > 0 ? targets : []) {
       if (t.timed) await takeTimings(server.url);
       const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
       const burst = await runBurst(t.url, t.path, BURST, BURST_CONNECTIONS, body);
