@@ -109,4 +109,19 @@ describe('SignalStore', () => {
     expect(rows.map((r) => r.status).sort()).toEqual(['draft', 'draft']);
     expect(await balanceOf(t, tr.userId)).toBe(10);
   });
+
+  it('keeps the signals of a deleted hook (hook unset) and drops its keys; drops those of a deleted user', async () => {
+    const tr = await trader('deleting@example.com', 10);
+    const store = new SignalStore(t.services.db.$client, 60);
+    const signal = tr.signal('c:kept');
+    await store.store(signal);
+    const db = t.services.db.$client;
+    await db.query('delete from hooks where id = $1', [signal.hookId]);
+    const { rows } = await db.query('select hook_id from signals where id = $1', [signal.id]);
+    expect(rows).toEqual([{ hook_id: null }]);
+    const keys = await db.query('select 1 from signal_keys where hook_id = $1', [signal.hookId]);
+    expect(keys.rowCount).toBe(0);
+    await db.query('delete from users where id = $1', [tr.userId]);
+    expect(await signalRows(t, tr.userId)).toHaveLength(0);
+  });
 });
