@@ -12,8 +12,14 @@ const FLUSH_AT = 500;
 const MAX_REQUEST_TEXT = 8_192;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/** An escape jsonb refuses (\u0000, a surrogate) may be in this JSON text. */
+const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+
 /** JSON text PostgreSQL's jsonb accepts: no \u0000, no unpaired surrogates. */
 export function storableJson(value: unknown): string {
+  const plain = JSON.stringify(value);
+  // The replacer visits every value: only for the rare text that needs it.
+  if (plain === undefined || !SUSPECT_ESCAPE.test(plain)) return plain;
   return JSON.stringify(value, (_key, item: unknown) =>
     typeof item === 'string' ? item.replace(LONE_SURROGATE, '\ufffd').replaceAll('\u0000', '\ufffd') : item,
   );
