@@ -49,6 +49,13 @@ describe('embedded PostgreSQL server', { timeout: 180_000 }, () => {
     });
     client.on('error', () => {}); // the connection dies with the kill below
     await client.connect();
+    // The server's own connections come over the Unix socket in the data folder (no client address).
+    expect(fs.existsSync(path.join(dataDir, `pg/.s.PGSQL.${embeddedPort(dataDir)}`))).toBe(true);
+    const { rows: overSocket } = await client.query<{ n: string }>(
+      `select count(*) as n from pg_stat_activity
+       where backend_type = 'client backend' and client_addr is null and pid <> pg_backend_pid()`,
+    );
+    expect(Number(overSocket[0]?.n)).toBeGreaterThan(0);
     await client.query('create table if not exists durability (n int primary key)');
     let committed = 0;
     const writes = (async () => {

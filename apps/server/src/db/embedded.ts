@@ -35,6 +35,17 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The server talks to its embedded PostgreSQL over a Unix socket in the data folder: a round trip
+ * costs about half of loopback TCP's here (a one-row insert and commit 0.3–0.45 ms against
+ * 0.8–1 ms). TCP on 127.0.0.1 stays open for tools. Undefined (TCP only) where a socket cannot
+ * be: Windows, or a path too long for a socket address (~107 bytes) or needing quotes.
+ */
+function unixSocketDir(pgDir: string, port: number): string | undefined {
+  if (process.platform === 'win32' || /[,"'\s\\]/.test(pgDir)) return undefined;
+  return Buffer.byteLength(path.join(pgDir, `.s.PGSQL.${port}.lock`)) < 100 ? pgDir : undefined;
+}
+
 async function stopOrphan(pgDir: string, log: Logger): Promise<void> {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
@@ -52,6 +63,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   const pgDir = path.join(dataDir, 'pg');
   await stopOrphan(pgDir, log);
   const port = await freePort();
+  const socketDir = unixSocketDir(pgDir, port);
   const pgLog = log.child({ component: 'postgres' });
   let lastMessage = '';
   const pg = new EmbeddedPostgres({
@@ -61,7 +73,14 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     port,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${socketDir ?? ''}`,
+      '-c',
+      'max_connections=200',
+    ],
     onLog: (message) => {
       lastMessage = String(message).trim();
       pgLog.debug(lastMessage);
@@ -77,6 +96,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   } catch (error) {
     throw new Error(`embedded PostgreSQL did not start: ${lastMessage || String(error)}`);
   }
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const tcp = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  const url = socketDir ? `${tcp}?host=${encodeURIComponent(socketDir)}` : tcp;
   return { url, stop: () => pg.stop() };
 }
