@@ -34,17 +34,17 @@ export interface NewSignal {
  * credits aborts the statement on signals_live_credit_check (isNoCreditError).
  */
 export async function storeSignals(db: Queryable, signals: NewSignal[], windowSeconds: number): Promise<string[]> {
-  const column = <K extends keyof NewSignal>(key: K) => signals.map((s) => s[key]);
+  // One JSON parameter (JSON.stringify is native; pg's array literals escape every element in JS).
+  const input = signals.map((s, position) => ({ ...s, position }));
   const { rows } = await db.query<{ owner: string }>({
     name: 'signals_store',
     text: `with input as (
-        select * from unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::boolean[], $6::bigint[],
-          $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[]) with ordinality
-          as t(id, hook_id, key, user_id, is_test, connector_id, account_id, provider_name, request, "order",
-            response, address, position)
+        select * from json_to_recordset($1::json) as t(id text, "hookId" bigint, key text, "userId" bigint,
+          "isTest" boolean, "connectorId" bigint, "accountId" text, "providerName" text, request text, "order" text,
+          response text, address text, position int)
       ), claimed as (
         insert into signal_keys as k (hook_id, key, signal_id, expires_at)
-        select hook_id, key, id, now() + $13 * interval '1 second' from input
+        select "hookId", key, id, now() + $2 * interval '1 second' from input
         on conflict (hook_id, key) do update set
           signal_id = case when k.expires_at < now() then excluded.signal_id else k.signal_id end,
           expires_at = case when k.expires_at < now() then excluded.expires_at else k.expires_at end
@@ -52,7 +52,7 @@ export async function storeSignals(db: Queryable, signals: NewSignal[], windowSe
       ), fresh as (
         select i.* from input i join claimed c on c.signal_id = i.id
       ), wanted as (
-        select user_id, count(*) as n from fresh where not is_test group by user_id
+        select "userId" as user_id, count(*) as n from fresh where not "isTest" group by "userId"
       ), credit as (
         update accounts a set balance = a.balance - w.n, updated_at = now()
         from wanted w where a.user_id = w.user_id and a.balance >= w.n
@@ -60,29 +60,15 @@ export async function storeSignals(db: Queryable, signals: NewSignal[], windowSe
       ), stored as (
         insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, is_test, status,
           request, "order", response, credit_held, address, completed_at)
-        select id, user_id, hook_id, connector_id, account_id, provider_name, is_test,
-          case when is_test then 'draft' else 'placing' end, request::jsonb, "order"::jsonb, response::jsonb,
-          not is_test and user_id in (select user_id from credit), address, case when is_test then now() end
+        select id, "userId", "hookId", "connectorId", "accountId", "providerName", "isTest",
+          case when "isTest" then 'draft' else 'placing' end, request::jsonb, "order"::jsonb, response::jsonb,
+          not "isTest" and "userId" in (select user_id from credit), address, case when "isTest" then now() end
         from fresh
         returning id
       )
-      select c.signal_id as owner from input i join claimed c on c.hook_id = i.hook_id and c.key = i.key
+      select c.signal_id as owner from input i join claimed c on c.hook_id = i."hookId" and c.key = i.key
       order by i.position`,
-    values: [
-      column('id'),
-      column('hookId'),
-      column('key'),
-      column('userId'),
-      column('isTest'),
-      column('connectorId'),
-      column('accountId'),
-      column('providerName'),
-      column('request'),
-      column('order'),
-      column('response'),
-      column('address'),
-      windowSeconds,
-    ],
+    values: [JSON.stringify(input), windowSeconds],
   });
   if (rows.length !== signals.length) throw new Error(`signals store returned ${rows.length} of ${signals.length}`);
   return rows.map((row) => row.owner);
@@ -139,18 +125,17 @@ export interface SignalOutcome {
  * credits of those asking for it in the same statement.
  */
 export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcome[]): Promise<void> {
-  const column = <K extends keyof SignalOutcome>(key: K) => outcomes.map((o) => o[key]);
   await db.query({
     name: 'signals_outcomes',
     text: `with input as (
-        select * from unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::int[], $7::boolean[])
-          as t(id, status, broker_order_id, price, response, elapsed_ms, release_credit)
+        select * from json_to_recordset($1::json) as t(id text, status text, "brokerOrderId" text, price float8,
+          response text, "elapsedMs" int, "releaseCredit" boolean)
       ), updated as (
-        update signals s set status = i.status, broker_order_id = coalesce(i.broker_order_id, s.broker_order_id),
+        update signals s set status = i.status, broker_order_id = coalesce(i."brokerOrderId", s.broker_order_id),
           price = coalesce(i.price, s.price), response = coalesce(s.response, i.response::jsonb),
-          elapsed_ms = coalesce(s.elapsed_ms, i.elapsed_ms),
+          elapsed_ms = coalesce(s.elapsed_ms, i."elapsedMs"),
           completed_at = case when i.status in ('placing', 'unknown') then null else now() end,
-          credit_held = s.credit_held and not i.release_credit
+          credit_held = s.credit_held and not i."releaseCredit"
         from input i where s.id = i.id
         returning s.id, s.user_id, s.credit_held
       ), released as (
@@ -158,15 +143,7 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
         where s.credit_held and not u.credit_held group by s.user_id
       )
       update accounts a set balance = a.balance + r.n, updated_at = now() from released r where a.user_id = r.user_id`,
-    values: [
-      column('id'),
-      column('status'),
-      column('brokerOrderId'),
-      column('price'),
-      column('response'),
-      column('elapsedMs'),
-      column('releaseCredit'),
-    ],
+    values: [JSON.stringify(outcomes)],
   });
 }
 
