@@ -153,6 +153,65 @@ export function describePaperStoreContract(name: string, makeStore: () => Promis
       expect((await paper.transaction(id, (tx) => tx.findOrderByClientId('twice')))?.id).toBe(`${id}-1`);
     });
 
+    it('gives concurrent transactions what those before them wrote, and nothing of one that throws', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, (tx) => tx.putAccount(sampleAccount(id, 0)));
+      const place = (n: number, fail = false) =>
+        paper.transaction(id, async (tx) => {
+          const account = await tx.getAccount();
+          if (!account) throw new Error('missing account');
+          await tx.putAccount({ ...account, cash: account.cash + 1 });
+          await tx.putOrder(sampleOrder(id, `${id}-${n}`, { clientOrderId: `signal-${n}`, createdAt: n }));
+          if (fail) throw new Error(`boom ${n}`);
+          return (await tx.listOpenOrders()).map((order) => order.id);
+        });
+      const results = await Promise.allSettled([place(1), place(2), place(3, true), place(4)]);
+      expect(results.map((result) => (result.status === 'fulfilled' ? result.value : String(result.reason)))).toEqual([
+        [`${id}-1`],
+        [`${id}-1`, `${id}-2`],
+        'Error: boom 3',
+        [`${id}-1`, `${id}-2`, `${id}-4`],
+      ]);
+      await paper.transaction(id, async (tx) => {
+        expect((await tx.getAccount())?.cash).toBe(3);
+        expect(await tx.getOrder(`${id}-3`)).toBeNull();
+        expect(await tx.findOrderByClientId('signal-3')).toBeNull();
+      });
+    });
+
+    it('refuses a client order id a concurrent transaction before it used', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, (tx) => tx.putAccount(sampleAccount(id)));
+      const put = (n: number, clientOrderId: string) =>
+        paper.transaction(id, (tx) => tx.putOrder(sampleOrder(id, `${id}-${n}`, { clientOrderId })));
+      const results = await Promise.allSettled([put(1, 'twice'), put(2, 'twice'), put(3, 'once')]);
+      expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      await paper.transaction(id, async (tx) => {
+        expect((await tx.findOrderByClientId('twice'))?.id).toBe(`${id}-1`);
+        expect(await tx.getOrder(`${id}-2`)).toBeNull();
+      });
+    });
+
+    it('finds an order by its current client order id only', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      await paper.transaction(id, async (tx) => {
+        await tx.putAccount(sampleAccount(id));
+        await tx.putOrder(sampleOrder(id, `${id}-1`, { clientOrderId: 'first' }));
+      });
+      const renamed = paper.transaction(id, (tx) =>
+        tx.putOrder(sampleOrder(id, `${id}-1`, { clientOrderId: 'second' })),
+      );
+      const reused = paper.transaction(id, (tx) => tx.putOrder(sampleOrder(id, `${id}-2`, { clientOrderId: 'first' })));
+      await Promise.all([renamed, reused]);
+      await paper.transaction(id, async (tx) => {
+        expect((await tx.findOrderByClientId('first'))?.id).toBe(`${id}-2`);
+        expect((await tx.findOrderByClientId('second'))?.id).toBe(`${id}-1`);
+      });
+    });
+
     it('returns copies: changing a value read does not change the store', async () => {
       const paper = await store();
       const id = uniqueId('PA');
