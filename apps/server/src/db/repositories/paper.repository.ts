@@ -2,7 +2,7 @@
 // batch of them in two statements. Callers hold the account's transaction-level advisory lock
 // (the account row may not exist yet when `connect` creates it, so a row lock would not do).
 import type { PaperAccount, PaperChanges, PaperOrder, PaperSource } from '@router/brokers';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { paperAccounts, paperOrders } from '../schema/index.ts';
 import type { Transaction } from './executor.ts';
@@ -55,6 +55,19 @@ export function paperSource(tx: Transaction, accountId: string): PaperSource {
 }
 
 /** Upserts the account (first: orders reference it), then all orders in one statement. */
+/** The account's orders carrying any of these client order ids. */
+export async function findOrdersByClientIds(
+  tx: Transaction,
+  accountId: string,
+  clientOrderIds: string[],
+): Promise<PaperOrder[]> {
+  const rows = await tx
+    .select({ data: paperOrders.data })
+    .from(paperOrders)
+    .where(and(eq(paperOrders.accountId, accountId), inArray(paperOrders.clientOrderId, clientOrderIds)));
+  return rows.map((row) => row.data as PaperOrder);
+}
+
 export async function savePaperChanges(tx: Transaction, accountId: string, changes: PaperChanges): Promise<void> {
   const { account, orders } = changes;
   if (account) {

@@ -48,15 +48,15 @@ function place(store: PaperStore, id: string, n: number, fields: Partial<PaperOr
 
 const cashOf = async (store: PaperStore, id: string) => (await store.transaction(id, (tx) => tx.getAccount()))?.cash;
 
-/** Runs `hook` before every COMMIT sent through the pool: it may wait, or throw to fail it. */
-function interceptCommits(pool: pg.Pool, hook: () => Promise<void>): () => void {
+/** Runs `hook` with the text of every query sent through the pool, before it is sent. */
+function interceptQueries(pool: pg.Pool, hook: (text: string) => Promise<void> | void): () => void {
   let active = true;
   const wrap = (client: pg.PoolClient) => {
     const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
     const intercepted = async (...args: unknown[]) => {
       const [first] = args;
       const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
-      if (active && text === 'commit') await hook();
+      if (active && typeof text === 'string') await hook(text);
       return query(...args);
     };
     Object.assign(client, { query: intercepted });
@@ -67,6 +67,10 @@ function interceptCommits(pool: pg.Pool, hook: () => Promise<void>): () => void 
     pool.off('acquire', wrap);
   };
 }
+
+/** Runs `hook` before every COMMIT sent through the pool: it may wait, or throw to fail it. */
+const interceptCommits = (pool: pg.Pool, hook: () => Promise<void>) =>
+  interceptQueries(pool, (text) => (text === 'commit' ? hook() : undefined));
 
 describe('PostgreSQL paper store, group commit', () => {
   let store: PaperStore;
@@ -81,6 +85,23 @@ describe('PostgreSQL paper store, group commit', () => {
     expect(transactions).toBe(5);
     expect(results).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(await cashOf(store, id)).toBe(50);
+  });
+
+  it('reads the client order ids a batch announced in one query, not one per order', async () => {
+    const id = await openAccount(store);
+    await place(store, id, 1);
+    const lookups: string[] = [];
+    const stop = interceptQueries(database.pool, (text) => {
+      if (text.includes('client_order_id') && text.trimStart().startsWith('select')) lookups.push(text);
+    });
+    const hinted = (n: number) =>
+      store.transaction(id, async (tx) => (await tx.findOrderByClientId(`signal-${n}`))?.id ?? null, {
+        clientOrderIds: [`signal-${n}`],
+      });
+    const found = await Promise.all([1, 2, 3, 4, 5].map(hinted));
+    stop();
+    expect(found).toEqual([`${id}-1`, null, null, null, null]);
+    expect(lookups).toHaveLength(1);
   });
 
   it('commits the others of a batch when one of them throws, and nothing of that one', async () => {

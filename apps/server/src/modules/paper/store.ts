@@ -15,7 +15,12 @@ import {
 } from '@router/brokers';
 import type { Database } from '../../db/client.ts';
 import { isDataError } from '../../db/repositories/executor.ts';
-import { paperSource, paperTransaction, savePaperChanges } from '../../db/repositories/paper.repository.ts';
+import {
+  findOrdersByClientIds,
+  paperSource,
+  paperTransaction,
+  savePaperChanges,
+} from '../../db/repositories/paper.repository.ts';
 
 export interface PostgresPaperStoreOptions {
   /** Most store transactions in one database transaction. */
@@ -23,15 +28,15 @@ export interface PostgresPaperStoreOptions {
 }
 
 export function createPostgresPaperStore(db: Database, options: PostgresPaperStoreOptions = {}): PaperStore {
-  return createQueuedPaperStore(async (accountId, works) => {
+  return createQueuedPaperStore(async (accountId, works, clientOrderIds) => {
     try {
-      return await commitBatch(db, accountId, works);
+      return await commitBatch(db, accountId, works, clientOrderIds);
     } catch (error) {
       if (works.length === 1 || !isDataError(error)) throw error;
       // One work's data (a constraint it breaks, a value PostgreSQL refuses) failed the batch:
       // run each alone, so that work fails and the others commit, as separate transactions.
       const outcomes: Outcome[] = [];
-      for (const work of works) outcomes.push(await commitBatch(db, accountId, [work]).then(only, failed));
+      for (const work of works) outcomes.push(await commitBatch(db, accountId, [work], []).then(only, failed));
       return outcomes;
     }
   }, options.maxBatch ?? 500);
@@ -40,11 +45,22 @@ export function createPostgresPaperStore(db: Database, options: PostgresPaperSto
 const only = ([outcome]: Outcome[]): Outcome => outcome ?? failed(new Error('paper batch returned no outcome'));
 const failed = (error: unknown): Outcome => ({ ok: false, error });
 
-/** Runs the works in one database transaction; resolves once it is committed. */
-function commitBatch(db: Database, accountId: string, works: PaperWork[]): Promise<Outcome[]> {
+/**
+ * Runs the works in one database transaction; resolves once it is committed. The client order
+ * ids they announced are read in one query first (else one query per order placed).
+ */
+function commitBatch(
+  db: Database,
+  accountId: string,
+  works: PaperWork[],
+  clientOrderIds: string[],
+): Promise<Outcome[]> {
   return paperTransaction(db, accountId, async (tx) => {
     const reads = watched(paperSource(tx, accountId));
-    const { outcomes, changes } = await runBatch(accountId, createAccountState(accountId, reads.source), works);
+    const state = createAccountState(accountId, reads.source);
+    if (clientOrderIds.length > 0)
+      state.know(clientOrderIds, await findOrdersByClientIds(tx, accountId, clientOrderIds));
+    const { outcomes, changes } = await runBatch(accountId, state, works);
     // A failed read aborted the database transaction, whatever the work that met it did next.
     const failure = reads.failure();
     if (failure) throw failure.error;

@@ -22,6 +22,8 @@ export interface AccountState extends PaperStoreTransaction {
   changes(): PaperChanges;
   /** Takes changes a transaction made (and checked) over this state. */
   apply(changes: PaperChanges): void;
+  /** Takes what a read of these client order ids found (`found`); the others are known absent. */
+  know(clientOrderIds: readonly string[], found: readonly PaperOrder[]): void;
 }
 
 export function createAccountState(accountId: string, source?: PaperSource): AccountState {
@@ -34,7 +36,14 @@ export function createAccountState(accountId: string, source?: PaperSource): Acc
   const writtenOrders = new Map<string, PaperOrder>();
 
   // What the source returns only fills what is still unknown after the await: a write made
-  // meanwhile (a work not awaiting its calls) is newer.
+  // meanwhile (a work not awaiting its calls) is newer. An order read also tells its client
+  // order id's owner (the source holds each client order id once).
+  const learn = (order: PaperOrder): void => {
+    if (!orders.has(order.id)) orders.set(order.id, order);
+    if (order.clientOrderId !== undefined && !byClientId.has(order.clientOrderId)) {
+      byClientId.set(order.clientOrderId, order.id);
+    }
+  };
   const readAccount = async (): Promise<PaperAccount | null> => {
     if (account === undefined) {
       const read = source ? await source.getAccount() : null;
@@ -45,7 +54,8 @@ export function createAccountState(accountId: string, source?: PaperSource): Acc
   const readOrder = async (orderId: string): Promise<PaperOrder | null> => {
     if (!orders.has(orderId) && source) {
       const read = await source.getOrder(orderId);
-      if (!orders.has(orderId)) orders.set(orderId, read);
+      if (read) learn(read);
+      else if (!orders.has(orderId)) orders.set(orderId, null);
     }
     return orders.get(orderId) ?? null;
   };
@@ -63,7 +73,7 @@ export function createAccountState(accountId: string, source?: PaperSource): Acc
   const readOpenIds = async (): Promise<Set<string>> => {
     if (!openIds && source) {
       const read = await source.listOpenOrders();
-      for (const order of read) if (!orders.has(order.id)) orders.set(order.id, order);
+      for (const order of read) learn(order);
       openIds ??= new Set([...orders.values()].flatMap((order) => (order?.status === 'open' ? [order.id] : [])));
     }
     return openIds ?? new Set();
@@ -110,6 +120,11 @@ export function createAccountState(accountId: string, source?: PaperSource): Acc
     apply: (changes) => {
       if (changes.account) account = changes.account;
       for (const order of changes.orders) store(order);
+    },
+    know: (clientOrderIds, found) => {
+      for (const order of found) learn(order);
+      for (const clientOrderId of clientOrderIds)
+        if (!byClientId.has(clientOrderId)) byClientId.set(clientOrderId, null);
     },
   };
 }

@@ -10,7 +10,7 @@ import { buyingPower, equity, positionOf } from './portfolio.ts';
 import { roundCash, roundPrice } from './precision.ts';
 import { type QuoteSource, syntheticQuote } from './quotes.ts';
 import { PAPER_TITLE, placeOrder } from './simulator.ts';
-import type { PaperStore, PaperStoreTransaction } from './store.ts';
+import type { PaperStore, PaperStoreTransaction, TransactionHint } from './store.ts';
 import type { PaperAccount, PaperOrder } from './types.ts';
 
 export interface PaperBrokerOptions {
@@ -58,6 +58,7 @@ export function createPaperBroker(options: PaperBrokerOptions): Broker {
     accountId: string,
     work: (book: Book, market: Market, tx: PaperStoreTransaction) => Promise<T> | T,
     save = true,
+    hint?: TransactionHint,
   ): Promise<T> {
     // The server scopes connections to users; this keeps one connection off another's account.
     if (!session.accounts.some((account) => account.id === accountId)) {
@@ -65,20 +66,24 @@ export function createPaperBroker(options: PaperBrokerOptions): Broker {
         new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} is not part of this connection`),
       );
     }
-    return store.transaction(accountId, async (tx) => {
-      const account = await tx.getAccount();
-      if (!account)
-        throw new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} no longer exists; reconnect`);
-      const book = openBook(account, await tx.listOpenOrders());
-      const market: Market = { now: clock(ctx)(), quote };
-      sweep(book, market);
-      const result = await work(book, market, tx);
-      if (save) {
-        await tx.putAccount(book.account);
-        for (const order of book.changed.values()) await tx.putOrder(order);
-      }
-      return result;
-    });
+    return store.transaction(
+      accountId,
+      async (tx) => {
+        const account = await tx.getAccount();
+        if (!account)
+          throw new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} no longer exists; reconnect`);
+        const book = openBook(account, await tx.listOpenOrders());
+        const market: Market = { now: clock(ctx)(), quote };
+        sweep(book, market);
+        const result = await work(book, market, tx);
+        if (save) {
+          await tx.putAccount(book.account);
+          for (const order of book.changed.values()) await tx.putOrder(order);
+        }
+        return result;
+      },
+      hint,
+    );
   }
 
   /** The order as this transaction sees it (the sweep may have filled it). */
@@ -121,12 +126,19 @@ export function createPaperBroker(options: PaperBrokerOptions): Broker {
     },
 
     placeOrder(ctx, session, input) {
-      return withAccount(ctx, session, input.accountId, async (book, market, tx) => {
-        // The same client order id again: the first order's answer, nothing placed.
-        const existing = await tx.findOrderByClientId(input.clientOrderId);
-        if (existing) return toOrderResponse(latest(book, existing));
-        return toOrderResponse(placeOrder(book, market, { order: input.order, clientOrderId: input.clientOrderId }));
-      });
+      return withAccount(
+        ctx,
+        session,
+        input.accountId,
+        async (book, market, tx) => {
+          // The same client order id again: the first order's answer, nothing placed.
+          const existing = await tx.findOrderByClientId(input.clientOrderId);
+          if (existing) return toOrderResponse(latest(book, existing));
+          return toOrderResponse(placeOrder(book, market, { order: input.order, clientOrderId: input.clientOrderId }));
+        },
+        true,
+        { clientOrderIds: [input.clientOrderId] },
+      );
     },
 
     previewOrder(ctx, session, input) {

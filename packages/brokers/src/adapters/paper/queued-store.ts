@@ -3,13 +3,17 @@
 // outcome once the whole batch is done, so a store that commits a batch at once never reports
 // a result it has not made durable.
 import type { Outcome, PaperWork } from './batch.ts';
-import type { PaperStore } from './store.ts';
+import type { PaperStore, TransactionHint } from './store.ts';
 
-/** Runs works of one account in order; throws when the batch as a whole failed. */
-export type RunPaperBatch = (accountId: string, works: PaperWork[]) => Promise<Outcome[]>;
+/**
+ * Runs works of one account in order; throws when the batch as a whole failed. `clientOrderIds`:
+ * those the works said they will look up (TransactionHint), for one read up front.
+ */
+export type RunPaperBatch = (accountId: string, works: PaperWork[], clientOrderIds: string[]) => Promise<Outcome[]>;
 
 interface Queued {
   work: PaperWork;
+  hint: TransactionHint | undefined;
   settle: (outcome: Outcome) => void;
 }
 
@@ -25,6 +29,7 @@ export function createQueuedPaperStore(runBatch: RunPaperBatch, maxBatch = 500):
         outcomes = await runBatch(
           accountId,
           batch.map((queued) => queued.work),
+          batch.flatMap((queued) => queued.hint?.clientOrderIds ?? []),
         );
       } catch (error) {
         outcomes = batch.map(() => ({ ok: false, error }));
@@ -37,15 +42,15 @@ export function createQueuedPaperStore(runBatch: RunPaperBatch, maxBatch = 500):
   }
 
   return {
-    transaction<T>(accountId: string, work: PaperWork<T>): Promise<T> {
+    transaction<T>(accountId: string, work: PaperWork<T>, hint?: TransactionHint): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const settle = (outcome: Outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error));
         const queue = queues.get(accountId);
         if (queue) {
-          queue.push({ work, settle });
+          queue.push({ work, hint, settle });
           return;
         }
-        const started: Queued[] = [{ work, settle }];
+        const started: Queued[] = [{ work, hint, settle }];
         queues.set(accountId, started);
         // From the next microtask, so calls made together start as one batch.
         queueMicrotask(() => void drain(accountId, started));

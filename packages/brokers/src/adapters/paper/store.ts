@@ -26,7 +26,16 @@ export interface PaperStoreTransaction {
  * a work must have no effect outside the store.
  */
 export interface PaperStore {
-  transaction<T>(accountId: string, work: (tx: PaperStoreTransaction) => Promise<T>): Promise<T>;
+  transaction<T>(
+    accountId: string,
+    work: (tx: PaperStoreTransaction) => Promise<T>,
+    hint?: TransactionHint,
+  ): Promise<T>;
+}
+
+/** What a transaction will look up, so a store can read it for a whole batch in one go. */
+export interface TransactionHint {
+  clientOrderIds?: string[];
 }
 
 /** An in-process store: a state per account, its transactions run one at a time. */
