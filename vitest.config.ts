@@ -46,6 +46,9 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 60_000,
+          // A screen waiting on the server (a first password estimate loads zxcvbn's dictionaries)
+          // can take seconds on a busy two-core machine; vitest's default is one second.
+          expect: { poll: { timeout: 10_000 } },
           hookTimeout: 120_000,
           fileParallelism: false,
         },
