@@ -7,7 +7,7 @@
 // server's timings, CPU and RSS from /proc; and a burst of 10,000 at once. Fixed rates are
 // paced evenly (lib/paced.ts), saturation is autocannon's 50 connections as fast as they go. Writes
 // bench/results/latest.{json,md}. BENCH_SECONDS shortens or lengthens each phase (default 8).
-// BENCH_RATES=500,max: only these load phases.
+// BENCH_RATES=500,max: only these load phases (none: bursts only).
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +25,7 @@ import { type Timings, takeTimings } from './lib/timings.ts';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RATES = (process.env.BENCH_RATES ?? '100,500,1000,max')
   .split(',')
+  .filter((r) => r !== '' && r !== 'none')
   .map((r) => (r === 'max' ? undefined : Number(r)));
 const CONNECTIONS = 50;
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
