@@ -7,9 +7,13 @@ const root = path.resolve(import.meta.dirname, '../../..');
 const scripts = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
 
 describe('server node arguments', () => {
-  it('are the ones `npm start` uses', () => {
-    const preload = `./${path.relative(root, PRELOAD)}`;
-    expect(scripts.start).toContain(`node ${[...V8_FLAGS, '--import', preload].join(' ')} apps/server/src/main.ts`);
+  const command = `node ${[...V8_FLAGS, '--import', `./${path.relative(root, PRELOAD)}`].join(' ')} apps/server/src/main.ts`;
+
+  it('are the ones `npm start` uses and the docs give', () => {
+    expect(scripts.start).toContain(command);
+    for (const doc of ['README.md', 'docs/ARCHITECTURE.md']) {
+      expect(fs.readFileSync(path.join(root, doc), 'utf8').replace(/\s+/g, ' '), doc).toContain(command);
+    }
   });
 
   it('name the preload by an absolute URL, so they work from any directory', () => {
