@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { serverNodeArgs } from '../apps/server/src/node-args.ts';
 import { startSchwabFake } from '../packages/brokers/src/adapters/schwab/fake.ts';
 
 declare module 'vitest' {
@@ -35,7 +36,7 @@ export default async function setup(project: TestProject) {
   // Schwab's protocol fake on loopback, for the OAuth popup journey (e2e/connectors.test.ts).
   const schwab = await startSchwabFake({ clientId: 'e2e-schwab-app', clientSecret: 'e2e-schwab-secret' });
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,4 +1,6 @@
-// Entry point: `npm start` runs this with Node 24 (types stripped natively, no build step).
+// Entry point: `npm start` runs this with Node 24 (types stripped natively, no build step) and
+// the options of node-args.ts.
+import { flushCompileCache } from 'node:module';
 import { brokerNames } from './brokers.ts';
 import { ConfigError, loadProcessConfig } from './config.ts';
 import { DataDirLockedError, lockDataDir } from './db/data-lock.ts';
@@ -37,6 +39,9 @@ async function main(): Promise<void> {
     log.fatal({ err: error }, `cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
+  // Node writes its compile cache (enabled by preload.mjs) at a clean exit; write it now, so a
+  // server that is killed rather than stopped also starts from the cache next time.
+  flushCompileCache();
   let signals = 0;
   const shutdown = (signal: string) => {
     signals += 1;

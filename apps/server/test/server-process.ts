@@ -1,8 +1,9 @@
-// Runs the real server (`node src/main.ts`) as a child process, as `npm start` does.
+// Runs the real server as a child process, as `npm start` does (node-args.ts options, src/main.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeArgs } from '../src/node-args.ts';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
 
@@ -14,7 +15,7 @@ export interface ServerProcess {
 
 export function spawnServer(env: Record<string, string>): ServerProcess {
   let output = '';
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), MAIN], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

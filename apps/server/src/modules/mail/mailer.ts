@@ -1,6 +1,6 @@
 // Sends mail through SMTP_URL with MAIL_FROM. Without SMTP_URL each mail is written to the log
 // (subject, recipient and its link, never a password), so a fresh machine can still confirm.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 
@@ -25,10 +25,13 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
       },
     };
   }
-  const transport = nodemailer.createTransport(config.SMTP_URL);
+  const url = config.SMTP_URL;
+  // nodemailer (~4 MB in memory) is loaded with the first mail, not at server start.
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(mail) {
-      await transport.sendMail({
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+      await (await transport).sendMail({
         from: config.MAIL_FROM,
         to: mail.to,
         subject: mail.subject,

@@ -1,0 +1,59 @@
+// The GraphQL Yoga server: the schema, graphql-armor limits, and errors mapped through the
+// AppError table (unknown errors are logged and answered generically). yoga.ts loads this module
+// on the first /graphql request.
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { toAppError } from '../errors.ts';
+import type { Services } from '../services.ts';
+import type { GraphQLContext } from './context.ts';
+import { schema } from './schema.ts';
+import type { Authenticate } from './yoga.ts';
+
+export interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext>;
+
+export function bearerToken(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+export function createGraphQLServer(services: Services, authenticate: Authenticate): GraphQLServer {
+  return createYoga<ServerContext, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: { title: 'Signal Router GraphQL' },
+    logging: false,
+    plugins: [EnvelopArmorPlugin({ maxDepth: { n: 10 }, maxAliases: { n: 15 }, costLimit: { maxCost: 5000 } })],
+    maskedErrors: {
+      maskError(error) {
+        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        if (original instanceof GraphQLError && !original.originalError) return original;
+        const appError = toAppError(original);
+        if (appError.code === 'INTERNAL') services.log.error({ err: original }, 'graphql resolver failed');
+        return new GraphQLError(appError.message, {
+          extensions: { code: appError.mapping.graphql, status: appError.mapping.status, field: appError.field },
+        });
+      },
+    },
+    context: async ({ req }): Promise<GraphQLContext> => {
+      const bearer = bearerToken(req);
+      return {
+        services,
+        viewer: await authenticate(services, req, bearer),
+        requestId: String(req.id),
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? '',
+        bearer,
+      };
+    },
+  });
+}
