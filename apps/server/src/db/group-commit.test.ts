@@ -49,4 +49,21 @@ describe('GroupCommit', () => {
     const settled = await Promise.allSettled([1, 2].map((n) => batcher.submit(n)));
     expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
   });
+
+  it('lingers when asked: calls within the linger share one write', async () => {
+    const sizes: number[] = [];
+    const batcher = new GroupCommit(
+      async (inputs: number[]) => {
+        sizes.push(inputs.length);
+        return inputs;
+      },
+      100,
+      30,
+    );
+    const first = batcher.submit(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = batcher.submit(2);
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(sizes).toEqual([2]);
+  });
 });

@@ -13,14 +13,20 @@ interface Waiting<I, O> {
 export class GroupCommit<I, O> {
   readonly #write: (inputs: I[]) => Promise<O[]>;
   readonly #maxBatch: number;
+  readonly #lingerMs: number;
   #queue: Array<Waiting<I, O>> = [];
   #writing = false;
   #scheduled = false;
 
-  /** `write` returns one output per input, in order, or throws. */
-  constructor(write: (inputs: I[]) => Promise<O[]>, maxBatch: number) {
+  /**
+   * `write` returns one output per input, in order, or throws. `lingerMs`: how long an idle
+   * queue waits for company before writing (0: the next turn of the event loop) — for writes
+   * nobody waits on, where fewer commits matter more than a few milliseconds.
+   */
+  constructor(write: (inputs: I[]) => Promise<O[]>, maxBatch: number, lingerMs = 0) {
     this.#write = write;
     this.#maxBatch = maxBatch;
+    this.#lingerMs = lingerMs;
   }
 
   submit(input: I): Promise<O> {
@@ -33,11 +39,13 @@ export class GroupCommit<I, O> {
   #schedule(): void {
     if (this.#writing || this.#scheduled) return;
     this.#scheduled = true;
-    // After the I/O callbacks of this turn: the calls they make join the same batch.
-    setImmediate(() => {
+    const next = () => {
       this.#scheduled = false;
       void this.#next();
-    });
+    };
+    // After the I/O callbacks of this turn: the calls they make join the same batch.
+    if (this.#lingerMs > 0 && this.#queue.length < this.#maxBatch) setTimeout(next, this.#lingerMs);
+    else setImmediate(next);
   }
 
   async #next(): Promise<void> {

@@ -19,6 +19,9 @@ import { type HookListener, listenHookChanges } from './hook-listener.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { HookTimings } from './timings.ts';
 
+/** How long a broker's outcome waits for others to be written with (GroupCommit linger). */
+const OUTCOME_LINGER_MS = 20;
+
 /** A broker call still running after this is aborted and its signal left 'unknown'. */
 const CALL_LIMIT_MS = 30_000;
 
@@ -62,10 +65,17 @@ export function createHookRuntime(app: FastifyInstance, services: Services): Hoo
   });
   const inFlight = new InFlight<Answer>();
   const writer = new ActivityWriter(pool, log);
-  const outcomes = new GroupCommit(async (batch: SignalOutcome[]) => {
-    await recordSignalOutcomes(pool, batch);
-    return batch.map(() => undefined);
-  }, 500);
+  // Outcomes are written after the answers (a repeat meanwhile finds its answer in InFlight, a
+  // crash leaves the row 'placing' for reconciliation), so they wait a little to share commits
+  // with each other instead of competing with the stores senders wait for.
+  const outcomes = new GroupCommit(
+    async (batch: SignalOutcome[]) => {
+      await recordSignalOutcomes(pool, batch);
+      return batch.map(() => undefined);
+    },
+    500,
+    OUTCOME_LINGER_MS,
+  );
   let listener: HookListener | undefined;
   let reconciler: Reconciler | undefined;
   const runtime: HookRuntime = {
