@@ -80,7 +80,7 @@ export function renderMarkdown(r: BenchResults): string {
   out.push(
     `Machine: ${m.cores} cores, ${m.cpu}, ${m.ramGb} GB RAM, Node ${m.node}, ${m.os}. ` +
       `Load average before ${r.loadAverageBefore.join(' ')}, after ${r.loadAverageAfter.join(' ')}. ` +
-      `${r.secondsPerPhase} s per phase, ${r.connections} connections (autocannon, loopback); run took ${r.durationS} s.`,
+      `${r.secondsPerPhase} s per phase, ${r.connections} connections on loopback (fixed rates paced evenly, saturation by autocannon); run took ${r.durationS} s.`,
     '',
   );
   out.push('## Load phases', '');
