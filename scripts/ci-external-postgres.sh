@@ -14,8 +14,14 @@ fi
 bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
 dir=$(mktemp -d /tmp/ci-pg-XXXXXX)
 chown postgres:postgres "$dir"
-port=55432
+# A port free now (a fixed one can be taken by a server a test left behind), the socket in the
+# cluster's own folder, and the server's log printed when it does not start.
+port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 runuser -u postgres -- "$bin/initdb" -D "$dir" -U postgres --auth=trust >/dev/null
-runuser -u postgres -- "$bin/pg_ctl" -D "$dir" -o "-p $port -k /tmp -c listen_addresses=127.0.0.1" -w start >/dev/null
-trap 'runuser -u postgres -- "$bin/pg_ctl" -D "$dir" -m fast stop >/dev/null; rm -rf "$dir"' EXIT
+trap 'runuser -u postgres -- "$bin/pg_ctl" -D "$dir" -m fast stop >/dev/null 2>&1; rm -rf "$dir"' EXIT
+if ! runuser -u postgres -- "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" \
+  -o "-p $port -k $dir -c listen_addresses=127.0.0.1" -w start >/dev/null; then
+  cat "$dir/server.log" >&2
+  exit 1
+fi
 TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" npx vitest run --project server
