@@ -1,17 +1,9 @@
 // The server's own time per signal by phase, from GET /api/internal/hook-timings (HOOK_TIMINGS).
-export const PHASES = ['lookup', 'parse', 'store', 'broker', 'answer', 'own'] as const;
-export type Phase = (typeof PHASES)[number];
+import type { Phase, PhaseSummary } from '../../apps/server/src/hook/timings.ts';
 
-export interface PhaseTiming {
-  count: number;
-  meanUs: number;
-  p50Us: number;
-  p90Us: number;
-  p99Us: number;
-  maxUs: number;
-}
+export { PHASES } from '../../apps/server/src/hook/timings.ts';
 
-export type Timings = Record<Phase, PhaseTiming>;
+export type Timings = Record<Phase, PhaseSummary>;
 
 /** The timings since the last call, then cleared (`?reset=1`). */
 export async function takeTimings(url: string): Promise<Timings> {

@@ -4,8 +4,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT, type Case, hookCase, paddedOrder } from './bodies.ts';
-import { checkBooks, paperOrderIds, type Reply, waitSettled } from './books.ts';
-import { type Drill, startDrill } from './drill.ts';
+import type { Reply } from './books.ts';
+import { type Drill, paperBooks, startDrill } from './drill.ts';
 
 const BATCH = 32;
 const RUNS = 320; // × 32 = 10,240 requests
@@ -84,19 +84,12 @@ describe('bad input at volume', () => {
   });
 
   it('the books hold: orders equal the distinct valid signals placed', async () => {
-    const sql = drill.server.sql();
-    await waitSettled(sql, drill.trader.userId);
-    const books = await checkBooks({
-      sql,
-      userId: drill.trader.userId,
-      brokerOrderIds: await paperOrderIds(sql, drill.trader.accountId),
-      balanceBefore: drill.balanceBefore,
-      replies,
-    });
+    const books = await paperBooks(drill, replies);
     console.info('bad input books:', JSON.stringify({ ...books, problems: books.problems.slice(0, 5) }));
     expect(books.problems).toEqual([]);
     // Nothing is stored from a refused body: a signal row was answered 201, or is the broker's
     // own refusal of a valid order (status rejected, credit returned, no order).
+    const sql = drill.server.sql();
     const answeredIds = new Set(replies.filter((r) => r.status === 201).map((r) => (r.body as { id: string }).id));
     const { rows } = await sql.query<{
       id: string;

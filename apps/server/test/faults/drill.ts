@@ -2,6 +2,7 @@
 // and a trader with a live and a test hook on the paper broker (or the fault broker).
 import { inject } from 'vitest';
 import { type SmtpSink, startSmtpSink } from '../smtp-sink.ts';
+import { type Books, checkBooks, paperOrderIds, type Reply, waitSettled } from './books.ts';
 import { copyTemplate } from './global-setup.ts';
 import { type LiveServer, removeDataDir, startLiveServer } from './live-server.ts';
 import { balanceOf, createTrader, type Trader, type TraderOptions } from './trader.ts';
@@ -37,4 +38,21 @@ export async function startDrill(
     },
   };
   return drill;
+}
+
+/**
+ * The books of a drill on the paper broker: once its signals settled, the replies against its
+ * signal rows, credits and paper orders. `allow5xx`: statuses ≥ 500 the drill expects.
+ */
+export async function paperBooks(drill: Drill, replies: Reply[], allow5xx?: number[]): Promise<Books> {
+  const sql = drill.server.sql();
+  await waitSettled(sql, drill.trader.userId);
+  return checkBooks({
+    sql,
+    userId: drill.trader.userId,
+    brokerOrderIds: await paperOrderIds(sql, drill.trader.accountId),
+    balanceBefore: drill.balanceBefore,
+    replies,
+    ...(allow5xx ? { allow5xx } : {}),
+  });
 }

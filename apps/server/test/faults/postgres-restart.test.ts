@@ -4,8 +4,7 @@
 // TradingView would resend anyway; once it is back the server serves again by itself (pool
 // reconnects, the hook_changed listener reconnects), and the books hold.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBooks, paperOrderIds, waitSettled } from './books.ts';
-import { type Drill, startDrill } from './drill.ts';
+import { type Drill, paperBooks, startDrill } from './drill.ts';
 import { type ExternalPostgres, postgresBin, startExternalPostgres } from './external-postgres.ts';
 import { freshDataDir } from './live-server.ts';
 import { order, post, type Sent, startLoad } from './load.ts';
@@ -106,16 +105,7 @@ describe('PostgreSQL restarted under load', () => {
       resent.push(await post(url, live, order('pg', reply.n as number)));
     }
     expect(resent.every((r) => r.status === 201 || r.status === 400)).toBe(true);
-    await waitSettled(drill.server.sql(), drill.trader.userId, 60_000);
-    const sql = drill.server.sql();
-    const books = await checkBooks({
-      sql,
-      userId: drill.trader.userId,
-      brokerOrderIds: await paperOrderIds(sql, drill.trader.accountId),
-      balanceBefore: drill.balanceBefore,
-      replies: [...replies, ...resent],
-      allow5xx: [503],
-    });
+    const books = await paperBooks(drill, [...replies, ...resent], [503]);
     console.info('postgres restart books:', JSON.stringify(books));
     expect(books.problems).toEqual([]);
   });

@@ -1,8 +1,7 @@
 // TradingView re-sends an alert it got no timely answer for: the same signal 4 times in a row,
 // and a burst of 50 identical ones at once, are one order each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBooks, paperOrderIds, waitSettled } from './books.ts';
-import { type Drill, startDrill } from './drill.ts';
+import { type Drill, paperBooks, startDrill } from './drill.ts';
 import { order, post, type Sent } from './load.ts';
 
 let drill: Drill;
@@ -47,15 +46,7 @@ describe('resends', () => {
   });
 
   it('the books hold', async () => {
-    const { sql } = { sql: drill.server.sql() };
-    await waitSettled(sql, drill.trader.userId);
-    const books = await checkBooks({
-      sql,
-      userId: drill.trader.userId,
-      brokerOrderIds: await paperOrderIds(sql, drill.trader.accountId),
-      balanceBefore: drill.balanceBefore,
-      replies,
-    });
+    const books = await paperBooks(drill, replies);
     console.info('resends:', JSON.stringify({ ...books, problems: books.problems.length }));
     expect(books.problems).toEqual([]);
     expect(books.liveKept).toBe(3);
