@@ -73,8 +73,15 @@ describe('brokers and webhooks', () => {
       body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
     });
     expect(sent.status).toBe(201);
-    await page.reload();
-    await expect.poll(() => liveHook.getByText(/^Last call: \d{1,2}\/\d{1,2}\/\d{4}, \d{2}:\d{2}$/).count()).toBe(1);
+    // The call time is written with the activity, just after the answer (batched every 200 ms):
+    // reload until the screen has it, as a user would.
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await liveHook.getByText(/^Last call: /).waitFor();
+        return liveHook.getByText(/^Last call: \d{1,2}\/\d{1,2}\/\d{4}, \d{2}:\d{2}$/).count();
+      })
+      .toBe(1);
 
     // Rename a hook and the account ('Required' first).
     await liveHook.getByRole('button', { name: 'Rename webhook Live alerts' }).click();
