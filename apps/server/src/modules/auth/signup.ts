@@ -11,6 +11,7 @@ import { DEFAULT_CREDITS } from '../../db/schema/accounts.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { revokeUnprovenAccess } from './claim.ts';
 import { sendConfirmation } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
@@ -88,7 +89,10 @@ export async function findOrCreateSocialUser(
     const existing = await findUserByEmail(services.db, identity.email);
     if (existing) {
       if (existing.emailConfirmedAt) return existing;
-      return (await updateUser(services.db, existing.id, { emailConfirmedAt: new Date() })) ?? existing;
+      // The provider proved the email; a password set before that proof is nobody's to keep.
+      await revokeUnprovenAccess(services, existing);
+      const claimed = { emailConfirmedAt: new Date(), passwordHash: null };
+      return (await updateUser(services.db, existing.id, claimed)) ?? existing;
     }
     const created = await createUserWithAccount(services.db, {
       key: newKey(),
