@@ -23,10 +23,10 @@ export async function verifyRecoveryCode(services: Services, user: UserRow, code
   limiter.reset(key);
 }
 
-/** A 6-digit code goes to the authenticator check, anything else is tried as a recovery code. */
+/** A recovery code (12 letters and digits) is spent as one; anything else is an authenticator code. */
 export function verifySecondFactor(services: Services, user: UserRow, code: string): Promise<void> {
   const trimmed = code.trim();
-  return /^\d{6}$/.test(trimmed)
-    ? verifyPasscode(services, user, trimmed)
-    : verifyRecoveryCode(services, user, trimmed);
+  return isRecoveryCode(trimmed)
+    ? verifyRecoveryCode(services, user, trimmed)
+    : verifyPasscode(services, user, trimmed);
 }
