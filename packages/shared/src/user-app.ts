@@ -79,3 +79,14 @@ export const IDENTITY_SCOPES = {
 export function scopeDescription(scope: string): string | undefined {
   return (API_SCOPES as Record<string, string>)[scope] ?? (IDENTITY_SCOPES as Record<string, string>)[scope];
 }
+
+/** GET /api/oauth/interaction: what a consent screen shows (SPEC §2 consent screens). */
+export interface ConsentDetails {
+  uid: string;
+  client: { key: string; name: string; description: string | null };
+  scopes: Array<{ name: string; description: string }>;
+  /** The legacy variant's email (the application's login_hint). */
+  email: string | null;
+  /** For a signed-in caller: what 'Grant access' sends back as `token`; else null. */
+  token: string | null;
+}

@@ -7,7 +7,7 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { scopeDescription } from '@router/shared';
+import { type ConsentDetails, scopeDescription } from '@router/shared';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { deriveKey } from '../../crypto/derive.ts';
@@ -25,16 +25,6 @@ export interface RawExchange {
 }
 
 export const INTERACTION_EXPIRED = 'This authorization request has expired. Please start again from the application.';
-
-export interface ConsentDetails {
-  uid: string;
-  client: { key: string; name: string; description: string | null };
-  scopes: Array<{ name: string; description: string }>;
-  /** The legacy variant's email (the application's login_hint). */
-  email: string | null;
-  /** Present for a signed-in caller: what 'Grant access' sends back as `token`. */
-  token: string | null;
-}
 
 async function interactionOf(provider: Provider, raw: RawExchange, uid: string) {
   const interaction = await provider.interactionDetails(raw.req, raw.res).catch(() => null);

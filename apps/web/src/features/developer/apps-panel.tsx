@@ -3,6 +3,7 @@ import { useQuery } from 'urql';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { TrashIcon } from '../../components/trash-icon.tsx';
+import { useConfirmedDelete } from '../../components/use-confirmed-delete.ts';
 import type { UserAppsQuery } from '../../gql/graphql.ts';
 import { useCall } from '../../lib/call.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -23,20 +24,13 @@ export function AppsPanel() {
     requestPolicy: 'cache-and-network',
   });
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<App | null>(null);
-  const [busy, setBusy] = useState(false);
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setBusy(true);
-    await mutate(UserAppDeleteDocument, { key: deleting.key }).catch((failure: unknown) =>
-      console.debug('userAppDelete failed', failure),
-    );
-    setBusy(false);
-    setDeleting(null);
-    reload();
-  }
+  const deleting = useConfirmedDelete(
+    (app: App) => mutate(UserAppDeleteDocument, { key: app.key }),
+    reload,
+    'userAppDelete',
+  );
 
   const apps = data?.userApps;
   return (
@@ -74,7 +68,7 @@ export function AppsPanel() {
                 className="btn btn-sm btn-outline-danger"
                 aria-label={`Delete ${app.name}`}
                 title="Delete application"
-                onClick={() => setDeleting(app)}
+                onClick={() => deleting.ask(app)}
               >
                 <TrashIcon />
               </button>
@@ -84,13 +78,13 @@ export function AppsPanel() {
       )}
       <AppCreateDialog show={creating} onClose={() => setCreating(false)} onCreated={reload} />
       <ConfirmDialog
-        show={deleting !== null}
+        show={deleting.pending !== null}
         title="Delete application"
-        busy={busy}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
+        busy={deleting.busy}
+        onConfirm={deleting.confirm}
+        onClose={deleting.cancel}
       >
-        Delete <strong>{deleting?.name}</strong>? Every user's access granted to it ends at once.
+        Delete <strong>{deleting.pending?.name}</strong>? Every user's access granted to it ends at once.
       </ConfirmDialog>
     </>
   );

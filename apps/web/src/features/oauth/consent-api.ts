@@ -1,14 +1,6 @@
 // The consent screens' REST calls (SPEC §7 REST). Same-origin fetches: the browser sends the
 // provider's interaction cookie (path /api/oauth) that ties the request to this browser.
-
-export interface ConsentDetails {
-  uid: string;
-  client: { key: string; name: string; description: string | null };
-  scopes: Array<{ name: string; description: string }>;
-  email: string | null;
-  /** The consent token 'Grant access' sends back; null when not signed in. */
-  token: string | null;
-}
+import type { ConsentDetails } from '@router/shared';
 
 export const AUTHORIZE_PATH = '/api/oauth/authorize';
 

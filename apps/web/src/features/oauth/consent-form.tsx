@@ -1,4 +1,5 @@
-import { AUTHORIZE_PATH, type ConsentDetails } from './consent-api.ts';
+import type { ConsentDetails } from '@router/shared';
+import { AUTHORIZE_PATH } from './consent-api.ts';
 
 /**
  * What the application may do, and 'Grant access': a plain form post to /api/oauth/authorize

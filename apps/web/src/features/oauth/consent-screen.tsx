@@ -1,8 +1,8 @@
+import type { ConsentDetails } from '@router/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { AuthCard, FormAlert } from '../auth/auth-card.tsx';
-import type { ConsentDetails } from './consent-api.ts';
 import { ConsentForm } from './consent-form.tsx';
 import { useConsentDetails } from './use-consent-details.ts';
 

@@ -1,5 +1,6 @@
+import type { ConsentDetails } from '@router/shared';
 import { useEffect, useState } from 'react';
-import { type ConsentDetails, fetchConsentDetails } from './consent-api.ts';
+import { fetchConsentDetails } from './consent-api.ts';
 
 export type ConsentState =
   | { status: 'loading' }

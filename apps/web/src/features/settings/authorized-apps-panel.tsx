@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { TrashIcon } from '../../components/trash-icon.tsx';
+import { useConfirmedDelete } from '../../components/use-confirmed-delete.ts';
 import type { AuthorizedAppsQuery } from '../../gql/graphql.ts';
 import { useCall } from '../../lib/call.ts';
 import { formatDateTime } from '../../lib/format.ts';
@@ -18,21 +18,12 @@ export const grantedText = (count: number) =>
  */
 export function AuthorizedAppsPanel({ apps, onChange }: { apps: readonly AuthorizedApp[]; onChange: () => void }) {
   const { mutate } = useCall();
-  const [revoking, setRevoking] = useState<AuthorizedApp | null>(null);
-  const [busy, setBusy] = useState(false);
   const nameOf = (app: AuthorizedApp) => app.userApp?.name || NONAME;
-
-  async function revoke() {
-    if (!revoking) return;
-    setBusy(true);
-    // SPEC §8: delete failures are silently ignored; still logged (DESIGN.md).
-    await mutate(UserTokenDeleteDocument, { key: revoking.key }).catch((failure: unknown) =>
-      console.debug('userTokenDelete failed', failure),
-    );
-    setBusy(false);
-    setRevoking(null);
-    onChange();
-  }
+  const revoking = useConfirmedDelete(
+    (app: AuthorizedApp) => mutate(UserTokenDeleteDocument, { key: app.key }),
+    onChange,
+    'userTokenDelete',
+  );
 
   return (
     <>
@@ -51,7 +42,7 @@ export function AuthorizedAppsPanel({ apps, onChange }: { apps: readonly Authori
               className="btn btn-sm btn-outline-danger"
               aria-label={`Revoke ${nameOf(app)}`}
               title="Revoke access"
-              onClick={() => setRevoking(app)}
+              onClick={() => revoking.ask(app)}
             >
               <TrashIcon />
             </button>
@@ -59,15 +50,15 @@ export function AuthorizedAppsPanel({ apps, onChange }: { apps: readonly Authori
         ))}
       </ul>
       <ConfirmDialog
-        show={revoking !== null}
+        show={revoking.pending !== null}
         title="Revoke access"
         confirmLabel="Revoke"
-        busy={busy}
-        onConfirm={() => void revoke()}
-        onClose={() => setRevoking(null)}
+        busy={revoking.busy}
+        onConfirm={revoking.confirm}
+        onClose={revoking.cancel}
       >
-        Revoke the access of <strong>{revoking ? nameOf(revoking) : ''}</strong>? It can no longer read your accounts or
-        place orders, at once.
+        Revoke the access of <strong>{revoking.pending ? nameOf(revoking.pending) : ''}</strong>? It can no longer read
+        your accounts or place orders, at once.
       </ConfirmDialog>
     </>
   );
