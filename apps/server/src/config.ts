@@ -53,7 +53,7 @@ const variables = {
   SIGNAL_CREDITS: {
     schema: z
       .string()
-      .regex(/^(unlimited|\d{1,9})$/, 'must be "unlimited" or the credits of a new account (a whole number)')
+      .regex(/^(unlimited|\d{1,8})$/, 'must be "unlimited" or the credits of a new account (a whole number)')
       .default(String(DEFAULT_CREDITS))
       .transform((v) =>
         v === 'unlimited'

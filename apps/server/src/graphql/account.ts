@@ -33,7 +33,8 @@ const AccountRef = builder.objectRef<AccountView>('Account').implement({
     signalsSpent: t.exposeInt('signalsSpent', { description: 'live signals that kept their credit, in total' }),
     lastGrant: t.exposeInt('lastGrant', {
       nullable: true,
-      description: 'credits of the latest grant (sign-up, purchase, period, reward, referral); low credits: ≤ 20 % of it',
+      description:
+        'credits of the latest grant (sign-up, purchase, period, reward, referral); low credits: ≤ 20 % of it',
     }),
     unlimited: t.exposeBoolean('unlimited', { description: 'SIGNAL_CREDITS=unlimited: signals are not metered' }),
     cardPayments: t.exposeBoolean('cardPayments', { description: 'this server takes card payments (Stripe)' }),

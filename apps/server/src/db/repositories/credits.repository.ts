@@ -40,7 +40,9 @@ const LEDGER_COLUMNS = sql.raw(`id::float8 as id, user_id::float8 as "userId",
 type Row<T> = T & Record<string, unknown>;
 
 async function selectLocked(db: Executor, userId: number): Promise<CreditState | undefined> {
-  const { rows } = await db.execute<Row<Omit<CreditState, 'recurringPeriodEnd'> & { recurringPeriodEnd: string | null }>>(
+  const { rows } = await db.execute<
+    Row<Omit<CreditState, 'recurringPeriodEnd'> & { recurringPeriodEnd: string | null }>
+  >(
     sql`select credits, recurring_credits as "recurringCredits", recurring_period_credits as "recurringPeriodCredits",
       recurring_period_end as "recurringPeriodEnd", ${sql.raw(UNMETERED_SQL)} as unmetered
     from accounts where user_id = ${userId} for update`,
@@ -153,8 +155,7 @@ const MAX_PAGE = 1000;
  * batch of signals shares one), so paging by `before` neither skips nor repeats rows.
  */
 export async function listLedger(db: Executor, page: LedgerPage): Promise<LedgerRow[]> {
-  const before =
-    page.before === undefined ? sql`` : sql`and created_at < to_timestamp(${page.before}::float8 / 1000)`;
+  const before = page.before === undefined ? sql`` : sql`and created_at < to_timestamp(${page.before}::float8 / 1000)`;
   const { rows } = await db.execute<Row<LedgerRow>>(sql`
     select ${LEDGER_COLUMNS} from credit_ledger
     where user_id = ${page.userId} ${before} and created_at >= (

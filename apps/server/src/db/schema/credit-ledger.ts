@@ -17,9 +17,7 @@ export const creditLedger = pgTable(
      * When the row was written: clock_timestamp(), taken while the account row is locked, so a
      * user's rows are in the order of their changes (now() is the transaction's start).
      */
-    createdAt: timestamp('created_at', { withTimezone: true })
-      .notNull()
-      .default(sql`clock_timestamp()`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
     /** The signed change of the balance. */
     credits: integer('credits').notNull(),
     /** The part of `credits` that changed recurringCredits (the rest changed credits). */
@@ -39,9 +37,7 @@ export const creditLedger = pgTable(
     index('credit_ledger_grants_idx')
       .on(t.userId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.credits} > 0 and ${t.cause} not in ('refund', 'adjustment')`),
-    uniqueIndex('credit_ledger_reference_idx')
-      .on(t.cause, t.reference)
-      .where(sql`${t.reference} is not null`),
+    uniqueIndex('credit_ledger_reference_idx').on(t.cause, t.reference).where(sql`${t.reference} is not null`),
     check('credit_ledger_cause_check', sql.raw(`cause in (${CREDIT_CAUSES.map((c) => `'${c}'`).join(', ')})`)),
     check(
       'credit_ledger_recurring_check',

@@ -29,7 +29,7 @@
 //     entry null with SIGNAL_CREDITS=unlimited or when that reference was spent already.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
 //     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
-import type { Transaction } from '../../db/repositories/executor.ts';
+
 import {
   type CreditState,
   findLedgerEntry,
@@ -39,6 +39,7 @@ import {
   type NewLedgerEntry,
   writeCredits,
 } from '../../db/repositories/credits.repository.ts';
+import type { Transaction } from '../../db/repositories/executor.ts';
 import { AppError } from '../../errors.ts';
 
 export type LedgerEntry = LedgerRow;
@@ -182,7 +183,15 @@ export async function spendCredits(
       granted: 0,
       spent: credits,
     },
-    [{ credits: -credits, recurring: -fromRecurring, cause: 'signal', reference, balanceAfter: balanceOf(state) - credits }],
+    [
+      {
+        credits: -credits,
+        recurring: -fromRecurring,
+        cause: 'signal',
+        reference,
+        balanceAfter: balanceOf(state) - credits,
+      },
+    ],
   );
   return { ok: true, entry: entry ?? null };
 }

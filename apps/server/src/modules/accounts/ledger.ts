@@ -22,5 +22,11 @@ export async function listLedgerEntries(
 ): Promise<LedgerEntryView[]> {
   const page = parsePage(query, LEDGER_PAGE_SIZE, LEDGER_PAGE_MAX);
   const rows = await listLedger(services.db, { userId, ...page });
-  return rows.map(({ id, createdAt, credits, cause, balanceAfter }) => ({ id, createdAt, credits, cause, balanceAfter }));
+  return rows.map(({ id, createdAt, credits, cause, balanceAfter }) => ({
+    id,
+    createdAt,
+    credits,
+    cause,
+    balanceAfter,
+  }));
 }
