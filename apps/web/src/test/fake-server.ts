@@ -59,7 +59,9 @@ const DEFAULTS: Record<string, FakeHandler> = {
   PlaygroundConnectors: () => ({ data: { connectors: [] } }),
   // The dashboard (/me): one active broker (so no welcome tour), an empty log and chart.
   DashboardConnectors: () => ({ data: { connectors: [{ key: 'c1', isActive: true }] } }),
-  DashboardAccount: () => ({ data: { account: { balance: 5 } } }),
+  DashboardAccount: () => ({ data: { account: { balance: 5, unlimited: false } } }),
+  // The low-credit banner of every signed-in screen: credits aplenty, so no banner.
+  CreditsBanner: () => ({ data: { account: { balance: 5, lastGrant: 5, unlimited: false, cardPayments: false } } }),
   DashboardOrderCounters: () => ({ data: { actionsOrderCounters: [{ counter: 0, counterTest: 0 }] } }),
   DashboardOrderStats: () => ({ data: { actionsOrderStats: [] } }),
   ActivityActions: () => ({ data: { actions: [] } }),

@@ -3,6 +3,7 @@ import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { type AnyVariables, type UseQueryState, useQuery } from 'urql';
 import { formatCount } from '../../lib/format.ts';
+import { UNLIMITED } from '../billing/texts.ts';
 import { DashboardAccountDocument, DashboardOrderCountersDocument } from './documents.ts';
 import { Tile, type TileState } from './tile.tsx';
 import { activeConnectorCount, lastDayCounts, signalsLeft } from './tile-values.ts';
@@ -44,7 +45,9 @@ export function DashboardTiles({ connectors }: { connectors: Result<{ connectors
           testId="tile-balance"
           to="/me/account"
           hint="Account & Billing"
-          state={tileState(account, (data) => formatCount(signalsLeft(data.account.balance)))}
+          state={tileState(account, (data) =>
+            data.account.unlimited ? UNLIMITED : formatCount(signalsLeft(data.account.balance)),
+          )}
         />
       </Col>
       <Col>
