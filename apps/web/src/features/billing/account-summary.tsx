@@ -3,16 +3,11 @@ import Row from 'react-bootstrap/Row';
 import type { AnyVariables, UseQueryState } from 'urql';
 import type { AccountCreditsQuery } from '../../gql/graphql.ts';
 import { formatCount, formatDate } from '../../lib/format.ts';
-import { Tile, type TileState } from '../dashboard/tile.tsx';
+import { Tile, tileState } from '../dashboard/tile.tsx';
 import { signalsLeft } from '../dashboard/tile-values.ts';
 import { UNLIMITED } from './texts.ts';
 
 type Account = AccountCreditsQuery['account'];
-
-function state(result: UseQueryState<AccountCreditsQuery, AnyVariables>, value: (a: Account) => string): TileState {
-  if (result.data) return { kind: 'ready', value: value(result.data.account) };
-  return result.error && !result.fetching ? { kind: 'error' } : { kind: 'loading' };
-}
 
 /** Where the signals left come from: the plan's period credits (spent first) and one-time credits. */
 export function creditsBreakdown(account: Account): string {
@@ -32,7 +27,9 @@ export function AccountSummary({ account }: { account: UseQueryState<AccountCred
           title="Signals left"
           testId="account-balance"
           {...(data ? { hint: creditsBreakdown(data) } : {})}
-          state={state(account, (a) => (a.unlimited ? UNLIMITED : formatCount(signalsLeft(a.balance))))}
+          state={tileState(account, ({ account: a }) =>
+            a.unlimited ? UNLIMITED : formatCount(signalsLeft(a.balance)),
+          )}
         />
       </Col>
       <Col>
@@ -40,7 +37,7 @@ export function AccountSummary({ account }: { account: UseQueryState<AccountCred
           title="Signals spent in total"
           testId="account-spent"
           hint="live signals whose order went through"
-          state={state(account, (a) => (a.unlimited ? '–' : formatCount(a.signalsSpent)))}
+          state={tileState(account, ({ account: a }) => (a.unlimited ? '–' : formatCount(a.signalsSpent)))}
         />
       </Col>
     </Row>

@@ -1,8 +1,8 @@
 import { creditCauseLabel } from '@router/shared';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { MoreFooter } from '../../components/more-footer.tsx';
 import { formatCount, formatDateTime, formatIsoSeconds } from '../../lib/format.ts';
 import { useLedger } from './use-ledger.ts';
 
@@ -48,19 +48,7 @@ export function LedgerTable() {
           )}
         </tbody>
       </Table>
-      {ledger.hasMore && (
-        <Card.Footer className="bg-body text-center">
-          <Button
-            variant="outline-secondary"
-            size="sm"
-            onClick={ledger.more}
-            aria-disabled={ledger.loading}
-            className={ledger.loading ? 'disabled-look' : undefined}
-          >
-            More
-          </Button>
-        </Card.Footer>
-      )}
+      {ledger.hasMore && <MoreFooter loading={ledger.loading} onMore={ledger.more} />}
     </Card>
   );
 }
