@@ -60,7 +60,7 @@ const variables = {
           ? { unlimited: true, signupCredits: DEFAULT_CREDITS }
           : { unlimited: false, signupCredits: Number(v) },
       ),
-    doc: `credits a new account gets (default ${DEFAULT_CREDITS}); "unlimited": signals are not metered`,
+    doc: `credits a new account gets (default ${DEFAULT_CREDITS}); "unlimited": signals are not metered (new accounts still get ${DEFAULT_CREDITS})`,
   },
   STRIPE_SECRET_KEY: { schema: optionalText, doc: 'card payments (optional)' },
   STRIPE_WEBHOOK_SECRET: { schema: optionalText, doc: 'verifies Stripe webhook signatures' },
