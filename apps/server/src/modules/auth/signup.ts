@@ -46,7 +46,7 @@ function signupMetadata(input: SignupInput): Record<string, unknown> {
 }
 
 /** The user, its account and the sign-up grant (SIGNAL_CREDITS) in one transaction; null: email taken. */
-function createWithCredits(services: Services, user: NewUser): Promise<UserRow | null> {
+export function createWithCredits(services: Services, user: NewUser): Promise<UserRow | null> {
   return services.db.transaction(async (tx) => {
     const created = await createUserWithAccount(tx, user);
     const credits = services.config.SIGNAL_CREDITS.signupCredits;

@@ -7,15 +7,14 @@
 // (modules/auth/claim.ts), so nobody can prepare an account in someone else's name.
 import { emailSchema, GROUP, nameSchema } from '@router/shared';
 import { z } from 'zod';
-import { createUserWithAccount, findUserByEmail } from '../../db/repositories/user.repository.ts';
-import { DEFAULT_CREDITS } from '../../db/schema/accounts.ts';
+import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { parseInput, rateLimited } from '../auth/caller.ts';
 import { sendConfirmation } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { issueSession } from '../auth/sessions.ts';
-import { EMAIL_TAKEN } from '../auth/signup.ts';
+import { createWithCredits, EMAIL_TAKEN } from '../auth/signup.ts';
 import { newKey } from '../auth/tokens.ts';
 import { liveInteraction, type RawExchange } from './interaction.ts';
 
@@ -46,7 +45,7 @@ export async function legacyRegister(
   }
   if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
   const clientId = String(interaction.params.client_id);
-  const user = await createUserWithAccount(services.db, {
+  const user = await createWithCredits(services, {
     key: newKey(),
     email,
     firstName: input.first_name ?? null,
@@ -55,7 +54,7 @@ export async function legacyRegister(
     emailConfirmedAt: null,
     group: GROUP.CUSTOMER,
     firstUserGroup: GROUP.ADMIN,
-    accountMetadata: { creditsTotal: DEFAULT_CREDITS, signup: { partner: clientId } },
+    accountMetadata: { signup: { partner: clientId } },
   });
   if (!user) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
   await sendConfirmation(services, user);
