@@ -27,7 +27,7 @@ export interface RunningServer {
  */
 export async function openDatabase(config: Config, log: Logger, heldLock?: () => void) {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => {} };
-  const release = heldLock ?? lockDataDir(config.DATA_DIR);
+  const release = heldLock ?? (await lockDataDir(config.DATA_DIR));
   try {
     const embedded = await startEmbeddedPostgres(config.DATA_DIR, log);
     return {
