@@ -10,6 +10,7 @@ import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import { createIdentity } from './modules/auth/runtime.ts';
+import { ServerCounters } from './modules/metrics/counters.ts';
 import { loadSecretsKey } from './secrets-key.ts';
 import type { Services } from './services.ts';
 
@@ -60,6 +61,7 @@ export async function startServer(
       brokers: createBrokers(config, db),
       secretsKey: loadSecretsKey(config.SECRETS_KEY, config.DATA_DIR),
       identity: createIdentity(config, log),
+      counters: new ServerCounters(),
     };
     const app = await buildApp(services, { authenticate, webApp: options.webApp });
     const address = await app.listen({ port: config.PORT, host: config.HOST });

@@ -5,6 +5,7 @@
 // is older than any broker call of any instance can run and the broker says it has no such order.
 // Broker errors leave the signal for the next pass. Runs at start and every 30 s; the rows are
 // claimed FOR UPDATE SKIP LOCKED, so instances never reconcile the same signal twice.
+
 import type { OrderResponse } from '@router/orders';
 import {
   deleteExpiredSignalKeys,
@@ -14,6 +15,7 @@ import {
 } from '../../db/repositories/signal-reconcile.repository.ts';
 import { recordSignalOutcomes } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
+import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { withBrokerSession } from '../connectors/index.ts';
 import type { InFlight } from './in-flight.ts';
 
@@ -44,7 +46,13 @@ async function lookUp(services: Services, signal: UnfinishedSignal): Promise<Ord
       { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
     );
   } catch (error) {
-    services.log.warn({ err: error, signalId: signal.id }, 'reconciliation: order lookup failed, will retry');
+    reportBrokerFailure(
+      services,
+      error,
+      signal.provider_name,
+      { signalId: signal.id },
+      'reconciliation: order lookup failed, will retry',
+    );
     return undefined;
   }
 }
