@@ -1,4 +1,5 @@
-// Starts and stops the whole server: database (embedded or external), migrations, HTTP.
+// Starts and stops the whole server: database (embedded or external), migrations, HTTP, the
+// activity retention job.
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createBrokers } from './brokers.ts';
@@ -8,6 +9,7 @@ import { lockDataDir } from './db/data-lock.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
+import { startActivityRetention } from './modules/actions/retention.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import { createIdentity } from './modules/auth/runtime.ts';
 import { ServerCounters } from './modules/metrics/counters.ts';
@@ -66,10 +68,12 @@ export async function startServer(
     const app = await buildApp(services, { authenticate, webApp: options.webApp });
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     log.info({ url: config.PUBLIC_URL, address }, 'server started');
+    const stopRetention = startActivityRetention(services);
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         await app.close();
+        await stopRetention();
         await pool.end();
         await database.stop();
         log.info('server stopped');
