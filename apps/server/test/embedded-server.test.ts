@@ -68,6 +68,15 @@ describe('embedded PostgreSQL server', { timeout: 180_000 }, () => {
     const legacy = new pg.Client({ connectionString: embeddedUrl(postmaster?.socketDir ?? '', LEGACY_PASSWORD) });
     await expect(legacy.connect()).rejects.toMatchObject({ code: '28P01' });
 
+    // No deprecation warning at start, nor when GraphQL (loaded with its first request) loads.
+    const graphql = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ health }' }),
+    });
+    expect(graphql.status).toBe(200);
+    expect(first.output()).not.toMatch(/Deprecation|FSTDEP|\(node:\d+\) \[/);
+
     // A second server on the same DATA_DIR fails at once, with a clear message.
     const second = spawnServer({ DATA_DIR: dataDir, PORT: String(await freePort()) });
     expect(await second.exited).not.toBe(0);

@@ -16,17 +16,21 @@ export function passwordFile(dataDir: string): string {
   return path.join(dataDir, 'postgres.password');
 }
 
-/** The password, generated on first use. */
-export function embeddedPassword(dataDir: string): string {
+/** The password, generated on first use (`created`: by this call). */
+export function ensurePasswordFile(dataDir: string): { password: string; created: boolean } {
   const file = passwordFile(dataDir);
   try {
-    return fs.readFileSync(file, 'utf8').trim();
+    return { password: fs.readFileSync(file, 'utf8').trim(), created: false };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const password = randomBytes(32).toString('base64url');
   fs.writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
-  return password;
+  return { password, created: true };
+}
+
+export function embeddedPassword(dataDir: string): string {
+  return ensurePasswordFile(dataDir).password;
 }
 
 /** pg_hba.conf: password (SCRAM) logins over the Unix socket, nothing else. */

@@ -11,8 +11,8 @@ import type { Logger } from 'pino';
 import {
   EMBEDDED_PORT,
   EMBEDDED_USER,
-  embeddedPassword,
   embeddedUrl,
+  ensurePasswordFile,
   LEGACY_PASSWORD,
   PG_HBA,
   scramVerifier,
@@ -36,8 +36,9 @@ const INVALID_PASSWORD = '28P01';
 /**
  * Signs in with the password file's password; a data folder from before it (or a new cluster,
  * which initdb gives the legacy password) still has the legacy one: that is replaced first.
+ * `legacyFirst` when the file was just made (no failed login in PostgreSQL's log then).
  */
-async function ensurePassword(socketDir: string, password: string, log: Logger): Promise<void> {
+async function ensurePassword(socketDir: string, password: string, legacyFirst: boolean, log: Logger): Promise<void> {
   const tryConnect = async (candidate: string) => {
     const client = new pg.Client({ connectionString: embeddedUrl(socketDir, candidate) });
     try {
@@ -48,25 +49,33 @@ async function ensurePassword(socketDir: string, password: string, log: Logger):
       throw error;
     }
   };
-  const current = await tryConnect(password);
-  if (current) {
-    await current.end();
-    return;
+  if (!legacyFirst) {
+    const current = await tryConnect(password);
+    if (current) {
+      await current.end();
+      return;
+    }
   }
   const legacy = await tryConnect(LEGACY_PASSWORD);
-  if (!legacy) throw new Error('embedded PostgreSQL refuses the password of DATA_DIR/postgres.password');
+  if (!legacy) {
+    throw new Error(
+      'embedded PostgreSQL refuses the password of DATA_DIR/postgres.password (restore that file from a backup of the folder)',
+    );
+  }
   try {
     await legacy.query(`alter role ${EMBEDDED_USER} password ${legacy.escapeLiteral(scramVerifier(password))}`);
   } finally {
     await legacy.end();
   }
-  log.info('embedded PostgreSQL: the default password was replaced by the one in DATA_DIR/postgres.password');
+  log.info(
+    'embedded PostgreSQL: its password is now the one in DATA_DIR/postgres.password (the default one is refused)',
+  );
 }
 
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   await stopOrphan(pgDir, log);
-  const password = embeddedPassword(dataDir);
+  const { password, created } = ensurePasswordFile(dataDir);
   const socket = socketDirectory(pgDir);
   const pgLog = log.child({ component: 'postgres' });
   let lastMessage = '';
@@ -108,7 +117,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     } catch (error) {
       throw new Error(`embedded PostgreSQL did not start: ${lastMessage || String(error)}`);
     }
-    await ensurePassword(socket.dir, password, log).catch(async (error: unknown) => {
+    await ensurePassword(socket.dir, password, created, log).catch(async (error: unknown) => {
       await pg.stop();
       throw error;
     });

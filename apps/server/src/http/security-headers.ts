@@ -15,6 +15,23 @@ const STRIPE = {
   api: 'https://api.stripe.com',
 };
 
+/**
+ * What helmet sets that only a document reads (policies of the page, its framing, its opener):
+ * the hashed scripts and styles go without them, ~0.8 KB less per file on a first load.
+ * nosniff and Cross-Origin-Resource-Policy stay on every answer.
+ */
+export const DOCUMENT_ONLY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+] as const;
+
 export function cspDirectives(https: boolean): Record<string, string[]> {
   return {
     'default-src': ["'self'"],

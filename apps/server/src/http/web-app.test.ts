@@ -39,6 +39,10 @@ describe('the web app', () => {
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     expect(br.headers['content-type']).toMatch(/javascript/);
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(SCRIPT);
+    // A script needs no page policies; nosniff and CORP stay.
+    expect(br.headers['content-security-policy']).toBeUndefined();
+    expect(br.headers['x-content-type-options']).toBe('nosniff');
+    expect(br.headers['cross-origin-resource-policy']).toBe('same-origin');
 
     const gz = await t.app.inject({ url: '/assets/index-AbC123.js', headers: { 'accept-encoding': 'gzip' } });
     expect(gz.headers['content-encoding']).toBe('gzip');

@@ -7,15 +7,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { DOCUMENT_ONLY_HEADERS } from './security-headers.ts';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 const API_PREFIXES = ['/graphql', '/api/', '/hook/', '/healthz', '/readyz', '/metrics'];
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Cache-Control of a file of dist/ (its path on disk, compressed variant or not). */
-export function cacheControlFor(dist: string, file: string): string {
-  return path.relative(dist, file).startsWith(`assets${path.sep}`) ? IMMUTABLE : 'no-cache';
-}
+const isHashedAsset = (dist: string, file: string) => path.relative(dist, file).startsWith(`assets${path.sep}`);
 
 export async function registerWebApp(app: FastifyInstance, dist = WEB_DIST): Promise<void> {
   const index = path.join(dist, 'index.html');
@@ -34,7 +32,13 @@ export async function registerWebApp(app: FastifyInstance, dist = WEB_DIST): Pro
     cacheControl: false,
     // The compressed variants are chosen by Accept-Encoding, not asked for by name.
     globIgnore: ['**/*.br', '**/*.gz'],
-    setHeaders: (reply, file) => reply.header('cache-control', cacheControlFor(dist, file)),
+    setHeaders: (reply, file) => {
+      if (!isHashedAsset(dist, file)) return reply.header('cache-control', 'no-cache');
+      for (const name of DOCUMENT_ONLY_HEADERS) reply.raw.removeHeader(name);
+      // Never revalidated (a new build has new names): no validators, no ranges.
+      reply.removeHeader('etag').removeHeader('last-modified').removeHeader('accept-ranges');
+      return reply.header('cache-control', IMMUTABLE);
+    },
   });
   const sendIndex = (reply: FastifyReply) => reply.sendFile('index.html');
   app.get('/', async (_req, reply) => sendIndex(reply));
