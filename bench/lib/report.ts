@@ -69,7 +69,10 @@ function budget(r: BenchResults): BudgetLine[] {
     ...r.phases.filter((p) => p.target !== 'bare').map((p) => p.proc.serverRssPeakMb),
     ...r.bursts.filter((b) => b.target !== 'bare').map((b) => b.proc.serverRssPeakMb),
   );
-  lines.push({ what: 'server RSS, peak over the run', target: '≤ 300 MB', measured: `${rss} MB`, ok: rss <= 300 });
+  // A run of bursts or first load only has no RSS figure.
+  if (Number.isFinite(rss)) {
+    lines.push({ what: 'server RSS, peak over the run', target: '≤ 300 MB', measured: `${rss} MB`, ok: rss <= 300 });
+  }
   if (r.firstLoad) {
     const kb = r.firstLoad.staticBodyBytes / 1024;
     lines.push({
