@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, type Histogram, Registry } from 'prom-client';
 import { countUnfinishedSignals } from '../../db/repositories/metrics.repository.ts';
 import { type HookTimings, PHASES, type Phase } from '../../hook/timings.ts';
-import type { ServerCounters } from './counters.ts';
+import type { PairCounter, ServerCounters } from './counters.ts';
 
 export interface MetricsSources {
   counters: ServerCounters;
@@ -50,19 +50,31 @@ function phaseHistogram(timings: HookTimings): Histogram {
   return metric as unknown as Histogram;
 }
 
-export function createMetricsRegistry({ counters, timings, pool }: MetricsSources): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+/** A counter with two labels whose values are read from a PairCounter at scrape time. */
+function pairCounter(registry: Registry, name: string, help: string, labels: [string, string], source: PairCounter) {
+  const [first, second] = labels;
   new Counter({
-    name: 'router_signals_total',
-    help: 'Signals received on hooks, by broker and outcome (the status answered)',
-    labelNames: ['broker', 'outcome'],
+    name,
+    help,
+    labelNames: labels,
     registers: [registry],
     collect() {
       this.reset();
-      for (const [broker, outcome, n] of counters.signals.entries()) this.inc({ broker, outcome }, n);
+      for (const [a, b, n] of source.entries()) this.inc({ [first]: a, [second]: b }, n);
     },
   });
+}
+
+export function createMetricsRegistry({ counters, timings, pool }: MetricsSources): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  pairCounter(
+    registry,
+    'router_signals_total',
+    'Signals received on hooks, by broker and outcome (the status answered)',
+    ['broker', 'outcome'],
+    counters.signals,
+  );
   new Counter({
     name: 'router_hook_answers_total',
     help: 'Answers of POST /hook by HTTP status code',
@@ -73,16 +85,13 @@ export function createMetricsRegistry({ counters, timings, pool }: MetricsSource
       for (const [code, n] of counters.hookAnswers) this.inc({ code }, n);
     },
   });
-  new Counter({
-    name: 'router_broker_errors_total',
-    help: 'Failed broker calls by broker and kind (BrokerError kinds; Unexpected for our own faults)',
-    labelNames: ['broker', 'kind'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [broker, kind, n] of counters.brokerErrors.entries()) this.inc({ broker, kind }, n);
-    },
-  });
+  pairCounter(
+    registry,
+    'router_broker_errors_total',
+    'Failed broker calls by broker and kind (BrokerError kinds; Unexpected for our own faults)',
+    ['broker', 'kind'],
+    counters.brokerErrors,
+  );
   registry.registerMetric(phaseHistogram(timings));
   new Gauge({
     name: 'router_signals_unfinished',
