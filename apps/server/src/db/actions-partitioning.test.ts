@@ -1,33 +1,16 @@
-// Migration 0005 on a database holding activity: the rows survive with their ids, each in its
+// Migration 0006 on a database holding activity: the rows survive with their ids, each in its
 // month's partition; new rows continue the ids; deleting a user still removes its entries.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrationsBefore } from '../../test/migrations-before.ts';
 import { withDatabase } from '../../test/postgres.ts';
-import { MIGRATIONS_DIR, runMigrations } from './migrate.ts';
+import { runMigrations } from './migrate.ts';
 
 const name = `partitioning_${randomBytes(4).toString('hex')}`;
-const before = fs.mkdtempSync(path.join(os.tmpdir(), 'router-migrations-'));
+let before: string;
 let pool: pg.Pool;
-
-/** The committed migrations up to (not including) 0005, as a folder of their own. */
-function migrationsBefore(tag: string): string {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
-    entries: Array<{ tag: string }>;
-  };
-  const entries = journal.entries.slice(
-    0,
-    journal.entries.findIndex((e) => e.tag.startsWith(tag)),
-  );
-  fs.mkdirSync(path.join(before, 'meta'));
-  fs.writeFileSync(path.join(before, 'meta/_journal.json'), JSON.stringify({ ...journal, entries }));
-  for (const entry of entries)
-    fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(before, `${entry.tag}.sql`));
-  return before;
-}
 
 beforeAll(async () => {
   const admin = new pg.Client({ connectionString: inject('postgresUrl') });
@@ -42,12 +25,13 @@ afterAll(async () => {
   await admin.connect();
   await admin.query(`drop database if exists ${name} with (force)`);
   await admin.end();
-  fs.rmSync(before, { recursive: true, force: true });
+  if (before) fs.rmSync(before, { recursive: true, force: true });
 });
 
-describe('migration 0005: actions partitioned by month', () => {
+describe('migration 0006: actions partitioned by month', () => {
   it('keeps every entry, in its month, and the ids go on', async () => {
-    await runMigrations(pool, migrationsBefore('0005_'));
+    before = migrationsBefore('0006_actions_partitioned_by_month');
+    await runMigrations(pool, before);
     const { rows: users } = await pool.query<{ id: string }>(
       `insert into users (key, email, "group") values ('u1', 'one@example.com', 4), ('u2', 'two@example.com', 4) returning id`,
     );

@@ -1,4 +1,4 @@
-// The activity log's months (partitions of `actions`, migration 0005) and its retention.
+// The activity log's months (partitions of `actions`, migration 0006) and its retention.
 import type pg from 'pg';
 import type { Queryable } from './signals.repository.ts';
 

@@ -4,7 +4,7 @@ import { users } from './users.ts';
 
 /**
  * SPEC §3 Action: the activity log ('Last actions'). Partitioned by month of created_at
- * (migration 0005; drizzle-kit does not express partitioning): the retention job drops whole
+ * (migration 0006; drizzle-kit does not express partitioning): the retention job drops whole
  * months and creates the coming ones (modules/actions/retention.ts). Hence the primary key holds
  * created_at, and the id comes from a sequence (identity columns need PostgreSQL 17 there).
  */
