@@ -76,6 +76,12 @@ export async function startFakeAlpaca(options: FakeAlpacaOptions = {}) {
     return order ?? reply.code(404).send({ code: 40410000, message: `order not found for ${id}` });
   });
 
+  app.get('/v2/orders/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const order = orders.find((o) => o.id === id);
+    return order ?? reply.code(404).send({ code: 40410000, message: `order not found for ${id}` });
+  });
+
   app.get('/v2/orders', async (request) => {
     const { status = 'open', symbols } = request.query as { status?: string; symbols?: string };
     const open = (o: FakeAlpacaOrder) => ['new', 'accepted', 'partially_filled'].includes(o.status);

@@ -3,7 +3,7 @@
 // api-signature = hex HMAC-SHA256(secret, verb + path + expires + body).
 import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createFakeServer, type FakeServer } from '../ccxt-common/fake-server.ts';
+import { createFakeServer, type FakeServer } from '../../ccxt/fake-server.ts';
 
 export const BITMEX_FAKE_KEY = 'bitmex-test-key';
 export const BITMEX_FAKE_SECRET = 'bitmex-test-secret';
@@ -145,6 +145,7 @@ export function createBitmexFake(): BitmexFake {
       (o) =>
         (!query.symbol || o.symbol === query.symbol) &&
         (filter.clOrdID === undefined || o.clOrdID === filter.clOrdID) &&
+        (filter.orderID === undefined || o.orderID === filter.orderID) &&
         (filter.open !== true || o.ordStatus === 'New'),
     );
   });

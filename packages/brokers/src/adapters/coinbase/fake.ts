@@ -4,7 +4,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
-import { createFakeServer, type FakeServer } from '../ccxt-common/fake-server.ts';
+import { createFakeServer, type FakeServer } from '../../ccxt/fake-server.ts';
 
 export const COINBASE_KEY_NAME = 'organizations/5a1b-org/apiKeys/7c2d-key';
 const PRODUCTS = [
@@ -151,6 +151,12 @@ export function createCoinbaseFake(): CoinbaseFake {
       cursor: '',
     };
   });
+  app.get('/api/v3/brokerage/orders/historical/:id', async (request, reply) => {
+    const order = fake.orders.find((o) => o.order_id === (request.params as { id: string }).id);
+    return order
+      ? { order }
+      : reply.code(404).send({ error: 'NOT_FOUND', message: 'order not found', error_details: 'order not found' });
+  });
   app.post('/api/v3/brokerage/orders/batch_cancel', async (request) => {
     const { order_ids: ids = [] } = JSON.parse(String(request.body)) as { order_ids?: string[] };
     return {
@@ -232,7 +238,7 @@ export function createCoinbaseFake(): CoinbaseFake {
       client_order_id: body.client_order_id,
       status: market ? 'FILLED' : 'OPEN',
       time_in_force: market ? 'IMMEDIATE_OR_CANCEL' : 'GOOD_UNTIL_CANCELLED',
-      created_time: '2026-11-01T00:00:00Z',
+      created_time: new Date().toISOString(),
       completion_percentage: market ? '100' : '0',
       filled_size: market ? String(size) : '0',
       average_filled_price: market ? product.price : '0',

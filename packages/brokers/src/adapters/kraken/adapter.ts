@@ -2,11 +2,10 @@
 // our client order id as cl_ord_id.
 
 import type { Order } from '@router/orders';
-import type { Broker } from '../../core/broker.ts';
-import { createCcxtBroker } from '../ccxt-common/broker.ts';
-import { boundedId, uuidFor } from '../ccxt-common/client-id.ts';
-import { basicOrder, refuseUnless } from '../ccxt-common/order-args.ts';
-import type { CcxtVenue, OrderArgs } from '../ccxt-common/venue.ts';
+import { type CcxtBroker, createCcxtBroker } from '../../ccxt/broker.ts';
+import { boundedId, uuidFor } from '../../ccxt/client-id.ts';
+import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
+import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
 import { KRAKEN_TITLE, krakenDescriptor } from './descriptor.ts';
 
 /** cl_ord_id: free text up to 18 characters, else a UUID. */
@@ -71,10 +70,6 @@ export const krakenVenue: CcxtVenue = {
   configure(exchange) {
     exchange.nonce = nextNonce;
   },
-  isDuplicate: (message) => /duplicate/i.test(message),
-  // EAPI:Invalid key / signature / nonce and EGeneral:Permission denied: the key is unusable.
-  classify: (message) =>
-    /^(invalid (key|signature|nonce)|permission denied)/i.test(message) ? 'AuthenticationError' : undefined,
   orderArgs: (order, _market, clientOrderId) => krakenOrderArgs(order, clientOrderId),
   async findByClientId(exchange, clientOrderId) {
     const params = { clientOrderId: krakenClientId(clientOrderId) };
@@ -85,6 +80,6 @@ export const krakenVenue: CcxtVenue = {
   },
 };
 
-export function createKrakenBroker(): Broker {
+export function createKrakenBroker(): CcxtBroker {
   return createCcxtBroker(krakenVenue);
 }

@@ -1,8 +1,8 @@
 // Protocol fake of Kraken's spot REST API (docs.kraken.com, broker-specs/kraken): public
-// AssetPairs, and private BalanceEx, AddOrder, OpenOrders, ClosedOrders, CancelOrder, each
+// AssetPairs, and private BalanceEx, AddOrder, OpenOrders, ClosedOrders, QueryOrders, CancelOrder, each
 // form-encoded and signed: API-Sign = HMAC-SHA512(base64-decoded secret, path + SHA256(nonce + body)).
 import { createHash, createHmac } from 'node:crypto';
-import { createFakeServer, type FakeServer } from '../ccxt-common/fake-server.ts';
+import { createFakeServer, type FakeServer } from '../../ccxt/fake-server.ts';
 
 export const KRAKEN_FAKE_KEY = 'kraken-test-key';
 export const KRAKEN_FAKE_SECRET = Buffer.from('kraken-test-secret-0123456789abcdef').toString('base64');
@@ -157,6 +157,12 @@ export function createKrakenFake(): KrakenFake {
         );
         const rows = Object.fromEntries(list.map((o) => [o.txid, describe(o)]));
         return ok(open ? { open: rows } : { closed: rows, count: list.length });
+      }
+      case 'QueryOrders': {
+        const ids = (form.txid ?? '').split(',');
+        const found = fake.orders.filter((o) => ids.includes(o.txid));
+        if (!found.length) return fail('EOrder:Unknown order');
+        return ok(Object.fromEntries(found.map((o) => [o.txid, describe(o)])));
       }
       case 'CancelOrder': {
         const order = fake.orders.find(

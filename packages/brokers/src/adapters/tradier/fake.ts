@@ -127,6 +127,14 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
     return { orders: shown.length ? { order: tradierList(shown) } : 'null' };
   });
 
+  app.get('/v1/accounts/:id/orders/:orderId', async (request, reply) => {
+    const order = orders.find((o) => String(o.id) === (request.params as { orderId: string }).orderId);
+    if (!order) return reply.code(400).send(errors('Order not found'));
+    const { tag, ...rest } = order;
+    const withTags = (request.query as { includeTags?: string }).includeTags === 'true';
+    return { order: withTags && tag ? { ...rest, tag } : rest };
+  });
+
   app.delete('/v1/accounts/:id/orders/:orderId', async (request, reply) => {
     const order = orders.find((o) => String(o.id) === (request.params as { orderId: string }).orderId);
     if (!order) return reply.code(400).send(errors('Order not found'));

@@ -2,13 +2,12 @@
 // order id as a numeric clientOrderId.
 
 import type { Order } from '@router/orders';
-import type { Broker } from '../../core/broker.ts';
-import { createCcxtBroker } from '../ccxt-common/broker.ts';
-import { isCcxtError } from '../ccxt-common/ccxt-module.ts';
-import { numericId } from '../ccxt-common/client-id.ts';
-import { basicOrder, refuseUnless } from '../ccxt-common/order-args.ts';
-import type { MarketInfo } from '../ccxt-common/symbols.ts';
-import type { CcxtVenue, OrderArgs } from '../ccxt-common/venue.ts';
+import { type CcxtBroker, createCcxtBroker } from '../../ccxt/broker.ts';
+import { isCcxtError } from '../../ccxt/ccxt-module.ts';
+import { numericId } from '../../ccxt/client-id.ts';
+import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
+import type { MarketInfo } from '../../ccxt/symbols.ts';
+import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
 import { WOO_TITLE, wooDescriptor } from './descriptor.ts';
 
 export const wooClientId = (id: string) => numericId(id);
@@ -69,6 +68,6 @@ export const wooVenue: CcxtVenue = {
   },
 };
 
-export function createWooBroker(): Broker {
+export function createWooBroker(): CcxtBroker {
   return createCcxtBroker(wooVenue);
 }

@@ -3,7 +3,7 @@
 // x-api-timestamp and x-api-signature = hex HMAC-SHA256(secret, timestamp + method + path(?query) + body).
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createFakeServer, type FakeServer } from '../ccxt-common/fake-server.ts';
+import { createFakeServer, type FakeServer } from '../../ccxt/fake-server.ts';
 
 export const WOO_FAKE_KEY = 'woo-test-key';
 export const WOO_FAKE_SECRET = 'woo-test-secret';

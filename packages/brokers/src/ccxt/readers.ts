@@ -2,7 +2,7 @@
 
 import type { OrderResponse } from '@router/orders';
 import type { Balances, Order as CcxtOrder, Exchange, Market, Position } from 'ccxt';
-import type { Holding, Holdings } from '../../core/broker.ts';
+import type { Holding, Holdings } from '../core/broker.ts';
 import type { MarketInfo } from './symbols.ts';
 
 function text(value: unknown): string | undefined {
