@@ -5,6 +5,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BrokerModule, isBrokerModule } from './core/define.ts';
+import type { StartProtocolFake } from './core/protocol-fake.ts';
 
 export const ADAPTERS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'adapters');
 
@@ -34,6 +35,15 @@ async function load(folder: string): Promise<BrokerModule> {
 
 export function discoverBrokers(): Promise<BrokerModule[]> {
   return Promise.all(brokerFolders().map(load));
+}
+
+/** Tests: the folder's protocol fake (`startProtocolFake` in fake.ts), if it has one. */
+export async function loadProtocolFake(folder: string): Promise<StartProtocolFake | undefined> {
+  if (!existsSync(path.join(ADAPTERS_DIR, folder, 'fake.ts'))) return undefined;
+  const loaded = (await import(brokerFile(folder, 'fake.ts'))) as { startProtocolFake?: unknown };
+  if (typeof loaded.startProtocolFake !== 'function')
+    throw new Error(`adapters/${folder}/fake.ts must export startProtocolFake (core/protocol-fake.ts)`);
+  return loaded.startProtocolFake as StartProtocolFake;
 }
 
 /** Every broker of this package, by name. */

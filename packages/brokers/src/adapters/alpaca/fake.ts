@@ -3,6 +3,7 @@
 // insufficient buying power. Market orders answer `accepted` and fill right after.
 import type { FastifyReply } from 'fastify';
 import { createFakeServer } from '../../core/fake-server.ts';
+import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import {
   assetClassOf,
   type FakeAlpacaOrder,
@@ -156,3 +157,16 @@ export async function startFakeAlpaca(options: FakeAlpacaOptions = {}) {
 
 export type { RecordedRequest } from '../../core/fake-server.ts';
 export type FakeAlpaca = Awaited<ReturnType<typeof startFakeAlpaca>>;
+
+export const startProtocolFake: StartProtocolFake = async () => {
+  const fake = await startFakeAlpaca();
+  return {
+    config: { baseUrl: fake.url },
+    credentials: () => fake.keys,
+    signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+    orderCount: () => fake.orders.length,
+    requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
+    answerNext: (answer) => fake.inject(answer),
+    close: fake.close,
+  };
+};

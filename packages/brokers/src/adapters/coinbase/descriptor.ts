@@ -27,6 +27,7 @@ export const coinbaseDescriptor: BrokerDescriptor & { baseUrl: string } = {
   exceptions: {
     broad: {
       'order not found': 'OrderNotFound',
+      'orderid was not found': 'OrderNotFound',
       unauthorized: 'AuthenticationError',
       'invalid api key': 'AuthenticationError',
       'invalid signature': 'AuthenticationError',

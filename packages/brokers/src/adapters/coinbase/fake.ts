@@ -4,7 +4,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
-import { createFakeServer, type FakeServer } from '../../ccxt/fake-server.ts';
+import { createFakeServer, type FakeServer, startExchangeFake } from '../../ccxt/fake-server.ts';
+import type { StartProtocolFake } from '../../core/protocol-fake.ts';
 
 export const COINBASE_KEY_NAME = 'organizations/5a1b-org/apiKeys/7c2d-key';
 const PRODUCTS = [
@@ -31,6 +32,19 @@ const PRODUCTS = [
     quote_max_size: '150000000',
     base_currency_id: 'ETH',
     quote_currency_id: 'USD',
+  },
+  // From ccxt's recorded createOrder case (broker-specs/ccxt): a market sell of 10 ADA-USDT.
+  {
+    product_id: 'ADA-USDT',
+    price: '0.45',
+    base_increment: '0.00000001',
+    quote_increment: '0.0001',
+    base_min_size: '0.00000001',
+    base_max_size: '10000000',
+    quote_min_size: '1',
+    quote_max_size: '10000000',
+    base_currency_id: 'ADA',
+    quote_currency_id: 'USDT',
   },
   {
     product_id: 'SOL-USDC',
@@ -264,3 +278,12 @@ export function createCoinbaseFake(): CoinbaseFake {
   });
   return fake;
 }
+
+export const startProtocolFake: StartProtocolFake = () => {
+  const fake = createCoinbaseFake();
+  return startExchangeFake(fake, {
+    credentials: { apiKeyName: COINBASE_KEY_NAME, privateKey: fake.privateKeyPem },
+    signal: { symbol: 'BTC-USD', action: 'buy', quantity: 0.01 },
+    orderCount: () => fake.orders.length,
+  });
+};

@@ -2,7 +2,8 @@
 // AssetPairs, and private BalanceEx, AddOrder, OpenOrders, ClosedOrders, QueryOrders, CancelOrder, each
 // form-encoded and signed: API-Sign = HMAC-SHA512(base64-decoded secret, path + SHA256(nonce + body)).
 import { createHash, createHmac } from 'node:crypto';
-import { createFakeServer, type FakeServer } from '../../ccxt/fake-server.ts';
+import { createFakeServer, type FakeServer, startExchangeFake } from '../../ccxt/fake-server.ts';
+import type { StartProtocolFake } from '../../core/protocol-fake.ts';
 
 export const KRAKEN_FAKE_KEY = 'kraken-test-key';
 export const KRAKEN_FAKE_SECRET = Buffer.from('kraken-test-secret-0123456789abcdef').toString('base64');
@@ -27,6 +28,17 @@ const PAIRS = {
     lot_decimals: 8,
     ordermin: '0.002',
     last: 3000,
+  },
+  // From ccxt's recorded createOrder case (broker-specs/ccxt): LTC/USDT is sent as pair=LTCUSDT.
+  LTCUSDT: {
+    altname: 'LTCUSDT',
+    wsname: 'LTC/USDT',
+    base: 'XLTC',
+    quote: 'USDT',
+    pair_decimals: 2,
+    lot_decimals: 8,
+    ordermin: '0.05',
+    last: 70,
   },
   SOLUSD: {
     altname: 'SOLUSD',
@@ -226,3 +238,12 @@ export function createKrakenFake(): KrakenFake {
   });
   return fake;
 }
+
+export const startProtocolFake: StartProtocolFake = () => {
+  const fake = createKrakenFake();
+  return startExchangeFake(fake, {
+    credentials: { apiKey: KRAKEN_FAKE_KEY, apiSecret: KRAKEN_FAKE_SECRET },
+    signal: { symbol: 'BTCUSD', action: 'buy', quantity: 0.01 },
+    orderCount: () => fake.orders.length,
+  });
+};

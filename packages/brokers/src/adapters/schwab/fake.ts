@@ -4,6 +4,7 @@
 // 7 days after sign-in (on the injected clock). Errors in Schwab's shapes:
 //   401/400 {"message":"...","errors":["..."]}; token endpoint {"error":"...","error_description":"..."}
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { exactPath, type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { type FakeAccount, type FakeOrder, FakeRejection } from './fake-book.ts';
 import { registerOAuth } from './fake-oauth.ts';
 import { registerOrderRoutes } from './fake-orders.ts';
@@ -28,7 +29,8 @@ export interface Failure {
   method: string;
   path: RegExp;
   status: number;
-  body: unknown;
+  body?: unknown;
+  headers?: Record<string, string>;
 }
 
 export type SchwabFake = Awaited<ReturnType<typeof startSchwabFake>>;
@@ -60,7 +62,11 @@ export async function startSchwabFake(options: SchwabFakeOptions = {}) {
     const path = request.url.split('?')[0] ?? '';
     const index = failures.findIndex((failure) => failure.method === request.method && failure.path.test(path));
     const [failure] = index >= 0 ? failures.splice(index, 1) : [];
-    if (failure) return reply.code(failure.status).send(failure.body);
+    if (failure)
+      return reply
+        .code(failure.status)
+        .headers(failure.headers ?? {})
+        .send(failure.body);
     if (!request.url.startsWith('/trader/')) return;
     const problem = oauth.checkBearer(request.headers.authorization);
     if (problem) return reply.code(401).send({ message: 'Client not authorized', errors: [problem] });
@@ -134,3 +140,18 @@ export async function startSchwabFake(options: SchwabFakeOptions = {}) {
     close: () => app.close(),
   };
 }
+
+const APP = { clientId: 'fake-app-key', clientSecret: 'fake-app-secret' };
+
+export const startProtocolFake: StartProtocolFake = async () => {
+  const fake = await startSchwabFake(APP);
+  return {
+    config: { baseUrl: fake.baseUrl, ...APP },
+    credentials: (redirectUrl) => ({ code: fake.issueCode(redirectUrl) }),
+    signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+    orderCount: () => fake.orders.size,
+    requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
+    answerNext: ({ method, path, ...answer }) => fake.failNext({ method, path: exactPath(path), ...answer }),
+    close: fake.close,
+  };
+};
