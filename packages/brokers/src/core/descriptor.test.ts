@@ -3,6 +3,7 @@
 // and the tables a screen or reconciliation reads are well formed. A new folder is checked here.
 import { ORDER_PARAMETERS } from '@router/orders';
 import { describe, expect, it } from 'vitest';
+import { brokersTable } from '../brokers-table.ts';
 import { brokerFolders, brokerModules } from '../discover.ts';
 import { CAPABILITY_METHODS, summarize } from './capabilities.ts';
 import { BROKER_ERROR_KINDS } from './errors.ts';
@@ -13,6 +14,14 @@ const brokers = brokerModules.map((module) => module.create());
 it('finds one broker per folder of adapters/, named as its folder', () => {
   expect(brokerModules.map((module) => module.descriptor.name)).toEqual(brokerFolders());
   expect(() => createBrokerRegistry(brokers)).not.toThrow();
+});
+
+it('draws the brokers table (npm run brokers) from every descriptor', () => {
+  const lines = brokersTable().split('\n');
+  expect(lines).toHaveLength(brokerModules.length + 2);
+  expect(lines.find((line) => line.includes('(`schwab`'))).toMatch(
+    /\| OAuth \| stock, option \|.*\| yes \| yes \| — \| broker order id, recent orders \(terms\) \|$/,
+  );
 });
 
 describe.each(brokers.map((broker) => [broker.descriptor.name, broker] as const))('%s', (_name, broker) => {
