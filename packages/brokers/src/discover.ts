@@ -18,7 +18,7 @@ export function brokerFolders(): string[] {
 }
 
 /** A folder's file as an import URL (tests load a folder's fake the same way). */
-export function brokerFile(folder: string, file: string): string {
+function brokerFile(folder: string, file: string): string {
   return pathToFileURL(path.join(ADAPTERS_DIR, folder, file)).href;
 }
 
@@ -33,7 +33,7 @@ async function load(folder: string): Promise<BrokerModule> {
   return loaded.default;
 }
 
-export function discoverBrokers(): Promise<BrokerModule[]> {
+function discoverBrokers(): Promise<BrokerModule[]> {
   return Promise.all(brokerFolders().map(load));
 }
 

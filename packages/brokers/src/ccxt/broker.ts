@@ -13,7 +13,7 @@ import { loadMarketInfos, toHoldings, toOrderResponse } from './readers.ts';
 import { findMarket, type MarketInfo, preferredKind } from './symbols.ts';
 import type { CcxtVenue } from './venue.ts';
 
-export const DEFAULT_ACCOUNT_ID = 'default';
+const DEFAULT_ACCOUNT_ID = 'default';
 
 const isSandbox = (values: Readonly<Record<string, string>>) => /^(1|true|yes|on)$/i.test(values.sandbox ?? '');
 

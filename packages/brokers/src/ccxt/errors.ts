@@ -32,7 +32,7 @@ export function bodyOf(message: string): unknown {
 }
 
 /** The exchange's words, else ccxt's message without the exchange id in front. */
-export function exchangeMessage(error: Error, readMessage: MessageReader, exchangeId: string): string {
+function exchangeMessage(error: Error, readMessage: MessageReader, exchangeId: string): string {
   const fromBody = readMessage(bodyOf(error.message));
   const prefix = `${exchangeId} `;
   const text =

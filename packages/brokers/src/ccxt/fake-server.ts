@@ -26,7 +26,7 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-export function rawBodyOf(request: FastifyRequest): string {
+function rawBodyOf(request: FastifyRequest): string {
   return typeof request.body === 'string' ? request.body : '';
 }
 

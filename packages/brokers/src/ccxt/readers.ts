@@ -14,7 +14,7 @@ function num(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
-export function toMarketInfo(market: Market): MarketInfo | undefined {
+function toMarketInfo(market: Market): MarketInfo | undefined {
   if (!market?.id || !market.symbol) return undefined;
   const info: unknown = market.info;
   const record = typeof info === 'object' && info !== null ? (info as Record<string, unknown>) : {};

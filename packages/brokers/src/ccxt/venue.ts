@@ -43,5 +43,3 @@ export interface CcxtVenue {
   /** The exchange's testnet is used when the connection says so (credential `sandbox`). */
   sandbox?: boolean;
 }
-
-export const SIDES = { buy: 'buy', sell: 'sell' } as const;

@@ -11,7 +11,7 @@ export interface BrokerConfig {
 }
 
 /** Variable suffix → setting: `ALPACA_BASE_URL` sets alpaca's baseUrl. */
-export const BROKER_VARIABLES = { BASE_URL: 'baseUrl', CLIENT_ID: 'clientId', CLIENT_SECRET: 'clientSecret' } as const;
+const BROKER_VARIABLES = { BASE_URL: 'baseUrl', CLIENT_ID: 'clientId', CLIENT_SECRET: 'clientSecret' } as const;
 
 /** 'paper' → 'PAPER', 'interactive_brokers' → 'INTERACTIVE_BROKERS'. */
 export function configPrefix(name: string): string {

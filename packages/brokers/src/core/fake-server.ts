@@ -18,8 +18,8 @@ export interface RecordedRequest {
  */
 export interface Injection {
   method?: string;
-  /** The path without query, e.g. /v2/orders. */
-  path?: string;
+  /** The path without query (/v2/orders), or a pattern it matches. */
+  path?: string | RegExp;
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -44,8 +44,10 @@ export interface FakeServer {
 /** Removes and returns the first injection meant for this request. */
 export function takeInjection(injections: Injection[], method: string, url: string): Injection | undefined {
   const path = url.split('?')[0];
+  const fits = (wanted: Injection['path']) =>
+    wanted === undefined || (typeof wanted === 'string' ? wanted === path : wanted.test(path ?? ''));
   const index = injections.findIndex(
-    (injection) => (!injection.method || injection.method === method) && (!injection.path || injection.path === path),
+    (injection) => (!injection.method || injection.method === method) && fits(injection.path),
   );
   return index < 0 ? undefined : injections.splice(index, 1)[0];
 }

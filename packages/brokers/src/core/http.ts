@@ -54,7 +54,7 @@ export interface HttpClient {
   request(request: HttpRequest): Promise<HttpResponse>;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 /** Errors raised before a byte was sent: the broker cannot have acted on the request. */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',

@@ -12,7 +12,7 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..'
 const PRISM_BIN = resolve(REPO_ROOT, 'node_modules/.bin/prism');
 
 /** ../shared/broker-specs beside the repository; BROKER_SPECS names it where the tree lives elsewhere. */
-export const BROKER_SPECS = process.env.BROKER_SPECS ?? resolve(REPO_ROOT, '../shared/broker-specs');
+const BROKER_SPECS = process.env.BROKER_SPECS ?? resolve(REPO_ROOT, '../shared/broker-specs');
 
 /** The validating spec file; fails loudly where shared/ or Prism is missing (never a skipped check). */
 export function validatingSpec(file: string): string {

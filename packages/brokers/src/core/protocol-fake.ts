@@ -38,7 +38,7 @@ export interface ProtocolFake {
 export type StartProtocolFake = () => Promise<ProtocolFake>;
 
 /** A body as received, read the way the broker reads it: '' is none, JSON, else form fields, else text. */
-export function parseWireBody(body: unknown): unknown {
+function parseWireBody(body: unknown): unknown {
   if (typeof body !== 'string') return body ?? undefined;
   if (body === '') return undefined;
   try {
@@ -56,9 +56,4 @@ export function wireRecord(method: string, url: string, body: unknown): WireReco
     query: Object.fromEntries(parsed.searchParams),
     body: parseWireBody(body),
   };
-}
-
-/** A path matcher for fakes that take a RegExp (Schwab's, Trading 212's failNext). */
-export function exactPath(path: string): RegExp {
-  return new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }

@@ -13,7 +13,7 @@ export interface AlpacaKeys {
 }
 
 /** A 403 the descriptor's table did not name (a wrong key is named there) is a refused order. */
-export function alpacaError(response: HttpResponse): BrokerError | undefined {
+function alpacaError(response: HttpResponse): BrokerError | undefined {
   const message = stringField(response.body, 'message');
   return response.status === 403 && message ? new BrokerError('InvalidOrder', ALPACA_TITLE, message) : undefined;
 }

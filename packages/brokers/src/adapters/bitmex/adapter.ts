@@ -17,16 +17,16 @@ const TIME_IN_FORCE: Readonly<Record<string, string>> = {
 };
 
 /** clOrdID: up to 36 characters. */
-export const bitmexClientId = (id: string) => boundedId(id, 36);
+const bitmexClientId = (id: string) => boundedId(id, 36);
 
 /** {"error": {"message": "...", "name": "HTTPError"}} */
-export function readBitmexMessage(body: unknown): string | undefined {
+function readBitmexMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const error = (body as { error?: { message?: unknown } }).error;
   return typeof error?.message === 'string' && error.message ? error.message : undefined;
 }
 
-export function bitmexOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
+function bitmexOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
   const basic = basicOrder(BITMEX_TITLE, order);
   refuseUnless(BITMEX_TITLE, market.swap, `${market.symbol} (only perpetual swaps)`);
   refuseUnless(BITMEX_TITLE, order.quantity_type === 'fixed', `quantity_type ${order.quantity_type}`);
@@ -52,7 +52,7 @@ export function bitmexOrderArgs(order: Order, market: MarketInfo, clientOrderId:
   }
 }
 
-export const bitmexVenue: CcxtVenue = {
+const bitmexVenue: CcxtVenue = {
   descriptor: bitmexDescriptor,
   exchangeClass: (ccxt) => ccxt.bitmex,
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),

@@ -8,17 +8,17 @@ import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
 import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
 import { COINBASE_TITLE, coinbaseDescriptor } from './descriptor.ts';
 
-export const coinbaseClientId = (id: string) => boundedId(id, 128, /^[\x21-\x7e]+$/);
+const coinbaseClientId = (id: string) => boundedId(id, 128, /^[\x21-\x7e]+$/);
 
 /** {"error": "...", "message": "...", "error_details": "..."} (ccxt keeps only the message). */
-export function readCoinbaseMessage(body: unknown): string | undefined {
+function readCoinbaseMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as { message?: unknown; error_response?: { message?: unknown } };
   const message = record.error_response?.message ?? record.message;
   return typeof message === 'string' && message ? message : undefined;
 }
 
-export function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArgs {
+function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArgs {
   const basic = basicOrder(COINBASE_TITLE, order);
   const { side, amount } = basic;
   // ccxt makes up its own client_order_id unless the raw field is given.
@@ -71,7 +71,7 @@ export function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArg
   };
 }
 
-export const coinbaseVenue: CcxtVenue = {
+const coinbaseVenue: CcxtVenue = {
   descriptor: coinbaseDescriptor,
   exchangeClass: (ccxt) => ccxt.coinbase,
   credentials: (values) => ({

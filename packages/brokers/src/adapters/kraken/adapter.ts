@@ -14,7 +14,7 @@ export function krakenClientId(id: string): string {
 }
 
 /** "EOrder:Insufficient funds" → "insufficient funds". */
-export function readKrakenMessage(body: unknown): string | undefined {
+function readKrakenMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const errors = (body as { error?: unknown }).error;
   const first = Array.isArray(errors) ? errors.find((e): e is string => typeof e === 'string') : undefined;
@@ -23,7 +23,7 @@ export function readKrakenMessage(body: unknown): string | undefined {
   return words.charAt(0).toLowerCase() + words.slice(1);
 }
 
-export function krakenOrderArgs(order: Order, clientOrderId: string): OrderArgs {
+function krakenOrderArgs(order: Order, clientOrderId: string): OrderArgs {
   const basic = basicOrder(KRAKEN_TITLE, order);
   refuseUnless(KRAKEN_TITLE, order.duration === 'gtc' || order.duration === 'ioc', `duration ${order.duration}`);
   const params: OrderArgs['params'] = { clientOrderId: krakenClientId(clientOrderId) };
@@ -62,7 +62,7 @@ function nextNonce(): number {
   return lastNonce;
 }
 
-export const krakenVenue: CcxtVenue = {
+const krakenVenue: CcxtVenue = {
   descriptor: krakenDescriptor,
   exchangeClass: (ccxt) => ccxt.kraken,
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),

@@ -12,7 +12,7 @@ import { asRecord } from '../../core/json-read.ts';
 import { SCHWAB_TITLE, schwabDescriptor } from './descriptor.ts';
 import { REFRESH_MARGIN_MS, refreshTokens, type SchwabTokens, tokensOf } from './oauth.ts';
 
-export function schwabError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+function schwabError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
   const record = asRecord(response.body);
   const errors = Array.isArray(record?.errors)
     ? record.errors.map((item) => messageOf(item) ?? '').filter(Boolean)

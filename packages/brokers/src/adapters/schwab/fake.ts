@@ -3,8 +3,10 @@
 // /v1/oauth/token, Bearer access tokens that expire 30 minutes after issue and refresh tokens
 // 7 days after sign-in (on the injected clock). Errors in Schwab's shapes:
 //   401/400 {"message":"...","errors":["..."]}; token endpoint {"error":"...","error_description":"..."}
+
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { exactPath, type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
+import { type Injection, playInjection, takeInjection } from '../../core/fake-server.ts';
+import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { type FakeAccount, type FakeOrder, FakeRejection } from './fake-book.ts';
 import { registerOAuth } from './fake-oauth.ts';
 import { registerOrderRoutes } from './fake-orders.ts';
@@ -25,14 +27,6 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export interface Failure {
-  method: string;
-  path: RegExp;
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
 export type SchwabFake = Awaited<ReturnType<typeof startSchwabFake>>;
 
 type Json = Record<string, unknown>;
@@ -41,7 +35,7 @@ export async function startSchwabFake(options: SchwabFakeOptions = {}) {
   const now = options.now ?? Date.now;
   const app = Fastify();
   const requests: RecordedRequest[] = [];
-  const failures: Failure[] = [];
+  const failures: Injection[] = [];
   const orders = new Map<number, FakeOrder>();
   let nextOrderId = 1_000_000_001;
   const accounts = new Map<string, FakeAccount>(
@@ -59,14 +53,8 @@ export async function startSchwabFake(options: SchwabFakeOptions = {}) {
 
   app.addHook('preHandler', async (request, reply) => {
     requests.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
-    const path = request.url.split('?')[0] ?? '';
-    const index = failures.findIndex((failure) => failure.method === request.method && failure.path.test(path));
-    const [failure] = index >= 0 ? failures.splice(index, 1) : [];
-    if (failure)
-      return reply
-        .code(failure.status)
-        .headers(failure.headers ?? {})
-        .send(failure.body);
+    const failure = takeInjection(failures, request.method, request.url);
+    if (failure && (await playInjection(failure, request, reply))) return reply;
     if (!request.url.startsWith('/trader/')) return;
     const problem = oauth.checkBearer(request.headers.authorization);
     if (problem) return reply.code(401).send({ message: 'Client not authorized', errors: [problem] });
@@ -134,7 +122,7 @@ export async function startSchwabFake(options: SchwabFakeOptions = {}) {
     revokeAccessTokens: oauth.revokeAccessTokens,
     /** POSTs that could have placed an order (retries show up here). */
     submissions: () => requests.filter((r) => r.method === 'POST' && /\/orders$/.test(r.url)).length,
-    failNext(failure: Failure) {
+    failNext(failure: Injection) {
       failures.push(failure);
     },
     close: () => app.close(),
@@ -151,7 +139,7 @@ export const startProtocolFake: StartProtocolFake = async () => {
     signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
     orderCount: () => fake.orders.size,
     requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
-    answerNext: ({ method, path, ...answer }) => fake.failNext({ method, path: exactPath(path), ...answer }),
+    answerNext: (answer) => fake.failNext(answer),
     close: fake.close,
   };
 };

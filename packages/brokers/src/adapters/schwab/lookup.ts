@@ -17,7 +17,7 @@ function sameNumber(a: unknown, b: string | undefined): boolean {
 }
 
 /** Whether a listed order is the one we sent (entry level: type, prices, legs). */
-export function matchesSent(listed: unknown, sent: SchwabOrder): boolean {
+function matchesSent(listed: unknown, sent: SchwabOrder): boolean {
   const order = asRecord(listed);
   if (!order) return false;
   if (stringField(order, 'orderType') !== sent.orderType) return false;

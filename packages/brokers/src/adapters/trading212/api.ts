@@ -23,7 +23,7 @@ const READABLE: Record<string, string> = {
   PriceTooFar: 'price too far from the market',
 };
 
-export function trading212Error(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+function trading212Error(response: HttpResponse, mutating: boolean): BrokerError | undefined {
   const { status, body } = response;
   const code = stringField(body, 'code');
   const detail = stringField(body, 'clarification') ?? messageOf(body);

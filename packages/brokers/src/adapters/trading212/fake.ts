@@ -2,8 +2,10 @@
 // TRADING212_BASE_URL in end-to-end runs. Authorization as Trading 212 checks it (Basic key:secret,
 // or a legacy key alone); per-endpoint rate limits on the injected clock with x-ratelimit-* headers;
 // market orders fill at once at the instrument's price, the others rest as NEW.
+
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { exactPath, type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
+import { type Injection, playInjection, takeInjection } from '../../core/fake-server.ts';
+import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { authorizationOf } from './api.ts';
 import {
   DEFAULT_INSTRUMENTS,
@@ -35,14 +37,6 @@ export interface Account {
 
 export type Trading212Fake = Awaited<ReturnType<typeof startTrading212Fake>>;
 
-/** The next request to `method` and a path matching `path` gets this answer. */
-export interface Failure {
-  method: string;
-  path: RegExp;
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
 type Json = Record<string, unknown>;
 
 export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
@@ -50,7 +44,7 @@ export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
   const instruments = options.instruments ?? DEFAULT_INSTRUMENTS;
   const app = Fastify();
   const requests: Array<{ method: string; url: string; headers: Json; body: unknown }> = [];
-  const failures: Failure[] = [];
+  const failures: Injection[] = [];
   const byAuthorization = new Map<string, Account>();
   for (const account of options.accounts ?? [{ apiKey: 'fake-key', apiSecret: 'fake-secret', id: 21_212_121 }]) {
     byAuthorization.set(authorizationOf(account.apiKey, account.apiSecret), {
@@ -70,13 +64,8 @@ export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
   app.addHook('preHandler', async (request, reply) => {
     requests.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
     const path = request.url.split('?')[0] ?? '';
-    const index = failures.findIndex((failure) => failure.method === request.method && failure.path.test(path));
-    const [failure] = index >= 0 ? failures.splice(index, 1) : [];
-    if (failure)
-      return reply
-        .code(failure.status)
-        .headers(failure.headers ?? {})
-        .send(failure.body);
+    const failure = takeInjection(failures, request.method, request.url);
+    if (failure && (await playInjection(failure, request, reply))) return reply;
     const account = byAuthorization.get(String(request.headers.authorization ?? ''));
     if (!account) return reply.code(401).send();
     const limit = (options.rateLimits ?? RATE_LIMITS).find(
@@ -157,7 +146,7 @@ export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
     accounts: byAuthorization,
     /** POSTs that could have placed an order (retries show up here). */
     submissions: () => requests.filter((r) => r.method === 'POST' && r.url.startsWith('/api/v0/equity/orders/')).length,
-    failNext(failure: Failure) {
+    failNext(failure: Injection) {
       failures.push(failure);
     },
     close: () => app.close(),
@@ -173,7 +162,7 @@ export const startProtocolFake: StartProtocolFake = async () => {
     signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
     orderCount: () => [...fake.accounts.values()].reduce((sum, account) => sum + account.orders.size, 0),
     requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
-    answerNext: ({ method, path, ...answer }) => fake.failNext({ method, path: exactPath(path), ...answer }),
+    answerNext: (answer) => fake.failNext(answer),
     close: fake.close,
   };
 };

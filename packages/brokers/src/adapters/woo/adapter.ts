@@ -13,13 +13,13 @@ import { WOO_TITLE, wooDescriptor } from './descriptor.ts';
 export const wooClientId = (id: string) => numericId(id);
 
 /** {"success": false, "code": -1012, "message": "..."} */
-export function readWooMessage(body: unknown): string | undefined {
+function readWooMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const message = (body as { message?: unknown }).message;
   return typeof message === 'string' && message ? message : undefined;
 }
 
-export function wooOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
+function wooOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
   const basic = basicOrder(WOO_TITLE, order);
   const { side, amount } = basic;
   refuseUnless(WOO_TITLE, order.type === 'market' || order.type === 'limit', `${order.type} orders`);
@@ -46,7 +46,7 @@ export function wooOrderArgs(order: Order, market: MarketInfo, clientOrderId: st
   return { type: 'limit', side, amount, price: basic.limitPrice, params: { ...params, ...timeInForce } };
 }
 
-export const wooVenue: CcxtVenue = {
+const wooVenue: CcxtVenue = {
   descriptor: wooDescriptor,
   exchangeClass: (ccxt) => ccxt.woo,
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
