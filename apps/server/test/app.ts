@@ -10,6 +10,7 @@ import type { Authenticate } from '../src/graphql/yoga.ts';
 import { buildApp } from '../src/http/app.ts';
 import { authenticate } from '../src/modules/auth/authenticate.ts';
 import { createIdentity } from '../src/modules/auth/runtime.ts';
+import type { WorkerOptions } from '../src/modules/notifications/worker.ts';
 import type { Services } from '../src/services.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 
@@ -33,6 +34,8 @@ export interface TestAppOptions {
   authenticate?: Authenticate;
   /** Brokers registered after the built-in ones (e.g. a fake OAuth provider). */
   brokers?: readonly Broker[];
+  /** Notification worker options (short timeouts, a resolver). */
+  notifications?: WorkerOptions;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -50,7 +53,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     secretsKey: Buffer.alloc(32, 7),
     identity: createIdentity(config, log),
   };
-  const app = await buildApp(services, { authenticate: options.authenticate ?? authenticate, webApp: false });
+  const app = await buildApp(services, {
+    authenticate: options.authenticate ?? authenticate,
+    webApp: false,
+    notifications: options.notifications,
+  });
   await app.ready();
   return {
     app,
