@@ -90,7 +90,10 @@ describe('notification data', () => {
   it('creates email and webhook settings, lists, updates and deletes them', async () => {
     const email = (await create(2, { email: 'alice@example.com' })).data?.notificationCreate;
     const hook = (
-      await create(1, { url: 'https://hooks.example.com/in', events: ['order.rejected', 'order.placed', 'order.placed'] })
+      await create(1, {
+        url: 'https://hooks.example.com/in',
+        events: ['order.rejected', 'order.placed', 'order.placed'],
+      })
     ).data?.notificationCreate;
     expect(email).toMatchObject({ type: 2, isEnabled: true, connectorKey: live.key, accountId: 'L-1', secret: null });
     expect(JSON.parse(email?.metadata ?? '')).toEqual({ email: 'alice@example.com' });
@@ -114,7 +117,9 @@ describe('notification data', () => {
       k: hook?.key,
       m: JSON.stringify({ url: 'https://hooks.example.com/v2' }),
     });
-    expect(JSON.parse(updated.data?.notificationUpdate.metadata ?? '')).toEqual({ url: 'https://hooks.example.com/v2' });
+    expect(JSON.parse(updated.data?.notificationUpdate.metadata ?? '')).toEqual({
+      url: 'https://hooks.example.com/v2',
+    });
     const invalid = await gql(t, alice, UPDATE, { k: hook?.key, m: JSON.stringify({ url: 'nope' }) });
     expect(invalid.error?.message).toBe('Invalid URL');
 
