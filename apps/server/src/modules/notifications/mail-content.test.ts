@@ -73,8 +73,8 @@ describe('eventMail', () => {
 
 describe('digestMail and disabledMail', () => {
   it('lists many events of one kind in one mail, oldest first', () => {
-    const msft = order('order.rejected', { order: { symbol: 'MSFT', action: 'sell', quantity: 1 } });
-    const later = { ...msft, at: new Date(at.getTime() + 1000) };
+    const sell = order('order.rejected', { order: { symbol: 'MSFT', action: 'sell', quantity: 1 } });
+    const later = { ...sell, at: new Date(at.getTime() + 1000) };
     const mail = digestMail(ctx, 'jo@example.com', 'order.rejected', [later, order('order.rejected')]);
     expect(mail.subject).toBe('2 × Order rejected or failed · Signal Router');
     const lines = mail.text.split('\n');
