@@ -122,7 +122,7 @@ const variables = {
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
-    doc: 'let notification webhooks reach private and loopback addresses (tests only)',
+    doc: 'let notification webhooks reach private and loopback addresses, and plain http to localhost (tests only)',
   },
   NOTIFICATION_RETRY_SCHEDULE: {
     schema: durationList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]),

@@ -69,22 +69,12 @@ export const NotificationDeliveriesDocument = graphql(`
   }
 `);
 
+/** Test and re-send answer the delivery; the panel then asks the log again. */
 export const NotificationTestDocument = graphql(`
   mutation NotificationTest($key: String!) {
     notificationTest(key: $key) {
       id
-      notificationKey
-      type
-      eventId
-      event
       status
-      attempts
-      responseCode
-      error
-      inDigest
-      createdAt
-      lastAttemptAt
-      nextAttemptAt
     }
   }
 `);
@@ -93,18 +83,7 @@ export const NotificationDeliveryResendDocument = graphql(`
   mutation NotificationDeliveryResend($id: String!) {
     notificationDeliveryResend(id: $id) {
       id
-      notificationKey
-      type
-      eventId
-      event
       status
-      attempts
-      responseCode
-      error
-      inDigest
-      createdAt
-      lastAttemptAt
-      nextAttemptAt
     }
   }
 `);

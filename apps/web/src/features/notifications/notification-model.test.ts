@@ -1,3 +1,4 @@
+import { NOTIFICATION_EVENTS } from '@router/shared';
 import { describe, expect, it, vi } from 'vitest';
 import { deliveryState, parseMetadata, saveNotifications, storedEvents } from './notification-model.ts';
 
@@ -94,18 +95,7 @@ describe('notifications save (SPEC §4)', () => {
   });
 
   it('stores no event list when all are chosen', () => {
-    expect(
-      storedEvents([
-        'order.placed',
-        'order.filled',
-        'order.rejected',
-        'signal.refused',
-        'connector.expiring',
-        'connector.deactivated',
-        'credits.low',
-        'credits.exhausted',
-      ]),
-    ).toBeUndefined();
+    expect(storedEvents([...NOTIFICATION_EVENTS].reverse())).toBeUndefined();
     expect(storedEvents(['credits.low', 'order.placed'])).toEqual(['order.placed', 'credits.low']);
   });
 
