@@ -39,7 +39,7 @@ export async function claimDueDeliveries(db: Executor, limit: number, leaseSecon
     set next_attempt_at = now() + ${leaseSeconds} * interval '1 second', lease = gen_random_uuid()
     from due, notification_events e, notifications n
     where d.id = due.id and e.id = d.event_id and n.id = d.notification_id
-    returning d.id::int as id, d.lease::text as lease, d.attempts, d.created_at as "createdAt",
+    returning d.id::float8 as id, d.lease::text as lease, d.attempts, d.created_at as "createdAt",
       e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data,
       n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
       n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
@@ -86,7 +86,7 @@ export async function recordDeliveryResults(db: Executor, results: readonly Deli
       })),
     )}::json) as r(id bigint, lease uuid, ok boolean, response_code int, error text, retry_in_ms bigint, in_digest boolean)
     where d.id = r.id and d.lease = r.lease
-    returning d.id::int as id`);
+    returning d.id::float8 as id`);
   return rows.map((row) => row.id);
 }
 
@@ -192,7 +192,7 @@ export interface DeliveryLogRow {
   nextAttemptAt: Date | null;
 }
 
-const LOG_COLUMNS = sql`d.id::int as id, n.key as "notificationKey", n.type as channel, e.id as "eventId",
+const LOG_COLUMNS = sql`d.id::float8 as id, n.key as "notificationKey", n.type as channel, e.id as "eventId",
   e.type as "eventType", d.status, d.attempts, d.response_code as "responseCode", d.error, d.in_digest as "inDigest",
   d.created_at as "createdAt", d.last_attempt_at as "lastAttemptAt", d.next_attempt_at as "nextAttemptAt"`;
 
@@ -247,7 +247,7 @@ export async function resendDelivery(db: Executor, userId: number, id: number): 
     from notifications n
     where d.id = ${id} and n.id = d.notification_id and n.user_id = ${userId}
       and not (d.status = 'pending' and d.lease is not null)
-    returning d.id::int as id`);
+    returning d.id::float8 as id`);
   if (rows.length > 0) return true;
   return (await findDelivery(db, userId, id)) !== undefined;
 }

@@ -87,7 +87,7 @@ export async function insertTestEvent(
     )
     insert into notification_deliveries (event_id, notification_id)
     select id, ${notification.id} from event
-    returning id::int as id`);
+    returning id::float8 as id`);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('test notification insert returned nothing');
   return id;

@@ -15,7 +15,24 @@ export interface WebhookDeps {
   lookup?: LookupAll;
 }
 
+/** Never throws: an unexpected failure is an attempt that failed (and is retried). */
 export async function sendWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Promise<DeliveryResult> {
+  try {
+    return await attemptWebhook(deps, delivery);
+  } catch (error) {
+    return {
+      id: delivery.id,
+      lease: delivery.lease,
+      inDigest: false,
+      ok: false,
+      responseCode: null,
+      error: `Not sent: ${(error as Error).message ?? 'error'}`.slice(0, 300),
+      retryInMs: retryDelay(deps.schedule, delivery.attempts + 1),
+    };
+  }
+}
+
+async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Promise<DeliveryResult> {
   const attempt = { id: delivery.id, lease: delivery.lease, inDigest: false };
   const giveUp = (error: string): DeliveryResult => ({
     ...attempt,
