@@ -8,7 +8,13 @@ import { createSetting, deliveries, eventually, sendTest } from '../../../test/n
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { emitExpiringConnectors } from '../../db/repositories/notification-maintenance.repository.ts';
 import { deactivateConnector } from '../connectors/index.ts';
-import { emitEvents, type NotificationEvent, type OrderEventData } from './events.ts';
+import {
+  emitEvents,
+  emitEventsOn,
+  type NotificationEvent,
+  notificationEventCtes,
+  type OrderEventData,
+} from './events.ts';
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -106,6 +112,30 @@ describe('email notifications', () => {
     await gql(t, alice, 'mutation($k: String!) { connectorDelete(key: $k) }', { k: paper.key });
   });
 
+  it('emits from inside another statement (the set-based form), or on a pg client', async () => {
+    // As the signal path would: a statement's own CTE yields the rows, the outbox CTEs follow.
+    const before = mailsTo('desk@example.com').length;
+    const { rows } = await t.services.db.$client.query<{ deliveries: number }>(
+      `with outcome(user_id, connector_id, account_id, status, signal_id) as (
+         values ($1::bigint, $2::bigint, 'L-1', 'rejected', 'set-1'), ($1::bigint, $2::bigint, 'L-1', 'accepted', 'set-2')
+       ), source as (
+         select user_id, connector_id, account_id,
+           case when status = 'rejected' then 'order.rejected' else 'order.placed' end as type,
+           jsonb_build_object('signalId', signal_id, 'status', status) as data
+         from outcome
+       ), ${notificationEventCtes('source')}
+       select (select count(*) from notify_deliveries)::int as deliveries`,
+      [aliceId, liveId],
+    );
+    expect(rows[0]?.deliveries).toBe(1); // desk@ wants order.rejected only
+    expect(await emitEventsOn(t.services.db.$client, [order('order.rejected', 'on-client')])).toBe(1);
+    const mails = await eventually(
+      async () => mailsTo('desk@example.com').slice(before),
+      (m) => m.length === 2,
+    );
+    expect(mails.map((m) => m.text.match(/Signal id: (\S+)/)?.[1]).sort()).toEqual(['on-client', 'set-1']);
+  });
+
   it('writes nothing when the emitting transaction rolls back', async () => {
     const count = async () =>
       (await t.services.db.$client.query<{ n: number }>('select count(*)::int as n from notification_events')).rows[0]
@@ -170,6 +200,8 @@ describe('digests', () => {
 
   it('sends up to 5 events of a kind a minute one by one, and a flood as one digest', async () => {
     await eventually(pending, (n) => n === 0);
+    // A quiet minute passes since the earlier tests' events (moved back rather than waited for).
+    await t.services.db.$client.query(`update notification_deliveries set created_at = created_at - interval '2 min'`);
     const { rows } = await t.services.db.$client.query<{ id: string }>(
       `update notifications set metadata = '{"email":"flood@example.com","events":["order.rejected"]}'
        where connector_id = $1 and account_id = 'L-1' and type = 2 returning id`,
