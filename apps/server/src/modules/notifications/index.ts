@@ -1,7 +1,6 @@
 // Notifications: settings (SPEC §3 Notification), the events other modules emit, and delivery
 // by email and signed webhook (issue #17).
 export {
-  DELIVERY_NOT_FOUND,
   listNotificationDeliveries,
   resendNotificationDelivery,
   rotateNotificationSecret,
