@@ -74,7 +74,7 @@ export function AppCreateDialog({
               <TokenSecret
                 secret={created.secret}
                 onDone={close}
-                hint="Use it as the client secret of your application's OAuth 2.0 token requests."
+                hint="Copy it now: it is shown only once. Use it as the client secret of your application's OAuth 2.0 token requests."
               />
             </>
           )}
