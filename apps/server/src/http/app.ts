@@ -9,8 +9,8 @@ import { registerNotificationWorker } from '../modules/notifications/worker-plug
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
-import { registerOAuth } from './oauth.ts';
 import { registerMetrics } from './metrics.ts';
+import { registerOAuth } from './oauth.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerWebApp } from './web-app.ts';
 
