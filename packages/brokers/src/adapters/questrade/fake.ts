@@ -6,8 +6,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createFakeServer } from '../../core/fake-server.ts';
 import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
-import { createFakeBook, type FakeAccount, FakeAnswer } from './fake-book.ts';
+import { createFakeBook, type FakeAccount } from './fake-book.ts';
 import { registerOAuth } from './fake-oauth.ts';
+import { FakeAnswer } from './fake-rules.ts';
 import { createSymbols } from './fake-symbols.ts';
 
 export interface QuestradeFakeOptions {

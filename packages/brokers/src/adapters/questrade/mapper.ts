@@ -8,7 +8,7 @@
 //     "timeInForce","limitPrice","quantity","legs":[{"symbolId","action","legQuantity"}],…}
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
+import { decimalField, decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
 
 export type OrderPath = 'orders' | 'orders/bracket' | 'orders/strategy';
@@ -173,7 +173,7 @@ const FINAL: Record<string, OrderResponse['status']> = {
 export function fromRecord(record: unknown, id?: string): OrderResponse {
   const state = stringField(record, 'state') ?? 'Unknown';
   const reason = stringField(record, 'clientReasonStr') || stringField(record, 'rejectionReason');
-  const average = Number(stringField(record, 'avgExecPrice') ?? Number.NaN);
+  const average = decimalField(record, 'avgExecPrice') ?? 0;
   return {
     id: id ?? stringField(record, 'id') ?? '',
     status: FINAL[state] ?? 'accepted',
