@@ -2,7 +2,9 @@
 // before it runs out; futures by contract name, OSO brackets and OCO pairs; our signal id as
 // clOrdId. Tradovate does not refuse a repeated clOrdId, so the server's own idempotency (one
 // signal, one call) is what keeps an order single; after a lost answer the order is found by its
-// clOrdId in the command list (lookup.ts).
+// clOrdId in the command list (lookup.ts). Tradovate keeps two sessions per user and closes the
+// oldest when a third signs in: a token closed that way answers 401, and the connection asks to
+// be reconnected rather than opening sessions of its own that would close the user's others.
 import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { type BrokerEnvironments, type EnvironmentKind, isBaseUrlOverridden } from '../../core/environments.ts';
 import { BrokerError } from '../../core/errors.ts';
