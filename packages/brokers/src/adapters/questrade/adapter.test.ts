@@ -5,7 +5,7 @@
 import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
 import { createQuestradeBroker } from './adapter.ts';
 import { questradeDescriptor } from './descriptor.ts';
@@ -28,14 +28,6 @@ afterEach(() => fake.clearInjections());
 let sequence = 0;
 function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
   return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: questradeDescriptor }) };
-}
-async function failure(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
-  return error;
 }
 const lastBody = () => JSON.parse(fake.submissions().at(-1)?.body ?? '{}') as Record<string, unknown>;
 const since = (before: number) => fake.requests.slice(before).map((r) => `${r.method} ${r.url.split('?')[0]}`);

@@ -4,7 +4,7 @@
 // not used.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { createQuestradeBroker } from './adapter.ts';
 import { type QuestradeFake, startQuestradeFake } from './fake.ts';
 import { apiServerOf, REFRESH_TOKEN_LIFETIME_MS } from './oauth.ts';
@@ -20,14 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-async function failure(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
-  return error;
-}
 const form = (index: number) => Object.fromEntries(new URLSearchParams(fake.requests.at(index)?.body ?? ''));
 
 describe('connect', () => {

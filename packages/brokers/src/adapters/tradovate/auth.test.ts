@@ -2,7 +2,7 @@
 // tickets on sign-in), accounts, and renewal before the token runs out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { createTradovateBroker } from './adapter.ts';
 import { FAKE_CREDENTIALS, FAKE_USER, startTradovateFake, type TradovateFake } from './fake.ts';
 
@@ -16,14 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-async function failure(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
-  return error;
-}
 const bodyOf = (index: number) => JSON.parse(fake.requests.at(index)?.body ?? '{}') as Record<string, unknown>;
 
 describe('connect', () => {
