@@ -25,7 +25,13 @@ export interface IbkrApiOptions {
   keepAliveMs?: number;
 }
 
-type Connection = Brokerage & { lst?: LiveSession; keepAlive?: NodeJS.Timeout; renewing?: Promise<void> };
+type Connection = Brokerage & {
+  lst?: LiveSession;
+  keepAlive?: NodeJS.Timeout;
+  renewing?: Promise<void>;
+  /** The last submission: the next one waits for its answer. */
+  submitting?: Promise<unknown>;
+};
 
 export interface IbkrApi {
   /** A request in the connection's brokerage session; refusals in 200 bodies are thrown. */
@@ -34,6 +40,8 @@ export interface IbkrApi {
   accounts(ctx: BrokerContext, session: BrokerSession, fresh?: boolean): Promise<unknown>;
   /** GET /portfolio/accounts, read once per session before other /portfolio calls. */
   portfolioAccounts(ctx: BrokerContext, session: BrokerSession): Promise<unknown>;
+  /** Runs `work` after the connection's earlier submissions were answered (IBKR: one at a time). */
+  serially<T>(ctx: BrokerContext, session: BrokerSession, work: () => Promise<T>): Promise<T>;
   /** Stops the gateway keep-alive timers (tests, shutdown). */
   close(): void;
 }
@@ -126,6 +134,13 @@ export function createIbkrApi(options: IbkrApiOptions = {}): IbkrApi {
       await usable(ctx, connection);
       connection.portfolioAccounts ??= (await call(ctx, session, { path: '/portfolio/accounts' })).body;
       return connection.portfolioAccounts;
+    },
+    serially(ctx, session, work) {
+      const connection = connectionOf(ctx, session);
+      const previous = connection.submitting ?? Promise.resolve();
+      const next = previous.catch(() => undefined).then(work);
+      connection.submitting = next;
+      return next;
     },
     close() {
       for (const connection of connections.values()) if (connection.keepAlive) clearInterval(connection.keepAlive);

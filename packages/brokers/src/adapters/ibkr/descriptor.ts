@@ -54,7 +54,6 @@ export const ibkrDescriptor: BrokerDescriptor = {
       'encryptionPrivateKey',
       'dhPrime',
     ],
-    referrerBase: 'https://www.interactivebrokers.com',
     help:
       "OAuth 1.0a from IBKR's self-service portal: the consumer key, the access token and its secret, your private " +
       'signature and encryption keys (PEM) and the Diffie-Hellman prime (hex, or the dhparam PEM). IBKR allows one ' +
@@ -91,15 +90,15 @@ export const ibkrDescriptor: BrokerDescriptor = {
     quantity_type: { values: ['fixed'] },
     type: { values: ['market', 'limit', 'stop', 'stop_limit'] },
     limit_price: {
-      examples: [165, -1.25],
+      examples: [150, -1.25],
       comments: 'Required for limit and stop_limit orders. For a combo the net price: negative is a credit.',
     },
-    stop_price: { examples: [150], comments: 'Required for stop and stop_limit orders.' },
+    stop_price: { examples: [145], comments: 'Required for stop and stop_limit orders.' },
     take_profit_price: {
-      examples: [175],
+      examples: [165],
       comments: 'A limit exit (GTC) attached to the entry by parentId; with stop_loss_price a bracket.',
     },
-    stop_loss_price: { examples: [150], comments: 'A stop exit (GTC) attached to the entry by parentId.' },
+    stop_loss_price: { examples: [140], comments: 'A stop exit (GTC) attached to the entry by parentId.' },
     duration: {
       values: ['day', 'gtc', 'ioc', 'opg', 'dyp', 'gcp'],
       comments:

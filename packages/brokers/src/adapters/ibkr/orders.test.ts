@@ -2,8 +2,10 @@
 // and core/replay.test.ts), IBKR's questions confirmed or declined, refusals in HTTP 200 bodies,
 // a repeated cOID answered with the first order, no submission resent, what IBKR cannot do
 // refused before anything is sent.
+import { exampleBody, isExampleAvailable, ORDER_EXAMPLES } from '@router/orders';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
+import { ibkrDescriptor } from './descriptor.ts';
 import { CONFIRMED_QUESTIONS } from './questions.ts';
 import { ACCOUNT, type Connected, connected, failure, input, ORDERS_PATH, sentSince } from './test-support.ts';
 
@@ -67,6 +69,22 @@ describe('exactly once', () => {
     expect(second).toEqual({ ...first, status: 'filled', price: 190 });
     expect(sentSince(c.fake, before)).toEqual([`POST ${ORDERS_PATH}`, 'GET /v1/api/iserver/account/orders']);
     expect(c.fake.ledger.orders.filter((order) => order.cOID === 'sig-dup')).toHaveLength(1);
+  });
+
+  it('submits one order at a time per connection: the next waits for the answer (and its questions)', async () => {
+    c.fake.ask({ messageId: 'o451', message: 'The following order value estimate exceeds the Total Value Limit.' });
+    c.fake.inject({ method: 'POST', path: ORDERS_PATH, delayMs: 100 });
+    const before = c.fake.requests.length;
+    const first = c.broker.placeOrder(c.ctx, c.session, input(buy));
+    const second = c.broker.placeOrder(c.ctx, c.session, input(buy));
+    const [declined, placed] = await Promise.allSettled([first, second]);
+    expect([declined.status, placed.status]).toEqual(['rejected', 'fulfilled']);
+    const posts = sentSince(c.fake, before).filter((line) => line.startsWith('POST '));
+    expect(posts.map((line) => line.replace(/reply\/.+$/, 'reply'))).toEqual([
+      `POST ${ORDERS_PATH}`,
+      'POST /v1/api/iserver/reply',
+      `POST ${ORDERS_PATH}`,
+    ]);
   });
 
   it('a timed-out submission is not resent; reconciliation finds it by cOID', async () => {
@@ -204,4 +222,31 @@ describe('instruments', () => {
     await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'sell', quantity: 1 }));
     expect(sentSince(c.fake, before)).toEqual([`POST ${ORDERS_PATH}`]);
   });
+});
+
+describe('the documentation examples', () => {
+  // What TrendSpider and TradingView put in place of their variables before sending.
+  const FILLED: Record<string, string> = {
+    '%alert_symbol%': 'AAPL',
+    '%last_price%': '190',
+    '{{ticker}}': 'AAPL',
+    '{{strategy.order.action}}': 'buy',
+    '{{strategy.order.contracts}}': '1',
+    '{{close}}': '190',
+  };
+  const filled = (value: string | number) =>
+    typeof value === 'string' ? value.replace(/%[a-z_]+%|\{\{[a-z.]+\}\}/g, (name) => FILLED[name] ?? name) : value;
+
+  it.each(ORDER_EXAMPLES.map((example) => [example.id, example] as const))(
+    '%s is available and placed',
+    async (_id, example) => {
+      expect(isExampleAvailable(example, ibkrDescriptor)).toBe(true);
+      const body = Object.fromEntries(
+        Object.entries(exampleBody(example, ibkrDescriptor)).map(([key, value]) => [key, filled(value)]),
+      );
+      const placed = await c.broker.placeOrder(c.ctx, c.session, input(body));
+      expect(['accepted', 'filled']).toContain(placed.status);
+      expect(c.fake.ledger.orders.some((order) => String(order.orderId) === placed.id)).toBe(true);
+    },
+  );
 });

@@ -42,7 +42,8 @@ function placedOf(answer: unknown): OrderResponse {
   return placed;
 }
 
-export async function submitTickets(
+/** Places the tickets once the connection's previous submission was answered (WIRE.md §4). */
+export function submitTickets(
   api: IbkrApi,
   ctx: BrokerContext,
   session: BrokerSession,
@@ -50,6 +51,16 @@ export async function submitTickets(
   tickets: Ticket[],
 ): Promise<OrderResponse> {
   const path = `${accountPath(session, accountId)}/orders`;
+  return api.serially(ctx, session, () => submit(api, ctx, session, path, tickets));
+}
+
+async function submit(
+  api: IbkrApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  path: string,
+  tickets: Ticket[],
+): Promise<OrderResponse> {
   let answer = (await api.call(ctx, session, { method: 'POST', path, json: { orders: tickets } })).body;
   for (let round = 1; ; round++) {
     const question = questionOf(answer);
