@@ -190,7 +190,8 @@ export const startProtocolFake: StartProtocolFake = async () => {
     config: { baseUrl: fake.url },
     credentials: () => fake.credentials,
     signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
-    orderCount: () => fake.ledger.orders.length,
+    // A bracket is one order: its exits are not counted.
+    orderCount: () => fake.ledger.orders.filter((order) => order.parentId === undefined).length,
     requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
     answerNext: (answer) => fake.inject(answer),
     close: fake.close,
