@@ -74,37 +74,36 @@ export function decryptAccessTokenSecret(secret: string, key: KeyObject): Buffer
   }
 }
 
-/** The form's values, checked; throws AuthenticationError naming the field that cannot be read. */
+/** OAuth credentials from text (the form's, or as sealed); else what cannot be read. */
+function oauthCredentials(values: Record<string, string | undefined>): OAuthCredentials | string {
+  const text = (name: string) => values[name]?.trim() ?? '';
+  const consumerKey = text('consumerKey');
+  const accessToken = text('accessToken');
+  const accessTokenSecret = text('accessTokenSecret').replace(/\s+/g, '');
+  if (!consumerKey || !accessToken) return 'consumer key and access token are required';
+  const signatureKey = rsaPrivateKey(text('signaturePrivateKey'));
+  if (!signatureKey) return 'the signature private key is not an unencrypted RSA key in PEM form';
+  const encryptionKey = rsaPrivateKey(text('encryptionPrivateKey'));
+  if (!encryptionKey) return 'the encryption private key is not an unencrypted RSA key in PEM form';
+  const dh = dhParams(text('dhPrime'));
+  if (!dh) return 'the Diffie-Hellman prime is neither hex nor a DH PARAMETERS PEM';
+  if (!decryptAccessTokenSecret(accessTokenSecret, encryptionKey))
+    return 'the access token secret does not decrypt with the encryption key';
+  const dhGenerator = values.dhGenerator ? BigInt(`0x${values.dhGenerator}`) : dh.generator;
+  return { consumerKey, accessToken, accessTokenSecret, signatureKey, encryptionKey, dhPrime: dh.prime, dhGenerator };
+}
+
+/** The form's values, checked; throws AuthenticationError naming what cannot be read. */
 export function readCredentials(ctx: BrokerContext, values: Record<string, string>): Credentials {
-  const value = (name: string) => values[name]?.trim() ?? '';
-  const consumerKey = value('consumerKey');
-  if (consumerKey.toLowerCase() === GATEWAY_CONSUMER_KEY) {
+  if (values.consumerKey?.trim().toLowerCase() === GATEWAY_CONSUMER_KEY) {
     // A gateway is one IBKR login: only those the operator gives the passphrase may trade it.
     if (!ctx.clientSecret) throw refused('this server has no Client Portal Gateway passphrase (IBKR_CLIENT_SECRET)');
-    if (!sameText(value('accessToken'), ctx.clientSecret)) throw refused('wrong gateway passphrase');
+    if (!sameText(values.accessToken?.trim() ?? '', ctx.clientSecret)) throw refused('wrong gateway passphrase');
     return { mode: 'gateway' };
   }
-  const accessToken = value('accessToken');
-  const accessTokenSecret = value('accessTokenSecret').replace(/\s+/g, '');
-  if (!consumerKey || !accessToken) throw refused('consumer key and access token are required');
-  const signatureKey = rsaPrivateKey(value('signaturePrivateKey'));
-  if (!signatureKey) throw refused('the signature private key is not an unencrypted RSA key in PEM form');
-  const encryptionKey = rsaPrivateKey(value('encryptionPrivateKey'));
-  if (!encryptionKey) throw refused('the encryption private key is not an unencrypted RSA key in PEM form');
-  const dh = dhParams(value('dhPrime'));
-  if (!dh) throw refused('the Diffie-Hellman prime is neither hex nor a DH PARAMETERS PEM');
-  if (!decryptAccessTokenSecret(accessTokenSecret, encryptionKey))
-    throw refused('the access token secret does not decrypt with the encryption key');
-  return {
-    mode: 'oauth',
-    consumerKey,
-    accessToken,
-    accessTokenSecret,
-    signatureKey,
-    encryptionKey,
-    dhPrime: dh.prime,
-    dhGenerator: dh.generator,
-  };
+  const credentials = oauthCredentials(values);
+  if (typeof credentials === 'string') throw refused(credentials);
+  return { mode: 'oauth', ...credentials };
 }
 
 const pemOf = (key: KeyObject) => String(key.export({ type: 'pkcs8', format: 'pem' }));
@@ -117,8 +116,8 @@ export function credentialSecrets(credentials: Credentials): BrokerSecrets {
     consumerKey: credentials.consumerKey,
     accessToken: credentials.accessToken,
     accessTokenSecret: credentials.accessTokenSecret,
-    signatureKey: pemOf(credentials.signatureKey),
-    encryptionKey: pemOf(credentials.encryptionKey),
+    signaturePrivateKey: pemOf(credentials.signatureKey),
+    encryptionPrivateKey: pemOf(credentials.encryptionKey),
     dhPrime: credentials.dhPrime.toString(16),
     dhGenerator: credentials.dhGenerator.toString(16),
   };
@@ -127,20 +126,7 @@ export function credentialSecrets(credentials: Credentials): BrokerSecrets {
 /** The credentials back from sealed secrets; a connection that lost them must connect again. */
 export function credentialsOf(secrets: BrokerSecrets): Credentials {
   if (secrets.mode === 'gateway') return { mode: 'gateway' };
-  const signatureKey = rsaPrivateKey(secrets.signatureKey ?? '');
-  const encryptionKey = rsaPrivateKey(secrets.encryptionKey ?? '');
-  const { consumerKey, accessToken, accessTokenSecret, dhPrime, dhGenerator } = secrets;
-  if (secrets.mode !== 'oauth' || !consumerKey || !accessToken || !accessTokenSecret || !dhPrime)
-    throw refused('the connection has no credentials; connect again');
-  if (!signatureKey || !encryptionKey) throw refused('the connection has no keys; connect again');
-  return {
-    mode: 'oauth',
-    consumerKey,
-    accessToken,
-    accessTokenSecret,
-    signatureKey,
-    encryptionKey,
-    dhPrime: BigInt(`0x${dhPrime}`),
-    dhGenerator: BigInt(`0x${dhGenerator ?? '2'}`),
-  };
+  const credentials = secrets.mode === 'oauth' ? oauthCredentials(secrets) : 'the connection has no credentials';
+  if (typeof credentials === 'string') throw refused(`${credentials}; connect again`);
+  return { mode: 'oauth', ...credentials };
 }
