@@ -3,15 +3,15 @@
 //   {"error":{"code":"preflight_check_failure","message":"One or more preflight checks failed",
 //             "errors":[{"code":"cant_buy_for_credit","message":"You cannot buy for a credit."}]}}
 // → "tastytrade: One or more preflight checks failed: You cannot buy for a credit."
-// The server refreshes the session at refreshAt; an access token renewed here in between is kept
-// in memory (by refresh token) for the calls that follow. Orders are never sent twice: a 401 or
-// 429 on one is reported. Reads that meet a 401 refresh once and try again; after a 429 they
-// wait a second and try once more, within the caller's deadline.
+// Tokens are kept fresh by core/oauth-tokens.ts. Orders are never sent twice: a 401 or 429 on one
+// is reported. Reads that meet a 401 refresh once and try again; after a 429 they wait a second
+// and try once more, within the caller's deadline.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
+import { createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { TASTYTRADE_TITLE, tastytradeDescriptor } from './descriptor.ts';
 import { REFRESH_MARGIN_MS, refreshTokens, TASTYTRADE_USER_AGENT, type TastyTokens, tokensOf } from './oauth.ts';
 
@@ -74,64 +74,34 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 export function createTastyApi(options: { now: (ctx: BrokerContext) => number; fetch?: typeof fetch }): TastyApi {
-  const renewed = new Map<string, TastyTokens>();
-  const pending = new Map<string, Promise<TastyTokens>>();
+  const tokens = createTokenKeeper<TastyTokens>({
+    now: options.now,
+    read: (session) => tokensOf(session.secrets),
+    renew: (ctx, current, now) => refreshTokens(ctx, current, now, options.fetch),
+    marginMs: REFRESH_MARGIN_MS,
+  });
 
-  function current(session: BrokerSession): TastyTokens {
-    const stored = tokensOf(session.secrets);
-    const cached = renewed.get(stored.refreshToken);
-    return cached && cached.accessExpiresAt > stored.accessExpiresAt ? cached : stored;
-  }
-
-  function refresh(ctx: BrokerContext, session: BrokerSession): Promise<TastyTokens> {
-    const tokens = current(session);
-    const running = pending.get(tokens.refreshToken);
-    if (running) return running;
-    const next = refreshTokens(ctx, tokens, options.now(ctx), options.fetch)
-      .then((fresh) => {
-        // Expired entries go, so the map holds about one token per active connection.
-        for (const [key, known] of renewed) if (known.accessExpiresAt <= options.now(ctx)) renewed.delete(key);
-        renewed.set(tokens.refreshToken, fresh);
-        return fresh;
-      })
-      .finally(() => pending.delete(tokens.refreshToken));
-    pending.set(tokens.refreshToken, next);
-    return next;
-  }
-
-  function send(ctx: BrokerContext, tokens: TastyTokens, request: HttpRequest): Promise<HttpResponse> {
-    return createHttpClient({
-      brokerTitle: TASTYTRADE_TITLE,
-      baseUrl: ctx.baseUrl,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      headers: { authorization: `Bearer ${tokens.accessToken}`, 'user-agent': TASTYTRADE_USER_AGENT },
-      mapError: tastytradeError,
-    }).request(request);
-  }
-
-  async function sendOnce(ctx: BrokerContext, session: BrokerSession, request: HttpRequest, kind: 'read' | 'order') {
-    let tokens = current(session);
-    // Proactive: an order must not meet an expired token, since it is not sent twice.
-    if (options.now(ctx) >= tokens.accessExpiresAt - REFRESH_MARGIN_MS) tokens = await refresh(ctx, session);
-    try {
-      return await send(ctx, tokens, request);
-    } catch (error) {
-      if (kind === 'order' || !isBrokerError(error) || error.kind !== 'AuthenticationError') throw error;
-      // Revoked or expired early: one refresh (which fails if the grant is gone), one more try.
-      return send(ctx, await refresh(ctx, session), request);
-    }
-  }
+  const send = (ctx: BrokerContext, session: BrokerSession, request: HttpRequest, kind: 'read' | 'order') =>
+    tokens.authorized(ctx, session, kind, (fresh) =>
+      createHttpClient({
+        brokerTitle: TASTYTRADE_TITLE,
+        baseUrl: ctx.baseUrl,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        headers: { authorization: `Bearer ${fresh.accessToken}`, 'user-agent': TASTYTRADE_USER_AGENT },
+        mapError: tastytradeError,
+      }).request(request),
+    );
 
   return {
-    refresh,
+    refresh: tokens.refresh,
     async call(ctx, session, request, kind = 'read') {
       try {
-        return await sendOnce(ctx, session, request, kind);
+        return await send(ctx, session, request, kind);
       } catch (error) {
         if (kind === 'order' || !isBrokerError(error) || error.kind !== 'RateLimited') throw error;
         await sleep(RATE_LIMIT_WAIT_MS, ctx.signal);
-        return sendOnce(ctx, session, request, kind);
+        return send(ctx, session, request, kind);
       }
     },
   };

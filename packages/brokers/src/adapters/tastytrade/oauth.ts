@@ -7,9 +7,8 @@
 //   → {"access_token":"…","token_type":"Bearer","expires_in":900[,"refresh_token":"…"]}
 // Access tokens live 15 minutes; the refresh token does not expire (until the grant is revoked).
 import type { AuthorizationRequest, BrokerContext, BrokerSecrets } from '../../core/broker.ts';
-import { BrokerError, isBrokerError } from '../../core/errors.ts';
-import { createHttpClient } from '../../core/http.ts';
-import { decimalField, stringField } from '../../core/json-read.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { requestTokens } from '../../core/oauth-tokens.ts';
 import { TASTYTRADE_BASE_URL, TASTYTRADE_SANDBOX_URL, TASTYTRADE_TITLE } from './descriptor.ts';
 
 /** Every request names its product and version (WIRE.md §1). */
@@ -72,37 +71,16 @@ export function authorizationUrl(ctx: BrokerContext, state: string): Authorizati
   return { requestUrl: url.toString() };
 }
 
-async function requestTokens(
-  ctx: BrokerContext,
-  json: Record<string, string>,
-  fetchImpl: typeof fetch | undefined,
-): Promise<{ accessToken: string; refreshToken: string | undefined; expiresInMs: number }> {
-  const client = createHttpClient({
+const tokenRequest = (ctx: BrokerContext, json: Record<string, string>, fetchImpl: typeof fetch | undefined) =>
+  requestTokens({
     brokerTitle: TASTYTRADE_TITLE,
-    baseUrl: ctx.baseUrl,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    ctx,
+    path: '/oauth/token',
+    json,
     headers: { 'user-agent': TASTYTRADE_USER_AGENT },
+    defaultLifetimeMs: ACCESS_TOKEN_LIFETIME_MS,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
-  try {
-    // Changes nothing a retry could duplicate; still never retried here.
-    const { body } = await client.request({ method: 'POST', path: '/oauth/token', json, mutating: false });
-    const accessToken = stringField(body, 'access_token');
-    if (!accessToken) throw new BrokerError('BrokerUnavailable', TASTYTRADE_TITLE, 'no access token in the answer');
-    const expiresIn = decimalField(body, 'expires_in');
-    return {
-      accessToken,
-      refreshToken: stringField(body, 'refresh_token'),
-      expiresInMs: expiresIn ? expiresIn * 1000 : ACCESS_TOKEN_LIFETIME_MS,
-    };
-  } catch (error) {
-    // 400 invalid_grant and the like: the code or the grant is no longer good.
-    if (isBrokerError(error) && error.kind === 'InvalidOrder') {
-      throw authError(`sign-in refused (${error.brokerMessage}); reconnect`, error);
-    }
-    throw error;
-  }
-}
 
 export async function exchangeCode(
   ctx: BrokerContext,
@@ -112,7 +90,7 @@ export async function exchangeCode(
 ): Promise<TastyTokens> {
   const { clientId, clientSecret } = appCredentials(ctx);
   if (!ctx.redirectUrl) throw authError('PUBLIC_URL is not set');
-  const answer = await requestTokens(
+  const answer = await tokenRequest(
     ctx,
     {
       grant_type: 'authorization_code',
@@ -140,7 +118,7 @@ export async function refreshTokens(
   fetchImpl?: typeof fetch,
 ): Promise<TastyTokens> {
   const { clientSecret } = appCredentials(ctx);
-  const answer = await requestTokens(
+  const answer = await tokenRequest(
     ctx,
     { grant_type: 'refresh_token', refresh_token: tokens.refreshToken, client_secret: clientSecret },
     fetchImpl,
