@@ -74,7 +74,7 @@ describe('documentation: broker select (SPEC §2)', { timeout: 20_000 }, () => {
   it('offers no unavailable broker, and says why when the route names one', async () => {
     await open('/me/documentation/lightspeed');
     expect(
-      await screen.findByText('Lightspeed is unavailable: Lightspeed publishes no order API. showing Alpaca.'),
+      await screen.findByText('Lightspeed is unavailable: Lightspeed publishes no order API. Showing Alpaca.'),
     ).toBeTruthy();
     expect(optionTexts(await select('Broker'))).not.toContain('Lightspeed');
   });

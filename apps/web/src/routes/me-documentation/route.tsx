@@ -63,9 +63,8 @@ export function Component() {
       {settled && provider && providerName && provider.name !== providerName && (
         <div className="alert alert-warning" role="alert">
           {unavailable
-            ? `${unavailable.title} is unavailable: ${unavailable.authentication.help ?? 'it cannot be connected.'} `
-            : `There is no broker named “${providerName}”; `}
-          showing {provider.title}.
+            ? `${unavailable.title} is unavailable: ${unavailable.authentication.help ?? 'it cannot be connected.'} Showing ${provider.title}.`
+            : `There is no broker named “${providerName}”; showing ${provider.title}.`}
         </div>
       )}
       {body}
