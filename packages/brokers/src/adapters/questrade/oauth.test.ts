@@ -69,7 +69,7 @@ describe('connect', () => {
     const error = await failure(broker.connect(ctx, { credentials: { code } }));
     expect(error).toMatchObject({
       kind: 'AuthenticationError',
-      message: 'Questrade: the sign-in was refused: Bad Request; connect again',
+      message: 'Questrade: sign-in refused (Bad Request); reconnect',
     });
   });
 });

@@ -8,8 +8,8 @@
 // would be lost. A refresh whose answer is lost has spent the token: the user connects again.
 import type { AuthorizationRequest, BrokerContext, BrokerSecrets } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
-import { createHttpClient } from '../../core/http.ts';
-import { decimalField, stringField } from '../../core/json-read.ts';
+import { stringField } from '../../core/json-read.ts';
+import { requestTokens, type TokenAnswer } from '../../core/oauth-tokens.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
 
 /** Access tokens are refreshed this long before they run out. */
@@ -86,40 +86,33 @@ export function apiServerOf(ctx: BrokerContext, value: string | undefined): stri
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
-async function requestTokens(
+async function tokensFrom(
   ctx: BrokerContext,
   form: Record<string, string>,
   now: number,
   refreshExpiresAt: number,
 ): Promise<QuestradeTokens> {
-  const client = createHttpClient({
-    brokerTitle: QUESTRADE_TITLE,
-    baseUrl: ctx.baseUrl,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  });
-  let body: unknown;
+  let answer: TokenAnswer;
   try {
     // Never retried: the refresh token it carries works once.
-    ({ body } = await client.request({ method: 'POST', path: '/oauth2/token', form }));
+    answer = await requestTokens({
+      brokerTitle: QUESTRADE_TITLE,
+      ctx,
+      path: '/oauth2/token',
+      form,
+      defaultLifetimeMs: ACCESS_LIFETIME_MS,
+    });
   } catch (error) {
-    if (isBrokerError(error) && (error.kind === 'InvalidOrder' || error.kind === 'AuthenticationError')) {
-      const what =
-        form.grant_type === 'refresh_token'
-          ? 'the refresh token was refused (each works once; it may have been used already)'
-          : 'the sign-in was refused';
-      throw refused(`${what}: ${error.brokerMessage}; connect again`);
-    }
-    throw error;
+    if (form.grant_type !== 'refresh_token' || !isBrokerError(error) || error.kind !== 'AuthenticationError')
+      throw error;
+    throw refused(`the refresh token was refused (each works once; it may have been used already); connect again`);
   }
-  const accessToken = stringField(body, 'access_token');
-  const refreshToken = stringField(body, 'refresh_token');
-  if (!accessToken || !refreshToken) throw refused('the token answer holds no new tokens; connect again');
-  const expiresIn = decimalField(body, 'expires_in');
+  if (!answer.refreshToken) throw refused('the token answer holds no new refresh token; connect again');
   return {
-    accessToken,
-    refreshToken,
-    apiServer: apiServerOf(ctx, stringField(body, 'api_server')),
-    accessExpiresAt: now + (expiresIn ? expiresIn * 1000 : ACCESS_LIFETIME_MS),
+    accessToken: answer.accessToken,
+    refreshToken: answer.refreshToken,
+    apiServer: apiServerOf(ctx, stringField(answer.body, 'api_server')),
+    accessExpiresAt: now + answer.expiresInMs,
     refreshExpiresAt,
   };
 }
@@ -127,11 +120,11 @@ async function requestTokens(
 export function exchangeCode(ctx: BrokerContext, code: string, now: number): Promise<QuestradeTokens> {
   if (!ctx.redirectUrl) throw refused('PUBLIC_URL is not set');
   const form = { grant_type: 'authorization_code', code, client_id: clientIdOf(ctx), redirect_uri: ctx.redirectUrl };
-  return requestTokens(ctx, form, now, now + REFRESH_TOKEN_LIFETIME_MS);
+  return tokensFrom(ctx, form, now, now + REFRESH_TOKEN_LIFETIME_MS);
 }
 
 /** New access and refresh tokens and API host; the new refresh token lasts 7 days from now. */
 export function refreshTokens(ctx: BrokerContext, tokens: QuestradeTokens, now: number): Promise<QuestradeTokens> {
   const form = { grant_type: 'refresh_token', refresh_token: tokens.refreshToken };
-  return requestTokens(ctx, form, now, now + REFRESH_TOKEN_LIFETIME_MS);
+  return tokensFrom(ctx, form, now, now + REFRESH_TOKEN_LIFETIME_MS);
 }
