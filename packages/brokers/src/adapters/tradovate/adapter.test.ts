@@ -249,6 +249,15 @@ describe('lookup', () => {
     ).toEqual({
       match: 'none',
     });
+    const liquidation = normalizeOrderOrThrow({ symbol: 'ESZ6', action: 'close' }, { provider: tradovateDescriptor });
+    expect(
+      await findOrder(broker, ctx, session, {
+        accountId,
+        clientOrderId: 'never-sent',
+        order: liquidation,
+        sentAt: Date.now(),
+      }),
+    ).toMatchObject({ match: 'unknown' });
     const lastWeek = Date.now() - 7 * 24 * 60 * 60_000;
     expect(
       await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent', sentAt: lastWeek }),

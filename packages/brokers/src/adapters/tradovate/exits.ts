@@ -1,8 +1,8 @@
 // close and cancel signals, and cancelOrder. Orders and positions carry contract ids, so the
 // symbol is resolved first (contracts.ts).
-//   close:  GET /position/list → the contract's netPos; all of it: POST /order/liquidateposition
-//           {"accountId","contractId","admin":false} (Tradovate also cancels the contract's working
-//           orders); a part: an opposite Market order through /order/placeorder.
+//   close:  GET /position/list → the contract's netPos; without a quantity: POST
+//           /order/liquidateposition {"accountId","contractId","admin":false} (Tradovate also cancels
+//           the contract's working orders); with one: an opposite Market order (with our clOrdId).
 //   cancel: GET /order/list → the contract's working orders → POST /order/cancelorder each.
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
@@ -65,7 +65,8 @@ export async function closeSymbol(
   const net = decimalField(listOf(body).find(ofContract(client, contract)), 'netPos') ?? 0;
   if (net === 0) throw invalid(`no open position in ${contract.name}`);
   const part = partOf(order, Math.abs(net));
-  if (part === undefined || part === Math.abs(net)) {
+  // Liquidation takes no clOrdId: only a close without a quantity uses it.
+  if (part === undefined) {
     const answer = await client.call({
       path: '/order/liquidateposition',
       json: { accountId: client.accountId, contractId: contract.id, admin: false },

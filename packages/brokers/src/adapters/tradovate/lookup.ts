@@ -60,5 +60,8 @@ export async function listByClOrdId(
     const order = await findById(client, orderId);
     if (order) return [{ order, match: 'id' }];
   }
-  return query.from >= sessionStart(now) ? [] : null;
+  // A liquidation (close without a quantity) and a cancel carry no clOrdId: not finding one proves nothing.
+  const order = query.order;
+  const carriesId = !(order?.action === 'cancel' || (order?.action === 'close' && order.quantity === undefined));
+  return carriesId && query.from >= sessionStart(now) ? [] : null;
 }

@@ -37,7 +37,7 @@ const opposite = (side: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (side === 'Buy' ? 'Se
 /** Our signal id as clOrdId (hashed only if it ever broke the descriptor's rule). */
 export const clOrdIdOf = (clientOrderId: string) => boundedId(clientOrderId, 64);
 
-export function contracts(quantity: number | undefined): number {
+export function wholeContracts(quantity: number | undefined): number {
   if (quantity === undefined || !Number.isInteger(quantity) || quantity < 1)
     throw invalid(`quantity must be a whole number of contracts, not ${quantity ?? 'none'}`);
   return quantity;
@@ -59,7 +59,7 @@ function entryOf(order: Order, to: Destination, clOrdId: string): JsonRecord {
     clOrdId,
     action: sideOf(order.action),
     symbol: to.symbol,
-    orderQty: contracts(order.quantity),
+    orderQty: wholeContracts(order.quantity),
     orderType,
     ...(order.limit_price !== undefined ? { price: price(order.limit_price) } : {}),
     ...(order.stop_price !== undefined ? { stopPrice: price(order.stop_price) } : {}),
