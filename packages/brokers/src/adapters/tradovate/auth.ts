@@ -9,7 +9,7 @@
 import { uuidFor } from '../../ccxt/client-id.ts';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
-import { stringField } from '../../core/json-read.ts';
+import { asRecord, stringField } from '../../core/json-read.ts';
 import { AUTH_PENALTY_WAIT_S, tradovateCall } from './api.ts';
 import { TRADOVATE_TITLE } from './descriptor.ts';
 
@@ -64,7 +64,7 @@ function tokenOf(body: unknown, now: number): TradovateToken {
     accessToken,
     expiresAt: Number.isFinite(expiration) ? expiration : now + TOKEN_LIFETIME_MS,
     ...(Number.isFinite(passwordExpiration) ? { passwordExpiresAt: passwordExpiration } : {}),
-    hasLive: (body as { hasLive?: unknown }).hasLive === true,
+    hasLive: asRecord(body)?.hasLive === true,
   };
 }
 
