@@ -1,4 +1,4 @@
-// Builds the Fastify app: logging, errors, health, GraphQL, the hook and the web app.
+// Builds the Fastify app: logging, errors, health, GraphQL, the hook, the Stripe webhook and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
@@ -7,6 +7,7 @@ import { registerHook } from '../hook/plugin.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
+import { registerStripeWebhook } from './stripe-webhook.ts';
 import { registerWebApp } from './web-app.ts';
 
 export interface AppOptions {
@@ -30,6 +31,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
   await registerHook(app, services);
+  await registerStripeWebhook(app, services);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }
