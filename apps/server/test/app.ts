@@ -33,15 +33,20 @@ export interface TestAppOptions {
   authenticate?: Authenticate;
   /** Brokers registered after the built-in ones (e.g. a fake OAuth provider). */
   brokers?: readonly Broker[];
+  /** The server's logger (default: silent), e.g. to read what it logs. */
+  log?: pino.Logger;
+  /** Another app on the same database (a second server instance). */
+  database?: TestDatabase;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = options.env ?? {};
-  const database = await createTestDatabase({ unmeteredCredits: env.SIGNAL_CREDITS === 'unlimited' });
+  const shared = options.database;
+  const database = shared ?? (await createTestDatabase({ unmeteredCredits: env.SIGNAL_CREDITS === 'unlimited' }));
   const extraNames = (options.brokers ?? []).map((broker) => broker.descriptor.name);
   // Every registered broker may be configured (`ALPACA_BASE_URL` pointing at its protocol fake).
   const config = testConfig({ DATABASE_URL: database.url, ...env }, [...brokerNames(), ...extraNames]);
-  const log = pino({ level: 'silent' });
+  const log = options.log ?? pino({ level: 'silent' });
   const services: Services = {
     config,
     db: database.db,
@@ -59,7 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await services.identity.settled();
-      await database.drop();
+      if (!shared) await database.drop();
     },
   };
 }

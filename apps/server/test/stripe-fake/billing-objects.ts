@@ -98,18 +98,28 @@ export function makeInvoice(store: Store, base: string, input: InvoiceInput): St
       next_payment_attempt: input.paid ? null : at + 3 * 86_400,
       number: `FAKE-${String(store.all('invoice').length + 1).padStart(4, '0')}`,
       parent: sub
-        ? { type: 'subscription_details', quote_details: null, subscription_details: { metadata: sub.metadata, subscription: sub.id } }
+        ? {
+            type: 'subscription_details',
+            quote_details: null,
+            subscription_details: { metadata: sub.metadata, subscription: sub.id },
+          }
         : null,
       period_end: at,
       period_start: at,
       shipping_cost: null,
       status: input.paid ? 'paid' : 'open',
-      status_transitions: { finalized_at: at, marked_uncollectible_at: null, paid_at: input.paid ? at : null, voided_at: null },
+      status_transitions: {
+        finalized_at: at,
+        marked_uncollectible_at: null,
+        paid_at: input.paid ? at : null,
+        voided_at: null,
+      },
       subtotal,
       subtotal_excluding_tax: subtotal,
       total: input.amountDue,
       total_excluding_tax: input.amountDue,
-      total_discount_amounts: subtotal > input.amountDue ? [{ amount: subtotal - input.amountDue, discount: 'di_fake' }] : [],
+      total_discount_amounts:
+        subtotal > input.amountDue ? [{ amount: subtotal - input.amountDue, discount: 'di_fake' }] : [],
       webhooks_delivered_at: null,
     }),
   );

@@ -31,9 +31,21 @@ const oneTime = (id: string, changes: Record<string, unknown>) =>
 export function startingPrices(): StripeObject[] {
   return [
     fromFixture('price.one_time', {}),
-    oneTime(PACK_500, { unit_amount: 3900, unit_amount_decimal: '3900', lookup_key: 'credits_500', nickname: '500 signal credits', metadata: { credits: '500' } }),
+    oneTime(PACK_500, {
+      unit_amount: 3900,
+      unit_amount_decimal: '3900',
+      lookup_key: 'credits_500',
+      nickname: '500 signal credits',
+      metadata: { credits: '500' },
+    }),
     fromFixture('price.recurring', { nickname: 'Pro plan', metadata: { credits: '300' }, transform_quantity: null }),
-    oneTime(PROFESSIONAL, { unit_amount: 4900, unit_amount_decimal: '4900', lookup_key: 'professional', nickname: 'Professional status', metadata: { professional: 'true' } }),
+    oneTime(PROFESSIONAL, {
+      unit_amount: 4900,
+      unit_amount_decimal: '4900',
+      lookup_key: 'professional',
+      nickname: 'Professional status',
+      metadata: { professional: 'true' },
+    }),
     oneTime(INACTIVE_PACK, { active: false, lookup_key: null, nickname: 'Old pack', metadata: { credits: '50' } }),
     oneTime(NO_CREDITS, { lookup_key: null, nickname: 'T-shirt', metadata: {} }),
   ];
@@ -59,7 +71,10 @@ const coupon = (id: string, changes: Record<string, unknown>): StripeObject => (
 });
 
 export function startingCoupons(): StripeObject[] {
-  return [coupon('WELCOME10', { percent_off: 10 }), coupon('SPENT', { percent_off: 50, valid: false, redeem_by: 1700000000 })];
+  return [
+    coupon('WELCOME10', { percent_off: 10 }),
+    coupon('SPENT', { percent_off: 50, valid: false, redeem_by: 1700000000 }),
+  ];
 }
 
 const promotion = (id: string, code: string, couponId: string, changes: Record<string, unknown>): StripeObject => ({

@@ -41,9 +41,11 @@ export class Checkout {
     const lines = list(form.line_items).map((raw, i) => {
       const item = record(raw);
       const priceId = item.price;
-      if (!priceId) throw new InvalidRequest('Missing required param: line_items[0][price].', `line_items[${i}][price]`);
+      if (!priceId)
+        throw new InvalidRequest('Missing required param: line_items[0][price].', `line_items[${i}][price]`);
       const price = this.store.get('price', priceId);
-      if (!price.active) throw new InvalidRequest(`The price specified is inactive: ${priceId}`, `line_items[${i}][price]`);
+      if (!price.active)
+        throw new InvalidRequest(`The price specified is inactive: ${priceId}`, `line_items[${i}][price]`);
       return { price, quantity: Number(item.quantity ?? '1') };
     });
     if (lines.length === 0) throw new InvalidRequest('Missing required param: line_items.', 'line_items');
@@ -80,8 +82,10 @@ export class Checkout {
     if (customer) this.store.get('customer', customer);
     const lines = this.linesOf(form, mode);
     const { coupon, promotionCode } = this.discountOf(form);
-    if (uiMode === 'hosted_page' && !text(form.success_url)) throw new InvalidRequest('Missing required param: success_url.', 'success_url');
-    if (uiMode === 'elements' && !text(form.return_url)) throw new InvalidRequest('Missing required param: return_url.', 'return_url');
+    if (uiMode === 'hosted_page' && !text(form.success_url))
+      throw new InvalidRequest('Missing required param: success_url.', 'success_url');
+    if (uiMode === 'elements' && !text(form.return_url))
+      throw new InvalidRequest('Missing required param: return_url.', 'return_url');
     const id = this.store.newId('checkout.session');
     const subtotal = subtotalOf(lines);
     const discount = discountOf(subtotal, coupon);
@@ -143,7 +147,9 @@ export class Checkout {
     const session = this.store.get('checkout.session', sessionId);
     const extras = this.extras.get(sessionId);
     if (session.status !== 'open' || !extras) throw new InvalidRequest('This Checkout Session is no longer open.');
-    const customer = String(session.customer ?? this.store.put(fromFixture('customer', { id: this.store.newId('customer') })).id);
+    const customer = String(
+      session.customer ?? this.store.put(fromFixture('customer', { id: this.store.newId('customer') })).id,
+    );
     const amount = Number(session.amount_total);
     const events: StripeObject[] = [];
     Object.assign(session, { status: 'complete', payment_status: 'paid', customer, url: null });
@@ -151,7 +157,13 @@ export class Checkout {
       const line = extras.lines[0] as Line;
       const start = now();
       const end = addInterval(start, line.price);
-      const subscription = makeSubscription(this.store, { customer, line, metadata: extras.subscriptionMetadata, start, end });
+      const subscription = makeSubscription(this.store, {
+        customer,
+        line,
+        metadata: extras.subscriptionMetadata,
+        start,
+        end,
+      });
       const item = (subscription.items as { data: Array<{ id: string }> }).data[0];
       const invoice = makeInvoice(this.store, this.base(), {
         customer,
@@ -159,7 +171,13 @@ export class Checkout {
         amountDue: amount,
         metadata: {},
         billingReason: 'subscription_create',
-        subscription: { id: subscription.id, itemId: item?.id ?? '', metadata: extras.subscriptionMetadata, start, end },
+        subscription: {
+          id: subscription.id,
+          itemId: item?.id ?? '',
+          metadata: extras.subscriptionMetadata,
+          start,
+          end,
+        },
         paid: true,
       });
       subscription.latest_invoice = invoice.id;

@@ -4,7 +4,12 @@ import { STRIPE_API_VERSION, stripeHost } from '../../src/modules/billing/stripe
 import { FAKE_SECRET_KEY, type StripeFake } from './server.ts';
 
 export function fakeClient(fake: StripeFake, key = FAKE_SECRET_KEY): Stripe {
-  return new Stripe(key, { apiVersion: STRIPE_API_VERSION, ...stripeHost(fake.url), maxNetworkRetries: 0, telemetry: false });
+  return new Stripe(key, {
+    apiVersion: STRIPE_API_VERSION,
+    ...stripeHost(fake.url),
+    maxNetworkRetries: 0,
+    telemetry: false,
+  });
 }
 
 /** The environment of a server using the fake (and receiving its webhooks with `webhookSecret`). */

@@ -21,7 +21,9 @@ afterAll(() => fake?.close());
 
 describe('Stripe fake', () => {
   it('parses the bracket encoding the SDK sends', () => {
-    expect(parseForm('a=1&metadata[user_key]=u%201&items[0][price]=p&items[1][price]=q&expand[0]=data.product')).toEqual({
+    expect(
+      parseForm('a=1&metadata[user_key]=u%201&items[0][price]=p&items[1][price]=q&expand[0]=data.product'),
+    ).toEqual({
       a: '1',
       metadata: { user_key: 'u 1' },
       items: [{ price: 'p' }, { price: 'q' }],
@@ -52,7 +54,9 @@ describe('Stripe fake', () => {
   });
 
   it("answers Stripe's errors: bad key, missing resource", async () => {
-    const bad = await fakeClient(fake, 'sk_test_wrong').customers.list().catch((e: unknown) => e);
+    const bad = await fakeClient(fake, 'sk_test_wrong')
+      .customers.list()
+      .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     const missing = await stripe.prices.retrieve('price_nope').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
@@ -61,7 +65,8 @@ describe('Stripe fake', () => {
 
   it('lists active prices with their products expanded, paging through the SDK', async () => {
     const prices: Stripe.Price[] = [];
-    for await (const price of stripe.prices.list({ active: true, limit: 2, expand: ['data.product'] })) prices.push(price);
+    for await (const price of stripe.prices.list({ active: true, limit: 2, expand: ['data.product'] }))
+      prices.push(price);
     expect(prices.map((p) => p.id)).toContain(PACK_100);
     expect(prices.every((p) => p.active)).toBe(true);
     expect((prices[0]?.product as Stripe.Product).name).toBe('Signal credits');
@@ -80,7 +85,11 @@ describe('Stripe fake', () => {
     expect(session.amount_total).toBe(3600);
     expect(session.url).toContain(`/c/pay/${session.id}`);
     const events = fake.checkout.complete(session.id);
-    expect(events.map((e) => e.type)).toEqual(['customer.subscription.created', 'invoice.paid', 'checkout.session.completed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'customer.subscription.created',
+      'invoice.paid',
+      'checkout.session.completed',
+    ]);
     const done = await stripe.checkout.sessions.retrieve(session.id);
     expect(done.status).toBe('complete');
     const subscription = await stripe.subscriptions.retrieve(String(done.subscription), {

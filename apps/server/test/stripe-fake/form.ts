@@ -38,7 +38,8 @@ export function parseForm(text: string): Form {
   return arrays(root) as Form;
 }
 
-export const text = (value: FormValue | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+export const text = (value: FormValue | undefined): string | undefined =>
+  typeof value === 'string' ? value : undefined;
 
 export const list = (value: FormValue | undefined): FormValue[] => (Array.isArray(value) ? value : []);
 

@@ -8,7 +8,8 @@ export interface Line {
 
 export const unitAmount = (price: StripeObject) => Number(price.unit_amount ?? 0);
 
-export const subtotalOf = (lines: Line[]) => lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
+export const subtotalOf = (lines: Line[]) =>
+  lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
 
 export function discountOf(subtotal: number, coupon: StripeObject | null): number {
   if (!coupon) return 0;

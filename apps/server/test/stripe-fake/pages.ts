@@ -3,13 +3,13 @@
 // invoice PDF (/invoice/:id/pdf).
 import type { StripeObject } from './fixtures.ts';
 
-const escape = (value: unknown) =>
-  String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><main>${body}</main></body></html>`;
 
-const money = (cents: unknown, currency: unknown) => `${(Number(cents) / 100).toFixed(2)} ${escape(String(currency).toUpperCase())}`;
+const money = (cents: unknown, currency: unknown) =>
+  `${(Number(cents) / 100).toFixed(2)} ${escape(String(currency).toUpperCase())}`;
 
 export function checkoutPage(session: StripeObject, lines: StripeObject[], message?: string): string {
   const items = lines.map((l) => `<li>${escape(l.description)} × ${escape(l.quantity)}</li>`).join('');
@@ -50,7 +50,10 @@ export function portalPage(portal: StripeObject, subscriptions: StripeObject[]):
 
 /** The smallest valid PDF with one line of text. */
 export function invoicePdf(invoice: StripeObject): Buffer {
-  const text = `Invoice ${String(invoice.number)} ${money(invoice.amount_paid, invoice.currency)}`.replace(/[()\\]/g, '');
+  const text = `Invoice ${String(invoice.number)} ${money(invoice.amount_paid, invoice.currency)}`.replace(
+    /[()\\]/g,
+    '',
+  );
   const stream = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',

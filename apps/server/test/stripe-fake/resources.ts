@@ -24,7 +24,12 @@ export function registerResources(route: Route, { store, checkout, subscriptions
   const one = (kind: string) => (form: Form, params: Record<string, string>) =>
     store.expand(store.get(kind, params.id ?? ''), expandOf(form));
   const page = (items: StripeObject[], form: Form, path: string) => {
-    const expanded = items.map((item) => store.expand(item, expandOf(form).map((e) => e.replace(/^data\./, ''))));
+    const expanded = items.map((item) =>
+      store.expand(
+        item,
+        expandOf(form).map((e) => e.replace(/^data\./, '')),
+      ),
+    );
     return listPage(expanded, path, Number(text(form.limit) ?? 10), text(form.starting_after));
   };
 
@@ -74,7 +79,15 @@ export function registerResources(route: Route, { store, checkout, subscriptions
         metadata: record(form.metadata),
         nickname: text(form.nickname) ?? null,
         product: text(form.product) ?? 'prod_QXg1hqf4jFNsqG',
-        recurring: recurring.interval ? { interval: recurring.interval, interval_count: 1, meter: null, usage_type: 'licensed', trial_period_days: null } : null,
+        recurring: recurring.interval
+          ? {
+              interval: recurring.interval,
+              interval_count: 1,
+              meter: null,
+              usage_type: 'licensed',
+              trial_period_days: null,
+            }
+          : null,
         transform_quantity: null,
         type: recurring.interval ? 'recurring' : 'one_time',
         unit_amount: Number(text(form.unit_amount) ?? 0),
@@ -94,7 +107,10 @@ export function registerResources(route: Route, { store, checkout, subscriptions
   route('GET', '/v1/checkout/sessions/:id', one('checkout.session'));
   route('GET', '/v1/checkout/sessions/:id/line_items', (form, params) => {
     const session = store.get('checkout.session', params.id ?? '');
-    const items = (store.lineItems.get(session.id) ?? []).map((item) => ({ ...item, price: store.get('price', String(item.price)) }));
+    const items = (store.lineItems.get(session.id) ?? []).map((item) => ({
+      ...item,
+      price: store.get('price', String(item.price)),
+    }));
     return listPage(items, `/v1/checkout/sessions/${session.id}/line_items`, Number(text(form.limit) ?? 10));
   });
 
@@ -119,7 +135,8 @@ export function registerResources(route: Route, { store, checkout, subscriptions
     const id = params.id ?? '';
     if (form.cancel_at_period_end !== undefined) subscriptions.cancelAtPeriodEnd(id, truthy(form.cancel_at_period_end));
     const subscription = store.get('subscription', id);
-    if (form.metadata !== undefined) subscription.metadata = { ...(subscription.metadata as object), ...record(form.metadata) };
+    if (form.metadata !== undefined)
+      subscription.metadata = { ...(subscription.metadata as object), ...record(form.metadata) };
     return subscription;
   });
   route('DELETE', '/v1/subscriptions/:id', (_form, params) => subscriptions.cancelNow(params.id ?? ''));

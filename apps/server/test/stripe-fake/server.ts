@@ -88,19 +88,28 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     const contentType = String(req.headers['content-type'] ?? '');
     if (req.method === 'POST' && raw && !contentType.startsWith('application/x-www-form-urlencoded')) {
       record(400);
-      return reply.status(400).send(stripeError('invalid_request_error', 'Invalid request (check that your POST content type is application/x-www-form-urlencoded).'));
+      return reply
+        .status(400)
+        .send(
+          stripeError(
+            'invalid_request_error',
+            'Invalid request (check that your POST content type is application/x-www-form-urlencoded).',
+          ),
+        );
     }
     const fingerprint = `${req.method} ${req.url.split('?')[0]} ${raw}`;
     const replay = key && req.method === 'POST' ? replays.get(key) : undefined;
     if (replay) {
       if (replay.fingerprint !== fingerprint) {
         record(400);
-        return reply.status(400).send(
-          stripeError(
-            'idempotency_error',
-            `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-          ),
-        );
+        return reply
+          .status(400)
+          .send(
+            stripeError(
+              'idempotency_error',
+              `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            ),
+          );
       }
       record(replay.status);
       return reply.status(replay.status).header('idempotent-replayed', 'true').send(replay.body);
@@ -136,7 +145,9 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     const session = store.get('checkout.session', (req.params as { id: string }).id);
     const card = parseForm(String(req.body ?? '')).card;
     if (card === '4000000000000002') {
-      return reply.type('text/html').send(checkoutPage(session, store.lineItems.get(session.id) ?? [], 'Your card was declined.'));
+      return reply
+        .type('text/html')
+        .send(checkoutPage(session, store.lineItems.get(session.id) ?? [], 'Your card was declined.'));
     }
     checkout.complete(session.id);
     return reply.redirect(String(session.success_url).replace('{CHECKOUT_SESSION_ID}', session.id), 303);
@@ -150,7 +161,8 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     const portal = store.get('billing_portal.session', (req.params as { id: string }).id);
     const form = parseForm(String(req.body ?? ''));
     const subscription = store.get('subscription', String(form.subscription));
-    if (subscription.customer === portal.customer && form.action === 'cancel') subscriptions.cancelAtPeriodEnd(subscription.id);
+    if (subscription.customer === portal.customer && form.action === 'cancel')
+      subscriptions.cancelAtPeriodEnd(subscription.id);
     return reply.redirect(`/p/session/${portal.id}`, 303);
   });
   app.get('/invoice/:id/pdf', (req, reply) =>
@@ -163,7 +175,11 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     return reply.status(500).send(stripeError('api_error', error instanceof Error ? error.message : String(error)));
   });
   app.setNotFoundHandler((req, reply) =>
-    reply.status(404).send(stripeError('invalid_request_error', `Unrecognized request URL (${req.method}: ${req.url.split('?')[0]}).`)),
+    reply
+      .status(404)
+      .send(
+        stripeError('invalid_request_error', `Unrecognized request URL (${req.method}: ${req.url.split('?')[0]}).`),
+      ),
   );
 
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -2,12 +2,7 @@
 // sessions, subscriptions, invoices, payment intents, coupons, promotion codes), with Stripe's
 // id prefixes, list pages and `expand`.
 import { randomBytes } from 'node:crypto';
-import {
-  startingCoupons,
-  startingPrices,
-  startingProducts,
-  startingPromotionCodes,
-} from './catalog.ts';
+import { startingCoupons, startingPrices, startingProducts, startingPromotionCodes } from './catalog.ts';
 import type { StripeObject } from './fixtures.ts';
 
 const PREFIXES: Record<string, string> = {
@@ -40,7 +35,12 @@ export class Store {
   readonly lineItems = new Map<string, StripeObject[]>();
 
   constructor() {
-    for (const object of [...startingProducts(), ...startingPrices(), ...startingCoupons(), ...startingPromotionCodes()]) {
+    for (const object of [
+      ...startingProducts(),
+      ...startingPrices(),
+      ...startingCoupons(),
+      ...startingPromotionCodes(),
+    ]) {
       this.put(object);
     }
   }

@@ -31,7 +31,11 @@ export class Subscriptions {
   /** cancel_at_period_end (the portal's "Cancel plan"): customer.subscription.updated. */
   cancelAtPeriodEnd(id: string, cancel = true): StripeObject {
     const subscription = this.store.get('subscription', id);
-    const previous = { cancel_at: subscription.cancel_at, cancel_at_period_end: subscription.cancel_at_period_end, canceled_at: subscription.canceled_at };
+    const previous = {
+      cancel_at: subscription.cancel_at,
+      cancel_at_period_end: subscription.cancel_at_period_end,
+      canceled_at: subscription.canceled_at,
+    };
     Object.assign(subscription, {
       cancel_at_period_end: cancel,
       cancel_at: cancel ? itemOf(subscription).current_period_end : null,

@@ -66,7 +66,10 @@ export class Webhooks {
     try {
       const response = await fetch(endpoint.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signedHeader(body, endpoint.secret) },
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signedHeader(body, endpoint.secret),
+        },
         body,
       });
       status = response.status;
