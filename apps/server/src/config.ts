@@ -87,8 +87,8 @@ const variables = {
     schema: z
       .url({ protocol: /^https?$/ })
       .refine((v) => {
-        const u = new URL(v);
-        return (u.pathname === '/' || u.pathname === '') && !u.search && !u.hash && !u.username;
+        const u = URL.parse(v);
+        return u !== null && u.pathname === '/' && !u.search && !u.hash && !u.username;
       }, 'must be an origin like https://api.stripe.com or http://127.0.0.1:12111 (no path)')
       .optional(),
     doc: 'a Stripe-compatible API host (tests, staging); default https://api.stripe.com',
