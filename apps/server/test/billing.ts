@@ -138,3 +138,10 @@ export async function buy(
   b.fake.checkout.complete(sessionId);
   return { sessionId, events: takeEvents(b) };
 }
+
+/** The object an event is about. */
+export const objectOf = (event: StripeObject | undefined): StripeObject => {
+  const object = (event?.data as { object?: StripeObject } | undefined)?.object;
+  if (!object) throw new Error('an event without data.object');
+  return object;
+};

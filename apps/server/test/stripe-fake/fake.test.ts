@@ -69,7 +69,7 @@ describe('Stripe fake', () => {
       prices.push(price);
     expect(prices.map((p) => p.id)).toContain(PACK_100);
     expect(prices.every((p) => p.active)).toBe(true);
-    expect((prices[0]?.product as Stripe.Product).name).toBe('Signal credits');
+    expect(((prices[0] as Stripe.Price).product as Stripe.Product).name).toBe('Signal credits');
   });
 
   it('completes a subscription checkout: subscription, paid first invoice, events in order', async () => {
@@ -95,10 +95,10 @@ describe('Stripe fake', () => {
     const subscription = await stripe.subscriptions.retrieve(String(done.subscription), {
       expand: ['items.data.price.product'],
     });
-    const item = subscription.items.data[0];
-    expect(item?.quantity).toBe(2);
-    expect(item?.current_period_end).toBeGreaterThan(item?.current_period_start ?? 0);
-    expect((item?.price.product as Stripe.Product).name).toBe('Signal credits');
+    const item = subscription.items.data[0] as Stripe.SubscriptionItem;
+    expect(item.quantity).toBe(2);
+    expect(item.current_period_end).toBeGreaterThan(item.current_period_start);
+    expect((item.price.product as Stripe.Product).name).toBe('Signal credits');
     const invoice = await stripe.invoices.retrieve(String(done.invoice));
     expect(invoice.parent?.subscription_details?.subscription).toBe(subscription.id);
     expect(invoice.amount_paid).toBe(3600);

@@ -3,26 +3,26 @@
 // invoice PDF (/invoice/:id/pdf).
 import type { StripeObject } from './fixtures.ts';
 
-const escape = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const html = (value: unknown) => String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><main>${body}</main></body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${html(title)}</title></head><body><main>${body}</main></body></html>`;
 
 const money = (cents: unknown, currency: unknown) =>
-  `${(Number(cents) / 100).toFixed(2)} ${escape(String(currency).toUpperCase())}`;
+  `${(Number(cents) / 100).toFixed(2)} ${html(String(currency).toUpperCase())}`;
 
 export function checkoutPage(session: StripeObject, lines: StripeObject[], message?: string): string {
-  const items = lines.map((l) => `<li>${escape(l.description)} × ${escape(l.quantity)}</li>`).join('');
+  const items = lines.map((l) => `<li>${html(l.description)} × ${html(l.quantity)}</li>`).join('');
   const open = session.status === 'open';
   return page(
     'Stripe Checkout (test fake)',
     `<h1>Pay ${money(session.amount_total, session.currency)}</h1><ul>${items}</ul>
-    ${message ? `<p role="alert">${escape(message)}</p>` : ''}
+    ${message ? `<p role="alert">${html(message)}</p>` : ''}
     ${
       open
         ? `<form method="post"><button type="submit" name="card" value="4242424242424242">Pay</button>
            <button type="submit" name="card" value="4000000000000002">Pay with a declined card</button></form>
-           <p><a href="${escape(session.cancel_url)}">Back</a></p>`
+           <p><a href="${html(session.cancel_url)}">Back</a></p>`
         : '<p>This Checkout Session is no longer open.</p>'
     }`,
   );
@@ -37,14 +37,14 @@ export function portalPage(portal: StripeObject, subscriptions: StripeObject[]):
           ? 'Cancelled'
           : s.cancel_at_period_end
             ? `Cancels on ${new Date(Number(s.cancel_at) * 1000).toISOString().slice(0, 10)}`
-            : `<form method="post"><input type="hidden" name="subscription" value="${escape(s.id)}">
+            : `<form method="post"><input type="hidden" name="subscription" value="${html(s.id)}">
                <button type="submit" name="action" value="cancel">Cancel plan</button></form>`;
-      return `<li>${escape(item?.price.nickname)} (${escape(s.status)}) ${action}</li>`;
+      return `<li>${html(item?.price.nickname)} (${html(s.status)}) ${action}</li>`;
     })
     .join('');
   return page(
     'Billing portal (test fake)',
-    `<h1>Your plans</h1><ul>${rows || '<li>No plans</li>'}</ul><p><a href="${escape(portal.return_url)}">Return</a></p>`,
+    `<h1>Your plans</h1><ul>${rows || '<li>No plans</li>'}</ul><p><a href="${html(portal.return_url)}">Return</a></p>`,
   );
 }
 

@@ -66,6 +66,10 @@ const DEFAULTS: Record<string, FakeHandler> = {
   AccountCredits: () => ({
     data: {
       account: {
+        type: 1,
+        metadata: '{"creditsTotal":5,"recurring":{},"payments":[]}',
+        product: null,
+        payments: [],
         balance: 5,
         credits: 5,
         recurringCredits: 0,
@@ -77,6 +81,7 @@ const DEFAULTS: Record<string, FakeHandler> = {
       },
     },
   }),
+  AccountProducts: () => ({ data: { accountProducts: [] } }),
   AccountLedger: () => ({
     data: {
       accountLedger: [{ id: 1, createdAt: Date.UTC(2024, 0, 31), credits: 5, cause: 'signup', balanceAfter: 5 }],

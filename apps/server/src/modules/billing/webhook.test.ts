@@ -6,6 +6,7 @@ import {
   type Billing,
   buy,
   newCustomer,
+  objectOf,
   ofType,
   postEvent,
   secondInstance,
@@ -72,9 +73,7 @@ describe('a credit pack', () => {
     await postEvent(b, paid);
     expect((await accountOf(b.t, user.id))?.balance).toBe(500);
     expect(await payments(user.id)).toHaveLength(1);
-    expect((await payments(user.id))[0]?.stripe_invoice_id).toBe(
-      paid.data && (paid.data as { object: { id: string } }).object.id,
-    );
+    expect((await payments(user.id))[0]?.stripe_invoice_id).toBe(objectOf(paid).id);
     await expectBalancedLedger(b.t, user.id);
   });
 
@@ -119,7 +118,7 @@ describe('a credit pack', () => {
     const user = await newCustomer(b, 'stranger');
     const { events } = await buy(b, user.headers, PACK_100);
     const completed = structuredClone(ofType(events, 'checkout.session.completed'));
-    const session = (completed.data as { object: Record<string, unknown> }).object;
+    const session = objectOf(completed);
     Object.assign(session, {
       id: 'cs_test_not_ours',
       metadata: {},
@@ -173,9 +172,7 @@ describe('a monthly plan', () => {
     let account = await accountOf(b.t, user.id);
     expect(account).toMatchObject({ balance: 300, recurring_credits: 300, recurring_period_credits: 300 });
     expect(await payments(user.id)).toHaveLength(1);
-    const subscriptionId = String(
-      (ofType(events, 'customer.subscription.created').data as { object: { id: string } }).object.id,
-    );
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
 
     // Spend some, then the next period: what is left lapses, the period's credits come.
     await b.t.services.db.$client.query('update accounts set balance = balance - 120 where user_id = $1', [user.id]);
@@ -236,7 +233,7 @@ describe('a monthly plan', () => {
     const user = await newCustomer(b, 'failing');
     const { events } = await buy(b, user.headers, PLAN_MONTHLY);
     await deliverAll(events);
-    const subscriptionId = String((events[0]?.data as { object: { id: string } }).object.id);
+    const subscriptionId = objectOf(events[0]).id;
     const failedInvoice = b.fake.subscriptions.renew(subscriptionId, { fail: true });
     await deliverAll(takeEvents(b));
     const metadata = async () => {
