@@ -165,9 +165,15 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
       subscriptions.cancelAtPeriodEnd(subscription.id);
     return reply.redirect(`/p/session/${portal.id}`, 303);
   });
-  app.get('/invoice/:id/pdf', (req, reply) =>
-    reply.type('application/pdf').send(invoicePdf(store.get('invoice', (req.params as { id: string }).id))),
-  );
+  app.get('/favicon.ico', (_req, reply) => reply.status(204).send());
+  // Stripe's invoice_pdf link downloads the file.
+  app.get('/invoice/:id/pdf', (req, reply) => {
+    const invoice = store.get('invoice', (req.params as { id: string }).id);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="Invoice-${String(invoice.number)}.pdf"`)
+      .send(invoicePdf(invoice));
+  });
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof NotFound) {
       return reply.status(404).send(stripeError('invalid_request_error', error.message, { code: 'resource_missing' }));

@@ -71,6 +71,10 @@ describe('a credit pack', () => {
     const again = await postEvent(b, completed);
     expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
     await postEvent(b, paid);
+    const { rows } = await b.t.services.db.$client.query('select outcome, user_id from stripe_events where id = $1', [
+      paid.id,
+    ]);
+    expect(rows).toEqual([{ outcome: 'applied', user_id: String(user.id) }]);
     expect((await accountOf(b.t, user.id))?.balance).toBe(500);
     expect(await payments(user.id)).toHaveLength(1);
     expect((await payments(user.id))[0]?.stripe_invoice_id).toBe(objectOf(paid).id);

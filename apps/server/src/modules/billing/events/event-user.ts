@@ -24,7 +24,7 @@ export async function paymentSessionOf(
   if (!id || !/^\d{1,15}$/.test(id)) return undefined;
   const row = await findPaymentSession(services.db, Number(id));
   // A row already tied to another Stripe session is not this one's.
-  return row && (row.stripeId === null || row.stripeId === stripeId) ? row : undefined;
+  return row && (stripeId === null || row.stripeId === null || row.stripeId === stripeId) ? row : undefined;
 }
 
 export async function userOf(
