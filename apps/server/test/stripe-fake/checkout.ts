@@ -7,7 +7,7 @@ import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Form, list, record, text } from './form.ts';
 import { addInterval, discountOf, type Line, subtotalOf } from './money.ts';
 import { now, type Store } from './store.ts';
-import type { Webhooks } from './webhooks.ts';
+import type { FakeParts, Webhooks } from './webhooks.ts';
 
 export class InvalidRequest extends Error {
   readonly param: string | undefined;
@@ -31,10 +31,8 @@ export class Checkout {
   private readonly webhooks: Webhooks;
   private readonly base: () => string;
 
-  constructor(store: Store, webhooks: Webhooks, base: () => string) {
-    this.store = store;
-    this.webhooks = webhooks;
-    this.base = base;
+  constructor(parts: FakeParts) {
+    ({ store: this.store, webhooks: this.webhooks, base: this.base } = parts);
   }
 
   private linesOf(form: Form, mode: string): Line[] {

@@ -57,8 +57,9 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   const webhooks = new Webhooks(store, FAKE_API_VERSION);
   webhooks.endpoint = options.webhook;
   webhooks.mode = options.delivery ?? 'auto';
-  const checkout = new Checkout(store, webhooks, () => base);
-  const subscriptions = new Subscriptions(store, webhooks, () => base);
+  const parts = { store, webhooks, base: () => base };
+  const checkout = new Checkout(parts);
+  const subscriptions = new Subscriptions(parts);
   const requests: RecordedRequest[] = [];
   const replays = new Map<string, { fingerprint: string; status: number; body: unknown }>();
 

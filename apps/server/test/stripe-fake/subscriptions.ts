@@ -5,7 +5,7 @@ import { makeInvoice } from './billing-objects.ts';
 import type { StripeObject } from './fixtures.ts';
 import { addInterval, type Line } from './money.ts';
 import { now, type Store } from './store.ts';
-import type { Webhooks } from './webhooks.ts';
+import type { FakeParts, Webhooks } from './webhooks.ts';
 
 interface Item {
   id: string;
@@ -22,10 +22,8 @@ export class Subscriptions {
   private readonly webhooks: Webhooks;
   private readonly base: () => string;
 
-  constructor(store: Store, webhooks: Webhooks, base: () => string) {
-    this.store = store;
-    this.webhooks = webhooks;
-    this.base = base;
+  constructor(parts: FakeParts) {
+    ({ store: this.store, webhooks: this.webhooks, base: this.base } = parts);
   }
 
   /** cancel_at_period_end (the portal's "Cancel plan"): customer.subscription.updated. */

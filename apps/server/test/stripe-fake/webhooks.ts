@@ -10,6 +10,13 @@ export interface Endpoint {
   secret: string;
 }
 
+/** What the fake's object makers share: the state, the event sender, the fake's own URL. */
+export interface FakeParts {
+  store: Store;
+  webhooks: Webhooks;
+  base: () => string;
+}
+
 export interface Delivery {
   eventId: string;
   type: string;

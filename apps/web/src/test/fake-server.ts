@@ -82,6 +82,17 @@ const DEFAULTS: Record<string, FakeHandler> = {
     },
   }),
   AccountProducts: () => ({ data: { accountProducts: [] } }),
+  // The sign-up card form: a session, on a server without a publishable key.
+  AccountSignupPaymentSession: () => ({
+    data: {
+      accountSignupPaymentSession: {
+        clientSecret: 'cs_1_secret_1',
+        total: 1099,
+        description: 'Pack',
+        publishableKey: null,
+      },
+    },
+  }),
   AccountLedger: () => ({
     data: {
       accountLedger: [{ id: 1, createdAt: Date.UTC(2024, 0, 31), credits: 5, cause: 'signup', balanceAfter: 5 }],

@@ -5,10 +5,10 @@ import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { useQuery } from 'urql';
-import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import type { AccountProductsQuery } from '../../gql/graphql.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { formatCount, formatCurrency } from '../../lib/format.ts';
+import { BillingSection } from './billing-section.tsx';
 import { AccountProductsDocument } from './documents.ts';
 
 export type Product = AccountProductsQuery['accountProducts'][number];
@@ -66,13 +66,7 @@ export function BuyCredits({
   const packs = products.filter((p) => p.type !== RECURRING);
   const plans = hasPlan ? [] : products.filter((p) => p.type === RECURRING);
   return (
-    <Card as="section" className="shadow-sm mb-4" aria-labelledby="buy-title" aria-busy={result.fetching}>
-      <Card.Header className="bg-body">
-        <h2 id="buy-title" className="h6 m-0 d-flex align-items-center gap-2">
-          Buy signals
-          {result.fetching && <DelayedSpinner className="d-inline-flex align-items-center" />}
-        </h2>
-      </Card.Header>
+    <BillingSection id="buy" title="Buy signals" busy={result.fetching}>
       <Card.Body>
         {result.error && (
           <Alert variant="danger">{errorMessage(result.error, 'Could not load what is on sale.')}</Alert>
@@ -101,6 +95,6 @@ export function BuyCredits({
             </div>
           ))}
       </Card.Body>
-    </Card>
+    </BillingSection>
   );
 }

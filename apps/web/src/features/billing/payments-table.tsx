@@ -2,12 +2,12 @@ import { paymentPeriodLabel } from '@router/shared';
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import type { AccountCreditsQuery } from '../../gql/graphql.ts';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { formatCount, formatCurrency, formatDate } from '../../lib/format.ts';
+import { BillingSection } from './billing-section.tsx';
 import { AccountInvoiceDocument } from './documents.ts';
 import { leaveFor } from './leave-for.ts';
 
@@ -34,12 +34,7 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
     }
   };
   return (
-    <Card as="section" className="shadow-sm mb-4" aria-labelledby="payments-title">
-      <Card.Header className="bg-body">
-        <h2 id="payments-title" className="h6 m-0">
-          Recent payments
-        </h2>
-      </Card.Header>
+    <BillingSection id="payments" title="Recent payments">
       {error && (
         <Alert variant="danger" className="m-3 mb-0">
           {error}
@@ -94,6 +89,6 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
           )}
         </tbody>
       </Table>
-    </Card>
+    </BillingSection>
   );
 }

@@ -1,6 +1,7 @@
 import { LEGAL_QUESTIONS } from '@router/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { PROFESSIONAL_STATUS, productsAnswer } from '../../test/billing.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
 
@@ -71,23 +72,7 @@ describe('Professional status payment and return', () => {
         CreditsBanner: fixture(() => ({
           data: { account: { balance: 5, lastGrant: 5, unlimited: false, cardPayments: true } },
         })),
-        AccountProducts: fixture(() => ({
-          data: {
-            accountProducts: [
-              {
-                stripePriceId: 'price_pro',
-                name: 'Professional status',
-                description: null,
-                credits: 0,
-                price: 4900,
-                currency: 'usd',
-                type: 1,
-                interval: null,
-                professional: true,
-              },
-            ],
-          },
-        })),
+        AccountProducts: fixture(() => productsAnswer([PROFESSIONAL_STATUS])),
         AccountPaymentSession: fixture(() =>
           graphQLError('Card payments are unavailable right now. Please try again later.', 'SERVICE_UNAVAILABLE'),
         ),

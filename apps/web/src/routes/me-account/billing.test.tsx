@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leaveFor } from '../../features/billing/leave-for.ts';
+import { productsAnswer } from '../../test/billing.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
@@ -24,46 +25,11 @@ const account = (overrides: Record<string, unknown> = {}) => ({
   payments: [],
   ...overrides,
 });
-const products = [
-  {
-    stripePriceId: 'price_pack',
-    name: '100 signal credits',
-    description: null,
-    credits: 100,
-    price: 1099,
-    currency: 'usd',
-    type: 1,
-    interval: null,
-    professional: false,
-  },
-  {
-    stripePriceId: 'price_plan',
-    name: 'Pro plan',
-    description: null,
-    credits: 300,
-    price: 2000,
-    currency: 'usd',
-    type: 3,
-    interval: 'month',
-    professional: false,
-  },
-  {
-    stripePriceId: 'price_pro',
-    name: 'Professional status',
-    description: null,
-    credits: 0,
-    price: 4900,
-    currency: 'usd',
-    type: 1,
-    interval: null,
-    professional: true,
-  },
-];
 
 function server(overrides: Record<string, unknown> = {}, extra: Record<string, ReturnType<typeof fixture>> = {}) {
   return {
     AccountCredits: fixture(() => ({ data: { account: account(overrides) } })),
-    AccountProducts: fixture(() => ({ data: { accountProducts: products } })),
+    AccountProducts: fixture(() => productsAnswer()),
     AccountPaymentSession: fixture(({ variables }) => ({
       data: { accountPaymentSession: { url: `https://stripe.test/${String(variables.stripePriceId ?? 'portal')}` } },
     })),
