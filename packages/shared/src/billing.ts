@@ -3,6 +3,9 @@
 import { z } from 'zod';
 import { MESSAGES } from './auth.ts';
 
+/** SPEC §3 Account and product type: BASE 1 (one-time credits), RECURRING 3 (a plan runs). */
+export const ACCOUNT_TYPE = { BASE: 1, RECURRING: 3 } as const;
+
 /** Without STRIPE_SECRET_KEY: what billing screens and accountPaymentSession say. */
 export const CARD_PAYMENTS_OFF =
   'Card payments are not configured on this server: credits are granted by an administrator.';

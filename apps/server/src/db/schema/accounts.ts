@@ -1,9 +1,10 @@
+import { ACCOUNT_TYPE } from '@router/shared';
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
-/** SPEC §3 Account type: BASE 1, RECURRING 3 (a Stripe plan is running). */
-export const ACCOUNT_TYPE = { BASE: 1, RECURRING: 3 } as const;
+/** SPEC §3 Account type (shared with the web app). */
+export { ACCOUNT_TYPE };
 
 /**
  * SPEC §3 Account: one per user, its signal credits. Every change of them is a row of

@@ -1,4 +1,4 @@
-import { paymentPeriodLabel } from '@router/shared';
+import { ACCOUNT_TYPE, paymentPeriodLabel } from '@router/shared';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -12,8 +12,6 @@ import { BillingSection } from './billing-section.tsx';
 import { AccountProductsDocument } from './documents.ts';
 
 export type Product = AccountProductsQuery['accountProducts'][number];
-
-const RECURRING = 3;
 
 function ProductCard({
   product,
@@ -41,7 +39,7 @@ function ProductCard({
           {period && <span className="fs-6 fw-normal text-secondary"> {period}</span>}
         </p>
         <Button className="mt-auto" onClick={onBuy} disabled={disabled}>
-          {busy ? 'Opening Stripe…' : product.type === RECURRING ? 'Subscribe' : 'Buy'}
+          {busy ? 'Opening Stripe…' : product.type === ACCOUNT_TYPE.RECURRING ? 'Subscribe' : 'Buy'}
         </Button>
       </Card.Body>
     </Card>
@@ -63,8 +61,8 @@ export function BuyCredits({
 }) {
   const [result] = useQuery({ query: AccountProductsDocument });
   const products = (result.data?.accountProducts ?? []).filter((p) => !p.professional);
-  const packs = products.filter((p) => p.type !== RECURRING);
-  const plans = hasPlan ? [] : products.filter((p) => p.type === RECURRING);
+  const packs = products.filter((p) => p.type !== ACCOUNT_TYPE.RECURRING);
+  const plans = hasPlan ? [] : products.filter((p) => p.type === ACCOUNT_TYPE.RECURRING);
   return (
     <BillingSection id="buy" title="Buy signals" busy={result.fetching}>
       <Card.Body>

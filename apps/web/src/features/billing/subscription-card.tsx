@@ -1,4 +1,4 @@
-import { paymentPeriodLabel } from '@router/shared';
+import { ACCOUNT_TYPE, paymentPeriodLabel } from '@router/shared';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -8,9 +8,6 @@ import { parseRecurring } from './recurring.ts';
 import { ACTIVATE_SUBSCRIPTION } from './texts.ts';
 
 type Account = AccountCreditsQuery['account'];
-
-/** SPEC §3 type RECURRING: a plan runs; other (passive) accounts show no subscription card. */
-const RECURRING = 3;
 
 /**
  * SPEC §2 Account & Billing's subscription card: the plan, its Renewal date, or the Cancel date
@@ -26,7 +23,7 @@ export function SubscriptionCard({
   onManage: () => void;
   busy: boolean;
 }) {
-  if (account.type !== RECURRING || !account.product) return null;
+  if (account.type !== ACCOUNT_TYPE.RECURRING || !account.product) return null;
   const { product } = account;
   const recurring = parseRecurring(account.metadata);
   const period = paymentPeriodLabel(product.interval);

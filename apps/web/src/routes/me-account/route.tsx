@@ -1,3 +1,4 @@
+import { ACCOUNT_TYPE } from '@router/shared';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useSearchParams } from 'react-router';
@@ -56,7 +57,7 @@ export function Component() {
           <SubscriptionCard account={data} onManage={manage} busy={stripe.busy !== null} />
           <BuyCredits
             busy={stripe.busy}
-            hasPlan={data.type === 3}
+            hasPlan={data.type === ACCOUNT_TYPE.RECURRING}
             onBuy={(product) => {
               noteCheckoutStart(data);
               void stripe.open(product.stripePriceId, {

@@ -1,9 +1,9 @@
+import { isStripePriceId } from '@router/shared';
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { AuthCard } from '../../features/auth/auth-card.tsx';
-import { isPriceId } from '../../features/auth/signup-params.ts';
 import { CardPaymentForm } from '../../features/billing/card-payment-form.tsx';
 import { AccountSignupPaymentSessionDocument } from '../../features/billing/documents.ts';
 import type { AccountSignupPaymentSessionQuery } from '../../gql/graphql.ts';
@@ -35,7 +35,7 @@ export function Component() {
   const success = `/signup/success${search}`;
 
   useEffect(() => {
-    if (!isPriceId(priceId)) return;
+    if (!isStripePriceId(priceId)) return;
     let current = true;
     setState({ kind: 'loading' });
     const origin = window.location.origin;
@@ -43,7 +43,7 @@ export function Component() {
       AccountSignupPaymentSessionDocument,
       {
         email,
-        stripePriceId: priceId as string,
+        stripePriceId: priceId,
         successUrl: `${origin}${success}`,
         cancelUrl: `${origin}/signup${search}`,
         ...(coupon && !withoutDiscount ? { coupon } : {}),
@@ -67,7 +67,7 @@ export function Component() {
     };
   }, [priceId, email, coupon, withoutDiscount, search, success, query, navigate]);
 
-  if (!isPriceId(priceId)) return <Navigate to={success} replace />;
+  if (!isStripePriceId(priceId)) return <Navigate to={success} replace />;
   return (
     <AuthCard title="Payment">
       {state.kind === 'loading' && <DelayedSpinner />}
