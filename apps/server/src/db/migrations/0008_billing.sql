@@ -9,8 +9,7 @@ CREATE TABLE "payment_sessions" (
 	"mode" text,
 	"discount" text,
 	"stripe_id" text,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "payment_sessions_stripe_id_unique" UNIQUE("stripe_id")
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "payments" (
@@ -53,5 +52,6 @@ ALTER TABLE "payment_sessions" ADD CONSTRAINT "payment_sessions_user_id_users_id
 ALTER TABLE "payments" ADD CONSTRAINT "payments_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "professional_applications" ADD CONSTRAINT "professional_applications_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "payment_sessions_user_idx" ON "payment_sessions" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "payment_sessions_stripe_idx" ON "payment_sessions" USING btree ("stripe_id");--> statement-breakpoint
 CREATE INDEX "payments_user_idx" ON "payments" USING btree ("user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "accounts_stripe_customer_idx" ON "accounts" USING btree ("stripe_customer_id");

@@ -27,11 +27,17 @@ export async function findPaymentSession(db: Executor, id: number): Promise<Paym
   return row;
 }
 
+/** The latest row of this Stripe session. */
 export async function findPaymentSessionByStripeId(
   db: Executor,
   stripeId: string,
 ): Promise<PaymentSessionRow | undefined> {
-  const [row] = await db.select().from(paymentSessions).where(eq(paymentSessions.stripeId, stripeId)).limit(1);
+  const [row] = await db
+    .select()
+    .from(paymentSessions)
+    .where(eq(paymentSessions.stripeId, stripeId))
+    .orderBy(desc(paymentSessions.id))
+    .limit(1);
   return row;
 }
 

@@ -43,11 +43,17 @@ export const paymentSessions = pgTable(
     mode: text('mode', { enum: ['payment', 'subscription'] }),
     /** A coupon id or promotion code id applied to the session. */
     discount: text('discount'),
-    /** The Stripe session id once Stripe answered. */
-    stripeId: text('stripe_id').unique(),
+    /**
+     * The Stripe session id once Stripe answered. Not declared unique: a Stripe-compatible stub
+     * that answers one fixed id must not make every later purchase fail (Stripe's ids are unique).
+     */
+    stripeId: text('stripe_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('payment_sessions_user_idx').on(t.userId, t.createdAt.desc())],
+  (t) => [
+    index('payment_sessions_user_idx').on(t.userId, t.createdAt.desc()),
+    index('payment_sessions_stripe_idx').on(t.stripeId),
+  ],
 );
 
 /**
