@@ -8,6 +8,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     serverLogFile: string;
+    /** The server's DATA_DIR: journeys reach its embedded PostgreSQL for what no screen does. */
+    dataDir: string;
   }
 }
 
@@ -24,6 +26,7 @@ export default async function setup(project: TestProject) {
   });
   project.provide('baseUrl', server.baseUrl);
   project.provide('serverLogFile', server.logFile);
+  project.provide('dataDir', server.dataDir);
   return async () => {
     await server.stop();
     await schwab.close();

@@ -15,6 +15,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 export interface E2eServer {
   baseUrl: string;
   logFile: string;
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -62,6 +63,7 @@ export async function startE2eServer(env: Record<string, string>, name = ''): Pr
   return {
     baseUrl,
     logFile,
+    dataDir,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -1,5 +1,5 @@
 // Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, the Stripe
-// webhook and the web app.
+// webhook, OAuth and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
@@ -11,6 +11,7 @@ import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
+import { registerOAuth } from './oauth.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerStripeWebhook } from './stripe-webhook.ts';
 import { registerWebApp } from './web-app.ts';
@@ -44,6 +45,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   await registerStripeWebhook(app, services);
   registerMetrics(app, services, app.hookRuntime.timings);
   registerNotificationWorker(app, services, options.notifications);
+  await registerOAuth(app, services);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }
