@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPaperBroker } from './adapter.ts';
-import { MINUTE, paperFixture, START } from './paper.fixture.ts';
 import { createInstruments } from './instruments.ts';
+import { MINUTE, paperFixture, START } from './paper.fixture.ts';
 import { createSyntheticQuote } from './quotes.ts';
 import { createMemoryPaperStore } from './store.ts';
 import { builtInSymbols } from './symbol-list.ts';

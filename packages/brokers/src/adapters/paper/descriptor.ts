@@ -67,19 +67,19 @@ export const paperDescriptor: BrokerDescriptor = {
     },
     type: { values: ['market', 'limit', 'stop', 'stop_limit'], comments: 'Multi-leg orders: market or limit.' },
     limit_price: {
-      examples: [185.5],
+      examples: [150],
       comments:
         "Required for limit and stop_limit orders; snapped to the instrument's tick. For a multi-leg order, " +
         'the net price per combo: positive for a debit paid, negative for a credit received.',
     },
-    stop_price: { examples: [195], comments: 'Required for stop and stop_limit orders.' },
+    stop_price: { examples: [145], comments: 'Required for stop and stop_limit orders.' },
     take_profit_price: {
-      examples: [200],
+      examples: [165],
       comments:
         'Opening orders only: a limit exit placed when the entry fills; it cancels the stop loss when it fills.',
     },
     stop_loss_price: {
-      examples: [180],
+      examples: [140],
       comments:
         'Opening orders only: a stop exit placed when the entry fills; it cancels the take profit when it fills.',
     },

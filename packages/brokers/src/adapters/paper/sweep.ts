@@ -2,7 +2,7 @@
 // of the account): for each, the minute samples since its last sweep give a price range, and
 // only the open orders that range reached (or that expire) are read and scanned. Fills then run
 // in time order across the swept symbols, so each sees the cash left by those before it.
-import { type Book, finish, instrumentOf, loadOrder, priceAt, symbolState, touch } from './book.ts';
+import { adopt, type Book, finish, instrumentOf, loadOrder, priceAt, symbolState, touch } from './book.ts';
 import { type Reach, type ScanResult, sampleTimes, scan, sessionClose } from './matching.ts';
 import { fill } from './trading.ts';
 import type { PaperOrder, PaperSymbolState } from './types.ts';
@@ -51,8 +51,7 @@ export async function sweep(book: Book, symbols: readonly string[]): Promise<voi
       high: values.length ? Math.max(...values) : Number.NEGATIVE_INFINITY,
       ...(window.state.expiresAt !== undefined && window.state.expiresAt <= now ? { expiringBy: now } : {}),
     };
-    const reached = await book.tx.listReachedOrders(symbol, reach);
-    for (const order of reached) candidates.add((await loadOrder(book, order.id)) ?? order);
+    for (const order of adopt(book, await book.tx.listReachedOrders(symbol, reach))) candidates.add(order);
   }
   if (windows.size === 0) return;
   // A filled exit cancels its sibling: have the siblings at hand.
