@@ -20,7 +20,11 @@ import { createPostgresPaperStore } from './modules/paper/index.ts';
 
 function allBrokers(paperStore: PaperStore, config?: Config): Broker[] {
   return [
-    createPaperBroker({ store: paperStore, startingCash: config?.PAPER_STARTING_CASH }),
+    createPaperBroker({
+      store: paperStore,
+      startingCash: config?.PAPER_STARTING_CASH,
+      symbols: config?.PAPER_SYMBOLS_FILE?.symbols,
+    }),
     createAlpacaBroker(),
     createBitmexBroker(),
     createCoinbaseBroker(),

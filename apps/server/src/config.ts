@@ -1,6 +1,7 @@
 // Every environment variable the server reads, validated once at boot (DESIGN.md "Configuration").
 // No other file reads process.env. Unknown or invalid values stop the start, naming the variable.
 import path from 'node:path';
+import { type ListedSymbol, readSymbolFile } from '@router/brokers/paper/symbol-file';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -98,6 +99,22 @@ const variables = {
     schema: z.coerce.number().positive().default(100000),
     doc: 'cash of a new paper account (USD)',
   },
+  PAPER_SYMBOLS_FILE: {
+    schema: z
+      .string()
+      .min(1)
+      .optional()
+      .transform((file, ctx): PaperSymbolsFile | undefined => {
+        if (file === undefined) return undefined;
+        try {
+          return { path: path.resolve(file), symbols: readSymbolFile(file) };
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+          return z.NEVER;
+        }
+      }),
+    doc: 'more symbols for the paper broker, besides the built-in list (same format as packages/brokers/src/adapters/paper/symbols.txt); unlisted symbols are refused',
+  },
   TRUST_PROXY: {
     schema: z
       .enum(['true', 'false'])
@@ -113,6 +130,12 @@ const variables = {
     doc: 'let notification webhooks reach private and loopback addresses (tests only)',
   },
 } as const;
+
+/** A self-hoster's symbol file for the paper broker, read and checked at boot. */
+export interface PaperSymbolsFile {
+  path: string;
+  symbols: ListedSymbol[];
+}
 
 type Variables = typeof variables;
 export type BaseConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };

@@ -21,7 +21,8 @@ export {
   type PaperStoreTransaction,
   type TransactionHint,
 } from './store.ts';
-export { builtInSymbols, type ListedSymbol, readSymbolFile, SymbolListError } from './symbol-list.ts';
+export { readSymbolFile } from './symbol-file.ts';
+export { builtInSymbols, type ListedSymbol, SymbolListError } from './symbol-list.ts';
 export type {
   PaperAccount,
   PaperBracket,

@@ -110,15 +110,3 @@ export function builtInSymbols(): ListedSymbol[] {
   builtIn ??= parseSymbolList(readFileSync(new URL('./symbols.txt', import.meta.url), 'utf8'), 'symbols.txt');
   return builtIn;
 }
-
-/** Reads and checks a self-hoster's symbol file; throws a SymbolListError saying what is wrong. */
-export function readSymbolFile(path: string): ListedSymbol[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new SymbolListError(`${path}: cannot be read (${typeof code === 'string' ? code : 'error'})`);
-  }
-  return parseSymbolList(text, path);
-}
