@@ -57,7 +57,7 @@ describe('paper account', () => {
       .getByRole('region', { name: 'Open orders' })
       .getByText(/limit 50/)
       .waitFor();
-    await expect.poll(() => page.getByRole('region', { name: 'Recent fills' }).getByRole('row').count()).toBe(2);
+    await expect.poll(() => page.getByRole('region', { name: 'Recent fills' }).getByRole('listitem').count()).toBe(1);
     await snap(page, 'paper-account-desktop');
 
     await page.getByRole('button', { name: 'Reset account' }).click();
@@ -84,9 +84,15 @@ describe('paper account', () => {
     const { page, errors, close } = await openPage(browser(), PHONE);
     await signInPage(page, user);
     await page.goto('/me/connector');
-    await page.getByRole('link', { name: 'Positions and orders of Paper account' }).click();
+    const paper = page.getByRole('article', { name: 'Paper Trading' });
+    await paper.getByRole('button', { name: 'New webhook for Paper account' }).click();
+    await page.getByRole('form', { name: 'New webhook' }).getByRole('button', { name: 'Create webhook' }).click();
+    const url = await paper.getByLabel('Webhook URL of Webhook').inputValue();
+    expect((await alert(url, { symbol: 'ES1!', action: 'buy', quantity: 1 })).status).toBe(201);
+    expect((await alert(url, { symbol: 'EURUSD', action: 'sell', quantity: 10000 })).status).toBe(201);
+    await paper.getByRole('link', { name: 'Positions and orders of Paper account' }).click();
     await page.getByRole('heading', { level: 1, name: 'Paper account' }).waitFor();
-    await page.getByText(/No positions/).waitFor();
+    await expect.poll(() => page.getByRole('region', { name: 'Positions' }).getByRole('row').count()).toBe(3);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
     await snap(page, 'paper-account-phone');

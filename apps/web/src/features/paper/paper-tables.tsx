@@ -76,7 +76,7 @@ export function OpenOrdersTable({ orders, total }: { orders: Account['openOrders
                 {order.action} {formatNumber(order.quantity)} <span className="font-monospace">{order.symbol}</span>
               </span>
               <span>
-                {order.type} · {orderPrice(order)} · {order.duration}
+                {orderPrice(order)} · {order.duration}
               </span>
             </div>
             {order.legs.length > 0 && (
@@ -106,37 +106,20 @@ export function OpenOrdersTable({ orders, total }: { orders: Account['openOrders
 export function FillsTable({ fills }: { fills: Account['fills'] }) {
   if (fills.length === 0) return <Empty>No fills yet.</Empty>;
   return (
-    <div className="table-responsive">
-      <table className="table table-sm align-middle mb-0">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Symbol</th>
-            <th scope="col">Side</th>
-            <th scope="col" className="text-end">
-              Quantity
-            </th>
-            <th scope="col" className="text-end">
-              Price
-            </th>
-            <th scope="col" className={WIDE}>
-              Order
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {fills.map((fill) => (
-            <tr key={fill.id}>
-              <td className="text-nowrap">{formatDateTime(fill.filledAt)}</td>
-              <td className="font-monospace text-break">{fill.symbol}</td>
-              <td>{fill.side}</td>
-              <td className="text-end">{formatNumber(fill.quantity)}</td>
-              <td className="text-end">{formatNumber(fill.price)}</td>
-              <td className={`font-monospace small ${WIDE}`}>{fill.id}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ul className="list-group list-group-flush">
+      {fills.map((fill) => (
+        <li key={fill.id} className="list-group-item px-0 d-flex flex-wrap justify-content-between column-gap-3">
+          <span>
+            <span className="fw-semibold">
+              {fill.side} {formatNumber(fill.quantity)}
+            </span>{' '}
+            <span className="font-monospace">{fill.symbol}</span> at {formatNumber(fill.price)}
+          </span>
+          <span className="small text-secondary">
+            {formatDateTime(fill.filledAt)} · <span className="font-monospace">{fill.id}</span>
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -96,6 +96,7 @@ describe('paper account screen', () => {
     expect(within(positions).getByText('+$20.00')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Open orders' })).getByText(/limit 200/)).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Recent fills' })).getByText('PA-1-1')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Recent fills' })).getByText(/at 190/)).toBeTruthy();
   });
 
   it('says what is empty', async () => {
