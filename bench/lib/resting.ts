@@ -34,7 +34,7 @@ export async function restUpTo(url: string, path: string, sql: pg.Pool, target: 
       throw new Error(`resting orders refused: ${JSON.stringify(burst.statusCounts)}, ${burst.errors} errors`);
     }
     // Answers after the hook's deadline are confirmed in the background: let them land.
-    for (let wait = 0; wait < 60 && (await openPaperOrders(sql)) < target; wait++) {
+    for (let wait = 0; wait < 600 && (await openPaperOrders(sql)) < target; wait++) {
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }

@@ -39,7 +39,7 @@ export function PositionsTable({ positions }: { positions: Account['positions'] 
         </thead>
         <tbody>
           {positions.map((position) => (
-            <tr key={position.symbol}>
+            <tr key={`${position.class}|${position.symbol}`}>
               <th scope="row" className="text-break">
                 <span className="font-monospace">{position.symbol}</span>{' '}
                 <span className="badge text-bg-light border">{position.class}</span>

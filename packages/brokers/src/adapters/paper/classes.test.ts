@@ -108,6 +108,13 @@ describe('paper broker: margined classes', () => {
     await paper.place({ symbol: 'US500', class: 'cfd', quantity: 2 });
     await paper.place({ symbol: 'AAPL', class: 'cfd', quantity: 10 });
     expect(await paper.holdings()).toMatchObject({ cash: 100_000, buyingPower: 100_000 - 500 - 200 });
+    // The stock itself is another position.
+    await paper.place({ symbol: 'AAPL', quantity: 5 });
+    await paper.place({ symbol: 'AAPL', action: 'sell', quantity: 5 });
+    expect((await paper.view()).positions).toMatchObject([
+      { symbol: 'US500', class: 'cfd', quantity: 2 },
+      { symbol: 'AAPL', class: 'cfd', quantity: 10 },
+    ]);
   });
 
   it('crypto: BTC/USDT trades on the BTC/USD feed, paid in full', async () => {

@@ -22,12 +22,13 @@ export interface Trade {
   price: number;
 }
 
-export function positionOf(account: PaperAccount, symbol: string): PaperPosition | undefined {
-  return account.positions.find((position) => position.symbol === symbol);
+/** The position in a symbol (of a class: AAPL the stock and AAPL as a CFD are two positions). */
+export function positionOf(account: PaperAccount, symbol: string, cls?: OrderClass): PaperPosition | undefined {
+  return account.positions.find((position) => position.symbol === symbol && (cls === undefined || position.class === cls));
 }
 
-export function heldQuantity(account: PaperAccount, symbol: string): number {
-  return positionOf(account, symbol)?.quantity ?? 0;
+export function heldQuantity(account: PaperAccount, instrument: Instrument): number {
+  return positionOf(account, instrument.symbol, instrument.class)?.quantity ?? 0;
 }
 
 /** The position after a trade (undefined when flat) and the cash the trade moves. */
@@ -95,23 +96,24 @@ export function powerUsed(
   let change = 0;
   let opens = false;
   for (const trade of trades) {
-    const { symbol } = trade.instrument;
-    const before = positions.has(symbol) ? positions.get(symbol) : positionOf(account, symbol);
+    const { symbol, class: cls } = trade.instrument;
+    const key = `${cls}|${symbol}`;
+    const before = positions.has(key) ? positions.get(key) : positionOf(account, symbol, cls);
     const { after, cash } = traded(before, trade);
-    const mark = markOf(symbol, trade.instrument.class);
+    const mark = markOf(symbol, cls);
     change += cash + powerPart(after, mark) - powerPart(before, mark);
     const held = before?.quantity ?? 0;
     if (after && (Math.abs(after.quantity) > Math.abs(held) + 1e-9 || Math.sign(after.quantity) !== Math.sign(held))) {
       opens = true;
     }
-    positions.set(symbol, after);
+    positions.set(key, after);
   }
   return { used: roundCash(-change), opens };
 }
 
 /** Books a fill: cash moves, the position's size and average price change. */
 export function applyFill(account: PaperAccount, trade: Trade): void {
-  const before = positionOf(account, trade.instrument.symbol);
+  const before = positionOf(account, trade.instrument.symbol, trade.instrument.class);
   const { after, cash } = traded(before, trade);
   account.cash = roundCash(account.cash + cash);
   const index = before ? account.positions.indexOf(before) : account.positions.length;

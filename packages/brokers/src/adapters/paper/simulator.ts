@@ -72,7 +72,7 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
   const { symbol } = instrument;
   const record = baseOrder(book, request, symbol);
   const count = await cancelOpenOrders(book, symbol, `Canceled by close order ${record.id}`);
-  const held = heldQuantity(book.account, symbol);
+  const held = heldQuantity(book.account, instrument);
   if (held === 0) {
     if (!count) throw invalid(`no position in ${symbol} to close`);
     record.status = 'canceled';
@@ -103,7 +103,7 @@ function resolveQuantity(book: Book, order: Order, instrument: Instrument, price
       quantity = (equity(book.account, marksAt(book, book.market.now)) * amount) / 100 / unitValue;
       break;
     case 'percent_of_position':
-      quantity = (Math.abs(heldQuantity(book.account, instrument.symbol)) * amount) / 100;
+      quantity = (Math.abs(heldQuantity(book.account, instrument)) * amount) / 100;
       break;
   }
   const rounded = roundQuantity(quantity, instrument.quantityDecimals);

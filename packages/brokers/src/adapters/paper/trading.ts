@@ -61,7 +61,7 @@ export function tradeProblem(book: Book, order: PaperOrder, trades: readonly Tra
   const actions: OrderAction[] = order.legs ? order.legs.map((leg) => leg.action) : [order.action];
   for (const [i, trade] of trades.entries()) {
     const action = actions[i] ?? order.action;
-    const held = heldQuantity(book.account, trade.instrument.symbol);
+    const held = heldQuantity(book.account, trade.instrument);
     const problem = actionProblem(action, trade.instrument, Math.abs(trade.quantity), held);
     if (problem) return ['InvalidOrder', problem];
   }
