@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
+import { createHook, signal, signalAnswer } from './support/signals.ts';
 import { connectPaper, createUser, signInPage } from './support/users.ts';
 
 const browser = useBrowser();
@@ -13,15 +14,6 @@ const browser = useBrowser();
 async function snap(page: Page, name: string) {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await saveScreen(page, name, true);
-}
-
-async function alert(url: string, body: Record<string, unknown>) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 describe('paper account', () => {
@@ -38,12 +30,14 @@ describe('paper account', () => {
     await form.getByRole('button', { name: 'Create webhook' }).click();
     await form.waitFor({ state: 'detached' });
     const url = await paper.getByLabel('Webhook URL of Live alerts').inputValue();
+    const shortKey = url.slice(url.lastIndexOf('/') + 1);
+    const alert = (body: Record<string, unknown>) => signalAnswer(shortKey, body);
 
-    const placed = await alert(url, { symbol: 'AAPL', action: 'buy', quantity: 3 });
+    const placed = await alert({ symbol: 'AAPL', action: 'buy', quantity: 3 });
     expect(placed).toMatchObject({ status: 201, body: { status: 'filled' } });
-    const resting = await alert(url, { symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: 50 });
+    const resting = await alert({ symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: 50 });
     expect(resting).toMatchObject({ status: 201, body: { status: 'accepted' } });
-    expect(await alert(url, { symbol: 'ZZZZZQ', action: 'buy', quantity: 1 })).toEqual({
+    expect(await alert({ symbol: 'ZZZZZQ', action: 'buy', quantity: 1 })).toEqual({
       status: 400,
       body: { status: 'ExecutionError', message: 'Paper Trading: Symbol not found: ZZZZZQ' },
     });
@@ -80,16 +74,13 @@ describe('paper account', () => {
 
   it('reads well on a phone', async () => {
     const user = await createUser('paper-phone');
-    await connectPaper(user);
+    const shortKey = await createHook(user, await connectPaper(user));
+    expect(await signal(shortKey, { symbol: 'ES1!', action: 'buy', quantity: 1 })).toBe(201);
+    expect(await signal(shortKey, { symbol: 'EURUSD', action: 'sell', quantity: 10000 })).toBe(201);
     const { page, errors, close } = await openPage(browser(), PHONE);
     await signInPage(page, user);
     await page.goto('/me/connector');
     const paper = page.getByRole('article', { name: 'Paper Trading' });
-    await paper.getByRole('button', { name: 'New webhook for Paper account' }).click();
-    await page.getByRole('form', { name: 'New webhook' }).getByRole('button', { name: 'Create webhook' }).click();
-    const url = await paper.getByLabel('Webhook URL of Webhook').inputValue();
-    expect((await alert(url, { symbol: 'ES1!', action: 'buy', quantity: 1 })).status).toBe(201);
-    expect((await alert(url, { symbol: 'EURUSD', action: 'sell', quantity: 10000 })).status).toBe(201);
     await paper.getByRole('link', { name: 'Positions and orders of Paper account' }).click();
     await page.getByRole('heading', { level: 1, name: 'Paper account' }).waitFor();
     await expect.poll(() => page.getByRole('region', { name: 'Positions' }).getByRole('row').count()).toBe(3);

@@ -78,7 +78,9 @@ describe('documentation playground', () => {
     const expiry = `${String(new Date().getUTCFullYear() + 1).slice(2)}1217`;
     await orderText(page).fill((await orderText(page).inputValue()).replace(/_\d{6}([CP])/g, `_${expiry}$1`));
     await page.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(async () => (await page.getByTestId('test-success').textContent()) ?? '').toContain('4-leg combo');
+    await expect
+      .poll(async () => (await page.getByTestId('test-success').textContent()) ?? '')
+      .toContain('4-leg combo');
     await snap(page, 'playground-iron-condor-desktop');
 
     expect(errors).toEqual([]);

@@ -1,4 +1,4 @@
-// Migration 0005 gives paper orders written before it their symbol, reach levels, expiry and
+// Migration 0006 gives paper orders written before it their symbol, reach levels, expiry and
 // fill time, a state per symbol with open orders, and accounts what their open orders hold.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -38,10 +38,10 @@ afterAll(async () => {
   await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 });
 
-describe('migration 0005 (paper reach index)', () => {
+describe('migration 0006 (paper reach index)', () => {
   it('carries orders and accounts written before it over to the index', async () => {
     await admin(`CREATE DATABASE ${name}`);
-    await runMigrations(pool, migrationsUpTo('0004_hot_tables_without_foreign_keys'));
+    await runMigrations(pool, migrationsUpTo('0005_credit_ledger'));
     const order = (n: number, fields: object) => ({
       id: `PA-OLD-${n}`,
       accountId: 'PA-OLD',

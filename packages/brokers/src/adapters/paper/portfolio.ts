@@ -24,7 +24,9 @@ export interface Trade {
 
 /** The position in a symbol (of a class: AAPL the stock and AAPL as a CFD are two positions). */
 export function positionOf(account: PaperAccount, symbol: string, cls?: OrderClass): PaperPosition | undefined {
-  return account.positions.find((position) => position.symbol === symbol && (cls === undefined || position.class === cls));
+  return account.positions.find(
+    (position) => position.symbol === symbol && (cls === undefined || position.class === cls),
+  );
 }
 
 export function heldQuantity(account: PaperAccount, instrument: Instrument): number {
