@@ -28,10 +28,6 @@ export function paperTransaction<T>(db: Database, accountId: string, fn: (tx: Tr
 }
 
 const asOrders = (rows: Array<{ data: unknown }>) => rows.map((row) => row.data as PaperOrder);
-/** A JSON list as one parameter, for `in (select jsonb_array_elements_text(...))`. */
-const jsonList = (values: readonly string[]) =>
-  sql`(select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
-
 /** The account's state as the database holds it. */
 export function paperSource(tx: Transaction, accountId: string): PaperSource {
   const ofAccount = eq(paperOrders.accountId, accountId);

@@ -3,7 +3,7 @@
 // PostgreSQL store's is the database, under one state per database transaction; each store
 // transaction writes to a state of its own over that one, merged on success. Queries go to the
 // source and are merged with what this state holds (its own version of an order wins).
-import { isReached, type Reach } from './matching.ts';
+import { isReached } from './matching.ts';
 import type { PaperStoreTransaction } from './store.ts';
 import { copyAccount, copyOrder, type PaperAccount, type PaperOrder, type PaperSymbolState } from './types.ts';
 

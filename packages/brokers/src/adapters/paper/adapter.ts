@@ -75,7 +75,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
     ctx: BrokerContext,
     session: BrokerSession,
     accountId: string,
-    work: (book: Book, market: Market, tx: PaperStoreTransaction) => Promise<T> | T,
+    work: (book: Book, tx: PaperStoreTransaction) => Promise<T> | T,
     keep = true,
     hint?: TransactionHint,
   ): Promise<T> {
@@ -93,7 +93,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
           throw new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} no longer exists; reconnect`);
         const market: Market = { now: clock(ctx)(), quote, instruments };
         const book = openBook(account, tx, market);
-        const result = await work(book, market, tx);
+        const result = await work(book, tx);
         if (keep) await save(book);
         return result;
       },
@@ -148,7 +148,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
         ctx,
         session,
         input.accountId,
-        async (book, market, tx) => {
+        async (book, tx) => {
           // The same client order id again: the first order's answer, nothing placed.
           const existing = await tx.findOrderByClientId(input.clientOrderId);
           if (existing) return toOrderResponse(await latest(book, existing));
@@ -199,7 +199,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
     },
 
     getOrder(ctx, session, accountId, clientOrderId) {
-      return withAccount(ctx, session, accountId, async (book, _market, tx) => {
+      return withAccount(ctx, session, accountId, async (book, tx) => {
         const order = await tx.findOrderByClientId(clientOrderId);
         return order ? toOrderResponse(await latest(book, order)) : null;
       });
