@@ -8,6 +8,15 @@ function Empty({ children }: { children: string }) {
   return <p className="text-secondary small mb-0">{children}</p>;
 }
 
+/** When, and which order: the second line of an order or a fill. */
+function Stamp({ at, id }: { at: number; id: string }) {
+  return (
+    <span className="small text-secondary">
+      {formatDateTime(at)} · <span className="font-monospace">{id}</span>
+    </span>
+  );
+}
+
 /** Columns hidden on a phone: the rest fits without scrolling sideways. */
 const WIDE = 'd-none d-md-table-cell';
 
@@ -88,9 +97,7 @@ export function OpenOrdersTable({ orders, total }: { orders: Account['openOrders
                 ))}
               </ul>
             )}
-            <div className="small text-secondary">
-              {formatDateTime(order.createdAt)} · <span className="font-monospace">{order.id}</span>
-            </div>
+            <Stamp at={order.createdAt} id={order.id} />
           </li>
         ))}
       </ul>
@@ -115,9 +122,7 @@ export function FillsTable({ fills }: { fills: Account['fills'] }) {
             </span>{' '}
             <span className="font-monospace">{fill.symbol}</span> at {formatNumber(fill.price)}
           </span>
-          <span className="small text-secondary">
-            {formatDateTime(fill.filledAt)} · <span className="font-monospace">{fill.id}</span>
-          </span>
+          <Stamp at={fill.filledAt} id={fill.id} />
         </li>
       ))}
     </ul>

@@ -2,7 +2,7 @@
 // validator read it. Only what the simulator really does is listed.
 import type { BrokerDescriptor } from '../../core/broker.ts';
 import { thirdFriday } from './instruments.ts';
-import { PAPER_CLASSES, PAPER_TITLE } from './placing.ts';
+import { PAPER_CLASSES, PAPER_TITLE, PLACING_ACTIONS } from './placing.ts';
 
 /** An SPY call expiring in December of next year: an example that stays tradable. */
 function exampleOption(now: number): string {
@@ -39,18 +39,7 @@ export const paperDescriptor: BrokerDescriptor = {
     },
     action: {
       required: true,
-      values: [
-        'buy',
-        'sell',
-        'sell_short',
-        'buy_to_cover',
-        'buy_to_open',
-        'sell_to_open',
-        'buy_to_close',
-        'sell_to_close',
-        'close',
-        'cancel',
-      ],
+      values: [...PLACING_ACTIONS, 'close', 'cancel'],
       comments:
         'A cash account: sell only what you hold; sell_short opens a short, buy_to_cover closes it ' +
         '(futures, forex and CFDs go short with sell). Options: buy_to_open, sell_to_open, buy_to_close, sell_to_close. ' +

@@ -49,31 +49,29 @@ export function createMemoryAccount(): MemoryAccount {
   const orders = new Map<string, PaperOrder>();
   const byClientId = new Map<string, string>();
   const symbols = new Map<string, PaperSymbolState>();
-  const index = new Map<string, SymbolIndex>();
+  const bySymbol = new Map<string, SymbolIndex>();
 
   const indexOf = (symbol: string): SymbolIndex => {
-    let entry = index.get(symbol);
+    let entry = bySymbol.get(symbol);
     if (!entry) {
       entry = { open: new Set(), lows: [], highs: [] };
-      index.set(symbol, entry);
+      bySymbol.set(symbol, entry);
     }
     return entry;
   };
-  const unindex = (order: PaperOrder) => {
+  /** Adds an open order to the index, or takes it out. */
+  const index = (order: PaperOrder, add: boolean) => {
     if (order.status !== 'open') return;
     const entry = indexOf(order.symbol);
-    entry.open.delete(order.id);
     const { low, high } = reachLevels(order);
-    if (low !== undefined) remove(entry.lows, { level: low, id: order.id });
-    if (high !== undefined) remove(entry.highs, { level: high, id: order.id });
-  };
-  const reindex = (order: PaperOrder) => {
-    if (order.status !== 'open') return;
-    const entry = indexOf(order.symbol);
-    entry.open.add(order.id);
-    const { low, high } = reachLevels(order);
-    if (low !== undefined) insert(entry.lows, { level: low, id: order.id });
-    if (high !== undefined) insert(entry.highs, { level: high, id: order.id });
+    if (add) entry.open.add(order.id);
+    else entry.open.delete(order.id);
+    for (const [level, levels] of [
+      [low, entry.lows],
+      [high, entry.highs],
+    ] as const) {
+      if (level !== undefined) (add ? insert : remove)(levels, { level, id: order.id });
+    }
   };
   const ordersOf = (ids: Iterable<string>) => [...ids].flatMap((id) => orders.get(id) ?? []);
   const oldestFirst = (list: PaperOrder[]) =>
@@ -89,11 +87,13 @@ export function createMemoryAccount(): MemoryAccount {
     listOpenOrders: async (symbol) =>
       oldestFirst(
         ordersOf(
-          symbol === undefined ? [...index.values()].flatMap((e) => [...e.open]) : (index.get(symbol)?.open ?? []),
+          symbol === undefined
+            ? [...bySymbol.values()].flatMap((e) => [...e.open])
+            : (bySymbol.get(symbol)?.open ?? []),
         ),
       ),
     listReachedOrders: async (symbol, reach: Reach) => {
-      const entry = index.get(symbol);
+      const entry = bySymbol.get(symbol);
       if (!entry) return [];
       const ids = new Set<string>();
       for (const { id } of entry.lows.slice(lowerBound(entry.lows, { level: reach.low, id: '' }))) ids.add(id);
@@ -112,13 +112,13 @@ export function createMemoryAccount(): MemoryAccount {
       if (changes.account) account = changes.account;
       for (const order of changes.orders) {
         const previous = orders.get(order.id);
-        if (previous) unindex(previous);
+        if (previous) index(previous, false);
         if (previous?.clientOrderId !== undefined && previous.clientOrderId !== order.clientOrderId) {
           byClientId.delete(previous.clientOrderId);
         }
         orders.set(order.id, order);
         if (order.clientOrderId !== undefined) byClientId.set(order.clientOrderId, order.id);
-        reindex(order);
+        index(order, true);
       }
       for (const state of changes.symbols) symbols.set(state.symbol, state);
     },

@@ -1,6 +1,6 @@
 // What placing any order shares: the refusals a broker gives for a symbol, a new order's
 // record, the money check, and resting an order that cannot execute now.
-import type { Order, OrderClass } from '@router/orders';
+import type { Order, OrderAction, OrderClass } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { type Book, instrumentOf, marksAt, nextOrderId, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
@@ -15,6 +15,17 @@ export const PAPER_CLASSES: readonly OrderClass[] = ['stock', 'crypto', 'option'
 /** What the paper broker answers for a symbol its list lacks, as real brokers do. */
 export const SYMBOL_NOT_FOUND = 'Symbol not found';
 export const DURATIONS = new Set(['day', 'gtc', 'ioc', 'fok']);
+/** The actions that place an order; `close` and `cancel` act on what the symbol has. */
+export const PLACING_ACTIONS = [
+  'buy',
+  'sell',
+  'sell_short',
+  'buy_to_cover',
+  'buy_to_open',
+  'sell_to_open',
+  'buy_to_close',
+  'sell_to_close',
+] as const satisfies readonly OrderAction[];
 
 export interface PlaceRequest {
   order: Order;

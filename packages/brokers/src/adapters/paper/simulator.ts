@@ -6,7 +6,16 @@ import { type Book, finish, marksAt, openOrdersOf, priceAt, scaleOf, track } fro
 import { placeCombo } from './combo.ts';
 import type { Instrument } from './instruments.ts';
 import { executionPrice } from './matching.ts';
-import { baseOrder, checkTrade, DURATIONS, invalid, type PlaceRequest, rest, tradable } from './placing.ts';
+import {
+  baseOrder,
+  checkTrade,
+  DURATIONS,
+  invalid,
+  PLACING_ACTIONS,
+  type PlaceRequest,
+  rest,
+  tradable,
+} from './placing.ts';
 import { equity, heldQuantity } from './portfolio.ts';
 import { roundQuantity, roundToTick } from './precision.ts';
 import { unscaledPrice } from './pricing.ts';
@@ -14,16 +23,7 @@ import { sweep } from './sweep.ts';
 import { fill } from './trading.ts';
 import type { PaperBracket, PaperOrder } from './types.ts';
 
-const ACTIONS = new Set([
-  'buy',
-  'sell',
-  'sell_short',
-  'buy_to_cover',
-  'buy_to_open',
-  'sell_to_open',
-  'buy_to_close',
-  'sell_to_close',
-]);
+const ACTIONS: ReadonlySet<string> = new Set(PLACING_ACTIONS);
 const OPENING_ACTIONS = new Set(['buy', 'sell_short', 'buy_to_open', 'sell_to_open']);
 
 /** The price a signal carried (`extra.price`, e.g. TradingView's {{close}}), if any. */
