@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PaperStore } from '@router/brokers';
+import type { PaperOrder, PaperStore } from '@router/brokers';
+import { sampleOrder } from '@router/brokers/paper/store-contract';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { withDatabase } from '../../../test/postgres.ts';
@@ -42,23 +43,8 @@ describe('migration 0006 (paper reach index)', () => {
   it('carries orders and accounts written before it over to the index', async () => {
     await admin(`CREATE DATABASE ${name}`);
     await runMigrations(pool, migrationsUpTo('0005_credit_ledger'));
-    const order = (n: number, fields: object) => ({
-      id: `PA-OLD-${n}`,
-      accountId: 'PA-OLD',
-      symbol: 'AAPL',
-      class: 'stock',
-      action: 'buy',
-      side: 'buy',
-      quantity: 1,
-      type: 'limit',
-      limitPrice: 90,
-      duration: 'gtc',
-      status: 'open',
-      statusDescription: 'Accepted',
-      createdAt: n,
-      reservation: 90,
-      ...fields,
-    });
+    const order = (n: number, fields: Partial<PaperOrder>) =>
+      sampleOrder('PA-OLD', `PA-OLD-${n}`, { limitPrice: 90, createdAt: n, reservation: 90, ...fields });
     const orders = [
       order(1, {}),
       order(2, { side: 'sell', action: 'sell', limitPrice: 120, reservation: 0 }),
