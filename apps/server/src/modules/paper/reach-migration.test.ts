@@ -1,16 +1,15 @@
-// Migration 0006 gives paper orders written before it their symbol, reach levels, expiry and
+// Migration 0008 gives paper orders written before it their symbol, reach levels, expiry and
 // fill time, a state per symbol with open orders, and accounts what their open orders hold.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { PaperOrder, PaperStore } from '@router/brokers';
 import { sampleOrder } from '@router/brokers/paper/store-contract';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { migrationsBefore } from '../../../test/migrations-before.ts';
 import { withDatabase } from '../../../test/postgres.ts';
 import { createDatabase, createPool } from '../../db/client.ts';
-import { MIGRATIONS_DIR, runMigrations } from '../../db/migrate.ts';
+import { runMigrations } from '../../db/migrate.ts';
 import { createPostgresPaperStore } from './store.ts';
 
 const name = `migrate_${randomBytes(6).toString('hex')}`;
@@ -23,26 +22,17 @@ async function admin(query: string): Promise<void> {
   await client.query(query).finally(() => client.end());
 }
 
-/** The migrations up to and including `tag`, in a folder of their own. */
-function migrationsUpTo(tag: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
-  fs.cpSync(MIGRATIONS_DIR, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta/_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag === tag) + 1);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
 afterAll(async () => {
   await pool.end();
   await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 });
 
-describe('migration 0006 (paper reach index)', () => {
+describe('migration 0008 (paper reach index)', () => {
   it('carries orders and accounts written before it over to the index', async () => {
     await admin(`CREATE DATABASE ${name}`);
-    await runMigrations(pool, migrationsUpTo('0005_credit_ledger'));
+    const old = migrationsBefore('0008_paper_reach_index');
+    await runMigrations(pool, old);
+    fs.rmSync(old, { recursive: true, force: true });
     const order = (n: number, fields: Partial<PaperOrder>) =>
       sampleOrder('PA-OLD', `PA-OLD-${n}`, { limitPrice: 90, createdAt: n, reservation: 90, ...fields });
     const orders = [

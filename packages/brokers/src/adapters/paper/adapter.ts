@@ -3,8 +3,9 @@
 // symbols it touches (sweep.ts).
 import { randomInt } from 'node:crypto';
 import type { OrderResponse } from '@router/orders';
-import type { Broker, BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import type { Broker, BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { orderIdToCancel } from '../../core/find-order.ts';
 import { describeAccount, type PaperAccountView, resetAccount } from './account-view.ts';
 import { type Book, finish, loadOrder, type Market, openBook, save } from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
@@ -52,11 +53,13 @@ export function toOrderResponse(order: PaperOrder): OrderResponse {
 }
 
 /** The paper broker, with what only a simulated account offers: its whole state, and a reset. */
-export interface PaperBroker extends Broker {
+export type PaperBroker = BrokerWith<
+  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId'
+> & {
   accountView(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<PaperAccountView>;
   /** Cancels the open orders, clears positions and puts the cash back to the starting cash. */
   resetAccount(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<PaperAccountView>;
-}
+};
 
 export function isPaperBroker(broker: Broker): broker is PaperBroker {
   return broker.descriptor.name === paperDescriptor.name && 'accountView' in broker;
@@ -107,7 +110,14 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
     return book.orders.get(order.id) ?? order;
   };
 
-  return {
+  /** The order with this id or client order id, as this transaction sees it; null when none. */
+  const find = (ctx: BrokerContext, session: BrokerSession, accountId: string, by: 'id' | 'clientId', id: string) =>
+    withAccount(ctx, session, accountId, async (book, tx) => {
+      const order = by === 'id' ? await loadOrder(book, id) : await tx.findOrderByClientId(id);
+      return order ? toOrderResponse(await latest(book, order)) : null;
+    });
+
+  const broker: PaperBroker = {
     descriptor: paperDescriptor,
 
     async connect(ctx) {
@@ -172,8 +182,9 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
       return withAccount(ctx, session, input.accountId, preview, false);
     },
 
-    cancelOrder(ctx, session, accountId, orderId) {
-      return withAccount(ctx, session, accountId, async (book) => {
+    async cancelOrder(ctx, session, target) {
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
+      return withAccount(ctx, session, target.accountId, async (book) => {
         const known = await loadOrder(book, orderId);
         if (!known) throw new BrokerError('OrderNotFound', PAPER_TITLE, `order ${orderId} not found`);
         const order = await latest(book, known);
@@ -198,12 +209,9 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
       });
     },
 
-    getOrder(ctx, session, accountId, clientOrderId) {
-      return withAccount(ctx, session, accountId, async (book, tx) => {
-        const order = await tx.findOrderByClientId(clientOrderId);
-        return order ? toOrderResponse(await latest(book, order)) : null;
-      });
-    },
+    findByClientId: (ctx, session, accountId, clientOrderId) =>
+      find(ctx, session, accountId, 'clientId', clientOrderId),
+    findByBrokerId: (ctx, session, accountId, brokerOrderId) => find(ctx, session, accountId, 'id', brokerOrderId),
 
     getHoldings(ctx, session, accountId) {
       return withAccount(ctx, session, accountId, async (book): Promise<Holdings> => {
@@ -234,4 +242,5 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
       });
     },
   };
+  return broker;
 }

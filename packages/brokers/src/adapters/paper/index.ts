@@ -1,3 +1,8 @@
+import { defineBroker } from '../../core/define.ts';
+import { createPaperBroker } from './adapter.ts';
+import { paperDescriptor } from './descriptor.ts';
+import { createMemoryPaperStore } from './store.ts';
+
 export { createAccountState, type Known, type PaperChanges, type PaperSource } from './account-state.ts';
 export type { PaperAccountView, PaperFillView, PaperOrderView, PaperPositionView } from './account-view.ts';
 export {
@@ -32,3 +37,9 @@ export type {
   PaperPosition,
   PaperSymbolState,
 } from './types.ts';
+
+/** In memory; the server builds paper over its PostgreSQL store instead (apps/server/src/brokers.ts). */
+export default defineBroker({
+  descriptor: paperDescriptor,
+  create: () => createPaperBroker({ store: createMemoryPaperStore() }),
+});
