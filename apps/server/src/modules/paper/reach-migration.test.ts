@@ -1,4 +1,4 @@
-// Migration 0008 gives paper orders written before it their symbol, reach levels, expiry and
+// Migration 0009 gives paper orders written before it their symbol, reach levels, expiry and
 // fill time, a state per symbol with open orders, and accounts what their open orders hold.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -27,10 +27,10 @@ afterAll(async () => {
   await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 });
 
-describe('migration 0008 (paper reach index)', () => {
+describe('migration 0009 (paper reach index)', () => {
   it('carries orders and accounts written before it over to the index', async () => {
     await admin(`CREATE DATABASE ${name}`);
-    const old = migrationsBefore('0008_paper_reach_index');
+    const old = migrationsBefore('0009_paper_reach_index');
     await runMigrations(pool, old);
     fs.rmSync(old, { recursive: true, force: true });
     const order = (n: number, fields: Partial<PaperOrder>) =>
