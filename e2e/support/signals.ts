@@ -19,13 +19,20 @@ export async function createHook(user: TestUser, connectorKey: string): Promise<
   return hookCreate.shortKey;
 }
 
-/** A signal as TradingView would send it; returns the answer's status. */
-export async function signal(shortKey: string, body: Record<string, unknown>): Promise<number> {
+/** A signal as TradingView would send it; returns the answer (HTTP status and JSON body). */
+export async function signalAnswer(
+  shortKey: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(`${serverUrl()}/hook/${shortKey}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  await response.text();
-  return response.status;
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A signal as TradingView would send it; returns the answer's status. */
+export async function signal(shortKey: string, body: Record<string, unknown>): Promise<number> {
+  return (await signalAnswer(shortKey, body)).status;
 }

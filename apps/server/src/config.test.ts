@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { brokerVariables } from '@router/brokers';
 import { describe, expect, it } from 'vitest';
 import { brokerNames } from './brokers.ts';
@@ -103,5 +106,23 @@ describe('loadConfig', () => {
 
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }, brokers).PORT).toBe(3000);
+  });
+
+  it('reads a paper symbol file, and refuses one with a mistake naming its line', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'symbols-'));
+    const good = path.join(dir, 'good.txt');
+    fs.writeFileSync(good, '[stock]\nZZZZZQ 12\n');
+    expect(loadConfig({ PAPER_SYMBOLS_FILE: good }, brokers).PAPER_SYMBOLS_FILE).toEqual({
+      path: good,
+      symbols: [{ section: 'stock', symbol: 'ZZZZZQ', price: 12 }],
+    });
+    const bad = path.join(dir, 'bad.txt');
+    fs.writeFileSync(bad, '[stock]\nZZZZZQ twelve\n');
+    expect(() => loadConfig({ PAPER_SYMBOLS_FILE: bad }, brokers)).toThrow(
+      `PAPER_SYMBOLS_FILE: ${bad} line 2: price "twelve" must be a positive number`,
+    );
+    expect(() => loadConfig({ PAPER_SYMBOLS_FILE: path.join(dir, 'none.txt') }, brokers)).toThrow(
+      /^PAPER_SYMBOLS_FILE: .*none.txt: cannot be read \(ENOENT\)/,
+    );
   });
 });

@@ -2,6 +2,7 @@
 // No other file reads process.env. Unknown or invalid values stop the start, naming the variable.
 import path from 'node:path';
 import type { BrokerConfig } from '@router/brokers';
+import { type ListedSymbol, readSymbolFile } from '@router/brokers/paper/symbol-file';
 import { DEFAULT_CREDITS } from '@router/shared';
 import { z } from 'zod';
 
@@ -161,6 +162,22 @@ const variables = {
     schema: z.coerce.number().positive().default(100000),
     doc: 'cash of a new paper account (USD)',
   },
+  PAPER_SYMBOLS_FILE: {
+    schema: z
+      .string()
+      .min(1)
+      .optional()
+      .transform((file, ctx): PaperSymbolsFile | undefined => {
+        if (file === undefined) return undefined;
+        try {
+          return { path: path.resolve(file), symbols: readSymbolFile(file) };
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+          return z.NEVER;
+        }
+      }),
+    doc: 'more symbols for the paper broker, besides the built-in list (same format as packages/brokers/src/adapters/paper/symbols.txt); unlisted symbols are refused',
+  },
   TRUST_PROXY: {
     schema: z
       .enum(['true', 'false'])
@@ -180,6 +197,12 @@ const variables = {
     doc: 'waits between a failed notification delivery and its retries (default 5s,5m,30m,2h,5h,10h)',
   },
 } as const;
+
+/** A self-hoster's symbol file for the paper broker, read and checked at boot. */
+export interface PaperSymbolsFile {
+  path: string;
+  symbols: ListedSymbol[];
+}
 
 type Variables = typeof variables;
 export type BaseConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };

@@ -11,6 +11,7 @@ import './health.ts';
 import './hook.ts';
 import './notification.ts';
 import './order-preview.ts';
+import './paper.ts';
 import './providers.ts';
 import './stats.ts';
 import './user.ts';
