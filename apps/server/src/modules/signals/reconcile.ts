@@ -1,21 +1,21 @@
-// After a crash, a timeout or a dropped connection, a signal may be left 'placing' or 'unknown'.
-// Reconciliation asks the broker for the order by its client order id (our signal id) and
-// records what it says; it never sends the order again. Found: its status (the credit is kept
-// unless the broker rejected it). Not found: 'failed' and the credit released, since the signal
-// is older than any broker call of any instance can run and the broker says it has no such order.
-// Broker errors leave the signal for the next pass. Runs at start and every 30 s; the rows are
-// claimed FOR UPDATE SKIP LOCKED, so instances never reconcile the same signal twice.
-import type { OrderResponse } from '@router/orders';
+// After a crash, a timeout or a dropped connection, a signal may be left 'placing' (sent, maybe)
+// or 'unknown'. Reconciliation looks its order up at the broker and records what it finds; it
+// never sends the order again. Like pg-boss's jobs, signals are claimed with a lease in one short
+// statement (FOR UPDATE SKIP LOCKED inside it, so two instances never claim one signal), looked up
+// outside any transaction, and their outcomes written fenced by the claim (owner and attempt): a
+// claim that outlived its lease loses to the one that took over.
 import {
+  type ClaimedSignal,
+  claimUnfinishedSignals,
   deleteExpiredSignalKeys,
   findConnectorById,
-  lockUnfinishedSignals,
-  type UnfinishedSignal,
+  retryClaimedSignals,
 } from '../../db/repositories/signal-reconcile.repository.ts';
-import { recordSignalOutcomes } from '../../db/repositories/signals.repository.ts';
+import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
-import { withBrokerSession } from '../connectors/index.ts';
 import type { InFlight } from './in-flight.ts';
+import { type SignalEvent, STORED, storedFrom, storedState, transition } from './lifecycle.ts';
+import { lookUpAll, lookUpOrder, type OrderLookup } from './order-lookup.ts';
 
 export interface Reconciler {
   /** `staleAfterMs` overrides the option for this pass (tests). */
@@ -24,61 +24,123 @@ export interface Reconciler {
 }
 
 export interface ReconcilerOptions {
+  /** This instance's name on its claims. */
+  owner: string;
   inFlight: Pick<InFlight<unknown>, 'ids'>;
   /** A signal younger than this may still have a broker call running somewhere. */
   staleAfterMs: number;
-  intervalMs?: number;
-  batch?: number;
+  intervalMs: number;
 }
 
-const LOOKUP_TIMEOUT_MS = 10_000;
+const BATCH = 10;
+const CONCURRENCY = 5;
+/** Longer than a batch's lookups: two rounds of CONCURRENCY, each at most 10 s (order-lookup.ts). */
+const LEASE_MS = 30_000;
+/** A broker that cannot tell is asked again after this. */
+const CANNOT_TELL_RETRY_MS = 5 * 60_000;
+const MAX_BATCHES = 100;
 
-async function lookUp(services: Services, signal: UnfinishedSignal): Promise<OrderResponse | null | undefined> {
-  const connector = await findConnectorById(services.db, Number(signal.connector_id));
-  if (!connector) return undefined;
-  try {
-    return await withBrokerSession(
-      services,
-      connector,
-      ({ broker, ctx, session }) => broker.getOrder(ctx, session, signal.account_id, signal.id),
-      { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
-    );
-  } catch (error) {
-    services.log.warn({ err: error, signalId: signal.id }, 'reconciliation: order lookup failed, will retry');
-    return undefined;
+/** A claimed signal's move (sent | unknown → reconciled | unknown) to write, and/or a later retry. */
+interface Finding {
+  write?: SignalOutcome;
+  retryAfterMs?: number;
+}
+
+function move(s: ClaimedSignal, owner: string, event: SignalEvent, change: Partial<SignalOutcome>): SignalOutcome {
+  const from = storedState(s.status);
+  transition(from, event);
+  const write: SignalOutcome = {
+    id: s.id,
+    from: storedFrom(from),
+    status: STORED.unknown,
+    brokerOrderId: null,
+    price: null,
+    response: null,
+    elapsedMs: null,
+    releaseCredit: false,
+    leaseOwner: owner,
+    attempt: s.attempts,
+    ...change,
+  };
+  return write;
+}
+
+/** What a lookup means for a claimed signal. */
+function finding(s: ClaimedSignal, owner: string, found: OrderLookup, retryMs: number): Finding {
+  switch (found.match) {
+    case 'exact':
+    case 'probable': {
+      const { order } = found;
+      const write = move(s, owner, 'reconcile', {
+        status: order.status,
+        brokerOrderId: order.id || null,
+        price: typeof order.price === 'number' && Number.isFinite(order.price) ? order.price : null,
+        releaseCredit: order.status === 'rejected',
+      });
+      return { write };
+    }
+    case 'none':
+      // Older than any call of any instance can run, and the broker has no such order.
+      return { write: move(s, owner, 'reconcile', { status: STORED.failed, releaseCredit: true }) };
+    case 'unknown':
+      // Credit held, never resent: a 'placing' one becomes 'unknown'; both are asked again later.
+      return s.status === STORED.placing
+        ? { write: move(s, owner, 'lose', {}), retryAfterMs: retryMs }
+        : { retryAfterMs: retryMs };
   }
 }
 
-/** One pass: returns how many signals got a final status. */
-export async function reconcileOnce(services: Services, options: ReconcilerOptions): Promise<number> {
-  const client = await services.db.$client.connect();
-  let done = 0;
-  try {
-    await client.query('begin');
-    const skip = options.inFlight.ids();
-    const rows = await lockUnfinishedSignals(client, options.staleAfterMs, skip, options.batch ?? 20);
-    for (const signal of rows) {
-      const found = await lookUp(services, signal);
-      if (found === undefined) continue;
-      await recordSignalOutcomes(client, [
-        {
-          id: signal.id,
-          status: found ? found.status : 'failed',
-          brokerOrderId: found?.id || null,
-          price: typeof found?.price === 'number' ? found.price : null,
-          response: null,
-          elapsedMs: null,
-          releaseCredit: !found || found.status === 'rejected',
-        },
-      ]);
-      done++;
+async function reconcileBatch(services: Services, owner: string, claimed: ClaimedSignal[], retryMs: number) {
+  const connectors = new Map<string, ReturnType<typeof findConnectorById>>();
+  const results = await lookUpAll(claimed, CONCURRENCY, async (s) => {
+    if (!connectors.has(s.connector_id))
+      connectors.set(s.connector_id, findConnectorById(services.db, Number(s.connector_id)));
+    const connector = await connectors.get(s.connector_id);
+    if (!connector)
+      return finding(s, owner, { match: 'unknown', reason: 'the broker connection was deleted' }, CANNOT_TELL_RETRY_MS);
+    const found = await lookUpOrder(services, connector, s);
+    if (found.match === 'unknown')
+      services.log.warn({ signalId: s.id, reason: found.reason }, 'reconciliation: the broker cannot tell');
+    return finding(s, owner, found, found.match === 'unknown' ? CANNOT_TELL_RETRY_MS : retryMs);
+  });
+  const writes: SignalOutcome[] = [];
+  const retries = new Map<number, Array<{ id: string; attempt: number }>>();
+  for (const [i, result] of results.entries()) {
+    const s = claimed[i] as ClaimedSignal;
+    let f: Finding;
+    if (result.status === 'fulfilled') f = result.value;
+    else {
+      services.log.warn({ err: result.reason, signalId: s.id }, 'reconciliation: order lookup failed, will retry');
+      f = { retryAfterMs: retryMs };
     }
-    await client.query('commit');
-    client.release();
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    client.release(true);
-    throw error;
+    if (f.write) writes.push(f.write);
+    if (f.retryAfterMs !== undefined) {
+      retries.set(f.retryAfterMs, [...(retries.get(f.retryAfterMs) ?? []), { id: s.id, attempt: s.attempts }]);
+    }
+  }
+  const pool = services.db.$client;
+  if (writes.length > 0) await recordSignalOutcomes(pool, writes);
+  for (const [afterMs, claims] of retries) await retryClaimedSignals(pool, owner, claims, afterMs);
+  return writes.filter((w) => w.status !== STORED.unknown).length;
+}
+
+/** One pass, batch after batch while there are claimable signals: how many got a final status. */
+export async function reconcileOnce(
+  services: Services,
+  options: ReconcilerOptions,
+  staleAfterMs = options.staleAfterMs,
+) {
+  let done = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const claimed = await claimUnfinishedSignals(services.db.$client, {
+      owner: options.owner,
+      leaseMs: LEASE_MS,
+      olderThanMs: staleAfterMs,
+      skip: options.inFlight.ids(),
+      limit: BATCH,
+    });
+    if (claimed.length > 0) done += await reconcileBatch(services, options.owner, claimed, options.intervalMs / 2);
+    if (claimed.length < BATCH) break;
   }
   await deleteExpiredSignalKeys(services.db.$client, 5_000);
   return done;
@@ -87,7 +149,7 @@ export async function reconcileOnce(services: Services, options: ReconcilerOptio
 export function startReconciler(services: Services, options: ReconcilerOptions): Reconciler {
   let running: Promise<number> | undefined;
   const runOnce = (staleAfterMs = options.staleAfterMs) =>
-    (running ??= reconcileOnce(services, { ...options, staleAfterMs })
+    (running ??= reconcileOnce(services, options, staleAfterMs)
       .catch((error: unknown) => {
         services.log.error({ err: error }, 'reconciliation pass failed');
         return 0;
@@ -96,10 +158,7 @@ export function startReconciler(services: Services, options: ReconcilerOptions):
         running = undefined;
       }));
   void runOnce();
-  const timer = setInterval(() => void runOnce(), options.intervalMs ?? 30_000);
+  const timer = setInterval(() => void runOnce(), options.intervalMs);
   timer.unref();
-  return {
-    runOnce,
-    stop: () => clearInterval(timer),
-  };
+  return { runOnce, stop: () => clearInterval(timer) };
 }
