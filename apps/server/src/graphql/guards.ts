@@ -1,13 +1,9 @@
-// Access checks for resolvers (SPEC §6 group bits: 1 administrator, 4 customer, 16 professional).
+// Access checks for resolvers (SPEC §6 group bits: @router/shared's GROUP).
 import { AppError } from '../errors.ts';
+import { requireViewer } from '../modules/auth/caller.ts';
 import type { GraphQLContext, Viewer } from './context.ts';
 
-export const GROUP = { ADMIN: 1, CUSTOMER: 4, PROFESSIONAL: 16 } as const;
-
-export function requireViewer(ctx: Pick<GraphQLContext, 'viewer'>): Viewer {
-  if (!ctx.viewer) throw new AppError('UNAUTHENTICATED', 'Please sign in');
-  return ctx.viewer;
-}
+export { requireViewer };
 
 /** The caller must hold at least one of the bits in `groups`. */
 export function requireGroup(ctx: Pick<GraphQLContext, 'viewer'>, groups: number): Viewer {

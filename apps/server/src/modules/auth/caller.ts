@@ -1,9 +1,15 @@
 // What identity services need from a request: services, address, bearer and viewer.
 import type { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import type { GraphQLContext } from '../../graphql/context.ts';
+import type { GraphQLContext, Viewer } from '../../graphql/context.ts';
 
 export type Caller = Pick<GraphQLContext, 'services' | 'ip' | 'bearer' | 'viewer'>;
+
+/** The signed-in caller, or UNAUTHENTICATED. */
+export function requireViewer(caller: Pick<Caller, 'viewer'>): Viewer {
+  if (!caller.viewer) throw new AppError('UNAUTHENTICATED', 'Please sign in');
+  return caller.viewer;
+}
 
 /** Parses an input; the first problem becomes a VALIDATION error naming its field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {

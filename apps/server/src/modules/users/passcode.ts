@@ -5,8 +5,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { findUserById, setPasscode, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { requireViewer } from '../../graphql/guards.ts';
 import type { Caller } from '../auth/caller.ts';
+import { requireViewer } from '../auth/caller.ts';
 import { newPasscodeSecret, openPasscodeSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
 
 /** `qr` is the text the QR code encodes (the otpauth URI); the web app draws it (qrcode.react). */
