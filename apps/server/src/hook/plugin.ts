@@ -5,31 +5,19 @@
 // modules/signals. GET /api/internal/hook-timings only with HOOK_TIMINGS.
 import { MAX_BODY_LENGTH } from '@router/orders';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { createSignalRuntime, type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
+import { type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { receiveSignal } from './receive.ts';
-import { HookTimings } from './timings.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The signal path's in-process state (hook cache, writers, reconciler). */
-    signalRuntime: SignalRuntime;
-  }
-}
-
-export async function registerHook(app: FastifyInstance, services: Services): Promise<void> {
+export async function registerHook(app: FastifyInstance, services: Services, signals: SignalRuntime): Promise<void> {
   const { config } = services;
-  const timings = new HookTimings(config.HOOK_TIMINGS);
+  const { timings } = signals;
   const transport = {
-    signals: createSignalRuntime(services, timings),
-    timings,
+    signals,
     byHook: new RateLimiter<number>(config.HOOK_RATE_PER_HOOK),
     byAddress: new RateLimiter<string>(config.HOOK_RATE_PER_ADDRESS),
   };
-  app.decorate('signalRuntime', transport.signals);
-  app.addHook('onReady', () => transport.signals.start());
-  app.addHook('onClose', () => transport.signals.stop());
   await app.register(async (hook) => {
     hook.removeAllContentTypeParsers();
     hook.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_LENGTH }, (_req, body, done) => {

@@ -12,11 +12,9 @@ import {
   UNAVAILABLE,
 } from '../modules/signals/index.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import type { HookTimings } from './timings.ts';
 
 export interface HookTransport {
   signals: SignalRuntime;
-  timings: HookTimings;
   byHook: RateLimiter<number>;
   byAddress: RateLimiter<string>;
 }
@@ -47,7 +45,7 @@ export async function receiveSignal(h: HookTransport, req: HookRequest): Promise
     h.signals.services.log.error({ code: databaseCode(error) }, 'hook lookup failed');
     return refused(UNAVAILABLE);
   }
-  h.timings.record('lookup', req.hrStart);
+  h.signals.timings.record('lookup', req.hrStart);
   if (!entry) return refused(NOT_FOUND);
   if (!h.byHook.take(entry.hookId)) return refused(TOO_MANY);
   return submitSignal(h.signals, { entry, body: req.body, address: req.address, receivedAt: req.receivedAt });

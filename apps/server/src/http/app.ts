@@ -4,10 +4,18 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
+import { createSignalRuntime, type SignalRuntime } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
 import { registerWebApp } from './web-app.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The signal path's in-process state (hook cache, writers, reconciler), for every way in. */
+    signalRuntime: SignalRuntime;
+  }
+}
 
 export interface AppOptions {
   authenticate: Authenticate;
@@ -29,7 +37,11 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerErrorHandler(app);
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
-  await registerHook(app, services);
+  const signals = createSignalRuntime(services);
+  app.decorate('signalRuntime', signals);
+  app.addHook('onReady', () => signals.start());
+  app.addHook('onClose', () => signals.stop());
+  await registerHook(app, services, signals);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }

@@ -4,4 +4,3 @@ export { NOT_FOUND, TOO_LARGE, TOO_MANY, UNAVAILABLE } from './answers.ts';
 export { previewOrder } from './preview.ts';
 export { createSignalRuntime, type SignalRuntime } from './runtime.ts';
 export { type SignalInput, type Submitted, submitSignal } from './submit.ts';
-export type { Answer } from './types.ts';

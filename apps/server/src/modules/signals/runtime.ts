@@ -10,7 +10,8 @@ import { ActivityWriter } from './activity-writer.ts';
 import { InFlight } from './in-flight.ts';
 import { type Reconciler, startReconciler } from './reconcile.ts';
 import { SignalStore } from './signal-store.ts';
-import type { Answer, PhaseClock } from './types.ts';
+import { SignalTimings } from './timings.ts';
+import type { Answer } from './types.ts';
 
 /** How long a broker's outcome waits for others to be written with (GroupCommit linger). */
 const OUTCOME_LINGER_MS = 20;
@@ -29,14 +30,15 @@ export interface SignalRuntime {
   outcomes: GroupCommit<SignalOutcome, void>;
   /** How long a broker call may run in the background before it is aborted and left 'unknown'. */
   callLimitMs: number;
-  clock: PhaseClock;
+  /** Per-phase timings (HOOK_TIMINGS). */
+  timings: SignalTimings;
   /** Runs a reconciliation pass now (tests; a timer runs them). */
   reconcile(staleAfterMs?: number): Promise<number>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export function createSignalRuntime(services: Services, clock: PhaseClock): SignalRuntime {
+export function createSignalRuntime(services: Services): SignalRuntime {
   const { config, log } = services;
   const pool = services.db.$client;
   const inFlight = new InFlight<Answer>();
@@ -62,7 +64,7 @@ export function createSignalRuntime(services: Services, clock: PhaseClock): Sign
       OUTCOME_LINGER_MS,
     ),
     callLimitMs: CALL_LIMIT_MS,
-    clock,
+    timings: new SignalTimings(config.HOOK_TIMINGS),
     reconcile: (staleAfterMs) => (reconciler ? reconciler.runOnce(staleAfterMs) : Promise.resolve(0)),
     async start() {
       listener = listenHookChanges(pool, log, hooks);

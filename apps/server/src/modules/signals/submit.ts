@@ -50,7 +50,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const parseStart = process.hrtime.bigint();
   const request = withoutByteOrderMark(input.body ?? '');
   const normalized = normalizeOrder(request, { provider: broker.descriptor });
-  rt.clock.record('parse', parseStart);
+  rt.timings.record('parse', parseStart);
   if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
   const { order } = normalized;
 
@@ -74,7 +74,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
     return { answer: UNAVAILABLE, waitedUs: 0 };
   }
   if ('noCredit' in stored) return refuse(rt, input, NO_SIGNALS_LEFT, request);
-  rt.clock.record('store', storeStart);
+  rt.timings.record('store', storeStart);
 
   const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
   const { owner } = stored;
@@ -83,7 +83,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   let answer: Answer;
   if (owner === signal.id) {
     answer = await send(rt, signal, deadlineAt);
-    rt.clock.record('broker', waitStart);
+    rt.timings.record('broker', waitStart);
   } else {
     answer = await repeatAnswer(rt, entry, owner, deadlineAt).catch(() => pending(owner, entry.title));
   }
