@@ -4,8 +4,8 @@
 // their lookups slowed so that their passes overlap. Each signal is looked up at the broker
 // exactly once and settled once: kept with its order, or failed with its credit back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBooks, waitSettled } from './books.ts';
-import { type Drill, startDrill } from './drill.ts';
+import { waitSettled } from './books.ts';
+import { type Drill, drillBooks, startDrill } from './drill.ts';
 import { type ExternalPostgres, postgresBin, startExternalPostgres } from './external-postgres.ts';
 import { type FaultBroker, startFaultBroker } from './fault-broker.ts';
 import { freshDataDir, type LiveServer, removeDataDir, startLiveServer } from './live-server.ts';
@@ -79,13 +79,7 @@ describe('two instances reconciling one database', () => {
       .filter((r) => broker.lookups.get(r.id) !== 1)
       .map((r) => `${r.id}×${broker.lookups.get(r.id)}`);
     const owners = new Set(rows.map((r) => r.lease_owner));
-    const books = await checkBooks({
-      sql,
-      userId: drill.trader.userId,
-      brokerOrderIds: broker.orderIds(),
-      balanceBefore: drill.balanceBefore,
-      replies,
-    });
+    const books = await drillBooks(drill, broker.orderIds, replies);
     console.info('two reconcilers:', JSON.stringify({ instances: owners.size, ...books }));
     expect(rows).toHaveLength(2 * PER_MODE);
     expect(notOnce).toEqual([]);
