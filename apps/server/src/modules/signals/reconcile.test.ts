@@ -156,4 +156,18 @@ describe('reconciliation', () => {
     expect((await signalRows(t, trader.userId))[0]).toMatchObject({ status: 'filled', credit_held: true });
     expect(await balanceOf(t, trader.userId)).toBe(4);
   });
+
+  it('keeps a signal it cannot look up unknown, its credit held, and asks again later', async () => {
+    const trader = await setupTrader(t, 'orphan@example.com', { provider: 'hinted' });
+    await placing(trader, 'orphanedSignal000001', { brokerOrderId: 'O-1' });
+    // Its broker connection is gone (deleted since): nobody can tell whether the order exists.
+    await t.services.db.$client.query('update signals set connector_id = -1 where id = $1', ['orphanedSignal000001']);
+    expect(await reconcileOnce(t.services, options('one'))).toBe(0);
+    const { rows } = await t.services.db.$client.query<{ status: string; credit_held: boolean; later: boolean }>(
+      `select status, credit_held, lease_until > now() + interval '4 minutes' as later from signals where id = $1`,
+      ['orphanedSignal000001'],
+    );
+    expect(rows[0]).toEqual({ status: 'unknown', credit_held: true, later: true });
+    expect(await balanceOf(t, trader.userId)).toBe(4);
+  });
 });
