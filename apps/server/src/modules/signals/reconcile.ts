@@ -66,7 +66,7 @@ function move(s: ClaimedSignal, owner: string, event: SignalEvent, change: Parti
 }
 
 /** What a lookup means for a claimed signal. */
-function finding(s: ClaimedSignal, owner: string, found: OrderLookup, retryMs: number): Finding {
+function finding(s: ClaimedSignal, owner: string, found: OrderLookup): Finding {
   switch (found.match) {
     case 'exact':
     case 'probable': {
@@ -85,23 +85,30 @@ function finding(s: ClaimedSignal, owner: string, found: OrderLookup, retryMs: n
     case 'unknown':
       // Credit held, never resent: a 'placing' one becomes 'unknown'; both are asked again later.
       return s.status === STORED.placing
-        ? { write: move(s, owner, 'lose', {}), retryAfterMs: retryMs }
-        : { retryAfterMs: retryMs };
+        ? { write: move(s, owner, 'lose', {}), retryAfterMs: CANNOT_TELL_RETRY_MS }
+        : { retryAfterMs: CANNOT_TELL_RETRY_MS };
   }
 }
 
 async function reconcileBatch(services: Services, owner: string, claimed: ClaimedSignal[], retryMs: number) {
   const connectors = new Map<string, ReturnType<typeof findConnectorById>>();
+  const connectorOf = (s: ClaimedSignal) => {
+    let found = connectors.get(s.connector_id);
+    if (!found) {
+      found = findConnectorById(services.db, Number(s.connector_id));
+      connectors.set(s.connector_id, found);
+    }
+    return found;
+  };
   const results = await lookUpAll(claimed, CONCURRENCY, async (s) => {
-    if (!connectors.has(s.connector_id))
-      connectors.set(s.connector_id, findConnectorById(services.db, Number(s.connector_id)));
-    const connector = await connectors.get(s.connector_id);
-    if (!connector)
-      return finding(s, owner, { match: 'unknown', reason: 'the broker connection was deleted' }, CANNOT_TELL_RETRY_MS);
-    const found = await lookUpOrder(services, connector, s);
-    if (found.match === 'unknown')
+    const connector = await connectorOf(s);
+    const found: OrderLookup = connector
+      ? await lookUpOrder(services, connector, s)
+      : { match: 'unknown', reason: 'the broker connection was deleted' };
+    if (found.match === 'unknown') {
       services.log.warn({ signalId: s.id, reason: found.reason }, 'reconciliation: the broker cannot tell');
-    return finding(s, owner, found, found.match === 'unknown' ? CANNOT_TELL_RETRY_MS : retryMs);
+    }
+    return finding(s, owner, found);
   });
   const writes: SignalOutcome[] = [];
   const retries = new Map<number, Array<{ id: string; attempt: number }>>();
