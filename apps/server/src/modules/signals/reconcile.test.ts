@@ -95,7 +95,7 @@ describe('reconciliation', () => {
   });
 
   it('two reconcilers at once look each signal up once and settle it once', async () => {
-    const trader = await setupTrader(t, 'two@example.com', { provider: 'hinted' });
+    const trader = await setupTrader(t, 'two@example.com', { provider: 'hinted', credits: 30 });
     const ids = Array.from({ length: 25 }, (_, i) => `twoReconcilers${String(i).padStart(6, '0')}`);
     for (const [i, id] of ids.entries()) {
       if (i % 2 === 0) book.byId.set(`T-${i}`, { id: `T-${i}`, status: 'filled' });
@@ -114,8 +114,8 @@ describe('reconciliation', () => {
     const rows = await signalRows(t, trader.userId);
     expect(rows.filter((s) => s.status === 'filled' && s.credit_held)).toHaveLength(13);
     expect(rows.filter((s) => s.status === 'failed' && !s.credit_held)).toHaveLength(12);
-    // 5 credits, 25 taken, 12 given back.
-    expect(await balanceOf(t, trader.userId)).toBe(5 - 25 + 12);
+    // 30 credits, 25 taken, 12 given back.
+    expect(await balanceOf(t, trader.userId)).toBe(30 - 25 + 12);
     const owners = await t.services.db.$client.query<{ lease_owner: string }>(
       'select distinct lease_owner from signals where user_id = $1',
       [trader.userId],
