@@ -10,6 +10,7 @@ import type { Queryable } from './signals.repository.ts';
 export interface ClaimedSignal {
   id: string;
   connector_id: string;
+  provider_name: string;
   account_id: string;
   status: string;
   broker_order_id: string | null;
@@ -31,7 +32,8 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims up to `limit` signals still 'placing' or 'unknown' (younger than a week), not leased or
+ * Claims up to `limit` signals still 'placing' or 'unknown' (younger than a week, not given up
+ * on: an 'unknown' its broker cannot tell about has completed_at set), not leased or
  * whose lease ran out, for `owner` until `leaseMs` from now. Rows another instance is claiming at
  * this moment are skipped; a row claimed and committed meanwhile no longer matches.
  */
@@ -43,14 +45,14 @@ export async function claimUnfinishedSignals(db: Queryable, o: ClaimOptions): Pr
         attempts = s.attempts + 1
       where s.id in (
         select id from signals
-        where status in ('received', 'placing', 'unknown')
+        where status in ('received', 'placing', 'unknown') and completed_at is null
           and created_at < now() - $3 * interval '1 millisecond'
           and created_at > now() - interval '7 days'
           and (lease_until is null or lease_until < now())
           and id <> all($4::text[])
         order by created_at limit $5
         for update skip locked)
-      returning s.id, s.connector_id, s.account_id, s.status, s.broker_order_id, s."order",
+      returning s.id, s.connector_id, s.provider_name, s.account_id, s.status, s.broker_order_id, s."order",
         (extract(epoch from s.created_at) * 1000)::float8 as stored_at, s.attempts`,
     values: [o.owner, o.leaseMs, o.olderThanMs, o.skip, o.limit],
   });
@@ -71,6 +73,31 @@ export async function retryClaimedSignals(
       from unnest($2::text[], $4::int[]) as c(id, attempt)
       where s.id = c.id and s.lease_owner = $1 and s.attempts = c.attempt`,
     values: [owner, claims.map((c) => c.id), afterMs, claims.map((c) => c.attempt)],
+  });
+}
+
+export interface Unconfirmed {
+  id: string;
+  /** The status it must still have, and the claim it must still belong to. */
+  from: string;
+  leaseOwner: string;
+  attempt: number;
+  /** JSON text of the answer telling the user to check the broker account. */
+  response: string;
+}
+
+/**
+ * The broker cannot tell whether the order exists: the signals stay 'unknown' with their credit
+ * held, their answer tells the user to check the broker account, and they are not asked about again.
+ */
+export async function markSignalsUnconfirmed(db: Queryable, signals: readonly Unconfirmed[]): Promise<void> {
+  if (signals.length === 0) return;
+  await db.query({
+    name: 'signals_unconfirmed',
+    text: `update signals s set status = 'unknown', response = i.response::jsonb, completed_at = now()
+      from json_to_recordset($1::json) as i(id text, "from" text, "leaseOwner" text, attempt int, response text)
+      where s.id = i.id and s.status = i."from" and s.lease_owner = i."leaseOwner" and s.attempts = i.attempt`,
+    values: [JSON.stringify(signals)],
   });
 }
 

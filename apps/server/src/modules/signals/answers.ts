@@ -46,6 +46,18 @@ export function pending(signalId: string, title: string): Answer {
   };
 }
 
+/** The broker cannot tell whether it has the order: stored as the signal's answer, for repeats too. */
+export function unconfirmed(signalId: string, title: string): Answer {
+  return {
+    statusCode: 201,
+    body: {
+      id: signalId,
+      status: 'accepted',
+      status_description: `${title}: the order's outcome could not be confirmed; check your ${title} account`,
+    },
+  };
+}
+
 /** A stored answer body back into an answer (repeats get the first answer). */
 export function fromStoredBody(body: unknown): Answer | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;

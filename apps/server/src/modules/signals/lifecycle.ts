@@ -26,6 +26,8 @@ const MOVES: ReadonlyArray<readonly [from: SignalState, event: SignalEvent, to: 
   ['sent', 'reconcile', 'reconciled'], // left 'placing' by a crash: looked up, never sent again
   ['unknown', 'reconcile', 'reconciled'], // looked up: found (its status) or not there (credit released)
 ];
+// An 'unknown' signal its broker cannot tell about makes no move: it stays 'unknown', credit held,
+// its answer telling the user to check the broker account, and reconciliation stops asking.
 
 const TABLE = new Map(MOVES.map(([from, event, to]) => [`${from}:${event}`, to]));
 

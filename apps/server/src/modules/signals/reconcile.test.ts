@@ -157,17 +157,29 @@ describe('reconciliation', () => {
     expect(await balanceOf(t, trader.userId)).toBe(4);
   });
 
-  it('keeps a signal it cannot look up unknown, its credit held, and asks again later', async () => {
+  it('keeps a signal nobody can look up unknown, its credit held, tells the user, and stops asking', async () => {
     const trader = await setupTrader(t, 'orphan@example.com', { provider: 'hinted' });
     await placing(trader, 'orphanedSignal000001', { brokerOrderId: 'O-1' });
     // Its broker connection is gone (deleted since): nobody can tell whether the order exists.
     await t.services.db.$client.query('update signals set connector_id = -1 where id = $1', ['orphanedSignal000001']);
-    expect(await reconcileOnce(t.services, options('one'))).toBe(0);
-    const { rows } = await t.services.db.$client.query<{ status: string; credit_held: boolean; later: boolean }>(
-      `select status, credit_held, lease_until > now() + interval '4 minutes' as later from signals where id = $1`,
+    expect(await reconcileOnce(t.services, options('one'))).toBe(1);
+    expect(await reconcileOnce(t.services, options('two'))).toBe(0);
+    const { rows } = await t.services.db.$client.query(
+      'select status, credit_held, response, attempts, completed_at is not null as done from signals where id = $1',
       ['orphanedSignal000001'],
     );
-    expect(rows[0]).toEqual({ status: 'unknown', credit_held: true, later: true });
+    expect(rows[0]).toEqual({
+      status: 'unknown',
+      credit_held: true,
+      response: {
+        id: 'orphanedSignal000001',
+        status: 'accepted',
+        status_description:
+          "Hinted Broker: the order's outcome could not be confirmed; check your Hinted Broker account",
+      },
+      attempts: 1,
+      done: true,
+    });
     expect(await balanceOf(t, trader.userId)).toBe(4);
   });
 });

@@ -1,6 +1,9 @@
 // After a crash, a timeout or a dropped connection, a signal may be left 'placing' (sent, maybe)
 // or 'unknown'. Reconciliation looks its order up at the broker and records what it finds; it
-// never sends the order again. Like pg-boss's jobs, signals are claimed with a lease in one short
+// never sends the order again. Found: its status (credit kept unless the broker rejected it).
+// Proven absent: 'failed', credit released (the signal is older than any broker call of any
+// instance can run). The broker cannot tell: 'unknown', credit held, its answer telling the user
+// to check the broker account, and not asked about again. Like pg-boss's jobs, signals are claimed with a lease in one short
 // statement (FOR UPDATE SKIP LOCKED inside it, so two instances never claim one signal), looked up
 // outside any transaction, and their outcomes written fenced by the claim (owner and attempt): a
 // claim that outlived its lease loses to the one that took over.
@@ -9,12 +12,15 @@ import {
   claimUnfinishedSignals,
   deleteExpiredSignalKeys,
   findConnectorById,
+  markSignalsUnconfirmed,
   retryClaimedSignals,
+  type Unconfirmed,
 } from '../../db/repositories/signal-reconcile.repository.ts';
 import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
+import { unconfirmed } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
-import { type SignalEvent, STORED, storedFrom, storedState, transition } from './lifecycle.ts';
+import { STORED, storedFrom, storedState, transition } from './lifecycle.ts';
 import { lookUpAll, lookUpOrder, type OrderLookup } from './order-lookup.ts';
 
 export interface Reconciler {
@@ -36,42 +42,43 @@ const BATCH = 10;
 const CONCURRENCY = 5;
 /** Longer than a batch's lookups: two rounds of CONCURRENCY, each at most 10 s (order-lookup.ts). */
 const LEASE_MS = 30_000;
-/** A broker that cannot tell is asked again after this. */
-const CANNOT_TELL_RETRY_MS = 5 * 60_000;
 const MAX_BATCHES = 100;
 
-/** A claimed signal's move (sent | unknown → reconciled | unknown) to write, and/or a later retry. */
+/** A claimed signal's move (sent | unknown → reconciled | unknown) to write, or a retry later. */
 interface Finding {
   write?: SignalOutcome;
-  retryAfterMs?: number;
+  unconfirmed?: Unconfirmed;
+  retry?: true;
 }
 
-function move(s: ClaimedSignal, owner: string, event: SignalEvent, change: Partial<SignalOutcome>): SignalOutcome {
+/** sent | unknown → reconciled: the write, fenced by the status it moves from and by the claim. */
+function reconciled(
+  s: ClaimedSignal,
+  owner: string,
+  change: Pick<SignalOutcome, 'status' | 'releaseCredit'> & Partial<SignalOutcome>,
+): SignalOutcome {
   const from = storedState(s.status);
-  transition(from, event);
-  const write: SignalOutcome = {
+  transition(from, 'reconcile');
+  return {
     id: s.id,
     from: storedFrom(from),
-    status: STORED.unknown,
     brokerOrderId: null,
     price: null,
     response: null,
     elapsedMs: null,
-    releaseCredit: false,
     leaseOwner: owner,
     attempt: s.attempts,
     ...change,
   };
-  return write;
 }
 
 /** What a lookup means for a claimed signal. */
-function finding(s: ClaimedSignal, owner: string, found: OrderLookup): Finding {
+function finding(services: Services, s: ClaimedSignal, owner: string, found: OrderLookup): Finding {
   switch (found.match) {
     case 'exact':
     case 'probable': {
       const { order } = found;
-      const write = move(s, owner, 'reconcile', {
+      const write = reconciled(s, owner, {
         status: order.status,
         brokerOrderId: order.id || null,
         price: typeof order.price === 'number' && Number.isFinite(order.price) ? order.price : null,
@@ -81,12 +88,15 @@ function finding(s: ClaimedSignal, owner: string, found: OrderLookup): Finding {
     }
     case 'none':
       // Older than any call of any instance can run, and the broker has no such order.
-      return { write: move(s, owner, 'reconcile', { status: STORED.failed, releaseCredit: true }) };
-    case 'unknown':
-      // Credit held, never resent: a 'placing' one becomes 'unknown'; both are asked again later.
-      return s.status === STORED.placing
-        ? { write: move(s, owner, 'lose', {}), retryAfterMs: CANNOT_TELL_RETRY_MS }
-        : { retryAfterMs: CANNOT_TELL_RETRY_MS };
+      return { write: reconciled(s, owner, { status: STORED.failed, releaseCredit: true }) };
+    case 'unknown': {
+      // Credit held, never resent: a 'placing' one is lost (→ unknown), an 'unknown' one stays.
+      const from = storedState(s.status);
+      if (from !== 'unknown') transition(from, 'lose');
+      const title = services.brokers.get(s.provider_name)?.descriptor.title ?? s.provider_name;
+      const response = JSON.stringify(unconfirmed(s.id, title).body);
+      return { unconfirmed: { id: s.id, from: storedFrom(from), leaseOwner: owner, attempt: s.attempts, response } };
+    }
   }
 }
 
@@ -108,30 +118,31 @@ async function reconcileBatch(services: Services, owner: string, claimed: Claime
     if (found.match === 'unknown') {
       services.log.warn({ signalId: s.id, reason: found.reason }, 'reconciliation: the broker cannot tell');
     }
-    return finding(s, owner, found);
+    return finding(services, s, owner, found);
   });
   const writes: SignalOutcome[] = [];
-  const retries = new Map<number, Array<{ id: string; attempt: number }>>();
+  const unknown: Unconfirmed[] = [];
+  const retries: Array<{ id: string; attempt: number }> = [];
   for (const [i, result] of results.entries()) {
     const s = claimed[i] as ClaimedSignal;
     let f: Finding;
     if (result.status === 'fulfilled') f = result.value;
     else {
       services.log.warn({ err: result.reason, signalId: s.id }, 'reconciliation: order lookup failed, will retry');
-      f = { retryAfterMs: retryMs };
+      f = { retry: true };
     }
     if (f.write) writes.push(f.write);
-    if (f.retryAfterMs !== undefined) {
-      retries.set(f.retryAfterMs, [...(retries.get(f.retryAfterMs) ?? []), { id: s.id, attempt: s.attempts }]);
-    }
+    if (f.unconfirmed) unknown.push(f.unconfirmed);
+    if (f.retry) retries.push({ id: s.id, attempt: s.attempts });
   }
   const pool = services.db.$client;
   if (writes.length > 0) await recordSignalOutcomes(pool, writes);
-  for (const [afterMs, claims] of retries) await retryClaimedSignals(pool, owner, claims, afterMs);
-  return writes.filter((w) => w.status !== STORED.unknown).length;
+  await markSignalsUnconfirmed(pool, unknown);
+  await retryClaimedSignals(pool, owner, retries, retryMs);
+  return writes.length + unknown.length;
 }
 
-/** One pass, batch after batch while there are claimable signals: how many got a final status. */
+/** One pass, batch after batch while there are claimable signals: how many it settled. */
 export async function reconcileOnce(
   services: Services,
   options: ReconcilerOptions,
