@@ -12,6 +12,8 @@ describe('loadConfig', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.HOOK_DEADLINE_MS).toBe(2500);
+    expect(config.METRICS_TOKEN).toBeUndefined();
+    expect(config.ACTIVITY_RETENTION_DAYS).toBe(365);
   });
 
   it('reads values and broker variables', () => {
@@ -38,6 +40,9 @@ describe('loadConfig', () => {
     [{ SECRETS_KEY: 'short' }, /^SECRETS_KEY:/],
     [{ NOSUCHBROKER_BASE_URL: 'http://x' }, /^NOSUCHBROKER_BASE_URL: unknown broker/],
     [{ ALPACA_BASE_URL: 'not a url' }, /^ALPACA_BASE_URL:/],
+    [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN: must be at least 16 characters/],
+    [{ ACTIVITY_RETENTION_DAYS: '0' }, /^ACTIVITY_RETENTION_DAYS:/],
+    [{ ACTIVITY_RETENTION_DAYS: 'forever' }, /^ACTIVITY_RETENTION_DAYS:/],
     [{ SIGNAL_CREDITS: 'Unlimited' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '-5' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '2.5' }, /^SIGNAL_CREDITS:/],

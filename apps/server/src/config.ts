@@ -107,6 +107,14 @@ const variables = {
       .transform((v) => v === 'true'),
     doc: 'expose per-phase hook timings at GET /api/internal/hook-timings (benchmarks only)',
   },
+  METRICS_TOKEN: {
+    schema: z.string().min(16, 'must be at least 16 characters').optional(),
+    doc: 'bearer token that opens GET /metrics (Prometheus); empty: /metrics answers 404',
+  },
+  ACTIVITY_RETENTION_DAYS: {
+    schema: z.coerce.number().int().min(1).max(36_500).default(365),
+    doc: 'days the activity log keeps an entry (default 365); older ones are removed by a job',
+  },
   PAPER_STARTING_CASH: {
     schema: z.coerce.number().positive().default(100000),
     doc: 'cash of a new paper account (USD)',

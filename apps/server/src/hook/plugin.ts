@@ -48,6 +48,7 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
         });
         const answerStart = process.hrtime.bigint();
         reply.status(answer.statusCode).send(answer.body);
+        services.counters.hookAnswer(answer.statusCode);
         const end = process.hrtime.bigint();
         timings.record('answer', answerStart, end);
         timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - waitedUs));

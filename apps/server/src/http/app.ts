@@ -1,6 +1,6 @@
-// Builds the Fastify app: logging, errors, health, GraphQL, the hook and the web app.
+// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook and the web app.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
@@ -8,6 +8,8 @@ import { createSignalRuntime, type SignalRuntime } from '../modules/signals/inde
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
+import { registerMetrics } from './metrics.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { registerWebApp } from './web-app.ts';
 
 declare module 'fastify' {
@@ -30,10 +32,13 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     genReqId: () => randomUUID(),
     trustProxy: services.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
+    logController: new LogController({
+      disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
+    }),
     forceCloseConnections: false,
     return503OnClosing: true,
   });
+  await registerSecurityHeaders(app, services.config.PUBLIC_URL);
   registerErrorHandler(app);
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
@@ -42,6 +47,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   app.addHook('onReady', () => signals.start());
   app.addHook('onClose', () => signals.stop());
   await registerHook(app, services, signals);
+  registerMetrics(app, services, signals.timings);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }

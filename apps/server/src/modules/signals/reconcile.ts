@@ -3,10 +3,11 @@
 // never sends the order again. Found: its status (credit kept unless the broker rejected it).
 // Proven absent: 'failed', credit released (the signal is older than any broker call of any
 // instance can run). The broker cannot tell: 'unknown', credit held, its answer telling the user
-// to check the broker account, and not asked about again. Like pg-boss's jobs, signals are claimed with a lease in one short
-// statement (FOR UPDATE SKIP LOCKED inside it, so two instances never claim one signal), looked up
-// outside any transaction, and their outcomes written fenced by the claim (owner and attempt): a
-// claim that outlived its lease loses to the one that took over.
+// to check the broker account, and not asked about again. Like pg-boss's jobs, signals are
+// claimed with a lease in one short statement (FOR UPDATE SKIP LOCKED inside it, so two instances
+// never claim one signal), looked up outside any transaction, and their outcomes written fenced
+// by the claim (owner and attempt): a claim that outlived its lease loses to the one that took
+// over.
 import {
   type ClaimedSignal,
   claimUnfinishedSignals,
@@ -18,6 +19,7 @@ import {
 } from '../../db/repositories/signal-reconcile.repository.ts';
 import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
+import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { unconfirmed } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
 import { STORED, storedFrom, storedState, transition } from './lifecycle.ts';
@@ -128,7 +130,13 @@ async function reconcileBatch(services: Services, owner: string, claimed: Claime
     let f: Finding;
     if (result.status === 'fulfilled') f = result.value;
     else {
-      services.log.warn({ err: result.reason, signalId: s.id }, 'reconciliation: order lookup failed, will retry');
+      reportBrokerFailure(
+        services,
+        result.reason,
+        s.provider_name,
+        { signalId: s.id },
+        'reconciliation: order lookup failed, will retry',
+      );
       f = { retry: true };
     }
     if (f.write) writes.push(f.write);

@@ -64,7 +64,8 @@ export function createSignalRuntime(services: Services): SignalRuntime {
       OUTCOME_LINGER_MS,
     ),
     callLimitMs: CALL_LIMIT_MS,
-    timings: new SignalTimings(config.HOOK_TIMINGS),
+    // Also measured for /metrics (METRICS_TOKEN): recording is an array increment.
+    timings: new SignalTimings(config.HOOK_TIMINGS || config.METRICS_TOKEN !== undefined),
     reconcile: (staleAfterMs) => (reconciler ? reconciler.runOnce(staleAfterMs) : Promise.resolve(0)),
     async start() {
       listener = listenHookChanges(pool, log, hooks);

@@ -6,6 +6,7 @@ import { isBrokerError } from '@router/brokers';
 import type { Order } from '@router/orders';
 import { recordSignalAnswer } from '../../db/repositories/signals.repository.ts';
 import { isAppError } from '../../errors.ts';
+import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { withBrokerSession } from '../connectors/index.ts';
 import type { HookEntry } from '../hooks/index.ts';
 import { pending } from './answers.ts';
@@ -65,7 +66,9 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
     { signal: controller.signal },
   ).catch((error: unknown) => {
     if (s.state === 'accepted') return refused(error);
-    if (!controller.signal.aborted) log.warn({ err: error, signalId: s.id }, 'broker call failed');
+    if (!controller.signal.aborted) {
+      reportBrokerFailure(rt.services, error, entry.providerName, { signalId: s.id }, 'broker call failed');
+    }
     return fromError(s.id, entry.title, error);
   });
 

@@ -133,6 +133,7 @@ function answered(
   signalId?: string,
   request?: string,
 ): Submitted {
+  rt.services.counters.signal(input.entry.providerName, answer);
   rt.writer.order({
     hook: input.entry,
     address: input.address,
