@@ -1,4 +1,6 @@
+import { brokerVariables } from '@router/brokers';
 import { describe, expect, it } from 'vitest';
+import { brokerNames } from './brokers.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const brokers = ['paper', 'alpaca'];
@@ -29,6 +31,15 @@ describe('loadConfig', () => {
     expect(config.PORT).toBe(8080);
     expect(config.PUBLIC_URL).toBe('https://router.example.com');
     expect(config.brokers.alpaca).toEqual({ baseUrl: 'http://127.0.0.1:9999', clientId: 'id' });
+  });
+
+  it('accepts the variables of every broker folder, and of no other', () => {
+    const settings = { baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: 'secret' };
+    const env = Object.assign({}, ...brokerNames().map((name) => brokerVariables(name, settings)));
+    const config = loadConfig(env, brokerNames());
+    expect(Object.keys(config.brokers).sort()).toEqual([...brokerNames()].sort());
+    for (const entry of Object.values(config.brokers)) expect(entry).toEqual(settings);
+    expect(brokerNames()).toContain('schwab');
   });
 
   it.each([

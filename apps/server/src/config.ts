@@ -1,6 +1,7 @@
 // Every environment variable the server reads, validated once at boot (DESIGN.md "Configuration").
 // No other file reads process.env. Unknown or invalid values stop the start, naming the variable.
 import path from 'node:path';
+import type { BrokerConfig } from '@router/brokers';
 import { DEFAULT_CREDITS } from '@router/shared';
 import { z } from 'zod';
 
@@ -138,16 +139,10 @@ const variables = {
 type Variables = typeof variables;
 export type BaseConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
 
-/** Per-broker variables `<BROKER>_CLIENT_ID`, `<BROKER>_CLIENT_SECRET`, `<BROKER>_BASE_URL`. */
-export interface BrokerConfig {
-  clientId?: string;
-  clientSecret?: string;
-  baseUrl?: string;
-}
-
 export interface Config extends Omit<BaseConfig, 'PUBLIC_URL' | 'DATA_DIR'> {
   PUBLIC_URL: string;
   DATA_DIR: string;
+  /** Per broker name, its `<BROKER>_CLIENT_ID`, `<BROKER>_CLIENT_SECRET` and `<BROKER>_BASE_URL`. */
   brokers: Record<string, BrokerConfig>;
 }
 

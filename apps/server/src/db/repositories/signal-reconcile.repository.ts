@@ -1,7 +1,6 @@
 // Reconciliation's SQL: unfinished signals claimed with a lease (pg-boss's pattern: the rows are
 // picked FOR UPDATE SKIP LOCKED inside one short UPDATE, and the lease columns are the claim, so
 // no lock outlives the statement), their connector, retries, and the expired idempotency keys.
-import type { Order } from '@router/orders';
 import { eq } from 'drizzle-orm';
 import { connectors } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
@@ -14,7 +13,8 @@ export interface ClaimedSignal {
   account_id: string;
   status: string;
   broker_order_id: string | null;
-  order: Order | null;
+  /** The normalized order as stored (JSON). */
+  order: unknown;
   /** When it was stored, just before the broker call (ms since epoch). */
   stored_at: number;
   /** This claim's number: the fence its outcome is written with. */

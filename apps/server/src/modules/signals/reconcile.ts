@@ -8,6 +8,8 @@
 // never claim one signal), looked up outside any transaction, and their outcomes written fenced
 // by the claim (owner and attempt): a claim that outlived its lease loses to the one that took
 // over.
+
+import type { OrderLookupResult } from '@router/brokers';
 import {
   type ClaimedSignal,
   claimUnfinishedSignals,
@@ -23,7 +25,7 @@ import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { unconfirmed } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
 import { STORED, storedFrom, storedState, transition } from './lifecycle.ts';
-import { lookUpAll, lookUpOrder, type OrderLookup } from './order-lookup.ts';
+import { lookUpAll, lookUpOrder } from './order-lookup.ts';
 
 export interface Reconciler {
   /** `staleAfterMs` overrides the option for this pass (tests). */
@@ -75,7 +77,7 @@ function reconciled(
 }
 
 /** What a lookup means for a claimed signal. */
-function finding(services: Services, s: ClaimedSignal, owner: string, found: OrderLookup): Finding {
+function finding(services: Services, s: ClaimedSignal, owner: string, found: OrderLookupResult): Finding {
   switch (found.match) {
     case 'exact':
     case 'probable': {
@@ -114,7 +116,7 @@ async function reconcileBatch(services: Services, owner: string, claimed: Claime
   };
   const results = await lookUpAll(claimed, CONCURRENCY, async (s) => {
     const connector = await connectorOf(s);
-    const found: OrderLookup = connector
+    const found: OrderLookupResult = connector
       ? await lookUpOrder(services, connector, s)
       : { match: 'unknown', reason: 'the broker connection was deleted' };
     if (found.match === 'unknown') {
