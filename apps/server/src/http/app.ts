@@ -4,6 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
+import type { WorkerOptions } from '../modules/notifications/worker.ts';
+import { registerNotificationWorker } from '../modules/notifications/worker-plugin.ts';
 import { createSignalRuntime, type SignalRuntime } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
@@ -24,6 +26,8 @@ export interface AppOptions {
   /** Serve the built web app (off in most integration tests). */
   webApp?: boolean;
   webDist?: string;
+  /** Notification worker options (tests: short timeouts, a resolver). */
+  notifications?: WorkerOptions;
 }
 
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
@@ -48,6 +52,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   app.addHook('onClose', () => signals.stop());
   await registerHook(app, services, signals);
   registerMetrics(app, services, signals.timings);
+  registerNotificationWorker(app, services, options.notifications);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }
