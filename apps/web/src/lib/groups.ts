@@ -1,5 +1,6 @@
-// SPEC §6/§9: a user's group is a bit mask (the bits: @router/shared's GROUP).
-import { GROUP } from '@router/shared';
+// SPEC §6/§9: a user's group is a bit mask (the bits: @router/shared's GROUP, from its zod-free
+// entry: the router imports this in the first load).
+import { GROUP } from '@router/shared/groups';
 
 export const GROUP_ADMIN = GROUP.ADMIN;
 export const GROUP_CUSTOMER = GROUP.CUSTOMER;
