@@ -13,6 +13,7 @@ import './order-preview.ts';
 import './providers.ts';
 import './stats.ts';
 import './user.ts';
+import './user-app.ts';
 import './user-passcode.ts';
 import './user-token.ts';
 

@@ -11,6 +11,13 @@ export function requireViewer(caller: Pick<Caller, 'viewer'>): Viewer {
   return caller.viewer;
 }
 
+/** The caller must hold at least one of the bits in `groups` (SPEC §6), else FORBIDDEN. */
+export function requireGroup(caller: Pick<Caller, 'viewer'>, groups: number): Viewer {
+  const viewer = requireViewer(caller);
+  if ((viewer.group & groups) === 0) throw new AppError('FORBIDDEN', 'You are not allowed to do this');
+  return viewer;
+}
+
 /** Parses an input; the first problem becomes a VALIDATION error naming its field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
   const parsed = schema.safeParse(value);
