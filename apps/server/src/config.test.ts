@@ -57,6 +57,11 @@ describe('loadConfig', () => {
     [{ SIGNAL_CREDITS: 'Unlimited' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '-5' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '2.5' }, /^SIGNAL_CREDITS:/],
+    [{ STRIPE_API_URL: 'api.stripe.com' }, /^STRIPE_API_URL:/],
+    [{ STRIPE_API_URL: 'http://127.0.0.1:12111/v1' }, /^STRIPE_API_URL: must be an origin/],
+    [{ STRIPE_SECRET_KEY: 'pk_test_123' }, /^STRIPE_SECRET_KEY:/],
+    [{ STRIPE_WEBHOOK_SECRET: 'secret' }, /^STRIPE_WEBHOOK_SECRET:/],
+    [{ STRIPE_PUBLISHABLE_KEY: 'sk_test_123' }, /^STRIPE_PUBLISHABLE_KEY:/],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => loadConfig(env, brokers)).toThrow(ConfigError);
     expect(() => loadConfig(env, brokers)).toThrow(message);
@@ -79,6 +84,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ SIGNAL_CREDITS: '0' }, brokers).SIGNAL_CREDITS).toEqual({ unlimited: false, signupCredits: 0 });
     expect(loadConfig({ SIGNAL_CREDITS: '250' }, brokers).SIGNAL_CREDITS.signupCredits).toBe(250);
     expect(loadConfig({ SIGNAL_CREDITS: 'unlimited' }, brokers).SIGNAL_CREDITS.unlimited).toBe(true);
+  });
+
+  it('reads the Stripe variables and never echoes a malformed secret', () => {
+    const config = loadConfig(
+      {
+        STRIPE_SECRET_KEY: 'sk_test_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+        STRIPE_API_URL: 'http://127.0.0.1:12111',
+      },
+      brokers,
+    );
+    expect(config.STRIPE_API_URL).toBe('http://127.0.0.1:12111');
+    expect(config.STRIPE_SECRET_KEY).toBe('sk_test_abc');
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'live-secret-typo' }, brokers)).toThrow(/value hidden/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'live-secret-typo' }, brokers)).not.toThrow(/live-secret-typo/);
   });
 
   it('treats empty values as unset', () => {

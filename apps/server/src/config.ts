@@ -75,8 +75,37 @@ const variables = {
       ),
     doc: `credits a new account gets (default ${DEFAULT_CREDITS}); "unlimited": signals are not metered (new accounts still get ${DEFAULT_CREDITS})`,
   },
-  STRIPE_SECRET_KEY: { schema: optionalText, doc: 'card payments (optional)' },
-  STRIPE_WEBHOOK_SECRET: { schema: optionalText, doc: 'verifies Stripe webhook signatures' },
+  STRIPE_SECRET_KEY: {
+    schema: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)')
+      .optional(),
+    doc: 'card payments through Stripe (optional); without it credits are granted by an administrator',
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    schema: z
+      .string()
+      .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+      .optional(),
+    doc: 'verifies the Stripe-Signature of POST /api/stripe/webhook (the endpoint secret of that URL in Stripe)',
+  },
+  STRIPE_PUBLISHABLE_KEY: {
+    schema: z
+      .string()
+      .regex(/^pk_(test|live)_\S+$/, 'must be a Stripe publishable key (pk_test_… or pk_live_…)')
+      .optional(),
+    doc: 'loads Stripe.js for the card form of /signup/checkout (the hosted Checkout page needs none)',
+  },
+  STRIPE_API_URL: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .refine((v) => {
+        const u = URL.parse(v);
+        return u !== null && u.pathname === '/' && !u.search && !u.hash && !u.username;
+      }, 'must be an origin like https://api.stripe.com or http://127.0.0.1:12111 (no path)')
+      .optional(),
+    doc: 'a Stripe-compatible API host (tests, staging); default https://api.stripe.com',
+  },
   GOOGLE_CLIENT_ID: { schema: optionalText, doc: 'enables Google sign-in' },
   APPLE_CLIENT_ID: { schema: optionalText, doc: 'enables Apple sign-in' },
   GOOGLE_JWKS_URL: { schema: url.default('https://www.googleapis.com/oauth2/v3/certs'), doc: 'Google ID token keys' },
@@ -176,9 +205,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, brokerNames: readonly string[
     const raw = env[name] === '' ? undefined : env[name];
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      throw new ConfigError(
-        `${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(raw)})`,
-      );
+      // A malformed secret may still be a real one: never echo it.
+      const got = /SECRET|_KEY$/.test(name) ? 'value hidden' : `got ${JSON.stringify(raw)}`;
+      throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (${got})`);
     }
     base[name] = parsed.data;
   }

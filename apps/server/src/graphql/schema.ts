@@ -5,6 +5,7 @@ import './account.ts';
 import './action.ts';
 import './auth.ts';
 import './auth-password.ts';
+import './billing.ts';
 import './connector.ts';
 import './health.ts';
 import './hook.ts';

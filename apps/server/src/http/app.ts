@@ -1,4 +1,5 @@
-// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, OAuth and the web app.
+// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, the Stripe
+// webhook, OAuth and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
@@ -13,6 +14,7 @@ import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOAuth } from './oauth.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { registerStripeWebhook } from './stripe-webhook.ts';
 import { registerWebApp } from './web-app.ts';
 
 declare module 'fastify' {
@@ -52,6 +54,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   app.addHook('onReady', () => signals.start());
   app.addHook('onClose', () => signals.stop());
   await registerHook(app, services, signals);
+  await registerStripeWebhook(app, services);
   registerMetrics(app, services, signals.timings);
   registerNotificationWorker(app, services, options.notifications);
   await registerOAuth(app, services);
