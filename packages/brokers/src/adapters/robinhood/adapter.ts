@@ -2,6 +2,7 @@
 // request; crypto against USD only; our signal id goes out as a UUID client_order_id. There is no
 // lookup by that id, so an order is found again by its id or in the list of recent orders.
 import { randomUUID } from 'node:crypto';
+import type { Order } from '@router/orders';
 import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
@@ -23,7 +24,7 @@ export interface RobinhoodBrokerOptions {
 }
 
 export type RobinhoodBroker = BrokerWith<
-  'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
 >;
 
 const refuseAuth = (message: string) => new BrokerError('AuthenticationError', ROBINHOOD_TITLE, message);
@@ -66,6 +67,15 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
     return toRobinhoodOrder(order, pair, clientOrderId, await available(listing, pair));
   }
 
+  /** The order body for a buy, sell or close, checked against the pair. */
+  async function orderRequest(listing: Listing, order: Order, clientOrderId: string) {
+    const pair = await pairs.pair(listing.ctx, listing.keys, listing.ref, order.symbol, now(listing.ctx));
+    const percent = order.quantity_type === 'percent_of_position';
+    return order.action === 'close'
+      ? closeRequest(listing, pair, percent ? (order.quantity ?? 100) : 100, clientOrderId)
+      : toRobinhoodOrder(order, pair, clientOrderId, percent ? await available(listing, pair) : undefined);
+  }
+
   const broker: RobinhoodBroker = {
     descriptor: robinhoodDescriptor,
 
@@ -86,14 +96,23 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const listing = listingOf(ctx, session, accountId);
       if (order.action === 'cancel') return cancelOpenOrders(listing, pairSymbol(order.symbol));
-      const pair = await pairs.pair(ctx, listing.keys, listing.ref, order.symbol, now(ctx));
-      const id = robinhoodClientOrderId(clientOrderId);
-      const percent = order.quantity_type === 'percent_of_position';
-      const request =
-        order.action === 'close'
-          ? await closeRequest(listing, pair, percent ? (order.quantity ?? 100) : 100, id)
-          : toRobinhoodOrder(order, pair, id, percent ? await available(listing, pair) : undefined);
+      const request = await orderRequest(listing, order, robinhoodClientOrderId(clientOrderId));
       return submitOrder(listing, request, clientOrderId, now(ctx));
+    },
+
+    // Robinhood has no preview call: the order is checked against the pair (and the coins held)
+    // and built as it would be sent, so the playground refuses what Robinhood would refuse.
+    async previewOrder(ctx, session, { accountId, order, clientOrderId }) {
+      const listing = listingOf(ctx, session, accountId);
+      const draft = (description: string) => ({
+        id: clientOrderId,
+        status: 'draft' as const,
+        status_description: description,
+      });
+      if (order.action === 'cancel')
+        return draft(`Preview: would cancel the open orders of ${pairSymbol(order.symbol)}`);
+      const request = await orderRequest(listing, order, robinhoodClientOrderId(clientOrderId));
+      return draft(`Preview, nothing sent: ${JSON.stringify(request)}`);
     },
 
     async cancelOrder(ctx, session, target) {
@@ -104,7 +123,7 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
     async closePosition(ctx, session, accountId, symbol) {
       const listing = listingOf(ctx, session, accountId);
       const pair = await pairs.pair(ctx, listing.keys, listing.ref, symbol, now(ctx));
-      // A direct close carries no signal id: a fresh UUID of its own.
+      // A direct close carries no signal id: a UUID of its own.
       const id = randomUUID();
       return submitOrder(listing, await closeRequest(listing, pair, 100, id), id, now(ctx));
     },

@@ -17,7 +17,8 @@ export const robinhoodDescriptor: BrokerDescriptor = {
   scale: 1.2,
   baseUrl: ROBINHOOD_BASE_URL,
   has: {
-    previewOrder: false,
+    // No preview call: the order is checked against the pair and built, nothing is sent.
+    previewOrder: 'emulated',
     cancelOrder: true,
     // No close call: the adapter sells the holding at market.
     closePosition: 'emulated',

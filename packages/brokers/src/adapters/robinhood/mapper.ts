@@ -5,7 +5,7 @@
 // quote increment (the pair's decimals, as Robinhood writes them).
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { decimalField, stringField } from '../../core/json-read.ts';
+import { decimalField, decimalString, stringField } from '../../core/json-read.ts';
 import { ROBINHOOD_TITLE } from './descriptor.ts';
 import type { TradingPair } from './pairs.ts';
 
@@ -62,7 +62,9 @@ function amountOf(order: Order, pair: TradingPair, held: number | undefined): Am
   const asset = trimZeros(toIncrement(coins, pair.assetIncrement, 'down'));
   const size = Number(asset);
   if (!(size > 0) || (pair.minOrderSize !== undefined && size < pair.minOrderSize))
-    throw invalid(`${coins} ${pair.assetCode} is below the minimum order size of ${pair.minOrderSize ?? 0}`);
+    throw invalid(
+      `${decimalString(coins)} ${pair.assetCode} is below the minimum order size of ${pair.minOrderSize ?? 0}`,
+    );
   if (pair.maxOrderSize !== undefined && size > pair.maxOrderSize)
     throw invalid(`${size} ${pair.assetCode} is above the maximum order size of ${pair.maxOrderSize}`);
   return { asset_quantity: asset };
