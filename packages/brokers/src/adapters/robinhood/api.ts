@@ -5,13 +5,13 @@
 // → "Robinhood: client_order_id: Must be a valid UUID.". Orders are never sent twice; a read that
 // meets a 429 waits a second and tries once more, within the caller's deadline.
 import type { KeyObject } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrokerContext } from '../../core/broker.ts';
-import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
+import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import { ROBINHOOD_TITLE, robinhoodDescriptor } from './descriptor.ts';
 import { type RateLimiter, rateLimited } from './rate-limit.ts';
 import { signedHeaders } from './signing.ts';
@@ -69,9 +69,6 @@ export interface RobinhoodApi {
   call(ctx: BrokerContext, keys: RobinhoodKeys, request: HttpRequest, kind?: 'read' | 'order'): Promise<HttpResponse>;
 }
 
-/** How long a read waits before its one retry after a 429. */
-const RETRY_AFTER_429_MS = 1_000;
-
 export function createRobinhoodApi(options: {
   now: (ctx: BrokerContext) => number;
   limiter: RateLimiter;
@@ -88,18 +85,6 @@ export function createRobinhoodApi(options: {
     }).request(request);
   };
   return {
-    async call(ctx, keys, request, kind = 'read') {
-      try {
-        return await send(ctx, keys, request);
-      } catch (error) {
-        if (kind === 'order' || !isBrokerError(error) || error.kind !== 'RateLimited') throw error;
-        try {
-          await sleep(RETRY_AFTER_429_MS, undefined, ctx.signal ? { signal: ctx.signal } : {});
-        } catch {
-          throw error;
-        }
-        return send(ctx, keys, request);
-      }
-    },
+    call: (ctx, keys, request, kind = 'read') => retryReadAfterRateLimit(ctx, kind, () => send(ctx, keys, request)),
   };
 }
