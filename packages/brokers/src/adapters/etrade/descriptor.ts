@@ -38,11 +38,6 @@ export const etradeDescriptor: BrokerDescriptor = {
   // Up to 20 letters and digits (v0 docs); longer ids are sent as a hash of ours.
   clientOrderId: { maxLength: 20, pattern: '^[A-Za-z0-9]+$' },
   exceptions: {
-    exact: {
-      // Account key not the user's / not valid: the connection no longer holds that account.
-      '100': 'AuthenticationError',
-      '102': 'AuthenticationError',
-    },
     broad: {
       'oauth_problem=': 'AuthenticationError',
       'exceeded the rate limit': 'RateLimited',

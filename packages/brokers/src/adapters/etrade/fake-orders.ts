@@ -75,6 +75,12 @@ export function registerOrderRoutes(app: FastifyInstance, state: OrderState): vo
     estimatedCommission: 0,
     estimatedTotalAmount: orderCost(order, quote),
     messages: { Message: [{ description: MARKET_HOURS, code: 1026, type: 'WARNING' }] },
+    egQual: order.priceType === 'MARKET' ? 'EG_QUAL_QUALIFIED' : 'EG_QUAL_NOT_A_MARKET_ORDER',
+    netPrice: 0,
+    netBid: 0,
+    netAsk: 0,
+    gcd: 0,
+    ratio: '',
   });
 
   app.post(

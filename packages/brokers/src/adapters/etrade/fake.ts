@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createFakeServer } from '../../core/fake-server.ts';
 import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
-import { type FakeAccount, type FakeOrder, FakeRefusal } from './fake-book.ts';
+import { type FakeAccount, type FakeOrder, FakeRefusal, productKey } from './fake-book.ts';
 import { type FakeApp, registerOAuth } from './fake-oauth.ts';
 import { registerOrderRoutes } from './fake-orders.ts';
 import { accountView, balanceView, portfolioView } from './fake-views.ts';
@@ -16,7 +16,7 @@ export interface EtradeFakeOptions {
   apps?: FakeApp[];
   now?: () => number;
   accounts?: Array<{ accountId: string; accountIdKey: string; cash?: number; accountMode?: 'CASH' | 'MARGIN' }>;
-  /** Prices by symbol (stocks 100, options 2.5 when not given). */
+  /** Prices by symbol, options by productKey (stocks 100, options 2.5 when not given). */
   quotes?: Record<string, number>;
   /** Orders already in the book. */
   orders?: FakeOrder[];
@@ -39,7 +39,9 @@ export async function startEtradeFake(options: EtradeFakeOptions = {}) {
   );
   const orders: FakeOrder[] = [...(options.orders ?? [])];
   const quote = (product: Json | undefined) =>
-    options.quotes?.[String(product?.symbol)] ?? (product?.securityType === 'OPTN' ? 2.5 : 100);
+    product?.securityType === 'OPTN'
+      ? (options.quotes?.[productKey(product)] ?? 2.5)
+      : (options.quotes?.[String(product?.symbol)] ?? 100);
   let oauth: ReturnType<typeof registerOAuth> | undefined;
   const server = createFakeServer({
     authenticate: (request, reply) => oauth?.authenticate(request, reply) ?? false,

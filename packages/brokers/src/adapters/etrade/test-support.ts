@@ -7,6 +7,7 @@ import { toProvider } from '../../core/registry.ts';
 import { createEtradeBroker } from './adapter.ts';
 import { etradeDescriptor } from './descriptor.ts';
 import { type EtradeFake, type EtradeFakeOptions, FAKE_ACCOUNT, FAKE_APP, startEtradeFake } from './fake.ts';
+import { authorizationHeader } from './oauth1.ts';
 
 export const MINUTE = 60_000;
 export const ACCOUNT = FAKE_ACCOUNT.accountIdKey;
@@ -39,6 +40,20 @@ export function useEtradeFake(options: EtradeFakeOptions = {}) {
     },
     place: (session: BrokerSession, signal: Record<string, unknown>, clientOrderId = SIGNAL_ID) =>
       broker.placeOrder(t.ctx, session, { accountId: ACCOUNT, order: toOrder(signal), clientOrderId }),
+    /** A request signed with the session's token, as a client other than the adapter sends it. */
+    signed(session: BrokerSession, method: string, path: string, body?: unknown) {
+      const url = new URL(`${t.fake.baseUrl}${path}`);
+      const signer = { ...FAKE_APP, token: session.secrets.accessToken, tokenSecret: session.secrets.tokenSecret };
+      return fetch(url, {
+        method,
+        headers: {
+          authorization: authorizationHeader(method, url, signer, clock.time),
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    },
     calls: () => t.fake.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`),
     bodies: (suffix: string) =>
       t.fake.requests.filter((r) => r.url.split('?')[0]?.endsWith(suffix)).map((r) => JSON.parse(r.body) as unknown),
