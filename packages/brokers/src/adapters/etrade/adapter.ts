@@ -128,8 +128,6 @@ export function createEtradeBroker(options: EtradeBrokerOptions = {}): EtradeBro
 
     async listRecentOrders(ctx, session, query) {
       accountPath(session, query.accountId);
-      // Only terms can be compared: a close or cancel names none, so nothing can be proved.
-      if (query.order && (query.order.action === 'close' || query.order.action === 'cancel')) return null;
       return listMatching(api, ctx, session, query);
     },
 

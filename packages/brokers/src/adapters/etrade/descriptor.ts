@@ -35,8 +35,8 @@ export const etradeDescriptor: BrokerDescriptor = {
     brackets: false,
     multiLeg: true,
   },
-  // Up to 20 letters and digits (v0 docs); longer ids are sent as a hash of ours.
-  clientOrderId: { maxLength: 20, pattern: '^[A-Za-z0-9]+$' },
+  // Up to 20 letters and digits (v0 docs); longer ids are sent as a hash of ours. Never returned.
+  clientOrderId: { maxLength: 20, pattern: '^[A-Za-z0-9]+$', echoed: false },
   exceptions: {
     broad: {
       'oauth_problem=': 'AuthenticationError',
