@@ -2,14 +2,21 @@
 // claims (preview, then place with the PreviewIds), what is refused before sending, E*TRADE's
 // refusals typed and titled, a stale preview placed again once, nothing ever sent twice.
 import { describe, expect, it } from 'vitest';
+import { BrokerError } from '../../core/errors.ts';
 import { brokerFailure } from '../../core/expect-failure.ts';
 import { SIGNAL_CASES } from './fixtures/signals.ts';
+import { paced } from './orders.ts';
 import { ACCOUNT, toOrder, useEtradeFake } from './test-support.ts';
 
 const t = useEtradeFake({
   accounts: [{ accountId: '84345821', accountIdKey: 'dBZOKt9xDrtRSAOl4MSiiA', cash: 500_000 }],
 });
 const ORDERS = `/v1/accounts/${ACCOUNT}/orders`;
+/** E*TRADE's rate refusal: HTTP 400, not 429 (WIRE.md §8). */
+const RATE_REFUSAL = {
+  status: 400,
+  body: { Error: { code: 9999, message: 'Number of requests exceeded the rate limit set' } },
+};
 
 describe('orders the descriptor claims', () => {
   SIGNAL_CASES.forEach(({ name, signal, clientOrderId, wire }, index) => {
@@ -167,14 +174,13 @@ describe("E*TRADE's refusals and confirmations", () => {
       ),
     );
     expect([other.kind, other.message]).toEqual(['InvalidOrder', 'E*TRADE: Account key does not belong to user']);
-    t.fake.inject({
-      method: 'POST',
-      path: `${ORDERS}/preview.json`,
-      status: 400,
-      body: { Error: { code: 9999, message: 'Number of requests exceeded the rate limit set' } },
-    });
+    // Refused for the rate three times in a row: waited out twice, then reported.
+    for (let i = 0; i < 3; i++) t.fake.inject({ method: 'POST', path: `${ORDERS}/preview.json`, ...RATE_REFUSAL });
     const limited = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
-    expect(limited.kind).toBe('RateLimited');
+    expect([limited.kind, limited.message]).toEqual([
+      'RateLimited',
+      'E*TRADE: Number of requests exceeded the rate limit set',
+    ]);
     t.fake.inject({
       method: 'POST',
       path: `${ORDERS}/preview.json`,
@@ -190,6 +196,35 @@ describe("E*TRADE's refusals and confirmations", () => {
     const in200 = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
     expect([in200.kind, in200.message]).toEqual(['InvalidOrder', 'E*TRADE: Symbol is not tradable.']);
     expect(t.fake.placements()).toHaveLength(0);
+  });
+
+  it('waits out a rate refusal of the preview and of the place, and places once', async () => {
+    const session = await t.connect();
+    const [sent, held] = [t.fake.placements().length, t.fake.placed().length];
+    t.fake.inject({ method: 'POST', path: `${ORDERS}/preview.json`, ...RATE_REFUSAL });
+    t.fake.inject({ method: 'POST', path: `${ORDERS}/place.json`, ...RATE_REFUSAL });
+    const placed = await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 2, limit_price: 150 });
+    expect(placed.status).toBe('accepted');
+    expect(t.fake.placements()).toHaveLength(sent + 2);
+    expect(
+      t.fake
+        .placed()
+        .slice(held)
+        .map((order) => String(order.orderId)),
+    ).toEqual([placed.id]);
+  });
+
+  it('ends the wait at the deadline: the rate refusal is the answer', async () => {
+    let calls = 0;
+    const refused = new BrokerError('RateLimited', 'E*TRADE', 'Number of requests exceeded the rate limit set');
+    const late = await brokerFailure(
+      paced({ ...t.ctx, signal: AbortSignal.abort() }, () => {
+        calls++;
+        return Promise.reject(refused);
+      }),
+    );
+    expect(late).toBe(refused);
+    expect(calls).toBe(1);
   });
 
   it('never sends a placement twice: not on 5xx, not on a timeout', async () => {

@@ -1,10 +1,14 @@
 // Placing at E*TRADE: preview, then place the same request with the PreviewIds (WIRE.md §4). A
 // place refused with 101 (the preview went stale) placed nothing, so it is previewed and placed
 // once more with the same clientOrderId. A 200 answer without OrderIds is read: error messages
-// are a refusal, anything else an outcome we cannot confirm.
+// are a refusal, anything else an outcome we cannot confirm. E*TRADE's rate refusal (HTTP 400,
+// order module 2 requests a second) is refused before anything is done, and a repeated place
+// carries the clientOrderId E*TRADE takes once: both are waited out and sent again, within the
+// caller's deadline.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { asRecord, decimalField, listOf } from '../../core/json-read.ts';
 import { type EtradeApi, EtradeError } from './api.ts';
@@ -14,6 +18,24 @@ import { orderMessages, previewIdsOf } from './reader.ts';
 
 /** The stale-preview refusal of a place (pyetrade issue #23). */
 const STALE_PREVIEW = '101';
+/** One second of E*TRADE's order module (2 requests a second), at most twice. */
+export const RATE_PAUSE_MS = 1_000;
+const RATE_RETRIES = 2;
+
+/** `call`, sent again after a pause when E*TRADE refuses it for the request rate. */
+export async function paced<T>(ctx: BrokerContext, call: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (attempt >= RATE_RETRIES || !isBrokerError(error) || error.kind !== 'RateLimited') throw error;
+      // The deadline ends the wait: the rate refusal is the answer then.
+      await sleep(RATE_PAUSE_MS, undefined, ctx.signal ? { signal: ctx.signal } : {}).catch(() => {
+        throw error;
+      });
+    }
+  }
+}
 
 export function accountPath(session: BrokerSession, accountId: string): string {
   if (!session.accounts.some((account) => account.id === accountId)) {
@@ -40,12 +62,9 @@ export async function previewRequest(
 ) {
   const path = `${accountPath(session, accountId)}/orders/preview.json`;
   // A preview creates nothing: it may be renewed and repeated like a read.
-  const { body } = await api.call(ctx, session, {
-    method: 'POST',
-    path,
-    json: { PreviewOrderRequest: request },
-    mutating: false,
-  });
+  const { body } = await paced(ctx, () =>
+    api.call(ctx, session, { method: 'POST', path, json: { PreviewOrderRequest: request }, mutating: false }),
+  );
   const answer = asRecord(asRecord(body)?.PreviewOrderResponse);
   const previewIds = previewIdsOf(body);
   if (previewIds.length === 0) {
@@ -66,16 +85,8 @@ export async function placeRequest(
     const { previewIds } = await previewRequest(api, ctx, session, accountId, request);
     const { orderType, clientOrderId, Order } = request;
     try {
-      const { body } = await api.call(
-        ctx,
-        session,
-        {
-          method: 'POST',
-          path,
-          json: { PlaceOrderRequest: { orderType, clientOrderId, PreviewIds: previewIds, Order } },
-        },
-        'order',
-      );
+      const json = { PlaceOrderRequest: { orderType, clientOrderId, PreviewIds: previewIds, Order } };
+      const { body } = await paced(ctx, () => api.call(ctx, session, { method: 'POST', path, json }, 'order'));
       return placedOf(body);
     } catch (error) {
       if (attempt === 1 && error instanceof EtradeError && error.code === STALE_PREVIEW) continue;
