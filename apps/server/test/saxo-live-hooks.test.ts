@@ -1,6 +1,6 @@
 // Saxo through the server as a trader meets it, against the protocol fake (SAXO_BASE_URL): OAuth
 // through the consent page, one live hook, a signal of every class the adapter offers (stock, FX,
-// future, option) plus a bracket, each placed once with our signal id as ExternalReference and
+// future, option) plus a bracket and a one-cancels-other pair, each placed once with our signal id as ExternalReference and
 // X-Request-ID; the rotating refresh token renewed by the server and stored; a refusal shown with
 // Saxo's title.
 import { brokerVariables } from '@router/brokers';
@@ -88,6 +88,25 @@ describe('Saxo: a live hook per class', () => {
       ManualOrder: false,
     });
     expect(fake.state.activities.some((activity) => activity.OrderId === id)).toBe(true);
+  });
+
+  it('oco: the pair placed once, both legs carrying our signal id', async () => {
+    const before = fake.placements().length;
+    const legs = [
+      { symbol: 'EUR/USD', action: 'buy', quantity: 10000, limit_price: 1.2 },
+      { symbol: 'EUR/USD', action: 'sell', quantity: 10000, limit_price: 1.22 },
+    ];
+    const answer = await postSignal(t, shortKey, { group: 'oco', duration: 'gtc', legs });
+    expect(answer.statusCode, answer.body).toBe(201);
+    expect(fake.placements()).toHaveLength(before + 1);
+    const signalId = (await signalRows(t, user.userId)).at(-1)?.id;
+    const leg = { Uic: 21, AssetType: 'FxSpot', Amount: 10000, OrderType: 'Limit', ExternalReference: signalId };
+    expect(JSON.parse(fake.placements().at(-1)?.body ?? '{}')).toMatchObject({
+      Orders: [
+        { ...leg, BuySell: 'Buy', OrderPrice: 1.2 },
+        { ...leg, BuySell: 'Sell', OrderPrice: 1.22 },
+      ],
+    });
   });
 
   it('renews the tokens when due and stores the rotated refresh token and the later expiry', async () => {

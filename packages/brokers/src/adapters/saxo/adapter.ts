@@ -1,8 +1,9 @@
 // Saxo OpenAPI: OAuth 2 sign-in, accounts by AccountKey, instruments resolved to Uic and
-// AssetType, orders (with related take-profit and stop-loss orders) on /trade/v2/orders. Our
-// signal id is the ExternalReference and the X-Request-ID of the placement; Saxo echoes the
-// reference in open orders and order activities, where a lost order is found again.
-import { type Order, parseSymbol } from '@router/orders';
+// AssetType, orders (with related take-profit and stop-loss orders, or as one-cancels-other
+// pairs) on /trade/v2/orders. Our signal id is the ExternalReference and the X-Request-ID of the
+// placement; Saxo echoes the reference in open orders and order activities, where a lost order is
+// found again.
+import { type Order, type OrderLeg, parseSymbol } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
@@ -12,7 +13,7 @@ import { createSaxoApi } from './api.ts';
 import { SAXO_SIM_URL, SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
 import { createInstruments } from './instruments.ts';
 import { findById, listByReference, openOrders } from './lookup.ts';
-import { toSaxoOrder } from './mapper.ts';
+import { ocoLegs, type SaxoOco, type SaxoOrder, toSaxoOco, toSaxoOrder } from './mapper.ts';
 import { authorizationUrl, exchangeCode, REFRESH_MARGIN_MS, type SaxoTokens, tokenSecrets } from './oauth.ts';
 import { accountKeyOf, cancelOrders, placeOrder, precheck } from './orders.ts';
 import { cancelOpenOrders, closingOrder, holdingsOf } from './portfolio.ts';
@@ -58,9 +59,9 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
     ctx: BrokerContext,
     session: BrokerSession,
     accountKey: string,
-    order: ReturnType<typeof toSaxoOrder>,
+    order: SaxoOrder | SaxoOco,
+    reference: string,
   ) => {
-    const reference = order.ExternalReference ?? '';
     const sentAt = now(ctx);
     return placeOrder(api, ctx, session, order, async () => {
       const listed = await listByReference(api, ctx, session, {
@@ -73,6 +74,22 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
     });
   };
 
+  /** A one-cancels-other pair: its legs checked, then each leg's instrument resolved. */
+  const ocoOf = async (
+    ctx: BrokerContext,
+    session: BrokerSession,
+    order: Order,
+    accountKey: string,
+    reference: string,
+  ): Promise<SaxoOco> => {
+    const legs = ocoLegs(order);
+    const resolve = (leg: OrderLeg) =>
+      instruments.resolve(ctx, session, { ...leg, ...(order.extra ? { extra: order.extra } : {}) });
+    const first = await resolve(legs[0]);
+    const second = await resolve(legs[1]);
+    return toSaxoOco(order, legs, [first, second], accountKey, reference);
+  };
+
   const close = async (
     ctx: BrokerContext,
     session: BrokerSession,
@@ -82,7 +99,8 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
   ) => {
     const accountKey = accountKeyOf(session, accountId);
     const instrument = await instruments.resolve(ctx, session, named);
-    return place(ctx, session, accountKey, await closingOrder(api, ctx, session, accountKey, instrument, reference));
+    const closing = await closingOrder(api, ctx, session, accountKey, instrument, reference);
+    return place(ctx, session, accountKey, closing, reference);
   };
 
   const broker: SaxoBroker = {
@@ -109,9 +127,11 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
       const accountKey = accountKeyOf(session, accountId);
       const reference = saxoReference(clientOrderId);
       if (order.action === 'close') return close(ctx, session, accountId, order, reference);
+      if (order.legs)
+        return place(ctx, session, accountKey, await ocoOf(ctx, session, order, accountKey, reference), reference);
       const instrument = await instruments.resolve(ctx, session, order);
       if (order.action === 'cancel') return cancelOpenOrders(api, ctx, session, accountKey, instrument, order);
-      return place(ctx, session, accountKey, toSaxoOrder(order, instrument, accountKey, reference));
+      return place(ctx, session, accountKey, toSaxoOrder(order, instrument, accountKey, reference), reference);
     },
 
     async previewOrder(ctx, session, { accountId, order, clientOrderId }) {
@@ -119,9 +139,16 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
       if (order.action === 'close' || order.action === 'cancel') {
         return { id: clientOrderId, status: 'draft', status_description: `Preview of ${order.action}: nothing sent` };
       }
+      const reference = saxoReference(clientOrderId);
+      // Saxo prechecks single orders: each leg of a pair on its own.
+      if (order.legs) {
+        const [first, second] = (await ocoOf(ctx, session, order, accountKey, reference)).Orders;
+        const checked = await precheck(api, ctx, session, first, clientOrderId);
+        const other = await precheck(api, ctx, session, second, clientOrderId);
+        return { ...checked, status_description: `${checked.status_description} ${other.status_description}` };
+      }
       const instrument = await instruments.resolve(ctx, session, order);
-      const body = toSaxoOrder(order, instrument, accountKey, saxoReference(clientOrderId));
-      return precheck(api, ctx, session, body, clientOrderId);
+      return precheck(api, ctx, session, toSaxoOrder(order, instrument, accountKey, reference), clientOrderId);
     },
 
     async cancelOrder(ctx, session, target) {

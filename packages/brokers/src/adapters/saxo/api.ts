@@ -8,6 +8,7 @@
 // once and tries again. A 429 answers nothing was done: a read or an order is sent once more when
 // the limit resets within 2 seconds and before the caller's deadline (an order repeated within
 // 15 s with the same X-Request-ID is refused 409 by Saxo, never placed twice).
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
@@ -102,15 +103,8 @@ export interface SaxoApi {
   refresh(ctx: BrokerContext, session: BrokerSession): Promise<SaxoTokens>;
 }
 
-const wait = (ms: number, signal?: AbortSignal) =>
-  new Promise<boolean>((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const timer = setTimeout(() => resolve(true), ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve(false);
-    });
-  });
+/** true after `ms`, false when the caller's deadline comes first. */
+const wait = (ms: number, signal?: AbortSignal) => sleep(ms, true, signal ? { signal } : {}).catch(() => false);
 
 export function createSaxoApi(options: { now: (ctx: BrokerContext) => number; fetch?: typeof fetch }): SaxoApi {
   const tokens = createTokenKeeper<SaxoTokens>({

@@ -1,6 +1,6 @@
 // What the Saxo adapter supports, declared once (docs screen, playground, order validator).
 // Grounded in broker-specs/saxo/WIRE.md (Saxo OpenAPI): instruments by Uic and AssetType, entry
-// orders with related take-profit and stop-loss orders, Saxo's precheck. Saxo also trades CFDs,
+// orders with related take-profit and stop-loss orders, OCO pairs, Saxo's precheck. Saxo also trades CFDs,
 // but SPEC §9 keeps the cfd class for ibkr alone, so Saxo's CFDs are not offered here.
 import { ORDER_ACTIONS } from '@router/orders';
 import type { BrokerDescriptor } from '../../core/broker.ts';
@@ -33,7 +33,8 @@ export const saxoDescriptor: BrokerDescriptor = {
     // lost answer is found again by ExternalReference, not by resending.
     idempotencyKey: false,
     brackets: true,
-    multiLeg: false,
+    // One-cancels-other pairs (group oco) are Saxo's OCO: two stand-alone orders in one request.
+    multiLeg: true,
   },
   // ExternalReference: at most 50 characters (Saxo's schema); ours stays within letters, digits, - and _.
   clientOrderId: { maxLength: 50, pattern: '^[A-Za-z0-9_-]+$' },
@@ -102,7 +103,20 @@ export const saxoDescriptor: BrokerDescriptor = {
         'day, good till canceled, good till date (give extra.expiration), immediate or cancel, fill or kill, ' +
         'at the opening, at the close.',
     },
-    group: { values: ['bracket'], comments: 'bracket: an entry with take profit and/or stop loss.' },
+    group: {
+      values: ['bracket', 'oco'],
+      comments:
+        'bracket: an entry with take profit and/or stop loss. oco: two limit orders (legs), the fill of one ' +
+        'cancels the other (Saxo OCO).',
+    },
+    legs: {
+      examples: [
+        '[{"symbol":"EUR/USD","action":"buy","quantity":100000,"limit_price":1.0755},' +
+          '{"symbol":"EUR/USD","action":"sell","quantity":100000,"limit_price":1.0955}]',
+      ],
+      comments:
+        'Only for group oco: exactly two limit legs, each with its limit_price; Saxo may place one and refuse the other.',
+    },
     client_id: {
       examples: ['my-order-1'],
       comments: 'A signal repeating a client_id places nothing. Our signal id is sent as Saxo’s ExternalReference.',

@@ -4,8 +4,9 @@
 //    "ManualOrder":false,"Orders":[take profit Limit, stop loss StopIfTraded]}
 // A bracket's exits are related orders: the opposite side, the same Uic and Amount, good till
 // canceled; Saxo makes them one-cancels-other. StopLimit triggers at OrderPrice and limits at
-// StopLimitPrice. Options say whether they open or close (ToOpenClose).
-import type { Order, OrderAction } from '@router/orders';
+// StopLimitPrice. Options say whether they open or close (ToOpenClose). One-cancels-other (group
+// oco, two limit legs) is the published OCO form: {"Orders":[order 1, order 2]}, no entry.
+import type { Order, OrderAction, OrderLeg } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { SAXO_TITLE } from './descriptor.ts';
 import type { SaxoInstrument } from './instruments.ts';
@@ -104,7 +105,7 @@ export function toSaxoOrder(
   reference: string,
 ): SaxoOrder {
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
-  if (order.legs && order.legs.length > 1) throw invalid('multi-leg orders are not supported');
+  if (order.legs && order.legs.length > 1) throw invalid('legs are sent only as one-cancels-other (group oco)');
   if (order.quantity === undefined || order.quantity <= 0) throw invalid('quantity is required');
   const sides = SIDES[order.action];
   if (!sides) throw invalid(`${order.action} is not an order action`);
@@ -145,4 +146,42 @@ function exitsOf(order: Order, entry: SaxoOrder, instrument: SaxoInstrument): Sa
   if (order.stop_loss_price !== undefined)
     exits.push(exit({ OrderType: stopType(instrument), OrderPrice: price(order.stop_loss_price) }));
   return exits;
+}
+
+/** Saxo's OCO of two stand-alone orders: no entry, top-level Orders. */
+export interface SaxoOco {
+  Orders: [SaxoOrder, SaxoOrder];
+}
+
+/** The legs of a one-cancels-other pair, checked before anything is sent. */
+export function ocoLegs(order: Order): [OrderLeg, OrderLeg] {
+  const [first, second, ...more] = order.legs ?? [];
+  if (order.group !== 'oco' || !first || !second || more.length)
+    throw invalid('legs are sent only as one-cancels-other: group oco with exactly two legs');
+  if (order.take_profit_price !== undefined || order.stop_loss_price !== undefined)
+    throw invalid('a one-cancels-other pair takes no take profit or stop loss');
+  for (const leg of [first, second]) {
+    if ((leg.type ?? 'limit') !== 'limit' || leg.limit_price === undefined)
+      throw invalid('each leg of a one-cancels-other pair is a limit order with its limit_price');
+  }
+  return [first, second];
+}
+
+/**
+ * Both legs carry our reference (Saxo does not need it unique), so a lost pair is found by either
+ * leg, even when Saxo refused the other.
+ */
+export function toSaxoOco(
+  order: Order,
+  legs: [OrderLeg, OrderLeg],
+  instruments: [SaxoInstrument, SaxoInstrument],
+  accountKey: string,
+  reference: string,
+): SaxoOco {
+  const single = (leg: OrderLeg, instrument: SaxoInstrument): SaxoOrder => {
+    const { legs: _legs, group: _group, ...rest } = order;
+    const alone: Order = { ...rest, ...leg, type: 'limit' };
+    return toSaxoOrder(alone, instrument, accountKey, reference);
+  };
+  return { Orders: [single(legs[0], instruments[0]), single(legs[1], instruments[1])] };
 }

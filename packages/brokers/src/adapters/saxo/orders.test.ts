@@ -3,6 +3,7 @@
 // orders placed in part, refusals typed and titled, rate limits, precheck.
 import { describe, expect, it } from 'vitest';
 import { brokerFailure } from '../../core/expect-failure.ts';
+import { findOrder } from '../../core/find-order.ts';
 import { SIGNAL_CASES } from './fixtures/signals.ts';
 import { ACCOUNT, ORDERS, toOrder, useSaxoFake } from './test-support.ts';
 
@@ -48,7 +49,12 @@ describe('orders the descriptor claims', () => {
     const gtd = await brokerFailure(t.place(session, { ...buy, limit_price: 170, duration: 'gtd' }, 'sig-gtd'));
     expect(gtd.message).toBe('Saxo: a gtd order needs extra.expiration as YYYY-MM-DD or YYYY-MM-DDTHH:MM');
     expect(() => toOrder({ ...buy, symbol: 'US500', class: 'cfd' })).toThrow(/Saxo/);
-    expect(() => toOrder({ symbol: 'SPY', action: 'buy_to_open', 'symbol[2]': 'QQQ', quantity: 1 })).toThrow(/Saxo/);
+    const combo = [
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 170 },
+      { symbol: 'MSFT', action: 'sell', quantity: 1, limit_price: 420 },
+    ];
+    // Legs are a combo unless grouped otherwise: Saxo takes them only as one-cancels-other.
+    expect(() => toOrder({ legs: combo })).toThrow('Saxo: group: combo is not supported; use bracket, oco');
     expect(t.fake.placements()).toEqual([]);
   });
 });
@@ -78,6 +84,51 @@ describe("Saxo's answers", () => {
       status: 'accepted',
       status_description: `Order placed at Saxo with related orders ${Number(placed.id) + 1}. Saxo refused a related order: Price is on wrong side of market`,
     });
+  });
+
+  it('places a one-cancels-other pair as the published OCO, and reports a pair placed in part', async () => {
+    const session = await t.connect();
+    const legs = (sell: number) => ({
+      group: 'oco',
+      duration: 'gtc',
+      legs: [
+        { symbol: 'EUR/USD', action: 'buy', quantity: 100000, limit_price: 1.2 },
+        { symbol: 'EUR/USD', action: 'sell', quantity: 100000, limit_price: sell },
+      ],
+    });
+    t.fake.requests.length = 0;
+    const pair = await t.place(session, legs(1.22), 'sig-oco-1');
+    const leg = { AccountKey: ACCOUNT, Uic: 21, AssetType: 'FxSpot', Amount: 100000, OrderType: 'Limit' };
+    const duration = { OrderDuration: { DurationType: 'GoodTillCancel' }, ExternalReference: 'sig-oco-1' };
+    expect(t.posted()).toEqual([
+      {
+        Orders: [
+          { ...leg, BuySell: 'Buy', OrderPrice: 1.2, ...duration, ManualOrder: false },
+          { ...leg, BuySell: 'Sell', OrderPrice: 1.22, ...duration, ManualOrder: false },
+        ],
+      },
+    ]);
+    expect(pair).toEqual({
+      id: expect.any(String),
+      status: 'accepted',
+      status_description: `Order placed at Saxo, one-cancels-other with order ${Number(pair.id) + 1}.`,
+    });
+    const part = await t.place(session, legs(1.19), 'sig-oco-2');
+    expect(part.status_description).toBe(
+      'Order placed at Saxo. Saxo refused one order of the pair: Price is on wrong side of market',
+    );
+    const found = await findOrder(t.broker, t.ctx, session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'sig-oco-2',
+      order: toOrder(legs(1.19)),
+      sentAt: t.clock.time,
+    });
+    expect(found).toMatchObject({ match: 'exact', order: { id: part.id } });
+    const three = await brokerFailure(
+      t.place(session, { ...legs(1.22), legs: [...legs(1.22).legs, legs(1.22).legs[0]] }, 'sig-oco-3'),
+    );
+    expect(three.message).toBe('Saxo: legs are sent only as one-cancels-other: group oco with exactly two legs');
+    expect(t.posted()).toHaveLength(2);
   });
 
   it('maps model-state, instrument and funds refusals, prefixed with Saxo', async () => {

@@ -10,7 +10,7 @@ import { matchException } from '../../core/exceptions.ts';
 import { asRecord, decimalField, stringField } from '../../core/json-read.ts';
 import { errorOf, type SaxoApi, SaxoError } from './api.ts';
 import { SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
-import type { SaxoOrder } from './mapper.ts';
+import type { SaxoOco, SaxoOrder } from './mapper.ts';
 import { legErrors, placedIds } from './reader.ts';
 
 const ORDERS = '/trade/v2/orders';
@@ -23,26 +23,31 @@ export function accountKeyOf(session: BrokerSession, accountId: string): string 
 }
 
 function placed(body: unknown): OrderResponse | undefined {
-  const [first, ...related] = placedIds(body);
+  const [first, ...others] = placedIds(body);
   if (!first) return undefined;
   const refused = legErrors(body);
-  const parts = [`Order placed at Saxo${related.length ? ` with related orders ${related.join(', ')}` : ''}.`];
-  if (refused.length) parts.push(`Saxo refused a related order: ${refused.join('; ')}`);
-  return {
-    id: stringField(asRecord(body), 'OrderId') ?? first,
-    status: 'accepted',
-    status_description: parts.join(' '),
-  };
+  const entry = stringField(asRecord(body), 'OrderId');
+  // Without an entry the answer is an OCO pair's: {"Orders":[{"OrderId"},{"OrderId"}]}.
+  const parts = entry
+    ? [`Order placed at Saxo${others.length ? ` with related orders ${others.join(', ')}` : ''}.`]
+    : [`Order placed at Saxo${others.length ? `, one-cancels-other with order ${others.join(', ')}` : ''}.`];
+  if (refused.length)
+    parts.push(`Saxo refused ${entry ? 'a related order' : 'one order of the pair'}: ${refused.join('; ')}`);
+  return { id: entry ?? first, status: 'accepted', status_description: parts.join(' ') };
 }
+
+/** Our reference on the placement: the entry's, or the first OCO leg's. */
+const referenceOf = (order: SaxoOrder | SaxoOco) =>
+  ('Uic' in order ? order.ExternalReference : order.Orders[0].ExternalReference) ?? '';
 
 export async function placeOrder(
   api: SaxoApi,
   ctx: BrokerContext,
   session: BrokerSession,
-  order: SaxoOrder,
+  order: SaxoOrder | SaxoOco,
   findPlaced: () => Promise<OrderResponse | null>,
 ): Promise<OrderResponse> {
-  const reference = order.ExternalReference ?? '';
+  const reference = referenceOf(order);
   let body: unknown;
   try {
     ({ body } = await api.call(
