@@ -56,23 +56,34 @@ export async function connectWithCredentials(
 }
 
 /**
- * OAuth: connectorCreate gives the broker's authorization URL with our state; the fake's consent
- * page approves at once and redirects to /callback/<provider> with a code, which the callback
- * screen hands to connectorActivate as [code, state].
+ * OAuth: connectorCreate gives the broker's authorization URL (OAuth 2: with our state; OAuth
+ * 1.0a: with the request token the server asked for, the callback registered once with the
+ * broker); the fake's consent page approves at once and redirects to /callback/<provider> with
+ * the provider's credential (`code`, `oauth_verifier`), which the callback screen hands to
+ * connectorActivate as [code, state] (or [verifier] where the broker echoes no state).
  */
-export async function connectWithOAuth(t: TestApp, user: Trader, providerName: string): Promise<ConnectorAnswer> {
+export async function connectWithOAuth(
+  t: TestApp,
+  user: Trader,
+  providerName: string,
+  registerCallback?: (redirectUrl: string) => void,
+): Promise<ConnectorAnswer> {
   const creation = await connectorCreate(t, user, providerName);
   expect(creation.type).toBe('open');
+  registerCallback?.(creation.redirectUrl ?? '');
   const requestUrl = new URL(creation.requestUrl ?? '');
-  const state = requestUrl.searchParams.get('state') ?? '';
-  expect(state).not.toBe('');
-  expect(requestUrl.searchParams.get('redirect_uri')).toBe(creation.redirectUrl);
+  const state = requestUrl.searchParams.get('state');
+  if (!registerCallback) {
+    expect(state).toBeTruthy();
+    expect(requestUrl.searchParams.get('redirect_uri')).toBe(creation.redirectUrl);
+  }
   const consent = await fetch(requestUrl, { redirect: 'manual' });
   expect(consent.status).toBe(302);
   const back = new URL(consent.headers.get('location') ?? '');
   expect(`${back.origin}${back.pathname}`).toBe(creation.redirectUrl);
   expect(back.searchParams.get('state')).toBe(state);
-  return connect(t, user.headers, providerName, [back.searchParams.get('code') ?? '', state]);
+  const code = back.searchParams.get(creation.credentials[0] ?? 'code') ?? '';
+  return connect(t, user.headers, providerName, state ? [code, state] : [code]);
 }
 
 /** hookCreate on the connector's first account (live: isTest false); its short key. */
