@@ -2,6 +2,7 @@
 // meets it: connect (GraphQL connectorCreate then connectorActivate, or Schwab's OAuth consent),
 // create a live hook, send a signal to /hook/:shortKey, and send the same body again.
 import { expect } from 'vitest';
+import type { ProtocolFake } from '../../../packages/brokers/src/core/protocol-fake.ts';
 import { insertTestUser, type TestApp } from './app.ts';
 import { type ConnectorAnswer, connect, gql, HOOK_FIELDS } from './connector-fixtures.ts';
 import { balanceOf, eventually, postSignal, signalRows } from './signal-fixtures.ts';
@@ -57,22 +58,32 @@ export async function connectWithCredentials(
 
 /**
  * OAuth: connectorCreate gives the broker's authorization URL with our state; the fake's consent
- * page approves at once and redirects to /callback/<provider> with a code, which the callback
- * screen hands to connectorActivate as [code, state].
+ * page approves at once and redirects to /callback/<provider> with a code (the provider's first
+ * credential: Kite's request_token), which the callback screen hands to connectorActivate as
+ * [code, state]. A broker that takes no redirect_uri (Kite: registered with the app, state passed
+ * back through redirect_params) gets ours registered first.
  */
-export async function connectWithOAuth(t: TestApp, user: Trader, providerName: string): Promise<ConnectorAnswer> {
+export async function connectWithOAuth(
+  t: TestApp,
+  user: Trader,
+  providerName: string,
+  fake?: Pick<ProtocolFake, 'registerRedirect'>,
+): Promise<ConnectorAnswer> {
   const creation = await connectorCreate(t, user, providerName);
   expect(creation.type).toBe('open');
   const requestUrl = new URL(creation.requestUrl ?? '');
-  const state = requestUrl.searchParams.get('state') ?? '';
+  const passedBack = new URLSearchParams(requestUrl.searchParams.get('redirect_params') ?? '');
+  const state = requestUrl.searchParams.get('state') ?? passedBack.get('state') ?? '';
   expect(state).not.toBe('');
-  expect(requestUrl.searchParams.get('redirect_uri')).toBe(creation.redirectUrl);
+  if (fake?.registerRedirect) fake.registerRedirect(creation.redirectUrl ?? '');
+  else expect(requestUrl.searchParams.get('redirect_uri')).toBe(creation.redirectUrl);
   const consent = await fetch(requestUrl, { redirect: 'manual' });
   expect(consent.status).toBe(302);
   const back = new URL(consent.headers.get('location') ?? '');
   expect(`${back.origin}${back.pathname}`).toBe(creation.redirectUrl);
   expect(back.searchParams.get('state')).toBe(state);
-  return connect(t, user.headers, providerName, [back.searchParams.get('code') ?? '', state]);
+  const code = back.searchParams.get(creation.credentials[0] ?? 'code') ?? '';
+  return connect(t, user.headers, providerName, [code, state]);
 }
 
 /** hookCreate on the connector's first account (live: isTest false); its short key. */

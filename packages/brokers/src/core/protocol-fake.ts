@@ -26,6 +26,11 @@ export interface ProtocolFake {
   config: BrokerConfig;
   /** What connect() takes: the credential values, or for OAuth a fresh code for `redirectUrl`. */
   credentials(redirectUrl: string): Record<string, string>;
+  /**
+   * Brokers whose app registers its redirect URL with the broker instead of sending it (Kite
+   * Connect): registers ours, as the operator does in the broker's developer console.
+   */
+  registerRedirect?(redirectUrl: string): void;
   /** A signal the fake places as exactly one order. */
   signal: Record<string, unknown>;
   /** Orders the fake holds. */
