@@ -25,6 +25,16 @@ export interface FakeHolding {
   lastPrice: number;
 }
 
+export interface Fill {
+  exchange: string;
+  tradingsymbol: string;
+  token: number;
+  product: string;
+  side: string;
+  quantity: number;
+  price: number;
+}
+
 /** Share of an order's value blocked as margin, by product. */
 const MARGIN_RATE: Record<string, number> = { CNC: 1, MTF: 0.5, MIS: 0.2, NRML: 0.15, CO: 0.1 };
 
@@ -66,15 +76,16 @@ export function createFakeAccount(options: { cash: number; holdings?: FakeHoldin
       const today = positions.get(`${exchange}:${tradingsymbol}:CNC`)?.quantity ?? 0;
       return (holding ? holding.quantity + holding.t1Quantity : 0) + today;
     },
-    fill(fill: {
-      exchange: string;
-      tradingsymbol: string;
-      token: number;
-      product: string;
-      side: string;
-      quantity: number;
-      price: number;
-    }) {
+    /** Blocks margin for an order RMS passed; returns what was blocked. */
+    block(amount: number): number {
+      used += amount;
+      return amount;
+    },
+    release(amount: number) {
+      used -= amount;
+    },
+    /** A fill; `blocked` is what its order held (delivery pays cash instead of margin). */
+    fill(fill: Fill, blocked: number) {
       const position = positionOf(fill.exchange, fill.tradingsymbol, fill.product, fill.token);
       const value = fill.quantity * fill.price;
       if (fill.side === 'BUY') {
@@ -89,8 +100,10 @@ export function createFakeAccount(options: { cash: number; holdings?: FakeHoldin
         if (holding) holding.usedQuantity += fill.quantity;
       }
       position.lastPrice = fill.price;
-      if (fill.product === 'CNC') cash += fill.side === 'BUY' ? -value : value;
-      else used += fill.side === 'BUY' || position.quantity < 0 ? value * (MARGIN_RATE[fill.product] ?? 1) : 0;
+      if (fill.product === 'CNC') {
+        used -= blocked;
+        cash += fill.side === 'BUY' ? -value : value;
+      }
     },
     margins() {
       const segment = (net: number) => ({

@@ -40,6 +40,8 @@ export function registerOrders(app: FastifyInstance, options: OrderBookOptions) 
   const { account, now } = options;
   const orders: FakeKiteOrder[] = [];
   const trades: FakeTrade[] = [];
+  /** Margin each live order holds, by order id. */
+  const blocked = new Map<string, number>();
   let sequence = 0;
   const newId = () => String((BigInt(now()) << 20n) + BigInt(++sequence));
 
@@ -59,7 +61,7 @@ export function registerOrders(app: FastifyInstance, options: OrderBookOptions) 
   function fill(order: FakeKiteOrder, price: number) {
     const quantity = Number(order.quantity);
     const time = formatKiteTime(now());
-    account.fill({
+    const fill = {
       exchange: String(order.exchange),
       tradingsymbol: String(order.tradingsymbol),
       token: Number(order.instrument_token),
@@ -67,7 +69,9 @@ export function registerOrders(app: FastifyInstance, options: OrderBookOptions) 
       side: String(order.transaction_type),
       quantity,
       price,
-    });
+    };
+    account.fill(fill, blocked.get(order.order_id) ?? 0);
+    blocked.delete(order.order_id);
     trades.push({
       trade_id: String(10_000_000 + trades.length),
       order_id: order.order_id,
@@ -91,18 +95,25 @@ export function registerOrders(app: FastifyInstance, options: OrderBookOptions) 
     });
   }
 
-  /** What RMS says of the order: a rejection message, or undefined. */
-  function rmsCheck(form: Record<string, string | undefined>, quantity: number, price: number): string | undefined {
+  function cancel(order: FakeKiteOrder) {
+    account.release(blocked.get(order.order_id) ?? 0);
+    blocked.delete(order.order_id);
+    setState(order, 'CANCELLED', { cancelled_quantity: order.pending_quantity, pending_quantity: 0 });
+  }
+
+  /** What RMS says of the order: a rejection message, or the margin it blocks. */
+  function rmsCheck(form: Record<string, string | undefined>, quantity: number, price: number) {
     const product = form.product ?? '';
     if (form.transaction_type === 'SELL' && product === 'CNC') {
       const held = account.deliverable(form.exchange ?? '', form.tradingsymbol ?? '');
-      if (held < quantity) return `Insufficient holdings. Available quantity is ${Math.max(held, 0)}.`;
-      return undefined;
+      if (held >= quantity) return { margin: 0 };
+      return { rejection: `Insufficient holdings. Available quantity is ${Math.max(held, 0)}.` };
     }
     const required = account.margin(product, quantity * price);
     const available = account.available();
-    if (required <= available) return undefined;
-    return `Insufficient funds. Required margin is ${required.toFixed(2)} but available margin is ${available.toFixed(2)}.`;
+    if (required <= available) return { margin: required };
+    const rejection = `Insufficient funds. Required margin is ${required.toFixed(2)} but available margin is ${available.toFixed(2)}.`;
+    return { rejection };
   }
 
   function place(
@@ -158,9 +169,10 @@ export function registerOrders(app: FastifyInstance, options: OrderBookOptions) 
       guid: `${sequence}Xfake`,
       history: [],
     };
-    const rejection = parent ? undefined : rmsCheck(form, quantity, price || trigger || instrument.price);
+    const { rejection, margin = 0 } = parent ? {} : rmsCheck(form, quantity, price || trigger || instrument.price);
     // An autoslice child refused by RMS is answered as an error child, not booked.
     if (rejection && how.rmsRefuses) throw new KiteRefusal(400, 'MarginException', rejection);
+    if (!rejection) blocked.set(order.order_id, account.block(margin));
     orders.push(order);
     setState(order, 'PUT ORDER REQ RECEIVED');
     setState(order, 'VALIDATION PENDING');
@@ -268,7 +280,7 @@ export function registerOrders(app: FastifyInstance, options: OrderBookOptions) 
         'InputException',
         `Order cannot be cancelled as it is ${order.status.toLowerCase()}.`,
       );
-    setState(order, 'CANCELLED', { cancelled_quantity: order.pending_quantity, pending_quantity: 0 });
+    cancel(order);
     return ok({ order_id: id });
   });
 
