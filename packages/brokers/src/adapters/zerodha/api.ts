@@ -3,17 +3,16 @@
 // {"status": "error", "message": "…", "error_type": "InputException", "data": null} with a 4xx or
 // 5xx, read by `error_type` through the descriptor's table (WIRE.md §8). A read refused with 429
 // waits a second and tries once more; an order never is (Kite counts it, and it was not placed).
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
+import { retryReadOnRateLimit } from '../../core/rate-limit.ts';
 import { ZERODHA_TITLE, zerodhaDescriptor } from './descriptor.ts';
 
 export const KITE_VERSION = '3';
-const RATE_LIMIT_WAIT_MS = 1_000;
 
 /** The error a Kite error body names, by its `error_type` (429: by status, whatever it names). */
 export function kiteError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
@@ -76,16 +75,7 @@ export function createKiteApi(options: { fetch?: typeof fetch } = {}): KiteApi {
   }
 
   return {
-    async call(ctx, session, request, kind = 'read') {
-      try {
-        return await send(ctx, session, request);
-      } catch (error) {
-        if (kind === 'order' || !(error instanceof BrokerError) || error.kind !== 'RateLimited') throw error;
-        await sleep(RATE_LIMIT_WAIT_MS, undefined, ctx.signal ? { signal: ctx.signal } : {}).catch(() => {
-          throw new BrokerError('RateLimited', ZERODHA_TITLE, 'rate limit reached; no answer before the deadline');
-        });
-        return send(ctx, session, request);
-      }
-    },
+    call: (ctx, session, request, kind = 'read') =>
+      retryReadOnRateLimit(ctx, ZERODHA_TITLE, kind, () => send(ctx, session, request)),
   };
 }
