@@ -86,10 +86,15 @@ export async function connectWithOAuth(
   return connect(t, user.headers, providerName, [code, state]);
 }
 
-/** hookCreate on the connector's first account (live: isTest false); its short key. */
-export async function createLiveHook(t: TestApp, user: Trader, connector: ConnectorAnswer): Promise<string> {
+/** hookCreate on the connector's first account, or `account` (live: isTest false); its short key. */
+export async function createLiveHook(
+  t: TestApp,
+  user: Trader,
+  connector: ConnectorAnswer,
+  account?: string,
+): Promise<string> {
   const accounts = JSON.parse(connector.accounts) as Array<{ id: string }>;
-  const accountId = accounts[0]?.id;
+  const accountId = account ?? accounts[0]?.id;
   expect(accountId).toBeTruthy();
   const answer = await gql<{ hookCreate: { shortKey: string; isTest: boolean; isActive: boolean } }>(
     t,

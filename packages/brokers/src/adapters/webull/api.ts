@@ -35,7 +35,12 @@ export interface WebullRequest {
 
 /** What a status means at Webull when the descriptor's table did not name the message. */
 function webullError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
-  const text = messageOf(response.body) ?? stringField(response.body, 'error_code') ?? `HTTP ${response.status}`;
+  // Webull's message as it is (the shared reader skips text that looks like markup, "<…>").
+  const text =
+    stringField(response.body, 'message') ??
+    messageOf(response.body) ??
+    stringField(response.body, 'error_code') ??
+    `HTTP ${response.status}`;
   const { status } = response;
   if (status === 404) return new BrokerError('OrderNotFound', WEBULL_TITLE, text);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', WEBULL_TITLE, text);

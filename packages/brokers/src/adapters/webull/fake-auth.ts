@@ -11,7 +11,7 @@ export interface AuthOptions {
   appKey: string;
   appSecret: string;
   now: () => number;
-  /** 2FA on: the user approves a new token in the app after this many checks. */
+  /** 2FA on: the user approves a new token in the app after this many checks (0: at once). */
   twoFactor?: { approveAfterChecks: number };
 }
 
@@ -74,8 +74,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions) {
     const path = request.url.split('?')[0] ?? '';
     if (!options.twoFactor || path === '/openapi/config' || TOKEN_PATHS.includes(path)) return undefined;
     const token = tokens.get(String(request.headers['x-access-token'] ?? ''));
-    if (!token || token.status !== 'NORMAL' || token.expires <= options.now())
-      return 'x-access-token is invalid or expired';
+    if (token?.status !== 'NORMAL' || token.expires <= options.now()) return 'x-access-token is invalid or expired';
     return undefined;
   }
 
@@ -92,7 +91,9 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions) {
     const known = tokens.get(previous);
     if (known && known.status === 'NORMAL' && known.expires > options.now()) return answer(previous);
     const token = randomBytes(20).toString('hex');
-    tokens.set(token, { expires: options.now() + TOKEN_MS, status: 'PENDING', checks: 0 });
+    // No approval asked (approveAfterChecks 0): verified at once, as Webull answers a trusted device.
+    const status = options.twoFactor?.approveAfterChecks === 0 ? 'NORMAL' : 'PENDING';
+    tokens.set(token, { expires: options.now() + TOKEN_MS, status, checks: 0 });
     return answer(token);
   });
 
@@ -107,7 +108,7 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions) {
   app.post('/openapi/auth/token/refresh', async (request) => {
     const previous = String((request.body as { token?: unknown } | undefined)?.token ?? '');
     const state = tokens.get(previous);
-    if (!state || state.status !== 'NORMAL' || state.expires <= options.now()) return answer(previous);
+    if (state?.status !== 'NORMAL' || state.expires <= options.now()) return answer(previous);
     tokens.delete(previous);
     const token = randomBytes(20).toString('hex');
     tokens.set(token, { expires: options.now() + TOKEN_MS, status: 'NORMAL', checks: 0 });

@@ -116,7 +116,9 @@ export function registerOrders(app: FastifyInstance, accounts: Map<string, FakeA
         : 0;
     if (cost > account.cash) throw rule('BUYING_POWER_NOT_ENOUGH', 'Insufficient buying power');
     if (preview) return { estimated_cost: String(cost), estimated_transaction_fee: '0', currency: 'USD' };
-    const booked = list.map((wire, index) => book(account, wire, list.length > 1 ? String(wire.combo_type) : 'NORMAL'));
+    const booked = list.map((wire, _index) =>
+      book(account, wire, list.length > 1 ? String(wire.combo_type) : 'NORMAL'),
+    );
     const [master] = booked;
     return {
       client_order_id: master?.client_order_id,
