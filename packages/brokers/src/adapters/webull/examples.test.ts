@@ -30,6 +30,6 @@ describe('documentation examples for Webull', () => {
     const placement = toWebullPlacement(order, 'DEMOACCT0001', 'sigExample');
     expect(placement.category).toBe(category);
     expect(placement.body.new_orders).toHaveLength(orders.length);
-    orders.forEach((fields, index) => expect(placement.body.new_orders[index]).toMatchObject(fields));
+    for (const [index, fields] of orders.entries()) expect(placement.body.new_orders[index]).toMatchObject(fields);
   });
 });
