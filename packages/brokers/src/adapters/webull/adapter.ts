@@ -6,13 +6,14 @@
 import { parseSymbol } from '@router/orders';
 import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { connectToEnvironment, environmentBaseUrl } from '../../core/environments.ts';
-import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { BrokerError } from '../../core/errors.ts';
 import { listOf, stringField } from '../../core/json-read.ts';
-import { checkAccount, createWebullApi, keysOf, signedRequest, type WebullApi, type WebullKeys } from './api.ts';
+import { checkAccount, createWebullApi, keysOf, signedRequest, type WebullKeys } from './api.ts';
 import { WEBULL_ENVIRONMENTS, WEBULL_TITLE, webullDescriptor } from './descriptor.ts';
 import { cancelByClientId, cancelSymbol, closeSymbol, openOrders } from './exits.ts';
 import { toWebullPlacement, webullClientId } from './mapper.ts';
-import { detailOrder, fromWebullOrder, holdingsOf, placedOrder } from './reader.ts';
+import { findByClientId, submitPlacement } from './orders.ts';
+import { holdingsOf } from './reader.ts';
 import { type AccessToken, approvedToken, renewedToken, type TokenPolling, tokenRequired } from './token.ts';
 
 export interface WebullBrokerOptions {
@@ -67,23 +68,6 @@ function sessionOf(
   };
 }
 
-async function findByClientId(
-  api: WebullApi,
-  ctx: BrokerContext,
-  session: BrokerSession,
-  accountId: string,
-  clientOrderId: string,
-) {
-  const clientId = webullClientId(clientOrderId);
-  const answer = await api.call(ctx, session, {
-    path: '/openapi/trade/order/detail',
-    query: { account_id: accountId, client_order_id: clientId },
-    accept: [404],
-  });
-  const order = answer.status === 404 ? undefined : detailOrder(answer.body, clientId);
-  return order ? fromWebullOrder(order) : null;
-}
-
 export function createWebullBroker(options: WebullBrokerOptions = {}): WebullBroker {
   const now = (ctx?: BrokerContext) => (ctx?.now ?? options.now ?? Date.now)();
   const client = (ctx: BrokerContext) => ({ now: () => now(ctx), ...(options.fetch ? { fetch: options.fetch } : {}) });
@@ -127,24 +111,7 @@ export function createWebullBroker(options: WebullBrokerOptions = {}): WebullBro
       checkAccount(session, accountId);
       if (order.action === 'cancel') return cancelSymbol(api, ctx, session, accountId, order, clientOrderId);
       if (order.action === 'close') return closeSymbol(api, ctx, session, accountId, order, clientOrderId);
-      const { body, category } = toWebullPlacement(order, accountId, clientOrderId);
-      try {
-        const answer = await api.call(
-          ctx,
-          session,
-          { method: 'POST', path: '/openapi/trade/order/place', json: body, category },
-          'order',
-        );
-        return placedOrder(answer.body);
-      } catch (error) {
-        // Webull refuses a client_order_id it has seen (its code is not published): if an order
-        // with our id exists, this was a repeat, and that order is the answer.
-        if (isBrokerError(error) && (error.kind === 'DuplicateOrder' || error.kind === 'InvalidOrder')) {
-          const existing = await findByClientId(api, ctx, session, accountId, clientOrderId);
-          if (existing) return existing;
-        }
-        throw error;
-      }
+      return submitPlacement(api, ctx, session, toWebullPlacement(order, accountId, clientOrderId), clientOrderId);
     },
 
     async previewOrder(ctx, session, { accountId, order, clientOrderId }) {

@@ -10,7 +10,7 @@ import type { WebullApi } from './api.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
 import { webullInstrument } from './instruments.ts';
 import { toWebullPlacement } from './mapper.ts';
-import { placedOrder } from './reader.ts';
+import { submitPlacement } from './orders.ts';
 
 const PAGE = 100;
 const invalid = (message: string) => new BrokerError('InvalidOrder', WEBULL_TITLE, message);
@@ -121,13 +121,7 @@ export async function closeSymbol(
     type: 'market',
     duration: 'day',
   };
-  const { body, category } = toWebullPlacement(closing, accountId, clientOrderId ?? '');
-  if (!clientOrderId) for (const entry of body.new_orders) delete entry.client_order_id;
-  const answer = await api.call(
-    ctx,
-    session,
-    { method: 'POST', path: '/openapi/trade/order/place', json: body, category },
-    'order',
-  );
-  return placedOrder(answer.body);
+  const placement = toWebullPlacement(closing, accountId, clientOrderId ?? '');
+  if (!clientOrderId) for (const entry of placement.body.new_orders) delete entry.client_order_id;
+  return submitPlacement(api, ctx, session, placement, clientOrderId);
 }
