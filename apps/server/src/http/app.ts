@@ -1,4 +1,5 @@
-// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, OAuth and the web app.
+// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, the Stripe
+// webhook, OAuth and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
@@ -6,13 +7,22 @@ import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
 import type { WorkerOptions } from '../modules/notifications/worker.ts';
 import { registerNotificationWorker } from '../modules/notifications/worker-plugin.ts';
+import { createSignalRuntime, type SignalRuntime } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOAuth } from './oauth.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { registerStripeWebhook } from './stripe-webhook.ts';
 import { registerWebApp } from './web-app.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The signal path's in-process state (hook cache, writers, reconciler), for every way in. */
+    signalRuntime: SignalRuntime;
+  }
+}
 
 export interface AppOptions {
   authenticate: Authenticate;
@@ -39,8 +49,13 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerErrorHandler(app);
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
-  await registerHook(app, services);
-  registerMetrics(app, services, app.hookRuntime.timings);
+  const signals = createSignalRuntime(services);
+  app.decorate('signalRuntime', signals);
+  app.addHook('onReady', () => signals.start());
+  app.addHook('onClose', () => signals.stop());
+  await registerHook(app, services, signals);
+  await registerStripeWebhook(app, services);
+  registerMetrics(app, services, signals.timings);
   registerNotificationWorker(app, services, options.notifications);
   await registerOAuth(app, services);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);

@@ -27,8 +27,8 @@ export interface TokenAnswer {
   accessToken: string;
   refreshToken: string | undefined;
   expiresInMs: number;
-  /** The (unwrapped) answer, for brokers that send the user's details with the token. */
-  payload: unknown;
+  /** The whole answer, for fields of the broker's own (Questrade's api_server, Kite's user). */
+  body: unknown;
 }
 
 /** One call to the token endpoint; a refusal there (400 invalid_grant, …) means signing in again. */
@@ -57,7 +57,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
       accessToken,
       refreshToken: stringField(body, 'refresh_token'),
       expiresInMs: expiresIn ? expiresIn * 1000 : request.defaultLifetimeMs,
-      payload: body,
+      body: answer.body,
     };
   } catch (error) {
     if (isBrokerError(error) && error.kind === 'InvalidOrder') {

@@ -7,7 +7,7 @@ import { createWebullBroker, type WebullBroker, type WebullBrokerOptions } from 
 import { webullDescriptor } from './descriptor.ts';
 import { startWebullFake, type WebullFake, type WebullFakeOptions } from './fake.ts';
 
-export { brokerFailure as expectFailure } from '../../core/test-failure.ts';
+export { brokerFailure as expectFailure } from '../../core/expect-failure.ts';
 
 export const STOCKS = 'DEMOACCT0001';
 export const FUTURES = 'DEMOFUT00001';

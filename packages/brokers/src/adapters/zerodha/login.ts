@@ -71,9 +71,10 @@ export async function exchangeRequestToken(
     unwrap: (body) => asRecord(body)?.data,
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
-  const userId = stringField(answer.payload, 'user_id');
+  const user = asRecord(answer.body)?.data;
+  const userId = stringField(user, 'user_id');
   if (!userId) throw new BrokerError('BrokerUnavailable', ZERODHA_TITLE, 'no user in the session answer');
-  const userName = stringField(answer.payload, 'user_name');
+  const userName = stringField(user, 'user_name');
   return {
     apiKey,
     accessToken: answer.accessToken,
@@ -82,7 +83,7 @@ export async function exchangeRequestToken(
       id: userId,
       name: `Zerodha ${userId}`,
       dataTitle: userName || userId,
-      dataType: stringField(answer.payload, 'user_type') ?? 'individual',
+      dataType: stringField(user, 'user_type') ?? 'individual',
       dataCurrency: 'INR',
       demo: false,
     },

@@ -7,7 +7,7 @@ import { createZerodhaBroker, type ZerodhaBroker } from './adapter.ts';
 import { zerodhaDescriptor } from './descriptor.ts';
 import { startZerodhaFake, type ZerodhaFake, type ZerodhaFakeOptions } from './fake.ts';
 
-export { brokerFailure as expectFailure } from '../../core/test-failure.ts';
+export { brokerFailure as expectFailure } from '../../core/expect-failure.ts';
 
 export const ACCOUNT = 'ZR1234';
 
