@@ -79,10 +79,8 @@ function quantityOf(order: Order): number {
   return quantity;
 }
 
-/** Prices and market protection of the order type (form fields in Kite's order). */
-function pricing(order: Order, form: Record<string, string>): void {
-  if (order.limit_price !== undefined) form.price = kitePrice(order.limit_price);
-  if (order.stop_price !== undefined) form.trigger_price = kitePrice(order.stop_price);
+/** Market protection, after validity as Kite's own examples order the fields. */
+function marketProtection(order: Order, form: Record<string, string>): void {
   const protection = extraInteger(order, 'market_protection', -1, 100);
   const atMarket = order.type === 'market' || order.type === 'stop';
   if (protection !== undefined && !atMarket) throw invalid('market_protection is for market and stop orders');
@@ -127,9 +125,11 @@ export function toKiteOrder(order: Order, clientOrderId: string): KiteOrderReque
     if (order.type !== 'market' && order.type !== 'limit') throw invalid('a cover order enters at market or limit');
     if (extraText(order, 'product') !== undefined) throw invalid('a cover order has product CO');
   }
-  pricing(order, form);
-  if (order.stop_loss_price !== undefined) form.trigger_price = kitePrice(order.stop_loss_price);
+  if (order.limit_price !== undefined) form.price = kitePrice(order.limit_price);
+  const trigger = order.stop_loss_price ?? order.stop_price;
+  if (trigger !== undefined) form.trigger_price = kitePrice(trigger);
   validity(order, form);
+  marketProtection(order, form);
   const disclosed = extraInteger(order, 'disclosed_quantity', 0, quantity);
   if (disclosed) form.disclosed_quantity = String(disclosed);
   iceberg(order, variety, quantity, form);
