@@ -125,40 +125,68 @@ function singleOrder(order: Order, clientId: string, instrument: WebullInstrumen
   };
 }
 
+/** A bracket's order in the field order of Webull's sample (bracket.request.json). */
+function bracketOrder(clientId: string, comboType: string, priced: WireOrder, common: WireOrder): WireOrder {
+  const { order_type: type, ...prices } = priced;
+  const {
+    side,
+    entrust_type: entrust,
+    time_in_force: tif,
+    quantity,
+    support_trading_session: session,
+    ...instrument
+  } = common;
+  return {
+    client_order_id: clientId,
+    combo_type: comboType,
+    ...instrument,
+    order_type: type,
+    quantity,
+    support_trading_session: session,
+    ...prices,
+    side,
+    entrust_type: entrust,
+    time_in_force: tif,
+  };
+}
+
 /** MASTER entry with a STOP_PROFIT and/or STOP_LOSS exit (stocks). */
 function bracket(order: Order, base: string, instrument: WebullInstrument) {
   if (instrument.instrumentType !== 'EQUITY')
     throw invalid('take_profit_price and stop_loss_price are for stock orders');
   if (order.quantity_type !== 'fixed') throw invalid('a bracket takes a fixed quantity');
-  const entry: WireOrder = { ...singleOrder(order, base, instrument), combo_type: 'MASTER' };
-  const exit = {
+  const single = singleOrder(order, base, instrument);
+  const common = (side: unknown): WireOrder => ({
     symbol: instrument.symbol,
     instrument_type: 'EQUITY',
     market: 'US',
-    quantity: entry.quantity,
-    support_trading_session: entry.support_trading_session,
-    side: entry.side === 'BUY' ? 'SELL' : 'BUY',
+    quantity: single.quantity,
+    support_trading_session: single.support_trading_session,
+    side,
     entrust_type: 'QTY',
-    time_in_force: entry.time_in_force,
-  };
-  const exits: WireOrder[] = [];
+    time_in_force: single.time_in_force,
+  });
+  const exitSide = single.side === 'BUY' ? 'SELL' : 'BUY';
+  const orders = [bracketOrder(base, 'MASTER', pricing(order, 'EQUITY'), common(single.side))];
   if (order.take_profit_price !== undefined)
-    exits.push({
-      client_order_id: `${base}TP`,
-      combo_type: 'STOP_PROFIT',
-      ...exit,
-      order_type: 'LIMIT',
-      limit_price: money(order.take_profit_price),
-    });
+    orders.push(
+      bracketOrder(
+        `${base}TP`,
+        'STOP_PROFIT',
+        { order_type: 'LIMIT', limit_price: money(order.take_profit_price) },
+        common(exitSide),
+      ),
+    );
   if (order.stop_loss_price !== undefined)
-    exits.push({
-      client_order_id: `${base}SL`,
-      combo_type: 'STOP_LOSS',
-      ...exit,
-      order_type: 'STOP_LOSS',
-      stop_price: money(order.stop_loss_price),
-    });
-  return { client_combo_order_id: `${base}CB`, new_orders: [entry, ...exits] };
+    orders.push(
+      bracketOrder(
+        `${base}SL`,
+        'STOP_LOSS',
+        { order_type: 'STOP_LOSS', stop_price: money(order.stop_loss_price) },
+        common(exitSide),
+      ),
+    );
+  return { client_combo_order_id: `${base}CB`, new_orders: orders };
 }
 
 function gcd(a: number, b: number): number {
