@@ -48,7 +48,8 @@ export function notificationEventCtes(source: string): string {
 const SOURCE_COLUMNS = 'user_id bigint, connector_id bigint, account_id text, type text, data jsonb';
 
 /** A select of source rows from `param`, a JSON parameter holding events (eventsJson of events.ts). */
-export const jsonEventSource = (param: string) => `select * from json_to_recordset(${param}::json) as t(${SOURCE_COLUMNS})`;
+export const jsonEventSource = (param: string) =>
+  `select * from json_to_recordset(${param}::json) as t(${SOURCE_COLUMNS})`;
 
 const EMIT_TAIL = `${notificationEventCtes('source')}
   select (select count(*) from notify_deliveries)::int as deliveries`;

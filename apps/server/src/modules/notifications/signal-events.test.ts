@@ -115,7 +115,8 @@ describe('notifications of the signal path', () => {
     expect(String(invalid?.payload?.data.message)).toMatch(/^action: /);
 
     // 3 credits left: three more orders exhaust them, the next is refused.
-    for (const quantity of [3, 4, 5]) expect((await postSignal(t, trader.shortKey, { ...BUY, quantity })).statusCode).toBe(201);
+    for (const quantity of [3, 4, 5])
+      expect((await postSignal(t, trader.shortKey, { ...BUY, quantity })).statusCode).toBe(201);
     const [exhausted] = await webhooks('credits.exhausted');
     expect(exhausted?.payload?.data).toEqual({ balance: 0, threshold: 3 });
     expect((await mail('You have no signals left')).text).toContain('Signals left: 0');
