@@ -4,6 +4,7 @@
 // receiver verifies with the `standardwebhooks` package. A user without settings gets nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { gql } from '../../../test/connector-fixtures.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
@@ -84,6 +85,7 @@ describe('notifications of the signal path', () => {
 
     const placedMail = await mail('Order placed: BUY 1 AAPL on Flaky Broker');
     expect(placedMail.text).toContain(`https://router.example/me?signal=${signalId}`);
+
     expect((await mail('Order filled: BUY 1 AAPL at 10 on Flaky Broker')).text).toContain('Average price: 10');
     expect((await mail('You have 3 signals left')).text).toContain('Low at: 3');
   });
@@ -146,6 +148,22 @@ describe('notifications of the signal path', () => {
     expect(receiver.received.filter((r) => r.payload?.type === 'signal.refused')).toHaveLength(3);
     await pool.query('update hooks set is_active = true where id = $1', [trader.hook.id]);
     await pool.query(`select pg_notify('hook_changed', $1)`, [trader.shortKey]);
+  });
+
+  it("finds a mail's activity entry by its signal id (the link's page), among all the others", async () => {
+    const signalId = String(receiver.received.find((r) => r.payload?.type === 'order.placed')?.payload?.data.signalId);
+    await t.app.signalRuntime.writer.flush();
+    const ACTIONS = 'query($s: String) { actions(signalId: $s) { code metadata } }';
+    const all = await gql<{ actions: unknown[] }>(t, trader.headers, ACTIONS, {});
+    expect(all.data?.actions.length).toBeGreaterThan(5);
+    const entries = await gql<{ actions: Array<{ code: string; metadata: string }> }>(t, trader.headers, ACTIONS, {
+      s: signalId,
+    });
+    expect(entries.data?.actions).toHaveLength(1);
+    expect(JSON.parse(entries.data?.actions[0]?.metadata ?? '{}')).toMatchObject({
+      signalId,
+      response: { id: 'FB-1' },
+    });
   });
 
   it('delivers every event once per destination, all signatures verified', async () => {
