@@ -1,8 +1,9 @@
 // Notifications across a SIGKILL: signals are placed while the trader's webhook receiver fails,
 // so their order.placed / order.filled events wait in the outbox (and some orders are still in
-// flight); the server is killed, restarted, the receiver recovers. Every placed order is told
-// exactly once per event type (one webhook-id each, none for what was never placed), every
-// event reaches the receiver with a valid Standard Webhooks signature, and is acknowledged once.
+// flight); the server is killed while a delivery is being sent, restarted, and the receiver
+// recovers. Every order is told exactly once per event type (one webhook-id each, nothing for
+// what was never placed), and every event reaches the receiver after the restart with a valid
+// Standard Webhooks signature and is acknowledged once (the one in flight included).
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../webhook-receiver.ts';
@@ -76,8 +77,13 @@ describe('SIGKILL between the order and its notification', () => {
       maxRequests: 5_000,
       body: (n) => order('notify', n),
     });
-    // Kill once orders were placed and their events tried (and failed) at least once.
+    // Kill once orders were placed and their events tried (and failed) at least once, while a
+    // delivery is being sent (the receiver holds it unanswered).
     await until(async () => load.replies.length >= 60 && receiver.received.length > 0, 20_000, 'load and attempts');
+    receiver.answer('hang');
+    const hangingFrom = receiver.received.length;
+    await until(async () => receiver.received.length > hangingFrom, 20_000, 'a delivery in flight');
+    const inFlight = receiver.received[hangingFrom]?.id;
     await before.kill();
     load.stop();
     await load.done;
@@ -113,6 +119,7 @@ describe('SIGKILL between the order and its notification', () => {
     const after = receiver.received.slice(since);
     expect(after.every((r) => r.verifyError === null)).toBe(true);
     const acknowledged = after.map((r) => r.id);
+    expect(acknowledged).toContain(inFlight);
     expect(new Set(acknowledged).size).toBe(acknowledged.length);
     expect([...acknowledged].sort()).toEqual(told.map((e) => e.id).sort());
     for (const r of after) {
@@ -130,5 +137,6 @@ describe('SIGKILL between the order and its notification', () => {
         deliveredAfterRestart: after.length,
       }),
     );
-  });
+    // The delivery in flight at the kill waits for its claim's lease (120 s) to end.
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
 // Fills and rejections the broker reports later: reconciliation's findings (found filled, not
 // found) and a resting paper order that fills, each told once by a signed webhook.
 import type { PaperOrder } from '@router/brokers';
+import { sampleOrder } from '@router/brokers/paper/store-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
@@ -81,23 +82,7 @@ describe('events of later findings', () => {
       values ($1, $2, $3, $4, $5, 'paper', 'accepted', true, $6)`,
       [signalId, trader.userId, trader.hook.id, Number(rows[0]?.id), accountId, { symbol: 'AAPL', action: 'buy' }],
     );
-    const order: PaperOrder = {
-      id: 'PO-1',
-      accountId,
-      clientOrderId: signalId,
-      symbol: 'AAPL',
-      class: 'stock',
-      action: 'buy',
-      side: 'buy',
-      quantity: 1,
-      type: 'limit',
-      limitPrice: 100,
-      duration: 'gtc',
-      status: 'open',
-      statusDescription: 'Open',
-      createdAt: Date.now(),
-      reservation: 100,
-    };
+    const order = sampleOrder(accountId, 'PO-1', { clientOrderId: signalId, createdAt: Date.now() });
     const save = (o: PaperOrder) =>
       paperTransaction(t.services.db, accountId, (tx) => savePaperChanges(tx, accountId, { orders: [o], symbols: [] }));
     await save(order);
