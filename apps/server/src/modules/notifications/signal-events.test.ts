@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { gql } from '../../../test/connector-fixtures.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
-import { flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { eventually, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 
@@ -135,6 +135,8 @@ describe('notifications of the signal path', () => {
       trader.hook.id,
     ]);
     await pool.query(`select pg_notify('hook_changed', $1)`, [trader.shortKey]);
+    // Until the cache heard of it, the hook would still take the signal (a repeat of the first).
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.isActive === false);
     // Refusals before the body is read are told once a minute per hook, however many arrive.
     for (let i = 0; i < 5; i++) await postSignal(t, trader.shortKey, BUY);
     const all = await webhooks('signal.refused', 3);
