@@ -6,6 +6,8 @@ import { SHORT_KEY_PATTERN } from '@router/shared';
 import { type HookForSignal, selectHookForSignal } from '../../db/repositories/hooks.repository.ts';
 import type { Services } from '../../services.ts';
 import type { SessionConnector } from '../connectors/index.ts';
+import { type CompiledRules, compileRules } from './rules/compile.ts';
+import { hookRulesSchema } from './rules/settings.ts';
 
 export type HookEntry = Readonly<{
   hookId: number;
@@ -17,6 +19,10 @@ export type HookEntry = Readonly<{
   isActive: boolean;
   isTest: boolean;
   deactivatedReason: string | null;
+  /** The kill switch's reason while the user's webhooks are paused (hooksPause). */
+  pausedReason: string | null;
+  /** Risk controls, compiled once here; null for a hook without any (no step of them runs). */
+  rules: CompiledRules | null;
   connectorId: number;
   connectorKey: string;
   connectorActive: boolean;
@@ -53,6 +59,10 @@ export async function loadHookEntry(services: Services, shortKey: string): Promi
     isActive: row.isActive,
     isTest: row.isTest,
     deactivatedReason: row.deactivatedReason,
+    pausedReason: row.pausedReason,
+    // Stored settings were validated whole by hookUpdate; parsing again types them (and a row
+    // edited by hand that no longer parses fails the lookup rather than dropping a control).
+    rules: row.rules === null ? null : compileRules(hookRulesSchema.parse(row.rules)),
     connectorId: row.connector.id,
     connectorKey: row.connector.key,
     connectorActive: row.connector.isActive,
