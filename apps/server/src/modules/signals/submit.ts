@@ -6,7 +6,7 @@
 // stored (before that, only our own outage answers 503, which TradingView retries — right, since
 // nothing was stored). Activity and counters are written after the answer.
 import { createHash } from 'node:crypto';
-import { normalizeOrder, withoutByteOrderMark } from '@router/orders';
+import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
 import { isUnstorableInput } from '../../db/repositories/signals.repository.ts';
 import type { HookEntry } from '../hooks/index.ts';
 import { checkOrder, isRefusal, type TakenCount } from '../hooks/rules/index.ts';
@@ -20,6 +20,7 @@ import {
   ruleRefused,
   UNAVAILABLE,
 } from './answers.ts';
+import { startFanOut } from './fan-out.ts';
 import { countInvalid } from './invalid-requests.ts';
 import { STORED, transition } from './lifecycle.ts';
 import { repeatAnswer } from './repeat.ts';
@@ -79,13 +80,36 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
     count = counted;
   }
 
+  const key = order.client_id
+    ? `c:${order.client_id}`
+    : `h:${createHash('sha256').update(request).digest('base64url')}`;
+  const afterStore = entry.fanOut.length > 0 ? (first: Signal) => startFanOut(rt, input, first, before) : undefined;
+  return place(rt, input, { id: newSignalId(), key, order, request, count, afterStore });
+}
+
+export interface Placement {
+  id: string;
+  /** Idempotency key. */
+  key: string;
+  order: Order;
+  request: string;
+  /** A maxOrdersPer* count to give back when the signal is not stored as a new one. */
+  count?: TakenCount | undefined;
+  /** Runs once the signal is stored as new, before the broker is called (fan-out legs). */
+  afterStore?: ((signal: Signal) => void) | undefined;
+}
+
+/** received → accepted → sent …: stores the signal (or finds the one it repeats), then sends it. */
+export async function place(rt: SignalRuntime, input: SignalInput, p: Placement): Promise<Submitted> {
+  const { entry } = input;
+  const { request, count } = p;
   const signal: Signal = {
-    id: newSignalId(),
+    id: p.id,
     state: 'received',
     entry,
-    key: order.client_id ? `c:${order.client_id}` : `h:${createHash('sha256').update(request).digest('base64url')}`,
+    key: p.key,
     request,
-    order,
+    order: p.order,
     address: input.address,
     receivedAt: input.receivedAt,
   };
@@ -109,6 +133,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const { owner } = stored;
   // A repeat places nothing: it does not count against the hook's order limits.
   if (owner !== signal.id) giveBack(rt, count);
+  else p.afterStore?.(signal);
   if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner);
   const waitStart = process.hrtime.bigint();
   let answer: Answer;
@@ -153,7 +178,7 @@ async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
  * received → refused: nothing stored. With the body read (`request`), the call gets its activity
  * entry, and a validation refusal counts towards the hook's invalid-request limit.
  */
-function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string): Submitted {
+export function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string): Submitted {
   transition('received', 'refuse');
   if (request === undefined) return { answer, waitedUs: 0 };
   if (answer.body.status === 'ValidationError') countInvalid(rt, input.entry, input.address);
