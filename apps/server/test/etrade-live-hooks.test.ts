@@ -32,7 +32,7 @@ beforeAll(async () => {
   user = await trader(t, 'etrade@example.com');
   await t.services.db.$client.query('update accounts set balance = 50, credits = 50 where user_id = $1', [user.userId]);
   const register = (redirectUrl: string) => fake.oauth.registerCallback(FAKE_APP.consumerKey, redirectUrl);
-  const connector = await connectWithOAuth(t, user, 'etrade', register);
+  const connector = await connectWithOAuth(t, user, 'etrade', { registerCallback: register });
   expect(connector).toMatchObject({ providerName: 'etrade', isActive: true });
   connectorKey = connector.key;
   shortKey = await createLiveHook(t, user, connector);

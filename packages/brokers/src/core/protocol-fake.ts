@@ -30,8 +30,8 @@ export interface ProtocolFake {
    */
   credentials(redirectUrl: string): Record<string, string>;
   /**
-   * OAuth apps whose callback is registered with the broker once, not sent per request (E*TRADE):
-   * where the fake's consent page redirects.
+   * OAuth apps whose callback is registered with the broker once, not sent per request (E*TRADE,
+   * Kite Connect): registers ours, as the operator does in the broker's developer console.
    */
   registerCallback?(redirectUrl: string): void;
   /** A signal the fake places as exactly one order. */

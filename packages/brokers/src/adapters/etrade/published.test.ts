@@ -3,7 +3,7 @@
 // the published shapes; the adapter reads the published preview and accounts answers.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { brokerSpecFile } from '../../core/prism-mock.ts';
+import { brokerSpecsPath } from '../../core/prism-mock.ts';
 import { publishedOrders } from './fake.ts';
 import { toAccounts } from './reader.ts';
 import { ACCOUNT, toOrder, useEtradeFake } from './test-support.ts';
@@ -14,7 +14,7 @@ interface Published {
   response: { status: number; body: unknown };
 }
 const published = (name: string) =>
-  JSON.parse(readFileSync(brokerSpecFile('etrade', 'fixtures', `${name}.json`), 'utf8')) as Published;
+  JSON.parse(readFileSync(brokerSpecsPath('etrade', 'fixtures', `${name}.json`), 'utf8')) as Published;
 const keysOf = (value: unknown): string[] =>
   value && typeof value === 'object' && !Array.isArray(value)
     ? Object.entries(value).flatMap(([key, inner]) => [key, ...keysOf(inner).map((k) => `${key}.${k}`)])

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { brokerFailure } from '../../core/expect-failure.ts';
-import { brokerSpecFile } from '../../core/prism-mock.ts';
+import { brokerSpecsPath } from '../../core/prism-mock.ts';
 import { toAccounts } from './reader.ts';
 import { ACCOUNT, ORDERS, toOrder, useSaxoFake } from './test-support.ts';
 
@@ -14,7 +14,7 @@ interface Published {
   response: { status: number; body: unknown };
 }
 const published = (name: string) =>
-  JSON.parse(readFileSync(brokerSpecFile('saxo', 'fixtures', `${name}.json`), 'utf8')) as Published;
+  JSON.parse(readFileSync(brokerSpecsPath('saxo', 'fixtures', `${name}.json`), 'utf8')) as Published;
 /** The samples fill the AccountKey placeholder with the user's account on first use. */
 const withAccount = (body: unknown): unknown =>
   JSON.parse(JSON.stringify(body).replaceAll('"(added on first request)"', JSON.stringify(ACCOUNT)));
