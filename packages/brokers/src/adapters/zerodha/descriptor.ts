@@ -17,7 +17,6 @@ export const zerodhaDescriptor: BrokerDescriptor = {
   status: 'beta',
   scale: 0.7,
   baseUrl: KITE_API_URL,
-  notice: 'Kite ends every API session at 6 AM IST: reconnect Zerodha each trading day before you trade.',
   has: {
     previewOrder: false,
     cancelOrder: true,
