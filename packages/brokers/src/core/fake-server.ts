@@ -30,7 +30,7 @@ export interface Injection {
 export interface FakeServerOptions {
   /**
    * Answers the request itself (401, 403, …) and returns false when the broker would refuse it.
-   * `body` is the request body exactly as received, for brokers that sign it.
+   * `body` is the body exactly as received, for brokers that sign it.
    */
   authenticate(request: FastifyRequest, reply: FastifyReply, body: string): boolean;
 }

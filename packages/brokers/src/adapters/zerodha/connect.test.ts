@@ -27,7 +27,7 @@ beforeAll(async () => {
     }),
     now: () => clock,
   };
-  fake.registerRedirect(REDIRECT);
+  fake.registerCallback(REDIRECT);
 });
 afterAll(() => fake.close());
 

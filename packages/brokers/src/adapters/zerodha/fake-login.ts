@@ -102,7 +102,7 @@ export function registerLogin(app: FastifyInstance, options: LoginOptions) {
   return {
     issueRequestToken,
     /** The app's redirect URL, as registered in Kite's developer console. */
-    registerRedirect: (url: string) => {
+    registerCallback: (url: string) => {
       redirectUrl = url;
     },
     /** True when `Authorization: token api_key:access_token` names a live session. */

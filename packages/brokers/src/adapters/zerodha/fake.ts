@@ -91,7 +91,7 @@ export async function startZerodhaFake(options: ZerodhaFakeOptions = {}) {
     trades: book.trades,
     placed: book.placed,
     issueRequestToken: login.issueRequestToken,
-    registerRedirect: login.registerRedirect,
+    registerCallback: login.registerCallback,
     endSessions: login.endSessions,
     /** Requests that could have placed an order (a resend shows up here). */
     submissions: () =>
@@ -107,10 +107,10 @@ export const startProtocolFake: StartProtocolFake = async () => {
   return {
     config: { baseUrl: fake.baseUrl, ...fake.app },
     credentials: (redirectUrl) => {
-      fake.registerRedirect(redirectUrl);
+      fake.registerCallback(redirectUrl);
       return { request_token: fake.issueRequestToken() };
     },
-    registerRedirect: fake.registerRedirect,
+    registerCallback: fake.registerCallback,
     signal: { symbol: 'NSE:INFY', action: 'buy', quantity: 1 },
     orderCount: () => fake.placed().length,
     requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
