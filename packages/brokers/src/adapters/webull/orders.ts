@@ -6,9 +6,8 @@
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
-import { retryReadOnRateLimit } from '../../core/rate-limit.ts';
+import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import type { WebullApi } from './api.ts';
-import { WEBULL_TITLE } from './descriptor.ts';
 import type { WebullPlacement } from './mapper.ts';
 import { webullClientId } from './mapper.ts';
 import { detailOrder, fromWebullOrder, placedOrder } from './reader.ts';
@@ -43,7 +42,7 @@ export async function submitPlacement(
     const request = { method: 'POST' as const, path: '/openapi/trade/order/place', json: body, category };
     const send = () => api.call(ctx, session, request, 'order');
     // 'read': resent once after a 429, which the unique client_order_id makes safe.
-    return placedOrder((await retryReadOnRateLimit(ctx, WEBULL_TITLE, clientOrderId ? 'read' : 'order', send)).body);
+    return placedOrder((await retryReadAfterRateLimit(ctx, clientOrderId ? 'read' : 'order', send)).body);
   } catch (error) {
     if (clientOrderId && isBrokerError(error) && (error.kind === 'DuplicateOrder' || error.kind === 'InvalidOrder')) {
       const existing = await findByClientId(api, ctx, session, body.account_id, clientOrderId);
