@@ -1,5 +1,6 @@
-// The signal path's events end to end: signals sent to the hook become order.placed,
-// order.filled, order.rejected, signal.refused, credits.low and credits.exhausted, each
+// Every event type end to end: signals sent to the hook become order.placed, order.filled,
+// order.rejected, signal.refused, credits.low and credits.exhausted, the connection's expiry
+// and deactivation become connector.expiring and connector.deactivated, each
 // delivered once as a mail to a real SMTP server and once as a signed webhook that a local
 // receiver verifies with the `standardwebhooks` package. A user without settings gets nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import { deactivateConnector } from '../connectors/index.ts';
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -185,6 +187,30 @@ describe('notifications of the signal path', () => {
       { type: 'order.rejected', n: 2 },
       { type: 'signal.refused', n: 6 },
     ]);
+  });
+
+  it('tells a connection expiring and deactivated, by webhook and mail', async () => {
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
+      trader.connector.key,
+    ]);
+    const connectorId = Number(rows[0]?.id);
+    await pool.query(`update connectors set expires_at = now() + interval '5 days' where id = $1`, [connectorId]);
+    await t.app.notificationWorker.maintain();
+    const [expiring] = await webhooks('connector.expiring');
+    expect(expiring?.verifyError).toBeNull();
+    expect(expiring?.payload?.data).toMatchObject({
+      connectorKey: trader.connector.key,
+      providerName: 'flaky',
+      accountIds: ['F-1'],
+    });
+    expect((await mail('Your Flaky Broker connection expires on')).text).toContain(
+      'https://router.example/me/connector',
+    );
+    expect(await deactivateConnector(t.services, connectorId, 'Flaky Broker: token revoked')).toBe(true);
+    const [deactivated] = await webhooks('connector.deactivated');
+    expect(deactivated?.payload?.data).toMatchObject({ reason: 'Flaky Broker: token revoked', accountIds: ['F-1'] });
+    expect((await mail('Your Flaky Broker connection was deactivated')).text).toContain('Flaky Broker: token revoked');
   });
 
   it('writes no event for a user without settings', async () => {
