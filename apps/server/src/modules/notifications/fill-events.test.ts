@@ -57,7 +57,11 @@ describe('events of later findings', () => {
     await t.app.signalRuntime.reconcile(0);
     await eventually(async () => told(kept).length === 2 && told(lost).length === 1);
     // Delivered side by side: either may arrive first.
-    expect(told(kept).map((r) => r.payload?.type).sort()).toEqual(['order.filled', 'order.placed']);
+    expect(
+      told(kept)
+        .map((r) => r.payload?.type)
+        .sort(),
+    ).toEqual(['order.filled', 'order.placed']);
     const filled = told(kept).find((r) => r.payload?.type === 'order.filled');
     expect(filled?.payload?.data).toMatchObject({ status: 'filled', brokerOrderId: 'FB-1', price: 10 });
     expect(told(lost)[0]?.payload).toMatchObject({
