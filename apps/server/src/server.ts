@@ -12,6 +12,7 @@ import { buildApp } from './http/app.ts';
 import { startActivityRetention } from './modules/actions/retention.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import { createIdentity } from './modules/auth/runtime.ts';
+import { startConnectorRefresher } from './modules/connectors/refresher.ts';
 import { ServerCounters } from './modules/metrics/counters.ts';
 import { loadSecretsKey } from './secrets-key.ts';
 import type { Services } from './services.ts';
@@ -69,11 +70,13 @@ export async function startServer(
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     log.info({ url: config.PUBLIC_URL, address }, 'server started');
     const stopRetention = startActivityRetention(services);
+    const stopRefresher = startConnectorRefresher(services);
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         await app.close();
         await stopRetention();
+        await stopRefresher();
         await pool.end();
         await database.stop();
         log.info('server stopped');

@@ -1,6 +1,6 @@
 // Broker connections (SPEC §3 Connector). Every lookup by key is scoped to its user; a pending
 // OAuth connection (oauth_state set) is invisible until activated.
-import { and, asc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { connectors } from '../schema/index.ts';
 import type { Executor, Transaction } from './executor.ts';
 
@@ -97,4 +97,27 @@ export async function deleteConnectorRow(db: Executor, id: number): Promise<void
 export async function lockConnector(tx: Transaction, id: number): Promise<ConnectorRow | undefined> {
   const [row] = await tx.select().from(connectors).where(eq(connectors.id, id)).for('update');
   return row;
+}
+
+/** Active connections of these providers whose refresh time has passed, the most overdue first. */
+export async function listConnectorsDueForRefresh(
+  db: Executor,
+  providerNames: readonly string[],
+  now: Date,
+  limit: number,
+): Promise<ConnectorRow[]> {
+  if (providerNames.length === 0) return [];
+  return db
+    .select()
+    .from(connectors)
+    .where(
+      and(
+        eq(connectors.isActive, true),
+        visible,
+        lt(connectors.refreshAt, now),
+        inArray(connectors.providerName, [...providerNames]),
+      ),
+    )
+    .orderBy(asc(connectors.refreshAt))
+    .limit(limit);
 }

@@ -13,6 +13,7 @@ import {
   UNREADABLE_SECRETS_MESSAGE,
   withBrokerSession,
 } from './index.ts';
+import { refreshDueConnectors } from './refresher.ts';
 
 let t: TestApp;
 let fake: FakeBrokerHandle;
@@ -82,6 +83,22 @@ describe('withBrokerSession', () => {
       tokens[0],
     );
     expect(fake.calls.refresh - refreshesBefore).toBe(1);
+  });
+
+  it('refreshes due sessions in the background, once, so no signal waits for it', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-bg', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const before = fake.calls.refresh;
+    const pass = await refreshDueConnectors(t.services);
+    expect(pass.refreshed).toBeGreaterThanOrEqual(1);
+    expect(fake.calls.refresh - before).toBe(pass.refreshed);
+    const stored = await requireConnector(t.services, aliceId, connector.key);
+    expect(stored.refreshAt?.getTime()).toBeGreaterThan(Date.now());
+    // Nothing is due any more: the next pass calls the broker for nothing.
+    const calls = fake.calls.refresh;
+    expect(await refreshDueConnectors(t.services)).toEqual({ refreshed: 0, failed: 0 });
+    expect(fake.calls.refresh).toBe(calls);
   });
 
   it('deactivates the connector when the broker rejects the credentials; a reconnect reactivates it', async () => {

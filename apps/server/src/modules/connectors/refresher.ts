@@ -1,0 +1,57 @@
+// The background refresher: every minute, stored broker sessions whose refresh time has passed
+// are refreshed through withBrokerSession (one refresh per connector at a time, across instances
+// by its row lock). So a signal seldom waits for a token refresh on its way to the broker, and a
+// session that lapses when unused (Questrade's single-use refresh token, Tradovate's and IBKR's
+// sessions, Saxo's refresh token) stays alive while nobody trades.
+import { listConnectorsDueForRefresh } from '../../db/repositories/connectors.repository.ts';
+import type { Services } from '../../services.ts';
+import { withBrokerSession } from './session.ts';
+
+const INTERVAL_MS = 60_000;
+const BATCH = 50;
+
+export interface RefreshPass {
+  refreshed: number;
+  failed: number;
+}
+
+/** One pass over the connectors due now (a batch; the next pass takes the rest). */
+export async function refreshDueConnectors(services: Services, now = new Date()): Promise<RefreshPass> {
+  const refreshing = services.brokers
+    .list()
+    .filter((broker) => broker.refresh)
+    .map((broker) => broker.descriptor.name);
+  const due = await listConnectorsDueForRefresh(services.db, refreshing, now, BATCH);
+  const pass: RefreshPass = { refreshed: 0, failed: 0 };
+  for (const connector of due) {
+    try {
+      // A refused refresh deactivates the connector there (and tells its user).
+      await withBrokerSession(services, connector, async () => undefined);
+      pass.refreshed++;
+    } catch (error) {
+      pass.failed++;
+      services.log.info({ err: error, connectorId: connector.id }, 'background token refresh failed');
+    }
+  }
+  return pass;
+}
+
+/** Runs a pass every minute; the returned function stops it (after a running pass). */
+export function startConnectorRefresher(services: Services): () => Promise<void> {
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() =>
+      refreshDueConnectors(services).then(
+        (pass) => {
+          if (pass.refreshed || pass.failed) services.log.info(pass, 'background token refresh');
+        },
+        (error: unknown) => services.log.error({ err: error }, 'background token refresh pass failed'),
+      ),
+    );
+  }, INTERVAL_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    return running;
+  };
+}
