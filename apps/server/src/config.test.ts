@@ -46,6 +46,7 @@ describe('loadConfig', () => {
     [{ SIGNAL_CREDITS: 'Unlimited' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '-5' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '2.5' }, /^SIGNAL_CREDITS:/],
+    [{ ADMIN_EMAILS: 'root@example.com, not-an-email' }, /^ADMIN_EMAILS: must be email addresses/],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => loadConfig(env, brokers)).toThrow(ConfigError);
     expect(() => loadConfig(env, brokers)).toThrow(message);
@@ -56,6 +57,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ SIGNAL_CREDITS: '0' }, brokers).SIGNAL_CREDITS).toEqual({ unlimited: false, signupCredits: 0 });
     expect(loadConfig({ SIGNAL_CREDITS: '250' }, brokers).SIGNAL_CREDITS.signupCredits).toBe(250);
     expect(loadConfig({ SIGNAL_CREDITS: 'unlimited' }, brokers).SIGNAL_CREDITS.unlimited).toBe(true);
+  });
+
+  it('reads ADMIN_EMAILS: trimmed, lower-cased, empty entries dropped', () => {
+    expect(loadConfig({}, brokers).ADMIN_EMAILS).toEqual([]);
+    expect(loadConfig({ ADMIN_EMAILS: ' Root@Example.com,,ops@example.com ' }, brokers).ADMIN_EMAILS).toEqual([
+      'root@example.com',
+      'ops@example.com',
+    ]);
   });
 
   it('treats empty values as unset', () => {

@@ -3,6 +3,7 @@ import { type GraphQLSchema, lexicographicSortSchema, printSchema, valueFromASTU
 import { builder } from './builder.ts';
 import './account.ts';
 import './action.ts';
+import './admin.ts';
 import './auth.ts';
 import './auth-password.ts';
 import './connector.ts';
@@ -11,6 +12,7 @@ import './hook.ts';
 import './notification.ts';
 import './order-preview.ts';
 import './providers.ts';
+import './referral.ts';
 import './stats.ts';
 import './user.ts';
 import './user-passcode.ts';
