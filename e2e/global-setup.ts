@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { serverNodeArgs } from '../apps/server/src/node-args.ts';
 import { startSchwabFake } from '../packages/brokers/src/adapters/schwab/fake.ts';
+import { E2E_ADMIN_EMAIL } from './support/admin.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -48,6 +49,7 @@ export default async function setup(project: TestProject) {
       SCHWAB_BASE_URL: schwab.baseUrl,
       SCHWAB_CLIENT_ID: 'e2e-schwab-app',
       SCHWAB_CLIENT_SECRET: 'e2e-schwab-secret',
+      ADMIN_EMAILS: E2E_ADMIN_EMAIL,
       ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),
     },
     stdio: ['ignore', log, log],

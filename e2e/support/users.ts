@@ -29,9 +29,11 @@ export async function graphql<Data>(token: string, query: string, variables: Rec
   return answer.data;
 }
 
-/** A new, confirmed customer with a session token. */
-export async function createUser(prefix = 'e2e'): Promise<TestUser> {
-  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+/** A new, confirmed customer with a session token (`email`: a given address, e.g. of ADMIN_EMAILS). */
+export async function createUser(
+  prefix = 'e2e',
+  email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`,
+): Promise<TestUser> {
   const password = 'Quartz-Lantern-42!';
   const before = mailCount();
   await graphql(

@@ -81,6 +81,7 @@ const BUILT = new Set([
   '/me/documentation/paper',
   '/me/connector',
   '/me/connector/alpaca',
+  '/me/admin',
 ]);
 
 const GUEST_SCREENS: Array<[path: string, title: string]> = [
