@@ -14,6 +14,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     serverLogFile: string;
+    /** The server's DATA_DIR: journeys reach its embedded PostgreSQL for what no screen does. */
+    dataDir: string;
   }
 }
 
@@ -50,6 +52,8 @@ export default async function setup(project: TestProject) {
       SCHWAB_CLIENT_ID: 'e2e-schwab-app',
       SCHWAB_CLIENT_SECRET: 'e2e-schwab-secret',
       ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+      // Notification webhooks to a receiver on loopback (e2e/notifications.test.ts).
+      ALLOW_PRIVATE_WEBHOOKS: 'true',
       ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),
     },
     stdio: ['ignore', log, log],
@@ -67,6 +71,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseUrl', baseUrl);
   project.provide('serverLogFile', logFile);
+  project.provide('dataDir', dataDir);
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

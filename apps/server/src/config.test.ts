@@ -1,4 +1,6 @@
+import { brokerVariables } from '@router/brokers';
 import { describe, expect, it } from 'vitest';
+import { brokerNames } from './brokers.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const brokers = ['paper', 'alpaca'];
@@ -31,6 +33,15 @@ describe('loadConfig', () => {
     expect(config.brokers.alpaca).toEqual({ baseUrl: 'http://127.0.0.1:9999', clientId: 'id' });
   });
 
+  it('accepts the variables of every broker folder, and of no other', () => {
+    const settings = { baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: 'secret' };
+    const env = Object.assign({}, ...brokerNames().map((name) => brokerVariables(name, settings)));
+    const config = loadConfig(env, brokerNames());
+    expect(Object.keys(config.brokers).sort()).toEqual([...brokerNames()].sort());
+    for (const entry of Object.values(config.brokers)) expect(entry).toEqual(settings);
+    expect(brokerNames()).toContain('schwab');
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /^PORT:/],
     [{ PORT: '70000' }, /^PORT:/],
@@ -50,6 +61,18 @@ describe('loadConfig', () => {
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => loadConfig(env, brokers)).toThrow(ConfigError);
     expect(() => loadConfig(env, brokers)).toThrow(message);
+  });
+
+  it('reads the notification retry schedule as durations', () => {
+    expect(loadConfig({}, brokers).NOTIFICATION_RETRY_SCHEDULE).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000,
+    ]);
+    expect(loadConfig({ NOTIFICATION_RETRY_SCHEDULE: '250ms,2s,1m,1h' }, brokers).NOTIFICATION_RETRY_SCHEDULE).toEqual([
+      250, 2_000, 60_000, 3_600_000,
+    ]);
+    for (const bad of ['5', '5s,', 'soon', '5s, 5m']) {
+      expect(() => loadConfig({ NOTIFICATION_RETRY_SCHEDULE: bad }, brokers)).toThrow(/NOTIFICATION_RETRY_SCHEDULE/);
+    }
   });
 
   it('reads SIGNAL_CREDITS: the sign-up grant (default 5), or unlimited', () => {

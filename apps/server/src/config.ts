@@ -1,6 +1,7 @@
 // Every environment variable the server reads, validated once at boot (DESIGN.md "Configuration").
 // No other file reads process.env. Unknown or invalid values stop the start, naming the variable.
 import path from 'node:path';
+import type { BrokerConfig } from '@router/brokers';
 import { DEFAULT_CREDITS } from '@router/shared';
 import { z } from 'zod';
 
@@ -15,6 +16,18 @@ const rateLimit = z
     const [rate, burst] = v.split('/').map(Number);
     return { rate: rate ?? 0, burst: burst ?? 0 };
   });
+
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** "5s,5m,30m,2h": durations with a unit (ms, s, m, h), as milliseconds. */
+const durationList = z
+  .string()
+  .regex(/^\d+(ms|s|m|h)(,\d+(ms|s|m|h)){0,19}$/, 'must be up to 20 durations like 5s,5m,30m,2h')
+  .transform((v) =>
+    v.split(',').map((item) => {
+      const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(item) ?? [];
+      return Number(amount) * (DURATION_UNITS_MS[unit ?? 's'] ?? 1000);
+    }),
+  );
 
 /** The documented variables: name → schema and one line of documentation. */
 const variables = {
@@ -144,23 +157,21 @@ const variables = {
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
-    doc: 'let notification webhooks reach private and loopback addresses (tests only)',
+    doc: 'let notification webhooks reach private and loopback addresses, and plain http to localhost (tests only)',
+  },
+  NOTIFICATION_RETRY_SCHEDULE: {
+    schema: durationList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]),
+    doc: 'waits between a failed notification delivery and its retries (default 5s,5m,30m,2h,5h,10h)',
   },
 } as const;
 
 type Variables = typeof variables;
 export type BaseConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
 
-/** Per-broker variables `<BROKER>_CLIENT_ID`, `<BROKER>_CLIENT_SECRET`, `<BROKER>_BASE_URL`. */
-export interface BrokerConfig {
-  clientId?: string;
-  clientSecret?: string;
-  baseUrl?: string;
-}
-
 export interface Config extends Omit<BaseConfig, 'PUBLIC_URL' | 'DATA_DIR'> {
   PUBLIC_URL: string;
   DATA_DIR: string;
+  /** Per broker name, its `<BROKER>_CLIENT_ID`, `<BROKER>_CLIENT_SECRET` and `<BROKER>_BASE_URL`. */
   brokers: Record<string, BrokerConfig>;
 }
 

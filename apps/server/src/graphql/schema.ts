@@ -15,6 +15,7 @@ import './providers.ts';
 import './referral.ts';
 import './stats.ts';
 import './user.ts';
+import './user-app.ts';
 import './user-passcode.ts';
 import './user-token.ts';
 

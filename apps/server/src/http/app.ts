@@ -1,13 +1,16 @@
-// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook and the web app.
+// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, OAuth and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
+import type { WorkerOptions } from '../modules/notifications/worker.ts';
+import { registerNotificationWorker } from '../modules/notifications/worker-plugin.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
+import { registerOAuth } from './oauth.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerWebApp } from './web-app.ts';
 
@@ -16,6 +19,8 @@ export interface AppOptions {
   /** Serve the built web app (off in most integration tests). */
   webApp?: boolean;
   webDist?: string;
+  /** Notification worker options (tests: short timeouts, a resolver). */
+  notifications?: WorkerOptions;
 }
 
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
@@ -36,6 +41,8 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerGraphQL(app, services, options.authenticate);
   await registerHook(app, services);
   registerMetrics(app, services, app.hookRuntime.timings);
+  registerNotificationWorker(app, services, options.notifications);
+  await registerOAuth(app, services);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }

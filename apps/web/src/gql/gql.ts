@@ -43,14 +43,21 @@ type Documents = {
     "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": typeof types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderCountersDocument,
+    "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppsDocument,
+    "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": typeof types.UserAppCreateDocument,
+    "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": typeof types.UserAppDeleteDocument,
     "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": typeof types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": typeof types.HookDeleteDocument,
-    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n": typeof types.NotificationsDocument,
-    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationCreateDocument,
+    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": typeof types.NotificationsDocument,
+    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationUpdateDocument,
     "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n": typeof types.NotificationDeleteDocument,
+    "\n  mutation NotificationSecretRotate($key: String!) {\n    notificationSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationSecretRotateDocument,
+    "\n  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {\n    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {\n      id\n      notificationKey\n      type\n      eventId\n      event\n      status\n      attempts\n      responseCode\n      error\n      inDigest\n      createdAt\n      lastAttemptAt\n      nextAttemptAt\n    }\n  }\n": typeof types.NotificationDeliveriesDocument,
+    "\n  mutation NotificationTest($key: String!) {\n    notificationTest(key: $key) {\n      id\n      status\n    }\n  }\n": typeof types.NotificationTestDocument,
+    "\n  mutation NotificationDeliveryResend($id: String!) {\n    notificationDeliveryResend(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.NotificationDeliveryResendDocument,
     "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n": typeof types.PlaygroundConnectorsDocument,
     "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n": typeof types.PlaygroundOrderPreviewDocument,
     "\n  query Providers {\n    providers\n  }\n": typeof types.ProvidersDocument,
@@ -58,12 +65,15 @@ type Documents = {
     "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.UserTokenCreateDocument,
     "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": typeof types.UserTokenUpdateDocument,
     "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": typeof types.UserTokenDeleteDocument,
+    "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n": typeof types.AuthorizedAppsDocument,
     "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": typeof types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": typeof types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserDocument,
     "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserUpdateDocument,
-    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n": typeof types.UserPasscodeDocument,
-    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n": typeof types.UserPasscodeUpdateDocument,
+    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n": typeof types.UserPasscodeDocument,
+    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n": typeof types.UserPasscodeUpdateDocument,
+    "\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n": typeof types.UserRecoveryCodesCreateDocument,
+    "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n": typeof types.UserPasswordUpdateDocument,
 };
 const documents: Documents = {
     "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
@@ -95,14 +105,21 @@ const documents: Documents = {
     "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": types.DashboardOrderCountersDocument,
+    "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppsDocument,
+    "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": types.UserAppCreateDocument,
+    "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": types.UserAppDeleteDocument,
     "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": types.HookDeleteDocument,
-    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n": types.NotificationsDocument,
-    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationCreateDocument,
+    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": types.NotificationsDocument,
+    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationUpdateDocument,
     "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n": types.NotificationDeleteDocument,
+    "\n  mutation NotificationSecretRotate($key: String!) {\n    notificationSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n": types.NotificationSecretRotateDocument,
+    "\n  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {\n    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {\n      id\n      notificationKey\n      type\n      eventId\n      event\n      status\n      attempts\n      responseCode\n      error\n      inDigest\n      createdAt\n      lastAttemptAt\n      nextAttemptAt\n    }\n  }\n": types.NotificationDeliveriesDocument,
+    "\n  mutation NotificationTest($key: String!) {\n    notificationTest(key: $key) {\n      id\n      status\n    }\n  }\n": types.NotificationTestDocument,
+    "\n  mutation NotificationDeliveryResend($id: String!) {\n    notificationDeliveryResend(id: $id) {\n      id\n      status\n    }\n  }\n": types.NotificationDeliveryResendDocument,
     "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n": types.PlaygroundConnectorsDocument,
     "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n": types.PlaygroundOrderPreviewDocument,
     "\n  query Providers {\n    providers\n  }\n": types.ProvidersDocument,
@@ -110,12 +127,15 @@ const documents: Documents = {
     "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.UserTokenCreateDocument,
     "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": types.UserTokenUpdateDocument,
     "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": types.UserTokenDeleteDocument,
+    "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n": types.AuthorizedAppsDocument,
     "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserDocument,
     "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserUpdateDocument,
-    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n": types.UserPasscodeDocument,
-    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n": types.UserPasscodeUpdateDocument,
+    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n": types.UserPasscodeDocument,
+    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n": types.UserPasscodeUpdateDocument,
+    "\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n": types.UserRecoveryCodesCreateDocument,
+    "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n": types.UserPasswordUpdateDocument,
 };
 
 /**
@@ -251,6 +271,18 @@ export function graphql(source: "\n  query DashboardOrderCounters {\n    actions
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n"): (typeof documents)["\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -267,11 +299,11 @@ export function graphql(source: "\n  mutation HookDelete($key: String!) {\n    h
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n"): (typeof documents)["\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n"];
+export function graphql(source: "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n"): (typeof documents)["\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n"];
+export function graphql(source: "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -280,6 +312,22 @@ export function graphql(source: "\n  mutation NotificationUpdate($key: String!, 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationSecretRotate($key: String!) {\n    notificationSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationSecretRotate($key: String!) {\n    notificationSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {\n    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {\n      id\n      notificationKey\n      type\n      eventId\n      event\n      status\n      attempts\n      responseCode\n      error\n      inDigest\n      createdAt\n      lastAttemptAt\n      nextAttemptAt\n    }\n  }\n"): (typeof documents)["\n  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {\n    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {\n      id\n      notificationKey\n      type\n      eventId\n      event\n      status\n      attempts\n      responseCode\n      error\n      inDigest\n      createdAt\n      lastAttemptAt\n      nextAttemptAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationTest($key: String!) {\n    notificationTest(key: $key) {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationTest($key: String!) {\n    notificationTest(key: $key) {\n      id\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationDeliveryResend($id: String!) {\n    notificationDeliveryResend(id: $id) {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationDeliveryResend($id: String!) {\n    notificationDeliveryResend(id: $id) {\n      id\n      status\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -311,6 +359,10 @@ export function graphql(source: "\n  mutation UserTokenDelete($key: String!) {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n"): (typeof documents)["\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -327,11 +379,19 @@ export function graphql(source: "\n  mutation UserUpdate($email: String, $firstN
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n"): (typeof documents)["\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n"];
+export function graphql(source: "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n"): (typeof documents)["\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n"): (typeof documents)["\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n"];
+export function graphql(source: "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n"): (typeof documents)["\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n"): (typeof documents)["\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n"): (typeof documents)["\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -16,6 +16,7 @@ import { grantCredits } from '../accounts/credits.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { rememberReferral, signupReferrer } from '../admin/referral.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { revokeUnprovenAccess } from './claim.ts';
 import { sendConfirmation } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
@@ -52,7 +53,11 @@ function signupMetadata(input: SignupInput): Record<string, unknown> {
  * The user, its account, the sign-up grant (SIGNAL_CREDITS) and its campaign in one transaction;
  * a user created confirmed (social) gets what a confirmed email brings at once. Null: email taken.
  */
-function createWithCredits(services: Services, user: NewUser, referrer: ReferrerRow | null): Promise<UserRow | null> {
+export function createWithCredits(
+  services: Services,
+  user: NewUser,
+  referrer: ReferrerRow | null = null,
+): Promise<UserRow | null> {
   return services.db.transaction(async (tx) => {
     const created = await createUserWithAccount(tx, user);
     if (!created) return null;
@@ -142,10 +147,12 @@ export async function findOrCreateSocialUser(
   throw new AppError('INTERNAL', 'Could not create the account');
 }
 
-/** An unconfirmed password account signing in with a provider that verified the email. */
-function confirmBySocialSignin(services: Services, user: UserRow): Promise<UserRow> {
+/** An unconfirmed account signing in with a provider that verified the email. */
+async function confirmBySocialSignin(services: Services, user: UserRow): Promise<UserRow> {
+  // The provider proved the email; a password set before that proof is nobody's to keep.
+  await revokeUnprovenAccess(services, user);
   return services.db.transaction(async (tx) => {
-    const confirmed = await updateUser(tx, user.id, { emailConfirmedAt: new Date() });
-    return confirmed ? onEmailConfirmed(tx, services, confirmed) : user;
+    const claimed = await updateUser(tx, user.id, { emailConfirmedAt: new Date(), passwordHash: null });
+    return claimed ? onEmailConfirmed(tx, services, claimed) : user;
   });
 }

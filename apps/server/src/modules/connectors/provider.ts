@@ -1,6 +1,6 @@
 // A provider's adapter and its call context, from the server's configuration; broker failures
 // turned into AppErrors whose message is the broker's own ('<Title>: …').
-import { type Broker, type BrokerContext, configPrefix, isBrokerError, resolveBrokerContext } from '@router/brokers';
+import { type Broker, type BrokerContext, isBrokerError, resolveBrokerContext } from '@router/brokers';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -27,16 +27,7 @@ export function brokerContextFor(services: Services, broker: Broker, signal?: Ab
   const { name } = broker.descriptor;
   let ctx = byName.get(name);
   if (!ctx) {
-    const settings = config.brokers[name] ?? {};
-    const prefix = configPrefix(name);
-    ctx = resolveBrokerContext(broker.descriptor, {
-      values: {
-        [`${prefix}_BASE_URL`]: settings.baseUrl,
-        [`${prefix}_CLIENT_ID`]: settings.clientId,
-        [`${prefix}_CLIENT_SECRET`]: settings.clientSecret,
-      },
-      publicUrl: config.PUBLIC_URL,
-    });
+    ctx = resolveBrokerContext(broker.descriptor, { config: config.brokers[name], publicUrl: config.PUBLIC_URL });
     byName.set(name, ctx);
   }
   return signal ? { ...ctx, signal } : ctx;

@@ -1,0 +1,207 @@
+// The Broker contract over ccxt, shared by kraken, coinbase, bitmex and woo. Each call builds a
+// fresh ccxt instance (credentials, deadline, base URL), so nothing leaks between connections.
+
+import type { OrderResponse } from '@router/orders';
+import type { Exchange } from 'ccxt';
+import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
+import { BrokerError } from '../core/errors.ts';
+import { orderIdToCancel } from '../core/find-order.ts';
+import { type ErrorMapping, toBrokerError } from './errors.ts';
+import { createExchange, lastStatusOf } from './exchange.ts';
+import { closeOrder } from './positions.ts';
+import { loadMarketInfos, toHoldings, toOrderResponse } from './readers.ts';
+import { findMarket, type MarketInfo, preferredKind } from './symbols.ts';
+import type { CcxtVenue } from './venue.ts';
+
+const DEFAULT_ACCOUNT_ID = 'default';
+
+const isSandbox = (values: Readonly<Record<string, string>>) => /^(1|true|yes|on)$/i.test(values.sandbox ?? '');
+
+/** What every ccxt exchange has; finding by client id, or by listing, as `has` says. */
+export type CcxtBroker = BrokerWith<'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId'>;
+
+export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
+  const { descriptor } = venue;
+  const title = descriptor.title;
+  const mapping: ErrorMapping = {
+    title,
+    exchangeId: descriptor.name,
+    readMessage: venue.readMessage,
+    ...(descriptor.exceptions ? { exceptions: descriptor.exceptions } : {}),
+  };
+
+  async function exchangeFor(ctx: BrokerContext, secrets: Readonly<Record<string, string>>): Promise<Exchange> {
+    const exchange = await createExchange(venue.exchangeClass, {
+      credentials: venue.credentials(secrets),
+      baseUrl: ctx.baseUrl,
+      defaultBaseUrl: descriptor.baseUrl,
+      sandbox: venue.sandbox === true && isSandbox(secrets),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      ...(venue.options ? { options: venue.options } : {}),
+      ...(venue.currencies ? { currencies: true } : {}),
+    });
+    venue.configure?.(exchange);
+    return exchange;
+  }
+
+  /** Runs a call on the exchange; failures become BrokerErrors (`submission`: it may have placed an order). */
+  async function call<T>(exchange: Exchange, work: () => Promise<T>, submission = false): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw toBrokerError(error, mapping, submission, lastStatusOf(exchange));
+    }
+  }
+
+  function checkAccount(session: BrokerSession, accountId: string): void {
+    if (!session.accounts.some((account) => account.id === accountId))
+      throw new BrokerError('AuthenticationError', title, `account ${accountId} is not part of this connection`);
+  }
+
+  async function marketFor(exchange: Exchange, symbol: string, extra?: Record<string, string | number | boolean>) {
+    const markets = await call(exchange, () => loadMarketInfos(exchange));
+    const market = findMarket(markets, symbol, preferredKind(extra));
+    if (!market) throw new BrokerError('InvalidOrder', title, `unknown symbol ${symbol}`);
+    return market;
+  }
+
+  /** ccxt truncates amounts to the lot size; a material change (150 → 100 contracts) is refused. */
+  function checkLot(exchange: Exchange, market: MarketInfo, amount: number): void {
+    let rounded = 0;
+    try {
+      rounded = Number(exchange.amountToPrecision(market.symbol, amount));
+    } catch {}
+    if (!(rounded > 0) || Math.abs(rounded - amount) / amount > 0.001)
+      throw new BrokerError('InvalidOrder', title, `quantity ${amount} does not fit the lot size of ${market.id}`);
+  }
+
+  async function existing(exchange: Exchange, clientOrderId: string, since?: number): Promise<OrderResponse | null> {
+    const found = await call(exchange, () => venue.findByClientId(exchange, clientOrderId, since));
+    return found ? toOrderResponse(found) : null;
+  }
+
+  /** A ready exchange of the connection, its markets loaded (lookups and cancels name no symbol). */
+  async function loaded(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Exchange> {
+    checkAccount(session, accountId);
+    const exchange = await exchangeFor(ctx, session.secrets);
+    await call(exchange, () => exchange.loadMarkets());
+    return exchange;
+  }
+
+  const findByClientId: Broker['findByClientId'] = async (ctx, session, accountId, clientOrderId) =>
+    existing(await loaded(ctx, session, accountId), clientOrderId);
+
+  const listRecentOrders: Broker['listRecentOrders'] = async (ctx, session, query) => {
+    const found = await existing(await loaded(ctx, session, query.accountId), query.clientOrderId, query.from);
+    return found ? [{ order: found, match: 'id' }] : [];
+  };
+
+  async function cancelOpen(exchange: Exchange, market: MarketInfo): Promise<number> {
+    const open = await call(exchange, () => exchange.fetchOpenOrders(market.symbol));
+    for (const order of open)
+      if (order.id) await call(exchange, () => exchange.cancelOrder(order.id ?? '', market.symbol));
+    return open.length;
+  }
+
+  async function close(exchange: Exchange, market: MarketInfo): Promise<OrderResponse> {
+    await cancelOpen(exchange, market);
+    const args = await call(exchange, () => closeOrder(exchange, market, venue.positions === true));
+    if (!args) throw new BrokerError('InvalidOrder', title, `no position in ${market.symbol} to close`);
+    const placed = await call(
+      exchange,
+      () => exchange.createOrder(market.symbol, 'market', args.side, args.amount, undefined, args.params),
+      true,
+    );
+    return toOrderResponse(placed);
+  }
+
+  const broker: CcxtBroker = {
+    descriptor,
+
+    async connect(ctx, input) {
+      const secrets = { ...input.credentials };
+      const exchange = await exchangeFor(ctx, secrets);
+      const balances = await call(exchange, () => exchange.fetchBalance());
+      const holdings = toHoldings(balances, [], venue.positions === true);
+      return {
+        secrets,
+        accounts: [
+          {
+            id: DEFAULT_ACCOUNT_ID,
+            name: `${title} account`,
+            dataTitle: title,
+            dataType: venue.positions ? 'margin' : 'cash',
+            ...(holdings.currency ? { dataCurrency: holdings.currency } : {}),
+            demo: venue.sandbox === true && isSandbox(secrets),
+          },
+        ],
+      };
+    },
+
+    async placeOrder(ctx, session, input) {
+      checkAccount(session, input.accountId);
+      const { order, clientOrderId } = input;
+      const exchange = await exchangeFor(ctx, session.secrets);
+      const market = await marketFor(exchange, order.symbol, order.extra);
+      if (order.action === 'close') return close(exchange, market);
+      if (order.action === 'cancel') {
+        const count = await cancelOpen(exchange, market);
+        return { id: clientOrderId, status: 'canceled', status_description: `${count} open orders canceled` };
+      }
+      const args = venue.orderArgs(order, market, clientOrderId);
+      checkLot(exchange, market, args.amount);
+      try {
+        const placed = await exchange.createOrder(
+          market.symbol,
+          args.type,
+          args.side,
+          args.amount,
+          args.price,
+          args.params,
+        );
+        return toOrderResponse(placed);
+      } catch (error) {
+        const mapped = toBrokerError(error, mapping, true, lastStatusOf(exchange));
+        if (mapped.kind !== 'DuplicateOrder') throw mapped;
+        // The client order id was used already: that order is the answer, nothing new is placed.
+        const found = await existing(exchange, clientOrderId);
+        if (found) return found;
+        throw mapped;
+      }
+    },
+
+    async cancelOrder(ctx, session, target) {
+      const exchange = await loaded(ctx, session, target.accountId);
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
+      await call(exchange, () => (venue.cancel ? venue.cancel(exchange, orderId) : exchange.cancelOrder(orderId)));
+    },
+
+    async closePosition(ctx, session, accountId, symbol) {
+      checkAccount(session, accountId);
+      const exchange = await exchangeFor(ctx, session.secrets);
+      return close(exchange, await marketFor(exchange, symbol));
+    },
+
+    ...(descriptor.has.findOrderByClientId ? { findByClientId } : {}),
+    ...(descriptor.has.listRecentOrders ? { listRecentOrders } : {}),
+
+    async findByBrokerId(ctx, session, accountId, orderId) {
+      const exchange = await loaded(ctx, session, accountId);
+      try {
+        return toOrderResponse(await exchange.fetchOrder(orderId));
+      } catch (error) {
+        const mapped = toBrokerError(error, mapping, false, lastStatusOf(exchange));
+        if (mapped.kind === 'OrderNotFound') return null;
+        throw mapped;
+      }
+    },
+
+    async getHoldings(ctx, session, accountId) {
+      const exchange = await loaded(ctx, session, accountId);
+      const balances = await call(exchange, () => exchange.fetchBalance());
+      const positions = venue.positions ? await call(exchange, () => exchange.fetchPositions()) : [];
+      return toHoldings(balances, positions, venue.positions === true);
+    },
+  };
+  return broker;
+}

@@ -1,0 +1,84 @@
+// ccxt's exceptions mapped to the broker error kinds, with the exchange's own message shown as
+// "<Title>: <message>". ccxt puts the raw answer in its messages ("kraken {\"error\":[...]}"):
+// each adapter reads its exchange's message out of that body.
+
+import { BrokerError, type BrokerErrorKind, isBrokerError } from '../core/errors.ts';
+import { type ExceptionTable, matchException } from '../core/exceptions.ts';
+import { isCcxtError } from './ccxt-module.ts';
+
+/** Reads the exchange's message out of its parsed error body (or undefined). */
+export type MessageReader = (body: unknown) => string | undefined;
+
+export interface ErrorMapping {
+  title: string;
+  /** ccxt's id of the exchange, which starts most of its messages. */
+  exchangeId: string;
+  readMessage: MessageReader;
+  /** The descriptor's table of the exchange's messages (a repeated client order id counts on submissions only). */
+  exceptions?: ExceptionTable;
+}
+
+const MAX_LENGTH = 300;
+
+/** The JSON body inside a ccxt message, if any: `kraken {"error":[...]}`, `bitmex POST url 400 {...}`. */
+export function bodyOf(message: string): unknown {
+  const start = message.search(/[[{]/);
+  if (start < 0) return undefined;
+  try {
+    return JSON.parse(message.slice(start)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The exchange's words, else ccxt's message without the exchange id in front. */
+function exchangeMessage(error: Error, readMessage: MessageReader, exchangeId: string): string {
+  const fromBody = readMessage(bodyOf(error.message));
+  const prefix = `${exchangeId} `;
+  const text =
+    fromBody ?? (error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message).trim();
+  // ccxt's HTTP errors: "GET https://host/path 401 Unauthorized <body>" → "401 Unauthorized <body>".
+  const http = /^(?:GET|POST|PUT|PATCH|DELETE) \S+ (\d{3} .*)$/s.exec(text);
+  const clean = (http?.[1] ?? text).trim() || 'request failed';
+  return clean.length > MAX_LENGTH ? `${clean.slice(0, MAX_LENGTH)}…` : clean;
+}
+
+function kindOf(error: Error): BrokerErrorKind | 'network' | undefined {
+  if (isCcxtError(error, 'DuplicateOrderId')) return 'DuplicateOrder';
+  if (isCcxtError(error, 'InsufficientFunds')) return 'InsufficientFunds';
+  if (isCcxtError(error, 'OrderNotFound')) return 'OrderNotFound';
+  if (isCcxtError(error, 'InvalidOrder') || isCcxtError(error, 'BadSymbol') || isCcxtError(error, 'BadRequest'))
+    return 'InvalidOrder';
+  if (isCcxtError(error, 'AuthenticationError') || isCcxtError(error, 'PermissionDenied')) return 'AuthenticationError';
+  // RateLimitExceeded and DDoSProtection are NetworkErrors in ccxt: test them first.
+  if (isCcxtError(error, 'RateLimitExceeded') || isCcxtError(error, 'DDoSProtection')) return 'RateLimited';
+  if (isCcxtError(error, 'ExchangeNotAvailable') || isCcxtError(error, 'NetworkError')) return 'network';
+  return undefined;
+}
+
+/**
+ * A BrokerError for anything a ccxt call threw. `submission`: the call could have placed an
+ * order, so a lost answer leaves the outcome unknown.
+ */
+export function toBrokerError(error: unknown, mapping: ErrorMapping, submission = false, status?: number): BrokerError {
+  if (isBrokerError(error)) return error;
+  const { title } = mapping;
+  if (!(error instanceof Error)) return new BrokerError('BrokerUnavailable', title, String(error));
+  const message = exchangeMessage(error, mapping.readMessage, mapping.exchangeId);
+  const named = matchException(mapping.exceptions, message);
+  if (submission && named === 'DuplicateOrder')
+    return new BrokerError('DuplicateOrder', title, message, { cause: error });
+  // The table is this exchange's own knowledge: it wins over ccxt's generic classes.
+  const kind =
+    (named === 'DuplicateOrder' ? undefined : named) ??
+    kindOf(error) ??
+    (status !== undefined && status >= 500 ? 'network' : undefined);
+  if (kind === 'network' || kind === undefined) {
+    // Unclassified exchange errors (ccxt's ExchangeError) are refusals, not lost answers.
+    if (kind === undefined) return new BrokerError('InvalidOrder', title, message, { cause: error });
+    const said = mapping.readMessage(bodyOf(error.message));
+    const text = said ?? (isCcxtError(error, 'RequestTimeout') ? 'no answer in time' : 'exchange unavailable');
+    return new BrokerError('BrokerUnavailable', title, text, { cause: error, outcomeUnknown: submission });
+  }
+  return new BrokerError(kind, title, message, { cause: error });
+}

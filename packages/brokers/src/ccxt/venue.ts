@@ -1,0 +1,45 @@
+// What one exchange adds to the shared ccxt broker: its descriptor, ccxt class, credentials,
+// how an order becomes createOrder arguments, and how an order is found by our client id.
+
+import type { Order } from '@router/orders';
+import type { Order as CcxtOrder, Exchange } from 'ccxt';
+import type { BrokerDescriptor } from '../core/broker.ts';
+import type { MessageReader } from './errors.ts';
+import type { ExchangeClassOf, ExchangeCredentials } from './exchange.ts';
+import type { MarketInfo } from './symbols.ts';
+
+/** ccxt createOrder(symbol, type, side, amount, price, params). */
+export interface OrderArgs {
+  type: string;
+  side: 'buy' | 'sell';
+  amount: number;
+  price?: number;
+  params: Record<string, unknown>;
+}
+
+export interface CcxtVenue {
+  descriptor: BrokerDescriptor & { baseUrl: string };
+  exchangeClass: ExchangeClassOf;
+  /** ccxt credentials from the values entered under the descriptor's credential names. */
+  credentials(values: Readonly<Record<string, string>>): ExchangeCredentials;
+  /** Whether loading markets also loads the exchange's currencies. */
+  currencies?: boolean;
+  /** ccxt options of this exchange. */
+  options?: Record<string, unknown>;
+  readMessage: MessageReader;
+  /** createOrder arguments; throws a BrokerError for what the exchange cannot do. */
+  orderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs;
+  /**
+   * The order placed with our client order id, if the exchange has it: asked for by that id
+   * (`has.findOrderByClientId`), or found in the orders listed since `since` (`has.listRecentOrders`).
+   */
+  findByClientId(exchange: Exchange, clientOrderId: string, since?: number): Promise<CcxtOrder | undefined>;
+  /** Cancels by order id alone, where ccxt also wants the symbol (WOO). */
+  cancel?(exchange: Exchange, orderId: string): Promise<unknown>;
+  /** Whether the exchange has derivative positions (holdings and close read them). */
+  positions?: boolean;
+  /** Last adjustments of a fresh ccxt instance (Kraken: a nonce that never repeats). */
+  configure?(exchange: Exchange): void;
+  /** The exchange's testnet is used when the connection says so (credential `sandbox`). */
+  sandbox?: boolean;
+}
