@@ -45,7 +45,8 @@ export async function listAudit(
   return rows.map((row: AuditRow) => ({ ...row, details: JSON.stringify(row.details) }));
 }
 
-const SECRET_KEY = /pass|secret|token|credential|authorization/i;
+/** Argument names whose values never reach the log (cf. logger.ts REDACT_PATHS). */
+const SECRET_KEY = /pass|secret|token|credential|authorization|shortkey|verifier|recovery|^code$/i;
 const MAX_TEXT = 500;
 
 /** A mutation's arguments as the audit log keeps them: secrets replaced, long texts cut. */

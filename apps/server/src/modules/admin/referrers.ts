@@ -1,12 +1,12 @@
 // Referral campaigns (SPEC §2 Admin, §3 Referrer link, §5): created with a random code (the link
 // is /signup/{code}), deleted by link or suffix (the code stays reserved, so its link says it
 // was deleted), and looked up by the sign-up screen.
-import { randomInt } from 'node:crypto';
 import { ADMIN_TEXT, AUDIT_ACTIONS, referrerCodeOf, referrerCreateSchema, referrerDeleteSchema } from '@router/shared';
 import { insertReferrer, markReferrerDeleted, type ReferrerRow } from '../../db/repositories/referrer.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../auth/caller.ts';
+import { randomCode } from '../auth/tokens.ts';
 import { recordAudit } from './audit.ts';
 import { type AdminCaller, requireAdmin } from './guard.ts';
 import { findReferrer } from './referral.ts';
@@ -15,11 +15,7 @@ import { findReferrer } from './referral.ts';
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
 const CODE_LENGTH = 8;
 
-function newCode(): string {
-  let code = '';
-  for (let i = 0; i < CODE_LENGTH; i++) code += ALPHABET[randomInt(ALPHABET.length)];
-  return code;
-}
+const newCode = (): string => randomCode(ALPHABET, CODE_LENGTH);
 
 export async function createReferrer(
   caller: AdminCaller,
