@@ -1,8 +1,8 @@
 // GraphQL documents and database reads shared by the admin tests.
 import type { TestApp } from './app.ts';
 
-export const REWARD = `mutation($email: String!, $credits: Float!) { adminAccountReward(email: $email, credits: $credits) }`;
-export const REFERRER_CREATE = `mutation($name: String, $providerName: String, $credits: Float!) {
+export const REWARD = `mutation($email: String!, $credits: Int!) { adminAccountReward(email: $email, credits: $credits) }`;
+export const REFERRER_CREATE = `mutation($name: String, $providerName: String, $credits: Int!) {
   adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) { code name providerName credits }
 }`;
 export const REFERRER_DELETE = `mutation($ref: String!) { adminReferrerDelete(referrerCodeOrUrl: $ref) }`;

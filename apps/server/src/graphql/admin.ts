@@ -40,7 +40,7 @@ const AdminAuditEntryRef = builder.objectRef<AuditEntryView>('AdminAuditEntry').
 builder.mutationFields((t) => ({
   adminAccountReward: t.boolean({
     description: `Adds one-time credits (default ${DEFAULT_REWARD_CREDITS} in the form) to a confirmed user's account.`,
-    args: { email: t.arg.string({ required: true }), credits: t.arg.float({ required: true }) },
+    args: { email: t.arg.string({ required: true }), credits: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => rewardCredits(ctx, args),
   }),
   adminReferrerCreate: t.field({
@@ -49,7 +49,7 @@ builder.mutationFields((t) => ({
     args: {
       name: t.arg.string(),
       providerName: t.arg.string(),
-      credits: t.arg.float({ required: true }),
+      credits: t.arg.int({ required: true }),
     },
     resolve: (_root, args, ctx) => createReferrer(ctx, args),
   }),

@@ -17,8 +17,8 @@ type Documents = {
     "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": typeof types.ActivityActionsDocument,
     "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n": typeof types.AdminProxyStartDocument,
     "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n": typeof types.AdminProxyEndDocument,
-    "\n  mutation AdminAccountReward($email: String!, $credits: Float!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": typeof types.AdminAccountRewardDocument,
-    "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Float!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n": typeof types.AdminReferrerCreateDocument,
+    "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": typeof types.AdminAccountRewardDocument,
+    "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n": typeof types.AdminReferrerCreateDocument,
     "\n  mutation AdminReferrerDelete($referrerCodeOrUrl: String!) {\n    adminReferrerDelete(referrerCodeOrUrl: $referrerCodeOrUrl)\n  }\n": typeof types.AdminReferrerDeleteDocument,
     "\n  query AdminReferrerStatsReport {\n    adminReferrerStatsReport\n  }\n": typeof types.AdminReferrerStatsReportDocument,
     "\n  mutation AdminUserProfessional($email: String!, $isProfessional: Boolean!) {\n    adminUserProfessional(email: $email, isProfessional: $isProfessional) {\n      email\n      group\n    }\n  }\n": typeof types.AdminUserProfessionalDocument,
@@ -79,8 +79,8 @@ const documents: Documents = {
     "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
     "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n": types.AdminProxyStartDocument,
     "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n": types.AdminProxyEndDocument,
-    "\n  mutation AdminAccountReward($email: String!, $credits: Float!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": types.AdminAccountRewardDocument,
-    "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Float!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n": types.AdminReferrerCreateDocument,
+    "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": types.AdminAccountRewardDocument,
+    "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n": types.AdminReferrerCreateDocument,
     "\n  mutation AdminReferrerDelete($referrerCodeOrUrl: String!) {\n    adminReferrerDelete(referrerCodeOrUrl: $referrerCodeOrUrl)\n  }\n": types.AdminReferrerDeleteDocument,
     "\n  query AdminReferrerStatsReport {\n    adminReferrerStatsReport\n  }\n": types.AdminReferrerStatsReportDocument,
     "\n  mutation AdminUserProfessional($email: String!, $isProfessional: Boolean!) {\n    adminUserProfessional(email: $email, isProfessional: $isProfessional) {\n      email\n      group\n    }\n  }\n": types.AdminUserProfessionalDocument,
@@ -167,11 +167,11 @@ export function graphql(source: "\n  mutation AdminProxyEnd($email: String!) {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation AdminAccountReward($email: String!, $credits: Float!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n"): (typeof documents)["\n  mutation AdminAccountReward($email: String!, $credits: Float!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n"];
+export function graphql(source: "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n"): (typeof documents)["\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Float!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n"): (typeof documents)["\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Float!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n"];
+export function graphql(source: "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n"): (typeof documents)["\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -99,12 +99,18 @@ describe('adminAccountReward', () => {
     [{ email: '', credits: 25 }, 'Required'],
     [{ email: 'bob@example.test', credits: 0 }, 'Must be greater than 0'],
     [{ email: 'bob@example.test', credits: -5 }, 'Must be greater than 0'],
-    [{ email: 'bob@example.test', credits: 2.5 }, 'Must be a whole number'],
-    [{ email: 'bob@example.test', credits: 1e12 }, 'At most 1000000'],
+    [{ email: 'bob@example.test', credits: 1_000_001 }, 'At most 1000000'],
+    // Credits are a GraphQL Int: a fraction or a number beyond 32 bits never reaches the resolver.
+    [{ email: 'bob@example.test', credits: 2.5 }, /Int cannot represent non-integer value: 2.5/],
+    [{ email: 'bob@example.test', credits: 1e12 }, /Int cannot represent non 32-bit signed integer value/],
   ])('refuses %o with "%s" and changes nothing', async (vars, message) => {
     const before = await footprint(t);
     const res = await gql(t.app, REWARD, vars, asAdmin());
-    expect(res.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+    if (typeof message === 'string') {
+      expect(res.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+    } else {
+      expect(res.errors?.[0]?.message).toMatch(message);
+    }
     expect(await footprint(t)).toEqual(before);
   });
 

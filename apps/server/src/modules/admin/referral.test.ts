@@ -99,12 +99,16 @@ describe('adminReferrerCreate', () => {
     [{ providerName: 'nosuchbroker', credits: 100 }, 'Unknown brokerage'],
     [{ name: 'Spring', credits: 0 }, 'Must be greater than 0'],
     [{ name: 'Spring', credits: -100 }, 'Must be greater than 0'],
-    [{ name: 'Spring', credits: 10.5 }, 'Must be a whole number'],
-    [{ name: 'Spring', credits: 5e9 }, 'At most 1000000'],
+    [{ name: 'Spring', credits: 2_000_000_000 }, 'At most 1000000'],
+    [{ name: 'Spring', credits: 10.5 }, /Int cannot represent non-integer value/],
   ])('refuses %o with "%s" and creates nothing', async (vars, message) => {
     const before = await footprint(t);
     const res = await gql(t.app, REFERRER_CREATE, vars, asAdmin());
-    expect(res.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+    if (typeof message === 'string') {
+      expect(res.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+    } else {
+      expect(res.errors?.[0]?.message).toMatch(message);
+    }
     expect(await footprint(t)).toEqual(before);
   });
 });

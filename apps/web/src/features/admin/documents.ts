@@ -14,13 +14,13 @@ export const AdminProxyEndDocument = graphql(`
 `);
 
 export const AdminAccountRewardDocument = graphql(`
-  mutation AdminAccountReward($email: String!, $credits: Float!) {
+  mutation AdminAccountReward($email: String!, $credits: Int!) {
     adminAccountReward(email: $email, credits: $credits)
   }
 `);
 
 export const AdminReferrerCreateDocument = graphql(`
-  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Float!) {
+  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {
     adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {
       code
     }
