@@ -8,6 +8,7 @@ import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { useProviders } from '../../lib/providers.tsx';
 import { AdminReferrerCreateDocument } from './documents.ts';
+import { CreditsField } from './fields.tsx';
 import { FormResult, numberValue, useAdminAction } from './form-result.tsx';
 import { referrerLink } from './referrer-link.ts';
 
@@ -64,13 +65,8 @@ export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
             ))}
           </select>
         </div>
-        <TextField
+        <CreditsField
           className="col-sm-3 mb-3"
-          label="Credits"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
           registration={register('credits', { setValueAs: numberValue })}
           error={errors.credits?.message}
         />
