@@ -8,6 +8,7 @@ import type { HookItem } from '../hooks/hook-model.ts';
 import { useHookActions } from '../hooks/use-hook-actions.ts';
 import { useHooks } from '../hooks/use-hooks.ts';
 import { NotificationsDialog } from '../notifications/notifications-dialog.tsx';
+import { PaperAccountLink } from '../paper/paper-account-link.tsx';
 import { AccountSection } from './account-section.tsx';
 import { type ConnectorAccount, type ConnectorItem, connectorState, parseAccounts } from './connector-model.ts';
 import { ConnectorStateAlert, ConnectorStateBadge } from './connector-status.tsx';
@@ -95,6 +96,9 @@ export function ConnectorCard({
             onRename={renameAccount}
             onNotifications={setNotifying}
             onNewHook={setCreatingFor}
+            actions={
+              connector.providerName === 'paper' && <PaperAccountLink connectorKey={connector.key} account={account} />
+            }
           >
             {creatingFor?.id === account.id && (
               <div className="mb-3">
