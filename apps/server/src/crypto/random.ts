@@ -1,17 +1,17 @@
 // Random identifiers from the system CSPRNG: base62 by rejection sampling, so every character
 // is equally likely (no modulo bias).
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 248 = 4 × 62: bytes at or above it are dropped, the rest map evenly onto the alphabet. */
-const LIMIT = 248;
+export const BASE62_LIMIT = 248;
 
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     // About 3 % of bytes are dropped; asking for twice as many makes a second round rare.
     for (const byte of randomBytes((length - out.length) * 2)) {
-      if (byte >= LIMIT) continue;
+      if (byte >= BASE62_LIMIT) continue;
       out += BASE62[byte % 62];
       if (out.length === length) break;
     }
@@ -19,7 +19,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** Public identifiers of connectors, hooks and notifications (not secrets). */
+/** Public identifiers of users, tokens, connectors, hooks and notifications (not secrets). */
 export function newKey(): string {
   return randomBase62(16);
 }
@@ -27,4 +27,11 @@ export function newKey(): string {
 /** A hook's short key: 22 base62 characters (about 131 bits), its only secret. */
 export function newShortKey(): string {
   return randomBase62(22);
+}
+
+/** `length` characters drawn uniformly from `alphabet` (codes people read or type). */
+export function randomCode(alphabet: string, length: number): string {
+  let code = '';
+  for (let i = 0; i < length; i++) code += alphabet[randomInt(alphabet.length)];
+  return code;
 }

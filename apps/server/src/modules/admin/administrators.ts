@@ -1,6 +1,8 @@
 // Who administers an installation (issue 15): the first account to confirm its email, or, when
 // ADMIN_EMAILS is set, only the confirmed accounts of those addresses. A sign-up alone never
 // makes an administrator (an unconfirmed account cannot even sign in).
+
+import { GROUP } from '@router/shared';
 import {
   changeGroup,
   hasConfirmedAdministrator,
@@ -10,7 +12,6 @@ import {
 } from '../../db/repositories/administrators.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
-import { GROUP } from '../../graphql/guards.ts';
 import type { Services } from '../../services.ts';
 
 /**
@@ -34,7 +35,7 @@ export async function promoteOnConfirmation(tx: Transaction, services: Services,
 
 /**
  * At start: confirmed ADMIN_EMAILS accounts become administrators (the list may have changed);
- * without the list, an installation left with no confirmed administrator (migration 0011 took
+ * without the list, an installation left with no confirmed administrator (migration 0012 took
  * the role from unconfirmed first sign-ups) gets its earliest confirmed account as one.
  */
 export async function settleAdministrators(services: Services): Promise<void> {

@@ -1,8 +1,9 @@
 // What a confirmed email brings (issue 15): the referral campaign's credits and, for the first
 // confirmed account or an ADMIN_EMAILS address, the administrator role.
+
+import { GROUP } from '@router/shared';
 import type { Transaction } from '../../db/repositories/executor.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
-import { GROUP } from '../../graphql/guards.ts';
 import type { Services } from '../../services.ts';
 import { promoteOnConfirmation } from './administrators.ts';
 import { grantReferralCredits } from './referral.ts';

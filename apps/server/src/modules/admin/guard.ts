@@ -1,7 +1,9 @@
 // Who may call the admin API: administrators (SPEC §6 group bit 1), also while they act as
 // another user (X-User is honoured for administrators only, see modules/auth/authenticate.ts).
+
+import { GROUP } from '@router/shared';
 import type { GraphQLContext } from '../../graphql/context.ts';
-import { GROUP, requireGroup, requireSignedIn } from '../../graphql/guards.ts';
+import { requireGroup, requireSignedIn } from '../auth/caller.ts';
 
 export type AdminCaller = Pick<GraphQLContext, 'services' | 'viewer'>;
 

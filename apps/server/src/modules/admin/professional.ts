@@ -1,10 +1,9 @@
 // `adminUserProfessional` (beyond SPEC, issue 15): grants or removes professional status (group
 // bit 16), which a server without card payments needs for the developer Applications section.
-import { AUDIT_ACTIONS, adminEmailSchema } from '@router/shared';
+import { AUDIT_ACTIONS, adminEmailSchema, GROUP } from '@router/shared';
 import { z } from 'zod';
 import { changeGroup } from '../../db/repositories/administrators.repository.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
-import { GROUP } from '../../graphql/guards.ts';
 import { parseInput } from '../auth/caller.ts';
 import { recordAudit } from './audit.ts';
 import { type AdminCaller, requireAdmin } from './guard.ts';

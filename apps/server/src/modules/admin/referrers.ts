@@ -2,11 +2,11 @@
 // is /signup/{code}), deleted by link or suffix (the code stays reserved, so its link says it
 // was deleted), and looked up by the sign-up screen.
 import { ADMIN_TEXT, AUDIT_ACTIONS, referrerCodeOf, referrerCreateSchema, referrerDeleteSchema } from '@router/shared';
+import { randomCode } from '../../crypto/random.ts';
 import { insertReferrer, markReferrerDeleted, type ReferrerRow } from '../../db/repositories/referrer.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../auth/caller.ts';
-import { randomCode } from '../auth/tokens.ts';
 import { recordAudit } from './audit.ts';
 import { type AdminCaller, requireAdmin } from './guard.ts';
 import { findReferrer } from './referral.ts';

@@ -3,12 +3,11 @@
 // also in the audit log: graphql/proxy-audit.ts). Second-factor (mfa) sessions are no viewer at all: they
 // only complete `signin(type: "passcode")`. Unknown, expired or revoked tokens are anonymous,
 // so protected fields answer UNAUTHENTICATED.
-import { ADMIN_TEXT } from '@router/shared';
+import { ADMIN_TEXT, GROUP } from '@router/shared';
 import type { FastifyRequest } from 'fastify';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
-import { GROUP } from '../../graphql/guards.ts';
 import type { Authenticate } from '../../graphql/yoga.ts';
 import type { Services } from '../../services.ts';
 import { resolveToken } from './sessions.ts';

@@ -10,13 +10,13 @@ import {
   RECOVERY_CODE_LENGTH,
 } from '@router/shared';
 import { deriveKey } from '../../crypto/derive.ts';
+import { randomCode } from '../../crypto/random.ts';
 import {
   countUnusedRecoveryCodes,
   replaceRecoveryCodes,
   useRecoveryCode,
 } from '../../db/repositories/recovery-code.repository.ts';
 import type { Services } from '../../services.ts';
-import { randomCode } from './tokens.ts';
 
 function hashCode(services: Services, userId: number, code: string): string {
   const key = deriveKey(services.secretsKey, 'recovery-codes');

@@ -2,6 +2,7 @@
 // (Google/Apple) creates a confirmed account. A referrer code names a campaign of ours (its
 // credits come with the confirmed email); who becomes administrator: modules/admin/administrators.ts.
 import { GROUP, nameSchema, signupCredentialsSchema, socialCredentialsSchema } from '@router/shared';
+import { newKey } from '../../crypto/random.ts';
 import type { ReferrerRow } from '../../db/repositories/referrer.repository.ts';
 import {
   createUserWithAccount,
@@ -21,7 +22,6 @@ import { sendConfirmation } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
 import { verifySocialToken } from './social.ts';
-import { newKey } from './tokens.ts';
 
 export const EMAIL_TAKEN = 'This email is already registered';
 
