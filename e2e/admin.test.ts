@@ -1,7 +1,8 @@
 // Admin tools against the real server (issue 15): the administrator (ADMIN_EMAILS) creates a
 // referral campaign; a new person signs up through its link, confirms by the mailed link and sees
-// the campaign's credits; the stats CSV counts them; a reward adds more; proxy mode shows that
-// user's data under the red banner until reset; the audit log lists every step.
+// the campaign's credits; the stats CSV counts them; a reward adds more; the deleted campaign's
+// link says so; proxy mode shows that user's data under the red banner until reset; the audit
+// log lists every step.
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -111,9 +112,29 @@ describe('admin tools', () => {
     await reward.getByRole('button', { name: 'Add' }).click();
     await reward.getByText('Successfully added').waitFor();
 
+    // The campaign ends: deleted by its link, which then says so on the sign-up screen.
+    const remove = form(page, 'Delete a referrer link');
+    await remove.getByLabel('Link or suffix').fill(link);
+    await remove.getByRole('button', { name: 'Delete' }).click();
+    await remove.getByText('Deleted the referrer link').waitFor();
+    const late = await openPage(browser(), DESKTOP);
+    await late.page.goto(link);
+    await late.page
+      .getByText('This referral link has been deleted: signing up through it gives no extra signals')
+      .waitFor();
+    expect(late.errors).toEqual([]);
+    await late.close();
+
     await expect
       .poll(() => auditRows(page))
-      .toEqual(expect.arrayContaining([`Reward | ${email}`, 'Stats downloaded | -', 'Referral campaign created | -']));
+      .toEqual(
+        expect.arrayContaining([
+          `Reward | ${email}`,
+          'Stats downloaded | -',
+          'Referral campaign created | -',
+          'Referral campaign deleted | -',
+        ]),
+      );
     await saveScreen(page, 'admin-audit-desktop', true);
     expect(errors).toEqual([]);
     await close();

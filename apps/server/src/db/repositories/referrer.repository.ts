@@ -65,7 +65,10 @@ export interface ReferrerStatsRow {
   deletedAt: string | null;
   signups: number;
   confirmedSignups: number;
-  /** Signed-up users with a purchase or a paid plan period in their credit ledger. */
+  /**
+   * Signed-up users who paid something: a pack, a plan period or professional status (every Stripe
+   * payment is a row of `payments`; professional status alone grants no credits).
+   */
   payingUsers: number;
   /** Live signals (test hooks excluded) of the signed-up users. */
   signalsSent: number;
@@ -81,7 +84,7 @@ export async function referrerStats(db: Executor): Promise<ReferrerStatsRow[]> {
       count(s.user_id)::int as signups,
       count(u.email_confirmed_at)::int as "confirmedSignups",
       (count(s.user_id) filter (where exists (
-        select 1 from credit_ledger l where l.user_id = s.user_id and l.cause in ('purchase', 'period')
+        select 1 from payments p where p.user_id = s.user_id and p.price > 0
       )))::int as "payingUsers",
       coalesce(sum((select count(*) from signals g where g.user_id = s.user_id and not g.is_test)), 0)::int
         as "signalsSent",

@@ -224,7 +224,8 @@ describe('adminReferrerDelete', () => {
     ]);
     const id = Number(rows[0]?.id);
     await t.services.db.$client.query(
-      `insert into credit_ledger (user_id, credits, cause, reference, balance_after) values ($1, 100, 'purchase', 'cs_test_1', 115)`,
+      `insert into payments (user_id, reference, credits, price, currency, description)
+       values ($1, 'cs_test_1', 0, 9900, 'usd', 'Professional status')`,
       [id],
     );
     await t.services.db.$client.query(
