@@ -1,5 +1,7 @@
-// GraphQL documents and database reads shared by the admin tests.
+// GraphQL documents, database reads and checks shared by the admin tests.
+import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
+import { bearer, type GqlResult, gql } from './identity.ts';
 
 export const REWARD = `mutation($email: String!, $credits: Int!) { adminAccountReward(email: $email, credits: $credits) }`;
 export const REFERRER_CREATE = `mutation($name: String, $providerName: String, $credits: Int!) {
@@ -27,6 +29,25 @@ export interface AuditEntry {
   targetEmail: string | null;
   action: string;
   details: string;
+}
+
+/** The audit log as the administrator with `token` reads it (newest first). */
+export async function readAudit(t: TestApp, token: string, limit?: number, from?: number): Promise<AuditEntry[]> {
+  const res = await gql<{ adminAuditLog: AuditEntry[] }>(t.app, AUDIT, { limit, from }, bearer(token));
+  if (!res.data) throw new Error(JSON.stringify(res.errors));
+  return res.data.adminAuditLog;
+}
+
+/**
+ * A refused admin call: our own message (a VALIDATION error) or, for a pattern, GraphQL's own
+ * (an Int argument given a fraction or a number beyond 32 bits never reaches the resolver).
+ */
+export function expectRefusal(res: GqlResult, message: string | RegExp): void {
+  if (typeof message === 'string') {
+    expect(res.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
+  } else {
+    expect(res.errors?.[0]?.message).toMatch(message);
+  }
 }
 
 async function one<T>(t: TestApp, text: string, values: unknown[]): Promise<T> {

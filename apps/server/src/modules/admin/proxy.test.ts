@@ -2,7 +2,7 @@
 // sent with X-User is recorded (secrets redacted) before it runs; the reset records 'proxy off';
 // a customer sending X-User changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT, type AuditEntry, footprint, PROXY_END, PROXY_START } from '../../../test/admin-fixtures.ts';
+import { footprint, PROXY_END, PROXY_START, readAudit } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
 
@@ -18,10 +18,7 @@ afterAll(() => t.close());
 
 const RENAME = `mutation($firstName: String) { userUpdate(firstName: $firstName) { email firstName } }`;
 
-async function latestAudit(limit: number): Promise<AuditEntry[]> {
-  const res = await gql<{ adminAuditLog: AuditEntry[] }>(t.app, AUDIT, { limit }, bearer(admin.token));
-  return res.data?.adminAuditLog ?? [];
-}
+const latestAudit = (limit: number) => readAudit(t, admin.token, limit);
 
 describe('proxy', () => {
   it('applies to confirmed users only, recording it', async () => {
