@@ -48,9 +48,9 @@ describe('normalizeOrder against a provider reference', () => {
 
   it('accepts an iron condor at an options broker', () => {
     const condor = {
-      symbol: 'SPY_261218P00540000',
+      symbol: 'SPY_271217P00540000',
       action: 'buy_to_open',
-      'symbol[2]': 'SPY_261218P00550000',
+      'symbol[2]': 'SPY_271217P00550000',
       'action[2]': 'sell_to_open',
       quantity: 1,
       limit_price: -1.25,

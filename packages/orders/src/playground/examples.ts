@@ -49,13 +49,13 @@ export const ORDER_EXAMPLES: readonly OrderExample[] = [
       '(a "legs" array of {symbol, action, quantity} works too). quantity applies to every leg unless quantity[n] is given. ' +
       'limit_price is the net price of the combo: negative for a credit received, positive for a debit paid.',
     body: {
-      symbol: 'SPY_261218P00540000',
+      symbol: 'SPY_271217P00540000',
       action: 'buy_to_open',
-      'symbol[2]': 'SPY_261218P00550000',
+      'symbol[2]': 'SPY_271217P00550000',
       'action[2]': 'sell_to_open',
-      'symbol[3]': 'SPY_261218C00600000',
+      'symbol[3]': 'SPY_271217C00600000',
       'action[3]': 'sell_to_open',
-      'symbol[4]': 'SPY_261218C00610000',
+      'symbol[4]': 'SPY_271217C00610000',
       'action[4]': 'buy_to_open',
       quantity: 1,
       type: 'limit',
