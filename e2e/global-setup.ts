@@ -22,6 +22,8 @@ export default async function setup(project: TestProject) {
     SCHWAB_CLIENT_ID: 'e2e-schwab-app',
     SCHWAB_CLIENT_SECRET: 'e2e-schwab-secret',
     ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+    // Users made through the API sign up from addresses of their own (support/users.ts).
+    TRUST_PROXY: 'true',
     // Notification webhooks to a receiver on loopback (e2e/notifications.test.ts).
     ALLOW_PRIVATE_WEBHOOKS: 'true',
     ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),
