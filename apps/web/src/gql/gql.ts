@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": typeof types.ActivityActionsDocument,
+    "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": typeof types.ActivityActionsDocument,
     "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n": typeof types.AdminProxyStartDocument,
     "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n": typeof types.AdminProxyEndDocument,
     "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": typeof types.AdminAccountRewardDocument,
@@ -84,7 +84,7 @@ type Documents = {
     "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n": typeof types.UserPasswordUpdateDocument,
 };
 const documents: Documents = {
-    "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
+    "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
     "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n": types.AdminProxyStartDocument,
     "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n": types.AdminProxyEndDocument,
     "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": types.AdminAccountRewardDocument,
@@ -171,7 +171,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"];
+export function graphql(source: "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
