@@ -1,5 +1,5 @@
 // The administrators' audit log (admin_audit_log): appended to, read newest first. The table
-// refuses UPDATE, DELETE and TRUNCATE (migration 0013); nothing here tries.
+// refuses UPDATE, DELETE and TRUNCATE (migration 0014); nothing here tries.
 import { sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
 

@@ -40,7 +40,7 @@ export const referralSignups = pgTable(
 
 /**
  * What administrators did: their actions and every mutation taken while proxied. Append-only
- * (triggers of migration 0013 refuse UPDATE, DELETE and TRUNCATE); no foreign keys, and the
+ * (triggers of migration 0014 refuse UPDATE, DELETE and TRUNCATE); no foreign keys, and the
  * emails are copied, so the record outlives the users it names.
  */
 export const adminAuditLog = pgTable(

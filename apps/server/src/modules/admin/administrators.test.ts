@@ -1,5 +1,5 @@
 // Who administers: with ADMIN_EMAILS only those confirmed addresses (checked at confirmation and
-// at start); without it the first account to confirm its email. Migration 0013 takes the role
+// at start); without it the first account to confirm its email. Migration 0014 takes the role
 // from unconfirmed first sign-ups, and the start names the earliest confirmed account instead.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,10 +62,10 @@ describe('without ADMIN_EMAILS', () => {
   });
 });
 
-describe('migration 0013', () => {
+describe('migration 0014', () => {
   it('takes the administrator role from unconfirmed accounts only', async () => {
     const { pool, drop } = await emptyDatabase('admin_migration');
-    const before = migrationsBefore('0013_admin_tools');
+    const before = migrationsBefore('0014_admin_tools');
     try {
       await runMigrations(pool, before);
       await pool.query(

@@ -35,7 +35,7 @@ export async function promoteOnConfirmation(tx: Transaction, services: Services,
 
 /**
  * At start: confirmed ADMIN_EMAILS accounts become administrators (the list may have changed);
- * without the list, an installation left with no confirmed administrator (migration 0013 took
+ * without the list, an installation left with no confirmed administrator (migration 0014 took
  * the role from unconfirmed first sign-ups) gets its earliest confirmed account as one.
  */
 export async function settleAdministrators(services: Services): Promise<void> {
