@@ -1,30 +1,28 @@
 // credits.low and credits.exhausted in SQL, emitted by the statements that change a balance (the
 // hook's store statement, credits.repository.ts writeCredits), so the event is committed with
-// the balance it reports and costs no round trip. One rule for both:
+// the balance it reports and costs no round trip. The rule is the web app's low-credit banner
+// (creditsAlert of @router/shared), told when the balance crosses into it:
 //   low: the balance went from above the low mark to at most it (and above 0); the low mark is
-//     10 % of the plan period's credits, at least 3 (a free account's 5 sign-up credits warn at 3);
+//     LOW_CREDITS_SHARE (20 %) of the user's last grant (a free account's 5 sign-up credits: 1);
 //   exhausted: the balance went from above 0 to 0.
-// Nothing when signals are not metered (SIGNAL_CREDITS=unlimited).
-import { UNMETERED_SQL } from './credits.repository.ts';
-
-export const CREDITS_LOW_MIN = 3;
-export const CREDITS_LOW_SHARE = 0.1;
-
-/** The low mark of an account whose plan period grants `periodCredits` (SQL expression). */
-const lowMark = (periodCredits: string) =>
-  `greatest(${CREDITS_LOW_MIN}, ceil(${periodCredits} * ${CREDITS_LOW_SHARE})::int)`;
+// Nothing when signals are not metered (SIGNAL_CREDITS=unlimited). The last grant is read only
+// for users with an enabled setting.
+import { LOW_CREDITS_SHARE } from '@router/shared';
+import { lastGrantSql, UNMETERED_SQL } from './credits.repository.ts';
 
 /**
  * A select of notification source rows (see notificationEventCtes) from `changed`, a relation
- * with `user_id, balance_before, balance_after, period_credits`. `data` is CreditsEventData.
+ * with `user_id, balance_before, balance_after`. `data` is CreditsEventData (`threshold`: the
+ * low mark).
  */
 export function creditEventSource(changed: string): string {
   return `select x.user_id, null::bigint as connector_id, null::text as account_id,
-      case when x.balance_after = 0 then 'credits.exhausted' else 'credits.low' end as type,
-      jsonb_build_object('balance', x.balance_after, 'threshold', ${lowMark('x.period_credits')}) as data
+      case when x.balance_after <= 0 then 'credits.exhausted' else 'credits.low' end as type,
+      jsonb_build_object('balance', x.balance_after, 'threshold', m.mark) as data
     from ${changed} x
-    where not ${UNMETERED_SQL}
-      and ((x.balance_before > 0 and x.balance_after = 0)
-        or (x.balance_before > ${lowMark('x.period_credits')} and x.balance_after > 0
-          and x.balance_after <= ${lowMark('x.period_credits')}))`;
+    cross join lateral (select floor(coalesce(${lastGrantSql('x.user_id')}, 0) * ${LOW_CREDITS_SHARE})::int as mark) m
+    where x.balance_after < x.balance_before and not ${UNMETERED_SQL}
+      and exists (select 1 from notifications n where n.user_id = x.user_id and n.is_enabled)
+      and ((x.balance_before > 0 and x.balance_after <= 0)
+        or (x.balance_before > m.mark and x.balance_after > 0 and x.balance_after <= m.mark))`;
 }

@@ -130,9 +130,9 @@ export async function writeCredits(
       update accounts set credits = ${next.credits}, recurring_credits = ${next.recurringCredits},
         signals_spent = greatest(signals_spent + ${next.spent}, 0), updated_at = now() ${period} ${metadata}
       where user_id = ${userId}
-      returning user_id, credits + recurring_credits as balance_after, recurring_period_credits as period_credits
+      returning user_id, credits + recurring_credits as balance_after
     ), balance_change as (
-      select c.user_id, p.balance as balance_before, c.balance_after, c.period_credits from changed c, previous p
+      select c.user_id, p.balance as balance_before, c.balance_after from changed c, previous p
     ), credit_events as (${sql.raw(creditEventSource('balance_change'))}),
     ${sql.raw(notificationEventCtes('credit_events'))}, added as (
       insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
@@ -177,12 +177,16 @@ export async function listLedger(db: Executor, page: LedgerPage): Promise<Ledger
   return rows;
 }
 
+/** SQL: the credits of the most recent grant of the user `userId` (an SQL expression), or null. */
+export const lastGrantSql = (userId: string) => `(select g.credits from credit_ledger g
+    where g.user_id = ${userId} and g.credits > 0 and g.cause not in ('refund', 'adjustment')
+    order by g.created_at desc, g.id desc limit 1)`;
+
 /** The credits of the user's most recent grant (credit_ledger_grants_idx), or null. */
 export async function lastGrant(db: Executor, userId: number): Promise<number | null> {
-  const { rows } = await db.execute<Row<{ credits: number }>>(sql`
-    select credits from credit_ledger
-    where user_id = ${userId} and credits > 0 and cause not in ('refund', 'adjustment')
-    order by created_at desc, id desc limit 1`);
+  const { rows } = await db.execute<Row<{ credits: number | null }>>(
+    sql`select ${sql.raw(lastGrantSql('u.id'))} as credits from (select ${userId}::bigint as id) u`,
+  );
   return rows[0]?.credits ?? null;
 }
 

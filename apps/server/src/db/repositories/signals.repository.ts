@@ -65,8 +65,7 @@ export async function storeSignals(db: Queryable, signals: NewSignal[], windowSe
       ), wanted as (
         select user_id, count(*)::int as n from live group by user_id
       ), held as materialized (
-        select a.user_id, a.credits, a.recurring_credits, a.recurring_period_credits, w.n
-        from accounts a join wanted w on w.user_id = a.user_id
+        select a.user_id, a.credits, a.recurring_credits, w.n from accounts a join wanted w on w.user_id = a.user_id
         order by a.user_id for update of a
       ), credit as (
         update accounts a set recurring_credits = greatest(h.recurring_credits - h.n, 0),
@@ -74,7 +73,7 @@ export async function storeSignals(db: Queryable, signals: NewSignal[], windowSe
           updated_at = now()
         from held h where a.user_id = h.user_id and h.credits + h.recurring_credits >= h.n
         returning a.user_id, h.recurring_credits as recurring_before, h.credits + h.recurring_credits as balance_before,
-          h.credits + h.recurring_credits - h.n as balance_after, h.recurring_period_credits as period_credits
+          h.credits + h.recurring_credits - h.n as balance_after
       ), credit_events as (${creditEventSource('credit')}),
       ${notificationEventCtes('credit_events')}, spent as (
         insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)

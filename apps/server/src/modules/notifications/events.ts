@@ -56,6 +56,8 @@ export interface SignalRefusedData {
   reason: 'invalid' | 'no_credits' | 'hook_inactive' | 'connector_inactive' | 'refused';
   /** The answer the sender got (SPEC §8 message). */
   message: string;
+  /** The webhook rule that refused it (reason 'refused'), as the answer names it. */
+  rule?: string;
 }
 
 /** connector.expiring, connector.deactivated. */

@@ -1,5 +1,6 @@
-// The signal path's events end to end: signals sent to the hook become order.placed,
-// order.filled, order.rejected, signal.refused, credits.low and credits.exhausted, each
+// Every event type end to end: signals sent to the hook become order.placed, order.filled,
+// order.rejected, signal.refused, credits.low and credits.exhausted, the connection's expiry
+// and deactivation become connector.expiring and connector.deactivated, each
 // delivered once as a mail to a real SMTP server and once as a signed webhook that a local
 // receiver verifies with the `standardwebhooks` package. A user without settings gets nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import { deactivateConnector } from '../connectors/index.ts';
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -26,8 +28,10 @@ beforeAll(async () => {
     brokers: [flaky.broker],
     notifications: { pollMs: 25 },
   });
-  // 4 credits: the first signal reaches the low mark (3), the fourth exhausts them.
-  trader = await setupTrader(t, 'trader@example.com', { provider: 'flaky', credits: 4 });
+  // Granted 10 (low mark: 20 %, 2), 3 left: the first signal reaches the low mark, the third
+  // exhausts them.
+  trader = await setupTrader(t, 'trader@example.com', { provider: 'flaky', credits: 10 });
+  await t.services.db.$client.query('update accounts set credits = 3 where user_id = $1', [trader.userId]);
   const hook = await createSetting(t, trader.headers, trader.connector.key, 'F-1', 1, { url: `${receiver.url}/in` });
   receiver.secret = hook.secret ?? '';
   await createSetting(t, trader.headers, trader.connector.key, 'F-1', 2, { email: EMAIL });
@@ -81,13 +85,13 @@ describe('notifications of the signal path', () => {
     expect(filled?.id).not.toBe(placed?.id);
     expect(filled?.payload?.data).toMatchObject({ signalId, status: 'filled', price: 10 });
     const [low] = await webhooks('credits.low');
-    expect(low?.payload?.data).toEqual({ balance: 3, threshold: 3 });
+    expect(low?.payload?.data).toEqual({ balance: 2, threshold: 2 });
 
     const placedMail = await mail('Order placed: BUY 1 AAPL on Flaky Broker');
     expect(placedMail.text).toContain(`https://router.example/me?signal=${signalId}`);
 
     expect((await mail('Order filled: BUY 1 AAPL at 10 on Flaky Broker')).text).toContain('Average price: 10');
-    expect((await mail('You have 3 signals left')).text).toContain('Low at: 3');
+    expect((await mail('You have 2 signals left')).text).toContain('Low at: 2');
   });
 
   it("tells a rejected order with the broker's message", async () => {
@@ -116,11 +120,11 @@ describe('notifications of the signal path', () => {
     });
     expect(String(invalid?.payload?.data.message)).toMatch(/^action: /);
 
-    // 3 credits left: three more orders exhaust them, the next is refused.
-    for (const quantity of [3, 4, 5])
+    // 2 credits left: two more orders exhaust them, the next is refused.
+    for (const quantity of [3, 4])
       expect((await postSignal(t, trader.shortKey, { ...BUY, quantity })).statusCode).toBe(201);
     const [exhausted] = await webhooks('credits.exhausted');
-    expect(exhausted?.payload?.data).toEqual({ balance: 0, threshold: 3 });
+    expect(exhausted?.payload?.data).toEqual({ balance: 0, threshold: 2 });
     expect((await mail('You have no signals left')).text).toContain('Signals left: 0');
     const none = await postSignal(t, trader.shortKey, { ...BUY, quantity: 6 });
     expect(none.json().message).toBe('No signals left: top up in Account & Billing');
@@ -180,11 +184,35 @@ describe('notifications of the signal path', () => {
     expect(rows).toEqual([
       { type: 'credits.exhausted', n: 2 },
       { type: 'credits.low', n: 2 },
-      { type: 'order.filled', n: 8 },
-      { type: 'order.placed', n: 8 },
+      { type: 'order.filled', n: 6 },
+      { type: 'order.placed', n: 6 },
       { type: 'order.rejected', n: 2 },
       { type: 'signal.refused', n: 6 },
     ]);
+  });
+
+  it('tells a connection expiring and deactivated, by webhook and mail', async () => {
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
+      trader.connector.key,
+    ]);
+    const connectorId = Number(rows[0]?.id);
+    await pool.query(`update connectors set expires_at = now() + interval '5 days' where id = $1`, [connectorId]);
+    await t.app.notificationWorker.maintain();
+    const [expiring] = await webhooks('connector.expiring');
+    expect(expiring?.verifyError).toBeNull();
+    expect(expiring?.payload?.data).toMatchObject({
+      connectorKey: trader.connector.key,
+      providerName: 'flaky',
+      accountIds: ['F-1'],
+    });
+    expect((await mail('Your Flaky Broker connection expires on')).text).toContain(
+      'https://router.example/me/connector',
+    );
+    expect(await deactivateConnector(t.services, connectorId, 'Flaky Broker: token revoked')).toBe(true);
+    const [deactivated] = await webhooks('connector.deactivated');
+    expect(deactivated?.payload?.data).toMatchObject({ reason: 'Flaky Broker: token revoked', accountIds: ['F-1'] });
+    expect((await mail('Your Flaky Broker connection was deactivated')).text).toContain('Flaky Broker: token revoked');
   });
 
   it('writes no event for a user without settings', async () => {

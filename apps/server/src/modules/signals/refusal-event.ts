@@ -30,6 +30,7 @@ export function refusalEvent(entry: HookEntry, answer: Answer): NotificationEven
       accountId: entry.accountId,
       reason: refusalReason(answer),
       message: String(answer.body.message ?? ''),
+      ...(typeof answer.body.rule === 'string' ? { rule: answer.body.rule } : {}),
     },
   };
 }
