@@ -2,6 +2,7 @@
 // PostgreSQL in a fresh DATA_DIR, the built web app), with mail written to the log.
 import type { TestProject } from 'vitest/node';
 import { startSchwabFake } from '../packages/brokers/src/adapters/schwab/fake.ts';
+import { E2E_ADMIN_EMAIL } from './support/admin.ts';
 import { startE2eServer } from './support/server.ts';
 
 declare module 'vitest' {
@@ -20,6 +21,9 @@ export default async function setup(project: TestProject) {
     SCHWAB_BASE_URL: schwab.baseUrl,
     SCHWAB_CLIENT_ID: 'e2e-schwab-app',
     SCHWAB_CLIENT_SECRET: 'e2e-schwab-secret',
+    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
+    // Users made through the API sign up from addresses of their own (support/users.ts).
+    TRUST_PROXY: 'true',
     // Notification webhooks to a receiver on loopback (e2e/notifications.test.ts).
     ALLOW_PRIVATE_WEBHOOKS: 'true',
     ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),

@@ -60,6 +60,7 @@ describe('loadConfig', () => {
     [{ SIGNAL_CREDITS: 'Unlimited' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '-5' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '2.5' }, /^SIGNAL_CREDITS:/],
+    [{ ADMIN_EMAILS: 'root@example.com, not-an-email' }, /^ADMIN_EMAILS: must be email addresses/],
     [{ STRIPE_API_URL: 'api.stripe.com' }, /^STRIPE_API_URL:/],
     [{ STRIPE_API_URL: 'http://127.0.0.1:12111/v1' }, /^STRIPE_API_URL: must be an origin/],
     [{ STRIPE_SECRET_KEY: 'pk_test_123' }, /^STRIPE_SECRET_KEY:/],
@@ -87,6 +88,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ SIGNAL_CREDITS: '0' }, brokers).SIGNAL_CREDITS).toEqual({ unlimited: false, signupCredits: 0 });
     expect(loadConfig({ SIGNAL_CREDITS: '250' }, brokers).SIGNAL_CREDITS.signupCredits).toBe(250);
     expect(loadConfig({ SIGNAL_CREDITS: 'unlimited' }, brokers).SIGNAL_CREDITS.unlimited).toBe(true);
+  });
+
+  it('reads ADMIN_EMAILS: trimmed, lower-cased, empty entries dropped', () => {
+    expect(loadConfig({}, brokers).ADMIN_EMAILS).toEqual([]);
+    expect(loadConfig({ ADMIN_EMAILS: ' Root@Example.com,,ops@example.com ' }, brokers).ADMIN_EMAILS).toEqual([
+      'root@example.com',
+      'ops@example.com',
+    ]);
   });
 
   it('reads the Stripe variables and never echoes a malformed secret', () => {

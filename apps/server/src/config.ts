@@ -76,6 +76,19 @@ const variables = {
       ),
     doc: `credits a new account gets (default ${DEFAULT_CREDITS}); "unlimited": signals are not metered (new accounts still get ${DEFAULT_CREDITS})`,
   },
+  ADMIN_EMAILS: {
+    schema: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((email) => email.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.email('must be email addresses separated by commas'))),
+    doc: 'comma-separated emails that become administrators once confirmed; empty: the first account to confirm its email does',
+  },
   STRIPE_SECRET_KEY: {
     schema: z
       .string()

@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
 import { startActivityRetention } from './modules/actions/retention.ts';
+import { settleAdministrators } from './modules/admin/administrators.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import { createIdentity } from './modules/auth/runtime.ts';
 import { startConnectorRefresher } from './modules/connectors/refresher.ts';
@@ -66,6 +67,7 @@ export async function startServer(
       identity: createIdentity(config, log, pool),
       counters: new ServerCounters(),
     };
+    await settleAdministrators(services);
     const app = await buildApp(services, { authenticate, webApp: options.webApp });
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     log.info({ url: config.PUBLIC_URL, address }, 'server started');

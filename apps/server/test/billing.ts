@@ -1,10 +1,12 @@
 // Billing tests: an in-process server on a fresh database using the Stripe fake, events taken
 // from the fake (held in 'manual' delivery) and posted to POST /api/stripe/webhook with
-// signatures made by the `stripe` package, users through authenticateAsUserId.
+// signatures made by the `stripe` package, users through authenticateAsUserId (or, where a test
+// needs real sessions and their cache, the server's own authenticate).
 import type { FastifyInstance } from 'fastify';
 import type pino from 'pino';
 import type Stripe from 'stripe';
 import { createDatabase, createPool } from '../src/db/client.ts';
+import type { Authenticate } from '../src/graphql/yoga.ts';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from './app.ts';
 import { gql } from './identity.ts';
 import type { TestDatabase } from './postgres.ts';
@@ -25,14 +27,14 @@ export interface Billing {
 }
 
 export async function startBilling(
-  options: { env?: Record<string, string>; log?: pino.Logger } = {},
+  options: { env?: Record<string, string>; log?: pino.Logger; authenticate?: Authenticate } = {},
 ): Promise<Billing> {
   const fake = await startStripeFake({ delivery: 'manual' });
   fake.webhooks.endpoint = { url: `${PUBLIC_URL}/api/stripe/webhook`, secret: WEBHOOK_SECRET };
   const env = { ...stripeEnv(fake, WEBHOOK_SECRET), PUBLIC_URL, ...options.env };
   const t = await startTestApp({
     env,
-    authenticate: authenticateAsUserId,
+    authenticate: options.authenticate ?? authenticateAsUserId,
     ...(options.log ? { log: options.log } : {}),
   });
   return {

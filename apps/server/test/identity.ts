@@ -1,5 +1,7 @@
 // Helpers for identity tests: GraphQL through app.inject, and signed-up users.
 import type { FastifyInstance } from 'fastify';
+import { findUserByEmail, updateUser } from '../src/db/repositories/user.repository.ts';
+import { onEmailConfirmed } from '../src/modules/admin/confirmed.ts';
 import type { TestApp } from './app.ts';
 
 export interface GqlResult<T = Record<string, unknown>> {
@@ -32,22 +34,25 @@ export const SIGNIN = `mutation($type: String!, $credentials: JSON!, $metadata: 
   signin(type: $type, credentials: $credentials, metadata: $metadata) { token issuer email }
 }`;
 
-/** Signs up, confirms the email in the database (mail is tested elsewhere) and signs in. */
+/**
+ * Signs up, confirms the email as opening the mailed link does (mail is tested elsewhere: the
+ * first confirmed user becomes administrator) and signs in.
+ */
 export async function confirmedUser(t: TestApp, email: string, password = STRONG_PASSWORD) {
   const signup = await gql<{ signup: { key: string; group: number } }>(t.app, SIGNUP, {
     credentials: { email, password },
   });
   if (!signup.data) throw new Error(JSON.stringify(signup.errors));
-  await t.services.db.$client.query('update users set email_confirmed_at = now() where lower(email) = lower($1)', [
-    email,
-  ]);
+  const user = await t.services.db.transaction(async (tx) => {
+    const row = await findUserByEmail(tx, email);
+    const confirmed = row && (await updateUser(tx, row.id, { emailConfirmedAt: new Date() }));
+    if (!confirmed) throw new Error(`no user ${email}`);
+    return onEmailConfirmed(tx, t.services, confirmed);
+  });
   const signin = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
     type: 'password',
     credentials: { email, password },
   });
   if (!signin.data) throw new Error(JSON.stringify(signin.errors));
-  const { rows } = await t.services.db.$client.query<{ id: string }>('select id from users where key = $1', [
-    signup.data.signup.key,
-  ]);
-  return { ...signup.data.signup, id: Number(rows[0]?.id), token: signin.data.signin.token };
+  return { ...signup.data.signup, group: user.group, id: user.id, token: signin.data.signin.token };
 }

@@ -1,9 +1,13 @@
 // The committed migrations up to (not including) one of them, as a folder of their own: a test
 // migrates a database that far, writes data of the old shape, then applies the rest.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { MIGRATIONS_DIR } from '../src/db/migrate.ts';
+import { withDatabase } from './postgres.ts';
 
 /** A temporary folder (remove it after the test) holding the migrations before `tag`. */
 export function migrationsBefore(tag: string): string {
@@ -19,4 +23,26 @@ export function migrationsBefore(tag: string): string {
   for (const entry of journal.entries)
     fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
   return dir;
+}
+
+/** A new empty database on the test PostgreSQL, for a migration test; `drop` removes it. */
+export async function emptyDatabase(prefix: string): Promise<{ pool: pg.Pool; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: inject('postgresUrl') });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`create database ${name}`);
+  const pool = new pg.Pool({ connectionString: withDatabase(inject('postgresUrl'), name), max: 2 });
+  // `drop … with (force)` ends connections a closing pool may still hold: expected, not a failure.
+  pool.on('error', () => {});
+  return {
+    pool,
+    async drop() {
+      await pool.end();
+      await admin(`drop database if exists ${name} with (force)`);
+    },
+  };
 }

@@ -83,6 +83,7 @@ const BUILT = new Set([
   '/me/account/upgrade',
   '/me/account/upgrade/checkout',
   '/me/account/upgrade/success',
+  '/me/admin',
 ]);
 
 const GUEST_SCREENS: Array<[path: string, title: string]> = [

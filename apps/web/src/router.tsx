@@ -12,7 +12,7 @@ const PUBLIC: Access = { kind: 'public' };
 const GUEST: Access = { kind: 'guest' };
 const SIGNED_IN: Access = { kind: 'member' };
 const CUSTOMER: Access = { kind: 'member', groups: [GROUP_CUSTOMER] };
-const ADMIN: Access = { kind: 'member', groups: [GROUP_ADMIN] };
+const ADMIN: Access = { kind: 'member', groups: [GROUP_ADMIN], whileProxied: true };
 const UPGRADE: Access = { kind: 'member', groups: [GROUP_CUSTOMER], deny: [GROUP_PROFESSIONAL] };
 
 const guarded = (access: Access, children: RouteObject[]): RouteObject => ({

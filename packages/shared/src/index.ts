@@ -1,6 +1,7 @@
 // Zod schemas and constants shared by the web forms and the server (DESIGN.md "Style").
 
 export * from './action-description.ts';
+export * from './admin.ts';
 export * from './auth.ts';
 export * from './billing.ts';
 export * from './connectors.ts';

@@ -1,6 +1,6 @@
 // Random identifiers from the system CSPRNG: base62 by rejection sampling, so every character
 // is equally likely (no modulo bias).
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 248 = 4 × 62: bytes at or above it are dropped, the rest map evenly onto the alphabet. */
@@ -27,4 +27,11 @@ export function newKey(): string {
 /** A hook's short key: 22 base62 characters (about 131 bits), its only secret. */
 export function newShortKey(): string {
   return randomBase62(22);
+}
+
+/** `length` characters drawn uniformly from `alphabet` (codes people read or type). */
+export function randomCode(alphabet: string, length: number): string {
+  let code = '';
+  for (let i = 0; i < length; i++) code += alphabet[randomInt(alphabet.length)];
+  return code;
 }

@@ -3,6 +3,7 @@ import { type GraphQLSchema, lexicographicSortSchema, printSchema, valueFromASTU
 import { builder } from './builder.ts';
 import './account.ts';
 import './action.ts';
+import './admin.ts';
 import './auth.ts';
 import './auth-password.ts';
 import './billing.ts';
@@ -13,6 +14,7 @@ import './notification.ts';
 import './order-preview.ts';
 import './paper.ts';
 import './providers.ts';
+import './referral.ts';
 import './stats.ts';
 import './user.ts';
 import './user-app.ts';

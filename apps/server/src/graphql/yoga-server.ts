@@ -9,6 +9,7 @@ import { toAppError } from '../errors.ts';
 import { bearerToken } from '../http/bearer.ts';
 import type { Services } from '../services.ts';
 import type { GraphQLContext } from './context.ts';
+import { proxyAuditPlugin } from './proxy-audit.ts';
 import { schema } from './schema.ts';
 import type { Authenticate } from './yoga.ts';
 
@@ -26,7 +27,10 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
     landingPage: false,
     graphiql: { title: 'Signal Router GraphQL' },
     logging: false,
-    plugins: [EnvelopArmorPlugin({ maxDepth: { n: 10 }, maxAliases: { n: 15 }, costLimit: { maxCost: 5000 } })],
+    plugins: [
+      EnvelopArmorPlugin({ maxDepth: { n: 10 }, maxAliases: { n: 15 }, costLimit: { maxCost: 5000 } }),
+      proxyAuditPlugin(),
+    ],
     maskedErrors: {
       maskError(error) {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;

@@ -15,6 +15,14 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": typeof types.ActivityActionsDocument,
+    "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n": typeof types.AdminProxyStartDocument,
+    "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n": typeof types.AdminProxyEndDocument,
+    "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": typeof types.AdminAccountRewardDocument,
+    "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n": typeof types.AdminReferrerCreateDocument,
+    "\n  mutation AdminReferrerDelete($referrerCodeOrUrl: String!) {\n    adminReferrerDelete(referrerCodeOrUrl: $referrerCodeOrUrl)\n  }\n": typeof types.AdminReferrerDeleteDocument,
+    "\n  query AdminReferrerStatsReport {\n    adminReferrerStatsReport\n  }\n": typeof types.AdminReferrerStatsReportDocument,
+    "\n  mutation AdminUserProfessional($email: String!, $isProfessional: Boolean!) {\n    adminUserProfessional(email: $email, isProfessional: $isProfessional) {\n      email\n      group\n    }\n  }\n": typeof types.AdminUserProfessionalDocument,
+    "\n  query AdminAuditLog($limit: Int, $createdAtFrom: Float) {\n    adminAuditLog(limit: $limit, createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      adminEmail\n      targetEmail\n      action\n      details\n    }\n  }\n": typeof types.AdminAuditLogDocument,
     "\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n": typeof types.AuthProvidersDocument,
     "\n  mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {\n    signin(type: $type, credentials: $credentials, metadata: $metadata) {\n      token\n      issuer\n      email\n    }\n  }\n": typeof types.SigninDocument,
     "\n  mutation Signout {\n    signout\n  }\n": typeof types.SignoutDocument,
@@ -23,6 +31,7 @@ type Documents = {
     "\n  mutation AuthPasswordReset($token: String!, $password: String!, $password2: String!, $passcode: String) {\n    authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)\n  }\n": typeof types.AuthPasswordResetDocument,
     "\n  mutation AuthPasswordResetRequest($email: String!) {\n    authPasswordResetRequest(email: $email)\n  }\n": typeof types.AuthPasswordResetRequestDocument,
     "\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n": typeof types.AuthEmailConfirmDocument,
+    "\n  query SignupReferrer($code: String!) {\n    signupReferrer(code: $code) {\n      code\n      name\n      credits\n      isActive\n    }\n  }\n": typeof types.SignupReferrerDocument,
     "\n  query CreditsBanner {\n    account {\n      balance\n      lastGrant\n      unlimited\n      cardPayments\n    }\n  }\n": typeof types.CreditsBannerDocument,
     "\n  query AccountCredits {\n    account {\n      type\n      balance\n      credits\n      recurringCredits\n      recurringPeriodCredits\n      recurringPeriodEnd\n      signalsSpent\n      unlimited\n      cardPayments\n      metadata\n      product {\n        name\n        credits\n        price\n        interval\n      }\n      payments {\n        credits\n        price\n        currency\n        createdAt\n        stripeInvoiceId\n        description\n        interval\n      }\n    }\n  }\n": typeof types.AccountCreditsDocument,
     "\n  query AccountProducts {\n    accountProducts {\n      stripePriceId\n      name\n      description\n      credits\n      price\n      currency\n      type\n      interval\n      professional\n    }\n  }\n": typeof types.AccountProductsDocument,
@@ -76,6 +85,14 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
+    "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n": types.AdminProxyStartDocument,
+    "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n": types.AdminProxyEndDocument,
+    "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": types.AdminAccountRewardDocument,
+    "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n": types.AdminReferrerCreateDocument,
+    "\n  mutation AdminReferrerDelete($referrerCodeOrUrl: String!) {\n    adminReferrerDelete(referrerCodeOrUrl: $referrerCodeOrUrl)\n  }\n": types.AdminReferrerDeleteDocument,
+    "\n  query AdminReferrerStatsReport {\n    adminReferrerStatsReport\n  }\n": types.AdminReferrerStatsReportDocument,
+    "\n  mutation AdminUserProfessional($email: String!, $isProfessional: Boolean!) {\n    adminUserProfessional(email: $email, isProfessional: $isProfessional) {\n      email\n      group\n    }\n  }\n": types.AdminUserProfessionalDocument,
+    "\n  query AdminAuditLog($limit: Int, $createdAtFrom: Float) {\n    adminAuditLog(limit: $limit, createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      adminEmail\n      targetEmail\n      action\n      details\n    }\n  }\n": types.AdminAuditLogDocument,
     "\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n": types.AuthProvidersDocument,
     "\n  mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {\n    signin(type: $type, credentials: $credentials, metadata: $metadata) {\n      token\n      issuer\n      email\n    }\n  }\n": types.SigninDocument,
     "\n  mutation Signout {\n    signout\n  }\n": types.SignoutDocument,
@@ -84,6 +101,7 @@ const documents: Documents = {
     "\n  mutation AuthPasswordReset($token: String!, $password: String!, $password2: String!, $passcode: String) {\n    authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)\n  }\n": types.AuthPasswordResetDocument,
     "\n  mutation AuthPasswordResetRequest($email: String!) {\n    authPasswordResetRequest(email: $email)\n  }\n": types.AuthPasswordResetRequestDocument,
     "\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n": types.AuthEmailConfirmDocument,
+    "\n  query SignupReferrer($code: String!) {\n    signupReferrer(code: $code) {\n      code\n      name\n      credits\n      isActive\n    }\n  }\n": types.SignupReferrerDocument,
     "\n  query CreditsBanner {\n    account {\n      balance\n      lastGrant\n      unlimited\n      cardPayments\n    }\n  }\n": types.CreditsBannerDocument,
     "\n  query AccountCredits {\n    account {\n      type\n      balance\n      credits\n      recurringCredits\n      recurringPeriodCredits\n      recurringPeriodEnd\n      signalsSpent\n      unlimited\n      cardPayments\n      metadata\n      product {\n        name\n        credits\n        price\n        interval\n      }\n      payments {\n        credits\n        price\n        currency\n        createdAt\n        stripeInvoiceId\n        description\n        interval\n      }\n    }\n  }\n": types.AccountCreditsDocument,
     "\n  query AccountProducts {\n    accountProducts {\n      stripePriceId\n      name\n      description\n      credits\n      price\n      currency\n      type\n      interval\n      professional\n    }\n  }\n": types.AccountProductsDocument,
@@ -157,6 +175,38 @@ export function graphql(source: "\n  query ActivityActions($search: String, $cre
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n"): (typeof documents)["\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n"): (typeof documents)["\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n"): (typeof documents)["\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n"): (typeof documents)["\n  mutation AdminReferrerCreate($name: String, $providerName: String, $credits: Int!) {\n    adminReferrerCreate(name: $name, providerName: $providerName, credits: $credits) {\n      code\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminReferrerDelete($referrerCodeOrUrl: String!) {\n    adminReferrerDelete(referrerCodeOrUrl: $referrerCodeOrUrl)\n  }\n"): (typeof documents)["\n  mutation AdminReferrerDelete($referrerCodeOrUrl: String!) {\n    adminReferrerDelete(referrerCodeOrUrl: $referrerCodeOrUrl)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminReferrerStatsReport {\n    adminReferrerStatsReport\n  }\n"): (typeof documents)["\n  query AdminReferrerStatsReport {\n    adminReferrerStatsReport\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AdminUserProfessional($email: String!, $isProfessional: Boolean!) {\n    adminUserProfessional(email: $email, isProfessional: $isProfessional) {\n      email\n      group\n    }\n  }\n"): (typeof documents)["\n  mutation AdminUserProfessional($email: String!, $isProfessional: Boolean!) {\n    adminUserProfessional(email: $email, isProfessional: $isProfessional) {\n      email\n      group\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AdminAuditLog($limit: Int, $createdAtFrom: Float) {\n    adminAuditLog(limit: $limit, createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      adminEmail\n      targetEmail\n      action\n      details\n    }\n  }\n"): (typeof documents)["\n  query AdminAuditLog($limit: Int, $createdAtFrom: Float) {\n    adminAuditLog(limit: $limit, createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      adminEmail\n      targetEmail\n      action\n      details\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n"): (typeof documents)["\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -186,6 +236,10 @@ export function graphql(source: "\n  mutation AuthPasswordResetRequest($email: S
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n"): (typeof documents)["\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SignupReferrer($code: String!) {\n    signupReferrer(code: $code) {\n      code\n      name\n      credits\n      isActive\n    }\n  }\n"): (typeof documents)["\n  query SignupReferrer($code: String!) {\n    signupReferrer(code: $code) {\n      code\n      name\n      credits\n      isActive\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

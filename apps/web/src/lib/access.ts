@@ -5,12 +5,14 @@ import { hasAnyGroup } from './groups.ts';
  * - public: anyone;
  * - guest: anyone, but signed-in users are sent on (to `from` or /me): sign-in, sign-up, success;
  * - member: signed in and, when `groups` is given, holding at least one of those bits;
- *   `deny` sends users holding any of its bits on (professional users on the upgrade page).
+ *   `deny` sends users holding any of its bits on (professional users on the upgrade page);
+ *   `whileProxied` also admits a session acting as another user: only administrators can (the
+ *   server honours X-User for them alone), so the admin screen stays theirs in proxy mode.
  */
 export type Access =
   | { kind: 'public' }
   | { kind: 'guest' }
-  | { kind: 'member'; groups?: readonly number[]; deny?: readonly number[] };
+  | { kind: 'member'; groups?: readonly number[]; deny?: readonly number[]; whileProxied?: boolean };
 
 export const HOME = '/me';
 export const SIGN_IN = '/signin';
@@ -30,6 +32,7 @@ export interface FromState {
 export interface GuardSession {
   isAuthenticated: boolean;
   user: { group: number } | null;
+  proxiedUser?: string | null;
 }
 
 export type GuardDecision =
@@ -60,6 +63,7 @@ export function decide(access: Access, session: GuardSession, location: GuardLoc
   }
   if (!session.user) return { type: 'pending' };
   const { group } = session.user;
+  if (access.whileProxied && session.proxiedUser) return { type: 'allow' };
   if (access.groups && access.groups.length > 0 && !hasAnyGroup(group, access.groups)) {
     return trimSlash(location.pathname) === HOME ? { type: 'forbidden' } : { type: 'redirect', to: HOME };
   }

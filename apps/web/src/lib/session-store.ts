@@ -93,6 +93,13 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
         setTimeout(() => void reload(), Math.min(1000 * 2 ** retries, 10_000));
         return;
       }
+      if (snapshot.proxiedUser) {
+        // The proxied user cannot be loaded (not a confirmed user, or no longer an administrator
+        // behind it): end proxy mode, not the administrator's session.
+        console.error('Cannot load the proxied user; ending proxy mode', error);
+        void endProxy();
+        return;
+      }
       console.error('Cannot load the user; signing out', error);
       signOut();
     }
@@ -106,7 +113,8 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
 
   async function endProxy(): Promise<void> {
     writeProxiedUser(null);
-    set({ proxiedUser: null }, true);
+    // The user shown was the proxied one: nothing is decided on it until the administrator is back.
+    set({ proxiedUser: null, user: null }, true);
     await reload();
   }
 

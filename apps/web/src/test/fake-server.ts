@@ -105,6 +105,9 @@ const DEFAULTS: Record<string, FakeHandler> = {
   DashboardOrderCounters: () => ({ data: { actionsOrderCounters: [{ counter: 0, counterTest: 0 }] } }),
   DashboardOrderStats: () => ({ data: { actionsOrderStats: [] } }),
   ActivityActions: () => ({ data: { actions: [] } }),
+  // Sign-up: a referral code that is not a campaign; the admin screen: an empty audit log.
+  SignupReferrer: () => ({ data: { signupReferrer: null } }),
+  AdminAuditLog: () => ({ data: { adminAuditLog: [] } }),
   TourConnectorActivations: () => ({ data: { actions: [] } }),
 };
 

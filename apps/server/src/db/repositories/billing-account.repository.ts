@@ -97,11 +97,6 @@ export async function mergeRecurring(
   return (rowCount ?? 0) > 0;
 }
 
-/** Adds group bits to the user (professional status). */
-export async function addUserGroup(db: Executor, userId: number, bits: number): Promise<void> {
-  await db.execute(sql`update users set "group" = "group" | ${bits} where id = ${userId}`);
-}
-
 export async function saveProfessionalApplication(
   db: Executor,
   userId: number,

@@ -1,4 +1,4 @@
-// Users: lookups by id and email, creation with the account (first user becomes admin), updates.
+// Users: lookups by id and email, creation with the account, updates.
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { accounts, users } from '../schema/index.ts';
 import { type Executor, isUniqueViolation } from './executor.ts';
@@ -28,28 +28,20 @@ export interface NewUser {
   lastName: string | null;
   passwordHash: string | null;
   emailConfirmedAt: Date | null;
-  /** Group bits every user gets; the first user of the installation also gets `firstUserGroup`. */
   group: number;
-  firstUserGroup: number;
   accountMetadata: Record<string, unknown>;
 }
 
-/**
- * Inserts the user and its account in one transaction. An advisory lock serializes sign-ups, so
- * exactly one user can see an empty table and become the administrator. Null: email taken.
- */
+/** Inserts the user and its account in one transaction. Null: email taken. */
 export async function createUserWithAccount(db: Executor, user: NewUser): Promise<UserRow | null> {
   try {
     return await db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('users:create'))`);
-      const [existing] = await tx.select({ id: users.id }).from(users).limit(1);
-      const group = existing ? user.group : user.group | user.firstUserGroup;
       const [row] = await tx
         .insert(users)
         .values({
           key: user.key,
           email: user.email,
-          group,
+          group: user.group,
           firstName: user.firstName,
           lastName: user.lastName,
           passwordHash: user.passwordHash,

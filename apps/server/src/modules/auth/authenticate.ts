@@ -1,8 +1,9 @@
 // Resolves the caller of a request: `Authorization: Bearer <session or API token>`, then the
-// admin proxy header `X-User: <email>`. Second-factor (mfa) sessions are no viewer at all: they
+// admin proxy header `X-User: <email>` (administrators only; every request logged, every mutation
+// also in the audit log: graphql/proxy-audit.ts). Second-factor (mfa) sessions are no viewer at all: they
 // only complete `signin(type: "passcode")`. Unknown, expired or revoked tokens are anonymous,
 // so protected fields answer UNAUTHENTICATED.
-import { GROUP } from '@router/shared';
+import { ADMIN_TEXT, GROUP } from '@router/shared';
 import type { FastifyRequest } from 'fastify';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
@@ -10,8 +11,6 @@ import type { Viewer } from '../../graphql/context.ts';
 import type { Authenticate } from '../../graphql/yoga.ts';
 import type { Services } from '../../services.ts';
 import { resolveToken } from './sessions.ts';
-
-export const NOT_ACTIVATED = 'User not registered or not activated';
 
 export const authenticate: Authenticate = async (services, req, bearer) => {
   const session = bearer ? await resolveToken(services, bearer) : null;
@@ -33,7 +32,7 @@ async function proxyViewer(services: Services, req: FastifyRequest, admin: Viewe
     throw new AppError('FORBIDDEN', 'Only administrators can act as another user');
   }
   const target = email.length <= 254 ? await findUserByEmail(services.db, email) : undefined;
-  if (!target?.emailConfirmedAt) throw new AppError('FORBIDDEN', NOT_ACTIVATED);
+  if (!target?.emailConfirmedAt) throw new AppError('FORBIDDEN', ADMIN_TEXT.notActivated);
   services.log.info(
     { adminId: admin.userId, userId: target.id, operation: operationOf(req), requestId: req.id },
     'admin proxy request',

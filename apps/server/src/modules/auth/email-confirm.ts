@@ -1,7 +1,10 @@
 // `authEmailConfirm`: a confirmation (or email-change) link; success signs the user in (SPEC §4).
+// A newly confirmed email brings the referral credits and maybe the administrator role
+// (modules/admin/confirmed.ts), in the same transaction.
 import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/email-token.repository.ts';
 import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
+import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { type Caller, rateLimited } from './caller.ts';
 import { revokeUnprovenAccess } from './claim.ts';
 import { completeSignin, type SigninResult } from './complete-signin.ts';
@@ -24,9 +27,12 @@ export async function confirmEmail(caller: Caller, token: string): Promise<Signi
     const current = await findUserById(tx, row.userId);
     if (!current) return null;
     if (row.purpose === 'email_change' && row.metadata.email) {
-      return (await updateUser(tx, current.id, { email: row.metadata.email, emailConfirmedAt: new Date() })) ?? 'taken';
+      const changed = await updateUser(tx, current.id, { email: row.metadata.email, emailConfirmedAt: new Date() });
+      return changed ? onEmailConfirmed(tx, services, changed) : 'taken';
     }
-    return current.emailConfirmedAt ? current : await updateUser(tx, current.id, { emailConfirmedAt: new Date() });
+    if (current.emailConfirmedAt) return current;
+    const confirmed = await updateUser(tx, current.id, { emailConfirmedAt: new Date() });
+    return confirmed && onEmailConfirmed(tx, services, confirmed);
   });
   if (user === 'taken') throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
   if (!user) throw invalid();

@@ -7,6 +7,7 @@ import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/e
 import { findUserByEmail, findUserById, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { ACTION } from '../actions/codes.ts';
+import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
 import { revokeUnprovenAccess } from './claim.ts';
 import { sendPasswordReset } from './email-links.ts';
@@ -58,8 +59,12 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   const passwordHash = await hashPassword(password);
   const done = await services.db.transaction(async (tx) => {
     if (!(await consumeEmailToken(tx, row.id))) return false;
-    // Opening the emailed link also proves the address.
-    await updateUser(tx, user.id, { passwordHash, emailConfirmedAt: user.emailConfirmedAt ?? new Date() });
+    // Opening the emailed link also proves the address (and brings what a confirmation brings).
+    const updated = await updateUser(tx, user.id, {
+      passwordHash,
+      emailConfirmedAt: user.emailConfirmedAt ?? new Date(),
+    });
+    if (updated && !user.emailConfirmedAt) await onEmailConfirmed(tx, services, updated);
     await recordAction(tx, { userId: user.id, code: ACTION.PASSWORD_RESET, address: ip });
     return true;
   });

@@ -1,7 +1,7 @@
 // Second-factor recovery codes: ten one-time codes, shown once (at activation, or when the user
 // asks for new ones), kept as HMAC-SHA-256 under a key derived from SECRETS_KEY, so a copy of
 // the table alone cannot be searched for them. A code is spent by one conditional UPDATE.
-import { createHmac, randomInt } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
   formatRecoveryCode,
   normalizeRecoveryCode,
@@ -10,6 +10,7 @@ import {
   RECOVERY_CODE_LENGTH,
 } from '@router/shared';
 import { deriveKey } from '../../crypto/derive.ts';
+import { randomCode } from '../../crypto/random.ts';
 import {
   countUnusedRecoveryCodes,
   replaceRecoveryCodes,
@@ -24,12 +25,7 @@ function hashCode(services: Services, userId: number, code: string): string {
     .digest('base64url');
 }
 
-function newCode(): string {
-  let code = '';
-  for (let i = 0; i < RECOVERY_CODE_LENGTH; i++)
-    code += RECOVERY_CODE_ALPHABET[randomInt(RECOVERY_CODE_ALPHABET.length)];
-  return code;
-}
+const newCode = (): string => randomCode(RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH);
 
 /** Replaces the user's codes with ten new ones and returns them (`xxxx-xxxx-xxxx`), this once. */
 export async function issueRecoveryCodes(services: Services, userId: number): Promise<string[]> {

@@ -1,7 +1,9 @@
 // `signup` (SPEC §3 Signup payload): type 'password' sends a confirmation link; type 'token'
-// (Google/Apple) creates a confirmed account. The first user of an installation is also admin.
+// (Google/Apple) creates a confirmed account. A referrer code names a campaign of ours (its
+// credits come with the confirmed email); who becomes administrator: modules/admin/administrators.ts.
 import { GROUP, nameSchema, signupCredentialsSchema, socialCredentialsSchema } from '@router/shared';
 import { newKey } from '../../crypto/random.ts';
+import type { ReferrerRow } from '../../db/repositories/referrer.repository.ts';
 import {
   createUserWithAccount,
   findUserByEmail,
@@ -12,6 +14,8 @@ import {
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { grantCredits } from '../accounts/credits.ts';
+import { onEmailConfirmed } from '../admin/confirmed.ts';
+import { rememberReferral, signupReferrer } from '../admin/referral.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
 import { revokeUnprovenAccess } from './claim.ts';
 import { sendConfirmation } from './email-links.ts';
@@ -45,13 +49,22 @@ function signupMetadata(input: SignupInput): Record<string, unknown> {
   return { signup };
 }
 
-/** The user, its account and the sign-up grant (SIGNAL_CREDITS) in one transaction; null: email taken. */
-export function createWithCredits(services: Services, user: NewUser): Promise<UserRow | null> {
+/**
+ * The user, its account, the sign-up grant (SIGNAL_CREDITS) and its campaign in one transaction;
+ * a user created confirmed (social) gets what a confirmed email brings at once. Null: email taken.
+ */
+export function createWithCredits(
+  services: Services,
+  user: NewUser,
+  referrer: ReferrerRow | null = null,
+): Promise<UserRow | null> {
   return services.db.transaction(async (tx) => {
     const created = await createUserWithAccount(tx, user);
+    if (!created) return null;
     const credits = services.config.SIGNAL_CREDITS.signupCredits;
-    if (created && credits > 0) await grantCredits(tx, created.id, credits, 'signup');
-    return created;
+    if (credits > 0) await grantCredits(tx, created.id, credits, 'signup');
+    await rememberReferral(tx, created.id, referrer);
+    return created.emailConfirmedAt ? onEmailConfirmed(tx, services, created) : created;
   });
 }
 
@@ -60,6 +73,7 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
   if (!(await services.identity.limiter.take(`signup:${ip}`, RULES.signup))) throw rateLimited();
   const firstName = parseInput(nameSchema, input.firstName ?? undefined, 'firstName') ?? null;
   const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
+  const referrer = await signupReferrer(services.db, input.referrerCode);
   if (input.type === 'token') {
     const { issuer, token } = parseInput(socialCredentialsSchema, input.credentials, 'credentials');
     const identity = await verifySocialToken(services, issuer, token);
@@ -68,6 +82,7 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
       firstName: firstName ?? identity.firstName,
       lastName: lastName ?? identity.lastName,
       accountMetadata: signupMetadata(input),
+      referrer,
     });
   }
   if (input.type !== 'password') throw new AppError('VALIDATION', 'Unknown sign-up type', { field: 'type' });
@@ -75,17 +90,20 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
   await assertStrongPassword(password);
   // Spares an argon2 hash for a taken email; the unique index decides races below.
   if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
-  const user = await createWithCredits(services, {
-    key: newKey(),
-    email: email.toLowerCase(),
-    firstName,
-    lastName,
-    passwordHash: await hashPassword(password),
-    emailConfirmedAt: null,
-    group: GROUP.CUSTOMER,
-    firstUserGroup: GROUP.ADMIN,
-    accountMetadata: signupMetadata(input),
-  });
+  const user = await createWithCredits(
+    services,
+    {
+      key: newKey(),
+      email: email.toLowerCase(),
+      firstName,
+      lastName,
+      passwordHash: await hashPassword(password),
+      emailConfirmedAt: null,
+      group: GROUP.CUSTOMER,
+      accountMetadata: signupMetadata(input),
+    },
+    referrer,
+  );
   if (!user) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
   await sendConfirmation(services, user);
   return user;
@@ -94,30 +112,47 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
 /** The provider verified the email: an existing account is signed in (and confirmed), else created. */
 export async function findOrCreateSocialUser(
   services: Services,
-  identity: { email: string; firstName?: string; lastName?: string; accountMetadata?: Record<string, unknown> },
+  identity: {
+    email: string;
+    firstName?: string;
+    lastName?: string;
+    accountMetadata?: Record<string, unknown>;
+    /** Only for a new account (an existing one keeps how it came). */
+    referrer?: ReferrerRow | null;
+  },
 ): Promise<UserRow> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const existing = await findUserByEmail(services.db, identity.email);
     if (existing) {
       if (existing.emailConfirmedAt) return existing;
-      // The provider proved the email; a password set before that proof is nobody's to keep.
-      await revokeUnprovenAccess(services, existing);
-      const claimed = { emailConfirmedAt: new Date(), passwordHash: null };
-      return (await updateUser(services.db, existing.id, claimed)) ?? existing;
+      return confirmBySocialSignin(services, existing);
     }
-    const created = await createWithCredits(services, {
-      key: newKey(),
-      email: identity.email,
-      firstName: identity.firstName ?? null,
-      lastName: identity.lastName ?? null,
-      passwordHash: null,
-      emailConfirmedAt: new Date(),
-      group: GROUP.CUSTOMER,
-      firstUserGroup: GROUP.ADMIN,
-      accountMetadata: identity.accountMetadata ?? {},
-    });
+    const created = await createWithCredits(
+      services,
+      {
+        key: newKey(),
+        email: identity.email,
+        firstName: identity.firstName ?? null,
+        lastName: identity.lastName ?? null,
+        passwordHash: null,
+        emailConfirmedAt: new Date(),
+        group: GROUP.CUSTOMER,
+        accountMetadata: identity.accountMetadata ?? {},
+      },
+      identity.referrer ?? null,
+    );
     if (created) return created;
     // A concurrent sign-in created it first: read it on the next turn.
   }
   throw new AppError('INTERNAL', 'Could not create the account');
+}
+
+/** An unconfirmed account signing in with a provider that verified the email. */
+async function confirmBySocialSignin(services: Services, user: UserRow): Promise<UserRow> {
+  // The provider proved the email; a password set before that proof is nobody's to keep.
+  await revokeUnprovenAccess(services, user);
+  return services.db.transaction(async (tx) => {
+    const claimed = await updateUser(tx, user.id, { emailConfirmedAt: new Date(), passwordHash: null });
+    return claimed ? onEmailConfirmed(tx, services, claimed) : user;
+  });
 }

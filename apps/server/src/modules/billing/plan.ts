@@ -5,8 +5,8 @@
 // (credits.ts: once per invoice, never an older period after a newer one).
 import { GROUP } from '@router/shared';
 import type Stripe from 'stripe';
+import { changeGroup } from '../../db/repositories/administrators.repository.ts';
 import {
-  addUserGroup,
   findBillingAccount,
   markProfessionalPaid,
   type PlanProjection,
@@ -114,7 +114,7 @@ export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan)
 }
 
 export async function grantProfessional(tx: Transaction, userId: number): Promise<void> {
-  await addUserGroup(tx, userId, GROUP.PROFESSIONAL);
+  await changeGroup(tx, userId, { add: GROUP.PROFESSIONAL });
   await markProfessionalPaid(tx, userId);
 }
 

@@ -65,6 +65,9 @@ export async function receiveStripeEvent(
       await setEventOutcome(tx, id, result, effect.userId);
       return result;
     });
+    // A grant may change the user's group (professional status): resolve their sessions afresh,
+    // as an administrator's change does, so what was paid for opens at once.
+    if (outcome === 'applied' && effect.userId !== null) services.identity.sessions.evictUser(effect.userId);
     services.log.info({ event: id, type, outcome, userId: effect.userId }, 'stripe event');
     return { status: 200, body: { received: true, ...(outcome === 'duplicate' ? { duplicate: true } : {}) } };
   } catch (error) {

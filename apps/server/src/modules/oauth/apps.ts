@@ -14,10 +14,20 @@ import {
   updateUserApp,
 } from '../../db/repositories/user-app.repository.ts';
 import { AppError } from '../../errors.ts';
+import type { Viewer } from '../../graphql/context.ts';
 import { type Caller, parseInput, requireGroup, requireViewer } from '../auth/caller.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 
 const MAX_APPS = 20;
+
+/**
+ * A professional customer: whatever gave the status (an administrator, or a paid Stripe price),
+ * group bit 16 on top of the customer bit every signed-in resolver demands (requireViewer).
+ */
+function requireProfessional(caller: Caller): Viewer {
+  requireViewer(caller);
+  return requireGroup(caller, GROUP.PROFESSIONAL);
+}
 
 export interface UserAppInput {
   name: string;
@@ -26,7 +36,7 @@ export interface UserAppInput {
 }
 
 export async function createApp(caller: Caller, input: UserAppInput): Promise<{ key: string; secret: string }> {
-  const viewer = requireGroup(caller, GROUP.PROFESSIONAL);
+  const viewer = requireProfessional(caller);
   const app = parseInput(userAppSchema, { ...input, description: input.description ?? undefined });
   if ((await countUserApps(caller.services.db, viewer.userId)) >= MAX_APPS) {
     throw new AppError('VALIDATION', `At most ${MAX_APPS} applications; delete one first`);
@@ -45,7 +55,7 @@ export async function createApp(caller: Caller, input: UserAppInput): Promise<{ 
 
 /** `metadata`: the fields to change, `{name?, description?, redirectUrl?}`. */
 export async function updateApp(caller: Caller, key: string, metadata: unknown): Promise<UserAppRow> {
-  const viewer = requireGroup(caller, GROUP.PROFESSIONAL);
+  const viewer = requireProfessional(caller);
   const input = typeof metadata === 'object' && metadata !== null ? { ...metadata } : metadata;
   const parsed = parseInput(userAppUpdateSchema, input, 'metadata');
   const changes: UserAppChanges = {};
@@ -61,7 +71,7 @@ export async function updateApp(caller: Caller, key: string, metadata: unknown):
 
 /** True when the application existed; its tokens stop working at once. */
 export async function deleteApp(caller: Caller, key: string): Promise<boolean> {
-  const viewer = requireGroup(caller, GROUP.PROFESSIONAL);
+  const viewer = requireProfessional(caller);
   return deleteUserApp(caller.services.db, viewer.userId, key);
 }
 

@@ -53,7 +53,6 @@ export async function legacyRegister(
     passwordHash: null,
     emailConfirmedAt: null,
     group: GROUP.CUSTOMER,
-    firstUserGroup: GROUP.ADMIN,
     accountMetadata: { signup: { partner: clientId } },
   });
   if (!user) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });

@@ -1,4 +1,5 @@
-// Profile updates, email change by emailed link, and the race-free first administrator.
+// Profile updates, email change by emailed link, and the race-free first administrator (the
+// first account to confirm its email).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
@@ -20,15 +21,28 @@ const UPDATE = `mutation($email: String, $firstName: String, $lastName: String) 
 }`;
 
 describe('users', () => {
-  it('makes exactly one administrator when the first sign-ups race', async () => {
-    const results = await Promise.all(
-      ['r1', 'r2', 'r3'].map((n) =>
-        gql<{ signup: { group: number } }>(t.app, SIGNUP, {
-          credentials: { email: `${n}@example.test`, password: STRONG_PASSWORD },
-        }),
+  it('makes exactly one administrator when the first confirmations race, and none at sign-up', async () => {
+    const emails = ['r1@example.test', 'r2@example.test', 'r3@example.test'];
+    const signups = await Promise.all(
+      emails.map((email) =>
+        gql<{ signup: { group: number } }>(t.app, SIGNUP, { credentials: { email, password: STRONG_PASSWORD } }),
       ),
     );
-    expect(results.map((r) => r.data?.signup.group).sort()).toEqual([4, 4, 5]);
+    expect(signups.map((r) => r.data?.signup.group)).toEqual([4, 4, 4]);
+    const tokens = await Promise.all(
+      emails.map(async (email) => linkIn(await smtp.waitFor(email), '/auth/email').token),
+    );
+    const confirmed = await Promise.all(
+      tokens.map((token) =>
+        gql(t.app, 'mutation($token: String!) { authEmailConfirm(token: $token) { token } }', { token }),
+      ),
+    );
+    expect(confirmed.map((r) => r.errors)).toEqual([undefined, undefined, undefined]);
+    const { rows } = await t.services.db.$client.query<{ group: number }>(
+      `select "group" from users where email = any($1) order by "group"`,
+      [emails],
+    );
+    expect(rows.map((r) => r.group)).toEqual([4, 4, 5]);
   });
 
   it('updates names, and changes the email only through the link sent to the new address', async () => {

@@ -38,7 +38,11 @@ export function Component() {
             <Link to="/me" className="d-none d-lg-block fs-5 fw-semibold text-white text-decoration-none mb-4">
               {PRODUCT_NAME}
             </Link>
-            <SidebarNav isAdmin={session.isAdmin} onNavigate={close} onSignOut={() => void signOut()} />
+            <SidebarNav
+              isAdmin={session.isAdmin || Boolean(session.proxiedUser)}
+              onNavigate={close}
+              onSignOut={() => void signOut()}
+            />
           </Offcanvas.Body>
         </Offcanvas>
       </aside>

@@ -85,3 +85,15 @@ export const EmailConfirmDocument = graphql(`
     }
   }
 `);
+
+/** The campaign of a referral code or link (null: not ours); isActive false: deleted, grants nothing. */
+export const SignupReferrerDocument = graphql(`
+  query SignupReferrer($code: String!) {
+    signupReferrer(code: $code) {
+      code
+      name
+      credits
+      isActive
+    }
+  }
+`);

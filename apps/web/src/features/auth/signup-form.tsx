@@ -9,16 +9,24 @@ import { SubmitButton } from './auth-card.tsx';
 import { SignupDocument } from './documents.ts';
 import { AUTH_TEXT, serverMessage } from './messages.ts';
 import { NewPasswordFields } from './new-password-fields.tsx';
+import { ReferralCodeField } from './referral-code-field.tsx';
 import { afterSignupPath, signupParams } from './signup-params.ts';
 import { TermsCheckbox } from './terms-checkbox.tsx';
 import { usePasswordEstimate } from './use-password-estimate.ts';
+import type { ReferralCode } from './use-referral-code.ts';
 
 /** The form holds an unticked box; the schema accepts only a ticked one ('Required'). */
 type SignupFields = Omit<z.input<typeof signupSchema>, 'terms'> & { terms: boolean };
 const resolver = zodResolver(signupSchema) as unknown as Resolver<SignupFields, unknown, SignupValues>;
 
-/** SPEC §2 Sign-up: names, email, password with strength, confirmation, terms. */
-export function SignupForm({ referrer, onError }: { referrer?: string; onError: (message: string | null) => void }) {
+/** SPEC §2 Sign-up: names, email, password with strength, confirmation, referral code, terms. */
+export function SignupForm({
+  referral,
+  onError,
+}: {
+  referral: ReferralCode;
+  onError: (message: string | null) => void;
+}) {
   const { mutate } = useCall();
   const navigate = useNavigate();
   const { search } = useLocation();
@@ -42,7 +50,7 @@ export function SignupForm({ referrer, onError }: { referrer?: string; onError: 
         credentials: { email, password },
         firstName,
         lastName,
-        ...signupParams(search, referrer),
+        ...signupParams(search, referral.code.trim() || undefined),
       });
       await navigate(afterSignupPath(search, signup.email));
     } catch (error) {
@@ -82,6 +90,7 @@ export function SignupForm({ referrer, onError }: { referrer?: string; onError: 
         score={estimate.score}
         errors={{ password: errors.password?.message, password2: errors.password2?.message }}
       />
+      <ReferralCodeField {...referral} />
       <TermsCheckbox registration={register('terms')} error={errors.terms?.message} />
       <SubmitButton busy={isSubmitting}>Create account</SubmitButton>
     </form>

@@ -3,17 +3,28 @@ import { useLocation, useNavigate } from 'react-router';
 import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
 import { AppleButton } from './apple-button.tsx';
-import { AuthProvidersDocument, SigninDocument } from './documents.ts';
+import { AuthProvidersDocument, SigninDocument, SignupDocument } from './documents.ts';
 import { GoogleButton } from './google-button.tsx';
 import { serverMessage } from './messages.ts';
+import type { SignupParams } from './signup-params.ts';
 import { type SocialToken, tokenFromHash } from './social-sdk.ts';
 import { useCompleteSignin } from './use-complete-signin.ts';
 
 /**
  * Google and Apple buttons, only for the providers the server has configured (their scripts
- * load only then), and the automatic sign-in of a token in the address hash (SPEC §2).
+ * load only then), and the automatic sign-in of a token in the address hash (SPEC §2). On the
+ * sign-up screen (`signup` given) a token sign-up with its parameters (referrer, promotion codes,
+ * price) comes first, then the sign-in (SPEC §4), so a social sign-up keeps them too.
  */
-export function SocialSignin({ onError, fallback }: { onError: (message: string | null) => void; fallback: string }) {
+export function SocialSignin({
+  onError,
+  fallback,
+  signup,
+}: {
+  onError: (message: string | null) => void;
+  fallback: string;
+  signup?: SignupParams;
+}) {
   const [{ data }] = useQuery({ query: AuthProvidersDocument });
   const { mutate } = useCall();
   const complete = useCompleteSignin();
@@ -24,6 +35,15 @@ export function SocialSignin({ onError, fallback }: { onError: (message: string 
   async function signIn({ issuer, token, metadata }: SocialToken) {
     onError(null);
     try {
+      if (signup) {
+        await mutate(SignupDocument, {
+          type: 'token',
+          credentials: { issuer, token },
+          firstName: metadata?.firstName ?? null,
+          lastName: metadata?.lastName ?? null,
+          ...signup,
+        });
+      }
       const { signin } = await mutate(SigninDocument, { type: 'token', credentials: { issuer, token }, metadata });
       await complete(signin);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { FakeRequest } from '../../test/fake-server.ts';
-import { fixture, graphQLError } from '../../test/fake-server.ts';
+import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
 
 const STRONG = 'Tr4il-Mix-Quasar!';
@@ -102,6 +102,84 @@ describe('sign-up screen (SPEC §2, §5, §8)', () => {
   it('links the terms of service', async () => {
     await renderRoute('/signup');
     expect(screen.getByRole('link', { name: 'terms of service' }).getAttribute('href')).toBe('/terms-of-service');
+  });
+});
+
+const campaign = (isActive: boolean) =>
+  fixture(({ variables }) => ({
+    data: {
+      signupReferrer:
+        String(variables.code).toLowerCase() === 'k7m2q9xa'
+          ? { code: 'k7m2q9xa', name: 'Spring', credits: 100, isActive }
+          : null,
+    },
+  }));
+
+describe('sign-up through a referrer link (issue 15)', () => {
+  const referralField = () => screen.getByLabelText(/Referral code/) as HTMLInputElement;
+
+  it('fills in the code of /signup/{code} and tells the campaign’s credits', async () => {
+    await renderRoute('/signup/k7m2q9xa', { handlers: { SignupReferrer: campaign(true) } });
+    expect(referralField().value).toBe('k7m2q9xa');
+    expect(await screen.findByText('You get 100 extra signals once you confirm your email.')).toBeTruthy();
+  });
+
+  it('says so when the campaign was deleted, or when the code is not ours', async () => {
+    await renderRoute('/signup/k7m2q9xa', { handlers: { SignupReferrer: campaign(false) } });
+    expect(
+      await screen.findByText('This referral link has been deleted: signing up through it gives no extra signals'),
+    ).toBeTruthy();
+    fill(/Referral code/, 'bogus123');
+    expect(await screen.findByText('This referral code is not valid')).toBeTruthy();
+  });
+
+  it('takes a ?code= of ours as the referral code; other codes stay promotion codes', async () => {
+    const { calls } = await renderRoute('/signup?code=K7M2Q9XA&code=PROMO', {
+      handlers: { AuthPasswordEstimate: estimate, Signup: signedUp, SignupReferrer: campaign(true) },
+    });
+    await waitFor(() => expect(referralField().value).toBe('k7m2q9xa'));
+    fillForm();
+    click('Create account');
+    await waitFor(() => expect(calls('Signup')).toHaveLength(1));
+    expect(calls('Signup')[0]?.variables).toMatchObject({ referrerCode: 'k7m2q9xa', promotionCode: 'K7M2Q9XA,PROMO' });
+  });
+
+  it('sends no referrer for a promotion code alone', async () => {
+    const { calls } = await renderRoute('/signup?code=PROMO', {
+      handlers: { AuthPasswordEstimate: estimate, Signup: signedUp, SignupReferrer: campaign(true) },
+    });
+    await waitFor(() => expect(calls('SignupReferrer').length).toBeGreaterThan(0));
+    expect(referralField().value).toBe('');
+    fillForm();
+    click('Create account');
+    await waitFor(() => expect(calls('Signup')).toHaveLength(1));
+    expect(calls('Signup')[0]?.variables.referrerCode).toBeUndefined();
+    expect(calls('Signup')[0]?.variables.promotionCode).toBe('PROMO');
+  });
+
+  it('keeps the code through a social sign-up: token sign-up first, then sign-in', async () => {
+    let signedIn = false;
+    const { calls, router } = await renderRoute('/signup/k7m2q9xa?code=PROMO#id_token=google-id-token', {
+      handlers: {
+        SignupReferrer: campaign(true),
+        Signup: () => ({ data: { signup: { id: 'u1', email: 'jo@example.com', firstName: null } } }),
+        Signin: () => {
+          signedIn = true;
+          return { data: { signin: { token: 'session', issuer: 'user', email: null } } };
+        },
+        User: () => (signedIn ? { data: { user: fakeUser(4) } } : graphQLError('Sign in first', 'UNAUTHENTICATED')),
+      },
+    });
+    await waitFor(() => expect(where(router)).toBe('/me'));
+    expect(calls('Signin')).toHaveLength(1);
+    expect(calls('Signup')[0]?.variables).toEqual({
+      type: 'token',
+      credentials: { issuer: 'google', token: 'google-id-token' },
+      firstName: null,
+      lastName: null,
+      referrerCode: 'k7m2q9xa',
+      promotionCode: 'PROMO',
+    });
   });
 });
 

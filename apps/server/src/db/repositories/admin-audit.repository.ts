@@ -1,0 +1,65 @@
+// The administrators' audit log (admin_audit_log): appended to, read newest first. The table
+// refuses UPDATE, DELETE and TRUNCATE (migration 0014); nothing here tries.
+import { sql } from 'drizzle-orm';
+import type { Executor } from './executor.ts';
+
+export interface NewAuditEntry {
+  adminId: number;
+  /** The user acted on, when there is one. */
+  targetId: number | null;
+  /** Stored as given when the target has no account (an unknown email); else the user's email. */
+  targetEmail?: string | null;
+  action: string;
+  details: Record<string, unknown>;
+}
+
+export interface AuditRow {
+  id: number;
+  /** Milliseconds since the epoch, truncated (the stored time has microseconds). */
+  createdAt: number;
+  adminEmail: string;
+  targetEmail: string | null;
+  action: string;
+  details: Record<string, unknown>;
+}
+
+type Row<T> = T & Record<string, unknown>;
+
+const COLUMNS = sql.raw(`id::float8 as id, floor(extract(epoch from created_at) * 1000)::float8 as "createdAt",
+  admin_email as "adminEmail", target_email as "targetEmail", action, details`);
+
+/** Appends one entry; the emails are copied from the users (the record outlives them). */
+export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Promise<number> {
+  const { rows } = await db.execute<Row<{ id: number }>>(sql`
+    insert into admin_audit_log (admin_id, admin_email, target_id, target_email, action, details)
+    select a.id, a.email, ${entry.targetId},
+      coalesce((select email from users where id = ${entry.targetId}), ${entry.targetEmail ?? null}),
+      ${entry.action}, ${JSON.stringify(entry.details)}::jsonb
+    from users a where a.id = ${entry.adminId}
+    returning id::float8 as id`);
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error(`audit entry for a missing administrator ${entry.adminId}`);
+  return id;
+}
+
+/** Safety bound on a page grown by millisecond ties. */
+const MAX_PAGE = 1000;
+
+/**
+ * Newest first, paged like the activity log (action-query.repository.ts): the first `limit`
+ * entries older than `before` (ms) plus every further one of the last one's millisecond, so
+ * paging by the last createdAt neither skips nor repeats entries.
+ */
+export async function listAuditEntries(db: Executor, page: { limit: number; before?: number }): Promise<AuditRow[]> {
+  const before = page.before === undefined ? sql`true` : sql`created_at < to_timestamp(${page.before}::float8 / 1000)`;
+  const { rows } = await db.execute<Row<AuditRow>>(sql`
+    select ${COLUMNS} from admin_audit_log
+    where ${before} and created_at >= (
+      select date_trunc('milliseconds', min(p.created_at)) from (
+        select created_at from admin_audit_log where ${before} order by created_at desc, id desc limit ${page.limit}
+      ) p
+    )
+    order by created_at desc, id desc
+    limit ${MAX_PAGE}`);
+  return rows;
+}

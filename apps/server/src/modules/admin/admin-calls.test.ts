@@ -1,0 +1,165 @@
+// Every admin call as the administrator, as a customer and anonymously; rewards and professional
+// status with bad input; the audit log's paging and its refusal of edits.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  AUDIT,
+  type AuditEntry,
+  balanceOf,
+  expectRefusal,
+  footprint,
+  ledgerOf,
+  PROFESSIONAL,
+  PROXY_END,
+  PROXY_START,
+  REFERRER_CREATE,
+  REFERRER_DELETE,
+  REWARD,
+  readAudit,
+  STATS,
+} from '../../../test/admin-fixtures.ts';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { bearer, confirmedUser, gql, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof confirmedUser>>;
+let bob: Awaited<ReturnType<typeof confirmedUser>>;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await confirmedUser(t, 'admin@example.test');
+  bob = await confirmedUser(t, 'bob@example.test');
+});
+afterAll(() => t.close());
+
+const asAdmin = () => bearer(admin.token);
+const asBob = () => bearer(bob.token);
+
+const auditLog = (limit?: number, from?: number) => readAudit(t, admin.token, limit, from);
+
+/** Every admin call with valid input (it would succeed for an administrator). */
+const CALLS: Array<[string, string, Record<string, unknown>]> = [
+  ['adminAccountReward', REWARD, { email: 'bob@example.test', credits: 25 }],
+  ['adminReferrerCreate', REFERRER_CREATE, { name: 'Spring', credits: 100 }],
+  ['adminReferrerDelete', REFERRER_DELETE, { ref: 'abcdefgh' }],
+  ['adminReferrerStatsReport', STATS, {}],
+  ['adminProxyStart', PROXY_START, { email: 'bob@example.test' }],
+  ['adminProxyEnd', PROXY_END, { email: 'bob@example.test' }],
+  ['adminUserProfessional', PROFESSIONAL, { email: 'bob@example.test', on: true }],
+  ['adminAuditLog', AUDIT, {}],
+];
+
+describe('who may call the admin API', () => {
+  it('makes the first confirmed account the administrator, and only it', () => {
+    expect(admin.group).toBe(5);
+    expect(bob.group).toBe(4);
+  });
+
+  it.each(CALLS)(
+    '%s: FORBIDDEN for a customer, UNAUTHENTICATED anonymously, and nothing changes',
+    async (_n, doc, vars) => {
+      const before = await footprint(t);
+      const byCustomer = await gql(t.app, doc, vars, asBob());
+      expect(byCustomer.data).toBeNull();
+      expect(byCustomer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      const anonymous = await gql(t.app, doc, vars);
+      expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      // An API token of a customer is no way in either, nor naming the administrator as X-User.
+      const proxied = await gql(t.app, doc, vars, bearer(bob.token, { 'x-user': 'admin@example.test' }));
+      expect(proxied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(await footprint(t)).toEqual(before);
+    },
+  );
+});
+
+describe('adminAccountReward', () => {
+  it('adds the credits through the ledger, once, with an audit entry', async () => {
+    const before = await balanceOf(t, 'bob@example.test');
+    const res = await gql(t.app, REWARD, { email: ' BOB@example.test ', credits: 25 }, asAdmin());
+    expect(res).toEqual({ data: { adminAccountReward: true } });
+    expect(await balanceOf(t, 'bob@example.test')).toBe(before + 25);
+    const [entry] = await auditLog(1);
+    expect(entry).toMatchObject({
+      adminEmail: 'admin@example.test',
+      targetEmail: 'bob@example.test',
+      action: 'reward',
+    });
+    expect(JSON.parse(entry?.details ?? '')).toEqual({ credits: 25 });
+    const ledger = await ledgerOf(t, 'bob@example.test');
+    expect(ledger.at(-1)).toEqual({ cause: 'reward', credits: 25, reference: `audit:${entry?.id}` });
+    expect(ledger.reduce((sum, row) => sum + row.credits, 0)).toBe(before + 25);
+    // The balance every screen reads agrees.
+    const account = await gql<{ account: { balance: number } }>(t.app, '{ account { balance } }', {}, asBob());
+    expect(account.data?.account.balance).toBe(before + 25);
+  });
+
+  it.each([
+    [{ email: 'nobody@example.test', credits: 25 }, 'User not registered or not activated'],
+    [{ email: 'not an email', credits: 25 }, 'Invalid email'],
+    [{ email: '', credits: 25 }, 'Required'],
+    [{ email: 'bob@example.test', credits: 0 }, 'Must be greater than 0'],
+    [{ email: 'bob@example.test', credits: -5 }, 'Must be greater than 0'],
+    [{ email: 'bob@example.test', credits: 1_000_001 }, 'At most 1000000'],
+    // Credits are a GraphQL Int: a fraction or a number beyond 32 bits never reaches the resolver.
+    [{ email: 'bob@example.test', credits: 2.5 }, /Int cannot represent non-integer value: 2.5/],
+    [{ email: 'bob@example.test', credits: 1e12 }, /Int cannot represent non 32-bit signed integer value/],
+  ])('refuses %o with "%s" and changes nothing', async (vars, message) => {
+    const before = await footprint(t);
+    expectRefusal(await gql(t.app, REWARD, vars, asAdmin()), message);
+    expect(await footprint(t)).toEqual(before);
+  });
+
+  it('refuses an unconfirmed user', async () => {
+    await gql(t.app, SIGNUP, { credentials: { email: 'pending@example.test', password: STRONG_PASSWORD } });
+    const res = await gql(t.app, REWARD, { email: 'pending@example.test', credits: 25 }, asAdmin());
+    expect(res.errors?.[0]?.message).toBe('User not registered or not activated');
+    expect(await balanceOf(t, 'pending@example.test')).toBe(5);
+  });
+});
+
+describe('adminUserProfessional', () => {
+  it('grants and removes group 16, each recorded', async () => {
+    const on = await gql(t.app, PROFESSIONAL, { email: 'bob@example.test', on: true }, asAdmin());
+    expect(on.data).toEqual({ adminUserProfessional: { email: 'bob@example.test', group: 20 } });
+    const me = await gql<{ user: { group: number } }>(t.app, '{ user { group } }', {}, asBob());
+    expect(me.data?.user.group).toBe(20);
+    const off = await gql(t.app, PROFESSIONAL, { email: 'bob@example.test', on: false }, asAdmin());
+    expect(off.data).toEqual({ adminUserProfessional: { email: 'bob@example.test', group: 4 } });
+    const [removed, granted] = await auditLog(2);
+    expect([granted?.action, removed?.action]).toEqual(['professional_grant', 'professional_remove']);
+    expect(removed?.targetEmail).toBe('bob@example.test');
+    const unknown = await gql(t.app, PROFESSIONAL, { email: 'nobody@example.test', on: true }, asAdmin());
+    expect(unknown.errors?.[0]?.message).toBe('User not registered or not activated');
+  });
+});
+
+describe('adminAuditLog', () => {
+  it('pages newest first like actions, and the table refuses edits', async () => {
+    for (let i = 0; i < 3; i++) await gql(t.app, STATS, {}, asAdmin());
+    const all = await auditLog(100);
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    const times = all.map((e) => e.createdAt);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(all[0]).toMatchObject({ action: 'stats_download', adminEmail: 'admin@example.test', targetEmail: null });
+
+    const pages: AuditEntry[] = [];
+    let from: number | undefined;
+    for (;;) {
+      const page = await auditLog(2, from);
+      if (page.length === 0) break;
+      pages.push(...page);
+      from = page.at(-1)?.createdAt;
+    }
+    expect(pages.map((e) => e.id)).toEqual(all.map((e) => e.id));
+
+    const bad = await gql(t.app, AUDIT, { limit: 0 }, asAdmin());
+    expect(bad.errors?.[0]?.message).toBe('Limit must be between 1 and 100');
+
+    for (const statement of [
+      "update admin_audit_log set action = 'nothing'",
+      'delete from admin_audit_log',
+      'truncate admin_audit_log',
+    ]) {
+      await expect(t.services.db.$client.query(statement)).rejects.toThrow(/append-only/);
+    }
+    expect((await auditLog(100)).map((e) => e.id)).toEqual(all.map((e) => e.id));
+  });
+});

@@ -1,0 +1,89 @@
+// Who administers: with ADMIN_EMAILS only those confirmed addresses (checked at confirmation and
+// at start); without it the first account to confirm its email. Migration 0014 takes the role
+// from unconfirmed first sign-ups, and the start names the earliest confirmed account instead.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { confirmedUser } from '../../../test/identity.ts';
+import { emptyDatabase, migrationsBefore } from '../../../test/migrations-before.ts';
+import { runMigrations } from '../../db/migrate.ts';
+import type { Services } from '../../services.ts';
+import { settleAdministrators } from './administrators.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ env: { ADMIN_EMAILS: 'boss@example.test, ops@example.test' } });
+});
+afterAll(() => t.close());
+
+const groupOf = async (email: string) => {
+  const { rows } = await t.services.db.$client.query<{ group: number }>('select "group" from users where email = $1', [
+    email,
+  ]);
+  return rows[0]?.group;
+};
+
+const withAdminEmails = (services: Services, emails: string[]): Services => ({
+  ...services,
+  config: { ...services.config, ADMIN_EMAILS: emails },
+});
+
+describe('ADMIN_EMAILS', () => {
+  it('makes only the listed addresses administrators, once confirmed', async () => {
+    expect((await confirmedUser(t, 'first@example.test')).group).toBe(4);
+    expect((await confirmedUser(t, 'Boss@example.test')).group).toBe(5);
+  });
+
+  it('promotes listed accounts confirmed before the list named them, at start', async () => {
+    await confirmedUser(t, 'later@example.test');
+    expect(await groupOf('later@example.test')).toBe(4);
+    await settleAdministrators(withAdminEmails(t.services, ['later@example.test']));
+    expect(await groupOf('later@example.test')).toBe(5);
+    // An unconfirmed listed address is not promoted.
+    await t.services.db.$client.query(
+      `insert into users (key, email, "group") values ('u_ops', 'ops@example.test', 4)`,
+    );
+    await settleAdministrators(t.services);
+    expect(await groupOf('ops@example.test')).toBe(4);
+  });
+});
+
+describe('without ADMIN_EMAILS', () => {
+  it('names the earliest confirmed account when no confirmed administrator is left', async () => {
+    const open = withAdminEmails(t.services, []);
+    await t.services.db.$client.query(`update users set "group" = "group" & ~1`);
+    await settleAdministrators(open);
+    expect(await groupOf('first@example.test')).toBe(5);
+    expect(await groupOf('boss@example.test')).toBe(4);
+    // Idempotent: an administrator exists now.
+    await settleAdministrators(open);
+    const { rows } = await t.services.db.$client.query(`select count(*)::int as n from users where "group" & 1 = 1`);
+    expect(rows[0]).toEqual({ n: 1 });
+  });
+});
+
+describe('migration 0014', () => {
+  it('takes the administrator role from unconfirmed accounts only', async () => {
+    const { pool, drop } = await emptyDatabase('admin_migration');
+    const before = migrationsBefore('0014_admin_tools');
+    try {
+      await runMigrations(pool, before);
+      await pool.query(
+        `insert into users (key, email, "group", email_confirmed_at) values
+          ('a', 'unconfirmed-first@example.com', 5, null),
+          ('b', 'confirmed-admin@example.com', 5, now()),
+          ('c', 'customer@example.com', 4, now())`,
+      );
+      await runMigrations(pool);
+      const { rows } = await pool.query('select email, "group" from users order by key');
+      expect(rows).toEqual([
+        { email: 'unconfirmed-first@example.com', group: 4 },
+        { email: 'confirmed-admin@example.com', group: 5 },
+        { email: 'customer@example.com', group: 4 },
+      ]);
+    } finally {
+      await drop();
+      fs.rmSync(before, { recursive: true, force: true });
+    }
+  });
+});

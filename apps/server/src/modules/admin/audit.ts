@@ -1,0 +1,64 @@
+// The administrators' audit log (issue 15): what they did and every change made while proxied,
+// appended in the transaction of the change itself where there is one.
+import { AUDIT_PAGE_MAX, AUDIT_PAGE_SIZE, type AuditAction } from '@router/shared';
+import { type AuditRow, insertAuditEntry, listAuditEntries } from '../../db/repositories/admin-audit.repository.ts';
+import type { Executor } from '../../db/repositories/executor.ts';
+import { parsePage } from '../paging.ts';
+import { type AdminCaller, requireAdmin } from './guard.ts';
+
+export interface AuditRecord {
+  adminId: number;
+  targetId?: number | null;
+  /** For a target without an account (an unknown email). */
+  targetEmail?: string | null;
+  action: AuditAction;
+  details?: Record<string, unknown>;
+}
+
+export function recordAudit(db: Executor, record: AuditRecord): Promise<number> {
+  return insertAuditEntry(db, {
+    adminId: record.adminId,
+    targetId: record.targetId ?? null,
+    targetEmail: record.targetEmail ?? null,
+    action: record.action,
+    details: record.details ?? {},
+  });
+}
+
+export interface AuditEntryView {
+  id: number;
+  createdAt: number;
+  adminEmail: string;
+  targetEmail: string | null;
+  action: string;
+  /** JSON text. */
+  details: string;
+}
+
+/** `adminAuditLog`: newest first; `createdAtFrom` = the createdAt of the last entry shown. */
+export async function listAudit(
+  caller: AdminCaller,
+  query: { limit?: number | null; createdAtFrom?: number | null },
+): Promise<AuditEntryView[]> {
+  requireAdmin(caller);
+  const rows = await listAuditEntries(caller.services.db, parsePage(query, AUDIT_PAGE_SIZE, AUDIT_PAGE_MAX));
+  return rows.map((row: AuditRow) => ({ ...row, details: JSON.stringify(row.details) }));
+}
+
+/** Argument names whose values never reach the log (cf. logger.ts REDACT_PATHS). */
+const SECRET_KEY = /pass|secret|token|credential|authorization|shortkey|verifier|recovery|^code$/i;
+const MAX_TEXT = 500;
+
+/** A mutation's arguments as the audit log keeps them: secrets replaced, long texts cut. */
+export function redactArguments(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 5) return '…';
+  if (Array.isArray(value)) return value.slice(0, 50).map((item) => redactArguments(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      SECRET_KEY.test(key) ? '[redacted]' : redactArguments(item, depth + 1),
+    ]),
+  );
+}

@@ -1,0 +1,110 @@
+// Proxy mode through the API: applying it checks the user and records 'proxy on'; every mutation
+// sent with X-User is recorded (secrets redacted) before it runs; the reset records 'proxy off';
+// a customer sending X-User changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { footprint, PROXY_END, PROXY_START, readAudit } from '../../../test/admin-fixtures.ts';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof confirmedUser>>;
+let bob: Awaited<ReturnType<typeof confirmedUser>>;
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await confirmedUser(t, 'admin@example.test');
+  bob = await confirmedUser(t, 'bob@example.test');
+});
+afterAll(() => t.close());
+
+const RENAME = `mutation($firstName: String) { userUpdate(firstName: $firstName) { email firstName } }`;
+
+const latestAudit = (limit: number) => readAudit(t, admin.token, limit);
+
+describe('proxy', () => {
+  it('applies to confirmed users only, recording it', async () => {
+    const res = await gql(t.app, PROXY_START, { email: 'BOB@Example.test' }, bearer(admin.token));
+    expect(res).toEqual({ data: { adminProxyStart: 'bob@example.test' } });
+    const [entry] = await latestAudit(1);
+    expect(entry).toMatchObject({
+      action: 'proxy_on',
+      adminEmail: 'admin@example.test',
+      targetEmail: 'bob@example.test',
+    });
+
+    const before = await footprint(t);
+    for (const email of ['nobody@example.test', 'not an email']) {
+      const refused = await gql(t.app, PROXY_START, { email }, bearer(admin.token));
+      expect(refused.errors?.[0]?.message).toBe(
+        email.includes(' ') ? 'Invalid email' : 'User not registered or not activated',
+      );
+    }
+    expect(await footprint(t)).toEqual(before);
+  });
+
+  it('shows the proxied user’s data and records each mutation made as them, secrets redacted', async () => {
+    const asBob = bearer(admin.token, { 'x-user': 'bob@example.test' });
+    const me = await gql(t.app, '{ user { email group } }', {}, asBob);
+    expect(me.data).toEqual({ user: { email: 'bob@example.test', group: 4 } });
+
+    const renamed = await gql(t.app, RENAME, { firstName: 'Robert' }, asBob);
+    expect(renamed.data).toEqual({ userUpdate: { email: 'bob@example.test', firstName: 'Robert' } });
+    const refused = await gql(
+      t.app,
+      'mutation { userPasscodeUpdate(secret: "JBSWY3DPEHPK3PXP", passcode: "123456") { isActive } }',
+      {},
+      asBob,
+    );
+    expect(refused.errors).toBeDefined();
+
+    const [passcode, rename] = await latestAudit(2);
+    expect(rename).toMatchObject({
+      action: 'proxied_mutation',
+      adminEmail: 'admin@example.test',
+      targetEmail: 'bob@example.test',
+    });
+    expect(JSON.parse(rename?.details ?? '')).toMatchObject({
+      mutation: 'userUpdate',
+      arguments: { firstName: 'Robert' },
+    });
+    const details = JSON.parse(passcode?.details ?? '');
+    expect(details).toMatchObject({
+      mutation: 'userPasscodeUpdate',
+      arguments: { secret: '[redacted]', passcode: '[redacted]' },
+    });
+    expect(passcode?.details).not.toContain('JBSWY3DPEHPK3PXP');
+
+    // Queries are not audit entries (they are logged); the admin's own calls record themselves once.
+    const count = (await latestAudit(100)).length;
+    await gql(t.app, '{ account { balance } }', {}, asBob);
+    await gql(t.app, PROXY_START, { email: 'admin@example.test' }, asBob);
+    const after = await latestAudit(100);
+    expect(after.length).toBe(count + 1);
+    expect(after[0]).toMatchObject({ action: 'proxy_on', targetEmail: 'admin@example.test' });
+  });
+
+  it('records the reset', async () => {
+    const res = await gql(t.app, PROXY_END, { email: 'bob@example.test' }, bearer(admin.token));
+    expect(res).toEqual({ data: { adminProxyEnd: true } });
+    const [entry] = await latestAudit(1);
+    expect(entry).toMatchObject({ action: 'proxy_off', targetEmail: 'bob@example.test' });
+  });
+
+  it('is FORBIDDEN to a customer, whose X-User changes nothing', async () => {
+    const before = await footprint(t);
+    const res = await gql(
+      t.app,
+      RENAME,
+      { firstName: 'Mallory' },
+      bearer(bob.token, { 'x-user': 'admin@example.test' }),
+    );
+    expect(res.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const adminUser = await gql<{ user: { firstName: string | null } }>(
+      t.app,
+      '{ user { firstName } }',
+      {},
+      bearer(admin.token),
+    );
+    expect(adminUser.data?.user.firstName).toBeNull();
+    expect(await footprint(t)).toEqual(before);
+  });
+});

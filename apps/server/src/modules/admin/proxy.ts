@@ -1,0 +1,32 @@
+// Proxy mode (SPEC §2 Admin, §6): the web app keeps the proxied email (session storage) and sends
+// it as X-User. Applying it asks the server first, which checks the user and records 'proxy on';
+// the reset records 'proxy off'. Requests while proxied: modules/auth/authenticate.ts.
+import { AUDIT_ACTIONS, adminProxySchema } from '@router/shared';
+import { findUserByEmail } from '../../db/repositories/user.repository.ts';
+import { parseInput } from '../auth/caller.ts';
+import { recordAudit } from './audit.ts';
+import { type AdminCaller, requireAdmin } from './guard.ts';
+import { confirmedUserByEmail } from './target-user.ts';
+
+/** The email to send as X-User; 'User not registered or not activated' for anyone else. */
+export async function startProxy(caller: AdminCaller, email: string): Promise<string> {
+  const adminId = requireAdmin(caller);
+  const input = parseInput(adminProxySchema, { email });
+  const target = await confirmedUserByEmail(caller.services.db, input.email);
+  await recordAudit(caller.services.db, { adminId, targetId: target.id, action: AUDIT_ACTIONS.proxyOn });
+  return target.email;
+}
+
+/** Records the end of proxy mode (the web app has dropped the header already). */
+export async function endProxy(caller: AdminCaller, email: string): Promise<boolean> {
+  const adminId = requireAdmin(caller);
+  const input = parseInput(adminProxySchema, { email });
+  const target = await findUserByEmail(caller.services.db, input.email);
+  await recordAudit(caller.services.db, {
+    adminId,
+    targetId: target?.id ?? null,
+    targetEmail: input.email,
+    action: AUDIT_ACTIONS.proxyOff,
+  });
+  return true;
+}

@@ -1,0 +1,53 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { adminProxySchema } from '@router/shared';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useCall } from '../../lib/call.ts';
+import { AdminUserProfessionalDocument } from './documents.ts';
+import { EmailField } from './fields.tsx';
+import { FormResult, useAdminAction } from './form-result.tsx';
+
+/** The form names one user by email, as the proxy form does. */
+const schema = adminProxySchema;
+type Fields = z.input<typeof schema>;
+
+/**
+ * Beyond SPEC (issue 15): grants or removes professional status, which opens the developer
+ * Applications section on a server without card payments.
+ */
+export function ProfessionalForm({ onDone }: { onDone: () => void }) {
+  const { mutate } = useCall();
+  const { outcome, run } = useAdminAction(onDone);
+  const { register, handleSubmit, formState } = useForm<Fields, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: { email: '' },
+  });
+
+  const submit = (isProfessional: boolean) =>
+    handleSubmit(({ email }) =>
+      run(async () => {
+        await mutate(AdminUserProfessionalDocument, { email, isProfessional });
+        return isProfessional ? 'Professional status granted' : 'Professional status removed';
+      }),
+    );
+
+  return (
+    <form onSubmit={submit(true)} noValidate aria-label="Professional status">
+      <EmailField registration={register('email')} error={formState.errors.email?.message} />
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
+          Grant
+        </button>
+        <button
+          type="button"
+          className="btn btn-outline-danger"
+          disabled={formState.isSubmitting}
+          onClick={() => void submit(false)()}
+        >
+          Remove
+        </button>
+        <FormResult outcome={outcome} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,65 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ADMIN_TEXT, adminProxySchema } from '@router/shared';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useCall } from '../../lib/call.ts';
+import { useSession, useSessionStore } from '../../lib/session.tsx';
+import { AdminProxyEndDocument, AdminProxyStartDocument } from './documents.ts';
+import { EmailField } from './fields.tsx';
+import { FormResult, useAdminAction } from './form-result.tsx';
+
+type Fields = z.input<typeof adminProxySchema>;
+
+/**
+ * SPEC §2 Admin, proxied user: Save checks the user on the server (which records 'proxy on'),
+ * stores the lower-cased email (sent as X-User from then on) and reloads the user as them;
+ * Reset records 'proxy off' and clears it.
+ */
+export function ProxyForm({ onDone }: { onDone: () => void }) {
+  const session = useSession();
+  const store = useSessionStore();
+  const { mutate } = useCall();
+  const { outcome, run } = useAdminAction(onDone);
+  const { register, handleSubmit, formState, reset } = useForm<Fields, unknown, z.output<typeof adminProxySchema>>({
+    resolver: zodResolver(adminProxySchema),
+    defaultValues: { email: session.proxiedUser ?? '' },
+  });
+
+  const onSave = handleSubmit(({ email }) =>
+    run(async () => {
+      await mutate(AdminProxyStartDocument, { email });
+      await store.proxy(email);
+      // The store ends proxy mode when the user cannot be loaded as them.
+      return store.getState().proxiedUser ? ADMIN_TEXT.applied : { ok: false, text: ADMIN_TEXT.notActivated };
+    }),
+  );
+
+  const onReset = () =>
+    run(async () => {
+      const email = store.getState().proxiedUser;
+      if (email) {
+        // The record is best effort: proxy mode ends whatever the answer.
+        await mutate(AdminProxyEndDocument, { email }).catch((error: unknown) =>
+          console.warn('Cannot record the end of proxy mode', error),
+        );
+      }
+      await store.endProxy();
+      reset({ email: '' });
+      return null;
+    });
+
+  return (
+    <form onSubmit={onSave} noValidate aria-label="Proxied user">
+      <EmailField registration={register('email')} error={formState.errors.email?.message} />
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
+          Save
+        </button>
+        <button type="button" className="btn btn-outline-secondary" onClick={() => void onReset()}>
+          Reset
+        </button>
+        <FormResult outcome={outcome} />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,186 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
+import { renderRoute } from '../../test/render-route.tsx';
+
+const ADMIN = 1 | 4;
+const CUSTOMER = 4;
+
+const form = (name: string) => within(screen.getByRole('form', { name }));
+const fillIn = (formName: string, label: string, value: string) =>
+  fireEvent.change(form(formName).getByLabelText(label), { target: { value } });
+const press = (formName: string, button: string) =>
+  fireEvent.click(form(formName).getByRole('button', { name: button }));
+
+afterEach(() => sessionStorage.clear());
+
+describe('admin screen (SPEC §2 Admin)', () => {
+  it('is for administrators only: a customer is sent to the dashboard', async () => {
+    const { router } = await renderRoute('/me/admin', { user: fakeUser(CUSTOMER) });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/me'));
+  });
+
+  it('applies a proxied user (lower-cased, checked by the server), shows the banner, and resets', async () => {
+    const { calls, server } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: {
+        AdminProxyStart: fixture(({ variables }) => ({ data: { adminProxyStart: variables.email } })),
+        AdminProxyEnd: () => ({ data: { adminProxyEnd: true } }),
+      },
+    });
+    fillIn('Proxied user', 'Email', 'Bob@Example.com');
+    press('Proxied user', 'Save');
+    expect(await screen.findByText('Applied')).toBeTruthy();
+    expect(calls('AdminProxyStart')[0]?.variables).toEqual({ email: 'bob@example.com' });
+    expect(sessionStorage.getItem('proxiedUserEmail')).toBe('bob@example.com');
+    expect(screen.getByText('Switched to bob@')).toBeTruthy();
+    // From then on every request names the user (the user itself was fetched again as them).
+    expect(server.requests.filter((r) => r.name === 'User').at(-1)?.headers['x-user']).toBe('bob@example.com');
+    // The admin screen stays open in proxy mode.
+    expect(screen.getByRole('heading', { level: 1, name: 'Admin' })).toBeTruthy();
+
+    press('Proxied user', 'Reset');
+    await waitFor(() => expect(screen.queryByText('Switched to bob@')).toBeNull());
+    expect(calls('AdminProxyEnd')[0]?.variables).toEqual({ email: 'bob@example.com' });
+    expect(sessionStorage.getItem('proxiedUserEmail')).toBeNull();
+  });
+
+  it("says 'User not registered or not activated' and stores nothing when the server refuses", async () => {
+    await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminProxyStart: () => graphQLError('User not registered or not activated') },
+    });
+    fillIn('Proxied user', 'Email', 'nobody@example.com');
+    press('Proxied user', 'Save');
+    expect(await screen.findByText('User not registered or not activated')).toBeTruthy();
+    expect(sessionStorage.getItem('proxiedUserEmail')).toBeNull();
+    expect(screen.queryByText(/Switched to/)).toBeNull();
+  });
+
+  it('rewards 25 signals by default; bad input never reaches the server', async () => {
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminAccountReward: () => ({ data: { adminAccountReward: true } }) },
+    });
+    expect((form('Reward signals').getByLabelText('Credits') as HTMLInputElement).value).toBe('25');
+    fillIn('Reward signals', 'Credits', '0');
+    press('Reward signals', 'Add');
+    expect(await form('Reward signals').findByText('Required')).toBeTruthy();
+    expect(form('Reward signals').getByText('Must be greater than 0')).toBeTruthy();
+    fillIn('Reward signals', 'Email', 'bob@example.com');
+    fillIn('Reward signals', 'Credits', '2.5');
+    press('Reward signals', 'Add');
+    expect(await form('Reward signals').findByText('Must be a whole number')).toBeTruthy();
+    expect(calls('AdminAccountReward')).toHaveLength(0);
+    fillIn('Reward signals', 'Credits', '25');
+    press('Reward signals', 'Add');
+    expect(await screen.findByText('Successfully added')).toBeTruthy();
+    expect(calls('AdminAccountReward')[0]?.variables).toEqual({ email: 'bob@example.com', credits: 25 });
+  });
+
+  it("shows 'Something went wrong...' when the server's message is 'Error'", async () => {
+    await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminAccountReward: () => graphQLError('Error') },
+    });
+    fillIn('Reward signals', 'Email', 'bob@example.com');
+    press('Reward signals', 'Add');
+    expect(await screen.findByText('Something went wrong...')).toBeTruthy();
+  });
+
+  it('creates a campaign and shows its referrer link; checks name and brokerage first', async () => {
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminReferrerCreate: () => ({ data: { adminReferrerCreate: { code: 'k7m2q9xa' } } }) },
+    });
+    const create = 'Create a referrer link';
+    expect(form(create).getByText('Complete and submit the form to get referrer link')).toBeTruthy();
+    expect((form(create).getByLabelText('Credits') as HTMLInputElement).value).toBe('100');
+    expect(form(create).getByRole('option', { name: '- None -' })).toBeTruthy();
+    press(create, 'Create');
+    expect(await form(create).findByText('Required, if brokerage is not selected')).toBeTruthy();
+    fillIn(create, 'Name', 'A'.repeat(17));
+    press(create, 'Create');
+    expect(await form(create).findByText('At most 16 characters')).toBeTruthy();
+    fillIn(create, 'Name', 'Spring!');
+    press(create, 'Create');
+    expect(await form(create).findByText('Special characters are not allowed')).toBeTruthy();
+    expect(calls('AdminReferrerCreate')).toHaveLength(0);
+
+    fillIn(create, 'Name', 'Spring 2025');
+    fireEvent.change(form(create).getByLabelText('Brokerage'), { target: { value: 'paper' } });
+    press(create, 'Create');
+    const link = (await form(create).findByLabelText('Referrer link')) as HTMLInputElement;
+    expect(link.value).toBe(`${window.location.origin}/signup/k7m2q9xa`);
+    expect(calls('AdminReferrerCreate')[0]?.variables).toEqual({
+      name: 'Spring 2025',
+      providerName: 'paper',
+      credits: 100,
+    });
+  });
+
+  it('deletes a campaign by link or suffix (Check is disabled)', async () => {
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminReferrerDelete: () => ({ data: { adminReferrerDelete: true } }) },
+    });
+    const remove = 'Delete a referrer link';
+    expect((form(remove).getByRole('button', { name: 'Check' }) as HTMLButtonElement).disabled).toBe(true);
+    fillIn(remove, 'Link or suffix', 'http://localhost/signup/k7m2q9xa');
+    press(remove, 'Delete');
+    expect(await screen.findByText('Deleted the referrer link')).toBeTruthy();
+    expect(calls('AdminReferrerDelete')[0]?.variables).toEqual({
+      referrerCodeOrUrl: 'http://localhost/signup/k7m2q9xa',
+    });
+  });
+
+  it('downloads the stats as a CSV file named for the referrers', async () => {
+    const csv = 'name,code\r\nSpring,k7m2q9xa\r\n';
+    const created: Blob[] = [];
+    const createObjectURL = vi.fn((blob: Blob) => {
+      created.push(blob);
+      return 'blob:stats';
+    });
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      expect(this.download).toBe('signal-router-referrers.csv');
+    });
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminReferrerStatsReport: () => ({ data: { adminReferrerStatsReport: csv } }) },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Download stats' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(calls('AdminReferrerStatsReport')).toHaveLength(1);
+    expect(await created[0]?.text()).toBe(csv);
+    click.mockRestore();
+    vi.unstubAllGlobals();
+  });
+
+  it('lists the audit log, newest first, with More for older entries', async () => {
+    const entry = (id: number) => ({
+      id,
+      createdAt: Date.UTC(2024, 0, 31, 12, 0, id),
+      adminEmail: 'admin@example.com',
+      targetEmail: id === 1 ? null : 'bob@example.com',
+      action: id === 1 ? 'stats_download' : 'reward',
+      details: id === 1 ? '{"campaigns":2}' : '{"credits":25}',
+    });
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: {
+        AdminAuditLog: fixture(({ variables }) => ({
+          data: {
+            adminAuditLog: variables.createdAtFrom ? [entry(1)] : Array.from({ length: 20 }, (_, i) => entry(40 - i)),
+          },
+        })),
+      },
+    });
+    const table = await screen.findByRole('table');
+    expect((await within(table).findAllByText('Reward')).length).toBe(20);
+    expect(within(table).getAllByText('credits: 25').length).toBe(20);
+    fireEvent.click(screen.getByRole('button', { name: 'More' }));
+    expect(await within(table).findByText('Stats downloaded')).toBeTruthy();
+    expect(calls('AdminAuditLog').at(-1)?.variables).toEqual({ createdAtFrom: entry(21).createdAt });
+  });
+});

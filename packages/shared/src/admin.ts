@@ -1,0 +1,139 @@
+// Admin tools (SPEC §2 Admin, §5, §9): the forms' inputs, shared by the admin screen and the
+// server, their messages, and the audit log's action names.
+import { z } from 'zod';
+import { emailSchema, MESSAGES } from './auth.ts';
+
+/** SPEC §9. */
+export const DEFAULT_REWARD_CREDITS = 25;
+export const DEFAULT_REFERRER_CREDITS = 100;
+export const REFERRER_NAME_MAX = 16;
+/** Far above any sensible reward or campaign; a typo of a few zeros is refused. */
+export const ADMIN_CREDITS_MAX = 1_000_000;
+
+export const ADMIN_TEXT = {
+  /** SPEC §2, §8: a proxied email that is not a confirmed user. */
+  notActivated: 'User not registered or not activated',
+  applied: 'Applied',
+  rewarded: 'Successfully added',
+  referrerDeleted: 'Deleted the referrer link',
+  referrerLinkHint: 'Complete and submit the form to get referrer link',
+  /** SPEC §8: admin forms when the message is empty or 'Error'. */
+  failed: 'Something went wrong...',
+  specialCharacters: 'Special characters are not allowed',
+  nameRequired: 'Required, if brokerage is not selected',
+  unknownReferrer: 'This referral code is not valid',
+  deletedReferrer: 'This referral link has been deleted: signing up through it gives no extra signals',
+  unknownReferrerLink: 'No referrer link with this code',
+  referrerAlreadyDeleted: 'This referrer link was deleted already',
+  unknownBrokerage: 'Unknown brokerage',
+} as const;
+
+/** Credits an administrator gives: required, numeric, a whole number greater than 0 (SPEC §5). */
+export const adminCreditsSchema = z
+  .number({ error: (issue) => (issue.input === undefined ? MESSAGES.required : 'Must be a number') })
+  .refine((n) => !Number.isNaN(n), 'Must be a number')
+  .refine((n) => n > 0, 'Must be greater than 0')
+  .refine((n) => Number.isInteger(n), 'Must be a whole number')
+  .refine((n) => n <= ADMIN_CREDITS_MAX, `At most ${ADMIN_CREDITS_MAX}`);
+
+/** Proxy and the target of other admin calls: lower-cased (SPEC §2 Save lowercases the email). */
+export const adminEmailSchema = emailSchema.transform((email) => email.toLowerCase());
+
+export const adminProxySchema = z.object({ email: adminEmailSchema });
+
+export const adminRewardSchema = z.object({ email: adminEmailSchema, credits: adminCreditsSchema });
+
+/** '- None -' in the brokerage select is the empty string. */
+const providerNameSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .optional()
+  .nullable()
+  .transform((v) => v || undefined);
+
+export const referrerNameSchema = z
+  .string()
+  .trim()
+  .max(REFERRER_NAME_MAX, `At most ${REFERRER_NAME_MAX} characters`)
+  .regex(/^[\p{L}\p{N}\s]*$/u, ADMIN_TEXT.specialCharacters);
+
+/** SPEC §5 Referrer: name optional when a brokerage is chosen; credits required, greater than 0. */
+export const referrerCreateSchema = z
+  .object({
+    name: referrerNameSchema.optional().nullable(),
+    providerName: providerNameSchema,
+    credits: adminCreditsSchema,
+  })
+  .superRefine((value, ctx) => {
+    if (!value.name && !value.providerName) {
+      ctx.addIssue({ code: 'custom', path: ['name'], message: ADMIN_TEXT.nameRequired });
+    }
+  })
+  .transform(({ name, providerName, credits }) => ({ name: name || undefined, providerName, credits }));
+
+export const referrerDeleteSchema = z.object({
+  referrerCodeOrUrl: z.string({ error: MESSAGES.required }).trim().min(1, MESSAGES.required).max(2048),
+});
+
+export type ReferrerCreateInput = z.input<typeof referrerCreateSchema>;
+
+/**
+ * The code of a referrer link given as the link itself, its path or its suffix:
+ * 'https://host/signup/k7m2q9xa', '/signup/k7m2q9xa/', 'https://host/signup?code=k7m2q9xa', 'k7m2q9xa'.
+ */
+export function referrerCodeOf(text: string): string {
+  const value = text.trim();
+  const query = /[?&]code=([^&#]+)/.exec(value)?.[1];
+  if (query) return decodeURIComponent(query).trim().toLowerCase();
+  const path = value.split(/[?#]/)[0] ?? '';
+  const segments = path.split('/').filter(Boolean);
+  return (segments.at(-1) ?? '').toLowerCase();
+}
+
+/** What the audit log records (adminAuditLog `action`). */
+export const AUDIT_ACTIONS = {
+  proxyOn: 'proxy_on',
+  proxyOff: 'proxy_off',
+  reward: 'reward',
+  referrerCreate: 'referrer_create',
+  referrerDelete: 'referrer_delete',
+  statsDownload: 'stats_download',
+  professionalGrant: 'professional_grant',
+  professionalRemove: 'professional_remove',
+  proxiedMutation: 'proxied_mutation',
+} as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
+
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  proxy_on: 'Proxy on',
+  proxy_off: 'Proxy off',
+  reward: 'Reward',
+  referrer_create: 'Referral campaign created',
+  referrer_delete: 'Referral campaign deleted',
+  stats_download: 'Stats downloaded',
+  professional_grant: 'Professional status granted',
+  professional_remove: 'Professional status removed',
+  proxied_mutation: 'Change while proxied',
+};
+
+export function auditActionLabel(action: string): string {
+  return (AUDIT_ACTION_LABELS as Record<string, string>)[action] ?? action;
+}
+
+/** Audit entries per page, and at most per request. */
+export const AUDIT_PAGE_SIZE = 20;
+export const AUDIT_PAGE_MAX = 100;
+
+/** The stats report (adminReferrerStatsReport): a header row, then one row per campaign. */
+export const REFERRER_STATS_COLUMNS = [
+  'name',
+  'code',
+  'signups',
+  'confirmed signups',
+  'paying users',
+  'signals sent',
+  'credits granted',
+  'brokerage',
+  'deleted at',
+] as const;
