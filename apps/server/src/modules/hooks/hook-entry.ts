@@ -41,7 +41,11 @@ export async function findHookForSignal(services: Services, shortKey: string): P
 /** The cache's loader: the entry of a short key, or null for an unknown one. */
 export async function loadHookEntry(services: Services, shortKey: string): Promise<HookEntry | null> {
   const row = await findHookForSignal(services, shortKey);
-  if (!row) return null;
+  return row ? toHookEntry(services, row) : null;
+}
+
+/** A hook row (by short key, or the REST API's hook of an account) as the signal path takes it. */
+export function toHookEntry(services: Services, row: HookForSignal): HookEntry {
   const broker = services.brokers.get(row.connector.providerName);
   return {
     hookId: row.hookId,

@@ -28,12 +28,16 @@ export interface SignalInput {
   address: string;
   /** performance.now() when it arrived: the deadline counts from here. */
   receivedAt: number;
+  /** The caller's own idempotency key (the REST API's `Idempotency-Key`): used instead of client_id or the body. */
+  idempotencyKey?: string;
 }
 
 export interface Submitted {
   answer: Answer;
   /** µs spent waiting for the broker (or for the first of a repeat): not our own time. */
   waitedUs: number;
+  /** The stored signal it placed, or the first one it repeats; absent when refused. */
+  signalId?: string;
 }
 
 const UNSTORABLE = 'body: holds characters that cannot be stored (\\u0000 or a lone surrogate)';
@@ -58,7 +62,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
     id: newSignalId(),
     state: 'received',
     entry,
-    key: order.client_id ? `c:${order.client_id}` : `h:${createHash('sha256').update(request).digest('base64url')}`,
+    key: signalKey(input, order.client_id, request),
     request,
     order,
     address: input.address,
@@ -90,6 +94,12 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const waitedUs = Number(process.hrtime.bigint() - waitStart) / 1000;
   // A repeat's own body is not in the first one's row: its entry keeps it.
   return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request);
+}
+
+/** The signal's idempotency key: the caller's own, else client_id, else a hash of the body. */
+function signalKey(input: SignalInput, clientId: string | undefined, request: string): string {
+  if (input.idempotencyKey !== undefined) return `i:${input.idempotencyKey}`;
+  return clientId ? `c:${clientId}` : `h:${createHash('sha256').update(request).digest('base64url')}`;
 }
 
 /** received → accepted: stored with its key and credit (batched). A repeat or no credit is no move. */
@@ -143,7 +153,7 @@ function answered(
     ...(request !== undefined ? { request } : {}),
     at: new Date(),
   });
-  return { answer, waitedUs };
+  return { answer, waitedUs, ...(signalId ? { signalId } : {}) };
 }
 
 function draftAnswer(s: Signal): Answer {
