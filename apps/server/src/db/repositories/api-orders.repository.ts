@@ -1,6 +1,6 @@
 // The REST API's reads of signals as orders (GET /api/v1/…/orders), always scoped to the caller:
 // a signal of another user is never found. Pages are keyed by (created_at, id), newest first.
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { connectors, signals } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
@@ -64,11 +64,11 @@ export async function listAccountSignals(db: Executor, q: AccountOrdersQuery): P
 }
 
 /** Records a cancellation the broker confirmed, unless another outcome moved the order meanwhile. */
-export async function markSignalCanceled(db: Executor, id: string, from: string): Promise<boolean> {
+export async function markSignalCanceled(db: Executor, id: string, from: readonly string[]): Promise<boolean> {
   const rows = await db
     .update(signals)
     .set({ status: 'canceled', completedAt: sql`coalesce(${signals.completedAt}, now())` })
-    .where(and(eq(signals.id, id), eq(signals.status, from)))
+    .where(and(eq(signals.id, id), inArray(signals.status, [...from])))
     .returning({ id: signals.id });
   return rows.length > 0;
 }

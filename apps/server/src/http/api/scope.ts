@@ -47,8 +47,8 @@ export const COMMON_ERRORS = {
   429: apiErrorSchema,
 } as const;
 
-/** Routes that name an account or an order also answer 404 (unknown, or another user's). */
-export const LOOKUP_ERRORS = { ...COMMON_ERRORS, 404: apiErrorSchema } as const;
+/** Routes with parameters also answer 400 (a malformed one) and 404 (unknown, or another user's). */
+export const LOOKUP_ERRORS = { ...COMMON_ERRORS, 400: apiErrorSchema, 404: apiErrorSchema } as const;
 
 export const bearerSecurity = (scope: ApiScope): Array<Record<string, string[]>> => [
   { bearer: [] },

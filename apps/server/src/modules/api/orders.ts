@@ -80,10 +80,19 @@ const FINAL: ReadonlySet<string> = new Set(['draft', 'rejected', 'failed', 'canc
  * placing answer was lost, by ours) and records it. An order still being placed is refused: its
  * outcome is not known yet.
  */
-export async function cancelApiOrder(services: Services, userId: number, orderId: string): Promise<ApiOrder> {
+export async function cancelApiOrder(
+  services: Services,
+  signals: SignalRuntime,
+  userId: number,
+  orderId: string,
+): Promise<ApiOrder> {
   const row = await requireOrder(services, userId, orderId);
-  if (FINAL.has(row.status)) throw new AppError('EXECUTION', `Order is ${row.status}: there is nothing to cancel`);
-  if (row.status === 'placing') throw new AppError('EXECUTION', 'Order is still being placed: try again shortly');
+  // Answered by this process, its outcome being written: the answer tells what the broker has.
+  const given = await answered(signals, row);
+  const status = given?.status ?? row.status;
+  if (FINAL.has(status)) throw new AppError('EXECUTION', `Order is ${status}: there is nothing to cancel`);
+  if (status === 'placing') throw new AppError('EXECUTION', 'Order is still being placed: try again shortly');
+  const brokerOrderId = row.brokerOrderId ?? given?.brokerOrderId;
   const connector = row.connectorKey ? await findConnector(services.db, userId, row.connectorKey) : undefined;
   if (!connector) throw new AppError('EXECUTION', 'The broker connection of this order was deleted');
   const broker = services.brokers.get(connector.providerName);
@@ -100,12 +109,14 @@ export async function cancelApiOrder(services: Services, userId: number, orderId
       (b.cancelOrder as NonNullable<typeof b.cancelOrder>)(ctx, session, {
         accountId: row.accountId,
         clientOrderId: row.id,
-        ...(row.brokerOrderId ? { brokerOrderId: row.brokerOrderId } : {}),
+        ...(brokerOrderId ? { brokerOrderId } : {}),
       }),
     { signal: AbortSignal.timeout(services.config.HOOK_DEADLINE_MS) },
   ).catch((error: unknown) => {
     throw asAppError(error);
   });
-  await markSignalCanceled(services.db, row.id, row.status);
+  // From 'placing' (its outcome not written yet: that late write then finds 'canceled' and leaves
+  // it, as every outcome write names the status it moves from) or from the status it was given.
+  await markSignalCanceled(services.db, row.id, [row.status, 'placing', status]);
   return toApiOrder((await findUserSignal(services.db, userId, orderId)) ?? row);
 }

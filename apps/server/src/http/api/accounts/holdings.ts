@@ -2,7 +2,6 @@
 import {
   accountParamsSchema,
   apiBalancesSchema,
-  apiErrorSchema,
   apiListSchema,
   apiPositionSchema,
 } from '@router/shared/api';
@@ -24,7 +23,7 @@ export function holdingsRoutes(api: ApiInstance, { services }: ApiContext): void
         tags: ['Holdings'],
         security: bearerSecurity('holdings:read'),
         params: accountParamsSchema,
-        response: { 200: positionListSchema, 400: apiErrorSchema, ...LOOKUP_ERRORS },
+        response: { 200: positionListSchema, ...LOOKUP_ERRORS },
       },
     },
     async (req) => {
@@ -44,7 +43,7 @@ export function holdingsRoutes(api: ApiInstance, { services }: ApiContext): void
         tags: ['Holdings'],
         security: bearerSecurity('holdings:read'),
         params: accountParamsSchema,
-        response: { 200: apiBalancesSchema, 400: apiErrorSchema, ...LOOKUP_ERRORS },
+        response: { 200: apiBalancesSchema, ...LOOKUP_ERRORS },
       },
     },
     async (req) => getApiBalances(services, await requireApiAccount(services, principal(req).userId, req.params.id)),

@@ -38,7 +38,6 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         body: apiOrderBodySchema,
         response: {
           201: apiOrderSchema,
-          400: apiErrorSchema,
           413: apiErrorSchema,
           503: apiErrorSchema,
           ...LOOKUP_ERRORS,
@@ -74,9 +73,9 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         tags: ['Orders'],
         security: bearerSecurity('orders:write'),
         params: orderParamsSchema,
-        response: { 200: apiOrderSchema, 400: apiErrorSchema, ...LOOKUP_ERRORS },
+        response: { 200: apiOrderSchema, ...LOOKUP_ERRORS },
       },
     },
-    async (req) => cancelApiOrder(services, principal(req).userId, req.params.orderId),
+    async (req) => cancelApiOrder(services, signals, principal(req).userId, req.params.orderId),
   );
 }
