@@ -1,10 +1,5 @@
 // GET /api/v1/accounts/{id}/positions and /balances: the broker's holdings, where it offers them.
-import {
-  accountParamsSchema,
-  apiBalancesSchema,
-  apiListSchema,
-  apiPositionSchema,
-} from '@router/shared/api';
+import { accountParamsSchema, apiBalancesSchema, apiListSchema, apiPositionSchema } from '@router/shared/api';
 import { getApiBalances, getApiPositions, requireApiAccount } from '../../../modules/api/index.ts';
 import { type ApiContext, type ApiInstance, bearerSecurity, LOOKUP_ERRORS, principal } from '../scope.ts';
 
