@@ -1,12 +1,12 @@
-// /api/docs: the API reference, rendered by Scalar from /api/openapi.json. Its script is served
-// from the package by the plugin (/api/docs/js/scalar.js), never from a CDN. The plugin's own page
-// starts Scalar with an inline script; ours instead (answered by an onRequest hook) passes the
-// settings as data attributes of a JSON block, which the script reads itself, so scripts stay
-// 'self' only, with no inline script and no eval (setup.js turns zod's `new Function` probe off,
-// as the web app does). Scalar styles its elements with inline <style> elements and style
-// attributes, so this page alone allows inline styles: styles, never scripts.
-import scalar from '@scalar/fastify-api-reference';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// /api/docs: the API reference, rendered by Scalar from /api/openapi.json, its script served from
+// the package (never a CDN). The Scalar plugin's page starts it with an inline script; ours passes
+// the settings as data attributes of a JSON block, which the script reads itself, so scripts stay
+// 'self' with no inline script and no eval (setup.js turns zod's `new Function` probe off, as the
+// web app does). Scalar styles its elements with inline <style> elements and style attributes,
+// so this page alone allows inline styles: styles, never scripts. The plugin module holds the
+// 5 MB bundle as a string (~33 MB of memory once parsed), so it loads with the first request for
+// the script, not at start: a private Fastify instance runs the plugin once to hand it over.
+import Fastify, { type FastifyInstance } from 'fastify';
 import { cspDirectives } from '../security-headers.ts';
 import { OPENAPI_PATH } from './openapi.ts';
 
@@ -56,22 +56,41 @@ export function docsPolicy(https: boolean): string {
     .join('; ');
 }
 
-export async function registerDocs(app: FastifyInstance, publicUrl: string): Promise<void> {
-  const https = publicUrl.startsWith('https:');
-  const servePage = async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const path = req.url.split('?')[0];
-    if (path !== DOCS_PATH && path !== `${DOCS_PATH}/`) return;
-    reply.header('content-security-policy', docsPolicy(https)).header('cache-control', 'no-cache');
-    await reply.type('text/html; charset=utf-8').send(page());
-  };
+let bundle: Promise<string> | undefined;
+
+/** Scalar's standalone script, as the plugin serves it (loaded once, on first use). */
+function scalarBundle(): Promise<string> {
+  bundle ??= (async () => {
+    const { default: scalar } = await import('@scalar/fastify-api-reference');
+    const holder = Fastify();
+    await holder.register(scalar, { routePrefix: '/scalar', configuration: { url: OPENAPI_PATH } });
+    const answer = await holder.inject({ url: '/scalar/js/scalar.js' });
+    await holder.close();
+    if (answer.statusCode !== 200) throw new Error(`the Scalar plugin answered ${answer.statusCode}`);
+    return answer.body;
+  })().catch((error: unknown) => {
+    bundle = undefined;
+    throw error;
+  });
+  return bundle;
+}
+
+export function registerDocs(app: FastifyInstance, publicUrl: string): void {
+  const policy = docsPolicy(publicUrl.startsWith('https:'));
+  const html = page();
+  for (const url of [DOCS_PATH, `${DOCS_PATH}/`]) {
+    app.get(url, { schema: { hide: true } }, async (_req, reply) =>
+      reply
+        .header('content-security-policy', policy)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(html),
+    );
+  }
   app.get(`${DOCS_PATH}/setup.js`, { schema: { hide: true } }, async (_req, reply) =>
     reply.type('application/javascript; charset=utf-8').send(SETUP),
   );
-  await app.register(async (scope) => {
-    await scope.register(scalar, {
-      routePrefix: DOCS_PATH,
-      configuration: { url: OPENAPI_PATH },
-      hooks: { onRequest: servePage },
-    });
-  });
+  app.get(`${DOCS_PATH}/js/scalar.js`, { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('application/javascript; charset=utf-8').send(await scalarBundle()),
+  );
 }

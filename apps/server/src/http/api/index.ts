@@ -18,7 +18,7 @@ export const API_PREFIX = '/api/v1';
 
 export async function registerApi(app: FastifyInstance, services: Services, signals: SignalRuntime): Promise<void> {
   await registerOpenApi(app, services);
-  await registerDocs(app, services.config.PUBLIC_URL);
+  registerDocs(app, services.config.PUBLIC_URL);
   await app.register(
     async (scope) => {
       const api = scope.withTypeProvider<ZodTypeProvider>();
