@@ -101,6 +101,31 @@ describe('developer platform journey', () => {
       client_id: clientId,
     });
 
+    // The application uses the REST API with its token: the trader's accounts, a paper order.
+    const apiCall = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${inject('baseUrl')}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${tokens.access_token}`,
+          ...(body ? { 'content-type': 'application/json', 'idempotency-key': 'journal-order-1' } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const accounts = await apiCall('GET', '/api/v1/accounts');
+    expect(accounts.status).toBe(200);
+    const [paper] = accounts.body.data as Array<{ id: string; providerName: string; isTest: boolean }>;
+    expect(paper).toMatchObject({ providerName: 'paper', isTest: true });
+    const order = { symbol: 'AAPL', action: 'buy', quantity: 3 };
+    const placed = await apiCall('POST', `/api/v1/accounts/${paper?.id}/orders`, order);
+    expect(placed.status).toBe(201);
+    expect(placed.body).toMatchObject({ accountId: paper?.id, symbol: 'AAPL', quantity: 3, status: 'filled' });
+    // Retried with its Idempotency-Key, the order is answered again, not placed again.
+    expect((await apiCall('POST', `/api/v1/accounts/${paper?.id}/orders`, order)).body.id).toBe(placed.body.id);
+    // Reading orders was not granted.
+    expect((await apiCall('GET', `/api/v1/accounts/${paper?.id}/orders`)).status).toBe(403);
+
     // The trader sees the application and revokes it.
     await atSettings(page);
     await page.getByText('You have granted 1 application(s) access to your connected accounts').waitFor();
@@ -168,6 +193,25 @@ describe('developer platform journey', () => {
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     expect(errors).toEqual([]);
     await elsewhere.close();
+    await close();
+  });
+});
+
+describe('API reference', () => {
+  it('renders /api/docs from the package under the strict policy, asking nothing of another origin', async () => {
+    const { page, errors, close } = await openPage(browser);
+    const elsewhere: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.origin !== new URL(inject('baseUrl')).origin && url.protocol !== 'data:') elsewhere.push(request.url());
+    });
+    await page.goto('/api/docs');
+    await page.getByRole('heading', { name: 'Signal Router API' }).waitFor();
+    await page.getByText('List your connected broker accounts').first().waitFor();
+    await page.getByText('Orders', { exact: true }).first().click();
+    await page.getByText('Place an order').first().waitFor();
+    expect(elsewhere).toEqual([]);
+    expect(errors).toEqual([]);
     await close();
   });
 });

@@ -152,6 +152,10 @@ const variables = {
     schema: rateLimit.default({ rate: 100, burst: 1000 }),
     doc: 'requests per second per source address on /hook, "rate/burst" (default 100/1000; 0 disables); platform addresses are exempt',
   },
+  API_RATE_PER_TOKEN: {
+    schema: rateLimit.default({ rate: 10, burst: 50 }),
+    doc: 'REST API (/api/v1) requests per second per bearer token, "rate/burst" (default 10/50; 0 disables)',
+  },
   HOOK_RECONCILE_AFTER_MS: {
     schema: z.coerce.number().int().min(1000).max(3_600_000).default(35_000),
     doc: 'age after which a placing/unknown signal is looked up at the broker (default 35000, above the 30 s call limit; lower only with one instance, e.g. fault drills); passes run every min(30 s, this)',

@@ -50,6 +50,14 @@ export class RateLimiter<K> {
     return true;
   }
 
+  /** Milliseconds until `key` has a token again (0 when it has one): a 429's Retry-After. */
+  waitMs(key: K): number {
+    const bucket = this.#buckets.get(key);
+    if (!bucket || this.#rate <= 0) return 0;
+    const tokens = Math.min(this.#burst, bucket.tokens + (this.#now() - bucket.at) * this.#rate);
+    return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / this.#rate);
+  }
+
   /** Forgets buckets that have refilled (they behave like new ones). */
   sweep(): void {
     const now = this.#now();

@@ -1,5 +1,5 @@
 // Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, the Stripe
-// webhook, OAuth and the web app.
+// webhook, OAuth, the REST API and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
@@ -9,6 +9,7 @@ import type { WorkerOptions } from '../modules/notifications/worker.ts';
 import { registerNotificationWorker } from '../modules/notifications/worker-plugin.ts';
 import { createSignalRuntime, type SignalRuntime } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
+import { registerApi } from './api/index.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
@@ -58,6 +59,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerMetrics(app, services, signals.timings);
   registerNotificationWorker(app, services, options.notifications);
   await registerOAuth(app, services);
+  await registerApi(app, services, signals);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }

@@ -61,7 +61,8 @@ export const INVALID_REQUESTS_REASON = 'too many invalid requests';
 
 /**
  * Counts one invalid request in the hook's hour window; reaching `threshold` deactivates the hook
- * and notifies hook_changed, in the same statement. Inactive hooks are not counted.
+ * and notifies hook_changed, in the same statement. Inactive hooks are not counted, nor the REST API's
+ * (its callers are limited per token instead; a bad request must not switch an account's API off).
  */
 export async function countInvalidRequest(
   db: Queryable,
@@ -79,7 +80,7 @@ export async function countInvalidRequest(
             then invalid_count + 1 else 1 end) < $2,
           deactivated_reason = case when (case when invalid_window_start > now() - interval '1 hour'
             then invalid_count + 1 else 1 end) >= $2 then $3 else deactivated_reason end
-        where id = $1 and is_active
+        where id = $1 and is_active and not is_api
         returning invalid_count as count, not is_active as deactivated, user_id, key, name, short_key
       )
       select count, deactivated, user_id, key, name,

@@ -37,14 +37,14 @@ export async function insertHook(db: Executor, values: typeof hooks.$inferInsert
 
 export async function findHook(db: Executor, userId: number, key: string): Promise<HookView | undefined> {
   const [row] = await selectHooks(db)
-    .where(and(eq(hooks.userId, userId), eq(hooks.key, key)))
+    .where(and(eq(hooks.userId, userId), eq(hooks.key, key), eq(hooks.isApi, false)))
     .limit(1);
   return row;
 }
 
 export async function listHooks(db: Executor, userId: number, connectorId: number): Promise<HookView[]> {
   return selectHooks(db)
-    .where(and(eq(hooks.userId, userId), eq(hooks.connectorId, connectorId)))
+    .where(and(eq(hooks.userId, userId), eq(hooks.connectorId, connectorId), eq(hooks.isApi, false)))
     .orderBy(asc(hooks.createdAt), asc(hooks.id));
 }
 
@@ -138,6 +138,25 @@ export async function selectConnectorsForSignal(db: Executor, userId: number, ke
     .select(signalView.connector)
     .from(connectors)
     .where(and(eq(connectors.userId, userId), inArray(connectors.key, [...keys])));
+}
+
+/** The REST API's hook of one account (schema `hooks.isApi`), as the signal path needs it. */
+export async function selectApiHookForSignal(db: Executor, connectorId: number, accountId: string) {
+  const [row] = await db
+    .select(signalView)
+    .from(hooks)
+    .innerJoin(connectors, eq(connectors.id, hooks.connectorId))
+    .where(and(eq(hooks.connectorId, connectorId), eq(hooks.accountId, accountId), eq(hooks.isApi, true)))
+    .limit(1);
+  return row;
+}
+
+/** Makes the account's API hook unless it exists (two first orders at once make one). */
+export async function insertApiHook(db: Executor, values: typeof hooks.$inferInsert): Promise<void> {
+  await db
+    .insert(hooks)
+    .values({ ...values, isApi: true })
+    .onConflictDoNothing({ target: [hooks.connectorId, hooks.accountId], where: sql`${hooks.isApi}` });
 }
 
 /** NOTIFY hook_changed once per short key; inside a transaction it is sent on commit. */

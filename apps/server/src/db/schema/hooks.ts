@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -9,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { connectors } from './connectors.ts';
 import { users } from './users.ts';
@@ -31,6 +33,11 @@ export const hooks = pgTable(
     name: text('name').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     isTest: boolean('is_test').notNull().default(false),
+    /**
+     * The REST API's way into the signal path for one account (`POST /api/v1/accounts/{id}/orders`):
+     * made on the first API order, never listed, and its short key (`api_…`) is no hook URL.
+     */
+    isApi: boolean('is_api').notNull().default(false),
     deactivatedReason: text('deactivated_reason'),
     /** Invalid requests in the current hour window; the hook is deactivated past the threshold. */
     invalidCount: integer('invalid_count').notNull().default(0),
@@ -42,7 +49,11 @@ export const hooks = pgTable(
     pausedReason: text('paused_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('hooks_user_idx').on(t.userId), index('hooks_connector_idx').on(t.connectorId)],
+  (t) => [
+    index('hooks_user_idx').on(t.userId),
+    index('hooks_connector_idx').on(t.connectorId),
+    uniqueIndex('hooks_api_account_idx').on(t.connectorId, t.accountId).where(sql`${t.isApi}`),
+  ],
 );
 
 /**

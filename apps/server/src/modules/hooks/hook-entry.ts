@@ -75,6 +75,11 @@ export async function loadHookEntry(services: Services, shortKey: string): Promi
   return { ...entry, fanOut };
 }
 
+/** The REST API's hook of an account (no rules, no fan-out) as the signal path takes it. */
+export function toHookEntry(services: Services, row: HookForSignal): HookEntry {
+  return asEntry(services, row, row.connector, row.accountId, null, []);
+}
+
 function asEntry(
   services: Services,
   row: HookForSignal,

@@ -1,6 +1,6 @@
 // Webhooks: GraphQL services, and what a signal needs of its hook (the entry, its cache).
 export { HookCache } from './hook-cache.ts';
-export { findHookForSignal, type HookEntry, loadHookEntry } from './hook-entry.ts';
+export { findHookForSignal, type HookEntry, loadHookEntry, toHookEntry } from './hook-entry.ts';
 export { type HookListener, listenHookChanges } from './hook-listener.ts';
 export { pauseHooks, resumeHooks } from './kill-switch.ts';
 export {

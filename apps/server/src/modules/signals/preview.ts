@@ -1,12 +1,11 @@
 // orderPreview (SPEC §4 Playground test flow): the hook's normalization and validation, then the
 // broker's own preview where it has one (paper does), else the normalized order as a draft.
 // Nothing is placed, stored or charged.
-import { isBrokerError } from '@router/brokers';
 import { normalizeOrder, type Order } from '@router/orders';
 import { findConnector } from '../../db/repositories/connectors.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { withBrokerSession } from '../connectors/index.ts';
+import { asAppError, withBrokerSession } from '../connectors/index.ts';
 import { newSignalId } from './signal-id.ts';
 
 export const CONNECT_FIRST = 'Please, connect the broker to submit test orders';
@@ -50,11 +49,7 @@ export async function previewOrder(
     );
     return { ...result, order };
   } catch (error) {
-    if (isBrokerError(error)) {
-      const code = error.kind === 'AuthenticationError' ? 'BROKER_AUTHENTICATION' : 'EXECUTION';
-      throw new AppError(code, error.message, { cause: error });
-    }
-    throw error;
+    throw asAppError(error);
   }
 }
 

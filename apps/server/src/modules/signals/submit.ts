@@ -41,12 +41,16 @@ export interface SignalInput {
   address: string;
   /** performance.now() when it arrived: the deadline counts from here. */
   receivedAt: number;
+  /** The caller's own idempotency key (the REST API's `Idempotency-Key`): used instead of client_id or the body. */
+  idempotencyKey?: string;
 }
 
 export interface Submitted {
   answer: Answer;
   /** µs spent waiting for the broker (or for the first of a repeat): not our own time. */
   waitedUs: number;
+  /** The stored signal it placed, or the first one it repeats; absent when refused. */
+  signalId?: string;
 }
 
 const UNSTORABLE = 'body: holds characters that cannot be stored (\\u0000 or a lone surrogate)';
@@ -81,9 +85,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
     count = counted;
   }
 
-  const key = order.client_id
-    ? `c:${order.client_id}`
-    : `h:${createHash('sha256').update(request).digest('base64url')}`;
+  const key = signalKey(input, order.client_id, request);
   const afterStore = entry.fanOut.length > 0 ? (first: Signal) => startFanOut(rt, input, first, before) : undefined;
   return place(rt, input, { id: newSignalId(), key, order, request, count, afterStore });
 }
@@ -149,6 +151,12 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request);
 }
 
+/** The signal's idempotency key: the caller's own, else client_id, else a hash of the body. */
+function signalKey(input: SignalInput, clientId: string | undefined, request: string): string {
+  if (input.idempotencyKey !== undefined) return `i:${input.idempotencyKey}`;
+  return clientId ? `c:${clientId}` : `h:${createHash('sha256').update(request).digest('base64url')}`;
+}
+
 /** A count taken for maxOrdersPer* goes back when the signal was not stored as a new one. */
 function giveBack(rt: SignalRuntime, count: TakenCount | undefined): void {
   void count?.release().catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
@@ -209,7 +217,7 @@ function answered(
     ...(request !== undefined ? { request } : {}),
     at: new Date(),
   });
-  return { answer, waitedUs };
+  return { answer, waitedUs, ...(signalId ? { signalId } : {}) };
 }
 
 function draftAnswer(s: Signal): Answer {

@@ -1,0 +1,2 @@
+ALTER TABLE "hooks" ADD COLUMN "is_api" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "hooks_api_account_idx" ON "hooks" USING btree ("connector_id","account_id") WHERE "hooks"."is_api";

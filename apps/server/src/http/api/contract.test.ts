@@ -1,0 +1,286 @@
+// The OpenAPI document is valid OpenAPI 3.1, documents every route with examples, and every real
+// answer of the API (each route, success and error) validates against it. Along the way: orders
+// go through the signal path (validation as for a hook, exactly once with Idempotency-Key, one
+// credit), lists page with cursors, cancel and holdings reach the paper broker.
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { normalizeOrder } from '@router/orders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiTrader, oauthAccessToken } from '../../../test/api.ts';
+import { type OAuthServer, professionalWithApp, startOAuthServer } from '../../../test/oauth.ts';
+import { Contract, type OpenApiDocument } from '../../../test/openapi-contract.ts';
+import { balanceOf, paperOrders } from '../../../test/signal-fixtures.ts';
+
+let server: OAuthServer;
+let doc: OpenApiDocument;
+let contract: Contract;
+let alice: Awaited<ReturnType<typeof apiTrader>>;
+let account = '';
+
+beforeAll(async () => {
+  server = await startOAuthServer();
+  alice = await apiTrader(server, 'alice@example.test');
+  doc = (await api(server, null, 'GET', '/api/openapi.json')).body as OpenApiDocument;
+  contract = new Contract(doc);
+});
+afterAll(() => server.close());
+
+/** A request to `template` (its {params} filled in) whose answer is checked against the document. */
+async function call(
+  token: string | null,
+  method: string,
+  template: string,
+  params: Record<string, string> = {},
+  init: { body?: unknown; query?: string; headers?: Record<string, string> } = {},
+) {
+  const path = template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+  const answer = await api(server, token, method, `${path}${init.query ?? ''}`, init.body, init.headers);
+  contract.check(method, template, answer.status, answer.body);
+  return answer;
+}
+
+interface Order {
+  id: string;
+  status: string;
+  accountId: string;
+  brokerOrderId: string | null;
+}
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+  });
+
+  it('documents every route, each with a summary, tags, security and examples', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method, op: op as Record<string, unknown> })),
+    );
+    expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort()).toEqual([
+      'DELETE /api/v1/orders/{orderId}',
+      'GET /api/v1/accounts',
+      'GET /api/v1/accounts/{id}/balances',
+      'GET /api/v1/accounts/{id}/orders',
+      'GET /api/v1/accounts/{id}/positions',
+      'GET /api/v1/orders/{orderId}',
+      'POST /api/v1/accounts/{id}/orders',
+    ]);
+    const component = (schema: unknown) => {
+      const ref =
+        String((schema as { $ref: string }).$ref)
+          .split('/')
+          .at(-1) ?? '';
+      return doc.components.schemas[ref] as { examples?: unknown[] };
+    };
+    for (const { path, op } of operations) {
+      expect(op.summary, path).toBeTruthy();
+      expect(op.tags, path).toHaveLength(1);
+      expect(op.security, path).toEqual([{ bearer: [] }, { oauth2: [expect.stringMatching(/^[a-z]+:(read|write)$/)] }]);
+      const responses = op.responses as Record<string, { content: { 'application/json': { schema: unknown } } }>;
+      const success = Object.keys(responses).filter((status) => status.startsWith('2'));
+      expect(success, path).toHaveLength(1);
+      for (const status of Object.keys(responses)) {
+        expect(
+          component(responses[status]?.content['application/json'].schema).examples?.length,
+          `${path} ${status}`,
+        ).toBeGreaterThan(0);
+      }
+      expect(Object.keys(responses), path).toEqual(expect.arrayContaining(['401', '403', '429']));
+      const body = (op.requestBody as { content: { 'application/json': { schema: unknown } } } | undefined)?.content;
+      if (body) expect(component(body['application/json'].schema).examples?.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('real answers against the document', () => {
+  it('lists the accounts', async () => {
+    const listed = await call(alice.apiToken, 'GET', '/api/v1/accounts');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual({
+      data: [{ id: expect.any(String), providerName: 'paper', name: 'Paper account', isTest: true }],
+      next: null,
+    });
+    account = (listed.body as { data: Array<{ id: string }> }).data[0]?.id ?? '';
+    // Opaque: neither the broker's account id nor the connection key reads in it.
+    expect(account).not.toContain(alice.brokerAccountId);
+    expect((await call(null, 'GET', '/api/v1/accounts')).status).toBe(401);
+  });
+
+  it('places an order exactly once per Idempotency-Key, spending one credit', async () => {
+    const before = await balanceOf(server, alice.id);
+    const order = { symbol: 'AAPL', action: 'buy', quantity: 2 };
+    const headers = { 'idempotency-key': 'journal-42' };
+    const first = await call(
+      alice.apiToken,
+      'POST',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      { body: order, headers },
+    );
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      accountId: account,
+      status: 'filled',
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 2,
+    });
+    const again = await call(
+      alice.apiToken,
+      'POST',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      { body: order, headers },
+    );
+    expect(again.status).toBe(201);
+    expect((again.body as Order).id).toBe((first.body as Order).id);
+    const placed = await paperOrders(server, alice.brokerAccountId);
+    expect(placed.map((o) => o.client_order_id)).toEqual([(first.body as Order).id]);
+    expect(await balanceOf(server, alice.id)).toBe(before - 1);
+
+    // Another key is another order.
+    const other = await call(
+      alice.apiToken,
+      'POST',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      {
+        body: order,
+        headers: { 'idempotency-key': 'journal-43' },
+      },
+    );
+    expect((other.body as Order).id).not.toBe((first.body as Order).id);
+    expect(await balanceOf(server, alice.id)).toBe(before - 2);
+  });
+
+  it('refuses a bad order with the hook’s own message, placing and charging nothing', async () => {
+    const before = await balanceOf(server, alice.id);
+    for (const body of [{ symbol: 'AAPL', action: 'buy', quantity: 1, stop_los_price: 3 }, '{"symbol": "AAPL"']) {
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      const refused = await call(
+        alice.apiToken,
+        'POST',
+        '/api/v1/accounts/{id}/orders',
+        { id: account },
+        { body: text },
+      );
+      expect(refused.status).toBe(400);
+      const expected = normalizeOrder(text, { provider: server.services.brokers.get('paper')?.descriptor });
+      expect(expected.ok).toBe(false);
+      expect(refused.body).toEqual({ status: 'ValidationError', message: expected.ok ? '' : expected.error.message });
+    }
+    const unknown = await call(
+      alice.apiToken,
+      'POST',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      {
+        body: { symbol: 'ZZZZZQ', action: 'buy', quantity: 1 },
+      },
+    );
+    expect(unknown.body).toEqual({ status: 'ExecutionError', message: 'Paper Trading: Symbol not found: ZZZZZQ' });
+    const tooLarge = await call(
+      alice.apiToken,
+      'POST',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      {
+        body: { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 'x'.repeat(70_000) },
+      },
+    );
+    expect(tooLarge.status).toBe(413);
+    // The broker's refusal gives its credit back with the outcome, written just after the answer.
+    await expect.poll(() => balanceOf(server, alice.id)).toBe(before);
+  });
+
+  it('pages through an account’s orders and reads one', async () => {
+    const first = await call(
+      alice.apiToken,
+      'GET',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      { query: '?limit=1' },
+    );
+    expect(first.status).toBe(200);
+    const page1 = first.body as { data: Order[]; next: string | null };
+    expect(page1.data).toHaveLength(1);
+    expect(page1.next).toBeTruthy();
+    const rest = await call(
+      alice.apiToken,
+      'GET',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      {
+        query: `?limit=50&cursor=${page1.next}`,
+      },
+    );
+    const page2 = rest.body as { data: Order[]; next: string | null };
+    expect(page2.next).toBeNull();
+    const all = [...page1.data, ...page2.data];
+    expect(all.map((o) => o.status)).toEqual(['rejected', 'filled', 'filled']);
+    expect(new Set(all.map((o) => o.id)).size).toBe(3);
+
+    const one = await call(alice.apiToken, 'GET', '/api/v1/orders/{orderId}', { orderId: page1.data[0]?.id ?? '' });
+    expect(one.body).toEqual(page1.data[0]);
+    expect((await call(alice.apiToken, 'GET', '/api/v1/orders/{orderId}', { orderId: 'nope' })).status).toBe(404);
+    const badLimit = await call(
+      alice.apiToken,
+      'GET',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      { query: '?limit=500' },
+    );
+    expect(badLimit.status).toBe(400);
+  });
+
+  it('cancels a resting order at the broker, once', async () => {
+    const placed = await call(
+      alice.apiToken,
+      'POST',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      {
+        body: { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 1 },
+      },
+    );
+    expect(placed.body).toMatchObject({ status: 'accepted', type: 'limit', limitPrice: 1 });
+    const { id } = placed.body as Order;
+    const canceled = await call(alice.apiToken, 'DELETE', '/api/v1/orders/{orderId}', { orderId: id });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ id, status: 'canceled' });
+    const { rows } = await server.services.db.$client.query<{ status: string }>(
+      'select status from paper_orders where client_order_id = $1',
+      [id],
+    );
+    expect(rows.map((r) => r.status)).toEqual(['canceled']);
+    const twice = await call(alice.apiToken, 'DELETE', '/api/v1/orders/{orderId}', { orderId: id });
+    expect(twice.body).toEqual({ status: 'ExecutionError', message: 'Order is canceled: there is nothing to cancel' });
+  });
+
+  it('reads positions and balances from the broker', async () => {
+    const positions = await call(alice.apiToken, 'GET', '/api/v1/accounts/{id}/positions', { id: account });
+    expect(positions.body).toEqual({
+      data: [expect.objectContaining({ symbol: 'AAPL', quantity: 4 })],
+      next: null,
+    });
+    const balances = await call(alice.apiToken, 'GET', '/api/v1/accounts/{id}/balances', { id: account });
+    expect(balances.body).toMatchObject({ currency: 'USD', cash: expect.any(Number) });
+    expect((await call(alice.apiToken, 'GET', '/api/v1/accounts/{id}/balances', { id: 'bm9uZQo' })).status).toBe(404);
+  });
+
+  it('answers 403 to a token without the route’s scope', async () => {
+    const { app } = await professionalWithApp(server, 'dev@example.test');
+    const token = await oauthAccessToken(server, app, alice.token, 'accounts:read');
+    const refused = await call(token, 'GET', '/api/v1/accounts/{id}/orders', { id: account });
+    expect(refused.body).toEqual({ status: 'ForbiddenError', message: 'This token lacks the scope orders:read' });
+    expect(refused.status).toBe(403);
+  });
+
+  it('saw every operation answer its success status', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const success = Object.keys((op as { responses: object }).responses).find((s) => s.startsWith('2'));
+        expect(contract.seen, `${method} ${path}`).toContain(`${method.toUpperCase()} ${path} ${success}`);
+      }
+    }
+  });
+});

@@ -1,0 +1,60 @@
+// The OpenAPI 3.1 document, generated from the /api/v1 route schemas (@fastify/swagger collects
+// every route; the zod schemas become JSON Schema and, where they carry a registry id, components),
+// served at /api/openapi.json. Only tagged routes are in it: /graphql, /hook and the rest are not.
+import swagger from '@fastify/swagger';
+import { API_SCOPES } from '@router/shared';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { Services } from '../../services.ts';
+
+export const OPENAPI_PATH = '/api/openapi.json';
+/** modules/oauth/provider.ts OIDC_PATH, not imported: that module loads oidc-provider. */
+const OIDC_PATH = '/oidc';
+
+const DESCRIPTION = `Place and follow orders on your connected broker accounts.
+
+Authenticate with \`Authorization: Bearer <token>\`: a personal API token (Settings → API tokens;
+every scope) or an OAuth 2.0 access token of an application (authorization code with PKCE at the
+provider below; the scopes the user granted). Errors answer \`{"status", "message"}\` with status
+ValidationError, ExecutionError, AuthenticationError (401), ForbiddenError (403: a scope is
+missing) or Error (404, 429, 5xx). Each token may make a limited number of requests per second;
+over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
+
+export async function registerOpenApi(app: FastifyInstance, services: Services): Promise<void> {
+  const origin = services.config.PUBLIC_URL;
+  await app.register(swagger, {
+    hideUntagged: true,
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Signal Router API', version: '1.0.0', description: DESCRIPTION },
+      servers: [{ url: origin }],
+      tags: [
+        { name: 'Accounts', description: "The user's connected broker accounts" },
+        { name: 'Orders', description: 'Orders placed on an account (the webhook order language)' },
+        { name: 'Holdings', description: 'Positions and balances, where the broker offers them' },
+      ],
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'A personal API token or an OAuth access token' },
+          oauth2: {
+            type: 'oauth2',
+            flows: {
+              authorizationCode: {
+                authorizationUrl: `${origin}${OIDC_PATH}/auth`,
+                tokenUrl: `${origin}${OIDC_PATH}/token`,
+                refreshUrl: `${origin}${OIDC_PATH}/token`,
+                scopes: { ...API_SCOPES },
+              },
+            },
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_req, reply) => {
+    reply.header('cache-control', 'no-cache');
+    return app.swagger();
+  });
+}

@@ -1,0 +1,81 @@
+// POST /api/v1/accounts/{id}/orders (place, through the signal path) and DELETE
+// /api/v1/orders/{orderId} (cancel at the broker).
+import { MAX_BODY_LENGTH } from '@router/orders';
+import {
+  accountParamsSchema,
+  apiErrorSchema,
+  apiOrderBodySchema,
+  apiOrderSchema,
+  idempotencyHeadersSchema,
+  orderParamsSchema,
+} from '@router/shared/api';
+import type { FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { cancelApiOrder, placeApiOrder, requireApiAccount } from '../../../modules/api/index.ts';
+import { type ApiContext, type ApiInstance, bearerSecurity, LOOKUP_ERRORS, principal } from '../scope.ts';
+
+// The body schema documents the order language; the body itself goes to the signal path as text,
+// which validates it exactly as for a hook (same messages), so the route does not.
+const bodyAsText: FastifySchemaCompiler<unknown> = (route) =>
+  route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as never);
+
+export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiContext): void {
+  api.post(
+    '/accounts/:id/orders',
+    {
+      config: { apiScope: 'orders:write' },
+      bodyLimit: MAX_BODY_LENGTH,
+      validatorCompiler: bodyAsText,
+      schema: {
+        operationId: 'placeOrder',
+        summary: 'Place an order',
+        description:
+          'The body is the webhook order language, validated the same way, and the order is placed exactly once: a repeat with the same `Idempotency-Key` (or, without one, the same `client_id` or body) within the dedupe window answers the first order and places nothing. Each order spends one signal credit. Scope: orders:write.',
+        tags: ['Orders'],
+        security: bearerSecurity('orders:write'),
+        params: accountParamsSchema,
+        headers: idempotencyHeadersSchema,
+        body: apiOrderBodySchema,
+        response: {
+          201: apiOrderSchema,
+          413: apiErrorSchema,
+          503: apiErrorSchema,
+          ...LOOKUP_ERRORS,
+        },
+      },
+    },
+    async (req, reply) => {
+      const receivedAt = performance.now();
+      const { userId } = principal(req);
+      const account = await requireApiAccount(services, userId, req.params.id);
+      const result = await placeApiOrder(services, signals, {
+        userId,
+        account,
+        body: typeof req.body === 'string' ? req.body : undefined,
+        idempotencyKey: req.headers['idempotency-key'],
+        address: req.ip,
+        receivedAt,
+      });
+      if ('order' in result) return reply.status(201).send(result.order);
+      return reply.status(result.statusCode as 400).send(result.error);
+    },
+  );
+
+  api.delete(
+    '/orders/:orderId',
+    {
+      config: { apiScope: 'orders:write' },
+      schema: {
+        operationId: 'cancelOrder',
+        summary: 'Cancel an order',
+        description:
+          'Asks the broker to cancel the order and answers it as canceled. An order already filled, rejected or canceled, one still being placed, or one at a broker that cannot cancel here answers ExecutionError (400). Scope: orders:write.',
+        tags: ['Orders'],
+        security: bearerSecurity('orders:write'),
+        params: orderParamsSchema,
+        response: { 200: apiOrderSchema, ...LOOKUP_ERRORS },
+      },
+    },
+    async (req) => cancelApiOrder(services, signals, principal(req).userId, req.params.orderId),
+  );
+}

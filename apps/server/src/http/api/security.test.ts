@@ -1,0 +1,211 @@
+// Who may call what: every /api/v1 route refuses a missing, unknown or non-API credential (401),
+// a token without the route's scope (403), and another user's account or order (404, leaving it
+// untouched); rate limits per token answer 429 with Retry-After; no token reaches a log line.
+import { Writable } from 'node:stream';
+import type { ApiScope } from '@router/shared';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiTrader, oauthAccessToken } from '../../../test/api.ts';
+import { startTestApp } from '../../../test/app.ts';
+import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import { type OAuthServer, professionalWithApp, startOAuthServer } from '../../../test/oauth.ts';
+import { paperOrders } from '../../../test/signal-fixtures.ts';
+import { loggerOptions } from '../../logger.ts';
+import { verifyBearer } from '../../modules/oauth/verify-bearer.ts';
+
+let server: OAuthServer;
+let alice: Awaited<ReturnType<typeof apiTrader>>;
+let bob: Awaited<ReturnType<typeof apiTrader>>;
+let aliceAccount = '';
+let bobAccount = '';
+const scoped = new Map<ApiScope, string>();
+
+interface Route {
+  method: string;
+  path: (ids: { account: string; order: string }) => string;
+  scope: ApiScope;
+  body?: unknown;
+  /** The answer when allowed. */
+  ok: number;
+  /** Names an account or an order (404 for another user's). */
+  lookup: boolean;
+}
+
+const ORDER = { symbol: 'MSFT', action: 'buy', quantity: 1, type: 'limit', limit_price: 1 };
+const ROUTES: Route[] = [
+  { method: 'GET', path: () => '/api/v1/accounts', scope: 'accounts:read', ok: 200, lookup: false },
+  { method: 'GET', path: (i) => `/api/v1/accounts/${i.account}/orders`, scope: 'orders:read', ok: 200, lookup: true },
+  { method: 'GET', path: (i) => `/api/v1/orders/${i.order}`, scope: 'orders:read', ok: 200, lookup: true },
+  {
+    method: 'GET',
+    path: (i) => `/api/v1/accounts/${i.account}/positions`,
+    scope: 'holdings:read',
+    ok: 200,
+    lookup: true,
+  },
+  {
+    method: 'GET',
+    path: (i) => `/api/v1/accounts/${i.account}/balances`,
+    scope: 'holdings:read',
+    ok: 200,
+    lookup: true,
+  },
+  {
+    method: 'POST',
+    path: (i) => `/api/v1/accounts/${i.account}/orders`,
+    scope: 'orders:write',
+    body: ORDER,
+    ok: 201,
+    lookup: true,
+  },
+  { method: 'DELETE', path: (i) => `/api/v1/orders/${i.order}`, scope: 'orders:write', ok: 200, lookup: true },
+];
+const name = (r: Route) => `${r.method} ${r.path({ account: '{id}', order: '{orderId}' })}`;
+
+let placedCount = 0;
+/** A new resting order (its own client_id: an identical body within the dedupe window is one order). */
+async function restingOrder(token: string, account: string): Promise<string> {
+  placedCount += 1;
+  const body = { ...ORDER, client_id: `resting-${placedCount}` };
+  const placed = await api(server, token, 'POST', `/api/v1/accounts/${account}/orders`, body);
+  expect(placed.status).toBe(201);
+  return (placed.body as { id: string }).id;
+}
+
+beforeAll(async () => {
+  server = await startOAuthServer();
+  [alice, bob] = [await apiTrader(server, 'alice@example.test'), await apiTrader(server, 'bob@example.test')];
+  const first = async (token: string) =>
+    ((await api(server, token, 'GET', '/api/v1/accounts')).body as { data: Array<{ id: string }> }).data[0]?.id ?? '';
+  [aliceAccount, bobAccount] = [await first(alice.apiToken), await first(bob.apiToken)];
+  // One application per scope: each token carries exactly the one scope its user granted.
+  for (const scope of ['accounts:read', 'orders:read', 'orders:write', 'holdings:read'] as const) {
+    const { app } = await professionalWithApp(server, `dev-${scope.replace(':', '-')}@example.test`);
+    scoped.set(scope, await oauthAccessToken(server, app, alice.token, scope));
+  }
+});
+afterAll(() => server.close());
+
+describe.each(ROUTES)('$method route', (route) => {
+  it(`${name(route)}: 401 without a valid API credential`, async () => {
+    const ids = { account: aliceAccount, order: 'any' };
+    for (const token of [null, '', 'x'.repeat(43), alice.token]) {
+      const answer = await api(server, token, route.method, route.path(ids), route.body);
+      expect(answer.status, String(token)).toBe(401);
+      expect(answer.body).toMatchObject({ status: 'AuthenticationError' });
+    }
+  });
+
+  it(`${name(route)}: 403 without ${route.scope}, served with it`, async () => {
+    const token = scoped.get(route.scope) ?? '';
+    expect([...((await verifyBearer(server.services, token))?.scopes ?? [])]).toEqual([route.scope]);
+    const order = await restingOrder(alice.apiToken, aliceAccount);
+    const ids = { account: aliceAccount, order };
+    for (const [scope, other] of scoped) {
+      if (scope === route.scope) continue;
+      const refused = await api(server, other, route.method, route.path(ids), route.body);
+      expect(refused.status, scope).toBe(403);
+      expect(refused.body).toEqual({ status: 'ForbiddenError', message: `This token lacks the scope ${route.scope}` });
+    }
+    expect((await api(server, token, route.method, route.path(ids), route.body)).status).toBe(route.ok);
+  });
+
+  it(`${name(route)}: another user's account or order is not found, and stays as it was`, async () => {
+    const order = await restingOrder(alice.apiToken, aliceAccount);
+    const before = await paperOrders(server, alice.brokerAccountId);
+    const answer = await api(
+      server,
+      bob.apiToken,
+      route.method,
+      route.path({ account: aliceAccount, order }),
+      route.body,
+    );
+    if (!route.lookup) {
+      expect(answer.body).toEqual({ data: [expect.objectContaining({ id: bobAccount })], next: null });
+      return;
+    }
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({
+      status: 'Error',
+      message: expect.stringMatching(/^(Account|Order) not found$/),
+    });
+    expect(await paperOrders(server, alice.brokerAccountId)).toEqual(before);
+    const still = await api(server, alice.apiToken, 'GET', `/api/v1/orders/${order}`);
+    expect(still.body).toMatchObject({ id: order, status: 'accepted' });
+    // Bob's own resources answer him.
+    const own = await restingOrder(bob.apiToken, bobAccount);
+    const mine = await api(
+      server,
+      bob.apiToken,
+      route.method,
+      route.path({ account: bobAccount, order: own }),
+      route.body,
+    );
+    expect(mine.status).toBe(route.ok);
+  });
+});
+
+describe('a revoked application', () => {
+  it('gets 401 at once', async () => {
+    const { app } = await professionalWithApp(server, 'dev-revoked@example.test');
+    const token = await oauthAccessToken(server, app, alice.token, 'accounts:read');
+    expect((await api(server, token, 'GET', '/api/v1/accounts')).status).toBe(200);
+    const LIST = '{ userTokens(isUserApp: true) { key userApp { key } } }';
+    const grants = await gql<{ userTokens: Array<{ key: string; userApp: { key: string } }> }>(
+      server.app,
+      LIST,
+      {},
+      bearer(alice.token),
+    );
+    const grant = grants.data?.userTokens.find((g) => g.userApp.key === app.key)?.key ?? '';
+    await gql(server.app, 'mutation($k: String!) { userTokenDelete(key: $k) }', { k: grant }, bearer(alice.token));
+    expect((await api(server, token, 'GET', '/api/v1/accounts')).status).toBe(401);
+  });
+});
+
+describe('rate limits and logs', () => {
+  it('answers 429 with Retry-After per token, and logs no token', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const t = await startTestApp({
+      env: { API_RATE_PER_TOKEN: '1/2', LOG_LEVEL: 'trace' },
+      log: pino(loggerOptions('trace'), sink),
+    });
+    try {
+      const user = await confirmedUser(t, 'limited@example.test');
+      const tokens: string[] = [];
+      for (const label of ['one', 'two']) {
+        const created = await gql<{ userTokenCreate: { secret: string } }>(
+          t.app,
+          `mutation { userTokenCreate(metadata: {name: "${label}"}) { secret } }`,
+          {},
+          bearer(user.token),
+        );
+        tokens.push(created.data?.userTokenCreate.secret ?? '');
+      }
+      const get = (token: string) =>
+        t.app.inject({ method: 'GET', url: '/api/v1/accounts', headers: { authorization: `Bearer ${token}` } });
+      expect((await get(tokens[0] ?? '')).statusCode).toBe(200);
+      expect((await get(tokens[0] ?? '')).statusCode).toBe(200);
+      const limited = await get(tokens[0] ?? '');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ status: 'Error', message: 'Too many requests for this token, slow down' });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // Another token of the same user has its own allowance.
+      expect((await get(tokens[1] ?? '')).statusCode).toBe(200);
+      const wrong = `${tokens[1]}x`;
+      expect((await get(wrong)).statusCode).toBe(401);
+
+      const log = lines.join('');
+      expect(log).toContain('/api/v1/accounts');
+      for (const secret of [...tokens, wrong, user.token]) expect(log).not.toContain(secret);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+// GET /api/v1/accounts/{id}/orders, GET and DELETE /api/v1/orders/{orderId}: the caller's own
+// orders only (another user's id is not found), whether placed by a hook or by the API.
+import type { ApiOrder } from '@router/shared/api';
+import {
+  findUserSignal,
+  listAccountSignals,
+  markSignalCanceled,
+  type OrderRow,
+} from '../../db/repositories/api-orders.repository.ts';
+import { findConnector } from '../../db/repositories/connectors.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { asAppError, withBrokerSession } from '../connectors/index.ts';
+import type { SignalRuntime } from '../signals/index.ts';
+import type { ResolvedAccount } from './accounts.ts';
+import { type AnswerOverlay, overlayFromAnswer, toApiOrder } from './order-view.ts';
+
+export const ORDER_NOT_FOUND = 'Order not found';
+
+export interface Page<T> {
+  data: T[];
+  next: string | null;
+}
+
+/**
+ * A row still 'placing' whose answer this process already gave (its outcome is written in a batch
+ * just after): that answer, so a read right after the POST agrees with it.
+ */
+async function answered(signals: SignalRuntime, row: OrderRow): Promise<AnswerOverlay | undefined> {
+  const inFlight = row.status === 'placing' ? signals.inFlight.get(row.id) : undefined;
+  if (!inFlight) return undefined;
+  // Only an answer already given: a call still running stays 'pending'.
+  const answer = await Promise.race([inFlight, Promise.resolve(undefined)]);
+  return answer?.statusCode === 201 ? overlayFromAnswer(row.id, answer.body) : undefined;
+}
+
+const view = async (signals: SignalRuntime, row: OrderRow) => toApiOrder(row, await answered(signals, row));
+
+export async function listApiOrders(
+  services: Services,
+  signals: SignalRuntime,
+  userId: number,
+  target: ResolvedAccount,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<Page<ApiOrder>> {
+  const rows = await listAccountSignals(services.db, {
+    userId,
+    connectorId: target.connector.id,
+    accountId: target.account.id,
+    limit: page.limit,
+    ...(page.cursor ? { after: page.cursor } : {}),
+  });
+  const data = rows.slice(0, page.limit);
+  return {
+    data: await Promise.all(data.map((row) => view(signals, row))),
+    next: rows.length > page.limit ? (data.at(-1)?.id ?? null) : null,
+  };
+}
+
+async function requireOrder(services: Services, userId: number, orderId: string): Promise<OrderRow> {
+  const row = await findUserSignal(services.db, userId, orderId);
+  if (!row) throw new AppError('NOT_FOUND', ORDER_NOT_FOUND);
+  return row;
+}
+
+export async function getApiOrder(
+  services: Services,
+  signals: SignalRuntime,
+  userId: number,
+  orderId: string,
+): Promise<ApiOrder> {
+  return view(signals, await requireOrder(services, userId, orderId));
+}
+
+/** Statuses with nothing left to cancel at the broker. */
+const FINAL: ReadonlySet<string> = new Set(['draft', 'rejected', 'failed', 'canceled', 'filled']);
+
+/**
+ * Cancels the order at its broker (the adapter's cancelOrder, by the broker's id or, when the
+ * placing answer was lost, by ours) and records it. An order still being placed is refused: its
+ * outcome is not known yet.
+ */
+export async function cancelApiOrder(
+  services: Services,
+  signals: SignalRuntime,
+  userId: number,
+  orderId: string,
+): Promise<ApiOrder> {
+  const row = await requireOrder(services, userId, orderId);
+  // Answered by this process, its outcome being written: the answer tells what the broker has.
+  const given = await answered(signals, row);
+  const status = given?.status ?? row.status;
+  if (FINAL.has(status)) throw new AppError('EXECUTION', `Order is ${status}: there is nothing to cancel`);
+  if (status === 'placing') throw new AppError('EXECUTION', 'Order is still being placed: try again shortly');
+  const brokerOrderId = row.brokerOrderId ?? given?.brokerOrderId;
+  const connector = row.connectorKey ? await findConnector(services.db, userId, row.connectorKey) : undefined;
+  if (!connector) throw new AppError('EXECUTION', 'The broker connection of this order was deleted');
+  const broker = services.brokers.get(connector.providerName);
+  if (!broker?.cancelOrder) {
+    throw new AppError(
+      'EXECUTION',
+      `${broker?.descriptor.title ?? connector.providerName}: orders cannot be canceled here`,
+    );
+  }
+  await withBrokerSession(
+    services,
+    connector,
+    ({ broker: b, ctx, session }) =>
+      (b.cancelOrder as NonNullable<typeof b.cancelOrder>)(ctx, session, {
+        accountId: row.accountId,
+        clientOrderId: row.id,
+        ...(brokerOrderId ? { brokerOrderId } : {}),
+      }),
+    { signal: AbortSignal.timeout(services.config.HOOK_DEADLINE_MS) },
+  ).catch((error: unknown) => {
+    throw asAppError(error);
+  });
+  // From 'placing' (its outcome not written yet: that late write then finds 'canceled' and leaves
+  // it, as every outcome write names the status it moves from) or from the status it was given.
+  await markSignalCanceled(services.db, row.id, [row.status, 'placing', status]);
+  return toApiOrder((await findUserSignal(services.db, userId, orderId)) ?? row);
+}

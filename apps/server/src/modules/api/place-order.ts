@@ -1,0 +1,75 @@
+// POST /api/v1/accounts/{id}/orders: an order for one of the caller's accounts, through the one
+// signal path (modules/signals submitSignal) as if it came to the account's hook: the same order
+// language and validation, credits, exactly-once storage and broker call. The account's hook is
+// the REST API's own (hooks.is_api), made on the first order and never listed; its idempotency
+// keys are the caller's `Idempotency-Key` (else client_id or the body, as for a hook).
+import { API_STATUSES, type ApiOrder } from '@router/shared/api';
+import { newKey, newShortKey } from '../../crypto/random.ts';
+import { findUserSignal } from '../../db/repositories/api-orders.repository.ts';
+import { insertApiHook, selectApiHookForSignal } from '../../db/repositories/hooks.repository.ts';
+import type { ApiStatus } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { type HookEntry, toHookEntry } from '../hooks/index.ts';
+import { type SignalRuntime, submitSignal } from '../signals/index.ts';
+import type { ResolvedAccount } from './accounts.ts';
+import { overlayFromAnswer, toApiOrder } from './order-view.ts';
+
+/** Shown in the activity log for orders of the REST API. */
+export const API_HOOK_NAME = 'REST API';
+
+async function apiHookEntry(services: Services, userId: number, target: ResolvedAccount): Promise<HookEntry> {
+  const { connector, account } = target;
+  let row = await selectApiHookForSignal(services.db, connector.id, account.id);
+  if (!row) {
+    // `api_` keeps the short key off /hook (SHORT_KEY_PATTERN): it is no webhook URL.
+    await insertApiHook(services.db, {
+      key: newKey(),
+      shortKey: `api_${newShortKey()}`,
+      userId,
+      connectorId: connector.id,
+      accountId: account.id,
+      name: API_HOOK_NAME,
+    });
+    row = await selectApiHookForSignal(services.db, connector.id, account.id);
+  }
+  if (!row) throw new Error('the API hook was not made');
+  return toHookEntry(services, row);
+}
+
+export interface PlaceOrderRequest {
+  userId: number;
+  account: ResolvedAccount;
+  /** The body as text: the order language is parsed by the signal path, as for a hook. */
+  body: string | undefined;
+  idempotencyKey: string | undefined;
+  address: string;
+  receivedAt: number;
+}
+
+export type PlaceOrderResult =
+  | { statusCode: 201; order: ApiOrder }
+  | { statusCode: number; error: { status: ApiStatus; message: string } };
+
+const apiStatus = (value: unknown): ApiStatus => API_STATUSES.find((status) => status === value) ?? 'Error';
+
+export async function placeApiOrder(
+  services: Services,
+  signals: SignalRuntime,
+  req: PlaceOrderRequest,
+): Promise<PlaceOrderResult> {
+  const entry = await apiHookEntry(services, req.userId, req.account);
+  const { answer, signalId } = await submitSignal(signals, {
+    entry,
+    body: req.body,
+    address: req.address,
+    receivedAt: req.receivedAt,
+    ...(req.idempotencyKey !== undefined ? { idempotencyKey: req.idempotencyKey } : {}),
+  });
+  if (answer.statusCode !== 201 || !signalId) {
+    const { status, message } = answer.body;
+    return { statusCode: answer.statusCode, error: { status: apiStatus(status), message: String(message) } };
+  }
+  const row = await findUserSignal(services.db, req.userId, signalId);
+  if (!row) throw new Error('a stored signal was not found');
+  return { statusCode: 201, order: toApiOrder(row, overlayFromAnswer(signalId, answer.body)) };
+}

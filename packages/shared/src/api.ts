@@ -1,0 +1,182 @@
+// The REST API v1 (`/api/v1`, issue #16): the shapes of its answers and parameters. One zod schema
+// each is the route's validator, its response serializer and its part of the OpenAPI document
+// (apps/server/src/http/api). Names are camelCase; ids are opaque strings.
+// Imported as `@router/shared/api` (server only: the web app never loads these).
+import { z } from 'zod';
+
+export const API_STATUSES = [
+  'ValidationError',
+  'ExecutionError',
+  'AuthenticationError',
+  'ForbiddenError',
+  'Error',
+] as const;
+
+/** Every error answer: SPEC §8's status names and a message. */
+export const apiErrorSchema = z
+  .object({
+    status: z.enum(API_STATUSES),
+    message: z.string(),
+  })
+  .meta({ id: 'Error', examples: [{ status: 'ValidationError', message: 'symbol: is required' }] });
+
+const opaqueId = z.string().min(1).max(200);
+
+export const apiAccountSchema = z
+  .object({
+    id: opaqueId.meta({ description: 'Opaque account id: what /api/v1/accounts/{id}/… takes' }),
+    providerName: z.string().meta({ description: 'The broker (e.g. paper, alpaca)' }),
+    name: z.string(),
+    isTest: z.boolean().meta({ description: "A paper or the broker's demo account" }),
+  })
+  .meta({
+    id: 'Account',
+    examples: [{ id: 'cGFwZXI6UEFQRVItMQ', providerName: 'paper', name: 'Paper USD', isTest: true }],
+  });
+
+export const API_ORDER_STATUSES = [
+  'pending',
+  'accepted',
+  'filled',
+  'canceled',
+  'rejected',
+  'failed',
+  'unknown',
+  'draft',
+] as const;
+export type ApiOrderStatus = (typeof API_ORDER_STATUSES)[number];
+
+export const apiOrderSchema = z
+  .object({
+    id: opaqueId.meta({ description: 'Our order id (opaque): what /api/v1/orders/{orderId} takes' }),
+    accountId: opaqueId,
+    brokerOrderId: z.string().nullable().meta({ description: "The broker's order id, once known" }),
+    status: z.enum(API_ORDER_STATUSES).meta({
+      description:
+        'pending: sent, the outcome not yet known; accepted, filled, canceled: as the broker says; rejected: the broker refused it; failed: it never reached the broker; unknown: the broker cannot tell, check the broker account; draft: a test order, nothing sent',
+    }),
+    statusDescription: z.string().nullable(),
+    symbol: z.string(),
+    class: z.string(),
+    action: z.string(),
+    quantity: z.number().nullable(),
+    quantityType: z.string(),
+    type: z.string(),
+    limitPrice: z.number().nullable(),
+    stopPrice: z.number().nullable(),
+    duration: z.string(),
+    price: z.number().nullable().meta({ description: 'Fill or reference price, where the broker gives one' }),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({
+    id: 'Order',
+    examples: [
+      {
+        id: '0T2nXq7a4bC9dE1fG2hI',
+        accountId: 'cGFwZXI6UEFQRVItMQ',
+        brokerOrderId: 'PAPER-7f3a',
+        status: 'filled',
+        statusDescription: null,
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'buy',
+        quantity: 10,
+        quantityType: 'fixed',
+        type: 'market',
+        limitPrice: null,
+        stopPrice: null,
+        duration: 'day',
+        price: 187.42,
+        createdAt: '2026-11-25T18:00:00.000Z',
+      },
+    ],
+  });
+export type ApiOrder = z.infer<typeof apiOrderSchema>;
+
+export const apiPositionSchema = z
+  .object({
+    symbol: z.string(),
+    quantity: z.number(),
+    averagePrice: z.number().nullable(),
+    marketValue: z.number().nullable(),
+  })
+  .meta({ id: 'Position', examples: [{ symbol: 'AAPL', quantity: 10, averagePrice: 187.42, marketValue: 1880.1 }] });
+
+export const apiBalancesSchema = z
+  .object({
+    currency: z.string().nullable(),
+    cash: z.number().nullable(),
+    equity: z.number().nullable(),
+    buyingPower: z.number().nullable(),
+  })
+  .meta({
+    id: 'Balances',
+    examples: [{ currency: 'USD', cash: 98125.8, equity: 100006, buyingPower: 98125.8 }],
+  });
+
+/** A page of a list: `next` is the cursor of the following page, null on the last one. */
+export function apiListSchema<T extends z.ZodType>(item: T, id: string) {
+  const examples = z.globalRegistry.get(item)?.examples;
+  const first = Array.isArray(examples) ? examples[0] : undefined;
+  return z
+    .object({
+      data: z.array(item),
+      next: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last one' }),
+    })
+    .meta({ id, examples: [{ data: first === undefined ? [] : [first], next: null }] });
+}
+
+export const apiPageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: 'Items per page (1–100)' }),
+  cursor: z.string().max(200).optional().meta({ description: "The previous page's `next`" }),
+});
+
+export const accountParamsSchema = z.object({
+  id: opaqueId.meta({ description: 'An account id from /api/v1/accounts' }),
+});
+export const orderParamsSchema = z.object({ orderId: opaqueId.meta({ description: 'An order id' }) });
+
+/** At most this long; one key names one order of one account for HOOK_DEDUPE_WINDOW_S. */
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const idempotencyHeadersSchema = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(IDEMPOTENCY_KEY_MAX)
+    .optional()
+    .meta({ description: 'A retry with the same key answers the first order and places nothing' }),
+});
+
+const numberOrExpression = z.union([z.number(), z.string()]);
+const word = z.string();
+
+/**
+ * The body of `POST /api/v1/accounts/{id}/orders`: the webhook's order language, for the document
+ * only. The route reads the body as text and `@router/orders` validates it, exactly as for a hook.
+ */
+export const apiOrderBodySchema = z
+  .object({
+    symbol: word,
+    action: word.meta({ description: 'buy, sell, buy_to_cover, sell_short, buy_to_open, …, close, cancel' }),
+    quantity: numberOrExpression.optional(),
+    quantity_type: word.optional().meta({ description: 'fixed, percent_of_equity, cash, percent_of_position' }),
+    type: word.optional().meta({ description: 'market, limit, stop, stop_limit' }),
+    limit_price: numberOrExpression.optional(),
+    stop_price: numberOrExpression.optional(),
+    take_profit_price: numberOrExpression.optional(),
+    stop_loss_price: numberOrExpression.optional(),
+    duration: word.optional().meta({ description: 'day, gtc, ioc, fok, …' }),
+    class: word.optional().meta({ description: 'stock, crypto, option, future, forex, cfd, …' }),
+    client_id: word.optional(),
+    legs: z.array(z.record(z.string(), z.unknown())).optional(),
+    extra: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  })
+  .meta({
+    id: 'OrderRequest',
+    description: 'The webhook order language (see the documentation screen): unknown fields are refused',
+    examples: [{ symbol: 'AAPL', action: 'buy', quantity: 10, type: 'market' }],
+  });
+
+export type ApiAccount = z.infer<typeof apiAccountSchema>;
+export type ApiPosition = z.infer<typeof apiPositionSchema>;
+export type ApiBalances = z.infer<typeof apiBalancesSchema>;
