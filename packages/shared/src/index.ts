@@ -5,5 +5,6 @@ export * from './auth.ts';
 export * from './connectors.ts';
 export * from './notifications.ts';
 export * from './platforms.ts';
+export * from './public-url.ts';
 export * from './stats.ts';
 export * from './user-token.ts';

@@ -1,6 +1,7 @@
-// SPEC §7 hook calls: hookCreate, hookUpdate (rename), hookDelete, hook(key), hooks(connectorKey).
+// SPEC §7 hook calls: hookCreate, hookUpdate (rename), hookDelete, hook(key), hooks(connectorKey);
+// and hookActivate (issue #21), which SPEC does not list.
 import type { HookView } from '../db/repositories/hooks.repository.ts';
-import { createHook, deleteHook, getHook, hookUrl, listHooks, renameHook } from '../modules/hooks/index.ts';
+import { activateHook, createHook, deleteHook, getHook, hookUrl, listHooks, renameHook } from '../modules/hooks/index.ts';
 import { builder } from './builder.ts';
 import { actorOf } from './connector.ts';
 
@@ -18,6 +19,10 @@ export const HookRef = builder.objectRef<HookView>('Hook').implement({
     accountId: t.exposeString('accountId'),
     isActive: t.exposeBoolean('isActive'),
     isTest: t.exposeBoolean('isTest', { description: 'test hooks never reach the broker (status draft)' }),
+    deactivatedReason: t.exposeString('deactivatedReason', {
+      nullable: true,
+      description: "why a deactivated hook was turned off, e.g. 'too many invalid requests'; null when active",
+    }),
     connector: t.field({
       type: HookConnectorRef,
       resolve: (hook) => ({ key: hook.connectorKey, providerName: hook.providerName }),
@@ -66,6 +71,12 @@ builder.mutationFields((t) => ({
     description: "Renames a hook (name required: 'Required').",
     args: { key: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
     resolve: (_root, { key, name }, ctx) => renameHook(ctx.services, actorOf(ctx), key, name),
+  }),
+  hookActivate: t.field({
+    type: HookRef,
+    description: "Turns one of the caller's deactivated hooks back on; NOT_FOUND 'Hook not found' otherwise.",
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => activateHook(ctx.services, actorOf(ctx), key),
   }),
   hookDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },

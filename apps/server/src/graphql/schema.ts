@@ -11,6 +11,7 @@ import './hook.ts';
 import './notification.ts';
 import './order-preview.ts';
 import './providers.ts';
+import './site.ts';
 import './stats.ts';
 import './user.ts';
 import './user-passcode.ts';

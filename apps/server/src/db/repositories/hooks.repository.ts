@@ -17,6 +17,7 @@ const hookView = {
   accountId: hooks.accountId,
   isActive: hooks.isActive,
   isTest: hooks.isTest,
+  deactivatedReason: hooks.deactivatedReason,
   calledAt: hooks.calledAt,
   connectorId: hooks.connectorId,
   connectorKey: connectors.key,
@@ -48,6 +49,16 @@ export async function listHooks(db: Executor, userId: number, connectorId: numbe
 
 export async function renameHook(db: Executor, id: number, name: string): Promise<void> {
   await db.update(hooks).set({ name }).where(eq(hooks.id, id));
+}
+
+/** Active again, with a fresh invalid-request window; false when it already was active. */
+export async function activateHookRow(db: Executor, id: number): Promise<boolean> {
+  const rows = await db
+    .update(hooks)
+    .set({ isActive: true, deactivatedReason: null, invalidCount: 0, invalidWindowStart: null })
+    .where(and(eq(hooks.id, id), eq(hooks.isActive, false)))
+    .returning({ id: hooks.id });
+  return rows.length > 0;
 }
 
 export async function deleteHookRow(db: Executor, id: number): Promise<void> {

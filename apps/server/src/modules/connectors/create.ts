@@ -6,7 +6,7 @@ import { newKey, randomBase62 } from '../../crypto/random.ts';
 import { deleteStalePendingConnectors, insertConnector } from '../../db/repositories/connectors.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { brokerContextFor, connectFailure, providerBroker } from './provider.ts';
+import { brokerContextFor, connectFailure, providerBroker, requireAppCredentials } from './provider.ts';
 import type { Actor } from './types.ts';
 
 export interface ConnectorCreation {
@@ -46,6 +46,7 @@ export async function createConnector(
     throw new AppError('EXECUTION', `${title}: authorization is not available`);
   }
   const ctx = brokerContextFor(services, broker);
+  requireAppCredentials(services, broker, ctx);
   const state = randomBase62(32);
   let requestUrl: string;
   try {

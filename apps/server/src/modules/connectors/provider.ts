@@ -42,6 +42,24 @@ export function brokerContextFor(services: Services, broker: Broker, signal?: Ab
   return signal ? { ...ctx, signal } : ctx;
 }
 
+export const NOT_CONFIGURED = 'its operator has not configured it. Please contact support.';
+
+/**
+ * An OAuth broker needs this server's own app registered with it (`<BROKER>_CLIENT_ID` and
+ * `_CLIENT_SECRET`). Without them the user reads that the operator has not set the broker up;
+ * the operator reads the variable names in the log and the README.
+ */
+export function requireAppCredentials(services: Services, broker: Broker, ctx: BrokerContext): void {
+  if (ctx.clientId && ctx.clientSecret) return;
+  const { name, title } = broker.descriptor;
+  const prefix = configPrefix(name);
+  services.log.warn(
+    { provider: name },
+    `${title} is not configured: set ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET to connect it`,
+  );
+  throw new AppError('EXECUTION', `${title} is not available on this server yet: ${NOT_CONFIGURED}`);
+}
+
 /** A failed connect or authorization: the broker's message, or a generic one (logged). */
 export function connectFailure(services: Services, broker: Broker, error: unknown): AppError {
   if (error instanceof AppError) return error;

@@ -1,4 +1,5 @@
 // Webhooks: GraphQL services, and what the hook endpoint calls.
+export { activateHook, HOOK_ACCOUNT_GONE } from './activate.ts';
 export {
   createHook,
   deleteHook,
