@@ -1,7 +1,15 @@
 // SPEC §7 hook calls: hookCreate, hookUpdate (rename), hookDelete, hook(key), hooks(connectorKey);
 // and hookActivate (issue #21), which SPEC does not list.
 import type { HookView } from '../db/repositories/hooks.repository.ts';
-import { activateHook, createHook, deleteHook, getHook, hookUrl, listHooks, renameHook } from '../modules/hooks/index.ts';
+import {
+  activateHook,
+  createHook,
+  deleteHook,
+  getHook,
+  hookUrl,
+  listHooks,
+  renameHook,
+} from '../modules/hooks/index.ts';
 import { builder } from './builder.ts';
 import { actorOf } from './connector.ts';
 

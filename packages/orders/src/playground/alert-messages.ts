@@ -24,7 +24,8 @@ export interface Placeholder {
   sample: (provider: Provider, now: Date) => string;
 }
 
-const symbolOf = (provider: Provider) => classExampleSymbol(providerClasses(provider.reference)[0] ?? 'stock', provider);
+const symbolOf = (provider: Provider) =>
+  classExampleSymbol(providerClasses(provider.reference)[0] ?? 'stock', provider);
 const priceOf = (provider: Provider) => String(examplePrice('limit_price', provider));
 
 /** Placeholders the messages use, per platform (TradingView's and TrendSpider's own names). */
@@ -68,7 +69,9 @@ export function alertMessages(provider: Provider): AlertMessage[] {
   const action = firstActionFor(providerClasses(provider.reference)[0] ?? 'stock');
   // The order id and the firing time tell two strategy orders apart; a resend of one alert
   // carries the same client_id, so it is still one order (brokers without client_id: the body).
-  const clientId = provider.reference.client_id ? { client_id: '{{strategy.order.id}}-{{timenow}}' } : {};
+  const clientId: Record<string, string> = provider.reference.client_id
+    ? { client_id: '{{strategy.order.id}}-{{timenow}}' }
+    : {};
   return [
     {
       id: 'tradingview-strategy',

@@ -71,10 +71,9 @@ describe('hookActivate', () => {
       k: trader.hook.key,
     });
     expect(answer.data?.hookActivate.isActive).toBe(true);
-    const { rows } = await t.database.pool.query(
-      "select 1 from actions where user_id = $1 and code = 'HookActivate'",
-      [trader.userId],
-    );
+    const { rows } = await t.database.pool.query("select 1 from actions where user_id = $1 and code = 'HookActivate'", [
+      trader.userId,
+    ]);
     expect(rows).toHaveLength(0);
   });
 

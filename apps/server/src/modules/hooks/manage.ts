@@ -37,7 +37,9 @@ export async function requireHook(services: Services, userId: number, key: strin
   return hook;
 }
 
-export const actionMetadata = (hook: Pick<HookView, 'shortKey' | 'name' | 'providerName' | 'accountId' | 'connectorKey'>) => ({
+export const actionMetadata = (
+  hook: Pick<HookView, 'shortKey' | 'name' | 'providerName' | 'accountId' | 'connectorKey'>,
+) => ({
   shortKey: hook.shortKey,
   name: hook.name,
   providerName: hook.providerName,

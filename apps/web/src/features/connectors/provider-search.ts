@@ -14,9 +14,3 @@ export function searchProviders(providers: readonly Provider[], search: string):
   if (!needle) return [...providers];
   return providers.filter((provider) => provider.title.toLowerCase().includes(needle));
 }
-
-/** SPEC §9 logo scale factors, applied subtly to the tile's title (1.8 → 1.2×, 0.65 → 0.91×). */
-export function tileFontScale(scale: number | undefined): number {
-  const factor = 1 + ((scale ?? 1) - 1) / 4;
-  return Math.round(Math.min(1.25, Math.max(0.85, factor)) * 100) / 100;
-}

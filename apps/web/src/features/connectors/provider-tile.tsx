@@ -1,23 +1,39 @@
 import type { Provider } from '@router/orders';
+import { useId } from 'react';
 import { Link } from 'react-router';
-import { tileFontScale } from './provider-search.ts';
+import { BrandLogo } from './brand-logo.tsx';
+import { capabilitiesOf } from './capabilities.ts';
 import './provider-tile.css';
 
-/** A provider in the grid: its title as the logo (no images), beta badge, notice. */
+/** A provider in the grid: logo, title, beta badge, what it supports (from its reference), notice. */
 export function ProviderTile({ provider }: { provider: Provider }) {
+  const id = useId();
+  const c = capabilitiesOf(provider);
   return (
     <Link
       to={`/me/connector/${encodeURIComponent(provider.name)}`}
       className="provider-tile card h-100 text-decoration-none text-body"
       aria-label={`Connect ${provider.title}${provider.status === 'beta' ? ' (beta)' : ''}`}
+      aria-describedby={`${id}-supports`}
     >
-      <div className="card-body d-flex flex-column align-items-center justify-content-center text-center p-3">
-        <span className="fw-semibold" style={{ fontSize: `${tileFontScale(provider.scale)}rem` }}>
-          {provider.title}
-        </span>
-        {provider.status === 'beta' && <span className="badge text-bg-info mt-2">beta</span>}
+      <div className="card-body d-flex flex-column gap-2 p-3">
+        <div className="d-flex align-items-center gap-2">
+          <BrandLogo name={provider.name} title={provider.title} />
+          <span className="fw-semibold text-break">{provider.title}</span>
+          {provider.status === 'beta' && <span className="badge text-bg-info ms-auto">beta</span>}
+        </div>
+        <div id={`${id}-supports`} className="small text-secondary">
+          <div>{c.classes.join(', ')}</div>
+          <div>{c.types.join(' · ')}</div>
+          {(c.brackets || c.multiLeg) && (
+            <div className="d-flex flex-wrap gap-1 mt-1">
+              {c.brackets && <span className="badge text-bg-light border">brackets</span>}
+              {c.multiLeg && <span className="badge text-bg-light border">multi-leg</span>}
+            </div>
+          )}
+        </div>
         {provider.notice && (
-          <span className="small text-warning-emphasis mt-2 provider-tile-notice" title={provider.notice}>
+          <span className="small text-warning-emphasis provider-tile-notice" title={provider.notice}>
             {provider.notice}
           </span>
         )}

@@ -11,6 +11,7 @@ export const HooksDocument = graphql(`
       accountId
       isActive
       isTest
+      deactivatedReason
       calledAt
     }
   }
@@ -26,6 +27,7 @@ export const HookCreateDocument = graphql(`
       accountId
       isActive
       isTest
+      deactivatedReason
       calledAt
     }
   }
@@ -43,5 +45,16 @@ export const HookUpdateDocument = graphql(`
 export const HookDeleteDocument = graphql(`
   mutation HookDelete($key: String!) {
     hookDelete(key: $key)
+  }
+`);
+
+/** Turns a deactivated hook back on (owner only); answers the hook as it now is. */
+export const HookActivateDocument = graphql(`
+  mutation HookActivate($key: String!) {
+    hookActivate(key: $key) {
+      key
+      isActive
+      deactivatedReason
+    }
   }
 `);

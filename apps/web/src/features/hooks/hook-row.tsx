@@ -3,18 +3,24 @@ import { useId, useState } from 'react';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
 import { formatDateTime } from '../../lib/format.ts';
-import type { HookItem } from './hook-model.ts';
+import { deactivationText } from './hook-deactivation.ts';
+import type { HookActions, HookItem } from './hook-model.ts';
 
-/** One webhook: name (renamable), URL with copy, test and state badges, last call, delete. */
+/**
+ * One webhook: name (renamable), URL with copy, test and state badges, last call; Connect
+ * TradingView (the platform panel), delete; a deactivated one says why and can be reactivated.
+ */
 export function HookRow({
   hook,
-  onRename,
-  onDelete,
+  accountConnected,
+  actions,
 }: {
   hook: HookItem;
-  onRename: (hook: HookItem, name: string) => Promise<string | null>;
-  onDelete: (hook: HookItem) => void;
+  /** False under "Webhooks of accounts no longer connected". */
+  accountConnected: boolean;
+  actions: HookActions;
 }) {
+  const { onRename, onDelete, onConnect, onReactivate } = actions;
   const id = useId();
   const [editing, setEditing] = useState(false);
   const calledAt = hook.calledAt ? new Date(hook.calledAt) : null;
@@ -48,7 +54,15 @@ export function HookRow({
             <span className={`badge ${hook.isActive ? 'text-bg-success' : 'text-bg-secondary'}`}>
               {hook.isActive ? 'active' : 'deactivated'}
             </span>
-            <span className="ms-auto d-flex gap-1">
+            <span className="ms-auto d-flex flex-wrap gap-1">
+              <button
+                type="button"
+                className="btn btn-sm btn-outline-primary"
+                onClick={() => onConnect(hook)}
+                aria-label={`Connect TradingView to webhook ${hook.name}`}
+              >
+                Connect TradingView
+              </button>
               <button
                 type="button"
                 className="btn btn-sm btn-link"
@@ -84,8 +98,24 @@ export function HookRow({
       </div>
       <div className="small text-secondary">
         Last call: {calledAt ? <time dateTime={calledAt.toISOString()}>{formatDateTime(calledAt)}</time> : 'never'}
-        {!hook.isActive && ' · Deactivated after the account was disconnected or after repeated invalid requests.'}
       </div>
+      {!hook.isActive && (
+        <div className="alert alert-warning small d-flex flex-wrap align-items-center gap-2 py-2 mt-2 mb-0">
+          <span className="flex-grow-1">
+            Alerts to this webhook are refused. {deactivationText(hook.deactivatedReason, accountConnected)}
+          </span>
+          {accountConnected && (
+            <button
+              type="button"
+              className="btn btn-sm btn-warning"
+              onClick={() => onReactivate(hook)}
+              aria-label={`Reactivate webhook ${hook.name}`}
+            >
+              Reactivate
+            </button>
+          )}
+        </div>
+      )}
     </li>
   );
 }
