@@ -50,6 +50,8 @@ const SCREENS: Array<[path: string, title: string]> = [
   ['/auth/password', 'Reset password'],
   ['/auth/password/request', 'Forgot your password?'],
   ['/terms-of-service', 'Terms of service'],
+  ['/faq', 'General FAQs'],
+  ['/privacy', 'Privacy policy'],
   ['/me', 'Dashboard'],
   ['/me/report', 'Reporting?'],
   ['/me/connector', 'Brokers & Webhooks'],
@@ -69,6 +71,8 @@ const SCREENS: Array<[path: string, title: string]> = [
 const BUILT = new Set([
   '/me',
   '/terms-of-service',
+  '/faq',
+  '/privacy',
   '/me/report',
   '/signin/multifactor/recall',
   '/auth/email',
@@ -108,10 +112,13 @@ describe('routes (SPEC §2)', () => {
     expect(screen.getByText('In progress...')).toBeTruthy();
   });
 
-  it('index redirects to sign-in when signed out, to /me when signed in', async () => {
-    const signedOut = await renderAt('/', null);
-    expect((await heading()).textContent).toBe('Sign in');
-    expect(signedOut.router.state.location.pathname).toBe('/signin');
+  it('shows the landing page at / when signed out (issue #21), linking to sign-up, sign-in and the FAQ', async () => {
+    const { router } = await renderAt('/', null);
+    expect((await heading()).textContent).toBe('Your TradingView alerts, placed as orders at your broker');
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/signup');
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/signin');
+    expect(screen.getByRole('link', { name: 'Read the FAQ' }).getAttribute('href')).toBe('/faq');
   });
 
   it('index redirects a signed-in user to the dashboard', async () => {
@@ -210,9 +217,12 @@ describe('shell (SPEC §2 Navigation)', () => {
         .getAllByRole('link')
         .map((link) => link.textContent),
     ).toEqual(['General FAQs', 'Contact Support', 'Terms of service', 'Privacy policy']);
-    expect(within(footer).getByRole('link', { name: 'Terms of service' }).getAttribute('href')).toBe(
-      '/terms-of-service',
-    );
+    const href = (name: string) => within(footer).getByRole('link', { name }).getAttribute('href');
+    expect(href('Terms of service')).toBe('/terms-of-service');
+    expect(href('General FAQs')).toBe('/faq');
+    expect(href('Privacy policy')).toBe('/privacy');
+    // No SUPPORT_EMAIL on this server: the FAQ's support answer.
+    expect(href('Contact Support')).toBe('/faq#support');
     expect(screen.getByText(/© 2023-25/)).toBeTruthy();
   });
 

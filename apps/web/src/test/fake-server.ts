@@ -50,6 +50,7 @@ const DEFAULTS: Record<string, FakeHandler> = {
     data: { authProviders: { google: false, googleClientId: null, apple: false, appleClientId: null } },
   }),
   Signout: () => ({ data: { signout: true } }),
+  Site: () => ({ data: { site: { publicUrl: 'http://localhost', supportEmail: null } } }),
   UserPasscode: () => ({
     data: { userPasscode: { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x', isActive: false } },
   }),
