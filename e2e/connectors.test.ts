@@ -2,7 +2,7 @@
 // connects Paper Trading from the grid, creates a live and a test webhook, copies a URL, renames
 // a hook and an account, opens notifications (demo), deletes a webhook and the broker; and
 // connects Schwab through the OAuth popup (the Schwab protocol fake started by global-setup).
-// Screenshots at desktop and phone sizes go to SCREENS_DIR (default /tmp/screens).
+// Screenshots at desktop and phone sizes go to SCREENS_DIR (default e2e/artifacts/).
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { openPage } from './browser.ts';

@@ -6,29 +6,13 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
-import { connectPaper, createUser, graphql, signInPage, type TestUser } from './support/users.ts';
+import { connectPaper, createHook, createUser, signInPage } from './support/users.ts';
 
 const browser = useBrowser();
 
 async function snap(page: Page, name: string, fullPage = true) {
   await page.waitForTimeout(400); // the tour's tooltips fade in
   await saveScreen(page, name, fullPage);
-}
-
-/** A live webhook on the paper broker's first account; returns its short key. */
-async function createHook(user: TestUser, connectorKey: string): Promise<string> {
-  const { connector } = await graphql<{ connector: { accounts: string } }>(
-    user.token,
-    'query ($key: String!) { connector(key: $key) { accounts } }',
-    { key: connectorKey },
-  );
-  const [account] = JSON.parse(connector.accounts) as Array<{ id: string }>;
-  const { hookCreate } = await graphql<{ hookCreate: { shortKey: string } }>(
-    user.token,
-    'mutation ($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "Main", isTest: false) { shortKey } }',
-    { c: connectorKey, a: account?.id ?? '' },
-  );
-  return hookCreate.shortKey;
 }
 
 /** A signal as TradingView would send it. */
@@ -66,7 +50,7 @@ describe('dashboard', () => {
 
     // Paper broker and a webhook through the API; three signals from outside, one invalid.
     const connectorKey = await connectPaper(user);
-    const shortKey = await createHook(user, connectorKey);
+    const { shortKey } = await createHook(user, connectorKey);
     expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
     expect(await signal(shortKey, { symbol: 'TSLA', action: 'buy', quantity: 2 })).toBe(201);
     expect(await signal(shortKey, { symbol: 'AAPL', action: 'jump', quantity: 1 })).toBe(400);

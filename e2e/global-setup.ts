@@ -48,6 +48,7 @@ export default async function setup(project: TestProject) {
       SCHWAB_BASE_URL: schwab.baseUrl,
       SCHWAB_CLIENT_ID: 'e2e-schwab-app',
       SCHWAB_CLIENT_SECRET: 'e2e-schwab-secret',
+      SUPPORT_EMAIL: 'support@e2e.example',
       ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),
     },
     stdio: ['ignore', log, log],

@@ -87,6 +87,7 @@ export function hook(overrides: Partial<Record<string, unknown>> & { key: string
     name: 'Webhook',
     isActive: true,
     isTest: false,
+    deactivatedReason: null as string | null,
     calledAt: null,
     ...overrides,
   };

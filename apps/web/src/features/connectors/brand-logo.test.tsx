@@ -6,9 +6,9 @@ import { capabilitiesLine, capabilitiesOf } from './capabilities.ts';
 
 describe('BrandLogo', () => {
   it('draws the Simple Icons logo where the set has the brand', () => {
-    const { container } = render(<BrandLogo name="coinbase" title="Coinbase" />);
+    const { container } = render(<BrandLogo name="tradingview" title="TradingView" />);
     const path = container.querySelector('svg path');
-    expect(path?.getAttribute('fill')).toBe('#0052FF');
+    expect(path?.getAttribute('fill')).toBe('#131622');
     expect(path?.getAttribute('d')?.length).toBeGreaterThan(20);
     expect(container.querySelector('svg')?.getAttribute('aria-hidden')).toBe('true');
   });

@@ -1,11 +1,11 @@
 // A provider's or platform's logo: the brand's icon from Simple Icons (CC0-1.0, a maintained set;
-// only the icons imported here reach the bundle) where the set has it, else a monogram: the
-// title's initials on a colour picked from the name, the same for a provider everywhere.
-import { type SimpleIcon, siCoinbase, siTradingview, siZapier } from 'simple-icons';
+// only the icons imported here reach the bundle) where the set has a mark that reads at this size,
+// else a monogram: the title's initials on a colour picked from the name, the same everywhere.
+// Of our brokers the set has only Coinbase, as a wordmark unreadable at 2rem: brokers get monograms.
+import { type SimpleIcon, siTradingview, siZapier } from 'simple-icons';
 import './brand-logo.css';
 
 const ICONS: Readonly<Record<string, SimpleIcon>> = {
-  coinbase: siCoinbase,
   tradingview: siTradingview,
   zapier: siZapier,
 };

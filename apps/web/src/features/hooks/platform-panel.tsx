@@ -4,6 +4,7 @@ import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
 import { CopyButton } from '../../components/copy-button.tsx';
+import { BrandLogo } from '../connectors/brand-logo.tsx';
 import type { HookItem } from './hook-model.ts';
 import { PlatformGuide } from './platform-guide.tsx';
 import { TestSignal } from './test-signal.tsx';
@@ -69,7 +70,16 @@ export function PlatformPanel({
           className="flex-nowrap"
         >
           {PLATFORMS.map(({ name, title }) => (
-            <Tab key={name} eventKey={name} title={title}>
+            <Tab
+              key={name}
+              eventKey={name}
+              title={
+                <span className="d-inline-flex align-items-center gap-2">
+                  <BrandLogo name={name} title={title} size={1.5} />
+                  {title}
+                </span>
+              }
+            >
               <PlatformGuide
                 platform={name}
                 url={hook.url}

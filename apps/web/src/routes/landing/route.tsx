@@ -13,6 +13,12 @@ const ALERT = `{
 
 const ANSWER = `201  {"id": "…", "status": "filled", "price": 187.42}`;
 
+const PLATFORMS = [
+  ['tradingview', 'TradingView'],
+  ['trendspider', 'TrendSpider'],
+  ['zapier', 'Zapier'],
+] as const;
+
 const STEPS = [
   ['Connect your broker', 'Sign in to your brokerage or exchange from the app, or start with Paper Trading.'],
   ['Create a webhook', 'Paste its URL and the ready-made message into a TradingView, TrendSpider or Zapier alert.'],
@@ -46,8 +52,16 @@ export function Component() {
               Sign in
             </Link>
           </div>
-          <p className="small text-secondary mt-2 mb-0">
-            Try it risk-free with Paper Trading: no brokerage account needed.
+          <p className="small text-secondary mt-2">Try it risk-free with Paper Trading: no brokerage account needed.</p>
+          <p className="small text-secondary d-flex flex-wrap align-items-center gap-2 mb-0">
+            Works with
+            {PLATFORMS.map(([name, title]) => (
+              <span key={name} className="d-inline-flex align-items-center gap-1 fw-semibold text-body">
+                <BrandLogo name={name} title={title} size={1.5} />
+                {title}
+              </span>
+            ))}
+            and any script that can post JSON.
           </p>
         </div>
         <figure className="col-lg-5 mb-0" aria-label="An alert message and the order it becomes">
