@@ -8,14 +8,13 @@ const byId = (provider: Parameters<typeof alertMessages>[0]) =>
   Object.fromEntries(alertMessages(provider).map((message) => [message.id, message]));
 
 describe('alertMessages', () => {
-  it("uses TradingView's strategy placeholders, with a client_id where the broker takes one", () => {
+  it("uses TradingView's strategy placeholders, with a client_id telling strategy orders apart", () => {
     expect(byId(stockBroker)['tradingview-strategy']?.body).toEqual({
       symbol: '{{ticker}}',
       action: '{{strategy.order.action}}',
       quantity: '{{strategy.order.contracts}}',
       client_id: '{{strategy.order.id}}-{{timenow}}',
     });
-    expect(byId(cryptoExchange)['tradingview-strategy']?.body).not.toHaveProperty('client_id');
   });
 
   it('makes the plain alert a limit at {{close}} where limits exist, else a market order', () => {

@@ -68,10 +68,8 @@ function atPrice(provider: Provider, price: string): Record<string, string> {
 export function alertMessages(provider: Provider): AlertMessage[] {
   const action = firstActionFor(providerClasses(provider.reference)[0] ?? 'stock');
   // The order id and the firing time tell two strategy orders apart; a resend of one alert
-  // carries the same client_id, so it is still one order (brokers without client_id: the body).
-  const clientId: Record<string, string> = provider.reference.client_id
-    ? { client_id: '{{strategy.order.id}}-{{timenow}}' }
-    : {};
+  // carries the same client_id, so it is still one order. Every provider takes client_id: it is
+  // the router's own idempotency key.
   return [
     {
       id: 'tradingview-strategy',
@@ -84,7 +82,7 @@ export function alertMessages(provider: Provider): AlertMessage[] {
         action: '{{strategy.order.action}}',
         quantity: '{{strategy.order.contracts}}',
         ...marketOr(provider, '{{close}}'),
-        ...clientId,
+        client_id: '{{strategy.order.id}}-{{timenow}}',
       },
     },
     {

@@ -24,7 +24,14 @@ export function ProviderTile({ provider }: { provider: Provider }) {
         </div>
         <div id={`${id}-supports`} className="small text-secondary">
           <div>{c.classes.join(', ')}</div>
-          <div>{c.types.join(' · ')}</div>
+          <div className="d-flex flex-wrap column-gap-1">
+            {c.types.map((type, index) => (
+              <span key={type} className="text-nowrap">
+                {index > 0 && ' · '}
+                {type}
+              </span>
+            ))}
+          </div>
           {(c.brackets || c.multiLeg) && (
             <div className="d-flex flex-wrap gap-1 mt-1">
               {c.brackets && <span className="badge text-bg-light border">brackets</span>}
