@@ -3,27 +3,16 @@
 // three signals from outside (one invalid), and finds them in the tiles, the chart and Last
 // actions; searches the log and expands order rows. Screenshots at desktop and phone sizes.
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
-import { connectPaper, createHook, createUser, signInPage } from './support/users.ts';
+import { connectPaper, createHook, createUser, signal, signInPage } from './support/users.ts';
 
 const browser = useBrowser();
 
 async function snap(page: Page, name: string, fullPage = true) {
   await page.waitForTimeout(400); // the tour's tooltips fade in
   await saveScreen(page, name, fullPage);
-}
-
-/** A signal as TradingView would send it. */
-async function signal(shortKey: string, body: Record<string, unknown>): Promise<number> {
-  const response = await fetch(`${inject('baseUrl')}/hook/${shortKey}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  await response.text();
-  return response.status;
 }
 
 const tileValue = (page: Page, id: string) => page.getByTestId(`${id}-value`).textContent();

@@ -3,10 +3,10 @@
 // test signal through a test hook and, after a confirmation, through a live one — and reactivates
 // a webhook deactivated by invalid requests, by mouse and by keyboard, at desktop and phone sizes.
 import type { Page } from 'playwright-core';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
-import { connectPaper, createHook, createUser, graphql, signInPage, type TestUser } from './support/users.ts';
+import { connectPaper, createHook, createUser, graphql, signal, signInPage, type TestUser } from './support/users.ts';
 
 const browser = useBrowser();
 
@@ -16,19 +16,9 @@ async function snap(page: Page, name: string, fullPage = false) {
   await saveScreen(page, name, fullPage);
 }
 
-async function post(shortKey: string, body: unknown): Promise<number> {
-  const response = await fetch(`${inject('baseUrl')}/hook/${shortKey}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  await response.text();
-  return response.status;
-}
-
 /** The server's default HOOK_INVALID_THRESHOLD (50) invalid requests in an hour turn a hook off. */
 async function deactivate(user: TestUser, hook: { key: string; shortKey: string }) {
-  for (let i = 0; i < 50; i++) await post(hook.shortKey, { symbol: 'AAPL', action: 'buy' });
+  for (let i = 0; i < 50; i++) await signal(hook.shortKey, { symbol: 'AAPL', action: 'buy' });
   await expect
     .poll(async () => {
       const { hook: state } = await graphql<{ hook: { isActive: boolean } }>(
@@ -103,7 +93,7 @@ describe('connecting TradingView and reactivating a webhook', () => {
     // The deactivated webhook says why; reactivation asks, saying why, then it takes signals again.
     const brokenRow = row(page, 'Broken');
     await brokenRow.getByText(/too many invalid requests within an hour/).waitFor();
-    expect(await post(broken.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(400);
+    expect(await signal(broken.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(400);
     await snap(page, 'trader-deactivated-desktop', true);
     await brokenRow.getByRole('button', { name: 'Reactivate webhook Broken' }).click();
     const confirm = page.getByRole('dialog', { name: 'Reactivate webhook' });
@@ -113,7 +103,7 @@ describe('connecting TradingView and reactivating a webhook', () => {
     await confirm.waitFor({ state: 'detached' });
     await brokenRow.getByText('active', { exact: true }).waitFor();
     expect(await brokenRow.getByRole('button', { name: /Reactivate/ }).count()).toBe(0);
-    await expect.poll(() => post(broken.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 2 })).toBe(201);
+    await expect.poll(() => signal(broken.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 2 })).toBe(201);
 
     expect(errors).toEqual([]);
     await close();

@@ -86,3 +86,14 @@ export async function createHook(user: TestUser, connectorKey: string, name = 'M
   );
   return hookCreate;
 }
+
+/** A signal as TradingView would send it; the answer's HTTP status. */
+export async function signal(shortKey: string, body: unknown): Promise<number> {
+  const response = await fetch(`${inject('baseUrl')}/hook/${shortKey}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await response.text();
+  return response.status;
+}

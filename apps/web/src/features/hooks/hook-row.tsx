@@ -1,10 +1,10 @@
 import { hookNameSchema } from '@router/shared';
 import { useId, useState } from 'react';
-import { CopyButton } from '../../components/copy-button.tsx';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { deactivationText } from './hook-deactivation.ts';
 import type { HookActions, HookItem } from './hook-model.ts';
+import { HookUrlField } from './hook-url-field.tsx';
 
 /**
  * One webhook: name (renamable), URL with copy, test and state badges, last call; Connect
@@ -83,19 +83,7 @@ export function HookRow({
           </>
         )}
       </div>
-      <div className="input-group input-group-sm mb-1">
-        <label className="visually-hidden" htmlFor={`${id}-url`}>
-          Webhook URL of {hook.name}
-        </label>
-        <input
-          id={`${id}-url`}
-          className="form-control font-monospace"
-          value={hook.url}
-          readOnly
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <CopyButton text={hook.url} label="Copy URL" />
-      </div>
+      <HookUrlField url={hook.url} label={`Webhook URL of ${hook.name}`} hideLabel className="mb-1" />
       <div className="small text-secondary">
         Last call: {calledAt ? <time dateTime={calledAt.toISOString()}>{formatDateTime(calledAt)}</time> : 'never'}
       </div>

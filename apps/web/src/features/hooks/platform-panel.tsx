@@ -3,9 +3,9 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import Tab from 'react-bootstrap/Tab';
 import Tabs from 'react-bootstrap/Tabs';
-import { CopyButton } from '../../components/copy-button.tsx';
 import { BrandLogo } from '../connectors/brand-logo.tsx';
 import type { HookItem } from './hook-model.ts';
+import { HookUrlField } from './hook-url-field.tsx';
 import { PlatformGuide } from './platform-guide.tsx';
 import { TestSignal } from './test-signal.tsx';
 
@@ -50,19 +50,7 @@ export function PlatformPanel({
           Alerts posted to this URL become orders at {provider.title}, account {hook.accountId}
           {hook.isTest ? ' (test webhook: answered as drafts, never sent to the broker)' : ''}.
         </p>
-        <label htmlFor={`${id}-url`} className="form-label small fw-semibold">
-          Webhook URL
-        </label>
-        <div className="input-group input-group-sm mb-3">
-          <input
-            id={`${id}-url`}
-            className="form-control font-monospace"
-            value={hook.url}
-            readOnly
-            onFocus={(event) => event.currentTarget.select()}
-          />
-          <CopyButton text={hook.url} label="Copy URL" />
-        </div>
+        <HookUrlField url={hook.url} label="Webhook URL" className="mb-3" />
         <Tabs
           id={`${id}-platforms`}
           activeKey={platform}
