@@ -128,6 +128,9 @@ describe('connecting TradingView and reactivating a webhook', () => {
     expect(box?.width).toBe(PHONE.width);
     await panel.getByRole('tab', { name: 'TrendSpider' }).click();
     await panel.getByLabel('TrendSpider alert').waitFor();
+    // Nothing wider than the phone: no sideways scrolling inside the panel.
+    const body = panel.locator('.modal-body');
+    expect(await body.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     await snap(page, 'trader-tradingview-panel-phone');
     await panel.getByRole('button', { name: 'Send test signal' }).click();
     await panel.getByText('Answer: 201').waitFor();

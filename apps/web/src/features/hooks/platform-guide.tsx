@@ -5,6 +5,10 @@ import { ExternalLink } from '../documentation/external-link.tsx';
 import { PlatformSteps, VARIABLES_URL } from './platform-steps.tsx';
 import { PublicUrlWarning } from './public-url-warning.tsx';
 
+/** 'Strategy alert' → 'strategy alert'; brand names keep their capitals ('TrendSpider alert'). */
+const inSentence = (title: string) =>
+  /^(TrendSpider|Zapier)/.test(title) ? title : title[0]?.toLowerCase() + title.slice(1);
+
 /** One alert message, ready to paste: what it is for, the JSON, a copy button. */
 function MessageBlock({ message }: { message: AlertMessage }) {
   const id = useId();
@@ -15,7 +19,7 @@ function MessageBlock({ message }: { message: AlertMessage }) {
         <label htmlFor={id} className="fw-semibold small mb-0">
           {message.title}
         </label>
-        <CopyButton text={json} label={`Copy ${message.title.toLowerCase()}`} />
+        <CopyButton text={json} label={`Copy ${inSentence(message.title)}`} />
       </div>
       <p className="small text-secondary mb-1">{message.description}</p>
       <textarea

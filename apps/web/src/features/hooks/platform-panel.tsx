@@ -55,7 +55,6 @@ export function PlatformPanel({
           id={`${id}-platforms`}
           activeKey={platform}
           onSelect={(key) => setPlatform((key as AlertPlatform | null) ?? 'tradingview')}
-          className="flex-nowrap"
         >
           {PLATFORMS.map(({ name, title }) => (
             <Tab

@@ -65,11 +65,11 @@ export function Component() {
           </p>
         </div>
         <figure className="col-lg-5 mb-0" aria-label="An alert message and the order it becomes">
-          <div className="bg-dark text-light rounded-3 p-3 font-monospace small">
-            <div className="text-secondary mb-1">TradingView alert message</div>
-            <pre className="text-light mb-2">{ALERT}</pre>
-            <div className="text-secondary mb-1">the answer</div>
-            <pre className="text-success mb-0 text-wrap">{ANSWER}</pre>
+          <div data-bs-theme="dark" className="bg-body text-body rounded-3 p-3 font-monospace small">
+            <div className="text-body-secondary mb-1">TradingView alert message</div>
+            <pre className="mb-2">{ALERT}</pre>
+            <div className="text-body-secondary mb-1">the answer</div>
+            <pre className="text-success-emphasis mb-0 text-wrap">{ANSWER}</pre>
           </div>
         </figure>
       </section>
