@@ -237,9 +237,9 @@ describe('shell (SPEC §2 Navigation)', () => {
     const { router, session } = await renderAt('/me/settings', CUSTOMER);
     await heading();
     screen.getByRole('button', { name: 'Logout' }).click();
-    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    await screen.findByRole('heading', { level: 1, name: 'Your TradingView alerts, placed as orders at your broker' });
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
     expect(session.getState().isAuthenticated).toBe(false);
-    expect(router.state.location.pathname).toBe('/signin');
+    expect(router.state.location.pathname).toBe('/');
   });
 });

@@ -45,12 +45,12 @@ export function brokerContextFor(services: Services, broker: Broker, signal?: Ab
 export const NOT_CONFIGURED = 'its operator has not configured it. Please contact support.';
 
 /**
- * An OAuth broker needs this server's own app registered with it (`<BROKER>_CLIENT_ID` and
- * `_CLIENT_SECRET`). Without them the user reads that the operator has not set the broker up;
- * the operator reads the variable names in the log and the README.
+ * An OAuth broker needs this server's own app registered with it (`<BROKER>_CLIENT_ID`, and
+ * `_CLIENT_SECRET` where the broker wants one: the adapter checks that). Without it the user reads
+ * that the operator has not set the broker up; the operator reads the variable names in the log.
  */
 export function requireAppCredentials(services: Services, broker: Broker, ctx: BrokerContext): void {
-  if (ctx.clientId && ctx.clientSecret) return;
+  if (ctx.clientId) return;
   const { name, title } = broker.descriptor;
   const prefix = configPrefix(name);
   services.log.warn(
