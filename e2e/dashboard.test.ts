@@ -6,7 +6,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
-import { connectPaper, createHook, createUser, signal, signInPage } from './support/users.ts';
+import { createHook, signal } from './support/signals.ts';
+import { connectPaper, createUser, signInPage } from './support/users.ts';
 
 const browser = useBrowser();
 
@@ -39,7 +40,7 @@ describe('dashboard', () => {
 
     // Paper broker and a webhook through the API; three signals from outside, one invalid.
     const connectorKey = await connectPaper(user);
-    const { shortKey } = await createHook(user, connectorKey);
+    const shortKey = await createHook(user, connectorKey);
     expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
     expect(await signal(shortKey, { symbol: 'TSLA', action: 'buy', quantity: 2 })).toBe(201);
     expect(await signal(shortKey, { symbol: 'AAPL', action: 'jump', quantity: 1 })).toBe(400);

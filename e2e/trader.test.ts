@@ -6,7 +6,8 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
-import { connectPaper, createHook, createUser, graphql, signal, signInPage, type TestUser } from './support/users.ts';
+import { createWebhook, signal } from './support/signals.ts';
+import { connectPaper, createUser, graphql, signInPage, type TestUser } from './support/users.ts';
 
 const browser = useBrowser();
 
@@ -41,9 +42,9 @@ describe('connecting TradingView and reactivating a webhook', () => {
   it('shows the panel, sends test signals, and reactivates (desktop)', async () => {
     const user = await createUser('trader');
     const connectorKey = await connectPaper(user);
-    const test = await createHook(user, connectorKey, 'TV test', true);
-    const live = await createHook(user, connectorKey, 'TV live', false);
-    const broken = await createHook(user, connectorKey, 'Broken', false);
+    const test = await createWebhook(user, connectorKey, 'TV test', true);
+    const live = await createWebhook(user, connectorKey, 'TV live', false);
+    const broken = await createWebhook(user, connectorKey, 'Broken', false);
     await deactivate(user, broken);
     const { page, errors, close } = await openPage(browser(), DESKTOP);
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -112,8 +113,8 @@ describe('connecting TradingView and reactivating a webhook', () => {
   it('works on a phone: the panel fills the screen and reactivation by keyboard', async () => {
     const user = await createUser('trader-phone');
     const connectorKey = await connectPaper(user);
-    await createHook(user, connectorKey, 'Phone test', true);
-    const broken = await createHook(user, connectorKey, 'Phone broken', false);
+    await createWebhook(user, connectorKey, 'Phone test', true);
+    const broken = await createWebhook(user, connectorKey, 'Phone broken', false);
     await deactivate(user, broken);
     const { page, errors, close } = await openPage(browser(), PHONE);
     await signInPage(page, user);

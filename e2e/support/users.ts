@@ -63,37 +63,3 @@ export async function connectPaper(user: TestUser): Promise<string> {
   );
   return connectorActivate.key;
 }
-
-export interface TestHook {
-  key: string;
-  shortKey: string;
-  url: string;
-}
-
-/** A webhook on the connector's first account. */
-export async function createHook(user: TestUser, connectorKey: string, name = 'Main', isTest = false) {
-  const { connector } = await graphql<{ connector: { accounts: string } }>(
-    user.token,
-    'query ($key: String!) { connector(key: $key) { accounts } }',
-    { key: connectorKey },
-  );
-  const [account] = JSON.parse(connector.accounts) as Array<{ id: string }>;
-  const { hookCreate } = await graphql<{ hookCreate: TestHook }>(
-    user.token,
-    `mutation ($c: String!, $a: String!, $n: String, $t: Boolean) {
-      hookCreate(connectorKey: $c, accountId: $a, name: $n, isTest: $t) { key shortKey url } }`,
-    { c: connectorKey, a: account?.id ?? '', n: name, t: isTest },
-  );
-  return hookCreate;
-}
-
-/** A signal as TradingView would send it; the answer's HTTP status. */
-export async function signal(shortKey: string, body: unknown): Promise<number> {
-  const response = await fetch(`${inject('baseUrl')}/hook/${shortKey}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  await response.text();
-  return response.status;
-}

@@ -42,9 +42,19 @@ describe('loadConfig', () => {
     [{ SUPPORT_EMAIL: 'support' }, /^SUPPORT_EMAIL: must be an email address/],
     [{ NOSUCHBROKER_BASE_URL: 'http://x' }, /^NOSUCHBROKER_BASE_URL: unknown broker/],
     [{ ALPACA_BASE_URL: 'not a url' }, /^ALPACA_BASE_URL:/],
+    [{ SIGNAL_CREDITS: 'Unlimited' }, /^SIGNAL_CREDITS:/],
+    [{ SIGNAL_CREDITS: '-5' }, /^SIGNAL_CREDITS:/],
+    [{ SIGNAL_CREDITS: '2.5' }, /^SIGNAL_CREDITS:/],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => loadConfig(env, brokers)).toThrow(ConfigError);
     expect(() => loadConfig(env, brokers)).toThrow(message);
+  });
+
+  it('reads SIGNAL_CREDITS: the sign-up grant (default 5), or unlimited', () => {
+    expect(loadConfig({}, brokers).SIGNAL_CREDITS).toEqual({ unlimited: false, signupCredits: 5 });
+    expect(loadConfig({ SIGNAL_CREDITS: '0' }, brokers).SIGNAL_CREDITS).toEqual({ unlimited: false, signupCredits: 0 });
+    expect(loadConfig({ SIGNAL_CREDITS: '250' }, brokers).SIGNAL_CREDITS.signupCredits).toBe(250);
+    expect(loadConfig({ SIGNAL_CREDITS: 'unlimited' }, brokers).SIGNAL_CREDITS.unlimited).toBe(true);
   });
 
   it('treats empty values as unset', () => {

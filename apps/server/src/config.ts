@@ -1,6 +1,7 @@
 // Every environment variable the server reads, validated once at boot (DESIGN.md "Configuration").
 // No other file reads process.env. Unknown or invalid values stop the start, naming the variable.
 import path from 'node:path';
+import { DEFAULT_CREDITS } from '@router/shared';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -52,6 +53,18 @@ const variables = {
   SUPPORT_EMAIL: {
     schema: z.email({ error: 'must be an email address' }).optional(),
     doc: "the web app's Contact Support address (mailto:); empty: Contact Support opens the FAQ",
+  },
+  SIGNAL_CREDITS: {
+    schema: z
+      .string()
+      .regex(/^(unlimited|\d{1,8})$/, 'must be "unlimited" or the credits of a new account (a whole number)')
+      .default(String(DEFAULT_CREDITS))
+      .transform((v) =>
+        v === 'unlimited'
+          ? { unlimited: true, signupCredits: DEFAULT_CREDITS }
+          : { unlimited: false, signupCredits: Number(v) },
+      ),
+    doc: `credits a new account gets (default ${DEFAULT_CREDITS}); "unlimited": signals are not metered (new accounts still get ${DEFAULT_CREDITS})`,
   },
   STRIPE_SECRET_KEY: { schema: optionalText, doc: 'card payments (optional)' },
   STRIPE_WEBHOOK_SECRET: { schema: optionalText, doc: 'verifies Stripe webhook signatures' },

@@ -50,7 +50,7 @@ export async function startServer(
   options: { webApp?: boolean; heldLock?: () => void } = {},
 ): Promise<RunningServer> {
   const database = await openDatabase(config, log, options.heldLock);
-  const pool = createPool(database.url);
+  const pool = createPool(database.url, undefined, { unmeteredCredits: config.SIGNAL_CREDITS.unlimited });
   try {
     await runMigrations(pool);
     const db = createDatabase(pool);

@@ -37,7 +37,7 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = options.env ?? {};
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ unmeteredCredits: env.SIGNAL_CREDITS === 'unlimited' });
   const extraNames = (options.brokers ?? []).map((broker) => broker.descriptor.name);
   // Every registered broker may be configured (`ALPACA_BASE_URL` pointing at its protocol fake).
   const config = testConfig({ DATABASE_URL: database.url, ...env }, [...brokerNames(), ...extraNames]);

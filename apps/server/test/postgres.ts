@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createDatabase, createPool, type Database } from '../src/db/client.ts';
+import { createDatabase, createPool, type Database, type SessionSettings } from '../src/db/client.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,7 +26,7 @@ export interface TestDatabase {
 }
 
 /** A new database cloned from the migrated template; drop it in afterAll. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(session: SessionSettings = {}): Promise<TestDatabase> {
   const serverUrl = inject('postgresUrl');
   const template = inject('templateDatabase');
   const name = `test_${randomBytes(6).toString('hex')}`;
@@ -38,7 +38,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(serverUrl, name);
-  const pool = createPool(url, 10);
+  const pool = createPool(url, 10, session);
   return {
     url,
     pool,

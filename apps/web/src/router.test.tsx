@@ -70,6 +70,7 @@ const SCREENS: Array<[path: string, title: string]> = [
 /** Screens with their content (the rest are honest placeholders until their release). */
 const BUILT = new Set([
   '/me',
+  '/me/account',
   '/terms-of-service',
   '/faq',
   '/privacy',

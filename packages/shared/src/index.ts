@@ -3,6 +3,7 @@
 export * from './action-description.ts';
 export * from './auth.ts';
 export * from './connectors.ts';
+export * from './credits.ts';
 export * from './notifications.ts';
 export * from './platforms.ts';
 export * from './public-url.ts';

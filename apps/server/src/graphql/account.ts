@@ -1,5 +1,6 @@
-// SPEC §7 `account`: signals left and the credit plan of the caller.
+// SPEC §7 `account`: signals left and the credit plan of the caller; `accountLedger`: its credit ledger.
 import { type AccountProductView, type AccountView, getAccount } from '../modules/accounts/get-account.ts';
+import { type LedgerEntryView, listLedgerEntries } from '../modules/accounts/ledger.ts';
 import { builder } from './builder.ts';
 import { requireViewer } from './guards.ts';
 
@@ -18,15 +19,38 @@ const AccountRef = builder.objectRef<AccountView>('Account').implement({
   fields: (t) => ({
     type: t.exposeInt('type', { description: 'BASE 1, RECURRING 3' }),
     balance: t.exposeInt('balance', { description: 'signals left' }),
-    credits: t.exposeInt('credits', { description: 'one-off credits granted' }),
-    recurringCredits: t.exposeInt('recurringCredits'),
-    recurringPeriodCredits: t.exposeInt('recurringPeriodCredits'),
+    credits: t.exposeInt('credits', { description: 'one-time credits left (they never expire)' }),
+    recurringCredits: t.exposeInt('recurringCredits', {
+      description: "the period's plan credits left, spent before credits",
+    }),
+    recurringPeriodCredits: t.exposeInt('recurringPeriodCredits', { description: "the plan's credits per period" }),
     recurringPeriodEnd: t.exposeFloat('recurringPeriodEnd', { nullable: true, description: 'seconds since the epoch' }),
     metadata: t.string({
       description: 'JSON: {creditsTotal, recurring: {cancelAt}, payments: []}',
       resolve: (account) => JSON.stringify(account.metadata),
     }),
     product: t.field({ type: AccountProductRef, nullable: true, resolve: (account) => account.product }),
+    signalsSpent: t.exposeInt('signalsSpent', { description: 'live signals that kept their credit, in total' }),
+    lastGrant: t.exposeInt('lastGrant', {
+      nullable: true,
+      description:
+        'credits of the latest grant (sign-up, purchase, period, reward, referral); low credits: ≤ 20 % of it',
+    }),
+    unlimited: t.exposeBoolean('unlimited', { description: 'SIGNAL_CREDITS=unlimited: signals are not metered' }),
+    cardPayments: t.exposeBoolean('cardPayments', { description: 'this server takes card payments (Stripe)' }),
+  }),
+});
+
+const LedgerEntryRef = builder.objectRef<LedgerEntryView>('LedgerEntry').implement({
+  description: 'One change of signal credits.',
+  fields: (t) => ({
+    id: t.exposeFloat('id'),
+    createdAt: t.exposeFloat('createdAt', { description: 'milliseconds since the epoch' }),
+    credits: t.exposeInt('credits', { description: 'signed: added (grant, refund) or taken (signal, lapse)' }),
+    cause: t.exposeString('cause', {
+      description: 'signup, purchase, period, reward, referral, signal, refund, lapse, opening or adjustment',
+    }),
+    balanceAfter: t.exposeInt('balanceAfter'),
   }),
 });
 
@@ -35,5 +59,18 @@ builder.queryField('account', (t) =>
     type: AccountRef,
     description: "The caller's signal-credit account.",
     resolve: (_root, _args, ctx) => getAccount(ctx.services, requireViewer(ctx).userId),
+  }),
+);
+
+builder.queryField('accountLedger', (t) =>
+  t.field({
+    type: [LedgerEntryRef],
+    description:
+      "The caller's credit ledger, newest first. Paging like actions: pass the createdAt of the last shown entry as createdAtFrom to get strictly older ones; a page never ends inside a millisecond, so it may exceed limit.",
+    args: {
+      limit: t.arg.int({ description: 'default 20, at most 100' }),
+      createdAtFrom: t.arg.float(),
+    },
+    resolve: (_root, args, ctx) => listLedgerEntries(ctx.services, requireViewer(ctx).userId, args),
   }),
 );

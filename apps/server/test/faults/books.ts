@@ -2,7 +2,9 @@
 // agree. Exactly once means: every 201 names one signal; a signal holding its credit has exactly
 // one order at the broker (client order id = signal id) and a signal without one has none; no
 // broker order lacks its signal row; the credits spent equal the orders kept; nothing is left
-// 'placing' or 'unknown' once reconciliation ran; no 5xx (unless the drill allows 503).
+// 'placing' or 'unknown' once reconciliation ran; no 5xx (unless the drill allows 503). And the
+// credit ledger: the balance is its sum, each row's balance_after the running sum, every live
+// signal has one 'signal' row and a released one also one 'refund' row.
 import type pg from 'pg';
 
 export interface Reply {
@@ -128,6 +130,7 @@ export async function checkBooks(input: BooksInput): Promise<Books> {
   );
   const spent = input.balanceBefore - Number(balance[0]?.balance);
   if (spent !== liveKept) problems.push(`credits spent ${spent} ≠ orders kept ${liveKept}`);
+  problems.push(...(await ledgerProblems(input.sql, input.userId, rows)));
   return {
     problems,
     signals: rows.length,
@@ -138,4 +141,39 @@ export async function checkBooks(input: BooksInput): Promise<Books> {
     pending201,
     statusCounts,
   };
+}
+
+/** The ledger against the balance and the signals (see the header). */
+export async function ledgerProblems(sql: pg.Pool, userId: number, signals: SignalRow[]): Promise<string[]> {
+  const problems: string[] = [];
+  const { rows: ledger } = await sql.query<{
+    credits: number;
+    cause: string;
+    reference: string | null;
+    balance_after: number;
+  }>('select credits, cause, reference, balance_after from credit_ledger where user_id = $1 order by created_at, id', [
+    userId,
+  ]);
+  let sum = 0;
+  const rowsOf = new Map<string, number>();
+  for (const row of ledger) {
+    sum += row.credits;
+    if (row.balance_after !== sum)
+      problems.push(`ledger ${row.cause} ${row.reference}: balance_after ${row.balance_after} ≠ ${sum}`);
+    if (row.reference)
+      rowsOf.set(`${row.cause}:${row.reference}`, (rowsOf.get(`${row.cause}:${row.reference}`) ?? 0) + 1);
+  }
+  const { rows: account } = await sql.query<{ balance: number }>('select balance from accounts where user_id = $1', [
+    userId,
+  ]);
+  if (Number(account[0]?.balance) !== sum) problems.push(`balance ${account[0]?.balance} ≠ ledger sum ${sum}`);
+  for (const signal of signals) {
+    if (signal.is_test) continue;
+    const spends = rowsOf.get(`signal:${signal.id}`) ?? 0;
+    const refunds = rowsOf.get(`refund:${signal.id}`) ?? 0;
+    if (spends !== 1 || refunds !== (signal.credit_held ? 0 : 1)) {
+      problems.push(`signal ${signal.id} (credit ${signal.credit_held}): ${spends} spend and ${refunds} refund rows`);
+    }
+  }
+  return problems;
 }

@@ -23,13 +23,16 @@ type Documents = {
     "\n  mutation AuthPasswordReset($token: String!, $password: String!, $password2: String!, $passcode: String) {\n    authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)\n  }\n": typeof types.AuthPasswordResetDocument,
     "\n  mutation AuthPasswordResetRequest($email: String!) {\n    authPasswordResetRequest(email: $email)\n  }\n": typeof types.AuthPasswordResetRequestDocument,
     "\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n": typeof types.AuthEmailConfirmDocument,
+    "\n  query CreditsBanner {\n    account {\n      balance\n      lastGrant\n      unlimited\n      cardPayments\n    }\n  }\n": typeof types.CreditsBannerDocument,
+    "\n  query AccountCredits {\n    account {\n      balance\n      credits\n      recurringCredits\n      recurringPeriodCredits\n      recurringPeriodEnd\n      signalsSpent\n      unlimited\n      cardPayments\n    }\n  }\n": typeof types.AccountCreditsDocument,
+    "\n  query AccountLedger($createdAtFrom: Float) {\n    accountLedger(createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      credits\n      cause\n      balanceAfter\n    }\n  }\n": typeof types.AccountLedgerDocument,
     "\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": typeof types.ConnectorsDocument,
     "\n  mutation ConnectorCreate($providerName: String!) {\n    connectorCreate(providerName: $providerName) {\n      type\n      credentials\n      referrerBase\n      requestUrl\n      redirectUrl\n      help\n      metadata\n    }\n  }\n": typeof types.ConnectorCreateDocument,
     "\n  mutation ConnectorActivate($providerName: String!, $credentials: [String!]!) {\n    connectorActivate(providerName: $providerName, credentials: $credentials) {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": typeof types.ConnectorActivateDocument,
     "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": typeof types.ConnectorUpdateDocument,
     "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": typeof types.ConnectorDeleteDocument,
     "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
-    "\n  query DashboardAccount {\n    account {\n      balance\n    }\n  }\n": typeof types.DashboardAccountDocument,
+    "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": typeof types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderCountersDocument,
     "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
@@ -65,13 +68,16 @@ const documents: Documents = {
     "\n  mutation AuthPasswordReset($token: String!, $password: String!, $password2: String!, $passcode: String) {\n    authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)\n  }\n": types.AuthPasswordResetDocument,
     "\n  mutation AuthPasswordResetRequest($email: String!) {\n    authPasswordResetRequest(email: $email)\n  }\n": types.AuthPasswordResetRequestDocument,
     "\n  mutation AuthEmailConfirm($token: String!) {\n    authEmailConfirm(token: $token) {\n      token\n      issuer\n      email\n    }\n  }\n": types.AuthEmailConfirmDocument,
+    "\n  query CreditsBanner {\n    account {\n      balance\n      lastGrant\n      unlimited\n      cardPayments\n    }\n  }\n": types.CreditsBannerDocument,
+    "\n  query AccountCredits {\n    account {\n      balance\n      credits\n      recurringCredits\n      recurringPeriodCredits\n      recurringPeriodEnd\n      signalsSpent\n      unlimited\n      cardPayments\n    }\n  }\n": types.AccountCreditsDocument,
+    "\n  query AccountLedger($createdAtFrom: Float) {\n    accountLedger(createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      credits\n      cause\n      balanceAfter\n    }\n  }\n": types.AccountLedgerDocument,
     "\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": types.ConnectorsDocument,
     "\n  mutation ConnectorCreate($providerName: String!) {\n    connectorCreate(providerName: $providerName) {\n      type\n      credentials\n      referrerBase\n      requestUrl\n      redirectUrl\n      help\n      metadata\n    }\n  }\n": types.ConnectorCreateDocument,
     "\n  mutation ConnectorActivate($providerName: String!, $credentials: [String!]!) {\n    connectorActivate(providerName: $providerName, credentials: $credentials) {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": types.ConnectorActivateDocument,
     "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": types.ConnectorUpdateDocument,
     "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": types.ConnectorDeleteDocument,
     "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": types.DashboardConnectorsDocument,
-    "\n  query DashboardAccount {\n    account {\n      balance\n    }\n  }\n": types.DashboardAccountDocument,
+    "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": types.DashboardOrderCountersDocument,
     "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
@@ -151,6 +157,18 @@ export function graphql(source: "\n  mutation AuthEmailConfirm($token: String!) 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query CreditsBanner {\n    account {\n      balance\n      lastGrant\n      unlimited\n      cardPayments\n    }\n  }\n"): (typeof documents)["\n  query CreditsBanner {\n    account {\n      balance\n      lastGrant\n      unlimited\n      cardPayments\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AccountCredits {\n    account {\n      balance\n      credits\n      recurringCredits\n      recurringPeriodCredits\n      recurringPeriodEnd\n      signalsSpent\n      unlimited\n      cardPayments\n    }\n  }\n"): (typeof documents)["\n  query AccountCredits {\n    account {\n      balance\n      credits\n      recurringCredits\n      recurringPeriodCredits\n      recurringPeriodEnd\n      signalsSpent\n      unlimited\n      cardPayments\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AccountLedger($createdAtFrom: Float) {\n    accountLedger(createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      credits\n      cause\n      balanceAfter\n    }\n  }\n"): (typeof documents)["\n  query AccountLedger($createdAtFrom: Float) {\n    accountLedger(createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      credits\n      cause\n      balanceAfter\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n"): (typeof documents)["\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -175,7 +193,7 @@ export function graphql(source: "\n  query DashboardConnectors {\n    connectors
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashboardAccount {\n    account {\n      balance\n    }\n  }\n"): (typeof documents)["\n  query DashboardAccount {\n    account {\n      balance\n    }\n  }\n"];
+export function graphql(source: "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n"): (typeof documents)["\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -60,7 +60,29 @@ const DEFAULTS: Record<string, FakeHandler> = {
   PlaygroundConnectors: () => ({ data: { connectors: [] } }),
   // The dashboard (/me): one active broker (so no welcome tour), an empty log and chart.
   DashboardConnectors: () => ({ data: { connectors: [{ key: 'c1', isActive: true }] } }),
-  DashboardAccount: () => ({ data: { account: { balance: 5 } } }),
+  DashboardAccount: () => ({ data: { account: { balance: 5, unlimited: false } } }),
+  // The low-credit banner of every signed-in screen: credits aplenty, so no banner.
+  CreditsBanner: () => ({ data: { account: { balance: 5, lastGrant: 5, unlimited: false, cardPayments: false } } }),
+  // Account & Billing: the sign-up credits, nothing spent.
+  AccountCredits: () => ({
+    data: {
+      account: {
+        balance: 5,
+        credits: 5,
+        recurringCredits: 0,
+        recurringPeriodCredits: 0,
+        recurringPeriodEnd: null,
+        signalsSpent: 0,
+        unlimited: false,
+        cardPayments: false,
+      },
+    },
+  }),
+  AccountLedger: () => ({
+    data: {
+      accountLedger: [{ id: 1, createdAt: Date.UTC(2024, 0, 31), credits: 5, cause: 'signup', balanceAfter: 5 }],
+    },
+  }),
   DashboardOrderCounters: () => ({ data: { actionsOrderCounters: [{ counter: 0, counterTest: 0 }] } }),
   DashboardOrderStats: () => ({ data: { actionsOrderStats: [] } }),
   ActivityActions: () => ({ data: { actions: [] } }),

@@ -1,8 +1,12 @@
 // The hook's SQL: named (prepared once per connection) statements on the pool, one round trip
-// each. The store statement claims the idempotency keys, takes the credits and inserts the
-// signals of a whole batch at once; the signals_live_credit_check constraint aborts it when a
-// user's credits do not cover the batch.
+// each. The store statement claims the idempotency keys, takes the credits (with one ledger row
+// per signal) and inserts the signals of a whole batch at once; the signals_live_credit_check
+// constraint aborts it when a user's credits do not cover the batch. The credit rules are those
+// of modules/accounts/credits.ts: period credits first, one-time credits next; a refund gives
+// back what the signal's ledger row took. SIGNAL_CREDITS=unlimited (UNMETERED_SQL): live
+// signals hold their credit without taking one, and nothing is given back.
 import type pg from 'pg';
+import { UNMETERED_SQL } from './credits.repository.ts';
 
 /** The pool or one client of it (reconciliation runs inside a transaction). */
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
@@ -28,7 +32,8 @@ export interface NewSignal {
 /**
  * Stores signals in one statement (one commit when run on the pool): claims each idempotency key
  * (`windowSeconds` long; a claim past its window is taken over), takes one credit per new live
- * signal — all of a user's or none: `balance >= n` — and inserts the new signals. Returns, per
+ * signal — all of a user's or none: `balance >= n`, the accounts locked in user order — writes
+ * one 'signal' ledger row each (reference: the signal id), and inserts the new signals. Returns, per
  * signal in order, the id owning its key: its own when stored, the first's when it repeats one.
  * Keys must be distinct within one call (ON CONFLICT cannot touch a row twice). A user short of
  * credits aborts the statement on signals_live_credit_check (isNoCreditError).
@@ -51,18 +56,33 @@ export async function storeSignals(db: Queryable, signals: NewSignal[], windowSe
         returning k.hook_id, k.key, k.signal_id
       ), fresh as (
         select i.* from input i join claimed c on c.signal_id = i.id
+      ), live as (
+        select id, "userId" as user_id, row_number() over (partition by "userId" order by position) as rank
+        from fresh where not "isTest" and not ${UNMETERED_SQL}
       ), wanted as (
-        select "userId" as user_id, count(*) as n from fresh where not "isTest" group by "userId"
+        select user_id, count(*)::int as n from live group by user_id
+      ), held as materialized (
+        select a.user_id, a.credits, a.recurring_credits, w.n from accounts a join wanted w on w.user_id = a.user_id
+        order by a.user_id for update of a
       ), credit as (
-        update accounts a set balance = a.balance - w.n, updated_at = now()
-        from wanted w where a.user_id = w.user_id and a.balance >= w.n
-        returning a.user_id
+        update accounts a set recurring_credits = greatest(h.recurring_credits - h.n, 0),
+          credits = h.credits - greatest(h.n - h.recurring_credits, 0), signals_spent = a.signals_spent + h.n,
+          updated_at = now()
+        from held h where a.user_id = h.user_id and h.credits + h.recurring_credits >= h.n
+        returning a.user_id, h.recurring_credits as recurring_before, h.credits + h.recurring_credits as balance_before
+      ), spent as (
+        insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
+        select l.user_id, -1, case when l.rank <= c.recurring_before then -1 else 0 end, 'signal', l.id,
+          c.balance_before - l.rank
+        from live l join credit c on c.user_id = l.user_id
+        order by l.user_id, l.rank
       ), stored as (
         insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, is_test, status,
           request, "order", response, credit_held, address, completed_at)
         select id, "userId", "hookId", "connectorId", "accountId", "providerName", "isTest",
           case when "isTest" then 'draft' else 'placing' end, request::jsonb, "order"::jsonb, response::jsonb,
-          not "isTest" and "userId" in (select user_id from credit), address, case when "isTest" then now() end
+          not "isTest" and (${UNMETERED_SQL} or "userId" in (select user_id from credit)), address,
+          case when "isTest" then now() end
         from fresh
         returning id
       )
@@ -122,7 +142,9 @@ export interface SignalOutcome {
 
 /**
  * Records brokers' outcomes (one statement for many signals, distinct ids); gives back the held
- * credits of those asking for it in the same statement.
+ * credits of those asking for it in the same statement, each with a 'refund' ledger row: what
+ * the signal's 'signal' row took, to the same pools (a signal without one, stored before the
+ * ledger existed, gets one one-time credit; none when not metered).
  */
 export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcome[]): Promise<void> {
   await db.query({
@@ -139,10 +161,27 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
         from input i where s.id = i.id
         returning s.id, s.user_id, s.credit_held
       ), released as (
-        select s.user_id, count(*) as n from signals s join updated u on u.id = s.id
-        where s.credit_held and not u.credit_held group by s.user_id
+        select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
+      ), refunds as (
+        select r.user_id, r.id, coalesce(-l.credits, case when ${UNMETERED_SQL} then 0 else 1 end) as credits,
+          coalesce(-l.recurring, 0) as recurring, row_number() over (partition by r.user_id order by r.id) as rank
+        from released r left join credit_ledger l on l.cause = 'signal' and l.reference = r.id
+      ), due as (
+        select user_id, sum(credits)::int as n, sum(recurring)::int as r from refunds where credits > 0 group by user_id
+      ), held as materialized (
+        select a.user_id, a.credits, a.recurring_credits from accounts a join due d on d.user_id = a.user_id
+        order by a.user_id for update of a
+      ), refunded as (
+        update accounts a set credits = h.credits + d.n - d.r, recurring_credits = h.recurring_credits + d.r,
+          signals_spent = greatest(a.signals_spent - d.n, 0), updated_at = now()
+        from held h join due d on d.user_id = h.user_id where a.user_id = h.user_id
+        returning a.user_id, h.credits + h.recurring_credits as balance_before
       )
-      update accounts a set balance = a.balance + r.n, updated_at = now() from released r where a.user_id = r.user_id`,
+      insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
+      select f.user_id, f.credits, f.recurring, 'refund', f.id,
+        b.balance_before + sum(f.credits) over (partition by f.user_id order by f.rank)
+      from refunds f join refunded b on b.user_id = f.user_id where f.credits > 0
+      order by f.user_id, f.rank`,
     values: [JSON.stringify(outcomes)],
   });
 }

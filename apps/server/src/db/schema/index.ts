@@ -2,6 +2,7 @@
 export * from './accounts.ts';
 export * from './actions.ts';
 export * from './connectors.ts';
+export * from './credit-ledger.ts';
 export * from './email-tokens.ts';
 export * from './hooks.ts';
 export * from './notifications.ts';

@@ -8,14 +8,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const QUERY = `{ account { type balance credits recurringCredits recurringPeriodCredits recurringPeriodEnd metadata product { name } } }`;
+const QUERY = `{ account { type balance credits recurringCredits recurringPeriodCredits recurringPeriodEnd metadata
+  product { name } signalsSpent lastGrant unlimited cardPayments } }`;
 
 describe('account', () => {
   it('answers balance, credits and the SPEC metadata fields only (sign-up codes stay private)', async () => {
     const { id, headers } = await insertTestUser(t.services, 'alice@example.com');
     await t.database.pool.query(
-      `insert into accounts (user_id, type, balance, credits, recurring_period_end, metadata)
-       values ($1, 3, 42, 50, to_timestamp(1900000000), $2)`,
+      `insert into accounts (user_id, type, credits, recurring_credits, recurring_period_credits, recurring_period_end,
+         signals_spent, metadata)
+       values ($1, 3, 30, 12, 20, to_timestamp(1900000000), 8, $2)`,
       [
         id,
         JSON.stringify({
@@ -29,9 +31,16 @@ describe('account', () => {
     expect(answer.data?.account).toMatchObject({
       type: 3,
       balance: 42,
-      credits: 50,
+      credits: 30,
+      recurringCredits: 12,
+      recurringPeriodCredits: 20,
       recurringPeriodEnd: 1_900_000_000,
       product: null,
+      signalsSpent: 8,
+      // The account opened with 42 (its ledger's first row).
+      lastGrant: 42,
+      unlimited: false,
+      cardPayments: false,
     });
     expect(JSON.parse(String(answer.data?.account.metadata))).toEqual({
       creditsTotal: 75,
@@ -41,10 +50,10 @@ describe('account', () => {
     expect(answer.body).not.toContain('secret-ref');
   });
 
-  it('shows defaults for a user without an account row, and requires sign-in', async () => {
+  it('shows no credits for a user without an account row (sign-up makes one), and requires sign-in', async () => {
     const { headers } = await insertTestUser(t.services, 'bob@example.com');
     const answer = await gql<{ account: Record<string, unknown> }>(t, headers, QUERY);
-    expect(answer.data?.account).toMatchObject({ type: 1, balance: 5, credits: 5 });
+    expect(answer.data?.account).toMatchObject({ type: 1, balance: 0, credits: 0, signalsSpent: 0, lastGrant: null });
     expect((await gql(t, {}, QUERY)).error?.code).toBe('UNAUTHENTICATED');
   });
 });

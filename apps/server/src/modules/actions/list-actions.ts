@@ -16,6 +16,7 @@ import {
 } from '../../db/repositories/action-query.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { parsePage } from '../paging.ts';
 
 export interface ActionView {
   id: number;
@@ -66,17 +67,8 @@ function searchTerm(search: string | null | undefined): string | undefined {
  * so it may hold a few more than `limit` rows when several share the last one's millisecond.
  */
 export async function listActions(services: Services, userId: number, query: ActionsQuery): Promise<ActionView[]> {
-  const limit = query.limit ?? ACTIVITY_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > ACTIVITY_PAGE_MAX) {
-    throw new AppError('VALIDATION', `Limit must be between 1 and ${ACTIVITY_PAGE_MAX}`, { field: 'limit' });
-  }
-  const from = query.createdAtFrom;
-  if (from !== null && from !== undefined && !Number.isFinite(from)) {
-    throw new AppError('VALIDATION', 'Invalid createdAtFrom', { field: 'createdAtFrom' });
-  }
-  const filter: ActionFilter = { userId, limit };
+  const filter: ActionFilter = { userId, ...parsePage(query, ACTIVITY_PAGE_SIZE, ACTIVITY_PAGE_MAX) };
   if (query.code) filter.code = query.code;
-  if (from !== null && from !== undefined) filter.before = Math.floor(from);
   const search = searchTerm(query.search);
   if (search !== undefined) filter.search = search;
   const rows = await queryActions(services.db, filter);

@@ -4,12 +4,13 @@ import { GROUP, nameSchema, signupCredentialsSchema, socialCredentialsSchema } f
 import {
   createUserWithAccount,
   findUserByEmail,
+  type NewUser,
   type UserRow,
   updateUser,
 } from '../../db/repositories/user.repository.ts';
-import { DEFAULT_CREDITS } from '../../db/schema/accounts.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { grantCredits } from '../accounts/credits.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
 import { sendConfirmation } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
@@ -29,7 +30,7 @@ export interface SignupInput {
   stripePriceId?: string | null;
 }
 
-/** Sign-up codes are kept on the account until billing and referrals use them. */
+/** Sign-up codes are kept on the account until billing and referrals use them (creditsTotal: the grants). */
 function signupMetadata(input: SignupInput): Record<string, unknown> {
   const codes = (input.promotionCode ?? '')
     .split(',')
@@ -40,7 +41,17 @@ function signupMetadata(input: SignupInput): Record<string, unknown> {
   if (input.referrerCode) signup.referrerCode = input.referrerCode.slice(0, 64);
   if (codes.length) signup.promotionCodes = codes.map((c) => c.slice(0, 64));
   if (input.stripePriceId) signup.stripePriceId = input.stripePriceId.slice(0, 128);
-  return { creditsTotal: DEFAULT_CREDITS, signup };
+  return { signup };
+}
+
+/** The user, its account and the sign-up grant (SIGNAL_CREDITS) in one transaction; null: email taken. */
+function createWithCredits(services: Services, user: NewUser): Promise<UserRow | null> {
+  return services.db.transaction(async (tx) => {
+    const created = await createUserWithAccount(tx, user);
+    const credits = services.config.SIGNAL_CREDITS.signupCredits;
+    if (created && credits > 0) await grantCredits(tx, created.id, credits, 'signup');
+    return created;
+  });
 }
 
 export async function signup(caller: Caller, input: SignupInput): Promise<UserRow> {
@@ -63,7 +74,7 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
   await assertStrongPassword(password);
   // Spares an argon2 hash for a taken email; the unique index decides races below.
   if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
-  const user = await createUserWithAccount(services.db, {
+  const user = await createWithCredits(services, {
     key: newKey(),
     email: email.toLowerCase(),
     firstName,
@@ -90,7 +101,7 @@ export async function findOrCreateSocialUser(
       if (existing.emailConfirmedAt) return existing;
       return (await updateUser(services.db, existing.id, { emailConfirmedAt: new Date() })) ?? existing;
     }
-    const created = await createUserWithAccount(services.db, {
+    const created = await createWithCredits(services, {
       key: newKey(),
       email: identity.email,
       firstName: identity.firstName ?? null,
@@ -99,7 +110,7 @@ export async function findOrCreateSocialUser(
       emailConfirmedAt: new Date(),
       group: GROUP.CUSTOMER,
       firstUserGroup: GROUP.ADMIN,
-      accountMetadata: identity.accountMetadata ?? { creditsTotal: DEFAULT_CREDITS },
+      accountMetadata: identity.accountMetadata ?? {},
     });
     if (created) return created;
     // A concurrent sign-in created it first: read it on the next turn.

@@ -2,13 +2,14 @@ import { useState } from 'react';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { Link, Outlet } from 'react-router';
 import { useSignOut } from '../../features/auth/use-sign-out.ts';
+import { CreditsBanner } from '../../features/billing/credits-banner.tsx';
 import { PRODUCT_NAME } from '../../lib/links.ts';
 import { useSession } from '../../lib/session.tsx';
 import { AppFooter } from './app-footer.tsx';
 import { ProxyBanner } from './proxy-banner.tsx';
 import { SidebarNav } from './sidebar-nav.tsx';
 
-/** The /me frame: sidebar (an off-canvas drawer below lg), proxy banner, content, footer. */
+/** The /me frame: sidebar (an off-canvas drawer below lg), proxy and low-credit banners, content, footer. */
 export function Component() {
   const session = useSession();
   const signOut = useSignOut();
@@ -43,6 +44,7 @@ export function Component() {
       </aside>
       <div className="d-flex flex-column flex-grow-1 min-width-0 min-vh-100">
         {session.proxiedUser && <ProxyBanner email={session.proxiedUser} />}
+        <CreditsBanner />
         <header className="d-lg-none d-flex align-items-center gap-2 border-bottom px-3 py-2">
           <button
             type="button"

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { MoreFooter } from '../../components/more-footer.tsx';
 import { ActivityRow } from './activity-row.tsx';
 import { ActivitySearch } from './activity-search.tsx';
 import { useActivity } from './use-activity.ts';
@@ -48,19 +48,7 @@ export function ActivityPanel() {
           )}
         </tbody>
       </Table>
-      {activity.hasMore && (
-        <Card.Footer className="bg-body text-center">
-          <Button
-            variant="outline-secondary"
-            size="sm"
-            onClick={activity.more}
-            aria-disabled={activity.loading}
-            className={activity.loading ? 'disabled-look' : undefined}
-          >
-            More
-          </Button>
-        </Card.Footer>
-      )}
+      {activity.hasMore && <MoreFooter loading={activity.loading} onMore={activity.more} />}
     </Card>
   );
 }

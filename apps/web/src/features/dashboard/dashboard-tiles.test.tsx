@@ -35,7 +35,7 @@ describe('dashboard tiles (SPEC §2 Dashboard, §9)', () => {
           ],
         },
       })),
-      DashboardAccount: fixture(() => ({ data: { account: { balance: -7 } } })),
+      DashboardAccount: fixture(() => ({ data: { account: { balance: -7, unlimited: false } } })),
       DashboardOrderCounters: fixture(() => ({ data: { actionsOrderCounters: [{ counter: 1234, counterTest: 2 }] } })),
     });
     await screen.findByText('1,234 / 2');

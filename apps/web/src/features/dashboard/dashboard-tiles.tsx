@@ -1,19 +1,13 @@
-import type { ReactNode } from 'react';
 import Col from 'react-bootstrap/Col';
 import Row from 'react-bootstrap/Row';
 import { type AnyVariables, type UseQueryState, useQuery } from 'urql';
 import { formatCount } from '../../lib/format.ts';
+import { UNLIMITED } from '../billing/texts.ts';
 import { DashboardAccountDocument, DashboardOrderCountersDocument } from './documents.ts';
-import { Tile, type TileState } from './tile.tsx';
+import { Tile, tileState } from './tile.tsx';
 import { activeConnectorCount, lastDayCounts, signalsLeft } from './tile-values.ts';
 
 type Result<T> = UseQueryState<T, AnyVariables>;
-
-function tileState<T>(result: Result<T>, value: (data: T) => ReactNode): TileState {
-  if (result.data) return { kind: 'ready', value: value(result.data) };
-  if (result.error && !result.fetching) return { kind: 'error' };
-  return { kind: 'loading' };
-}
 
 /** The three figures of SPEC §2 Dashboard; connectors come from the page (the tour needs them too). */
 export function DashboardTiles({ connectors }: { connectors: Result<{ connectors: Array<{ isActive: boolean }> }> }) {
@@ -44,7 +38,9 @@ export function DashboardTiles({ connectors }: { connectors: Result<{ connectors
           testId="tile-balance"
           to="/me/account"
           hint="Account & Billing"
-          state={tileState(account, (data) => formatCount(signalsLeft(data.account.balance)))}
+          state={tileState(account, (data) =>
+            data.account.unlimited ? UNLIMITED : formatCount(signalsLeft(data.account.balance)),
+          )}
         />
       </Col>
       <Col>

@@ -15,6 +15,7 @@ export const DashboardAccountDocument = graphql(`
   query DashboardAccount {
     account {
       balance
+      unlimited
     }
   }
 `);

@@ -2,8 +2,16 @@ import type { ReactNode } from 'react';
 import Card from 'react-bootstrap/Card';
 import Placeholder from 'react-bootstrap/Placeholder';
 import { Link } from 'react-router';
+import type { AnyVariables, UseQueryState } from 'urql';
 
 export type TileState = { kind: 'loading' } | { kind: 'error' } | { kind: 'ready'; value: ReactNode };
+
+/** A tile's state from a query's result: its value once loaded. */
+export function tileState<T>(result: UseQueryState<T, AnyVariables>, value: (data: T) => ReactNode): TileState {
+  if (result.data) return { kind: 'ready', value: value(result.data) };
+  if (result.error && !result.fetching) return { kind: 'error' };
+  return { kind: 'loading' };
+}
 
 interface TileProps {
   title: string;

@@ -1,0 +1,187 @@
+// Signal credits and their ledger (credit_ledger), outside the hook path: an account locked and
+// read, then its new credits written together with the ledger rows that lead to them, in one
+// statement. What the changes are is decided in modules/accounts/credits.ts; the hook's own
+// batched statements (signals.repository.ts) spend and refund with the same rules.
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor } from './executor.ts';
+
+/**
+ * True when this database session does not meter signals (SIGNAL_CREDITS=unlimited): the pool
+ * opens its connections with the setting (db/client.ts), so every statement of the server, the
+ * hook's batched ones included, sees the same mode.
+ */
+export const UNMETERED_SQL = "coalesce(current_setting('router.signal_credits', true), '') = 'unlimited'";
+
+export interface CreditState {
+  credits: number;
+  recurringCredits: number;
+  recurringPeriodCredits: number;
+  recurringPeriodEnd: Date | null;
+  /** SIGNAL_CREDITS=unlimited on this connection. */
+  unmetered: boolean;
+}
+
+export interface LedgerRow {
+  id: number;
+  userId: number;
+  /** Milliseconds since the epoch, truncated (the stored time has microseconds). */
+  createdAt: number;
+  credits: number;
+  recurring: number;
+  cause: string;
+  reference: string | null;
+  balanceAfter: number;
+}
+
+const LEDGER_COLUMNS = sql.raw(`id::float8 as id, user_id::float8 as "userId",
+  floor(extract(epoch from created_at) * 1000)::float8 as "createdAt", credits, recurring, cause, reference,
+  balance_after as "balanceAfter"`);
+
+type Row<T> = T & Record<string, unknown>;
+
+async function selectLocked(db: Executor, userId: number): Promise<CreditState | undefined> {
+  const { rows } = await db.execute<
+    Row<Omit<CreditState, 'recurringPeriodEnd'> & { recurringPeriodEnd: string | null }>
+  >(
+    sql`select credits, recurring_credits as "recurringCredits", recurring_period_credits as "recurringPeriodCredits",
+      recurring_period_end as "recurringPeriodEnd", ${sql.raw(UNMETERED_SQL)} as unmetered
+    from accounts where user_id = ${userId} for update`,
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return { ...row, recurringPeriodEnd: row.recurringPeriodEnd ? new Date(row.recurringPeriodEnd) : null };
+}
+
+/**
+ * Locks the user's account until the transaction ends (creating an empty one for a user who has
+ * none) and reads its credits. Run in READ COMMITTED (the default), so that statements after
+ * the lock see what an earlier holder of it committed.
+ */
+export async function lockCredits(db: Executor, userId: number): Promise<CreditState> {
+  const locked = await selectLocked(db, userId);
+  if (locked) return locked;
+  await db.execute(sql`insert into accounts (user_id) values (${userId}) on conflict (user_id) do nothing`);
+  const created = await selectLocked(db, userId);
+  if (!created) throw new Error(`no account for user ${userId}`);
+  return created;
+}
+
+/** Whether the ledger already has a row of this cause and reference (they are unique together). */
+export async function hasLedgerEntry(db: Executor, cause: string, reference: string): Promise<boolean> {
+  const { rows } = await db.execute(
+    sql`select 1 from credit_ledger where cause = ${cause} and reference = ${reference} limit 1`,
+  );
+  return rows.length > 0;
+}
+
+/** The ledger row of this cause and reference. */
+export async function findLedgerEntry(db: Executor, cause: string, reference: string): Promise<LedgerRow | undefined> {
+  const { rows } = await db.execute<Row<LedgerRow>>(
+    sql`select ${LEDGER_COLUMNS} from credit_ledger where cause = ${cause} and reference = ${reference}`,
+  );
+  return rows[0];
+}
+
+export interface NewLedgerEntry {
+  credits: number;
+  recurring: number;
+  cause: string;
+  reference: string | null;
+  balanceAfter: number;
+}
+
+export interface CreditWrite {
+  credits: number;
+  recurringCredits: number;
+  /** Set with a new plan period; unchanged when absent. */
+  period?: { credits: number; end: Date | null };
+  /** Added to metadata.creditsTotal (credits granted in total). */
+  granted: number;
+  /** Added to signals_spent. */
+  spent: number;
+}
+
+const creditsTotalAfter = (granted: number): SQL =>
+  sql`jsonb_set(metadata, '{creditsTotal}', to_jsonb(
+    case when jsonb_typeof(metadata -> 'creditsTotal') = 'number' then (metadata ->> 'creditsTotal')::numeric else 0 end
+    + ${granted}))`;
+
+/**
+ * Writes a locked account's new credits and the ledger rows that lead to them (in their order),
+ * in one statement. The caller holds the lock (lockCredits) and computed both from its state.
+ */
+export async function writeCredits(
+  db: Executor,
+  userId: number,
+  next: CreditWrite,
+  entries: NewLedgerEntry[],
+): Promise<LedgerRow[]> {
+  const period = next.period
+    ? sql`, recurring_period_credits = ${next.period.credits}, recurring_period_end = ${next.period.end?.toISOString() ?? null}::timestamptz`
+    : sql``;
+  const metadata = next.granted !== 0 ? sql`, metadata = ${creditsTotalAfter(next.granted)}` : sql``;
+  const { rows } = await db.execute<Row<LedgerRow>>(sql`
+    with changed as (
+      update accounts set credits = ${next.credits}, recurring_credits = ${next.recurringCredits},
+        signals_spent = greatest(signals_spent + ${next.spent}, 0), updated_at = now() ${period} ${metadata}
+      where user_id = ${userId}
+      returning user_id
+    ), added as (
+      insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
+      select c.user_id, e.credits, e.recurring, e.cause, e.reference, e."balanceAfter"
+      from changed c cross join json_to_recordset(${JSON.stringify(entries.map((e, ord) => ({ ...e, ord })))}::json)
+        as e(credits int, recurring int, cause text, reference text, "balanceAfter" int, ord int)
+      order by e.ord
+      returning *
+    )
+    select ${LEDGER_COLUMNS} from added order by id`);
+  if (rows.length !== entries.length) throw new Error(`credit write for user ${userId} stored ${rows.length} rows`);
+  return rows;
+}
+
+export interface LedgerPage {
+  userId: number;
+  /** Only rows created strictly before this millisecond. */
+  before?: number;
+  limit: number;
+}
+
+/** Safety bound on a page grown by millisecond ties (see listLedger). */
+const MAX_PAGE = 1000;
+
+/**
+ * Newest first. Like the activity log (action-query.repository.ts), a page never splits a
+ * millisecond: the first `limit` rows plus every further row of the last one's millisecond (a
+ * batch of signals shares one), so paging by `before` neither skips nor repeats rows.
+ */
+export async function listLedger(db: Executor, page: LedgerPage): Promise<LedgerRow[]> {
+  const before = page.before === undefined ? sql`` : sql`and created_at < to_timestamp(${page.before}::float8 / 1000)`;
+  const { rows } = await db.execute<Row<LedgerRow>>(sql`
+    select ${LEDGER_COLUMNS} from credit_ledger
+    where user_id = ${page.userId} ${before} and created_at >= (
+      select date_trunc('milliseconds', min(p.created_at)) from (
+        select created_at from credit_ledger where user_id = ${page.userId} ${before}
+        order by created_at desc, id desc limit ${page.limit}
+      ) p
+    )
+    order by created_at desc, id desc
+    limit ${MAX_PAGE}`);
+  return rows;
+}
+
+/** The credits of the user's most recent grant (credit_ledger_grants_idx), or null. */
+export async function lastGrant(db: Executor, userId: number): Promise<number | null> {
+  const { rows } = await db.execute<Row<{ credits: number }>>(sql`
+    select credits from credit_ledger
+    where user_id = ${userId} and credits > 0 and cause not in ('refund', 'adjustment')
+    order by created_at desc, id desc limit 1`);
+  return rows[0]?.credits ?? null;
+}
+
+/** The sum of the user's ledger and the account's balance: equal unless something is wrong. */
+export async function ledgerBalance(db: Executor, userId: number): Promise<{ ledger: number; balance: number | null }> {
+  const { rows } = await db.execute<Row<{ ledger: number; balance: number | null }>>(sql`
+    select coalesce((select sum(credits) from credit_ledger where user_id = ${userId}), 0)::int as ledger,
+      (select balance from accounts where user_id = ${userId}) as balance`);
+  return rows[0] ?? { ledger: 0, balance: null };
+}

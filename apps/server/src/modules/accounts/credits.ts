@@ -1,0 +1,218 @@
+// Signal credits (SPEC §3 Account; issue 14 points 7 and 8): the one place that grants, spends
+// and refunds them outside the hook path. Each function takes an open transaction, locks the
+// user's account, and writes the new credits and their ledger rows in one statement, so the
+// balance always equals the sum of the user's ledger. Run it in the caller's transaction, with
+// whatever else must happen exactly once with it (the Stripe event row, the admin action).
+//
+// The model: one-time credits (`credits`: sign-up, packs, rewards, referrals) never expire. A
+// plan period sets `recurringPeriodCredits`, resets `recurringCredits` to it (what was left
+// lapses) and sets `recurringPeriodEnd`. A signal spends `recurringCredits` first, then
+// `credits`. `balance` = `credits + recurringCredits` (the database enforces it).
+//
+// Signatures (tx: a Drizzle transaction, `services.db.transaction(async (tx) => …)`):
+//
+//   grantCredits(tx, userId, credits, cause, reference?) → LedgerEntry | null
+//     credits: integer > 0; cause: 'signup' | 'purchase' | 'reward' | 'referral';
+//     reference: what caused it (Stripe checkout session or invoice id, 'referral:<userId>', an
+//     admin action id…); with a reference the grant happens once: null when that cause and
+//     reference are in the ledger already (nothing changed).
+//   startCreditPeriod(tx, userId, { credits, periodEnd, reference }) → LedgerEntry[] | null
+//     a paid plan period (reference: the Stripe invoice id): unused period credits lapse, then
+//     the period's credits. null: already recorded, or a period ending before the current one
+//     (an event delivered out of order).
+//   endCreditPeriod(tx, userId, reference) → LedgerEntry | null
+//     the plan ended (subscription deleted): unused period credits lapse, recurringPeriodCredits
+//     becomes 0; recurringPeriodEnd stays, so an older period arriving late is still refused.
+//     The lapse entry, or null when nothing was left (or that reference was recorded).
+//   spendCredits(tx, userId, credits, reference) → { ok: true, entry } | { ok: false }
+//     cause 'signal' (the hook spends in its own batched statement with the same rule);
+//     entry null with SIGNAL_CREDITS=unlimited or when that reference was spent already.
+//   refundCredits(tx, userId, reference) → LedgerEntry | null
+//     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
+
+import {
+  type CreditState,
+  findLedgerEntry,
+  hasLedgerEntry,
+  type LedgerRow,
+  lockCredits,
+  type NewLedgerEntry,
+  writeCredits,
+} from '../../db/repositories/credits.repository.ts';
+import type { Transaction } from '../../db/repositories/executor.ts';
+import { AppError } from '../../errors.ts';
+
+export type LedgerEntry = LedgerRow;
+
+/** Causes of one-time credits (grantCredits). */
+export const ONE_TIME_CAUSES = ['signup', 'purchase', 'reward', 'referral'] as const;
+export type OneTimeCause = (typeof ONE_TIME_CAUSES)[number];
+
+const MAX_REFERENCE = 255;
+/** Far above any pack or plan; keeps balances inside PostgreSQL's integer. */
+const MAX_CHANGE = 100_000_000;
+
+function checkCredits(credits: number, min: number): void {
+  if (!Number.isInteger(credits) || credits < min || credits > MAX_CHANGE) {
+    throw new AppError('VALIDATION', `Credits must be a whole number from ${min} to ${MAX_CHANGE}`, {
+      field: 'credits',
+    });
+  }
+}
+
+function checkReference(reference: string | null): void {
+  if (reference !== null && (reference.length === 0 || reference.length > MAX_REFERENCE)) {
+    throw new AppError('VALIDATION', `Reference must be 1 to ${MAX_REFERENCE} characters`, { field: 'reference' });
+  }
+}
+
+const balanceOf = (state: Pick<CreditState, 'credits' | 'recurringCredits'>) => state.credits + state.recurringCredits;
+
+/** Locks the account; null when `cause`/`reference` is in the ledger already (read after the lock). */
+async function lockOnce(tx: Transaction, userId: number, cause: string, reference: string | null) {
+  checkReference(reference);
+  const state = await lockCredits(tx, userId);
+  if (reference !== null && (await hasLedgerEntry(tx, cause, reference))) return null;
+  return state;
+}
+
+export async function grantCredits(
+  tx: Transaction,
+  userId: number,
+  credits: number,
+  cause: OneTimeCause,
+  reference: string | null = null,
+): Promise<LedgerEntry | null> {
+  checkCredits(credits, 1);
+  if (!(ONE_TIME_CAUSES as readonly string[]).includes(cause)) {
+    throw new AppError('VALIDATION', `Unknown grant cause ${cause}`, { field: 'cause' });
+  }
+  const state = await lockOnce(tx, userId, cause, reference);
+  if (!state) return null;
+  const [entry] = await writeCredits(
+    tx,
+    userId,
+    { credits: state.credits + credits, recurringCredits: state.recurringCredits, granted: credits, spent: 0 },
+    [{ credits, recurring: 0, cause, reference, balanceAfter: balanceOf(state) + credits }],
+  );
+  return entry ?? null;
+}
+
+/** A lapse of the period credits left, as the first entry of a change. */
+function lapse(state: CreditState, reference: string | null): NewLedgerEntry[] {
+  const left = state.recurringCredits;
+  if (left === 0) return [];
+  return [{ credits: -left, recurring: -left, cause: 'lapse', reference, balanceAfter: balanceOf(state) - left }];
+}
+
+export async function startCreditPeriod(
+  tx: Transaction,
+  userId: number,
+  period: { credits: number; periodEnd: Date; reference: string },
+): Promise<LedgerEntry[] | null> {
+  checkCredits(period.credits, 0);
+  if (Number.isNaN(period.periodEnd.getTime())) {
+    throw new AppError('VALIDATION', 'Invalid period end', { field: 'periodEnd' });
+  }
+  const state = await lockOnce(tx, userId, 'period', period.reference);
+  if (!state) return null;
+  if (state.recurringPeriodEnd && period.periodEnd < state.recurringPeriodEnd) return null;
+  const entries = lapse(state, period.reference);
+  entries.push({
+    credits: period.credits,
+    recurring: period.credits,
+    cause: 'period',
+    reference: period.reference,
+    balanceAfter: state.credits + period.credits,
+  });
+  return writeCredits(
+    tx,
+    userId,
+    {
+      credits: state.credits,
+      recurringCredits: period.credits,
+      period: { credits: period.credits, end: period.periodEnd },
+      granted: period.credits,
+      spent: 0,
+    },
+    entries,
+  );
+}
+
+export async function endCreditPeriod(
+  tx: Transaction,
+  userId: number,
+  reference: string | null = null,
+): Promise<LedgerEntry | null> {
+  const state = await lockOnce(tx, userId, 'lapse', reference);
+  if (!state) return null;
+  const [entry] = await writeCredits(
+    tx,
+    userId,
+    {
+      credits: state.credits,
+      recurringCredits: 0,
+      period: { credits: 0, end: state.recurringPeriodEnd },
+      granted: 0,
+      spent: 0,
+    },
+    lapse(state, reference),
+  );
+  return entry ?? null;
+}
+
+export type SpendResult = { ok: true; entry: LedgerEntry | null } | { ok: false };
+
+export async function spendCredits(
+  tx: Transaction,
+  userId: number,
+  credits: number,
+  reference: string,
+): Promise<SpendResult> {
+  checkCredits(credits, 1);
+  const state = await lockOnce(tx, userId, 'signal', reference);
+  if (!state || state.unmetered) return { ok: true, entry: null };
+  if (balanceOf(state) < credits) return { ok: false };
+  const fromRecurring = Math.min(state.recurringCredits, credits);
+  const [entry] = await writeCredits(
+    tx,
+    userId,
+    {
+      credits: state.credits - (credits - fromRecurring),
+      recurringCredits: state.recurringCredits - fromRecurring,
+      granted: 0,
+      spent: credits,
+    },
+    [
+      {
+        credits: -credits,
+        recurring: -fromRecurring,
+        cause: 'signal',
+        reference,
+        balanceAfter: balanceOf(state) - credits,
+      },
+    ],
+  );
+  return { ok: true, entry: entry ?? null };
+}
+
+export async function refundCredits(tx: Transaction, userId: number, reference: string): Promise<LedgerEntry | null> {
+  const state = await lockOnce(tx, userId, 'refund', reference);
+  if (!state) return null;
+  const spent = await findLedgerEntry(tx, 'signal', reference);
+  if (!spent || spent.userId !== userId) return null;
+  const back = -spent.credits;
+  const backRecurring = -spent.recurring;
+  const [entry] = await writeCredits(
+    tx,
+    userId,
+    {
+      credits: state.credits + back - backRecurring,
+      recurringCredits: state.recurringCredits + backRecurring,
+      granted: 0,
+      spent: -back,
+    },
+    [{ credits: back, recurring: backRecurring, cause: 'refund', reference, balanceAfter: balanceOf(state) + back }],
+  );
+  return entry ?? null;
+}

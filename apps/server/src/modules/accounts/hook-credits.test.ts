@@ -1,0 +1,152 @@
+// The hook's batched statements (signals.repository.ts) keep the same books as credits.ts: one
+// 'signal' row per live signal, period credits first, a 'refund' row to the same pool when the
+// order fails, and balance = the ledger's sum under a burst on one user.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { accountOf, expectBalancedLedger, inTransaction } from '../../../test/credit-fixtures.ts';
+import {
+  balanceOf,
+  eventually,
+  type FlakyBroker,
+  flakyBroker,
+  postSignal,
+  setupTrader,
+  signalRows,
+} from '../../../test/signal-fixtures.ts';
+import { startCreditPeriod } from './credits.ts';
+
+let t: TestApp;
+let flaky: FlakyBroker;
+beforeAll(async () => {
+  flaky = flakyBroker();
+  t = await startTestApp({ brokers: [flaky.broker] });
+});
+afterAll(() => t.close());
+
+const order = (n: number) => ({ symbol: 'AAPL', action: 'buy', quantity: n });
+const periodEnd = new Date(Date.now() + 30 * 86_400_000);
+
+describe('credits on the hook path', () => {
+  it('spends period credits first, one ledger row per signal naming it', async () => {
+    const trader = await setupTrader(t, 'period-first@example.com', { credits: 5 });
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, trader.userId, { credits: 2, periodEnd, reference: 'in_hook_1' }),
+    );
+    for (let n = 1; n <= 3; n++) expect((await postSignal(t, trader.shortKey, order(n))).statusCode).toBe(201);
+    expect(await accountOf(t, trader.userId)).toMatchObject({
+      balance: 4,
+      credits: 4,
+      recurring_credits: 0,
+      signals_spent: 3,
+    });
+    const ledger = await expectBalancedLedger(t, trader.userId);
+    const spends = ledger.filter((l) => l.cause === 'signal');
+    expect(spends.map((l) => [l.credits, l.recurring])).toEqual([
+      [-1, -1],
+      [-1, -1],
+      [-1, 0],
+    ]);
+    const ids = (await signalRows(t, trader.userId)).map((s) => s.id).sort();
+    expect(spends.map((l) => l.reference).sort()).toEqual(ids);
+  });
+
+  it('keeps balance = ledger sum under a burst on one user, refusing what the credits do not cover', async () => {
+    const trader = await setupTrader(t, 'burst-credits@example.com', { credits: 20 });
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, trader.userId, { credits: 10, periodEnd, reference: 'in_hook_burst' }),
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 45 }, (_, i) => postSignal(t, trader.shortKey, order(i + 1))),
+    );
+    const placed = answers.filter((a) => a.statusCode === 201);
+    const refused = answers.filter((a) => a.statusCode === 400);
+    expect(placed).toHaveLength(30);
+    expect(refused).toHaveLength(15);
+    for (const a of refused) expect(a.json().message).toMatch(/signals left/i);
+    expect(await balanceOf(t, trader.userId)).toBe(0);
+    const ledger = await expectBalancedLedger(t, trader.userId);
+    const spends = ledger.filter((l) => l.cause === 'signal');
+    expect(spends).toHaveLength(30);
+    expect(spends.filter((l) => l.recurring === -1)).toHaveLength(10);
+    // Period credits were taken before any one-time credit.
+    expect(spends.findIndex((l) => l.recurring === 0)).toBe(10);
+  });
+
+  it('gives a refused order its credit back to the pool it came from, with a refund row', async () => {
+    const trader = await setupTrader(t, 'refund-pool@example.com', { credits: 1, provider: 'flaky' });
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, trader.userId, { credits: 1, periodEnd, reference: 'in_hook_refund' }),
+    );
+    flaky.mode = 'refuse';
+    try {
+      expect((await postSignal(t, trader.shortKey, order(1))).statusCode).toBe(400);
+      await eventually(async () => (await accountOf(t, trader.userId))?.recurring_credits === 1);
+    } finally {
+      flaky.mode = 'fill';
+    }
+    expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 2, credits: 1, signals_spent: 0 });
+    const [signal] = await signalRows(t, trader.userId);
+    const ledger = await expectBalancedLedger(t, trader.userId);
+    expect(ledger.slice(-2)).toMatchObject([
+      { cause: 'signal', credits: -1, recurring: -1, reference: signal?.id },
+      { cause: 'refund', credits: 1, recurring: 1, reference: signal?.id, balance_after: 2 },
+    ]);
+  });
+
+  it('refunds a signal stored before the ledger (no spend row) with one one-time credit', async () => {
+    const trader = await setupTrader(t, 'legacy-refund@example.com', { credits: 3, provider: 'flaky' });
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select connector_id as id from hooks where id = $1', [
+      trader.hook.id,
+    ]);
+    // As the store statement did before the ledger: the balance taken, the credit held.
+    await pool.query(
+      `with c as (update accounts set balance = balance - 1 where user_id = $2)
+      insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, created_at)
+      values ($1, $2, $3, $4, 'F-1', 'flaky', 'placing', true, now() - interval '1 minute')`,
+      ['legacyNeverSent00001', trader.userId, trader.hook.id, rows[0]?.id],
+    );
+    await t.app.hookRuntime.reconcile();
+    expect(await balanceOf(t, trader.userId)).toBe(3);
+    const ledger = await expectBalancedLedger(t, trader.userId);
+    expect(ledger.at(-1)).toMatchObject({
+      cause: 'refund',
+      credits: 1,
+      recurring: 0,
+      reference: 'legacyNeverSent00001',
+    });
+  });
+});
+
+describe('SIGNAL_CREDITS=unlimited', () => {
+  let u: TestApp;
+  let unlimitedFlaky: FlakyBroker;
+  beforeAll(async () => {
+    unlimitedFlaky = flakyBroker();
+    u = await startTestApp({ env: { SIGNAL_CREDITS: 'unlimited' }, brokers: [unlimitedFlaky.broker] });
+  });
+  afterAll(() => u.close());
+
+  it('takes no credit, refuses no signal for credits, writes no spend or refund rows', async () => {
+    const trader = await setupTrader(u, 'unlimited@example.com', { credits: 0 });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => postSignal(u, trader.shortKey, order(i + 1))),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(12).fill(201));
+    expect(await accountOf(u, trader.userId)).toMatchObject({ balance: 0, signals_spent: 0 });
+
+    const flakyTrader = await setupTrader(u, 'unlimited-refused@example.com', { credits: 2, provider: 'flaky' });
+    unlimitedFlaky.mode = 'refuse';
+    try {
+      expect((await postSignal(u, flakyTrader.shortKey, order(1))).statusCode).toBe(400);
+      await eventually(async () => (await signalRows(u, flakyTrader.userId))[0]?.credit_held === false);
+    } finally {
+      unlimitedFlaky.mode = 'fill';
+    }
+    expect(await balanceOf(u, flakyTrader.userId)).toBe(2);
+    for (const userId of [trader.userId, flakyTrader.userId]) {
+      const ledger = await expectBalancedLedger(u, userId);
+      expect(ledger.filter((l) => l.cause === 'signal' || l.cause === 'refund')).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,32 @@
+// `accountLedger` (issue 14 point 8): the caller's credit ledger, newest first, paged like
+// `actions` (createdAtFrom = the createdAt of the last entry shown).
+import { LEDGER_PAGE_MAX, LEDGER_PAGE_SIZE } from '@router/shared';
+import { listLedger } from '../../db/repositories/credits.repository.ts';
+import type { Services } from '../../services.ts';
+import { parsePage } from '../paging.ts';
+
+export interface LedgerEntryView {
+  id: number;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  /** Signed: a grant or refund adds, a signal or lapse takes. */
+  credits: number;
+  cause: string;
+  balanceAfter: number;
+}
+
+export async function listLedgerEntries(
+  services: Services,
+  userId: number,
+  query: { limit?: number | null; createdAtFrom?: number | null },
+): Promise<LedgerEntryView[]> {
+  const page = parsePage(query, LEDGER_PAGE_SIZE, LEDGER_PAGE_MAX);
+  const rows = await listLedger(services.db, { userId, ...page });
+  return rows.map(({ id, createdAt, credits, cause, balanceAfter }) => ({
+    id,
+    createdAt,
+    credits,
+    cause,
+    balanceAfter,
+  }));
+}

@@ -1,0 +1,24 @@
+// Paging by time, as SPEC §7 `actions` does it: `limit` rows per page, and `createdAtFrom` = the
+// createdAt (ms) of the last row shown, for the rows strictly older than it.
+import { AppError } from '../errors.ts';
+
+export interface Page {
+  limit: number;
+  /** Only rows created strictly before this millisecond. */
+  before?: number;
+}
+
+export function parsePage(
+  query: { limit?: number | null; createdAtFrom?: number | null },
+  defaultLimit: number,
+  maxLimit: number,
+): Page {
+  const limit = query.limit ?? defaultLimit;
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) {
+    throw new AppError('VALIDATION', `Limit must be between 1 and ${maxLimit}`, { field: 'limit' });
+  }
+  const from = query.createdAtFrom;
+  if (from === null || from === undefined) return { limit };
+  if (!Number.isFinite(from)) throw new AppError('VALIDATION', 'Invalid createdAtFrom', { field: 'createdAtFrom' });
+  return { limit, before: Math.floor(from) };
+}

@@ -1,0 +1,43 @@
+// Webhooks and signals for browser journeys: a live webhook made through the API, and a signal
+// sent to it from outside, as TradingView would.
+import { inject } from 'vitest';
+import { graphql, type TestUser } from './users.ts';
+
+export interface TestHook {
+  key: string;
+  shortKey: string;
+  url: string;
+}
+
+/** A webhook on the connector's first account. */
+export async function createWebhook(user: TestUser, connectorKey: string, name = 'Main', isTest = false) {
+  const { connector } = await graphql<{ connector: { accounts: string } }>(
+    user.token,
+    'query ($key: String!) { connector(key: $key) { accounts } }',
+    { key: connectorKey },
+  );
+  const [account] = JSON.parse(connector.accounts) as Array<{ id: string }>;
+  const { hookCreate } = await graphql<{ hookCreate: TestHook }>(
+    user.token,
+    `mutation ($c: String!, $a: String!, $n: String, $t: Boolean) {
+      hookCreate(connectorKey: $c, accountId: $a, name: $n, isTest: $t) { key shortKey url } }`,
+    { c: connectorKey, a: account?.id ?? '', n: name, t: isTest },
+  );
+  return hookCreate;
+}
+
+/** A live webhook on the paper broker's first account; returns its short key. */
+export async function createHook(user: TestUser, connectorKey: string): Promise<string> {
+  return (await createWebhook(user, connectorKey)).shortKey;
+}
+
+/** A signal as TradingView would send it; returns the answer's status. */
+export async function signal(shortKey: string, body: unknown): Promise<number> {
+  const response = await fetch(`${inject('baseUrl')}/hook/${shortKey}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await response.text();
+  return response.status;
+}
