@@ -8,13 +8,14 @@
 // paced evenly (lib/paced.ts), saturation is autocannon's 50 connections as fast as they go. Writes
 // bench/results/latest.{json,md}. BENCH_SECONDS shortens or lengthens each phase (default 8).
 // BENCH_RATES=500,max: only these load phases (none: bursts only).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeDataDir, startLiveServer } from '../apps/server/test/faults/live-server.ts';
 import { createTrader } from '../apps/server/test/faults/trader.ts';
 import { postmasterPid } from '../apps/server/test/server-process.ts';
 import { startSmtpSink } from '../apps/server/test/smtp-sink.ts';
+import { type FirstLoad, measureFirstLoad } from './lib/first-load.ts';
 import { type BurstResult, type PhaseResult, runBurst, runSaturation } from './lib/load.ts';
 import { loadAverage, machine } from './lib/machine.ts';
 import { runPaced } from './lib/paced.ts';
@@ -61,6 +62,8 @@ export interface BenchResults {
   connections: number;
   phases: PhaseRecord[];
   bursts: BurstRecord[];
+  /** The sign-in page's cold load in Chromium (null with BENCH_FIRST_LOAD=0). */
+  firstLoad: FirstLoad | null;
 }
 
 let counter = 0;
@@ -83,6 +86,10 @@ async function main() {
   const started = Date.now();
   const loadAverageBefore = loadAverage();
   console.log(`machine: ${JSON.stringify(machine())}, load average ${loadAverageBefore.join(' ')}`);
+  // The server serves the built web app; the first-load figure needs it current.
+  execFileSync(process.execPath, [path.join(import.meta.dirname, '../scripts/build-web-if-stale.mjs')], {
+    stdio: 'inherit',
+  });
   const smtp = await startSmtpSink();
   // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (--cpu-prof).
   const profile = process.env.BENCH_PROFILE;
@@ -94,7 +101,16 @@ async function main() {
   const bare = await startBare();
   const phases: PhaseRecord[] = [];
   const bursts: BurstRecord[] = [];
+  let firstLoad: FirstLoad | null = null;
   try {
+    // BENCH_FIRST_LOAD=0 skips it (no Chromium).
+    if (process.env.BENCH_FIRST_LOAD !== '0') {
+      firstLoad = await measureFirstLoad(server.url, '/signin');
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+      console.log(
+        `first load of /signin: ${kb(firstLoad.staticBytes)} static on the wire (${kb(firstLoad.staticBodyBytes)} bodies, ${kb(firstLoad.staticDecodedBytes)} uncompressed), ${kb(firstLoad.totalBytes)} with the API calls, ${firstLoad.requests} requests ${JSON.stringify(firstLoad.encodings)}`,
+      );
+    }
     const trader = await createTrader(server.url, smtp, server.sql(), { balance: 100_000_000 });
     const [live, test] = trader.hooks as [string, string];
     const pgPid = postmasterPid(server.dataDir) ?? undefined;
@@ -162,6 +178,7 @@ async function main() {
     connections: CONNECTIONS,
     phases,
     bursts,
+    firstLoad,
   };
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);

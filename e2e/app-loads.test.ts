@@ -22,6 +22,29 @@ describe('the app loads', () => {
     await close();
   });
 
+  it('runs under the strict Content Security Policy, whose violations the harness reports', async () => {
+    const { page, violations, close } = await openPage(browser);
+    const response = await page.goto('/signin');
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(response?.headers()['x-content-type-options']).toBe('nosniff');
+    await page.getByRole('heading', { name: /sign in/i }).waitFor();
+    expect(violations).toEqual([]);
+    // An injected inline script is refused, and reported.
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.injected = true';
+      document.body.append(script);
+    });
+    await expect.poll(() => violations.length).toBeGreaterThan(0);
+    expect(await page.evaluate(() => 'injected' in window)).toBe(false);
+    expect(violations[0]).toMatch(/script-src/);
+    // Reported and checked: this journey's violation was the point of it.
+    violations.length = 0;
+    await close();
+  });
+
   it('redirects an unknown path to /me, which asks to sign in', async () => {
     const { page, close } = await openPage(browser);
     await page.goto('/no/such/page');

@@ -1,7 +1,7 @@
 // Launches the system Chromium (scripts/ensure-chromium.mjs found or installed it) with
 // playwright-core, with the flags this sandbox needs.
-import { type Browser, type ConsoleMessage, chromium, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { type Browser, type BrowserContext, type ConsoleMessage, chromium, type Page } from 'playwright-core';
+import { inject, onTestFinished } from 'vitest';
 
 const FLAGS = [
   '--no-sandbox',
@@ -23,9 +23,34 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), headless: true, args: FLAGS });
 }
 
-/** A new page on the test server; console errors and page errors are collected for assertions. */
+/** Reports Content Security Policy violations of every page of a context (popups included). */
+async function watchCsp(context: BrowserContext, violations: string[]): Promise<void> {
+  await context.exposeBinding('__reportCspViolation', (_source, text: string) => {
+    violations.push(text);
+  });
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __reportCspViolation: (text: string) => void }).__reportCspViolation;
+    document.addEventListener('securitypolicyviolation', (e) => {
+      report(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  context.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) violations.push(message.text());
+  });
+}
+
+/**
+ * A new page on the test server; console errors and page errors are collected for assertions.
+ * Every journey runs under the server's Content Security Policy: a violation fails the test.
+ */
 export async function openPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
   const context = await browser.newContext({ viewport, baseURL: inject('baseUrl') });
+  const violations: string[] = [];
+  await watchCsp(context, violations);
+  const failOnViolations = () => {
+    if (violations.length > 0) throw new Error(`Content Security Policy violations:\n${violations.join('\n')}`);
+  };
+  onTestFinished(failOnViolations);
   const page: Page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message: ConsoleMessage) => {
@@ -35,5 +60,5 @@ export async function openPage(browser: Browser, viewport = { width: 1280, heigh
   page.on('response', (response) => {
     if (response.status() >= 400) errors.push(`${response.status()} ${new URL(response.url()).pathname}`);
   });
-  return { page, errors, close: () => context.close() };
+  return { page, errors, violations, close: () => context.close() };
 }

@@ -31,8 +31,10 @@ describe('documentation playground', () => {
 
     await page.goto('/me/documentation');
     await page.getByRole('heading', { level: 1, name: 'Documentation' }).waitFor();
-    const brokers = await page.getByLabel('Broker').locator('option').allTextContents();
-    expect(brokers).toEqual(expect.arrayContaining(['Paper Trading', 'Alpaca', 'Kraken', 'Schwab (beta)']));
+    // The options come with the provider list: wait for them.
+    await expect
+      .poll(() => page.getByLabel('Broker').locator('option').allTextContents())
+      .toEqual(expect.arrayContaining(['Paper Trading', 'Alpaca', 'Kraken', 'Schwab (beta)']));
 
     // No connector yet: Test asks to connect first.
     await page.getByLabel('Broker').selectOption('paper');

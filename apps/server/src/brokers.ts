@@ -1,43 +1,21 @@
-// The broker registry of this server: every adapter that works, with its configuration.
-import {
-  type Broker,
-  createAlpacaBroker,
-  createBitmexBroker,
-  createBrokerRegistry,
-  createCoinbaseBroker,
-  createKrakenBroker,
-  createMemoryPaperStore,
-  createPaperBroker,
-  createSchwabBroker,
-  createTradierBroker,
-  createTrading212Broker,
-  createWooBroker,
-  type PaperStore,
-} from '@router/brokers';
+// The broker registry of this server: every folder of packages/brokers/src/adapters (found when
+// that package loads), with the paper broker keeping its accounts in this database.
+import { type Broker, brokerModules, createBrokerRegistry, createPaperBroker } from '@router/brokers';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { createPostgresPaperStore } from './modules/paper/index.ts';
 
-function allBrokers(paperStore: PaperStore, config?: Config): Broker[] {
-  return [
-    createPaperBroker({ store: paperStore, startingCash: config?.PAPER_STARTING_CASH }),
-    createAlpacaBroker(),
-    createBitmexBroker(),
-    createCoinbaseBroker(),
-    createKrakenBroker(),
-    createSchwabBroker(),
-    createTradierBroker(),
-    createTrading212Broker(),
-    createWooBroker(),
-  ];
-}
-
-/** Provider names, for config validation of `<BROKER>_*` variables (no database needed). */
+/** Provider names, for config validation of `<BROKER>_*` variables (no broker is built). */
 export function brokerNames(): string[] {
-  return allBrokers(createMemoryPaperStore()).map((b) => b.descriptor.name);
+  return brokerModules.map((module) => module.descriptor.name);
 }
 
 /** The registry; the paper broker keeps its accounts in `db`. `extra` adds brokers (tests). */
 export function createBrokers(config: Config, db: Database, extra: readonly Broker[] = []) {
-  return createBrokerRegistry([...allBrokers(createPostgresPaperStore(db), config), ...extra]);
+  const brokers = brokerModules.map((module) =>
+    module.descriptor.name === 'paper'
+      ? createPaperBroker({ store: createPostgresPaperStore(db), startingCash: config.PAPER_STARTING_CASH })
+      : module.create(),
+  );
+  return createBrokerRegistry([...brokers, ...extra]);
 }

@@ -1,4 +1,6 @@
+import { brokerVariables } from '@router/brokers';
 import { describe, expect, it } from 'vitest';
+import { brokerNames } from './brokers.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const brokers = ['paper', 'alpaca'];
@@ -13,6 +15,8 @@ describe('loadConfig', () => {
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.HOOK_DEADLINE_MS).toBe(2500);
     expect(config.SUPPORT_EMAIL).toBeUndefined();
+    expect(config.METRICS_TOKEN).toBeUndefined();
+    expect(config.ACTIVITY_RETENTION_DAYS).toBe(365);
   });
 
   it('reads values and broker variables', () => {
@@ -32,6 +36,15 @@ describe('loadConfig', () => {
     expect(config.brokers.alpaca).toEqual({ baseUrl: 'http://127.0.0.1:9999', clientId: 'id' });
   });
 
+  it('accepts the variables of every broker folder, and of no other', () => {
+    const settings = { baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: 'secret' };
+    const env = Object.assign({}, ...brokerNames().map((name) => brokerVariables(name, settings)));
+    const config = loadConfig(env, brokerNames());
+    expect(Object.keys(config.brokers).sort()).toEqual([...brokerNames()].sort());
+    for (const entry of Object.values(config.brokers)) expect(entry).toEqual(settings);
+    expect(brokerNames()).toContain('schwab');
+  });
+
   it.each([
     [{ PORT: 'eighty' }, /^PORT:/],
     [{ PORT: '70000' }, /^PORT:/],
@@ -42,6 +55,9 @@ describe('loadConfig', () => {
     [{ SUPPORT_EMAIL: 'support' }, /^SUPPORT_EMAIL: must be an email address/],
     [{ NOSUCHBROKER_BASE_URL: 'http://x' }, /^NOSUCHBROKER_BASE_URL: unknown broker/],
     [{ ALPACA_BASE_URL: 'not a url' }, /^ALPACA_BASE_URL:/],
+    [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN: must be at least 16 characters/],
+    [{ ACTIVITY_RETENTION_DAYS: '0' }, /^ACTIVITY_RETENTION_DAYS:/],
+    [{ ACTIVITY_RETENTION_DAYS: 'forever' }, /^ACTIVITY_RETENTION_DAYS:/],
     [{ SIGNAL_CREDITS: 'Unlimited' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '-5' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '2.5' }, /^SIGNAL_CREDITS:/],

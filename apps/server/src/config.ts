@@ -1,6 +1,7 @@
 // Every environment variable the server reads, validated once at boot (DESIGN.md "Configuration").
 // No other file reads process.env. Unknown or invalid values stop the start, naming the variable.
 import path from 'node:path';
+import type { BrokerConfig } from '@router/brokers';
 import { DEFAULT_CREDITS } from '@router/shared';
 import { z } from 'zod';
 
@@ -111,6 +112,14 @@ const variables = {
       .transform((v) => v === 'true'),
     doc: 'expose per-phase hook timings at GET /api/internal/hook-timings (benchmarks only)',
   },
+  METRICS_TOKEN: {
+    schema: z.string().min(16, 'must be at least 16 characters').optional(),
+    doc: 'bearer token that opens GET /metrics (Prometheus); empty: /metrics answers 404',
+  },
+  ACTIVITY_RETENTION_DAYS: {
+    schema: z.coerce.number().int().min(1).max(36_500).default(365),
+    doc: 'days the activity log keeps an entry (default 365); older ones are removed by a job',
+  },
   PAPER_STARTING_CASH: {
     schema: z.coerce.number().positive().default(100000),
     doc: 'cash of a new paper account (USD)',
@@ -134,16 +143,10 @@ const variables = {
 type Variables = typeof variables;
 export type BaseConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
 
-/** Per-broker variables `<BROKER>_CLIENT_ID`, `<BROKER>_CLIENT_SECRET`, `<BROKER>_BASE_URL`. */
-export interface BrokerConfig {
-  clientId?: string;
-  clientSecret?: string;
-  baseUrl?: string;
-}
-
 export interface Config extends Omit<BaseConfig, 'PUBLIC_URL' | 'DATA_DIR'> {
   PUBLIC_URL: string;
   DATA_DIR: string;
+  /** Per broker name, its `<BROKER>_CLIENT_ID`, `<BROKER>_CLIENT_SECRET` and `<BROKER>_BASE_URL`. */
   brokers: Record<string, BrokerConfig>;
 }
 

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   let heldLock: (() => void) | undefined;
   if (!config.DATABASE_URL) {
     try {
-      heldLock = lockDataDir(config.DATA_DIR);
+      heldLock = await lockDataDir(config.DATA_DIR);
     } catch (error) {
       if (!(error instanceof DataDirLockedError)) throw error;
       log.fatal(`cannot start: ${error.message}`);

@@ -1,4 +1,5 @@
-// Starts and stops the whole server: database (embedded or external), migrations, HTTP.
+// Starts and stops the whole server: database (embedded or external), migrations, HTTP, the
+// activity retention job.
 import { publicUrlProblems } from '@router/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -9,8 +10,10 @@ import { lockDataDir } from './db/data-lock.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
 import { runMigrations } from './db/migrate.ts';
 import { buildApp } from './http/app.ts';
+import { startActivityRetention } from './modules/actions/retention.ts';
 import { authenticate } from './modules/auth/authenticate.ts';
 import { createIdentity } from './modules/auth/runtime.ts';
+import { ServerCounters } from './modules/metrics/counters.ts';
 import { loadSecretsKey } from './secrets-key.ts';
 import type { Services } from './services.ts';
 
@@ -28,7 +31,7 @@ export interface RunningServer {
  */
 export async function openDatabase(config: Config, log: Logger, heldLock?: () => void) {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => {} };
-  const release = heldLock ?? lockDataDir(config.DATA_DIR);
+  const release = heldLock ?? (await lockDataDir(config.DATA_DIR));
   try {
     const embedded = await startEmbeddedPostgres(config.DATA_DIR, log);
     return {
@@ -61,6 +64,7 @@ export async function startServer(
       brokers: createBrokers(config, db),
       secretsKey: loadSecretsKey(config.SECRETS_KEY, config.DATA_DIR),
       identity: createIdentity(config, log),
+      counters: new ServerCounters(),
     };
     const app = await buildApp(services, { authenticate, webApp: options.webApp });
     const address = await app.listen({ port: config.PORT, host: config.HOST });
@@ -71,10 +75,12 @@ export async function startServer(
         'PUBLIC_URL is not a public address on port 80/443: TradingView cannot post to these webhooks (put a reverse proxy or a tunnel in front and set PUBLIC_URL to it)',
       );
     }
+    const stopRetention = startActivityRetention(services);
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         await app.close();
+        await stopRetention();
         await pool.end();
         await database.stop();
         log.info('server stopped');

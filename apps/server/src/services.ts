@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import type { Identity } from './modules/auth/runtime.ts';
+import type { ServerCounters } from './modules/metrics/counters.ts';
 
 export interface Services {
   config: Config;
@@ -14,4 +15,6 @@ export interface Services {
   secretsKey: Buffer;
   /** Rate limiter, session cache, mailer and social key sets of this instance. */
   identity: Identity;
+  /** Signals, hook answers and broker errors counted for /metrics. */
+  counters: ServerCounters;
 }

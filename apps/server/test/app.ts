@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Broker } from '@router/brokers';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { brokerNames, createBrokers } from '../src/brokers.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import type { Authenticate } from '../src/graphql/yoga.ts';
 import { buildApp } from '../src/http/app.ts';
 import { authenticate } from '../src/modules/auth/authenticate.ts';
 import { createIdentity } from '../src/modules/auth/runtime.ts';
+import { ServerCounters } from '../src/modules/metrics/counters.ts';
 import type { Services } from '../src/services.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 
@@ -33,6 +34,10 @@ export interface TestAppOptions {
   authenticate?: Authenticate;
   /** Brokers registered after the built-in ones (e.g. a fake OAuth provider). */
   brokers?: readonly Broker[];
+  /** The server's logger (default: silent). */
+  log?: Logger;
+  /** Serves a built web app from this folder (none by default). */
+  webDist?: string;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -41,7 +46,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const extraNames = (options.brokers ?? []).map((broker) => broker.descriptor.name);
   // Every registered broker may be configured (`ALPACA_BASE_URL` pointing at its protocol fake).
   const config = testConfig({ DATABASE_URL: database.url, ...env }, [...brokerNames(), ...extraNames]);
-  const log = pino({ level: 'silent' });
+  const log = options.log ?? pino({ level: 'silent' });
   const services: Services = {
     config,
     db: database.db,
@@ -49,8 +54,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     brokers: createBrokers(config, database.db, options.brokers),
     secretsKey: Buffer.alloc(32, 7),
     identity: createIdentity(config, log),
+    counters: new ServerCounters(),
   };
-  const app = await buildApp(services, { authenticate: options.authenticate ?? authenticate, webApp: false });
+  const app = await buildApp(services, {
+    authenticate: options.authenticate ?? authenticate,
+    webApp: options.webDist !== undefined,
+    ...(options.webDist ? { webDist: options.webDist } : {}),
+  });
   await app.ready();
   return {
     app,

@@ -1,6 +1,6 @@
 // Tiny in-process brokers for tests of connections: an OAuth ('open') one and a credentials one,
 // both with live (non-demo) accounts. Behaviour is switched through the returned handle.
-import { type Broker, BrokerError, type BrokerSession } from '@router/brokers';
+import { type Broker, BrokerError, type BrokerSession, NO_CAPABILITIES } from '@router/brokers';
 
 export interface FakeBrokerHandle {
   broker: Broker;
@@ -13,10 +13,6 @@ export interface FakeBrokerHandle {
 }
 
 const FAKE_ORDER = { id: 'B-1', status: 'filled', status_description: 'Filled', price: 1 } as const;
-
-function unused(): never {
-  throw new Error('not used in tests');
-}
 
 function fakeBroker(
   name: string,
@@ -40,7 +36,15 @@ function fakeBroker(
     refreshAt: Date.now() + handle.refreshInMs,
   });
   handle.broker = {
-    descriptor: { name, title, status: 'active', authentication, reference: { symbol: { required: true } } },
+    descriptor: {
+      name,
+      title,
+      status: 'active',
+      authentication,
+      reference: { symbol: { required: true } },
+      has: { ...NO_CAPABILITIES, refresh: true },
+      clientOrderId: null,
+    },
     authorizationUrl: (ctx, state) => ({
       requestUrl: `https://broker.example/authorize?client_id=${ctx.clientId ?? ''}&redirect_uri=${encodeURIComponent(ctx.redirectUrl ?? '')}&state=${state}`,
     }),
@@ -58,10 +62,6 @@ function fakeBroker(
       if (handle.rejectCredentials) throw new BrokerError('AuthenticationError', title, 'token revoked');
       return FAKE_ORDER;
     },
-    cancelOrder: unused,
-    closePosition: unused,
-    getOrder: unused,
-    getHoldings: unused,
   };
   return handle;
 }

@@ -1,8 +1,8 @@
 // Runs the real server as a child process, as `npm start` does (node-args.ts options, src/main.ts).
 import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readPostmaster } from '../src/db/postmaster.ts';
 import { serverNodeArgs } from '../src/node-args.ts';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
@@ -45,14 +45,7 @@ export async function waitReady(server: ServerProcess, port: number, timeoutMs =
   throw new Error(`server not ready in ${timeoutMs} ms: ${server.output()}`);
 }
 
-/** The embedded PostgreSQL's port, from postmaster.pid (line 4). */
-export function embeddedPort(dataDir: string): number {
-  const lines = fs.readFileSync(path.join(dataDir, 'pg/postmaster.pid'), 'utf8').split('\n');
-  return Number.parseInt(lines[3] ?? '', 10);
-}
-
+/** The embedded PostgreSQL's pid (postmaster.pid), while one runs in `dataDir`. */
 export function postmasterPid(dataDir: string): number | null {
-  const file = path.join(dataDir, 'pg/postmaster.pid');
-  if (!fs.existsSync(file)) return null;
-  return Number.parseInt(fs.readFileSync(file, 'utf8').split('\n')[0] ?? '', 10);
+  return readPostmaster(path.join(dataDir, 'pg'))?.pid ?? null;
 }

@@ -1,6 +1,6 @@
 // Traders for hook tests: a user with credits, a connected broker and a hook; and a broker whose
 // behaviour a test switches (slow, outcome unknown, refusing) to drill the exactly-once path.
-import { type Broker, BrokerError } from '@router/brokers';
+import { type Broker, type BrokerCapabilities, BrokerError, NO_CAPABILITIES } from '@router/brokers';
 import type { OrderResponse } from '@router/orders';
 import type { LightMyRequestResponse } from 'fastify';
 import { activateConnector } from '../src/modules/connectors/index.ts';
@@ -92,18 +92,28 @@ export interface FlakyBroker {
   delayMs: number;
   /** Orders the broker really has, by client order id. */
   orders: Map<string, OrderResponse>;
-  calls: { placeOrder: number; getOrder: number };
+  calls: { placeOrder: number; lookups: number };
 }
 
 export const FLAKY_TITLE = 'Flaky Broker';
 
-/** A credentials broker ('flaky') whose placeOrder misbehaves as `mode` says. */
-export function flakyBroker(): FlakyBroker {
+/** How the broker finds an order again: by our client order id, only by its own id, or not at all. */
+export type FlakyLookup = 'clientId' | 'brokerId' | 'nothing';
+
+const LOOKUPS: Record<FlakyLookup, Partial<BrokerCapabilities>> = {
+  clientId: { findOrderByClientId: true, findOrderByBrokerId: true, idempotencyKey: true },
+  brokerId: { findOrderByBrokerId: true },
+  nothing: {},
+};
+
+/** A credentials broker (default 'flaky') whose placeOrder misbehaves as `mode` says. */
+export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}): FlakyBroker {
+  const knows = options.knows ?? 'clientId';
   const handle: FlakyBroker = {
     mode: 'fill',
     delayMs: 0,
     orders: new Map(),
-    calls: { placeOrder: 0, getOrder: 0 },
+    calls: { placeOrder: 0, lookups: 0 },
     broker: undefined as unknown as Broker,
   };
   const keep = (clientOrderId: string): OrderResponse => {
@@ -116,12 +126,17 @@ export function flakyBroker(): FlakyBroker {
     handle.orders.set(clientOrderId, order);
     return order;
   };
-  const unused = () => Promise.reject(new Error('not used'));
+  const lookedUp = (found: OrderResponse | undefined) => {
+    handle.calls.lookups += 1;
+    return Promise.resolve(found ?? null);
+  };
   handle.broker = {
     descriptor: {
-      name: 'flaky',
+      name: options.name ?? 'flaky',
       title: FLAKY_TITLE,
       status: 'active',
+      has: { ...NO_CAPABILITIES, ...LOOKUPS[knows] },
+      clientOrderId: knows === 'clientId' ? { maxLength: 64, pattern: '^.+$' } : null,
       authentication: { type: 'credentials', credentials: [] },
       reference: {
         symbol: { required: true },
@@ -155,13 +170,15 @@ export function flakyBroker(): FlakyBroker {
           return keep(clientOrderId);
       }
     },
-    async getOrder(_ctx, _session, _accountId, clientOrderId) {
-      handle.calls.getOrder += 1;
-      return handle.orders.get(clientOrderId) ?? null;
-    },
-    cancelOrder: unused,
-    closePosition: unused,
-    getHoldings: unused,
+    ...(knows === 'clientId'
+      ? { findByClientId: (_ctx, _session, _accountId, clientOrderId) => lookedUp(handle.orders.get(clientOrderId)) }
+      : {}),
+    ...(knows !== 'nothing'
+      ? {
+          findByBrokerId: (_ctx, _session, _accountId, brokerOrderId) =>
+            lookedUp([...handle.orders.values()].find((order) => order.id === brokerOrderId)),
+        }
+      : {}),
   };
   return handle;
 }

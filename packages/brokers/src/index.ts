@@ -1,15 +1,12 @@
-export * from './adapters/alpaca/index.ts';
-export * from './adapters/bitmex/index.ts';
-export * from './adapters/coinbase/index.ts';
-export * from './adapters/kraken/index.ts';
+// The broker contract (core/), the brokers found in adapters/ (discover.ts), and the paper
+// broker's building blocks, which the server's PostgreSQL paper store is made of.
 export * from './adapters/paper/index.ts';
-export * from './adapters/schwab/index.ts';
-export * from './adapters/tradier/index.ts';
-export * from './adapters/trading212/index.ts';
-export * from './adapters/woo/index.ts';
 export * from './core/broker.ts';
+export * from './core/capabilities.ts';
 export * from './core/context.ts';
+export * from './core/define.ts';
 export * from './core/errors.ts';
-export * from './core/http.ts';
-export * from './core/order-hint.ts';
+export * from './core/find-order.ts';
+export * from './core/lookup.ts';
 export * from './core/registry.ts';
+export { brokerModules } from './discover.ts';

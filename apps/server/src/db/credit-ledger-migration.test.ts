@@ -2,33 +2,17 @@
 // far, `balance` = signals left): credits become what is left, the ledger opens with each
 // balance, and users without an account get one.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { migrationsBefore } from '../../test/migrations-before.ts';
 import { withDatabase } from '../../test/postgres.ts';
 import { createPool } from './client.ts';
-import { MIGRATIONS_DIR, runMigrations } from './migrate.ts';
+import { runMigrations } from './migrate.ts';
 
 const BEFORE = '0005_credit_ledger';
 const name = `migration_${process.pid}_${Date.now()}`;
 let pool: pg.Pool;
 let oldMigrations: string;
-
-/** The migrations folder as it was before 0005. */
-function migrationsBefore(tag: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'migrations-'));
-  fs.mkdirSync(path.join(dir, 'meta'));
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
-    entries: Array<{ tag: string }>;
-  };
-  const cut = journal.entries.findIndex((e) => e.tag === tag);
-  journal.entries = journal.entries.slice(0, cut);
-  fs.writeFileSync(path.join(dir, 'meta/_journal.json'), JSON.stringify(journal));
-  for (const entry of journal.entries)
-    fs.copyFileSync(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(dir, `${entry.tag}.sql`));
-  return dir;
-}
 
 beforeAll(async () => {
   const admin = new pg.Client({ connectionString: inject('postgresUrl') });

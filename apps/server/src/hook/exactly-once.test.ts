@@ -85,7 +85,7 @@ describe('exactly once', () => {
     t = main;
   });
 
-  it('reconciles an unknown outcome with getOrder, never sending again', async () => {
+  it('reconciles an unknown outcome by client order id, never sending again', async () => {
     const trader = await setupTrader(t, 'unknown@example.com', { provider: 'flaky' });
     flaky.mode = 'unknown';
     const placed = flaky.calls.placeOrder;

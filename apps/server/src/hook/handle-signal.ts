@@ -123,6 +123,7 @@ function after(
   answer: Answer,
   signalId?: string,
 ): Answer {
+  rt.services.counters.signal(entry.providerName, answer);
   rt.writer.order({
     hook: entry,
     address: req.address,

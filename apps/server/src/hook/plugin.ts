@@ -52,6 +52,7 @@ export async function registerHook(app: FastifyInstance, services: Services): Pr
         const answer = await handleSignal(runtime, signal);
         const answerStart = process.hrtime.bigint();
         reply.status(answer.statusCode).send(answer.body);
+        services.counters.hookAnswer(answer.statusCode);
         const end = process.hrtime.bigint();
         runtime.timings.record('answer', answerStart, end);
         runtime.timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - signal.waitedUs));

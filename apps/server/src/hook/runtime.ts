@@ -84,7 +84,8 @@ export function createHookRuntime(app: FastifyInstance, services: Services): Hoo
     writer,
     signals: new SignalStore(pool, config.HOOK_DEDUPE_WINDOW_S),
     outcomes,
-    timings: new HookTimings(config.HOOK_TIMINGS),
+    // Also measured for /metrics (METRICS_TOKEN): recording is an array increment.
+    timings: new HookTimings(config.HOOK_TIMINGS || config.METRICS_TOKEN !== undefined),
     callLimitMs: CALL_LIMIT_MS,
     cache,
     byHook: new RateLimiter(config.HOOK_RATE_PER_HOOK),

@@ -86,6 +86,25 @@ export class HookTimings {
     return out;
   }
 
+  /**
+   * A phase as a Prometheus histogram: counts of values below 2^k µs (k = 0, 1, …; every fourth
+   * bucket edge), their total count and sum. For /metrics; nothing is measured twice.
+   */
+  cumulative(phase: Phase): { upperUs: number[]; counts: number[]; count: number; sumUs: number } {
+    const h = this.#histograms.get(phase) ?? new Histogram();
+    const upperUs: number[] = [];
+    const counts: number[] = [];
+    let seen = 0;
+    for (let i = 0; i < BUCKETS; i++) {
+      seen += h.counts[i] ?? 0;
+      if (i % 4 === 0) {
+        upperUs.push(upperOf(i));
+        counts.push(seen);
+      }
+    }
+    return { upperUs, counts, count: h.count, sumUs: h.sum };
+  }
+
   reset(): void {
     this.#histograms = new Map(PHASES.map((p) => [p, new Histogram()]));
   }

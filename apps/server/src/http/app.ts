@@ -1,12 +1,14 @@
-// Builds the Fastify app: logging, errors, health, GraphQL, the hook and the web app.
+// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook and the web app.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
+import { registerMetrics } from './metrics.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { registerWebApp } from './web-app.ts';
 
 export interface AppOptions {
@@ -22,14 +24,18 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     genReqId: () => randomUUID(),
     trustProxy: services.config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
+    logController: new LogController({
+      disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
+    }),
     forceCloseConnections: false,
     return503OnClosing: true,
   });
+  await registerSecurityHeaders(app, services.config.PUBLIC_URL);
   registerErrorHandler(app);
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
   await registerHook(app, services);
+  registerMetrics(app, services, app.hookRuntime.timings);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }

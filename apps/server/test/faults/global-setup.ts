@@ -1,7 +1,6 @@
 // One initialized and migrated DATA_DIR for the whole faults run: each drill starts its server on
 // a copy (`cp -a`, ownership kept for the embedded PostgreSQL's user), saving an initdb per file.
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { freshDataDir, removeDataDir, startLiveServer } from './live-server.ts';
 
@@ -15,7 +14,6 @@ export default async function setup(project: TestProject) {
   const dir = freshDataDir('router-faults-template-');
   const server = await startLiveServer({}, dir, 120_000);
   await server.stop();
-  fs.rmSync(`${dir}/server.lock`, { force: true });
   project.provide('faultsTemplateDir', dir);
   return async () => {
     await removeDataDir(dir);

@@ -1,12 +1,13 @@
 // The real server as a child process (`node src/main.ts`) on a fresh DATA_DIR, for the fault
 // drills and the benchmark: start, hard kill, restart on the same folder, and SQL access to its
-// database (the embedded PostgreSQL's port comes from postmaster.pid, else DATABASE_URL).
+// database (the embedded PostgreSQL's socket from postmaster.pid, else DATABASE_URL).
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { embeddedPort, type ServerProcess, spawnServer, waitReady } from '../server-process.ts';
+import { embeddedDatabaseUrl } from '../../src/db/embedded-access.ts';
+import { postmasterPid, type ServerProcess, spawnServer, waitReady } from '../server-process.ts';
 
 export interface LiveServer {
   url: string;
@@ -73,7 +74,7 @@ export async function startLiveServer(
     pid: child.child.pid ?? 0,
     sql() {
       if (!pool) {
-        const url = fullEnv.DATABASE_URL ?? `postgres://router:router@127.0.0.1:${embeddedPort(dataDir)}/postgres`;
+        const url = fullEnv.DATABASE_URL ?? embeddedDatabaseUrl(dataDir);
         pool = new pg.Pool({ connectionString: url, max: 4 });
         pool.on('error', () => {});
       }
@@ -96,9 +97,8 @@ export async function startLiveServer(
 
 /** Removes a drill's DATA_DIR, stopping an orphaned embedded PostgreSQL first. */
 export async function removeDataDir(dataDir: string): Promise<void> {
-  const pidFile = path.join(dataDir, 'pg/postmaster.pid');
-  if (fs.existsSync(pidFile)) {
-    const pid = Number.parseInt(fs.readFileSync(pidFile, 'utf8').split('\n')[0] ?? '', 10);
+  const pid = postmasterPid(dataDir);
+  if (pid) {
     try {
       process.kill(pid, 'SIGINT');
       for (let i = 0; i < 100; i++) {

@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { linkIn, type SmtpSink } from '../smtp-sink.ts';
 
-const PASSWORD = 'Quartz-Lantern-Mosaic-91!';
+export const TRADER_PASSWORD = 'Quartz-Lantern-Mosaic-91!';
 
 export interface Trader {
   email: string;
@@ -55,7 +55,7 @@ export async function createTrader(
   const email = `trader-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
   const since = smtp.mails.length;
   await gqlHttp(url, 'mutation($c: JSON!) { signup(type: "password", credentials: $c, firstName: "Bench") { id } }', {
-    c: { email, password: PASSWORD },
+    c: { email, password: TRADER_PASSWORD },
   });
   const { token: confirm } = linkIn(await smtp.waitFor(email, since), '/auth/email');
   const { authEmailConfirm } = await gqlHttp<{ authEmailConfirm: { token: string } }>(

@@ -1,11 +1,20 @@
-// The broker contract (DESIGN.md "The broker contract"). Every adapter implements Broker;
-// everything a screen or the validator needs to know about a provider lives in its descriptor.
+// The broker contract, v2 (DESIGN.md "The broker contract", docs/ADDING-A-BROKER.md). Every
+// adapter implements Broker; what a screen, the validator or reconciliation needs to know about
+// a provider lives in its descriptor: `reference` per order parameter, `has` per capability.
 import type { Order, OrderResponse, Provider } from '@router/orders';
+import type { BrokerCapabilities, ClientOrderIdRule } from './capabilities.ts';
+import type { ExceptionTable } from './exceptions.ts';
+import type { CancelTarget, ListedOrder, RecentOrdersQuery } from './lookup.ts';
 
 /** A provider's declarative description; `Provider` plus what only the server needs. */
 export interface BrokerDescriptor extends Provider {
   /** Default API base URL; `<NAME>_BASE_URL` overrides it (tests point it at a fake). */
   baseUrl?: string;
+  has: BrokerCapabilities;
+  /** What the broker accepts as a client order id; null when it keeps none. */
+  clientOrderId: ClientOrderIdRule | null;
+  /** The broker's error messages → our error kinds (core/exceptions.ts). */
+  exceptions?: ExceptionTable;
 }
 
 /** One account at the broker (SPEC §3 Connector.accounts). */
@@ -76,6 +85,7 @@ export interface AuthorizationRequest {
   requestUrl: string;
 }
 
+/** Every method past placeOrder exists exactly when `descriptor.has` declares it (core/descriptor.test.ts). */
 export interface Broker {
   readonly descriptor: BrokerDescriptor;
   /** OAuth providers only: the broker's authorization URL for this state. */
@@ -86,14 +96,37 @@ export interface Broker {
   placeOrder(ctx: BrokerContext, session: BrokerSession, input: PlaceOrderInput): Promise<OrderResponse>;
   /** Validates and prices the order without placing it, where the broker can. */
   previewOrder?(ctx: BrokerContext, session: BrokerSession, input: PlaceOrderInput): Promise<OrderResponse>;
-  cancelOrder(ctx: BrokerContext, session: BrokerSession, accountId: string, orderId: string): Promise<void>;
-  closePosition(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string): Promise<OrderResponse>;
-  /** Finds an order by our client order id (reconciliation after a crash); null if none. */
-  getOrder(
+  /** Cancels one order, by the broker's id or by ours (core/find-order.ts `orderIdToCancel`). */
+  cancelOrder?(ctx: BrokerContext, session: BrokerSession, target: CancelTarget): Promise<void>;
+  closePosition?(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string): Promise<OrderResponse>;
+  getHoldings?(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Holdings>;
+
+  // Lookup primitives: core/find-order.ts calls the strongest one `has` declares. Never call
+  // them directly from the server: `findOrder` knows which answer proves what.
+  /** The order carrying our client order id; null when the broker has none. */
+  findByClientId?(
     ctx: BrokerContext,
     session: BrokerSession,
     accountId: string,
     clientOrderId: string,
   ): Promise<OrderResponse | null>;
-  getHoldings(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Holdings>;
+  /** The order with this broker id; null when the broker has none. */
+  findByBrokerId?(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountId: string,
+    brokerOrderId: string,
+  ): Promise<OrderResponse | null>;
+  /**
+   * Every order entered in the window that carries our id or the order's terms; null when the
+   * broker no longer lists that window (too long ago), so nothing can be proved.
+   */
+  listRecentOrders?(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    query: RecentOrdersQuery,
+  ): Promise<ListedOrder[] | null>;
 }
+
+/** A broker whose optional methods `K` are present (an adapter's factory states what it implements). */
+export type BrokerWith<K extends keyof Broker> = Broker & Required<Pick<Broker, K>>;

@@ -1,25 +1,41 @@
-// Builds a broker's BrokerContext from configuration the server read once (config.ts); this
-// package reads no environment: the server passes the values, so tests and staging can point a
-// broker at a fake with `<NAME>_BASE_URL`.
+// A broker's configuration and the BrokerContext of one call. This package reads no environment:
+// the server's config.ts reads `<NAME>_BASE_URL`, `<NAME>_CLIENT_ID` and `<NAME>_CLIENT_SECRET`
+// once into a BrokerConfig per broker, so tests and staging can point a broker at a fake.
 import type { BrokerContext, BrokerDescriptor } from './broker.ts';
 
+/** One broker's settings, from its `<NAME>_*` variables. */
 export interface BrokerConfig {
-  /** Broker settings by variable name: `<NAME>_BASE_URL`, `<NAME>_CLIENT_ID`, `<NAME>_CLIENT_SECRET`. */
-  values?: Readonly<Record<string, string | undefined>>;
+  baseUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+}
+
+/** Variable suffix → setting: `ALPACA_BASE_URL` sets alpaca's baseUrl. */
+const BROKER_VARIABLES = { BASE_URL: 'baseUrl', CLIENT_ID: 'clientId', CLIENT_SECRET: 'clientSecret' } as const;
+
+/** 'paper' → 'PAPER', 'interactive_brokers' → 'INTERACTIVE_BROKERS'. */
+export function configPrefix(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+}
+
+/** The environment variables that give `name` this configuration (tests start servers with them). */
+export function brokerVariables(name: string, config: BrokerConfig): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const [suffix, key] of Object.entries(BROKER_VARIABLES)) {
+    const value = config[key];
+    if (value) variables[`${configPrefix(name)}_${suffix}`] = value;
+  }
+  return variables;
+}
+
+export interface ContextOptions {
+  config?: BrokerConfig;
   /** The site's public origin; OAuth brokers redirect to `${publicUrl}/callback/<name>`. */
   publicUrl?: string;
   now?: () => number;
 }
 
-/** 'paper' → 'PAPER', 'interactive-brokers' → 'INTERACTIVE_BROKERS'. */
-export function configPrefix(name: string): string {
-  return name.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
-}
-
-function setting(config: BrokerConfig, name: string, suffix: string): string | undefined {
-  const value = config.values?.[`${configPrefix(name)}_${suffix}`]?.trim();
-  return value ? value : undefined;
-}
+const trimmed = (value: string | undefined) => value?.trim() || undefined;
 
 /**
  * The context for one call. `baseUrl` is '' for brokers that call nothing (paper); `signal`
@@ -27,13 +43,13 @@ function setting(config: BrokerConfig, name: string, suffix: string): string | u
  */
 export function resolveBrokerContext(
   descriptor: BrokerDescriptor,
-  config: BrokerConfig,
+  options: ContextOptions,
   signal?: AbortSignal,
 ): BrokerContext {
-  const baseUrl = (setting(config, descriptor.name, 'BASE_URL') ?? descriptor.baseUrl ?? '').replace(/\/+$/, '');
-  const clientId = setting(config, descriptor.name, 'CLIENT_ID');
-  const clientSecret = setting(config, descriptor.name, 'CLIENT_SECRET');
-  const publicUrl = config.publicUrl?.replace(/\/+$/, '');
+  const baseUrl = (trimmed(options.config?.baseUrl) ?? descriptor.baseUrl ?? '').replace(/\/+$/, '');
+  const clientId = trimmed(options.config?.clientId);
+  const clientSecret = trimmed(options.config?.clientSecret);
+  const publicUrl = options.publicUrl?.replace(/\/+$/, '');
   return {
     baseUrl,
     ...(clientId !== undefined ? { clientId } : {}),
@@ -41,7 +57,7 @@ export function resolveBrokerContext(
     ...(publicUrl && descriptor.authentication.type === 'open'
       ? { redirectUrl: `${publicUrl}/callback/${descriptor.name}` }
       : {}),
-    ...(config.now ? { now: config.now } : {}),
+    ...(options.now ? { now: options.now } : {}),
     ...(signal ? { signal } : {}),
   };
 }

@@ -12,8 +12,14 @@ export interface RecordedRequest {
   body: string;
 }
 
-/** A canned answer for the next authenticated request: an error, a delay, or a dropped connection. */
+/**
+ * A canned answer for the next authenticated request (to `method` and `path` when given): an
+ * error, a recorded answer, a delay, or a dropped connection.
+ */
 export interface Injection {
+  method?: string;
+  /** The path without query (/v2/orders), or a pattern it matches. */
+  path?: string | RegExp;
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -33,6 +39,32 @@ export interface FakeServer {
   clearInjections(): void;
   /** Starts on 127.0.0.1, a free port; returns the base URL. */
   listen(): Promise<string>;
+}
+
+/** Removes and returns the first injection meant for this request. */
+export function takeInjection(injections: Injection[], method: string, url: string): Injection | undefined {
+  const path = url.split('?')[0];
+  const fits = (wanted: Injection['path']) =>
+    wanted === undefined || (typeof wanted === 'string' ? wanted === path : wanted.test(path ?? ''));
+  const index = injections.findIndex(
+    (injection) => (!injection.method || injection.method === method) && fits(injection.path),
+  );
+  return index < 0 ? undefined : injections.splice(index, 1)[0];
+}
+
+/**
+ * Plays an injection; true when it answered the request. A dropped connection still reaches the
+ * handler: the broker acted, its answer is lost.
+ */
+export async function playInjection(injection: Injection, request: FastifyRequest, reply: FastifyReply) {
+  if (injection.delayMs) await new Promise((resolve) => setTimeout(resolve, injection.delayMs));
+  if (injection.drop) request.raw.socket.destroy();
+  if (!injection.status) return false;
+  await reply
+    .code(injection.status)
+    .headers(injection.headers ?? {})
+    .send(injection.body);
+  return true;
 }
 
 export function createFakeServer(options: FakeServerOptions): FakeServer {
@@ -62,15 +94,8 @@ export function createFakeServer(options: FakeServerOptions): FakeServer {
       body: raw.get(request.raw) ?? '',
     });
     if (!options.authenticate(request, reply)) return reply;
-    const injection = injections.shift();
-    if (!injection) return;
-    if (injection.delayMs) await new Promise((resolve) => setTimeout(resolve, injection.delayMs));
-    if (injection.drop) request.raw.socket.destroy();
-    if (injection.status)
-      return reply
-        .code(injection.status)
-        .headers(injection.headers ?? {})
-        .send(injection.body);
+    const injection = takeInjection(injections, request.method, request.url);
+    if (injection && (await playInjection(injection, request, reply))) return reply;
   });
 
   return {

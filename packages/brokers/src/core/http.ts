@@ -2,6 +2,7 @@
 // BrokerErrors. It never retries: a resent order could be a second order, so the caller
 // (reconciliation by client order id) decides what happens after an unknown outcome.
 import { BrokerError } from './errors.ts';
+import { type ExceptionTable, matchException } from './exceptions.ts';
 import { errorCodeOf, messageOf } from './http-errors.ts';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -40,9 +41,11 @@ export interface HttpClientOptions {
   timeoutMs?: number;
   headers?: Record<string, string>;
   fetch?: typeof fetch;
+  /** The descriptor's table of the broker's messages; consulted first for every error answer. */
+  exceptions?: ExceptionTable;
   /**
-   * The adapter's reading of an error answer (Alpaca says "insufficient buying power" with a
-   * 403, for one). Returning undefined falls back to the generic mapping by status.
+   * The adapter's reading of an error answer the table did not name (a message in another
+   * field, a status with a broker-specific meaning). Undefined falls back to the mapping by status.
    */
   mapError?: (response: HttpResponse, mutating: boolean) => BrokerError | undefined;
 }
@@ -51,7 +54,7 @@ export interface HttpClient {
   request(request: HttpRequest): Promise<HttpResponse>;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 /** Errors raised before a byte was sent: the broker cannot have acted on the request. */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
@@ -89,6 +92,19 @@ async function readBody(response: Response): Promise<unknown> {
     }
   }
   return text;
+}
+
+/** The error the descriptor's table names for this answer's message, if any. */
+function tableError(
+  title: string,
+  table: ExceptionTable | undefined,
+  response: HttpResponse,
+  mutating: boolean,
+): BrokerError | undefined {
+  const message = messageOf(response.body);
+  const kind = matchException(table, message);
+  if (!kind || !message) return undefined;
+  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && kind === 'BrokerUnavailable' });
 }
 
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
@@ -160,7 +176,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       if ((response.status >= 200 && response.status < 300) || request.accept?.includes(response.status))
         return response;
-      throw options.mapError?.(response, mutating) ?? statusError(title, response, mutating);
+      throw (
+        tableError(title, options.exceptions, response, mutating) ??
+        options.mapError?.(response, mutating) ??
+        statusError(title, response, mutating)
+      );
     },
   };
 }

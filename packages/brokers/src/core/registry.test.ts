@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Broker, BrokerDescriptor } from './broker.ts';
-import { configPrefix, resolveBrokerContext } from './context.ts';
+import { NO_CAPABILITIES } from './capabilities.ts';
+import { brokerVariables, configPrefix, resolveBrokerContext } from './context.ts';
 import { createBrokerRegistry } from './registry.ts';
 
 function fakeBroker(descriptor: Partial<BrokerDescriptor> & { name: string }): Broker {
@@ -11,14 +12,12 @@ function fakeBroker(descriptor: Partial<BrokerDescriptor> & { name: string }): B
       status: 'active',
       authentication: { type: 'credentials', credentials: ['apiKey'] },
       reference: {},
+      has: NO_CAPABILITIES,
+      clientOrderId: null,
       ...descriptor,
     },
     connect: unused,
     placeOrder: unused,
-    cancelOrder: unused,
-    closePosition: unused,
-    getOrder: unused,
-    getHoldings: unused,
   };
 }
 
@@ -74,12 +73,7 @@ describe('resolveBrokerContext', () => {
   it('uses the descriptor base URL unless <NAME>_BASE_URL overrides it', () => {
     expect(resolveBrokerContext(zeta, {}).baseUrl).toBe('https://api.zeta.example');
     const ctx = resolveBrokerContext(zeta, {
-      values: {
-        ZETA_BASE_URL: 'http://127.0.0.1:4010/',
-        ZETA_CLIENT_ID: 'id',
-        ZETA_CLIENT_SECRET: ' ',
-        OTHER_BASE_URL: 'x',
-      },
+      config: { baseUrl: 'http://127.0.0.1:4010/', clientId: 'id', clientSecret: ' ' },
     });
     expect(ctx).toEqual({ baseUrl: 'http://127.0.0.1:4010', clientId: 'id' });
   });
@@ -94,6 +88,10 @@ describe('resolveBrokerContext', () => {
 
   it('derives config names from broker names', () => {
     expect(configPrefix('paper')).toBe('PAPER');
-    expect(configPrefix('interactive-brokers')).toBe('INTERACTIVE_BROKERS');
+    expect(configPrefix('interactive_brokers')).toBe('INTERACTIVE_BROKERS');
+    expect(brokerVariables('interactive_brokers', { baseUrl: 'http://127.0.0.1:1', clientSecret: 's' })).toEqual({
+      INTERACTIVE_BROKERS_BASE_URL: 'http://127.0.0.1:1',
+      INTERACTIVE_BROKERS_CLIENT_SECRET: 's',
+    });
   });
 });

@@ -27,16 +27,7 @@ export function brokerContextFor(services: Services, broker: Broker, signal?: Ab
   const { name } = broker.descriptor;
   let ctx = byName.get(name);
   if (!ctx) {
-    const settings = config.brokers[name] ?? {};
-    const prefix = configPrefix(name);
-    ctx = resolveBrokerContext(broker.descriptor, {
-      values: {
-        [`${prefix}_BASE_URL`]: settings.baseUrl,
-        [`${prefix}_CLIENT_ID`]: settings.clientId,
-        [`${prefix}_CLIENT_SECRET`]: settings.clientSecret,
-      },
-      publicUrl: config.PUBLIC_URL,
-    });
+    ctx = resolveBrokerContext(broker.descriptor, { config: config.brokers[name], publicUrl: config.PUBLIC_URL });
     byName.set(name, ctx);
   }
   return signal ? { ...ctx, signal } : ctx;

@@ -2,11 +2,13 @@
 // credit), then the broker gets the order with our signal id as client order id. Its outcome is
 // answered within the deadline or, later, recorded in the background. A repeat of a stored
 // signal gets the first signal's answer (repeat.ts) and places nothing.
+
 import type { Order } from '@router/orders';
 import type { GroupCommit } from '../../db/group-commit.ts';
 import { recordSignalAnswer, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import { isAppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { withBrokerSession } from '../connectors/index.ts';
 import type { ActivityWriter } from './activity-writer.ts';
 import { pending, refusal } from './answers.ts';
@@ -120,7 +122,8 @@ export function sendToBroker(deps: SignalDeps, s: NewSignalInput, deadlineAt: nu
   ).catch((error: unknown) => {
     // Refused before the order left (connector inactive, secrets unreadable): nothing was sent.
     if (!sent) return notSent(error);
-    if (!controller.signal.aborted) log.warn({ err: error, signalId: s.id }, 'broker call failed');
+    if (!controller.signal.aborted)
+      reportBrokerFailure(deps.services, error, entry.providerName, { signalId: s.id }, 'broker call failed');
     return fromError(s.id, entry.title, error);
   });
 

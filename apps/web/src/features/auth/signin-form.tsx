@@ -1,22 +1,27 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { signinSchema } from '@router/shared';
+import type { signinSchema } from '@router/shared';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
+import { lazyResolver } from '../../lib/lazy-resolver.ts';
 import { SubmitButton } from './auth-card.tsx';
 import { SigninDocument } from './documents.ts';
 import { AUTH_TEXT, serverMessage } from './messages.ts';
 import { useCompleteSignin } from './use-complete-signin.ts';
 
 type SigninFields = z.input<typeof signinSchema>;
+type SigninValues = z.output<typeof signinSchema>;
+
+const validation = lazyResolver<SigninFields, SigninValues>(() =>
+  import('./signin-resolver.ts').then((m) => m.signinResolver),
+);
 
 /** SPEC §2 Sign-in: email and password, both 'Required'; failures go to `onError`. */
 export function SigninForm({ onError }: { onError: (message: string | null) => void }) {
   const { mutate } = useCall();
   const complete = useCompleteSignin();
-  const { register, handleSubmit, formState } = useForm<SigninFields, unknown, z.output<typeof signinSchema>>({
-    resolver: zodResolver(signinSchema),
+  const { register, handleSubmit, formState } = useForm<SigninFields, unknown, SigninValues>({
+    resolver: validation.resolver,
     defaultValues: { email: '', password: '' },
   });
   const { errors, isSubmitting } = formState;
@@ -32,7 +37,7 @@ export function SigninForm({ onError }: { onError: (message: string | null) => v
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <form onSubmit={onSubmit} onFocus={validation.preload} noValidate>
       <TextField
         label="Email"
         type="email"

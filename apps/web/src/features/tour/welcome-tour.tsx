@@ -9,6 +9,18 @@ interface WelcomeTourProps {
   onDismiss: () => void;
 }
 
+/**
+ * Joyride's own loader adds a <style> element, which the Content Security Policy refuses (no
+ * inline styles): Bootstrap's spinner instead.
+ */
+function TourLoader() {
+  return (
+    <div className="spinner-border text-light" role="status">
+      <span className="visually-hidden">Loading…</span>
+    </div>
+  );
+}
+
 /** SPEC §2 welcome tour (react-joyride; loaded only when it runs). */
 export function WelcomeTour({ startAt, onDismiss }: WelcomeTourProps) {
   const steps = useMemo(tourSteps, []);
@@ -26,6 +38,7 @@ export function WelcomeTour({ startAt, onDismiss }: WelcomeTourProps) {
         initialStepIndex={startAt}
         onEvent={onEvent}
         tooltipComponent={TourTooltip}
+        loaderComponent={TourLoader}
         options={{
           skipBeacon: true,
           closeButtonAction: 'skip',

@@ -4,6 +4,7 @@ import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { findOrder } from '../../core/find-order.ts';
 import { createAlpacaBroker } from './adapter.ts';
 import { alpacaDescriptor } from './descriptor.ts';
 import { type FakeAlpaca, startFakeAlpaca } from './fake.ts';
@@ -117,9 +118,9 @@ describe('errors', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(fake.submissions().length).toBe(before + 1);
-    expect(await broker.getOrder(ctx, session, accountId, placing.clientOrderId)).toMatchObject({
-      status: 'filled',
-      price: 100,
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId })).toMatchObject({
+      match: 'exact',
+      order: { status: 'filled', price: 100 },
     });
   });
 
@@ -143,13 +144,32 @@ describe('orders', () => {
     expect(fake.orders.filter((o) => o.client_order_id === 'sig-dup')).toHaveLength(1);
   });
 
-  it('getOrder finds by client order id, or null', async () => {
-    await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-limit'));
-    expect(await broker.getOrder(ctx, session, accountId, 'sig-limit')).toMatchObject({
-      status: 'accepted',
-      status_description: 'Alpaca order new',
-    });
-    expect(await broker.getOrder(ctx, session, accountId, 'sig-never')).toBeNull();
+  it('findOrder asks by client order id: exact, or none (Alpaca stores the id)', async () => {
+    const placed = await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-limit'));
+    const before = fake.requests.length;
+    // The strongest route wins even when the broker order id is known too.
+    expect(
+      await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-limit', brokerOrderId: placed.id }),
+    ).toEqual({ match: 'exact', order: { id: placed.id, status: 'accepted', status_description: 'Alpaca order new' } });
+    expect(fake.requests.slice(before).map((r) => r.url)).toEqual([
+      '/v2/orders:by_client_order_id?client_order_id=sig-limit',
+    ]);
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-never' })).toEqual({ match: 'none' });
+  });
+
+  it('findByBrokerId reads GET /v2/orders/{id}, or null', async () => {
+    const placed = await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 51 }));
+    expect(await broker.findByBrokerId(ctx, session, accountId, placed.id)).toMatchObject({ id: placed.id });
+    expect(fake.requests.at(-1)?.url).toBe(`/v2/orders/${placed.id}`);
+    expect(await broker.findByBrokerId(ctx, session, accountId, crypto.randomUUID())).toBeNull();
+  });
+
+  it('cancelOrder by our client order id finds the order first', async () => {
+    const placed = await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 52 }, 'sig-cancel'));
+    await broker.cancelOrder(ctx, session, { accountId, clientOrderId: 'sig-cancel' });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: `/v2/orders/${placed.id}` });
+    const missing = await failure(broker.cancelOrder(ctx, session, { accountId, clientOrderId: 'sig-none' }));
+    expect(missing).toMatchObject({ kind: 'OrderNotFound', message: 'Alpaca: no order with client order id sig-none' });
   });
 
   it('cancel signals cancel the symbol’s open orders; cancelOrder by id', async () => {
@@ -168,7 +188,7 @@ describe('orders', () => {
     expect(await broker.placeOrder(ctx, session, input({ symbol: 'NVDA', action: 'cancel' }))).toMatchObject({
       status: 'canceled',
     });
-    const again = await failure(broker.cancelOrder(ctx, session, accountId, crypto.randomUUID()));
+    const again = await failure(broker.cancelOrder(ctx, session, { accountId, brokerOrderId: crypto.randomUUID() }));
     expect(again).toMatchObject({ kind: 'OrderNotFound' });
   });
 

@@ -1,8 +1,9 @@
 // The Alpaca broker (Trading API v2): API key id and secret, live or paper, stocks, options and
 // crypto, brackets, our signal id as client_order_id (Alpaca refuses a repeat with 422).
-import type { Broker, BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { type BrokerEnvironments, connectToEnvironment } from '../../core/environments.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { orderIdToCancel } from '../../core/find-order.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { alpacaClient, sessionClient } from './client.ts';
@@ -24,6 +25,11 @@ async function findByClientId(http: HttpClient, clientOrderId: string) {
   return answer.status === 404 ? null : fromAlpacaOrder(answer.body);
 }
 
+async function findByBrokerId(http: HttpClient, orderId: string) {
+  const answer = await http.request({ path: `/v2/orders/${encodeURIComponent(orderId)}`, accept: [404] });
+  return answer.status === 404 ? null : fromAlpacaOrder(answer.body);
+}
+
 function account(body: unknown, demo: boolean) {
   const id = stringField(body, 'account_number') ?? stringField(body, 'id');
   const status = stringField(body, 'status');
@@ -41,12 +47,16 @@ function account(body: unknown, demo: boolean) {
   };
 }
 
-export function createAlpacaBroker(options: AlpacaBrokerOptions = {}): Broker {
+export type AlpacaBroker = BrokerWith<
+  'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId'
+>;
+
+export function createAlpacaBroker(options: AlpacaBrokerOptions = {}): AlpacaBroker {
   const environments = options.environments ?? ALPACA_ENVIRONMENTS;
   const client = (ctx: BrokerContext, session: BrokerSession, accountId: string) =>
     sessionClient(ctx, session, accountId, environments);
 
-  return {
+  const broker: AlpacaBroker = {
     descriptor: alpacaDescriptor,
 
     async connect(ctx, input) {
@@ -86,8 +96,10 @@ export function createAlpacaBroker(options: AlpacaBrokerOptions = {}): Broker {
       }
     },
 
-    async cancelOrder(ctx, session, accountId, orderId) {
-      const answer = await client(ctx, session, accountId).request({
+    async cancelOrder(ctx, session, target) {
+      const http = client(ctx, session, target.accountId);
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
+      const answer = await http.request({
         method: 'DELETE',
         path: `/v2/orders/${encodeURIComponent(orderId)}`,
         accept: [404],
@@ -99,9 +111,9 @@ export function createAlpacaBroker(options: AlpacaBrokerOptions = {}): Broker {
       return closeSymbol(client(ctx, session, accountId), symbol, classOf(symbol));
     },
 
-    getOrder(ctx, session, accountId, clientOrderId) {
-      return findByClientId(client(ctx, session, accountId), clientOrderId);
-    },
+    findByClientId: (ctx, session, accountId, clientOrderId) =>
+      findByClientId(client(ctx, session, accountId), clientOrderId),
+    findByBrokerId: (ctx, session, accountId, orderId) => findByBrokerId(client(ctx, session, accountId), orderId),
 
     async getHoldings(ctx, session, accountId): Promise<Holdings> {
       const http = client(ctx, session, accountId);
@@ -125,4 +137,5 @@ export function createAlpacaBroker(options: AlpacaBrokerOptions = {}): Broker {
       };
     },
   };
+  return broker;
 }

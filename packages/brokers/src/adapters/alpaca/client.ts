@@ -5,26 +5,17 @@ import { type BrokerEnvironments, type EnvironmentKind, environmentBaseUrl } fro
 import { BrokerError } from '../../core/errors.ts';
 import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
 import { stringField } from '../../core/json-read.ts';
-import { ALPACA_TITLE } from './descriptor.ts';
+import { ALPACA_TITLE, alpacaDescriptor } from './descriptor.ts';
 
 export interface AlpacaKeys {
   apiKeyId: string;
   apiSecretKey: string;
 }
 
-/** Alpaca's message for a repeated client_order_id (HTTP 422). */
-export const DUPLICATE_CLIENT_ORDER_ID = 'client_order_id must be unique';
-
-export function alpacaError(response: HttpResponse): BrokerError | undefined {
-  const message = stringField(response.body, 'message') ?? '';
-  if (response.status === 422 && message.includes(DUPLICATE_CLIENT_ORDER_ID))
-    return new BrokerError('DuplicateOrder', ALPACA_TITLE, message);
-  if (response.status !== 403) return undefined;
-  // 403 is both "wrong key" and a refused order: buying power, shares held, shorting rights.
-  if (/insufficient/i.test(message)) return new BrokerError('InsufficientFunds', ALPACA_TITLE, message);
-  if (message && !/forbidden|not authorized|unauthorized/i.test(message))
-    return new BrokerError('InvalidOrder', ALPACA_TITLE, message);
-  return undefined;
+/** A 403 the descriptor's table did not name (a wrong key is named there) is a refused order. */
+function alpacaError(response: HttpResponse): BrokerError | undefined {
+  const message = stringField(response.body, 'message');
+  return response.status === 403 && message ? new BrokerError('InvalidOrder', ALPACA_TITLE, message) : undefined;
 }
 
 export function alpacaClient(ctx: BrokerContext, baseUrl: string, keys: AlpacaKeys): HttpClient {
@@ -33,6 +24,7 @@ export function alpacaClient(ctx: BrokerContext, baseUrl: string, keys: AlpacaKe
     baseUrl,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     headers: { 'APCA-API-KEY-ID': keys.apiKeyId, 'APCA-API-SECRET-KEY': keys.apiSecretKey },
+    exceptions: alpacaDescriptor.exceptions,
     mapError: alpacaError,
   });
 }

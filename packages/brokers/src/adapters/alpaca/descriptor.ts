@@ -18,6 +18,30 @@ export const alpacaDescriptor: BrokerDescriptor = {
   title: ALPACA_TITLE,
   status: 'active',
   baseUrl: ALPACA_ENVIRONMENTS.live,
+  has: {
+    previewOrder: false,
+    cancelOrder: true,
+    closePosition: true,
+    getHoldings: true,
+    refresh: false,
+    findOrderByClientId: true,
+    findOrderByBrokerId: true,
+    listRecentOrders: false,
+    idempotencyKey: true,
+    brackets: true,
+    multiLeg: false,
+  },
+  clientOrderId: { maxLength: 128, pattern: '^[\\x20-\\x7e]+$' },
+  // 403 answers both a wrong key and a refused order: the message tells (client.ts).
+  exceptions: {
+    broad: {
+      'client_order_id must be unique': 'DuplicateOrder',
+      insufficient: 'InsufficientFunds',
+      forbidden: 'AuthenticationError',
+      'not authorized': 'AuthenticationError',
+      unauthorized: 'AuthenticationError',
+    },
+  },
   authentication: {
     type: 'credentials',
     credentials: ['apiKeyId', 'apiSecretKey'],

@@ -3,6 +3,7 @@
 // insufficient buying power. Market orders answer `accepted` and fill right after.
 import type { FastifyReply } from 'fastify';
 import { createFakeServer } from '../../core/fake-server.ts';
+import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import {
   assetClassOf,
   type FakeAlpacaOrder,
@@ -73,6 +74,12 @@ export async function startFakeAlpaca(options: FakeAlpacaOptions = {}) {
   app.get('/v2/orders::by_client_order_id', async (request, reply) => {
     const { client_order_id: id } = request.query as { client_order_id?: string };
     const order = orders.find((o) => o.client_order_id === id);
+    return order ?? reply.code(404).send({ code: 40410000, message: `order not found for ${id}` });
+  });
+
+  app.get('/v2/orders/:id', async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const order = orders.find((o) => o.id === id);
     return order ?? reply.code(404).send({ code: 40410000, message: `order not found for ${id}` });
   });
 
@@ -150,3 +157,16 @@ export async function startFakeAlpaca(options: FakeAlpacaOptions = {}) {
 
 export type { RecordedRequest } from '../../core/fake-server.ts';
 export type FakeAlpaca = Awaited<ReturnType<typeof startFakeAlpaca>>;
+
+export const startProtocolFake: StartProtocolFake = async () => {
+  const fake = await startFakeAlpaca();
+  return {
+    config: { baseUrl: fake.url },
+    credentials: () => fake.keys,
+    signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+    orderCount: () => fake.orders.length,
+    requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
+    answerNext: (answer) => fake.inject(answer),
+    close: fake.close,
+  };
+};

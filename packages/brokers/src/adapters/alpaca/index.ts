@@ -1,2 +1,5 @@
-export { type AlpacaBrokerOptions, createAlpacaBroker } from './adapter.ts';
-export { ALPACA_ENVIRONMENTS, alpacaDescriptor } from './descriptor.ts';
+import { defineBroker } from '../../core/define.ts';
+import { createAlpacaBroker } from './adapter.ts';
+import { alpacaDescriptor } from './descriptor.ts';
+
+export default defineBroker({ descriptor: alpacaDescriptor, create: () => createAlpacaBroker() });

@@ -2,9 +2,9 @@
 // replayed to Prism serving broker-specs/validating/bitmex.json (JSON bodies), which must accept it.
 import type { Order } from '@router/orders';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { context, expectBrokerError, lookUp, order, verdictOf } from '../../ccxt/test-support.ts';
 import type { BrokerSession } from '../../core/broker.ts';
 import { type PrismMock, startPrismMock, validatingSpec } from '../../core/prism-mock.ts';
-import { context, expectBrokerError, order, verdictOf } from '../ccxt-common/test-support.ts';
 import { createBitmexBroker } from './adapter.ts';
 import { BITMEX_FAKE_KEY, BITMEX_FAKE_SECRET, type BitmexFake, createBitmexFake } from './fake.ts';
 
@@ -168,10 +168,18 @@ describe('bitmex errors', () => {
 describe('bitmex lookups, cancel, close and holdings', () => {
   it('finds by client order id and cancels', async () => {
     const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-find');
-    expect(await broker.getOrder(context(baseUrl), session, 'default', 'sig-find')).toMatchObject({ id: placed.id });
-    await broker.cancelOrder(context(baseUrl), session, 'default', placed.id);
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-find' })).toMatchObject({
+      match: 'exact',
+      order: { id: placed.id },
+    });
+    await broker.cancelOrder(context(baseUrl), session, { accountId: 'default', brokerOrderId: placed.id });
     expect(fake.orders[0]?.ordStatus).toBe('Canceled');
-    expect(await broker.getOrder(context(baseUrl), session, 'default', 'nothing')).toBeNull();
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'nothing' })).toEqual({ match: 'none' });
+    expect(await broker.findByBrokerId(context(baseUrl), session, 'default', placed.id)).toMatchObject({
+      id: placed.id,
+      status: 'canceled',
+    });
+    expect(await broker.findByBrokerId(context(baseUrl), session, 'default', 'no-such-order')).toBeNull();
   });
 
   it('close sends a reduce-only market order against the position', async () => {

@@ -2,12 +2,11 @@
 // order id as clOrdID.
 
 import type { Order } from '@router/orders';
-import type { Broker } from '../../core/broker.ts';
-import { createCcxtBroker } from '../ccxt-common/broker.ts';
-import { boundedId } from '../ccxt-common/client-id.ts';
-import { basicOrder, refuseUnless } from '../ccxt-common/order-args.ts';
-import type { MarketInfo } from '../ccxt-common/symbols.ts';
-import type { CcxtVenue, OrderArgs } from '../ccxt-common/venue.ts';
+import { type CcxtBroker, createCcxtBroker } from '../../ccxt/broker.ts';
+import { boundedId } from '../../ccxt/client-id.ts';
+import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
+import type { MarketInfo } from '../../ccxt/symbols.ts';
+import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
 import { BITMEX_TITLE, bitmexDescriptor } from './descriptor.ts';
 
 const TIME_IN_FORCE: Readonly<Record<string, string>> = {
@@ -18,16 +17,16 @@ const TIME_IN_FORCE: Readonly<Record<string, string>> = {
 };
 
 /** clOrdID: up to 36 characters. */
-export const bitmexClientId = (id: string) => boundedId(id, 36);
+const bitmexClientId = (id: string) => boundedId(id, 36);
 
 /** {"error": {"message": "...", "name": "HTTPError"}} */
-export function readBitmexMessage(body: unknown): string | undefined {
+function readBitmexMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const error = (body as { error?: { message?: unknown } }).error;
   return typeof error?.message === 'string' && error.message ? error.message : undefined;
 }
 
-export function bitmexOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
+function bitmexOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
   const basic = basicOrder(BITMEX_TITLE, order);
   refuseUnless(BITMEX_TITLE, market.swap, `${market.symbol} (only perpetual swaps)`);
   refuseUnless(BITMEX_TITLE, order.quantity_type === 'fixed', `quantity_type ${order.quantity_type}`);
@@ -53,7 +52,7 @@ export function bitmexOrderArgs(order: Order, market: MarketInfo, clientOrderId:
   }
 }
 
-export const bitmexVenue: CcxtVenue = {
+const bitmexVenue: CcxtVenue = {
   descriptor: bitmexDescriptor,
   exchangeClass: (ccxt) => ccxt.bitmex,
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
@@ -63,19 +62,14 @@ export const bitmexVenue: CcxtVenue = {
   // ccxt tags orders with text "CCXT" by default; ours say where they came from.
   options: { brokerId: 'signal-router' },
   readMessage: readBitmexMessage,
-  isDuplicate: (message) => /duplicate clordid/i.test(message),
-  classify: (message) =>
-    /signature not valid|invalid api key|api key.*(disabled|expired)/i.test(message)
-      ? 'AuthenticationError'
-      : undefined,
   orderArgs: bitmexOrderArgs,
   async findByClientId(exchange, clientOrderId) {
     const filter = { clOrdID: bitmexClientId(clientOrderId) };
     const orders = await exchange.fetchOrders(undefined, undefined, undefined, { filter, reverse: true });
-    return orders.find((order) => order.clientOrderId === filter.clOrdID) ?? orders[0];
+    return orders.find((order) => order.clientOrderId === filter.clOrdID);
   },
 };
 
-export function createBitmexBroker(): Broker {
+export function createBitmexBroker(): CcxtBroker {
   return createCcxtBroker(bitmexVenue);
 }

@@ -3,7 +3,8 @@
 // api-signature = hex HMAC-SHA256(secret, verb + path + expires + body).
 import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createFakeServer, type FakeServer } from '../ccxt-common/fake-server.ts';
+import { createFakeServer, type FakeServer, startExchangeFake } from '../../ccxt/fake-server.ts';
+import type { StartProtocolFake } from '../../core/protocol-fake.ts';
 
 export const BITMEX_FAKE_KEY = 'bitmex-test-key';
 export const BITMEX_FAKE_SECRET = 'bitmex-test-secret';
@@ -145,6 +146,7 @@ export function createBitmexFake(): BitmexFake {
       (o) =>
         (!query.symbol || o.symbol === query.symbol) &&
         (filter.clOrdID === undefined || o.clOrdID === filter.clOrdID) &&
+        (filter.orderID === undefined || o.orderID === filter.orderID) &&
         (filter.open !== true || o.ordStatus === 'New'),
     );
   });
@@ -216,3 +218,12 @@ export function createBitmexFake(): BitmexFake {
   });
   return fake;
 }
+
+export const startProtocolFake: StartProtocolFake = () => {
+  const fake = createBitmexFake();
+  return startExchangeFake(fake, {
+    credentials: { apiKey: BITMEX_FAKE_KEY, apiSecret: BITMEX_FAKE_SECRET },
+    signal: { symbol: 'XBTUSD', action: 'buy', quantity: 100 },
+    orderCount: () => fake.orders.length,
+  });
+};

@@ -1,2 +1,5 @@
-export { createBitmexBroker } from './adapter.ts';
-export { bitmexDescriptor } from './descriptor.ts';
+import { defineBroker } from '../../core/define.ts';
+import { createBitmexBroker } from './adapter.ts';
+import { bitmexDescriptor } from './descriptor.ts';
+
+export default defineBroker({ descriptor: bitmexDescriptor, create: () => createBitmexBroker() });

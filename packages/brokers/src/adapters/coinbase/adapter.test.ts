@@ -3,8 +3,8 @@
 // client_order_id, product_id, side and one order_configuration).
 import type { Order } from '@router/orders';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { context, expectBrokerError, lookUp, order } from '../../ccxt/test-support.ts';
 import type { BrokerSession } from '../../core/broker.ts';
-import { context, expectBrokerError, order } from '../ccxt-common/test-support.ts';
 import { createCoinbaseBroker } from './adapter.ts';
 import { COINBASE_KEY_NAME, type CoinbaseFake, createCoinbaseFake } from './fake.ts';
 
@@ -152,13 +152,26 @@ describe('coinbase errors', () => {
 describe('coinbase lookups, cancel, close and holdings', () => {
   it('finds by client order id and cancels', async () => {
     const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-find');
-    expect(await broker.getOrder(context(baseUrl), session, 'default', 'sig-find')).toMatchObject({
-      id: placed.id,
-      status: 'accepted',
+    // Coinbase lists orders with their client_order_id: the listing route, matched by echoed id.
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-find' })).toMatchObject({
+      match: 'exact',
+      order: { id: placed.id, status: 'accepted' },
     });
-    await broker.cancelOrder(context(baseUrl), session, 'default', placed.id);
+    expect(fake.calls('GET', '/api/v3/brokerage/orders/historical/batch').length).toBeGreaterThan(0);
+    await broker.cancelOrder(context(baseUrl), session, { accountId: 'default', brokerOrderId: placed.id });
     expect(fake.orders[0]?.status).toBe('CANCELLED');
-    expect(await broker.getOrder(context(baseUrl), session, 'default', 'nothing')).toBeNull();
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'nothing' })).toEqual({ match: 'none' });
+    expect(
+      await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-find', brokerOrderId: placed.id }),
+    ).toMatchObject({
+      match: 'exact',
+      order: { id: placed.id, status: 'canceled' },
+    });
+    expect(fake.requests.at(-1)?.path).toBe(`/api/v3/brokerage/orders/historical/${placed.id}`);
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'x', brokerOrderId: 'no-such-order' })).toEqual({
+      match: 'unknown',
+      reason: 'Coinbase does not know its own order no-such-order',
+    });
   });
 
   it('close sells the available base currency', async () => {

@@ -2,24 +2,23 @@
 // JWT), our client order id as client_order_id.
 
 import type { Order } from '@router/orders';
-import type { Broker } from '../../core/broker.ts';
-import { createCcxtBroker } from '../ccxt-common/broker.ts';
-import { boundedId } from '../ccxt-common/client-id.ts';
-import { basicOrder, refuseUnless } from '../ccxt-common/order-args.ts';
-import type { CcxtVenue, OrderArgs } from '../ccxt-common/venue.ts';
+import { type CcxtBroker, createCcxtBroker } from '../../ccxt/broker.ts';
+import { boundedId } from '../../ccxt/client-id.ts';
+import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
+import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
 import { COINBASE_TITLE, coinbaseDescriptor } from './descriptor.ts';
 
-export const coinbaseClientId = (id: string) => boundedId(id, 128, /^[\x21-\x7e]+$/);
+const coinbaseClientId = (id: string) => boundedId(id, 128, /^[\x21-\x7e]+$/);
 
 /** {"error": "...", "message": "...", "error_details": "..."} (ccxt keeps only the message). */
-export function readCoinbaseMessage(body: unknown): string | undefined {
+function readCoinbaseMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as { message?: unknown; error_response?: { message?: unknown } };
   const message = record.error_response?.message ?? record.message;
   return typeof message === 'string' && message ? message : undefined;
 }
 
-export function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArgs {
+function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArgs {
   const basic = basicOrder(COINBASE_TITLE, order);
   const { side, amount } = basic;
   // ccxt makes up its own client_order_id unless the raw field is given.
@@ -72,7 +71,7 @@ export function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArg
   };
 }
 
-export const coinbaseVenue: CcxtVenue = {
+const coinbaseVenue: CcxtVenue = {
   descriptor: coinbaseDescriptor,
   exchangeClass: (ccxt) => ccxt.coinbase,
   credentials: (values) => ({
@@ -81,19 +80,18 @@ export const coinbaseVenue: CcxtVenue = {
   }),
   options: { fetchBalance: 'v3PrivateGetBrokerageAccounts' },
   readMessage: readCoinbaseMessage,
-  classify: (message) =>
-    /unauthorized|invalid (api key|signature|jwt)/i.test(message) ? 'AuthenticationError' : undefined,
   orderArgs: (order, _market, clientOrderId) => coinbaseOrderArgs(order, clientOrderId),
-  async findByClientId(exchange, clientOrderId) {
+  // Coinbase lists orders with the client_order_id they were placed with (has.listRecentOrders).
+  async findByClientId(exchange, clientOrderId, since) {
     const id = coinbaseClientId(clientOrderId);
-    const open = await exchange.fetchOpenOrders();
+    const open = await exchange.fetchOpenOrders(undefined, since);
     const match = open.find((o) => o.clientOrderId === id);
     if (match) return match;
-    const closed = await exchange.fetchClosedOrders();
+    const closed = await exchange.fetchClosedOrders(undefined, since);
     return closed.find((o) => o.clientOrderId === id);
   },
 };
 
-export function createCoinbaseBroker(): Broker {
+export function createCoinbaseBroker(): CcxtBroker {
   return createCcxtBroker(coinbaseVenue);
 }

@@ -9,6 +9,31 @@ export const coinbaseDescriptor: BrokerDescriptor & { baseUrl: string } = {
   status: 'active',
   scale: 0.8,
   baseUrl: 'https://api.coinbase.com',
+  // Orders are listed with their client_order_id; a repeated one answers with the first order.
+  has: {
+    previewOrder: false,
+    cancelOrder: true,
+    closePosition: 'emulated',
+    getHoldings: true,
+    refresh: false,
+    findOrderByClientId: false,
+    findOrderByBrokerId: true,
+    listRecentOrders: true,
+    idempotencyKey: true,
+    brackets: false,
+    multiLeg: false,
+  },
+  clientOrderId: { maxLength: 128, pattern: '^[\\x21-\\x7e]+$' },
+  exceptions: {
+    broad: {
+      'order not found': 'OrderNotFound',
+      'orderid was not found': 'OrderNotFound',
+      unauthorized: 'AuthenticationError',
+      'invalid api key': 'AuthenticationError',
+      'invalid signature': 'AuthenticationError',
+      'invalid jwt': 'AuthenticationError',
+    },
+  },
   authentication: {
     type: 'credentials',
     credentials: ['apiKeyName', 'privateKey'],

@@ -4,7 +4,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
-import { createFakeServer, type FakeServer } from '../ccxt-common/fake-server.ts';
+import { createFakeServer, type FakeServer, startExchangeFake } from '../../ccxt/fake-server.ts';
+import type { StartProtocolFake } from '../../core/protocol-fake.ts';
 
 export const COINBASE_KEY_NAME = 'organizations/5a1b-org/apiKeys/7c2d-key';
 const PRODUCTS = [
@@ -31,6 +32,19 @@ const PRODUCTS = [
     quote_max_size: '150000000',
     base_currency_id: 'ETH',
     quote_currency_id: 'USD',
+  },
+  // From ccxt's recorded createOrder case (broker-specs/ccxt): a market sell of 10 ADA-USDT.
+  {
+    product_id: 'ADA-USDT',
+    price: '0.45',
+    base_increment: '0.00000001',
+    quote_increment: '0.0001',
+    base_min_size: '0.00000001',
+    base_max_size: '10000000',
+    quote_min_size: '1',
+    quote_max_size: '10000000',
+    base_currency_id: 'ADA',
+    quote_currency_id: 'USDT',
   },
   {
     product_id: 'SOL-USDC',
@@ -151,6 +165,12 @@ export function createCoinbaseFake(): CoinbaseFake {
       cursor: '',
     };
   });
+  app.get('/api/v3/brokerage/orders/historical/:id', async (request, reply) => {
+    const order = fake.orders.find((o) => o.order_id === (request.params as { id: string }).id);
+    return order
+      ? { order }
+      : reply.code(404).send({ error: 'NOT_FOUND', message: 'order not found', error_details: 'order not found' });
+  });
   app.post('/api/v3/brokerage/orders/batch_cancel', async (request) => {
     const { order_ids: ids = [] } = JSON.parse(String(request.body)) as { order_ids?: string[] };
     return {
@@ -232,7 +252,7 @@ export function createCoinbaseFake(): CoinbaseFake {
       client_order_id: body.client_order_id,
       status: market ? 'FILLED' : 'OPEN',
       time_in_force: market ? 'IMMEDIATE_OR_CANCEL' : 'GOOD_UNTIL_CANCELLED',
-      created_time: '2026-11-01T00:00:00Z',
+      created_time: new Date().toISOString(),
       completion_percentage: market ? '100' : '0',
       filled_size: market ? String(size) : '0',
       average_filled_price: market ? product.price : '0',
@@ -258,3 +278,12 @@ export function createCoinbaseFake(): CoinbaseFake {
   });
   return fake;
 }
+
+export const startProtocolFake: StartProtocolFake = () => {
+  const fake = createCoinbaseFake();
+  return startExchangeFake(fake, {
+    credentials: { apiKeyName: COINBASE_KEY_NAME, privateKey: fake.privateKeyPem },
+    signal: { symbol: 'BTC-USD', action: 'buy', quantity: 0.01 },
+    orderCount: () => fake.orders.length,
+  });
+};

@@ -1,2 +1,5 @@
-export { createCoinbaseBroker } from './adapter.ts';
-export { coinbaseDescriptor } from './descriptor.ts';
+import { defineBroker } from '../../core/define.ts';
+import { createCoinbaseBroker } from './adapter.ts';
+import { coinbaseDescriptor } from './descriptor.ts';
+
+export default defineBroker({ descriptor: coinbaseDescriptor, create: () => createCoinbaseBroker() });

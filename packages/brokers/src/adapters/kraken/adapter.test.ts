@@ -2,9 +2,9 @@
 // replayed to Prism serving broker-specs/validating/kraken.yaml, which must accept it.
 import type { Order } from '@router/orders';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { context, expectBrokerError, formOf, lookUp, order, verdictOf } from '../../ccxt/test-support.ts';
 import type { BrokerSession } from '../../core/broker.ts';
 import { type PrismMock, startPrismMock, validatingSpec } from '../../core/prism-mock.ts';
-import { context, expectBrokerError, formOf, order, verdictOf } from '../ccxt-common/test-support.ts';
 import { createKrakenBroker, krakenClientId } from './adapter.ts';
 import { createKrakenFake, KRAKEN_FAKE_KEY, KRAKEN_FAKE_SECRET, type KrakenFake } from './fake.ts';
 
@@ -158,14 +158,22 @@ describe('kraken errors', () => {
 describe('kraken lookups, cancel, close and holdings', () => {
   it('finds an order by client order id, cancels it, and finds none for an unknown id', async () => {
     const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-find');
-    const found = await broker.getOrder(context(baseUrl), session, 'default', 'sig-find');
-    expect(found).toMatchObject({ id: placed.id, status: 'accepted' });
-    await broker.cancelOrder(context(baseUrl), session, 'default', placed.id);
+    const found = await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-find' });
+    expect(found).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'accepted' } });
+    expect(formOf(fake.calls('POST', '/0/private/OpenOrders').at(-1)?.rawBody ?? '').cl_ord_id).toBe('sig-find');
+    // By our client order id: the order is found first, then canceled by its txid.
+    await broker.cancelOrder(context(baseUrl), session, { accountId: 'default', clientOrderId: 'sig-find' });
     expect(fake.orders[0]?.status).toBe('canceled');
-    expect(await broker.getOrder(context(baseUrl), session, 'default', 'sig-find')).toMatchObject({
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-find' })).toMatchObject({
+      match: 'exact',
+      order: { status: 'canceled' },
+    });
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'nothing' })).toEqual({ match: 'none' });
+    expect(await broker.findByBrokerId(context(baseUrl), session, 'default', placed.id)).toMatchObject({
+      id: placed.id,
       status: 'canceled',
     });
-    expect(await broker.getOrder(context(baseUrl), session, 'default', 'nothing')).toBeNull();
+    expect(await broker.findByBrokerId(context(baseUrl), session, 'default', 'OXXXXX-NONE')).toBeNull();
   });
 
   it('close sells the free base balance at market; cancel cancels open orders', async () => {

@@ -2,11 +2,10 @@
 // our client order id as cl_ord_id.
 
 import type { Order } from '@router/orders';
-import type { Broker } from '../../core/broker.ts';
-import { createCcxtBroker } from '../ccxt-common/broker.ts';
-import { boundedId, uuidFor } from '../ccxt-common/client-id.ts';
-import { basicOrder, refuseUnless } from '../ccxt-common/order-args.ts';
-import type { CcxtVenue, OrderArgs } from '../ccxt-common/venue.ts';
+import { type CcxtBroker, createCcxtBroker } from '../../ccxt/broker.ts';
+import { boundedId, uuidFor } from '../../ccxt/client-id.ts';
+import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
+import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
 import { KRAKEN_TITLE, krakenDescriptor } from './descriptor.ts';
 
 /** cl_ord_id: free text up to 18 characters, else a UUID. */
@@ -15,7 +14,7 @@ export function krakenClientId(id: string): string {
 }
 
 /** "EOrder:Insufficient funds" → "insufficient funds". */
-export function readKrakenMessage(body: unknown): string | undefined {
+function readKrakenMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const errors = (body as { error?: unknown }).error;
   const first = Array.isArray(errors) ? errors.find((e): e is string => typeof e === 'string') : undefined;
@@ -24,7 +23,7 @@ export function readKrakenMessage(body: unknown): string | undefined {
   return words.charAt(0).toLowerCase() + words.slice(1);
 }
 
-export function krakenOrderArgs(order: Order, clientOrderId: string): OrderArgs {
+function krakenOrderArgs(order: Order, clientOrderId: string): OrderArgs {
   const basic = basicOrder(KRAKEN_TITLE, order);
   refuseUnless(KRAKEN_TITLE, order.duration === 'gtc' || order.duration === 'ioc', `duration ${order.duration}`);
   const params: OrderArgs['params'] = { clientOrderId: krakenClientId(clientOrderId) };
@@ -63,7 +62,7 @@ function nextNonce(): number {
   return lastNonce;
 }
 
-export const krakenVenue: CcxtVenue = {
+const krakenVenue: CcxtVenue = {
   descriptor: krakenDescriptor,
   exchangeClass: (ccxt) => ccxt.kraken,
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
@@ -71,10 +70,6 @@ export const krakenVenue: CcxtVenue = {
   configure(exchange) {
     exchange.nonce = nextNonce;
   },
-  isDuplicate: (message) => /duplicate/i.test(message),
-  // EAPI:Invalid key / signature / nonce and EGeneral:Permission denied: the key is unusable.
-  classify: (message) =>
-    /^(invalid (key|signature|nonce)|permission denied)/i.test(message) ? 'AuthenticationError' : undefined,
   orderArgs: (order, _market, clientOrderId) => krakenOrderArgs(order, clientOrderId),
   async findByClientId(exchange, clientOrderId) {
     const params = { clientOrderId: krakenClientId(clientOrderId) };
@@ -85,6 +80,6 @@ export const krakenVenue: CcxtVenue = {
   },
 };
 
-export function createKrakenBroker(): Broker {
+export function createKrakenBroker(): CcxtBroker {
   return createCcxtBroker(krakenVenue);
 }

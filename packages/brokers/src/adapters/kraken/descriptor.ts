@@ -10,6 +10,31 @@ export const krakenDescriptor: BrokerDescriptor & { baseUrl: string } = {
   status: 'active',
   scale: 0.7,
   baseUrl: 'https://api.kraken.com',
+  // cl_ord_id is refused again only while the first order is open: no idempotency key.
+  has: {
+    previewOrder: false,
+    cancelOrder: true,
+    closePosition: 'emulated',
+    getHoldings: true,
+    refresh: false,
+    findOrderByClientId: true,
+    findOrderByBrokerId: true,
+    listRecentOrders: false,
+    idempotencyKey: false,
+    brackets: false,
+    multiLeg: false,
+  },
+  clientOrderId: { maxLength: 36, pattern: '^[\\x20-\\x7e]{1,18}$|^[0-9a-fA-F-]{32,36}$' },
+  exceptions: {
+    broad: {
+      'unknown order': 'OrderNotFound',
+      duplicate: 'DuplicateOrder',
+      'invalid key': 'AuthenticationError',
+      'invalid signature': 'AuthenticationError',
+      'invalid nonce': 'AuthenticationError',
+      'permission denied': 'AuthenticationError',
+    },
+  },
   authentication: {
     type: 'credentials',
     credentials: ['apiKey', 'apiSecret'],

@@ -1,8 +1,9 @@
 // Protocol fake of Kraken's spot REST API (docs.kraken.com, broker-specs/kraken): public
-// AssetPairs, and private BalanceEx, AddOrder, OpenOrders, ClosedOrders, CancelOrder, each
+// AssetPairs, and private BalanceEx, AddOrder, OpenOrders, ClosedOrders, QueryOrders, CancelOrder, each
 // form-encoded and signed: API-Sign = HMAC-SHA512(base64-decoded secret, path + SHA256(nonce + body)).
 import { createHash, createHmac } from 'node:crypto';
-import { createFakeServer, type FakeServer } from '../ccxt-common/fake-server.ts';
+import { createFakeServer, type FakeServer, startExchangeFake } from '../../ccxt/fake-server.ts';
+import type { StartProtocolFake } from '../../core/protocol-fake.ts';
 
 export const KRAKEN_FAKE_KEY = 'kraken-test-key';
 export const KRAKEN_FAKE_SECRET = Buffer.from('kraken-test-secret-0123456789abcdef').toString('base64');
@@ -27,6 +28,17 @@ const PAIRS = {
     lot_decimals: 8,
     ordermin: '0.002',
     last: 3000,
+  },
+  // From ccxt's recorded createOrder case (broker-specs/ccxt): LTC/USDT is sent as pair=LTCUSDT.
+  LTCUSDT: {
+    altname: 'LTCUSDT',
+    wsname: 'LTC/USDT',
+    base: 'XLTC',
+    quote: 'USDT',
+    pair_decimals: 2,
+    lot_decimals: 8,
+    ordermin: '0.05',
+    last: 70,
   },
   SOLUSD: {
     altname: 'SOLUSD',
@@ -158,6 +170,12 @@ export function createKrakenFake(): KrakenFake {
         const rows = Object.fromEntries(list.map((o) => [o.txid, describe(o)]));
         return ok(open ? { open: rows } : { closed: rows, count: list.length });
       }
+      case 'QueryOrders': {
+        const ids = (form.txid ?? '').split(',');
+        const found = fake.orders.filter((o) => ids.includes(o.txid));
+        if (!found.length) return fail('EOrder:Unknown order');
+        return ok(Object.fromEntries(found.map((o) => [o.txid, describe(o)])));
+      }
       case 'CancelOrder': {
         const order = fake.orders.find(
           (o) =>
@@ -220,3 +238,12 @@ export function createKrakenFake(): KrakenFake {
   });
   return fake;
 }
+
+export const startProtocolFake: StartProtocolFake = () => {
+  const fake = createKrakenFake();
+  return startExchangeFake(fake, {
+    credentials: { apiKey: KRAKEN_FAKE_KEY, apiSecret: KRAKEN_FAKE_SECRET },
+    signal: { symbol: 'BTCUSD', action: 'buy', quantity: 0.01 },
+    orderCount: () => fake.orders.length,
+  });
+};

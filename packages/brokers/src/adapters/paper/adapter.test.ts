@@ -81,15 +81,15 @@ describe('paper broker: the Broker contract', () => {
     const { broker, ctx, session, accountId } = paper;
     const resting = await paper.place({ type: 'limit', limit_price: 90 });
     const filled = await paper.place({ quantity: 1 });
-    await broker.cancelOrder(ctx, session, accountId, resting.id);
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: resting.id });
     expect(await paper.getOrder('signal-1')).toMatchObject({
       status: 'canceled',
       status_description: 'Canceled on request',
     });
-    await expect(broker.cancelOrder(ctx, session, accountId, filled.id)).rejects.toMatchObject({
+    await expect(broker.cancelOrder(ctx, session, { accountId, brokerOrderId: filled.id })).rejects.toMatchObject({
       kind: 'InvalidOrder',
     });
-    await expect(broker.cancelOrder(ctx, session, accountId, 'PA-TEST1-99')).rejects.toMatchObject({
+    await expect(broker.cancelOrder(ctx, session, { accountId, brokerOrderId: 'PA-TEST1-99' })).rejects.toMatchObject({
       kind: 'OrderNotFound',
     });
   });
@@ -145,10 +145,10 @@ describe('paper broker: the Broker contract', () => {
     await place(once, onceSession, exits, 'exit');
     for (let step = 0; step < 24 * 6; step++) {
       clock += 10 * MINUTE;
-      await often.getOrder(ctx, oftenSession, oftenSession.accounts[0]?.id ?? '', 'exit');
+      await often.findByClientId(ctx, oftenSession, oftenSession.accounts[0]?.id ?? '', 'exit');
     }
-    const a = await often.getOrder(ctx, oftenSession, oftenSession.accounts[0]?.id ?? '', 'exit');
-    const b = await once.getOrder(ctx, onceSession, onceSession.accounts[0]?.id ?? '', 'exit');
+    const a = await often.findByClientId(ctx, oftenSession, oftenSession.accounts[0]?.id ?? '', 'exit');
+    const b = await once.findByClientId(ctx, onceSession, onceSession.accounts[0]?.id ?? '', 'exit');
     expect(a).toMatchObject({ status: 'filled' });
     expect({ ...b, id: a?.id }).toEqual(a);
   });

@@ -2,8 +2,9 @@
 // runs in one store transaction on the account, first catching up on resting orders (sweep).
 import { randomInt } from 'node:crypto';
 import type { OrderResponse } from '@router/orders';
-import type { Broker, BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { orderIdToCancel } from '../../core/find-order.ts';
 import { type Book, finish, type Market, openBook, priceAt, sweep } from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
 import { buyingPower, equity, positionOf } from './portfolio.ts';
@@ -44,7 +45,11 @@ export function toOrderResponse(order: PaperOrder): OrderResponse {
   };
 }
 
-export function createPaperBroker(options: PaperBrokerOptions): Broker {
+export type PaperBroker = BrokerWith<
+  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId'
+>;
+
+export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
   const { store } = options;
   const quote = options.quote ?? syntheticQuote;
   const startingCash = options.startingCash ?? DEFAULT_STARTING_CASH;
@@ -89,7 +94,14 @@ export function createPaperBroker(options: PaperBrokerOptions): Broker {
   /** The order as this transaction sees it (the sweep may have filled it). */
   const latest = (book: Book, order: PaperOrder) => book.changed.get(order.id) ?? order;
 
-  return {
+  /** The order with this id or client order id, as this transaction sees it; null when none. */
+  const find = (ctx: BrokerContext, session: BrokerSession, accountId: string, by: 'id' | 'clientId', id: string) =>
+    withAccount(ctx, session, accountId, async (book, _market, tx) => {
+      const order = by === 'id' ? (book.changed.get(id) ?? (await tx.getOrder(id))) : await tx.findOrderByClientId(id);
+      return order ? toOrderResponse(latest(book, order)) : null;
+    });
+
+  const broker: PaperBroker = {
     descriptor: paperDescriptor,
 
     async connect(ctx) {
@@ -154,8 +166,9 @@ export function createPaperBroker(options: PaperBrokerOptions): Broker {
       return withAccount(ctx, session, input.accountId, preview, false);
     },
 
-    cancelOrder(ctx, session, accountId, orderId) {
-      return withAccount(ctx, session, accountId, async (book, _market, tx) => {
+    async cancelOrder(ctx, session, target) {
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
+      return withAccount(ctx, session, target.accountId, async (book, _market, tx) => {
         const open = book.open.find((order) => order.id === orderId);
         if (open) {
           finish(book, open, 'canceled', 'Canceled on request');
@@ -182,12 +195,9 @@ export function createPaperBroker(options: PaperBrokerOptions): Broker {
       });
     },
 
-    getOrder(ctx, session, accountId, clientOrderId) {
-      return withAccount(ctx, session, accountId, async (book, _market, tx) => {
-        const order = await tx.findOrderByClientId(clientOrderId);
-        return order ? toOrderResponse(latest(book, order)) : null;
-      });
-    },
+    findByClientId: (ctx, session, accountId, clientOrderId) =>
+      find(ctx, session, accountId, 'clientId', clientOrderId),
+    findByBrokerId: (ctx, session, accountId, brokerOrderId) => find(ctx, session, accountId, 'id', brokerOrderId),
 
     getHoldings(ctx, session, accountId) {
       return withAccount(ctx, session, accountId, (book, market): Holdings => {
@@ -207,4 +217,5 @@ export function createPaperBroker(options: PaperBrokerOptions): Broker {
       });
     },
   };
+  return broker;
 }

@@ -11,7 +11,7 @@ describe('paper simulator: brackets, close and cancel', () => {
     paper.advance(MINUTE);
     expect(await paper.holdings()).toMatchObject({ cash: 100_100, positions: [] });
     // The exits are orders 2 and 3: the take profit filled, the stop loss was canceled with it.
-    await expect(broker.cancelOrder(ctx, session, accountId, 'PA-TEST1-3')).rejects.toMatchObject({
+    await expect(broker.cancelOrder(ctx, session, { accountId, brokerOrderId: 'PA-TEST1-3' })).rejects.toMatchObject({
       brokerMessage: 'order PA-TEST1-3 is already canceled',
     });
     paper.prices.set('AAPL', 90);

@@ -1,3 +1,8 @@
+import { defineBroker } from '../../core/define.ts';
+import { createPaperBroker } from './adapter.ts';
+import { paperDescriptor } from './descriptor.ts';
+import { createMemoryPaperStore } from './store.ts';
+
 export { createAccountState, type PaperChanges, type PaperSource } from './account-state.ts';
 export { createPaperBroker, DEFAULT_STARTING_CASH, type PaperBrokerOptions, toOrderResponse } from './adapter.ts';
 export { type Outcome, type PaperWork, runBatch } from './batch.ts';
@@ -11,3 +16,9 @@ export {
   type TransactionHint,
 } from './store.ts';
 export type { PaperAccount, PaperBracket, PaperOrder, PaperOrderStatus, PaperPosition } from './types.ts';
+
+/** In memory; the server builds paper over its PostgreSQL store instead (apps/server/src/brokers.ts). */
+export default defineBroker({
+  descriptor: paperDescriptor,
+  create: () => createPaperBroker({ store: createMemoryPaperStore() }),
+});

@@ -60,7 +60,7 @@ export async function paperFixture(options: FixtureOptions = {}) {
     place: (fields: Partial<Order>, clientOrderId = `signal-${++signals}`) =>
       broker.placeOrder(ctx, session, { accountId, clientOrderId, order: order(fields) }),
     holdings: () => broker.getHoldings(ctx, session, accountId),
-    getOrder: (clientOrderId: string) => broker.getOrder(ctx, session, accountId, clientOrderId),
+    getOrder: (clientOrderId: string) => broker.findByClientId(ctx, session, accountId, clientOrderId),
     /** Moves the clock; the next call on the account sweeps resting orders up to it. */
     advance: (ms: number) => {
       now += ms;

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { findOrder } from '../../core/find-order.ts';
 import { createSchwabBroker } from './adapter.ts';
 import { type SchwabFake, startSchwabFake } from './fake.ts';
 import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
@@ -146,33 +147,53 @@ describe('close, cancel, lookups and holdings', () => {
   it('cancels open orders by id and by the cancel action', async () => {
     const session = await connect();
     const first = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 150 });
-    await broker.cancelOrder(ctx, session, HASH, first.id);
+    await broker.cancelOrder(ctx, session, { accountId: HASH, brokerOrderId: first.id });
     expect(fake.orders.get(Number(first.id))?.status).toBe('CANCELED');
     const second = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 151 });
     const answer = await place(session, { symbol: 'ORCL', action: 'cancel' });
     expect(answer).toMatchObject({ id: second.id, status: 'canceled' });
     expect(fake.orders.get(Number(second.id))?.status).toBe('CANCELED');
-    const again = await failure(broker.cancelOrder(ctx, session, HASH, second.id));
+    const again = await failure(broker.cancelOrder(ctx, session, { accountId: HASH, brokerOrderId: second.id }));
     expect(again.message).toBe('Schwab: Order is CANCELED and cannot be canceled');
   });
 
-  it('finds an order by broker id or by what was sent, never by our id alone', async () => {
+  it('findOrder: by broker id when known, else by terms around the send time, never by our id alone', async () => {
     const session = await connect();
     time += MINUTE;
     const signal = { symbol: 'AAPL', action: 'buy', quantity: 2 };
     const sentAt = time;
     const placed = await place(session, signal);
-    expect(await broker.getOrder(ctx, session, HASH, 'sig-1')).toBeNull();
-    const byId = await broker.getOrder(ctx, session, HASH, 'sig-1', { brokerOrderId: placed.id });
-    expect(byId).toMatchObject({ id: placed.id, status: 'filled', price: 180 });
-    const bySent = await broker.getOrder(ctx, session, HASH, 'sig-1', { order: toOrder(signal), sentAt });
-    expect(bySent?.id).toBe(placed.id);
+    const lookup = { accountId: HASH, clientOrderId: 'sig-1' };
+    expect(await findOrder(broker, ctx, session, lookup)).toEqual({
+      match: 'unknown',
+      reason: 'Schwab lists recent orders only, and the send time is not known',
+    });
+    const byId = await findOrder(broker, ctx, session, { ...lookup, brokerOrderId: placed.id });
+    expect(byId).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'filled', price: 180 } });
+    const bySent = await findOrder(broker, ctx, session, { ...lookup, order: toOrder(signal), sentAt });
+    expect(bySent).toMatchObject({ match: 'probable', order: { id: placed.id } });
+    const listed = fake.requests.at(-1)?.url ?? '';
+    expect(decodeURIComponent(listed)).toBe(
+      `/trader/v1/accounts/${HASH}/orders?fromEnteredTime=${new Date(sentAt - 60_000).toISOString()}` +
+        `&toEnteredTime=${new Date(sentAt + 300_000).toISOString()}`,
+    );
     const other = { symbol: 'AAPL', action: 'buy', quantity: 3 };
-    expect(await broker.getOrder(ctx, session, HASH, 'sig-2', { order: toOrder(other), sentAt })).toBeNull();
-    await place(session, signal);
-    const twice = await failure(broker.getOrder(ctx, session, HASH, 'sig-1', { order: toOrder(signal), sentAt }));
-    expect(twice.kind).toBe('DuplicateOrder');
-    expect(await broker.getOrder(ctx, session, HASH, 'x', { brokerOrderId: '999' })).toBeNull();
+    expect(await findOrder(broker, ctx, session, { ...lookup, order: toOrder(other), sentAt })).toEqual({
+      match: 'none',
+    });
+    const closing = toOrder({ symbol: 'AAPL', action: 'close' });
+    expect(await findOrder(broker, ctx, session, { ...lookup, order: closing, sentAt })).toMatchObject({
+      match: 'unknown',
+    });
+    const second = await place(session, signal);
+    expect(await findOrder(broker, ctx, session, { ...lookup, order: toOrder(signal), sentAt })).toEqual({
+      match: 'unknown',
+      reason: `2 orders at Schwab match (${placed.id}, ${second.id})`,
+    });
+    expect(await findOrder(broker, ctx, session, { ...lookup, brokerOrderId: '999' })).toEqual({
+      match: 'unknown',
+      reason: 'Schwab does not know its own order 999',
+    });
   });
 
   it('reads holdings from positions and balances', async () => {

@@ -1,14 +1,13 @@
 // Schwab Trader API: OAuth 2 sign-in, accounts by hash, orders as Schwab's order JSON. The order
-// id comes back in the Location header of an empty 201. Schwab takes no client order id, so
-// getOrder needs an OrderHint (core/order-hint.ts) and answers null without one.
-import type { OrderResponse } from '@router/orders';
-import type { Broker, BrokerAccount, BrokerContext, BrokerSession } from '../../core/broker.ts';
+// id comes back in the Location header of an empty 201. Schwab takes no client order id: an order
+// is found again by its id, or by its terms among the orders entered around the send time.
+import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import type { OrderHint } from '../../core/order-hint.ts';
+import { orderIdToCancel } from '../../core/find-order.ts';
 import { accountPath, cancelOpenOrders, closeSymbol, submitOrder } from './account-orders.ts';
 import { createSchwabApi } from './api.ts';
 import { SCHWAB_TITLE, schwabDescriptor } from './descriptor.ts';
-import { findOrder } from './lookup.ts';
+import { findById, listMatching } from './lookup.ts';
 import { toSchwabOrder } from './mapper.ts';
 import { authorizationUrl, exchangeCode, REFRESH_MARGIN_MS, type SchwabTokens, secretsOf } from './oauth.ts';
 import { previewOf } from './preview.ts';
@@ -29,22 +28,25 @@ function sessionOf(tokens: SchwabTokens, accounts: BrokerAccount[]): BrokerSessi
   };
 }
 
-export function createSchwabBroker(options: SchwabBrokerOptions = {}): Broker & {
-  getOrder(
-    ctx: BrokerContext,
-    session: BrokerSession,
-    accountId: string,
-    clientOrderId: string,
-    hint?: OrderHint,
-  ): Promise<OrderResponse | null>;
-} {
+export type SchwabBroker = BrokerWith<
+  | 'authorizationUrl'
+  | 'refresh'
+  | 'previewOrder'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
+>;
+
+export function createSchwabBroker(options: SchwabBrokerOptions = {}): SchwabBroker {
   const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
   const api = createSchwabApi({ now, ...(options.fetch ? { fetch: options.fetch } : {}) });
 
   const closePosition = (ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string) =>
     closeSymbol(api, ctx, session, accountId, symbol);
 
-  return {
+  const broker: SchwabBroker = {
     descriptor: schwabDescriptor,
     authorizationUrl,
 
@@ -85,16 +87,22 @@ export function createSchwabBroker(options: SchwabBrokerOptions = {}): Broker & 
       return previewOf(body, clientOrderId);
     },
 
-    async cancelOrder(ctx, session, accountId, orderId) {
-      const path = `${accountPath(session, accountId)}/orders/${encodeURIComponent(orderId)}`;
-      await api.call(ctx, session, { method: 'DELETE', path });
+    async cancelOrder(ctx, session, target) {
+      const orders = `${accountPath(session, target.accountId)}/orders`;
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
+      await api.call(ctx, session, { method: 'DELETE', path: `${orders}/${encodeURIComponent(orderId)}` });
     },
 
     closePosition,
 
-    getOrder(ctx, session, accountId, _clientOrderId, hint?: OrderHint) {
+    findByBrokerId(ctx, session, accountId, orderId) {
       accountPath(session, accountId);
-      return findOrder(api, ctx, session, accountId, hint);
+      return findById(api, ctx, session, accountId, orderId);
+    },
+
+    listRecentOrders(ctx, session, query) {
+      accountPath(session, query.accountId);
+      return listMatching(api, ctx, session, query);
     },
 
     async getHoldings(ctx, session, accountId) {
@@ -105,4 +113,5 @@ export function createSchwabBroker(options: SchwabBrokerOptions = {}): Broker & 
       return holdingsOf(body);
     },
   };
+  return broker;
 }

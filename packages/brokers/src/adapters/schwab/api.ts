@@ -5,15 +5,14 @@
 // Errors come as {"message":"...","errors":["..."]}.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { asRecord } from '../../core/json-read.ts';
-import { SCHWAB_TITLE } from './descriptor.ts';
+import { SCHWAB_TITLE, schwabDescriptor } from './descriptor.ts';
 import { REFRESH_MARGIN_MS, refreshTokens, type SchwabTokens, tokensOf } from './oauth.ts';
 
-const INSUFFICIENT = /insufficient|buying power|not enough (funds|cash)|exceeds? (your )?(available|cash)/i;
-
-export function schwabError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+function schwabError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
   const record = asRecord(response.body);
   const errors = Array.isArray(record?.errors)
     ? record.errors.map((item) => messageOf(item) ?? '').filter(Boolean)
@@ -23,7 +22,8 @@ export function schwabError(response: HttpResponse, mutating: boolean): BrokerEr
   const { status } = response;
   if (status === 404) return new BrokerError('OrderNotFound', SCHWAB_TITLE, message ?? 'not found');
   if (status === 400 || status === 422) {
-    const kind = message && INSUFFICIENT.test(message) ? 'InsufficientFunds' : 'InvalidOrder';
+    // The descriptor's table reads the whole message: Schwab's reason is often in `errors`.
+    const kind = matchException(schwabDescriptor.exceptions, message) ?? 'InvalidOrder';
     return new BrokerError(kind, SCHWAB_TITLE, message ?? 'order refused');
   }
   if (status === 401) return new BrokerError('AuthenticationError', SCHWAB_TITLE, message ?? 'not authorized');

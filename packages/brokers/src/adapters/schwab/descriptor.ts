@@ -12,6 +12,33 @@ export const schwabDescriptor: BrokerDescriptor = {
   status: 'beta',
   scale: 1.8,
   baseUrl: SCHWAB_BASE_URL,
+  has: {
+    previewOrder: true,
+    cancelOrder: true,
+    // No close call: the adapter sends an opposite market order for the position.
+    closePosition: 'emulated',
+    getHoldings: true,
+    refresh: true,
+    findOrderByClientId: false,
+    findOrderByBrokerId: true,
+    // Orders by entry time, matched by terms: Schwab keeps no client order id.
+    listRecentOrders: true,
+    idempotencyKey: false,
+    brackets: true,
+    multiLeg: true,
+  },
+  clientOrderId: null,
+  exceptions: {
+    broad: {
+      insufficient: 'InsufficientFunds',
+      'buying power': 'InsufficientFunds',
+      'not enough funds': 'InsufficientFunds',
+      'not enough cash': 'InsufficientFunds',
+      'exceeds available': 'InsufficientFunds',
+      'exceeds your available': 'InsufficientFunds',
+      'exceeds cash': 'InsufficientFunds',
+    },
+  },
   authentication: {
     type: 'open',
     credentials: ['code'],

@@ -3,7 +3,10 @@
 // /v1/oauth/token, Bearer access tokens that expire 30 minutes after issue and refresh tokens
 // 7 days after sign-in (on the injected clock). Errors in Schwab's shapes:
 //   401/400 {"message":"...","errors":["..."]}; token endpoint {"error":"...","error_description":"..."}
+
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { type Injection, playInjection, takeInjection } from '../../core/fake-server.ts';
+import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { type FakeAccount, type FakeOrder, FakeRejection } from './fake-book.ts';
 import { registerOAuth } from './fake-oauth.ts';
 import { registerOrderRoutes } from './fake-orders.ts';
@@ -24,13 +27,6 @@ export interface RecordedRequest {
   body: unknown;
 }
 
-export interface Failure {
-  method: string;
-  path: RegExp;
-  status: number;
-  body: unknown;
-}
-
 export type SchwabFake = Awaited<ReturnType<typeof startSchwabFake>>;
 
 type Json = Record<string, unknown>;
@@ -39,7 +35,7 @@ export async function startSchwabFake(options: SchwabFakeOptions = {}) {
   const now = options.now ?? Date.now;
   const app = Fastify();
   const requests: RecordedRequest[] = [];
-  const failures: Failure[] = [];
+  const failures: Injection[] = [];
   const orders = new Map<number, FakeOrder>();
   let nextOrderId = 1_000_000_001;
   const accounts = new Map<string, FakeAccount>(
@@ -57,10 +53,8 @@ export async function startSchwabFake(options: SchwabFakeOptions = {}) {
 
   app.addHook('preHandler', async (request, reply) => {
     requests.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
-    const path = request.url.split('?')[0] ?? '';
-    const index = failures.findIndex((failure) => failure.method === request.method && failure.path.test(path));
-    const [failure] = index >= 0 ? failures.splice(index, 1) : [];
-    if (failure) return reply.code(failure.status).send(failure.body);
+    const failure = takeInjection(failures, request.method, request.url);
+    if (failure && (await playInjection(failure, request, reply))) return reply;
     if (!request.url.startsWith('/trader/')) return;
     const problem = oauth.checkBearer(request.headers.authorization);
     if (problem) return reply.code(401).send({ message: 'Client not authorized', errors: [problem] });
@@ -128,9 +122,24 @@ export async function startSchwabFake(options: SchwabFakeOptions = {}) {
     revokeAccessTokens: oauth.revokeAccessTokens,
     /** POSTs that could have placed an order (retries show up here). */
     submissions: () => requests.filter((r) => r.method === 'POST' && /\/orders$/.test(r.url)).length,
-    failNext(failure: Failure) {
+    failNext(failure: Injection) {
       failures.push(failure);
     },
     close: () => app.close(),
   };
 }
+
+const APP = { clientId: 'fake-app-key', clientSecret: 'fake-app-secret' };
+
+export const startProtocolFake: StartProtocolFake = async () => {
+  const fake = await startSchwabFake(APP);
+  return {
+    config: { baseUrl: fake.baseUrl, ...APP },
+    credentials: (redirectUrl) => ({ code: fake.issueCode(redirectUrl) }),
+    signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+    orderCount: () => fake.orders.size,
+    requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
+    answerNext: (answer) => fake.failNext(answer),
+    close: fake.close,
+  };
+};

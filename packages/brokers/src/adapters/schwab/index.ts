@@ -1,2 +1,5 @@
-export { createSchwabBroker, type SchwabBrokerOptions } from './adapter.ts';
-export { SCHWAB_TITLE, schwabDescriptor } from './descriptor.ts';
+import { defineBroker } from '../../core/define.ts';
+import { createSchwabBroker } from './adapter.ts';
+import { schwabDescriptor } from './descriptor.ts';
+
+export default defineBroker({ descriptor: schwabDescriptor, create: () => createSchwabBroker() });

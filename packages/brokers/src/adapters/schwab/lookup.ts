@@ -1,15 +1,13 @@
-// Finding a Schwab order again. Schwab keeps no client order id and no free tag, so our id
-// cannot be searched for. With the broker order id (from the Location header) the order is read
-// directly; after a lost answer, the orders entered around the send time are compared with the
-// order we would have sent: same type, prices and legs. Exactly one match is the order; none is
-// null; several throw, because picking one could be picking the user's own order.
+// Finding a Schwab order again (core/find-order.ts picks the route). Schwab keeps no client
+// order id and no free tag, so our id cannot be searched for. With the broker order id (from the
+// Location header) the order is read directly; after a lost answer, the orders entered around
+// the send time are compared with the order we would have sent: same type, prices and legs.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { isBrokerError } from '../../core/errors.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
-import { ORDER_HINT_WINDOW_AFTER_MS, ORDER_HINT_WINDOW_BEFORE_MS, type OrderHint } from '../../core/order-hint.ts';
+import type { ListedOrder, RecentOrdersQuery } from '../../core/lookup.ts';
 import type { SchwabApi } from './api.ts';
-import { SCHWAB_TITLE } from './descriptor.ts';
 import { type SchwabOrder, toSchwabOrder } from './mapper.ts';
 import { toOrderResponse } from './reader.ts';
 
@@ -19,7 +17,7 @@ function sameNumber(a: unknown, b: string | undefined): boolean {
 }
 
 /** Whether a listed order is the one we sent (entry level: type, prices, legs). */
-export function matchesSent(listed: unknown, sent: SchwabOrder): boolean {
+function matchesSent(listed: unknown, sent: SchwabOrder): boolean {
   const order = asRecord(listed);
   if (!order) return false;
   if (stringField(order, 'orderType') !== sent.orderType) return false;
@@ -41,39 +39,38 @@ export function matchesSent(listed: unknown, sent: SchwabOrder): boolean {
   );
 }
 
-export async function findOrder(
+const ordersPath = (accountId: string) => `/trader/v1/accounts/${encodeURIComponent(accountId)}/orders`;
+
+export async function findById(
   api: SchwabApi,
   ctx: BrokerContext,
   session: BrokerSession,
   accountId: string,
-  hint: OrderHint | undefined,
+  orderId: string,
 ): Promise<OrderResponse | null> {
-  const base = `/trader/v1/accounts/${encodeURIComponent(accountId)}/orders`;
-  if (hint?.brokerOrderId) {
-    try {
-      const { body } = await api.call(ctx, session, { path: `${base}/${encodeURIComponent(hint.brokerOrderId)}` });
-      return toOrderResponse(body, hint.brokerOrderId);
-    } catch (error) {
-      if (isBrokerError(error) && error.kind === 'OrderNotFound') return null;
-      throw error;
-    }
+  try {
+    const { body } = await api.call(ctx, session, { path: `${ordersPath(accountId)}/${encodeURIComponent(orderId)}` });
+    return toOrderResponse(body, orderId);
+  } catch (error) {
+    if (isBrokerError(error) && error.kind === 'OrderNotFound') return null;
+    throw error;
   }
-  if (!hint?.order || hint.sentAt === undefined) return null;
-  const sent = toSchwabOrder(hint.order);
+}
+
+/** The orders entered in the window with the terms of the order we sent (Schwab lists a year back). */
+export async function listMatching(
+  api: SchwabApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  query: RecentOrdersQuery,
+): Promise<ListedOrder[]> {
+  if (!query.order) return [];
+  const sent = toSchwabOrder(query.order);
   const { body } = await api.call(ctx, session, {
-    path: base,
-    query: {
-      fromEnteredTime: new Date(hint.sentAt - ORDER_HINT_WINDOW_BEFORE_MS).toISOString(),
-      toEnteredTime: new Date(hint.sentAt + ORDER_HINT_WINDOW_AFTER_MS).toISOString(),
-    },
+    path: ordersPath(query.accountId),
+    query: { fromEnteredTime: new Date(query.from).toISOString(), toEnteredTime: new Date(query.to).toISOString() },
   });
-  const matches = listOf(body).filter((order) => matchesSent(order, sent));
-  if (matches.length > 1) {
-    throw new BrokerError(
-      'DuplicateOrder',
-      SCHWAB_TITLE,
-      `${matches.length} orders match (${matches.map((order) => stringField(order, 'orderId')).join(', ')}); check them at Schwab`,
-    );
-  }
-  return matches[0] ? toOrderResponse(matches[0]) : null;
+  return listOf(body)
+    .filter((order) => matchesSent(order, sent))
+    .map((order) => ({ order: toOrderResponse(order), match: 'terms' }));
 }

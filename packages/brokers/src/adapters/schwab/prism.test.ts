@@ -51,11 +51,11 @@ describe('Schwab requests against the validating mock', () => {
   it('accepts the preview, the lookups, holdings and cancel', async () => {
     const input = { accountId: HASH, order: toOrder(SIGNAL_CASES[1]?.signal ?? {}), clientOrderId: 's' };
     // Prism's generated preview body is placeholders; only the request's verdict matters here.
-    await broker.previewOrder?.(ctx, session, input).catch(() => undefined);
-    await broker.getOrder(ctx, session, HASH, 's', { brokerOrderId: '1000000001' });
-    await broker.getOrder(ctx, session, HASH, 's', { order: input.order, sentAt: now });
+    await broker.previewOrder(ctx, session, input).catch(() => undefined);
+    await broker.findByBrokerId(ctx, session, HASH, '1000000001');
+    await broker.listRecentOrders(ctx, session, { ...input, from: now - 60_000, to: now });
     await broker.getHoldings(ctx, session, HASH);
-    await broker.cancelOrder(ctx, session, HASH, '1000000001');
+    await broker.cancelOrder(ctx, session, { accountId: HASH, brokerOrderId: '1000000001' });
     for (const [method, path] of [
       ['POST', /\/previewOrder$/],
       ['GET', /\/orders\/1000000001$/],

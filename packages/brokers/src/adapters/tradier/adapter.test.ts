@@ -4,7 +4,8 @@ import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { createTradierBroker } from './adapter.ts';
+import { findOrder } from '../../core/find-order.ts';
+import { createTradierBroker, startOfListedDay } from './adapter.ts';
 import { tradierDescriptor } from './descriptor.ts';
 import { type FakeTradier, startFakeTradier } from './fake.ts';
 
@@ -37,6 +38,8 @@ beforeAll(async () => {
 afterAll(() => Promise.all([fake.close(), live.close()]));
 afterEach(() => fake.clearInjections());
 
+/** A send time well inside the day Tradier lists (the fake keeps every order). */
+const today = () => startOfListedDay(Date.now()) + 120_000;
 let sequence = 0;
 function input(signal: Record<string, unknown>, clientOrderId = `sig-${++sequence}`): PlaceOrderInput {
   return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: tradierDescriptor }) };
@@ -137,9 +140,10 @@ describe('errors', () => {
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect(fake.submissions().length).toBe(before + 1);
-    expect(await broker.getOrder(ctx, session, accountId, 'sig_timeout:1')).toMatchObject({
-      status: 'filled',
-      price: 100,
+    const lookup = { accountId, clientOrderId: 'sig_timeout:1', sentAt: today() };
+    expect(await findOrder(broker, ctx, session, lookup)).toMatchObject({
+      match: 'exact',
+      order: { status: 'filled', price: 100 },
     });
   });
 });
@@ -152,13 +156,49 @@ describe('orders', () => {
     expect(fake.orders.filter((o) => o.tag === 'sig-dup')).toHaveLength(1);
   });
 
-  it('getOrder: by tag, or null', async () => {
-    await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-open'));
-    expect(await broker.getOrder(ctx, session, accountId, 'sig-open')).toMatchObject({
-      status: 'accepted',
-      status_description: 'Tradier order open',
+  it('findOrder with a broker id reads the order itself: exact, or unknown when Tradier denies it', async () => {
+    const placed = await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 49 }, 'sig-byid'));
+    const lookup = { accountId, clientOrderId: 'sig-byid', brokerOrderId: placed.id };
+    expect(await findOrder(broker, ctx, session, lookup)).toEqual({
+      match: 'exact',
+      order: { id: placed.id, status: 'accepted', status_description: 'Tradier order open' },
     });
-    expect(await broker.getOrder(ctx, session, accountId, 'sig-never')).toBeNull();
+    expect(fake.requests.at(-1)?.url).toBe(`/v1/accounts/${accountId}/orders/${placed.id}`);
+    expect(await findOrder(broker, ctx, session, { ...lookup, brokerOrderId: '999' })).toEqual({
+      match: 'unknown',
+      reason: 'Tradier does not know its own order 999',
+    });
+  });
+
+  it('findOrder without one lists the day’s orders and matches our echoed tag: exact, or none', async () => {
+    await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-open'));
+    const sentAt = today();
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-open', sentAt })).toMatchObject({
+      match: 'exact',
+      order: { status: 'accepted', status_description: 'Tradier order open' },
+    });
+    expect(fake.requests.at(-1)?.url).toBe(`/v1/accounts/${accountId}/orders?includeTags=true`);
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-never', sentAt })).toEqual({
+      match: 'none',
+    });
+  });
+
+  it('findOrder cannot prove absence without a send time, or before the listed day', async () => {
+    const before = fake.requests.length;
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-open' })).toMatchObject({
+      match: 'unknown',
+    });
+    const yesterday = startOfListedDay(Date.now()) - 3_600_000;
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-never', sentAt: yesterday })).toEqual(
+      { match: 'unknown', reason: 'Tradier no longer lists the orders of that time' },
+    );
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('the listed day starts at midnight in New York', () => {
+    // 14 Jan 2025 03:30 UTC is 22:30 on the 13th in New York (EST, UTC-5).
+    expect(startOfListedDay(Date.UTC(2025, 0, 14, 3, 30, 12, 345))).toBe(Date.UTC(2025, 0, 13, 5));
+    expect(startOfListedDay(Date.UTC(2025, 6, 14, 12))).toBe(Date.UTC(2025, 6, 14, 4));
   });
 
   it('cancel signals cancel the symbol’s open orders; cancelOrder by id', async () => {
@@ -177,8 +217,9 @@ describe('orders', () => {
       method: 'DELETE',
       url: `/v1/accounts/${accountId}/orders/${open.id}`,
     });
-    expect(await failure(broker.cancelOrder(ctx, session, accountId, open.id))).toMatchObject({ kind: 'InvalidOrder' });
-    expect(await failure(broker.cancelOrder(ctx, session, accountId, '999'))).toMatchObject({
+    const byId = (brokerOrderId: string) => broker.cancelOrder(ctx, session, { accountId, brokerOrderId });
+    expect(await failure(byId(open.id))).toMatchObject({ kind: 'InvalidOrder' });
+    expect(await failure(byId('999'))).toMatchObject({
       kind: 'OrderNotFound',
       message: 'Tradier: Order not found',
     });
@@ -233,7 +274,8 @@ describe('orders', () => {
       const other = await broker.connect({ baseUrl: empty.url }, { credentials: { accessToken: 't2' } });
       const none = await broker.getHoldings({ baseUrl: empty.url }, other, 'VA12345678');
       expect(none.positions).toEqual([]);
-      expect(await broker.getOrder({ baseUrl: empty.url }, other, 'VA12345678', 'x')).toBeNull();
+      const lookup = { accountId: 'VA12345678', clientOrderId: 'x', sentAt: today() };
+      expect(await findOrder(broker, { baseUrl: empty.url }, other, lookup)).toEqual({ match: 'none' });
     } finally {
       await empty.close();
     }

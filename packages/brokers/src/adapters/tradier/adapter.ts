@@ -3,15 +3,16 @@
 // not refuse a repeated tag, so an order is looked up by its tag before it is placed.
 import type { Order, OrderResponse } from '@router/orders';
 import type {
-  Broker,
   BrokerAccount,
   BrokerContext,
   BrokerSession,
+  BrokerWith,
   Holdings,
   PlaceOrderInput,
 } from '../../core/broker.ts';
 import { type BrokerEnvironments, connectToEnvironment } from '../../core/environments.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { orderIdToCancel } from '../../core/find-order.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath, sessionClient, tradierClient } from './client.ts';
@@ -19,9 +20,33 @@ import { TRADIER_ENVIRONMENTS, TRADIER_TITLE, tradierDescriptor } from './descri
 import { cancelOpenOrders, closingOrder, listOrders, listPositions } from './exits.ts';
 import { fromPlacement, fromPreview, fromTradierOrder, tagOf, toTradierForm } from './mapper.ts';
 
+/** Tradier lists the day's orders (and open ones) with their tags: ours is the client order id. */
 async function findByTag(http: HttpClient, accountId: string, tag: string): Promise<OrderResponse | null> {
   const order = (await listOrders(http, accountId)).find((o) => stringField(o, 'tag') === tag);
   return order ? fromTradierOrder(order) : null;
+}
+
+/** Tradier lists the orders of the present calendar day (US Eastern) and the open ones. */
+export function startOfListedDay(now: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York',
+    hourCycle: 'h23',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(now);
+  const part = (type: string) => Number(parts.find((item) => item.type === type)?.value ?? 0);
+  return now - ((part('hour') * 60 + part('minute')) * 60 + part('second')) * 1000 - (now % 1000);
+}
+
+async function findById(http: HttpClient, accountId: string, orderId: string): Promise<OrderResponse | null> {
+  try {
+    const answer = await http.request({ path: accountPath(accountId, `/orders/${encodeURIComponent(orderId)}`) });
+    return fromTradierOrder(asRecord(answer.body)?.order);
+  } catch (error) {
+    if (isBrokerError(error) && error.kind === 'OrderNotFound') return null;
+    throw error;
+  }
 }
 
 /** {"profile": {"id": "id-gcostanza", "account": {…} or [{…}, …]}} → our accounts. */
@@ -60,11 +85,15 @@ export interface TradierBrokerOptions {
   environments?: BrokerEnvironments;
 }
 
-export function createTradierBroker(options: TradierBrokerOptions = {}): Broker {
+export type TradierBroker = BrokerWith<
+  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+>;
+
+export function createTradierBroker(options: TradierBrokerOptions = {}): TradierBroker {
   const environments = options.environments ?? TRADIER_ENVIRONMENTS;
   const client = (ctx: BrokerContext, session: BrokerSession, accountId: string) =>
     sessionClient(ctx, session, accountId, environments);
-  return {
+  const broker: TradierBroker = {
     descriptor: tradierDescriptor,
 
     async connect(ctx: BrokerContext, input): Promise<BrokerSession> {
@@ -111,10 +140,12 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Broker 
       return fromPreview(answer.body, tag);
     },
 
-    async cancelOrder(ctx, session, accountId, orderId) {
-      await client(ctx, session, accountId).request({
+    async cancelOrder(ctx, session, target) {
+      const http = client(ctx, session, target.accountId);
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
+      await http.request({
         method: 'DELETE',
-        path: accountPath(accountId, `/orders/${encodeURIComponent(orderId)}`),
+        path: accountPath(target.accountId, `/orders/${encodeURIComponent(orderId)}`),
       });
     },
 
@@ -126,8 +157,12 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Broker 
       return place(http, accountId, closing);
     },
 
-    getOrder(ctx, session, accountId, clientOrderId) {
-      return findByTag(client(ctx, session, accountId), accountId, tagOf(clientOrderId));
+    findByBrokerId: (ctx, session, accountId, orderId) => findById(client(ctx, session, accountId), accountId, orderId),
+
+    async listRecentOrders(ctx, session, { accountId, clientOrderId, from }) {
+      if (from < startOfListedDay((ctx.now ?? Date.now)())) return null;
+      const found = await findByTag(client(ctx, session, accountId), accountId, tagOf(clientOrderId));
+      return found ? [{ order: found, match: 'id' }] : [];
     },
 
     async getHoldings(ctx, session, accountId): Promise<Holdings> {
@@ -159,4 +194,5 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Broker 
       };
     },
   };
+  return broker;
 }

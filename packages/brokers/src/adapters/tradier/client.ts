@@ -1,22 +1,11 @@
 // Tradier over the shared HTTP client: Bearer token, JSON answers (Tradier answers XML unless
-// asked), the connection's environment, and Tradier's error bodies:
+// asked), the connection's environment. Error bodies, read by the descriptor's exception table:
 //   401 text/plain "Invalid Access Token"     400 {"errors": {"error": ["You do not have enough buying power …"]}}
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { type BrokerEnvironments, environmentBaseUrl } from '../../core/environments.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
-import { messageOf } from '../../core/http-errors.ts';
-import { TRADIER_TITLE } from './descriptor.ts';
-
-export function tradierError(response: HttpResponse): BrokerError | undefined {
-  if (response.status !== 400) return undefined;
-  const message = messageOf(response.body) ?? 'HTTP 400';
-  if (/buying power|insufficient|not enough (cash|funds)/i.test(message))
-    return new BrokerError('InsufficientFunds', TRADIER_TITLE, message);
-  if (/order not found|invalid order id/i.test(message))
-    return new BrokerError('OrderNotFound', TRADIER_TITLE, message);
-  return undefined;
-}
+import { createHttpClient, type HttpClient } from '../../core/http.ts';
+import { TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
 
 export function tradierClient(ctx: BrokerContext, baseUrl: string, accessToken: string): HttpClient {
   return createHttpClient({
@@ -24,7 +13,7 @@ export function tradierClient(ctx: BrokerContext, baseUrl: string, accessToken: 
     baseUrl,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-    mapError: tradierError,
+    exceptions: tradierDescriptor.exceptions,
   });
 }
 

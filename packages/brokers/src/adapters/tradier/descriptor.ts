@@ -19,6 +19,32 @@ export const tradierDescriptor: BrokerDescriptor = {
   status: 'active',
   baseUrl: TRADIER_ENVIRONMENTS.live,
   scale: 1.2,
+  has: {
+    previewOrder: true,
+    cancelOrder: true,
+    // No close call: the adapter sends a market order for the position.
+    closePosition: 'emulated',
+    getHoldings: true,
+    refresh: false,
+    findOrderByClientId: false,
+    findOrderByBrokerId: true,
+    // The order list echoes our tag.
+    listRecentOrders: true,
+    idempotencyKey: false,
+    brackets: false,
+    multiLeg: true,
+  },
+  clientOrderId: { maxLength: 255, pattern: '^[A-Za-z0-9-]+$' },
+  exceptions: {
+    broad: {
+      'buying power': 'InsufficientFunds',
+      insufficient: 'InsufficientFunds',
+      'not enough cash': 'InsufficientFunds',
+      'not enough funds': 'InsufficientFunds',
+      'order not found': 'OrderNotFound',
+      'invalid order id': 'OrderNotFound',
+    },
+  },
   authentication: {
     type: 'credentials',
     credentials: ['accessToken'],

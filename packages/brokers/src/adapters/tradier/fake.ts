@@ -3,6 +3,7 @@
 // quirks: a list of one comes as an object, an empty list as "null". Market orders fill at once.
 import { randomUUID } from 'node:crypto';
 import { createFakeServer } from '../../core/fake-server.ts';
+import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { checkOrderForm, type FakeTradierOrder, quoteOf, TradierRefusal } from './fake-book.ts';
 
 export interface FakeTradierOptions {
@@ -127,6 +128,14 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
     return { orders: shown.length ? { order: tradierList(shown) } : 'null' };
   });
 
+  app.get('/v1/accounts/:id/orders/:orderId', async (request, reply) => {
+    const order = orders.find((o) => String(o.id) === (request.params as { orderId: string }).orderId);
+    if (!order) return reply.code(400).send(errors('Order not found'));
+    const { tag, ...rest } = order;
+    const withTags = (request.query as { includeTags?: string }).includeTags === 'true';
+    return { order: withTags && tag ? { ...rest, tag } : rest };
+  });
+
   app.delete('/v1/accounts/:id/orders/:orderId', async (request, reply) => {
     const order = orders.find((o) => String(o.id) === (request.params as { orderId: string }).orderId);
     if (!order) return reply.code(400).send(errors('Order not found'));
@@ -169,3 +178,16 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
 }
 
 export type FakeTradier = Awaited<ReturnType<typeof startFakeTradier>>;
+
+export const startProtocolFake: StartProtocolFake = async () => {
+  const fake = await startFakeTradier();
+  return {
+    config: { baseUrl: fake.url },
+    credentials: () => ({ accessToken: fake.token }),
+    signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+    orderCount: () => fake.orders.length,
+    requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
+    answerNext: (answer) => fake.inject(answer),
+    close: fake.close,
+  };
+};

@@ -1,2 +1,5 @@
-export { createTradierBroker, type TradierBrokerOptions } from './adapter.ts';
-export { TRADIER_ENVIRONMENTS, tradierDescriptor } from './descriptor.ts';
+import { defineBroker } from '../../core/define.ts';
+import { createTradierBroker } from './adapter.ts';
+import { tradierDescriptor } from './descriptor.ts';
+
+export default defineBroker({ descriptor: tradierDescriptor, create: () => createTradierBroker() });

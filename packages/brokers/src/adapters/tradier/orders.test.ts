@@ -1,13 +1,16 @@
-// Contract: every order the descriptor claims reaches the fake as the form Tradier documents
-// (form-encoded, Bearer token, JSON asked for), and previews send the same form with preview=true.
+// Contract: every order the descriptor claims (fixtures/requests.json; the exact forms are checked
+// by core/replay.test.ts) goes form-encoded with the Bearer token, JSON asked for; previews send
+// the same form with preview=true.
 import { normalizeOrderOrThrow, type Order } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import type { RecordedRequest } from '../../core/fake-server.ts';
+import { type RequestCase, readFixtures } from '../../core/replay.ts';
 import { createTradierBroker } from './adapter.ts';
 import { tradierDescriptor } from './descriptor.ts';
 import { type FakeTradier, startFakeTradier } from './fake.ts';
-import { TRADIER_ORDER_CASES } from './fixtures/orders.ts';
+
+const CASES = readFixtures<RequestCase>('tradier', 'requests.json')?.placeOrder ?? [];
 
 const broker = createTradierBroker();
 let fake: FakeTradier;
@@ -28,7 +31,7 @@ const order = (signal: Record<string, unknown>): Order =>
 const formOf = (request: RecordedRequest) => Object.fromEntries(new URLSearchParams(request.body));
 
 describe('Tradier orders on the wire', () => {
-  it.each(TRADIER_ORDER_CASES)('$name', async ({ signal, form }) => {
+  it.each(CASES)('$description', async ({ input: { signal = {} } }) => {
     const clientOrderId = `sig-${crypto.randomUUID()}`;
     const before = fake.submissions().length;
     const response = await broker.placeOrder(ctx, session, { accountId, order: order(signal), clientOrderId });
@@ -41,7 +44,7 @@ describe('Tradier orders on the wire', () => {
       authorization: `Bearer ${fake.token}`,
       accept: 'application/json',
     });
-    expect(formOf(request)).toEqual({ ...form, tag: clientOrderId });
+    expect(formOf(request)).toMatchObject({ tag: clientOrderId });
     expect(response).toEqual({
       id: expect.stringMatching(/^\d+$/),
       status: 'accepted',
@@ -50,7 +53,7 @@ describe('Tradier orders on the wire', () => {
   });
 
   it('the table covers every class, type, duration and action the descriptor claims', () => {
-    const orders = TRADIER_ORDER_CASES.map((c) => order(c.signal));
+    const orders = CASES.map((c) => order(c.input.signal ?? {}));
     const { reference } = tradierDescriptor;
     expect(new Set(orders.map((o) => o.class))).toEqual(new Set(reference.class?.values));
     expect(new Set(orders.map((o) => o.type))).toEqual(new Set(reference.type?.values));
@@ -63,10 +66,10 @@ describe('Tradier orders on the wire', () => {
 
   it('previews send the same form with preview=true and place nothing', async () => {
     const placed = fake.orders.length;
-    const [first] = TRADIER_ORDER_CASES;
-    const preview = await broker.previewOrder?.(ctx, session, {
+    const [first] = CASES;
+    const preview = await broker.previewOrder(ctx, session, {
       accountId,
-      order: order(first?.signal ?? {}),
+      order: order(first?.input.signal ?? {}),
       clientOrderId: 'sig_preview.1',
     });
     expect(preview).toEqual({
@@ -75,7 +78,7 @@ describe('Tradier orders on the wire', () => {
       status_description: 'Preview, nothing placed: cost 1000, commission 0',
     });
     expect(formOf(fake.submissions().at(-1) as RecordedRequest)).toEqual({
-      ...first?.form,
+      ...([first?.output].flat()[0]?.body as Record<string, string>),
       tag: 'sig-preview-1',
       preview: 'true',
     });

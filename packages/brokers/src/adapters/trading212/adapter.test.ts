@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { findOrder } from '../../core/find-order.ts';
 import { createTrading212Broker } from './adapter.ts';
 import { TRADING212_ENVIRONMENTS } from './descriptor.ts';
 import { startTrading212Fake, type Trading212Fake } from './fake.ts';
@@ -138,39 +139,48 @@ describe('close, cancel, lookups and holdings', () => {
     const first = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100 });
     time += 2_000;
     const second = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 101 });
-    await broker.cancelOrder(ctx, session, ACCOUNT, first.id);
+    await broker.cancelOrder(ctx, session, { accountId: ACCOUNT, brokerOrderId: first.id });
     time += 5_000;
     const answer = await place({ symbol: 'AAPL', action: 'cancel' });
     expect(answer.status).toBe('canceled');
     expect(answer.id.split(',')).toContain(second.id);
     expect(answer.id.split(',')).not.toContain(first.id);
-    const gone = await failure(broker.cancelOrder(ctx, session, ACCOUNT, first.id));
+    const gone = await failure(broker.cancelOrder(ctx, session, { accountId: ACCOUNT, brokerOrderId: first.id }));
     expect(gone.kind).toBe('OrderNotFound');
   });
 
-  it('finds an order by its id or by what was sent, never by our id alone', async () => {
+  it('findOrder: by its id (pending, then history), else by terms around the send time', async () => {
     const signal = { symbol: 'AAPL', action: 'buy', quantity: 0.1 };
     const sentAt = time;
     const filled = await place(signal);
     time += 2_000;
     const resting = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 99 });
-    expect(await broker.getOrder(ctx, session, ACCOUNT, 'sig-1')).toBeNull();
+    const lookup = { accountId: ACCOUNT, clientOrderId: 'sig-1' };
+    expect(await findOrder(broker, ctx, session, lookup)).toMatchObject({ match: 'unknown' });
     time += 2_000;
-    expect(await broker.getOrder(ctx, session, ACCOUNT, 'x', { brokerOrderId: resting.id })).toMatchObject({
-      status: 'accepted',
+    expect(await findOrder(broker, ctx, session, { ...lookup, brokerOrderId: resting.id })).toMatchObject({
+      match: 'exact',
+      order: { status: 'accepted' },
     });
     time += 2_000;
-    const done = await broker.getOrder(ctx, session, ACCOUNT, 'x', { brokerOrderId: filled.id });
-    expect(done).toMatchObject({ id: filled.id, status: 'filled', price: 180 });
+    const done = await findOrder(broker, ctx, session, { ...lookup, brokerOrderId: filled.id });
+    expect(done).toEqual({
+      match: 'exact',
+      order: { id: filled.id, status: 'filled', status_description: expect.any(String), price: 180 },
+    });
     time += 10_000;
-    const found = await broker.getOrder(ctx, session, ACCOUNT, 'x', { order: toOrder(signal), sentAt });
-    expect(found?.id).toBe(filled.id);
+    const found = await findOrder(broker, ctx, session, { ...lookup, order: toOrder(signal), sentAt });
+    expect(found).toMatchObject({ match: 'probable', order: { id: filled.id } });
     time += 10_000;
-    const other = await broker.getOrder(ctx, session, ACCOUNT, 'x', {
+    const other = await findOrder(broker, ctx, session, {
+      ...lookup,
       order: toOrder({ ...signal, quantity: 7 }),
       sentAt,
     });
-    expect(other).toBeNull();
+    expect(other).toEqual({ match: 'none' });
+    time += 10_000;
+    const unsent = await findOrder(broker, ctx, session, { ...lookup, brokerOrderId: '4999999999' });
+    expect(unsent).toEqual({ match: 'unknown', reason: 'Trading 212 does not know its own order 4999999999' });
   });
 
   it('reads cash and positions', async () => {

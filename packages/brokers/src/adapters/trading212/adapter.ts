@@ -1,17 +1,17 @@
 // Trading 212 public API v0: API key and secret, equities, one endpoint per order type. Keys
 // belong to the live or the practice (demo) environment: connecting tries live, then demo.
-// Trading 212 takes no client order id, so getOrder needs an OrderHint (core/order-hint.ts).
+// Trading 212 takes no client order id: an order is found again by its id, or by its terms.
 import type { OrderResponse } from '@router/orders';
-import type { Broker, BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { connectToEnvironment } from '../../core/environments.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { orderIdToCancel } from '../../core/find-order.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
-import type { OrderHint } from '../../core/order-hint.ts';
 import { clientFor, sessionClient } from './api.ts';
 import { TRADING212_ENVIRONMENTS, TRADING212_TITLE, trading212Descriptor } from './descriptor.ts';
 import { createInstrumentCache } from './instruments.ts';
-import { findOrder } from './lookup.ts';
+import { findById, listMatching } from './lookup.ts';
 import { marketRequest, type Trading212Request, tickerOf, toOrderResponse, toTrading212Request } from './mapper.ts';
 
 export interface Trading212BrokerOptions {
@@ -19,15 +19,11 @@ export interface Trading212BrokerOptions {
   fetch?: typeof fetch;
 }
 
-export function createTrading212Broker(options: Trading212BrokerOptions = {}): Broker & {
-  getOrder(
-    ctx: BrokerContext,
-    session: BrokerSession,
-    accountId: string,
-    clientOrderId: string,
-    hint?: OrderHint,
-  ): Promise<OrderResponse | null>;
-} {
+export type Trading212Broker = BrokerWith<
+  'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+>;
+
+export function createTrading212Broker(options: Trading212BrokerOptions = {}): Trading212Broker {
   const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
   const instruments = createInstrumentCache();
 
@@ -76,7 +72,7 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): B
     return { id: ids.join(','), status: 'canceled', status_description: description } satisfies OrderResponse;
   }
 
-  return {
+  const broker: Trading212Broker = {
     descriptor: trading212Descriptor,
 
     async connect(ctx, input) {
@@ -116,8 +112,10 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): B
       return submit(client, toTrading212Request(order, ticker));
     },
 
-    async cancelOrder(ctx, session, accountId, orderId) {
-      await clientOf(ctx, session, accountId).request({
+    async cancelOrder(ctx, session, target) {
+      const client = clientOf(ctx, session, target.accountId);
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
+      await client.request({
         method: 'DELETE',
         path: `/api/v0/equity/orders/${encodeURIComponent(orderId)}`,
       });
@@ -125,9 +123,11 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): B
 
     closePosition,
 
-    getOrder(ctx, session, accountId, _clientOrderId, hint?: OrderHint) {
-      const client = clientOf(ctx, session, accountId);
-      return findOrder(client, hint, tickerFor(ctx, session, client));
+    findByBrokerId: (ctx, session, accountId, orderId) => findById(clientOf(ctx, session, accountId), orderId),
+
+    listRecentOrders(ctx, session, query) {
+      const client = clientOf(ctx, session, query.accountId);
+      return listMatching(client, query, tickerFor(ctx, session, client));
     },
 
     async getHoldings(ctx, session, accountId): Promise<Holdings> {
@@ -159,4 +159,5 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): B
       };
     },
   };
+  return broker;
 }

@@ -5,16 +5,12 @@
 import type { BrokerContext, BrokerSecrets } from '../../core/broker.ts';
 import { type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { stringField } from '../../core/json-read.ts';
-import { TRADING212_ENVIRONMENTS, TRADING212_TITLE } from './descriptor.ts';
+import { TRADING212_ENVIRONMENTS, TRADING212_TITLE, trading212Descriptor } from './descriptor.ts';
 
-const INSUFFICIENT = new Set([
-  'InsufficientFreeForStocksException',
-  'InsufficientResources',
-  'InsufficientValueForStocksSell',
-]);
 const READABLE: Record<string, string> = {
   InsufficientFreeForStocksException: 'insufficient funds',
   InsufficientResources: 'insufficient funds',
@@ -27,13 +23,13 @@ const READABLE: Record<string, string> = {
   PriceTooFar: 'price too far from the market',
 };
 
-export function trading212Error(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+function trading212Error(response: HttpResponse, mutating: boolean): BrokerError | undefined {
   const { status, body } = response;
   const code = stringField(body, 'code');
   const detail = stringField(body, 'clarification') ?? messageOf(body);
   const message = (code && READABLE[code]) || detail || code;
   if (status === 400) {
-    const kind = code && INSUFFICIENT.has(code) ? 'InsufficientFunds' : 'InvalidOrder';
+    const kind = matchException(trading212Descriptor.exceptions, code) ?? 'InvalidOrder';
     return new BrokerError(kind, TRADING212_TITLE, message ?? 'order refused');
   }
   if (status === 401) return new BrokerError('AuthenticationError', TRADING212_TITLE, 'API key or secret refused');

@@ -16,6 +16,30 @@ export const trading212Descriptor: BrokerDescriptor = {
   status: 'beta',
   scale: 0.65,
   baseUrl: TRADING212_ENVIRONMENTS.live,
+  has: {
+    previewOrder: false,
+    cancelOrder: true,
+    // No close call: the adapter sends a market sell of the position.
+    closePosition: 'emulated',
+    getHoldings: true,
+    refresh: false,
+    findOrderByClientId: false,
+    findOrderByBrokerId: true,
+    // Pending orders and the order history, matched by terms: Trading 212 keeps no client order id.
+    listRecentOrders: true,
+    idempotencyKey: false,
+    brackets: false,
+    multiLeg: false,
+  },
+  clientOrderId: null,
+  // Refusals name a code: {"code": "InsufficientFreeForStocksException", "clarification": "…"}.
+  exceptions: {
+    exact: {
+      InsufficientFreeForStocksException: 'InsufficientFunds',
+      InsufficientResources: 'InsufficientFunds',
+      InsufficientValueForStocksSell: 'InsufficientFunds',
+    },
+  },
   authentication: {
     type: 'credentials',
     credentials: ['apiKey', 'apiSecret'],

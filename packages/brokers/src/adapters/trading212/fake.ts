@@ -2,7 +2,10 @@
 // TRADING212_BASE_URL in end-to-end runs. Authorization as Trading 212 checks it (Basic key:secret,
 // or a legacy key alone); per-endpoint rate limits on the injected clock with x-ratelimit-* headers;
 // market orders fill at once at the instrument's price, the others rest as NEW.
+
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { type Injection, playInjection, takeInjection } from '../../core/fake-server.ts';
+import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { authorizationOf } from './api.ts';
 import {
   DEFAULT_INSTRUMENTS,
@@ -17,6 +20,8 @@ import { registerPortfolioRoutes } from './fake-portfolio.ts';
 
 export interface Trading212FakeOptions {
   now?: () => number;
+  /** Per-endpoint limits (default: Trading 212's own). */
+  rateLimits?: typeof RATE_LIMITS;
   accounts?: Array<{ apiKey: string; apiSecret?: string; id: number; currency?: string; cash?: number }>;
   instruments?: FakeInstrument[];
 }
@@ -31,6 +36,7 @@ export interface Account {
 }
 
 export type Trading212Fake = Awaited<ReturnType<typeof startTrading212Fake>>;
+
 type Json = Record<string, unknown>;
 
 export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
@@ -38,7 +44,7 @@ export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
   const instruments = options.instruments ?? DEFAULT_INSTRUMENTS;
   const app = Fastify();
   const requests: Array<{ method: string; url: string; headers: Json; body: unknown }> = [];
-  const failures: Array<{ method: string; path: RegExp; status: number; body?: unknown }> = [];
+  const failures: Injection[] = [];
   const byAuthorization = new Map<string, Account>();
   for (const account of options.accounts ?? [{ apiKey: 'fake-key', apiSecret: 'fake-secret', id: 21_212_121 }]) {
     byAuthorization.set(authorizationOf(account.apiKey, account.apiSecret), {
@@ -58,12 +64,13 @@ export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
   app.addHook('preHandler', async (request, reply) => {
     requests.push({ method: request.method, url: request.url, headers: request.headers, body: request.body });
     const path = request.url.split('?')[0] ?? '';
-    const index = failures.findIndex((failure) => failure.method === request.method && failure.path.test(path));
-    const [failure] = index >= 0 ? failures.splice(index, 1) : [];
-    if (failure) return reply.code(failure.status).send(failure.body);
+    const failure = takeInjection(failures, request.method, request.url);
+    if (failure && (await playInjection(failure, request, reply))) return reply;
     const account = byAuthorization.get(String(request.headers.authorization ?? ''));
     if (!account) return reply.code(401).send();
-    const limit = RATE_LIMITS.find((rule) => rule.method === request.method && rule.path.test(path));
+    const limit = (options.rateLimits ?? RATE_LIMITS).find(
+      (rule) => rule.method === request.method && rule.path.test(path),
+    );
     if (!limit) return;
     const at = now();
     const recent = (account.calls.get(limit.path) ?? []).filter((time) => time > at - limit.periodMs);
@@ -139,9 +146,23 @@ export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
     accounts: byAuthorization,
     /** POSTs that could have placed an order (retries show up here). */
     submissions: () => requests.filter((r) => r.method === 'POST' && r.url.startsWith('/api/v0/equity/orders/')).length,
-    failNext(failure: { method: string; path: RegExp; status: number; body?: unknown }) {
+    failNext(failure: Injection) {
       failures.push(failure);
     },
     close: () => app.close(),
   };
 }
+
+/** Without rate limits: the replay runs calls back to back (adapter.test.ts covers the limits). */
+export const startProtocolFake: StartProtocolFake = async () => {
+  const fake = await startTrading212Fake({ rateLimits: [] });
+  return {
+    config: { baseUrl: fake.baseUrl },
+    credentials: () => ({ apiKey: 'fake-key', apiSecret: 'fake-secret' }),
+    signal: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+    orderCount: () => [...fake.accounts.values()].reduce((sum, account) => sum + account.orders.size, 0),
+    requests: () => fake.requests.map((request) => wireRecord(request.method, request.url, request.body)),
+    answerNext: (answer) => fake.failNext(answer),
+    close: fake.close,
+  };
+};

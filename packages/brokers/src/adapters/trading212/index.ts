@@ -1,2 +1,5 @@
-export { createTrading212Broker, type Trading212BrokerOptions } from './adapter.ts';
-export { TRADING212_TITLE, trading212Descriptor } from './descriptor.ts';
+import { defineBroker } from '../../core/define.ts';
+import { createTrading212Broker } from './adapter.ts';
+import { trading212Descriptor } from './descriptor.ts';
+
+export default defineBroker({ descriptor: trading212Descriptor, create: () => createTrading212Broker() });

@@ -16,7 +16,7 @@ export interface Instrument {
 /** Trading 212 refreshes the list every 10 minutes; new listings are rare. */
 const TTL_MS = 30 * 60_000;
 
-export function readInstruments(body: unknown): Instrument[] {
+function readInstruments(body: unknown): Instrument[] {
   return listOf(body).flatMap((item) => {
     const ticker = stringField(item, 'ticker');
     if (!ticker) return [];

@@ -46,11 +46,12 @@ describe('Trading 212 requests against the validating mock', () => {
   it('accepts the lookups, holdings and cancels', async () => {
     const accountId = session.accounts[0]?.id ?? '';
     const order = toOrder(aapl(SIGNAL_CASES[0]?.signal ?? {}));
-    await broker.getOrder(ctx, session, accountId, 's', { brokerOrderId: '4000000001' });
-    await broker.getOrder(ctx, session, accountId, 's', { order, sentAt: Date.now() });
+    await broker.findByBrokerId(ctx, session, accountId, '4000000001');
+    const now = Date.now();
+    await broker.listRecentOrders(ctx, session, { accountId, clientOrderId: 's', order, from: now - 60_000, to: now });
     await broker.getHoldings(ctx, session, accountId);
     await broker.placeOrder(ctx, session, { accountId, order: { ...order, action: 'cancel' }, clientOrderId: 's' });
-    await broker.cancelOrder(ctx, session, accountId, '4000000001');
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: '4000000001' });
     for (const [method, path] of [
       ['GET', /\/equity\/orders\/4000000001$/],
       ['GET', /\/equity\/orders$/],

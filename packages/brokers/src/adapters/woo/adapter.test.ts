@@ -3,8 +3,8 @@
 // side, type, quantity as strings).
 import type { Order } from '@router/orders';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { context, expectBrokerError, lookUp, order } from '../../ccxt/test-support.ts';
 import type { BrokerSession } from '../../core/broker.ts';
-import { context, expectBrokerError, order } from '../ccxt-common/test-support.ts';
 import { createWooBroker, wooClientId } from './adapter.ts';
 import { createWooFake, WOO_FAKE_KEY, WOO_FAKE_SECRET, type WooFake } from './fake.ts';
 
@@ -115,13 +115,17 @@ describe('woo errors', () => {
 describe('woo lookups, cancel, close and holdings', () => {
   it('finds by client order id and cancels by order id', async () => {
     const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-find');
-    expect(await broker.getOrder(context(baseUrl), session, 'default', 'sig-find')).toMatchObject({
-      id: placed.id,
-      status: 'accepted',
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-find' })).toMatchObject({
+      match: 'exact',
+      order: { id: placed.id, status: 'accepted' },
     });
-    await broker.cancelOrder(context(baseUrl), session, 'default', placed.id);
+    await broker.cancelOrder(context(baseUrl), session, { accountId: 'default', clientOrderId: 'sig-find' });
     expect(fake.orders[0]?.status).toBe('CANCELLED');
-    expect(await broker.getOrder(context(baseUrl), session, 'default', 'nothing')).toBeNull();
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'nothing' })).toEqual({ match: 'none' });
+    expect(await broker.findByBrokerId(context(baseUrl), session, 'default', placed.id)).toMatchObject({
+      id: placed.id,
+    });
+    expect(await broker.findByBrokerId(context(baseUrl), session, 'default', '999999')).toBeNull();
   });
 
   it('close buys back a short perpetual position, reduce-only', async () => {

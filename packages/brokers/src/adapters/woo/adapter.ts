@@ -2,25 +2,24 @@
 // order id as a numeric clientOrderId.
 
 import type { Order } from '@router/orders';
-import type { Broker } from '../../core/broker.ts';
-import { createCcxtBroker } from '../ccxt-common/broker.ts';
-import { isCcxtError } from '../ccxt-common/ccxt-module.ts';
-import { numericId } from '../ccxt-common/client-id.ts';
-import { basicOrder, refuseUnless } from '../ccxt-common/order-args.ts';
-import type { MarketInfo } from '../ccxt-common/symbols.ts';
-import type { CcxtVenue, OrderArgs } from '../ccxt-common/venue.ts';
+import { type CcxtBroker, createCcxtBroker } from '../../ccxt/broker.ts';
+import { isCcxtError } from '../../ccxt/ccxt-module.ts';
+import { numericId } from '../../ccxt/client-id.ts';
+import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
+import type { MarketInfo } from '../../ccxt/symbols.ts';
+import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
 import { WOO_TITLE, wooDescriptor } from './descriptor.ts';
 
 export const wooClientId = (id: string) => numericId(id);
 
 /** {"success": false, "code": -1012, "message": "..."} */
-export function readWooMessage(body: unknown): string | undefined {
+function readWooMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const message = (body as { message?: unknown }).message;
   return typeof message === 'string' && message ? message : undefined;
 }
 
-export function wooOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
+function wooOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
   const basic = basicOrder(WOO_TITLE, order);
   const { side, amount } = basic;
   refuseUnless(WOO_TITLE, order.type === 'market' || order.type === 'limit', `${order.type} orders`);
@@ -47,7 +46,7 @@ export function wooOrderArgs(order: Order, market: MarketInfo, clientOrderId: st
   return { type: 'limit', side, amount, price: basic.limitPrice, params: { ...params, ...timeInForce } };
 }
 
-export const wooVenue: CcxtVenue = {
+const wooVenue: CcxtVenue = {
   descriptor: wooDescriptor,
   exchangeClass: (ccxt) => ccxt.woo,
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
@@ -69,6 +68,6 @@ export const wooVenue: CcxtVenue = {
   },
 };
 
-export function createWooBroker(): Broker {
+export function createWooBroker(): CcxtBroker {
   return createCcxtBroker(wooVenue);
 }

@@ -9,6 +9,27 @@ export const wooDescriptor: BrokerDescriptor & { baseUrl: string } = {
   status: 'active',
   scale: 0.8,
   baseUrl: 'https://api.woox.io',
+  // Client order ids are numbers: ours is hashed into one.
+  has: {
+    previewOrder: false,
+    cancelOrder: true,
+    closePosition: 'emulated',
+    getHoldings: true,
+    refresh: false,
+    findOrderByClientId: true,
+    findOrderByBrokerId: true,
+    listRecentOrders: false,
+    idempotencyKey: true,
+    brackets: false,
+    multiLeg: false,
+  },
+  clientOrderId: { maxLength: 15, pattern: '^[1-9][0-9]{0,14}$' },
+  exceptions: {
+    broad: {
+      'order not found': 'OrderNotFound',
+      'client_order_id is repeated': 'DuplicateOrder',
+    },
+  },
   authentication: {
     type: 'credentials',
     credentials: ['apiKey', 'apiSecret'],

@@ -3,7 +3,8 @@
 // x-api-timestamp and x-api-signature = hex HMAC-SHA256(secret, timestamp + method + path(?query) + body).
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { createFakeServer, type FakeServer } from '../ccxt-common/fake-server.ts';
+import { createFakeServer, type FakeServer, startExchangeFake } from '../../ccxt/fake-server.ts';
+import type { StartProtocolFake } from '../../core/protocol-fake.ts';
 
 export const WOO_FAKE_KEY = 'woo-test-key';
 export const WOO_FAKE_SECRET = 'woo-test-secret';
@@ -23,8 +24,15 @@ const INSTRUMENTS = [
   row('SPOT_BTC_USDT', '0.000001', '0.1', '0.00001'),
   row('SPOT_ETH_USDT', '0.0001', '0.01', '0.0001'),
   row('PERP_BTC_USDT', '0.0001', '0.1', '0.0001'),
+  // From ccxt's recorded createOrder case (broker-specs/ccxt): a market buy of 0.1 LTC/USDT.
+  row('SPOT_LTC_USDT', '0.01', '0.01', '0.01'),
 ];
-const LAST: Record<string, number> = { SPOT_BTC_USDT: 65000, SPOT_ETH_USDT: 3000, PERP_BTC_USDT: 65000 };
+const LAST: Record<string, number> = {
+  SPOT_BTC_USDT: 65000,
+  SPOT_ETH_USDT: 3000,
+  PERP_BTC_USDT: 65000,
+  SPOT_LTC_USDT: 70,
+};
 const TYPES = ['LIMIT', 'MARKET', 'IOC', 'FOK', 'POST_ONLY'];
 
 export type WooFakeOrder = Record<string, string | number | boolean | null> & {
@@ -206,3 +214,12 @@ export function createWooFake(): WooFake {
   });
   return fake;
 }
+
+export const startProtocolFake: StartProtocolFake = () => {
+  const fake = createWooFake();
+  return startExchangeFake(fake, {
+    credentials: { apiKey: WOO_FAKE_KEY, apiSecret: WOO_FAKE_SECRET },
+    signal: { symbol: 'BTCUSDT', action: 'buy', quantity: 0.01 },
+    orderCount: () => fake.orders.length,
+  });
+};

@@ -1,2 +1,5 @@
-export { createWooBroker } from './adapter.ts';
-export { wooDescriptor } from './descriptor.ts';
+import { defineBroker } from '../../core/define.ts';
+import { createWooBroker } from './adapter.ts';
+import { wooDescriptor } from './descriptor.ts';
+
+export default defineBroker({ descriptor: wooDescriptor, create: () => createWooBroker() });

@@ -3,8 +3,9 @@
 
 import type { OrderResponse } from '@router/orders';
 import type { Exchange } from 'ccxt';
-import type { Broker, BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
+import { BrokerError } from '../core/errors.ts';
+import { orderIdToCancel } from '../core/find-order.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
 import { createExchange, lastStatusOf } from './exchange.ts';
 import { closeOrder } from './positions.ts';
@@ -12,19 +13,21 @@ import { loadMarketInfos, toHoldings, toOrderResponse } from './readers.ts';
 import { findMarket, type MarketInfo, preferredKind } from './symbols.ts';
 import type { CcxtVenue } from './venue.ts';
 
-export const DEFAULT_ACCOUNT_ID = 'default';
+const DEFAULT_ACCOUNT_ID = 'default';
 
 const isSandbox = (values: Readonly<Record<string, string>>) => /^(1|true|yes|on)$/i.test(values.sandbox ?? '');
 
-export function createCcxtBroker(venue: CcxtVenue): Broker {
+/** What every ccxt exchange has; finding by client id, or by listing, as `has` says. */
+export type CcxtBroker = BrokerWith<'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId'>;
+
+export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   const { descriptor } = venue;
   const title = descriptor.title;
   const mapping: ErrorMapping = {
     title,
     exchangeId: descriptor.name,
     readMessage: venue.readMessage,
-    ...(venue.isDuplicate ? { isDuplicate: venue.isDuplicate } : {}),
-    ...(venue.classify ? { classify: venue.classify } : {}),
+    ...(descriptor.exceptions ? { exceptions: descriptor.exceptions } : {}),
   };
 
   async function exchangeFor(ctx: BrokerContext, secrets: Readonly<Record<string, string>>): Promise<Exchange> {
@@ -72,10 +75,26 @@ export function createCcxtBroker(venue: CcxtVenue): Broker {
       throw new BrokerError('InvalidOrder', title, `quantity ${amount} does not fit the lot size of ${market.id}`);
   }
 
-  async function existing(exchange: Exchange, clientOrderId: string): Promise<OrderResponse | null> {
-    const found = await call(exchange, () => venue.findByClientId(exchange, clientOrderId));
+  async function existing(exchange: Exchange, clientOrderId: string, since?: number): Promise<OrderResponse | null> {
+    const found = await call(exchange, () => venue.findByClientId(exchange, clientOrderId, since));
     return found ? toOrderResponse(found) : null;
   }
+
+  /** A ready exchange of the connection, its markets loaded (lookups and cancels name no symbol). */
+  async function loaded(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Exchange> {
+    checkAccount(session, accountId);
+    const exchange = await exchangeFor(ctx, session.secrets);
+    await call(exchange, () => exchange.loadMarkets());
+    return exchange;
+  }
+
+  const findByClientId: Broker['findByClientId'] = async (ctx, session, accountId, clientOrderId) =>
+    existing(await loaded(ctx, session, accountId), clientOrderId);
+
+  const listRecentOrders: Broker['listRecentOrders'] = async (ctx, session, query) => {
+    const found = await existing(await loaded(ctx, session, query.accountId), query.clientOrderId, query.from);
+    return found ? [{ order: found, match: 'id' }] : [];
+  };
 
   async function cancelOpen(exchange: Exchange, market: MarketInfo): Promise<number> {
     const open = await call(exchange, () => exchange.fetchOpenOrders(market.symbol));
@@ -96,7 +115,7 @@ export function createCcxtBroker(venue: CcxtVenue): Broker {
     return toOrderResponse(placed);
   }
 
-  return {
+  const broker: CcxtBroker = {
     descriptor,
 
     async connect(ctx, input) {
@@ -151,10 +170,9 @@ export function createCcxtBroker(venue: CcxtVenue): Broker {
       }
     },
 
-    async cancelOrder(ctx, session, accountId, orderId) {
-      checkAccount(session, accountId);
-      const exchange = await exchangeFor(ctx, session.secrets);
-      await call(exchange, () => exchange.loadMarkets());
+    async cancelOrder(ctx, session, target) {
+      const exchange = await loaded(ctx, session, target.accountId);
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
       await call(exchange, () => (venue.cancel ? venue.cancel(exchange, orderId) : exchange.cancelOrder(orderId)));
     },
 
@@ -164,20 +182,26 @@ export function createCcxtBroker(venue: CcxtVenue): Broker {
       return close(exchange, await marketFor(exchange, symbol));
     },
 
-    async getOrder(ctx, session, accountId, clientOrderId) {
-      checkAccount(session, accountId);
-      const exchange = await exchangeFor(ctx, session.secrets);
-      await call(exchange, () => exchange.loadMarkets());
-      return existing(exchange, clientOrderId);
+    ...(descriptor.has.findOrderByClientId ? { findByClientId } : {}),
+    ...(descriptor.has.listRecentOrders ? { listRecentOrders } : {}),
+
+    async findByBrokerId(ctx, session, accountId, orderId) {
+      const exchange = await loaded(ctx, session, accountId);
+      try {
+        return toOrderResponse(await exchange.fetchOrder(orderId));
+      } catch (error) {
+        const mapped = toBrokerError(error, mapping, false, lastStatusOf(exchange));
+        if (mapped.kind === 'OrderNotFound') return null;
+        throw mapped;
+      }
     },
 
     async getHoldings(ctx, session, accountId) {
-      checkAccount(session, accountId);
-      const exchange = await exchangeFor(ctx, session.secrets);
-      await call(exchange, () => exchange.loadMarkets());
+      const exchange = await loaded(ctx, session, accountId);
       const balances = await call(exchange, () => exchange.fetchBalance());
       const positions = venue.positions ? await call(exchange, () => exchange.fetchPositions()) : [];
       return toHoldings(balances, positions, venue.positions === true);
     },
   };
+  return broker;
 }

@@ -2,7 +2,8 @@
 // "<Title>: <message>". ccxt puts the raw answer in its messages ("kraken {\"error\":[...]}"):
 // each adapter reads its exchange's message out of that body.
 
-import { BrokerError, type BrokerErrorKind, isBrokerError } from '../../core/errors.ts';
+import { BrokerError, type BrokerErrorKind, isBrokerError } from '../core/errors.ts';
+import { type ExceptionTable, matchException } from '../core/exceptions.ts';
 import { isCcxtError } from './ccxt-module.ts';
 
 /** Reads the exchange's message out of its parsed error body (or undefined). */
@@ -13,10 +14,8 @@ export interface ErrorMapping {
   /** ccxt's id of the exchange, which starts most of its messages. */
   exchangeId: string;
   readMessage: MessageReader;
-  /** An exchange answer meaning "this client order id was used already". */
-  isDuplicate?: (message: string) => boolean;
-  /** The kind of an answer ccxt left unclassified (its generic ExchangeError), by message. */
-  classify?: (message: string) => BrokerErrorKind | undefined;
+  /** The descriptor's table of the exchange's messages (a repeated client order id counts on submissions only). */
+  exceptions?: ExceptionTable;
 }
 
 const MAX_LENGTH = 300;
@@ -33,7 +32,7 @@ export function bodyOf(message: string): unknown {
 }
 
 /** The exchange's words, else ccxt's message without the exchange id in front. */
-export function exchangeMessage(error: Error, readMessage: MessageReader, exchangeId: string): string {
+function exchangeMessage(error: Error, readMessage: MessageReader, exchangeId: string): string {
   const fromBody = readMessage(bodyOf(error.message));
   const prefix = `${exchangeId} `;
   const text =
@@ -66,10 +65,14 @@ export function toBrokerError(error: unknown, mapping: ErrorMapping, submission 
   const { title } = mapping;
   if (!(error instanceof Error)) return new BrokerError('BrokerUnavailable', title, String(error));
   const message = exchangeMessage(error, mapping.readMessage, mapping.exchangeId);
-  const kind =
-    kindOf(error) ?? mapping.classify?.(message) ?? (status !== undefined && status >= 500 ? 'network' : undefined);
-  if (kind !== 'DuplicateOrder' && submission && mapping.isDuplicate?.(message))
+  const named = matchException(mapping.exceptions, message);
+  if (submission && named === 'DuplicateOrder')
     return new BrokerError('DuplicateOrder', title, message, { cause: error });
+  // The table is this exchange's own knowledge: it wins over ccxt's generic classes.
+  const kind =
+    (named === 'DuplicateOrder' ? undefined : named) ??
+    kindOf(error) ??
+    (status !== undefined && status >= 500 ? 'network' : undefined);
   if (kind === 'network' || kind === undefined) {
     // Unclassified exchange errors (ccxt's ExchangeError) are refusals, not lost answers.
     if (kind === undefined) return new BrokerError('InvalidOrder', title, message, { cause: error });

@@ -3,8 +3,7 @@
 
 import type { Order } from '@router/orders';
 import type { Order as CcxtOrder, Exchange } from 'ccxt';
-import type { BrokerDescriptor } from '../../core/broker.ts';
-import type { BrokerErrorKind } from '../../core/errors.ts';
+import type { BrokerDescriptor } from '../core/broker.ts';
 import type { MessageReader } from './errors.ts';
 import type { ExchangeClassOf, ExchangeCredentials } from './exchange.ts';
 import type { MarketInfo } from './symbols.ts';
@@ -28,12 +27,13 @@ export interface CcxtVenue {
   /** ccxt options of this exchange. */
   options?: Record<string, unknown>;
   readMessage: MessageReader;
-  isDuplicate?: (message: string) => boolean;
-  classify?: (message: string) => BrokerErrorKind | undefined;
   /** createOrder arguments; throws a BrokerError for what the exchange cannot do. */
   orderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs;
-  /** The order placed with our client order id, if the exchange has it. */
-  findByClientId(exchange: Exchange, clientOrderId: string): Promise<CcxtOrder | undefined>;
+  /**
+   * The order placed with our client order id, if the exchange has it: asked for by that id
+   * (`has.findOrderByClientId`), or found in the orders listed since `since` (`has.listRecentOrders`).
+   */
+  findByClientId(exchange: Exchange, clientOrderId: string, since?: number): Promise<CcxtOrder | undefined>;
   /** Cancels by order id alone, where ccxt also wants the symbol (WOO). */
   cancel?(exchange: Exchange, orderId: string): Promise<unknown>;
   /** Whether the exchange has derivative positions (holdings and close read them). */
@@ -43,5 +43,3 @@ export interface CcxtVenue {
   /** The exchange's testnet is used when the connection says so (credential `sandbox`). */
   sandbox?: boolean;
 }
-
-export const SIDES = { buy: 'buy', sell: 'sell' } as const;

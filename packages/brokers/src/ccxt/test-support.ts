@@ -1,9 +1,11 @@
 // Test support shared by the four exchange contract tests.
 import type { Order } from '@router/orders';
 import { expect } from 'vitest';
-import type { BrokerContext } from '../../core/broker.ts';
-import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
-import type { PrismMock } from '../../core/prism-mock.ts';
+import type { Broker, BrokerContext, BrokerSession } from '../core/broker.ts';
+import { BrokerError, type BrokerErrorKind } from '../core/errors.ts';
+import { findOrder } from '../core/find-order.ts';
+import type { OrderLookup, OrderLookupResult } from '../core/lookup.ts';
+import type { PrismMock } from '../core/prism-mock.ts';
 import type { WireRequest } from './fake-server.ts';
 
 export function order(fields: Partial<Order> = {}): Order {
@@ -21,6 +23,16 @@ export function order(fields: Partial<Order> = {}): Order {
 
 export function context(baseUrl: string): BrokerContext {
   return { baseUrl };
+}
+
+/** findOrder on the exchange's one account ('default'), sent a moment ago. */
+export function lookUp(
+  broker: Broker,
+  baseUrl: string,
+  session: BrokerSession,
+  fields: Omit<OrderLookup, 'accountId' | 'sentAt'>,
+): Promise<OrderLookupResult> {
+  return findOrder(broker, context(baseUrl), session, { accountId: 'default', sentAt: Date.now(), ...fields });
 }
 
 /** The promise fails with a BrokerError of this kind and exact message. */

@@ -31,7 +31,7 @@ export interface ExchangeSetup {
   options?: Record<string, unknown>;
 }
 
-export const CCXT_TIMEOUT_MS = 10_000;
+const CCXT_TIMEOUT_MS = 10_000;
 
 type UrlTable = Record<string, unknown>;
 
@@ -40,7 +40,7 @@ function isRecord(value: unknown): value is UrlTable {
 }
 
 /** Every string entry of `urls.api` (and its nested tables) replaced by `baseUrl`. */
-export function overrideApiUrls(api: unknown, baseUrl: string): unknown {
+function overrideApiUrls(api: unknown, baseUrl: string): unknown {
   if (typeof api === 'string') return baseUrl;
   if (!isRecord(api)) return api;
   const result: UrlTable = {};

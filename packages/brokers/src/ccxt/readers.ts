@@ -2,7 +2,7 @@
 
 import type { OrderResponse } from '@router/orders';
 import type { Balances, Order as CcxtOrder, Exchange, Market, Position } from 'ccxt';
-import type { Holding, Holdings } from '../../core/broker.ts';
+import type { Holding, Holdings } from '../core/broker.ts';
 import type { MarketInfo } from './symbols.ts';
 
 function text(value: unknown): string | undefined {
@@ -14,7 +14,7 @@ function num(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
-export function toMarketInfo(market: Market): MarketInfo | undefined {
+function toMarketInfo(market: Market): MarketInfo | undefined {
   if (!market?.id || !market.symbol) return undefined;
   const info: unknown = market.info;
   const record = typeof info === 'object' && info !== null ? (info as Record<string, unknown>) : {};

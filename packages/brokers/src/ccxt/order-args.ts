@@ -1,7 +1,7 @@
 // The part of turning an order into createOrder arguments that all four exchanges share:
 // side, amount and the prices each order type needs. Exchange specifics stay in the adapters.
 import type { Order } from '@router/orders';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError } from '../core/errors.ts';
 import type { OrderArgs } from './venue.ts';
 
 export interface BasicOrder {

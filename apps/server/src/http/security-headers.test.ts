@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/app.ts';
+
+let http: TestApp;
+let https: TestApp;
+beforeAll(async () => {
+  [http, https] = await Promise.all([
+    startTestApp(),
+    startTestApp({ env: { PUBLIC_URL: 'https://router.example.com' } }),
+  ]);
+});
+afterAll(() => Promise.all([http?.close(), https?.close()]));
+
+function directives(csp: string | undefined): Map<string, string[]> {
+  return new Map(
+    (csp ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name as string, values]),
+  );
+}
+
+describe('security headers', () => {
+  const answers = [
+    { name: 'an API answer', method: 'GET' as const, url: '/healthz' },
+    { name: 'GraphQL', method: 'POST' as const, url: '/graphql', payload: { query: '{ health }' } },
+    { name: 'the hook', method: 'POST' as const, url: '/hook/AAAAAAAAAAAAAAAAAAAAAA', payload: {} },
+    { name: 'a 404', method: 'GET' as const, url: '/api/nothing' },
+  ];
+
+  it.each(answers)('are on $name', async (request) => {
+    const res = await http.app.inject(request);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    const csp = directives(res.headers['content-security-policy'] as string);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('allow no inline script or style, and only the third parties the app uses', async () => {
+    const res = await http.app.inject({ method: 'GET', url: '/healthz' });
+    const csp = directives(res.headers['content-security-policy'] as string);
+    for (const [name, values] of csp) {
+      expect(values, name).not.toContain("'unsafe-inline'");
+      expect(values, name).not.toContain("'unsafe-eval'");
+      expect(values, name).not.toContain('*');
+      expect(values, name).not.toContain('https:');
+    }
+    expect(csp.get('script-src')).toEqual([
+      "'self'",
+      'https://accounts.google.com/gsi/client',
+      'https://appleid.cdn-apple.com',
+      'https://js.stripe.com',
+      'https://*.js.stripe.com',
+    ]);
+    expect(csp.get('frame-src')).toContain('https://hooks.stripe.com');
+    expect(csp.get('style-src')).toEqual(["'self'", 'https://accounts.google.com/gsi/style']);
+    expect(csp.has('upgrade-insecure-requests')).toBe(false);
+  });
+
+  it('add HSTS and upgrade-insecure-requests when PUBLIC_URL is https', async () => {
+    const res = await https.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(directives(res.headers['content-security-policy'] as string).has('upgrade-insecure-requests')).toBe(true);
+  });
+});

@@ -1,0 +1,67 @@
+// Security headers on every answer (HTML, API, hook), through @fastify/helmet. The Content
+// Security Policy allows our own origin plus exactly the third parties the web app uses:
+// Google Identity Services and Sign in with Apple (their scripts load only when configured),
+// and Stripe.js with its frames for the card payment form. No inline scripts, no inline
+// <style> elements (React's style props are CSSOM, which CSP does not govern).
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/** Where the sign-in and payment scripts of the web app come from (features/auth/social-sdk.ts). */
+const GOOGLE = { script: 'https://accounts.google.com/gsi/client', rest: 'https://accounts.google.com/gsi/' };
+const APPLE_SCRIPT = 'https://appleid.cdn-apple.com';
+const STRIPE = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  api: 'https://api.stripe.com',
+};
+
+/**
+ * What helmet sets that only a document reads (policies of the page, its framing, its opener):
+ * the hashed scripts and styles go without them, ~0.8 KB less per file on a first load.
+ * nosniff and Cross-Origin-Resource-Policy stay on every answer.
+ */
+export const DOCUMENT_ONLY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+] as const;
+
+export function cspDirectives(https: boolean): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    'script-src': ["'self'", GOOGLE.script, APPLE_SCRIPT, ...STRIPE.script],
+    'script-src-attr': ["'none'"],
+    // Google's button stylesheet; Bootstrap's icons are data: SVGs in our CSS.
+    'style-src': ["'self'", 'https://accounts.google.com/gsi/style'],
+    'img-src': ["'self'", 'data:', 'https://*.stripe.com'],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'", GOOGLE.rest, STRIPE.api],
+    'frame-src': [GOOGLE.rest, ...STRIPE.frame],
+    'object-src': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    // form-action is left open: the OAuth consent form posts to us and is then redirected to the
+    // third-party app's registered redirect URI, which Chromium checks against form-action.
+    ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: string): Promise<void> {
+  const https = publicUrl.startsWith('https:');
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(https) },
+    // Popups we open (broker authorization, Apple, Google) keep their opener.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    // Google Identity Services needs the origin as referrer; paths and queries never leave.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+  });
+}

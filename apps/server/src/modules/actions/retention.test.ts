@@ -1,0 +1,83 @@
+// The activity log's retention on a real PostgreSQL: months created ahead, whole months past the
+// cutoff dropped, the rest before it deleted, entries in the retained window kept.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
+import { createActionMonth } from '../../db/repositories/action-retention.repository.ts';
+import { runRetention } from './retention.ts';
+
+const DAY = 86_400_000;
+const NOW = new Date('2031-07-15T12:00:00Z');
+
+let t: TestApp;
+let userId: number;
+beforeAll(async () => {
+  t = await startTestApp({ env: { ACTIVITY_RETENTION_DAYS: '365' } });
+  userId = (await insertTestUser(t.services, 'retention@example.com')).id;
+});
+afterAll(() => t?.close());
+
+const sql = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
+  t.services.db.$client.query<T>(text, values).then((r) => r.rows);
+
+async function insertAt(at: Date, code: string): Promise<void> {
+  await sql('insert into actions (user_id, code, address, created_at) values ($1, $2, null, $3)', [userId, code, at]);
+}
+
+/** Where each entry lives: its partition's name, by code. */
+async function partitions(): Promise<Record<string, string>> {
+  const rows = await sql<{ code: string; part: string }>(
+    'select code, tableoid::regclass::text as part from actions where user_id = $1',
+    [userId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.code, r.part]));
+}
+
+const monthExists = async (name: string) =>
+  (await sql<{ found: string | null }>('select to_regclass($1)::text as found', [name]))[0]?.found === name;
+
+describe('activity retention', () => {
+  it('moves entries out of the default partition when their month is created', async () => {
+    await insertAt(new Date('2030-03-10T00:00:00Z'), 'March2030');
+    await insertAt(new Date('2030-02-28T23:59:59Z'), 'February2030');
+    expect(await partitions()).toMatchObject({ March2030: 'actions_default', February2030: 'actions_default' });
+    // Any instant of the month names it; months are UTC.
+    expect(await createActionMonth(t.services.db.$client, new Date('2030-03-31T23:00:00Z'))).toBe(true);
+    expect(await createActionMonth(t.services.db.$client, new Date('2030-03-01T00:00:00Z'))).toBe(false);
+    expect(await partitions()).toMatchObject({ March2030: 'actions_2030_03', February2030: 'actions_default' });
+  });
+
+  it('creates the coming months, drops the months past the cutoff, deletes the rest before it', async () => {
+    const cutoff = new Date(NOW.getTime() - 365 * DAY); // 2030-07-15T12:00Z
+    await insertAt(new Date(cutoff.getTime() - 2 * DAY), 'July2030Old');
+    await insertAt(new Date(cutoff.getTime() + 2 * DAY), 'July2030Kept');
+    await insertAt(new Date('2031-07-01T00:00:00Z'), 'July2031');
+    expect(await createActionMonth(t.services.db.$client, cutoff)).toBe(true);
+
+    // March 2030, and the months the migration made around the day the test database was made.
+    const pastMonths = await sql<{ name: string }>(
+      `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+       where i.inhparent = 'actions'::regclass and c.relname ~ '^actions_[0-9]{4}_[0-9]{2}$' and c.relname < 'actions_2030_07'`,
+    );
+    expect(pastMonths.map((m) => m.name)).toContain('actions_2030_03');
+    const pass = await runRetention(t.services, NOW);
+    expect(pass).toEqual({ monthsCreated: 3, monthsDropped: pastMonths.length, rowsDeleted: 2 });
+    for (const month of ['actions_2031_07', 'actions_2031_08', 'actions_2031_09'])
+      expect(await monthExists(month)).toBe(true);
+    expect(await monthExists('actions_2030_03')).toBe(false);
+    // February 2030 sat in the default partition: deleted row by row; July 2030 keeps its newer half.
+    expect(await partitions()).toEqual({ July2030Kept: 'actions_2030_07', July2031: 'actions_2031_07' });
+
+    expect(await runRetention(t.services, NOW)).toEqual({ monthsCreated: 0, monthsDropped: 0, rowsDeleted: 0 });
+  });
+
+  it('leaves the pass to the instance holding the lock', async () => {
+    const holder = await t.services.db.$client.connect();
+    try {
+      await holder.query('select pg_advisory_lock(7301365)');
+      expect(await runRetention(t.services, NOW)).toBeNull();
+    } finally {
+      await holder.query('select pg_advisory_unlock(7301365)');
+      holder.release();
+    }
+  });
+});

@@ -1,0 +1,80 @@
+// Every broker folder against its own declaration (ccxt's test.features): a capability declared
+// is a method present, a method present is declared, `reference` names only order parameters,
+// and the tables a screen or reconciliation reads are well formed. A new folder is checked here.
+import { ORDER_PARAMETERS } from '@router/orders';
+import { describe, expect, it } from 'vitest';
+import { brokersTable } from '../brokers-table.ts';
+import { brokerFolders, brokerModules } from '../discover.ts';
+import { CAPABILITY_METHODS, summarize } from './capabilities.ts';
+import { BROKER_ERROR_KINDS } from './errors.ts';
+import { createBrokerRegistry } from './registry.ts';
+
+const brokers = brokerModules.map((module) => module.create());
+
+it('finds one broker per folder of adapters/, named as its folder', () => {
+  expect(brokerModules.map((module) => module.descriptor.name)).toEqual(brokerFolders());
+  expect(() => createBrokerRegistry(brokers)).not.toThrow();
+});
+
+it('draws the brokers table (npm run brokers) from every descriptor', () => {
+  const lines = brokersTable().split('\n');
+  expect(lines).toHaveLength(brokerModules.length + 2);
+  expect(lines.find((line) => line.includes('(`schwab`'))).toMatch(
+    /\| OAuth \| stock, option \|.*\| yes \| yes \| — \| broker order id, recent orders \(terms\) \|$/,
+  );
+});
+
+describe.each(brokers.map((broker) => [broker.descriptor.name, broker] as const))('%s', (_name, broker) => {
+  const { descriptor } = broker;
+  const { has } = descriptor;
+
+  it('has a method exactly where `has` declares the capability', () => {
+    const declared = Object.keys(CAPABILITY_METHODS).map((capability) => [
+      capability,
+      has[capability as keyof typeof CAPABILITY_METHODS] !== false,
+    ]);
+    const present = Object.entries(CAPABILITY_METHODS).map(([capability, method]) => [
+      capability,
+      typeof broker[method] === 'function',
+    ]);
+    expect(present).toEqual(declared);
+    expect(typeof broker.authorizationUrl === 'function').toBe(descriptor.authentication.type === 'open');
+  });
+
+  it('declares only known order parameters in its reference', () => {
+    const known: readonly string[] = ORDER_PARAMETERS;
+    expect(Object.keys(descriptor.reference).filter((key) => !known.includes(key))).toEqual([]);
+  });
+
+  it('declares brackets and multi-leg as its reference does', () => {
+    const { reference } = descriptor;
+    expect(has.brackets).toBe(reference.take_profit_price !== undefined || reference.stop_loss_price !== undefined);
+    expect(has.multiLeg).toBe(reference.legs !== undefined);
+  });
+
+  it('can find an order again, and its client order id rule matches the routes', () => {
+    expect(has.findOrderByClientId || has.findOrderByBrokerId || has.listRecentOrders).not.toBe(false);
+    const rule = descriptor.clientOrderId;
+    if (!rule) {
+      expect(has.findOrderByClientId).toBe(false);
+      return;
+    }
+    expect(rule.maxLength).toBeGreaterThan(0);
+    expect(() => new RegExp(rule.pattern)).not.toThrow();
+  });
+
+  it('maps broker messages to known error kinds', () => {
+    const { exact = {}, broad = {} } = descriptor.exceptions ?? {};
+    for (const [message, kind] of Object.entries({ ...exact, ...broad })) {
+      expect(message.trim()).not.toBe('');
+      expect(BROKER_ERROR_KINDS).toContain(kind);
+    }
+  });
+
+  it('summarizes for the brokers table', () => {
+    const summary = summarize(descriptor);
+    expect(summary.classes.length).toBeGreaterThan(0);
+    expect(summary.orderTypes).toContain('market');
+    expect(summary.durations.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,76 @@
+// The shared replay of every broker folder's fixtures/requests.json and fixtures/responses.json
+// against its protocol fake (core/replay.ts). A new folder with fixtures is picked up here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brokerFolders, brokerModules, loadProtocolFake } from '../discover.ts';
+import { resolveBrokerContext } from './context.ts';
+import { isBrokerError } from './errors.ts';
+import type { ProtocolFake } from './protocol-fake.ts';
+import {
+  pinned,
+  REPLAY_CALLS,
+  type ReplayTarget,
+  type RequestCase,
+  type ResponseCase,
+  readFixtures,
+  runCall,
+} from './replay.ts';
+
+const folders = brokerFolders().filter(
+  (folder) => readFixtures(folder, 'requests.json') || readFixtures(folder, 'responses.json'),
+);
+
+async function outcome(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (!isBrokerError(error)) throw error;
+    return { error: { kind: error.kind, message: error.message } };
+  }
+}
+
+describe.each(folders)('%s fixtures', (folder) => {
+  const module = brokerModules.find((item) => item.descriptor.name === folder);
+  const requests = readFixtures<RequestCase>(folder, 'requests.json') ?? {};
+  const responses = readFixtures<ResponseCase>(folder, 'responses.json') ?? {};
+  let fake: ProtocolFake;
+  let target: ReplayTarget;
+
+  beforeAll(async () => {
+    const start = await loadProtocolFake(folder);
+    if (!module || !start) throw new Error(`adapters/${folder}: fixtures need a broker and its protocol fake`);
+    fake = await start();
+    const broker = module.create();
+    const ctx = resolveBrokerContext(broker.descriptor, { config: fake.config, publicUrl: 'http://127.0.0.1:9' });
+    const session = await broker.connect(ctx, { credentials: fake.credentials(ctx.redirectUrl ?? '') });
+    target = { broker, ctx, session, accountId: session.accounts[0]?.id ?? '' };
+  });
+  afterAll(() => fake?.close());
+
+  for (const call of REPLAY_CALLS) {
+    for (const { description, input, output, skipKeys } of requests[call] ?? []) {
+      it(`${call}: ${description} sends exactly the recorded request`, async () => {
+        const before = fake.requests().length;
+        await outcome(runCall(call, input, target));
+        const expected = (Array.isArray(output) ? output : [output]).map((request) => ({ query: {}, ...request }));
+        const [{ method, path } = { method: '', path: '' }] = expected;
+        const sent = fake.requests().slice(before);
+        const matching = sent.filter((request) => request.method === method && request.path === path);
+        expect(matching.map((request) => pinned(request, skipKeys))).toEqual(expected);
+      });
+    }
+    for (const { description, input, httpResponse, parsedResponse } of responses[call] ?? []) {
+      it(`${call}: ${description} reads the recorded answer`, async () => {
+        const before = fake.requests().length;
+        fake.answerNext(httpResponse);
+        const result = await outcome(runCall(call, input, target));
+        const answered = fake.requests().slice(before);
+        expect(answered.some((r) => r.method === httpResponse.method && r.path === httpResponse.path)).toBe(true);
+        expect(result).toEqual(parsedResponse);
+      });
+    }
+  }
+});
+
+it('replays the fixtures of every folder that has them', () => {
+  expect(folders.length).toBeGreaterThan(0);
+});
