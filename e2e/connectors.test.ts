@@ -1,6 +1,6 @@
 // Brokers & Webhooks against the real server (issue #6 parts 4–6, 9; issue #8 part 4): a new user
 // connects Paper Trading from the grid, creates a live and a test webhook, copies a URL, renames
-// a hook and an account, opens notifications (demo), deletes a webhook and the broker; and
+// a hook and an account, opens notifications, deletes a webhook and the broker; and
 // connects Schwab through the OAuth popup (the Schwab protocol fake started by global-setup).
 // Screenshots at desktop and phone sizes go to SCREENS_DIR (default e2e/artifacts/).
 import type { Page } from 'playwright-core';
@@ -97,12 +97,11 @@ describe('brokers and webhooks', () => {
     await paper.getByRole('heading', { name: 'Practice' }).waitFor();
     await snap(page, 'connectors-list-desktop');
 
-    // Notifications: the paper account is a demo account.
+    // Notifications: paper accounts accept settings (e2e/notifications.test.ts goes further).
     await paper.getByRole('button', { name: 'Notifications for Practice' }).click();
     const notifications = page.getByRole('dialog', { name: 'Notifications · Practice' });
-    await notifications.getByText('This setting is currently available for live trading accounts only.').waitFor();
-    expect(await notifications.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
-    await snap(page, 'connectors-notifications-demo-desktop', false);
+    await notifications.getByLabel('Notification email').waitFor();
+    expect(await notifications.getByRole('button', { name: 'Save' }).isDisabled()).toBe(false);
     await page.keyboard.press('Escape');
     await notifications.waitFor({ state: 'detached' });
 

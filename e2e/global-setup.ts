@@ -49,6 +49,8 @@ export default async function setup(project: TestProject) {
       SCHWAB_CLIENT_ID: 'e2e-schwab-app',
       SCHWAB_CLIENT_SECRET: 'e2e-schwab-secret',
       SUPPORT_EMAIL: 'support@e2e.example',
+      // Notification webhooks to a receiver on loopback (e2e/notifications.test.ts).
+      ALLOW_PRIVATE_WEBHOOKS: 'true',
       ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),
     },
     stdio: ['ignore', log, log],

@@ -66,6 +66,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env, brokers)).toThrow(message);
   });
 
+  it('reads the notification retry schedule as durations', () => {
+    expect(loadConfig({}, brokers).NOTIFICATION_RETRY_SCHEDULE).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000,
+    ]);
+    expect(loadConfig({ NOTIFICATION_RETRY_SCHEDULE: '250ms,2s,1m,1h' }, brokers).NOTIFICATION_RETRY_SCHEDULE).toEqual([
+      250, 2_000, 60_000, 3_600_000,
+    ]);
+    for (const bad of ['5', '5s,', 'soon', '5s, 5m']) {
+      expect(() => loadConfig({ NOTIFICATION_RETRY_SCHEDULE: bad }, brokers)).toThrow(/NOTIFICATION_RETRY_SCHEDULE/);
+    }
+  });
+
   it('reads SIGNAL_CREDITS: the sign-up grant (default 5), or unlimited', () => {
     expect(loadConfig({}, brokers).SIGNAL_CREDITS).toEqual({ unlimited: false, signupCredits: 5 });
     expect(loadConfig({ SIGNAL_CREDITS: '0' }, brokers).SIGNAL_CREDITS).toEqual({ unlimited: false, signupCredits: 0 });

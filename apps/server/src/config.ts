@@ -17,6 +17,18 @@ const rateLimit = z
     return { rate: rate ?? 0, burst: burst ?? 0 };
   });
 
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** "5s,5m,30m,2h": durations with a unit (ms, s, m, h), as milliseconds. */
+const durationList = z
+  .string()
+  .regex(/^\d+(ms|s|m|h)(,\d+(ms|s|m|h)){0,19}$/, 'must be up to 20 durations like 5s,5m,30m,2h')
+  .transform((v) =>
+    v.split(',').map((item) => {
+      const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(item) ?? [];
+      return Number(amount) * (DURATION_UNITS_MS[unit ?? 's'] ?? 1000);
+    }),
+  );
+
 /** The documented variables: name → schema and one line of documentation. */
 const variables = {
   PORT: { schema: port.default(3000), doc: 'HTTP port (default 3000)' },
@@ -136,7 +148,11 @@ const variables = {
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
-    doc: 'let notification webhooks reach private and loopback addresses (tests only)',
+    doc: 'let notification webhooks reach private and loopback addresses, and plain http to localhost (tests only)',
+  },
+  NOTIFICATION_RETRY_SCHEDULE: {
+    schema: durationList.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]),
+    doc: 'waits between a failed notification delivery and its retries (default 5s,5m,30m,2h,5h,10h)',
   },
 } as const;
 

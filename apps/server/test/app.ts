@@ -11,6 +11,7 @@ import { buildApp } from '../src/http/app.ts';
 import { authenticate } from '../src/modules/auth/authenticate.ts';
 import { createIdentity } from '../src/modules/auth/runtime.ts';
 import { ServerCounters } from '../src/modules/metrics/counters.ts';
+import type { WorkerOptions } from '../src/modules/notifications/worker.ts';
 import type { Services } from '../src/services.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 
@@ -38,6 +39,8 @@ export interface TestAppOptions {
   log?: Logger;
   /** Serves a built web app from this folder (none by default). */
   webDist?: string;
+  /** Notification worker options (short timeouts, a resolver). */
+  notifications?: WorkerOptions;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -60,6 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     authenticate: options.authenticate ?? authenticate,
     webApp: options.webDist !== undefined,
     ...(options.webDist ? { webDist: options.webDist } : {}),
+    notifications: options.notifications,
   });
   await app.ready();
   return {

@@ -29,6 +29,15 @@ function decode(body: string, encoding: string | undefined): string {
   return body;
 }
 
+/** RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`) as text; the space between two is dropped. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_m, _charset: string, kind: string, text: string) =>
+      kind.toUpperCase() === 'B' ? decode(text, 'base64') : decode(text.replace(/_/g, ' '), 'quoted-printable'),
+    );
+}
+
 function header(head: string, name: string): string | undefined {
   return new RegExp(`^${name}:\\s*(.*(?:\\r?\\n[ \\t].*)*)`, 'im')
     .exec(head)?.[1]
@@ -40,7 +49,7 @@ function header(head: string, name: string): string | undefined {
 function parse(raw: string): { subject: string; text: string } {
   const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
   const body = rest.join('\r\n\r\n');
-  const subject = header(head, 'Subject') ?? '';
+  const subject = decodeWords(header(head, 'Subject') ?? '');
   const boundary = /boundary="?([^";\r\n]+)"?/i.exec(header(head, 'Content-Type') ?? '')?.[1];
   if (!boundary) return { subject, text: decode(body, header(head, 'Content-Transfer-Encoding')) };
   for (const part of body.split(`--${boundary}`)) {

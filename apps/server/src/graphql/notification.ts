@@ -1,24 +1,65 @@
-// SPEC §7 notification calls (the settings; delivery is a later issue).
-import type { NotificationView } from '../db/repositories/notifications.repository.ts';
+// SPEC §7 notification calls, and the panel's secret rotation, test notification, delivery log
+// and re-send (issue #17).
+import type { DeliveryLogRow } from '../db/repositories/notification-deliveries.repository.ts';
 import {
   createNotification,
   deleteNotification,
   getNotification,
+  listNotificationDeliveries,
   listNotifications,
+  type NotificationAnswer,
+  resendNotificationDelivery,
+  rotateNotificationSecret,
+  sendTestNotification,
   updateNotification,
 } from '../modules/notifications/index.ts';
 import { builder } from './builder.ts';
 import { actorOf } from './connector.ts';
 
-const NotificationRef = builder.objectRef<NotificationView>('Notification').implement({
+const NotificationRef = builder.objectRef<NotificationAnswer>('Notification').implement({
   description: 'SPEC §3 Notification: one notification setting of a connector account.',
   fields: (t) => ({
     key: t.exposeString('key'),
     type: t.exposeInt('type', { description: 'HOOK 1, EMAIL 2, PUSH 4, SMS 8' }),
     isEnabled: t.exposeBoolean('isEnabled'),
-    metadata: t.string({ description: 'JSON: {email} or {url}', resolve: (n) => JSON.stringify(n.metadata) }),
+    metadata: t.string({
+      description: 'JSON: {email} or {url}, and `events` (a list of event names; absent: all events)',
+      resolve: (n) => JSON.stringify(n.metadata),
+    }),
     connectorKey: t.exposeString('connectorKey'),
     accountId: t.exposeString('accountId'),
+    secret: t.string({
+      nullable: true,
+      description:
+        "The webhook's Standard Webhooks signing secret (whsec_…): only in the answer of the notificationCreate that made it and of notificationSecretRotate, null otherwise",
+      resolve: (n) => n.secret ?? null,
+    }),
+    disabledReason: t.string({
+      nullable: true,
+      description: 'Why the setting was disabled (its webhook failed for 3 days); saving it enables it again',
+      resolve: (n) => n.disabledReason,
+    }),
+  }),
+});
+
+const time = (date: Date | null) => date?.getTime() ?? null;
+
+const DeliveryRef = builder.objectRef<DeliveryLogRow>('NotificationDelivery').implement({
+  description: 'One event sent (or to be sent) through one notification setting: the delivery log.',
+  fields: (t) => ({
+    id: t.string({ resolve: (d) => String(d.id) }),
+    notificationKey: t.exposeString('notificationKey'),
+    type: t.exposeInt('channel', { description: 'the setting type: HOOK 1, EMAIL 2' }),
+    eventId: t.exposeString('eventId', { description: 'the webhook-id, the same on every attempt' }),
+    event: t.exposeString('eventType', { description: 'order.placed, …, notification.test' }),
+    status: t.exposeString('status', { description: 'pending (first try or a retry), delivered, failed' }),
+    attempts: t.exposeInt('attempts'),
+    responseCode: t.int({ nullable: true, description: "the receiver's HTTP status", resolve: (d) => d.responseCode }),
+    error: t.string({ nullable: true, resolve: (d) => d.error }),
+    inDigest: t.exposeBoolean('inDigest', { description: 'sent within a digest mail' }),
+    createdAt: t.float({ description: 'ms since the epoch', resolve: (d) => d.createdAt.getTime() }),
+    lastAttemptAt: t.float({ nullable: true, resolve: (d) => time(d.lastAttemptAt) }),
+    nextAttemptAt: t.float({ nullable: true, resolve: (d) => (d.status === 'pending' ? time(d.nextAttemptAt) : null) }),
   }),
 });
 
@@ -36,28 +77,55 @@ builder.queryFields((t) => ({
     resolve: (_root, { connectorKey, accountId }, ctx) =>
       listNotifications(ctx.services, actorOf(ctx), connectorKey, accountId ?? null),
   }),
+  notificationDeliveries: t.field({
+    type: [DeliveryRef],
+    description: "The newest 50 deliveries of a connector account's notification settings.",
+    args: { connectorKey: t.arg.string({ required: true }), accountId: t.arg.string({ required: true }) },
+    resolve: (_root, { connectorKey, accountId }, ctx) =>
+      listNotificationDeliveries(ctx.services, actorOf(ctx), connectorKey, accountId),
+  }),
 }));
 
 builder.mutationFields((t) => ({
   notificationCreate: t.field({
     type: NotificationRef,
     description:
-      'Creates (or, for an existing type on the account, updates) a notification. type EMAIL 2 with metadata {email}, HOOK 1 with {url}; PUSH and SMS are refused; live accounts only.',
+      'Creates (or, for an existing type on the account, updates) a notification. type EMAIL 2 with metadata {email}, HOOK 1 with {url} (https); optional `events`; PUSH and SMS are refused; live and paper accounts only. A new webhook setting answers its secret once.',
     args: {
       connectorKey: t.arg.string({ required: true }),
       accountId: t.arg.string({ required: true }),
       type: t.arg.int({ required: true }),
-      metadata: t.arg.string({ required: true, description: 'JSON: {email} or {url}' }),
+      metadata: t.arg.string({ required: true, description: 'JSON: {email} or {url}, and optional events' }),
     },
     resolve: (_root, args, ctx) => createNotification(ctx.services, actorOf(ctx), args),
   }),
   notificationUpdate: t.field({
     type: NotificationRef,
+    description: 'New metadata for a setting; it is enabled again.',
     args: { key: t.arg.string({ required: true }), metadata: t.arg.string({ required: true }) },
     resolve: (_root, { key, metadata }, ctx) => updateNotification(ctx.services, actorOf(ctx), key, metadata),
   }),
   notificationDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, { key }, ctx) => deleteNotification(ctx.services, actorOf(ctx), key),
+  }),
+  notificationSecretRotate: t.field({
+    type: NotificationRef,
+    description:
+      'A new signing secret for a webhook setting, answered once; the previous one keeps signing beside it for 24 hours.',
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => rotateNotificationSecret(ctx.services, actorOf(ctx), key),
+  }),
+  notificationTest: t.field({
+    type: DeliveryRef,
+    description: 'Sends a test notification (event notification.test) through one setting; answers its delivery.',
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => sendTestNotification(ctx.services, actorOf(ctx), key),
+  }),
+  notificationDeliveryResend: t.field({
+    type: DeliveryRef,
+    description: 'Sends one delivery again (same event, same webhook-id).',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, { id }, ctx) => resendNotificationDelivery(ctx.services, actorOf(ctx), Number(id)),
   }),
 }));

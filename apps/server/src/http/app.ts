@@ -4,6 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
+import type { WorkerOptions } from '../modules/notifications/worker.ts';
+import { registerNotificationWorker } from '../modules/notifications/worker-plugin.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
@@ -16,6 +18,8 @@ export interface AppOptions {
   /** Serve the built web app (off in most integration tests). */
   webApp?: boolean;
   webDist?: string;
+  /** Notification worker options (tests: short timeouts, a resolver). */
+  notifications?: WorkerOptions;
 }
 
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
@@ -36,6 +40,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerGraphQL(app, services, options.authenticate);
   await registerHook(app, services);
   registerMetrics(app, services, app.hookRuntime.timings);
+  registerNotificationWorker(app, services, options.notifications);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { flakyBroker, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
 
@@ -82,6 +82,14 @@ describe('GET /metrics', () => {
 
   it('reads the reconciliation backlog at scrape time', async () => {
     const backlog = async () => samples((await scrape(`Bearer ${TOKEN}`)).body).get('router_signals_unfinished') ?? -1;
+    // The signals of the test above may still be on their way (outcomes are written after the answer).
+    await vi.waitFor(
+      async () => {
+        const { rows } = await t.services.db.$client.query(`select 1 from signals where status = 'placing'`);
+        expect(rows).toHaveLength(0);
+      },
+      { timeout: 10_000 },
+    );
     const before = await backlog();
     await t.services.db.$client.query(
       `insert into signals (id, user_id, connector_id, account_id, provider_name, status)

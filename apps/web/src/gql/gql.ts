@@ -39,10 +39,14 @@ type Documents = {
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": typeof types.HookDeleteDocument,
     "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n": typeof types.HookActivateDocument,
-    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n": typeof types.NotificationsDocument,
-    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationCreateDocument,
+    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": typeof types.NotificationsDocument,
+    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationUpdateDocument,
     "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n": typeof types.NotificationDeleteDocument,
+    "\n  mutation NotificationSecretRotate($key: String!) {\n    notificationSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationSecretRotateDocument,
+    "\n  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {\n    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {\n      id\n      notificationKey\n      type\n      eventId\n      event\n      status\n      attempts\n      responseCode\n      error\n      inDigest\n      createdAt\n      lastAttemptAt\n      nextAttemptAt\n    }\n  }\n": typeof types.NotificationDeliveriesDocument,
+    "\n  mutation NotificationTest($key: String!) {\n    notificationTest(key: $key) {\n      id\n      status\n    }\n  }\n": typeof types.NotificationTestDocument,
+    "\n  mutation NotificationDeliveryResend($id: String!) {\n    notificationDeliveryResend(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.NotificationDeliveryResendDocument,
     "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n": typeof types.PlaygroundConnectorsDocument,
     "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n": typeof types.PlaygroundOrderPreviewDocument,
     "\n  query Providers {\n    providers\n  }\n": typeof types.ProvidersDocument,
@@ -84,10 +88,14 @@ const documents: Documents = {
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": types.HookDeleteDocument,
     "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n": types.HookActivateDocument,
-    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n": types.NotificationsDocument,
-    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationCreateDocument,
+    "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": types.NotificationsDocument,
+    "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationUpdateDocument,
     "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n": types.NotificationDeleteDocument,
+    "\n  mutation NotificationSecretRotate($key: String!) {\n    notificationSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n": types.NotificationSecretRotateDocument,
+    "\n  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {\n    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {\n      id\n      notificationKey\n      type\n      eventId\n      event\n      status\n      attempts\n      responseCode\n      error\n      inDigest\n      createdAt\n      lastAttemptAt\n      nextAttemptAt\n    }\n  }\n": types.NotificationDeliveriesDocument,
+    "\n  mutation NotificationTest($key: String!) {\n    notificationTest(key: $key) {\n      id\n      status\n    }\n  }\n": types.NotificationTestDocument,
+    "\n  mutation NotificationDeliveryResend($id: String!) {\n    notificationDeliveryResend(id: $id) {\n      id\n      status\n    }\n  }\n": types.NotificationDeliveryResendDocument,
     "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n": types.PlaygroundConnectorsDocument,
     "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n": types.PlaygroundOrderPreviewDocument,
     "\n  query Providers {\n    providers\n  }\n": types.ProvidersDocument,
@@ -221,11 +229,11 @@ export function graphql(source: "\n  mutation HookActivate($key: String!) {\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n"): (typeof documents)["\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n    }\n  }\n"];
+export function graphql(source: "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n"): (typeof documents)["\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n    }\n  }\n"];
+export function graphql(source: "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -234,6 +242,22 @@ export function graphql(source: "\n  mutation NotificationUpdate($key: String!, 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationSecretRotate($key: String!) {\n    notificationSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationSecretRotate($key: String!) {\n    notificationSecretRotate(key: $key) {\n      key\n      secret\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {\n    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {\n      id\n      notificationKey\n      type\n      eventId\n      event\n      status\n      attempts\n      responseCode\n      error\n      inDigest\n      createdAt\n      lastAttemptAt\n      nextAttemptAt\n    }\n  }\n"): (typeof documents)["\n  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {\n    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {\n      id\n      notificationKey\n      type\n      eventId\n      event\n      status\n      attempts\n      responseCode\n      error\n      inDigest\n      createdAt\n      lastAttemptAt\n      nextAttemptAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationTest($key: String!) {\n    notificationTest(key: $key) {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationTest($key: String!) {\n    notificationTest(key: $key) {\n      id\n      status\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation NotificationDeliveryResend($id: String!) {\n    notificationDeliveryResend(id: $id) {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation NotificationDeliveryResend($id: String!) {\n    notificationDeliveryResend(id: $id) {\n      id\n      status\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

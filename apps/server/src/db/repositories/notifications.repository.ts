@@ -1,9 +1,9 @@
 // Notification settings per connector account (SPEC §3 Notification), scoped to their user.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { connectors, notifications } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
-export type NotificationMetadata = { email?: string; url?: string };
+export type NotificationMetadata = { email?: string; url?: string; events?: string[] };
 
 function selectNotifications(db: Executor) {
   return db
@@ -16,24 +16,46 @@ function selectNotifications(db: Executor) {
       accountId: notifications.accountId,
       connectorId: notifications.connectorId,
       connectorKey: connectors.key,
+      disabledReason: notifications.disabledReason,
     })
     .from(notifications)
     .innerJoin(connectors, eq(connectors.id, notifications.connectorId));
 }
 export type NotificationView = Awaited<ReturnType<typeof selectNotifications>>[number];
 
-/** Inserts, or updates the metadata of the account's notification of that type; its key. */
-export async function upsertNotification(db: Executor, values: typeof notifications.$inferInsert): Promise<string> {
+export interface SealedSecret {
+  data: Buffer;
+  keyId: string;
+}
+
+/**
+ * Inserts, or updates the metadata of the account's notification of that type (enabling it
+ * again). `secret` is kept when the row has one; the answer says whether `secret` was stored.
+ */
+export async function upsertNotification(
+  db: Executor,
+  values: typeof notifications.$inferInsert,
+  secret: SealedSecret | null,
+): Promise<{ key: string; secretStored: boolean }> {
   const [row] = await db
     .insert(notifications)
-    .values(values)
+    .values({ ...values, secret: secret?.data ?? null, secretKeyId: secret?.keyId ?? null })
     .onConflictDoUpdate({
       target: [notifications.connectorId, notifications.accountId, notifications.type],
-      set: { metadata: values.metadata, isEnabled: true },
+      set: {
+        metadata: values.metadata,
+        isEnabled: true,
+        failingSince: null,
+        disabledAt: null,
+        disabledReason: null,
+        disabledNoticeAt: null,
+        secret: sql`coalesce(${notifications.secret}, excluded.secret)`,
+        secretKeyId: sql`coalesce(${notifications.secretKeyId}, excluded.secret_key_id)`,
+      },
     })
-    .returning({ key: notifications.key });
+    .returning({ key: notifications.key, secret: notifications.secret });
   if (!row) throw new Error('notification insert returned nothing');
-  return row.key;
+  return { key: row.key, secretStored: Boolean(secret && row.secret?.equals(secret.data)) };
 }
 
 export async function findNotification(
@@ -60,14 +82,42 @@ export async function listNotifications(
     .orderBy(asc(notifications.accountId), asc(notifications.type), asc(notifications.id));
 }
 
+/** New metadata, and the setting enabled again (saving is how a disabled setting is revived). */
 export async function updateNotificationMetadata(
   db: Executor,
   id: number,
   metadata: NotificationMetadata,
 ): Promise<void> {
-  await db.update(notifications).set({ metadata }).where(eq(notifications.id, id));
+  await db
+    .update(notifications)
+    .set({
+      metadata,
+      isEnabled: true,
+      failingSince: null,
+      disabledAt: null,
+      disabledReason: null,
+      disabledNoticeAt: null,
+    })
+    .where(eq(notifications.id, id));
 }
 
 export async function deleteNotificationRow(db: Executor, id: number): Promise<void> {
   await db.delete(notifications).where(eq(notifications.id, id));
+}
+
+/** Replaces a webhook setting's sealed secrets (a rotation keeps the previous one inside). */
+export async function storeNotificationSecret(db: Executor, id: number, secret: SealedSecret): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ secret: secret.data, secretKeyId: secret.keyId, secretRotatedAt: sql`now()` })
+    .where(eq(notifications.id, id));
+}
+
+export async function findNotificationSecret(db: Executor, id: number) {
+  const [row] = await db
+    .select({ secret: notifications.secret, keyId: notifications.secretKeyId })
+    .from(notifications)
+    .where(eq(notifications.id, id))
+    .limit(1);
+  return row?.secret && row.keyId ? { data: row.secret, keyId: row.keyId } : null;
 }

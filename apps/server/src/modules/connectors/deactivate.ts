@@ -1,10 +1,12 @@
 // A connector whose broker rejects its credentials is deactivated, with an action logged. Its
 // hooks keep their own state: the hook endpoint refuses them while the connector is inactive
-// (CONNECTOR_DEACTIVATED_MESSAGE), and a reconnect makes them work again.
+// (CONNECTOR_DEACTIVATED_MESSAGE), and a reconnect makes them work again. Its notification
+// settings hear of it (connector.deactivated, emitted in the same transaction).
 import { recordAction } from '../../db/repositories/action.repository.ts';
 import { deactivateConnectorRow } from '../../db/repositories/connectors.repository.ts';
 import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
 import type { Services } from '../../services.ts';
+import { emitEvents } from '../notifications/events.ts';
 import { forgetSession } from './session-cache.ts';
 import { connectorActionMetadata } from './types.ts';
 
@@ -20,6 +22,19 @@ export async function deactivateConnector(services: Services, connectorId: numbe
       metadata: connectorActionMetadata(row, { reason }),
     });
     await notifyHookChanged(tx, await listHookShortKeys(tx, connectorId));
+    await emitEvents(tx, [
+      {
+        userId: row.userId,
+        connectorId: row.id,
+        type: 'connector.deactivated',
+        data: {
+          connectorKey: row.key,
+          providerName: row.providerName,
+          accountIds: row.accounts.map((a) => a.id),
+          reason,
+        },
+      },
+    ]);
     return true;
   });
   forgetSession(services, connectorId);

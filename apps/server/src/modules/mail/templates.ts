@@ -1,9 +1,9 @@
 // The identity mails. Links open screens of the web app under PUBLIC_URL (SPEC §2 routes).
 import type { Mail } from './mailer.ts';
 
-const PRODUCT = 'Signal Router';
+export const PRODUCT = 'Signal Router';
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 

@@ -1,5 +1,7 @@
-// notificationCreate/Update/Delete, notification, notifications(connectorKey, accountId): the data
-// of SPEC §3 Notification (delivery is a later issue).
+// notificationCreate/Update/Delete, notification, notifications(connectorKey, accountId): the
+// settings of SPEC §3 Notification. A webhook setting gets a Standard Webhooks secret, returned
+// once (creation, rotation) and sealed at rest.
+import { NOTIFICATION_TYPE } from '@router/shared';
 import { newKey } from '../../crypto/random.ts';
 import {
   deleteNotificationRow,
@@ -12,11 +14,15 @@ import {
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
+import { newWebhookSecret, sealWebhookSecret } from './secret.ts';
 import { checkLive, parseMetadata } from './validate.ts';
 
 export const NOTIFICATION_NOT_FOUND = 'Notification not found';
 
-async function requireNotification(services: Services, actor: Actor, key: string): Promise<NotificationView> {
+/** A setting as answered: `secret` only right after it was made (creation, rotation). */
+export type NotificationAnswer = NotificationView & { secret?: string | null };
+
+export async function requireNotification(services: Services, actor: Actor, key: string): Promise<NotificationView> {
   const row = key ? await findNotification(services.db, actor.userId, key) : undefined;
   if (!row) throw new AppError('NOT_FOUND', NOTIFICATION_NOT_FOUND, { field: 'key' });
   return row;
@@ -26,30 +32,32 @@ export interface NotificationInput {
   connectorKey: string;
   accountId: string;
   type: number;
-  /** JSON: {email} for EMAIL, {url} for HOOK. */
+  /** JSON: {email} for EMAIL, {url} for HOOK; `events` optional. */
   metadata: string;
 }
 
-/** Creates the account's notification of this type, or updates it when it exists. */
+/**
+ * Creates the account's notification of this type, or updates it when it exists. A new webhook
+ * setting answers its secret (a setting that already had one answers null: it is not shown twice).
+ */
 export async function createNotification(
   services: Services,
   actor: Actor,
   input: NotificationInput,
-): Promise<NotificationView> {
+): Promise<NotificationAnswer> {
   const connector = await requireConnector(services, actor.userId, input.connectorKey);
   const account = connector.accounts.find((a) => a.id === input.accountId);
   if (!account) throw new AppError('VALIDATION', 'Account not found on this connector', { field: 'accountId' });
   const metadata = parseMetadata(input.type, input.metadata, services.config.ALLOW_PRIVATE_WEBHOOKS);
-  checkLive(connector.isDemo, account);
-  const key = await upsertNotification(services.db, {
-    key: newKey(),
-    userId: actor.userId,
-    connectorId: connector.id,
-    accountId: account.id,
-    type: input.type,
-    metadata,
-  });
-  return requireNotification(services, actor, key);
+  checkLive(connector.providerName, connector.isDemo, account);
+  const setting = { connectorId: connector.id, accountId: account.id, type: input.type };
+  const secret = input.type === NOTIFICATION_TYPE.HOOK ? newWebhookSecret() : null;
+  const { key, secretStored } = await upsertNotification(
+    services.db,
+    { key: newKey(), userId: actor.userId, ...setting, metadata },
+    secret ? sealWebhookSecret(services.secretsKey, setting, secret) : null,
+  );
+  return { ...(await requireNotification(services, actor, key)), secret: secretStored ? secret : null };
 }
 
 export async function updateNotification(
@@ -61,7 +69,7 @@ export async function updateNotification(
   const row = await requireNotification(services, actor, key);
   const metadata = parseMetadata(row.type, metadataJson, services.config.ALLOW_PRIVATE_WEBHOOKS);
   await updateNotificationMetadata(services.db, row.id, metadata);
-  return { ...row, metadata };
+  return { ...row, metadata, isEnabled: true, disabledReason: null };
 }
 
 export async function deleteNotification(services: Services, actor: Actor, key: string): Promise<boolean> {

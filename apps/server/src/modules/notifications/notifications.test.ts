@@ -1,4 +1,5 @@
-// Notification settings through GraphQL: SPEC §5 validation, live accounts only, scoping.
+// Notification settings through GraphQL: SPEC §5 validation, live (and paper) accounts only,
+// events, the webhook secret shown once and rotated, scoping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { type ConnectorAnswer, connect, gql } from '../../../test/connector-fixtures.ts';
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const FIELDS = 'key type isEnabled metadata connectorKey accountId';
+const FIELDS = 'key type isEnabled metadata connectorKey accountId secret disabledReason';
 const CREATE = `mutation($k: String!, $a: String!, $type: Int!, $m: String!) {
   notificationCreate(connectorKey: $k, accountId: $a, type: $type, metadata: $m) { ${FIELDS} } }`;
 
@@ -29,6 +30,8 @@ interface NotificationAnswer {
   metadata: string;
   connectorKey: string;
   accountId: string;
+  secret: string | null;
+  disabledReason: string | null;
 }
 
 const create = (type: number, metadata: unknown, accountId = 'L-1', connectorKey = live.key, headers = alice) =>
@@ -57,16 +60,25 @@ describe('notificationCreate validation (SPEC §5)', () => {
     ['URL loopback', 1, { url: 'http://127.0.0.1:8080/x' }, 'Invalid URL'],
     ['URL localhost', 1, { url: 'https://localhost/x' }, 'Invalid URL'],
     ['URL private', 1, { url: 'http://192.168.1.10/x' }, 'Invalid URL'],
+    ['URL metadata', 1, { url: 'https://169.254.169.254/latest' }, 'Invalid URL'],
+    ['URL IPv4-mapped loopback', 1, { url: 'https://[::ffff:127.0.0.1]/x' }, 'Invalid URL'],
+    ['URL unique-local', 1, { url: 'https://[fd00:ec2::254]/x' }, 'Invalid URL'],
+    ['URL with credentials', 1, { url: 'https://user:pw@hooks.example.com/x' }, 'Invalid URL'],
+    ['URL plain http', 1, { url: 'http://hooks.example.com/x' }, 'Webhook URLs must use https'],
+    ['events empty', 2, { email: 'a@example.com', events: [] }, 'Choose at least one event'],
+    ['events unknown', 2, { email: 'a@example.com', events: ['order.placed', 'order.lost'] }, 'Unknown event'],
+    ['events not a list', 1, { url: 'https://hooks.example.com/x', events: 'order.placed' }, 'Unknown event'],
   ];
   it.each(cases)('%s', async (_name, type, metadata, message) => {
     const answer = await create(type, metadata);
     expect(answer.error).toMatchObject({ message, code: 'BAD_USER_INPUT' });
   });
 
-  it('refuses demo accounts and demo connectors', async () => {
+  it("refuses a broker's demo accounts, accepts paper accounts", async () => {
     expect((await create(2, { email: 'a@example.com' }, 'D-2')).error?.message).toBe(LIVE_ONLY);
     const paperAccount = (JSON.parse(paper.accounts) as Array<{ id: string }>)[0]?.id;
-    expect((await create(2, { email: 'a@example.com' }, paperAccount, paper.key)).error?.message).toBe(LIVE_ONLY);
+    const onPaper = await create(2, { email: 'a@example.com' }, paperAccount, paper.key);
+    expect(onPaper.data?.notificationCreate).toMatchObject({ type: 2, isEnabled: true, connectorKey: paper.key });
   });
 
   it('refuses an account the connector does not have', async () => {
@@ -77,10 +89,19 @@ describe('notificationCreate validation (SPEC §5)', () => {
 describe('notification data', () => {
   it('creates email and webhook settings, lists, updates and deletes them', async () => {
     const email = (await create(2, { email: 'alice@example.com' })).data?.notificationCreate;
-    const hook = (await create(1, { url: 'https://hooks.example.com/in' })).data?.notificationCreate;
-    expect(email).toMatchObject({ type: 2, isEnabled: true, connectorKey: live.key, accountId: 'L-1' });
+    const hook = (
+      await create(1, {
+        url: 'https://hooks.example.com/in',
+        events: ['order.rejected', 'order.placed', 'order.placed'],
+      })
+    ).data?.notificationCreate;
+    expect(email).toMatchObject({ type: 2, isEnabled: true, connectorKey: live.key, accountId: 'L-1', secret: null });
     expect(JSON.parse(email?.metadata ?? '')).toEqual({ email: 'alice@example.com' });
-    expect(JSON.parse(hook?.metadata ?? '')).toEqual({ url: 'https://hooks.example.com/in' });
+    // Events are kept once each, in the order of the list of events.
+    expect(JSON.parse(hook?.metadata ?? '')).toEqual({
+      url: 'https://hooks.example.com/in',
+      events: ['order.placed', 'order.rejected'],
+    });
 
     // Creating the same type again updates the one setting.
     const again = (await create(2, { email: 'other@example.com' })).data?.notificationCreate;
@@ -94,9 +115,11 @@ describe('notification data', () => {
     const UPDATE = `mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { metadata } }`;
     const updated = await gql<{ notificationUpdate: { metadata: string } }>(t, alice, UPDATE, {
       k: hook?.key,
-      m: JSON.stringify({ url: 'http://hooks.example.com/v2' }),
+      m: JSON.stringify({ url: 'https://hooks.example.com/v2' }),
     });
-    expect(JSON.parse(updated.data?.notificationUpdate.metadata ?? '')).toEqual({ url: 'http://hooks.example.com/v2' });
+    expect(JSON.parse(updated.data?.notificationUpdate.metadata ?? '')).toEqual({
+      url: 'https://hooks.example.com/v2',
+    });
     const invalid = await gql(t, alice, UPDATE, { k: hook?.key, m: JSON.stringify({ url: 'nope' }) });
     expect(invalid.error?.message).toBe('Invalid URL');
 
@@ -119,5 +142,34 @@ describe('notification data', () => {
     }
     const foreign = await create(2, { email: 'bob@example.com' }, 'L-1', live.key, bob);
     expect(foreign.error).toMatchObject({ code: 'NOT_FOUND', message: 'Connector not found' });
+  });
+});
+
+describe('webhook signing secret', () => {
+  const ROTATE = `mutation($k: String!) { notificationSecretRotate(key: $k) { key secret } }`;
+
+  it('is answered once on creation, sealed at rest, and rotated on request', async () => {
+    const created = (await create(1, { url: 'https://receiver.example.com/a' }, 'L-1')).data?.notificationCreate;
+    const secret = created?.secret ?? '';
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    // Creating the type again updates the setting and does not show the secret again.
+    const again = (await create(1, { url: 'https://receiver.example.com/b' }, 'L-1')).data?.notificationCreate;
+    expect(again).toMatchObject({ key: created?.key, secret: null });
+    const ONE = `query($k: String!) { notification(key: $k) { secret } }`;
+    expect((await gql(t, alice, ONE, { k: created?.key })).data).toEqual({ notification: { secret: null } });
+    const { rows } = await t.services.db.$client.query<{ secret: Buffer }>(
+      'select secret from notifications where key = $1',
+      [created?.key],
+    );
+    expect(rows[0]?.secret.includes(Buffer.from(secret.slice(6)))).toBe(false);
+
+    const rotated = await gql<{ notificationSecretRotate: { secret: string } }>(t, alice, ROTATE, { k: created?.key });
+    expect(rotated.data?.notificationSecretRotate.secret).toMatch(/^whsec_/);
+    expect(rotated.data?.notificationSecretRotate.secret).not.toBe(secret);
+    expect((await gql(t, bob, ROTATE, { k: created?.key })).error?.message).toBe('Notification not found');
+    const email = (await create(2, { email: 'alice@example.com' }, 'L-1')).data?.notificationCreate;
+    expect((await gql(t, alice, ROTATE, { k: email?.key })).error?.message).toBe(
+      'Only webhook notifications have a secret',
+    );
   });
 });

@@ -1,11 +1,17 @@
-// SPEC §5 notification rules: push and SMS refused, email and http(s) URL validated, live
-// accounts only. Outbound webhooks to private or loopback hosts are refused unless
-// ALLOW_PRIVATE_WEBHOOKS (delivery checks resolved addresses again).
-import { isIP } from 'node:net';
-import { NOTIFICATION_MESSAGES, NOTIFICATION_TYPE, notificationMetadataSchema } from '@router/shared';
+// SPEC §5 notification rules: push and SMS refused, email and URL validated, live accounts only
+// (and paper, issue #17). Webhook URLs (issue #17 point 5): https; no credentials in them; no
+// private or loopback host. With ALLOW_PRIVATE_WEBHOOKS private hosts are allowed, and plain
+// http too but only to localhost, 127.0.0.1 or [::1]. Deliveries check resolved addresses again.
+import {
+  NOTIFICATION_MESSAGES,
+  NOTIFICATION_TYPE,
+  notificationMetadataSchema,
+  notificationsAllowed,
+} from '@router/shared';
 import type { NotificationMetadata } from '../../db/repositories/notifications.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
+import { isPrivateHostname } from './address-guard.ts';
 
 function invalid(message: string, field: string): AppError {
   return new AppError('VALIDATION', message, { field });
@@ -20,37 +26,25 @@ export function checkType(type: number): void {
   }
 }
 
-/** Demo connectors and demo accounts cannot have notifications (SPEC §2, §5). */
-export function checkLive(isDemo: boolean, account: StoredBrokerAccount | undefined): void {
-  if (isDemo || account?.demo) throw new AppError('VALIDATION', NOTIFICATION_MESSAGES.liveOnly);
+/** Demo connectors and demo accounts cannot have notifications (SPEC §2, §5), paper ones can. */
+export function checkLive(providerName: string, isDemo: boolean, account: StoredBrokerAccount | undefined): void {
+  if (!notificationsAllowed(providerName, isDemo, account?.demo === true)) {
+    throw new AppError('VALIDATION', NOTIFICATION_MESSAGES.liveOnly);
+  }
 }
 
-const PRIVATE_V4 = [
-  /^10\./,
-  /^127\./,
-  /^0\./,
-  /^169\.254\./,
-  /^192\.168\./,
-  /^172\.(1[6-9]|2\d|3[01])\./,
-  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
-];
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export function isPrivateHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) {
-    return true;
+function checkWebhookUrl(text: string, allowPrivate: boolean): void {
+  const url = new URL(text);
+  if (url.username || url.password) throw invalid(NOTIFICATION_MESSAGES.invalidUrl, 'url');
+  if (!allowPrivate && isPrivateHostname(url.hostname)) throw invalid(NOTIFICATION_MESSAGES.invalidUrl, 'url');
+  if (url.protocol === 'http:' && !(allowPrivate && LOOPBACK_NAMES.has(url.hostname))) {
+    throw invalid(NOTIFICATION_MESSAGES.httpsOnly, 'url');
   }
-  const version = isIP(host);
-  if (version === 4) return PRIVATE_V4.some((range) => range.test(host));
-  if (version === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)?.[1];
-    if (mapped) return isPrivateHost(mapped);
-    return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host);
-  }
-  return false;
 }
 
-/** `metadata` (a JSON string) validated for `type`: {email} or {url}. */
+/** `metadata` (a JSON string) validated for `type`: {email} or {url}, and `events`. */
 export function parseMetadata(type: number, text: string, allowPrivate: boolean): NotificationMetadata {
   checkType(type);
   let json: unknown;
@@ -66,8 +60,6 @@ export function parseMetadata(type: number, text: string, allowPrivate: boolean)
     throw invalid(issue?.message ?? NOTIFICATION_MESSAGES.required, String(issue?.path[0] ?? 'metadata'));
   }
   const metadata: NotificationMetadata = parsed.data;
-  if (metadata.url && !allowPrivate && isPrivateHost(new URL(metadata.url).hostname)) {
-    throw invalid(NOTIFICATION_MESSAGES.invalidUrl, 'url');
-  }
+  if (metadata.url) checkWebhookUrl(metadata.url, allowPrivate);
   return metadata;
 }

@@ -1,7 +1,8 @@
 // A connector as the screen uses it: accounts parsed from their JSON string (SPEC §3), and its
 // state (active, deactivated, expired, about to expire soon).
+import { expiryWarningDays } from '@router/shared';
 import type { ConnectorsQuery } from '../../gql/graphql.ts';
-import { DAY_MS, EXPIRY_WARNING_DAYS, EXPIRY_WARNING_DAYS_BY_PROVIDER } from './constants.ts';
+import { DAY_MS } from './constants.ts';
 
 export type ConnectorItem = ConnectorsQuery['connectors'][number];
 
@@ -44,9 +45,6 @@ export function parseAccounts(json: string | null | undefined): ConnectorAccount
 }
 
 export type ConnectorState = 'active' | 'deactivated' | 'expired' | 'expiring';
-
-export const expiryWarningDays = (providerName: string): number =>
-  EXPIRY_WARNING_DAYS_BY_PROVIDER[providerName] ?? EXPIRY_WARNING_DAYS;
 
 /** SPEC §2: expired once expiresAt passed; about to expire when active and within the warning days. */
 export function connectorState(

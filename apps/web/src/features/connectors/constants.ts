@@ -6,8 +6,5 @@ export const POPUP_POLL_MS = 555;
 /** The provider search applies this long after the last keystroke. */
 export const PROVIDER_SEARCH_DEBOUNCE_MS = 555;
 export const DAY_MS = 24 * 60 * 60 * 1000;
-/** A connector warns this many days before it expires; Schwab's weekly sign-in needs less. */
-export const EXPIRY_WARNING_DAYS = 6;
-export const EXPIRY_WARNING_DAYS_BY_PROVIDER: Readonly<Record<string, number>> = { schwab: 3 };
 /** SPEC §8 fallback when a connect failure carries no message. */
 export const CONNECT_ERROR_FALLBACK = 'Error...';

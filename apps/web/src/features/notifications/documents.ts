@@ -10,14 +10,17 @@ export const NotificationsDocument = graphql(`
       metadata
       connectorKey
       accountId
+      disabledReason
     }
   }
 `);
 
+/** A new webhook setting answers its signing secret, this once. */
 export const NotificationCreateDocument = graphql(`
   mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {
     notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {
       key
+      secret
     }
   }
 `);
@@ -33,5 +36,54 @@ export const NotificationUpdateDocument = graphql(`
 export const NotificationDeleteDocument = graphql(`
   mutation NotificationDelete($key: String!) {
     notificationDelete(key: $key)
+  }
+`);
+
+export const NotificationSecretRotateDocument = graphql(`
+  mutation NotificationSecretRotate($key: String!) {
+    notificationSecretRotate(key: $key) {
+      key
+      secret
+    }
+  }
+`);
+
+/** The last 50 deliveries of the account's settings (issue #17 point 6). */
+export const NotificationDeliveriesDocument = graphql(`
+  query NotificationDeliveries($connectorKey: String!, $accountId: String!) {
+    notificationDeliveries(connectorKey: $connectorKey, accountId: $accountId) {
+      id
+      notificationKey
+      type
+      eventId
+      event
+      status
+      attempts
+      responseCode
+      error
+      inDigest
+      createdAt
+      lastAttemptAt
+      nextAttemptAt
+    }
+  }
+`);
+
+/** Test and re-send answer the delivery; the panel then asks the log again. */
+export const NotificationTestDocument = graphql(`
+  mutation NotificationTest($key: String!) {
+    notificationTest(key: $key) {
+      id
+      status
+    }
+  }
+`);
+
+export const NotificationDeliveryResendDocument = graphql(`
+  mutation NotificationDeliveryResend($id: String!) {
+    notificationDeliveryResend(id: $id) {
+      id
+      status
+    }
   }
 `);

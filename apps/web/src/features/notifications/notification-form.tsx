@@ -8,25 +8,46 @@ import {
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { findByType, type NotificationChoice, type NotificationItem, parseMetadata } from './notification-model.ts';
+import { EventMatrix } from './event-matrix.tsx';
+import {
+  eventsOf,
+  findByType,
+  type NotificationChoice,
+  type NotificationItem,
+  parseMetadata,
+  storedEvents,
+} from './notification-model.ts';
 
 const issue = (schema: z.ZodType, value: string): string | null => {
   const result = schema.safeParse(value);
   return result.success ? null : (result.error.issues[0]?.message ?? 'Required');
 };
 
-// SPEC §5: an email or URL is checked only when its type is toggled on.
+// SPEC §5: an email or URL is checked only when its type is toggled on; so are its events.
 const schema = z
-  .object({ emailEnabled: z.boolean(), email: z.string(), hookEnabled: z.boolean(), url: z.string() })
+  .object({
+    emailEnabled: z.boolean(),
+    email: z.string(),
+    emailEvents: z.array(z.string()),
+    hookEnabled: z.boolean(),
+    url: z.string(),
+    hookEvents: z.array(z.string()),
+  })
   .superRefine((values, ctx) => {
     const email = values.emailEnabled && issue(notificationEmailSchema, values.email);
     if (email) ctx.addIssue({ code: 'custom', path: ['email'], message: email });
     const url = values.hookEnabled && issue(notificationUrlSchema, values.url);
     if (url) ctx.addIssue({ code: 'custom', path: ['url'], message: url });
+    for (const [on, path] of [
+      [values.emailEnabled && values.emailEvents.length === 0, 'emailEvents'],
+      [values.hookEnabled && values.hookEvents.length === 0, 'hookEvents'],
+    ] as const) {
+      if (on) ctx.addIssue({ code: 'custom', path: [path], message: NOTIFICATION_MESSAGES.eventsRequired });
+    }
   });
-type Values = z.infer<typeof schema>;
+export type NotificationFormValues = z.infer<typeof schema>;
 
-/** The toggles and fields; `liveOnly` (demo) shows SPEC's message and cannot be saved. */
+/** The toggles, fields and events; `liveOnly` (a broker's demo) shows SPEC's message and cannot be saved. */
 export function NotificationForm({
   id,
   notifications,
@@ -43,13 +64,19 @@ export function NotificationForm({
   const fieldId = useId();
   const email = findByType(notifications, NOTIFICATION_TYPE.EMAIL);
   const hook = findByType(notifications, NOTIFICATION_TYPE.HOOK);
-  const [defaults] = useState<Values>(() => ({
-    emailEnabled: Boolean(email?.isEnabled),
-    email: (email && parseMetadata(email.metadata).email) || userEmail,
-    hookEnabled: Boolean(hook?.isEnabled),
-    url: (hook && parseMetadata(hook.metadata).url) || '',
-  }));
-  const { register, handleSubmit, formState, watch } = useForm<Values>({
+  const [defaults] = useState<NotificationFormValues>(() => {
+    const emailMeta = email ? parseMetadata(email.metadata) : {};
+    const hookMeta = hook ? parseMetadata(hook.metadata) : {};
+    return {
+      emailEnabled: Boolean(email),
+      email: emailMeta.email || userEmail,
+      emailEvents: eventsOf(emailMeta),
+      hookEnabled: Boolean(hook),
+      url: hookMeta.url || '',
+      hookEvents: eventsOf(hookMeta),
+    };
+  });
+  const { register, handleSubmit, formState, watch } = useForm<NotificationFormValues>({
     resolver: zodResolver(schema),
     defaultValues: defaults,
   });
@@ -58,8 +85,16 @@ export function NotificationForm({
 
   const submit = handleSubmit((values) =>
     onSave([
-      { type: NOTIFICATION_TYPE.EMAIL, enabled: values.emailEnabled, metadata: { email: values.email.trim() } },
-      { type: NOTIFICATION_TYPE.HOOK, enabled: values.hookEnabled, metadata: { url: values.url.trim() } },
+      {
+        type: NOTIFICATION_TYPE.EMAIL,
+        enabled: values.emailEnabled,
+        metadata: { email: values.email.trim(), events: storedEvents(values.emailEvents) },
+      },
+      {
+        type: NOTIFICATION_TYPE.HOOK,
+        enabled: values.hookEnabled,
+        metadata: { url: values.url.trim(), events: storedEvents(values.hookEvents) },
+      },
     ]),
   );
 
@@ -127,6 +162,14 @@ export function NotificationForm({
             </label>
           </div>
         ))}
+        {(emailEnabled || hookEnabled) && (
+          <EventMatrix
+            register={register}
+            email={emailEnabled}
+            hook={hookEnabled}
+            errors={[errors.emailEvents?.message, errors.hookEvents?.message]}
+          />
+        )}
       </fieldset>
     </form>
   );

@@ -1,5 +1,6 @@
+import { NOTIFICATION_EVENTS } from '@router/shared';
 import { describe, expect, it, vi } from 'vitest';
-import { parseMetadata, saveNotifications } from './notification-model.ts';
+import { deliveryState, parseMetadata, saveNotifications, storedEvents } from './notification-model.ts';
 
 const existing = [
   { key: 'n-email', type: 2, isEnabled: true, metadata: '{"email":"old@example.com"}' },
@@ -73,10 +74,46 @@ describe('notifications save (SPEC §4)', () => {
     ).toBe('Error');
   });
 
+  it('compares settings by meaning, not by the JSON text the server answered', async () => {
+    const c = calls();
+    const stored = [
+      {
+        key: 'n-hook',
+        type: 1,
+        isEnabled: true,
+        metadata: '{"events": ["order.placed"], "url": "https://example.com/a"}',
+      },
+    ];
+    await saveNotifications(
+      stored,
+      [{ type: 1, enabled: true, metadata: { url: 'https://example.com/a', events: ['order.placed'] } }],
+      c,
+    );
+    expect(c.log).toEqual([]);
+    await saveNotifications(stored, [{ type: 1, enabled: true, metadata: { url: 'https://example.com/a' } }], c);
+    expect(c.log).toEqual(['update n-hook {"url":"https://example.com/a"}']);
+  });
+
+  it('stores no event list when all are chosen', () => {
+    expect(storedEvents([...NOTIFICATION_EVENTS].reverse())).toBeUndefined();
+    expect(storedEvents(['credits.low', 'order.placed'])).toEqual(['order.placed', 'credits.low']);
+  });
+
+  it('names delivery states', () => {
+    expect(deliveryState({ status: 'pending', attempts: 0, inDigest: false }).label).toBe('Waiting');
+    expect(deliveryState({ status: 'pending', attempts: 2, inDigest: false }).label).toBe('Retrying');
+    expect(deliveryState({ status: 'delivered', attempts: 1, inDigest: true }).label).toBe('Delivered (digest)');
+    expect(deliveryState({ status: 'failed', attempts: 7, inDigest: false }).tone).toBe('danger');
+  });
+
   it('parses metadata leniently', () => {
     expect(parseMetadata('{"email":"a@b.co"}')).toEqual({ email: 'a@b.co' });
     expect(parseMetadata('{"url":"https://x.y"}')).toEqual({ url: 'https://x.y' });
     expect(parseMetadata('nope')).toEqual({});
     expect(parseMetadata('{"email":3}')).toEqual({});
+    expect(parseMetadata('{"url":"https://x.y","events":["order.placed","nope"]}')).toEqual({
+      url: 'https://x.y',
+      events: ['order.placed'],
+    });
   });
 });

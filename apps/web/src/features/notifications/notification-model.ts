@@ -1,24 +1,54 @@
-// Notification settings of one connector account (SPEC §3 Notification, §4 Notifications).
-import { NOTIFICATION_TYPE, type NotificationMetadata, type NotificationType } from '@router/shared';
-import type { NotificationsQuery } from '../../gql/graphql.ts';
+// Notification settings of one connector account (SPEC §3 Notification, §4 Notifications) and
+// their delivery log (issue #17).
+import {
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_TYPE,
+  type NotificationEventType,
+  type NotificationMetadata,
+  type NotificationType,
+} from '@router/shared';
+import type { NotificationDeliveriesQuery, NotificationsQuery } from '../../gql/graphql.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 
 export type NotificationItem = NotificationsQuery['notifications'][number];
+export type DeliveryItem = NotificationDeliveriesQuery['notificationDeliveries'][number];
 
-/** `{"email":"jo@example.com"}` or `{"url":"https://example.com/hook"}`; anything else is empty. */
-export function parseMetadata(json: string): { email?: string; url?: string } {
+export interface ParsedMetadata {
+  email?: string;
+  url?: string;
+  events?: NotificationEventType[];
+}
+
+const isEvent = (value: unknown): value is NotificationEventType =>
+  (NOTIFICATION_EVENTS as readonly unknown[]).includes(value);
+
+/** `{"email":"jo@example.com","events":[…]}` or `{"url":"https://…"}`; anything else is empty. */
+export function parseMetadata(json: string): ParsedMetadata {
   try {
     const parsed: unknown = JSON.parse(json);
     if (typeof parsed !== 'object' || parsed === null) return {};
-    const { email, url } = parsed as Record<string, unknown>;
+    const { email, url, events } = parsed as Record<string, unknown>;
     return {
       ...(typeof email === 'string' ? { email } : {}),
       ...(typeof url === 'string' ? { url } : {}),
+      ...(Array.isArray(events) ? { events: events.filter(isEvent) } : {}),
     };
   } catch {
     return {};
   }
 }
+
+/** The events a setting hears: its list, or all of them when it has none. */
+export const eventsOf = (metadata: ParsedMetadata): NotificationEventType[] =>
+  metadata.events ?? [...NOTIFICATION_EVENTS];
+
+/** What to store for the chosen events: nothing when all are chosen (the server's default). */
+export function storedEvents(chosen: readonly string[]): NotificationEventType[] | undefined {
+  const events = NOTIFICATION_EVENTS.filter((event) => chosen.includes(event));
+  return events.length === NOTIFICATION_EVENTS.length ? undefined : events;
+}
+
+const canonical = (m: ParsedMetadata) => JSON.stringify([m.email ?? null, m.url ?? null, eventsOf(m)]);
 
 export interface NotificationChoice {
   type: NotificationType;
@@ -34,7 +64,8 @@ export interface NotificationCalls {
 
 /**
  * Each type toggled on is created or updated, each toggled off deleted; unchanged ones are left
- * alone. Stops at the first failure and answers its message (or 'Error'); null when all saved.
+ * alone (a disabled one is saved again, which enables it). Stops at the first failure and
+ * answers its message (or 'Error'); null when all saved.
  */
 export async function saveNotifications(
   existing: readonly Pick<NotificationItem, 'key' | 'type' | 'metadata' | 'isEnabled'>[],
@@ -44,11 +75,11 @@ export async function saveNotifications(
   for (const choice of choices) {
     const current = existing.find((notification) => notification.type === choice.type);
     const metadata = JSON.stringify(choice.metadata);
+    const changed = current && canonical(parseMetadata(current.metadata)) !== canonical(choice.metadata);
     try {
       if (choice.enabled && !current) await calls.create(choice.type, metadata);
-      else if (choice.enabled && current && (current.metadata !== metadata || !current.isEnabled)) {
-        await calls.update(current.key, metadata);
-      } else if (!choice.enabled && current) await calls.remove(current.key);
+      else if (choice.enabled && current && (changed || !current.isEnabled)) await calls.update(current.key, metadata);
+      else if (!choice.enabled && current) await calls.remove(current.key);
     } catch (failure) {
       return errorMessage(failure);
     }
@@ -58,5 +89,22 @@ export async function saveNotifications(
 
 export const findByType = (notifications: readonly NotificationItem[], type: NotificationType) =>
   notifications.find((notification) => notification.type === type);
+
+export const CHANNEL_NAMES: Readonly<Record<number, string>> = {
+  [NOTIFICATION_TYPE.EMAIL]: 'Email',
+  [NOTIFICATION_TYPE.HOOK]: 'Webhook',
+};
+
+/** A delivery's state in words: delivered, failed, or waiting for its first try or a retry. */
+export function deliveryState(delivery: Pick<DeliveryItem, 'status' | 'attempts' | 'inDigest'>): {
+  label: string;
+  tone: 'success' | 'danger' | 'warning' | 'secondary';
+} {
+  if (delivery.status === 'delivered') {
+    return { label: delivery.inDigest ? 'Delivered (digest)' : 'Delivered', tone: 'success' };
+  }
+  if (delivery.status === 'failed') return { label: 'Failed', tone: 'danger' };
+  return delivery.attempts > 0 ? { label: 'Retrying', tone: 'warning' } : { label: 'Waiting', tone: 'secondary' };
+}
 
 export { NOTIFICATION_TYPE };

@@ -1,60 +1,40 @@
-import type { NotificationType } from '@router/shared';
-import { useId, useState } from 'react';
+import { NOTIFICATION_DELIVERY_LOG_SIZE, notificationsAllowed } from '@router/shared';
+import { useId } from 'react';
 import Modal from 'react-bootstrap/Modal';
-import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
-import { useCall } from '../../lib/call.ts';
 import { useSession } from '../../lib/session.tsx';
 import type { ConnectorAccount } from '../connectors/connector-model.ts';
-import {
-  NotificationCreateDocument,
-  NotificationDeleteDocument,
-  NotificationsDocument,
-  NotificationUpdateDocument,
-} from './documents.ts';
+import { DeliveryLog } from './delivery-log.tsx';
 import { NotificationForm } from './notification-form.tsx';
-import { type NotificationChoice, saveNotifications } from './notification-model.ts';
+import { SettingActions } from './setting-actions.tsx';
+import { useNotificationPanel } from './use-notification-panel.ts';
+import { VerifyHelp } from './verify-help.tsx';
+import { WebhookSecret } from './webhook-secret.tsx';
 
-/** SPEC §2 account notifications dialog; demo connectors and accounts cannot be saved. */
+/**
+ * SPEC §2 account notifications dialog, grown into the account's notifications panel (issue
+ * #17): channels and events, the webhook secret once, tests, the delivery log and re-sends. A
+ * broker's demo connectors and accounts cannot be saved; paper accounts can.
+ */
 export function NotificationsDialog({
   connector,
   account,
   onClose,
 }: {
-  connector: { key: string; isDemo: boolean };
+  connector: { key: string; providerName: string; isDemo: boolean };
   account: ConnectorAccount;
   onClose: () => void;
 }) {
   const formId = useId();
-  const { mutate } = useCall();
   const { user } = useSession();
-  const liveOnly = connector.isDemo || account.demo;
-  const variables = { connectorKey: connector.key, accountId: account.id };
-  const [{ data, error, fetching }, refetch] = useQuery({
-    query: NotificationsDocument,
-    variables,
-    requestPolicy: 'network-only',
-    pause: liveOnly,
-  });
-  const [failure, setFailure] = useState<string | null>(null);
-  const notifications = liveOnly ? [] : data?.notifications;
-
-  async function save(choices: NotificationChoice[]) {
-    setFailure(null);
-    const message = await saveNotifications(notifications ?? [], choices, {
-      create: (type: NotificationType, metadata) =>
-        mutate(NotificationCreateDocument, { ...variables, type, metadata }),
-      update: (key, metadata) => mutate(NotificationUpdateDocument, { key, metadata }),
-      remove: (key) => mutate(NotificationDeleteDocument, { key }),
-    });
-    if (message) {
-      setFailure(message);
-      refetch({ requestPolicy: 'network-only' });
-    } else onClose();
-  }
+  const liveOnly = !notificationsAllowed(connector.providerName, connector.isDemo, account.demo);
+  const panel = useNotificationPanel({ connectorKey: connector.key, accountId: account.id }, liveOnly);
+  const notifications = liveOnly ? [] : panel.notifications;
+  // The form starts from the saved settings: a new set of them (after a save) starts it again.
+  const formKey = JSON.stringify(notifications?.map((n) => [n.key, n.metadata, n.isEnabled]));
 
   return (
-    <Modal show onHide={onClose} centered aria-labelledby={`${formId}-title`}>
+    <Modal show onHide={onClose} centered size="lg" scrollable aria-labelledby={`${formId}-title`}>
       <Modal.Header closeButton>
         <Modal.Title id={`${formId}-title`} as="h2" className="h5">
           Notifications · {account.name}
@@ -62,37 +42,72 @@ export function NotificationsDialog({
       </Modal.Header>
       <Modal.Body>
         <p className="text-secondary small">
-          Where to tell you about orders placed, rejected or failed on this account.
+          Where to tell you about orders placed, filled or rejected, refused signals, broker connections and credits on
+          this account.
         </p>
         {notifications ? (
           <NotificationForm
+            key={formKey}
             id={formId}
             notifications={notifications}
             userEmail={user?.email ?? ''}
             liveOnly={liveOnly}
-            onSave={save}
+            onSave={panel.save}
           />
-        ) : error && !fetching ? (
+        ) : panel.settingsError ? (
           <div className="alert alert-danger mb-0" role="alert">
             Cannot load the notification settings.{' '}
-            <button type="button" className="btn btn-link p-0 align-baseline" onClick={() => refetch()}>
+            <button type="button" className="btn btn-link p-0 align-baseline" onClick={panel.retry}>
               Try again
             </button>
           </div>
         ) : (
-          <DelayedSpinner />
+          <DelayedSpinner className="py-3 text-center" />
         )}
-        {failure && (
+        {panel.failure && (
           <div className="alert alert-danger mt-3 mb-0" role="alert">
-            {failure}
+            {panel.failure}
           </div>
+        )}
+        {panel.notice && (
+          <output className="d-block alert alert-info mt-3 mb-0" aria-live="polite">
+            {panel.notice}
+          </output>
+        )}
+        {!liveOnly && notifications && (
+          <section className="mt-4" aria-labelledby={`${formId}-saved`}>
+            <h3 id={`${formId}-saved`} className="h6">
+              Saved settings
+            </h3>
+            {panel.secret && <WebhookSecret secret={panel.secret} onDone={panel.clearSecret} />}
+            <SettingActions
+              notifications={notifications}
+              busy={panel.busy}
+              onTest={panel.test}
+              onRotate={panel.rotate}
+            />
+            <VerifyHelp />
+            <h3 id={`${formId}-log`} className="h6">
+              Recent deliveries <span className="text-secondary small">(last {NOTIFICATION_DELIVERY_LOG_SIZE})</span>
+            </h3>
+            {panel.deliveries ? (
+              <DeliveryLog deliveries={panel.deliveries} busy={panel.busy} onResend={panel.resend} />
+            ) : (
+              <DelayedSpinner className="py-3 text-center" />
+            )}
+          </section>
         )}
       </Modal.Body>
       <Modal.Footer>
         <button type="button" className="btn btn-secondary" onClick={onClose}>
-          Cancel
+          Close
         </button>
-        <button type="submit" form={formId} className="btn btn-primary" disabled={liveOnly || !notifications}>
+        <button
+          type="submit"
+          form={formId}
+          className="btn btn-primary"
+          disabled={liveOnly || !notifications || panel.busy !== null}
+        >
           Save
         </button>
       </Modal.Footer>

@@ -14,6 +14,7 @@ async function openDialog(account: string, connectors: unknown[], handlers: Reco
       Providers: providersHandler,
       Connectors: fixture(() => ({ data: { connectors } })),
       Notifications: fixture(() => ({ data: { notifications: [] } })),
+      NotificationDeliveries: fixture(() => ({ data: { notificationDeliveries: [] } })),
       ...handlers,
     },
   });
@@ -22,6 +23,31 @@ async function openDialog(account: string, connectors: unknown[], handlers: Reco
 }
 
 const live = [connector({ key: 'c', providerName: 'alpaca', accounts: LIVE, isDemo: false })];
+const HOOK_SETTING = {
+  key: 'n1',
+  type: 1,
+  isEnabled: true,
+  metadata: '{"url":"https://example.com/a"}',
+  connectorKey: 'c',
+  accountId: 'ACC-1',
+  disabledReason: null,
+};
+const delivery = (id: string, status: string, attempts: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  notificationKey: 'n1',
+  type: 1,
+  eventId: `msg_${id}`,
+  event: 'order.rejected',
+  status,
+  attempts,
+  responseCode: null,
+  error: null,
+  inDigest: false,
+  createdAt: Date.UTC(2025, 2, 14, 9, 30),
+  lastAttemptAt: Date.UTC(2025, 2, 14, 9, 31),
+  nextAttemptAt: null,
+  ...extra,
+});
 
 describe('notifications dialog (SPEC §2, §4, §5)', () => {
   it('prefills the email with the user, validates, and shows push and SMS disabled', async () => {
@@ -43,22 +69,9 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
   it('creates, updates and deletes per type, and stops at the first error', async () => {
     let failCreate = true;
     const { dialog, calls } = await openDialog('Main', live, {
-      Notifications: fixture(() => ({
-        data: {
-          notifications: [
-            {
-              key: 'n1',
-              type: 1,
-              isEnabled: true,
-              metadata: '{"url":"https://example.com/a"}',
-              connectorKey: 'c',
-              accountId: 'ACC-1',
-            },
-          ],
-        },
-      })),
+      Notifications: fixture(() => ({ data: { notifications: [HOOK_SETTING] } })),
       NotificationCreate: fixture(() =>
-        failCreate ? graphQLError('Email not allowed') : { data: { notificationCreate: { key: 'n2' } } },
+        failCreate ? graphQLError('Email not allowed') : { data: { notificationCreate: { key: 'n2', secret: null } } },
       ),
       NotificationDelete: fixture(() => ({ data: { notificationDelete: true } })),
     });
@@ -72,7 +85,7 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
 
     failCreate = false;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await within(dialog).findByText('Saved.')).toBeTruthy();
     expect(calls('NotificationCreate').at(-1)?.variables).toEqual({
       connectorKey: 'c',
       accountId: 'ACC-1',
@@ -82,12 +95,93 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     expect(calls('NotificationDelete')[0]?.variables).toEqual({ key: 'n1' });
   });
 
-  it('refuses demo connectors and demo accounts', async () => {
-    const message = 'This setting is currently available for live trading accounts only.';
-    const demoConnector = await openDialog('Paper account', [connector({ key: 'p' })]);
-    expect(within(demoConnector.dialog).getByText(message)).toBeTruthy();
-    expect(within(demoConnector.dialog).getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
-    expect(demoConnector.calls('Notifications')).toHaveLength(0);
+  it('picks events per channel (all by default), and needs at least one', async () => {
+    const { dialog, calls } = await openDialog('Main', live, {
+      NotificationCreate: fixture(() => ({ data: { notificationCreate: { key: 'n2', secret: null } } })),
+    });
+    fireEvent.click(await within(dialog).findByLabelText('Email'));
+    const events = within(dialog).getAllByRole('checkbox', { name: / by email$/ }) as HTMLInputElement[];
+    expect(events).toHaveLength(8);
+    expect(events.every((box) => box.checked)).toBe(true);
+    for (const box of events) fireEvent.click(box);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Choose at least one event')).toBeTruthy();
+    fireEvent.click(within(dialog).getByLabelText('Order rejected or failed by email'));
+    fireEvent.click(within(dialog).getByLabelText('Credits exhausted by email'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('NotificationCreate')).toHaveLength(1));
+    expect(JSON.parse(String(calls('NotificationCreate')[0]?.variables.metadata))).toEqual({
+      email: 'jo@example.com',
+      events: ['order.rejected', 'credits.exhausted'],
+    });
+  });
+
+  it('shows a new webhook secret once, sends tests, lists deliveries, re-sends and rotates', async () => {
+    let settings: unknown[] = [];
+    const { dialog, calls } = await openDialog('Main', live, {
+      Notifications: fixture(() => ({ data: { notifications: settings } })),
+      NotificationCreate: fixture(() => {
+        settings = [HOOK_SETTING];
+        return { data: { notificationCreate: { key: 'n1', secret: 'whsec_first' } } };
+      }),
+      NotificationDeliveries: fixture(() => ({
+        data: {
+          notificationDeliveries: [
+            delivery('2', 'pending', 1, { responseCode: 500, error: 'HTTP 500' }),
+            delivery('1', 'delivered', 1, { responseCode: 200, event: 'notification.test' }),
+          ],
+        },
+      })),
+      NotificationTest: fixture(() => ({ data: { notificationTest: delivery('3', 'pending', 0) } })),
+      NotificationDeliveryResend: fixture(() => ({
+        data: { notificationDeliveryResend: delivery('2', 'pending', 1) },
+      })),
+      NotificationSecretRotate: fixture(() => ({
+        data: { notificationSecretRotate: { key: 'n1', secret: 'whsec_second' } },
+      })),
+    });
+    fireEvent.click(await within(dialog).findByLabelText('Webhook'));
+    fireEvent.change(within(dialog).getByLabelText('Notification webhook URL'), {
+      target: { value: 'https://example.com/a' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const secret = (await within(dialog).findByLabelText('Webhook signing secret')) as HTMLInputElement;
+    expect(secret.value).toBe('whsec_first');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
+    expect(within(dialog).queryByLabelText('Webhook signing secret')).toBeNull();
+
+    const rows = await within(dialog).findAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/WebhookOrder rejected or failedRetrying1500 HTTP 500Re-send/),
+        expect.stringMatching(/WebhookTest notificationDelivered1200Re-send/),
+      ]),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send a test webhook' }));
+    await waitFor(() => expect(calls('NotificationTest')[0]?.variables).toEqual({ key: 'n1' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: /^Re-send Order rejected or failed of / }));
+    await waitFor(() => expect(calls('NotificationDeliveryResend')[0]?.variables).toEqual({ id: '2' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Rotate secret' }));
+    expect(((await within(dialog).findByLabelText('Webhook signing secret')) as HTMLInputElement).value).toBe(
+      'whsec_second',
+    );
+  });
+
+  const LIVE_ONLY = 'This setting is currently available for live trading accounts only.';
+
+  it('accepts paper accounts (demo accounts of the built-in simulator)', async () => {
+    const paper = await openDialog('Paper account', [connector({ key: 'p' })]);
+    await within(paper.dialog).findByLabelText('Notification email');
+    expect(within(paper.dialog).queryByText(LIVE_ONLY)).toBeNull();
+    expect(within(paper.dialog).getByRole('button', { name: 'Save' })).toHaveProperty('disabled', false);
+  });
+
+  it("refuses a broker's demo connectors", async () => {
+    const message = LIVE_ONLY;
+    const demo = await openDialog('Paper account', [connector({ key: 'd', providerName: 'alpaca' })]);
+    expect(within(demo.dialog).getByText(message)).toBeTruthy();
+    expect(within(demo.dialog).getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
+    expect(demo.calls('Notifications')).toHaveLength(0);
   });
 
   it('refuses a demo account of a live connector', async () => {

@@ -1,0 +1,253 @@
+// The delivery queue and log (notification_deliveries). A worker claims due rows by moving
+// `next_attempt_at` past a lease and tagging them with a fresh `lease`; its results are written
+// only where the lease is still its own, so a worker that outlived its lease changes nothing.
+import { sql } from 'drizzle-orm';
+import type { Executor } from './executor.ts';
+
+export interface ClaimedDelivery {
+  id: number;
+  lease: string;
+  attempts: number;
+  createdAt: Date;
+  eventId: string;
+  eventType: string;
+  eventAt: Date;
+  data: Record<string, unknown>;
+  notificationId: number;
+  notificationKey: string;
+  userId: number;
+  connectorId: number;
+  accountId: string;
+  channel: number;
+  metadata: { email?: string; url?: string };
+  secret: Buffer | null;
+  secretKeyId: string | null;
+  secretRotatedAt: Date | null;
+}
+
+/** Claims up to `limit` due deliveries for `leaseSeconds`, oldest due first. */
+export async function claimDueDeliveries(db: Executor, limit: number, leaseSeconds: number) {
+  const { rows } = await db.execute<ClaimedDelivery & Record<string, unknown>>(sql`
+    with due as (
+      select d.id from notification_deliveries d
+      where d.status = 'pending' and d.next_attempt_at <= now()
+      order by d.next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    update notification_deliveries d
+    set next_attempt_at = now() + ${leaseSeconds} * interval '1 second', lease = gen_random_uuid()
+    from due, notification_events e, notifications n
+    where d.id = due.id and e.id = d.event_id and n.id = d.notification_id
+    returning d.id::float8 as id, d.lease::text as lease, d.attempts, d.created_at as "createdAt",
+      e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data,
+      n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
+      n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
+      n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt"`);
+  return rows.map((row) => ({
+    ...row,
+    createdAt: new Date(row.createdAt),
+    eventAt: new Date(row.eventAt),
+    secretRotatedAt: row.secretRotatedAt ? new Date(row.secretRotatedAt) : null,
+  }));
+}
+
+export interface DeliveryResult {
+  id: number;
+  lease: string;
+  ok: boolean;
+  responseCode: number | null;
+  error: string | null;
+  /** When to try again after a failure; null gives up ('failed'). */
+  retryInMs: number | null;
+  inDigest: boolean;
+}
+
+/** Records attempts (fenced by lease); returns the ids written. */
+export async function recordDeliveryResults(db: Executor, results: readonly DeliveryResult[]): Promise<number[]> {
+  if (results.length === 0) return [];
+  const { rows } = await db.execute<{ id: number }>(sql`
+    update notification_deliveries d set
+      status = case when r.ok then 'delivered' when r.retry_in_ms is null then 'failed' else 'pending' end,
+      attempts = d.attempts + 1,
+      next_attempt_at = case when r.ok or r.retry_in_ms is null then null
+        else now() + r.retry_in_ms * interval '1 millisecond' end,
+      response_code = r.response_code, error = r.error, in_digest = r.in_digest,
+      last_attempt_at = now(), lease = null
+    from json_to_recordset(${JSON.stringify(
+      results.map((r) => ({
+        id: r.id,
+        lease: r.lease,
+        ok: r.ok,
+        response_code: r.responseCode,
+        error: r.error,
+        retry_in_ms: r.retryInMs,
+        in_digest: r.inDigest,
+      })),
+    )}::json) as r(id bigint, lease uuid, ok boolean, response_code int, error text, retry_in_ms bigint, in_digest boolean)
+    where d.id = r.id and d.lease = r.lease
+    returning d.id::float8 as id`);
+  return rows.map((row) => row.id);
+}
+
+/** Puts claimed deliveries back to wait until `until` (an email digest collecting). */
+export async function postponeDeliveries(db: Executor, claims: readonly { id: number; lease: string }[], until: Date) {
+  if (claims.length === 0) return;
+  await db.execute(sql`
+    update notification_deliveries d set next_attempt_at = ${until.toISOString()}::timestamptz, lease = null
+    from json_to_recordset(${JSON.stringify(claims)}::json) as c(id bigint, lease uuid)
+    where d.id = c.id and d.lease = c.lease`);
+}
+
+export interface DigestState {
+  notificationId: number;
+  type: string;
+  /** Deliveries of this setting and event type created within the window. */
+  arrived: number;
+  lastDigestAt: Date | null;
+  oldestPendingAt: Date | null;
+  now: Date;
+}
+
+/** What the digest rule needs per (email setting, event type). */
+export async function digestStates(
+  db: Executor,
+  groups: readonly { notificationId: number; type: string }[],
+  windowMs: number,
+): Promise<DigestState[]> {
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    select g.notification_id::int as "notificationId", g.type, now() as now,
+      (select count(*) from notification_deliveries d join notification_events e on e.id = d.event_id
+        where d.notification_id = g.notification_id and e.type = g.type
+          and d.created_at > now() - ${windowMs} * interval '1 millisecond')::int as arrived,
+      (select max(d.last_attempt_at) from notification_deliveries d join notification_events e on e.id = d.event_id
+        where d.notification_id = g.notification_id and e.type = g.type and d.in_digest
+          and d.status = 'delivered') as "lastDigestAt",
+      (select min(d.created_at) from notification_deliveries d join notification_events e on e.id = d.event_id
+        where d.notification_id = g.notification_id and e.type = g.type and d.status = 'pending') as "oldestPendingAt"
+    from json_to_recordset(${JSON.stringify(groups.map((g) => ({ notification_id: g.notificationId, type: g.type })))}::json)
+      as g(notification_id bigint, type text)`);
+  const date = (value: unknown) => (value ? new Date(value as string) : null);
+  return rows.map((row) => ({
+    notificationId: Number(row.notificationId),
+    type: String(row.type),
+    arrived: Number(row.arrived),
+    lastDigestAt: date(row.lastDigestAt),
+    oldestPendingAt: date(row.oldestPendingAt),
+    now: new Date(row.now as string),
+  }));
+}
+
+/**
+ * Webhook outcomes per setting: a success ends a failure streak, a failure starts one. Settings
+ * failing for longer than `disableAfterMs` are disabled (their waiting deliveries given up);
+ * returns the ids disabled now.
+ */
+export async function recordEndpointHealth(
+  db: Executor,
+  outcomes: readonly { notificationId: number; ok: boolean }[],
+  disableAfterMs: number,
+  reason: string,
+): Promise<number[]> {
+  if (outcomes.length === 0) return [];
+  const { rows } = await db.execute<{ id: number }>(sql`
+    with outcome as (
+      select notification_id, bool_or(ok) as ok
+      from json_to_recordset(${JSON.stringify(outcomes.map((o) => ({ notification_id: o.notificationId, ok: o.ok })))}::json)
+        as o(notification_id bigint, ok boolean)
+      group by notification_id
+    ), judged as (
+      select n.id, o.ok,
+        (not o.ok and n.is_enabled and n.failing_since <= now() - ${disableAfterMs} * interval '1 millisecond') as disable
+      from outcome o join notifications n on n.id = o.notification_id
+    ), updated as (
+      update notifications n set
+        failing_since = case when j.ok then null else coalesce(n.failing_since, now()) end,
+        is_enabled = n.is_enabled and not j.disable,
+        disabled_at = case when j.disable then now() else n.disabled_at end,
+        disabled_reason = case when j.disable then ${reason} else n.disabled_reason end
+      from judged j where n.id = j.id
+      returning n.id, j.disable
+    ), given_up as (
+      update notification_deliveries d set status = 'failed', next_attempt_at = null, error = ${reason}
+      from updated u where u.disable and d.notification_id = u.id and d.status = 'pending' and d.lease is null
+    )
+    select id::int as id from updated where disable`);
+  return rows.map((row) => row.id);
+}
+
+export interface DeliveryLogRow {
+  id: number;
+  notificationKey: string;
+  channel: number;
+  eventId: string;
+  eventType: string;
+  status: string;
+  attempts: number;
+  responseCode: number | null;
+  error: string | null;
+  inDigest: boolean;
+  createdAt: Date;
+  lastAttemptAt: Date | null;
+  nextAttemptAt: Date | null;
+}
+
+const LOG_COLUMNS = sql`d.id::float8 as id, n.key as "notificationKey", n.type as channel, e.id as "eventId",
+  e.type as "eventType", d.status, d.attempts, d.response_code as "responseCode", d.error, d.in_digest as "inDigest",
+  d.created_at as "createdAt", d.last_attempt_at as "lastAttemptAt", d.next_attempt_at as "nextAttemptAt"`;
+
+function toLogRow(row: Record<string, unknown>): DeliveryLogRow {
+  const date = (value: unknown) => (value ? new Date(value as string) : null);
+  return {
+    ...(row as unknown as DeliveryLogRow),
+    createdAt: new Date(row.createdAt as string),
+    lastAttemptAt: date(row.lastAttemptAt),
+    nextAttemptAt: date(row.nextAttemptAt),
+  };
+}
+
+/** The newest deliveries of one connector account's settings. */
+export async function listDeliveries(
+  db: Executor,
+  scope: { userId: number; connectorId: number; accountId: string },
+  limit: number,
+): Promise<DeliveryLogRow[]> {
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    select ${LOG_COLUMNS}
+    from notifications n
+    cross join lateral (
+      select * from notification_deliveries d where d.notification_id = n.id
+      order by d.created_at desc, d.id desc limit ${limit}
+    ) d
+    join notification_events e on e.id = d.event_id
+    where n.user_id = ${scope.userId} and n.connector_id = ${scope.connectorId} and n.account_id = ${scope.accountId}
+    order by d.created_at desc, d.id desc
+    limit ${limit}`);
+  return rows.map(toLogRow);
+}
+
+export async function findDelivery(db: Executor, userId: number, id: number): Promise<DeliveryLogRow | undefined> {
+  const { rows } = await db.execute<Record<string, unknown>>(sql`
+    select ${LOG_COLUMNS}
+    from notification_deliveries d
+    join notifications n on n.id = d.notification_id
+    join notification_events e on e.id = d.event_id
+    where d.id = ${id} and n.user_id = ${userId}`);
+  return rows[0] ? toLogRow(rows[0]) : undefined;
+}
+
+/**
+ * Makes one of the user's deliveries due now (same event, same webhook-id). One being sent at
+ * this moment (claimed, lease set) is left alone. False when not found.
+ */
+export async function resendDelivery(db: Executor, userId: number, id: number): Promise<boolean> {
+  const { rows } = await db.execute<{ id: number }>(sql`
+    update notification_deliveries d
+    set status = 'pending', next_attempt_at = now(), in_digest = false
+    from notifications n
+    where d.id = ${id} and n.id = d.notification_id and n.user_id = ${userId}
+      and not (d.status = 'pending' and d.lease is not null)
+    returning d.id::float8 as id`);
+  if (rows.length > 0) return true;
+  return (await findDelivery(db, userId, id)) !== undefined;
+}

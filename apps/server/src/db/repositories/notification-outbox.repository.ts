@@ -1,0 +1,94 @@
+// The notification outbox: events written in the emitter's own transaction, fanned out at once
+// to the enabled settings that want them (one delivery per destination). An event no setting
+// wants writes nothing, so emitting costs a settings lookup and no rows for most users.
+import { sql } from 'drizzle-orm';
+import type { Executor } from './executor.ts';
+import type { Queryable } from './signals.repository.ts';
+
+/**
+ * CTEs emitting one event per row of `source`, a relation (CTE or table) with the columns
+ * `user_id bigint, connector_id bigint, account_id text, type text, data jsonb`; connector_id
+ * and account_id may be null (an event of the whole connector, or of the user). Put them after
+ * the statement's own CTEs (`with mine as (…), source as (…), ${notificationEventCtes('source')}
+ * select …`); `notify_events` and `notify_deliveries` return the ids written.
+ *
+ * Matching settings: the user's enabled EMAIL and HOOK settings of that connector and account
+ * (any account when the event has none, any connector when it has none) whose `events` list
+ * is absent or holds the type. One delivery per event and destination (URL or address).
+ */
+export function notificationEventCtes(source: string): string {
+  return `notify_source as materialized (
+      select 'msg_' || replace(gen_random_uuid()::text, '-', '') as event_id, s.user_id::bigint as user_id,
+        s.connector_id::bigint as connector_id, s.account_id::text as account_id, s.type::text as type,
+        s.data::jsonb as data
+      from ${source} s
+    ), notify_targets as (
+      select distinct on (e.event_id, n.type, coalesce(n.metadata->>'url', lower(n.metadata->>'email')))
+        e.event_id, n.id as notification_id
+      from notify_source e
+      join notifications n on n.user_id = e.user_id
+        and (e.connector_id is null or n.connector_id = e.connector_id)
+        and (e.account_id is null or n.account_id = e.account_id)
+      where n.is_enabled and n.type in (1, 2)
+        and (n.metadata->'events' is null or n.metadata->'events' ? e.type)
+      order by e.event_id, n.type, coalesce(n.metadata->>'url', lower(n.metadata->>'email')), n.id
+    ), notify_events as (
+      insert into notification_events (id, user_id, connector_id, account_id, type, data)
+      select e.event_id, e.user_id, e.connector_id, e.account_id, e.type, e.data from notify_source e
+      where exists (select 1 from notify_targets t where t.event_id = e.event_id)
+      returning id
+    ), notify_deliveries as (
+      insert into notification_deliveries (event_id, notification_id)
+      select event_id, notification_id from notify_targets
+      returning id
+    )`;
+}
+
+/** The columns of emitEvents' JSON input rows (json_to_recordset). */
+const SOURCE_COLUMNS = 'user_id bigint, connector_id bigint, account_id text, type text, data jsonb';
+const EMIT_TAIL = `${notificationEventCtes('source')}
+  select (select count(*) from notify_deliveries)::int as deliveries`;
+
+/**
+ * Emits the events of `input`, a JSON array of `{user_id, connector_id, account_id, type, data}`
+ * that jsonb accepts, in a Drizzle transaction (or on the database); returns the deliveries queued.
+ */
+export async function insertEvents(db: Executor, input: string): Promise<number> {
+  const { rows } = await db.execute<{ deliveries: number }>(
+    sql`with source as (select * from json_to_recordset(${input}::json) as t(${sql.raw(SOURCE_COLUMNS)})),
+      ${sql.raw(EMIT_TAIL)}`,
+  );
+  return rows[0]?.deliveries ?? 0;
+}
+
+/** The same on a pg pool or client (the hook's batched statements run there). */
+export async function insertEventsOn(db: Queryable, input: string): Promise<number> {
+  const { rows } = await db.query<{ deliveries: number }>({
+    name: 'notification_emit',
+    text: `with source as (select * from json_to_recordset($1::json) as t(${SOURCE_COLUMNS})), ${EMIT_TAIL}`,
+    values: [input],
+  });
+  return rows[0]?.deliveries ?? 0;
+}
+
+/** The test notification: one event for one setting, whatever its events (and enabled or not). */
+export async function insertTestEvent(
+  db: Executor,
+  notification: { id: number; userId: number; connectorId: number; accountId: string },
+  type: string,
+  data: Record<string, unknown>,
+): Promise<number> {
+  const { rows } = await db.execute<{ id: number }>(sql`
+    with event as (
+      insert into notification_events (id, user_id, connector_id, account_id, type, data)
+      values ('msg_' || replace(gen_random_uuid()::text, '-', ''), ${notification.userId}, ${notification.connectorId},
+        ${notification.accountId}, ${type}, ${JSON.stringify(data)}::jsonb)
+      returning id
+    )
+    insert into notification_deliveries (event_id, notification_id)
+    select id, ${notification.id} from event
+    returning id::float8 as id`);
+  const id = rows[0]?.id;
+  if (id === undefined) throw new Error('test notification insert returned nothing');
+  return id;
+}

@@ -1,0 +1,35 @@
+// The rules of delivery, apart from the I/O: when to retry, when an email flood becomes a digest.
+import type { DigestState } from '../../db/repositories/notification-deliveries.repository.ts';
+
+/**
+ * The wait before the next attempt after `attempts` failed ones (1 after the first), or null to
+ * give up: the schedule's nth entry (default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h: seven attempts
+ * over about 17.6 hours).
+ */
+export function retryDelay(schedule: readonly number[], attempts: number): number | null {
+  return schedule[attempts - 1] ?? null;
+}
+
+/** More than this many mails of one kind for one setting within the window become a digest. */
+export const DIGEST_THRESHOLD = 5;
+export const DIGEST_WINDOW_MS = 60_000;
+
+export type DigestDecision = { kind: 'single' } | { kind: 'digest' } | { kind: 'wait'; until: Date };
+
+/**
+ * For the due email deliveries of one setting and event type: a mail each while at most
+ * DIGEST_THRESHOLD arrived within the window; beyond that the mails wait and go out as one
+ * digest a window after the oldest waiting one (and never sooner than a window after the last
+ * digest), so a flood costs at most one mail a minute.
+ */
+export function digestDecision(state: DigestState, due: number): DigestDecision {
+  if (state.arrived <= DIGEST_THRESHOLD && due <= DIGEST_THRESHOLD) return { kind: 'single' };
+  const oldest = (state.oldestPendingAt ?? state.now).getTime();
+  const lastDigest = state.lastDigestAt ? state.lastDigestAt.getTime() : Number.NEGATIVE_INFINITY;
+  const at = Math.max(oldest + DIGEST_WINDOW_MS, lastDigest + DIGEST_WINDOW_MS);
+  return state.now.getTime() >= at ? { kind: 'digest' } : { kind: 'wait', until: new Date(at) };
+}
+
+/** A webhook endpoint failing for this long is disabled (and its user told by email). */
+export const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+export const DISABLED_REASON = 'Deliveries failed for 3 days';

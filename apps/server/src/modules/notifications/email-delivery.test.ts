@@ -1,0 +1,258 @@
+// Email notifications end to end: events emitted in a transaction, fanned out to the settings
+// that want them, delivered by the worker to a real SMTP server; connector events; digests.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
+import { type ConnectorAnswer, connect, gql } from '../../../test/connector-fixtures.ts';
+import { fakeKeyBroker } from '../../../test/fake-brokers.ts';
+import { createSetting, deliveries, eventually, sendTest } from '../../../test/notification-fixtures.ts';
+import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { emitExpiringConnectors } from '../../db/repositories/notification-maintenance.repository.ts';
+import { deactivateConnector } from '../connectors/index.ts';
+import {
+  emitEvents,
+  emitEventsOn,
+  type NotificationEvent,
+  notificationEventCtes,
+  type OrderEventData,
+} from './events.ts';
+
+let t: TestApp;
+let sink: SmtpSink;
+let alice: Record<string, string>;
+let aliceId: number;
+let live: ConnectorAnswer;
+let liveId: number;
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  t = await startTestApp({
+    env: { SMTP_URL: sink.url, PUBLIC_URL: 'https://router.example', NOTIFICATION_RETRY_SCHEDULE: '50ms,50ms' },
+    authenticate: authenticateAsUserId,
+    brokers: [fakeKeyBroker().broker],
+    notifications: { pollMs: 25 },
+  });
+  ({ id: aliceId, headers: alice } = await insertTestUser(t.services, 'alice@example.com'));
+  live = await connect(t, alice, 'keyfake', ['key', 'sekret-ok']);
+  const { rows } = await t.services.db.$client.query<{ id: string }>('select id from connectors where key = $1', [
+    live.key,
+  ]);
+  liveId = Number(rows[0]?.id);
+});
+afterAll(async () => {
+  await t.close();
+  await sink.close();
+});
+
+function order(type: 'order.placed' | 'order.rejected', signalId: string, accountId = 'L-1'): NotificationEvent {
+  const data: OrderEventData = {
+    signalId,
+    hook: { key: 'h1', name: 'Swing' },
+    connectorKey: live.key,
+    providerName: 'keyfake',
+    accountId,
+    order: { symbol: 'AAPL', action: 'buy', quantity: 5, type: 'market' },
+    status: type === 'order.rejected' ? 'rejected' : 'accepted',
+    brokerOrderId: null,
+    price: null,
+    ...(type === 'order.rejected' ? { message: 'Key Fake: insufficient buying power' } : {}),
+  };
+  return { userId: aliceId, connectorId: liveId, accountId, type, data };
+}
+
+const mailsTo = (to: string) => sink.mails.filter((m) => m.to.includes(to));
+
+describe('email notifications', () => {
+  it('delivers a test notification through SMTP and logs it', async () => {
+    const setting = await createSetting(t, alice, live.key, 'L-1', 2, { email: 'desk@example.com' });
+    const queued = await sendTest(t, alice, setting.key);
+    expect(queued).toMatchObject({ status: 'pending', event: 'notification.test', attempts: 0, type: 2 });
+    const mail = await sink.waitFor('desk@example.com');
+    expect(mail.subject).toBe('Test notification · Signal Router');
+    expect(mail.text).toContain('Notifications of Key Fake account L-1 reach this address.');
+    const log = await eventually(
+      () => deliveries(t, alice, live.key, 'L-1'),
+      (rows) => rows[0]?.status === 'delivered',
+    );
+    expect(log[0]).toMatchObject({ id: queued.id, attempts: 1, error: null });
+  });
+
+  it('sends each event only to the settings that chose it, once per address', async () => {
+    await createSetting(t, alice, live.key, 'L-1', 2, {
+      email: 'desk@example.com',
+      events: ['order.rejected', 'credits.low'],
+    });
+    // The paper account's setting wants everything, at the same address (in other case).
+    const paper = await connect(t, alice, 'paper');
+    const paperAccount = (JSON.parse(paper.accounts) as Array<{ id: string }>)[0]?.id ?? '';
+    await createSetting(t, alice, paper.key, paperAccount, 2, { email: 'Desk@example.com' });
+    const before = sink.mails.length;
+    const queued = await t.services.db.transaction((tx) =>
+      emitEvents(tx, [
+        order('order.placed', 'sig-placed'),
+        order('order.rejected', 'sig-rejected'),
+        order('order.rejected', 'sig-demo', 'D-2'),
+        { userId: aliceId, type: 'credits.low', data: { balance: 2, threshold: 5 } },
+      ]),
+    );
+    expect(queued).toBe(2); // the rejected order on L-1; credits.low once for the one address
+    await eventually(
+      async () => sink.mails.slice(before),
+      (m) => m.length === 2,
+    );
+    const [rejected, credits] = ['Order rejected', 'You have 2 signals left'].map((s) =>
+      sink.mails.slice(before).find((m) => m.subject.startsWith(s)),
+    );
+    expect(rejected?.subject).toBe('Order rejected: BUY 5 AAPL on Key Fake · Signal Router');
+    expect(rejected?.text).toContain('Message: Key Fake: insufficient buying power');
+    expect(rejected?.text).toContain('See it in your activity: https://router.example/me?signal=sig-rejected');
+    expect(credits?.text).toContain('Add credits: https://router.example/me/account');
+    const { rows } = await t.services.db.$client.query<{ n: number }>(
+      "select count(*)::int as n from notification_events where data->>'signalId' in ('sig-placed', 'sig-demo')",
+    );
+    expect(rows[0]?.n).toBe(0); // no setting wanted them: nothing written
+    await gql(t, alice, 'mutation($k: String!) { connectorDelete(key: $k) }', { k: paper.key });
+  });
+
+  it('emits from inside another statement (the set-based form), or on a pg client', async () => {
+    // As the signal path would: a statement's own CTE yields the rows, the outbox CTEs follow.
+    const before = mailsTo('desk@example.com').length;
+    const { rows } = await t.services.db.$client.query<{ deliveries: number }>(
+      `with outcome(user_id, connector_id, account_id, status, signal_id) as (
+         values ($1::bigint, $2::bigint, 'L-1', 'rejected', 'set-1'), ($1::bigint, $2::bigint, 'L-1', 'accepted', 'set-2')
+       ), source as (
+         select user_id, connector_id, account_id,
+           case when status = 'rejected' then 'order.rejected' else 'order.placed' end as type,
+           jsonb_build_object('signalId', signal_id, 'status', status) as data
+         from outcome
+       ), ${notificationEventCtes('source')}
+       select (select count(*) from notify_deliveries)::int as deliveries`,
+      [aliceId, liveId],
+    );
+    expect(rows[0]?.deliveries).toBe(1); // desk@ wants order.rejected only
+    expect(await emitEventsOn(t.services.db.$client, [order('order.rejected', 'on-client')])).toBe(1);
+    const mails = await eventually(
+      async () => mailsTo('desk@example.com').slice(before),
+      (m) => m.length === 2,
+    );
+    expect(mails.map((m) => m.text.match(/Signal id: (\S+)/)?.[1]).sort()).toEqual(['on-client', 'set-1']);
+  });
+
+  it('writes nothing when the emitting transaction rolls back', async () => {
+    const count = async () =>
+      (await t.services.db.$client.query<{ n: number }>('select count(*)::int as n from notification_events')).rows[0]
+        ?.n;
+    const before = await count();
+    await expect(
+      t.services.db.transaction(async (tx) => {
+        expect(await emitEvents(tx, [order('order.rejected', 'sig-rolled-back')])).toBe(1);
+        throw new Error('the order was not stored');
+      }),
+    ).rejects.toThrow('not stored');
+    expect(await count()).toBe(before);
+  });
+
+  it('tells the user when a connection is deactivated, and once per expiry when it is about to expire', async () => {
+    await createSetting(t, alice, live.key, 'L-1', 2, { email: 'desk@example.com' });
+    let since = mailsTo('desk@example.com').length;
+    expect(await deactivateConnector(t.services, liveId, 'Key Fake: token revoked')).toBe(true);
+    await eventually(
+      async () => mailsTo('desk@example.com').slice(since),
+      (m) => m.length > 0,
+    );
+    const deactivated = mailsTo('desk@example.com')[since];
+    expect(deactivated?.subject).toBe('Your Key Fake connection was deactivated · Signal Router');
+    expect(deactivated?.text).toContain('Reason: Key Fake: token revoked');
+
+    // Expiring in 7 days: not yet (6 days' warning); in 5 days: once, however often the pass runs.
+    const expireIn = (days: number) =>
+      t.services.db.$client.query(
+        `update connectors set is_active = true, expires_at = now() + $2 * interval '1 day' where id = $1`,
+        [liveId, days],
+      );
+    await expireIn(7);
+    await t.app.notificationWorker.maintain();
+    await expireIn(5);
+    since = mailsTo('desk@example.com').length;
+    await t.app.notificationWorker.maintain();
+    await t.app.notificationWorker.maintain();
+    await eventually(
+      async () => mailsTo('desk@example.com').slice(since),
+      (m) => m.length > 0,
+    );
+    await t.app.notificationWorker.drain();
+    const expiring = mailsTo('desk@example.com').slice(since);
+    expect(expiring.map((m) => m.subject)).toEqual([expect.stringMatching(/^Your Key Fake connection expires on /)]);
+    // A provider with a shorter warning (Schwab's 3 days) is not told 5 days ahead; a new expiry is told again.
+    await expireIn(2.5);
+    expect(await emitExpiringConnectors(t.services.db, { keyfake: 2 }, 6)).toBe(0);
+    expect(await emitExpiringConnectors(t.services.db, { keyfake: 3 }, 6)).toBe(1);
+  });
+});
+
+describe('digests', () => {
+  const rejectedMails = (since: number) => mailsTo('flood@example.com').slice(since);
+
+  const pending = async () =>
+    (
+      await t.services.db.$client.query<{ n: number }>(
+        `select count(*)::int as n from notification_deliveries where status = 'pending'`,
+      )
+    ).rows[0]?.n;
+
+  it('sends up to 5 events of a kind a minute one by one, and a flood as one digest', async () => {
+    await eventually(pending, (n) => n === 0);
+    // A quiet minute passes since the earlier tests' events (moved back rather than waited for).
+    await t.services.db.$client.query(`update notification_deliveries set created_at = created_at - interval '2 min'`);
+    const { rows } = await t.services.db.$client.query<{ id: string }>(
+      `update notifications set metadata = '{"email":"flood@example.com","events":["order.rejected"]}'
+       where connector_id = $1 and account_id = 'L-1' and type = 2 returning id`,
+      [liveId],
+    );
+    expect(rows).toHaveLength(1);
+    let since = mailsTo('flood@example.com').length;
+    await emitEvents(
+      t.services.db,
+      [1, 2, 3].map((n) => order('order.rejected', `few-${n}`)),
+    );
+    await eventually(
+      async () => rejectedMails(since),
+      (m) => m.length === 3,
+    );
+
+    since = mailsTo('flood@example.com').length;
+    await emitEvents(
+      t.services.db,
+      [1, 2, 3, 4, 5, 6, 7, 8].map((n) => order('order.rejected', `flood-${n}`)),
+    );
+    // The flood waits for its digest, a minute after the oldest waiting event.
+    await eventually(
+      async () =>
+        (
+          await t.services.db.$client.query<{ n: number }>(
+            `select count(*)::int as n from notification_deliveries
+             where status = 'pending' and lease is null and next_attempt_at > now() + interval '30 s'`,
+          )
+        ).rows[0]?.n,
+      (n) => n === 8,
+    );
+    await t.app.notificationWorker.drain();
+    expect(rejectedMails(since)).toHaveLength(0);
+    // A minute passes (moved back in the rows rather than waited for).
+    await t.services.db.$client.query(
+      `update notification_deliveries set created_at = created_at - interval '61 s',
+         next_attempt_at = next_attempt_at - interval '61 s' where status = 'pending'`,
+    );
+    const [digest] = await eventually(
+      async () => rejectedMails(since),
+      (m) => m.length > 0,
+    );
+    expect(digest?.subject).toBe('8 × Order rejected or failed · Signal Router');
+    expect(digest?.text.match(/ — Order rejected: BUY 5 AAPL on Key Fake/g)).toHaveLength(8);
+    const log = await eventually(
+      () => deliveries(t, alice, live.key, 'L-1'),
+      (rows) => rows.filter((d) => d.inDigest && d.status === 'delivered').length === 8,
+    );
+    expect(log.filter((d) => d.inDigest)).toHaveLength(8);
+    await t.app.notificationWorker.drain();
+    expect(rejectedMails(since)).toHaveLength(1);
+  });
+});

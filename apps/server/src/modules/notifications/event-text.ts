@@ -1,0 +1,152 @@
+// An event in words, for mails: a one-line summary (the subject, and a digest's line), an intro,
+// the details as label/value rows, and the screen to open. Data comes from events.ts' shapes,
+// read defensively (a stored event outlives code changes).
+import { NOTIFICATION_EVENT_LABELS } from '@router/shared';
+
+export interface EventText {
+  summary: string;
+  intro: string;
+  details: Array<[string, string]>;
+  /** Path under PUBLIC_URL. */
+  path: string;
+  linkLabel: string;
+}
+
+type Data = Record<string, unknown>;
+type Title = (providerName: string) => string;
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
+const object = (value: unknown): Data => (value && typeof value === 'object' ? (value as Data) : {});
+
+/** "2025-03-14 09:30 UTC" */
+export function formatTime(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function rows(pairs: Array<[string, unknown]>): Array<[string, string]> {
+  return pairs.flatMap(([label, value]) => {
+    const shown = text(value);
+    return shown === undefined ? [] : [[label, shown] as [string, string]];
+  });
+}
+
+const ORDER_VERBS: Record<string, string> = {
+  'order.placed': 'Order placed',
+  'order.filled': 'Order filled',
+  'order.rejected': 'Order rejected',
+};
+
+function orderText(type: string, data: Data, title: Title): EventText {
+  const order = object(data.order);
+  const broker = title(text(data.providerName) ?? '');
+  const what = [text(order.action)?.toUpperCase(), text(order.quantity), text(order.symbol)].filter(Boolean).join(' ');
+  const hook = object(data.hook);
+  const filledAt = type === 'order.filled' && text(data.price) ? ` at ${text(data.price)}` : '';
+  const signalId = text(data.signalId) ?? '';
+  return {
+    summary: `${ORDER_VERBS[type] ?? 'Order'}: ${what || 'order'}${filledAt} on ${broker}`,
+    intro: `${text(hook.name) ? `Webhook "${text(hook.name)}"` : 'A webhook'} sent an order to ${broker} account ${text(data.accountId) ?? ''}.`,
+    details: rows([
+      ['Symbol', order.symbol],
+      ['Action', order.action],
+      ['Quantity', order.quantity],
+      ['Order type', order.type],
+      ['Limit price', order.limit_price],
+      ['Stop price', order.stop_price],
+      ['Status', data.status],
+      ['Average price', data.price],
+      ['Message', data.message],
+      ['Broker order id', data.brokerOrderId],
+      ['Signal id', data.signalId],
+    ]),
+    path: `/me?signal=${encodeURIComponent(signalId)}`,
+    linkLabel: 'See it in your activity',
+  };
+}
+
+const REFUSALS: Record<string, string> = {
+  invalid: 'the signal was not a valid order',
+  no_credits: 'no signals were left on your account',
+  hook_inactive: 'the webhook is deactivated',
+  connector_inactive: 'the broker connection is deactivated',
+};
+
+function refusedText(data: Data, title: Title): EventText {
+  const hook = object(data.hook);
+  const name = text(hook.name);
+  const signalId = text(data.signalId);
+  return {
+    summary: `Signal refused${name ? ` on webhook "${name}"` : ''}`,
+    intro: `A signal became no order: ${REFUSALS[text(data.reason) ?? ''] ?? 'it was refused'}.`,
+    details: rows([
+      ['Message', data.message],
+      ['Broker', text(data.providerName) ? title(text(data.providerName) ?? '') : undefined],
+      ['Account', data.accountId],
+      ['Signal id', signalId],
+    ]),
+    path: signalId ? `/me?signal=${encodeURIComponent(signalId)}` : '/me',
+    linkLabel: 'See your activity',
+  };
+}
+
+function connectorText(type: string, data: Data, title: Title): EventText {
+  const broker = title(text(data.providerName) ?? '');
+  const accounts = Array.isArray(data.accountIds) ? data.accountIds.map(String).join(', ') : undefined;
+  const expiresAt = typeof data.expiresAt === 'number' ? formatTime(data.expiresAt) : undefined;
+  if (type === 'connector.expiring') {
+    return {
+      summary: `Your ${broker} connection expires ${expiresAt ? `on ${expiresAt}` : 'soon'}`,
+      intro: `Reconnect ${broker} before then, so your webhooks keep placing orders.`,
+      details: rows([
+        ['Broker', broker],
+        ['Accounts', accounts],
+        ['Expires', expiresAt],
+      ]),
+      path: '/me/connector',
+      linkLabel: 'Reconnect',
+    };
+  }
+  return {
+    summary: `Your ${broker} connection was deactivated`,
+    intro: `${broker} refused the connection, so its webhooks place no orders until you reconnect.`,
+    details: rows([
+      ['Broker', broker],
+      ['Accounts', accounts],
+      ['Reason', data.reason],
+    ]),
+    path: '/me/connector',
+    linkLabel: 'Reconnect',
+  };
+}
+
+function creditsText(type: string, data: Data): EventText {
+  const exhausted = type === 'credits.exhausted';
+  return {
+    summary: exhausted ? 'You have no signals left' : `You have ${text(data.balance) ?? 'few'} signals left`,
+    intro: exhausted
+      ? 'Live webhooks refuse signals until you add credits.'
+      : 'Add credits before they run out, so live webhooks keep placing orders.',
+    details: rows([
+      ['Signals left', data.balance],
+      ['Low at', data.threshold],
+    ]),
+    path: '/me/account',
+    linkLabel: 'Add credits',
+  };
+}
+
+export function describeEvent(type: string, data: Data, title: Title): EventText {
+  if (type.startsWith('order.')) return orderText(type, data, title);
+  if (type === 'signal.refused') return refusedText(data, title);
+  if (type.startsWith('connector.')) return connectorText(type, data, title);
+  if (type.startsWith('credits.')) return creditsText(type, data);
+  const broker = text(data.providerName) ? title(text(data.providerName) ?? '') : 'your broker';
+  return {
+    summary: 'Test notification',
+    intro: `Notifications of ${broker} account ${text(data.accountId) ?? ''} reach this address.`,
+    details: rows([['Event', NOTIFICATION_EVENT_LABELS['notification.test']]]),
+    path: '/me/connector',
+    linkLabel: 'Notification settings',
+  };
+}

@@ -1,0 +1,125 @@
+// The events other modules emit, and the one way to emit them: inside the emitter's own
+// transaction, so an event exists exactly when the change it reports was committed. Delivery
+// (email, signed webhook, retries) happens later in the notification worker.
+//
+// Entry points (issue #17):
+//   order.placed, order.filled, order.rejected, signal.refused — the signal path, where a
+//     signal's outcome is written (emitEvents, or notificationEventCtes inside its batched
+//     statement with a source CTE built from the rows it writes);
+//   credits.low, credits.exhausted — billing, where the balance changes;
+//   connector.expiring — the notification worker (expiry.ts); connector.deactivated —
+//     modules/connectors/deactivate.ts.
+import type { NotificationEventType } from '@router/shared';
+import type { Executor } from '../../db/repositories/executor.ts';
+import { insertEvents, insertEventsOn } from '../../db/repositories/notification-outbox.repository.ts';
+import type { Queryable } from '../../db/repositories/signals.repository.ts';
+import { storableJson } from '../signals/activity-writer.ts';
+
+export { notificationEventCtes } from '../../db/repositories/notification-outbox.repository.ts';
+
+/** The hook a signal came through. */
+export interface EventHook {
+  key: string;
+  shortKey?: string;
+  name: string;
+}
+
+/** order.placed, order.filled, order.rejected: one signal's order and what the broker said. */
+export interface OrderEventData {
+  /** Our signal id, the broker's client order id; the activity link finds the entry by it. */
+  signalId: string;
+  hook: EventHook | null;
+  connectorKey: string;
+  providerName: string;
+  accountId: string;
+  /** The normalized order (symbol, action, quantity, type, prices, …). */
+  order: Record<string, unknown>;
+  /** accepted, filled, rejected, failed, … */
+  status: string;
+  brokerOrderId: string | null;
+  /** Average fill price. */
+  price: number | null;
+  /** The broker's message (rejected or failed), prefixed with its title. */
+  message?: string;
+}
+
+/** signal.refused: a signal that became no order, and why. */
+export interface SignalRefusedData {
+  signalId?: string;
+  hook: EventHook | null;
+  connectorKey?: string;
+  providerName?: string;
+  accountId?: string;
+  reason: 'invalid' | 'no_credits' | 'hook_inactive' | 'connector_inactive';
+  /** The answer the sender got (SPEC §8 message). */
+  message: string;
+}
+
+/** connector.expiring, connector.deactivated. */
+export interface ConnectorEventData {
+  connectorKey: string;
+  providerName: string;
+  accountIds: string[];
+  /** ms since the epoch (expiring). */
+  expiresAt?: number;
+  /** Why it was deactivated (the broker's message). */
+  reason?: string;
+}
+
+/** credits.low, credits.exhausted. */
+export interface CreditsEventData {
+  balance: number;
+  /** The level that counts as low (credits.low). */
+  threshold?: number;
+}
+
+export interface EventDataByType {
+  'order.placed': OrderEventData;
+  'order.filled': OrderEventData;
+  'order.rejected': OrderEventData;
+  'signal.refused': SignalRefusedData;
+  'connector.expiring': ConnectorEventData;
+  'connector.deactivated': ConnectorEventData;
+  'credits.low': CreditsEventData;
+  'credits.exhausted': CreditsEventData;
+}
+
+/**
+ * One event. `connectorId`/`accountId` narrow who hears it: settings of that account (both
+ * given), of any account of the connector (connectorId only), or all the user's (neither).
+ */
+export type NotificationEvent = {
+  [T in NotificationEventType]: {
+    userId: number;
+    connectorId?: number | null;
+    accountId?: string | null;
+    type: T;
+    data: EventDataByType[T];
+  };
+}[NotificationEventType];
+
+function input(events: readonly NotificationEvent[]): string {
+  return storableJson(
+    events.map((e) => ({
+      user_id: e.userId,
+      connector_id: e.connectorId ?? null,
+      account_id: e.accountId ?? null,
+      type: e.type,
+      data: e.data,
+    })),
+  );
+}
+
+/**
+ * Emits events in the caller's transaction (a Drizzle transaction or the database): each
+ * becomes a delivery per matching enabled setting, or nothing when none matches. Returns the
+ * deliveries queued.
+ */
+export function emitEvents(tx: Executor, events: readonly NotificationEvent[]): Promise<number> {
+  return events.length === 0 ? Promise.resolve(0) : insertEvents(tx, input(events));
+}
+
+/** emitEvents on a pg pool or pool client (one named statement). */
+export function emitEventsOn(client: Queryable, events: readonly NotificationEvent[]): Promise<number> {
+  return events.length === 0 ? Promise.resolve(0) : insertEventsOn(client, input(events));
+}

@@ -1,0 +1,97 @@
+// Notification mails read well: the order's details, the link to its activity entry, escaped HTML.
+import { describe, expect, it } from 'vitest';
+import { digestMail, disabledMail, eventMail, type MailContext } from './mail-content.ts';
+
+const ctx: MailContext = {
+  publicUrl: 'https://router.example',
+  title: (name) => (name === 'alpaca' ? 'Alpaca' : name),
+};
+const at = new Date('2025-03-14T09:30:00Z');
+const order = (type: string, extra: Record<string, unknown> = {}) => ({
+  type,
+  at,
+  data: {
+    signalId: 'sig_123',
+    hook: { key: 'h1', name: 'Swing <alerts>' },
+    connectorKey: 'c1',
+    providerName: 'alpaca',
+    accountId: 'PA-1',
+    order: { symbol: 'AAPL', action: 'buy', quantity: 10, type: 'limit', limit_price: 189.5 },
+    status: 'accepted',
+    brokerOrderId: 'b-77',
+    price: null,
+    ...extra,
+  },
+});
+
+describe('eventMail', () => {
+  it("describes an order with its details and links to the signal's activity entry", () => {
+    const mail = eventMail(ctx, 'jo@example.com', order('order.placed'));
+    expect(mail.to).toBe('jo@example.com');
+    expect(mail.subject).toBe('Order placed: BUY 10 AAPL on Alpaca · Signal Router');
+    expect(mail.link).toBe('https://router.example/me?signal=sig_123');
+    for (const line of [
+      'Webhook "Swing <alerts>" sent an order to Alpaca account PA-1.',
+      'Symbol: AAPL',
+      'Quantity: 10',
+      'Limit price: 189.5',
+      'Broker order id: b-77',
+      'Time: 2025-03-14 09:30 UTC',
+    ]) {
+      expect(mail.text).toContain(line);
+    }
+    expect(mail.text).not.toContain('Average price');
+    expect(mail.html).toContain('Swing &#60;alerts&#62;');
+    expect(mail.html).not.toContain('<alerts>');
+  });
+
+  it("names the broker's message of a rejected order, and the price of a fill", () => {
+    const rejected = eventMail(
+      ctx,
+      'jo@example.com',
+      order('order.rejected', { status: 'rejected', message: 'Alpaca: insufficient buying power' }),
+    );
+    expect(rejected.subject).toMatch(/^Order rejected: BUY 10 AAPL on Alpaca/);
+    expect(rejected.text).toContain('Message: Alpaca: insufficient buying power');
+    const filled = eventMail(ctx, 'jo@example.com', order('order.filled', { status: 'filled', price: 189.2 }));
+    expect(filled.subject).toMatch(/^Order filled: BUY 10 AAPL at 189.2 on Alpaca/);
+  });
+
+  it('links connection events to the brokers screen and credits to the account', () => {
+    const expiring = eventMail(ctx, 'jo@example.com', {
+      type: 'connector.expiring',
+      at,
+      data: { connectorKey: 'c1', providerName: 'alpaca', accountIds: ['PA-1'], expiresAt: Date.UTC(2025, 2, 20, 8) },
+    });
+    expect(expiring.subject).toMatch(/^Your Alpaca connection expires on 2025-03-20 08:00 UTC/);
+    expect(expiring.link).toBe('https://router.example/me/connector');
+    const credits = eventMail(ctx, 'jo@example.com', { type: 'credits.low', at, data: { balance: 3, threshold: 5 } });
+    expect(credits.subject).toMatch(/^You have 3 signals left/);
+    expect(credits.link).toBe('https://router.example/me/account');
+  });
+});
+
+describe('digestMail and disabledMail', () => {
+  it('lists many events of one kind in one mail, oldest first', () => {
+    const sell = order('order.rejected', { order: { symbol: 'MSFT', action: 'sell', quantity: 1 } });
+    const later = { ...sell, at: new Date(at.getTime() + 1000) };
+    const mail = digestMail(ctx, 'jo@example.com', 'order.rejected', [later, order('order.rejected')]);
+    expect(mail.subject).toBe('2 × Order rejected or failed · Signal Router');
+    const lines = mail.text.split('\n');
+    const aapl = lines.findIndex((l) => l.includes('AAPL'));
+    const msft = lines.findIndex((l) => l.includes('SELL 1 MSFT'));
+    expect(aapl).toBeGreaterThan(-1);
+    expect(msft).toBeGreaterThan(aapl);
+  });
+
+  it('tells why a webhook was disabled and how to revive it', () => {
+    const mail = disabledMail(ctx, 'jo@example.com', {
+      url: 'https://hooks.example.com/in',
+      providerName: 'alpaca',
+      accountId: 'PA-1',
+      reason: 'Deliveries failed for 3 days',
+    });
+    expect(mail.text).toContain('failed for 3 days, so it was disabled');
+    expect(mail.text).toContain('Webhook URL: https://hooks.example.com/in');
+  });
+});

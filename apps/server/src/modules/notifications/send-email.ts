@@ -1,0 +1,83 @@
+// Claimed email deliveries: grouped by setting and event type, each group sent as a mail per
+// event, as one digest, or put back to wait for its digest (delivery-rules.ts).
+import type { Executor } from '../../db/repositories/executor.ts';
+import {
+  type ClaimedDelivery,
+  type DeliveryResult,
+  digestStates,
+  postponeDeliveries,
+} from '../../db/repositories/notification-deliveries.repository.ts';
+import type { Mail, Mailer } from '../mail/mailer.ts';
+import { DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
+import { digestMail, eventMail, type MailContext } from './mail-content.ts';
+
+export interface EmailDeps {
+  db: Executor;
+  mailer: Mailer;
+  mail: MailContext;
+  schedule: readonly number[];
+}
+
+const toMailEvent = (d: ClaimedDelivery) => ({ type: d.eventType, at: d.eventAt, data: d.data });
+
+async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], mail: Mail, inDigest: boolean) {
+  let error: string | null = null;
+  try {
+    await deps.mailer.send(mail);
+  } catch (failure) {
+    error = `Mail not sent: ${(failure as Error).message ?? 'error'}`.slice(0, 300);
+  }
+  return deliveries.map(
+    (d): DeliveryResult => ({
+      id: d.id,
+      lease: d.lease,
+      ok: error === null,
+      responseCode: null,
+      error,
+      retryInMs: error === null ? null : retryDelay(deps.schedule, d.attempts + 1),
+      inDigest,
+    }),
+  );
+}
+
+function groupBySettingAndType(deliveries: readonly ClaimedDelivery[]) {
+  const groups = new Map<string, ClaimedDelivery[]>();
+  for (const d of deliveries) {
+    const key = `${d.notificationId}/${d.eventType}`;
+    const group = groups.get(key) ?? [];
+    group.push(d);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDelivery[]): Promise<DeliveryResult[]> {
+  if (deliveries.length === 0) return [];
+  const groups = groupBySettingAndType(deliveries);
+  const states = await digestStates(
+    deps.db,
+    groups.map((g) => ({ notificationId: g[0]?.notificationId ?? 0, type: g[0]?.eventType ?? '' })),
+    DIGEST_WINDOW_MS,
+  );
+  const results = await Promise.all(
+    groups.map(async (group) => {
+      const first = group[0];
+      const state = states.find((s) => s.notificationId === first?.notificationId && s.type === first?.eventType);
+      const to = first?.metadata.email;
+      if (!first || !state || !to) return [];
+      const decision = digestDecision(state, group.length);
+      if (decision.kind === 'wait') {
+        await postponeDeliveries(deps.db, group, decision.until);
+        return [];
+      }
+      if (decision.kind === 'digest') {
+        return attempt(deps, group, digestMail(deps.mail, to, first.eventType, group.map(toMailEvent)), true);
+      }
+      const each = await Promise.all(
+        group.map((d) => attempt(deps, [d], eventMail(deps.mail, to, toMailEvent(d)), false)),
+      );
+      return each.flat();
+    }),
+  );
+  return results.flat();
+}

@@ -1,0 +1,73 @@
+// One claimed webhook delivery: sign with the setting's secrets, POST through the guard, and
+// say what to record.
+import type { ClaimedDelivery, DeliveryResult } from '../../db/repositories/notification-deliveries.repository.ts';
+import type { LookupAll } from './address-guard.ts';
+import { retryDelay } from './delivery-rules.ts';
+import { signingSecrets } from './secret.ts';
+import { webhookBody, webhookHeaders } from './webhook-message.ts';
+import { postWebhook } from './webhook-request.ts';
+
+export interface WebhookDeps {
+  secretsKey: Buffer;
+  allowPrivate: boolean;
+  schedule: readonly number[];
+  timeoutMs?: number;
+  lookup?: LookupAll;
+}
+
+/** Never throws: an unexpected failure is an attempt that failed (and is retried). */
+export async function sendWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Promise<DeliveryResult> {
+  try {
+    return await attemptWebhook(deps, delivery);
+  } catch (error) {
+    return {
+      id: delivery.id,
+      lease: delivery.lease,
+      inDigest: false,
+      ok: false,
+      responseCode: null,
+      error: `Not sent: ${(error as Error).message ?? 'error'}`.slice(0, 300),
+      retryInMs: retryDelay(deps.schedule, delivery.attempts + 1),
+    };
+  }
+}
+
+async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Promise<DeliveryResult> {
+  const attempt = { id: delivery.id, lease: delivery.lease, inDigest: false };
+  const giveUp = (error: string): DeliveryResult => ({
+    ...attempt,
+    ok: false,
+    responseCode: null,
+    error,
+    retryInMs: null,
+  });
+  const url = delivery.metadata.url;
+  if (!url) return giveUp('No webhook URL');
+  if (!delivery.secret || !delivery.secretKeyId) return giveUp('No signing secret: rotate the secret');
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(
+      deps.secretsKey,
+      { connectorId: delivery.connectorId, accountId: delivery.accountId, type: delivery.channel },
+      { data: delivery.secret, keyId: delivery.secretKeyId },
+      delivery.secretRotatedAt,
+    );
+  } catch {
+    return giveUp('The signing secret cannot be opened (SECRETS_KEY changed?): rotate the secret');
+  }
+  const event = { id: delivery.eventId, type: delivery.eventType, at: delivery.eventAt, data: delivery.data };
+  const body = webhookBody(event);
+  const headers = await webhookHeaders(event, body, secrets);
+  const response = await postWebhook(url, headers, body, {
+    allowPrivate: deps.allowPrivate,
+    timeoutMs: deps.timeoutMs,
+    lookup: deps.lookup,
+  });
+  return {
+    ...attempt,
+    ok: response.ok,
+    responseCode: response.status,
+    error: response.error,
+    retryInMs: response.ok ? null : retryDelay(deps.schedule, delivery.attempts + 1),
+  };
+}

@@ -1,0 +1,221 @@
+// Signed webhooks end to end against a local receiver that verifies them with the
+// `standardwebhooks` package: the secret shown once, failures, time-outs and recovery with the
+// same webhook-id, giving up, re-sending, disabling after 3 days, and secret rotation.
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
+import { type ConnectorAnswer, connect, gql } from '../../../test/connector-fixtures.ts';
+import { fakeKeyBroker } from '../../../test/fake-brokers.ts';
+import { createSetting, deliveries, eventually, sendTest } from '../../../test/notification-fixtures.ts';
+import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import { emitEvents } from './events.ts';
+
+let t: TestApp;
+let sink: SmtpSink;
+let receiver: WebhookReceiver;
+let alice: Record<string, string>;
+let aliceId: number;
+let live: ConnectorAnswer;
+let liveId: number;
+let settingKey: string;
+beforeAll(async () => {
+  sink = await startSmtpSink();
+  receiver = await startWebhookReceiver();
+  t = await startTestApp({
+    env: { SMTP_URL: sink.url, ALLOW_PRIVATE_WEBHOOKS: 'true', NOTIFICATION_RETRY_SCHEDULE: '100ms,100ms,100ms' },
+    authenticate: authenticateAsUserId,
+    brokers: [fakeKeyBroker().broker],
+    notifications: { pollMs: 25, webhookTimeoutMs: 300 },
+  });
+  ({ id: aliceId, headers: alice } = await insertTestUser(t.services, 'alice@example.com'));
+  live = await connect(t, alice, 'keyfake', ['key', 'sekret-ok']);
+  const { rows } = await t.services.db.$client.query<{ id: string }>('select id from connectors where key = $1', [
+    live.key,
+  ]);
+  liveId = Number(rows[0]?.id);
+  const setting = await createSetting(t, alice, live.key, 'L-1', 1, { url: `${receiver.url}/hooks` });
+  settingKey = setting.key;
+  receiver.secret = setting.secret ?? '';
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+  await sink.close();
+});
+beforeEach(() => receiver.answer('ok'));
+
+const log = () => deliveries(t, alice, live.key, 'L-1');
+const received = (eventId: string) =>
+  eventually(
+    async () => receiver.received.find((r) => r.id === eventId),
+    (r) => r !== undefined,
+  );
+const rejected = (signalId: string) =>
+  emitEvents(t.services.db, [
+    {
+      userId: aliceId,
+      connectorId: liveId,
+      accountId: 'L-1',
+      type: 'order.rejected',
+      data: {
+        signalId,
+        hook: { key: 'h1', name: 'Swing' },
+        connectorKey: live.key,
+        providerName: 'keyfake',
+        accountId: 'L-1',
+        order: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+        status: 'rejected',
+        brokerOrderId: null,
+        price: null,
+        message: 'Key Fake: market closed',
+      },
+    },
+  ]);
+
+describe('signed webhooks', () => {
+  it('sends a test notification signed with the secret answered once (Standard Webhooks)', async () => {
+    expect(receiver.secret).toMatch(/^whsec_/);
+    const since = receiver.received.length;
+    const queued = await sendTest(t, alice, settingKey);
+    const [request] = await receiver.waitFor(since);
+    expect(request?.verifyError).toBeNull();
+    expect(request?.id).toBe(queued.eventId);
+    expect(request?.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(request?.signature).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(Math.abs(Number(request?.timestamp) - Date.now() / 1000)).toBeLessThan(300);
+    expect(request?.payload).toMatchObject({
+      type: 'notification.test',
+      data: { accountId: 'L-1', providerName: 'keyfake', connectorKey: live.key },
+    });
+    expect(Date.parse(request?.payload?.timestamp ?? '')).not.toBeNaN();
+    const [entry] = await eventually(log, (rows) => rows[0]?.status === 'delivered');
+    expect(entry).toMatchObject({ id: queued.id, attempts: 1, responseCode: 200, type: 1 });
+    // A receiver holding another secret refuses the same request.
+    const other = new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`);
+    expect(() =>
+      other.verify(request?.body ?? '', {
+        'webhook-id': request?.id ?? '',
+        'webhook-timestamp': request?.timestamp ?? '',
+        'webhook-signature': request?.signature ?? '',
+      }),
+    ).toThrow('No matching signature found');
+  });
+
+  it('retries a failing and then hanging receiver with the same webhook-id until it recovers', async () => {
+    receiver.answer('fail', 'hang', 'ok');
+    const since = receiver.received.length;
+    await rejected('sig-retry');
+    const attempts = await receiver.waitFor(since, 3);
+    expect(new Set(attempts.map((a) => a.id)).size).toBe(1);
+    expect(attempts.every((a) => a.verifyError === null && a.payload?.type === 'order.rejected')).toBe(true);
+    expect(attempts[0]?.payload?.data).toMatchObject({ signalId: 'sig-retry', message: 'Key Fake: market closed' });
+    const rows = await eventually(log, (r) => r.some((d) => d.eventId === attempts[0]?.id && d.status === 'delivered'));
+    expect(rows.find((d) => d.eventId === attempts[0]?.id)).toMatchObject({
+      status: 'delivered',
+      attempts: 3,
+      responseCode: 200,
+      error: null,
+    });
+    const { rows: health } = await t.services.db.$client.query(
+      'select failing_since from notifications where key = $1',
+      [settingKey],
+    );
+    expect(health[0]?.failing_since).toBeNull();
+  });
+
+  it('gives up after the schedule, and sends the same event again on request', async () => {
+    receiver.answer('fail');
+    const since = receiver.received.length;
+    await rejected('sig-give-up');
+    const [first] = await receiver.waitFor(since);
+    const failed = await eventually(log, (r) => r.some((d) => d.eventId === first?.id && d.status === 'failed'));
+    const entry = failed.find((d) => d.eventId === first?.id);
+    expect(entry).toMatchObject({ attempts: 4, responseCode: 500, error: 'HTTP 500' });
+    expect(receiver.received.slice(since).filter((r) => r.id === first?.id)).toHaveLength(4);
+
+    receiver.answer('ok');
+    const RESEND = `mutation($id: String!) { notificationDeliveryResend(id: $id) { id status } }`;
+    expect((await gql(t, alice, RESEND, { id: entry?.id })).data).toEqual({
+      notificationDeliveryResend: { id: entry?.id, status: 'pending' },
+    });
+    const again = await eventually(log, (r) => r.some((d) => d.id === entry?.id && d.status === 'delivered'));
+    expect(again.find((d) => d.id === entry?.id)).toMatchObject({ attempts: 5, responseCode: 200 });
+    expect(receiver.received.at(-1)).toMatchObject({ id: first?.id, verifyError: null });
+    const { headers: bob } = await insertTestUser(t.services, 'bob@example.com');
+    expect((await gql(t, bob, RESEND, { id: entry?.id })).error?.message).toBe('Delivery not found');
+  });
+
+  it('disables a setting whose endpoint failed for 3 days, and tells its user by email', async () => {
+    await t.services.db.$client.query(
+      `update notifications set failing_since = now() - interval '3 days 1 minute' where key = $1`,
+      [settingKey],
+    );
+    receiver.answer('fail');
+    const mails = sink.mails.length;
+    await rejected('sig-disable');
+    const notice = await sink.waitFor('alice@example.com', mails);
+    expect(notice.subject).toBe('A notification webhook was disabled · Signal Router');
+    expect(notice.text).toContain(`Webhook URL: ${receiver.url}/hooks`);
+    const ONE = `query($k: String!) { notification(key: $k) { isEnabled disabledReason } }`;
+    expect((await gql(t, alice, ONE, { k: settingKey })).data).toEqual({
+      notification: { isEnabled: false, disabledReason: 'Deliveries failed for 3 days' },
+    });
+    const entry = (await log()).find((d) => d.status === 'failed' && d.error === 'Deliveries failed for 3 days');
+    expect(entry?.attempts).toBe(1);
+    // Disabled settings get no new events; saving the setting enables it again.
+    expect(await rejected('sig-while-disabled')).toBe(0);
+    const UPDATE = `mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { isEnabled disabledReason } }`;
+    const saved = await gql(t, alice, UPDATE, { k: settingKey, m: JSON.stringify({ url: `${receiver.url}/hooks` }) });
+    expect(saved.data).toEqual({ notificationUpdate: { isEnabled: true, disabledReason: null } });
+    expect(await rejected('sig-enabled-again')).toBe(1);
+  });
+
+  it('signs with the old and the new secret for a day after a rotation', async () => {
+    const ROTATE = `mutation($k: String!) { notificationSecretRotate(key: $k) { secret } }`;
+    const rotated = await gql<{ notificationSecretRotate: { secret: string } }>(t, alice, ROTATE, { k: settingKey });
+    const previous = receiver.secret;
+    const next = rotated.data?.notificationSecretRotate.secret ?? '';
+    const request = await received((await sendTest(t, alice, settingKey)).eventId);
+    expect(request?.signature.split(' ')).toHaveLength(2);
+    for (const secret of [previous, next]) {
+      expect(
+        new Webhook(secret).verify(request?.body ?? '', {
+          'webhook-id': request?.id ?? '',
+          'webhook-timestamp': request?.timestamp ?? '',
+          'webhook-signature': request?.signature ?? '',
+        }),
+      ).toMatchObject({ type: 'notification.test' });
+    }
+    await t.services.db.$client.query(
+      `update notifications set secret_rotated_at = now() - interval '25 hours' where key = $1`,
+      [settingKey],
+    );
+    const afterOverlap = await received((await sendTest(t, alice, settingKey)).eventId);
+    expect(afterOverlap?.signature.split(' ')).toHaveLength(1);
+    receiver.secret = next;
+  });
+});
+
+describe('webhook URLs with ALLOW_PRIVATE_WEBHOOKS on', () => {
+  const save = (url: string) =>
+    gql(t, alice, `mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { key } }`, {
+      k: settingKey,
+      m: JSON.stringify({ url }),
+    });
+
+  it('accepts private hosts, and plain http only to localhost, 127.0.0.1 and [::1]', async () => {
+    for (const url of [
+      'http://localhost:8080/x',
+      'http://127.0.0.1:8080/x',
+      'http://[::1]:8080/x',
+      'https://10.0.0.5/x',
+    ]) {
+      expect((await save(url)).error).toBeUndefined();
+    }
+    for (const url of ['http://10.0.0.5/x', 'http://127.0.0.2/x', 'http://hooks.example.com/x']) {
+      expect((await save(url)).error?.message).toBe('Webhook URLs must use https');
+    }
+    await save(`${receiver.url}/hooks`);
+  });
+});

@@ -1,0 +1,62 @@
+// The guarded POST against a real local receiver: the checked address is the one connected to,
+// private answers refused, no redirects, a deadline, a capped answer.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import { postWebhook } from './webhook-request.ts';
+
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterAll(() => receiver.close());
+
+const headers = { 'content-type': 'application/json' };
+const toLoopback = vi.fn(async () => [{ address: '127.0.0.1', family: 4 as const }]);
+
+describe('postWebhook', () => {
+  it('connects to the address it resolved and checked, naming the host in the request', async () => {
+    receiver.answer('ok');
+    const since = receiver.received.length;
+    toLoopback.mockClear();
+    // hooks.example.test exists in no DNS: only the resolver's answer can have reached the receiver.
+    const url = `http://hooks.example.test:${receiver.port}/in?x=1`;
+    const answer = await postWebhook(url, headers, '{}', { allowPrivate: true, lookup: toLoopback });
+    expect(answer).toMatchObject({ status: 401, ok: false }); // unsigned: the receiver refuses it
+    const [request] = await receiver.waitFor(since);
+    expect(request?.host).toBe(`hooks.example.test:${receiver.port}`);
+    expect(toLoopback).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a name resolving to a private address without ALLOW_PRIVATE_WEBHOOKS, sending nothing', async () => {
+    const since = receiver.received.length;
+    const url = `http://hooks.example.test:${receiver.port}/in`;
+    const answer = await postWebhook(url, headers, '{}', { allowPrivate: false, lookup: toLoopback });
+    expect(answer).toEqual({ ok: false, status: null, error: 'Refused: 127.0.0.1 is a private or reserved address' });
+    const local = await postWebhook(`http://localhost:${receiver.port}/in`, headers, '{}', { allowPrivate: false });
+    expect(local.error).toMatch(/^Refused: (127\.0\.0\.1|::1) is a private or reserved address$/);
+    expect(receiver.received.length).toBe(since);
+  });
+
+  it('does not follow redirects', async () => {
+    receiver.answer('redirect');
+    const since = receiver.received.length;
+    const answer = await postWebhook(`${receiver.url}/in`, headers, '{}', { allowPrivate: true });
+    expect(answer).toEqual({ ok: false, status: 302, error: 'Redirect not followed' });
+    expect(receiver.received.length).toBe(since + 1);
+  });
+
+  it('gives up at the deadline, and on a closed port', async () => {
+    receiver.answer('hang');
+    const answer = await postWebhook(`${receiver.url}/in`, headers, '{}', { allowPrivate: true, timeoutMs: 200 });
+    expect(answer).toEqual({ ok: false, status: null, error: 'Timed out after 0.2 s' });
+    const closed = await postWebhook('http://127.0.0.1:1/in', headers, '{}', { allowPrivate: true });
+    expect(closed).toEqual({ ok: false, status: null, error: 'Connection refused' });
+  });
+
+  // Without the cap this call would wait for the deadline, past the test's own time-out.
+  it('reads at most 64 KiB of an answer that never ends', async () => {
+    receiver.answer('flood');
+    const answer = await postWebhook(`${receiver.url}/in`, headers, '{}', { allowPrivate: true, timeoutMs: 120_000 });
+    expect(answer).toEqual({ ok: true, status: 200, error: null });
+  });
+});

@@ -1,0 +1,100 @@
+// One POST to a receiver, guarded (issue #17 point 5): the host is resolved and checked here and
+// the connection goes to that checked address (the socket's lookup answers with it, so no second
+// resolution can rebind the name); TLS still verifies the certificate against the hostname.
+// Redirects are not followed; the whole exchange has a deadline; at most 64 KiB of the answer
+// is read.
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { ForbiddenAddressError, type LookupAll, resolveTarget } from './address-guard.ts';
+
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export interface WebhookRequestOptions {
+  allowPrivate: boolean;
+  timeoutMs?: number;
+  /** The resolver (tests: a name that resolves to a private address). */
+  lookup?: LookupAll;
+}
+
+export interface WebhookResponse {
+  ok: boolean;
+  /** The receiver's HTTP status, null when none came. */
+  status: number | null;
+  /** Why it failed, for the delivery log (never the response body). */
+  error: string | null;
+}
+
+function failure(error: string, status: number | null = null): WebhookResponse {
+  return { ok: false, status, error };
+}
+
+/** Why a request failed, in words for the delivery log. */
+function describe(error: unknown, timeoutMs: number): string {
+  const { code, name, message } = error as { code?: string; name?: string; message?: string };
+  if (name === 'AbortError' || name === 'TimeoutError' || code === 'ABORT_ERR') {
+    return `Timed out after ${timeoutMs / 1000} s`;
+  }
+  if (code === 'ECONNREFUSED') return 'Connection refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'Connection reset';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'Host not found';
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT')) return `TLS: ${code}`;
+  return code ?? message ?? 'Request failed';
+}
+
+export async function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: WebhookRequestOptions,
+): Promise<WebhookResponse> {
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const target = new URL(url);
+  const signal = AbortSignal.timeout(timeoutMs);
+  let resolved: Awaited<ReturnType<typeof resolveTarget>>;
+  try {
+    resolved = await resolveTarget(target.hostname, options.allowPrivate, options.lookup);
+  } catch (error) {
+    return failure(error instanceof ForbiddenAddressError ? `Refused: ${error.message}` : describe(error, timeoutMs));
+  }
+  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if (lookupOptions.all) callback(null, [resolved]);
+    else callback(null, resolved.address, resolved.family);
+  };
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const transport = target.protocol === 'https:' ? https : http;
+  return new Promise<WebhookResponse>((resolve) => {
+    const request = transport.request(
+      {
+        host,
+        port: target.port || undefined,
+        path: `${target.pathname}${target.search}`,
+        method: 'POST',
+        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        lookup,
+        agent: false,
+        signal,
+      },
+      (response) => {
+        const status = response.statusCode ?? null;
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          // The answer matters only by its status; a receiver streaming more is cut off.
+          if (read >= MAX_RESPONSE_BYTES) response.destroy();
+        });
+        const settle = () => {
+          if (status !== null && status >= 200 && status < 300) resolve({ ok: true, status, error: null });
+          else if (status !== null && status >= 300 && status < 400) resolve(failure('Redirect not followed', status));
+          else resolve(failure(`HTTP ${status}`, status));
+        };
+        response.on('end', settle);
+        response.on('close', settle);
+        response.on('error', () => settle());
+      },
+    );
+    request.on('error', (error) => resolve(failure(describe(error, timeoutMs))));
+    request.end(body);
+  });
+}

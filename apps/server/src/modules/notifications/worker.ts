@@ -1,0 +1,140 @@
+// The notification worker: an outbox poller on PostgreSQL (no job-queue library, see
+// docs/ARCHITECTURE.md). Every poll claims due deliveries (FOR UPDATE SKIP LOCKED, a lease per
+// claim, so instances share the work and a crashed one's claims come back after the lease),
+// sends them outside any transaction, and records the results fenced by the lease. At least
+// once: a crash after sending and before recording sends again, with the same webhook-id.
+// Every few minutes it also emits connector.expiring, tells users of disabled settings, and
+// deletes old events.
+import { EXPIRY_WARNING_DAYS, EXPIRY_WARNING_DAYS_BY_PROVIDER, NOTIFICATION_TYPE } from '@router/shared';
+import {
+  claimDueDeliveries,
+  recordDeliveryResults,
+  recordEndpointHealth,
+} from '../../db/repositories/notification-deliveries.repository.ts';
+import {
+  deleteOldEvents,
+  emitExpiringConnectors,
+  sendDisabledNotices,
+} from '../../db/repositories/notification-maintenance.repository.ts';
+import type { Services } from '../../services.ts';
+import type { LookupAll } from './address-guard.ts';
+import { DISABLE_AFTER_MS, DISABLED_REASON } from './delivery-rules.ts';
+import { disabledMail, type MailContext } from './mail-content.ts';
+import { sendEmails } from './send-email.ts';
+import { sendWebhook } from './send-webhook.ts';
+
+export interface WorkerOptions {
+  /** Poll interval; default 1 s, or the first retry wait when that is shorter (tests). */
+  pollMs?: number;
+  batch?: number;
+  /** A claim is another worker's to take after this long. */
+  leaseSeconds?: number;
+  webhookTimeoutMs?: number;
+  /** Resolver for webhook hosts (tests). */
+  lookup?: LookupAll;
+  maintenanceMs?: number;
+  /** Delivered events are kept this many days. */
+  retentionDays?: number;
+}
+
+export interface NotificationWorker {
+  /** One claim-send-record round; the number of deliveries claimed. */
+  runOnce(): Promise<number>;
+  /** Runs rounds until nothing is due. */
+  drain(): Promise<void>;
+  /** Expiry check, disabled-setting notices, retention. */
+  maintain(): Promise<void>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export function createNotificationWorker(services: Services, options: WorkerOptions = {}): NotificationWorker {
+  const { config, db, log } = services;
+  const schedule = config.NOTIFICATION_RETRY_SCHEDULE;
+  const batch = options.batch ?? 50;
+  const leaseSeconds = options.leaseSeconds ?? 120;
+  const mail: MailContext = {
+    publicUrl: config.PUBLIC_URL,
+    title: (name) => services.brokers.get(name)?.descriptor.title ?? name,
+  };
+  const mailer = services.identity.mailer;
+
+  async function notifyDisabled(): Promise<void> {
+    await sendDisabledNotices(db, async (setting) => {
+      await mailer.send(disabledMail(mail, setting.email, { ...setting, url: setting.metadata.url }));
+    });
+  }
+
+  async function runOnce(): Promise<number> {
+    const claimed = await claimDueDeliveries(db, batch, leaseSeconds);
+    if (claimed.length === 0) return 0;
+    const hooks = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK);
+    const emails = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.EMAIL);
+    const webhookDeps = {
+      secretsKey: services.secretsKey,
+      allowPrivate: config.ALLOW_PRIVATE_WEBHOOKS,
+      schedule,
+      timeoutMs: options.webhookTimeoutMs,
+      lookup: options.lookup,
+    };
+    const [hookResults, emailResults] = await Promise.all([
+      Promise.all(hooks.map((d) => sendWebhook(webhookDeps, d))),
+      sendEmails({ db, mailer, mail, schedule }, emails),
+    ]);
+    const recorded = new Set(await recordDeliveryResults(db, [...hookResults, ...emailResults]));
+    const health = hooks.flatMap((d, i) => {
+      const result = hookResults[i];
+      return result && recorded.has(d.id) ? [{ notificationId: d.notificationId, ok: result.ok }] : [];
+    });
+    const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON);
+    if (disabled.length > 0) {
+      log.warn({ notificationIds: disabled }, 'notification webhooks disabled after failing for 3 days');
+      await notifyDisabled();
+    }
+    return claimed.length;
+  }
+
+  let draining: Promise<void> | undefined;
+  const drain = () =>
+    (draining ??= (async () => {
+      try {
+        while ((await runOnce()) === batch) {}
+      } catch (error) {
+        log.error({ err: error }, 'notification delivery round failed');
+      } finally {
+        draining = undefined;
+      }
+    })());
+
+  let maintaining: Promise<void> | undefined;
+  const maintain = () =>
+    (maintaining ??= (async () => {
+      try {
+        await emitExpiringConnectors(db, EXPIRY_WARNING_DAYS_BY_PROVIDER, EXPIRY_WARNING_DAYS);
+        await notifyDisabled();
+        await deleteOldEvents(db, options.retentionDays ?? 30, 1000);
+      } catch (error) {
+        log.error({ err: error }, 'notification maintenance failed');
+      } finally {
+        maintaining = undefined;
+      }
+    })());
+
+  const timers: NodeJS.Timeout[] = [];
+  return {
+    runOnce,
+    drain,
+    maintain,
+    start() {
+      const pollMs = options.pollMs ?? Math.min(1000, schedule[0] ?? 1000);
+      timers.push(setInterval(() => void drain(), pollMs));
+      timers.push(setInterval(() => void maintain(), options.maintenanceMs ?? 10 * 60_000));
+      for (const timer of timers) timer.unref();
+      void maintain();
+    },
+    async stop() {
+      for (const timer of timers.splice(0)) clearInterval(timer);
+      await Promise.all([draining, maintaining]);
+    },
+  };
+}

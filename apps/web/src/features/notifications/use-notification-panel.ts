@@ -1,0 +1,116 @@
+// The notifications panel's data and actions: settings, the delivery log (refreshed while a
+// delivery waits), saving, tests, re-sends and secret rotation; a new secret is kept to be shown once.
+import type { NotificationType } from '@router/shared';
+import { useEffect, useState } from 'react';
+import { useQuery } from 'urql';
+import { useCall } from '../../lib/call.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import {
+  NotificationCreateDocument,
+  NotificationDeleteDocument,
+  NotificationDeliveriesDocument,
+  NotificationDeliveryResendDocument,
+  NotificationSecretRotateDocument,
+  NotificationsDocument,
+  NotificationTestDocument,
+  NotificationUpdateDocument,
+} from './documents.ts';
+import {
+  type DeliveryItem,
+  type NotificationChoice,
+  type NotificationItem,
+  saveNotifications,
+} from './notification-model.ts';
+
+/** The log is asked again this often while one of its deliveries waits. */
+export const DELIVERY_REFRESH_MS = 2_000;
+
+export function useNotificationPanel(variables: { connectorKey: string; accountId: string }, paused: boolean) {
+  const { mutate } = useCall();
+  const [settings, refetchSettings] = useQuery({
+    query: NotificationsDocument,
+    variables,
+    requestPolicy: 'network-only',
+    pause: paused,
+  });
+  const [log, refetchLog] = useQuery({
+    query: NotificationDeliveriesDocument,
+    variables,
+    requestPolicy: 'network-only',
+    pause: paused,
+  });
+  const [secret, setSecret] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const deliveries = log.data?.notificationDeliveries;
+  const waiting = deliveries?.some((d) => d.status === 'pending') ?? false;
+
+  useEffect(() => {
+    if (!waiting || log.fetching) return;
+    const timer = setTimeout(() => refetchLog({ requestPolicy: 'network-only' }), DELIVERY_REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [waiting, log.fetching, refetchLog]);
+
+  const reload = () => {
+    refetchSettings({ requestPolicy: 'network-only' });
+    refetchLog({ requestPolicy: 'network-only' });
+  };
+
+  /** Runs one action: its failure shown, the settings and log asked again afterwards. */
+  async function run(name: string, action: () => Promise<string | null>) {
+    setBusy(name);
+    setFailure(null);
+    setNotice(null);
+    try {
+      setNotice(await action());
+    } catch (error) {
+      setFailure(errorMessage(error));
+    } finally {
+      setBusy(null);
+      reload();
+    }
+  }
+
+  return {
+    notifications: settings.data?.notifications as readonly NotificationItem[] | undefined,
+    settingsError: settings.error && !settings.fetching,
+    retry: reload,
+    deliveries: deliveries as readonly DeliveryItem[] | undefined,
+    secret,
+    clearSecret: () => setSecret(null),
+    failure,
+    notice,
+    busy,
+    async save(choices: NotificationChoice[]) {
+      await run('save', async () => {
+        const message = await saveNotifications(settings.data?.notifications ?? [], choices, {
+          create: async (type: NotificationType, metadata) => {
+            const created = await mutate(NotificationCreateDocument, { ...variables, type, metadata });
+            if (created.notificationCreate.secret) setSecret(created.notificationCreate.secret);
+          },
+          update: (key, metadata) => mutate(NotificationUpdateDocument, { key, metadata }),
+          remove: (key) => mutate(NotificationDeleteDocument, { key }),
+        });
+        if (message) throw new Error(message);
+        return 'Saved.';
+      });
+    },
+    test: (setting: NotificationItem) =>
+      run('test', async () => {
+        await mutate(NotificationTestDocument, { key: setting.key });
+        return 'Test notification queued: see the deliveries below.';
+      }),
+    resend: (delivery: DeliveryItem) =>
+      run('resend', async () => {
+        await mutate(NotificationDeliveryResendDocument, { id: delivery.id });
+        return 'Sending again.';
+      }),
+    rotate: (setting: NotificationItem) =>
+      run('rotate', async () => {
+        const rotated = await mutate(NotificationSecretRotateDocument, { key: setting.key });
+        setSecret(rotated.notificationSecretRotate.secret ?? null);
+        return 'New secret made: the previous one keeps signing beside it for 24 hours.';
+      }),
+  };
+}

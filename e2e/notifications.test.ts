@@ -1,0 +1,121 @@
+// The notifications panel against the real server (issue #17 point 6): a trader adds an email
+// and a webhook to a paper account, picks events, copies the signing secret shown once, sends
+// test notifications, watches them arrive in the delivery log and re-sends one. The webhook goes
+// to a local receiver that verifies every request with the `standardwebhooks` package.
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver, type WebhookReceiver } from '../apps/server/test/webhook-receiver.ts';
+import { openPage } from './browser.ts';
+import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
+import { connectPaper, createUser, signInPage } from './support/users.ts';
+
+const browser = useBrowser();
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+afterAll(() => receiver.close());
+
+async function snap(page: Page, name: string) {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await saveScreen(page, name, false);
+}
+
+async function openPanel(page: Page): Promise<Locator> {
+  await page.goto('/me/connector');
+  await page.getByRole('button', { name: 'Notifications for Paper account' }).click();
+  const panel = page.getByRole('dialog', { name: 'Notifications · Paper account' });
+  await panel.getByLabel('Notification email').waitFor();
+  return panel;
+}
+
+/** The delivery log's rows (the panel refreshes it while a delivery waits). */
+const logRows = (panel: Locator) =>
+  panel.getByRole('row').filter({ has: panel.page().getByRole('button', { name: /^Re-send/ }) });
+
+describe('notifications panel', () => {
+  it('adds email and webhook settings, shows the secret once, tests, logs and re-sends', async () => {
+    const user = await createUser('notify');
+    await connectPaper(user);
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signInPage(page, user);
+    const panel = await openPanel(page);
+
+    await panel.getByRole('checkbox', { name: 'Email', exact: true }).check();
+    expect(await panel.getByLabel('Notification email').inputValue()).toBe(user.email);
+    await panel.getByRole('checkbox', { name: 'Webhook', exact: true }).check();
+    await panel.getByLabel('Notification webhook URL').fill(`${receiver.url}/notify`);
+    // The webhook hears only order rejections and refused signals.
+    for (const event of [
+      'Order placed',
+      'Order filled',
+      'Connection expiring',
+      'Connection deactivated',
+      'Credits low',
+      'Credits exhausted',
+    ]) {
+      await panel.getByLabel(`${event} by webhook`).uncheck();
+    }
+    await snap(page, 'notifications-panel-form-desktop');
+    await panel.getByRole('button', { name: 'Save' }).click();
+
+    const secretField = panel.getByLabel('Webhook signing secret');
+    receiver.secret = await secretField.inputValue();
+    expect(receiver.secret).toMatch(/^whsec_/);
+    await panel.getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(receiver.secret);
+    await snap(page, 'notifications-panel-secret-desktop');
+    await panel.getByRole('button', { name: 'Done' }).click();
+    await secretField.waitFor({ state: 'detached' });
+
+    // Test notifications: the webhook arrives signed, the email is written (no SMTP_URL here).
+    await panel.getByRole('button', { name: 'Send a test webhook' }).click();
+    const [test] = await receiver.waitFor(0);
+    expect(test?.verifyError).toBeNull();
+    expect(test?.payload?.type).toBe('notification.test');
+    await panel.getByRole('button', { name: 'Send a test email' }).click();
+    await expect.poll(() => logRows(panel).filter({ hasText: 'Delivered' }).count(), { timeout: 15_000 }).toBe(2);
+    expect(await logRows(panel).filter({ hasText: 'Webhook' }).first().textContent()).toMatch(
+      /Test notification.*Delivered.*1.*200/,
+    );
+    await logRows(panel).last().scrollIntoViewIfNeeded();
+    await snap(page, 'notifications-panel-log-desktop');
+
+    // Re-send the webhook: the same webhook-id again.
+    await logRows(panel)
+      .filter({ hasText: 'Webhook' })
+      .first()
+      .getByRole('button', { name: /^Re-send/ })
+      .click();
+    const [again] = await receiver.waitFor(1);
+    expect(again?.id).toBe(test?.id);
+    expect(again?.verifyError).toBeNull();
+
+    // The saved settings come back when the panel opens again, and the secret is not shown again.
+    await page.keyboard.press('Escape');
+    const reopened = await openPanel(page);
+    expect(await reopened.getByLabel('Credits low by webhook').isChecked()).toBe(false);
+    expect(await reopened.getByLabel('Order rejected or failed by webhook').isChecked()).toBe(true);
+    expect(await reopened.getByLabel('Webhook signing secret').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('reads well on a phone', async () => {
+    const user = await createUser('notify-phone');
+    await connectPaper(user);
+    const { page, errors, close } = await openPage(browser(), PHONE);
+    await signInPage(page, user);
+    const panel = await openPanel(page);
+    await panel.getByRole('checkbox', { name: 'Email', exact: true }).check();
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await panel.getByRole('button', { name: 'Send a test email' }).click();
+    await expect.poll(() => logRows(panel).filter({ hasText: 'Delivered' }).count(), { timeout: 15_000 }).toBe(1);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
+    await snap(page, 'notifications-panel-phone');
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
