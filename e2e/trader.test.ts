@@ -71,7 +71,7 @@ describe('connecting TradingView and reactivating a webhook', () => {
     await snap(page, 'trader-test-signal-desktop');
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
-    expect(await testButton.evaluate((button) => button === document.activeElement)).toBe(true);
+    await expect.poll(() => testButton.evaluate((button) => button === document.activeElement)).toBe(true);
 
     // The live webhook, by keyboard: a confirmation first, then a real (paper) order, one credit.
     const liveButton = row(page, 'TV live').getByRole('button', { name: /TradingView/ });
