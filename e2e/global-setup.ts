@@ -13,6 +13,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     serverLogFile: string;
+    /** The server's DATA_DIR: journeys reach its embedded PostgreSQL for what no screen does. */
+    dataDir: string;
   }
 }
 
@@ -68,6 +70,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide('baseUrl', baseUrl);
   project.provide('serverLogFile', logFile);
+  project.provide('dataDir', dataDir);
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -14,13 +14,26 @@ export const REDACT_PATHS = [
   '*.accessToken',
   '*.refreshToken',
   '*.shortKey',
+  '*.access_token',
+  '*.refresh_token',
+  '*.id_token',
+  '*.client_secret',
+  '*.code_verifier',
+  '*.clientSecret',
+  '*.secretHash',
+  '*.recoveryCodes',
   'variables.credentials',
   'variables.password',
 ];
 
-/** `/hook/AbC…` → `/hook/***`: the key is the hook's only secret. */
+/** `/hook/AbC…` → `/hook/***`: the key is the hook's only secret; so are OAuth codes and tokens. */
 export function maskUrl(url: string): string {
-  return url.replace(/\/hook\/[^/?#]+/, '/hook/***').replace(/([?&](?:token|code|access_token)=)[^&#]*/g, '$1***');
+  return url
+    .replace(/\/hook\/[^/?#]+/, '/hook/***')
+    .replace(
+      /([?&](?:token|code|access_token|refresh_token|id_token|id_token_hint|client_secret|code_verifier)=)[^&#]*/g,
+      '$1***',
+    );
 }
 
 export function loggerOptions(level: string): LoggerOptions {

@@ -42,9 +42,7 @@ const heading = () => screen.findByRole('heading', { level: 1 });
 
 // SPEC §2 route table: every path renders a named screen for a user allowed there.
 const SCREENS: Array<[path: string, title: string]> = [
-  ['/signin/oauth', 'Sign in with OAuth'],
-  ['/signin/partner', 'Partner sign-in'],
-  ['/signin/multifactor/recall', 'Welcome back'],
+  ['/signin/multifactor/recall', 'Signed in with a recovery code'],
   ['/signup/checkout?stripe_price_id=price_1', 'Payment'],
   ['/auth/email', 'Email confirmation'],
   ['/auth/password', 'Reset password'],
@@ -120,6 +118,12 @@ describe('routes (SPEC §2)', () => {
     expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/signup');
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/signin');
     expect(screen.getByRole('link', { name: 'Read the FAQ' }).getAttribute('href')).toBe('/faq');
+  });
+
+  it.each(['/signin/oauth', '/signin/partner'])('%s with an empty query goes to / (SPEC §2 consent)', async (path) => {
+    const { router } = await renderAt(path, CUSTOMER);
+    expect((await heading()).textContent).toBe('Dashboard');
+    expect(router.state.location.pathname).toBe('/me');
   });
 
   it('index redirects a signed-in user to the dashboard', async () => {

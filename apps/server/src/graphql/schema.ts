@@ -14,6 +14,7 @@ import './providers.ts';
 import './site.ts';
 import './stats.ts';
 import './user.ts';
+import './user-app.ts';
 import './user-passcode.ts';
 import './user-token.ts';
 

@@ -1,5 +1,5 @@
 // SPEC §3 Passcode: second-factor enrollment (`userPasscode`, `userPasscodeUpdate`).
-import { getPasscode, type PasscodeView, updatePasscode } from '../modules/users/passcode.ts';
+import { getPasscode, type PasscodeView, regenerateRecoveryCodes, updatePasscode } from '../modules/users/passcode.ts';
 import { builder } from './builder.ts';
 
 const PasscodeRef = builder.objectRef<PasscodeView>('Passcode').implement({
@@ -9,6 +9,10 @@ const PasscodeRef = builder.objectRef<PasscodeView>('Passcode').implement({
     uri: t.exposeString('uri', { description: 'otpauth:// URI, issuer "Signal Router", label the email' }),
     qr: t.exposeString('qr', { description: 'the text to draw as QR code (the otpauth URI)' }),
     isActive: t.exposeBoolean('isActive'),
+    recoveryCodes: t.exposeStringList('recoveryCodes', {
+      description: 'ten one-time recovery codes, only in the answer that activated the factor',
+    }),
+    recoveryCodesLeft: t.exposeInt('recoveryCodesLeft', { description: 'unused recovery codes' }),
   }),
 });
 
@@ -24,8 +28,17 @@ builder.mutationField('userPasscodeUpdate', (t) =>
   t.field({
     type: PasscodeRef,
     description:
-      'secret = the pending secret: activates with a valid code. secret = "": deactivates with a valid code.',
+      'secret = the pending secret: activates with a valid code (the answer carries the recovery codes). secret = "": deactivates with a valid code or a recovery code.',
     args: { secret: t.arg.string({ required: true }), passcode: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => updatePasscode(ctx, args),
+  }),
+);
+
+builder.mutationField('userRecoveryCodesCreate', (t) =>
+  t.stringList({
+    description:
+      'Ten new one-time recovery codes replace the old ones (shown this once); passcode: a current authenticator code or a recovery code.',
+    args: { passcode: t.arg.string({ required: true }) },
+    resolve: (_root, { passcode }, ctx) => regenerateRecoveryCodes(ctx, passcode),
   }),
 );

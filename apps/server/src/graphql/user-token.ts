@@ -1,5 +1,5 @@
 // SPEC §3 UserToken: API secret tokens (`userToken(s)`, `userTokenCreate/Update/Delete`).
-import type { SessionRow } from '../db/repositories/session.repository.ts';
+import type { UserTokenView } from '../modules/oauth/grants.ts';
 import { createToken, deleteToken, getToken, listTokens, updateToken } from '../modules/users/tokens.ts';
 import { builder } from './builder.ts';
 
@@ -8,18 +8,23 @@ interface UserAppShape {
   name: string;
 }
 
-/** The developer application a token was issued to; filled in with the OAuth apps feature. */
+/** The developer application a token was granted to (SPEC §3 UserToken.userApp). */
 const UserTokenAppRef = builder.objectRef<UserAppShape>('UserTokenApp').implement({
   fields: (t) => ({ key: t.exposeString('key'), name: t.exposeString('name') }),
 });
 
-const UserTokenRef = builder.objectRef<SessionRow>('UserToken').implement({
+const UserTokenRef = builder.objectRef<UserTokenView>('UserToken').implement({
+  description: 'A personal API token, or (with userApp) an application the user authorized.',
   fields: (t) => ({
     key: t.exposeString('key'),
-    suffix: t.string({ description: 'last 4 characters of the secret', resolve: (row) => row.suffix ?? '' }),
+    suffix: t.exposeString('suffix', { description: 'last 4 characters of the secret; empty for an application' }),
     createdAt: t.float({ description: 'milliseconds since the epoch', resolve: (row) => row.createdAt.getTime() }),
-    metadata: t.field({ type: 'JSON', description: 'caller-defined, e.g. {name}', resolve: (row) => row.metadata }),
-    userApp: t.field({ type: UserTokenAppRef, nullable: true, resolve: () => null }),
+    metadata: t.field({
+      type: 'JSON',
+      description: 'caller-defined, e.g. {name}; for an application {scopes}',
+      resolve: (row) => row.metadata,
+    }),
+    userApp: t.field({ type: UserTokenAppRef, nullable: true, resolve: (row) => row.userApp }),
   }),
 });
 
@@ -37,7 +42,7 @@ builder.queryFields((t) => ({
   }),
   userTokens: t.field({
     type: [UserTokenRef],
-    description: 'isUserApp: tokens granted to developer applications instead of personal ones.',
+    description: 'isUserApp: the applications the caller authorized (one per application) instead of personal tokens.',
     args: { isUserApp: t.arg.boolean() },
     resolve: (_root, { isUserApp }, ctx) => listTokens(ctx, isUserApp),
   }),
@@ -56,7 +61,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { key, metadata }, ctx) => updateToken(ctx, key, metadata),
   }),
   userTokenDelete: t.boolean({
-    description: 'True when the token existed; it stops working at once.',
+    description: 'True when the personal token or the authorized application existed; its access stops at once.',
     args: { key: t.arg.string({ required: true }) },
     resolve: (_root, { key }, ctx) => deleteToken(ctx, key),
   }),

@@ -1,5 +1,6 @@
-// SPEC §3 User: the `user` query and `userUpdate`.
+// SPEC §3 User: the `user` query, `userUpdate` and the password change of settings.
 import type { UserRow } from '../db/repositories/user.repository.ts';
+import { changePassword } from '../modules/users/password.ts';
 import { getUser, updateProfile } from '../modules/users/user.ts';
 import { builder } from './builder.ts';
 
@@ -30,5 +31,17 @@ builder.mutationField('userUpdate', (t) =>
     description: 'Omitted fields stay. A new email is applied when the link sent to it is opened.',
     args: { email: t.arg.string(), firstName: t.arg.string(), lastName: t.arg.string() },
     resolve: (_root, args, ctx) => updateProfile(ctx, args),
+  }),
+);
+
+builder.mutationField('userPasswordUpdate', (t) =>
+  t.boolean({
+    description: 'Changes the password (the current one is required) and ends every other session of the user.',
+    args: {
+      password: t.arg.string({ required: true, description: 'the current password' }),
+      newPassword: t.arg.string({ required: true }),
+      newPassword2: t.arg.string({ required: true }),
+    },
+    resolve: (_root, args, ctx) => changePassword(ctx, args),
   }),
 );

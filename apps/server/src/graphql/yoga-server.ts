@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { toAppError } from '../errors.ts';
+import { bearerToken } from '../http/bearer.ts';
 import type { Services } from '../services.ts';
 import type { GraphQLContext } from './context.ts';
 import { schema } from './schema.ts';
@@ -17,13 +18,6 @@ export interface ServerContext {
 }
 
 export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext>;
-
-export function bearerToken(req: FastifyRequest): string | null {
-  const header = req.headers.authorization;
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)$/i.exec(header);
-  return match?.[1] ?? null;
-}
 
 export function createGraphQLServer(services: Services, authenticate: Authenticate): GraphQLServer {
   return createYoga<ServerContext, GraphQLContext>({

@@ -1,4 +1,4 @@
-// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook and the web app.
+// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, OAuth and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
@@ -10,6 +10,7 @@ import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
+import { registerOAuth } from './oauth.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerWebApp } from './web-app.ts';
 
@@ -41,6 +42,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   await registerHook(app, services);
   registerMetrics(app, services, app.hookRuntime.timings);
   registerNotificationWorker(app, services, options.notifications);
+  await registerOAuth(app, services);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
 }

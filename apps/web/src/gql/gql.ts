@@ -34,6 +34,9 @@ type Documents = {
     "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": typeof types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderCountersDocument,
+    "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppsDocument,
+    "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": typeof types.UserAppCreateDocument,
+    "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": typeof types.UserAppDeleteDocument,
     "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
@@ -54,13 +57,16 @@ type Documents = {
     "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.UserTokenCreateDocument,
     "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": typeof types.UserTokenUpdateDocument,
     "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": typeof types.UserTokenDeleteDocument,
+    "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n": typeof types.AuthorizedAppsDocument,
     "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n": typeof types.SiteDocument,
     "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": typeof types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": typeof types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserDocument,
     "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserUpdateDocument,
-    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n": typeof types.UserPasscodeDocument,
-    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n": typeof types.UserPasscodeUpdateDocument,
+    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n": typeof types.UserPasscodeDocument,
+    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n": typeof types.UserPasscodeUpdateDocument,
+    "\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n": typeof types.UserRecoveryCodesCreateDocument,
+    "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n": typeof types.UserPasswordUpdateDocument,
 };
 const documents: Documents = {
     "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
@@ -83,6 +89,9 @@ const documents: Documents = {
     "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": types.DashboardOrderCountersDocument,
+    "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppsDocument,
+    "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": types.UserAppCreateDocument,
+    "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": types.UserAppDeleteDocument,
     "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
@@ -103,13 +112,16 @@ const documents: Documents = {
     "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.UserTokenCreateDocument,
     "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": types.UserTokenUpdateDocument,
     "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": types.UserTokenDeleteDocument,
+    "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n": types.AuthorizedAppsDocument,
     "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n": types.SiteDocument,
     "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserDocument,
     "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserUpdateDocument,
-    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n": types.UserPasscodeDocument,
-    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n": types.UserPasscodeUpdateDocument,
+    "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n": types.UserPasscodeDocument,
+    "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n": types.UserPasscodeUpdateDocument,
+    "\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n": types.UserRecoveryCodesCreateDocument,
+    "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n": types.UserPasswordUpdateDocument,
 };
 
 /**
@@ -209,6 +221,18 @@ export function graphql(source: "\n  query DashboardOrderCounters {\n    actions
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n"): (typeof documents)["\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -289,6 +313,10 @@ export function graphql(source: "\n  mutation UserTokenDelete($key: String!) {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n"): (typeof documents)["\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -309,11 +337,19 @@ export function graphql(source: "\n  mutation UserUpdate($email: String, $firstN
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n"): (typeof documents)["\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n    }\n  }\n"];
+export function graphql(source: "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n"): (typeof documents)["\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n"): (typeof documents)["\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n    }\n  }\n"];
+export function graphql(source: "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n"): (typeof documents)["\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n"): (typeof documents)["\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n"): (typeof documents)["\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

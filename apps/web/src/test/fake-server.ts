@@ -52,9 +52,13 @@ const DEFAULTS: Record<string, FakeHandler> = {
   Signout: () => ({ data: { signout: true } }),
   Site: () => ({ data: { site: { publicUrl: 'http://localhost', supportEmail: null } } }),
   UserPasscode: () => ({
-    data: { userPasscode: { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x', isActive: false } },
+    data: {
+      userPasscode: { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x', isActive: false, recoveryCodesLeft: 0 },
+    },
   }),
   UserTokens: () => ({ data: { userTokens: [] } }),
+  AuthorizedApps: () => ({ data: { userTokens: [] } }),
+  UserApps: () => ({ data: { userApps: [] } }),
   Connectors: () => ({ data: { connectors: [] } }),
   Hooks: () => ({ data: { hooks: [] } }),
   PlaygroundConnectors: () => ({ data: { connectors: [] } }),

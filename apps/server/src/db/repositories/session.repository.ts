@@ -1,9 +1,9 @@
 // Bearer credentials (sessions table): sign-in and second-factor sessions, API tokens.
-import { and, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { sessions, users } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
-export type SessionKind = 'session' | 'api' | 'mfa';
+export type SessionKind = 'session' | 'api' | 'mfa' | 'signin';
 export type SessionRow = typeof sessions.$inferSelect;
 
 export interface NewSession {
@@ -72,14 +72,43 @@ export async function revokeSession(db: Executor, id: number): Promise<string | 
   return row?.tokenHash;
 }
 
-/** Revokes every active credential of these kinds; returns their token hashes. */
-export async function revokeUserSessions(db: Executor, userId: number, kinds: SessionKind[]): Promise<string[]> {
+/** Revokes every active credential of these kinds (but `exceptId`); returns their token hashes. */
+export async function revokeUserSessions(
+  db: Executor,
+  userId: number,
+  kinds: SessionKind[],
+  exceptId?: number,
+): Promise<string[]> {
   const rows = await db
     .update(sessions)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(sessions.userId, userId), inArray(sessions.kind, kinds), isNull(sessions.revokedAt)))
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        inArray(sessions.kind, kinds),
+        isNull(sessions.revokedAt),
+        exceptId === undefined ? undefined : ne(sessions.id, exceptId),
+      ),
+    )
     .returning({ tokenHash: sessions.tokenHash });
   return rows.map((r) => r.tokenHash);
+}
+
+/** Spends a one-time sign-in token: its user id when it was live, else undefined (one statement). */
+export async function useSigninToken(db: Executor, tokenHash: string): Promise<number | undefined> {
+  const [row] = await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()`, lastUsedAt: sql`now()` })
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        eq(sessions.kind, 'signin'),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql`now()`),
+      ),
+    )
+    .returning({ userId: sessions.userId });
+  return row?.userId;
 }
 
 export async function listApiTokens(db: Executor, userId: number): Promise<SessionRow[]> {

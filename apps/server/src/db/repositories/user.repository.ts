@@ -10,6 +10,11 @@ export async function findUserById(db: Executor, id: number): Promise<UserRow | 
   return row;
 }
 
+export async function findUserByKey(db: Executor, key: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.key, key)).limit(1);
+  return row;
+}
+
 /** Case-insensitive, through the unique index on lower(email). */
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);

@@ -3,7 +3,8 @@ import { users } from './users.ts';
 
 /**
  * Bearer credentials: sign-in sessions, API secret tokens (SPEC §3 UserToken) and the short
- * second-factor sessions. Only the SHA-256 of a token is stored.
+ * second-factor sessions, and one-time sign-in tokens (`signin`, exchanged by
+ * `signin(type: "token", issuer "id")`). Only the SHA-256 of a token is stored.
  */
 export const sessions = pgTable(
   'sessions',
@@ -14,7 +15,7 @@ export const sessions = pgTable(
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['session', 'api', 'mfa'] }).notNull(),
+    kind: text('kind', { enum: ['session', 'api', 'mfa', 'signin'] }).notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     /** Last 4 characters of an API token, shown in lists. */
     suffix: text('suffix'),

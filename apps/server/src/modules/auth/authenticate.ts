@@ -15,7 +15,8 @@ export const NOT_ACTIVATED = 'User not registered or not activated';
 
 export const authenticate: Authenticate = async (services, req, bearer) => {
   const session = bearer ? await resolveToken(services, bearer) : null;
-  if (!session || session.kind === 'mfa') return null;
+  // Only sign-in sessions and API tokens are viewers; mfa and one-time sign-in tokens are not.
+  if (!session || (session.kind !== 'session' && session.kind !== 'api')) return null;
   const viewer: Viewer = {
     userId: session.userId,
     userKey: session.userKey,

@@ -8,8 +8,8 @@ import { issueSession } from './sessions.ts';
 
 /**
  * SPEC §3 Signin result. `issuer` 'identity': only the second factor may follow (SPEC §4);
- * 'user': a full session. `email` is set only to send the web app to the recall screen; this
- * server leaves it null.
+ * 'user': a full session. `email` is set only to send the web app to the recall screen
+ * (SPEC §4): after a sign-in with a recovery code, to show what is left of them.
  */
 export interface SigninResult {
   token: string;
@@ -21,7 +21,7 @@ export async function completeSignin(
   services: Services,
   user: UserRow,
   address: string | null,
-  options: { skipSecondFactor?: boolean; method: string },
+  options: { skipSecondFactor?: boolean; method: string; recall?: boolean },
 ): Promise<SigninResult> {
   if (user.passcodeActiveAt && !options.skipSecondFactor) {
     const { token } = await issueSession(services, user.id, 'mfa', { address, metadata: { method: options.method } });
@@ -34,5 +34,5 @@ export async function completeSignin(
     address,
     metadata: { method: options.method },
   });
-  return { token, issuer: 'user', email: null };
+  return { token, issuer: 'user', email: options.recall ? user.email : null };
 }

@@ -3,6 +3,7 @@ import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/e
 import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { type Caller, rateLimited } from './caller.ts';
+import { revokeUnprovenAccess } from './claim.ts';
 import { completeSignin, type SigninResult } from './complete-signin.ts';
 import { RULES } from './rate-limit.ts';
 import { EMAIL_TAKEN } from './signup.ts';
@@ -17,6 +18,7 @@ export async function confirmEmail(caller: Caller, token: string): Promise<Signi
   if (!token || token.length > 200) throw invalid();
   const row = await findUsableEmailToken(services.db, hashToken(token), ['email_confirm', 'email_change']);
   if (!row) throw invalid();
+  const before = await findUserById(services.db, row.userId);
   const user = await services.db.transaction(async (tx): Promise<UserRow | null | 'taken'> => {
     if (!(await consumeEmailToken(tx, row.id))) return null;
     const current = await findUserById(tx, row.userId);
@@ -28,5 +30,6 @@ export async function confirmEmail(caller: Caller, token: string): Promise<Signi
   });
   if (user === 'taken') throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
   if (!user) throw invalid();
+  if (before) await revokeUnprovenAccess(services, before);
   return completeSignin(services, user, ip, { method: 'email' });
 }

@@ -8,6 +8,7 @@ import { findUserByEmail, findUserById, updateUser } from '../../db/repositories
 import { AppError } from '../../errors.ts';
 import { ACTION } from '../actions/codes.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { revokeUnprovenAccess } from './claim.ts';
 import { sendPasswordReset } from './email-links.ts';
 import { verifyPasscode } from './passcode.ts';
 import { assertStrongPassword, estimatePassword, hashPassword } from './password.ts';
@@ -63,6 +64,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   });
   if (!done) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
   await revokeAllOfUser(services, user.id, ['session', 'mfa']);
+  await revokeUnprovenAccess(services, user);
   return true;
 }
 

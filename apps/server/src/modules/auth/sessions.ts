@@ -13,6 +13,9 @@ import { hashToken, newKey, newToken } from './tokens.ts';
 
 /** A second-factor session only completes the sign-in (SPEC §4). */
 export const MFA_TTL_MS = 5 * 60_000;
+/** A one-time sign-in token (an account made for a partner's consent) is exchanged at once. */
+export const SIGNIN_TTL_MS = 10 * 60_000;
+const TTL_MS: Partial<Record<SessionKind, number>> = { mfa: MFA_TTL_MS, signin: SIGNIN_TTL_MS };
 const TOUCH_EVERY_MS = 60_000;
 
 export interface IssuedToken {
@@ -28,7 +31,7 @@ export async function issueSession(
 ): Promise<IssuedToken> {
   const token = newToken();
   const key = newKey();
-  const ttlMs = kind === 'mfa' ? MFA_TTL_MS : kind === 'session' ? services.config.SESSION_TTL_DAYS * 86_400_000 : null;
+  const ttlMs = TTL_MS[kind] ?? (kind === 'session' ? services.config.SESSION_TTL_DAYS * 86_400_000 : null);
   await insertSession(services.db, {
     key,
     userId,
@@ -61,7 +64,13 @@ export async function revokeOne(services: Services, sessionId: number): Promise<
   services.identity.sessions.evict([await revokeSession(services.db, sessionId)]);
 }
 
-export async function revokeAllOfUser(services: Services, userId: number, kinds: SessionKind[]): Promise<void> {
-  services.identity.sessions.evict(await revokeUserSessions(services.db, userId, kinds));
+/** Revokes the user's credentials of these kinds, all but `exceptId` (the caller's own session). */
+export async function revokeAllOfUser(
+  services: Services,
+  userId: number,
+  kinds: SessionKind[],
+  exceptId?: number,
+): Promise<void> {
+  services.identity.sessions.evict(await revokeUserSessions(services.db, userId, kinds, exceptId));
   services.identity.sessions.evictUser(userId);
 }

@@ -1,6 +1,15 @@
 // `signin`: type 'password' ({email, password}), 'token' ({issuer, token}: Google or Apple ID
-// token) or 'passcode' ({passcode}, completing a second factor with the identity token as Bearer).
-import { passcodeCredentialsSchema, signinMetadataSchema, signinSchema, socialCredentialsSchema } from '@router/shared';
+// token, or issuer 'id': a one-time sign-in token of ours), 'passcode' ({passcode}, completing a
+// second factor with the identity token as Bearer) or 'recovery' ({code}: a recovery code instead
+// of the passcode; the result then carries the email, sending the web app to the recall screen).
+import {
+  passcodeCredentialsSchema,
+  recoveryCredentialsSchema,
+  signinMetadataSchema,
+  signinSchema,
+  socialCredentialsSchema,
+} from '@router/shared';
+import { useSigninToken } from '../../db/repositories/session.repository.ts';
 import { findUserByEmail, findUserById } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
@@ -9,9 +18,11 @@ import { sendConfirmation } from './email-links.ts';
 import { verifyPasscode } from './passcode.ts';
 import { verifyPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
+import { verifyRecoveryCode } from './second-factor.ts';
 import { resolveToken, revokeOne } from './sessions.ts';
 import { findOrCreateSocialUser } from './signup.ts';
 import { verifySocialToken } from './social.ts';
+import { hashToken } from './tokens.ts';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password';
 export const CONFIRM_FIRST = 'Please confirm your email first: we sent you a link';
@@ -26,6 +37,7 @@ export function signin(caller: Caller, input: SigninInput): Promise<SigninResult
   if (input.type === 'password') return passwordSignin(caller, input.credentials);
   if (input.type === 'token') return socialSignin(caller, input.credentials, input.metadata);
   if (input.type === 'passcode') return passcodeSignin(caller, input.credentials);
+  if (input.type === 'recovery') return recoverySignin(caller, input.credentials);
   throw new AppError('VALIDATION', 'Unknown sign-in type', { field: 'type' });
 }
 
@@ -56,6 +68,7 @@ async function socialSignin(caller: Caller, credentials: unknown, metadata: unkn
   const { services, ip } = caller;
   if (!services.identity.limiter.take(`signin:${ip}`, RULES.signinIp)) throw rateLimited();
   const { issuer, token } = parseInput(socialCredentialsSchema, credentials, 'credentials');
+  if (issuer === 'id') return oneTimeSignin(caller, token);
   const identity = await verifySocialToken(services, issuer, token);
   // Apple sends the name only to the client, once: it arrives as metadata.
   const names = signinMetadataSchema.parse(metadata) ?? {};
@@ -67,16 +80,40 @@ async function socialSignin(caller: Caller, credentials: unknown, metadata: unkn
   return completeSignin(services, user, ip, { method: issuer });
 }
 
+const SIGNIN_EXPIRED = 'Your sign-in has expired, please sign in again';
+
+/** The user behind the identity (mfa) token of the request, and that token's session id. */
+async function secondFactorUser(caller: Caller) {
+  const session = caller.bearer ? await resolveToken(caller.services, caller.bearer) : null;
+  if (session?.kind !== 'mfa') throw new AppError('UNAUTHENTICATED', SIGNIN_EXPIRED);
+  const user = await findUserById(caller.services.db, session.userId);
+  if (!user) throw new AppError('UNAUTHENTICATED', SIGNIN_EXPIRED);
+  return { user, sessionId: session.id };
+}
+
 async function passcodeSignin(caller: Caller, credentials: unknown): Promise<SigninResult> {
-  const { services, ip, bearer } = caller;
-  const session = bearer ? await resolveToken(services, bearer) : null;
-  if (session?.kind !== 'mfa') {
-    throw new AppError('UNAUTHENTICATED', 'Your sign-in has expired, please sign in again');
-  }
   const { passcode } = parseInput(passcodeCredentialsSchema, credentials, 'credentials');
-  const user = await findUserById(services.db, session.userId);
-  if (!user) throw new AppError('UNAUTHENTICATED', 'Your sign-in has expired, please sign in again');
-  await verifyPasscode(services, user, passcode);
-  await revokeOne(services, session.id);
-  return completeSignin(services, user, ip, { method: 'passcode', skipSecondFactor: true });
+  const { user, sessionId } = await secondFactorUser(caller);
+  await verifyPasscode(caller.services, user, passcode);
+  await revokeOne(caller.services, sessionId);
+  return completeSignin(caller.services, user, caller.ip, { method: 'passcode', skipSecondFactor: true });
+}
+
+async function recoverySignin(caller: Caller, credentials: unknown): Promise<SigninResult> {
+  const { code } = parseInput(recoveryCredentialsSchema, credentials, 'credentials');
+  const { user, sessionId } = await secondFactorUser(caller);
+  await verifyRecoveryCode(caller.services, user, code);
+  await revokeOne(caller.services, sessionId);
+  return completeSignin(caller.services, user, caller.ip, { method: 'recovery', skipSecondFactor: true, recall: true });
+}
+
+/**
+ * Issuer 'id': a one-time sign-in token of ours (POST /api/oauth/legacy-register answers one,
+ * handed to /signin in the address hash as `access_token`). Spent by the exchange.
+ */
+async function oneTimeSignin(caller: Caller, token: string): Promise<SigninResult> {
+  const userId = await useSigninToken(caller.services.db, hashToken(token));
+  const user = userId === undefined ? undefined : await findUserById(caller.services.db, userId);
+  if (!user) throw new AppError('VALIDATION', 'The sign-in token is not valid, please try again', { field: 'token' });
+  return completeSignin(caller.services, user, caller.ip, { method: 'id' });
 }

@@ -12,6 +12,7 @@ import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { grantCredits } from '../accounts/credits.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { revokeUnprovenAccess } from './claim.ts';
 import { sendConfirmation } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
@@ -45,7 +46,7 @@ function signupMetadata(input: SignupInput): Record<string, unknown> {
 }
 
 /** The user, its account and the sign-up grant (SIGNAL_CREDITS) in one transaction; null: email taken. */
-function createWithCredits(services: Services, user: NewUser): Promise<UserRow | null> {
+export function createWithCredits(services: Services, user: NewUser): Promise<UserRow | null> {
   return services.db.transaction(async (tx) => {
     const created = await createUserWithAccount(tx, user);
     const credits = services.config.SIGNAL_CREDITS.signupCredits;
@@ -99,7 +100,10 @@ export async function findOrCreateSocialUser(
     const existing = await findUserByEmail(services.db, identity.email);
     if (existing) {
       if (existing.emailConfirmedAt) return existing;
-      return (await updateUser(services.db, existing.id, { emailConfirmedAt: new Date() })) ?? existing;
+      // The provider proved the email; a password set before that proof is nobody's to keep.
+      await revokeUnprovenAccess(services, existing);
+      const claimed = { emailConfirmedAt: new Date(), passwordHash: null };
+      return (await updateUser(services.db, existing.id, claimed)) ?? existing;
     }
     const created = await createWithCredits(services, {
       key: newKey(),

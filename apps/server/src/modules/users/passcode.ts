@@ -1,13 +1,17 @@
 // Second-factor enrollment (SPEC §3 Passcode, §4 "inactive, then active after a valid code").
 // `userPasscode` hands out a pending secret (created once, kept until activated); an active
 // secret is never shown again. `userPasscodeUpdate(secret, passcode)` activates the pending
-// secret with one valid code; with an empty secret and a valid code it deactivates the factor.
+// secret with one valid code and answers ten recovery codes (shown this once); with an empty
+// secret and a valid code (or a recovery code) it deactivates the factor and drops the codes.
 import { timingSafeEqual } from 'node:crypto';
+import { deleteRecoveryCodes } from '../../db/repositories/recovery-code.repository.ts';
 import { findUserById, setPasscode, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { requireViewer } from '../../graphql/guards.ts';
 import type { Caller } from '../auth/caller.ts';
 import { newPasscodeSecret, openPasscodeSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
+import { issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes.ts';
+import { verifySecondFactor } from '../auth/second-factor.ts';
 
 /** `qr` is the text the QR code encodes (the otpauth URI); the web app draws it (qrcode.react). */
 export interface PasscodeView {
@@ -15,9 +19,28 @@ export interface PasscodeView {
   uri: string;
   qr: string;
   isActive: boolean;
+  /** The new recovery codes, only in the answer that created them. */
+  recoveryCodes: string[];
+  /** Unused recovery codes (0 while inactive). */
+  recoveryCodesLeft: number;
 }
 
-const ACTIVE: PasscodeView = { secret: '', uri: '', qr: '', isActive: true };
+const active = (recoveryCodes: string[], left: number): PasscodeView => ({
+  secret: '',
+  uri: '',
+  qr: '',
+  isActive: true,
+  recoveryCodes,
+  recoveryCodesLeft: left,
+});
+const INACTIVE: PasscodeView = {
+  secret: '',
+  uri: '',
+  qr: '',
+  isActive: false,
+  recoveryCodes: [],
+  recoveryCodesLeft: 0,
+};
 
 async function viewerUser(caller: Caller): Promise<UserRow> {
   const user = await findUserById(caller.services.db, requireViewer(caller).userId);
@@ -27,13 +50,13 @@ async function viewerUser(caller: Caller): Promise<UserRow> {
 
 function pendingView(secret: string, email: string): PasscodeView {
   const uri = totp(secret, email).toString();
-  return { secret, uri, qr: uri, isActive: false };
+  return { ...INACTIVE, secret, uri, qr: uri };
 }
 
 export async function getPasscode(caller: Caller): Promise<PasscodeView> {
   const { services } = caller;
   const user = await viewerUser(caller);
-  if (user.passcodeActiveAt) return ACTIVE;
+  if (user.passcodeActiveAt) return active([], await recoveryCodesLeft(services, user.id));
   const pending = openPasscodeSecret(services, user);
   if (pending) return pendingView(pending, user.email);
   const secret = newPasscodeSecret();
@@ -61,9 +84,10 @@ export async function updatePasscode(
   if (!input.secret) {
     if (!user.passcodeActiveAt)
       throw new AppError('VALIDATION', 'The second factor is not active', { field: 'secret' });
-    await verifyPasscode(services, user, passcode);
+    await verifySecondFactor(services, user, passcode);
     await setPasscode(services.db, user.id, { secret: null, activeAt: null, lastStep: null });
-    return { secret: '', uri: '', qr: '', isActive: false };
+    await deleteRecoveryCodes(services.db, user.id);
+    return INACTIVE;
   }
   if (user.passcodeActiveAt)
     throw new AppError('VALIDATION', 'The second factor is already active', { field: 'secret' });
@@ -74,5 +98,16 @@ export async function updatePasscode(
   await verifyPasscode(services, user, passcode, pending);
   // The step just used stays burnt, so the enrollment code cannot be replayed at sign-in.
   await updateUser(services.db, user.id, { passcodeActiveAt: new Date() });
-  return ACTIVE;
+  const codes = await issueRecoveryCodes(services, user.id);
+  return active(codes, codes.length);
+}
+
+/** `userRecoveryCodesCreate`: ten new codes replace the old ones; needs a current second factor. */
+export async function regenerateRecoveryCodes(caller: Caller, code: string): Promise<string[]> {
+  const user = await viewerUser(caller);
+  if (!user.passcodeActiveAt) {
+    throw new AppError('VALIDATION', 'The second factor is not active', { field: 'passcode' });
+  }
+  await verifySecondFactor(caller.services, user, code);
+  return issueRecoveryCodes(caller.services, user.id);
 }

@@ -1,6 +1,7 @@
 // API secret tokens (SPEC §3 UserToken): the secret is shown once at creation and stored as a
 // hash (sessions kind 'api', no expiry); `suffix` (its last 4 characters) identifies it in lists.
-// `metadata` is the caller's JSON, e.g. {name}; renaming replaces it.
+// `metadata` is the caller's JSON, e.g. {name}; renaming replaces it. With `isUserApp` the list
+// is the applications the user authorized (modules/oauth/grants.ts); deleting one revokes it.
 import {
   countApiTokens,
   deleteApiToken,
@@ -13,6 +14,7 @@ import { AppError } from '../../errors.ts';
 import { requireViewer } from '../../graphql/guards.ts';
 import type { Caller } from '../auth/caller.ts';
 import { type IssuedToken, issueSession } from '../auth/sessions.ts';
+import { findGrant, listGrants, revokeGrant, type UserTokenView } from '../oauth/grants.ts';
 
 const MAX_TOKENS = 50;
 const MAX_METADATA_BYTES = 2048;
@@ -39,28 +41,40 @@ export async function createToken(caller: Caller, metadata: unknown): Promise<Is
   return { ...issued, secret: issued.token };
 }
 
-/** Tokens given to developer applications arrive with the OAuth apps; until then none exist. */
-export async function listTokens(caller: Caller, isUserApp: boolean | null | undefined): Promise<SessionRow[]> {
+function tokenView(row: SessionRow): UserTokenView {
+  return { key: row.key, suffix: row.suffix ?? '', createdAt: row.createdAt, metadata: row.metadata, userApp: null };
+}
+
+/** Personal API tokens, or with `isUserApp` the applications the user authorized. */
+export async function listTokens(caller: Caller, isUserApp: boolean | null | undefined): Promise<UserTokenView[]> {
   const viewer = requireViewer(caller);
-  if (isUserApp) return [];
-  return listApiTokens(caller.services.db, viewer.userId);
+  if (isUserApp) return listGrants(caller.services, viewer.userKey);
+  return (await listApiTokens(caller.services.db, viewer.userId)).map(tokenView);
 }
 
-export async function getToken(caller: Caller, key: string): Promise<SessionRow | null> {
-  return (await findApiToken(caller.services.db, requireViewer(caller).userId, key)) ?? null;
+export async function getToken(caller: Caller, key: string): Promise<UserTokenView | null> {
+  const viewer = requireViewer(caller);
+  const row = await findApiToken(caller.services.db, viewer.userId, key);
+  return row ? tokenView(row) : findGrant(caller.services, viewer.userKey, key);
 }
 
-export async function updateToken(caller: Caller, key: string, metadata: unknown): Promise<SessionRow> {
+export async function updateToken(caller: Caller, key: string, metadata: unknown): Promise<UserTokenView> {
   const viewer = requireViewer(caller);
   const row = await updateApiTokenMetadata(caller.services.db, viewer.userId, key, metadataOf(metadata));
   if (!row) throw new AppError('NOT_FOUND', 'Token not found');
-  return row;
+  return tokenView(row);
 }
 
-/** True when a token was deleted; it stops authenticating at once on this instance. */
+/**
+ * True when a personal token or an application's grant of the caller was deleted. A token stops
+ * authenticating at once on this instance (within 5 s on others); a grant's tokens at once.
+ */
 export async function deleteToken(caller: Caller, key: string): Promise<boolean> {
   const viewer = requireViewer(caller);
   const tokenHash = await deleteApiToken(caller.services.db, viewer.userId, key);
-  caller.services.identity.sessions.evict([tokenHash]);
-  return tokenHash !== undefined;
+  if (tokenHash !== undefined) {
+    caller.services.identity.sessions.evict([tokenHash]);
+    return true;
+  }
+  return revokeGrant(caller.services, viewer.userKey, key);
 }

@@ -12,7 +12,10 @@ export const AuthProvidersDocument = graphql(`
   }
 `);
 
-/** SPEC §7 signin: type 'password' {email, password}, 'token' {issuer, token}, 'passcode' {passcode}. */
+/**
+ * SPEC §7 signin: type 'password' {email, password}, 'token' {issuer, token}, 'passcode'
+ * {passcode} or 'recovery' {code} (the last two with the identity token as Bearer).
+ */
 export const SigninDocument = graphql(`
   mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {
     signin(type: $type, credentials: $credentials, metadata: $metadata) {

@@ -2,7 +2,7 @@
 export const GOOGLE_SCRIPT = 'https://accounts.google.com/gsi/client';
 export const APPLE_SCRIPT = 'https://appleid.cdn-apple.com/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js';
 
-export type SocialIssuer = 'google' | 'apple';
+export type SocialIssuer = 'google' | 'apple' | 'id';
 
 export interface SocialToken {
   issuer: SocialIssuer;
@@ -39,13 +39,18 @@ declare global {
   }
 }
 
+const ISSUERS: readonly SocialIssuer[] = ['google', 'apple', 'id'];
+
 /**
- * A social token handed back in the address hash (an implicit-flow return):
- * `#id_token=…` or `#access_token=…`, with an optional `issuer` (google by default).
+ * A token handed over in the address hash (SPEC §2 Sign-in), with an optional `issuer`:
+ * `#access_token=…` is a one-time sign-in token of ours (issuer "id": a partner's new account),
+ * `#id_token=…` a Google ID token (an implicit-flow return).
  */
 export function tokenFromHash(hash: string): SocialToken | null {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const token = params.get('id_token') || params.get('access_token');
+  const idToken = params.get('id_token');
+  const token = idToken || params.get('access_token');
   if (!token) return null;
-  return { issuer: params.get('issuer') === 'apple' ? 'apple' : 'google', token };
+  const named = ISSUERS.find((issuer) => issuer === params.get('issuer'));
+  return { issuer: named ?? (idToken ? 'google' : 'id'), token };
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useConfirmedDelete } from '../../components/use-confirmed-delete.ts';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import {
@@ -23,8 +24,6 @@ export function ApiTokensPanel() {
     requestPolicy: 'cache-and-network',
   });
   const [secret, setSecret] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<TokenItem | null>(null);
-  const [busy, setBusy] = useState(false);
   const reload = () => refetch({ requestPolicy: 'network-only' });
 
   async function create(name: string): Promise<string | null> {
@@ -48,17 +47,11 @@ export function ApiTokensPanel() {
     }
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setBusy(true);
-    // SPEC §8: delete failures are silently ignored; still logged (DESIGN.md).
-    await mutate(UserTokenDeleteDocument, { key: deleting.key }).catch((failure: unknown) =>
-      console.debug('userTokenDelete failed', failure),
-    );
-    setBusy(false);
-    setDeleting(null);
-    reload();
-  }
+  const deleting = useConfirmedDelete(
+    (token: TokenItem) => mutate(UserTokenDeleteDocument, { key: token.key }),
+    reload,
+    'userTokenDelete',
+  );
 
   const tokens = data?.userTokens;
   return (
@@ -95,17 +88,17 @@ export function ApiTokensPanel() {
             </thead>
             <tbody>
               {tokens.map((token) => (
-                <TokenRow key={token.key} token={token} onRename={rename} onDelete={setDeleting} />
+                <TokenRow key={token.key} token={token} onRename={rename} onDelete={deleting.ask} />
               ))}
             </tbody>
           </table>
         </div>
       )}
       <TokenDeleteDialog
-        name={deleting ? tokenName(deleting.metadata) : null}
-        busy={busy}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
+        name={deleting.pending ? tokenName(deleting.pending.metadata) : null}
+        busy={deleting.busy}
+        onConfirm={deleting.confirm}
+        onClose={deleting.cancel}
       />
     </>
   );

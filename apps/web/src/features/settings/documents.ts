@@ -38,3 +38,18 @@ export const UserTokenDeleteDocument = graphql(`
     userTokenDelete(key: $key)
   }
 `);
+
+/** The applications the user authorized (SPEC §2 Settings: authorized applications). */
+export const AuthorizedAppsDocument = graphql(`
+  query AuthorizedApps {
+    userTokens(isUserApp: true) {
+      key
+      createdAt
+      metadata
+      userApp {
+        key
+        name
+      }
+    }
+  }
+`);

@@ -1,14 +1,13 @@
-export const SETTINGS_SECTIONS = [
-  { id: 'general', label: 'General' },
-  { id: 'two-factor', label: 'Two-factor authentication' },
-  { id: 'api-tokens', label: 'API tokens' },
-] as const;
+export interface SettingsMenuItem {
+  id: string;
+  label: string;
+}
 
 /** SPEC §2 Settings menu; admins also see Followers (count 3), greyed out: not available yet. */
-export function SettingsMenu({ isAdmin }: { isAdmin: boolean }) {
+export function SettingsMenu({ sections, isAdmin }: { sections: readonly SettingsMenuItem[]; isAdmin: boolean }) {
   return (
     <nav className="list-group mb-4" aria-label="Settings">
-      {SETTINGS_SECTIONS.map((section) => (
+      {sections.map((section) => (
         <a key={section.id} href={`#${section.id}`} className="list-group-item list-group-item-action">
           {section.label}
         </a>

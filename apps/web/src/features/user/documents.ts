@@ -35,17 +35,37 @@ export const PasscodeDocument = graphql(`
       secret
       uri
       isActive
+      recoveryCodesLeft
     }
   }
 `);
 
-/** secret = the pending secret: activate; secret = '': deactivate; both with a valid code. */
+/**
+ * secret = the pending secret: activate (the answer holds the ten recovery codes, shown once);
+ * secret = '': deactivate, with an authenticator code or a recovery code.
+ */
 export const PasscodeUpdateDocument = graphql(`
   mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {
     userPasscodeUpdate(secret: $secret, passcode: $passcode) {
       secret
       uri
       isActive
+      recoveryCodes
+      recoveryCodesLeft
     }
+  }
+`);
+
+/** Ten new recovery codes replace the old ones; `passcode` is an authenticator or recovery code. */
+export const RecoveryCodesCreateDocument = graphql(`
+  mutation UserRecoveryCodesCreate($passcode: String!) {
+    userRecoveryCodesCreate(passcode: $passcode)
+  }
+`);
+
+/** Settings' password change; the user's other sessions end. */
+export const PasswordUpdateDocument = graphql(`
+  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {
+    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)
   }
 `);

@@ -7,18 +7,13 @@ import { PasscodeField } from '../auth/passcode-field.tsx';
 
 type Fields = z.input<typeof passcodeCredentialsSchema>;
 
-/**
- * One 6-digit code, for activating or turning off the second factor. `onCode` answers an
- * error message, or null when the code was taken.
- */
+/** One 6-digit code, activating the second factor. `onCode` answers an error message, or null when the code was taken. */
 export function PasscodeCodeForm({
   submitLabel,
-  variant = 'primary',
   onCode,
   children,
 }: {
   submitLabel: string;
-  variant?: 'primary' | 'outline-danger';
   onCode: (passcode: string) => Promise<string | null>;
   children?: ReactNode;
 }) {
@@ -45,7 +40,7 @@ export function PasscodeCodeForm({
         onPasteValue={(value) => setValue('passcode', value)}
       />
       <div className="d-flex flex-wrap align-items-center gap-3">
-        <button type="submit" className={`btn btn-${variant}`} disabled={formState.isSubmitting}>
+        <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
           {submitLabel}
         </button>
         {children}

@@ -7,6 +7,7 @@ import { useCall } from '../../lib/call.ts';
 import { PasscodeDocument, PasscodeUpdateDocument } from './documents.ts';
 import { PasscodeCodeForm } from './passcode-code-form.tsx';
 import { passcodeError } from './passcode-error.ts';
+import { RecoveryCodeList } from './recovery-code-list.tsx';
 
 /** SPEC §9: error-correction level L, size 100. */
 export const QR_LEVEL = 'L';
@@ -14,12 +15,13 @@ export const QR_SIZE = 100;
 
 /**
  * SPEC §2 Second-factor enrollment: a QR code of the otpauth URI (and its secret for typing
- * in), activated by one valid code; 'No thank you' and 'Skip it' lead on to `next`.
+ * in), activated by one valid code, which answers ten recovery codes shown this once; 'No
+ * thank you' and 'Skip it' lead on to `next`.
  */
 export function TwoFactorEnroll({ next }: { next: string }) {
   const { mutate } = useCall();
   const [{ data, error, fetching }, refetch] = useQuery({ query: PasscodeDocument, requestPolicy: 'network-only' });
-  const [activated, setActivated] = useState(false);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const passcode = data?.userPasscode;
 
   if (fetching && !passcode) return <DelayedSpinner />;
@@ -33,12 +35,13 @@ export function TwoFactorEnroll({ next }: { next: string }) {
       </div>
     );
   }
-  if (activated || passcode.isActive) {
+  if (recoveryCodes || passcode.isActive) {
     return (
       <>
         <div className="alert alert-success" role="status">
           Two-factor authentication is on. Sign-ins with your password will ask for a code from your app.
         </div>
+        {recoveryCodes && <RecoveryCodeList codes={recoveryCodes} />}
         <Link to={next} className="btn btn-primary">
           Continue
         </Link>
@@ -48,8 +51,11 @@ export function TwoFactorEnroll({ next }: { next: string }) {
 
   async function activate(code: string): Promise<string | null> {
     try {
-      await mutate(PasscodeUpdateDocument, { secret: passcode?.secret ?? '', passcode: code });
-      setActivated(true);
+      const { userPasscodeUpdate } = await mutate(PasscodeUpdateDocument, {
+        secret: passcode?.secret ?? '',
+        passcode: code,
+      });
+      setRecoveryCodes(userPasscodeUpdate.recoveryCodes);
       return null;
     } catch (failure) {
       return passcodeError(failure);

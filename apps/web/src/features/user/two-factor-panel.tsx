@@ -3,17 +3,24 @@ import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { useCall } from '../../lib/call.ts';
-import { PasscodeDocument, PasscodeUpdateDocument } from './documents.ts';
-import { PasscodeCodeForm } from './passcode-code-form.tsx';
+import { PasscodeDocument, PasscodeUpdateDocument, RecoveryCodesCreateDocument } from './documents.ts';
 import { passcodeError } from './passcode-error.ts';
+import { RecoveryCodeList } from './recovery-code-list.tsx';
+import { SecondFactorCodeForm } from './second-factor-code-form.tsx';
 
 export const ENROLL_PATH = '/me/settings/two-factor';
 
-/** Settings' two-factor panel: whether it is on; set it up, or turn it off with a valid code. */
+type Asking = 'none' | 'turn-off' | 'new-codes';
+
+/**
+ * Settings' two-factor panel: whether it is on; set it up, or (with an authenticator or a
+ * recovery code) turn it off or get ten new recovery codes, shown once.
+ */
 export function TwoFactorPanel() {
   const { mutate } = useCall();
   const [{ data, error, fetching }, refetch] = useQuery({ query: PasscodeDocument, requestPolicy: 'network-only' });
-  const [turningOff, setTurningOff] = useState(false);
+  const [asking, setAsking] = useState<Asking>('none');
+  const [codes, setCodes] = useState<string[] | null>(null);
   const active = data?.userPasscode.isActive;
 
   if (fetching && !data) return <DelayedSpinner />;
@@ -25,10 +32,11 @@ export function TwoFactorPanel() {
     );
   }
 
-  async function turnOff(code: string): Promise<string | null> {
+  async function submit(code: string): Promise<string | null> {
     try {
-      await mutate(PasscodeUpdateDocument, { secret: '', passcode: code });
-      setTurningOff(false);
+      if (asking === 'turn-off') await mutate(PasscodeUpdateDocument, { secret: '', passcode: code });
+      else setCodes((await mutate(RecoveryCodesCreateDocument, { passcode: code })).userRecoveryCodesCreate);
+      setAsking('none');
       refetch({ requestPolicy: 'network-only' });
       return null;
     } catch (failure) {
@@ -49,22 +57,43 @@ export function TwoFactorPanel() {
       </>
     );
   }
+  const left = data?.userPasscode.recoveryCodesLeft ?? 0;
   return (
     <>
       <p>
         <span className="badge text-bg-success me-2">On</span>
         Password sign-ins ask for a code from your authenticator app.
       </p>
-      {turningOff ? (
-        <PasscodeCodeForm submitLabel="Turn off" variant="outline-danger" onCode={turnOff}>
-          <button type="button" className="btn btn-link" onClick={() => setTurningOff(false)}>
+      <p className={left <= 3 ? 'text-danger' : 'text-secondary'}>
+        {left === 1 ? '1 recovery code left.' : `${left} recovery codes left.`}
+      </p>
+      {codes && <RecoveryCodeList codes={codes} />}
+      {asking !== 'none' ? (
+        <SecondFactorCodeForm
+          submitLabel={asking === 'turn-off' ? 'Turn off' : 'Get new codes'}
+          variant={asking === 'turn-off' ? 'outline-danger' : 'primary'}
+          onCode={submit}
+        >
+          <button type="button" className="btn btn-link" onClick={() => setAsking('none')}>
             Cancel
           </button>
-        </PasscodeCodeForm>
+        </SecondFactorCodeForm>
       ) : (
-        <button type="button" className="btn btn-outline-danger" onClick={() => setTurningOff(true)}>
-          Turn off
-        </button>
+        <div className="d-flex flex-wrap gap-2">
+          <button
+            type="button"
+            className="btn btn-outline-primary"
+            onClick={() => {
+              setCodes(null);
+              setAsking('new-codes');
+            }}
+          >
+            Get new recovery codes
+          </button>
+          <button type="button" className="btn btn-outline-danger" onClick={() => setAsking('turn-off')}>
+            Turn off
+          </button>
+        </div>
       )}
     </>
   );

@@ -1,11 +1,14 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute } from '../../test/render-route.tsx';
 
 const URI = 'otpauth://totp/Signal%20Router:jo%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Signal%20Router';
-const pending = () => ({ data: { userPasscode: { secret: 'JBSWY3DPEHPK3PXP', uri: URI, isActive: false } } });
-const active = { secret: '', uri: '', isActive: true };
+const pending = () => ({
+  data: { userPasscode: { secret: 'JBSWY3DPEHPK3PXP', uri: URI, isActive: false, recoveryCodesLeft: 0 } },
+});
+const CODES = Array.from({ length: 10 }, (_, i) => `abcd-efgh-jk${String(i + 2).padStart(2, '2')}`);
+const active = { secret: '', uri: '', isActive: true, recoveryCodes: [] as string[], recoveryCodesLeft: 10 };
 
 describe('second-factor enrollment (SPEC §2, §4, §9)', () => {
   it('shows a QR code (level L, size 100) and the secret, with the way out links', async () => {
@@ -27,13 +30,21 @@ describe('second-factor enrollment (SPEC §2, §4, §9)', () => {
       user: fakeUser(4),
       handlers: {
         UserPasscode: pending,
-        UserPasscodeUpdate: fixture(() => ({ data: { userPasscodeUpdate: active } })),
+        UserPasscodeUpdate: fixture(() => ({ data: { userPasscodeUpdate: { ...active, recoveryCodes: CODES } } })),
       },
     });
     await screen.findByTestId('passcode-secret');
     fill('Verification code', '123456');
     click('Activate');
     expect(await screen.findByText(/Two-factor authentication is on/)).toBeTruthy();
+    // The ten recovery codes, shown this once.
+    const list = screen.getByRole('list', { name: 'Recovery codes' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(CODES);
+    expect(screen.getByRole('button', { name: 'Copy codes' })).toBeTruthy();
     expect(calls('UserPasscodeUpdate')[0]?.variables).toEqual({ secret: 'JBSWY3DPEHPK3PXP', passcode: '123456' });
     expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/me');
   });
@@ -72,10 +83,40 @@ describe('settings: two-factor panel', () => {
         }),
       },
     });
+    expect(await screen.findByText('10 recovery codes left.')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Turn off' }));
-    fill('Verification code', '654321');
+    fill('Authenticator or recovery code', '12');
+    click('Turn off');
+    expect(await screen.findByText('Enter the 6-digit code of your authenticator app or a recovery code')).toBeTruthy();
+    fill('Authenticator or recovery code', '654321');
     click('Turn off');
     await waitFor(() => expect(screen.getByRole('link', { name: 'Set up two-factor authentication' })).toBeTruthy());
     expect(calls('UserPasscodeUpdate')[0]?.variables).toEqual({ secret: '', passcode: '654321' });
+  });
+
+  it('gets ten new recovery codes with an authenticator or a recovery code, shown once', async () => {
+    let left = 2;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(4),
+      handlers: {
+        UserPasscode: fixture(() => ({ data: { userPasscode: { ...active, recoveryCodesLeft: left } } })),
+        UserRecoveryCodesCreate: fixture(({ variables }) => {
+          if (variables.passcode !== 'wxyz-wxyz-wxyz') return graphQLError('The recovery code is not valid');
+          left = 10;
+          return { data: { userRecoveryCodesCreate: CODES } };
+        }),
+      },
+    });
+    expect((await screen.findByText('2 recovery codes left.')).className).toContain('text-danger');
+    click('Get new recovery codes');
+    fill('Authenticator or recovery code', 'aaaa-aaaa-aaaa');
+    click('Get new codes');
+    expect(await screen.findByText('The recovery code is not valid')).toBeTruthy();
+    fill('Authenticator or recovery code', 'wxyz-wxyz-wxyz');
+    click('Get new codes');
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    expect(await screen.findByText('10 recovery codes left.')).toBeTruthy();
+    expect(calls('UserRecoveryCodesCreate').at(-1)?.variables).toEqual({ passcode: 'wxyz-wxyz-wxyz' });
   });
 });

@@ -79,4 +79,47 @@ describe('second-factor screen (SPEC §2, §5, §8)', () => {
     expect(localStorage.getItem(TOKEN_KEY)).toBe('session-2');
     expect(sessionStorage.getItem(IDENTITY_TOKEN_KEY)).toBeNull();
   });
+
+  it('takes a recovery code instead, and a recovery sign-in (its result has the email) leads to the recall screen', async () => {
+    sessionStorage.setItem(IDENTITY_TOKEN_KEY, 'identity-1');
+    let done = false;
+    const { router, calls } = await renderRoute('/signin/multifactor', {
+      state: { from: { pathname: '/me/connector', search: '', hash: '' } },
+      handlers: {
+        Signin: fixture(({ variables }) => {
+          if ((variables.credentials as { code?: string }).code !== 'abcd-efgh-jkmn') {
+            return graphQLError('The recovery code is not valid');
+          }
+          done = true;
+          return { data: { signin: { token: 'session-3', issuer: 'user', email: customer.email } } };
+        }),
+        User: fixture(() => (done ? { data: { user: customer } } : graphQLError('Sign in first', 'UNAUTHENTICATED'))),
+        UserPasscode: fixture(() => ({
+          data: { userPasscode: { secret: '', uri: '', isActive: true, recoveryCodesLeft: 2 } },
+        })),
+      },
+    });
+    click('Lost your phone? Use a recovery code');
+    fill('Recovery code', 'abc');
+    click('Verify');
+    expect(await screen.findByText('The recovery code is not valid')).toBeTruthy();
+    expect(calls('Signin')).toHaveLength(0);
+    fill('Recovery code', 'zzzz-zzzz-zzzz');
+    click('Verify');
+    expect((await screen.findByRole('alert')).textContent).toContain('The recovery code is not valid');
+    expect(calls('Signin')[0]?.variables).toEqual({ type: 'recovery', credentials: { code: 'zzzz-zzzz-zzzz' } });
+    expect(calls('Signin')[0]?.headers.authorization).toBe('Bearer identity-1');
+
+    fill('Recovery code', 'abcd-efgh-jkmn');
+    click('Verify');
+    await waitFor(() => expect(where(router)).toBe('/signin/multifactor/recall?from=%2Fme%2Fconnector'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Signed in with a recovery code' })).toBeTruthy();
+    expect(await screen.findByText('2 recovery codes are left.')).toBeTruthy();
+    expect(screen.getByText(customer.email)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Two-factor settings' }).getAttribute('href')).toBe(
+      '/me/settings#two-factor',
+    );
+    expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/me/connector');
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('session-3');
+  });
 });

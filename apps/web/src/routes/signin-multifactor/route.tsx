@@ -4,11 +4,15 @@ import { AuthCard } from '../../features/auth/auth-card.tsx';
 import { MultifactorForm } from '../../features/auth/multifactor-form.tsx';
 import { readIdentityToken } from '../../lib/storage.ts';
 
-/** SPEC §2 Second factor: only after a password sign-in that asked for it; else back to /signin. */
+/**
+ * SPEC §2 Second factor: only after a password sign-in that asked for it; else back to /signin.
+ * A recovery code may stand in for the authenticator's code.
+ */
 export function Component() {
   const location = useLocation();
   // Read once: the token is cleared when the code succeeds, and the screen stays until it moves on.
   const [identity] = useState(readIdentityToken);
+  const [recovery, setRecovery] = useState(false);
   if (!identity) return <Navigate to={`/signin${location.search}`} replace state={location.state} />;
   return (
     <AuthCard
@@ -19,7 +23,12 @@ export function Component() {
         </Link>
       }
     >
-      <MultifactorForm />
+      <MultifactorForm key={recovery ? 'recovery' : 'passcode'} recovery={recovery} />
+      <div className="text-center mt-3">
+        <button type="button" className="btn btn-link btn-sm" onClick={() => setRecovery(!recovery)}>
+          {recovery ? 'Use your authenticator app' : 'Lost your phone? Use a recovery code'}
+        </button>
+      </div>
     </AuthCard>
   );
 }

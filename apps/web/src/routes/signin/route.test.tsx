@@ -116,16 +116,30 @@ describe('sign-in screen (SPEC §2, §5, §8)', () => {
     expect(document.querySelector('script[src*="accounts.google.com"]')).toBeNull();
   });
 
-  it('signs in automatically with a token in the URL hash, and clears the hash', async () => {
-    const { router, calls } = await renderRoute('/signin#access_token=google-id-token', {
+  it('signs in automatically with an access_token in the URL hash (issuer "id"), and clears the hash', async () => {
+    const { router, calls } = await renderRoute('/signin#access_token=one-time-token', {
       handlers: userAfterSignin(),
     });
     await waitFor(() => expect(where(router)).toBe('/me'));
     expect(calls('Signin')[0]?.variables).toMatchObject({
       type: 'token',
-      credentials: { issuer: 'google', token: 'google-id-token' },
+      credentials: { issuer: 'id', token: 'one-time-token' },
     });
     expect(router.state.location.hash).toBe('');
+  });
+
+  it("takes an id_token in the URL hash as Google's, unless an issuer is named", async () => {
+    const google = await renderRoute('/signin#id_token=google-id-token', { handlers: userAfterSignin() });
+    await waitFor(() => expect(google.calls('Signin')).toHaveLength(1));
+    expect(google.calls('Signin')[0]?.variables).toMatchObject({
+      credentials: { issuer: 'google', token: 'google-id-token' },
+    });
+    document.body.innerHTML = '';
+    const apple = await renderRoute('/signin#id_token=apple-id-token&issuer=apple', { handlers: userAfterSignin() });
+    await waitFor(() => expect(apple.calls('Signin')).toHaveLength(1));
+    expect(apple.calls('Signin')[0]?.variables).toMatchObject({
+      credentials: { issuer: 'apple', token: 'apple-id-token' },
+    });
   });
 
   it('the email field is keyboard reachable and submits with Enter', async () => {

@@ -1,0 +1,149 @@
+// Recovery codes: ten shown once at activation, kept hashed, each signs in once in place of the
+// authenticator code (the result carries the email: the recall screen), new ones replace old
+// ones, and turning the factor off with a recovery code drops them.
+import { TOTP } from 'otpauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const email = 'recovery@example.test';
+const ACTIVATE = `mutation($secret: String!, $passcode: String!) {
+  userPasscodeUpdate(secret: $secret, passcode: $passcode) { isActive recoveryCodes recoveryCodesLeft }
+}`;
+const LEFT = '{ userPasscode { isActive recoveryCodes recoveryCodesLeft } }';
+const RENEW = 'mutation($passcode: String!) { userRecoveryCodesCreate(passcode: $passcode) }';
+const code = (secret: string, steps = 0) =>
+  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 });
+
+async function identityToken(): Promise<string> {
+  const answer = await gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
+    type: 'password',
+    credentials: { email, password: STRONG_PASSWORD },
+  });
+  expect(answer.data?.signin.issuer).toBe('identity');
+  return answer.data?.signin.token ?? '';
+}
+
+const recover = (identity: string, value: string) =>
+  gql<{ signin: { token: string; issuer: string; email: string | null } }>(
+    t.app,
+    SIGNIN,
+    { type: 'recovery', credentials: { code: value } },
+    bearer(identity),
+  );
+
+describe('recovery codes', () => {
+  let session = '';
+  let secret = '';
+  let codes: string[] = [];
+
+  it('are ten, shown once at activation and stored hashed', async () => {
+    session = (await confirmedUser(t, email)).token;
+    const pending = await gql<{ userPasscode: { secret: string } }>(
+      t.app,
+      '{ userPasscode { secret } }',
+      {},
+      bearer(session),
+    );
+    secret = pending.data?.userPasscode.secret ?? '';
+    const activated = await gql<{ userPasscodeUpdate: { recoveryCodes: string[]; recoveryCodesLeft: number } }>(
+      t.app,
+      ACTIVATE,
+      { secret, passcode: code(secret) },
+      bearer(session),
+    );
+    codes = activated.data?.userPasscodeUpdate.recoveryCodes ?? [];
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const c of codes) expect(c).toMatch(/^[a-km-np-z2-9]{4}-[a-km-np-z2-9]{4}-[a-km-np-z2-9]{4}$/);
+    expect((await gql(t.app, LEFT, {}, bearer(session))).data).toEqual({
+      userPasscode: { isActive: true, recoveryCodes: [], recoveryCodesLeft: 10 },
+    });
+    const { rows } = await t.services.db.$client.query<{ code_hash: string }>('select code_hash from recovery_codes');
+    const stored = rows.map((r) => r.code_hash).join(' ');
+    for (const c of codes) {
+      expect(stored).not.toContain(c);
+      expect(stored).not.toContain(c.replaceAll('-', ''));
+    }
+  });
+
+  it('sign in once each in place of the authenticator code, with the email for the recall screen', async () => {
+    const anonymous = await recover('', codes[0] ?? '');
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+
+    const identity = await identityToken();
+    const wrong = await recover(identity, 'aaaa-bbbb-cccc');
+    expect(wrong.errors?.[0]).toMatchObject({ message: 'The recovery code is not valid' });
+    const malformed = await recover(identity, '12');
+    expect(malformed.errors?.[0]).toMatchObject({
+      message: 'The recovery code is not valid',
+      extensions: { field: 'credentials.code' },
+    });
+
+    // Typed in capitals and without dashes, it is the same code.
+    const ok = await recover(identity, (codes[0] ?? '').replaceAll('-', '').toUpperCase());
+    expect(ok.data?.signin).toMatchObject({ issuer: 'user', email });
+    expect((await gql(t.app, '{ user { email } }', {}, bearer(ok.data?.signin.token ?? ''))).data).toEqual({
+      user: { email },
+    });
+    // The identity token was spent, and so was the code.
+    expect((await recover(identity, codes[1] ?? '')).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const again = await recover(await identityToken(), codes[0] ?? '');
+    expect(again.errors?.[0]?.message).toBe('The recovery code is not valid');
+    expect((await gql(t.app, LEFT, {}, bearer(session))).data).toMatchObject({
+      userPasscode: { recoveryCodesLeft: 9 },
+    });
+
+    // An ordinary code sign-in carries no email.
+    const passcode = await gql<{ signin: { email: string | null } }>(
+      t.app,
+      SIGNIN,
+      { type: 'passcode', credentials: { passcode: code(secret, 1) } },
+      bearer(await identityToken()),
+    );
+    expect(passcode.data?.signin.email).toBeNull();
+  });
+
+  it('are replaced by new ones with a current code; the old ones stop working', async () => {
+    expect((await gql(t.app, RENEW, { passcode: '123456' })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await gql(t.app, RENEW, { passcode: '000000' }, bearer(session))).errors?.[0]?.message).toBe(
+      'The verification code is not valid',
+    );
+    const renewed = await gql<{ userRecoveryCodesCreate: string[] }>(
+      t.app,
+      RENEW,
+      { passcode: codes[2] ?? '' },
+      bearer(session),
+    );
+    const fresh = renewed.data?.userRecoveryCodesCreate ?? [];
+    expect(fresh).toHaveLength(10);
+    expect((await recover(await identityToken(), codes[3] ?? '')).errors?.[0]?.message).toBe(
+      'The recovery code is not valid',
+    );
+    expect((await recover(await identityToken(), fresh[0] ?? '')).data?.signin.issuer).toBe('user');
+    codes = fresh;
+  });
+
+  it('turn the factor off in place of the authenticator code, and go with it', async () => {
+    const off = await gql(
+      t.app,
+      'mutation($passcode: String!) { userPasscodeUpdate(secret: "", passcode: $passcode) { isActive recoveryCodesLeft } }',
+      { passcode: codes[1] ?? '' },
+      bearer(session),
+    );
+    expect(off.data).toEqual({ userPasscodeUpdate: { isActive: false, recoveryCodesLeft: 0 } });
+    const { rows } = await t.services.db.$client.query('select 1 from recovery_codes');
+    expect(rows).toEqual([]);
+    const signin = await gql<{ signin: { issuer: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email, password: STRONG_PASSWORD },
+    });
+    expect(signin.data?.signin.issuer).toBe('user');
+  });
+});

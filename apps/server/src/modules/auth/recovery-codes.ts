@@ -1,0 +1,52 @@
+// Second-factor recovery codes: ten one-time codes, shown once (at activation, or when the user
+// asks for new ones), kept as HMAC-SHA-256 under a key derived from SECRETS_KEY, so a copy of
+// the table alone cannot be searched for them. A code is spent by one conditional UPDATE.
+import { createHmac, randomInt } from 'node:crypto';
+import {
+  formatRecoveryCode,
+  normalizeRecoveryCode,
+  RECOVERY_CODE_ALPHABET,
+  RECOVERY_CODE_COUNT,
+  RECOVERY_CODE_LENGTH,
+} from '@router/shared';
+import { deriveKey } from '../../crypto/derive.ts';
+import {
+  countUnusedRecoveryCodes,
+  replaceRecoveryCodes,
+  useRecoveryCode,
+} from '../../db/repositories/recovery-code.repository.ts';
+import type { Services } from '../../services.ts';
+
+function hashCode(services: Services, userId: number, code: string): string {
+  const key = deriveKey(services.secretsKey, 'recovery-codes');
+  return createHmac('sha256', key)
+    .update(`${userId}:${normalizeRecoveryCode(code)}`)
+    .digest('base64url');
+}
+
+function newCode(): string {
+  let code = '';
+  for (let i = 0; i < RECOVERY_CODE_LENGTH; i++)
+    code += RECOVERY_CODE_ALPHABET[randomInt(RECOVERY_CODE_ALPHABET.length)];
+  return code;
+}
+
+/** Replaces the user's codes with ten new ones and returns them (`xxxx-xxxx-xxxx`), this once. */
+export async function issueRecoveryCodes(services: Services, userId: number): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
+  await replaceRecoveryCodes(
+    services.db,
+    userId,
+    codes.map((code) => hashCode(services, userId, code)),
+  );
+  return codes.map(formatRecoveryCode);
+}
+
+/** Spends a code: true once per code, false for an unknown or used one. */
+export function spendRecoveryCode(services: Services, userId: number, code: string): Promise<boolean> {
+  return useRecoveryCode(services.db, userId, hashCode(services, userId, code));
+}
+
+export function recoveryCodesLeft(services: Services, userId: number): Promise<number> {
+  return countUnusedRecoveryCodes(services.db, userId);
+}

@@ -1,0 +1,32 @@
+// A second factor where either proof is accepted: the authenticator's 6-digit code or a one-time
+// recovery code. Wrong recovery codes count against the same limit as wrong passcodes.
+import { isRecoveryCode, SECURITY_MESSAGES } from '@router/shared';
+import type { UserRow } from '../../db/repositories/user.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { rateLimited } from './caller.ts';
+import { verifyPasscode } from './passcode.ts';
+import { RULES } from './rate-limit.ts';
+import { spendRecoveryCode } from './recovery-codes.ts';
+
+/** Spends a recovery code of the user; VALIDATION when it is wrong or used, RATE_LIMITED after many. */
+export async function verifyRecoveryCode(services: Services, user: UserRow, code: string): Promise<void> {
+  const { limiter } = services.identity;
+  const key = `passcode:${user.id}`;
+  if (!limiter.allows(key, RULES.passcodeFailures)) {
+    throw rateLimited('Too many wrong verification codes, please wait a few minutes');
+  }
+  if (!user.passcodeActiveAt || !isRecoveryCode(code) || !(await spendRecoveryCode(services, user.id, code))) {
+    limiter.add(key);
+    throw new AppError('VALIDATION', SECURITY_MESSAGES.recoveryCodeInvalid, { field: 'code' });
+  }
+  limiter.reset(key);
+}
+
+/** A recovery code (12 letters and digits) is spent as one; anything else is an authenticator code. */
+export function verifySecondFactor(services: Services, user: UserRow, code: string): Promise<void> {
+  const trimmed = code.trim();
+  return isRecoveryCode(trimmed)
+    ? verifyRecoveryCode(services, user, trimmed)
+    : verifyPasscode(services, user, trimmed);
+}

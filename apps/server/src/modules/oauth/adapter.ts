@@ -1,0 +1,75 @@
+// oidc-provider's storage contract (its adapter: one instance per model name) over PostgreSQL.
+// Clients are not stored by the provider: 'Client' reads our developer applications, so an
+// application's changes and its deletion apply to the very next request.
+import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import {
+  consumeOidc,
+  destroyOidc,
+  findOidc,
+  findOidcByUid,
+  findOidcByUserCode,
+  type OidcRow,
+  revokeOidcByGrantId,
+  upsertOidc,
+} from '../../db/repositories/oidc.repository.ts';
+import { findUserAppByKey, type UserAppRow } from '../../db/repositories/user-app.repository.ts';
+import type { Services } from '../../services.ts';
+
+/**
+ * An application as the provider's client: confidential (its secret's SHA-256 stands in for the
+ * secret, see provider.ts), authorization code with refresh tokens, one exact redirect URI.
+ */
+export function clientMetadata(app: UserAppRow): AdapterPayload {
+  return {
+    client_id: app.key,
+    client_secret: app.secretHash,
+    client_name: app.name,
+    redirect_uris: [app.redirectUrl],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_basic',
+  };
+}
+
+function payloadOf(row: OidcRow | undefined): AdapterPayload | undefined {
+  if (!row) return undefined;
+  const payload = row.payload as AdapterPayload;
+  return row.consumedAt ? { ...payload, consumed: Math.floor(row.consumedAt.getTime() / 1000) } : payload;
+}
+
+const noop = async () => {};
+
+function clientAdapter(services: Services): Adapter {
+  return {
+    async find(id) {
+      const app = await findUserAppByKey(services.db, id);
+      return app ? clientMetadata(app) : undefined;
+    },
+    upsert: noop,
+    findByUid: noop,
+    findByUserCode: noop,
+    consume: noop,
+    destroy: noop,
+    revokeByGrantId: noop,
+  };
+}
+
+function modelAdapter(services: Services, kind: string): Adapter {
+  const { db } = services;
+  return {
+    async upsert(id, payload, expiresIn) {
+      const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+      await upsertOidc(db, kind, id, payload as Record<string, unknown>, expiresAt);
+    },
+    find: async (id) => payloadOf(await findOidc(db, kind, id)),
+    findByUid: async (uid) => payloadOf(await findOidcByUid(db, kind, uid)),
+    findByUserCode: async (code) => payloadOf(await findOidcByUserCode(db, kind, code)),
+    consume: (id) => consumeOidc(db, kind, id),
+    destroy: (id) => destroyOidc(db, kind, id),
+    revokeByGrantId: (grantId) => revokeOidcByGrantId(db, kind, grantId),
+  };
+}
+
+export function createAdapter(services: Services): AdapterFactory {
+  return (name) => (name === 'Client' ? clientAdapter(services) : modelAdapter(services, name));
+}

@@ -1,0 +1,76 @@
+// Developer applications (SPEC §3 UserApp, §7 userApp*): professionals register OAuth clients.
+// The client secret is shown once, in the answer of `userAppCreate`, and kept as its SHA-256.
+// Deleting an application deletes every grant, code and token issued to it.
+import { GROUP, userAppSchema, userAppUpdateSchema } from '@router/shared';
+import { newKey } from '../../crypto/random.ts';
+import {
+  countUserApps,
+  deleteUserApp,
+  findOwnUserApp,
+  insertUserApp,
+  listUserApps,
+  type UserAppChanges,
+  type UserAppRow,
+  updateUserApp,
+} from '../../db/repositories/user-app.repository.ts';
+import { AppError } from '../../errors.ts';
+import { requireGroup, requireViewer } from '../../graphql/guards.ts';
+import { type Caller, parseInput } from '../auth/caller.ts';
+import { hashToken, newToken } from '../auth/tokens.ts';
+
+const MAX_APPS = 20;
+
+export interface UserAppInput {
+  name: string;
+  description?: string | null;
+  redirectUrl: string;
+}
+
+export async function createApp(caller: Caller, input: UserAppInput): Promise<{ key: string; secret: string }> {
+  const viewer = requireGroup(caller, GROUP.PROFESSIONAL);
+  const app = parseInput(userAppSchema, { ...input, description: input.description ?? undefined });
+  if ((await countUserApps(caller.services.db, viewer.userId)) >= MAX_APPS) {
+    throw new AppError('VALIDATION', `At most ${MAX_APPS} applications; delete one first`);
+  }
+  const secret = newToken();
+  const row = await insertUserApp(caller.services.db, {
+    key: newKey(),
+    userId: viewer.userId,
+    name: app.name,
+    description: app.description ?? null,
+    redirectUrl: app.redirectUrl,
+    secretHash: hashToken(secret),
+  });
+  return { key: row.key, secret };
+}
+
+/** `metadata`: the fields to change, `{name?, description?, redirectUrl?}`. */
+export async function updateApp(caller: Caller, key: string, metadata: unknown): Promise<UserAppRow> {
+  const viewer = requireGroup(caller, GROUP.PROFESSIONAL);
+  const input = typeof metadata === 'object' && metadata !== null ? { ...metadata } : metadata;
+  const parsed = parseInput(userAppUpdateSchema, input, 'metadata');
+  const changes: UserAppChanges = {};
+  if (parsed.name !== undefined) changes.name = parsed.name;
+  if (parsed.redirectUrl !== undefined) changes.redirectUrl = parsed.redirectUrl;
+  if (input && typeof input === 'object' && 'description' in input) changes.description = parsed.description ?? null;
+  const row = Object.keys(changes).length
+    ? await updateUserApp(caller.services.db, viewer.userId, key, changes)
+    : await findOwnUserApp(caller.services.db, viewer.userId, key);
+  if (!row) throw new AppError('NOT_FOUND', 'Application not found');
+  return row;
+}
+
+/** True when the application existed; its tokens stop working at once. */
+export async function deleteApp(caller: Caller, key: string): Promise<boolean> {
+  const viewer = requireGroup(caller, GROUP.PROFESSIONAL);
+  return deleteUserApp(caller.services.db, viewer.userId, key);
+}
+
+/** One of the caller's applications, or null (another user's application is not shown). */
+export async function getApp(caller: Caller, key: string): Promise<UserAppRow | null> {
+  return (await findOwnUserApp(caller.services.db, requireViewer(caller).userId, key)) ?? null;
+}
+
+export function listApps(caller: Caller): Promise<UserAppRow[]> {
+  return listUserApps(caller.services.db, requireViewer(caller).userId);
+}

@@ -1,0 +1,288 @@
+// The authorization code flow with PKCE, driven by a real OAuth client library (openid-client)
+// against the running server: discovery, consent, code exchange, userinfo, introspection,
+// refresh, revocation in settings, and the bad requests that must not yield a token.
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import {
+  browse,
+  CALLBACK,
+  discover,
+  grantAccess,
+  location,
+  type OAuthServer,
+  professionalWithApp,
+  startAuthorization,
+  startOAuthServer,
+} from '../../../test/oauth.ts';
+import { verifyBearer } from './verify-bearer.ts';
+
+let server: OAuthServer;
+let app: { key: string; secret: string };
+let user: Awaited<ReturnType<typeof confirmedUser>>;
+beforeAll(async () => {
+  server = await startOAuthServer();
+  ({ app } = await professionalWithApp(server, 'dev@example.test'));
+  user = await confirmedUser(server, 'trader@example.test');
+});
+afterAll(() => server.close());
+
+describe('authorization code flow', () => {
+  it('discovers the provider under /oidc', async () => {
+    const config = await discover(server, app);
+    const metadata = config.serverMetadata();
+    expect(metadata.issuer).toBe(`${server.baseUrl}/oidc`);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.scopes_supported).toEqual(
+      expect.arrayContaining(['accounts:read', 'orders:write', 'orders:read', 'holdings:read']),
+    );
+  });
+
+  it('grants a code for the consenting user, exchanged with the PKCE verifier for tokens', async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server);
+    expect(start.consentUrl.pathname).toBe('/signin/oauth');
+    expect(start.consentUrl.searchParams.get('client_id')).toBe(app.key);
+    const callback = await grantAccess(server, start, user.token);
+    expect(`${callback.origin}${callback.pathname}`).toBe(CALLBACK);
+    expect(callback.searchParams.get('state')).toBe(start.state);
+
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    expect(tokens.scope?.split(' ').sort()).toEqual(['accounts:read', 'openid', 'orders:write']);
+    expect(tokens.refresh_token).toBeTruthy();
+
+    const info = await client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck);
+    const { rows } = await server.services.db.$client.query<{ key: string }>('select key from users where id = $1', [
+      user.id,
+    ]);
+    expect(info.sub).toBe(rows[0]?.key);
+    const introspection = await client.tokenIntrospection(config, tokens.access_token);
+    expect(introspection).toMatchObject({ active: true, client_id: app.key, sub: rows[0]?.key });
+
+    const principal = await verifyBearer(server.services, tokens.access_token);
+    expect(principal).toMatchObject({ userId: user.id, kind: 'oauth', clientId: app.key });
+    expect([...(principal?.scopes ?? [])].sort()).toEqual(['accounts:read', 'orders:write']);
+
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token ?? '');
+    expect(await verifyBearer(server.services, refreshed.access_token)).toMatchObject({ userId: user.id });
+  });
+
+  it('answers only the exact redirect URI: another one gets an error page, not a redirect', async () => {
+    const config = await discover(server, app);
+    for (const redirect of [
+      'http://localhost:4567/callback/',
+      'http://localhost:4567/other',
+      'https://evil.example/callback',
+    ]) {
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: redirect,
+        scope: 'accounts:read',
+        code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+        code_challenge_method: 'S256',
+        state: 's',
+      });
+      const response = await fetch(url, { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain('redirect_uri');
+    }
+  });
+
+  it('requires PKCE with S256', async () => {
+    const config = await discover(server, app);
+    const plain = client.buildAuthorizationUrl(config, { redirect_uri: CALLBACK, scope: 'accounts:read', state: 'x' });
+    const missing = new URL(location(await fetch(plain, { redirect: 'manual' }), server.baseUrl));
+    expect(missing.searchParams.get('error')).toBe('invalid_request');
+    expect(missing.searchParams.get('state')).toBe('x');
+    const weak = new URL(plain);
+    weak.searchParams.set('code_challenge', 'a'.repeat(43));
+    weak.searchParams.set('code_challenge_method', 'plain');
+    const refused = new URL(location(await fetch(weak, { redirect: 'manual' }), server.baseUrl));
+    expect(refused.searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('refuses a wrong PKCE verifier, a replayed code, a wrong state and a wrong client secret', async () => {
+    const config = await discover(server, app);
+    const first = await startAuthorization(config, server);
+    const callback = await grantAccess(server, first, user.token);
+    await expect(
+      client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: client.randomPKCECodeVerifier(),
+        expectedState: first.state,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: first.verifier,
+      expectedState: first.state,
+    });
+    // A replayed code is refused, and what it gave the first time is revoked.
+    await expect(
+      client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: first.verifier, expectedState: first.state }),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await verifyBearer(server.services, tokens.access_token)).toBeNull();
+
+    const second = await startAuthorization(config, server);
+    const back = await grantAccess(server, second, user.token);
+    await expect(
+      client.authorizationCodeGrant(config, back, { pkceCodeVerifier: second.verifier, expectedState: 'forged' }),
+    ).rejects.toMatchObject({ cause: { message: 'unexpected "state" response parameter value' } });
+
+    const wrongSecret = await client.discovery(
+      new URL(`${server.baseUrl}/oidc`),
+      app.key,
+      'not-the-secret',
+      undefined,
+      {
+        execute: [client.allowInsecureRequests],
+      },
+    );
+    await expect(
+      client.authorizationCodeGrant(wrongSecret, back, {
+        pkceCodeVerifier: second.verifier,
+        expectedState: second.state,
+      }),
+    ).rejects.toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('sends access_denied back when the user declines', async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server);
+    const uid = start.consentUrl.searchParams.get('uid') ?? '';
+    const details = await browse(start.jar, `${server.baseUrl}/api/oauth/interaction?uid=${uid}`, {
+      headers: bearer(user.token),
+    });
+    const { token } = (await details.json()) as { token: string };
+    const posted = await browse(start.jar, `${server.baseUrl}/api/oauth/authorize${start.consentUrl.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ access_token: user.token, token, decision: 'deny' }),
+    });
+    const callback = new URL(location(await browse(start.jar, location(posted, server.baseUrl)), server.baseUrl));
+    expect(callback.searchParams.get('error')).toBe('access_denied');
+    expect(callback.searchParams.get('code')).toBeNull();
+  });
+
+  it('lets only the signed-in user who was shown the consent grant it', async () => {
+    const config = await discover(server, app);
+    const other = await confirmedUser(server, 'other@example.test');
+    const start = await startAuthorization(config, server);
+    const uid = start.consentUrl.searchParams.get('uid') ?? '';
+    const url = `${server.baseUrl}/api/oauth/interaction?uid=${uid}`;
+
+    const anonymous = await (await browse(start.jar, url)).json();
+    expect(anonymous).toMatchObject({ client: { key: app.key, name: 'Journal Pro' }, token: null });
+    expect(anonymous.scopes.map((s: { description: string }) => s.description)).toEqual([
+      'Know your account identifier',
+      'Read the list of your connected brokerage accounts',
+      'Submit orders on your request',
+    ]);
+    const noCookie = await fetch(url, { headers: bearer(user.token) });
+    expect(noCookie.status).toBe(400);
+    expect((await noCookie.json()).message).toBe(
+      'This authorization request has expired. Please start again from the application.',
+    );
+
+    const { token } = (await (await browse(start.jar, url, { headers: bearer(user.token) })).json()) as {
+      token: string;
+    };
+    const post = (fields: Record<string, string>) =>
+      browse(start.jar, `${server.baseUrl}/api/oauth/authorize${start.consentUrl.search}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      });
+    expect((await post({ token })).status).toBe(401);
+    expect((await post({ access_token: other.token, token })).status).toBe(403);
+    const apiToken = await gql<{ userTokenCreate: { secret: string } }>(
+      server.app,
+      'mutation { userTokenCreate(metadata: {name: "bot"}) { secret } }',
+      {},
+      bearer(user.token),
+    );
+    expect((await post({ access_token: apiToken.data?.userTokenCreate.secret ?? '', token })).status).toBe(401);
+    // Without the browser's interaction cookie nothing is granted either.
+    const cookieless = await fetch(`${server.baseUrl}/api/oauth/authorize${start.consentUrl.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ access_token: user.token, token }),
+      redirect: 'manual',
+    });
+    expect(cookieless.status).toBe(400);
+  });
+
+  it("ends an application's tokens at once when the user revokes it in settings", async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server, { scope: 'accounts:read holdings:read' });
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, start, user.token), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    const LIST = '{ userTokens(isUserApp: true) { key suffix metadata userApp { key name } } }';
+    const listed = await gql<{ userTokens: Array<{ key: string; metadata: { scopes: string[] } }> }>(
+      server.app,
+      LIST,
+      {},
+      bearer(user.token),
+    );
+    // One grant per user and application, holding every scope granted so far.
+    expect(listed.data?.userTokens).toHaveLength(1);
+    expect(listed.data?.userTokens[0]).toMatchObject({ suffix: '', userApp: { key: app.key, name: 'Journal Pro' } });
+    expect(listed.data?.userTokens[0]?.metadata.scopes).toEqual(
+      expect.arrayContaining(['accounts:read', 'holdings:read', 'orders:write']),
+    );
+    const key = listed.data?.userTokens[0]?.key ?? '';
+
+    const stranger = await confirmedUser(server, 'stranger@example.test');
+    const notTheirs = await gql(
+      server.app,
+      'mutation($k: String!) { userTokenDelete(key: $k) }',
+      { k: key },
+      bearer(stranger.token),
+    );
+    expect(notTheirs.data).toEqual({ userTokenDelete: false });
+    expect(await verifyBearer(server.services, tokens.access_token)).not.toBeNull();
+
+    const revoked = await gql(
+      server.app,
+      'mutation($k: String!) { userTokenDelete(key: $k) }',
+      { k: key },
+      bearer(user.token),
+    );
+    expect(revoked.data).toEqual({ userTokenDelete: true });
+    expect(await verifyBearer(server.services, tokens.access_token)).toBeNull();
+    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toThrow();
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: false });
+    expect((await gql(server.app, LIST, {}, bearer(user.token))).data).toEqual({ userTokens: [] });
+  });
+
+  it('ends everything granted to an application its owner deletes', async () => {
+    const { owner, app: doomed } = await professionalWithApp(server, 'dev2@example.test');
+    const config = await discover(server, doomed);
+    const start = await startAuthorization(config, server);
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, start, user.token), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    const deleted = await gql(
+      server.app,
+      'mutation($k: String!) { userAppDelete(key: $k) }',
+      { k: doomed.key },
+      bearer(owner.token),
+    );
+    expect(deleted.data).toEqual({ userAppDelete: true });
+    expect(await verifyBearer(server.services, tokens.access_token)).toBeNull();
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_client',
+    });
+    const { rows } = await server.services.db.$client.query('select kind from oidc_payloads where client_id = $1', [
+      doomed.key,
+    ]);
+    expect(rows).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+// POST /api/oauth/legacy-register (SPEC §7 REST): the legacy consent screen's 'Create an
+// account as <email>'. Only inside a live authorization of a registered application in this
+// browser, and only for the email that application named (login_hint). The account starts
+// unconfirmed with no password and a confirmation mail goes out; the answer is a one-time
+// sign-in token (10 minutes) that the web app exchanges at /signin (`#access_token=`).
+// Whatever is done in the account before its email is proven is revoked when it is
+// (modules/auth/claim.ts), so nobody can prepare an account in someone else's name.
+import { emailSchema, GROUP, nameSchema } from '@router/shared';
+import { z } from 'zod';
+import { findUserByEmail } from '../../db/repositories/user.repository.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { parseInput, rateLimited } from '../auth/caller.ts';
+import { sendConfirmation } from '../auth/email-links.ts';
+import { RULES } from '../auth/rate-limit.ts';
+import { issueSession } from '../auth/sessions.ts';
+import { createWithCredits, EMAIL_TAKEN } from '../auth/signup.ts';
+import { newKey } from '../auth/tokens.ts';
+import { liveInteraction, type RawExchange } from './interaction.ts';
+
+/** The consent screen's query parameters; others are ignored. */
+const legacyRegisterSchema = z.object({
+  uid: z.string({ error: 'uid: Required' }).min(1, 'uid: Required').max(100),
+  client_id: z.string().max(100).optional(),
+  email: emailSchema,
+  first_name: nameSchema,
+  last_name: nameSchema,
+});
+
+export const EMAIL_NOT_NAMED = 'This is not the email the application asked for';
+
+export async function legacyRegister(
+  services: Services,
+  raw: RawExchange,
+  ip: string,
+  body: unknown,
+): Promise<{ token: string }> {
+  if (!services.identity.limiter.take(`signup:${ip}`, RULES.signup)) throw rateLimited();
+  const input = parseInput(legacyRegisterSchema, body);
+  const interaction = await liveInteraction(services, raw, input.uid, input.client_id);
+  const hint = interaction.params.login_hint;
+  const email = input.email.toLowerCase();
+  if (typeof hint !== 'string' || hint.trim().toLowerCase() !== email) {
+    throw new AppError('VALIDATION', EMAIL_NOT_NAMED, { field: 'email' });
+  }
+  if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+  const clientId = String(interaction.params.client_id);
+  const user = await createWithCredits(services, {
+    key: newKey(),
+    email,
+    firstName: input.first_name ?? null,
+    lastName: input.last_name ?? null,
+    passwordHash: null,
+    emailConfirmedAt: null,
+    group: GROUP.CUSTOMER,
+    firstUserGroup: GROUP.ADMIN,
+    accountMetadata: { signup: { partner: clientId } },
+  });
+  if (!user) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+  await sendConfirmation(services, user);
+  const { token } = await issueSession(services, user.id, 'signin', {
+    address: ip,
+    metadata: { method: 'partner', clientId },
+  });
+  return { token };
+}

@@ -1,0 +1,127 @@
+// The OAuth 2.0 / OpenID Connect provider (oidc-provider, mounted at /oidc; issuer
+// PUBLIC_URL/oidc). The library owns the protocol; we supply storage (adapter.ts), accounts
+// (users by key), clients (developer applications) and the consent screens (interaction.ts).
+// Authorization code with PKCE (S256, required), refresh tokens, exact redirect URIs.
+import { timingSafeEqual } from 'node:crypto';
+import { API_SCOPE_NAMES } from '@router/shared';
+import Provider, { type Configuration, interactionPolicy, type KoaContextWithOIDC } from 'oidc-provider';
+import { findUserByKey } from '../../db/repositories/user.repository.ts';
+import type { Services } from '../../services.ts';
+import { hashToken } from '../auth/tokens.ts';
+import { createAdapter } from './adapter.ts';
+import { cookieKeys, signingKey } from './keys.ts';
+import { errorPage } from './pages.ts';
+
+export const OIDC_PATH = '/oidc';
+/** The interaction cookie goes to our consent endpoints only. */
+export const OAUTH_API_PATH = '/api/oauth';
+export const SCOPES = ['openid', 'offline_access', ...API_SCOPE_NAMES];
+
+const DAY_S = 86_400;
+
+/** Every authorization is confirmed by the signed-in user of the web app, whatever the provider remembers. */
+function policy() {
+  const base = interactionPolicy.base();
+  base
+    .get('login')
+    ?.checks.push(
+      new interactionPolicy.Check('confirm', 'the user confirms every authorization', (ctx) =>
+        ctx.oidc.result?.login ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
+  return base;
+}
+
+/** The consent screen: the legacy variant when the application names the user's email (login_hint). */
+function interactionUrl(_ctx: KoaContextWithOIDC, interaction: { uid: string; params: Record<string, unknown> }) {
+  const query = new URLSearchParams({ uid: interaction.uid, client_id: String(interaction.params.client_id ?? '') });
+  const email = interaction.params.login_hint;
+  if (typeof email === 'string' && email) {
+    query.set('email', email);
+    return `/signin/partner?${query}`;
+  }
+  return `/signin/oauth?${query}`;
+}
+
+async function configuration(services: Services): Promise<Configuration> {
+  return {
+    adapter: createAdapter(services),
+    clients: [],
+    async findAccount(_ctx, sub) {
+      const user = await findUserByKey(services.db, sub);
+      return user ? { accountId: user.key, claims: () => ({ sub: user.key }) } : undefined;
+    },
+    scopes: SCOPES,
+    claims: { openid: ['sub'] },
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      // Sender-constrained tokens would need the proof checked by every API route; not offered.
+      dPoP: { enabled: false },
+      // An application may introspect only the tokens issued to it.
+      introspection: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+    },
+    interactions: { policy: policy(), url: interactionUrl },
+    cookies: {
+      keys: cookieKeys(services),
+      long: { httpOnly: true, sameSite: 'lax', signed: true },
+      short: { httpOnly: true, sameSite: 'lax', signed: true, path: OAUTH_API_PATH },
+    },
+    // Our applications are confidential clients: refresh tokens without asking for offline_access.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Tokens live by their grant; the provider's own browser session is short (policy() above).
+    expiresWithSession: async () => false,
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      RefreshToken: 30 * DAY_S,
+      Grant: 365 * DAY_S,
+      Session: 600,
+    },
+    jwks: { keys: [await signingKey(services)] },
+    clientBasedCORS: () => false,
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = errorPage(
+        String(out.error),
+        out.error_description === undefined ? undefined : String(out.error_description),
+      );
+    },
+  } as Configuration;
+}
+
+/** Applications' secrets are stored as SHA-256: compare the hash of what the client sent. */
+function compareHashedSecret(this: { clientSecret?: string }, actual: string): boolean {
+  const stored = Buffer.from(this.clientSecret ?? '');
+  const given = Buffer.from(hashToken(actual));
+  return stored.length === given.length && timingSafeEqual(stored, given);
+}
+
+async function createProvider(services: Services): Promise<Provider> {
+  const provider = new Provider(`${services.config.PUBLIC_URL}${OIDC_PATH}`, await configuration(services));
+  provider.proxy = services.config.TRUST_PROXY;
+  provider.Client.prototype.compareClientSecret = compareHashedSecret;
+  provider.on('server_error', (_ctx: unknown, err: Error) => services.log.error({ err }, 'oauth provider error'));
+  return provider;
+}
+
+const providers = new WeakMap<Services, Promise<Provider>>();
+
+/** The provider of this server, made on first use (the library is loaded only then). */
+export function oauthProvider(services: Services): Promise<Provider> {
+  let provider = providers.get(services);
+  if (!provider) {
+    provider = createProvider(services);
+    provider.catch(() => providers.delete(services));
+    providers.set(services, provider);
+  }
+  return provider;
+}

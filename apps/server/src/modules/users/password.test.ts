@@ -1,0 +1,96 @@
+// Settings' password change: the current password is required, SPEC §5 rules for the new one,
+// and every other session of the user ends while the caller's own stays.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const CHANGE = `mutation($password: String!, $newPassword: String!, $newPassword2: String!) {
+  userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)
+}`;
+const NEW_PASSWORD = 'Harbor-Velvet-Orchid-77?';
+const ME = '{ user { email } }';
+
+async function signIn(email: string, password: string) {
+  return gql<{ signin: { token: string } }>(t.app, SIGNIN, { type: 'password', credentials: { email, password } });
+}
+
+describe('password change', () => {
+  it('checks the current password and the new one with SPEC messages', async () => {
+    const { token } = await confirmedUser(t, 'checks@example.test');
+    const change = (vars: Record<string, string>) => gql(t.app, CHANGE, vars, bearer(token));
+    expect(
+      (await gql(t.app, CHANGE, { password: 'x', newPassword: 'y', newPassword2: 'y' })).errors?.[0]?.extensions?.code,
+    ).toBe('UNAUTHENTICATED');
+    expect(
+      (await change({ password: 'Wrong-Password-1!', newPassword: NEW_PASSWORD, newPassword2: NEW_PASSWORD }))
+        .errors?.[0],
+    ).toMatchObject({ message: 'The current password is not correct', extensions: { field: 'password' } });
+    expect(
+      (await change({ password: STRONG_PASSWORD, newPassword: NEW_PASSWORD, newPassword2: 'other' })).errors?.[0],
+    ).toMatchObject({
+      message: "Password confirmation doesn't match password.",
+      extensions: { field: 'newPassword2' },
+    });
+    expect(
+      (await change({ password: STRONG_PASSWORD, newPassword: 'password1', newPassword2: 'password1' })).errors?.[0],
+    ).toMatchObject({ message: 'Password too weak.', extensions: { field: 'newPassword' } });
+    expect(
+      (await change({ password: '', newPassword: NEW_PASSWORD, newPassword2: NEW_PASSWORD })).errors?.[0],
+    ).toMatchObject({
+      message: 'Required',
+      extensions: { field: 'password' },
+    });
+    // Nothing changed: the old password still signs in.
+    expect((await signIn('checks@example.test', STRONG_PASSWORD)).data?.signin.token).toBeTruthy();
+  });
+
+  it("ends the other sessions, keeps the caller's and API tokens, and the new password signs in", async () => {
+    const email = 'changer@example.test';
+    const { token: here } = await confirmedUser(t, email);
+    const elsewhere = (await signIn(email, STRONG_PASSWORD)).data?.signin.token ?? '';
+    const api = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "bot"}) { secret } }',
+      {},
+      bearer(here),
+    );
+    expect((await gql(t.app, ME, {}, bearer(elsewhere))).data).toEqual({ user: { email } });
+
+    const changed = await gql(
+      t.app,
+      CHANGE,
+      { password: STRONG_PASSWORD, newPassword: NEW_PASSWORD, newPassword2: NEW_PASSWORD },
+      bearer(here),
+    );
+    expect(changed.data).toEqual({ userPasswordUpdate: true });
+    expect((await gql(t.app, ME, {}, bearer(elsewhere))).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await gql(t.app, ME, {}, bearer(here))).data).toEqual({ user: { email } });
+    expect((await gql(t.app, ME, {}, bearer(api.data?.userTokenCreate.secret ?? ''))).data).toEqual({
+      user: { email },
+    });
+    expect((await signIn(email, STRONG_PASSWORD)).errors?.[0]?.message).toBe('Wrong email or password');
+    expect((await signIn(email, NEW_PASSWORD)).data?.signin.token).toBeTruthy();
+  });
+
+  it('is refused in admin proxy mode', async () => {
+    const admin = await confirmedUser(t, 'root@example.test');
+    await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.id]);
+    await confirmedUser(t, 'proxied@example.test');
+    const answer = await gql(
+      t.app,
+      CHANGE,
+      { password: STRONG_PASSWORD, newPassword: NEW_PASSWORD, newPassword2: NEW_PASSWORD },
+      bearer(admin.token, { 'x-user': 'proxied@example.test' }),
+    );
+    expect(answer.errors?.[0]).toMatchObject({
+      message: 'The password can only be changed by its owner',
+      extensions: { code: 'FORBIDDEN' },
+    });
+  });
+});

@@ -1,0 +1,39 @@
+// Settings' password change: the current password is required, the new one must be strong, and
+// every other sign-in session of the user ends (the caller's own stays; API tokens and granted
+// applications are not sessions and stay). Not in admin proxy mode: an administrator never
+// sets a user's password.
+import { passwordChangeSchema, SECURITY_MESSAGES } from '@router/shared';
+import { updateUser } from '../../db/repositories/user.repository.ts';
+import { AppError } from '../../errors.ts';
+import { requireViewer } from '../../graphql/guards.ts';
+import { type Caller, parseInput, rateLimited } from '../auth/caller.ts';
+import { assertStrongPassword, hashPassword, verifyPassword } from '../auth/password.ts';
+import { RULES } from '../auth/rate-limit.ts';
+import { revokeAllOfUser } from '../auth/sessions.ts';
+import { getUser } from './user.ts';
+
+export interface PasswordChangeInput {
+  password: string;
+  newPassword: string;
+  newPassword2: string;
+}
+
+export async function changePassword(caller: Caller, input: PasswordChangeInput): Promise<boolean> {
+  const { services } = caller;
+  const viewer = requireViewer(caller);
+  if (viewer.proxiedBy) throw new AppError('FORBIDDEN', 'The password can only be changed by its owner');
+  const { password, newPassword } = parseInput(passwordChangeSchema, input);
+  const user = await getUser(caller);
+  if (!user.passwordHash) throw new AppError('VALIDATION', SECURITY_MESSAGES.noPassword, { field: 'password' });
+  if (!services.identity.limiter.take(`password-change:${user.id}`, RULES.signin)) throw rateLimited();
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    throw new AppError('VALIDATION', SECURITY_MESSAGES.currentPasswordWrong, { field: 'password' });
+  }
+  if (newPassword === password) {
+    throw new AppError('VALIDATION', SECURITY_MESSAGES.samePassword, { field: 'newPassword' });
+  }
+  await assertStrongPassword(newPassword, 'newPassword');
+  await updateUser(services.db, user.id, { passwordHash: await hashPassword(newPassword) });
+  await revokeAllOfUser(services, user.id, ['session', 'mfa', 'signin'], viewer.sessionId);
+  return true;
+}

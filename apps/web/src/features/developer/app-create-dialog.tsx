@@ -1,0 +1,107 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type UserAppForm, userAppSchema } from '@router/shared';
+import { useState } from 'react';
+import Modal from 'react-bootstrap/Modal';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { TextField } from '../../components/text-field.tsx';
+import { useCall } from '../../lib/call.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import { TokenSecret } from '../settings/token-secret.tsx';
+import { UserAppCreateDocument } from './documents.ts';
+
+/**
+ * SPEC §2 'New application': Name, Description (optional), Callback URL, Cancel and Save. After
+ * saving it shows 'New secret token:' (the client secret, once) and resets the form; a failure
+ * is the server's message in a red alert (SPEC §8).
+ */
+export function AppCreateDialog({
+  show,
+  onClose,
+  onCreated,
+}: {
+  show: boolean;
+  onClose: () => void;
+  onCreated: () => void;
+}) {
+  const { mutate } = useCall();
+  const [created, setCreated] = useState<{ key: string; secret: string } | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { register, handleSubmit, reset, formState } = useForm<UserAppForm, unknown, z.output<typeof userAppSchema>>({
+    resolver: zodResolver(userAppSchema),
+    defaultValues: { name: '', description: '', redirectUrl: '' },
+  });
+  const { errors, isSubmitting } = formState;
+
+  const close = () => {
+    setCreated(null);
+    setFailure(null);
+    reset();
+    onClose();
+  };
+
+  const onSubmit = handleSubmit(async (app) => {
+    setFailure(null);
+    try {
+      const { userAppCreate } = await mutate(UserAppCreateDocument, { ...app, description: app.description ?? null });
+      setCreated(userAppCreate);
+      reset();
+      onCreated();
+    } catch (error) {
+      setFailure(errorMessage(error));
+    }
+  });
+
+  return (
+    <Modal show={show} onHide={close} centered aria-labelledby="app-create-title">
+      <form onSubmit={onSubmit} noValidate>
+        <Modal.Header closeButton>
+          <Modal.Title id="app-create-title" as="h2" className="h5">
+            New application
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          {failure && (
+            <div className="alert alert-danger py-2" role="alert">
+              {failure}
+            </div>
+          )}
+          {created && (
+            <>
+              <p className="small mb-2">
+                Client ID: <code className="user-select-all">{created.key}</code>
+              </p>
+              <TokenSecret
+                secret={created.secret}
+                onDone={close}
+                hint="Copy it now: it is shown only once. Use it as the client secret of your application's OAuth 2.0 token requests."
+              />
+            </>
+          )}
+          <TextField label="Name" registration={register('name')} error={errors.name?.message} />
+          <TextField
+            label="Description (optional)"
+            registration={register('description')}
+            error={errors.description?.message}
+          />
+          <TextField
+            label="Callback URL"
+            type="url"
+            placeholder="https://example.com/oauth/callback"
+            registration={register('redirectUrl')}
+            error={errors.redirectUrl?.message}
+            hint="Where users return after they grant access; https (http only for localhost)."
+          />
+        </Modal.Body>
+        <Modal.Footer>
+          <button type="button" className="btn btn-secondary" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+            Save
+          </button>
+        </Modal.Footer>
+      </form>
+    </Modal>
+  );
+}

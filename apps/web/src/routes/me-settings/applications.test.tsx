@@ -1,0 +1,144 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
+import { click, fill, renderRoute } from '../../test/render-route.tsx';
+
+const CUSTOMER = 4;
+const PROFESSIONAL = 16;
+const ADDED = Date.UTC(2024, 1, 3, 9, 30);
+
+const grant = (key: string, name: string | null) => ({
+  key,
+  createdAt: ADDED,
+  metadata: { scopes: ['accounts:read'] },
+  userApp: name === null ? null : { key: `app-${key}`, name },
+});
+
+describe('settings: authorized applications (SPEC §2 Settings)', () => {
+  it('is hidden without any, and lists them with the count, names or Noname and Added at', async () => {
+    await renderRoute('/me/settings', { user: fakeUser(CUSTOMER) });
+    expect(screen.queryByRole('heading', { name: 'Authorized applications' })).toBeNull();
+    document.body.innerHTML = '';
+
+    await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        AuthorizedApps: fixture(() => ({ data: { userTokens: [grant('g1', 'Journal'), grant('g2', '')] } })),
+      },
+    });
+    const section = (await screen.findByRole('heading', { name: 'Authorized applications' })).closest(
+      'section',
+    ) as HTMLElement;
+    expect(
+      within(section).getByText('You have granted 2 application(s) access to your connected accounts'),
+    ).toBeTruthy();
+    expect(within(section).getByText('Journal')).toBeTruthy();
+    expect(within(section).getByText('Noname')).toBeTruthy();
+    expect(within(section).getAllByText(/^Added at/)[0]?.textContent).toMatch(/Added at 2\/3\/2024, \d\d:\d\d/);
+    expect(
+      within(screen.getByRole('navigation', { name: 'Settings' })).getByText('Authorized applications'),
+    ).toBeTruthy();
+  });
+
+  it('revokes one by key after confirming', async () => {
+    let grants = [grant('g1', 'Journal')];
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        AuthorizedApps: fixture(() => ({ data: { userTokens: grants } })),
+        UserTokenDelete: fixture(() => {
+          grants = [];
+          return { data: { userTokenDelete: true } };
+        }),
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Revoke Journal' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Authorized applications' })).toBeNull());
+    expect(calls('UserTokenDelete')[0]?.variables).toEqual({ key: 'g1' });
+  });
+});
+
+describe('settings: developer applications (SPEC §2 Settings, §5)', () => {
+  const app = {
+    key: 'Ck3yAbCdEfGh1234',
+    name: 'Journal',
+    description: null,
+    redirectUrl: 'https://j.example.com/cb',
+    createdAt: ADDED,
+  };
+
+  it('shows the section to professionals only, linking to /api/docs', async () => {
+    await renderRoute('/me/settings', { user: fakeUser(CUSTOMER) });
+    expect(screen.queryByRole('heading', { name: 'Applications' })).toBeNull();
+    document.body.innerHTML = '';
+    await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: { UserApps: fixture(() => ({ data: { userApps: [app] } })) },
+    });
+    const section = (await screen.findByRole('heading', { name: 'Applications' })).closest('section') as HTMLElement;
+    expect(within(section).getByRole('link', { name: 'API documentation' }).getAttribute('href')).toBe('/api/docs');
+    expect(await within(section).findByText('Journal')).toBeTruthy();
+    expect(within(section).getByText(app.key).parentElement?.textContent).toBe(`ID ${app.key}`);
+    expect(within(section).getByText(/^Created at/).textContent).toMatch(/Created at 2\/3\/2024, \d\d:\d\d/);
+  });
+
+  it('creates one: SPEC §5 messages, then the secret once and a reset form; a server error in red', async () => {
+    let failNext = true;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: {
+        UserAppCreate: fixture(() => {
+          if (failNext) {
+            failNext = false;
+            return graphQLError('At most 20 applications; delete one first');
+          }
+          return { data: { userAppCreate: { key: 'NewKey1234567890', secret: 'client-secret-once' } } };
+        }),
+      },
+    });
+    click('Create application');
+    const dialog = await screen.findByRole('dialog', { name: 'New application' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findAllByText('Required')).length).toBe(2);
+    fill('Name', 'n'.repeat(65));
+    fill('Callback URL', 'http://journal.example.com/cb');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('At most 64 characters')).toBeTruthy();
+    expect(within(dialog).getByText('Invalid URL')).toBeTruthy();
+
+    fill('Name', 'Journal');
+    fill('Callback URL', 'https://journal.example.com/cb');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('At most 20 applications; delete one first');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('New secret token:')).toBeTruthy();
+    expect((within(dialog).getByLabelText('New secret token') as HTMLInputElement).value).toBe('client-secret-once');
+    expect(within(dialog).getByText('NewKey1234567890')).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Copy' })).toBeTruthy();
+    expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('');
+    expect(calls('UserAppCreate').at(-1)?.variables).toEqual({
+      name: 'Journal',
+      description: null,
+      redirectUrl: 'https://journal.example.com/cb',
+    });
+  });
+
+  it('deletes one by key after confirming', async () => {
+    let apps = [app];
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: {
+        UserApps: fixture(() => ({ data: { userApps: apps } })),
+        UserAppDelete: fixture(() => {
+          apps = [];
+          return { data: { userAppDelete: true } };
+        }),
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Journal' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete Journal' })).toBeNull());
+    expect(calls('UserAppDelete')[0]?.variables).toEqual({ key: app.key });
+  });
+});

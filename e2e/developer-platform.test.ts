@@ -1,0 +1,173 @@
+// The developer platform in a real browser (issue #16): a professional registers an
+// application in settings; a trader, sent to the provider by that application, grants access
+// on the consent screen; the application (openid-client, as a third party would) exchanges the
+// code with its PKCE verifier and calls userinfo and introspection; the trader sees the
+// application under authorized applications and revokes it, which ends its access at once.
+// Then the security settings: recovery codes and a password change that ends other sessions.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as client from 'openid-client';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser, openPage } from './browser.ts';
+import { makeProfessional } from './support/database.ts';
+import { connectPaper, createUser, graphql, signInPage } from './support/users.ts';
+import { authenticator } from './totp.ts';
+
+let browser: Browser;
+let callbackServer: http.Server;
+let callbackUrl = '';
+beforeAll(async () => {
+  browser = await launchBrowser();
+  // The third party's redirect URI: a page on loopback, as a developer's machine has.
+  callbackServer = http.createServer((_req, res) =>
+    res.end('<!doctype html><title>Journal</title><h1>Back in the journal</h1>'),
+  );
+  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
+  callbackUrl = `http://localhost:${(callbackServer.address() as AddressInfo).port}/callback`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => callbackServer?.close(resolve));
+});
+
+async function atSettings(page: Page) {
+  await page.goto('/me/settings');
+  await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+}
+
+describe('developer platform journey', () => {
+  it('registers an app, a user consents, the app gets tokens, the user revokes it', async () => {
+    const pro = await createUser('pro');
+    await makeProfessional(pro.email);
+    const developer = await openPage(browser);
+    await signInPage(developer.page, pro);
+    await atSettings(developer.page);
+    await developer.page.getByRole('button', { name: 'Create application' }).click();
+    const dialog = developer.page.getByRole('dialog', { name: 'New application' });
+    await dialog.getByLabel('Name').fill('Trade Journal');
+    await dialog.getByLabel('Description (optional)').fill('Journals every fill');
+    await dialog.getByLabel('Callback URL').fill(callbackUrl);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('New secret token:').waitFor();
+    const secret = await dialog.getByLabel('New secret token').inputValue();
+    const clientId = (await dialog.locator('code').first().textContent()) ?? '';
+    expect(secret.length).toBeGreaterThanOrEqual(43);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await developer.page.getByText(`ID ${clientId}`).waitFor();
+    expect(developer.errors).toEqual([]);
+    await developer.close();
+
+    // The third party starts an authorization code flow with PKCE.
+    const config = await client.discovery(new URL(`${inject('baseUrl')}/oidc`), clientId, secret, undefined, {
+      execute: [client.allowInsecureRequests],
+    });
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const authorizationUrl = client.buildAuthorizationUrl(config, {
+      redirect_uri: callbackUrl,
+      scope: 'openid accounts:read orders:write',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+
+    // The trader consents in the browser.
+    const trader = await createUser('trader');
+    await connectPaper(trader);
+    const { page, errors, close } = await openPage(browser);
+    await signInPage(page, trader);
+    await page.goto(authorizationUrl.href);
+    await page.waitForURL(/\/signin\/oauth\?uid=/);
+    await page.getByRole('heading', { level: 1, name: 'Connect Trade Journal' }).waitFor();
+    await page.getByText('Read the list of your connected brokerage accounts').waitFor();
+    await page.getByText('Submit orders on your request').waitFor();
+    await page.getByRole('button', { name: 'Grant access' }).click();
+    await page.waitForURL((url) => url.href.startsWith(callbackUrl));
+    const callback = new URL(page.url());
+    expect(callback.searchParams.get('state')).toBe(state);
+
+    // The application exchanges the code and calls the provider with its token.
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    expect(tokens.scope?.split(' ').sort()).toEqual(['accounts:read', 'openid', 'orders:write']);
+    const info = await client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck);
+    const { user } = await graphql<{ user: { key: string } }>(trader.token, '{ user { key } }');
+    expect(info.sub).toBe(user.key);
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({
+      active: true,
+      client_id: clientId,
+    });
+
+    // The trader sees the application and revokes it.
+    await atSettings(page);
+    await page.getByText('You have granted 1 application(s) access to your connected accounts').waitFor();
+    await page.getByText(/^Added at /).waitFor();
+    await page.getByRole('button', { name: 'Revoke Trade Journal' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('heading', { name: 'Authorized applications' }).waitFor({ state: 'detached' });
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: false });
+    await expect(client.fetchUserInfo(config, tokens.access_token, client.skipSubjectCheck)).rejects.toThrow();
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('recovery codes sign in in place of the phone; a password change ends the other sessions', async () => {
+    const trader = await createUser('recovery');
+    const elsewhere = await openPage(browser);
+    await signInPage(elsewhere.page, trader);
+    const { page, errors, close } = await openPage(browser);
+    // Signed in through the form: an init script's token would come back at every page load.
+    const signIn = async () => {
+      await page.getByLabel('Email').fill(trader.email);
+      await page.getByLabel('Password').fill(trader.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+    };
+    await page.goto('/signin');
+    await signIn();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.goto('/me/settings/two-factor');
+    const secret = (await page.getByTestId('passcode-secret').textContent()) ?? '';
+    await page.getByLabel('Verification code').fill(await authenticator(secret)());
+    await page.getByRole('button', { name: 'Activate' }).click();
+    const list = page.getByRole('list', { name: 'Recovery codes' });
+    await list.waitFor();
+    const codes = await list.getByRole('listitem').allTextContents();
+    expect(codes).toHaveLength(10);
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(/\/signin$/);
+
+    await signIn();
+    await page.waitForURL(/\/signin\/multifactor$/);
+    await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(codes[0] ?? '');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/signin\/multifactor\/recall/);
+    await page.getByText('9 recovery codes are left.').waitFor();
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+
+    const newPassword = 'Velvet-Harbor-Orchid-2041?';
+    await atSettings(page);
+    const form = page.getByRole('form', { name: 'Password' });
+    await form.getByLabel('Current password').fill(trader.password);
+    await form.getByLabel('New password', { exact: true }).fill(newPassword);
+    await form.getByLabel('New password confirmation').fill(newPassword);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed. You were signed out on your other devices.').waitFor();
+    // The first browser's session ended: it is sent to sign in; this one still works.
+    await elsewhere.page.goto('/me/settings');
+    await elsewhere.page.waitForURL(/\/signin$/);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(errors).toEqual([]);
+    await elsewhere.close();
+    await close();
+  });
+});
