@@ -7,7 +7,8 @@
 // server's timings, CPU and RSS from /proc; and a burst of 10,000 at once. Fixed rates are
 // paced evenly (lib/paced.ts), saturation is autocannon's 50 connections as fast as they go. Writes
 // bench/results/latest.{json,md}. BENCH_SECONDS shortens or lengthens each phase (default 8).
-// BENCH_RATES=500,max: only these load phases (none: bursts only).
+// BENCH_RATES=500,max: only these load phases (none: bursts only). BENCH_RESTING=0,1000,10000:
+// the live hook's phases again with that many resting limit orders at the paper broker.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,7 @@ import { loadAverage, machine } from './lib/machine.ts';
 import { runPaced } from './lib/paced.ts';
 import { type ProcStats, sampleProcesses } from './lib/proc-stats.ts';
 import { renderMarkdown } from './lib/report.ts';
+import { restUpTo } from './lib/resting.ts';
 import { type Timings, takeTimings } from './lib/timings.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -34,12 +36,20 @@ const BURST_CONNECTIONS = 1_000;
 const RESULTS = path.join(import.meta.dirname, 'results');
 /** BENCH_TARGETS=test,live: only these targets (while working on one; the report is partial). */
 const ONLY = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
+/** Resting orders at the paper broker during the live hook's phases, ascending (they only add up). */
+const RESTING = process.env.BENCH_RESTING
+  ? process.env.BENCH_RESTING.split(',')
+      .map(Number)
+      .sort((a, b) => a - b)
+  : undefined;
 
 export type Target = 'bare' | 'test' | 'live';
 
 export interface PhaseRecord {
   target: Target;
   rate: number | 'max';
+  /** Open orders at the paper broker during a live phase (BENCH_RESTING). */
+  resting?: number;
   load: PhaseResult;
   proc: ProcStats;
   timings: Timings | null;
@@ -123,26 +133,32 @@ async function main() {
     // Warm-up: JIT, the hook cache, prepared statements, pool connections.
     for (const t of targets) await runPaced({ url: t.url, path: t.path, rate: 200, seconds: 2, connections: 10, body });
 
+    const db = server.sql();
     for (const t of targets) {
-      for (const rate of RATES) {
-        if (t.timed) await takeTimings(server.url);
-        const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
-        const phase = { url: t.url, path: t.path, seconds: SECONDS, connections: CONNECTIONS, body };
-        const load = rate ? await runPaced({ ...phase, rate }) : await runSaturation(phase);
-        const record: PhaseRecord = {
-          target: t.target,
-          rate: rate ?? 'max',
-          load,
-          proc: proc.stop(),
-          timings: t.timed ? await takeTimings(server.url) : null,
-          loadAverage: loadAverage(),
-        };
-        phases.push(record);
-        console.log(
-          `${t.target} @ ${record.rate}: ${load.throughput}/s p50 ${load.p50Ms} p99 ${load.p99Ms} max ${load.maxMs} ms ${JSON.stringify(load.statusCounts)}` +
-            (record.timings ? ` own p50 ${record.timings.own.p50Us} p99 ${record.timings.own.p99Us} µs` : '') +
-            ` cpu ${record.proc.serverCpuPct}% pg ${record.proc.postgresCpuPct}% rss ${record.proc.serverRssPeakMb} MB`,
-        );
+      for (const level of t.target === 'live' ? (RESTING ?? [undefined]) : [undefined]) {
+        const resting = level === undefined ? undefined : await restUpTo(server.url, t.path, db, level);
+        if (resting !== undefined) console.log(`live hook: ${resting} resting orders at the paper broker`);
+        for (const rate of RATES) {
+          if (t.timed) await takeTimings(server.url);
+          const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
+          const phase = { url: t.url, path: t.path, seconds: SECONDS, connections: CONNECTIONS, body };
+          const load = rate ? await runPaced({ ...phase, rate }) : await runSaturation(phase);
+          const record: PhaseRecord = {
+            target: t.target,
+            rate: rate ?? 'max',
+            ...(resting !== undefined ? { resting } : {}),
+            load,
+            proc: proc.stop(),
+            timings: t.timed ? await takeTimings(server.url) : null,
+            loadAverage: loadAverage(),
+          };
+          phases.push(record);
+          console.log(
+            `${t.target}${resting !== undefined ? ` (${resting} resting)` : ''} @ ${record.rate}: ${load.throughput}/s p50 ${load.p50Ms} p99 ${load.p99Ms} max ${load.maxMs} ms ${JSON.stringify(load.statusCounts)}` +
+              (record.timings ? ` own p50 ${record.timings.own.p50Us} p99 ${record.timings.own.p99Us} µs` : '') +
+              ` cpu ${record.proc.serverCpuPct}% pg ${record.proc.postgresCpuPct}% rss ${record.proc.serverRssPeakMb} MB`,
+          );
+        }
       }
     }
     for (const t of BURST > 0 ? targets : []) {

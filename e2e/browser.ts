@@ -1,7 +1,8 @@
 // Launches the system Chromium (scripts/ensure-chromium.mjs found or installed it) with
 // playwright-core, with the flags this sandbox needs.
 import { type Browser, type BrowserContext, type ConsoleMessage, chromium, type Page } from 'playwright-core';
-import { inject, onTestFinished } from 'vitest';
+import { onTestFinished } from 'vitest';
+import { serverUrl } from './support/server.ts';
 
 const FLAGS = [
   '--no-sandbox',
@@ -44,7 +45,7 @@ async function watchCsp(context: BrowserContext, violations: string[]): Promise<
  * Every journey runs under the server's Content Security Policy: a violation fails the test.
  */
 export async function openPage(browser: Browser, viewport = { width: 1280, height: 800 }) {
-  const context = await browser.newContext({ viewport, baseURL: inject('baseUrl') });
+  const context = await browser.newContext({ viewport, baseURL: serverUrl() });
   const violations: string[] = [];
   await watchCsp(context, violations);
   const failOnViolations = () => {

@@ -1,13 +1,14 @@
 // Brokers & Webhooks against the real server (issue #6 parts 4–6, 9; issue #8 part 4): a new user
 // connects Paper Trading from the grid, creates a live and a test webhook, copies a URL, renames
 // a hook and an account, opens notifications, deletes a webhook and the broker; and
-// connects Schwab through the OAuth popup (the Schwab protocol fake started by global-setup).
+// connects Schwab through the OAuth popup (the Schwab protocol fake started by global-setup);
+// finds Lightspeed, learns why it is unavailable and cannot connect it (issue #23 point 6).
 // Screenshots at desktop and phone sizes go to SCREENS_DIR (default e2e/artifacts/).
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
-import { connectPaper, createUser, signInPage } from './support/users.ts';
+import { connectPaper, createUser, graphql, signInPage } from './support/users.ts';
 
 const browser = useBrowser();
 
@@ -169,6 +170,47 @@ describe('brokers and webhooks', () => {
     await schwab.getByRole('heading', { level: 4 }).first().waitFor();
     await snap(page, 'connectors-schwab-connected-desktop');
     expect(popupErrors).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('shows Lightspeed as unavailable, says why, and offers no way to connect it', async () => {
+    const user = await createUser('connectors-lightspeed');
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
+    await signInPage(page, user);
+    await page.goto('/me/connector');
+    await page.getByText('No brokers connected yet').waitFor();
+    await page.getByLabel('Search brokers').fill('light');
+    const grid = page.getByRole('list', { name: 'Brokers' });
+    await expect.poll(() => grid.getByRole('link').count()).toBe(1);
+    const tile = grid.getByRole('link', { name: 'Lightspeed (unavailable)' });
+    await tile.getByText('Unavailable', { exact: true }).waitFor();
+    await snap(page, 'connectors-unavailable-tile-desktop', false);
+    await tile.click();
+    const dialog = page.getByRole('dialog', { name: 'Lightspeed is unavailable' });
+    await dialog.waitFor();
+    expect(page.url()).toMatch(/\/me\/connector\/lightspeed$/);
+    await dialog.getByText(/publishes no order API that a web service can call/).waitFor();
+    await dialog.getByText(/connect a broker with an order API instead/).waitFor();
+    expect(await dialog.getByRole('textbox').count()).toBe(0);
+    expect(await dialog.getByRole('button', { name: /^(Connect|Continue)/ }).count()).toBe(0);
+    await snap(page, 'connectors-unavailable-dialog-desktop', false);
+    await dialog.getByText('Close', { exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(page.url()).toMatch(/\/me\/connector$/);
+    await page.getByText('No brokers connected yet').waitFor();
+
+    // The server refuses too: a connection asked for directly is a clear error, and none is made.
+    for (const mutation of [
+      'mutation { connectorCreate(providerName: "lightspeed") { type } }',
+      'mutation { connectorActivate(providerName: "lightspeed", credentials: []) { key } }',
+    ]) {
+      await expect(graphql(user.token, mutation)).rejects.toThrow(
+        /^GraphQL: Lightspeed: cannot be connected\. Lightspeed publishes no order API/,
+      );
+    }
+    const { connectors } = await graphql<{ connectors: unknown[] }>(user.token, '{ connectors { key } }');
+    expect(connectors).toEqual([]);
     expect(errors).toEqual([]);
     await close();
   });

@@ -1,6 +1,7 @@
 // The documentation playground against the real server (issue #6 part 7): a new user sees the
 // brokers, is asked to connect before testing, connects the paper broker, tests a limit order
-// in preview mode, breaks the JSON, and follows a deep link to an example paper cannot trade.
+// in preview mode, breaks the JSON, and follows a deep link to the iron condor, which the paper
+// broker trades: tried in the playground, it previews as a four-leg combo.
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ describe('documentation playground', () => {
       .poll(async () => JSON.parse(await orderText(page).inputValue()))
       .toMatchObject({
         type: 'limit',
-        limit_price: 185.5,
+        limit_price: 150,
       });
     await parameterRow(page, 'quantity').getByRole('button', { name: '10', exact: true }).click();
     await expect.poll(async () => JSON.parse(await orderText(page).inputValue()).quantity).toBe(10);
@@ -68,11 +69,19 @@ describe('documentation playground', () => {
     await page.getByRole('button', { name: 'Test' }).click();
     await page.getByTestId('test-error').getByText('Colon expected at position 34').waitFor();
 
-    // A deep link opens the example, with the warning when paper cannot trade it.
+    // A deep link opens the example; paper trades option combos, so it can be tried.
     await page.goto('/me/documentation/paper#iron-condor');
     const header = page.getByRole('button', { name: 'Iron condor (multileg)' });
     await expect.poll(() => header.getAttribute('aria-expanded')).toBe('true');
-    await page.locator('#iron-condor').getByText('This type of order is not available for Paper Trading').waitFor();
+    await page.locator('#iron-condor').getByRole('button', { name: 'Try in the playground' }).click();
+    await expect.poll(async () => (await orderText(page).inputValue()).includes('symbol[4]')).toBe(true);
+    // The example's options expire in December 2026: move them a year past today, so this keeps passing.
+    const expiry = `${String(new Date().getUTCFullYear() + 1).slice(2)}1217`;
+    await orderText(page).fill((await orderText(page).inputValue()).replace(/_\d{6}([CP])/g, `_${expiry}$1`));
+    await page.getByRole('button', { name: 'Test' }).click();
+    await expect
+      .poll(async () => (await page.getByTestId('test-success').textContent()) ?? '')
+      .toContain('4-leg combo');
     await snap(page, 'playground-iron-condor-desktop');
 
     expect(errors).toEqual([]);

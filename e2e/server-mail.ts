@@ -1,6 +1,6 @@
 // Mails of the test server: without SMTP_URL each one is a log line (pino JSON) with its link.
 import fs from 'node:fs';
-import { inject } from 'vitest';
+import { serverLogFile } from './support/server.ts';
 
 interface MailLine {
   to?: string;
@@ -10,7 +10,7 @@ interface MailLine {
 
 function mails(): MailLine[] {
   return fs
-    .readFileSync(inject('serverLogFile'), 'utf8')
+    .readFileSync(serverLogFile(), 'utf8')
     .split('\n')
     .filter((line) => line.includes('"link"'))
     .map((line) => JSON.parse(line) as MailLine);

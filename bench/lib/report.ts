@@ -13,7 +13,7 @@ const statuses = (counts: Record<string, number>) =>
 function phaseRow(p: PhaseRecord, bare: PhaseRecord | undefined): string {
   const ratio = bare && bare.load.p50Ms > 0 ? (p.load.p50Ms / bare.load.p50Ms).toFixed(1) : '–';
   const own = p.timings ? `${us(p.timings.own.p50Us)} / ${us(p.timings.own.p99Us)}` : '–';
-  return `| ${p.target} | ${p.rate} | ${p.load.throughput} | ${ms(p.load.p50Ms)} | ${ms(p.load.p90Ms)} | ${ms(p.load.p99Ms)} | ${ms(p.load.maxMs)} | ${statuses(p.load.statusCounts)}${p.load.errors ? ` err×${p.load.errors}` : ''} | ${ratio} | ${own} | ${p.proc.serverCpuPct} | ${p.proc.postgresCpuPct} | ${p.proc.serverRssPeakMb} | ${p.loadAverage[0]} |`;
+  return `| ${p.target}${p.resting !== undefined ? ` (${p.resting} resting)` : ''} | ${p.rate} | ${p.load.throughput} | ${ms(p.load.p50Ms)} | ${ms(p.load.p90Ms)} | ${ms(p.load.p99Ms)} | ${ms(p.load.maxMs)} | ${statuses(p.load.statusCounts)}${p.load.errors ? ` err×${p.load.errors}` : ''} | ${ratio} | ${own} | ${p.proc.serverCpuPct} | ${p.proc.postgresCpuPct} | ${p.proc.serverRssPeakMb} | ${p.loadAverage[0]} |`;
 }
 
 interface BudgetLine {
@@ -108,13 +108,32 @@ export function renderMarkdown(r: BenchResults): string {
     const bare = r.phases.find((b) => b.target === 'bare' && b.rate === p.rate);
     out.push(phaseRow(p, p.target === 'bare' ? undefined : bare));
   }
+  const resting = r.phases.filter((p) => p.resting !== undefined);
+  if (resting.length > 0) {
+    out.push('', '## Live hook by resting orders at the paper broker (BENCH_RESTING)', '');
+    out.push(
+      'Resting: open limit orders on the symbol the phase trades (AAPL), never reached. broker = the paper placement as the hook waited for it.',
+      '',
+    );
+    out.push(
+      '| resting | rate/s | answered/s | p50 ms | p99 ms | own p50 / p99 | broker p50 / p99 | server CPU % | PG CPU % |',
+    );
+    out.push('|---|---|---|---|---|---|---|---|---|');
+    for (const p of resting) {
+      const t = p.timings;
+      const pair = (phase: 'own' | 'broker') => (t ? `${us(t[phase].p50Us)} / ${us(t[phase].p99Us)}` : '–');
+      out.push(
+        `| ${p.resting} | ${p.rate} | ${p.load.throughput} | ${ms(p.load.p50Ms)} | ${ms(p.load.p99Ms)} | ${pair('own')} | ${pair('broker')} | ${p.proc.serverCpuPct} | ${p.proc.postgresCpuPct} |`,
+      );
+    }
+  }
   out.push('', '## Our own time by phase (server-side, p50 / p99)', '');
   out.push(`| target | rate/s | ${PHASES.join(' | ')} |`);
   out.push(`|---|---|${PHASES.map(() => '---').join('|')}|`);
   for (const p of r.phases.filter((x) => x.timings)) {
     const t = p.timings as NonNullable<PhaseRecord['timings']>;
     out.push(
-      `| ${p.target} | ${p.rate} | ${PHASES.map((ph) => `${us(t[ph].p50Us)} / ${us(t[ph].p99Us)}`).join(' | ')} |`,
+      `| ${p.target}${p.resting !== undefined ? ` (${p.resting})` : ''} | ${p.rate} | ${PHASES.map((ph) => `${us(t[ph].p50Us)} / ${us(t[ph].p99Us)}`).join(' | ')} |`,
     );
   }
   out.push('', '## Bursts (all released at once)', '');

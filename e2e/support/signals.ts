@@ -1,6 +1,6 @@
-// Webhooks and signals for browser journeys: a live webhook made through the API, and a signal
-// sent to it from outside, as TradingView would.
-import { inject } from 'vitest';
+// Webhooks and signals for browser journeys: webhooks made through the API, and a signal sent to
+// one from outside, as TradingView would.
+import { serverUrl } from './server.ts';
 import { graphql, type TestUser } from './users.ts';
 
 export interface TestHook {
@@ -31,13 +31,20 @@ export async function createHook(user: TestUser, connectorKey: string): Promise<
   return (await createWebhook(user, connectorKey)).shortKey;
 }
 
-/** A signal as TradingView would send it; returns the answer's status. */
-export async function signal(shortKey: string, body: unknown): Promise<number> {
-  const response = await fetch(`${inject('baseUrl')}/hook/${shortKey}`, {
+/** A signal as TradingView would send it; returns the answer (HTTP status and JSON body). */
+export async function signalAnswer(
+  shortKey: string,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${serverUrl()}/hook/${shortKey}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  await response.text();
-  return response.status;
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** A signal as TradingView would send it; returns the answer's status. */
+export async function signal(shortKey: string, body: Record<string, unknown>): Promise<number> {
+  return (await signalAnswer(shortKey, body)).status;
 }

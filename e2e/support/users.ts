@@ -1,8 +1,8 @@
 // Users for browser journeys, made through the API as a program would: sign up, confirm the
 // email from the mail in the server log, and hand the session token to a page.
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
 import { mailCount, mailLink } from '../server-mail.ts';
+import { serverUrl } from './server.ts';
 
 export interface TestUser {
   email: string;
@@ -17,7 +17,7 @@ interface GraphQLAnswer<Data> {
 
 /** A GraphQL call with the user's token; GraphQL errors throw. */
 export async function graphql<Data>(token: string, query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(`${inject('baseUrl')}/graphql`, {
+  const response = await fetch(`${serverUrl()}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query, variables }),

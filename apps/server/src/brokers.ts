@@ -14,7 +14,11 @@ export function brokerNames(): string[] {
 export function createBrokers(config: Config, db: Database, extra: readonly Broker[] = []) {
   const brokers = brokerModules.map((module) =>
     module.descriptor.name === 'paper'
-      ? createPaperBroker({ store: createPostgresPaperStore(db), startingCash: config.PAPER_STARTING_CASH })
+      ? createPaperBroker({
+          store: createPostgresPaperStore(db),
+          startingCash: config.PAPER_STARTING_CASH,
+          symbols: config.PAPER_SYMBOLS_FILE?.symbols,
+        })
       : module.create(),
   );
   return createBrokerRegistry([...brokers, ...extra]);

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { brokerVariables } from '@router/brokers';
 import { describe, expect, it } from 'vitest';
 import { brokerNames } from './brokers.ts';
@@ -61,6 +64,11 @@ describe('loadConfig', () => {
     [{ SIGNAL_CREDITS: 'Unlimited' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '-5' }, /^SIGNAL_CREDITS:/],
     [{ SIGNAL_CREDITS: '2.5' }, /^SIGNAL_CREDITS:/],
+    [{ STRIPE_API_URL: 'api.stripe.com' }, /^STRIPE_API_URL:/],
+    [{ STRIPE_API_URL: 'http://127.0.0.1:12111/v1' }, /^STRIPE_API_URL: must be an origin/],
+    [{ STRIPE_SECRET_KEY: 'pk_test_123' }, /^STRIPE_SECRET_KEY:/],
+    [{ STRIPE_WEBHOOK_SECRET: 'secret' }, /^STRIPE_WEBHOOK_SECRET:/],
+    [{ STRIPE_PUBLISHABLE_KEY: 'sk_test_123' }, /^STRIPE_PUBLISHABLE_KEY:/],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => loadConfig(env, brokers)).toThrow(ConfigError);
     expect(() => loadConfig(env, brokers)).toThrow(message);
@@ -85,7 +93,40 @@ describe('loadConfig', () => {
     expect(loadConfig({ SIGNAL_CREDITS: 'unlimited' }, brokers).SIGNAL_CREDITS.unlimited).toBe(true);
   });
 
+  it('reads the Stripe variables and never echoes a malformed secret', () => {
+    const config = loadConfig(
+      {
+        STRIPE_SECRET_KEY: 'sk_test_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+        STRIPE_API_URL: 'http://127.0.0.1:12111',
+      },
+      brokers,
+    );
+    expect(config.STRIPE_API_URL).toBe('http://127.0.0.1:12111');
+    expect(config.STRIPE_SECRET_KEY).toBe('sk_test_abc');
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'live-secret-typo' }, brokers)).toThrow(/value hidden/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'live-secret-typo' }, brokers)).not.toThrow(/live-secret-typo/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }, brokers).PORT).toBe(3000);
+  });
+
+  it('reads a paper symbol file, and refuses one with a mistake naming its line', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'symbols-'));
+    const good = path.join(dir, 'good.txt');
+    fs.writeFileSync(good, '[stock]\nZZZZZQ 12\n');
+    expect(loadConfig({ PAPER_SYMBOLS_FILE: good }, brokers).PAPER_SYMBOLS_FILE).toEqual({
+      path: good,
+      symbols: [{ section: 'stock', symbol: 'ZZZZZQ', price: 12 }],
+    });
+    const bad = path.join(dir, 'bad.txt');
+    fs.writeFileSync(bad, '[stock]\nZZZZZQ twelve\n');
+    expect(() => loadConfig({ PAPER_SYMBOLS_FILE: bad }, brokers)).toThrow(
+      `PAPER_SYMBOLS_FILE: ${bad} line 2: price "twelve" must be a positive number`,
+    );
+    expect(() => loadConfig({ PAPER_SYMBOLS_FILE: path.join(dir, 'none.txt') }, brokers)).toThrow(
+      /^PAPER_SYMBOLS_FILE: .*none.txt: cannot be read \(ENOENT\)/,
+    );
   });
 });

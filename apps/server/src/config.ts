@@ -2,6 +2,7 @@
 // No other file reads process.env. Unknown or invalid values stop the start, naming the variable.
 import path from 'node:path';
 import type { BrokerConfig } from '@router/brokers';
+import { type ListedSymbol, readSymbolFile } from '@router/brokers/paper/symbol-file';
 import { DEFAULT_CREDITS } from '@router/shared';
 import { z } from 'zod';
 
@@ -79,8 +80,37 @@ const variables = {
       ),
     doc: `credits a new account gets (default ${DEFAULT_CREDITS}); "unlimited": signals are not metered (new accounts still get ${DEFAULT_CREDITS})`,
   },
-  STRIPE_SECRET_KEY: { schema: optionalText, doc: 'card payments (optional)' },
-  STRIPE_WEBHOOK_SECRET: { schema: optionalText, doc: 'verifies Stripe webhook signatures' },
+  STRIPE_SECRET_KEY: {
+    schema: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)')
+      .optional(),
+    doc: 'card payments through Stripe (optional); without it credits are granted by an administrator',
+  },
+  STRIPE_WEBHOOK_SECRET: {
+    schema: z
+      .string()
+      .regex(/^whsec_\S+$/, 'must be a webhook signing secret (whsec_…)')
+      .optional(),
+    doc: 'verifies the Stripe-Signature of POST /api/stripe/webhook (the endpoint secret of that URL in Stripe)',
+  },
+  STRIPE_PUBLISHABLE_KEY: {
+    schema: z
+      .string()
+      .regex(/^pk_(test|live)_\S+$/, 'must be a Stripe publishable key (pk_test_… or pk_live_…)')
+      .optional(),
+    doc: 'loads Stripe.js for the card form of /signup/checkout (the hosted Checkout page needs none)',
+  },
+  STRIPE_API_URL: {
+    schema: z
+      .url({ protocol: /^https?$/ })
+      .refine((v) => {
+        const u = URL.parse(v);
+        return u !== null && u.pathname === '/' && !u.search && !u.hash && !u.username;
+      }, 'must be an origin like https://api.stripe.com or http://127.0.0.1:12111 (no path)')
+      .optional(),
+    doc: 'a Stripe-compatible API host (tests, staging); default https://api.stripe.com',
+  },
   GOOGLE_CLIENT_ID: { schema: optionalText, doc: 'enables Google sign-in' },
   APPLE_CLIENT_ID: { schema: optionalText, doc: 'enables Apple sign-in' },
   GOOGLE_JWKS_URL: { schema: url.default('https://www.googleapis.com/oauth2/v3/certs'), doc: 'Google ID token keys' },
@@ -136,6 +166,22 @@ const variables = {
     schema: z.coerce.number().positive().default(100000),
     doc: 'cash of a new paper account (USD)',
   },
+  PAPER_SYMBOLS_FILE: {
+    schema: z
+      .string()
+      .min(1)
+      .optional()
+      .transform((file, ctx): PaperSymbolsFile | undefined => {
+        if (file === undefined) return undefined;
+        try {
+          return { path: path.resolve(file), symbols: readSymbolFile(file) };
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+          return z.NEVER;
+        }
+      }),
+    doc: 'more symbols for the paper broker, besides the built-in list (same format as packages/brokers/src/adapters/paper/symbols.txt); unlisted symbols are refused',
+  },
   TRUST_PROXY: {
     schema: z
       .enum(['true', 'false'])
@@ -155,6 +201,12 @@ const variables = {
     doc: 'waits between a failed notification delivery and its retries (default 5s,5m,30m,2h,5h,10h)',
   },
 } as const;
+
+/** A self-hoster's symbol file for the paper broker, read and checked at boot. */
+export interface PaperSymbolsFile {
+  path: string;
+  symbols: ListedSymbol[];
+}
 
 type Variables = typeof variables;
 export type BaseConfig = { [K in keyof Variables]: z.output<Variables[K]['schema']> };
@@ -180,9 +232,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, brokerNames: readonly string[
     const raw = env[name] === '' ? undefined : env[name];
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {
-      throw new ConfigError(
-        `${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (got ${JSON.stringify(raw)})`,
-      );
+      // A malformed secret may still be a real one: never echo it.
+      const got = /SECRET|_KEY$/.test(name) ? 'value hidden' : `got ${JSON.stringify(raw)}`;
+      throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'} (${got})`);
     }
     base[name] = parsed.data;
   }

@@ -41,11 +41,14 @@ export interface TestAppOptions {
   webDist?: string;
   /** Notification worker options (short timeouts, a resolver). */
   notifications?: WorkerOptions;
+  /** Another app on the same database (a second server instance). */
+  database?: TestDatabase;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = options.env ?? {};
-  const database = await createTestDatabase({ unmeteredCredits: env.SIGNAL_CREDITS === 'unlimited' });
+  const shared = options.database;
+  const database = shared ?? (await createTestDatabase({ unmeteredCredits: env.SIGNAL_CREDITS === 'unlimited' }));
   const extraNames = (options.brokers ?? []).map((broker) => broker.descriptor.name);
   // Every registered broker may be configured (`ALPACA_BASE_URL` pointing at its protocol fake).
   const config = testConfig({ DATABASE_URL: database.url, ...env }, [...brokerNames(), ...extraNames]);
@@ -73,7 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await services.identity.settled();
-      await database.drop();
+      if (!shared) await database.drop();
     },
   };
 }

@@ -3,8 +3,9 @@
 // one, the user connects through the GraphQL mutations the Brokers & Webhooks screen calls (OAuth
 // brokers through their consent page), creates a live hook, a signal sent to it is placed at the
 // fake exactly once, and reconciliation's lookup finds that order again. A new broker folder with
-// a protocol fake is covered here without naming it.
-import { brokerVariables, findOrder } from '@router/brokers';
+// a protocol fake is covered here without naming it; an unavailable one (no public order API) is
+// listed and its connection refused with its help text.
+import { brokerModules, brokerVariables, findOrder, isUnavailable } from '@router/brokers';
 import type { Order } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProtocolFake } from '../../../packages/brokers/src/core/protocol-fake.ts';
@@ -26,6 +27,10 @@ import { paperOrders } from './signal-fixtures.ts';
 
 let t: TestApp;
 const fakes = new Map<string, ProtocolFake>();
+const unavailable = brokerModules.filter((module) => isUnavailable(module.descriptor)).map((m) => m.descriptor);
+const tradable = brokerFolders().filter(
+  (folder) => folder !== 'paper' && !unavailable.some((descriptor) => descriptor.name === folder),
+);
 
 beforeAll(async () => {
   for (const folder of brokerFolders()) {
@@ -69,7 +74,7 @@ async function lookUpAgain(user: Trader, connector: ConnectorAnswer, signalId: s
 
 describe('brokers end to end', () => {
   it('every broker folder with a protocol fake is driven here', () => {
-    expect([...fakes.keys()]).toEqual(brokerFolders().filter((folder) => folder !== 'paper'));
+    expect([...fakes.keys()]).toEqual(tradable);
   });
 
   it('paper: connect without credentials, hook, one paper order', async () => {
@@ -83,18 +88,40 @@ describe('brokers end to end', () => {
     expect((await orders())[0]?.client_order_id).toBe(signalId);
   });
 
-  it.each(brokerFolders().filter((folder) => folder !== 'paper'))(
-    '%s: connect, live hook, one order, found again',
-    async (name) => {
-      const fake = fakes.get(name);
-      if (!fake) throw new Error(`${name} has no protocol fake`);
+  it.each(tradable)('%s: connect, live hook, one order, found again', async (name) => {
+    const fake = fakes.get(name);
+    if (!fake) throw new Error(`${name} has no protocol fake`);
+    const user = await trader(t, `${name}@example.com`);
+    const connector = await connectTo(name, user, fake);
+    expect(connector).toMatchObject({ providerName: name, isActive: true });
+    const shortKey = await createLiveHook(t, user, connector);
+    const { signalId, answer } = await placeExactlyOnce(t, user, shortKey, fake.signal, fake.orderCount);
+    const found = await lookUpAgain(user, connector, signalId);
+    expect(found).toMatchObject({ match: expect.stringMatching(/^(exact|probable)$/), order: { id: answer.id } });
+  });
+
+  it.each(unavailable.map((descriptor) => [descriptor.name, descriptor] as const))(
+    '%s: listed as unavailable, connecting refused with its help text, nothing stored',
+    async (name, descriptor) => {
       const user = await trader(t, `${name}@example.com`);
-      const connector = await connectTo(name, user, fake);
-      expect(connector).toMatchObject({ providerName: name, isActive: true });
-      const shortKey = await createLiveHook(t, user, connector);
-      const { signalId, answer } = await placeExactlyOnce(t, user, shortKey, fake.signal, fake.orderCount);
-      const found = await lookUpAgain(user, connector, signalId);
-      expect(found).toMatchObject({ match: expect.stringMatching(/^(exact|probable)$/), order: { id: answer.id } });
+      const listed = await gql<{ provider: string }>(t, user.headers, 'query($n: String!) { provider(name: $n) }', {
+        n: name,
+      });
+      expect(JSON.parse(listed.data?.provider ?? '{}')).toMatchObject({ status: 'unavailable' });
+      const refusal = `${descriptor.title}: cannot be connected. ${descriptor.authentication.help}`;
+      for (const [query, variables] of [
+        ['mutation($p: String!) { connectorCreate(providerName: $p) { type } }', { p: name }],
+        [
+          `mutation($p: String!, $c: [String!]!) { connectorActivate(providerName: $p, credentials: $c) { ${CONNECTOR_FIELDS} } }`,
+          { p: name, c: [] },
+        ],
+      ] as const) {
+        const answer = await gql(t, user.headers, query, variables);
+        expect(answer.data).toBeNull();
+        expect(answer.error).toMatchObject({ message: refusal, code: 'EXECUTION_ERROR', field: 'providerName' });
+      }
+      const { rows } = await t.services.db.$client.query('select id from connectors where user_id = $1', [user.userId]);
+      expect(rows).toHaveLength(0);
     },
   );
 

@@ -57,7 +57,7 @@ const SCREENS: Array<[path: string, title: string]> = [
   ['/me/account', 'Account & Billing'],
   ['/me/account/upgrade', 'Professional status'],
   ['/me/account/upgrade/checkout', 'Professional status payment'],
-  ['/me/account/upgrade/success', 'Professional status requested'],
+  ['/me/account/upgrade/success', 'Professional status'],
   ['/me/settings', 'Settings'],
   ['/me/settings/two-factor', 'Two-factor authentication'],
   ['/me/admin', 'Admin'],
@@ -83,6 +83,10 @@ const BUILT = new Set([
   '/me/documentation/paper',
   '/me/connector',
   '/me/connector/alpaca',
+  '/signup/checkout?stripe_price_id=price_1',
+  '/me/account/upgrade',
+  '/me/account/upgrade/checkout',
+  '/me/account/upgrade/success',
 ]);
 
 const GUEST_SCREENS: Array<[path: string, title: string]> = [

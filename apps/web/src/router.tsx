@@ -70,6 +70,7 @@ export const routes: RouteObject[] = [
                 { index: true, lazy: () => import('./routes/me/route.tsx') },
                 { path: 'report', lazy: () => import('./routes/me-report/route.tsx') },
                 { path: 'connector/:providerName?', lazy: () => import('./routes/me-connector/route.tsx') },
+                { path: 'paper/:connectorKey/:accountId', lazy: () => import('./routes/me-paper/route.tsx') },
                 { path: 'account', lazy: () => import('./routes/me-account/route.tsx') },
                 {
                   path: 'account/upgrade/checkout',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Capability } from './core/capabilities.ts';
 import { summarize } from './core/capabilities.ts';
 import type { BrokerModule } from './core/define.ts';
+import { isUnavailable } from './core/unavailable.ts';
 import { brokerModules } from './discover.ts';
 
 const yes = (value: Capability) => (value === 'emulated' ? 'emulated' : value ? 'yes' : '—');
@@ -21,16 +22,18 @@ export function brokersTable(modules: readonly BrokerModule[] = brokerModules): 
     'found again by',
   ];
   const rows = modules.map(({ descriptor }) => {
-    const summary = summarize(descriptor);
     const { has, authentication } = descriptor;
+    const provider = `${descriptor.title} (\`${descriptor.name}\`${descriptor.status === 'active' ? '' : `, ${descriptor.status}`})`;
+    // Nothing to summarize: it cannot be connected (its help text says why).
+    if (isUnavailable(descriptor)) return [provider, ...header.slice(1).map(() => '—')];
+    const summary = summarize(descriptor);
     const routes = [
       has.findOrderByClientId && 'client order id',
       has.findOrderByBrokerId && 'broker order id',
       has.listRecentOrders && (descriptor.clientOrderId ? 'recent orders (echoed id)' : 'recent orders (terms)'),
     ].filter(Boolean);
-    const status = descriptor.status === 'active' ? '' : `, ${descriptor.status}`;
     return [
-      `${descriptor.title} (\`${descriptor.name}\`${status})`,
+      provider,
       authentication.type === 'open' ? 'OAuth' : authentication.credentials.join(', ') || 'none',
       summary.classes.join(', '),
       summary.orderTypes.join(', '),

@@ -9,4 +9,5 @@ export * from './core/errors.ts';
 export * from './core/find-order.ts';
 export * from './core/lookup.ts';
 export * from './core/registry.ts';
+export * from './core/unavailable.ts';
 export { brokerModules } from './discover.ts';

@@ -143,7 +143,12 @@ export interface ParameterReference {
 /** A parameter absent from the reference is not supported by the provider. */
 export type ProviderReference = Partial<Record<OrderParameter, ParameterReference>>;
 
-export type ProviderStatus = 'active' | 'beta' | 'disabled';
+/**
+ * active: used for real; beta: built, not yet tried with a real account; unavailable: listed so
+ * users learn why it cannot be connected (no public order API; `authentication.help` says why and
+ * what to do instead), connecting refused; disabled: not listed at all.
+ */
+export type ProviderStatus = 'active' | 'beta' | 'unavailable' | 'disabled';
 
 export type ProviderAuthentication =
   | { type: 'open'; help?: string; referrerBase?: string; credentials?: string[] }

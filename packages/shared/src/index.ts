@@ -2,6 +2,7 @@
 
 export * from './action-description.ts';
 export * from './auth.ts';
+export * from './billing.ts';
 export * from './connectors.ts';
 export * from './credits.ts';
 export * from './notifications.ts';

@@ -1,5 +1,10 @@
 // SPEC §7 `account`: signals left and the credit plan of the caller; `accountLedger`: its credit ledger.
-import { type AccountProductView, type AccountView, getAccount } from '../modules/accounts/get-account.ts';
+import {
+  type AccountProductView,
+  type AccountView,
+  getAccount,
+  type PaymentView,
+} from '../modules/accounts/get-account.ts';
 import { type LedgerEntryView, listLedgerEntries } from '../modules/accounts/ledger.ts';
 import { builder } from './builder.ts';
 import { requireViewer } from './guards.ts';
@@ -11,6 +16,23 @@ const AccountProductRef = builder.objectRef<AccountProductView>('AccountProduct'
     name: t.exposeString('name'),
     credits: t.exposeInt('credits'),
     price: t.exposeInt('price', { description: 'cents' }),
+    interval: t.exposeString('interval', { nullable: true, description: 'billing interval: month, year' }),
+  }),
+});
+
+const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
+  description: 'SPEC §3 Payment entry: a card payment recorded from Stripe.',
+  fields: (t) => ({
+    credits: t.exposeInt('credits'),
+    price: t.exposeInt('price', { description: 'cents paid' }),
+    currency: t.exposeString('currency'),
+    createdAt: t.exposeFloat('createdAt', { description: 'milliseconds since the epoch' }),
+    stripeInvoiceId: t.exposeString('stripeInvoiceId', { nullable: true, description: 'for accountInvoice' }),
+    description: t.exposeString('description'),
+    interval: t.exposeString('interval', {
+      nullable: true,
+      description: "a plan payment's billing interval (shown 'per month'); null for a one-time purchase",
+    }),
   }),
 });
 
@@ -26,10 +48,16 @@ const AccountRef = builder.objectRef<AccountView>('Account').implement({
     recurringPeriodCredits: t.exposeInt('recurringPeriodCredits', { description: "the plan's credits per period" }),
     recurringPeriodEnd: t.exposeFloat('recurringPeriodEnd', { nullable: true, description: 'seconds since the epoch' }),
     metadata: t.string({
-      description: 'JSON: {creditsTotal, recurring: {cancelAt}, payments: []}',
+      description:
+        'JSON: {creditsTotal, recurring: {subscriptionId, status, cancelAt (seconds), paymentFailed?}, payments: [Payment]}',
       resolve: (account) => JSON.stringify(account.metadata),
     }),
     product: t.field({ type: AccountProductRef, nullable: true, resolve: (account) => account.product }),
+    payments: t.field({
+      type: [PaymentRef],
+      description: 'recent payments, newest first (also in metadata.payments)',
+      resolve: (account) => account.payments,
+    }),
     signalsSpent: t.exposeInt('signalsSpent', { description: 'live signals that kept their credit, in total' }),
     lastGrant: t.exposeInt('lastGrant', {
       nullable: true,

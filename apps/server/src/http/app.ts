@@ -1,4 +1,5 @@
-// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, OAuth and the web app.
+// Builds the Fastify app: security headers, logging, errors, health, GraphQL, the hook, the Stripe
+// webhook, OAuth and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Authenticate } from '../graphql/yoga.ts';
@@ -12,6 +13,7 @@ import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOAuth } from './oauth.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
+import { registerStripeWebhook } from './stripe-webhook.ts';
 import { registerWebApp } from './web-app.ts';
 
 export interface AppOptions {
@@ -40,6 +42,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
   await registerHook(app, services);
+  await registerStripeWebhook(app, services);
   registerMetrics(app, services, app.hookRuntime.timings);
   registerNotificationWorker(app, services, options.notifications);
   await registerOAuth(app, services);

@@ -57,7 +57,12 @@ describe('security headers', () => {
       'https://js.stripe.com',
       'https://*.js.stripe.com',
     ]);
-    expect(csp.get('frame-src')).toContain('https://hooks.stripe.com');
+    expect(csp.get('frame-src')).toEqual(
+      expect.arrayContaining(['https://js.stripe.com', 'https://hooks.stripe.com', 'https://m.stripe.network']),
+    );
+    expect(csp.get('connect-src')).toEqual(
+      expect.arrayContaining(['https://api.stripe.com', 'https://m.stripe.network']),
+    );
     expect(csp.get('style-src')).toEqual(["'self'", 'https://accounts.google.com/gsi/style']);
     expect(csp.has('upgrade-insecure-requests')).toBe(false);
   });

@@ -11,8 +11,10 @@ const GOOGLE = { script: 'https://accounts.google.com/gsi/client', rest: 'https:
 const APPLE_SCRIPT = 'https://appleid.cdn-apple.com';
 const STRIPE = {
   script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
-  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com', 'https://m.stripe.network'],
   api: 'https://api.stripe.com',
+  /** Stripe.js's fraud-prevention frame and its requests (Radar). */
+  signals: 'https://m.stripe.network',
 };
 
 /**
@@ -42,7 +44,7 @@ export function cspDirectives(https: boolean): Record<string, string[]> {
     'style-src': ["'self'", 'https://accounts.google.com/gsi/style'],
     'img-src': ["'self'", 'data:', 'https://*.stripe.com'],
     'font-src': ["'self'"],
-    'connect-src': ["'self'", GOOGLE.rest, STRIPE.api],
+    'connect-src': ["'self'", GOOGLE.rest, STRIPE.api, STRIPE.signals],
     'frame-src': [GOOGLE.rest, ...STRIPE.frame],
     'object-src': ["'none'"],
     'frame-ancestors': ["'none'"],

@@ -32,3 +32,13 @@ export const writeProxiedUser = (email: string | null): void => write(session, P
 export const IDENTITY_TOKEN_KEY = 'identityToken';
 export const readIdentityToken = (): string | null => read(session, IDENTITY_TOKEN_KEY);
 export const writeIdentityToken = (token: string | null): void => write(session, IDENTITY_TOKEN_KEY, token);
+
+// Account & Billing: the newest payment's time when the browser left for Stripe Checkout, so the
+// return page knows when the payment it waits for has been recorded (per tab).
+export const CHECKOUT_SINCE_KEY = 'checkoutSince';
+export const readCheckoutSince = (): number | null => {
+  const value = Number(read(session, CHECKOUT_SINCE_KEY));
+  return Number.isFinite(value) && value > 0 ? value : null;
+};
+export const writeCheckoutSince = (since: number | null): void =>
+  write(session, CHECKOUT_SINCE_KEY, since === null ? null : String(since));

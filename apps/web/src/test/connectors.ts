@@ -47,6 +47,18 @@ export const TEST_PROVIDERS = [
     authentication: { type: 'credentials', credentials: ['apiKey', 'secret'] },
     reference: {},
   },
+  {
+    name: 'lightspeed',
+    title: 'Lightspeed',
+    status: 'unavailable',
+    scale: 1.3,
+    authentication: {
+      type: 'credentials',
+      credentials: [],
+      help: 'Lightspeed publishes no order API. Connect a broker with an order API instead.',
+    },
+    reference: {},
+  },
   { name: 'gone', title: 'Gone Broker', status: 'disabled', authentication: { type: 'credentials', credentials: [] } },
 ];
 

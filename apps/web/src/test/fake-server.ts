@@ -71,6 +71,10 @@ const DEFAULTS: Record<string, FakeHandler> = {
   AccountCredits: () => ({
     data: {
       account: {
+        type: 1,
+        metadata: '{"creditsTotal":5,"recurring":{},"payments":[]}',
+        product: null,
+        payments: [],
         balance: 5,
         credits: 5,
         recurringCredits: 0,
@@ -79,6 +83,18 @@ const DEFAULTS: Record<string, FakeHandler> = {
         signalsSpent: 0,
         unlimited: false,
         cardPayments: false,
+      },
+    },
+  }),
+  AccountProducts: () => ({ data: { accountProducts: [] } }),
+  // The sign-up card form: a session, on a server without a publishable key.
+  AccountSignupPaymentSession: () => ({
+    data: {
+      accountSignupPaymentSession: {
+        clientSecret: 'cs_1_secret_1',
+        total: 1099,
+        description: 'Pack',
+        publishableKey: null,
       },
     },
   }),

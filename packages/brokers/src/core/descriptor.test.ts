@@ -5,20 +5,26 @@ import { ORDER_PARAMETERS } from '@router/orders';
 import { describe, expect, it } from 'vitest';
 import { brokersTable } from '../brokers-table.ts';
 import { brokerFolders, brokerModules } from '../discover.ts';
-import { CAPABILITY_METHODS, summarize } from './capabilities.ts';
-import { BROKER_ERROR_KINDS } from './errors.ts';
+import { CAPABILITY_METHODS, NO_CAPABILITIES, summarize } from './capabilities.ts';
+import { BROKER_ERROR_KINDS, BrokerError } from './errors.ts';
 import { createBrokerRegistry } from './registry.ts';
+import { isUnavailable } from './unavailable.ts';
 
-const brokers = brokerModules.map((module) => module.create());
+const all = brokerModules.map((module) => module.create());
+const brokers = all.filter((broker) => !isUnavailable(broker.descriptor));
+const unavailable = all.filter((broker) => isUnavailable(broker.descriptor));
 
 it('finds one broker per folder of adapters/, named as its folder', () => {
   expect(brokerModules.map((module) => module.descriptor.name)).toEqual(brokerFolders());
-  expect(() => createBrokerRegistry(brokers)).not.toThrow();
+  expect(() => createBrokerRegistry(all)).not.toThrow();
 });
 
 it('draws the brokers table (npm run brokers) from every descriptor', () => {
   const lines = brokersTable().split('\n');
   expect(lines).toHaveLength(brokerModules.length + 2);
+  for (const { descriptor } of unavailable) {
+    expect(lines.find((line) => line.includes(`(\`${descriptor.name}\``))).toMatch(/, unavailable\) \| — \|/);
+  }
   expect(lines.find((line) => line.includes('(`schwab`'))).toMatch(
     /\| OAuth \| stock, option \|.*\| yes \| yes \| — \| broker order id, recent orders \(terms\) \|$/,
   );
@@ -78,3 +84,49 @@ describe.each(brokers.map((broker) => [broker.descriptor.name, broker] as const)
     expect(summary.durations.length).toBeGreaterThan(0);
   });
 });
+
+describe.each(unavailable.map((broker) => [broker.descriptor.name, broker] as const))(
+  '%s (unavailable)',
+  (_name, broker) => {
+    const { descriptor } = broker;
+
+    it('declares nothing it could do, and says why in its help text', () => {
+      expect(descriptor.has).toEqual(NO_CAPABILITIES);
+      expect(descriptor.reference).toEqual({});
+      expect(descriptor.authentication).toMatchObject({ type: 'credentials', credentials: [] });
+      expect(descriptor.authentication.help?.length).toBeGreaterThan(40);
+    });
+
+    it('refuses to connect or place with that text', async () => {
+      const help = descriptor.authentication.help ?? '';
+      const ctx = { baseUrl: '' };
+      for (const attempt of [
+        broker.connect(ctx, { credentials: {} }),
+        broker.placeOrder(
+          ctx,
+          { secrets: {}, accounts: [] },
+          {
+            accountId: 'a',
+            clientOrderId: 'c',
+            order: {
+              symbol: 'AAPL',
+              class: 'stock',
+              action: 'buy',
+              quantity: 1,
+              quantity_type: 'fixed',
+              type: 'market',
+              duration: 'day',
+            },
+          },
+        ),
+      ]) {
+        const error = await attempt.then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(error).toBeInstanceOf(BrokerError);
+        expect((error as BrokerError).message).toBe(`${descriptor.title}: cannot be connected. ${help}`);
+      }
+    });
+  },
+);

@@ -26,6 +26,7 @@ const registry = createBrokerRegistry([
   fakeBroker({ name: 'alpha', title: 'alpha markets', status: 'beta' }),
   fakeBroker({ name: 'gone', title: 'Gone Broker', status: 'disabled', notice: 'API disabled by a merger' }),
   fakeBroker({ name: 'bravo', title: 'Bravo', scale: 1.2, authentication: { type: 'open', credentials: ['code'] } }),
+  fakeBroker({ name: 'aardvark', title: 'Aardvark', status: 'unavailable' }),
 ]);
 
 describe('createBrokerRegistry', () => {
@@ -33,12 +34,18 @@ describe('createBrokerRegistry', () => {
     expect(registry.get('zeta')?.descriptor.title).toBe('Zeta Securities');
     expect(registry.get('gone')?.descriptor.status).toBe('disabled');
     expect(registry.get('nope')).toBeUndefined();
-    expect(registry.list().map((broker) => broker.descriptor.name)).toEqual(['zeta', 'alpha', 'gone', 'bravo']);
+    expect(registry.list().map((broker) => broker.descriptor.name)).toEqual([
+      'zeta',
+      'alpha',
+      'gone',
+      'bravo',
+      'aardvark',
+    ]);
   });
 
-  it('lists working providers, active before beta, then by title, without server-only fields', () => {
+  it('lists providers but disabled ones, active, beta, then unavailable, by title, without server-only fields', () => {
     const providers = registry.providers();
-    expect(providers.map((provider) => provider.name)).toEqual(['bravo', 'zeta', 'alpha']);
+    expect(providers.map((provider) => provider.name)).toEqual(['bravo', 'zeta', 'alpha', 'aardvark']);
     expect(providers[1]).toEqual({
       name: 'zeta',
       title: 'Zeta Securities',

@@ -7,11 +7,11 @@ export interface BrokerRegistry {
   get(name: string): Broker | undefined;
   /** Every registered broker, disabled ones included, in registration order. */
   list(): readonly Broker[];
-  /** Providers whose adapter works (status not 'disabled'): active before beta, then by title. */
+  /** Providers users see (status not 'disabled'): active, then beta, then unavailable, each by title. */
   providers(): readonly Provider[];
 }
 
-const STATUS_ORDER = { active: 0, beta: 1, disabled: 2 } as const;
+const STATUS_ORDER = { active: 0, beta: 1, unavailable: 2, disabled: 3 } as const;
 
 /** The public part of a descriptor (server-only fields such as baseUrl stay here). */
 export function toProvider(descriptor: BrokerDescriptor): Provider {

@@ -1,10 +1,19 @@
-// The paper broker's accounts and orders: reads for a store transaction, and the writes of a
-// batch of them in two statements. Callers hold the account's transaction-level advisory lock
-// (the account row may not exist yet when `connect` creates it, so a row lock would not do).
-import type { PaperAccount, PaperChanges, PaperOrder, PaperSource } from '@router/brokers';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+// The paper broker's accounts, orders and symbol states: reads for a store transaction, one read
+// up front for a batch, and the writes of a batch in at most three statements. Callers hold the
+// account's transaction-level advisory lock (the account row may not exist yet when `connect`
+// creates it, so a row lock would not do).
+import {
+  type Known,
+  type PaperAccount,
+  type PaperChanges,
+  type PaperOrder,
+  type PaperSource,
+  type PaperSymbolState,
+  reachLevels,
+} from '@router/brokers';
+import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../client.ts';
-import { paperAccounts, paperOrders } from '../schema/index.ts';
+import { paperAccounts, paperOrders, paperSymbols } from '../schema/index.ts';
 import type { Transaction } from './executor.ts';
 
 /** Namespace of the advisory locks (first key of the two-key form): 'PAPR'. */
@@ -18,9 +27,13 @@ export function paperTransaction<T>(db: Database, accountId: string, fn: (tx: Tr
   });
 }
 
+const asOrders = (rows: Array<{ data: unknown }>) => rows.map((row) => row.data as PaperOrder);
 /** The account's state as the database holds it. */
 export function paperSource(tx: Transaction, accountId: string): PaperSource {
   const ofAccount = eq(paperOrders.accountId, accountId);
+  const open = and(ofAccount, eq(paperOrders.status, 'open'));
+  const orderWhere = async (where: SQL | undefined) =>
+    asOrders(await tx.select({ data: paperOrders.data }).from(paperOrders).where(where));
   return {
     async getAccount() {
       const [row] = await tx
@@ -30,61 +43,120 @@ export function paperSource(tx: Transaction, accountId: string): PaperSource {
       return row ? (row.data as PaperAccount) : null;
     },
     async getOrder(orderId) {
-      const [row] = await tx
-        .select({ data: paperOrders.data })
-        .from(paperOrders)
-        .where(and(ofAccount, eq(paperOrders.id, orderId)));
-      return row ? (row.data as PaperOrder) : null;
+      return (await orderWhere(and(ofAccount, eq(paperOrders.id, orderId))))[0] ?? null;
     },
     async findOrderByClientId(clientOrderId) {
-      const [row] = await tx
-        .select({ data: paperOrders.data })
-        .from(paperOrders)
-        .where(and(ofAccount, eq(paperOrders.clientOrderId, clientOrderId)));
-      return row ? (row.data as PaperOrder) : null;
+      return (await orderWhere(and(ofAccount, eq(paperOrders.clientOrderId, clientOrderId))))[0] ?? null;
     },
-    async listOpenOrders() {
+    async listOpenOrders(symbol) {
       const rows = await tx
         .select({ data: paperOrders.data })
         .from(paperOrders)
-        .where(and(ofAccount, eq(paperOrders.status, 'open')))
+        .where(symbol === undefined ? open : and(open, eq(paperOrders.symbol, symbol)))
         .orderBy(asc(paperOrders.createdAt), asc(paperOrders.id));
-      return rows.map((row) => row.data as PaperOrder);
+      return asOrders(rows);
+    },
+    async listReachedOrders(symbol, reach) {
+      // Each branch walks its partial index from the market outwards; an order sits in one branch.
+      const branch = (condition: SQL) =>
+        sql`select ${paperOrders.data} as data from ${paperOrders} where ${paperOrders.accountId} = ${accountId}
+            and ${paperOrders.status} = 'open' and ${paperOrders.symbol} = ${symbol} and ${condition}`;
+      const branches = [
+        branch(sql`${paperOrders.reachLow} >= ${reach.low}`),
+        branch(sql`${paperOrders.reachHigh} <= ${reach.high}`),
+      ];
+      if (reach.expiringBy !== undefined) branches.push(branch(sql`${paperOrders.expiresAt} <= ${reach.expiringBy}`));
+      const { rows } = await tx.execute<{ data: unknown }>(sql.join(branches, sql` union all `));
+      return asOrders(rows);
+    },
+    async listFills(since, limit) {
+      const rows = await tx
+        .select({ data: paperOrders.data })
+        .from(paperOrders)
+        .where(and(ofAccount, eq(paperOrders.status, 'filled'), gte(paperOrders.filledAt, since)))
+        .orderBy(desc(paperOrders.filledAt), desc(paperOrders.createdAt))
+        .limit(limit);
+      return asOrders(rows);
+    },
+    async getSymbol(symbol) {
+      const [row] = await tx
+        .select({ data: paperSymbols.data })
+        .from(paperSymbols)
+        .where(and(eq(paperSymbols.accountId, accountId), eq(paperSymbols.symbol, symbol)));
+      return row ? (row.data as PaperSymbolState) : null;
+    },
+    async listActiveSymbols() {
+      const rows = await tx
+        .select({ data: paperSymbols.data })
+        .from(paperSymbols)
+        .where(and(eq(paperSymbols.accountId, accountId), sql`${paperSymbols.open} > 0`));
+      return rows.map((row) => row.data as PaperSymbolState);
     },
   };
 }
 
-/** Upserts the account (first: orders reference it), then all orders in one statement. */
-/** The account's orders carrying any of these client order ids. */
-export async function findOrdersByClientIds(
+/**
+ * What a batch will need, in one query: the account, the orders of these client order ids, these
+ * symbols' states. The ids are a list of parameters (`in ($1, ...)`), which lets PostgreSQL use the
+ * partial index on client order ids; a subquery would not.
+ */
+export async function readAhead(
   tx: Transaction,
   accountId: string,
-  clientOrderIds: string[],
-): Promise<PaperOrder[]> {
-  const rows = await tx
-    .select({ data: paperOrders.data })
-    .from(paperOrders)
-    .where(and(eq(paperOrders.accountId, accountId), inArray(paperOrders.clientOrderId, clientOrderIds)));
-  return rows.map((row) => row.data as PaperOrder);
+  clientOrderIds: readonly string[],
+  symbols: readonly string[],
+): Promise<Known> {
+  const { rows } = await tx.execute<{ kind: string; data: unknown }>(sql`
+    select 'a' as kind, ${paperAccounts.data} as data from ${paperAccounts} where ${paperAccounts.id} = ${accountId}
+    union all
+    select 'o', ${paperOrders.data} from ${paperOrders}
+    where ${paperOrders.accountId} = ${accountId} and ${inArray(paperOrders.clientOrderId, [...clientOrderIds])}
+    union all
+    select 's', ${paperSymbols.data} from ${paperSymbols}
+    where ${paperSymbols.accountId} = ${accountId} and ${inArray(paperSymbols.symbol, [...symbols])}`);
+  const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.data);
+  return {
+    account: (of('a')[0] as PaperAccount | undefined) ?? null,
+    clientOrderIds,
+    orders: of('o') as PaperOrder[],
+    symbols,
+    states: of('s') as PaperSymbolState[],
+  };
 }
 
+/** Upserts the account (first: orders reference it), then all orders and all symbol states, one statement each. */
 export async function savePaperChanges(tx: Transaction, accountId: string, changes: PaperChanges): Promise<void> {
-  const { account, orders } = changes;
+  const { account, orders, symbols } = changes;
   if (account) {
     await tx
       .insert(paperAccounts)
       .values({ id: accountId, data: account })
       .onConflictDoUpdate({ target: paperAccounts.id, set: { data: account, updatedAt: sql`now()` } });
   }
-  if (orders.length === 0) return;
-  // The orders as one JSON array, in order of first write: one parameter however many there
-  // are. A client order id used twice fails on paper_orders_client_idx.
-  await tx.execute(sql`
-    insert into ${paperOrders} (account_id, id, client_order_id, status, created_at, data)
-    select ${accountId}, o->>'id', o->>'clientOrderId', o->>'status', (o->>'createdAt')::bigint, o
-    from jsonb_array_elements(${JSON.stringify(orders)}::jsonb) with ordinality as x(o, n)
-    order by n
-    on conflict (account_id, id) do update set
-      client_order_id = excluded.client_order_id, status = excluded.status,
-      created_at = excluded.created_at, data = excluded.data`);
+  if (orders.length > 0) {
+    // The orders as one JSON array, in order of first write: one parameter however many there
+    // are. A client order id used twice fails on paper_orders_client_idx.
+    const rows = orders.map((order) => {
+      const { low, high } = order.status === 'open' ? reachLevels(order) : {};
+      return { o: order, lo: low ?? null, hi: high ?? null };
+    });
+    await tx.execute(sql`
+      insert into ${paperOrders} (account_id, id, client_order_id, status, created_at, symbol, reach_low, reach_high,
+        expires_at, filled_at, data)
+      select ${accountId}, o->>'id', o->>'clientOrderId', o->>'status', (o->>'createdAt')::bigint, o->>'symbol',
+        (r->>'lo')::float8, (r->>'hi')::float8, (o->>'expiresAt')::bigint, (o->>'filledAt')::bigint, o
+      from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as x(r, n), lateral (select r->'o' as o) as y
+      order by n
+      on conflict (account_id, id) do update set
+        client_order_id = excluded.client_order_id, status = excluded.status, created_at = excluded.created_at,
+        symbol = excluded.symbol, reach_low = excluded.reach_low, reach_high = excluded.reach_high,
+        expires_at = excluded.expires_at, filled_at = excluded.filled_at, data = excluded.data`);
+  }
+  if (symbols.length > 0) {
+    await tx.execute(sql`
+      insert into ${paperSymbols} (account_id, symbol, open, data)
+      select ${accountId}, s->>'symbol', (s->>'open')::int, s
+      from jsonb_array_elements(${JSON.stringify(symbols)}::jsonb) as s
+      on conflict (account_id, symbol) do update set open = excluded.open, data = excluded.data`);
+  }
 }

@@ -1,9 +1,10 @@
+import { ACCOUNT_TYPE } from '@router/shared';
 import { sql } from 'drizzle-orm';
-import { bigint, check, integer, jsonb, pgTable, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
-/** SPEC §3 Account type: BASE 1, RECURRING 3. */
-export const ACCOUNT_TYPE = { BASE: 1, RECURRING: 3 } as const;
+/** SPEC §3 Account type (shared with the web app). */
+export { ACCOUNT_TYPE };
 
 /**
  * SPEC §3 Account: one per user, its signal credits. Every change of them is a row of
@@ -35,10 +36,17 @@ export const accounts = pgTable(
     signalsSpent: integer('signals_spent').notNull().default(0),
     /** SPEC §3: creditsTotal (credits granted in total), recurring.cancelAt, payments[]; sign-up codes. */
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** SPEC §3 Account.product: the plan of the running subscription ({type, name, credits, price, …}). */
+    product: jsonb('product').$type<Record<string, unknown>>(),
+    /** The Stripe customer of this user, made with the first payment session. */
+    stripeCustomerId: text('stripe_customer_id'),
+    /** The Stripe subscription whose periods set the plan credits. */
+    stripeSubscriptionId: text('stripe_subscription_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    index('accounts_stripe_customer_idx').on(t.stripeCustomerId),
     check('accounts_balance_check', sql`${t.balance} = ${t.credits} + ${t.recurringCredits}`),
     check(
       'accounts_credits_check',

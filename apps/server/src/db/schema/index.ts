@@ -1,6 +1,7 @@
 // The database schema, one file per domain. drizzle-kit generates db/migrations from it.
 export * from './accounts.ts';
 export * from './actions.ts';
+export * from './billing.ts';
 export * from './connectors.ts';
 export * from './credit-ledger.ts';
 export * from './email-tokens.ts';

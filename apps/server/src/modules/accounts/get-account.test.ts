@@ -23,9 +23,14 @@ describe('account', () => {
         JSON.stringify({
           creditsTotal: 75,
           signup: { referrerCode: 'secret-ref' },
-          payments: [{ credits: 25, price: 900 }],
+          payments: [{ credits: 1, price: 1 }],
         }),
       ],
+    );
+    await t.database.pool.query(
+      `insert into payments (user_id, reference, stripe_invoice_id, credits, price, currency, description, interval, created_at)
+       values ($1, 'in_1', 'in_1', 25, 900, 'usd', 'Plan', 'month', to_timestamp(1732447200))`,
+      [id],
     );
     const answer = await gql<{ account: Record<string, unknown> }>(t, headers, QUERY);
     expect(answer.data?.account).toMatchObject({
@@ -42,10 +47,21 @@ describe('account', () => {
       unlimited: false,
       cardPayments: false,
     });
+    // payments[] are the recorded payments (the `payments` table), not what the row's JSON holds.
     expect(JSON.parse(String(answer.data?.account.metadata))).toEqual({
       creditsTotal: 75,
       recurring: {},
-      payments: [{ credits: 25, price: 900 }],
+      payments: [
+        {
+          credits: 25,
+          price: 900,
+          currency: 'usd',
+          createdAt: 1_732_447_200_000,
+          stripeInvoiceId: 'in_1',
+          description: 'Plan',
+          interval: 'month',
+        },
+      ],
     });
     expect(answer.body).not.toContain('secret-ref');
   });

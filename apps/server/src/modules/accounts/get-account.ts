@@ -1,9 +1,11 @@
 // SPEC §3 Account for the `account` query: balance (signals left), credits, the recurring plan,
 // and metadata limited to what SPEC names (creditsTotal, recurring.cancelAt, payments[]); sign-up
-// codes kept on the row stay on the server. Also what the screens need beside SPEC's fields:
-// signals spent, the last grant (low-credit banner), unlimited credits, card payments offered.
+// codes kept on the row stay on the server; payments[] are the rows of `payments`, newest first.
+// Also what the screens need beside SPEC's fields: signals spent, the last grant (low-credit
+// banner), unlimited credits, card payments offered, the payments as typed entries.
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
+import { listPayments, type PaymentRow } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import type { Services } from '../../services.ts';
 
@@ -13,6 +15,22 @@ export interface AccountProductView {
   credits: number;
   /** Cents. */
   price: number;
+  /** The plan's billing interval (month, year). */
+  interval: string | null;
+}
+
+/** SPEC §3 Payment entry, with what the payments table shows beside it. */
+export interface PaymentView {
+  credits: number;
+  /** Cents. */
+  price: number;
+  currency: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  stripeInvoiceId: string | null;
+  description: string;
+  /** A plan's interval ('per month'); null for a one-time purchase. */
+  interval: string | null;
 }
 
 export interface AccountView {
@@ -23,8 +41,9 @@ export interface AccountView {
   recurringPeriodCredits: number;
   /** Seconds since the epoch (SPEC §3). */
   recurringPeriodEnd: number | null;
-  metadata: { creditsTotal: number; recurring: Record<string, unknown>; payments: unknown[] };
+  metadata: { creditsTotal: number; recurring: Record<string, unknown>; payments: PaymentView[] };
   product: AccountProductView | null;
+  payments: PaymentView[];
   signalsSpent: number;
   lastGrant: number | null;
   unlimited: boolean;
@@ -34,10 +53,40 @@ export interface AccountView {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Recent payments shown on Account & Billing. */
+export const RECENT_PAYMENTS = 24;
+
+const paymentView = (row: PaymentRow): PaymentView => ({
+  credits: row.credits,
+  price: row.price,
+  currency: row.currency,
+  createdAt: row.createdAt.getTime(),
+  stripeInvoiceId: row.stripeInvoiceId,
+  description: row.description,
+  interval: row.interval,
+});
+
+function productView(stored: Record<string, unknown> | null | undefined): AccountProductView | null {
+  if (!isObject(stored)) return null;
+  const number = (value: unknown) => (typeof value === 'number' ? value : 0);
+  return {
+    type: number(stored.type) || ACCOUNT_TYPE.RECURRING,
+    name: typeof stored.name === 'string' ? stored.name : 'Plan',
+    credits: number(stored.credits),
+    price: number(stored.price),
+    interval: typeof stored.interval === 'string' ? stored.interval : null,
+  };
+}
+
 /** The caller's account; a user without a row (made by SQL, not sign-up) has no credits. */
 export async function getAccount(services: Services, userId: number): Promise<AccountView> {
-  const [row, grant] = await Promise.all([findAccountOfUser(services.db, userId), lastGrant(services.db, userId)]);
+  const [row, grant, paid] = await Promise.all([
+    findAccountOfUser(services.db, userId),
+    lastGrant(services.db, userId),
+    listPayments(services.db, userId, RECENT_PAYMENTS),
+  ]);
   const stored = row?.metadata ?? {};
+  const payments = paid.map(paymentView);
   return {
     type: row?.type ?? ACCOUNT_TYPE.BASE,
     balance: row?.balance ?? 0,
@@ -48,10 +97,10 @@ export async function getAccount(services: Services, userId: number): Promise<Ac
     metadata: {
       creditsTotal: typeof stored.creditsTotal === 'number' ? stored.creditsTotal : 0,
       recurring: isObject(stored.recurring) ? stored.recurring : {},
-      payments: Array.isArray(stored.payments) ? stored.payments : [],
+      payments,
     },
-    // Products (subscriptions) arrive with the Stripe stage of billing.
-    product: null,
+    product: productView(row?.product),
+    payments,
     signalsSpent: row?.signalsSpent ?? 0,
     lastGrant: grant,
     unlimited: services.config.SIGNAL_CREDITS.unlimited,

@@ -1,15 +1,29 @@
 // A provider's adapter and its call context, from the server's configuration; broker failures
 // turned into AppErrors whose message is the broker's own ('<Title>: …').
-import { type Broker, type BrokerContext, configPrefix, isBrokerError, resolveBrokerContext } from '@router/brokers';
+import {
+  type Broker,
+  type BrokerContext,
+  configPrefix,
+  isBrokerError,
+  isUnavailable,
+  resolveBrokerContext,
+  unavailableError,
+} from '@router/brokers';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 
-/** The working adapter of `providerName`; NOT_FOUND for unknown or disabled providers. */
+/**
+ * The working adapter of `providerName`; NOT_FOUND for unknown or disabled providers, and for
+ * unavailable ones (listed, no public order API) the refusal their help text words.
+ */
 export function providerBroker(services: Services, providerName: string): Broker {
   const broker = services.brokers.get(providerName);
   if (!broker || broker.descriptor.status === 'disabled') {
     throw new AppError('NOT_FOUND', 'Provider not found', { field: 'providerName' });
+  }
+  if (isUnavailable(broker.descriptor)) {
+    throw new AppError('EXECUTION', unavailableError(broker.descriptor).message, { field: 'providerName' });
   }
   return broker;
 }

@@ -25,7 +25,7 @@ describe('PostgreSQL paper store', () => {
         positions: [{ symbol: 'AAPL', class: 'stock', quantity: 0.1, averagePrice: 123.45 }],
         priceScales: { AAPL: 1.0001 },
         createdAt: 1,
-        sweptAt: 2,
+        reserved: 0,
         orderSequence: 3,
       }),
     );
@@ -48,7 +48,7 @@ describe('PostgreSQL paper store', () => {
         positions: [],
         priceScales: {},
         createdAt: 1,
-        sweptAt: 1,
+        reserved: 0,
         orderSequence: 0,
       }),
     );

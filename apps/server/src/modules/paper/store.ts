@@ -1,7 +1,8 @@
 // The paper broker's store on PostgreSQL, committing in groups. Transactions on one account
 // queue in-process, so a burst on one account holds one pool connection, not one each; each
-// database transaction takes all that queued (up to `maxBatch`), runs them one after the other
-// over one in-memory view of the account, writes what they changed in two statements and
+// database transaction takes all that queued (up to `maxBatch`), reads what they announced
+// (account, client order ids, symbols) in one query, runs them one after the other over one
+// in-memory view of the account, writes what they changed in at most three statements and
 // commits once. Callers hear back after the commit. The advisory lock in the repository keeps
 // several server instances apart.
 import {
@@ -12,31 +13,29 @@ import {
   type PaperStore,
   type PaperWork,
   runBatch,
+  type TransactionHint,
 } from '@router/brokers';
 import type { Database } from '../../db/client.ts';
 import { isDataError } from '../../db/repositories/executor.ts';
-import {
-  findOrdersByClientIds,
-  paperSource,
-  paperTransaction,
-  savePaperChanges,
-} from '../../db/repositories/paper.repository.ts';
+import { paperSource, paperTransaction, readAhead, savePaperChanges } from '../../db/repositories/paper.repository.ts';
 
 export interface PostgresPaperStoreOptions {
   /** Most store transactions in one database transaction. */
   maxBatch?: number;
 }
 
+const NO_HINT: Required<TransactionHint> = { clientOrderIds: [], symbols: [] };
+
 export function createPostgresPaperStore(db: Database, options: PostgresPaperStoreOptions = {}): PaperStore {
-  return createQueuedPaperStore(async (accountId, works, clientOrderIds) => {
+  return createQueuedPaperStore(async (accountId, works, hint) => {
     try {
-      return await commitBatch(db, accountId, works, clientOrderIds);
+      return await commitBatch(db, accountId, works, hint);
     } catch (error) {
       if (works.length === 1 || !isDataError(error)) throw error;
       // One work's data (a constraint it breaks, a value PostgreSQL refuses) failed the batch:
       // run each alone, so that work fails and the others commit, as separate transactions.
       const outcomes: Outcome[] = [];
-      for (const work of works) outcomes.push(await commitBatch(db, accountId, [work], []).then(only, failed));
+      for (const work of works) outcomes.push(await commitBatch(db, accountId, [work], NO_HINT).then(only, failed));
       return outcomes;
     }
   }, options.maxBatch ?? 500);
@@ -45,21 +44,17 @@ export function createPostgresPaperStore(db: Database, options: PostgresPaperSto
 const only = ([outcome]: Outcome[]): Outcome => outcome ?? failed(new Error('paper batch returned no outcome'));
 const failed = (error: unknown): Outcome => ({ ok: false, error });
 
-/**
- * Runs the works in one database transaction; resolves once it is committed. The client order
- * ids they announced are read in one query first (else one query per order placed).
- */
+/** Runs the works in one database transaction; resolves once it is committed. */
 function commitBatch(
   db: Database,
   accountId: string,
   works: PaperWork[],
-  clientOrderIds: string[],
+  hint: Required<TransactionHint>,
 ): Promise<Outcome[]> {
   return paperTransaction(db, accountId, async (tx) => {
     const reads = watched(paperSource(tx, accountId));
     const state = createAccountState(accountId, reads.source);
-    if (clientOrderIds.length > 0)
-      state.know(clientOrderIds, await findOrdersByClientIds(tx, accountId, clientOrderIds));
+    state.know(await readAhead(tx, accountId, hint.clientOrderIds, hint.symbols));
     const { outcomes, changes } = await runBatch(accountId, state, works);
     // A failed read aborted the database transaction, whatever the work that met it did next.
     const failure = reads.failure();
@@ -85,6 +80,10 @@ function watched(source: PaperSource): { source: PaperSource; failure(): { error
       getOrder: watch(source.getOrder),
       findOrderByClientId: watch(source.findOrderByClientId),
       listOpenOrders: watch(source.listOpenOrders),
+      listReachedOrders: watch(source.listReachedOrders),
+      listFills: watch(source.listFills),
+      getSymbol: watch(source.getSymbol),
+      listActiveSymbols: watch(source.listActiveSymbols),
     },
     failure: () => failure,
   };

@@ -3,14 +3,15 @@
 import { userUpdateSchema } from '@router/shared';
 import { findUserByEmail, findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { requireViewer } from '../../graphql/guards.ts';
+import { requireSignedIn, requireViewer } from '../../graphql/guards.ts';
 import { type Caller, parseInput, rateLimited } from '../auth/caller.ts';
 import { sendEmailChange } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { EMAIL_TAKEN } from '../auth/signup.ts';
 
+/** Any signed-in user, customer or not (the web app tells a user without the customer bit so). */
 export async function getUser(caller: Caller): Promise<UserRow> {
-  const user = await findUserById(caller.services.db, requireViewer(caller).userId);
+  const user = await findUserById(caller.services.db, requireSignedIn(caller).userId);
   if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
   return user;
 }
@@ -24,6 +25,7 @@ export interface UserUpdateInput {
 /** Omitted (null) fields stay; an empty name clears it. */
 export async function updateProfile(caller: Caller, input: UserUpdateInput): Promise<UserRow> {
   const { services } = caller;
+  requireViewer(caller);
   const user = await getUser(caller);
   const parsed = parseInput(userUpdateSchema, {
     email: input.email ?? undefined,

@@ -28,6 +28,3 @@ export function afterSignupPath(search: string, email: string): string {
   query.set('stripe_email', email);
   return `/signup/checkout?${query}`;
 }
-
-/** SPEC §9: a price id must start with price_; checkout skips to success otherwise. */
-export const isPriceId = (value: string | null): boolean => Boolean(value?.startsWith('price_'));

@@ -12,10 +12,11 @@ export const CreditsBannerDocument = graphql(`
   }
 `);
 
-/** Account & Billing's figures; SPEC §7: the account query is network-only. */
+/** Account & Billing: figures, plan and payments; SPEC §7: the account query is network-only. */
 export const AccountCreditsDocument = graphql(`
   query AccountCredits {
     account {
+      type
       balance
       credits
       recurringCredits
@@ -24,7 +25,91 @@ export const AccountCreditsDocument = graphql(`
       signalsSpent
       unlimited
       cardPayments
+      metadata
+      product {
+        name
+        credits
+        price
+        interval
+      }
+      payments {
+        credits
+        price
+        currency
+        createdAt
+        stripeInvoiceId
+        description
+        interval
+      }
     }
+  }
+`);
+
+/** What is on sale: Stripe prices with credits (packs, plans) or professional status. */
+export const AccountProductsDocument = graphql(`
+  query AccountProducts {
+    accountProducts {
+      stripePriceId
+      name
+      description
+      credits
+      price
+      currency
+      type
+      interval
+      professional
+    }
+  }
+`);
+
+/** A Stripe Checkout session for a price, or the billing portal without one. */
+export const AccountPaymentSessionDocument = graphql(`
+  query AccountPaymentSession($stripePriceId: String, $coupon: String) {
+    accountPaymentSession(stripePriceId: $stripePriceId, coupon: $coupon) {
+      url
+    }
+  }
+`);
+
+export const AccountInvoiceDocument = graphql(`
+  query AccountInvoice($id: String!) {
+    accountInvoice(id: $id) {
+      id
+      invoicePdf
+    }
+  }
+`);
+
+/** SPEC §7 accountSignupPaymentSession: the card form's client secret after sign-up. */
+export const AccountSignupPaymentSessionDocument = graphql(`
+  query AccountSignupPaymentSession(
+    $email: String!
+    $stripePriceId: String!
+    $successUrl: String
+    $cancelUrl: String
+    $coupon: String
+    $promotionCode: String
+  ) {
+    accountSignupPaymentSession(
+      email: $email
+      stripePriceId: $stripePriceId
+      successUrl: $successUrl
+      cancelUrl: $cancelUrl
+      coupon: $coupon
+      promotionCode: $promotionCode
+    ) {
+      clientSecret
+      total
+      description
+      publishableKey
+    }
+  }
+`);
+
+/** SPEC §7 accountUpgrade: the professional application. */
+export const AccountUpgradeDocument = graphql(`
+  mutation AccountUpgrade($metadata: JSON!) {
+    accountUpgrade(metadata: $metadata)
   }
 `);
 

@@ -1,9 +1,8 @@
 import { creditCauseLabel } from '@router/shared';
-import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
-import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { MoreFooter } from '../../components/more-footer.tsx';
 import { formatCount, formatDateTime, formatIsoSeconds } from '../../lib/format.ts';
+import { BillingSection } from './billing-section.tsx';
 import { useLedger } from './use-ledger.ts';
 
 /** +12 · −1 (a real minus sign). */
@@ -14,13 +13,7 @@ export const formatChange = (credits: number): string =>
 export function LedgerTable() {
   const ledger = useLedger();
   return (
-    <Card as="section" className="shadow-sm mb-4" aria-labelledby="credit-history-title" aria-busy={ledger.loading}>
-      <Card.Header className="bg-body">
-        <h2 id="credit-history-title" className="h6 m-0 d-flex align-items-center gap-2">
-          Credit history
-          {ledger.loading && <DelayedSpinner className="d-inline-flex align-items-center" />}
-        </h2>
-      </Card.Header>
+    <BillingSection id="credit-history" title="Credit history" busy={ledger.loading}>
       <Table responsive hover size="sm" className="mb-0 align-middle">
         <thead>
           <tr>
@@ -49,6 +42,6 @@ export function LedgerTable() {
         </tbody>
       </Table>
       {ledger.hasMore && <MoreFooter loading={ledger.loading} onMore={ledger.more} />}
-    </Card>
+    </BillingSection>
   );
 }

@@ -1,8 +1,33 @@
-// Billing wording shared by the banner and Account & Billing (not in SPEC; ours).
+// Billing wording shared by the banner, Account & Billing and the checkout screens (not in SPEC
+// unless marked; ours).
+import { CARD_PAYMENTS_OFF } from '@router/shared';
 
 /** How credits come without card payments (no STRIPE_SECRET_KEY). */
-export const GRANTED_BY_ADMIN =
-  'Card payments are not configured on this server: credits are granted by an administrator.';
+export const GRANTED_BY_ADMIN = CARD_PAYMENTS_OFF;
 
 /** Signals left with SIGNAL_CREDITS=unlimited. */
 export const UNLIMITED = 'Unlimited';
+
+/** SPEC §2 Account & Billing: a subscription without an end date. */
+export const ACTIVATE_SUBSCRIPTION = 'Please click the link below to activate the subscription.';
+
+export const CHECKOUT_RETURN = {
+  waiting: 'Thank you: your payment went through. Your credits appear as soon as Stripe confirms it.',
+  confirmed: 'Payment confirmed: your credits are in.',
+  slow: 'Stripe has not confirmed the payment yet. Your credits appear here once it does; reload this page in a minute.',
+  cancelled: 'Payment cancelled: nothing was charged.',
+} as const;
+
+/** Stripe.js (js.stripe.com) did not load: offline, blocked, or a server without a publishable key. */
+export const CARD_FORM_UNAVAILABLE =
+  "The card form could not be loaded from Stripe (js.stripe.com). Check your connection or your browser's blocker and reload this page, or continue and buy credits later on Account & Billing.";
+
+/** The professional application's payment and its return (SPEC §2: success content not shown; ours). */
+export const UPGRADE_TEXT = {
+  applied: 'Your application was received.',
+  notOnSale:
+    'Professional status is not on sale on this server: an administrator reviews your application and grants it.',
+  waiting: 'Thank you: your payment went through. Professional status starts as soon as Stripe confirms it.',
+  done: 'You now have professional status.',
+  slow: 'Stripe has not confirmed the payment yet. Reload this page in a minute.',
+} as const;

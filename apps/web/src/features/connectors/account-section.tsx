@@ -9,12 +9,15 @@ export function AccountSection({
   onRename,
   onNotifications,
   onNewHook,
+  actions,
   children,
 }: {
   account: ConnectorAccount;
   onRename: (account: ConnectorAccount, name: string) => Promise<string | null>;
   onNotifications: (account: ConnectorAccount) => void;
   onNewHook: (account: ConnectorAccount) => void;
+  /** More of the account's actions (a paper account's own screen). */
+  actions?: ReactNode;
   children: ReactNode;
 }) {
   const id = useId();
@@ -71,6 +74,7 @@ export function AccountSection({
         >
           Notifications
         </button>
+        {actions}
       </div>
       {children}
     </section>

@@ -10,6 +10,7 @@ import { PlatformPanel } from '../hooks/platform-panel.tsx';
 import { useHookActions } from '../hooks/use-hook-actions.ts';
 import { useHooks } from '../hooks/use-hooks.ts';
 import { NotificationsDialog } from '../notifications/notifications-dialog.tsx';
+import { PaperAccountLink } from '../paper/paper-account-link.tsx';
 import { AccountSection } from './account-section.tsx';
 import { BrandLogo } from './brand-logo.tsx';
 import { capabilitiesLine } from './capabilities.ts';
@@ -118,6 +119,9 @@ export function ConnectorCard({
             onRename={renameAccount}
             onNotifications={setNotifying}
             onNewHook={setCreatingFor}
+            actions={
+              connector.providerName === 'paper' && <PaperAccountLink connectorKey={connector.key} account={account} />
+            }
           >
             {creatingFor?.id === account.id && (
               <div className="mb-3">

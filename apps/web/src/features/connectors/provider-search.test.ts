@@ -18,18 +18,20 @@ describe('provider grid (SPEC §2)', () => {
     provider('paper', 'Paper Trading'),
     provider('gone', 'Gone', 'disabled'),
     provider('alpaca', 'Alpaca'),
+    provider('lightspeed', 'Lightspeed', 'unavailable'),
+    provider('ameritrade', 'Ameritrade', 'unavailable'),
   ]);
 
-  it('lists active providers, then beta, without disabled ones', () => {
-    expect(all.map((p) => p.name)).toEqual(['alpaca', 'paper', 'schwab']);
+  it('lists active providers, then beta, then unavailable ones, without disabled ones', () => {
+    expect(all.map((p) => p.name)).toEqual(['alpaca', 'paper', 'schwab', 'ameritrade', 'lightspeed']);
   });
 
   it('searches titles case-insensitively', () => {
     expect(searchProviders(all, 'PAPER').map((p) => p.name)).toEqual(['paper']);
-    expect(searchProviders(all, ' a ').map((p) => p.name)).toEqual(['alpaca', 'paper', 'schwab']);
+    expect(searchProviders(all, ' a ').map((p) => p.name)).toEqual(['alpaca', 'paper', 'schwab', 'ameritrade']);
     expect(searchProviders(all, 'sch').map((p) => p.name)).toEqual(['schwab']);
     expect(searchProviders(all, 'nothing')).toEqual([]);
-    expect(searchProviders(all, '')).toHaveLength(3);
+    expect(searchProviders(all, '')).toHaveLength(5);
   });
 });
 

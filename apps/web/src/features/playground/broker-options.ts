@@ -1,5 +1,6 @@
 // SPEC §2 broker select: connected brokers, a separator, then the other active brokers; the
 // default is the route's provider, else the first connected, else the first unconnected.
+// Unavailable providers (no order API) have no parameters to document: they are not offered.
 import type { Provider } from '@router/orders';
 import type { ProviderMap } from '../../lib/providers.tsx';
 import type { PlaygroundConnector } from './connectors.ts';
@@ -16,7 +17,8 @@ export function brokerOptions(providers: ProviderMap, connectors: readonly Playg
     return provider ? [provider] : [];
   });
   const others = [...providers.values()].filter(
-    (provider) => !connectedNames.has(provider.name) && provider.status !== 'disabled',
+    (provider) =>
+      !connectedNames.has(provider.name) && provider.status !== 'disabled' && provider.status !== 'unavailable',
   );
   return { connected, others };
 }

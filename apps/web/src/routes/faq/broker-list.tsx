@@ -1,12 +1,12 @@
 import { BrandLogo } from '../../features/connectors/brand-logo.tsx';
 import { capabilitiesLine } from '../../features/connectors/capabilities.ts';
-import { connectableProviders } from '../../features/connectors/provider-search.ts';
+import { supportedProviders } from '../../features/connectors/provider-search.ts';
 import { useProviders } from '../../lib/providers.tsx';
 
 /** The brokers this server connects to, with what each supports (from their references). */
 export function BrokerList() {
   const { providers } = useProviders();
-  const brokers = connectableProviders(providers.values());
+  const brokers = supportedProviders(providers.values());
   if (brokers.length === 0) return <p className="mb-0">The broker list could not be loaded; reload the page.</p>;
   return (
     <ul className="list-unstyled mb-0">

@@ -29,6 +29,7 @@ describe('General FAQs (/faq)', () => {
     expect(within(brokers).getByText('Alpaca')).toBeTruthy();
     expect(within(brokers).getByText('Schwab').parentElement?.textContent).toMatch(/beta/);
     expect(within(brokers).queryByText('Gone Broker')).toBeNull();
+    expect(within(brokers).queryByText('Lightspeed')).toBeNull();
   });
 
   it('gives the operator’s support address, in the answer and the footer', async () => {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { BrandLogo } from '../../features/connectors/brand-logo.tsx';
-import { connectableProviders } from '../../features/connectors/provider-search.ts';
+import { supportedProviders } from '../../features/connectors/provider-search.ts';
 import { FAQ_PATH, PRODUCT_NAME } from '../../lib/links.ts';
 import { useProviders } from '../../lib/providers.tsx';
 
@@ -32,7 +32,7 @@ const STEPS = [
 export function Component() {
   useDocumentTitle('Alerts to orders');
   const { providers } = useProviders();
-  const brokers = connectableProviders(providers.values());
+  const brokers = supportedProviders(providers.values());
   return (
     <div className="mx-auto landing">
       <section className="row g-4 align-items-center mb-4" aria-labelledby="landing-title">

@@ -6,6 +6,10 @@ import { renderRoute } from '../../test/render-route.tsx';
 const CUSTOMER = 4;
 const BASE = Date.UTC(2024, 0, 31, 14, 5, 7);
 const account = (overrides: Record<string, unknown> = {}) => ({
+  type: 1,
+  metadata: '{}',
+  product: null,
+  payments: [],
   balance: 7,
   credits: 3,
   recurringCredits: 4,

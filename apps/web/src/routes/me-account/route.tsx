@@ -1,29 +1,75 @@
+import { ACCOUNT_TYPE } from '@router/shared';
 import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { AccountSummary } from '../../features/billing/account-summary.tsx';
+import { BuyCredits } from '../../features/billing/buy-credits.tsx';
+import { CheckoutReturn, noteCheckoutStart } from '../../features/billing/checkout-return.tsx';
 import { AccountCreditsDocument } from '../../features/billing/documents.ts';
 import { LedgerTable } from '../../features/billing/ledger-table.tsx';
+import { PaymentsTable } from '../../features/billing/payments-table.tsx';
+import { ProfessionalCard } from '../../features/billing/professional-card.tsx';
+import { SubscriptionCard } from '../../features/billing/subscription-card.tsx';
 import { GRANTED_BY_ADMIN } from '../../features/billing/texts.ts';
+import { useStripeRedirect } from '../../features/billing/use-stripe-redirect.ts';
+import { useSession } from '../../lib/session.tsx';
+
+const PORTAL = 'portal';
 
 /**
- * SPEC §2 Account & Billing: signals left, signals spent in total, and the credit history.
- * The subscription card, the recent payments table (invoices) and buying credits belong between
- * the figures and the history; they come with card payments (issue 14, Stripe).
+ * SPEC §2 Account & Billing: signals left and spent, the subscription card, buying packs and
+ * plans on Stripe Checkout (a ?coupon= of the address applies), Manage billing (Stripe's portal),
+ * recent payments with their invoices, the professional-status card and the credit history.
+ * Without card payments on this server it says how credits are granted instead.
  */
 export function Component() {
   useDocumentTitle('Account & Billing');
-  const [account] = useQuery({ query: AccountCreditsDocument, requestPolicy: 'network-only' });
+  const session = useSession();
+  const [params] = useSearchParams();
+  const coupon = params.get('coupon') ?? undefined;
+  const [account, reexecute] = useQuery({ query: AccountCreditsDocument, requestPolicy: 'network-only' });
+  const stripe = useStripeRedirect();
   const data = account.data?.account;
+  const refresh = () => reexecute({ requestPolicy: 'network-only' });
+  const manage = () => void stripe.open(PORTAL);
   return (
     <>
-      <h1 className="h3 mb-4">Account &amp; Billing</h1>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-4">
+        <h1 className="h3 m-0 me-auto">Account &amp; Billing</h1>
+        {data?.cardPayments && (
+          <Button variant="outline-primary" size="sm" onClick={manage} disabled={stripe.busy !== null}>
+            {stripe.busy === PORTAL ? 'Opening Stripe…' : 'Manage billing'}
+          </Button>
+        )}
+      </div>
+      <CheckoutReturn account={data} refresh={refresh} />
+      {stripe.error && <Alert variant="danger">{stripe.error}</Alert>}
       <AccountSummary account={account} />
       {data && !data.cardPayments && !data.unlimited && (
         <Alert variant="secondary" className="small">
           {GRANTED_BY_ADMIN}
         </Alert>
       )}
+      {data?.cardPayments && (
+        <>
+          <SubscriptionCard account={data} onManage={manage} busy={stripe.busy !== null} />
+          <BuyCredits
+            busy={stripe.busy}
+            hasPlan={data.type === ACCOUNT_TYPE.RECURRING}
+            onBuy={(product) => {
+              noteCheckoutStart(data);
+              void stripe.open(product.stripePriceId, {
+                stripePriceId: product.stripePriceId,
+                ...(coupon ? { coupon } : {}),
+              });
+            }}
+          />
+          <PaymentsTable payments={data.payments} />
+        </>
+      )}
+      {!session.isProfessional && <ProfessionalCard />}
       <LedgerTable />
     </>
   );

@@ -27,6 +27,19 @@ describe('Brokers & Webhooks: connect dialog (SPEC §2, §4, §5, §8)', () => {
     expect(calls('ConnectorCreate')).toHaveLength(0);
   });
 
+  it('says why an unavailable provider cannot be connected, with no form and no connect call', async () => {
+    const { router, calls } = await render('/me/connector/lightspeed');
+    const dialog = await screen.findByRole('dialog', { name: 'Lightspeed is unavailable' });
+    expect(
+      within(dialog).getByText('Lightspeed publishes no order API. Connect a broker with an order API instead.'),
+    ).toBeTruthy();
+    expect(within(dialog).queryByRole('textbox')).toBeNull();
+    expect(within(dialog).queryByRole('button', { name: /connect|continue/i })).toBeNull();
+    fireEvent.click(within(dialog).getByText('Close', { selector: 'button' }));
+    await waitFor(() => expect(where(router)).toBe('/me/connector'));
+    expect(calls('ConnectorCreate')).toHaveLength(0);
+  });
+
   it('creates, then activates with the credentials in order, and goes back to the list', async () => {
     const activated = vi.fn();
     const { router, calls } = await render('/me/connector/alpaca', {

@@ -219,6 +219,9 @@ describe('provider tiles', () => {
     expect(within(supports).getByText('brackets')).toBeTruthy();
     expect(within(supports).queryByText('multi-leg')).toBeNull();
     expect(within(grid).getByRole('link', { name: 'Connect Schwab (beta)' }).textContent).toContain('beta');
+    const lightspeed = within(grid).getByRole('link', { name: 'Lightspeed (unavailable)' });
+    expect(lightspeed.textContent).toContain('Unavailable');
+    expect(lightspeed.getAttribute('aria-describedby')).toBeNull();
     const card = await screen.findByRole('article', { name: 'Paper Trading' });
     expect(within(card).getByText(/^Supports: Stock, Crypto · Market, Limit · brackets$/)).toBeTruthy();
   });

@@ -13,7 +13,7 @@ function render(path: string, handlers: Record<string, FakeHandler> = {}) {
 }
 
 describe('Brokers & Webhooks: provider grid (SPEC §2)', () => {
-  it('lists connectable providers with beta badge and notice, searching titles after 555 ms', async () => {
+  it('lists providers with beta and unavailable badges and notice, searching titles after 555 ms', async () => {
     await render('/me/connector');
     const grid = await screen.findByRole('list', { name: 'Brokers' });
     const tiles = () =>
@@ -26,12 +26,14 @@ describe('Brokers & Webhooks: provider grid (SPEC §2)', () => {
       'Connect E*TRADE',
       'Connect Paper Trading',
       'Connect Schwab (beta)',
+      'Lightspeed (unavailable)',
     ]);
+    expect(within(grid).getByText('Unavailable')).toBeTruthy();
     expect(within(grid).getByText('BitMEX closed its exchange; live orders are refused there.')).toBeTruthy();
     expect(screen.getByText('No brokers connected yet')).toBeTruthy();
 
     fill('Search brokers', 'PAPER');
-    expect(tiles()).toHaveLength(5);
+    expect(tiles()).toHaveLength(6);
     await waitFor(() => expect(tiles()).toEqual(['Connect Paper Trading']));
     fill('Search brokers', 'zzz');
     expect(await screen.findByText('No broker matches “zzz”.')).toBeTruthy();

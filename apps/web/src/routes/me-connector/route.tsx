@@ -7,6 +7,7 @@ import { ConnectDialog } from '../../features/connectors/connect-dialog.tsx';
 import { ConnectorList } from '../../features/connectors/connector-list.tsx';
 import { ConnectorsDocument } from '../../features/connectors/documents.ts';
 import { ProviderGrid } from '../../features/connectors/provider-grid.tsx';
+import { UnavailableDialog } from '../../features/connectors/unavailable-dialog.tsx';
 import { useProviders } from '../../lib/providers.tsx';
 
 const BASE = '/me/connector';
@@ -86,8 +87,12 @@ export function Component() {
 
       <ProviderGrid searchRef={searchRef} />
 
-      {provider && (
-        <ConnectDialog key={provider.name} provider={provider} onConnected={connected} onClose={closeDialog} />
+      {provider?.status === 'unavailable' ? (
+        <UnavailableDialog key={provider.name} provider={provider} onClose={closeDialog} />
+      ) : (
+        provider && (
+          <ConnectDialog key={provider.name} provider={provider} onConnected={connected} onClose={closeDialog} />
+        )
       )}
     </div>
   );

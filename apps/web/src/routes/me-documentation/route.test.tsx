@@ -71,6 +71,14 @@ describe('documentation: broker select (SPEC §2)', { timeout: 20_000 }, () => {
     expect(await screen.findByText(/There is no broker named “nope”; showing Alpaca/)).toBeTruthy();
   });
 
+  it('offers no unavailable broker, and says why when the route names one', async () => {
+    await open('/me/documentation/lightspeed');
+    expect(
+      await screen.findByText('Lightspeed is unavailable: Lightspeed publishes no order API. Showing Alpaca.'),
+    ).toBeTruthy();
+    expect(optionTexts(await select('Broker'))).not.toContain('Lightspeed');
+  });
+
   it('shows the account select only for more than one account', async () => {
     const accounts = [
       { id: 'PA-1', name: 'Main', dataType: 'cash', dataCurrency: 'USD' },

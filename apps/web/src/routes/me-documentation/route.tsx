@@ -21,6 +21,9 @@ export function Component() {
   const brokers = useMemo(() => brokerOptions(providers, connectors), [providers, connectors]);
   const settled = result.data !== undefined || result.error !== undefined;
   const provider = defaultBroker(brokers, providerName);
+  // A provider with no order API has no parameters to show: say why instead.
+  const named = providerName ? providers.get(providerName) : undefined;
+  const unavailable = named?.status === 'unavailable' ? named : undefined;
 
   let body: ReactNode;
   if (!settled) body = <DelayedSpinner />;
@@ -59,7 +62,9 @@ export function Component() {
       )}
       {settled && provider && providerName && provider.name !== providerName && (
         <div className="alert alert-warning" role="alert">
-          There is no broker named “{providerName}”; showing {provider.title}.
+          {unavailable
+            ? `${unavailable.title} is unavailable: ${unavailable.authentication.help ?? 'it cannot be connected.'} Showing ${provider.title}.`
+            : `There is no broker named “${providerName}”; showing ${provider.title}.`}
         </div>
       )}
       {body}

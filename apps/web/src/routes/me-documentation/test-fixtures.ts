@@ -74,8 +74,16 @@ export const TRADIER: Provider = {
 
 export const SCHWAB: Provider = { ...KRAKEN, name: 'schwab', title: 'Schwab', status: 'beta' };
 
-/** Server order: active by title, then beta. */
-export const PROVIDERS = [ALPACA, KRAKEN, PAPER, TRADIER, SCHWAB];
+export const LIGHTSPEED: Provider = {
+  name: 'lightspeed',
+  title: 'Lightspeed',
+  status: 'unavailable',
+  authentication: { type: 'credentials', credentials: [], help: 'Lightspeed publishes no order API.' },
+  reference: {},
+};
+
+/** Server order: active by title, then beta, then unavailable. */
+export const PROVIDERS = [ALPACA, KRAKEN, PAPER, TRADIER, SCHWAB, LIGHTSPEED];
 
 export interface ConnectorFixture {
   key: string;

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createPaperBroker } from './adapter.ts';
+import { createInstruments } from './instruments.ts';
 import { MINUTE, paperFixture, START } from './paper.fixture.ts';
-import { syntheticQuote } from './quotes.ts';
+import { createSyntheticQuote } from './quotes.ts';
 import { createMemoryPaperStore } from './store.ts';
+import { builtInSymbols } from './symbol-list.ts';
+
+const syntheticQuote = createSyntheticQuote(createInstruments(builtInSymbols()).levelOf);
 
 describe('paper broker: the Broker contract', () => {
   it('connects without credentials to a fresh demo account', async () => {

@@ -1,17 +1,22 @@
 // The paper broker: the Broker contract over the simulator and an injected store. Every call
-// runs in one store transaction on the account, first catching up on resting orders (sweep).
+// runs in one store transaction on the account, catching up first on the resting orders of the
+// symbols it touches (sweep.ts).
 import { randomInt } from 'node:crypto';
 import type { OrderResponse } from '@router/orders';
-import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
+import type { Broker, BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
-import { type Book, finish, type Market, openBook, priceAt, sweep } from './book.ts';
+import { describeAccount, type PaperAccountView, resetAccount } from './account-view.ts';
+import { type Book, finish, loadOrder, type Market, openBook, save } from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
-import { buyingPower, equity, positionOf } from './portfolio.ts';
-import { roundCash, roundPrice } from './precision.ts';
-import { type QuoteSource, syntheticQuote } from './quotes.ts';
-import { PAPER_TITLE, placeOrder } from './simulator.ts';
+import { createInstruments } from './instruments.ts';
+import { PAPER_TITLE } from './placing.ts';
+import { positionOf } from './portfolio.ts';
+import { createSyntheticQuote, type QuoteSource } from './quotes.ts';
+import { placeOrder } from './simulator.ts';
 import type { PaperStore, PaperStoreTransaction, TransactionHint } from './store.ts';
+import { sweep } from './sweep.ts';
+import { builtInSymbols, type ListedSymbol } from './symbol-list.ts';
 import type { PaperAccount, PaperOrder } from './types.ts';
 
 export interface PaperBrokerOptions {
@@ -22,6 +27,8 @@ export interface PaperBrokerOptions {
   now?: () => number;
   /** Market prices; the synthetic quote by default. */
   quote?: QuoteSource;
+  /** Symbols traded besides the built-in list (symbols.txt): a self-hoster's own (PAPER_SYMBOLS_FILE). */
+  symbols?: readonly ListedSymbol[];
   /** New account ids; random `PA-XXXXXXXX` by default. */
   newAccountId?: () => string;
 }
@@ -45,24 +52,34 @@ export function toOrderResponse(order: PaperOrder): OrderResponse {
   };
 }
 
+/** The paper broker, with what only a simulated account offers: its whole state, and a reset. */
 export type PaperBroker = BrokerWith<
   'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId'
->;
+> & {
+  accountView(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<PaperAccountView>;
+  /** Cancels the open orders, clears positions and puts the cash back to the starting cash. */
+  resetAccount(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<PaperAccountView>;
+};
+
+export function isPaperBroker(broker: Broker): broker is PaperBroker {
+  return broker.descriptor.name === paperDescriptor.name && 'accountView' in broker;
+}
 
 export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
   const { store } = options;
-  const quote = options.quote ?? syntheticQuote;
+  const instruments = createInstruments([...builtInSymbols(), ...(options.symbols ?? [])]);
+  const quote = options.quote ?? createSyntheticQuote(instruments.levelOf);
   const startingCash = options.startingCash ?? DEFAULT_STARTING_CASH;
   const newAccountId = options.newAccountId ?? randomAccountId;
   const clock = (ctx: BrokerContext) => ctx.now ?? options.now ?? Date.now;
 
-  /** Runs `work` on the account's book after a sweep; saves the book unless `save` is false. */
+  /** Runs `work` on the account's book; saves the book unless `keep` is false. */
   function withAccount<T>(
     ctx: BrokerContext,
     session: BrokerSession,
     accountId: string,
-    work: (book: Book, market: Market, tx: PaperStoreTransaction) => Promise<T> | T,
-    save = true,
+    work: (book: Book, tx: PaperStoreTransaction) => Promise<T> | T,
+    keep = true,
     hint?: TransactionHint,
   ): Promise<T> {
     // The server scopes connections to users; this keeps one connection off another's account.
@@ -77,28 +94,27 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
         const account = await tx.getAccount();
         if (!account)
           throw new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} no longer exists; reconnect`);
-        const book = openBook(account, await tx.listOpenOrders());
-        const market: Market = { now: clock(ctx)(), quote };
-        sweep(book, market);
-        const result = await work(book, market, tx);
-        if (save) {
-          await tx.putAccount(book.account);
-          for (const order of book.changed.values()) await tx.putOrder(order);
-        }
+        const market: Market = { now: clock(ctx)(), quote, instruments };
+        const book = openBook(account, tx, market);
+        const result = await work(book, tx);
+        if (keep) await save(book);
         return result;
       },
       hint,
     );
   }
 
-  /** The order as this transaction sees it (the sweep may have filled it). */
-  const latest = (book: Book, order: PaperOrder) => book.changed.get(order.id) ?? order;
+  /** The order as this transaction sees it, once its symbol is swept (it may have filled). */
+  const latest = async (book: Book, order: PaperOrder) => {
+    await sweep(book, [order.symbol]);
+    return book.orders.get(order.id) ?? order;
+  };
 
   /** The order with this id or client order id, as this transaction sees it; null when none. */
   const find = (ctx: BrokerContext, session: BrokerSession, accountId: string, by: 'id' | 'clientId', id: string) =>
-    withAccount(ctx, session, accountId, async (book, _market, tx) => {
-      const order = by === 'id' ? (book.changed.get(id) ?? (await tx.getOrder(id))) : await tx.findOrderByClientId(id);
-      return order ? toOrderResponse(latest(book, order)) : null;
+    withAccount(ctx, session, accountId, async (book, tx) => {
+      const order = by === 'id' ? await loadOrder(book, id) : await tx.findOrderByClientId(id);
+      return order ? toOrderResponse(await latest(book, order)) : null;
     });
 
   const broker: PaperBroker = {
@@ -115,7 +131,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
         positions: [],
         priceScales: {},
         createdAt: now,
-        sweptAt: now,
+        reserved: 0,
         orderSequence: 0,
       };
       await store.transaction(account.id, async (tx) => {
@@ -142,20 +158,20 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
         ctx,
         session,
         input.accountId,
-        async (book, market, tx) => {
+        async (book, tx) => {
           // The same client order id again: the first order's answer, nothing placed.
           const existing = await tx.findOrderByClientId(input.clientOrderId);
-          if (existing) return toOrderResponse(latest(book, existing));
-          return toOrderResponse(placeOrder(book, market, { order: input.order, clientOrderId: input.clientOrderId }));
+          if (existing) return toOrderResponse(await latest(book, existing));
+          return toOrderResponse(await placeOrder(book, { order: input.order, clientOrderId: input.clientOrderId }));
         },
         true,
-        { clientOrderIds: [input.clientOrderId] },
+        { clientOrderIds: [input.clientOrderId], symbols: [input.order.symbol] },
       );
     },
 
     previewOrder(ctx, session, input) {
-      const preview = (book: Book, market: Market): OrderResponse => {
-        const order = placeOrder(book, market, { order: input.order, clientOrderId: input.clientOrderId });
+      const preview = async (book: Book): Promise<OrderResponse> => {
+        const order = await placeOrder(book, { order: input.order, clientOrderId: input.clientOrderId });
         return {
           id: input.clientOrderId,
           status: 'draft',
@@ -168,20 +184,18 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
 
     async cancelOrder(ctx, session, target) {
       const orderId = await orderIdToCancel(broker, ctx, session, target);
-      return withAccount(ctx, session, target.accountId, async (book, _market, tx) => {
-        const open = book.open.find((order) => order.id === orderId);
-        if (open) {
-          finish(book, open, 'canceled', 'Canceled on request');
-          return;
-        }
-        const known = book.changed.get(orderId) ?? (await tx.getOrder(orderId));
+      return withAccount(ctx, session, target.accountId, async (book) => {
+        const known = await loadOrder(book, orderId);
         if (!known) throw new BrokerError('OrderNotFound', PAPER_TITLE, `order ${orderId} not found`);
-        throw new BrokerError('InvalidOrder', PAPER_TITLE, `order ${orderId} is already ${known.status}`);
+        const order = await latest(book, known);
+        if (order.status !== 'open')
+          throw new BrokerError('InvalidOrder', PAPER_TITLE, `order ${orderId} is already ${order.status}`);
+        finish(book, order, 'canceled', 'Canceled on request');
       });
     },
 
     closePosition(ctx, session, accountId, symbol) {
-      return withAccount(ctx, session, accountId, (book, market) => {
+      return withAccount(ctx, session, accountId, async (book) => {
         const cls = positionOf(book.account, symbol.trim().toUpperCase())?.class ?? 'stock';
         const order = {
           symbol,
@@ -191,7 +205,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
           type: 'market',
           duration: 'day',
         } as const;
-        return toOrderResponse(placeOrder(book, market, { order }));
+        return toOrderResponse(await placeOrder(book, { order }));
       });
     },
 
@@ -200,20 +214,31 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
     findByBrokerId: (ctx, session, accountId, brokerOrderId) => find(ctx, session, accountId, 'id', brokerOrderId),
 
     getHoldings(ctx, session, accountId) {
-      return withAccount(ctx, session, accountId, (book, market): Holdings => {
-        const prices = priceAt(book, market, market.now);
+      return withAccount(ctx, session, accountId, async (book): Promise<Holdings> => {
+        const view = await describeAccount(book, { orders: 0, fills: 0 });
         return {
-          cash: book.account.cash,
-          equity: equity(book.account, prices),
-          buyingPower: buyingPower(book.account, book.open, prices),
-          currency: book.account.currency,
-          positions: book.account.positions.map((position) => ({
-            symbol: position.symbol,
-            quantity: position.quantity,
-            averagePrice: roundPrice(position.class, position.averagePrice),
-            marketValue: roundCash(position.quantity * prices(position.symbol, position.class)),
+          cash: view.cash,
+          equity: view.equity,
+          buyingPower: view.buyingPower,
+          currency: view.currency,
+          positions: view.positions.map(({ symbol, quantity, averagePrice, marketValue }) => ({
+            symbol,
+            quantity,
+            averagePrice,
+            marketValue,
           })),
         };
+      });
+    },
+
+    accountView(ctx, session, accountId) {
+      return withAccount(ctx, session, accountId, (book) => describeAccount(book));
+    },
+
+    resetAccount(ctx, session, accountId) {
+      return withAccount(ctx, session, accountId, async (book) => {
+        await resetAccount(book);
+        return describeAccount(book);
       });
     },
   };

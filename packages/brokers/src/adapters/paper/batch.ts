@@ -3,7 +3,7 @@
 // throws leaves nothing. A store can then make the batch durable at once.
 import { type AccountState, createAccountState, type PaperChanges } from './account-state.ts';
 import type { PaperStoreTransaction } from './store.ts';
-import type { PaperOrder } from './types.ts';
+import type { PaperOrder, PaperSymbolState } from './types.ts';
 
 export type PaperWork<T = unknown> = (tx: PaperStoreTransaction) => Promise<T>;
 
@@ -12,7 +12,7 @@ export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: 
 export interface BatchResult {
   /** One per work, in order. */
   outcomes: Outcome[];
-  /** Everything the works that succeeded wrote: the last account, each order's last version. */
+  /** Everything the works that succeeded wrote: the last account, each order's and symbol's last version. */
   changes: PaperChanges;
 }
 
@@ -24,6 +24,7 @@ export async function runBatch(
   const outcomes: Outcome[] = [];
   let account: PaperChanges['account'];
   const orders = new Map<string, PaperOrder>();
+  const symbols = new Map<string, PaperSymbolState>();
   for (const work of works) {
     const tx = createAccountState(accountId, state);
     try {
@@ -32,10 +33,14 @@ export async function runBatch(
       state.apply(changes);
       account = changes.account ?? account;
       for (const order of changes.orders) orders.set(order.id, order);
+      for (const state of changes.symbols) symbols.set(state.symbol, state);
       outcomes.push({ ok: true, value });
     } catch (error) {
       outcomes.push({ ok: false, error });
     }
   }
-  return { outcomes, changes: { ...(account ? { account } : {}), orders: [...orders.values()] } };
+  return {
+    outcomes,
+    changes: { ...(account ? { account } : {}), orders: [...orders.values()], symbols: [...symbols.values()] },
+  };
 }

@@ -1,32 +1,107 @@
-// One account's working state inside a store transaction: the account, its open orders and
-// the orders changed so far. Fills, exits (bracket children) and the sweep of resting orders.
+// One account's working state inside a store transaction: the account, the orders and symbol
+// states this call read or changed (loaded on demand from the store), the market, and the
+// bookkeeping of opening and finishing orders (held buying power, open orders per symbol).
 import type { OrderClass } from '@router/orders';
-import { type ScanResult, scan } from './matching.ts';
-import { applyFill, buyingPower, heldQuantity, openingQuantity, type PriceOf } from './portfolio.ts';
-import { roundPrice } from './precision.ts';
-import { type QuoteSource, symbolKey } from './quotes.ts';
-import { copyAccount, copyOrder, type PaperAccount, type PaperOrder, type PaperOrderStatus } from './types.ts';
-
-export interface Book {
-  account: PaperAccount;
-  open: PaperOrder[];
-  /** Orders created or changed in this transaction, to be saved. */
-  changed: Map<string, PaperOrder>;
-}
+import type { Instrument, Instruments } from './instruments.ts';
+import type { MarkOf } from './portfolio.ts';
+import { roundCash } from './precision.ts';
+import { priceOf, type ScaleOf } from './pricing.ts';
+import type { QuoteSource } from './quotes.ts';
+import type { PaperStoreTransaction } from './store.ts';
+import type { PaperAccount, PaperOrder, PaperOrderStatus, PaperSymbolState } from './types.ts';
 
 export interface Market {
   now: number;
   quote: QuoteSource;
+  instruments: Instruments;
 }
 
-/** Copies what the store gave, so a preview or a failed call leaves nothing half-changed. */
-export function openBook(account: PaperAccount, openOrders: readonly PaperOrder[]): Book {
-  return { account: copyAccount(account), open: openOrders.map(copyOrder), changed: new Map() };
+export interface Book {
+  account: PaperAccount;
+  tx: PaperStoreTransaction;
+  market: Market;
+  /** Orders read or made in this call, by id: the working copies. */
+  orders: Map<string, PaperOrder>;
+  /** Orders created or changed in this call, to be saved. */
+  changed: Map<string, PaperOrder>;
+  /** Symbol states read (null: none stored), and those changed. */
+  symbols: Map<string, PaperSymbolState | null>;
+  changedSymbols: Set<string>;
 }
 
-export function priceAt(book: Book, market: Market, at: number): PriceOf {
-  return (symbol: string, cls: OrderClass) =>
-    roundPrice(cls, market.quote(symbol, cls, at) * (book.account.priceScales[symbolKey(symbol)] ?? 1));
+/** `account` is the store's copy: this call may change it; nothing is saved unless `save` runs. */
+export function openBook(account: PaperAccount, tx: PaperStoreTransaction, market: Market): Book {
+  return { account, tx, market, orders: new Map(), changed: new Map(), symbols: new Map(), changedSymbols: new Set() };
+}
+
+export function instrumentOf(book: Book, symbol: string, cls: OrderClass): Instrument {
+  return book.market.instruments.resolve(symbol, cls);
+}
+
+export function scaleOf(book: Book): ScaleOf {
+  return (key) => book.account.priceScales[key] ?? 1;
+}
+
+export function priceAt(book: Book, instrument: Instrument, at: number): number {
+  return priceOf(instrument, at, book.market.quote, scaleOf(book));
+}
+
+/** Instruments and prices at an instant, each looked up once. */
+export function marksAt(book: Book, at: number): MarkOf {
+  const seen = new Map<string, ReturnType<MarkOf>>();
+  return (symbol, cls) => {
+    const key = `${cls}|${symbol}`;
+    let mark = seen.get(key);
+    if (!mark) {
+      const instrument = instrumentOf(book, symbol, cls);
+      mark = { instrument, price: priceAt(book, instrument, at) };
+      seen.set(key, mark);
+    }
+    return mark;
+  };
+}
+
+/** The book's working copies of orders the store returned: its own version of each wins. */
+export function adopt(book: Book, orders: readonly PaperOrder[]): PaperOrder[] {
+  return orders.map((order) => {
+    const own = book.orders.get(order.id);
+    if (own) return own;
+    book.orders.set(order.id, order);
+    return order;
+  });
+}
+
+export async function loadOrder(book: Book, orderId: string): Promise<PaperOrder | undefined> {
+  const own = book.orders.get(orderId);
+  if (own) return own;
+  const read = await book.tx.getOrder(orderId);
+  return read ? adopt(book, [read])[0] : undefined;
+}
+
+/** Open orders of a symbol, this call's new ones included, oldest first. */
+export async function openOrdersOf(book: Book, symbol: string): Promise<PaperOrder[]> {
+  const stored = adopt(book, await book.tx.listOpenOrders(symbol));
+  const all = new Set([...stored, ...[...book.orders.values()].filter((order) => order.symbol === symbol)]);
+  return [...all]
+    .filter((order) => order.status === 'open')
+    .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+}
+
+export async function symbolState(book: Book, symbol: string): Promise<PaperSymbolState | null> {
+  if (!book.symbols.has(symbol)) book.symbols.set(symbol, await book.tx.getSymbol(symbol));
+  return book.symbols.get(symbol) ?? null;
+}
+
+/** The symbol's state, to change; a state must have been read first (a sweep of the symbol reads it). */
+function stateFor(book: Book, order: PaperOrder): PaperSymbolState {
+  if (!book.symbols.has(order.symbol)) throw new Error(`paper: symbol ${order.symbol} changed before it was read`);
+  let state = book.symbols.get(order.symbol);
+  if (!state) {
+    state = { symbol: order.symbol, class: order.class, sweptAt: book.market.now, open: 0 };
+    book.symbols.set(order.symbol, state);
+  }
+  book.changedSymbols.add(order.symbol);
+  return state;
 }
 
 export function nextOrderId(book: Book): string {
@@ -34,9 +109,17 @@ export function nextOrderId(book: Book): string {
   return `${book.account.id}-${book.account.orderSequence}`;
 }
 
+/** Records a new order; an open one holds its reservation and counts as open for its symbol. */
 export function track(book: Book, order: PaperOrder): void {
+  book.orders.set(order.id, order);
   book.changed.set(order.id, order);
-  if (order.status === 'open' && !book.open.includes(order)) book.open.push(order);
+  if (order.status !== 'open') return;
+  book.account.reserved = roundCash(book.account.reserved + order.reservation);
+  const state = stateFor(book, order);
+  // From the first open order on, the symbol is swept from now (nothing rested before).
+  if (state.open === 0) state.sweptAt = Math.max(state.sweptAt, book.market.now);
+  state.open += 1;
+  if (order.expiresAt !== undefined) state.expiresAt = Math.min(state.expiresAt ?? order.expiresAt, order.expiresAt);
 }
 
 export function finish(
@@ -45,137 +128,30 @@ export function finish(
   status: Exclude<PaperOrderStatus, 'open'>,
   description: string,
 ): void {
+  // Only an order this book holds as open (read from the store, or tracked open) releases its hold.
+  if (order.status === 'open' && book.orders.get(order.id) === order) {
+    book.account.reserved = Math.max(0, roundCash(book.account.reserved - order.reservation));
+    const state = stateFor(book, order);
+    state.open = Math.max(0, state.open - 1);
+    if (state.open === 0) delete state.expiresAt;
+  }
   order.status = status;
   order.statusDescription = description;
   order.reservation = 0;
-  book.open = book.open.filter((other) => other !== order);
+  book.orders.set(order.id, order);
   book.changed.set(order.id, order);
 }
 
-/** Why this order cannot trade at this price now, or null. [kind, message] for a BrokerError. */
-export function tradeProblem(
-  book: Book,
-  order: PaperOrder,
-  price: number,
-  prices: PriceOf,
-): [kind: 'InvalidOrder' | 'InsufficientFunds', message: string] | null {
-  const held = heldQuantity(book.account, order.symbol);
-  const { quantity, symbol } = order;
-  if (order.action === 'sell' && quantity > held + 1e-9) {
-    return [
-      'InvalidOrder',
-      `cannot sell ${quantity} ${symbol}, ${held > 0 ? held : 'none'} held (sell_short opens a short position)`,
-    ];
-  }
-  if (order.action === 'sell_short' && held > 0) {
-    return ['InvalidOrder', `cannot sell ${symbol} short while holding it long; sell the position first`];
-  }
-  if (order.action === 'buy_to_cover' && quantity > -held + 1e-9) {
-    return ['InvalidOrder', `cannot cover ${quantity} ${symbol}, ${held < 0 ? -held : 'none'} sold short`];
-  }
-  const opening = openingQuantity(held, order.side === 'buy' ? quantity : -quantity);
-  if (opening > 0 && order.action !== 'close') {
-    const others = book.open.filter((other) => other !== order);
-    if (opening * price > buyingPower(book.account, others, prices) + 1e-6)
-      return ['InsufficientFunds', 'insufficient buying power'];
-  }
-  return null;
+/** Marks an order changed (a stop_limit order whose stop was hit). */
+export function touch(book: Book, order: PaperOrder): void {
+  book.changed.set(order.id, order);
 }
 
-function describeFill(order: PaperOrder, price: number): string {
-  return `Filled: ${order.side} ${order.quantity} ${order.symbol} at ${price}`;
-}
-
-/** Executes an order at a price; a resting order that can no longer trade is rejected. */
-export function fill(book: Book, market: Market, order: PaperOrder, at: number, price: number): void {
-  const prices = priceAt(book, market, at);
-  const problem = tradeProblem(book, order, price, prices);
-  if (problem) {
-    finish(book, order, 'rejected', `Rejected: ${problem[1]}`);
-    return;
+export async function save(book: Book): Promise<void> {
+  await book.tx.putAccount(book.account);
+  for (const order of book.changed.values()) await book.tx.putOrder(order);
+  for (const symbol of book.changedSymbols) {
+    const state = book.symbols.get(symbol);
+    if (state) await book.tx.putSymbol(state);
   }
-  applyFill(book.account, order.symbol, order.class, order.side === 'buy' ? order.quantity : -order.quantity, price);
-  order.fillPrice = price;
-  order.filledAt = at;
-  finish(book, order, 'filled', describeFill(order, price));
-  const sibling = order.ocoId ? book.open.find((other) => other.id === order.ocoId) : undefined;
-  if (sibling) finish(book, sibling, 'canceled', 'Canceled: the other exit of the bracket filled');
-  if (order.bracket) createExits(book, order, at, price);
-}
-
-/** A filled bracket entry gets its exits: a take-profit limit and a stop-loss stop, one cancels the other. */
-function createExits(book: Book, entry: PaperOrder, at: number, price: number): void {
-  const bracket = entry.bracket ?? {};
-  const long = entry.side === 'buy';
-  const exit = (type: 'limit' | 'stop', level: number, role: string): PaperOrder => ({
-    id: nextOrderId(book),
-    accountId: entry.accountId,
-    symbol: entry.symbol,
-    class: entry.class,
-    action: long ? 'sell' : 'buy_to_cover',
-    side: long ? 'sell' : 'buy',
-    quantity: entry.quantity,
-    type,
-    ...(type === 'limit' ? { limitPrice: level } : { stopPrice: level }),
-    duration: 'gtc',
-    status: 'open',
-    statusDescription: `Accepted: ${role} ${long ? 'sell' : 'buy'} ${entry.quantity} ${entry.symbol} at ${level}`,
-    createdAt: at,
-    reservation: 0,
-    parentId: entry.id,
-  });
-  const direction = long ? -1 : 1;
-  let stopLevel = bracket.stopLossPrice;
-  if (stopLevel === undefined && bracket.stopLossDistance !== undefined)
-    stopLevel = price + direction * bracket.stopLossDistance;
-  if (stopLevel === undefined && bracket.stopLossPercent !== undefined)
-    stopLevel = price * (1 + (direction * bracket.stopLossPercent) / 100);
-  const exits: PaperOrder[] = [];
-  if (bracket.takeProfitPrice !== undefined) exits.push(exit('limit', bracket.takeProfitPrice, 'take profit'));
-  if (stopLevel !== undefined) exits.push(exit('stop', roundPrice(entry.class, stopLevel), 'stop loss'));
-  const [first, second] = exits;
-  if (first && second) {
-    first.ocoId = second.id;
-    second.ocoId = first.id;
-  }
-  for (const order of exits) track(book, order);
-}
-
-/**
- * Executes resting orders the market reached since the last sweep, earliest first, so each
- * fill sees the cash and positions left by the ones before it; then expires day orders.
- */
-export function sweep(book: Book, market: Market): void {
-  const { now } = market;
-  const from = book.account.sweptAt;
-  if (now <= from) return;
-  const scans = new Map<PaperOrder, ScanResult>();
-  const scanOf = (order: PaperOrder): ScanResult => {
-    let result = scans.get(order);
-    if (!result) {
-      const start = Math.max(from, order.createdAt);
-      const end = Math.min(now, order.expiresAt ?? now);
-      result = scan(order, start, end, (at) => priceAt(book, market, at)(order.symbol, order.class));
-      scans.set(order, result);
-    }
-    return result;
-  };
-  for (;;) {
-    let next: { order: PaperOrder; at: number; price: number } | undefined;
-    for (const order of book.open) {
-      const execution = scanOf(order).execution;
-      if (execution && (!next || execution.at < next.at)) next = { order, ...execution };
-    }
-    if (!next) break;
-    fill(book, market, next.order, next.at, next.price);
-  }
-  for (const order of [...book.open]) {
-    if (scans.get(order)?.triggered && !order.triggered) {
-      order.triggered = true;
-      book.changed.set(order.id, order);
-    }
-    if (order.expiresAt !== undefined && order.expiresAt <= now)
-      finish(book, order, 'canceled', 'Canceled: expired at the end of the day');
-  }
-  book.account.sweptAt = now;
 }

@@ -1,7 +1,15 @@
 // What the paper broker supports, declared once: the docs screen, the playground and the order
 // validator read it. Only what the simulator really does is listed.
 import type { BrokerDescriptor } from '../../core/broker.ts';
-import { PAPER_CLASSES, PAPER_TITLE } from './simulator.ts';
+import { thirdFriday } from './instruments.ts';
+import { PAPER_CLASSES, PAPER_TITLE, PLACING_ACTIONS } from './placing.ts';
+
+/** An SPY call expiring in December of next year: an example that stays tradable. */
+function exampleOption(now: number): string {
+  const expiry = new Date(thirdFriday(new Date(now).getUTCFullYear() + 1, 12));
+  const date = expiry.toISOString().slice(2, 10).replaceAll('-', '');
+  return `SPY_${date}C00600000`;
+}
 
 export const paperDescriptor: BrokerDescriptor = {
   name: 'paper',
@@ -18,7 +26,7 @@ export const paperDescriptor: BrokerDescriptor = {
     listRecentOrders: false,
     idempotencyKey: true,
     brackets: true,
-    multiLeg: false,
+    multiLeg: true,
   },
   clientOrderId: { maxLength: 255, pattern: '^.+$' },
   authentication: {
@@ -29,35 +37,54 @@ export const paperDescriptor: BrokerDescriptor = {
   reference: {
     symbol: {
       required: true,
-      examples: ['AAPL', 'BTCUSD', 'EURUSD'],
-      examplesClass: ['stock', 'crypto', 'forex'],
-      examplesComment: 'Any symbol trades; prices are simulated (or taken from extra.price).',
+      examples: ['AAPL', 'BTCUSD', 'EURUSD', 'ES1!', exampleOption(Date.now()), 'US500'],
+      examplesClass: ['stock', 'crypto', 'forex', 'future', 'option', 'cfd'],
+      examplesComment:
+        'Listed symbols only (a few hundred US stocks and ETFs and their options, major crypto and forex pairs, ' +
+        'futures roots as ES1! or ESZ2026, index CFDs); others are refused with "Symbol not found". ' +
+        'Prices are simulated (or taken from extra.price).',
     },
-    class: { values: [...PAPER_CLASSES], comments: 'Stocks and crypto trade in fractions; forex in whole units.' },
+    class: {
+      values: [...PAPER_CLASSES],
+      comments:
+        'Stocks trade in fractions of a share, crypto to 8 decimals, options and futures in whole contracts ' +
+        '(100 shares per option; futures at their exchange multiplier), forex in units, CFDs to 0.01. ' +
+        'Futures, forex and CFDs are margined; the rest is paid in full.',
+    },
     action: {
       required: true,
-      values: ['buy', 'sell', 'sell_short', 'buy_to_cover', 'close', 'cancel'],
+      values: [...PLACING_ACTIONS, 'close', 'cancel'],
       comments:
-        'A cash account: sell only what you hold; sell_short opens a short, buy_to_cover closes it. ' +
+        'A cash account: sell only what you hold; sell_short opens a short, buy_to_cover closes it ' +
+        '(futures, forex and CFDs go short with sell). Options: buy_to_open, sell_to_open, buy_to_close, sell_to_close. ' +
         "close cancels the symbol's open orders and flattens its position; cancel cancels its open orders.",
     },
-    quantity: { required: true, examples: [1, 10, 0.5], comments: 'Not used by close and cancel.' },
+    quantity: {
+      required: true,
+      examples: [1, 10, 0.5],
+      comments: 'Not used by close and cancel. For a multi-leg order, the quantity of each leg.',
+    },
     quantity_type: {
       values: ['fixed', 'percent_of_equity', 'cash', 'percent_of_position'],
-      comments: 'percent_of_equity 50 buys half of the equity; cash is an amount in USD.',
+      comments: 'percent_of_equity 50 buys half of the equity; cash is an amount in USD (the notional).',
     },
-    type: { values: ['market', 'limit', 'stop', 'stop_limit'] },
-    limit_price: { examples: [185.5], comments: 'Required for limit and stop_limit orders.' },
-    stop_price: { examples: [195], comments: 'Required for stop and stop_limit orders.' },
-    take_profit_price: {
-      examples: [200],
+    type: { values: ['market', 'limit', 'stop', 'stop_limit'], comments: 'Multi-leg orders: market or limit.' },
+    limit_price: {
+      examples: [150],
       comments:
-        'buy and sell_short only: a limit exit placed when the entry fills; it cancels the stop loss when it fills.',
+        "Required for limit and stop_limit orders; snapped to the instrument's tick. For a multi-leg order, " +
+        'the net price per combo: positive for a debit paid, negative for a credit received.',
+    },
+    stop_price: { examples: [145], comments: 'Required for stop and stop_limit orders.' },
+    take_profit_price: {
+      examples: [165],
+      comments:
+        'Opening orders only: a limit exit placed when the entry fills; it cancels the stop loss when it fills.',
     },
     stop_loss_price: {
-      examples: [180],
+      examples: [140],
       comments:
-        'buy and sell_short only: a stop exit placed when the entry fills; it cancels the take profit when it fills.',
+        'Opening orders only: a stop exit placed when the entry fills; it cancels the take profit when it fills.',
     },
     stop_loss_price_distance: { examples: [5], comments: 'Stop loss this far from the entry fill price.' },
     stop_loss_price_percent: { examples: [2], comments: 'Stop loss this percentage away from the entry fill price.' },
@@ -69,6 +96,12 @@ export const paperDescriptor: BrokerDescriptor = {
       examples: ['my-order-1'],
       comments: 'A repeated client_id places nothing and returns the first response.',
     },
+    legs: {
+      comments:
+        'Options on one underlying, up to 8 legs, filled together (verticals, straddles, iron condors). ' +
+        'Leg quantities are ratios of the combo: 1/1/1/1 with quantity 2 trades two condors.',
+    },
+    group: { values: ['combo'], comments: 'Multi-leg orders are combos.' },
     extra: {
       values: ['price'],
       examples: ['{"price": "{{close}}"}'],

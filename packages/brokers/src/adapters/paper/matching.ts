@@ -1,8 +1,11 @@
-// When a resting order executes. Prices are sampled once a minute on minute boundaries (and at
-// the sweep's end), so an order's fill does not depend on how often the account is touched.
+// When a resting order executes. Prices are sampled once a minute on minute boundaries, so an
+// order's fill does not depend on how often the account is touched; and which orders a range of
+// prices reaches, so a sweep reads only those (an index on these levels).
 import type { PaperOrder } from './types.ts';
 
-const STEP = 60_000;
+export const STEP = 60_000;
+/** The simulated session closes at 20:00 UTC (16:00 in New York in summer): day orders expire, options and futures too. */
+export const SESSION_CLOSE_UTC_HOUR = 20;
 /** A sweep looks back at most this far; older stretches of an idle account are skipped. */
 const MAX_LOOKBACK = 7 * 24 * 3_600_000;
 
@@ -61,22 +64,70 @@ export function executionPrice(
   }
 }
 
-/** Sample instants in (from, to]: every minute boundary, then `to` itself. */
-export function* sampleTimes(from: number, to: number): Generator<number> {
+/** Sample instants in (from, to]: every minute boundary, at most a week back. */
+export function sampleTimes(from: number, to: number): number[] {
   const start = Math.max(from, to - MAX_LOOKBACK);
-  for (let at = Math.floor(start / STEP) * STEP + STEP; at < to; at += STEP) {
-    if (at > from) yield at;
-  }
-  if (to > from) yield to;
+  const times: number[] = [];
+  for (let at = Math.floor(start / STEP) * STEP + STEP; at <= to; at += STEP) times.push(at);
+  return times;
 }
 
-/** The first execution of a resting order in (from, to]. */
-export function scan(order: PaperOrder, from: number, to: number, priceAt: PriceAt): ScanResult {
+/** The first execution of a resting order at these sample instants (ascending) in (from, to]. */
+export function scan(
+  order: PaperOrder,
+  times: readonly number[],
+  from: number,
+  to: number,
+  priceAt: PriceAt,
+): ScanResult {
   let triggered = order.triggered ?? false;
-  for (const at of sampleTimes(from, to)) {
+  for (const at of times) {
+    if (at <= from) continue;
+    if (at > to) break;
     const result = executionPrice(order, priceAt(at), triggered, true);
     if (result.price !== undefined) return { execution: { at, price: result.price }, triggered: result.triggered };
     triggered = result.triggered;
   }
   return { triggered };
+}
+
+/** A level every range reaches: multi-leg orders price from their legs, so every sweep scans them. */
+export const ALWAYS_REACHED = Number.MAX_VALUE;
+
+/**
+ * The prices at which an open order may execute: when the lowest price seen is at or below `low`
+ * (a buy limit, a sell stop), or the highest at or above `high` (a sell limit, a buy stop).
+ */
+export function reachLevels(order: PaperOrder): { low?: number; high?: number } {
+  const buy = order.side === 'buy';
+  if (order.legs || order.type === 'market') return { low: ALWAYS_REACHED };
+  const limit = order.limitPrice ?? Number.NaN;
+  const stop = order.stopPrice ?? Number.NaN;
+  if (order.type === 'limit' || (order.type === 'stop_limit' && order.triggered)) {
+    return buy ? { low: limit } : { high: limit };
+  }
+  return buy ? { high: stop } : { low: stop };
+}
+
+/** What a sweep looks for: orders reached by the range [low, high], and those expiring by then. */
+export interface Reach {
+  low: number;
+  high: number;
+  expiringBy?: number;
+}
+
+export function isReached(order: PaperOrder, reach: Reach): boolean {
+  const { low, high } = reachLevels(order);
+  return (
+    (low !== undefined && low >= reach.low) ||
+    (high !== undefined && high <= reach.high) ||
+    (reach.expiringBy !== undefined && order.expiresAt !== undefined && order.expiresAt <= reach.expiringBy)
+  );
+}
+
+/** The next session close after `now`. */
+export function sessionClose(now: number): number {
+  const close = new Date(now);
+  close.setUTCHours(SESSION_CLOSE_UTC_HOUR, 0, 0, 0);
+  return close.getTime() > now ? close.getTime() : close.getTime() + 86_400_000;
 }

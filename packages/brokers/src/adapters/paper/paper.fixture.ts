@@ -4,6 +4,7 @@ import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { createPaperBroker } from './adapter.ts';
 import type { QuoteSource } from './quotes.ts';
 import { createMemoryPaperStore, type PaperStore } from './store.ts';
+import type { ListedSymbol } from './symbol-list.ts';
 
 /** Monday 6 January 2025, 14:30 UTC. */
 export const START = Date.UTC(2025, 0, 6, 14, 30);
@@ -11,9 +12,10 @@ export const MINUTE = 60_000;
 
 export interface FixtureOptions {
   startingCash?: number;
-  /** Market prices by time; default: the `prices` map, whatever the time. */
+  /** Market prices by time; default: the `prices` map (by price key: AAPL, BTCUSD, ES), whatever the time. */
   quote?: QuoteSource;
   store?: PaperStore;
+  symbols?: ListedSymbol[];
 }
 
 export async function paperFixture(options: FixtureOptions = {}) {
@@ -33,6 +35,7 @@ export async function paperFixture(options: FixtureOptions = {}) {
     quote,
     now: () => now,
     ...(options.startingCash !== undefined ? { startingCash: options.startingCash } : {}),
+    ...(options.symbols ? { symbols: options.symbols } : {}),
     newAccountId: () => `PA-TEST${++accounts}`,
   });
   const ctx: BrokerContext = { baseUrl: '' };
@@ -60,6 +63,7 @@ export async function paperFixture(options: FixtureOptions = {}) {
     place: (fields: Partial<Order>, clientOrderId = `signal-${++signals}`) =>
       broker.placeOrder(ctx, session, { accountId, clientOrderId, order: order(fields) }),
     holdings: () => broker.getHoldings(ctx, session, accountId),
+    view: () => broker.accountView(ctx, session, accountId),
     getOrder: (clientOrderId: string) => broker.findByClientId(ctx, session, accountId, clientOrderId),
     /** Moves the clock; the next call on the account sweeps resting orders up to it. */
     advance: (ms: number) => {

@@ -1,70 +1,123 @@
-// Cash and positions of a paper account: a cash account without margin. Longs are paid in
-// full; a short's proceeds are credited but its market value stays locked as collateral.
+// Cash and positions of a paper account, without borrowing. Instruments paid in full (stocks,
+// crypto, options): longs are paid, a short's proceeds are credited but twice its market value
+// stays locked. Margined instruments (futures, forex, CFDs): a fill moves no cash until it
+// closes (realized P&L), and a fraction of the notional is held while the position is open.
 import type { OrderClass } from '@router/orders';
+import type { Instrument } from './instruments.ts';
 import { roundCash } from './precision.ts';
-import type { PaperAccount, PaperOrder, PaperPosition } from './types.ts';
+import type { PaperAccount, PaperPosition } from './types.ts';
 
-/** The current price of a symbol for this account (synthetic quote × the account's scale). */
-export type PriceOf = (symbol: string, cls: OrderClass) => number;
-
-export function positionOf(account: PaperAccount, symbol: string): PaperPosition | undefined {
-  return account.positions.find((position) => position.symbol === symbol);
+export interface Mark {
+  instrument: Instrument;
+  price: number;
 }
 
-export function heldQuantity(account: PaperAccount, symbol: string): number {
-  return positionOf(account, symbol)?.quantity ?? 0;
+/** The instrument of a position's symbol and its price now (synthetic quote × the account's scale). */
+export type MarkOf = (symbol: string, cls: OrderClass) => Mark;
+
+/** A fill to book or to try: a signed quantity (negative: a sale) at a price. */
+export interface Trade {
+  instrument: Instrument;
+  quantity: number;
+  price: number;
 }
 
-export function equity(account: PaperAccount, priceOf: PriceOf): number {
+/** The position in a symbol (of a class: AAPL the stock and AAPL as a CFD are two positions). */
+export function positionOf(account: PaperAccount, symbol: string, cls?: OrderClass): PaperPosition | undefined {
+  return account.positions.find(
+    (position) => position.symbol === symbol && (cls === undefined || position.class === cls),
+  );
+}
+
+export function heldQuantity(account: PaperAccount, instrument: Instrument): number {
+  return positionOf(account, instrument.symbol, instrument.class)?.quantity ?? 0;
+}
+
+/** The position after a trade (undefined when flat) and the cash the trade moves. */
+function traded(before: PaperPosition | undefined, trade: Trade): { after?: PaperPosition; cash: number } {
+  const { instrument, quantity, price } = trade;
+  const held = before?.quantity ?? 0;
+  const average = before?.averagePrice ?? price;
+  // Quantities carry up to 8 decimals (crypto); round off floating point noise below that.
+  const next = Math.round((held + quantity) * 1e9) / 1e9;
+  const closed =
+    held !== 0 && Math.sign(quantity) !== Math.sign(held)
+      ? Math.sign(held) * Math.min(Math.abs(quantity), Math.abs(held))
+      : 0;
+  const cash =
+    instrument.margin === undefined
+      ? -quantity * price * instrument.multiplier
+      : closed * (price - average) * instrument.multiplier;
+  if (next === 0) return { cash };
+  let averagePrice = average;
+  if (Math.sign(next) !== Math.sign(held))
+    averagePrice = price; // opened or flipped at this price
+  else if (Math.abs(next) > Math.abs(held)) averagePrice = (held * average + quantity * price) / next;
+  return { after: { symbol: instrument.symbol, class: instrument.class, quantity: next, averagePrice }, cash };
+}
+
+/** What a position adds to equity: its value, or for a margined one its open P&L. */
+function equityPart(position: PaperPosition, mark: Mark): number {
+  const { instrument, price } = mark;
+  if (instrument.margin === undefined) return position.quantity * price * instrument.multiplier;
+  return position.quantity * (price - position.averagePrice) * instrument.multiplier;
+}
+
+/** What a position adds to buying power (negative: what it holds). Longs paid in full hold nothing more. */
+function powerPart(position: PaperPosition | undefined, mark: Mark): number {
+  if (!position) return 0;
+  const { instrument, price } = mark;
+  const value = position.quantity * price * instrument.multiplier;
+  if (instrument.margin === undefined) return position.quantity < 0 ? 2 * value : 0;
+  return equityPart(position, mark) - Math.abs(value) * instrument.margin;
+}
+
+export function equity(account: PaperAccount, markOf: MarkOf): number {
   let total = account.cash;
-  for (const position of account.positions) total += position.quantity * priceOf(position.symbol, position.class);
+  for (const position of account.positions) total += equityPart(position, markOf(position.symbol, position.class));
+  return roundCash(total);
+}
+
+/** What a new position may use: cash, less what short and margined positions hold, less open orders' holds. */
+export function buyingPower(account: PaperAccount, markOf: MarkOf): number {
+  let total = account.cash - account.reserved;
+  for (const position of account.positions) total += powerPart(position, markOf(position.symbol, position.class));
   return roundCash(total);
 }
 
 /**
- * What a new position may cost: equity less the market value of every position (longs are
- * paid, shorts are collateralized) less what open orders hold.
+ * The buying power these trades would use (negative: free), and whether any opens or grows a
+ * position (trades that only reduce positions are never refused for money).
  */
-export function buyingPower(account: PaperAccount, openOrders: readonly PaperOrder[], priceOf: PriceOf): number {
-  let shortValue = 0;
-  for (const position of account.positions) {
-    if (position.quantity < 0) shortValue -= position.quantity * priceOf(position.symbol, position.class);
-  }
-  const reserved = openOrders.reduce((sum, order) => sum + order.reservation, 0);
-  return roundCash(account.cash - 2 * shortValue - reserved);
-}
-
-/** Of a buy (positive) or sell (negative) quantity, the part that opens or grows a position. */
-export function openingQuantity(held: number, signedQuantity: number): number {
-  if (signedQuantity > 0) return held >= 0 ? signedQuantity : Math.max(0, signedQuantity + held);
-  return held <= 0 ? -signedQuantity : Math.max(0, -signedQuantity - held);
-}
-
-/** Books a fill: cash moves by the trade's value, the position's size and average price change. */
-export function applyFill(
+export function powerUsed(
   account: PaperAccount,
-  symbol: string,
-  cls: OrderClass,
-  signedQuantity: number,
-  price: number,
-): void {
-  account.cash = roundCash(account.cash - signedQuantity * price);
-  const position = positionOf(account, symbol);
-  if (!position) {
-    account.positions.push({ symbol, class: cls, quantity: signedQuantity, averagePrice: price });
-    return;
+  trades: readonly Trade[],
+  markOf: MarkOf,
+): { used: number; opens: boolean } {
+  const positions = new Map<string, PaperPosition | undefined>();
+  let change = 0;
+  let opens = false;
+  for (const trade of trades) {
+    const { symbol, class: cls } = trade.instrument;
+    const key = `${cls}|${symbol}`;
+    const before = positions.has(key) ? positions.get(key) : positionOf(account, symbol, cls);
+    const { after, cash } = traded(before, trade);
+    const mark = markOf(symbol, cls);
+    change += cash + powerPart(after, mark) - powerPart(before, mark);
+    const held = before?.quantity ?? 0;
+    if (after && (Math.abs(after.quantity) > Math.abs(held) + 1e-9 || Math.sign(after.quantity) !== Math.sign(held))) {
+      opens = true;
+    }
+    positions.set(key, after);
   }
-  const before = position.quantity;
-  // Quantities carry up to 8 decimals (crypto); round off floating point noise below that.
-  const after = Math.round((before + signedQuantity) * 1e9) / 1e9;
-  if (after === 0) {
-    account.positions = account.positions.filter((other) => other !== position);
-    return;
-  }
-  if (Math.sign(after) !== Math.sign(before)) {
-    position.averagePrice = price; // flipped: the remainder was opened at this price
-  } else if (Math.abs(after) > Math.abs(before)) {
-    position.averagePrice = (before * position.averagePrice + signedQuantity * price) / after;
-  }
-  position.quantity = after;
+  return { used: roundCash(-change), opens };
+}
+
+/** Books a fill: cash moves, the position's size and average price change. */
+export function applyFill(account: PaperAccount, trade: Trade): void {
+  const before = positionOf(account, trade.instrument.symbol, trade.instrument.class);
+  const { after, cash } = traded(before, trade);
+  account.cash = roundCash(account.cash + cash);
+  const index = before ? account.positions.indexOf(before) : account.positions.length;
+  account.positions.splice(index, before ? 1 : 0, ...(after ? [after] : []));
 }

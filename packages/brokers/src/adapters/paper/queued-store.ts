@@ -6,10 +6,14 @@ import type { Outcome, PaperWork } from './batch.ts';
 import type { PaperStore, TransactionHint } from './store.ts';
 
 /**
- * Runs works of one account in order; throws when the batch as a whole failed. `clientOrderIds`:
- * those the works said they will look up (TransactionHint), for one read up front.
+ * Runs works of one account in order; throws when the batch as a whole failed. `hint`: what the
+ * works said they will look up (their TransactionHints together), for one read up front.
  */
-export type RunPaperBatch = (accountId: string, works: PaperWork[], clientOrderIds: string[]) => Promise<Outcome[]>;
+export type RunPaperBatch = (
+  accountId: string,
+  works: PaperWork[],
+  hint: Required<TransactionHint>,
+) => Promise<Outcome[]>;
 
 interface Queued {
   work: PaperWork;
@@ -29,7 +33,10 @@ export function createQueuedPaperStore(runBatch: RunPaperBatch, maxBatch = 500):
         outcomes = await runBatch(
           accountId,
           batch.map((queued) => queued.work),
-          batch.flatMap((queued) => queued.hint?.clientOrderIds ?? []),
+          {
+            clientOrderIds: batch.flatMap((queued) => queued.hint?.clientOrderIds ?? []),
+            symbols: [...new Set(batch.flatMap((queued) => queued.hint?.symbols ?? []))],
+          },
         );
       } catch (error) {
         outcomes = batch.map(() => ({ ok: false, error }));

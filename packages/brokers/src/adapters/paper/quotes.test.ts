@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createInstruments } from './instruments.ts';
 import { sampleTimes } from './matching.ts';
-import { syntheticQuote } from './quotes.ts';
+import { createSyntheticQuote } from './quotes.ts';
+import { builtInSymbols } from './symbol-list.ts';
+
+const syntheticQuote = createSyntheticQuote(createInstruments(builtInSymbols()).levelOf);
 
 const T = Date.UTC(2025, 0, 6, 14, 30);
 const MINUTE = 60_000;
@@ -23,10 +27,9 @@ describe('syntheticQuote', () => {
     expect(new Set(week).size).toBeGreaterThan(1000);
   });
 
-  it('prices forex in five decimals and unknown symbols in their class range', () => {
-    const eur = syntheticQuote('EURUSD', 'forex', T);
-    expect(eur).toBeCloseTo(1.085, 1);
-    expect(Math.round(eur * 1e5)).toBeCloseTo(eur * 1e5, 6);
+  it('walks around the listed level, and a hashed one for a key the list lacks', () => {
+    expect(syntheticQuote('EURUSD', 'forex', T)).toBeCloseTo(1.085, 1);
+    expect(syntheticQuote('ES', 'future', T) / 5500).toBeCloseTo(1, 0);
     const unknown = syntheticQuote('ZZZQ', 'stock', T);
     expect(unknown).toBeGreaterThan(8);
     expect(unknown).toBeLessThan(600);
@@ -34,13 +37,10 @@ describe('syntheticQuote', () => {
 });
 
 describe('sampleTimes', () => {
-  it('samples on minute boundaries after `from`, then `to`', () => {
-    expect([...sampleTimes(T + 10_000, T + 2 * MINUTE + 5_000)]).toEqual([
-      T + MINUTE,
-      T + 2 * MINUTE,
-      T + 2 * MINUTE + 5_000,
-    ]);
-    expect([...sampleTimes(T, T)]).toEqual([]);
+  it('samples on minute boundaries in (from, to], whenever the account is touched', () => {
+    expect(sampleTimes(T + 10_000, T + 2 * MINUTE + 5_000)).toEqual([T + MINUTE, T + 2 * MINUTE]);
+    expect(sampleTimes(T, T + MINUTE)).toEqual([T + MINUTE]);
+    expect(sampleTimes(T, T)).toEqual([]);
   });
 
   it('looks back at most a week', () => {

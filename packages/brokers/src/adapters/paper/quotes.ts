@@ -1,33 +1,18 @@
 // A deterministic synthetic market: each symbol's price is a smooth function of the symbol and
 // the time, so the simulator needs no market data and tests can predict every fill.
 import type { OrderClass } from '@router/orders';
-import { roundPrice } from './precision.ts';
 
-/** The price of a symbol at an instant (ms since epoch). */
-export type QuoteSource = (symbol: string, cls: OrderClass, at: number) => number;
+/**
+ * The price of an instrument's price key at an instant (ms since epoch): AAPL, BTCUSD, EURUSD,
+ * a futures root (ES), a CFD (US500). Options and dated futures are priced from these.
+ */
+export type QuoteSource = (key: string, cls: OrderClass, at: number) => number;
 
-/** Rough real-world levels for the documented examples; other symbols get a hashed level. */
-const KNOWN_BASES: Record<string, number> = {
-  AAPL: 190,
-  MSFT: 420,
-  NVDA: 120,
-  TSLA: 250,
-  AMZN: 185,
-  GOOGL: 170,
-  META: 500,
-  SPY: 520,
-  QQQ: 450,
-  BTCUSD: 65000,
-  ETHUSD: 3200,
-  SOLUSD: 150,
-  EURUSD: 1.085,
-  GBPUSD: 1.27,
-  USDJPY: 150,
-  AUDUSD: 0.66,
-};
+/** The level a key's walk moves around, when the symbol list gives one. */
+export type LevelOf = (key: string, cls: OrderClass) => number | undefined;
 
 /** Relative amplitude of the slowest wave, by class (forex moves least, crypto most). */
-const VOLATILITY: Partial<Record<OrderClass, number>> = { stock: 0.04, crypto: 0.08, forex: 0.008 };
+const VOLATILITY: Partial<Record<OrderClass, number>> = { stock: 0.04, crypto: 0.08, forex: 0.008, future: 0.03 };
 
 const HOUR = 3_600_000;
 /** Wave periods and relative amplitudes: a day, a few hours, under an hour, minutes. */
@@ -43,7 +28,7 @@ export function symbolKey(symbol: string): string {
 }
 
 /** FNV-1a, 32 bits: a stable seed per symbol. */
-function hash(text: string): number {
+export function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
@@ -74,33 +59,34 @@ interface Curve {
   waves: Array<{ period: number; amplitude: number; phase: number }>;
 }
 
-const curves = new Map<string, Curve>();
-
-function curveOf(key: string, cls: OrderClass): Curve {
-  const cacheKey = `${cls}:${key}`;
-  const cached = curves.get(cacheKey);
-  if (cached) return cached;
-  const random = generator(hash(cacheKey));
-  const base = KNOWN_BASES[key] ?? hashedBase(cls, random);
-  const volatility = VOLATILITY[cls] ?? 0.04;
-  const curve: Curve = {
-    base,
-    waves: WAVES.map((wave) => ({
-      period: wave.period * (0.8 + 0.4 * random()),
-      amplitude: volatility * wave.weight,
-      phase: 2 * Math.PI * random(),
-    })),
+/** A smooth deterministic walk per key: level × exp(sum of sine waves); not rounded. */
+export function createSyntheticQuote(levelOf: LevelOf): QuoteSource {
+  const curves = new Map<string, Curve>();
+  const curveOf = (key: string, cls: OrderClass): Curve => {
+    const cacheKey = `${cls}:${key}`;
+    const cached = curves.get(cacheKey);
+    if (cached) return cached;
+    const random = generator(hash(cacheKey));
+    const base = levelOf(key, cls) ?? hashedBase(cls, random);
+    const volatility = VOLATILITY[cls] ?? 0.04;
+    const curve: Curve = {
+      base,
+      waves: WAVES.map((wave) => ({
+        period: wave.period * (0.8 + 0.4 * random()),
+        amplitude: volatility * wave.weight,
+        phase: 2 * Math.PI * random(),
+      })),
+    };
+    // Keys come from what users trade: bound the cache rather than let it grow without end.
+    if (curves.size >= 10_000) curves.clear();
+    curves.set(cacheKey, curve);
+    return curve;
   };
-  // Symbols come from users: bound the cache rather than let it grow without end.
-  if (curves.size >= 10_000) curves.clear();
-  curves.set(cacheKey, curve);
-  return curve;
+  return (key, cls, at) => {
+    const curve = curveOf(symbolKey(key), cls);
+    let exponent = 0;
+    for (const wave of curve.waves)
+      exponent += wave.amplitude * Math.sin((2 * Math.PI * at) / wave.period + wave.phase);
+    return curve.base * Math.exp(exponent);
+  };
 }
-
-/** The built-in quote source: base × exp(sum of sine waves), rounded like a broker's price. */
-export const syntheticQuote: QuoteSource = (symbol, cls, at) => {
-  const curve = curveOf(symbolKey(symbol), cls);
-  let exponent = 0;
-  for (const wave of curve.waves) exponent += wave.amplitude * Math.sin((2 * Math.PI * at) / wave.period + wave.phase);
-  return roundPrice(cls, curve.base * Math.exp(exponent));
-};

@@ -57,7 +57,7 @@ describe('paper simulator: market orders and the ledger', () => {
     expect(
       await paper.place({ symbol: 'BTCUSD', class: 'crypto', quantity: 1000, quantity_type: 'cash' }),
     ).toMatchObject({
-      status_description: 'Filled: buy 0.02 BTCUSD at 50000',
+      status_description: 'Filled: buy 0.02 BTC/USD at 50000',
     });
     expect(await paper.place({ action: 'sell', quantity: 25, quantity_type: 'percent_of_position' })).toMatchObject({
       status_description: 'Filled: sell 125 AAPL at 100',
@@ -94,11 +94,13 @@ describe('paper simulator: market orders and the ledger', () => {
 
   it('refuses what it does not simulate', async () => {
     const paper = await paperFixture();
-    expect(await rejection(paper.place({ class: 'option', symbol: 'AAPL250117C00200000' }))).toMatchObject({
+    expect(await rejection(paper.place({ class: 'bond', symbol: '912828YK0' }))).toMatchObject({
       kind: 'InvalidOrder',
-      brokerMessage: 'option orders are not supported',
+      brokerMessage: 'bond orders are not supported',
     });
-    expect(await rejection(paper.place({ action: 'buy_to_open' }))).toMatchObject({ kind: 'InvalidOrder' });
+    expect(await rejection(paper.place({ action: 'buy_to_open' }))).toMatchObject({
+      brokerMessage: 'action buy_to_open is not supported for stock orders',
+    });
     expect(await rejection(paper.place({ duration: 'gtd' }))).toMatchObject({ kind: 'InvalidOrder' });
     expect(await rejection(paper.place({ type: 'limit' }))).toMatchObject({
       brokerMessage: 'limit_price is required for limit orders',

@@ -1,35 +1,30 @@
 // Placing, closing and canceling on a paper account: turns a normalized order into a paper
-// order, checks it like a cash account would, and executes it when the market allows.
-import type { Order, OrderClass } from '@router/orders';
-import { BrokerError } from '../../core/errors.ts';
-import { type Book, fill, finish, type Market, nextOrderId, priceAt, track, tradeProblem } from './book.ts';
+// order, refuses what a broker would (unknown symbols, expired contracts, what a cash account
+// cannot do), and executes it when the market allows. Multi-leg orders: combo.ts.
+import { isActionValidForClass, type Order } from '@router/orders';
+import { type Book, finish, marksAt, openOrdersOf, priceAt, scaleOf, track } from './book.ts';
+import { placeCombo } from './combo.ts';
+import type { Instrument } from './instruments.ts';
 import { executionPrice } from './matching.ts';
-import { equity, heldQuantity, openingQuantity } from './portfolio.ts';
-import { roundQuantity } from './precision.ts';
-import { symbolKey } from './quotes.ts';
+import {
+  baseOrder,
+  checkTrade,
+  DURATIONS,
+  invalid,
+  PLACING_ACTIONS,
+  type PlaceRequest,
+  rest,
+  tradable,
+} from './placing.ts';
+import { equity, heldQuantity } from './portfolio.ts';
+import { roundQuantity, roundToTick } from './precision.ts';
+import { unscaledPrice } from './pricing.ts';
+import { sweep } from './sweep.ts';
+import { fill } from './trading.ts';
 import type { PaperBracket, PaperOrder } from './types.ts';
 
-export const PAPER_TITLE = 'Paper Trading';
-export const PAPER_CLASSES: readonly OrderClass[] = ['stock', 'crypto', 'forex'];
-const ACTIONS = new Set(['buy', 'sell', 'sell_short', 'buy_to_cover']);
-const DURATIONS = new Set(['day', 'gtc', 'ioc', 'fok']);
-/** Day orders end with the simulated session at 20:00 UTC (16:00 in New York in summer). */
-const SESSION_CLOSE_UTC_HOUR = 20;
-
-export interface PlaceRequest {
-  order: Order;
-  clientOrderId?: string;
-}
-
-function invalid(message: string): BrokerError {
-  return new BrokerError('InvalidOrder', PAPER_TITLE, message);
-}
-
-export function sessionClose(now: number): number {
-  const close = new Date(now);
-  close.setUTCHours(SESSION_CLOSE_UTC_HOUR, 0, 0, 0);
-  return close.getTime() > now ? close.getTime() : close.getTime() + 86_400_000;
-}
+const ACTIONS: ReadonlySet<string> = new Set(PLACING_ACTIONS);
+const OPENING_ACTIONS = new Set(['buy', 'sell_short', 'buy_to_open', 'sell_to_open']);
 
 /** The price a signal carried (`extra.price`, e.g. TradingView's {{close}}), if any. */
 function priceHint(order: Order): number | undefined {
@@ -38,53 +33,34 @@ function priceHint(order: Order): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-function baseOrder(book: Book, request: PlaceRequest, symbol: string, now: number): PaperOrder {
-  const { order } = request;
-  return {
-    id: nextOrderId(book),
-    accountId: book.account.id,
-    ...(request.clientOrderId !== undefined ? { clientOrderId: request.clientOrderId } : {}),
-    symbol,
-    class: order.class,
-    action: order.action,
-    side: order.action === 'buy' || order.action === 'buy_to_cover' ? 'buy' : 'sell',
-    quantity: 0,
-    type: 'market',
-    duration: order.duration,
-    status: 'open',
-    statusDescription: '',
-    createdAt: now,
-    reservation: 0,
-  };
-}
-
 /** Places an order (or a close or cancel signal) and returns its record. Throws BrokerError. */
-export function placeOrder(book: Book, market: Market, request: PlaceRequest): PaperOrder {
+export async function placeOrder(book: Book, request: PlaceRequest): Promise<PaperOrder> {
   const { order } = request;
-  if (order.legs?.length) throw invalid('multi-leg orders are not supported');
-  if (!PAPER_CLASSES.includes(order.class)) throw invalid(`${order.class} orders are not supported`);
-  const symbol = order.symbol.trim().toUpperCase();
-  if (!symbol) throw invalid('symbol is required');
+  if (order.legs?.length) return placeCombo(book, request);
+  const instrument = tradable(book, order.symbol, order.class);
+  await sweep(book, [instrument.symbol]);
   const hint = priceHint(order);
   if (hint !== undefined) {
-    // Anchor this symbol's synthetic path to the signal's price for the account's later fills.
-    book.account.priceScales[symbolKey(symbol)] = hint / market.quote(symbol, order.class, market.now);
+    // Anchor this instrument's synthetic path to the signal's price for the account's later fills.
+    const unscaled = unscaledPrice(instrument, book.market.now, book.market.quote, scaleOf(book));
+    book.account.priceScales[instrument.scaleKey] = hint / unscaled;
   }
-  if (order.action === 'cancel') return cancelSymbol(book, market, request, symbol);
-  if (order.action === 'close') return closeSymbol(book, market, request, symbol);
-  return placeNew(book, market, request, symbol);
+  if (order.action === 'cancel') return cancelSymbol(book, request, instrument);
+  if (order.action === 'close') return closeSymbol(book, request, instrument);
+  return placeNew(book, request, instrument);
 }
 
-function cancelOpenOrders(book: Book, symbol: string, reason: string): number {
-  const targets = book.open.filter((open) => open.symbol === symbol);
+async function cancelOpenOrders(book: Book, symbol: string, reason: string): Promise<number> {
+  const targets = await openOrdersOf(book, symbol);
   for (const target of targets) finish(book, target, 'canceled', reason);
   return targets.length;
 }
 
 /** `cancel`: cancels the symbol's open orders. Nothing to cancel is not an error (strategies send it blindly). */
-function cancelSymbol(book: Book, market: Market, request: PlaceRequest, symbol: string): PaperOrder {
-  const record = baseOrder(book, request, symbol, market.now);
-  const count = cancelOpenOrders(book, symbol, `Canceled by cancel order ${record.id}`);
+async function cancelSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
+  const { symbol } = instrument;
+  const record = baseOrder(book, request, symbol);
+  const count = await cancelOpenOrders(book, symbol, `Canceled by cancel order ${record.id}`);
   record.status = 'canceled';
   record.statusDescription = count ? `Canceled ${count} open order(s) for ${symbol}` : `No open orders for ${symbol}`;
   track(book, record);
@@ -92,10 +68,11 @@ function cancelSymbol(book: Book, market: Market, request: PlaceRequest, symbol:
 }
 
 /** `close`: cancels the symbol's open orders, then flattens the position at the market. */
-function closeSymbol(book: Book, market: Market, request: PlaceRequest, symbol: string): PaperOrder {
-  const record = baseOrder(book, request, symbol, market.now);
-  const count = cancelOpenOrders(book, symbol, `Canceled by close order ${record.id}`);
-  const held = heldQuantity(book.account, symbol);
+async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
+  const { symbol } = instrument;
+  const record = baseOrder(book, request, symbol);
+  const count = await cancelOpenOrders(book, symbol, `Canceled by close order ${record.id}`);
+  const held = heldQuantity(book.account, instrument);
   if (held === 0) {
     if (!count) throw invalid(`no position in ${symbol} to close`);
     record.status = 'canceled';
@@ -105,33 +82,33 @@ function closeSymbol(book: Book, market: Market, request: PlaceRequest, symbol: 
   }
   record.side = held > 0 ? 'sell' : 'buy';
   record.quantity = Math.abs(held);
-  const price = priceAt(book, market, market.now)(symbol, record.class);
-  fill(book, market, record, market.now, price);
+  fill(book, record, book.market.now, priceAt(book, instrument, book.market.now));
   return record;
 }
 
-function resolveQuantity(book: Book, market: Market, order: Order, symbol: string, price: number): number {
+function resolveQuantity(book: Book, order: Order, instrument: Instrument, price: number): number {
   const amount = order.quantity;
   if (amount === undefined || !Number.isFinite(amount) || amount <= 0)
     throw invalid('quantity must be a positive number');
+  const unitValue = price * instrument.multiplier;
   let quantity: number;
   switch (order.quantity_type) {
     case 'fixed':
       quantity = amount;
       break;
     case 'cash':
-      quantity = amount / price;
+      quantity = amount / unitValue;
       break;
     case 'percent_of_equity':
-      quantity = (equity(book.account, priceAt(book, market, market.now)) * amount) / 100 / price;
+      quantity = (equity(book.account, marksAt(book, book.market.now)) * amount) / 100 / unitValue;
       break;
     case 'percent_of_position':
-      quantity = (Math.abs(heldQuantity(book.account, symbol)) * amount) / 100;
+      quantity = (Math.abs(heldQuantity(book.account, instrument)) * amount) / 100;
       break;
   }
-  const rounded = roundQuantity(order.class, quantity);
+  const rounded = roundQuantity(quantity, instrument.quantityDecimals);
   if (rounded <= 0)
-    throw invalid(`quantity ${amount} (${order.quantity_type}) is less than one tradable unit of ${symbol}`);
+    throw invalid(`quantity ${amount} (${order.quantity_type}) is less than one tradable unit of ${instrument.symbol}`);
   return rounded;
 }
 
@@ -143,8 +120,8 @@ function bracketOf(order: Order, side: 'buy' | 'sell', reference: number): Paper
     ...(order.stop_loss_price_percent !== undefined ? { stopLossPercent: order.stop_loss_price_percent } : {}),
   };
   if (Object.keys(bracket).length === 0) return undefined;
-  if (order.action !== 'buy' && order.action !== 'sell_short')
-    throw invalid('take profit and stop loss apply to buy and sell_short orders only');
+  if (!OPENING_ACTIONS.has(order.action))
+    throw invalid('take profit and stop loss apply to buy, sell_short, buy_to_open and sell_to_open orders only');
   // A long's profit is above its entry and its loss below; a short's the other way round.
   const long = side === 'buy';
   const { takeProfitPrice: profit, stopLossPrice: loss } = bracket;
@@ -160,49 +137,44 @@ function bracketOf(order: Order, side: 'buy' | 'sell', reference: number): Paper
   return bracket;
 }
 
-function placeNew(book: Book, market: Market, request: PlaceRequest, symbol: string): PaperOrder {
+async function placeNew(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
   const { order } = request;
-  if (!ACTIONS.has(order.action)) throw invalid(`action ${order.action} is not supported`);
+  if (!ACTIONS.has(order.action) || !isActionValidForClass(order.action, order.class))
+    throw invalid(`action ${order.action} is not supported for ${order.class} orders`);
   if (!DURATIONS.has(order.duration)) throw invalid(`duration ${order.duration} is not supported`);
-  const paper = baseOrder(book, request, symbol, market.now);
+  const paper = baseOrder(book, request, instrument.symbol);
   paper.type = order.type;
+  // Prices snap to the instrument's tick, as a broker's order ticket does.
+  const onTick = (price: number) => roundToTick(price, instrument.tick);
   if (order.type === 'limit' || order.type === 'stop_limit') {
     if (!(order.limit_price !== undefined && order.limit_price > 0))
       throw invalid(`limit_price is required for ${order.type} orders`);
-    paper.limitPrice = order.limit_price;
+    paper.limitPrice = onTick(order.limit_price);
   }
   if (order.type === 'stop' || order.type === 'stop_limit') {
     if (!(order.stop_price !== undefined && order.stop_price > 0))
       throw invalid(`stop_price is required for ${order.type} orders`);
-    paper.stopPrice = order.stop_price;
+    paper.stopPrice = onTick(order.stop_price);
   }
-  const prices = priceAt(book, market, market.now);
-  const marketPrice = prices(symbol, order.class);
+  const marketPrice = priceAt(book, instrument, book.market.now);
   // What the order is sized, funded and bracketed against: its own price, else the market.
   const reference = paper.limitPrice ?? paper.stopPrice ?? marketPrice;
-  paper.quantity = resolveQuantity(book, market, order, symbol, reference);
+  paper.quantity = resolveQuantity(book, order, instrument, reference);
   const bracket = bracketOf(order, paper.side, reference);
   if (bracket) paper.bracket = bracket;
-  const problem = tradeProblem(book, paper, reference, prices);
-  if (problem) throw new BrokerError(problem[0], PAPER_TITLE, problem[1]);
+  await checkTrade(book, paper, reference);
 
   const now = executionPrice(paper, marketPrice, false, false);
   if (now.price !== undefined) {
-    fill(book, market, paper, market.now, now.price);
+    fill(book, paper, book.market.now, now.price);
     return paper;
   }
   if (now.triggered) paper.triggered = true;
-  const what = `${paper.type} ${paper.side} ${paper.quantity} ${symbol}`;
-  if (order.duration === 'ioc' || order.duration === 'fok') {
-    paper.status = 'canceled';
-    paper.statusDescription = `Canceled: ${what} not marketable at ${marketPrice} (${order.duration})`;
-  } else {
-    const signed = paper.side === 'buy' ? paper.quantity : -paper.quantity;
-    // Only what would open or grow a position holds buying power while the order rests.
-    paper.reservation = openingQuantity(heldQuantity(book.account, symbol), signed) * reference;
-    if (order.duration === 'day') paper.expiresAt = sessionClose(market.now);
-    paper.statusDescription = `Accepted: ${what} at ${reference} (${order.duration})`;
-  }
-  track(book, paper);
-  return paper;
+  return rest(
+    book,
+    paper,
+    reference,
+    `${paper.type} ${paper.side} ${paper.quantity} ${instrument.symbol}`,
+    marketPrice,
+  );
 }

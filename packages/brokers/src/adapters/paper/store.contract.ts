@@ -3,7 +3,7 @@
 //   describePaperStoreContract('postgres', async () => ({ store, cleanup }))
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperStore } from './store.ts';
-import type { PaperAccount, PaperOrder } from './types.ts';
+import type { PaperAccount, PaperOrder, PaperSymbolState } from './types.ts';
 
 export interface PaperStoreFixture {
   store: PaperStore;
@@ -27,7 +27,7 @@ export function sampleAccount(id: string, cash = 1000): PaperAccount {
     positions: [],
     priceScales: {},
     createdAt: 1,
-    sweptAt: 1,
+    reserved: 0,
     orderSequence: 0,
   };
 }
@@ -252,6 +252,91 @@ export function describePaperStoreContract(name: string, makeStore: () => Promis
       expect(other).toBe(b);
       release();
       await blocked;
+    });
+
+    it('lists open orders of one symbol, and finds those a price range reached through its levels', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      const limit = (n: number, side: 'buy' | 'sell', limitPrice: number, symbol = 'AAPL') =>
+        sampleOrder(id, `${id}-${n}`, { side, action: side, limitPrice, symbol, createdAt: n });
+      await paper.transaction(id, async (tx) => {
+        await tx.putAccount(sampleAccount(id));
+        await tx.putOrder(limit(1, 'buy', 90));
+        await tx.putOrder(limit(2, 'buy', 99));
+        await tx.putOrder(limit(3, 'sell', 110));
+        await tx.putOrder(limit(4, 'sell', 101));
+        await tx.putOrder(limit(5, 'buy', 99, 'MSFT'));
+        await tx.putOrder(
+          sampleOrder(id, `${id}-6`, {
+            type: 'stop',
+            side: 'sell',
+            action: 'sell',
+            stopPrice: 98,
+            limitPrice: undefined,
+            createdAt: 6,
+          }),
+        );
+        await tx.putOrder(
+          sampleOrder(id, `${id}-7`, { limitPrice: 50, duration: 'day', expiresAt: 500, createdAt: 7 }),
+        );
+        await tx.putOrder(sampleOrder(id, `${id}-8`, { limitPrice: 100, status: 'filled', createdAt: 8 }));
+      });
+      await paper.transaction(id, async (tx) => {
+        const ids = (orders: PaperOrder[]) => orders.map((order) => order.id.slice(id.length + 1)).sort();
+        expect(ids(await tx.listOpenOrders('AAPL'))).toEqual(['1', '2', '3', '4', '6', '7']);
+        expect(ids(await tx.listOpenOrders())).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+        // Prices between 98.5 and 100.5: the buy at 99 and the sell stop at 98 are not both reached.
+        expect(ids(await tx.listReachedOrders('AAPL', { low: 98.5, high: 100.5 }))).toEqual(['2']);
+        expect(ids(await tx.listReachedOrders('AAPL', { low: 97, high: 101 }))).toEqual(['2', '4', '6']);
+        expect(ids(await tx.listReachedOrders('AAPL', { low: 100, high: 100, expiringBy: 500 }))).toEqual(['7']);
+        // The transaction's own writes count.
+        await tx.putOrder({ ...limit(2, 'buy', 99), status: 'canceled' });
+        await tx.putOrder(limit(9, 'sell', 100.5));
+        expect(ids(await tx.listReachedOrders('AAPL', { low: 98.5, high: 100.5 }))).toEqual(['9']);
+      });
+    });
+
+    it('keeps symbol states and lists those with open orders', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      const state = (symbol: string, open: number): PaperSymbolState => ({ symbol, class: 'stock', sweptAt: 5, open });
+      await paper.transaction(id, async (tx) => {
+        await tx.putAccount(sampleAccount(id));
+        await tx.putSymbol(state('AAPL', 2));
+        await tx.putSymbol({ ...state('MSFT', 0), expiresAt: 9 });
+        expect((await tx.listActiveSymbols()).map((s) => s.symbol)).toEqual(['AAPL']);
+      });
+      await paper.transaction(id, async (tx) => {
+        expect(await tx.getSymbol('AAPL')).toEqual(state('AAPL', 2));
+        expect(await tx.getSymbol('MSFT')).toEqual({ ...state('MSFT', 0), expiresAt: 9 });
+        expect(await tx.getSymbol('TSLA')).toBeNull();
+        await tx.putSymbol(state('TSLA', 1));
+        const active = (await tx.listActiveSymbols()).map((s) => s.symbol).sort();
+        expect(active).toEqual(['AAPL', 'TSLA']);
+      });
+    });
+
+    it('lists fills since an instant, newest first', async () => {
+      const paper = await store();
+      const id = uniqueId('PA');
+      const filled = (n: number, filledAt: number) =>
+        sampleOrder(id, `${id}-${n}`, { status: 'filled', fillPrice: 100, filledAt, createdAt: n });
+      await paper.transaction(id, async (tx) => {
+        await tx.putAccount(sampleAccount(id));
+        for (const [n, at] of [
+          [1, 10],
+          [2, 30],
+          [3, 20],
+          [4, 40],
+        ] as const)
+          await tx.putOrder(filled(n, at));
+        await tx.putOrder(sampleOrder(id, `${id}-5`));
+      });
+      await paper.transaction(id, async (tx) => {
+        const fills = await tx.listFills(15, 2);
+        expect(fills.map((order) => order.filledAt)).toEqual([40, 30]);
+        expect((await tx.listFills(0, 10)).map((order) => order.filledAt)).toEqual([40, 30, 20, 10]);
+      });
     });
   });
 }

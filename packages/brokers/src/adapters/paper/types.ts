@@ -24,10 +24,37 @@ export interface PaperAccount {
    */
   priceScales: Record<string, number>;
   createdAt: number;
-  /** Resting orders were evaluated up to this instant (ms). */
-  sweptAt: number;
+  /** Buying power held by the open orders (the sum of their reservations). */
+  reserved: number;
   /** Last order number used; order ids are `<account code>-<number>`. */
   orderSequence: number;
+  /** When the account was last reset to its starting cash; fills before it are history. */
+  resetAt?: number;
+}
+
+/**
+ * The resting orders of one symbol (an order's `symbol`; a multi-leg order's first leg), so a
+ * call sweeps only the symbols it touches and reads only the orders the market reached.
+ */
+export interface PaperSymbolState {
+  symbol: string;
+  class: OrderClass;
+  /** Resting orders were evaluated at every minute boundary up to this instant (ms). */
+  sweptAt: number;
+  /** Open orders of the symbol. */
+  open: number;
+  /** No open order of the symbol expires before this instant (day orders); absent: none expires. */
+  expiresAt?: number;
+}
+
+/** One leg of a multi-leg order: its share per unit of the order (`ratio`) and its own side. */
+export interface PaperLeg {
+  symbol: string;
+  class: OrderClass;
+  action: OrderAction;
+  side: 'buy' | 'sell';
+  ratio: number;
+  fillPrice?: number;
 }
 
 /** open: resting; the others are final. */
@@ -58,6 +85,8 @@ export interface PaperOrder {
   expiresAt?: number;
   /** Buying power held while the order is open (orders that open or grow a position). */
   reservation: number;
+  /** Multi-leg orders: the legs, filled together; prices are net per unit (negative: a credit). */
+  legs?: PaperLeg[];
   /** Exits to create when this order fills (a bracket's take profit and stop loss). */
   bracket?: PaperBracket;
   /** Exit orders: the entry they belong to, and the other exit (one cancels the other). */
@@ -83,5 +112,8 @@ export function copyAccount(account: PaperAccount): PaperAccount {
 }
 
 export function copyOrder(order: PaperOrder): PaperOrder {
-  return order.bracket ? { ...order, bracket: { ...order.bracket } } : { ...order };
+  const copy = { ...order };
+  if (order.bracket) copy.bracket = { ...order.bracket };
+  if (order.legs) copy.legs = order.legs.map((leg) => ({ ...leg }));
+  return copy;
 }

@@ -4,9 +4,8 @@
 // Access tokens live 30 minutes; the refresh token 7 days from the sign-in, and refreshing does
 // not extend it, so the user signs in again weekly (the connector warns 3 days ahead).
 import type { AuthorizationRequest, BrokerContext, BrokerSecrets } from '../../core/broker.ts';
-import { BrokerError, isBrokerError } from '../../core/errors.ts';
-import { createHttpClient } from '../../core/http.ts';
-import { decimalField, stringField } from '../../core/json-read.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { requestTokens } from '../../core/oauth-tokens.ts';
 import { SCHWAB_TITLE } from './descriptor.ts';
 
 export const ACCESS_TOKEN_LIFETIME_MS = 30 * 60_000;
@@ -73,45 +72,18 @@ export function authorizationUrl(ctx: BrokerContext, state: string): Authorizati
   return { requestUrl: url.toString() };
 }
 
-/** One call to the token endpoint; any refusal there means signing in again. */
-async function requestTokens(
-  ctx: BrokerContext,
-  form: Record<string, string>,
-  fetchImpl: typeof fetch | undefined,
-): Promise<{ accessToken: string; refreshToken: string | undefined; expiresInMs: number }> {
+/** One call to the token endpoint: the app's key and secret as HTTP Basic, a form body. */
+function tokenRequest(ctx: BrokerContext, form: Record<string, string>, fetchImpl: typeof fetch | undefined) {
   const { clientId, clientSecret } = appCredentials(ctx);
-  const client = createHttpClient({
+  return requestTokens({
     brokerTitle: SCHWAB_TITLE,
-    baseUrl: ctx.baseUrl,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    ctx,
+    path: '/v1/oauth/token',
+    form,
     headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` },
+    defaultLifetimeMs: ACCESS_TOKEN_LIFETIME_MS,
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
-  try {
-    // A token request changes nothing a retry could duplicate; it is still never retried here.
-    const { body } = await client.request({ method: 'POST', path: '/v1/oauth/token', form, mutating: false });
-    const accessToken = stringField(body, 'access_token');
-    if (!accessToken) throw new BrokerError('BrokerUnavailable', SCHWAB_TITLE, 'no access token in the answer');
-    const expiresIn = decimalField(body, 'expires_in');
-    return {
-      accessToken,
-      refreshToken: stringField(body, 'refresh_token'),
-      expiresInMs: expiresIn ? expiresIn * 1000 : ACCESS_TOKEN_LIFETIME_MS,
-    };
-  } catch (error) {
-    if (isBrokerError(error) && error.kind === 'InvalidOrder') {
-      // 400 invalid_grant / unsupported_token_type: the code or refresh token is no longer good.
-      throw new BrokerError(
-        'AuthenticationError',
-        SCHWAB_TITLE,
-        `sign-in refused (${error.brokerMessage}); reconnect`,
-        {
-          cause: error,
-        },
-      );
-    }
-    throw error;
-  }
 }
 
 export async function exchangeCode(
@@ -126,7 +98,7 @@ export async function exchangeCode(
       SCHWAB_TITLE,
       'this server has no public address for Schwab to return to',
     );
-  const answer = await requestTokens(
+  const answer = await tokenRequest(
     ctx,
     { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUrl },
     fetchImpl,
@@ -147,7 +119,7 @@ export async function refreshTokens(
   now: number,
   fetchImpl?: typeof fetch,
 ): Promise<SchwabTokens> {
-  const answer = await requestTokens(
+  const answer = await tokenRequest(
     ctx,
     { grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
     fetchImpl,

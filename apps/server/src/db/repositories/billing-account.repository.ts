@@ -1,0 +1,130 @@
+// The billing side of an account: its Stripe customer and subscription, the plan shown on
+// Account & Billing (SPEC §3 Account.type, product, metadata.recurring), professional status and
+// its application. Credits themselves move only through credits.repository.ts.
+import { eq, sql } from 'drizzle-orm';
+import { ACCOUNT_TYPE, accounts, professionalApplications, users } from '../schema/index.ts';
+import type { Executor } from './executor.ts';
+
+export interface BillingAccount {
+  userId: number;
+  /** SPEC §3 type: RECURRING while a plan runs. */
+  type: number;
+  stripeCustomerId: string | null;
+  stripeSubscriptionId: string | null;
+}
+
+export async function findBillingAccount(db: Executor, userId: number): Promise<BillingAccount | undefined> {
+  const [row] = await db
+    .select({
+      userId: accounts.userId,
+      type: accounts.type,
+      stripeCustomerId: accounts.stripeCustomerId,
+      stripeSubscriptionId: accounts.stripeSubscriptionId,
+    })
+    .from(accounts)
+    .where(eq(accounts.userId, userId))
+    .limit(1);
+  return row;
+}
+
+/** Keeps the first customer stored (two requests at once made the same one: one Idempotency-Key). */
+export async function storeStripeCustomer(db: Executor, userId: number, customerId: string): Promise<string> {
+  await db.execute(sql`insert into accounts (user_id) values (${userId}) on conflict (user_id) do nothing`);
+  const { rows } = await db.execute<{ id: string } & Record<string, unknown>>(sql`
+    update accounts set stripe_customer_id = coalesce(stripe_customer_id, ${customerId})
+    where user_id = ${userId} returning stripe_customer_id as id`);
+  return rows[0]?.id ?? customerId;
+}
+
+/** The one account holding this Stripe customer, or null (none, or more than one). */
+export async function findUserIdByCustomer(db: Executor, customerId: string): Promise<number | null> {
+  const rows = await db
+    .select({ userId: accounts.userId })
+    .from(accounts)
+    .where(eq(accounts.stripeCustomerId, customerId))
+    .limit(2);
+  return rows.length === 1 ? (rows[0]?.userId ?? null) : null;
+}
+
+export async function findUserIdByKey(db: Executor, key: string): Promise<number | null> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.key, key)).limit(1);
+  return row?.id ?? null;
+}
+
+/** What Account & Billing shows of a subscription. */
+export interface PlanProjection {
+  subscriptionId: string;
+  /** Type RECURRING with the plan while it runs; BASE without a product once it ended. */
+  running: boolean;
+  product: Record<string, unknown> | null;
+  /** metadata.recurring: cancelAt (seconds), status, and the last failed payment if any. */
+  recurring: Record<string, unknown>;
+}
+
+/**
+ * Writes the subscription's state onto the account (the caller decided it is the current one).
+ * A failed payment noted earlier (mergeRecurring) stays until the plan is active again.
+ */
+export async function projectPlan(db: Executor, userId: number, plan: PlanProjection): Promise<void> {
+  const status = String(plan.recurring.status ?? '');
+  await db.execute(sql`
+    update accounts set
+      type = ${plan.running ? ACCOUNT_TYPE.RECURRING : ACCOUNT_TYPE.BASE},
+      product = ${plan.product === null ? null : JSON.stringify(plan.product)}::jsonb,
+      stripe_subscription_id = ${plan.subscriptionId},
+      metadata = jsonb_set(metadata, '{recurring}', ${JSON.stringify(plan.recurring)}::jsonb
+        || case when ${status} not in ('active', 'trialing') and stripe_subscription_id = ${plan.subscriptionId}
+             and jsonb_typeof(metadata -> 'recurring' -> 'paymentFailed') = 'object'
+           then jsonb_build_object('paymentFailed', metadata -> 'recurring' -> 'paymentFailed') else '{}'::jsonb end),
+      updated_at = now()
+    where user_id = ${userId}`);
+}
+
+/** Merges `values` into metadata.recurring (e.g. a failed payment) when `subscriptionId` is the account's. */
+export async function mergeRecurring(
+  db: Executor,
+  userId: number,
+  subscriptionId: string,
+  values: Record<string, unknown>,
+): Promise<boolean> {
+  const { rowCount } = await db.execute(sql`
+    update accounts set
+      metadata = jsonb_set(metadata, '{recurring}',
+        (case when jsonb_typeof(metadata -> 'recurring') = 'object' then metadata -> 'recurring' else '{}'::jsonb end)
+          || ${JSON.stringify(values)}::jsonb),
+      updated_at = now()
+    where user_id = ${userId} and stripe_subscription_id = ${subscriptionId}`);
+  return (rowCount ?? 0) > 0;
+}
+
+/** Adds group bits to the user (professional status). */
+export async function addUserGroup(db: Executor, userId: number, bits: number): Promise<void> {
+  await db.execute(sql`update users set "group" = "group" | ${bits} where id = ${userId}`);
+}
+
+export async function saveProfessionalApplication(
+  db: Executor,
+  userId: number,
+  answers: Record<string, unknown>,
+): Promise<void> {
+  await db
+    .insert(professionalApplications)
+    .values({ userId, answers })
+    .onConflictDoUpdate({ target: professionalApplications.userId, set: { answers, submittedAt: new Date() } });
+}
+
+export async function hasProfessionalApplication(db: Executor, userId: number): Promise<boolean> {
+  const rows = await db
+    .select({ userId: professionalApplications.userId })
+    .from(professionalApplications)
+    .where(eq(professionalApplications.userId, userId))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export async function markProfessionalPaid(db: Executor, userId: number): Promise<void> {
+  await db
+    .update(professionalApplications)
+    .set({ paidAt: new Date() })
+    .where(eq(professionalApplications.userId, userId));
+}

@@ -1,0 +1,42 @@
+// SPEC §3 Payment entries (payments): recorded by the Stripe webhook, once per paying Checkout
+// session or invoice (`reference` is unique), read by Account & Billing.
+import { and, desc, eq, isNull } from 'drizzle-orm';
+import { payments } from '../schema/index.ts';
+import type { Executor } from './executor.ts';
+
+export type PaymentRow = typeof payments.$inferSelect;
+export type NewPayment = Omit<typeof payments.$inferInsert, 'id' | 'createdAt'>;
+
+/** Records the payment; false when its reference is recorded already (its invoice id is then filled in if missing). */
+export async function recordPayment(db: Executor, payment: NewPayment): Promise<boolean> {
+  const rows = await db.insert(payments).values(payment).onConflictDoNothing().returning({ id: payments.id });
+  if (rows.length > 0) return true;
+  if (payment.stripeInvoiceId) await setPaymentInvoice(db, payment.reference, payment.stripeInvoiceId);
+  return false;
+}
+
+/** The invoice Stripe made for a Checkout payment, once known. */
+export async function setPaymentInvoice(db: Executor, reference: string, stripeInvoiceId: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({ stripeInvoiceId })
+    .where(and(eq(payments.reference, reference), isNull(payments.stripeInvoiceId)));
+}
+
+export async function listPayments(db: Executor, userId: number, limit: number): Promise<PaymentRow[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(limit);
+}
+
+export async function findPaymentByInvoice(db: Executor, userId: number, stripeInvoiceId: string) {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.stripeInvoiceId, stripeInvoiceId)))
+    .limit(1);
+  return row;
+}

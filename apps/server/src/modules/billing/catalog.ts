@@ -1,0 +1,130 @@
+// What is on sale (issue 14 point 1): the active Stripe prices that carry `metadata.credits`
+// (packs: one-time; plans: recurring, credits per period) or `metadata.professional = "true"`
+// (professional status). The catalogue is kept in Stripe's dashboard; each instance caches the
+// list for five minutes and serves the last good list while Stripe cannot be reached.
+import type Stripe from 'stripe';
+import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
+
+export interface CatalogProduct {
+  stripePriceId: string;
+  name: string;
+  description: string | null;
+  /** Credits per purchase (a pack) or per period (a plan); 0 for professional status alone. */
+  credits: number;
+  /** Cents. */
+  price: number;
+  currency: string;
+  /** SPEC §3: BASE 1 one-time, RECURRING 3 a plan. */
+  type: number;
+  /** A plan's billing interval (month, year). */
+  interval: string | null;
+  professional: boolean;
+}
+
+const TTL_MS = 5 * 60_000;
+const MAX_PRICES = 1000;
+
+interface Cached {
+  at: number;
+  products: CatalogProduct[];
+}
+const caches = new WeakMap<Services['config'], { value?: Cached; loading?: Promise<CatalogProduct[]> }>();
+
+/** `metadata.credits` as a whole number of credits, or 0. */
+export function creditsOf(metadata: Stripe.Metadata | null | undefined): number {
+  const raw = metadata?.credits?.trim() ?? '';
+  return /^\d{1,8}$/.test(raw) ? Number(raw) : 0;
+}
+
+export const isProfessionalPrice = (metadata: Stripe.Metadata | null | undefined): boolean =>
+  metadata?.professional === 'true';
+
+const productOf = (price: Stripe.Price): Stripe.Product | null =>
+  typeof price.product === 'object' && price.product !== null && !('deleted' in price.product && price.product.deleted)
+    ? (price.product as Stripe.Product)
+    : null;
+
+/** A price as a catalogue entry; null when it sells nothing of ours. */
+export function toProduct(price: Stripe.Price): CatalogProduct | null {
+  const product = productOf(price);
+  const credits = creditsOf(price.metadata);
+  const professional = isProfessionalPrice(price.metadata);
+  if (!price.active || product?.active === false || (credits === 0 && !professional)) return null;
+  if (price.unit_amount === null) return null;
+  return {
+    stripePriceId: price.id,
+    name: price.nickname ?? product?.name ?? `${credits} signal credits`,
+    description: product?.description ?? null,
+    credits,
+    price: price.unit_amount,
+    currency: price.currency,
+    type: price.type === 'recurring' ? ACCOUNT_TYPE.RECURRING : ACCOUNT_TYPE.BASE,
+    interval: price.recurring?.interval ?? null,
+    professional,
+  };
+}
+
+async function fetchCatalog(stripe: StripeClient): Promise<CatalogProduct[]> {
+  const products: CatalogProduct[] = [];
+  let count = 0;
+  for await (const price of stripe.prices.list({ active: true, limit: 100, expand: ['data.product'] })) {
+    const product = toProduct(price);
+    if (product) products.push(product);
+    if (++count >= MAX_PRICES) break;
+  }
+  // Packs before plans, each cheapest first.
+  return products.sort((a, b) => a.type - b.type || a.price - b.price || a.name.localeCompare(b.name));
+}
+
+/** The catalogue ([] without card payments). */
+export async function listCatalog(services: Services): Promise<CatalogProduct[]> {
+  if (!services.config.STRIPE_SECRET_KEY) return [];
+  let cache = caches.get(services.config);
+  if (!cache) {
+    cache = {};
+    caches.set(services.config, cache);
+  }
+  const { value } = cache;
+  if (value && Date.now() - value.at < TTL_MS) return value.products;
+  const entry = cache;
+  entry.loading ??= stripeClient(services)
+    .then(fetchCatalog)
+    .then((products) => {
+      entry.value = { at: Date.now(), products };
+      return products;
+    })
+    .finally(() => {
+      entry.loading = undefined;
+    });
+  try {
+    return await entry.loading;
+  } catch (error) {
+    if (value) return value.products;
+    throw stripeFailure(services, error, 'listing prices');
+  }
+}
+
+/** The catalogue entry of this price, or VALIDATION when it is not on sale. */
+export async function findProduct(services: Services, stripePriceId: string): Promise<CatalogProduct> {
+  const product = (await listCatalog(services)).find((p) => p.stripePriceId === stripePriceId);
+  if (!product) throw new AppError('VALIDATION', 'This price is not on sale', { field: 'stripePriceId' });
+  return product;
+}
+
+/** Forgets the cached catalogue (tests; a price changed in Stripe shows within five minutes otherwise). */
+export function clearCatalog(services: Services): void {
+  caches.delete(services.config);
+}
+
+/** The session's description (SPEC §3 Payment session): what is bought, in words. */
+export function describeProduct(product: CatalogProduct, quantity = 1): string {
+  const credits = product.credits * quantity;
+  const times = quantity > 1 ? `${quantity} × ` : '';
+  const what = product.name.includes(String(product.credits))
+    ? product.name
+    : `${product.name}: ${credits} signal credits`;
+  return `${times}${what}${product.interval ? ` per ${product.interval}` : ''}`;
+}

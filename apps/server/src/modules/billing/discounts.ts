@@ -1,0 +1,65 @@
+// Coupons (`?coupon=`, SPEC §3 Coupon) and promotion codes (`promotionCode` at sign-up) applied to
+// a Checkout session as Stripe's own discounts. An unknown or no longer usable one is refused
+// with a message naming it, before any session is made.
+import { AppError } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { isMissing, type StripeClient, stripeFailure } from './stripe-client.ts';
+
+export type Discount = { coupon: string } | { promotion_code: string };
+
+/** What the `discount` column of payment_sessions records. */
+export const discountId = (discount: Discount | null): string | null =>
+  discount === null ? null : 'coupon' in discount ? discount.coupon : discount.promotion_code;
+
+const shown = (code: string) => JSON.stringify(code.slice(0, 64));
+
+export async function couponDiscount(services: Services, stripe: StripeClient, couponId: string): Promise<Discount> {
+  const refused = new AppError('VALIDATION', `The coupon ${shown(couponId)} is unknown or has expired`, {
+    field: 'coupon',
+  });
+  if (!/^[\w-]{1,200}$/.test(couponId)) throw refused;
+  try {
+    const coupon = await stripe.coupons.retrieve(couponId);
+    if (!coupon.valid) throw refused;
+    return { coupon: coupon.id };
+  } catch (error) {
+    if (error === refused || isMissing(error)) throw refused;
+    throw stripeFailure(services, error, 'reading a coupon');
+  }
+}
+
+async function promotionCode(services: Services, stripe: StripeClient, code: string): Promise<string> {
+  const refused = new AppError('VALIDATION', `The promotion code ${shown(code)} is unknown or has expired`, {
+    field: 'promotionCode',
+  });
+  if (!/^[\w-]{1,200}$/.test(code)) throw refused;
+  let found: Awaited<ReturnType<StripeClient['promotionCodes']['list']>>['data'][number] | undefined;
+  try {
+    found = (await stripe.promotionCodes.list({ code, active: true, limit: 1 })).data[0];
+  } catch (error) {
+    throw stripeFailure(services, error, 'reading a promotion code');
+  }
+  const now = Date.now() / 1000;
+  const usable =
+    found?.active === true &&
+    (found.expires_at === null || found.expires_at > now) &&
+    (found.max_redemptions === null || found.times_redeemed < found.max_redemptions);
+  if (!found || !usable) throw refused;
+  return found.id;
+}
+
+/**
+ * The discount of a session: the coupon when given, else the first of the promotion codes
+ * (Checkout takes one discount; every code given must still be valid, so none is dropped quietly).
+ */
+export async function resolveDiscount(
+  services: Services,
+  stripe: StripeClient,
+  input: { coupon?: string | null; promotionCodes?: readonly string[] },
+): Promise<Discount | null> {
+  const coupon = input.coupon?.trim();
+  if (coupon) return couponDiscount(services, stripe, coupon);
+  const ids: string[] = [];
+  for (const code of input.promotionCodes ?? []) ids.push(await promotionCode(services, stripe, code));
+  return ids[0] ? { promotion_code: ids[0] } : null;
+}

@@ -1,0 +1,15 @@
+// The Stripe events we act on (the webhook answers 200 to any other type and changes nothing).
+import { checkoutSessionCompleted } from './checkout-session-completed.ts';
+import { invoicePaid } from './invoice-paid.ts';
+import { invoicePaymentFailed } from './invoice-payment-failed.ts';
+import { subscriptionChanged } from './subscription-changed.ts';
+import type { EventHandler } from './types.ts';
+
+export const EVENT_HANDLERS: Readonly<Record<string, EventHandler>> = {
+  'checkout.session.completed': checkoutSessionCompleted,
+  'checkout.session.async_payment_succeeded': checkoutSessionCompleted,
+  'invoice.paid': invoicePaid,
+  'invoice.payment_failed': invoicePaymentFailed,
+  'customer.subscription.updated': subscriptionChanged,
+  'customer.subscription.deleted': subscriptionChanged,
+};

@@ -1,0 +1,31 @@
+// invoice.payment_failed: a plan's renewal could not be charged. No credits change (the period
+// was not paid); Account & Billing shows the failure with Stripe's page to pay the invoice, until
+// the plan is active again. Stripe retries the charge itself (Smart Retries).
+import type Stripe from 'stripe';
+import { mergeRecurring } from '../../../db/repositories/billing-account.repository.ts';
+import { subscriptionOfInvoice } from '../plan.ts';
+import { userOf } from './event-user.ts';
+import { type EventHandler, idOf, unmatched } from './types.ts';
+
+export const invoicePaymentFailed: EventHandler = async (ctx, object) => {
+  const invoice = object as Stripe.Invoice;
+  const subscriptionId = subscriptionOfInvoice(invoice);
+  if (!subscriptionId || !invoice.id) return unmatched;
+  const userId = await userOf(ctx.services, {
+    userKeys: [invoice.parent?.subscription_details?.metadata?.user_key],
+    customer: idOf(invoice.customer),
+  });
+  if (userId === null) return unmatched;
+  const failed = {
+    invoiceId: invoice.id,
+    at: invoice.created,
+    amount: invoice.amount_due,
+    url: invoice.hosted_invoice_url ?? null,
+    nextAttempt: invoice.next_payment_attempt ?? null,
+  };
+  return {
+    userId,
+    apply: async (tx) =>
+      (await mergeRecurring(tx, userId, subscriptionId, { paymentFailed: failed })) ? 'applied' : 'unchanged',
+  };
+};

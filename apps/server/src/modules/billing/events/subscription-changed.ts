@@ -1,0 +1,31 @@
+// customer.subscription.updated and .deleted: the plan as Stripe holds it now is projected onto
+// the account (cancel date, status, product). A subscription that ended takes the unused period
+// credits with it (endCreditPeriod, once per subscription); one-time credits stay.
+import type Stripe from 'stripe';
+import { projectPlan } from '../../../db/repositories/billing-account.repository.ts';
+import { endCreditPeriod } from '../../accounts/credits.ts';
+import { isCurrentPlan, planOf, projectionOf } from '../plan.ts';
+import { userOf } from './event-user.ts';
+import { currentSubscription, subscriptionKeys } from './subscription.ts';
+import { type EventHandler, idOf, unmatched } from './types.ts';
+
+export const subscriptionChanged: EventHandler = async (ctx, object) => {
+  const sent = object as Stripe.Subscription;
+  const subscription = await currentSubscription(ctx, sent.id, sent);
+  if (!subscription) return unmatched;
+  const userId = await userOf(ctx.services, {
+    userKeys: subscriptionKeys(subscription),
+    customer: idOf(subscription.customer),
+  });
+  if (userId === null) return unmatched;
+  const plan = planOf(subscription);
+  return {
+    userId,
+    apply: async (tx) => {
+      if (!(await isCurrentPlan(tx, userId, plan))) return 'unchanged';
+      if (!plan.running) await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
+      await projectPlan(tx, userId, projectionOf(plan, subscription.status));
+      return 'applied';
+    },
+  };
+};

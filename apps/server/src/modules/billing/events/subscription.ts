@@ -1,0 +1,21 @@
+// The subscription as Stripe holds it now (documenso's convergent sync, ../shared/EXAMPLES.md §4).
+import type Stripe from 'stripe';
+import { isMissing } from '../stripe-client.ts';
+import type { EventContext } from './types.ts';
+
+/** Retrieved with its prices and products; `fallback` (the event's own copy) when Stripe no longer has it. */
+export async function currentSubscription(
+  ctx: EventContext,
+  id: string,
+  fallback?: Stripe.Subscription,
+): Promise<Stripe.Subscription | null> {
+  try {
+    return await ctx.stripe.subscriptions.retrieve(id, { expand: ['items.data.price.product'] });
+  } catch (error) {
+    if (isMissing(error)) return fallback ?? null;
+    throw error;
+  }
+}
+
+/** The user keys a subscription may carry: ours in its metadata. */
+export const subscriptionKeys = (subscription: Stripe.Subscription) => [subscription.metadata?.user_key];

@@ -1,0 +1,108 @@
+// `accountPaymentSession` (issue 14 point 1): with a price, a hosted Stripe Checkout session for
+// it (mode payment for a pack, subscription for a plan); without one, the Stripe billing portal
+// (Manage billing). Without STRIPE_SECRET_KEY: EXECUTION, saying how credits come instead.
+import { GROUP } from '@router/shared';
+import { findBillingAccount, hasProfessionalApplication } from '../../db/repositories/billing-account.repository.ts';
+import { insertPaymentSession, setPaymentSessionStripeId } from '../../db/repositories/payment-sessions.repository.ts';
+import { findUserById, type UserRow } from '../../db/repositories/user.repository.ts';
+import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
+import { AppError } from '../../errors.ts';
+import type { Viewer } from '../../graphql/context.ts';
+import type { Services } from '../../services.ts';
+import { findProduct } from './catalog.ts';
+import { createCheckout } from './checkout.ts';
+import { ensureCustomer } from './customer.ts';
+import { discountId, resolveDiscount } from './discounts.ts';
+import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
+import { ALREADY_PROFESSIONAL } from './upgrade.ts';
+
+export interface PaymentSessionInput {
+  stripePriceId?: string | null;
+  quantity?: number | null;
+  coupon?: string | null;
+}
+
+export const HAS_PLAN = 'You already have a plan: change or cancel it with Manage billing.';
+const MAX_QUANTITY = 100;
+
+async function signedInUser(services: Services, viewer: Viewer): Promise<UserRow> {
+  const user = await findUserById(services.db, viewer.userId);
+  if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
+  return user;
+}
+
+async function portalSession(services: Services, stripe: StripeClient, user: UserRow): Promise<{ url: string }> {
+  const customer = await ensureCustomer(services, stripe, user);
+  const row = await insertPaymentSession(services.db, { userId: user.id, kind: 'portal' });
+  try {
+    const session = await stripe.billingPortal.sessions.create(
+      { customer, return_url: `${services.config.PUBLIC_URL}/me/account` },
+      { idempotencyKey: `portal-session:${user.key}:${row.id}` },
+    );
+    await setPaymentSessionStripeId(services.db, row.id, session.id);
+    return { url: session.url };
+  } catch (error) {
+    throw stripeFailure(services, error, 'opening the billing portal');
+  }
+}
+
+export async function createPaymentSession(
+  services: Services,
+  viewer: Viewer,
+  input: PaymentSessionInput,
+): Promise<{ url: string }> {
+  const stripe = await stripeClient(services);
+  const user = await signedInUser(services, viewer);
+  if (!input.stripePriceId) return portalSession(services, stripe, user);
+  const product = await findProduct(services, input.stripePriceId);
+  const quantity = input.quantity ?? 1;
+  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_QUANTITY) {
+    throw new AppError('VALIDATION', `Quantity must be a whole number from 1 to ${MAX_QUANTITY}`, {
+      field: 'quantity',
+    });
+  }
+  if (product.professional) {
+    if ((viewer.group & GROUP.PROFESSIONAL) !== 0) throw new AppError('FORBIDDEN', ALREADY_PROFESSIONAL);
+    if (!(await hasProfessionalApplication(services.db, user.id))) {
+      throw new AppError('VALIDATION', 'Apply for professional status first', { field: 'stripePriceId' });
+    }
+  }
+  const subscription = product.type === ACCOUNT_TYPE.RECURRING;
+  if (subscription && (await findBillingAccount(services.db, user.id))?.type === ACCOUNT_TYPE.RECURRING) {
+    throw new AppError('EXECUTION', HAS_PLAN);
+  }
+  const discount = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
+  const customer = await ensureCustomer(services, stripe, user);
+  const row = await insertPaymentSession(services.db, {
+    userId: user.id,
+    kind: 'hosted',
+    stripePriceId: product.stripePriceId,
+    quantity: product.professional ? 1 : quantity,
+    credits: product.credits * (product.professional ? 1 : quantity),
+    professional: product.professional,
+    mode: subscription ? 'subscription' : 'payment',
+    discount: discountId(discount),
+  });
+  const base = services.config.PUBLIC_URL;
+  const session = await createCheckout(services, stripe, {
+    user,
+    customer,
+    product,
+    row,
+    discount,
+    page: product.professional
+      ? {
+          kind: 'hosted',
+          successUrl: `${base}/me/account/upgrade/success`,
+          cancelUrl: `${base}/me/account/upgrade/checkout`,
+        }
+      : {
+          kind: 'hosted',
+          successUrl: `${base}/me/account?checkout=success`,
+          cancelUrl: `${base}/me/account?checkout=cancel`,
+        },
+  });
+  if (!session.url)
+    throw stripeFailure(services, new Error('checkout session without a url'), 'creating a checkout session');
+  return { url: session.url };
+}

@@ -1,0 +1,171 @@
+// A plan is a Stripe subscription to a price carrying metadata.credits (credits per period). What
+// the account shows of it (type, product, metadata.recurring) is projected from the subscription
+// as Stripe holds it now, retrieved when an event arrives: whatever the order of the events, the
+// last one applied leaves the account as Stripe says it is. A paid invoice starts a credit period
+// (credits.ts: once per invoice, never an older period after a newer one).
+import { GROUP } from '@router/shared';
+import type Stripe from 'stripe';
+import {
+  addUserGroup,
+  findBillingAccount,
+  markProfessionalPaid,
+  type PlanProjection,
+  projectPlan,
+} from '../../db/repositories/billing-account.repository.ts';
+import type { Transaction } from '../../db/repositories/executor.ts';
+import { recordPayment } from '../../db/repositories/payments.repository.ts';
+import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
+import { startCreditPeriod } from '../accounts/credits.ts';
+import { creditsOf, isProfessionalPrice } from './catalog.ts';
+
+/** Statuses in which the plan still runs (it may be waiting for a payment). */
+const RUNNING = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
+
+export interface Plan {
+  subscriptionId: string;
+  running: boolean;
+  /** Credits per period: Σ metadata.credits × quantity over the items. */
+  credits: number;
+  professional: boolean;
+  /** The end of the current period (the items' current_period_end). */
+  periodEnd: Date | null;
+  name: string;
+  interval: string | null;
+  /** Cents per period. */
+  price: number;
+  currency: string;
+  stripePriceId: string | null;
+  cancelAt: number | null;
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  typeof value === 'string' ? value : (value?.id ?? null);
+
+export function planOf(subscription: Stripe.Subscription): Plan {
+  const items = subscription.items?.data ?? [];
+  let credits = 0;
+  let price = 0;
+  let periodEnd = 0;
+  for (const item of items) {
+    const quantity = item.quantity ?? 1;
+    credits += creditsOf(item.price?.metadata) * quantity;
+    price += (item.price?.unit_amount ?? 0) * quantity;
+    periodEnd = Math.max(periodEnd, item.current_period_end ?? 0);
+  }
+  const first = items[0]?.price;
+  const product = first && typeof first.product === 'object' && 'name' in first.product ? first.product.name : null;
+  return {
+    subscriptionId: subscription.id,
+    running: RUNNING.has(subscription.status),
+    credits,
+    professional: items.some((item) => isProfessionalPrice(item.price?.metadata)),
+    periodEnd: periodEnd > 0 ? new Date(periodEnd * 1000) : null,
+    name: first?.nickname ?? product ?? 'Plan',
+    interval: first?.recurring?.interval ?? null,
+    price,
+    currency: subscription.currency ?? first?.currency ?? 'usd',
+    stripePriceId: first?.id ?? null,
+    cancelAt: subscription.cancel_at ?? (subscription.cancel_at_period_end && periodEnd > 0 ? periodEnd : null),
+  };
+}
+
+export function projectionOf(plan: Plan, status: string): PlanProjection {
+  return {
+    subscriptionId: plan.subscriptionId,
+    running: plan.running,
+    product: plan.running
+      ? {
+          type: ACCOUNT_TYPE.RECURRING,
+          name: plan.name,
+          credits: plan.credits,
+          price: plan.price,
+          currency: plan.currency,
+          interval: plan.interval,
+          stripePriceId: plan.stripePriceId,
+        }
+      : null,
+    recurring: { subscriptionId: plan.subscriptionId, status, cancelAt: plan.cancelAt },
+  };
+}
+
+/** The subscription of an invoice: `parent.subscription_details` (current API) or the legacy field. */
+export function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  return idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(legacy);
+}
+
+/** The service period the invoice paid for: its lines' end, when they state a real period. */
+export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
+  let end = 0;
+  for (const line of invoice.lines?.data ?? []) {
+    if (line.period && line.period.end > line.period.start) end = Math.max(end, line.period.end);
+  }
+  return end > 0 ? new Date(end * 1000) : null;
+}
+
+/**
+ * Whether this subscription is the one the account shows: the account has none yet, it is the
+ * same, or it runs (a new plan replaces an ended one; an old one ending does not touch a new one).
+ */
+export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan): Promise<boolean> {
+  const account = await findBillingAccount(tx, userId);
+  const current = account?.stripeSubscriptionId ?? null;
+  return current === null || current === plan.subscriptionId || plan.running;
+}
+
+export async function grantProfessional(tx: Transaction, userId: number): Promise<void> {
+  await addUserGroup(tx, userId, GROUP.PROFESSIONAL);
+  await markProfessionalPaid(tx, userId);
+}
+
+export interface InvoicePayment {
+  invoiceId: string;
+  /** Cents paid. */
+  amount: number;
+  currency: string;
+  periodEnd: Date | null;
+}
+
+/**
+ * A paid plan invoice (from invoice.paid, or the first one from checkout.session.completed): the
+ * period's credits once per invoice while the plan runs and the period is not over, the payment
+ * entry once, professional status when the plan sells it, then the account's plan. True when
+ * anything changed.
+ */
+export async function applyPlanPayment(
+  tx: Transaction,
+  userId: number,
+  subscription: Stripe.Subscription,
+  payment: InvoicePayment | null,
+): Promise<boolean> {
+  const plan = planOf(subscription);
+  let changed = false;
+  if (payment) {
+    const periodEnd = payment.periodEnd ?? plan.periodEnd;
+    if (plan.running && plan.credits > 0 && periodEnd && periodEnd.getTime() > Date.now()) {
+      const entries = await startCreditPeriod(tx, userId, {
+        credits: plan.credits,
+        periodEnd,
+        reference: payment.invoiceId,
+      });
+      changed = entries !== null;
+    }
+    const recorded = await recordPayment(tx, {
+      userId,
+      reference: payment.invoiceId,
+      stripeInvoiceId: payment.invoiceId,
+      credits: plan.credits,
+      price: payment.amount,
+      currency: payment.currency,
+      description: plan.name,
+      interval: plan.interval,
+    });
+    if (recorded && plan.professional) await grantProfessional(tx, userId);
+    changed ||= recorded;
+  }
+  if (await isCurrentPlan(tx, userId, plan)) {
+    await projectPlan(tx, userId, projectionOf(plan, subscription.status));
+    changed = true;
+  }
+  return changed;
+}

@@ -1,0 +1,95 @@
+// Professional status (SPEC §2, §6): the application (every field and legal.a–l required), then
+// group 16 only when Stripe says its payment completed; the customer group is required on every
+// signed-in resolver, and what is reserved for professionals refuses them once they have it.
+import { LEGAL_QUESTIONS } from '@router/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Billing, buy, newCustomer, postEvent, startBilling } from '../../../test/billing.ts';
+import { gql } from '../../../test/identity.ts';
+import { PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+
+let b: Billing;
+beforeAll(async () => {
+  b = await startBilling();
+});
+afterAll(() => b?.close());
+
+const UPGRADE = 'mutation($m: JSON!) { accountUpgrade(metadata: $m) }';
+
+const application = () => ({
+  businessName: 'Acme Signals LLC',
+  businessWebsite: 'https://acme.example',
+  businessAddress: '1 Main St, Chicago',
+  businessDescription: 'Signals for our clients',
+  businessContact: 'Jane Doe, jane@acme.example',
+  legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
+});
+
+const groupOf = async (headers: Record<string, string>) =>
+  (await gql<{ user: { group: number } }>(b.t.app, '{ user { group } }', {}, headers)).data?.user.group;
+
+describe('accountUpgrade', () => {
+  it("answers 'Required' naming the first missing field", async () => {
+    const user = await newCustomer(b, 'apply-missing');
+    const empty = await gql(b.t.app, UPGRADE, { m: {} }, user.headers);
+    expect(empty.errors?.[0]).toMatchObject({
+      message: 'Required',
+      extensions: { field: 'businessName', code: 'BAD_USER_INPUT' },
+    });
+    const { legal, ...rest } = application();
+    const noLegal = await gql(b.t.app, UPGRADE, { m: { ...rest, legal: { ...legal, c: 'maybe' } } }, user.headers);
+    expect(noLegal.errors?.[0]).toMatchObject({ message: 'Required', extensions: { field: 'legal.c' } });
+    const blank = await gql(b.t.app, UPGRADE, { m: { ...application(), businessContact: '  ' } }, user.headers);
+    expect(blank.errors?.[0]?.extensions?.field).toBe('businessContact');
+  });
+
+  it('grants group 16 when the payment completes, from the webhook only', async () => {
+    const user = await newCustomer(b, 'apply-pay');
+    expect((await gql(b.t.app, UPGRADE, { m: application() }, user.headers)).data).toEqual({ accountUpgrade: true });
+    const { events } = await buy(b, user.headers, PROFESSIONAL);
+    const created = b.fake.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST').at(-1);
+    expect(created?.form.success_url).toBe('http://localhost:3999/me/account/upgrade/success');
+    expect(await groupOf(user.headers)).toBe(4);
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const { rows } = await b.t.services.db.$client.query(
+      'select paid_at is not null as paid from professional_applications where user_id = $1',
+      [user.id],
+    );
+    expect(rows).toEqual([{ paid: true }]);
+    // A professional cannot apply or pay again.
+    const again = await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    expect(again.errors?.[0]).toMatchObject({
+      message: 'You already have professional status',
+      extensions: { code: 'FORBIDDEN' },
+    });
+    const pay = await gql(
+      b.t.app,
+      `{ accountPaymentSession(stripePriceId: "${PROFESSIONAL}") { url } }`,
+      {},
+      user.headers,
+    );
+    expect(pay.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('the customer group', () => {
+  it('is required by every signed-in resolver; the user query still answers', async () => {
+    const outsider = await newCustomer(b, 'no-customer-bit', 0);
+    for (const query of [
+      '{ account { balance } }',
+      '{ accountLedger { id } }',
+      '{ accountProducts { name } }',
+      '{ accountPaymentSession { url } }',
+      '{ connectors { key } }',
+      '{ actions { id } }',
+      '{ userTokens { key } }',
+      'mutation { userUpdate(firstName: "X") { key } }',
+    ]) {
+      const answer = await gql(b.t.app, query, {}, outsider.headers);
+      expect(answer.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
+    }
+    expect(await groupOf(outsider.headers)).toBe(0);
+    const anonymous = await gql(b.t.app, '{ account { balance } }');
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});

@@ -1,0 +1,125 @@
+// accountSignupPaymentSession (SPEC §2 Signup checkout): right after sign-up, a Checkout session
+// for the Payment Element with the promotion codes of the sign-up (or a coupon) as Stripe's own
+// discount; an unknown or expired code is named; a reload, or a retry after a crash between
+// Stripe's answer and our write, gets the same session.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Billing, startBilling } from '../../../test/billing.ts';
+import { gql, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { PACK_100, PLAN_MONTHLY, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { NO_RECENT_SIGNUP } from './signup-session.ts';
+
+let b: Billing;
+beforeAll(async () => {
+  b = await startBilling();
+});
+afterAll(() => b?.close());
+
+interface Session {
+  clientSecret: string;
+  total: number;
+  description: string;
+  publishableKey: string | null;
+}
+
+const SESSION = `query($email: String!, $price: String!, $success: String, $coupon: String, $codes: String) {
+  accountSignupPaymentSession(email: $email, stripePriceId: $price, successUrl: $success, cancelUrl: $success,
+    coupon: $coupon, promotionCode: $codes) { clientSecret total description publishableKey }
+}`;
+
+async function signup(email: string, extra: Record<string, unknown> = {}) {
+  const answer = await gql(
+    b.t.app,
+    `mutation($credentials: JSON!, $promotionCode: String, $stripePriceId: String) {
+      signup(type: "password", credentials: $credentials, promotionCode: $promotionCode, stripePriceId: $stripePriceId) { id }
+    }`,
+    { credentials: { email, password: STRONG_PASSWORD }, ...extra },
+  );
+  if (answer.errors) throw new Error(JSON.stringify(answer.errors));
+}
+
+const session = (variables: Record<string, unknown>) =>
+  gql<{ accountSignupPaymentSession: Session }>(b.t.app, SESSION, variables);
+
+describe('accountSignupPaymentSession', () => {
+  it('makes an elements session for the price, with the description, total and publishable key', async () => {
+    await signup('card@signup.test', { stripePriceId: PLAN_MONTHLY });
+    const answer = await session({
+      email: 'card@signup.test',
+      price: PLAN_MONTHLY,
+      success: 'http://localhost:3999/signup/success?x=1',
+    });
+    expect(answer.data?.accountSignupPaymentSession).toEqual({
+      clientSecret: expect.stringMatching(/^cs_test_\w+_secret_\w+$/),
+      total: 2000,
+      description: 'Pro plan: 300 signal credits per month',
+      publishableKey: 'pk_test_fake_0123456789',
+    });
+    const created = b.fake.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST').at(-1);
+    expect(created?.form).toMatchObject({
+      ui_mode: 'elements',
+      mode: 'subscription',
+      return_url: 'http://localhost:3999/signup/success?x=1',
+    });
+  });
+
+  it('applies the promotion code given at sign-up, and names an unknown or expired one', async () => {
+    await signup('promo@signup.test', { stripePriceId: PACK_100, promotionCode: 'SPRING' });
+    const ok = await session({ email: 'promo@signup.test', price: PACK_100 });
+    expect(ok.data?.accountSignupPaymentSession.total).toBe(989);
+    await signup('badpromo@signup.test', { stripePriceId: PACK_100, promotionCode: 'SPRING,LASTYEAR' });
+    const refused = await session({ email: 'badpromo@signup.test', price: PACK_100 });
+    expect(refused.errors?.[0]).toMatchObject({
+      message: 'The promotion code "LASTYEAR" is unknown or has expired',
+      extensions: { field: 'promotionCode' },
+    });
+    const without = await session({ email: 'badpromo@signup.test', price: PACK_100, codes: '' });
+    expect(without.data?.accountSignupPaymentSession.total).toBe(1099);
+    const coupon = await session({ email: 'badpromo@signup.test', price: PACK_100, coupon: 'NOSUCH' });
+    expect(coupon.errors?.[0]?.message).toBe('The coupon "NOSUCH" is unknown or has expired');
+  });
+
+  it('reuses the open session on a reload and after a crash before our write', async () => {
+    await signup('reload@signup.test', { stripePriceId: PACK_100 });
+    const first = await session({ email: 'reload@signup.test', price: PACK_100 });
+    const again = await session({ email: 'reload@signup.test', price: PACK_100 });
+    expect(again.data?.accountSignupPaymentSession.clientSecret).toBe(
+      first.data?.accountSignupPaymentSession.clientSecret,
+    );
+    // As if the server died after Stripe made the session and before the row learnt its id.
+    await b.t.services.db.$client.query(
+      "update payment_sessions set stripe_id = null where user_id = (select id from users where email = 'reload@signup.test')",
+    );
+    const before = b.fake.store.all('checkout.session').length;
+    const retried = await session({ email: 'reload@signup.test', price: PACK_100 });
+    expect(retried.data?.accountSignupPaymentSession.clientSecret).toBe(
+      first.data?.accountSignupPaymentSession.clientSecret,
+    );
+    expect(b.fake.store.all('checkout.session')).toHaveLength(before);
+  });
+
+  it('refuses what it cannot sell, and tells nothing about unknown emails', async () => {
+    await signup('refuse@signup.test');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ email: 'nobody@signup.test', price: PACK_100 }, NO_RECENT_SIGNUP],
+      [{ email: 'refuse@signup.test', price: 'plan_old' }, 'A price id starts with price_'],
+      [{ email: 'refuse@signup.test', price: PROFESSIONAL }, 'This price is not on sale'],
+      [{ email: 'not-an-email', price: PACK_100 }, 'Invalid email'],
+    ];
+    for (const [variables, message] of cases) {
+      expect((await session(variables)).errors?.[0]?.message, JSON.stringify(variables)).toBe(message);
+    }
+    await b.t.services.db.$client.query(
+      "update users set created_at = now() - interval '2 days' where email = 'refuse@signup.test'",
+    );
+    expect((await session({ email: 'refuse@signup.test', price: PACK_100 })).errors?.[0]?.message).toBe(
+      NO_RECENT_SIGNUP,
+    );
+  });
+
+  it('sends Stripe back only to our own origin', async () => {
+    await signup('origin@signup.test', { stripePriceId: PACK_100 });
+    await session({ email: 'origin@signup.test', price: PACK_100, success: 'https://evil.example/steal' });
+    const created = b.fake.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST').at(-1);
+    expect(created?.form.return_url).toBe('http://localhost:3999/signup/success');
+  });
+});

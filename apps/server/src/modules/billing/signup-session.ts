@@ -1,0 +1,138 @@
+// `accountSignupPaymentSession` (SPEC §2 Signup checkout): right after sign-up, before the email
+// is confirmed, a Checkout session with ui_mode `elements` for the price chosen at sign-up; its
+// client secret drives Stripe's Payment Element on /signup/checkout. Only a sign-up of the last
+// 24 hours can be paid this way (later: Account & Billing, signed in); the answer for an unknown
+// email is the same, so it tells nothing about who is registered. A reload reuses the open
+// session; the promotion codes given at sign-up or a coupon become its discount.
+import { emailSchema, isStripePriceId } from '@router/shared';
+import type Stripe from 'stripe';
+import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
+import {
+  findRecentSession,
+  insertPaymentSession,
+  type PaymentSessionRow,
+} from '../../db/repositories/payment-sessions.repository.ts';
+import { findUserByEmail } from '../../db/repositories/user.repository.ts';
+import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
+import { AppError } from '../../errors.ts';
+import { type Caller, parseInput, rateLimited } from '../auth/caller.ts';
+import { RULES } from '../auth/rate-limit.ts';
+import { describeProduct, findProduct } from './catalog.ts';
+import { createCheckout } from './checkout.ts';
+import { ensureCustomer } from './customer.ts';
+import { discountId, resolveDiscount } from './discounts.ts';
+import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
+
+export interface SignupSessionInput {
+  email: string;
+  stripePriceId: string;
+  successUrl?: string | null;
+  cancelUrl?: string | null;
+  coupon?: string | null;
+  /** Codes joined by commas instead of those given at sign-up ('' for none). */
+  promotionCode?: string | null;
+}
+
+export interface SignupSession {
+  clientSecret: string;
+  /** Cents, after the discount. */
+  total: number;
+  description: string;
+  publishableKey: string | null;
+}
+
+export const NO_RECENT_SIGNUP = 'Sign in to buy credits on Account & Billing';
+const SIGNUP_WINDOW_MS = 24 * 3_600_000;
+
+/** A return address on our own origin, else none (no open redirect through Stripe). */
+export function ownUrl(url: string | null | undefined, publicUrl: string): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.origin === new URL(publicUrl).origin ? parsed.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+function promotionCodesOf(input: SignupSessionInput, metadata: Record<string, unknown> | undefined): string[] {
+  if (typeof input.promotionCode === 'string') {
+    return input.promotionCode
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
+  }
+  const signup = metadata?.signup as { promotionCodes?: unknown } | undefined;
+  return Array.isArray(signup?.promotionCodes) ? signup.promotionCodes.filter((c) => typeof c === 'string') : [];
+}
+
+async function openSession(stripe: StripeClient, row: PaymentSessionRow | undefined) {
+  if (!row?.stripeId) return null;
+  const session = await stripe.checkout.sessions.retrieve(row.stripeId);
+  return session.status === 'open' && session.client_secret ? session : null;
+}
+
+export async function createSignupPaymentSession(caller: Caller, input: SignupSessionInput): Promise<SignupSession> {
+  const { services } = caller;
+  if (!services.identity.limiter.take(`signup-payment:${caller.ip}`, RULES.signup)) throw rateLimited();
+  const stripe = await stripeClient(services);
+  const email = parseInput(emailSchema, input.email, 'email');
+  if (!isStripePriceId(input.stripePriceId)) {
+    throw new AppError('VALIDATION', 'A price id starts with price_', { field: 'stripePriceId' });
+  }
+  const user = await findUserByEmail(services.db, email);
+  if (!user || Date.now() - user.createdAt.getTime() > SIGNUP_WINDOW_MS) {
+    throw new AppError('VALIDATION', NO_RECENT_SIGNUP, { field: 'email' });
+  }
+  const product = await findProduct(services, input.stripePriceId);
+  if (product.professional) throw new AppError('VALIDATION', 'This price is not on sale', { field: 'stripePriceId' });
+  const account = await findAccountOfUser(services.db, user.id);
+  const discount = await resolveDiscount(services, stripe, {
+    coupon: input.coupon ?? null,
+    promotionCodes: promotionCodesOf(input, account?.metadata),
+  });
+  const subscription = product.type === ACCOUNT_TYPE.RECURRING;
+  const match = {
+    userId: user.id,
+    kind: 'elements' as const,
+    stripePriceId: product.stripePriceId,
+    discount: discountId(discount),
+  };
+  const reused = await findRecentSession(services.db, match, new Date(Date.now() - SIGNUP_WINDOW_MS));
+  let session: Stripe.Checkout.Session | null;
+  try {
+    session = await openSession(stripe, reused);
+  } catch (error) {
+    throw stripeFailure(services, error, 'reading a checkout session');
+  }
+  if (!session) {
+    const row =
+      reused && !reused.stripeId
+        ? reused // made before a crash or a failed call: the same Idempotency-Key gets Stripe's first answer
+        : await insertPaymentSession(services.db, {
+            ...match,
+            credits: product.credits,
+            mode: subscription ? 'subscription' : 'payment',
+          });
+    const customer = await ensureCustomer(services, stripe, user);
+    const returnUrl =
+      ownUrl(input.successUrl, services.config.PUBLIC_URL) ?? `${services.config.PUBLIC_URL}/signup/success`;
+    session = await createCheckout(services, stripe, {
+      user,
+      customer,
+      product,
+      row,
+      discount,
+      page: { kind: 'elements', returnUrl },
+    });
+  }
+  if (!session.client_secret) {
+    throw stripeFailure(services, new Error('checkout session without a client secret'), 'creating a checkout session');
+  }
+  return {
+    clientSecret: session.client_secret,
+    total: session.amount_total ?? product.price,
+    description: describeProduct(product),
+    publishableKey: services.config.STRIPE_PUBLISHABLE_KEY ?? null,
+  };
+}

@@ -1,0 +1,264 @@
+// Stripe events change the books once: a pack grants metadata.credits × quantity per session,
+// a plan one period per invoice, whatever arrives twice, out of order, or at two instances at
+// once; the balance is the ledger's sum after each. Success pages grant nothing: only events.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Billing,
+  buy,
+  newCustomer,
+  objectOf,
+  ofType,
+  postEvent,
+  secondInstance,
+  startBilling,
+  takeEvents,
+} from '../../../test/billing.ts';
+import { accountOf, expectBalancedLedger, ledgerOf } from '../../../test/credit-fixtures.ts';
+import { gql } from '../../../test/identity.ts';
+import { PACK_100, PACK_500, PLAN_MONTHLY } from '../../../test/stripe-fake/catalog.ts';
+import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
+
+let b: Billing;
+beforeAll(async () => {
+  b = await startBilling();
+});
+afterAll(() => b?.close());
+
+const deliverAll = async (events: StripeObject[]) => {
+  const statuses: number[] = [];
+  for (const event of events) statuses.push((await postEvent(b, event)).status);
+  return statuses;
+};
+
+async function payments(userId: number) {
+  const { rows } = await b.t.services.db.$client.query<{
+    reference: string;
+    stripe_invoice_id: string | null;
+    credits: number;
+    price: number;
+    interval: string | null;
+  }>('select reference, stripe_invoice_id, credits, price, interval from payments where user_id = $1 order by id', [
+    userId,
+  ]);
+  return rows;
+}
+
+describe('a credit pack', () => {
+  it('grants the price’s credits × quantity once, from checkout.session.completed only', async () => {
+    const user = await newCustomer(b, 'pack');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100, { quantity: 3 });
+    // Paid, returned to the success page: nothing yet.
+    expect((await accountOf(b.t, user.id))?.balance ?? 0).toBe(0);
+    expect(await deliverAll(events)).toEqual([200, 200]);
+    const account = await accountOf(b.t, user.id);
+    expect(account?.balance).toBe(300);
+    const ledger = await expectBalancedLedger(b.t, user.id);
+    expect(ledger.filter((l) => l.cause === 'purchase')).toEqual([
+      { cause: 'purchase', credits: 300, recurring: 0, reference: sessionId, balance_after: 300 },
+    ]);
+    const [payment] = await payments(user.id);
+    expect(payment).toMatchObject({ reference: sessionId, credits: 300, price: 3297, interval: null });
+    expect(payment?.stripe_invoice_id).toMatch(/^in_/);
+  });
+
+  it('changes nothing on a repeat, and books once when invoice.paid comes first', async () => {
+    const user = await newCustomer(b, 'repeat');
+    const { events } = await buy(b, user.headers, PACK_500);
+    const completed = ofType(events, 'checkout.session.completed');
+    const paid = ofType(events, 'invoice.paid');
+    expect((await postEvent(b, paid)).status).toBe(200);
+    expect((await postEvent(b, completed)).status).toBe(200);
+    const again = await postEvent(b, completed);
+    expect(again).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    await postEvent(b, paid);
+    const { rows } = await b.t.services.db.$client.query('select outcome, user_id from stripe_events where id = $1', [
+      paid.id,
+    ]);
+    expect(rows).toEqual([{ outcome: 'applied', user_id: String(user.id) }]);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(500);
+    expect(await payments(user.id)).toHaveLength(1);
+    expect((await payments(user.id))[0]?.stripe_invoice_id).toBe(objectOf(paid).id);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('books once when the same event reaches two instances at once, and when it is sent many times at once', async () => {
+    const user = await newCustomer(b, 'concurrent');
+    const { events } = await buy(b, user.headers, PACK_100);
+    const completed = ofType(events, 'checkout.session.completed');
+    const other = await secondInstance(b);
+    try {
+      const answers = await Promise.all([
+        ...Array.from({ length: 4 }, () => postEvent(b, completed)),
+        ...Array.from({ length: 4 }, () => postEvent(b, completed, { app: other.app })),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+      expect(answers.filter((a) => !a.body.duplicate)).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+    expect((await accountOf(b.t, user.id))?.balance).toBe(100);
+    expect((await ledgerOf(b.t, user.id)).filter((l) => l.cause === 'purchase')).toHaveLength(1);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('books once when two different events of one session arrive at once', async () => {
+    const user = await newCustomer(b, 'twoevents');
+    const { events } = await buy(b, user.headers, PACK_100);
+    const completed = ofType(events, 'checkout.session.completed');
+    // Stripe re-sends an event with a new id after a replay from the dashboard.
+    const copy = { ...completed, id: `${completed.id}copy` };
+    const answers = await Promise.all([
+      postEvent(b, completed),
+      postEvent(b, copy),
+      postEvent(b, completed),
+      postEvent(b, copy),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(100);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('answers 200 for a session that is not ours and changes nothing', async () => {
+    const user = await newCustomer(b, 'stranger');
+    const { events } = await buy(b, user.headers, PACK_100);
+    const completed = structuredClone(ofType(events, 'checkout.session.completed'));
+    const session = objectOf(completed);
+    Object.assign(session, {
+      id: 'cs_test_not_ours',
+      metadata: {},
+      client_reference_id: null,
+      customer: 'cus_unknown',
+    });
+    completed.id = 'evt_not_ours';
+    expect((await postEvent(b, completed)).status).toBe(200);
+    const { rows } = await b.t.services.db.$client.query('select outcome from stripe_events where id = $1', [
+      'evt_not_ours',
+    ]);
+    expect(rows[0]).toEqual({ outcome: 'unmatched' });
+    expect((await accountOf(b.t, user.id))?.balance ?? 0).toBe(0);
+  });
+
+  it('answers 500 and stores nothing while Stripe cannot be asked; the retry books it', async () => {
+    const user = await newCustomer(b, 'outage');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    const paid = ofType(events, 'invoice.paid');
+    // The client is made once per configuration: a copy of it points at a closed port.
+    const saved = b.t.services.config;
+    b.t.services.config = { ...saved, STRIPE_API_URL: 'http://127.0.0.1:9' };
+    try {
+      expect((await postEvent(b, paid)).status).toBe(500);
+    } finally {
+      b.t.services.config = saved;
+    }
+    const { rows } = await b.t.services.db.$client.query('select 1 from stripe_events where id = $1', [paid.id]);
+    expect(rows).toEqual([]);
+    expect((await accountOf(b.t, user.id))?.balance ?? 0).toBe(0);
+    expect((await postEvent(b, paid)).status).toBe(200);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+  });
+});
+
+describe('a monthly plan', () => {
+  it('starts one period for the first invoice whichever event books it, renews, and ends', async () => {
+    const user = await newCustomer(b, 'plan');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    expect(events.map((e) => e.type)).toEqual([
+      'customer.subscription.created',
+      'invoice.paid',
+      'checkout.session.completed',
+    ]);
+    // Out of order: the session first, then the invoice of the same payment.
+    await deliverAll([
+      ofType(events, 'checkout.session.completed'),
+      ofType(events, 'invoice.paid'),
+      events[0] as StripeObject,
+    ]);
+    let account = await accountOf(b.t, user.id);
+    expect(account).toMatchObject({ balance: 300, recurring_credits: 300, recurring_period_credits: 300 });
+    expect(await payments(user.id)).toHaveLength(1);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+
+    // Spend some, then the next period: what is left lapses, the period's credits come.
+    await b.t.services.db.$client.query('update accounts set balance = balance - 120 where user_id = $1', [user.id]);
+    b.fake.subscriptions.renew(subscriptionId);
+    const second = takeEvents(b);
+    expect(second.map((e) => e.type)).toEqual(['invoice.paid', 'customer.subscription.updated']);
+    await deliverAll(second);
+    account = await accountOf(b.t, user.id);
+    expect(account).toMatchObject({ balance: 300, recurring_credits: 300 });
+
+    // Periods 3 and 4 delivered out of order: 4 first, then 3, which is older and books no credits.
+    b.fake.subscriptions.renew(subscriptionId);
+    const third = takeEvents(b);
+    b.fake.subscriptions.renew(subscriptionId);
+    const fourth = takeEvents(b);
+    await b.t.services.db.$client.query('update accounts set balance = balance - 50 where user_id = $1', [user.id]);
+    await deliverAll(fourth);
+    const periodFourEnd = (await accountOf(b.t, user.id))?.recurring_period_end?.getTime() ?? 0;
+    await deliverAll(third);
+    await deliverAll(second.map((e) => ({ ...e, id: `${e.id}late` })));
+    account = await accountOf(b.t, user.id);
+    expect(account).toMatchObject({ balance: 300, recurring_credits: 300 });
+    expect(account?.recurring_period_end?.getTime()).toBe(periodFourEnd);
+    expect(await payments(user.id)).toHaveLength(4);
+    expect((await payments(user.id)).every((p) => p.interval === 'month')).toBe(true);
+    const ledger = await expectBalancedLedger(b.t, user.id);
+    expect(ledger.filter((l) => l.cause === 'period')).toHaveLength(3);
+
+    // Cancelled at the period end: the cancel date shows; the credits stay until it ends.
+    await b.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    await deliverAll(takeEvents(b));
+    const shown = await gql<{
+      account: { type: number; metadata: string; product: { name: string; credits: number } };
+    }>(b.t.app, '{ account { type metadata product { name credits } } }', {}, user.headers);
+    const metadata = JSON.parse(shown.data?.account.metadata ?? '{}') as { recurring: { cancelAt: number | null } };
+    expect(shown.data?.account).toMatchObject({ type: 3, product: { name: 'Pro plan', credits: 300 } });
+    expect(metadata.recurring.cancelAt).toBe(Math.floor((account?.recurring_period_end?.getTime() ?? 0) / 1000));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+
+    // Ended: the period's credits lapse (once), one-time credits stay, the card goes.
+    await b.t.services.db.$client.query('update accounts set balance = balance + 7 where user_id = $1', [user.id]);
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    const ended = takeEvents(b);
+    await deliverAll([...ended, ...ended.map((e) => ({ ...e, id: `${e.id}again` }))]);
+    account = await accountOf(b.t, user.id);
+    expect(account).toMatchObject({ balance: 7, recurring_credits: 0, recurring_period_credits: 0 });
+    const after = await gql<{ account: { type: number; product: unknown } }>(
+      b.t.app,
+      '{ account { type product { name } } }',
+      {},
+      user.headers,
+    );
+    expect(after.data?.account).toEqual({ type: 1, product: null });
+    expect((await expectBalancedLedger(b.t, user.id)).filter((l) => l.cause === 'lapse').at(-1)?.credits).toBe(-300);
+  });
+
+  it('notes a failed renewal without changing credits, until a payment succeeds', async () => {
+    const user = await newCustomer(b, 'failing');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(events[0]).id;
+    const failedInvoice = b.fake.subscriptions.renew(subscriptionId, { fail: true });
+    await deliverAll(takeEvents(b));
+    const metadata = async () => {
+      const answer = await gql<{ account: { metadata: string } }>(
+        b.t.app,
+        '{ account { metadata } }',
+        {},
+        user.headers,
+      );
+      return JSON.parse(answer.data?.account.metadata ?? '{}') as {
+        recurring: { status: string; paymentFailed?: { invoiceId: string; url: string } };
+      };
+    };
+    const failed = await metadata();
+    expect(failed.recurring.status).toBe('past_due');
+    expect(failed.recurring.paymentFailed).toMatchObject({ invoiceId: failedInvoice.id });
+    expect(failed.recurring.paymentFailed?.url).toContain(`/i/${failedInvoice.id}`);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    expect((await metadata()).recurring).toEqual({ subscriptionId, status: 'active', cancelAt: null });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});

@@ -1,0 +1,75 @@
+// POST /api/stripe/webhook (issue 14 point 4): Stripe's word is the only thing that grants.
+//   1. Stripe-Signature checked on the raw bytes with STRIPE_WEBHOOK_SECRET (any of several v1
+//      signatures, at most 300 s old): otherwise 400, nothing read further.
+//   2. A signed body that is not an event: 400. A type we do not act on: 200, nothing stored.
+//   3. An event id taken before: 200 at once.
+//   4. The handler reads what it needs from Stripe, then one transaction claims the event id
+//      (unique) and applies the change through credits.ts: a repeat, an out-of-order event or the
+//      same event at two instances at once finds the id claimed or the grant booked (grants are
+//      keyed by session and invoice), and changes nothing. 200 only after the commit; any error
+//      answers 500 and Stripe delivers again.
+import { z } from 'zod';
+import { claimEvent, eventSeen, setEventOutcome } from '../../db/repositories/stripe-events.repository.ts';
+import type { Services } from '../../services.ts';
+import { EVENT_HANDLERS } from './events/index.ts';
+import { loadStripe, stripeClient } from './stripe-client.ts';
+
+/** Stripe's default, stated so a library change cannot widen it. */
+export const SIGNATURE_TOLERANCE_S = 300;
+
+export interface WebhookAnswer {
+  status: 200 | 400 | 500;
+  body: { received: boolean; message?: string; duplicate?: boolean; handled?: boolean };
+}
+
+const eventSchema = z.object({
+  id: z.string().regex(/^evt_\w+$/),
+  object: z.literal('event'),
+  type: z.string().min(1).max(100),
+  created: z.number().int().positive(),
+  data: z.object({ object: z.looseObject({ id: z.string().optional() }) }),
+});
+
+const refuse = (message: string): WebhookAnswer => ({ status: 400, body: { received: false, message } });
+
+export async function receiveStripeEvent(
+  services: Services,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<WebhookAnswer> {
+  const secret = services.config.STRIPE_WEBHOOK_SECRET;
+  if (!secret) return refuse('Stripe webhooks are not configured on this server');
+  if (!signature) return refuse('Missing Stripe-Signature');
+  let parsed: unknown;
+  try {
+    const Stripe = await loadStripe();
+    parsed = Stripe.webhooks.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_S);
+  } catch (error) {
+    // The SDK's reason (no valid signature, too old, not JSON) names no secret.
+    const reason = error instanceof Error ? error.message.split('\n')[0] : 'invalid';
+    services.log.warn({ reason }, 'stripe webhook refused');
+    return refuse('Invalid Stripe-Signature');
+  }
+  const event = eventSchema.safeParse(parsed);
+  if (!event.success) return refuse('Not a Stripe event');
+  const { id, type, created, data } = event.data;
+  const handler = EVENT_HANDLERS[type];
+  if (!handler) return { status: 200, body: { received: true, handled: false } };
+  try {
+    if (await eventSeen(services.db, id)) return { status: 200, body: { received: true, duplicate: true } };
+    const stripe = await stripeClient(services);
+    const effect = await handler({ services, stripe }, data.object);
+    const outcome = await services.db.transaction(async (tx) => {
+      if (!(await claimEvent(tx, { id, type, created, objectId: data.object.id ?? null }))) return 'duplicate';
+      const result = 'apply' in effect ? await effect.apply(tx) : effect.outcome;
+      await setEventOutcome(tx, id, result, effect.userId);
+      return result;
+    });
+    services.log.info({ event: id, type, outcome, userId: effect.userId }, 'stripe event');
+    return { status: 200, body: { received: true, ...(outcome === 'duplicate' ? { duplicate: true } : {}) } };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    services.log.error({ event: id, type, message }, 'stripe event failed; Stripe will deliver it again');
+    return { status: 500, body: { received: false, message: 'Not processed; please retry' } };
+  }
+}

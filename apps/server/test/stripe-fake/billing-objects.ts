@@ -1,0 +1,187 @@
+// Invoices, subscriptions and payment intents as the fake makes them: copies of the fixtures with
+// the fields of this purchase (ids, customer, amounts, periods, metadata, links to the fake).
+import { randomBytes } from 'node:crypto';
+import { fromFixture, type StripeObject } from './fixtures.ts';
+import { type Line, unitAmount } from './money.ts';
+import { now, type Store } from './store.ts';
+
+export interface InvoiceInput {
+  customer: string;
+  lines: Line[];
+  amountDue: number;
+  metadata: Record<string, string>;
+  billingReason: string;
+  subscription?: { id: string; itemId: string; metadata: Record<string, string>; start: number; end: number };
+  paid: boolean;
+}
+
+function invoiceLine(invoiceId: string, line: Line, input: InvoiceInput): StripeObject {
+  const amount = unitAmount(line.price) * line.quantity;
+  const at = now();
+  const sub = input.subscription;
+  return {
+    id: `il_${randomBytes(10).toString('hex')}`,
+    object: 'line_item',
+    amount,
+    currency: String(line.price.currency),
+    description: `${line.quantity} × ${String(line.price.nickname ?? 'item')}`,
+    discount_amounts: [],
+    discountable: true,
+    discounts: [],
+    invoice: invoiceId,
+    livemode: false,
+    metadata: {},
+    period: { start: sub?.start ?? at, end: sub?.end ?? at },
+    quantity: line.quantity,
+    subscription: null,
+    pretax_credit_amounts: null,
+    taxes: [],
+    parent: sub
+      ? {
+          type: 'subscription_item_details',
+          invoice_item_details: null,
+          subscription_item_details: {
+            invoice_item: null,
+            proration: false,
+            proration_details: { credited_items: null },
+            subscription: sub.id,
+            subscription_item: sub.itemId,
+          },
+        }
+      : {
+          type: 'invoice_item_details',
+          invoice_item_details: {
+            invoice_item: `ii_${randomBytes(10).toString('hex')}`,
+            proration: false,
+            proration_details: { credited_items: null },
+            subscription: null,
+          },
+          subscription_item_details: null,
+        },
+    pricing: {
+      type: 'price_details',
+      price_details: { price: line.price.id, product: String(line.price.product) },
+      unit_amount_decimal: String(unitAmount(line.price)),
+    },
+    subtotal: amount,
+    quantity_decimal: String(line.quantity),
+  };
+}
+
+export function makeInvoice(store: Store, base: string, input: InvoiceInput): StripeObject {
+  const id = store.newId('invoice');
+  const at = now();
+  const subtotal = input.lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
+  const lines = input.lines.map((line) => invoiceLine(id, line, input));
+  const sub = input.subscription;
+  return store.put(
+    fromFixture('invoice.paid', {
+      id,
+      customer: input.customer,
+      amount_due: input.amountDue,
+      amount_paid: input.paid ? input.amountDue : 0,
+      amount_remaining: input.paid ? 0 : input.amountDue,
+      amount_overpaid: 0,
+      attempt_count: 1,
+      attempted: true,
+      billing_reason: input.billingReason,
+      created: at,
+      currency: String(input.lines[0]?.price.currency ?? 'usd'),
+      due_date: null,
+      effective_at: at,
+      from_invoice: null,
+      hosted_invoice_url: `${base}/i/${id}`,
+      invoice_pdf: `${base}/invoice/${id}/pdf`,
+      last_finalization_error: null,
+      lines: { object: 'list', data: lines, has_more: false, url: `/v1/invoices/${id}/lines` },
+      metadata: input.metadata,
+      next_payment_attempt: input.paid ? null : at + 3 * 86_400,
+      number: `FAKE-${String(store.all('invoice').length + 1).padStart(4, '0')}`,
+      parent: sub
+        ? {
+            type: 'subscription_details',
+            quote_details: null,
+            subscription_details: { metadata: sub.metadata, subscription: sub.id },
+          }
+        : null,
+      period_end: at,
+      period_start: at,
+      shipping_cost: null,
+      status: input.paid ? 'paid' : 'open',
+      status_transitions: {
+        finalized_at: at,
+        marked_uncollectible_at: null,
+        paid_at: input.paid ? at : null,
+        voided_at: null,
+      },
+      subtotal,
+      subtotal_excluding_tax: subtotal,
+      total: input.amountDue,
+      total_excluding_tax: input.amountDue,
+      total_discount_amounts:
+        subtotal > input.amountDue ? [{ amount: subtotal - input.amountDue, discount: 'di_fake' }] : [],
+      webhooks_delivered_at: null,
+    }),
+  );
+}
+
+export function makeSubscription(
+  store: Store,
+  input: { customer: string; line: Line; metadata: Record<string, string>; start: number; end: number },
+): StripeObject {
+  const id = store.newId('subscription');
+  const template = (fromFixture('subscription', {}).items as { data: Record<string, unknown>[] }).data[0] ?? {};
+  const item = {
+    ...template,
+    id: store.newId('subscription_item'),
+    created: input.start,
+    price: structuredClone(input.line.price),
+    plan: null,
+    quantity: input.line.quantity,
+    subscription: id,
+    current_period_start: input.start,
+    current_period_end: input.end,
+  };
+  return store.put(
+    fromFixture('subscription', {
+      id,
+      customer: input.customer,
+      status: 'active',
+      billing_cycle_anchor: input.start,
+      billing_cycle_anchor_config: null,
+      cancel_at: null,
+      cancel_at_period_end: false,
+      canceled_at: null,
+      cancellation_details: { comment: null, feedback: null, reason: null },
+      created: input.start,
+      start_date: input.start,
+      currency: String(input.line.price.currency),
+      ended_at: null,
+      items: { object: 'list', data: [item], has_more: false, url: `/v1/subscription_items?subscription=${id}` },
+      metadata: input.metadata,
+      next_pending_invoice_item_invoice: null,
+      pending_invoice_item_interval: null,
+      pending_update: null,
+      pause_collection: null,
+      transfer_data: null,
+      billing_schedules: [],
+    }),
+  );
+}
+
+export function makePaymentIntent(store: Store, customer: string, amount: number, metadata: Record<string, string>) {
+  const id = store.newId('payment_intent');
+  return store.put(
+    fromFixture('payment_intent.succeeded', {
+      id,
+      amount,
+      amount_received: amount,
+      client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
+      created: now(),
+      customer,
+      latest_charge: `ch_${randomBytes(12).toString('hex')}`,
+      metadata,
+      transfer_data: null,
+    }),
+  );
+}

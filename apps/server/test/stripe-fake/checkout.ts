@@ -1,0 +1,204 @@
+// Checkout sessions in the fake: created from the request (prices, discounts, mode, pages), then
+// completed by a test or by the hosted page's Pay button, which makes what Stripe would (payment
+// intent and invoice, or subscription and first invoice) and emits the events.
+import { randomBytes } from 'node:crypto';
+import { makeInvoice, makePaymentIntent, makeSubscription } from './billing-objects.ts';
+import { fromFixture, type StripeObject } from './fixtures.ts';
+import { type Form, list, record, text } from './form.ts';
+import { addInterval, discountOf, type Line, subtotalOf } from './money.ts';
+import { now, type Store } from './store.ts';
+import type { FakeParts, Webhooks } from './webhooks.ts';
+
+export class InvalidRequest extends Error {
+  readonly param: string | undefined;
+  constructor(message: string, param?: string) {
+    super(message);
+    this.param = param;
+  }
+}
+
+interface SessionExtras {
+  lines: Line[];
+  coupon: StripeObject | null;
+  promotionCode: string | null;
+  invoiceMetadata: Record<string, string> | null;
+  subscriptionMetadata: Record<string, string>;
+}
+
+export class Checkout {
+  private readonly extras = new Map<string, SessionExtras>();
+  private readonly store: Store;
+  private readonly webhooks: Webhooks;
+  private readonly base: () => string;
+
+  constructor(parts: FakeParts) {
+    ({ store: this.store, webhooks: this.webhooks, base: this.base } = parts);
+  }
+
+  private linesOf(form: Form, mode: string): Line[] {
+    const lines = list(form.line_items).map((raw, i) => {
+      const item = record(raw);
+      const priceId = item.price;
+      if (!priceId)
+        throw new InvalidRequest('Missing required param: line_items[0][price].', `line_items[${i}][price]`);
+      const price = this.store.get('price', priceId);
+      if (!price.active)
+        throw new InvalidRequest(`The price specified is inactive: ${priceId}`, `line_items[${i}][price]`);
+      return { price, quantity: Number(item.quantity ?? '1') };
+    });
+    if (lines.length === 0) throw new InvalidRequest('Missing required param: line_items.', 'line_items');
+    const recurring = lines.some((line) => line.price.type === 'recurring');
+    if (mode === 'subscription' && !recurring) {
+      throw new InvalidRequest('You must provide at least one recurring price in `subscription` mode.', 'line_items');
+    }
+    if (mode === 'payment' && recurring) {
+      throw new InvalidRequest('You specified `payment` mode but passed a recurring price.', 'line_items');
+    }
+    return lines;
+  }
+
+  private discountOf(form: Form): { coupon: StripeObject | null; promotionCode: string | null } {
+    const discount = record(list(form.discounts)[0]);
+    if (discount.coupon) {
+      const coupon = this.store.get('coupon', discount.coupon);
+      if (!coupon.valid) throw new InvalidRequest(`Coupon ${coupon.id} is no longer valid.`, 'discounts');
+      return { coupon, promotionCode: null };
+    }
+    if (discount.promotion_code) {
+      const code = this.store.get('promotion_code', discount.promotion_code);
+      if (!code.active) throw new InvalidRequest('This promotion code is not active.', 'discounts');
+      const couponId = (code.promotion as { coupon: string }).coupon;
+      return { coupon: this.store.get('coupon', couponId), promotionCode: code.id };
+    }
+    return { coupon: null, promotionCode: null };
+  }
+
+  create(form: Form): StripeObject {
+    const mode = text(form.mode) ?? 'payment';
+    const uiMode = text(form.ui_mode) ?? 'hosted_page';
+    const customer = text(form.customer) ?? null;
+    if (customer) this.store.get('customer', customer);
+    const lines = this.linesOf(form, mode);
+    const { coupon, promotionCode } = this.discountOf(form);
+    if (uiMode === 'hosted_page' && !text(form.success_url))
+      throw new InvalidRequest('Missing required param: success_url.', 'success_url');
+    if (uiMode === 'elements' && !text(form.return_url))
+      throw new InvalidRequest('Missing required param: return_url.', 'return_url');
+    const id = this.store.newId('checkout.session');
+    const subtotal = subtotalOf(lines);
+    const discount = discountOf(subtotal, coupon);
+    const creation = (form.invoice_creation ?? {}) as Form;
+    const invoiceEnabled = text(creation.enabled) === 'true';
+    const invoiceData = record(((creation.invoice_data ?? {}) as Form).metadata);
+    const subscriptionData = form.subscription_data as Form | undefined;
+    this.extras.set(id, {
+      lines,
+      coupon,
+      promotionCode,
+      invoiceMetadata: invoiceEnabled ? invoiceData : null,
+      subscriptionMetadata: record(subscriptionData?.metadata),
+    });
+    const session = fromFixture('checkout.session.payment.open', {
+      id,
+      after_expiration: null,
+      allow_promotion_codes: text(form.allow_promotion_codes) === 'true' ? true : null,
+      amount_subtotal: subtotal,
+      amount_total: subtotal - discount,
+      cancel_url: text(form.cancel_url) ?? null,
+      client_reference_id: text(form.client_reference_id) ?? null,
+      client_secret: uiMode === 'elements' ? `${id}_secret_${randomBytes(12).toString('hex')}` : null,
+      created: now(),
+      currency: String(lines[0]?.price.currency ?? 'usd'),
+      currency_conversion: null,
+      customer,
+      discounts: coupon ? [{ coupon: coupon.id, promotion_code: promotionCode }] : [],
+      expires_at: now() + 86_400,
+      invoice_creation: { enabled: invoiceEnabled, invoice_data: { metadata: invoiceData } },
+      metadata: record(form.metadata),
+      mode,
+      return_url: text(form.return_url) ?? null,
+      shipping_address_collection: null,
+      shipping_cost: null,
+      success_url: text(form.success_url) ?? null,
+      total_details: { amount_discount: discount, amount_shipping: 0, amount_tax: 0 },
+      ui_mode: uiMode,
+      url: uiMode === 'hosted_page' ? `${this.base()}/c/pay/${id}` : null,
+    });
+    this.store.lineItems.set(
+      id,
+      lines.map((line) => ({
+        id: this.store.newId('line_item'),
+        object: 'item',
+        amount_subtotal: Number(line.price.unit_amount) * line.quantity,
+        amount_total: Number(line.price.unit_amount) * line.quantity,
+        currency: String(line.price.currency),
+        description: String(line.price.nickname ?? 'item'),
+        price: line.price.id,
+        quantity: line.quantity,
+      })),
+    );
+    return this.store.put(session);
+  }
+
+  /** Pays an open session as Stripe would after the card was accepted; returns the events emitted. */
+  complete(sessionId: string): StripeObject[] {
+    const session = this.store.get('checkout.session', sessionId);
+    const extras = this.extras.get(sessionId);
+    if (session.status !== 'open' || !extras) throw new InvalidRequest('This Checkout Session is no longer open.');
+    const customer = String(
+      session.customer ?? this.store.put(fromFixture('customer', { id: this.store.newId('customer') })).id,
+    );
+    const amount = Number(session.amount_total);
+    const events: StripeObject[] = [];
+    Object.assign(session, { status: 'complete', payment_status: 'paid', customer, url: null });
+    if (session.mode === 'subscription') {
+      const line = extras.lines[0] as Line;
+      const start = now();
+      const end = addInterval(start, line.price);
+      const subscription = makeSubscription(this.store, {
+        customer,
+        line,
+        metadata: extras.subscriptionMetadata,
+        start,
+        end,
+      });
+      const item = (subscription.items as { data: Array<{ id: string }> }).data[0];
+      const invoice = makeInvoice(this.store, this.base(), {
+        customer,
+        lines: extras.lines,
+        amountDue: amount,
+        metadata: {},
+        billingReason: 'subscription_create',
+        subscription: {
+          id: subscription.id,
+          itemId: item?.id ?? '',
+          metadata: extras.subscriptionMetadata,
+          start,
+          end,
+        },
+        paid: true,
+      });
+      subscription.latest_invoice = invoice.id;
+      Object.assign(session, { subscription: subscription.id, invoice: invoice.id });
+      events.push(this.webhooks.emit('customer.subscription.created', subscription));
+      events.push(this.webhooks.emit('invoice.paid', invoice));
+    } else {
+      const intent = makePaymentIntent(this.store, customer, amount, record(session.metadata as Form));
+      session.payment_intent = intent.id;
+      if (extras.invoiceMetadata) {
+        const invoice = makeInvoice(this.store, this.base(), {
+          customer,
+          lines: extras.lines,
+          amountDue: amount,
+          metadata: extras.invoiceMetadata,
+          billingReason: 'manual',
+          paid: true,
+        });
+        session.invoice = invoice.id;
+        events.push(this.webhooks.emit('invoice.paid', invoice));
+      }
+    }
+    events.push(this.webhooks.emit('checkout.session.completed', session));
+    return events;
+  }
+}

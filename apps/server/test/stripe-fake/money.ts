@@ -1,0 +1,40 @@
+// Amounts of a checkout: line items from prices, and a coupon's discount (percent or amount off).
+import type { StripeObject } from './fixtures.ts';
+
+export interface Line {
+  price: StripeObject;
+  quantity: number;
+}
+
+export const unitAmount = (price: StripeObject) => Number(price.unit_amount ?? 0);
+
+export const subtotalOf = (lines: Line[]) =>
+  lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
+
+export function discountOf(subtotal: number, coupon: StripeObject | null): number {
+  if (!coupon) return 0;
+  if (typeof coupon.percent_off === 'number') return Math.round((subtotal * coupon.percent_off) / 100);
+  if (typeof coupon.amount_off === 'number') return Math.min(coupon.amount_off, subtotal);
+  return 0;
+}
+
+/** The end of one billing interval after `start` (seconds), in calendar terms. */
+export function addInterval(start: number, price: StripeObject): number {
+  const recurring = price.recurring as { interval?: string; interval_count?: number } | null;
+  const date = new Date(start * 1000);
+  const count = recurring?.interval_count ?? 1;
+  switch (recurring?.interval) {
+    case 'day':
+      date.setUTCDate(date.getUTCDate() + count);
+      break;
+    case 'week':
+      date.setUTCDate(date.getUTCDate() + 7 * count);
+      break;
+    case 'year':
+      date.setUTCFullYear(date.getUTCFullYear() + count);
+      break;
+    default:
+      date.setUTCMonth(date.getUTCMonth() + count);
+  }
+  return Math.floor(date.getTime() / 1000);
+}

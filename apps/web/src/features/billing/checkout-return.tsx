@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import { useSearchParams } from 'react-router';
+import type { AccountCreditsQuery } from '../../gql/graphql.ts';
+import { readCheckoutSince, writeCheckoutSince } from '../../lib/storage.ts';
+import { CHECKOUT_RETURN } from './texts.ts';
+
+type Account = AccountCreditsQuery['account'];
+
+const POLL_MS = 2000;
+const POLLS = 30;
+/** Without a note of when the browser left: a payment this recent is the one just made. */
+const RECENT_MS = 15 * 60_000;
+
+/** The newest payment's time, noted before leaving for Stripe Checkout. */
+export const noteCheckoutStart = (account: Account | undefined) =>
+  writeCheckoutSince(Math.max(1, ...(account?.payments ?? []).map((p) => p.createdAt)));
+
+/**
+ * Back from Stripe Checkout (?checkout=success|cancel). The success page grants nothing: the
+ * account is asked again every 2 s until the payment Stripe's webhook recorded shows (or a minute
+ * passed), then the credits are confirmed.
+ */
+export function CheckoutReturn({ account, refresh }: { account: Account | undefined; refresh: () => void }) {
+  const [params] = useSearchParams();
+  const state = params.get('checkout');
+  const [polls, setPolls] = useState(0);
+  const since = readCheckoutSince() ?? Date.now() - RECENT_MS;
+  const confirmed = (account?.payments ?? []).some((p) => p.createdAt > since);
+
+  useEffect(() => {
+    if (state !== 'success' || confirmed || polls >= POLLS) return;
+    const timer = setTimeout(() => {
+      setPolls((n) => n + 1);
+      refresh();
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [state, confirmed, polls, refresh]);
+  useEffect(() => {
+    if (confirmed) writeCheckoutSince(null);
+  }, [confirmed]);
+
+  if (state === 'cancel') return <Alert variant="secondary">{CHECKOUT_RETURN.cancelled}</Alert>;
+  if (state !== 'success') return null;
+  return (
+    <Alert variant={confirmed ? 'success' : 'info'} role="status" data-testid="checkout-return">
+      {confirmed ? CHECKOUT_RETURN.confirmed : polls >= POLLS ? CHECKOUT_RETURN.slow : CHECKOUT_RETURN.waiting}
+    </Alert>
+  );
+}

@@ -1,0 +1,68 @@
+import { ACCOUNT_TYPE, paymentPeriodLabel } from '@router/shared';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import type { AccountCreditsQuery } from '../../gql/graphql.ts';
+import { formatCount, formatCurrency, formatDate } from '../../lib/format.ts';
+import { parseRecurring } from './recurring.ts';
+import { ACTIVATE_SUBSCRIPTION } from './texts.ts';
+
+type Account = AccountCreditsQuery['account'];
+
+/**
+ * SPEC §2 Account & Billing's subscription card: the plan, its Renewal date, or the Cancel date
+ * once a cancellation is set; with no end date yet, the activation text and the link. Manage
+ * billing opens Stripe's billing portal (change the card, cancel, invoices).
+ */
+export function SubscriptionCard({
+  account,
+  onManage,
+  busy,
+}: {
+  account: Account;
+  onManage: () => void;
+  busy: boolean;
+}) {
+  if (account.type !== ACCOUNT_TYPE.RECURRING || !account.product) return null;
+  const { product } = account;
+  const recurring = parseRecurring(account.metadata);
+  const period = paymentPeriodLabel(product.interval);
+  return (
+    <Card as="section" className="shadow-sm mb-4" aria-labelledby="subscription-title" data-testid="subscription-card">
+      <Card.Body>
+        <Card.Title as="h2" id="subscription-title" className="h6">
+          Subscription: {product.name}
+        </Card.Title>
+        <p className="mb-2">
+          {formatCount(product.credits)} signals {period ?? ''} · {formatCurrency(product.price)} {period ?? ''}
+        </p>
+        {recurring.cancelAt !== null ? (
+          <p className="mb-2" data-testid="subscription-date">
+            Cancel date: {formatDate(recurring.cancelAt * 1000)}
+          </p>
+        ) : account.recurringPeriodEnd !== null && account.recurringPeriodEnd !== undefined ? (
+          <p className="mb-2" data-testid="subscription-date">
+            Renewal date: {formatDate(account.recurringPeriodEnd * 1000)}
+          </p>
+        ) : (
+          <p className="mb-2">{ACTIVATE_SUBSCRIPTION}</p>
+        )}
+        {recurring.paymentFailed && (
+          <Alert variant="warning" className="small py-2">
+            The last payment of your plan failed; Stripe will try again.{' '}
+            {recurring.paymentFailed.url ? (
+              <a href={recurring.paymentFailed.url} className="alert-link">
+                Pay the invoice now
+              </a>
+            ) : (
+              'Update your card with Manage billing.'
+            )}
+          </Alert>
+        )}
+        <Button variant="link" className="p-0" onClick={onManage} disabled={busy}>
+          Manage billing
+        </Button>
+      </Card.Body>
+    </Card>
+  );
+}

@@ -1,0 +1,211 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { leaveFor } from '../../features/billing/leave-for.ts';
+import { productsAnswer } from '../../test/billing.ts';
+import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
+import { renderRoute } from '../../test/render-route.tsx';
+
+const CUSTOMER = 4;
+const PROFESSIONAL = 16;
+const PERIOD_END = Date.UTC(2030, 0, 31) / 1000;
+
+const plan = { name: 'Pro plan', credits: 300, price: 2000, interval: 'month' };
+const account = (overrides: Record<string, unknown> = {}) => ({
+  type: 1,
+  balance: 105,
+  credits: 105,
+  recurringCredits: 0,
+  recurringPeriodCredits: 0,
+  recurringPeriodEnd: null,
+  signalsSpent: 0,
+  unlimited: false,
+  cardPayments: true,
+  metadata: '{"recurring":{}}',
+  product: null,
+  payments: [],
+  ...overrides,
+});
+
+function server(overrides: Record<string, unknown> = {}, extra: Record<string, ReturnType<typeof fixture>> = {}) {
+  return {
+    AccountCredits: fixture(() => ({ data: { account: account(overrides) } })),
+    AccountProducts: fixture(() => productsAnswer()),
+    AccountPaymentSession: fixture(({ variables }) => ({
+      data: { accountPaymentSession: { url: `https://stripe.test/${String(variables.stripePriceId ?? 'portal')}` } },
+    })),
+    ...extra,
+  };
+}
+
+const leaving = () => vi.spyOn(leaveFor, 'assign').mockImplementation(() => {});
+afterEach(() => {
+  vi.restoreAllMocks();
+  sessionStorage.clear();
+});
+
+describe('Account & Billing with card payments', () => {
+  it('offers packs and plans from Stripe and sends the browser to Checkout, with the ?coupon= of the page', async () => {
+    const assign = leaving();
+    const { calls } = await renderRoute('/me/account?coupon=WELCOME10', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(),
+    });
+    const pack = await screen.findByTestId('product-price_pack');
+    expect(within(pack).getByText('$10.99')).toBeTruthy();
+    const monthly = screen.getByTestId('product-price_plan');
+    expect(within(monthly).getByText('300 signals per month')).toBeTruthy();
+    expect(screen.queryByTestId('product-price_pro')).toBeNull();
+    fireEvent.click(within(pack).getByRole('button', { name: 'Buy' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://stripe.test/price_pack'));
+    expect(calls('AccountPaymentSession')[0]?.variables).toEqual({ stripePriceId: 'price_pack', coupon: 'WELCOME10' });
+  });
+
+  it('shows the server’s message when Checkout cannot be opened', async () => {
+    leaving();
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        { AccountPaymentSession: fixture(() => graphQLError('The coupon "X" is unknown or has expired')) },
+      ),
+    });
+    fireEvent.click(within(await screen.findByTestId('product-price_pack')).getByRole('button', { name: 'Buy' }));
+    expect(await screen.findByText('The coupon "X" is unknown or has expired')).toBeTruthy();
+  });
+
+  it('shows the subscription card: renewal date, cancel date, the activation text; hidden without a plan', async () => {
+    const running = { type: 3, product: plan, recurringPeriodEnd: PERIOD_END };
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [running, 'Renewal date: 1/31/2030'],
+      [
+        { ...running, metadata: JSON.stringify({ recurring: { cancelAt: PERIOD_END - 86_400 } }) },
+        'Cancel date: 1/30/2030',
+      ],
+      [{ ...running, recurringPeriodEnd: null }, 'Please click the link below to activate the subscription.'],
+    ];
+    for (const [overrides, text] of cases) {
+      const view = await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server(overrides) });
+      const card = await screen.findByTestId('subscription-card');
+      expect(within(card).getByText(text)).toBeTruthy();
+      expect(within(card).getByText('Subscription: Pro plan')).toBeTruthy();
+      // A running plan hides the other plans on sale.
+      expect(screen.queryByTestId('product-price_plan')).toBeNull();
+      view.router.dispose();
+      document.body.innerHTML = '';
+    }
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
+    await screen.findByTestId('product-price_pack');
+    expect(screen.queryByTestId('subscription-card')).toBeNull();
+  });
+
+  it('opens the billing portal from Manage billing', async () => {
+    const assign = leaving();
+    const { calls } = await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
+    fireEvent.click(await screen.findByRole('button', { name: 'Manage billing' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://stripe.test/portal'));
+    expect(calls('AccountPaymentSession')[0]?.variables).toEqual({});
+  });
+
+  it("lists recent payments in dollars, 'per month' for a plan's, and downloads an invoice", async () => {
+    const assign = leaving();
+    const payments = [
+      {
+        credits: 300,
+        price: 2000,
+        currency: 'usd',
+        createdAt: Date.UTC(2024, 10, 24, 12),
+        stripeInvoiceId: 'in_plan',
+        description: 'Pro plan',
+        interval: 'month',
+      },
+      {
+        credits: 100,
+        price: 1099,
+        currency: 'usd',
+        createdAt: Date.UTC(2024, 10, 20, 12),
+        stripeInvoiceId: null,
+        description: '100 signal credits',
+        interval: null,
+      },
+    ];
+    const { calls } = await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        { payments },
+        {
+          AccountInvoice: fixture(({ variables }) => ({
+            data: {
+              accountInvoice: { id: variables.id, invoicePdf: `https://pay.stripe.test/${String(variables.id)}.pdf` },
+            },
+          })),
+        },
+      ),
+    });
+    const table = (await screen.findByRole('heading', { name: 'Recent payments' })).closest('section') as HTMLElement;
+    const [, first, second] = within(table).getAllByRole('row') as HTMLElement[];
+    expect(first?.textContent).toContain('$20.00 per month');
+    expect(second?.textContent).toContain('$10.99');
+    expect(second?.textContent).not.toContain('per month');
+    fireEvent.click(within(first as HTMLElement).getByRole('button', { name: 'Download PDF' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://pay.stripe.test/in_plan.pdf'));
+    expect(calls('AccountInvoice')[0]?.variables).toEqual({ id: 'in_plan' });
+  });
+
+  it('after Checkout asks the account again until the payment shows, then confirms', async () => {
+    sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
+    let asked = 0;
+    const paid = {
+      credits: 100,
+      price: 1099,
+      currency: 'usd',
+      createdAt: Date.UTC(2024, 10, 20),
+      stripeInvoiceId: null,
+      description: 'Pack',
+      interval: null,
+    };
+    await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        {
+          AccountCredits: fixture(() => {
+            asked += 1;
+            return { data: { account: account(asked >= 2 ? { payments: [paid] } : {}) } };
+          }),
+        },
+      ),
+    });
+    expect((await screen.findByTestId('checkout-return')).textContent).toMatch(/appear as soon as Stripe confirms/);
+    await waitFor(
+      () => expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.'),
+      {
+        timeout: 6000,
+      },
+    );
+    expect(sessionStorage.getItem('checkoutSince')).toBeNull();
+  });
+
+  it('invites a user who is not professional to apply, and not a professional', async () => {
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
+    expect((await screen.findByRole('link', { name: 'Apply for professional status' })).getAttribute('href')).toBe(
+      '/me/account/upgrade',
+    );
+    document.body.innerHTML = '';
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER | PROFESSIONAL), handlers: server() });
+    await screen.findByTestId('product-price_pack');
+    expect(screen.queryByText('Request professional status')).toBeNull();
+  });
+});
+
+describe('Account & Billing without card payments', () => {
+  it('says how credits are granted and offers nothing to buy', async () => {
+    const { calls } = await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ cardPayments: false }),
+    });
+    expect(await screen.findByText(/Card payments are not configured on this server/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Manage billing' })).toBeNull();
+    expect(screen.queryByText('Buy signals')).toBeNull();
+    expect(calls('AccountProducts')).toEqual([]);
+  });
+});

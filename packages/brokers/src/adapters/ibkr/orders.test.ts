@@ -1,0 +1,252 @@
+// Contract: orders at the fake (the exact bodies of every form are pinned by fixtures/requests.json
+// and core/replay.test.ts), IBKR's questions confirmed or declined, refusals in HTTP 200 bodies,
+// a repeated cOID answered with the first order, no submission resent, what IBKR cannot do
+// refused before anything is sent.
+import { exampleBody, isExampleAvailable, ORDER_EXAMPLES } from '@router/orders';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findOrder } from '../../core/find-order.ts';
+import { ibkrDescriptor } from './descriptor.ts';
+import { CONFIRMED_QUESTIONS } from './questions.ts';
+import { ACCOUNT, type Connected, connected, failure, input, ORDERS_PATH, sentSince } from './test-support.ts';
+
+let c: Connected;
+beforeAll(async () => {
+  c = await connected();
+});
+afterAll(() => c.close());
+afterEach(() => c.fake.clearInjections());
+
+const buy = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+const bodyOf = (index: number) => JSON.parse(c.fake.requests[index]?.body ?? 'null') as unknown;
+const submissions = () => c.fake.requests.filter((r) => r.method === 'POST' && r.url === ORDERS_PATH).length;
+
+describe('questions', () => {
+  it('suppresses the warnings it confirms when the session opens', () => {
+    expect([...c.fake.suppressed].sort()).toEqual(Object.keys(CONFIRMED_QUESTIONS).sort());
+  });
+
+  it('confirms o163 and o354 by POST /iserver/reply/{id} until the order is placed', async () => {
+    c.fake.suppressed.clear();
+    c.fake.ask({ messageId: 'o354', message: 'You are submitting an order without market data.\nAre you sure?' });
+    const before = c.fake.requests.length;
+    const placed = await c.broker.placeOrder(c.ctx, c.session, input({ ...buy, limit_price: 150, duration: 'day' }));
+    expect(placed).toEqual({
+      id: expect.any(String),
+      status: 'accepted',
+      status_description: 'Interactive Brokers order PreSubmitted',
+    });
+    const sent = sentSince(c.fake, before);
+    expect(sent.filter((line) => line.startsWith('POST /v1/api/iserver/reply/'))).toHaveLength(2);
+    expect(bodyOf(before + sent.length - 1)).toEqual({ confirmed: true });
+    expect(c.fake.ledger.orders.at(-1)?.orderId).toBe(Number(placed.id));
+    for (const id of Object.keys(CONFIRMED_QUESTIONS)) c.fake.suppressed.add(id);
+  });
+
+  it('declines a question it does not confirm, places nothing and says why', async () => {
+    c.fake.ask({
+      messageId: 'o451',
+      message: 'The following order value estimate exceeds the Total Value Limit of 100,000 USD.\nAre you sure?',
+    });
+    const orders = c.fake.ledger.orders.length;
+    const before = c.fake.requests.length;
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, input(buy)));
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message:
+        'Interactive Brokers: the order needs a confirmation we do not give automatically (o451: The following order value estimate exceeds the Total Value Limit of 100,000 USD.); nothing was placed',
+    });
+    expect(bodyOf(c.fake.requests.length - 1)).toEqual({ confirmed: false });
+    expect(sentSince(c.fake, before).at(-1)).toMatch(/^POST \/v1\/api\/iserver\/reply\//);
+    expect(c.fake.ledger.orders.length).toBe(orders);
+  });
+});
+
+describe('exactly once', () => {
+  it('a repeated cOID is answered with the order already placed', async () => {
+    const first = await c.broker.placeOrder(c.ctx, c.session, input(buy, 'sig-dup'));
+    const before = c.fake.requests.length;
+    const second = await c.broker.placeOrder(c.ctx, c.session, input(buy, 'sig-dup'));
+    expect(second).toEqual({ ...first, status: 'filled', price: 190 });
+    expect(sentSince(c.fake, before)).toEqual([`POST ${ORDERS_PATH}`, 'GET /v1/api/iserver/account/orders']);
+    expect(c.fake.ledger.orders.filter((order) => order.cOID === 'sig-dup')).toHaveLength(1);
+  });
+
+  it('submits one order at a time per connection: the next waits for the answer (and its questions)', async () => {
+    c.fake.ask({ messageId: 'o451', message: 'The following order value estimate exceeds the Total Value Limit.' });
+    c.fake.inject({ method: 'POST', path: ORDERS_PATH, delayMs: 100 });
+    const before = c.fake.requests.length;
+    const first = c.broker.placeOrder(c.ctx, c.session, input(buy));
+    const second = c.broker.placeOrder(c.ctx, c.session, input(buy));
+    const [declined, placed] = await Promise.allSettled([first, second]);
+    expect([declined.status, placed.status]).toEqual(['rejected', 'fulfilled']);
+    const posts = sentSince(c.fake, before).filter((line) => line.startsWith('POST '));
+    expect(posts.map((line) => line.replace(/reply\/.+$/, 'reply'))).toEqual([
+      `POST ${ORDERS_PATH}`,
+      'POST /v1/api/iserver/reply',
+      `POST ${ORDERS_PATH}`,
+    ]);
+  });
+
+  it('a timed-out submission is not resent; reconciliation finds it by cOID', async () => {
+    const before = submissions();
+    c.fake.inject({ method: 'POST', path: ORDERS_PATH, delayMs: 300 });
+    const placing = input({ ...buy, limit_price: 185 });
+    const error = await failure(
+      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, placing),
+    );
+    expect(error).toMatchObject({
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: true,
+      message: 'Interactive Brokers: no answer before the deadline',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(submissions()).toBe(before + 1);
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: ACCOUNT,
+      clientOrderId: placing.clientOrderId,
+      order: placing.order,
+      sentAt: c.clock.now,
+    });
+    expect(found).toMatchObject({ match: 'exact', order: { status: 'accepted' } });
+  });
+
+  it.each([
+    [500, { error: 'internal server error' }, 'BrokerUnavailable', true],
+    [503, { error: 'Service Unavailable' }, 'BrokerUnavailable', true],
+    [429, '', 'RateLimited', false],
+    [200, { error: 'Order rejected: insufficient available funds' }, 'InsufficientFunds', false],
+  ] as const)('HTTP %i on a submission: %s, sent once', async (status, body, kind, outcomeUnknown) => {
+    const before = submissions();
+    c.fake.inject({ method: 'POST', path: ORDERS_PATH, status, body });
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, input(buy)));
+    expect(error).toMatchObject({ kind, outcomeUnknown });
+    expect(error.message).toMatch(/^Interactive Brokers: /);
+    expect(submissions()).toBe(before + 1);
+  });
+
+  it('the fake refuses what IBKR refuses: too little cash, in an HTTP 200 body', async () => {
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, input({ ...buy, quantity: 10_000 })));
+    expect(error).toMatchObject({
+      kind: 'InsufficientFunds',
+      message: 'Interactive Brokers: Order rejected: insufficient available funds',
+    });
+  });
+
+  it('a read that meets the pacing limit is tried once more within the deadline', async () => {
+    c.fake.inject({ method: 'GET', path: '/v1/api/trsrv/stocks', status: 429 });
+    const placed = await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NVDA', action: 'buy', quantity: 1 }));
+    expect(placed.status).toBe('filled');
+    const lookups = c.fake.requests.filter((r) => r.url.startsWith('/v1/api/trsrv/stocks?symbols=NVDA'));
+    expect(lookups).toHaveLength(2);
+  });
+});
+
+describe('refused before sending', () => {
+  it.each([
+    [{ ...buy, duration: 'dyp' }, 'duration dyp (outside regular hours) needs a limit or stop_limit order'],
+    [
+      { ...buy, action: 'sell', limit_price: 200, take_profit_price: 210 },
+      'take profit and stop loss need an opening action, not sell',
+    ],
+    [{ ...buy, type: 'stop', stop_price: 200, duration: 'opg' }, 'duration opg is for market and limit orders'],
+    [
+      {
+        symbol: 'SPY_281215C00600000',
+        action: 'buy_to_open',
+        'symbol[2]': 'SPY_281215C00610000',
+        'action[2]': 'sell_to_open',
+        'limit_price[2]': 1,
+        quantity: 1,
+      },
+      'legs take no type or price: give the net price as limit_price',
+    ],
+    [
+      {
+        symbol: 'SPY_281215C00600000',
+        action: 'buy_to_open',
+        'symbol[2]': 'SPY_281215C00610000',
+        'action[2]': 'sell_to_open',
+        quantity: 1,
+        stop_price: 2,
+      },
+      'a combo is a market or limit order',
+    ],
+  ])('%o', async (signal, message) => {
+    const before = c.fake.requests.length;
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, input(signal)));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', message: `Interactive Brokers: ${message}` });
+    expect(c.fake.requests.length).toBe(before);
+  });
+
+  it.each([
+    [{ symbol: 'NOPE', action: 'buy', quantity: 1 }, 'no stock NOPE found'],
+    [{ symbol: 'USD/EUR', action: 'buy', quantity: 1000 }, 'no forex pair USD.EUR; IBKR trades it as EUR/USD'],
+    [{ symbol: 'AAPL  281215C00217500', action: 'buy_to_open', quantity: 1 }, 'no AAPL call 217.5 in DEC28'],
+    [{ symbol: 'ESZ2025', action: 'buy', quantity: 1 }, 'no ES future for DEC25'],
+    [
+      { symbol: 'XYZ', class: 'warrant', action: 'buy', quantity: 1 },
+      'no warrant XYZ found; give its IBKR contract id as #conid',
+    ],
+  ])('an instrument IBKR does not find: %o', async (signal, message) => {
+    const before = submissions();
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, input(signal)));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', message: `Interactive Brokers: ${message}` });
+    expect(submissions()).toBe(before);
+  });
+
+  it('an account outside the connection', async () => {
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, { ...input(buy), accountId: 'U9999999' }));
+    expect(error).toMatchObject({
+      kind: 'AuthenticationError',
+      message: 'Interactive Brokers: account U9999999 is not part of this connection',
+    });
+  });
+});
+
+describe('instruments', () => {
+  it('a continuous future is the front contract not yet expired, flagged automated', async () => {
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'ES1!', action: 'buy', quantity: 1 }));
+    const ticket = (
+      bodyOf(c.fake.requests.length - 1) as { orders: Array<{ conid: number; manualIndicator: boolean }> }
+    ).orders[0];
+    const front = c.fake.market
+      .all()
+      .filter((contract) => contract.secType === 'FUT' && contract.symbol === 'ES')
+      .sort((a, b) => Number(a.expiry) - Number(b.expiry))[0];
+    expect(ticket).toMatchObject({ conid: front?.conid, manualIndicator: false });
+  });
+
+  it('resolves a symbol once: conids are permanent', async () => {
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
+    const before = c.fake.requests.length;
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'sell', quantity: 1 }));
+    expect(sentSince(c.fake, before)).toEqual([`POST ${ORDERS_PATH}`]);
+  });
+});
+
+describe('the documentation examples', () => {
+  // What TrendSpider and TradingView put in place of their variables before sending.
+  const FILLED: Record<string, string> = {
+    '%alert_symbol%': 'AAPL',
+    '%last_price%': '190',
+    '{{ticker}}': 'AAPL',
+    '{{strategy.order.action}}': 'buy',
+    '{{strategy.order.contracts}}': '1',
+    '{{close}}': '190',
+  };
+  const filled = (value: string | number) =>
+    typeof value === 'string' ? value.replace(/%[a-z_]+%|\{\{[a-z.]+\}\}/g, (name) => FILLED[name] ?? name) : value;
+
+  it.each(ORDER_EXAMPLES.map((example) => [example.id, example] as const))(
+    '%s is available and placed',
+    async (_id, example) => {
+      expect(isExampleAvailable(example, ibkrDescriptor)).toBe(true);
+      const body = Object.fromEntries(
+        Object.entries(exampleBody(example, ibkrDescriptor)).map(([key, value]) => [key, filled(value)]),
+      );
+      const placed = await c.broker.placeOrder(c.ctx, c.session, input(body));
+      expect(['accepted', 'filled']).toContain(placed.status);
+      expect(c.fake.ledger.orders.some((order) => String(order.orderId) === placed.id)).toBe(true);
+    },
+  );
+});

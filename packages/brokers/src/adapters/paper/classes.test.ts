@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { MINUTE, paperFixture } from './paper.fixture.ts';
+import { optionPremium } from './pricing.ts';
+
+describe('paper broker: a real broker refuses what it does not list', () => {
+  it('refuses an unknown symbol with "Symbol not found" and places nothing', async () => {
+    const paper = await paperFixture();
+    await expect(paper.place({ symbol: 'ZZZZZQ' }, 'unknown')).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Paper Trading: Symbol not found: ZZZZZQ',
+    });
+    expect(await paper.getOrder('unknown')).toBeNull();
+    expect(await paper.holdings()).toMatchObject({ cash: 100_000, positions: [] });
+  });
+
+  it("trades a self-hoster's own symbols", async () => {
+    const paper = await paperFixture({ symbols: [{ section: 'stock', symbol: 'ZZZZZQ', price: 12 }] });
+    expect(await paper.place({ symbol: 'ZZZZZQ', quantity: 3 })).toMatchObject({ status: 'filled', price: 10 });
+  });
+
+  it('refuses expired contracts and months a future does not list', async () => {
+    const paper = await paperFixture();
+    await expect(paper.place({ symbol: 'ESZ2024', class: 'future' })).rejects.toMatchObject({
+      brokerMessage: 'ESZ2024 expired on 2024-12-20',
+    });
+    await expect(paper.place({ symbol: 'ESF2026', class: 'future' })).rejects.toMatchObject({
+      brokerMessage: 'Symbol not found: ESF2026',
+    });
+    await expect(
+      paper.place({ symbol: 'AAPL  241220C00150000', class: 'option', action: 'buy_to_open' }),
+    ).rejects.toMatchObject({ brokerMessage: 'AAPL  241220C00150000 expired on 2024-12-20' });
+  });
+});
+
+describe('paper broker: options', () => {
+  const CALL = 'AAPL  250620C00100000';
+  const option = { symbol: CALL, class: 'option' as const, quantity: 2 };
+
+  it('prices a premium from the underlying and trades 100 shares a contract', async () => {
+    const paper = await paperFixture();
+    const bought = await paper.place({ ...option, action: 'buy_to_open' });
+    const premium = bought.price ?? 0;
+    // At the money, five months and a half out, AAPL's volatility: a few dollars over nothing.
+    expect(premium).toBeGreaterThan(5);
+    expect(premium).toBeLessThan(20);
+    expect((await paper.holdings()).cash).toBeCloseTo(100_000 - 2 * 100 * premium, 6);
+    paper.prices.set('AAPL', 120);
+    const sold = await paper.place({ ...option, action: 'sell_to_close' });
+    expect(sold.price).toBeGreaterThan(premium + 10);
+    expect((await paper.holdings()).cash).toBeCloseTo(100_000 + 200 * ((sold.price ?? 0) - premium), 6);
+  });
+
+  it('keeps opening and closing apart: no sell_to_close of nothing, no buy_to_open while short', async () => {
+    const paper = await paperFixture();
+    await expect(paper.place({ ...option, action: 'sell_to_close' })).rejects.toMatchObject({
+      brokerMessage: `cannot sell_to_close 2 ${CALL}, none held`,
+    });
+    await paper.place({ ...option, action: 'sell_to_open' });
+    await expect(paper.place({ ...option, action: 'buy_to_open' })).rejects.toMatchObject({
+      brokerMessage: `cannot buy_to_open ${CALL} while short; buy_to_close it first`,
+    });
+    expect(await paper.place({ ...option, action: 'buy_to_close' })).toMatchObject({ status: 'filled' });
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
+  it('is worth its intrinsic value at expiry', () => {
+    expect(optionPremium(120, 100, 0, 0.3, 'C')).toBe(20);
+    expect(optionPremium(120, 100, 0, 0.3, 'P')).toBe(0);
+    expect(optionPremium(100, 100, 0.5, 0.3, 'C')).toBeGreaterThan(optionPremium(100, 100, 0.5, 0.3, 'P'));
+  });
+});
+
+describe('paper broker: margined classes', () => {
+  it('futures: a fraction of the notional held, P&L settled in cash at the multiplier, sell opens a short', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('ES', 5000);
+    const bought = await paper.place({ symbol: 'ES1!', class: 'future', quantity: 2 });
+    const entry = bought.price ?? 0;
+    // The front contract trades a little over the root (carry to its expiry), on a 0.25 tick.
+    expect(entry).toBeGreaterThan(5000);
+    expect((entry * 4) % 1).toBe(0);
+    const held = await paper.holdings();
+    expect(held.cash).toBe(100_000);
+    expect(held.buyingPower).toBeCloseTo(100_000 - 2 * entry * 50 * 0.06, 2);
+    paper.prices.set('ES', 5010);
+    const sold = await paper.place({ symbol: 'ES1!', class: 'future', action: 'sell', quantity: 3 });
+    const exit = sold.price ?? 0;
+    expect(exit - entry).toBeGreaterThan(9);
+    const after = await paper.holdings();
+    expect(after.cash).toBeCloseTo(100_000 + 2 * (exit - entry) * 50, 6);
+    expect(after.positions).toMatchObject([{ symbol: 'ES1!', quantity: -1, averagePrice: exit }]);
+  });
+
+  it('forex: P&L of a pair quoted in yen converts to USD', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('USDJPY', 150);
+    await paper.place({ symbol: 'USD/JPY', class: 'forex', quantity: 10_000 });
+    // 2 % of a notional of 10,000 USD.
+    expect((await paper.holdings()).buyingPower).toBe(99_800);
+    paper.prices.set('USDJPY', 151.5);
+    await paper.place({ symbol: 'USD/JPY', class: 'forex', action: 'sell', quantity: 10_000 });
+    expect((await paper.holdings()).cash).toBeCloseTo(100_100, 6);
+  });
+
+  it('CFDs: index CFDs and any listed symbol, margined', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('US500', 5000);
+    await paper.place({ symbol: 'US500', class: 'cfd', quantity: 2 });
+    await paper.place({ symbol: 'AAPL', class: 'cfd', quantity: 10 });
+    expect(await paper.holdings()).toMatchObject({ cash: 100_000, buyingPower: 100_000 - 500 - 200 });
+    // The stock itself is another position.
+    await paper.place({ symbol: 'AAPL', quantity: 5 });
+    await paper.place({ symbol: 'AAPL', action: 'sell', quantity: 5 });
+    expect((await paper.view()).positions).toMatchObject([
+      { symbol: 'US500', class: 'cfd', quantity: 2 },
+      { symbol: 'AAPL', class: 'cfd', quantity: 10 },
+    ]);
+  });
+
+  it('crypto: BTC/USDT trades on the BTC/USD feed, paid in full', async () => {
+    const paper = await paperFixture();
+    expect(await paper.place({ symbol: 'BTCUSDT', class: 'crypto', quantity: 0.5 })).toMatchObject({
+      status_description: 'Filled: buy 0.5 BTC/USDT at 50000',
+    });
+    expect((await paper.holdings()).cash).toBe(75_000);
+  });
+
+  it('rests a futures limit and fills it when the market reaches it', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('ES', 5000);
+    // December trades about 2 % over the front in January (carry).
+    await paper.place({ symbol: 'ESZ2025', class: 'future', type: 'limit', limit_price: 4950 }, 'dip');
+    expect(await paper.getOrder('dip')).toMatchObject({ status: 'accepted' });
+    paper.prices.set('ES', 4800);
+    paper.advance(MINUTE);
+    expect(await paper.getOrder('dip')).toMatchObject({ status: 'filled', price: 4950 });
+  });
+});

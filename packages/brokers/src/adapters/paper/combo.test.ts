@@ -1,0 +1,72 @@
+import type { OrderLeg } from '@router/orders';
+import { describe, expect, it } from 'vitest';
+import { MINUTE, paperFixture } from './paper.fixture.ts';
+
+const leg = (strike: string, right: 'C' | 'P', action: OrderLeg['action']): OrderLeg => ({
+  symbol: `SPY   250620${right}00${strike}000`,
+  class: 'option',
+  action,
+  quantity: 1,
+});
+/** Long the 450 put, short the 460 put and the 540 call, long the 550 call, around SPY at 500. */
+const condor = [
+  leg('450', 'P', 'buy_to_open'),
+  leg('460', 'P', 'sell_to_open'),
+  leg('540', 'C', 'sell_to_open'),
+  leg('550', 'C', 'buy_to_open'),
+];
+const first = condor[0] as OrderLeg;
+
+describe('paper broker: multi-leg option orders', () => {
+  it('fills an iron condor at once at the net of its legs, a credit', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    const filled = await paper.place({ ...first, group: 'combo', legs: condor });
+    expect(filled).toMatchObject({ status: 'filled' });
+    const net = filled.price ?? 0;
+    expect(net).toBeLessThan(0);
+    expect(filled.status_description).toBe(`Filled: 1 × 4-leg combo at a net ${net}`);
+    const holdings = await paper.holdings();
+    expect(holdings.cash).toBeCloseTo(100_000 - net * 100, 6);
+    expect(holdings.positions.map((position) => [position.symbol.slice(12), position.quantity])).toEqual([
+      ['P00450000', 1],
+      ['P00460000', -1],
+      ['C00540000', -1],
+      ['C00550000', 1],
+    ]);
+  });
+
+  it('rests a limit combo until its net reaches the limit, then fills it whole', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    const legs = [leg('500', 'C', 'buy_to_open'), leg('510', 'C', 'sell_to_open')];
+    // A call spread: a debit of a few dollars now; a limit of 1 waits for SPY to fall.
+    const rested = await paper.place({ ...legs[0], type: 'limit', limit_price: 1, legs, group: 'combo' }, 'spread');
+    expect(rested).toMatchObject({
+      status: 'accepted',
+      status_description: 'Accepted: 2-leg combo ×1 at a net 1 (gtc)',
+    });
+    expect((await paper.view()).openOrders).toMatchObject([{ id: rested.id, legs: [{ ratio: 1 }, { ratio: 1 }] }]);
+    paper.prices.set('SPY', 420);
+    paper.advance(MINUTE);
+    const filled = await paper.getOrder('spread');
+    expect(filled).toMatchObject({ status: 'filled' });
+    expect(filled?.price).toBeLessThanOrEqual(1);
+    expect((await paper.holdings()).positions).toHaveLength(2);
+  });
+
+  it('refuses what a combo desk would', async () => {
+    const paper = await paperFixture();
+    const mixed = [first, { ...leg('100', 'C', 'sell_to_open'), symbol: 'AAPL  250620C00100000' }];
+    await expect(paper.place({ ...first, legs: mixed })).rejects.toMatchObject({
+      brokerMessage: 'multi-leg orders are supported for options on one underlying',
+    });
+    await expect(paper.place({ ...first, legs: condor, type: 'stop', stop_price: 1 })).rejects.toMatchObject({
+      brokerMessage: 'multi-leg orders are market or limit orders',
+    });
+    const unknown = [first, { ...first, symbol: 'ZZZZZQ250620C00100000' }];
+    await expect(paper.place({ ...first, legs: unknown })).rejects.toMatchObject({
+      brokerMessage: 'Symbol not found: ZZZZZQ250620C00100000',
+    });
+  });
+});

@@ -1,0 +1,66 @@
+// A placement reads what it needs, not every resting order: the orders a store hands out per
+// placement are the same with no resting orders and with thousands (bench/ measures the time).
+import { describe, expect, it } from 'vitest';
+import { MINUTE, paperFixture } from './paper.fixture.ts';
+import { createMemoryPaperStore, type PaperStore, type PaperStoreTransaction } from './store.ts';
+
+/** A store counting the orders its transactions return. */
+function countingStore(): { store: PaperStore; taken: () => number } {
+  const inner = createMemoryPaperStore();
+  let orders = 0;
+  const count = <T>(value: T): T => {
+    orders += Array.isArray(value) ? value.length : value ? 1 : 0;
+    return value;
+  };
+  const wrap = (tx: PaperStoreTransaction): PaperStoreTransaction => ({
+    ...tx,
+    getOrder: async (id) => count(await tx.getOrder(id)),
+    findOrderByClientId: async (id) => count(await tx.findOrderByClientId(id)),
+    listOpenOrders: async (symbol) => count(await tx.listOpenOrders(symbol)),
+    listReachedOrders: async (symbol, reach) => count(await tx.listReachedOrders(symbol, reach)),
+    listFills: async (since, limit) => count(await tx.listFills(since, limit)),
+  });
+  return {
+    store: { transaction: (id, work, hint) => inner.transaction(id, (tx) => work(wrap(tx)), hint) },
+    taken: () => orders,
+  };
+}
+
+async function ordersReadPerPlacement(resting: number): Promise<number[]> {
+  const counting = countingStore();
+  const paper = await paperFixture({ store: counting.store, startingCash: 1e9 });
+  for (let i = 0; i < resting; i++) {
+    const symbol = ['AAPL', 'MSFT', 'NVDA'][i % 3];
+    await paper.place({ symbol, type: 'limit', limit_price: 1 + (i % 50) / 10, quantity: 1 });
+  }
+  const reads: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    // Half the placements cross a minute boundary, so their sweep samples the market.
+    if (i % 2 === 0) paper.advance(MINUTE);
+    const before = counting.taken();
+    await paper.place({ quantity: 1 });
+    reads.push(counting.taken() - before);
+  }
+  return reads;
+}
+
+describe('paper broker: work per placement', () => {
+  it('reads the same orders with 0 and with 3,000 resting orders', async () => {
+    const none = await ordersReadPerPlacement(0);
+    expect(await ordersReadPerPlacement(3000)).toEqual(none);
+    expect(Math.max(...none)).toBeLessThanOrEqual(1);
+  });
+
+  it('reads the resting orders the market reached, and those only', async () => {
+    const counting = countingStore();
+    const paper = await paperFixture({ store: counting.store });
+    for (let limit = 1; limit <= 100; limit++) await paper.place({ type: 'limit', limit_price: limit, quantity: 1 });
+    paper.prices.set('AAPL', 95.5);
+    paper.advance(MINUTE);
+    const before = counting.taken();
+    await paper.place({ symbol: 'AAPL', quantity: 1 });
+    // The limit at 100 filled when placed; those at 96 to 99 now, then the market buy.
+    expect(counting.taken() - before).toBe(4);
+    expect((await paper.holdings()).positions).toMatchObject([{ quantity: 6 }]);
+  });
+});

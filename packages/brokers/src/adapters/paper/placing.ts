@@ -1,0 +1,100 @@
+// What placing any order shares: the refusals a broker gives for a symbol, a new order's
+// record, the money check, and resting an order that cannot execute now.
+import type { Order, OrderAction, OrderClass } from '@router/orders';
+import { BrokerError } from '../../core/errors.ts';
+import { type Book, instrumentOf, marksAt, nextOrderId, track } from './book.ts';
+import type { Instrument } from './instruments.ts';
+import { sessionClose } from './matching.ts';
+import { powerUsed } from './portfolio.ts';
+import { sweep } from './sweep.ts';
+import { type Problem, tradeProblem, tradesOf } from './trading.ts';
+import type { PaperOrder } from './types.ts';
+
+export const PAPER_TITLE = 'Paper Trading';
+export const PAPER_CLASSES: readonly OrderClass[] = ['stock', 'crypto', 'option', 'future', 'forex', 'cfd'];
+/** What the paper broker answers for a symbol its list lacks, as real brokers do. */
+export const SYMBOL_NOT_FOUND = 'Symbol not found';
+export const DURATIONS = new Set(['day', 'gtc', 'ioc', 'fok']);
+/** The actions that place an order; `close` and `cancel` act on what the symbol has. */
+export const PLACING_ACTIONS = [
+  'buy',
+  'sell',
+  'sell_short',
+  'buy_to_cover',
+  'buy_to_open',
+  'sell_to_open',
+  'buy_to_close',
+  'sell_to_close',
+] as const satisfies readonly OrderAction[];
+
+export interface PlaceRequest {
+  order: Order;
+  clientOrderId?: string;
+}
+
+export function invalid(message: string): BrokerError {
+  return new BrokerError('InvalidOrder', PAPER_TITLE, message);
+}
+
+/** The instrument a symbol names, or the refusal a broker gives for it. */
+export function tradable(book: Book, symbol: string, cls: OrderClass): Instrument {
+  if (!PAPER_CLASSES.includes(cls)) throw invalid(`${cls} orders are not supported`);
+  const instrument = instrumentOf(book, symbol, cls);
+  if (!instrument.listed) throw invalid(`${SYMBOL_NOT_FOUND}: ${symbol.trim().toUpperCase()}`);
+  if (instrument.expiresAt !== undefined && instrument.expiresAt <= book.market.now) {
+    throw invalid(`${instrument.symbol} expired on ${new Date(instrument.expiresAt).toISOString().slice(0, 10)}`);
+  }
+  return instrument;
+}
+
+export function baseOrder(book: Book, request: PlaceRequest, symbol: string): PaperOrder {
+  const { order } = request;
+  return {
+    id: nextOrderId(book),
+    accountId: book.account.id,
+    ...(request.clientOrderId !== undefined ? { clientOrderId: request.clientOrderId } : {}),
+    symbol,
+    class: order.class,
+    action: order.action,
+    side: order.action.startsWith('buy') ? 'buy' : 'sell',
+    quantity: 0,
+    type: 'market',
+    duration: order.duration,
+    status: 'open',
+    statusDescription: '',
+    createdAt: book.market.now,
+    reservation: 0,
+  };
+}
+
+/** Checks an order's trades; a refusal for money first sweeps every symbol (fills elsewhere may have freed cash). */
+export async function checkTrade(book: Book, order: PaperOrder, price: number): Promise<void> {
+  const { now } = book.market;
+  let problem: Problem | null = tradeProblem(book, order, tradesOf(book, order, now, price), now);
+  if (problem?.[0] === 'InsufficientFunds') {
+    await sweep(
+      book,
+      (await book.tx.listActiveSymbols()).map((state) => state.symbol),
+    );
+    problem = tradeProblem(book, order, tradesOf(book, order, now, price), now);
+  }
+  if (problem) throw new BrokerError(problem[0], PAPER_TITLE, problem[1]);
+}
+
+/** Rests an order that cannot execute now, holding the buying power it would use; ioc and fok end. */
+export function rest(book: Book, order: PaperOrder, reference: number, what: string, market: number): PaperOrder {
+  if (order.duration === 'ioc' || order.duration === 'fok') {
+    order.status = 'canceled';
+    order.statusDescription = `Canceled: ${what} not marketable at ${market} (${order.duration})`;
+  } else {
+    const { now } = book.market;
+    order.reservation = Math.max(
+      0,
+      powerUsed(book.account, tradesOf(book, order, now, reference), marksAt(book, now)).used,
+    );
+    if (order.duration === 'day') order.expiresAt = sessionClose(now);
+    order.statusDescription = `Accepted: ${what} at ${reference} (${order.duration})`;
+  }
+  track(book, order);
+  return order;
+}

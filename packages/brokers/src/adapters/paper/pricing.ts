@@ -1,0 +1,55 @@
+// An instrument's price at an instant: its quote key's walk times the account's scale (a
+// signal's extra.price), futures with a carry to their expiry, options from their underlying
+// (Black-Scholes), rounded to the instrument's tick.
+import { type Instrument, listedExpiry } from './instruments.ts';
+import { roundToTick } from './precision.ts';
+import type { QuoteSource } from './quotes.ts';
+
+/** The account's factor for a scale key (1 when no signal set one). */
+export type ScaleOf = (key: string) => number;
+
+const YEAR = 365.25 * 86_400_000;
+const MONTH = YEAR / 12;
+/** Futures trade this much above the front per month further out (a mild contango). */
+const CARRY_PER_MONTH = 0.002;
+const RATE = 0.04;
+
+/** Standard normal distribution function (Abramowitz and Stegun 26.2.17, error < 7.5e-8). */
+function normal(x: number): number {
+  const t = 1 / (1 + 0.2316419 * Math.abs(x));
+  const poly = t * (0.31938153 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+  const tail = (Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI)) * poly;
+  return x >= 0 ? 1 - tail : tail;
+}
+
+/** Black-Scholes premium of a European option; intrinsic value at and after expiry. */
+export function optionPremium(spot: number, strike: number, years: number, volatility: number, right: 'C' | 'P') {
+  const intrinsic = right === 'C' ? Math.max(0, spot - strike) : Math.max(0, strike - spot);
+  if (years <= 0) return intrinsic;
+  const deviation = volatility * Math.sqrt(years);
+  const d1 = (Math.log(spot / strike) + (RATE + (volatility * volatility) / 2) * years) / deviation;
+  const d2 = d1 - deviation;
+  const discount = Math.exp(-RATE * years);
+  return right === 'C'
+    ? spot * normal(d1) - strike * discount * normal(d2)
+    : strike * discount * normal(-d2) - spot * normal(-d1);
+}
+
+/** The price before the account's own scale for this instrument: what a scale multiplies. */
+export function unscaledPrice(instrument: Instrument, at: number, quote: QuoteSource, scaleOf: ScaleOf): number {
+  const { option, future } = instrument;
+  if (option) {
+    const spot = priceOf(option.underlying, at, quote, scaleOf);
+    const years = ((instrument.expiresAt ?? at) - at) / YEAR;
+    return Math.max(instrument.tick, optionPremium(spot, option.strike, years, option.volatility, option.right));
+  }
+  const price = quote(instrument.priceKey, instrument.priceClass, at);
+  if (!future) return price;
+  const expiry = instrument.expiresAt ?? listedExpiry(future.months, at, future.position ?? 1);
+  return price * (1 + CARRY_PER_MONTH * Math.max(0, (expiry - at) / MONTH));
+}
+
+export function priceOf(instrument: Instrument, at: number, quote: QuoteSource, scaleOf: ScaleOf): number {
+  const price = unscaledPrice(instrument, at, quote, scaleOf) * scaleOf(instrument.scaleKey);
+  return Math.max(instrument.tick, roundToTick(price, instrument.tick));
+}

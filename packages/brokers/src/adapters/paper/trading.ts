@@ -1,0 +1,148 @@
+// Executing an order: what it trades (one instrument, or every leg of a combo), whether the
+// account may trade it (actions of a cash account, buying power), booking the fill, and the
+// exits of a bracket (a take profit and a stop loss, one cancelling the other).
+import type { OrderAction } from '@router/orders';
+import { type Book, finish, instrumentOf, marksAt, nextOrderId, priceAt, track } from './book.ts';
+import type { Instrument } from './instruments.ts';
+import { applyFill, buyingPower, heldQuantity, powerUsed, type Trade } from './portfolio.ts';
+import { roundToTick } from './precision.ts';
+import type { PaperOrder } from './types.ts';
+
+export type Problem = [kind: 'InvalidOrder' | 'InsufficientFunds', message: string];
+
+/** What an order trades at an instant: its instrument at `price`, or each leg at the leg's price then. */
+export function tradesOf(book: Book, order: PaperOrder, at: number, price: number): Trade[] {
+  const signed = (side: 'buy' | 'sell', quantity: number) => (side === 'buy' ? quantity : -quantity);
+  if (!order.legs) {
+    const instrument = instrumentOf(book, order.symbol, order.class);
+    return [{ instrument, quantity: signed(order.side, order.quantity), price }];
+  }
+  return order.legs.map((leg) => {
+    const instrument = instrumentOf(book, leg.symbol, leg.class);
+    return { instrument, quantity: signed(leg.side, leg.ratio * order.quantity), price: priceAt(book, instrument, at) };
+  });
+}
+
+/** Why a cash account refuses this action on what it holds, or null. */
+export function actionProblem(
+  action: OrderAction,
+  instrument: Instrument,
+  quantity: number,
+  held: number,
+): string | null {
+  const { symbol } = instrument;
+  const holding = held > 0 ? held : 'none';
+  switch (action) {
+    case 'sell':
+      // Margined instruments (futures, forex, CFDs) go short by selling.
+      if (instrument.margin === undefined && quantity > held + 1e-9)
+        return `cannot sell ${quantity} ${symbol}, ${holding} held (sell_short opens a short position)`;
+      return null;
+    case 'sell_to_close':
+      return quantity > held + 1e-9 ? `cannot sell_to_close ${quantity} ${symbol}, ${holding} held` : null;
+    case 'sell_short':
+      return held > 0 ? `cannot sell ${symbol} short while holding it long; sell the position first` : null;
+    case 'sell_to_open':
+      return held > 0 ? `cannot sell_to_open ${symbol} while holding it long; sell_to_close it first` : null;
+    case 'buy_to_cover':
+    case 'buy_to_close':
+      return quantity > -held + 1e-9
+        ? `cannot ${action === 'buy_to_cover' ? 'cover' : 'buy_to_close'} ${quantity} ${symbol}, ${held < 0 ? -held : 'none'} sold short`
+        : null;
+    case 'buy_to_open':
+      return held < 0 ? `cannot buy_to_open ${symbol} while short; buy_to_close it first` : null;
+    default:
+      return null;
+  }
+}
+
+/** Why this order cannot trade these trades now, or null. */
+export function tradeProblem(book: Book, order: PaperOrder, trades: readonly Trade[], at: number): Problem | null {
+  const actions: OrderAction[] = order.legs ? order.legs.map((leg) => leg.action) : [order.action];
+  for (const [i, trade] of trades.entries()) {
+    const action = actions[i] ?? order.action;
+    const held = heldQuantity(book.account, trade.instrument);
+    const problem = actionProblem(action, trade.instrument, Math.abs(trade.quantity), held);
+    if (problem) return ['InvalidOrder', problem];
+  }
+  if (order.action === 'close') return null;
+  const marks = marksAt(book, at);
+  const { used, opens } = powerUsed(book.account, trades, marks);
+  // A resting order's own hold is part of what it may use.
+  const available = buyingPower(book.account, marks) + order.reservation;
+  return opens && used > available + 1e-6 ? ['InsufficientFunds', 'insufficient buying power'] : null;
+}
+
+function describeFill(order: PaperOrder, price: number): string {
+  if (order.legs) return `Filled: ${order.quantity} × ${order.legs.length}-leg combo at a net ${price}`;
+  return `Filled: ${order.side} ${order.quantity} ${order.symbol} at ${price}`;
+}
+
+/** Executes an order at a price (a combo: its legs at theirs); one that can no longer trade is rejected. */
+export function fill(book: Book, order: PaperOrder, at: number, limitOrMarket: number): void {
+  const trades = tradesOf(book, order, at, limitOrMarket);
+  // A combo fills at its legs' prices: its net is what they make.
+  const price = order.legs
+    ? Math.round((trades.reduce((net, trade) => net + trade.quantity * trade.price, 0) / order.quantity) * 100) / 100
+    : limitOrMarket;
+  const problem = tradeProblem(book, order, trades, at);
+  if (problem) {
+    finish(book, order, 'rejected', `Rejected: ${problem[1]}`);
+    return;
+  }
+  for (const trade of trades) applyFill(book.account, trade);
+  order.legs?.forEach((leg, i) => {
+    leg.fillPrice = trades[i]?.price;
+  });
+  order.fillPrice = price;
+  order.filledAt = at;
+  finish(book, order, 'filled', describeFill(order, price));
+  const sibling = order.ocoId ? book.orders.get(order.ocoId) : undefined;
+  if (sibling?.status === 'open') finish(book, sibling, 'canceled', 'Canceled: the other exit of the bracket filled');
+  if (order.bracket) createExits(book, order, at, price);
+}
+
+/** The action that closes a long (or short) position of this class. */
+export function exitAction(order: PaperOrder, long: boolean): OrderAction {
+  if (order.class === 'option') return long ? 'sell_to_close' : 'buy_to_close';
+  return long ? 'sell' : 'buy_to_cover';
+}
+
+/** A filled bracket entry gets its exits: a take-profit limit and a stop-loss stop, one cancels the other. */
+function createExits(book: Book, entry: PaperOrder, at: number, price: number): void {
+  const bracket = entry.bracket ?? {};
+  const long = entry.side === 'buy';
+  const { tick } = instrumentOf(book, entry.symbol, entry.class);
+  const exit = (type: 'limit' | 'stop', level: number, role: string): PaperOrder => ({
+    id: nextOrderId(book),
+    accountId: entry.accountId,
+    symbol: entry.symbol,
+    class: entry.class,
+    action: exitAction(entry, long),
+    side: long ? 'sell' : 'buy',
+    quantity: entry.quantity,
+    type,
+    ...(type === 'limit' ? { limitPrice: level } : { stopPrice: level }),
+    duration: 'gtc',
+    status: 'open',
+    statusDescription: `Accepted: ${role} ${long ? 'sell' : 'buy'} ${entry.quantity} ${entry.symbol} at ${level}`,
+    createdAt: at,
+    reservation: 0,
+    parentId: entry.id,
+  });
+  const direction = long ? -1 : 1;
+  let stopLevel = bracket.stopLossPrice;
+  if (stopLevel === undefined && bracket.stopLossDistance !== undefined)
+    stopLevel = price + direction * bracket.stopLossDistance;
+  if (stopLevel === undefined && bracket.stopLossPercent !== undefined)
+    stopLevel = price * (1 + (direction * bracket.stopLossPercent) / 100);
+  const exits: PaperOrder[] = [];
+  if (bracket.takeProfitPrice !== undefined) exits.push(exit('limit', bracket.takeProfitPrice, 'take profit'));
+  if (stopLevel !== undefined) exits.push(exit('stop', roundToTick(stopLevel, tick), 'stop loss'));
+  const [first, second] = exits;
+  if (first && second) {
+    first.ocoId = second.id;
+    second.ocoId = first.id;
+  }
+  for (const order of exits) track(book, order);
+}

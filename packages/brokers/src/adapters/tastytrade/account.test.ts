@@ -1,0 +1,322 @@
+// Contract tests of the tastytrade adapter's account side against its protocol fake: close and
+// cancel, every lookup path through findOrder, holdings, the dry-run preview, and errors (the
+// preflight envelope, funds, rate limits, outages and timeouts; no order ever sent twice).
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerSession } from '../../core/broker.ts';
+import { findOrder } from '../../core/find-order.ts';
+import { ACCOUNT, failure, MINUTE, useTastytradeFake } from './fixtures/harness.ts';
+import { toOrder } from './fixtures/signals.ts';
+
+const t = useTastytradeFake();
+const { broker, place, calls } = t;
+let session: BrokerSession;
+beforeAll(async () => {
+  session = await t.connect();
+});
+const postedBodies = () => t.fake.submissions().map((r) => JSON.parse(r.body) as Record<string, unknown>);
+
+describe('close and cancel', () => {
+  it('closes a long with a market Sell to Close carrying our id, a short with Buy to Close', async () => {
+    await place(session, { symbol: 'AMD', action: 'buy', quantity: 7 }, 'open-1');
+    await place(session, { symbol: 'INTC', action: 'sell_short', quantity: 3 }, 'open-2');
+    t.fake.requests.length = 0;
+    const closed = await place(session, { symbol: 'AMD', action: 'close' }, 'close-1');
+    await broker.closePosition(t.ctx, session, ACCOUNT, 'INTC');
+    expect(calls()[0]).toBe(`GET /accounts/${ACCOUNT}/positions`);
+    expect(decodeURIComponent(t.fake.requests[0]?.url ?? '')).toBe(`/accounts/${ACCOUNT}/positions?symbol=AMD`);
+    expect(postedBodies()).toEqual([
+      {
+        'time-in-force': 'Day',
+        'order-type': 'Market',
+        source: 'signal-router',
+        'external-identifier': 'close-1',
+        legs: [{ 'instrument-type': 'Equity', symbol: 'AMD', quantity: 7, action: 'Sell to Close' }],
+      },
+      {
+        'time-in-force': 'Day',
+        'order-type': 'Market',
+        source: 'signal-router',
+        legs: [{ 'instrument-type': 'Equity', symbol: 'INTC', quantity: 3, action: 'Buy to Close' }],
+      },
+    ]);
+    expect(closed.status).toBe('accepted');
+    expect(t.fake.accounts.get(ACCOUNT)?.positions.has('AMD')).toBe(false);
+    const none = await failure(place(session, { symbol: 'NVDA', action: 'close' }));
+    expect([none.kind, none.message]).toEqual(['InvalidOrder', 'tastytrade: no open position in NVDA']);
+  });
+
+  it('closes crypto with an immediate-or-cancel market order, futures with Sell', async () => {
+    await place(session, { symbol: 'ETH/USD', action: 'buy', quantity: 2 }, 'eth');
+    await place(session, { symbol: 'NQZ2026', action: 'buy', quantity: 1 }, 'nq');
+    t.fake.requests.length = 0;
+    await place(session, { symbol: 'ETHUSD', action: 'close' });
+    await place(session, { symbol: '/NQZ6', action: 'close' });
+    expect(postedBodies().map((body) => [body['time-in-force'], body.legs])).toEqual([
+      ['IOC', [{ 'instrument-type': 'Cryptocurrency', symbol: 'ETH/USD', quantity: 2, action: 'Sell to Close' }]],
+      ['Day', [{ 'instrument-type': 'Future', symbol: '/NQZ6', quantity: 1, action: 'Sell' }]],
+    ]);
+  });
+
+  it('cancels by the broker id or by ours, and every live order of a symbol with the cancel action', async () => {
+    const first = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 10 }, 'orcl-1');
+    await broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: first.id });
+    expect(calls().at(-1)).toBe(`DELETE /accounts/${ACCOUNT}/orders/${first.id}`);
+    const byOurs = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 11 }, 'orcl-2');
+    await broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'orcl-2' });
+    expect(calls().slice(-2)).toEqual([
+      `GET /accounts/${ACCOUNT}/orders/live`,
+      `DELETE /accounts/${ACCOUNT}/orders/${byOurs.id}`,
+    ]);
+    const third = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 12 }, 'orcl-3');
+    const fourth = await place(
+      session,
+      { symbol: 'ORCL', action: 'sell_short', quantity: 1, limit_price: 900 },
+      'orcl-4',
+    );
+    const answer = await place(session, { symbol: 'ORCL', action: 'cancel' });
+    expect(answer).toEqual({
+      id: `${third.id},${fourth.id}`,
+      status: 'canceled',
+      status_description: 'Canceled 2 live order(s) of ORCL',
+    });
+    const statuses = (await findOrder(broker, t.ctx, session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'x',
+      brokerOrderId: third.id,
+    })) as {
+      order: { status: string };
+    };
+    expect(statuses.order.status).toBe('canceled');
+    expect(await place(session, { symbol: 'ORCL', action: 'cancel' })).toMatchObject({
+      id: '',
+      status_description: 'No live orders of ORCL',
+    });
+    const again = await failure(broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: first.id }));
+    expect([again.kind, again.message]).toEqual([
+      'InvalidOrder',
+      'tastytrade: Order is Cancelled and cannot be cancelled',
+    ]);
+    const unknown = await failure(
+      broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'never-sent' }),
+    );
+    expect(unknown.kind).toBe('OrderNotFound');
+  });
+
+  it('cancels a bracket’s exits with its entry', async () => {
+    const signal = {
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      limit_price: 100,
+      take_profit_price: 200,
+      stop_loss_price: 90,
+    };
+    const entry = await place(session, signal, 'bracket-1');
+    const exits = t.fake.orders.filter((order) => order.complexOrderId && order.id !== Number(entry.id));
+    expect(exits.slice(-2).map((order) => order.status)).toEqual(['Contingent', 'Contingent']);
+    await broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: entry.id });
+    expect(exits.slice(-2).map((order) => order.status)).toEqual(['Cancelled', 'Cancelled']);
+  });
+});
+
+describe('finding an order again (findOrder)', () => {
+  it('by the broker id: exact with the average fill price; unknown when tastytrade denies it', async () => {
+    const placed = await place(session, { symbol: 'AAPL', action: 'buy', quantity: 2 }, 'find-1');
+    const lookup = { accountId: ACCOUNT, clientOrderId: 'find-1', brokerOrderId: placed.id };
+    expect(await findOrder(broker, t.ctx, session, lookup)).toEqual({
+      match: 'exact',
+      order: { id: placed.id, status: 'filled', status_description: 'Filled', price: 175 },
+    });
+    expect(await findOrder(broker, t.ctx, session, { ...lookup, brokerOrderId: '999' })).toEqual({
+      match: 'unknown',
+      reason: 'tastytrade does not know its own order 999',
+    });
+  });
+
+  it('by our external-identifier among the orders entered around the send time', async () => {
+    t.clock.time += 10 * MINUTE;
+    const sentAt = t.clock.time;
+    const placed = await place(session, { symbol: 'AAPL', action: 'buy', quantity: 3, limit_price: 1 }, 'find-2');
+    const lookup = { accountId: ACCOUNT, clientOrderId: 'find-2', sentAt };
+    expect(await findOrder(broker, t.ctx, session, lookup)).toEqual({
+      match: 'exact',
+      order: { id: placed.id, status: 'accepted', status_description: 'Live' },
+    });
+    expect(decodeURIComponent(t.fake.requests.at(-1)?.url ?? '')).toBe(
+      `/accounts/${ACCOUNT}/orders?start-at=${new Date(sentAt - MINUTE).toISOString()}` +
+        `&end-at=${new Date(sentAt + 5 * MINUTE).toISOString()}&per-page=200&page-offset=0`,
+    );
+    expect(await findOrder(broker, t.ctx, session, { ...lookup, clientOrderId: 'not-sent' })).toEqual({
+      match: 'none',
+    });
+    expect(await findOrder(broker, t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'find-2' })).toEqual({
+      match: 'unknown',
+      reason: 'tastytrade lists recent orders only, and the send time is not known',
+    });
+  });
+
+  it('reads every page of a busy window, and proves nothing past the last page it reads', async () => {
+    t.clock.time += 10 * MINUTE;
+    const sentAt = t.clock.time;
+    const [template] = t.fake.orders;
+    if (!template) throw new Error('no order to copy');
+    const busy = Array.from({ length: 450 }, (_, index) => ({
+      ...template,
+      id: 5_000_000 + index,
+      receivedAt: sentAt,
+      body: { ...template.body, 'external-identifier': `busy-${index}` },
+    }));
+    t.fake.orders.push(...busy);
+    const found = await findOrder(broker, t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'busy-0', sentAt });
+    expect(found).toMatchObject({ match: 'exact', order: { id: '5000000' } });
+    expect(t.fake.requests.filter((r) => r.url.includes('page-offset'))).toHaveLength(3);
+    t.fake.orders.push(
+      ...Array.from({ length: 1600 }, (_, index) => ({ ...busy[0], id: 6_000_000 + index }) as typeof template),
+    );
+    expect(await findOrder(broker, t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'nowhere', sentAt })).toEqual({
+      match: 'unknown',
+      reason: 'tastytrade no longer lists the orders of that time',
+    });
+  });
+});
+
+describe('holdings and preview', () => {
+  it('reads cash, equity, buying power and positions', async () => {
+    const holdings = await broker.getHoldings(t.ctx, session, ACCOUNT);
+    expect(calls().sort()).toEqual([`GET /accounts/${ACCOUNT}/balances/USD`, `GET /accounts/${ACCOUNT}/positions`]);
+    expect(holdings).toMatchObject({ currency: 'USD', cash: expect.any(Number), buyingPower: expect.any(Number) });
+    expect(holdings.positions.find((p) => p.symbol === 'ETH/USD')).toBeUndefined();
+    expect(holdings.positions.find((p) => p.symbol === 'AAPL')).toMatchObject({
+      quantity: expect.any(Number),
+      averagePrice: 175,
+    });
+  });
+
+  it('previews through dry-run without placing, and reports what tastytrade would refuse', async () => {
+    const before = t.fake.orders.length;
+    const input = {
+      accountId: ACCOUNT,
+      order: toOrder({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
+      clientOrderId: 'p1',
+    };
+    const preview = await broker.previewOrder(t.ctx, session, input);
+    expect(preview).toEqual({
+      id: 'p1',
+      status: 'draft',
+      status_description: 'Preview, nothing placed. Buying power change 175 (Debit). Fees 0.',
+    });
+    expect(calls()).toEqual([`POST /accounts/${ACCOUNT}/orders/dry-run`]);
+    const bracket = toOrder({ symbol: 'AAPL', action: 'buy', quantity: 1, take_profit_price: 200 });
+    await broker.previewOrder(t.ctx, session, { ...input, order: bracket });
+    expect(calls().at(-1)).toBe(`POST /accounts/${ACCOUNT}/complex-orders/dry-run`);
+    expect(t.fake.orders).toHaveLength(before);
+    const big = { ...input, order: toOrder({ symbol: 'AAPL', action: 'buy', quantity: 100_000 }) };
+    const refused = await failure(broker.previewOrder(t.ctx, session, big));
+    expect([refused.kind, refused.message]).toEqual([
+      'InsufficientFunds',
+      'tastytrade: One or more preflight checks failed: This order exceeds your available buying power.',
+    ]);
+  });
+});
+
+describe('errors', () => {
+  const buy = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+
+  it('reads the preflight envelope: the nested reasons, funds as InsufficientFunds', async () => {
+    t.fake.failNext({
+      method: 'POST',
+      path: `/accounts/${ACCOUNT}/orders`,
+      status: 422,
+      body: {
+        error: {
+          code: 'preflight_check_failure',
+          message: 'One or more preflight checks failed',
+          errors: [{ code: 'cant_buy_for_credit', message: 'You cannot buy for a credit.' }],
+        },
+      },
+    });
+    const credit = await failure(place(session, buy));
+    expect([credit.kind, credit.message]).toEqual([
+      'InvalidOrder',
+      'tastytrade: One or more preflight checks failed: You cannot buy for a credit.',
+    ]);
+    const closing = await failure(place(session, { symbol: 'KO', action: 'sell', quantity: 5 }));
+    expect([closing.kind, closing.message]).toEqual([
+      'InvalidOrder',
+      'tastytrade: One or more preflight checks failed: Closing quantity exceeds the KO position',
+    ]);
+    const poor = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 100_000 }));
+    expect(poor.kind).toBe('InsufficientFunds');
+  });
+
+  it('never sends an order twice: not on 5xx, 401 or 429, nor after a timeout', async () => {
+    const cases = [
+      {
+        status: 500,
+        body: { error: { code: 'internal', message: 'Internal error' } },
+        kind: 'BrokerUnavailable',
+        unknown: true,
+      },
+      { status: 502, body: '<html>Bad gateway</html>', kind: 'BrokerUnavailable', unknown: true },
+      {
+        status: 401,
+        body: { error: { code: 'unauthorized', message: 'Token is invalid or expired' } },
+        kind: 'AuthenticationError',
+        unknown: false,
+      },
+      {
+        status: 429,
+        body: { error: { code: 'rate_limited', message: 'Too many requests' } },
+        kind: 'RateLimited',
+        unknown: false,
+      },
+    ];
+    for (const { status, body, kind, unknown } of cases) {
+      t.fake.requests.length = 0;
+      t.fake.failNext({ method: 'POST', path: `/accounts/${ACCOUNT}/orders`, status, body });
+      const error = await failure(place(session, buy));
+      expect([status, error.kind, error.outcomeUnknown]).toEqual([status, kind, unknown]);
+      expect(t.fake.submissions()).toHaveLength(1);
+    }
+    t.fake.requests.length = 0;
+    t.clock.time += 10 * MINUTE;
+    const before = t.fake.orders.length;
+    t.fake.failNext({ method: 'POST', path: `/accounts/${ACCOUNT}/orders`, delayMs: 300 });
+    const late = await failure(
+      broker.placeOrder({ ...t.ctx, signal: AbortSignal.timeout(100) }, session, {
+        accountId: ACCOUNT,
+        order: toOrder(buy),
+        clientOrderId: 'late-1',
+      }),
+    );
+    expect([late.kind, late.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
+    expect(t.fake.submissions()).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    // It reached tastytrade after all: reconciliation finds it by our id.
+    expect(t.fake.orders.length).toBe(before + 1);
+    const found = await findOrder(broker, t.ctx, session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'late-1',
+      sentAt: t.clock.time,
+    });
+    expect(found.match).toBe('exact');
+  });
+
+  it('retries a read once after a 429, and reports a 404 as OrderNotFound', async () => {
+    t.fake.failNext({
+      method: 'GET',
+      path: `/accounts/${ACCOUNT}/positions`,
+      status: 429,
+      body: { error: { code: 'rate_limited', message: 'Slow down' } },
+    });
+    await broker.getHoldings(t.ctx, session, ACCOUNT);
+    expect(calls().filter((call) => call.endsWith('/positions'))).toHaveLength(2);
+    const missing = await failure(broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: '12' }));
+    expect([missing.kind, missing.message]).toEqual(['OrderNotFound', 'tastytrade: Order not found']);
+    const foreign = await failure(place(session, buy).then(() => broker.getHoldings(t.ctx, session, 'OTHER')));
+    expect([foreign.kind, foreign.message]).toEqual([
+      'AuthenticationError',
+      'tastytrade: account OTHER is not part of this connection',
+    ]);
+  });
+});

@@ -1,0 +1,57 @@
+import { expect, it } from 'vitest';
+import type { BrokerSession } from './broker.ts';
+import { BrokerError } from './errors.ts';
+import { type AccessTokens, createTokenKeeper } from './oauth-tokens.ts';
+
+const ctx = { baseUrl: '' };
+
+function keeper() {
+  let now = 1_000_000;
+  const renewals: string[] = [];
+  const tokens = createTokenKeeper<AccessTokens>({
+    now: () => now,
+    read: (session) => ({
+      accessToken: session.secrets.accessToken ?? '',
+      refreshToken: session.secrets.refreshToken ?? '',
+      accessExpiresAt: Number(session.secrets.accessExpiresAt),
+    }),
+    renew: async (_ctx, current) => {
+      renewals.push(current.refreshToken);
+      return { ...current, accessToken: `fresh-${renewals.length}`, accessExpiresAt: now + 900_000 };
+    },
+    marginMs: 60_000,
+  });
+  const session: BrokerSession = {
+    secrets: { accessToken: 'stored', refreshToken: 'rt', accessExpiresAt: String(now + 900_000) },
+    accounts: [],
+  };
+  return { tokens, session, renewals, advance: (ms: number) => (now += ms) };
+}
+
+it('sends with the stored token until it is due, then renews once for concurrent calls and keeps it', async () => {
+  const { tokens, session, renewals, advance } = keeper();
+  const used: string[] = [];
+  const send = async (fresh: AccessTokens) => used.push(fresh.accessToken);
+  await tokens.authorized(ctx, session, 'order', send);
+  advance(841_000);
+  await Promise.all([tokens.authorized(ctx, session, 'read', send), tokens.authorized(ctx, session, 'order', send)]);
+  await tokens.authorized(ctx, session, 'read', send);
+  expect(used).toEqual(['stored', 'fresh-1', 'fresh-1', 'fresh-1']);
+  expect(renewals).toEqual(['rt']);
+});
+
+it('retries a read once after a refusal of its token, never an order', async () => {
+  const { tokens, session, renewals } = keeper();
+  const refused = new BrokerError('AuthenticationError', 'Acme', 'token revoked');
+  const used: string[] = [];
+  const flaky = async (fresh: AccessTokens) => {
+    used.push(fresh.accessToken);
+    if (fresh.accessToken === 'stored') throw refused;
+    return fresh.accessToken;
+  };
+  expect(await tokens.authorized(ctx, session, 'read', flaky)).toBe('fresh-1');
+  const other = { ...session, secrets: { ...session.secrets, refreshToken: 'rt-2' } };
+  await expect(tokens.authorized(ctx, other, 'order', flaky)).rejects.toBe(refused);
+  expect(used).toEqual(['stored', 'fresh-1', 'stored']);
+  expect(renewals).toEqual(['rt']);
+});

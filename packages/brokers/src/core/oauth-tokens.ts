@@ -1,0 +1,139 @@
+// What OAuth brokers share: one call to the token endpoint, and the access tokens of a stored
+// session kept fresh between the server's refreshes. The server refreshes a session at its
+// refreshAt and stores the result; an access token renewed here in between (a call that found
+// it due, or a read refused with 401) is kept in memory, by refresh token, for the calls that
+// follow. Orders are never sent twice: only reads are retried after a 401.
+import type { BrokerContext, BrokerSession } from './broker.ts';
+import { BrokerError, isBrokerError } from './errors.ts';
+import { createHttpClient } from './http.ts';
+import { decimalField, stringField } from './json-read.ts';
+
+export interface TokenRequest {
+  brokerTitle: string;
+  ctx: BrokerContext;
+  path: string;
+  /** The grant as the broker takes it: JSON or a form. */
+  json?: Record<string, string>;
+  form?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** The access token's lifetime when the answer names none (`expires_in`). */
+  defaultLifetimeMs: number;
+  fetch?: typeof fetch;
+}
+
+export interface TokenAnswer {
+  accessToken: string;
+  refreshToken: string | undefined;
+  expiresInMs: number;
+}
+
+/** One call to the token endpoint; a refusal there (400 invalid_grant, …) means signing in again. */
+export async function requestTokens(request: TokenRequest): Promise<TokenAnswer> {
+  const { brokerTitle: title, ctx } = request;
+  const client = createHttpClient({
+    brokerTitle: title,
+    baseUrl: ctx.baseUrl,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(request.fetch ? { fetch: request.fetch } : {}),
+    ...(request.headers ? { headers: request.headers } : {}),
+  });
+  try {
+    // A token request changes nothing a retry could duplicate; it is still never retried here.
+    const { body } = await client.request({
+      method: 'POST',
+      path: request.path,
+      ...(request.json ? { json: request.json } : { form: request.form ?? {} }),
+      mutating: false,
+    });
+    const accessToken = stringField(body, 'access_token');
+    if (!accessToken) throw new BrokerError('BrokerUnavailable', title, 'no access token in the answer');
+    const expiresIn = decimalField(body, 'expires_in');
+    return {
+      accessToken,
+      refreshToken: stringField(body, 'refresh_token'),
+      expiresInMs: expiresIn ? expiresIn * 1000 : request.defaultLifetimeMs,
+    };
+  } catch (error) {
+    if (isBrokerError(error) && error.kind === 'InvalidOrder') {
+      throw new BrokerError('AuthenticationError', title, `sign-in refused (${error.brokerMessage}); reconnect`, {
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+export interface AccessTokens {
+  accessToken: string;
+  refreshToken: string;
+  accessExpiresAt: number;
+}
+
+export interface TokenKeeperOptions<T extends AccessTokens> {
+  now(ctx: BrokerContext): number;
+  /** The tokens a stored session holds. */
+  read(session: BrokerSession): T;
+  /** New tokens from the broker. */
+  renew(ctx: BrokerContext, tokens: T, now: number): Promise<T>;
+  /** Renew this long before the access token runs out. */
+  marginMs: number;
+  /** When a kept renewal may be forgotten (its sign-in lapsed); default: its access expiry. */
+  forgetAt?(tokens: T): number;
+}
+
+export interface TokenKeeper<T extends AccessTokens> {
+  /** Renews the access token now (one renewal at a time per connection). */
+  refresh(ctx: BrokerContext, session: BrokerSession): Promise<T>;
+  /** Runs `send` with a fresh access token; a read refused with 401 refreshes once and runs again. */
+  authorized<R>(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    kind: 'read' | 'order',
+    send: (tokens: T) => Promise<R>,
+  ): Promise<R>;
+}
+
+export function createTokenKeeper<T extends AccessTokens>(options: TokenKeeperOptions<T>): TokenKeeper<T> {
+  const renewed = new Map<string, T>();
+  const pending = new Map<string, Promise<T>>();
+  const forgetAt = options.forgetAt ?? ((tokens: T) => tokens.accessExpiresAt);
+
+  function current(session: BrokerSession): T {
+    const stored = options.read(session);
+    const kept = renewed.get(stored.refreshToken);
+    return kept && kept.accessExpiresAt > stored.accessExpiresAt ? kept : stored;
+  }
+
+  function refresh(ctx: BrokerContext, session: BrokerSession): Promise<T> {
+    const tokens = current(session);
+    const running = pending.get(tokens.refreshToken);
+    if (running) return running;
+    const next = options
+      .renew(ctx, tokens, options.now(ctx))
+      .then((fresh) => {
+        // Lapsed entries go, so the map holds about one renewal per active connection.
+        for (const [key, known] of renewed) if (forgetAt(known) <= options.now(ctx)) renewed.delete(key);
+        renewed.set(tokens.refreshToken, fresh);
+        return fresh;
+      })
+      .finally(() => pending.delete(tokens.refreshToken));
+    pending.set(tokens.refreshToken, next);
+    return next;
+  }
+
+  return {
+    refresh,
+    async authorized(ctx, session, kind, send) {
+      let tokens = current(session);
+      // Proactive: an order must never meet an expired token, since it is not sent twice.
+      if (options.now(ctx) >= tokens.accessExpiresAt - options.marginMs) tokens = await refresh(ctx, session);
+      try {
+        return await send(tokens);
+      } catch (error) {
+        if (kind === 'order' || !isBrokerError(error) || error.kind !== 'AuthenticationError') throw error;
+        // Revoked or expired early: one refresh (which fails if the grant is gone), one more try.
+        return send(await refresh(ctx, session));
+      }
+    },
+  };
+}
