@@ -1,5 +1,5 @@
 // The alert messages the web app offers (Brokers & Webhooks, "Connect TradingView"): for every
-// provider this server serves, each message, filled in as the platform would, is an order the
+// provider this server connects to, each message, filled in as the platform would, is an order the
 // provider accepts; and a filled TradingView message placed through a real test hook is a draft.
 import { type AlertMessage, alertJson, alertMessages, fillPlaceholders, normalizeOrder } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,8 @@ const strategyOf = (messages: AlertMessage[]) => messages.find((m) => m.id === '
 
 describe('alert messages of every provider', () => {
   it('normalize against the provider once filled in', () => {
-    const providers = t.services.brokers.providers();
+    // Unavailable providers cannot be connected, so they have no webhooks to message.
+    const providers = t.services.brokers.providers().filter((p) => p.status === 'active' || p.status === 'beta');
     expect(providers.length).toBeGreaterThan(5);
     const refusals = providers.flatMap((provider) =>
       alertMessages(provider).flatMap((message) => {
