@@ -1,5 +1,8 @@
-// Webhooks: GraphQL services, and what the hook endpoint calls.
+// Webhooks: GraphQL services, and what a signal needs of its hook (the entry, its cache).
 export { activateHook, HOOK_ACCOUNT_GONE } from './activate.ts';
+export { HookCache } from './hook-cache.ts';
+export { findHookForSignal, type HookEntry, loadHookEntry } from './hook-entry.ts';
+export { type HookListener, listenHookChanges } from './hook-listener.ts';
 export {
   createHook,
   deleteHook,
@@ -10,4 +13,3 @@ export {
   listHooks,
   renameHook,
 } from './manage.ts';
-export { findHookForSignal, HOOK_CHANGED_CHANNEL, type HookForSignal, notifyHookChanged } from './signal.ts';
