@@ -6,6 +6,8 @@ import {
   createHook,
   deleteHook,
   getHook,
+  getHookHealth,
+  type HookHealth,
   hookUrl,
   listHooks,
   renameHook,
@@ -16,6 +18,18 @@ import { actorOf } from './connector.ts';
 const HookConnectorRef = builder.objectRef<{ key: string; providerName: string }>('HookConnector').implement({
   description: 'The connector a hook places orders through.',
   fields: (t) => ({ key: t.exposeString('key'), providerName: t.exposeString('providerName') }),
+});
+
+const HookHealthRef = builder.objectRef<HookHealth>('HookHealth').implement({
+  description: "A webhook's calls since a moment, and how many ended in error.",
+  fields: (t) => ({
+    calls: t.exposeInt('calls', { description: 'stored signals and refused calls' }),
+    errors: t.exposeInt('errors', { description: 'calls rejected by the broker, failed, or refused' }),
+    errorRate: t.exposeFloat('errorRate', {
+      nullable: true,
+      description: 'errors / calls (0 to 1); null without calls',
+    }),
+  }),
 });
 
 export const HookRef = builder.objectRef<HookView>('Hook').implement({
@@ -39,6 +53,13 @@ export const HookRef = builder.objectRef<HookView>('Hook').implement({
       nullable: true,
       description: 'last call, milliseconds since the epoch',
       resolve: (hook) => hook.calledAt?.getTime() ?? null,
+    }),
+    health: t.field({
+      type: HookHealthRef,
+      description:
+        "Calls since `since` (milliseconds; at most 48 hours back; default the start of today in UTC): pass the start of the trader's day for 'calls today'",
+      args: { since: t.arg.float() },
+      resolve: (hook, { since }, ctx) => getHookHealth(ctx.services, hook, since),
     }),
     url: t.string({
       description: '{PUBLIC_URL}/hook/{shortKey}',

@@ -42,7 +42,7 @@ type Documents = {
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppsDocument,
     "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": typeof types.UserAppCreateDocument,
     "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": typeof types.UserAppDeleteDocument,
-    "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HooksDocument,
+    "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n": typeof types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": typeof types.HookDeleteDocument,
@@ -67,7 +67,7 @@ type Documents = {
     "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": typeof types.UserTokenDeleteDocument,
     "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n": typeof types.AuthorizedAppsDocument,
     "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n": typeof types.SiteDocument,
-    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": typeof types.DashboardOrderStatsDocument,
+    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": typeof types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserDocument,
     "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserUpdateDocument,
@@ -105,7 +105,7 @@ const documents: Documents = {
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppsDocument,
     "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": types.UserAppCreateDocument,
     "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": types.UserAppDeleteDocument,
-    "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HooksDocument,
+    "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n": types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": types.HookDeleteDocument,
@@ -130,7 +130,7 @@ const documents: Documents = {
     "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": types.UserTokenDeleteDocument,
     "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n": types.AuthorizedAppsDocument,
     "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n": types.SiteDocument,
-    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": types.DashboardOrderStatsDocument,
+    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n": types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserDocument,
     "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserUpdateDocument,
@@ -269,7 +269,7 @@ export function graphql(source: "\n  mutation UserAppDelete($key: String!) {\n  
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n"];
+export function graphql(source: "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -369,7 +369,7 @@ export function graphql(source: "\n  query Site {\n    site {\n      publicUrl\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n"): (typeof documents)["\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n"];
+export function graphql(source: "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n"): (typeof documents)["\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

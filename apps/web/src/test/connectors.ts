@@ -101,6 +101,7 @@ export function hook(overrides: Partial<Record<string, unknown>> & { key: string
     isTest: false,
     deactivatedReason: null as string | null,
     calledAt: null,
+    health: { calls: 0, errorRate: null },
     ...overrides,
   };
 }

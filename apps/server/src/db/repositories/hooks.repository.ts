@@ -11,6 +11,7 @@ export const HOOK_CHANGED_CHANNEL = 'hook_changed';
 
 const hookView = {
   id: hooks.id,
+  userId: hooks.userId,
   key: hooks.key,
   shortKey: hooks.shortKey,
   name: hooks.name,

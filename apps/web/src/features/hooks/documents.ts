@@ -2,7 +2,7 @@ import { graphql } from '../../gql/index.ts';
 
 /** The hooks of one connector, oldest first (SPEC §3 Hook). */
 export const HooksDocument = graphql(`
-  query Hooks($connectorKey: String!) {
+  query Hooks($connectorKey: String!, $since: Float) {
     hooks(connectorKey: $connectorKey) {
       key
       shortKey
@@ -13,6 +13,10 @@ export const HooksDocument = graphql(`
       isTest
       deactivatedReason
       calledAt
+      health(since: $since) {
+        calls
+        errorRate
+      }
     }
   }
 `);

@@ -1,7 +1,7 @@
 import { hookNameSchema } from '@router/shared';
 import { useId, useState } from 'react';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatCount, formatDateTime, formatPercent } from '../../lib/format.ts';
 import { deactivationText } from './hook-deactivation.ts';
 import type { HookActions, HookItem } from './hook-model.ts';
 import { HookUrlField } from './hook-url-field.tsx';
@@ -84,8 +84,14 @@ export function HookRow({
         )}
       </div>
       <HookUrlField url={hook.url} label={`Webhook URL of ${hook.name}`} hideLabel className="mb-1" />
-      <div className="small text-secondary">
-        Last call: {calledAt ? <time dateTime={calledAt.toISOString()}>{formatDateTime(calledAt)}</time> : 'never'}
+      <div className="small text-secondary d-flex flex-wrap column-gap-3" data-testid="hook-health">
+        <span>
+          Last call: {calledAt ? <time dateTime={calledAt.toISOString()}>{formatDateTime(calledAt)}</time> : 'never'}
+        </span>
+        <span>Calls today: {formatCount(hook.health.calls)}</span>
+        <span className={hook.health.errorRate ? 'text-danger' : ''}>
+          Error rate: {hook.health.errorRate === null ? '–' : formatPercent(hook.health.errorRate)}
+        </span>
       </div>
       {!hook.isActive && (
         <div className="alert alert-warning small d-flex flex-wrap align-items-center gap-2 py-2 mt-2 mb-0">
