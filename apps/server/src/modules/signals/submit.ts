@@ -36,6 +36,12 @@ export interface Submitted {
   waitedUs: number;
 }
 
+/** Milliseconds (two decimals) since `start` (process.hrtime.bigint()): a phase of the activity entry. */
+const msSince = (start: bigint, end = process.hrtime.bigint()) => Math.round(Number(end - start) / 1e4) / 100;
+
+/** Per-phase milliseconds of one call, kept in its activity entry (the trade line's split). */
+type Phases = Partial<Record<'parse' | 'store' | 'broker', number>>;
+
 const UNSTORABLE = 'body: holds characters that cannot be stored (\\u0000 or a lone surrogate)';
 
 export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promise<Submitted> {
@@ -51,7 +57,10 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const request = withoutByteOrderMark(input.body ?? '');
   const normalized = normalizeOrder(request, { provider: broker.descriptor });
   rt.timings.record('parse', parseStart);
-  if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
+  const phases: Phases = { parse: msSince(parseStart) };
+  if (!normalized.ok) {
+    return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request, phases);
+  }
   const { order } = normalized;
 
   const signal: Signal = {
@@ -69,16 +78,19 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   try {
     stored = await accept(rt, signal);
   } catch (error) {
-    if (isUnstorableInput(error)) return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request);
+    if (isUnstorableInput(error)) {
+      return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request, phases);
+    }
     rt.services.log.error({ err: error }, 'signal not stored');
     return { answer: UNAVAILABLE, waitedUs: 0 };
   }
-  if ('noCredit' in stored) return refuse(rt, input, NO_SIGNALS_LEFT, request);
+  if ('noCredit' in stored) return refuse(rt, input, NO_SIGNALS_LEFT, request, phases);
   rt.timings.record('store', storeStart);
+  phases.store = msSince(storeStart);
 
   const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
   const { owner } = stored;
-  if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner);
+  if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner, undefined, phases);
   const waitStart = process.hrtime.bigint();
   let answer: Answer;
   if (owner === signal.id) {
@@ -87,9 +99,11 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   } else {
     answer = await repeatAnswer(rt, entry, owner, deadlineAt).catch(() => pending(owner, entry.title));
   }
-  const waitedUs = Number(process.hrtime.bigint() - waitStart) / 1000;
+  const waitEnd = process.hrtime.bigint();
+  const waitedUs = Number(waitEnd - waitStart) / 1000;
+  phases.broker = msSince(waitStart, waitEnd);
   // A repeat's own body is not in the first one's row: its entry keeps it.
-  return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request);
+  return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request, phases);
 }
 
 /** received → accepted: stored with its key and credit (batched). A repeat or no credit is no move. */
@@ -117,11 +131,11 @@ async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
  * received → refused: nothing stored. With the body read (`request`), the call gets its activity
  * entry, and a validation refusal counts towards the hook's invalid-request limit.
  */
-function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string): Submitted {
+function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string, phases?: Phases): Submitted {
   transition('received', 'refuse');
   if (request === undefined) return { answer, waitedUs: 0 };
   if (answer.body.status === 'ValidationError') countInvalid(rt, input.entry, input.address);
-  return answered(rt, input, answer, 0, undefined, request);
+  return answered(rt, input, answer, 0, undefined, request, phases);
 }
 
 /** Queues the call's activity entry (written after the answer is sent; off the hot path). */
@@ -132,6 +146,7 @@ function answered(
   waitedUs: number,
   signalId?: string,
   request?: string,
+  phases?: Phases,
 ): Submitted {
   rt.services.counters.signal(input.entry.providerName, answer);
   rt.writer.order({
@@ -141,6 +156,7 @@ function answered(
     elapsedMs: Math.round(performance.now() - input.receivedAt),
     ...(signalId ? { signalId } : {}),
     ...(request !== undefined ? { request } : {}),
+    ...(phases ? { phases } : {}),
     at: new Date(),
   });
   return { answer, waitedUs };

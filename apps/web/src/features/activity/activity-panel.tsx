@@ -1,18 +1,40 @@
-import { useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { MoreFooter } from '../../components/more-footer.tsx';
+import { ActivityFiltersBar, type FilterOptions } from './activity-filters.tsx';
 import { ActivityRow } from './activity-row.tsx';
 import { ActivitySearch } from './activity-search.tsx';
-import { useActivity } from './use-activity.ts';
+import { type ActivityFilters, NO_FILTERS } from './filters.ts';
+import { type ActionRow, useActivity } from './use-activity.ts';
 
 const INLINE = 'd-inline-flex align-items-center';
 
-/** SPEC §2 'Last actions': search, the log table and 'More' paging. */
+/** Webhooks and brokers seen so far: the filters keep offering them once a filter narrows the list. */
+function useFilterOptions(actions: readonly ActionRow[]): FilterOptions {
+  const seen = useRef<{ hooks: Map<string, string>; providers: Set<string> }>({
+    hooks: new Map(),
+    providers: new Set(),
+  });
+  return useMemo(() => {
+    for (const { trade } of actions) {
+      if (trade?.hookKey) seen.current.hooks.set(trade.hookKey, trade.hookName ?? trade.hookKey);
+      if (trade?.providerName) seen.current.providers.add(trade.providerName);
+    }
+    return { hooks: new Map(seen.current.hooks), providers: new Set(seen.current.providers) };
+  }, [actions]);
+}
+
+/**
+ * SPEC §2 'Last actions': search, the log table and 'More' paging; Order rows as trade lines with
+ * their filters (issue #21).
+ */
 export function ActivityPanel() {
   const [text, setText] = useState('');
-  const activity = useActivity(text);
+  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS);
+  const activity = useActivity(text, filters);
+  const options = useFilterOptions(activity.actions);
 
   if (!activity.loaded) return <DelayedSpinner className="d-flex justify-content-center py-4" />;
   if (activity.hidden) return null;
@@ -26,6 +48,7 @@ export function ActivityPanel() {
         </h2>
         <ActivitySearch value={text} onChange={setText} />
       </Card.Header>
+      <ActivityFiltersBar value={filters} options={options} onChange={setFilters} />
       <Table responsive hover className="mb-0 align-middle activity-table" size="sm">
         <thead>
           <tr>

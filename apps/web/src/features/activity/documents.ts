@@ -2,16 +2,54 @@ import { graphql } from '../../gql/index.ts';
 
 /**
  * SPEC §7: the first load sends no parameters, search sends `search`, paging sends
- * `createdAtFrom` = the createdAt of the last shown action.
+ * `createdAtFrom` = the createdAt of the last shown action. The trade filters (issue #21) add
+ * result, hookKey, providerName, symbol and since when chosen.
  */
 export const ActivityActionsDocument = graphql(`
-  query ActivityActions($search: String, $createdAtFrom: Float) {
-    actions(search: $search, createdAtFrom: $createdAtFrom) {
+  query ActivityActions(
+    $search: String
+    $createdAtFrom: Float
+    $since: Float
+    $result: String
+    $hookKey: String
+    $providerName: String
+    $symbol: String
+  ) {
+    actions(
+      search: $search
+      createdAtFrom: $createdAtFrom
+      since: $since
+      result: $result
+      hookKey: $hookKey
+      providerName: $providerName
+      symbol: $symbol
+    ) {
       id
       code
       address
       metadata
       createdAt
+      trade {
+        hookKey
+        hookName
+        providerName
+        symbol
+        side
+        quantity
+        orderType
+        price
+        result
+        status
+        elapsedMs
+        phases {
+          parse
+          store
+          broker
+        }
+        brokerOrderId
+        order
+        isTest
+      }
     }
   }
 `);

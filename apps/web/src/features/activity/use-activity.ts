@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
 import type { ActivityActionsQuery, ActivityActionsQueryVariables } from '../../gql/graphql.ts';
 import { ActivityActionsDocument } from './documents.ts';
+import { type ActivityFilters, NO_FILTERS, queryVariables } from './filters.ts';
 import { ACTIVITY_SEARCH_DEBOUNCE_MS, effectiveSearch } from './search-rules.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 
@@ -17,25 +18,44 @@ export interface ActivityState {
   hidden: boolean;
   /** SPEC §9: 'More' shows when the last batch had at least a page of actions. */
   hasMore: boolean;
-  /** The search the shown list answers ('' = none). */
-  search: string;
+  /** The query (search and filters) the shown list answers, as JSON ('{}' = none). */
+  query: string;
 }
 
-const INITIAL: ActivityState = { actions: [], loading: true, loaded: false, hidden: false, hasMore: false, search: '' };
+const NONE = '{}';
+const INITIAL: ActivityState = {
+  actions: [],
+  loading: true,
+  loaded: false,
+  hidden: false,
+  hasMore: false,
+  query: NONE,
+};
 
 type Update = (rows: ActionRow[] | null) => (state: ActivityState) => ActivityState;
 
 const full = (rows: ActionRow[]) => rows.length >= ACTIVITY_PAGE_SIZE;
 
+/** Newest first, each action once: a refreshed first page over what was shown. */
+function merge(fresh: ActionRow[], shown: ActionRow[]): ActionRow[] {
+  const ids = new Set(fresh.map((action) => action.id));
+  const oldest = fresh.at(-1)?.createdAt ?? Number.POSITIVE_INFINITY;
+  // Shown rows newer than the fresh page's oldest and not in it no longer match: dropped.
+  return [...fresh, ...shown.filter((action) => !ids.has(action.id) && action.createdAt <= oldest)];
+}
+
 /**
  * The 'Last actions' log (SPEC §2, §4, §7): first load without parameters, search from 3
  * characters after 777 ms, 'More' by createdAtFrom; one request at a time (Search and More wait
  * or are ignored while one runs), aborted when the panel unmounts. Failed loads show no message.
+ * The trade filters (issue #21) reload like a search; `refresh` (live updates) reloads the first
+ * page of the current query and keeps what 'More' added.
  */
-export function useActivity(text: string) {
+export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS) {
   const client = useClient();
   const [state, setState] = useState<ActivityState>(INITIAL);
   const pending = useRef<{ unsubscribe: () => void } | null>(null);
+  const refreshWanted = useRef(false);
 
   const run = useCallback(
     (variables: ActivityActionsQueryVariables, update: Update): boolean => {
@@ -69,7 +89,7 @@ export function useActivity(text: string) {
       ...s,
       actions: rows ?? [],
       loaded: true,
-      search: '',
+      query: NONE,
       hidden: !rows || rows.length === 0,
       hasMore: rows ? full(rows) : false,
     }));
@@ -79,29 +99,46 @@ export function useActivity(text: string) {
     };
   }, [run]);
 
-  // Search: applied once the text settles; waits while a request runs.
+  // Search and filters: applied once the text settles; wait while a request runs.
   const search = useDebouncedValue(effectiveSearch(text), ACTIVITY_SEARCH_DEBOUNCE_MS);
+  const symbol = useDebouncedValue(filters.symbol, ACTIVITY_SEARCH_DEBOUNCE_MS);
+  const query = JSON.stringify(queryVariables(search, { ...filters, symbol }));
   useEffect(() => {
-    if (!state.loaded || state.loading || state.hidden || search === state.search) return;
-    run(search ? { search } : {}, (rows) => (s) => ({
+    if (!state.loaded || state.loading || state.hidden || query === state.query) return;
+    run(JSON.parse(query) as ActivityActionsQueryVariables, (rows) => (s) => ({
       ...s,
       // A failed search keeps the list (no message, SPEC §8) and is not retried in a loop.
       actions: rows ?? s.actions,
       hasMore: rows ? full(rows) : s.hasMore,
-      search,
+      query,
     }));
-  }, [search, state.loaded, state.loading, state.hidden, state.search, run]);
+  }, [query, state.loaded, state.loading, state.hidden, state.query, run]);
+
+  // Live: the first page of the shown query again, once nothing else runs.
+  const refresh = useCallback(() => {
+    refreshWanted.current = true;
+    setState((s) => ({ ...s }));
+  }, []);
+  useEffect(() => {
+    if (!refreshWanted.current || !state.loaded || state.loading) return;
+    refreshWanted.current = false;
+    const shown = state.query;
+    run(JSON.parse(shown) as ActivityActionsQueryVariables, (rows) => (s) => {
+      if (!rows || s.query !== shown) return s;
+      return { ...s, actions: merge(rows, s.actions), hidden: s.hidden && rows.length === 0 };
+    });
+  }, [state, run]);
 
   const more = useCallback(() => {
     const last = state.actions.at(-1);
     if (state.loading || !state.hasMore || !last) return;
-    const variables = { createdAtFrom: last.createdAt, ...(state.search ? { search: state.search } : {}) };
+    const variables = { ...(JSON.parse(state.query) as ActivityActionsQueryVariables), createdAtFrom: last.createdAt };
     run(variables, (rows) => (s) => {
       if (!rows) return s;
       const shown = new Set(s.actions.map((action) => action.id));
       return { ...s, actions: [...s.actions, ...rows.filter((row) => !shown.has(row.id))], hasMore: full(rows) };
     });
-  }, [state.actions, state.loading, state.hasMore, state.search, run]);
+  }, [state.actions, state.loading, state.hasMore, state.query, run]);
 
-  return { ...state, more };
+  return { ...state, more, refresh };
 }
