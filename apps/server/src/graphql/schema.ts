@@ -9,6 +9,7 @@ import './billing.ts';
 import './connector.ts';
 import './health.ts';
 import './hook.ts';
+import './live.ts';
 import './notification.ts';
 import './order-preview.ts';
 import './paper.ts';

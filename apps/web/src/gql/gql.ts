@@ -47,6 +47,7 @@ type Documents = {
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": typeof types.HookDeleteDocument,
     "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n": typeof types.HookActivateDocument,
+    "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": typeof types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": typeof types.NotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationUpdateDocument,
@@ -110,6 +111,7 @@ const documents: Documents = {
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": types.HookDeleteDocument,
     "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n": types.HookActivateDocument,
+    "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": types.NotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationUpdateDocument,
@@ -286,6 +288,10 @@ export function graphql(source: "\n  mutation HookDelete($key: String!) {\n    h
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n"): (typeof documents)["\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n"): (typeof documents)["\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

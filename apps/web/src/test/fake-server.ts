@@ -106,6 +106,8 @@ const DEFAULTS: Record<string, FakeHandler> = {
   DashboardOrderCounters: () => ({ data: { actionsOrderCounters: [{ counter: 0, counterTest: 0 }] } }),
   DashboardOrderStats: () => ({ data: { actionsOrderStats: [] } }),
   ActivityActions: () => ({ data: { actions: [] } }),
+  // The live stream (features/live): stays open and silent unless a test answers it.
+  Live: () => new Promise<GraphQLPayload>(() => {}),
   TourConnectorActivations: () => ({ data: { actions: [] } }),
 };
 

@@ -3,6 +3,7 @@ import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { MoreFooter } from '../../components/more-footer.tsx';
+import { useLiveReload } from '../live/live-provider.tsx';
 import { ActivityFiltersBar, type FilterOptions } from './activity-filters.tsx';
 import { ActivityRow } from './activity-row.tsx';
 import { ActivitySearch } from './activity-search.tsx';
@@ -35,6 +36,7 @@ export function ActivityPanel() {
   const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS);
   const activity = useActivity(text, filters);
   const options = useFilterOptions(activity.actions);
+  useLiveReload(activity.refresh);
 
   if (!activity.loaded) return <DelayedSpinner className="d-flex justify-content-center py-4" />;
   if (activity.hidden) return null;

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useQuery } from 'urql';
+import { useLiveReload } from '../live/live-provider.tsx';
 import { HooksDocument } from './documents.ts';
 
 /** Midnight of the trader's own day: 'calls today' counts from there. */
@@ -16,5 +17,7 @@ export function useHooks(connectorKey: string) {
     requestPolicy: 'cache-and-network',
   });
   const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
+  // Live: last call, calls today and deactivation change with every signal.
+  useLiveReload(reload);
   return { hooks: data?.hooks, error, fetching, reload };
 }
