@@ -78,6 +78,8 @@ export interface OrderLeg {
  */
 export interface Order {
   symbol: string;
+  /** The exchange a prefixed symbol names ("NSE:INFY" → NSE); brokers that route by exchange read it. */
+  exchange?: string;
   class: OrderClass;
   action: OrderAction;
   /** Absent only for close and cancel. */
@@ -131,6 +133,8 @@ export interface ParameterReference {
   required?: boolean;
   /** Allowed values (for enumerations: class, type, action, duration, quantity_type, group). */
   values?: string[];
+  /** Values outside `values` with the reason they are refused, added to the refusal (SPEC §3: say why). */
+  unsupported?: Record<string, string>;
   examples?: Array<string | number>;
   comments?: string;
   /** Only on symbol: the class of each example, broker branch, account and a comment. */

@@ -67,6 +67,9 @@ builder.queryFields((t) => ({
       code: t.arg.string(),
       createdAtFrom: t.arg.float(),
       search: t.arg.string(),
+      signalId: t.arg.string({
+        description: "only the entries of this signal (the signal's own call and its repeats): a notification's link",
+      }),
       limit: t.arg.int({ description: 'default 20, at most 100' }),
       since: t.arg.float({ description: 'only actions at or after this millisecond (a date filter)' }),
       result: t.arg.string({

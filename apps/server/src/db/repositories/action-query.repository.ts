@@ -40,6 +40,8 @@ export interface ActionFilter {
   hookKey?: string;
   providerName?: string;
   symbol?: string;
+  /** Only the entries of this signal (a notification's link). */
+  signalId?: string;
   limit: number;
 }
 
@@ -87,6 +89,7 @@ function conditions(filter: ActionFilter): SQL {
   if (filter.code !== undefined) parts.push(sql`a.code = ${filter.code}`);
   if (filter.before !== undefined) parts.push(sql`a.created_at < to_timestamp(${filter.before}::float8 / 1000)`);
   if (filter.since !== undefined) parts.push(sql`a.created_at >= to_timestamp(${filter.since}::float8 / 1000)`);
+  if (filter.signalId !== undefined) parts.push(sql`a.metadata ->> 'signalId' = ${filter.signalId}`);
   const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbol;
   if (trade !== undefined) parts.push(sql`a.code = 'Order'`);
   if (filter.result !== undefined) parts.push(resultCondition(filter.result));

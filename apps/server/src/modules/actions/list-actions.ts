@@ -37,6 +37,7 @@ export interface ActionsQuery {
   code?: string | null;
   createdAtFrom?: number | null;
   search?: string | null;
+  signalId?: string | null;
   limit?: number | null;
   since?: number | null;
   result?: string | null;
@@ -105,6 +106,7 @@ export async function listActions(services: Services, userId: number, query: Act
     ...tradeFilter(query),
   };
   if (query.code) filter.code = query.code;
+  if (query.signalId) filter.signalId = query.signalId;
   const search = searchTerm(query.search);
   if (search !== undefined) filter.search = search;
   const rows = await queryActions(services.db, filter);

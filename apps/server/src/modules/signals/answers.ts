@@ -26,8 +26,10 @@ export const CONNECTOR_INACTIVE = refusal(
   'Broker connection is deactivated: reconnect it in Brokers & Webhooks',
 );
 
+export const HOOK_INACTIVE = 'Webhook is deactivated';
+
 export function hookInactive(reason: string | null): Answer {
-  return refusal(400, 'ExecutionError', `Webhook is deactivated${reason ? `: ${reason}` : ''}`);
+  return refusal(400, 'ExecutionError', `${HOOK_INACTIVE}${reason ? `: ${reason}` : ''}`);
 }
 
 /** 201 with the broker's order response; `id` falls back to our signal id. */

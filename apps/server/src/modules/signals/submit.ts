@@ -12,6 +12,7 @@ import type { HookEntry } from '../hooks/index.ts';
 import { CONNECTOR_INACTIVE, hookInactive, NO_SIGNALS_LEFT, pending, refusal, UNAVAILABLE } from './answers.ts';
 import { countInvalid } from './invalid-requests.ts';
 import { STORED, transition } from './lifecycle.ts';
+import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { type Signal, send } from './send.ts';
@@ -129,10 +130,14 @@ async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
 
 /**
  * received → refused: nothing stored. With the body read (`request`), the call gets its activity
- * entry, and a validation refusal counts towards the hook's invalid-request limit.
+ * entry, and a validation refusal counts towards the hook's invalid-request limit. Every refusal
+ * emits signal.refused (written with the entries, after the answer; refusals before the body
+ * was read at most once a minute per hook).
  */
 function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string, phases?: Phases): Submitted {
   transition('received', 'refuse');
+  const event = refusalEvent(input.entry, answer);
+  if (event) rt.writer.notify(event, request === undefined ? input.entry : undefined);
   if (request === undefined) return { answer, waitedUs: 0 };
   if (answer.body.status === 'ValidationError') countInvalid(rt, input.entry, input.address);
   return answered(rt, input, answer, 0, undefined, request, phases);

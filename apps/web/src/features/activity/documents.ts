@@ -3,7 +3,8 @@ import { graphql } from '../../gql/index.ts';
 /**
  * SPEC §7: the first load sends no parameters, search sends `search`, paging sends
  * `createdAtFrom` = the createdAt of the last shown action. The trade filters (issue #21) add
- * result, hookKey, providerName, symbol and since when chosen.
+ * result, hookKey, providerName, symbol and since when chosen. `signalId` (a notification's link,
+ * `/me?signal=<id>`) asks for one signal's entries only.
  */
 export const ActivityActionsDocument = graphql(`
   query ActivityActions(
@@ -14,6 +15,7 @@ export const ActivityActionsDocument = graphql(`
     $hookKey: String
     $providerName: String
     $symbol: String
+    $signalId: String
   ) {
     actions(
       search: $search
@@ -23,6 +25,7 @@ export const ActivityActionsDocument = graphql(`
       hookKey: $hookKey
       providerName: $providerName
       symbol: $symbol
+      signalId: $signalId
     ) {
       id
       code

@@ -49,9 +49,10 @@ function merge(fresh: ActionRow[], shown: ActionRow[]): ActionRow[] {
  * characters after 777 ms, 'More' by createdAtFrom; one request at a time (Search and More wait
  * or are ignored while one runs), aborted when the panel unmounts. Failed loads show no message.
  * The trade filters (issue #21) reload like a search; `refresh` (live updates) reloads the first
- * page of the current query and keeps what 'More' added.
+ * page of the current query and keeps what 'More' added. With `signalId` (a notification's link)
+ * it holds that signal's entries only, shown even when there are none.
  */
-export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS) {
+export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS, signalId?: string) {
   const client = useClient();
   const [state, setState] = useState<ActivityState>(INITIAL);
   const pending = useRef<{ unsubscribe: () => void } | null>(null);
@@ -85,26 +86,27 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS)
 
   // First load; unmounting tears the operation down, which aborts its fetch.
   useEffect(() => {
-    run({}, (rows) => (s) => ({
+    const first = signalId ? { signalId } : {};
+    run(first, (rows) => (s) => ({
       ...s,
       actions: rows ?? [],
       loaded: true,
-      query: NONE,
-      hidden: !rows || rows.length === 0,
-      hasMore: rows ? full(rows) : false,
+      query: JSON.stringify(first),
+      hidden: !signalId && (!rows || rows.length === 0),
+      hasMore: !signalId && rows ? full(rows) : false,
     }));
     return () => {
       pending.current?.unsubscribe();
       pending.current = null;
     };
-  }, [run]);
+  }, [run, signalId]);
 
   // Search and filters: applied once the text settles; wait while a request runs.
   const search = useDebouncedValue(effectiveSearch(text), ACTIVITY_SEARCH_DEBOUNCE_MS);
   const symbol = useDebouncedValue(filters.symbol, ACTIVITY_SEARCH_DEBOUNCE_MS);
   const query = JSON.stringify(queryVariables(search, { ...filters, symbol }));
   useEffect(() => {
-    if (!state.loaded || state.loading || state.hidden || query === state.query) return;
+    if (signalId || !state.loaded || state.loading || state.hidden || query === state.query) return;
     run(JSON.parse(query) as ActivityActionsQueryVariables, (rows) => (s) => ({
       ...s,
       // A failed search keeps the list (no message, SPEC §8) and is not retried in a loop.
@@ -112,7 +114,7 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS)
       hasMore: rows ? full(rows) : s.hasMore,
       query,
     }));
-  }, [query, state.loaded, state.loading, state.hidden, state.query, run]);
+  }, [signalId, query, state.loaded, state.loading, state.hidden, state.query, run]);
 
   // Live: the first page of the shown query again, once nothing else runs.
   const refresh = useCallback(() => {

@@ -52,11 +52,11 @@ export const questradeDescriptor: BrokerDescriptor = {
   reference: {
     symbol: {
       required: true,
-      examples: ['AAPL', 'TD.TO', 'AAPL  261218C00200000'],
+      examples: ['AAPL', 'TD.TO', 'AAPL  271217C00200000'],
       examplesClass: ['stock', 'stock', 'option'],
       examplesComment:
         'US and Canadian stocks and ETFs as Questrade lists them (TD.TO for Toronto), options in OCC form ' +
-        '(AAPL261218C200 works too); each is looked up as Questrade’s symbolId.',
+        '(AAPL271217C200 works too); each is looked up as Questrade’s symbolId.',
     },
     class: { values: ['stock', 'option'], comments: 'Stocks and ETFs, and equity options.' },
     action: {
@@ -94,8 +94,8 @@ export const questradeDescriptor: BrokerDescriptor = {
     },
     legs: {
       examples: [
-        '[{"symbol":"SPY   261218C00600000","action":"buy_to_open","quantity":1},' +
-          '{"symbol":"SPY   261218C00610000","action":"sell_to_open","quantity":1}]',
+        '[{"symbol":"SPY   271217C00600000","action":"buy_to_open","quantity":1},' +
+          '{"symbol":"SPY   271217C00610000","action":"sell_to_open","quantity":1}]',
       ],
       comments:
         'Up to 4 legs on one underlying (options, or its stock and options), sent as one strategy order; ' +
