@@ -64,10 +64,14 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
       setState((s) => ({ ...s, loading: true }));
       let settled = false;
       const source = client.query(ActivityActionsDocument, variables, { requestPolicy: 'network-only' });
-      const subscription = source.subscribe((result) => {
-        if (settled) return;
+      let subscription: { unsubscribe: () => void } | undefined;
+      subscription = source.subscribe((result) => {
+        // An operation still shared elsewhere first replays its last (stale) result: wait for ours.
+        if (settled || result.stale) return;
         settled = true;
         pending.current = null;
+        // Ended once answered: a later load with the same variables is a new operation.
+        if (subscription) queueMicrotask(() => subscription?.unsubscribe());
         if (!result.data) console.warn('Last actions: load failed', result.error?.message);
         setState((s) => ({ ...update(result.data?.actions ?? null)(s), loading: false }));
       });
