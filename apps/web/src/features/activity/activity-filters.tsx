@@ -10,6 +10,32 @@ export interface FilterOptions {
   providers: ReadonlySet<string>;
 }
 
+type Change = (event: { target: { value: string } }) => void;
+
+/** One filter's choice: any, or one of `options` ([value, label]). */
+function FilterSelect(props: {
+  id: string;
+  label: string;
+  anyLabel: string;
+  value: string;
+  options: ReadonlyArray<readonly [string, string]>;
+  onChange: Change;
+}) {
+  return (
+    <Form.Group controlId={`activity-filter-${props.id}`}>
+      <Form.Label className="small mb-0">{props.label}</Form.Label>
+      <Form.Select size="sm" value={props.value} onChange={props.onChange}>
+        <option value="">{props.anyLabel}</option>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </Form.Select>
+    </Form.Group>
+  );
+}
+
 /** The trade filters (issue #21): result, webhook, broker, symbol and date; Clear resets them. */
 export function ActivityFiltersBar({
   value,
@@ -21,44 +47,37 @@ export function ActivityFiltersBar({
   onChange: (filters: ActivityFilters) => void;
 }) {
   const providers = useOptionalProviders();
-  const set = (field: keyof ActivityFilters) => (event: { target: { value: string } }) =>
-    onChange({ ...value, [field]: event.target.value });
+  const set =
+    (field: keyof ActivityFilters): Change =>
+    (event) =>
+      onChange({ ...value, [field]: event.target.value });
   return (
     <fieldset className="d-flex flex-wrap gap-2 align-items-end px-3 py-2 border-bottom" data-testid="activity-filters">
       <legend className="visually-hidden">Filter the activity</legend>
-      <Form.Group controlId="activity-filter-result">
-        <Form.Label className="small mb-0">Result</Form.Label>
-        <Form.Select size="sm" value={value.result} onChange={set('result')}>
-          <option value="">Any result</option>
-          {RESULTS.map((result) => (
-            <option key={result} value={result}>
-              {result}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
-      <Form.Group controlId="activity-filter-webhook">
-        <Form.Label className="small mb-0">Webhook</Form.Label>
-        <Form.Select size="sm" value={value.hookKey} onChange={set('hookKey')}>
-          <option value="">Any webhook</option>
-          {[...options.hooks].map(([key, name]) => (
-            <option key={key} value={key}>
-              {name}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
-      <Form.Group controlId="activity-filter-broker">
-        <Form.Label className="small mb-0">Broker</Form.Label>
-        <Form.Select size="sm" value={value.providerName} onChange={set('providerName')}>
-          <option value="">Any broker</option>
-          {[...options.providers].map((name) => (
-            <option key={name} value={name}>
-              {providers?.title(name) ?? name}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
+      <FilterSelect
+        id="result"
+        label="Result"
+        anyLabel="Any result"
+        value={value.result}
+        options={RESULTS.map((result) => [result, result])}
+        onChange={set('result')}
+      />
+      <FilterSelect
+        id="webhook"
+        label="Webhook"
+        anyLabel="Any webhook"
+        value={value.hookKey}
+        options={[...options.hooks]}
+        onChange={set('hookKey')}
+      />
+      <FilterSelect
+        id="broker"
+        label="Broker"
+        anyLabel="Any broker"
+        value={value.providerName}
+        options={[...options.providers].map((name) => [name, providers?.title(name) ?? name])}
+        onChange={set('providerName')}
+      />
       <Form.Group controlId="activity-filter-symbol" className="activity-filter-symbol">
         <Form.Label className="small mb-0">Symbol</Form.Label>
         <Form.Control size="sm" value={value.symbol} maxLength={32} placeholder="AAPL" onChange={set('symbol')} />
