@@ -93,7 +93,7 @@ describe('zerodha: a live hook per class', () => {
     const occ = await postSignal(t, shortKey, { symbol: 'NIFTY260625C24000', action: 'buy_to_open', quantity: 75 });
     expect(occ.json()).toMatchObject({
       message:
-        'Zerodha: NIFTY 260625C24000000: give the option as Kite lists it (NFO:NIFTY26JUN24000CE), not in OCC form',
+        'Zerodha: NIFTY 260625C24000000: give the option as Kite lists it (NFO:NIFTY27JUN24000CE), not in OCC form',
     });
   });
 });

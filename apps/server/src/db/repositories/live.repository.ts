@@ -1,5 +1,5 @@
 // What live updates read and listen to (issue #21): the owners of changed hooks, and the channel
-// the actions table's trigger notifies (migration 0013).
+// the actions table's trigger notifies (migration 0015).
 import { sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
 

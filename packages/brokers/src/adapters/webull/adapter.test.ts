@@ -1,6 +1,7 @@
 // Contract: Webull orders of every class on their accounts, refused before sending where Webull
-// cannot take them; errors titled and never resent; a repeated client_order_id answered with the
-// first order; lookup by our id (exact, none); cancel by either id; close; holdings; preview.
+// cannot take them; errors titled, resent only after a 429 (under the same client_order_id); a
+// repeated client_order_id answered with the first order; lookup by our id (exact, none); cancel
+// by either id; close; holdings; preview.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
 import { type Connected, CRYPTO, connected, expectFailure, FUTURES, input, STOCKS, sentSince } from './test-support.ts';
@@ -186,7 +187,6 @@ describe('exactly once', () => {
   });
 
   it.each([
-    [429, { error_code: 'TOO_MANY_REQUESTS', message: 'Too many requests' }, 'RateLimited', false],
     [500, { error_code: 'INTERNAL_ERROR', message: 'Internal error' }, 'BrokerUnavailable', true],
     [401, { error_code: 'UNAUTHORIZED', message: 'signature does not match' }, 'AuthenticationError', false],
     [417, { error_code: 'BUYING_POWER_NOT_ENOUGH', message: 'Insufficient buying power' }, 'InsufficientFunds', false],
@@ -197,6 +197,48 @@ describe('exactly once', () => {
     expect(error).toMatchObject({ kind, outcomeUnknown });
     expect(error.message).toMatch(/^Webull: /);
     expect(c.fake.submissions().length).toBe(before + 1);
+  });
+
+  const TOO_MANY = {
+    method: 'POST',
+    path: '/openapi/trade/order/place',
+    status: 429,
+    body: { error_code: 'TOO_MANY_REQUESTS', message: 'Too many requests' },
+  } as const;
+
+  it('a placement refused with 429 is sent once more with the same client_order_id: one order', async () => {
+    const before = c.fake.submissions().length;
+    c.fake.inject(TOO_MANY);
+    const answer = await c.broker.placeOrder(c.ctx, c.session, input(BUY, 'sigBusy1'));
+    expect(answer).toMatchObject({ status: 'accepted' });
+    const sent = c.fake.submissions().slice(before);
+    expect(sent.map((request) => JSON.parse(request.body).new_orders[0].client_order_id)).toEqual([
+      'sigBusy1',
+      'sigBusy1',
+    ]);
+    expect(c.fake.orders.filter((order) => order.client_order_id === 'sigBusy1')).toHaveLength(1);
+  });
+
+  it('429 twice, or a deadline before the second try: RateLimited, not placed', async () => {
+    let before = c.fake.submissions().length;
+    c.fake.inject(TOO_MANY);
+    c.fake.inject(TOO_MANY);
+    const twice = await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(BUY, 'sigBusy2')));
+    expect(twice).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false });
+    expect(twice.message).toMatch(/^Webull: /);
+    expect(c.fake.submissions().length).toBe(before + 2);
+    before = c.fake.submissions().length;
+    c.fake.inject(TOO_MANY);
+    const signal = AbortSignal.timeout(200);
+    const late = await expectFailure(c.broker.placeOrder({ ...c.ctx, signal }, c.session, input(BUY, 'sigBusy3')));
+    // The deadline came before the second try: Webull's refusal is the answer.
+    expect(late).toMatchObject({ kind: 'RateLimited', message: 'Webull: rate limit reached' });
+    expect(c.fake.submissions().length).toBe(before + 1);
+    expect(
+      c.fake.orders.filter(
+        (order) => order.client_order_id.startsWith('sigBusy') && order.client_order_id !== 'sigBusy1',
+      ),
+    ).toEqual([]);
   });
 
   it('a read refused with 429 is asked once more', async () => {

@@ -10,7 +10,7 @@ import { BrokerError } from '../../core/errors.ts';
 import { createHttpClient, type HttpMethod, type HttpResponse } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { stringField } from '../../core/json-read.ts';
-import { retryReadOnRateLimit } from '../../core/rate-limit.ts';
+import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import { WEBULL_ENVIRONMENTS, WEBULL_TITLE, webullDescriptor } from './descriptor.ts';
 import { algorithmFor, signature, signingHeaders, webullTimestamp } from './signer.ts';
 
@@ -119,7 +119,7 @@ export function createWebullApi(options: WebullClientOptions): WebullApi {
       const environment: EnvironmentKind = session.secrets.environment === 'demo' ? 'demo' : 'live';
       const baseUrl = environmentBaseUrl(ctx, WEBULL_ENVIRONMENTS, environment);
       const now = ctx.now ?? options.now;
-      return retryReadOnRateLimit(ctx, WEBULL_TITLE, kind, () =>
+      return retryReadAfterRateLimit(ctx, kind, () =>
         signedRequest(ctx, baseUrl, keysOf(session), request, { ...options, now }),
       );
     },

@@ -62,11 +62,11 @@ export const webullDescriptor: BrokerDescriptor = {
   reference: {
     symbol: {
       required: true,
-      examples: ['AAPL', 'AAPL  261218C00200000', 'ESZ2026', 'BTC/USD'],
+      examples: ['AAPL', 'AAPL  271217C00200000', 'ESZ2027', 'BTC/USD'],
       examplesClass: ['stock', 'option', 'future', 'crypto'],
       examplesComment:
         'US stocks and ETFs by ticker; options in the OCC form (sent as underlying, strike, expiry and type); ' +
-        'futures by contract month (ESZ2026, ESZ26 or ESZ6; sent as ESZ6); crypto against USD (BTCUSD). ' +
+        'futures by contract month (ESZ2027, ESZ27 or ESZ7; sent as ESZ7); crypto against USD (BTCUSD). ' +
         'Futures and crypto trade in their own Webull accounts: create the hook on that account.',
     },
     class: {
@@ -121,8 +121,8 @@ export const webullDescriptor: BrokerDescriptor = {
     },
     legs: {
       examples: [
-        '[{"symbol":"SPY   261218C00600000","action":"buy_to_open","quantity":1},' +
-          '{"symbol":"SPY   261218C00610000","action":"sell_to_open","quantity":1}]',
+        '[{"symbol":"SPY   271217C00600000","action":"buy_to_open","quantity":1},' +
+          '{"symbol":"SPY   271217C00610000","action":"sell_to_open","quantity":1}]',
       ],
       comments:
         'Up to 4 option legs on one underlying sent as one strategy order: vertical, straddle, strangle, ' +

@@ -1,9 +1,12 @@
 // Placing one Webull placement, and finding an order by our id. Webull refuses a client_order_id
 // it has seen (its error code is not published): a refused placement whose id Webull knows was a
-// repeat, and the order placed first is the answer.
+// repeat, and the order placed first is the answer. For the same reason a placement refused with
+// 429 is sent once more (after a second, within the hook's deadline) when it carries our id: a
+// second order under that id cannot exist. Without our id (a close not from a signal) it is not.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
+import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import type { WebullApi } from './api.ts';
 import type { WebullPlacement } from './mapper.ts';
 import { webullClientId } from './mapper.ts';
@@ -37,7 +40,9 @@ export async function submitPlacement(
 ): Promise<OrderResponse> {
   try {
     const request = { method: 'POST' as const, path: '/openapi/trade/order/place', json: body, category };
-    return placedOrder((await api.call(ctx, session, request, 'order')).body);
+    const send = () => api.call(ctx, session, request, 'order');
+    // 'read': resent once after a 429, which the unique client_order_id makes safe.
+    return placedOrder((await retryReadAfterRateLimit(ctx, clientOrderId ? 'read' : 'order', send)).body);
   } catch (error) {
     if (clientOrderId && isBrokerError(error) && (error.kind === 'DuplicateOrder' || error.kind === 'InvalidOrder')) {
       const existing = await findByClientId(api, ctx, session, body.account_id, clientOrderId);

@@ -9,7 +9,7 @@ import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
-import { retryReadOnRateLimit } from '../../core/rate-limit.ts';
+import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import { ZERODHA_TITLE, zerodhaDescriptor } from './descriptor.ts';
 
 export const KITE_VERSION = '3';
@@ -76,6 +76,6 @@ export function createKiteApi(options: { fetch?: typeof fetch } = {}): KiteApi {
 
   return {
     call: (ctx, session, request, kind = 'read') =>
-      retryReadOnRateLimit(ctx, ZERODHA_TITLE, kind, () => send(ctx, session, request)),
+      retryReadAfterRateLimit(ctx, kind, () => send(ctx, session, request)),
   };
 }

@@ -17,7 +17,6 @@ export const zerodhaDescriptor: BrokerDescriptor = {
   status: 'beta',
   scale: 0.7,
   baseUrl: KITE_API_URL,
-  notice: 'Kite ends every API session at 6 AM IST: reconnect Zerodha each trading day before you trade.',
   has: {
     previewOrder: false,
     cancelOrder: true,
@@ -65,12 +64,12 @@ export const zerodhaDescriptor: BrokerDescriptor = {
   reference: {
     symbol: {
       required: true,
-      examples: ['NSE:INFY', 'NFO:NIFTY26JUNFUT', 'NFO:NIFTY26JUN24000CE', 'MCX:GOLDPETAL26JULFUT'],
+      examples: ['NSE:INFY', 'NFO:NIFTY27JUNFUT', 'NFO:NIFTY27JUN24000CE', 'MCX:GOLDPETAL27JULFUT'],
       examplesClass: ['stock', 'future', 'option', 'future'],
       examplesComment:
         'EXCHANGE:TRADINGSYMBOL as Kite lists it (NSE, BSE, NFO, BFO, MCX, CDS, BCD). Without an exchange, ' +
         'symbols ending in FUT, CE or PE go to NFO and others to NSE. Take derivative tradingsymbols from ' +
-        "Kite's instrument list: weekly options use a date code (NIFTY2580724400CE).",
+        "Kite's instrument list: weekly options use a date code (NIFTY2760324400CE).",
     },
     class: {
       values: ['stock', 'future', 'option'],

@@ -30,7 +30,11 @@ const KNOWN: Record<string, Partial<FakeInstrument> & { token: number }> = {
   'NFO:NIFTY26JUNFUT': { token: 13238786, lot: 75, price: 24100, freeze: 1800 },
   'NFO:NIFTY26JUN24000CE': { token: 13240322, lot: 75, price: 210, freeze: 1800 },
   'NFO:NIFTY2580724400CE': { token: 10189826, lot: 75, price: 12.3, freeze: 1800 },
+  'NFO:NIFTY27JUNFUT': { token: 13421058, lot: 75, price: 24600, freeze: 1800 },
+  'NFO:NIFTY27JUN24000CE': { token: 13422594, lot: 75, price: 1350, freeze: 1800 },
+  'NFO:NIFTY2760324400CE': { token: 10312706, lot: 75, price: 640, freeze: 1800 },
   'MCX:GOLDPETAL26JULFUT': { token: 58424839, price: 9500 },
+  'MCX:GOLDPETAL27JULFUT': { token: 58993671, price: 9900 },
   'MCX:LEADMINI17DECFUT': { token: 53496327, price: 161.05 },
   'CDS:USDINR26JUNFUT': { token: 412675, price: 85.5, tick: 0.0025 },
 };

@@ -205,7 +205,7 @@ describe('orders', () => {
   it.each([
     [
       { symbol: 'SPY  261218C00600000', action: 'buy_to_open', quantity: 1 },
-      'give the option as Kite lists it (NFO:NIFTY26JUN24000CE), not in OCC form',
+      'give the option as Kite lists it (NFO:NIFTY27JUN24000CE), not in OCC form',
     ],
     [{ symbol: 'NIFTY1!', action: 'buy', quantity: 75 }, 'Kite has no continuous contract'],
     [{ symbol: 'NYSE:IBM', action: 'buy', quantity: 1 }, 'NYSE is not an exchange Kite trades on'],

@@ -1,5 +1,5 @@
 // Our symbol → Kite's exchange and tradingsymbol. Kite names instruments as its instrument list
-// does (NSE:INFY, NFO:NIFTY26JUNFUT, NFO:NIFTY26JUN24000CE, weekly NFO:NIFTY2580724400CE); the
+// does (NSE:INFY, NFO:NIFTY27JUNFUT, NFO:NIFTY27JUN24000CE, weekly NFO:NIFTY2760324400CE); the
 // weekly codes cannot be derived from a date, so derivatives are taken as Kite spells them, never
 // synthesised (WIRE.md §4). The exchange comes from the prefix; without one, a symbol ending in
 // FUT, CE or PE (or an order of class future or option) goes to NFO, anything else to NSE.
@@ -26,10 +26,10 @@ const invalid = (message: string) => new BrokerError('InvalidOrder', ZERODHA_TIT
 function notKite(symbol: string): string | undefined {
   const { parts } = parseSymbol(symbol);
   if (parts.kind === 'continuous_future')
-    return `${symbol}: Kite has no continuous contract; name the month as Kite does (NFO:NIFTY26JUNFUT)`;
+    return `${symbol}: Kite has no continuous contract; name the month as Kite does (NFO:NIFTY27JUNFUT)`;
   if (parts.kind === 'option')
-    return `${symbol}: give the option as Kite lists it (NFO:NIFTY26JUN24000CE), not in OCC form`;
-  if (parts.kind === 'future') return `${symbol}: give the future as Kite lists it (NFO:NIFTY26JUNFUT)`;
+    return `${symbol}: give the option as Kite lists it (NFO:NIFTY27JUN24000CE), not in OCC form`;
+  if (parts.kind === 'future') return `${symbol}: give the future as Kite lists it (NFO:NIFTY27JUNFUT)`;
   return undefined;
 }
 
