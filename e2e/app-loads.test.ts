@@ -1,4 +1,4 @@
-// The first journey: a new visitor opens the app and lands on sign-in; unknown paths and the
+// The first journey: a new visitor opens the app on the landing page; unknown paths and the
 // error screens behave as SPEC §2 says.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +11,11 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 describe('the app loads', () => {
-  it('sends a signed-out visitor from / to /signin', async () => {
+  it('shows a signed-out visitor the landing page at /, with a way to sign in', async () => {
     const { page, errors, close } = await openPage(browser);
     await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: /TradingView alerts/ }).waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(/\/signin$/);
     await page.getByRole('heading', { name: /sign in/i }).waitFor();
     expect(errors).toEqual([]);

@@ -3,7 +3,7 @@
 // a hook and an account, opens notifications, deletes a webhook and the broker; and
 // connects Schwab through the OAuth popup (the Schwab protocol fake started by global-setup);
 // finds Lightspeed, learns why it is unavailable and cannot connect it (issue #23 point 6).
-// Screenshots at desktop and phone sizes go to SCREENS_DIR (default /tmp/screens).
+// Screenshots at desktop and phone sizes go to SCREENS_DIR (default e2e/artifacts/).
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { openPage } from './browser.ts';

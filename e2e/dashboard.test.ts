@@ -130,7 +130,7 @@ describe('dashboard', () => {
     await close();
   }, 60_000);
 
-  it('shows the report placeholder and the terms, with the privacy section linked from the footer', async () => {
+  it('shows the report placeholder and the terms, with the privacy policy linked from the footer', async () => {
     const user = await createUser('terms');
     const { page, errors, close } = await openPage(browser(), DESKTOP);
     await signInPage(page, user);
@@ -138,6 +138,8 @@ describe('dashboard', () => {
     await page.getByRole('heading', { level: 1, name: 'Reporting?' }).waitFor();
     await page.getByText('In progress...').waitFor();
     await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Privacy policy' }).click();
+    await page.waitForURL(/\/privacy$/);
+    await page.getByRole('main').getByRole('link', { name: 'terms of service' }).click();
     await page.waitForURL(/\/terms-of-service#privacy$/);
     await page.getByRole('heading', { level: 2, name: '12. Privacy' }).waitFor();
     await page.getByText('Last modified: January 31, 2022').waitFor();

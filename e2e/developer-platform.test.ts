@@ -165,7 +165,10 @@ describe('developer platform journey', () => {
     const codes = await list.getByRole('listitem').allTextContents();
     expect(codes).toHaveLength(10);
     await page.getByRole('link', { name: 'Continue' }).click();
+    // Logout ends on the landing page (SPEC §2: goes to /); its Sign in leads back.
     await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
     await page.waitForURL(/\/signin$/);
 
     await signIn();

@@ -24,6 +24,8 @@ export default async function setup(project: TestProject) {
     ADMIN_EMAILS: E2E_ADMIN_EMAIL,
     // Users made through the API sign up from addresses of their own (support/users.ts).
     TRUST_PROXY: 'true',
+    // Contact Support in the footer, the FAQ and the privacy policy (e2e/public-pages.test.ts).
+    SUPPORT_EMAIL: 'support@e2e.example',
     // Notification webhooks to a receiver on loopback (e2e/notifications.test.ts).
     ALLOW_PRIVATE_WEBHOOKS: 'true',
     ...(process.env.E2E_ENV ? JSON.parse(process.env.E2E_ENV) : {}),

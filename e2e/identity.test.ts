@@ -30,8 +30,11 @@ async function atDashboard(page: Page) {
   await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
 }
 
+/** Logout ends on the landing page (SPEC §2: goes to /); its Sign in leads back. */
 async function logout(page: Page) {
   await page.getByRole('button', { name: 'Logout' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
   await page.waitForURL(/\/signin$/);
 }
 

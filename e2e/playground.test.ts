@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage } from './browser.ts';
+import { SCREENS } from './support/screens.ts';
 import { connectPaper, createUser, signInPage } from './support/users.ts';
-
-const SCREENS = process.env.SCREENS_DIR ?? '/tmp/screens';
 
 let browser: Browser;
 beforeAll(async () => {

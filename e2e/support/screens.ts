@@ -1,10 +1,12 @@
 // The browser and screenshot set-up shared by the screen-by-screen e2e tests.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from '../browser.ts';
 
-export const SCREENS = process.env.SCREENS_DIR ?? '/tmp/screens';
+/** Where screenshots land: SCREENS_DIR, else e2e/artifacts/ (git-ignored; CI keeps the folder). */
+export const SCREENS = process.env.SCREENS_DIR ?? path.resolve(import.meta.dirname, '../artifacts');
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 

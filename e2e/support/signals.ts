@@ -1,22 +1,34 @@
-// Webhooks and signals for browser journeys: a live webhook made through the API, and a signal
-// sent to it from outside, as TradingView would.
+// Webhooks and signals for browser journeys: webhooks made through the API, and a signal sent to
+// one from outside, as TradingView would.
 import { serverUrl } from './server.ts';
 import { graphql, type TestUser } from './users.ts';
 
-/** A live webhook on the paper broker's first account; returns its short key. */
-export async function createHook(user: TestUser, connectorKey: string): Promise<string> {
+export interface TestHook {
+  key: string;
+  shortKey: string;
+  url: string;
+}
+
+/** A webhook on the connector's first account. */
+export async function createWebhook(user: TestUser, connectorKey: string, name = 'Main', isTest = false) {
   const { connector } = await graphql<{ connector: { accounts: string } }>(
     user.token,
     'query ($key: String!) { connector(key: $key) { accounts } }',
     { key: connectorKey },
   );
   const [account] = JSON.parse(connector.accounts) as Array<{ id: string }>;
-  const { hookCreate } = await graphql<{ hookCreate: { shortKey: string } }>(
+  const { hookCreate } = await graphql<{ hookCreate: TestHook }>(
     user.token,
-    'mutation ($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "Main", isTest: false) { shortKey } }',
-    { c: connectorKey, a: account?.id ?? '' },
+    `mutation ($c: String!, $a: String!, $n: String, $t: Boolean) {
+      hookCreate(connectorKey: $c, accountId: $a, name: $n, isTest: $t) { key shortKey url } }`,
+    { c: connectorKey, a: account?.id ?? '', n: name, t: isTest },
   );
-  return hookCreate.shortKey;
+  return hookCreate;
+}
+
+/** A live webhook on the paper broker's first account; returns its short key. */
+export async function createHook(user: TestUser, connectorKey: string): Promise<string> {
+  return (await createWebhook(user, connectorKey)).shortKey;
 }
 
 /** A signal as TradingView would send it; returns the answer (HTTP status and JSON body). */

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.HOOK_DEADLINE_MS).toBe(2500);
+    expect(config.SUPPORT_EMAIL).toBeUndefined();
     expect(config.METRICS_TOKEN).toBeUndefined();
     expect(config.ACTIVITY_RETENTION_DAYS).toBe(365);
   });
@@ -28,11 +29,13 @@ describe('loadConfig', () => {
         PUBLIC_URL: 'https://router.example.com/',
         ALPACA_BASE_URL: 'http://127.0.0.1:9999/',
         ALPACA_CLIENT_ID: 'id',
+        SUPPORT_EMAIL: 'help@router.example.com',
       },
       brokers,
     );
     expect(config.PORT).toBe(8080);
     expect(config.PUBLIC_URL).toBe('https://router.example.com');
+    expect(config.SUPPORT_EMAIL).toBe('help@router.example.com');
     expect(config.brokers.alpaca).toEqual({ baseUrl: 'http://127.0.0.1:9999', clientId: 'id' });
   });
 
@@ -52,6 +55,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL:/],
     [{ PUBLIC_URL: 'ftp://x' }, /^PUBLIC_URL:/],
     [{ SECRETS_KEY: 'short' }, /^SECRETS_KEY:/],
+    [{ SUPPORT_EMAIL: 'support' }, /^SUPPORT_EMAIL: must be an email address/],
     [{ NOSUCHBROKER_BASE_URL: 'http://x' }, /^NOSUCHBROKER_BASE_URL: unknown broker/],
     [{ ALPACA_BASE_URL: 'not a url' }, /^ALPACA_BASE_URL:/],
     [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN: must be at least 16 characters/],

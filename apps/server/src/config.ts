@@ -64,6 +64,10 @@ const variables = {
     doc: 'mail server; empty: mails are written to the log',
   },
   MAIL_FROM: { schema: z.string().min(3).default('Signal Router <no-reply@localhost>'), doc: 'sender of mails' },
+  SUPPORT_EMAIL: {
+    schema: z.email({ error: 'must be an email address' }).optional(),
+    doc: "the web app's Contact Support address (mailto:); empty: Contact Support opens the FAQ",
+  },
   SIGNAL_CREDITS: {
     schema: z
       .string()

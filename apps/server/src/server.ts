@@ -1,5 +1,6 @@
 // Starts and stops the whole server: database (embedded or external), migrations, HTTP, the
 // activity retention job.
+import { publicUrlProblems } from '@router/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createBrokers } from './brokers.ts';
@@ -71,6 +72,12 @@ export async function startServer(
     const app = await buildApp(services, { authenticate, webApp: options.webApp });
     const address = await app.listen({ port: config.PORT, host: config.HOST });
     log.info({ url: config.PUBLIC_URL, address }, 'server started');
+    if (publicUrlProblems(config.PUBLIC_URL).length > 0) {
+      log.warn(
+        { url: config.PUBLIC_URL },
+        'PUBLIC_URL is not a public address on port 80/443: TradingView cannot post to these webhooks (put a reverse proxy or a tunnel in front and set PUBLIC_URL to it)',
+      );
+    }
     const stopRetention = startActivityRetention(services);
     const stopRefresher = startConnectorRefresher(services);
     let stopping: Promise<void> | undefined;

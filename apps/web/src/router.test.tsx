@@ -48,6 +48,8 @@ const SCREENS: Array<[path: string, title: string]> = [
   ['/auth/password', 'Reset password'],
   ['/auth/password/request', 'Forgot your password?'],
   ['/terms-of-service', 'Terms of service'],
+  ['/faq', 'General FAQs'],
+  ['/privacy', 'Privacy policy'],
   ['/me', 'Dashboard'],
   ['/me/report', 'Reporting?'],
   ['/me/connector', 'Brokers & Webhooks'],
@@ -68,6 +70,8 @@ const BUILT = new Set([
   '/me',
   '/me/account',
   '/terms-of-service',
+  '/faq',
+  '/privacy',
   '/me/report',
   '/signin/multifactor/recall',
   '/auth/email',
@@ -112,10 +116,13 @@ describe('routes (SPEC §2)', () => {
     expect(screen.getByText('In progress...')).toBeTruthy();
   });
 
-  it('index redirects to sign-in when signed out, to /me when signed in', async () => {
-    const signedOut = await renderAt('/', null);
-    expect((await heading()).textContent).toBe('Sign in');
-    expect(signedOut.router.state.location.pathname).toBe('/signin');
+  it('shows the landing page at / when signed out (issue #21), linking to sign-up, sign-in and the FAQ', async () => {
+    const { router } = await renderAt('/', null);
+    expect((await heading()).textContent).toBe('Your TradingView alerts, placed as orders at your broker');
+    expect(router.state.location.pathname).toBe('/');
+    expect(screen.getByRole('link', { name: 'Create an account' }).getAttribute('href')).toBe('/signup');
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/signin');
+    expect(screen.getByRole('link', { name: 'Read the FAQ' }).getAttribute('href')).toBe('/faq');
   });
 
   it.each(['/signin/oauth', '/signin/partner'])('%s with an empty query goes to / (SPEC §2 consent)', async (path) => {
@@ -220,9 +227,12 @@ describe('shell (SPEC §2 Navigation)', () => {
         .getAllByRole('link')
         .map((link) => link.textContent),
     ).toEqual(['General FAQs', 'Contact Support', 'Terms of service', 'Privacy policy']);
-    expect(within(footer).getByRole('link', { name: 'Terms of service' }).getAttribute('href')).toBe(
-      '/terms-of-service',
-    );
+    const href = (name: string) => within(footer).getByRole('link', { name }).getAttribute('href');
+    expect(href('Terms of service')).toBe('/terms-of-service');
+    expect(href('General FAQs')).toBe('/faq');
+    expect(href('Privacy policy')).toBe('/privacy');
+    // No SUPPORT_EMAIL on this server: the FAQ's support answer.
+    expect(href('Contact Support')).toBe('/faq#support');
     expect(screen.getByText(/© 2023-25/)).toBeTruthy();
   });
 
@@ -237,9 +247,9 @@ describe('shell (SPEC §2 Navigation)', () => {
     const { router, session } = await renderAt('/me/settings', CUSTOMER);
     await heading();
     screen.getByRole('button', { name: 'Logout' }).click();
-    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    await screen.findByRole('heading', { level: 1, name: 'Your TradingView alerts, placed as orders at your broker' });
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
     expect(session.getState().isAuthenticated).toBe(false);
-    expect(router.state.location.pathname).toBe('/signin');
+    expect(router.state.location.pathname).toBe('/');
   });
 });

@@ -1,6 +1,6 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { DelayedSpinner } from './components/delayed-spinner.tsx';
-import { Guard, IndexRedirect } from './components/guard.tsx';
+import { Guard } from './components/guard.tsx';
 import { PublicLayout } from './components/public-layout.tsx';
 import { RouteError } from './components/route-error.tsx';
 import type { Access } from './lib/access.ts';
@@ -28,11 +28,12 @@ export const routes: RouteObject[] = [
     errorElement: <RouteError />,
     hydrateFallbackElement: <DelayedSpinner />,
     children: [
-      { index: true, element: <IndexRedirect /> },
       {
         element: <PublicLayout />,
         children: [
           guarded(GUEST, [
+            // The landing page; signed-in users go on to /me (SPEC §2: an index screen redirects).
+            { index: true, lazy: () => import('./routes/landing/route.tsx') },
             { path: 'signin', lazy: () => import('./routes/signin/route.tsx') },
             { path: 'signup/:referrer?', lazy: () => import('./routes/signup/route.tsx') },
             { path: 'signup/success', lazy: () => import('./routes/signup-success/route.tsx') },
@@ -46,6 +47,8 @@ export const routes: RouteObject[] = [
             { path: 'auth/password', lazy: () => import('./routes/auth-password/route.tsx') },
             { path: 'auth/password/request', lazy: () => import('./routes/auth-password-request/route.tsx') },
             { path: 'terms-of-service', lazy: () => import('./routes/terms-of-service/route.tsx') },
+            { path: 'faq', lazy: () => import('./routes/faq/route.tsx') },
+            { path: 'privacy', lazy: () => import('./routes/privacy/route.tsx') },
           ]),
           guarded(CUSTOMER, [
             {

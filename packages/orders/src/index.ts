@@ -17,6 +17,15 @@ export {
 } from './order/normalize.ts';
 export { MAX_LEGS, type RawLeg, type RawOrder, rawLegSchema, rawOrderSchema } from './order/raw-schema.ts';
 export {
+  type AlertMessage,
+  type AlertPlatform,
+  alertJson,
+  alertMessages,
+  fillPlaceholders,
+  PLACEHOLDERS,
+  type Placeholder,
+} from './playground/alert-messages.ts';
+export {
   exampleBody,
   exampleJson,
   exampleUnavailableMessage,

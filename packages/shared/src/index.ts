@@ -8,6 +8,7 @@ export * from './connectors.ts';
 export * from './credits.ts';
 export * from './notifications.ts';
 export * from './platforms.ts';
+export * from './public-url.ts';
 export * from './security.ts';
 export * from './stats.ts';
 export * from './user-app.ts';

@@ -1,4 +1,5 @@
 // Per-request GraphQL context: the services, who is calling, and from where.
+import type { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 
 /** The authenticated caller. `actingUserId` differs from `userId` in admin proxy mode (X-User). */
@@ -20,4 +21,6 @@ export interface GraphQLContext {
   userAgent: string;
   /** The raw bearer token, only for sign-out; never logged. */
   bearer: string | null;
+  /** Live updates of this instance (the `live` subscription). */
+  live: LiveHub;
 }

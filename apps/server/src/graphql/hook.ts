@@ -1,11 +1,15 @@
 // SPEC §7 hook calls: hookCreate, hookUpdate (name, risk-control settings), hookDelete, hook(key),
-// hooks(connectorKey); the kill switch hooksPause / hooksResume (issue 22).
+// hooks(connectorKey); the kill switch hooksPause / hooksResume (issue 22); hookActivate and
+// Hook.health (issue #21), which SPEC does not list.
 import { GROUP } from '@router/shared';
 import type { HookView } from '../db/repositories/hooks.repository.ts';
 import {
+  activateHook,
   createHook,
   deleteHook,
   getHook,
+  getHookHealth,
+  type HookHealth,
   hookUrl,
   listHooks,
   pauseHooks,
@@ -21,6 +25,18 @@ const HookConnectorRef = builder.objectRef<{ key: string; providerName: string }
   fields: (t) => ({ key: t.exposeString('key'), providerName: t.exposeString('providerName') }),
 });
 
+const HookHealthRef = builder.objectRef<HookHealth>('HookHealth').implement({
+  description: "A webhook's calls since a moment, and how many ended in error.",
+  fields: (t) => ({
+    calls: t.exposeInt('calls', { description: 'stored signals and refused calls' }),
+    errors: t.exposeInt('errors', { description: 'calls rejected by the broker, failed, or refused' }),
+    errorRate: t.exposeFloat('errorRate', {
+      nullable: true,
+      description: 'errors / calls (0 to 1); null without calls',
+    }),
+  }),
+});
+
 export const HookRef = builder.objectRef<HookView>('Hook').implement({
   description: 'SPEC §3 Hook: a webhook placing orders on one broker account.',
   fields: (t) => ({
@@ -30,6 +46,10 @@ export const HookRef = builder.objectRef<HookView>('Hook').implement({
     accountId: t.exposeString('accountId'),
     isActive: t.exposeBoolean('isActive'),
     isTest: t.exposeBoolean('isTest', { description: 'test hooks never reach the broker (status draft)' }),
+    deactivatedReason: t.exposeString('deactivatedReason', {
+      nullable: true,
+      description: "why a deactivated hook was turned off, e.g. 'too many invalid requests'; null when active",
+    }),
     connector: t.field({
       type: HookConnectorRef,
       resolve: (hook) => ({ key: hook.connectorKey, providerName: hook.providerName }),
@@ -38,6 +58,13 @@ export const HookRef = builder.objectRef<HookView>('Hook').implement({
       nullable: true,
       description: 'last call, milliseconds since the epoch',
       resolve: (hook) => hook.calledAt?.getTime() ?? null,
+    }),
+    health: t.field({
+      type: HookHealthRef,
+      description:
+        "Calls since `since` (milliseconds; at most 48 hours back; default the start of today in UTC): pass the start of the trader's day for 'calls today'",
+      args: { since: t.arg.float() },
+      resolve: (hook, { since }, ctx) => getHookHealth(ctx.services, hook, since),
     }),
     rules: t.string({
       description: 'The risk-control settings as JSON text (docs/RISK-CONTROLS.md); {} when none',
@@ -104,6 +131,12 @@ builder.mutationFields((t) => ({
       if (everyone) requireGroup(ctx, GROUP.ADMIN);
       return resumeHooks(ctx.services, actorOf(ctx), everyone ?? false);
     },
+  }),
+  hookActivate: t.field({
+    type: HookRef,
+    description: "Turns one of the caller's deactivated hooks back on; NOT_FOUND 'Hook not found' otherwise.",
+    args: { key: t.arg.string({ required: true }) },
+    resolve: (_root, { key }, ctx) => activateHook(ctx.services, actorOf(ctx), key),
   }),
   hookDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },

@@ -20,6 +20,9 @@ const OrderStatRef = builder.objectRef<StatsRow>('OrderStat').implement({
     counter: t.exposeInt('counter', { description: 'live signals, failed ones included' }),
     counterError: t.exposeInt('counterError', { description: 'live signals rejected by the broker or failed' }),
     counterTest: t.exposeInt('counterTest', { description: 'test-hook signals' }),
+    counterRefused: t.exposeInt('counterRefused', {
+      description: 'calls refused before anything was stored (bad body, no credit left), test hooks included',
+    }),
     hookShortKey: t.exposeString('hookShortKey', { nullable: true, description: 'the hook (isGroup), else null' }),
   }),
 });

@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { toAppError } from '../errors.ts';
 import { bearerToken } from '../http/bearer.ts';
+import type { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 import type { GraphQLContext } from './context.ts';
 import { proxyAuditPlugin } from './proxy-audit.ts';
@@ -20,7 +21,7 @@ export interface ServerContext {
 
 export type GraphQLServer = YogaServerInstance<ServerContext, GraphQLContext>;
 
-export function createGraphQLServer(services: Services, authenticate: Authenticate): GraphQLServer {
+export function createGraphQLServer(services: Services, authenticate: Authenticate, live: LiveHub): GraphQLServer {
   return createYoga<ServerContext, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -51,6 +52,7 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',
         bearer,
+        live,
       };
     },
   });

@@ -2,6 +2,7 @@
 // memory) are loaded by the first request, not at server start: the hook path never uses them,
 // so a server that only takes signals stays smaller. That first request waits for the load once.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 import type { Viewer } from './context.ts';
 import type { GraphQLServer } from './yoga-server.ts';
@@ -10,10 +11,13 @@ import type { GraphQLServer } from './yoga-server.ts';
 export type Authenticate = (services: Services, req: FastifyRequest, bearer: string | null) => Promise<Viewer | null>;
 
 export function registerGraphQL(app: FastifyInstance, services: Services, authenticate: Authenticate): void {
+  // Listens only once someone subscribes; open streams end before the server closes.
+  const live = new LiveHub(services);
+  app.addHook('preClose', () => live.close());
   let loading: Promise<GraphQLServer> | undefined;
   const graphQLServer = () =>
     (loading ??= import('./yoga-server.ts')
-      .then((module) => module.createGraphQLServer(services, authenticate))
+      .then((module) => module.createGraphQLServer(services, authenticate, live))
       .catch((error: unknown) => {
         loading = undefined; // the next request tries again
         throw error;

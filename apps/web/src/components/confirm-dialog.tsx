@@ -2,11 +2,12 @@ import type { ReactNode } from 'react';
 import { useId } from 'react';
 import Modal from 'react-bootstrap/Modal';
 
-/** Asks before a destructive action; Cancel is the default way out (Escape, backdrop). */
+/** Asks before an action (destructive by default); Cancel is the default way out (Escape, backdrop). */
 export function ConfirmDialog({
   show,
   title,
   confirmLabel = 'Delete',
+  variant = 'danger',
   busy,
   onConfirm,
   onClose,
@@ -15,6 +16,8 @@ export function ConfirmDialog({
   show: boolean;
   title: string;
   confirmLabel?: string;
+  /** The confirm button's colour: danger for destructive actions. */
+  variant?: 'danger' | 'primary';
   busy: boolean;
   onConfirm: () => void;
   onClose: () => void;
@@ -33,7 +36,7 @@ export function ConfirmDialog({
         <button type="button" className="btn btn-secondary" onClick={onClose}>
           Cancel
         </button>
-        <button type="button" className="btn btn-danger" onClick={onConfirm} disabled={busy}>
+        <button type="button" className={`btn btn-${variant}`} onClick={onConfirm} disabled={busy}>
           {busy && <span className="spinner-border spinner-border-sm me-2" aria-hidden="true" />}
           {confirmLabel}
         </button>

@@ -31,9 +31,3 @@ function Forbidden({ onSignOut }: { onSignOut: () => void }) {
     </main>
   );
 }
-
-/** `/`: the dashboard when signed in, else sign-in (SPEC §2). */
-export function IndexRedirect() {
-  const { isAuthenticated } = useSession();
-  return <Navigate to={isAuthenticated ? '/me' : '/signin'} replace />;
-}

@@ -1,7 +1,8 @@
 import { Link, Outlet } from 'react-router';
-import { PRODUCT_NAME, TERMS_PATH } from '../lib/links.ts';
+import { PRODUCT_NAME } from '../lib/links.ts';
+import { AppFooter } from './shell/app-footer.tsx';
 
-/** Frame of the screens outside /me: sign-in, sign-up, confirmation, reset, terms. */
+/** Frame of the screens outside /me: landing, FAQ, privacy, sign-in, sign-up, confirmation, reset, terms. */
 export function PublicLayout() {
   return (
     <div className="d-flex flex-column min-vh-100 bg-body-tertiary">
@@ -10,14 +11,10 @@ export function PublicLayout() {
           {PRODUCT_NAME}
         </Link>
       </header>
-      <main className="container flex-grow-1 py-4">
+      <main id="main" className="container flex-grow-1 py-4">
         <Outlet />
       </main>
-      <footer className="container py-3 small text-secondary">
-        <Link to={TERMS_PATH} className="link-secondary">
-          Terms of service
-        </Link>
-      </footer>
+      <AppFooter className="container" />
     </div>
   );
 }

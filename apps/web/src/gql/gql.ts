@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": typeof types.ActivityActionsDocument,
+    "\n  query ActivityActions(\n    $search: String\n    $createdAtFrom: Float\n    $since: Float\n    $result: String\n    $hookKey: String\n    $providerName: String\n    $symbol: String\n    $signalId: String\n  ) {\n    actions(\n      search: $search\n      createdAtFrom: $createdAtFrom\n      since: $since\n      result: $result\n      hookKey: $hookKey\n      providerName: $providerName\n      symbol: $symbol\n      signalId: $signalId\n    ) {\n      id\n      code\n      address\n      metadata\n      createdAt\n      trade {\n        hookKey\n        hookName\n        providerName\n        symbol\n        side\n        quantity\n        orderType\n        price\n        result\n        status\n        elapsedMs\n        phases {\n          parse\n          store\n          broker\n        }\n        brokerOrderId\n        order\n        isTest\n      }\n    }\n  }\n": typeof types.ActivityActionsDocument,
     "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n": typeof types.AdminProxyStartDocument,
     "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n": typeof types.AdminProxyEndDocument,
     "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": typeof types.AdminAccountRewardDocument,
@@ -51,10 +51,12 @@ type Documents = {
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppsDocument,
     "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": typeof types.UserAppCreateDocument,
     "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": typeof types.UserAppDeleteDocument,
-    "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": typeof types.HooksDocument,
-    "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
+    "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n": typeof types.HooksDocument,
+    "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": typeof types.HookDeleteDocument,
+    "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n": typeof types.HookActivateDocument,
+    "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": typeof types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": typeof types.NotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationUpdateDocument,
@@ -74,7 +76,8 @@ type Documents = {
     "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": typeof types.UserTokenUpdateDocument,
     "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": typeof types.UserTokenDeleteDocument,
     "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n": typeof types.AuthorizedAppsDocument,
-    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": typeof types.DashboardOrderStatsDocument,
+    "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n": typeof types.SiteDocument,
+    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": typeof types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserDocument,
     "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserUpdateDocument,
@@ -84,7 +87,7 @@ type Documents = {
     "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n": typeof types.UserPasswordUpdateDocument,
 };
 const documents: Documents = {
-    "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
+    "\n  query ActivityActions(\n    $search: String\n    $createdAtFrom: Float\n    $since: Float\n    $result: String\n    $hookKey: String\n    $providerName: String\n    $symbol: String\n    $signalId: String\n  ) {\n    actions(\n      search: $search\n      createdAtFrom: $createdAtFrom\n      since: $since\n      result: $result\n      hookKey: $hookKey\n      providerName: $providerName\n      symbol: $symbol\n      signalId: $signalId\n    ) {\n      id\n      code\n      address\n      metadata\n      createdAt\n      trade {\n        hookKey\n        hookName\n        providerName\n        symbol\n        side\n        quantity\n        orderType\n        price\n        result\n        status\n        elapsedMs\n        phases {\n          parse\n          store\n          broker\n        }\n        brokerOrderId\n        order\n        isTest\n      }\n    }\n  }\n": types.ActivityActionsDocument,
     "\n  mutation AdminProxyStart($email: String!) {\n    adminProxyStart(email: $email)\n  }\n": types.AdminProxyStartDocument,
     "\n  mutation AdminProxyEnd($email: String!) {\n    adminProxyEnd(email: $email)\n  }\n": types.AdminProxyEndDocument,
     "\n  mutation AdminAccountReward($email: String!, $credits: Int!) {\n    adminAccountReward(email: $email, credits: $credits)\n  }\n": types.AdminAccountRewardDocument,
@@ -121,10 +124,12 @@ const documents: Documents = {
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppsDocument,
     "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": types.UserAppCreateDocument,
     "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": types.UserAppDeleteDocument,
-    "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": types.HooksDocument,
-    "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
+    "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n": types.HooksDocument,
+    "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": types.HookDeleteDocument,
+    "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n": types.HookActivateDocument,
+    "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": types.NotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationUpdateDocument,
@@ -144,7 +149,8 @@ const documents: Documents = {
     "\n  mutation UserTokenUpdate($key: String!, $metadata: JSON!) {\n    userTokenUpdate(key: $key, metadata: $metadata) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": types.UserTokenUpdateDocument,
     "\n  mutation UserTokenDelete($key: String!) {\n    userTokenDelete(key: $key)\n  }\n": types.UserTokenDeleteDocument,
     "\n  query AuthorizedApps {\n    userTokens(isUserApp: true) {\n      key\n      createdAt\n      metadata\n      userApp {\n        key\n        name\n      }\n    }\n  }\n": types.AuthorizedAppsDocument,
-    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n": types.DashboardOrderStatsDocument,
+    "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n": types.SiteDocument,
+    "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n": types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": types.TourConnectorActivationsDocument,
     "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserDocument,
     "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserUpdateDocument,
@@ -171,7 +177,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"];
+export function graphql(source: "\n  query ActivityActions(\n    $search: String\n    $createdAtFrom: Float\n    $since: Float\n    $result: String\n    $hookKey: String\n    $providerName: String\n    $symbol: String\n    $signalId: String\n  ) {\n    actions(\n      search: $search\n      createdAtFrom: $createdAtFrom\n      since: $since\n      result: $result\n      hookKey: $hookKey\n      providerName: $providerName\n      symbol: $symbol\n      signalId: $signalId\n    ) {\n      id\n      code\n      address\n      metadata\n      createdAt\n      trade {\n        hookKey\n        hookName\n        providerName\n        symbol\n        side\n        quantity\n        orderType\n        price\n        result\n        status\n        elapsedMs\n        phases {\n          parse\n          store\n          broker\n        }\n        brokerOrderId\n        order\n        isTest\n      }\n    }\n  }\n"): (typeof documents)["\n  query ActivityActions(\n    $search: String\n    $createdAtFrom: Float\n    $since: Float\n    $result: String\n    $hookKey: String\n    $providerName: String\n    $symbol: String\n    $signalId: String\n  ) {\n    actions(\n      search: $search\n      createdAtFrom: $createdAtFrom\n      since: $since\n      result: $result\n      hookKey: $hookKey\n      providerName: $providerName\n      symbol: $symbol\n      signalId: $signalId\n    ) {\n      id\n      code\n      address\n      metadata\n      createdAt\n      trade {\n        hookKey\n        hookName\n        providerName\n        symbol\n        side\n        quantity\n        orderType\n        price\n        result\n        status\n        elapsedMs\n        phases {\n          parse\n          store\n          broker\n        }\n        brokerOrderId\n        order\n        isTest\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -319,11 +325,11 @@ export function graphql(source: "\n  mutation UserAppDelete($key: String!) {\n  
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"];
+export function graphql(source: "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"): (typeof documents)["\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      calledAt\n    }\n  }\n"];
+export function graphql(source: "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n"): (typeof documents)["\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -332,6 +338,14 @@ export function graphql(source: "\n  mutation HookUpdate($key: String!, $name: S
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n"): (typeof documents)["\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n"): (typeof documents)["\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -411,7 +425,11 @@ export function graphql(source: "\n  query AuthorizedApps {\n    userTokens(isUs
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n"): (typeof documents)["\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n    }\n  }\n"];
+export function graphql(source: "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n"): (typeof documents)["\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n"): (typeof documents)["\n  query DashboardOrderStats($interval: String!, $width: Int) {\n    actionsOrderStats(interval: $interval, width: $width) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -55,6 +55,8 @@ export function createAppClient(options: AppClientOptions): Client {
     url: options.url ?? GRAPHQL_URL,
     preferGetMethod: 'within-url-limit',
     requestPolicy: 'cache-first',
+    // Subscriptions (live updates) over Server-Sent Events, through the same fetch.
+    fetchSubscriptions: true,
     fetchOptions: () => ({ headers: requestHeaders() }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     exchanges: [mapExchange({ onError: createErrorHandler(options) }), cacheExchange, fetchExchange],

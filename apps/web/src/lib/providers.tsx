@@ -69,3 +69,8 @@ export function useProviders(): ProvidersValue {
   if (!value) throw new Error('useProviders must be used inside <ProvidersProvider>');
   return value;
 }
+
+/** The provider list where one is loaded; null outside <ProvidersProvider> (component tests). */
+export function useOptionalProviders(): ProvidersValue | null {
+  return use(ProvidersContext);
+}

@@ -99,7 +99,9 @@ export function hook(overrides: Partial<Record<string, unknown>> & { key: string
     name: 'Webhook',
     isActive: true,
     isTest: false,
+    deactivatedReason: null as string | null,
     calledAt: null,
+    health: { calls: 0, errorRate: null },
     ...overrides,
   };
 }

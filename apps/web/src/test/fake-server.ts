@@ -50,6 +50,7 @@ const DEFAULTS: Record<string, FakeHandler> = {
     data: { authProviders: { google: false, googleClientId: null, apple: false, appleClientId: null } },
   }),
   Signout: () => ({ data: { signout: true } }),
+  Site: () => ({ data: { site: { publicUrl: 'http://localhost', supportEmail: null } } }),
   UserPasscode: () => ({
     data: {
       userPasscode: { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x', isActive: false, recoveryCodesLeft: 0 },
@@ -108,6 +109,8 @@ const DEFAULTS: Record<string, FakeHandler> = {
   // Sign-up: a referral code that is not a campaign; the admin screen: an empty audit log.
   SignupReferrer: () => ({ data: { signupReferrer: null } }),
   AdminAuditLog: () => ({ data: { adminAuditLog: [] } }),
+  // The live stream (features/live): stays open and silent unless a test answers it.
+  Live: () => new Promise<GraphQLPayload>(() => {}),
   TourConnectorActivations: () => ({ data: { actions: [] } }),
 };
 

@@ -10,7 +10,21 @@ export interface ActionRow {
   metadata: unknown;
   /** Milliseconds since the epoch, truncated (the stored time has microseconds). */
   createdAt: number;
+  /** An Order entry's stored signal, as it is now; null for other entries and refused calls. */
+  signal: SignalFacts | null;
 }
+
+export interface SignalFacts {
+  status: string;
+  /** The normalized order sent to the broker. */
+  order: unknown;
+  brokerOrderId: string | null;
+  /** Average fill price. */
+  price: number | null;
+}
+
+/** A trade line's result (issue #21), as the activity filter names it. */
+export type TradeResult = 'placed' | 'filled' | 'rejected' | 'refused' | 'unknown' | 'draft';
 
 export interface ActionFilter {
   userId: number;
@@ -19,6 +33,13 @@ export interface ActionFilter {
   before?: number;
   /** Case-insensitive substring of the request text or the description. */
   search?: string;
+  /** Only actions created at or after this millisecond. */
+  since?: number;
+  /** Order entries only, by result, webhook key, broker or symbol (case-insensitive). */
+  result?: TradeResult;
+  hookKey?: string;
+  providerName?: string;
+  symbol?: string;
   /** Only the entries of this signal (a notification's link). */
   signalId?: string;
   limit: number;
@@ -31,11 +52,33 @@ const MAX_PAGE = 1000;
 const SIGNAL_REQUEST = sql`(select s.request from signals s
   where s.id = a.metadata ->> 'signalId' and s.user_id = a.user_id)`;
 const REQUEST = sql`coalesce(a.metadata -> 'request', ${SIGNAL_REQUEST})`;
+const SIGNAL_STATUS = sql`(select s.status from signals s where s.id = a.metadata ->> 'signalId' and s.user_id = a.user_id)`;
+const SIGNAL_SYMBOL = sql`(select s.order ->> 'symbol' from signals s
+  where s.id = a.metadata ->> 'signalId' and s.user_id = a.user_id)`;
+const SIGNAL_FACTS = sql`(select jsonb_build_object('status', s.status, 'order', s.order,
+    'brokerOrderId', s.broker_order_id, 'price', s.price)
+  from signals s where s.id = a.metadata ->> 'signalId' and s.user_id = a.user_id)`;
+
+/** Stored statuses per result; any other broker status ('accepted', 'open', …) reads as placed. */
+const STATUSES_OF: Record<Exclude<TradeResult, 'refused' | 'placed'>, readonly string[]> = {
+  filled: ['filled'],
+  rejected: ['rejected', 'failed'],
+  unknown: ['unknown'],
+  draft: ['draft'],
+};
+const NOT_PLACED = Object.values(STATUSES_OF).flat();
+
+function resultCondition(result: TradeResult): SQL {
+  if (result === 'refused') return sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
+  if (result === 'placed') return sql`${SIGNAL_STATUS} <> all(${sql.param(NOT_PLACED)}::text[])`;
+  return sql`${SIGNAL_STATUS} = any(${sql.param(STATUSES_OF[result])}::text[])`;
+}
 
 const COLUMNS = sql`a.id::int as id, a.code, a.address,
   case when a.metadata ? 'signalId' and not a.metadata ? 'request'
     then a.metadata || jsonb_build_object('request', ${SIGNAL_REQUEST}) else a.metadata end as metadata,
-  floor(extract(epoch from a.created_at) * 1000)::float8 as "createdAt"`;
+  floor(extract(epoch from a.created_at) * 1000)::float8 as "createdAt",
+  case when a.code = 'Order' and a.metadata ? 'signalId' then ${SIGNAL_FACTS} end as signal`;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -44,8 +87,18 @@ function escapeLike(text: string): string {
 function conditions(filter: ActionFilter): SQL {
   const parts: SQL[] = [sql`a.user_id = ${filter.userId}`];
   if (filter.code !== undefined) parts.push(sql`a.code = ${filter.code}`);
-  if (filter.signalId !== undefined) parts.push(sql`a.metadata ->> 'signalId' = ${filter.signalId}`);
   if (filter.before !== undefined) parts.push(sql`a.created_at < to_timestamp(${filter.before}::float8 / 1000)`);
+  if (filter.since !== undefined) parts.push(sql`a.created_at >= to_timestamp(${filter.since}::float8 / 1000)`);
+  if (filter.signalId !== undefined) parts.push(sql`a.metadata ->> 'signalId' = ${filter.signalId}`);
+  const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbol;
+  if (trade !== undefined) parts.push(sql`a.code = 'Order'`);
+  if (filter.result !== undefined) parts.push(resultCondition(filter.result));
+  if (filter.hookKey !== undefined) parts.push(sql`a.metadata -> 'hook' ->> 'key' = ${filter.hookKey}`);
+  if (filter.providerName !== undefined) parts.push(sql`a.metadata ->> 'providerName' = ${filter.providerName}`);
+  if (filter.symbol !== undefined) {
+    const symbol = sql`coalesce(${SIGNAL_SYMBOL}, ${REQUEST} ->> 'symbol')`;
+    parts.push(sql`upper(${symbol}) = upper(${filter.symbol})`);
+  }
   if (filter.search !== undefined) {
     const pattern = `%${escapeLike(filter.search)}%`;
     const description = sql.raw(describeActionSql('a.code', 'a.metadata'));

@@ -11,12 +11,14 @@ export const HOOK_CHANGED_CHANNEL = 'hook_changed';
 
 const hookView = {
   id: hooks.id,
+  userId: hooks.userId,
   key: hooks.key,
   shortKey: hooks.shortKey,
   name: hooks.name,
   accountId: hooks.accountId,
   isActive: hooks.isActive,
   isTest: hooks.isTest,
+  deactivatedReason: hooks.deactivatedReason,
   calledAt: hooks.calledAt,
   rules: hooks.rules,
   pausedReason: hooks.pausedReason,
@@ -50,6 +52,16 @@ export async function listHooks(db: Executor, userId: number, connectorId: numbe
 
 export async function renameHook(db: Executor, id: number, name: string): Promise<void> {
   await db.update(hooks).set({ name }).where(eq(hooks.id, id));
+}
+
+/** Active again, with a fresh invalid-request window; false when it already was active. */
+export async function activateHookRow(db: Executor, id: number): Promise<boolean> {
+  const rows = await db
+    .update(hooks)
+    .set({ isActive: true, deactivatedReason: null, invalidCount: 0, invalidWindowStart: null })
+    .where(and(eq(hooks.id, id), eq(hooks.isActive, false)))
+    .returning({ id: hooks.id });
+  return rows.length > 0;
 }
 
 /** Name and/or risk-control settings (null: none). */

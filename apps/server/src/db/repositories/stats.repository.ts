@@ -1,6 +1,8 @@
 // Order counters and chart stats (SPEC §3, §7), counted from the signals table, one user at a
 // time. Both read signals_user_stats_idx and (errors) the partial signals_user_errors_idx only,
-// as index-only scans; the error predicate below must stay the index's predicate.
+// as index-only scans; the error predicate below must stay the index's predicate. Refused calls
+// have no signal row (modules/signals/lifecycle.ts): the chart counts their Order activity
+// entries, through the partial actions_user_refused_idx (its predicate is REFUSED below).
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
 
@@ -22,6 +24,8 @@ export interface StatsRow {
   counter: number;
   counterTest: number;
   counterError: number;
+  /** Calls refused before anything was stored (bad body, no credit left), test hooks included. */
+  counterRefused: number;
 }
 
 export interface CounterRow {
@@ -42,6 +46,15 @@ function range(r: SignalRange): SQL {
 /** A live signal that ended in error (the hook sets these whenever its answer was an error). */
 const IS_ERROR = sql`not s.is_test and s.status in ('rejected', 'failed')`;
 
+/** An Order entry of a refused call: it names no stored signal. Also actions_user_refused_idx's predicate. */
+export const REFUSED = sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
+
+function refusedRange(r: SignalRange): SQL {
+  const parts = [sql`a.user_id = ${r.userId}`, sql`a.created_at >= ${at(r.from)}`, sql`a.created_at < ${at(r.to)}`];
+  if (r.providerNames) parts.push(sql`a.metadata ->> 'providerName' = any(${sql.param(r.providerNames)}::text[])`);
+  return sql.join([...parts, REFUSED], sql` and `);
+}
+
 /** Looked up per result row (few), by primary key, after aggregating. */
 const SHORT_KEY = sql`(select h.short_key from hooks h where h.id = u.hook_id)`;
 
@@ -51,18 +64,24 @@ type Rows<T> = T & Record<string, unknown>;
 export function orderStatsQuery(r: SignalRange, interval: string): SQL {
   // On UTC wall-clock time (timestamp without zone): faster than date_trunc's zone argument.
   const bucket = sql`date_trunc(${interval}, s.created_at at time zone 'UTC')`;
+  const refusedBucket = sql`date_trunc(${interval}, a.created_at at time zone 'UTC')`;
   const hook = r.isGroup ? sql`s.hook_id` : sql`null::bigint`;
+  const refusedHook = r.isGroup
+    ? sql`(select h.id from hooks h where h.short_key = a.metadata -> 'hook' ->> 'shortKey')`
+    : sql`null::bigint`;
   const where = range(r);
   return sql`
     select (extract(epoch from u.bucket at time zone 'UTC') * 1000)::float8 as "createdAt", ${SHORT_KEY} as "hookShortKey",
       sum(u.counter)::int as counter, sum(u.counter_test)::int as "counterTest",
-      sum(u.counter_error)::int as "counterError"
+      sum(u.counter_error)::int as "counterError", sum(u.counter_refused)::int as "counterRefused"
     from (
       select ${bucket} as bucket, ${hook} as hook_id, count(*) filter (where not s.is_test) as counter,
-        count(*) filter (where s.is_test) as counter_test, 0::bigint as counter_error
+        count(*) filter (where s.is_test) as counter_test, 0::bigint as counter_error, 0::bigint as counter_refused
       from signals s where ${where} group by 1, 2
       union all
-      select ${bucket}, ${hook}, 0, 0, count(*) from signals s where ${where} and ${IS_ERROR} group by 1, 2
+      select ${bucket}, ${hook}, 0, 0, count(*), 0 from signals s where ${where} and ${IS_ERROR} group by 1, 2
+      union all
+      select ${refusedBucket}, ${refusedHook}, 0, 0, 0, count(*) from actions a where ${refusedRange(r)} group by 1, 2
     ) u
     group by u.bucket, u.hook_id
     order by 1, 2`;

@@ -26,5 +26,10 @@ export const actions = pgTable(
     index('actions_user_created_idx').on(t.userId, sql`${t.createdAt} desc`),
     // `actions(code: ...)`, e.g. the dashboard's ConnectorActivate look-up among many Order rows.
     index('actions_user_code_created_idx').on(t.userId, t.code, t.createdAt),
+    // Refused hook calls (no signal row): the chart's refused series and a webhook's error rate.
+    // The predicate is REFUSED of stats.repository.ts.
+    index('actions_user_refused_idx')
+      .on(t.userId, t.createdAt)
+      .where(sql`${t.code} = 'Order' and not (${t.metadata} ? 'signalId')`),
   ],
 );

@@ -13,10 +13,12 @@ import {
   type ActionRow,
   findAction,
   listActions as queryActions,
+  type TradeResult,
 } from '../../db/repositories/action-query.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { parsePage } from '../paging.ts';
+import { TRADE_RESULTS, type TradeLine, tradeLine } from './trade-line.ts';
 
 export interface ActionView {
   id: number;
@@ -27,6 +29,8 @@ export interface ActionView {
   metadata: string;
   createdAt: number;
   description: string;
+  /** An Order entry as a trade line; null for other actions. */
+  trade: TradeLine | null;
 }
 
 export interface ActionsQuery {
@@ -35,6 +39,11 @@ export interface ActionsQuery {
   search?: string | null;
   signalId?: string | null;
   limit?: number | null;
+  since?: number | null;
+  result?: string | null;
+  hookKey?: string | null;
+  providerName?: string | null;
+  symbol?: string | null;
 }
 
 function toView(row: ActionRow): ActionView {
@@ -46,6 +55,7 @@ function toView(row: ActionRow): ActionView {
     metadata: JSON.stringify(row.metadata ?? {}),
     createdAt: row.createdAt,
     description: describeAction(row.code, row.metadata),
+    trade: tradeLine(row),
   };
 }
 
@@ -62,13 +72,39 @@ function searchTerm(search: string | null | undefined): string | undefined {
   return term;
 }
 
+const isTradeResult = (value: string): value is TradeResult => (TRADE_RESULTS as readonly string[]).includes(value);
+
+/** The trade filters (issue #21): result, webhook, broker, symbol, and a start time. */
+function tradeFilter(query: ActionsQuery): Partial<ActionFilter> {
+  const filter: Partial<ActionFilter> = {};
+  if (query.since !== null && query.since !== undefined) {
+    if (!Number.isFinite(query.since)) throw new AppError('VALIDATION', 'Invalid since', { field: 'since' });
+    filter.since = query.since;
+  }
+  if (query.result) {
+    if (!isTradeResult(query.result)) {
+      throw new AppError('VALIDATION', `Result must be one of ${TRADE_RESULTS.join(', ')}`, { field: 'result' });
+    }
+    filter.result = query.result;
+  }
+  if (query.hookKey) filter.hookKey = query.hookKey;
+  if (query.providerName) filter.providerName = query.providerName;
+  const symbol = query.symbol?.trim();
+  if (symbol) filter.symbol = symbol;
+  return filter;
+}
+
 /**
  * Newest first, `limit` (default 20, at most 100) per page. `createdAtFrom` is the createdAt of the
  * last shown action: the page holds strictly older ones. A page never ends inside a millisecond,
  * so it may hold a few more than `limit` rows when several share the last one's millisecond.
  */
 export async function listActions(services: Services, userId: number, query: ActionsQuery): Promise<ActionView[]> {
-  const filter: ActionFilter = { userId, ...parsePage(query, ACTIVITY_PAGE_SIZE, ACTIVITY_PAGE_MAX) };
+  const filter: ActionFilter = {
+    userId,
+    ...parsePage(query, ACTIVITY_PAGE_SIZE, ACTIVITY_PAGE_MAX),
+    ...tradeFilter(query),
+  };
   if (query.code) filter.code = query.code;
   if (query.signalId) filter.signalId = query.signalId;
   const search = searchTerm(query.search);

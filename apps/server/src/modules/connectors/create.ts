@@ -8,7 +8,7 @@ import { sealSecrets } from '../../crypto/secrets.ts';
 import { deleteStalePendingConnectors, insertConnector } from '../../db/repositories/connectors.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { brokerContextFor, connectFailure, providerBroker } from './provider.ts';
+import { brokerContextFor, connectFailure, providerBroker, requireAppCredentials } from './provider.ts';
 import type { Actor } from './types.ts';
 
 export interface ConnectorCreation {
@@ -45,6 +45,7 @@ export async function createConnector(
     };
   }
   const ctx = brokerContextFor(services, broker);
+  requireAppCredentials(services, broker, ctx);
   const state = randomBase62(32);
   let authorization: AuthorizationRequest;
   try {

@@ -32,13 +32,15 @@ function validation(issues: readonly { message: string; path: readonly PropertyK
   return new AppError('VALIDATION', issue?.message ?? 'Invalid input', { field: issue?.path.join('.') });
 }
 
-async function requireHook(services: Services, userId: number, key: string): Promise<HookView> {
+export async function requireHook(services: Services, userId: number, key: string): Promise<HookView> {
   const hook = key ? await findHook(services.db, userId, key) : undefined;
   if (!hook) throw new AppError('NOT_FOUND', HOOK_NOT_FOUND, { field: 'key' });
   return hook;
 }
 
-const actionMetadata = (hook: Pick<HookView, 'shortKey' | 'name' | 'providerName' | 'accountId' | 'connectorKey'>) => ({
+export const actionMetadata = (
+  hook: Pick<HookView, 'shortKey' | 'name' | 'providerName' | 'accountId' | 'connectorKey'>,
+) => ({
   shortKey: hook.shortKey,
   name: hook.name,
   providerName: hook.providerName,

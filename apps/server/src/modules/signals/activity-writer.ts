@@ -40,6 +40,8 @@ export interface OrderActivity {
   request?: string;
   response: Record<string, unknown>;
   elapsedMs: number;
+  /** Milliseconds per phase (parse, store, broker), for the trade line's split. */
+  phases?: Record<string, number>;
   at: Date;
 }
 
@@ -105,6 +107,7 @@ export class ActivityWriter {
         ...(a.request !== undefined ? { request: a.request } : {}),
         response: a.response,
         elapsed: a.elapsedMs,
+        ...(a.phases ? { phases: a.phases } : {}),
       },
       createdAt: a.at,
     });

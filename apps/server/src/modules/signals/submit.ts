@@ -53,6 +53,12 @@ export interface Submitted {
   signalId?: string;
 }
 
+/** Milliseconds (two decimals) since `start` (process.hrtime.bigint()): a phase of the activity entry. */
+const msSince = (start: bigint, end = process.hrtime.bigint()) => Math.round(Number(end - start) / 1e4) / 100;
+
+/** Per-phase milliseconds of one call, kept in its activity entry (the trade line's split). */
+type Phases = Partial<Record<'parse' | 'store' | 'broker', number>>;
+
 const UNSTORABLE = 'body: holds characters that cannot be stored (\\u0000 or a lone surrogate)';
 
 export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promise<Submitted> {
@@ -73,7 +79,10 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const parseStart = process.hrtime.bigint();
   const normalized = normalizeOrder(before, { provider: broker.descriptor });
   rt.timings.record('parse', parseStart);
-  if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
+  const phases: Phases = { parse: msSince(parseStart) };
+  if (!normalized.ok) {
+    return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request, phases);
+  }
   const { order } = normalized;
   let count: TakenCount | undefined;
   if (entry.rules) {
@@ -87,7 +96,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
 
   const key = signalKey(input, order.client_id, request);
   const afterStore = entry.fanOut.length > 0 ? (first: Signal) => startFanOut(rt, input, first, before) : undefined;
-  return place(rt, input, { id: newSignalId(), key, order, request, count, afterStore });
+  return place(rt, input, { id: newSignalId(), key, order, request, count, afterStore, phases });
 }
 
 export interface Placement {
@@ -100,12 +109,15 @@ export interface Placement {
   count?: TakenCount | undefined;
   /** Runs once the signal is stored as new, before the broker is called (fan-out legs). */
   afterStore?: ((signal: Signal) => void) | undefined;
+  /** Phases measured before (parse), for the activity entry. */
+  phases?: Phases | undefined;
 }
 
 /** received → accepted → sent …: stores the signal (or finds the one it repeats), then sends it. */
 export async function place(rt: SignalRuntime, input: SignalInput, p: Placement): Promise<Submitted> {
   const { entry } = input;
   const { request, count } = p;
+  const phases: Phases = { ...p.phases };
   const signal: Signal = {
     id: p.id,
     state: 'received',
@@ -122,22 +134,25 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
     stored = await accept(rt, signal);
   } catch (error) {
     giveBack(rt, count);
-    if (isUnstorableInput(error)) return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request);
+    if (isUnstorableInput(error)) {
+      return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request, phases);
+    }
     rt.services.log.error({ err: error }, 'signal not stored');
     return { answer: UNAVAILABLE, waitedUs: 0 };
   }
   if ('noCredit' in stored) {
     giveBack(rt, count);
-    return refuse(rt, input, NO_SIGNALS_LEFT, request);
+    return refuse(rt, input, NO_SIGNALS_LEFT, request, phases);
   }
   rt.timings.record('store', storeStart);
+  phases.store = msSince(storeStart);
 
   const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
   const { owner } = stored;
   // A repeat places nothing: it does not count against the hook's order limits.
   if (owner !== signal.id) giveBack(rt, count);
   else p.afterStore?.(signal);
-  if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner);
+  if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner, undefined, phases);
   const waitStart = process.hrtime.bigint();
   let answer: Answer;
   if (owner === signal.id) {
@@ -146,9 +161,11 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   } else {
     answer = await repeatAnswer(rt, entry, owner, deadlineAt).catch(() => pending(owner, entry.title));
   }
-  const waitedUs = Number(process.hrtime.bigint() - waitStart) / 1000;
+  const waitEnd = process.hrtime.bigint();
+  const waitedUs = Number(waitEnd - waitStart) / 1000;
+  phases.broker = msSince(waitStart, waitEnd);
   // A repeat's own body is not in the first one's row: its entry keeps it.
-  return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request);
+  return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request, phases);
 }
 
 /** The signal's idempotency key: the caller's own, else client_id, else a hash of the body. */
@@ -189,13 +206,19 @@ async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
  * emits signal.refused (written with the entries, after the answer; refusals before the body
  * was read at most once a minute per hook).
  */
-export function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string): Submitted {
+export function refuse(
+  rt: SignalRuntime,
+  input: SignalInput,
+  answer: Answer,
+  request?: string,
+  phases?: Phases,
+): Submitted {
   transition('received', 'refuse');
   const event = refusalEvent(input.entry, answer);
   if (event) rt.writer.notify(event, request === undefined ? input.entry : undefined);
   if (request === undefined) return { answer, waitedUs: 0 };
   if (answer.body.status === 'ValidationError') countInvalid(rt, input.entry, input.address);
-  return answered(rt, input, answer, 0, undefined, request);
+  return answered(rt, input, answer, 0, undefined, request, phases);
 }
 
 /** Queues the call's activity entry (written after the answer is sent; off the hot path). */
@@ -206,6 +229,7 @@ function answered(
   waitedUs: number,
   signalId?: string,
   request?: string,
+  phases?: Phases,
 ): Submitted {
   rt.services.counters.signal(input.entry.providerName, answer);
   rt.writer.order({
@@ -215,6 +239,7 @@ function answered(
     elapsedMs: Math.round(performance.now() - input.receivedAt),
     ...(signalId ? { signalId } : {}),
     ...(request !== undefined ? { request } : {}),
+    ...(phases ? { phases } : {}),
     at: new Date(),
   });
   return { answer, waitedUs, ...(signalId ? { signalId } : {}) };

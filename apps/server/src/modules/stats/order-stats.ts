@@ -87,7 +87,14 @@ export async function getOrderStats(services: Services, userId: number, q: Order
   const byStart = new Map(rows.map((row) => [row.createdAt, row]));
   return starts.map(
     (createdAt): StatsRow =>
-      byStart.get(createdAt) ?? { createdAt, hookShortKey: null, counter: 0, counterTest: 0, counterError: 0 },
+      byStart.get(createdAt) ?? {
+        createdAt,
+        hookShortKey: null,
+        counter: 0,
+        counterTest: 0,
+        counterError: 0,
+        counterRefused: 0,
+      },
   );
 }
 

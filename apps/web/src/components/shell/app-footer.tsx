@@ -1,29 +1,32 @@
 import { Link } from 'react-router';
-import { FAQ_URL, PRIVACY_URL, PRODUCT_NAME, SUPPORT_URL, TERMS_PATH } from '../../lib/links.ts';
+import { supportHref, useSite } from '../../features/site/use-site.ts';
+import { FAQ_PATH, PRIVACY_PATH, PRODUCT_NAME, TERMS_PATH } from '../../lib/links.ts';
 
-const isExternal = (url: string) => !url.startsWith('/');
-
-function FooterLink({ to, children }: { to: string; children: string }) {
-  return isExternal(to) ? (
-    <a className="link-secondary" href={to} target="_blank" rel="noreferrer">
-      {children}
-    </a>
-  ) : (
-    <Link className="link-secondary" to={to}>
-      {children}
-    </Link>
-  );
-}
-
-/** SPEC §2 Navigation footer. */
-export function AppFooter() {
+/** SPEC §2 Navigation footer, on the /me screens and the public ones. */
+export function AppFooter({ className = 'border-top px-3 px-lg-4' }: { className?: string }) {
+  const site = useSite();
+  const support = supportHref(site?.supportEmail);
   return (
-    <footer className="border-top px-3 px-lg-4 py-3 small text-secondary d-flex flex-wrap gap-3 justify-content-between">
+    <footer className={`${className} py-3 small text-secondary d-flex flex-wrap gap-3 justify-content-between`}>
       <nav className="d-flex flex-wrap gap-3" aria-label="Footer">
-        <FooterLink to={FAQ_URL}>General FAQs</FooterLink>
-        <FooterLink to={SUPPORT_URL}>Contact Support</FooterLink>
-        <FooterLink to={TERMS_PATH}>Terms of service</FooterLink>
-        <FooterLink to={PRIVACY_URL}>Privacy policy</FooterLink>
+        <Link className="link-secondary" to={FAQ_PATH}>
+          General FAQs
+        </Link>
+        {support.startsWith('mailto:') ? (
+          <a className="link-secondary" href={support}>
+            Contact Support
+          </a>
+        ) : (
+          <Link className="link-secondary" to={support}>
+            Contact Support
+          </Link>
+        )}
+        <Link className="link-secondary" to={TERMS_PATH}>
+          Terms of service
+        </Link>
+        <Link className="link-secondary" to={PRIVACY_PATH}>
+          Privacy policy
+        </Link>
       </nav>
       <span>© 2023-25 {PRODUCT_NAME}</span>
     </footer>

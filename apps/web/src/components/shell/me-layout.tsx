@@ -3,6 +3,7 @@ import Offcanvas from 'react-bootstrap/Offcanvas';
 import { Link, Outlet } from 'react-router';
 import { useSignOut } from '../../features/auth/use-sign-out.ts';
 import { CreditsBanner } from '../../features/billing/credits-banner.tsx';
+import { LiveProvider } from '../../features/live/live-provider.tsx';
 import { PRODUCT_NAME } from '../../lib/links.ts';
 import { useSession } from '../../lib/session.tsx';
 import { AppFooter } from './app-footer.tsx';
@@ -63,7 +64,9 @@ export function Component() {
           </Link>
         </header>
         <main id="main" tabIndex={-1} className="flex-grow-1 p-3 p-lg-4">
-          <Outlet />
+          <LiveProvider>
+            <Outlet />
+          </LiveProvider>
         </main>
         <AppFooter />
       </div>

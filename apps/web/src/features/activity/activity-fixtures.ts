@@ -17,6 +17,7 @@ export function orderAction(id: number, response: Record<string, unknown>, addre
       response,
       elapsed: 12,
     }),
+    trade: null,
   };
 }
 
@@ -26,6 +27,7 @@ export const signinAction = (id: number): ActionRow => ({
   address: '10.0.0.1',
   createdAt: BASE - id * 60_000,
   metadata: '{}',
+  trade: null,
 });
 
 /** `count` sign-ins with ids from `from`, newest first. */

@@ -1,29 +1,51 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { Link, useSearchParams } from 'react-router';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { MoreFooter } from '../../components/more-footer.tsx';
+import { useLiveReload } from '../live/live-provider.tsx';
+import { ActivityFiltersBar, type FilterOptions } from './activity-filters.tsx';
 import { ActivityRow } from './activity-row.tsx';
 import { ActivitySearch } from './activity-search.tsx';
-import { useActivity } from './use-activity.ts';
+import { type ActivityFilters, NO_FILTERS } from './filters.ts';
+import { type ActionRow, useActivity } from './use-activity.ts';
 
 const INLINE = 'd-inline-flex align-items-center';
 
+/** Webhooks and brokers seen so far: the filters keep offering them once a filter narrows the list. */
+function useFilterOptions(actions: readonly ActionRow[]): FilterOptions {
+  const seen = useRef<{ hooks: Map<string, string>; providers: Set<string> }>({
+    hooks: new Map(),
+    providers: new Set(),
+  });
+  return useMemo(() => {
+    for (const { trade } of actions) {
+      if (trade?.hookKey) seen.current.hooks.set(trade.hookKey, trade.hookName ?? trade.hookKey);
+      if (trade?.providerName) seen.current.providers.add(trade.providerName);
+    }
+    return { hooks: new Map(seen.current.hooks), providers: new Set(seen.current.providers) };
+  }, [actions]);
+}
+
 /**
- * SPEC §2 'Last actions': search, the log table and 'More' paging. `/me?signal=<id>` (the link of
- * a notification) shows that signal's entries opened, scrolled into view, with a way back to all.
+ * SPEC §2 'Last actions': search, the log table and 'More' paging; Order rows as trade lines with
+ * their filters (issue #21). `/me?signal=<id>` (the link of a notification) shows that signal's
+ * entries opened, scrolled into view, with a way back to all.
  */
 export function ActivityPanel() {
   const [text, setText] = useState('');
+  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS);
   const [params] = useSearchParams();
   const signalId = params.get('signal') || undefined;
-  const activity = useActivity(text, signalId);
+  const activity = useActivity(text, filters, signalId);
   const section = useRef<HTMLElement>(null);
   const shown = activity.loaded && !activity.loading;
   useEffect(() => {
     if (signalId && shown) section.current?.scrollIntoView?.({ block: 'start' });
   }, [signalId, shown]);
+  const options = useFilterOptions(activity.actions);
+  useLiveReload(activity.refresh);
 
   if (!activity.loaded) return <DelayedSpinner className="d-flex justify-content-center py-4" />;
   if (activity.hidden) return null;
@@ -43,6 +65,7 @@ export function ActivityPanel() {
         </h2>
         {signalId ? <Link to="/me">Show all activity</Link> : <ActivitySearch value={text} onChange={setText} />}
       </Card.Header>
+      {!signalId && <ActivityFiltersBar value={filters} options={options} onChange={setFilters} />}
       <Table responsive hover className="mb-0 align-middle activity-table" size="sm">
         <thead>
           <tr>

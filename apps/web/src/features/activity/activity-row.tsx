@@ -4,6 +4,7 @@ import Badge from 'react-bootstrap/Badge';
 import { formatDateTime, formatIsoSeconds } from '../../lib/format.ts';
 import { orderCallOf } from './order-call.ts';
 import { OrderCallDetails } from './order-call-details.tsx';
+import { phaseSplit, TradeSummary } from './trade-line.tsx';
 import type { ActionRow } from './use-activity.ts';
 
 function Source({ address }: { address: string | null }) {
@@ -27,7 +28,8 @@ function Source({ address }: { address: string | null }) {
  */
 export function ActivityRow({ action, initiallyExpanded = false }: { action: ActionRow; initiallyExpanded?: boolean }) {
   const [expanded, setExpanded] = useState(initiallyExpanded);
-  const call = orderCallOf(action.code, action.metadata);
+  const { trade } = action;
+  const call = orderCallOf(action.code, action.metadata, trade?.order ?? null);
   const description = describeAction(action.code, action.metadata);
   const iso = formatIsoSeconds(action.createdAt);
   const detailsId = `action-${action.id}-details`;
@@ -52,6 +54,7 @@ export function ActivityRow({ action, initiallyExpanded = false }: { action: Act
           ) : (
             description
           )}
+          {trade && <TradeSummary trade={trade} />}
         </td>
         <td className="d-none d-md-table-cell">
           <Source address={action.address} />
@@ -68,7 +71,7 @@ export function ActivityRow({ action, initiallyExpanded = false }: { action: Act
       {call && expanded && (
         <tr>
           <td colSpan={3} className="bg-body-secondary">
-            <OrderCallDetails call={call} id={detailsId} />
+            <OrderCallDetails call={call} id={detailsId} {...(trade ? { split: phaseSplit(trade) } : {})} />
           </td>
         </tr>
       )}

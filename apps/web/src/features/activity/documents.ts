@@ -2,17 +2,57 @@ import { graphql } from '../../gql/index.ts';
 
 /**
  * SPEC §7: the first load sends no parameters, search sends `search`, paging sends
- * `createdAtFrom` = the createdAt of the last shown action. `signalId` (a notification's link,
+ * `createdAtFrom` = the createdAt of the last shown action. The trade filters (issue #21) add
+ * result, hookKey, providerName, symbol and since when chosen. `signalId` (a notification's link,
  * `/me?signal=<id>`) asks for one signal's entries only.
  */
 export const ActivityActionsDocument = graphql(`
-  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {
-    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {
+  query ActivityActions(
+    $search: String
+    $createdAtFrom: Float
+    $since: Float
+    $result: String
+    $hookKey: String
+    $providerName: String
+    $symbol: String
+    $signalId: String
+  ) {
+    actions(
+      search: $search
+      createdAtFrom: $createdAtFrom
+      since: $since
+      result: $result
+      hookKey: $hookKey
+      providerName: $providerName
+      symbol: $symbol
+      signalId: $signalId
+    ) {
       id
       code
       address
       metadata
       createdAt
+      trade {
+        hookKey
+        hookName
+        providerName
+        symbol
+        side
+        quantity
+        orderType
+        price
+        result
+        status
+        elapsedMs
+        phases {
+          parse
+          store
+          broker
+        }
+        brokerOrderId
+        order
+        isTest
+      }
     }
   }
 `);

@@ -1,16 +1,27 @@
 import { formatCount } from '../../lib/format.ts';
 import type { OrderCall } from './order-call.ts';
 
-/** The expanded part of an Order row: request, response (danger or success) and elapsed ms. */
-export function OrderCallDetails({ call, id }: { call: OrderCall; id: string }) {
+const PANE = 'col-12 col-lg-4';
+
+/**
+ * The expanded part of an Order row, side by side: the request as received, the normalized order
+ * sent to the broker, and the answer (danger or success); elapsed ms with its per-phase split.
+ */
+export function OrderCallDetails({ call, id, split }: { call: OrderCall; id: string; split?: string }) {
   const tone = call.failed ? 'danger' : 'success';
   return (
     <div id={id} className="row g-3 py-2" data-testid="order-call">
-      <div className="col-12 col-lg-6">
+      <div className={PANE}>
         <h3 className="h6 small text-secondary mb-1">Request</h3>
         <pre className="activity-json border rounded p-2 mb-0 small bg-body-tertiary">{call.request}</pre>
       </div>
-      <div className="col-12 col-lg-6">
+      <div className={PANE}>
+        <h3 className="h6 small text-secondary mb-1">Normalized order (sent to the broker)</h3>
+        <pre className="activity-json border rounded p-2 mb-0 small bg-body-tertiary" data-testid="order-call-order">
+          {call.order}
+        </pre>
+      </div>
+      <div className={PANE}>
         <h3 className="h6 small text-secondary mb-1">Response</h3>
         <pre
           className={`activity-json border rounded p-2 mb-0 small border-${tone}-subtle bg-${tone}-subtle text-${tone}-emphasis`}
@@ -22,6 +33,7 @@ export function OrderCallDetails({ call, id }: { call: OrderCall; id: string }) 
       </div>
       <div className="col-12 small text-secondary">
         Elapsed: {call.elapsedMs === null ? '-' : `${formatCount(call.elapsedMs)} ms`}
+        {split ? ` (${split} ms)` : ''}
       </div>
     </div>
   );

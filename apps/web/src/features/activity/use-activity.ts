@@ -3,6 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useClient } from 'urql';
 import type { ActivityActionsQuery, ActivityActionsQueryVariables } from '../../gql/graphql.ts';
 import { ActivityActionsDocument } from './documents.ts';
+import { type ActivityFilters, NO_FILTERS, queryVariables } from './filters.ts';
 import { ACTIVITY_SEARCH_DEBOUNCE_MS, effectiveSearch } from './search-rules.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 
@@ -17,27 +18,45 @@ export interface ActivityState {
   hidden: boolean;
   /** SPEC §9: 'More' shows when the last batch had at least a page of actions. */
   hasMore: boolean;
-  /** The search the shown list answers ('' = none). */
-  search: string;
+  /** The query (search and filters) the shown list answers, as JSON ('{}' = none). */
+  query: string;
 }
 
-const INITIAL: ActivityState = { actions: [], loading: true, loaded: false, hidden: false, hasMore: false, search: '' };
+const NONE = '{}';
+const INITIAL: ActivityState = {
+  actions: [],
+  loading: true,
+  loaded: false,
+  hidden: false,
+  hasMore: false,
+  query: NONE,
+};
 
 type Update = (rows: ActionRow[] | null) => (state: ActivityState) => ActivityState;
 
 const full = (rows: ActionRow[]) => rows.length >= ACTIVITY_PAGE_SIZE;
 
+/** Newest first, each action once: a refreshed first page over what was shown. */
+function merge(fresh: ActionRow[], shown: ActionRow[]): ActionRow[] {
+  const ids = new Set(fresh.map((action) => action.id));
+  const oldest = fresh.at(-1)?.createdAt ?? Number.POSITIVE_INFINITY;
+  // Shown rows newer than the fresh page's oldest and not in it no longer match: dropped.
+  return [...fresh, ...shown.filter((action) => !ids.has(action.id) && action.createdAt <= oldest)];
+}
+
 /**
  * The 'Last actions' log (SPEC §2, §4, §7): first load without parameters, search from 3
  * characters after 777 ms, 'More' by createdAtFrom; one request at a time (Search and More wait
  * or are ignored while one runs), aborted when the panel unmounts. Failed loads show no message.
- * With `signalId` (a notification's link) it holds that signal's entries only, shown even when
- * there are none.
+ * The trade filters (issue #21) reload like a search; `refresh` (live updates) reloads the first
+ * page of the current query and keeps what 'More' added. With `signalId` (a notification's link)
+ * it holds that signal's entries only, shown even when there are none.
  */
-export function useActivity(text: string, signalId?: string) {
+export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS, signalId?: string) {
   const client = useClient();
   const [state, setState] = useState<ActivityState>(INITIAL);
   const pending = useRef<{ unsubscribe: () => void } | null>(null);
+  const refreshWanted = useRef(false);
 
   const run = useCallback(
     (variables: ActivityActionsQueryVariables, update: Update): boolean => {
@@ -45,10 +64,14 @@ export function useActivity(text: string, signalId?: string) {
       setState((s) => ({ ...s, loading: true }));
       let settled = false;
       const source = client.query(ActivityActionsDocument, variables, { requestPolicy: 'network-only' });
-      const subscription = source.subscribe((result) => {
-        if (settled) return;
+      let subscription: { unsubscribe: () => void } | undefined;
+      subscription = source.subscribe((result) => {
+        // An operation still shared elsewhere first replays its last (stale) result: wait for ours.
+        if (settled || result.stale) return;
         settled = true;
         pending.current = null;
+        // Ended once answered: a later load with the same variables is a new operation.
+        if (subscription) queueMicrotask(() => subscription?.unsubscribe());
         if (!result.data) console.warn('Last actions: load failed', result.error?.message);
         setState((s) => ({ ...update(result.data?.actions ?? null)(s), loading: false }));
       });
@@ -67,11 +90,12 @@ export function useActivity(text: string, signalId?: string) {
 
   // First load; unmounting tears the operation down, which aborts its fetch.
   useEffect(() => {
-    run(signalId ? { signalId } : {}, (rows) => (s) => ({
+    const first = signalId ? { signalId } : {};
+    run(first, (rows) => (s) => ({
       ...s,
       actions: rows ?? [],
       loaded: true,
-      search: '',
+      query: JSON.stringify(first),
       hidden: !signalId && (!rows || rows.length === 0),
       hasMore: !signalId && rows ? full(rows) : false,
     }));
@@ -81,29 +105,46 @@ export function useActivity(text: string, signalId?: string) {
     };
   }, [run, signalId]);
 
-  // Search: applied once the text settles; waits while a request runs.
+  // Search and filters: applied once the text settles; wait while a request runs.
   const search = useDebouncedValue(effectiveSearch(text), ACTIVITY_SEARCH_DEBOUNCE_MS);
+  const symbol = useDebouncedValue(filters.symbol, ACTIVITY_SEARCH_DEBOUNCE_MS);
+  const query = JSON.stringify(queryVariables(search, { ...filters, symbol }));
   useEffect(() => {
-    if (signalId || !state.loaded || state.loading || state.hidden || search === state.search) return;
-    run(search ? { search } : {}, (rows) => (s) => ({
+    if (signalId || !state.loaded || state.loading || state.hidden || query === state.query) return;
+    run(JSON.parse(query) as ActivityActionsQueryVariables, (rows) => (s) => ({
       ...s,
       // A failed search keeps the list (no message, SPEC §8) and is not retried in a loop.
       actions: rows ?? s.actions,
       hasMore: rows ? full(rows) : s.hasMore,
-      search,
+      query,
     }));
-  }, [signalId, search, state.loaded, state.loading, state.hidden, state.search, run]);
+  }, [signalId, query, state.loaded, state.loading, state.hidden, state.query, run]);
+
+  // Live: the first page of the shown query again, once nothing else runs.
+  const refresh = useCallback(() => {
+    refreshWanted.current = true;
+    setState((s) => ({ ...s }));
+  }, []);
+  useEffect(() => {
+    if (!refreshWanted.current || !state.loaded || state.loading) return;
+    refreshWanted.current = false;
+    const shown = state.query;
+    run(JSON.parse(shown) as ActivityActionsQueryVariables, (rows) => (s) => {
+      if (!rows || s.query !== shown) return s;
+      return { ...s, actions: merge(rows, s.actions), hidden: s.hidden && rows.length === 0 };
+    });
+  }, [state, run]);
 
   const more = useCallback(() => {
     const last = state.actions.at(-1);
     if (state.loading || !state.hasMore || !last) return;
-    const variables = { createdAtFrom: last.createdAt, ...(state.search ? { search: state.search } : {}) };
+    const variables = { ...(JSON.parse(state.query) as ActivityActionsQueryVariables), createdAtFrom: last.createdAt };
     run(variables, (rows) => (s) => {
       if (!rows) return s;
       const shown = new Set(s.actions.map((action) => action.id));
       return { ...s, actions: [...s.actions, ...rows.filter((row) => !shown.has(row.id))], hasMore: full(rows) };
     });
-  }, [state.actions, state.loading, state.hasMore, state.search, run]);
+  }, [state.actions, state.loading, state.hasMore, state.query, run]);
 
-  return { ...state, more };
+  return { ...state, more, refresh };
 }

@@ -1,4 +1,5 @@
 import { useCallback } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { useCall } from '../../lib/call.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -14,7 +15,9 @@ export function useSignOut(): () => Promise<void> {
   const { mutate } = useCall();
   return useCallback(async () => {
     await mutate(SignoutDocument, {}).catch((error: unknown) => console.debug('signout failed', error));
-    session.signOut();
+    // The /me guard reacts to the signed-out session (to /signin) before we go on: going to /
+    // after it makes / (the landing page) where Logout ends, whatever loads first.
+    flushSync(() => session.signOut());
     await navigate('/', { replace: true });
   }, [session, navigate, mutate]);
 }

@@ -4,12 +4,16 @@ import { useProviders } from '../../lib/providers.tsx';
 import { HookCreateForm } from '../hooks/hook-create-form.tsx';
 import { HookDeleteDialog } from '../hooks/hook-delete-dialog.tsx';
 import { HookList } from '../hooks/hook-list.tsx';
-import type { HookItem } from '../hooks/hook-model.ts';
+import type { HookActions, HookItem } from '../hooks/hook-model.ts';
+import { HookReactivateDialog } from '../hooks/hook-reactivate-dialog.tsx';
+import { PlatformPanel } from '../hooks/platform-panel.tsx';
 import { useHookActions } from '../hooks/use-hook-actions.ts';
 import { useHooks } from '../hooks/use-hooks.ts';
 import { NotificationsDialog } from '../notifications/notifications-dialog.tsx';
 import { PaperAccountLink } from '../paper/paper-account-link.tsx';
 import { AccountSection } from './account-section.tsx';
+import { BrandLogo } from './brand-logo.tsx';
+import { capabilitiesLine } from './capabilities.ts';
 import { type ConnectorAccount, type ConnectorItem, connectorState, parseAccounts } from './connector-model.ts';
 import { ConnectorStateAlert, ConnectorStateBadge } from './connector-status.tsx';
 import { useRenameAccount } from './use-rename-account.ts';
@@ -37,6 +41,18 @@ export function ConnectorCard({
   const [notifying, setNotifying] = useState<ConnectorAccount | null>(null);
   const [deleting, setDeleting] = useState<HookItem | null>(null);
   const [busy, setBusy] = useState(false);
+  const [connecting, setConnecting] = useState<HookItem | null>(null);
+  const [reactivating, setReactivating] = useState<HookItem | null>(null);
+  const [reactivateError, setReactivateError] = useState<string | null>(null);
+  const hookActions: HookActions = {
+    onRename: actions.rename,
+    onDelete: setDeleting,
+    onConnect: setConnecting,
+    onReactivate: (hook) => {
+      setReactivateError(null);
+      setReactivating(hook);
+    },
+  };
   const known = new Set(accounts.map((account) => account.id));
   const orphans = hooks?.filter((hook) => !known.has(hook.accountId)) ?? [];
   const reconnect = () => onReconnect(connector.providerName);
@@ -49,13 +65,18 @@ export function ConnectorCard({
     setDeleting(null);
   }
 
+  async function confirmReactivate() {
+    if (!reactivating) return;
+    setBusy(true);
+    const failure = await actions.activate(reactivating);
+    setBusy(false);
+    setReactivateError(failure);
+    if (!failure) setReactivating(null);
+  }
+
   const hooksOf = (accountId: string) =>
     hooks ? (
-      <HookList
-        hooks={hooks.filter((hook) => hook.accountId === accountId)}
-        onRename={actions.rename}
-        onDelete={setDeleting}
-      />
+      <HookList hooks={hooks.filter((hook) => hook.accountId === accountId)} actions={hookActions} />
     ) : error ? (
       <p className="small text-danger mb-0">Cannot load the webhooks.</p>
     ) : (
@@ -66,6 +87,7 @@ export function ConnectorCard({
     <article className="card shadow-sm" aria-label={title(connector.providerName)}>
       <div className="card-body">
         <header className="d-flex flex-wrap align-items-center gap-2 mb-2">
+          <BrandLogo name={connector.providerName} title={title(connector.providerName)} />
           <h3 className="h5 mb-0">{title(connector.providerName)}</h3>
           <ConnectorStateBadge state={state} />
           {connector.isDemo && <span className="badge text-bg-warning">demo</span>}
@@ -82,6 +104,7 @@ export function ConnectorCard({
             </button>
           </div>
         </header>
+        {provider && <p className="small text-secondary mb-2">Supports: {capabilitiesLine(provider)}</p>}
         <ConnectorStateAlert connector={connector} state={state} onReconnect={reconnect} />
         {provider?.notice && (
           <div className="alert alert-warning py-2 small" role="note">
@@ -120,7 +143,7 @@ export function ConnectorCard({
         {orphans.length > 0 && (
           <section className="border-top pt-3 mt-3">
             <h4 className="h6">Webhooks of accounts no longer connected</h4>
-            <HookList hooks={orphans} onRename={actions.rename} onDelete={setDeleting} />
+            <HookList hooks={orphans} accountConnected={false} actions={hookActions} />
           </section>
         )}
       </div>
@@ -130,6 +153,16 @@ export function ConnectorCard({
         onConfirm={() => void confirmDelete()}
         onClose={() => setDeleting(null)}
       />
+      <HookReactivateDialog
+        hook={reactivating}
+        busy={busy}
+        error={reactivateError}
+        onConfirm={() => void confirmReactivate()}
+        onClose={() => setReactivating(null)}
+      />
+      {connecting && provider && (
+        <PlatformPanel hook={connecting} provider={provider} onClose={() => setConnecting(null)} />
+      )}
       {notifying && (
         <NotificationsDialog connector={connector} account={notifying} onClose={() => setNotifying(null)} />
       )}

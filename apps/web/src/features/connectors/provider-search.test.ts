@@ -1,7 +1,7 @@
 import type { Provider } from '@router/orders';
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectableProviders, searchProviders, tileFontScale } from './provider-search.ts';
+import { connectableProviders, searchProviders } from './provider-search.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
 
 const provider = (name: string, title: string, status: Provider['status'] = 'active'): Provider => ({
@@ -32,13 +32,6 @@ describe('provider grid (SPEC §2)', () => {
     expect(searchProviders(all, 'sch').map((p) => p.name)).toEqual(['schwab']);
     expect(searchProviders(all, 'nothing')).toEqual([]);
     expect(searchProviders(all, '')).toHaveLength(5);
-  });
-
-  it('scales tiles subtly by the SPEC §9 factors', () => {
-    expect(tileFontScale(undefined)).toBe(1);
-    expect(tileFontScale(1.8)).toBe(1.2);
-    expect(tileFontScale(0.65)).toBe(0.91);
-    expect(tileFontScale(5)).toBe(1.25);
   });
 });
 

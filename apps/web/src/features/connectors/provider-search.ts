@@ -17,8 +17,7 @@ export function searchProviders(providers: readonly Provider[], search: string):
   return providers.filter((provider) => provider.title.toLowerCase().includes(needle));
 }
 
-/** SPEC §9 logo scale factors, applied subtly to the tile's title (1.8 → 1.2×, 0.65 → 0.91×). */
-export function tileFontScale(scale: number | undefined): number {
-  const factor = 1 + ((scale ?? 1) - 1) / 4;
-  return Math.round(Math.min(1.25, Math.max(0.85, factor)) * 100) / 100;
+/** The brokers one can trade through (active and beta), for the landing page and the FAQ. */
+export function supportedProviders(providers: Iterable<Provider>): Provider[] {
+  return connectableProviders(providers).filter((provider) => provider.status !== 'unavailable');
 }

@@ -1,6 +1,8 @@
 import type { Provider } from '@router/orders';
+import { useId } from 'react';
 import { Link } from 'react-router';
-import { tileFontScale } from './provider-search.ts';
+import { BrandLogo } from './brand-logo.tsx';
+import { capabilitiesOf } from './capabilities.ts';
 import './provider-tile.css';
 
 function tileLabel({ title, status }: Provider): string {
@@ -8,22 +10,51 @@ function tileLabel({ title, status }: Provider): string {
   return `Connect ${title}${status === 'beta' ? ' (beta)' : ''}`;
 }
 
-/** A provider in the grid: its title as the logo (no images), beta or unavailable badge, notice. */
+/** What the broker supports, from its reference (none for an unavailable provider). */
+function Supports({ id, provider }: { id: string; provider: Provider }) {
+  const c = capabilitiesOf(provider);
+  return (
+    <div id={id} className="small text-secondary">
+      <div>{c.classes.join(', ')}</div>
+      <div className="d-flex flex-wrap column-gap-1">
+        {c.types.map((type, index) => (
+          <span key={type} className="text-nowrap">
+            {index > 0 && ' · '}
+            {type}
+          </span>
+        ))}
+      </div>
+      {(c.brackets || c.multiLeg) && (
+        <div className="d-flex flex-wrap gap-1 mt-1">
+          {c.brackets && <span className="badge text-bg-light border">brackets</span>}
+          {c.multiLeg && <span className="badge text-bg-light border">multi-leg</span>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A provider in the grid: logo, title, beta or unavailable badge, what it supports, notice. */
 export function ProviderTile({ provider }: { provider: Provider }) {
+  const id = useId();
+  const unavailable = provider.status === 'unavailable';
   return (
     <Link
       to={`/me/connector/${encodeURIComponent(provider.name)}`}
       className="provider-tile card h-100 text-decoration-none text-body"
       aria-label={tileLabel(provider)}
+      {...(unavailable ? {} : { 'aria-describedby': `${id}-supports` })}
     >
-      <div className="card-body d-flex flex-column align-items-center justify-content-center text-center p-3">
-        <span className="fw-semibold" style={{ fontSize: `${tileFontScale(provider.scale)}rem` }}>
-          {provider.title}
-        </span>
-        {provider.status === 'beta' && <span className="badge text-bg-info mt-2">beta</span>}
-        {provider.status === 'unavailable' && <span className="badge text-bg-secondary mt-2">Unavailable</span>}
+      <div className="card-body d-flex flex-column gap-2 p-3">
+        <div className="d-flex align-items-center gap-2">
+          <BrandLogo name={provider.name} title={provider.title} />
+          <span className="fw-semibold text-break">{provider.title}</span>
+          {provider.status === 'beta' && <span className="badge text-bg-info ms-auto">beta</span>}
+          {unavailable && <span className="badge text-bg-secondary ms-auto">Unavailable</span>}
+        </div>
+        {!unavailable && <Supports id={`${id}-supports`} provider={provider} />}
         {provider.notice && (
-          <span className="small text-warning-emphasis mt-2 provider-tile-notice" title={provider.notice}>
+          <span className="small text-warning-emphasis provider-tile-notice" title={provider.notice}>
             {provider.notice}
           </span>
         )}

@@ -3,6 +3,7 @@ import Row from 'react-bootstrap/Row';
 import { type AnyVariables, type UseQueryState, useQuery } from 'urql';
 import { formatCount } from '../../lib/format.ts';
 import { UNLIMITED } from '../billing/texts.ts';
+import { useLiveReload } from '../live/live-provider.tsx';
 import { DashboardAccountDocument, DashboardOrderCountersDocument } from './documents.ts';
 import { Tile, tileState } from './tile.tsx';
 import { activeConnectorCount, lastDayCounts, signalsLeft } from './tile-values.ts';
@@ -11,8 +12,16 @@ type Result<T> = UseQueryState<T, AnyVariables>;
 
 /** The three figures of SPEC §2 Dashboard; connectors come from the page (the tour needs them too). */
 export function DashboardTiles({ connectors }: { connectors: Result<{ connectors: Array<{ isActive: boolean }> }> }) {
-  const [account] = useQuery({ query: DashboardAccountDocument, requestPolicy: 'network-only' });
-  const [counters] = useQuery({ query: DashboardOrderCountersDocument, requestPolicy: 'network-only' });
+  const [account, refetchAccount] = useQuery({ query: DashboardAccountDocument, requestPolicy: 'network-only' });
+  const [counters, refetchCounters] = useQuery({
+    query: DashboardOrderCountersDocument,
+    requestPolicy: 'network-only',
+  });
+  // Live: a signal spends a credit and counts in the last 24 hours.
+  useLiveReload(() => {
+    refetchAccount({ requestPolicy: 'network-only' });
+    refetchCounters({ requestPolicy: 'network-only' });
+  });
   const lastDay = (data: { actionsOrderCounters: Array<{ counter: number; counterTest: number }> }) => {
     const { live, test } = lastDayCounts(data.actionsOrderCounters);
     return `${formatCount(live)} / ${formatCount(test)}`;

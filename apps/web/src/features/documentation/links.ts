@@ -5,3 +5,4 @@ export const TRADINGVIEW_WEBHOOKS_URL = 'https://www.tradingview.com/support/sol
 export const TRENDSPIDER_VARIABLES_URL = 'https://help.trendspider.com/kb/alerts/webhooks';
 export const MATH_SYNTAX_URL = 'https://mathjs.org/docs/expressions/syntax.html';
 export const OCC_SYMBOLOGY_URL = 'https://en.wikipedia.org/wiki/Option_symbol#The_OCC_Option_Symbol';
+export const ZAPIER_WEBHOOKS_URL = 'https://zapier.com/apps/webhook/integrations';

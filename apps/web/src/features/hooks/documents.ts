@@ -2,7 +2,7 @@ import { graphql } from '../../gql/index.ts';
 
 /** The hooks of one connector, oldest first (SPEC §3 Hook). */
 export const HooksDocument = graphql(`
-  query Hooks($connectorKey: String!) {
+  query Hooks($connectorKey: String!, $since: Float) {
     hooks(connectorKey: $connectorKey) {
       key
       shortKey
@@ -11,7 +11,12 @@ export const HooksDocument = graphql(`
       accountId
       isActive
       isTest
+      deactivatedReason
       calledAt
+      health(since: $since) {
+        calls
+        errorRate
+      }
     }
   }
 `);
@@ -26,6 +31,7 @@ export const HookCreateDocument = graphql(`
       accountId
       isActive
       isTest
+      deactivatedReason
       calledAt
     }
   }
@@ -43,5 +49,16 @@ export const HookUpdateDocument = graphql(`
 export const HookDeleteDocument = graphql(`
   mutation HookDelete($key: String!) {
     hookDelete(key: $key)
+  }
+`);
+
+/** Turns a deactivated hook back on (owner only); answers the hook as it now is. */
+export const HookActivateDocument = graphql(`
+  mutation HookActivate($key: String!) {
+    hookActivate(key: $key) {
+      key
+      isActive
+      deactivatedReason
+    }
   }
 `);

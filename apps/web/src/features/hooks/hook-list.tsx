@@ -1,15 +1,15 @@
-import type { HookItem } from './hook-model.ts';
+import type { HookActions, HookItem } from './hook-model.ts';
 import { HookRow } from './hook-row.tsx';
 
 /** The webhooks of one account, or a line saying there are none yet. */
 export function HookList({
   hooks,
-  onRename,
-  onDelete,
+  accountConnected = true,
+  actions,
 }: {
   hooks: readonly HookItem[];
-  onRename: (hook: HookItem, name: string) => Promise<string | null>;
-  onDelete: (hook: HookItem) => void;
+  accountConnected?: boolean;
+  actions: HookActions;
 }) {
   if (hooks.length === 0) {
     return <p className="small text-secondary mb-0">No webhooks yet: create one to send alerts to this account.</p>;
@@ -17,7 +17,7 @@ export function HookList({
   return (
     <ul className="list-group list-group-flush" aria-label="Webhooks">
       {hooks.map((hook) => (
-        <HookRow key={hook.key} hook={hook} onRename={onRename} onDelete={onDelete} />
+        <HookRow key={hook.key} hook={hook} accountConnected={accountConnected} actions={actions} />
       ))}
     </ul>
   );

@@ -1,3 +1,12 @@
 import type { HooksQuery } from '../../gql/graphql.ts';
 
 export type HookItem = HooksQuery['hooks'][number];
+
+/** What a webhook row can ask its connector card to do. */
+export interface HookActions {
+  onRename: (hook: HookItem, name: string) => Promise<string | null>;
+  onDelete: (hook: HookItem) => void;
+  /** Opens the platform panel ("Connect TradingView"). */
+  onConnect: (hook: HookItem) => void;
+  onReactivate: (hook: HookItem) => void;
+}

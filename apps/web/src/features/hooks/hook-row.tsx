@@ -1,20 +1,26 @@
 import { hookNameSchema } from '@router/shared';
 import { useId, useState } from 'react';
-import { CopyButton } from '../../components/copy-button.tsx';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import type { HookItem } from './hook-model.ts';
+import { formatCount, formatDateTime, formatPercent } from '../../lib/format.ts';
+import { deactivationText } from './hook-deactivation.ts';
+import type { HookActions, HookItem } from './hook-model.ts';
+import { HookUrlField } from './hook-url-field.tsx';
 
-/** One webhook: name (renamable), URL with copy, test and state badges, last call, delete. */
+/**
+ * One webhook: name (renamable), URL with copy, test and state badges, last call; Connect
+ * TradingView (the platform panel), delete; a deactivated one says why and can be reactivated.
+ */
 export function HookRow({
   hook,
-  onRename,
-  onDelete,
+  accountConnected,
+  actions,
 }: {
   hook: HookItem;
-  onRename: (hook: HookItem, name: string) => Promise<string | null>;
-  onDelete: (hook: HookItem) => void;
+  /** False under "Webhooks of accounts no longer connected". */
+  accountConnected: boolean;
+  actions: HookActions;
 }) {
+  const { onRename, onDelete, onConnect, onReactivate } = actions;
   const id = useId();
   const [editing, setEditing] = useState(false);
   const calledAt = hook.calledAt ? new Date(hook.calledAt) : null;
@@ -48,7 +54,15 @@ export function HookRow({
             <span className={`badge ${hook.isActive ? 'text-bg-success' : 'text-bg-secondary'}`}>
               {hook.isActive ? 'active' : 'deactivated'}
             </span>
-            <span className="ms-auto d-flex gap-1">
+            <span className="ms-auto d-flex flex-wrap gap-1">
+              <button
+                type="button"
+                className="btn btn-sm btn-outline-primary"
+                onClick={() => onConnect(hook)}
+                aria-label={`Connect TradingView to webhook ${hook.name}`}
+              >
+                Connect TradingView
+              </button>
               <button
                 type="button"
                 className="btn btn-sm btn-link"
@@ -69,23 +83,33 @@ export function HookRow({
           </>
         )}
       </div>
-      <div className="input-group input-group-sm mb-1">
-        <label className="visually-hidden" htmlFor={`${id}-url`}>
-          Webhook URL of {hook.name}
-        </label>
-        <input
-          id={`${id}-url`}
-          className="form-control font-monospace"
-          value={hook.url}
-          readOnly
-          onFocus={(event) => event.currentTarget.select()}
-        />
-        <CopyButton text={hook.url} label="Copy URL" />
+      <HookUrlField url={hook.url} label={`Webhook URL of ${hook.name}`} hideLabel className="mb-1" />
+      <div className="small text-secondary d-flex flex-wrap column-gap-3" data-testid="hook-health">
+        <span>
+          Last call: {calledAt ? <time dateTime={calledAt.toISOString()}>{formatDateTime(calledAt)}</time> : 'never'}
+        </span>
+        <span>Calls today: {formatCount(hook.health.calls)}</span>
+        <span className={hook.health.errorRate ? 'text-danger' : ''}>
+          Error rate: {hook.health.errorRate === null ? '–' : formatPercent(hook.health.errorRate)}
+        </span>
       </div>
-      <div className="small text-secondary">
-        Last call: {calledAt ? <time dateTime={calledAt.toISOString()}>{formatDateTime(calledAt)}</time> : 'never'}
-        {!hook.isActive && ' · Deactivated after the account was disconnected or after repeated invalid requests.'}
-      </div>
+      {!hook.isActive && (
+        <div className="alert alert-warning small d-flex flex-wrap align-items-center gap-2 py-2 mt-2 mb-0">
+          <span className="flex-grow-1">
+            Alerts to this webhook are refused. {deactivationText(hook.deactivatedReason, accountConnected)}
+          </span>
+          {accountConnected && (
+            <button
+              type="button"
+              className="btn btn-sm btn-warning"
+              onClick={() => onReactivate(hook)}
+              aria-label={`Reactivate webhook ${hook.name}`}
+            >
+              Reactivate
+            </button>
+          )}
+        </div>
+      )}
     </li>
   );
 }

@@ -1,9 +1,9 @@
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { HookCreateDocument, HookDeleteDocument, HookUpdateDocument } from './documents.ts';
+import { HookActivateDocument, HookCreateDocument, HookDeleteDocument, HookUpdateDocument } from './documents.ts';
 import type { HookItem } from './hook-model.ts';
 
-/** Create, rename and delete hooks of one connector; each reloads the list after. */
+/** Create, rename, reactivate and delete hooks of one connector; each reloads the list after. */
 export function useHookActions(connectorKey: string, reload: () => void) {
   const { mutate } = useCall();
 
@@ -32,6 +32,16 @@ export function useHookActions(connectorKey: string, reload: () => void) {
     }
   }
 
+  async function activate(hook: HookItem) {
+    try {
+      await mutate(HookActivateDocument, { key: hook.key });
+      reload();
+      return null;
+    } catch (failure) {
+      return errorMessage(failure);
+    }
+  }
+
   /** SPEC §8: a failed delete is ignored (logged); the list refreshes either way. */
   async function remove(hook: HookItem) {
     await mutate(HookDeleteDocument, { key: hook.key }).catch((failure: unknown) =>
@@ -40,5 +50,5 @@ export function useHookActions(connectorKey: string, reload: () => void) {
     reload();
   }
 
-  return { create, rename, remove };
+  return { create, rename, activate, remove };
 }

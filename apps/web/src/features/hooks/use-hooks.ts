@@ -1,14 +1,23 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { useQuery } from 'urql';
+import { useLiveReload } from '../live/live-provider.tsx';
 import { HooksDocument } from './documents.ts';
 
-/** The hooks of one connector; `reload` asks the server again (after a change). */
+/** Midnight of the trader's own day: 'calls today' counts from there. */
+export function startOfToday(now = new Date()): number {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+}
+
+/** The hooks of one connector with their calls today; `reload` asks the server again (after a change). */
 export function useHooks(connectorKey: string) {
+  const [since] = useState(startOfToday);
   const [{ data, error, fetching }, refetch] = useQuery({
     query: HooksDocument,
-    variables: { connectorKey },
+    variables: { connectorKey, since },
     requestPolicy: 'cache-and-network',
   });
   const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
+  // Live: last call, calls today and deactivation change with every signal.
+  useLiveReload(reload);
   return { hooks: data?.hooks, error, fetching, reload };
 }

@@ -10,6 +10,10 @@ export interface StatsRow {
   /** Live calls, failed ones included. */
   counter: number;
   counterError: number;
+  /** Calls refused before anything was stored (no signal). */
+  counterRefused: number;
+  /** Test-hook calls (drafts). */
+  counterTest: number;
 }
 
 export interface StatsBar {
@@ -18,24 +22,40 @@ export interface StatsBar {
   label: string;
   /** Tooltip title. */
   title: string;
-  successes: number;
-  errors: number;
+  /** Live calls the broker took (or may have: unknown ones too). */
+  placed: number;
+  /** Live calls the broker rejected, or that failed before reaching it. */
+  rejected: number;
+  /** Calls refused before anything was stored: bad body, no credit left. */
+  refused: number;
+  /** Test-hook calls answered with a draft. */
+  test: number;
 }
 
-/** One bar per bucket: successes = counter − counterError, errors = counterError (stacked). */
+/** The stacked series, in order, with their colours (Bootstrap's success, danger, warning, info). */
+export const SERIES = [
+  { key: 'placed', name: 'Placed', color: '#198754' },
+  { key: 'rejected', name: 'Rejected', color: '#dc3545' },
+  { key: 'refused', name: 'Refused', color: '#fd7e14' },
+  { key: 'test', name: 'Test', color: '#0dcaf0' },
+] as const;
+
+/** One stacked bar per bucket: placed = counter − counterError, rejected, refused, test. */
 export function toBars(rows: readonly StatsRow[], interval: StatsInterval): StatsBar[] {
   return rows.map((row) => {
-    const errors = Math.max(0, row.counterError);
+    const rejected = Math.max(0, row.counterError);
     return {
       createdAt: row.createdAt,
       label: formatBucket(row.createdAt, interval),
       title: formatBucketTitle(row.createdAt, interval),
-      successes: Math.max(0, row.counter - errors),
-      errors,
+      placed: Math.max(0, row.counter - rejected),
+      rejected,
+      refused: Math.max(0, row.counterRefused),
+      test: Math.max(0, row.counterTest),
     };
   });
 }
 
 /** 'No stats': every bucket is zero (or none came back). */
 export const hasNoCalls = (bars: readonly StatsBar[]): boolean =>
-  bars.every((bar) => bar.successes === 0 && bar.errors === 0);
+  bars.every((bar) => SERIES.every((series) => bar[series.key] === 0));

@@ -7,6 +7,8 @@ export const OrderStatsDocument = graphql(`
       createdAt
       counter
       counterError
+      counterRefused
+      counterTest
     }
   }
 `);

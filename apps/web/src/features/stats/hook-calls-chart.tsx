@@ -1,19 +1,19 @@
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
-import { CHART_HEIGHT, CHART_Y_TICKS, type StatsBar } from './chart-data.ts';
-
-// Bootstrap's success and danger (SVG attributes do not read CSS variables everywhere).
-const SUCCESS = '#198754';
-const DANGER = '#dc3545';
+import { CHART_HEIGHT, CHART_Y_TICKS, SERIES, type StatsBar } from './chart-data.ts';
 
 const titleOf = (payload: ReadonlyArray<{ payload?: unknown }>): string => {
   const bar = payload[0]?.payload as StatsBar | undefined;
   return bar?.title ?? '';
 };
 
-/** Stacked bars of hook calls: successes and errors in different colours (SPEC §2). */
+/** Stacked bars of hook calls: placed, rejected, refused and test calls in different colours (SPEC §2). */
 export function HookCallsChart({ bars }: { bars: StatsBar[] }) {
   return (
-    <figure className="m-0" data-testid="hook-calls-chart" aria-label="Hook calls: successes and errors per interval">
+    <figure
+      className="m-0"
+      data-testid="hook-calls-chart"
+      aria-label="Hook calls: placed, rejected, refused and test calls per interval"
+    >
       <BarChart
         responsive
         style={{ width: '100%', height: CHART_HEIGHT }}
@@ -26,8 +26,16 @@ export function HookCallsChart({ bars }: { bars: StatsBar[] }) {
         <YAxis allowDecimals={false} tickCount={CHART_Y_TICKS} width={40} tick={{ fontSize: 12 }} />
         <Tooltip labelFormatter={(_label, payload) => titleOf(payload)} cursor={{ fill: 'rgba(0,0,0,0.05)' }} />
         <Legend iconType="square" itemSorter={null} wrapperStyle={{ fontSize: 12 }} />
-        <Bar dataKey="successes" name="Successes" stackId="calls" fill={SUCCESS} isAnimationActive={false} />
-        <Bar dataKey="errors" name="Errors" stackId="calls" fill={DANGER} isAnimationActive={false} />
+        {SERIES.map((series) => (
+          <Bar
+            key={series.key}
+            dataKey={series.key}
+            name={series.name}
+            stackId="calls"
+            fill={series.color}
+            isAnimationActive={false}
+          />
+        ))}
       </BarChart>
     </figure>
   );

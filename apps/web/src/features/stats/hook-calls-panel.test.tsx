@@ -2,23 +2,37 @@ import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderWithClient } from '../../test/render-with-client.tsx';
-import { hasNoCalls, toBars } from './chart-data.ts';
+import { hasNoCalls, type StatsRow, toBars } from './chart-data.ts';
 import { HookCallsPanel } from './hook-calls-panel.tsx';
 
 const DAY = 86_400_000;
 const zeros = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ createdAt: Date.UTC(2024, 0, 1) + i * DAY, counter: 0, counterError: 0 }));
+  Array.from({ length: count }, (_, i) => ({
+    createdAt: Date.UTC(2024, 0, 1) + i * DAY,
+    counter: 0,
+    counterError: 0,
+    counterRefused: 0,
+    counterTest: 0,
+  }));
+const row = (createdAt: number, counts: Partial<StatsRow>): StatsRow => ({
+  counter: 0,
+  counterError: 0,
+  counterRefused: 0,
+  counterTest: 0,
+  ...counts,
+  createdAt,
+});
 
 describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
-  it('splits live calls into successes and errors, with en-US labels per interval', () => {
-    const bars = toBars([{ createdAt: Date.UTC(2024, 0, 31), counter: 5, counterError: 2 }], 'day');
+  it('splits calls into placed, rejected, refused and test, with en-US labels per interval', () => {
+    const day = Date.UTC(2024, 0, 31);
+    const bars = toBars([row(day, { counter: 5, counterError: 2, counterRefused: 1, counterTest: 4 })], 'day');
     expect(bars).toEqual([
-      { createdAt: Date.UTC(2024, 0, 31), label: '1/31', title: '1/31/2024', successes: 3, errors: 2 },
+      { createdAt: day, label: '1/31', title: '1/31/2024', placed: 3, rejected: 2, refused: 1, test: 4 },
     ]);
-    expect(toBars([{ createdAt: Date.UTC(2024, 4, 1), counter: 1, counterError: 0 }], 'month')[0]?.label).toBe(
-      'May 2024',
-    );
+    expect(toBars([row(Date.UTC(2024, 4, 1), { counter: 1 })], 'month')[0]?.label).toBe('May 2024');
     expect(hasNoCalls(bars)).toBe(false);
+    expect(hasNoCalls(toBars([row(day, { counterRefused: 1 })], 'day'))).toBe(false);
     expect(hasNoCalls(toBars(zeros(3), 'day'))).toBe(true);
     expect(hasNoCalls([])).toBe(true);
   });
@@ -40,7 +54,7 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
   });
 
   it('draws the chart when some bucket has calls', async () => {
-    const rows = zeros(24).map((row, i) => (i === 3 ? { ...row, counter: 4, counterError: 1 } : row));
+    const rows = zeros(24).map((r, i) => (i === 3 ? { ...r, counter: 4, counterError: 1 } : r));
     renderWithClient(<HookCallsPanel />, {
       DashboardOrderStats: fixture(() => ({ data: { actionsOrderStats: rows } })),
     });

@@ -4,6 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useLiveReload } from '../live/live-provider.tsx';
 import { CHART_HEIGHT, hasNoCalls, toBars } from './chart-data.ts';
 import { OrderStatsDocument } from './documents.ts';
 import { IntervalSelect } from './interval-select.tsx';
@@ -24,12 +25,16 @@ export function HookCallsPanel() {
     variables: { interval, width: STATS_BARS[interval] },
     requestPolicy: 'network-only',
   });
-  const rows = result.data?.actionsOrderStats;
+  useLiveReload(() => refetch({ requestPolicy: 'network-only' }));
+  // A live reload keeps the bars shown until the new ones come; another interval does not.
+  const current = result.operation?.variables.interval === interval;
+  const rows = current ? result.data?.actionsOrderStats : undefined;
   const bars = useMemo(() => (rows ? toBars(rows, interval) : null), [rows, interval]);
+  const ready = bars !== null && !(result.fetching && !result.data);
   const spinner = <DelayedSpinner className={FRAME} />;
 
   let body: ReactNode;
-  if (bars && !result.fetching) {
+  if (bars && ready) {
     body = hasNoCalls(bars) ? (
       <p className="m-0">No stats</p>
     ) : (
@@ -60,7 +65,7 @@ export function HookCallsPanel() {
       </Card.Header>
       <Card.Body>
         <div
-          className={bars && !hasNoCalls(bars) && !result.fetching ? '' : FRAME}
+          className={bars && ready && !hasNoCalls(bars) ? '' : FRAME}
           style={{ minHeight: CHART_HEIGHT }}
           data-testid="hook-calls"
         >

@@ -104,7 +104,13 @@ describe('Brokers & Webhooks: connectors (SPEC §2)', () => {
       Hooks: fixture(() => ({
         data: {
           hooks: [
-            hook({ key: 'h1', accountId: 'PA-1', name: 'Live one', calledAt: Date.UTC(2025, 0, 31, 14, 5) }),
+            hook({
+              key: 'h1',
+              accountId: 'PA-1',
+              name: 'Live one',
+              calledAt: Date.UTC(2025, 0, 31, 14, 5),
+              health: { calls: 8, errorRate: 0.25 },
+            }),
             hook({ key: 'h2', accountId: 'PA-1', name: 'Test one', isTest: true, isActive: false }),
           ],
         },
@@ -131,6 +137,8 @@ describe('Brokers & Webhooks: connectors (SPEC §2)', () => {
         }),
       ),
     ).toBeTruthy();
+    expect(within(hooks[0]!).getByTestId('hook-health').textContent).toContain('Calls today: 8Error rate: 25.00%');
+    expect(within(hooks[1]!).getByTestId('hook-health').textContent).toContain('Calls today: 0Error rate: –');
     expect(within(hooks[1]!).getByText('test')).toBeTruthy();
     expect(within(hooks[1]!).getByText('deactivated')).toBeTruthy();
     expect(within(hooks[1]!).getByText(/never/)).toBeTruthy();

@@ -8,6 +8,7 @@ import { ConnectorList } from '../../features/connectors/connector-list.tsx';
 import { ConnectorsDocument } from '../../features/connectors/documents.ts';
 import { ProviderGrid } from '../../features/connectors/provider-grid.tsx';
 import { UnavailableDialog } from '../../features/connectors/unavailable-dialog.tsx';
+import { LiveIndicator } from '../../features/live/live-indicator.tsx';
 import { useProviders } from '../../lib/providers.tsx';
 
 const BASE = '/me/connector';
@@ -38,7 +39,10 @@ export function Component() {
     <div className="d-flex flex-column gap-4">
       <header className="d-flex flex-wrap align-items-center justify-content-between gap-2">
         <div>
-          <h1 className="h3 mb-1">Brokers &amp; Webhooks</h1>
+          <div className="d-flex flex-wrap align-items-center gap-2 mb-1">
+            <h1 className="h3 m-0">Brokers &amp; Webhooks</h1>
+            <LiveIndicator />
+          </div>
           <p className="text-secondary mb-0">
             Connect a broker, then create webhooks: each alert posted to a webhook URL becomes an order.
           </p>

@@ -107,7 +107,8 @@ describe('settings: general and menu', () => {
   it('Logout ends the session on the server', async () => {
     const { calls } = await renderRoute('/me/settings', { user: fakeUser(CUSTOMER) });
     click('Logout');
-    await screen.findByRole('heading', { level: 1, name: 'Sign in' });
+    // SPEC §2: Logout goes to / (the landing page).
+    await screen.findByRole('heading', { level: 1, name: 'Your TradingView alerts, placed as orders at your broker' });
     expect(calls('Signout')).toHaveLength(1);
     expect(calls('Signout')[0]?.headers.authorization).toBe('Bearer session-token');
   });

@@ -3,6 +3,7 @@ import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { ActivityPanel } from '../../features/activity/activity-panel.tsx';
 import { DashboardTiles } from '../../features/dashboard/dashboard-tiles.tsx';
 import { DashboardConnectorsDocument } from '../../features/dashboard/documents.ts';
+import { LiveIndicator } from '../../features/live/live-indicator.tsx';
 import { HookCallsPanel } from '../../features/stats/hook-calls-panel.tsx';
 import { DashboardTour } from '../../features/tour/dashboard-tour.tsx';
 import { useSession } from '../../lib/session.tsx';
@@ -19,7 +20,10 @@ export function Component() {
   const connectorCount = connectors.data && !connectors.fetching ? connectors.data.connectors.length : null;
   return (
     <>
-      <h1 className="h3 mb-3">Dashboard</h1>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <h1 className="h3 m-0">Dashboard</h1>
+        <LiveIndicator />
+      </div>
       <DashboardTiles connectors={connectors} />
       <HookCallsPanel />
       <ActivityPanel />

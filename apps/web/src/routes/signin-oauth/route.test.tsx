@@ -33,8 +33,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('consent, app variant (/signin/oauth)', () => {
   it('goes to / with an empty query, and to /signin with a redirect when signed out', async () => {
+    // SPEC: to / with an empty query, which is the landing page for a visitor (issue #21).
     const empty = await renderRoute('/signin/oauth');
-    await waitFor(() => expect(where(empty.router)).toBe('/signin'));
+    await waitFor(() => expect(where(empty.router)).toBe('/'));
     document.body.innerHTML = '';
     const signedOut = await renderRoute(`/signin/oauth${QUERY}`);
     await waitFor(() =>

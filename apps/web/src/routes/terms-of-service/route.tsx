@@ -1,23 +1,12 @@
-import { useEffect } from 'react';
-import { useLocation } from 'react-router';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
+import { useHashScroll } from '../../components/use-hash-scroll.ts';
 import { TERMS_SECTIONS } from './sections.ts';
 import { TERMS_LAST_MODIFIED } from './terms-section.ts';
-
-/** Scrolls to the section in the address hash (the footer links #privacy). */
-function useHashScroll(hash: string) {
-  useEffect(() => {
-    const target = hash ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
-    // Instant: Bootstrap makes scrolling smooth, which would animate from the top on every open.
-    if (target) target.scrollIntoView?.({ behavior: 'instant', block: 'start' });
-    else window.scrollTo?.(0, 0);
-  }, [hash]);
-}
 
 /** SPEC §2 Terms of service; its facts are SPEC §9's. Static text. */
 export function Component() {
   useDocumentTitle('Terms of service');
-  useHashScroll(useLocation().hash);
+  useHashScroll();
   return (
     <article className="terms bg-body rounded-3 shadow-sm p-4 p-lg-5 mx-auto">
       <h1 className="h2 mb-1">Terms of service</h1>

@@ -45,14 +45,23 @@ export function secretsOf(tokens: SchwabTokens): BrokerSecrets {
 function appCredentials(ctx: BrokerContext): { clientId: string; clientSecret: string } {
   const { clientId, clientSecret } = ctx;
   if (!clientId || !clientSecret) {
-    throw new BrokerError('AuthenticationError', SCHWAB_TITLE, 'SCHWAB_CLIENT_ID and SCHWAB_CLIENT_SECRET are not set');
+    throw new BrokerError(
+      'AuthenticationError',
+      SCHWAB_TITLE,
+      'this server is not set up for Schwab yet (no app credentials)',
+    );
   }
   return { clientId, clientSecret };
 }
 
 export function authorizationUrl(ctx: BrokerContext, state: string): AuthorizationRequest {
   const { clientId } = appCredentials(ctx);
-  if (!ctx.redirectUrl) throw new BrokerError('AuthenticationError', SCHWAB_TITLE, 'PUBLIC_URL is not set');
+  if (!ctx.redirectUrl)
+    throw new BrokerError(
+      'AuthenticationError',
+      SCHWAB_TITLE,
+      'this server has no public address for Schwab to return to',
+    );
   const url = new URL(`${ctx.baseUrl}/v1/oauth/authorize`);
   url.search = new URLSearchParams({
     response_type: 'code',
@@ -83,7 +92,12 @@ export async function exchangeCode(
   now: number,
   fetchImpl?: typeof fetch,
 ): Promise<SchwabTokens> {
-  if (!ctx.redirectUrl) throw new BrokerError('AuthenticationError', SCHWAB_TITLE, 'PUBLIC_URL is not set');
+  if (!ctx.redirectUrl)
+    throw new BrokerError(
+      'AuthenticationError',
+      SCHWAB_TITLE,
+      'this server has no public address for Schwab to return to',
+    );
   const answer = await tokenRequest(
     ctx,
     { grant_type: 'authorization_code', code, redirect_uri: ctx.redirectUrl },

@@ -1,0 +1,1 @@
+CREATE INDEX "actions_user_refused_idx" ON "actions" USING btree ("user_id","created_at") WHERE "actions"."code" = 'Order' and not ("actions"."metadata" ? 'signalId');

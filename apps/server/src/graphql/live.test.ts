@@ -1,0 +1,82 @@
+// The `live` subscription over Server-Sent Events (issue #21 point 3): 'ready' first, then an
+// 'activity' event when the caller's activity grows (the actions trigger, LISTENed by the hub),
+// never another user's; a change to a webhook sends 'hook'; closing the server ends the streams.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../test/app.ts';
+import { postSignal, setupTrader } from '../../test/signal-fixtures.ts';
+
+let t: TestApp;
+let base: string;
+beforeAll(async () => {
+  t = await startTestApp({ authenticate: authenticateAsUserId, env: { HOOK_INVALID_THRESHOLD: '2' } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+/** Subscribes as `headers`; `next()` resolves with the next event's kind. */
+async function subscribe(headers: Record<string, string>) {
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ query: 'subscription { live { kind at } }' }),
+  });
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const kinds: string[] = [];
+  async function next(): Promise<string | null> {
+    for (;;) {
+      const match = /data: (.*)\n/.exec(buffer);
+      if (match) {
+        buffer = buffer.slice((match.index ?? 0) + match[0].length);
+        const kind = (JSON.parse(match[1] ?? '{}') as { data?: { live?: { kind: string } } }).data?.live?.kind;
+        if (kind) {
+          kinds.push(kind);
+          return kind;
+        }
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) return null;
+      buffer += decoder.decode(value, { stream: true });
+    }
+  }
+  return { next, kinds };
+}
+
+describe('live subscription', () => {
+  it("tells a user of their own new activity and webhook changes, and nobody else's", async () => {
+    const a = await setupTrader(t, 'live-a@example.com');
+    const b = await setupTrader(t, 'live-b@example.com');
+    const liveA = await subscribe(a.headers);
+    const liveB = await subscribe(b.headers);
+    expect(await liveA.next()).toBe('ready');
+    expect(await liveB.next()).toBe('ready');
+
+    expect((await postSignal(t, a.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).statusCode).toBe(201);
+    expect(await liveA.next()).toBe('activity');
+    // B's own signal comes after A's on the one listening connection: B saw nothing of A's.
+    expect((await postSignal(t, b.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).statusCode).toBe(201);
+    expect(await liveB.next()).toBe('activity');
+    expect(liveB.kinds).toEqual(['ready', 'activity']);
+
+    // Two invalid requests deactivate the hook (hook_changed).
+    for (let i = 0; i < 2; i++) expect((await postSignal(t, a.shortKey, { symbol: 'AAPL' })).statusCode).toBe(400);
+    const kinds = new Set<string>();
+    while (!kinds.has('hook')) kinds.add((await liveA.next()) ?? 'ended');
+    expect(kinds.has('ended')).toBe(false);
+  });
+
+  it('refuses an anonymous caller', async () => {
+    const response = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'subscription { live { kind } }' }),
+    });
+    const text = await response.text();
+    expect(text).toContain('UNAUTHENTICATED');
+  });
+});

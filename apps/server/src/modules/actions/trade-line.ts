@@ -1,0 +1,92 @@
+// An Order entry as a trade line (issue #21): which webhook, what order, how it ended, how long
+// each phase took. From the entry's metadata (hook, request, response, elapsed, phases) and its
+// stored signal (normalized order, status, broker order id, fill price). Refused calls have no
+// signal: their line reads the request as sent, as far as it is an object.
+import type { ActionRow, SignalFacts, TradeResult } from '../../db/repositories/action-query.repository.ts';
+
+export const TRADE_RESULTS: readonly TradeResult[] = ['placed', 'filled', 'rejected', 'refused', 'unknown', 'draft'];
+
+export interface TradePhases {
+  parse: number | null;
+  store: number | null;
+  broker: number | null;
+}
+
+export interface TradeLine {
+  hookKey: string | null;
+  hookName: string | null;
+  providerName: string | null;
+  accountId: string | null;
+  isTest: boolean;
+  symbol: string | null;
+  side: string | null;
+  quantity: number | null;
+  orderType: string | null;
+  /** The fill price when the broker told it, else the order's limit (or stop) price. */
+  price: number | null;
+  result: TradeResult;
+  /** The broker's status, or the refusal's ('ValidationError', …). */
+  status: string | null;
+  elapsedMs: number | null;
+  phases: TradePhases;
+  brokerOrderId: string | null;
+  /** JSON texts for the detail view; null when there is none. */
+  order: string | null;
+  response: string | null;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const num = (value: unknown): number | null => {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+};
+
+export function tradeResult(signal: SignalFacts | null): TradeResult {
+  if (!signal) return 'refused';
+  switch (signal.status) {
+    case 'filled':
+    case 'rejected':
+    case 'unknown':
+    case 'draft':
+      return signal.status;
+    case 'failed':
+      return 'rejected';
+    default:
+      return 'placed';
+  }
+}
+
+/** The trade line of an Order entry; null for any other action. */
+export function tradeLine(row: ActionRow): TradeLine | null {
+  if (row.code !== 'Order' || !isObject(row.metadata)) return null;
+  const meta = row.metadata;
+  const hook = isObject(meta.hook) ? meta.hook : {};
+  const response = isObject(meta.response) ? meta.response : null;
+  const order = row.signal && isObject(row.signal.order) ? row.signal.order : null;
+  // What the line shows of the order: the normalized one, or the refused request as sent.
+  const source = order ?? (isObject(meta.request) ? meta.request : {});
+  const phases = isObject(meta.phases) ? meta.phases : {};
+  return {
+    hookKey: text(hook.key),
+    hookName: text(hook.name),
+    providerName: text(meta.providerName),
+    accountId: text(meta.accountId),
+    isTest: meta.isTest === true,
+    symbol: text(source.symbol),
+    side: text(source.action),
+    quantity: num(source.quantity),
+    orderType: text(source.type),
+    price: row.signal?.price ?? num(response?.price) ?? num(source.limit_price) ?? num(source.stop_price),
+    result: tradeResult(row.signal),
+    status: text(response?.status) ?? row.signal?.status ?? null,
+    elapsedMs: num(meta.elapsed),
+    phases: { parse: num(phases.parse), store: num(phases.store), broker: num(phases.broker) },
+    brokerOrderId: row.signal?.brokerOrderId ?? null,
+    order: order ? JSON.stringify(order) : null,
+    response: response ? JSON.stringify(response) : null,
+  };
+}

@@ -1,0 +1,40 @@
+// The alert messages the web app offers (Brokers & Webhooks, "Connect TradingView"): for every
+// provider this server connects to, each message, filled in as the platform would, is an order the
+// provider accepts; and a filled TradingView message placed through a real test hook is a draft.
+import { type AlertMessage, alertJson, alertMessages, fillPlaceholders, normalizeOrder } from '@router/orders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const strategyOf = (messages: AlertMessage[]) => messages.find((m) => m.id === 'tradingview-strategy') as AlertMessage;
+
+describe('alert messages of every provider', () => {
+  it('normalize against the provider once filled in', () => {
+    // Unavailable providers cannot be connected, so they have no webhooks to message.
+    const providers = t.services.brokers.providers().filter((p) => p.status === 'active' || p.status === 'beta');
+    expect(providers.length).toBeGreaterThan(5);
+    const refusals = providers.flatMap((provider) =>
+      alertMessages(provider).flatMap((message) => {
+        const result = normalizeOrder(fillPlaceholders(alertJson(message), provider), { provider });
+        return result.ok ? [] : [`${provider.name} ${message.id}: ${result.error.message}`];
+      }),
+    );
+    expect(refusals).toEqual([]);
+  });
+
+  it('a filled strategy alert sent to a paper test hook answers a draft of that order', async () => {
+    const trader = await setupTrader(t, 'alerts@example.com', { isTest: true });
+    const paper = t.services.brokers.providers().find((p) => p.name === 'paper');
+    if (!paper) throw new Error('no paper provider');
+    const body = fillPlaceholders(alertJson(strategyOf(alertMessages(paper))), paper);
+    const res = await postSignal(t, trader.shortKey, body, 'text/plain');
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'draft' });
+  });
+});

@@ -1,0 +1,96 @@
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useOptionalProviders } from '../../lib/providers.tsx';
+import { type ActivityFilters, isFiltered, NO_FILTERS, RESULTS } from './filters.ts';
+
+export interface FilterOptions {
+  /** Webhooks seen in the activity: key → name. */
+  hooks: ReadonlyMap<string, string>;
+  /** Brokers seen in the activity (provider names). */
+  providers: ReadonlySet<string>;
+}
+
+type Change = (event: { target: { value: string } }) => void;
+
+/** One filter's choice: any, or one of `options` ([value, label]). */
+function FilterSelect(props: {
+  id: string;
+  label: string;
+  anyLabel: string;
+  value: string;
+  options: ReadonlyArray<readonly [string, string]>;
+  onChange: Change;
+}) {
+  return (
+    <Form.Group controlId={`activity-filter-${props.id}`}>
+      <Form.Label className="small mb-0">{props.label}</Form.Label>
+      <Form.Select size="sm" value={props.value} onChange={props.onChange}>
+        <option value="">{props.anyLabel}</option>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </Form.Select>
+    </Form.Group>
+  );
+}
+
+/** The trade filters (issue #21): result, webhook, broker, symbol and date; Clear resets them. */
+export function ActivityFiltersBar({
+  value,
+  options,
+  onChange,
+}: {
+  value: ActivityFilters;
+  options: FilterOptions;
+  onChange: (filters: ActivityFilters) => void;
+}) {
+  const providers = useOptionalProviders();
+  const set =
+    (field: keyof ActivityFilters): Change =>
+    (event) =>
+      onChange({ ...value, [field]: event.target.value });
+  return (
+    <fieldset className="d-flex flex-wrap gap-2 align-items-end px-3 py-2 border-bottom" data-testid="activity-filters">
+      <legend className="visually-hidden">Filter the activity</legend>
+      <FilterSelect
+        id="result"
+        label="Result"
+        anyLabel="Any result"
+        value={value.result}
+        options={RESULTS.map((result) => [result, result])}
+        onChange={set('result')}
+      />
+      <FilterSelect
+        id="webhook"
+        label="Webhook"
+        anyLabel="Any webhook"
+        value={value.hookKey}
+        options={[...options.hooks]}
+        onChange={set('hookKey')}
+      />
+      <FilterSelect
+        id="broker"
+        label="Broker"
+        anyLabel="Any broker"
+        value={value.providerName}
+        options={[...options.providers].map((name) => [name, providers?.title(name) ?? name])}
+        onChange={set('providerName')}
+      />
+      <Form.Group controlId="activity-filter-symbol" className="activity-filter-symbol">
+        <Form.Label className="small mb-0">Symbol</Form.Label>
+        <Form.Control size="sm" value={value.symbol} maxLength={32} placeholder="AAPL" onChange={set('symbol')} />
+      </Form.Group>
+      <Form.Group controlId="activity-filter-date">
+        <Form.Label className="small mb-0">Date</Form.Label>
+        <Form.Control size="sm" type="date" value={value.date} onChange={set('date')} />
+      </Form.Group>
+      {isFiltered(value) && (
+        <Button size="sm" variant="outline-secondary" onClick={() => onChange(NO_FILTERS)}>
+          Clear filters
+        </Button>
+      )}
+    </fieldset>
+  );
+}

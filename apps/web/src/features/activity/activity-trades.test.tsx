@@ -1,0 +1,104 @@
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixture } from '../../test/fake-server.ts';
+import { renderWithClient } from '../../test/render-with-client.tsx';
+import { orderAction, signinAction } from './activity-fixtures.ts';
+import { ActivityPanel } from './activity-panel.tsx';
+import type { ActionRow } from './use-activity.ts';
+
+const trade = {
+  hookKey: 'hk1',
+  hookName: 'Main',
+  providerName: 'paper',
+  symbol: 'AAPL',
+  side: 'buy',
+  quantity: 2,
+  orderType: 'market',
+  price: 187.5,
+  result: 'filled',
+  status: 'filled',
+  elapsedMs: 41,
+  phases: { parse: 0.4, store: 1.2, broker: 38 },
+  brokerOrderId: 'PO-77',
+  order: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 2, type: 'market' }),
+  isTest: false,
+};
+const filled: ActionRow = { ...orderAction(1, { status: 'filled', id: 'sig1' }), trade };
+const refused: ActionRow = {
+  ...orderAction(2, { status: 'ValidationError', message: 'quantity: Required' }),
+  trade: { ...trade, result: 'refused', quantity: null, price: null, brokerOrderId: null, order: null, elapsedMs: 3 },
+};
+
+const wait = (ms: number) => act(async () => void vi.advanceTimersByTime(ms));
+const seen = (text: string) => vi.waitFor(() => screen.getAllByText(text));
+
+function open(answers: (variables: Record<string, unknown>) => ActionRow[]) {
+  return renderWithClient(<ActivityPanel />, {
+    ActivityActions: fixture(async ({ variables }) => ({ data: { actions: answers(variables) } })),
+  });
+}
+
+describe('activity as trade lines (issue #21)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('shows webhook, order, result pill, elapsed ms with its split and the broker order id', async () => {
+    open(() => [filled, refused, signinAction(3)]);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const [line, refusedLine] = screen.getAllByTestId('trade-line') as HTMLElement[];
+    expect(within(line!).getByTestId('trade-result').textContent).toBe('filled');
+    expect(line?.textContent).toContain('Main');
+    expect(line?.textContent).toContain('buy 2 AAPL market @ 187.5');
+    expect(line?.textContent).toContain('41 ms');
+    expect(line?.textContent).toContain('parse 0.4 · store 1.2 · broker 38');
+    expect(line?.textContent).toContain('order PO-77');
+    expect(within(refusedLine!).getByTestId('trade-result').textContent).toBe('refused');
+    expect(refusedLine?.textContent).not.toContain('order PO-77');
+  });
+
+  it('opens the request, the normalized order and the answer side by side', async () => {
+    open(() => [filled]);
+    const button = (await seen('Webhook hook1 (paper#PA-1) called'))[0] as HTMLElement;
+    fireEvent.click(button);
+    const details = screen.getByTestId('order-call');
+    expect(within(details).getByText('Request')).toBeTruthy();
+    expect(within(details).getByText('Normalized order (sent to the broker)')).toBeTruthy();
+    expect(within(details).getByTestId('order-call-order').textContent).toContain('"type": "market"');
+    expect(within(details).getByText('Response')).toBeTruthy();
+    expect(details.textContent).toContain('(parse 0.4 · store 1.2 · broker 38 ms)');
+  });
+
+  it('filters by result, webhook, broker, symbol and date, and clears the filters', async () => {
+    const { calls } = open((variables) => (Object.keys(variables).length === 0 ? [filled, refused] : [refused]));
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const last = () => calls('ActivityActions').at(-1)?.variables;
+    fireEvent.change(screen.getByLabelText('Result'), { target: { value: 'refused' } });
+    await wait(777);
+    await vi.waitFor(() => expect(last()).toEqual({ result: 'refused' }));
+    fireEvent.change(screen.getByLabelText('Webhook'), { target: { value: 'hk1' } });
+    await wait(777);
+    await vi.waitFor(() => expect(last()).toEqual({ result: 'refused', hookKey: 'hk1' }));
+    fireEvent.change(screen.getByLabelText('Broker'), { target: { value: 'paper' } });
+    fireEvent.change(screen.getByLabelText('Symbol'), { target: { value: 'aapl' } });
+    fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2024-01-31' } });
+    await wait(777);
+    await vi.waitFor(() =>
+      expect(last()).toEqual({
+        result: 'refused',
+        hookKey: 'hk1',
+        providerName: 'paper',
+        symbol: 'aapl',
+        since: new Date(2024, 0, 31).getTime(),
+        createdAtFrom: new Date(2024, 0, 32).getTime(),
+      }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await wait(777);
+    await vi.waitFor(() => expect(last()).toEqual({}));
+    expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('');
+  });
+});

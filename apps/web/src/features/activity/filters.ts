@@ -1,0 +1,44 @@
+import type { ActivityActionsQueryVariables } from '../../gql/graphql.ts';
+
+/** The trade filters of the activity panel (issue #21); '' = any. */
+export interface ActivityFilters {
+  result: string;
+  hookKey: string;
+  providerName: string;
+  symbol: string;
+  /** A local date, yyyy-mm-dd. */
+  date: string;
+}
+
+export const NO_FILTERS: ActivityFilters = { result: '', hookKey: '', providerName: '', symbol: '', date: '' };
+
+/** Results a trade line can have, in the order the filter lists them. */
+export const RESULTS = ['placed', 'filled', 'rejected', 'refused', 'unknown', 'draft'] as const;
+
+export const isFiltered = (filters: ActivityFilters): boolean =>
+  Object.values(filters).some((value) => value.trim() !== '');
+
+/** The local day of a yyyy-mm-dd date, as [start, next day's start) in milliseconds. */
+export function dayRange(date: string): [number, number] | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
+  return [new Date(year, month, day).getTime(), new Date(year, month, day + 1).getTime()];
+}
+
+/** The query variables a search and the filters ask for; paging narrows `createdAtFrom` further. */
+export function queryVariables(search: string, filters: ActivityFilters): ActivityActionsQueryVariables {
+  const variables: ActivityActionsQueryVariables = {};
+  if (search) variables.search = search;
+  if (filters.result) variables.result = filters.result;
+  if (filters.hookKey) variables.hookKey = filters.hookKey;
+  if (filters.providerName) variables.providerName = filters.providerName;
+  const symbol = filters.symbol.trim();
+  if (symbol) variables.symbol = symbol;
+  const day = dayRange(filters.date);
+  if (day) {
+    variables.since = day[0];
+    variables.createdAtFrom = day[1];
+  }
+  return variables;
+}

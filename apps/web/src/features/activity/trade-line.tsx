@@ -1,0 +1,65 @@
+import { formatCount } from '../../lib/format.ts';
+import type { ActionRow } from './use-activity.ts';
+
+export type Trade = NonNullable<ActionRow['trade']>;
+
+/** The result pill's colour per result (issue #21). */
+const TONE: Record<string, string> = {
+  placed: 'primary',
+  filled: 'success',
+  rejected: 'danger',
+  refused: 'warning',
+  unknown: 'secondary',
+  draft: 'info',
+};
+
+export function ResultPill({ result }: { result: string }) {
+  return (
+    <span className={`badge rounded-pill text-bg-${TONE[result] ?? 'secondary'}`} data-testid="trade-result">
+      {result}
+    </span>
+  );
+}
+
+const ms = (value: number | null | undefined) => (value === null || value === undefined ? null : `${value} ms`);
+
+/** "parse 0.4 · store 1.2 · broker 40" of the phases that ran. */
+export function phaseSplit(trade: Trade): string {
+  const parts = (['parse', 'store', 'broker'] as const)
+    .map((phase) => [phase, trade.phases[phase]] as const)
+    .filter(([, value]) => value !== null && value !== undefined)
+    .map(([phase, value]) => `${phase} ${value}`);
+  return parts.join(' · ');
+}
+
+/** What the order was: "buy 2 AAPL market @ 187.5". */
+export function orderText(trade: Trade): string {
+  const parts = [
+    trade.side,
+    trade.quantity === null ? null : formatCount(trade.quantity),
+    trade.symbol,
+    trade.orderType,
+  ];
+  const text = parts.filter((part) => part !== null && part !== '').join(' ');
+  return trade.price === null ? text || '-' : `${text || '-'} @ ${trade.price}`;
+}
+
+/** One Order row's trade line: webhook, order, result, elapsed time with its split, broker order id. */
+export function TradeSummary({ trade }: { trade: Trade }) {
+  const split = phaseSplit(trade);
+  return (
+    <span className="d-flex flex-wrap align-items-center column-gap-2 row-gap-1 small" data-testid="trade-line">
+      <ResultPill result={trade.result} />
+      <span className="fw-semibold">{trade.hookName ?? 'Webhook'}</span>
+      {trade.isTest && <span className="badge text-bg-light border">test</span>}
+      <span className="font-monospace">{orderText(trade)}</span>
+      {trade.elapsedMs !== null && (
+        <span className="text-secondary" title={split ? `${split} ms` : undefined}>
+          {ms(trade.elapsedMs)}
+          {split && <span className="d-none d-lg-inline"> ({split})</span>}
+        </span>
+      )}
+      {trade.brokerOrderId && <span className="text-secondary text-break">order {trade.brokerOrderId}</span>}
+    </span>
+  );
+}
