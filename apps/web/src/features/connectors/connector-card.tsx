@@ -55,6 +55,7 @@ export function ConnectorCard({
         hooks={hooks.filter((hook) => hook.accountId === accountId)}
         onRename={actions.rename}
         onDelete={setDeleting}
+        onChanged={reload}
       />
     ) : error ? (
       <p className="small text-danger mb-0">Cannot load the webhooks.</p>

@@ -12,6 +12,8 @@ export const HooksDocument = graphql(`
       isActive
       isTest
       calledAt
+      rules
+      pausedReason
     }
   }
 `);
@@ -43,5 +45,27 @@ export const HookUpdateDocument = graphql(`
 export const HookDeleteDocument = graphql(`
   mutation HookDelete($key: String!) {
     hookDelete(key: $key)
+  }
+`);
+
+/** Replaces a hook's risk-control settings (docs/RISK-CONTROLS.md); invalid ones are refused whole. */
+export const HookRulesDocument = graphql(`
+  mutation HookRules($key: String!, $rules: String!) {
+    hookUpdate(key: $key, rules: $rules) {
+      key
+      rules
+    }
+  }
+`);
+
+export const HooksPauseDocument = graphql(`
+  mutation HooksPause($reason: String!) {
+    hooksPause(reason: $reason)
+  }
+`);
+
+export const HooksResumeDocument = graphql(`
+  mutation HooksResume {
+    hooksResume
   }
 `);

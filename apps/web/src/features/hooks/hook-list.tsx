@@ -6,10 +6,13 @@ export function HookList({
   hooks,
   onRename,
   onDelete,
+  onChanged,
 }: {
   hooks: readonly HookItem[];
   onRename: (hook: HookItem, name: string) => Promise<string | null>;
   onDelete: (hook: HookItem) => void;
+  /** A hook's settings were saved. */
+  onChanged?: () => void;
 }) {
   if (hooks.length === 0) {
     return <p className="small text-secondary mb-0">No webhooks yet: create one to send alerts to this account.</p>;
@@ -17,7 +20,7 @@ export function HookList({
   return (
     <ul className="list-group list-group-flush" aria-label="Webhooks">
       {hooks.map((hook) => (
-        <HookRow key={hook.key} hook={hook} onRename={onRename} onDelete={onDelete} />
+        <HookRow key={hook.key} hook={hook} onRename={onRename} onDelete={onDelete} onChanged={onChanged} />
       ))}
     </ul>
   );

@@ -4,19 +4,27 @@ import { CopyButton } from '../../components/copy-button.tsx';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import type { HookItem } from './hook-model.ts';
+import { HookRulesForm } from './hook-rules-form.tsx';
 
-/** One webhook: name (renamable), URL with copy, test and state badges, last call, delete. */
+/**
+ * One webhook: name (renamable), URL with copy, test and state badges, last call, its risk
+ * controls (settings), delete.
+ */
 export function HookRow({
   hook,
   onRename,
   onDelete,
+  onChanged,
 }: {
   hook: HookItem;
   onRename: (hook: HookItem, name: string) => Promise<string | null>;
   onDelete: (hook: HookItem) => void;
+  onChanged?: () => void;
 }) {
   const id = useId();
   const [editing, setEditing] = useState(false);
+  const [settings, setSettings] = useState(false);
+  const controlled = hook.rules !== '{}';
   const calledAt = hook.calledAt ? new Date(hook.calledAt) : null;
   return (
     <li className="list-group-item px-0 py-3" aria-labelledby={`${id}-name`}>
@@ -48,7 +56,22 @@ export function HookRow({
             <span className={`badge ${hook.isActive ? 'text-bg-success' : 'text-bg-secondary'}`}>
               {hook.isActive ? 'active' : 'deactivated'}
             </span>
+            {hook.pausedReason !== null && (
+              <span className="badge text-bg-warning" title={`Paused: ${hook.pausedReason}`}>
+                paused
+              </span>
+            )}
+            {controlled && <span className="badge text-bg-light border">risk controls</span>}
             <span className="ms-auto d-flex gap-1">
+              <button
+                type="button"
+                className="btn btn-sm btn-link"
+                onClick={() => setSettings((open) => !open)}
+                aria-expanded={settings}
+                aria-label={`Risk controls of webhook ${hook.name}`}
+              >
+                Risk controls
+              </button>
               <button
                 type="button"
                 className="btn btn-sm btn-link"
@@ -85,7 +108,9 @@ export function HookRow({
       <div className="small text-secondary">
         Last call: {calledAt ? <time dateTime={calledAt.toISOString()}>{formatDateTime(calledAt)}</time> : 'never'}
         {!hook.isActive && ' · Deactivated after the account was disconnected or after repeated invalid requests.'}
+        {hook.pausedReason !== null && ` · Paused: ${hook.pausedReason}`}
       </div>
+      {settings && <HookRulesForm hook={hook} onSaved={() => onChanged?.()} onClose={() => setSettings(false)} />}
     </li>
   );
 }
