@@ -121,6 +121,19 @@ describe('normalizeOrder against a provider reference', () => {
       'Alpaca: class: fund is not supported; use stock, crypto',
     ],
     [
+      'a class the provider refuses, with its reason',
+      { symbol: 'AAPL', class: 'stock', action: 'buy', quantity: 1 },
+      {
+        ...cryptoExchange,
+        reference: {
+          ...cryptoExchange.reference,
+          class: { values: ['crypto'], unsupported: { stock: 'no stock API' } },
+        },
+      },
+      'class',
+      'Kraken: class: stock is not supported (no stock API); use crypto',
+    ],
+    [
       'an explicit duration the provider lacks',
       { symbol: 'BTCUSD', action: 'buy', quantity: 1, duration: 'day' },
       cryptoExchange,

@@ -125,6 +125,11 @@ export function exampleBody(example: OrderExample, provider?: Provider): Record<
     body.symbol = symbol;
     body.action = firstActionFor(provider?.reference.symbol?.examplesClass?.[0] ?? 'stock');
     if ('limit_price' in body) body.limit_price = examplePrice('limit_price', provider);
+    // The exits at the provider's own levels, so they sit on the right sides of its limit price.
+    for (const exit of ['take_profit_price', 'stop_loss_price'] as const) {
+      const level = provider?.reference[exit]?.examples?.[0];
+      if (exit in body && level !== undefined) body[exit] = level;
+    }
   }
   return body;
 }
