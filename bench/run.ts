@@ -9,21 +9,26 @@
 // bench/results/latest.{json,md}. BENCH_SECONDS shortens or lengthens each phase (default 8).
 // BENCH_RATES=500,max: only these load phases (none: bursts only). BENCH_RESTING=0,1000,10000:
 // the live hook's phases again with that many resting limit orders at the paper broker.
+// BENCH_NOTIFY=1: with notification settings (a webhook and an email, all events).
+// BENCH_INSTANCES=2: then the test and live hooks at saturation on two servers sharing the first
+// one's database, the connections split evenly (lib/two-instances.ts).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { removeDataDir, startLiveServer } from '../apps/server/test/faults/live-server.ts';
+import { type LiveServer, removeDataDir, startLiveServer } from '../apps/server/test/faults/live-server.ts';
 import { createTrader } from '../apps/server/test/faults/trader.ts';
 import { postmasterPid } from '../apps/server/test/server-process.ts';
 import { startSmtpSink } from '../apps/server/test/smtp-sink.ts';
 import { type FirstLoad, measureFirstLoad } from './lib/first-load.ts';
 import { type BurstResult, type PhaseResult, runBurst, runSaturation } from './lib/load.ts';
 import { loadAverage, machine } from './lib/machine.ts';
+import { listenToNotifications, type NotificationReceiver } from './lib/notify.ts';
 import { runPaced } from './lib/paced.ts';
 import { type ProcStats, sampleProcesses } from './lib/proc-stats.ts';
 import { renderMarkdown } from './lib/report.ts';
 import { restUpTo } from './lib/resting.ts';
 import { type Timings, takeTimings } from './lib/timings.ts';
+import { runSaturationOnBoth, startSecondInstance } from './lib/two-instances.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RATES = (process.env.BENCH_RATES ?? '100,500,1000,max')
@@ -33,6 +38,11 @@ const RATES = (process.env.BENCH_RATES ?? '100,500,1000,max')
 const CONNECTIONS = 50;
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const BURST_CONNECTIONS = 1_000;
+/** BENCH_NOTIFY=1: the trader has a webhook and an email setting for all events (lib/notify.ts). */
+const NOTIFY = process.env.BENCH_NOTIFY === '1';
+const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
+/** Every instance opens the connector's secrets with the same key. */
+const SECRETS_KEY = Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))).toString('base64');
 const RESULTS = path.join(import.meta.dirname, 'results');
 /** BENCH_TARGETS=test,live: only these targets (while working on one; the report is partial). */
 const ONLY = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
@@ -50,6 +60,8 @@ export interface PhaseRecord {
   rate: number | 'max';
   /** Open orders at the paper broker during a live phase (BENCH_RESTING). */
   resting?: number;
+  /** Servers sharing the load and one database (BENCH_INSTANCES). */
+  instances?: number;
   load: PhaseResult;
   proc: ProcStats;
   timings: Timings | null;
@@ -117,6 +129,41 @@ async function startBare(): Promise<{ child: ChildProcess; url: string }> {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+/** The hooks at saturation on two servers sharing one database (BENCH_INSTANCES=2). */
+async function runTwoInstances(
+  server: LiveServer,
+  targets: Array<{ target: Target; path: string; pid: number }>,
+  phases: PhaseRecord[],
+  smtpUrl: string,
+): Promise<void> {
+  const second = await startSecondInstance(server, { SMTP_URL: smtpUrl, SECRETS_KEY });
+  try {
+    for (const t of targets.filter((target) => target.target !== 'bare')) {
+      const urls: [string, string] = [server.url, second.url];
+      await runPaced({ url: second.url, path: t.path, rate: 200, seconds: 2, connections: 10, body });
+      const proc = sampleProcesses(t.pid, postmasterPid(server.dataDir) ?? undefined);
+      const phase = { url: server.url, path: t.path, seconds: SECONDS, connections: CONNECTIONS, body };
+      const load = await runSaturationOnBoth(urls, phase);
+      const record: PhaseRecord = {
+        target: t.target,
+        rate: 'max',
+        instances: 2,
+        load,
+        proc: proc.stop(),
+        timings: null,
+        loadAverage: loadAverage(),
+      };
+      phases.push(record);
+      console.log(
+        `${t.target} on 2 instances @ max: ${load.throughput}/s p50 ${load.p50Ms} p99 ${load.p99Ms} ms ${JSON.stringify(load.statusCounts)}`,
+      );
+    }
+  } finally {
+    await second.stop();
+    await removeDataDir(second.dataDir);
+  }
+}
+
 async function main() {
   const started = Date.now();
   const loadAverageBefore = loadAverage();
@@ -130,6 +177,8 @@ async function main() {
   const profile = process.env.BENCH_PROFILE;
   const server = await startLiveServer({
     SMTP_URL: smtp.url,
+    SECRETS_KEY,
+    ...(NOTIFY ? { ALLOW_PRIVATE_WEBHOOKS: 'true' } : {}),
     ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profile)}` } : {}),
   });
   console.log(`server started: RSS ${sampleProcesses(server.pid).stop().serverRssMb} MB`);
@@ -137,6 +186,7 @@ async function main() {
   const phases: PhaseRecord[] = [];
   const bursts: BurstRecord[] = [];
   let firstLoad: FirstLoad | null = null;
+  let notifications: NotificationReceiver | undefined;
   try {
     // BENCH_FIRST_LOAD=0 skips it (no Chromium).
     if (process.env.BENCH_FIRST_LOAD !== '0') {
@@ -157,6 +207,7 @@ async function main() {
       await server.sql().query(`select pg_notify('hook_changed', k) from unnest($1::text[]) k`, [[live, test]]);
       console.log(`risk controls on both hooks: ${JSON.stringify(BENCH_RULES)}`);
     }
+    notifications = NOTIFY ? await listenToNotifications(server.url, trader) : undefined;
     const pgPid = postmasterPid(server.dataDir) ?? undefined;
     const all: Array<{ target: Target; url: string; path: string; pid: number; timed: boolean }> = [
       { target: 'bare', url: bare.url, path: '/hook/x', pid: bare.child.pid ?? 0, timed: false },
@@ -195,6 +246,7 @@ async function main() {
         }
       }
     }
+    if (INSTANCES === 2) await runTwoInstances(server, targets, phases, smtp.url);
     for (const t of BURST > 0 ? targets : []) {
       if (t.timed) await takeTimings(server.url);
       const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
@@ -212,7 +264,9 @@ async function main() {
       // Let the live burst's background broker calls finish before the next one.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
+    if (notifications) console.log(`notifications: ${notifications.received()} webhooks received`);
   } finally {
+    await notifications?.close();
     bare.child.kill('SIGTERM');
     await server.stop();
     await smtp.close();

@@ -13,7 +13,7 @@ const statuses = (counts: Record<string, number>) =>
 function phaseRow(p: PhaseRecord, bare: PhaseRecord | undefined): string {
   const ratio = bare && bare.load.p50Ms > 0 ? (p.load.p50Ms / bare.load.p50Ms).toFixed(1) : '–';
   const own = p.timings ? `${us(p.timings.own.p50Us)} / ${us(p.timings.own.p99Us)}` : '–';
-  return `| ${p.target}${p.resting !== undefined ? ` (${p.resting} resting)` : ''} | ${p.rate} | ${p.load.throughput} | ${ms(p.load.p50Ms)} | ${ms(p.load.p90Ms)} | ${ms(p.load.p99Ms)} | ${ms(p.load.maxMs)} | ${statuses(p.load.statusCounts)}${p.load.errors ? ` err×${p.load.errors}` : ''} | ${ratio} | ${own} | ${p.proc.serverCpuPct} | ${p.proc.postgresCpuPct} | ${p.proc.serverRssPeakMb} | ${p.loadAverage[0]} |`;
+  return `| ${p.target}${p.instances ? ` on ${p.instances} instances` : ''}${p.resting !== undefined ? ` (${p.resting} resting)` : ''} | ${p.rate} | ${p.load.throughput} | ${ms(p.load.p50Ms)} | ${ms(p.load.p90Ms)} | ${ms(p.load.p99Ms)} | ${ms(p.load.maxMs)} | ${statuses(p.load.statusCounts)}${p.load.errors ? ` err×${p.load.errors}` : ''} | ${ratio} | ${own} | ${p.proc.serverCpuPct} | ${p.proc.postgresCpuPct} | ${p.proc.serverRssPeakMb} | ${p.loadAverage[0]} |`;
 }
 
 interface BudgetLine {

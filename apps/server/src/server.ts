@@ -62,7 +62,7 @@ export async function startServer(
       log,
       brokers: createBrokers(config, db),
       secretsKey: loadSecretsKey(config.SECRETS_KEY, config.DATA_DIR),
-      identity: createIdentity(config, log),
+      identity: createIdentity(config, log, pool),
       counters: new ServerCounters(),
     };
     const app = await buildApp(services, { authenticate, webApp: options.webApp });

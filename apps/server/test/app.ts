@@ -59,7 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     log,
     brokers: createBrokers(config, database.db, options.brokers),
     secretsKey: Buffer.alloc(32, 7),
-    identity: createIdentity(config, log),
+    identity: createIdentity(config, log, database.db.$client),
     counters: new ServerCounters(),
   };
   const app = await buildApp(services, {

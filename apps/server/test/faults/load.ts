@@ -42,6 +42,8 @@ export interface LoadOptions {
   maxMs: number;
   maxRequests: number;
   body(n: number): Record<string, unknown>;
+  /** Where request n goes, all at once (default: `url`): a sender retrying on another instance. */
+  urls?(n: number): string[];
 }
 
 export interface Load {
@@ -69,12 +71,14 @@ export function startLoad(options: LoadOptions): Load {
   const worker = async () => {
     while (!stopped && Date.now() < until && next < options.maxRequests) {
       const n = next++;
-      try {
-        replies.push({ ...(await post(options.url, options.shortKey, options.body(n))), n });
-      } catch {
-        load.failures++;
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      const sent = await Promise.allSettled(
+        (options.urls?.(n) ?? [options.url]).map((url) => post(url, options.shortKey, options.body(n))),
+      );
+      for (const result of sent) {
+        if (result.status === 'fulfilled') replies.push({ ...result.value, n });
+        else load.failures++;
       }
+      if (sent.some((result) => result.status === 'rejected')) await new Promise((r) => setTimeout(r, 20));
     }
   };
   load.done = Promise.all(Array.from({ length: options.workers }, worker)).then(() => undefined);

@@ -9,6 +9,7 @@ export * from './hooks.ts';
 export * from './notifications.ts';
 export * from './oidc.ts';
 export * from './paper.ts';
+export * from './rate-limits.ts';
 export * from './recovery-codes.ts';
 export * from './sessions.ts';
 export * from './signals.ts';

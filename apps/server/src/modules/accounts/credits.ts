@@ -9,6 +9,11 @@
 // lapses) and sets `recurringPeriodEnd`. A signal spends `recurringCredits` first, then
 // `credits`. `balance` = `credits + recurringCredits` (the database enforces it).
 //
+// Notifications: a change that takes the balance into the web app's low-credit warning (at most
+// 20 % of the last grant, creditsAlert of @router/shared) or to 0 emits credits.low /
+// credits.exhausted in the same statement (db/repositories/credit-events.sql.ts; the hook's
+// store statement uses the same rule).
+//
 // Signatures (tx: a Drizzle transaction, `services.db.transaction(async (tx) => …)`):
 //
 //   grantCredits(tx, userId, credits, cause, reference?) → LedgerEntry | null

@@ -121,13 +121,14 @@ describe('admin proxy (X-User)', () => {
 describe('rate limits', () => {
   it('limits sign-in per address and email, and the estimate per address', async () => {
     const { limiter } = t.services.identity;
-    for (let i = 0; i < RULES.signin.limit; i++) limiter.take('signin:127.0.0.1:alice@example.test', RULES.signin);
+    for (let i = 0; i < RULES.signin.limit; i++)
+      await limiter.take('signin:127.0.0.1:alice@example.test', RULES.signin);
     const signin = await gql(t.app, SIGNIN, {
       type: 'password',
       credentials: { email: 'alice@example.test', password: STRONG_PASSWORD },
     });
     expect(signin.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
-    for (let i = 0; i < RULES.estimate.limit; i++) limiter.take('estimate:127.0.0.1', RULES.estimate);
+    for (let i = 0; i < RULES.estimate.limit; i++) await limiter.take('estimate:127.0.0.1', RULES.estimate);
     const estimate = await gql(t.app, 'mutation { authPasswordEstimate(password: "abcd") }');
     expect(estimate.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
   });

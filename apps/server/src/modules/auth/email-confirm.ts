@@ -13,7 +13,7 @@ export const CONFIRM_LINK_INVALID = 'This confirmation link is expired or incorr
 
 export async function confirmEmail(caller: Caller, token: string): Promise<SigninResult> {
   const { services, ip } = caller;
-  if (!services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink)) throw rateLimited();
+  if (!(await services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink))) throw rateLimited();
   const invalid = () => new AppError('VALIDATION', CONFIRM_LINK_INVALID, { field: 'token' });
   if (!token || token.length > 200) throw invalid();
   const row = await findUsableEmailToken(services.db, hashToken(token), ['email_confirm', 'email_change']);

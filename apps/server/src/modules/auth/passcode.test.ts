@@ -3,6 +3,7 @@ import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { RULES } from './rate-limit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -102,7 +103,7 @@ describe('second factor', () => {
     // The factor can be turned off only with a valid code (here refused while limited).
     const off = await gql(t.app, UPDATE, { secret: '', passcode: totpOf(secret)(1) }, bearer(token));
     expect(off.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
-    t.services.identity.limiter.reset(`passcode:${(await userId(email)) ?? 0}`);
+    await t.services.identity.limiter.reset(`passcode:${(await userId(email)) ?? 0}`, RULES.passcodeFailures);
     const offNow = await gql(t.app, UPDATE, { secret: '', passcode: '' }, bearer(token));
     expect(offNow.errors?.[0]?.message).toBe('The verification code is not valid');
   });

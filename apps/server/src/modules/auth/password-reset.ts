@@ -21,10 +21,11 @@ export const RESET_LINK_INVALID = 'This password reset link is expired or was al
 export async function requestPasswordReset(caller: Caller, input: { email: string }): Promise<boolean> {
   const { services, ip } = caller;
   const { email } = parseInput(passwordResetRequestSchema, input);
-  if (!services.identity.limiter.take(`reset-request:${ip}`, RULES.resetRequestIp)) throw rateLimited();
+  if (!(await services.identity.limiter.take(`reset-request:${ip}`, RULES.resetRequestIp))) throw rateLimited();
   // Whether the email exists decides only what happens after the answer.
   services.identity.background(async () => {
-    if (!services.identity.limiter.take(`reset-request:${email.toLowerCase()}`, RULES.resetRequestEmail)) return;
+    if (!(await services.identity.limiter.take(`reset-request:${email.toLowerCase()}`, RULES.resetRequestEmail)))
+      return;
     const user = await findUserByEmail(services.db, email);
     if (!user) return;
     await sendPasswordReset(services, user);
@@ -42,7 +43,7 @@ export interface PasswordResetInput {
 
 export async function resetPassword(caller: Caller, input: PasswordResetInput): Promise<boolean> {
   const { services, ip } = caller;
-  if (!services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink)) throw rateLimited();
+  if (!(await services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink))) throw rateLimited();
   const { token, password, passcode } = parseInput(passwordResetSchema, { ...input, passcode: input.passcode ?? '' });
   const row = await findUsableEmailToken(services.db, hashToken(token), ['password_reset']);
   const user = row && (await findUserById(services.db, row.userId));
@@ -69,8 +70,8 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
 }
 
 /** `authPasswordEstimate`: zxcvbn guesses_log10, rate limited per address. */
-export function passwordEstimate(caller: Caller, password: string): Promise<number> {
-  if (!caller.services.identity.limiter.take(`estimate:${caller.ip}`, RULES.estimate)) throw rateLimited();
+export async function passwordEstimate(caller: Caller, password: string): Promise<number> {
+  if (!(await caller.services.identity.limiter.take(`estimate:${caller.ip}`, RULES.estimate))) throw rateLimited();
   if (password.length > PASSWORD_MAX)
     throw new AppError('VALIDATION', `At most ${PASSWORD_MAX} characters`, { field: 'password' });
   return estimatePassword(password);

@@ -1,18 +1,74 @@
-import { describe, expect, it } from 'vitest';
+// The identity rate limits, counted in PostgreSQL: a sliding window over two fixed ones, one
+// limit for every instance on the database, keys stored hashed.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/postgres.ts';
 import { RateLimiter } from './rate-limit.ts';
 
-describe('RateLimiter (sliding window)', () => {
-  it('allows the limit within the window, then frees up as hits age out', () => {
-    let now = 0;
-    const limiter = new RateLimiter(() => now);
+let database: TestDatabase;
+let second: pg.Pool;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  second = new pg.Pool({ connectionString: database.url, max: 4 });
+});
+afterAll(async () => {
+  await second.end();
+  await database.drop();
+});
+
+describe('RateLimiter (shared, sliding window)', () => {
+  it('allows the limit within the window, then frees up as hits age out', async () => {
+    let now = 1_000_000;
+    const limiter = new RateLimiter(database.db.$client, () => now);
     const rule = { limit: 3, windowMs: 1000 };
-    expect([1, 2, 3, 4].map(() => limiter.take('k', rule))).toEqual([true, true, true, false]);
-    expect(limiter.take('other', rule)).toBe(true);
-    now = 500;
-    expect(limiter.allows('k', rule)).toBe(false);
-    now = 1001;
-    expect(limiter.take('k', rule)).toBe(true);
-    limiter.reset('k');
-    expect(limiter.allows('k', { limit: 1, windowMs: 1000 })).toBe(true);
+    const taken = [];
+    for (let i = 0; i < 4; i++) taken.push(await limiter.take('k', rule));
+    expect(taken).toEqual([true, true, true, false]);
+    expect(await limiter.take('other', rule)).toBe(true);
+    now += 500;
+    expect(await limiter.allows('k', rule)).toBe(false);
+    // Half of the previous window is still covered: 3 × 0.5 = 1.5 hits, so one more fits.
+    now += 1000;
+    expect(await limiter.take('k', rule)).toBe(true);
+    expect(await limiter.take('k', rule)).toBe(false);
+    now += 2000;
+    expect(await limiter.take('k', rule)).toBe(true);
+    await limiter.reset('k', rule);
+    expect(await limiter.allows('k', { limit: 1, windowMs: 1000 })).toBe(true);
+  });
+
+  it('counts failures after the fact and forgets them on reset', async () => {
+    const limiter = new RateLimiter(database.db.$client, () => 5_000_000);
+    const rule = { limit: 2, windowMs: 60_000 };
+    await limiter.add('failures', rule);
+    expect(await limiter.allows('failures', rule)).toBe(true);
+    await limiter.add('failures', rule);
+    expect(await limiter.allows('failures', rule)).toBe(false);
+    await limiter.reset('failures', rule);
+    expect(await limiter.allows('failures', rule)).toBe(true);
+  });
+
+  it('is one limit for two instances taking at once, and stores no key in clear', async () => {
+    const rule = { limit: 10, windowMs: 60_000 };
+    const a = new RateLimiter(database.db.$client);
+    const b = new RateLimiter(second);
+    const key = 'signin:203.0.113.9:someone@example.com';
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).take(key, rule)));
+    expect(results.filter(Boolean)).toHaveLength(10);
+    const rows = await second.query<{ key: string }>('select key from rate_limits');
+    expect(rows.rows.some((row) => row.key.includes('example.com') || row.key.includes('203.0.113'))).toBe(false);
+  });
+
+  it('sweeps counters that can no longer count', async () => {
+    let now = 9_000_000_000;
+    const limiter = new RateLimiter(database.db.$client, () => now);
+    await limiter.take('old', { limit: 5, windowMs: 1000 });
+    now += 11 * 60_000;
+    await limiter.take('new', { limit: 5, windowMs: 1000 });
+    const left = await second.query<{ n: string }>(
+      'select count(*)::text as n from rate_limits where expires_at < $1',
+      [new Date(now)],
+    );
+    expect(left.rows[0]?.n).toBe('0');
   });
 });

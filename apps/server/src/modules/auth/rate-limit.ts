@@ -1,5 +1,16 @@
-// In-memory sliding-window rate limiter. Per process: with N instances behind a load balancer a
-// client gets up to N times the limit (documented in the README); good enough against guessing.
+// Sliding-window rate limits of the identity operations, counted in PostgreSQL (rate_limits) so
+// that every instance behind a load balancer counts one limit together. Keys (addresses,
+// emails) are stored hashed.
+import { createHash } from 'node:crypto';
+import {
+  addRateHit,
+  countRateHits,
+  resetRateHits,
+  sweepRateHits,
+  takeRateHit,
+  type Window,
+} from '../../db/repositories/rate-limits.repository.ts';
+import type { Queryable } from '../../db/repositories/signals.repository.ts';
 
 export interface Rule {
   limit: number;
@@ -19,61 +30,56 @@ export const RULES = {
   confirmationResend: { limit: 1, windowMs: 5 * 60_000 },
 } as const satisfies Record<string, Rule>;
 
-const MAX_KEYS = 50_000;
-const LONGEST_WINDOW_MS = Math.max(...Object.values(RULES).map((r) => r.windowMs));
+/** How often expired counters are removed, by whichever instance gets there. */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 export class RateLimiter {
-  readonly #hits = new Map<string, number[]>();
+  readonly #db: Queryable;
   readonly #now: () => number;
+  #sweptAt = 0;
 
-  constructor(now: () => number = Date.now) {
+  constructor(db: Queryable, now: () => number = Date.now) {
+    this.#db = db;
     this.#now = now;
   }
 
   /** Counts one hit; false (and not counted) when the key is already at its limit. */
-  take(key: string, rule: Rule): boolean {
-    if (!this.allows(key, rule)) return false;
-    this.add(key);
-    return true;
+  async take(key: string, rule: Rule): Promise<boolean> {
+    const taken = await takeRateHit(this.#db, this.#window(key, rule), rule.limit);
+    await this.#sweep();
+    return taken;
   }
 
   /** Whether one more hit fits, without counting it. */
-  allows(key: string, rule: Rule): boolean {
-    const since = this.#now() - rule.windowMs;
-    const hits = this.#hits.get(key);
-    if (!hits) return true;
-    let recent = 0;
-    for (const at of hits) if (at > since) recent++;
-    return recent < rule.limit;
+  async allows(key: string, rule: Rule): Promise<boolean> {
+    return (await countRateHits(this.#db, this.#window(key, rule))) + 1 <= rule.limit;
   }
 
   /** Counts a hit without checking (failures counted after the fact). */
-  add(key: string): void {
-    const now = this.#now();
-    const hits = this.#hits.get(key) ?? [];
-    hits.push(now);
-    // Keep only what the longest window can still see, and bound the memory.
-    while (hits.length > 0 && (hits[0] as number) <= now - LONGEST_WINDOW_MS) hits.shift();
-    if (hits.length > 200) hits.splice(0, hits.length - 200);
-    this.#hits.delete(key);
-    this.#hits.set(key, hits);
-    if (this.#hits.size > MAX_KEYS) this.#sweep(now);
+  async add(key: string, rule: Rule): Promise<void> {
+    await addRateHit(this.#db, this.#window(key, rule));
   }
 
   /** Forgets a key (a successful second factor clears its failures). */
-  reset(key: string): void {
-    this.#hits.delete(key);
+  async reset(key: string, rule: Rule): Promise<void> {
+    await resetRateHits(this.#db, this.#window(key, rule).key);
   }
 
-  #sweep(now: number): void {
-    for (const [key, hits] of this.#hits) {
-      const last = hits[hits.length - 1];
-      if (last === undefined || last <= now - LONGEST_WINDOW_MS) this.#hits.delete(key);
-    }
-    // Still full: drop the least recently hit keys (Map keeps insertion order).
-    for (const key of this.#hits.keys()) {
-      if (this.#hits.size <= MAX_KEYS * 0.9) break;
-      this.#hits.delete(key);
-    }
+  #window(key: string, rule: Rule): Window {
+    const now = this.#now();
+    const bucket = Math.floor(now / rule.windowMs);
+    return {
+      key: createHash('sha256').update(`${rule.windowMs}:${key}`).digest('base64url'),
+      bucket,
+      previousWeight: 1 - (now - bucket * rule.windowMs) / rule.windowMs,
+      expiresAt: new Date((bucket + 2) * rule.windowMs),
+    };
+  }
+
+  async #sweep(): Promise<void> {
+    const now = this.#now();
+    if (now - this.#sweptAt < SWEEP_EVERY_MS) return;
+    this.#sweptAt = now;
+    await sweepRateHits(this.#db, new Date(now));
   }
 }

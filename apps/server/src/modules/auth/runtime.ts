@@ -3,6 +3,7 @@
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
+import type { Queryable } from '../../db/repositories/signals.repository.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { SessionCache } from './session-cache.ts';
@@ -21,11 +22,11 @@ export interface Identity {
   settled(): Promise<void>;
 }
 
-export function createIdentity(config: Config, log: Logger): Identity {
+export function createIdentity(config: Config, log: Logger, db: Queryable): Identity {
   const keySets = new Map<SocialIssuer, JWTVerifyGetKey>();
   const pending = new Set<Promise<void>>();
   return {
-    limiter: new RateLimiter(),
+    limiter: new RateLimiter(db),
     sessions: new SessionCache(),
     mailer: createMailer(config, log),
     jwks(issuer) {

@@ -13,14 +13,14 @@ import { spendRecoveryCode } from './recovery-codes.ts';
 export async function verifyRecoveryCode(services: Services, user: UserRow, code: string): Promise<void> {
   const { limiter } = services.identity;
   const key = `passcode:${user.id}`;
-  if (!limiter.allows(key, RULES.passcodeFailures)) {
+  if (!(await limiter.allows(key, RULES.passcodeFailures))) {
     throw rateLimited('Too many wrong verification codes, please wait a few minutes');
   }
   if (!user.passcodeActiveAt || !isRecoveryCode(code) || !(await spendRecoveryCode(services, user.id, code))) {
-    limiter.add(key);
+    await limiter.add(key, RULES.passcodeFailures);
     throw new AppError('VALIDATION', SECURITY_MESSAGES.recoveryCodeInvalid, { field: 'code' });
   }
-  limiter.reset(key);
+  await limiter.reset(key, RULES.passcodeFailures);
 }
 
 /** A recovery code (12 letters and digits) is spent as one; anything else is an authenticator code. */

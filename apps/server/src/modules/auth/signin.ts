@@ -46,8 +46,8 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
   const { email, password } = parseInput(signinSchema, credentials, 'credentials');
   const { limiter } = services.identity;
   if (
-    !limiter.take(`signin:${ip}:${email.toLowerCase()}`, RULES.signin) ||
-    !limiter.take(`signin:${ip}`, RULES.signinIp)
+    !(await limiter.take(`signin:${ip}:${email.toLowerCase()}`, RULES.signin)) ||
+    !(await limiter.take(`signin:${ip}`, RULES.signinIp))
   ) {
     throw rateLimited('Too many sign-in attempts, please wait a minute and try again');
   }
@@ -58,7 +58,7 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
   }
   if (!user.emailConfirmedAt) {
     // Only someone who knows the password learns this; a new link goes out at most every 5 minutes.
-    if (limiter.take(`confirmation:${user.id}`, RULES.confirmationResend)) await sendConfirmation(services, user);
+    if (await limiter.take(`confirmation:${user.id}`, RULES.confirmationResend)) await sendConfirmation(services, user);
     throw new AppError('FORBIDDEN', CONFIRM_FIRST);
   }
   return completeSignin(services, user, ip, { method: 'password' });
@@ -66,7 +66,7 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
 
 async function socialSignin(caller: Caller, credentials: unknown, metadata: unknown): Promise<SigninResult> {
   const { services, ip } = caller;
-  if (!services.identity.limiter.take(`signin:${ip}`, RULES.signinIp)) throw rateLimited();
+  if (!(await services.identity.limiter.take(`signin:${ip}`, RULES.signinIp))) throw rateLimited();
   const { issuer, token } = parseInput(socialCredentialsSchema, credentials, 'credentials');
   if (issuer === 'id') return oneTimeSignin(caller, token);
   const identity = await verifySocialToken(services, issuer, token);

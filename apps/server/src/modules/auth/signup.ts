@@ -57,7 +57,7 @@ export function createWithCredits(services: Services, user: NewUser): Promise<Us
 
 export async function signup(caller: Caller, input: SignupInput): Promise<UserRow> {
   const { services, ip } = caller;
-  if (!services.identity.limiter.take(`signup:${ip}`, RULES.signup)) throw rateLimited();
+  if (!(await services.identity.limiter.take(`signup:${ip}`, RULES.signup))) throw rateLimited();
   const firstName = parseInput(nameSchema, input.firstName ?? undefined, 'firstName') ?? null;
   const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
   if (input.type === 'token') {

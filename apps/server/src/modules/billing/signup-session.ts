@@ -74,7 +74,7 @@ async function openSession(stripe: StripeClient, row: PaymentSessionRow | undefi
 
 export async function createSignupPaymentSession(caller: Caller, input: SignupSessionInput): Promise<SignupSession> {
   const { services } = caller;
-  if (!services.identity.limiter.take(`signup-payment:${caller.ip}`, RULES.signup)) throw rateLimited();
+  if (!(await services.identity.limiter.take(`signup-payment:${caller.ip}`, RULES.signup))) throw rateLimited();
   const stripe = await stripeClient(services);
   const email = parseInput(emailSchema, input.email, 'email');
   if (!isStripePriceId(input.stripePriceId)) {

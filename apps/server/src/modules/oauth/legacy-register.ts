@@ -35,7 +35,7 @@ export async function legacyRegister(
   ip: string,
   body: unknown,
 ): Promise<{ token: string }> {
-  if (!services.identity.limiter.take(`signup:${ip}`, RULES.signup)) throw rateLimited();
+  if (!(await services.identity.limiter.take(`signup:${ip}`, RULES.signup))) throw rateLimited();
   const input = parseInput(legacyRegisterSchema, body);
   const interaction = await liveInteraction(services, raw, input.uid, input.client_id);
   const hint = interaction.params.login_hint;

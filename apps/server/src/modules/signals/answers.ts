@@ -26,6 +26,8 @@ export const CONNECTOR_INACTIVE = refusal(
   'Broker connection is deactivated: reconnect it in Brokers & Webhooks',
 );
 
+export const HOOK_INACTIVE = 'Webhook is deactivated';
+
 /** A risk control refused the signal: the answer names it (`rule`), and so does its activity entry. */
 export function ruleRefused(rule: string, message: string): Answer {
   const answer =
@@ -39,7 +41,7 @@ export function hooksPaused(reason: string): Answer {
 }
 
 export function hookInactive(reason: string | null): Answer {
-  return refusal(400, 'ExecutionError', `Webhook is deactivated${reason ? `: ${reason}` : ''}`);
+  return refusal(400, 'ExecutionError', `${HOOK_INACTIVE}${reason ? `: ${reason}` : ''}`);
 }
 
 /** 201 with the broker's order response; `id` falls back to our signal id. */

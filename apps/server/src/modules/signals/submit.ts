@@ -23,6 +23,7 @@ import {
 import { startFanOut } from './fan-out.ts';
 import { countInvalid } from './invalid-requests.ts';
 import { STORED, transition } from './lifecycle.ts';
+import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
 import { countSignal, rulesBefore } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
@@ -118,13 +119,13 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   try {
     stored = await accept(rt, signal);
   } catch (error) {
-    giveBack(rt, count);
+    await giveBack(rt, count);
     if (isUnstorableInput(error)) return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request);
     rt.services.log.error({ err: error }, 'signal not stored');
     return { answer: UNAVAILABLE, waitedUs: 0 };
   }
   if ('noCredit' in stored) {
-    giveBack(rt, count);
+    await giveBack(rt, count);
     return refuse(rt, input, NO_SIGNALS_LEFT, request);
   }
   rt.timings.record('store', storeStart);
@@ -132,7 +133,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
   const { owner } = stored;
   // A repeat places nothing: it does not count against the hook's order limits.
-  if (owner !== signal.id) giveBack(rt, count);
+  if (owner !== signal.id) await giveBack(rt, count);
   else p.afterStore?.(signal);
   if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner);
   const waitStart = process.hrtime.bigint();
@@ -149,8 +150,9 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
 }
 
 /** A count taken for maxOrdersPer* goes back when the signal was not stored as a new one. */
-function giveBack(rt: SignalRuntime, count: TakenCount | undefined): void {
-  void count?.release().catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
+// Awaited (only hooks with such a limit, and only then): the next signal must see it given back.
+async function giveBack(rt: SignalRuntime, count: TakenCount | undefined): Promise<void> {
+  await count?.release().catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
 }
 
 /** received → accepted: stored with its key and credit (batched). A repeat or no credit is no move. */
@@ -176,10 +178,14 @@ async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
 
 /**
  * received → refused: nothing stored. With the body read (`request`), the call gets its activity
- * entry, and a validation refusal counts towards the hook's invalid-request limit.
+ * entry, and a validation refusal counts towards the hook's invalid-request limit. Every refusal
+ * emits signal.refused (written with the entries, after the answer; refusals before the body
+ * was read at most once a minute per hook).
  */
 export function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string): Submitted {
   transition('received', 'refuse');
+  const event = refusalEvent(input.entry, answer);
+  if (event) rt.writer.notify(event, request === undefined ? input.entry : undefined);
   if (request === undefined) return { answer, waitedUs: 0 };
   if (answer.body.status === 'ValidationError') countInvalid(rt, input.entry, input.address);
   return answered(rt, input, answer, 0, undefined, request);

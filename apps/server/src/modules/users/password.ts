@@ -24,7 +24,7 @@ export async function changePassword(caller: Caller, input: PasswordChangeInput)
   const { password, newPassword } = parseInput(passwordChangeSchema, input);
   const user = await getUser(caller);
   if (!user.passwordHash) throw new AppError('VALIDATION', SECURITY_MESSAGES.noPassword, { field: 'password' });
-  if (!services.identity.limiter.take(`password-change:${user.id}`, RULES.signin)) throw rateLimited();
+  if (!(await services.identity.limiter.take(`password-change:${user.id}`, RULES.signin))) throw rateLimited();
   if (!(await verifyPassword(user.passwordHash, password))) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.currentPasswordWrong, { field: 'password' });
   }

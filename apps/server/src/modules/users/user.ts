@@ -37,7 +37,8 @@ export async function updateProfile(caller: Caller, input: UserUpdateInput): Pro
   const updated = Object.keys(changes).length ? await updateUser(services.db, user.id, changes) : user;
   const email = parsed.email?.toLowerCase();
   if (email && email !== user.email.toLowerCase()) {
-    if (!services.identity.limiter.take(`email-change:${user.id}`, RULES.resetRequestEmail)) throw rateLimited();
+    if (!(await services.identity.limiter.take(`email-change:${user.id}`, RULES.resetRequestEmail)))
+      throw rateLimited();
     if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
     await sendEmailChange(services, user, email);
   }

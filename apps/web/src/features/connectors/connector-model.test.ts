@@ -28,6 +28,12 @@ describe('connector state (SPEC §2, §9 expiry warning)', () => {
     expect(state('schwab', 1)).toBe('expiring');
   });
 
+  it('does not warn daily about sessions that end every day (Kite, E*TRADE), and still says when one ended', () => {
+    expect(state('zerodha', 0.5)).toBe('active');
+    expect(state('etrade', 0.01)).toBe('active');
+    expect(state('zerodha', -0.01)).toBe('expired');
+  });
+
   it('never warns a deactivated connector about expiry, nor one that does not expire', () => {
     expect(state('alpaca', 2, false)).toBe('deactivated');
     expect(state('alpaca', null)).toBe('active');

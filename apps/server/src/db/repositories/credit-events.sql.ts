@@ -1,0 +1,28 @@
+// credits.low and credits.exhausted in SQL, emitted by the statements that change a balance (the
+// hook's store statement, credits.repository.ts writeCredits), so the event is committed with
+// the balance it reports and costs no round trip. The rule is the web app's low-credit banner
+// (creditsAlert of @router/shared), told when the balance crosses into it:
+//   low: the balance went from above the low mark to at most it (and above 0); the low mark is
+//     LOW_CREDITS_SHARE (20 %) of the user's last grant (a free account's 5 sign-up credits: 1);
+//   exhausted: the balance went from above 0 to 0.
+// Nothing when signals are not metered (SIGNAL_CREDITS=unlimited). The last grant is read only
+// for users with an enabled setting.
+import { LOW_CREDITS_SHARE } from '@router/shared';
+import { lastGrantSql, UNMETERED_SQL } from './credits.repository.ts';
+
+/**
+ * A select of notification source rows (see notificationEventCtes) from `changed`, a relation
+ * with `user_id, balance_before, balance_after`. `data` is CreditsEventData (`threshold`: the
+ * low mark).
+ */
+export function creditEventSource(changed: string): string {
+  return `select x.user_id, null::bigint as connector_id, null::text as account_id,
+      case when x.balance_after <= 0 then 'credits.exhausted' else 'credits.low' end as type,
+      jsonb_build_object('balance', x.balance_after, 'threshold', m.mark) as data
+    from ${changed} x
+    cross join lateral (select floor(coalesce(${lastGrantSql('x.user_id')}, 0) * ${LOW_CREDITS_SHARE})::int as mark) m
+    where x.balance_after < x.balance_before and not ${UNMETERED_SQL}
+      and exists (select 1 from notifications n where n.user_id = x.user_id and n.is_enabled)
+      and ((x.balance_before > 0 and x.balance_after <= 0)
+        or (x.balance_before > m.mark and x.balance_after > 0 and x.balance_after <= m.mark))`;
+}

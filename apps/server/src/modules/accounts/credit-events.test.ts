@@ -1,0 +1,65 @@
+// credits.low and credits.exhausted from the credits module (spends, a plan period ending):
+// written in the transaction that changes the balance, by the web app's low-credit rule (at most
+// 20 % of the last grant), for users with a setting only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { inTransaction } from '../../../test/credit-fixtures.ts';
+import { createSetting } from '../../../test/notification-fixtures.ts';
+import { setupTrader } from '../../../test/signal-fixtures.ts';
+import { endCreditPeriod, grantCredits, spendCredits, startCreditPeriod } from './credits.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ authenticate: authenticateAsUserId });
+});
+afterAll(() => t.close());
+
+async function eventsOf(userId: number) {
+  const { rows } = await t.services.db.$client.query<{ type: string; data: unknown }>(
+    'select type, data from notification_events where user_id = $1 order by created_at, id',
+    [userId],
+  );
+  return rows;
+}
+
+async function trader(email: string) {
+  const made = await setupTrader(t, email, { credits: 0 });
+  await createSetting(t, made.headers, made.connector.key, made.accountId, 2, { email });
+  return made.userId;
+}
+
+describe('credit events', () => {
+  it('tells the low mark once when crossed, and the balance reaching 0', async () => {
+    const userId = await trader('credits@example.com');
+    await inTransaction(t, (tx) => grantCredits(tx, userId, 10, 'purchase', 'cs_1'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 7, 'r1'));
+    expect(await eventsOf(userId)).toEqual([]);
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'r2'));
+    expect(await eventsOf(userId)).toEqual([{ type: 'credits.low', data: { balance: 2, threshold: 2 } }]);
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'r3'));
+    expect(await eventsOf(userId)).toHaveLength(1);
+    // A rolled-back spend tells nothing.
+    await inTransaction(t, async (tx) => {
+      await spendCredits(tx, userId, 1, 'r4');
+      throw new Error('rolled back');
+    }).catch(() => undefined);
+    expect(await eventsOf(userId)).toHaveLength(1);
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'r5'));
+    expect((await eventsOf(userId)).at(-1)).toEqual({ type: 'credits.exhausted', data: { balance: 0, threshold: 2 } });
+  });
+
+  it("measures low against a plan period's credits, and tells a lapse to 0", async () => {
+    const userId = await trader('plan@example.com');
+    const periodEnd = new Date(Date.now() + 86_400_000);
+    await inTransaction(t, (tx) => startCreditPeriod(tx, userId, { credits: 100, periodEnd, reference: 'in_1' }));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 79, 's1'));
+    expect(await eventsOf(userId)).toEqual([]);
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 's2'));
+    expect(await eventsOf(userId)).toEqual([{ type: 'credits.low', data: { balance: 20, threshold: 20 } }]);
+    await inTransaction(t, (tx) => endCreditPeriod(tx, userId, 'sub_end'));
+    expect((await eventsOf(userId)).at(-1)).toEqual({
+      type: 'credits.exhausted',
+      data: { balance: 0, threshold: 20 },
+    });
+  });
+});
