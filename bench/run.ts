@@ -90,8 +90,33 @@ export interface BenchResults {
 
 let counter = 0;
 const runId = Date.now().toString(36);
+/**
+ * BENCH_RULES=1: both hooks get risk controls of every kind the hot path runs (address, window,
+ * signal time, symbol map and list, quantity and notional, the shared order counts: one more
+ * statement per signal: maxOrdersPerDay; maxOrdersPerMinute keeps up to its limit of instants
+ * and is left out), set so that none refuses; signals carry a time and a limit price.
+ */
+const RULES = process.env.BENCH_RULES === '1';
+const BENCH_RULES = {
+  maxLagSeconds: 86_400,
+  sourceAddresses: ['127.0.0.0/8', '::1/128', 'tradingview'],
+  symbols: ['AAPL'],
+  symbolMap: { APPLE: 'AAPL' },
+  maxQuantity: 10,
+  maxNotional: 1_000_000,
+  maxOrdersPerDay: 1_000_000_000,
+  tradingWindows: [
+    { days: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'], from: '00:00', to: '24:00', timeZone: 'UTC' },
+  ],
+};
 const body = () =>
-  JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1, client_id: `bench-${runId}-${++counter}` });
+  JSON.stringify({
+    symbol: RULES ? 'APPLE' : 'AAPL',
+    action: 'buy',
+    quantity: 1,
+    client_id: `bench-${runId}-${++counter}`,
+    ...(RULES ? { type: 'limit', limit_price: 500, time: new Date().toISOString() } : {}),
+  });
 
 async function startBare(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'bare-server.ts')], {
@@ -173,6 +198,15 @@ async function main() {
     }
     const trader = await createTrader(server.url, smtp, server.sql(), { balance: 100_000_000 });
     const [live, test] = trader.hooks as [string, string];
+    if (RULES) {
+      // Written as hookUpdate would (validated there; here the settings are fixed), and every
+      // instance told through hook_changed.
+      await server
+        .sql()
+        .query('update hooks set rules = $1 where short_key = any($2)', [JSON.stringify(BENCH_RULES), [live, test]]);
+      await server.sql().query(`select pg_notify('hook_changed', k) from unnest($1::text[]) k`, [[live, test]]);
+      console.log(`risk controls on both hooks: ${JSON.stringify(BENCH_RULES)}`);
+    }
     notifications = NOTIFY ? await listenToNotifications(server.url, trader) : undefined;
     const pgPid = postmasterPid(server.dataDir) ?? undefined;
     const all: Array<{ target: Target; url: string; path: string; pid: number; timed: boolean }> = [

@@ -51,11 +51,14 @@ type Documents = {
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppsDocument,
     "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": typeof types.UserAppCreateDocument,
     "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": typeof types.UserAppDeleteDocument,
-    "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n": typeof types.HooksDocument,
+    "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n      rules\n      pausedReason\n    }\n  }\n": typeof types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": typeof types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": typeof types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": typeof types.HookDeleteDocument,
     "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n": typeof types.HookActivateDocument,
+    "\n  mutation HookRules($key: String!, $rules: String!) {\n    hookUpdate(key: $key, rules: $rules) {\n      key\n      rules\n    }\n  }\n": typeof types.HookRulesDocument,
+    "\n  mutation HooksPause($reason: String!) {\n    hooksPause(reason: $reason)\n  }\n": typeof types.HooksPauseDocument,
+    "\n  mutation HooksResume {\n    hooksResume\n  }\n": typeof types.HooksResumeDocument,
     "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": typeof types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": typeof types.NotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationCreateDocument,
@@ -124,11 +127,14 @@ const documents: Documents = {
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppsDocument,
     "\n  mutation UserAppCreate($name: String!, $description: String, $redirectUrl: String!) {\n    userAppCreate(name: $name, description: $description, redirectUrl: $redirectUrl) {\n      key\n      secret\n    }\n  }\n": types.UserAppCreateDocument,
     "\n  mutation UserAppDelete($key: String!) {\n    userAppDelete(key: $key)\n  }\n": types.UserAppDeleteDocument,
-    "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n": types.HooksDocument,
+    "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n      rules\n      pausedReason\n    }\n  }\n": types.HooksDocument,
     "\n  mutation HookCreate($connectorKey: String!, $accountId: String!, $name: String, $isTest: Boolean) {\n    hookCreate(connectorKey: $connectorKey, accountId: $accountId, name: $name, isTest: $isTest) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n    }\n  }\n": types.HookCreateDocument,
     "\n  mutation HookUpdate($key: String!, $name: String!) {\n    hookUpdate(key: $key, name: $name) {\n      key\n      name\n    }\n  }\n": types.HookUpdateDocument,
     "\n  mutation HookDelete($key: String!) {\n    hookDelete(key: $key)\n  }\n": types.HookDeleteDocument,
     "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n": types.HookActivateDocument,
+    "\n  mutation HookRules($key: String!, $rules: String!) {\n    hookUpdate(key: $key, rules: $rules) {\n      key\n      rules\n    }\n  }\n": types.HookRulesDocument,
+    "\n  mutation HooksPause($reason: String!) {\n    hooksPause(reason: $reason)\n  }\n": types.HooksPauseDocument,
+    "\n  mutation HooksResume {\n    hooksResume\n  }\n": types.HooksResumeDocument,
     "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": types.NotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.NotificationCreateDocument,
@@ -325,7 +331,7 @@ export function graphql(source: "\n  mutation UserAppDelete($key: String!) {\n  
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n      rules\n      pausedReason\n    }\n  }\n"): (typeof documents)["\n  query Hooks($connectorKey: String!, $since: Float) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      shortKey\n      url\n      name\n      accountId\n      isActive\n      isTest\n      deactivatedReason\n      calledAt\n      health(since: $since) {\n        calls\n        errorRate\n      }\n      rules\n      pausedReason\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -342,6 +348,18 @@ export function graphql(source: "\n  mutation HookDelete($key: String!) {\n    h
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n"): (typeof documents)["\n  mutation HookActivate($key: String!) {\n    hookActivate(key: $key) {\n      key\n      isActive\n      deactivatedReason\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation HookRules($key: String!, $rules: String!) {\n    hookUpdate(key: $key, rules: $rules) {\n      key\n      rules\n    }\n  }\n"): (typeof documents)["\n  mutation HookRules($key: String!, $rules: String!) {\n    hookUpdate(key: $key, rules: $rules) {\n      key\n      rules\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation HooksPause($reason: String!) {\n    hooksPause(reason: $reason)\n  }\n"): (typeof documents)["\n  mutation HooksPause($reason: String!) {\n    hooksPause(reason: $reason)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation HooksResume {\n    hooksResume\n  }\n"): (typeof documents)["\n  mutation HooksResume {\n    hooksResume\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

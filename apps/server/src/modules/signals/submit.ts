@@ -133,7 +133,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   try {
     stored = await accept(rt, signal);
   } catch (error) {
-    giveBack(rt, count);
+    await giveBack(rt, count);
     if (isUnstorableInput(error)) {
       return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request, phases);
     }
@@ -141,7 +141,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
     return { answer: UNAVAILABLE, waitedUs: 0 };
   }
   if ('noCredit' in stored) {
-    giveBack(rt, count);
+    await giveBack(rt, count);
     return refuse(rt, input, NO_SIGNALS_LEFT, request, phases);
   }
   rt.timings.record('store', storeStart);
@@ -150,7 +150,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
   const { owner } = stored;
   // A repeat places nothing: it does not count against the hook's order limits.
-  if (owner !== signal.id) giveBack(rt, count);
+  if (owner !== signal.id) await giveBack(rt, count);
   else p.afterStore?.(signal);
   if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner, undefined, phases);
   const waitStart = process.hrtime.bigint();
@@ -175,8 +175,9 @@ function signalKey(input: SignalInput, clientId: string | undefined, request: st
 }
 
 /** A count taken for maxOrdersPer* goes back when the signal was not stored as a new one. */
-function giveBack(rt: SignalRuntime, count: TakenCount | undefined): void {
-  void count?.release().catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
+// Awaited (only hooks with such a limit, and only then): the next signal must see it given back.
+async function giveBack(rt: SignalRuntime, count: TakenCount | undefined): Promise<void> {
+  await count?.release().catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
 }
 
 /** received → accepted: stored with its key and credit (batched). A repeat or no credit is no move. */

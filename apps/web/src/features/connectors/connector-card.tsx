@@ -52,6 +52,7 @@ export function ConnectorCard({
       setReactivateError(null);
       setReactivating(hook);
     },
+    onChanged: reload,
   };
   const known = new Set(accounts.map((account) => account.id));
   const orphans = hooks?.filter((hook) => !known.has(hook.accountId)) ?? [];

@@ -17,6 +17,8 @@ export const HooksDocument = graphql(`
         calls
         errorRate
       }
+      rules
+      pausedReason
     }
   }
 `);
@@ -60,5 +62,26 @@ export const HookActivateDocument = graphql(`
       isActive
       deactivatedReason
     }
+  }
+`);
+/** Replaces a hook's risk-control settings (docs/RISK-CONTROLS.md); invalid ones are refused whole. */
+export const HookRulesDocument = graphql(`
+  mutation HookRules($key: String!, $rules: String!) {
+    hookUpdate(key: $key, rules: $rules) {
+      key
+      rules
+    }
+  }
+`);
+
+export const HooksPauseDocument = graphql(`
+  mutation HooksPause($reason: String!) {
+    hooksPause(reason: $reason)
+  }
+`);
+
+export const HooksResumeDocument = graphql(`
+  mutation HooksResume {
+    hooksResume
   }
 `);

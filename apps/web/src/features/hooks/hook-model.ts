@@ -9,4 +9,6 @@ export interface HookActions {
   /** Opens the platform panel ("Connect TradingView"). */
   onConnect: (hook: HookItem) => void;
   onReactivate: (hook: HookItem) => void;
+  /** A hook's risk-control settings were saved. */
+  onChanged?: () => void;
 }

@@ -4,11 +4,13 @@ import { InlineNameForm } from '../../components/inline-name-form.tsx';
 import { formatCount, formatDateTime, formatPercent } from '../../lib/format.ts';
 import { deactivationText } from './hook-deactivation.ts';
 import type { HookActions, HookItem } from './hook-model.ts';
+import { HookRulesForm } from './hook-rules-form.tsx';
 import { HookUrlField } from './hook-url-field.tsx';
 
 /**
- * One webhook: name (renamable), URL with copy, test and state badges, last call; Connect
- * TradingView (the platform panel), delete; a deactivated one says why and can be reactivated.
+ * One webhook: name (renamable), URL with copy, test, state, paused and risk-control badges, last
+ * call, calls today and error rate; Connect TradingView (the platform panel), its risk controls
+ * (settings), delete; a deactivated one says why and can be reactivated.
  */
 export function HookRow({
   hook,
@@ -20,9 +22,11 @@ export function HookRow({
   accountConnected: boolean;
   actions: HookActions;
 }) {
-  const { onRename, onDelete, onConnect, onReactivate } = actions;
+  const { onRename, onDelete, onConnect, onReactivate, onChanged } = actions;
   const id = useId();
   const [editing, setEditing] = useState(false);
+  const [settings, setSettings] = useState(false);
+  const controlled = hook.rules !== '{}';
   const calledAt = hook.calledAt ? new Date(hook.calledAt) : null;
   return (
     <li className="list-group-item px-0 py-3" aria-labelledby={`${id}-name`}>
@@ -54,6 +58,12 @@ export function HookRow({
             <span className={`badge ${hook.isActive ? 'text-bg-success' : 'text-bg-secondary'}`}>
               {hook.isActive ? 'active' : 'deactivated'}
             </span>
+            {hook.pausedReason !== null && (
+              <span className="badge text-bg-warning" title={`Paused: ${hook.pausedReason}`}>
+                paused
+              </span>
+            )}
+            {controlled && <span className="badge text-bg-light border">risk controls</span>}
             <span className="ms-auto d-flex flex-wrap gap-1">
               <button
                 type="button"
@@ -62,6 +72,15 @@ export function HookRow({
                 aria-label={`Connect TradingView to webhook ${hook.name}`}
               >
                 Connect TradingView
+              </button>
+              <button
+                type="button"
+                className="btn btn-sm btn-link"
+                onClick={() => setSettings((open) => !open)}
+                aria-expanded={settings}
+                aria-label={`Risk controls of webhook ${hook.name}`}
+              >
+                Risk controls
               </button>
               <button
                 type="button"
@@ -92,7 +111,9 @@ export function HookRow({
         <span className={hook.health.errorRate ? 'text-danger' : ''}>
           Error rate: {hook.health.errorRate === null ? '–' : formatPercent(hook.health.errorRate)}
         </span>
+        {hook.pausedReason !== null && <span>Paused: {hook.pausedReason}</span>}
       </div>
+      {settings && <HookRulesForm hook={hook} onSaved={() => onChanged?.()} onClose={() => setSettings(false)} />}
       {!hook.isActive && (
         <div className="alert alert-warning small d-flex flex-wrap align-items-center gap-2 py-2 mt-2 mb-0">
           <span className="flex-grow-1">

@@ -1,4 +1,4 @@
-import { useCallback, useRef } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
@@ -8,6 +8,7 @@ import { ConnectorList } from '../../features/connectors/connector-list.tsx';
 import { ConnectorsDocument } from '../../features/connectors/documents.ts';
 import { ProviderGrid } from '../../features/connectors/provider-grid.tsx';
 import { UnavailableDialog } from '../../features/connectors/unavailable-dialog.tsx';
+import { KillSwitch } from '../../features/hooks/kill-switch.tsx';
 import { LiveIndicator } from '../../features/live/live-indicator.tsx';
 import { useProviders } from '../../lib/providers.tsx';
 
@@ -27,6 +28,8 @@ export function Component() {
   const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
   const provider = providerName ? providers.get(providerName) : undefined;
   const connectors = data?.connectors;
+  // Bumped by the kill switch: the connector cards mount again and reload their webhooks.
+  const [generation, setGeneration] = useState(0);
 
   const openProvider = (name: string) => navigate(`${BASE}/${encodeURIComponent(name)}`);
   const closeDialog = () => navigate(BASE);
@@ -68,7 +71,12 @@ export function Component() {
       <section aria-label="Connected brokers">
         {connectors ? (
           connectors.length > 0 ? (
-            <ConnectorList connectors={connectors} onReconnect={openProvider} onChanged={reload} />
+            <>
+              <ConnectorList key={generation} connectors={connectors} onReconnect={openProvider} onChanged={reload} />
+              <div className="mt-3">
+                <KillSwitch onChanged={() => setGeneration((n) => n + 1)} />
+              </div>
+            </>
           ) : (
             <div className="text-center border rounded py-4 px-3 bg-body-tertiary">
               <h2 className="h5">No brokers connected yet</h2>

@@ -171,7 +171,7 @@ describe('controls on the signal path', () => {
     expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
   });
 
-  it('tradingWindows: outside every window refused', async () => {
+  it('tradingWindows: inside a window placed, outside every window refused', async () => {
     const today = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][new Date().getUTCDay()];
     const otherDays = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].filter((d) => d !== today);
     const trader = await traderWith('window@example.com', {
@@ -182,6 +182,13 @@ describe('controls on the signal path', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ rule: 'tradingWindows' });
     expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    const open = await traderWith('window-open@example.com', {
+      tradingWindows: [
+        { days: otherDays, from: '09:30', to: '16:00', timeZone: 'America/New_York' },
+        { days: [today], from: '00:00', to: '24:00', timeZone: 'UTC' },
+      ],
+    });
+    expect((await postSignal(t, open.shortKey, BUY)).statusCode).toBe(201);
   });
 
   it('maxOrdersPerMinute counts test-hook drafts; repeats do not count', async () => {

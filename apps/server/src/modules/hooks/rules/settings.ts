@@ -16,6 +16,7 @@ export const SOURCE_PRESETS = {
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const MAX_LIST = 500;
+const MAX_PER_MINUTE = 1_000;
 
 const positive = z.number({ error: 'must be a number' }).positive({ error: 'must be greater than 0' });
 const count = z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, {
@@ -32,7 +33,10 @@ const windowSchema = z.strictObject({
     .array(z.enum(WEEKDAYS, { error: `must be among ${WEEKDAYS.join(', ')}` }), { error: 'must be a list of days' })
     .min(1, { error: 'must name at least one day' }),
   from: z.string({ error: 'must be HH:MM' }).regex(HH_MM, { error: 'must be HH:MM (00:00 to 23:59)' }),
-  to: z.string({ error: 'must be HH:MM' }).regex(HH_MM, { error: 'must be HH:MM (00:00 to 23:59)' }),
+  // 24:00 ends a window at midnight (a whole day is 00:00–24:00).
+  to: z
+    .string({ error: 'must be HH:MM' })
+    .regex(/^(([01]\d|2[0-3]):[0-5]\d|24:00)$/, { error: 'must be HH:MM (00:01 to 24:00)' }),
   timeZone: z.string({ error: 'must be a time zone such as America/New_York' }),
 });
 
@@ -52,7 +56,8 @@ export const hookRulesSchema = z.strictObject({
   symbolMap: z.record(symbol, symbol, { error: 'must be an object of symbol to symbol' }).optional(),
   maxQuantity: positive.optional(),
   maxNotional: positive.optional(),
-  maxOrdersPerMinute: count.optional(),
+  // The last minute's instants are kept in one row (hook_order_counts.recent): bounded.
+  maxOrdersPerMinute: count.max(MAX_PER_MINUTE, { error: `at most ${MAX_PER_MINUTE}` }).optional(),
   maxOrdersPerDay: count.optional(),
   tradingWindows: z.array(windowSchema).max(50).optional(),
   outsideWindow: z.enum(['refuse', 'queue'], { error: 'must be refuse or queue' }).optional(),

@@ -1,0 +1,116 @@
+import { useId, useState } from 'react';
+import { useCall } from '../../lib/call.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import { HookRulesDocument } from './documents.ts';
+import type { HookItem } from './hook-model.ts';
+
+/** What the editor offers when a webhook has no controls yet (each key is optional). */
+const EXAMPLE = `{
+  "maxLagSeconds": 30,
+  "sourceAddresses": ["tradingview"],
+  "symbols": ["AAPL", "BTC/USD"],
+  "symbolMap": { "BTCUSD": "BTC/USD" },
+  "maxQuantity": 10,
+  "maxNotional": 5000,
+  "maxOrdersPerMinute": 5,
+  "maxOrdersPerDay": 50,
+  "tradingWindows": [{ "days": ["mon", "tue", "wed", "thu", "fri"], "from": "09:30", "to": "16:00", "timeZone": "America/New_York" }],
+  "outsideWindow": "refuse"
+}`;
+
+const pretty = (rules: string): string => {
+  try {
+    const value: unknown = JSON.parse(rules);
+    return value && typeof value === 'object' && Object.keys(value).length > 0 ? JSON.stringify(value, null, 2) : '';
+  } catch {
+    return rules;
+  }
+};
+
+/**
+ * A webhook's risk controls as one JSON object, saved whole: the server refuses invalid settings
+ * with `key: reason` and changes nothing. Empty removes every control.
+ */
+export function HookRulesForm({
+  hook,
+  onSaved,
+  onClose,
+}: {
+  hook: HookItem;
+  onSaved: () => void;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const { mutate } = useCall();
+  const [text, setText] = useState(() => pretty(hook.rules));
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function save() {
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    try {
+      const answer = await mutate(HookRulesDocument, { key: hook.key, rules: text.trim() || '{}' });
+      setText(pretty(answer.hookUpdate.rules));
+      setSaved(true);
+      onSaved();
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form
+      aria-label={`Risk controls of ${hook.name}`}
+      className="border rounded p-2 mt-2 bg-body-tertiary"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <label htmlFor={`${id}-rules`} className="form-label small fw-semibold mb-1">
+        Risk controls (JSON)
+      </label>
+      <textarea
+        id={`${id}-rules`}
+        className={`form-control form-control-sm font-monospace ${error ? 'is-invalid' : ''}`}
+        rows={Math.min(16, Math.max(6, text.split('\n').length + 1))}
+        value={text}
+        placeholder={EXAMPLE}
+        spellCheck={false}
+        aria-describedby={`${id}-help`}
+        onChange={(event) => {
+          setText(event.target.value);
+          setSaved(false);
+        }}
+      />
+      {error && (
+        <div className="invalid-feedback d-block" role="alert">
+          {error}
+        </div>
+      )}
+      <div id={`${id}-help`} className="form-text">
+        Signals breaking a control are refused and logged with the control's name. Empty: no controls. Keys:
+        maxLagSeconds, sourceAddresses, symbols, symbolMap, maxQuantity, maxNotional, maxOrdersPerMinute,
+        maxOrdersPerDay, tradingWindows, outsideWindow, fanOut (see the documentation).
+      </div>
+      <div className="d-flex align-items-center gap-2 mt-2">
+        <button type="submit" className="btn btn-sm btn-primary" disabled={busy}>
+          Save controls
+        </button>
+        <button type="button" className="btn btn-sm btn-link" onClick={onClose}>
+          Close
+        </button>
+        {saved && (
+          <span className="small text-success" role="status">
+            Saved
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
