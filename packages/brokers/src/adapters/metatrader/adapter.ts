@@ -68,16 +68,17 @@ export function createMetatraderBroker(options: MetatraderBrokerOptions = {}): M
       return closeSymbol(ctx, tradingClient(ctx, link), link, name);
     },
 
-    getHoldings(ctx, session, accountId) {
+    async getHoldings(ctx, session, accountId) {
       const link = linkOf(ctx, session, accountId);
       return holdingsOf(tradingClient(ctx, link), link);
     },
 
-    findByBrokerId: (ctx, session, accountId, orderId) => findTicket(ctx, linkOf(ctx, session, accountId), orderId),
+    findByBrokerId: async (ctx, session, accountId, orderId) =>
+      findTicket(ctx, linkOf(ctx, session, accountId), orderId),
 
-    listRecentOrders: (ctx, session, query) => listByClientId(ctx, linkOf(ctx, session, query.accountId), query),
+    listRecentOrders: async (ctx, session, query) => listByClientId(ctx, linkOf(ctx, session, query.accountId), query),
 
-    searchBranches: (ctx, search) => servers.search(ctx, siteToken(ctx), search),
+    searchBranches: async (ctx, search) => servers.search(ctx, siteToken(ctx), search),
   };
   return broker;
 }

@@ -40,6 +40,7 @@ export interface ProvisioningState {
   terminals: Map<string, FakeTerminal>;
   /** Token → the MetaApi user it belongs to. */
   users: Map<string, string>;
+  nextTicket: () => string;
 }
 
 export const metaApiError = (reply: FastifyReply, status: number, error: string, message: string, extra = {}) =>
@@ -175,7 +176,7 @@ export function registerProvisioning(app: FastifyInstance, state: ProvisioningSt
         userId: owner,
         pollsLeft: 0,
       });
-      state.terminals.set(id, createTerminal(mt, investor));
+      state.terminals.set(id, createTerminal(mt, investor, state.nextTicket));
       transaction.created = { id, state: 'CREATED' };
       return reply.code(201).send(transaction.created);
     },

@@ -67,10 +67,13 @@ const NO_ORDER = answer(4754, 'ERR_TRADE_ORDER_NOT_FOUND', 'Order not found');
 const num = (value: unknown) => (typeof value === 'number' ? value : undefined);
 const lots = (value: number) => Math.round(value * 100) / 100;
 
-let ticket = 47_137_555;
-const nextTicket = () => String(ticket++);
+/** Tickets of one MT server: every order and position gets the next number. */
+export function ticketCounter(first = 47_137_555): () => string {
+  let next = first;
+  return () => String(next++);
+}
 
-export function createTerminal(mt: MtAccount, investor: boolean) {
+export function createTerminal(mt: MtAccount, investor: boolean, nextTicket: () => string) {
   const names = SERVER_SYMBOLS[mt.server] ?? {};
   const orders = new Map<string, FakeOrder>();
   const positions = new Map<string, FakePosition>();

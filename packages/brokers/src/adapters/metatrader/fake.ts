@@ -16,7 +16,7 @@ import {
   registerProvisioning,
 } from './fake-provisioning.ts';
 import { TRADE_SCHEMA } from './fake-schema.ts';
-import { createTerminal, type FakeOrder } from './fake-terminal.ts';
+import { createTerminal, type FakeOrder, ticketCounter } from './fake-terminal.ts';
 
 const BUDGET = 26;
 
@@ -37,6 +37,7 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
       [OPERATOR_TOKEN, 'site'],
       [userTokenValue, 'user-7'],
     ]),
+    nextTicket: ticketCounter(),
   };
   const server = createFakeServer({
     authenticate(request, reply) {
@@ -66,7 +67,7 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
     userId: 'user-7',
     pollsLeft: 0,
   });
-  state.terminals.set(LINKED_ACCOUNT.metaApiId, createTerminal(LINKED_ACCOUNT, false));
+  state.terminals.set(LINKED_ACCOUNT.metaApiId, createTerminal(LINKED_ACCOUNT, false, state.nextTicket));
 
   /** The terminal of a connected account of the caller; else MetaApi's 404 is sent. */
   function terminalOf(request: FastifyRequest, reply: FastifyReply) {

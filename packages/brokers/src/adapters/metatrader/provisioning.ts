@@ -106,8 +106,9 @@ export async function addAccount(
     if ('slots' in created && created.slots)
       created = await create(ctx, http, token, { ...body, resourceSlots: created.slots }, deadline);
     if ('id' in created) return { metaApiId: created.id, platform };
-    refusal = created.error;
-    if (created.code !== 'E_SRV_NOT_FOUND') break;
+    if (created.code !== 'E_SRV_NOT_FOUND') throw created.error;
+    // The first platform's refusal: MT5 suggestions, where most servers are.
+    refusal ??= created.error;
   }
   throw refusal ?? fail('InvalidOrder', `server ${credentials.server} is not known to MetaApi`);
 }

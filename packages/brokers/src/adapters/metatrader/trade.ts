@@ -3,7 +3,7 @@
 // alike: only 0, 10008, 10009, 10010 and 10025 are success. -11 (disconnected during the trade)
 // reached the broker with an unknown outcome: reconciliation finds out, nothing is resent. What
 // cannot have created an order is sent once more: -10 (disconnected before the trade) at once,
-// a 429 when MetaApi asks to wait at most a second.
+// a 429 when MetaApi asks to wait at most half a second.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { matchException } from '../../core/exceptions.ts';
@@ -17,7 +17,8 @@ export const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 10008, 10009, 1001
 const OUTCOME_UNKNOWN = -11;
 const NOT_DELIVERED = -10;
 const FILLED_CODES = new Set([0, 10009]);
-const MAX_RETRY_WAIT_MS = 1_000;
+/** A 429 is sent again only when MetaApi asks for a short wait (a longer one is reported). */
+const MAX_RETRY_WAIT_MS = 500;
 
 export interface TradeResult {
   numericCode: number;
