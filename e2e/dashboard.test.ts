@@ -58,8 +58,9 @@ describe('dashboard', () => {
       )
       .toBeGreaterThanOrEqual(2);
     expect(await page.getByRole('alertdialog').count()).toBe(0);
-    expect(await tileValue(page, 'tile-brokers')).toBe('1');
-    expect(await tileValue(page, 'tile-last-day')).toMatch(/^[23] \/ 0$/);
+    // The tiles load on their own query, which may answer after the activity's.
+    await expect.poll(() => tileValue(page, 'tile-brokers')).toBe('1');
+    await expect.poll(() => tileValue(page, 'tile-last-day')).toMatch(/^[23] \/ 0$/);
     await page.getByTestId('hook-calls-chart').locator('.recharts-bar-rectangle').first().waitFor();
     await page.getByText(`Webhook ${shortKey} (paper#`).first().waitFor();
     await snap(page, 'dashboard-desktop');

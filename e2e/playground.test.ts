@@ -76,7 +76,7 @@ describe('documentation playground', () => {
     await expect.poll(() => header.getAttribute('aria-expanded')).toBe('true');
     await page.locator('#iron-condor').getByRole('button', { name: 'Try in the playground' }).click();
     await expect.poll(async () => (await orderText(page).inputValue()).includes('symbol[4]')).toBe(true);
-    // The example's options expire in December 2026: move them a year past today, so this keeps passing.
+    // The example's options expire on a fixed date: move them a year past today, so this keeps passing.
     const expiry = `${String(new Date().getUTCFullYear() + 1).slice(2)}1217`;
     await orderText(page).fill((await orderText(page).inputValue()).replace(/_\d{6}([CP])/g, `_${expiry}$1`));
     await page.getByRole('button', { name: 'Test' }).click();

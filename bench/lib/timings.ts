@@ -1,7 +1,7 @@
 // The server's own time per signal by phase, from GET /api/internal/hook-timings (HOOK_TIMINGS).
-import type { Phase, PhaseSummary } from '../../apps/server/src/hook/timings.ts';
+import type { Phase, PhaseSummary } from '../../apps/server/src/modules/signals/timings.ts';
 
-export { PHASES } from '../../apps/server/src/hook/timings.ts';
+export { PHASES } from '../../apps/server/src/modules/signals/timings.ts';
 
 export type Timings = Record<Phase, PhaseSummary>;
 

@@ -51,9 +51,9 @@ describe('tastytrade: a live hook per class', () => {
     [
       'multi-leg option',
       {
-        symbol: 'SPY_261218C00600000',
+        symbol: 'SPY_271217C00600000',
         action: 'buy_to_open',
-        'symbol[2]': 'SPY_261218C00610000',
+        'symbol[2]': 'SPY_271217C00610000',
         'action[2]': 'sell_to_open',
         quantity: 1,
         limit_price: 2.5,

@@ -17,7 +17,7 @@ export const ORDER_CLASS_INFO: Readonly<Record<OrderClass, OrderClassInfo>> = {
   cfd: { weight: 13, label: 'CFD', examples: ['US500', 'DE40', 'UK100'] },
   commodity: { weight: 14, label: 'Commodity', examples: ['XAUUSD', 'XAGUSD'] },
   future: { weight: 21, label: 'Future', examples: ['ES1!', 'ESZ2025', 'NQH26'] },
-  option: { weight: 22, label: 'Option', examples: ['AAPL  261218C00200000', 'SPY_261218P00500000', 'AAPL261218C200'] },
+  option: { weight: 22, label: 'Option', examples: ['AAPL  271217C00200000', 'SPY_271217P00500000', 'AAPL271217C200'] },
   warrant: { weight: 23, label: 'Warrant', examples: ['IPOF.WS', 'TSLA.WT'] },
   fund: { weight: 31, label: 'Fund', examples: ['VFIAX', 'SPY'] },
   index: { weight: 32, label: 'Index', examples: ['SPX', 'NDX', 'VIX'] },

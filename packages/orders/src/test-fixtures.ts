@@ -34,7 +34,7 @@ export const cryptoExchange = provider('kraken', 'Kraken', {
 
 /** Options broker with combos, and no market orders at all. */
 export const optionsBroker = provider('tradier', 'Tradier', {
-  symbol: { examples: ['SPY', 'SPY_261218C00600000'], examplesClass: ['stock', 'option'] },
+  symbol: { examples: ['SPY', 'SPY_271217C00600000'], examplesClass: ['stock', 'option'] },
   class: { values: ['stock', 'option'] },
   action: {},
   quantity: {},

@@ -131,6 +131,8 @@ export interface ParameterReference {
   required?: boolean;
   /** Allowed values (for enumerations: class, type, action, duration, quantity_type, group). */
   values?: string[];
+  /** Values outside `values` with the reason they are refused, added to the refusal (SPEC §3: say why). */
+  unsupported?: Record<string, string>;
   examples?: Array<string | number>;
   comments?: string;
   /** Only on symbol: the class of each example, broker branch, account and a comment. */

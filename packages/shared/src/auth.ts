@@ -1,8 +1,7 @@
 // Identity inputs shared by the web forms and the server (SPEC §5 messages, §9 constants).
 import { z } from 'zod';
 
-/** SPEC §6 / §9 group bits. */
-export const GROUP = { ADMIN: 1, CUSTOMER: 4, PROFESSIONAL: 16 } as const;
+export { GROUP } from './groups.ts';
 
 export const NAME_MAX = 32;
 export const PASSCODE_LENGTH = 6;

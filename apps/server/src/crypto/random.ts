@@ -4,14 +4,14 @@ import { randomBytes } from 'node:crypto';
 
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** 248 = 4 × 62: bytes at or above it are dropped, the rest map evenly onto the alphabet. */
-const LIMIT = 248;
+export const BASE62_LIMIT = 248;
 
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     // About 3 % of bytes are dropped; asking for twice as many makes a second round rare.
     for (const byte of randomBytes((length - out.length) * 2)) {
-      if (byte >= LIMIT) continue;
+      if (byte >= BASE62_LIMIT) continue;
       out += BASE62[byte % 62];
       if (out.length === length) break;
     }
@@ -19,7 +19,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** Public identifiers of connectors, hooks and notifications (not secrets). */
+/** Public identifiers of users, tokens, connectors, hooks and notifications (not secrets). */
 export function newKey(): string {
   return randomBase62(16);
 }

@@ -1,6 +1,7 @@
+import { createCipheriv } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BASE62, newShortKey, randomBase62 } from './random.ts';
-import { openSecrets, SecretsError, sealSecrets, secretsKeyId } from './secrets.ts';
+import { openSecrets, openText, SecretsError, sealSecrets, sealText, secretsKeyId } from './secrets.ts';
 
 const key = Buffer.alloc(32, 7);
 const secrets = { accessToken: 'tok-123', refreshToken: 'ref-456' };
@@ -34,6 +35,28 @@ describe('broker secrets at rest', () => {
     expect(() => openSecrets(other, 'conn-1', sealed)).toThrow(/sealed with key/);
     expect(() => openSecrets(other, 'conn-1', { ...sealed, keyId: secretsKeyId(other) })).toThrow(SecretsError);
     expect(() => openSecrets(key, 'conn-1', { ...sealed, data: sealed.data.subarray(0, 10) })).toThrow(SecretsError);
+  });
+});
+
+describe('text secrets at rest', () => {
+  it('round-trips bound to their row, and refuses another row or a tampered body', () => {
+    const sealed = sealText(key, 'JBSWY3DPEHPK3PXP', 'user:1');
+    expect(sealed).toMatch(/^v1\.[\w-]+\.[\w-]+$/);
+    expect(sealed).not.toContain('JBSWY3DP');
+    expect(openText(key, sealed, 'user:1')).toBe('JBSWY3DPEHPK3PXP');
+    expect(() => openText(key, sealed, 'user:2')).toThrow();
+    expect(() => openText(key, `${sealed.slice(0, -2)}AA`, 'user:1')).toThrow();
+    expect(() => openText(key, 'v2.a.b', 'user:1')).toThrow(SecretsError);
+  });
+
+  it('opens what was stored before: v1.<iv>.<ciphertext then tag>', () => {
+    const iv = Buffer.alloc(12, 3);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(Buffer.from('user:9'));
+    const body = Buffer.concat([cipher.update('stored secret', 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    expect(openText(key, `v1.${iv.toString('base64url')}.${body.toString('base64url')}`, 'user:9')).toBe(
+      'stored secret',
+    );
   });
 });
 

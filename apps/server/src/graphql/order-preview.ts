@@ -1,5 +1,5 @@
 // SPEC §7 orderPreview(connectorKey, accountId, data): the playground's Test button.
-import { previewOrder } from '../modules/signals/preview.ts';
+import { previewOrder } from '../modules/signals/index.ts';
 import { builder } from './builder.ts';
 import { requireViewer } from './guards.ts';
 

@@ -98,7 +98,7 @@ describe('exactly once', () => {
     expect(lost.json().status).toBe('accepted');
     await eventually(async () => (await signalRows(t, trader.userId)).every((s) => s.status === 'unknown'));
     expect(await balanceOf(t, trader.userId)).toBe(3);
-    await t.app.hookRuntime.reconcile(0);
+    await t.app.signalRuntime.reconcile(0);
     const rows = await signalRows(t, trader.userId);
     const found = rows.find((s) => s.id === res.json().id);
     const missing = rows.find((s) => s.id === lost.json().id);
@@ -150,7 +150,7 @@ describe('exactly once', () => {
     await insert('crashNeverSent000001');
     flaky.orders.set('crashReachedBroker01', { id: 'FB-crash', status: 'filled', price: 12 });
     expect(await balanceOf(t, trader.userId)).toBe(3);
-    await t.app.hookRuntime.reconcile();
+    await t.app.signalRuntime.reconcile();
     const rows = await signalRows(t, trader.userId);
     expect(rows.find((s) => s.id === 'crashReachedBroker01')).toMatchObject({
       status: 'filled',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader, signalRows } from '../../test/signal-fixtures.ts';
+import { listActions } from '../modules/actions/list-actions.ts';
 import { deleteConnector } from '../modules/connectors/index.ts';
 
 let t: TestApp;
@@ -179,21 +180,29 @@ describe('after the answer', () => {
     const trader = await setupTrader(t, 'activity@example.com');
     await postSignal(t, trader.shortKey, BUY);
     await postSignal(t, trader.shortKey, { symbol: 'AAPL' });
-    await t.app.hookRuntime.writer.flush();
+    await t.app.signalRuntime.writer.flush();
     const { rows } = await t.services.db.$client.query<{ code: string; metadata: Record<string, unknown> }>(
       `select code, metadata from actions where user_id = $1 and code = 'Order' order by id`,
       [trader.userId],
     );
     expect(rows).toHaveLength(2);
+    const [signal] = await signalRows(t, trader.userId);
+    // The stored signal's request lives in its row only; the refused one has no row and keeps its own.
     expect(rows[0]?.metadata).toMatchObject({
       hook: { key: trader.hook.key, name: 'Main' },
       providerName: 'paper',
       accountId: trader.accountId,
-      request: BUY,
+      signalId: signal?.id,
       response: { status: 'filled' },
     });
+    expect(rows[0]?.metadata).not.toHaveProperty('request');
     expect(typeof rows[0]?.metadata.elapsed).toBe('number');
-    expect(rows[1]?.metadata.response).toMatchObject({ status: 'ValidationError' });
+    expect(rows[1]?.metadata).toMatchObject({ request: { symbol: 'AAPL' }, response: { status: 'ValidationError' } });
+    // The activity log shows both requests, and finds the stored one by its text.
+    const log = await listActions(t.services, trader.userId, { code: 'Order' });
+    expect(log.map((a) => JSON.parse(a.metadata).request)).toEqual([{ symbol: 'AAPL' }, BUY]);
+    const found = await listActions(t.services, trader.userId, { search: '"quantity": 1' });
+    expect(found.map((a) => JSON.parse(a.metadata).signalId)).toEqual([signal?.id]);
     const hook = await t.services.db.$client.query('select called_at from hooks where id = $1', [trader.hook.id]);
     expect(hook.rows[0]?.called_at).toBeInstanceOf(Date);
   });
@@ -206,6 +215,7 @@ describe('after the answer', () => {
     );
     const signals = await signalRows(t, trader.userId);
     expect(signals).toHaveLength(1);
-    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(404);
+    // hook_changed reaches the cache asynchronously (a moment after the commit).
+    await eventually(async () => (await postSignal(t, trader.shortKey, BUY)).statusCode === 404);
   });
 });

@@ -25,7 +25,7 @@ describe('hook hygiene', () => {
       status: 'ExecutionError',
       message: 'Webhook is deactivated: too many invalid requests',
     });
-    await t.app.hookRuntime.writer.flush();
+    await t.app.signalRuntime.writer.flush();
     const { rows } = await t.services.db.$client.query<{ metadata: Record<string, unknown> }>(
       `select metadata from actions where user_id = $1 and code = 'HookDeactivate'`,
       [trader.userId],
@@ -48,7 +48,7 @@ describe('hook hygiene', () => {
   it('drops a cached hook on hook_changed', async () => {
     const trader = await setupTrader(t, 'renamed@example.com', { isTest: true });
     expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
-    expect(t.app.hookRuntime.cache.size).toBeGreaterThan(0);
+    expect(t.app.signalRuntime.hooks.size).toBeGreaterThan(0);
     await t.services.db.$client.query('delete from hooks where id = $1', [trader.hook.id]);
     await t.services.db.$client.query(`select pg_notify('hook_changed', $1)`, [trader.shortKey]);
     await eventually(async () => (await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 })).statusCode === 404);

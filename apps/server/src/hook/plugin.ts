@@ -1,28 +1,26 @@
-// The hook endpoint as an encapsulated Fastify plugin: its own body parsing (every content type
-// read as text, at most 64 KiB; TradingView sends text/plain, others JSON with or without a
-// charset), its own error handler (SPEC §8 bodies, never a 5xx for what the sender did), no
-// GraphQL or web handlers on its path. GET /api/internal/hook-timings only with HOOK_TIMINGS.
+// The hook endpoint as an encapsulated Fastify plugin, transport only: its own body parsing
+// (every content type read as text, at most 64 KiB; TradingView sends text/plain, others JSON
+// with or without a charset), its own error handler (SPEC §8 bodies, never a 5xx for what the
+// sender did), rate limits, no GraphQL or web handlers on its path. The signal itself goes to
+// modules/signals. GET /api/internal/hook-timings only with HOOK_TIMINGS.
+import { MAX_BODY_LENGTH } from '@router/orders';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { TOO_LARGE, UNAVAILABLE } from '../modules/signals/answers.ts';
+import { type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
-import { handleSignal } from './handle-signal.ts';
-import { createHookRuntime, type HookRuntime } from './runtime.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { receiveSignal } from './receive.ts';
 
-export const HOOK_BODY_LIMIT = 65_536;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The hook endpoint's in-process state (cache, limiters, writer, reconciler). */
-    hookRuntime: HookRuntime;
-  }
-}
-
-export async function registerHook(app: FastifyInstance, services: Services): Promise<void> {
-  const runtime = createHookRuntime(app, services);
-  app.decorate('hookRuntime', runtime);
+export async function registerHook(app: FastifyInstance, services: Services, signals: SignalRuntime): Promise<void> {
+  const { config } = services;
+  const { timings } = signals;
+  const transport = {
+    signals,
+    byHook: new RateLimiter<number>(config.HOOK_RATE_PER_HOOK),
+    byAddress: new RateLimiter<string>(config.HOOK_RATE_PER_ADDRESS),
+  };
   await app.register(async (hook) => {
     hook.removeAllContentTypeParsers();
-    hook.addContentTypeParser('*', { parseAs: 'string', bodyLimit: HOOK_BODY_LIMIT }, (_req, body, done) => {
+    hook.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_LENGTH }, (_req, body, done) => {
       done(null, body);
     });
     hook.setErrorHandler((error: FastifyError, req, reply) => {
@@ -37,33 +35,31 @@ export async function registerHook(app: FastifyInstance, services: Services): Pr
     });
     hook.post<{ Params: { shortKey: string } }>(
       '/hook/:shortKey',
-      { bodyLimit: HOOK_BODY_LIMIT },
+      { bodyLimit: MAX_BODY_LENGTH },
       async (req, reply) => {
-        const startedAt = performance.now();
+        const receivedAt = performance.now();
         const hrStart = process.hrtime.bigint();
-        const signal = {
+        const { answer, waitedUs } = await receiveSignal(transport, {
           shortKey: req.params.shortKey,
           body: typeof req.body === 'string' ? req.body : undefined,
           address: req.ip,
-          startedAt,
+          receivedAt,
           hrStart,
-          waitedUs: 0,
-        };
-        const answer = await handleSignal(runtime, signal);
+        });
         const answerStart = process.hrtime.bigint();
         reply.status(answer.statusCode).send(answer.body);
         services.counters.hookAnswer(answer.statusCode);
         const end = process.hrtime.bigint();
-        runtime.timings.record('answer', answerStart, end);
-        runtime.timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - signal.waitedUs));
+        timings.record('answer', answerStart, end);
+        timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - waitedUs));
         return reply;
       },
     );
   });
-  if (services.config.HOOK_TIMINGS) {
+  if (config.HOOK_TIMINGS) {
     app.get('/api/internal/hook-timings', async (req) => {
-      const summary = runtime.timings.summary();
-      if ((req.query as { reset?: string }).reset === '1') runtime.timings.reset();
+      const summary = timings.summary();
+      if ((req.query as { reset?: string }).reset === '1') timings.reset();
       return summary;
     });
   }

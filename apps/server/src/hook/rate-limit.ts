@@ -1,21 +1,13 @@
 // Token buckets in memory: per hook and per source address. Generous by default so the bursts
 // TradingView sends at bar closes pass; a scanner or a runaway script is slowed to the rate.
-// TradingView's four sending addresses are shared by all its users and are never limited by
-// address (their hooks still are, each by its own bucket).
+// TradingView's sending addresses are shared by all its users and are never limited by address
+// (receive.ts; their hooks still are, each by its own bucket).
 
 export interface RateSetting {
   /** Tokens per second; 0 turns the limit off. */
   rate: number;
   burst: number;
 }
-
-/** SPEC §9's TradingView alert addresses. */
-export const PLATFORM_ADDRESSES: ReadonlySet<string> = new Set([
-  '52.89.214.238',
-  '34.212.75.30',
-  '54.218.53.128',
-  '52.32.178.7',
-]);
 
 interface Bucket {
   tokens: number;

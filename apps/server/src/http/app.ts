@@ -7,6 +7,7 @@ import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
 import type { WorkerOptions } from '../modules/notifications/worker.ts';
 import { registerNotificationWorker } from '../modules/notifications/worker-plugin.ts';
+import { createSignalRuntime, type SignalRuntime } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
@@ -15,6 +16,13 @@ import { registerOAuth } from './oauth.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { registerStripeWebhook } from './stripe-webhook.ts';
 import { registerWebApp } from './web-app.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The signal path's in-process state (hook cache, writers, reconciler), for every way in. */
+    signalRuntime: SignalRuntime;
+  }
+}
 
 export interface AppOptions {
   authenticate: Authenticate;
@@ -41,9 +49,13 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   registerErrorHandler(app);
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
-  await registerHook(app, services);
+  const signals = createSignalRuntime(services);
+  app.decorate('signalRuntime', signals);
+  app.addHook('onReady', () => signals.start());
+  app.addHook('onClose', () => signals.stop());
+  await registerHook(app, services, signals);
   await registerStripeWebhook(app, services);
-  registerMetrics(app, services, app.hookRuntime.timings);
+  registerMetrics(app, services, signals.timings);
   registerNotificationWorker(app, services, options.notifications);
   await registerOAuth(app, services);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);

@@ -2,13 +2,13 @@
 // `Authorization: Bearer <METRICS_TOKEN>`. Without the variable the route does not exist (404).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { HookTimings } from '../hook/timings.ts';
 import { createMetricsRegistry } from '../modules/metrics/prometheus.ts';
+import type { SignalTimings } from '../modules/signals/timings.ts';
 import type { Services } from '../services.ts';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
-export function registerMetrics(app: FastifyInstance, services: Services, timings: HookTimings): void {
+export function registerMetrics(app: FastifyInstance, services: Services, timings: SignalTimings): void {
   const token = services.config.METRICS_TOKEN;
   if (!token) return;
   const expected = digest(`Bearer ${token}`);

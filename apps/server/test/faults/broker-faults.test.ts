@@ -4,8 +4,8 @@
 // answer by the deadline (201 'accepted' when the broker has not said), and afterwards the books
 // show exactly one order for every signal the broker took and a returned credit for the others.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkBooks, waitSettled } from './books.ts';
-import { type Drill, startDrill } from './drill.ts';
+import { waitSettled } from './books.ts';
+import { type Drill, drillBooks, startDrill } from './drill.ts';
 import { type FaultBroker, type FaultMode, startFaultBroker } from './fault-broker.ts';
 import { order, post, type Sent } from './load.ts';
 
@@ -85,13 +85,7 @@ describe('broker faults', () => {
       rows.map((r) => [`${r.mode} ${r.status} ${r.kept ? 'kept' : 'released'}`, Number(r.n)]),
     );
     console.info('broker faults, signals by mode:', JSON.stringify(outcome), 'proxy saw', JSON.stringify(broker.seen));
-    const books = await checkBooks({
-      sql,
-      userId: drill.trader.userId,
-      brokerOrderIds: broker.orderIds(),
-      balanceBefore: drill.balanceBefore,
-      replies,
-    });
+    const books = await drillBooks(drill, broker.orderIds, replies);
     console.info('broker faults:', JSON.stringify(books));
     expect(books.problems).toEqual([]);
     const took = ['hang-after-accept', 'slow', 'error-after-accept', 'drop-after-accept', 'pass'];

@@ -41,18 +41,28 @@ export async function startDrill(
 }
 
 /**
- * The books of a drill on the paper broker: once its signals settled, the replies against its
- * signal rows, credits and paper orders. `allow5xx`: statuses ≥ 500 the drill expects.
+ * The books of a drill once its signals settled: the replies against its signal rows, credits
+ * and the broker's orders (client order ids). `allow5xx`: statuses ≥ 500 the drill expects.
  */
-export async function paperBooks(drill: Drill, replies: Reply[], allow5xx?: number[]): Promise<Books> {
+export async function drillBooks(
+  drill: Drill,
+  brokerOrderIds: () => string[] | Promise<string[]>,
+  replies: Reply[],
+  allow5xx?: number[],
+): Promise<Books> {
   const sql = drill.server.sql();
   await waitSettled(sql, drill.trader.userId);
   return checkBooks({
     sql,
     userId: drill.trader.userId,
-    brokerOrderIds: await paperOrderIds(sql, drill.trader.accountId),
+    brokerOrderIds: await brokerOrderIds(),
     balanceBefore: drill.balanceBefore,
     replies,
     ...(allow5xx ? { allow5xx } : {}),
   });
+}
+
+/** drillBooks against the paper account. */
+export function paperBooks(drill: Drill, replies: Reply[], allow5xx?: number[]): Promise<Books> {
+  return drillBooks(drill, () => paperOrderIds(drill.server.sql(), drill.trader.accountId), replies, allow5xx);
 }

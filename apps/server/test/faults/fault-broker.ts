@@ -1,8 +1,9 @@
 // A broker that misbehaves on demand, reached by the real server over loopback HTTP exactly as in
 // production: the Alpaca protocol fake (packages/brokers) behind a small proxy that, for order
 // submissions (POST /v2/orders), can answer slowly, never answer, answer 5xx, or drop the
-// connection after the broker accepted the order. Lookups by client order id always pass, so
-// reconciliation can ask. The server is pointed at it with ALPACA_BASE_URL.
+// connection after the broker accepted the order. Lookups by client order id always pass (after
+// `lookupDelayMs`, counted per id), so reconciliation can ask. The server is pointed at it with
+// ALPACA_BASE_URL.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type FakeAlpaca, startFakeAlpaca } from '../../../../packages/brokers/src/adapters/alpaca/fake.ts';
@@ -31,6 +32,10 @@ export interface FaultBroker {
   delayMs: number;
   /** Submissions seen by the proxy, by mode. */
   seen: Record<string, number>;
+  /** Order lookups by client order id, per id. */
+  lookups: Map<string, number>;
+  /** How long a lookup waits before it is forwarded. */
+  lookupDelayMs: number;
   /** client_order_id of every order the broker has (the fake's book). */
   orderIds(): string[];
   close(): Promise<void>;
@@ -57,6 +62,8 @@ export async function startFaultBroker(): Promise<FaultBroker> {
     mode: 'pass',
     delayMs: 0,
     seen: {},
+    lookups: new Map(),
+    lookupDelayMs: 0,
     orderIds: () => fake.orders.map((o) => o.client_order_id).filter((id): id is string => Boolean(id)),
     close: async () => {},
   };
@@ -89,6 +96,12 @@ export async function startFaultBroker(): Promise<FaultBroker> {
       const isSubmission = req.method === 'POST' && (req.url ?? '').startsWith('/v2/orders');
       const mode = isSubmission ? handle.mode : 'pass';
       if (isSubmission) handle.seen[mode] = (handle.seen[mode] ?? 0) + 1;
+      const lookedUp =
+        req.method === 'GET' ? new URL(req.url ?? '/', 'http://x').searchParams.get('client_order_id') : null;
+      if (lookedUp) {
+        handle.lookups.set(lookedUp, (handle.lookups.get(lookedUp) ?? 0) + 1);
+        await new Promise((resolve) => setTimeout(resolve, handle.lookupDelayMs));
+      }
       if (mode === 'hang') return hang(res);
       if (mode === 'error-5xx') {
         res.writeHead(503, { 'content-type': 'application/json' });

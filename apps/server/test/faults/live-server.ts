@@ -13,6 +13,8 @@ export interface LiveServer {
   url: string;
   port: number;
   dataDir: string;
+  /** The environment it was started with (DATA_DIR and PORT aside). */
+  env: Record<string, string>;
   process: ServerProcess;
   pid: number;
   /** A pg pool on the server's database (created on first use). */
@@ -70,6 +72,7 @@ export async function startLiveServer(
     url: `http://127.0.0.1:${port}`,
     port,
     dataDir,
+    env,
     process: child,
     pid: child.child.pid ?? 0,
     sql() {

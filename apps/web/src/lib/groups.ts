@@ -1,7 +1,10 @@
-// SPEC §6/§9: a user's group is a bit mask.
-export const GROUP_ADMIN = 1;
-export const GROUP_CUSTOMER = 4;
-export const GROUP_PROFESSIONAL = 16;
+// SPEC §6/§9: a user's group is a bit mask (the bits: @router/shared's GROUP, from its zod-free
+// entry: the router imports this in the first load).
+import { GROUP } from '@router/shared/groups';
+
+export const GROUP_ADMIN = GROUP.ADMIN;
+export const GROUP_CUSTOMER = GROUP.CUSTOMER;
+export const GROUP_PROFESSIONAL = GROUP.PROFESSIONAL;
 
 export interface GroupFlags {
   isAdmin: boolean;

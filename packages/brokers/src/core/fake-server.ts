@@ -28,8 +28,11 @@ export interface Injection {
 }
 
 export interface FakeServerOptions {
-  /** Answers the request itself (401, 403, …) and returns false when the broker would refuse it. */
-  authenticate(request: FastifyRequest, reply: FastifyReply): boolean;
+  /**
+   * Answers the request itself (401, 403, …) and returns false when the broker would refuse it.
+   * `body` is the body exactly as received, for brokers that sign it.
+   */
+  authenticate(request: FastifyRequest, reply: FastifyReply, body: string): boolean;
 }
 
 export interface FakeServer {
@@ -87,13 +90,9 @@ export function createFakeServer(options: FakeServerOptions): FakeServer {
   });
 
   app.addHook('preValidation', async (request, reply) => {
-    requests.push({
-      method: request.method,
-      url: request.url,
-      headers: request.headers,
-      body: raw.get(request.raw) ?? '',
-    });
-    if (!options.authenticate(request, reply)) return reply;
+    const body = raw.get(request.raw) ?? '';
+    requests.push({ method: request.method, url: request.url, headers: request.headers, body });
+    if (!options.authenticate(request, reply, body)) return reply;
     const injection = takeInjection(injections, request.method, request.url);
     if (injection && (await playInjection(injection, request, reply))) return reply;
   });

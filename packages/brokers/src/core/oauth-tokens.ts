@@ -25,6 +25,8 @@ export interface TokenAnswer {
   accessToken: string;
   refreshToken: string | undefined;
   expiresInMs: number;
+  /** The whole answer, for fields of the broker's own (Questrade's api_server). */
+  body: unknown;
 }
 
 /** One call to the token endpoint; a refusal there (400 invalid_grant, …) means signing in again. */
@@ -52,6 +54,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
       accessToken,
       refreshToken: stringField(body, 'refresh_token'),
       expiresInMs: expiresIn ? expiresIn * 1000 : request.defaultLifetimeMs,
+      body,
     };
   } catch (error) {
     if (isBrokerError(error) && error.kind === 'InvalidOrder') {

@@ -4,6 +4,7 @@
 // for the schema to refuse at a glance, so nested junk costs nothing. Null means "not given".
 import { OrderValidationError } from '../errors.ts';
 
+/** 64 KiB: the hook's body limit in bytes, and this reader's in characters. */
 export const MAX_BODY_LENGTH = 65_536;
 const MAX_FIELDS = 200;
 /** Keys that could reach an object's prototype if a later step ever copied them. */
@@ -16,8 +17,7 @@ export function readBody(input: unknown): Fields {
   if (typeof input === 'string') {
     if (input.length > MAX_BODY_LENGTH) throw refuseBody(`longer than ${MAX_BODY_LENGTH} characters`);
     try {
-      // A byte-order mark is invisible in an alert editor but fatal to JSON.parse.
-      value = JSON.parse(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
+      value = JSON.parse(withoutByteOrderMark(input));
     } catch (error) {
       throw refuseBody(`not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`);
     }
@@ -31,6 +31,11 @@ export function readBody(input: unknown): Fields {
   const extra = copyFields(body.extra, 'extra', false);
   if (extra) body.extra = extra;
   return body;
+}
+
+/** The text without a leading byte-order mark: invisible in an alert editor, fatal to JSON.parse. */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A fresh record of an object's own fields, or undefined when `value` is not a plain object. */

@@ -1,6 +1,6 @@
 // Multi-leg orders may come as indexed parameters instead of a legs array, e.g. an iron condor:
-//   {"symbol": "SPY 261218P00550000", "action": "buy_to_open",
-//    "symbol[2]": "SPY 261218P00560000", "action[2]": "sell_to_open", ...,
+//   {"symbol": "SPY 271217P00550000", "action": "buy_to_open",
+//    "symbol[2]": "SPY 271217P00560000", "action[2]": "sell_to_open", ...,
 //    "quantity": 1, "type": "limit", "limit_price": -1.25}
 // Leg 1 is `symbol[1]` or the unindexed `symbol` (likewise action); unindexed quantity and class
 // stay on top as defaults for every leg; unindexed type and limit_price are the order's (the net

@@ -211,26 +211,26 @@ describe('normalizeOrder accepts', () => {
 
 describe('normalizeOrder multi-leg', () => {
   const condor = {
-    symbol: 'SPY_261218P00540000',
+    symbol: 'SPY_271217P00540000',
     action: 'buy_to_open',
-    'symbol[2]': 'SPY261218P550',
+    'symbol[2]': 'SPY271217P550',
     'action[2]': 'sell_to_open',
-    'symbol[3]': 'SPY 261218C600',
+    'symbol[3]': 'SPY 271217C600',
     'action[3]': 'sell_to_open',
-    'symbol[4]': 'SPY   261218C00610000',
+    'symbol[4]': 'SPY   271217C00610000',
     'action[4]': 'buy_to_open',
     quantity: 1,
     type: 'limit',
     limit_price: -1.25,
   };
   const legs = [
-    { symbol: 'SPY   261218P00540000', class: 'option', action: 'buy_to_open', quantity: 1 },
-    { symbol: 'SPY   261218P00550000', class: 'option', action: 'sell_to_open', quantity: 1 },
-    { symbol: 'SPY   261218C00600000', class: 'option', action: 'sell_to_open', quantity: 1 },
-    { symbol: 'SPY   261218C00610000', class: 'option', action: 'buy_to_open', quantity: 1 },
+    { symbol: 'SPY   271217P00540000', class: 'option', action: 'buy_to_open', quantity: 1 },
+    { symbol: 'SPY   271217P00550000', class: 'option', action: 'sell_to_open', quantity: 1 },
+    { symbol: 'SPY   271217C00600000', class: 'option', action: 'sell_to_open', quantity: 1 },
+    { symbol: 'SPY   271217C00610000', class: 'option', action: 'buy_to_open', quantity: 1 },
   ];
   const expected = {
-    symbol: 'SPY   261218P00540000',
+    symbol: 'SPY   271217P00540000',
     class: 'option',
     action: 'buy_to_open',
     quantity: 1,
@@ -263,7 +263,7 @@ describe('normalizeOrder multi-leg', () => {
       symbol: 'AAPL',
       action: 'buy',
       quantity: 100,
-      'symbol[2]': 'AAPL261218C200',
+      'symbol[2]': 'AAPL271217C200',
       'action[2]': 'sell_to_open',
       'quantity[2]': 1,
       'limit_price[2]': 5,
@@ -276,7 +276,7 @@ describe('normalizeOrder multi-leg', () => {
         legs: [
           { symbol: 'AAPL', class: 'stock', action: 'buy', quantity: 100 },
           {
-            symbol: 'AAPL  261218C00200000',
+            symbol: 'AAPL  271217C00200000',
             class: 'option',
             action: 'sell_to_open',
             quantity: 1,

@@ -48,9 +48,9 @@ describe('normalizeOrder against a provider reference', () => {
 
   it('accepts an iron condor at an options broker', () => {
     const condor = {
-      symbol: 'SPY_261218P00540000',
+      symbol: 'SPY_271217P00540000',
       action: 'buy_to_open',
-      'symbol[2]': 'SPY_261218P00550000',
+      'symbol[2]': 'SPY_271217P00550000',
       'action[2]': 'sell_to_open',
       quantity: 1,
       limit_price: -1.25,
@@ -119,6 +119,19 @@ describe('normalizeOrder against a provider reference', () => {
       stockBroker,
       'class',
       'Alpaca: class: fund is not supported; use stock, crypto',
+    ],
+    [
+      'a class the provider refuses, with its reason',
+      { symbol: 'AAPL', class: 'stock', action: 'buy', quantity: 1 },
+      {
+        ...cryptoExchange,
+        reference: {
+          ...cryptoExchange.reference,
+          class: { values: ['crypto'], unsupported: { stock: 'no stock API' } },
+        },
+      },
+      'class',
+      'Kraken: class: stock is not supported (no stock API); use crypto',
     ],
     [
       'an explicit duration the provider lacks',

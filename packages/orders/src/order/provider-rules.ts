@@ -46,8 +46,9 @@ export function checkProviderValues(order: Order, raw: RawOrder, provider: Provi
   const title = providerTitle(provider);
   const check = (parameter: OrderParameter, value: string, field: string): void => {
     const values = allowedValues(reference, parameter);
-    if (values && !values.includes(value))
-      throw refuse(field, `${value} is not supported; use ${values.join(', ')}`, title);
+    if (!values || values.includes(value)) return;
+    const why = reference[parameter]?.unsupported?.[value];
+    throw refuse(field, `${value} is not supported${why ? ` (${why})` : ''}; use ${values.join(', ')}`, title);
   };
   const types = allowedValues(reference, 'type');
   if (raw.type === undefined && order.type === 'market' && types && !types.includes('market')) {

@@ -54,6 +54,22 @@ describe('documentation examples', () => {
     expect(JSON.parse(exampleJson(limit, stockBroker))).toMatchObject({ symbol: 'AAPL', limit_price: 190.5 });
   });
 
+  it('uses the provider’s exit levels in the bracket example, where it gives them', () => {
+    const bracket = findExample('bracket-order');
+    if (!bracket) throw new Error('missing example');
+    const reference = {
+      ...stockBroker.reference,
+      take_profit_price: { examples: [200] },
+      stop_loss_price: { examples: [180] },
+    };
+    expect(exampleBody(bracket, { ...stockBroker, reference })).toMatchObject({
+      limit_price: 190.5,
+      take_profit_price: 200,
+      stop_loss_price: 180,
+    });
+    expect(exampleBody(bracket, stockBroker)).toMatchObject({ take_profit_price: 165, stop_loss_price: 140 });
+  });
+
   it('normalizes every example once its placeholders are replaced', () => {
     const substitutions: Record<string, string> = {
       '{{ticker}}': 'AAPL',

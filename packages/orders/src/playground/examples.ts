@@ -49,13 +49,13 @@ export const ORDER_EXAMPLES: readonly OrderExample[] = [
       '(a "legs" array of {symbol, action, quantity} works too). quantity applies to every leg unless quantity[n] is given. ' +
       'limit_price is the net price of the combo: negative for a credit received, positive for a debit paid.',
     body: {
-      symbol: 'SPY_261218P00540000',
+      symbol: 'SPY_271217P00540000',
       action: 'buy_to_open',
-      'symbol[2]': 'SPY_261218P00550000',
+      'symbol[2]': 'SPY_271217P00550000',
       'action[2]': 'sell_to_open',
-      'symbol[3]': 'SPY_261218C00600000',
+      'symbol[3]': 'SPY_271217C00600000',
       'action[3]': 'sell_to_open',
-      'symbol[4]': 'SPY_261218C00610000',
+      'symbol[4]': 'SPY_271217C00610000',
       'action[4]': 'buy_to_open',
       quantity: 1,
       type: 'limit',
@@ -125,6 +125,11 @@ export function exampleBody(example: OrderExample, provider?: Provider): Record<
     body.symbol = symbol;
     body.action = firstActionFor(provider?.reference.symbol?.examplesClass?.[0] ?? 'stock');
     if ('limit_price' in body) body.limit_price = examplePrice('limit_price', provider);
+    // The exits at the provider's own levels, so they sit on the right sides of its limit price.
+    for (const exit of ['take_profit_price', 'stop_loss_price'] as const) {
+      const level = provider?.reference[exit]?.examples?.[0];
+      if (exit in body && level !== undefined) body[exit] = level;
+    }
   }
   return body;
 }

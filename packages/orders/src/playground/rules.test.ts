@@ -18,7 +18,7 @@ describe('playground rules', () => {
       type: 'limit',
       limit_price: 190.5,
     });
-    const option = { symbol: 'SPY_261218C00600000', class: 'option', action: 'cancel' };
+    const option = { symbol: 'SPY_271217C00600000', class: 'option', action: 'cancel' };
     expect(applyType(option, 'market')).toMatchObject({ action: 'buy_to_open', type: 'market' });
   });
 
@@ -38,7 +38,7 @@ describe('playground rules', () => {
   it('resets the symbol to the class example and fixes the action', () => {
     const draft = { symbol: 'AAPL', action: 'sell', quantity: 1 };
     expect(applyClass(draft, 'option', optionsBroker)).toEqual({
-      symbol: 'SPY_261218C00600000',
+      symbol: 'SPY_271217C00600000',
       class: 'option',
       action: 'buy_to_open',
       quantity: 1,

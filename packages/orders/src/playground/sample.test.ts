@@ -29,11 +29,11 @@ describe('playground samples', () => {
       ...optionsBroker,
       reference: {
         ...optionsBroker.reference,
-        symbol: { examples: ['SPY_261218C00600000'], examplesClass: ['option' as const] },
+        symbol: { examples: ['SPY_271217C00600000'], examplesClass: ['option' as const] },
       },
     };
     expect(defaultExamplePayload(optionsFirst)).toEqual({
-      symbol: 'SPY_261218C00600000',
+      symbol: 'SPY_271217C00600000',
       action: 'buy_to_open',
       quantity: 1,
     });
@@ -76,7 +76,7 @@ describe('playground samples', () => {
     [
       { provider: optionsBroker, class: 'option' as const, type: 'limit' as const, action: 'buy' as const },
       {
-        symbol: 'SPY_261218C00600000',
+        symbol: 'SPY_271217C00600000',
         action: 'buy_to_open',
         quantity: 1,
         class: 'option',

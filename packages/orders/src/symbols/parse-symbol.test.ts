@@ -28,7 +28,7 @@ describe('parseSymbol', () => {
     ['AAPL240119C150', 'AAPL  240119C00150000', 'option'],
     ['AAPL 240119C150.000', 'AAPL  240119C00150000', 'option'],
     ['aapl240119c150', 'AAPL  240119C00150000', 'option'],
-    ['SPY261218P552.5', 'SPY   261218P00552500', 'option'],
+    ['SPY271217P552.5', 'SPY   271217P00552500', 'option'],
     ['SPXW  250620P05000000', 'SPXW  250620P05000000', 'option'],
     ['BRKB  250117C00450000', 'BRKB  250117C00450000', 'option'],
     // pairs

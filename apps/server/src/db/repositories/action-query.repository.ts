@@ -25,7 +25,14 @@ export interface ActionFilter {
 /** Safety bound on a page grown by millisecond ties (see listActions). */
 const MAX_PAGE = 1000;
 
-const COLUMNS = sql`a.id::int as id, a.code, a.address, a.metadata,
+/** An Order entry of a stored signal keeps no request: it is read from the signal's row. */
+const SIGNAL_REQUEST = sql`(select s.request from signals s
+  where s.id = a.metadata ->> 'signalId' and s.user_id = a.user_id)`;
+const REQUEST = sql`coalesce(a.metadata -> 'request', ${SIGNAL_REQUEST})`;
+
+const COLUMNS = sql`a.id::int as id, a.code, a.address,
+  case when a.metadata ? 'signalId' and not a.metadata ? 'request'
+    then a.metadata || jsonb_build_object('request', ${SIGNAL_REQUEST}) else a.metadata end as metadata,
   floor(extract(epoch from a.created_at) * 1000)::float8 as "createdAt"`;
 
 function escapeLike(text: string): string {
@@ -39,7 +46,7 @@ function conditions(filter: ActionFilter): SQL {
   if (filter.search !== undefined) {
     const pattern = `%${escapeLike(filter.search)}%`;
     const description = sql.raw(describeActionSql('a.code', 'a.metadata'));
-    parts.push(sql`((a.metadata #>> '{request}') ilike ${pattern} or ${description} ilike ${pattern})`);
+    parts.push(sql`((${REQUEST} #>> '{}') ilike ${pattern} or ${description} ilike ${pattern})`);
   }
   return sql.join(parts, sql` and `);
 }

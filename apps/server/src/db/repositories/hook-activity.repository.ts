@@ -1,5 +1,6 @@
 // What the hook writes after answering: activity entries and called_at in batches, invalid
-// request counting (and the deactivation past the threshold), hook_changed notifications.
+// request counting (and the deactivation past the threshold, with its hook_changed notification).
+import { HOOK_CHANGED_CHANNEL } from './hooks.repository.ts';
 import type { Queryable } from './signals.repository.ts';
 
 export interface ActionRow {
@@ -74,7 +75,7 @@ export async function countInvalidRequest(
         returning invalid_count as count, not is_active as deactivated, user_id, key, name, short_key
       )
       select count, deactivated, user_id, key, name,
-        case when deactivated then pg_notify('hook_changed', short_key) end as notified
+        case when deactivated then pg_notify('${HOOK_CHANGED_CHANNEL}', short_key) end as notified
       from counted`,
     values: [hookId, threshold, INVALID_REQUESTS_REASON],
   });
@@ -87,13 +88,4 @@ export async function countInvalidRequest(
     hookKey: row.key,
     name: row.name,
   };
-}
-
-/** Tells every instance (and this one) to drop its cached copy of these hooks. */
-export async function notifyHooksOfConnector(db: Queryable, connectorId: number): Promise<void> {
-  await db.query({
-    name: 'hooks_notify_connector',
-    text: `select pg_notify('hook_changed', short_key) from hooks where connector_id = $1`,
-    values: [connectorId],
-  });
 }

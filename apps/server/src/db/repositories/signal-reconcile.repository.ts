@@ -1,61 +1,103 @@
-// Reconciliation's SQL: unfinished signals claimed with FOR UPDATE SKIP LOCKED (so several
-// instances never work on the same one), their connector, and the expired idempotency keys.
+// Reconciliation's SQL: unfinished signals claimed with a lease (pg-boss's pattern: the rows are
+// picked FOR UPDATE SKIP LOCKED inside one short UPDATE, and the lease columns are the claim, so
+// no lock outlives the statement), their connector, retries, and the expired idempotency keys.
 import { eq } from 'drizzle-orm';
-import type pg from 'pg';
 import { connectors } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 import type { Queryable } from './signals.repository.ts';
 
-export interface UnfinishedSignal {
+export interface ClaimedSignal {
   id: string;
-  user_id: string;
   connector_id: string;
-  account_id: string;
   provider_name: string;
+  account_id: string;
   status: string;
-  /** What the lookup takes: the broker's id if an answer gave one, the order sent and when. */
   broker_order_id: string | null;
+  /** The normalized order as stored (JSON). */
   order: unknown;
-  created_at: Date;
+  /** When it was stored, just before the broker call (ms since epoch). */
+  stored_at: number;
+  /** This claim's number: the fence its outcome is written with. */
+  attempts: number;
+}
+
+export interface ClaimOptions {
+  owner: string;
+  leaseMs: number;
+  /** Only signals older than this (no broker call of any instance can still be running). */
+  olderThanMs: number;
+  /** In flight here: never claimed. */
+  skip: readonly string[];
+  limit: number;
 }
 
 /**
- * Signals still 'placing' or 'unknown', older than `olderThanMs` (no broker call of any
- * instance can still be running for them), younger than a week, not among `skip` (in flight
- * here), not given up on (an 'unknown' the broker cannot settle has completed_at set);
- * locked until the caller's transaction ends.
+ * Claims up to `limit` signals still 'placing' or 'unknown' (younger than a week, not given up
+ * on: an 'unknown' its broker cannot tell about has completed_at set), not leased or
+ * whose lease ran out, for `owner` until `leaseMs` from now. Rows another instance is claiming at
+ * this moment are skipped; a row claimed and committed meanwhile no longer matches.
  */
-export async function lockUnfinishedSignals(
-  client: pg.PoolClient,
-  olderThanMs: number,
-  skip: readonly string[],
-  limit: number,
-): Promise<UnfinishedSignal[]> {
-  const { rows } = await client.query<UnfinishedSignal>({
-    name: 'signals_unfinished_lock',
-    text: `select id, user_id, connector_id, account_id, provider_name, status, broker_order_id, "order", created_at
-      from signals
-      where status in ('received', 'placing', 'unknown') and completed_at is null
-        and created_at < now() - $1 * interval '1 millisecond'
-        and created_at > now() - interval '7 days'
-        and id <> all($2::text[])
-      order by created_at limit $3
-      for update skip locked`,
-    values: [olderThanMs, skip, limit],
+export async function claimUnfinishedSignals(db: Queryable, o: ClaimOptions): Promise<ClaimedSignal[]> {
+  const { rows } = await db.query<ClaimedSignal>({
+    name: 'signals_claim_unfinished',
+    // 'received' is never stored; it stays in the list to match the partial index signals_unfinished_idx.
+    text: `update signals s set lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond',
+        attempts = s.attempts + 1
+      where s.id in (
+        select id from signals
+        where status in ('received', 'placing', 'unknown') and completed_at is null
+          and created_at < now() - $3 * interval '1 millisecond'
+          and created_at > now() - interval '7 days'
+          and (lease_until is null or lease_until < now())
+          and id <> all($4::text[])
+        order by created_at limit $5
+        for update skip locked)
+      returning s.id, s.connector_id, s.provider_name, s.account_id, s.status, s.broker_order_id, s."order",
+        (extract(epoch from s.created_at) * 1000)::float8 as stored_at, s.attempts`,
+    values: [o.owner, o.leaseMs, o.olderThanMs, o.skip, o.limit],
   });
   return rows;
 }
 
+/** Hands claimed signals back for a later pass, in `afterMs` (the look-up failed or could not tell). */
+export async function retryClaimedSignals(
+  db: Queryable,
+  owner: string,
+  claims: ReadonlyArray<{ id: string; attempt: number }>,
+  afterMs: number,
+): Promise<void> {
+  if (claims.length === 0) return;
+  await db.query({
+    name: 'signals_claim_retry',
+    text: `update signals s set lease_until = now() + $3 * interval '1 millisecond'
+      from unnest($2::text[], $4::int[]) as c(id, attempt)
+      where s.id = c.id and s.lease_owner = $1 and s.attempts = c.attempt`,
+    values: [owner, claims.map((c) => c.id), afterMs, claims.map((c) => c.attempt)],
+  });
+}
+
+export interface Unconfirmed {
+  id: string;
+  /** The status it must still have, and the claim it must still belong to. */
+  from: string;
+  leaseOwner: string;
+  attempt: number;
+  /** JSON text of the answer telling the user to check the broker account. */
+  response: string;
+}
+
 /**
- * The broker cannot tell whether the order exists: the signal stays 'unknown' with its credit
- * held, `response` tells the user to check the broker account, and reconciliation stops asking.
+ * The broker cannot tell whether the order exists: the signals stay 'unknown' with their credit
+ * held, their answer tells the user to check the broker account, and they are not asked about again.
  */
-export async function markSignalUnconfirmed(client: Queryable, id: string, response: string): Promise<void> {
-  await client.query({
+export async function markSignalsUnconfirmed(db: Queryable, signals: readonly Unconfirmed[]): Promise<void> {
+  if (signals.length === 0) return;
+  await db.query({
     name: 'signals_unconfirmed',
-    text: `update signals set status = 'unknown', response = $2::jsonb, completed_at = now()
-      where id = $1 and status in ('received', 'placing', 'unknown')`,
-    values: [id, response],
+    text: `update signals s set status = 'unknown', response = i.response::jsonb, completed_at = now()
+      from json_to_recordset($1::json) as i(id text, "from" text, "leaseOwner" text, attempt int, response text)
+      where s.id = i.id and s.status = i."from" and s.lease_owner = i."leaseOwner" and s.attempts = i.attempt`,
+    values: [JSON.stringify(signals)],
   });
 }
 

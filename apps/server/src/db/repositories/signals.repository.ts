@@ -8,7 +8,7 @@
 import type pg from 'pg';
 import { UNMETERED_SQL } from './credits.repository.ts';
 
-/** The pool or one client of it (reconciliation runs inside a transaction). */
+/** The pool or one client of it (a rationed batch is stored inside a transaction). */
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
 export interface NewSignal {
@@ -130,6 +130,8 @@ export function isUnstorableInput(error: unknown): boolean {
 
 export interface SignalOutcome {
   id: string;
+  /** The status the row must still have (the move's origin): a late write never undoes a newer one. */
+  from: string;
   status: string;
   brokerOrderId: string | null;
   price: number | null;
@@ -138,27 +140,32 @@ export interface SignalOutcome {
   elapsedMs: number | null;
   /** Give the held credit back (refusal, certain failure). */
   releaseCredit: boolean;
+  /** Reconciliation's claim: written only while the row is still this claim's (owner and attempt). */
+  leaseOwner?: string;
+  attempt?: number;
 }
 
 /**
  * Records brokers' outcomes (one statement for many signals, distinct ids); gives back the held
  * credits of those asking for it in the same statement, each with a 'refund' ledger row: what
  * the signal's 'signal' row took, to the same pools (a signal without one, stored before the
- * ledger existed, gets one one-time credit; none when not metered).
+ * ledger existed, gets one one-time credit; none when not metered). A row that left `from`, or
+ * whose lease another claim took over, is left as it is.
  */
 export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcome[]): Promise<void> {
   await db.query({
     name: 'signals_outcomes',
     text: `with input as (
-        select * from json_to_recordset($1::json) as t(id text, status text, "brokerOrderId" text, price float8,
-          response text, "elapsedMs" int, "releaseCredit" boolean)
+        select * from json_to_recordset($1::json) as t(id text, "from" text, status text, "brokerOrderId" text,
+          price float8, response text, "elapsedMs" int, "releaseCredit" boolean, "leaseOwner" text, attempt int)
       ), updated as (
         update signals s set status = i.status, broker_order_id = coalesce(i."brokerOrderId", s.broker_order_id),
           price = coalesce(i.price, s.price), response = coalesce(s.response, i.response::jsonb),
           elapsed_ms = coalesce(s.elapsed_ms, i."elapsedMs"),
           completed_at = case when i.status in ('placing', 'unknown') then null else now() end,
           credit_held = s.credit_held and not i."releaseCredit"
-        from input i where s.id = i.id
+        from input i where s.id = i.id and s.status = i."from"
+          and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
         returning s.id, s.user_id, s.credit_held
       ), released as (
         select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
@@ -200,13 +207,12 @@ export interface SignalState {
   response: unknown;
   broker_order_id: string | null;
   price: number | null;
-  provider_name: string;
 }
 
 export async function findSignalState(db: Queryable, id: string): Promise<SignalState | undefined> {
   const { rows } = await db.query<SignalState>({
     name: 'signal_state',
-    text: 'select status, response, broker_order_id, price, provider_name from signals where id = $1',
+    text: 'select status, response, broker_order_id, price from signals where id = $1',
     values: [id],
   });
   return rows[0];

@@ -22,8 +22,9 @@ import {
 /**
  * One signal received on a hook: stored before the broker is called, so that after a crash an
  * unfinished one is reconciled with the broker by client order id (the signal id), never re-sent.
- * status: received → placing → accepted | filled | rejected | failed; unknown while the broker's
- * outcome is not known (timeout, dropped connection); draft for test hooks.
+ * status: the stored form of its state (modules/signals/lifecycle.ts, STORED_STATUS): 'placing'
+ * (accepted or sent), the broker's order status (placed), 'rejected' | 'failed', 'unknown',
+ * 'draft' for test hooks.
  */
 export const signals = pgTable(
   'signals',
@@ -51,6 +52,11 @@ export const signals = pgTable(
     creditHeld: boolean('credit_held').notNull().default(false),
     address: text('address'),
     elapsedMs: integer('elapsed_ms'),
+    /** Reconciliation's lease (modules/signals/reconcile.ts): the instance that claimed it, until when. */
+    leaseOwner: text('lease_owner'),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** Claims so far; an outcome is written only by the claim it belongs to (the fence). */
+    attempts: integer('attempts').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },

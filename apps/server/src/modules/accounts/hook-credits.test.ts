@@ -106,7 +106,7 @@ describe('credits on the hook path', () => {
       values ($1, $2, $3, $4, 'F-1', 'flaky', 'placing', true, now() - interval '1 minute')`,
       ['legacyNeverSent00001', trader.userId, trader.hook.id, rows[0]?.id],
     );
-    await t.app.hookRuntime.reconcile();
+    await t.app.signalRuntime.reconcile();
     expect(await balanceOf(t, trader.userId)).toBe(3);
     const ledger = await expectBalancedLedger(t, trader.userId);
     expect(ledger.at(-1)).toMatchObject({

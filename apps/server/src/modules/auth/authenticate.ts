@@ -2,11 +2,11 @@
 // admin proxy header `X-User: <email>`. Second-factor (mfa) sessions are no viewer at all: they
 // only complete `signin(type: "passcode")`. Unknown, expired or revoked tokens are anonymous,
 // so protected fields answer UNAUTHENTICATED.
+import { GROUP } from '@router/shared';
 import type { FastifyRequest } from 'fastify';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
-import { GROUP } from '../../graphql/guards.ts';
 import type { Authenticate } from '../../graphql/yoga.ts';
 import type { Services } from '../../services.ts';
 import { resolveToken } from './sessions.ts';

@@ -1,9 +1,28 @@
 // What identity services need from a request: services, address, bearer and viewer.
+import { GROUP } from '@router/shared';
 import type { z } from 'zod';
 import { AppError } from '../../errors.ts';
-import type { GraphQLContext } from '../../graphql/context.ts';
+import type { GraphQLContext, Viewer } from '../../graphql/context.ts';
 
 export type Caller = Pick<GraphQLContext, 'services' | 'ip' | 'bearer' | 'viewer'>;
+
+/** Signed in, whatever the groups (UNAUTHENTICATED otherwise). */
+export function requireSignedIn(caller: Pick<Caller, 'viewer'>): Viewer {
+  if (!caller.viewer) throw new AppError('UNAUTHENTICATED', 'Please sign in');
+  return caller.viewer;
+}
+
+/** The caller must hold at least one of the bits in `groups` (SPEC §6), else FORBIDDEN. */
+export function requireGroup(caller: Pick<Caller, 'viewer'>, groups: number): Viewer {
+  const viewer = requireSignedIn(caller);
+  if ((viewer.group & groups) === 0) throw new AppError('FORBIDDEN', 'You are not allowed to do this');
+  return viewer;
+}
+
+/** A signed-in customer (group 4): every signed-in screen is the customer's (SPEC §6). */
+export function requireViewer(caller: Pick<Caller, 'viewer'>): Viewer {
+  return requireGroup(caller, GROUP.CUSTOMER);
+}
 
 /** Parses an input; the first problem becomes a VALIDATION error naming its field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {

@@ -1,12 +1,12 @@
 // TOTP second factor (RFC 6238: SHA-1, 6 digits, 30 s). A code is accepted once: the used time
 // step is stored and only later steps pass. Wrong codes: 5 per 5 minutes per user.
 import { Secret, TOTP } from 'otpauth';
+import { openText, sealText } from '../../crypto/secrets.ts';
 import { consumePasscodeStep, type UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { rateLimited } from './caller.ts';
 import { RULES } from './rate-limit.ts';
-import { seal, unseal } from './seal.ts';
 
 export const PASSCODE_ISSUER = 'Signal Router';
 export const INVALID_PASSCODE = 'The verification code is not valid';
@@ -30,11 +30,11 @@ export function totp(secret: string, email: string): TOTP {
 const aad = (userId: number) => `users.passcode_secret:${userId}`;
 
 export function sealPasscodeSecret(services: Services, userId: number, secret: string): string {
-  return seal(services.secretsKey, secret, aad(userId));
+  return sealText(services.secretsKey, secret, aad(userId));
 }
 
 export function openPasscodeSecret(services: Services, user: UserRow): string | null {
-  return user.passcodeSecret ? unseal(services.secretsKey, user.passcodeSecret, aad(user.id)) : null;
+  return user.passcodeSecret ? openText(services.secretsKey, user.passcodeSecret, aad(user.id)) : null;
 }
 
 /**

@@ -1,4 +1,6 @@
 // Issues, resolves and revokes bearer credentials (SPEC §3 Session, DESIGN.md "Security baseline").
+
+import { newKey } from '../../crypto/random.ts';
 import {
   type ActiveSession,
   findActiveSession,
@@ -9,7 +11,7 @@ import {
   touchSession,
 } from '../../db/repositories/session.repository.ts';
 import type { Services } from '../../services.ts';
-import { hashToken, newKey, newToken } from './tokens.ts';
+import { hashToken, newToken } from './tokens.ts';
 
 /** A second-factor session only completes the sign-in (SPEC §4). */
 export const MFA_TTL_MS = 5 * 60_000;

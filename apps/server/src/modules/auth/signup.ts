@@ -1,6 +1,7 @@
 // `signup` (SPEC §3 Signup payload): type 'password' sends a confirmation link; type 'token'
 // (Google/Apple) creates a confirmed account. The first user of an installation is also admin.
 import { GROUP, nameSchema, signupCredentialsSchema, socialCredentialsSchema } from '@router/shared';
+import { newKey } from '../../crypto/random.ts';
 import {
   createUserWithAccount,
   findUserByEmail,
@@ -17,7 +18,6 @@ import { sendConfirmation } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
 import { verifySocialToken } from './social.ts';
-import { newKey } from './tokens.ts';
 
 export const EMAIL_TAKEN = 'This email is already registered';
 

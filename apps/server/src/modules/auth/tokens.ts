@@ -10,8 +10,3 @@ export function newToken(): string {
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
-
-/** A public identifier (user key, token key): 16 characters, not a credential. */
-export function newKey(): string {
-  return randomBytes(12).toString('base64url');
-}

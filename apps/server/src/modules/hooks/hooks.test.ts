@@ -3,7 +3,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { type ConnectorAnswer, connect, gql, HOOK_FIELDS } from '../../../test/connector-fixtures.ts';
-import { findHookForSignal, HOOK_CHANGED_CHANNEL } from './index.ts';
+import { HOOK_CHANGED_CHANNEL } from '../../db/repositories/hooks.repository.ts';
+import { findHookForSignal } from './index.ts';
 
 interface HookAnswer {
   key: string;

@@ -1,4 +1,7 @@
-// Webhooks: GraphQL services, and what the hook endpoint calls.
+// Webhooks: GraphQL services, and what a signal needs of its hook (the entry, its cache).
+export { HookCache } from './hook-cache.ts';
+export { findHookForSignal, type HookEntry, loadHookEntry } from './hook-entry.ts';
+export { type HookListener, listenHookChanges } from './hook-listener.ts';
 export {
   createHook,
   deleteHook,
@@ -9,4 +12,3 @@ export {
   listHooks,
   renameHook,
 } from './manage.ts';
-export { findHookForSignal, HOOK_CHANGED_CHANNEL, type HookForSignal, notifyHookChanged } from './signal.ts';

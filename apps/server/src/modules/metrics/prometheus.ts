@@ -4,12 +4,12 @@
 import type pg from 'pg';
 import { Counter, collectDefaultMetrics, Gauge, type Histogram, Registry } from 'prom-client';
 import { countUnfinishedSignals } from '../../db/repositories/metrics.repository.ts';
-import { type HookTimings, PHASES, type Phase } from '../../hook/timings.ts';
+import { PHASES, type Phase, type SignalTimings } from '../signals/timings.ts';
 import type { PairCounter, ServerCounters } from './counters.ts';
 
 export interface MetricsSources {
   counters: ServerCounters;
-  timings: HookTimings;
+  timings: SignalTimings;
   pool: pg.Pool;
 }
 
@@ -21,11 +21,11 @@ const PHASE_HISTOGRAM = {
 } as const;
 
 /**
- * The hook's phase timings (µs, HookTimings) as a histogram in seconds per phase. prom-client
+ * The hook's phase timings (µs, SignalTimings) as a histogram in seconds per phase. prom-client
  * histograms only take observations, so this is a metric of our own in the registry's shape
  * (get() answering name, help, type and the sample values).
  */
-function phaseHistogram(timings: HookTimings): Histogram {
+function phaseHistogram(timings: SignalTimings): Histogram {
   const bucket = `${PHASE_HISTOGRAM.name}_bucket`;
   const values = () =>
     PHASES.flatMap((phase: Phase) => {

@@ -14,8 +14,7 @@ import {
   updateUserApp,
 } from '../../db/repositories/user-app.repository.ts';
 import { AppError } from '../../errors.ts';
-import { requireGroup, requireViewer } from '../../graphql/guards.ts';
-import { type Caller, parseInput } from '../auth/caller.ts';
+import { type Caller, parseInput, requireGroup, requireViewer } from '../auth/caller.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 
 const MAX_APPS = 20;

@@ -3,9 +3,9 @@
 // restart signs with the same key. Cookie keys are derived from SECRETS_KEY.
 import { generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { deriveKey } from '../../crypto/derive.ts';
+import { openText, sealText } from '../../crypto/secrets.ts';
 import { findOidc, insertOidcIfAbsent } from '../../db/repositories/oidc.repository.ts';
 import type { Services } from '../../services.ts';
-import { seal, unseal } from '../auth/seal.ts';
 
 const KIND = 'ProviderKey';
 const ID = 'signing';
@@ -16,12 +16,14 @@ export async function signingKey(services: Services): Promise<JsonWebKey> {
   if (!row) {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const jwk = { ...privateKey.export({ format: 'jwk' }), alg: 'RS256', use: 'sig' };
-    await insertOidcIfAbsent(services.db, KIND, ID, { sealed: seal(services.secretsKey, JSON.stringify(jwk), AAD) });
+    await insertOidcIfAbsent(services.db, KIND, ID, {
+      sealed: sealText(services.secretsKey, JSON.stringify(jwk), AAD),
+    });
     row = await findOidc(services.db, KIND, ID);
   }
   const sealed = row?.payload.sealed;
   if (typeof sealed !== 'string') throw new Error('the OAuth signing key is missing');
-  return JSON.parse(unseal(services.secretsKey, sealed, AAD)) as JsonWebKey;
+  return JSON.parse(openText(services.secretsKey, sealed, AAD)) as JsonWebKey;
 }
 
 /** Signs the provider's cookies (interaction and session ids). */

@@ -7,6 +7,7 @@
 // (modules/auth/claim.ts), so nobody can prepare an account in someone else's name.
 import { emailSchema, GROUP, nameSchema } from '@router/shared';
 import { z } from 'zod';
+import { newKey } from '../../crypto/random.ts';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -15,7 +16,6 @@ import { sendConfirmation } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { issueSession } from '../auth/sessions.ts';
 import { createWithCredits, EMAIL_TAKEN } from '../auth/signup.ts';
-import { newKey } from '../auth/tokens.ts';
 import { liveInteraction, type RawExchange } from './interaction.ts';
 
 /** The consent screen's query parameters; others are ignored. */

@@ -1,11 +1,13 @@
 // After-response work of the hook, batched in process: activity entries (one multi-row insert)
 // and hooks.called_at (one update) every 200 ms. Cheaper than a job queue, and a crash loses at
 // most the entries of the last batch, never a signal (the signals row is the source of truth,
-// written before the broker is called).
+// written before the broker is called). The request is stored once: an entry of a stored signal
+// names it (signalId) and the activity log reads the request from its row; a refused call (no
+// row) and a repeat (the row holds the first's body) keep theirs here.
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { type ActionRow, insertActions, touchHooks } from '../../db/repositories/hook-activity.repository.ts';
-import type { HookEntry } from './types.ts';
+import type { HookEntry } from '../hooks/index.ts';
 
 const FLUSH_EVERY_MS = 200;
 const FLUSH_AT = 500;
@@ -28,11 +30,12 @@ export function storableJson(value: unknown): string {
 export interface OrderActivity {
   hook: HookEntry;
   address: string | null;
-  /** The parsed body, or the raw text when it did not parse. */
-  request: unknown;
+  /** The signal it stored, or the first one it repeats. */
+  signalId?: string;
+  /** The body as received; absent when the signal's row holds it (its own call). */
+  request?: string;
   response: Record<string, unknown>;
   elapsedMs: number;
-  signalId?: string;
   at: Date;
 }
 
@@ -92,7 +95,7 @@ export class ActivityWriter {
         accountId: hook.accountId,
         isTest: hook.isTest,
         ...(a.signalId ? { signalId: a.signalId } : {}),
-        request: a.request,
+        ...(a.request !== undefined ? { request: a.request } : {}),
         response: a.response,
         elapsed: a.elapsedMs,
       },

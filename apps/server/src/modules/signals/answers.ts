@@ -1,8 +1,8 @@
 // The hook's answers (SPEC §8), in one place so the messages stay consistent.
-import type { OrderResponse } from '@router/orders';
+import { MAX_BODY_LENGTH, type OrderResponse } from '@router/orders';
 import type { Answer } from './types.ts';
 
-export type ErrorStatus = 'ValidationError' | 'ExecutionError' | 'AuthenticationError' | 'ForbiddenError' | 'Error';
+type ErrorStatus = 'ValidationError' | 'ExecutionError' | 'AuthenticationError' | 'ForbiddenError' | 'Error';
 const ERROR_STATUSES: ReadonlySet<string> = new Set([
   'ValidationError',
   'ExecutionError',
@@ -17,7 +17,7 @@ export function refusal(statusCode: number, status: ErrorStatus, message: string
 
 export const NOT_FOUND = refusal(404, 'Error', 'Webhook not found');
 export const TOO_MANY = refusal(429, 'Error', 'Too many requests: slow down');
-export const TOO_LARGE = refusal(413, 'ValidationError', 'body: larger than 64 KiB');
+export const TOO_LARGE = refusal(413, 'ValidationError', `body: larger than ${MAX_BODY_LENGTH / 1024} KiB`);
 export const UNAVAILABLE = refusal(503, 'Error', 'Service temporarily unavailable, please retry');
 export const NO_SIGNALS_LEFT = refusal(400, 'ExecutionError', 'No signals left: top up in Account & Billing');
 export const CONNECTOR_INACTIVE = refusal(
@@ -43,6 +43,18 @@ export function pending(signalId: string, title: string): Answer {
   return {
     statusCode: 201,
     body: { id: signalId, status: 'accepted', status_description: `Sent to ${title}; confirmation pending` },
+  };
+}
+
+/** The broker cannot tell whether it has the order: stored as the signal's answer, for repeats too. */
+export function unconfirmed(signalId: string, title: string): Answer {
+  return {
+    statusCode: 201,
+    body: {
+      id: signalId,
+      status: 'accepted',
+      status_description: `${title}: the order's outcome could not be confirmed; check your ${title} account`,
+    },
   };
 }
 

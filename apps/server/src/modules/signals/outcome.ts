@@ -1,10 +1,13 @@
-// What a broker call's result or failure means for the sender, the signal row and the credit.
+// What a broker call's result or failure means for a sent signal: the move (place, reject, lose),
+// the answer for the sender, the stored status and whether the credit goes back.
 import { isBrokerError } from '@router/brokers';
 import type { OrderResponse } from '@router/orders';
 import { accepted, pending, refusal } from './answers.ts';
+import { STORED } from './lifecycle.ts';
 import type { Answer } from './types.ts';
 
 export interface Outcome {
+  event: 'place' | 'reject' | 'lose';
   answer: Answer;
   status: string;
   brokerOrderId: string | null;
@@ -20,14 +23,16 @@ export function fromResult(signalId: string, title: string, result: OrderRespons
   if (result.status === 'rejected') {
     const reason = result.status_description || 'order rejected';
     return {
+      event: 'reject',
       answer: refusal(400, 'ExecutionError', reason.startsWith(`${title}:`) ? reason : `${title}: ${reason}`),
-      status: 'rejected',
+      status: STORED.rejected,
       brokerOrderId,
       price,
       releaseCredit: true,
     };
   }
   return {
+    event: 'place',
     answer: accepted(signalId, result),
     status: result.status,
     brokerOrderId,
@@ -39,26 +44,44 @@ export function fromResult(signalId: string, title: string, result: OrderRespons
 /**
  * A refusal the broker gave for sure costs nothing and answers 400; anything that may have
  * reached the broker (timeout, dropped connection, a duplicate client order id, an unexpected
- * throw) stays 'unknown' with its credit held, answered 'accepted', and is reconciled by
- * client order id later.
+ * throw) is lost: 'unknown' with its credit held, answered 'accepted', reconciled later.
  */
 export function fromError(signalId: string, title: string, error: unknown): Outcome {
   if (isBrokerError(error) && !error.outcomeUnknown && error.kind !== 'DuplicateOrder') {
     const auth = error.kind === 'AuthenticationError';
     return {
+      event: 'reject',
       answer: refusal(400, auth ? 'AuthenticationError' : 'ExecutionError', error.message),
-      status: 'rejected',
+      status: STORED.rejected,
       brokerOrderId: null,
       price: null,
       releaseCredit: true,
       connectorRejected: auth,
     };
   }
+  return lost(signalId, title);
+}
+
+/** No answer from the broker: the order may be placed. */
+export function lost(signalId: string, title: string): Outcome {
   return {
+    event: 'lose',
     answer: pending(signalId, title),
-    status: 'unknown',
+    status: STORED.unknown,
     brokerOrderId: null,
     price: null,
     releaseCredit: false,
+  };
+}
+
+/** Refused before the order left (connector inactive, secrets unreadable): nothing was sent. */
+export function notSent(message: string): Outcome {
+  return {
+    event: 'reject',
+    answer: refusal(400, 'ExecutionError', message),
+    status: STORED.failed,
+    brokerOrderId: null,
+    price: null,
+    releaseCredit: true,
   };
 }

@@ -31,8 +31,8 @@ export async function previewOrder(
     throw new AppError('EXECUTION', CONNECT_FIRST, { field: 'connectorKey' });
   }
   if (!connector.isActive) throw new AppError('EXECUTION', RECONNECT, { field: 'connectorKey' });
-  const data = input.data.charCodeAt(0) === 0xfeff ? input.data.slice(1) : input.data;
-  const normalized = normalizeOrder(data, { provider: broker.descriptor });
+  // normalizeOrder reads past a byte-order mark, as the hook does.
+  const normalized = normalizeOrder(input.data, { provider: broker.descriptor });
   if (!normalized.ok) throw new AppError('VALIDATION', normalized.error.message, { field: normalized.error.field });
   const { order } = normalized;
   const id = newSignalId();

@@ -43,7 +43,7 @@ async function lostSignals(flaky: FlakyBroker, email: string) {
 describe('reconciliation by the strongest lookup the broker has', () => {
   it('by client order id: the order found gets its status, the one never sent fails and frees its credit', async () => {
     const { trader, reached, neverSent } = await lostSignals(byClientId, 'client-id@example.com');
-    await t.app.hookRuntime.reconcile(0);
+    await t.app.signalRuntime.reconcile(0);
     const rows = await signalRows(t, trader.userId);
     expect(rows.find((s) => s.id === reached)).toMatchObject({ status: 'filled', credit_held: true });
     expect(rows.find((s) => s.id === neverSent)).toMatchObject({ status: 'failed', credit_held: false });
@@ -55,7 +55,7 @@ describe('reconciliation by the strongest lookup the broker has', () => {
     const { trader, reached, neverSent } = await lostSignals(byBrokerId, 'broker-id@example.com');
     const brokerId = byBrokerId.orders.get(reached)?.id;
     await t.services.db.$client.query('update signals set broker_order_id = $2 where id = $1', [reached, brokerId]);
-    await t.app.hookRuntime.reconcile(0);
+    await t.app.signalRuntime.reconcile(0);
     const rows = await signalRows(t, trader.userId);
     expect(rows.find((s) => s.id === reached)).toMatchObject({ status: 'filled', broker_order_id: brokerId });
     expect(rows.find((s) => s.id === neverSent)).toMatchObject({
@@ -66,7 +66,7 @@ describe('reconciliation by the strongest lookup the broker has', () => {
     expect(await balanceOf(t, trader.userId)).toBe(3);
     // Settled for reconciliation: not asked about again, never sent again; a repeat gets the message.
     const lookups = byBrokerId.calls.lookups;
-    await t.app.hookRuntime.reconcile(0);
+    await t.app.signalRuntime.reconcile(0);
     expect(byBrokerId.calls.lookups).toBe(lookups);
     const repeat = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 });
     expect(repeat.json()).toEqual({ id: neverSent, status: 'accepted', status_description: UNCONFIRMED });
@@ -75,7 +75,7 @@ describe('reconciliation by the strongest lookup the broker has', () => {
 
   it('a broker that cannot look orders up: both unknown, credits held, the broker not asked', async () => {
     const { trader, reached, neverSent } = await lostSignals(blind, 'blind@example.com');
-    await t.app.hookRuntime.reconcile(0);
+    await t.app.signalRuntime.reconcile(0);
     const rows = await signalRows(t, trader.userId);
     for (const id of [reached, neverSent]) {
       expect(rows.find((s) => s.id === id)).toMatchObject({

@@ -1,27 +1,31 @@
-// After a crash, a timeout or a dropped connection, a signal may be left 'placing' or 'unknown'.
-// Reconciliation asks the broker for the order with everything the signal row knows (our signal
-// id as client order id, the broker's id, the order sent and when: findOrder in @router/brokers
-// picks the broker's strongest route) and records what it says; it never sends the order again.
-// Found (exactly, or by its terms): its status (the credit is kept unless the broker rejected
-// it). Proven absent: 'failed' and the credit released, since the signal is older than any broker
-// call of any instance can run. The broker cannot tell: the signal stays 'unknown', its credit
-// held, with a message to check the broker account, and is not asked about again. Broker errors
-// leave the signal for the next pass. Runs at start and every 30 s; the rows are claimed FOR
-// UPDATE SKIP LOCKED, so instances never reconcile the same signal twice.
-import { findOrder, type OrderLookupResult } from '@router/brokers';
-import type { Order } from '@router/orders';
+// After a crash, a timeout or a dropped connection, a signal may be left 'placing' (sent, maybe)
+// or 'unknown'. Reconciliation looks its order up at the broker and records what it finds; it
+// never sends the order again. Found: its status (credit kept unless the broker rejected it).
+// Proven absent: 'failed', credit released (the signal is older than any broker call of any
+// instance can run). The broker cannot tell: 'unknown', credit held, its answer telling the user
+// to check the broker account, and not asked about again. Like pg-boss's jobs, signals are
+// claimed with a lease in one short statement (FOR UPDATE SKIP LOCKED inside it, so two instances
+// never claim one signal), looked up outside any transaction, and their outcomes written fenced
+// by the claim (owner and attempt): a claim that outlived its lease loses to the one that took
+// over.
+
+import type { OrderLookupResult } from '@router/brokers';
 import {
+  type ClaimedSignal,
+  claimUnfinishedSignals,
   deleteExpiredSignalKeys,
   findConnectorById,
-  lockUnfinishedSignals,
-  markSignalUnconfirmed,
-  type UnfinishedSignal,
+  markSignalsUnconfirmed,
+  retryClaimedSignals,
+  type Unconfirmed,
 } from '../../db/repositories/signal-reconcile.repository.ts';
-import { recordSignalOutcomes } from '../../db/repositories/signals.repository.ts';
+import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
 import { reportBrokerFailure } from '../connectors/broker-failure.ts';
-import { withBrokerSession } from '../connectors/index.ts';
+import { unconfirmed } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
+import { STORED, storedFrom, storedState, transition } from './lifecycle.ts';
+import { lookUpAll, lookUpOrder } from './order-lookup.ts';
 
 export interface Reconciler {
   /** `staleAfterMs` overrides the option for this pass (tests). */
@@ -30,103 +34,141 @@ export interface Reconciler {
 }
 
 export interface ReconcilerOptions {
+  /** This instance's name on its claims. */
+  owner: string;
   inFlight: Pick<InFlight<unknown>, 'ids'>;
   /** A signal younger than this may still have a broker call running somewhere. */
   staleAfterMs: number;
-  intervalMs?: number;
-  batch?: number;
+  intervalMs: number;
 }
 
-const LOOKUP_TIMEOUT_MS = 10_000;
+const BATCH = 10;
+const CONCURRENCY = 5;
+/** Longer than a batch's lookups: two rounds of CONCURRENCY, each at most 10 s (order-lookup.ts). */
+const LEASE_MS = 30_000;
+const MAX_BATCHES = 100;
 
-/** The normalized order place-signal stored (a JSON object naming at least symbol and action). */
-function storedOrder(value: unknown): Order | undefined {
-  const order = value as Partial<Order> | null;
-  return order && typeof order.symbol === 'string' && typeof order.action === 'string' ? (order as Order) : undefined;
+/** A claimed signal's move (sent | unknown → reconciled | unknown) to write, or a retry later. */
+interface Finding {
+  write?: SignalOutcome;
+  unconfirmed?: Unconfirmed;
+  retry?: true;
 }
 
-/** The signal's answer once its broker cannot tell: a repeat gets it too. */
-export function unconfirmedAnswer(signalId: string, title: string): Record<string, unknown> {
+/** sent | unknown → reconciled: the write, fenced by the status it moves from and by the claim. */
+function reconciled(
+  s: ClaimedSignal,
+  owner: string,
+  change: Pick<SignalOutcome, 'status' | 'releaseCredit'> & Partial<SignalOutcome>,
+): SignalOutcome {
+  const from = storedState(s.status);
+  transition(from, 'reconcile');
   return {
-    id: signalId,
-    status: 'accepted',
-    status_description: `${title}: the order's outcome could not be confirmed; check your ${title} account`,
+    id: s.id,
+    from: storedFrom(from),
+    brokerOrderId: null,
+    price: null,
+    response: null,
+    elapsedMs: null,
+    leaseOwner: owner,
+    attempt: s.attempts,
+    ...change,
   };
 }
 
-async function lookUp(
-  services: Services,
-  signal: UnfinishedSignal,
-): Promise<{ found: OrderLookupResult; title: string } | undefined> {
-  const connector = await findConnectorById(services.db, Number(signal.connector_id));
-  if (!connector) return undefined;
-  const order = storedOrder(signal.order);
-  try {
-    return await withBrokerSession(
-      services,
-      connector,
-      async ({ broker, ctx, session }) => ({
-        title: broker.descriptor.title,
-        found: await findOrder(broker, ctx, session, {
-          accountId: signal.account_id,
-          clientOrderId: signal.id,
-          ...(signal.broker_order_id ? { brokerOrderId: signal.broker_order_id } : {}),
-          ...(order ? { order } : {}),
-          sentAt: signal.created_at.getTime(),
-        }),
-      }),
-      { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
-    );
-  } catch (error) {
-    reportBrokerFailure(
-      services,
-      error,
-      signal.provider_name,
-      { signalId: signal.id },
-      'reconciliation: order lookup failed, will retry',
-    );
-    return undefined;
+/** What a lookup means for a claimed signal. */
+function finding(services: Services, s: ClaimedSignal, owner: string, found: OrderLookupResult): Finding {
+  switch (found.match) {
+    case 'exact':
+    case 'probable': {
+      const { order } = found;
+      const write = reconciled(s, owner, {
+        status: order.status,
+        brokerOrderId: order.id || null,
+        price: typeof order.price === 'number' && Number.isFinite(order.price) ? order.price : null,
+        releaseCredit: order.status === 'rejected',
+      });
+      return { write };
+    }
+    case 'none':
+      // Older than any call of any instance can run, and the broker has no such order.
+      return { write: reconciled(s, owner, { status: STORED.failed, releaseCredit: true }) };
+    case 'unknown': {
+      // Credit held, never resent: a 'placing' one is lost (→ unknown), an 'unknown' one stays.
+      const from = storedState(s.status);
+      if (from !== 'unknown') transition(from, 'lose');
+      const title = services.brokers.get(s.provider_name)?.descriptor.title ?? s.provider_name;
+      const response = JSON.stringify(unconfirmed(s.id, title).body);
+      return { unconfirmed: { id: s.id, from: storedFrom(from), leaseOwner: owner, attempt: s.attempts, response } };
+    }
   }
 }
 
-/** One pass: returns how many signals got a final status. */
-export async function reconcileOnce(services: Services, options: ReconcilerOptions): Promise<number> {
-  const client = await services.db.$client.connect();
-  let done = 0;
-  try {
-    await client.query('begin');
-    const skip = options.inFlight.ids();
-    const rows = await lockUnfinishedSignals(client, options.staleAfterMs, skip, options.batch ?? 20);
-    for (const signal of rows) {
-      const looked = await lookUp(services, signal);
-      if (looked === undefined) continue;
-      const { found, title } = looked;
-      if (found.match === 'unknown') {
-        services.log.warn({ signalId: signal.id, reason: found.reason }, 'reconciliation: outcome cannot be confirmed');
-        await markSignalUnconfirmed(client, signal.id, JSON.stringify(unconfirmedAnswer(signal.id, title)));
-        done++;
-        continue;
-      }
-      const order = found.match === 'none' ? null : found.order;
-      await recordSignalOutcomes(client, [
-        {
-          id: signal.id,
-          status: order ? order.status : 'failed',
-          brokerOrderId: order?.id || null,
-          price: typeof order?.price === 'number' ? order.price : null,
-          response: null,
-          elapsedMs: null,
-          releaseCredit: !order || order.status === 'rejected',
-        },
-      ]);
-      done++;
+async function reconcileBatch(services: Services, owner: string, claimed: ClaimedSignal[], retryMs: number) {
+  const connectors = new Map<string, ReturnType<typeof findConnectorById>>();
+  const connectorOf = (s: ClaimedSignal) => {
+    let found = connectors.get(s.connector_id);
+    if (!found) {
+      found = findConnectorById(services.db, Number(s.connector_id));
+      connectors.set(s.connector_id, found);
     }
-    await client.query('commit');
-    client.release();
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    client.release(true);
-    throw error;
+    return found;
+  };
+  const results = await lookUpAll(claimed, CONCURRENCY, async (s) => {
+    const connector = await connectorOf(s);
+    const found: OrderLookupResult = connector
+      ? await lookUpOrder(services, connector, s)
+      : { match: 'unknown', reason: 'the broker connection was deleted' };
+    if (found.match === 'unknown') {
+      services.log.warn({ signalId: s.id, reason: found.reason }, 'reconciliation: the broker cannot tell');
+    }
+    return finding(services, s, owner, found);
+  });
+  const writes: SignalOutcome[] = [];
+  const unknown: Unconfirmed[] = [];
+  const retries: Array<{ id: string; attempt: number }> = [];
+  for (const [i, result] of results.entries()) {
+    const s = claimed[i] as ClaimedSignal;
+    let f: Finding;
+    if (result.status === 'fulfilled') f = result.value;
+    else {
+      reportBrokerFailure(
+        services,
+        result.reason,
+        s.provider_name,
+        { signalId: s.id },
+        'reconciliation: order lookup failed, will retry',
+      );
+      f = { retry: true };
+    }
+    if (f.write) writes.push(f.write);
+    if (f.unconfirmed) unknown.push(f.unconfirmed);
+    if (f.retry) retries.push({ id: s.id, attempt: s.attempts });
+  }
+  const pool = services.db.$client;
+  if (writes.length > 0) await recordSignalOutcomes(pool, writes);
+  await markSignalsUnconfirmed(pool, unknown);
+  await retryClaimedSignals(pool, owner, retries, retryMs);
+  return writes.length + unknown.length;
+}
+
+/** One pass, batch after batch while there are claimable signals: how many it settled. */
+export async function reconcileOnce(
+  services: Services,
+  options: ReconcilerOptions,
+  staleAfterMs = options.staleAfterMs,
+) {
+  let done = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const claimed = await claimUnfinishedSignals(services.db.$client, {
+      owner: options.owner,
+      leaseMs: LEASE_MS,
+      olderThanMs: staleAfterMs,
+      skip: options.inFlight.ids(),
+      limit: BATCH,
+    });
+    if (claimed.length > 0) done += await reconcileBatch(services, options.owner, claimed, options.intervalMs / 2);
+    if (claimed.length < BATCH) break;
   }
   await deleteExpiredSignalKeys(services.db.$client, 5_000);
   return done;
@@ -135,7 +177,7 @@ export async function reconcileOnce(services: Services, options: ReconcilerOptio
 export function startReconciler(services: Services, options: ReconcilerOptions): Reconciler {
   let running: Promise<number> | undefined;
   const runOnce = (staleAfterMs = options.staleAfterMs) =>
-    (running ??= reconcileOnce(services, { ...options, staleAfterMs })
+    (running ??= reconcileOnce(services, options, staleAfterMs)
       .catch((error: unknown) => {
         services.log.error({ err: error }, 'reconciliation pass failed');
         return 0;
@@ -144,10 +186,7 @@ export function startReconciler(services: Services, options: ReconcilerOptions):
         running = undefined;
       }));
   void runOnce();
-  const timer = setInterval(() => void runOnce(), options.intervalMs ?? 30_000);
+  const timer = setInterval(() => void runOnce(), options.intervalMs);
   timer.unref();
-  return {
-    runOnce,
-    stop: () => clearInterval(timer),
-  };
+  return { runOnce, stop: () => clearInterval(timer) };
 }

@@ -2,12 +2,9 @@
 // broker's limit) and unique without coordination: 8 characters of milliseconds (sortable, so
 // the primary key index grows at its end) and 12 random ones (71 bits).
 import { randomBytes } from 'node:crypto';
+import { BASE62, BASE62_LIMIT } from '../../crypto/random.ts';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const SIGNAL_ID_LENGTH = 20;
 const RANDOM_LENGTH = 12;
-/** 248 = 4 × 62: bytes at or above it are dropped, so every character is equally likely. */
-const LIMIT = 248;
 
 // One system call per 4 KiB of randomness instead of one per id.
 let pool = randomBytes(4096);
@@ -31,7 +28,7 @@ export function newSignalId(now = Date.now()): string {
   let random = '';
   while (random.length < RANDOM_LENGTH) {
     const byte = randomByte();
-    if (byte < LIMIT) random += BASE62[byte % 62];
+    if (byte < BASE62_LIMIT) random += BASE62[byte % 62];
   }
   return time + random;
 }

@@ -5,8 +5,7 @@
 import { passwordChangeSchema, SECURITY_MESSAGES } from '@router/shared';
 import { updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { requireViewer } from '../../graphql/guards.ts';
-import { type Caller, parseInput, rateLimited } from '../auth/caller.ts';
+import { type Caller, parseInput, rateLimited, requireViewer } from '../auth/caller.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from '../auth/password.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { revokeAllOfUser } from '../auth/sessions.ts';

@@ -11,8 +11,8 @@ import {
   updateApiTokenMetadata,
 } from '../../db/repositories/session.repository.ts';
 import { AppError } from '../../errors.ts';
-import { requireViewer } from '../../graphql/guards.ts';
 import type { Caller } from '../auth/caller.ts';
+import { requireViewer } from '../auth/caller.ts';
 import { type IssuedToken, issueSession } from '../auth/sessions.ts';
 import { findGrant, listGrants, revokeGrant, type UserTokenView } from '../oauth/grants.ts';
 

@@ -3,8 +3,7 @@
 import { userUpdateSchema } from '@router/shared';
 import { findUserByEmail, findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { requireSignedIn, requireViewer } from '../../graphql/guards.ts';
-import { type Caller, parseInput, rateLimited } from '../auth/caller.ts';
+import { type Caller, parseInput, rateLimited, requireSignedIn, requireViewer } from '../auth/caller.ts';
 import { sendEmailChange } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { EMAIL_TAKEN } from '../auth/signup.ts';

@@ -36,7 +36,7 @@ describe('order draft', () => {
   });
 
   it('applies a picked symbol of another class by the rules', () => {
-    expect(applyValue({ symbol: 'AAPL', action: 'buy' }, 'symbol', 'SPY_261218C00600000', ALPACA)).toMatchObject({
+    expect(applyValue({ symbol: 'AAPL', action: 'buy' }, 'symbol', 'SPY_271217C00600000', ALPACA)).toMatchObject({
       class: 'option',
       action: 'buy_to_open',
     });

@@ -35,7 +35,7 @@ describe('documentation: examples accordion (SPEC §2)', { timeout: 20_000 }, ()
     await open('/me/documentation/tradier#iron-condor');
     expect((await header('Iron condor (multileg)')).getAttribute('aria-expanded')).toBe('true');
     expect(within(item('iron-condor')).queryByText(/This type of order is not available/)).toBeNull();
-    expect(within(item('iron-condor')).getByText(/"symbol\[2\]": "SPY_261218P00550000"/)).toBeTruthy();
+    expect(within(item('iron-condor')).getByText(/"symbol\[2\]": "SPY_271217P00550000"/)).toBeTruthy();
   });
 
   it('puts an example into the playground and records the open item in the hash', async () => {

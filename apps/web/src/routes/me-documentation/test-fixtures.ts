@@ -61,7 +61,7 @@ export const TRADIER: Provider = {
   status: 'active',
   authentication: credentials,
   reference: {
-    symbol: { examples: ['SPY', 'SPY_261218C00600000'], examplesClass: ['stock', 'option'] },
+    symbol: { examples: ['SPY', 'SPY_271217C00600000'], examplesClass: ['stock', 'option'] },
     class: { values: ['stock', 'option'] },
     action: {},
     quantity: {},

@@ -2,8 +2,8 @@
 //   option  GET /iserver/secdef/search?symbol=AAPL (an underlying with an OPT section; IND for index options)
 //           GET /iserver/secdef/strikes?conid=265598&sectype=OPT&month=DEC26   {"call":[195,200],"put":[…]}
 //           GET /iserver/secdef/info?conid=265598&sectype=OPT&month=DEC26&strike=200&right=C
-//             [{"conid":…,"maturityDate":"20261218","currency":"USD",…}]  (one per expiry of the month)
-//   future  GET /trsrv/futures?symbols=ES   {"ES":[{"conid":…,"expirationDate":20261218,"underlyingConid":11004968}]}
+//             [{"conid":…,"maturityDate":"20271217","currency":"USD",…}]  (one per expiry of the month)
+//   future  GET /trsrv/futures?symbols=ES   {"ES":[{"conid":…,"expirationDate":20271217,"underlyingConid":11004968}]}
 //           ES1! is the first contract not yet expired; ESZ2026 is asked by its contract month
 //           (GET /iserver/secdef/info?conid=<underlying>&sectype=FUT&month=DEC26), since an
 //           expiry date does not tell the contract month (crude oil expires the month before).

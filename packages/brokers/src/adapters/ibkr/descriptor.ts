@@ -64,7 +64,7 @@ export const ibkrDescriptor: BrokerDescriptor = {
   reference: {
     symbol: {
       required: true,
-      examples: ['AAPL', 'ES1!', 'AAPL  261218C00200000', 'EUR/USD', 'US500', '912828YK0', 'IPOF.WS', '#265598'],
+      examples: ['AAPL', 'ES1!', 'AAPL  271217C00200000', 'EUR/USD', 'US500', '912828YK0', 'IPOF.WS', '#265598'],
       examplesClass: ['stock', 'future', 'option', 'forex', 'cfd', 'bond', 'warrant', 'stock'],
       examplesComment:
         'Stocks by ticker (BRK.B), futures as ESZ2026 or ES1! (the front contract), options in OCC form, forex ' +
@@ -111,8 +111,8 @@ export const ibkrDescriptor: BrokerDescriptor = {
     },
     legs: {
       examples: [
-        '[{"symbol":"SPY   261218C00600000","action":"buy_to_open","quantity":1},' +
-          '{"symbol":"SPY   261218C00610000","action":"sell_to_open","quantity":1}]',
+        '[{"symbol":"SPY   271217C00600000","action":"buy_to_open","quantity":1},' +
+          '{"symbol":"SPY   271217C00610000","action":"sell_to_open","quantity":1}]',
       ],
       comments:
         'US option and stock legs sent as one IBKR combo (USD); the ratio of each leg is its quantity divided by ' +

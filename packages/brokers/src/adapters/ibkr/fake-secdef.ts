@@ -1,9 +1,9 @@
 // The protocol fake's contract lookups, in IBKR's shapes (openapi.json examples):
 //   GET /trsrv/stocks?symbols=IBM         {"IBM":[{"name":…,"assetClass":"STK","contracts":[{"conid":8314,"exchange":"NYSE","isUS":true}]}]}
-//   GET /trsrv/futures?symbols=ES         {"ES":[{"conid":…,"expirationDate":20261218,"ltd":20261217,"symbol":"ES","underlyingConid":11004968}]}
+//   GET /trsrv/futures?symbols=ES         {"ES":[{"conid":…,"expirationDate":20271217,"ltd":20261217,"symbol":"ES","underlyingConid":11004968}]}
 //   GET /iserver/secdef/search?symbol=IBM [{"conid":"8314","companyHeader":…,"sections":[{"secType":"STK"},{"secType":"CFD","conid":"118239202"}]}]
 //   GET /iserver/secdef/strikes?…         {"call":[…],"put":[…]}
-//   GET /iserver/secdef/info?…            [{"conid":…,"maturityDate":"20261218","strike":200,"right":"C",…}]
+//   GET /iserver/secdef/info?…            [{"conid":…,"maturityDate":"20271217","strike":200,"right":"C",…}]
 //   GET /iserver/currency/pairs?currency=USD  {"USD":[{"symbol":"USD.SGD","conid":37928772,"ccyPair":"SGD"}]}
 import type { FastifyInstance } from 'fastify';
 import type { FakeContract, FakeMarket } from './fake-market.ts';

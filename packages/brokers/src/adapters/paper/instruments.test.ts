@@ -54,8 +54,8 @@ describe('instruments', () => {
       quantityDecimals: 4,
     });
     expect(builtIn.resolve('ZZZZZQ', 'stock').listed).toBe(false);
-    expect(builtIn.resolve('SPY   261218P00540000', 'option')).toMatchObject({ listed: true, multiplier: 100 });
-    expect(builtIn.resolve('ZZZZZQ261218P00540000', 'option').listed).toBe(false);
+    expect(builtIn.resolve('SPY   271217P00540000', 'option')).toMatchObject({ listed: true, multiplier: 100 });
+    expect(builtIn.resolve('ZZZZZQ271217P00540000', 'option').listed).toBe(false);
     // ES lists March, June, September and December.
     expect(builtIn.resolve('ESZ2026', 'future').listed).toBe(true);
     expect(builtIn.resolve('ESF2027', 'future').listed).toBe(false);

@@ -7,7 +7,7 @@ import { hash, type LevelOf, symbolKey } from './quotes.ts';
 import { type ListedSymbol, type ListSection, type SymbolList, SymbolListError, symbolListOf } from './symbol-list.ts';
 
 export interface Instrument {
-  /** As the order language spells it: AAPL, BTC/USD, EUR/USD, ES1!, ESZ2026, `SPY   261218P00540000`. */
+  /** As the order language spells it: AAPL, BTC/USD, EUR/USD, ES1!, ESZ2026, `SPY   271217P00540000`. */
   symbol: string;
   class: OrderClass;
   listed: boolean;

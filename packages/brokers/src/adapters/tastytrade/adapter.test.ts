@@ -197,8 +197,8 @@ describe('orders the descriptor claims', () => {
     [
       {
         legs: [
-          { symbol: 'SPY_261218C00600000', action: 'buy_to_open' },
-          { symbol: 'SPY_261218C00610000', action: 'sell_to_open' },
+          { symbol: 'SPY_271217C00600000', action: 'buy_to_open' },
+          { symbol: 'SPY_271217C00610000', action: 'sell_to_open' },
         ],
         quantity: 1,
         limit_price: 0,

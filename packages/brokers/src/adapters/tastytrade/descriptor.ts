@@ -109,8 +109,8 @@ export const tastytradeDescriptor: BrokerDescriptor = {
     },
     legs: {
       examples: [
-        '[{"symbol":"SPY   261218P00540000","action":"buy_to_open","quantity":1},' +
-          '{"symbol":"SPY   261218P00550000","action":"sell_to_open","quantity":1}]',
+        '[{"symbol":"SPY   271217P00540000","action":"buy_to_open","quantity":1},' +
+          '{"symbol":"SPY   271217P00550000","action":"sell_to_open","quantity":1}]',
       ],
       comments:
         'Up to 4 legs sent as one order: option legs, or stock and option legs (a covered call). The net ' +

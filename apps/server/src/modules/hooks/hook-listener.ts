@@ -3,8 +3,7 @@
 // and clear the cache, since notifications sent meanwhile are lost.
 import type pg from 'pg';
 import type { Logger } from 'pino';
-
-export const HOOK_CHANGED = 'hook_changed';
+import { HOOK_CHANGED_CHANNEL as HOOK_CHANGED } from '../../db/repositories/hooks.repository.ts';
 
 export interface HookListener {
   /** Resolves once listening (or after the first failed attempt; retries go on). */

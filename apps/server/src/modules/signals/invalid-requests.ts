@@ -1,16 +1,16 @@
 // Invalid requests are counted per hook in an hour window (after the answer, one statement);
 // the one that reaches HOOK_INVALID_THRESHOLD deactivates the hook, notifies hook_changed and
 // logs a 'HookDeactivate' action (a code of ours beside SPEC's: the dashboard shows a dash).
-import { countInvalidRequest } from '../db/repositories/hook-activity.repository.ts';
-import type { HookEntry } from '../modules/signals/types.ts';
-import type { HookRuntime } from './runtime.ts';
+import { countInvalidRequest, INVALID_REQUESTS_REASON } from '../../db/repositories/hook-activity.repository.ts';
+import type { HookEntry } from '../hooks/index.ts';
+import type { SignalRuntime } from './runtime.ts';
 
-export function countInvalid(rt: HookRuntime, entry: HookEntry, address: string): void {
+export function countInvalid(rt: SignalRuntime, entry: HookEntry, address: string): void {
   const { services } = rt;
   countInvalidRequest(services.db.$client, entry.hookId, services.config.HOOK_INVALID_THRESHOLD).then(
     (counted) => {
       if (!counted?.deactivated) return;
-      rt.cache.invalidate(entry.shortKey);
+      rt.hooks.invalidate(entry.shortKey);
       rt.writer.action({
         userId: counted.userId,
         code: 'HookDeactivate',
@@ -19,7 +19,7 @@ export function countInvalid(rt: HookRuntime, entry: HookEntry, address: string)
           hook: { key: counted.hookKey, name: counted.name },
           providerName: entry.providerName,
           accountId: entry.accountId,
-          reason: 'too many invalid requests',
+          reason: INVALID_REQUESTS_REASON,
           invalidCount: counted.count,
         },
         createdAt: new Date(),

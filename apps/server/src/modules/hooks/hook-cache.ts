@@ -2,7 +2,7 @@
 // database round trip. Kept coherent by hook_changed notifications (hook-listener.ts); unknown
 // keys are remembered briefly to blunt key scanning; entries are refreshed in the background
 // after a while in case a notification was ever missed.
-import type { HookEntry } from '../modules/signals/types.ts';
+import type { HookEntry } from './hook-entry.ts';
 
 export interface HookCacheOptions {
   /** Entries kept; the least recently used go first. */
@@ -61,6 +61,14 @@ export class HookCache {
   /** Drops one key (a hook_changed notification). */
   invalidate(shortKey: string): void {
     this.#slots.delete(shortKey);
+    this.#generation++;
+  }
+
+  /** Drops the hooks of one connector (it was just deactivated here; hook_changed follows). */
+  forgetConnector(connectorId: number): void {
+    for (const [shortKey, slot] of this.#slots) {
+      if (slot.entry?.connectorId === connectorId) this.#slots.delete(shortKey);
+    }
     this.#generation++;
   }
 

@@ -1,6 +1,7 @@
-// Per-phase timings of the hook (lookup, parse, store, broker, answer, own = all but broker),
-// in microseconds, as log-scale histograms: recording is an array increment. Read by the
-// benchmark at GET /api/internal/hook-timings when HOOK_TIMINGS=true; never in a response.
+// Per-phase timings of a signal (lookup and answer by the hook endpoint; parse, store, broker
+// here; own = all but the broker), in microseconds, as log-scale histograms: recording is an
+// array increment. Read by the benchmark at GET /api/internal/hook-timings when
+// HOOK_TIMINGS=true; never in a response.
 
 export const PHASES = ['lookup', 'parse', 'store', 'broker', 'answer', 'own'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -51,7 +52,7 @@ export interface PhaseSummary {
   maxUs: number;
 }
 
-export class HookTimings {
+export class SignalTimings {
   readonly enabled: boolean;
   #histograms = new Map<Phase, Histogram>(PHASES.map((p) => [p, new Histogram()]));
 

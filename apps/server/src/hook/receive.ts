@@ -1,0 +1,58 @@
+// POST /hook/:shortKey before the signal path: the sender's address limit, the key's shape, the
+// hook from the in-process cache (no round trip when cached), the hook's own limit. Then
+// submitSignal (modules/signals) does the rest.
+import { platformOfAddress, SHORT_KEY_PATTERN } from '@router/shared';
+import type { HookEntry } from '../modules/hooks/index.ts';
+import {
+  NOT_FOUND,
+  type SignalRuntime,
+  type Submitted,
+  submitSignal,
+  TOO_MANY,
+  UNAVAILABLE,
+} from '../modules/signals/index.ts';
+import type { RateLimiter } from './rate-limit.ts';
+
+export interface HookTransport {
+  signals: SignalRuntime;
+  byHook: RateLimiter<number>;
+  byAddress: RateLimiter<string>;
+}
+
+export interface HookRequest {
+  shortKey: string;
+  /** The body as text (any content type); undefined when there was none. */
+  body: string | undefined;
+  address: string;
+  /** performance.now() when the request arrived. */
+  receivedAt: number;
+  hrStart: bigint;
+}
+
+const refused = (answer: Submitted['answer']): Submitted => ({ answer, waitedUs: 0 });
+
+export async function receiveSignal(h: HookTransport, req: HookRequest): Promise<Submitted> {
+  // TradingView's addresses are shared by all its users: never limited by address.
+  if (platformOfAddress(req.address)?.name !== 'tradingview' && !h.byAddress.take(req.address))
+    return refused(TOO_MANY);
+  if (!SHORT_KEY_PATTERN.test(req.shortKey)) return refused(NOT_FOUND);
+  let entry: HookEntry | null;
+  try {
+    const cached = h.signals.hooks.get(req.shortKey);
+    entry = cached instanceof Promise ? await cached : cached;
+  } catch (error) {
+    // Not the error itself: a failed query's message carries its parameters (the hook key).
+    h.signals.services.log.error({ code: databaseCode(error) }, 'hook lookup failed');
+    return refused(UNAVAILABLE);
+  }
+  h.signals.timings.record('lookup', req.hrStart);
+  if (!entry) return refused(NOT_FOUND);
+  if (!h.byHook.take(entry.hookId)) return refused(TOO_MANY);
+  return submitSignal(h.signals, { entry, body: req.body, address: req.address, receivedAt: req.receivedAt });
+}
+
+function databaseCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  const code = e?.code ?? e?.cause?.code;
+  return typeof code === 'string' ? code : undefined;
+}

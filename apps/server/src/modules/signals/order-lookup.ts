@@ -1,0 +1,60 @@
+// Finding a signal's order at its broker with everything its row knows (contract v2's findOrder
+// picks the broker's strongest route): the client order id (our signal id), the broker's order
+// id when the call answered one, the order and when it was sent (brokers that keep no client
+// order id find it by terms and time).
+import { findOrder, type OrderLookupResult } from '@router/brokers';
+import type { Order } from '@router/orders';
+import type { ClaimedSignal } from '../../db/repositories/signal-reconcile.repository.ts';
+import type { Services } from '../../services.ts';
+import { type SessionConnector, withBrokerSession } from '../connectors/index.ts';
+
+const LOOKUP_TIMEOUT_MS = 10_000;
+
+/** The normalized order the row keeps (a JSON object naming at least symbol and action). */
+function storedOrder(value: unknown): Order | undefined {
+  const order = value as Partial<Order> | null;
+  return order && typeof order.symbol === 'string' && typeof order.action === 'string' ? (order as Order) : undefined;
+}
+
+/** Throws what the broker or the session threw (the caller retries later); at most 10 s. */
+export function lookUpOrder(
+  services: Services,
+  connector: SessionConnector,
+  signal: ClaimedSignal,
+): Promise<OrderLookupResult> {
+  const order = storedOrder(signal.order);
+  return withBrokerSession(
+    services,
+    connector,
+    ({ broker, ctx, session }) =>
+      findOrder(broker, ctx, session, {
+        accountId: signal.account_id,
+        clientOrderId: signal.id,
+        ...(signal.broker_order_id ? { brokerOrderId: signal.broker_order_id } : {}),
+        ...(order ? { order } : {}),
+        sentAt: signal.stored_at,
+      }),
+    { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
+  );
+}
+
+/** Lookups of one pass at `limit` at a time, each settled on its own (a failure is its own). */
+export async function lookUpAll<T, R>(
+  items: readonly T[],
+  limit: number,
+  look: (item: T) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
+  const results: PromiseSettledResult<R>[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) {
+      try {
+        results[i] = { status: 'fulfilled', value: await look(items[i] as T) };
+      } catch (reason) {
+        results[i] = { status: 'rejected', reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,159 @@
+// The one way in for a signal (DESIGN.md "A signal's path"): the hook endpoint calls it, and so
+// will the REST API's orders and the in-app test signal. A received signal is refused (nothing
+// stored) or accepted: stored with its idempotency key and credit in one batched round trip,
+// then sent to the broker with a deadline (send.ts). A repeat of a stored signal gets the first
+// one's answer (repeat.ts) and places nothing. Never throws; never answers 5xx once a signal is
+// stored (before that, only our own outage answers 503, which TradingView retries — right, since
+// nothing was stored). Activity and counters are written after the answer.
+import { createHash } from 'node:crypto';
+import { normalizeOrder, withoutByteOrderMark } from '@router/orders';
+import { isUnstorableInput } from '../../db/repositories/signals.repository.ts';
+import type { HookEntry } from '../hooks/index.ts';
+import { CONNECTOR_INACTIVE, hookInactive, NO_SIGNALS_LEFT, pending, refusal, UNAVAILABLE } from './answers.ts';
+import { countInvalid } from './invalid-requests.ts';
+import { STORED, transition } from './lifecycle.ts';
+import { repeatAnswer } from './repeat.ts';
+import type { SignalRuntime } from './runtime.ts';
+import { type Signal, send } from './send.ts';
+import { newSignalId } from './signal-id.ts';
+import type { StoreResult } from './signal-store.ts';
+import type { Answer } from './types.ts';
+
+export interface SignalInput {
+  /** Where it goes: the hook, its connector and broker. */
+  entry: HookEntry;
+  /** The body as text (any content type); undefined when there was none. */
+  body: string | undefined;
+  /** The sender's address. */
+  address: string;
+  /** performance.now() when it arrived: the deadline counts from here. */
+  receivedAt: number;
+}
+
+export interface Submitted {
+  answer: Answer;
+  /** µs spent waiting for the broker (or for the first of a repeat): not our own time. */
+  waitedUs: number;
+}
+
+const UNSTORABLE = 'body: holds characters that cannot be stored (\\u0000 or a lone surrogate)';
+
+export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promise<Submitted> {
+  const { entry } = input;
+  // Refused before reading the body, with no activity entry: a switched-off hook may be flooded.
+  if (!entry.isActive) return refuse(rt, input, hookInactive(entry.deactivatedReason));
+  if (!entry.connectorActive) return refuse(rt, input, CONNECTOR_INACTIVE);
+  const { broker } = entry;
+  if (!broker)
+    return refuse(rt, input, refusal(400, 'ExecutionError', `${entry.title}: this broker is no longer available`));
+
+  const parseStart = process.hrtime.bigint();
+  const request = withoutByteOrderMark(input.body ?? '');
+  const normalized = normalizeOrder(request, { provider: broker.descriptor });
+  rt.timings.record('parse', parseStart);
+  if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
+  const { order } = normalized;
+
+  const signal: Signal = {
+    id: newSignalId(),
+    state: 'received',
+    entry,
+    key: order.client_id ? `c:${order.client_id}` : `h:${createHash('sha256').update(request).digest('base64url')}`,
+    request,
+    order,
+    address: input.address,
+    receivedAt: input.receivedAt,
+  };
+  const storeStart = process.hrtime.bigint();
+  let stored: StoreResult;
+  try {
+    stored = await accept(rt, signal);
+  } catch (error) {
+    if (isUnstorableInput(error)) return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request);
+    rt.services.log.error({ err: error }, 'signal not stored');
+    return { answer: UNAVAILABLE, waitedUs: 0 };
+  }
+  if ('noCredit' in stored) return refuse(rt, input, NO_SIGNALS_LEFT, request);
+  rt.timings.record('store', storeStart);
+
+  const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
+  const { owner } = stored;
+  if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner);
+  const waitStart = process.hrtime.bigint();
+  let answer: Answer;
+  if (owner === signal.id) {
+    answer = await send(rt, signal, deadlineAt);
+    rt.timings.record('broker', waitStart);
+  } else {
+    answer = await repeatAnswer(rt, entry, owner, deadlineAt).catch(() => pending(owner, entry.title));
+  }
+  const waitedUs = Number(process.hrtime.bigint() - waitStart) / 1000;
+  // A repeat's own body is not in the first one's row: its entry keeps it.
+  return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request);
+}
+
+/** received → accepted: stored with its key and credit (batched). A repeat or no credit is no move. */
+async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
+  const { entry } = s;
+  const stored = await rt.signals.store({
+    id: s.id,
+    hookId: entry.hookId,
+    key: s.key,
+    userId: entry.userId,
+    isTest: entry.isTest,
+    connectorId: entry.connectorId,
+    accountId: entry.accountId,
+    providerName: entry.providerName,
+    request: s.request,
+    order: JSON.stringify(s.order),
+    response: entry.isTest ? JSON.stringify(draftAnswer(s).body) : null,
+    address: s.address,
+  });
+  if ('owner' in stored && stored.owner === s.id) s.state = transition(s.state, 'accept');
+  return stored;
+}
+
+/**
+ * received → refused: nothing stored. With the body read (`request`), the call gets its activity
+ * entry, and a validation refusal counts towards the hook's invalid-request limit.
+ */
+function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string): Submitted {
+  transition('received', 'refuse');
+  if (request === undefined) return { answer, waitedUs: 0 };
+  if (answer.body.status === 'ValidationError') countInvalid(rt, input.entry, input.address);
+  return answered(rt, input, answer, 0, undefined, request);
+}
+
+/** Queues the call's activity entry (written after the answer is sent; off the hot path). */
+function answered(
+  rt: SignalRuntime,
+  input: SignalInput,
+  answer: Answer,
+  waitedUs: number,
+  signalId?: string,
+  request?: string,
+): Submitted {
+  rt.services.counters.signal(input.entry.providerName, answer);
+  rt.writer.order({
+    hook: input.entry,
+    address: input.address,
+    response: answer.body,
+    elapsedMs: Math.round(performance.now() - input.receivedAt),
+    ...(signalId ? { signalId } : {}),
+    ...(request !== undefined ? { request } : {}),
+    at: new Date(),
+  });
+  return { answer, waitedUs };
+}
+
+function draftAnswer(s: Signal): Answer {
+  return {
+    statusCode: 201,
+    body: {
+      id: s.id,
+      status: STORED.draft,
+      status_description: `Test webhook: nothing was sent to ${s.entry.title}`,
+      order: s.order,
+    },
+  };
+}

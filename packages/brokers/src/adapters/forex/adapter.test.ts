@@ -1,0 +1,201 @@
+// Contract tests of the FOREX.com adapter against its protocol fake: session logon and renewal,
+// every order the descriptor claims as CIAPI sends it (market trades, stop and limit entries,
+// IfDone exits, close, cancel), what is refused before sending, preview and holdings.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ACCOUNT, connected, failure, toOrder } from './test-support.ts';
+
+let t: Awaited<ReturnType<typeof connected>>;
+beforeAll(async () => {
+  t = await connected();
+});
+afterAll(() => t.fake.close());
+beforeEach(() => {
+  t.fake.requests.length = 0;
+  t.fake.clearInjections();
+});
+
+const EURUSD = 401484347;
+
+describe('connect and refresh', () => {
+  it('logs on with user name, password and AppKey and lists the open trading account', () => {
+    expect(t.session.accounts).toEqual([
+      {
+        id: ACCOUNT,
+        name: 'FOREX.com DM123456 (CFD)',
+        dataTitle: 'DM123456',
+        dataType: 'cfd',
+        dataCurrency: 'USD',
+        demo: true,
+      },
+    ]);
+    expect(t.session.secrets).toMatchObject({ ...t.fake.credentials, clientAccountId: '400123456' });
+    expect(t.fake.sessions.has(t.session.secrets.session ?? '')).toBe(true);
+    expect(t.session.refreshAt).toBeGreaterThan(Date.now());
+  });
+
+  it('refuses a wrong password or AppKey as FOREX.com words it, and missing fields before sending', async () => {
+    const wrong = await failure(
+      t.broker.connect(t.ctx, { credentials: { ...t.fake.credentials, password: 'not-it' } }),
+    );
+    expect([wrong.kind, wrong.message]).toEqual(['AuthenticationError', 'FOREX.com: Invalid Username or Password']);
+    const key = await failure(t.broker.connect(t.ctx, { credentials: { ...t.fake.credentials, appKey: 'other' } }));
+    expect(key.message).toBe('FOREX.com: Invalid AppKey');
+    t.fake.requests.length = 0;
+    const missing = await failure(t.broker.connect(t.ctx, { credentials: { userName: 'DM123456', password: 'x' } }));
+    expect(missing.message).toBe('FOREX.com: user name, password and AppKey are required');
+    expect(t.fake.requests).toHaveLength(0);
+  });
+
+  it('refresh logs on again: a new session, the same accounts', async () => {
+    const renewed = await t.broker.refresh(t.ctx, t.session);
+    expect(renewed.secrets.session).not.toBe(t.session.secrets.session);
+    expect(renewed.accounts).toEqual(t.session.accounts);
+    expect(t.posted('/session')).toHaveLength(1);
+  });
+
+  it('an expired session (ErrorCode 4011) is renewed; a read and an order each go through once', async () => {
+    const { fake, broker, ctx, session, place, posted } = await connected();
+    try {
+      fake.expireSessions();
+      await broker.getHoldings(ctx, session, ACCOUNT);
+      // Refused at the order itself (error.invalid-session.response.json): nothing was placed.
+      fake.inject({
+        method: 'POST',
+        path: '/order/newtradeorder',
+        status: 401,
+        body: { HttpStatus: 401, ErrorMessage: 'Session is not valid', ErrorCode: 4011 },
+      });
+      const before = fake.orderCount();
+      await place({ symbol: 'EUR/USD', action: 'buy', quantity: 1000 });
+      expect(fake.orderCount()).toBe(before + 1);
+      expect(posted('/order/newtradeorder')).toHaveLength(2);
+      expect(posted('/session').length).toBeGreaterThanOrEqual(3);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('orders the descriptor claims', () => {
+  it('a market buy with a stop and a limit exit: one trade, its exits working', async () => {
+    const placed = await t.place({
+      symbol: 'EURUSD',
+      action: 'buy',
+      quantity: 10000,
+      stop_loss_price: 1.08,
+      take_profit_price: 1.1,
+    });
+    expect(placed).toMatchObject({ status: 'filled', price: 1.08512 });
+    const [sent] = t.posted('/order/newtradeorder');
+    expect(JSON.parse(sent?.body ?? '')).toMatchObject({
+      MarketId: EURUSD,
+      Direction: 'buy',
+      Quantity: 10000,
+      IfDone: [
+        {
+          Stop: { TriggerPrice: 1.08, Direction: 'sell', Quantity: 10000, Applicability: 'gtc' },
+          Limit: { TriggerPrice: 1.1, Direction: 'sell', Quantity: 10000, Applicability: 'gtc' },
+        },
+      ],
+    });
+    expect(t.fake.trading.working.filter((o) => o.ParentOrderId === Number(placed.id))).toHaveLength(2);
+  });
+
+  it('limit and stop entries, day or gtc, on the side of the market FOREX.com infers them from', async () => {
+    const limit = await t.place({ symbol: 'GBP/USD', action: 'buy', quantity: 2000, type: 'limit', limit_price: 1.25 });
+    const stop = await t.place({
+      symbol: 'GBP/USD',
+      action: 'sell',
+      quantity: 2000,
+      type: 'stop',
+      stop_price: 1.26,
+      duration: 'day',
+    });
+    expect([limit.status, stop.status]).toEqual(['accepted', 'accepted']);
+    const bodies = t.posted('/order/newstoplimitorder').map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => [b.Direction, b.TriggerPrice, b.Applicability])).toEqual([
+      ['buy', 1.25, 'gtc'],
+      ['sell', 1.26, 'gfd'],
+    ]);
+    const working = t.fake.trading.working.filter((o) => [limit.id, stop.id].includes(String(o.OrderId)));
+    expect(working.map((o) => o.TypeId)).toEqual([3, 2]);
+  });
+
+  it('refuses before sending what FOREX.com cannot take', async () => {
+    const wrongSide = await failure(
+      t.place({ symbol: 'EUR/USD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.2 }),
+    );
+    expect(wrongSide.message).toBe('FOREX.com: a buy limit must be below the market (1.08512); 1.2 is not');
+    const exit = await failure(t.place({ symbol: 'EUR/USD', action: 'buy', quantity: 1000, stop_loss_price: 1.09 }));
+    expect(exit.message).toBe('FOREX.com: stop_loss_price must be below the entry (1.08512) for a buy');
+    const small = await failure(t.place({ symbol: 'EUR/USD', action: 'buy', quantity: 10 }));
+    expect(small.message).toBe('FOREX.com: 10 is below the minimum of 1000 for EUR/USD');
+    const unknown = await failure(t.place({ symbol: 'AUD/NZD', action: 'buy', quantity: 1000 }));
+    expect(unknown.message).toBe('FOREX.com: no market AUD/NZD for this account');
+    expect(() =>
+      toOrder({
+        symbol: 'EUR/USD',
+        action: 'buy',
+        quantity: 1000,
+        type: 'stop_limit',
+        stop_price: 1.1,
+        limit_price: 1.2,
+      }),
+    ).toThrow('FOREX.com: type: stop_limit is not supported; use market, limit, stop');
+    expect(() => toOrder({ symbol: 'AAPL', class: 'stock', action: 'buy', quantity: 1 })).toThrow(
+      'FOREX.com: class: stock is not supported',
+    );
+    expect(t.posted('/order/newtradeorder')).toHaveLength(0);
+    expect(t.posted('/order/newstoplimitorder')).toHaveLength(0);
+    const other = await failure(
+      t.broker.placeOrder(t.ctx, t.session, {
+        accountId: '1',
+        order: toOrder({ symbol: 'EUR/USD', action: 'buy', quantity: 1000 }),
+        clientOrderId: 'x',
+      }),
+    );
+    expect(other.message).toBe('FOREX.com: account 1 is not part of this connection');
+  });
+
+  it('close trades the net position flat, naming the positions; cancel cancels the working entries', async () => {
+    await t.place({ symbol: 'USD/JPY', action: 'sell', quantity: 3000 });
+    await t.place({ symbol: 'USD/JPY', action: 'buy', quantity: 1000, type: 'limit', limit_price: 150 });
+    const closed = await t.place({ symbol: 'USD/JPY', action: 'close' });
+    expect(closed.status).toBe('filled');
+    const closing = JSON.parse(t.posted('/order/newtradeorder').at(-1)?.body ?? '');
+    expect(closing).toMatchObject({ Direction: 'buy', Quantity: 3000, Close: [expect.any(Number)] });
+    expect(t.fake.trading.positions.filter((p) => p.MarketId === 401484349)).toHaveLength(0);
+    const cancelled = await t.place({ symbol: 'USD/JPY', action: 'cancel' });
+    expect(cancelled.status_description).toBe('Cancelled 1 working order(s) of USD/JPY');
+    const none = await t.place({ symbol: 'USD/JPY', action: 'cancel' });
+    expect(none.status_description).toBe('No working orders of USD/JPY');
+    const flat = await failure(t.place({ symbol: 'USD/JPY', action: 'close' }));
+    expect(flat.message).toBe('FOREX.com: no open position in USD/JPY');
+  });
+
+  it('previews a trade through FOREX.com’s simulation and an entry order as built, placing nothing', async () => {
+    const before = t.fake.orderCount();
+    const trade = await t.broker.previewOrder(t.ctx, t.session, {
+      accountId: ACCOUNT,
+      order: toOrder({ symbol: 'EUR/USD', action: 'buy', quantity: 10000 }),
+      clientOrderId: 'sig-preview',
+    });
+    expect(trade.status).toBe('draft');
+    expect(trade.status_description).toMatch(
+      /^FOREX\.com simulated the trade: margin required [\d.]+, cash [\d.]+; nothing was placed$/,
+    );
+    const entry = await t.broker.previewOrder(t.ctx, t.session, {
+      accountId: ACCOUNT,
+      order: toOrder({ symbol: 'EUR/USD', action: 'sell', quantity: 1000, type: 'limit', limit_price: 1.09 }),
+      clientOrderId: 'sig-preview',
+    });
+    expect(entry.status_description).toContain('"TriggerPrice":1.09');
+    expect(t.fake.orderCount()).toBe(before);
+  });
+
+  it('reads cash, equity, buying power and the open positions', async () => {
+    const holdings = await t.broker.getHoldings(t.ctx, t.session, ACCOUNT);
+    expect(holdings).toMatchObject({ currency: 'USD', cash: expect.any(Number), buyingPower: expect.any(Number) });
+    expect(holdings.positions).toContainEqual({ symbol: 'EUR/USD', quantity: 10000, averagePrice: 1.08512 });
+  });
+});

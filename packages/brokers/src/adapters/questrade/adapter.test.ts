@@ -1,0 +1,306 @@
+// Contract: every order form the descriptor claims reaches the fake as Questrade takes it
+// (symbolIds looked up and kept), HTTP 200 rejections, the trading-access refusal, no order sent
+// twice, an order found again by its id or its terms (exact, probable, none, unknown), preview,
+// cancel, close and holdings.
+import { normalizeOrderOrThrow } from '@router/orders';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
+import { brokerFailure as failure } from '../../core/expect-failure.ts';
+import { findOrder } from '../../core/find-order.ts';
+import { createQuestradeBroker } from './adapter.ts';
+import { questradeDescriptor } from './descriptor.ts';
+import { type QuestradeFake, startQuestradeFake } from './fake.ts';
+
+const broker = createQuestradeBroker();
+let fake: QuestradeFake;
+let ctx: BrokerContext;
+let session: BrokerSession;
+const accountId = '26598145';
+
+beforeAll(async () => {
+  fake = await startQuestradeFake({ accounts: [{ number: accountId, type: 'Margin', cash: 200_000 }] });
+  ctx = { baseUrl: fake.url, clientId: fake.clientId, redirectUrl: 'https://router.example/callback/questrade' };
+  session = await broker.connect(ctx, { credentials: { code: fake.issueCode(ctx.redirectUrl ?? '') } });
+});
+afterAll(() => fake.close());
+afterEach(() => fake.clearInjections());
+
+let sequence = 0;
+function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
+  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: questradeDescriptor }) };
+}
+const lastBody = () => JSON.parse(fake.submissions().at(-1)?.body ?? '{}') as Record<string, unknown>;
+const since = (before: number) => fake.requests.slice(before).map((r) => `${r.method} ${r.url.split('?')[0]}`);
+/** An OCC symbol the fake's chain lists: the nearest expiry, at `strike`. */
+function option(root: string, right: 'C' | 'P', strike: number): string {
+  const listed = fake.symbols.symbols.find(
+    (s) => s.underlying?.root === root && s.underlying.right === right && s.underlying.strike === strike,
+  );
+  const expiry = listed?.underlying?.expiry.replace(/-/g, '').slice(2) ?? '';
+  return `${root.padEnd(6)}${expiry}${right}${String(strike * 1000).padStart(8, '0')}`;
+}
+const optionId = (root: string, right: 'C' | 'P', strike: number) =>
+  fake.symbols.symbols.find(
+    (s) => s.underlying?.root === root && s.underlying.right === right && s.underlying.strike === strike,
+  )?.symbolId;
+
+describe('orders', () => {
+  it('looks a symbol up once, then places by symbolId', async () => {
+    const before = fake.requests.length;
+    const first = await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
+    expect(since(before)).toEqual(['GET /v1/symbols/search', 'POST /v1/accounts/26598145/orders']);
+    expect(first).toMatchObject({ status: 'accepted', status_description: 'Questrade order Pending' });
+    const again = fake.requests.length;
+    await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
+    expect(since(again)).toEqual(['POST /v1/accounts/26598145/orders']);
+    expect(lastBody()).toMatchObject({ symbolId: 27426, orderType: 'Market', timeInForce: 'Day', action: 'Buy' });
+  });
+
+  it('an option by its OCC symbol: the chain gives its symbolId', async () => {
+    const symbol = option('AAPL', 'C', 200);
+    await broker.placeOrder(ctx, session, input({ symbol, action: 'buy_to_open', quantity: 2, limit_price: 5.1 }));
+    expect(lastBody()).toMatchObject({
+      symbolId: optionId('AAPL', 'C', 200),
+      quantity: 2,
+      limitPrice: 5.1,
+      action: 'Buy',
+    });
+    const missing = await failure(
+      broker.placeOrder(
+        ctx,
+        session,
+        input({ symbol: option('AAPL', 'C', 200).replace('00200000', '00201000'), action: 'buy_to_open', quantity: 1 }),
+      ),
+    );
+    expect(missing.message).toMatch(/^Questrade: no AAPL \d{4}-\d{2}-\d{2} 201 C option is listed$/);
+  });
+
+  it('a strategy: legs by symbolId on the underlying, quantities factorised', async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({
+        legs: [
+          { symbol: option('SPY', 'C', 600), action: 'buy_to_open', quantity: 2 },
+          { symbol: option('SPY', 'C', 615), action: 'sell_to_open', quantity: 4 },
+        ],
+        type: 'limit',
+        limit_price: -1.25,
+        duration: 'day',
+      }),
+    );
+    expect(fake.submissions().at(-1)?.url).toBe('/v1/accounts/26598145/orders/strategy');
+    expect(lastBody()).toEqual({
+      accountNumber: accountId,
+      symbolId: 34987,
+      strategy: 'Custom',
+      orderType: 'Limit',
+      timeInForce: 'Day',
+      limitPrice: -1.25,
+      quantity: 2,
+      legs: [
+        { symbolId: optionId('SPY', 'C', 600), action: 'Buy', legQuantity: 1 },
+        { symbolId: optionId('SPY', 'C', 615), action: 'Sell', legQuantity: 2 },
+      ],
+      primaryRoute: 'AUTO',
+      secondaryRoute: 'AUTO',
+    });
+    expect(placed.status).toBe('accepted');
+    const mixed = await failure(
+      broker.placeOrder(
+        ctx,
+        session,
+        input({
+          legs: [
+            { symbol: option('SPY', 'C', 600), action: 'buy_to_open', quantity: 1 },
+            { symbol: option('AAPL', 'C', 200), action: 'sell_to_open', quantity: 1 },
+          ],
+        }),
+      ),
+    );
+    expect(mixed.message).toBe('Questrade: all legs of a strategy share one underlying');
+  });
+
+  it('a bracket: the entry executes, its exits become working orders', async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'AAPL', action: 'buy', quantity: 3, take_profit_price: 220, stop_loss_price: 180 }),
+    );
+    const [entry, profit, loss] = fake.book.records.slice(-3);
+    expect(placed).toEqual({
+      id: String(entry?.id),
+      status: 'accepted',
+      status_description: 'Questrade order Accepted',
+    });
+    expect([entry?.orderClass, profit?.orderClass, loss?.orderClass]).toEqual(['Primary', 'Limit', 'StopLoss']);
+    expect([entry?.state, profit?.state, loss?.state]).toEqual(['Executed', 'Accepted', 'Accepted']);
+  });
+
+  it('refuses what Questrade cannot take before sending', async () => {
+    const before = fake.submissions().length;
+    const half = await failure(
+      broker.placeOrder(ctx, session, input({ symbol: 'AAPL', action: 'buy', quantity: 0.5 })),
+    );
+    expect(half.message).toBe('Questrade: quantity must be a whole number, not 0.5');
+    const unknown = await failure(
+      broker.placeOrder(ctx, session, input({ symbol: 'NOPE', action: 'buy', quantity: 1 })),
+    );
+    expect(unknown).toMatchObject({ kind: 'InvalidOrder', message: 'Questrade: unknown symbol NOPE' });
+    expect(() => input({ symbol: 'ESZ2026', action: 'buy', quantity: 1 })).toThrow(/future is not supported/);
+    expect(() => input({ symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'opg' })).toThrow(
+      /opg is not supported/,
+    );
+    expect(fake.submissions().length).toBe(before);
+  });
+
+  it('preview asks /impact and places nothing', async () => {
+    const placed = fake.book.records.length;
+    const draft = await broker.previewOrder(
+      ctx,
+      session,
+      input({ symbol: 'AAPL', action: 'buy', quantity: 10, limit_price: 150 }),
+    );
+    expect(draft).toEqual({
+      id: `sig${sequence}`,
+      status: 'draft',
+      status_description: 'Questrade estimate: commissions 4.95, buying power effect -1500; nothing placed',
+    });
+    expect(fake.requests.at(-1)?.url).toBe('/v1/accounts/26598145/orders/impact');
+    expect(fake.book.records.length).toBe(placed);
+  });
+});
+
+describe('errors', () => {
+  it('an order created and rejected (HTTP 200 with a code) is rejected with its id, sent once', async () => {
+    const before = fake.submissions().length;
+    const answer = await broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'buy', quantity: 10_000 }));
+    expect(answer).toEqual({
+      id: String(fake.book.records.at(-1)?.id),
+      status: 'rejected',
+      status_description: 'Order rejected: Insufficient buying power',
+    });
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('a malformed special instruction is refused before sending', async () => {
+    const error = await failure(
+      broker.placeOrder(
+        ctx,
+        session,
+        input({ symbol: 'AAPL', action: 'buy', quantity: 1, extra: { iceberg_quantity: 0 } }),
+      ),
+    );
+    expect(error.message).toBe('Questrade: extra.iceberg_quantity must be a whole number');
+  });
+
+  it('without trading access every order is refused, saying why', async () => {
+    const readOnly = await startQuestradeFake({ tradingAccess: false });
+    try {
+      const c = { ...ctx, baseUrl: readOnly.url, clientId: readOnly.clientId };
+      const s = await broker.connect(c, { credentials: { code: readOnly.issueCode(c.redirectUrl ?? '') } });
+      const error = await failure(broker.placeOrder(c, s, input({ symbol: 'AAPL', action: 'buy', quantity: 1 })));
+      expect(error.kind).toBe('InvalidOrder');
+      expect(error.message).toMatch(
+        /needs Questrade partner \(trading\) access for this app; personal apps are read-only$/,
+      );
+      expect(readOnly.placed()).toBe(0);
+    } finally {
+      await readOnly.close();
+    }
+  });
+
+  it('a timed-out order is not resent; its terms find it again (probable)', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'sell', quantity: 7, limit_price: 90 }));
+    const before = fake.submissions().length;
+    fake.inject({ path: '/v1/accounts/26598145/orders', method: 'POST', delayMs: 400 });
+    const placing = input({ symbol: 'TD.TO', action: 'buy', quantity: 7, limit_price: 81.5 });
+    const sentAt = Date.now();
+    const error = await failure(broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(100) }, session, placing));
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(fake.submissions().length).toBe(before + 1);
+    const found = await findOrder(broker, ctx, session, {
+      accountId,
+      clientOrderId: placing.clientOrderId,
+      order: placing.order,
+      sentAt,
+    });
+    expect(found).toEqual({
+      match: 'probable',
+      order: {
+        id: String(fake.book.records.at(-1)?.id),
+        status: 'accepted',
+        status_description: 'Questrade order Accepted',
+      },
+    });
+  });
+
+  it('refuses an account not in the connection', async () => {
+    const error = await failure(broker.getHoldings(ctx, session, '999'));
+    expect(error).toMatchObject({
+      kind: 'AuthenticationError',
+      message: 'Questrade: account 999 is not part of this connection',
+    });
+  });
+});
+
+describe('lookup', () => {
+  it('by id: exact; by terms: none when nothing matches, unknown when several do', async () => {
+    const signal = { symbol: 'AAPL', action: 'buy', quantity: 4, limit_price: 101 };
+    const first = await broker.placeOrder(ctx, session, input(signal));
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: first.id })).toEqual({
+      match: 'exact',
+      order: { id: first.id, status: 'accepted', status_description: 'Questrade order Accepted' },
+    });
+    const sentAt = Date.now();
+    const other = input({ ...signal, quantity: 5 });
+    expect(
+      await findOrder(broker, ctx, session, { accountId, clientOrderId: 'y', order: other.order, sentAt }),
+    ).toEqual({
+      match: 'none',
+    });
+    await broker.placeOrder(ctx, session, input(signal));
+    const twice = await findOrder(broker, ctx, session, {
+      accountId,
+      clientOrderId: 'z',
+      order: input(signal).order,
+      sentAt,
+    });
+    expect(twice).toMatchObject({ match: 'unknown', reason: expect.stringMatching(/^2 orders at Questrade match/) });
+  });
+});
+
+describe('cancel, close, holdings', () => {
+  it('cancelOrder by id; cancel signals cancel the symbol’s open orders', async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: 300 }),
+    );
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: placed.id });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: `/v1/accounts/26598145/orders/${placed.id}` });
+    const again = await failure(broker.cancelOrder(ctx, session, { accountId, brokerOrderId: placed.id }));
+    expect(again).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Questrade: Order cannot be canceled in state Canceled',
+    });
+    await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: 301 }));
+    const answer = await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'cancel' }));
+    expect(answer).toMatchObject({ status: 'canceled', status_description: 'Canceled 1 open order(s) of MSFT' });
+  });
+
+  it('close sends a market order for the position or a part; holdings list it', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'buy', quantity: 6 }));
+    const part = await broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'close', quantity: 2 }));
+    expect(part.status_description).toBe('Closing 2 of 6 SPY: Questrade order Pending');
+    expect(lastBody()).toMatchObject({ symbolId: 34987, quantity: 2, orderType: 'Market', action: 'Sell' });
+    const holdings = await broker.getHoldings(ctx, session, accountId);
+    expect(holdings.positions).toContainEqual({ symbol: 'SPY', quantity: 4, averagePrice: 600, marketValue: 2400 });
+    expect(holdings).toMatchObject({ currency: 'CAD', cash: expect.any(Number), buyingPower: expect.any(Number) });
+    await broker.closePosition(ctx, session, accountId, 'SPY');
+    expect(lastBody()).toMatchObject({ quantity: 4, action: 'Sell' });
+    const none = await failure(broker.closePosition(ctx, session, accountId, 'SPY'));
+    expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Questrade: no open position in SPY' });
+  });
+});

@@ -1,0 +1,59 @@
+// Questrade API calls for one account, on the API host of the session's token. General errors
+// are non-2xx {"code": 3139, "message": "Invalid route"} (WIRE.md §8); 401 is a refused token.
+// Order calls refused for want of trading access (personal apps are read-only, WIRE.md's access
+// caveat) say so; 429 tells when Questrade's window resets (X-RateLimit-Reset, Unix seconds).
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
+import { stringField } from '../../core/json-read.ts';
+import { QUESTRADE_TITLE, questradeDescriptor } from './descriptor.ts';
+import { tokensOf } from './oauth.ts';
+
+export const TRADING_ACCESS =
+  'placing orders through the API needs Questrade partner (trading) access for this app; personal apps are read-only';
+
+function questradeError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+  const message = stringField(response.body, 'message');
+  const { status } = response;
+  if (status === 401) return new BrokerError('AuthenticationError', QUESTRADE_TITLE, message ?? 'access token refused');
+  if (status === 403 && mutating)
+    return new BrokerError('InvalidOrder', QUESTRADE_TITLE, `${message ?? 'forbidden'}: ${TRADING_ACCESS}`);
+  if (status === 404) return new BrokerError('OrderNotFound', QUESTRADE_TITLE, message ?? 'not found');
+  if (status === 429) {
+    const reset = Number(response.headers.get('x-ratelimit-reset'));
+    const when =
+      Number.isFinite(reset) && reset > 0 ? `; Questrade resets it at ${new Date(reset * 1000).toISOString()}` : '';
+    return new BrokerError('RateLimited', QUESTRADE_TITLE, `rate limit reached${when}`);
+  }
+  return undefined;
+}
+
+export interface AccountApi {
+  http: HttpClient;
+  /** `/v1/accounts/{number}` */
+  path: string;
+  accountNumber: string;
+}
+
+export function accountApi(ctx: BrokerContext, session: BrokerSession, accountNumber: string): AccountApi {
+  if (!session.accounts.some((account) => account.id === accountNumber))
+    throw new BrokerError(
+      'AuthenticationError',
+      QUESTRADE_TITLE,
+      `account ${accountNumber} is not part of this connection`,
+    );
+  return { http: apiClient(ctx, session), path: `/v1/accounts/${encodeURIComponent(accountNumber)}`, accountNumber };
+}
+
+/** The API host and access token of the session (refreshed by the server before they run out). */
+export function apiClient(ctx: BrokerContext, session: BrokerSession): HttpClient {
+  const tokens = tokensOf(session.secrets);
+  return createHttpClient({
+    brokerTitle: QUESTRADE_TITLE,
+    baseUrl: tokens.apiServer,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    headers: { authorization: `Bearer ${tokens.accessToken}` },
+    exceptions: questradeDescriptor.exceptions,
+    mapError: questradeError,
+  });
+}

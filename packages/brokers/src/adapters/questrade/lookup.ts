@@ -1,0 +1,83 @@
+// Finding a Questrade order again (core/find-order.ts picks the route). Questrade keeps no client
+// order id and its notes cannot be set by the API (WIRE.md §6). With the order id:
+// GET …/orders/{id} → {"orders":[record]}. After a lost answer: the account's orders created in
+// the window (stateFilter=All) that were entered through the API with the terms we sent:
+// symbolId, side, quantity, type and prices (strategies: their legs' symbolIds).
+import type { OrderResponse } from '@router/orders';
+import type { BrokerContext } from '../../core/broker.ts';
+import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
+import type { ListedOrder, RecentOrdersQuery } from '../../core/lookup.ts';
+import type { AccountApi } from './api.ts';
+import { fromRecord } from './mapper.ts';
+import { submissionOf } from './orders.ts';
+
+/** Sides Questrade reports for each of our actions (WIRE.md §4, Order Side). */
+const SIDES: Record<string, string[]> = {
+  buy: ['Buy'],
+  sell: ['Sell'],
+  sell_short: ['Short', 'Sell'],
+  buy_to_cover: ['Cov', 'Buy'],
+  buy_to_open: ['BTO', 'Buy'],
+  buy_to_close: ['BTC', 'Buy'],
+  sell_to_open: ['STO', 'Sell'],
+  sell_to_close: ['STC', 'Sell'],
+};
+
+export async function findById(api: AccountApi, orderId: string): Promise<OrderResponse | null> {
+  const answer = await api.http.request({ path: `${api.path}/orders/${encodeURIComponent(orderId)}`, accept: [404] });
+  if (answer.status === 404) return null;
+  const record = listOf(asRecord(answer.body)?.orders).find((item) => stringField(item, 'id') === orderId);
+  return record ? fromRecord(record, orderId) : null;
+}
+
+const same = (listed: unknown, sent: unknown) =>
+  (listed === null || listed === undefined) === (sent === undefined) &&
+  (sent === undefined || Math.abs(Number(listed) - Number(sent)) < 1e-6);
+
+function matches(record: JsonRecord, sent: JsonRecord, action: string, window: { from: number; to: number }): boolean {
+  const created = Date.parse(stringField(record, 'creationTime') ?? '');
+  if (!(created >= window.from && created <= window.to)) return false;
+  const source = stringField(record, 'source');
+  if (source && source !== 'TradingAPI') return false;
+  const legs = listOf(sent.legs);
+  if (legs.length) {
+    const wanted = legs.map((leg) => String(leg.symbolId)).sort();
+    const listed = listOf(record.legs)
+      .map((leg) => stringField(leg, 'symbolId') ?? '')
+      .sort();
+    return JSON.stringify(wanted) === JSON.stringify(listed) && same(record.limitPrice, sent.limitPrice);
+  }
+  const primary = listOf(sent.components).find((item) => item.orderClass === 'Primary') ?? sent;
+  const orderClass = stringField(record, 'orderClass');
+  if (orderClass && orderClass !== 'Primary') return false;
+  return (
+    decimalField(record, 'symbolId') === decimalField(sent, 'symbolId') &&
+    (SIDES[action] ?? []).includes(stringField(record, 'side') ?? '') &&
+    decimalField(record, 'totalQuantity') === decimalField(primary, 'quantity') &&
+    stringField(record, 'orderType') === stringField(primary, 'orderType') &&
+    same(record.limitPrice, primary.limitPrice) &&
+    same(record.stopPrice, primary.stopPrice)
+  );
+}
+
+export async function listMatching(
+  api: AccountApi,
+  ctx: BrokerContext,
+  query: RecentOrdersQuery,
+  now: number,
+): Promise<ListedOrder[]> {
+  const order = query.order;
+  if (!order) return [];
+  const sent = (await submissionOf(api, ctx, order, now)).body;
+  const { body } = await api.http.request({
+    path: `${api.path}/orders`,
+    query: {
+      startTime: new Date(query.from).toISOString(),
+      endTime: new Date(query.to).toISOString(),
+      stateFilter: 'All',
+    },
+  });
+  const found = listOf(asRecord(body)?.orders).filter((record) => matches(record, sent, order.action, query));
+  const unique = [...new Map(found.map((record) => [stringField(record, 'id'), record])).values()];
+  return unique.map((record) => ({ order: fromRecord(record), match: 'terms' }));
+}

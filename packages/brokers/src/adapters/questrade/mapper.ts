@@ -1,0 +1,183 @@
+// A normalized order as Questrade's order bodies (WIRE.md §4), and its order records as ours.
+//   POST …/orders   {"accountNumber":"26598145","symbolId":8049,"quantity":10,"limitPrice":537,
+//     "isAllOrNone":false,"isAnonymous":false,"orderType":"Limit","timeInForce":"GoodTillCanceled",
+//     "action":"Buy","primaryRoute":"AUTO","secondaryRoute":"AUTO"}
+//   POST …/orders/bracket  {"symbolId","primaryRoute","secondaryRoute","components":[{"orderId":0,
+//     "orderClass":"Primary"|"Limit"|"StopLoss","orderType","timeInForce","quantity","action",…}]}
+//   POST …/orders/strategy {"accountNumber","symbolId": underlying,"strategy":"Custom","orderType",
+//     "timeInForce","limitPrice","quantity","legs":[{"symbolId","action","legQuantity"}],…}
+import type { Order, OrderResponse } from '@router/orders';
+import { BrokerError } from '../../core/errors.ts';
+import { decimalField, decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
+import { QUESTRADE_TITLE } from './descriptor.ts';
+
+export type OrderPath = 'orders' | 'orders/bracket' | 'orders/strategy';
+
+export interface Submission {
+  path: OrderPath;
+  body: JsonRecord;
+}
+
+const TYPES = { market: 'Market', limit: 'Limit', stop: 'Stop', stop_limit: 'StopLimit' } as const;
+const DURATIONS: Partial<Record<Order['duration'], string>> = {
+  day: 'Day',
+  gtc: 'GoodTillCanceled',
+  dyp: 'GoodTillExtendedDay',
+  ioc: 'ImmediateOrCancel',
+  fok: 'FillOrKill',
+};
+const BUYS = new Set(['buy', 'buy_to_cover', 'buy_to_open', 'buy_to_close']);
+const ROUTES = { primaryRoute: 'AUTO', secondaryRoute: 'AUTO' } as const;
+const MAX_LEGS = 4;
+
+const invalid = (message: string) => new BrokerError('InvalidOrder', QUESTRADE_TITLE, message);
+const price = (value: number) => Number(decimalString(value));
+export const actionOf = (action: string): 'Buy' | 'Sell' => (BUYS.has(action) ? 'Buy' : 'Sell');
+
+function whole(quantity: number | undefined): number {
+  if (quantity === undefined || !Number.isInteger(quantity) || quantity < 1)
+    throw invalid(`quantity must be a whole number, not ${quantity ?? 'none'}`);
+  return quantity;
+}
+
+function timeInForce(order: Order): string {
+  const value = DURATIONS[order.duration];
+  if (!value) throw invalid(`duration ${order.duration} is not supported; use day, gtc, dyp, ioc or fok`);
+  return value;
+}
+
+function special(order: Order): JsonRecord {
+  const extra = order.extra ?? {};
+  const count = (key: string) => {
+    const value = extra[key];
+    if (value === undefined) return undefined;
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1) throw invalid(`extra.${key} must be a whole number`);
+    return number;
+  };
+  const iceberg = count('iceberg_quantity');
+  const minimum = count('min_quantity');
+  return {
+    ...(iceberg !== undefined ? { icebergQuantity: iceberg } : {}),
+    ...(minimum !== undefined ? { minQuantity: minimum } : {}),
+    isAllOrNone: extra.all_or_none === true || extra.all_or_none === 'true',
+    isAnonymous: false,
+  };
+}
+
+const prices = (order: Order): JsonRecord => ({
+  ...(order.limit_price !== undefined ? { limitPrice: price(order.limit_price) } : {}),
+  ...(order.stop_price !== undefined ? { stopPrice: price(order.stop_price) } : {}),
+});
+
+export function singleOrder(order: Order, accountNumber: string, symbolId: number): Submission {
+  return {
+    path: 'orders',
+    body: {
+      accountNumber,
+      symbolId,
+      quantity: whole(order.quantity),
+      ...prices(order),
+      ...special(order),
+      orderType: TYPES[order.type],
+      timeInForce: timeInForce(order),
+      action: actionOf(order.action),
+      ...ROUTES,
+    },
+  };
+}
+
+/** Entry (Primary) and its exits (Limit, StopLoss), each with the entry's duration. */
+export function bracketOrder(order: Order, symbolId: number): Submission {
+  const quantity = whole(order.quantity);
+  const tif = timeInForce(order);
+  const exit = opposite(actionOf(order.action));
+  const components: JsonRecord[] = [
+    {
+      orderId: 0,
+      ...prices(order),
+      orderType: TYPES[order.type],
+      timeInForce: tif,
+      orderClass: 'Primary',
+      quantity,
+      action: actionOf(order.action),
+    },
+  ];
+  if (order.take_profit_price !== undefined)
+    components.push({
+      orderId: 0,
+      limitPrice: price(order.take_profit_price),
+      orderType: 'Limit',
+      timeInForce: tif,
+      orderClass: 'Limit',
+      quantity,
+      action: exit,
+    });
+  if (order.stop_loss_price !== undefined)
+    components.push({
+      orderId: 0,
+      stopPrice: price(order.stop_loss_price),
+      orderType: 'Stop',
+      timeInForce: tif,
+      orderClass: 'StopLoss',
+      quantity,
+      action: exit,
+    });
+  return { path: 'orders/bracket', body: { symbolId, ...ROUTES, components } };
+}
+
+const opposite = (action: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (action === 'Buy' ? 'Sell' : 'Buy');
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/** A multi-leg order as a Custom strategy: leg quantities factorised by their common divisor. */
+export function strategyOrder(order: Order, accountNumber: string, underlying: number, legIds: number[]): Submission {
+  const legs = order.legs ?? [];
+  if (order.group !== 'combo') throw invalid(`group ${order.group} with legs is not supported; use combo`);
+  if (legs.length > MAX_LEGS) throw invalid(`at most ${MAX_LEGS} legs`);
+  if (legs.some((leg) => leg.limit_price !== undefined || leg.type !== undefined))
+    throw invalid('legs take no type or price: give the net price as limit_price');
+  if (order.type !== 'market' && order.type !== 'limit') throw invalid('a strategy order is market or limit');
+  const quantities = legs.map((leg) => whole(leg.quantity));
+  const common = quantities.reduce(gcd);
+  return {
+    path: 'orders/strategy',
+    body: {
+      accountNumber,
+      symbolId: underlying,
+      strategy: 'Custom',
+      orderType: TYPES[order.type],
+      timeInForce: timeInForce(order),
+      ...(order.limit_price !== undefined ? { limitPrice: price(order.limit_price) } : {}),
+      quantity: common,
+      legs: legs.map((leg, index) => ({
+        symbolId: legIds[index],
+        action: actionOf(leg.action),
+        legQuantity: (quantities[index] ?? common) / common,
+      })),
+      ...ROUTES,
+    },
+  };
+}
+
+const FINAL: Record<string, OrderResponse['status']> = {
+  Executed: 'filled',
+  Canceled: 'canceled',
+  PartialCanceled: 'canceled',
+  Expired: 'canceled',
+  Replaced: 'canceled',
+  Rejected: 'rejected',
+  Failed: 'rejected',
+};
+
+/** An order record → ours; the id given wins (the placing answer's orderId). */
+export function fromRecord(record: unknown, id?: string): OrderResponse {
+  const state = stringField(record, 'state') ?? 'Unknown';
+  const reason = stringField(record, 'clientReasonStr') || stringField(record, 'rejectionReason');
+  const average = decimalField(record, 'avgExecPrice') ?? 0;
+  return {
+    id: id ?? stringField(record, 'id') ?? '',
+    status: FINAL[state] ?? 'accepted',
+    status_description: `Questrade order ${state}${reason ? `: ${reason}` : ''}`,
+    ...(average > 0 ? { price: average } : {}),
+  };
+}

@@ -1,0 +1,108 @@
+// Placing and previewing at Questrade: the symbol ids a signal needs, the body (mapper.ts), and
+// the answer. An answer with a top-level "code" is no success even on HTTP 200 (WIRE.md §8):
+//   {"code":3054,"message":"Order rejected","orderId":177106005,"orders":[{…,"state":"Rejected",
+//    "clientReasonStr":"Insufficient buying power"}]}
+// is an order Questrade created and rejected: answered as rejected, with its id.
+import type { Order, OrderResponse } from '@router/orders';
+import type { BrokerContext } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { matchException } from '../../core/exceptions.ts';
+import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
+import type { AccountApi } from './api.ts';
+import { QUESTRADE_TITLE, questradeDescriptor } from './descriptor.ts';
+import { bracketOrder, fromRecord, type Submission, singleOrder, strategyOrder } from './mapper.ts';
+import { symbolIdOf, underlyingOf } from './symbols.ts';
+
+const invalid = (message: string) => new BrokerError('InvalidOrder', QUESTRADE_TITLE, message);
+
+/** The request a signal becomes (close and cancel are handled by the adapter). */
+export async function submissionOf(
+  api: AccountApi,
+  ctx: BrokerContext,
+  order: Order,
+  now: number,
+): Promise<Submission> {
+  const scope = ctx.baseUrl;
+  if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
+  for (const field of [
+    'stop_price_distance',
+    'stop_price_percent',
+    'stop_loss_price_distance',
+    'stop_loss_price_percent',
+  ] as const)
+    if (order[field] !== undefined) throw invalid(`${field} is not supported; give an absolute price`);
+  if (order.legs) {
+    const roots = new Set(order.legs.map((leg) => underlyingOf(leg.symbol)));
+    const [root] = roots;
+    if (roots.size !== 1 || !root) throw invalid('all legs of a strategy share one underlying');
+    const underlying = await symbolIdOf(api.http, scope, root, 'stock', now);
+    const legIds: number[] = [];
+    for (const leg of order.legs) legIds.push(await symbolIdOf(api.http, scope, leg.symbol, leg.class, now));
+    return strategyOrder(order, api.accountNumber, underlying, legIds);
+  }
+  const symbolId = await symbolIdOf(api.http, scope, order.symbol, order.class, now);
+  if (order.take_profit_price !== undefined || order.stop_loss_price !== undefined)
+    return bracketOrder(order, symbolId);
+  return singleOrder(order, api.accountNumber, symbolId);
+}
+
+/** `{orderId, orders: [records]}` → ours; a body with a code is a rejection. */
+export function fromPlacement(body: unknown): OrderResponse {
+  const record = asRecord(body);
+  const orders = listOf(record?.orders);
+  const orderId = stringField(record, 'orderId');
+  const primary =
+    orders.find((item) => stringField(item, 'id') === orderId) ??
+    orders.find((item) => stringField(item, 'orderClass') === 'Primary') ??
+    orders[0];
+  const id = orderId ?? stringField(primary, 'id');
+  if (record?.code !== undefined) {
+    const message = stringField(record, 'message') ?? 'order refused';
+    if (!id)
+      throw new BrokerError(
+        matchException(questradeDescriptor.exceptions, message) ?? 'InvalidOrder',
+        QUESTRADE_TITLE,
+        message,
+      );
+    const reason = stringField(primary, 'clientReasonStr') || stringField(primary, 'rejectionReason');
+    return { id, status: 'rejected', status_description: reason ? `${message}: ${reason}` : message };
+  }
+  if (!id) {
+    // Neither an order nor an error: the order may exist; reconciliation looks for it by terms.
+    throw new BrokerError('BrokerUnavailable', QUESTRADE_TITLE, 'unexpected answer to the order', {
+      outcomeUnknown: true,
+    });
+  }
+  return fromRecord(primary ?? { state: 'Pending' }, id);
+}
+
+export async function place(api: AccountApi, submission: Submission): Promise<OrderResponse> {
+  const { body } = await api.http.request({
+    method: 'POST',
+    path: `${api.path}/${submission.path}`,
+    json: submission.body,
+  });
+  return fromPlacement(body);
+}
+
+/** POST …/impact: what the order would cost; nothing is placed. */
+export async function preview(api: AccountApi, submission: Submission, clientOrderId: string): Promise<OrderResponse> {
+  const { body } = await api.http.request({
+    method: 'POST',
+    path: `${api.path}/${submission.path}/impact`,
+    json: submission.body,
+    mutating: false,
+  });
+  if (asRecord(body)?.code !== undefined) throw invalid(stringField(body, 'message') ?? 'order refused');
+  const commissions = decimalField(body, 'estimatedCommissions');
+  const effect = decimalField(body, 'buyingPowerEffect');
+  const parts = [
+    commissions !== undefined ? `commissions ${commissions}` : undefined,
+    effect !== undefined ? `buying power effect ${effect}` : undefined,
+  ].filter(Boolean);
+  return {
+    id: clientOrderId,
+    status: 'draft',
+    status_description: `Questrade estimate${parts.length ? `: ${parts.join(', ')}` : ''}; nothing placed`,
+  };
+}

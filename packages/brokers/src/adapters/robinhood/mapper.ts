@@ -1,0 +1,159 @@
+// Normalized order → Robinhood's order body (WIRE.md §4), and Robinhood's order → ours (§5).
+//   {"client_order_id":"5f0e6c1a-…","side":"sell","type":"limit","symbol":"ETH-USD",
+//    "limit_order_config":{"asset_quantity":"0.25","limit_price":"3500.00","time_in_force":"gtc"}}
+// Numbers go as decimal strings: coins rounded down to the pair's asset increment, prices to its
+// quote increment (the pair's decimals, as Robinhood writes them).
+import type { Order, OrderResponse } from '@router/orders';
+import { BrokerError } from '../../core/errors.ts';
+import { decimalField, decimalString, stringField } from '../../core/json-read.ts';
+import { ROBINHOOD_TITLE } from './descriptor.ts';
+import type { TradingPair } from './pairs.ts';
+
+type Amount = { asset_quantity: string } | { quote_amount: string };
+type TimeInForce = 'gtc' | 'gfd' | 'gfw' | 'gfm';
+
+export interface RobinhoodOrderRequest {
+  client_order_id: string;
+  side: 'buy' | 'sell';
+  type: 'market' | 'limit' | 'stop_loss' | 'stop_limit';
+  symbol: string;
+  market_order_config?: { asset_quantity: string };
+  limit_order_config?: Amount & { limit_price: string; time_in_force: TimeInForce };
+  stop_loss_order_config?: Amount & { stop_price: string; time_in_force: TimeInForce };
+  stop_limit_order_config?: Amount & { limit_price: string; stop_price: string; time_in_force: TimeInForce };
+}
+
+const TIME_IN_FORCE: Partial<Record<Order['duration'], TimeInForce>> = {
+  gtc: 'gtc',
+  day: 'gfd',
+  gtw: 'gfw',
+  gtm: 'gfm',
+};
+
+const invalid = (message: string) => new BrokerError('InvalidOrder', ROBINHOOD_TITLE, message);
+
+/** Decimals of an increment: "0.000000010000000000" → 8, "1" → 0. */
+const decimalsOf = (increment: string) => (increment.split('.')[1] ?? '').replace(/0+$/, '').length;
+const trimZeros = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
+
+/** `value` rounded (down, or to the nearest) to a multiple of `increment`, with its decimals. */
+export function toIncrement(value: number, increment: string, mode: 'down' | 'nearest'): string {
+  const step = Number(increment);
+  if (!(step > 0)) return trimZeros(value.toFixed(9));
+  // A hair of tolerance: 0.0001 / 1e-8 is 9999.999999999998 in binary floating point.
+  const units = mode === 'down' ? Math.floor(value / step + 1e-9) : Math.round(value / step);
+  return (units * step).toFixed(decimalsOf(increment));
+}
+
+function amountOf(order: Order, pair: TradingPair, held: number | undefined): Amount {
+  const quantity = order.quantity ?? 0;
+  if (order.quantity_type === 'cash') {
+    if (order.type === 'market')
+      throw invalid('a USD amount (quantity_type cash) goes with limit and stop orders; market orders take coins');
+    return { quote_amount: toIncrement(quantity, pair.quoteIncrement, 'down') };
+  }
+  let coins = quantity;
+  if (order.quantity_type === 'percent_of_position') {
+    if (order.action !== 'sell' || held === undefined) throw invalid('percent_of_position goes with sell and close');
+    coins = (held * quantity) / 100;
+  } else if (order.quantity_type !== 'fixed') {
+    throw invalid(`quantity_type ${order.quantity_type} is not supported`);
+  }
+  const asset = trimZeros(toIncrement(coins, pair.assetIncrement, 'down'));
+  const size = Number(asset);
+  if (!(size > 0) || (pair.minOrderSize !== undefined && size < pair.minOrderSize))
+    throw invalid(
+      `${decimalString(coins)} ${pair.assetCode} is below the minimum order size of ${pair.minOrderSize ?? 0}`,
+    );
+  if (pair.maxOrderSize !== undefined && size > pair.maxOrderSize)
+    throw invalid(`${size} ${pair.assetCode} is above the maximum order size of ${pair.maxOrderSize}`);
+  return { asset_quantity: asset };
+}
+
+function checkTradable(order: Order, pair: TradingPair): void {
+  if (pair.status === 'not_api_tradable') throw invalid(`${pair.symbol} cannot be ordered through the API (v2)`);
+  if (pair.status === 'untradable') throw invalid(`${pair.symbol} is not tradable at the moment`);
+  if (pair.status === 'sellonly' && order.action !== 'sell') throw invalid(`${pair.symbol} can only be sold`);
+}
+
+/** The order body; `held` is the coins available for trading, for percent_of_position. */
+export function toRobinhoodOrder(
+  order: Order,
+  pair: TradingPair,
+  clientOrderId: string,
+  held?: number,
+): RobinhoodOrderRequest {
+  if (order.action !== 'buy' && order.action !== 'sell')
+    throw invalid(`${order.action} is not an order Robinhood takes; no short selling`);
+  checkTradable(order, pair);
+  const head = { client_order_id: clientOrderId, side: order.action, symbol: pair.symbol } as const;
+  const amount = amountOf(order, pair, held);
+  if (order.type === 'market') {
+    if (!('asset_quantity' in amount)) throw invalid('market orders take coins');
+    return { ...head, type: 'market', market_order_config: amount };
+  }
+  const time_in_force = TIME_IN_FORCE[order.duration];
+  if (!time_in_force) throw invalid(`duration ${order.duration} is not supported; use gtc, day, gtw or gtm`);
+  const price = (value: number | undefined, field: string) => {
+    if (value === undefined || !(value > 0)) throw invalid(`${field} must be a positive price`);
+    return toIncrement(value, pair.quoteIncrement, 'nearest');
+  };
+  switch (order.type) {
+    case 'limit':
+      return {
+        ...head,
+        type: 'limit',
+        limit_order_config: { ...amount, limit_price: price(order.limit_price, 'limit_price'), time_in_force },
+      };
+    case 'stop':
+      return {
+        ...head,
+        type: 'stop_loss',
+        stop_loss_order_config: { ...amount, stop_price: price(order.stop_price, 'stop_price'), time_in_force },
+      };
+    case 'stop_limit':
+      return {
+        ...head,
+        type: 'stop_limit',
+        stop_limit_order_config: {
+          ...amount,
+          stop_price: price(order.stop_price, 'stop_price'),
+          limit_price: price(order.limit_price, 'limit_price'),
+          time_in_force,
+        },
+      };
+  }
+}
+
+const STATUSES: Record<string, OrderResponse['status']> = {
+  filled: 'filled',
+  canceled: 'canceled',
+  // WIRE.md §5: one client spells it with two l's.
+  cancelled: 'canceled',
+  failed: 'rejected',
+};
+
+/**
+ * Robinhood's order → ours: open and partially filled orders are accepted, the average price is
+ * the fill so far.
+ *   {"id":"6f1d2e3c-…","state":"filled","average_price":"61234.56","filled_asset_quantity":"0.0001"}
+ */
+export function fromRobinhoodOrder(body: unknown, submitted = false): OrderResponse {
+  const id = stringField(body, 'id');
+  const state = stringField(body, 'state');
+  if (!id || !state) {
+    // After a submission the order may exist all the same: reconciliation decides.
+    throw new BrokerError('BrokerUnavailable', ROBINHOOD_TITLE, 'unexpected order answer', {
+      outcomeUnknown: submitted,
+    });
+  }
+  const price = decimalField(body, 'average_price');
+  const filled = decimalField(body, 'filled_asset_quantity');
+  const progress = state === 'partially_filled' && filled !== undefined ? `, ${filled} filled` : '';
+  return {
+    id,
+    status: STATUSES[state] ?? 'accepted',
+    status_description: `Robinhood order ${state.replace(/_/g, ' ')}${progress}`,
+    ...(price !== undefined && price > 0 ? { price } : {}),
+  };
+}

@@ -1,0 +1,309 @@
+// Contract: every order form the descriptor claims reaches the fake as Tradovate takes it,
+// continuous symbols resolve to the listed front month, HTTP 200 failures and penalty tickets
+// are read (an order is never sent twice but as the ticket protocol asks), a timed-out order is
+// found again by its clOrdId, cancel, close and holdings.
+import { normalizeOrderOrThrow } from '@router/orders';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
+import { brokerFailure as failure } from '../../core/expect-failure.ts';
+import { findOrder } from '../../core/find-order.ts';
+import { createTradovateBroker } from './adapter.ts';
+import { forgetContracts } from './contracts.ts';
+import { tradovateDescriptor } from './descriptor.ts';
+import { FAKE_CREDENTIALS, startTradovateFake, type TradovateFake } from './fake.ts';
+
+const broker = createTradovateBroker();
+let fake: TradovateFake;
+let ctx: BrokerContext;
+let session: BrokerSession;
+const accountId = '987654';
+
+beforeAll(async () => {
+  fake = await startTradovateFake();
+  ctx = { baseUrl: fake.baseUrl };
+  session = await broker.connect(ctx, { credentials: FAKE_CREDENTIALS });
+});
+afterAll(() => fake.close());
+afterEach(() => fake.clearInjections());
+
+let sequence = 0;
+function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
+  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: tradovateDescriptor }) };
+}
+const since = (before: number) => fake.requests.slice(before).map((r) => `${r.method} ${r.url.split('?')[0]}`);
+const lastBody = () => JSON.parse(fake.submissions().at(-1)?.body ?? '{}') as Record<string, unknown>;
+const front = () => fake.library.maturities.filter((m) => m.productId === 10).findIndex((m) => m.isFront);
+const esContract = (offset: number) => {
+  const maturities = fake.library.maturities.filter((m) => m.productId === 10);
+  const maturity = maturities[front() + offset];
+  return fake.library.contracts.find((c) => c.contractMaturityId === maturity?.id)?.name;
+};
+
+describe('symbols', () => {
+  it('ES1! is the front month Tradovate lists, ES2! the next; resolved once', async () => {
+    forgetContracts();
+    const before = fake.requests.length;
+    await broker.placeOrder(ctx, session, input({ symbol: 'ES1!', action: 'buy', quantity: 1, limit_price: 5000 }));
+    expect(lastBody().symbol).toBe(esContract(0));
+    expect(since(before)).toEqual([
+      'GET /v1/product/find',
+      'GET /v1/contractMaturity/deps',
+      'GET /v1/contract/deps',
+      'POST /v1/order/placeorder',
+    ]);
+    const again = fake.requests.length;
+    await broker.placeOrder(ctx, session, input({ symbol: 'ES1!', action: 'buy', quantity: 1, limit_price: 5000 }));
+    expect(since(again)).toEqual(['POST /v1/order/placeorder']);
+    await broker.placeOrder(ctx, session, input({ symbol: 'ES2!', action: 'buy', quantity: 1, limit_price: 5000 }));
+    expect(lastBody().symbol).toBe(esContract(1));
+  });
+
+  it('refuses what is not a futures contract, or an unknown product, before placing', async () => {
+    const before = fake.submissions().length;
+    const stock = await failure(broker.placeOrder(ctx, session, input({ symbol: 'AAPL', action: 'buy', quantity: 1 })));
+    expect(stock).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradovate: AAPL is not a futures contract; give one as ESZ2026 or ES1!',
+    });
+    const unknown = await failure(
+      broker.placeOrder(ctx, session, input({ symbol: 'ZZ1!', action: 'buy', quantity: 1 })),
+    );
+    expect(unknown.message).toBe('Tradovate: unknown futures product ZZ');
+    expect(fake.submissions().length).toBe(before);
+  });
+});
+
+describe('orders', () => {
+  it('refuses fractions and unsupported forms without sending', async () => {
+    const before = fake.submissions().length;
+    const half = await failure(
+      broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1.5 })),
+    );
+    expect(half.message).toBe('Tradovate: quantity must be a whole number of contracts, not 1.5');
+    const legs = {
+      legs: [
+        { symbol: 'ESH7', action: 'buy', quantity: 1, limit_price: 5300 },
+        { symbol: 'NQH7', action: 'sell', quantity: 1, limit_price: 19500 },
+      ],
+      group: 'oco',
+    };
+    const mixed = await failure(broker.placeOrder(ctx, session, input(legs)));
+    expect(mixed.message).toBe('Tradovate: both legs of a one-cancels-other pair trade the same contract and quantity');
+    expect(() => input({ symbol: 'ESZ6', action: 'buy', quantity: 1, duration: 'gtd' })).toThrow(
+      /gtd is not supported/,
+    );
+    expect(() => input({ symbol: 'ESZ6', action: 'buy', quantity: 1, stop_price_percent: 1 })).toThrow(/not supported/);
+    expect(fake.submissions().length).toBe(before);
+  });
+
+  it('a bracket: the entry fills, its exits work as a one-cancels-other pair', async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'NQH2027', action: 'buy', quantity: 1, take_profit_price: 19_500, stop_loss_price: 18_500 }),
+    );
+    const [entry, profit, loss] = fake.book.orders.slice(-3);
+    expect(placed).toEqual({
+      id: String(entry?.id),
+      status: 'accepted',
+      status_description: `Tradovate order placed with exit order(s) ${profit?.id}, ${loss?.id}`,
+    });
+    expect([entry?.ordStatus, profit?.ordStatus, loss?.ordStatus]).toEqual(['Filled', 'Working', 'Working']);
+    expect(profit?.ocoId).toBe(loss?.id);
+  });
+
+  it('an OCO pair: two working limits linked to each other', async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({
+        legs: [
+          { symbol: 'ESH27', action: 'buy', quantity: 2, limit_price: 5300 },
+          { symbol: 'ESH27', action: 'sell', quantity: 2, limit_price: 5500 },
+        ],
+        group: 'oco',
+      }),
+    );
+    const [main, other] = fake.book.orders.slice(-2);
+    expect(placed.status_description).toBe(`Tradovate order placed, one-cancels-other with order ${other?.id}`);
+    expect(main).toMatchObject({ ocoId: other?.id, ordStatus: 'Working', orderQty: 2, price: 5300 });
+  });
+});
+
+describe('errors', () => {
+  it('reads HTTP 200 failures, sent once', async () => {
+    const before = fake.submissions().length;
+    const limit = await failure(
+      broker.placeOrder(ctx, session, input({ symbol: 'CLF27', action: 'buy', quantity: 60 })),
+    );
+    expect(limit).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradovate: Max position limit of 50 reached (MaxPosLimitReached)',
+      outcomeUnknown: false,
+    });
+    fake.inject({ path: '/v1/order/placeorder', status: 200, body: { failureReason: 'RiskCheckTimeout' } });
+    const timeout = await failure(
+      broker.placeOrder(ctx, session, input({ symbol: 'CLF27', action: 'buy', quantity: 1 })),
+    );
+    expect(timeout).toMatchObject({
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: false,
+      message: 'Tradovate: RiskCheckTimeout',
+    });
+    expect(fake.submissions().length).toBe(before + 2);
+  });
+
+  it('a short penalty ticket is waited out and the order sent again with it: one order', async () => {
+    fake.auth.penalize('/v1/order/placeorder', 1);
+    const orders = fake.book.orders.length;
+    const before = fake.submissions().length;
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'ESZ6', action: 'sell', quantity: 1, limit_price: 6000 }),
+    );
+    const [first, second] = fake
+      .submissions()
+      .slice(before)
+      .map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    expect(second).toEqual({ ...first, 'p-ticket': expect.any(String) });
+    expect(fake.book.orders.length).toBe(orders + 1);
+    expect(placed.id).toBe(String(fake.book.orders.at(-1)?.id));
+  });
+
+  it('a penalty longer than an order waits, or the deadline, is reported and nothing is placed', async () => {
+    const orders = fake.book.orders.length;
+    fake.auth.penalize('/v1/order/placeorder', 15);
+    const long = await failure(broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 })));
+    expect(long).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false });
+    fake.auth.penalize('/v1/order/placeorder', 1);
+    const rushed = { ...ctx, signal: AbortSignal.timeout(200) };
+    const cut = await failure(
+      broker.placeOrder(rushed, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 })),
+    );
+    expect(cut).toMatchObject({
+      kind: 'RateLimited',
+      message: 'Tradovate: too many requests; the 1 s wait Tradovate asks for outlasts the deadline',
+    });
+    expect(fake.book.orders.length).toBe(orders);
+  });
+
+  it.each([
+    [423, undefined, 'RateLimited', false],
+    [500, 'Internal error', 'BrokerUnavailable', true],
+    [401, 'Access is denied', 'AuthenticationError', false],
+  ] as const)('maps HTTP %i on an order', async (status, body, kind, outcomeUnknown) => {
+    const before = fake.submissions().length;
+    fake.inject({ path: '/v1/order/placeorder', status, ...(body ? { body } : {}) });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 })));
+    expect(error).toMatchObject({ kind, outcomeUnknown });
+    expect(error.message).toMatch(/^Tradovate: /);
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('a timed-out order is not resent; findOrder finds it by its clOrdId', async () => {
+    const before = fake.submissions().length;
+    fake.inject({ path: '/v1/order/placeorder', delayMs: 400 });
+    const placing = input({ symbol: 'ESZ6', action: 'buy', quantity: 1, limit_price: 5001 });
+    const sentAt = Date.now();
+    const error = await failure(broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(100) }, session, placing));
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(fake.submissions().length).toBe(before + 1);
+    const found = await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt });
+    expect(found).toEqual({
+      match: 'exact',
+      order: {
+        id: String(fake.book.orders.at(-1)?.id),
+        status: 'accepted',
+        status_description: 'Tradovate order Working',
+      },
+    });
+  });
+
+  it('refuses an account not in the connection', async () => {
+    const error = await failure(broker.getHoldings(ctx, session, '1'));
+    expect(error).toMatchObject({
+      kind: 'AuthenticationError',
+      message: 'Tradovate: account 1 is not part of this connection',
+    });
+  });
+});
+
+describe('lookup', () => {
+  it('by order id: exact with the fill price; an id Tradovate denies is unknown', async () => {
+    const placed = await broker.placeOrder(ctx, session, input({ symbol: 'MESH27', action: 'buy', quantity: 1 }));
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: placed.id })).toEqual({
+      match: 'exact',
+      order: { id: placed.id, status: 'filled', status_description: 'Tradovate order Filled', price: 5400 },
+    });
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: '1' })).toEqual({
+      match: 'unknown',
+      reason: 'Tradovate does not know its own order 1',
+    });
+  });
+
+  it('by clOrdId: none in this session; before the session nothing is proved', async () => {
+    expect(
+      await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent', sentAt: Date.now() }),
+    ).toEqual({
+      match: 'none',
+    });
+    const liquidation = normalizeOrderOrThrow({ symbol: 'ESZ6', action: 'close' }, { provider: tradovateDescriptor });
+    expect(
+      await findOrder(broker, ctx, session, {
+        accountId,
+        clientOrderId: 'never-sent',
+        order: liquidation,
+        sentAt: Date.now(),
+      }),
+    ).toMatchObject({ match: 'unknown' });
+    const lastWeek = Date.now() - 7 * 24 * 60 * 60_000;
+    expect(
+      await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent', sentAt: lastWeek }),
+    ).toMatchObject({
+      match: 'unknown',
+    });
+  });
+});
+
+describe('cancel, close, holdings', () => {
+  it('cancelOrder by id; a done order is TooLate; by our id alone it is not found', async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'ESH7', action: 'buy', quantity: 1, limit_price: 5100 }),
+    );
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: placed.id });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', url: '/v1/order/cancelorder' });
+    expect(fake.book.orders.find((o) => String(o.id) === placed.id)?.ordStatus).toBe('Canceled');
+    const again = await failure(broker.cancelOrder(ctx, session, { accountId, brokerOrderId: placed.id }));
+    expect(again).toMatchObject({ kind: 'InvalidOrder', message: 'Tradovate: Order is already Canceled (TooLate)' });
+    const byOurs = await failure(broker.cancelOrder(ctx, session, { accountId, clientOrderId: 'sig1' }));
+    expect(byOurs.kind).toBe('OrderNotFound');
+  });
+
+  it('cancel signals cancel the contract’s working orders', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'NQM27', action: 'buy', quantity: 1, limit_price: 15_000 }));
+    const answer = await broker.placeOrder(ctx, session, input({ symbol: 'NQM27', action: 'cancel' }));
+    expect(answer).toMatchObject({ status: 'canceled', status_description: 'Canceled 1 working order(s) of NQM7' });
+    expect(await broker.placeOrder(ctx, session, input({ symbol: 'NQM27', action: 'cancel' }))).toMatchObject({
+      id: '',
+      status_description: 'No working orders of NQM7',
+    });
+  });
+
+  it('close: a part by an opposite market order, the rest by liquidation; none left is refused', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'CLG27', action: 'buy', quantity: 4 }));
+    const part = await broker.placeOrder(ctx, session, input({ symbol: 'CLG27', action: 'close', quantity: 1 }));
+    expect(part.status_description).toBe('Closing 1 of 4 CLG7');
+    expect(lastBody()).toMatchObject({ action: 'Sell', orderQty: 1, orderType: 'Market', symbol: 'CLG7' });
+    const holdings = await broker.getHoldings(ctx, session, accountId);
+    expect(holdings.positions).toContainEqual({ symbol: 'CLG7', quantity: 3, averagePrice: 70 });
+    const rest = await broker.closePosition(ctx, session, accountId, 'CLG27');
+    expect(rest.status_description).toBe('Tradovate liquidates the CLG7 position (3)');
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', url: '/v1/order/liquidateposition' });
+    const none = await failure(broker.placeOrder(ctx, session, input({ symbol: 'CLG27', action: 'close' })));
+    expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Tradovate: no open position in CLG7' });
+  });
+});

@@ -1,0 +1,140 @@
+// Tradovate over the shared HTTP client. Tradovate answers most failures with HTTP 200 and a
+// body to read (WIRE.md §5, §8):
+//   {"errorText": "…"}                              sign-in refused, some actions
+//   {"failureReason": "InvalidContract", "failureText": "Unknown symbol ESX9"}   orders, commands
+//   {"violations": [...]}                           a body that breaks the schema
+//   {"p-ticket": "…", "p-time": 15, "p-captcha": false}   the penalty-ticket rate limit
+// A penalty ticket means the request was not carried out: it is sent again, once, with the
+// ticket added, after the wait Tradovate asks for, when that wait fits the request's patience
+// (an order: the hook's answer deadline; a sign-in: longer) and the caller's deadline; otherwise
+// it is reported as RateLimited, and nothing was placed.
+import type { BrokerContext } from '../../core/broker.ts';
+import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
+import { matchException } from '../../core/exceptions.ts';
+import { createHttpClient, type HttpResponse } from '../../core/http.ts';
+import { asRecord, decimalField, type JsonRecord, stringField } from '../../core/json-read.ts';
+import { TRADOVATE_TITLE, tradovateDescriptor } from './descriptor.ts';
+
+/** The longest penalty wait sat out for orders and reads: inside the hook's 2.5 s answer. */
+export const PENALTY_WAIT_S = 2;
+/** For sign-in and renewal (10 a minute at most), which no hook waits for. */
+export const AUTH_PENALTY_WAIT_S = 20;
+
+export interface TradovateRequest {
+  method?: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number>;
+  json?: JsonRecord;
+  /** Statuses handed back instead of thrown (404 for a lookup that may find nothing). */
+  accept?: readonly number[];
+  /** What an errorText body means here: a refused sign-in, or a refused request (default). */
+  refusal?: BrokerErrorKind;
+  /** The longest penalty-ticket wait (seconds) sat out before sending again; default PENALTY_WAIT_S. */
+  patienceS?: number;
+}
+
+const rateLimited = (message: string) => new BrokerError('RateLimited', TRADOVATE_TITLE, message);
+
+/** 423 and an empty 429 are Tradovate's escalations after repeated penalty tickets. */
+function statusError(response: HttpResponse): BrokerError | undefined {
+  if (response.status === 429)
+    return rateLimited('blocked after too many requests; Tradovate lifts the block after about an hour');
+  if (response.status === 423)
+    return rateLimited('locked after repeated rate-limit violations; wait before trying again');
+  return undefined;
+}
+
+function kindOf(...texts: Array<string | undefined>): BrokerErrorKind | undefined {
+  for (const text of texts) {
+    const kind = matchException(tradovateDescriptor.exceptions, text);
+    if (kind) return kind;
+  }
+  return undefined;
+}
+
+/** The failure a 200 body reports, if it reports one. */
+export function bodyError(body: unknown, refusal: BrokerErrorKind = 'InvalidOrder'): BrokerError | undefined {
+  const record = asRecord(body);
+  if (!record) return undefined;
+  const reason = stringField(record, 'failureReason');
+  if (reason && reason !== 'Success') {
+    const text = stringField(record, 'failureText')?.trim();
+    const message = text ? `${text} (${reason})` : reason;
+    return new BrokerError(kindOf(reason, text) ?? 'InvalidOrder', TRADOVATE_TITLE, message);
+  }
+  const errorText = stringField(record, 'errorText')?.trim();
+  if (errorText) return new BrokerError(kindOf(errorText) ?? refusal, TRADOVATE_TITLE, errorText);
+  if (Array.isArray(record.violations) && record.violations.length > 0) {
+    const details = record.violations.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
+    return new BrokerError('InvalidOrder', TRADOVATE_TITLE, `request refused: ${details.join('; ')}`);
+  }
+  if (record.ok === false) return new BrokerError(refusal, TRADOVATE_TITLE, 'request refused');
+  return undefined;
+}
+
+/** Waits `ms`, or throws `onAbort()` when the caller's deadline comes first. */
+function pause(ms: number, signal: AbortSignal | undefined, onAbort: () => BrokerError): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(onAbort());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(onAbort());
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+export interface TradovateAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** One Tradovate call on `baseUrl` (…/v1), with the access token when signed in. */
+export async function tradovateCall(
+  ctx: BrokerContext,
+  baseUrl: string,
+  accessToken: string | undefined,
+  request: TradovateRequest,
+): Promise<TradovateAnswer> {
+  const http = createHttpClient({
+    brokerTitle: TRADOVATE_TITLE,
+    baseUrl,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {},
+    exceptions: tradovateDescriptor.exceptions,
+    mapError: statusError,
+  });
+  const send = async (json: JsonRecord | undefined, ticketed: boolean): Promise<TradovateAnswer> => {
+    const method = request.method ?? (json ? 'POST' : 'GET');
+    const answer = await http.request({
+      method,
+      path: request.path,
+      ...(request.query ? { query: request.query } : {}),
+      ...(json ? { json } : {}),
+      ...(request.accept ? { accept: request.accept } : {}),
+    });
+    const ticket = stringField(answer.body, 'p-ticket');
+    if (ticket === undefined) {
+      const failure = answer.status < 300 ? bodyError(answer.body, request.refusal) : undefined;
+      if (failure) throw failure;
+      return { status: answer.status, body: answer.body };
+    }
+    const seconds = Math.max(0, decimalField(answer.body, 'p-time') ?? 0);
+    if (asRecord(answer.body)?.['p-captcha'] === true)
+      throw rateLimited(
+        'too many requests: Tradovate wants a captcha solved; sign in at trader.tradovate.com, then try again later',
+      );
+    // Only a JSON body can carry the ticket back (WIRE.md §8); one ticket per request.
+    if (!json || ticketed || seconds > (request.patienceS ?? PENALTY_WAIT_S))
+      throw rateLimited(`too many requests; Tradovate asks to wait ${seconds} s`);
+    await pause(seconds * 1000, ctx.signal, () =>
+      rateLimited(`too many requests; the ${seconds} s wait Tradovate asks for outlasts the deadline`),
+    );
+    return send({ ...json, 'p-ticket': ticket }, true);
+  };
+  return send(request.json, false);
+}

@@ -1,0 +1,93 @@
+// close and cancel signals, and cancelOrder. Orders and positions carry contract ids, so the
+// symbol is resolved first (contracts.ts).
+//   close:  GET /position/list → the contract's netPos; without a quantity: POST
+//           /order/liquidateposition {"accountId","contractId","admin":false} (Tradovate also cancels
+//           the contract's working orders); with one: an opposite Market order (with our clOrdId).
+//   cancel: GET /order/list → the contract's working orders → POST /order/cancelorder each.
+import type { Order, OrderResponse } from '@router/orders';
+import { BrokerError } from '../../core/errors.ts';
+import { decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { type Contract, resolveContract } from './contracts.ts';
+import { TRADOVATE_TITLE } from './descriptor.ts';
+import { clOrdIdOf, fromPlacement } from './mapper.ts';
+import type { AccountClient } from './session.ts';
+
+const WORKING = new Set(['Working', 'PendingNew', 'PendingReplace', 'Suspended']);
+
+const invalid = (message: string) => new BrokerError('InvalidOrder', TRADOVATE_TITLE, message);
+
+const ofContract = (client: AccountClient, contract: Contract) => (item: Record<string, unknown>) =>
+  decimalField(item, 'accountId') === client.accountId && decimalField(item, 'contractId') === contract.id;
+
+/** POST /order/cancelorder → {"commandId"}; a refusal ({"failureReason": "TooLate"}) throws. */
+export async function cancelById(client: AccountClient, orderId: string): Promise<void> {
+  if (!/^\d+$/.test(orderId)) throw new BrokerError('OrderNotFound', TRADOVATE_TITLE, `order ${orderId} not found`);
+  await client.call({ path: '/order/cancelorder', json: { orderId: Number(orderId), isAutomated: true } });
+}
+
+export async function cancelSymbol(client: AccountClient, symbol: string, now: number): Promise<OrderResponse> {
+  const contract = await resolveContract(client, symbol, now);
+  const { body } = await client.call({ path: '/order/list' });
+  const ids = listOf(body)
+    .filter(ofContract(client, contract))
+    .filter((item) => WORKING.has(stringField(item, 'ordStatus') ?? ''))
+    .map((item) => stringField(item, 'id'))
+    .filter((id): id is string => id !== undefined);
+  for (const id of ids) await cancelById(client, id);
+  const description = ids.length
+    ? `Canceled ${ids.length} working order(s) of ${contract.name}`
+    : `No working orders of ${contract.name}`;
+  return { id: ids.join(','), status: 'canceled', status_description: description };
+}
+
+function partOf(order: Order | undefined, held: number): number | undefined {
+  if (order?.quantity === undefined) return undefined;
+  const wanted =
+    order.quantity_type === 'percent_of_position'
+      ? Math.max(1, Math.round((held * order.quantity) / 100))
+      : order.quantity_type === 'fixed'
+        ? order.quantity
+        : Number.NaN;
+  if (!Number.isInteger(wanted) || wanted < 1) throw invalid('close takes whole contracts or percent_of_position');
+  return Math.min(wanted, held);
+}
+
+/** Flattens the contract's position, or closes `order.quantity` of it. */
+export async function closeSymbol(
+  client: AccountClient,
+  symbol: string,
+  now: number,
+  order?: Order,
+  clientOrderId?: string,
+): Promise<OrderResponse> {
+  const contract = await resolveContract(client, symbol, now);
+  const { body } = await client.call({ path: '/position/list' });
+  const net = decimalField(listOf(body).find(ofContract(client, contract)), 'netPos') ?? 0;
+  if (net === 0) throw invalid(`no open position in ${contract.name}`);
+  const part = partOf(order, Math.abs(net));
+  // Liquidation takes no clOrdId: only a close without a quantity uses it.
+  if (part === undefined) {
+    const answer = await client.call({
+      path: '/order/liquidateposition',
+      json: { accountId: client.accountId, contractId: contract.id, admin: false },
+    });
+    const placed = fromPlacement(answer.body, '/order/liquidateposition');
+    return { ...placed, status_description: `Tradovate liquidates the ${contract.name} position (${net})` };
+  }
+  const path = '/order/placeorder';
+  const answer = await client.call({
+    path,
+    json: {
+      accountSpec: client.account.spec,
+      accountId: client.accountId,
+      ...(clientOrderId ? { clOrdId: clOrdIdOf(clientOrderId) } : {}),
+      action: net > 0 ? 'Sell' : 'Buy',
+      symbol: contract.name,
+      orderQty: part,
+      orderType: 'Market',
+      isAutomated: true,
+    },
+  });
+  const placed = fromPlacement(answer.body, path);
+  return { ...placed, status_description: `Closing ${part} of ${Math.abs(net)} ${contract.name}` };
+}

@@ -1,0 +1,67 @@
+// Finding a Tradovate order again (core/find-order.ts picks the route). By its id:
+// GET /order/item?id= (status; the price comes from GET /fill/deps). By our clOrdId: Tradovate
+// keeps it on the order's New command but has no query by it (WIRE.md §6), so the command list
+// is searched. That list is taken to hold at least the current trading session (since 17:00
+// Chicago time); for an older window nothing is proved (null).
+import type { OrderResponse } from '@router/orders';
+import { decimalField, listOf, stringField } from '../../core/json-read.ts';
+import type { ListedOrder, RecentOrdersQuery } from '../../core/lookup.ts';
+import { clOrdIdOf, fromOrder } from './mapper.ts';
+import type { AccountClient } from './session.ts';
+
+/** Start of the CME Globex session `now` falls in: the latest 17:00 in Chicago. */
+export function sessionStart(now: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/Chicago',
+    hourCycle: 'h23',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(now);
+  const part = (type: string) => Number(parts.find((item) => item.type === type)?.value ?? 0);
+  const sinceFive = ((part('hour') - 17 + 24) % 24) * 3_600_000 + part('minute') * 60_000 + part('second') * 1000;
+  return now - sinceFive - (now % 1000);
+}
+
+async function averageFill(client: AccountClient, orderId: string): Promise<number | undefined> {
+  const { body } = await client.call({ path: '/fill/deps', query: { masterid: orderId } });
+  let quantity = 0;
+  let value = 0;
+  for (const fill of listOf(body)) {
+    const qty = decimalField(fill, 'qty') ?? 0;
+    quantity += qty;
+    value += qty * (decimalField(fill, 'price') ?? 0);
+  }
+  return quantity > 0 ? Math.round((value / quantity) * 1e6) / 1e6 : undefined;
+}
+
+export async function findById(client: AccountClient, orderId: string): Promise<OrderResponse | null> {
+  if (!/^\d+$/.test(orderId)) return null;
+  const answer = await client.call({ path: '/order/item', query: { id: orderId }, accept: [404] });
+  if (answer.status === 404 || stringField(answer.body, 'id') !== orderId) return null;
+  // Another account's order is not this connection account's.
+  if (decimalField(answer.body, 'accountId') !== client.accountId) return null;
+  const filled = stringField(answer.body, 'ordStatus') === 'Filled';
+  return fromOrder(answer.body, filled ? await averageFill(client, orderId) : undefined);
+}
+
+export async function listByClOrdId(
+  client: AccountClient,
+  query: RecentOrdersQuery,
+  now: number,
+): Promise<ListedOrder[] | null> {
+  const clOrdId = clOrdIdOf(query.clientOrderId);
+  const { body } = await client.call({ path: '/command/list' });
+  const command = listOf(body).find(
+    (item) => stringField(item, 'clOrdId') === clOrdId && (stringField(item, 'commandType') ?? 'New') === 'New',
+  );
+  const orderId = stringField(command, 'orderId');
+  if (orderId) {
+    const order = await findById(client, orderId);
+    if (order) return [{ order, match: 'id' }];
+  }
+  // A liquidation (close without a quantity) and a cancel carry no clOrdId: not finding one proves nothing.
+  const order = query.order;
+  const carriesId = !(order?.action === 'cancel' || (order?.action === 'close' && order.quantity === undefined));
+  return carriesId && query.from >= sessionStart(now) ? [] : null;
+}
