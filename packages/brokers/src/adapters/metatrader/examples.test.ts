@@ -1,6 +1,6 @@
 // The documentation's six examples (SPEC §2) as MetaTrader's docs screen shows them: the iron
 // condor is not offered (no options, no multi-leg orders), and each other example whose values
-// are literal becomes the trade MetaApi takes.
+// are literal becomes the trade MetaApi takes (the bracket at MetaTrader's own exit levels).
 import {
   exampleBody,
   exampleUnavailableMessage,
@@ -28,7 +28,7 @@ describe('documentation examples for MetaTrader', () => {
     ['limit-order', { actionType: 'ORDER_TYPE_BUY_LIMIT', symbol: 'EURUSD', volume: 1, openPrice: 1.075 }],
     [
       'bracket-order',
-      { actionType: 'ORDER_TYPE_BUY_LIMIT', symbol: 'EURUSD', openPrice: 1.075, takeProfit: 165, stopLoss: 140 },
+      { actionType: 'ORDER_TYPE_BUY_LIMIT', symbol: 'EURUSD', openPrice: 1.075, takeProfit: 1.085, stopLoss: 1.07 },
     ],
     ['math-expressions', { actionType: 'ORDER_TYPE_BUY_LIMIT', symbol: 'AAPL', volume: 6, openPrice: 147.25 }],
   ])('%s becomes a pending order, good till canceled', (id, fields) => {
