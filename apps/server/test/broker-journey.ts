@@ -2,6 +2,7 @@
 // meets it: connect (GraphQL connectorCreate then connectorActivate, or Schwab's OAuth consent),
 // create a live hook, send a signal to /hook/:shortKey, and send the same body again.
 import { expect } from 'vitest';
+import type { ProtocolFake } from '../../../packages/brokers/src/core/protocol-fake.ts';
 import { insertTestUser, type TestApp } from './app.ts';
 import { type ConnectorAnswer, connect, gql, HOOK_FIELDS } from './connector-fixtures.ts';
 import { balanceOf, eventually, postSignal, signalRows } from './signal-fixtures.ts';
@@ -56,29 +57,47 @@ export async function connectWithCredentials(
 }
 
 /**
- * OAuth: connectorCreate gives the broker's authorization URL with our state; the fake's consent
- * page approves at once and redirects to /callback/<provider> with a code, which the callback
- * screen hands to connectorActivate as [code, state].
+ * OAuth: connectorCreate gives the broker's authorization URL (OAuth 2: with our state; OAuth
+ * 1.0a: with the request token the server asked for, the callback registered once with the
+ * broker); the fake's consent page approves at once and redirects to /callback/<provider> with
+ * the provider's credential (`code`, `oauth_verifier`), which the callback screen hands to
+ * connectorActivate as [code, state] (or [verifier] where the broker echoes no state). Kite takes no
+ * redirect_uri: its state comes back through redirect_params.
  */
-export async function connectWithOAuth(t: TestApp, user: Trader, providerName: string): Promise<ConnectorAnswer> {
+export async function connectWithOAuth(
+  t: TestApp,
+  user: Trader,
+  providerName: string,
+  fake?: Pick<ProtocolFake, 'registerCallback'>,
+): Promise<ConnectorAnswer> {
   const creation = await connectorCreate(t, user, providerName);
   expect(creation.type).toBe('open');
+  fake?.registerCallback?.(creation.redirectUrl ?? '');
   const requestUrl = new URL(creation.requestUrl ?? '');
-  const state = requestUrl.searchParams.get('state') ?? '';
-  expect(state).not.toBe('');
-  expect(requestUrl.searchParams.get('redirect_uri')).toBe(creation.redirectUrl);
+  const passedBack = new URLSearchParams(requestUrl.searchParams.get('redirect_params') ?? '');
+  const state = requestUrl.searchParams.get('state') ?? passedBack.get('state');
+  if (!fake?.registerCallback) {
+    expect(state).toBeTruthy();
+    expect(requestUrl.searchParams.get('redirect_uri')).toBe(creation.redirectUrl);
+  }
   const consent = await fetch(requestUrl, { redirect: 'manual' });
   expect(consent.status).toBe(302);
   const back = new URL(consent.headers.get('location') ?? '');
   expect(`${back.origin}${back.pathname}`).toBe(creation.redirectUrl);
   expect(back.searchParams.get('state')).toBe(state);
-  return connect(t, user.headers, providerName, [back.searchParams.get('code') ?? '', state]);
+  const code = back.searchParams.get(creation.credentials[0] ?? 'code') ?? '';
+  return connect(t, user.headers, providerName, state ? [code, state] : [code]);
 }
 
-/** hookCreate on the connector's first account (live: isTest false); its short key. */
-export async function createLiveHook(t: TestApp, user: Trader, connector: ConnectorAnswer): Promise<string> {
+/** hookCreate on the connector's first account, or `account` (live: isTest false); its short key. */
+export async function createLiveHook(
+  t: TestApp,
+  user: Trader,
+  connector: ConnectorAnswer,
+  account?: string,
+): Promise<string> {
   const accounts = JSON.parse(connector.accounts) as Array<{ id: string }>;
-  const accountId = accounts[0]?.id;
+  const accountId = account ?? accounts[0]?.id;
   expect(accountId).toBeTruthy();
   const answer = await gql<{ hookCreate: { shortKey: string; isTest: boolean; isActive: boolean } }>(
     t,

@@ -2,7 +2,7 @@
 // folder's descriptor (`reference` and `has`), so no hand-kept list goes stale.
 import { fileURLToPath } from 'node:url';
 import type { Capability } from './core/capabilities.ts';
-import { summarize } from './core/capabilities.ts';
+import { echoesClientOrderId, summarize } from './core/capabilities.ts';
 import type { BrokerModule } from './core/define.ts';
 import { isUnavailable } from './core/unavailable.ts';
 import { brokerModules } from './discover.ts';
@@ -30,7 +30,7 @@ export function brokersTable(modules: readonly BrokerModule[] = brokerModules): 
     const routes = [
       has.findOrderByClientId && 'client order id',
       has.findOrderByBrokerId && 'broker order id',
-      has.listRecentOrders && (descriptor.clientOrderId ? 'recent orders (echoed id)' : 'recent orders (terms)'),
+      has.listRecentOrders && (echoesClientOrderId(descriptor) ? 'recent orders (echoed id)' : 'recent orders (terms)'),
     ].filter(Boolean);
     return [
       provider,

@@ -78,6 +78,8 @@ export interface OrderLeg {
  */
 export interface Order {
   symbol: string;
+  /** The exchange a prefixed symbol names ("NSE:INFY" → NSE); brokers that route by exchange read it. */
+  exchange?: string;
   class: OrderClass;
   action: OrderAction;
   /** Absent only for close and cancel. */

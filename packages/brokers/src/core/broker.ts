@@ -67,6 +67,8 @@ export interface BrokerContext {
 export interface ConnectInput {
   /** Credential values keyed by the descriptor's credential names (or `code` for OAuth). */
   credentials: Record<string, string>;
+  /** `AuthorizationRequest.pending` of the authorization the user returns from (OAuth 1.0a). */
+  pending?: BrokerSecrets;
 }
 
 export interface PlaceOrderInput {
@@ -95,6 +97,11 @@ export interface Holdings {
 export interface AuthorizationRequest {
   /** URL of the broker's consent page; `state` binds it to the user. */
   requestUrl: string;
+  /**
+   * What connecting needs back when the user returns, e.g. OAuth 1.0a's request token and its
+   * secret: the server keeps it sealed with the pending connection and hands it to `connect`.
+   */
+  pending?: BrokerSecrets;
 }
 
 /** Every method past placeOrder exists exactly when `descriptor.has` declares it (core/descriptor.test.ts). */
@@ -102,6 +109,11 @@ export interface Broker {
   readonly descriptor: BrokerDescriptor;
   /** OAuth providers only: the broker's authorization URL for this state. */
   authorizationUrl?(ctx: BrokerContext, state: string): AuthorizationRequest;
+  /**
+   * OAuth providers that must ask the broker before sending the user there (OAuth 1.0a's
+   * request token), in place of `authorizationUrl`; `pending` comes back to `connect`.
+   */
+  startAuthorization?(ctx: BrokerContext, state: string): Promise<AuthorizationRequest>;
   connect(ctx: BrokerContext, input: ConnectInput): Promise<BrokerSession>;
   /** Renews tokens; returns the new session. Providers without expiring tokens omit it. */
   refresh?(ctx: BrokerContext, session: BrokerSession): Promise<BrokerSession>;

@@ -63,6 +63,16 @@ export interface ClientOrderIdRule {
   maxLength: number;
   /** A regular expression (source) the whole id must match. */
   pattern: string;
+  /**
+   * false: the broker takes the id (and refuses it twice) but never returns it, so a lost order is
+   * found by its terms, as at a broker that keeps none (E*TRADE). Default true.
+   */
+  echoed?: boolean;
+}
+
+/** Whether the broker's order lists carry our client order id (else only terms can be compared). */
+export function echoesClientOrderId(descriptor: Pick<BrokerDescriptor, 'clientOrderId'>): boolean {
+  return descriptor.clientOrderId !== null && descriptor.clientOrderId.echoed !== false;
 }
 
 /** One row of the brokers table (README via `npm run brokers`, screens): drawn from the descriptor. */

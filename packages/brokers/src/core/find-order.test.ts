@@ -23,6 +23,8 @@ const SENT = Date.UTC(2026, 10, 2, 15);
 interface Stub {
   has: Partial<BrokerCapabilities>;
   keepsClientId?: boolean;
+  /** The broker takes the client id but never returns it. */
+  echoed?: boolean;
   byClientId?: OrderResponse | null;
   byBrokerId?: OrderResponse | null;
   listed?: ListedOrder[] | null;
@@ -39,7 +41,10 @@ function stub(options: Stub) {
       authentication: { type: 'credentials', credentials: [] },
       reference: {},
       has: { ...NO_CAPABILITIES, ...options.has },
-      clientOrderId: options.keepsClientId === false ? null : { maxLength: 20, pattern: '^.+$' },
+      clientOrderId:
+        options.keepsClientId === false
+          ? null
+          : { maxLength: 20, pattern: '^.+$', ...(options.echoed === false ? { echoed: false } : {}) },
     },
     connect: () => Promise.reject(new Error('not used')),
     placeOrder: () => Promise.reject(new Error('not used')),
@@ -148,6 +153,14 @@ describe('findOrder', () => {
       expect(await findOrder(termsOnly.broker, ctx, session, partial)).toMatchObject({ match: 'unknown' });
     }
     expect(termsOnly.calls).toEqual([]);
+    // A broker taking our id without returning it compares terms too.
+    const silent = stub({ has: { listRecentOrders: true }, echoed: false });
+    const closing = lookup({ sentAt: SENT, order: { ...BUY, action: 'close', quantity: undefined } });
+    expect(await findOrder(silent.broker, ctx, session, closing)).toEqual({
+      match: 'unknown',
+      reason: "Stub does not return the client order id, and the order's terms cannot be compared",
+    });
+    expect(silent.calls).toEqual([]);
     const tooOld = stub({ has: { listRecentOrders: true }, listed: null });
     expect(await findOrder(tooOld.broker, ctx, session, lookup({ sentAt: SENT }))).toEqual({
       match: 'unknown',

@@ -8,6 +8,7 @@
 // No route that can prove absence → unknown, never none: reconciliation then holds the credit.
 import type { Order } from '@router/orders';
 import type { Broker, BrokerContext, BrokerSession } from './broker.ts';
+import { echoesClientOrderId } from './capabilities.ts';
 import { BrokerError } from './errors.ts';
 import {
   type CancelTarget,
@@ -33,8 +34,10 @@ async function byRecentOrders(
 ): Promise<OrderLookupResult> {
   const { title, clientOrderId } = broker.descriptor;
   if (lookup.sentAt === undefined) return unknown(`${title} lists recent orders only, and the send time is not known`);
-  if (clientOrderId === null && !hasTerms(lookup.order))
-    return unknown(`${title} keeps no client order id, and the order's terms cannot be compared`);
+  if (!echoesClientOrderId(broker.descriptor) && !hasTerms(lookup.order)) {
+    const why = clientOrderId === null ? 'keeps no client order id' : 'does not return the client order id';
+    return unknown(`${title} ${why}, and the order's terms cannot be compared`);
+  }
   const listed = await list.call(broker, ctx, session, {
     ...lookup,
     from: lookup.sentAt - LOOKUP_WINDOW_BEFORE_MS,

@@ -18,6 +18,8 @@ export interface TokenRequest {
   headers?: Record<string, string>;
   /** The access token's lifetime when the answer names none (`expires_in`). */
   defaultLifetimeMs: number;
+  /** Where the token fields sit when the broker wraps its answer (Kite: `{"status", "data": {…}}`). */
+  unwrap?: (body: unknown) => unknown;
   fetch?: typeof fetch;
 }
 
@@ -25,7 +27,7 @@ export interface TokenAnswer {
   accessToken: string;
   refreshToken: string | undefined;
   expiresInMs: number;
-  /** The whole answer, for fields of the broker's own (Questrade's api_server). */
+  /** The whole answer, for fields of the broker's own (Questrade's api_server, Kite's user). */
   body: unknown;
 }
 
@@ -41,12 +43,13 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
   });
   try {
     // A token request changes nothing a retry could duplicate; it is still never retried here.
-    const { body } = await client.request({
+    const answer = await client.request({
       method: 'POST',
       path: request.path,
       ...(request.json ? { json: request.json } : { form: request.form ?? {} }),
       mutating: false,
     });
+    const body = request.unwrap ? request.unwrap(answer.body) : answer.body;
     const accessToken = stringField(body, 'access_token');
     if (!accessToken) throw new BrokerError('BrokerUnavailable', title, 'no access token in the answer');
     const expiresIn = decimalField(body, 'expires_in');
@@ -54,7 +57,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
       accessToken,
       refreshToken: stringField(body, 'refresh_token'),
       expiresInMs: expiresIn ? expiresIn * 1000 : request.defaultLifetimeMs,
-      body,
+      body: answer.body,
     };
   } catch (error) {
     if (isBrokerError(error) && error.kind === 'InvalidOrder') {

@@ -14,11 +14,17 @@ const PRISM_BIN = resolve(REPO_ROOT, 'node_modules/.bin/prism');
 /** ../shared/broker-specs beside the repository; BROKER_SPECS names it where the tree lives elsewhere. */
 const BROKER_SPECS = process.env.BROKER_SPECS ?? resolve(REPO_ROOT, '../shared/broker-specs');
 
-/** The validating spec file; fails loudly where shared/ or Prism is missing (never a skipped check). */
-export function validatingSpec(file: string): string {
-  const path = resolve(BROKER_SPECS, 'validating', file);
+/** A file or folder of ../shared/broker-specs (a broker's published examples); fails loudly when missing. */
+export function brokerSpecsPath(...parts: string[]): string {
+  const path = resolve(BROKER_SPECS, ...parts);
   if (!existsSync(path))
     throw new Error(`${path} is missing: the broker specs live in ../shared beside the repository`);
+  return path;
+}
+
+/** The validating spec file; fails loudly where shared/ or Prism is missing (never a skipped check). */
+export function validatingSpec(file: string): string {
+  const path = brokerSpecsPath('validating', file);
   if (!existsSync(PRISM_BIN)) throw new Error(`${PRISM_BIN} is missing: run npm install`);
   return path;
 }

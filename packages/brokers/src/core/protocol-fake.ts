@@ -24,8 +24,16 @@ export interface RecordedAnswer {
 export interface ProtocolFake {
   /** The adapter's configuration pointing at the fake: `<NAME>_BASE_URL`, OAuth client id and secret. */
   config: BrokerConfig;
-  /** What connect() takes: the credential values, or for OAuth a fresh code for `redirectUrl`. */
+  /**
+   * What connect() takes: the credential values, or for OAuth a fresh code for `redirectUrl` (for
+   * OAuth 1.0a, the verifier of the request token the adapter asked for last).
+   */
   credentials(redirectUrl: string): Record<string, string>;
+  /**
+   * OAuth apps whose callback is registered with the broker once, not sent per request (E*TRADE,
+   * Kite Connect): registers ours, as the operator does in the broker's developer console.
+   */
+  registerCallback?(redirectUrl: string): void;
   /** A signal the fake places as exactly one order. */
   signal: Record<string, unknown>;
   /** Orders the fake holds. */

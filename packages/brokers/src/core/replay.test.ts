@@ -41,7 +41,12 @@ describe.each(folders)('%s fixtures', (folder) => {
     fake = await start();
     const broker = module.create();
     const ctx = resolveBrokerContext(broker.descriptor, { config: fake.config, publicUrl: 'http://127.0.0.1:9' });
-    const session = await broker.connect(ctx, { credentials: fake.credentials(ctx.redirectUrl ?? '') });
+    // OAuth 1.0a asks the broker for a request token first; connecting needs it back.
+    const authorization = await broker.startAuthorization?.(ctx, 'replay');
+    const session = await broker.connect(ctx, {
+      credentials: fake.credentials(ctx.redirectUrl ?? ''),
+      ...(authorization?.pending ? { pending: authorization.pending } : {}),
+    });
     target = { broker, ctx, session, accountId: session.accounts[0]?.id ?? '' };
   });
   afterAll(() => fake?.close());

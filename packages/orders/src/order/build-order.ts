@@ -45,6 +45,7 @@ export function buildOrder(raw: RawOrder, context: BuildContext): Order {
   const main = raw.legs ? mainOfLegs(raw, context) : single(raw, context);
   const order: Order = {
     symbol: main.symbol,
+    ...(main.exchange ? { exchange: main.exchange } : {}),
     class: main.class,
     action: main.action,
     quantity_type: raw.quantity_type ?? 'fixed',
@@ -72,6 +73,7 @@ export function defaultDuration(type: OrderType): Duration {
 
 interface Main {
   symbol: string;
+  exchange?: string | undefined;
   class: OrderClass;
   action: OrderAction;
   quantity?: number | undefined;
@@ -81,11 +83,11 @@ interface Main {
 function single(raw: RawOrder, context: BuildContext): Main {
   if (raw.symbol === undefined) throw refuse('symbol', 'required');
   if (raw.action === undefined) throw refuse('action', 'required');
-  const { symbol, orderClass } = resolveSymbol(raw.symbol, raw.class, 'symbol', 'class', context);
+  const { symbol, orderClass, exchange } = resolveSymbol(raw.symbol, raw.class, 'symbol', 'class', context);
   checkAction(raw.action, orderClass, 'action');
   const quantity = raw.quantity === undefined ? undefined : toNumber(raw.quantity, 'quantity');
   if (quantity === undefined && !isExitAction(raw.action)) throw refuse('quantity', 'required');
-  return { symbol, class: orderClass, action: raw.action, quantity };
+  return { symbol, exchange, class: orderClass, action: raw.action, quantity };
 }
 
 function mainOfLegs(raw: RawOrder, context: BuildContext): Main {
@@ -130,8 +132,9 @@ function resolveSymbol(
   field: string,
   classField: string,
   context: BuildContext,
-): { symbol: string; orderClass: OrderClass } {
+): { symbol: string; orderClass: OrderClass; exchange?: string } {
   const parsed = parseSymbol(text, { now: context.now, field });
+  const exchange = parsed.exchange ? { exchange: parsed.exchange } : {};
   if (explicit !== undefined) {
     if (!isClassCompatible(parsed, explicit)) {
       throw refuse(
@@ -139,13 +142,13 @@ function resolveSymbol(
         `${explicit} contradicts the symbol ${parsed.canonical}, which is ${article(parsed.class)}`,
       );
     }
-    return { symbol: parsed.canonical, orderClass: explicit };
+    return { symbol: parsed.canonical, orderClass: explicit, ...exchange };
   }
-  if (parsed.recognized) return { symbol: parsed.canonical, orderClass: parsed.class };
+  if (parsed.recognized) return { symbol: parsed.canonical, orderClass: parsed.class, ...exchange };
   // A plain ticker is stock, unless the provider trades no stock (a crypto exchange's "DOGE").
   const classes = context.provider?.reference.class?.values as OrderClass[] | undefined;
   const fallback = classes && classes.length > 0 && !classes.includes('stock') ? sortClasses(classes)[0] : undefined;
-  return { symbol: parsed.canonical, orderClass: fallback ?? 'stock' };
+  return { symbol: parsed.canonical, orderClass: fallback ?? 'stock', ...exchange };
 }
 
 function checkAction(action: OrderAction, orderClass: OrderClass, field: string): void {
@@ -163,7 +166,7 @@ function article(orderClass: OrderClass): string {
 
 // biome-ignore format: one line per group of fields
 const FIELD_ORDER: ReadonlyArray<keyof Order> = [
-  'symbol', 'class', 'action', 'quantity', 'quantity_type', 'type', ...NUMERIC_FIELDS,
+  'symbol', 'exchange', 'class', 'action', 'quantity', 'quantity_type', 'type', ...NUMERIC_FIELDS,
   'duration', 'client_id', 'parent_id', 'group', 'legs', 'extra',
 ];
 

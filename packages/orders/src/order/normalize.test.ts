@@ -22,6 +22,20 @@ describe('normalizeOrder accepts', () => {
       },
     ],
     [
+      'an exchange prefix, kept apart from the symbol',
+      { symbol: 'nse:infy', action: 'buy', quantity: 10 },
+      {
+        symbol: 'INFY',
+        exchange: 'NSE',
+        class: 'stock',
+        action: 'buy',
+        quantity: 10,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
       'string numbers and an expression; limit_price makes a limit order lasting gtc',
       { symbol: 'aapl', action: 'BUY', quantity: '10', limit_price: '101.5 * 1.01' },
       {

@@ -5,7 +5,7 @@
 import type { Broker, BrokerAccount, BrokerSession } from '@router/brokers';
 import { brokerCredentialSchema } from '@router/shared';
 import { newKey } from '../../crypto/random.ts';
-import { sealSecrets } from '../../crypto/secrets.ts';
+import { openSecrets, sealSecrets } from '../../crypto/secrets.ts';
 import { recordAction } from '../../db/repositories/action.repository.ts';
 import {
   type ConnectorRow,
@@ -43,7 +43,7 @@ async function readCredentials(services: Services, actor: Actor, broker: Broker,
     // Without a state (a callback that forwards only the code) the user's latest attempt is meant.
     const pending = state ? recent.find((row) => row.oauthState === state) : recent[0];
     if (!pending) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
-    return { values: { code, [parameter]: code }, pending };
+    return { values: { code, [parameter]: code }, pending, handedOut: handedOut(services, pending) };
   }
   const names = authentication.credentials;
   if (credentials.length !== names.length) {
@@ -56,7 +56,13 @@ async function readCredentials(services: Services, actor: Actor, broker: Broker,
   names.forEach((field, i) => {
     values[field] = credential(credentials[i], field);
   });
-  return { values, pending: undefined };
+  return { values, pending: undefined, handedOut: undefined };
+}
+
+/** What the broker handed out when the authorization began (startAuthorization's `pending`). */
+function handedOut(services: Services, pending: ConnectorRow): Record<string, string> | undefined {
+  if (!pending.secrets || !pending.secretsKeyId) return undefined;
+  return openSecrets(services.secretsKey, pending.key, { data: pending.secrets, keyId: pending.secretsKeyId });
 }
 
 /** The broker's accounts, keeping names the user gave to accounts already known. */
@@ -73,10 +79,13 @@ export async function activateConnector(
   credentials: readonly string[],
 ): Promise<ConnectorView> {
   const broker = providerBroker(services, providerName);
-  const { values, pending } = await readCredentials(services, actor, broker, credentials);
+  const { values, pending, handedOut } = await readCredentials(services, actor, broker, credentials);
   let session: BrokerSession;
   try {
-    session = await broker.connect(brokerContextFor(services, broker), { credentials: values });
+    session = await broker.connect(brokerContextFor(services, broker), {
+      credentials: values,
+      ...(handedOut ? { pending: handedOut } : {}),
+    });
   } catch (error) {
     throw connectFailure(services, broker, error);
   }

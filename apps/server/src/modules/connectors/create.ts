@@ -1,8 +1,10 @@
 // connectorCreate (SPEC §3 "Connector creation result", §4 Connect flow). Credential providers
 // only describe their form; OAuth ('open') providers get a pending connector whose random state
 // binds the broker's authorization URL to this user until the callback activates it.
+import type { AuthorizationRequest } from '@router/brokers';
 import { CONNECTOR_TIMEOUT_MS } from '@router/shared';
 import { newKey, randomBase62 } from '../../crypto/random.ts';
+import { sealSecrets } from '../../crypto/secrets.ts';
 import { deleteStalePendingConnectors, insertConnector } from '../../db/repositories/connectors.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -42,25 +44,32 @@ export async function createConnector(
       metadata: JSON.stringify({ title }),
     };
   }
-  if (!broker.authorizationUrl) {
-    throw new AppError('EXECUTION', `${title}: authorization is not available`);
-  }
   const ctx = brokerContextFor(services, broker);
   const state = randomBase62(32);
-  let requestUrl: string;
+  let authorization: AuthorizationRequest;
   try {
-    requestUrl = broker.authorizationUrl(ctx, state).requestUrl;
+    if (broker.startAuthorization) authorization = await broker.startAuthorization(ctx, state);
+    else if (broker.authorizationUrl) authorization = broker.authorizationUrl(ctx, state);
+    else throw new AppError('EXECUTION', `${title}: authorization is not available`);
   } catch (error) {
     throw connectFailure(services, broker, error);
   }
   await deleteStalePendingConnectors(services.db, actor.userId, new Date(Date.now() - OAUTH_STATE_TTL_MS));
   const key = newKey();
-  await insertConnector(services.db, { key, userId: actor.userId, providerName, oauthState: state });
+  // What the broker handed out for this authorization (OAuth 1.0a's request token) stays sealed.
+  const sealed = authorization.pending ? sealSecrets(services.secretsKey, key, authorization.pending) : undefined;
+  await insertConnector(services.db, {
+    key,
+    userId: actor.userId,
+    providerName,
+    oauthState: state,
+    ...(sealed ? { secrets: sealed.data, secretsKeyId: sealed.keyId } : {}),
+  });
   return {
     type: 'open',
     credentials: [...(authentication.credentials?.length ? authentication.credentials : ['code'])],
     ...common,
-    requestUrl,
+    requestUrl: authorization.requestUrl,
     redirectUrl: ctx.redirectUrl ?? null,
     metadata: JSON.stringify({ title, key }),
   };

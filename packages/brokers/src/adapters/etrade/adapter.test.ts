@@ -1,0 +1,155 @@
+// Contract tests of E*TRADE's sign-in against the protocol fake: the three OAuth 1.0a legs, the
+// signatures the fake recomputes, the 2-hour idle renewal and the end at midnight US Eastern.
+import { describe, expect, it } from 'vitest';
+import { brokerFailure } from '../../core/expect-failure.ts';
+import { ALREADY_AUTHORIZED } from './fake-oauth.ts';
+import { ACCOUNT, CALLBACK, MINUTE, useEtradeFake } from './test-support.ts';
+
+const HOUR = 60 * MINUTE;
+const t = useEtradeFake();
+
+describe('sign-in', () => {
+  it('asks for a request token, sends the user to the consent page and connects with the verifier', async () => {
+    const { requestUrl, pending } = await t.broker.startAuthorization(t.ctx, 'state-1');
+    const url = new URL(requestUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(`${t.fake.baseUrl}/e/t/etws/authorize`);
+    expect(url.searchParams.get('key')).toBe('fake-consumer-key');
+    expect(url.searchParams.get('token')).toBe(pending?.requestToken);
+    expect(pending?.requestTokenSecret).toBeTruthy();
+    const [tokenCall] = t.fake.requests;
+    expect(tokenCall?.headers.authorization).toMatch(/^OAuth realm="",oauth_consumer_key="fake-consumer-key",/);
+    expect(tokenCall?.headers.authorization).toContain('oauth_callback="oob"');
+    expect(tokenCall?.headers.authorization).not.toContain('oauth_token=');
+
+    const consent = await fetch(requestUrl, { redirect: 'manual' });
+    expect(consent.status).toBe(302);
+    const back = new URL(consent.headers.get('location') ?? '');
+    expect(`${back.origin}${back.pathname}`).toBe(CALLBACK);
+    expect(back.searchParams.get('oauth_token')).toBe(pending?.requestToken);
+    const verifier = back.searchParams.get('oauth_verifier') ?? '';
+    expect(verifier).toMatch(/^[A-Z0-9]{5}$/);
+
+    const session = await t.broker.connect(t.ctx, {
+      credentials: { oauth_verifier: verifier },
+      ...(pending ? { pending } : {}),
+    });
+    expect(session.accounts).toEqual([
+      {
+        id: ACCOUNT,
+        name: 'E*TRADE individual …5821',
+        dataTitle: '…5821',
+        dataType: 'margin',
+        dataCurrency: 'USD',
+        demo: false,
+      },
+    ]);
+    // Midnight in New York (EDT, UTC-4) after 10:31 on June 9, 2026; renewed before 2 idle hours.
+    expect(session.expiresAt).toBe(Date.parse('2026-06-10T04:00:00Z'));
+    expect(session.refreshAt).toBe(t.clock.time + 2 * HOUR - 10 * MINUTE);
+    expect(Object.keys(session.secrets).sort()).toEqual(['accessExpiresAt', 'accessToken', 'expiresAt', 'tokenSecret']);
+    const access = t.fake.requests.find((r) => r.url === '/oauth/access_token');
+    expect(access?.headers.authorization).toContain(`oauth_verifier="${verifier}"`);
+    expect(access?.headers.authorization).toContain(`oauth_token="${encodeURIComponent(pending?.requestToken ?? '')}"`);
+  });
+
+  it("answers a second approval with E*TRADE's 'already been Authorized' verifier, which does not connect", async () => {
+    const { requestUrl, pending } = await t.broker.startAuthorization(t.ctx, 'state-2');
+    await fetch(requestUrl, { redirect: 'manual' });
+    const again = await fetch(requestUrl, { redirect: 'manual' });
+    const verifier = new URL(again.headers.get('location') ?? '').searchParams.get('oauth_verifier') ?? '';
+    expect(verifier).toBe(ALREADY_AUTHORIZED);
+    const refused = await brokerFailure(
+      t.broker.connect(t.ctx, { credentials: { oauth_verifier: verifier }, ...(pending ? { pending } : {}) }),
+    );
+    expect(refused.kind).toBe('AuthenticationError');
+    expect(refused.message).toBe('E*TRADE: sign-in refused (oauth_problem=verifier_invalid); connect again');
+  });
+
+  it('refuses a wrong consumer secret, a request token past 5 minutes and a missing request token', async () => {
+    const wrong = await brokerFailure(t.broker.startAuthorization({ ...t.ctx, clientSecret: 'nope' }, 's'));
+    expect(wrong.message).toBe('E*TRADE: sign-in refused (oauth_problem=signature_invalid); connect again');
+    const { requestUrl, pending } = await t.broker.startAuthorization(t.ctx, 's');
+    const back = new URL((await fetch(requestUrl, { redirect: 'manual' })).headers.get('location') ?? '');
+    t.clock.time += 6 * MINUTE;
+    const late = await brokerFailure(
+      t.broker.connect(t.ctx, {
+        credentials: { oauth_verifier: back.searchParams.get('oauth_verifier') ?? '' },
+        ...(pending ? { pending } : {}),
+      }),
+    );
+    expect(late.message).toBe('E*TRADE: sign-in refused (oauth_problem=token_expired); connect again');
+    const bare = await brokerFailure(t.broker.connect(t.ctx, { credentials: { oauth_verifier: 'ABCDE' } }));
+    expect(bare.message).toBe('E*TRADE: no verification code; connect again');
+    const unset = await brokerFailure(t.broker.startAuthorization({ ...t.ctx, clientId: undefined }, 's'));
+    expect(unset.message).toBe('E*TRADE: ETRADE_CLIENT_ID and ETRADE_CLIENT_SECRET are not set');
+  });
+});
+
+describe('signatures as the fake checks them', () => {
+  it('refuses a tampered signature, a replayed nonce and a stale timestamp', async () => {
+    const session = await t.connect();
+    await t.broker.getHoldings(t.ctx, session, ACCOUNT);
+    const signed = t.fake.requests.find((r) => r.url.startsWith(`/v1/accounts/${ACCOUNT}/portfolio.json`));
+    const authorization = String(signed?.headers.authorization);
+    const url = `${t.fake.baseUrl}/v1/accounts/${ACCOUNT}/portfolio.json`;
+    const replayed = await fetch(url, { headers: { authorization } });
+    expect([replayed.status, await replayed.json()]).toEqual([401, { Error: { message: 'oauth_problem=nonce_used' } }]);
+    const tampered = authorization.replace(/oauth_nonce="[^"]+"/, 'oauth_nonce="another"');
+    expect(await (await fetch(url, { headers: { authorization: tampered } })).json()).toEqual({
+      Error: { message: 'oauth_problem=signature_invalid' },
+    });
+    t.clock.time += 6 * MINUTE;
+    const stale = authorization.replace(/oauth_nonce="[^"]+"/, 'oauth_nonce="third"');
+    expect(await (await fetch(url, { headers: { authorization: stale } })).json()).toEqual({
+      Error: { message: 'oauth_problem=timestamp_refused' },
+    });
+  });
+});
+
+describe('tokens on the clock', () => {
+  it('renews before the token turns idle, before an order too, keeping the midnight end', async () => {
+    const session = await t.connect();
+    t.clock.time += 2 * HOUR - 5 * MINUTE;
+    const refreshed = await t.broker.refresh(t.ctx, session);
+    expect(t.calls()).toContain('GET /oauth/renew_access_token');
+    expect(refreshed.expiresAt).toBe(session.expiresAt);
+    expect(refreshed.refreshAt).toBe(t.clock.time + 2 * HOUR - 10 * MINUTE);
+    expect(refreshed.secrets.accessToken).toBe(session.secrets.accessToken);
+    t.fake.requests.length = 0;
+    t.clock.time += 2 * HOUR - 5 * MINUTE;
+    // Due again: the order waits for a renewal instead of meeting an idle token.
+    await t.place(refreshed, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+    expect(t.calls()).toEqual([
+      'GET /oauth/renew_access_token',
+      `POST /v1/accounts/${ACCOUNT}/orders/preview.json`,
+      `POST /v1/accounts/${ACCOUNT}/orders/place.json`,
+    ]);
+  });
+
+  it('renews and reads again when a read finds the token idle; an order is not sent twice', async () => {
+    const session = await t.connect();
+    t.fake.oauth.idleAll();
+    await t.broker.getHoldings(t.ctx, session, ACCOUNT);
+    expect(t.calls().filter((call) => call.includes('/oauth/'))).toContain('GET /oauth/renew_access_token');
+    t.fake.requests.length = 0;
+    t.fake.inject({
+      method: 'POST',
+      path: /place\.json$/,
+      status: 401,
+      body: { Error: { message: 'oauth_problem=token_rejected' } },
+    });
+    const refused = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
+    expect([refused.kind, refused.message]).toEqual(['AuthenticationError', 'E*TRADE: oauth_problem=token_rejected']);
+    expect(t.fake.placements()).toHaveLength(1);
+  });
+
+  it('ends at midnight US Eastern: no renewal, no call, a new sign-in', async () => {
+    const session = await t.connect();
+    t.clock.time = (session.expiresAt ?? 0) + MINUTE;
+    const expired = await brokerFailure(t.broker.refresh(t.ctx, session));
+    expect(expired.message).toBe('E*TRADE: the connection ended at midnight US Eastern time; connect again');
+    const read = await brokerFailure(t.broker.getHoldings(t.ctx, session, ACCOUNT));
+    expect(read.kind).toBe('AuthenticationError');
+    t.clock.time = Date.parse('2026-06-09T14:31:00Z');
+  });
+});

@@ -1,0 +1,167 @@
+// Contract tests of finding, canceling and closing at E*TRADE against the protocol fake: every
+// lookup route findOrder takes (by id, by terms around the send time), cancel by either id and
+// the cancel action, close from the portfolio, holdings.
+import { describe, expect, it } from 'vitest';
+import { brokerFailure } from '../../core/expect-failure.ts';
+import { findOrder } from '../../core/find-order.ts';
+import { ACCOUNT, MINUTE, toOrder, useEtradeFake } from './test-support.ts';
+
+const t = useEtradeFake({
+  accounts: [{ accountId: '84345821', accountIdKey: 'dBZOKt9xDrtRSAOl4MSiiA', cash: 10_000_000 }],
+});
+const lookup = { accountId: ACCOUNT, clientOrderId: 'sigLookup1' };
+
+describe('findOrder', () => {
+  it('by the order id when known, else by terms around the send time, never by our id alone', async () => {
+    const session = await t.connect();
+    t.clock.time += MINUTE;
+    const signal = { symbol: 'AAPL', action: 'buy', quantity: 7 };
+    const sentAt = t.clock.time;
+    const placed = await t.place(session, signal, 'sigLookup1');
+    expect(await findOrder(t.broker, t.ctx, session, lookup)).toEqual({
+      match: 'unknown',
+      reason: 'E*TRADE lists recent orders only, and the send time is not known',
+    });
+    expect(await findOrder(t.broker, t.ctx, session, { ...lookup, brokerOrderId: placed.id })).toEqual({
+      match: 'exact',
+      order: { id: placed.id, status: 'filled', status_description: 'EXECUTED', price: 175 },
+    });
+    t.fake.requests.length = 0;
+    const bySent = await findOrder(t.broker, t.ctx, session, { ...lookup, order: toOrder(signal), sentAt });
+    expect(bySent).toMatchObject({ match: 'probable', order: { id: placed.id, status: 'filled' } });
+    expect(t.fake.requests.map((r) => r.url)).toEqual([
+      `/v1/accounts/${ACCOUNT}/orders.json?count=100&fromDate=06092026&toDate=06092026`,
+    ]);
+    const other = toOrder({ symbol: 'AAPL', action: 'buy', quantity: 8 });
+    expect(await findOrder(t.broker, t.ctx, session, { ...lookup, order: other, sentAt })).toEqual({ match: 'none' });
+    const closing = toOrder({ symbol: 'AAPL', action: 'close' });
+    expect(await findOrder(t.broker, t.ctx, session, { ...lookup, order: closing, sentAt })).toMatchObject({
+      match: 'unknown',
+    });
+    const second = await t.place(session, signal, 'sigLookup2');
+    expect(await findOrder(t.broker, t.ctx, session, { ...lookup, order: toOrder(signal), sentAt })).toEqual({
+      match: 'unknown',
+      reason: `2 orders at E*TRADE match (${second.id}, ${placed.id})`,
+    });
+    expect(await findOrder(t.broker, t.ctx, session, { ...lookup, brokerOrderId: '999' })).toEqual({
+      match: 'unknown',
+      reason: 'E*TRADE does not know its own order 999',
+    });
+  });
+
+  it('reads past the first page of the list (marker and next)', async () => {
+    const session = await t.connect();
+    t.clock.time += MINUTE;
+    const sentAt = t.clock.time;
+    const first = await t.place(session, { symbol: 'MSFT', action: 'sell_short', quantity: 1 }, 'sigPage0');
+    for (let i = 1; i <= 100; i++)
+      await t.place(session, { symbol: 'MSFT', action: 'buy', quantity: i }, `sigPage${i}`);
+    t.fake.requests.length = 0;
+    const found = await findOrder(t.broker, t.ctx, session, {
+      ...lookup,
+      order: toOrder({ symbol: 'MSFT', action: 'sell_short', quantity: 1 }),
+      sentAt,
+    });
+    expect(found).toMatchObject({ match: 'probable', order: { id: first.id } });
+    expect(t.fake.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('marker'))).toEqual([null, '100']);
+  });
+});
+
+describe('cancel, close and holdings', () => {
+  it('cancels by order id, refuses by our id alone, and cancels a symbol’s open orders', async () => {
+    const session = await t.connect();
+    const resting = await t.place(
+      session,
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 150 },
+      'sigCancel1',
+    );
+    await t.broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: resting.id });
+    expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: Number(resting.id) } }]);
+    expect(await findOrder(t.broker, t.ctx, session, { ...lookup, brokerOrderId: resting.id })).toMatchObject({
+      order: { status: 'canceled', status_description: 'CANCELLED' },
+    });
+    const again = await brokerFailure(
+      t.broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: resting.id }),
+    );
+    expect(again.message).toBe(`E*TRADE: Order ${resting.id} cannot be cancelled.`);
+    const byOurs = await brokerFailure(
+      t.broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'sigCancel1' }),
+    );
+    expect([byOurs.kind, byOurs.message]).toEqual([
+      'OrderNotFound',
+      'E*TRADE: no order with client order id sigCancel1',
+    ]);
+    const a = await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 151 }, 'sigCancel2');
+    const b = await t.place(session, { symbol: 'AAPL', action: 'sell', quantity: 1, limit_price: 300 }, 'sigCancel3');
+    await t.place(session, { symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: 300 }, 'sigCancel4');
+    t.fake.requests.length = 0;
+    const answer = await t.place(session, { symbol: 'AAPL', action: 'cancel' });
+    expect(answer).toEqual({
+      id: `${b.id},${a.id}`,
+      status: 'canceled',
+      status_description: 'Canceled 2 open order(s) of AAPL',
+    });
+    expect(new URL(t.fake.requests[0]?.url ?? '', 'http://x').searchParams.get('status')).toBe('OPEN');
+    expect(await t.place(session, { symbol: 'AAPL', action: 'cancel' })).toMatchObject({
+      status_description: 'No open orders of AAPL',
+    });
+  });
+
+  it('closes a long and a short position with market orders; holdings show them', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 30 }, 'sigClose1');
+    await t.place(session, { symbol: 'TSLA', action: 'sell_short', quantity: 4 }, 'sigClose2');
+    await t.place(session, { symbol: 'AAPL  261218C00200000', action: 'buy_to_open', quantity: 2 }, 'sigClose3');
+    const holdings = await t.broker.getHoldings(t.ctx, session, ACCOUNT);
+    expect(holdings.positions).toEqual(
+      expect.arrayContaining([
+        { symbol: 'AAPL', quantity: expect.any(Number), averagePrice: 175, marketValue: expect.any(Number) },
+        { symbol: 'TSLA', quantity: -4, averagePrice: 100, marketValue: -400 },
+        { symbol: 'AAPL  261218C00200000', quantity: 2, averagePrice: 2.5, marketValue: 500 },
+      ]),
+    );
+    expect(holdings).toMatchObject({ currency: 'USD', cash: expect.any(Number), equity: expect.any(Number) });
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'TSLA', action: 'close' }, 'sigClose4');
+    await t.broker.closePosition(t.ctx, session, ACCOUNT, 'AAPL  261218C00200000');
+    const placed = t.bodies('/place.json') as Array<{
+      PlaceOrderRequest: { Order: Array<{ priceType: string; Instrument: unknown[] }> };
+    }>;
+    expect(
+      placed.map((body) => [body.PlaceOrderRequest.Order[0]?.priceType, body.PlaceOrderRequest.Order[0]?.Instrument]),
+    ).toEqual([
+      [
+        'MARKET',
+        [
+          {
+            Product: { securityType: 'EQ', symbol: 'TSLA' },
+            orderAction: 'BUY_TO_COVER',
+            quantityType: 'QUANTITY',
+            quantity: 4,
+          },
+        ],
+      ],
+      [
+        'MARKET',
+        [
+          {
+            Product: {
+              securityType: 'OPTN',
+              symbol: 'AAPL',
+              callPut: 'CALL',
+              expiryYear: 2026,
+              expiryMonth: 12,
+              expiryDay: 18,
+              strikePrice: 200,
+            },
+            orderAction: 'SELL_CLOSE',
+            quantityType: 'QUANTITY',
+            quantity: 2,
+          },
+        ],
+      ],
+    ]);
+    const none = await brokerFailure(t.place(session, { symbol: 'NVDA', action: 'close' }, 'sigClose5'));
+    expect(none.message).toBe('E*TRADE: no open position in NVDA');
+  });
+});

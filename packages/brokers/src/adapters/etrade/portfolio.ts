@@ -1,0 +1,149 @@
+// An E*TRADE account's holdings and the actions built on them. Not in WIRE.md; shapes from
+// E*TRADE's v1 account reference (View Portfolio, Get Account Balances):
+//   GET /v1/accounts/{k}/portfolio.json  {"PortfolioResponse":{"AccountPortfolio":[{"Position":[{"quantity":100,
+//     "positionType":"LONG","costPerShare":170.1,"marketValue":17525,"Product":{"symbol":"AAPL","securityType":"EQ"}}]}]}}
+//   GET /v1/accounts/{k}/balance.json?instType=BROKERAGE&realTimeNAV=true  {"BalanceResponse":{"Computed":
+//     {"cashAvailableForInvestment":…,"cashBuyingPower":…,"marginBuyingPower":…,"RealTimeValues":{"totalAccountValue":…}}}}
+// close: a market order for the whole position, previewed and placed like any other; cancel: every
+// open order of the symbol.
+import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
+import type { BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
+import type { EtradeApi } from './api.ts';
+import { ETRADE_TITLE } from './descriptor.ts';
+import { listOrders } from './lookup.ts';
+import { type EtradeOrderRequest, type EtradeProduct, instrumentOf, productOf } from './mapper.ts';
+import { accountPath, cancelById, placeRequest } from './orders.ts';
+
+/** How far back open orders are looked for: a good-until-cancel order may rest for months. */
+const OPEN_ORDER_LOOKBACK_MS = 180 * 24 * 60 * 60_000;
+
+interface Position {
+  product: JsonRecord;
+  /** Long positive, short negative. */
+  quantity: number;
+  averagePrice?: number;
+  marketValue?: number;
+}
+
+/** "AAPL" or the OCC symbol of an option position. */
+function symbolOf(product: JsonRecord): string {
+  const symbol = stringField(product, 'symbol') ?? '';
+  if (stringField(product, 'securityType') !== 'OPTN') return symbol;
+  const date = [product.expiryYear, product.expiryMonth, product.expiryDay].map((n) => String(n).padStart(2, '0'));
+  const right = stringField(product, 'callPut') === 'PUT' ? 'P' : 'C';
+  const strike = Math.round((decimalField(product, 'strikePrice') ?? 0) * 1000);
+  return `${symbol.padEnd(6)}${(date[0] ?? '').slice(2)}${date[1]}${date[2]}${right}${String(strike).padStart(8, '0')}`;
+}
+
+function sameProduct(product: JsonRecord | undefined, wanted: EtradeProduct): boolean {
+  if (!product || stringField(product, 'symbol') !== wanted.symbol) return false;
+  if (wanted.securityType !== 'OPTN') return stringField(product, 'securityType') !== 'OPTN';
+  return symbolOf(product) === symbolOf({ ...wanted });
+}
+
+async function positionsOf(api: EtradeApi, ctx: BrokerContext, session: BrokerSession, accountId: string) {
+  const { body } = await api.call(ctx, session, { path: `${accountPath(session, accountId)}/portfolio.json` });
+  const portfolios = listOf(asRecord(asRecord(body)?.PortfolioResponse)?.AccountPortfolio);
+  return portfolios.flatMap((portfolio) =>
+    listOf(portfolio.Position).flatMap((item): Position[] => {
+      const product = asRecord(item.Product);
+      const size = Math.abs(decimalField(item, 'quantity') ?? 0);
+      if (!product || size === 0) return [];
+      const averagePrice = decimalField(item, 'costPerShare') ?? decimalField(item, 'pricePaid');
+      const marketValue = decimalField(item, 'marketValue');
+      return [
+        {
+          product,
+          quantity: stringField(item, 'positionType') === 'SHORT' ? -size : size,
+          ...(averagePrice !== undefined ? { averagePrice } : {}),
+          ...(marketValue !== undefined ? { marketValue } : {}),
+        },
+      ];
+    }),
+  );
+}
+
+export async function holdingsOf(
+  api: EtradeApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+): Promise<Holdings> {
+  const path = `${accountPath(session, accountId)}/balance.json`;
+  const [balance, positions] = await Promise.all([
+    api.call(ctx, session, { path, query: { instType: 'BROKERAGE', realTimeNAV: 'true' } }),
+    positionsOf(api, ctx, session, accountId),
+  ]);
+  const computed = asRecord(asRecord(asRecord(balance.body)?.BalanceResponse)?.Computed);
+  const cash = decimalField(computed, 'cashAvailableForInvestment') ?? decimalField(computed, 'cashBalance');
+  const equity = decimalField(asRecord(computed?.RealTimeValues), 'totalAccountValue');
+  const buyingPower = decimalField(computed, 'marginBuyingPower') ?? decimalField(computed, 'cashBuyingPower');
+  return {
+    ...(cash !== undefined ? { cash } : {}),
+    ...(equity !== undefined ? { equity } : {}),
+    ...(buyingPower !== undefined ? { buyingPower } : {}),
+    currency: 'USD',
+    positions: positions.map(({ product, ...position }) => ({ symbol: symbolOf(product), ...position })),
+  };
+}
+
+/** A market order for the whole position in `symbol`. */
+export async function closeSymbol(
+  api: EtradeApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  symbol: string,
+  clientOrderId: string,
+): Promise<OrderResponse> {
+  const parsed = parseSymbol(symbol);
+  const orderClass = parsed.class === 'option' ? 'option' : 'stock';
+  const wanted = productOf(parsed.canonical, orderClass);
+  const position = (await positionsOf(api, ctx, session, accountId)).find((item) => sameProduct(item.product, wanted));
+  if (!position) throw new BrokerError('InvalidOrder', ETRADE_TITLE, `no open position in ${symbol.trim()}`);
+  const long = position.quantity > 0;
+  const option = orderClass === 'option';
+  const action = option ? (long ? 'sell_to_close' : 'buy_to_close') : long ? 'sell' : 'buy_to_cover';
+  const request: EtradeOrderRequest = {
+    orderType: option ? 'OPTN' : 'EQ',
+    clientOrderId,
+    Order: [
+      {
+        allOrNone: false,
+        priceType: 'MARKET',
+        orderTerm: 'GOOD_FOR_DAY',
+        marketSession: 'REGULAR',
+        Instrument: [instrumentOf(parsed.canonical, orderClass, action, Math.abs(position.quantity))],
+      },
+    ],
+  };
+  return placeRequest(api, ctx, session, accountId, request);
+}
+
+/** The cancel action: every open order of the symbol; none open is an answer, not an error. */
+export async function cancelOpenOrders(
+  api: EtradeApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  order: Order,
+  now: number,
+): Promise<OrderResponse> {
+  const wanted = productOf(order.symbol, order.class === 'option' ? 'option' : 'stock');
+  const open = await listOrders(api, ctx, session, accountId, {
+    from: now - OPEN_ORDER_LOOKBACK_MS,
+    to: now,
+    status: 'OPEN',
+    symbol: wanted.symbol,
+  });
+  const ids = open
+    .filter((item) => listOf(item.detail?.Instrument).some((leg) => sameProduct(asRecord(leg.Product), wanted)))
+    .map((item) => stringField(item.order, 'orderId'))
+    .filter((id): id is string => id !== undefined);
+  for (const id of ids) await cancelById(api, ctx, session, accountId, id);
+  const name = order.symbol.trim();
+  const description = ids.length ? `Canceled ${ids.length} open order(s) of ${name}` : `No open orders of ${name}`;
+  return { id: ids.join(','), status: 'canceled', status_description: description };
+}

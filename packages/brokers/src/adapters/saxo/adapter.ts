@@ -1,0 +1,199 @@
+// Saxo OpenAPI: OAuth 2 sign-in, accounts by AccountKey, instruments resolved to Uic and
+// AssetType, orders (with related take-profit and stop-loss orders, or as one-cancels-other
+// pairs) on /trade/v2/orders. Our signal id is the ExternalReference and the X-Request-ID of the
+// placement; Saxo echoes the reference in open orders and order activities, where a lost order is
+// found again.
+import { type Order, type OrderLeg, parseSymbol } from '@router/orders';
+import { boundedId } from '../../ccxt/client-id.ts';
+import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { orderIdToCancel } from '../../core/find-order.ts';
+import { stringField } from '../../core/json-read.ts';
+import { createSaxoApi } from './api.ts';
+import { SAXO_SIM_URL, SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
+import { createInstruments } from './instruments.ts';
+import { findById, listByReference, openOrders } from './lookup.ts';
+import { ocoLegs, type SaxoOco, type SaxoOrder, toSaxoOco, toSaxoOrder } from './mapper.ts';
+import { authorizationUrl, exchangeCode, REFRESH_MARGIN_MS, type SaxoTokens, tokenSecrets } from './oauth.ts';
+import { accountKeyOf, cancelOrders, placeOrder, precheck } from './orders.ts';
+import { cancelOpenOrders, closingOrder, holdingsOf } from './portfolio.ts';
+import { toAccounts } from './reader.ts';
+
+export interface SaxoBrokerOptions {
+  /** Clock when the context brings none. */
+  now?: () => number;
+  fetch?: typeof fetch;
+}
+
+/** Our signal id as ExternalReference and X-Request-ID: itself when it fits, else its hash. */
+export const saxoReference = (id: string) => boundedId(id, 50);
+/** How far back a duplicate's first order is looked for (Saxo's window is 15 s). */
+const DUPLICATE_WINDOW_MS = 60_000;
+
+function sessionOf(tokens: SaxoTokens, accounts: BrokerAccount[], clientKey: string): BrokerSession {
+  return {
+    secrets: { ...tokenSecrets(tokens), clientKey },
+    accounts,
+    expiresAt: tokens.refreshExpiresAt,
+    refreshAt: Math.min(tokens.accessExpiresAt - REFRESH_MARGIN_MS, tokens.refreshExpiresAt),
+  };
+}
+
+export type SaxoBroker = BrokerWith<
+  | 'authorizationUrl'
+  | 'refresh'
+  | 'previewOrder'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
+>;
+
+export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
+  const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
+  const api = createSaxoApi({ now, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const instruments = createInstruments(api);
+
+  const place = async (
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountKey: string,
+    order: SaxoOrder | SaxoOco,
+    reference: string,
+  ) => {
+    const sentAt = now(ctx);
+    return placeOrder(api, ctx, session, order, async () => {
+      const listed = await listByReference(api, ctx, session, {
+        accountId: accountKey,
+        reference,
+        from: sentAt - DUPLICATE_WINDOW_MS,
+        to: sentAt + DUPLICATE_WINDOW_MS,
+      });
+      return listed[0]?.order ?? null;
+    });
+  };
+
+  /** A one-cancels-other pair: its legs checked, then each leg's instrument resolved. */
+  const ocoOf = async (
+    ctx: BrokerContext,
+    session: BrokerSession,
+    order: Order,
+    accountKey: string,
+    reference: string,
+  ): Promise<SaxoOco> => {
+    const legs = ocoLegs(order);
+    const resolve = (leg: OrderLeg) =>
+      instruments.resolve(ctx, session, { ...leg, ...(order.extra ? { extra: order.extra } : {}) });
+    const first = await resolve(legs[0]);
+    const second = await resolve(legs[1]);
+    return toSaxoOco(order, legs, [first, second], accountKey, reference);
+  };
+
+  const close = async (
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountId: string,
+    named: Pick<Order, 'symbol' | 'class' | 'extra'>,
+    reference: string,
+  ) => {
+    const accountKey = accountKeyOf(session, accountId);
+    const instrument = await instruments.resolve(ctx, session, named);
+    const closing = await closingOrder(api, ctx, session, accountKey, instrument, reference);
+    return place(ctx, session, accountKey, closing, reference);
+  };
+
+  const broker: SaxoBroker = {
+    descriptor: saxoDescriptor,
+    authorizationUrl,
+
+    async connect(ctx, input) {
+      const code = input.credentials.code?.trim();
+      if (!code) throw new BrokerError('AuthenticationError', SAXO_TITLE, 'no authorization code; sign in again');
+      const tokens = await exchangeCode(ctx, code, now(ctx), options.fetch);
+      const signedIn = sessionOf(tokens, [], '');
+      const { body } = await api.call(ctx, signedIn, { path: '/port/v1/accounts/me' });
+      const { accounts, clientKey } = toAccounts(body, ctx.baseUrl === SAXO_SIM_URL);
+      if (accounts.length === 0 || !clientKey)
+        throw new BrokerError('AuthenticationError', SAXO_TITLE, 'no active account');
+      return sessionOf(tokens, accounts, clientKey);
+    },
+
+    async refresh(ctx, session) {
+      return sessionOf(await api.refresh(ctx, session), session.accounts, session.secrets.clientKey ?? '');
+    },
+
+    async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
+      const accountKey = accountKeyOf(session, accountId);
+      const reference = saxoReference(clientOrderId);
+      if (order.action === 'close') return close(ctx, session, accountId, order, reference);
+      if (order.legs)
+        return place(ctx, session, accountKey, await ocoOf(ctx, session, order, accountKey, reference), reference);
+      const instrument = await instruments.resolve(ctx, session, order);
+      if (order.action === 'cancel') return cancelOpenOrders(api, ctx, session, accountKey, instrument, order);
+      return place(ctx, session, accountKey, toSaxoOrder(order, instrument, accountKey, reference), reference);
+    },
+
+    async previewOrder(ctx, session, { accountId, order, clientOrderId }) {
+      const accountKey = accountKeyOf(session, accountId);
+      if (order.action === 'close' || order.action === 'cancel') {
+        return { id: clientOrderId, status: 'draft', status_description: `Preview of ${order.action}: nothing sent` };
+      }
+      const reference = saxoReference(clientOrderId);
+      // Saxo prechecks single orders: each leg of a pair on its own.
+      if (order.legs) {
+        const [first, second] = (await ocoOf(ctx, session, order, accountKey, reference)).Orders;
+        const checked = await precheck(api, ctx, session, first, clientOrderId);
+        const other = await precheck(api, ctx, session, second, clientOrderId);
+        return { ...checked, status_description: `${checked.status_description} ${other.status_description}` };
+      }
+      const instrument = await instruments.resolve(ctx, session, order);
+      return precheck(api, ctx, session, toSaxoOrder(order, instrument, accountKey, reference), clientOrderId);
+    },
+
+    async cancelOrder(ctx, session, target) {
+      const accountKey = accountKeyOf(session, target.accountId);
+      const { brokerOrderId, clientOrderId } = target;
+      // By our id: the open orders carry it as ExternalReference (only open orders can be canceled).
+      if (!brokerOrderId && clientOrderId) {
+        const reference = saxoReference(clientOrderId);
+        const open = await openOrders(api, ctx, session, accountKey);
+        const ids = open
+          .filter((order) => stringField(order, 'ExternalReference') === reference)
+          .map((order) => stringField(order, 'OrderId') ?? '');
+        if (ids.length === 0)
+          throw new BrokerError('OrderNotFound', SAXO_TITLE, `no open order with client order id ${clientOrderId}`);
+        return cancelOrders(api, ctx, session, accountKey, ids);
+      }
+      const orderId = await orderIdToCancel(broker, ctx, session, target);
+      await cancelOrders(api, ctx, session, accountKey, [orderId]);
+    },
+
+    closePosition(ctx, session, accountId, symbol) {
+      const { canonical, class: orderClass } = parseSymbol(symbol);
+      const reference = saxoReference(`close-${symbol}-${now(ctx)}`);
+      return close(ctx, session, accountId, { symbol: canonical, class: orderClass }, reference);
+    },
+
+    findByBrokerId(ctx, session, accountId, orderId) {
+      accountKeyOf(session, accountId);
+      return findById(api, ctx, session, orderId);
+    },
+
+    listRecentOrders(ctx, session, query) {
+      accountKeyOf(session, query.accountId);
+      const reference = saxoReference(query.clientOrderId);
+      return listByReference(api, ctx, session, {
+        accountId: query.accountId,
+        reference,
+        from: query.from,
+        to: query.to,
+      });
+    },
+
+    getHoldings(ctx, session, accountId) {
+      return holdingsOf(api, ctx, session, accountKeyOf(session, accountId));
+    },
+  };
+  return broker;
+}

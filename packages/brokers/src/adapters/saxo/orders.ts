@@ -1,0 +1,116 @@
+// Placing at Saxo (WIRE.md §4, §5, §8). Each placement carries X-Request-ID = our reference:
+// Saxo refuses the same order with the same id again within 15 s (409), and that refusal is
+// answered with the order already placed, found by its ExternalReference. Related orders may be
+// placed in part under an error status ({"Orders":[{"OrderId"},{"ErrorInfo":…}]}): an order that
+// exists is never reported as refused. Precheck is Saxo's preview: same body, nothing placed.
+import type { OrderResponse } from '@router/orders';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { matchException } from '../../core/exceptions.ts';
+import { asRecord, decimalField, stringField } from '../../core/json-read.ts';
+import { errorOf, type SaxoApi, SaxoError } from './api.ts';
+import { SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
+import type { SaxoOco, SaxoOrder } from './mapper.ts';
+import { legErrors, placedIds } from './reader.ts';
+
+const ORDERS = '/trade/v2/orders';
+
+export function accountKeyOf(session: BrokerSession, accountId: string): string {
+  if (!session.accounts.some((account) => account.id === accountId)) {
+    throw new BrokerError('AuthenticationError', SAXO_TITLE, `account ${accountId} is not part of this connection`);
+  }
+  return accountId;
+}
+
+function placed(body: unknown): OrderResponse | undefined {
+  const [first, ...others] = placedIds(body);
+  if (!first) return undefined;
+  const refused = legErrors(body);
+  const entry = stringField(asRecord(body), 'OrderId');
+  // Without an entry the answer is an OCO pair's: {"Orders":[{"OrderId"},{"OrderId"}]}.
+  const parts = entry
+    ? [`Order placed at Saxo${others.length ? ` with related orders ${others.join(', ')}` : ''}.`]
+    : [`Order placed at Saxo${others.length ? `, one-cancels-other with order ${others.join(', ')}` : ''}.`];
+  if (refused.length)
+    parts.push(`Saxo refused ${entry ? 'a related order' : 'one order of the pair'}: ${refused.join('; ')}`);
+  return { id: entry ?? first, status: 'accepted', status_description: parts.join(' ') };
+}
+
+/** Our reference on the placement: the entry's, or the first OCO leg's. */
+const referenceOf = (order: SaxoOrder | SaxoOco) =>
+  ('Uic' in order ? order.ExternalReference : order.Orders[0].ExternalReference) ?? '';
+
+export async function placeOrder(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  order: SaxoOrder | SaxoOco,
+  findPlaced: () => Promise<OrderResponse | null>,
+): Promise<OrderResponse> {
+  const reference = referenceOf(order);
+  let body: unknown;
+  try {
+    ({ body } = await api.call(
+      ctx,
+      session,
+      { method: 'POST', path: ORDERS, json: order, headers: { 'x-request-id': reference } },
+      'order',
+    ));
+  } catch (error) {
+    if (!(error instanceof SaxoError)) throw error;
+    // Some legs may stand although the answer is an error.
+    const partly = placed(error.body);
+    if (partly) return partly;
+    if (error.status === 409) {
+      const first = await findPlaced();
+      if (first) return first;
+    }
+    throw error;
+  }
+  const answer = placed(body);
+  if (answer) return answer;
+  throw new BrokerError('BrokerUnavailable', SAXO_TITLE, 'the answer carries no order id; check the account', {
+    outcomeUnknown: true,
+  });
+}
+
+/** Saxo's precheck: Ok (with its estimate), or the refusal placing would meet. */
+export async function precheck(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  order: SaxoOrder,
+  id: string,
+): Promise<OrderResponse> {
+  const { body } = await api.call(ctx, session, {
+    method: 'POST',
+    path: `${ORDERS}/precheck`,
+    json: order,
+    mutating: false,
+  });
+  const { code, message } = errorOf(body);
+  const text = message ?? code;
+  if (stringField(body, 'PreCheckResult') !== 'Ok') {
+    const kind =
+      (code && matchException(saxoDescriptor.exceptions, code)) || matchException(saxoDescriptor.exceptions, text);
+    throw new BrokerError(kind || 'InvalidOrder', SAXO_TITLE, text ?? 'the precheck failed');
+  }
+  const cash = decimalField(body, 'EstimatedCashRequired');
+  const currency = stringField(body, 'EstimatedCashRequiredCurrency');
+  const parts = ['Preview, nothing placed.'];
+  if (cash !== undefined) parts.push(`Estimated cash required ${cash}${currency ? ` ${currency}` : ''}.`);
+  if (text) parts.push(`Saxo warns: ${text}`);
+  return { id, status: 'draft', status_description: parts.join(' ') };
+}
+
+/** Cancels orders by id ("76289286" or several, comma-separated). */
+export async function cancelOrders(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountKey: string,
+  orderIds: readonly string[],
+): Promise<void> {
+  const ids = orderIds.map(encodeURIComponent).join(',');
+  await api.call(ctx, session, { method: 'DELETE', path: `${ORDERS}/${ids}`, query: { AccountKey: accountKey } });
+}

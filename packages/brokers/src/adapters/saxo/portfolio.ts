@@ -1,0 +1,137 @@
+// A Saxo account's holdings and the actions built on them. Not in WIRE.md; shapes from Saxo's
+// portfolio reference (port/v1/balances, port/v1/netpositions):
+//   GET /port/v1/balances?ClientKey&AccountKey  {"CashBalance":…,"TotalValue":…,"MarginAvailableForTrading":…,"Currency":"EUR"}
+//   GET /port/v1/netpositions?ClientKey&AccountKey&FieldGroups=NetPositionBase,NetPositionView,DisplayAndFormat
+//     {"Data":[{"NetPositionBase":{"Uic":211,"AssetType":"Stock","Amount":100},"NetPositionView":
+//       {"AverageOpenPrice":170.1,"MarketValue":17525},"DisplayAndFormat":{"Symbol":"AAPL:xnas"}}]}
+// close: a market order against the net position; cancel: the instrument's open orders.
+import type { Order, OrderResponse } from '@router/orders';
+import type { BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
+import type { SaxoApi } from './api.ts';
+import { SAXO_TITLE } from './descriptor.ts';
+import type { SaxoInstrument } from './instruments.ts';
+import { clientKeyOf, openOrders } from './lookup.ts';
+import type { SaxoOrder } from './mapper.ts';
+import { cancelOrders } from './orders.ts';
+
+interface NetPosition {
+  uic: number;
+  assetType: string;
+  symbol: string;
+  amount: number;
+  averagePrice?: number;
+  marketValue?: number;
+}
+
+async function netPositions(api: SaxoApi, ctx: BrokerContext, session: BrokerSession, accountKey: string) {
+  const { body } = await api.call(ctx, session, {
+    path: '/port/v1/netpositions',
+    query: {
+      ClientKey: clientKeyOf(session),
+      AccountKey: accountKey,
+      FieldGroups: 'NetPositionBase,NetPositionView,DisplayAndFormat',
+    },
+  });
+  return listOf(asRecord(body)?.Data).flatMap((item): NetPosition[] => {
+    const base = asRecord(item.NetPositionBase);
+    const view = asRecord(item.NetPositionView);
+    const uic = decimalField(base, 'Uic');
+    const amount = decimalField(base, 'Amount');
+    const assetType = stringField(base, 'AssetType');
+    if (uic === undefined || !amount || !assetType) return [];
+    const averagePrice = decimalField(view, 'AverageOpenPrice');
+    const marketValue = decimalField(view, 'MarketValue');
+    return [
+      {
+        uic,
+        assetType,
+        symbol: stringField(asRecord(item.DisplayAndFormat), 'Symbol') ?? String(uic),
+        amount,
+        ...(averagePrice !== undefined ? { averagePrice } : {}),
+        ...(marketValue !== undefined ? { marketValue } : {}),
+      },
+    ];
+  });
+}
+
+export async function holdingsOf(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountKey: string,
+): Promise<Holdings> {
+  const [balance, positions] = await Promise.all([
+    api.call(ctx, session, {
+      path: '/port/v1/balances',
+      query: { ClientKey: clientKeyOf(session), AccountKey: accountKey },
+    }),
+    netPositions(api, ctx, session, accountKey),
+  ]);
+  const cash = decimalField(balance.body, 'CashBalance');
+  const equity = decimalField(balance.body, 'TotalValue');
+  const buyingPower = decimalField(balance.body, 'MarginAvailableForTrading');
+  const currency = stringField(balance.body, 'Currency');
+  return {
+    ...(cash !== undefined ? { cash } : {}),
+    ...(equity !== undefined ? { equity } : {}),
+    ...(buyingPower !== undefined ? { buyingPower } : {}),
+    ...(currency ? { currency } : {}),
+    positions: positions.map(({ symbol, amount, averagePrice, marketValue }) => ({
+      symbol,
+      quantity: amount,
+      ...(averagePrice !== undefined ? { averagePrice } : {}),
+      ...(marketValue !== undefined ? { marketValue } : {}),
+    })),
+  };
+}
+
+/** The market order that flattens the net position in `instrument`. */
+export async function closingOrder(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountKey: string,
+  instrument: SaxoInstrument,
+  reference: string,
+): Promise<SaxoOrder> {
+  const positions = await netPositions(api, ctx, session, accountKey);
+  const position = positions.find((item) => item.uic === instrument.uic && item.assetType === instrument.assetType);
+  if (!position) throw new BrokerError('InvalidOrder', SAXO_TITLE, `no open position in ${instrument.symbol}`);
+  return {
+    AccountKey: accountKey,
+    Uic: instrument.uic,
+    AssetType: instrument.assetType,
+    BuySell: position.amount > 0 ? 'Sell' : 'Buy',
+    Amount: Math.abs(position.amount),
+    OrderType: 'Market',
+    // FX market orders as Saxo's FX market activities show them (FillOrKill); others for the day.
+    OrderDuration: { DurationType: instrument.assetType === 'FxSpot' ? 'FillOrKill' : 'DayOrder' },
+    ...(instrument.assetType.endsWith('Option') ? { ToOpenClose: 'ToClose' as const } : {}),
+    ExternalReference: reference,
+    ManualOrder: false,
+  };
+}
+
+/** The cancel action: every open order of the instrument; none open is an answer, not an error. */
+export async function cancelOpenOrders(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountKey: string,
+  instrument: SaxoInstrument,
+  order: Order,
+): Promise<OrderResponse> {
+  const open = await openOrders(api, ctx, session, accountKey);
+  const ids = open
+    .filter(
+      (item) => decimalField(item, 'Uic') === instrument.uic && stringField(item, 'AssetType') === instrument.assetType,
+    )
+    .map((item) => stringField(item, 'OrderId'))
+    .filter((id): id is string => id !== undefined);
+  if (ids.length) await cancelOrders(api, ctx, session, accountKey, ids);
+  const name = order.symbol.trim();
+  const description = ids.length ? `Canceled ${ids.length} open order(s) of ${name}` : `No open orders of ${name}`;
+  return { id: ids.join(','), status: 'canceled', status_description: description };
+}

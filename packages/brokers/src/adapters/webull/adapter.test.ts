@@ -1,0 +1,293 @@
+// Contract: Webull orders of every class on their accounts, refused before sending where Webull
+// cannot take them; errors titled and never resent; a repeated client_order_id answered with the
+// first order; lookup by our id (exact, none); cancel by either id; close; holdings; preview.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findOrder } from '../../core/find-order.ts';
+import { type Connected, CRYPTO, connected, expectFailure, FUTURES, input, STOCKS, sentSince } from './test-support.ts';
+
+let c: Connected;
+beforeAll(async () => {
+  c = await connected({ positions: { MSFT: 10 } });
+});
+afterAll(() => c.fake.close());
+afterEach(() => c.fake.clearInjections());
+
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+
+async function place(signal: Record<string, unknown>, clientOrderId?: string, accountId = STOCKS) {
+  const before = c.fake.requests.length;
+  const answer = await c.broker.placeOrder(c.ctx, c.session, input(signal, clientOrderId, accountId));
+  const post = sentSince(c.fake, before).find((r) => r.path === '/openapi/trade/order/place');
+  const headers = c.fake.requests.slice(before).find((r) => r.url === '/openapi/trade/order/place')?.headers;
+  return { answer, body: post?.body as { new_orders: Array<Record<string, unknown>> }, category: headers?.category };
+}
+
+describe('orders', () => {
+  it('a stock market buy: one NORMAL order, our id, category US_EQUITY; filled', async () => {
+    const { answer, body, category } = await place(BUY, 'sigStock1');
+    expect(category).toBe('US_EQUITY');
+    expect(body.new_orders).toEqual([
+      {
+        combo_type: 'NORMAL',
+        client_order_id: 'sigStock1',
+        symbol: 'AAPL',
+        instrument_type: 'EQUITY',
+        market: 'US',
+        order_type: 'MARKET',
+        quantity: '1',
+        support_trading_session: 'CORE',
+        side: 'BUY',
+        time_in_force: 'DAY',
+        entrust_type: 'QTY',
+      },
+    ]);
+    expect(answer).toEqual({
+      id: expect.stringMatching(/^ORD[0-9A-F]{22}$/),
+      status: 'accepted',
+      status_description: 'Webull order submitted',
+    });
+    expect(await findOrder(c.broker, c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigStock1' })).toEqual({
+      match: 'exact',
+      order: { id: answer.id, status: 'filled', status_description: 'Webull order filled', price: 190 },
+    });
+  });
+
+  it('an option (US_OPTION) with its leg; a future and crypto on their own accounts', async () => {
+    const option = await place({ symbol: 'AAPL261218C00200000', action: 'buy_to_open', quantity: 2, limit_price: 4.5 });
+    expect(option.category).toBe('US_OPTION');
+    expect(option.body.new_orders[0]).toMatchObject({
+      option_strategy: 'SINGLE',
+      position_intent: 'BUY_TO_OPEN',
+      time_in_force: 'GTC',
+    });
+    const future = await place({ symbol: 'ESZ26', action: 'sell', quantity: 1, limit_price: 5100 }, undefined, FUTURES);
+    expect(future.category).toBe('US_FUTURES');
+    expect(future.body.new_orders[0]).toMatchObject({ symbol: 'ESZ6', instrument_type: 'FUTURES', side: 'SELL' });
+    expect(future.body.new_orders[0]).not.toHaveProperty('support_trading_session');
+    const crypto = await place(
+      { symbol: 'BTCUSD', action: 'buy', quantity: 100, quantity_type: 'cash' },
+      undefined,
+      CRYPTO,
+    );
+    expect(crypto.body.new_orders[0]).toMatchObject({
+      symbol: 'BTCUSD',
+      entrust_type: 'AMOUNT',
+      total_cash_amount: '100',
+      time_in_force: 'IOC',
+    });
+    // A stock order on the crypto account is Webull's refusal, not ours.
+    expect(await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(BUY, undefined, CRYPTO)))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Webull: This account does not trade EQUITY',
+    });
+  });
+
+  it('a bracket books the master and its exits, each with an id derived from ours', async () => {
+    const { body } = await place(
+      { symbol: 'F', action: 'buy', quantity: 3, limit_price: 9, take_profit_price: 12, stop_loss_price: 8 },
+      'sigBracket1',
+    );
+    expect(body.new_orders.map((order) => [order.combo_type, order.client_order_id, order.side])).toEqual([
+      ['MASTER', 'sigBracket1', 'BUY'],
+      ['STOP_PROFIT', 'sigBracket1TP', 'SELL'],
+      ['STOP_LOSS', 'sigBracket1SL', 'SELL'],
+    ]);
+    expect(c.fake.orders.filter((order) => order.client_order_id.startsWith('sigBracket1'))).toHaveLength(3);
+  });
+
+  it.each([
+    [
+      { symbol: 'ES1!', action: 'buy', quantity: 1 },
+      'ES1! is a continuous contract; give the contract month, such as ESZ2026',
+    ],
+    [{ symbol: 'ETH/EUR', action: 'buy', quantity: 1 }, 'ETH/EUR: Webull trades crypto against USD'],
+    [
+      { symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'opg', limit_price: 180 },
+      'opg and cls are market orders for stocks',
+    ],
+    [
+      { symbol: 'AAPL261218C00200000', action: 'buy_to_open', quantity: 1, duration: 'ioc', limit_price: 4 },
+      'options take day or gtc',
+    ],
+    [
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 180, extra: { session: 'LATE' } },
+      'session is CORE, ALL or NIGHT',
+    ],
+    [{ symbol: 'BTC/USD', action: 'buy', quantity: 1, stop_price: 50000 }, 'crypto stops are stop_limit orders'],
+    [{ symbol: 'ESZ26', action: 'buy', quantity: 1.5 }, 'futures trade whole contracts'],
+    [
+      {
+        symbol: 'SPY_261218C00600000',
+        action: 'buy_to_open',
+        'symbol[2]': 'QQQ_261218C00500000',
+        'action[2]': 'sell_to_open',
+        quantity: 1,
+        limit_price: 1,
+      },
+      'a strategy has up to 4 option legs on one underlying',
+    ],
+    [
+      {
+        symbol: 'SPY_261218C00600000',
+        action: 'buy_to_open',
+        'symbol[2]': 'SPY_261218C00610000',
+        'action[2]': 'buy_to_open',
+        quantity: 1,
+        limit_price: 1,
+      },
+      'these legs are not a strategy Webull takes',
+    ],
+    [
+      { symbol: 'AAPL261218C00200000', action: 'buy_to_open', quantity: 1, take_profit_price: 9 },
+      'take_profit_price and stop_loss_price are for stock orders',
+    ],
+  ])('refuses %j before sending', async (signal, message) => {
+    const before = c.fake.requests.length;
+    const error = await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(signal)));
+    expect(error.kind).toBe('InvalidOrder');
+    expect(error.message).toMatch(/^Webull: /);
+    expect(error.message).toContain(message);
+    expect(c.fake.requests.length).toBe(before);
+  });
+});
+
+describe('exactly once', () => {
+  it('a repeated client_order_id is refused by Webull and answered with the first order', async () => {
+    const first = await place({ ...BUY, limit_price: 150 }, 'sigRepeat1');
+    const before = c.fake.requests.length;
+    const second = await c.broker.placeOrder(c.ctx, c.session, input({ ...BUY, limit_price: 150 }, 'sigRepeat1'));
+    expect(second).toEqual({ id: first.answer.id, status: 'accepted', status_description: 'Webull order submitted' });
+    expect(sentSince(c.fake, before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /openapi/trade/order/place',
+      'GET /openapi/trade/order/detail',
+    ]);
+    expect(c.fake.orders.filter((order) => order.client_order_id === 'sigRepeat1')).toHaveLength(1);
+  });
+
+  it('a timed-out placement is not resent; findOrder finds it by our id', async () => {
+    const before = c.fake.submissions().length;
+    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/place', delayMs: 400 });
+    const placing = input(BUY, 'sigLost1');
+    const error = await expectFailure(
+      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, placing),
+    );
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(c.fake.submissions().length).toBe(before + 1);
+    expect(await findOrder(c.broker, c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigLost1' })).toMatchObject(
+      {
+        match: 'exact',
+        order: { status: 'filled' },
+      },
+    );
+    expect(await findOrder(c.broker, c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigNever9' })).toEqual({
+      match: 'none',
+    });
+  });
+
+  it.each([
+    [429, { error_code: 'TOO_MANY_REQUESTS', message: 'Too many requests' }, 'RateLimited', false],
+    [500, { error_code: 'INTERNAL_ERROR', message: 'Internal error' }, 'BrokerUnavailable', true],
+    [401, { error_code: 'UNAUTHORIZED', message: 'signature does not match' }, 'AuthenticationError', false],
+    [417, { error_code: 'BUYING_POWER_NOT_ENOUGH', message: 'Insufficient buying power' }, 'InsufficientFunds', false],
+  ] as const)('HTTP %i is %s, sent once', async (status, body, kind, outcomeUnknown) => {
+    const before = c.fake.submissions().length;
+    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/place', status, body });
+    const error = await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(BUY)));
+    expect(error).toMatchObject({ kind, outcomeUnknown });
+    expect(error.message).toMatch(/^Webull: /);
+    expect(c.fake.submissions().length).toBe(before + 1);
+  });
+
+  it('a read refused with 429 is asked once more', async () => {
+    c.fake.inject({
+      method: 'GET',
+      path: '/openapi/trade/order/detail',
+      status: 429,
+      body: { error_code: 'TOO_MANY_REQUESTS', message: 'Too many requests' },
+    });
+    expect(
+      await findOrder(c.broker, c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigStock1' }),
+    ).toMatchObject({ match: 'exact' });
+  });
+});
+
+describe('cancel, close, holdings, preview', () => {
+  it('cancels by our id, and by Webull’s id through the open orders', async () => {
+    await place({ ...BUY, limit_price: 100 }, 'sigCancel1');
+    await c.broker.cancelOrder(c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigCancel1' });
+    expect(sentSince(c.fake, c.fake.requests.length - 1)[0]).toMatchObject({
+      path: '/openapi/trade/order/cancel',
+      body: { account_id: STOCKS, client_order_id: 'sigCancel1' },
+    });
+    const open = await place({ ...BUY, limit_price: 101 }, 'sigCancel2');
+    await c.broker.cancelOrder(c.ctx, c.session, { accountId: STOCKS, brokerOrderId: open.answer.id });
+    expect(c.fake.orders.find((order) => order.client_order_id === 'sigCancel2')?.status).toBe('CANCELLED');
+    expect(
+      await expectFailure(c.broker.cancelOrder(c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigCancel2' })),
+    ).toMatchObject({
+      kind: 'OrderNotFound',
+      message: 'Webull: Order not found',
+    });
+  });
+
+  it('a cancel signal cancels the symbol’s open orders; close sells the position with our id', async () => {
+    await place({ symbol: 'MSFT', action: 'sell', quantity: 1, limit_price: 999 }, 'sigMsftOpen');
+    const close = await place({ symbol: 'MSFT', action: 'close' }, 'sigCloseMsft');
+    expect(close.body.new_orders[0]).toMatchObject({
+      client_order_id: 'sigCloseMsft',
+      side: 'SELL',
+      quantity: '10',
+      order_type: 'MARKET',
+    });
+    expect(c.fake.orders.find((order) => order.client_order_id === 'sigMsftOpen')?.status).toBe('CANCELLED');
+    expect(
+      await expectFailure(c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'close' }))),
+    ).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Webull: no position in MSFT',
+    });
+    expect(
+      await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'cancel' }, 'sigNothing')),
+    ).toEqual({
+      id: 'sigNothing',
+      status: 'canceled',
+      status_description: 'Canceled 0 open order(s) of MSFT',
+    });
+  });
+
+  it('holdings of an account: cash, equity, buying power, positions', async () => {
+    const holdings = await c.broker.getHoldings(c.ctx, c.session, STOCKS);
+    expect(holdings).toMatchObject({
+      currency: 'USD',
+      cash: expect.any(Number),
+      equity: expect.any(Number),
+      buyingPower: expect.any(Number),
+    });
+    expect(holdings.positions).toContainEqual({
+      symbol: 'AAPL',
+      quantity: expect.any(Number),
+      averagePrice: 190,
+      marketValue: expect.any(Number),
+    });
+    expect(await expectFailure(c.broker.getHoldings(c.ctx, c.session, 'SOMEONE'))).toMatchObject({
+      kind: 'AuthenticationError',
+    });
+  });
+
+  it('preview asks Webull to check the order and places nothing', async () => {
+    const before = c.fake.orders.length;
+    const answer = await c.broker.previewOrder(c.ctx, c.session, input({ ...BUY, limit_price: 150 }, 'sigPreview1'));
+    expect(answer).toEqual({
+      id: 'sigPreview1',
+      status: 'draft',
+      status_description: 'Webull accepted the preview (estimated cost 190 USD); nothing was placed',
+    });
+    expect(c.fake.orders.length).toBe(before);
+    expect(
+      await expectFailure(c.broker.previewOrder(c.ctx, c.session, input({ ...BUY, quantity: 1_000_000 }))),
+    ).toMatchObject({
+      kind: 'InsufficientFunds',
+    });
+  });
+});

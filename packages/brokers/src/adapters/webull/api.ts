@@ -1,0 +1,127 @@
+// Signed Webull OpenAPI calls (signer.ts) over the shared HTTP client. Every request carries the
+// signing headers, `x-version: v2`, the 2FA `x-access-token` where the account has one, and on
+// order placement `category` (US_EQUITY, US_OPTION, …). The signature covers the exact JSON sent:
+// the body is serialized here and the client sends the same JSON.stringify of the same object.
+// Errors: {"error_code": "…", "message": "…"}; 404 means no such order; 417 a business rule.
+import { randomUUID } from 'node:crypto';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { createHttpClient, type HttpMethod, type HttpResponse } from '../../core/http.ts';
+import { messageOf } from '../../core/http-errors.ts';
+import { stringField } from '../../core/json-read.ts';
+import { retryReadOnRateLimit } from '../../core/rate-limit.ts';
+import { WEBULL_ENVIRONMENTS, WEBULL_TITLE, webullDescriptor } from './descriptor.ts';
+import { algorithmFor, signature, signingHeaders, webullTimestamp } from './signer.ts';
+
+export interface WebullKeys {
+  appKey: string;
+  appSecret: string;
+  /** The 2FA access token, for accounts with two-factor authentication. */
+  accessToken?: string;
+}
+
+export interface WebullRequest {
+  method?: HttpMethod;
+  path: string;
+  query?: Record<string, string>;
+  json?: unknown;
+  /** `<market>_<instrument type>` on order placement. */
+  category?: string;
+  accept?: readonly number[];
+  /** A POST that changes nothing (preview, the 2FA token calls); default: any method but GET. */
+  mutating?: boolean;
+}
+
+/** What a status means at Webull when the descriptor's table did not name the message. */
+function webullError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+  // Webull's message as it is (the shared reader skips text that looks like markup, "<…>").
+  const text =
+    stringField(response.body, 'message') ??
+    messageOf(response.body) ??
+    stringField(response.body, 'error_code') ??
+    `HTTP ${response.status}`;
+  const { status } = response;
+  if (status === 404) return new BrokerError('OrderNotFound', WEBULL_TITLE, text);
+  if (status === 401 || status === 403) return new BrokerError('AuthenticationError', WEBULL_TITLE, text);
+  if (status >= 500) return new BrokerError('BrokerUnavailable', WEBULL_TITLE, text, { outcomeUnknown: mutating });
+  if (status === 429) return undefined;
+  return new BrokerError('InvalidOrder', WEBULL_TITLE, text);
+}
+
+export interface WebullClientOptions {
+  now: () => number;
+  fetch?: typeof fetch;
+}
+
+/** One signed request to `baseUrl`. */
+export function signedRequest(
+  ctx: BrokerContext,
+  baseUrl: string,
+  keys: WebullKeys,
+  request: WebullRequest,
+  options: WebullClientOptions,
+): Promise<HttpResponse> {
+  const host = new URL(baseUrl).hostname;
+  const algorithm = algorithmFor(host);
+  const body = request.json === undefined ? undefined : JSON.stringify(request.json);
+  const signed = { algorithm, appKey: keys.appKey, timestamp: webullTimestamp(options.now()), nonce: randomUUID() };
+  const query = request.query ?? {};
+  const headers: Record<string, string> = {
+    ...signingHeaders(signed),
+    'x-signature': signature({ ...signed, appSecret: keys.appSecret, host, path: request.path, query, body }),
+    'x-version': 'v2',
+    ...(keys.accessToken ? { 'x-access-token': keys.accessToken } : {}),
+    ...(request.category ? { category: request.category } : {}),
+  };
+  return createHttpClient({
+    brokerTitle: WEBULL_TITLE,
+    baseUrl,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    headers,
+    exceptions: webullDescriptor.exceptions,
+    mapError: webullError,
+  }).request({
+    method: request.method ?? (request.json === undefined ? 'GET' : 'POST'),
+    path: request.path,
+    query,
+    ...(request.json !== undefined ? { json: request.json } : {}),
+    ...(request.accept ? { accept: request.accept } : {}),
+    ...(request.mutating !== undefined ? { mutating: request.mutating } : {}),
+  });
+}
+
+export function keysOf(session: BrokerSession): WebullKeys {
+  const { appKey, appSecret, accessToken } = session.secrets;
+  if (!appKey || !appSecret) throw new BrokerError('AuthenticationError', WEBULL_TITLE, 'keys missing; reconnect');
+  return { appKey, appSecret, ...(accessToken ? { accessToken } : {}) };
+}
+
+export function checkAccount(session: BrokerSession, accountId: string): void {
+  if (!session.accounts.some((account) => account.id === accountId))
+    throw new BrokerError('AuthenticationError', WEBULL_TITLE, `account ${accountId} is not part of this connection`);
+}
+
+export interface WebullApi {
+  /** A call of the session's environment; `order`: never sent twice. */
+  call(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    request: WebullRequest,
+    kind?: 'read' | 'order',
+  ): Promise<HttpResponse>;
+}
+
+export function createWebullApi(options: WebullClientOptions): WebullApi {
+  return {
+    call(ctx, session, request, kind = 'read') {
+      const environment: EnvironmentKind = session.secrets.environment === 'demo' ? 'demo' : 'live';
+      const baseUrl = environmentBaseUrl(ctx, WEBULL_ENVIRONMENTS, environment);
+      const now = ctx.now ?? options.now;
+      return retryReadOnRateLimit(ctx, WEBULL_TITLE, kind, () =>
+        signedRequest(ctx, baseUrl, keysOf(session), request, { ...options, now }),
+      );
+    },
+  };
+}

@@ -1,0 +1,127 @@
+// Cancel and close at Webull. Cancels go by client_order_id only (POST /openapi/trade/order/cancel),
+// so an order named by Webull's id is looked up among the open orders first. Webull has no close
+// call: close cancels the symbol's open orders and sends the opposite market order for the
+// position (GET /openapi/assets/positions), with our id.
+import type { Order, OrderResponse } from '@router/orders';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
+import type { WebullApi } from './api.ts';
+import { WEBULL_TITLE } from './descriptor.ts';
+import { webullInstrument } from './instruments.ts';
+import { toWebullPlacement } from './mapper.ts';
+import { submitPlacement } from './orders.ts';
+
+const PAGE = 100;
+const invalid = (message: string) => new BrokerError('InvalidOrder', WEBULL_TITLE, message);
+
+/** Every open order of the account (each entry: the orders of one client id, a combo's several). */
+export async function openOrders(api: WebullApi, ctx: BrokerContext, session: BrokerSession, accountId: string) {
+  const orders: JsonRecord[] = [];
+  let last: string | undefined;
+  for (let page = 0; page < 20; page++) {
+    const query = { account_id: accountId, page_size: String(PAGE), ...(last ? { last_client_order_id: last } : {}) };
+    const entries = listOf((await api.call(ctx, session, { path: '/openapi/trade/order/open', query })).body);
+    orders.push(...entries.flatMap((entry) => listOf(asRecord(entry)?.orders)));
+    last = stringField(entries.at(-1), 'client_order_id');
+    if (entries.length < PAGE || !last) break;
+  }
+  return orders;
+}
+
+export async function cancelByClientId(
+  api: WebullApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  clientId: string,
+) {
+  const json = { account_id: accountId, client_order_id: clientId };
+  return (await api.call(ctx, session, { method: 'POST', path: '/openapi/trade/order/cancel', json }, 'order')).body;
+}
+
+async function cancelSymbolOrders(
+  api: WebullApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  symbol: string,
+) {
+  const mine = (await openOrders(api, ctx, session, accountId)).filter(
+    (order) => stringField(order, 'symbol') === symbol,
+  );
+  const canceled: string[] = [];
+  for (const order of mine) {
+    await cancelByClientId(api, ctx, session, accountId, stringField(order, 'client_order_id') ?? '');
+    canceled.push(stringField(order, 'order_id') ?? '');
+  }
+  return canceled;
+}
+
+/** Webull's symbol of a stock, future or crypto order (options close with sell_to_close). */
+function positionSymbol(order: Pick<Order, 'symbol' | 'class'>): string {
+  if (order.class === 'option') throw invalid('close an option position with buy_to_close or sell_to_close');
+  return webullInstrument(order.symbol, order.class).symbol;
+}
+
+export async function cancelSymbol(
+  api: WebullApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  order: Order,
+  clientOrderId: string,
+): Promise<OrderResponse> {
+  const symbol = order.class === 'option' ? order.symbol : positionSymbol(order);
+  const canceled = await cancelSymbolOrders(api, ctx, session, accountId, symbol);
+  return {
+    id: canceled.join(',') || clientOrderId,
+    status: 'canceled',
+    status_description: `Canceled ${canceled.length} open order(s) of ${symbol}`,
+  };
+}
+
+function closingQuantity(held: number, order: Pick<Order, 'quantity' | 'quantity_type'>): number {
+  if (order.quantity === undefined) return held;
+  if (order.quantity_type === 'percent_of_position') return (held * order.quantity) / 100;
+  if (order.quantity_type === 'fixed') return Math.min(held, order.quantity);
+  throw invalid('close takes a fixed quantity or percent_of_position');
+}
+
+export async function closeSymbol(
+  api: WebullApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  order: Order,
+  clientOrderId?: string,
+): Promise<OrderResponse> {
+  const symbol = positionSymbol(order);
+  const canceled = await cancelSymbolOrders(api, ctx, session, accountId, symbol);
+  const query = { account_id: accountId };
+  const positions = listOf((await api.call(ctx, session, { path: '/openapi/assets/positions', query })).body);
+  const held = decimalField(
+    positions.find((position) => stringField(position, 'symbol') === symbol),
+    'quantity',
+  );
+  if (!held) {
+    if (!canceled.length) throw invalid(`no position in ${symbol}`);
+    return {
+      id: canceled.join(','),
+      status: 'canceled',
+      status_description: `No position in ${symbol}; canceled ${canceled.length} open order(s)`,
+    };
+  }
+  const closing: Order = {
+    symbol: order.symbol,
+    class: order.class,
+    action: held > 0 ? 'sell' : 'buy_to_cover',
+    quantity: Number(closingQuantity(Math.abs(held), order).toFixed(8)),
+    quantity_type: 'fixed',
+    type: 'market',
+    duration: 'day',
+  };
+  const placement = toWebullPlacement(closing, accountId, clientOrderId ?? '');
+  if (!clientOrderId) for (const entry of placement.body.new_orders) delete entry.client_order_id;
+  return submitPlacement(api, ctx, session, placement, clientOrderId);
+}

@@ -1,0 +1,307 @@
+// Contract: Kite's errors by error_type, titled; nothing placed twice (timeouts, 429, 5xx);
+// lookups through findOrder (by Kite's id, by our tag in the day's book: exact, none, unknown);
+// cancel by either id; close and cancel signals; holdings.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { findOrder } from '../../core/find-order.ts';
+import { ACCOUNT, type Connected, connected, expectFailure, input, sentSince } from './test-support.ts';
+
+let c: Connected;
+beforeAll(async () => {
+  c = await connected();
+});
+afterAll(() => c.fake.close());
+afterEach(() => c.fake.clearInjections());
+
+const BUY = { symbol: 'NSE:SBIN', action: 'buy', quantity: 1 };
+const kiteError = (status: number, error_type: string, message: string) => ({
+  status,
+  body: { status: 'error', message, data: null, error_type },
+});
+
+describe('errors', () => {
+  it.each([
+    [kiteError(400, 'InputException', 'Tag length cannot be more than 20 characters.'), 'InvalidOrder', false],
+    [
+      kiteError(
+        400,
+        'MarginException',
+        'Insufficient funds. Required margin is 228365.92 but available margin is 228358.50.',
+      ),
+      'InsufficientFunds',
+      false,
+    ],
+    [kiteError(403, 'TokenException', 'Incorrect `api_key` or `access_token`.'), 'AuthenticationError', false],
+    [kiteError(403, 'PermissionException', 'Insufficient permission for that call.'), 'AuthenticationError', false],
+    [
+      kiteError(500, 'OrderException', 'Your order could not be converted to a After Market Order (AMO).'),
+      'InvalidOrder',
+      false,
+    ],
+    [kiteError(500, 'GeneralException', 'Something went wrong'), 'BrokerUnavailable', true],
+    [kiteError(503, 'NetworkException', 'Gateway timed out'), 'BrokerUnavailable', true],
+    [kiteError(502, 'DataException', 'Bad response from the OMS'), 'BrokerUnavailable', true],
+  ])('maps %j by error_type, sent once', async (answer, kind, outcomeUnknown) => {
+    const before = c.fake.submissions().length;
+    c.fake.inject({ method: 'POST', path: '/orders/regular', ...answer });
+    const error = await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(BUY)));
+    expect(error).toMatchObject({ kind, outcomeUnknown, message: `Zerodha: ${answer.body.message}` });
+    expect(c.fake.submissions().length).toBe(before + 1);
+  });
+
+  it('429 on an order: reported, not retried (the order was not placed)', async () => {
+    const before = c.fake.submissions().length;
+    c.fake.inject({
+      method: 'POST',
+      path: '/orders/regular',
+      ...kiteError(429, 'NetworkException', 'Too many requests'),
+    });
+    const error = await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(BUY)));
+    expect(error).toMatchObject({
+      kind: 'RateLimited',
+      outcomeUnknown: false,
+      message: 'Zerodha: rate limit reached (Too many requests); the order was not placed',
+    });
+    expect(c.fake.submissions().length).toBe(before + 1);
+  });
+
+  it('429 on a read: tried once more after a second', async () => {
+    c.fake.inject({ method: 'GET', path: '/user/margins', ...kiteError(429, 'NetworkException', 'Too many requests') });
+    const before = c.fake.requests.length;
+    expect((await c.broker.getHoldings(c.ctx, c.session, ACCOUNT)).cash).toBe(500_000);
+    expect(sentSince(c.fake, before).filter((r) => r.path === '/user/margins')).toHaveLength(2);
+  });
+
+  it('an HTTP 200 that is not a success is an error, not an order', async () => {
+    c.fake.inject({
+      method: 'POST',
+      path: '/orders/regular',
+      status: 200,
+      body: { status: 'error', message: 'Order placement failed', error_type: 'OrderException' },
+    });
+    expect(await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(BUY)))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Zerodha: Order placement failed',
+    });
+    c.fake.inject({ method: 'POST', path: '/orders/regular', status: 200, body: { status: 'success', data: {} } });
+    expect(await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(BUY)))).toMatchObject({
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: true,
+    });
+  });
+
+  it('a timed-out placement is not resent; our tag finds it in the book', async () => {
+    const before = c.fake.submissions().length;
+    c.fake.inject({ method: 'POST', path: '/orders/regular', delayMs: 400 });
+    const placing = input(BUY, 'lostSignal1');
+    const error = await expectFailure(
+      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, placing),
+    );
+    expect(error).toMatchObject({
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: true,
+      message: 'Zerodha: no answer before the deadline',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(c.fake.submissions().length).toBe(before + 1);
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'lostSignal1',
+      order: placing.order,
+      sentAt: c.clock.now,
+    });
+    expect(found).toMatchObject({ match: 'exact', order: { status: 'filled', price: 800 } });
+  });
+});
+
+describe('findOrder', () => {
+  it('by Kite’s order id: its history’s current state', async () => {
+    const placed = await c.broker.placeOrder(c.ctx, c.session, input({ ...BUY, limit_price: 700 }, 'byBrokerId'));
+    const before = c.fake.requests.length;
+    expect(
+      await findOrder(c.broker, c.ctx, c.session, {
+        accountId: ACCOUNT,
+        clientOrderId: 'byBrokerId',
+        brokerOrderId: placed.id,
+      }),
+    ).toEqual({
+      match: 'exact',
+      order: { id: placed.id, status: 'accepted', status_description: 'Zerodha order open' },
+    });
+    expect(sentSince(c.fake, before).map((r) => r.path)).toEqual([`/orders/${placed.id}`]);
+    expect(await c.broker.findByBrokerId(c.ctx, c.session, ACCOUNT, '1999999999999999999')).toBeNull();
+  });
+
+  it('by our tag: none once the book surely covers the window', async () => {
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'neverPlaced',
+      sentAt: c.clock.now,
+    });
+    expect(found).toEqual({ match: 'none' });
+  });
+
+  it('by our tag: unknown when the book may have been started after the window', async () => {
+    const early = await connected();
+    // 05:30 IST: the window lies before midnight, and the fresh book holds nothing older.
+    early.clock.now = Date.parse('2026-06-10T00:00:00Z');
+    const found = await findOrder(early.broker, early.ctx, early.session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'lastEvening',
+      sentAt: Date.parse('2026-06-09T18:20:00Z'),
+    });
+    expect(found).toEqual({ match: 'unknown', reason: 'Zerodha no longer lists the orders of that time' });
+    // An order in the book from before the window proves the book covers it.
+    await early.broker.placeOrder(early.ctx, early.session, input(BUY));
+    early.clock.now += 20 * 60_000;
+    const later = await findOrder(early.broker, early.ctx, early.session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'lastEvening',
+      sentAt: early.clock.now - 10 * 60_000,
+    });
+    expect(later).toEqual({ match: 'none' });
+    await early.fake.close();
+  });
+});
+
+describe('cancel', () => {
+  it('by Kite’s id: the variety is read from the order first', async () => {
+    const amo = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ ...BUY, limit_price: 700, extra: { variety: 'amo' } }),
+    );
+    const before = c.fake.requests.length;
+    await c.broker.cancelOrder(c.ctx, c.session, { accountId: ACCOUNT, brokerOrderId: amo.id });
+    expect(sentSince(c.fake, before).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /orders/${amo.id}`,
+      `DELETE /orders/amo/${amo.id}`,
+    ]);
+    expect(c.fake.orders.find((order) => order.order_id === amo.id)?.status).toBe('CANCELLED');
+    expect(
+      await expectFailure(c.broker.cancelOrder(c.ctx, c.session, { accountId: ACCOUNT, brokerOrderId: amo.id })),
+    ).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Zerodha: Order cannot be cancelled as it is cancelled.',
+    });
+  });
+
+  it('by our id: found by its tag among the live orders', async () => {
+    const open = await c.broker.placeOrder(c.ctx, c.session, input({ ...BUY, limit_price: 701 }, 'cancelMe'));
+    await c.broker.cancelOrder(c.ctx, c.session, { accountId: ACCOUNT, clientOrderId: 'cancelMe' });
+    expect(c.fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: `/orders/regular/${open.id}` });
+    expect(
+      await expectFailure(c.broker.cancelOrder(c.ctx, c.session, { accountId: ACCOUNT, clientOrderId: 'cancelMe' })),
+    ).toMatchObject({
+      kind: 'OrderNotFound',
+      message: 'Zerodha: no open order with client order id cancelMe',
+    });
+  });
+
+  it('a cancel signal cancels the symbol’s open orders', async () => {
+    const first = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:TATASTEEL', action: 'buy', quantity: 1, limit_price: 100 }),
+    );
+    const second = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:TATASTEEL', action: 'buy', quantity: 2, limit_price: 101 }),
+    );
+    const answer = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:TATASTEEL', action: 'cancel' }, 'cancelAll'),
+    );
+    expect(answer).toEqual({
+      id: `${first.id},${second.id}`,
+      status: 'canceled',
+      status_description: 'Canceled 2 open order(s) of NSE:TATASTEEL',
+    });
+    expect(
+      await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:TATASTEEL', action: 'cancel' }, 'cancelNone')),
+    ).toEqual({
+      id: 'cancelNone',
+      status: 'canceled',
+      status_description: 'Canceled 0 open order(s) of NSE:TATASTEEL',
+    });
+  });
+});
+
+describe('close and holdings', () => {
+  it('close sells the holding (delivery) with our tag', async () => {
+    const fresh = await connected();
+    const before = fresh.fake.requests.length;
+    const answer = await fresh.broker.placeOrder(
+      fresh.ctx,
+      fresh.session,
+      input({ symbol: 'NSE:INFY', action: 'close' }, 'closeInfy'),
+    );
+    const post = sentSince(fresh.fake, before).find((r) => r.method === 'POST');
+    expect(post).toMatchObject({
+      path: '/orders/regular',
+      body: {
+        tradingsymbol: 'INFY',
+        exchange: 'NSE',
+        transaction_type: 'SELL',
+        order_type: 'MARKET',
+        quantity: '10',
+        product: 'CNC',
+        validity: 'DAY',
+        market_protection: '-1',
+        tag: 'closeInfy',
+      },
+    });
+    expect(answer).toMatchObject({ status: 'filled', price: 1520 });
+    // Sold today: nothing is left to close.
+    expect(
+      await expectFailure(
+        fresh.broker.placeOrder(fresh.ctx, fresh.session, input({ symbol: 'NSE:INFY', action: 'close' })),
+      ),
+    ).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Zerodha: no position in NSE:INFY',
+    });
+    await fresh.fake.close();
+  });
+
+  it('close of an intraday short buys it back; percent_of_position closes a part', async () => {
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:RELIANCE', action: 'sell_short', quantity: 10 }));
+    const before = c.fake.requests.length;
+    await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:RELIANCE', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    );
+    expect(sentSince(c.fake, before).find((r) => r.method === 'POST')?.body).toMatchObject({
+      transaction_type: 'BUY',
+      quantity: '5',
+      product: 'MIS',
+    });
+    await c.broker.closePosition(c.ctx, c.session, ACCOUNT, 'NSE:RELIANCE');
+    const holdings = await c.broker.getHoldings(c.ctx, c.session, ACCOUNT);
+    expect(holdings.positions.find((p) => p.symbol === 'NSE:RELIANCE')).toBeUndefined();
+  });
+
+  it('holdings: cash and margin in INR, holdings and open positions', async () => {
+    await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NFO:NIFTY26JUN24000CE', class: 'option', action: 'buy_to_open', quantity: 75 }),
+    );
+    const holdings = await c.broker.getHoldings(c.ctx, c.session, ACCOUNT);
+    expect(holdings).toMatchObject({ currency: 'INR', cash: expect.any(Number), buyingPower: expect.any(Number) });
+    expect(holdings.positions).toContainEqual({
+      symbol: 'NSE:INFY',
+      quantity: 10,
+      averagePrice: 1400,
+      marketValue: 15200,
+    });
+    expect(holdings.positions).toContainEqual({
+      symbol: 'NFO:NIFTY26JUN24000CE',
+      quantity: 75,
+      averagePrice: 210,
+      marketValue: 15750,
+    });
+  });
+});

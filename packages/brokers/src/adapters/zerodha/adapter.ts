@@ -1,0 +1,116 @@
+// Zerodha (Kite Connect v3): a daily login through Kite (request token → access token until 6 AM
+// IST), form-encoded orders on NSE, BSE and the derivatives exchanges, our signal id as the order's
+// tag. Kite neither refuses a repeated tag nor looks one up: a lost order is found by its tag in the
+// day's order book, or by Kite's order id in its history.
+import { type OrderResponse, parseSymbol } from '@router/orders';
+import type { BrokerContext, BrokerWith } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { asRecord, decimalField } from '../../core/json-read.ts';
+import { checkAccount, createKiteApi } from './api.ts';
+import { ZERODHA_TITLE, zerodhaDescriptor } from './descriptor.ts';
+import { cancelSymbol, closeSymbol } from './exits.ts';
+import { authorizationUrl, exchangeRequestToken } from './login.ts';
+import { findById, listByTag, liveByTag, orderState } from './lookup.ts';
+import { toKiteOrder } from './mapper.ts';
+import { cancelKiteOrder, submitOrder } from './orders.ts';
+import { positionsOf } from './reader.ts';
+import { kiteInstrument } from './symbols.ts';
+
+export interface ZerodhaBrokerOptions {
+  /** Clock when the context brings none. */
+  now?: () => number;
+  fetch?: typeof fetch;
+}
+
+export type ZerodhaBroker = BrokerWith<
+  'authorizationUrl' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+>;
+
+export function createZerodhaBroker(options: ZerodhaBrokerOptions = {}): ZerodhaBroker {
+  const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
+  const api = createKiteApi(options.fetch ? { fetch: options.fetch } : {});
+
+  const broker: ZerodhaBroker = {
+    descriptor: zerodhaDescriptor,
+    authorizationUrl,
+
+    async connect(ctx, input) {
+      const requestToken = (input.credentials.request_token ?? input.credentials.code)?.trim();
+      if (!requestToken) throw new BrokerError('AuthenticationError', ZERODHA_TITLE, 'no request token; sign in again');
+      const login = await exchangeRequestToken(ctx, requestToken, now(ctx), options.fetch);
+      return {
+        secrets: { apiKey: login.apiKey, accessToken: login.accessToken },
+        accounts: [login.account],
+        expiresAt: login.expiresAt,
+      };
+    },
+
+    async placeOrder(ctx, session, { accountId, order, clientOrderId }): Promise<OrderResponse> {
+      checkAccount(session, accountId);
+      if (order.action === 'cancel') return cancelSymbol(api, ctx, session, kiteInstrument(order), clientOrderId);
+      if (order.action === 'close') {
+        const protection = order.extra?.market_protection;
+        return closeSymbol(api, ctx, session, kiteInstrument(order), {
+          ...(order.quantity !== undefined ? { part: order } : {}),
+          clientOrderId,
+          ...(protection !== undefined ? { marketProtection: String(protection) } : {}),
+        });
+      }
+      const { variety, form } = toKiteOrder(order, clientOrderId);
+      return submitOrder(api, ctx, session, variety, form);
+    },
+
+    async cancelOrder(ctx, session, { accountId, brokerOrderId, clientOrderId }) {
+      checkAccount(session, accountId);
+      if (brokerOrderId) {
+        // Unknown to its history: sent as a regular order's cancel, and Kite's answer decides.
+        const state = (await orderState(api, ctx, session, brokerOrderId)) ?? { order_id: brokerOrderId };
+        await cancelKiteOrder(api, ctx, session, state);
+        return;
+      }
+      const live = clientOrderId ? await liveByTag(api, ctx, session, clientOrderId) : undefined;
+      if (!live)
+        throw new BrokerError(
+          'OrderNotFound',
+          ZERODHA_TITLE,
+          `no open order with client order id ${clientOrderId ?? ''}`,
+        );
+      await cancelKiteOrder(api, ctx, session, live);
+    },
+
+    closePosition(ctx, session, accountId, symbol) {
+      checkAccount(session, accountId);
+      const parsed = parseSymbol(symbol);
+      return closeSymbol(api, ctx, session, kiteInstrument({ ...parsed, symbol: parsed.canonical }));
+    },
+
+    findByBrokerId(ctx, session, accountId, orderId) {
+      checkAccount(session, accountId);
+      return findById(api, ctx, session, orderId);
+    },
+
+    listRecentOrders(ctx, session, query) {
+      checkAccount(session, query.accountId);
+      return listByTag(api, ctx, session, query, now(ctx));
+    },
+
+    async getHoldings(ctx, session, accountId) {
+      checkAccount(session, accountId);
+      const [margins, holdings, positions] = await Promise.all([
+        api.call(ctx, session, { path: '/user/margins' }),
+        api.call(ctx, session, { path: '/portfolio/holdings' }),
+        api.call(ctx, session, { path: '/portfolio/positions' }),
+      ]);
+      const equity = asRecord(asRecord(margins)?.equity);
+      const cash = decimalField(asRecord(equity?.available), 'cash');
+      const net = decimalField(equity, 'net');
+      return {
+        ...(cash !== undefined ? { cash } : {}),
+        ...(net !== undefined ? { buyingPower: net } : {}),
+        currency: 'INR',
+        positions: positionsOf(holdings, positions),
+      };
+    },
+  };
+  return broker;
+}

@@ -1,0 +1,147 @@
+// Cancel and close signals at Kite. Kite has no close call: close cancels the symbol's open
+// orders, then sends the opposite market order for what is held of each product (GET
+// /portfolio/positions and /portfolio/holdings), tagged with our id like any order.
+import type { Order, OrderResponse } from '@router/orders';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { BrokerError } from '../../core/errors.ts';
+import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
+import type { KiteApi } from './api.ts';
+import { ZERODHA_TITLE } from './descriptor.ts';
+import { orderBook } from './lookup.ts';
+import { kiteTag } from './mapper.ts';
+import { cancelKiteOrder, submitOrder } from './orders.ts';
+import { isFinal } from './reader.ts';
+import { instrumentKey, type KiteInstrument } from './symbols.ts';
+
+const invalid = (message: string) => new BrokerError('InvalidOrder', ZERODHA_TITLE, message);
+
+const sameInstrument = (order: JsonRecord, exchange: string, tradingsymbol: string) =>
+  stringField(order, 'exchange') === exchange && stringField(order, 'tradingsymbol') === tradingsymbol;
+
+/** Cancels the instrument's open orders; returns their ids. */
+export async function cancelOpenOrders(
+  api: KiteApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  exchange: string,
+  tradingsymbol: string,
+): Promise<string[]> {
+  const open = (await orderBook(api, ctx, session)).filter(
+    (order) => !isFinal(order) && sameInstrument(order, exchange, tradingsymbol),
+  );
+  const canceled: string[] = [];
+  // Stop legs of cover orders go with their entry: cancel entries first.
+  for (const order of open.filter((o) => !stringField(o, 'parent_order_id'))) {
+    canceled.push(await cancelKiteOrder(api, ctx, session, order));
+  }
+  return canceled;
+}
+
+/** A cancel signal: the instrument's open orders canceled, their ids as the answer's. */
+export async function cancelSymbol(
+  api: KiteApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  instrument: KiteInstrument,
+  clientOrderId: string,
+): Promise<OrderResponse> {
+  const { exchange, tradingsymbol } = instrument;
+  const canceled = await cancelOpenOrders(api, ctx, session, exchange, tradingsymbol);
+  return {
+    id: canceled.join(',') || clientOrderId,
+    status: 'canceled',
+    status_description: `Canceled ${canceled.length} open order(s) of ${instrumentKey(exchange, tradingsymbol)}`,
+  };
+}
+
+interface Held {
+  product: string;
+  /** Signed: negative is short. */
+  quantity: number;
+}
+
+/**
+ * What is held of the instrument, by product. Delivery (CNC) shares are the holding plus today's
+ * CNC trades, which the day's positions show (a holding sold today is -N there until it settles);
+ * other products are their net position.
+ */
+async function heldOf(api: KiteApi, ctx: BrokerContext, session: BrokerSession, exchange: string, symbol: string) {
+  const [positions, holdings] = await Promise.all([
+    api.call(ctx, session, { path: '/portfolio/positions' }),
+    api.call(ctx, session, { path: '/portfolio/holdings' }),
+  ]);
+  const mine = listOf(asRecord(positions)?.net).filter((position) => sameInstrument(position, exchange, symbol));
+  const held: Held[] = mine
+    .filter((position) => stringField(position, 'product') !== 'CNC')
+    .map((position) => ({
+      product: stringField(position, 'product') ?? 'NRML',
+      quantity: decimalField(position, 'quantity') ?? 0,
+    }));
+  const holding = listOf(holdings).find((item) => sameInstrument(item, exchange, symbol));
+  const delivery =
+    (decimalField(holding, 'quantity') ?? 0) +
+    (decimalField(holding, 't1_quantity') ?? 0) +
+    (decimalField(
+      mine.find((position) => stringField(position, 'product') === 'CNC'),
+      'quantity',
+    ) ?? 0);
+  if (delivery > 0) held.push({ product: 'CNC', quantity: delivery });
+  return held.filter((item) => item.quantity !== 0);
+}
+
+/** How much of `held` a close with a quantity or percent_of_position takes. */
+function closingQuantity(held: number, part: Pick<Order, 'quantity' | 'quantity_type'>): number {
+  if (part.quantity === undefined) return held;
+  if (part.quantity_type === 'percent_of_position') return Math.max(1, Math.floor((held * part.quantity) / 100));
+  if (part.quantity_type === 'fixed') return Math.min(held, part.quantity);
+  throw invalid('close takes a fixed quantity or percent_of_position');
+}
+
+export interface CloseOptions {
+  /** A close of part of the position: quantity, or percent_of_position. */
+  part?: Pick<Order, 'quantity' | 'quantity_type'>;
+  /** Our id for the closing orders (a close signal's); none for a close asked without a signal. */
+  clientOrderId?: string;
+  marketProtection?: string;
+}
+
+export async function closeSymbol(
+  api: KiteApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  instrument: KiteInstrument,
+  options: CloseOptions = {},
+): Promise<OrderResponse> {
+  const { exchange, tradingsymbol } = instrument;
+  const key = instrumentKey(exchange, tradingsymbol);
+  const canceled = await cancelOpenOrders(api, ctx, session, exchange, tradingsymbol);
+  const held = await heldOf(api, ctx, session, exchange, tradingsymbol);
+  if (!held.length) {
+    if (!canceled.length) throw invalid(`no position in ${key}`);
+    return {
+      id: canceled.join(','),
+      status: 'canceled',
+      status_description: `No position in ${key}; canceled ${canceled.length} open order(s)`,
+    };
+  }
+  const answers: OrderResponse[] = [];
+  for (const { product, quantity } of held) {
+    const form = {
+      tradingsymbol,
+      exchange,
+      transaction_type: quantity > 0 ? 'SELL' : 'BUY',
+      order_type: 'MARKET',
+      quantity: String(options.part ? closingQuantity(Math.abs(quantity), options.part) : Math.abs(quantity)),
+      product,
+      validity: 'DAY',
+      market_protection: options.marketProtection ?? '-1',
+      ...(options.clientOrderId ? { tag: kiteTag(options.clientOrderId) } : {}),
+    };
+    answers.push(await submitOrder(api, ctx, session, 'regular', form));
+  }
+  const [first] = answers;
+  if (!first) throw invalid(`no position in ${key}`);
+  if (answers.length === 1) return first;
+  const ids = answers.map((answer) => answer.id).join(', ');
+  return { ...first, status_description: `${first.status_description} (one order per product: ${ids})` };
+}
