@@ -2,11 +2,13 @@
 // (METATRADER_BASE_URL, METATRADER_CLIENT_SECRET as the site's MetaApi token): the account
 // added with login, password and server, one live hook, a signal of every class MetaTrader
 // trades here (forex, commodity, crypto, index, stock CFD) plus a bracket and a close, each one
-// trade carrying our signal id as clientId; and a refusal MetaApi gives shown with its title.
+// trade carrying our signal id as clientId; a refusal MetaApi gives shown with its title; and a
+// trade whose outcome MetaApi could not tell (-11) left to reconciliation, never sent again.
 import { brokerVariables } from '@router/brokers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FakeMetaApi, startFakeMetaApi } from '../../../packages/brokers/src/adapters/metatrader/fake.ts';
 import { MT_ACCOUNTS } from '../../../packages/brokers/src/adapters/metatrader/fake-data.ts';
+import { reconcileOnce } from '../src/modules/signals/reconcile.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithCredentials, createLiveHook, type Trader, trader } from './broker-journey.ts';
 import { postSignal, signalRows } from './signal-fixtures.ts';
@@ -76,5 +78,27 @@ describe('MetaTrader: a live hook per class', () => {
     });
     const unknown = await postSignal(t, shortKey, { symbol: 'NZDCAD', action: 'buy', quantity: 1 });
     expect(unknown.json()).toMatchObject({ message: 'MetaTrader: Symbol not found: NZDCAD (not on ICMarketsSC-Demo)' });
+  });
+
+  it('-11 (disconnected during the trade): pending, sent once, and reconciliation finds the order by our id', async () => {
+    const before = fake.trades().length;
+    fake.disconnectDuringNextTrade();
+    const answer = await postSignal(t, shortKey, { symbol: 'EURUSD', action: 'buy', quantity: 0.05 });
+    expect(answer.statusCode, answer.body).toBe(201);
+    const { id, status } = answer.json() as { id: string; status: string };
+    expect(status).toBe('accepted');
+    expect(fake.trades()).toHaveLength(before + 1);
+    const stored = async () => (await signalRows(t, user.userId)).find((row) => row.id === id);
+    // The outcome is written after the answer: wait for that write, which is the state under test.
+    await vi.waitFor(async () =>
+      expect(await stored()).toMatchObject({ status: 'unknown', broker_order_id: null, credit_held: true }),
+    );
+
+    const options = { owner: 'metatrader-test', inFlight: { ids: () => [] }, staleAfterMs: 0, intervalMs: 1_000 };
+    expect(await reconcileOnce(t.services, options)).toBe(1);
+    const filled = fake.terminals.get(MT_ACCOUNTS[0]?.metaApiId ?? '')?.history.find((order) => order.clientId === id);
+    expect(filled?.state).toBe('ORDER_STATE_FILLED');
+    expect(await stored()).toMatchObject({ status: 'filled', broker_order_id: filled?.id, credit_held: true });
+    expect(fake.trades()).toHaveLength(before + 1);
   });
 });

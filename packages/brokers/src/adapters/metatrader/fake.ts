@@ -79,6 +79,7 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
     return undefined;
   }
 
+  let disconnectDuring = false;
   const base = '/users/current/accounts/:id';
   app.get(`${base}/account-information`, async (request, reply) => terminalOf(request, reply)?.info() ?? reply);
   app.get(`${base}/symbols`, async (request, reply) => terminalOf(request, reply)?.symbols() ?? reply);
@@ -124,7 +125,15 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
     if (tag.length > BUDGET) return invalid(`comment and clientId must be ${BUDGET} characters at most together`);
     if (body.clientId !== undefined && !/^[A-Za-z0-9_]+$/.test(String(body.clientId)))
       return invalid('clientId must contain letters, digits and _ only');
-    return terminal.trade(body);
+    const result = terminal.trade(body);
+    if (!disconnectDuring) return result;
+    // MetaApi's odd part: the trade reached the broker but the terminal lost its answer.
+    disconnectDuring = false;
+    return {
+      numericCode: -11,
+      stringCode: 'TRADE_RETCODE_DISCONNECTED_DURING_TRADE',
+      message: 'Disconnected during trade',
+    };
   });
 
   const url = await server.listen();
@@ -138,6 +147,10 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
     /** Requests that reached POST …/trade. */
     trades: () => server.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/trade')),
     inject: server.inject,
+    /** The next trade is carried out but answered -11 (disconnected during the trade). */
+    disconnectDuringNextTrade: () => {
+      disconnectDuring = true;
+    },
     clearInjections: server.clearInjections,
     close: () => app.close(),
   };
