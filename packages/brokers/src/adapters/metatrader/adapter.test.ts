@@ -4,19 +4,10 @@
 // what never is, and the symbol names of a server with suffixes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerSession } from '../../core/broker.ts';
+import { brokerFailure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
 import { createMetatraderBroker } from './adapter.ts';
-import {
-  callsSince,
-  DEMO,
-  DEMO_ID,
-  FAST,
-  failure,
-  input,
-  type MetaApiWorld,
-  startWorld,
-  tradesSince,
-} from './test-support.ts';
+import { callsSince, DEMO, DEMO_ID, FAST, input, type MetaApiWorld, startWorld, tradesSince } from './test-support.ts';
 
 let world: MetaApiWorld;
 let session: BrokerSession;
@@ -102,20 +93,21 @@ describe('order forms', () => {
 
   it('refuses before sending: a symbol the server lacks, a long comment, a duration the order cannot have', async () => {
     const before = world.fake.trades().length;
-    expect((await failure(place({ symbol: 'NZDCAD', action: 'buy', quantity: 1 }))).message).toBe(
+    expect((await brokerFailure(place({ symbol: 'NZDCAD', action: 'buy', quantity: 1 }))).message).toBe(
       'MetaTrader: Symbol not found: NZDCAD (not on ICMarketsSC-Demo)',
     );
-    expect((await failure(place({ symbol: 'US300', action: 'buy', quantity: 1 }))).message).toBe(
+    expect((await brokerFailure(place({ symbol: 'US300', action: 'buy', quantity: 1 }))).message).toBe(
       'MetaTrader: Symbol not found: US300 (not on ICMarketsSC-Demo)',
     );
     expect(
-      (await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1, client_id: 'elevenchars' }))).message,
+      (await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1, client_id: 'elevenchars' }))).message,
     ).toBe('MetaTrader: client_id: up to 10 letters, digits or _ (it becomes the order comment)');
-    expect((await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1, duration: 'gtc' }))).message).toBe(
-      'MetaTrader: duration: market orders take day, ioc or fok, not gtc',
-    );
     expect(
-      (await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1, limit_price: 1, duration: 'gtd' }))).message,
+      (await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1, duration: 'gtc' }))).message,
+    ).toBe('MetaTrader: duration: market orders take day, ioc or fok, not gtc');
+    expect(
+      (await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1, limit_price: 1, duration: 'gtd' })))
+        .message,
     ).toBe('MetaTrader: extra.expiration: the time a gtd order expires (ISO 8601)');
     expect(world.fake.trades().length).toBe(before);
   });
@@ -144,11 +136,14 @@ describe('MetaTrader 4 and suffixed servers', () => {
     const on = (s: BrokerSession, signal: Record<string, unknown>) =>
       world.broker.placeOrder(world.ctx, s, input(s, signal));
     expect(
-      (await failure(on(mt4, { symbol: 'EURUSD', action: 'buy', quantity: 1, stop_price: 1.1, limit_price: 1.09 })))
-        .message,
+      (
+        await brokerFailure(
+          on(mt4, { symbol: 'EURUSD', action: 'buy', quantity: 1, stop_price: 1.1, limit_price: 1.09 }),
+        )
+      ).message,
     ).toBe('MetaTrader: stop_limit orders need MetaTrader 5 (this is a MetaTrader 4 account)');
     expect(
-      (await failure(on(mt4, { symbol: 'EURUSD', action: 'buy', quantity: 1, limit_price: 1, duration: 'day' })))
+      (await brokerFailure(on(mt4, { symbol: 'EURUSD', action: 'buy', quantity: 1, limit_price: 1, duration: 'day' })))
         .message,
     ).toBe('MetaTrader: duration: MetaTrader 4 has no day orders; use gtc or gtd');
     expect(world.fake.trades().length).toBe(before);
@@ -163,20 +158,20 @@ describe('MetaTrader 4 and suffixed servers', () => {
 describe('answers', () => {
   it('maps a refusal inside HTTP 200 to its kind with MetaApi’s message and code, sent once', async () => {
     const before = world.fake.trades().length;
-    const poor = await failure(place({ symbol: 'XAUUSD', action: 'buy', quantity: 50 }));
+    const poor = await brokerFailure(place({ symbol: 'XAUUSD', action: 'buy', quantity: 50 }));
     expect(poor).toMatchObject({
       kind: 'InsufficientFunds',
       outcomeUnknown: false,
       message: 'MetaTrader: Not enough money to complete the request (TRADE_RETCODE_NO_MONEY)',
     });
-    const price = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01, limit_price: 1.2 }));
+    const price = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01, limit_price: 1.2 }));
     expect(price).toMatchObject({
       kind: 'InvalidOrder',
       message: 'MetaTrader: Invalid price in the request (TRADE_RETCODE_INVALID_PRICE)',
     });
-    const stops = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01, stop_loss_price: 1.2 }));
+    const stops = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01, stop_loss_price: 1.2 }));
     expect(stops.message).toBe('MetaTrader: Invalid stops in the request (TRADE_RETCODE_INVALID_STOPS)');
-    const volume = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.015 }));
+    const volume = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.015 }));
     expect(volume.message).toBe('MetaTrader: Invalid volume in the request (TRADE_RETCODE_INVALID_VOLUME)');
     expect(world.fake.trades().length).toBe(before + 4);
   });
@@ -193,7 +188,7 @@ describe('answers', () => {
         message: 'Disconnected during trade',
       },
     });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
+    const error = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
     expect(world.fake.trades().length).toBe(before + 1);
   });
@@ -224,7 +219,7 @@ describe('answers', () => {
     expect(world.fake.trades().length).toBe(before + 2);
     before = world.fake.trades().length;
     world.fake.inject({ method: 'POST', path: trade, status: 429, headers: { 'retry-after': '3' }, body });
-    const limited = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
+    const limited = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
     expect(limited).toMatchObject({
       kind: 'RateLimited',
       message: "MetaTrader: MetaApi's rate limit was reached; retry after 3 s",
@@ -237,7 +232,7 @@ describe('answers', () => {
     world.fake.inject({ method: 'POST', path: `/users/current/accounts/${DEMO_ID}/trade`, delayMs: 300 });
     const sentAt = Date.now();
     const placing = input(session, { symbol: 'EURUSD', action: 'buy', quantity: 0.01 }, 'Sig0000000000000003AB');
-    const error = await failure(
+    const error = await brokerFailure(
       world.broker.placeOrder({ ...world.ctx, signal: AbortSignal.timeout(100) }, session, placing),
     );
     expect(error).toMatchObject({
@@ -269,14 +264,14 @@ describe('answers', () => {
     ] as const;
     for (const [status, body, kind, outcomeUnknown] of cases) {
       world.fake.inject({ method: 'POST', path: trade, status, body });
-      const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
+      const error = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
       expect(error).toMatchObject({ kind, outcomeUnknown });
       expect(error.message).toMatch(/^MetaTrader: /);
     }
   });
 
   it('refuses an account that is not part of the connection', async () => {
-    const error = await failure(world.broker.getHoldings(world.ctx, session, '1234567@Elsewhere'));
+    const error = await brokerFailure(world.broker.getHoldings(world.ctx, session, '1234567@Elsewhere'));
     expect(error.kind).toBe('AuthenticationError');
   });
 
@@ -285,7 +280,7 @@ describe('answers', () => {
     const account = world.fake.accounts.get(DEMO_ID);
     if (account) Object.assign(account, { state: 'UNDEPLOYED', connectionStatus: 'DISCONNECTED' });
     const from = world.fake.requests.length;
-    const error = await failure(
+    const error = await brokerFailure(
       fresh.placeOrder(world.ctx, session, input(session, { symbol: 'EURUSD', action: 'buy', quantity: 0.01 })),
     );
     expect(error).toMatchObject({

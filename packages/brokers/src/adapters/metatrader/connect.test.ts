@@ -3,9 +3,10 @@
 // for within limits, resource slots, wrong servers and passwords), linking an account the user
 // added at MetaApi with their own token (its expiry), and the server search for the connect form.
 import { afterEach, describe, expect, it } from 'vitest';
+import { brokerFailure } from '../../core/expect-failure.ts';
 import { LINKED_ACCOUNT } from './fake.ts';
 import { OPERATOR_TOKEN } from './fake-data.ts';
-import { callsSince, DEMO, DEMO_ID, failure, type MetaApiWorld, startWorld } from './test-support.ts';
+import { callsSince, DEMO, DEMO_ID, type MetaApiWorld, startWorld } from './test-support.ts';
 
 let world: MetaApiWorld | undefined;
 afterEach(() => world?.close());
@@ -97,7 +98,7 @@ describe('provisioning an MT login with the site token', () => {
 
   it('stops waiting at its limit and says to connect again; connecting again continues the same transaction', async () => {
     const { fake, broker, ctx } = await start({ detectionRetries: 1, retryAfterS: 60 });
-    const error = await failure(broker.connect(ctx, { credentials: DEMO }));
+    const error = await brokerFailure(broker.connect(ctx, { credentials: DEMO }));
     expect(error).toMatchObject({
       kind: 'BrokerUnavailable',
       message: 'MetaTrader: MetaApi is still checking the account with ICMarketsSC-Demo; connect again in about 60 s',
@@ -109,7 +110,7 @@ describe('provisioning an MT login with the site token', () => {
 
   it('gives up on a deployment that takes longer than its limit, and finds the account connected later', async () => {
     const slow = await start({ connectAfterPolls: 1_000 }, { waitMs: 60, firstPollMs: 10, maxPollMs: 10 });
-    const error = await failure(slow.broker.connect(slow.ctx, { credentials: DEMO }));
+    const error = await brokerFailure(slow.broker.connect(slow.ctx, { credentials: DEMO }));
     expect(error.kind).toBe('BrokerUnavailable');
     expect(error.message).toBe(
       'MetaTrader: MetaApi is still connecting the account to ICMarketsSC-Demo (deploying, disconnected); connect again in a minute',
@@ -132,7 +133,7 @@ describe('provisioning an MT login with the site token', () => {
 
   it('refuses a wrong password with MetaApi’s words (E_AUTH)', async () => {
     const { broker, ctx } = await start();
-    const error = await failure(broker.connect(ctx, { credentials: { ...DEMO, password: 'wrong' } }));
+    const error = await brokerFailure(broker.connect(ctx, { credentials: { ...DEMO, password: 'wrong' } }));
     expect(error).toMatchObject({
       kind: 'AuthenticationError',
       message:
@@ -142,7 +143,7 @@ describe('provisioning an MT login with the site token', () => {
 
   it('refuses an investor password, which cannot trade, and stops the account it added', async () => {
     const { fake, broker, ctx } = await start();
-    const error = await failure(broker.connect(ctx, { credentials: { ...DEMO, password: 'investor-pass' } }));
+    const error = await brokerFailure(broker.connect(ctx, { credentials: { ...DEMO, password: 'investor-pass' } }));
     expect(error).toMatchObject({
       kind: 'AuthenticationError',
       message: 'MetaTrader: this is the investor (read-only) password: trading needs the master password',
@@ -152,7 +153,7 @@ describe('provisioning an MT login with the site token', () => {
 
   it('tries both platforms for a server the search does not list, then shows MetaApi’s suggestions', async () => {
     const { fake, broker, ctx } = await start();
-    const error = await failure(broker.connect(ctx, { credentials: { ...DEMO, server: 'ICMarkets-Demo' } }));
+    const error = await brokerFailure(broker.connect(ctx, { credentials: { ...DEMO, server: 'ICMarkets-Demo' } }));
     expect(error.kind).toBe('InvalidOrder');
     expect(error.message).toBe(
       'MetaTrader: .dat file for server ICMarkets-Demo not found, please check the server name or use a provisioning profile instead. Suggested server names: ICMarketsSC-Demo, ICMarketsSC-MT5.',
@@ -162,7 +163,7 @@ describe('provisioning an MT login with the site token', () => {
 
   it('without the site token an MT login cannot be added: the message says how to link instead', async () => {
     const { broker, fake } = await start();
-    const error = await failure(broker.connect({ baseUrl: fake.url }, { credentials: DEMO }));
+    const error = await brokerFailure(broker.connect({ baseUrl: fake.url }, { credentials: DEMO }));
     expect(error.kind).toBe('AuthenticationError');
     expect(error.message).toMatch(/^MetaTrader: this site has no MetaApi token \(METATRADER_CLIENT_SECRET\)/);
     expect(fake.requests).toHaveLength(0);
@@ -170,7 +171,7 @@ describe('provisioning an MT login with the site token', () => {
 
   it('refuses a login that is neither an MT account number nor a MetaApi account id', async () => {
     const { broker, ctx } = await start();
-    const error = await failure(broker.connect(ctx, { credentials: { ...DEMO, login: 'trader@example.com' } }));
+    const error = await brokerFailure(broker.connect(ctx, { credentials: { ...DEMO, login: 'trader@example.com' } }));
     expect(error.message).toBe('MetaTrader: the login is your MetaTrader account number, or a MetaApi account id');
   });
 });
@@ -211,7 +212,7 @@ describe('linking an account the user added at MetaApi', () => {
     const { fake, broker, ctx } = await start();
     await broker.connect(ctx, { credentials: DEMO }); // the site's account
     const linking = (login: string, password: string, server: string) =>
-      failure(broker.connect({ baseUrl: fake.url }, { credentials: { login, password, server } }));
+      brokerFailure(broker.connect({ baseUrl: fake.url }, { credentials: { login, password, server } }));
     expect(await linking(DEMO_ID, fake.userToken, 'ICMarketsSC-Demo')).toMatchObject({
       kind: 'AuthenticationError',
       message: `MetaTrader: no MetaApi account ${DEMO_ID} for this token`,
@@ -251,6 +252,8 @@ describe('the server search of the connect form', () => {
 
   it('needs the site token', async () => {
     const { fake, broker } = await start();
-    expect((await failure(broker.searchBranches({ baseUrl: fake.url }, 'ftmo'))).kind).toBe('AuthenticationError');
+    expect((await brokerFailure(broker.searchBranches({ baseUrl: fake.url }, 'ftmo'))).kind).toBe(
+      'AuthenticationError',
+    );
   });
 });

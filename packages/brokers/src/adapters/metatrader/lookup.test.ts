@@ -3,8 +3,9 @@
 // (by ticket: exact or unknown; by our clientId around the send time: exact or none).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerSession } from '../../core/broker.ts';
+import { brokerFailure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
-import { DEMO, DEMO_ID, failure, input, type MetaApiWorld, startWorld, tradesSince } from './test-support.ts';
+import { DEMO, DEMO_ID, input, type MetaApiWorld, startWorld, tradesSince } from './test-support.ts';
 
 let world: MetaApiWorld;
 let session: BrokerSession;
@@ -35,7 +36,7 @@ describe('close and cancel', () => {
     ]);
     expect(closed).toMatchObject({ status: 'filled', status_description: 'Closed 2 position(s) of GBPUSD' });
     expect([...(terminal()?.positions.values() ?? [])].filter((p) => p.symbol === 'GBPUSD')).toEqual([]);
-    const again = await failure(place({ symbol: 'GBPUSD', action: 'close' }));
+    const again = await brokerFailure(place({ symbol: 'GBPUSD', action: 'close' }));
     expect(again.message).toBe('MetaTrader: no position or pending order of GBPUSD to close');
   });
 
@@ -49,7 +50,7 @@ describe('close and cancel', () => {
     expect(terminal()?.positions.get(opened.id)?.volume).toBe(0.13);
     await world.broker.closePosition(world.ctx, session, accountId, 'AUD/NZD');
     expect(terminal()?.positions.has(opened.id)).toBe(false);
-    expect((await failure(place({ symbol: 'AUDNZD', action: 'close', quantity: 1 }))).message).toBe(
+    expect((await brokerFailure(place({ symbol: 'AUDNZD', action: 'close', quantity: 1 }))).message).toBe(
       'MetaTrader: close takes no quantity, or quantity_type percent_of_position',
     );
   });
@@ -63,7 +64,7 @@ describe('close and cancel', () => {
       status: 'canceled',
       status_description: 'Canceled 2 pending order(s) of XAUUSD',
     });
-    expect((await failure(place({ symbol: 'XAUUSD', action: 'cancel' }))).message).toBe(
+    expect((await brokerFailure(place({ symbol: 'XAUUSD', action: 'cancel' }))).message).toBe(
       'MetaTrader: no pending order of XAUUSD to cancel',
     );
   });
@@ -72,13 +73,15 @@ describe('close and cancel', () => {
     const order = await place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01, limit_price: 1.05 }, 'cancelme1');
     await world.broker.cancelOrder(world.ctx, session, { accountId, brokerOrderId: order.id });
     expect(terminal()?.history.find((o) => o.id === order.id)?.state).toBe('ORDER_STATE_CANCELED');
-    const gone = await failure(world.broker.cancelOrder(world.ctx, session, { accountId, brokerOrderId: order.id }));
+    const gone = await brokerFailure(
+      world.broker.cancelOrder(world.ctx, session, { accountId, brokerOrderId: order.id }),
+    );
     expect(gone).toMatchObject({
       kind: 'OrderNotFound',
       message: 'MetaTrader: Order not found (ERR_TRADE_ORDER_NOT_FOUND)',
     });
     // Our id alone: MetaApi has no query by clientId and the lookup needs the send time.
-    const byOurs = await failure(
+    const byOurs = await brokerFailure(
       world.broker.cancelOrder(world.ctx, session, { accountId, clientOrderId: 'cancelme1' }),
     );
     expect(byOurs).toMatchObject({

@@ -2,7 +2,6 @@
 // waits are short, orders from signals, the failure of a call, and what reached the fake.
 import { normalizeOrderOrThrow, type Order } from '@router/orders';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
 import { createMetatraderBroker, type MetatraderBroker, type MetatraderBrokerOptions } from './adapter.ts';
 import { metatraderDescriptor } from './descriptor.ts';
 import { type FakeMetaApi, type FakeMetaApiOptions, startFakeMetaApi } from './fake.ts';
@@ -38,15 +37,6 @@ export function input(
   clientOrderId = `sig${++sequence}`,
 ): PlaceOrderInput {
   return { accountId: session.accounts[0]?.id ?? '', clientOrderId, order: toOrder(signal) };
-}
-
-export async function failure(promise: Promise<unknown>): Promise<BrokerError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof BrokerError)) throw new Error(`expected a BrokerError, got ${String(error)}`);
-  return error;
 }
 
 /** "METHOD path" of the requests the fake received from index `from` on. */
