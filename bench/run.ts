@@ -9,6 +9,7 @@
 // bench/results/latest.{json,md}. BENCH_SECONDS shortens or lengthens each phase (default 8).
 // BENCH_RATES=500,max: only these load phases (none: bursts only). BENCH_RESTING=0,1000,10000:
 // the live hook's phases again with that many resting limit orders at the paper broker.
+// BENCH_NOTIFY=1: with notification settings (a webhook and an email, all events).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { startSmtpSink } from '../apps/server/test/smtp-sink.ts';
 import { type FirstLoad, measureFirstLoad } from './lib/first-load.ts';
 import { type BurstResult, type PhaseResult, runBurst, runSaturation } from './lib/load.ts';
 import { loadAverage, machine } from './lib/machine.ts';
+import { listenToNotifications, type NotificationReceiver } from './lib/notify.ts';
 import { runPaced } from './lib/paced.ts';
 import { type ProcStats, sampleProcesses } from './lib/proc-stats.ts';
 import { renderMarkdown } from './lib/report.ts';
@@ -33,6 +35,8 @@ const RATES = (process.env.BENCH_RATES ?? '100,500,1000,max')
 const CONNECTIONS = 50;
 const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const BURST_CONNECTIONS = 1_000;
+/** BENCH_NOTIFY=1: the trader has a webhook and an email setting for all events (lib/notify.ts). */
+const NOTIFY = process.env.BENCH_NOTIFY === '1';
 const RESULTS = path.join(import.meta.dirname, 'results');
 /** BENCH_TARGETS=test,live: only these targets (while working on one; the report is partial). */
 const ONLY = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
@@ -105,6 +109,7 @@ async function main() {
   const profile = process.env.BENCH_PROFILE;
   const server = await startLiveServer({
     SMTP_URL: smtp.url,
+    ...(NOTIFY ? { ALLOW_PRIVATE_WEBHOOKS: 'true' } : {}),
     ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profile)}` } : {}),
   });
   console.log(`server started: RSS ${sampleProcesses(server.pid).stop().serverRssMb} MB`);
@@ -112,6 +117,7 @@ async function main() {
   const phases: PhaseRecord[] = [];
   const bursts: BurstRecord[] = [];
   let firstLoad: FirstLoad | null = null;
+  let notifications: NotificationReceiver | undefined;
   try {
     // BENCH_FIRST_LOAD=0 skips it (no Chromium).
     if (process.env.BENCH_FIRST_LOAD !== '0') {
@@ -123,6 +129,7 @@ async function main() {
     }
     const trader = await createTrader(server.url, smtp, server.sql(), { balance: 100_000_000 });
     const [live, test] = trader.hooks as [string, string];
+    notifications = NOTIFY ? await listenToNotifications(server.url, trader) : undefined;
     const pgPid = postmasterPid(server.dataDir) ?? undefined;
     const all: Array<{ target: Target; url: string; path: string; pid: number; timed: boolean }> = [
       { target: 'bare', url: bare.url, path: '/hook/x', pid: bare.child.pid ?? 0, timed: false },
@@ -178,7 +185,9 @@ async function main() {
       // Let the live burst's background broker calls finish before the next one.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
     }
+    if (notifications) console.log(`notifications: ${notifications.received()} webhooks received`);
   } finally {
+    await notifications?.close();
     bare.child.kill('SIGTERM');
     await server.stop();
     await smtp.close();

@@ -6,8 +6,10 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../apps/server/test/webhook-receiver.ts';
 import { openPage } from './browser.ts';
+import { mailCount, mailLink } from './server-mail.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
-import { connectPaper, createUser, signInPage } from './support/users.ts';
+import { serverUrl } from './support/server.ts';
+import { connectPaper, createUser, graphql, signInPage } from './support/users.ts';
 
 const browser = useBrowser();
 let receiver: WebhookReceiver;
@@ -98,6 +100,51 @@ describe('notifications panel', () => {
     expect(await reopened.getByLabel('Credits low by webhook').isChecked()).toBe(false);
     expect(await reopened.getByLabel('Order rejected or failed by webhook').isChecked()).toBe(true);
     expect(await reopened.getByLabel('Webhook signing secret').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("opens an order mail's link on that signal's activity entry", async () => {
+    const user = await createUser('notify-link');
+    const connectorKey = await connectPaper(user);
+    const { connectors } = await graphql<{ connectors: Array<{ key: string; accounts: string }> }>(
+      user.token,
+      'query { connectors { key accounts } }',
+    );
+    const accounts = connectors.find((c) => c.key === connectorKey)?.accounts ?? '[]';
+    const accountId = (JSON.parse(accounts) as Array<{ id: string }>)[0]?.id ?? '';
+    await graphql(
+      user.token,
+      'mutation($k: String!, $a: String!, $m: String!) { notificationCreate(connectorKey: $k, accountId: $a, type: 2, metadata: $m) { key } }',
+      { k: connectorKey, a: accountId, m: JSON.stringify({ email: user.email, events: ['order.placed'] }) },
+    );
+    const { hookCreate } = await graphql<{ hookCreate: { shortKey: string } }>(
+      user.token,
+      'mutation($k: String!, $a: String!) { hookCreate(connectorKey: $k, accountId: $a, name: "Swing") { shortKey } }',
+      { k: connectorKey, a: accountId },
+    );
+    const before = mailCount();
+    const answer = await fetch(`${serverUrl()}/hook/${hookCreate.shortKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 3 }),
+    });
+    expect(answer.status).toBe(201);
+    const link = await mailLink(user.email, '/me?signal=', before);
+    const signalId = new URL(link).searchParams.get('signal') ?? '';
+    expect(signalId).not.toBe('');
+
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
+    await signInPage(page, user);
+    await page.goto(link);
+    await page.getByRole('heading', { name: `Activity of signal ${signalId}` }).waitFor();
+    const response = page.getByTestId('order-call-response');
+    await response.waitFor();
+    expect(await response.textContent()).toContain('"status": "filled"');
+    expect(await page.getByTestId('order-call').textContent()).toContain('"quantity": 3');
+    await snap(page, 'notifications-link-activity-desktop');
+    await page.getByRole('link', { name: 'Show all activity' }).click();
+    await page.getByRole('heading', { name: 'Activity', exact: true }).waitFor();
     expect(errors).toEqual([]);
     await close();
   });

@@ -93,13 +93,13 @@ describe('E*TRADE: connecting', () => {
 describe('E*TRADE: a live hook per class', () => {
   it.each([
     ['stock', { symbol: 'AAPL', action: 'buy', quantity: 3 }, 'EQ'],
-    ['option', { symbol: 'AAPL260618C200', action: 'buy_to_open', quantity: 1, limit_price: 4.1 }, 'OPTN'],
+    ['option', { symbol: 'AAPL270618C200', action: 'buy_to_open', quantity: 1, limit_price: 4.1 }, 'OPTN'],
     [
       'multi-leg option',
       {
-        symbol: 'SPY_261218C00600000',
+        symbol: 'SPY_271217C00600000',
         action: 'buy_to_open',
-        'symbol[2]': 'SPY_261218C00610000',
+        'symbol[2]': 'SPY_271217C00610000',
         'action[2]': 'sell_to_open',
         quantity: 1,
         limit_price: 2.5,

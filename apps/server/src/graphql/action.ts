@@ -28,6 +28,9 @@ builder.queryFields((t) => ({
       code: t.arg.string(),
       createdAtFrom: t.arg.float(),
       search: t.arg.string(),
+      signalId: t.arg.string({
+        description: "only the entries of this signal (the signal's own call and its repeats): a notification's link",
+      }),
       limit: t.arg.int({ description: 'default 20, at most 100' }),
     },
     resolve: (_root, args, ctx) => listActions(ctx.services, requireViewer(ctx).userId, args),

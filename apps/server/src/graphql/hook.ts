@@ -1,8 +1,20 @@
-// SPEC §7 hook calls: hookCreate, hookUpdate (rename), hookDelete, hook(key), hooks(connectorKey).
+// SPEC §7 hook calls: hookCreate, hookUpdate (name, risk-control settings), hookDelete, hook(key),
+// hooks(connectorKey); the kill switch hooksPause / hooksResume (issue 22).
+import { GROUP } from '@router/shared';
 import type { HookView } from '../db/repositories/hooks.repository.ts';
-import { createHook, deleteHook, getHook, hookUrl, listHooks, renameHook } from '../modules/hooks/index.ts';
+import {
+  createHook,
+  deleteHook,
+  getHook,
+  hookUrl,
+  listHooks,
+  pauseHooks,
+  resumeHooks,
+  updateHook,
+} from '../modules/hooks/index.ts';
 import { builder } from './builder.ts';
 import { actorOf } from './connector.ts';
+import { requireGroup } from './guards.ts';
 
 const HookConnectorRef = builder.objectRef<{ key: string; providerName: string }>('HookConnector').implement({
   description: 'The connector a hook places orders through.',
@@ -26,6 +38,14 @@ export const HookRef = builder.objectRef<HookView>('Hook').implement({
       nullable: true,
       description: 'last call, milliseconds since the epoch',
       resolve: (hook) => hook.calledAt?.getTime() ?? null,
+    }),
+    rules: t.string({
+      description: 'The risk-control settings as JSON text (docs/RISK-CONTROLS.md); {} when none',
+      resolve: (hook) => JSON.stringify(hook.rules ?? {}),
+    }),
+    pausedReason: t.exposeString('pausedReason', {
+      nullable: true,
+      description: 'set while the webhooks are paused (hooksPause): signals are refused with it',
     }),
     url: t.string({
       description: '{PUBLIC_URL}/hook/{shortKey}',
@@ -63,9 +83,27 @@ builder.mutationFields((t) => ({
   }),
   hookUpdate: t.field({
     type: HookRef,
-    description: "Renames a hook (name required: 'Required').",
-    args: { key: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: (_root, { key, name }, ctx) => renameHook(ctx.services, actorOf(ctx), key, name),
+    description:
+      "Renames a hook (a given name must not be blank: 'Required') and/or replaces its risk-control settings (`rules`, a JSON object as text; invalid settings are refused whole).",
+    args: { key: t.arg.string({ required: true }), name: t.arg.string(), rules: t.arg.string() },
+    resolve: (_root, { key, name, rules }, ctx) => updateHook(ctx.services, actorOf(ctx), key, { name, rules }),
+  }),
+  hooksPause: t.int({
+    description:
+      "Kill switch: pauses every webhook of the caller (with everyone, an admin's, of every user); signals are refused with the reason. Returns how many webhooks were paused.",
+    args: { reason: t.arg.string({ required: true }), everyone: t.arg.boolean() },
+    resolve: (_root, { reason, everyone }, ctx) => {
+      if (everyone) requireGroup(ctx, GROUP.ADMIN);
+      return pauseHooks(ctx.services, actorOf(ctx), reason, everyone ?? false);
+    },
+  }),
+  hooksResume: t.int({
+    description: 'Ends the pause of hooksPause (with everyone, an admin: of every user). Returns how many resumed.',
+    args: { everyone: t.arg.boolean() },
+    resolve: (_root, { everyone }, ctx) => {
+      if (everyone) requireGroup(ctx, GROUP.ADMIN);
+      return resumeHooks(ctx.services, actorOf(ctx), everyone ?? false);
+    },
   }),
   hookDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },

@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": typeof types.ActivityActionsDocument,
+    "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": typeof types.ActivityActionsDocument,
     "\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n": typeof types.AuthProvidersDocument,
     "\n  mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {\n    signin(type: $type, credentials: $credentials, metadata: $metadata) {\n      token\n      issuer\n      email\n    }\n  }\n": typeof types.SigninDocument,
     "\n  mutation Signout {\n    signout\n  }\n": typeof types.SignoutDocument,
@@ -76,7 +76,7 @@ type Documents = {
     "\n  mutation UserPasswordUpdate($password: String!, $newPassword: String!, $newPassword2: String!) {\n    userPasswordUpdate(password: $password, newPassword: $newPassword, newPassword2: $newPassword2)\n  }\n": typeof types.UserPasswordUpdateDocument,
 };
 const documents: Documents = {
-    "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
+    "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n": types.ActivityActionsDocument,
     "\n  query AuthProviders {\n    authProviders {\n      google\n      googleClientId\n      apple\n      appleClientId\n    }\n  }\n": types.AuthProvidersDocument,
     "\n  mutation Signin($type: String!, $credentials: JSON!, $metadata: JSON) {\n    signin(type: $type, credentials: $credentials, metadata: $metadata) {\n      token\n      issuer\n      email\n    }\n  }\n": types.SigninDocument,
     "\n  mutation Signout {\n    signout\n  }\n": types.SignoutDocument,
@@ -155,7 +155,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query ActivityActions($search: String, $createdAtFrom: Float) {\n    actions(search: $search, createdAtFrom: $createdAtFrom) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"];
+export function graphql(source: "\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"): (typeof documents)["\n  query ActivityActions($search: String, $createdAtFrom: Float, $signalId: String) {\n    actions(search: $search, createdAtFrom: $createdAtFrom, signalId: $signalId) {\n      id\n      code\n      address\n      metadata\n      createdAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -16,7 +16,8 @@ export function providerTitle(provider: Provider): string {
  * Parameters the router itself acts on, whatever the broker: `client_id` is the signal's
  * idempotency key (the broker receives our signal id as its client order id where it takes one).
  */
-const ROUTER_PARAMETERS: ReadonlySet<string> = new Set(['client_id']);
+// `time`/`timestamp` are read by the webhook's stale-signal guard, never sent to a broker.
+const ROUTER_PARAMETERS: ReadonlySet<string> = new Set(['client_id', 'time', 'timestamp']);
 
 /** Every field the sender gave must be one the provider supports. Runs before any evaluation. */
 export function checkSupported(raw: RawOrder, provider: Provider, legFieldName: LegFieldName): void {

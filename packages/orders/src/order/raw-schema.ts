@@ -77,6 +77,10 @@ export const rawOrderSchema = z.strictObject({
   duration: oneOf(DURATIONS).optional(),
   class: oneOf(ORDER_CLASSES).optional(),
   client_id: text(MAX_ID_LENGTH).optional(),
+  /** When the sender made the signal (TradingView's {{timenow}}): read by the webhook's
+   * stale-signal guard (maxLagSeconds), accepted and unused otherwise. */
+  time: text(MAX_ID_LENGTH).optional(),
+  timestamp: text(MAX_ID_LENGTH).optional(),
   parent_id: text(MAX_ID_LENGTH).optional(),
   group: oneOf(ORDER_GROUPS).optional(),
   legs: z

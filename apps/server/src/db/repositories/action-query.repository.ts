@@ -19,6 +19,8 @@ export interface ActionFilter {
   before?: number;
   /** Case-insensitive substring of the request text or the description. */
   search?: string;
+  /** Only the entries of this signal (a notification's link). */
+  signalId?: string;
   limit: number;
 }
 
@@ -42,6 +44,7 @@ function escapeLike(text: string): string {
 function conditions(filter: ActionFilter): SQL {
   const parts: SQL[] = [sql`a.user_id = ${filter.userId}`];
   if (filter.code !== undefined) parts.push(sql`a.code = ${filter.code}`);
+  if (filter.signalId !== undefined) parts.push(sql`a.metadata ->> 'signalId' = ${filter.signalId}`);
   if (filter.before !== undefined) parts.push(sql`a.created_at < to_timestamp(${filter.before}::float8 / 1000)`);
   if (filter.search !== undefined) {
     const pattern = `%${escapeLike(filter.search)}%`;

@@ -3,7 +3,9 @@
 // statement. What the changes are is decided in modules/accounts/credits.ts; the hook's own
 // batched statements (signals.repository.ts) spend and refund with the same rules.
 import { type SQL, sql } from 'drizzle-orm';
+import { creditEventSource } from './credit-events.sql.ts';
 import type { Executor } from './executor.ts';
+import { notificationEventCtes } from './notification-outbox.repository.ts';
 
 /**
  * True when this database session does not meter signals (SIGNAL_CREDITS=unlimited): the pool
@@ -109,6 +111,7 @@ const creditsTotalAfter = (granted: number): SQL =>
 /**
  * Writes a locked account's new credits and the ledger rows that lead to them (in their order),
  * in one statement. The caller holds the lock (lockCredits) and computed both from its state.
+ * A balance crossing the low mark or reaching 0 emits credits.low / credits.exhausted there too.
  */
 export async function writeCredits(
   db: Executor,
@@ -121,12 +124,17 @@ export async function writeCredits(
     : sql``;
   const metadata = next.granted !== 0 ? sql`, metadata = ${creditsTotalAfter(next.granted)}` : sql``;
   const { rows } = await db.execute<Row<LedgerRow>>(sql`
-    with changed as (
+    with previous as (
+      select balance from accounts where user_id = ${userId}
+    ), changed as (
       update accounts set credits = ${next.credits}, recurring_credits = ${next.recurringCredits},
         signals_spent = greatest(signals_spent + ${next.spent}, 0), updated_at = now() ${period} ${metadata}
       where user_id = ${userId}
-      returning user_id
-    ), added as (
+      returning user_id, credits + recurring_credits as balance_after, recurring_period_credits as period_credits
+    ), balance_change as (
+      select c.user_id, p.balance as balance_before, c.balance_after, c.period_credits from changed c, previous p
+    ), credit_events as (${sql.raw(creditEventSource('balance_change'))}),
+    ${sql.raw(notificationEventCtes('credit_events'))}, added as (
       insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
       select c.user_id, e.credits, e.recurring, e.cause, e.reference, e."balanceAfter"
       from changed c cross join json_to_recordset(${JSON.stringify(entries.map((e, ord) => ({ ...e, ord })))}::json)

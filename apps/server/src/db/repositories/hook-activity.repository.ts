@@ -1,6 +1,7 @@
 // What the hook writes after answering: activity entries and called_at in batches, invalid
 // request counting (and the deactivation past the threshold, with its hook_changed notification).
 import { HOOK_CHANGED_CHANNEL } from './hooks.repository.ts';
+import { jsonEventSource, notificationEventCtes } from './notification-outbox.repository.ts';
 import type { Queryable } from './signals.repository.ts';
 
 export interface ActionRow {
@@ -12,19 +13,26 @@ export interface ActionRow {
   createdAt: Date;
 }
 
-/** One statement for a batch of activity entries. */
-export async function insertActions(db: Queryable, rows: readonly ActionRow[]): Promise<void> {
-  if (rows.length === 0) return;
+/**
+ * One statement for a batch of activity entries and the notification events they report
+ * (`events`: JSON of events.ts' eventsJson, e.g. the refusals among them): both or neither.
+ */
+export async function insertActions(db: Queryable, rows: readonly ActionRow[], events = '[]'): Promise<void> {
+  if (rows.length === 0 && events === '[]') return;
   await db.query({
     name: 'actions_batch',
-    text: `insert into actions (user_id, code, address, metadata, created_at)
-      select * from unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[])`,
+    text: `with added as (
+        insert into actions (user_id, code, address, metadata, created_at)
+        select * from unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[])
+      ), events as (${jsonEventSource('$6')}), ${notificationEventCtes('events')}
+      select 1`,
     values: [
       rows.map((r) => r.userId),
       rows.map((r) => r.code),
       rows.map((r) => r.address),
       rows.map((r) => r.metadata),
       rows.map((r) => r.createdAt),
+      events,
     ],
   });
 }

@@ -1,6 +1,6 @@
 // Webhooks (SPEC §3 Hook), scoped to their user; the hook endpoint's lookup by short key; and
 // the NOTIFY that tells every server instance to drop a cached hook.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { connectors, hooks } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
@@ -18,6 +18,8 @@ const hookView = {
   isActive: hooks.isActive,
   isTest: hooks.isTest,
   calledAt: hooks.calledAt,
+  rules: hooks.rules,
+  pausedReason: hooks.pausedReason,
   connectorId: hooks.connectorId,
   connectorKey: connectors.key,
   providerName: connectors.providerName,
@@ -50,12 +52,41 @@ export async function renameHook(db: Executor, id: number, name: string): Promis
   await db.update(hooks).set({ name }).where(eq(hooks.id, id));
 }
 
+/** Name and/or risk-control settings (null: none). */
+export async function updateHookRow(
+  db: Executor,
+  id: number,
+  values: { name?: string; rules?: Record<string, unknown> | null },
+): Promise<void> {
+  await db.update(hooks).set(values).where(eq(hooks.id, id));
+}
+
+/**
+ * The kill switch: pauses (reason) or resumes (null) the hooks of one user, or of everyone
+ * (userId null, admins). Returns the short keys changed, for hook_changed.
+ */
+export async function setHooksPaused(db: Executor, userId: number | null, reason: string | null): Promise<string[]> {
+  const changing = reason === null ? isNotNull(hooks.pausedReason) : isNull(hooks.pausedReason);
+  const rows = await db
+    .update(hooks)
+    .set({ pausedReason: reason })
+    .where(userId === null ? changing : and(eq(hooks.userId, userId), changing))
+    .returning({ shortKey: hooks.shortKey });
+  return rows.map((row) => row.shortKey);
+}
+
 export async function deleteHookRow(db: Executor, id: number): Promise<void> {
   await db.delete(hooks).where(eq(hooks.id, id));
 }
 
+/** The hooks placing orders through a connector: its own, and those fanning out to it (rules.fanOut). */
 export async function listHookShortKeys(db: Executor, connectorId: number): Promise<string[]> {
-  const rows = await db.select({ shortKey: hooks.shortKey }).from(hooks).where(eq(hooks.connectorId, connectorId));
+  const fansOut = sql`${hooks.rules} -> 'fanOut' @> jsonb_build_array(jsonb_build_object('connectorKey',
+    (select ${connectors.key} from ${connectors} where ${connectors.id} = ${connectorId})))`;
+  const rows = await db
+    .select({ shortKey: hooks.shortKey })
+    .from(hooks)
+    .where(or(eq(hooks.connectorId, connectorId), and(isNotNull(hooks.rules), fansOut)));
   return rows.map((row) => row.shortKey);
 }
 
@@ -70,6 +101,8 @@ const signalView = {
   isActive: hooks.isActive,
   isTest: hooks.isTest,
   deactivatedReason: hooks.deactivatedReason,
+  rules: hooks.rules,
+  pausedReason: hooks.pausedReason,
   connector: {
     id: connectors.id,
     key: connectors.key,
@@ -97,6 +130,14 @@ export async function selectHookForSignal(db: Executor, shortKey: string) {
     .where(eq(hooks.shortKey, shortKey))
     .limit(1);
   return row;
+}
+
+/** A user's connectors by key, as a signal needs them (fan-out legs of a hook, loaded with it). */
+export async function selectConnectorsForSignal(db: Executor, userId: number, keys: readonly string[]) {
+  return db
+    .select(signalView.connector)
+    .from(connectors)
+    .where(and(eq(connectors.userId, userId), inArray(connectors.key, [...keys])));
 }
 
 /** NOTIFY hook_changed once per short key; inside a transaction it is sent on commit. */

@@ -46,6 +46,11 @@ export function notificationEventCtes(source: string): string {
 
 /** The columns of emitEvents' JSON input rows (json_to_recordset). */
 const SOURCE_COLUMNS = 'user_id bigint, connector_id bigint, account_id text, type text, data jsonb';
+
+/** A select of source rows from `param`, a JSON parameter holding events (eventsJson of events.ts). */
+export const jsonEventSource = (param: string) =>
+  `select * from json_to_recordset(${param}::json) as t(${SOURCE_COLUMNS})`;
+
 const EMIT_TAIL = `${notificationEventCtes('source')}
   select (select count(*) from notify_deliveries)::int as deliveries`;
 
@@ -65,7 +70,7 @@ export async function insertEvents(db: Executor, input: string): Promise<number>
 export async function insertEventsOn(db: Queryable, input: string): Promise<number> {
   const { rows } = await db.query<{ deliveries: number }>({
     name: 'notification_emit',
-    text: `with source as (select * from json_to_recordset($1::json) as t(${SOURCE_COLUMNS})), ${EMIT_TAIL}`,
+    text: `with source as (${jsonEventSource('$1')}), ${EMIT_TAIL}`,
     values: [input],
   });
   return rows[0]?.deliveries ?? 0;

@@ -15,6 +15,8 @@ import { and, asc, desc, eq, gte, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../client.ts';
 import { paperAccounts, paperOrders, paperSymbols } from '../schema/index.ts';
 import type { Transaction } from './executor.ts';
+import { notificationEventCtes } from './notification-outbox.repository.ts';
+import { signalEventSource } from './signal-events.sql.ts';
 
 /** Namespace of the advisory locks (first key of the two-key form): 'PAPR'. */
 const LOCK_CLASS = 0x50415052;
@@ -124,7 +126,11 @@ export async function readAhead(
   };
 }
 
-/** Upserts the account (first: orders reference it), then all orders and all symbol states, one statement each. */
+/**
+ * Upserts the account (first: orders reference it), then all orders and all symbol states, one
+ * statement each. A resting order of a signal that fills here emits order.filled in the orders'
+ * statement (an order filled when placed is told by the signal's outcome instead).
+ */
 export async function savePaperChanges(tx: Transaction, accountId: string, changes: PaperChanges): Promise<void> {
   const { account, orders, symbols } = changes;
   if (account) {
@@ -141,16 +147,31 @@ export async function savePaperChanges(tx: Transaction, accountId: string, chang
       return { o: order, lo: low ?? null, hi: high ?? null };
     });
     await tx.execute(sql`
-      insert into ${paperOrders} (account_id, id, client_order_id, status, created_at, symbol, reach_low, reach_high,
-        expires_at, filled_at, data)
-      select ${accountId}, o->>'id', o->>'clientOrderId', o->>'status', (o->>'createdAt')::bigint, o->>'symbol',
-        (r->>'lo')::float8, (r->>'hi')::float8, (o->>'expiresAt')::bigint, (o->>'filledAt')::bigint, o
-      from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as x(r, n), lateral (select r->'o' as o) as y
-      order by n
-      on conflict (account_id, id) do update set
-        client_order_id = excluded.client_order_id, status = excluded.status, created_at = excluded.created_at,
-        symbol = excluded.symbol, reach_low = excluded.reach_low, reach_high = excluded.reach_high,
-        expires_at = excluded.expires_at, filled_at = excluded.filled_at, data = excluded.data`);
+      with previous as (
+        select id, status from ${paperOrders} where account_id = ${accountId}
+          and id in (select r->'o'->>'id' from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as r)
+      ), saved as (
+        insert into ${paperOrders} (account_id, id, client_order_id, status, created_at, symbol, reach_low, reach_high,
+          expires_at, filled_at, data)
+        select ${accountId}, o->>'id', o->>'clientOrderId', o->>'status', (o->>'createdAt')::bigint, o->>'symbol',
+          (r->>'lo')::float8, (r->>'hi')::float8, (o->>'expiresAt')::bigint, (o->>'filledAt')::bigint, o
+        from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as x(r, n), lateral (select r->'o' as o) as y
+        order by n
+        on conflict (account_id, id) do update set
+          client_order_id = excluded.client_order_id, status = excluded.status, created_at = excluded.created_at,
+          symbol = excluded.symbol, reach_low = excluded.reach_low, reach_high = excluded.reach_high,
+          expires_at = excluded.expires_at, filled_at = excluded.filled_at, data = excluded.data
+        returning id, client_order_id, status, data
+      ), fills as (
+        select s.id, s.user_id, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test, o.status, s."order",
+          o.id as broker_order_id, (o.data->>'fillPrice')::float8 as price, array['order.filled'] as types,
+          null::text as message
+        from saved o join previous p on p.id = o.id and p.status = 'open'
+        join signals s on s.id = o.client_order_id and s.account_id = ${accountId}
+        where o.status = 'filled'
+      ), fill_events as (${sql.raw(signalEventSource('fills'))}),
+      ${sql.raw(notificationEventCtes('fill_events'))}
+      select 1`);
   }
   if (symbols.length > 0) {
     await tx.execute(sql`

@@ -6,7 +6,10 @@
 // back what the signal's ledger row took. SIGNAL_CREDITS=unlimited (UNMETERED_SQL): live
 // signals hold their credit without taking one, and nothing is given back.
 import type pg from 'pg';
+import { creditEventSource } from './credit-events.sql.ts';
 import { UNMETERED_SQL } from './credits.repository.ts';
+import { notificationEventCtes } from './notification-outbox.repository.ts';
+import { orderEventTypesSql, signalEventSource } from './signal-events.sql.ts';
 
 /** The pool or one client of it (a rationed batch is stored inside a transaction). */
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
@@ -62,15 +65,18 @@ export async function storeSignals(db: Queryable, signals: NewSignal[], windowSe
       ), wanted as (
         select user_id, count(*)::int as n from live group by user_id
       ), held as materialized (
-        select a.user_id, a.credits, a.recurring_credits, w.n from accounts a join wanted w on w.user_id = a.user_id
+        select a.user_id, a.credits, a.recurring_credits, a.recurring_period_credits, w.n
+        from accounts a join wanted w on w.user_id = a.user_id
         order by a.user_id for update of a
       ), credit as (
         update accounts a set recurring_credits = greatest(h.recurring_credits - h.n, 0),
           credits = h.credits - greatest(h.n - h.recurring_credits, 0), signals_spent = a.signals_spent + h.n,
           updated_at = now()
         from held h where a.user_id = h.user_id and h.credits + h.recurring_credits >= h.n
-        returning a.user_id, h.recurring_credits as recurring_before, h.credits + h.recurring_credits as balance_before
-      ), spent as (
+        returning a.user_id, h.recurring_credits as recurring_before, h.credits + h.recurring_credits as balance_before,
+          h.credits + h.recurring_credits - h.n as balance_after, h.recurring_period_credits as period_credits
+      ), credit_events as (${creditEventSource('credit')}),
+      ${notificationEventCtes('credit_events')}, spent as (
         insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
         select l.user_id, -1, case when l.rank <= c.recurring_before then -1 else 0 end, 'signal', l.id,
           c.balance_before - l.rank
@@ -140,6 +146,8 @@ export interface SignalOutcome {
   elapsedMs: number | null;
   /** Give the held credit back (refusal, certain failure). */
   releaseCredit: boolean;
+  /** Why it was rejected or failed (the broker's message): order.rejected's `message`. */
+  message?: string | null;
   /** Reconciliation's claim: written only while the row is still this claim's (owner and attempt). */
   leaseOwner?: string;
   attempt?: number;
@@ -150,14 +158,16 @@ export interface SignalOutcome {
  * credits of those asking for it in the same statement, each with a 'refund' ledger row: what
  * the signal's 'signal' row took, to the same pools (a signal without one, stored before the
  * ledger existed, gets one one-time credit; none when not metered). A row that left `from`, or
- * whose lease another claim took over, is left as it is.
+ * whose lease another claim took over, is left as it is. Each row written emits its
+ * notification events (order.placed, order.filled, order.rejected) in the same statement.
  */
 export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcome[]): Promise<void> {
   await db.query({
     name: 'signals_outcomes',
     text: `with input as (
         select * from json_to_recordset($1::json) as t(id text, "from" text, status text, "brokerOrderId" text,
-          price float8, response text, "elapsedMs" int, "releaseCredit" boolean, "leaseOwner" text, attempt int)
+          price float8, response text, "elapsedMs" int, "releaseCredit" boolean, "leaseOwner" text, attempt int,
+          message text)
       ), updated as (
         update signals s set status = i.status, broker_order_id = coalesce(i."brokerOrderId", s.broker_order_id),
           price = coalesce(i.price, s.price), response = coalesce(s.response, i.response::jsonb),
@@ -166,7 +176,8 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
           credit_held = s.credit_held and not i."releaseCredit"
         from input i where s.id = i.id and s.status = i."from"
           and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
-        returning s.id, s.user_id, s.credit_held
+        returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
+          s.status, s."order", s.broker_order_id, s.price, i.message, ${orderEventTypesSql('s.status')} as types
       ), released as (
         select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
       ), refunds as (
@@ -183,12 +194,15 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
           signals_spent = greatest(a.signals_spent - d.n, 0), updated_at = now()
         from held h join due d on d.user_id = h.user_id where a.user_id = h.user_id
         returning a.user_id, h.credits + h.recurring_credits as balance_before
-      )
-      insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
-      select f.user_id, f.credits, f.recurring, 'refund', f.id,
-        b.balance_before + sum(f.credits) over (partition by f.user_id order by f.rank)
-      from refunds f join refunded b on b.user_id = f.user_id where f.credits > 0
-      order by f.user_id, f.rank`,
+      ), ledger as (
+        insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
+        select f.user_id, f.credits, f.recurring, 'refund', f.id,
+          b.balance_before + sum(f.credits) over (partition by f.user_id order by f.rank)
+        from refunds f join refunded b on b.user_id = f.user_id where f.credits > 0
+        order by f.user_id, f.rank
+      ), order_events as (${signalEventSource('updated')}),
+      ${notificationEventCtes('order_events')}
+      select 1`,
     values: [JSON.stringify(outcomes)],
   });
 }

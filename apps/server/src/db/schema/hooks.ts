@@ -1,4 +1,15 @@
-import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { connectors } from './connectors.ts';
 import { users } from './users.ts';
 
@@ -25,7 +36,30 @@ export const hooks = pgTable(
     invalidCount: integer('invalid_count').notNull().default(0),
     invalidWindowStart: timestamp('invalid_window_start', { withTimezone: true }),
     calledAt: timestamp('called_at', { withTimezone: true }),
+    /** Risk controls (docs/RISK-CONTROLS.md), validated whole by hookUpdate; null when none. */
+    rules: jsonb('rules'),
+    /** Set by the kill switch (hooksPause): signals are refused with this reason until hooksResume. */
+    pausedReason: text('paused_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('hooks_user_idx').on(t.userId), index('hooks_connector_idx').on(t.connectorId)],
+);
+
+/**
+ * Signals of a hook that passed every rule, for maxOrdersPerMinute / maxOrdersPerDay: one row per
+ * hook, taken under its row lock by one statement, so two server instances count together.
+ * `recent` holds the last minute's instants (at most maxOrdersPerMinute of them).
+ */
+export const hookOrderCounts = pgTable(
+  'hook_order_counts',
+  {
+    hookId: bigint('hook_id', { mode: 'number' })
+      .notNull()
+      .references(() => hooks.id, { onDelete: 'cascade' }),
+    recent: timestamp('recent', { withTimezone: true }).array().notNull().default([]),
+    /** The UTC day `dayCount` counts. */
+    day: date('day', { mode: 'string' }).notNull(),
+    dayCount: integer('day_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.hookId] })],
 );

@@ -9,6 +9,10 @@
 // lapses) and sets `recurringPeriodEnd`. A signal spends `recurringCredits` first, then
 // `credits`. `balance` = `credits + recurringCredits` (the database enforces it).
 //
+// Notifications: a change that takes the balance to the low mark (10 % of the plan period's
+// credits, at least 3) or to 0 emits credits.low / credits.exhausted in the same statement
+// (db/repositories/credit-events.sql.ts; the hook's store statement uses the same rule).
+//
 // Signatures (tx: a Drizzle transaction, `services.db.transaction(async (tx) => …)`):
 //
 //   grantCredits(tx, userId, credits, cause, reference?) → LedgerEntry | null

@@ -33,6 +33,7 @@ export interface ActionsQuery {
   code?: string | null;
   createdAtFrom?: number | null;
   search?: string | null;
+  signalId?: string | null;
   limit?: number | null;
 }
 
@@ -69,6 +70,7 @@ function searchTerm(search: string | null | undefined): string | undefined {
 export async function listActions(services: Services, userId: number, query: ActionsQuery): Promise<ActionView[]> {
   const filter: ActionFilter = { userId, ...parsePage(query, ACTIVITY_PAGE_SIZE, ACTIVITY_PAGE_MAX) };
   if (query.code) filter.code = query.code;
+  if (query.signalId) filter.signalId = query.signalId;
   const search = searchTerm(query.search);
   if (search !== undefined) filter.search = search;
   const rows = await queryActions(services.db, filter);

@@ -3,9 +3,15 @@
 // once made: a change is a new entry, loaded after the cached one is dropped.
 import type { Broker } from '@router/brokers';
 import { SHORT_KEY_PATTERN } from '@router/shared';
-import { type HookForSignal, selectHookForSignal } from '../../db/repositories/hooks.repository.ts';
+import {
+  type HookForSignal,
+  selectConnectorsForSignal,
+  selectHookForSignal,
+} from '../../db/repositories/hooks.repository.ts';
 import type { Services } from '../../services.ts';
 import type { SessionConnector } from '../connectors/index.ts';
+import { type CompiledRules, compileRules } from './rules/compile.ts';
+import { hookRulesSchema } from './rules/settings.ts';
 
 export type HookEntry = Readonly<{
   hookId: number;
@@ -17,6 +23,10 @@ export type HookEntry = Readonly<{
   isActive: boolean;
   isTest: boolean;
   deactivatedReason: string | null;
+  /** The kill switch's reason while the user's webhooks are paused (hooksPause). */
+  pausedReason: string | null;
+  /** Risk controls, compiled once here; null for a hook without any (no step of them runs). */
+  rules: CompiledRules | null;
   connectorId: number;
   connectorKey: string;
   connectorActive: boolean;
@@ -27,7 +37,17 @@ export type HookEntry = Readonly<{
   title: string;
   /** What withBrokerSession needs (it keeps the opened secrets per connector version). */
   connector: Readonly<SessionConnector>;
+  /** rules.fanOut's other accounts, in order; `entry` null when its connector is gone. */
+  fanOut: readonly FanOutTarget[];
 }>;
+
+export interface FanOutTarget {
+  connectorKey: string;
+  accountId: string;
+  multiplier: number;
+  /** The hook as seen from the leg's account: its connector, broker and account; no rules. */
+  entry: HookEntry | null;
+}
 
 /**
  * The hook with the connector fields a signal needs; undefined for an unknown key. `connector`
@@ -42,23 +62,47 @@ export async function findHookForSignal(services: Services, shortKey: string): P
 export async function loadHookEntry(services: Services, shortKey: string): Promise<HookEntry | null> {
   const row = await findHookForSignal(services, shortKey);
   if (!row) return null;
-  const broker = services.brokers.get(row.connector.providerName);
+  const rules = row.rules === null ? null : compileRules(hookRulesSchema.parse(row.rules));
+  const entry = asEntry(services, row, row.connector, row.accountId, rules, []);
+  if (!rules?.fanOut.length) return entry;
+  // Only hooks that fan out pay this second query, and only when they are cached.
+  const keys = rules.fanOut.map((leg) => leg.connectorKey);
+  const connectors = await selectConnectorsForSignal(services.db, row.userId, keys);
+  const fanOut = rules.fanOut.map((leg): FanOutTarget => {
+    const connector = connectors.find((c) => c.key === leg.connectorKey);
+    return { ...leg, entry: connector ? asEntry(services, row, connector, leg.accountId, null, []) : null };
+  });
+  return { ...entry, fanOut };
+}
+
+function asEntry(
+  services: Services,
+  row: HookForSignal,
+  connector: HookForSignal['connector'],
+  accountId: string,
+  rules: CompiledRules | null,
+  fanOut: readonly FanOutTarget[],
+): HookEntry {
+  const broker = services.brokers.get(connector.providerName);
   return {
     hookId: row.hookId,
     hookKey: row.hookKey,
     shortKey: row.shortKey,
     name: row.name,
     userId: row.userId,
-    accountId: row.accountId,
+    accountId,
     isActive: row.isActive,
     isTest: row.isTest,
     deactivatedReason: row.deactivatedReason,
-    connectorId: row.connector.id,
-    connectorKey: row.connector.key,
-    connectorActive: row.connector.isActive,
-    providerName: row.connector.providerName,
+    pausedReason: row.pausedReason,
+    rules,
+    connectorId: connector.id,
+    connectorKey: connector.key,
+    connectorActive: connector.isActive,
+    providerName: connector.providerName,
     broker,
-    title: broker?.descriptor.title ?? row.connector.providerName,
-    connector: row.connector,
+    title: broker?.descriptor.title ?? connector.providerName,
+    connector,
+    fanOut,
   };
 }

@@ -2,13 +2,15 @@
 export { HookCache } from './hook-cache.ts';
 export { findHookForSignal, type HookEntry, loadHookEntry } from './hook-entry.ts';
 export { type HookListener, listenHookChanges } from './hook-listener.ts';
+export { pauseHooks, resumeHooks } from './kill-switch.ts';
 export {
   createHook,
   deleteHook,
   getHook,
   HOOK_NOT_FOUND,
   type HookInput,
+  type HookUpdate,
   hookUrl,
   listHooks,
-  renameHook,
+  updateHook,
 } from './manage.ts';

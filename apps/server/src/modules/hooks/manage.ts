@@ -1,4 +1,4 @@
-// hookCreate, hookUpdate (rename), hookDelete, hook, hooks(connectorKey), scoped to the caller.
+// hookCreate, hookUpdate (name, risk-control settings), hookDelete, hook, hooks(connectorKey), scoped to the caller.
 import { hookCreateSchema, hookNameSchema } from '@router/shared';
 import { newKey, newShortKey } from '../../crypto/random.ts';
 import { recordAction } from '../../db/repositories/action.repository.ts';
@@ -10,11 +10,12 @@ import {
   insertHook,
   listHooks as listHookRows,
   notifyHookChanged,
-  renameHook as renameHookRow,
+  updateHookRow,
 } from '../../db/repositories/hooks.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
+import { type HookRules, parseHookRules } from './rules/settings.ts';
 
 export const HOOK_NOT_FOUND = 'Hook not found';
 const DEFAULT_NAME = 'Webhook';
@@ -83,12 +84,56 @@ export async function createHook(services: Services, actor: Actor, input: HookIn
   }
 }
 
-export async function renameHook(services: Services, actor: Actor, key: string, name: string): Promise<HookView> {
-  const parsed = hookNameSchema.safeParse(name);
-  if (!parsed.success) throw validation(parsed.error.issues.map((issue) => ({ ...issue, path: ['name'] })));
+export interface HookUpdate {
+  name?: string | null;
+  /** JSON text of the whole settings object (docs/RISK-CONTROLS.md); replaces the stored one. */
+  rules?: string | null;
+}
+
+/** Name and/or settings; invalid settings are refused whole and nothing is changed. */
+export async function updateHook(services: Services, actor: Actor, key: string, input: HookUpdate): Promise<HookView> {
+  const values: { name?: string; rules?: HookRules | null } = {};
+  if (input.name !== undefined && input.name !== null) {
+    const parsed = hookNameSchema.safeParse(input.name);
+    if (!parsed.success) throw validation(parsed.error.issues.map((issue) => ({ ...issue, path: ['name'] })));
+    values.name = parsed.data;
+  }
+  if (input.rules !== undefined && input.rules !== null) {
+    const parsed = parseHookRules(input.rules);
+    if (!parsed.ok) throw new AppError('VALIDATION', parsed.message, { field: 'rules' });
+    values.rules = parsed.rules;
+  }
   const hook = await requireHook(services, actor.userId, key);
-  await renameHookRow(services.db, hook.id, parsed.data);
-  return { ...hook, name: parsed.data };
+  if (values.rules?.fanOut) await checkFanOut(services, actor, hook, values.rules.fanOut);
+  if (Object.keys(values).length === 0) return hook;
+  await services.db.transaction(async (tx) => {
+    await updateHookRow(tx, hook.id, values);
+    await notifyHookChanged(tx, [hook.shortKey]);
+    if (values.rules !== undefined) {
+      await recordAction(tx, {
+        userId: actor.userId,
+        code: 'HookRules',
+        address: actor.address,
+        metadata: { ...actionMetadata(hook), rules: values.rules },
+      });
+    }
+  });
+  return { ...hook, ...values };
+}
+
+/** Each fan-out leg is an account of one of the caller's own connectors, other than the hook's. */
+async function checkFanOut(services: Services, actor: Actor, hook: HookView, legs: NonNullable<HookRules['fanOut']>) {
+  for (const [i, leg] of legs.entries()) {
+    const connector = await requireConnector(services, actor.userId, leg.connectorKey).catch(() => undefined);
+    const field = { field: 'rules' };
+    if (!connector) throw new AppError('VALIDATION', `fanOut[${i}].connectorKey: connector not found`, field);
+    if (!connector.accounts.some((account) => account.id === leg.accountId)) {
+      throw new AppError('VALIDATION', `fanOut[${i}].accountId: account not found on this connector`, field);
+    }
+    if (connector.key === hook.connectorKey && leg.accountId === hook.accountId) {
+      throw new AppError('VALIDATION', `fanOut[${i}]: the webhook's own account is always the first leg`, field);
+    }
+  }
 }
 
 export async function deleteHook(services: Services, actor: Actor, key: string): Promise<boolean> {

@@ -70,6 +70,7 @@ const REFUSALS: Record<string, string> = {
   no_credits: 'no signals were left on your account',
   hook_inactive: 'the webhook is deactivated',
   connector_inactive: 'the broker connection is deactivated',
+  refused: 'it was refused',
 };
 
 function refusedText(data: Data, title: Title): EventText {

@@ -3,10 +3,12 @@
 // (email, signed webhook, retries) happens later in the notification worker.
 //
 // Entry points (issue #17):
-//   order.placed, order.filled, order.rejected, signal.refused — the signal path, where a
-//     signal's outcome is written (emitEvents, or notificationEventCtes inside its batched
-//     statement with a source CTE built from the rows it writes);
-//   credits.low, credits.exhausted — billing, where the balance changes;
+//   order.placed, order.filled, order.rejected — the statements writing a signal's outcome
+//     (signals.repository.ts recordSignalOutcomes, reconciliation included) and paper fills
+//     (paper.repository.ts), through db/repositories/signal-events.sql.ts;
+//   signal.refused — modules/signals/refusal-event.ts, written with the refusal's activity entry;
+//   credits.low, credits.exhausted — where the balance goes down: the hook's store statement
+//     (signals.repository.ts) and modules/accounts/credits.ts, by the rule of credit-events.ts;
 //   connector.expiring — the notification worker (expiry.ts); connector.deactivated —
 //     modules/connectors/deactivate.ts.
 import type { NotificationEventType } from '@router/shared';
@@ -50,7 +52,8 @@ export interface SignalRefusedData {
   connectorKey?: string;
   providerName?: string;
   accountId?: string;
-  reason: 'invalid' | 'no_credits' | 'hook_inactive' | 'connector_inactive';
+  /** 'refused': any other refusal (a risk rule, a broker no longer available). */
+  reason: 'invalid' | 'no_credits' | 'hook_inactive' | 'connector_inactive' | 'refused';
   /** The answer the sender got (SPEC §8 message). */
   message: string;
 }
@@ -98,7 +101,8 @@ export type NotificationEvent = {
   };
 }[NotificationEventType];
 
-function input(events: readonly NotificationEvent[]): string {
+/** The events as the JSON the emitting statements read (json_to_recordset). */
+export function eventsJson(events: readonly NotificationEvent[]): string {
   return storableJson(
     events.map((e) => ({
       user_id: e.userId,
@@ -116,10 +120,10 @@ function input(events: readonly NotificationEvent[]): string {
  * deliveries queued.
  */
 export function emitEvents(tx: Executor, events: readonly NotificationEvent[]): Promise<number> {
-  return events.length === 0 ? Promise.resolve(0) : insertEvents(tx, input(events));
+  return events.length === 0 ? Promise.resolve(0) : insertEvents(tx, eventsJson(events));
 }
 
 /** emitEvents on a pg pool or pool client (one named statement). */
 export function emitEventsOn(client: Queryable, events: readonly NotificationEvent[]): Promise<number> {
-  return events.length === 0 ? Promise.resolve(0) : insertEventsOn(client, input(events));
+  return events.length === 0 ? Promise.resolve(0) : insertEventsOn(client, eventsJson(events));
 }

@@ -1,5 +1,6 @@
-// After-response work of the hook, batched in process: activity entries (one multi-row insert)
-// and hooks.called_at (one update) every 200 ms. Cheaper than a job queue, and a crash loses at
+// After-response work of the hook, batched in process: activity entries (one multi-row insert,
+// with the signal.refused events of the refusals among them) and hooks.called_at (one update)
+// every 200 ms. Cheaper than a job queue, and a crash loses at
 // most the entries of the last batch, never a signal (the signals row is the source of truth,
 // written before the broker is called). The request is stored once: an entry of a stored signal
 // names it (signalId) and the activity log reads the request from its row; a refused call (no
@@ -8,10 +9,13 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { type ActionRow, insertActions, touchHooks } from '../../db/repositories/hook-activity.repository.ts';
 import type { HookEntry } from '../hooks/index.ts';
+import { eventsJson, type NotificationEvent } from '../notifications/events.ts';
 
 const FLUSH_EVERY_MS = 200;
 const FLUSH_AT = 500;
 const MAX_REQUEST_TEXT = 8_192;
+/** A refusal before the body is read (hook or connector off) is told once a minute per hook. */
+const QUIET_MS = 60_000;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** An escape jsonb refuses (\u0000, a surrogate) may be in this JSON text. */
@@ -70,6 +74,9 @@ function metadataJson(metadata: Record<string, unknown>): string {
 
 export class ActivityWriter {
   #actions: PendingAction[] = [];
+  #events: NotificationEvent[] = [];
+  /** hookId → when its last unread refusal was told (a switched-off hook may be flooded). */
+  #quiet = new Map<number, number>();
   #touched = new Map<number, Date>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> = Promise.resolve();
@@ -105,9 +112,29 @@ export class ActivityWriter {
     if (!last || last < a.at) this.#touched.set(hook.hookId, a.at);
   }
 
+  /**
+   * Queues a notification event, written with the entries queued with it. `unread`: a refusal
+   * with no entry of its own, told at most once a minute per hook.
+   */
+  notify(event: NotificationEvent, unread?: { hookId: number }): void {
+    if (unread) {
+      const now = Date.now();
+      const last = this.#quiet.get(unread.hookId);
+      if (last !== undefined && now - last < QUIET_MS) return;
+      if (this.#quiet.size >= 10_000) this.#quiet.clear();
+      this.#quiet.set(unread.hookId, now);
+    }
+    this.#events.push(event);
+    this.#schedule();
+  }
+
   /** Queues an entry; serialized when written (off the hot path). */
   action(row: PendingAction): void {
     this.#actions.push(row);
+    this.#schedule();
+  }
+
+  #schedule(): void {
     if (this.#actions.length >= FLUSH_AT) void this.flush();
     else if (!this.#timer) {
       this.#timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
@@ -121,13 +148,16 @@ export class ActivityWriter {
     this.#timer = undefined;
     const actions = this.#actions;
     const touched = this.#touched;
+    const events = this.#events;
     this.#actions = [];
     this.#touched = new Map();
-    if (actions.length === 0 && touched.size === 0) return this.#flushing;
+    this.#events = [];
+    if (actions.length === 0 && touched.size === 0 && events.length === 0) return this.#flushing;
     const write = async () => {
       const rows = actions.map((row): ActionRow => ({ ...row, metadata: metadataJson(row.metadata) }));
+      const json = eventsJson(events);
       try {
-        await insertActions(this.#pool, rows);
+        await insertActions(this.#pool, rows, json);
       } catch {
         // One row the database refuses must not cost the others theirs.
         for (const row of rows) {
@@ -135,6 +165,9 @@ export class ActivityWriter {
             this.#log.error({ err: error, code: row.code }, 'hook activity entry not written'),
           );
         }
+        await insertActions(this.#pool, [], json).catch((error: unknown) =>
+          this.#log.error({ err: error }, 'signal.refused events not written'),
+        );
       }
       await touchHooks(this.#pool, touched).catch((error: unknown) =>
         this.#log.error({ err: error }, 'hook call times not written'),

@@ -26,8 +26,22 @@ export const CONNECTOR_INACTIVE = refusal(
   'Broker connection is deactivated: reconnect it in Brokers & Webhooks',
 );
 
+export const HOOK_INACTIVE = 'Webhook is deactivated';
+
+/** A risk control refused the signal: the answer names it (`rule`), and so does its activity entry. */
+export function ruleRefused(rule: string, message: string): Answer {
+  const answer =
+    rule === 'sourceAddresses' ? refusal(403, 'ForbiddenError', message) : refusal(400, 'ExecutionError', message);
+  answer.body.rule = rule;
+  return answer;
+}
+
+export function hooksPaused(reason: string): Answer {
+  return ruleRefused('paused', `Webhooks are paused${reason ? `: ${reason}` : ''}`);
+}
+
 export function hookInactive(reason: string | null): Answer {
-  return refusal(400, 'ExecutionError', `Webhook is deactivated${reason ? `: ${reason}` : ''}`);
+  return refusal(400, 'ExecutionError', `${HOOK_INACTIVE}${reason ? `: ${reason}` : ''}`);
 }
 
 /** 201 with the broker's order response; `id` falls back to our signal id. */

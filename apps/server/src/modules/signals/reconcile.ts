@@ -76,29 +76,35 @@ function reconciled(
   };
 }
 
+const titleOf = (services: Services, s: ClaimedSignal) =>
+  services.brokers.get(s.provider_name)?.descriptor.title ?? s.provider_name;
+
 /** What a lookup means for a claimed signal. */
 function finding(services: Services, s: ClaimedSignal, owner: string, found: OrderLookupResult): Finding {
   switch (found.match) {
     case 'exact':
     case 'probable': {
       const { order } = found;
+      const rejected = order.status === 'rejected';
       const write = reconciled(s, owner, {
         status: order.status,
         brokerOrderId: order.id || null,
         price: typeof order.price === 'number' && Number.isFinite(order.price) ? order.price : null,
-        releaseCredit: order.status === 'rejected',
+        releaseCredit: rejected,
+        message: rejected ? `${titleOf(services, s)}: ${order.status_description || 'order rejected'}` : null,
       });
       return { write };
     }
-    case 'none':
+    case 'none': {
       // Older than any call of any instance can run, and the broker has no such order.
-      return { write: reconciled(s, owner, { status: STORED.failed, releaseCredit: true }) };
+      const message = `${titleOf(services, s)}: the order was not found at the broker; nothing was placed`;
+      return { write: reconciled(s, owner, { status: STORED.failed, releaseCredit: true, message }) };
+    }
     case 'unknown': {
       // Credit held, never resent: a 'placing' one is lost (→ unknown), an 'unknown' one stays.
       const from = storedState(s.status);
       if (from !== 'unknown') transition(from, 'lose');
-      const title = services.brokers.get(s.provider_name)?.descriptor.title ?? s.provider_name;
-      const response = JSON.stringify(unconfirmed(s.id, title).body);
+      const response = JSON.stringify(unconfirmed(s.id, titleOf(services, s)).body);
       return { unconfirmed: { id: s.id, from: storedFrom(from), leaseOwner: owner, attempt: s.attempts, response } };
     }
   }

@@ -1,7 +1,7 @@
 // Signal ids: also the broker's client order id, so short (20 base62 characters fit every
 // broker's limit) and unique without coordination: 8 characters of milliseconds (sortable, so
 // the primary key index grows at its end) and 12 random ones (71 bits).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { BASE62, BASE62_LIMIT } from '../../crypto/random.ts';
 
 const RANDOM_LENGTH = 12;
@@ -31,4 +31,18 @@ export function newSignalId(now = Date.now()): string {
     if (byte < BASE62_LIMIT) random += BASE62[byte % 62];
   }
   return time + random;
+}
+
+/**
+ * The id of fan-out leg `leg` (1, 2, …) of a signal: derived, so it is known from the first's id
+ * alone, and of the same shape (the first's time part, 12 base62 characters of a hash).
+ */
+export function legSignalId(firstId: string, leg: number): string {
+  const digest = createHash('sha256').update(`${firstId}#${leg}`).digest();
+  let random = '';
+  for (const byte of digest) {
+    if (random.length === RANDOM_LENGTH) break;
+    if (byte < BASE62_LIMIT) random += BASE62[byte % 62];
+  }
+  return firstId.slice(0, 8) + random;
 }

@@ -6,13 +6,26 @@
 // stored (before that, only our own outage answers 503, which TradingView retries — right, since
 // nothing was stored). Activity and counters are written after the answer.
 import { createHash } from 'node:crypto';
-import { normalizeOrder, withoutByteOrderMark } from '@router/orders';
+import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
 import { isUnstorableInput } from '../../db/repositories/signals.repository.ts';
 import type { HookEntry } from '../hooks/index.ts';
-import { CONNECTOR_INACTIVE, hookInactive, NO_SIGNALS_LEFT, pending, refusal, UNAVAILABLE } from './answers.ts';
+import { checkOrder, isRefusal, type TakenCount } from '../hooks/rules/index.ts';
+import {
+  CONNECTOR_INACTIVE,
+  hookInactive,
+  hooksPaused,
+  NO_SIGNALS_LEFT,
+  pending,
+  refusal,
+  ruleRefused,
+  UNAVAILABLE,
+} from './answers.ts';
+import { startFanOut } from './fan-out.ts';
 import { countInvalid } from './invalid-requests.ts';
 import { STORED, transition } from './lifecycle.ts';
+import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
+import { countSignal, rulesBefore } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { type Signal, send } from './send.ts';
 import { newSignalId } from './signal-id.ts';
@@ -47,20 +60,57 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   if (!broker)
     return refuse(rt, input, refusal(400, 'ExecutionError', `${entry.title}: this broker is no longer available`));
 
-  const parseStart = process.hrtime.bigint();
   const request = withoutByteOrderMark(input.body ?? '');
-  const normalized = normalizeOrder(request, { provider: broker.descriptor });
+  // Paused (hooksPause): refused, but with its entry, so no signal is lost silently.
+  if (entry.pausedReason !== null) return refuse(rt, input, hooksPaused(entry.pausedReason), request);
+  const before = entry.rules ? rulesBefore(entry.rules, input.address, request) : request;
+  if (isRefusal(before)) return refuse(rt, input, ruleRefused(before.rule, before.message), request);
+
+  const parseStart = process.hrtime.bigint();
+  const normalized = normalizeOrder(before, { provider: broker.descriptor });
   rt.timings.record('parse', parseStart);
   if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
   const { order } = normalized;
+  let count: TakenCount | undefined;
+  if (entry.rules) {
+    const refused = checkOrder(entry.rules, order);
+    if (refused) return refuse(rt, input, ruleRefused(refused.rule, refused.message), request);
+    const counted = await countSignal(rt, entry, entry.rules);
+    if (counted === 'outage') return { answer: UNAVAILABLE, waitedUs: 0 };
+    if (isRefusal(counted)) return refuse(rt, input, ruleRefused(counted.rule, counted.message), request);
+    count = counted;
+  }
 
+  const key = order.client_id
+    ? `c:${order.client_id}`
+    : `h:${createHash('sha256').update(request).digest('base64url')}`;
+  const afterStore = entry.fanOut.length > 0 ? (first: Signal) => startFanOut(rt, input, first, before) : undefined;
+  return place(rt, input, { id: newSignalId(), key, order, request, count, afterStore });
+}
+
+export interface Placement {
+  id: string;
+  /** Idempotency key. */
+  key: string;
+  order: Order;
+  request: string;
+  /** A maxOrdersPer* count to give back when the signal is not stored as a new one. */
+  count?: TakenCount | undefined;
+  /** Runs once the signal is stored as new, before the broker is called (fan-out legs). */
+  afterStore?: ((signal: Signal) => void) | undefined;
+}
+
+/** received → accepted → sent …: stores the signal (or finds the one it repeats), then sends it. */
+export async function place(rt: SignalRuntime, input: SignalInput, p: Placement): Promise<Submitted> {
+  const { entry } = input;
+  const { request, count } = p;
   const signal: Signal = {
-    id: newSignalId(),
+    id: p.id,
     state: 'received',
     entry,
-    key: order.client_id ? `c:${order.client_id}` : `h:${createHash('sha256').update(request).digest('base64url')}`,
+    key: p.key,
     request,
-    order,
+    order: p.order,
     address: input.address,
     receivedAt: input.receivedAt,
   };
@@ -69,15 +119,22 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   try {
     stored = await accept(rt, signal);
   } catch (error) {
+    giveBack(rt, count);
     if (isUnstorableInput(error)) return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request);
     rt.services.log.error({ err: error }, 'signal not stored');
     return { answer: UNAVAILABLE, waitedUs: 0 };
   }
-  if ('noCredit' in stored) return refuse(rt, input, NO_SIGNALS_LEFT, request);
+  if ('noCredit' in stored) {
+    giveBack(rt, count);
+    return refuse(rt, input, NO_SIGNALS_LEFT, request);
+  }
   rt.timings.record('store', storeStart);
 
   const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
   const { owner } = stored;
+  // A repeat places nothing: it does not count against the hook's order limits.
+  if (owner !== signal.id) giveBack(rt, count);
+  else p.afterStore?.(signal);
   if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner);
   const waitStart = process.hrtime.bigint();
   let answer: Answer;
@@ -90,6 +147,11 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const waitedUs = Number(process.hrtime.bigint() - waitStart) / 1000;
   // A repeat's own body is not in the first one's row: its entry keeps it.
   return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request);
+}
+
+/** A count taken for maxOrdersPer* goes back when the signal was not stored as a new one. */
+function giveBack(rt: SignalRuntime, count: TakenCount | undefined): void {
+  void count?.release().catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
 }
 
 /** received → accepted: stored with its key and credit (batched). A repeat or no credit is no move. */
@@ -115,10 +177,14 @@ async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
 
 /**
  * received → refused: nothing stored. With the body read (`request`), the call gets its activity
- * entry, and a validation refusal counts towards the hook's invalid-request limit.
+ * entry, and a validation refusal counts towards the hook's invalid-request limit. Every refusal
+ * emits signal.refused (written with the entries, after the answer; refusals before the body
+ * was read at most once a minute per hook).
  */
-function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string): Submitted {
+export function refuse(rt: SignalRuntime, input: SignalInput, answer: Answer, request?: string): Submitted {
   transition('received', 'refuse');
+  const event = refusalEvent(input.entry, answer);
+  if (event) rt.writer.notify(event, request === undefined ? input.entry : undefined);
   if (request === undefined) return { answer, waitedUs: 0 };
   if (answer.body.status === 'ValidationError') countInvalid(rt, input.entry, input.address);
   return answered(rt, input, answer, 0, undefined, request);

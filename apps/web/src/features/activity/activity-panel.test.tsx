@@ -76,6 +76,34 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     expect(calls('ActivityActions')[2]?.variables).toEqual({});
   });
 
+  it("opens a notification's link /me?signal=<id>: that signal's entries, expanded, and a way back", async () => {
+    const { calls } = renderWithClient(
+      <ActivityPanel />,
+      {
+        ActivityActions: fixture(async ({ variables }) =>
+          answer(
+            variables.signalId ? [orderAction(7, { status: 'ExecutionError', message: 'Paper: closed' })] : page(1, 3),
+          ),
+        ),
+      },
+      '/me?signal=sig123',
+    );
+    await seen('Activity of signal sig123');
+    expect(calls('ActivityActions')[0]?.variables).toEqual({ signalId: 'sig123' });
+    const response = await vi.waitFor(() => screen.getByTestId('order-call-response'));
+    expect(response.textContent).toContain('Paper: closed');
+    expect(screen.queryByLabelText('Search actions')).toBeNull();
+    fireEvent.click(screen.getByRole('link', { name: 'Show all activity' }));
+    await seen('Activity');
+    await vi.waitFor(() => expect(calls('ActivityActions')[1]?.variables).toEqual({}));
+    await vi.waitFor(() => expect(screen.queryByTestId('order-call-response')).toBeNull());
+  });
+
+  it("shows 'No actions found' for a signal link whose entry is not there", async () => {
+    renderWithClient(<ActivityPanel />, { ActivityActions: fixture(async () => answer([])) }, '/me?signal=gone');
+    await seen('No actions found');
+  });
+
   it("shows 'No actions found' for a search without results", async () => {
     open(({ search }) => (search ? [] : page(1, 2)));
     await seen('You signed in to the dashboard');

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
+import { Link, useSearchParams } from 'react-router';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { MoreFooter } from '../../components/more-footer.tsx';
 import { ActivityRow } from './activity-row.tsx';
@@ -9,22 +10,38 @@ import { useActivity } from './use-activity.ts';
 
 const INLINE = 'd-inline-flex align-items-center';
 
-/** SPEC §2 'Last actions': search, the log table and 'More' paging. */
+/**
+ * SPEC §2 'Last actions': search, the log table and 'More' paging. `/me?signal=<id>` (the link of
+ * a notification) shows that signal's entries opened, scrolled into view, with a way back to all.
+ */
 export function ActivityPanel() {
   const [text, setText] = useState('');
-  const activity = useActivity(text);
+  const [params] = useSearchParams();
+  const signalId = params.get('signal') || undefined;
+  const activity = useActivity(text, signalId);
+  const section = useRef<HTMLElement>(null);
+  const shown = activity.loaded && !activity.loading;
+  useEffect(() => {
+    if (signalId && shown) section.current?.scrollIntoView?.({ block: 'start' });
+  }, [signalId, shown]);
 
   if (!activity.loaded) return <DelayedSpinner className="d-flex justify-content-center py-4" />;
   if (activity.hidden) return null;
 
   return (
-    <Card as="section" className="shadow-sm mb-4" aria-labelledby="last-actions-title" aria-busy={activity.loading}>
+    <Card
+      as="section"
+      ref={section}
+      className="shadow-sm mb-4"
+      aria-labelledby="last-actions-title"
+      aria-busy={activity.loading}
+    >
       <Card.Header className="d-flex flex-wrap gap-2 justify-content-between align-items-center bg-body">
         <h2 id="last-actions-title" className="h6 m-0 d-flex align-items-center gap-2">
-          Activity
+          {signalId ? `Activity of signal ${signalId}` : 'Activity'}
           {activity.loading && <DelayedSpinner className={INLINE} />}
         </h2>
-        <ActivitySearch value={text} onChange={setText} />
+        {signalId ? <Link to="/me">Show all activity</Link> : <ActivitySearch value={text} onChange={setText} />}
       </Card.Header>
       <Table responsive hover className="mb-0 align-middle activity-table" size="sm">
         <thead>
@@ -44,7 +61,9 @@ export function ActivityPanel() {
               </td>
             </tr>
           ) : (
-            activity.actions.map((action) => <ActivityRow key={action.id} action={action} />)
+            activity.actions.map((action) => (
+              <ActivityRow key={action.id} action={action} initiallyExpanded={signalId !== undefined} />
+            ))
           )}
         </tbody>
       </Table>

@@ -25,8 +25,8 @@ function Source({ address }: { address: string | null }) {
  * One action (SPEC §2 Last actions). An Order row from a webhook expands on click; its
  * description is a button, so Enter and Space work from the keyboard.
  */
-export function ActivityRow({ action }: { action: ActionRow }) {
-  const [expanded, setExpanded] = useState(false);
+export function ActivityRow({ action, initiallyExpanded = false }: { action: ActionRow; initiallyExpanded?: boolean }) {
+  const [expanded, setExpanded] = useState(initiallyExpanded);
   const call = orderCallOf(action.code, action.metadata);
   const description = describeAction(action.code, action.metadata);
   const iso = formatIsoSeconds(action.createdAt);

@@ -31,8 +31,10 @@ const full = (rows: ActionRow[]) => rows.length >= ACTIVITY_PAGE_SIZE;
  * The 'Last actions' log (SPEC §2, §4, §7): first load without parameters, search from 3
  * characters after 777 ms, 'More' by createdAtFrom; one request at a time (Search and More wait
  * or are ignored while one runs), aborted when the panel unmounts. Failed loads show no message.
+ * With `signalId` (a notification's link) it holds that signal's entries only, shown even when
+ * there are none.
  */
-export function useActivity(text: string) {
+export function useActivity(text: string, signalId?: string) {
   const client = useClient();
   const [state, setState] = useState<ActivityState>(INITIAL);
   const pending = useRef<{ unsubscribe: () => void } | null>(null);
@@ -65,24 +67,24 @@ export function useActivity(text: string) {
 
   // First load; unmounting tears the operation down, which aborts its fetch.
   useEffect(() => {
-    run({}, (rows) => (s) => ({
+    run(signalId ? { signalId } : {}, (rows) => (s) => ({
       ...s,
       actions: rows ?? [],
       loaded: true,
       search: '',
-      hidden: !rows || rows.length === 0,
-      hasMore: rows ? full(rows) : false,
+      hidden: !signalId && (!rows || rows.length === 0),
+      hasMore: !signalId && rows ? full(rows) : false,
     }));
     return () => {
       pending.current?.unsubscribe();
       pending.current = null;
     };
-  }, [run]);
+  }, [run, signalId]);
 
   // Search: applied once the text settles; waits while a request runs.
   const search = useDebouncedValue(effectiveSearch(text), ACTIVITY_SEARCH_DEBOUNCE_MS);
   useEffect(() => {
-    if (!state.loaded || state.loading || state.hidden || search === state.search) return;
+    if (signalId || !state.loaded || state.loading || state.hidden || search === state.search) return;
     run(search ? { search } : {}, (rows) => (s) => ({
       ...s,
       // A failed search keeps the list (no message, SPEC §8) and is not retried in a loop.
@@ -90,7 +92,7 @@ export function useActivity(text: string) {
       hasMore: rows ? full(rows) : s.hasMore,
       search,
     }));
-  }, [search, state.loaded, state.loading, state.hidden, state.search, run]);
+  }, [signalId, search, state.loaded, state.loading, state.hidden, state.search, run]);
 
   const more = useCallback(() => {
     const last = state.actions.at(-1);

@@ -1,0 +1,35 @@
+// The signal path's notification events in SQL, for the statements that change a signal's
+// status (outcomes, reconciliation, paper fills): emitted by those statements themselves, so an
+// event exists exactly when its change was committed, at no extra round trip. Users without an
+// enabled setting cost one index probe per row (notifications_user_idx) and build no JSON.
+
+/** Event types a signal's new stored status reports (none for placing, unknown, draft). */
+export function orderEventTypesSql(status: string): string {
+  return `case
+    when ${status} in ('rejected', 'failed') then array['order.rejected']
+    when ${status} = 'filled' then array['order.placed', 'order.filled']
+    when ${status} in ('placing', 'unknown', 'draft') then array[]::text[]
+    else array['order.placed'] end`;
+}
+
+/**
+ * A select of notification source rows (`user_id, connector_id, account_id, type, data`, see
+ * notificationEventCtes) from `changed`, a relation with the signals columns `id, user_id,
+ * hook_id, connector_id, account_id, provider_name, is_test, status, "order", broker_order_id,
+ * price` and `types text[]` (the events to emit) and `message text` (order.rejected's reason).
+ * `data` is OrderEventData (modules/notifications/events.ts).
+ */
+export function signalEventSource(changed: string): string {
+  return `select x.user_id, x.connector_id, x.account_id, t.type,
+      jsonb_build_object('signalId', x.id,
+        'hook', (select jsonb_build_object('key', h.key, 'shortKey', h.short_key, 'name', h.name)
+          from hooks h where h.id = x.hook_id),
+        'connectorKey', (select c.key from connectors c where c.id = x.connector_id),
+        'providerName', x.provider_name, 'accountId', x.account_id, 'order', x."order", 'status', x.status,
+        'brokerOrderId', x.broker_order_id, 'price', x.price,
+        'message', case when t.type = 'order.rejected' then x.message end) as data
+    from ${changed} x
+    cross join lateral unnest(x.types) as t(type)
+    where not x.is_test
+      and exists (select 1 from notifications n where n.user_id = x.user_id and n.is_enabled)`;
+}

@@ -1,0 +1,80 @@
+// The kill switch on the real hook endpoint: paused webhooks refuse (logged, naming the pause),
+// every instance learns it through hook_changed, resume lets signals through again; pausing
+// everyone is for admins.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gqlAs } from '../../../test/activity-fixtures.ts';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { listActions } from '../actions/list-actions.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ authenticate: authenticateAsUserId });
+});
+afterAll(() => t.close());
+
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+const PAUSE = 'mutation($reason: String!, $everyone: Boolean) { hooksPause(reason: $reason, everyone: $everyone) }';
+const RESUME = 'mutation($everyone: Boolean) { hooksResume(everyone: $everyone) }';
+
+describe('hooksPause / hooksResume', () => {
+  it("pauses every webhook of the caller (not others'), refusing and logging their signals", async () => {
+    const trader = await setupTrader(t, 'pause@example.com');
+    const second = await trader.addHook(true);
+    const other = await setupTrader(t, 'bystander@example.com');
+    // Cached before the pause: hook_changed must drop it.
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    const paused = await gqlAs<{ hooksPause: number }>(t, trader.headers, PAUSE, { reason: 'FOMC day' });
+    expect(paused.data?.hooksPause).toBe(2);
+    // hook_changed reaches the cache after the commit.
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.pausedReason === 'FOMC day');
+    const answer = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toEqual({
+      status: 'ExecutionError',
+      message: 'Webhooks are paused: FOMC day',
+      rule: 'paused',
+    });
+    expect((await postSignal(t, second.shortKey, BUY)).json()).toMatchObject({ rule: 'paused' });
+    expect((await postSignal(t, other.shortKey, BUY)).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(4);
+    await t.app.signalRuntime.writer.flush();
+    const entries = await listActions(t.services, trader.userId, { code: 'Order' });
+    const refused = entries.map((e) => JSON.parse(e.metadata)).filter((m) => m.request?.quantity === 2);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]).toMatchObject({ request: { ...BUY, quantity: 2 }, response: { rule: 'paused' } });
+    const read = await gqlAs<{ hook: { pausedReason: string | null } }>(
+      t,
+      trader.headers,
+      'query($k: String!) { hook(key: $k) { pausedReason } }',
+      { k: trader.hook.key },
+    );
+    expect(read.data?.hook.pausedReason).toBe('FOMC day');
+
+    expect((await gqlAs<{ hooksResume: number }>(t, trader.headers, RESUME)).data?.hooksResume).toBe(2);
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.pausedReason === null);
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 3 })).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
+  it('pausing everyone is for admins; a blank reason is refused', async () => {
+    const trader = await setupTrader(t, 'notadmin@example.com');
+    const denied = await gqlAs(t, trader.headers, PAUSE, { reason: 'all', everyone: true });
+    expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const blank = await gqlAs(t, trader.headers, PAUSE, { reason: '  ' });
+    expect(blank.errors?.[0]?.message).toBe('Required');
+    await t.services.db.$client.query('update users set "group" = 5 where id = $1', [trader.userId]);
+    const other = await setupTrader(t, 'everyone@example.com');
+    const all = await gqlAs<{ hooksPause: number }>(t, trader.headers, PAUSE, {
+      reason: 'exchange outage',
+      everyone: true,
+    });
+    expect(all.data?.hooksPause).toBeGreaterThanOrEqual(2);
+    expect((await postSignal(t, other.shortKey, BUY)).json().message).toBe('Webhooks are paused: exchange outage');
+    expect(
+      (await gqlAs<{ hooksResume: number }>(t, trader.headers, RESUME, { everyone: true })).errors,
+    ).toBeUndefined();
+    await eventually(async () => (await postSignal(t, other.shortKey, BUY)).statusCode === 201);
+  });
+});

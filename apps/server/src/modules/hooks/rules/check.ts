@@ -1,0 +1,141 @@
+// The checks of a hook's rules that need no database, in the order the signal path runs them:
+// the sender's address and the clock (before the body is read), the body before normalization
+// (signal time, symbol mapping), the normalized order (symbols, quantity, notional). Each refusal
+// names its rule by the settings key, which the answer and the activity entry carry.
+import type { Order } from '@router/orders';
+import { type CompiledRules, localTime } from './compile.ts';
+
+export interface RuleRefusal {
+  /** The settings key that refused: `maxQuantity`, `sourceAddresses`, … */
+  rule: string;
+  message: string;
+}
+
+/** How far a sender's clock may be from ours (either way) before its time counts against it. */
+export const MAX_CLOCK_SKEW_MS = 5_000;
+
+const refusal = (rule: string, reason: string): RuleRefusal => ({ rule, message: `${rule}: ${reason}` });
+
+export function checkSource(rules: CompiledRules, address: string): RuleRefusal | undefined {
+  if (!rules.sources) return undefined;
+  const plain = address.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  const allowed = plain.includes(':') ? rules.sources.check(plain, 'ipv6') : rules.sources.check(plain, 'ipv4');
+  return allowed ? undefined : refusal('sourceAddresses', `calls from ${address} are not allowed on this webhook`);
+}
+
+export function checkWindow(rules: CompiledRules, now: Date): RuleRefusal | undefined {
+  if (!rules.windows) return undefined;
+  for (const w of rules.windows) {
+    const { day, minute } = localTime(w.zone, now);
+    if (w.days.has(day) && minute >= w.from && minute < w.to) return undefined;
+  }
+  return refusal('tradingWindows', 'outside the trading windows of this webhook');
+}
+
+/**
+ * The body before normalization: the stale-signal guard reads `time`/`timestamp`, the symbol map
+ * rewrites symbols. Returns the body to normalize (the text itself when there is nothing to do or
+ * it is no JSON object: normalization then refuses it as usual), or a refusal.
+ */
+export function prepareBody(rules: CompiledRules, request: string, nowMs: number): string | object | RuleRefusal {
+  let body: unknown;
+  try {
+    body = JSON.parse(request);
+  } catch {
+    return request;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return request;
+  const fields = body as Record<string, unknown>;
+  if (rules.maxLagMs !== undefined) {
+    const stale = staleness(fields.time ?? fields.timestamp, rules.maxLagMs, nowMs);
+    if (stale) return refusal('maxLagSeconds', stale);
+  }
+  if (rules.symbolMap) mapSymbols(fields, rules.symbolMap);
+  return fields;
+}
+
+function staleness(value: unknown, maxLagMs: number, nowMs: number): string | undefined {
+  if (value === undefined || value === null || value === '')
+    return 'the signal carries no time; add "time": "{{timenow}}" to the alert';
+  const sentAt = signalTime(value);
+  if (sentAt === undefined) return `time: not a time: ${String(value).slice(0, 64)}`;
+  const lag = nowMs - sentAt;
+  if (lag > maxLagMs + MAX_CLOCK_SKEW_MS) {
+    return `signal is ${Math.round(lag / 1000)} s old, more than this webhook's ${maxLagMs / 1000} s`;
+  }
+  if (lag < -MAX_CLOCK_SKEW_MS) return `time: ${Math.round(-lag / 1000)} s ahead of the server's clock`;
+  return undefined;
+}
+
+/** Milliseconds since the epoch: ISO 8601 text, or seconds / milliseconds as number or digits. */
+export function signalTime(value: unknown): number | undefined {
+  const numeric =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d+(\.\d+)?$/.test(value)
+        ? Number(value)
+        : undefined;
+  // Seconds until the year 5138; anything larger is milliseconds.
+  if (numeric !== undefined) return Number.isFinite(numeric) ? (numeric < 1e11 ? numeric * 1000 : numeric) : undefined;
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** `symbol`, `symbol[n]` and `legs[i].symbol`, each mapped once. */
+function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, string>): void {
+  const mapped = (value: unknown): unknown => {
+    if (typeof value !== 'string') return value;
+    return map.get(value.trim()) ?? map.get(value.trim().toUpperCase()) ?? value;
+  };
+  for (const key of Object.keys(fields)) {
+    if (key === 'symbol' || /^symbol\[\d+\]$/.test(key)) fields[key] = mapped(fields[key]);
+  }
+  if (Array.isArray(fields.legs)) {
+    for (const leg of fields.legs) {
+      if (leg && typeof leg === 'object' && 'symbol' in leg) {
+        (leg as Record<string, unknown>).symbol = mapped((leg as Record<string, unknown>).symbol);
+      }
+    }
+  }
+}
+
+/** Symbols, quantity and notional of the normalized order. */
+export function checkOrder(rules: CompiledRules, order: Order): RuleRefusal | undefined {
+  if (rules.symbols) {
+    const symbols = order.legs?.length ? order.legs.map((leg) => leg.symbol) : [order.symbol];
+    const denied = symbols.find((s) => !rules.symbols?.has(s.toUpperCase()));
+    if (denied !== undefined) return refusal('symbols', `${denied} is not among this webhook's symbols`);
+  }
+  if (rules.maxQuantity !== undefined && order.quantity_type === 'fixed') {
+    const quantities = [order.quantity ?? 0, ...(order.legs ?? []).map((leg) => leg.quantity)];
+    const largest = Math.max(...quantities.map(Math.abs));
+    if (largest > rules.maxQuantity) {
+      return refusal('maxQuantity', `quantity ${largest} is more than this webhook's maximum of ${rules.maxQuantity}`);
+    }
+  }
+  if (rules.maxNotional !== undefined) return checkNotional(order, rules.maxNotional);
+  return undefined;
+}
+
+function checkNotional(order: Order, max: number): RuleRefusal | undefined {
+  if (order.quantity === undefined) return undefined;
+  let notional: number;
+  if (order.quantity_type === 'cash') notional = order.quantity;
+  else if (order.quantity_type !== 'fixed') {
+    return refusal('maxNotional', `a ${order.quantity_type} quantity cannot be valued; send a fixed or cash quantity`);
+  } else {
+    // The price the order may trade at; a market order has none we could know here.
+    const price = order.type === 'stop' ? order.stop_price : order.limit_price;
+    if (price === undefined) {
+      return refusal('maxNotional', `a ${order.type} order has no price to value it with; send a limit price`);
+    }
+    notional = Math.abs(order.quantity * price);
+  }
+  if (notional > max) {
+    return refusal('maxNotional', `notional ${round(notional)} is more than this webhook's maximum of ${max}`);
+  }
+  return undefined;
+}
+
+const round = (n: number): number => Math.round(n * 100) / 100;

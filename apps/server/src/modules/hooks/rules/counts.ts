@@ -1,0 +1,38 @@
+// maxOrdersPerMinute / maxOrdersPerDay: a signal that passed every other rule is counted before it
+// is stored (one statement, only for hooks with such a limit), and given back when storing did
+// not make it a new signal (a repeat, no credit, a failure). Counted in PostgreSQL, so two server
+// instances share the limits.
+
+import { reachedHookLimit, releaseHookCount, takeHookCount } from '../../../db/repositories/hook-counts.repository.ts';
+import type { Queryable } from '../../../db/repositories/signals.repository.ts';
+import type { RuleRefusal } from './check.ts';
+import type { CompiledRules } from './compile.ts';
+
+/** A taken count: give it back unless the signal was stored as new. */
+export interface TakenCount {
+  release(): Promise<void>;
+}
+
+export async function takeCount(
+  db: Queryable,
+  hookId: number,
+  rules: CompiledRules,
+): Promise<TakenCount | RuleRefusal | undefined> {
+  if (rules.perMinute === undefined && rules.perDay === undefined) return undefined;
+  const limits = { perMinute: rules.perMinute ?? null, perDay: rules.perDay ?? null };
+  const at = await takeHookCount(db, hookId, limits);
+  if (at !== undefined) return { release: () => releaseHookCount(db, hookId, at) };
+  const reached = await reachedHookLimit(db, hookId, limits);
+  return reached === 'day'
+    ? {
+        rule: 'maxOrdersPerDay',
+        message: `maxOrdersPerDay: this webhook's ${limits.perDay} orders today (UTC) are reached`,
+      }
+    : {
+        rule: 'maxOrdersPerMinute',
+        message: `maxOrdersPerMinute: this webhook's ${limits.perMinute} orders in the last minute are reached`,
+      };
+}
+
+export const isRefusal = (value: unknown): value is RuleRefusal =>
+  typeof value === 'object' && value !== null && 'rule' in value && 'message' in value;

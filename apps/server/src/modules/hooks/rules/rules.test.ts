@@ -1,0 +1,219 @@
+// Risk controls end to end: settings through GraphQL and the service, each control on the real
+// hook endpoint (paper broker, real PostgreSQL), refusals answered 4xx with their rule in the
+// answer and the activity entry, no order and no credit spent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gqlAs } from '../../../../test/activity-fixtures.ts';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
+import { balanceOf, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
+import { listActions } from '../../actions/list-actions.ts';
+import { updateHook } from '../index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ authenticate: authenticateAsUserId });
+});
+afterAll(() => t.close());
+
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+const UPDATE = `mutation($key: String!, $rules: String) { hookUpdate(key: $key, rules: $rules) { key rules } }`;
+
+async function traderWith(email: string, rules: Record<string, unknown>, options: { isTest?: boolean } = {}) {
+  const trader = await setupTrader(t, email, { credits: 50, ...options });
+  await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+    rules: JSON.stringify(rules),
+  });
+  return trader;
+}
+
+/** The rule named by the last Order entry of the user. */
+async function lastRefusal(userId: number): Promise<{ rule?: string; message?: string; status?: string }> {
+  await t.app.signalRuntime.writer.flush();
+  const [latest] = await listActions(t.services, userId, { code: 'Order' });
+  return (JSON.parse(latest?.metadata ?? '{}') as { response?: { rule?: string } }).response ?? {};
+}
+
+describe('hookUpdate(key, rules) and hook { rules }', () => {
+  it('stores the whole object, reads it back, and refuses invalid settings whole', async () => {
+    const trader = await setupTrader(t, 'settings@example.com');
+    const good = { maxQuantity: 5, sourceAddresses: ['tradingview', '10.0.0.0/8'], symbolMap: { BTCUSD: 'BTC/USD' } };
+    const set = await gqlAs<{ hookUpdate: { rules: string } }>(t, trader.headers, UPDATE, {
+      key: trader.hook.key,
+      rules: JSON.stringify(good),
+    });
+    expect(JSON.parse(set.data?.hookUpdate.rules ?? '')).toEqual(good);
+    const bad: Array<[Record<string, unknown>, RegExp]> = [
+      [{ sourceAddresses: ['10.0.0.0/33'] }, /^sourceAddresses\[0\]: not an address/],
+      [{ sourceAddresses: ['nasdaq'] }, /^sourceAddresses\[0\]/],
+      [
+        { tradingWindows: [{ days: ['mon'], from: '16:00', to: '09:30', timeZone: 'America/New_York' }] },
+        /^tradingWindows\[0\]: ends \(09:30\) before it starts \(16:00\)/,
+      ],
+      [{ tradingWindows: [{ days: ['mon'], from: '09:00', to: '10:00', timeZone: 'Mars/Olympus' }] }, /timeZone/],
+      [{ symbolMap: { ES: 'NQ', NQ: 'ES' } }, /^symbolMap\.ES: NQ is mapped again/],
+      [{ maxQuantity: -1 }, /^maxQuantity: must be greater than 0/],
+      [{ maxQuantity: 1, maxQuantty: 2 }, /^maxQuantty: unknown setting/],
+      [{ maxOrdersPerMinute: 1.5 }, /^maxOrdersPerMinute: must be a whole number/],
+      [{ fanOut: [{ connectorKey: 'nope', accountId: 'x', multiplier: 1 }] }, /^fanOut\[0\]\.connectorKey/],
+    ];
+    for (const [rules, message] of bad) {
+      const answer = await gqlAs(t, trader.headers, UPDATE, { key: trader.hook.key, rules: JSON.stringify(rules) });
+      expect(answer.errors?.[0]?.message).toMatch(message);
+      expect(answer.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    // Nothing changed by any of them.
+    const read = await gqlAs<{ hook: { rules: string } }>(
+      t,
+      trader.headers,
+      'query($k: String!) { hook(key: $k) { rules } }',
+      {
+        k: trader.hook.key,
+      },
+    );
+    expect(JSON.parse(read.data?.hook.rules ?? '')).toEqual(good);
+    // An empty object removes every control.
+    const cleared = await gqlAs<{ hookUpdate: { rules: string } }>(t, trader.headers, UPDATE, {
+      key: trader.hook.key,
+      rules: '{}',
+    });
+    expect(cleared.data?.hookUpdate.rules).toBe('{}');
+  });
+});
+
+describe('controls on the signal path', () => {
+  it('maxQuantity: refused 400 naming the rule, no order, no credit; within it placed', async () => {
+    const trader = await traderWith('qty@example.com', { maxQuantity: 5 });
+    const over = await postSignal(t, trader.shortKey, { ...BUY, quantity: 6 });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toMatchObject({ status: 'ExecutionError', rule: 'maxQuantity' });
+    expect(over.json().message).toMatch(/^maxQuantity: quantity 6 is more than this webhook's maximum of 5/);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(50);
+    expect(await lastRefusal(trader.userId)).toMatchObject({ rule: 'maxQuantity' });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 5 })).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
+  it('maxNotional: quantity × limit price; a market order cannot be valued', async () => {
+    const trader = await traderWith('notional@example.com', { maxNotional: 1000 });
+    const limit = { ...BUY, type: 'limit', quantity: 10 };
+    const over = await postSignal(t, trader.shortKey, { ...limit, limit_price: 101 });
+    expect(over.json()).toMatchObject({ rule: 'maxNotional' });
+    expect(over.json().message).toMatch(/notional 1010 is more than this webhook's maximum of 1000/);
+    const market = await postSignal(t, trader.shortKey, BUY);
+    expect(market.statusCode).toBe(400);
+    expect(market.json()).toMatchObject({ rule: 'maxNotional' });
+    expect((await postSignal(t, trader.shortKey, { ...limit, limit_price: 99 })).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
+  it('symbolMap before normalization, symbols checked after mapping', async () => {
+    const trader = await traderWith('symbols@example.com', { symbolMap: { APPLE: 'AAPL' }, symbols: ['AAPL'] });
+    const mapped = await postSignal(t, trader.shortKey, { ...BUY, symbol: 'APPLE' });
+    expect(mapped.statusCode).toBe(201);
+    const orders = await t.services.db.$client.query<{ order: { symbol: string } }>(
+      'select "order" from signals where user_id = $1',
+      [trader.userId],
+    );
+    expect(orders.rows[0]?.order.symbol).toBe('AAPL');
+    const denied = await postSignal(t, trader.shortKey, { ...BUY, symbol: 'MSFT' });
+    expect(denied.statusCode).toBe(400);
+    expect(denied.json()).toMatchObject({ rule: 'symbols' });
+    expect(denied.json().message).toBe("symbols: MSFT is not among this webhook's symbols");
+    expect(await lastRefusal(trader.userId)).toMatchObject({ rule: 'symbols' });
+  });
+
+  it('maxLagSeconds: old, missing or unreadable times refused; fresh ones (ISO or epoch) placed', async () => {
+    const trader = await traderWith('lag@example.com', { maxLagSeconds: 30 });
+    const old = await postSignal(t, trader.shortKey, { ...BUY, time: new Date(Date.now() - 120_000).toISOString() });
+    expect(old.statusCode).toBe(400);
+    expect(old.json()).toMatchObject({ rule: 'maxLagSeconds' });
+    expect(old.json().message).toMatch(/^maxLagSeconds: signal is 12\d s old, more than this webhook's 30 s/);
+    const none = await postSignal(t, trader.shortKey, BUY);
+    expect(none.json().message).toMatch(/carries no time/);
+    const junk = await postSignal(t, trader.shortKey, { ...BUY, timestamp: '{{timenow}}' });
+    expect(junk.json()).toMatchObject({ rule: 'maxLagSeconds' });
+    const fresh = await postSignal(t, trader.shortKey, { ...BUY, time: new Date().toISOString() });
+    expect(fresh.statusCode).toBe(201);
+    const epoch = await postSignal(t, trader.shortKey, {
+      ...BUY,
+      quantity: 2,
+      timestamp: Math.floor(Date.now() / 1000),
+    });
+    expect(epoch.statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
+  it('time and timestamp are accepted and unused when the guard is off', async () => {
+    const trader = await setupTrader(t, 'noguard@example.com');
+    const res = await postSignal(t, trader.shortKey, { ...BUY, time: '2020-01-01T00:00:00Z' });
+    expect(res.statusCode).toBe(201);
+  });
+
+  it('sourceAddresses: presets and CIDRs; others refused 403 with the address logged', async () => {
+    const trader = await traderWith('source@example.com', { sourceAddresses: ['tradingview', '10.1.0.0/16'] });
+    let quantity = 0;
+    const from = (remoteAddress: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/hook/${trader.shortKey}`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ ...BUY, quantity: ++quantity }),
+        remoteAddress,
+      });
+    expect((await from('52.89.214.238')).statusCode).toBe(201);
+    expect((await from('::ffff:10.1.200.3')).statusCode).toBe(201);
+    const other = await from('3.12.143.24');
+    expect(other.statusCode).toBe(403);
+    expect(other.json()).toMatchObject({ status: 'ForbiddenError', rule: 'sourceAddresses' });
+    await t.app.signalRuntime.writer.flush();
+    const [entry] = await listActions(t.services, trader.userId, { code: 'Order' });
+    expect(entry?.address).toBe('3.12.143.24');
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
+  it('tradingWindows: outside every window refused', async () => {
+    const today = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][new Date().getUTCDay()];
+    const otherDays = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'].filter((d) => d !== today);
+    const trader = await traderWith('window@example.com', {
+      tradingWindows: [{ days: otherDays, from: '00:00', to: '23:59', timeZone: 'UTC' }],
+      outsideWindow: 'refuse',
+    });
+    const res = await postSignal(t, trader.shortKey, BUY);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ rule: 'tradingWindows' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+  });
+
+  it('maxOrdersPerMinute counts test-hook drafts; repeats do not count', async () => {
+    const trader = await traderWith('minute@example.com', { maxOrdersPerMinute: 2 }, { isTest: true });
+    const first = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'a' });
+    expect(first.json()).toMatchObject({ status: 'draft' });
+    // A repeat of the first gets its answer and counts nothing.
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'a' })).json().id).toBe(first.json().id);
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'b' })).statusCode).toBe(201);
+    const third = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'c' });
+    expect(third.statusCode).toBe(400);
+    expect(third.json()).toMatchObject({ rule: 'maxOrdersPerMinute' });
+    expect(await lastRefusal(trader.userId)).toMatchObject({ rule: 'maxOrdersPerMinute' });
+  });
+
+  it('maxOrdersPerDay: one count shared by two server instances on one database', async () => {
+    const trader = await traderWith('day@example.com', { maxOrdersPerDay: 3 });
+    const second = await startTestApp({ database: t.database });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          postSignal(i % 2 ? second : t, trader.shortKey, { ...BUY, client_id: `d${i}` }),
+        ),
+      );
+      const codes = answers.map((a) => a.statusCode);
+      expect(codes.filter((c) => c === 201)).toHaveLength(3);
+      const refused = answers.filter((a) => a.statusCode === 400).map((a) => a.json().rule);
+      expect(refused).toEqual(Array(5).fill('maxOrdersPerDay'));
+      expect(await paperOrders(t, trader.accountId)).toHaveLength(3);
+      expect(await balanceOf(t, trader.userId)).toBe(47);
+    } finally {
+      await second.close();
+    }
+  });
+});

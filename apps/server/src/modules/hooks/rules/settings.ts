@@ -1,0 +1,164 @@
+// A webhook's risk controls as the user writes them (docs/RISK-CONTROLS.md): one JSON object,
+// validated whole. Anything wrong refuses the whole object with `key: reason`, so a half-applied
+// setting can never let through what the user meant to stop.
+import { BlockList, isIP } from 'node:net';
+import { PLATFORMS } from '@router/shared';
+import { z } from 'zod';
+
+export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** The presets of `sourceAddresses`: the platforms' published addresses (@router/shared). */
+export const SOURCE_PRESETS = {
+  tradingview: PLATFORMS.tradingview.addresses,
+  trendspider: PLATFORMS.trendspider.addresses,
+} as const satisfies Record<string, readonly string[]>;
+
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const MAX_LIST = 500;
+
+const positive = z.number({ error: 'must be a number' }).positive({ error: 'must be greater than 0' });
+const count = z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, {
+  error: 'must be at least 1',
+});
+const symbol = z
+  .string({ error: 'must be text' })
+  .trim()
+  .min(1, { error: 'must not be empty' })
+  .max(64, { error: 'longer than 64 characters' });
+
+const windowSchema = z.strictObject({
+  days: z
+    .array(z.enum(WEEKDAYS, { error: `must be among ${WEEKDAYS.join(', ')}` }), { error: 'must be a list of days' })
+    .min(1, { error: 'must name at least one day' }),
+  from: z.string({ error: 'must be HH:MM' }).regex(HH_MM, { error: 'must be HH:MM (00:00 to 23:59)' }),
+  to: z.string({ error: 'must be HH:MM' }).regex(HH_MM, { error: 'must be HH:MM (00:00 to 23:59)' }),
+  timeZone: z.string({ error: 'must be a time zone such as America/New_York' }),
+});
+
+const fanOutSchema = z.strictObject({
+  connectorKey: z.string({ error: 'must be text' }).min(1, { error: 'must not be empty' }),
+  accountId: z.string({ error: 'must be text' }).min(1, { error: 'must not be empty' }),
+  multiplier: positive,
+});
+
+export const hookRulesSchema = z.strictObject({
+  maxLagSeconds: positive.optional(),
+  sourceAddresses: z
+    .array(z.string({ error: 'must be text' }).trim())
+    .max(MAX_LIST)
+    .optional(),
+  symbols: z.array(symbol).max(MAX_LIST).optional(),
+  symbolMap: z.record(symbol, symbol, { error: 'must be an object of symbol to symbol' }).optional(),
+  maxQuantity: positive.optional(),
+  maxNotional: positive.optional(),
+  maxOrdersPerMinute: count.optional(),
+  maxOrdersPerDay: count.optional(),
+  tradingWindows: z.array(windowSchema).max(50).optional(),
+  outsideWindow: z.enum(['refuse', 'queue'], { error: 'must be refuse or queue' }).optional(),
+  fanOut: z.array(fanOutSchema).max(10).optional(),
+});
+export type HookRules = z.infer<typeof hookRulesSchema>;
+export type TradingWindow = z.infer<typeof windowSchema>;
+export type FanOutLeg = z.infer<typeof fanOutSchema>;
+
+export type RulesResult = { ok: true; rules: HookRules | null } | { ok: false; message: string };
+
+const fail = (message: string): RulesResult => ({ ok: false, message });
+
+/**
+ * The settings from their JSON text: `null`, `{}` or blank mean none. Checks what the schema
+ * cannot: addresses and CIDRs parse, windows end after they start in a real time zone, the
+ * symbol map has no chains or loops.
+ */
+export function parseHookRules(text: string): RulesResult {
+  if (text.trim() === '') return { ok: true, rules: null };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail('rules: not valid JSON');
+  }
+  if (value === null) return { ok: true, rules: null };
+  const parsed = hookRulesSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue ? formatPath(issue.path) : '';
+    if (issue?.code === 'unrecognized_keys') return fail(`${issue.keys[0] ?? path}: unknown setting`);
+    return fail(`${path || 'rules'}: ${issue?.message ?? 'invalid'}`);
+  }
+  const rules = parsed.data;
+  const problem = addressProblem(rules) ?? windowProblem(rules) ?? mapProblem(rules) ?? fanOutProblem(rules);
+  if (problem) return fail(problem);
+  return { ok: true, rules: Object.keys(rules).length === 0 ? null : rules };
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
+    '',
+  );
+}
+
+function addressProblem(rules: HookRules): string | undefined {
+  const probe = new BlockList();
+  for (const [i, entry] of (rules.sourceAddresses ?? []).entries()) {
+    if (entry in SOURCE_PRESETS) continue;
+    try {
+      addSource(probe, entry);
+    } catch {
+      return `sourceAddresses[${i}]: not an address, a CIDR or a preset (tradingview, trendspider): ${entry}`;
+    }
+  }
+  return undefined;
+}
+
+/** Adds an address or CIDR to a list; throws when it does not parse. */
+export function addSource(list: BlockList, entry: string): void {
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) throw new Error('not an address');
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (bits === undefined) {
+    list.addAddress(address, type);
+    return;
+  }
+  const prefix = /^\d{1,3}$/.test(bits) ? Number(bits) : Number.NaN;
+  if (!(prefix >= 0 && prefix <= (family === 4 ? 32 : 128))) throw new Error('bad prefix');
+  list.addSubnet(address, prefix, type);
+}
+
+function windowProblem(rules: HookRules): string | undefined {
+  for (const [i, w] of (rules.tradingWindows ?? []).entries()) {
+    if (w.from >= w.to) return `tradingWindows[${i}]: ends (${w.to}) before it starts (${w.from})`;
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: w.timeZone });
+    } catch {
+      return `tradingWindows[${i}].timeZone: unknown time zone: ${w.timeZone}`;
+    }
+  }
+  if (rules.outsideWindow && !rules.tradingWindows?.length) return 'outsideWindow: needs tradingWindows';
+  // Queuing needs a durable queue the signal path does not have yet: refused rather than ignored.
+  if (rules.outsideWindow === 'queue') return 'outsideWindow: queue is not available yet; use refuse';
+  return undefined;
+}
+
+function mapProblem(rules: HookRules): string | undefined {
+  const map = rules.symbolMap ?? {};
+  for (const [from, to] of Object.entries(map)) {
+    // Mapped once, never again: a target that is itself mapped is a chain or a loop.
+    if (from !== to && to in map && map[to] !== to)
+      return `symbolMap.${from}: ${to} is mapped again (a chain or a loop)`;
+  }
+  return undefined;
+}
+
+function fanOutProblem(rules: HookRules): string | undefined {
+  const seen = new Set<string>();
+  for (const [i, leg] of (rules.fanOut ?? []).entries()) {
+    const id = `${leg.connectorKey}\u0000${leg.accountId}`;
+    if (seen.has(id)) return `fanOut[${i}]: the same account twice`;
+    seen.add(id);
+  }
+  return undefined;
+}

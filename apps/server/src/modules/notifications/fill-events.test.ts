@@ -1,0 +1,100 @@
+// Fills and rejections the broker reports later: reconciliation's findings (found filled, not
+// found) and a resting paper order that fills, each told once by a signed webhook.
+import type { PaperOrder } from '@router/brokers';
+import { sampleOrder } from '@router/brokers/paper/store-contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { createSetting } from '../../../test/notification-fixtures.ts';
+import { eventually, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import { paperTransaction, savePaperChanges } from '../../db/repositories/paper.repository.ts';
+
+let t: TestApp;
+let receiver: WebhookReceiver;
+const flaky = flakyBroker();
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  t = await startTestApp({
+    env: { ALLOW_PRIVATE_WEBHOOKS: 'true' },
+    authenticate: authenticateAsUserId,
+    brokers: [flaky.broker],
+    notifications: { pollMs: 25 },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
+
+async function listen(trader: Awaited<ReturnType<typeof setupTrader>>) {
+  const setting = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, {
+    url: `${receiver.url}/in`,
+  });
+  receiver.secret = setting.secret ?? '';
+}
+
+const told = (signalId: string) =>
+  receiver.received.filter((r) => r.verifyError === null && r.payload?.data.signalId === signalId);
+
+describe('events of later findings', () => {
+  it('tells what reconciliation finds: an order filled, an order the broker never got', async () => {
+    const trader = await setupTrader(t, 'recon@example.com', { provider: 'flaky', credits: 10 });
+    await listen(trader);
+    const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+    flaky.mode = 'unknown';
+    const kept = (await postSignal(t, trader.shortKey, BUY)).json().id as string;
+    flaky.mode = 'lost';
+    const lost = (await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 })).json().id as string;
+    flaky.mode = 'fill';
+    const pool = t.services.db.$client;
+    await eventually(
+      async () =>
+        (await pool.query(`select 1 from signals where user_id = $1 and status = 'unknown'`, [trader.userId]))
+          .rowCount === 2,
+    );
+    expect(told(kept)).toHaveLength(0);
+    await t.app.signalRuntime.reconcile(0);
+    await eventually(async () => told(kept).length === 2 && told(lost).length === 1);
+    expect(told(kept).map((r) => r.payload?.type)).toEqual(['order.placed', 'order.filled']);
+    expect(told(kept)[1]?.payload?.data).toMatchObject({ status: 'filled', brokerOrderId: 'FB-1', price: 10 });
+    expect(told(lost)[0]?.payload).toMatchObject({
+      type: 'order.rejected',
+      data: { status: 'failed', message: 'Flaky Broker: the order was not found at the broker; nothing was placed' },
+    });
+    // Settled signals are not looked up again, so nothing is told twice.
+    await t.app.signalRuntime.reconcile(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(told(kept).length + told(lost).length).toBe(3);
+  });
+
+  it('tells a resting paper order of a signal that fills, once', async () => {
+    const trader = await setupTrader(t, 'paper@example.com', { credits: 10 });
+    await listen(trader);
+    const { accountId } = trader;
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
+      trader.connector.key,
+    ]);
+    const signalId = 'paperFillSignal000001';
+    await pool.query(
+      `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, "order")
+      values ($1, $2, $3, $4, $5, 'paper', 'accepted', true, $6)`,
+      [signalId, trader.userId, trader.hook.id, Number(rows[0]?.id), accountId, { symbol: 'AAPL', action: 'buy' }],
+    );
+    const order = sampleOrder(accountId, 'PO-1', { clientOrderId: signalId, createdAt: Date.now() });
+    const save = (o: PaperOrder) =>
+      paperTransaction(t.services.db, accountId, (tx) => savePaperChanges(tx, accountId, { orders: [o], symbols: [] }));
+    await save(order);
+    const filled = { ...order, status: 'filled' as const, fillPrice: 99.5, filledAt: Date.now(), reservation: 0 };
+    await save(filled);
+    await save(filled); // saved again (a later batch): no new event
+    await eventually(async () => told(signalId).length === 1);
+    expect(told(signalId)[0]?.payload).toMatchObject({
+      type: 'order.filled',
+      data: { signalId, status: 'filled', brokerOrderId: 'PO-1', price: 99.5, providerName: 'paper', accountId },
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(told(signalId)).toHaveLength(1);
+  });
+});

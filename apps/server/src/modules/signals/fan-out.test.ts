@@ -1,0 +1,72 @@
+// rules.fanOut on the real hook endpoint (paper accounts, real PostgreSQL): each leg its own
+// order with a derived client order id, one credit each, exactly once (a repeat places no leg),
+// its own Order entry with its accountId; a leg that cannot be placed does not stop the others.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { listActions } from '../actions/list-actions.ts';
+import { activateConnector, deactivateConnector } from '../connectors/index.ts';
+import { updateHook } from '../hooks/index.ts';
+import { legSignalId } from './signal-id.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 3, client_id: 'fan-1' };
+
+describe('fanOut', () => {
+  it('places every leg exactly once, sized by its multiplier, one credit each', async () => {
+    const trader = await setupTrader(t, 'fan@example.com', { credits: 10 });
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'paper', []);
+    const broken = await activateConnector(t.services, actor, 'paper', []);
+    const copyAccount = copy.accounts[0]?.id as string;
+    const rules = {
+      fanOut: [
+        { connectorKey: broken.key, accountId: broken.accounts[0]?.id, multiplier: 1 },
+        { connectorKey: copy.key, accountId: copyAccount, multiplier: 2 },
+      ],
+    };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    const brokenId = (await t.services.db.$client.query('select id from connectors where key = $1', [broken.key]))
+      .rows[0]?.id;
+    await deactivateConnector(t.services, Number(brokenId), 'test');
+
+    const first = await postSignal(t, trader.shortKey, BUY);
+    expect(first.statusCode).toBe(201);
+    const firstId = (
+      await t.services.db.$client.query('select id from signals where user_id = $1 and account_id = $2', [
+        trader.userId,
+        trader.accountId,
+      ])
+    ).rows[0]?.id as string;
+    await eventually(async () => (await paperOrders(t, copyAccount)).length === 1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    const [legOrder] = await paperOrders(t, copyAccount);
+    expect(legOrder?.client_order_id).toBe(legSignalId(firstId, 2));
+    const quantities = await t.services.db.$client.query<{ quantity: string }>(
+      "select (data->>'quantity') as quantity from paper_orders where account_id = $1",
+      [copyAccount],
+    );
+    expect(Number(quantities.rows[0]?.quantity)).toBe(6);
+    expect(await balanceOf(t, trader.userId)).toBe(8);
+
+    // The sender retries: the first leg's answer, no leg placed again.
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    await t.app.signalRuntime.writer.flush();
+    expect(await paperOrders(t, copyAccount)).toHaveLength(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(8);
+
+    const entries = (await listActions(t.services, trader.userId, { code: 'Order' })).map((a) =>
+      JSON.parse(a.metadata),
+    );
+    const byAccount = (id: string) => entries.filter((m) => m.accountId === id);
+    expect(byAccount(copyAccount)).toHaveLength(1);
+    expect(byAccount(copyAccount)[0]).toMatchObject({ signalId: legSignalId(firstId, 2) });
+    expect(byAccount(broken.accounts[0]?.id as string)[0]?.response.message).toMatch(/deactivated/);
+  });
+});

@@ -1,0 +1,65 @@
+// rules.fanOut: a signal stored as new on the hook's own account (the first leg) is copied to each
+// other account listed, its quantity times the leg's multiplier. Each leg is a signal of its own:
+// its idempotency key is the first's plus `#<leg>`, its id (the broker's client order id) is
+// derived from the first's, so it is stored, charged one credit, sent and reconciled exactly once
+// like any signal, and gets its own Order activity entry (with its accountId). Legs run after the
+// first is stored, each on its own: one leg's refusal or failure never touches another.
+import { normalizeOrder, type Order } from '@router/orders';
+import type { FanOutTarget } from '../hooks/hook-entry.ts';
+import { checkOrder } from '../hooks/rules/index.ts';
+import { CONNECTOR_INACTIVE, ruleRefused } from './answers.ts';
+import type { SignalRuntime } from './runtime.ts';
+import type { Signal } from './send.ts';
+import { legSignalId } from './signal-id.ts';
+import { place, refuse, type SignalInput } from './submit.ts';
+
+/** `body`: what the first leg normalized (after the symbol map), normalized again per leg's broker. */
+export function startFanOut(rt: SignalRuntime, input: SignalInput, first: Signal, body: string | object): void {
+  first.entry.fanOut.forEach((target, index) => {
+    void placeLeg(rt, input, first, body, target, index + 1).catch((error: unknown) =>
+      rt.services.log.error({ err: error, signalId: first.id, leg: index + 1 }, 'fan-out leg failed'),
+    );
+  });
+}
+
+async function placeLeg(
+  rt: SignalRuntime,
+  input: SignalInput,
+  first: Signal,
+  body: string | object,
+  target: FanOutTarget,
+  leg: number,
+) {
+  const { request } = first;
+  const name = `fanOut[${leg - 1}]`;
+  const entry = target.entry;
+  if (!entry) {
+    const gone = ruleRefused('fanOut', `${name}: connector ${target.connectorKey} no longer exists`);
+    return refuse(rt, input, gone, request);
+  }
+  const legInput: SignalInput = { ...input, entry };
+  if (!entry.isActive || !entry.connectorActive || !entry.broker)
+    return refuse(rt, legInput, CONNECTOR_INACTIVE, request);
+  // Normalized for this leg's broker (its own defaults and limits), then sized.
+  const normalized = normalizeOrder(body, { provider: entry.broker.descriptor });
+  if (!normalized.ok)
+    return refuse(rt, legInput, ruleRefused('fanOut', `${name}: ${normalized.error.message}`), request);
+  const order = scaled(normalized.order, target.multiplier);
+  const limit = first.entry.rules ? checkOrder(first.entry.rules, order) : undefined;
+  if (limit) return refuse(rt, legInput, ruleRefused(limit.rule, `${name}: ${limit.message}`), request);
+  return place(rt, legInput, {
+    id: legSignalId(first.id, leg),
+    key: `${first.key}#${leg}`,
+    order,
+    request,
+  });
+}
+
+/** The order with its quantities times the multiplier (close and cancel carry none). */
+function scaled(order: Order, multiplier: number): Order {
+  const times = (q: number) => Math.round(q * multiplier * 1e8) / 1e8;
+  const copy: Order = { ...order };
+  if (copy.quantity !== undefined) copy.quantity = times(copy.quantity);
+  if (copy.legs) copy.legs = copy.legs.map((l) => ({ ...l, quantity: times(l.quantity) }));
+  return copy;
+}
