@@ -156,7 +156,17 @@ export type ProviderStatus = 'active' | 'beta' | 'unavailable' | 'disabled';
 
 export type ProviderAuthentication =
   | { type: 'open'; help?: string; referrerBase?: string; credentials?: string[] }
-  | { type: 'credentials'; credentials: string[]; help?: string; referrerBase?: string };
+  | {
+      type: 'credentials';
+      credentials: string[];
+      help?: string;
+      referrerBase?: string;
+      /**
+       * The credential that names the broker server the account is on (SPEC §3 Connector.branch);
+       * the connect form suggests server names for it (`providerMetatraderBranches`).
+       */
+      branchSearch?: string;
+    };
 
 /** SPEC §3 Provider, as delivered (JSON) by the `providers` query. */
 export interface Provider {

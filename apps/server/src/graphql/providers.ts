@@ -1,5 +1,18 @@
-// SPEC §7: `providers` (a JSON string of every working provider) and `provider(name)`.
+// SPEC §7: `providers` (a JSON string of every working provider), `provider(name)`, and
+// `providerMetatraderBranches(search)` (server names for the connect form's branch field).
+import type { BrokerBranch } from '@router/brokers';
+import { BRANCH_PROVIDER, searchBranches } from '../modules/connectors/index.ts';
 import { builder } from './builder.ts';
+import { requireViewer } from './guards.ts';
+
+const ProviderBranchRef = builder.objectRef<BrokerBranch>('ProviderBranch').implement({
+  description: 'A broker server an account can be connected on (SPEC §3 Connector.branch).',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'the server name the connect form takes, e.g. ICMarketsSC-Demo' }),
+    broker: t.exposeString('broker', { description: 'the company running it, e.g. Raw Trading Ltd' }),
+    platform: t.exposeString('platform', { nullable: true, description: 'mt4 or mt5' }),
+  }),
+});
 
 builder.queryFields((t) => ({
   providers: t.string({
@@ -13,6 +26,16 @@ builder.queryFields((t) => ({
     resolve: (_root, { name }, ctx) => {
       const provider = ctx.services.brokers.providers().find((p) => p.name === name);
       return provider ? JSON.stringify(provider) : null;
+    },
+  }),
+  providerMetatraderBranches: t.field({
+    type: [ProviderBranchRef],
+    description:
+      "MetaTrader servers whose name or broker contains `search` (2 characters or more; MetaApi's lists of known MT4 and MT5 servers), for the connect form's server field.",
+    args: { search: t.arg.string({ required: true }) },
+    resolve: (_root, { search }, ctx) => {
+      requireViewer(ctx);
+      return searchBranches(ctx.services, BRANCH_PROVIDER, search);
     },
   }),
 }));

@@ -45,6 +45,7 @@ type Documents = {
     "\n  mutation ConnectorActivate($providerName: String!, $credentials: [String!]!) {\n    connectorActivate(providerName: $providerName, credentials: $credentials) {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": typeof types.ConnectorActivateDocument,
     "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": typeof types.ConnectorUpdateDocument,
     "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": typeof types.ConnectorDeleteDocument,
+    "\n  query ProviderBranches($search: String!) {\n    providerMetatraderBranches(search: $search) {\n      name\n      broker\n      platform\n    }\n  }\n": typeof types.ProviderBranchesDocument,
     "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": typeof types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderCountersDocument,
@@ -121,6 +122,7 @@ const documents: Documents = {
     "\n  mutation ConnectorActivate($providerName: String!, $credentials: [String!]!) {\n    connectorActivate(providerName: $providerName, credentials: $credentials) {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": types.ConnectorActivateDocument,
     "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": types.ConnectorUpdateDocument,
     "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": types.ConnectorDeleteDocument,
+    "\n  query ProviderBranches($search: String!) {\n    providerMetatraderBranches(search: $search) {\n      name\n      broker\n      platform\n    }\n  }\n": types.ProviderBranchesDocument,
     "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": types.DashboardOrderCountersDocument,
@@ -304,6 +306,10 @@ export function graphql(source: "\n  mutation ConnectorUpdate($key: String!, $ac
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n"): (typeof documents)["\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProviderBranches($search: String!) {\n    providerMetatraderBranches(search: $search) {\n      name\n      broker\n      platform\n    }\n  }\n"): (typeof documents)["\n  query ProviderBranches($search: String!) {\n    providerMetatraderBranches(search: $search) {\n      name\n      broker\n      platform\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

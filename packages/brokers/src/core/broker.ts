@@ -37,6 +37,18 @@ export interface BrokerSession {
   expiresAt?: number;
   /** When the access token must be refreshed (ms since epoch), if it must. */
   refreshAt?: number;
+  /** The broker server the connection is on (SPEC §3 Connector.branch), e.g. a MetaTrader server name. */
+  branch?: string;
+}
+
+/** A broker server a connection can be made on (the connect form's branch suggestions). */
+export interface BrokerBranch {
+  /** The server's name, as the connect form takes it ("ICMarketsSC-Demo"). */
+  name: string;
+  /** The company running it ("Raw Trading Ltd"). */
+  broker: string;
+  /** The platform or API version it serves, where the broker has several ("mt4", "mt5"). */
+  platform?: string;
 }
 
 /** What a broker needs from the outside world: configuration and, for OAuth, the redirect. */
@@ -112,6 +124,11 @@ export interface Broker {
   cancelOrder?(ctx: BrokerContext, session: BrokerSession, target: CancelTarget): Promise<void>;
   closePosition?(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string): Promise<OrderResponse>;
   getHoldings?(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Holdings>;
+  /**
+   * Servers matching `search`, for the connect form's branch field: present exactly when
+   * `descriptor.authentication.branchSearch` names that field (core/descriptor.test.ts).
+   */
+  searchBranches?(ctx: BrokerContext, search: string): Promise<BrokerBranch[]>;
 
   // Lookup primitives: core/find-order.ts calls the strongest one `has` declares. Never call
   // them directly from the server: `findOrder` knows which answer proves what.

@@ -49,6 +49,13 @@ describe.each(brokers.map((broker) => [broker.descriptor.name, broker] as const)
     expect(authorizes.length).toBe(descriptor.authentication.type === 'open' ? 1 : 0);
   });
 
+  it('searches servers exactly where its connect form names a branch field', () => {
+    const { authentication } = descriptor;
+    const field = authentication.type === 'credentials' ? authentication.branchSearch : undefined;
+    expect(typeof broker.searchBranches === 'function').toBe(field !== undefined);
+    if (field !== undefined) expect(authentication.credentials).toContain(field);
+  });
+
   it('declares only known order parameters in its reference', () => {
     const known: readonly string[] = ORDER_PARAMETERS;
     expect(Object.keys(descriptor.reference).filter((key) => !known.includes(key))).toEqual([]);

@@ -109,6 +109,7 @@ export async function activateConnector(
     oauthState: null,
     expiresAt: toDate(session.expiresAt),
     refreshAt: toDate(session.refreshAt),
+    branch: session.branch ?? null,
     deactivatedReason: null,
   };
   const row = await services.db.transaction(async (tx): Promise<ConnectorRow> => {

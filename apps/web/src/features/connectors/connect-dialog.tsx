@@ -18,6 +18,7 @@ export function ConnectDialog({
   const { phase, error, connectWithCredentials, authorize } = useConnect(provider, onConnected);
   const isOpen = provider.authentication.type === 'open';
   const names = isOpen ? [] : (provider.authentication.credentials ?? []);
+  const branchField = provider.authentication.type === 'credentials' ? provider.authentication.branchSearch : undefined;
   const busy = phase !== 'idle';
 
   return (
@@ -41,7 +42,13 @@ export function ConnectDialog({
               : `A ${provider.title} window opens for you to sign in and allow access.`}
           </p>
         ) : (
-          <CredentialsForm id={formId} names={names} disabled={busy} onSubmit={connectWithCredentials} />
+          <CredentialsForm
+            id={formId}
+            names={names}
+            branchField={branchField}
+            disabled={busy}
+            onSubmit={connectWithCredentials}
+          />
         )}
         {error && (
           <div className="alert alert-danger mt-3 mb-0" role="alert">

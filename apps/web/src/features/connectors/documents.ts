@@ -61,3 +61,14 @@ export const ConnectorDeleteDocument = graphql(`
     connectorDelete(key: $key)
   }
 `);
+
+/** Server names for a connect form's branch field (SPEC §7 providerMetatraderBranches). */
+export const ProviderBranchesDocument = graphql(`
+  query ProviderBranches($search: String!) {
+    providerMetatraderBranches(search: $search) {
+      name
+      broker
+      platform
+    }
+  }
+`);

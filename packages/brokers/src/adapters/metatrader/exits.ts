@@ -1,0 +1,125 @@
+// close and cancel signals, and the holdings, at MetaTrader. cancel: ORDER_CANCEL for each pending
+// order of the symbol. close: its pending orders canceled and its positions closed with
+// POSITIONS_CLOSE_SYMBOL, or a part of each (POSITION_PARTIAL, rounded down to 0.01 lot) for
+// percent_of_position. Nothing to close or cancel is refused, so a repeated close closes nothing.
+import type { Order, OrderResponse } from '@router/orders';
+import type { BrokerContext, Holdings } from '../../core/broker.ts';
+import { isBrokerError } from '../../core/errors.ts';
+import type { HttpClient } from '../../core/http.ts';
+import { decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { accountPath, fail, type MetaApiLink } from './client.ts';
+import { sendTrade } from './trade.ts';
+
+const LOT_STEP = 0.01;
+
+async function symbolItems(http: HttpClient, link: MetaApiLink, what: 'orders' | 'positions', symbol: string) {
+  const { body } = await http.request({ path: `${accountPath(link.metaApiId)}/${what}` });
+  return listOf(body).filter((item) => stringField(item, 'symbol') === symbol);
+}
+
+/** Cancels the symbol's pending orders; ids of those canceled (one filled meanwhile is skipped). */
+async function cancelPending(ctx: BrokerContext, http: HttpClient, link: MetaApiLink, symbol: string) {
+  const canceled: string[] = [];
+  for (const order of await symbolItems(http, link, 'orders', symbol)) {
+    const orderId = stringField(order, 'id');
+    if (!orderId) continue;
+    try {
+      await sendTrade(ctx, http, link, { actionType: 'ORDER_CANCEL', orderId });
+      canceled.push(orderId);
+    } catch (error) {
+      if (!(isBrokerError(error) && error.kind === 'OrderNotFound')) throw error;
+    }
+  }
+  return canceled;
+}
+
+export async function cancelSymbol(
+  ctx: BrokerContext,
+  http: HttpClient,
+  link: MetaApiLink,
+  symbol: string,
+): Promise<OrderResponse> {
+  const canceled = await cancelPending(ctx, http, link, symbol);
+  if (!canceled.length) throw fail('InvalidOrder', `no pending order of ${symbol} to cancel`);
+  return {
+    id: canceled.join(','),
+    status: 'canceled',
+    status_description: `Canceled ${canceled.length} pending order(s) of ${symbol}`,
+  };
+}
+
+export async function closeSymbol(
+  ctx: BrokerContext,
+  http: HttpClient,
+  link: MetaApiLink,
+  symbol: string,
+  order?: Pick<Order, 'quantity' | 'quantity_type'>,
+): Promise<OrderResponse> {
+  const percent = order?.quantity_type === 'percent_of_position' ? order.quantity : undefined;
+  if (order?.quantity !== undefined && percent === undefined)
+    throw fail('InvalidOrder', 'close takes no quantity, or quantity_type percent_of_position');
+  const canceled = await cancelPending(ctx, http, link, symbol);
+  const positions = await symbolItems(http, link, 'positions', symbol);
+  if (!positions.length) {
+    if (!canceled.length) throw fail('InvalidOrder', `no position or pending order of ${symbol} to close`);
+    return {
+      id: canceled.join(','),
+      status: 'canceled',
+      status_description: `No position in ${symbol}; canceled ${canceled.length} pending order(s)`,
+    };
+  }
+  if (percent === undefined || percent >= 100) {
+    const result = await sendTrade(ctx, http, link, { actionType: 'POSITIONS_CLOSE_SYMBOL', symbol });
+    const id = result.orderId ?? result.positionId ?? positions.map((p) => stringField(p, 'id')).join(',');
+    return { id, status: 'filled', status_description: `Closed ${positions.length} position(s) of ${symbol}` };
+  }
+  const closed: string[] = [];
+  for (const position of positions) {
+    const positionId = stringField(position, 'id') ?? '';
+    const volume = Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP) * LOT_STEP;
+    if (volume < LOT_STEP) continue;
+    const result = await sendTrade(ctx, http, link, {
+      actionType: 'POSITION_PARTIAL',
+      positionId,
+      volume: Number(volume.toFixed(2)),
+    });
+    closed.push(result.orderId ?? positionId);
+  }
+  if (!closed.length) throw fail('InvalidOrder', `${percent} % of the ${symbol} position is less than 0.01 lot`);
+  return {
+    id: closed.join(','),
+    status: 'filled',
+    status_description: `Closed ${percent} % of ${closed.length} position(s) of ${symbol}`,
+  };
+}
+
+/** Balance, equity and free margin; positions per symbol, long positive, short negative. */
+export async function holdingsOf(http: HttpClient, link: MetaApiLink): Promise<Holdings> {
+  const path = accountPath(link.metaApiId);
+  const [info, positions] = await Promise.all([
+    http.request({ path: `${path}/account-information` }),
+    http.request({ path: `${path}/positions` }),
+  ]);
+  const bySymbol = new Map<string, { quantity: number; lots: number; cost: number }>();
+  for (const position of listOf(positions.body)) {
+    const symbol = stringField(position, 'symbol') ?? '';
+    const volume = decimalField(position, 'volume') ?? 0;
+    const held = bySymbol.get(symbol) ?? { quantity: 0, lots: 0, cost: 0 };
+    held.quantity += stringField(position, 'type') === 'POSITION_TYPE_SELL' ? -volume : volume;
+    held.lots += volume;
+    held.cost += volume * (decimalField(position, 'openPrice') ?? 0);
+    bySymbol.set(symbol, held);
+  }
+  const optional = (key: string, value: number | undefined) => (value === undefined ? {} : { [key]: value });
+  return {
+    ...optional('cash', decimalField(info.body, 'balance')),
+    ...optional('equity', decimalField(info.body, 'equity')),
+    ...optional('buyingPower', decimalField(info.body, 'freeMargin')),
+    currency: stringField(info.body, 'currency') ?? 'USD',
+    positions: [...bySymbol].map(([symbol, held]) => ({
+      symbol,
+      quantity: Number(held.quantity.toFixed(8)),
+      ...(held.lots > 0 ? { averagePrice: Number((held.cost / held.lots).toFixed(8)) } : {}),
+    })),
+  };
+}

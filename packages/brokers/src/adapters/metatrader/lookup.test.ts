@@ -1,0 +1,149 @@
+// Contract: the account side of MetaTrader against the protocol fake: close and cancel signals,
+// closePosition, cancelOrder by either id, holdings, and every lookup route through findOrder
+// (by ticket: exact or unknown; by our clientId around the send time: exact or none).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerSession } from '../../core/broker.ts';
+import { brokerFailure } from '../../core/expect-failure.ts';
+import { findOrder } from '../../core/find-order.ts';
+import { DEMO, DEMO_ID, input, type MetaApiWorld, startWorld, tradesSince } from './test-support.ts';
+
+let world: MetaApiWorld;
+let session: BrokerSession;
+let accountId: string;
+beforeAll(async () => {
+  world = await startWorld();
+  session = await world.broker.connect(world.ctx, { credentials: DEMO });
+  accountId = session.accounts[0]?.id ?? '';
+});
+afterAll(() => world.close());
+
+const place = (signal: Record<string, unknown>, clientOrderId?: string) =>
+  world.broker.placeOrder(world.ctx, session, input(session, signal, clientOrderId));
+const terminal = () => world.fake.terminals.get(DEMO_ID);
+const lookup = (clientOrderId: string, more: { brokerOrderId?: string; sentAt?: number } = {}) =>
+  findOrder(world.broker, world.ctx, session, { accountId, clientOrderId, ...more });
+
+describe('close and cancel', () => {
+  it('close cancels the symbol’s pending orders and closes its positions; nothing left is refused', async () => {
+    await place({ symbol: 'GBPUSD', action: 'buy', quantity: 0.1 });
+    await place({ symbol: 'GBPUSD', action: 'sell', quantity: 0.2 });
+    const pending = await place({ symbol: 'GBPUSD', action: 'buy', quantity: 0.1, limit_price: 1.2 });
+    const before = world.fake.trades().length;
+    const closed = await place({ symbol: 'GBPUSD', action: 'close' });
+    expect(tradesSince(world.fake, before)).toEqual([
+      { actionType: 'ORDER_CANCEL', orderId: pending.id },
+      { actionType: 'POSITIONS_CLOSE_SYMBOL', symbol: 'GBPUSD' },
+    ]);
+    expect(closed).toMatchObject({ status: 'filled', status_description: 'Closed 2 position(s) of GBPUSD' });
+    expect([...(terminal()?.positions.values() ?? [])].filter((p) => p.symbol === 'GBPUSD')).toEqual([]);
+    const again = await brokerFailure(place({ symbol: 'GBPUSD', action: 'close' }));
+    expect(again.message).toBe('MetaTrader: no position or pending order of GBPUSD to close');
+  });
+
+  it('close with percent_of_position closes that part of each position, rounded down to 0.01 lot', async () => {
+    const opened = await place({ symbol: 'AUDNZD', action: 'buy', quantity: 0.25 });
+    const before = world.fake.trades().length;
+    await place({ symbol: 'AUDNZD', action: 'close', quantity: 50, quantity_type: 'percent_of_position' });
+    expect(tradesSince(world.fake, before)).toEqual([
+      { actionType: 'POSITION_PARTIAL', positionId: opened.id, volume: 0.12 },
+    ]);
+    expect(terminal()?.positions.get(opened.id)?.volume).toBe(0.13);
+    await world.broker.closePosition(world.ctx, session, accountId, 'AUD/NZD');
+    expect(terminal()?.positions.has(opened.id)).toBe(false);
+    expect((await brokerFailure(place({ symbol: 'AUDNZD', action: 'close', quantity: 1 }))).message).toBe(
+      'MetaTrader: close takes no quantity, or quantity_type percent_of_position',
+    );
+  });
+
+  it('cancel cancels every pending order of the symbol; none is refused', async () => {
+    const a = await place({ symbol: 'XAUUSD', action: 'buy', quantity: 0.01, limit_price: 2300 });
+    const b = await place({ symbol: 'XAUUSD', action: 'sell', quantity: 0.01, limit_price: 2500 });
+    const canceled = await place({ symbol: 'XAUUSD', action: 'cancel' });
+    expect(canceled).toEqual({
+      id: `${a.id},${b.id}`,
+      status: 'canceled',
+      status_description: 'Canceled 2 pending order(s) of XAUUSD',
+    });
+    expect((await brokerFailure(place({ symbol: 'XAUUSD', action: 'cancel' }))).message).toBe(
+      'MetaTrader: no pending order of XAUUSD to cancel',
+    );
+  });
+
+  it('cancelOrder by the ticket, or by our id when the send time is known to the lookup', async () => {
+    const order = await place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01, limit_price: 1.05 }, 'cancelme1');
+    await world.broker.cancelOrder(world.ctx, session, { accountId, brokerOrderId: order.id });
+    expect(terminal()?.history.find((o) => o.id === order.id)?.state).toBe('ORDER_STATE_CANCELED');
+    const gone = await brokerFailure(
+      world.broker.cancelOrder(world.ctx, session, { accountId, brokerOrderId: order.id }),
+    );
+    expect(gone).toMatchObject({
+      kind: 'OrderNotFound',
+      message: 'MetaTrader: Order not found (ERR_TRADE_ORDER_NOT_FOUND)',
+    });
+    // Our id alone: MetaApi has no query by clientId and the lookup needs the send time.
+    const byOurs = await brokerFailure(
+      world.broker.cancelOrder(world.ctx, session, { accountId, clientOrderId: 'cancelme1' }),
+    );
+    expect(byOurs).toMatchObject({
+      kind: 'OrderNotFound',
+      message: 'MetaTrader: no order with client order id cancelme1',
+    });
+  });
+});
+
+describe('findOrder', () => {
+  it('by ticket: an open order, then one in the history (filled at its price); an unknown ticket proves nothing', async () => {
+    const open = await place({ symbol: 'EURUSD', action: 'sell', quantity: 0.01, limit_price: 1.2 }, 'find1');
+    expect(await lookup('find1', { brokerOrderId: open.id })).toEqual({
+      match: 'exact',
+      order: { id: open.id, status: 'accepted', status_description: `MetaTrader order ${open.id} placed` },
+    });
+    const filled = await place({ symbol: 'EURUSD', action: 'sell', quantity: 0.01 }, 'find2');
+    expect(await lookup('find2', { brokerOrderId: filled.id })).toEqual({
+      match: 'exact',
+      order: {
+        id: filled.id,
+        status: 'filled',
+        status_description: `MetaTrader order ${filled.id} filled`,
+        price: 1.085,
+      },
+    });
+    expect(await lookup('find3', { brokerOrderId: '1' })).toEqual({
+      match: 'unknown',
+      reason: 'MetaTrader does not know its own order 1',
+    });
+  });
+
+  it('by our clientId around the send time: open or in the history since, exact; else none', async () => {
+    const sentAt = Date.now();
+    const resting = await place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01, limit_price: 1.01 }, 'find4');
+    const canceled = await place({ symbol: 'US30', action: 'buy', quantity: 0.1, limit_price: 38_000 }, 'find5');
+    await world.broker.cancelOrder(world.ctx, session, { accountId, brokerOrderId: canceled.id });
+    expect(await lookup('find4', { sentAt })).toMatchObject({
+      match: 'exact',
+      order: { id: resting.id, status: 'accepted' },
+    });
+    expect(await lookup('find5', { sentAt })).toMatchObject({
+      match: 'exact',
+      order: { id: canceled.id, status: 'canceled' },
+    });
+    expect(await lookup('never-sent', { sentAt })).toEqual({ match: 'none' });
+    expect(await lookup('find4')).toEqual({
+      match: 'unknown',
+      reason: 'MetaTrader lists recent orders only, and the send time is not known',
+    });
+  });
+});
+
+describe('holdings', () => {
+  it('balance, equity and free margin; positions per symbol, shorts negative', async () => {
+    await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 });
+    await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 });
+    await place({ symbol: 'US30', action: 'sell', quantity: 0.5 });
+    const holdings = await world.broker.getHoldings(world.ctx, session, accountId);
+    expect(holdings).toMatchObject({ currency: 'USD', cash: expect.any(Number), equity: expect.any(Number) });
+    expect(holdings.buyingPower).toBeLessThan(holdings.equity ?? 0);
+    expect(holdings.positions).toContainEqual({ symbol: 'BTCUSD', quantity: 0.1, averagePrice: 60_020 });
+    expect(holdings.positions).toContainEqual({ symbol: 'US30', quantity: -0.5, averagePrice: 39_000 });
+  });
+});

@@ -1,0 +1,93 @@
+// POST …/accounts/:id/trade and what its answer means (WIRE §5). MetaApi answers HTTP 200 with
+// {numericCode, stringCode, message, orderId?, positionId?} for accepted and refused trades
+// alike: only 0, 10008, 10009, 10010 and 10025 are success. -11 (disconnected during the trade)
+// reached the broker with an unknown outcome: reconciliation finds out, nothing is resent. What
+// cannot have created an order is sent once more: -10 (disconnected before the trade) at once,
+// a 429 when MetaApi asks to wait at most half a second.
+import type { OrderResponse } from '@router/orders';
+import type { BrokerContext } from '../../core/broker.ts';
+import { matchException } from '../../core/exceptions.ts';
+import type { HttpClient } from '../../core/http.ts';
+import { decimalField, stringField } from '../../core/json-read.ts';
+import { accountPath, fail, type MetaApiLink, pause, retryAfterMs } from './client.ts';
+import { metatraderDescriptor } from './descriptor.ts';
+import type { MetatraderTrade } from './mapper.ts';
+
+export const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 10008, 10009, 10010, 10025]);
+const OUTCOME_UNKNOWN = -11;
+const NOT_DELIVERED = -10;
+const FILLED_CODES = new Set([0, 10009]);
+/** A 429 is sent again only when MetaApi asks for a short wait (a longer one is reported). */
+const MAX_RETRY_WAIT_MS = 500;
+
+export interface TradeResult {
+  numericCode: number;
+  stringCode: string;
+  message: string;
+  orderId?: string;
+  positionId?: string;
+}
+
+/** The answer as a result; an answer that cannot be read may still have placed the order. */
+export function readResult(body: unknown): TradeResult {
+  const numericCode = decimalField(body, 'numericCode');
+  if (numericCode === undefined) throw fail('BrokerUnavailable', 'unexpected answer to the trade', true);
+  const orderId = stringField(body, 'orderId');
+  const positionId = stringField(body, 'positionId');
+  return {
+    numericCode,
+    stringCode: stringField(body, 'stringCode') ?? String(numericCode),
+    message: stringField(body, 'message') ?? 'no message',
+    ...(orderId ? { orderId } : {}),
+    ...(positionId ? { positionId } : {}),
+  };
+}
+
+/** A refused trade as the error it names; -11 as an unknown outcome. */
+export function refusal(result: TradeResult) {
+  const text = `${result.message} (${result.stringCode})`;
+  if (result.numericCode === OUTCOME_UNKNOWN) return fail('BrokerUnavailable', text, true);
+  return fail(matchException(metatraderDescriptor.exceptions, result.stringCode) ?? 'InvalidOrder', text);
+}
+
+/** Sends one trade request; resends only what MetaApi says never reached the broker. */
+export async function sendTrade(
+  ctx: BrokerContext,
+  http: HttpClient,
+  link: MetaApiLink,
+  trade: MetatraderTrade,
+): Promise<TradeResult> {
+  const now = ctx.now ?? Date.now;
+  for (let attempt = 0; ; attempt++) {
+    const answer = await http.request({
+      method: 'POST',
+      path: `${accountPath(link.metaApiId)}/trade`,
+      json: trade,
+      accept: [429],
+    });
+    const again = attempt === 0 && !ctx.signal?.aborted;
+    if (answer.status === 429) {
+      const wait = retryAfterMs(answer, now(), MAX_RETRY_WAIT_MS + 1);
+      if (again && wait <= MAX_RETRY_WAIT_MS) {
+        await pause(wait, ctx.signal);
+        continue;
+      }
+      throw fail('RateLimited', `MetaApi's rate limit was reached; retry after ${Math.ceil(wait / 1000)} s`);
+    }
+    const result = readResult(answer.body);
+    if (result.numericCode === NOT_DELIVERED && again) continue;
+    if (!SUCCESS_CODES.has(result.numericCode)) throw refusal(result);
+    return result;
+  }
+}
+
+/** A placed order's answer: filled for an executed market order, else accepted (pending, partial). */
+export function placedOrder(result: TradeResult, pending: boolean, fallbackId: string): OrderResponse {
+  const filled = !pending && FILLED_CODES.has(result.numericCode);
+  const position = result.positionId ? `, position ${result.positionId}` : '';
+  return {
+    id: result.orderId ?? result.positionId ?? fallbackId,
+    status: filled ? 'filled' : 'accepted',
+    status_description: `${result.message} (${result.stringCode})${position}`,
+  };
+}
