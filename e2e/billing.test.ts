@@ -24,9 +24,13 @@ describe('signal credits', () => {
     await signInPage(page, user);
 
     // 5 credits from sign-up: no banner.
+    // The banner's own query has answered (the page never goes network-idle: the live stream stays open).
+    const bannerAnswered = page.waitForResponse(
+      (r) => r.url().includes('/graphql') && (r.request().postData() ?? r.url()).includes('CreditsBanner'),
+    );
     await page.goto('/me/settings');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
-    await page.waitForLoadState('networkidle');
+    await bannerAnswered;
     expect(await banner(page).count()).toBe(0);
 
     // 4 signals: 1 left, ≤ 20 % of the grant. The next screen warns.

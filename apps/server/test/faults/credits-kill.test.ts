@@ -53,13 +53,17 @@ describe('credits across a SIGKILL', () => {
 
     drill.server = await before.restart(RECONCILE);
     const sql = drill.server.sql();
-    // Until the credits run out (in-flight signals the restart settles may give some back).
+    // Until the credits run out (in-flight signals the restart settles may give some back), and
+    // one batch more: the batch that used them up may have used them up exactly, refusing none.
     const after: Sent[] = [];
-    for (let n = sentBeforeKill + 16; ; n += 25) {
+    let spentOut = false;
+    for (let n = sentBeforeKill + 16; n < 2_100; n += 25) {
+      const wasSpentOut = spentOut;
       const batch = Array.from({ length: 25 }, (_, i) => post(drill.server.url, live, order('credits', n + i)));
       after.push(...(await Promise.all(batch)));
       await waitSettled(sql, userId, 30_000);
-      if ((await balanceOf(sql, userId)) === 0 || n > 2_000) break;
+      spentOut = (await balanceOf(sql, userId)) === 0;
+      if (wasSpentOut) break;
     }
     const refused = after.filter((r) => r.status === 400);
     expect(refused.length).toBeGreaterThan(0);
