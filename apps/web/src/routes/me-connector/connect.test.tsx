@@ -70,7 +70,7 @@ describe('Brokers & Webhooks: connect dialog (SPEC §2, §4, §5, §8)', () => {
     await waitFor(() => expect(where(router)).toBe('/me/connector'));
     expect(activated).toHaveBeenCalledWith({ providerName: 'alpaca', credentials: ['AK1', 'S3', 'pw', '42'] });
     expect(calls('ConnectorCreate')).toHaveLength(1);
-    expect(calls('Connectors').length).toBeGreaterThanOrEqual(2);
+    await waitFor(() => expect(calls('Connectors').length).toBeGreaterThanOrEqual(2));
   });
 
   it("shows the first server error in a danger alert, else 'Error...'", async () => {
@@ -114,6 +114,6 @@ describe('Brokers & Webhooks: connect dialog (SPEC §2, §4, §5, §8)', () => {
     const before = calls('Connectors').length;
     popup.closed = true;
     await waitFor(() => expect(where(router)).toBe('/me/connector'));
-    expect(calls('Connectors').length).toBeGreaterThan(before);
+    await waitFor(() => expect(calls('Connectors').length).toBeGreaterThan(before));
   });
 });
