@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const PRISM_BIN = resolve(REPO_ROOT, 'node_modules/.bin/prism');
 
-/** ../shared/broker-specs beside the repository; BROKER_SPECS names it where the tree lives elsewhere. */
-const BROKER_SPECS = process.env.BROKER_SPECS ?? resolve(REPO_ROOT, '../shared/broker-specs');
+/** ../shared/broker-specs beside the repository, as the project lays its trees out. */
+const BROKER_SPECS = resolve(REPO_ROOT, '../shared/broker-specs');
 
 /** A file or folder of ../shared/broker-specs (a broker's published examples); fails loudly when missing. */
 export function brokerSpecsPath(...parts: string[]): string {

@@ -52,7 +52,7 @@ export interface SignalRefusedData {
   connectorKey?: string;
   providerName?: string;
   accountId?: string;
-  /** 'refused': any other refusal (a risk rule, a broker no longer available). */
+  /** 'refused': every other refusal (a risk rule, a broker no longer available). */
   reason: 'invalid' | 'no_credits' | 'hook_inactive' | 'connector_inactive' | 'refused';
   /** The answer the sender got (SPEC §8 message). */
   message: string;

@@ -12,7 +12,7 @@ export interface FilterOptions {
 
 type Change = (event: { target: { value: string } }) => void;
 
-/** One filter's choice: any, or one of `options` ([value, label]). */
+/** One filter's choice: all values, or one of `options` ([value, label]). */
 function FilterSelect(props: {
   id: string;
   label: string;

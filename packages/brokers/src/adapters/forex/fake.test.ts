@@ -3,14 +3,12 @@
 // published request passes the fake's route and DTO checks and is answered as published, and
 // every answer the fake gives is of the DTO its route declares.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brokerSpecsPath } from '../../core/prism-mock.ts';
 import { checkDto, matchRoute } from './ciapi-schema.ts';
 import { type ForexFake, startForexFake } from './fake.ts';
 
-/** ../shared/broker-specs beside the repository (as core/prism-mock.ts); BROKER_SPECS names it elsewhere. */
-const SPECS = process.env.BROKER_SPECS ?? path.resolve(import.meta.dirname, '../../../../..', '../shared/broker-specs');
-const read = (file: string) => JSON.parse(readFileSync(path.join(SPECS, 'forex', file), 'utf8'));
+const read = (file: string) => JSON.parse(readFileSync(brokerSpecsPath('forex', file), 'utf8'));
 const published = (name: string) => read(`fixtures/${name}.json`);
 
 let fake: ForexFake;

@@ -1,14 +1,12 @@
 // The docs' signing example reproduced byte for byte (broker-specs/robinhood/fixtures/
 // signature-vector.json), the fake's check of it, and our client order id as a UUID.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { brokerSpecsPath } from '../../core/prism-mock.ts';
 import { robinhoodClientOrderId, SIGNAL_ID_NAMESPACE, uuidV5 } from './client-order-id.ts';
 import { messageToSign, privateKeyFrom, publicKeyBytes, signedHeaders, verifySignature } from './signing.ts';
 
-/** ../shared/broker-specs beside the repository (as core/prism-mock.ts); BROKER_SPECS names it elsewhere. */
-const SPECS = process.env.BROKER_SPECS ?? path.resolve(import.meta.dirname, '../../../../..', '../shared/broker-specs');
-const vector = JSON.parse(readFileSync(path.join(SPECS, 'robinhood/fixtures/signature-vector.json'), 'utf8')) as {
+const vector = JSON.parse(readFileSync(brokerSpecsPath('robinhood', 'fixtures', 'signature-vector.json'), 'utf8')) as {
   private_key_seed_base64: string;
   public_key_base64: string;
   api_key: string;

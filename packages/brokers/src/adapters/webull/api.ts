@@ -29,7 +29,7 @@ export interface WebullRequest {
   /** `<market>_<instrument type>` on order placement. */
   category?: string;
   accept?: readonly number[];
-  /** A POST that changes nothing (preview, the 2FA token calls); default: any method but GET. */
+  /** A POST that changes nothing (preview, the 2FA token calls); default: every method but GET. */
   mutating?: boolean;
 }
 
