@@ -1,0 +1,163 @@
+// Orders on one account, confirmed by execution events (WIRE.md §5): cTrader answers a new order
+// with ProtoOAExecutionEvent ORDER_ACCEPTED (echoing our clientMsgId), and a market order with
+// ORDER_FILLED right after; a refusal is a ProtoOAOrderErrorEvent, a ProtoOAErrorRes or an
+// ORDER_REJECTED event (client.ts throws them as typed errors). A new order is sent once; an
+// answer lost on the way is outcomeUnknown, for reconciliation to settle.
+import type { OrderResponse } from '@router/orders';
+import { BrokerError } from '../../core/errors.ts';
+import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
+import { type AccountClient, expectAnswer } from './client.ts';
+import { CTRADER_TITLE } from './descriptor.ts';
+import { EXECUTION } from './errors.ts';
+import { ORDER_TYPE } from './mapper.ts';
+import type { WireMessage } from './protocol.ts';
+import { responseOf } from './reader.ts';
+
+/** How long an accepted market order is watched for its fill before it is reported as accepted. */
+export const FILL_WAIT_MS = 2_000;
+
+const orderOf = (message: WireMessage) => asRecord(message.payload.order);
+const isExecution = (message: WireMessage) => message.name === 'ProtoOAExecutionEvent';
+const FINAL = new Set<number>([EXECUTION.ORDER_FILLED, EXECUTION.ORDER_REJECTED, EXECUTION.ORDER_CANCELLED, EXECUTION.ORDER_EXPIRED]);
+
+/** Waits for the first event `pick` accepts among those seen (or to come), up to `ms` or the deadline. */
+function firstOf(
+  seen: WireMessage[],
+  subscribe: (listener: () => void) => () => void,
+  pick: (message: WireMessage) => boolean,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<WireMessage | undefined> {
+  return new Promise((resolve) => {
+    const found = seen.find(pick);
+    if (found || signal?.aborted) return resolve(found);
+    const finish = (message?: WireMessage) => {
+      clearTimeout(timer);
+      stop();
+      signal?.removeEventListener('abort', onAbort);
+      resolve(message);
+    };
+    const onAbort = () => finish();
+    const timer = setTimeout(finish, ms);
+    const stop = subscribe(() => {
+      const next = seen.find(pick);
+      if (next) finish(next);
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Sends ProtoOANewOrderReq and reads what cTrader did with it. */
+export async function submitOrder(
+  client: AccountClient,
+  payload: JsonRecord,
+  clientOrderId: string,
+  signal?: AbortSignal,
+): Promise<OrderResponse> {
+  // Events are kept from before the send: a fill may arrive in the same read as the acceptance.
+  const seen: WireMessage[] = [];
+  const waiting = new Set<() => void>();
+  const stopListening = await client.listen((message) => {
+    if (!isExecution(message)) return;
+    seen.push(message);
+    for (const wake of [...waiting]) wake();
+  });
+  try {
+    const answer = await client.call('ProtoOANewOrderReq', payload, {
+      mutating: true,
+      match: (message) => isExecution(message) && stringField(orderOf(message), 'clientOrderId') === clientOrderId,
+    });
+    const first = orderOf({ ...answer, payload: expectAnswer(answer, 'ProtoOAExecutionEvent', true) });
+    const orderId = stringField(first, 'orderId');
+    if (!first || !orderId) {
+      throw new BrokerError('BrokerUnavailable', CTRADER_TITLE, 'the execution event names no order', {
+        outcomeUnknown: true,
+      });
+    }
+    const executionType = decimalField(answer.payload, 'executionType');
+    if (payload.orderType !== ORDER_TYPE.market || FINAL.has(executionType ?? 0)) return responseOf(answer.payload);
+    const ofThisOrder = (message: WireMessage) =>
+      stringField(orderOf(message), 'orderId') === orderId && FINAL.has(decimalField(message.payload, 'executionType') ?? 0);
+    const subscribe = (listener: () => void) => {
+      waiting.add(listener);
+      return () => waiting.delete(listener);
+    };
+    const final = await firstOf(seen, subscribe, ofThisOrder, FILL_WAIT_MS, signal);
+    return responseOf((final ?? answer).payload);
+  } finally {
+    stopListening();
+  }
+}
+
+/** Sends a request answered by an execution event about `matches`; refusals throw. */
+async function execute(
+  client: AccountClient,
+  name: string,
+  payload: JsonRecord,
+  matches: (event: JsonRecord) => boolean,
+): Promise<JsonRecord> {
+  const answer = await client.call(name, payload, {
+    mutating: true,
+    match: (message) => isExecution(message) && matches(message.payload),
+  });
+  return expectAnswer(answer, 'ProtoOAExecutionEvent', true);
+}
+
+export async function cancelById(client: AccountClient, orderId: string): Promise<void> {
+  if (!/^\d+$/.test(orderId)) throw new BrokerError('OrderNotFound', CTRADER_TITLE, `no order ${orderId}`);
+  await execute(
+    client,
+    'ProtoOACancelOrderReq',
+    { orderId: Number(orderId) },
+    (event) => stringField(asRecord(event.order), 'orderId') === orderId,
+  );
+}
+
+/** Open positions and pending orders of the account (ProtoOAReconcileReq). */
+export async function reconcile(client: AccountClient): Promise<{ positions: JsonRecord[]; orders: JsonRecord[] }> {
+  const payload = expectAnswer(await client.call('ProtoOAReconcileReq', {}), 'ProtoOAReconcileRes');
+  return { positions: listOf(payload.position), orders: listOf(payload.order) };
+}
+
+const symbolIdOf = (item: JsonRecord) => decimalField(asRecord(item.tradeData), 'symbolId');
+
+/** The close action: positions of the symbol closed, oldest first, up to `units` when given. */
+export async function closeSymbol(
+  client: AccountClient,
+  symbolId: number,
+  symbolName: string,
+  units?: number,
+): Promise<OrderResponse> {
+  const open = (await reconcile(client)).positions
+    .filter((position) => symbolIdOf(position) === symbolId)
+    .sort(
+      (a, b) =>
+        (decimalField(asRecord(a.tradeData), 'openTimestamp') ?? 0) -
+        (decimalField(asRecord(b.tradeData), 'openTimestamp') ?? 0),
+    );
+  if (open.length === 0) throw new BrokerError('InvalidOrder', CTRADER_TITLE, `no open position in ${symbolName}`);
+  let left = units === undefined ? Number.POSITIVE_INFINITY : Math.round(units * 100);
+  let last: JsonRecord | undefined;
+  for (const position of open) {
+    if (left <= 0) break;
+    const positionId = stringField(position, 'positionId') ?? '';
+    const volume = Math.min(decimalField(asRecord(position.tradeData), 'volume') ?? 0, left);
+    last = await execute(
+      client,
+      'ProtoOAClosePositionReq',
+      { positionId: Number(positionId), volume },
+      (event) => stringField(asRecord(event.position), 'positionId') === positionId,
+    );
+    left -= volume;
+  }
+  return last ? responseOf(last) : { id: '', status: 'canceled', status_description: `Nothing to close in ${symbolName}` };
+}
+
+/** The cancel action: every pending order of the symbol; none pending is an answer, not an error. */
+export async function cancelSymbol(client: AccountClient, symbolId: number, symbolName: string): Promise<OrderResponse> {
+  const pending = (await reconcile(client)).orders.filter((order) => symbolIdOf(order) === symbolId);
+  const ids = pending.map((order) => stringField(order, 'orderId')).filter((id): id is string => id !== undefined);
+  for (const id of ids) await cancelById(client, id);
+  const description = ids.length ? `Canceled ${ids.length} open order(s) of ${symbolName}` : `No open orders of ${symbolName}`;
+  return { id: ids.join(','), status: 'canceled', status_description: description };
+}
