@@ -4,12 +4,11 @@
 // events; an order is found again by the clientOrderId it carries (lookup.ts).
 import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { orderIdToCancel } from '../../core/find-order.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { accountClient, expectAnswer } from './client.ts';
 import { CTRADER_TITLE, ctraderDescriptor } from './descriptor.ts';
 import { answerError } from './errors.ts';
-import { findById, listMatching } from './lookup.ts';
+import { findById, listMatching, pendingOrderId } from './lookup.ts';
 import { clientOrderIdFor, TRADE_SIDE, toNewOrder } from './mapper.ts';
 import { authorizationUrl, exchangeCode, refreshTokens } from './oauth.ts';
 import { cancelById, cancelSymbol, closeSymbol, reconcile, submitOrder } from './orders.ts';
@@ -69,7 +68,7 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
   const closePosition = async (ctx: BrokerContext, session: BrokerSession, accountId: string, name: string) => {
     const client = clientOf(ctx, session, accountId);
     const symbol = await symbols.resolve(client, name, now(ctx));
-    return closeSymbol(client, symbol.symbolId, symbol.name);
+    return closeSymbol(client, symbol.symbolId, symbol.name, undefined, ctx.signal);
   };
 
   const broker: CtraderBroker = {
@@ -93,7 +92,7 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const client = clientOf(ctx, session, accountId);
       const symbol = await symbols.resolve(client, order.symbol, now(ctx));
-      if (order.action === 'close') return closeSymbol(client, symbol.symbolId, symbol.name, order.quantity);
+      if (order.action === 'close') return closeSymbol(client, symbol.symbolId, symbol.name, order.quantity, ctx.signal);
       if (order.action === 'cancel') return cancelSymbol(client, symbol.symbolId, symbol.name);
       const ours = clientOrderIdFor(clientOrderId);
       return submitOrder(client, toNewOrder(order, symbol, ours), ours, ctx.signal);
@@ -101,7 +100,15 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
 
     async cancelOrder(ctx, session, target) {
       const client = clientOf(ctx, session, target.accountId);
-      await cancelById(client, await orderIdToCancel(broker, ctx, session, target));
+      // Only a pending order can be canceled, and reconcile lists each with our id: no send time
+      // is needed, as the core lookup (orderIdToCancel) would need for the order history.
+      const byOurs = target.clientOrderId && !target.brokerOrderId;
+      const orderId = byOurs ? await pendingOrderId(client, target.clientOrderId ?? '') : target.brokerOrderId;
+      if (!orderId) {
+        const which = target.clientOrderId ? `no pending order with client order id ${target.clientOrderId}` : 'no order id to cancel';
+        throw new BrokerError(target.clientOrderId ? 'OrderNotFound' : 'InvalidOrder', CTRADER_TITLE, which);
+      }
+      await cancelById(client, orderId);
     },
 
     closePosition,

@@ -25,6 +25,16 @@ export async function findById(client: AccountClient, orderId: string): Promise<
 }
 
 /**
+ * The pending order carrying our id (ProtoOAReconcileRes lists every pending order with its
+ * clientOrderId): what a cancel by our id needs, with no send time to bound a history search.
+ */
+export async function pendingOrderId(client: AccountClient, clientOrderId: string): Promise<string | undefined> {
+  const ours = clientOrderIdFor(clientOrderId);
+  const order = (await reconcile(client)).orders.find((item) => stringField(item, 'clientOrderId') === ours);
+  return stringField(order, 'orderId');
+}
+
+/**
  * Orders of the window carrying our id: pending ones first, then the history. A history cut short
  * (hasMore) without ours proves nothing: null.
  */

@@ -47,11 +47,13 @@ function firstOf(
   });
 }
 
-/** Sends ProtoOANewOrderReq and reads what cTrader did with it. */
-export async function submitOrder(
+/**
+ * Sends a request cTrader answers with an execution event about `matches` (refusals throw) and,
+ * when `awaitFill`, watches that order a little longer for its fill.
+ */
+async function confirmed(
   client: AccountClient,
-  payload: JsonRecord,
-  clientOrderId: string,
+  request: { name: string; payload: JsonRecord; matches: (event: JsonRecord) => boolean; awaitFill: boolean },
   signal?: AbortSignal,
 ): Promise<OrderResponse> {
   // Events are kept from before the send: a fill may arrive in the same read as the acceptance.
@@ -63,19 +65,18 @@ export async function submitOrder(
     for (const wake of [...waiting]) wake();
   });
   try {
-    const answer = await client.call('ProtoOANewOrderReq', payload, {
+    const answer = await client.call(request.name, request.payload, {
       mutating: true,
-      match: (message) => isExecution(message) && stringField(orderOf(message), 'clientOrderId') === clientOrderId,
+      match: (message) => isExecution(message) && request.matches(message.payload),
     });
-    const first = orderOf({ ...answer, payload: expectAnswer(answer, 'ProtoOAExecutionEvent', true) });
-    const orderId = stringField(first, 'orderId');
-    if (!first || !orderId) {
+    const event = expectAnswer(answer, 'ProtoOAExecutionEvent', true);
+    const orderId = stringField(asRecord(event.order), 'orderId');
+    if (!orderId) {
       throw new BrokerError('BrokerUnavailable', CTRADER_TITLE, 'the execution event names no order', {
         outcomeUnknown: true,
       });
     }
-    const executionType = decimalField(answer.payload, 'executionType');
-    if (payload.orderType !== ORDER_TYPE.market || FINAL.has(executionType ?? 0)) return responseOf(answer.payload);
+    if (!request.awaitFill || FINAL.has(decimalField(event, 'executionType') ?? 0)) return responseOf(event);
     const ofThisOrder = (message: WireMessage) =>
       stringField(orderOf(message), 'orderId') === orderId && FINAL.has(decimalField(message.payload, 'executionType') ?? 0);
     const subscribe = (listener: () => void) => {
@@ -83,34 +84,32 @@ export async function submitOrder(
       return () => waiting.delete(listener);
     };
     const final = await firstOf(seen, subscribe, ofThisOrder, FILL_WAIT_MS, signal);
-    return responseOf((final ?? answer).payload);
+    return responseOf(final?.payload ?? event);
   } finally {
     stopListening();
   }
 }
 
-/** Sends a request answered by an execution event about `matches`; refusals throw. */
-async function execute(
+/** Sends ProtoOANewOrderReq and reads what cTrader did with it. */
+export function submitOrder(
   client: AccountClient,
-  name: string,
   payload: JsonRecord,
-  matches: (event: JsonRecord) => boolean,
-): Promise<JsonRecord> {
-  const answer = await client.call(name, payload, {
-    mutating: true,
-    match: (message) => isExecution(message) && matches(message.payload),
-  });
-  return expectAnswer(answer, 'ProtoOAExecutionEvent', true);
+  clientOrderId: string,
+  signal?: AbortSignal,
+): Promise<OrderResponse> {
+  const matches = (event: JsonRecord) => stringField(asRecord(event.order), 'clientOrderId') === clientOrderId;
+  const awaitFill = payload.orderType === ORDER_TYPE.market;
+  return confirmed(client, { name: 'ProtoOANewOrderReq', payload, matches, awaitFill }, signal);
 }
 
 export async function cancelById(client: AccountClient, orderId: string): Promise<void> {
   if (!/^\d+$/.test(orderId)) throw new BrokerError('OrderNotFound', CTRADER_TITLE, `no order ${orderId}`);
-  await execute(
-    client,
-    'ProtoOACancelOrderReq',
-    { orderId: Number(orderId) },
-    (event) => stringField(asRecord(event.order), 'orderId') === orderId,
-  );
+  await confirmed(client, {
+    name: 'ProtoOACancelOrderReq',
+    payload: { orderId: Number(orderId) },
+    matches: (event) => stringField(asRecord(event.order), 'orderId') === orderId,
+    awaitFill: false,
+  });
 }
 
 /** Open positions and pending orders of the account (ProtoOAReconcileReq). */
@@ -127,6 +126,7 @@ export async function closeSymbol(
   symbolId: number,
   symbolName: string,
   units?: number,
+  signal?: AbortSignal,
 ): Promise<OrderResponse> {
   const open = (await reconcile(client)).positions
     .filter((position) => symbolIdOf(position) === symbolId)
@@ -137,20 +137,24 @@ export async function closeSymbol(
     );
   if (open.length === 0) throw new BrokerError('InvalidOrder', CTRADER_TITLE, `no open position in ${symbolName}`);
   let left = units === undefined ? Number.POSITIVE_INFINITY : Math.round(units * 100);
-  let last: JsonRecord | undefined;
+  let last: OrderResponse | undefined;
   for (const position of open) {
     if (left <= 0) break;
     const positionId = stringField(position, 'positionId') ?? '';
     const volume = Math.min(decimalField(asRecord(position.tradeData), 'volume') ?? 0, left);
-    last = await execute(
+    last = await confirmed(
       client,
-      'ProtoOAClosePositionReq',
-      { positionId: Number(positionId), volume },
-      (event) => stringField(asRecord(event.position), 'positionId') === positionId,
+      {
+        name: 'ProtoOAClosePositionReq',
+        payload: { positionId: Number(positionId), volume },
+        matches: (event) => stringField(asRecord(event.position), 'positionId') === positionId,
+        awaitFill: true,
+      },
+      signal,
     );
     left -= volume;
   }
-  return last ? responseOf(last) : { id: '', status: 'canceled', status_description: `Nothing to close in ${symbolName}` };
+  return last ?? { id: '', status: 'canceled', status_description: `Nothing to close in ${symbolName}` };
 }
 
 /** The cancel action: every pending order of the symbol; none pending is an answer, not an error. */
