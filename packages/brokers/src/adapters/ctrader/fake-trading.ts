@@ -68,8 +68,12 @@ function newOrder(book: FakeBook, account: FakeAccount, request: JsonRecord): Re
   if (refused) return orderError(id, ...refused);
   const order = book.newOrder(id, request);
   if (request.orderType !== 1) return [execution(id, 2, { order }, true)];
-  const accepted = execution(id, 2, { order }, true);
+  // The acceptance already names the position the fill opens (positionStatus CREATED).
+  const before = FakeBook.wire(order);
   const { position, deal } = book.fill(order, book.symbol(Number(request.symbolId))?.quote ?? 1);
+  const { price: _price, stopLoss: _sl, takeProfit: _tp, ...opened } = FakeBook.wire(position);
+  const created = { ...opened, positionStatus: 3 };
+  const accepted = execution(id, 2, { position: created, order: { ...before, positionId: position.positionId } }, true);
   return [accepted, execution(id, 3, { order, position, deal }, false)];
 }
 
