@@ -48,7 +48,11 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
     const answer = await client.request({
       method: request.query ? 'GET' : 'POST',
       path: request.path,
-      ...(request.query ? { query: request.query } : request.json ? { json: request.json } : { form: request.form ?? {} }),
+      ...(request.query
+        ? { query: request.query }
+        : request.json
+          ? { json: request.json }
+          : { form: request.form ?? {} }),
       mutating: false,
     });
     const body = request.unwrap ? request.unwrap(answer.body) : answer.body;

@@ -31,7 +31,10 @@ async function failure(promise: Promise<unknown>) {
 }
 
 const sent = (name: string, since = 0) =>
-  fake.records.slice(since).filter((record) => record.path === name).map((record) => record.body);
+  fake.records
+    .slice(since)
+    .filter((record) => record.path === name)
+    .map((record) => record.body);
 
 beforeAll(async () => {
   fake = await startCtraderFake();
@@ -64,7 +67,10 @@ describe('connect and refresh', () => {
 
   it('exchanges the code with a GET and lists live and demo accounts, with the access token expiry', () => {
     const exchange = fake.records.find((record) => record.path === '/apps/token');
-    expect(exchange).toMatchObject({ method: 'GET', query: { grant_type: 'authorization_code', ...{ client_id: FAKE_APP.clientId } } });
+    expect(exchange).toMatchObject({
+      method: 'GET',
+      query: { grant_type: 'authorization_code', ...{ client_id: FAKE_APP.clientId } },
+    });
     expect(session.accounts).toEqual([
       { id: DEMO, name: 'DemoBroker 5021377', dataTitle: 'DemoBroker', demo: true },
       { id: LIVE, name: 'LiveBroker 3017755', dataTitle: 'LiveBroker', demo: false },
@@ -93,7 +99,10 @@ describe('connect and refresh', () => {
     const filled = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-after-refresh', DEMO, renewed);
     expect(filled.status).toBe('filled');
     const old = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-old-token', DEMO, own));
-    expect(old).toMatchObject({ kind: 'AuthenticationError', message: 'cTrader: Invalid access token (CH_ACCESS_TOKEN_INVALID)' });
+    expect(old).toMatchObject({
+      kind: 'AuthenticationError',
+      message: 'cTrader: Invalid access token (CH_ACCESS_TOKEN_INVALID)',
+    });
     const again = await failure(broker.refresh(ctx, own));
     expect(again.kind).toBe('AuthenticationError');
     expect(again.message).toMatch(/^cTrader: the refresh token was refused/);
@@ -150,34 +159,64 @@ describe('orders', () => {
     expect(sent('ProtoOANewOrderReq', since)).toEqual([
       expect.objectContaining({ orderType: 2, tradeSide: 2, volume: 1000000, limitPrice: 1.0855, timeInForce: 1 }),
     ]);
-    expect(sent('ProtoOANewOrderReq', since)[0]).toMatchObject({ expirationTimestamp: expiration, stopLoss: 1.0905, takeProfit: 1.0755 });
+    expect(sent('ProtoOANewOrderReq', since)[0]).toMatchObject({
+      expirationTimestamp: expiration,
+      stopLoss: 1.0905,
+      takeProfit: 1.0755,
+    });
   });
 
   it('stop and stop-limit (limit as slippage in points), ioc and fok', async () => {
     const since = fake.records.length;
     await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'stop', stop_price: 1.092 }, 'sig-stop');
     await place(
-      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'stop_limit', stop_price: 1.092, limit_price: 1.0922, stop_loss_price: 1.087 },
+      {
+        symbol: 'EURUSD',
+        action: 'buy',
+        quantity: 1000,
+        type: 'stop_limit',
+        stop_price: 1.092,
+        limit_price: 1.0922,
+        stop_loss_price: 1.087,
+      },
       'sig-stop-limit',
     );
-    await place({ symbol: 'EURUSD', action: 'sell_short', quantity: 1000, type: 'limit', limit_price: 1.2, duration: 'ioc' }, 'sig-ioc');
+    await place(
+      { symbol: 'EURUSD', action: 'sell_short', quantity: 1000, type: 'limit', limit_price: 1.2, duration: 'ioc' },
+      'sig-ioc',
+    );
     await place({ symbol: 'XAUUSD', action: 'buy', quantity: 1, duration: 'fok' }, 'sig-fok');
     expect(sent('ProtoOANewOrderReq', since)).toEqual([
       expect.objectContaining({ orderType: 3, stopPrice: 1.092, timeInForce: 2 }),
-      expect.objectContaining({ orderType: 6, stopPrice: 1.092, slippageInPoints: 20, timeInForce: 2, stopLoss: 1.087 }),
+      expect.objectContaining({
+        orderType: 6,
+        stopPrice: 1.092,
+        slippageInPoints: 20,
+        timeInForce: 2,
+        stopLoss: 1.087,
+      }),
       expect.objectContaining({ orderType: 2, tradeSide: 2, timeInForce: 3 }),
       expect.objectContaining({ orderType: 1, symbolId: 41, volume: 100, timeInForce: 4 }),
     ]);
   });
 
   it.each([
-    [{ symbol: 'EURUSD', action: 'buy', quantity: 1000, take_profit_price: 1.2 }, /market order takes its stop loss and take profit as distances/],
+    [
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, take_profit_price: 1.2 },
+      /market order takes its stop loss and take profit as distances/,
+    ],
     [{ symbol: 'EURUSD', action: 'buy', quantity: 1000.001 }, /at most 2 decimals/],
     [{ symbol: 'EURUSD', action: 'buy', quantity: 500 }, /below EUR\/USD's minimum of 1000 units/],
     [{ symbol: 'EURUSD', action: 'buy', quantity: 1500 }, /not a multiple of EUR\/USD's step of 1000 units/],
     [{ symbol: 'GBPJPY', action: 'buy', quantity: 1000 }, /symbol GBP\/JPY is not offered on this account/],
-    [{ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1, duration: 'gtd' }, /gtd order needs extra.expiration_time/],
-    [{ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'stop_limit', stop_price: 1.1, limit_price: 1.09 }, /limit at or beyond its stop/],
+    [
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1, duration: 'gtd' },
+      /gtd order needs extra.expiration_time/,
+    ],
+    [
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'stop_limit', stop_price: 1.1, limit_price: 1.09 },
+      /limit at or beyond its stop/,
+    ],
   ])('refuses before sending: %j', async (signal, message) => {
     const since = fake.records.length;
     const error = await failure(place(signal, 'sig-refused'));
@@ -188,7 +227,9 @@ describe('orders', () => {
   });
 
   it('the validator refuses what cTrader lacks, naming it', () => {
-    expect(() => order({ symbol: 'EURUSD', action: 'buy', quantity: 1, duration: 'day' })).toThrow(/^cTrader: duration/);
+    expect(() => order({ symbol: 'EURUSD', action: 'buy', quantity: 1, duration: 'day' })).toThrow(
+      /^cTrader: duration/,
+    );
     expect(() => order({ symbol: 'EURUSD', action: 'buy', quantity: 1, quantity_type: 'cash' })).toThrow(/^cTrader: /);
   });
 
@@ -208,7 +249,11 @@ describe('orders', () => {
     const swapped = createCtraderBroker({ endpoints: { live: fake.endpoints.demo, demo: fake.endpoints.live } });
     try {
       const error = await failure(
-        swapped.placeOrder(ctx, session, { accountId: LIVE, order: order({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 }), clientOrderId: 'sig-x' }),
+        swapped.placeOrder(ctx, session, {
+          accountId: LIVE,
+          order: order({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 }),
+          clientOrderId: 'sig-x',
+        }),
       );
       expect(error.kind).toBe('AuthenticationError');
     } finally {
@@ -218,7 +263,10 @@ describe('orders', () => {
 
   it('refuses an account outside the connection before sending', async () => {
     const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-other', '999'));
-    expect(error).toMatchObject({ kind: 'AuthenticationError', message: 'cTrader: account 999 is not part of this connection' });
+    expect(error).toMatchObject({
+      kind: 'AuthenticationError',
+      message: 'cTrader: account 999 is not part of this connection',
+    });
   });
 });
 
@@ -234,10 +282,18 @@ describe('errors', () => {
       method: 'WS',
       path: 'ProtoOANewOrderReq',
       status: 2142,
-      body: { ctidTraderAccountId: 44533070, errorCode: 'BLOCKED_PAYLOAD_TYPE', description: 'Rate limit reached', retryAfter: 30 },
+      body: {
+        ctidTraderAccountId: 44533070,
+        errorCode: 'BLOCKED_PAYLOAD_TYPE',
+        description: 'Rate limit reached',
+        retryAfter: 30,
+      },
     });
     const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-rate'));
-    expect(error).toMatchObject({ kind: 'RateLimited', message: 'cTrader: Rate limit reached (BLOCKED_PAYLOAD_TYPE); retry after 30 s' });
+    expect(error).toMatchObject({
+      kind: 'RateLimited',
+      message: 'cTrader: Rate limit reached (BLOCKED_PAYLOAD_TYPE); retry after 30 s',
+    });
     expect(sent('ProtoOANewOrderReq', since)).toHaveLength(1);
   });
 
@@ -294,7 +350,11 @@ describe('errors', () => {
     );
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
     expect(sent('ProtoOANewOrderReq', since)).toHaveLength(1);
-    const found = await findOrder(broker, ctx, session, { accountId: DEMO, clientOrderId: 'sig-late', sentAt: Date.now() });
+    const found = await findOrder(broker, ctx, session, {
+      accountId: DEMO,
+      clientOrderId: 'sig-late',
+      sentAt: Date.now(),
+    });
     expect(found).toMatchObject({ match: 'exact', order: { status: 'accepted' } });
   });
 
@@ -302,7 +362,11 @@ describe('errors', () => {
     fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', drop: true });
     const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-drop'));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    const found = await findOrder(broker, ctx, session, { accountId: DEMO, clientOrderId: 'sig-drop', sentAt: Date.now() });
+    const found = await findOrder(broker, ctx, session, {
+      accountId: DEMO,
+      clientOrderId: 'sig-drop',
+      sentAt: Date.now(),
+    });
     expect(found).toMatchObject({ match: 'exact', order: { status: 'filled' } });
   });
 
@@ -311,7 +375,10 @@ describe('errors', () => {
     const other = createCtraderBroker({ endpoints: fake.endpoints });
     try {
       const error = await failure(other.getHoldings(wrong, session, DEMO));
-      expect(error).toMatchObject({ kind: 'BrokerUnavailable', message: 'cTrader: clientId or clientSecret is incorrect (CH_CLIENT_AUTH_FAILURE)' });
+      expect(error).toMatchObject({
+        kind: 'BrokerUnavailable',
+        message: 'cTrader: clientId or clientSecret is incorrect (CH_CLIENT_AUTH_FAILURE)',
+      });
     } finally {
       other.close();
     }
@@ -321,26 +388,51 @@ describe('errors', () => {
 describe('lookup, cancel, close, holdings', () => {
   it('finds an order by cTrader id (exact), by our id in the history (exact), and proves absence (none)', async () => {
     const placed = await place({ symbol: 'EURUSD', action: 'buy', quantity: 2000 }, 'sig-find');
-    const byId = await findOrder(broker, ctx, session, { accountId: DEMO, clientOrderId: 'sig-find', brokerOrderId: placed.id });
+    const byId = await findOrder(broker, ctx, session, {
+      accountId: DEMO,
+      clientOrderId: 'sig-find',
+      brokerOrderId: placed.id,
+    });
     expect(byId).toEqual({ match: 'exact', order: { id: placed.id, status: 'filled', price: 1.08512 } });
-    const byOurs = await findOrder(broker, ctx, session, { accountId: DEMO, clientOrderId: 'sig-find', sentAt: Date.now() });
+    const byOurs = await findOrder(broker, ctx, session, {
+      accountId: DEMO,
+      clientOrderId: 'sig-find',
+      sentAt: Date.now(),
+    });
     expect(byOurs).toEqual({ match: 'exact', order: { id: placed.id, status: 'filled', price: 1.08512 } });
-    const none = await findOrder(broker, ctx, session, { accountId: DEMO, clientOrderId: 'sig-never', sentAt: Date.now() });
+    const none = await findOrder(broker, ctx, session, {
+      accountId: DEMO,
+      clientOrderId: 'sig-never',
+      sentAt: Date.now(),
+    });
     expect(none).toEqual({ match: 'none' });
-    const unknown = await findOrder(broker, ctx, session, { accountId: DEMO, clientOrderId: 'sig-never', brokerOrderId: '1' });
+    const unknown = await findOrder(broker, ctx, session, {
+      accountId: DEMO,
+      clientOrderId: 'sig-never',
+      brokerOrderId: '1',
+    });
     expect(unknown.match).toBe('unknown');
   });
 
   it('cancels by cTrader id and by our id; a filled order cannot be canceled', async () => {
-    const first = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 }, 'sig-c1');
+    const first = await place(
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 },
+      'sig-c1',
+    );
     await broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: first.id });
     expect(fake.book.orders.get(Number(first.id))?.orderStatus).toBe(5);
-    const second = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 }, 'sig-c2');
+    const second = await place(
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 },
+      'sig-c2',
+    );
     await broker.cancelOrder(ctx, session, { accountId: DEMO, clientOrderId: 'sig-c2' });
     expect(fake.book.orders.get(Number(second.id))?.orderStatus).toBe(5);
     const filled = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-c3');
     const error = await failure(broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: filled.id }));
-    expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'cTrader: Order is not pending (UNABLE_TO_CANCEL_ORDER)' });
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'cTrader: Order is not pending (UNABLE_TO_CANCEL_ORDER)',
+    });
     const missing = await failure(broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: '5' }));
     expect(missing).toMatchObject({ kind: 'OrderNotFound' });
   });
@@ -358,7 +450,9 @@ describe('lookup, cancel, close, holdings', () => {
     expect(holdings.positions).toContainEqual({ symbol: 'XAUUSD', quantity: -2, averagePrice: 2650.5 });
     const closed = await broker.closePosition(ctx, session, DEMO, 'XAUUSD');
     expect(closed).toMatchObject({ status: 'filled', price: 2650.5 });
-    expect((await broker.getHoldings(ctx, session, DEMO)).positions.some((item) => item.symbol === 'XAUUSD')).toBe(false);
+    expect((await broker.getHoldings(ctx, session, DEMO)).positions.some((item) => item.symbol === 'XAUUSD')).toBe(
+      false,
+    );
     const none = await failure(place({ symbol: 'XAUUSD', action: 'close' }, 'sig-close-none'));
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'cTrader: no open position in XAUUSD' });
   });

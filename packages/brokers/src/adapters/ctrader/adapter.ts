@@ -23,7 +23,13 @@ export interface CtraderBrokerOptions {
 }
 
 export type CtraderBroker = BrokerWith<
-  'authorizationUrl' | 'refresh' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  | 'authorizationUrl'
+  | 'refresh'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
 > & {
   /** Closes the sockets (tests, shutdown); the next call opens them again. */
   close(): void;
@@ -41,7 +47,11 @@ async function accountsOf(pool: Pool, ctx: BrokerContext, url: string, accessTok
   );
   if (answer.name !== 'ProtoOAGetAccountListByAccessTokenRes') throw answerError(answer);
   if (decimalField(answer.payload, 'permissionScope') !== SCOPE_TRADE) {
-    throw new BrokerError('AuthenticationError', CTRADER_TITLE, 'trading access was not allowed (view only); connect again');
+    throw new BrokerError(
+      'AuthenticationError',
+      CTRADER_TITLE,
+      'trading access was not allowed (view only); connect again',
+    );
   }
   return listOf(answer.payload.ctidTraderAccount).flatMap((item) => {
     const id = stringField(item, 'ctidTraderAccountId');
@@ -79,7 +89,8 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
       const tokens = await exchangeCode(ctx, input.credentials.code?.trim() ?? '', now(ctx));
       const url = endpointOf(ctx, false, options.endpoints);
       const accounts = await accountsOf(pool, ctx, url, tokens.accessToken);
-      if (accounts.length === 0) throw new BrokerError('AuthenticationError', CTRADER_TITLE, 'no trading account was authorized');
+      if (accounts.length === 0)
+        throw new BrokerError('AuthenticationError', CTRADER_TITLE, 'no trading account was authorized');
       return sessionOf({ ...tokens, accounts: accounts.map(({ id, demo }) => ({ id, live: !demo })) }, accounts);
     },
 
@@ -92,7 +103,8 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const client = clientOf(ctx, session, accountId);
       const symbol = await symbols.resolve(client, order.symbol, now(ctx));
-      if (order.action === 'close') return closeSymbol(client, symbol.symbolId, symbol.name, order.quantity, ctx.signal);
+      if (order.action === 'close')
+        return closeSymbol(client, symbol.symbolId, symbol.name, order.quantity, ctx.signal);
       if (order.action === 'cancel') return cancelSymbol(client, symbol.symbolId, symbol.name);
       const ours = clientOrderIdFor(clientOrderId);
       return submitOrder(client, toNewOrder(order, symbol, ours), ours, ctx.signal);
@@ -105,7 +117,9 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
       const byOurs = target.clientOrderId && !target.brokerOrderId;
       const orderId = byOurs ? await pendingOrderId(client, target.clientOrderId ?? '') : target.brokerOrderId;
       if (!orderId) {
-        const which = target.clientOrderId ? `no pending order with client order id ${target.clientOrderId}` : 'no order id to cancel';
+        const which = target.clientOrderId
+          ? `no pending order with client order id ${target.clientOrderId}`
+          : 'no order id to cancel';
         throw new BrokerError(target.clientOrderId ? 'OrderNotFound' : 'InvalidOrder', CTRADER_TITLE, which);
       }
       await cancelById(client, orderId);

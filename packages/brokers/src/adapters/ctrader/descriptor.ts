@@ -76,16 +76,17 @@ export const ctraderDescriptor: BrokerDescriptor = {
   reference: {
     symbol: {
       required: true,
-      examples: ['EURUSD', 'XAUUSD', 'BTCUSD', 'US500'],
-      examplesClass: ['forex', 'commodity', 'crypto', 'index'],
+      // Gold first: one ounce is a valid size at cTrader brokers, where one unit of EURUSD is not.
+      examples: ['XAUUSD', 'EURUSD', 'BTCUSD', 'US500'],
+      examplesClass: ['commodity', 'forex', 'crypto', 'index'],
       examplesComment:
         "The symbol's name as your broker lists it in cTrader (EURUSD, XAUUSD, US500, AAPL.US); EUR/USD and " +
-        "EUR_USD find EURUSD too. Each broker numbers its symbols itself; the adapter looks the name up in your account.",
+        'EUR_USD find EURUSD too. Each broker numbers its symbols itself; the adapter looks the name up in your account.',
     },
     class: {
       values: ['forex', 'crypto', 'commodity', 'index', 'stock'],
       comments:
-        "Whatever your broker offers in cTrader: currency pairs, metals and energies, crypto, indices and " +
+        'Whatever your broker offers in cTrader: currency pairs, metals and energies, crypto, indices and ' +
         'shares, all traded by symbol name.',
     },
     action: {
@@ -97,7 +98,7 @@ export const ctraderDescriptor: BrokerDescriptor = {
     },
     quantity: {
       required: true,
-      examples: [1000, 10000, 0.5],
+      examples: [1, 1000, 0.5],
       comments:
         'In units of the symbol (1000 EURUSD is 0.01 lot; 1 XAUUSD is one ounce), at most 2 decimals: cTrader ' +
         "counts volume in hundredths of a unit. It must fit the symbol's minimum, step and maximum volume.",
@@ -105,25 +106,26 @@ export const ctraderDescriptor: BrokerDescriptor = {
     quantity_type: { values: ['fixed'] },
     type: { values: ['market', 'limit', 'stop', 'stop_limit'] },
     limit_price: {
-      examples: [1.0855],
+      examples: [2650.5],
       comments:
         'For limit and stop_limit orders. A stop_limit is sent as cTrader sends it: the stop price and a ' +
         'slippage in points up to the limit, so the limit must be at or beyond the stop (above for a buy).',
     },
-    stop_price: { examples: [1.092], comments: 'For stop and stop_limit orders.' },
+    stop_price: { examples: [2700], comments: 'For stop and stop_limit orders.' },
     take_profit_price: {
-      examples: [1.0755],
+      examples: [2700],
       comments:
         'Absolute, on limit, stop and stop_limit orders. A market order takes its take profit as a distance: ' +
         'extra.take_profit_distance.',
     },
     stop_loss_price: {
-      examples: [1.0905],
+      examples: [2600],
       comments: 'Absolute, on limit, stop and stop_limit orders; a market order takes stop_loss_price_distance.',
     },
     stop_loss_price_distance: {
-      examples: [0.005],
-      comments: 'The stop loss as a distance from the entry price (0.005 = 50 pips of EURUSD), on any order type.',
+      examples: [5, 0.005],
+      comments:
+        'The stop loss as a distance from the entry price (5 = 5 USD on XAUUSD, 0.005 = 50 pips of EURUSD), on any order type.',
     },
     group: { values: ['bracket'], comments: 'Optional: a take profit or stop loss already makes a bracket.' },
     duration: {
@@ -138,7 +140,7 @@ export const ctraderDescriptor: BrokerDescriptor = {
     },
     extra: {
       values: ['take_profit_distance', 'expiration_time', 'label', 'comment'],
-      examples: ['{"take_profit_distance": 0.01}', '{"expiration_time": "2026-12-31T21:00:00Z"}', '{"label": "bot-1"}'],
+      examples: ['{"take_profit_distance": 10}', '{"expiration_time": "2026-12-31T21:00:00Z"}', '{"label": "bot-1"}'],
       comments:
         'take_profit_distance: the take profit as a distance from the entry price (market orders). ' +
         'expiration_time: when a gtd order expires (ISO time or ms). label (100 characters) and comment (512) are ' +

@@ -36,9 +36,14 @@ export function isRefusal(message: WireMessage): boolean {
 /** The error a refusal stands for; for any other unexpected answer, an unavailable broker. */
 export function answerError(message: WireMessage, mutating = false): BrokerError {
   if (!isRefusal(message)) {
-    return new BrokerError('BrokerUnavailable', CTRADER_TITLE, `unexpected answer ${message.name || message.payloadType}`, {
-      outcomeUnknown: mutating,
-    });
+    return new BrokerError(
+      'BrokerUnavailable',
+      CTRADER_TITLE,
+      `unexpected answer ${message.name || message.payloadType}`,
+      {
+        outcomeUnknown: mutating,
+      },
+    );
   }
   const code = stringField(message.payload, 'errorCode') ?? 'UNKNOWN_ERROR';
   const description = stringField(message.payload, 'description')?.trim();

@@ -25,15 +25,54 @@ export interface FakeSymbol {
 }
 
 export const FAKE_ACCOUNTS: readonly FakeAccount[] = [
-  { ctidTraderAccountId: 44533070, isLive: false, traderLogin: 5021377, brokerTitleShort: 'DemoBroker', balance: 10_000_00 },
-  { ctidTraderAccountId: 44533071, isLive: true, traderLogin: 3017755, brokerTitleShort: 'LiveBroker', balance: 10_000_00 },
+  {
+    ctidTraderAccountId: 44533070,
+    isLive: false,
+    traderLogin: 5021377,
+    brokerTitleShort: 'DemoBroker',
+    balance: 10_000_00,
+  },
+  {
+    ctidTraderAccountId: 44533071,
+    isLive: true,
+    traderLogin: 3017755,
+    brokerTitleShort: 'LiveBroker',
+    balance: 10_000_00,
+  },
 ];
 
 /** Volumes in hundredths of a unit: EUR/USD trades from 1,000 units in steps of 1,000. */
 export const FAKE_SYMBOLS: readonly FakeSymbol[] = [
-  { symbolId: 1, symbolName: 'EUR/USD', digits: 5, pipPosition: 4, minVolume: 100_000, stepVolume: 100_000, maxVolume: 10_000_000_000, quote: 1.08512 },
-  { symbolId: 41, symbolName: 'XAUUSD', digits: 2, pipPosition: 1, minVolume: 100, stepVolume: 100, maxVolume: 10_000_000, quote: 2650.5 },
-  { symbolId: 10026, symbolName: 'BTCUSD', digits: 2, pipPosition: 0, minVolume: 1, stepVolume: 1, maxVolume: 10_000, quote: 97_000 },
+  {
+    symbolId: 1,
+    symbolName: 'EUR/USD',
+    digits: 5,
+    pipPosition: 4,
+    minVolume: 100_000,
+    stepVolume: 100_000,
+    maxVolume: 10_000_000_000,
+    quote: 1.08512,
+  },
+  {
+    symbolId: 41,
+    symbolName: 'XAUUSD',
+    digits: 2,
+    pipPosition: 1,
+    minVolume: 100,
+    stepVolume: 100,
+    maxVolume: 10_000_000,
+    quote: 2650.5,
+  },
+  {
+    symbolId: 10026,
+    symbolName: 'BTCUSD',
+    digits: 2,
+    pipPosition: 0,
+    minVolume: 1,
+    stepVolume: 1,
+    maxVolume: 10_000,
+    quote: 97_000,
+  },
 ];
 
 /** Leverage the fake's margin check assumes (1:100). */
@@ -154,7 +193,8 @@ export class FakeBook {
         account: order.account,
       };
       const sign = trade.tradeSide === 1 ? 1 : -1;
-      if (order.relativeStopLoss !== undefined) position.stopLoss = price - (sign * Number(order.relativeStopLoss)) / 100_000;
+      if (order.relativeStopLoss !== undefined)
+        position.stopLoss = price - (sign * Number(order.relativeStopLoss)) / 100_000;
       if (order.relativeTakeProfit !== undefined)
         position.takeProfit = price + (sign * Number(order.relativeTakeProfit)) / 100_000;
       this.positions.set(positionId, position);
@@ -197,7 +237,12 @@ export class FakeBook {
     const orderId = this.nextOrderId++;
     const order: JsonRecord = {
       orderId,
-      tradeData: { symbolId: trade.symbolId, volume, tradeSide: trade.tradeSide === 1 ? 2 : 1, openTimestamp: this.now() },
+      tradeData: {
+        symbolId: trade.symbolId,
+        volume,
+        tradeSide: trade.tradeSide === 1 ? 2 : 1,
+        openTimestamp: this.now(),
+      },
       orderType: 1,
       orderStatus: 1,
       closingOrder: true,

@@ -36,7 +36,12 @@ export function registerOAuth(app: FastifyInstance, options: OAuthOptions) {
   const invalidated = new Set<(accessToken: string) => void>();
 
   function issue(): TokenPair {
-    const pair: TokenPair = { accessToken: token(), tokenType: 'bearer', expiresIn: ACCESS_SECONDS, refreshToken: token() };
+    const pair: TokenPair = {
+      accessToken: token(),
+      tokenType: 'bearer',
+      expiresIn: ACCESS_SECONDS,
+      refreshToken: token(),
+    };
     access.set(pair.accessToken, options.now() + ACCESS_SECONDS * 1000);
     refresh.add(pair.refreshToken);
     pairOf.set(pair.refreshToken, pair.accessToken);

@@ -4,7 +4,7 @@
 // accepted one gets ProtoOAExecutionEvent ORDER_ACCEPTED (echoing clientMsgId) and, for a market
 // order, ORDER_FILLED after it (no echo), as in execution-event.*.json.
 import type { JsonRecord } from '../../core/json-read.ts';
-import { type FakeAccount, FakeBook, FAKE_SYMBOLS } from './fake-book.ts';
+import { FAKE_SYMBOLS, type FakeAccount, FakeBook } from './fake-book.ts';
 
 export interface Reply {
   name: string;
@@ -25,7 +25,11 @@ export function errorRes(account: number | undefined, errorCode: string, descrip
 }
 
 const orderError = (account: number, errorCode: string, description: string, extra: JsonRecord = {}): Reply[] => [
-  { name: 'ProtoOAOrderErrorEvent', payload: { ctidTraderAccountId: account, errorCode, description, ...extra }, echo: true },
+  {
+    name: 'ProtoOAOrderErrorEvent',
+    payload: { ctidTraderAccountId: account, errorCode, description, ...extra },
+    echo: true,
+  },
 ];
 
 function execution(account: number, executionType: number, parts: JsonRecord, echo: boolean): Reply {
@@ -50,12 +54,17 @@ function refusal(book: FakeBook, account: FakeAccount, request: JsonRecord): [st
   for (const [field, max] of Object.entries(TEXT_LIMITS)) {
     if (String(request[field] ?? '').length > max) return ['INVALID_REQUEST', `${field} is longer than ${max}`];
   }
-  if ((request.limitPrice !== undefined) !== (type === 2)) return ['TRADING_BAD_PRICES', 'Limit price is for LIMIT orders only and required there'];
+  if ((request.limitPrice !== undefined) !== (type === 2))
+    return ['TRADING_BAD_PRICES', 'Limit price is for LIMIT orders only and required there'];
   if ((request.stopPrice !== undefined) !== (type === 3 || type === 6))
     return ['TRADING_BAD_PRICES', 'Stop price is for STOP and STOP_LIMIT orders only and required there'];
-  if (type === 6 && request.slippageInPoints === undefined) return ['INVALID_REQUEST', 'STOP_LIMIT needs slippageInPoints'];
+  if (type === 6 && request.slippageInPoints === undefined)
+    return ['INVALID_REQUEST', 'STOP_LIMIT needs slippageInPoints'];
   if (type === 1 && (request.stopLoss !== undefined || request.takeProfit !== undefined))
-    return ['TRADING_BAD_STOPS', 'SL/TP in absolute values are allowed only for order types: [LIMIT, STOP, STOP_LIMIT]'];
+    return [
+      'TRADING_BAD_STOPS',
+      'SL/TP in absolute values are allowed only for order types: [LIMIT, STOP, STOP_LIMIT]',
+    ];
   if (request.timeInForce === 1 && !(Number(request.expirationTimestamp) > book.now()))
     return ['INVALID_REQUEST', 'A GOOD_TILL_DATE order needs an expirationTimestamp in the future'];
   if (book.marginOf(symbol, volume) > book.freeMargin(account)) return ['NOT_ENOUGH_MONEY', 'Not enough money'];
@@ -99,7 +108,9 @@ function closePosition(book: FakeBook, account: number, request: JsonRecord): Re
   const held = (position.tradeData as { volume: number; symbolId: number }).volume;
   const volume = Number(request.volume);
   if (volume <= 0 || volume > held)
-    return orderError(account, 'TRADING_BAD_VOLUME', 'Close volume exceeds the position', { positionId: position.positionId });
+    return orderError(account, 'TRADING_BAD_VOLUME', 'Close volume exceeds the position', {
+      positionId: position.positionId,
+    });
   const order = book.closingOrder(position, volume);
   const accepted = execution(account, 2, { order, position }, true);
   const { deal } = book.fill(order, book.symbol((position.tradeData as { symbolId: number }).symbolId)?.quote ?? 1);
@@ -152,7 +163,8 @@ export const TRADING: Record<string, Handler> = {
   },
   ProtoOAOrderDetailsReq: (book, account, request) => {
     const order = ownOrder(book, account.ctidTraderAccountId, request.orderId);
-    if (!order) return [errorRes(account.ctidTraderAccountId, 'ORDER_NOT_FOUND', `Order ${request.orderId} is not found`)];
+    if (!order)
+      return [errorRes(account.ctidTraderAccountId, 'ORDER_NOT_FOUND', `Order ${request.orderId} is not found`)];
     return answer('ProtoOAOrderDetailsRes', {
       ctidTraderAccountId: account.ctidTraderAccountId,
       order: FakeBook.wire(order),

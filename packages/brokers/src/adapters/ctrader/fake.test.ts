@@ -71,9 +71,14 @@ describe('cTrader fake, published examples', () => {
       expect(filled?.clientMsgId).toBeUndefined();
       const cancel = published('cancel-order.request.json').message;
       const [cancelled] = await ask(cancel);
-      expect(cancelled).toMatchObject({ clientMsgId: 'cancel-1', payload: { executionType: 5, order: { orderId: 68412399, orderStatus: 5 } } });
+      expect(cancelled).toMatchObject({
+        clientMsgId: 'cancel-1',
+        payload: { executionType: 5, order: { orderId: 68412399, orderStatus: 5 } },
+      });
       const stopLimit = published('new-order.stop-limit.request.json').message;
-      expect((await ask(stopLimit))[0]).toMatchObject({ payload: { executionType: 2, order: { orderType: 6, stopPrice: 1.092 } } });
+      expect((await ask(stopLimit))[0]).toMatchObject({
+        payload: { executionType: 2, order: { orderType: 6, stopPrice: 1.092 } },
+      });
       // The published limit order expired in 2024: a good-till-date in the past is refused.
       const limit = published('new-order.limit.request.json').message;
       expect((await ask(limit))[0]).toMatchObject({ payloadType: 2132, payload: { errorCode: 'INVALID_REQUEST' } });
@@ -86,7 +91,10 @@ describe('cTrader fake, published examples', () => {
     const { ask, close } = await jsonSocket();
     try {
       const auth = published('account-auth.request.json').message;
-      expect((await ask(auth))[0]).toMatchObject({ payloadType: 2142, payload: { errorCode: 'CH_CLIENT_NOT_AUTHENTICATED' } });
+      expect((await ask(auth))[0]).toMatchObject({
+        payloadType: 2142,
+        payload: { errorCode: 'CH_CLIENT_NOT_AUTHENTICATED' },
+      });
       const app = published('app-auth.request.json').message;
       const wrong = { ...app, payload: { ...app.payload, clientSecret: 'nope' } };
       expect((await ask(wrong))[0]).toMatchObject({ payload: { errorCode: 'CH_CLIENT_AUTH_FAILURE' } });
@@ -113,7 +121,9 @@ describe('cTrader fake, published examples', () => {
       return answers[from];
     };
     try {
-      expect(await send('ProtoOAApplicationAuthReq', { clientId: '34Rsd_T098asHkl', clientSecret: 'validClientSecret' })).toMatchObject({
+      expect(
+        await send('ProtoOAApplicationAuthReq', { clientId: '34Rsd_T098asHkl', clientSecret: 'validClientSecret' }),
+      ).toMatchObject({
         name: 'ProtoOAApplicationAuthRes',
         clientMsgId: 'cm-0',
       });

@@ -16,7 +16,14 @@ import { type StartProtocolFake, type WireRecord, wireRecord } from '../../core/
 import { FAKE_ACCOUNTS, FakeBook } from './fake-book.ts';
 import { registerOAuth } from './fake-oauth.ts';
 import { errorRes, type Reply, TRADING } from './fake-trading.ts';
-import { decodeMessage, encodeMessage, invalidPayload, messageName, payloadTypeOf, type WireMessage } from './protocol.ts';
+import {
+  decodeMessage,
+  encodeMessage,
+  invalidPayload,
+  messageName,
+  payloadTypeOf,
+  type WireMessage,
+} from './protocol.ts';
 
 export interface CtraderFakeOptions {
   clientId?: string;
@@ -66,7 +73,9 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
     const id = reply.echo ? clientMsgId : undefined;
     if (json) {
       const payloadType = payloadTypeOf(reply.name);
-      connection.socket.send(JSON.stringify({ ...(id ? { clientMsgId: id } : {}), payloadType, payload: reply.payload }));
+      connection.socket.send(
+        JSON.stringify({ ...(id ? { clientMsgId: id } : {}), payloadType, payload: reply.payload }),
+      );
     } else connection.socket.send(encodeMessage(reply.name, reply.payload, id));
   }
 
@@ -78,7 +87,8 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
     const wrongServer = connection.environment && (connection.environment === 'live') !== account?.isLive;
     if (!account || wrongServer)
       return errorRes(id, 'CH_CTID_TRADER_ACCOUNT_NOT_FOUND', 'Trading account is not found on this server');
-    if (connection.accounts.get(id) === token) return errorRes(id, 'ALREADY_LOGGED_IN', 'Trading account is already authorized');
+    if (connection.accounts.get(id) === token)
+      return errorRes(id, 'ALREADY_LOGGED_IN', 'Trading account is already authorized');
     connection.accounts.set(id, token);
     return { name: 'ProtoOAAccountAuthRes', payload: { ctidTraderAccountId: id }, echo: true };
   }
@@ -89,14 +99,17 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
     if (name === 'ProtoOAApplicationAuthReq') {
       if (payload.clientId !== clientId || payload.clientSecret !== clientSecret)
         return [errorRes(undefined, 'CH_CLIENT_AUTH_FAILURE', 'clientId or clientSecret is incorrect')];
-      if (connection.appAuthorized) return [errorRes(undefined, 'ALREADY_LOGGED_IN', 'Application is already authorized')];
+      if (connection.appAuthorized)
+        return [errorRes(undefined, 'ALREADY_LOGGED_IN', 'Application is already authorized')];
       connection.appAuthorized = true;
       return [{ name: 'ProtoOAApplicationAuthRes', payload: {}, echo: true }];
     }
-    if (!connection.appAuthorized) return [errorRes(undefined, 'CH_CLIENT_NOT_AUTHENTICATED', 'Client is not authenticated')];
+    if (!connection.appAuthorized)
+      return [errorRes(undefined, 'CH_CLIENT_NOT_AUTHENTICATED', 'Client is not authenticated')];
     if (name === 'ProtoOAGetAccountListByAccessTokenReq') {
       const accessToken = String(payload.accessToken);
-      if (!oauth.accessValid(accessToken)) return [errorRes(undefined, 'CH_ACCESS_TOKEN_INVALID', 'Invalid access token')];
+      if (!oauth.accessValid(accessToken))
+        return [errorRes(undefined, 'CH_ACCESS_TOKEN_INVALID', 'Invalid access token')];
       const ctidTraderAccount = FAKE_ACCOUNTS.map(({ balance: _balance, ...account }) => account);
       const list = { accessToken, permissionScope: 1, ctidTraderAccount };
       return [{ name: 'ProtoOAGetAccountListByAccessTokenRes', payload: list, echo: true }];
@@ -121,7 +134,11 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
   function read(data: Buffer, json: boolean): WireMessage | string {
     try {
       if (!json) return decodeMessage(data);
-      const framed = JSON.parse(data.toString('utf8')) as { payloadType?: number; payload?: JsonRecord; clientMsgId?: string };
+      const framed = JSON.parse(data.toString('utf8')) as {
+        payloadType?: number;
+        payload?: JsonRecord;
+        clientMsgId?: string;
+      };
       const name = messageName(Number(framed.payloadType));
       const payload = framed.payload ?? {};
       const problem = name ? invalidPayload(name, payload) : undefined;
@@ -140,11 +157,21 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
   function receive(connection: Connection, data: Buffer, json: boolean) {
     const message = read(data, json);
     if (typeof message === 'string') {
-      send(connection, { name: 'ProtoErrorRes', payload: { errorCode: 'INVALID_REQUEST', description: message }, echo: false }, undefined, json);
+      send(
+        connection,
+        { name: 'ProtoErrorRes', payload: { errorCode: 'INVALID_REQUEST', description: message }, echo: false },
+        undefined,
+        json,
+      );
       return;
     }
     if (message.name !== 'ProtoHeartbeatEvent')
-      records.push({ method: 'WS', path: message.name || String(message.payloadType), query: {}, body: message.payload });
+      records.push({
+        method: 'WS',
+        path: message.name || String(message.payloadType),
+        query: {},
+        body: message.payload,
+      });
     const injection = takeInjection(injections, 'WS', message.name);
     const replies =
       injection?.status !== undefined
@@ -153,7 +180,8 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
     // A dropped connection or a late answer: cTrader acted, the answer is lost or comes too late.
     if (injection?.drop) return connection.socket.terminate();
     const reply = () => {
-      for (const item of replies) if (connection.socket.readyState === connection.socket.OPEN) send(connection, item, message.clientMsgId, json);
+      for (const item of replies)
+        if (connection.socket.readyState === connection.socket.OPEN) send(connection, item, message.clientMsgId, json);
     };
     if (injection?.delayMs) setTimeout(reply, injection.delayMs);
     else reply();
@@ -164,9 +192,16 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
   sockets.on('connection', (socket, request) => {
     const path = new URL(request.url ?? '/', 'http://fake').pathname;
     const environment = path === '/live' ? 'live' : path === '/demo' ? 'demo' : undefined;
-    const connection: Connection = { socket, appAuthorized: false, accounts: new Map(), ...(environment ? { environment } : {}) };
+    const connection: Connection = {
+      socket,
+      appAuthorized: false,
+      accounts: new Map(),
+      ...(environment ? { environment } : {}),
+    };
     connections.add(connection);
-    socket.on('message', (data, isBinary) => receive(connection, Buffer.isBuffer(data) ? data : Buffer.from(data.toString()), !isBinary));
+    socket.on('message', (data, isBinary) =>
+      receive(connection, Buffer.isBuffer(data) ? data : Buffer.from(data.toString()), !isBinary),
+    );
     socket.on('close', () => connections.delete(connection));
   });
   const baseUrl = address.replace('localhost', '127.0.0.1');

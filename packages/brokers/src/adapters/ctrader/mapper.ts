@@ -42,7 +42,9 @@ export function volumeOf(quantity: number, symbol: SymbolDetails): number {
   if (symbol.maxVolume !== undefined && volume > symbol.maxVolume)
     throw refuse(`quantity ${quantity} is above ${symbol.name}'s maximum of ${units(symbol.maxVolume)} units`);
   if (symbol.stepVolume !== undefined && volume % symbol.stepVolume !== 0)
-    throw refuse(`quantity ${quantity} is not a multiple of ${symbol.name}'s step of ${units(symbol.stepVolume)} units`);
+    throw refuse(
+      `quantity ${quantity} is not a multiple of ${symbol.name}'s step of ${units(symbol.stepVolume)} units`,
+    );
   return volume;
 }
 
@@ -73,7 +75,8 @@ function textExtra(order: Order, key: string, max: number): string | undefined {
 function expirationOf(order: Order): number | undefined {
   const value = order.extra?.expiration_time;
   if (value === undefined) return undefined;
-  const at = typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Date.parse(String(value));
+  const at =
+    typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Date.parse(String(value));
   if (!Number.isFinite(at)) throw refuse('extra.expiration_time must be an ISO time or ms since epoch');
   return at;
 }
@@ -110,7 +113,9 @@ function prices(order: Order, side: number, symbol: SymbolDetails): JsonRecord {
       const limit = need(order.limit_price, 'limit_price');
       const beyond = side === TRADE_SIDE.BUY ? limit - stop : stop - limit;
       if (beyond < 0) {
-        throw refuse(`a stop_limit ${side === TRADE_SIDE.BUY ? 'buy' : 'sell'} needs its limit at or beyond its stop price`);
+        throw refuse(
+          `a stop_limit ${side === TRADE_SIDE.BUY ? 'buy' : 'sell'} needs its limit at or beyond its stop price`,
+        );
       }
       return { stopPrice: stop, slippageInPoints: Math.round(beyond * 10 ** symbol.digits) };
     }

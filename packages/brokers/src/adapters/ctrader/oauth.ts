@@ -24,7 +24,11 @@ const refused = (message: string) => new BrokerError('AuthenticationError', CTRA
 
 function app(ctx: BrokerContext): { client_id: string; client_secret: string } {
   if (!ctx.clientId || !ctx.clientSecret)
-    throw new BrokerError('BrokerUnavailable', CTRADER_TITLE, 'CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET are not set');
+    throw new BrokerError(
+      'BrokerUnavailable',
+      CTRADER_TITLE,
+      'CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET are not set',
+    );
   return { client_id: ctx.clientId, client_secret: ctx.clientSecret };
 }
 

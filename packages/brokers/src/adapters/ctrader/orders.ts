@@ -18,7 +18,12 @@ export const FILL_WAIT_MS = 2_000;
 
 const orderOf = (message: WireMessage) => asRecord(message.payload.order);
 const isExecution = (message: WireMessage) => message.name === 'ProtoOAExecutionEvent';
-const FINAL = new Set<number>([EXECUTION.ORDER_FILLED, EXECUTION.ORDER_REJECTED, EXECUTION.ORDER_CANCELLED, EXECUTION.ORDER_EXPIRED]);
+const FINAL = new Set<number>([
+  EXECUTION.ORDER_FILLED,
+  EXECUTION.ORDER_REJECTED,
+  EXECUTION.ORDER_CANCELLED,
+  EXECUTION.ORDER_EXPIRED,
+]);
 
 /** Waits for the first event `pick` accepts among those seen (or to come), up to `ms` or the deadline. */
 function firstOf(
@@ -78,7 +83,8 @@ async function confirmed(
     }
     if (!request.awaitFill || FINAL.has(decimalField(event, 'executionType') ?? 0)) return responseOf(event);
     const ofThisOrder = (message: WireMessage) =>
-      stringField(orderOf(message), 'orderId') === orderId && FINAL.has(decimalField(message.payload, 'executionType') ?? 0);
+      stringField(orderOf(message), 'orderId') === orderId &&
+      FINAL.has(decimalField(message.payload, 'executionType') ?? 0);
     const subscribe = (listener: () => void) => {
       waiting.add(listener);
       return () => waiting.delete(listener);
@@ -158,10 +164,16 @@ export async function closeSymbol(
 }
 
 /** The cancel action: every pending order of the symbol; none pending is an answer, not an error. */
-export async function cancelSymbol(client: AccountClient, symbolId: number, symbolName: string): Promise<OrderResponse> {
+export async function cancelSymbol(
+  client: AccountClient,
+  symbolId: number,
+  symbolName: string,
+): Promise<OrderResponse> {
   const pending = (await reconcile(client)).orders.filter((order) => symbolIdOf(order) === symbolId);
   const ids = pending.map((order) => stringField(order, 'orderId')).filter((id): id is string => id !== undefined);
   for (const id of ids) await cancelById(client, id);
-  const description = ids.length ? `Canceled ${ids.length} open order(s) of ${symbolName}` : `No open orders of ${symbolName}`;
+  const description = ids.length
+    ? `Canceled ${ids.length} open order(s) of ${symbolName}`
+    : `No open orders of ${symbolName}`;
   return { id: ids.join(','), status: 'canceled', status_description: description };
 }

@@ -32,7 +32,11 @@ export interface Pool {
 
 function appCredentials(ctx: BrokerContext): { clientId: string; clientSecret: string } {
   if (!ctx.clientId || !ctx.clientSecret)
-    throw new BrokerError('BrokerUnavailable', CTRADER_TITLE, 'CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET are not set');
+    throw new BrokerError(
+      'BrokerUnavailable',
+      CTRADER_TITLE,
+      'CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET are not set',
+    );
   return { clientId: ctx.clientId, clientSecret: ctx.clientSecret };
 }
 

@@ -43,12 +43,18 @@ describe('cTrader protocol', () => {
   });
 
   it('refuses a payload missing a required field or with a wrong type', () => {
-    expect(invalidPayload('ProtoOANewOrderReq', { ctidTraderAccountId: 1, symbolId: 1, orderType: 1, tradeSide: 1 })).toMatch(
-      /volume/,
-    );
-    expect(invalidPayload('ProtoOANewOrderReq', { ctidTraderAccountId: 1, symbolId: 1, orderType: 99, tradeSide: 1, volume: 1 })).toMatch(
-      /orderType/,
-    );
+    expect(
+      invalidPayload('ProtoOANewOrderReq', { ctidTraderAccountId: 1, symbolId: 1, orderType: 1, tradeSide: 1 }),
+    ).toMatch(/volume/);
+    expect(
+      invalidPayload('ProtoOANewOrderReq', {
+        ctidTraderAccountId: 1,
+        symbolId: 1,
+        orderType: 99,
+        tradeSide: 1,
+        volume: 1,
+      }),
+    ).toMatch(/orderType/);
     expect(() => encodeMessage('ProtoOAAccountAuthReq', { ctidTraderAccountId: 1 })).toThrow(/accessToken/);
   });
 });

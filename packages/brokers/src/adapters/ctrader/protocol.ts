@@ -80,7 +80,11 @@ export function encodeMessage(name: string, payload: JsonRecord, clientMsgId?: s
 /** Reads a frame. Throws when it or its payload is not what the schema describes (a required field missing). */
 export function decodeMessage(bytes: Uint8Array): WireMessage {
   // A decoded message holds its fields as properties; payloadType is a uint32, payload bytes.
-  const frame = envelope.decode(bytes) as unknown as { payloadType: number; payload?: Uint8Array; clientMsgId?: string };
+  const frame = envelope.decode(bytes) as unknown as {
+    payloadType: number;
+    payload?: Uint8Array;
+    clientMsgId?: string;
+  };
   const type = byNumber.get(frame.payloadType);
   const payload = type ? (type.toObject(type.decode(frame.payload ?? new Uint8Array()), TO_JSON) as JsonRecord) : {};
   // The inner payloadType field repeats the frame's; the frame's is the one that counts.
