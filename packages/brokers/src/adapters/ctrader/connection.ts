@@ -54,6 +54,8 @@ export function openConnection(url: string, signal?: AbortSignal, timeoutMs = DE
     };
     deadline.addEventListener('abort', giveUp, { once: true });
     socket.once('error', giveUp);
+    // The pool keeps sockets open between calls; they must not hold a stopping server up.
+    socket.once('upgrade', (response) => response.socket.unref());
     socket.once('open', () => {
       deadline.removeEventListener('abort', giveUp);
       socket.off('error', giveUp);

@@ -14,7 +14,7 @@ import type { WireMessage } from './protocol.ts';
 import { responseOf } from './reader.ts';
 
 /** How long an accepted market order is watched for its fill before it is reported as accepted. */
-export const FILL_WAIT_MS = 2_000;
+export const FILL_WAIT_MS = 1_000;
 
 const orderOf = (message: WireMessage) => asRecord(message.payload.order);
 const isExecution = (message: WireMessage) => message.name === 'ProtoOAExecutionEvent';
