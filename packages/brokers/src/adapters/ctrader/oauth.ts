@@ -22,14 +22,20 @@ export interface CtraderTokens {
 
 const refused = (message: string) => new BrokerError('AuthenticationError', CTRADER_TITLE, message);
 
-function app(ctx: BrokerContext): { client_id: string; client_secret: string } {
+/** The operator's Open API application (CTRADER_CLIENT_ID, CTRADER_CLIENT_SECRET). */
+export function appCredentials(ctx: BrokerContext): { clientId: string; clientSecret: string } {
   if (!ctx.clientId || !ctx.clientSecret)
     throw new BrokerError(
       'BrokerUnavailable',
       CTRADER_TITLE,
       'CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET are not set',
     );
-  return { client_id: ctx.clientId, client_secret: ctx.clientSecret };
+  return { clientId: ctx.clientId, clientSecret: ctx.clientSecret };
+}
+
+function app(ctx: BrokerContext): { client_id: string; client_secret: string } {
+  const { clientId, clientSecret } = appCredentials(ctx);
+  return { client_id: clientId, client_secret: clientSecret };
 }
 
 function redirectUrl(ctx: BrokerContext): string {

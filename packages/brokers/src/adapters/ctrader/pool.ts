@@ -5,11 +5,10 @@
 // the old one (ProtoOAAccountsTokenInvalidatedEvent): those accounts are authorized again on
 // their next call. A connection unused for IDLE_MS is closed.
 import type { BrokerContext } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
 import { asRecord, type JsonRecord } from '../../core/json-read.ts';
 import { type Connection, openConnection, type RequestOptions } from './connection.ts';
-import { CTRADER_TITLE } from './descriptor.ts';
 import { answerError } from './errors.ts';
+import { appCredentials } from './oauth.ts';
 import type { WireMessage } from './protocol.ts';
 
 export const IDLE_MS = 5 * 60_000;
@@ -28,16 +27,6 @@ export interface Pool {
   link(ctx: BrokerContext, url: string): Promise<Link>;
   /** Closes every connection (tests, shutdown). */
   close(): void;
-}
-
-function appCredentials(ctx: BrokerContext): { clientId: string; clientSecret: string } {
-  if (!ctx.clientId || !ctx.clientSecret)
-    throw new BrokerError(
-      'BrokerUnavailable',
-      CTRADER_TITLE,
-      'CTRADER_CLIENT_ID and CTRADER_CLIENT_SECRET are not set',
-    );
-  return { clientId: ctx.clientId, clientSecret: ctx.clientSecret };
 }
 
 /** Account ids a message says are no longer authorized on its connection. */
