@@ -89,7 +89,7 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
   socket.addEventListener('close', () => {
     closed = true;
     clearInterval(heartbeat);
-    fail(lost('the connection to Rithmic closed before its answer'));
+    fail(lost('the connection closed before Rithmic answered'));
   });
   socket.addEventListener('message', (event) => {
     if (!(event.data instanceof ArrayBuffer)) return;
@@ -136,7 +136,7 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
 
   let counter = 0;
   function send(fields: RithmicFields, options: RequestOptions): Promise<Reply> {
-    if (closed) return Promise.reject(unavailable('the connection to Rithmic is closed'));
+    if (closed) return Promise.reject(unavailable('the connection is closed'));
     const tag = tagOf(fields) || `rq${++counter}`;
     return new Promise<Reply>((resolve, reject) => {
       const timer = setTimeout(() => fail(lost('no answer from Rithmic in time')), DEFAULT_TIMEOUT_MS);

@@ -98,5 +98,12 @@ export const rithmicDescriptor: BrokerDescriptor = {
       comments: 'day, good till canceled, immediate or cancel, fill or kill.',
     },
     group: { values: ['bracket'], comments: 'bracket: an entry with take profit and/or stop loss.' },
+    extra: {
+      values: ['target_ticks', 'stop_ticks'],
+      examples: ['{"target_ticks": 16, "stop_ticks": 8}'],
+      comments:
+        "A bracket in Rithmic's own terms: the exits as whole ticks from the fill, for any entry (market too). " +
+        'Instead of take_profit_price and stop_loss_price, not with them.',
+    },
   },
 };

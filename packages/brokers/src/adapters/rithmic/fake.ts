@@ -52,7 +52,11 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
   server.on('connection', (socket: WebSocket) => {
     let plant: number | undefined;
     let subscribed = false;
-    const send = (fields: RithmicFields) => socket.send(encodeFrame(fields));
+    // A dropped connection: the plant acts on the request, its answers are lost.
+    let dropping = false;
+    const send = (fields: RithmicFields) => {
+      if (!dropping) socket.send(encodeFrame(fields));
+    };
     const reply = (request: RithmicFields, fields: RithmicFields) =>
       send({ user_msg: request.user_msg ?? [], ...fields });
     const reject = (request: RithmicFields, code: string, text: string) =>
@@ -73,11 +77,16 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       const injected = index < 0 ? undefined : answers.splice(index, 1)[0];
       if (injected && injected.status !== 0) {
         const bodies = Array.isArray(injected.body) ? injected.body : [injected.body];
-        for (const body of bodies as RithmicFields[]) send({ user_msg: request.user_msg ?? [], ...body });
+        // Rithmic echoes the request's user_msg: a recorded answer gets this request's.
+        for (const body of bodies as RithmicFields[])
+          send(
+            body.template_id === 351 || body.template_id === 352 ? body : { ...body, user_msg: request.user_msg ?? [] },
+          );
         return;
       }
+      dropping = injected !== undefined;
       handle(request);
-      if (injected) socket.terminate();
+      if (dropping) socket.terminate();
     });
 
     function handle(request: RithmicFields) {

@@ -43,7 +43,27 @@ export function checkOrder(order: Order, contract: Contract): void {
   if (order.legs) throw invalid('multi-leg orders are not supported');
   if (DURATIONS[order.duration] === undefined)
     throw invalid(`duration ${order.duration} is not supported; use day, gtc, ioc or fok`);
-  if (order.take_profit_price !== undefined || order.stop_loss_price !== undefined) bracketOf(order, contract);
+  if (hasBracket(order)) bracketOf(order, contract);
+}
+
+const TICK_KEYS = ['target_ticks', 'stop_ticks'] as const;
+const hasBracket = (order: Order) =>
+  order.take_profit_price !== undefined ||
+  order.stop_loss_price !== undefined ||
+  TICK_KEYS.some((key) => order.extra?.[key] !== undefined);
+
+/** extra.target_ticks / extra.stop_ticks: Rithmic's own offsets from the fill, for any entry. */
+function ticksOf(order: Order): { target?: number; stop?: number } {
+  const found: { target?: number; stop?: number } = {};
+  for (const key of TICK_KEYS) {
+    const value = order.extra?.[key];
+    if (value === undefined) continue;
+    const ticks = Number(value);
+    if (!Number.isInteger(ticks) || ticks < 1)
+      throw invalid(`extra.${key} must be a whole number of ticks, not ${value}`);
+    found[key === 'target_ticks' ? 'target' : 'stop'] = ticks;
+  }
+  return found;
 }
 
 /** Whole ticks between an exit and the entry, on the exit's side of it. */
@@ -56,14 +76,28 @@ function ticksTo(exit: number, entry: number, tick: number, above: boolean, name
   return whole;
 }
 
-function bracketOf(order: Order, contract: Contract): Record<string, number> {
+/** Exit prices as whole ticks from a priced entry (take_profit_price, stop_loss_price). */
+function ticksFromPrices(order: Order, contract: Contract): { target?: number; stop?: number } {
   const entry = order.type === 'stop' ? order.stop_price : order.limit_price;
   if (order.type === 'market' || entry === undefined)
-    throw invalid("a bracket's exits are ticks from the entry price: give a limit, stop or stop_limit entry");
+    throw invalid(
+      "a bracket's exits are ticks from the entry price: give a limit, stop or stop_limit entry, or extra.target_ticks/stop_ticks",
+    );
   const tick = tickOf(contract);
   const buy = BUYS.has(order.action);
-  const quantity = order.quantity ?? 0;
   const { take_profit_price: target, stop_loss_price: stop } = order;
+  return {
+    ...(target !== undefined ? { target: ticksTo(target, entry, tick, buy, 'take_profit_price') } : {}),
+    ...(stop !== undefined ? { stop: ticksTo(stop, entry, tick, !buy, 'stop_loss_price') } : {}),
+  };
+}
+
+function bracketOf(order: Order, contract: Contract): Record<string, number> {
+  const byPrice = order.take_profit_price !== undefined || order.stop_loss_price !== undefined;
+  const byTicks = TICK_KEYS.some((key) => order.extra?.[key] !== undefined);
+  if (byPrice && byTicks) throw invalid('give the exits as prices or as extra ticks, not both');
+  const { target, stop } = byPrice ? ticksFromPrices(order, contract) : ticksOf(order);
+  const quantity = order.quantity ?? 0;
   const fields: Record<string, number> = {
     bracket_type:
       target !== undefined && stop !== undefined
@@ -72,14 +106,8 @@ function bracketOf(order: Order, contract: Contract): Record<string, number> {
           ? BRACKET.targetOnly
           : BRACKET.stopOnly,
   };
-  if (target !== undefined) {
-    fields.target_quantity = quantity;
-    fields.target_ticks = ticksTo(target, entry, tick, buy, 'take_profit_price');
-  }
-  if (stop !== undefined) {
-    fields.stop_quantity = quantity;
-    fields.stop_ticks = ticksTo(stop, entry, tick, !buy, 'stop_loss_price');
-  }
+  if (target !== undefined) Object.assign(fields, { target_quantity: quantity, target_ticks: target });
+  if (stop !== undefined) Object.assign(fields, { stop_quantity: quantity, stop_ticks: stop });
   return fields;
 }
 
@@ -105,8 +133,7 @@ export function orderRequest(order: Order, contract: Contract, to: Destination, 
     trade_route: account.trade_route,
     manual_or_auto: AUTO,
   };
-  if (order.take_profit_price === undefined && order.stop_loss_price === undefined)
-    return { template_id: 312, ...entry };
+  if (!hasBracket(order)) return { template_id: 312, ...entry };
   return { template_id: 330, ...entry, user_type, ...bracketOf(order, contract) };
 }
 
