@@ -45,7 +45,9 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
   const book = createFakeBook();
   const requests: WireRecord[] = [];
   const answers: RecordedAnswer[] = [];
-  const counts = { heartbeats: 0, logouts: 0 };
+  const counts = { logins: 0, heartbeats: 0, logouts: 0 };
+  /** Message name → how long its next request waits before it is handled. */
+  const delays = new Map<string, number>();
   const http = createServer();
   const server = new WebSocketServer({ server: http });
 
@@ -73,6 +75,13 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       }
       requests.push(recordOf(request));
       const path = recordOf(request).path;
+      const delay = delays.get(path);
+      delays.delete(path);
+      if (delay) setTimeout(() => answer(request, path), delay);
+      else answer(request, path);
+    });
+
+    function answer(request: RithmicFields, path: string) {
       const index = answers.findIndex((answer) => answer.path === path);
       const injected = index < 0 ? undefined : answers.splice(index, 1)[0];
       if (injected && injected.status !== 0) {
@@ -87,7 +96,7 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       dropping = injected !== undefined;
       handle(request);
       if (dropping) socket.terminate();
-    });
+    }
 
     function handle(request: RithmicFields) {
       const id = request.template_id;
@@ -174,6 +183,7 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       )
         return reply(request, { template_id: 11, rp_code: ['13', 'permission denied'] });
       plant = request.infra_type;
+      counts.logins++;
       return reply(request, {
         template_id: 11,
         template_version: '3.9',
@@ -240,6 +250,10 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
     answerNext: (answer: RecordedAnswer) => {
       answers.push(answer);
     },
+    /** Holds the next request to this message (/RequestShowOrders) for `ms` before answering it. */
+    delayNext: (path: string, ms: number) => {
+      delays.set(path, ms);
+    },
     close: async () => {
       for (const client of server.clients) client.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -247,6 +261,8 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
     },
   };
 }
+
+export type RithmicFake = Awaited<ReturnType<typeof startRithmicFake>>;
 
 export const startProtocolFake: StartProtocolFake = async () => {
   const fake = await startRithmicFake();
