@@ -1,58 +1,23 @@
 // Contract tests of the cTrader adapter against its protocol fake: OAuth connect and refresh,
-// each order form over real WebSocket + protobuf frames, refusals before sending, each error
-// class, lookup routes through findOrder, cancel, close, holdings, live and demo endpoints.
-import { normalizeOrderOrThrow } from '@router/orders';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// each order form over real WebSocket + protobuf frames, refusals before sending, live and demo
+// endpoints (errors and lookups: adapter-errors.test.ts).
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { resolveBrokerContext } from '../../core/context.ts';
 import { findOrder } from '../../core/find-order.ts';
-import { toProvider } from '../../core/registry.ts';
 import { type CtraderBroker, createCtraderBroker } from './adapter.ts';
-import { ctraderDescriptor } from './descriptor.ts';
-import { type CtraderFake, FAKE_APP, startCtraderFake } from './fake.ts';
+import { type Contract, DEMO, failure, LIVE, order, useContract } from './contract.ts';
+import { type CtraderFake, FAKE_APP } from './fake.ts';
 
-const DEMO = '44533070';
-const LIVE = '44533071';
-const provider = toProvider(ctraderDescriptor);
-const order = (signal: Record<string, unknown>) => normalizeOrderOrThrow(signal, { provider });
-
+const contract = useContract();
 let fake: CtraderFake;
 let broker: CtraderBroker;
 let ctx: BrokerContext;
 let session: BrokerSession;
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    return error as { kind?: string; message: string; outcomeUnknown?: boolean };
-  }
-  throw new Error('expected a refusal');
-}
-
-const sent = (name: string, since = 0) =>
-  fake.records
-    .slice(since)
-    .filter((record) => record.path === name)
-    .map((record) => record.body);
-
-beforeAll(async () => {
-  fake = await startCtraderFake();
-  broker = createCtraderBroker({ endpoints: fake.endpoints });
-  ctx = resolveBrokerContext(ctraderDescriptor, {
-    config: { baseUrl: fake.baseUrl, ...FAKE_APP },
-    publicUrl: 'http://127.0.0.1:9',
-  });
-  session = await broker.connect(ctx, { credentials: { code: fake.issueCode(ctx.redirectUrl ?? '') } });
+let place: Contract['place'];
+let sent: Contract['sent'];
+beforeAll(() => {
+  ({ fake, broker, ctx, session, place, sent } = contract);
 });
-afterAll(async () => {
-  broker?.close();
-  await fake?.close();
-});
-
-const place = (signal: Record<string, unknown>, clientOrderId: string, accountId = DEMO, on = session) =>
-  broker.placeOrder(ctx, on, { accountId, order: order(signal), clientOrderId });
-
 describe('connect and refresh', () => {
   it('sends the user to /apps/auth with trading scope and our callback', () => {
     const url = new URL(broker.authorizationUrl(ctx, 'st-1').requestUrl);
@@ -228,7 +193,7 @@ describe('orders', () => {
 
   it('the validator refuses what cTrader lacks, naming it', () => {
     expect(() => order({ symbol: 'EURUSD', action: 'buy', quantity: 1, duration: 'day' })).toThrow(
-      /^cTrader: duration/,
+      /^cTrader: duration: day is not supported \(cTrader has no day orders: use gtd with extra.expiration_time\)/,
     );
     expect(() => order({ symbol: 'EURUSD', action: 'buy', quantity: 1, quantity_type: 'cash' })).toThrow(/^cTrader: /);
   });
@@ -267,193 +232,5 @@ describe('orders', () => {
       kind: 'AuthenticationError',
       message: 'cTrader: account 999 is not part of this connection',
     });
-  });
-});
-
-describe('errors', () => {
-  it('not enough money (ProtoOAOrderErrorEvent) is InsufficientFunds', async () => {
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 10_000_000 }, 'sig-money'));
-    expect(error).toMatchObject({ kind: 'InsufficientFunds', message: 'cTrader: Not enough money (NOT_ENOUGH_MONEY)' });
-  });
-
-  it('a rate limit beyond the wait we may sit out is RateLimited, not resent', async () => {
-    const since = fake.records.length;
-    fake.answerNext({
-      method: 'WS',
-      path: 'ProtoOANewOrderReq',
-      status: 2142,
-      body: {
-        ctidTraderAccountId: 44533070,
-        errorCode: 'BLOCKED_PAYLOAD_TYPE',
-        description: 'Rate limit reached',
-        retryAfter: 30,
-      },
-    });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-rate'));
-    expect(error).toMatchObject({
-      kind: 'RateLimited',
-      message: 'cTrader: Rate limit reached (BLOCKED_PAYLOAD_TYPE); retry after 30 s',
-    });
-    expect(sent('ProtoOANewOrderReq', since)).toHaveLength(1);
-  });
-
-  it('a rate limit of one second is sat out once: cTrader did nothing the first time', async () => {
-    const since = fake.records.length;
-    fake.answerNext({
-      method: 'WS',
-      path: 'ProtoOANewOrderReq',
-      status: 2142,
-      body: { ctidTraderAccountId: 44533070, errorCode: 'REQUEST_FREQUENCY_EXCEEDED', retryAfter: 1 },
-    });
-    const answer = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-rate-1');
-    expect(answer.status).toBe('filled');
-    expect(sent('ProtoOANewOrderReq', since)).toHaveLength(2);
-  });
-
-  it('an order rejected by execution event (ORDER_REJECTED) is refused with its code', async () => {
-    fake.answerNext({
-      method: 'WS',
-      path: 'ProtoOANewOrderReq',
-      status: 2126,
-      body: {
-        ctidTraderAccountId: 44533070,
-        executionType: 7,
-        errorCode: 'MARKET_CLOSED',
-        order: { orderId: 1, tradeData: { symbolId: 1, volume: 100000, tradeSide: 1 }, orderType: 1, orderStatus: 3 },
-      },
-    });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-closed'));
-    expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'cTrader: MARKET_CLOSED' });
-  });
-
-  it('maintenance is BrokerUnavailable, a known outcome', async () => {
-    fake.answerNext({
-      method: 'WS',
-      path: 'ProtoOANewOrderReq',
-      status: 2142,
-      body: { errorCode: 'SERVER_IS_UNDER_MAINTENANCE', description: 'Server is under maintenance' },
-    });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-maint'));
-    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
-  });
-
-  it('no answer before the deadline: outcome unknown, sent once, found again by reconciliation', async () => {
-    const since = fake.records.length;
-    fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', delayMs: 1_500 });
-    const hurried = { ...ctx, signal: AbortSignal.timeout(300) };
-    const error = await failure(
-      broker.placeOrder(hurried, session, {
-        accountId: DEMO,
-        order: order({ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.05 }),
-        clientOrderId: 'sig-late',
-      }),
-    );
-    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    expect(sent('ProtoOANewOrderReq', since)).toHaveLength(1);
-    const found = await findOrder(broker, ctx, session, {
-      accountId: DEMO,
-      clientOrderId: 'sig-late',
-      sentAt: Date.now(),
-    });
-    expect(found).toMatchObject({ match: 'exact', order: { status: 'accepted' } });
-  });
-
-  it('a dropped connection after the send: outcome unknown; the next call connects again', async () => {
-    fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', drop: true });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-drop'));
-    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    const found = await findOrder(broker, ctx, session, {
-      accountId: DEMO,
-      clientOrderId: 'sig-drop',
-      sentAt: Date.now(),
-    });
-    expect(found).toMatchObject({ match: 'exact', order: { status: 'filled' } });
-  });
-
-  it('wrong application credentials are the operator’s problem: BrokerUnavailable', async () => {
-    const wrong = { ...ctx, clientSecret: 'nope' };
-    const other = createCtraderBroker({ endpoints: fake.endpoints });
-    try {
-      const error = await failure(other.getHoldings(wrong, session, DEMO));
-      expect(error).toMatchObject({
-        kind: 'BrokerUnavailable',
-        message: 'cTrader: clientId or clientSecret is incorrect (CH_CLIENT_AUTH_FAILURE)',
-      });
-    } finally {
-      other.close();
-    }
-  });
-});
-
-describe('lookup, cancel, close, holdings', () => {
-  it('finds an order by cTrader id (exact), by our id in the history (exact), and proves absence (none)', async () => {
-    const placed = await place({ symbol: 'EURUSD', action: 'buy', quantity: 2000 }, 'sig-find');
-    const byId = await findOrder(broker, ctx, session, {
-      accountId: DEMO,
-      clientOrderId: 'sig-find',
-      brokerOrderId: placed.id,
-    });
-    expect(byId).toEqual({ match: 'exact', order: { id: placed.id, status: 'filled', price: 1.08512 } });
-    const byOurs = await findOrder(broker, ctx, session, {
-      accountId: DEMO,
-      clientOrderId: 'sig-find',
-      sentAt: Date.now(),
-    });
-    expect(byOurs).toEqual({ match: 'exact', order: { id: placed.id, status: 'filled', price: 1.08512 } });
-    const none = await findOrder(broker, ctx, session, {
-      accountId: DEMO,
-      clientOrderId: 'sig-never',
-      sentAt: Date.now(),
-    });
-    expect(none).toEqual({ match: 'none' });
-    const unknown = await findOrder(broker, ctx, session, {
-      accountId: DEMO,
-      clientOrderId: 'sig-never',
-      brokerOrderId: '1',
-    });
-    expect(unknown.match).toBe('unknown');
-  });
-
-  it('cancels by cTrader id and by our id; a filled order cannot be canceled', async () => {
-    const first = await place(
-      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 },
-      'sig-c1',
-    );
-    await broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: first.id });
-    expect(fake.book.orders.get(Number(first.id))?.orderStatus).toBe(5);
-    const second = await place(
-      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 },
-      'sig-c2',
-    );
-    await broker.cancelOrder(ctx, session, { accountId: DEMO, clientOrderId: 'sig-c2' });
-    expect(fake.book.orders.get(Number(second.id))?.orderStatus).toBe(5);
-    const filled = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-c3');
-    const error = await failure(broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: filled.id }));
-    expect(error).toMatchObject({
-      kind: 'InvalidOrder',
-      message: 'cTrader: Order is not pending (UNABLE_TO_CANCEL_ORDER)',
-    });
-    const missing = await failure(broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: '5' }));
-    expect(missing).toMatchObject({ kind: 'OrderNotFound' });
-  });
-
-  it('the cancel action cancels the pending orders of a symbol', async () => {
-    await place({ symbol: 'XAUUSD', action: 'buy', quantity: 1, type: 'limit', limit_price: 2000 }, 'sig-x1');
-    const answer = await place({ symbol: 'XAUUSD', action: 'cancel' }, 'sig-x2');
-    expect(answer).toMatchObject({ status: 'canceled', status_description: 'Canceled 1 open order(s) of XAUUSD' });
-  });
-
-  it('holdings, then close: the positions of a symbol closed at market', async () => {
-    await place({ symbol: 'XAUUSD', action: 'sell', quantity: 2 }, 'sig-gold');
-    const holdings = await broker.getHoldings(ctx, session, DEMO);
-    expect(holdings.cash).toBe(10_000);
-    expect(holdings.positions).toContainEqual({ symbol: 'XAUUSD', quantity: -2, averagePrice: 2650.5 });
-    const closed = await broker.closePosition(ctx, session, DEMO, 'XAUUSD');
-    expect(closed).toMatchObject({ status: 'filled', price: 2650.5 });
-    expect((await broker.getHoldings(ctx, session, DEMO)).positions.some((item) => item.symbol === 'XAUUSD')).toBe(
-      false,
-    );
-    const none = await failure(place({ symbol: 'XAUUSD', action: 'close' }, 'sig-close-none'));
-    expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'cTrader: no open position in XAUUSD' });
   });
 });

@@ -130,6 +130,7 @@ export const ctraderDescriptor: BrokerDescriptor = {
     group: { values: ['bracket'], comments: 'Optional: a take profit or stop loss already makes a bracket.' },
     duration: {
       values: ['gtc', 'gtd', 'ioc', 'fok'],
+      unsupported: { day: 'cTrader has no day orders: use gtd with extra.expiration_time' },
       comments:
         'gtc: good till canceled (market orders execute at once whatever it says); gtd: good till ' +
         'extra.expiration_time; ioc: immediate or cancel; fok: fill or kill.',
