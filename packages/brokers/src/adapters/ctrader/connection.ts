@@ -41,7 +41,12 @@ interface Waiter {
 }
 
 /** Opens a connection to `url` (wss:// at cTrader, ws:// on loopback). Nothing is sent before it opens. */
-export function openConnection(url: string, signal?: AbortSignal, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Connection> {
+export function openConnection(
+  url: string,
+  signal?: AbortSignal,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  heartbeatMs = HEARTBEAT_MS,
+): Promise<Connection> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { handshakeTimeout: timeoutMs });
     // An error is always followed by a close, which fails whatever still waits: never thrown.
@@ -59,12 +64,12 @@ export function openConnection(url: string, signal?: AbortSignal, timeoutMs = DE
     socket.once('open', () => {
       deadline.removeEventListener('abort', giveUp);
       socket.off('error', giveUp);
-      resolve(connectionOver(socket));
+      resolve(connectionOver(socket, heartbeatMs));
     });
   });
 }
 
-function connectionOver(socket: WebSocket): Connection {
+function connectionOver(socket: WebSocket, heartbeatMs: number): Connection {
   const waiters = new Map<string, Waiter>();
   const listeners = new Set<(message: WireMessage) => void>();
   let counter = 0;
@@ -76,8 +81,8 @@ function connectionOver(socket: WebSocket): Connection {
     lastSent = Date.now();
   };
   const heartbeat = setInterval(() => {
-    if (open && Date.now() - lastSent >= HEARTBEAT_MS - 100) send('ProtoHeartbeatEvent', {});
-  }, HEARTBEAT_MS / 2);
+    if (open && Date.now() - lastSent >= heartbeatMs / 2) send('ProtoHeartbeatEvent', {});
+  }, heartbeatMs / 2);
   heartbeat.unref();
 
   socket.on('message', (data, isBinary) => {
