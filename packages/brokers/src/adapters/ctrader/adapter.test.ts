@@ -208,6 +208,17 @@ describe('orders', () => {
     expect(found.match).toBe('exact');
   });
 
+  it.each([
+    ['forex', 'EURUSD', 1000, 1.08512],
+    ['commodity', 'XAUUSD', 1, 2650.5],
+    ['crypto', 'BTCUSD', 0.01, 97_000],
+    ['index', 'US500', 1, 5900],
+    ['stock', 'AAPL', 3, 230],
+  ])('%s: a market buy of %s fills', async (orderClass, symbol, quantity, price) => {
+    const answer = await place({ symbol, class: orderClass, action: 'buy', quantity }, `sig-class-${orderClass}`);
+    expect(answer).toMatchObject({ status: 'filled', price });
+  });
+
   it('a live account trades on the live endpoint', async () => {
     const answer = await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 }, 'sig-live', LIVE);
     expect(answer.status).toBe('filled');
