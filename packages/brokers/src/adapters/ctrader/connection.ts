@@ -2,8 +2,9 @@
 // through `ws` (Node 20 has no WebSocket client of its own).
 // A request waits for the message echoing its clientMsgId (or one its `match` recognizes: an
 // execution event may come without the echo); every message is also handed to the listeners
-// (fills, disconnections). A heartbeat goes out after 10 s without sending (Spotware drops
-// connections silent for longer; the proto asks for one within 30 s). Nothing is ever sent twice
+// (fills, disconnections). A heartbeat goes out whenever nothing was sent for half of
+// HEARTBEAT_MS, so never 8 s pass in silence (Spotware's FAQ: at least one every 10 s, or the
+// server disconnects). Nothing is ever sent twice
 // here: a request whose answer is lost fails with outcomeUnknown when it could change something.
 import WebSocket from 'ws';
 import { BrokerError } from '../../core/errors.ts';
@@ -11,7 +12,8 @@ import type { JsonRecord } from '../../core/json-read.ts';
 import { CTRADER_TITLE } from './descriptor.ts';
 import { decodeMessage, encodeMessage, type WireMessage } from './protocol.ts';
 
-export const HEARTBEAT_MS = 10_000;
+/** The longest silence the client allows itself (checked every half of it). */
+export const HEARTBEAT_MS = 8_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface RequestOptions {
