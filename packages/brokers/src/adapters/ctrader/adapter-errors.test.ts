@@ -1,32 +1,22 @@
 // Contract tests of the cTrader adapter against its protocol fake: each error class, lookup
 // routes through findOrder, cancel, close and holdings.
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { describe, expect, it } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
-import { type CtraderBroker, createCtraderBroker } from './adapter.ts';
-import { type Contract, DEMO, failure, order, useContract } from './contract.ts';
-import type { CtraderFake } from './fake.ts';
+import { createCtraderBroker } from './adapter.ts';
+import { DEMO, failure, order, useContract } from './contract.ts';
 import { payloadTypeOf } from './protocol.ts';
 
-const contract = useContract();
-let fake: CtraderFake;
-let broker: CtraderBroker;
-let ctx: BrokerContext;
-let session: BrokerSession;
-let place: Contract['place'];
-let sent: Contract['sent'];
-beforeAll(() => {
-  ({ fake, broker, ctx, session, place, sent } = contract);
-});
+const c = useContract();
+
 describe('errors', () => {
   it('not enough money (ProtoOAOrderErrorEvent) is InsufficientFunds', async () => {
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 10_000_000 }, 'sig-money'));
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 10_000_000 }, 'sig-money'));
     expect(error).toMatchObject({ kind: 'InsufficientFunds', message: 'cTrader: Not enough money (NOT_ENOUGH_MONEY)' });
   });
 
   it('a rate limit beyond the wait we may sit out is RateLimited, not resent', async () => {
-    const since = fake.records.length;
-    fake.answerNext({
+    const since = c.fake.records.length;
+    c.fake.answerNext({
       method: 'WS',
       path: 'ProtoOANewOrderReq',
       status: 2142,
@@ -37,29 +27,29 @@ describe('errors', () => {
         retryAfter: 30,
       },
     });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-rate'));
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-rate'));
     expect(error).toMatchObject({
       kind: 'RateLimited',
       message: 'cTrader: Rate limit reached (BLOCKED_PAYLOAD_TYPE); retry after 30 s',
     });
-    expect(sent('ProtoOANewOrderReq', since)).toHaveLength(1);
+    expect(c.sent('ProtoOANewOrderReq', since)).toHaveLength(1);
   });
 
   it('a rate limit of one second is sat out once: cTrader did nothing the first time', async () => {
-    const since = fake.records.length;
-    fake.answerNext({
+    const since = c.fake.records.length;
+    c.fake.answerNext({
       method: 'WS',
       path: 'ProtoOANewOrderReq',
       status: 2142,
       body: { ctidTraderAccountId: 44533070, errorCode: 'REQUEST_FREQUENCY_EXCEEDED', retryAfter: 1 },
     });
-    const answer = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-rate-1');
+    const answer = await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-rate-1');
     expect(answer.status).toBe('filled');
-    expect(sent('ProtoOANewOrderReq', since)).toHaveLength(2);
+    expect(c.sent('ProtoOANewOrderReq', since)).toHaveLength(2);
   });
 
   it('an order rejected by execution event (ORDER_REJECTED) is refused with its code', async () => {
-    fake.answerNext({
+    c.fake.answerNext({
       method: 'WS',
       path: 'ProtoOANewOrderReq',
       status: 2126,
@@ -70,35 +60,35 @@ describe('errors', () => {
         order: { orderId: 1, tradeData: { symbolId: 1, volume: 100000, tradeSide: 1 }, orderType: 1, orderStatus: 3 },
       },
     });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-closed'));
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-closed'));
     expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'cTrader: MARKET_CLOSED' });
   });
 
   it('maintenance is BrokerUnavailable, a known outcome', async () => {
-    fake.answerNext({
+    c.fake.answerNext({
       method: 'WS',
       path: 'ProtoOANewOrderReq',
       status: 2142,
       body: { errorCode: 'SERVER_IS_UNDER_MAINTENANCE', description: 'Server is under maintenance' },
     });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-maint'));
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-maint'));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
   });
 
   it('no answer before the deadline: outcome unknown, sent once, found again by reconciliation', async () => {
-    const since = fake.records.length;
-    fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', delayMs: 1_500 });
-    const hurried = { ...ctx, signal: AbortSignal.timeout(300) };
+    const since = c.fake.records.length;
+    c.fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', delayMs: 1_500 });
+    const hurried = { ...c.ctx, signal: AbortSignal.timeout(300) };
     const error = await failure(
-      broker.placeOrder(hurried, session, {
+      c.broker.placeOrder(hurried, c.session, {
         accountId: DEMO,
         order: order({ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.05 }),
         clientOrderId: 'sig-late',
       }),
     );
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    expect(sent('ProtoOANewOrderReq', since)).toHaveLength(1);
-    const found = await findOrder(broker, ctx, session, {
+    expect(c.sent('ProtoOANewOrderReq', since)).toHaveLength(1);
+    const found = await findOrder(c.broker, c.ctx, c.session, {
       accountId: DEMO,
       clientOrderId: 'sig-late',
       sentAt: Date.now(),
@@ -107,10 +97,10 @@ describe('errors', () => {
   });
 
   it('a dropped connection after the send: outcome unknown; the next call connects again', async () => {
-    fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', drop: true });
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-drop'));
+    c.fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', drop: true });
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-drop'));
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
-    const found = await findOrder(broker, ctx, session, {
+    const found = await findOrder(c.broker, c.ctx, c.session, {
       accountId: DEMO,
       clientOrderId: 'sig-drop',
       sentAt: Date.now(),
@@ -119,10 +109,10 @@ describe('errors', () => {
   });
 
   it('wrong application credentials are the operator’s problem: BrokerUnavailable', async () => {
-    const wrong = { ...ctx, clientSecret: 'nope' };
-    const other = createCtraderBroker({ endpoints: fake.endpoints });
+    const wrong = { ...c.ctx, clientSecret: 'nope' };
+    const other = createCtraderBroker({ endpoints: c.fake.endpoints });
     try {
-      const error = await failure(other.getHoldings(wrong, session, DEMO));
+      const error = await failure(other.getHoldings(wrong, c.session, DEMO));
       expect(error).toMatchObject({
         kind: 'BrokerUnavailable',
         message: 'cTrader: clientId or clientSecret is incorrect (CH_CLIENT_AUTH_FAILURE)',
@@ -135,26 +125,26 @@ describe('errors', () => {
 
 describe('lookup, cancel, close, holdings', () => {
   it('finds an order by cTrader id (exact), by our id in the history (exact), and proves absence (none)', async () => {
-    const placed = await place({ symbol: 'EURUSD', action: 'buy', quantity: 2000 }, 'sig-find');
-    const byId = await findOrder(broker, ctx, session, {
+    const placed = await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 2000 }, 'sig-find');
+    const byId = await findOrder(c.broker, c.ctx, c.session, {
       accountId: DEMO,
       clientOrderId: 'sig-find',
       brokerOrderId: placed.id,
     });
     expect(byId).toEqual({ match: 'exact', order: { id: placed.id, status: 'filled', price: 1.08512 } });
-    const byOurs = await findOrder(broker, ctx, session, {
+    const byOurs = await findOrder(c.broker, c.ctx, c.session, {
       accountId: DEMO,
       clientOrderId: 'sig-find',
       sentAt: Date.now(),
     });
     expect(byOurs).toEqual({ match: 'exact', order: { id: placed.id, status: 'filled', price: 1.08512 } });
-    const none = await findOrder(broker, ctx, session, {
+    const none = await findOrder(c.broker, c.ctx, c.session, {
       accountId: DEMO,
       clientOrderId: 'sig-never',
       sentAt: Date.now(),
     });
     expect(none).toEqual({ match: 'none' });
-    const unknown = await findOrder(broker, ctx, session, {
+    const unknown = await findOrder(c.broker, c.ctx, c.session, {
       accountId: DEMO,
       clientOrderId: 'sig-never',
       brokerOrderId: '1',
@@ -163,13 +153,13 @@ describe('lookup, cancel, close, holdings', () => {
   });
 
   it('an order history cut short (hasMore) without ours proves nothing: unknown', async () => {
-    fake.answerNext({
+    c.fake.answerNext({
       method: 'WS',
       path: 'ProtoOAOrderListReq',
       status: payloadTypeOf('ProtoOAOrderListRes'),
       body: { ctidTraderAccountId: 44533070, order: [], hasMore: true },
     });
-    const found = await findOrder(broker, ctx, session, {
+    const found = await findOrder(c.broker, c.ctx, c.session, {
       accountId: DEMO,
       clientOrderId: 'sig-far',
       sentAt: Date.now(),
@@ -178,45 +168,45 @@ describe('lookup, cancel, close, holdings', () => {
   });
 
   it('cancels by cTrader id and by our id; a filled order cannot be canceled', async () => {
-    const first = await place(
+    const first = await c.place(
       { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 },
       'sig-c1',
     );
-    await broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: first.id });
-    expect(fake.book.orders.get(Number(first.id))?.orderStatus).toBe(5);
-    const second = await place(
+    await c.broker.cancelOrder(c.ctx, c.session, { accountId: DEMO, brokerOrderId: first.id });
+    expect(c.fake.book.orders.get(Number(first.id))?.orderStatus).toBe(5);
+    const second = await c.place(
       { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 },
       'sig-c2',
     );
-    await broker.cancelOrder(ctx, session, { accountId: DEMO, clientOrderId: 'sig-c2' });
-    expect(fake.book.orders.get(Number(second.id))?.orderStatus).toBe(5);
-    const filled = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-c3');
-    const error = await failure(broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: filled.id }));
+    await c.broker.cancelOrder(c.ctx, c.session, { accountId: DEMO, clientOrderId: 'sig-c2' });
+    expect(c.fake.book.orders.get(Number(second.id))?.orderStatus).toBe(5);
+    const filled = await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-c3');
+    const error = await failure(c.broker.cancelOrder(c.ctx, c.session, { accountId: DEMO, brokerOrderId: filled.id }));
     expect(error).toMatchObject({
       kind: 'InvalidOrder',
       message: 'cTrader: Order is not pending (UNABLE_TO_CANCEL_ORDER)',
     });
-    const missing = await failure(broker.cancelOrder(ctx, session, { accountId: DEMO, brokerOrderId: '5' }));
+    const missing = await failure(c.broker.cancelOrder(c.ctx, c.session, { accountId: DEMO, brokerOrderId: '5' }));
     expect(missing).toMatchObject({ kind: 'OrderNotFound' });
   });
 
   it('the cancel action cancels the pending orders of a symbol', async () => {
-    await place({ symbol: 'XAUUSD', action: 'buy', quantity: 1, type: 'limit', limit_price: 2000 }, 'sig-x1');
-    const answer = await place({ symbol: 'XAUUSD', action: 'cancel' }, 'sig-x2');
+    await c.place({ symbol: 'XAUUSD', action: 'buy', quantity: 1, type: 'limit', limit_price: 2000 }, 'sig-x1');
+    const answer = await c.place({ symbol: 'XAUUSD', action: 'cancel' }, 'sig-x2');
     expect(answer).toMatchObject({ status: 'canceled', status_description: 'Canceled 1 open order(s) of XAUUSD' });
   });
 
   it('holdings, then close: the positions of a symbol closed at market', async () => {
-    await place({ symbol: 'XAUUSD', action: 'sell', quantity: 2 }, 'sig-gold');
-    const holdings = await broker.getHoldings(ctx, session, DEMO);
+    await c.place({ symbol: 'XAUUSD', action: 'sell', quantity: 2 }, 'sig-gold');
+    const holdings = await c.broker.getHoldings(c.ctx, c.session, DEMO);
     expect(holdings.cash).toBe(10_000);
     expect(holdings.positions).toContainEqual({ symbol: 'XAUUSD', quantity: -2, averagePrice: 2650.5 });
-    const closed = await broker.closePosition(ctx, session, DEMO, 'XAUUSD');
+    const closed = await c.broker.closePosition(c.ctx, c.session, DEMO, 'XAUUSD');
     expect(closed).toMatchObject({ status: 'filled', price: 2650.5 });
-    expect((await broker.getHoldings(ctx, session, DEMO)).positions.some((item) => item.symbol === 'XAUUSD')).toBe(
-      false,
-    );
-    const none = await failure(place({ symbol: 'XAUUSD', action: 'close' }, 'sig-close-none'));
+    expect(
+      (await c.broker.getHoldings(c.ctx, c.session, DEMO)).positions.some((item) => item.symbol === 'XAUUSD'),
+    ).toBe(false);
+    const none = await failure(c.place({ symbol: 'XAUUSD', action: 'close' }, 'sig-close-none'));
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'cTrader: no open position in XAUUSD' });
   });
 });

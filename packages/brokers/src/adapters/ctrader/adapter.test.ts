@@ -1,27 +1,18 @@
 // Contract tests of the cTrader adapter against its protocol fake: OAuth connect and refresh,
 // each order form over real WebSocket + protobuf frames, refusals before sending, live and demo
 // endpoints (errors and lookups: adapter-errors.test.ts).
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { describe, expect, it } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
-import { type CtraderBroker, createCtraderBroker } from './adapter.ts';
-import { type Contract, DEMO, failure, LIVE, order, useContract } from './contract.ts';
-import { type CtraderFake, FAKE_APP } from './fake.ts';
+import { createCtraderBroker } from './adapter.ts';
+import { DEMO, failure, LIVE, order, useContract } from './contract.ts';
+import { FAKE_APP } from './fake.ts';
 
-const contract = useContract();
-let fake: CtraderFake;
-let broker: CtraderBroker;
-let ctx: BrokerContext;
-let session: BrokerSession;
-let place: Contract['place'];
-let sent: Contract['sent'];
-beforeAll(() => {
-  ({ fake, broker, ctx, session, place, sent } = contract);
-});
+const c = useContract();
+
 describe('connect and refresh', () => {
   it('sends the user to /apps/auth with trading scope and our callback', () => {
-    const url = new URL(broker.authorizationUrl(ctx, 'st-1').requestUrl);
-    expect(`${url.origin}${url.pathname}`).toBe(`${fake.baseUrl}/apps/auth`);
+    const url = new URL(c.broker.authorizationUrl(c.ctx, 'st-1').requestUrl);
+    expect(`${url.origin}${url.pathname}`).toBe(`${c.fake.baseUrl}/apps/auth`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: FAKE_APP.clientId,
       redirect_uri: 'http://127.0.0.1:9/callback/ctrader',
@@ -31,23 +22,23 @@ describe('connect and refresh', () => {
   });
 
   it('exchanges the code with a GET and lists live and demo accounts, with the access token expiry', () => {
-    const exchange = fake.records.find((record) => record.path === '/apps/token');
+    const exchange = c.fake.records.find((record) => record.path === '/apps/token');
     expect(exchange).toMatchObject({
       method: 'GET',
-      query: { grant_type: 'authorization_code', ...{ client_id: FAKE_APP.clientId } },
+      query: { grant_type: 'authorization_code', client_id: FAKE_APP.clientId },
     });
-    expect(session.accounts).toEqual([
+    expect(c.session.accounts).toEqual([
       { id: DEMO, name: 'DemoBroker 5021377', dataTitle: 'DemoBroker', demo: true },
       { id: LIVE, name: 'LiveBroker 3017755', dataTitle: 'LiveBroker', demo: false },
     ]);
-    const expiresAt = session.expiresAt ?? 0;
+    const expiresAt = c.session.expiresAt ?? 0;
     expect(expiresAt - Date.now()).toBeGreaterThan(2_627_000_000);
-    expect(session.refreshAt).toBe(expiresAt - 7 * 24 * 60 * 60_000);
-    expect(JSON.stringify(session.accounts)).not.toContain(session.secrets.accessToken ?? '-');
+    expect(c.session.refreshAt).toBe(expiresAt - 7 * 24 * 60 * 60_000);
+    expect(JSON.stringify(c.session.accounts)).not.toContain(c.session.secrets.accessToken ?? '-');
   });
 
   it('refuses a used or unknown code with the broker title', async () => {
-    const error = await failure(broker.connect(ctx, { credentials: { code: 'not-a-code' } }));
+    const error = await failure(c.broker.connect(c.ctx, { credentials: { code: 'not-a-code' } }));
     expect(error).toMatchObject({
       kind: 'AuthenticationError',
       message: 'cTrader: sign-in refused (Authorization code is invalid or expired); reconnect',
@@ -55,20 +46,25 @@ describe('connect and refresh', () => {
   });
 
   it('refreshes: a new pair, the old access token and refresh token stop working', async () => {
-    const own = await broker.connect(ctx, { credentials: { code: fake.issueCode(ctx.redirectUrl ?? '') } });
-    await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-before-refresh', DEMO, own);
-    const renewed = await broker.refresh(ctx, own);
+    const own = await c.broker.connect(c.ctx, { credentials: { code: c.fake.issueCode(c.ctx.redirectUrl ?? '') } });
+    await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-before-refresh', DEMO, own);
+    const renewed = await c.broker.refresh(c.ctx, own);
     expect(renewed.secrets.refreshToken).not.toBe(own.secrets.refreshToken);
     expect(renewed.secrets.accessToken).not.toBe(own.secrets.accessToken);
     expect(renewed.accounts).toEqual(own.accounts);
-    const filled = await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-after-refresh', DEMO, renewed);
+    const filled = await c.place(
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000 },
+      'sig-after-refresh',
+      DEMO,
+      renewed,
+    );
     expect(filled.status).toBe('filled');
-    const old = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-old-token', DEMO, own));
+    const old = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-old-token', DEMO, own));
     expect(old).toMatchObject({
       kind: 'AuthenticationError',
       message: 'cTrader: Invalid access token (CH_ACCESS_TOKEN_INVALID)',
     });
-    const again = await failure(broker.refresh(ctx, own));
+    const again = await failure(c.broker.refresh(c.ctx, own));
     expect(again.kind).toBe('AuthenticationError');
     expect(again.message).toMatch(/^cTrader: the refresh token was refused/);
   });
@@ -76,8 +72,8 @@ describe('connect and refresh', () => {
 
 describe('orders', () => {
   it('market buy with relative stop loss and take profit: ACCEPTED then FILLED', async () => {
-    const since = fake.records.length;
-    const answer = await place(
+    const since = c.fake.records.length;
+    const answer = await c.place(
       {
         symbol: 'EURUSD',
         action: 'buy',
@@ -88,7 +84,7 @@ describe('orders', () => {
       'sig-20241124-0042',
     );
     expect(answer).toEqual({ id: expect.stringMatching(/^\d+$/), status: 'filled', price: 1.08512 });
-    expect(sent('ProtoOANewOrderReq', since)).toEqual([
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([
       {
         ctidTraderAccountId: 44533070,
         symbolId: 1,
@@ -104,9 +100,9 @@ describe('orders', () => {
   });
 
   it('limit sell, good till date, absolute bracket', async () => {
-    const since = fake.records.length;
+    const since = c.fake.records.length;
     const expiration = Date.now() + 86_400_000;
-    const answer = await place(
+    const answer = await c.place(
       {
         symbol: 'EUR/USD',
         action: 'sell',
@@ -121,10 +117,10 @@ describe('orders', () => {
       'sig-limit',
     );
     expect(answer).toEqual({ id: expect.stringMatching(/^\d+$/), status: 'accepted' });
-    expect(sent('ProtoOANewOrderReq', since)).toEqual([
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([
       expect.objectContaining({ orderType: 2, tradeSide: 2, volume: 1000000, limitPrice: 1.0855, timeInForce: 1 }),
     ]);
-    expect(sent('ProtoOANewOrderReq', since)[0]).toMatchObject({
+    expect(c.sent('ProtoOANewOrderReq', since)[0]).toMatchObject({
       expirationTimestamp: expiration,
       stopLoss: 1.0905,
       takeProfit: 1.0755,
@@ -132,9 +128,9 @@ describe('orders', () => {
   });
 
   it('stop and stop-limit (limit as slippage in points), ioc and fok', async () => {
-    const since = fake.records.length;
-    await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'stop', stop_price: 1.092 }, 'sig-stop');
-    await place(
+    const since = c.fake.records.length;
+    await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'stop', stop_price: 1.092 }, 'sig-stop');
+    await c.place(
       {
         symbol: 'EURUSD',
         action: 'buy',
@@ -146,12 +142,12 @@ describe('orders', () => {
       },
       'sig-stop-limit',
     );
-    await place(
+    await c.place(
       { symbol: 'EURUSD', action: 'sell_short', quantity: 1000, type: 'limit', limit_price: 1.2, duration: 'ioc' },
       'sig-ioc',
     );
-    await place({ symbol: 'XAUUSD', action: 'buy', quantity: 1, duration: 'fok' }, 'sig-fok');
-    expect(sent('ProtoOANewOrderReq', since)).toEqual([
+    await c.place({ symbol: 'XAUUSD', action: 'buy', quantity: 1, duration: 'fok' }, 'sig-fok');
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([
       expect.objectContaining({ orderType: 3, stopPrice: 1.092, timeInForce: 2 }),
       expect.objectContaining({
         orderType: 6,
@@ -183,12 +179,12 @@ describe('orders', () => {
       /limit at or beyond its stop/,
     ],
   ])('refuses before sending: %j', async (signal, message) => {
-    const since = fake.records.length;
-    const error = await failure(place(signal, 'sig-refused'));
+    const since = c.fake.records.length;
+    const error = await failure(c.place(signal, 'sig-refused'));
     expect(error.kind).toBe('InvalidOrder');
     expect(error.message).toMatch(/^cTrader: /);
     expect(error.message).toMatch(message);
-    expect(sent('ProtoOANewOrderReq', since)).toEqual([]);
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([]);
   });
 
   it('the validator refuses what cTrader lacks, naming it', () => {
@@ -200,11 +196,15 @@ describe('orders', () => {
 
   it('a signal id longer than 50 characters becomes its 50-character hash, the same each time', async () => {
     const long = `sig-${'x'.repeat(60)}`;
-    const since = fake.records.length;
-    await place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, long);
-    const [request] = sent('ProtoOANewOrderReq', since) as Array<{ clientOrderId: string }>;
+    const since = c.fake.records.length;
+    await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, long);
+    const [request] = c.sent('ProtoOANewOrderReq', since) as Array<{ clientOrderId: string }>;
     expect(request?.clientOrderId).toMatch(/^[0-9a-f]{50}$/);
-    const found = await findOrder(broker, ctx, session, { accountId: DEMO, clientOrderId: long, sentAt: Date.now() });
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: DEMO,
+      clientOrderId: long,
+      sentAt: Date.now(),
+    });
     expect(found.match).toBe('exact');
   });
 
@@ -215,17 +215,17 @@ describe('orders', () => {
     ['index', 'US500', 1, 5900],
     ['stock', 'AAPL', 3, 230],
   ])('%s: a market buy of %s fills', async (orderClass, symbol, quantity, price) => {
-    const answer = await place({ symbol, class: orderClass, action: 'buy', quantity }, `sig-class-${orderClass}`);
+    const answer = await c.place({ symbol, class: orderClass, action: 'buy', quantity }, `sig-class-${orderClass}`);
     expect(answer).toMatchObject({ status: 'filled', price });
   });
 
   it('a live account trades on the live endpoint', async () => {
-    const answer = await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 }, 'sig-live', LIVE);
+    const answer = await c.place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 }, 'sig-live', LIVE);
     expect(answer.status).toBe('filled');
-    const swapped = createCtraderBroker({ endpoints: { live: fake.endpoints.demo, demo: fake.endpoints.live } });
+    const swapped = createCtraderBroker({ endpoints: { live: c.fake.endpoints.demo, demo: c.fake.endpoints.live } });
     try {
       const error = await failure(
-        swapped.placeOrder(ctx, session, {
+        swapped.placeOrder(c.ctx, c.session, {
           accountId: LIVE,
           order: order({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 }),
           clientOrderId: 'sig-x',
@@ -238,7 +238,7 @@ describe('orders', () => {
   });
 
   it('refuses an account outside the connection before sending', async () => {
-    const error = await failure(place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-other', '999'));
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-other', '999'));
     expect(error).toMatchObject({
       kind: 'AuthenticationError',
       message: 'cTrader: account 999 is not part of this connection',
