@@ -66,8 +66,20 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
   const socket = new WebSocket(url);
   socket.binaryType = 'arraybuffer';
   await new Promise<void>((resolve, reject) => {
-    const fail = () => reject(unavailable('could not reach the Rithmic gateway'));
-    socket.addEventListener('open', () => resolve(), { once: true });
+    const fail = () => {
+      signal?.removeEventListener('abort', fail);
+      socket.close();
+      reject(unavailable('could not reach the Rithmic gateway'));
+    };
+    socket.addEventListener(
+      'open',
+      () => {
+        signal?.removeEventListener('abort', fail);
+        socket.removeEventListener('error', fail);
+        resolve();
+      },
+      { once: true },
+    );
     socket.addEventListener('error', fail, { once: true });
     signal?.addEventListener('abort', fail, { once: true });
   });
