@@ -9,8 +9,9 @@ import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/b
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
 import { createRithmicBroker } from './adapter.ts';
+import { forgetFrontMonths } from './contracts.ts';
 import { rithmicDescriptor } from './descriptor.ts';
-import { FAKE_CREDENTIALS, type RithmicFake, startRithmicFake } from './fake.ts';
+import { FAKE_CREDENTIALS, frontMonthCode, type RithmicFake, startRithmicFake } from './fake.ts';
 import { FAKE_ACCOUNT } from './fake-book.ts';
 
 const broker = createRithmicBroker();
@@ -184,7 +185,7 @@ describe('orders', () => {
   });
 
   it.each([
-    [{ symbol: 'ES1!' }, 'Rithmic: continuous contracts (ES1!) are not resolved; name the month, e.g. ESH2027'],
+    [{ symbol: 'ES2!' }, 'Rithmic: only the front month (ES1!) is resolved; name the month of ES2!'],
     [{ symbol: 'FDAXH2027' }, 'Rithmic: the exchange of FDAX is not known; prefix it, e.g. CME:FDAXH2027'],
     [
       { take_profit_price: 6100 },
@@ -208,6 +209,37 @@ describe('orders', () => {
     const error = await failure(broker.placeOrder(ctx, session, input({ ...ES, ...change })));
     expect(error).toMatchObject({ kind: 'InvalidOrder', message });
     expect(fake.requests.length).toBe(before);
+  });
+
+  it('ES1! is the front month the ticker plant names, asked once an hour', async () => {
+    forgetFrontMonths();
+    const before = fake.requests.length;
+    await broker.placeOrder(ctx, session, input({ ...ES, symbol: 'ES1!' }));
+    const front = `ES${frontMonthCode(Date.now())}`;
+    expect(lastOrder()).toMatchObject({ symbol: front, exchange: 'CME' });
+    const asked = fake.requests.slice(before);
+    expect(
+      asked.filter((r) => r.path === '/RequestLogin').map((r) => (r.body as { infra_type: number }).infra_type),
+    ).toEqual([1, 2]);
+    expect(asked.find((r) => r.path === '/RequestFrontMonthContract')?.body).toMatchObject({
+      symbol: 'ES',
+      exchange: 'CME',
+    });
+    const again = fake.requests.length;
+    await broker.placeOrder(ctx, session, input({ ...ES, symbol: 'ES1!' }));
+    expect(since(again)).not.toContain('RequestFrontMonthContract');
+    expect(lastOrder().symbol).toBe(front);
+  });
+
+  it('a root the ticker plant has no front month for is refused before any order', async () => {
+    forgetFrontMonths();
+    const before = sent('RequestNewOrder').length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...ES, symbol: 'EUREX:FDAX1!' })));
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Rithmic: no front month of FDAX on EUREX (no data)',
+    });
+    expect(sent('RequestNewOrder').length).toBe(before);
   });
 
   it('refuses an exchange without a trade route before placing, naming the routes', async () => {

@@ -18,7 +18,7 @@ import {
   type FakeOrder,
   orderProblem,
 } from './fake-book.ts';
-import { decodeFrame, encodeFrame, ORDER_PLANT, type RithmicFields, TEMPLATES } from './protocol.ts';
+import { decodeFrame, encodeFrame, ORDER_PLANT, type RithmicFields, TEMPLATES, TICKER_PLANT } from './protocol.ts';
 
 export const FAKE_CREDENTIALS = { user: 'trader01', password: 'correct horse', systemName: 'Rithmic Test' };
 export const FAKE_SYSTEMS = ['Rithmic Test', 'Rithmic Paper Trading'];
@@ -30,6 +30,15 @@ export interface RithmicFakeOptions {
 }
 
 const OK = ['0'];
+const QUARTERS = ['H', 'M', 'U', 'Z'] as const;
+
+/** The fake's front month: the next quarterly month after this one (Z6 in November 2026). */
+export function frontMonthCode(at: number): string {
+  const date = new Date(at);
+  const quarter = Math.floor((date.getUTCMonth() + 1) / 3);
+  const year = date.getUTCFullYear() + (quarter > 3 ? 1 : 0);
+  return `${QUARTERS[quarter % 4]}${year % 10}`;
+}
 const PUBLIC = new Set([16, 10, 18]);
 
 /** A request as the fake received it: SEND /<message name>, the message's fields as body. */
@@ -104,6 +113,7 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
         return reject(request, '5', `unsupported template ${id}`);
       if (!PUBLIC.has(id) && plant === undefined) return reject(request, '3', 'not logged in');
       if (id >= 300 && plant !== ORDER_PLANT) return reject(request, '3', 'not an order plant session');
+      if (id === 113 && plant !== TICKER_PLANT) return reject(request, '3', 'not a ticker plant session');
       const account = request.account_id;
       if (account !== undefined && account !== FAKE_ACCOUNT)
         return reply(request, { template_id: id + 1, rp_code: ['5', `account ${String(account)} not found`] });
@@ -119,6 +129,8 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
           plant = undefined;
           counts.logouts++;
           return reply(request, { template_id: 13, rp_code: OK });
+        case 113:
+          return frontMonth(request);
         case 300:
           return reply(request, {
             template_id: 301,
@@ -194,6 +206,24 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
         state_code: 'IL',
         unique_user_id: FAKE_CREDENTIALS.user,
         heartbeat_interval: options.heartbeatInterval ?? 60,
+      });
+    }
+
+    function frontMonth(request: RithmicFields) {
+      const root = String(request.symbol ?? '');
+      const exchange = String(request.exchange ?? '');
+      if (FAKE_ROUTES[exchange] === undefined || !/^[A-Z0-9]{1,5}$/.test(root))
+        return reply(request, { template_id: 114, rp_code: ['7', 'no data'] });
+      const trading = `${root}${frontMonthCode(now())}`;
+      return reply(request, {
+        template_id: 114,
+        rp_code: OK,
+        symbol: root,
+        exchange,
+        is_front_month_symbol: true,
+        symbol_name: trading,
+        trading_symbol: trading,
+        trading_exchange: exchange,
       });
     }
 
