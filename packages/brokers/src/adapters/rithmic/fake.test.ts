@@ -1,6 +1,7 @@
 // The R | Protocol framing and the fake's own validation, byte for byte where the tags are
 // documented (template_id = 154467): what the real plant refuses, the fake refuses too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { FAKE_CREDENTIALS, type RithmicFake, startRithmicFake } from './fake.ts';
 import { LOGIN_APP } from './plant.ts';
 import { decodeFrame, encodeFrame, type RithmicFields } from './protocol.ts';
