@@ -92,6 +92,19 @@ describe('connect', () => {
     expect(error.message).not.toContain('not-the-password');
   });
 
+  it('a login refused for too many attempts is RateLimited, not a wrong password', async () => {
+    fake.answerNext({
+      method: 'SEND',
+      path: '/RequestLogin',
+      status: 200,
+      body: { template_id: 11, rp_code: ['3', 'too many login attempts'] },
+    });
+    expect(await failure(broker.connect(ctx, { credentials: FAKE_CREDENTIALS }))).toMatchObject({
+      kind: 'RateLimited',
+      message: 'Rithmic: too many login attempts',
+    });
+  });
+
   it('refuses a system the gateway does not offer, naming those it does, before logging in', async () => {
     const before = fake.requests.length;
     const error = await failure(broker.connect(ctx, { credentials: { ...FAKE_CREDENTIALS, systemName: 'Apex' } }));
@@ -119,8 +132,14 @@ describe('heartbeats and logout', () => {
       const quickCtx = { baseUrl: quick.baseUrl };
       const quickSession = await broker.connect(quickCtx, { credentials: FAKE_CREDENTIALS });
       expect(quick.counts.heartbeats).toBe(1);
-      quick.delayNext('/RequestShowOrders', 400);
-      await findOrder(broker, quickCtx, quickSession, { accountId, clientOrderId: 'sig-none', brokerOrderId: '1' });
+      // Answered only once two more heartbeats came: without them the lookup would time out.
+      quick.holdNext('/RequestShowOrders', 2);
+      const found = await findOrder(broker, quickCtx, quickSession, {
+        accountId,
+        clientOrderId: 'sig-none',
+        brokerOrderId: '1',
+      });
+      expect(found).toMatchObject({ match: 'unknown' });
       expect(quick.counts.heartbeats).toBeGreaterThanOrEqual(3);
     } finally {
       await quick.close();

@@ -55,8 +55,8 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
   const requests: WireRecord[] = [];
   const answers: RecordedAnswer[] = [];
   const counts = { logins: 0, heartbeats: 0, logouts: 0 };
-  /** Message name → how long its next request waits before it is handled. */
-  const delays = new Map<string, number>();
+  /** Message name → how many heartbeats its next request waits for before it is answered. */
+  const holds = new Map<string, number>();
   const http = createServer();
   const server = new WebSocketServer({ server: http });
 
@@ -65,6 +65,7 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
     let subscribed = false;
     // A dropped connection: the plant acts on the request, its answers are lost.
     let dropping = false;
+    let held: { request: RithmicFields; path: string; heartbeats: number } | undefined;
     const send = (fields: RithmicFields) => {
       if (!dropping) socket.send(encodeFrame(fields));
     };
@@ -84,10 +85,15 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       }
       requests.push(recordOf(request));
       const path = recordOf(request).path;
-      const delay = delays.get(path);
-      delays.delete(path);
-      if (delay) setTimeout(() => answer(request, path), delay);
+      const hold = holds.get(path);
+      holds.delete(path);
+      if (hold) held = { request, path, heartbeats: hold };
       else answer(request, path);
+      if (request.template_id === 18 && held && --held.heartbeats === 0) {
+        const { request: waiting, path: waitingPath } = held;
+        held = undefined;
+        answer(waiting, waitingPath);
+      }
     });
 
     function answer(request: RithmicFields, path: string) {
@@ -280,9 +286,9 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
     answerNext: (answer: RecordedAnswer) => {
       answers.push(answer);
     },
-    /** Holds the next request to this message (/RequestShowOrders) for `ms` before answering it. */
-    delayNext: (path: string, ms: number) => {
-      delays.set(path, ms);
+    /** Answers the next request to this message (/RequestShowOrders) only after `heartbeats` more heartbeats. */
+    holdNext: (path: string, heartbeats: number) => {
+      holds.set(path, heartbeats);
     },
     close: async () => {
       for (const client of server.clients) client.terminate();
