@@ -4,6 +4,15 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
 
+/**
+ * A FROM item making the statement's own commit asynchronous (`synchronous_commit = off` for its
+ * transaction, set before the commit reads it): the worker's bookkeeping (claims, results,
+ * postponements) then never waits for a WAL flush nor makes the hook's commits share one. Losing
+ * such a write in a crash only sends a delivery again (same webhook-id), which at-least-once
+ * allows; events and deliveries themselves are written by the emitters' durable commits.
+ */
+const ASYNC_COMMIT = sql.raw(`(select set_config('synchronous_commit', 'off', true)) as async_commit`);
+
 export interface ClaimedDelivery {
   id: number;
   lease: string;
@@ -23,6 +32,8 @@ export interface ClaimedDelivery {
   secret: Buffer | null;
   secretKeyId: string | null;
   secretRotatedAt: Date | null;
+  /** The setting's endpoint has failed since then (null: its last attempt succeeded). */
+  failingSince: Date | null;
 }
 
 /** Claims up to `limit` due deliveries for `leaseSeconds`, oldest due first. */
@@ -37,18 +48,20 @@ export async function claimDueDeliveries(db: Executor, limit: number, leaseSecon
     )
     update notification_deliveries d
     set next_attempt_at = now() + ${leaseSeconds} * interval '1 second', lease = gen_random_uuid()
-    from due, notification_events e, notifications n
+    from due, notification_events e, notifications n, ${ASYNC_COMMIT}
     where d.id = due.id and e.id = d.event_id and n.id = d.notification_id
     returning d.id::float8 as id, d.lease::text as lease, d.attempts, d.created_at as "createdAt",
       e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data,
       n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
       n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
-      n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt"`);
+      n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt",
+      n.failing_since as "failingSince"`);
   return rows.map((row) => ({
     ...row,
     createdAt: new Date(row.createdAt),
     eventAt: new Date(row.eventAt),
     secretRotatedAt: row.secretRotatedAt ? new Date(row.secretRotatedAt) : null,
+    failingSince: row.failingSince ? new Date(row.failingSince) : null,
   }));
 }
 
@@ -84,7 +97,8 @@ export async function recordDeliveryResults(db: Executor, results: readonly Deli
         retry_in_ms: r.retryInMs,
         in_digest: r.inDigest,
       })),
-    )}::json) as r(id bigint, lease uuid, ok boolean, response_code int, error text, retry_in_ms bigint, in_digest boolean)
+    )}::json) as r(id bigint, lease uuid, ok boolean, response_code int, error text, retry_in_ms bigint, in_digest boolean),
+      ${ASYNC_COMMIT}
     where d.id = r.id and d.lease = r.lease
     returning d.id::float8 as id`);
   return rows.map((row) => row.id);
@@ -95,36 +109,43 @@ export async function postponeDeliveries(db: Executor, claims: readonly { id: nu
   if (claims.length === 0) return;
   await db.execute(sql`
     update notification_deliveries d set next_attempt_at = ${until.toISOString()}::timestamptz, lease = null
-    from json_to_recordset(${JSON.stringify(claims)}::json) as c(id bigint, lease uuid)
+    from json_to_recordset(${JSON.stringify(claims)}::json) as c(id bigint, lease uuid), ${ASYNC_COMMIT}
     where d.id = c.id and d.lease = c.lease`);
 }
 
 export interface DigestState {
   notificationId: number;
   type: string;
-  /** Deliveries of this setting and event type created within the window. */
+  /** Deliveries of this setting and event type created within the window (counted up to a cap). */
   arrived: number;
   lastDigestAt: Date | null;
   oldestPendingAt: Date | null;
   now: Date;
 }
 
-/** What the digest rule needs per (email setting, event type). */
+/**
+ * What the digest rule needs per (email setting, event type). Each figure is read through an
+ * index and stops early (arrivals are counted up to `countUpTo`, enough for the rule), so a
+ * setting's long history or a flood's backlog does not make every round slower.
+ */
 export async function digestStates(
   db: Executor,
   groups: readonly { notificationId: number; type: string }[],
   windowMs: number,
+  countUpTo: number,
 ): Promise<DigestState[]> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     select g.notification_id::int as "notificationId", g.type, now() as now,
-      (select count(*) from notification_deliveries d join notification_events e on e.id = d.event_id
+      (select count(*) from (select 1 from notification_deliveries d join notification_events e on e.id = d.event_id
         where d.notification_id = g.notification_id and e.type = g.type
-          and d.created_at > now() - ${windowMs} * interval '1 millisecond')::int as arrived,
-      (select max(d.last_attempt_at) from notification_deliveries d join notification_events e on e.id = d.event_id
-        where d.notification_id = g.notification_id and e.type = g.type and d.in_digest
-          and d.status = 'delivered') as "lastDigestAt",
-      (select min(d.created_at) from notification_deliveries d join notification_events e on e.id = d.event_id
-        where d.notification_id = g.notification_id and e.type = g.type and d.status = 'pending') as "oldestPendingAt"
+          and d.created_at > now() - ${windowMs} * interval '1 millisecond'
+        order by d.created_at desc limit ${countUpTo}) arrivals)::int as arrived,
+      (select d.last_attempt_at from notification_deliveries d join notification_events e on e.id = d.event_id
+        where d.notification_id = g.notification_id and e.type = g.type and d.in_digest and d.status = 'delivered'
+        order by d.last_attempt_at desc limit 1) as "lastDigestAt",
+      (select d.created_at from notification_deliveries d join notification_events e on e.id = d.event_id
+        where d.notification_id = g.notification_id and e.type = g.type and d.status = 'pending'
+        order by d.created_at limit 1) as "oldestPendingAt"
     from json_to_recordset(${JSON.stringify(groups.map((g) => ({ notification_id: g.notificationId, type: g.type })))}::json)
       as g(notification_id bigint, type text)`);
   const date = (value: unknown) => (value ? new Date(value as string) : null);

@@ -110,5 +110,11 @@ export const notificationDeliveries = pgTable(
     index('notification_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('notification_deliveries_log_idx').on(t.notificationId, t.createdAt.desc()),
     index('notification_deliveries_event_idx').on(t.eventId),
+    // The email digest's look-ups (digestStates): a setting's waiting deliveries and its last
+    // digest, without reading its delivered history.
+    index('notification_deliveries_waiting_idx').on(t.notificationId, t.createdAt).where(sql`${t.status} = 'pending'`),
+    index('notification_deliveries_digest_idx')
+      .on(t.notificationId, t.lastAttemptAt.desc())
+      .where(sql`${t.inDigest} and ${t.status} = 'delivered'`),
   ],
 );

@@ -8,7 +8,7 @@ import {
   postponeDeliveries,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
-import { DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
+import { DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
 import { digestMail, eventMail, type MailContext } from './mail-content.ts';
 
 export interface EmailDeps {
@@ -58,6 +58,7 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
     deps.db,
     groups.map((g) => ({ notificationId: g[0]?.notificationId ?? 0, type: g[0]?.eventType ?? '' })),
     DIGEST_WINDOW_MS,
+    DIGEST_THRESHOLD + 1,
   );
   const results = await Promise.all(
     groups.map(async (group) => {

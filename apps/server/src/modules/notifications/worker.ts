@@ -7,7 +7,9 @@
 // deletes old events.
 import { EXPIRY_WARNING_DAYS, EXPIRY_WARNING_DAYS_BY_PROVIDER, NOTIFICATION_TYPE } from '@router/shared';
 import {
+  type ClaimedDelivery,
   claimDueDeliveries,
+  type DeliveryResult,
   recordDeliveryResults,
   recordEndpointHealth,
 } from '../../db/repositories/notification-deliveries.repository.ts';
@@ -19,14 +21,19 @@ import {
 import type { Services } from '../../services.ts';
 import type { LookupAll } from './address-guard.ts';
 import { DISABLE_AFTER_MS, DISABLED_REASON } from './delivery-rules.ts';
+import { inTurns, yieldToOthers } from './in-turns.ts';
 import { disabledMail, type MailContext } from './mail-content.ts';
 import { sendEmails } from './send-email.ts';
 import { sendWebhook } from './send-webhook.ts';
+import { createWebhookAgents } from './webhook-agents.ts';
 
 export interface WorkerOptions {
   /** Poll interval; default 1 s, or the first retry wait when that is shorter (tests). */
   pollMs?: number;
+  /** Deliveries claimed per round (one statement claims them all). */
   batch?: number;
+  /** Webhooks in flight at once within a round. */
+  concurrency?: number;
   /** A claim is another worker's to take after this long. */
   leaseSeconds?: number;
   webhookTimeoutMs?: number;
@@ -51,13 +58,15 @@ export interface NotificationWorker {
 export function createNotificationWorker(services: Services, options: WorkerOptions = {}): NotificationWorker {
   const { config, db, log } = services;
   const schedule = config.NOTIFICATION_RETRY_SCHEDULE;
-  const batch = options.batch ?? 50;
+  const batch = options.batch ?? 200;
+  const concurrency = options.concurrency ?? 8;
   const leaseSeconds = options.leaseSeconds ?? 120;
   const mail: MailContext = {
     publicUrl: config.PUBLIC_URL,
     title: (name) => services.brokers.get(name)?.descriptor.title ?? name,
   };
   const mailer = services.identity.mailer;
+  const agents = createWebhookAgents();
 
   async function notifyDisabled(): Promise<void> {
     await sendDisabledNotices(db, async (setting) => {
@@ -76,16 +85,15 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       schedule,
       timeoutMs: options.webhookTimeoutMs,
       lookup: options.lookup,
+      agents,
+      secrets: new Map<number, string[]>(),
     };
     const [hookResults, emailResults] = await Promise.all([
-      Promise.all(hooks.map((d) => sendWebhook(webhookDeps, d))),
+      inTurns(hooks, concurrency, (d) => sendWebhook(webhookDeps, d)),
       sendEmails({ db, mailer, mail, schedule }, emails),
     ]);
     const recorded = new Set(await recordDeliveryResults(db, [...hookResults, ...emailResults]));
-    const health = hooks.flatMap((d, i) => {
-      const result = hookResults[i];
-      return result && recorded.has(d.id) ? [{ notificationId: d.notificationId, ok: result.ok }] : [];
-    });
+    const health = endpointChanges(hooks, hookResults, recorded);
     const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON);
     if (disabled.length > 0) {
       log.warn({ notificationIds: disabled }, 'notification webhooks disabled after failing for 3 days');
@@ -98,7 +106,8 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   const drain = () =>
     (draining ??= (async () => {
       try {
-        while ((await runOnce()) === batch) {}
+        // A full round means more is due; the pause lets the hook's work go first meanwhile.
+        while ((await runOnce()) === batch) await yieldToOthers();
       } catch (error) {
         log.error({ err: error }, 'notification delivery round failed');
       } finally {
@@ -135,6 +144,24 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     async stop() {
       for (const timer of timers.splice(0)) clearInterval(timer);
       await Promise.all([draining, maintaining]);
+      agents.close();
     },
   };
+}
+
+/**
+ * Webhook outcomes that change a setting's health: any failure (it may start a streak or
+ * disable the setting), and a success of a setting that was failing. A success of a healthy
+ * setting changes nothing, so the usual round writes nothing here.
+ */
+function endpointChanges(
+  hooks: readonly ClaimedDelivery[],
+  results: readonly DeliveryResult[],
+  recorded: ReadonlySet<number>,
+): { notificationId: number; ok: boolean }[] {
+  return hooks.flatMap((d, i) => {
+    const result = results[i];
+    if (!result || !recorded.has(d.id) || (result.ok && d.failingSince === null)) return [];
+    return [{ notificationId: d.notificationId, ok: result.ok }];
+  });
 }
