@@ -1,6 +1,6 @@
 // Claimed email deliveries: grouped by setting and event type, each group sent as a mail per
 // event, as one digest, or put back to wait for its digest (delivery-rules.ts).
-import type { Executor } from '../../db/repositories/executor.ts';
+import type { Transaction } from '../../db/repositories/executor.ts';
 import {
   type ClaimedDelivery,
   type DeliveryResult,
@@ -12,7 +12,8 @@ import { DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay } from '
 import { digestMail, eventMail, type MailContext } from './mail-content.ts';
 
 export interface EmailDeps {
-  db: Executor;
+  /** The worker's round, holding the claims. */
+  db: Transaction;
   mailer: Mailer;
   mail: MailContext;
   schedule: readonly number[];
@@ -30,7 +31,6 @@ async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], 
   return deliveries.map(
     (d): DeliveryResult => ({
       id: d.id,
-      lease: d.lease,
       ok: error === null,
       responseCode: null,
       error,

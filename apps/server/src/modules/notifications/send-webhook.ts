@@ -26,7 +26,6 @@ export async function sendWebhook(deps: WebhookDeps, delivery: ClaimedDelivery):
   } catch (error) {
     return {
       id: delivery.id,
-      lease: delivery.lease,
       inDigest: false,
       ok: false,
       responseCode: null,
@@ -37,7 +36,7 @@ export async function sendWebhook(deps: WebhookDeps, delivery: ClaimedDelivery):
 }
 
 async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Promise<DeliveryResult> {
-  const attempt = { id: delivery.id, lease: delivery.lease, inDigest: false };
+  const attempt = { id: delivery.id, inDigest: false };
   const giveUp = (error: string): DeliveryResult => ({
     ...attempt,
     ok: false,

@@ -1,11 +1,12 @@
 // The notification worker: an outbox poller on PostgreSQL (no job-queue library, see
-// docs/ARCHITECTURE.md). Every poll claims due deliveries (FOR UPDATE SKIP LOCKED, a lease per
-// claim, so instances share the work and a crashed one's claims come back after the lease),
-// sends them outside any transaction, and records the results fenced by the lease. At least
-// once: a crash after sending and before recording sends again, with the same webhook-id.
+// docs/ARCHITECTURE.md). Every round locks due deliveries (FOR UPDATE SKIP LOCKED, so instances
+// share the work) in a transaction kept open while it sends them, and records the results in it.
+// A crashed worker's locks go with its connection, so its deliveries are due again at once. At
+// least once: a crash after sending and before the commit sends again, with the same webhook-id.
 // Every few minutes it also emits connector.expiring, tells users of disabled settings, and
 // deletes old events.
 import { EXPIRY_WARNING_DAYS, EXPIRY_WARNING_DAYS_BY_PROVIDER, NOTIFICATION_TYPE } from '@router/shared';
+import type { Transaction } from '../../db/repositories/executor.ts';
 import {
   type ClaimedDelivery,
   claimDueDeliveries,
@@ -34,8 +35,6 @@ export interface WorkerOptions {
   batch?: number;
   /** Webhooks in flight at once within a round. */
   concurrency?: number;
-  /** A claim is another worker's to take after this long. */
-  leaseSeconds?: number;
   webhookTimeoutMs?: number;
   /** Resolver for webhook hosts (tests). */
   lookup?: LookupAll;
@@ -60,7 +59,6 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   const schedule = config.NOTIFICATION_RETRY_SCHEDULE;
   const batch = options.batch ?? 200;
   const concurrency = options.concurrency ?? 8;
-  const leaseSeconds = options.leaseSeconds ?? 120;
   const mail: MailContext = {
     publicUrl: config.PUBLIC_URL,
     title: (name) => services.brokers.get(name)?.descriptor.title ?? name,
@@ -74,9 +72,10 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     });
   }
 
-  async function runOnce(): Promise<number> {
-    const claimed = await claimDueDeliveries(db, batch, leaseSeconds);
-    if (claimed.length === 0) return 0;
+  /** Claims, sends and records one batch in one transaction; undefined when nothing was due. */
+  async function round(tx: Transaction) {
+    const claimed = await claimDueDeliveries(tx, batch);
+    if (claimed.length === 0) return undefined;
     const hooks = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK);
     const emails = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.EMAIL);
     const webhookDeps = {
@@ -90,16 +89,22 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     };
     const [hookResults, emailResults] = await Promise.all([
       inTurns(hooks, concurrency, (d) => sendWebhook(webhookDeps, d)),
-      sendEmails({ db, mailer, mail, schedule }, emails),
+      sendEmails({ db: tx, mailer, mail, schedule }, emails),
     ]);
-    const recorded = new Set(await recordDeliveryResults(db, [...hookResults, ...emailResults]));
-    const health = endpointChanges(hooks, hookResults, recorded);
+    const recorded = new Set(await recordDeliveryResults(tx, [...hookResults, ...emailResults]));
+    return { count: claimed.length, health: endpointChanges(hooks, hookResults, recorded) };
+  }
+
+  async function runOnce(): Promise<number> {
+    const done = await db.transaction(round);
+    if (!done) return 0;
+    const { count, health } = done;
     const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON);
     if (disabled.length > 0) {
       log.warn({ notificationIds: disabled }, 'notification webhooks disabled after failing for 3 days');
       await notifyDisabled();
     }
-    return claimed.length;
+    return count;
   }
 
   let draining: Promise<void> | undefined;
