@@ -5,6 +5,8 @@
 // least once: a crash after sending and before the commit sends again, with the same webhook-id.
 // Every few minutes it also emits connector.expiring, tells users of disabled settings, and
 // deletes old events.
+
+import { setImmediate } from 'node:timers/promises';
 import { EXPIRY_WARNING_DAYS, EXPIRY_WARNING_DAYS_BY_PROVIDER, NOTIFICATION_TYPE } from '@router/shared';
 import type { Transaction } from '../../db/repositories/executor.ts';
 import {
@@ -20,9 +22,9 @@ import {
   sendDisabledNotices,
 } from '../../db/repositories/notification-maintenance.repository.ts';
 import type { Services } from '../../services.ts';
+import { lookUpAll } from '../signals/order-lookup.ts';
 import type { LookupAll } from './address-guard.ts';
 import { DISABLE_AFTER_MS, DISABLED_REASON } from './delivery-rules.ts';
-import { inTurns, yieldToOthers } from './in-turns.ts';
 import { disabledMail, type MailContext } from './mail-content.ts';
 import { sendEmails } from './send-email.ts';
 import { sendWebhook } from './send-webhook.ts';
@@ -88,7 +90,10 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       secrets: new Map<number, string[]>(),
     };
     const [hookResults, emailResults] = await Promise.all([
-      inTurns(hooks, concurrency, (d) => sendWebhook(webhookDeps, d)),
+      lookUpAll(hooks, concurrency, (d) => sendWebhook(webhookDeps, d)).then((sent) =>
+        // sendWebhook never throws: every send is fulfilled.
+        sent.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
+      ),
       sendEmails({ db: tx, mailer, mail, schedule }, emails),
     ]);
     const recorded = new Set(await recordDeliveryResults(tx, [...hookResults, ...emailResults]));
@@ -112,7 +117,7 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     (draining ??= (async () => {
       try {
         // A full round means more is due; the pause lets the hook's work go first meanwhile.
-        while ((await runOnce()) === batch) await yieldToOthers();
+        while ((await runOnce()) === batch) await setImmediate();
       } catch (error) {
         log.error({ err: error }, 'notification delivery round failed');
       } finally {
@@ -164,8 +169,9 @@ function endpointChanges(
   results: readonly DeliveryResult[],
   recorded: ReadonlySet<number>,
 ): { notificationId: number; ok: boolean }[] {
-  return hooks.flatMap((d, i) => {
-    const result = results[i];
+  const byId = new Map(results.map((r) => [r.id, r]));
+  return hooks.flatMap((d) => {
+    const result = byId.get(d.id);
     if (!result || !recorded.has(d.id) || (result.ok && d.failingSince === null)) return [];
     return [{ notificationId: d.notificationId, ok: result.ok }];
   });
