@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
 import { isUnstorableInput } from '../../db/repositories/signals.repository.ts';
 import type { HookEntry } from '../hooks/index.ts';
-import { checkOrder, isRefusal, type TakenCount } from '../hooks/rules/index.ts';
+import { isRefusal, type TakenCount } from '../hooks/rules/index.ts';
 import {
   CONNECTOR_INACTIVE,
   hookInactive,
@@ -25,7 +25,7 @@ import { countInvalid } from './invalid-requests.ts';
 import { STORED, transition } from './lifecycle.ts';
 import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
-import { countSignal, rulesBefore } from './rules-gate.ts';
+import { checkOrderLimits, countSignal, rulesBefore } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { type Signal, send } from './send.ts';
 import { newSignalId } from './signal-id.ts';
@@ -86,7 +86,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const { order } = normalized;
   let count: TakenCount | undefined;
   if (entry.rules) {
-    const refused = checkOrder(entry.rules, order);
+    const refused = await checkOrderLimits(rt, entry, entry.rules, order);
     if (refused) return refuse(rt, input, ruleRefused(refused.rule, refused.message), request);
     const counted = await countSignal(rt, entry, entry.rules);
     if (counted === 'outage') return { answer: UNAVAILABLE, waitedUs: 0 };

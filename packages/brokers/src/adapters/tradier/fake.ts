@@ -155,7 +155,9 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
 
   // Market data sits beside the account routes; one symbol (or a comma list) per call.
   app.get('/v1/markets/quotes', async (request) => {
-    const symbols = String((request.query as { symbols?: string }).symbols ?? '').split(',').filter(Boolean);
+    const symbols = String((request.query as { symbols?: string }).symbols ?? '')
+      .split(',')
+      .filter(Boolean);
     const known = symbols.filter((symbol) => /^[A-Z.]{1,6}$/.test(symbol) || /^[A-Z]{1,6}\d{6}[CP]\d{8}$/.test(symbol));
     const unknown = symbols.filter((symbol) => !known.includes(symbol));
     const quote = known.map((symbol) => {

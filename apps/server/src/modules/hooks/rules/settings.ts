@@ -56,6 +56,8 @@ export const hookRulesSchema = z.strictObject({
   symbolMap: z.record(symbol, symbol, { error: 'must be an object of symbol to symbol' }).optional(),
   maxQuantity: positive.optional(),
   maxNotional: positive.optional(),
+  // Absolute position per symbol after the order; only where the broker reports positions.
+  maxPosition: positive.optional(),
   // The last minute's instants are kept in one row (hook_order_counts.recent): bounded.
   maxOrdersPerMinute: count.max(MAX_PER_MINUTE, { error: `at most ${MAX_PER_MINUTE}` }).optional(),
   maxOrdersPerDay: count.optional(),
