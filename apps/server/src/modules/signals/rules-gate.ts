@@ -17,11 +17,20 @@ import {
 import { askBroker } from './broker-facts.ts';
 import type { SignalRuntime } from './runtime.ts';
 
-/** Address, trading window, then the body (signal time, symbol map): what to normalize, or a refusal. */
-export function rulesBefore(rules: CompiledRules, address: string, request: string): string | object | RuleRefusal {
-  const refused = checkSource(rules, address) ?? checkWindow(rules, new Date());
+/**
+ * Address, trading window, then the body (signal time, symbol map): what to normalize, or a
+ * refusal. A queued signal being placed (`queued`) had its window checked by the sweeper and its
+ * age when it arrived: a trader queues it to have it placed at the opening, however long that is.
+ */
+export function rulesBefore(
+  rules: CompiledRules,
+  address: string,
+  request: string,
+  queued = false,
+): string | object | RuleRefusal {
+  const refused = checkSource(rules, address) ?? (queued ? undefined : checkWindow(rules, new Date()));
   if (refused) return refused;
-  return rules.readsBody ? prepareBody(rules, request, Date.now()) : request;
+  return rules.readsBody ? prepareBody(rules, request, Date.now(), !queued) : request;
 }
 
 /** Counts the signal for maxOrdersPer*: a count to give back if not stored, a refusal, or our outage. */

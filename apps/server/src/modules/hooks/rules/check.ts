@@ -37,7 +37,12 @@ export function checkWindow(rules: CompiledRules, now: Date): RuleRefusal | unde
  * rewrites symbols. Returns the body to normalize (the text itself when there is nothing to do or
  * it is no JSON object: normalization then refuses it as usual), or a refusal.
  */
-export function prepareBody(rules: CompiledRules, request: string, nowMs: number): string | object | RuleRefusal {
+export function prepareBody(
+  rules: CompiledRules,
+  request: string,
+  nowMs: number,
+  checkAge = true,
+): string | object | RuleRefusal {
   let body: unknown;
   try {
     body = JSON.parse(request);
@@ -46,7 +51,7 @@ export function prepareBody(rules: CompiledRules, request: string, nowMs: number
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return request;
   const fields = body as Record<string, unknown>;
-  if (rules.maxLagMs !== undefined) {
+  if (rules.maxLagMs !== undefined && checkAge) {
     const stale = staleness(fields.time ?? fields.timestamp, rules.maxLagMs, nowMs);
     if (stale) return refusal('maxLagSeconds', stale);
   }

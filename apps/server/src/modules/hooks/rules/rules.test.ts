@@ -54,6 +54,9 @@ describe('hookUpdate(key, rules) and hook { rules }', () => {
       [{ maxQuantity: 1, maxQuantty: 2 }, /^maxQuantty: unknown setting/],
       [{ maxOrdersPerMinute: 1.5 }, /^maxOrdersPerMinute: must be a whole number/],
       [{ fanOut: [{ connectorKey: 'nope', accountId: 'x', multiplier: 1 }] }, /^fanOut\[0\]\.connectorKey/],
+      [{ outsideWindow: 'queue' }, /^outsideWindow: needs tradingWindows/],
+      [{ outsideWindow: 'later' }, /^outsideWindow: must be refuse or queue/],
+      [{ maxPosition: 'ten' }, /^maxPosition: must be a number/],
     ];
     for (const [rules, message] of bad) {
       const answer = await gqlAs(t, trader.headers, UPDATE, { key: trader.hook.key, rules: JSON.stringify(rules) });

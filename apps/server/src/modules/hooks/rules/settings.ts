@@ -145,8 +145,6 @@ function windowProblem(rules: HookRules): string | undefined {
     }
   }
   if (rules.outsideWindow && !rules.tradingWindows?.length) return 'outsideWindow: needs tradingWindows';
-  // Queuing needs a durable queue the signal path does not have yet: refused rather than ignored.
-  if (rules.outsideWindow === 'queue') return 'outsideWindow: queue is not available yet; use refuse';
   return undefined;
 }
 
