@@ -70,7 +70,7 @@ describe('live activity as trade lines', () => {
     await row.getByRole('button', { expanded: false }).focus();
     await page.keyboard.press('Enter');
     const details = page.getByTestId('order-call');
-    await details.getByText('Normalized order (sent to the broker)').waitFor();
+    await details.getByText('Normalized order').waitFor();
     expect(await details.getByTestId('order-call-order').textContent()).toContain('"symbol": "MSFT"');
     await saveScreen(page, 'live-activity-detail-desktop', false);
 
