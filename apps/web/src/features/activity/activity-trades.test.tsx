@@ -95,6 +95,15 @@ describe('activity as trade lines (issue #21)', () => {
     expect(first?.textContent).toContain('"path": "/v2/orders"');
     expect(second?.textContent).toBe('Not sent: test webhook. The signal was checked and stored, no order was placed.');
     expect(third?.textContent).toBe('Not sent: the signal was refused before it reached the broker.');
+    // A test webhook's result reads the same in the list, the filter and the detail.
+    const testLine = screen.getAllByTestId('trade-line')[1] as HTMLElement;
+    expect(within(testLine).getByTestId('trade-result').textContent).toBe('test · not sent');
+    expect(within(testLine).queryByText('test', { exact: true })).toBeNull();
+    const option = within(screen.getByLabelText('Result')).getByRole('option', { name: 'test · not sent' });
+    expect((option as HTMLOptionElement).value).toBe('draft');
+    const results = screen.getAllByTestId('order-call-result');
+    expect(results[1]?.textContent).toContain('test · not sent');
+    expect(results[1]?.textContent).toContain('nothing was sent to the broker');
   });
 
   it('filters by result, webhook, broker, symbol and date, and clears the filters', async () => {

@@ -1,5 +1,6 @@
 import { formatCount } from '../../lib/format.ts';
 import type { OrderCall } from './order-call.ts';
+import { RESULT_TITLE, ResultPill } from './trade-line.tsx';
 
 /** Four panes side by side on a wide screen, two by two on a tablet, stacked on a phone. */
 const PANE = 'col-12 col-md-6 col-xl-3';
@@ -21,10 +22,26 @@ function Pane({ title, testId, children }: { title: string; testId: string; chil
  * the request as sent to the broker (secrets redacted by the server), and the answer (danger or
  * success); elapsed ms with its per-phase split.
  */
-export function OrderCallDetails({ call, id, split }: { call: OrderCall; id: string; split?: string }) {
+export function OrderCallDetails({
+  call,
+  id,
+  split,
+  result,
+}: {
+  call: OrderCall;
+  id: string;
+  split?: string;
+  /** The trade line's result: the same pill, with what it means. */
+  result?: string;
+}) {
   const tone = call.failed ? 'danger' : 'success';
   return (
     <div id={id} className="row g-3 py-2" data-testid="order-call">
+      {result && (
+        <p className="col-12 mb-0 small" data-testid="order-call-result">
+          <ResultPill result={result} /> <span className="ms-1">{RESULT_TITLE[result] ?? ''}</span>
+        </p>
+      )}
       <Pane title="Request" testId="order-call-request">
         {call.request}
       </Pane>
