@@ -92,7 +92,7 @@ describe('activity as trade lines (issue #21)', () => {
     for (const button of screen.getAllByRole('button', { expanded: false })) fireEvent.click(button);
     const [first, second, third] = screen.getAllByTestId('order-call-broker-request');
     expect(buttons.length).toBeGreaterThan(0);
-    expect(first?.textContent).toContain('"path": "/v2/orders"');
+    expect(first?.textContent).toBe('POST /v2/orders\n\n{\n  "qty": "2"\n}');
     expect(second?.textContent).toBe('Not sent: test webhook. The signal was checked and stored, no order was placed.');
     expect(third?.textContent).toBe('Not sent: the signal was refused before it reached the broker.');
     // A test webhook's result reads the same in the list, the filter and the detail.

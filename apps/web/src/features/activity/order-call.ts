@@ -27,6 +27,18 @@ const pretty = (value: unknown): string => {
   return JSON.stringify(value, null, 2);
 };
 
+/** The broker request as it went on the wire: "POST /v2/orders", its headers, then the body. */
+function wireText(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null;
+  const { method, path, headers, body } = value as Record<string, unknown>;
+  const lines = [`${String(method ?? '')} ${String(path ?? '')}`.trim()];
+  if (headers && typeof headers === 'object') {
+    for (const [name, text] of Object.entries(headers)) lines.push(`${name}: ${String(text)}`);
+  }
+  if (body !== undefined && body !== null) lines.push('', pretty(body));
+  return lines.join('\n');
+}
+
 /** Why an Order entry holds no broker request. */
 function notSentReason(m: Record<string, unknown>): string {
   if (m.isTest === true) return 'Not sent: test webhook. The signal was checked and stored, no order was placed.';
@@ -43,7 +55,7 @@ export function orderCallOf(code: string, metadata: string, order: string | null
   return {
     request: pretty(m.request),
     order: pretty(order),
-    brokerRequest: m.brokerRequest ? pretty(m.brokerRequest) : null,
+    brokerRequest: wireText(m.brokerRequest),
     notSent: notSentReason(m),
     response: pretty(m.response),
     elapsedMs: typeof elapsed === 'number' && Number.isFinite(elapsed) ? elapsed : null,
