@@ -80,11 +80,22 @@ describe('two instances on one PostgreSQL', () => {
     }
     const split = [...answersOf].filter(([, ids]) => ids.size !== 1).map(([n]) => n);
     const survivorAfterKill = load.replies.filter((r) => r.status === 201 && r.at > killedAt).length;
+    // A signal stored by the killed instance just before it died, never sent, is found not placed by
+    // the survivor's reconciler; a resend of it then hears so (400) and places nothing.
+    const notPlaced = load.replies.filter((r) => r.status !== 201);
+    for (const reply of notPlaced) {
+      expect(reply).toMatchObject({
+        status: 400,
+        body: { message: expect.stringMatching(/the order was not placed$/) },
+      });
+    }
+    const onlyRefused = new Set(notPlaced.map((r) => r.n).filter((n) => n !== undefined && !answersOf.has(n)));
     console.info('two instances:', JSON.stringify({ ...books, failures: load.failures, survivorAfterKill }));
     expect(books.problems).toEqual([]);
     expect(split).toEqual([]);
     // One signal per request number that reached a server, not one per instance.
-    expect(rows.length).toBe(answersOf.size);
+    expect(rows.length).toBe(answersOf.size + onlyRefused.size);
+    expect(books.liveReleased).toBeGreaterThanOrEqual(onlyRefused.size);
     expect(answersOf.size).toBeGreaterThan(300);
     expect(survivorAfterKill).toBeGreaterThan(0);
   });
