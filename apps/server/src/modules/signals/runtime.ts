@@ -7,6 +7,7 @@ import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/
 import type { Services } from '../../services.ts';
 import { HookCache, type HookListener, listenHookChanges, loadHookEntry } from '../hooks/index.ts';
 import { ActivityWriter } from './activity-writer.ts';
+import { type FillFollower, startFillFollower } from './follow-fills.ts';
 import { InFlight } from './in-flight.ts';
 import { type QueueSweeper, startQueueSweeper } from './queue-sweeper.ts';
 import { type Reconciler, startReconciler } from './reconcile.ts';
@@ -38,6 +39,8 @@ export interface SignalRuntime {
   timings: SignalTimings;
   /** Runs a reconciliation pass now (tests; a timer runs them). */
   reconcile(staleAfterMs?: number): Promise<number>;
+  /** Runs a pass of the fill follower now (tests; a timer runs them). */
+  followFills(minAgeMs?: number): Promise<number>;
   /** Places the queued signals due at `at` (default now; tests; a timer runs it every few seconds). */
   sweepQueue(at?: Date): Promise<number>;
   start(): Promise<void>;
@@ -52,6 +55,7 @@ export function createSignalRuntime(services: Services): SignalRuntime {
   const hooks = new HookCache((shortKey) => loadHookEntry(services, shortKey));
   let listener: HookListener | undefined;
   let reconciler: Reconciler | undefined;
+  let follower: FillFollower | undefined;
   let queue: QueueSweeper | undefined;
   const owner = randomUUID();
   const runtime: SignalRuntime = {
@@ -75,6 +79,7 @@ export function createSignalRuntime(services: Services): SignalRuntime {
     // Also measured for /metrics (METRICS_TOKEN): recording is an array increment.
     timings: new SignalTimings(config.HOOK_TIMINGS || config.METRICS_TOKEN !== undefined),
     reconcile: (staleAfterMs) => (reconciler ? reconciler.runOnce(staleAfterMs) : Promise.resolve(0)),
+    followFills: (minAgeMs) => (follower ? follower.runOnce(minAgeMs) : Promise.resolve(0)),
     sweepQueue: (at) => (queue ? queue.runOnce(at) : Promise.resolve(0)),
     async start() {
       listener = listenHookChanges(pool, log, hooks);
@@ -88,9 +93,11 @@ export function createSignalRuntime(services: Services): SignalRuntime {
         staleAfterMs,
         intervalMs: Math.min(30_000, staleAfterMs),
       });
+      follower = startFillFollower(services, owner);
       queue = startQueueSweeper(runtime, owner, QUEUE_SWEEP_MS);
     },
     async stop() {
+      await follower?.stop();
       await reconciler?.stop();
       await queue?.stop();
       await inFlight.drain(config.HOOK_DEADLINE_MS + 2_000);

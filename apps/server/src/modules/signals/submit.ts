@@ -6,6 +6,7 @@
 // stored (before that, only our own outage answers 503, which TradingView retries — right, since
 // nothing was stored). Activity and counters are written after the answer.
 import { createHash } from 'node:crypto';
+import type { BrokerWireRequest } from '@router/brokers';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
 import { isUnstorableInput } from '../../db/repositories/signals.repository.ts';
 import type { HookEntry } from '../hooks/index.ts';
@@ -179,7 +180,8 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const waitedUs = Number(waitEnd - waitStart) / 1000;
   phases.broker = msSince(waitStart, waitEnd);
   // A repeat's own body is not in the first one's row: its entry keeps it.
-  return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request, phases);
+  if (owner !== signal.id) return answered(rt, input, answer, waitedUs, owner, request, phases);
+  return answered(rt, input, answer, waitedUs, owner, undefined, phases, signal.wire?.orderRequest());
 }
 
 /** The signal's idempotency key: the caller's own, else client_id, else a hash of the body. */
@@ -245,6 +247,7 @@ export function answered(
   signalId?: string,
   request?: string,
   phases?: Phases,
+  brokerRequest?: BrokerWireRequest,
 ): Submitted {
   rt.services.counters.signal(input.entry.providerName, answer);
   rt.writer.order({
@@ -255,6 +258,7 @@ export function answered(
     ...(signalId ? { signalId } : {}),
     ...(request !== undefined ? { request } : {}),
     ...(phases ? { phases } : {}),
+    ...(brokerRequest ? { brokerRequest } : {}),
     at: new Date(),
   });
   return { answer, waitedUs, ...(signalId ? { signalId } : {}) };

@@ -2,8 +2,9 @@
 // through `ws` (Node 20 has no WebSocket client of its own).
 // A request waits for the message echoing its clientMsgId (or one its `match` recognizes: an
 // execution event may come without the echo); every message is also handed to the listeners
-// (fills, disconnections). A heartbeat goes out after 10 s without sending (Spotware drops
-// connections silent for longer; the proto asks for one within 30 s). Nothing is ever sent twice
+// (fills, disconnections). A heartbeat goes out whenever nothing was sent for half of
+// HEARTBEAT_MS, so never 8 s pass in silence (Spotware's FAQ: at least one every 10 s, or the
+// server disconnects). Nothing is ever sent twice
 // here: a request whose answer is lost fails with outcomeUnknown when it could change something.
 import WebSocket from 'ws';
 import { BrokerError } from '../../core/errors.ts';
@@ -11,7 +12,8 @@ import type { JsonRecord } from '../../core/json-read.ts';
 import { CTRADER_TITLE } from './descriptor.ts';
 import { decodeMessage, encodeMessage, type WireMessage } from './protocol.ts';
 
-export const HEARTBEAT_MS = 10_000;
+/** The longest silence the client allows itself (checked every half of it). */
+export const HEARTBEAT_MS = 8_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface RequestOptions {
@@ -41,7 +43,12 @@ interface Waiter {
 }
 
 /** Opens a connection to `url` (wss:// at cTrader, ws:// on loopback). Nothing is sent before it opens. */
-export function openConnection(url: string, signal?: AbortSignal, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Connection> {
+export function openConnection(
+  url: string,
+  signal?: AbortSignal,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  heartbeatMs = HEARTBEAT_MS,
+): Promise<Connection> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { handshakeTimeout: timeoutMs });
     // An error is always followed by a close, which fails whatever still waits: never thrown.
@@ -59,12 +66,12 @@ export function openConnection(url: string, signal?: AbortSignal, timeoutMs = DE
     socket.once('open', () => {
       deadline.removeEventListener('abort', giveUp);
       socket.off('error', giveUp);
-      resolve(connectionOver(socket));
+      resolve(connectionOver(socket, heartbeatMs));
     });
   });
 }
 
-function connectionOver(socket: WebSocket): Connection {
+function connectionOver(socket: WebSocket, heartbeatMs: number): Connection {
   const waiters = new Map<string, Waiter>();
   const listeners = new Set<(message: WireMessage) => void>();
   let counter = 0;
@@ -76,8 +83,8 @@ function connectionOver(socket: WebSocket): Connection {
     lastSent = Date.now();
   };
   const heartbeat = setInterval(() => {
-    if (open && Date.now() - lastSent >= HEARTBEAT_MS - 100) send('ProtoHeartbeatEvent', {});
-  }, HEARTBEAT_MS / 2);
+    if (open && Date.now() - lastSent >= heartbeatMs / 2) send('ProtoHeartbeatEvent', {});
+  }, heartbeatMs / 2);
   heartbeat.unref();
 
   socket.on('message', (data, isBinary) => {

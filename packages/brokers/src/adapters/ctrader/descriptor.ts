@@ -77,8 +77,8 @@ export const ctraderDescriptor: BrokerDescriptor = {
     symbol: {
       required: true,
       // Gold first: one ounce is a valid size at cTrader brokers, where one unit of EURUSD is not.
-      examples: ['XAUUSD', 'EURUSD', 'BTCUSD', 'US500'],
-      examplesClass: ['commodity', 'forex', 'crypto', 'index'],
+      examples: ['XAUUSD', 'EURUSD', 'BTCUSD', 'US500', 'AAPL'],
+      examplesClass: ['commodity', 'forex', 'crypto', 'index', 'stock'],
       examplesComment:
         "The symbol's name as your broker lists it in cTrader (EURUSD, XAUUSD, US500, AAPL.US); EUR/USD and " +
         'EUR_USD find EURUSD too. Each broker numbers its symbols itself; the adapter looks the name up in your account.',
@@ -130,6 +130,7 @@ export const ctraderDescriptor: BrokerDescriptor = {
     group: { values: ['bracket'], comments: 'Optional: a take profit or stop loss already makes a bracket.' },
     duration: {
       values: ['gtc', 'gtd', 'ioc', 'fok'],
+      unsupported: { day: 'cTrader has no day orders: use gtd with extra.expiration_time' },
       comments:
         'gtc: good till canceled (market orders execute at once whatever it says); gtd: good till ' +
         'extra.expiration_time; ioc: immediate or cancel; fok: fill or kill.',

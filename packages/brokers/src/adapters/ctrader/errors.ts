@@ -45,7 +45,9 @@ export function answerError(message: WireMessage, mutating = false): BrokerError
       },
     );
   }
-  const code = stringField(message.payload, 'errorCode') ?? 'UNKNOWN_ERROR';
+  // A rejected execution without a code is still a rejection, not a failure of cTrader.
+  const fallback = message.name === 'ProtoOAExecutionEvent' ? 'ORDER_REJECTED' : 'UNKNOWN_ERROR';
+  const code = stringField(message.payload, 'errorCode') ?? fallback;
   const description = stringField(message.payload, 'description')?.trim();
   const retryAfter = decimalField(message.payload, 'retryAfter');
   const text = description ? `${description} (${code})` : code;

@@ -73,6 +73,27 @@ export const FAKE_SYMBOLS: readonly FakeSymbol[] = [
     maxVolume: 10_000,
     quote: 97_000,
   },
+  // An index and a share CFD, as brokers list them in cTrader: whole units.
+  {
+    symbolId: 10013,
+    symbolName: 'US500',
+    digits: 1,
+    pipPosition: 0,
+    minVolume: 100,
+    stepVolume: 100,
+    maxVolume: 1_000_000,
+    quote: 5900,
+  },
+  {
+    symbolId: 20001,
+    symbolName: 'AAPL',
+    digits: 2,
+    pipPosition: 2,
+    minVolume: 100,
+    stepVolume: 100,
+    maxVolume: 1_000_000,
+    quote: 230,
+  },
 ];
 
 /** Leverage the fake's margin check assumes (1:100). */

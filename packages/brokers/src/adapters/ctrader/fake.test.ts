@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { brokerSpecsPath } from '../../core/prism-mock.ts';
+import { openConnection } from './connection.ts';
 import { type CtraderFake, startCtraderFake } from './fake.ts';
 import { decodeMessage, encodeMessage, type WireMessage } from './protocol.ts';
 
@@ -137,6 +138,16 @@ describe('cTrader fake, published examples', () => {
       });
     } finally {
       socket.close();
+    }
+  });
+
+  it('hears the client heartbeat when it has sent nothing for half the period', async () => {
+    const connection = await openConnection(fake.endpoints.demo, undefined, 5_000, 200);
+    try {
+      const before = fake.heartbeats();
+      await expect.poll(() => fake.heartbeats(), { timeout: 5_000 }).toBeGreaterThan(before);
+    } finally {
+      connection.close();
     }
   });
 });

@@ -49,6 +49,7 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
   const records: WireRecord[] = [];
   const injections: Injection[] = [];
   const connections = new Set<Connection>();
+  let heartbeats = 0;
   const clientId = options.clientId ?? FAKE_APP.clientId;
   const clientSecret = options.clientSecret ?? FAKE_APP.clientSecret;
   const oauth = registerOAuth(app, { clientId, clientSecret, now });
@@ -165,7 +166,8 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
       );
       return;
     }
-    if (message.name !== 'ProtoHeartbeatEvent')
+    if (message.name === 'ProtoHeartbeatEvent') heartbeats += 1;
+    else
       records.push({
         method: 'WS',
         path: message.name || String(message.payloadType),
@@ -215,6 +217,8 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
     issueCode: oauth.issueCode,
     /** A refresh made elsewhere (another server, the user's own app): the old pair stops working. */
     renew: oauth.renew,
+    /** ProtoHeartbeatEvent frames received. */
+    heartbeats: () => heartbeats,
     /** Open sockets (a test checks none is left behind). */
     openConnections: () => connections.size,
     /** Drops every socket, as a network failure would. */

@@ -18,6 +18,7 @@ export const FILL_WAIT_MS = 1_000;
 
 const orderOf = (message: WireMessage) => asRecord(message.payload.order);
 const isExecution = (message: WireMessage) => message.name === 'ProtoOAExecutionEvent';
+const CANCEL_OUTCOMES = new Set<number>([EXECUTION.ORDER_CANCELLED, EXECUTION.ORDER_CANCEL_REJECTED]);
 const FINAL = new Set<number>([
   EXECUTION.ORDER_FILLED,
   EXECUTION.ORDER_REJECTED,
@@ -113,7 +114,10 @@ export async function cancelById(client: AccountClient, orderId: string): Promis
   await confirmed(client, {
     name: 'ProtoOACancelOrderReq',
     payload: { orderId: Number(orderId) },
-    matches: (event) => stringField(asRecord(event.order), 'orderId') === orderId,
+    // Only the cancel's own outcome: a fill of that order arriving meanwhile answers nothing here.
+    matches: (event) =>
+      stringField(asRecord(event.order), 'orderId') === orderId &&
+      CANCEL_OUTCOMES.has(decimalField(event, 'executionType') ?? 0),
     awaitFill: false,
   });
 }

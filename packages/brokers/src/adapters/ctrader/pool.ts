@@ -79,20 +79,23 @@ async function createLink(connection: Connection, touch: () => void): Promise<Li
   };
 }
 
-export function createPool(): Pool {
-  const links = new Map<string, { connection?: Connection; link: Promise<Link>; idle?: NodeJS.Timeout }>();
+interface Entry {
+  link?: Promise<Link>;
+  connection?: Connection;
+  idle?: NodeJS.Timeout;
+}
 
-  async function open(ctx: BrokerContext, url: string, key: string): Promise<Link> {
+export function createPool(): Pool {
+  const links = new Map<string, Entry>();
+
+  async function open(ctx: BrokerContext, url: string, entry: Entry): Promise<Link> {
     const { clientId, clientSecret } = appCredentials(ctx);
     const connection = await openConnection(url, ctx.signal);
-    const entry = links.get(key);
-    if (entry) entry.connection = connection;
+    entry.connection = connection;
     const touch = () => {
-      const current = links.get(key);
-      if (!current) return;
-      if (current.idle) clearTimeout(current.idle);
-      current.idle = setTimeout(() => connection.close(), IDLE_MS);
-      current.idle.unref();
+      if (entry.idle) clearTimeout(entry.idle);
+      entry.idle = setTimeout(() => connection.close(), IDLE_MS);
+      entry.idle.unref();
     };
     const link = await createLink(connection, touch);
     const answer = await link.request(
@@ -111,10 +114,9 @@ export function createPool(): Pool {
     link(ctx, url) {
       const key = `${url} ${ctx.clientId ?? ''}`;
       const known = links.get(key);
-      if (known && (!known.connection || known.connection.open)) return known.link;
-      const entry: { connection?: Connection; link: Promise<Link>; idle?: NodeJS.Timeout } = {
-        link: open(ctx, url, key),
-      };
+      if (known?.link && (!known.connection || known.connection.open)) return known.link;
+      const entry: Entry = {};
+      entry.link = open(ctx, url, entry);
       links.set(key, entry);
       entry.link.catch(() => {
         if (links.get(key) === entry) links.delete(key);

@@ -6,6 +6,7 @@ import type { OrderResponse } from '@router/orders';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
+import { recordBrokerRequest } from '../../core/wire-log.ts';
 import { describeAccount, type PaperAccountView, resetAccount } from './account-view.ts';
 import { type Book, finish, instrumentOf, loadOrder, type Market, openBook, priceAt, save } from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
@@ -154,6 +155,12 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
     },
 
     placeOrder(ctx, session, input) {
+      // No wire here: the trade's detail shows what the simulator was asked (core/wire-log.ts).
+      recordBrokerRequest({
+        method: 'CALL',
+        path: 'placeOrder',
+        body: { accountId: input.accountId, clientOrderId: input.clientOrderId, order: input.order },
+      });
       return withAccount(
         ctx,
         session,
