@@ -60,6 +60,8 @@ type Documents = {
     "\n  mutation HookRules($key: String!, $rules: String!) {\n    hookUpdate(key: $key, rules: $rules) {\n      key\n      rules\n    }\n  }\n": typeof types.HookRulesDocument,
     "\n  mutation HooksPause($reason: String!) {\n    hooksPause(reason: $reason)\n  }\n": typeof types.HooksPauseDocument,
     "\n  mutation HooksResume {\n    hooksResume\n  }\n": typeof types.HooksResumeDocument,
+    "\n  query QueuedSignals {\n    queuedSignals(limit: 100) {\n      id\n      hookKey\n      status\n      placeAt\n      order\n    }\n  }\n": typeof types.QueuedSignalsDocument,
+    "\n  mutation QueuedSignalCancel($id: String!) {\n    queuedSignalCancel(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.QueuedSignalCancelDocument,
     "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": typeof types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": typeof types.NotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationCreateDocument,
@@ -138,6 +140,8 @@ const documents: Documents = {
     "\n  mutation HookRules($key: String!, $rules: String!) {\n    hookUpdate(key: $key, rules: $rules) {\n      key\n      rules\n    }\n  }\n": types.HookRulesDocument,
     "\n  mutation HooksPause($reason: String!) {\n    hooksPause(reason: $reason)\n  }\n": types.HooksPauseDocument,
     "\n  mutation HooksResume {\n    hooksResume\n  }\n": types.HooksResumeDocument,
+    "\n  query QueuedSignals {\n    queuedSignals(limit: 100) {\n      id\n      hookKey\n      status\n      placeAt\n      order\n    }\n  }\n": types.QueuedSignalsDocument,
+    "\n  mutation QueuedSignalCancel($id: String!) {\n    queuedSignalCancel(id: $id) {\n      id\n      status\n    }\n  }\n": types.QueuedSignalCancelDocument,
     "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": types.NotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.NotificationCreateDocument,
@@ -368,6 +372,14 @@ export function graphql(source: "\n  mutation HooksPause($reason: String!) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation HooksResume {\n    hooksResume\n  }\n"): (typeof documents)["\n  mutation HooksResume {\n    hooksResume\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query QueuedSignals {\n    queuedSignals(limit: 100) {\n      id\n      hookKey\n      status\n      placeAt\n      order\n    }\n  }\n"): (typeof documents)["\n  query QueuedSignals {\n    queuedSignals(limit: 100) {\n      id\n      hookKey\n      status\n      placeAt\n      order\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation QueuedSignalCancel($id: String!) {\n    queuedSignalCancel(id: $id) {\n      id\n      status\n    }\n  }\n"): (typeof documents)["\n  mutation QueuedSignalCancel($id: String!) {\n    queuedSignalCancel(id: $id) {\n      id\n      status\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

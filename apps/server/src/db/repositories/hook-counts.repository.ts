@@ -12,38 +12,49 @@ const LAST_MINUTE = `array(select t from unnest(c.recent) t where t > now() - in
 
 /**
  * Counts one signal when it stays within the limits: its instant as text, exact to the
- * microsecond (to give it back with releaseHookCount), or undefined when a limit is reached (nothing counted).
+ * microsecond (to give it back with releaseHookCount); or, when a limit is reached (nothing
+ * counted), which one. One statement either way: a refusal reads the row FOR UPDATE, so it sees
+ * the latest count (another instance's committed since this statement began), not its snapshot.
  */
-export async function takeHookCount(db: Queryable, hookId: number, limits: CountLimits): Promise<string | undefined> {
-  const { rows } = await db.query<{ at: string }>({
+export async function takeHookCount(
+  db: Queryable,
+  hookId: number,
+  limits: CountLimits,
+): Promise<{ at: string } | { reached: 'minute' | 'day' }> {
+  const { rows } = await db.query<{ at: string | null; day: number | null }>({
     name: 'hook_count_take',
-    text: `insert into hook_order_counts as c (hook_id, recent, day, day_count)
-      values ($1, case when $2::int is null then '{}'::timestamptz[] else array[now()] end,
-              (now() at time zone 'utc')::date, 1)
-      on conflict (hook_id) do update set
-        recent = case when $2::int is null then '{}'::timestamptz[] else ${LAST_MINUTE} || now() end,
-        day = excluded.day,
-        day_count = case when c.day = excluded.day then c.day_count + 1 else 1 end
-      where ($2::int is null or cardinality(${LAST_MINUTE}) < $2)
-        and ($3::int is null or c.day <> excluded.day or c.day_count < $3)
-      returning now()::text as at`,
+    text: `with taken as (
+        insert into hook_order_counts as c (hook_id, recent, day, day_count)
+        values ($1, case when $2::int is null then '{}'::timestamptz[] else array[now()] end,
+                (now() at time zone 'utc')::date, 1)
+        on conflict (hook_id) do update set
+          recent = case when $2::int is null then '{}'::timestamptz[] else ${LAST_MINUTE} || now() end,
+          day = excluded.day,
+          day_count = case when c.day = excluded.day then c.day_count + 1 else 1 end
+        where ($2::int is null or cardinality(${LAST_MINUTE}) < $2)
+          and ($3::int is null or c.day <> excluded.day or c.day_count < $3)
+        returning now()::text as at)
+      select (select at from taken) as at,
+        (select case when c.day = (now() at time zone 'utc')::date then c.day_count else 0 end
+          from hook_order_counts c where c.hook_id = $1 and not exists (select 1 from taken) for update) as day`,
     values: [hookId, limits.perMinute, limits.perDay],
   });
-  return rows[0]?.at;
+  const row = rows[0];
+  if (row?.at) return { at: row.at };
+  // A row another instance inserted after this statement began is not even seen FOR UPDATE: only
+  // then (the hook's first signals, racing) is it read again.
+  const day = row?.day ?? (await readDayCount(db, hookId));
+  return { reached: limits.perDay !== null && day >= limits.perDay ? 'day' : 'minute' };
 }
 
-/** Which limit is reached (read after takeHookCount refused): 'minute' or 'day'. */
-export async function reachedHookLimit(db: Queryable, hookId: number, limits: CountLimits): Promise<'minute' | 'day'> {
-  const { rows } = await db.query<{ minute: number; day: number }>({
-    name: 'hook_count_read',
-    text: `select cardinality(${LAST_MINUTE}) as minute,
-        case when c.day = (now() at time zone 'utc')::date then c.day_count else 0 end as day
+async function readDayCount(db: Queryable, hookId: number): Promise<number> {
+  const { rows } = await db.query<{ day: number }>({
+    name: 'hook_count_read_day',
+    text: `select case when c.day = (now() at time zone 'utc')::date then c.day_count else 0 end as day
       from hook_order_counts c where hook_id = $1`,
     values: [hookId],
   });
-  const row = rows[0];
-  if (row && limits.perDay !== null && row.day >= limits.perDay) return 'day';
-  return 'minute';
+  return rows[0]?.day ?? 0;
 }
 
 /** Gives back a count taken at `at` (the signal was not stored after all: a repeat, no credit). */

@@ -85,3 +85,25 @@ export const HooksResumeDocument = graphql(`
     hooksResume
   }
 `);
+
+/** Signals held until their webhook's trading window opens (outsideWindow: "queue"). */
+export const QueuedSignalsDocument = graphql(`
+  query QueuedSignals {
+    queuedSignals(limit: 100) {
+      id
+      hookKey
+      status
+      placeAt
+      order
+    }
+  }
+`);
+
+export const QueuedSignalCancelDocument = graphql(`
+  mutation QueuedSignalCancel($id: String!) {
+    queuedSignalCancel(id: $id) {
+      id
+      status
+    }
+  }
+`);

@@ -3,6 +3,7 @@ import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { HookRulesDocument } from './documents.ts';
 import type { HookItem } from './hook-model.ts';
+import { QueuedSignals } from './queued-signals.tsx';
 
 /** What the editor offers when a webhook has no controls yet (each key is optional). */
 const EXAMPLE = `{
@@ -111,6 +112,7 @@ export function HookRulesForm({
           </span>
         )}
       </div>
+      <QueuedSignals hookKey={hook.key} />
     </form>
   );
 }

@@ -1,9 +1,10 @@
 // maxOrdersPerMinute / maxOrdersPerDay: a signal that passed every other rule is counted before it
-// is stored (one statement, only for hooks with such a limit), and given back when storing did
+// is stored (one statement, only for hooks with such a limit, which also says which limit a
+// refused one reached), and given back when storing did
 // not make it a new signal (a repeat, no credit, a failure). Counted in PostgreSQL, so two server
 // instances share the limits.
 
-import { reachedHookLimit, releaseHookCount, takeHookCount } from '../../../db/repositories/hook-counts.repository.ts';
+import { releaseHookCount, takeHookCount } from '../../../db/repositories/hook-counts.repository.ts';
 import type { Queryable } from '../../../db/repositories/signals.repository.ts';
 import type { RuleRefusal } from './check.ts';
 import type { CompiledRules } from './compile.ts';
@@ -20,10 +21,9 @@ export async function takeCount(
 ): Promise<TakenCount | RuleRefusal | undefined> {
   if (rules.perMinute === undefined && rules.perDay === undefined) return undefined;
   const limits = { perMinute: rules.perMinute ?? null, perDay: rules.perDay ?? null };
-  const at = await takeHookCount(db, hookId, limits);
-  if (at !== undefined) return { release: () => releaseHookCount(db, hookId, at) };
-  const reached = await reachedHookLimit(db, hookId, limits);
-  return reached === 'day'
+  const taken = await takeHookCount(db, hookId, limits);
+  if ('at' in taken) return { release: () => releaseHookCount(db, hookId, taken.at) };
+  return taken.reached === 'day'
     ? {
         rule: 'maxOrdersPerDay',
         message: `maxOrdersPerDay: this webhook's ${limits.perDay} orders today (UTC) are reached`,

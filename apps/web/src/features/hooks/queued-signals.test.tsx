@@ -1,0 +1,51 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderWithClient } from '../../test/render-with-client.tsx';
+import { QueuedSignals } from './queued-signals.tsx';
+
+const PLACE_AT = Date.UTC(2026, 10, 30, 14, 30);
+const row = (id: string, hookKey: string, status = 'queued') => ({
+  id,
+  hookKey,
+  status,
+  placeAt: PLACE_AT,
+  order: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 2 }),
+});
+
+describe('queued signals of a webhook', () => {
+  it('lists the webhook’s waiting signals with when they are placed, and cancels one', async () => {
+    let rows = [row('q1', 'h1'), row('q2', 'h2'), row('q3', 'h1', 'placed')];
+    const { calls } = renderWithClient(<QueuedSignals hookKey="h1" />, {
+      QueuedSignals: () => ({ data: { queuedSignals: rows } }),
+      QueuedSignalCancel: (request) => {
+        rows = rows.map((r) => (r.id === request.variables.id ? { ...r, status: 'cancelled' } : r));
+        return { data: { queuedSignalCancel: { id: request.variables.id, status: 'cancelled' } } };
+      },
+    });
+    const list = await screen.findByRole('region', { name: 'Queued signals' });
+    expect(list.textContent).toContain(`buy 2 AAPL, placed at ${new Date(PLACE_AT).toLocaleString()}`);
+    expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
+    expect(calls('QueuedSignalCancel')[0]?.variables).toEqual({ id: 'q1' });
+  });
+
+  it('shows why a cancel failed', async () => {
+    renderWithClient(<QueuedSignals hookKey="h1" />, {
+      QueuedSignals: () => ({ data: { queuedSignals: [row('q1', 'h1')] } }),
+      QueuedSignalCancel: () => ({
+        data: null,
+        errors: [
+          {
+            message: 'Queued signal cannot be cancelled: it is being placed now',
+            extensions: { code: 'BAD_USER_INPUT' },
+          },
+        ],
+      }),
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Queued signal cannot be cancelled: it is being placed now',
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useQuery } from 'urql';
+import { useCall } from '../../lib/call.ts';
+import { errorMessage } from '../../lib/error-message.ts';
+import { QueuedSignalCancelDocument, QueuedSignalsDocument } from './documents.ts';
+
+/** "buy 2 AAPL" from the order as read on arrival (JSON text). */
+function describeOrder(order: string): string {
+  try {
+    const o = JSON.parse(order) as { action?: string; quantity?: number; symbol?: string };
+    return [o.action, o.quantity, o.symbol].filter((part) => part !== undefined).join(' ');
+  } catch {
+    return order;
+  }
+}
+
+/**
+ * The webhook's signals waiting for its trading window (outsideWindow: "queue"), each with when
+ * it will be placed and a Cancel; nothing when there are none.
+ */
+export function QueuedSignals({ hookKey }: { hookKey: string }) {
+  const [result, reexecute] = useQuery({ query: QueuedSignalsDocument, requestPolicy: 'cache-and-network' });
+  const { mutate } = useCall();
+  const [error, setError] = useState<string | null>(null);
+  const waiting = (result.data?.queuedSignals ?? []).filter((s) => s.hookKey === hookKey && s.status === 'queued');
+  if (waiting.length === 0 && !error) return null;
+
+  async function cancel(id: string) {
+    setError(null);
+    try {
+      await mutate(QueuedSignalCancelDocument, { id });
+    } catch (failure) {
+      setError(errorMessage(failure));
+    }
+    reexecute({ requestPolicy: 'network-only' });
+  }
+
+  return (
+    <section className="mt-2 small" aria-label="Queued signals">
+      <div className="fw-semibold mb-1">Queued until the trading window opens</div>
+      <ul className="list-unstyled mb-0">
+        {waiting.map((signal) => (
+          <li key={signal.id} className="d-flex align-items-center gap-2 mb-1">
+            <span>
+              {describeOrder(signal.order)}, placed at {new Date(signal.placeAt).toLocaleString()}
+            </span>
+            <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void cancel(signal.id)}>
+              Cancel
+            </button>
+          </li>
+        ))}
+      </ul>
+      {error && (
+        <div className="text-danger" role="alert">
+          {error}
+        </div>
+      )}
+    </section>
+  );
+}
