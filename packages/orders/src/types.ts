@@ -136,6 +136,11 @@ export interface ParameterReference {
   /** Values outside `values` with the reason they are refused, added to the refusal (SPEC §3: say why). */
   unsupported?: Record<string, string>;
   examples?: Array<string | number>;
+  /**
+   * Only on quantity: the smallest amount the broker takes for its first example symbol (FOREX.com:
+   * 1000 units, a micro lot). Example orders use it instead of 1, so they are not refused there.
+   */
+  minimum?: number;
   comments?: string;
   /** Only on symbol: the class of each example, broker branch, account and a comment. */
   examplesClass?: OrderClass[];

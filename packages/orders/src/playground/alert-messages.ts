@@ -5,7 +5,14 @@
 // The platform fills the placeholders before it sends; fillPlaceholders does the same with sample
 // values, for a test signal from the app.
 import type { Provider } from '../types.ts';
-import { classExampleSymbol, examplePrice, firstActionFor, providerClasses, providerTypes } from './sample.ts';
+import {
+  classExampleSymbol,
+  examplePrice,
+  exampleQuantity,
+  firstActionFor,
+  providerClasses,
+  providerTypes,
+} from './sample.ts';
 
 export type AlertPlatform = 'tradingview' | 'trendspider' | 'zapier';
 
@@ -38,7 +45,11 @@ export const PLACEHOLDERS: Readonly<Record<Exclude<AlertPlatform, 'zapier'>, rea
       meaning: 'buy or sell, as the strategy traded',
       sample: (provider) => firstActionFor(providerClasses(provider.reference)[0] ?? 'stock'),
     },
-    { text: '{{strategy.order.contracts}}', meaning: 'the size of the strategy order', sample: () => '1' },
+    {
+      text: '{{strategy.order.contracts}}',
+      meaning: 'the size of the strategy order',
+      sample: (provider) => String(exampleQuantity(provider)),
+    },
     { text: '{{strategy.order.id}}', meaning: 'the order id in the script, e.g. "Long"', sample: () => 'Long' },
     {
       text: '{{timenow}}',
@@ -67,6 +78,7 @@ function atPrice(provider: Provider, price: string): Record<string, string> {
 
 export function alertMessages(provider: Provider): AlertMessage[] {
   const action = firstActionFor(providerClasses(provider.reference)[0] ?? 'stock');
+  const quantity = exampleQuantity(provider);
   // The order id and the firing time tell two strategy orders apart; a resend of one alert
   // carries the same client_id, so it is still one order. Every provider takes client_id: it is
   // the router's own idempotency key.
@@ -89,24 +101,24 @@ export function alertMessages(provider: Provider): AlertMessage[] {
       id: 'tradingview-plain',
       platform: 'tradingview',
       title: 'Plain alert',
-      description: `For any other alert (a price crossing, an indicator): ${action} 1 of the chart's symbol${
+      description: `For any other alert (a price crossing, an indicator): ${action} ${quantity} of the chart's symbol${
         takesLimit(provider) ? ' at the alert price' : ''
       }. Make one alert per direction.`,
-      body: { symbol: '{{ticker}}', action, quantity: 1, ...atPrice(provider, '{{close}}') },
+      body: { symbol: '{{ticker}}', action, quantity, ...atPrice(provider, '{{close}}') },
     },
     {
       id: 'trendspider',
       platform: 'trendspider',
       title: 'TrendSpider alert',
       description: 'TrendSpider replaces %alert_symbol% and %last_price% before it sends the alert.',
-      body: { symbol: '%alert_symbol%', action, quantity: 1, ...atPrice(provider, '%last_price%') },
+      body: { symbol: '%alert_symbol%', action, quantity, ...atPrice(provider, '%last_price%') },
     },
     {
       id: 'zapier',
       platform: 'zapier',
       title: 'Zapier request data',
       description: "Replace the values by the trigger's fields with Zapier's insert-data menu.",
-      body: { symbol: symbolOf(provider), action, quantity: 1, ...marketOr(provider, priceOf(provider)) },
+      body: { symbol: symbolOf(provider), action, quantity, ...marketOr(provider, priceOf(provider)) },
     },
   ];
 }

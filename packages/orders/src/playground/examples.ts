@@ -2,7 +2,7 @@
 // (/me/documentation/alpaca#iron-condor). Each knows what it needs from a provider's reference;
 // when the reference lacks it the screen shows exampleUnavailableMessage(provider).
 import { ORDER_PARAMETERS, type OrderParameter, type Provider, type ProviderReference } from '../types.ts';
-import { examplePrice, firstActionFor } from './sample.ts';
+import { examplePrice, exampleQuantity, firstActionFor } from './sample.ts';
 
 export interface OrderExample {
   /** Anchor for deep links. */
@@ -124,6 +124,7 @@ export function exampleBody(example: OrderExample, provider?: Provider): Record<
   if (example.generic && symbol !== undefined) {
     body.symbol = symbol;
     body.action = firstActionFor(provider?.reference.symbol?.examplesClass?.[0] ?? 'stock');
+    if (typeof body.quantity === 'number') body.quantity = exampleQuantity(provider);
     if ('limit_price' in body) body.limit_price = examplePrice('limit_price', provider);
     // The exits at the provider's own levels, so they sit on the right sides of its limit price.
     for (const exit of ['take_profit_price', 'stop_loss_price'] as const) {

@@ -64,13 +64,18 @@ export function classExampleSymbol(orderClass: OrderClass, provider?: Provider):
   return example !== undefined ? String(example) : (ORDER_CLASS_INFO[orderClass].examples[0] ?? 'AAPL');
 }
 
+/** The quantity example orders use: 1, or the broker's smallest amount where 1 is below it. */
+export function exampleQuantity(provider?: Provider): number {
+  return Math.max(1, provider?.reference.quantity?.minimum ?? 1);
+}
+
 /** SPEC §2 default example payload: quantity 1, action buy, the provider's first symbol example. */
 export function defaultExamplePayload(provider?: Provider): OrderDraft {
   const symbol = provider?.reference.symbol;
   const example = symbol?.examples?.[0];
   // buy is no option action: an options-first provider gets buy_to_open.
   const action = firstActionFor(symbol?.examplesClass?.[0] ?? 'stock');
-  return { symbol: example !== undefined ? String(example) : 'AAPL', action, quantity: 1 };
+  return { symbol: example !== undefined ? String(example) : 'AAPL', action, quantity: exampleQuantity(provider) };
 }
 
 /** A price the provider documents for a field, else a round illustrative one. */
@@ -100,7 +105,7 @@ export function buildSampleOrder(selection: SampleSelection): OrderDraft {
   // Close and cancel force a market order (SPEC §4 playground rules).
   const type: OrderType = isExitAction(action) ? 'market' : (selection.type ?? 'market');
   const draft: OrderDraft = { symbol: classExampleSymbol(orderClass, provider), action };
-  if (action !== 'cancel') draft.quantity = 1;
+  if (action !== 'cancel') draft.quantity = exampleQuantity(provider);
   if (classes.length > 1) draft.class = orderClass;
   if (type !== 'market' || provider?.reference.type) draft.type = type;
   if (type === 'limit' || type === 'stop_limit') draft.limit_price = examplePrice('limit_price', provider);

@@ -7,6 +7,7 @@ import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/
 import type { Services } from '../../services.ts';
 import { HookCache, type HookListener, listenHookChanges, loadHookEntry } from '../hooks/index.ts';
 import { ActivityWriter } from './activity-writer.ts';
+import { type FillFollower, startFillFollower } from './follow-fills.ts';
 import { InFlight } from './in-flight.ts';
 import { type Reconciler, startReconciler } from './reconcile.ts';
 import { SignalStore } from './signal-store.ts';
@@ -34,6 +35,8 @@ export interface SignalRuntime {
   timings: SignalTimings;
   /** Runs a reconciliation pass now (tests; a timer runs them). */
   reconcile(staleAfterMs?: number): Promise<number>;
+  /** Runs a pass of the fill follower now (tests; a timer runs them). */
+  followFills(minAgeMs?: number): Promise<number>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -46,6 +49,7 @@ export function createSignalRuntime(services: Services): SignalRuntime {
   const hooks = new HookCache((shortKey) => loadHookEntry(services, shortKey));
   let listener: HookListener | undefined;
   let reconciler: Reconciler | undefined;
+  let follower: FillFollower | undefined;
   return {
     services,
     hooks,
@@ -67,20 +71,24 @@ export function createSignalRuntime(services: Services): SignalRuntime {
     // Also measured for /metrics (METRICS_TOKEN): recording is an array increment.
     timings: new SignalTimings(config.HOOK_TIMINGS || config.METRICS_TOKEN !== undefined),
     reconcile: (staleAfterMs) => (reconciler ? reconciler.runOnce(staleAfterMs) : Promise.resolve(0)),
+    followFills: (minAgeMs) => (follower ? follower.runOnce(minAgeMs) : Promise.resolve(0)),
     async start() {
       listener = listenHookChanges(pool, log, hooks);
       await listener.ready;
       // Default 35 s: older than any broker call of any instance can run (CALL_LIMIT_MS). Lower
       // values are safe with one instance only (its own calls in flight are skipped).
       const staleAfterMs = config.HOOK_RECONCILE_AFTER_MS;
+      const owner = randomUUID();
       reconciler = startReconciler(services, {
-        owner: randomUUID(),
+        owner,
         inFlight,
         staleAfterMs,
         intervalMs: Math.min(30_000, staleAfterMs),
       });
+      follower = startFillFollower(services, owner);
     },
     async stop() {
+      await follower?.stop();
       await reconciler?.stop();
       await inFlight.drain(config.HOOK_DEADLINE_MS + 2_000);
       await writer.flush();

@@ -68,6 +68,7 @@ export const forexDescriptor: BrokerDescriptor = {
     quantity: {
       required: true,
       examples: [10000, 1000],
+      minimum: 1000,
       comments:
         'Units of the base currency (1000 is a micro lot, 100000 a standard lot), at least the market’s minimum.',
     },

@@ -1,6 +1,6 @@
 // The documentation's six examples (SPEC §2) as FOREX.com's docs screen shows them: no options, so
 // no iron condor; the limit and bracket examples become FOREX.com's stop/limit order with its
-// IfDone exits on EUR/USD; stocks are refused with the classes FOREX.com trades.
+// IfDone exits on EUR/USD, for a micro lot; stocks are refused with the classes FOREX.com trades.
 import { exampleBody, isExampleAvailable, normalizeOrderOrThrow, ORDER_EXAMPLES } from '@router/orders';
 import { describe, expect, it } from 'vitest';
 import { toProvider } from '../../core/registry.ts';
@@ -28,15 +28,23 @@ describe('documentation examples for FOREX.com', () => {
   it('turns the limit order example into a gtc limit buy of EUR/USD below the market', () => {
     expect(request('limit-order')).toMatchObject({
       path: '/order/newstoplimitorder',
-      body: { MarketId: 401484347, Direction: 'buy', TriggerPrice: 1.085, Applicability: 'gtc', IfDone: [] },
+      body: {
+        MarketId: 401484347,
+        Direction: 'buy',
+        // FOREX.com's smallest amount (a micro lot): the example is not refused as below the minimum.
+        Quantity: 1000,
+        TriggerPrice: 1.085,
+        Applicability: 'gtc',
+        IfDone: [],
+      },
     });
   });
 
   it('turns the bracket example into the entry with a stop and a limit exit on either side of it', () => {
     expect(request('bracket-order').body.IfDone).toEqual([
       {
-        Stop: { TriggerPrice: 1.07, Direction: 'sell', Quantity: 1, Applicability: 'gtc' },
-        Limit: { TriggerPrice: 1.1, Direction: 'sell', Quantity: 1, Applicability: 'gtc' },
+        Stop: { TriggerPrice: 1.07, Direction: 'sell', Quantity: 1000, Applicability: 'gtc' },
+        Limit: { TriggerPrice: 1.1, Direction: 'sell', Quantity: 1000, Applicability: 'gtc' },
       },
     ]);
   });

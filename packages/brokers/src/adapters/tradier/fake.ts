@@ -169,6 +169,13 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
     token,
     requests,
     orders,
+    /** The market reaches a resting order (by Tradier's id): it fills, whole, later. */
+    fillResting(id: number) {
+      const order = orders.find((o) => o.id === id && o.status === 'open');
+      if (!order) throw new Error(`no open order ${id}`);
+      const price = fill(String(order.option_symbol ?? order.symbol), String(order.side), Number(order.quantity));
+      Object.assign(order, { status: 'filled', avg_fill_price: price, exec_quantity: order.quantity });
+    },
     /** Requests that reached the order endpoint (previews included). */
     submissions: () => requests.filter((r) => r.method === 'POST' && /\/orders$/.test(r.url)),
     inject: server.inject,
