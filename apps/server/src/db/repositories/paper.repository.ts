@@ -1,5 +1,5 @@
 // The paper broker's accounts, orders and symbol states: reads for a store transaction, one read
-// up front for a batch, and the writes of a batch in at most three statements. Callers hold the
+// up front for a batch, and the writes of a batch in one statement. Callers hold the
 // account's transaction-level advisory lock (the account row may not exist yet when `connect`
 // creates it, so a row lock would not do).
 import {
@@ -127,35 +127,39 @@ export async function readAhead(
 }
 
 /**
- * Upserts the account (first: orders reference it), then all orders and all symbol states, one
- * statement each. A resting order of a signal that fills here emits order.filled in the orders'
- * statement (an order filled when placed is told by the signal's outcome instead).
+ * Writes a batch's changes in one statement (one round trip): the account, the orders and the
+ * symbol states, each a data-modifying CTE present only when it has something to write (the
+ * orders' foreign key to the account is checked at the statement's end, after the account's
+ * insert). A resting order of a signal that fills here emits order.filled in the orders' CTEs (an
+ * order filled when placed is told by the signal's outcome instead).
  */
 export async function savePaperChanges(tx: Transaction, accountId: string, changes: PaperChanges): Promise<void> {
   const { account, orders, symbols } = changes;
+  const parts: SQL[] = [];
   if (account) {
-    await tx
-      .insert(paperAccounts)
-      .values({ id: accountId, data: account })
-      .onConflictDoUpdate({ target: paperAccounts.id, set: { data: account, updatedAt: sql`now()` } });
+    parts.push(sql`account_saved as (
+      insert into ${paperAccounts} (id, data) values (${accountId}, ${JSON.stringify(account)}::jsonb)
+      on conflict (id) do update set data = excluded.data, updated_at = now()
+      returning 1)`);
   }
   if (orders.length > 0) {
     // The orders as one JSON array, in order of first write: one parameter however many there
     // are. A client order id used twice fails on paper_orders_client_idx.
-    const rows = orders.map((order) => {
-      const { low, high } = order.status === 'open' ? reachLevels(order) : {};
-      return { o: order, lo: low ?? null, hi: high ?? null };
-    });
-    await tx.execute(sql`
-      with previous as (
+    const rows = JSON.stringify(
+      orders.map((order) => {
+        const { low, high } = order.status === 'open' ? reachLevels(order) : {};
+        return { o: order, lo: low ?? null, hi: high ?? null };
+      }),
+    );
+    parts.push(sql`order_rows as (select ${rows}::jsonb as rows), previous as (
         select id, status from ${paperOrders} where account_id = ${accountId}
-          and id in (select r->'o'->>'id' from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as r)
+          and id in (select r->'o'->>'id' from order_rows, jsonb_array_elements(order_rows.rows) as r)
       ), saved as (
         insert into ${paperOrders} (account_id, id, client_order_id, status, created_at, symbol, reach_low, reach_high,
           expires_at, filled_at, data)
         select ${accountId}, o->>'id', o->>'clientOrderId', o->>'status', (o->>'createdAt')::bigint, o->>'symbol',
           (r->>'lo')::float8, (r->>'hi')::float8, (o->>'expiresAt')::bigint, (o->>'filledAt')::bigint, o
-        from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as x(r, n), lateral (select r->'o' as o) as y
+        from order_rows, jsonb_array_elements(order_rows.rows) with ordinality as x(r, n), lateral (select r->'o' as o) as y
         order by n
         on conflict (account_id, id) do update set
           client_order_id = excluded.client_order_id, status = excluded.status, created_at = excluded.created_at,
@@ -170,14 +174,16 @@ export async function savePaperChanges(tx: Transaction, accountId: string, chang
         join signals s on s.id = o.client_order_id and s.account_id = ${accountId}
         where o.status = 'filled'
       ), fill_events as (${sql.raw(signalEventSource('fills'))}),
-      ${sql.raw(notificationEventCtes('fill_events'))}
-      select 1`);
+      ${sql.raw(notificationEventCtes('fill_events'))}`);
   }
   if (symbols.length > 0) {
-    await tx.execute(sql`
+    parts.push(sql`symbols_saved as (
       insert into ${paperSymbols} (account_id, symbol, open, data)
       select ${accountId}, s->>'symbol', (s->>'open')::int, s
       from jsonb_array_elements(${JSON.stringify(symbols)}::jsonb) as s
-      on conflict (account_id, symbol) do update set open = excluded.open, data = excluded.data`);
+      on conflict (account_id, symbol) do update set open = excluded.open, data = excluded.data
+      returning 1)`);
   }
+  if (parts.length === 0) return;
+  await tx.execute(sql`with ${sql.join(parts, sql`, `)} select 1`);
 }

@@ -2,7 +2,7 @@
 // queue in-process, so a burst on one account holds one pool connection, not one each; each
 // database transaction takes all that queued (up to `maxBatch`), reads what they announced
 // (account, client order ids, symbols) in one query, runs them one after the other over one
-// in-memory view of the account, writes what they changed in at most three statements and
+// in-memory view of the account, writes what they changed in one statement and
 // commits once. Callers hear back after the commit. The advisory lock in the repository keeps
 // several server instances apart.
 import {
