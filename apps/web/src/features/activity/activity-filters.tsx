@@ -87,7 +87,15 @@ export function ActivityFiltersBar({
         <Form.Control size="sm" type="date" value={value.date} onChange={set('date')} />
       </Form.Group>
       {isFiltered(value) && (
-        <Button size="sm" variant="outline-secondary" onClick={() => onChange(NO_FILTERS)}>
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          onClick={() => {
+            onChange(NO_FILTERS);
+            // The button goes away with the filters: focus stays in the bar, not lost to the page.
+            document.getElementById('activity-filter-result')?.focus();
+          }}
+        >
           Clear filters
         </Button>
       )}

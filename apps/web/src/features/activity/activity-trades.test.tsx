@@ -134,5 +134,7 @@ describe('activity as trade lines (issue #21)', () => {
     await wait(777);
     await vi.waitFor(() => expect(last()).toEqual({}));
     expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('');
+    // Clear filters goes away with them: the focus moves to the first filter.
+    expect(document.activeElement).toBe(screen.getByLabelText('Result'));
   });
 });
