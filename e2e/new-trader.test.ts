@@ -55,6 +55,8 @@ async function walk(viewport: { width: number; height: number }, size: string) {
 
   // Sign up, confirm, connect the paper broker and create a test and a live webhook.
   await signUpInBrowser(page, email);
+  await page.getByText('You signed in to the dashboard').first().waitFor();
+  expect(await page.getByTestId('activity-filters').count()).toBe(0); // nothing to filter yet
   await snap(page, 'dashboard-new', size);
   const paper = await connectPaperInBrowser(page);
   const testUrl = await createWebhookInBrowser(page, paper, 'TV test', true);

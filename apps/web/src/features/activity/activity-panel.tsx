@@ -8,7 +8,7 @@ import { useLiveReload } from '../live/live-provider.tsx';
 import { ActivityFiltersBar, type FilterOptions } from './activity-filters.tsx';
 import { ActivityRow } from './activity-row.tsx';
 import { ActivitySearch } from './activity-search.tsx';
-import { type ActivityFilters, NO_FILTERS } from './filters.ts';
+import { type ActivityFilters, isFiltered, NO_FILTERS } from './filters.ts';
 import { type ActionRow, useActivity } from './use-activity.ts';
 
 const INLINE = 'd-inline-flex align-items-center';
@@ -65,7 +65,10 @@ export function ActivityPanel() {
         </h2>
         {signalId ? <Link to="/me">Show all activity</Link> : <ActivitySearch value={text} onChange={setText} />}
       </Card.Header>
-      {!signalId && <ActivityFiltersBar value={filters} options={options} onChange={setFilters} />}
+      {/* Trade filters once there is a trade to filter (a new trader has only sign-ins). */}
+      {!signalId && (options.hooks.size > 0 || isFiltered(filters)) && (
+        <ActivityFiltersBar value={filters} options={options} onChange={setFilters} />
+      )}
       <Table responsive hover className="mb-0 align-middle activity-table" size="sm">
         <thead>
           <tr>

@@ -72,6 +72,12 @@ describe('activity as trade lines (issue #21)', () => {
     expect(details.textContent).toContain('(parse 0.4 · store 1.2 · broker 38 ms)');
   });
 
+  it('offers the trade filters only once there is a trade', async () => {
+    open(() => [signinAction(3)]);
+    await seen('You signed in to the dashboard');
+    expect(screen.queryByTestId('activity-filters')).toBeNull();
+  });
+
   it('shows the request as sent to the broker, or why nothing was sent', async () => {
     const metadata = { ...JSON.parse(filled.metadata), signalId: 'sig1' };
     const sent: ActionRow = {
