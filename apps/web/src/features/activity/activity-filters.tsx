@@ -80,7 +80,7 @@ export function ActivityFiltersBar({
       />
       <Form.Group controlId="activity-filter-symbol" className="activity-filter-symbol">
         <Form.Label className="small mb-0">Symbol</Form.Label>
-        <Form.Control size="sm" value={value.symbol} maxLength={32} placeholder="AAPL" onChange={set('symbol')} />
+        <Form.Control size="sm" value={value.symbol} maxLength={32} placeholder="e.g. AAPL" onChange={set('symbol')} />
       </Form.Group>
       <Form.Group controlId="activity-filter-date">
         <Form.Label className="small mb-0">Date</Form.Label>
