@@ -93,7 +93,8 @@ describe('SIGKILL between the order and its notification', () => {
     drill.server = await before.restart(ENV);
     const sql = drill.server.sql();
     await waitSettled(sql, trader.userId, 60_000);
-    // A delivery claimed when the server died comes back when its lease (120 s) ends.
+    // A delivery being sent when the server died is due again at once: its round's transaction
+    // (the lock that claimed it) ended with the connection.
     await until(
       async () => (await events(sql, trader.userId)).every((e) => e.pending === 0),
       180_000,
@@ -137,6 +138,5 @@ describe('SIGKILL between the order and its notification', () => {
         deliveredAfterRestart: after.length,
       }),
     );
-    // The delivery in flight at the kill waits for its claim's lease (120 s) to end.
   }, 300_000);
 });

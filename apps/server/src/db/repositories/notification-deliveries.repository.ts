@@ -1,12 +1,22 @@
-// The delivery queue and log (notification_deliveries). A worker claims due rows by moving
-// `next_attempt_at` past a lease and tagging them with a fresh `lease`; its results are written
-// only where the lease is still its own, so a worker that outlived its lease changes nothing.
+// The delivery queue and log (notification_deliveries). A worker claims due rows by locking them
+// (FOR UPDATE SKIP LOCKED) in a transaction that stays open while it sends them and records the
+// results: other instances pass them by, and a worker that dies lets them go with its
+// connection, due again at once. No claim is written, so a delivery costs one update (its
+// result) instead of two, and no lease has to run out before a crashed claim is retried.
 import { sql } from 'drizzle-orm';
-import type { Executor } from './executor.ts';
+import type { Executor, Transaction } from './executor.ts';
+
+/**
+ * A FROM item making the worker's round commit asynchronously (`synchronous_commit = off` for its
+ * transaction, set before the commit reads it): recording results never waits for a WAL flush.
+ * Losing such a write in a crash only sends a delivery again (same webhook-id), which
+ * at-least-once allows; events and deliveries themselves are written by the emitters' durable
+ * commits.
+ */
+const ASYNC_COMMIT = sql.raw(`(select set_config('synchronous_commit', 'off', true)) as async_commit`);
 
 export interface ClaimedDelivery {
   id: number;
-  lease: string;
   attempts: number;
   createdAt: Date;
   eventId: string;
@@ -23,38 +33,41 @@ export interface ClaimedDelivery {
   secret: Buffer | null;
   secretKeyId: string | null;
   secretRotatedAt: Date | null;
+  /** The setting's endpoint has failed since then (null: its last attempt succeeded). */
+  failingSince: Date | null;
 }
 
-/** Claims up to `limit` due deliveries for `leaseSeconds`, oldest due first. */
-export async function claimDueDeliveries(db: Executor, limit: number, leaseSeconds: number) {
-  const { rows } = await db.execute<ClaimedDelivery & Record<string, unknown>>(sql`
-    with due as (
-      select d.id from notification_deliveries d
-      where d.status = 'pending' and d.next_attempt_at <= now()
-      order by d.next_attempt_at
-      limit ${limit}
-      for update skip locked
-    )
-    update notification_deliveries d
-    set next_attempt_at = now() + ${leaseSeconds} * interval '1 second', lease = gen_random_uuid()
-    from due, notification_events e, notifications n
-    where d.id = due.id and e.id = d.event_id and n.id = d.notification_id
-    returning d.id::float8 as id, d.lease::text as lease, d.attempts, d.created_at as "createdAt",
+/**
+ * Locks up to `limit` due deliveries, oldest due first, in `tx`, which must stay open until their
+ * results are recorded (recordDeliveryResults) in it.
+ */
+export async function claimDueDeliveries(tx: Transaction, limit: number) {
+  const { rows } = await tx.execute<ClaimedDelivery & Record<string, unknown>>(sql`
+    select d.id::float8 as id, d.attempts, d.created_at as "createdAt",
       e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data,
       n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
       n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
-      n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt"`);
+      n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt",
+      n.failing_since as "failingSince"
+    from notification_deliveries d
+    join notification_events e on e.id = d.event_id
+    join notifications n on n.id = d.notification_id
+    cross join ${ASYNC_COMMIT}
+    where d.status = 'pending' and d.next_attempt_at <= now()
+    order by d.next_attempt_at
+    limit ${limit}
+    for update of d skip locked`);
   return rows.map((row) => ({
     ...row,
     createdAt: new Date(row.createdAt),
     eventAt: new Date(row.eventAt),
     secretRotatedAt: row.secretRotatedAt ? new Date(row.secretRotatedAt) : null,
+    failingSince: row.failingSince ? new Date(row.failingSince) : null,
   }));
 }
 
 export interface DeliveryResult {
   id: number;
-  lease: string;
   ok: boolean;
   responseCode: number | null;
   error: string | null;
@@ -63,7 +76,7 @@ export interface DeliveryResult {
   inDigest: boolean;
 }
 
-/** Records attempts (fenced by lease); returns the ids written. */
+/** Records attempts of deliveries claimed in the same transaction; returns the ids written. */
 export async function recordDeliveryResults(db: Executor, results: readonly DeliveryResult[]): Promise<number[]> {
   if (results.length === 0) return [];
   const { rows } = await db.execute<{ id: number }>(sql`
@@ -73,58 +86,65 @@ export async function recordDeliveryResults(db: Executor, results: readonly Deli
       next_attempt_at = case when r.ok or r.retry_in_ms is null then null
         else now() + r.retry_in_ms * interval '1 millisecond' end,
       response_code = r.response_code, error = r.error, in_digest = r.in_digest,
-      last_attempt_at = now(), lease = null
+      last_attempt_at = now()
     from json_to_recordset(${JSON.stringify(
       results.map((r) => ({
         id: r.id,
-        lease: r.lease,
         ok: r.ok,
         response_code: r.responseCode,
         error: r.error,
         retry_in_ms: r.retryInMs,
         in_digest: r.inDigest,
       })),
-    )}::json) as r(id bigint, lease uuid, ok boolean, response_code int, error text, retry_in_ms bigint, in_digest boolean)
-    where d.id = r.id and d.lease = r.lease
+    )}::json) as r(id bigint, ok boolean, response_code int, error text, retry_in_ms bigint, in_digest boolean),
+      ${ASYNC_COMMIT}
+    where d.id = r.id
     returning d.id::float8 as id`);
   return rows.map((row) => row.id);
 }
 
 /** Puts claimed deliveries back to wait until `until` (an email digest collecting). */
-export async function postponeDeliveries(db: Executor, claims: readonly { id: number; lease: string }[], until: Date) {
+export async function postponeDeliveries(tx: Transaction, claims: readonly { id: number }[], until: Date) {
   if (claims.length === 0) return;
-  await db.execute(sql`
-    update notification_deliveries d set next_attempt_at = ${until.toISOString()}::timestamptz, lease = null
-    from json_to_recordset(${JSON.stringify(claims)}::json) as c(id bigint, lease uuid)
-    where d.id = c.id and d.lease = c.lease`);
+  await tx.execute(sql`
+    update notification_deliveries d set next_attempt_at = ${until.toISOString()}::timestamptz
+    from json_to_recordset(${JSON.stringify(claims.map((c) => ({ id: c.id })))}::json) as c(id bigint)
+    where d.id = c.id`);
 }
 
 export interface DigestState {
   notificationId: number;
   type: string;
-  /** Deliveries of this setting and event type created within the window. */
+  /** Deliveries of this setting and event type created within the window (counted up to a cap). */
   arrived: number;
   lastDigestAt: Date | null;
   oldestPendingAt: Date | null;
   now: Date;
 }
 
-/** What the digest rule needs per (email setting, event type). */
+/**
+ * What the digest rule needs per (email setting, event type). Each figure is read through an
+ * index and stops early (arrivals are counted up to `countUpTo`, enough for the rule), so a
+ * setting's long history or a flood's backlog does not make every round slower.
+ */
 export async function digestStates(
   db: Executor,
   groups: readonly { notificationId: number; type: string }[],
   windowMs: number,
+  countUpTo: number,
 ): Promise<DigestState[]> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     select g.notification_id::int as "notificationId", g.type, now() as now,
-      (select count(*) from notification_deliveries d join notification_events e on e.id = d.event_id
+      (select count(*) from (select 1 from notification_deliveries d join notification_events e on e.id = d.event_id
         where d.notification_id = g.notification_id and e.type = g.type
-          and d.created_at > now() - ${windowMs} * interval '1 millisecond')::int as arrived,
-      (select max(d.last_attempt_at) from notification_deliveries d join notification_events e on e.id = d.event_id
-        where d.notification_id = g.notification_id and e.type = g.type and d.in_digest
-          and d.status = 'delivered') as "lastDigestAt",
-      (select min(d.created_at) from notification_deliveries d join notification_events e on e.id = d.event_id
-        where d.notification_id = g.notification_id and e.type = g.type and d.status = 'pending') as "oldestPendingAt"
+          and d.created_at > now() - ${windowMs} * interval '1 millisecond'
+        order by d.created_at desc limit ${countUpTo}) arrivals)::int as arrived,
+      (select d.last_attempt_at from notification_deliveries d join notification_events e on e.id = d.event_id
+        where d.notification_id = g.notification_id and e.type = g.type and d.in_digest and d.status = 'delivered'
+        order by d.last_attempt_at desc limit 1) as "lastDigestAt",
+      (select d.created_at from notification_deliveries d join notification_events e on e.id = d.event_id
+        where d.notification_id = g.notification_id and e.type = g.type and d.status = 'pending'
+        order by d.created_at limit 1) as "oldestPendingAt"
     from json_to_recordset(${JSON.stringify(groups.map((g) => ({ notification_id: g.notificationId, type: g.type })))}::json)
       as g(notification_id bigint, type text)`);
   const date = (value: unknown) => (value ? new Date(value as string) : null);
@@ -170,7 +190,7 @@ export async function recordEndpointHealth(
       returning n.id, j.disable
     ), given_up as (
       update notification_deliveries d set status = 'failed', next_attempt_at = null, error = ${reason}
-      from updated u where u.disable and d.notification_id = u.id and d.status = 'pending' and d.lease is null
+      from updated u where u.disable and d.notification_id = u.id and d.status = 'pending'
     )
     select id::int as id from updated where disable`);
   return rows.map((row) => row.id);
@@ -238,15 +258,15 @@ export async function findDelivery(db: Executor, userId: number, id: number): Pr
 
 /**
  * Makes one of the user's deliveries due now (same event, same webhook-id). One being sent at
- * this moment (claimed, lease set) is left alone. False when not found.
+ * this moment (locked by a worker's round) is left alone. False when not found.
  */
 export async function resendDelivery(db: Executor, userId: number, id: number): Promise<boolean> {
   const { rows } = await db.execute<{ id: number }>(sql`
     update notification_deliveries d
     set status = 'pending', next_attempt_at = now(), in_digest = false
     from notifications n
-    where d.id = ${id} and n.id = d.notification_id and n.user_id = ${userId}
-      and not (d.status = 'pending' and d.lease is not null)
+    where d.id = (select id from notification_deliveries where id = ${id} for update skip locked)
+      and n.id = d.notification_id and n.user_id = ${userId}
     returning d.id::float8 as id`);
   if (rows.length > 0) return true;
   return (await findDelivery(db, userId, id)) !== undefined;

@@ -3,9 +3,19 @@
 // event exists exactly when its change was committed, at no extra round trip. Users without an
 // enabled setting cost one index probe per row (notifications_user_idx) and build no JSON.
 
-/** Event types a signal's new stored status reports (none for placing, unknown, draft). */
-export function orderEventTypesSql(status: string): string {
+/**
+ * Event types a signal's move from stored status `from` to `status` reports. From placing or
+ * unknown (the broker's answer, reconciliation): rejected → order.rejected, filled → placed and
+ * filled, placing/unknown/draft → nothing yet, any other → placed. From a status that was already
+ * told as placed (a resting order followed to its end, modules/signals/follow-fills.ts): filled →
+ * order.filled, rejected → order.rejected, anything else (canceled) → nothing.
+ */
+export function orderEventTypesSql(status: string, from: string): string {
   return `case
+    when ${from} not in ('placing', 'unknown', 'draft') then case
+      when ${status} = 'filled' then array['order.filled']
+      when ${status} in ('rejected', 'failed') then array['order.rejected']
+      else array[]::text[] end
     when ${status} in ('rejected', 'failed') then array['order.rejected']
     when ${status} = 'filled' then array['order.placed', 'order.filled']
     when ${status} in ('placing', 'unknown', 'draft') then array[]::text[]

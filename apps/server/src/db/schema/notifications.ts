@@ -1,16 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bytea, connectors } from './connectors.ts';
 import { users } from './users.ts';
 
@@ -81,8 +70,8 @@ export const notificationEvents = pgTable(
 
 /**
  * One event for one setting: the queue row and the delivery log entry. Pending rows are due at
- * `next_attempt_at`; a worker claims them by moving it past its lease and fences its result
- * with `lease`.
+ * `next_attempt_at`; a worker claims them by locking them while it sends (see
+ * notification-deliveries.repository.ts).
  */
 export const notificationDeliveries = pgTable(
   'notification_deliveries',
@@ -98,7 +87,6 @@ export const notificationDeliveries = pgTable(
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).defaultNow(),
-    lease: uuid('lease'),
     responseCode: integer('response_code'),
     error: text('error'),
     /** Sent as part of a digest mail instead of a mail of its own. */
@@ -110,5 +98,11 @@ export const notificationDeliveries = pgTable(
     index('notification_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('notification_deliveries_log_idx').on(t.notificationId, t.createdAt.desc()),
     index('notification_deliveries_event_idx').on(t.eventId),
+    // The email digest's look-ups (digestStates): a setting's waiting deliveries and its last
+    // digest, without reading its delivered history.
+    index('notification_deliveries_waiting_idx').on(t.notificationId, t.createdAt).where(sql`${t.status} = 'pending'`),
+    index('notification_deliveries_digest_idx')
+      .on(t.notificationId, t.lastAttemptAt.desc())
+      .where(sql`${t.inDigest} and ${t.status} = 'delivered'`),
   ],
 );

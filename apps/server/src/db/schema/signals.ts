@@ -64,6 +64,8 @@ export const signals = pgTable(
     // (user_id, created_at) lookups use signals_user_stats_idx below: one index less per insert.
     index('signals_hook_created_idx').on(t.hookId, t.createdAt.desc()),
     index('signals_unfinished_idx').on(t.createdAt).where(sql`${t.status} in ('received', 'placing', 'unknown')`),
+    // Resting live orders the fill follower polls (modules/signals/follow-fills.ts), by when due.
+    index('signals_resting_idx').on(t.leaseUntil).where(sql`${t.status} = 'accepted' and not ${t.isTest}`),
     // Order counters and stats (stats.repository.ts) read only these two, as index-only scans.
     index('signals_user_stats_idx').on(t.userId, t.createdAt, t.hookId, t.isTest, t.providerName),
     index('signals_user_errors_idx')

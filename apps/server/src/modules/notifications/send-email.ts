@@ -1,6 +1,6 @@
 // Claimed email deliveries: grouped by setting and event type, each group sent as a mail per
 // event, as one digest, or put back to wait for its digest (delivery-rules.ts).
-import type { Executor } from '../../db/repositories/executor.ts';
+import type { Transaction } from '../../db/repositories/executor.ts';
 import {
   type ClaimedDelivery,
   type DeliveryResult,
@@ -8,11 +8,12 @@ import {
   postponeDeliveries,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
-import { DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
+import { DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
 import { digestMail, eventMail, type MailContext } from './mail-content.ts';
 
 export interface EmailDeps {
-  db: Executor;
+  /** The worker's round, holding the claims. */
+  db: Transaction;
   mailer: Mailer;
   mail: MailContext;
   schedule: readonly number[];
@@ -30,7 +31,6 @@ async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], 
   return deliveries.map(
     (d): DeliveryResult => ({
       id: d.id,
-      lease: d.lease,
       ok: error === null,
       responseCode: null,
       error,
@@ -58,6 +58,7 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
     deps.db,
     groups.map((g) => ({ notificationId: g[0]?.notificationId ?? 0, type: g[0]?.eventType ?? '' })),
     DIGEST_WINDOW_MS,
+    DIGEST_THRESHOLD + 1,
   );
   const results = await Promise.all(
     groups.map(async (group) => {

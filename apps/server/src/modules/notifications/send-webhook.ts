@@ -4,6 +4,7 @@ import type { ClaimedDelivery, DeliveryResult } from '../../db/repositories/noti
 import type { LookupAll } from './address-guard.ts';
 import { retryDelay } from './delivery-rules.ts';
 import { signingSecrets } from './secret.ts';
+import type { WebhookAgents } from './webhook-agents.ts';
 import { webhookBody, webhookHeaders } from './webhook-message.ts';
 import { postWebhook } from './webhook-request.ts';
 
@@ -13,6 +14,9 @@ export interface WebhookDeps {
   schedule: readonly number[];
   timeoutMs?: number;
   lookup?: LookupAll;
+  agents?: WebhookAgents;
+  /** Opened secrets by setting, for one round (a setting's many deliveries open them once). */
+  secrets?: Map<number, string[]>;
 }
 
 /** Never throws: an unexpected failure is an attempt that failed (and is retried). */
@@ -22,7 +26,6 @@ export async function sendWebhook(deps: WebhookDeps, delivery: ClaimedDelivery):
   } catch (error) {
     return {
       id: delivery.id,
-      lease: delivery.lease,
       inDigest: false,
       ok: false,
       responseCode: null,
@@ -33,7 +36,7 @@ export async function sendWebhook(deps: WebhookDeps, delivery: ClaimedDelivery):
 }
 
 async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Promise<DeliveryResult> {
-  const attempt = { id: delivery.id, lease: delivery.lease, inDigest: false };
+  const attempt = { id: delivery.id, inDigest: false };
   const giveUp = (error: string): DeliveryResult => ({
     ...attempt,
     ok: false,
@@ -44,9 +47,9 @@ async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Pro
   const url = delivery.metadata.url;
   if (!url) return giveUp('No webhook URL');
   if (!delivery.secret || !delivery.secretKeyId) return giveUp('No signing secret: rotate the secret');
-  let secrets: string[];
+  let secrets = deps.secrets?.get(delivery.notificationId);
   try {
-    secrets = signingSecrets(
+    secrets ??= signingSecrets(
       deps.secretsKey,
       { connectorId: delivery.connectorId, accountId: delivery.accountId, type: delivery.channel },
       { data: delivery.secret, keyId: delivery.secretKeyId },
@@ -55,6 +58,7 @@ async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Pro
   } catch {
     return giveUp('The signing secret cannot be opened (SECRETS_KEY changed?): rotate the secret');
   }
+  deps.secrets?.set(delivery.notificationId, secrets);
   const event = { id: delivery.eventId, type: delivery.eventType, at: delivery.eventAt, data: delivery.data };
   const body = webhookBody(event);
   const headers = await webhookHeaders(event, body, secrets);
@@ -62,6 +66,7 @@ async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Pro
     allowPrivate: deps.allowPrivate,
     timeoutMs: deps.timeoutMs,
     lookup: deps.lookup,
+    agents: deps.agents,
   });
   return {
     ...attempt,

@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { ForbiddenAddressError, type LookupAll, resolveTarget } from './address-guard.ts';
+import type { WebhookAgents } from './webhook-agents.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -16,6 +17,8 @@ export interface WebhookRequestOptions {
   timeoutMs?: number;
   /** The resolver (tests: a name that resolves to a private address). */
   lookup?: LookupAll;
+  /** Kept-alive connections (the worker's); without them each request has its own. */
+  agents?: WebhookAgents;
 }
 
 export interface WebhookResponse {
@@ -64,37 +67,46 @@ export async function postWebhook(
   };
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const transport = target.protocol === 'https:' ? https : http;
-  return new Promise<WebhookResponse>((resolve) => {
-    const request = transport.request(
-      {
-        host,
-        port: target.port || undefined,
-        path: `${target.pathname}${target.search}`,
-        method: 'POST',
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
-        lookup,
-        agent: false,
-        signal,
-      },
-      (response) => {
-        const status = response.statusCode ?? null;
-        let read = 0;
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          // The answer matters only by its status; a receiver streaming more is cut off.
-          if (read >= MAX_RESPONSE_BYTES) response.destroy();
-        });
-        const settle = () => {
-          if (status !== null && status >= 200 && status < 300) resolve({ ok: true, status, error: null });
-          else if (status !== null && status >= 300 && status < 400) resolve(failure('Redirect not followed', status));
-          else resolve(failure(`HTTP ${status}`, status));
-        };
-        response.on('end', settle);
-        response.on('close', settle);
-        response.on('error', () => settle());
-      },
-    );
-    request.on('error', (error) => resolve(failure(describe(error, timeoutMs))));
-    request.end(body);
-  });
+  const send = (agent: http.Agent | false) =>
+    new Promise<WebhookResponse & { staleSocket?: boolean }>((resolve) => {
+      const request = transport.request(
+        {
+          host,
+          port: target.port || undefined,
+          path: `${target.pathname}${target.search}`,
+          method: 'POST',
+          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          lookup,
+          agent,
+          signal,
+        },
+        (response) => {
+          const status = response.statusCode ?? null;
+          let read = 0;
+          response.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            // The answer matters only by its status; a receiver streaming more is cut off.
+            if (read >= MAX_RESPONSE_BYTES) response.destroy();
+          });
+          const settle = () => {
+            if (status !== null && status >= 200 && status < 300) resolve({ ok: true, status, error: null });
+            else if (status !== null && status >= 300 && status < 400)
+              resolve(failure('Redirect not followed', status));
+            else resolve(failure(`HTTP ${status}`, status));
+          };
+          response.on('end', settle);
+          response.on('close', settle);
+          response.on('error', () => settle());
+        },
+      );
+      request.on('error', (error) => {
+        // A kept-alive connection the receiver had just closed: not the receiver's failure.
+        const stale = request.reusedSocket && (error as { code?: string }).code === 'ECONNRESET' && !signal.aborted;
+        resolve({ ...failure(describe(error, timeoutMs)), staleSocket: stale });
+      });
+      request.end(body);
+    });
+  const first = await send(options.agents ? options.agents.agentFor(target, resolved.address) : false);
+  const { staleSocket, ...answer } = first.staleSocket ? await send(false) : first;
+  return answer;
 }

@@ -1,13 +1,18 @@
 // The notification worker: an outbox poller on PostgreSQL (no job-queue library, see
-// docs/ARCHITECTURE.md). Every poll claims due deliveries (FOR UPDATE SKIP LOCKED, a lease per
-// claim, so instances share the work and a crashed one's claims come back after the lease),
-// sends them outside any transaction, and records the results fenced by the lease. At least
-// once: a crash after sending and before recording sends again, with the same webhook-id.
+// docs/ARCHITECTURE.md). Every round locks due deliveries (FOR UPDATE SKIP LOCKED, so instances
+// share the work) in a transaction kept open while it sends them, and records the results in it.
+// A crashed worker's locks go with its connection, so its deliveries are due again at once. At
+// least once: a crash after sending and before the commit sends again, with the same webhook-id.
 // Every few minutes it also emits connector.expiring, tells users of disabled settings, and
 // deletes old events.
+
+import { setImmediate } from 'node:timers/promises';
 import { EXPIRY_WARNING_DAYS, EXPIRY_WARNING_DAYS_BY_PROVIDER, NOTIFICATION_TYPE } from '@router/shared';
+import type { Transaction } from '../../db/repositories/executor.ts';
 import {
+  type ClaimedDelivery,
   claimDueDeliveries,
+  type DeliveryResult,
   recordDeliveryResults,
   recordEndpointHealth,
 } from '../../db/repositories/notification-deliveries.repository.ts';
@@ -17,18 +22,21 @@ import {
   sendDisabledNotices,
 } from '../../db/repositories/notification-maintenance.repository.ts';
 import type { Services } from '../../services.ts';
+import { lookUpAll } from '../signals/order-lookup.ts';
 import type { LookupAll } from './address-guard.ts';
 import { DISABLE_AFTER_MS, DISABLED_REASON } from './delivery-rules.ts';
 import { disabledMail, type MailContext } from './mail-content.ts';
 import { sendEmails } from './send-email.ts';
 import { sendWebhook } from './send-webhook.ts';
+import { createWebhookAgents } from './webhook-agents.ts';
 
 export interface WorkerOptions {
   /** Poll interval; default 1 s, or the first retry wait when that is shorter (tests). */
   pollMs?: number;
+  /** Deliveries claimed per round (one statement claims them all). */
   batch?: number;
-  /** A claim is another worker's to take after this long. */
-  leaseSeconds?: number;
+  /** Webhooks in flight at once within a round. */
+  concurrency?: number;
   webhookTimeoutMs?: number;
   /** Resolver for webhook hosts (tests). */
   lookup?: LookupAll;
@@ -51,13 +59,14 @@ export interface NotificationWorker {
 export function createNotificationWorker(services: Services, options: WorkerOptions = {}): NotificationWorker {
   const { config, db, log } = services;
   const schedule = config.NOTIFICATION_RETRY_SCHEDULE;
-  const batch = options.batch ?? 50;
-  const leaseSeconds = options.leaseSeconds ?? 120;
+  const batch = options.batch ?? 200;
+  const concurrency = options.concurrency ?? 8;
   const mail: MailContext = {
     publicUrl: config.PUBLIC_URL,
     title: (name) => services.brokers.get(name)?.descriptor.title ?? name,
   };
   const mailer = services.identity.mailer;
+  const agents = createWebhookAgents();
 
   async function notifyDisabled(): Promise<void> {
     await sendDisabledNotices(db, async (setting) => {
@@ -65,9 +74,10 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     });
   }
 
-  async function runOnce(): Promise<number> {
-    const claimed = await claimDueDeliveries(db, batch, leaseSeconds);
-    if (claimed.length === 0) return 0;
+  /** Claims, sends and records one batch in one transaction; undefined when nothing was due. */
+  async function round(tx: Transaction) {
+    const claimed = await claimDueDeliveries(tx, batch);
+    if (claimed.length === 0) return undefined;
     const hooks = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK);
     const emails = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.EMAIL);
     const webhookDeps = {
@@ -76,29 +86,38 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       schedule,
       timeoutMs: options.webhookTimeoutMs,
       lookup: options.lookup,
+      agents,
+      secrets: new Map<number, string[]>(),
     };
     const [hookResults, emailResults] = await Promise.all([
-      Promise.all(hooks.map((d) => sendWebhook(webhookDeps, d))),
-      sendEmails({ db, mailer, mail, schedule }, emails),
+      lookUpAll(hooks, concurrency, (d) => sendWebhook(webhookDeps, d)).then((sent) =>
+        // sendWebhook never throws: every send is fulfilled.
+        sent.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
+      ),
+      sendEmails({ db: tx, mailer, mail, schedule }, emails),
     ]);
-    const recorded = new Set(await recordDeliveryResults(db, [...hookResults, ...emailResults]));
-    const health = hooks.flatMap((d, i) => {
-      const result = hookResults[i];
-      return result && recorded.has(d.id) ? [{ notificationId: d.notificationId, ok: result.ok }] : [];
-    });
+    const recorded = new Set(await recordDeliveryResults(tx, [...hookResults, ...emailResults]));
+    return { count: claimed.length, health: endpointChanges(hooks, hookResults, recorded) };
+  }
+
+  async function runOnce(): Promise<number> {
+    const done = await db.transaction(round);
+    if (!done) return 0;
+    const { count, health } = done;
     const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON);
     if (disabled.length > 0) {
       log.warn({ notificationIds: disabled }, 'notification webhooks disabled after failing for 3 days');
       await notifyDisabled();
     }
-    return claimed.length;
+    return count;
   }
 
   let draining: Promise<void> | undefined;
   const drain = () =>
     (draining ??= (async () => {
       try {
-        while ((await runOnce()) === batch) {}
+        // A full round means more is due; the pause lets the hook's work go first meanwhile.
+        while ((await runOnce()) === batch) await setImmediate();
       } catch (error) {
         log.error({ err: error }, 'notification delivery round failed');
       } finally {
@@ -135,6 +154,25 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     async stop() {
       for (const timer of timers.splice(0)) clearInterval(timer);
       await Promise.all([draining, maintaining]);
+      agents.close();
     },
   };
+}
+
+/**
+ * Webhook outcomes that change a setting's health: any failure (it may start a streak or
+ * disable the setting), and a success of a setting that was failing. A success of a healthy
+ * setting changes nothing, so the usual round writes nothing here.
+ */
+function endpointChanges(
+  hooks: readonly ClaimedDelivery[],
+  results: readonly DeliveryResult[],
+  recorded: ReadonlySet<number>,
+): { notificationId: number; ok: boolean }[] {
+  const byId = new Map(results.map((r) => [r.id, r]));
+  return hooks.flatMap((d) => {
+    const result = byId.get(d.id);
+    if (!result || !recorded.has(d.id) || (result.ok && d.failingSince === null)) return [];
+    return [{ notificationId: d.notificationId, ok: result.ok }];
+  });
 }

@@ -149,6 +149,13 @@ export async function startFakeAlpaca(options: FakeAlpacaOptions = {}) {
     orders,
     /** Requests that reached POST /v2/orders. */
     submissions: () => requests.filter((r) => r.method === 'POST' && r.url === '/v2/orders'),
+    /** The market reaches a resting order (by our client order id): it fills, whole, later. */
+    fillResting(clientOrderId: string) {
+      const order = orders.find((o) => o.client_order_id === clientOrderId && ['new', 'accepted'].includes(o.status));
+      if (!order) throw new Error(`no resting order ${clientOrderId}`);
+      fill(order, Number(order.qty));
+      Object.assign(order, { filled_at: new Date().toISOString(), updated_at: new Date().toISOString() });
+    },
     inject: server.inject,
     clearInjections: server.clearInjections,
     close: () => app.close(),

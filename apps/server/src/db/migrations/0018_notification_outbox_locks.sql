@@ -1,0 +1,3 @@
+CREATE INDEX "notification_deliveries_waiting_idx" ON "notification_deliveries" USING btree ("notification_id","created_at") WHERE "notification_deliveries"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "notification_deliveries_digest_idx" ON "notification_deliveries" USING btree ("notification_id","last_attempt_at" DESC NULLS LAST) WHERE "notification_deliveries"."in_digest" and "notification_deliveries"."status" = 'delivered';--> statement-breakpoint
+ALTER TABLE "notification_deliveries" DROP COLUMN "lease";

@@ -1,0 +1,1 @@
+CREATE INDEX "signals_resting_idx" ON "signals" USING btree ("lease_until") WHERE "signals"."status" = 'accepted' and not "signals"."is_test";

@@ -1,0 +1,162 @@
+// Resting orders at live brokers followed to their fill (modules/signals/follow-fills.ts), against
+// the Alpaca and Tradier protocol fakes: a limit order answered 'accepted' rests; the follower
+// looks it up (Alpaca by our client order id, Tradier by its own order id) and leaves it while it
+// rests; the server restarts; the market reaches the orders at the fakes; the new server's
+// follower finds them filled: the signals (and so their activity entries) read 'filled' and each
+// order is told order.filled exactly once, after its one order.placed. An account without a
+// setting that wants order.filled is not followed at all.
+import { brokerVariables } from '@router/brokers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeAlpaca, startFakeAlpaca } from '../../../packages/brokers/src/adapters/alpaca/fake.ts';
+import { type FakeTradier, startFakeTradier } from '../../../packages/brokers/src/adapters/tradier/fake.ts';
+import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
+import { connectWithCredentials, createLiveHook, type Trader, trader } from './broker-journey.ts';
+import { gql } from './connector-fixtures.ts';
+import { createSetting } from './notification-fixtures.ts';
+import { createTestDatabase, type TestDatabase } from './postgres.ts';
+import { postSignal } from './signal-fixtures.ts';
+
+let database: TestDatabase;
+let alpaca: FakeAlpaca;
+let tradier: FakeTradier;
+let env: Record<string, string>;
+let t: TestApp;
+
+const LIMIT = { symbol: 'AAPL', action: 'buy', quantity: 2, type: 'limit', limit_price: 150 };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  alpaca = await startFakeAlpaca({ keyId: 'AKLIVE1234567890', accountNumber: '912345678' });
+  tradier = await startFakeTradier({
+    token: 'live-token-1',
+    accounts: [{ account_number: '6YA00001', type: 'margin' }],
+  });
+  env = {
+    ...brokerVariables('alpaca', { baseUrl: alpaca.url }),
+    ...brokerVariables('tradier', { baseUrl: tradier.url }),
+  };
+  t = await startTestApp({ authenticate: authenticateAsUserId, env, database });
+});
+afterAll(async () => {
+  await t?.close();
+  await alpaca?.close();
+  await tradier?.close();
+  await database?.drop();
+});
+
+interface Placed {
+  signalId: string;
+  accountId: string;
+}
+
+/** A live hook of a fresh connection, its setting (when `events`), and one resting limit order. */
+async function restingOrder(user: Trader, provider: string, credentials: Record<string, string>, events?: string[]) {
+  const connector = await connectWithCredentials(t, user, provider, credentials);
+  const accountId = (JSON.parse(connector.accounts) as Array<{ id: string }>)[0]?.id ?? '';
+  const shortKey = await createLiveHook(t, user, connector, accountId);
+  if (events) await createSetting(t, user.headers, connector.key, accountId, 2, { email: 'fills@example.com', events });
+  const answer = await postSignal(t, shortKey, LIMIT);
+  expect(answer.statusCode).toBe(201);
+  expect(answer.json()).toMatchObject({ status: 'accepted' });
+  const { rows } = await t.services.db.$client.query<{ id: string }>(
+    'select id from signals where user_id = $1 and provider_name = $2',
+    [user.userId, provider],
+  );
+  expect(rows).toHaveLength(1);
+  return { signalId: rows[0]?.id ?? '', accountId } satisfies Placed;
+}
+
+const lookups = () =>
+  alpaca.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v2/orders:by_client_order_id')).length +
+  tradier.requests.filter((r) => r.method === 'GET' && /\/orders\/\d+/.test(r.url)).length;
+
+/** What the follower has due now: every resting order, as if its next look-up had come. */
+const makeDue = () => t.services.db.$client.query(`update signals set lease_until = null where status = 'accepted'`);
+
+async function rows(ids: string[]) {
+  const { rows } = await t.services.db.$client.query<{ id: string; status: string; price: number | null }>(
+    'select id, status, price from signals where id = any($1) order by id',
+    [ids],
+  );
+  return rows;
+}
+
+async function eventsOf(ids: string[]) {
+  const { rows } = await t.services.db.$client.query<{ type: string; signal_id: string; deliveries: number }>(
+    `select e.type, e.data->>'signalId' as signal_id,
+       (select count(*) from notification_deliveries d where d.event_id = e.id)::int as deliveries
+     from notification_events e where e.data->>'signalId' = any($1) order by e.created_at, e.type`,
+    [ids],
+  );
+  return rows;
+}
+
+describe('resting orders followed to their fill', () => {
+  it('tells order.filled once per order when the broker fills it later, across a restart', async () => {
+    const user = await trader(t, 'resting@example.com');
+    const alpacaOrder = await restingOrder(user, 'alpaca', alpaca.keys, ['order.placed', 'order.filled']);
+    const tradierOrder = await restingOrder(user, 'tradier', { accessToken: tradier.token }, ['order.filled']);
+    const other = await trader(t, 'unfollowed@example.com');
+    const unfollowed = await restingOrder(other, 'alpaca', alpaca.keys, ['order.rejected']);
+    const ids = [alpacaOrder.signalId, tradierOrder.signalId];
+
+    // Still resting: looked up (not the order without a setting wanting fills), nothing written.
+    const before = lookups();
+    expect(await t.app.signalRuntime.followFills(0)).toBe(0);
+    expect(lookups() - before).toBe(2);
+    expect((await rows(ids)).map((r) => r.status)).toEqual(['accepted', 'accepted']);
+
+    // The server restarts; meanwhile the market reaches both orders.
+    await t.close();
+    alpaca.fillResting(alpacaOrder.signalId);
+    tradier.fillResting(Number(tradier.orders.find((o) => o.status === 'open')?.id));
+    t = await startTestApp({ authenticate: authenticateAsUserId, env, database });
+
+    await makeDue();
+    expect(await t.app.signalRuntime.followFills(0)).toBe(2);
+    const filled = await rows(ids);
+    expect(filled.map((r) => r.status)).toEqual(['filled', 'filled']);
+    expect(filled.every((r) => typeof r.price === 'number' && r.price > 0)).toBe(true);
+    expect((await rows([unfollowed.signalId]))[0]?.status).toBe('accepted');
+    // The activity entries read the new state: both orders under the 'filled' result.
+    const activity = await gql<{ actions: Array<{ metadata: string }> }>(
+      t,
+      user.headers,
+      'query { actions(code: "Order", result: "filled") { metadata } }',
+      {},
+    );
+    const entries = activity.data?.actions.map((a) => (JSON.parse(a.metadata) as { signalId?: string }).signalId);
+    expect(entries?.sort()).toEqual([...ids].sort());
+
+    // Once each, and never again (an event no setting wants is not written at all).
+    await makeDue();
+    const last = lookups();
+    expect(await t.app.signalRuntime.followFills(0)).toBe(0);
+    expect(lookups()).toBe(last);
+    const told = (await eventsOf([...ids, unfollowed.signalId])).map((e) => `${e.signal_id}:${e.type}:${e.deliveries}`);
+    expect(told.sort()).toEqual(
+      [
+        `${alpacaOrder.signalId}:order.placed:1`,
+        `${alpacaOrder.signalId}:order.filled:1`,
+        `${tradierOrder.signalId}:order.filled:1`,
+      ].sort(),
+    );
+  });
+
+  it('two instances: each resting order is looked up by one of them', async () => {
+    const user = await trader(t, 'two-followers@example.com');
+    await restingOrder(user, 'alpaca', alpaca.keys, ['order.filled']);
+    await restingOrder(user, 'tradier', { accessToken: tradier.token }, ['order.filled']);
+    const other = await startTestApp({ authenticate: authenticateAsUserId, env, database });
+    try {
+      await makeDue();
+      const before = lookups();
+      await Promise.all([t.app.signalRuntime.followFills(0), other.app.signalRuntime.followFills(0)]);
+      // Two orders, two look-ups between both instances (the earlier test's ones are final, and
+      // the account without a setting wanting order.filled is not followed).
+      expect(lookups() - before).toBe(2);
+    } finally {
+      await other.close();
+    }
+  });
+});
