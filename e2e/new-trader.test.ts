@@ -166,6 +166,19 @@ async function walk(viewport: { width: number; height: number }, size: string) {
   await liveRow.getByText(/too many invalid requests within an hour/).waitFor();
   expect(await tradingViewAlert(liveUrl, fill(template, live))).toBe(400);
   await snap(page, 'deactivated', size, true);
+  // What was wrong: its last calls, one click away.
+  await liveRow.getByRole('link', { name: 'See its last calls' }).click();
+  await page.waitForURL(/\/me\?hook=/);
+  const webhook = page.getByLabel('Webhook');
+  await expect
+    .poll(() => webhook.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.text))
+    .toBe('TV live');
+  await expect
+    .poll(async () => (await lines(page).allTextContents()).every((text) => text.includes('TV live')))
+    .toBe(true);
+  expect(await lines(page).count()).toBeGreaterThan(0);
+  await snap(page, 'deactivated-calls', size);
+  await page.goto('/me/connector');
   await liveRow.getByRole('button', { name: 'Reactivate webhook TV live' }).click();
   const confirm = page.getByRole('dialog', { name: 'Reactivate webhook' });
   await confirm.getByText(/too many invalid requests within an hour/).waitFor();

@@ -35,8 +35,9 @@ function useFilterOptions(actions: readonly ActionRow[]): FilterOptions {
  */
 export function ActivityPanel() {
   const [text, setText] = useState('');
-  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS);
   const [params] = useSearchParams();
+  // `/me?hook=<key>` (a deactivated webhook's "See its last calls") opens filtered by that webhook.
+  const [filters, setFilters] = useState<ActivityFilters>(() => ({ ...NO_FILTERS, hookKey: params.get('hook') ?? '' }));
   const signalId = params.get('signal') || undefined;
   const activity = useActivity(text, filters, signalId);
   const section = useRef<HTMLElement>(null);

@@ -72,6 +72,18 @@ describe('activity as trade lines (issue #21)', () => {
     expect(details.textContent).toContain('(parse 0.4 · store 1.2 · broker 38 ms)');
   });
 
+  it("opens filtered by a webhook from its link /me?hook=<key> (a deactivated webhook's last calls)", async () => {
+    const { calls } = renderWithClient(
+      <ActivityPanel />,
+      { ActivityActions: fixture(async () => ({ data: { actions: [filled] } })) },
+      '/me?hook=hk1',
+    );
+    await seen('Webhook hook1 (paper#PA-1) called');
+    await wait(777);
+    await vi.waitFor(() => expect(calls('ActivityActions').at(-1)?.variables).toEqual({ hookKey: 'hk1' }));
+    expect((screen.getByLabelText('Webhook') as HTMLSelectElement).value).toBe('hk1');
+  });
+
   it('offers the trade filters only once there is a trade', async () => {
     open(() => [signinAction(3)]);
     await seen('You signed in to the dashboard');
