@@ -80,7 +80,7 @@ describe('dashboard', () => {
     await page.keyboard.press('Enter');
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
     const details = page.getByTestId('order-call').first();
-    await details.getByText('Request').waitFor();
+    await details.getByText('Request', { exact: true }).waitFor();
     await details.getByText(/Elapsed: \d+ ms|Elapsed: -/).waitFor();
     expect(await details.getByTestId('order-call-response').getAttribute('data-tone')).toMatch(/success|danger/);
     await snap(page, 'dashboard-search-expanded-desktop');

@@ -55,6 +55,8 @@ async function walk(viewport: { width: number; height: number }, size: string) {
 
   // Sign up, confirm, connect the paper broker and create a test and a live webhook.
   await signUpInBrowser(page, email);
+  await page.getByText('You signed in to the dashboard').first().waitFor();
+  expect(await page.getByTestId('activity-filters').count()).toBe(0); // nothing to filter yet
   await snap(page, 'dashboard-new', size);
   const paper = await connectPaperInBrowser(page);
   const testUrl = await createWebhookInBrowser(page, paper, 'TV test', true);
@@ -164,6 +166,19 @@ async function walk(viewport: { width: number; height: number }, size: string) {
   await liveRow.getByText(/too many invalid requests within an hour/).waitFor();
   expect(await tradingViewAlert(liveUrl, fill(template, live))).toBe(400);
   await snap(page, 'deactivated', size, true);
+  // What was wrong: its last calls, one click away.
+  await liveRow.getByRole('link', { name: 'See its last calls' }).click();
+  await page.waitForURL(/\/me\?hook=/);
+  const webhook = page.getByLabel('Webhook');
+  await expect
+    .poll(() => webhook.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.text))
+    .toBe('TV live');
+  await expect
+    .poll(async () => (await lines(page).allTextContents()).every((text) => text.includes('TV live')))
+    .toBe(true);
+  expect(await lines(page).count()).toBeGreaterThan(0);
+  await snap(page, 'deactivated-calls', size);
+  await page.goto('/me/connector');
   await liveRow.getByRole('button', { name: 'Reactivate webhook TV live' }).click();
   const confirm = page.getByRole('dialog', { name: 'Reactivate webhook' });
   await confirm.getByText(/too many invalid requests within an hour/).waitFor();

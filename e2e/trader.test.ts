@@ -51,7 +51,7 @@ describe('connecting TradingView and reactivating a webhook', () => {
     // A test signal: answered at once with the draft; free.
     await panel.getByRole('button', { name: 'Send test signal' }).click();
     await panel.getByText('Answer: 201').waitFor();
-    await panel.getByText('draft', { exact: true }).waitFor();
+    await panel.getByText('test · not sent', { exact: true }).waitFor();
     expect(await balance(user)).toBe(5);
     await snap(page, 'trader-test-signal-desktop');
     await page.keyboard.press('Escape');

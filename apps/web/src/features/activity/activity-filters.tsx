@@ -80,14 +80,22 @@ export function ActivityFiltersBar({
       />
       <Form.Group controlId="activity-filter-symbol" className="activity-filter-symbol">
         <Form.Label className="small mb-0">Symbol</Form.Label>
-        <Form.Control size="sm" value={value.symbol} maxLength={32} placeholder="AAPL" onChange={set('symbol')} />
+        <Form.Control size="sm" value={value.symbol} maxLength={32} placeholder="e.g. AAPL" onChange={set('symbol')} />
       </Form.Group>
       <Form.Group controlId="activity-filter-date">
         <Form.Label className="small mb-0">Date</Form.Label>
         <Form.Control size="sm" type="date" value={value.date} onChange={set('date')} />
       </Form.Group>
       {isFiltered(value) && (
-        <Button size="sm" variant="outline-secondary" onClick={() => onChange(NO_FILTERS)}>
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          onClick={() => {
+            onChange(NO_FILTERS);
+            // The button goes away with the filters: focus stays in the bar, not lost to the page.
+            document.getElementById('activity-filter-result')?.focus();
+          }}
+        >
           Clear filters
         </Button>
       )}

@@ -8,7 +8,7 @@ import { useLiveReload } from '../live/live-provider.tsx';
 import { ActivityFiltersBar, type FilterOptions } from './activity-filters.tsx';
 import { ActivityRow } from './activity-row.tsx';
 import { ActivitySearch } from './activity-search.tsx';
-import { type ActivityFilters, NO_FILTERS } from './filters.ts';
+import { type ActivityFilters, isFiltered, NO_FILTERS } from './filters.ts';
 import { type ActionRow, useActivity } from './use-activity.ts';
 
 const INLINE = 'd-inline-flex align-items-center';
@@ -35,8 +35,9 @@ function useFilterOptions(actions: readonly ActionRow[]): FilterOptions {
  */
 export function ActivityPanel() {
   const [text, setText] = useState('');
-  const [filters, setFilters] = useState<ActivityFilters>(NO_FILTERS);
   const [params] = useSearchParams();
+  // `/me?hook=<key>` (a deactivated webhook's "See its last calls") opens filtered by that webhook.
+  const [filters, setFilters] = useState<ActivityFilters>(() => ({ ...NO_FILTERS, hookKey: params.get('hook') ?? '' }));
   const signalId = params.get('signal') || undefined;
   const activity = useActivity(text, filters, signalId);
   const section = useRef<HTMLElement>(null);
@@ -65,7 +66,10 @@ export function ActivityPanel() {
         </h2>
         {signalId ? <Link to="/me">Show all activity</Link> : <ActivitySearch value={text} onChange={setText} />}
       </Card.Header>
-      {!signalId && <ActivityFiltersBar value={filters} options={options} onChange={setFilters} />}
+      {/* Trade filters once there is a trade to filter (a new trader has only sign-ins). */}
+      {!signalId && (options.hooks.size > 0 || isFiltered(filters)) && (
+        <ActivityFiltersBar value={filters} options={options} onChange={setFilters} />
+      )}
       <Table responsive hover className="mb-0 align-middle activity-table" size="sm">
         <thead>
           <tr>

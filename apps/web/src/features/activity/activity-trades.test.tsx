@@ -72,6 +72,24 @@ describe('activity as trade lines (issue #21)', () => {
     expect(details.textContent).toContain('(parse 0.4 · store 1.2 · broker 38 ms)');
   });
 
+  it("opens filtered by a webhook from its link /me?hook=<key> (a deactivated webhook's last calls)", async () => {
+    const { calls } = renderWithClient(
+      <ActivityPanel />,
+      { ActivityActions: fixture(async () => ({ data: { actions: [filled] } })) },
+      '/me?hook=hk1',
+    );
+    await seen('Webhook hook1 (paper#PA-1) called');
+    await wait(777);
+    await vi.waitFor(() => expect(calls('ActivityActions').at(-1)?.variables).toEqual({ hookKey: 'hk1' }));
+    expect((screen.getByLabelText('Webhook') as HTMLSelectElement).value).toBe('hk1');
+  });
+
+  it('offers the trade filters only once there is a trade', async () => {
+    open(() => [signinAction(3)]);
+    await seen('You signed in to the dashboard');
+    expect(screen.queryByTestId('activity-filters')).toBeNull();
+  });
+
   it('shows the request as sent to the broker, or why nothing was sent', async () => {
     const metadata = { ...JSON.parse(filled.metadata), signalId: 'sig1' };
     const sent: ActionRow = {
@@ -134,5 +152,7 @@ describe('activity as trade lines (issue #21)', () => {
     await wait(777);
     await vi.waitFor(() => expect(last()).toEqual({}));
     expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('');
+    // Clear filters goes away with them: the focus moves to the first filter.
+    expect(document.activeElement).toBe(screen.getByLabelText('Result'));
   });
 });

@@ -1,5 +1,6 @@
 import { hookNameSchema } from '@router/shared';
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
 import { formatCount, formatDateTime, formatPercent } from '../../lib/format.ts';
 import { deactivationText } from './hook-deactivation.ts';
@@ -117,7 +118,8 @@ export function HookRow({
       {!hook.isActive && (
         <div className="alert alert-warning small d-flex flex-wrap align-items-center gap-2 py-2 mt-2 mb-0">
           <span className="flex-grow-1">
-            Alerts to this webhook are refused. {deactivationText(hook.deactivatedReason, accountConnected)}
+            Alerts to this webhook are refused. {deactivationText(hook.deactivatedReason, accountConnected)}{' '}
+            <Link to={`/me?hook=${encodeURIComponent(hook.key)}`}>See its last calls</Link>
           </span>
           {accountConnected && (
             <button

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../../lib/error-message.ts';
+import { resultLabel } from '../activity/filters.ts';
 import type { HookItem } from './hook-model.ts';
 import { type SignalAnswer, sendTestSignal } from './send-test-signal.ts';
 
@@ -62,7 +63,7 @@ export function TestSignal({
         Posts this body to the webhook the way the platform will, placeholders filled with sample values. Edit it to try
         your own.
         {hook.isTest
-          ? ' This is a test webhook: the answer is the order as normalized (status draft), nothing reaches the broker.'
+          ? ' This is a test webhook: the answer is the order as normalized (test · not sent, status draft), nothing reaches the broker.'
           : ''}
       </p>
       <label htmlFor={`${id}-body`} className="visually-hidden">
@@ -121,7 +122,7 @@ function AnswerView({ answer }: { answer: SignalAnswer }) {
   return (
     <div className={`alert small mb-0 ${answer.ok ? 'alert-success' : 'alert-danger'}`}>
       <p className="mb-1">
-        <span className="fw-semibold">Answer: {answer.httpStatus}</span> · <span>{answer.status}</span>
+        <span className="fw-semibold">Answer: {answer.httpStatus}</span> · <span>{resultLabel(answer.status)}</span>
         {answer.message ? <> · {answer.message}</> : null}
       </p>
       <pre className="mb-0 small text-wrap text-break">{answer.body}</pre>

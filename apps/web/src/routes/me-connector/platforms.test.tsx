@@ -105,7 +105,7 @@ describe('Connect TradingView', () => {
     expect(JSON.parse(body.value).client_id).toMatch(/^Long-\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send test signal' }));
     expect(await within(dialog).findByText('Answer: 201')).toBeTruthy();
-    expect(within(dialog).getByText(/draft/, { selector: 'span' })).toBeTruthy();
+    expect(within(dialog).getByText('test · not sent', { selector: 'span' })).toBeTruthy();
     const [url, init] = fetch.mock.calls[0] ?? [];
     expect(url).toBe('/hook/h1ShortKey000000000000');
     expect(init?.method).toBe('POST');
