@@ -39,6 +39,14 @@ describe('loadConfig', () => {
     expect(config.brokers.alpaca).toEqual({ baseUrl: 'http://127.0.0.1:9999', clientId: 'id' });
   });
 
+  it('takes a ws(s) base URL for a broker reached over a WebSocket, and no other scheme', () => {
+    const config = loadConfig({ RITHMIC_BASE_URL: 'wss://rituz00100.rithmic.com:443' }, [...brokers, 'rithmic']);
+    expect(config.brokers.rithmic).toEqual({ baseUrl: 'wss://rituz00100.rithmic.com:443' });
+    expect(() => loadConfig({ RITHMIC_BASE_URL: 'ftp://gateway.example' }, [...brokers, 'rithmic'])).toThrow(
+      /^RITHMIC_BASE_URL: must be an http\(s\) or ws\(s\) URL/,
+    );
+  });
+
   it('accepts the variables of every broker folder, and of no other', () => {
     const settings = { baseUrl: 'http://127.0.0.1:9', clientId: 'app', clientSecret: 'secret' };
     const env = Object.assign({}, ...brokerNames().map((name) => brokerVariables(name, settings)));

@@ -8,6 +8,8 @@ import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.url({ protocol: /^https?$/ });
+/** A broker's base URL: http(s), or ws(s) for brokers reached over a WebSocket (Rithmic). */
+const brokerUrl = z.url({ protocol: /^(https?|wss?)$/ });
 const optionalText = z.string().min(1).optional();
 /** "20/100": a token bucket refilled at 20 per second holding at most 100; "0" turns it off. */
 const rateLimit = z
@@ -264,8 +266,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, brokerNames: readonly string[
     if (!known.has(broker)) {
       throw new ConfigError(`${name}: unknown broker ${broker.toLowerCase()} (known: ${brokerNames.join(', ')})`);
     }
-    if (kind === 'BASE_URL' && !url.safeParse(value).success) {
-      throw new ConfigError(`${name}: must be an http(s) URL (got ${JSON.stringify(value)})`);
+    if (kind === 'BASE_URL' && !brokerUrl.safeParse(value).success) {
+      throw new ConfigError(`${name}: must be an http(s) or ws(s) URL (got ${JSON.stringify(value)})`);
     }
     const entry: BrokerConfig = brokers[broker.toLowerCase()] ?? {};
     brokers[broker.toLowerCase()] = entry;

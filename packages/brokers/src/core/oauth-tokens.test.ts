@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { BrokerSession } from './broker.ts';
 import { BrokerError } from './errors.ts';
-import { type AccessTokens, createTokenKeeper } from './oauth-tokens.ts';
+import { type AccessTokens, createTokenKeeper, requestTokens } from './oauth-tokens.ts';
 
 const ctx = { baseUrl: '' };
 
@@ -54,4 +54,36 @@ it('retries a read once after a refusal of its token, never an order', async () 
   await expect(tokens.authorized(ctx, other, 'order', flaky)).rejects.toBe(refused);
   expect(used).toEqual(['stored', 'fresh-1', 'stored']);
   expect(renewals).toEqual(['rt']);
+});
+
+it('asks with a GET query where the broker takes one, reads camel-case fields and a refusal in a 200 body', async () => {
+  const asked: Array<{ method: string; url: string }> = [];
+  const answers = [
+    { accessToken: 'at', tokenType: 'bearer', expiresIn: 2_628_000, refreshToken: 'rt' },
+    { errorCode: 'ACCESS_DENIED', description: 'Authorization code is invalid' },
+  ];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    asked.push({ method: init?.method ?? 'GET', url: String(input) });
+    return new Response(JSON.stringify(answers.shift()), { headers: { 'content-type': 'application/json' } });
+  };
+  const request = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/apps/token',
+    query: { grant_type: 'authorization_code', code: 'c' },
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  expect(await requestTokens(request)).toMatchObject({
+    accessToken: 'at',
+    refreshToken: 'rt',
+    expiresInMs: 2_628_000_000,
+  });
+  expect(asked).toEqual([
+    { method: 'GET', url: 'https://auth.example/apps/token?grant_type=authorization_code&code=c' },
+  ]);
+  await expect(requestTokens(request)).rejects.toMatchObject({
+    kind: 'AuthenticationError',
+    message: 'Acme: sign-in refused (Authorization code is invalid); reconnect',
+  });
 });

@@ -6,15 +6,17 @@
 import type { BrokerContext, BrokerSession } from './broker.ts';
 import { BrokerError, isBrokerError } from './errors.ts';
 import { createHttpClient } from './http.ts';
+import { messageOf } from './http-errors.ts';
 import { decimalField, stringField } from './json-read.ts';
 
 export interface TokenRequest {
   brokerTitle: string;
   ctx: BrokerContext;
   path: string;
-  /** The grant as the broker takes it: JSON or a form. */
+  /** The grant as the broker takes it: JSON, a form, or the query of a GET (cTrader). */
   json?: Record<string, string>;
   form?: Record<string, string>;
+  query?: Record<string, string>;
   headers?: Record<string, string>;
   /** The access token's lifetime when the answer names none (`expires_in`). */
   defaultLifetimeMs: number;
@@ -44,18 +46,28 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
   try {
     // A token request changes nothing a retry could duplicate; it is still never retried here.
     const answer = await client.request({
-      method: 'POST',
+      method: request.query ? 'GET' : 'POST',
       path: request.path,
-      ...(request.json ? { json: request.json } : { form: request.form ?? {} }),
+      ...(request.query
+        ? { query: request.query }
+        : request.json
+          ? { json: request.json }
+          : { form: request.form ?? {} }),
       mutating: false,
     });
     const body = request.unwrap ? request.unwrap(answer.body) : answer.body;
-    const accessToken = stringField(body, 'access_token');
-    if (!accessToken) throw new BrokerError('BrokerUnavailable', title, 'no access token in the answer');
-    const expiresIn = decimalField(body, 'expires_in');
+    // Field names as OAuth spells them, or in camel case (cTrader: accessToken, expiresIn).
+    const accessToken = stringField(body, 'access_token') ?? stringField(body, 'accessToken');
+    if (!accessToken) {
+      // A refusal may come as 200 with an error body (cTrader: {"errorCode": "…", "description": "…"}).
+      const refusal = messageOf(body) ?? stringField(body, 'errorCode');
+      if (refusal) throw new BrokerError('AuthenticationError', title, `sign-in refused (${refusal}); reconnect`);
+      throw new BrokerError('BrokerUnavailable', title, 'no access token in the answer');
+    }
+    const expiresIn = decimalField(body, 'expires_in') ?? decimalField(body, 'expiresIn');
     return {
       accessToken,
-      refreshToken: stringField(body, 'refresh_token'),
+      refreshToken: stringField(body, 'refresh_token') ?? stringField(body, 'refreshToken'),
       expiresInMs: expiresIn ? expiresIn * 1000 : request.defaultLifetimeMs,
       body: answer.body,
     };

@@ -1,0 +1,165 @@
+// Our order → ProtoOANewOrderReq (WIRE.md §4), refused here, before anything is sent, where
+// cTrader would refuse it or could only misread it:
+//   {symbol: EURUSD, action: buy, quantity: 1000, stop_loss_price_distance: 0.005}
+//   → {symbolId: 1, orderType: 1, tradeSide: 1, volume: 100000, relativeStopLoss: 500, clientOrderId: "…"}
+// Volume counts hundredths of a unit; relative stops count 1/100000 of a price unit; a stop-limit's
+// limit travels as a slippage in points (10^-digits) from the stop price.
+import type { Order } from '@router/orders';
+import { boundedId } from '../../ccxt/client-id.ts';
+import { BrokerError } from '../../core/errors.ts';
+import type { JsonRecord } from '../../core/json-read.ts';
+import { CLIENT_ORDER_ID_MAX, CTRADER_TITLE } from './descriptor.ts';
+import type { SymbolDetails } from './symbols.ts';
+
+export const ORDER_TYPE = { market: 1, limit: 2, stop: 3, stop_limit: 6 } as const;
+export const TRADE_SIDE = { BUY: 1, SELL: 2 } as const;
+export const TIME_IN_FORCE = { gtd: 1, gtc: 2, ioc: 3, fok: 4 } as const;
+/** Relative stop loss and take profit are in 1/100000 of a price unit. */
+const RELATIVE_SCALE = 100_000;
+const LABEL_MAX = 100;
+const COMMENT_MAX = 512;
+
+/** Our signal id as cTrader's clientOrderId: itself when it fits (50 printable characters), else its hash. */
+export const clientOrderIdFor = (id: string) => boundedId(id, CLIENT_ORDER_ID_MAX, /^[\x21-\x7E]+$/);
+
+const refuse = (message: string) => new BrokerError('InvalidOrder', CTRADER_TITLE, message);
+
+export function tradeSideOf(action: Order['action']): number {
+  if (action === 'buy' || action === 'buy_to_cover') return TRADE_SIDE.BUY;
+  if (action === 'sell' || action === 'sell_short') return TRADE_SIDE.SELL;
+  throw refuse(`${action} is not an order side`);
+}
+
+/** Units → cTrader volume (hundredths of a unit), within the symbol's limits. */
+export function volumeOf(quantity: number, symbol: SymbolDetails): number {
+  const volume = Math.round(quantity * 100);
+  if (volume <= 0 || Math.abs(volume - quantity * 100) > 1e-6) {
+    throw refuse(`quantity ${quantity} must be positive with at most 2 decimals (cTrader counts hundredths of a unit)`);
+  }
+  const units = (value: number) => value / 100;
+  if (symbol.minVolume !== undefined && volume < symbol.minVolume)
+    throw refuse(`quantity ${quantity} is below ${symbol.name}'s minimum of ${units(symbol.minVolume)} units`);
+  if (symbol.maxVolume !== undefined && volume > symbol.maxVolume)
+    throw refuse(`quantity ${quantity} is above ${symbol.name}'s maximum of ${units(symbol.maxVolume)} units`);
+  if (symbol.stepVolume !== undefined && volume % symbol.stepVolume !== 0)
+    throw refuse(
+      `quantity ${quantity} is not a multiple of ${symbol.name}'s step of ${units(symbol.stepVolume)} units`,
+    );
+  return volume;
+}
+
+function relative(distance: number | undefined, field: string): number | undefined {
+  if (distance === undefined) return undefined;
+  const scaled = Math.round(distance * RELATIVE_SCALE);
+  if (!(scaled > 0)) throw refuse(`${field} must be a positive distance of at least 0.00001`);
+  return scaled;
+}
+
+function numberExtra(order: Order, key: string): number | undefined {
+  const value = order.extra?.[key];
+  if (value === undefined) return undefined;
+  const parsed = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(parsed)) throw refuse(`extra.${key} must be a number`);
+  return parsed;
+}
+
+function textExtra(order: Order, key: string, max: number): string | undefined {
+  const value = order.extra?.[key];
+  if (value === undefined) return undefined;
+  const text = String(value);
+  if (text.length > max) throw refuse(`extra.${key} is longer than ${max} characters`);
+  return text;
+}
+
+/** extra.expiration_time as ms since epoch (ISO time or ms). */
+function expirationOf(order: Order): number | undefined {
+  const value = order.extra?.expiration_time;
+  if (value === undefined) return undefined;
+  const at =
+    typeof value === 'number' ? value : /^\d+$/.test(String(value)) ? Number(value) : Date.parse(String(value));
+  if (!Number.isFinite(at)) throw refuse('extra.expiration_time must be an ISO time or ms since epoch');
+  return at;
+}
+
+function timeInForce(order: Order): JsonRecord {
+  const expiration = expirationOf(order);
+  if (order.duration === 'gtd') {
+    if (expiration === undefined) throw refuse('a gtd order needs extra.expiration_time');
+    if (order.type === 'market') throw refuse('a market order executes at once; gtd is for pending orders');
+    return { timeInForce: TIME_IN_FORCE.gtd, expirationTimestamp: expiration };
+  }
+  if (expiration !== undefined) throw refuse('extra.expiration_time is only for gtd orders');
+  const value = TIME_IN_FORCE[order.duration as keyof typeof TIME_IN_FORCE];
+  if (value === undefined) throw refuse(`duration ${order.duration} is not available; use gtc, gtd, ioc or fok`);
+  // A market order fills at once or not at all: only fill-or-kill changes what cTrader does.
+  if (order.type === 'market') return order.duration === 'fok' ? { timeInForce: value } : {};
+  return { timeInForce: value };
+}
+
+function prices(order: Order, side: number, symbol: SymbolDetails): JsonRecord {
+  const need = (value: number | undefined, field: string) => {
+    if (value === undefined) throw refuse(`a ${order.type} order needs ${field}`);
+    return value;
+  };
+  switch (order.type) {
+    case 'market':
+      return {};
+    case 'limit':
+      return { limitPrice: need(order.limit_price, 'limit_price') };
+    case 'stop':
+      return { stopPrice: need(order.stop_price, 'stop_price') };
+    case 'stop_limit': {
+      const stop = need(order.stop_price, 'stop_price');
+      const limit = need(order.limit_price, 'limit_price');
+      const beyond = side === TRADE_SIDE.BUY ? limit - stop : stop - limit;
+      if (beyond < 0) {
+        throw refuse(
+          `a stop_limit ${side === TRADE_SIDE.BUY ? 'buy' : 'sell'} needs its limit at or beyond its stop price`,
+        );
+      }
+      return { stopPrice: stop, slippageInPoints: Math.round(beyond * 10 ** symbol.digits) };
+    }
+  }
+}
+
+function protection(order: Order): JsonRecord {
+  const takeDistance = numberExtra(order, 'take_profit_distance');
+  if (order.stop_loss_price !== undefined && order.stop_loss_price_distance !== undefined)
+    throw refuse('give stop_loss_price or stop_loss_price_distance, not both');
+  if (order.take_profit_price !== undefined && takeDistance !== undefined)
+    throw refuse('give take_profit_price or extra.take_profit_distance, not both');
+  if (order.type === 'market' && (order.stop_loss_price !== undefined || order.take_profit_price !== undefined)) {
+    throw refuse(
+      'a market order takes its stop loss and take profit as distances (stop_loss_price_distance, extra.take_profit_distance)',
+    );
+  }
+  const relativeStopLoss = relative(order.stop_loss_price_distance, 'stop_loss_price_distance');
+  const relativeTakeProfit = relative(takeDistance, 'extra.take_profit_distance');
+  return {
+    ...(order.stop_loss_price !== undefined ? { stopLoss: order.stop_loss_price } : {}),
+    ...(order.take_profit_price !== undefined ? { takeProfit: order.take_profit_price } : {}),
+    ...(relativeStopLoss !== undefined ? { relativeStopLoss } : {}),
+    ...(relativeTakeProfit !== undefined ? { relativeTakeProfit } : {}),
+  };
+}
+
+/** The ProtoOANewOrderReq payload (without the account, which the client adds). */
+export function toNewOrder(order: Order, symbol: SymbolDetails, clientOrderId: string): JsonRecord {
+  if (order.quantity_type !== 'fixed') throw refuse(`quantity_type ${order.quantity_type} is not available`);
+  if (order.quantity === undefined) throw refuse('quantity is required');
+  const tradeSide = tradeSideOf(order.action);
+  const label = textExtra(order, 'label', LABEL_MAX);
+  const comment = textExtra(order, 'comment', COMMENT_MAX);
+  return {
+    symbolId: symbol.symbolId,
+    orderType: ORDER_TYPE[order.type],
+    tradeSide,
+    volume: volumeOf(order.quantity, symbol),
+    ...prices(order, tradeSide, symbol),
+    ...timeInForce(order),
+    ...protection(order),
+    ...(label !== undefined ? { label } : {}),
+    ...(comment !== undefined ? { comment } : {}),
+    clientOrderId,
+  };
+}

@@ -1,0 +1,330 @@
+// Contract: the Rithmic adapter against its R | Protocol fake. Connecting (system name, login,
+// wrong credentials, an unreachable gateway), heartbeats at the login answer's interval, every
+// order form the descriptor claims with user_tag, AUTO and the exchange's trade route, what is
+// refused before sending, notifications read as filled/accepted/rejected, a lost answer never
+// resent and found again by its user_tag, lookup by basket_id, cancel, logout after every call.
+import { normalizeOrderOrThrow } from '@router/orders';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
+import { brokerFailure as failure } from '../../core/expect-failure.ts';
+import { findOrder } from '../../core/find-order.ts';
+import { createRithmicBroker } from './adapter.ts';
+import { rithmicDescriptor } from './descriptor.ts';
+import { FAKE_CREDENTIALS, type RithmicFake, startRithmicFake } from './fake.ts';
+import { FAKE_ACCOUNT } from './fake-book.ts';
+
+const broker = createRithmicBroker();
+let fake: RithmicFake;
+let ctx: BrokerContext;
+let session: BrokerSession;
+const accountId = FAKE_ACCOUNT;
+
+beforeAll(async () => {
+  fake = await startRithmicFake();
+  ctx = { baseUrl: fake.baseUrl };
+  session = await broker.connect(ctx, { credentials: FAKE_CREDENTIALS });
+});
+afterAll(() => fake.close());
+
+let sequence = 0;
+function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
+  return { accountId, clientOrderId, order: normalizeOrderOrThrow(signal, { provider: rithmicDescriptor }) };
+}
+const since = (before: number) => fake.requests.slice(before).map((request) => request.path.slice(1));
+const sent = (name: string) => fake.requests.filter((request) => request.path === `/${name}`);
+const lastOrder = () =>
+  fake.requests.filter((r) => /^\/Request(NewOrder|BracketOrder)$/.test(r.path)).at(-1)?.body as Record<
+    string,
+    unknown
+  >;
+const ES = { symbol: 'ESH2027', action: 'buy', quantity: 1 };
+
+describe('connect', () => {
+  it('checks the system name, logs in to the order plant, lists the accounts and logs out', async () => {
+    const before = fake.requests.length;
+    const connected = await broker.connect(ctx, { credentials: FAKE_CREDENTIALS });
+    expect(since(before)).toEqual([
+      'RequestRithmicSystemInfo',
+      'RequestLogin',
+      'RequestHeartbeat',
+      'RequestLoginInfo',
+      'RequestAccountList',
+      'RequestLogout',
+    ]);
+    expect(fake.requests[before + 1]?.body).toMatchObject({
+      infra_type: 2,
+      app_name: 'signal-router',
+      system_name: 'Rithmic Test',
+    });
+    expect(connected).toEqual({
+      secrets: { ...FAKE_CREDENTIALS },
+      accounts: [{ id: FAKE_ACCOUNT, name: FAKE_ACCOUNT, dataCurrency: 'USD', demo: true }],
+      branch: 'Rithmic Test',
+    });
+  });
+
+  it('reads the published account list (one 303 per account, then the closing 303)', async () => {
+    const published = {
+      template_id: 303,
+      rq_handler_rp_code: ['0'],
+      fcm_id: 'DemoFCM',
+      ib_id: 'DemoIB',
+      account_id: 'DEMO-12345-02',
+      account_name: 'Second',
+      account_currency: 'EUR',
+    };
+    fake.answerNext({
+      method: 'SEND',
+      path: '/RequestAccountList',
+      status: 200,
+      body: [published, { template_id: 303, rp_code: ['0'] }],
+    });
+    const connected = await broker.connect(ctx, { credentials: FAKE_CREDENTIALS });
+    expect(connected.accounts).toEqual([{ id: 'DEMO-12345-02', name: 'Second', dataCurrency: 'EUR', demo: true }]);
+  });
+
+  it('refuses a wrong password with Rithmic’s text, never echoing it', async () => {
+    const error = await failure(
+      broker.connect(ctx, { credentials: { ...FAKE_CREDENTIALS, password: 'not-the-password' } }),
+    );
+    expect(error).toMatchObject({ kind: 'AuthenticationError', message: 'Rithmic: permission denied' });
+    expect(error.message).not.toContain('not-the-password');
+  });
+
+  it('refuses a system the gateway does not offer, naming those it does, before logging in', async () => {
+    const before = fake.requests.length;
+    const error = await failure(broker.connect(ctx, { credentials: { ...FAKE_CREDENTIALS, systemName: 'Apex' } }));
+    expect(error).toMatchObject({
+      kind: 'AuthenticationError',
+      message: 'Rithmic: system "Apex" is not offered by this gateway (it offers Rithmic Test, Rithmic Paper Trading)',
+    });
+    expect(since(before)).toEqual(['RequestRithmicSystemInfo']);
+  });
+
+  it('refuses missing credentials without connecting, and an unreachable gateway as unavailable', async () => {
+    const before = fake.requests.length;
+    const missing = await failure(broker.connect(ctx, { credentials: { user: 'trader01', password: '' } }));
+    expect(missing).toMatchObject({ kind: 'AuthenticationError' });
+    expect(fake.requests.length).toBe(before);
+    const closed = await failure(broker.connect({ baseUrl: 'ws://127.0.0.1:9' }, { credentials: FAKE_CREDENTIALS }));
+    expect(closed).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
+  });
+});
+
+describe('heartbeats and logout', () => {
+  it('beats right after login and then at the interval the login answer gives', async () => {
+    const quick = await startRithmicFake({ heartbeatInterval: 0.05 });
+    try {
+      const quickCtx = { baseUrl: quick.baseUrl };
+      const quickSession = await broker.connect(quickCtx, { credentials: FAKE_CREDENTIALS });
+      expect(quick.counts.heartbeats).toBe(1);
+      quick.delayNext('/RequestShowOrders', 400);
+      await findOrder(broker, quickCtx, quickSession, { accountId, clientOrderId: 'sig-none', brokerOrderId: '1' });
+      expect(quick.counts.heartbeats).toBeGreaterThanOrEqual(3);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('logs out at the end of every call', async () => {
+    await broker.placeOrder(ctx, session, input(ES));
+    expect(fake.counts.logouts).toBe(fake.counts.logins);
+  });
+});
+
+describe('orders', () => {
+  it('a market order: user_tag is our id, AUTO, the exchange’s trade route; filled per its notifications', async () => {
+    const answer = await broker.placeOrder(ctx, session, input(ES, 'sig-market-1'));
+    expect(lastOrder()).toMatchObject({
+      template_id: 312,
+      user_tag: 'sig-market-1',
+      manual_or_auto: 2,
+      trade_route: 'simulator',
+      exchange: 'CME',
+      symbol: 'ESH7',
+      price_type: 2,
+    });
+    expect(answer).toMatchObject({ status: 'filled', price: 6050.25 });
+    expect(answer.id).toMatch(/^\d+$/);
+  });
+
+  it.each([
+    [
+      { type: 'limit', limit_price: 6000.5 },
+      { price_type: 1, price: 6000.5, duration: 2 },
+    ],
+    [
+      { type: 'stop', stop_price: 6100, duration: 'day' },
+      { price_type: 4, trigger_price: 6100, duration: 1 },
+    ],
+    [
+      { type: 'stop_limit', stop_price: 6100, limit_price: 6101, duration: 'ioc' },
+      { price_type: 3, trigger_price: 6100, price: 6101, duration: 3 },
+    ],
+    [
+      { type: 'limit', limit_price: 6000, duration: 'fok' },
+      { price_type: 1, duration: 4 },
+    ],
+  ])('%o is sent as %o and answered open (accepted)', async (form, wire) => {
+    const answer = await broker.placeOrder(ctx, session, input({ ...ES, ...form }));
+    expect(lastOrder()).toMatchObject({ template_id: 312, ...wire });
+    expect(answer).toMatchObject({ status: 'accepted', status_description: 'Rithmic order open' });
+  });
+
+  it('brackets: exit prices become whole ticks from the entry; extra ticks work on a market entry', async () => {
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ ...ES, action: 'sell', type: 'limit', limit_price: 6050, take_profit_price: 6040 }),
+    );
+    expect(lastOrder()).toMatchObject({ template_id: 330, bracket_type: 2, target_ticks: 40, target_quantity: 1 });
+    const answer = await broker.placeOrder(ctx, session, input({ ...ES, extra: { target_ticks: 16, stop_ticks: 8 } }));
+    expect(lastOrder()).toMatchObject({ template_id: 330, price_type: 2, bracket_type: 3, user_type: 3 });
+    expect(answer.status).toBe('filled');
+  });
+
+  it.each([
+    [{ symbol: 'ES1!' }, 'Rithmic: continuous contracts (ES1!) are not resolved; name the month, e.g. ESH2027'],
+    [{ symbol: 'FDAXH2027' }, 'Rithmic: the exchange of FDAX is not known; prefix it, e.g. CME:FDAXH2027'],
+    [
+      { take_profit_price: 6100 },
+      "Rithmic: a bracket's exits are ticks from the entry price: give a limit, stop or stop_limit entry, or extra.target_ticks/stop_ticks",
+    ],
+    [
+      { type: 'limit', limit_price: 6000, take_profit_price: 6000.1 },
+      'Rithmic: take_profit_price 6000.1 is not a whole number of ticks (0.25) from the entry 6000',
+    ],
+    [
+      { type: 'limit', limit_price: 6000, stop_loss_price: 6010 },
+      'Rithmic: stop_loss_price 6010 must be below the entry 6000',
+    ],
+    [
+      { symbol: 'CME:6BH2027', type: 'limit', limit_price: 1.25, stop_loss_price: 1.2 },
+      "Rithmic: a bracket's exits are ticks from the entry, and the tick of 6B is not known",
+    ],
+    [{ extra: { stop_ticks: 2.5 } }, 'Rithmic: extra.stop_ticks must be a whole number of ticks, not 2.5'],
+  ])('refuses %o before sending anything', async (change, message) => {
+    const before = fake.requests.length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...ES, ...change })));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('refuses an exchange without a trade route before placing, naming the routes', async () => {
+    const before = sent('RequestNewOrder').length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...ES, symbol: 'EUREX:FDAXH2027' })));
+    expect(error.message).toBe('Rithmic: no trade route for EUREX (routes: CME, CBOT, NYMEX, COMEX)');
+    expect(sent('RequestNewOrder').length).toBe(before);
+  });
+
+  it('a risk rejection (exchange REJECT) is InsufficientFunds; a plant refusal InvalidOrder', async () => {
+    const margin = await failure(broker.placeOrder(ctx, session, input({ ...ES, quantity: 60 })));
+    expect(margin).toMatchObject({
+      kind: 'InsufficientFunds',
+      message: 'Rithmic: Insufficient margin: order would exceed the account margin',
+      outcomeUnknown: false,
+    });
+    fake.answerNext({
+      method: 'SEND',
+      path: '/RequestNewOrder',
+      status: 200,
+      body: { template_id: 313, rp_code: ['3', 'invalid trade route'] },
+    });
+    expect(await failure(broker.placeOrder(ctx, session, input(ES)))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Rithmic: invalid trade route',
+    });
+  });
+
+  it('the same signal id is always the same user_tag (hashed when longer than 36)', async () => {
+    const long = 'x'.repeat(50);
+    await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 6000 }, long));
+    const first = lastOrder().user_tag;
+    await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 6000 }, long));
+    expect(lastOrder().user_tag).toBe(first);
+    expect(String(first)).toMatch(/^[0-9a-f]{36}$/);
+  });
+});
+
+describe('lost answers and lookup', () => {
+  it('a dropped connection after the order is outcome-unknown, not resent, and found again by its user_tag', async () => {
+    const before = fake.book.orders.length;
+    fake.answerNext({ method: 'SEND', path: '/RequestNewOrder', status: 0 });
+    const sentAt = Date.now();
+    const lost = await failure(broker.placeOrder(ctx, session, input(ES, 'sig-lost')));
+    expect(lost).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    expect(fake.book.orders.length).toBe(before + 1);
+    const found = await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-lost', sentAt });
+    expect(found).toMatchObject({ match: 'exact', order: { status: 'filled', id: fake.book.orders.at(-1)?.basketId } });
+  });
+
+  it('no answer before the deadline is outcome-unknown; a forced logout too', async () => {
+    fake.answerNext({ method: 'SEND', path: '/RequestNewOrder', status: 200, body: [] });
+    const late = await failure(
+      broker.placeOrder({ ...ctx, signal: AbortSignal.timeout(300) }, session, input(ES, 'sig-late')),
+    );
+    expect(late).toMatchObject({
+      kind: 'BrokerUnavailable',
+      message: 'Rithmic: no answer from Rithmic before the deadline',
+      outcomeUnknown: true,
+    });
+    fake.answerNext({ method: 'SEND', path: '/RequestNewOrder', status: 200, body: { template_id: 77 } });
+    expect(await failure(broker.placeOrder(ctx, session, input(ES)))).toMatchObject({
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: true,
+    });
+  });
+
+  it('by user_tag: none when the window’s history has no such tag, unknown when the window is too old', async () => {
+    expect(
+      await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent', sentAt: Date.now() }),
+    ).toEqual({ match: 'none' });
+    const old = await findOrder(broker, ctx, session, {
+      accountId,
+      clientOrderId: 'sig-lost',
+      sentAt: Date.parse('2024-11-24T14:20:00Z'),
+    });
+    expect(old).toEqual({ match: 'unknown', reason: 'Rithmic no longer lists the orders of that time' });
+  });
+
+  it('by basket_id: exact with its state, unknown when Rithmic has no such order', async () => {
+    const placed = await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 5900 }));
+    expect(
+      await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: placed.id }),
+    ).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'accepted' } });
+    expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: '1' })).toMatchObject({
+      match: 'unknown',
+    });
+  });
+});
+
+describe('cancel', () => {
+  it('by basket_id or by our id (among the open orders), AUTO; a filled or unknown order is not found', async () => {
+    const byId = await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 5900 }));
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: byId.id });
+    expect(sent('RequestCancelOrder').at(-1)?.body).toMatchObject({ basket_id: byId.id, manual_or_auto: 2 });
+    expect(fake.book.orders.find((order) => order.basketId === byId.id)?.exchangeState).toBe(3);
+
+    await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 5900 }, 'sig-cancel-me'));
+    await broker.cancelOrder(ctx, session, { accountId, clientOrderId: 'sig-cancel-me' });
+    expect(fake.book.orders.find((order) => order.fields.user_tag === 'sig-cancel-me')?.exchangeState).toBe(3);
+
+    await broker.placeOrder(ctx, session, input(ES, 'sig-filled'));
+    expect(await failure(broker.cancelOrder(ctx, session, { accountId, clientOrderId: 'sig-filled' }))).toMatchObject({
+      kind: 'OrderNotFound',
+      message: 'Rithmic: no open order with client order id sig-filled',
+    });
+    expect(await failure(broker.cancelOrder(ctx, session, { accountId, brokerOrderId: '42' }))).toMatchObject({
+      kind: 'OrderNotFound',
+      message: 'Rithmic: order not found',
+    });
+  });
+
+  it('refuses an account outside the connection', async () => {
+    const error = await failure(broker.cancelOrder(ctx, session, { accountId: 'OTHER', brokerOrderId: '1' }));
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Rithmic: account OTHER is not part of this connection',
+    });
+  });
+});

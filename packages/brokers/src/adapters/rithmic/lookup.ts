@@ -1,0 +1,94 @@
+// Finding an order again (WIRE.md §5): no request takes a user_tag or a basket_id, so the open
+// orders (320) and the order history of the dates asked (324, dates from 318) are replayed as
+// snapshot notifications and searched, as async_rithmic's get_order does. A date Rithmic no
+// longer keeps cannot prove anything: the window is then not listed (null).
+import type { OrderResponse } from '@router/orders';
+import { laterState, responseOf, statusOf } from './mapper.ts';
+import { accountFields, type Plant } from './plant.ts';
+import type { RithmicFields } from './protocol.ts';
+
+const CHICAGO = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', dateStyle: 'short' });
+const compact = (iso: string) => iso.replaceAll('-', '');
+
+/** YYYYMMDD of an instant in UTC and in Chicago (Rithmic's trade dates follow CME's day). */
+export function datesOf(at: number): string[] {
+  const utc = compact(new Date(at).toISOString().slice(0, 10));
+  const chicago = compact(CHICAGO.format(at));
+  return [...new Set([chicago, utc])].sort();
+}
+
+/** Every order's latest state from replayed notifications, by basket_id. */
+function byBasket(snapshots: RithmicFields[]): Map<string, RithmicFields> {
+  const orders = new Map<string, RithmicFields>();
+  for (const snapshot of snapshots) {
+    const id = typeof snapshot.basket_id === 'string' ? snapshot.basket_id : '';
+    if (id) orders.set(id, laterState(orders.get(id), snapshot));
+  }
+  return orders;
+}
+
+async function openOrders(plant: Plant, accountId: string): Promise<RithmicFields[]> {
+  const { snapshots } = await plant.connection.request(
+    { template_id: 320, ...accountFields(plant, accountId) },
+    { snapshots: true },
+  );
+  return snapshots;
+}
+
+async function historyDates(plant: Plant): Promise<string[]> {
+  const { parts, last } = await plant.connection.request({ template_id: 318 }, { snapshots: true });
+  return [...parts, last].flatMap((part) => (Array.isArray(part.date) ? part.date.map(String) : []));
+}
+
+async function history(plant: Plant, accountId: string, date: string): Promise<RithmicFields[]> {
+  const { snapshots } = await plant.connection.request(
+    { template_id: 324, ...accountFields(plant, accountId), date },
+    { snapshots: true },
+  );
+  return snapshots;
+}
+
+/**
+ * The account's orders of the dates `from..to` covers (open ones included); null when one of
+ * those dates is older than the history Rithmic keeps.
+ */
+export async function ordersBetween(
+  plant: Plant,
+  accountId: string,
+  from: number,
+  to: number,
+  now: number,
+): Promise<RithmicFields[] | null> {
+  const wanted = [...new Set([...datesOf(from), ...datesOf(to)])].sort();
+  const kept = await historyDates(plant);
+  const today = datesOf(now)[0] ?? '';
+  // A date not listed is either before the history (unknown) or a day without orders.
+  const oldestKept = [...kept].sort()[0] ?? today;
+  if (wanted.some((date) => date < oldestKept && !kept.includes(date))) return null;
+  const snapshots = await openOrders(plant, accountId);
+  for (const date of wanted.filter((item) => kept.includes(item))) {
+    snapshots.push(...(await history(plant, accountId, date)));
+  }
+  return [...byBasket(snapshots).values()];
+}
+
+/** The order with this basket_id among the open ones and the last `days` dates of history. */
+export async function orderByBasket(
+  plant: Plant,
+  accountId: string,
+  basketId: string,
+  days = 3,
+): Promise<OrderResponse | null> {
+  const snapshots = await openOrders(plant, accountId);
+  const kept = (await historyDates(plant)).sort().slice(-days);
+  for (const date of kept) snapshots.push(...(await history(plant, accountId, date)));
+  const found = byBasket(snapshots).get(basketId);
+  return found ? responseOf(found) : null;
+}
+
+/** The basket_id of the open order carrying this user_tag, if one is open. */
+export async function openOrderTagged(plant: Plant, accountId: string, userTag: string): Promise<string | undefined> {
+  const open = [...byBasket(await openOrders(plant, accountId)).values()];
+  const found = open.find((order) => order.user_tag === userTag && statusOf(order) === 'accepted');
+  return typeof found?.basket_id === 'string' ? found.basket_id : undefined;
+}
