@@ -53,7 +53,7 @@ const RESTING = process.env.BENCH_RESTING
       .sort((a, b) => a - b)
   : undefined;
 
-export type Target = 'bare' | 'test' | 'live';
+export type Target = 'bare' | 'healthz' | 'test' | 'live';
 
 export interface PhaseRecord {
   target: Target;
@@ -138,7 +138,7 @@ async function runTwoInstances(
 ): Promise<void> {
   const second = await startSecondInstance(server, { SMTP_URL: smtpUrl, SECRETS_KEY });
   try {
-    for (const t of targets.filter((target) => target.target !== 'bare')) {
+    for (const t of targets.filter((target) => target.target === 'test' || target.target === 'live')) {
       const urls: [string, string] = [server.url, second.url];
       await runPaced({ url: second.url, path: t.path, rate: 200, seconds: 2, connections: 10, body });
       const proc = sampleProcesses(t.pid, postmasterPid(server.dataDir) ?? undefined);
@@ -209,14 +209,23 @@ async function main() {
     }
     notifications = NOTIFY ? await listenToNotifications(server.url, trader) : undefined;
     const pgPid = postmasterPid(server.dataDir) ?? undefined;
-    const all: Array<{ target: Target; url: string; path: string; pid: number; timed: boolean }> = [
+    const all: Array<{
+      target: Target;
+      url: string;
+      path: string;
+      pid: number;
+      timed: boolean;
+      method?: 'GET';
+    }> = [
       { target: 'bare', url: bare.url, path: '/hook/x', pid: bare.child.pid ?? 0, timed: false },
+      // The same server process as the hooks, in the same run: the issue's yardstick (issue #20).
+      { target: 'healthz', url: server.url, path: '/healthz', pid: server.pid, timed: false, method: 'GET' },
       { target: 'test', url: server.url, path: `/hook/${test}`, pid: server.pid, timed: true },
       { target: 'live', url: server.url, path: `/hook/${live}`, pid: server.pid, timed: true },
     ];
     const targets = all.filter((t) => ONLY.length === 0 || ONLY.includes(t.target));
     // Warm-up: JIT, the hook cache, prepared statements, pool connections.
-    for (const t of targets) await runPaced({ url: t.url, path: t.path, rate: 200, seconds: 2, connections: 10, body });
+    for (const t of targets) await runPaced({ ...t, rate: 200, seconds: 2, connections: 10, body });
 
     const db = server.sql();
     for (const t of targets) {
@@ -226,7 +235,7 @@ async function main() {
         for (const rate of RATES) {
           if (t.timed) await takeTimings(server.url);
           const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
-          const phase = { url: t.url, path: t.path, seconds: SECONDS, connections: CONNECTIONS, body };
+          const phase = { ...t, seconds: SECONDS, connections: CONNECTIONS, body };
           const load = rate ? await runPaced({ ...phase, rate }) : await runSaturation(phase);
           const record: PhaseRecord = {
             target: t.target,
@@ -247,7 +256,8 @@ async function main() {
       }
     }
     if (INSTANCES === 2) await runTwoInstances(server, targets, phases, smtp.url);
-    for (const t of BURST > 0 ? targets : []) {
+    // GET /healthz has no burst: the bursts post signals.
+    for (const t of BURST > 0 ? targets.filter((target) => target.target !== 'healthz') : []) {
       if (t.timed) await takeTimings(server.url);
       const proc = sampleProcesses(t.pid, t.timed ? pgPid : undefined);
       const burst = await runBurst(t.url, t.path, BURST, BURST_CONNECTIONS, body);

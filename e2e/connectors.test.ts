@@ -9,6 +9,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
 import { connectPaper, createUser, graphql, signInPage } from './support/users.ts';
+import { createWebhookInBrowser } from './support/walk.ts';
 
 const browser = useBrowser();
 
@@ -49,12 +50,7 @@ describe('brokers and webhooks', () => {
       ['Live alerts', false],
       ['Test alerts', true],
     ] as const) {
-      await paper.getByRole('button', { name: 'New webhook for Paper account' }).click();
-      const form = page.getByRole('form', { name: 'New webhook' });
-      await form.getByLabel('Name').fill(name);
-      if (isTest) await form.getByLabel('Test webhook').check();
-      await form.getByRole('button', { name: 'Create webhook' }).click();
-      await form.waitFor({ state: 'detached' });
+      await createWebhookInBrowser(page, paper, name, isTest);
       await paper.getByText(name, { exact: true }).waitFor();
     }
     const testHook = paper.getByRole('listitem').filter({ hasText: 'Test alerts' });

@@ -47,7 +47,7 @@ describe('live activity as trade lines', () => {
     expect(loads.before).toBe(0); // no reload: all three came live
     expect(await refused.getByTestId('trade-result').textContent()).toBe('refused');
     expect(await tradeLine(page, 'MSFT').getByTestId('trade-result').textContent()).toBe('filled');
-    expect(await tradeLine(page, 'TV test').getByTestId('trade-result').textContent()).toBe('draft');
+    expect(await tradeLine(page, 'TV test').getByTestId('trade-result').textContent()).toBe('test · not sent');
     // The chart's refused series and the tile's live / test count followed too.
     await page.getByTestId('hook-calls-chart').waitFor();
     await expect.poll(() => page.getByTestId('tile-last-day').textContent()).toContain('1 / 1');
@@ -70,7 +70,7 @@ describe('live activity as trade lines', () => {
     await row.getByRole('button', { expanded: false }).focus();
     await page.keyboard.press('Enter');
     const details = page.getByTestId('order-call');
-    await details.getByText('Normalized order (sent to the broker)').waitFor();
+    await details.getByText('Normalized order').waitFor();
     expect(await details.getByTestId('order-call-order').textContent()).toContain('"symbol": "MSFT"');
     await saveScreen(page, 'live-activity-detail-desktop', false);
 

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
-import { createWebhook, signal } from './support/signals.ts';
+import { createWebhook, deactivate, signal } from './support/signals.ts';
 import { connectPaper, createUser, graphql, signInPage, type TestUser } from './support/users.ts';
 
 const browser = useBrowser();
@@ -15,21 +15,6 @@ async function snap(page: Page, name: string, fullPage = false) {
   // Bootstrap skips its fades with reduced motion: dialogs are pictured fully shown.
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await saveScreen(page, name, fullPage);
-}
-
-/** The server's default HOOK_INVALID_THRESHOLD (50) invalid requests in an hour turn a hook off. */
-async function deactivate(user: TestUser, hook: { key: string; shortKey: string }) {
-  for (let i = 0; i < 50; i++) await signal(hook.shortKey, { symbol: 'AAPL', action: 'buy' });
-  await expect
-    .poll(async () => {
-      const { hook: state } = await graphql<{ hook: { isActive: boolean } }>(
-        user.token,
-        'query ($k: String!) { hook(key: $k) { isActive } }',
-        { k: hook.key },
-      );
-      return state.isActive;
-    })
-    .toBe(false);
 }
 
 const balance = async (user: TestUser) =>

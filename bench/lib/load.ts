@@ -28,20 +28,19 @@ export interface PhaseOptions {
   connections: number;
   /** A distinct body per request (live signals would otherwise be one signal, deduplicated). */
   body: () => string;
+  /** GET without a body (the `healthz` target); POST otherwise. */
+  method?: 'GET' | 'POST';
 }
 
 export async function runSaturation(options: PhaseOptions): Promise<PhaseResult> {
+  const get = options.method === 'GET';
   const result = await autocannon({
     url: `${options.url}${options.path}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    method: get ? 'GET' : 'POST',
+    ...(get ? {} : { headers: { 'content-type': 'application/json' } }),
     connections: options.connections,
     duration: options.seconds,
-    requests: [
-      {
-        setupRequest: (request) => ({ ...request, body: options.body() }),
-      },
-    ],
+    requests: [get ? {} : { setupRequest: (request) => ({ ...request, body: options.body() }) }],
   });
   const statusCounts: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCounts[code] = stat.count ?? 0;

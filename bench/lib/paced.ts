@@ -14,6 +14,8 @@ export interface PacedOptions {
   seconds: number;
   connections: number;
   body: () => string;
+  /** GET without a body (the `healthz` target); POST otherwise. */
+  method?: 'GET' | 'POST';
 }
 
 export async function runPaced(o: PacedOptions): Promise<PhaseResult> {
@@ -24,8 +26,12 @@ export async function runPaced(o: PacedOptions): Promise<PhaseResult> {
   let errors = 0;
   const inFlight = new Set<Promise<void>>();
   const send = (due: number) => {
+    const request =
+      o.method === 'GET'
+        ? ({ method: 'GET', path: o.path } as const)
+        : ({ method: 'POST', path: o.path, headers: { 'content-type': 'application/json' }, body: o.body() } as const);
     const done = pool
-      .request({ method: 'POST', path: o.path, headers: { 'content-type': 'application/json' }, body: o.body() })
+      .request(request)
       .then(async (res) => {
         await res.body.dump();
         statusCounts[res.statusCode] = (statusCounts[res.statusCode] ?? 0) + 1;

@@ -1,5 +1,6 @@
 // Webhooks and signals for browser journeys: webhooks made through the API, and a signal sent to
 // one from outside, as TradingView would.
+import { expect } from 'vitest';
 import { serverUrl } from './server.ts';
 import { graphql, type TestUser } from './users.ts';
 
@@ -47,4 +48,29 @@ export async function signalAnswer(
 /** A signal as TradingView would send it; returns the answer's status. */
 export async function signal(shortKey: string, body: Record<string, unknown>): Promise<number> {
   return (await signalAnswer(shortKey, body)).status;
+}
+
+/**
+ * An alert as TradingView posts it: the alert's message as text/plain to the webhook URL.
+ * Returns the answer's HTTP status.
+ */
+export async function tradingViewAlert(url: string, message: string): Promise<number> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: message });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** The server's default HOOK_INVALID_THRESHOLD (50) invalid requests in an hour turn a hook off. */
+export async function deactivate(user: Pick<TestUser, 'token'>, hook: { key: string; shortKey: string }) {
+  for (let i = 0; i < 50; i++) await signal(hook.shortKey, { symbol: 'AAPL', action: 'buy' });
+  await expect
+    .poll(async () => {
+      const { hook: state } = await graphql<{ hook: { isActive: boolean } }>(
+        user.token,
+        'query ($k: String!) { hook(key: $k) { isActive } }',
+        { k: hook.key },
+      );
+      return state.isActive;
+    })
+    .toBe(false);
 }

@@ -10,4 +10,5 @@ export * from './core/find-order.ts';
 export * from './core/lookup.ts';
 export * from './core/registry.ts';
 export * from './core/unavailable.ts';
+export * from './core/wire-log.ts';
 export { brokerModules } from './discover.ts';

@@ -15,6 +15,7 @@ import './notification.ts';
 import './order-preview.ts';
 import './paper.ts';
 import './providers.ts';
+import './queued-signal.ts';
 import './referral.ts';
 import './site.ts';
 import './stats.ts';

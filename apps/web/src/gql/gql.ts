@@ -74,6 +74,7 @@ type Documents = {
     "\n  mutation PaperAccountReset($connectorKey: String!, $accountId: String!) {\n    paperAccountReset(connectorKey: $connectorKey, accountId: $accountId) {\n      ...PaperAccountFields\n    }\n  }\n": typeof types.PaperAccountResetDocument,
     "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n": typeof types.PlaygroundConnectorsDocument,
     "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n": typeof types.PlaygroundOrderPreviewDocument,
+    "\n  query PlaygroundHooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      name\n      accountId\n      rules\n    }\n  }\n": typeof types.PlaygroundHooksDocument,
     "\n  query Providers {\n    providers\n  }\n": typeof types.ProvidersDocument,
     "\n  query UserTokens {\n    userTokens(isUserApp: false) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": typeof types.UserTokensDocument,
     "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.UserTokenCreateDocument,
@@ -151,6 +152,7 @@ const documents: Documents = {
     "\n  mutation PaperAccountReset($connectorKey: String!, $accountId: String!) {\n    paperAccountReset(connectorKey: $connectorKey, accountId: $accountId) {\n      ...PaperAccountFields\n    }\n  }\n": types.PaperAccountResetDocument,
     "\n  query PlaygroundConnectors {\n    connectors {\n      key\n      providerName\n      accounts\n      isActive\n      isDemo\n    }\n  }\n": types.PlaygroundConnectorsDocument,
     "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n": types.PlaygroundOrderPreviewDocument,
+    "\n  query PlaygroundHooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      name\n      accountId\n      rules\n    }\n  }\n": types.PlaygroundHooksDocument,
     "\n  query Providers {\n    providers\n  }\n": types.ProvidersDocument,
     "\n  query UserTokens {\n    userTokens(isUserApp: false) {\n      key\n      suffix\n      createdAt\n      metadata\n    }\n  }\n": types.UserTokensDocument,
     "\n  mutation UserTokenCreate($metadata: JSON) {\n    userTokenCreate(metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.UserTokenCreateDocument,
@@ -422,6 +424,10 @@ export function graphql(source: "\n  query PlaygroundConnectors {\n    connector
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n"): (typeof documents)["\n  mutation PlaygroundOrderPreview($connectorKey: String!, $accountId: String, $data: String!) {\n    orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PlaygroundHooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      name\n      accountId\n      rules\n    }\n  }\n"): (typeof documents)["\n  query PlaygroundHooks($connectorKey: String!) {\n    hooks(connectorKey: $connectorKey) {\n      key\n      name\n      accountId\n      rules\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -112,6 +112,8 @@ const DEFAULTS: Record<string, FakeHandler> = {
   // The live stream (features/live): stays open and silent unless a test answers it.
   Live: () => new Promise<GraphQLPayload>(() => {}),
   TourConnectorActivations: () => ({ data: { actions: [] } }),
+  // The playground's note on the webhooks' symbol maps: none.
+  PlaygroundHooks: () => ({ data: { hooks: [] } }),
 };
 
 function parseRequest(input: RequestInfo | URL, init?: RequestInit): FakeRequest {

@@ -1,7 +1,7 @@
 // The broker contract, v2 (DESIGN.md "The broker contract", docs/ADDING-A-BROKER.md). Every
 // adapter implements Broker; what a screen, the validator or reconciliation needs to know about
 // a provider lives in its descriptor: `reference` per order parameter, `has` per capability.
-import type { Order, OrderResponse, Provider } from '@router/orders';
+import type { Order, OrderClass, OrderResponse, Provider } from '@router/orders';
 import type { BrokerCapabilities, ClientOrderIdRule } from './capabilities.ts';
 import type { ExceptionTable } from './exceptions.ts';
 import type { CancelTarget, ListedOrder, RecentOrdersQuery } from './lookup.ts';
@@ -124,6 +124,14 @@ export interface Broker {
   cancelOrder?(ctx: BrokerContext, session: BrokerSession, target: CancelTarget): Promise<void>;
   closePosition?(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string): Promise<OrderResponse>;
   getHoldings?(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Holdings>;
+  /** The symbol's last traded (or marked) price in the account's currency; null when the broker quotes none. */
+  lastPrice?(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountId: string,
+    symbol: string,
+    cls: OrderClass,
+  ): Promise<number | null>;
   /**
    * Servers matching `search`, for the connect form's branch field: present exactly when
    * `descriptor.authentication.branchSearch` names that field (core/descriptor.test.ts).

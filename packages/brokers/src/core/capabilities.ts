@@ -29,6 +29,11 @@ export interface BrokerCapabilities {
   idempotencyKey: boolean;
   brackets: boolean;
   multiLeg: boolean;
+  /**
+   * The broker quotes a symbol's last price (`Broker.lastPrice`): what a market order is valued
+   * at for a webhook's maxNotional. Optional, so a descriptor without it declares false.
+   */
+  lastPrice?: Capability;
 }
 
 /** A broker that only connects and places orders; spread and override what it has. */
@@ -44,6 +49,7 @@ export const NO_CAPABILITIES: Readonly<BrokerCapabilities> = Object.freeze({
   idempotencyKey: false,
   brackets: false,
   multiLeg: false,
+  lastPrice: false,
 });
 
 /** The Broker method (or lookup primitive) behind each callable capability. */
@@ -56,6 +62,7 @@ export const CAPABILITY_METHODS = {
   findOrderByClientId: 'findByClientId',
   findOrderByBrokerId: 'findByBrokerId',
   listRecentOrders: 'listRecentOrders',
+  lastPrice: 'lastPrice',
 } as const;
 
 /** What the broker accepts as a client order id; null: it keeps none. */

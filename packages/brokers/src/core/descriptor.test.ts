@@ -37,7 +37,7 @@ describe.each(brokers.map((broker) => [broker.descriptor.name, broker] as const)
   it('has a method exactly where `has` declares the capability', () => {
     const declared = Object.keys(CAPABILITY_METHODS).map((capability) => [
       capability,
-      has[capability as keyof typeof CAPABILITY_METHODS] !== false,
+      (has[capability as keyof typeof CAPABILITY_METHODS] ?? false) !== false,
     ]);
     const present = Object.entries(CAPABILITY_METHODS).map(([capability, method]) => [
       capability,

@@ -4,6 +4,7 @@
 import { BrokerError } from './errors.ts';
 import { type ExceptionTable, matchException } from './exceptions.ts';
 import { errorCodeOf, messageOf } from './http-errors.ts';
+import { recordBrokerRequest } from './wire-log.ts';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type Params = Record<string, string | number | boolean | undefined>;
@@ -147,6 +148,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       let response: HttpResponse;
       try {
         const url = urlOf(options.baseUrl, request.path, request.query);
+        // Redacted as it is recorded, for the trade's detail view (wire-log.ts).
+        recordBrokerRequest({ method, path: url.pathname + url.search, headers, body });
         const answer = await fetchImpl(url, { method, headers, body, signal, redirect: 'error' });
         response = { status: answer.status, headers: answer.headers, body: await readBody(answer) };
       } catch (error) {

@@ -173,7 +173,10 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
           elapsed_ms = coalesce(s.elapsed_ms, i."elapsedMs"),
           completed_at = case when i.status in ('placing', 'unknown') then null else now() end,
           credit_held = s.credit_held and not i."releaseCredit"
-        from input i where s.id = i.id and s.status = i."from"
+        from input i
+        -- The ids as one array parameter for signals_pkey: with only the join, the generic plan made
+        -- while the table was small (a fresh database) seq-scans it, however large it has grown.
+        where s.id = any((select array_agg(id) from input)::text[]) and s.id = i.id and s.status = i."from"
           and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
         returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
           s.status, s."order", s.broker_order_id, s.price, i.message, ${orderEventTypesSql('s.status', 'i."from"')} as types

@@ -10,6 +10,7 @@ export * from './hooks.ts';
 export * from './notifications.ts';
 export * from './oidc.ts';
 export * from './paper.ts';
+export * from './queued-signals.ts';
 export * from './rate-limits.ts';
 export * from './recovery-codes.ts';
 export * from './sessions.ts';

@@ -107,6 +107,7 @@ export async function updateHook(services: Services, actor: Actor, key: string, 
   }
   const hook = await requireHook(services, actor.userId, key);
   if (values.rules?.fanOut) await checkFanOut(services, actor, hook, values.rules.fanOut);
+  if (values.rules?.maxPosition !== undefined) checkPositionsReported(services, hook.providerName);
   if (Object.keys(values).length === 0) return hook;
   await services.db.transaction(async (tx) => {
     await updateHookRow(tx, hook.id, values);
@@ -136,6 +137,16 @@ async function checkFanOut(services: Services, actor: Actor, hook: HookView, leg
       throw new AppError('VALIDATION', `fanOut[${i}]: the webhook's own account is always the first leg`, field);
     }
   }
+}
+
+/** maxPosition needs the broker's positions: refused when saved where the hook's broker reports none. */
+function checkPositionsReported(services: Services, providerName: string): void {
+  const broker = services.brokers.get(providerName);
+  if (broker?.getHoldings && broker.descriptor.has.getHoldings !== false) return;
+  const title = broker?.descriptor.title ?? providerName;
+  throw new AppError('VALIDATION', `maxPosition: ${title} does not report positions, so no position can be checked`, {
+    field: 'rules',
+  });
 }
 
 export async function deleteHook(services: Services, actor: Actor, key: string): Promise<boolean> {

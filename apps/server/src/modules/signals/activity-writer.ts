@@ -5,6 +5,7 @@
 // written before the broker is called). The request is stored once: an entry of a stored signal
 // names it (signalId) and the activity log reads the request from its row; a refused call (no
 // row) and a repeat (the row holds the first's body) keep theirs here.
+import type { BrokerWireRequest } from '@router/brokers';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { type ActionRow, insertActions, touchHooks } from '../../db/repositories/hook-activity.repository.ts';
@@ -42,6 +43,8 @@ export interface OrderActivity {
   elapsedMs: number;
   /** Milliseconds per phase (parse, store, broker), for the trade line's split. */
   phases?: Record<string, number>;
+  /** The order's request as sent to the broker, redacted and bounded (issue #21 detail view). */
+  brokerRequest?: BrokerWireRequest;
   at: Date;
 }
 
@@ -108,6 +111,7 @@ export class ActivityWriter {
         response: a.response,
         elapsed: a.elapsedMs,
         ...(a.phases ? { phases: a.phases } : {}),
+        ...(a.brokerRequest ? { brokerRequest: a.brokerRequest } : {}),
       },
       createdAt: a.at,
     });

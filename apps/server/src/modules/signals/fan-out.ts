@@ -6,8 +6,8 @@
 // first is stored, each on its own: one leg's refusal or failure never touches another.
 import { normalizeOrder, type Order } from '@router/orders';
 import type { FanOutTarget } from '../hooks/hook-entry.ts';
-import { checkOrder } from '../hooks/rules/index.ts';
 import { CONNECTOR_INACTIVE, ruleRefused } from './answers.ts';
+import { checkOrderLimits } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
 import type { Signal } from './send.ts';
 import { legSignalId } from './signal-id.ts';
@@ -45,7 +45,8 @@ async function placeLeg(
   if (!normalized.ok)
     return refuse(rt, legInput, ruleRefused('fanOut', `${name}: ${normalized.error.message}`), request);
   const order = scaled(normalized.order, target.multiplier);
-  const limit = first.entry.rules ? checkOrder(first.entry.rules, order) : undefined;
+  // The leg's own broker prices it and reports its positions (maxNotional, maxPosition).
+  const limit = first.entry.rules ? await checkOrderLimits(rt, entry, first.entry.rules, order) : undefined;
   if (limit) return refuse(rt, legInput, ruleRefused(limit.rule, `${name}: ${limit.message}`), request);
   return place(rt, legInput, {
     id: legSignalId(first.id, leg),

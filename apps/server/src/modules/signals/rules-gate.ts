@@ -1,9 +1,12 @@
 // Where the signal path meets a hook's risk controls (modules/hooks/rules): the checks before
 // normalization, those of the normalized order, and the shared order counts. Only hooks with
 // rules get here; refusals go back to submit.ts's refuse(), like every other refusal.
+import type { Order } from '@router/orders';
 import type { HookEntry } from '../hooks/index.ts';
+import { brokerNeeds, checkWithBroker } from '../hooks/rules/broker-limits.ts';
 import {
   type CompiledRules,
+  checkOrder,
   checkSource,
   checkWindow,
   prepareBody,
@@ -11,13 +14,23 @@ import {
   type TakenCount,
   takeCount,
 } from '../hooks/rules/index.ts';
+import { askBroker } from './broker-facts.ts';
 import type { SignalRuntime } from './runtime.ts';
 
-/** Address, trading window, then the body (signal time, symbol map): what to normalize, or a refusal. */
-export function rulesBefore(rules: CompiledRules, address: string, request: string): string | object | RuleRefusal {
-  const refused = checkSource(rules, address) ?? checkWindow(rules, new Date());
+/**
+ * Address, trading window, then the body (signal time, symbol map): what to normalize, or a
+ * refusal. A queued signal being placed (`queued`) had its window checked by the sweeper and its
+ * age when it arrived: a trader queues it to have it placed at the opening, however long that is.
+ */
+export function rulesBefore(
+  rules: CompiledRules,
+  address: string,
+  request: string,
+  queued = false,
+): string | object | RuleRefusal {
+  const refused = checkSource(rules, address) ?? (queued ? undefined : checkWindow(rules, new Date()));
   if (refused) return refused;
-  return rules.readsBody ? prepareBody(rules, request, Date.now()) : request;
+  return rules.readsBody ? prepareBody(rules, request, Date.now(), !queued) : request;
 }
 
 /** Counts the signal for maxOrdersPer*: a count to give back if not stored, a refusal, or our outage. */
@@ -32,4 +45,23 @@ export async function countSignal(
     rt.services.log.error({ err: error }, 'hook count not taken');
     return 'outage';
   }
+}
+
+/**
+ * The order's own limits (symbols, maxQuantity, maxNotional when priced), then those that need
+ * the broker (a market order's maxNotional, maxPosition), asked only when a rule needs them.
+ * `entry` is the account the order goes to (a fan-out leg's own).
+ */
+export async function checkOrderLimits(
+  rt: SignalRuntime,
+  entry: HookEntry,
+  rules: CompiledRules,
+  order: Order,
+): Promise<RuleRefusal | undefined> {
+  const refused = checkOrder(rules, order);
+  if (refused) return refused;
+  const needs = brokerNeeds(rules, order);
+  if (!needs) return undefined;
+  const facts = await askBroker(rt, entry, order, needs);
+  return 'rule' in facts ? facts : checkWithBroker(rules, order, facts);
 }

@@ -9,6 +9,7 @@ import { HookCache, type HookListener, listenHookChanges, loadHookEntry } from '
 import { ActivityWriter } from './activity-writer.ts';
 import { type FillFollower, startFillFollower } from './follow-fills.ts';
 import { InFlight } from './in-flight.ts';
+import { type QueueSweeper, startQueueSweeper } from './queue-sweeper.ts';
 import { type Reconciler, startReconciler } from './reconcile.ts';
 import { SignalStore } from './signal-store.ts';
 import { SignalTimings } from './timings.ts';
@@ -16,6 +17,9 @@ import type { Answer } from './types.ts';
 
 /** How long a broker's outcome waits for others to be written with (GroupCommit linger). */
 const OUTCOME_LINGER_MS = 20;
+
+/** How often queued signals whose window opened are looked for (windows open on the minute). */
+const QUEUE_SWEEP_MS = 5_000;
 
 /** A broker call still running after this is aborted and its signal left 'unknown'. */
 const CALL_LIMIT_MS = 30_000;
@@ -37,6 +41,8 @@ export interface SignalRuntime {
   reconcile(staleAfterMs?: number): Promise<number>;
   /** Runs a pass of the fill follower now (tests; a timer runs them). */
   followFills(minAgeMs?: number): Promise<number>;
+  /** Places the queued signals due at `at` (default now; tests; a timer runs it every few seconds). */
+  sweepQueue(at?: Date): Promise<number>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -50,7 +56,9 @@ export function createSignalRuntime(services: Services): SignalRuntime {
   let listener: HookListener | undefined;
   let reconciler: Reconciler | undefined;
   let follower: FillFollower | undefined;
-  return {
+  let queue: QueueSweeper | undefined;
+  const owner = randomUUID();
+  const runtime: SignalRuntime = {
     services,
     hooks,
     inFlight,
@@ -72,13 +80,13 @@ export function createSignalRuntime(services: Services): SignalRuntime {
     timings: new SignalTimings(config.HOOK_TIMINGS || config.METRICS_TOKEN !== undefined),
     reconcile: (staleAfterMs) => (reconciler ? reconciler.runOnce(staleAfterMs) : Promise.resolve(0)),
     followFills: (minAgeMs) => (follower ? follower.runOnce(minAgeMs) : Promise.resolve(0)),
+    sweepQueue: (at) => (queue ? queue.runOnce(at) : Promise.resolve(0)),
     async start() {
       listener = listenHookChanges(pool, log, hooks);
       await listener.ready;
       // Default 35 s: older than any broker call of any instance can run (CALL_LIMIT_MS). Lower
       // values are safe with one instance only (its own calls in flight are skipped).
       const staleAfterMs = config.HOOK_RECONCILE_AFTER_MS;
-      const owner = randomUUID();
       reconciler = startReconciler(services, {
         owner,
         inFlight,
@@ -86,13 +94,16 @@ export function createSignalRuntime(services: Services): SignalRuntime {
         intervalMs: Math.min(30_000, staleAfterMs),
       });
       follower = startFillFollower(services, owner);
+      queue = startQueueSweeper(runtime, owner, QUEUE_SWEEP_MS);
     },
     async stop() {
       await follower?.stop();
       await reconciler?.stop();
+      await queue?.stop();
       await inFlight.drain(config.HOOK_DEADLINE_MS + 2_000);
       await writer.flush();
       await listener?.close();
     },
   };
+  return runtime;
 }

@@ -2,7 +2,7 @@
 // client order id; its outcome is answered within the deadline or, later, recorded in the
 // background (by group commit, after the answer). Never sent twice: only this call sends it, and
 // reconciliation only ever looks it up.
-import { isBrokerError } from '@router/brokers';
+import { createWireLog, isBrokerError, type WireLog } from '@router/brokers';
 import type { Order } from '@router/orders';
 import { recordSignalAnswer } from '../../db/repositories/signals.repository.ts';
 import { isAppError } from '../../errors.ts';
@@ -28,6 +28,8 @@ export interface Signal {
   readonly address: string | null;
   /** When the request arrived (performance.now()). */
   readonly receivedAt: number;
+  /** What was sent to the broker, redacted (set when the broker is called). */
+  wire?: WireLog;
 }
 
 /**
@@ -61,7 +63,10 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
       if (controller.signal.aborted) throw controller.signal.reason;
       s.state = transition(s.state, 'send');
       const input = { accountId: entry.accountId, order: s.order, clientOrderId: s.id };
-      return fromResult(s.id, entry.title, await broker.placeOrder(ctx, session, input));
+      const secrets = [...Object.values(session.secrets), ctx.clientSecret ?? '', ctx.clientId ?? ''];
+      const wire = createWireLog(secrets);
+      s.wire = wire;
+      return fromResult(s.id, entry.title, await wire.run(() => broker.placeOrder(ctx, session, input)));
     },
     { signal: controller.signal },
   ).catch((error: unknown) => {

@@ -6,10 +6,11 @@
 // stored (before that, only our own outage answers 503, which TradingView retries — right, since
 // nothing was stored). Activity and counters are written after the answer.
 import { createHash } from 'node:crypto';
+import type { BrokerWireRequest } from '@router/brokers';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
 import { isUnstorableInput } from '../../db/repositories/signals.repository.ts';
 import type { HookEntry } from '../hooks/index.ts';
-import { checkOrder, isRefusal, type TakenCount } from '../hooks/rules/index.ts';
+import { isRefusal, type TakenCount } from '../hooks/rules/index.ts';
 import {
   CONNECTOR_INACTIVE,
   hookInactive,
@@ -23,9 +24,10 @@ import {
 import { startFanOut } from './fan-out.ts';
 import { countInvalid } from './invalid-requests.ts';
 import { STORED, transition } from './lifecycle.ts';
+import { queueSignal } from './queue.ts';
 import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
-import { countSignal, rulesBefore } from './rules-gate.ts';
+import { checkOrderLimits, countSignal, rulesBefore } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { type Signal, send } from './send.ts';
 import { newSignalId } from './signal-id.ts';
@@ -43,6 +45,12 @@ export interface SignalInput {
   receivedAt: number;
   /** The caller's own idempotency key (the REST API's `Idempotency-Key`): used instead of client_id or the body. */
   idempotencyKey?: string;
+  /**
+   * A queued signal placed at its window's opening (queue-sweeper.ts): its idempotency key, kept
+   * from when it was queued, so placing it again is a repeat. Its window was checked by the
+   * sweeper, its age when it arrived.
+   */
+  queuedKey?: string;
 }
 
 export interface Submitted {
@@ -73,8 +81,15 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const request = withoutByteOrderMark(input.body ?? '');
   // Paused (hooksPause): refused, but with its entry, so no signal is lost silently.
   if (entry.pausedReason !== null) return refuse(rt, input, hooksPaused(entry.pausedReason), request);
-  const before = entry.rules ? rulesBefore(entry.rules, input.address, request) : request;
-  if (isRefusal(before)) return refuse(rt, input, ruleRefused(before.rule, before.message), request);
+  const before = entry.rules
+    ? rulesBefore(entry.rules, input.address, request, input.queuedKey !== undefined)
+    : request;
+  if (isRefusal(before)) {
+    if (before.rule === 'tradingWindows' && entry.rules?.settings.outsideWindow === 'queue') {
+      return queueSignal(rt, input, request);
+    }
+    return refuse(rt, input, ruleRefused(before.rule, before.message), request);
+  }
 
   const parseStart = process.hrtime.bigint();
   const normalized = normalizeOrder(before, { provider: broker.descriptor });
@@ -86,7 +101,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const { order } = normalized;
   let count: TakenCount | undefined;
   if (entry.rules) {
-    const refused = checkOrder(entry.rules, order);
+    const refused = await checkOrderLimits(rt, entry, entry.rules, order);
     if (refused) return refuse(rt, input, ruleRefused(refused.rule, refused.message), request);
     const counted = await countSignal(rt, entry, entry.rules);
     if (counted === 'outage') return { answer: UNAVAILABLE, waitedUs: 0 };
@@ -94,7 +109,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
     count = counted;
   }
 
-  const key = signalKey(input, order.client_id, request);
+  const key = input.queuedKey ?? signalKey(input, order.client_id, request);
   const afterStore = entry.fanOut.length > 0 ? (first: Signal) => startFanOut(rt, input, first, before) : undefined;
   return place(rt, input, { id: newSignalId(), key, order, request, count, afterStore, phases });
 }
@@ -165,11 +180,12 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const waitedUs = Number(waitEnd - waitStart) / 1000;
   phases.broker = msSince(waitStart, waitEnd);
   // A repeat's own body is not in the first one's row: its entry keeps it.
-  return answered(rt, input, answer, waitedUs, owner, owner === signal.id ? undefined : request, phases);
+  if (owner !== signal.id) return answered(rt, input, answer, waitedUs, owner, request, phases);
+  return answered(rt, input, answer, waitedUs, owner, undefined, phases, signal.wire?.orderRequest());
 }
 
 /** The signal's idempotency key: the caller's own, else client_id, else a hash of the body. */
-function signalKey(input: SignalInput, clientId: string | undefined, request: string): string {
+export function signalKey(input: SignalInput, clientId: string | undefined, request: string): string {
   if (input.idempotencyKey !== undefined) return `i:${input.idempotencyKey}`;
   return clientId ? `c:${clientId}` : `h:${createHash('sha256').update(request).digest('base64url')}`;
 }
@@ -223,7 +239,7 @@ export function refuse(
 }
 
 /** Queues the call's activity entry (written after the answer is sent; off the hot path). */
-function answered(
+export function answered(
   rt: SignalRuntime,
   input: SignalInput,
   answer: Answer,
@@ -231,6 +247,7 @@ function answered(
   signalId?: string,
   request?: string,
   phases?: Phases,
+  brokerRequest?: BrokerWireRequest,
 ): Submitted {
   rt.services.counters.signal(input.entry.providerName, answer);
   rt.writer.order({
@@ -241,6 +258,7 @@ function answered(
     ...(signalId ? { signalId } : {}),
     ...(request !== undefined ? { request } : {}),
     ...(phases ? { phases } : {}),
+    ...(brokerRequest ? { brokerRequest } : {}),
     at: new Date(),
   });
   return { answer, waitedUs, ...(signalId ? { signalId } : {}) };

@@ -1,7 +1,7 @@
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useOptionalProviders } from '../../lib/providers.tsx';
-import { type ActivityFilters, isFiltered, NO_FILTERS, RESULTS } from './filters.ts';
+import { type ActivityFilters, isFiltered, NO_FILTERS, RESULTS, resultLabel } from './filters.ts';
 
 export interface FilterOptions {
   /** Webhooks seen in the activity: key → name. */
@@ -59,7 +59,7 @@ export function ActivityFiltersBar({
         label="Result"
         anyLabel="Any result"
         value={value.result}
-        options={RESULTS.map((result) => [result, result])}
+        options={RESULTS.map((result) => [result, resultLabel(result)])}
         onChange={set('result')}
       />
       <FilterSelect

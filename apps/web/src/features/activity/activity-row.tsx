@@ -71,7 +71,11 @@ export function ActivityRow({ action, initiallyExpanded = false }: { action: Act
       {call && expanded && (
         <tr>
           <td colSpan={3} className="bg-body-secondary">
-            <OrderCallDetails call={call} id={detailsId} {...(trade ? { split: phaseSplit(trade) } : {})} />
+            <OrderCallDetails
+              call={call}
+              id={detailsId}
+              {...(trade ? { split: phaseSplit(trade), result: trade.result } : {})}
+            />
           </td>
         </tr>
       )}

@@ -66,10 +66,44 @@ describe('activity as trade lines (issue #21)', () => {
     fireEvent.click(button);
     const details = screen.getByTestId('order-call');
     expect(within(details).getByText('Request')).toBeTruthy();
-    expect(within(details).getByText('Normalized order (sent to the broker)')).toBeTruthy();
+    expect(within(details).getByText('Normalized order')).toBeTruthy();
     expect(within(details).getByTestId('order-call-order').textContent).toContain('"type": "market"');
     expect(within(details).getByText('Response')).toBeTruthy();
     expect(details.textContent).toContain('(parse 0.4 · store 1.2 · broker 38 ms)');
+  });
+
+  it('shows the request as sent to the broker, or why nothing was sent', async () => {
+    const metadata = { ...JSON.parse(filled.metadata), signalId: 'sig1' };
+    const sent: ActionRow = {
+      ...filled,
+      metadata: JSON.stringify({
+        ...metadata,
+        brokerRequest: { method: 'POST', path: '/v2/orders', body: { qty: '2' } },
+      }),
+    };
+    const test: ActionRow = {
+      ...filled,
+      id: 9,
+      metadata: JSON.stringify({ ...metadata, isTest: true }),
+      trade: { ...trade, result: 'draft', isTest: true, hookName: 'Test hook' },
+    };
+    open(() => [sent, test, refused]);
+    const buttons = (await seen('Webhook hook1 (paper#PA-1) called')) as HTMLElement[];
+    for (const button of screen.getAllByRole('button', { expanded: false })) fireEvent.click(button);
+    const [first, second, third] = screen.getAllByTestId('order-call-broker-request');
+    expect(buttons.length).toBeGreaterThan(0);
+    expect(first?.textContent).toBe('POST /v2/orders\n\n{\n  "qty": "2"\n}');
+    expect(second?.textContent).toBe('Not sent: test webhook. The signal was checked and stored, no order was placed.');
+    expect(third?.textContent).toBe('Not sent: the signal was refused before it reached the broker.');
+    // A test webhook's result reads the same in the list, the filter and the detail.
+    const testLine = screen.getAllByTestId('trade-line')[1] as HTMLElement;
+    expect(within(testLine).getByTestId('trade-result').textContent).toBe('test · not sent');
+    expect(within(testLine).queryByText('test', { exact: true })).toBeNull();
+    const option = within(screen.getByLabelText('Result')).getByRole('option', { name: 'test · not sent' });
+    expect((option as HTMLOptionElement).value).toBe('draft');
+    const results = screen.getAllByTestId('order-call-result');
+    expect(results[1]?.textContent).toContain('test · not sent');
+    expect(results[1]?.textContent).toContain('nothing was sent to the broker');
   });
 
   it('filters by result, webhook, broker, symbol and date, and clears the filters', async () => {

@@ -15,6 +15,13 @@ export const NO_FILTERS: ActivityFilters = { result: '', hookKey: '', providerNa
 /** Results a trade line can have, in the order the filter lists them. */
 export const RESULTS = ['placed', 'filled', 'rejected', 'refused', 'unknown', 'draft'] as const;
 
+/**
+ * How a result reads, in the list, the Result filter and the detail alike. A test webhook's signal
+ * is checked and stored but never sent ('draft' in the API): it reads "test · not sent", so it is
+ * never taken for an order that went to the broker.
+ */
+export const resultLabel = (result: string): string => (result === 'draft' ? 'test · not sent' : result);
+
 export const isFiltered = (filters: ActivityFilters): boolean =>
   Object.values(filters).some((value) => value.trim() !== '');
 

@@ -5,6 +5,10 @@ export interface OrderCall {
   request: string;
   /** The normalized order (issue #21); '-' when the call was refused before normalizing. */
   order: string;
+  /** The request as sent to the broker (redacted by the server); null when none was recorded. */
+  brokerRequest: string | null;
+  /** Why there is no broker request, in the trader's words. */
+  notSent: string;
   response: string;
   elapsedMs: number | null;
   /** SPEC §2: status containing 'Error' (or a rejected or failed call) is styled danger. */
@@ -23,6 +27,25 @@ const pretty = (value: unknown): string => {
   return JSON.stringify(value, null, 2);
 };
 
+/** The broker request as it went on the wire: "POST /v2/orders", its headers, then the body. */
+function wireText(value: unknown): string | null {
+  if (!value || typeof value !== 'object') return null;
+  const { method, path, headers, body } = value as Record<string, unknown>;
+  const lines = [`${String(method ?? '')} ${String(path ?? '')}`.trim()];
+  if (headers && typeof headers === 'object') {
+    for (const [name, text] of Object.entries(headers)) lines.push(`${name}: ${String(text)}`);
+  }
+  if (body !== undefined && body !== null) lines.push('', pretty(body));
+  return lines.join('\n');
+}
+
+/** Why an Order entry holds no broker request. */
+function notSentReason(m: Record<string, unknown>): string {
+  if (m.isTest === true) return 'Not sent: test webhook. The signal was checked and stored, no order was placed.';
+  if (typeof m.signalId !== 'string') return 'Not sent: the signal was refused before it reached the broker.';
+  return 'Not recorded for this call.';
+}
+
 /** The call an Order action recorded, or null for rows that are not webhook calls. */
 export function orderCallOf(code: string, metadata: string, order: string | null = null): OrderCall | null {
   if (code !== 'Order') return null;
@@ -32,6 +55,8 @@ export function orderCallOf(code: string, metadata: string, order: string | null
   return {
     request: pretty(m.request),
     order: pretty(order),
+    brokerRequest: wireText(m.brokerRequest),
+    notSent: notSentReason(m),
     response: pretty(m.response),
     elapsedMs: typeof elapsed === 'number' && Number.isFinite(elapsed) ? elapsed : null,
     failed: isFailedOrderCall(m),

@@ -1,4 +1,5 @@
 import { formatCount } from '../../lib/format.ts';
+import { resultLabel } from './filters.ts';
 import type { ActionRow } from './use-activity.ts';
 
 export type Trade = NonNullable<ActionRow['trade']>;
@@ -13,10 +14,25 @@ const TONE: Record<string, string> = {
   draft: 'info',
 };
 
+/** What each result means, as the pill's title and the detail's first line. */
+export const RESULT_TITLE: Record<string, string> = {
+  placed: 'The broker took the order',
+  filled: 'The broker filled the order',
+  rejected: 'The broker refused the order',
+  refused: 'Refused before reaching the broker: nothing was sent',
+  unknown: 'No answer from the broker yet: it is being checked',
+  draft: 'Test webhook: the signal was checked and stored, nothing was sent to the broker',
+};
+
 export function ResultPill({ result }: { result: string }) {
   return (
-    <span className={`badge rounded-pill text-bg-${TONE[result] ?? 'secondary'}`} data-testid="trade-result">
-      {result}
+    <span
+      className={`badge rounded-pill text-bg-${TONE[result] ?? 'secondary'}`}
+      data-testid="trade-result"
+      data-result={result}
+      title={RESULT_TITLE[result]}
+    >
+      {resultLabel(result)}
     </span>
   );
 }
@@ -51,7 +67,7 @@ export function TradeSummary({ trade }: { trade: Trade }) {
     <span className="d-flex flex-wrap align-items-center column-gap-2 row-gap-1 small" data-testid="trade-line">
       <ResultPill result={trade.result} />
       <span className="fw-semibold">{trade.hookName ?? 'Webhook'}</span>
-      {trade.isTest && <span className="badge text-bg-light border">test</span>}
+      {trade.isTest && trade.result !== 'draft' && <span className="badge text-bg-light border">test</span>}
       <span className="font-monospace">{orderText(trade)}</span>
       {trade.elapsedMs !== null && (
         <span className="text-secondary" title={split ? `${split} ms` : undefined}>

@@ -95,7 +95,7 @@ export function HookRulesForm({
       )}
       <div id={`${id}-help`} className="form-text">
         Signals breaking a control are refused and logged with the control's name. Empty: no controls. Keys:
-        maxLagSeconds, sourceAddresses, symbols, symbolMap, maxQuantity, maxNotional, maxOrdersPerMinute,
+        maxLagSeconds, sourceAddresses, symbols, symbolMap, maxQuantity, maxNotional, maxPosition, maxOrdersPerMinute,
         maxOrdersPerDay, tradingWindows, outsideWindow, fanOut (see the documentation).
       </div>
       <div className="d-flex align-items-center gap-2 mt-2">

@@ -19,3 +19,15 @@ export const PlaygroundOrderPreviewDocument = graphql(`
     orderPreview(connectorKey: $connectorKey, accountId: $accountId, data: $data)
   }
 `);
+
+/** The webhooks of the chosen connector, for their symbol maps (risk control `symbolMap`). */
+export const PlaygroundHooksDocument = graphql(`
+  query PlaygroundHooks($connectorKey: String!) {
+    hooks(connectorKey: $connectorKey) {
+      key
+      name
+      accountId
+      rules
+    }
+  }
+`);

@@ -6,6 +6,7 @@ import { type AccountChoice, accountChoices, type PlaygroundConnector } from './
 import { draftSelection } from './order-draft.ts';
 import { OrderEditor } from './order-editor.tsx';
 import { OrderSelectors } from './order-selectors.tsx';
+import { SymbolMapsNote } from './symbol-maps-note.tsx';
 import { TestResult } from './test-result.tsx';
 import { useOrderTest } from './use-order-test.ts';
 import type { OrderText } from './use-order-text.ts';
@@ -60,6 +61,7 @@ export function Playground({ provider, brokers, onBroker, connectors, order, tex
           textareaRef={textareaRef}
         />
         <div className="mt-3">{test.outcome && <TestResult outcome={test.outcome} providerName={provider.name} />}</div>
+        <SymbolMapsNote choice={choice} draft={order.draft} />
       </div>
     </section>
   );

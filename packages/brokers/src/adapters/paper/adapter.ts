@@ -6,8 +6,9 @@ import type { OrderResponse } from '@router/orders';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
+import { recordBrokerRequest } from '../../core/wire-log.ts';
 import { describeAccount, type PaperAccountView, resetAccount } from './account-view.ts';
-import { type Book, finish, loadOrder, type Market, openBook, save } from './book.ts';
+import { type Book, finish, instrumentOf, loadOrder, type Market, openBook, priceAt, save } from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
 import { createInstruments } from './instruments.ts';
 import { PAPER_TITLE } from './placing.ts';
@@ -54,7 +55,7 @@ export function toOrderResponse(order: PaperOrder): OrderResponse {
 
 /** The paper broker, with what only a simulated account offers: its whole state, and a reset. */
 export type PaperBroker = BrokerWith<
-  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId'
+  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId' | 'lastPrice'
 > & {
   accountView(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<PaperAccountView>;
   /** Cancels the open orders, clears positions and puts the cash back to the starting cash. */
@@ -154,6 +155,12 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
     },
 
     placeOrder(ctx, session, input) {
+      // No wire here: the trade's detail shows what the simulator was asked (core/wire-log.ts).
+      recordBrokerRequest({
+        method: 'CALL',
+        path: 'placeOrder',
+        body: { accountId: input.accountId, clientOrderId: input.clientOrderId, order: input.order },
+      });
       return withAccount(
         ctx,
         session,
@@ -229,6 +236,21 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
           })),
         };
       });
+    },
+
+    // The price a market order would fill at now: the account's own scale (a signal's extra.price)
+    // included; null for a symbol the simulator does not list. Reads only, saves nothing.
+    lastPrice(ctx, session, accountId, symbol, cls) {
+      return withAccount(
+        ctx,
+        session,
+        accountId,
+        (book) => {
+          const instrument = instrumentOf(book, symbol.trim().toUpperCase(), cls);
+          return instrument.listed ? priceAt(book, instrument, book.market.now) : null;
+        },
+        false,
+      );
     },
 
     accountView(ctx, session, accountId) {

@@ -27,6 +27,7 @@ export const paperDescriptor: BrokerDescriptor = {
     idempotencyKey: true,
     brackets: true,
     multiLeg: true,
+    lastPrice: true,
   },
   clientOrderId: { maxLength: 255, pattern: '^.+$' },
   authentication: {

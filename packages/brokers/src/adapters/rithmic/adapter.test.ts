@@ -9,8 +9,9 @@ import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/b
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
 import { createRithmicBroker } from './adapter.ts';
+import { forgetFrontMonths } from './contracts.ts';
 import { rithmicDescriptor } from './descriptor.ts';
-import { FAKE_CREDENTIALS, type RithmicFake, startRithmicFake } from './fake.ts';
+import { FAKE_CREDENTIALS, frontMonthCode, type RithmicFake, startRithmicFake } from './fake.ts';
 import { FAKE_ACCOUNT } from './fake-book.ts';
 
 const broker = createRithmicBroker();
@@ -91,6 +92,19 @@ describe('connect', () => {
     expect(error.message).not.toContain('not-the-password');
   });
 
+  it('a login refused for too many attempts is RateLimited, not a wrong password', async () => {
+    fake.answerNext({
+      method: 'SEND',
+      path: '/RequestLogin',
+      status: 200,
+      body: { template_id: 11, rp_code: ['3', 'too many login attempts'] },
+    });
+    expect(await failure(broker.connect(ctx, { credentials: FAKE_CREDENTIALS }))).toMatchObject({
+      kind: 'RateLimited',
+      message: 'Rithmic: too many login attempts',
+    });
+  });
+
   it('refuses a system the gateway does not offer, naming those it does, before logging in', async () => {
     const before = fake.requests.length;
     const error = await failure(broker.connect(ctx, { credentials: { ...FAKE_CREDENTIALS, systemName: 'Apex' } }));
@@ -118,8 +132,14 @@ describe('heartbeats and logout', () => {
       const quickCtx = { baseUrl: quick.baseUrl };
       const quickSession = await broker.connect(quickCtx, { credentials: FAKE_CREDENTIALS });
       expect(quick.counts.heartbeats).toBe(1);
-      quick.delayNext('/RequestShowOrders', 400);
-      await findOrder(broker, quickCtx, quickSession, { accountId, clientOrderId: 'sig-none', brokerOrderId: '1' });
+      // Answered only once two more heartbeats came: without them the lookup would time out.
+      quick.holdNext('/RequestShowOrders', 2);
+      const found = await findOrder(broker, quickCtx, quickSession, {
+        accountId,
+        clientOrderId: 'sig-none',
+        brokerOrderId: '1',
+      });
+      expect(found).toMatchObject({ match: 'unknown' });
       expect(quick.counts.heartbeats).toBeGreaterThanOrEqual(3);
     } finally {
       await quick.close();
@@ -184,7 +204,7 @@ describe('orders', () => {
   });
 
   it.each([
-    [{ symbol: 'ES1!' }, 'Rithmic: continuous contracts (ES1!) are not resolved; name the month, e.g. ESH2027'],
+    [{ symbol: 'ES2!' }, 'Rithmic: only the front month (ES1!) is resolved; name the month of ES2!'],
     [{ symbol: 'FDAXH2027' }, 'Rithmic: the exchange of FDAX is not known; prefix it, e.g. CME:FDAXH2027'],
     [
       { take_profit_price: 6100 },
@@ -208,6 +228,37 @@ describe('orders', () => {
     const error = await failure(broker.placeOrder(ctx, session, input({ ...ES, ...change })));
     expect(error).toMatchObject({ kind: 'InvalidOrder', message });
     expect(fake.requests.length).toBe(before);
+  });
+
+  it('ES1! is the front month the ticker plant names, asked once an hour', async () => {
+    forgetFrontMonths();
+    const before = fake.requests.length;
+    await broker.placeOrder(ctx, session, input({ ...ES, symbol: 'ES1!' }));
+    const front = `ES${frontMonthCode(Date.now())}`;
+    expect(lastOrder()).toMatchObject({ symbol: front, exchange: 'CME' });
+    const asked = fake.requests.slice(before);
+    expect(
+      asked.filter((r) => r.path === '/RequestLogin').map((r) => (r.body as { infra_type: number }).infra_type),
+    ).toEqual([1, 2]);
+    expect(asked.find((r) => r.path === '/RequestFrontMonthContract')?.body).toMatchObject({
+      symbol: 'ES',
+      exchange: 'CME',
+    });
+    const again = fake.requests.length;
+    await broker.placeOrder(ctx, session, input({ ...ES, symbol: 'ES1!' }));
+    expect(since(again)).not.toContain('RequestFrontMonthContract');
+    expect(lastOrder().symbol).toBe(front);
+  });
+
+  it('a root the ticker plant has no front month for is refused before any order', async () => {
+    forgetFrontMonths();
+    const before = sent('RequestNewOrder').length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...ES, symbol: 'EUREX:FDAX1!' })));
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Rithmic: no front month of FDAX on EUREX (no data)',
+    });
+    expect(sent('RequestNewOrder').length).toBe(before);
   });
 
   it('refuses an exchange without a trade route before placing, naming the routes', async () => {

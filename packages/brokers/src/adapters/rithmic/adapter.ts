@@ -6,7 +6,7 @@
 // in the replayed open orders and history (lookup.ts).
 import type { BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { contractOf } from './contracts.ts';
+import { contractOf, resolveContract } from './contracts.ts';
 import { RITHMIC_TITLE, rithmicDescriptor } from './descriptor.ts';
 import { openOrderTagged, orderByBasket, ordersBetween } from './lookup.ts';
 import { checkOrder, orderRequest, responseOf, userTagOf } from './mapper.ts';
@@ -19,7 +19,7 @@ import {
   secretsOf,
   subscribeToOrders,
   tradeRoutes,
-  withOrderPlant,
+  withPlant,
 } from './plant.ts';
 import { watchOrder } from './watch.ts';
 
@@ -37,7 +37,7 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
 
     async connect(ctx, input) {
       const credentials = readCredentials(input.credentials);
-      const accounts = await withOrderPlant(ctx, credentials, listAccounts, { checkSystemName: true });
+      const accounts = await withPlant(ctx, credentials, listAccounts, { checkSystemName: true });
       if (accounts.length === 0)
         throw new BrokerError('AuthenticationError', RITHMIC_TITLE, 'this user has no account on the order plant');
       return {
@@ -49,9 +49,11 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       checkAccount(session, accountId);
-      const contract = contractOf(order, now(ctx));
-      checkOrder(order, contract);
-      return withOrderPlant(ctx, credentialsOf(session), async (plant) => {
+      const wanted = contractOf(order, now(ctx));
+      checkOrder(order, wanted);
+      const credentials = credentialsOf(session);
+      const contract = await resolveContract(ctx, credentials, wanted, now(ctx));
+      return withPlant(ctx, credentials, async (plant) => {
         const routes = await tradeRoutes(plant);
         const route = routes.get(contract.exchange);
         if (!route) {
@@ -85,7 +87,7 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
       checkAccount(session, accountId);
       if (!brokerOrderId && !clientOrderId)
         throw new BrokerError('InvalidOrder', RITHMIC_TITLE, 'no order id to cancel');
-      await withOrderPlant(ctx, credentialsOf(session), async (plant) => {
+      await withPlant(ctx, credentialsOf(session), async (plant) => {
         // Only open orders can be canceled, and the open ones carry their user_tag: an exact match.
         const basketId = brokerOrderId ?? (await openOrderTagged(plant, accountId, userTagOf(clientOrderId ?? '')));
         if (!basketId)
@@ -99,13 +101,13 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
 
     async findByBrokerId(ctx, session, accountId, brokerOrderId) {
       checkAccount(session, accountId);
-      return withOrderPlant(ctx, credentialsOf(session), (plant) => orderByBasket(plant, accountId, brokerOrderId));
+      return withPlant(ctx, credentialsOf(session), (plant) => orderByBasket(plant, accountId, brokerOrderId));
     },
 
     async listRecentOrders(ctx, session, query) {
       checkAccount(session, query.accountId);
       const tag = userTagOf(query.clientOrderId);
-      const orders = await withOrderPlant(ctx, credentialsOf(session), (plant) =>
+      const orders = await withPlant(ctx, credentialsOf(session), (plant) =>
         ordersBetween(plant, query.accountId, query.from, query.to, now(ctx)),
       );
       if (!orders) return null;

@@ -3,6 +3,7 @@
 // notifications a show-orders or history request replays, live order notifications, heartbeats.
 // Nothing is ever resent: a request that may have changed something (an order, a cancel) and
 // loses its answer fails with outcomeUnknown; reconciliation looks for it.
+import WebSocket from 'ws';
 import type { BrokerErrorKind } from '../../core/errors.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
@@ -63,11 +64,25 @@ const isNotification = (fields: RithmicFields) => fields.template_id === 351 || 
 
 export async function openConnection(url: string, signal?: AbortSignal): Promise<Connection> {
   if (!/^wss?:\/\//.test(url)) throw unavailable(`the gateway must be a ws:// or wss:// URL, not ${url}`);
+  // ws rather than Node's WebSocket: Node 20 has none. Failures arrive as 'close' (below).
   const socket = new WebSocket(url);
   socket.binaryType = 'arraybuffer';
+  socket.on('error', () => undefined);
   await new Promise<void>((resolve, reject) => {
-    const fail = () => reject(unavailable('could not reach the Rithmic gateway'));
-    socket.addEventListener('open', () => resolve(), { once: true });
+    const fail = () => {
+      signal?.removeEventListener('abort', fail);
+      socket.close();
+      reject(unavailable('could not reach the Rithmic gateway'));
+    };
+    socket.addEventListener(
+      'open',
+      () => {
+        signal?.removeEventListener('abort', fail);
+        socket.removeEventListener('error', fail);
+        resolve();
+      },
+      { once: true },
+    );
     socket.addEventListener('error', fail, { once: true });
     signal?.addEventListener('abort', fail, { once: true });
   });

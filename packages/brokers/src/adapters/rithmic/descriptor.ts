@@ -67,12 +67,12 @@ export const rithmicDescriptor: BrokerDescriptor = {
   reference: {
     symbol: {
       required: true,
-      examples: ['ESH2027', 'CME:NQH27', 'MNQM2027'],
+      examples: ['ESH2027', 'ES1!', 'CME:NQH27'],
       examplesClass: ['future', 'future', 'future'],
       examplesComment:
-        'Futures by contract month: ESH2027, ESH27 and ESH7 are all sent as ESH7. The exchange is known for CME ' +
-        'Group roots (ES, NQ, RTY, YM, ZB, ZN, CL, GC, … and their micros); prefix it otherwise (CME:6EH2027). ' +
-        'Continuous symbols (ES1!) are not resolved: name the month.',
+        'Futures by contract month: ESH2027, ESH27 and ESH7 are all sent as ESH7; ES1! is the front month Rithmic ' +
+        'names (ES2! and later are not resolved: name the month). The exchange is known for CME Group roots (ES, ' +
+        'NQ, RTY, YM, ZB, ZN, CL, GC, … and their micros); prefix it otherwise (CME:6EH2027).',
     },
     class: { values: ['future'], comments: 'Futures, through the trade route Rithmic gives for the exchange.' },
     action: {

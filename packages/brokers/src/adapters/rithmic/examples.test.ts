@@ -22,7 +22,8 @@ const request = (id: string) => {
   const example = ORDER_EXAMPLES.find((item) => item.id === id);
   if (!example) throw new Error(`no example ${id}`);
   const order = normalizeOrderOrThrow(exampleBody(example, provider), { provider, now: () => NOW });
-  return orderRequest(order, contractOf(order, NOW), TO, 'sigExample');
+  const contract = contractOf(order, NOW);
+  return orderRequest(order, { ...contract, symbol: contract.symbol ?? '' }, TO, 'sigExample');
 };
 
 describe('documentation examples for Rithmic', () => {

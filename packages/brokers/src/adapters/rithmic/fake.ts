@@ -18,7 +18,7 @@ import {
   type FakeOrder,
   orderProblem,
 } from './fake-book.ts';
-import { decodeFrame, encodeFrame, ORDER_PLANT, type RithmicFields, TEMPLATES } from './protocol.ts';
+import { decodeFrame, encodeFrame, ORDER_PLANT, type RithmicFields, TEMPLATES, TICKER_PLANT } from './protocol.ts';
 
 export const FAKE_CREDENTIALS = { user: 'trader01', password: 'correct horse', systemName: 'Rithmic Test' };
 export const FAKE_SYSTEMS = ['Rithmic Test', 'Rithmic Paper Trading'];
@@ -30,6 +30,15 @@ export interface RithmicFakeOptions {
 }
 
 const OK = ['0'];
+const QUARTERS = ['H', 'M', 'U', 'Z'] as const;
+
+/** The fake's front month: the next quarterly month after this one (Z6 in November 2026). */
+export function frontMonthCode(at: number): string {
+  const date = new Date(at);
+  const quarter = Math.floor((date.getUTCMonth() + 1) / 3);
+  const year = date.getUTCFullYear() + (quarter > 3 ? 1 : 0);
+  return `${QUARTERS[quarter % 4]}${year % 10}`;
+}
 const PUBLIC = new Set([16, 10, 18]);
 
 /** A request as the fake received it: SEND /<message name>, the message's fields as body. */
@@ -46,8 +55,8 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
   const requests: WireRecord[] = [];
   const answers: RecordedAnswer[] = [];
   const counts = { logins: 0, heartbeats: 0, logouts: 0 };
-  /** Message name → how long its next request waits before it is handled. */
-  const delays = new Map<string, number>();
+  /** Message name → how many heartbeats its next request waits for before it is answered. */
+  const holds = new Map<string, number>();
   const http = createServer();
   const server = new WebSocketServer({ server: http });
 
@@ -56,6 +65,7 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
     let subscribed = false;
     // A dropped connection: the plant acts on the request, its answers are lost.
     let dropping = false;
+    let held: { request: RithmicFields; path: string; heartbeats: number } | undefined;
     const send = (fields: RithmicFields) => {
       if (!dropping) socket.send(encodeFrame(fields));
     };
@@ -75,10 +85,15 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       }
       requests.push(recordOf(request));
       const path = recordOf(request).path;
-      const delay = delays.get(path);
-      delays.delete(path);
-      if (delay) setTimeout(() => answer(request, path), delay);
+      const hold = holds.get(path);
+      holds.delete(path);
+      if (hold) held = { request, path, heartbeats: hold };
       else answer(request, path);
+      if (request.template_id === 18 && held && --held.heartbeats === 0) {
+        const { request: waiting, path: waitingPath } = held;
+        held = undefined;
+        answer(waiting, waitingPath);
+      }
     });
 
     function answer(request: RithmicFields, path: string) {
@@ -104,6 +119,7 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
         return reject(request, '5', `unsupported template ${id}`);
       if (!PUBLIC.has(id) && plant === undefined) return reject(request, '3', 'not logged in');
       if (id >= 300 && plant !== ORDER_PLANT) return reject(request, '3', 'not an order plant session');
+      if (id === 113 && plant !== TICKER_PLANT) return reject(request, '3', 'not a ticker plant session');
       const account = request.account_id;
       if (account !== undefined && account !== FAKE_ACCOUNT)
         return reply(request, { template_id: id + 1, rp_code: ['5', `account ${String(account)} not found`] });
@@ -119,6 +135,8 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
           plant = undefined;
           counts.logouts++;
           return reply(request, { template_id: 13, rp_code: OK });
+        case 113:
+          return frontMonth(request);
         case 300:
           return reply(request, {
             template_id: 301,
@@ -197,6 +215,24 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       });
     }
 
+    function frontMonth(request: RithmicFields) {
+      const root = String(request.symbol ?? '');
+      const exchange = String(request.exchange ?? '');
+      if (FAKE_ROUTES[exchange] === undefined || !/^[A-Z0-9]{1,5}$/.test(root))
+        return reply(request, { template_id: 114, rp_code: ['7', 'no data'] });
+      const trading = `${root}${frontMonthCode(now())}`;
+      return reply(request, {
+        template_id: 114,
+        rp_code: OK,
+        symbol: root,
+        exchange,
+        is_front_month_symbol: true,
+        symbol_name: trading,
+        trading_symbol: trading,
+        trading_exchange: exchange,
+      });
+    }
+
     function accounts(request: RithmicFields) {
       if (request.fcm_id !== FAKE_FCM || request.ib_id !== FAKE_IB)
         return reply(request, { template_id: 303, rp_code: ['3', 'invalid fcm_id/ib_id'] });
@@ -250,9 +286,9 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
     answerNext: (answer: RecordedAnswer) => {
       answers.push(answer);
     },
-    /** Holds the next request to this message (/RequestShowOrders) for `ms` before answering it. */
-    delayNext: (path: string, ms: number) => {
-      delays.set(path, ms);
+    /** Answers the next request to this message (/RequestShowOrders) only after `heartbeats` more heartbeats. */
+    holdNext: (path: string, heartbeats: number) => {
+      holds.set(path, heartbeats);
     },
     close: async () => {
       for (const client of server.clients) client.terminate();

@@ -7,7 +7,7 @@ import type { Order, OrderResponse } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalString } from '../../core/json-read.ts';
-import { type Contract, tickOf } from './contracts.ts';
+import { type Contract, tickOf, type WantedContract } from './contracts.ts';
 import { RITHMIC_TITLE } from './descriptor.ts';
 import type { RithmicFields } from './protocol.ts';
 
@@ -33,7 +33,7 @@ export interface Destination {
 }
 
 /** What Rithmic can take of the order, checked before anything is sent. */
-export function checkOrder(order: Order, contract: Contract): void {
+export function checkOrder(order: Order, contract: WantedContract): void {
   if (order.class !== 'future') throw invalid(`${order.class} is not traded through Rithmic; futures only`);
   if (order.action === 'close' || order.action === 'cancel')
     throw invalid(`action ${order.action} is not supported; send the opposite order or cancel by id`);
@@ -77,7 +77,7 @@ function ticksTo(exit: number, entry: number, tick: number, above: boolean, name
 }
 
 /** Exit prices as whole ticks from a priced entry (take_profit_price, stop_loss_price). */
-function ticksFromPrices(order: Order, contract: Contract): { target?: number; stop?: number } {
+function ticksFromPrices(order: Order, contract: WantedContract): { target?: number; stop?: number } {
   const entry = order.type === 'stop' ? order.stop_price : order.limit_price;
   if (order.type === 'market' || entry === undefined)
     throw invalid(
@@ -92,7 +92,7 @@ function ticksFromPrices(order: Order, contract: Contract): { target?: number; s
   };
 }
 
-function bracketOf(order: Order, contract: Contract): Record<string, number> {
+function bracketOf(order: Order, contract: WantedContract): Record<string, number> {
   const byPrice = order.take_profit_price !== undefined || order.stop_loss_price !== undefined;
   const byTicks = TICK_KEYS.some((key) => order.extra?.[key] !== undefined);
   if (byPrice && byTicks) throw invalid('give the exits as prices or as extra ticks, not both');

@@ -1,8 +1,9 @@
-// Logging in to Rithmic's ORDER_PLANT (WIRE.md §1-2): optional system info (16) to check the
-// system name, login (10) with infra_type ORDER_PLANT, heartbeats at the interval the login answer
-// gives, login info (300: fcm, ib, user type), then what the call needs: the accounts (302), the
-// trade routes (310) and the order updates of one account (308). Each call opens its own session
-// and logs out at the end: the server keeps only the credentials, sealed.
+// Logging in to a Rithmic plant (WIRE.md §1-2), the ORDER_PLANT unless the front month of a
+// continuous symbol is asked of the TICKER_PLANT: optional system info (16) to check the system
+// name, login (10) with the plant's infra_type, heartbeats at the interval the login answer gives,
+// login info (300: fcm, ib, user type), then what the call needs: the accounts (302), the trade
+// routes (310) and the order updates of one account (308). Each call opens its own session and
+// logs out at the end: the server keeps only the credentials, sealed.
 import type { BrokerAccount, BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { type Connection, openConnection } from './connection.ts';
@@ -54,12 +55,16 @@ async function checkSystem(connection: Connection, systemName: string): Promise<
     );
 }
 
-/** A logged-in order plant; `checkSystemName` asks the gateway's systems first (connecting). */
-export async function openOrderPlant(
+/**
+ * A logged-in plant: the order plant (with its login info), or the ticker plant for reference
+ * data; `checkSystemName` asks the gateway's systems first (connecting).
+ */
+export async function openPlant(
   ctx: BrokerContext,
   credentials: Credentials,
-  options: { checkSystemName?: boolean } = {},
+  options: { checkSystemName?: boolean; infraType?: number } = {},
 ): Promise<Plant> {
+  const infraType = options.infraType ?? ORDER_PLANT;
   const connection = await openConnection(ctx.baseUrl, ctx.signal);
   try {
     if (options.checkSystemName) await checkSystem(connection, credentials.systemName);
@@ -70,17 +75,19 @@ export async function openOrderPlant(
         user: credentials.user,
         password: credentials.password,
         system_name: credentials.systemName,
-        infra_type: ORDER_PLANT,
+        infra_type: infraType,
       },
       { refusal: 'AuthenticationError' },
     );
     const interval = typeof login.heartbeat_interval === 'number' ? login.heartbeat_interval : 0;
     connection.startHeartbeats(interval);
+    const plant = { connection, fcmId: text(login.fcm_id), ibId: text(login.ib_id), userType: 3 };
+    if (infraType !== ORDER_PLANT) return plant;
     const { last: info } = await connection.request({ template_id: 300 });
     return {
       connection,
-      fcmId: text(info.fcm_id) || text(login.fcm_id),
-      ibId: text(info.ib_id) || text(login.ib_id),
+      fcmId: text(info.fcm_id) || plant.fcmId,
+      ibId: text(info.ib_id) || plant.ibId,
       userType: typeof info.user_type === 'number' ? info.user_type : 3,
     };
   } catch (error) {
@@ -89,14 +96,14 @@ export async function openOrderPlant(
   }
 }
 
-/** Runs `work` on a logged-in order plant, then logs out whatever happened. */
-export async function withOrderPlant<T>(
+/** Runs `work` on a logged-in plant (the order plant unless told), then logs out whatever happened. */
+export async function withPlant<T>(
   ctx: BrokerContext,
   credentials: Credentials,
   work: (plant: Plant) => Promise<T>,
-  options: { checkSystemName?: boolean } = {},
+  options: { checkSystemName?: boolean; infraType?: number } = {},
 ): Promise<T> {
-  const plant = await openOrderPlant(ctx, credentials, options);
+  const plant = await openPlant(ctx, credentials, options);
   try {
     return await work(plant);
   } finally {

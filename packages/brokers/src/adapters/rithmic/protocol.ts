@@ -24,6 +24,8 @@ export const TEMPLATES = {
   19: 'ResponseHeartbeat',
   75: 'Reject',
   77: 'ForcedLogout',
+  113: 'RequestFrontMonthContract',
+  114: 'ResponseFrontMonthContract',
   300: 'RequestLoginInfo',
   301: 'ResponseLoginInfo',
   302: 'RequestAccountList',
@@ -49,6 +51,7 @@ export const TEMPLATES = {
 } as const satisfies Record<number, string>;
 
 export type TemplateId = keyof typeof TEMPLATES;
+export const TICKER_PLANT = 1;
 export const ORDER_PLANT = 2;
 
 export const isTemplate = (id: number): id is TemplateId => id in TEMPLATES;

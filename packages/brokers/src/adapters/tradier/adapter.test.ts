@@ -170,6 +170,14 @@ describe('orders', () => {
     });
   });
 
+  it('quotes a last price from /v1/markets/quotes (stock or option), null for an unmatched symbol', async () => {
+    expect(await broker.lastPrice(ctx, session, accountId, 'aapl', 'stock')).toBe(100);
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', url: '/v1/markets/quotes?symbols=AAPL' });
+    expect(await broker.lastPrice(ctx, session, accountId, CALL, 'option')).toBe(2.5);
+    // A symbol Tradier does not know (here a dated future it does not carry) is unmatched.
+    expect(await broker.lastPrice(ctx, session, accountId, 'ZZ9', 'stock')).toBeNull();
+  });
+
   it('findOrder without one lists the day’s orders and matches our echoed tag: exact, or none', async () => {
     await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-open'));
     const sentAt = today();

@@ -17,7 +17,7 @@ import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath, sessionClient, tradierClient } from './client.ts';
 import { TRADIER_ENVIRONMENTS, TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
-import { cancelOpenOrders, closingOrder, listOrders, listPositions } from './exits.ts';
+import { cancelOpenOrders, closingOrder, instrumentOf, listOrders, listPositions } from './exits.ts';
 import { fromPlacement, fromPreview, fromTradierOrder, tagOf, toTradierForm } from './mapper.ts';
 
 /** Tradier lists the day's orders (and open ones) with their tags: ours is the client order id. */
@@ -86,7 +86,7 @@ export interface TradierBrokerOptions {
 }
 
 export type TradierBroker = BrokerWith<
-  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders' | 'lastPrice'
 >;
 
 export function createTradierBroker(options: TradierBrokerOptions = {}): TradierBroker {
@@ -192,6 +192,21 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
           return { symbol, quantity, ...optional('averagePrice', averagePrice) };
         }),
       };
+    },
+
+    // GET /v1/markets/quotes: `last` (null before a first trade), else the bid/ask midpoint; an
+    // unknown symbol comes back under `unmatched_symbols`, with no `quote`.
+    async lastPrice(ctx, session, accountId, symbol) {
+      const answer = await client(ctx, session, accountId).request({
+        path: '/v1/markets/quotes',
+        query: { symbols: instrumentOf(symbol) },
+      });
+      const [quote] = listOf(asRecord(asRecord(answer.body)?.quotes)?.quote);
+      const last = decimalField(quote, 'last');
+      if (last !== undefined) return last;
+      const bid = decimalField(quote, 'bid');
+      const ask = decimalField(quote, 'ask');
+      return bid !== undefined && ask !== undefined ? (bid + ask) / 2 : null;
     },
   };
   return broker;

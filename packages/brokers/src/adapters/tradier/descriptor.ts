@@ -25,6 +25,7 @@ export const tradierDescriptor: BrokerDescriptor = {
     // No close call: the adapter sends a market order for the position.
     closePosition: 'emulated',
     getHoldings: true,
+    lastPrice: true,
     refresh: false,
     findOrderByClientId: false,
     findOrderByBrokerId: true,

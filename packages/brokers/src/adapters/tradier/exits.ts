@@ -23,7 +23,7 @@ export async function listPositions(http: HttpClient, accountId: string) {
 }
 
 /** The key Tradier files an order or position under: the option symbol, else the ticker. */
-function instrumentOf(symbol: string): string {
+export function instrumentOf(symbol: string): string {
   const { underlying, option } = tradierSymbol(symbol);
   return option ?? underlying;
 }

@@ -153,6 +153,25 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
     return { positions: list.length ? { position: tradierList(list) } : 'null' };
   });
 
+  // Market data sits beside the account routes; one symbol (or a comma list) per call.
+  app.get('/v1/markets/quotes', async (request) => {
+    const symbols = String((request.query as { symbols?: string }).symbols ?? '')
+      .split(',')
+      .filter(Boolean);
+    const known = symbols.filter((symbol) => /^[A-Z.]{1,6}$/.test(symbol) || /^[A-Z]{1,6}\d{6}[CP]\d{8}$/.test(symbol));
+    const unknown = symbols.filter((symbol) => !known.includes(symbol));
+    const quote = known.map((symbol) => {
+      const last = quoteOf(symbol);
+      return { symbol, type: symbol.length > 10 ? 'option' : 'stock', last, bid: last - 0.01, ask: last + 0.01 };
+    });
+    return {
+      quotes: {
+        ...(quote.length ? { quote: tradierList(quote) } : {}),
+        ...(unknown.length ? { unmatched_symbols: { symbol: tradierList(unknown) } } : {}),
+      },
+    };
+  });
+
   app.get('/v1/accounts/:id/balances', async (request) => ({
     balances: {
       account_number: (request.params as { id: string }).id,

@@ -14,7 +14,7 @@ export interface RuleRefusal {
 /** How far a sender's clock may be from ours (either way) before its time counts against it. */
 export const MAX_CLOCK_SKEW_MS = 5_000;
 
-const refusal = (rule: string, reason: string): RuleRefusal => ({ rule, message: `${rule}: ${reason}` });
+export const refusal = (rule: string, reason: string): RuleRefusal => ({ rule, message: `${rule}: ${reason}` });
 
 export function checkSource(rules: CompiledRules, address: string): RuleRefusal | undefined {
   if (!rules.sources) return undefined;
@@ -37,7 +37,12 @@ export function checkWindow(rules: CompiledRules, now: Date): RuleRefusal | unde
  * rewrites symbols. Returns the body to normalize (the text itself when there is nothing to do or
  * it is no JSON object: normalization then refuses it as usual), or a refusal.
  */
-export function prepareBody(rules: CompiledRules, request: string, nowMs: number): string | object | RuleRefusal {
+export function prepareBody(
+  rules: CompiledRules,
+  request: string,
+  nowMs: number,
+  checkAge = true,
+): string | object | RuleRefusal {
   let body: unknown;
   try {
     body = JSON.parse(request);
@@ -46,7 +51,7 @@ export function prepareBody(rules: CompiledRules, request: string, nowMs: number
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return request;
   const fields = body as Record<string, unknown>;
-  if (rules.maxLagMs !== undefined) {
+  if (rules.maxLagMs !== undefined && checkAge) {
     const stale = staleness(fields.time ?? fields.timestamp, rules.maxLagMs, nowMs);
     if (stale) return refusal('maxLagSeconds', stale);
   }
@@ -120,22 +125,22 @@ export function checkOrder(rules: CompiledRules, order: Order): RuleRefusal | un
 
 function checkNotional(order: Order, max: number): RuleRefusal | undefined {
   if (order.quantity === undefined) return undefined;
-  let notional: number;
-  if (order.quantity_type === 'cash') notional = order.quantity;
-  else if (order.quantity_type !== 'fixed') {
+  if (order.quantity_type === 'cash') return overNotional(order.quantity, max);
+  if (order.quantity_type !== 'fixed') {
     return refusal('maxNotional', `a ${order.quantity_type} quantity cannot be valued; send a fixed or cash quantity`);
-  } else {
-    // The price the order may trade at; a market order has none we could know here.
-    const price = order.type === 'stop' ? order.stop_price : order.limit_price;
-    if (price === undefined) {
-      return refusal('maxNotional', `a ${order.type} order has no price to value it with; send a limit price`);
-    }
-    notional = Math.abs(order.quantity * price);
   }
-  if (notional > max) {
-    return refusal('maxNotional', `notional ${round(notional)} is more than this webhook's maximum of ${max}`);
-  }
-  return undefined;
+  // A market order has no price of its own: valued at the broker's last price (broker-limits.ts).
+  const price = ownPrice(order);
+  return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price), max);
+}
+
+/** The price the order itself may trade at: the stop price of a stop order, else its limit price. */
+export const ownPrice = (order: Order): number | undefined =>
+  order.type === 'stop' ? order.stop_price : order.limit_price;
+
+export function overNotional(notional: number, max: number): RuleRefusal | undefined {
+  if (notional <= max) return undefined;
+  return refusal('maxNotional', `notional ${round(notional)} is more than this webhook's maximum of ${max}`);
 }
 
 const round = (n: number): number => Math.round(n * 100) / 100;

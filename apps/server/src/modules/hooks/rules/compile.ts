@@ -20,6 +20,7 @@ export interface CompiledRules {
   symbolMap?: ReadonlyMap<string, string>;
   maxQuantity?: number;
   maxNotional?: number;
+  maxPosition?: number;
   perMinute?: number;
   perDay?: number;
   windows?: readonly CompiledWindow[];
@@ -48,6 +49,7 @@ export function compileRules(settings: HookRules | null): CompiledRules | null {
   if (map.length > 0) compiled.symbolMap = new Map(map);
   compiled.maxQuantity = settings.maxQuantity;
   compiled.maxNotional = settings.maxNotional;
+  compiled.maxPosition = settings.maxPosition;
   compiled.perMinute = settings.maxOrdersPerMinute;
   compiled.perDay = settings.maxOrdersPerDay;
   if (settings.tradingWindows?.length) {

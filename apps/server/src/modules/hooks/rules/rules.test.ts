@@ -54,6 +54,9 @@ describe('hookUpdate(key, rules) and hook { rules }', () => {
       [{ maxQuantity: 1, maxQuantty: 2 }, /^maxQuantty: unknown setting/],
       [{ maxOrdersPerMinute: 1.5 }, /^maxOrdersPerMinute: must be a whole number/],
       [{ fanOut: [{ connectorKey: 'nope', accountId: 'x', multiplier: 1 }] }, /^fanOut\[0\]\.connectorKey/],
+      [{ outsideWindow: 'queue' }, /^outsideWindow: needs tradingWindows/],
+      [{ outsideWindow: 'later' }, /^outsideWindow: must be refuse or queue/],
+      [{ maxPosition: 'ten' }, /^maxPosition: must be a number/],
     ];
     for (const [rules, message] of bad) {
       const answer = await gqlAs(t, trader.headers, UPDATE, { key: trader.hook.key, rules: JSON.stringify(rules) });
@@ -93,15 +96,15 @@ describe('controls on the signal path', () => {
     expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
   });
 
-  it('maxNotional: quantity × limit price; a market order cannot be valued', async () => {
+  it('maxNotional: quantity × limit price; a market order at the last price (broker-limits.test.ts)', async () => {
     const trader = await traderWith('notional@example.com', { maxNotional: 1000 });
     const limit = { ...BUY, type: 'limit', quantity: 10 };
     const over = await postSignal(t, trader.shortKey, { ...limit, limit_price: 101 });
     expect(over.json()).toMatchObject({ rule: 'maxNotional' });
     expect(over.json().message).toMatch(/notional 1010 is more than this webhook's maximum of 1000/);
-    const market = await postSignal(t, trader.shortKey, BUY);
-    expect(market.statusCode).toBe(400);
-    expect(market.json()).toMatchObject({ rule: 'maxNotional' });
+    const percent = await postSignal(t, trader.shortKey, { ...BUY, quantity_type: 'percent_of_equity', quantity: 1 });
+    expect(percent.statusCode).toBe(400);
+    expect(percent.json()).toMatchObject({ rule: 'maxNotional' });
     expect((await postSignal(t, trader.shortKey, { ...limit, limit_price: 99 })).statusCode).toBe(201);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
   });

@@ -56,6 +56,8 @@ export const hookRulesSchema = z.strictObject({
   symbolMap: z.record(symbol, symbol, { error: 'must be an object of symbol to symbol' }).optional(),
   maxQuantity: positive.optional(),
   maxNotional: positive.optional(),
+  // Absolute position per symbol after the order; only where the broker reports positions.
+  maxPosition: positive.optional(),
   // The last minute's instants are kept in one row (hook_order_counts.recent): bounded.
   maxOrdersPerMinute: count.max(MAX_PER_MINUTE, { error: `at most ${MAX_PER_MINUTE}` }).optional(),
   maxOrdersPerDay: count.optional(),
@@ -143,8 +145,6 @@ function windowProblem(rules: HookRules): string | undefined {
     }
   }
   if (rules.outsideWindow && !rules.tradingWindows?.length) return 'outsideWindow: needs tradingWindows';
-  // Queuing needs a durable queue the signal path does not have yet: refused rather than ignored.
-  if (rules.outsideWindow === 'queue') return 'outsideWindow: queue is not available yet; use refuse';
   return undefined;
 }
 

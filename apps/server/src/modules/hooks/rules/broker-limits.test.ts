@@ -1,0 +1,103 @@
+// The limits that ask the broker, on the real hook endpoint (paper broker, real PostgreSQL):
+// maxNotional of a market order at the broker's last price, maxPosition from the positions it
+// reports; brokers that quote no price or report no positions refuse with why.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gqlAs } from '../../../../test/activity-fixtures.ts';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
+import { balanceOf, flakyBroker, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
+import { updateHook } from '../index.ts';
+
+let t: TestApp;
+const flaky = flakyBroker();
+beforeAll(async () => {
+  t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker] });
+});
+afterAll(() => t.close());
+
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+const UPDATE = `mutation($key: String!, $rules: String) { hookUpdate(key: $key, rules: $rules) { key rules } }`;
+
+async function traderWith(email: string, rules: Record<string, unknown>, provider = 'paper') {
+  const trader = await setupTrader(t, email, { credits: 50, provider });
+  await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+    rules: JSON.stringify(rules),
+  });
+  return trader;
+}
+
+/** The paper broker's price of AAPL now, as the hook path reads it. */
+async function paperPrice(accountId: string): Promise<number> {
+  const paper = t.services.brokers.get('paper');
+  const session = { secrets: { accountId }, accounts: [{ id: accountId, name: 'Paper account', demo: true }] };
+  const price = await paper?.lastPrice?.({ baseUrl: '' }, session, accountId, 'AAPL', 'stock');
+  if (typeof price !== 'number') throw new Error('paper quotes no AAPL');
+  return price;
+}
+
+describe('maxNotional of a market order', () => {
+  it('is valued at the broker’s last price: over it refused, under it placed', async () => {
+    const probe = await setupTrader(t, 'probe@example.com');
+    const price = await paperPrice(probe.accountId);
+    // Ten shares are worth 10 × price; the synthetic price moves far less than 10 % in a test.
+    const trader = await traderWith('market-notional@example.com', { maxNotional: Math.round(price * 9) });
+    const over = await postSignal(t, trader.shortKey, { ...BUY, quantity: 10 });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toMatchObject({ status: 'ExecutionError', rule: 'maxNotional' });
+    expect(over.json().message).toMatch(/^maxNotional: notional \d+(\.\d+)? is more than this webhook's maximum/);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(50);
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 5 })).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
+  it('is refused with why at a broker that quotes no price; a limit price still works there', async () => {
+    const trader = await traderWith('no-quote@example.com', { maxNotional: 1000 }, 'flaky');
+    const before = flaky.calls.placeOrder;
+    const market = await postSignal(t, trader.shortKey, BUY);
+    expect(market.statusCode).toBe(400);
+    expect(market.json()).toMatchObject({ rule: 'maxNotional' });
+    expect(market.json().message).toMatch(/quotes no last price here; send a limit price$/);
+    const limit = await postSignal(t, trader.shortKey, { ...BUY, type: 'limit', limit_price: 10, quantity: 5 });
+    expect(limit.statusCode).toBe(201);
+    expect(flaky.calls.placeOrder).toBe(before + 1);
+  });
+});
+
+describe('maxPosition', () => {
+  it('refuses an order that would hold more than the maximum, and lets a reducing one through', async () => {
+    const trader = await traderWith('position@example.com', { maxPosition: 5 });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 3 })).statusCode).toBe(201);
+    const over = await postSignal(t, trader.shortKey, { ...BUY, quantity: 3 });
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toMatchObject({ rule: 'maxPosition' });
+    expect(over.json().message).toBe(
+      "maxPosition: AAPL position would be 6 (now 3), more than this webhook's maximum of 5",
+    );
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 })).statusCode).toBe(201);
+    expect((await postSignal(t, trader.shortKey, { ...BUY, action: 'sell', quantity: 4 })).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(3);
+    expect(await balanceOf(t, trader.userId)).toBe(47);
+  });
+
+  it('is refused as a setting on a webhook whose broker reports no positions, nothing changed', async () => {
+    const trader = await traderWith('no-positions@example.com', { maxQuantity: 5 }, 'flaky');
+    const answer = await gqlAs(t, trader.headers, UPDATE, {
+      key: trader.hook.key,
+      rules: JSON.stringify({ maxPosition: 10 }),
+    });
+    expect(answer.errors?.[0]?.message).toBe(
+      'maxPosition: Flaky Broker does not report positions, so no position can be checked',
+    );
+    const bad = await gqlAs(t, trader.headers, UPDATE, { key: trader.hook.key, rules: '{"maxPosition": 0}' });
+    expect(bad.errors?.[0]?.message).toBe('maxPosition: must be greater than 0');
+    const read = await gqlAs<{ hook: { rules: string } }>(
+      t,
+      trader.headers,
+      'query($k: String!) { hook(key: $k) { rules } }',
+      {
+        k: trader.hook.key,
+      },
+    );
+    expect(JSON.parse(read.data?.hook.rules ?? '')).toEqual({ maxQuantity: 5 });
+  });
+});

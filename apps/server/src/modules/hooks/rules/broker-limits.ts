@@ -1,0 +1,95 @@
+// The limits that need the broker: maxNotional of an order without a price of its own (valued at
+// the broker's last price) and maxPosition (the position per symbol after the order, from the
+// positions the broker reports). Pure: brokerNeeds says what to ask, so a hook whose order needs
+// nothing makes no broker call; checkWithBroker judges the answers.
+import type { Holding } from '@router/brokers';
+import type { Order, OrderAction } from '@router/orders';
+import { overNotional, ownPrice, type RuleRefusal, refusal } from './check.ts';
+import type { CompiledRules } from './compile.ts';
+
+/** What to ask the broker before the order may go; undefined: nothing. */
+export interface BrokerNeeds {
+  /** The last price of the order's symbol (maxNotional of a market order, maxPosition of a cash quantity). */
+  quote: boolean;
+  /** The account's positions (maxPosition). */
+  positions: boolean;
+}
+
+export interface BrokerFacts {
+  lastPrice?: number;
+  positions?: readonly Holding[];
+  equity?: number;
+}
+
+const BUYS: ReadonlySet<OrderAction> = new Set(['buy', 'buy_to_cover', 'buy_to_open', 'buy_to_close']);
+/** close and cancel never grow a position. */
+const placesQuantity = (order: Order) => order.action !== 'close' && order.action !== 'cancel';
+
+export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | undefined {
+  const unpriced = ownPrice(order) === undefined;
+  const notional =
+    rules.maxNotional !== undefined && order.quantity_type === 'fixed' && order.quantity !== undefined && unpriced;
+  const positions = rules.maxPosition !== undefined && placesQuantity(order);
+  const sizedByMoney = order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity';
+  const quote = notional || (positions && sizedByMoney && !order.legs?.length && unpriced);
+  return quote || positions ? { quote, positions } : undefined;
+}
+
+export function checkWithBroker(rules: CompiledRules, order: Order, facts: BrokerFacts): RuleRefusal | undefined {
+  const price = ownPrice(order) ?? facts.lastPrice;
+  if (rules.maxNotional !== undefined && order.quantity_type === 'fixed' && order.quantity !== undefined) {
+    if (price !== undefined) {
+      const over = overNotional(Math.abs(order.quantity * price), rules.maxNotional);
+      if (over) return over;
+    }
+  }
+  if (rules.maxPosition === undefined || !facts.positions || !placesQuantity(order)) return undefined;
+  return checkPosition(order, rules.maxPosition, facts, price);
+}
+
+/** Symbols compared as the brokers write them: case and separators (`SPY_2612…`, `BTC/USD`) aside. */
+const symbolKey = (symbol: string) => symbol.toUpperCase().replace(/[^A-Z0-9]/g, '');
+
+function checkPosition(order: Order, max: number, facts: BrokerFacts, price: number | undefined) {
+  const held = (symbol: string) =>
+    (facts.positions ?? []).find((p) => symbolKey(p.symbol) === symbolKey(symbol))?.quantity ?? 0;
+  const combos = order.quantity ?? 1;
+  const changes = order.legs?.length
+    ? order.legs.map((leg) => ({ symbol: leg.symbol, action: leg.action, quantity: leg.quantity * combos }))
+    : [{ symbol: order.symbol, action: order.action, quantity: units(order, held(order.symbol), facts, price) }];
+  for (const change of changes) {
+    if (change.quantity === undefined) {
+      return refusal(
+        'maxPosition',
+        `a ${order.quantity_type} quantity cannot be sized without a price; send a limit price or a fixed quantity`,
+      );
+    }
+    const before = held(change.symbol);
+    const after = before + (BUYS.has(change.action) ? change.quantity : -change.quantity);
+    // An order that only shrinks a position too large already is let through: it is the way out.
+    if (Math.abs(after) > max && Math.abs(after) > Math.abs(before)) {
+      return refusal(
+        'maxPosition',
+        `${change.symbol} position would be ${round(after)} (now ${round(before)}), more than this webhook's maximum of ${max}`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The order's quantity in units of the symbol; undefined when it cannot be known here. */
+function units(order: Order, held: number, facts: BrokerFacts, price: number | undefined): number | undefined {
+  const q = Math.abs(order.quantity ?? 0);
+  switch (order.quantity_type) {
+    case 'fixed':
+      return q;
+    case 'percent_of_position':
+      return (Math.abs(held) * q) / 100;
+    case 'cash':
+      return price ? q / price : undefined;
+    case 'percent_of_equity':
+      return price && facts.equity !== undefined ? (facts.equity * q) / 100 / price : undefined;
+  }
+}
+
+const round = (n: number): number => Math.round(n * 1e4) / 1e4;

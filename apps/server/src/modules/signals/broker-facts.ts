@@ -1,0 +1,65 @@
+// Asks the hook's broker what the limits of broker-limits.ts need: the last price and/or the
+// positions, in one opened session, both at once. Only when brokerNeeds says so (maxNotional of
+// an order without a price, maxPosition), so every other signal makes no extra call. A broker
+// that cannot answer refuses the signal with the rule's key and why: never an unchecked order.
+import { isBrokerError } from '@router/brokers';
+import type { Order } from '@router/orders';
+import { isAppError } from '../../errors.ts';
+import { withBrokerSession } from '../connectors/index.ts';
+import type { HookEntry } from '../hooks/index.ts';
+import type { BrokerFacts, BrokerNeeds } from '../hooks/rules/broker-limits.ts';
+import { type RuleRefusal, refusal } from '../hooks/rules/check.ts';
+import type { SignalRuntime } from './runtime.ts';
+
+/** The facts, or the refusal of a broker that cannot give them. */
+export async function askBroker(
+  rt: SignalRuntime,
+  entry: HookEntry,
+  order: Order,
+  needs: BrokerNeeds,
+): Promise<BrokerFacts | RuleRefusal> {
+  const { broker, title } = entry;
+  // The quote serves maxNotional when it is set (a market order), else maxPosition (a cash size).
+  const quoteRule = entry.rules?.maxNotional !== undefined ? 'maxNotional' : 'maxPosition';
+  if (needs.quote && (!broker?.lastPrice || !broker.descriptor.has.lastPrice)) {
+    return refusal(
+      quoteRule,
+      `a ${order.type} order has no price to value it with and ${title} quotes no last price here; send a limit price`,
+    );
+  }
+  if (needs.positions && (!broker?.getHoldings || broker.descriptor.has.getHoldings === false)) {
+    return refusal('maxPosition', `${title} does not report positions, so the position cannot be checked`);
+  }
+  try {
+    return await withBrokerSession(
+      rt.services,
+      entry.connector,
+      async ({ broker: b, ctx, session }) => {
+        const [lastPrice, holdings] = await Promise.all([
+          needs.quote ? b.lastPrice?.(ctx, session, entry.accountId, order.symbol, order.class) : undefined,
+          needs.positions ? b.getHoldings?.(ctx, session, entry.accountId) : undefined,
+        ]);
+        if (needs.quote && !(typeof lastPrice === 'number' && lastPrice > 0)) {
+          return refusal(quoteRule, `${title} has no last price for ${order.symbol}; send a limit price`);
+        }
+        const facts: BrokerFacts = {};
+        if (typeof lastPrice === 'number') facts.lastPrice = lastPrice;
+        if (holdings) {
+          facts.positions = holdings.positions;
+          if (holdings.equity !== undefined) facts.equity = holdings.equity;
+        }
+        return facts;
+      },
+      { signal: AbortSignal.timeout(rt.services.config.HOOK_DEADLINE_MS) },
+    );
+  } catch (error) {
+    const what = needs.quote ? `a last price for ${order.symbol}` : 'the positions';
+    // Our own failures say nothing a trader can act on (and are logged); the broker's do.
+    const why = isBrokerError(error) || isAppError(error) ? error.message : 'no answer';
+    if (!isBrokerError(error)) rt.services.log.error({ err: error }, 'broker facts not read');
+    return refusal(
+      needs.quote ? quoteRule : 'maxPosition',
+      `${title} did not give ${what} (${why}); nothing was placed`,
+    );
+  }
+}

@@ -1,0 +1,103 @@
+// Places queued signals (queue.ts) when their window opens. Each pass claims the due rows with a
+// lease (one statement, FOR UPDATE SKIP LOCKED inside it: two instances never claim one row) and
+// sends each through the signal path with its queued idempotency key; the row's end is written
+// fenced by the claim. A crash between placing and writing leaves the row claimed until the lease
+// runs out; the next claim sends it again, and the signal path answers it as a repeat of the
+// signal stored under that key (HOOK_DEDUPE_WINDOW_S is far longer than a lease), so it is still
+// placed once.
+import { performance } from 'node:perf_hooks';
+import {
+  claimDueQueuedSignals,
+  finishQueuedSignal,
+  type QueuedSignalRow,
+} from '../../db/repositories/queued-signals.repository.ts';
+import { checkWindow } from '../hooks/rules/index.ts';
+import { nextOpening } from '../hooks/rules/next-opening.ts';
+import { ruleRefused } from './answers.ts';
+import type { SignalRuntime } from './runtime.ts';
+import { submitSignal } from './submit.ts';
+
+export interface QueueSweeper {
+  /** One pass as if it were `at` (tests move it to a window's opening); how many were claimed. */
+  runOnce(at?: Date): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Longer than one placement can take: the hook's deadline, then the broker's call limit. */
+const LEASE_MS = 60_000;
+const BATCH = 20;
+/** Our own outage (nothing stored): tried again this much later. */
+const RETRY_MS = 10_000;
+
+export function startQueueSweeper(rt: SignalRuntime, owner: string, intervalMs: number): QueueSweeper {
+  let running: Promise<number> | undefined;
+  const pass = (at: Date) =>
+    sweep(rt, owner, at).catch((error: unknown) => {
+      rt.services.log.error({ err: error }, 'queued signals not swept');
+      return 0;
+    });
+  const timer = setInterval(() => {
+    running ??= pass(new Date()).finally(() => {
+      running = undefined;
+    });
+  }, intervalMs);
+  timer.unref();
+  return {
+    runOnce: (at = new Date()) => pass(at),
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+async function sweep(rt: SignalRuntime, owner: string, at: Date): Promise<number> {
+  const claimed = await claimDueQueuedSignals(rt.services.db.$client, { owner, leaseMs: LEASE_MS, at, limit: BATCH });
+  await Promise.all(
+    claimed.map((row) =>
+      placeQueued(rt, owner, row, at).catch((error: unknown) =>
+        rt.services.log.error({ err: error, queuedId: row.id }, 'queued signal not placed'),
+      ),
+    ),
+  );
+  return claimed.length;
+}
+
+async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRow, at: Date): Promise<void> {
+  const pool = rt.services.db.$client;
+  const claim = { id: row.id, owner, attempt: row.attempts };
+  const entry = await rt.hooks.get(row.short_key);
+  // Deleting the hook deletes its queued signals; one deleted this instant has nowhere to go.
+  if (!entry) {
+    await finishQueuedSignal(pool, claim, {
+      status: 'refused',
+      response: { status: 'Error', message: 'Webhook not found' },
+    });
+    return;
+  }
+  // The windows may have changed since it was queued: still closed, it waits for the new opening.
+  const closed = entry.rules ? checkWindow(entry.rules, at) : undefined;
+  if (entry.rules && closed) {
+    const opens = entry.rules.settings.outsideWindow === 'queue' ? nextOpening(entry.rules, at) : undefined;
+    if (opens) {
+      await finishQueuedSignal(pool, claim, { status: 'queued', releaseAt: opens });
+      return;
+    }
+    const answer = ruleRefused(closed.rule, closed.message);
+    await finishQueuedSignal(pool, claim, { status: 'refused', response: answer.body });
+    return;
+  }
+  const { answer, signalId } = await submitSignal(rt, {
+    entry,
+    body: row.request,
+    address: row.address ?? '',
+    receivedAt: performance.now(),
+    queuedKey: row.key,
+  });
+  if (answer.statusCode === 503) {
+    await finishQueuedSignal(pool, claim, { status: 'queued', releaseAt: new Date(Date.now() + RETRY_MS) });
+    return;
+  }
+  // Stored (placed, drafted, or rejected by its broker: the answer says) or refused by a rule then.
+  await finishQueuedSignal(pool, claim, { status: signalId ? 'placed' : 'refused', response: answer.body });
+}

@@ -1,0 +1,183 @@
+// outsideWindow: "queue" on the real hook endpoint (paper broker, real PostgreSQL): a signal
+// outside every window is answered 202 and kept; at the window's opening it is placed exactly
+// once (after a restart, with two instances claiming, after a claim lost mid-way), with every
+// control applied then and one credit; it can be listed and cancelled; the kill switch refuses it
+// at placement, logged.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gqlAs } from '../../../test/activity-fixtures.ts';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { listActions } from '../actions/list-actions.ts';
+import { updateHook } from '../hooks/index.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ authenticate: authenticateAsUserId });
+});
+afterAll(() => t.close());
+
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+/** Windows on every day but today (UTC): a signal now is outside them; the next opens at 00:00 UTC. */
+const closedToday = () => {
+  const today = DAYS[new Date().getUTCDay()];
+  return [{ days: DAYS.filter((d) => d !== today), from: '00:00', to: '24:00', timeZone: 'UTC' }];
+};
+const QUEUE = () => ({ tradingWindows: closedToday(), outsideWindow: 'queue', maxLagSeconds: 30 });
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+const fresh = (fields: Record<string, unknown> = {}) => ({ ...BUY, time: new Date().toISOString(), ...fields });
+
+async function queuer(email: string, rules: Record<string, unknown> = QUEUE()) {
+  const trader = await setupTrader(t, email, { credits: 10 });
+  await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+    rules: JSON.stringify(rules),
+  });
+  return trader;
+}
+
+async function queuedRows(userId: number) {
+  const { rows } = await t.services.db.$client.query<{
+    id: string;
+    status: string;
+    response: { id?: string; status?: string; rule?: string } | null;
+  }>('select id, status, response from queued_signals where user_id = $1 order by created_at', [userId]);
+  return rows;
+}
+
+const nextMidnight = () => {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+};
+
+describe('outsideWindow: "queue"', () => {
+  it('answers 202 with when it will be placed, logs it queued, places nothing and takes no credit', async () => {
+    const trader = await queuer('queued@example.com');
+    const answer = await postSignal(t, trader.shortKey, fresh({ client_id: 'q-1' }));
+    expect(answer.statusCode).toBe(202);
+    const body = answer.json();
+    expect(body).toMatchObject({ status: 'queued', place_at: nextMidnight().toISOString() });
+    expect(body.status_description).toBe(
+      `Outside this webhook's trading windows: queued, to be placed when its window opens at ${nextMidnight().toISOString()}`,
+    );
+    // A repeat while queued is the same queued signal.
+    expect((await postSignal(t, trader.shortKey, fresh({ client_id: 'q-1' }))).json().id).toBe(body.id);
+    expect(await queuedRows(trader.userId)).toHaveLength(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(10);
+    await t.app.signalRuntime.writer.flush();
+    const [entry] = await listActions(t.services, trader.userId, { code: 'Order' });
+    expect(JSON.parse(entry?.metadata ?? '{}')).toMatchObject({ response: { status: 'queued', id: body.id } });
+    // Nothing is due before the window opens.
+    expect(await t.app.signalRuntime.sweepQueue(new Date(nextMidnight().getTime() - 60_000))).toBe(0);
+  });
+
+  it('refuses on arrival what can be judged then: a stale signal, an unreadable order, a limit', async () => {
+    const trader = await queuer('queued-refused@example.com', { ...QUEUE(), maxQuantity: 5 });
+    const stale = await postSignal(t, trader.shortKey, { ...BUY, time: new Date(Date.now() - 120_000).toISOString() });
+    expect(stale.json()).toMatchObject({ rule: 'maxLagSeconds' });
+    expect((await postSignal(t, trader.shortKey, fresh({ action: 'hold' }))).statusCode).toBe(400);
+    expect((await postSignal(t, trader.shortKey, fresh({ quantity: 6 }))).json()).toMatchObject({
+      rule: 'maxQuantity',
+    });
+    expect(await queuedRows(trader.userId)).toHaveLength(0);
+  });
+
+  it('survives a restart: queued by one instance, placed once by a fresh one at the opening, one credit', async () => {
+    const trader = await queuer('queued-restart@example.com');
+    const first = await startTestApp({ database: t.database });
+    const queued = (await postSignal(first, trader.shortKey, fresh())).json();
+    await first.close();
+    // Hours later the window opens; the signal is older than maxLagSeconds by then: placed anyway.
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBeGreaterThanOrEqual(1);
+    const orders = await paperOrders(t, trader.accountId);
+    expect(orders).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(9);
+    const [row] = await queuedRows(trader.userId);
+    expect(row).toMatchObject({ id: queued.id, status: 'placed', response: { status: 'filled' } });
+    const signals = await t.services.db.$client.query('select id from signals where user_id = $1', [trader.userId]);
+    expect(signals.rows).toEqual([{ id: orders[0]?.client_order_id }]);
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(0);
+  });
+
+  it('two instances claiming at once place each queued signal once; a lost claim taken over repeats, never re-places', async () => {
+    const trader = await queuer('queued-two@example.com');
+    for (const id of ['a', 'b', 'c', 'd']) {
+      expect((await postSignal(t, trader.shortKey, fresh({ client_id: id }))).statusCode).toBe(202);
+    }
+    const second = await startTestApp({ database: t.database });
+    try {
+      const claimed = await Promise.all([
+        t.app.signalRuntime.sweepQueue(nextMidnight()),
+        second.app.signalRuntime.sweepQueue(nextMidnight()),
+      ]);
+      expect(claimed[0] + claimed[1]).toBe(4);
+      expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
+      expect(await balanceOf(t, trader.userId)).toBe(6);
+      // A claim that placed its signal and died before writing so: its lease runs out, the next
+      // claim sends it again, and the signal path answers it as a repeat.
+      const [lost] = await queuedRows(trader.userId);
+      await t.services.db.$client.query(
+        "update queued_signals set status = 'queued', lease_until = now() - interval '1 second' where id = $1",
+        [lost?.id],
+      );
+      expect(await second.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
+      expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
+      expect(await balanceOf(t, trader.userId)).toBe(6);
+      expect((await queuedRows(trader.userId)).map((r) => r.status)).toEqual(Array(4).fill('placed'));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('applies the controls as they are at placement, and the windows as they are then', async () => {
+    const trader = await queuer('queued-rules@example.com');
+    expect((await postSignal(t, trader.shortKey, fresh({ quantity: 3 }))).statusCode).toBe(202);
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({ ...QUEUE(), maxQuantity: 2 }),
+    });
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.maxQuantity === 2);
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'refused', response: { rule: 'maxQuantity' } }]);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(10);
+  });
+
+  it('the kill switch refuses a queued signal at its opening, logged, nothing placed or charged', async () => {
+    const trader = await queuer('queued-paused@example.com');
+    expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
+    await gqlAs(t, trader.headers, 'mutation { hooksPause(reason: "CPI day") }');
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.pausedReason === 'CPI day');
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'refused', response: { rule: 'paused' } }]);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(10);
+    await t.app.signalRuntime.writer.flush();
+    const [entry] = await listActions(t.services, trader.userId, { code: 'Order' });
+    expect(JSON.parse(entry?.metadata ?? '{}')).toMatchObject({ response: { rule: 'paused' } });
+  });
+
+  it('lists the caller’s queued signals and cancels one before its opening; not another user’s', async () => {
+    const trader = await queuer('queued-cancel@example.com');
+    const other = await queuer('queued-other@example.com');
+    const queued = (await postSignal(t, trader.shortKey, fresh())).json();
+    const LIST = '{ queuedSignals { id status placeAt hookKey order } }';
+    const list = await gqlAs<{
+      queuedSignals: Array<{ id: string; status: string; placeAt: number; hookKey: string }>;
+    }>(t, trader.headers, LIST);
+    expect(list.data?.queuedSignals).toMatchObject([
+      { id: queued.id, status: 'queued', placeAt: nextMidnight().getTime(), hookKey: trader.hook.key },
+    ]);
+    expect((await gqlAs<{ queuedSignals: unknown[] }>(t, other.headers, LIST)).data?.queuedSignals).toEqual([]);
+    const CANCEL = 'mutation($id: String!) { queuedSignalCancel(id: $id) { id status } }';
+    const stolen = await gqlAs(t, other.headers, CANCEL, { id: queued.id });
+    expect(stolen.errors?.[0]?.message).toBe('Queued signal not found');
+    const cancelled = await gqlAs<{ queuedSignalCancel: { status: string } }>(t, trader.headers, CANCEL, {
+      id: queued.id,
+    });
+    expect(cancelled.data?.queuedSignalCancel.status).toBe('cancelled');
+    expect((await gqlAs(t, trader.headers, CANCEL, { id: queued.id })).errors?.[0]?.message).toBe(
+      'Queued signal cannot be cancelled: it is already cancelled',
+    );
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(0);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,61 @@
+// outsideWindow: "queue". A signal outside every trading window of such a hook is checked as far
+// as it can be without placing it (its age, the symbol map, the order language, symbols and
+// limits that need no broker), stored in queued_signals with the opening of the next window, and
+// answered 202 "queued". At that opening the sweeper (queue-sweeper.ts) sends it through the
+// signal path again with its idempotency key: every rule applied then (kill switch included), one
+// credit if placed, and a second placement of it is only ever a repeat. The queued id is not the
+// signal's: the signal placed gets its own (its answer, kept on the queued row, carries it).
+import { normalizeOrder } from '@router/orders';
+import { insertQueuedSignal } from '../../db/repositories/queued-signals.repository.ts';
+import { checkOrder, isRefusal, prepareBody } from '../hooks/rules/index.ts';
+import { nextOpening } from '../hooks/rules/next-opening.ts';
+import { refusal, ruleRefused, UNAVAILABLE } from './answers.ts';
+import type { SignalRuntime } from './runtime.ts';
+import { newSignalId } from './signal-id.ts';
+import { answered, refuse, type SignalInput, type Submitted, signalKey } from './submit.ts';
+
+export async function queueSignal(rt: SignalRuntime, input: SignalInput, request: string): Promise<Submitted> {
+  const { entry } = input;
+  const { rules, broker } = entry;
+  if (!rules || !broker) return refuse(rt, input, ruleRefused('tradingWindows', 'no trading window to queue for'));
+  const body = rules.readsBody ? prepareBody(rules, request, Date.now()) : request;
+  if (isRefusal(body)) return refuse(rt, input, ruleRefused(body.rule, body.message), request);
+  const normalized = normalizeOrder(body, { provider: broker.descriptor });
+  if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
+  const { order } = normalized;
+  const limit = checkOrder(rules, order);
+  if (limit) return refuse(rt, input, ruleRefused(limit.rule, limit.message), request);
+  const opens = nextOpening(rules, new Date());
+  if (!opens) return refuse(rt, input, ruleRefused('tradingWindows', 'no trading window opens'), request);
+  let queued: { id: string; releaseAt: Date };
+  try {
+    queued = await insertQueuedSignal(rt.services.db.$client, {
+      id: newSignalId(),
+      userId: entry.userId,
+      hookId: entry.hookId,
+      key: signalKey(input, order.client_id, request),
+      request,
+      order: JSON.stringify(order),
+      address: input.address,
+      releaseAt: opens,
+    });
+  } catch (error) {
+    rt.services.log.error({ err: error }, 'signal not queued');
+    return { answer: UNAVAILABLE, waitedUs: 0 };
+  }
+  return answered(rt, input, queuedAnswer(queued.id, queued.releaseAt, order), 0, undefined, request);
+}
+
+export function queuedAnswer(id: string, placeAt: Date, order: unknown) {
+  const at = placeAt.toISOString();
+  return {
+    statusCode: 202,
+    body: {
+      id,
+      status: 'queued',
+      status_description: `Outside this webhook's trading windows: queued, to be placed when its window opens at ${at}`,
+      place_at: at,
+      order,
+    },
+  };
+}

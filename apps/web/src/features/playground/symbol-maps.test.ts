@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { mappedSymbol, symbolMapsOf } from './symbol-maps.ts';
+
+const hooks = [
+  { key: 'h1', name: 'Crypto', accountId: 'A', rules: '{"symbolMap": {"BTCUSD": "BTC/USD", "ES1!": "ESZ2026"}}' },
+  { key: 'h2', name: 'No map', accountId: 'A', rules: '{"maxQuantity": 5}' },
+  { key: 'h3', name: 'Other account', accountId: 'B', rules: '{"symbolMap": {"SPY": "SPX"}}' },
+  { key: 'h4', name: 'Broken', accountId: 'A', rules: '{' },
+];
+
+describe('playground symbol maps', () => {
+  it("keeps the account's webhooks that map symbols", () => {
+    expect(symbolMapsOf(hooks, 'A')).toEqual([
+      {
+        hookKey: 'h1',
+        hookName: 'Crypto',
+        map: [
+          ['BTCUSD', 'BTC/USD'],
+          ['ES1!', 'ESZ2026'],
+        ],
+      },
+    ]);
+    expect(symbolMapsOf(hooks, 'C')).toEqual([]);
+  });
+
+  it('maps the draft’s symbol as the server does: as written, else in capitals', () => {
+    const [crypto] = symbolMapsOf(hooks, 'A');
+    const map = crypto?.map ?? [];
+    expect(mappedSymbol(map, { symbol: 'BTCUSD' })).toBe('BTC/USD');
+    expect(mappedSymbol(map, { symbol: ' btcusd ' })).toBe('BTC/USD');
+    expect(mappedSymbol(map, { symbol: 'AAPL' })).toBeUndefined();
+    expect(mappedSymbol(map, {})).toBeUndefined();
+  });
+});
