@@ -54,6 +54,32 @@ describe('documentation examples', () => {
     expect(JSON.parse(exampleJson(limit, stockBroker))).toMatchObject({ symbol: 'AAPL', limit_price: 190.5 });
   });
 
+  it('shows the math example on the provider’s own symbol and price where it trades no stocks', () => {
+    const math = findExample('math-expressions');
+    if (!math) throw new Error('missing example');
+    expect(exampleBody(math, stockBroker)).toMatchObject({ symbol: 'AAPL', quantity: 'floor(1000 / 150.25)' });
+    const futures = {
+      ...stockBroker,
+      reference: {
+        ...stockBroker.reference,
+        symbol: { examples: ['ESZ2027'], examplesClass: ['future' as const] },
+        class: { values: ['future'] },
+        quantity: { minimum: 1 },
+        limit_price: { examples: [6050.25] },
+      },
+    };
+    const body = exampleBody(math, futures);
+    expect(body).toMatchObject({
+      symbol: 'ESZ2027',
+      action: 'buy',
+      quantity: 'max(1, floor(1000 / 6050.25))',
+      limit_price: 'round(6050.25 * 0.98, 2)',
+    });
+    const normalized = normalizeOrder(JSON.stringify(body), { provider: futures, now });
+    expect(normalized.ok && normalized.order).toMatchObject({ symbol: 'ESZ2027', quantity: 1, limit_price: 5929.25 });
+    expect(exampleBody(math, cryptoExchange)).toMatchObject({ quantity: 'round(1000 / 150, 5)' });
+  });
+
   it('uses the provider’s exit levels in the bracket example, where it gives them', () => {
     const bracket = findExample('bracket-order');
     if (!bracket) throw new Error('missing example');

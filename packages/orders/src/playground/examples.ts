@@ -1,8 +1,14 @@
 // The six example orders of the documentation (SPEC §2), deep-linkable by `id`
 // (/me/documentation/alpaca#iron-condor). Each knows what it needs from a provider's reference;
 // when the reference lacks it the screen shows exampleUnavailableMessage(provider).
-import { ORDER_PARAMETERS, type OrderParameter, type Provider, type ProviderReference } from '../types.ts';
-import { examplePrice, exampleQuantity, firstActionFor } from './sample.ts';
+import {
+  ORDER_PARAMETERS,
+  type OrderClass,
+  type OrderParameter,
+  type Provider,
+  type ProviderReference,
+} from '../types.ts';
+import { examplePrice, exampleQuantity, firstActionFor, providerClasses } from './sample.ts';
 
 export interface OrderExample {
   /** Anchor for deep links. */
@@ -14,6 +20,11 @@ export interface OrderExample {
   needs?: Partial<Record<OrderParameter, readonly string[]>>;
   /** Whether the body's symbol and limit price are replaced by the provider's own examples. */
   generic: boolean;
+  /**
+   * A stock example that a provider without stocks shows on its own symbol and price (a futures or
+   * crypto broker would refuse AAPL), with the body's expressions rebuilt around that price.
+   */
+  ownSymbolWithoutStocks?: (price: number | string, quantity: number, orderClass: OrderClass) => Record<string, string>;
 }
 
 export const ORDER_EXAMPLES: readonly OrderExample[] = [
@@ -71,7 +82,7 @@ export const ORDER_EXAMPLES: readonly OrderExample[] = [
     description:
       'Any number may be an expression: + - * / (or × ÷), ^ or ** for powers, parentheses, and the functions abs, ' +
       'round(x, decimals), floor, ceil, min, max, sqrt and pow. Here: 2 % below the price, rounded to cents, and the ' +
-      'number of shares that 1000 buys.',
+      'number of shares that 1000 buys (a broker without stocks shows its own symbol and price, and at least its smallest amount).',
     body: {
       symbol: 'AAPL',
       action: 'buy',
@@ -80,6 +91,11 @@ export const ORDER_EXAMPLES: readonly OrderExample[] = [
       limit_price: 'round(150.25 * 0.98, 2)',
     },
     generic: false,
+    ownSymbolWithoutStocks: (price, quantity, orderClass) => ({
+      // Coins are bought in fractions: what 1000 buys, to 5 decimals; else whole units, at least the smallest amount.
+      quantity: orderClass === 'crypto' ? `round(1000 / ${price}, 5)` : `max(${quantity}, floor(1000 / ${price}))`,
+      limit_price: `round(${price} * 0.98, 2)`,
+    }),
   },
   {
     id: 'trendspider-variables',
@@ -131,6 +147,13 @@ export function exampleBody(example: OrderExample, provider?: Provider): Record<
       const level = provider?.reference[exit]?.examples?.[0];
       if (exit in body && level !== undefined) body[exit] = level;
     }
+  }
+  const withoutStocks = example.ownSymbolWithoutStocks;
+  if (withoutStocks && provider && symbol !== undefined && !providerClasses(provider.reference).includes('stock')) {
+    body.symbol = symbol;
+    const orderClass = provider.reference.symbol?.examplesClass?.[0] ?? 'stock';
+    body.action = firstActionFor(orderClass);
+    Object.assign(body, withoutStocks(examplePrice('limit_price', provider), exampleQuantity(provider), orderClass));
   }
   return body;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { FAKE_CREDENTIALS, type RithmicFake, startRithmicFake } from './fake.ts';
 import { LOGIN_APP } from './plant.ts';
-import { decodeFrame, encodeFrame, type RithmicFields } from './protocol.ts';
+import { decodeFrame, encodeFrame, hasLengthPrefix, type RithmicFields } from './protocol.ts';
 
 let fake: RithmicFake;
 beforeAll(async () => {
@@ -18,8 +18,11 @@ async function client() {
   socket.binaryType = 'arraybuffer';
   const inbox: RithmicFields[] = [];
   const waiting: Array<(fields: RithmicFields) => void> = [];
+  const framing: boolean[] = [];
   socket.addEventListener('message', (event) => {
-    const fields = decodeFrame(new Uint8Array(event.data as ArrayBuffer));
+    const frame = new Uint8Array(event.data as ArrayBuffer);
+    framing.push(hasLengthPrefix(frame));
+    const fields = decodeFrame(frame);
     const next = waiting.shift();
     if (next) next(fields);
     else inbox.push(fields);
@@ -33,6 +36,8 @@ async function client() {
         if (queued) resolve(queued);
         else waiting.push(resolve);
       }),
+    /** Whether each answer so far came with its length prefix. */
+    framing,
     close: () => socket.close(),
   };
 }
@@ -56,10 +61,14 @@ describe('framing', () => {
     expect(decodeFrame(encodeFrame(order))).toEqual(order);
   });
 
-  it('refuses a frame whose length prefix is wrong', () => {
+  it('reads a bare message (no length prefix) as well, and refuses a frame whose length prefix is wrong', () => {
+    const order = { template_id: 312, user_tag: 'sig-2', quantity: 1, manual_or_auto: 2 };
+    const bare = encodeFrame(order, false);
+    expect([...encodeFrame({ template_id: 18 }, false)]).toEqual([0x98, 0xb6, 0x4b, 18]);
+    expect(decodeFrame(bare)).toEqual(order);
     const frame = encodeFrame({ template_id: 18 });
     frame[3] = 9;
-    expect(() => decodeFrame(frame)).toThrow('Rithmic frame length 9 ≠ 4 bytes');
+    expect(() => decodeFrame(frame)).toThrow();
   });
 });
 
@@ -70,6 +79,16 @@ describe('the fake plant', () => {
     expect(await raw.next()).toEqual({ template_id: 75, rp_code: ['3', 'malformed message'] });
     raw.send(encodeFrame({ template_id: 302, user_msg: ['a'] }));
     expect(await raw.next()).toEqual({ template_id: 75, user_msg: ['a'], rp_code: ['3', 'not logged in'] });
+    raw.close();
+  });
+
+  it('answers a bare message (WIRE.md: one message per frame) bare, a prefixed one prefixed', async () => {
+    const raw = await client();
+    raw.send(encodeFrame({ template_id: 302, user_msg: ['bare'] }, false));
+    expect(await raw.next()).toEqual({ template_id: 75, user_msg: ['bare'], rp_code: ['3', 'not logged in'] });
+    raw.send(encodeFrame({ template_id: 302, user_msg: ['prefixed'] }));
+    expect(await raw.next()).toMatchObject({ template_id: 75, user_msg: ['prefixed'] });
+    expect(raw.framing).toEqual([false, true]);
     raw.close();
   });
 

@@ -18,7 +18,15 @@ import {
   type FakeOrder,
   orderProblem,
 } from './fake-book.ts';
-import { decodeFrame, encodeFrame, ORDER_PLANT, type RithmicFields, TEMPLATES, TICKER_PLANT } from './protocol.ts';
+import {
+  decodeFrame,
+  encodeFrame,
+  hasLengthPrefix,
+  ORDER_PLANT,
+  type RithmicFields,
+  TEMPLATES,
+  TICKER_PLANT,
+} from './protocol.ts';
 
 export const FAKE_CREDENTIALS = { user: 'trader01', password: 'correct horse', systemName: 'Rithmic Test' };
 export const FAKE_SYSTEMS = ['Rithmic Test', 'Rithmic Paper Trading'];
@@ -66,8 +74,10 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
     // A dropped connection: the plant acts on the request, its answers are lost.
     let dropping = false;
     let held: { request: RithmicFields; path: string; heartbeats: number } | undefined;
+    // Answers framed as the client frames its requests: length-prefixed (the clients') or bare.
+    let prefixed = true;
     const send = (fields: RithmicFields) => {
-      if (!dropping) socket.send(encodeFrame(fields));
+      if (!dropping) socket.send(encodeFrame(fields, prefixed));
     };
     const reply = (request: RithmicFields, fields: RithmicFields) =>
       send({ user_msg: request.user_msg ?? [], ...fields });
@@ -78,7 +88,9 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       let request: RithmicFields;
       try {
         if (!isBinary) throw new Error('text frame');
-        request = decodeFrame(new Uint8Array(data));
+        const frame = new Uint8Array(data);
+        request = decodeFrame(frame);
+        prefixed = hasLengthPrefix(frame);
       } catch {
         send({ template_id: 75, rp_code: ['3', 'malformed message'] });
         return;

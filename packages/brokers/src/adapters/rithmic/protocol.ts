@@ -2,6 +2,9 @@
 // protobuf message, told apart by its template_id (tag 154467). As the open-source clients do
 // (async_rithmic plants/base.py `_convert_request_to_bytes` / `_convert_bytes_to_response`), the
 // serialized message is preceded by its length as a 4-byte big-endian integer in both directions.
+// A frame holding the bare message (WIRE.md's wording) is read too: the two cannot be confused, as
+// every message starts with a field tag of at least three bytes whose first has its high bit set,
+// which as a length would exceed 2^31.
 import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs';
 
@@ -59,14 +62,20 @@ export const isTemplate = (id: number): id is TemplateId => id in TEMPLATES;
 const messageType = (id: TemplateId) => root.lookupType(`rti.${TEMPLATES[id]}`);
 const baseType = root.lookupType('rti.Base');
 
-/** The frame for a message: its length (4 bytes, big-endian) and the serialized message. */
-export function encodeFrame(fields: RithmicFields): Uint8Array {
+/** Whether a frame starts with its length prefix (else it is a bare message). */
+export function hasLengthPrefix(frame: Uint8Array): boolean {
+  return frame.length >= 4 && new DataView(frame.buffer, frame.byteOffset, 4).getUint32(0) === frame.length - 4;
+}
+
+/** The frame for a message: its length (4 bytes, big-endian) and the serialized message, or the bare message. */
+export function encodeFrame(fields: RithmicFields, prefixed = true): Uint8Array {
   const id = fields.template_id;
   if (!isTemplate(id)) throw new Error(`unknown Rithmic template ${id}`);
   const type = messageType(id);
   const problem = type.verify(fields);
   if (problem) throw new Error(`${TEMPLATES[id]}: ${problem}`);
   const body = type.encode(type.fromObject(fields)).finish();
+  if (!prefixed) return body;
   const frame = new Uint8Array(4 + body.length);
   new DataView(frame.buffer).setInt32(0, body.length);
   frame.set(body, 4);
@@ -75,10 +84,7 @@ export function encodeFrame(fields: RithmicFields): Uint8Array {
 
 /** A received frame's message; a template this file does not declare comes back as its id alone. */
 export function decodeFrame(frame: Uint8Array): RithmicFields {
-  if (frame.length < 4) throw new Error('Rithmic frame shorter than its length prefix');
-  const length = new DataView(frame.buffer, frame.byteOffset, frame.byteLength).getInt32(0);
-  if (length !== frame.length - 4) throw new Error(`Rithmic frame length ${length} ≠ ${frame.length - 4} bytes`);
-  const body = frame.subarray(4);
+  const body = hasLengthPrefix(frame) ? frame.subarray(4) : frame;
   const { template_id: id } = baseType.toObject(baseType.decode(body)) as { template_id?: number };
   if (id === undefined) throw new Error('Rithmic frame without template_id');
   if (!isTemplate(id)) return { template_id: id };
