@@ -12,7 +12,7 @@ import { type FakeTradier, startFakeTradier } from '../../../packages/brokers/sr
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithCredentials, createLiveHook, type Trader, trader } from './broker-journey.ts';
 import { gql } from './connector-fixtures.ts';
-import { createSetting } from './notification-fixtures.ts';
+import { createSetting, eventually } from './notification-fixtures.ts';
 import { createTestDatabase, type TestDatabase } from './postgres.ts';
 import { postSignal } from './signal-fixtures.ts';
 
@@ -50,28 +50,58 @@ interface Placed {
 }
 
 /** A live hook of a fresh connection, its setting (when `events`), and one resting limit order. */
-async function restingOrder(user: Trader, provider: string, credentials: Record<string, string>, events?: string[]) {
+async function restingOrder(
+  user: Trader,
+  provider: string,
+  credentials: Record<string, string>,
+  events?: string[],
+  terms: Record<string, unknown> = {},
+) {
   const connector = await connectWithCredentials(t, user, provider, credentials);
   const accountId = (JSON.parse(connector.accounts) as Array<{ id: string }>)[0]?.id ?? '';
   const shortKey = await createLiveHook(t, user, connector, accountId);
   if (events) await createSetting(t, user.headers, connector.key, accountId, 2, { email: 'fills@example.com', events });
-  const answer = await postSignal(t, shortKey, LIMIT);
+  const answer = await postSignal(t, shortKey, { ...LIMIT, ...terms });
   expect(answer.statusCode).toBe(201);
   expect(answer.json()).toMatchObject({ status: 'accepted' });
-  const { rows } = await t.services.db.$client.query<{ id: string }>(
-    'select id from signals where user_id = $1 and provider_name = $2',
-    [user.userId, provider],
+  // The answer comes first; the broker's status is written just after it.
+  const rows = await eventually(
+    async () =>
+      (
+        await t.services.db.$client.query<{ id: string; status: string }>(
+          'select id, status from signals where user_id = $1 and provider_name = $2',
+          [user.userId, provider],
+        )
+      ).rows,
+    (found) => found.length === 1 && found[0]?.status === 'accepted',
   );
-  expect(rows).toHaveLength(1);
   return { signalId: rows[0]?.id ?? '', accountId } satisfies Placed;
 }
 
-const lookups = () =>
-  alpaca.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/v2/orders:by_client_order_id')).length +
-  tradier.requests.filter((r) => r.method === 'GET' && /\/orders\/\d+/.test(r.url)).length;
+/**
+ * Look-ups of these signals' orders at the fakes (Alpaca by our client order id, Tradier by its
+ * order id), whichever pass made them: each instance's timer runs passes of its own too.
+ */
+async function lookupsOf(ids: string[]): Promise<number> {
+  const { rows } = await t.services.db.$client.query<{ id: string; broker_order_id: string | null }>(
+    'select id, broker_order_id from signals where id = any($1)',
+    [ids],
+  );
+  const alpacaIds = new Set(rows.map((r) => r.id));
+  const tradierIds = new Set(rows.flatMap((r) => (r.broker_order_id ? [r.broker_order_id] : [])));
+  const found = (requests: ReadonlyArray<{ method: string; url: string }>, pattern: RegExp, wanted: Set<string>) =>
+    requests.filter((r) => r.method === 'GET' && wanted.has(pattern.exec(r.url)?.[1] ?? '')).length;
+  return (
+    found(alpaca.requests, /client_order_id=([^&]+)/, alpacaIds) +
+    found(tradier.requests, /\/orders\/(\d+)(?:\?|$)/, tradierIds)
+  );
+}
 
-/** What the follower has due now: every resting order, as if its next look-up had come. */
-const makeDue = () => t.services.db.$client.query(`update signals set lease_until = null where status = 'accepted'`);
+/** What the follower has due now: these resting orders, as if their next look-up had come. */
+const makeDue = (ids: string[]) =>
+  t.services.db.$client.query(`update signals set lease_until = null where status = 'accepted' and id = any($1)`, [
+    ids,
+  ]);
 
 async function rows(ids: string[]) {
   const { rows } = await t.services.db.$client.query<{ id: string; status: string; price: number | null }>(
@@ -101,9 +131,9 @@ describe('resting orders followed to their fill', () => {
     const ids = [alpacaOrder.signalId, tradierOrder.signalId];
 
     // Still resting: looked up (not the order without a setting wanting fills), nothing written.
-    const before = lookups();
-    expect(await t.app.signalRuntime.followFills(0)).toBe(0);
-    expect(lookups() - before).toBe(2);
+    await t.app.signalRuntime.followFills(0);
+    expect(await lookupsOf(ids)).toBe(2);
+    expect(await lookupsOf([unfollowed.signalId])).toBe(0);
     expect((await rows(ids)).map((r) => r.status)).toEqual(['accepted', 'accepted']);
 
     // The server restarts; meanwhile the market reaches both orders.
@@ -112,8 +142,8 @@ describe('resting orders followed to their fill', () => {
     tradier.fillResting(Number(tradier.orders.find((o) => o.status === 'open')?.id));
     t = await startTestApp({ authenticate: authenticateAsUserId, env, database });
 
-    await makeDue();
-    expect(await t.app.signalRuntime.followFills(0)).toBe(2);
+    await makeDue([...ids, unfollowed.signalId]);
+    await t.app.signalRuntime.followFills(0);
     const filled = await rows(ids);
     expect(filled.map((r) => r.status)).toEqual(['filled', 'filled']);
     expect(filled.every((r) => typeof r.price === 'number' && r.price > 0)).toBe(true);
@@ -129,10 +159,10 @@ describe('resting orders followed to their fill', () => {
     expect(entries?.sort()).toEqual([...ids].sort());
 
     // Once each, and never again (an event no setting wants is not written at all).
-    await makeDue();
-    const last = lookups();
-    expect(await t.app.signalRuntime.followFills(0)).toBe(0);
-    expect(lookups()).toBe(last);
+    await makeDue([...ids, unfollowed.signalId]);
+    const last = await lookupsOf([...ids, unfollowed.signalId]);
+    await t.app.signalRuntime.followFills(0);
+    expect(await lookupsOf([...ids, unfollowed.signalId])).toBe(last);
     const told = (await eventsOf([...ids, unfollowed.signalId])).map((e) => `${e.signal_id}:${e.type}:${e.deliveries}`);
     expect(told.sort()).toEqual(
       [
@@ -145,18 +175,43 @@ describe('resting orders followed to their fill', () => {
 
   it('two instances: each resting order is looked up by one of them', async () => {
     const user = await trader(t, 'two-followers@example.com');
-    await restingOrder(user, 'alpaca', alpaca.keys, ['order.filled']);
-    await restingOrder(user, 'tradier', { accessToken: tradier.token }, ['order.filled']);
+    const first = await restingOrder(user, 'alpaca', alpaca.keys, ['order.filled']);
+    const second = await restingOrder(user, 'tradier', { accessToken: tradier.token }, ['order.filled']);
     const other = await startTestApp({ authenticate: authenticateAsUserId, env, database });
     try {
-      await makeDue();
-      const before = lookups();
+      await makeDue([first.signalId, second.signalId]);
+      const ids = [first.signalId, second.signalId];
+      const before = await lookupsOf(ids);
       await Promise.all([t.app.signalRuntime.followFills(0), other.app.signalRuntime.followFills(0)]);
-      // Two orders, two look-ups between both instances (the earlier test's ones are final, and
-      // the account without a setting wanting order.filled is not followed).
-      expect(lookups() - before).toBe(2);
+      // Two orders, two look-ups between both instances.
+      expect((await lookupsOf(ids)) - before).toBe(2);
     } finally {
       await other.close();
     }
+  });
+
+  it('leaves an order past its horizon: a day order after a day, a good-till-canceled one kept', async () => {
+    const user = await trader(t, 'horizon@example.com');
+    const day = await restingOrder(user, 'alpaca', alpaca.keys, ['order.filled'], { duration: 'day' });
+    const gtc = await restingOrder(user, 'tradier', { accessToken: tradier.token }, ['order.filled'], {
+      duration: 'gtc',
+    });
+    await t.services.db.$client.query(
+      `update signals set created_at = created_at - interval '2 days' where id = any($1)`,
+      [[day.signalId, gtc.signalId]],
+    );
+    await makeDue([day.signalId, gtc.signalId]);
+    await t.app.signalRuntime.followFills(0);
+    // Only the good-till-canceled one is looked up; the day order is dropped for good.
+    expect(await lookupsOf([gtc.signalId])).toBe(1);
+    expect(await lookupsOf([day.signalId])).toBe(0);
+    const { rows } = await t.services.db.$client.query<{ id: string; forever: boolean }>(
+      `select id, lease_until = 'infinity' as forever from signals where id = any($1)`,
+      [[day.signalId, gtc.signalId]],
+    );
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.forever]))).toEqual({
+      [day.signalId]: true,
+      [gtc.signalId]: false,
+    });
   });
 });

@@ -3,7 +3,7 @@
 // results: other instances pass them by, and a worker that dies lets them go with its
 // connection, due again at once. No claim is written, so a delivery costs one update (its
 // result) instead of two, and no lease has to run out before a crashed claim is retried.
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from './executor.ts';
 
 /**
@@ -37,26 +37,20 @@ export interface ClaimedDelivery {
   failingSince: Date | null;
 }
 
-/**
- * Locks up to `limit` due deliveries, oldest due first, in `tx`, which must stay open until their
- * results are recorded (recordDeliveryResults) in it.
- */
-export async function claimDueDeliveries(tx: Transaction, limit: number) {
-  const { rows } = await tx.execute<ClaimedDelivery & Record<string, unknown>>(sql`
-    select d.id::float8 as id, d.attempts, d.created_at as "createdAt",
-      e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data,
-      n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
-      n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
-      n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt",
-      n.failing_since as "failingSince"
-    from notification_deliveries d
-    join notification_events e on e.id = d.event_id
-    join notifications n on n.id = d.notification_id
-    cross join ${ASYNC_COMMIT}
-    where d.status = 'pending' and d.next_attempt_at <= now()
-    order by d.next_attempt_at
-    limit ${limit}
-    for update of d skip locked`);
+const CLAIMED = sql`
+  select d.id::float8 as id, d.attempts, d.created_at as "createdAt",
+    e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data,
+    n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
+    n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
+    n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt",
+    n.failing_since as "failingSince"
+  from notification_deliveries d
+  join notification_events e on e.id = d.event_id
+  join notifications n on n.id = d.notification_id
+  cross join ${ASYNC_COMMIT}`;
+
+async function claim(tx: Transaction, query: SQL): Promise<ClaimedDelivery[]> {
+  const { rows } = await tx.execute<ClaimedDelivery & Record<string, unknown>>(query);
   return rows.map((row) => ({
     ...row,
     createdAt: new Date(row.createdAt),
@@ -64,6 +58,41 @@ export async function claimDueDeliveries(tx: Transaction, limit: number) {
     secretRotatedAt: row.secretRotatedAt ? new Date(row.secretRotatedAt) : null,
     failingSince: row.failingSince ? new Date(row.failingSince) : null,
   }));
+}
+
+/**
+ * Locks up to `limit` due deliveries, oldest due first, in `tx`, which must stay open until their
+ * results are recorded (recordDeliveryResults) in it.
+ */
+export function claimDueDeliveries(tx: Transaction, limit: number): Promise<ClaimedDelivery[]> {
+  return claim(
+    tx,
+    sql`${CLAIMED}
+    where d.status = 'pending' and d.next_attempt_at <= now()
+    order by d.next_attempt_at
+    limit ${limit}
+    for update of d skip locked`,
+  );
+}
+
+/**
+ * Locks, as claimDueDeliveries, the other waiting deliveries of one email setting and event type
+ * (due or not), oldest first: a digest takes the whole flood, not only the round's share.
+ */
+export function claimWaitingDeliveries(
+  tx: Transaction,
+  group: { notificationId: number; type: string; claimed: readonly number[] },
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  return claim(
+    tx,
+    sql`${CLAIMED}
+    where d.notification_id = ${group.notificationId} and d.status = 'pending' and e.type = ${group.type}
+      and d.id <> all(${`{${group.claimed.join(',')}}`}::bigint[])
+    order by d.created_at
+    limit ${limit}
+    for update of d skip locked`,
+  );
 }
 
 export interface DeliveryResult {
@@ -117,6 +146,8 @@ export interface DigestState {
   type: string;
   /** Deliveries of this setting and event type created within the window (counted up to a cap). */
   arrived: number;
+  /** Its deliveries waiting (due or collecting for a digest), this round's included (up to a cap). */
+  waiting: number;
   lastDigestAt: Date | null;
   oldestPendingAt: Date | null;
   now: Date;
@@ -139,6 +170,9 @@ export async function digestStates(
         where d.notification_id = g.notification_id and e.type = g.type
           and d.created_at > now() - ${windowMs} * interval '1 millisecond'
         order by d.created_at desc limit ${countUpTo}) arrivals)::int as arrived,
+      (select count(*) from (select 1 from notification_deliveries d join notification_events e on e.id = d.event_id
+        where d.notification_id = g.notification_id and e.type = g.type and d.status = 'pending'
+        limit ${countUpTo}) waiting)::int as waiting,
       (select d.last_attempt_at from notification_deliveries d join notification_events e on e.id = d.event_id
         where d.notification_id = g.notification_id and e.type = g.type and d.in_digest and d.status = 'delivered'
         order by d.last_attempt_at desc limit 1) as "lastDigestAt",
@@ -152,6 +186,7 @@ export async function digestStates(
     notificationId: Number(row.notificationId),
     type: String(row.type),
     arrived: Number(row.arrived),
+    waiting: Number(row.waiting),
     lastDigestAt: date(row.lastDigestAt),
     oldestPendingAt: date(row.oldestPendingAt),
     now: new Date(row.now as string),

@@ -24,9 +24,13 @@ export interface FollowClaim {
  * Claims due resting orders of live signals (not paper's, which tells its own fills) whose user
  * wants order.filled from that connector account: leased to `owner`, attempts counted (the fence
  * of the write). In the same statement, orders past their horizon are dropped for good
- * (lease_until = infinity) and those no setting wants are put off by `idleMs`.
+ * (lease_until = infinity) and those no setting wants are put off by `idleMs`. `scanned` counts
+ * them all (a full batch: more may be due).
  */
-export async function claimRestingSignals(db: Queryable, o: FollowClaim): Promise<ClaimedSignal[]> {
+export async function claimRestingSignals(
+  db: Queryable,
+  o: FollowClaim,
+): Promise<{ claimed: ClaimedSignal[]; scanned: number }> {
   const { rows } = await db.query<ClaimedSignal>({
     name: 'signals_claim_resting',
     text: `with due as (
@@ -55,7 +59,8 @@ export async function claimRestingSignals(db: Queryable, o: FollowClaim): Promis
         d.wanted and not d.expired as follow`,
     values: [o.owner, o.leaseMs, o.minAgeMs, o.idleMs, o.dayMs, o.longMs, LONG_DURATIONS, o.limit],
   });
-  return rows.filter((row) => (row as ClaimedSignal & { follow: boolean }).follow);
+  const claimed = rows.filter((row) => (row as ClaimedSignal & { follow: boolean }).follow);
+  return { claimed, scanned: rows.length };
 }
 
 /**

@@ -17,6 +17,7 @@ describe('digestDecision', () => {
     notificationId: 1,
     type: 'order.rejected',
     arrived,
+    waiting: 0,
     oldestPendingAt: oldestPendingAgoMs === null ? null : ago(oldestPendingAgoMs),
     lastDigestAt: lastDigestAgoMs === null ? null : ago(lastDigestAgoMs),
     now,

@@ -13,6 +13,10 @@ export function retryDelay(schedule: readonly number[], attempts: number): numbe
 /** More than this many mails of one kind for one setting within the window become a digest. */
 export const DIGEST_THRESHOLD = 5;
 export const DIGEST_WINDOW_MS = 60_000;
+/** A digest takes at most this many waiting events (a longer flood: the next digest a minute later). */
+export const DIGEST_MAX_EVENTS = 5_000;
+/** Of which a digest mail lists this many, then says how many more. */
+export const DIGEST_LISTED = 100;
 
 export type DigestDecision = { kind: 'single' } | { kind: 'digest' } | { kind: 'wait'; until: Date };
 

@@ -84,6 +84,17 @@ describe('digestMail and disabledMail', () => {
     expect(msft).toBeGreaterThan(aapl);
   });
 
+  it('lists the first 100 events of a long flood and counts the rest', () => {
+    const events = Array.from({ length: 130 }, (_, i) => ({
+      ...order('order.filled'),
+      at: new Date(at.getTime() + i),
+    }));
+    const mail = digestMail(ctx, 'jo@example.com', 'order.filled', events);
+    expect(mail.subject).toMatch(/^130 × /);
+    expect(mail.text.match(/ — /g)).toHaveLength(100);
+    expect(mail.text).toContain('…and 30 more');
+  });
+
   it('tells why a webhook was disabled and how to revive it', () => {
     const mail = disabledMail(ctx, 'jo@example.com', {
       url: 'https://hooks.example.com/in',

@@ -3,6 +3,7 @@
 import { NOTIFICATION_EVENT_LABELS, type NotificationEventType } from '@router/shared';
 import type { Mail } from '../mail/mailer.ts';
 import { escapeHtml, PRODUCT } from '../mail/templates.ts';
+import { DIGEST_LISTED } from './delivery-rules.ts';
 import { describeEvent, type EventText, formatTime } from './event-text.ts';
 
 export interface MailContext {
@@ -56,9 +57,12 @@ export function eventMail(ctx: MailContext, to: string, event: MailEvent): Mail 
 /** One mail for many events of one kind: a line each, oldest first. */
 export function digestMail(ctx: MailContext, to: string, type: string, events: readonly MailEvent[]): Mail {
   const label = NOTIFICATION_EVENT_LABELS[type as NotificationEventType] ?? type;
-  const lines = [...events]
+  const listed = [...events]
     .sort((a, b) => a.at.getTime() - b.at.getTime())
+    .slice(0, DIGEST_LISTED)
     .map((event) => `${formatTime(event.at.getTime())} — ${describeEvent(event.type, event.data, ctx.title).summary}`);
+  const more = events.length - listed.length;
+  const lines = more > 0 ? [...listed, `…and ${more} more`] : listed;
   const path = type.startsWith('connector.') ? '/me/connector' : type.startsWith('credits.') ? '/me/account' : '/me';
   return render(
     to,

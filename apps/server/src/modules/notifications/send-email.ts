@@ -3,12 +3,13 @@
 import type { Transaction } from '../../db/repositories/executor.ts';
 import {
   type ClaimedDelivery,
+  claimWaitingDeliveries,
   type DeliveryResult,
   digestStates,
   postponeDeliveries,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
-import { DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
+import { DIGEST_MAX_EVENTS, DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
 import { digestMail, eventMail, type MailContext } from './mail-content.ts';
 
 export interface EmailDeps {
@@ -66,13 +67,22 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
       const state = states.find((s) => s.notificationId === first?.notificationId && s.type === first?.eventType);
       const to = first?.metadata.email;
       if (!first || !state || !to) return [];
-      const decision = digestDecision(state, group.length);
+      // A flood collecting for its digest stays one, however few of it this round holds.
+      const decision = digestDecision(state, Math.max(group.length, state.waiting));
       if (decision.kind === 'wait') {
         await postponeDeliveries(deps.db, group, decision.until);
         return [];
       }
       if (decision.kind === 'digest') {
-        return attempt(deps, group, digestMail(deps.mail, to, first.eventType, group.map(toMailEvent)), true);
+        // The whole flood in one mail, not only this round's share of it.
+        const claimed = group.map((d) => d.id);
+        const rest = await claimWaitingDeliveries(
+          deps.db,
+          { notificationId: first.notificationId, type: first.eventType, claimed },
+          DIGEST_MAX_EVENTS,
+        );
+        const all = [...group, ...rest];
+        return attempt(deps, all, digestMail(deps.mail, to, first.eventType, all.map(toMailEvent)), true);
       }
       const each = await Promise.all(
         group.map((d) => attempt(deps, [d], eventMail(deps.mail, to, toMailEvent(d)), false)),
