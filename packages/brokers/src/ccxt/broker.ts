@@ -115,6 +115,18 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     return toOrderResponse(placed);
   }
 
+  // The exchange's ticker for the market an order would go to: its last trade, else the
+  // bid/ask midpoint; an unknown symbol is refused as an order for it would be.
+  const lastPrice: Broker['lastPrice'] = async (ctx, session, accountId, symbol) => {
+    checkAccount(session, accountId);
+    const exchange = await exchangeFor(ctx, session.secrets);
+    const market = await marketFor(exchange, symbol);
+    const ticker = await call(exchange, () => exchange.fetchTicker(market.symbol));
+    if (typeof ticker.last === 'number' && ticker.last > 0) return ticker.last;
+    const { bid, ask } = ticker;
+    return typeof bid === 'number' && typeof ask === 'number' && bid > 0 && ask > 0 ? (bid + ask) / 2 : null;
+  };
+
   const broker: CcxtBroker = {
     descriptor,
 
@@ -184,6 +196,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
 
     ...(descriptor.has.findOrderByClientId ? { findByClientId } : {}),
     ...(descriptor.has.listRecentOrders ? { listRecentOrders } : {}),
+    ...(descriptor.has.lastPrice ? { lastPrice } : {}),
 
     async findByBrokerId(ctx, session, accountId, orderId) {
       const exchange = await loaded(ctx, session, accountId);

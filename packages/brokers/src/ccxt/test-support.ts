@@ -35,6 +35,19 @@ export function lookUp(
   return findOrder(broker, context(baseUrl), session, { accountId: 'default', sentAt: Date.now(), ...fields });
 }
 
+/** lastPrice of a crypto symbol on the exchange's account; the broker must have the method. */
+export async function quoteOf(
+  broker: Broker,
+  baseUrl: string,
+  session: BrokerSession,
+  symbol: string,
+  accountId = 'default',
+): Promise<number | null> {
+  if (!broker.lastPrice || !broker.descriptor.has.lastPrice)
+    throw new Error(`${broker.descriptor.title} quotes no last price`);
+  return broker.lastPrice(context(baseUrl), session, accountId, symbol, 'crypto');
+}
+
 /** The promise fails with a BrokerError of this kind and exact message. */
 export async function expectBrokerError(
   promise: Promise<unknown>,

@@ -2,7 +2,7 @@
 // replayed to Prism serving broker-specs/validating/bitmex.json (JSON bodies), which must accept it.
 import type { Order } from '@router/orders';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { context, expectBrokerError, lookUp, order, verdictOf } from '../../ccxt/test-support.ts';
+import { context, expectBrokerError, lookUp, order, quoteOf, verdictOf } from '../../ccxt/test-support.ts';
 import type { BrokerSession } from '../../core/broker.ts';
 import { type PrismMock, startPrismMock, validatingSpec } from '../../core/prism-mock.ts';
 import { createBitmexBroker } from './adapter.ts';
@@ -201,5 +201,23 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     expect(holdings.positions).toContainEqual(
       expect.objectContaining({ symbol: 'BTC/USD:BTC', quantity: 200, averagePrice: 60000 }),
     );
+  });
+});
+
+describe('bitmex lastPrice', () => {
+  const lastPrice = (symbol: string, accountId?: string) => quoteOf(broker, baseUrl, session, symbol, accountId);
+
+  it.each([
+    ['BTCUSD', 'XBTUSD', 65000],
+    ['BTC/USDT', 'XBTUSDT', 65000],
+    ['ETH-USD', 'ETHUSD', 3000],
+  ])('quotes %s from the %s instrument’s lastPrice', async (symbol, id, price) => {
+    expect(await lastPrice(symbol)).toBe(price);
+    expect(fake.calls('GET', '/api/v1/instrument').at(-1)?.url).toBe(`/api/v1/instrument?symbol=${id}`);
+  });
+
+  it('refuses a contract BitMEX does not list, and an account not of this connection', async () => {
+    await expectBrokerError(lastPrice('DOGE/EUR'), 'InvalidOrder', 'BitMEX: unknown symbol DOGE/EUR');
+    await expectBrokerError(lastPrice('BTCUSD', 'other'), 'AuthenticationError', /^BitMEX: account other/);
   });
 });

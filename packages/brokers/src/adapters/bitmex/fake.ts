@@ -116,6 +116,20 @@ export function createBitmexFake(): BitmexFake {
     }
   });
   app.get('/api/v1/instrument/active', async () => INSTRUMENTS);
+  // GET /instrument: one symbol (or all) with its prices; a symbol BitMEX does not list matches none.
+  app.get('/api/v1/instrument', async (request, reply) => {
+    const { symbol } = request.query as { symbol?: string };
+    if (symbol !== undefined && !/^[A-Z0-9_.:]{1,32}$/.test(symbol))
+      return error(reply, 400, 'Invalid symbol', 'ValidationError');
+    return INSTRUMENTS.filter((i) => symbol === undefined || i.symbol === symbol).map((i) => ({
+      ...i,
+      bidPrice: i.lastPrice - i.tickSize,
+      askPrice: i.lastPrice + i.tickSize,
+      midPrice: i.lastPrice,
+      markPrice: i.lastPrice,
+      timestamp: '2026-09-01T00:00:00.000Z',
+    }));
+  });
   app.get('/api/v1/wallet/assets', async () => ASSETS);
   app.get('/api/v1/user/margin', async () => [
     {

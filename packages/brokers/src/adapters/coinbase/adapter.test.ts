@@ -3,7 +3,7 @@
 // client_order_id, product_id, side and one order_configuration).
 import type { Order } from '@router/orders';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { context, expectBrokerError, lookUp, order } from '../../ccxt/test-support.ts';
+import { context, expectBrokerError, lookUp, order, quoteOf } from '../../ccxt/test-support.ts';
 import type { BrokerSession } from '../../core/broker.ts';
 import { createCoinbaseBroker } from './adapter.ts';
 import { COINBASE_KEY_NAME, type CoinbaseFake, createCoinbaseFake } from './fake.ts';
@@ -189,5 +189,23 @@ describe('coinbase lookups, cancel, close and holdings', () => {
       cash: 100000,
       positions: [{ symbol: 'BTC', quantity: 0.5 }],
     });
+  });
+});
+
+describe('coinbase lastPrice', () => {
+  const lastPrice = (symbol: string, accountId?: string) => quoteOf(broker, baseUrl, session, symbol, accountId);
+
+  it.each([
+    ['XBTUSD', 'BTC-USD', 65000],
+    ['ETH/USD', 'ETH-USD', 3000],
+  ])('quotes %s from the %s ticker’s last trade', async (symbol, id, price) => {
+    expect(await lastPrice(symbol)).toBe(price);
+    const [request] = fake.calls('GET', `/api/v3/brokerage/market/products/${id}/ticker`);
+    expect(request?.url).toBe(`/api/v3/brokerage/market/products/${id}/ticker?limit=1`);
+  });
+
+  it('refuses a product Coinbase does not list, and an account not of this connection', async () => {
+    await expectBrokerError(lastPrice('DOGE/EUR'), 'InvalidOrder', 'Coinbase: unknown symbol DOGE/EUR');
+    await expectBrokerError(lastPrice('BTC-USD', 'other'), 'AuthenticationError', /^Coinbase: account other/);
   });
 });

@@ -15,6 +15,7 @@ export const coinbaseDescriptor: BrokerDescriptor & { baseUrl: string } = {
     cancelOrder: true,
     closePosition: 'emulated',
     getHoldings: true,
+    lastPrice: true,
     refresh: false,
     findOrderByClientId: false,
     findOrderByBrokerId: true,

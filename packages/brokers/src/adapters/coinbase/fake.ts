@@ -1,4 +1,5 @@
-// Protocol fake of Coinbase Advanced Trade (POST /api/v3/brokerage/orders and friends). Every
+// Protocol fake of Coinbase Advanced Trade (POST /api/v3/brokerage/orders and friends, the public
+// market products and ticker). Every
 // private call needs "Authorization: Bearer <ES256 JWT>" signed by the CDP key, verified here
 // with jose against its public key: kid and sub = key name, 2-minute expiry, uri = method + host + path.
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
@@ -133,6 +134,33 @@ export function createCoinbaseFake(): CoinbaseFake {
     const query = request.query as { product_type?: string };
     const products = query.product_type === 'FUTURE' ? [] : PRODUCTS;
     return { products, num_products: products.length };
+  });
+  // Public market ticker (ccxt's recorded fetchTicker case): the last `limit` trades, newest first,
+  // with the book's best_bid / best_ask.
+  app.get('/api/v3/brokerage/market/products/:id/ticker', async (request, reply) => {
+    const product = PRODUCTS.find((p) => p.product_id === (request.params as { id: string }).id);
+    if (!product)
+      return reply
+        .code(404)
+        .send({ error: 'NOT_FOUND', message: 'product not found', error_details: 'product not found' });
+    const limit = Number((request.query as { limit?: string }).limit);
+    if (!(Number.isInteger(limit) && limit > 0 && limit <= 1000))
+      return reply
+        .code(400)
+        .send({ error: 'INVALID_ARGUMENT', message: 'limit is required', error_details: 'limit is required' });
+    const price = Number(product.price);
+    const tick = Number(product.quote_increment);
+    const trade = {
+      trade_id: '635541194',
+      product_id: product.product_id,
+      price: product.price,
+      size: '0.01',
+      time: '2026-09-01T00:00:00.000000Z',
+      side: 'BUY',
+      bid: '',
+      ask: '',
+    };
+    return { trades: [trade], best_bid: String(price - tick), best_ask: String(price + tick) };
   });
   app.get('/api/v3/brokerage/transaction_summary', async () => ({
     total_volume: 0,

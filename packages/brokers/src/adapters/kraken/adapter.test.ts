@@ -2,7 +2,7 @@
 // replayed to Prism serving broker-specs/validating/kraken.yaml, which must accept it.
 import type { Order } from '@router/orders';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { context, expectBrokerError, formOf, lookUp, order, verdictOf } from '../../ccxt/test-support.ts';
+import { context, expectBrokerError, formOf, lookUp, order, quoteOf, verdictOf } from '../../ccxt/test-support.ts';
 import type { BrokerSession } from '../../core/broker.ts';
 import { type PrismMock, startPrismMock, validatingSpec } from '../../core/prism-mock.ts';
 import { createKrakenBroker, krakenClientId } from './adapter.ts';
@@ -190,5 +190,20 @@ describe('kraken lookups, cancel, close and holdings', () => {
   it('holdings come from BalanceEx', async () => {
     const holdings = await broker.getHoldings(context(baseUrl), session, 'default');
     expect(holdings).toMatchObject({ currency: 'USD', cash: 100000, positions: [{ symbol: 'BTC', quantity: 1.5 }] });
+  });
+});
+
+describe('kraken lastPrice', () => {
+  const lastPrice = (symbol: string, accountId?: string) => quoteOf(broker, baseUrl, session, symbol, accountId);
+
+  it('quotes the last trade of the pair an order goes to (XBT/USD as XXBTZUSD)', async () => {
+    expect(await lastPrice('BTC/USD')).toBe(65000);
+    expect(fake.calls('GET', '/0/public/Ticker').at(-1)?.url).toBe('/0/public/Ticker?pair=XXBTZUSD');
+    expect(await lastPrice('ETHUSD')).toBe(3000);
+  });
+
+  it('refuses a symbol Kraken does not list, and an account not of this connection', async () => {
+    await expectBrokerError(lastPrice('DOGE/EUR'), 'InvalidOrder', 'Kraken: unknown symbol DOGE/EUR');
+    await expectBrokerError(lastPrice('BTC/USD', 'other'), 'AuthenticationError', /^Kraken: account other/);
   });
 });

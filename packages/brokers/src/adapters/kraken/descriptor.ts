@@ -16,6 +16,7 @@ export const krakenDescriptor: BrokerDescriptor & { baseUrl: string } = {
     cancelOrder: true,
     closePosition: 'emulated',
     getHoldings: true,
+    lastPrice: true,
     refresh: false,
     findOrderByClientId: true,
     findOrderByBrokerId: true,

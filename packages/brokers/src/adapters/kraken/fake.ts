@@ -1,5 +1,5 @@
 // Protocol fake of Kraken's spot REST API (docs.kraken.com, broker-specs/kraken): public
-// AssetPairs, and private BalanceEx, AddOrder, OpenOrders, ClosedOrders, QueryOrders, CancelOrder, each
+// AssetPairs and Ticker, and private BalanceEx, AddOrder, OpenOrders, ClosedOrders, QueryOrders, CancelOrder, each
 // form-encoded and signed: API-Sign = HMAC-SHA512(base64-decoded secret, path + SHA256(nonce + body)).
 import { createHash, createHmac } from 'node:crypto';
 import { createFakeServer, type FakeServer, startExchangeFake } from '../../ccxt/fake-server.ts';
@@ -136,6 +136,34 @@ export function createKrakenFake(): KrakenFake {
         tick_size: '0.1',
         status: 'online',
       };
+    return ok(result);
+  });
+
+  // Public Ticker: one or more pairs (id or altname), keyed by the pair id; c = last trade closed.
+  server.app.get('/0/public/Ticker', async (request) => {
+    const asked = String((request.query as { pair?: string }).pair ?? '')
+      .split(',')
+      .filter(Boolean);
+    const ids = asked.map((name) =>
+      (Object.keys(PAIRS) as PairId[]).find((id) => id === name || PAIRS[id].altname === name),
+    );
+    if (!ids.length || ids.some((id) => id === undefined)) return fail('EQuery:Unknown asset pair');
+    const result: Record<string, unknown> = {};
+    for (const id of ids as PairId[]) {
+      const last = PAIRS[id].last;
+      const spread = 10 ** -PAIRS[id].pair_decimals;
+      result[id] = {
+        a: [(last + spread).toFixed(PAIRS[id].pair_decimals), '1', '1.000'],
+        b: [(last - spread).toFixed(PAIRS[id].pair_decimals), '1', '1.000'],
+        c: [last.toFixed(PAIRS[id].pair_decimals), '0.01000000'],
+        v: ['100.0', '250.0'],
+        p: [String(last), String(last)],
+        t: [1000, 2500],
+        l: [String(last * 0.98), String(last * 0.97)],
+        h: [String(last * 1.02), String(last * 1.03)],
+        o: String(last),
+      };
+    }
     return ok(result);
   });
 

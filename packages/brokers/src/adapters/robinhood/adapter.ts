@@ -15,6 +15,7 @@ import { ROBINHOOD_TITLE, robinhoodDescriptor } from './descriptor.ts';
 import { findById, type Listing, listByClientId } from './lookup.ts';
 import { toRobinhoodOrder } from './mapper.ts';
 import { createPairCache, pairSymbol, type TradingPair } from './pairs.ts';
+import { quoteMid } from './quote.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { privateKeyFrom } from './signing.ts';
 
@@ -24,7 +25,7 @@ export interface RobinhoodBrokerOptions {
 }
 
 export type RobinhoodBroker = BrokerWith<
-  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders' | 'lastPrice'
 >;
 
 const refuseAuth = (message: string) => new BrokerError('AuthenticationError', ROBINHOOD_TITLE, message);
@@ -143,6 +144,13 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
         to: query.to,
         ...(symbol ? { symbol } : {}),
       });
+    },
+
+    // The pair an order would trade (an unlisted one is refused as an order is), then its quote.
+    async lastPrice(ctx, session, accountId, symbol) {
+      const listing = listingOf(ctx, session, accountId);
+      const pair = await pairs.pair(ctx, listing.keys, listing.ref, symbol, now(ctx));
+      return quoteMid(api, ctx, listing.keys, pair.symbol);
     },
 
     async getHoldings(ctx, session, accountId): Promise<Holdings> {

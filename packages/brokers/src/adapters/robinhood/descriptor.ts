@@ -23,6 +23,7 @@ export const robinhoodDescriptor: BrokerDescriptor = {
     // No close call: the adapter sells the holding at market.
     closePosition: 'emulated',
     getHoldings: true,
+    lastPrice: true,
     refresh: false,
     // No client_order_id filter exists: our id is matched in the list of recent orders.
     findOrderByClientId: false,

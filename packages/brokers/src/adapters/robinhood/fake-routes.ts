@@ -1,6 +1,6 @@
 // The routes of the Robinhood protocol fake, v1 and v2 alike (/api/:version/crypto/trading/…):
-// accounts, trading pairs, holdings, orders (place, list, get, cancel). v2 needs account_number on
-// holdings and orders; lists are pages of {next, previous, results} with full next URLs.
+// accounts, trading pairs, holdings, orders (place, list, get, cancel), and v1 market data's best
+// bid/ask. v2 needs account_number on holdings and orders; lists are pages of {next, previous, results} with full next URLs.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type CheckedOrder,
@@ -116,6 +116,26 @@ export function registerRobinhoodRoutes(app: FastifyInstance, config: FakeAccoun
       request,
       pairs.map((item) => pairBody(item, v)),
     );
+  });
+
+  // Market data (v1): one result per listed symbol asked for, its spread on either side of `price`.
+  app.get('/api/v1/crypto/marketdata/best_bid_ask/', async (request, reply) => {
+    const wanted = [(request.query as Query).symbol ?? []].flat();
+    const unknown = wanted.find((symbol) => !FAKE_PAIRS.some((item) => item.symbol === symbol));
+    if (unknown) return reply.code(400).send(validation('symbol', `Invalid symbol: ${unknown}.`));
+    const results = FAKE_PAIRS.filter((item) => wanted.length === 0 || wanted.includes(item.symbol)).map((item) => {
+      const spread = item.quote * 0.001;
+      return {
+        symbol: item.symbol,
+        price: String(item.quote),
+        bid_inclusive_of_sell_spread: String(item.quote - spread),
+        sell_spread: '0.001',
+        ask_inclusive_of_buy_spread: String(item.quote + spread),
+        buy_spread: '0.001',
+        timestamp: iso(),
+      };
+    });
+    return { results };
   });
 
   app.get('/api/:version/crypto/trading/holdings/', async (request, reply) => {
