@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CtraderFake, FAKE_APP, startCtraderFake } from '../../../packages/brokers/src/adapters/ctrader/fake.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithOAuth, createLiveHook, trader } from './broker-journey.ts';
-import { postSignal } from './signal-fixtures.ts';
+import { eventually, postSignal } from './signal-fixtures.ts';
 
 let t: TestApp;
 let fake: CtraderFake;
 const hooks = { demo: '', live: '' };
+let userId = 0;
 
 beforeAll(async () => {
   fake = await startCtraderFake();
@@ -21,6 +22,7 @@ beforeAll(async () => {
     env: brokerVariables('ctrader', { baseUrl: fake.baseUrl, ...FAKE_APP }),
   });
   const user = await trader(t, 'ctrader-hooks@example.com');
+  userId = user.userId;
   await t.services.db.$client.query('update accounts set balance = 50, credits = 50 where user_id = $1', [user.userId]);
   const connector = await connectWithOAuth(t, user, 'ctrader');
   expect(JSON.parse(connector.accounts)).toEqual([
@@ -97,6 +99,20 @@ describe('cTrader: live hooks', () => {
     expect(answer.statusCode, answer.body).toBe(201);
     const { id } = answer.json() as { id: string };
     expect(fake.book.orders.get(Number(id))?.account).toBe(44533071);
+    // The trade's detail shows the order message as sent; the tokens travel apart (account auth).
+    const entryOf = () =>
+      t.services.db.$client.query<{ metadata: Record<string, unknown> }>(
+        `select metadata from actions where user_id = $1 and code = 'Order' and metadata->>'accountId' = '44533071'`,
+        [userId],
+      );
+    await eventually(async () => (await entryOf()).rows.length === 1);
+    const { rows } = await entryOf();
+    expect(rows[0]?.metadata.brokerRequest).toMatchObject({
+      method: 'WS',
+      path: 'ProtoOANewOrderReq',
+      body: { symbolId: expect.any(Number), tradeSide: 2 },
+    });
+    expect(JSON.stringify(rows)).not.toMatch(/accessToken|refreshToken|validClientSecret/);
   });
 
   it('refuses before sending what cTrader would refuse, with its title', async () => {

@@ -12,11 +12,12 @@ import {
 } from '../../../packages/brokers/src/adapters/rithmic/fake.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithCredentials, createLiveHook, trader } from './broker-journey.ts';
-import { postSignal } from './signal-fixtures.ts';
+import { eventually, postSignal } from './signal-fixtures.ts';
 
 let t: TestApp;
 let fake: RithmicFake;
 let hook = '';
+let userId = 0;
 
 beforeAll(async () => {
   fake = await startRithmicFake();
@@ -25,6 +26,7 @@ beforeAll(async () => {
     env: brokerVariables('rithmic', { baseUrl: fake.baseUrl }),
   });
   const user = await trader(t, 'rithmic-hooks@example.com');
+  userId = user.userId;
   await t.services.db.$client.query('update accounts set balance = 50, credits = 50 where user_id = $1', [user.userId]);
   hook = await createLiveHook(t, user, await connectWithCredentials(t, user, 'rithmic', { ...FAKE_CREDENTIALS }));
 });
@@ -76,6 +78,21 @@ describe('Rithmic: a live hook', () => {
       order?.fields.user_tag,
     ]);
     expect(rows).toHaveLength(1);
+    // The trade's detail shows the order message as sent, with no sign-in secret in it.
+    const entryOf = () =>
+      t.services.db.$client.query<{ metadata: Record<string, unknown> }>(
+        `select metadata from actions where user_id = $1 and code = 'Order' and metadata::text like $2`,
+        [userId, `%${order?.fields.user_tag}%`],
+      );
+    await eventually(async () => (await entryOf()).rows.length === 1);
+    const entry = await entryOf();
+    const sent = entry.rows[0]?.metadata.brokerRequest;
+    expect(sent).toMatchObject({
+      method: 'WS',
+      path: wire.template_id === 330 ? 'RequestBracketOrder' : 'RequestNewOrder',
+      body: { user_tag: order?.fields.user_tag },
+    });
+    expect(JSON.stringify(entry.rows)).not.toContain(FAKE_CREDENTIALS.password);
   });
 
   it.each([

@@ -6,6 +6,7 @@
 import type { OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
+import { recordBrokerRequest } from '../../core/wire-log.ts';
 import { type AccountClient, expectAnswer } from './client.ts';
 import { CTRADER_TITLE } from './descriptor.ts';
 import { EXECUTION } from './errors.ts';
@@ -106,6 +107,8 @@ export function submitOrder(
 ): Promise<OrderResponse> {
   const matches = (event: JsonRecord) => stringField(asRecord(event.order), 'clientOrderId') === clientOrderId;
   const awaitFill = payload.orderType === ORDER_TYPE.market;
+  // The trade's detail shows the order message as sent (the access token travels apart, in account auth).
+  recordBrokerRequest({ method: 'WS', path: 'ProtoOANewOrderReq', body: payload });
   return confirmed(client, { name: 'ProtoOANewOrderReq', payload, matches, awaitFill }, signal);
 }
 

@@ -6,6 +6,7 @@
 // in the replayed open orders and history (lookup.ts).
 import type { BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { recordBrokerRequest } from '../../core/wire-log.ts';
 import { contractOf, resolveContract } from './contracts.ts';
 import { RITHMIC_TITLE, rithmicDescriptor } from './descriptor.ts';
 import { openOrderTagged, orderByBasket, ordersBetween } from './lookup.ts';
@@ -68,6 +69,12 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
         const destination = { ...accountFields(plant, accountId), trade_route: route, user_type: plant.userType };
         const request = orderRequest(order, contract, destination, clientOrderId);
         const watch = watchOrder(plant.connection, userTagOf(clientOrderId));
+        // The trade's detail shows the order message as sent (no login secrets travel in it).
+        recordBrokerRequest({
+          method: 'WS',
+          path: request.template_id === 330 ? 'RequestBracketOrder' : 'RequestNewOrder',
+          body: request,
+        });
         try {
           const { last } = await plant.connection.request(request, { mutating: true });
           const basketId = text(last.basket_id);
