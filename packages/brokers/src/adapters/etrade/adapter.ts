@@ -12,6 +12,7 @@ import { findById, listMatching } from './lookup.ts';
 import { toEtradeOrder } from './mapper.ts';
 import { accountPath, cancelById, placeRequest, previewOf } from './orders.ts';
 import { cancelOpenOrders, closeSymbol, holdingsOf } from './portfolio.ts';
+import { lastPriceOf } from './quote.ts';
 import { toAccounts } from './reader.ts';
 import {
   accessToken,
@@ -51,6 +52,7 @@ export type EtradeBroker = BrokerWith<
   | 'getHoldings'
   | 'findByBrokerId'
   | 'listRecentOrders'
+  | 'lastPrice'
 >;
 
 export function createEtradeBroker(options: EtradeBrokerOptions = {}): EtradeBroker {
@@ -133,6 +135,10 @@ export function createEtradeBroker(options: EtradeBrokerOptions = {}): EtradeBro
 
     getHoldings(ctx, session, accountId) {
       return holdingsOf(api, ctx, session, accountId);
+    },
+
+    lastPrice(ctx, session, accountId, symbol, cls) {
+      return lastPriceOf(api, ctx, session, accountId, symbol, cls);
     },
   };
   return broker;

@@ -23,6 +23,8 @@ export const etradeDescriptor: BrokerDescriptor = {
     // No close call: a market order for the position (portfolio), previewed and placed.
     closePosition: 'emulated',
     getHoldings: true,
+    // The last trade of GET /v1/market/quote/{symbols}.json.
+    lastPrice: true,
     // renew_access_token reactivates a token idle for 2 hours; midnight US Eastern ends it.
     refresh: true,
     // clientOrderId is never returned: no lookup by it.

@@ -1,6 +1,7 @@
 // Protocol fake of E*TRADE's API v1 on 127.0.0.1, for contract tests and ETRADE_BASE_URL in
 // end-to-end runs: OAuth 1.0a checked as E*TRADE checks it (fake-oauth.ts), the accounts of
-// broker-specs/etrade/fixtures, preview and place (fake-orders.ts), portfolio and balance.
+// broker-specs/etrade/fixtures, preview and place (fake-orders.ts), portfolio and balance, quotes
+// (fake-quotes.ts).
 // Started for replay with the published orders (95 open, 96 executed) in its book.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createFakeServer } from '../../core/fake-server.ts';
@@ -8,6 +9,7 @@ import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts'
 import { type FakeAccount, type FakeOrder, FakeRefusal, productKey } from './fake-book.ts';
 import { type FakeApp, registerOAuth } from './fake-oauth.ts';
 import { registerOrderRoutes } from './fake-orders.ts';
+import { registerQuoteRoutes } from './fake-quotes.ts';
 import { accountView, balanceView, portfolioView } from './fake-views.ts';
 
 type Json = Record<string, unknown>;
@@ -79,6 +81,7 @@ export async function startEtradeFake(options: EtradeFakeOptions = {}) {
     withAccount((account) => balanceView(account, quote)),
   );
   registerOrderRoutes(app, { orders, now, quote, accountOf, refuse });
+  registerQuoteRoutes(app, { now, quote, refuse });
 
   const baseUrl = await server.listen();
   return {

@@ -20,7 +20,14 @@ export interface ForexBrokerOptions {
 }
 
 export type ForexBroker = BrokerWith<
-  'refresh' | 'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  | 'refresh'
+  | 'previewOrder'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
+  | 'lastPrice'
 >;
 
 /** The server renews the session this long before the adapter would. */
@@ -169,6 +176,15 @@ export function createForexBroker(options: ForexBrokerOptions = {}): ForexBroker
     },
 
     getHoldings: (ctx, session, accountId) => holdingsOf(lookupOf(ctx, session, accountId)),
+
+    // The mid of the last bid and offer ticks, on the market an order for the symbol would use:
+    // a symbol that is no pair, or a pair the account cannot trade, is refused as for an order.
+    async lastPrice(ctx, session, accountId, symbol) {
+      const { account } = lookupOf(ctx, session, accountId);
+      const market = await markets.market(ctx, session, account, symbol, now(ctx));
+      const { bid, offer } = await quoteOf(api, ctx, session, market.marketId);
+      return (bid + offer) / 2;
+    },
   };
   return broker;
 }

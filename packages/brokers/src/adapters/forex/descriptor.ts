@@ -21,6 +21,8 @@ export const forexDescriptor: BrokerDescriptor = {
     // No close call: an opposite trade names the positions it closes.
     closePosition: 'emulated',
     getHoldings: true,
+    // The mid of the last bid and offer ticks (GET /market/{id}/tickhistory).
+    lastPrice: true,
     // Logging on again with the stored password renews the session.
     refresh: true,
     findOrderByClientId: false,

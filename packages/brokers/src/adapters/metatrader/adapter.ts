@@ -6,7 +6,8 @@
 import type { BrokerWith } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
-import { linkOf, siteToken, tradingClient } from './client.ts';
+import { decimalField } from '../../core/json-read.ts';
+import { accountPath, fail, linkOf, siteToken, tradingClient } from './client.ts';
 import { CONNECT_LIMITS, type ConnectLimits, connectAccount } from './connect.ts';
 import { metatraderDescriptor } from './descriptor.ts';
 import { cancelSymbol, closeSymbol, holdingsOf } from './exits.ts';
@@ -24,7 +25,13 @@ export interface MetatraderBrokerOptions {
 }
 
 export type MetatraderBroker = BrokerWith<
-  'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders' | 'searchBranches'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
+  | 'searchBranches'
+  | 'lastPrice'
 >;
 
 export function createMetatraderBroker(options: MetatraderBrokerOptions = {}): MetatraderBroker {
@@ -71,6 +78,21 @@ export function createMetatraderBroker(options: MetatraderBrokerOptions = {}): M
     async getHoldings(ctx, session, accountId) {
       const link = linkOf(ctx, session, accountId);
       return holdingsOf(tradingClient(ctx, link), link);
+    },
+
+    // GET …/symbols/:symbol/current-price (MetatraderSymbolPrice), for the server's name of the
+    // symbol as an order would use it: the bid/ask midpoint. A symbol the server lacks is refused.
+    async lastPrice(ctx, session, accountId, symbol) {
+      const link = linkOf(ctx, session, accountId);
+      await terminal.ready(ctx, link);
+      const name = await terminal.symbol(ctx, link, { symbol });
+      const { body } = await tradingClient(ctx, link).request({
+        path: `${accountPath(link.metaApiId)}/symbols/${encodeURIComponent(name)}/current-price`,
+      });
+      const bid = decimalField(body, 'bid');
+      const ask = decimalField(body, 'ask');
+      if (bid === undefined || ask === undefined) throw fail('BrokerUnavailable', `no price for ${name}`);
+      return (bid + ask) / 2;
     },
 
     findByBrokerId: async (ctx, session, accountId, orderId) =>

@@ -29,6 +29,8 @@ export const metatraderDescriptor: BrokerDescriptor = {
     // POSITIONS_CLOSE_SYMBOL closes every position of a symbol.
     closePosition: true,
     getHoldings: true,
+    // The bid/ask midpoint of …/symbols/:symbol/current-price.
+    lastPrice: true,
     // Tokens are not renewable through the API: a connection with an expiring token is reconnected.
     refresh: false,
     // No query by clientId: the open orders and the order history are searched for it (listRecentOrders).

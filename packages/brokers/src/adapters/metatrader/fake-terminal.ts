@@ -250,6 +250,13 @@ export function createTerminal(mt: MtAccount, investor: boolean, nextTicket: () 
   return {
     info,
     symbols: () => Object.keys(names),
+    /** MetatraderSymbolPrice of a symbol this server names; undefined for any other. */
+    price(symbol: string, now: Date) {
+      const market = quote(symbol);
+      if (!market) return undefined;
+      const time = now.toISOString();
+      return { symbol, bid: market.bid, ask: market.ask, profitTickValue: 1, lossTickValue: 1, time, brokerTime: time };
+    },
     orders,
     positions,
     history,

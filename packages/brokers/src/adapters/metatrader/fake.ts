@@ -83,6 +83,16 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
   const base = '/users/current/accounts/:id';
   app.get(`${base}/account-information`, async (request, reply) => terminalOf(request, reply)?.info() ?? reply);
   app.get(`${base}/symbols`, async (request, reply) => terminalOf(request, reply)?.symbols() ?? reply);
+  // Read symbol price: 404 for a symbol the account's server does not define.
+  app.get(`${base}/symbols/:symbol/current-price`, async (request, reply) => {
+    const terminal = terminalOf(request, reply);
+    if (!terminal) return reply;
+    const { symbol } = request.params as { symbol: string };
+    return (
+      terminal.price(symbol, new Date()) ??
+      metaApiError(reply, 404, 'NotFoundError', `Specified symbol ${symbol} not found`)
+    );
+  });
   app.get(`${base}/positions`, async (request, reply) => {
     const terminal = terminalOf(request, reply);
     return terminal ? [...terminal.positions.values()] : reply;

@@ -14,7 +14,7 @@ import { findById, listByTag, liveByTag, orderState } from './lookup.ts';
 import { toKiteOrder } from './mapper.ts';
 import { cancelKiteOrder, submitOrder } from './orders.ts';
 import { positionsOf } from './reader.ts';
-import { kiteInstrument } from './symbols.ts';
+import { instrumentKey, kiteInstrument } from './symbols.ts';
 
 export interface ZerodhaBrokerOptions {
   /** Clock when the context brings none. */
@@ -23,7 +23,13 @@ export interface ZerodhaBrokerOptions {
 }
 
 export type ZerodhaBroker = BrokerWith<
-  'authorizationUrl' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  | 'authorizationUrl'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
+  | 'lastPrice'
 >;
 
 export function createZerodhaBroker(options: ZerodhaBrokerOptions = {}): ZerodhaBroker {
@@ -92,6 +98,19 @@ export function createZerodhaBroker(options: ZerodhaBrokerOptions = {}): Zerodha
     listRecentOrders(ctx, session, query) {
       checkAccount(session, query.accountId);
       return listByTag(api, ctx, session, query, now(ctx));
+    },
+
+    // GET /quote/ltp?i=EXCHANGE:TRADINGSYMBOL, the instrument an order for the symbol would name
+    // (an EXCHANGE: prefix is kept). Kite leaves an instrument it does not know out of `data`.
+    async lastPrice(ctx, session, accountId, symbol, cls) {
+      checkAccount(session, accountId);
+      const parsed = parseSymbol(symbol);
+      const { exchange, tradingsymbol } = kiteInstrument({ ...parsed, symbol: parsed.canonical, class: cls });
+      const key = instrumentKey(exchange, tradingsymbol);
+      const data = await api.call(ctx, session, { path: '/quote/ltp', query: { i: key } });
+      const last = decimalField(asRecord(asRecord(data)?.[key]), 'last_price');
+      if (last === undefined) throw new BrokerError('InvalidOrder', ZERODHA_TITLE, `Kite quotes no instrument ${key}`);
+      return last;
     },
 
     async getHoldings(ctx, session, accountId) {

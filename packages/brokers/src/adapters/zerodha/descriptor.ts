@@ -23,6 +23,8 @@ export const zerodhaDescriptor: BrokerDescriptor = {
     // No close call: the adapter sends the opposite market order for the position (or holding).
     closePosition: 'emulated',
     getHoldings: true,
+    // last_price of GET /quote/ltp.
+    lastPrice: true,
     // Kite renews no access token for ordinary apps: a new login each day.
     refresh: false,
     // No lookup by tag: the day's order book echoes it (`tag`), and it is searched there.

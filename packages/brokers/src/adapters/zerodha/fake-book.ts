@@ -38,8 +38,8 @@ const KNOWN: Record<string, Partial<FakeInstrument> & { token: number }> = {
   'MCX:LEADMINI17DECFUT': { token: 53496327, price: 161.05 },
   'CDS:USDINR26JUNFUT': { token: 412675, price: 85.5, tick: 0.0025 },
 };
-const CASH = ['NSE', 'BSE'];
-const DERIVATIVE = ['NFO', 'BFO', 'MCX', 'CDS', 'BCD'];
+export const CASH = ['NSE', 'BSE'];
+export const DERIVATIVE = ['NFO', 'BFO', 'MCX', 'CDS', 'BCD'];
 const DERIVATIVE_NAME = /\d.*(FUT|CE|PE)$/;
 
 const input = (message: string) => new KiteRefusal(400, 'InputException', message);

@@ -2,13 +2,14 @@
 // Checked as Kite checks: `X-Kite-Version: 3` and `Authorization: token api_key:access_token` on
 // every call (403 TokenException otherwise, also once the token passed 6 AM IST on the fake's
 // clock), form-encoded orders by Kite's rules (fake-book.ts). Answers in Kite's envelope
-// {"status":"success","data":…}, errors {"status":"error","message","data":null,"error_type"}.
+// {"status":"success","data":…} (LTP quotes: fake-quotes.ts), errors {"status":"error","message","data":null,"error_type"}.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createFakeServer, type Injection } from '../../core/fake-server.ts';
 import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
 import { createFakeAccount, type FakeHolding } from './fake-account.ts';
 import { type FakeUser, kiteRefusal, registerLogin } from './fake-login.ts';
 import { registerOrders } from './fake-orders.ts';
+import { registerQuotes } from './fake-quotes.ts';
 
 export interface ZerodhaFakeOptions {
   apiKey?: string;
@@ -80,6 +81,7 @@ export async function startZerodhaFake(options: ZerodhaFakeOptions = {}) {
   app.get('/user/margins', async () => ok(account.margins()));
   app.get('/portfolio/positions', async () => ok(account.positions()));
   app.get('/portfolio/holdings', async () => ok(account.holdings()));
+  registerQuotes(app);
 
   const baseUrl = (await server.listen()).replace('localhost', '127.0.0.1');
   return {

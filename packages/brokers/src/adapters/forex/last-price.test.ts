@@ -1,0 +1,36 @@
+// lastPrice against the FOREX.com fake: the mid of the last bid and ask ticks of the market an
+// order would use (a webhook's maxNotional values market orders with it); unknown pairs refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT, connected, failure } from './test-support.ts';
+
+let t: Awaited<ReturnType<typeof connected>>;
+beforeAll(async () => {
+  t = await connected();
+});
+afterAll(() => t.fake.close());
+
+describe('FOREX.com: lastPrice', () => {
+  it('quotes the mid of the last bid and ask ticks of the pair’s market, signed with the session', async () => {
+    t.fake.requests.length = 0;
+    // The fake's EUR/USD: bid 1.08495, offer 1.08512.
+    expect(await t.broker.lastPrice(t.ctx, t.session, ACCOUNT, 'EURUSD', 'forex')).toBeCloseTo(1.085035, 9);
+    const ticks = t.fake.requests.filter((r) => r.url.startsWith('/market/401484347/tickhistory'));
+    expect(ticks.map((r) => new URL(r.url, t.fake.url).searchParams.get('priceType')).sort()).toEqual(['ASK', 'BID']);
+    expect(await t.broker.lastPrice(t.ctx, t.session, ACCOUNT, 'XAU/USD', 'forex')).toBeCloseTo(2330.3, 9);
+  });
+
+  it('refuses a pair the account has no market for, and a symbol that is no pair', async () => {
+    const unknown = await failure(t.broker.lastPrice(t.ctx, t.session, ACCOUNT, 'EUR/ZAR', 'forex'));
+    expect([unknown.kind, unknown.message]).toEqual(['InvalidOrder', 'FOREX.com: no market EUR/ZAR for this account']);
+    const notPair = await failure(t.broker.lastPrice(t.ctx, t.session, ACCOUNT, 'AAPL', 'forex'));
+    expect(notPair.message).toBe('FOREX.com: AAPL is not a currency or metal pair');
+  });
+
+  it('refuses an account that is not the connection’s, and an invalid session as FOREX.com words it', async () => {
+    const other = await failure(t.broker.lastPrice(t.ctx, t.session, '999', 'EURUSD', 'forex'));
+    expect(other.kind).toBe('AuthenticationError');
+    const forged = { ...t.session, secrets: { ...t.session.secrets, session: 'forged', password: 'not-it' } };
+    const bad = await failure(t.broker.lastPrice(t.ctx, forged, ACCOUNT, 'GBPUSD', 'forex'));
+    expect(bad.kind).toBe('AuthenticationError');
+  });
+});
