@@ -160,7 +160,7 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
 }
 
 /**
- * Webhook outcomes that change a setting's health: any failure (it may start a streak or
+ * Webhook outcomes that change a setting's health: every failure (it may start a streak or
  * disable the setting), and a success of a setting that was failing. A success of a healthy
  * setting changes nothing, so the usual round writes nothing here.
  */
