@@ -16,12 +16,10 @@ import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/
 import type { Services } from '../../services.ts';
 import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { lookUpAll, lookUpOrder } from './order-lookup.ts';
+import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
 
-export interface FillFollower {
-  /** One pass now (tests: `minAgeMs` 0 follows orders placed a moment ago). */
-  runOnce(minAgeMs?: number): Promise<number>;
-  stop(): Promise<void>;
-}
+/** `runOnce(minAgeMs)`: one pass now (tests: `minAgeMs` 0 follows orders placed a moment ago). */
+export type FillFollower = PeriodicPass<[minAgeMs?: number]>;
 
 const BATCH = 10;
 const CONCURRENCY = 5;
@@ -102,31 +100,11 @@ async function followOnce(services: Services, owner: string, minAgeMs: number): 
 }
 
 export function startFillFollower(services: Services, owner: string): FillFollower {
-  let running: Promise<number> | undefined;
-  // A pass asked for while one runs goes after it (a test's pass is never merged into the
-  // timer's, which skips orders younger than MIN_AGE_MS).
-  const runOnce = (minAgeMs = MIN_AGE_MS) => {
-    const pass = (running ?? Promise.resolve(0))
-      .then(() => followOnce(services, owner, minAgeMs))
-      .catch((error: unknown) => {
-        services.log.error({ err: error }, 'fill follower pass failed');
-        return 0;
-      });
-    running = pass;
-    void pass.finally(() => {
-      if (running === pass) running = undefined;
-    });
-    return pass;
-  };
-  const timer = setInterval(() => {
-    if (!running) void runOnce();
-  }, INTERVAL_MS);
-  timer.unref();
-  return {
-    runOnce,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  // A test's pass goes after the timer's, never merged into it (which skips orders younger than MIN_AGE_MS).
+  return startPeriodicPass<[minAgeMs?: number]>(services.log, {
+    intervalMs: INTERVAL_MS,
+    failure: 'fill follower pass failed',
+    pass: (minAgeMs = MIN_AGE_MS) => followOnce(services, owner, minAgeMs),
+    timerArgs: [],
+  });
 }

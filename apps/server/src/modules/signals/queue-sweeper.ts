@@ -14,14 +14,12 @@ import {
 import { checkWindow } from '../hooks/rules/index.ts';
 import { nextOpening } from '../hooks/rules/next-opening.ts';
 import { ruleRefused } from './answers.ts';
+import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { submitSignal } from './submit.ts';
 
-export interface QueueSweeper {
-  /** One pass as if it were `at` (tests move it to a window's opening); how many were claimed. */
-  runOnce(at?: Date): Promise<number>;
-  stop(): Promise<void>;
-}
+/** `runOnce(at)`: one pass as if it were `at` (tests move it to a window's opening); how many were claimed. */
+export type QueueSweeper = PeriodicPass<[at?: Date]>;
 
 /** Longer than one placement can take: the hook's deadline, then the broker's call limit. */
 const LEASE_MS = 60_000;
@@ -30,25 +28,12 @@ const BATCH = 20;
 const RETRY_MS = 10_000;
 
 export function startQueueSweeper(rt: SignalRuntime, owner: string, intervalMs: number): QueueSweeper {
-  let running: Promise<number> | undefined;
-  const pass = (at: Date) =>
-    sweep(rt, owner, at).catch((error: unknown) => {
-      rt.services.log.error({ err: error }, 'queued signals not swept');
-      return 0;
-    });
-  const timer = setInterval(() => {
-    running ??= pass(new Date()).finally(() => {
-      running = undefined;
-    });
-  }, intervalMs);
-  timer.unref();
-  return {
-    runOnce: (at = new Date()) => pass(at),
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodicPass<[at?: Date]>(rt.services.log, {
+    intervalMs,
+    failure: 'queued signals not swept',
+    pass: (at = new Date()) => sweep(rt, owner, at),
+    timerArgs: [],
+  });
 }
 
 async function sweep(rt: SignalRuntime, owner: string, at: Date): Promise<number> {
