@@ -1,6 +1,6 @@
 // What an order call sent to the broker, for the trade's detail view (issue #21): every request
 // of the shared HTTP client (http.ts) made inside `withWireLog`, and what a non-HTTP adapter
-// reports through `recordBrokerRequest`, redacted as it is recorded. Carried by async context, so
+// reports through `recordBrokerRequest`, redacted when read. Carried by async context, so
 // no adapter passes it along. Nothing secret is kept: credential headers are left out; values
 // under secret-looking names and every known secret value (the session's) become '[redacted]'.
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -110,15 +110,19 @@ export function redactWireRequest(raw: RawWireRequest, secrets: readonly string[
 
 /** A log for one broker call; `secrets` (the session's values, the app's client secret) are redacted. */
 export function createWireLog(secrets: readonly string[]): WireLog & { run<T>(work: () => Promise<T>): Promise<T> } {
-  const requests: BrokerWireRequest[] = [];
+  // Kept as sent and redacted when read: a call's other requests (look-ups) are never redacted for nothing.
+  const raws: RawWireRequest[] = [];
+  const redact = (raw: RawWireRequest | undefined) => (raw ? redactWireRequest(raw, secrets) : undefined);
   const log: OpenLog = {
-    requests,
+    get requests() {
+      return raws.map((raw) => redactWireRequest(raw, secrets));
+    },
     add(raw) {
-      if (requests.length >= MAX_REQUESTS) requests.shift();
-      requests.push(redactWireRequest(raw, secrets));
+      if (raws.length >= MAX_REQUESTS) raws.shift();
+      raws.push(raw);
     },
     orderRequest() {
-      return requests.findLast((request) => STATE_CHANGING.has(request.method)) ?? requests.at(-1);
+      return redact(raws.findLast((raw) => STATE_CHANGING.has(raw.method.toUpperCase())) ?? raws.at(-1));
     },
   };
   return Object.assign(log, { run: <T>(work: () => Promise<T>) => storage.run(log, work) });
