@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { hooks } from './hooks.ts';
+import { leaseColumns } from './lease-columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -32,9 +33,7 @@ export const queuedSignals = pgTable(
     releaseAt: timestamp('release_at', { withTimezone: true }).notNull(),
     /** The signal path's answer at placement (or why it was cancelled). */
     response: jsonb('response'),
-    leaseOwner: text('lease_owner'),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
-    attempts: integer('attempts').notNull().default(0),
+    ...leaseColumns(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },

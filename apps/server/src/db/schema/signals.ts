@@ -12,6 +12,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import { leaseColumns } from './lease-columns.ts';
 
 // signals and signal_keys take every signal, so they carry no foreign keys: a foreign key check
 // locks the parent row and cost ~80 % of a batched insert (EXPLAIN ANALYZE: 4 ms of 4.4 ms for
@@ -52,11 +53,8 @@ export const signals = pgTable(
     creditHeld: boolean('credit_held').notNull().default(false),
     address: text('address'),
     elapsedMs: integer('elapsed_ms'),
-    /** Reconciliation's lease (modules/signals/reconcile.ts): the instance that claimed it, until when. */
-    leaseOwner: text('lease_owner'),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
-    /** Claims so far; an outcome is written only by the claim it belongs to (the fence). */
-    attempts: integer('attempts').notNull().default(0),
+    /** Reconciliation's lease (modules/signals/reconcile.ts), also the fill follower's. */
+    ...leaseColumns(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
