@@ -27,6 +27,7 @@ import { runPaced } from './lib/paced.ts';
 import { type ProcStats, sampleProcesses } from './lib/proc-stats.ts';
 import { renderMarkdown } from './lib/report.ts';
 import { restUpTo } from './lib/resting.ts';
+import { printStatementStats } from './lib/statement-stats.ts';
 import { type Timings, takeTimings } from './lib/timings.ts';
 import { runSaturationOnBoth, startSecondInstance } from './lib/two-instances.ts';
 
@@ -40,6 +41,8 @@ const BURST = Number(process.env.BENCH_BURST ?? 10_000);
 const BURST_CONNECTIONS = 1_000;
 /** BENCH_NOTIFY=1: the trader has a webhook and an email setting for all events (lib/notify.ts). */
 const NOTIFY = process.env.BENCH_NOTIFY === '1';
+/** BENCH_PG_STATS=1: PostgreSQL's own time per statement (pg_stat_statements), printed at the end. */
+const PG_STATS = process.env.BENCH_PG_STATS === '1';
 const INSTANCES = Number(process.env.BENCH_INSTANCES ?? 1);
 /** Every instance opens the connector's secrets with the same key. */
 const SECRETS_KEY = Buffer.from(Array.from({ length: 32 }, () => Math.floor(Math.random() * 256))).toString('base64');
@@ -178,6 +181,7 @@ async function main() {
   const server = await startLiveServer({
     SMTP_URL: smtp.url,
     SECRETS_KEY,
+    ...(PG_STATS ? { PG_STAT_STATEMENTS: 'true' } : {}),
     ...(NOTIFY ? { ALLOW_PRIVATE_WEBHOOKS: 'true' } : {}),
     ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profile)}` } : {}),
   });
@@ -282,6 +286,7 @@ async function main() {
     if (notifications) console.log(`notifications: ${notifications.received()} webhooks received`);
   } finally {
     await notifications?.close();
+    if (PG_STATS) await printStatementStats(server.sql());
     bare.child.kill('SIGTERM');
     await server.stop();
     await smtp.close();

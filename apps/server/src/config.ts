@@ -173,6 +173,13 @@ const variables = {
       .transform((v) => v === 'true'),
     doc: 'expose per-phase hook timings at GET /api/internal/hook-timings (benchmarks only)',
   },
+  PG_STAT_STATEMENTS: {
+    schema: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
+    doc: 'embedded PostgreSQL only: load pg_stat_statements with planning times (profiling; BENCH_PG_STATS=1 prints its top statements)',
+  },
   METRICS_TOKEN: {
     schema: z.string().min(16, 'must be at least 16 characters').optional(),
     doc: 'bearer token that opens GET /metrics (Prometheus); empty: /metrics answers 404',

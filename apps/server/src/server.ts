@@ -35,7 +35,7 @@ export async function openDatabase(config: Config, log: Logger, heldLock?: () =>
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, stop: async () => {} };
   const release = heldLock ?? (await lockDataDir(config.DATA_DIR));
   try {
-    const embedded = await startEmbeddedPostgres(config.DATA_DIR, log);
+    const embedded = await startEmbeddedPostgres(config.DATA_DIR, log, { statementStats: config.PG_STAT_STATEMENTS });
     return {
       url: embedded.url,
       stop: async () => {

@@ -72,7 +72,16 @@ async function ensurePassword(socketDir: string, password: string, legacyFirst: 
   );
 }
 
-export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
+export interface EmbeddedOptions {
+  /** Load pg_stat_statements, planning times included (PG_STAT_STATEMENTS, profiling). */
+  statementStats?: boolean;
+}
+
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedDatabase> {
   const pgDir = path.join(dataDir, 'pg');
   await stopOrphan(pgDir, log);
   const { password, created } = ensurePasswordFile(dataDir);
@@ -98,6 +107,9 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
       'unix_socket_permissions=0700',
       '-c',
       'max_connections=200',
+      ...(options.statementStats
+        ? ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track_planning=on']
+        : []),
     ],
     onLog: (message) => {
       lastMessage = String(message).trim();
