@@ -87,7 +87,7 @@ export function claimWaitingDeliveries(
   return claim(
     tx,
     sql`${CLAIMED}
-    where d.notification_id = ${group.notificationId} and d.status = 'pending' and e.type = ${group.type}
+    where d.notification_id = ${group.notificationId} and d.status = 'pending' and d.type = ${group.type}
       and d.id <> all(${`{${group.claimed.join(',')}}`}::bigint[])
     order by d.created_at
     limit ${limit}
@@ -166,18 +166,18 @@ export async function digestStates(
 ): Promise<DigestState[]> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
     select g.notification_id::int as "notificationId", g.type, now() as now,
-      (select count(*) from (select 1 from notification_deliveries d join notification_events e on e.id = d.event_id
-        where d.notification_id = g.notification_id and e.type = g.type
+      (select count(*) from (select 1 from notification_deliveries d
+        where d.notification_id = g.notification_id and d.type = g.type
           and d.created_at > now() - ${windowMs} * interval '1 millisecond'
         order by d.created_at desc limit ${countUpTo}) arrivals)::int as arrived,
-      (select count(*) from (select 1 from notification_deliveries d join notification_events e on e.id = d.event_id
-        where d.notification_id = g.notification_id and e.type = g.type and d.status = 'pending'
+      (select count(*) from (select 1 from notification_deliveries d
+        where d.notification_id = g.notification_id and d.type = g.type and d.status = 'pending'
         limit ${countUpTo}) waiting)::int as waiting,
-      (select d.last_attempt_at from notification_deliveries d join notification_events e on e.id = d.event_id
-        where d.notification_id = g.notification_id and e.type = g.type and d.in_digest and d.status = 'delivered'
+      (select d.last_attempt_at from notification_deliveries d
+        where d.notification_id = g.notification_id and d.type = g.type and d.in_digest and d.status = 'delivered'
         order by d.last_attempt_at desc limit 1) as "lastDigestAt",
-      (select d.created_at from notification_deliveries d join notification_events e on e.id = d.event_id
-        where d.notification_id = g.notification_id and e.type = g.type and d.status = 'pending'
+      (select d.created_at from notification_deliveries d
+        where d.notification_id = g.notification_id and d.type = g.type and d.status = 'pending'
         order by d.created_at limit 1) as "oldestPendingAt"
     from json_to_recordset(${JSON.stringify(groups.map((g) => ({ notification_id: g.notificationId, type: g.type })))}::json)
       as g(notification_id bigint, type text)`);

@@ -24,7 +24,7 @@ export function notificationEventCtes(source: string): string {
       from ${source} s
     ), notify_targets as (
       select distinct on (e.event_id, n.type, coalesce(n.metadata->>'url', lower(n.metadata->>'email')))
-        e.event_id, n.id as notification_id
+        e.event_id, n.id as notification_id, e.type
       from notify_source e
       join notifications n on n.user_id = e.user_id
         and (e.connector_id is null or n.connector_id = e.connector_id)
@@ -38,8 +38,8 @@ export function notificationEventCtes(source: string): string {
       where exists (select 1 from notify_targets t where t.event_id = e.event_id)
       returning id
     ), notify_deliveries as (
-      insert into notification_deliveries (event_id, notification_id)
-      select event_id, notification_id from notify_targets
+      insert into notification_deliveries (event_id, notification_id, type)
+      select event_id, notification_id, type from notify_targets
       returning id
     )`;
 }
@@ -90,8 +90,8 @@ export async function insertTestEvent(
         ${notification.accountId}, ${type}, ${JSON.stringify(data)}::jsonb)
       returning id
     )
-    insert into notification_deliveries (event_id, notification_id)
-    select id, ${notification.id} from event
+    insert into notification_deliveries (event_id, notification_id, type)
+    select id, ${notification.id}, ${type} from event
     returning id::float8 as id`);
   const id = rows[0]?.id;
   if (id === undefined) throw new Error('test notification insert returned nothing');

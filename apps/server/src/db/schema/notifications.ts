@@ -83,6 +83,8 @@ export const notificationDeliveries = pgTable(
     notificationId: bigint('notification_id', { mode: 'number' })
       .notNull()
       .references(() => notifications.id, { onDelete: 'cascade' }),
+    /** The event's type (notification_events.type), kept here for the digest's per-kind look-ups. */
+    type: text('type').notNull(),
     /** pending | delivered | failed */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
@@ -98,11 +100,15 @@ export const notificationDeliveries = pgTable(
     index('notification_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('notification_deliveries_log_idx').on(t.notificationId, t.createdAt.desc()),
     index('notification_deliveries_event_idx').on(t.eventId),
-    // The email digest's look-ups (digestStates): a setting's waiting deliveries and its last
-    // digest, without reading its delivered history.
-    index('notification_deliveries_waiting_idx').on(t.notificationId, t.createdAt).where(sql`${t.status} = 'pending'`),
+    // The email digest's look-ups (digestStates), each by setting and event type: what arrived
+    // within the window (walked newest first, stopping at the cap), what is waiting and the last
+    // digest, without reading the setting's other kinds or its delivered history.
+    index('notification_deliveries_kind_idx').on(t.notificationId, t.type, t.createdAt.desc()),
+    index('notification_deliveries_waiting_idx')
+      .on(t.notificationId, t.type, t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
     index('notification_deliveries_digest_idx')
-      .on(t.notificationId, t.lastAttemptAt.desc())
+      .on(t.notificationId, t.type, t.lastAttemptAt.desc())
       .where(sql`${t.inDigest} and ${t.status} = 'delivered'`),
   ],
 );
