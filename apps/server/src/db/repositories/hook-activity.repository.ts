@@ -23,18 +23,26 @@ export async function insertActions(db: Queryable, rows: readonly ActionRow[], e
     name: 'actions_batch',
     text: `with added as (
         insert into actions (user_id, code, address, metadata, created_at)
-        select * from unnest($1::bigint[], $2::text[], $3::text[], $4::jsonb[], $5::timestamptz[])
-      ), events as (${jsonEventSource('$6')}), ${notificationEventCtes('events')}
+        select user_id, code, address, metadata, created_at from json_to_recordset($1::json)
+          as t(user_id bigint, code text, address text, metadata jsonb, created_at timestamptz)
+      ), events as (${jsonEventSource('$2')}), ${notificationEventCtes('events')}
       select 1`,
-    values: [
-      rows.map((r) => r.userId),
-      rows.map((r) => r.code),
-      rows.map((r) => r.address),
-      rows.map((r) => r.metadata),
-      rows.map((r) => r.createdAt),
-      events,
-    ],
+    values: [rowsJson(rows), events],
   });
+}
+
+/**
+ * The rows as one JSON array, each metadata inserted as the JSON text it already is: pg's array
+ * parameters escaped every character of every entry in JavaScript (~2 % of the server's CPU at
+ * the test hook's saturation).
+ */
+function rowsJson(rows: readonly ActionRow[]): string {
+  const items = rows.map(
+    (r) =>
+      `{"user_id":${r.userId},"code":${JSON.stringify(r.code)},"address":${JSON.stringify(r.address)},` +
+      `"metadata":${r.metadata},"created_at":"${r.createdAt.toISOString()}"}`,
+  );
+  return `[${items.join(',')}]`;
 }
 
 /** Sets called_at of many hooks at once (never moving it back). */
