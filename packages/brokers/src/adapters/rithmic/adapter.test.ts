@@ -4,7 +4,7 @@
 // refused before sending, notifications read as filled/accepted/rejected, a lost answer never
 // resent and found again by its user_tag, lookup by basket_id, cancel, logout after every call.
 import { normalizeOrderOrThrow } from '@router/orders';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { findOrder } from '../../core/find-order.ts';
@@ -336,6 +336,25 @@ describe('lost answers and lookup', () => {
       sentAt: Date.parse('2024-11-24T14:20:00Z'),
     });
     expect(old).toEqual({ match: 'unknown', reason: 'Rithmic no longer lists the orders of that time' });
+  });
+
+  it('between midnight UTC and midnight in Chicago, an order of the new UTC day is found, not unknown', async () => {
+    // The two calendars name different days: the Chicago one has no orders and is not listed by
+    // the history dates, which must not read as "older than the history".
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-11-26T00:30:00Z'));
+      const sentAt = Date.now();
+      await broker.placeOrder(ctx, session, input(ES, 'sig-after-midnight'));
+      expect(
+        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-after-midnight', sentAt }),
+      ).toMatchObject({ match: 'exact', order: { status: 'filled' } });
+      expect(
+        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent-at-midnight', sentAt }),
+      ).toEqual({ match: 'none' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('by basket_id: exact with its state, unknown when Rithmic has no such order', async () => {

@@ -62,9 +62,11 @@ export async function ordersBetween(
   const wanted = [...new Set([...datesOf(from), ...datesOf(to)])].sort();
   const kept = await historyDates(plant);
   const today = datesOf(now)[0] ?? '';
-  // A date not listed is either before the history (unknown) or a day without orders.
+  // A date not listed is either before the history (unknown) or a day without orders. Today, in
+  // either calendar, is always kept: from midnight UTC until Chicago's midnight the two dates
+  // differ, and the one without orders yet is not listed.
   const oldestKept = [...kept].sort()[0] ?? today;
-  if (wanted.some((date) => date < oldestKept && !kept.includes(date))) return null;
+  if (wanted.some((date) => date < today && date < oldestKept && !kept.includes(date))) return null;
   const snapshots = await openOrders(plant, accountId);
   for (const date of wanted.filter((item) => kept.includes(item))) {
     snapshots.push(...(await history(plant, accountId, date)));
