@@ -1,0 +1,20 @@
+// The estimate runs in a worker thread; each caller gets the answer to its own password.
+import { PASSWORD_MIN_SCORE } from '@router/shared';
+import { describe, expect, it } from 'vitest';
+import { estimatePassword } from './password-strength.ts';
+
+describe('estimatePassword', () => {
+  it('scores weak and strong passwords apart, each caller its own, several at once', async () => {
+    const [empty, weak, strong, weakAgain] = await Promise.all([
+      estimatePassword(''),
+      estimatePassword('password1'),
+      estimatePassword('correct horse battery staple orbit'),
+      estimatePassword('qwerty'),
+    ]);
+    expect(empty).toBe(0);
+    expect(weak).toBeLessThanOrEqual(PASSWORD_MIN_SCORE);
+    expect(weakAgain).toBeLessThanOrEqual(PASSWORD_MIN_SCORE);
+    expect(strong).toBeGreaterThan(PASSWORD_MIN_SCORE);
+    expect(weak).not.toBe(weakAgain);
+  });
+});
