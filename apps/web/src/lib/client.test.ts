@@ -68,6 +68,24 @@ describe('error handling (SPEC §8)', () => {
     expect(onUnauthenticated).toHaveBeenCalledOnce();
     expect(log).toHaveBeenCalledOnce();
   });
+
+  it('does not log the requests a leaving page cuts off, and logs again once it is shown', () => {
+    const log = vi.fn();
+    const handle = createErrorHandler({ onUnauthenticated: vi.fn(), log });
+    const client = createAppClient({ onUnauthenticated: vi.fn(), fetch: fakeServer().fetch });
+    const operation = client.createRequestOperation('query', {
+      key: 2,
+      query: gql`query Site { site { publicUrl } }`,
+      variables: {},
+    });
+    const cut = new CombinedError({ networkError: new TypeError('Failed to fetch') });
+    window.dispatchEvent(new Event('pagehide'));
+    handle(cut, operation);
+    expect(log).not.toHaveBeenCalled();
+    window.dispatchEvent(new Event('pageshow'));
+    handle(cut, operation);
+    expect(log).toHaveBeenCalledOnce();
+  });
 });
 
 describe('createAppClient (SPEC §7)', () => {

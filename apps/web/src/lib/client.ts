@@ -24,9 +24,24 @@ export interface ErrorHandlerOptions {
   log?: (message: string, ...details: unknown[]) => void;
 }
 
+/**
+ * True from the page's `pagehide` until it is shown again: requests still in flight when a page
+ * goes (a broker's callback popup closing itself, a navigation away) fail with 'Failed to fetch',
+ * which says nothing about the server and is not logged.
+ */
+let leaving = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => {
+    leaving = true;
+  });
+  window.addEventListener('pageshow', () => {
+    leaving = false;
+  });
+}
+
 export function createErrorHandler({ onUnauthenticated, log = console.error }: ErrorHandlerOptions) {
   return (error: CombinedError, operation: Operation): void => {
-    if (error.networkError) {
+    if (error.networkError && !leaving) {
       log(`${error.message} (${operation.kind} ${operationName(operation)})`, error.networkError);
     }
     if (isUnauthenticated(error)) onUnauthenticated();
