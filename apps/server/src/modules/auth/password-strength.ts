@@ -33,10 +33,15 @@ function start(): Worker {
     pending.delete(id);
     if (pending.size === 0) idleAfter(started);
   });
-  started.on('error', (error) => failAll(error));
+  // Only the current worker's end fails what waits: one ended for idleness had nothing waiting,
+  // and what was asked since went to its successor.
+  started.on('error', (error) => {
+    if (worker === started) failAll(error);
+  });
   started.on('exit', (code) => {
-    if (worker === started) worker = undefined;
-    if (pending.size > 0) failAll(new Error(`password strength worker exited (${code})`));
+    if (worker !== started) return;
+    worker = undefined;
+    failAll(new Error(`password strength worker exited (${code})`));
   });
   // Never what keeps the process alive.
   started.unref();
