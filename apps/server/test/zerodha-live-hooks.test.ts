@@ -6,6 +6,7 @@
 import { brokerVariables } from '@router/brokers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startZerodhaFake, type ZerodhaFake } from '../../../packages/brokers/src/adapters/zerodha/fake.ts';
+import { updateHook } from '../src/modules/hooks/index.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithOAuth, createLiveHook, type Trader, trader } from './broker-journey.ts';
 import { postSignal, signalRows } from './signal-fixtures.ts';
@@ -95,5 +96,24 @@ describe('zerodha: a live hook per class', () => {
       message:
         'Zerodha: NIFTY 260625C24000000: give the option as Kite lists it (NFO:NIFTY27JUN24000CE), not in OCC form',
     });
+  });
+
+  it('values a market order under maxNotional at the quote of its own exchange (BSE:INFY asks BSE)', async () => {
+    const { rows } = await t.services.db.$client.query<{ key: string }>('select key from hooks where short_key = $1', [
+      shortKey,
+    ]);
+    const hookKey = rows[0]?.key ?? '';
+    const owner = { userId: user.userId, address: null };
+    await updateHook(t.services, owner, hookKey, { rules: JSON.stringify({ maxNotional: 1000 }) });
+    try {
+      const from = fake.requests.length;
+      const answer = await postSignal(t, shortKey, { symbol: 'BSE:INFY', action: 'buy', quantity: 1 });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json().message).toMatch(/maxNotional/);
+      const asked = fake.requests.slice(from).filter((r) => r.url.startsWith('/quote/ltp'));
+      expect(asked.map((r) => new URL(r.url, fake.baseUrl).searchParams.getAll('i'))).toEqual([['BSE:INFY']]);
+    } finally {
+      await updateHook(t.services, owner, hookKey, { rules: null });
+    }
   });
 });

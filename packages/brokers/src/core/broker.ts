@@ -124,13 +124,18 @@ export interface Broker {
   cancelOrder?(ctx: BrokerContext, session: BrokerSession, target: CancelTarget): Promise<void>;
   closePosition?(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string): Promise<OrderResponse>;
   getHoldings?(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<Holdings>;
-  /** The symbol's last traded (or marked) price in the account's currency; null when the broker quotes none. */
+  /**
+   * The symbol's last traded (or marked) price in the account's currency; null when the broker
+   * quotes none. `exchange`: the order's own (`Order.exchange`, from an `EXCHANGE:` prefix), for
+   * brokers whose instruments are named by exchange.
+   */
   lastPrice?(
     ctx: BrokerContext,
     session: BrokerSession,
     accountId: string,
     symbol: string,
     cls: OrderClass,
+    exchange?: string,
   ): Promise<number | null>;
   /**
    * Servers matching `search`, for the connect form's branch field: present exactly when

@@ -36,7 +36,9 @@ export async function askBroker(
       entry.connector,
       async ({ broker: b, ctx, session }) => {
         const [lastPrice, holdings] = await Promise.all([
-          needs.quote ? b.lastPrice?.(ctx, session, entry.accountId, order.symbol, order.class) : undefined,
+          needs.quote
+            ? b.lastPrice?.(ctx, session, entry.accountId, order.symbol, order.class, order.exchange)
+            : undefined,
           needs.positions ? b.getHoldings?.(ctx, session, entry.accountId) : undefined,
         ]);
         if (needs.quote && !(typeof lastPrice === 'number' && lastPrice > 0)) {

@@ -101,11 +101,17 @@ export function createZerodhaBroker(options: ZerodhaBrokerOptions = {}): Zerodha
     },
 
     // GET /quote/ltp?i=EXCHANGE:TRADINGSYMBOL, the instrument an order for the symbol would name
-    // (an EXCHANGE: prefix is kept). Kite leaves an instrument it does not know out of `data`.
-    async lastPrice(ctx, session, accountId, symbol, cls) {
+    // (the order's exchange, else an EXCHANGE: prefix, else Kite's default for the class). Kite
+    // leaves an instrument it does not know out of `data`.
+    async lastPrice(ctx, session, accountId, symbol, cls, orderExchange) {
       checkAccount(session, accountId);
       const parsed = parseSymbol(symbol);
-      const { exchange, tradingsymbol } = kiteInstrument({ ...parsed, symbol: parsed.canonical, class: cls });
+      const { exchange, tradingsymbol } = kiteInstrument({
+        ...parsed,
+        symbol: parsed.canonical,
+        class: cls,
+        ...(orderExchange ? { exchange: orderExchange } : {}),
+      });
       const key = instrumentKey(exchange, tradingsymbol);
       const data = await api.call(ctx, session, { path: '/quote/ltp', query: { i: key } });
       const last = decimalField(asRecord(asRecord(data)?.[key]), 'last_price');

@@ -28,6 +28,14 @@ describe('Zerodha: lastPrice', () => {
     expect(sent[0]?.headers.authorization).toBe(`token ${c.session.secrets.apiKey}:${c.session.secrets.accessToken}`);
   });
 
+  it('asks for the order’s own exchange, which the order language keeps apart from the symbol', async () => {
+    // `BSE:INFY` in a signal becomes { symbol: 'INFY', exchange: 'BSE' }: the BSE quote, not NSE's.
+    const from = c.fake.requests.length;
+    expect(await c.broker.lastPrice(c.ctx, c.session, ACCOUNT, 'INFY', 'stock', 'BSE')).toBe(1520);
+    const sent = c.fake.requests.slice(from);
+    expect(sent.map((r) => new URL(r.url, c.fake.baseUrl).searchParams.getAll('i'))).toEqual([['BSE:INFY']]);
+  });
+
   it('refuses an instrument Kite leaves out of its answer, a symbol that is not Kite’s, another account', async () => {
     const unknown = await expectFailure(lastPrice('NIFTY27JUN', 'future'));
     expect([unknown.kind, unknown.message]).toEqual([
