@@ -9,7 +9,7 @@ import { startZerodhaFake, type ZerodhaFake } from '../../../packages/brokers/sr
 import { updateHook } from '../src/modules/hooks/index.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from './app.ts';
 import { connectWithOAuth, createLiveHook, type Trader, trader } from './broker-journey.ts';
-import { postSignal, signalRows } from './signal-fixtures.ts';
+import { eventually, postSignal, signalRows } from './signal-fixtures.ts';
 
 let t: TestApp;
 let fake: ZerodhaFake;
@@ -105,6 +105,8 @@ describe('zerodha: a live hook per class', () => {
     const hookKey = rows[0]?.key ?? '';
     const owner = { userId: user.userId, address: null };
     await updateHook(t.services, owner, hookKey, { rules: JSON.stringify({ maxNotional: 1000 }) });
+    // The hook is cached from the signals above: wait for hook_changed to reach this instance.
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(shortKey))?.rules?.maxNotional === 1000);
     try {
       const from = fake.requests.length;
       const answer = await postSignal(t, shortKey, { symbol: 'BSE:INFY', action: 'buy', quantity: 1 });
@@ -113,7 +115,8 @@ describe('zerodha: a live hook per class', () => {
       const asked = fake.requests.slice(from).filter((r) => r.url.startsWith('/quote/ltp'));
       expect(asked.map((r) => new URL(r.url, fake.baseUrl).searchParams.getAll('i'))).toEqual([['BSE:INFY']]);
     } finally {
-      await updateHook(t.services, owner, hookKey, { rules: null });
+      await updateHook(t.services, owner, hookKey, { rules: '' });
+      await eventually(async () => !(await t.app.signalRuntime.hooks.get(shortKey))?.rules);
     }
   });
 });
