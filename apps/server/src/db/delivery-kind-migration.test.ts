@@ -1,34 +1,25 @@
 // Migration 0021 on deliveries written before it: each gets its event's type, and the digest's
 // look-ups by kind then find them.
 import fs from 'node:fs';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { migrationsBefore } from '../../test/migrations-before.ts';
-import { withDatabase } from '../../test/postgres.ts';
-import { createPool } from './client.ts';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyDatabase, migrationsBefore } from '../../test/migrations-before.ts';
 import { runMigrations } from './migrate.ts';
 
-const name = `migration_${process.pid}_${Date.now()}`;
+let database: Awaited<ReturnType<typeof emptyDatabase>>;
 let pool: pg.Pool;
 let oldMigrations: string;
 
 beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: inject('postgresUrl') });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  pool = createPool(withDatabase(inject('postgresUrl'), name), 2);
+  database = await emptyDatabase('migration');
+  pool = database.pool;
   oldMigrations = migrationsBefore('0021_notification_delivery_kind');
   await runMigrations(pool, oldMigrations);
 });
 
 afterAll(async () => {
-  await pool.end();
   fs.rmSync(oldMigrations, { recursive: true, force: true });
-  const admin = new pg.Client({ connectionString: inject('postgresUrl') });
-  await admin.connect();
-  await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
+  await database.drop();
 });
 
 describe('migration 0021 (deliveries keep their event type)', () => {
