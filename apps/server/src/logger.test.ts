@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions, maskUrl } from './logger.ts';
+import { censorSecrets, loggerOptions, maskUrl } from './logger.ts';
 
 describe('logger', () => {
   it('masks hook keys and tokens in URLs', () => {
@@ -27,5 +27,38 @@ describe('logger', () => {
     expect(lines.join('')).not.toContain('"tok"');
     expect(lines.join('')).not.toMatch(/at-secret|rt-secret|cs-secret/);
     expect(lines.join('')).toContain('a@b.c');
+  });
+
+  it('censors secret keys at the top and one level down, leaving the logged objects as they were', () => {
+    const input = { email: 'a@b.c', password: 'hunter2', nested: { deeper: { token: 'kept-at-depth-2' } } };
+    const error = Object.assign(new Error('broker said no'), { token: 'err-secret' });
+    const line = { token: 'top', input, err: error, list: [{ password: 'in-array' }], n: 1 };
+    const out = censorSecrets(line);
+    expect(out.token).toBe('[redacted]');
+    expect(out.input).toEqual({ email: 'a@b.c', password: '[redacted]', nested: input.nested });
+    const err = out.err as Error & { token: string };
+    expect(err).toBeInstanceOf(Error);
+    expect([err.message, err.token, err.stack === error.stack]).toEqual(['broker said no', '[redacted]', true]);
+    expect(out.n).toBe(1);
+    // Nothing logged is changed in place.
+    expect([line.token, input.password, error.token]).toEqual(['top', 'hunter2', 'err-secret']);
+    const clean = { a: 1, b: { c: 2 } };
+    expect(censorSecrets(clean)).toBe(clean);
+  });
+
+  it('keeps secrets out of lines of child loggers, and their bindings as given', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const log = pino(loggerOptions('info'), sink).child({ reqId: 'r-1' }, {});
+    log.warn({ body: { clientSecret: 'cs-1', shortKey: 'hook-key-1' }, secret: 'top-1' }, 'refused');
+    log.error({ req: { method: 'GET', url: '/hook/AbCdEf', id: 'x', headers: { authorization: 'Bearer t-1' } } }, 'x');
+    const text = lines.join('');
+    expect(text).not.toMatch(/cs-1|hook-key-1|top-1|t-1|AbCdEf/);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ reqId: 'r-1', msg: 'refused' });
   });
 });

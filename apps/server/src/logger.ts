@@ -1,30 +1,76 @@
 // pino with secrets redacted: tokens, passwords, credentials and hook keys never reach a log.
 import pino, { type Logger, type LoggerOptions } from 'pino';
 
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-user"]',
-  '*.password',
-  '*.password2',
-  '*.passcode',
-  '*.token',
-  '*.secret',
-  '*.credentials',
-  '*.accessToken',
-  '*.refreshToken',
-  '*.shortKey',
-  '*.access_token',
-  '*.refresh_token',
-  '*.id_token',
-  '*.client_secret',
-  '*.code_verifier',
-  '*.clientSecret',
-  '*.secretHash',
-  '*.recoveryCodes',
-  'variables.credentials',
-  'variables.password',
-];
+/** Keys whose values never reach a log, at the top of a logged object or one level down. */
+export const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'password',
+  'password2',
+  'passcode',
+  'token',
+  'secret',
+  'credentials',
+  'accessToken',
+  'refreshToken',
+  'shortKey',
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'client_secret',
+  'code_verifier',
+  'clientSecret',
+  'secretHash',
+  'recoveryCodes',
+]);
+
+/** Request headers that never reach a log (the req serializer below keeps none anyway). */
+const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-user"]'];
+
+const CENSOR = '[redacted]';
+
+/**
+ * A copy keeping the prototype and the non-enumerable own properties (an Error's message), with
+ * accessors read from the original (V8's `stack` reads the object it is called on).
+ */
+function copyOf<T extends object>(value: T): T {
+  const descriptors = Object.getOwnPropertyDescriptors(value);
+  for (const [key, d] of Object.entries(descriptors)) {
+    if (d.get) descriptors[key] = { value: Reflect.get(value, key), enumerable: d.enumerable, writable: true };
+  }
+  return Object.create(Object.getPrototypeOf(value), descriptors) as T;
+}
+
+const replace = (target: object, key: string, value: unknown) =>
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+
+/** `value` with its own secret keys censored: the same object when it has none. */
+function censorOwn<T extends object>(value: T): T {
+  let copy: T | undefined;
+  for (const key of Object.keys(value)) {
+    if (!SECRET_KEYS.has(key)) continue;
+    copy ??= copyOf(value);
+    replace(copy, key, CENSOR);
+  }
+  return copy ?? value;
+}
+
+/**
+ * Secrets censored in what a log line carries: its own keys and those of the objects it holds
+ * (pino's `*.password` paths, and top-level keys as well). Done here rather than by wildcard
+ * `redact` paths, which pino also runs over the bindings of every child logger: Fastify makes one
+ * per request (1.7 µs and ~7 KB of garbage each with 20 paths, against 0.25 µs without).
+ */
+export function censorSecrets(line: Record<string, unknown>): Record<string, unknown> {
+  let out = censorOwn(line);
+  for (const key of Object.keys(out)) {
+    const value = out[key];
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    const censored = censorOwn(value);
+    if (censored === value) continue;
+    if (out === line) out = copyOf(line);
+    replace(out, key, censored);
+  }
+  return out;
+}
 
 /** `/hook/AbC…` → `/hook/***`: the key is the hook's only secret; so are OAuth codes and tokens. */
 export function maskUrl(url: string): string {
@@ -39,7 +85,8 @@ export function maskUrl(url: string): string {
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    redact: { paths: REDACT_PATHS, censor: CENSOR },
+    formatters: { log: censorSecrets },
     serializers: {
       req: (req: { method: string; url: string; id: string; ip?: string }) => ({
         id: req.id,

@@ -45,7 +45,7 @@ export async function listAudit(
   return rows.map((row: AuditRow) => ({ ...row, details: JSON.stringify(row.details) }));
 }
 
-/** Argument names whose values never reach the log (cf. logger.ts REDACT_PATHS). */
+/** Argument names whose values never reach the log (cf. logger.ts SECRET_KEYS). */
 const SECRET_KEY = /pass|secret|token|credential|authorization|shortkey|verifier|recovery|^code$/i;
 const MAX_TEXT = 500;
 
