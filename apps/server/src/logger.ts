@@ -32,7 +32,7 @@ const CENSOR = '[redacted]';
  * accessors read from the original (V8's `stack` reads the object it is called on).
  */
 function copyOf<T extends object>(value: T): T {
-  const descriptors = Object.getOwnPropertyDescriptors(value);
+  const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(value);
   for (const [key, d] of Object.entries(descriptors)) {
     if (d.get) descriptors[key] = { value: Reflect.get(value, key), enumerable: d.enumerable, writable: true };
   }

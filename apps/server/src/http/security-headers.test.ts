@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { helmetBuilds } from './helmet-once.ts';
 
 let http: TestApp;
 let https: TestApp;
@@ -71,5 +72,17 @@ describe('security headers', () => {
     const res = await https.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
     expect(directives(res.headers['content-security-policy'] as string).has('upgrade-insecure-requests')).toBe(true);
+  });
+
+  it('come from one helmet middleware per app, not one built per request', async () => {
+    await http.app.inject({ method: 'GET', url: '/healthz' });
+    const before = helmetBuilds();
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => http.app.inject({ method: 'GET', url: '/healthz' })),
+    );
+    expect(answers.map((res) => res.headers['x-frame-options'])).toEqual(Array(5).fill('DENY'));
+    const after = helmetBuilds();
+    expect(after.built - before.built).toBe(0);
+    expect(after.reused - before.reused).toBe(5);
   });
 });

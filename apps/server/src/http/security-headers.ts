@@ -3,6 +3,8 @@
 // Google Identity Services and Sign in with Apple (their scripts load only when configured),
 // and Stripe.js with its frames for the card payment form. No inline scripts, no inline
 // <style> elements (React's style props are CSSOM, which CSP does not govern).
+// First: helmet built once per options object, not per request (helmet-once.ts).
+import './helmet-once.ts';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
