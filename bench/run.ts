@@ -192,14 +192,6 @@ async function main() {
   let firstLoad: FirstLoad | null = null;
   let notifications: NotificationReceiver | undefined;
   try {
-    // BENCH_FIRST_LOAD=0 skips it (no Chromium).
-    if (process.env.BENCH_FIRST_LOAD !== '0') {
-      firstLoad = await measureFirstLoad(server.url, '/signin');
-      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
-      console.log(
-        `first load of /signin: ${kb(firstLoad.staticBytes)} static on the wire (${kb(firstLoad.staticBodyBytes)} bodies, ${kb(firstLoad.staticDecodedBytes)} uncompressed), ${kb(firstLoad.totalBytes)} with the API calls, ${firstLoad.requests} requests ${JSON.stringify(firstLoad.encodings)}`,
-      );
-    }
     const trader = await createTrader(server.url, smtp, server.sql(), { balance: 100_000_000 });
     const [live, test] = trader.hooks as [string, string];
     if (RULES) {
@@ -283,6 +275,15 @@ async function main() {
     // /healthz last: at saturation it alone grows the server's RSS by ~50-70 MB (young generation,
     // malloc), which the hooks' phases and bursts would otherwise inherit (docs/SCALING.md).
     for (const t of targets.filter(isHealthz)) await runPhases(t);
+    // BENCH_FIRST_LOAD=0 skips it (no Chromium). Last: a browser starting and exiting shares the
+    // cores with the phases that would follow it.
+    if (process.env.BENCH_FIRST_LOAD !== '0') {
+      firstLoad = await measureFirstLoad(server.url, '/signin');
+      const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+      console.log(
+        `first load of /signin: ${kb(firstLoad.staticBytes)} static on the wire (${kb(firstLoad.staticBodyBytes)} bodies, ${kb(firstLoad.staticDecodedBytes)} uncompressed), ${kb(firstLoad.totalBytes)} with the API calls, ${firstLoad.requests} requests ${JSON.stringify(firstLoad.encodings)}`,
+      );
+    }
     if (notifications) console.log(`notifications: ${notifications.received()} webhooks received`);
   } finally {
     await notifications?.close();
