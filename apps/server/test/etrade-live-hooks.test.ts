@@ -125,6 +125,7 @@ describe('E*TRADE: a live hook per class', () => {
     const stored = await findConnector(t.services.db, user.userId, connectorKey);
     if (!stored) throw new Error('connector missing');
     const before = fake.requests.filter((r) => r.url === '/oauth/renew_access_token').length;
+    const startedAt = Date.now();
     const holdings = await withBrokerSession(t.services, stored, ({ broker, ctx, session }) =>
       (broker.getHoldings as NonNullable<typeof broker.getHoldings>)(ctx, session, ACCOUNT),
     );
@@ -134,8 +135,15 @@ describe('E*TRADE: a live hook per class', () => {
       'select refresh_at, expires_at from connectors where key = $1',
       [connectorKey],
     );
-    expect(rows[0]?.refresh_at.getTime()).toBeGreaterThan(Date.now() + 60 * 60_000);
-    expect(rows[0]?.expires_at.getTime()).toBe(stored.expiresAt?.getTime());
+    // Due again 10 minutes before the next 2 idle hours end, or at midnight Eastern when they
+    // reach it (whatever the time of day the test runs at).
+    const midnight = stored.expiresAt?.getTime() ?? 0;
+    const dueAfter = (renewedAt: number) =>
+      renewedAt + 2 * 60 * 60_000 >= midnight ? midnight : renewedAt + 110 * 60_000;
+    const refreshAt = rows[0]?.refresh_at.getTime() ?? 0;
+    expect(refreshAt).toBeGreaterThanOrEqual(dueAfter(startedAt));
+    expect(refreshAt).toBeLessThanOrEqual(dueAfter(Date.now()));
+    expect(rows[0]?.expires_at.getTime()).toBe(midnight);
   });
 
   it("answers E*TRADE's refusal with its title, and places nothing", async () => {

@@ -126,6 +126,18 @@ describe('tokens on the clock', () => {
     ]);
   });
 
+  it('renews once in the last two hours before midnight Eastern, then not again until the end', async () => {
+    const session = await t.connect();
+    // 22:25 EDT: the idle end (00:25) is past midnight.
+    t.clock.time = (session.expiresAt ?? 0) - 95 * MINUTE;
+    const renewed = await t.broker.refresh(t.ctx, session);
+    expect(t.calls()).toContain('GET /oauth/renew_access_token');
+    expect(renewed.expiresAt).toBe(session.expiresAt);
+    // Active until midnight: not due again before it (10 minutes before, every use would renew).
+    expect(renewed.refreshAt).toBe(session.expiresAt);
+    expect(renewed.refreshAt).toBeGreaterThan(t.clock.time + 60 * MINUTE);
+  });
+
   it('renews and reads again when a read finds the token idle; an order is not sent twice', async () => {
     const session = await t.connect();
     t.fake.oauth.idleAll();

@@ -30,13 +30,18 @@ export interface EtradeBrokerOptions {
   fetch?: typeof fetch;
 }
 
-/** Renewed before it turns idle; nothing outlives midnight US Eastern (the expiry warning's date). */
+/**
+ * Renewed before it turns idle; nothing outlives midnight US Eastern (the expiry warning's date).
+ * A token active until midnight needs no renewal: due then, the refresh meets the end of the day
+ * (it was due 10 minutes before, and every use in those minutes renewed it again).
+ */
 function sessionOf(tokens: EtradeTokens, accounts: BrokerAccount[]): BrokerSession {
+  const activeToMidnight = tokens.accessExpiresAt >= tokens.expiresAt;
   return {
     secrets: secretsOf(tokens),
     accounts,
     expiresAt: tokens.expiresAt,
-    refreshAt: Math.min(tokens.accessExpiresAt - RENEW_MARGIN_MS, tokens.expiresAt),
+    refreshAt: activeToMidnight ? tokens.expiresAt : tokens.accessExpiresAt - RENEW_MARGIN_MS,
   };
 }
 
