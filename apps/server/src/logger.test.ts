@@ -3,6 +3,18 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { censorSecrets, loggerOptions, maskUrl } from './logger.ts';
 
+/** A stream keeping every log line written to it. */
+function lineSink(): { lines: string[]; sink: Writable } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe('logger', () => {
   it('masks hook keys and tokens in URLs', () => {
     expect(maskUrl('/hook/AbCdEfGhIjKlMnOpQrStUv?x=1')).toBe('/hook/***?x=1');
@@ -13,13 +25,7 @@ describe('logger', () => {
   });
 
   it('redacts secrets in logged objects', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     const log = pino(loggerOptions('info'), sink);
     log.info({ input: { password: 'hunter2', token: 'tok', email: 'a@b.c' } }, 'signin');
     log.info({ body: { access_token: 'at-secret', refresh_token: 'rt-secret', client_secret: 'cs-secret' } }, 'oauth');
@@ -47,13 +53,7 @@ describe('logger', () => {
   });
 
   it('keeps secrets out of lines of child loggers, and their bindings as given', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     const log = pino(loggerOptions('info'), sink).child({ reqId: 'r-1' }, {});
     log.warn({ body: { clientSecret: 'cs-1', shortKey: 'hook-key-1' }, secret: 'top-1' }, 'refused');
     log.error({ req: { method: 'GET', url: '/hook/AbCdEf', id: 'x', headers: { authorization: 'Bearer t-1' } } }, 'x');

@@ -42,13 +42,18 @@ function copyOf<T extends object>(value: T): T {
 const replace = (target: object, key: string, value: unknown) =>
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 
-/** `value` with its own secret keys censored: the same object when it has none. */
-function censorOwn<T extends object>(value: T): T {
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** `value` with its secret keys censored, `depth` levels down too: the same object when it has none. */
+function censor<T extends Record<string, unknown>>(value: T, depth: number): T {
   let copy: T | undefined;
   for (const key of Object.keys(value)) {
-    if (!SECRET_KEYS.has(key)) continue;
+    const item = value[key];
+    const kept = SECRET_KEYS.has(key) ? CENSOR : depth > 0 && isRecord(item) ? censor(item, depth - 1) : item;
+    if (kept === item) continue;
     copy ??= copyOf(value);
-    replace(copy, key, CENSOR);
+    replace(copy, key, kept);
   }
   return copy ?? value;
 }
@@ -60,16 +65,7 @@ function censorOwn<T extends object>(value: T): T {
  * per request (1.7 µs and ~7 KB of garbage each with 20 paths, against 0.25 µs without).
  */
 export function censorSecrets(line: Record<string, unknown>): Record<string, unknown> {
-  let out = censorOwn(line);
-  for (const key of Object.keys(out)) {
-    const value = out[key];
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
-    const censored = censorOwn(value);
-    if (censored === value) continue;
-    if (out === line) out = copyOf(line);
-    replace(out, key, censored);
-  }
-  return out;
+  return censor(line, 1);
 }
 
 /** `/hook/AbC…` → `/hook/***`: the key is the hook's only secret; so are OAuth codes and tokens. */
