@@ -95,6 +95,8 @@ export interface TokenKeeperOptions<T extends AccessTokens> {
   renew(ctx: BrokerContext, tokens: T, now: number): Promise<T>;
   /** Renew this long before the access token runs out. */
   marginMs: number;
+  /** When the tokens are due for renewal, where that is not `marginMs` before the access expiry. */
+  dueAt?(tokens: T): number;
   /** When a kept renewal may be forgotten (its sign-in lapsed); default: its access expiry. */
   forgetAt?(tokens: T): number;
 }
@@ -115,6 +117,7 @@ export function createTokenKeeper<T extends AccessTokens>(options: TokenKeeperOp
   const renewed = new Map<string, T>();
   const pending = new Map<string, Promise<T>>();
   const forgetAt = options.forgetAt ?? ((tokens: T) => tokens.accessExpiresAt);
+  const dueAt = options.dueAt ?? ((tokens: T) => tokens.accessExpiresAt - options.marginMs);
 
   function current(session: BrokerSession): T {
     const stored = options.read(session);
@@ -144,7 +147,7 @@ export function createTokenKeeper<T extends AccessTokens>(options: TokenKeeperOp
     async authorized(ctx, session, kind, send) {
       let tokens = current(session);
       // Proactive: an order must never meet an expired token, since it is not sent twice.
-      if (options.now(ctx) >= tokens.accessExpiresAt - options.marginMs) tokens = await refresh(ctx, session);
+      if (options.now(ctx) >= dueAt(tokens)) tokens = await refresh(ctx, session);
       try {
         return await send(tokens);
       } catch (error) {

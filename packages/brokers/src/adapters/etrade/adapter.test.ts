@@ -136,6 +136,12 @@ describe('tokens on the clock', () => {
     // Active until midnight: not due again before it (10 minutes before, every use would renew).
     expect(renewed.refreshAt).toBe(session.expiresAt);
     expect(renewed.refreshAt).toBeGreaterThan(t.clock.time + 60 * MINUTE);
+    // Its uses in the last 10 minutes renew nothing either: each of them used to renew again.
+    t.fake.requests.length = 0;
+    t.clock.time = (session.expiresAt ?? 0) - 8 * MINUTE;
+    await t.broker.getHoldings(t.ctx, renewed, ACCOUNT);
+    await t.place(renewed, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sigLastMinutes1');
+    expect(t.calls().filter((call) => call.includes('/oauth/'))).toEqual([]);
   });
 
   it('renews and reads again when a read finds the token idle; an order is not sent twice', async () => {

@@ -19,7 +19,7 @@ import {
   authorizePage,
   consumerOf,
   type EtradeTokens,
-  RENEW_MARGIN_MS,
+  renewDueAt,
   requestToken,
   secretsOf,
 } from './tokens.ts';
@@ -30,19 +30,9 @@ export interface EtradeBrokerOptions {
   fetch?: typeof fetch;
 }
 
-/**
- * Renewed before it turns idle; nothing outlives midnight US Eastern (the expiry warning's date).
- * A token active until midnight needs no renewal: due then, the refresh meets the end of the day
- * (it was due 10 minutes before, and every use in those minutes renewed it again).
- */
+/** Renewed before it turns idle; nothing outlives midnight US Eastern (the expiry warning's date). */
 function sessionOf(tokens: EtradeTokens, accounts: BrokerAccount[]): BrokerSession {
-  const activeToMidnight = tokens.accessExpiresAt >= tokens.expiresAt;
-  return {
-    secrets: secretsOf(tokens),
-    accounts,
-    expiresAt: tokens.expiresAt,
-    refreshAt: activeToMidnight ? tokens.expiresAt : tokens.accessExpiresAt - RENEW_MARGIN_MS,
-  };
+  return { secrets: secretsOf(tokens), accounts, expiresAt: tokens.expiresAt, refreshAt: renewDueAt(tokens) };
 }
 
 /** Our signal id as E*TRADE's clientOrderId: itself when it fits (20 letters and digits), else its hash. */

@@ -16,6 +16,14 @@ import { authorizationHeader, type OAuthSigner } from './oauth1.ts';
 export const IDLE_LIMIT_MS = 2 * 60 * 60_000;
 /** Renew this long before the idle limit, so no order meets an inactive token. */
 export const RENEW_MARGIN_MS = 10 * 60_000;
+/**
+ * When a token is due for renewal: before it turns idle, or at midnight Eastern when it is active
+ * until then (due 10 minutes before, every use in those minutes would renew it again).
+ */
+export function renewDueAt(tokens: Pick<EtradeTokens, 'accessExpiresAt' | 'expiresAt'>): number {
+  return tokens.accessExpiresAt >= tokens.expiresAt ? tokens.expiresAt : tokens.accessExpiresAt - RENEW_MARGIN_MS;
+}
+
 const AUTHORIZE_PAGE = 'https://us.etrade.com/e/t/etws/authorize';
 
 export interface EtradeTokens {
