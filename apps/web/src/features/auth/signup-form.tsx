@@ -3,7 +3,7 @@ import { MESSAGES, PASSWORD_MIN_SCORE, type SignupForm as SignupValues, signupSc
 import { type Resolver, useForm } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { TextField } from '../../components/text-field.tsx';
+import { NameEmailFields } from '../../components/name-email-fields.tsx';
 import { useCall } from '../../lib/call.ts';
 import { SubmitButton } from './auth-card.tsx';
 import { SignupDocument } from './documents.ts';
@@ -60,29 +60,15 @@ export function SignupForm({
 
   return (
     <form onSubmit={onSubmit} noValidate>
-      <div className="row g-sm-3">
-        <TextField
-          className="col-sm-6 mb-3 mb-sm-0"
-          label="First name"
-          autoComplete="given-name"
-          registration={register('firstName')}
-          error={errors.firstName?.message}
-        />
-        <TextField
-          className="col-sm-6 mb-3"
-          label="Last name"
-          autoComplete="family-name"
-          registration={register('lastName')}
-          error={errors.lastName?.message}
-        />
-      </div>
-      <TextField
-        label="Email"
-        type="email"
-        inputMode="email"
-        autoComplete="email"
-        registration={register('email')}
-        error={errors.email?.message}
+      <NameEmailFields
+        firstName={register('firstName')}
+        lastName={register('lastName')}
+        email={register('email')}
+        errors={{
+          firstName: errors.firstName?.message,
+          lastName: errors.lastName?.message,
+          email: errors.email?.message,
+        }}
       />
       <NewPasswordFields
         password={register('password')}

@@ -3,7 +3,7 @@ import { userUpdateSchema } from '@router/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { TextField } from '../../components/text-field.tsx';
+import { NameEmailFields } from '../../components/name-email-fields.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { type SessionUser, useSession } from '../../lib/session.tsx';
@@ -44,28 +44,15 @@ export function ProfileForm({ user }: { user: SessionUser }) {
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="General">
-      <div className="row g-sm-3">
-        <TextField
-          className="col-sm-6 mb-3 mb-sm-0"
-          label="First name"
-          autoComplete="given-name"
-          registration={register('firstName')}
-          error={errors.firstName?.message}
-        />
-        <TextField
-          className="col-sm-6 mb-3"
-          label="Last name"
-          autoComplete="family-name"
-          registration={register('lastName')}
-          error={errors.lastName?.message}
-        />
-      </div>
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="email"
-        registration={register('email')}
-        error={errors.email?.message}
+      <NameEmailFields
+        firstName={register('firstName')}
+        lastName={register('lastName')}
+        email={register('email')}
+        errors={{
+          firstName: errors.firstName?.message,
+          lastName: errors.lastName?.message,
+          email: errors.email?.message,
+        }}
       />
       <div className="d-flex align-items-center gap-3">
         <button type="submit" className="btn btn-primary" disabled={isSubmitting || !isDirty}>
