@@ -1,17 +1,16 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from './text-field.tsx';
 
+type Field = 'firstName' | 'lastName' | 'email';
+
 /** First and last name side by side, then the email (sign-up and the profile, SPEC §5). */
 export function NameEmailFields({
-  firstName,
-  lastName,
-  email,
+  register,
   errors,
 }: {
-  firstName: UseFormRegisterReturn;
-  lastName: UseFormRegisterReturn;
-  email: UseFormRegisterReturn;
-  errors: { firstName?: string | undefined; lastName?: string | undefined; email?: string | undefined };
+  /** The form's `register` (its values have the three fields). */
+  register: (name: Field) => UseFormRegisterReturn;
+  errors: Partial<Record<Field, { message?: string | undefined }>>;
 }) {
   return (
     <>
@@ -20,15 +19,15 @@ export function NameEmailFields({
           className="col-sm-6 mb-3 mb-sm-0"
           label="First name"
           autoComplete="given-name"
-          registration={firstName}
-          error={errors.firstName}
+          registration={register('firstName')}
+          error={errors.firstName?.message}
         />
         <TextField
           className="col-sm-6 mb-3"
           label="Last name"
           autoComplete="family-name"
-          registration={lastName}
-          error={errors.lastName}
+          registration={register('lastName')}
+          error={errors.lastName?.message}
         />
       </div>
       <TextField
@@ -36,8 +35,8 @@ export function NameEmailFields({
         type="email"
         inputMode="email"
         autoComplete="email"
-        registration={email}
-        error={errors.email}
+        registration={register('email')}
+        error={errors.email?.message}
       />
     </>
   );

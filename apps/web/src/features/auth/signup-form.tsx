@@ -60,16 +60,7 @@ export function SignupForm({
 
   return (
     <form onSubmit={onSubmit} noValidate>
-      <NameEmailFields
-        firstName={register('firstName')}
-        lastName={register('lastName')}
-        email={register('email')}
-        errors={{
-          firstName: errors.firstName?.message,
-          lastName: errors.lastName?.message,
-          email: errors.email?.message,
-        }}
-      />
+      <NameEmailFields register={register} errors={errors} />
       <NewPasswordFields
         password={register('password')}
         password2={register('password2')}

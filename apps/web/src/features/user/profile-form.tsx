@@ -44,16 +44,7 @@ export function ProfileForm({ user }: { user: SessionUser }) {
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="General">
-      <NameEmailFields
-        firstName={register('firstName')}
-        lastName={register('lastName')}
-        email={register('email')}
-        errors={{
-          firstName: errors.firstName?.message,
-          lastName: errors.lastName?.message,
-          email: errors.email?.message,
-        }}
-      />
+      <NameEmailFields register={register} errors={errors} />
       <div className="d-flex align-items-center gap-3">
         <button type="submit" className="btn btn-primary" disabled={isSubmitting || !isDirty}>
           Save
