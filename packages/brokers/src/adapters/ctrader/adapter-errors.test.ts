@@ -200,6 +200,7 @@ describe('lookup, cancel, close, holdings', () => {
     await c.place({ symbol: 'XAUUSD', action: 'sell', quantity: 2 }, 'sig-gold');
     const holdings = await c.broker.getHoldings(c.ctx, c.session, DEMO);
     expect(holdings.cash).toBe(10_000);
+    expect(holdings.currency).toBe('USD');
     expect(holdings.positions).toContainEqual({ symbol: 'XAUUSD', quantity: -2, averagePrice: 2650.5 });
     const closed = await c.broker.closePosition(c.ctx, c.session, DEMO, 'XAUUSD');
     expect(closed).toMatchObject({ status: 'filled', price: 2650.5 });

@@ -4,14 +4,15 @@
 // events; an order is found again by the clientOrderId it carries (lookup.ts).
 import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
-import { accountClient, expectAnswer } from './client.ts';
+import { decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { accountClient } from './client.ts';
 import { CTRADER_TITLE, ctraderDescriptor } from './descriptor.ts';
 import { answerError } from './errors.ts';
+import { holdingsOf } from './holdings.ts';
 import { findById, listMatching, pendingOrderId } from './lookup.ts';
-import { clientOrderIdFor, TRADE_SIDE, toNewOrder } from './mapper.ts';
+import { clientOrderIdFor, toNewOrder } from './mapper.ts';
 import { authorizationUrl, exchangeCode, refreshTokens } from './oauth.ts';
-import { cancelById, cancelSymbol, closeSymbol, reconcile, submitOrder } from './orders.ts';
+import { cancelById, cancelSymbol, closeSymbol, submitOrder } from './orders.ts';
 import { createPool, type Pool } from './pool.ts';
 import { type Endpoints, endpointOf, sessionOf, stateOf } from './session.ts';
 import { createSymbolCache } from './symbols.ts';
@@ -131,26 +132,7 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
 
     listRecentOrders: (ctx, session, query) => listMatching(clientOf(ctx, session, query.accountId), query),
 
-    async getHoldings(ctx, session, accountId) {
-      const client = clientOf(ctx, session, accountId);
-      const trader = expectAnswer(await client.call('ProtoOATraderReq', {}), 'ProtoOATraderRes').trader;
-      const digits = decimalField(trader, 'moneyDigits') ?? 2;
-      const balance = decimalField(trader, 'balance');
-      const positions = await Promise.all(
-        (await reconcile(client)).positions.map(async (position) => {
-          const trade = asRecord(position.tradeData);
-          const volume = decimalField(trade, 'volume') ?? 0;
-          const sign = decimalField(trade, 'tradeSide') === TRADE_SIDE.SELL ? -1 : 1;
-          const averagePrice = decimalField(position, 'price');
-          return {
-            symbol: await symbols.nameOf(client, decimalField(trade, 'symbolId') ?? 0, now(ctx)),
-            quantity: (sign * volume) / 100,
-            ...(averagePrice !== undefined ? { averagePrice } : {}),
-          };
-        }),
-      );
-      return { ...(balance !== undefined ? { cash: balance / 10 ** digits } : {}), positions };
-    },
+    getHoldings: (ctx, session, accountId) => holdingsOf(clientOf(ctx, session, accountId), symbols, now(ctx)),
 
     close: () => pool.close(),
   };

@@ -11,7 +11,16 @@ export interface FakeAccount {
   brokerTitleShort: string;
   /** Cents of the deposit currency (moneyDigits 2). */
   balance: number;
+  /** The deposit currency, an asset of FAKE_ASSETS. */
+  depositAssetId: number;
 }
+
+/** The assets ProtoOAAssetListReq lists (ProtoOAAsset: assetId, name, displayName, digits). */
+export const FAKE_ASSETS = [
+  { assetId: 1, name: 'USD', displayName: 'US Dollar', digits: 2 },
+  { assetId: 2, name: 'EUR', displayName: 'Euro', digits: 2 },
+  { assetId: 3, name: 'XAU', displayName: 'Gold', digits: 2 },
+] as const;
 
 export interface FakeSymbol {
   symbolId: number;
@@ -31,6 +40,7 @@ export const FAKE_ACCOUNTS: readonly FakeAccount[] = [
     traderLogin: 5021377,
     brokerTitleShort: 'DemoBroker',
     balance: 10_000_00,
+    depositAssetId: 1,
   },
   {
     ctidTraderAccountId: 44533071,
@@ -38,6 +48,7 @@ export const FAKE_ACCOUNTS: readonly FakeAccount[] = [
     traderLogin: 3017755,
     brokerTitleShort: 'LiveBroker',
     balance: 10_000_00,
+    depositAssetId: 2,
   },
 ];
 

@@ -4,7 +4,7 @@
 // accepted one gets ProtoOAExecutionEvent ORDER_ACCEPTED (echoing clientMsgId) and, for a market
 // order, ORDER_FILLED after it (no echo), as in execution-event.*.json.
 import type { JsonRecord } from '../../core/json-read.ts';
-import { FAKE_SYMBOLS, type FakeAccount, FakeBook } from './fake-book.ts';
+import { FAKE_ASSETS, FAKE_SYMBOLS, type FakeAccount, FakeBook } from './fake-book.ts';
 
 export interface Reply {
   name: string;
@@ -132,12 +132,14 @@ export const TRADING: Record<string, Handler> = {
       trader: {
         ctidTraderAccountId: account.ctidTraderAccountId,
         balance: account.balance,
-        depositAssetId: 1,
+        depositAssetId: account.depositAssetId,
         traderLogin: account.traderLogin,
         brokerName: account.brokerTitleShort,
         moneyDigits: 2,
       },
     }),
+  ProtoOAAssetListReq: (_book, account) =>
+    answer('ProtoOAAssetListRes', { ctidTraderAccountId: account.ctidTraderAccountId, asset: [...FAKE_ASSETS] }),
   ProtoOASymbolsListReq: (_book, account) =>
     answer('ProtoOASymbolsListRes', {
       ctidTraderAccountId: account.ctidTraderAccountId,
