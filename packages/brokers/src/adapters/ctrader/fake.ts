@@ -111,7 +111,9 @@ export async function startCtraderFake(options: CtraderFakeOptions = {}) {
       const accessToken = String(payload.accessToken);
       if (!oauth.accessValid(accessToken))
         return [errorRes(undefined, 'CH_ACCESS_TOKEN_INVALID', 'Invalid access token')];
-      const ctidTraderAccount = FAKE_ACCOUNTS.map(({ balance: _balance, depositAssetId: _asset, ...account }) => account);
+      const ctidTraderAccount = FAKE_ACCOUNTS.map(
+        ({ balance: _balance, depositAssetId: _asset, ...account }) => account,
+      );
       const list = { accessToken, permissionScope: 1, ctidTraderAccount };
       return [{ name: 'ProtoOAGetAccountListByAccessTokenRes', payload: list, echo: true }];
     }
