@@ -138,6 +138,12 @@ export interface Broker {
     exchange?: string,
   ): Promise<number | null>;
   /**
+   * Stops what connecting started at the broker's side and keeps costing (MetaApi's terminal
+   * for an account the site added): called once the connection is deleted. Nothing else
+   * changes at the broker; orders and positions stay as they are.
+   */
+  disconnect?(ctx: BrokerContext, session: BrokerSession): Promise<void>;
+  /**
    * Servers matching `search`, for the connect form's branch field: present exactly when
    * `descriptor.authentication.branchSearch` names that field (core/descriptor.test.ts).
    */

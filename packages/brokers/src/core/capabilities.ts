@@ -34,6 +34,11 @@ export interface BrokerCapabilities {
    * at for a webhook's maxNotional. Optional, so a descriptor without it declares false.
    */
   lastPrice?: Capability;
+  /**
+   * Deleting the connection stops something running at the broker's side (`Broker.disconnect`).
+   * Optional, so a descriptor without it declares false.
+   */
+  disconnect?: Capability;
 }
 
 /** A broker that only connects and places orders; spread and override what it has. */
@@ -50,6 +55,7 @@ export const NO_CAPABILITIES: Readonly<BrokerCapabilities> = Object.freeze({
   brackets: false,
   multiLeg: false,
   lastPrice: false,
+  disconnect: false,
 });
 
 /** The Broker method (or lookup primitive) behind each callable capability. */
@@ -63,6 +69,7 @@ export const CAPABILITY_METHODS = {
   findOrderByBrokerId: 'findByBrokerId',
   listRecentOrders: 'listRecentOrders',
   lastPrice: 'lastPrice',
+  disconnect: 'disconnect',
 } as const;
 
 /** What the broker accepts as a client order id; null: it keeps none. */

@@ -93,6 +93,22 @@ export async function deleteConnectorRow(db: Executor, id: number): Promise<void
   await db.delete(connectors).where(eq(connectors.id, id));
 }
 
+/** Whether a connector other than `exceptId` (any user's) of this provider holds one of these accounts. */
+export async function accountsHeldElsewhere(
+  db: Executor,
+  providerName: string,
+  exceptId: number,
+  accountIds: readonly string[],
+): Promise<boolean> {
+  const { rows } = await db.execute(sql`
+    select 1 from connectors c
+    where c.provider_name = ${providerName} and c.id <> ${exceptId}
+      and exists (select 1 from jsonb_array_elements(c.accounts) a
+        where a->>'id' in (select jsonb_array_elements_text(${JSON.stringify(accountIds)}::jsonb)))
+    limit 1`);
+  return rows.length > 0;
+}
+
 /** The row locked for update (token refresh: one instance refreshes, the others wait and reuse). */
 export async function lockConnector(tx: Transaction, id: number): Promise<ConnectorRow | undefined> {
   const [row] = await tx.select().from(connectors).where(eq(connectors.id, id)).for('update');

@@ -11,6 +11,7 @@ import {
 import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { disconnectAtBroker } from './disconnect.ts';
 import { forgetSession } from './session-cache.ts';
 import { type Actor, type ConnectorView, connectorActionMetadata, toConnectorView } from './types.ts';
 
@@ -78,5 +79,6 @@ export async function deleteConnector(services: Services, actor: Actor, key: str
     });
   });
   forgetSession(services, row.id);
+  await disconnectAtBroker(services, row);
   return true;
 }

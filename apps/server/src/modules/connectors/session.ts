@@ -36,7 +36,8 @@ export interface BrokerCall {
 
 export const UNREADABLE_SECRETS_MESSAGE = 'The broker credentials cannot be read. Please reconnect the broker.';
 
-function openEntry(services: Services, connector: SessionConnector): CachedSession {
+/** The broker session a stored connector holds (its secrets opened), active or not. */
+export function openSession(services: Services, connector: SessionConnector): BrokerSession {
   if (!connector.secrets || !connector.secretsKeyId) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
   let secrets: Record<string, string>;
   try {
@@ -49,15 +50,16 @@ function openEntry(services: Services, connector: SessionConnector): CachedSessi
     services.log.error({ err: error, connectorId: connector.id }, 'connector secrets cannot be opened');
     throw new AppError('EXECUTION', UNREADABLE_SECRETS_MESSAGE, { cause: error });
   }
-  const entry: CachedSession = {
-    updatedAt: connector.updatedAt.getTime(),
-    session: {
-      secrets,
-      accounts: connector.accounts.map((account) => ({ ...account })),
-      ...(connector.expiresAt ? { expiresAt: connector.expiresAt.getTime() } : {}),
-      ...(connector.refreshAt ? { refreshAt: connector.refreshAt.getTime() } : {}),
-    },
+  return {
+    secrets,
+    accounts: connector.accounts.map((account) => ({ ...account })),
+    ...(connector.expiresAt ? { expiresAt: connector.expiresAt.getTime() } : {}),
+    ...(connector.refreshAt ? { refreshAt: connector.refreshAt.getTime() } : {}),
   };
+}
+
+function openEntry(services: Services, connector: SessionConnector): CachedSession {
+  const entry: CachedSession = { updatedAt: connector.updatedAt.getTime(), session: openSession(services, connector) };
   storeSession(services, connector.id, entry);
   return entry;
 }

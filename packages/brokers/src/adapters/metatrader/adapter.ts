@@ -13,6 +13,7 @@ import { metatraderDescriptor } from './descriptor.ts';
 import { cancelSymbol, closeSymbol, holdingsOf } from './exits.ts';
 import { findTicket, listByClientId } from './lookup.ts';
 import { toTrade } from './mapper.ts';
+import { undeployAccount } from './provisioning.ts';
 import { createServerSearch } from './servers.ts';
 import { createTerminalChecks } from './terminal.ts';
 import { placedOrder, sendTrade } from './trade.ts';
@@ -32,6 +33,7 @@ export type MetatraderBroker = BrokerWith<
   | 'listRecentOrders'
   | 'searchBranches'
   | 'lastPrice'
+  | 'disconnect'
 >;
 
 export function createMetatraderBroker(options: MetatraderBrokerOptions = {}): MetatraderBroker {
@@ -93,6 +95,14 @@ export function createMetatraderBroker(options: MetatraderBrokerOptions = {}): M
       const ask = decimalField(body, 'ask');
       if (bid === undefined || ask === undefined) throw fail('BrokerUnavailable', `no price for ${name}`);
       return (bid + ask) / 2;
+    },
+
+    // An account the site added is the site's to stop; one linked with the user's own MetaApi
+    // token is theirs, and stays as it is.
+    async disconnect(ctx, session) {
+      const { metaApiId, token } = session.secrets;
+      if (token || !metaApiId) return;
+      await undeployAccount(ctx, siteToken(ctx), metaApiId);
     },
 
     findByBrokerId: async (ctx, session, accountId, orderId) =>

@@ -257,3 +257,29 @@ describe('the server search of the connect form', () => {
     );
   });
 });
+
+describe('disconnecting (the connection deleted)', () => {
+  it('stops the account the site added, and again without error once it is gone', async () => {
+    const { fake, broker, ctx } = await start();
+    const session = await broker.connect(ctx, { credentials: DEMO });
+    expect(fake.accounts.get(DEMO_ID)?.state).toBe('DEPLOYED');
+    await broker.disconnect(ctx, session);
+    expect(fake.accounts.get(DEMO_ID)?.state).toBe('UNDEPLOYED');
+    const undeploy = fake.requests.filter((r) => r.url === `/users/current/accounts/${DEMO_ID}/undeploy`);
+    expect(undeploy.map((r) => [r.method, r.headers['auth-token']])).toEqual([['POST', OPERATOR_TOKEN]]);
+    fake.accounts.delete(DEMO_ID);
+    await broker.disconnect(ctx, session);
+  });
+
+  it('leaves an account the user linked with their own token as it is', async () => {
+    const { fake, broker, ctx } = await start();
+    const session = await broker.connect(
+      { baseUrl: fake.url },
+      { credentials: { login: LINKED_ACCOUNT.metaApiId, password: fake.userToken, server: 'FTMO-Demo' } },
+    );
+    const before = fake.requests.length;
+    await broker.disconnect(ctx, session);
+    expect(fake.requests).toHaveLength(before);
+    expect(fake.accounts.get(LINKED_ACCOUNT.metaApiId)?.state).toBe('DEPLOYED');
+  });
+});

@@ -19,7 +19,7 @@ import {
   siteToken,
   tradingClient,
 } from './client.ts';
-import { addAccount, type Deadline, type MtCredentials } from './provisioning.ts';
+import { addAccount, type Deadline, type MtCredentials, undeployAccount } from './provisioning.ts';
 import type { ServerSearch } from './servers.ts';
 
 export interface ConnectLimits {
@@ -94,10 +94,7 @@ async function sessionOf(
   });
   if ((info as { investorMode?: unknown } | undefined)?.investorMode === true) {
     // An account added for this attempt would keep running (and costing) for nothing.
-    if (!ownToken)
-      await provisioningClient(ctx, link.token)
-        .request({ method: 'POST', path: `${accountPath(link.metaApiId)}/undeploy` })
-        .catch(() => undefined);
+    if (!ownToken) await undeployAccount(ctx, link.token, link.metaApiId).catch(() => undefined);
     throw fail('AuthenticationError', 'this is the investor (read-only) password: trading needs the master password');
   }
   const login = stringField(info, 'login') ?? link.login;

@@ -31,6 +31,8 @@ export const metatraderDescriptor: BrokerDescriptor = {
     getHoldings: true,
     // The bid/ask midpoint of …/symbols/:symbol/current-price.
     lastPrice: true,
+    // A deleted connection undeploys the account the site added (a running terminal is billed).
+    disconnect: true,
     // Tokens are not renewable through the API: a connection with an expiring token is reconnected.
     refresh: false,
     // No query by clientId: the open orders and the order history are searched for it (listRecentOrders).

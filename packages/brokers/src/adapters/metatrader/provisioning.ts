@@ -9,7 +9,16 @@ import { createHmac } from 'node:crypto';
 import type { BrokerContext } from '../../core/broker.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
-import { detailCode, errorOf, fail, type Platform, pause, retryAfterMs } from './client.ts';
+import {
+  accountPath,
+  detailCode,
+  errorOf,
+  fail,
+  type Platform,
+  pause,
+  provisioningClient,
+  retryAfterMs,
+} from './client.ts';
 
 /** The expert advisor number orders placed through this site carry (a signal's extra.magic overrides it). */
 export const ROUTER_MAGIC = 1000;
@@ -111,4 +120,17 @@ export async function addAccount(
     refusal ??= created.error;
   }
   throw refusal ?? fail('InvalidOrder', `server ${credentials.server} is not known to MetaApi`);
+}
+
+/**
+ * Stops the account's terminal at MetaApi (POST …/undeploy), which bills a deployed account; the
+ * account stays, so connecting again with the same credentials deploys it again. One MetaApi no
+ * longer has (404) is already stopped.
+ */
+export async function undeployAccount(ctx: BrokerContext, token: string, metaApiId: string): Promise<void> {
+  await provisioningClient(ctx, token).request({
+    method: 'POST',
+    path: `${accountPath(metaApiId)}/undeploy`,
+    accept: [404],
+  });
 }
