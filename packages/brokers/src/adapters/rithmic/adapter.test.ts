@@ -357,6 +357,26 @@ describe('lost answers and lookup', () => {
     }
   });
 
+  it("within a minute after Chicago's midnight, the window's minute of the day before does not make it unknown", async () => {
+    // The window opens a minute before the order was sent, on a Chicago date with no orders
+    // (CI met this at 06:00 UTC): a day without orders, not a day before the history.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      // Earlier than every other order of the book, as in a fresh account's first day.
+      vi.setSystemTime(new Date('2026-01-15T06:00:20Z'));
+      const sentAt = Date.now();
+      await broker.placeOrder(ctx, session, input(ES, 'sig-after-chicago-midnight'));
+      expect(
+        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-after-chicago-midnight', sentAt }),
+      ).toMatchObject({ match: 'exact', order: { status: 'filled' } });
+      expect(
+        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent-at-chicago-midnight', sentAt }),
+      ).toEqual({ match: 'none' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('by basket_id: exact with its state, unknown when Rithmic has no such order', async () => {
     const placed = await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 5900 }));
     expect(

@@ -58,7 +58,8 @@ const recordOf = (fields: RithmicFields): WireRecord => ({
 });
 
 export async function startRithmicFake(options: RithmicFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  // Read at each call, so a test that fakes the date fakes it here too.
+  const now = options.now ?? (() => Date.now());
   const book = createFakeBook();
   const requests: WireRecord[] = [];
   const answers: RecordedAnswer[] = [];

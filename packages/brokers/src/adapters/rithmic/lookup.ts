@@ -9,6 +9,7 @@ import type { RithmicFields } from './protocol.ts';
 
 const CHICAGO = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', dateStyle: 'short' });
 const compact = (iso: string) => iso.replaceAll('-', '');
+const DAY_MS = 24 * 60 * 60_000;
 
 /** YYYYMMDD of an instant in UTC and in Chicago (Rithmic's trade dates follow CME's day). */
 export function datesOf(at: number): string[] {
@@ -61,12 +62,13 @@ export async function ordersBetween(
 ): Promise<RithmicFields[] | null> {
   const wanted = [...new Set([...datesOf(from), ...datesOf(to)])].sort();
   const kept = await historyDates(plant);
-  const today = datesOf(now)[0] ?? '';
-  // A date not listed is either before the history (unknown) or a day without orders. Today, in
-  // either calendar, is always kept: from midnight UTC until Chicago's midnight the two dates
-  // differ, and the one without orders yet is not listed.
-  const oldestKept = [...kept].sort()[0] ?? today;
-  if (wanted.some((date) => date < today && date < oldestKept && !kept.includes(date))) return null;
+  // A date not listed is either before the history (unknown) or a day without orders. Today and
+  // yesterday, in either calendar, are always kept: from midnight UTC until Chicago's midnight
+  // the two dates differ, and a window opened a minute before a midnight reaches into the day
+  // before, which may have had no orders.
+  const recent = new Set([...datesOf(now), ...datesOf(now - DAY_MS)]);
+  const oldestKept = [...kept].sort()[0] ?? datesOf(now)[0] ?? '';
+  if (wanted.some((date) => !recent.has(date) && date < oldestKept && !kept.includes(date))) return null;
   const snapshots = await openOrders(plant, accountId);
   for (const date of wanted.filter((item) => kept.includes(item))) {
     snapshots.push(...(await history(plant, accountId, date)));
