@@ -338,39 +338,29 @@ describe('lost answers and lookup', () => {
     expect(old).toEqual({ match: 'unknown', reason: 'Rithmic no longer lists the orders of that time' });
   });
 
-  it('between midnight UTC and midnight in Chicago, an order of the new UTC day is found, not unknown', async () => {
-    // The two calendars name different days: the Chicago one has no orders and is not listed by
-    // the history dates, which must not read as "older than the history".
+  // Around a midnight the window's dates include one without orders, which Rithmic's history
+  // dates do not list; it must not read as "older than the history".
+  it.each([
+    // The two calendars name different days: the Chicago one has no orders yet.
+    ['between midnight UTC and midnight in Chicago, an order of the new UTC day', '2026-11-26T00:30:00Z', 'utc'],
+    // The window opens a minute before the order, on the Chicago day before (CI met this at
+    // 06:00 UTC); earlier than every other order of the book, as in a fresh account's first day.
+    [
+      "within a minute after Chicago's midnight, an order whose window starts the day before",
+      '2026-01-15T06:00:20Z',
+      'chicago',
+    ],
+  ])('%s is found, not unknown', async (_name, instant, tag) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
-      vi.setSystemTime(new Date('2026-11-26T00:30:00Z'));
+      vi.setSystemTime(new Date(instant));
       const sentAt = Date.now();
-      await broker.placeOrder(ctx, session, input(ES, 'sig-after-midnight'));
+      await broker.placeOrder(ctx, session, input(ES, `sig-after-${tag}-midnight`));
       expect(
-        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-after-midnight', sentAt }),
+        await findOrder(broker, ctx, session, { accountId, clientOrderId: `sig-after-${tag}-midnight`, sentAt }),
       ).toMatchObject({ match: 'exact', order: { status: 'filled' } });
       expect(
-        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent-at-midnight', sentAt }),
-      ).toEqual({ match: 'none' });
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-
-  it("within a minute after Chicago's midnight, the window's minute of the day before does not make it unknown", async () => {
-    // The window opens a minute before the order was sent, on a Chicago date with no orders
-    // (CI met this at 06:00 UTC): a day without orders, not a day before the history.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      // Earlier than every other order of the book, as in a fresh account's first day.
-      vi.setSystemTime(new Date('2026-01-15T06:00:20Z'));
-      const sentAt = Date.now();
-      await broker.placeOrder(ctx, session, input(ES, 'sig-after-chicago-midnight'));
-      expect(
-        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-after-chicago-midnight', sentAt }),
-      ).toMatchObject({ match: 'exact', order: { status: 'filled' } });
-      expect(
-        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent-at-chicago-midnight', sentAt }),
+        await findOrder(broker, ctx, session, { accountId, clientOrderId: `never-sent-at-${tag}-midnight`, sentAt }),
       ).toEqual({ match: 'none' });
     } finally {
       vi.useRealTimers();
