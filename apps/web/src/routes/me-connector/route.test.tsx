@@ -30,7 +30,7 @@ describe('Brokers & Webhooks: provider grid (SPEC §2)', () => {
     ]);
     expect(within(grid).getByText('Unavailable')).toBeTruthy();
     expect(within(grid).getByText('BitMEX closed its exchange; live orders are refused there.')).toBeTruthy();
-    expect(screen.getByText('No brokers connected yet')).toBeTruthy();
+    expect(await screen.findByText('No brokers connected yet')).toBeTruthy();
 
     fill('Search brokers', 'PAPER');
     expect(tiles()).toHaveLength(6);
