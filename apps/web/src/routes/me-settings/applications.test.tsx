@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute } from '../../test/render-route.tsx';
@@ -16,7 +16,9 @@ const grant = (key: string, name: string | null) => ({
 
 describe('settings: authorized applications (SPEC §2 Settings)', () => {
   it('is hidden without any, and lists them with the count, names or Noname and Added at', async () => {
-    await renderRoute('/me/settings', { user: fakeUser(CUSTOMER) });
+    const empty = await renderRoute('/me/settings', { user: fakeUser(CUSTOMER) });
+    await waitFor(() => expect(empty.calls('AuthorizedApps')).toHaveLength(1));
+    await act(async () => {}); // the empty answer renders
     expect(screen.queryByRole('heading', { name: 'Authorized applications' })).toBeNull();
     document.body.innerHTML = '';
 
