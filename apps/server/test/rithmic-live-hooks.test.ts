@@ -2,7 +2,8 @@
 // (RITHMIC_BASE_URL=ws://…): connected through the credential form, one live hook, a futures
 // signal of every order form the adapter sends placed exactly once with our signal id as
 // user_tag and AUTO tagging, and the refusals (before sending, or the plant's risk rejection)
-// answered with the broker's title.
+// answered with the broker's title; one order-plant session for all of it, logged out when the
+// server stops.
 import { brokerVariables } from '@router/brokers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -103,5 +104,16 @@ describe('Rithmic: a live hook', () => {
     const answer = await postSignal(t, hook, signal);
     expect(answer.statusCode).toBe(400);
     expect((answer.json() as { message: string }).message).toMatch(message);
+  });
+});
+
+describe('Rithmic: the kept session', () => {
+  it('serves every signal with one order-plant login, logged out when the server stops', async () => {
+    const orderPlantLogins = fake.requests.filter(
+      (request) => request.path === '/RequestLogin' && (request.body as { infra_type: number }).infra_type === 2,
+    );
+    expect(orderPlantLogins).toHaveLength(2); // connecting, then the session the signals share
+    await t.app.close();
+    expect(fake.counts.logouts).toBe(fake.counts.logins);
   });
 });

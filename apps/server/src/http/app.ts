@@ -54,6 +54,10 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   app.decorate('signalRuntime', signals);
   app.addHook('onReady', () => signals.start());
   app.addHook('onClose', () => signals.stop());
+  // What brokers keep between calls ends with the server (Rithmic's sessions log out).
+  app.addHook('onClose', async () => {
+    await Promise.allSettled(services.brokers.list().map(async (broker) => broker.close?.()));
+  });
   await registerHook(app, services, signals);
   await registerStripeWebhook(app, services);
   registerMetrics(app, services, signals.timings);

@@ -144,6 +144,11 @@ export interface Broker {
    */
   disconnect?(ctx: BrokerContext, session: BrokerSession): Promise<void>;
   /**
+   * Ends what the broker keeps between calls (Rithmic's logged-in sessions, cTrader's sockets):
+   * called when the server stops. A later call opens them again.
+   */
+  close?(): Promise<void> | void;
+  /**
    * Servers matching `search`, for the connect form's branch field: present exactly when
    * `descriptor.authentication.branchSearch` names that field (core/descriptor.test.ts).
    */

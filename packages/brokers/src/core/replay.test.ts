@@ -1,6 +1,6 @@
 // The shared replay of every broker folder's fixtures/requests.json and fixtures/responses.json
 // against its protocol fake (core/replay.ts). A new folder with fixtures is picked up here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { brokerFolders, brokerModules, loadProtocolFake } from '../discover.ts';
 import { resolveBrokerContext } from './context.ts';
 import { isBrokerError } from './errors.ts';
@@ -50,6 +50,10 @@ describe.each(folders)('%s fixtures', (folder) => {
     target = { broker, ctx, session, accountId: session.accounts[0]?.id ?? '' };
   });
   afterAll(() => fake?.close());
+
+  // Each case as the examples were recorded, one call at a time: nothing kept from the one before
+  // (a kept session would skip the login the fixtures show).
+  beforeEach(() => target.broker.close?.());
 
   for (const call of REPLAY_CALLS) {
     for (const { description, input, output, skipKeys } of requests[call] ?? []) {

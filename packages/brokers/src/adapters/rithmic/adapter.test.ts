@@ -2,7 +2,7 @@
 // wrong credentials, an unreachable gateway), heartbeats at the login answer's interval, every
 // order form the descriptor claims with user_tag, AUTO and the exchange's trade route, what is
 // refused before sending, notifications read as filled/accepted/rejected, a lost answer never
-// resent and found again by its user_tag, lookup by basket_id, cancel, logout after every call.
+// resent and found again by its user_tag, lookup by basket_id, cancel. The kept session: pool.test.ts.
 import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
@@ -25,7 +25,10 @@ beforeAll(async () => {
   ctx = { baseUrl: fake.baseUrl };
   session = await broker.connect(ctx, { credentials: FAKE_CREDENTIALS });
 });
-afterAll(() => fake.close());
+afterAll(async () => {
+  await broker.close();
+  await fake.close();
+});
 
 let sequence = 0;
 function input(signal: Record<string, unknown>, clientOrderId = `sig${++sequence}`): PlaceOrderInput {
@@ -125,7 +128,7 @@ describe('connect', () => {
   });
 });
 
-describe('heartbeats and logout', () => {
+describe('heartbeats', () => {
   it('beats right after login and then at the interval the login answer gives', async () => {
     const quick = await startRithmicFake({ heartbeatInterval: 0.05 });
     try {
@@ -144,11 +147,6 @@ describe('heartbeats and logout', () => {
     } finally {
       await quick.close();
     }
-  });
-
-  it('logs out at the end of every call', async () => {
-    await broker.placeOrder(ctx, session, input(ES));
-    expect(fake.counts.logouts).toBe(fake.counts.logins);
   });
 });
 
@@ -237,9 +235,11 @@ describe('orders', () => {
     const front = `ES${frontMonthCode(Date.now())}`;
     expect(lastOrder()).toMatchObject({ symbol: front, exchange: 'CME' });
     const asked = fake.requests.slice(before);
-    expect(
-      asked.filter((r) => r.path === '/RequestLogin').map((r) => (r.body as { infra_type: number }).infra_type),
-    ).toEqual([1, 2]);
+    // The ticker plant is logged in to for the call (the order plant's session is kept).
+    const plants = asked
+      .filter((r) => r.path === '/RequestLogin')
+      .map((r) => (r.body as { infra_type: number }).infra_type);
+    expect(plants.filter((plant) => plant === 1)).toHaveLength(1);
     expect(asked.find((r) => r.path === '/RequestFrontMonthContract')?.body).toMatchObject({
       symbol: 'ES',
       exchange: 'CME',

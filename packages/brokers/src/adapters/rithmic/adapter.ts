@@ -1,5 +1,5 @@
 // The Rithmic broker over R | Protocol (broker-specs/rithmic/WIRE.md): user, password and system
-// name log in to the ORDER_PLANT for each call (plant.ts), orders go out with our signal id as
+// name log in to the ORDER_PLANT (plant.ts), a session kept for the user's calls (pool.ts); orders go out with our signal id as
 // user_tag, AUTO tagging and the trade route of their exchange, and are followed by their
 // notifications (watch.ts). Rithmic does not refuse a repeated user_tag: the server's own
 // idempotency keeps an order single, and after a lost answer the order is found by its user_tag
@@ -22,9 +22,13 @@ import {
   tradeRoutes,
   withPlant,
 } from './plant.ts';
+import { createPlantPool } from './pool.ts';
 import { watchOrder } from './watch.ts';
 
-export type RithmicBroker = BrokerWith<'cancelOrder' | 'findByBrokerId' | 'listRecentOrders'>;
+export type RithmicBroker = BrokerWith<'cancelOrder' | 'findByBrokerId' | 'listRecentOrders'> & {
+  /** Logs out the kept sessions (shutdown, tests). */
+  close(): Promise<void>;
+};
 
 const AUTO = 2;
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -32,6 +36,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '');
 export function createRithmicBroker(options: { now?: () => number } = {}): RithmicBroker {
   const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
   const credentialsOf = (session: BrokerSession) => readCredentials(session.secrets);
+  const pool = createPlantPool();
 
   const broker: RithmicBroker = {
     descriptor: rithmicDescriptor,
@@ -54,8 +59,10 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
       checkOrder(order, wanted);
       const credentials = credentialsOf(session);
       const contract = await resolveContract(ctx, credentials, wanted, now(ctx));
-      return withPlant(ctx, credentials, async (plant) => {
-        const routes = await tradeRoutes(plant);
+      return pool.use(ctx, credentials, async (plant) => {
+        let routes = await tradeRoutes(plant);
+        // Asked once per session: an exchange it lacks is asked again before refusing.
+        if (!routes.has(contract.exchange)) routes = await tradeRoutes(plant, true);
         const route = routes.get(contract.exchange);
         if (!route) {
           const known = [...routes.keys()].join(', ') || 'none';
@@ -94,7 +101,7 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
       checkAccount(session, accountId);
       if (!brokerOrderId && !clientOrderId)
         throw new BrokerError('InvalidOrder', RITHMIC_TITLE, 'no order id to cancel');
-      await withPlant(ctx, credentialsOf(session), async (plant) => {
+      await pool.use(ctx, credentialsOf(session), async (plant) => {
         // Only open orders can be canceled, and the open ones carry their user_tag: an exact match.
         const basketId = brokerOrderId ?? (await openOrderTagged(plant, accountId, userTagOf(clientOrderId ?? '')));
         if (!basketId)
@@ -108,13 +115,13 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
 
     async findByBrokerId(ctx, session, accountId, brokerOrderId) {
       checkAccount(session, accountId);
-      return withPlant(ctx, credentialsOf(session), (plant) => orderByBasket(plant, accountId, brokerOrderId));
+      return pool.use(ctx, credentialsOf(session), (plant) => orderByBasket(plant, accountId, brokerOrderId));
     },
 
     async listRecentOrders(ctx, session, query) {
       checkAccount(session, query.accountId);
       const tag = userTagOf(query.clientOrderId);
-      const orders = await withPlant(ctx, credentialsOf(session), (plant) =>
+      const orders = await pool.use(ctx, credentialsOf(session), (plant) =>
         ordersBetween(plant, query.accountId, query.from, query.to, now(ctx)),
       );
       if (!orders) return null;
@@ -122,6 +129,8 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
         .filter((order) => order.user_tag === tag)
         .map((order) => ({ order: responseOf(order), match: 'id' as const }));
     },
+
+    close: () => pool.close(),
   };
   return broker;
 }

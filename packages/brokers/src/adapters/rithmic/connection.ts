@@ -11,6 +11,8 @@ import { RITHMIC_TITLE, rithmicDescriptor } from './descriptor.ts';
 import { decodeFrame, encodeFrame, isSuccess, type RithmicFields, rpCode } from './protocol.ts';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** How long a closing session waits for its logout's answer. */
+const LOGOUT_WAIT_MS = 2_000;
 /** rp_code "7": the request found nothing (async_rithmic treats it as an empty answer). */
 const NO_DATA = '7';
 
@@ -21,6 +23,8 @@ export interface RequestOptions {
   refusal?: BrokerErrorKind;
   /** Collect the snapshot notifications replayed before the last answer. */
   snapshots?: boolean;
+  /** The caller's deadline: when it passes first, the request fails (its late answer is ignored). */
+  signal?: AbortSignal;
 }
 
 export interface Reply {
@@ -35,6 +39,8 @@ export interface Connection {
   onNotification(listener: (notification: RithmicFields) => void): () => void;
   /** One heartbeat now, then one every `seconds` (the login answer's heartbeat_interval). */
   startHeartbeats(seconds: number): void;
+  /** False once closed, dropped or logged out by Rithmic: a pool opens a new one. */
+  readonly usable: boolean;
   /** Logs out (when logged in) and closes. */
   close(): Promise<void>;
 }
@@ -62,6 +68,7 @@ export function refusalOf(codes: string[], fallback: BrokerErrorKind): BrokerErr
 const tagOf = (fields: RithmicFields) => (Array.isArray(fields.user_msg) ? String(fields.user_msg[0] ?? '') : '');
 const isNotification = (fields: RithmicFields) => fields.template_id === 351 || fields.template_id === 352;
 
+/** Opens a connection; `signal` bounds the opening only (each request brings its own). */
 export async function openConnection(url: string, signal?: AbortSignal): Promise<Connection> {
   if (!/^wss?:\/\//.test(url)) throw unavailable(`the gateway must be a ws:// or wss:// URL, not ${url}`);
   // ws rather than Node's WebSocket: Node 20 has none. Failures arrive as 'close' (below).
@@ -124,11 +131,14 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
     if (id === 77) {
       loggedIn = false;
       fail(lost('Rithmic logged the session out (the user signed in elsewhere or has too many sessions)'));
+      socket.close();
       return;
     }
     if (id === 75) {
-      // A malformed or unsupported request: refused, nothing was acted on.
-      fail(refusalOf(rpCode(message), 'InvalidOrder'));
+      // A malformed or unsupported request: refused, nothing was acted on. A Reject echoing the
+      // tag of an earlier request (one its caller stopped waiting for) is not this one's.
+      const tag = tagOf(message);
+      if (!tag || tag === pending?.tag) fail(refusalOf(rpCode(message), 'InvalidOrder'));
       return;
     }
     if (isNotification(message)) {
@@ -152,9 +162,16 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
   let counter = 0;
   function send(fields: RithmicFields, options: RequestOptions): Promise<Reply> {
     if (closed) return Promise.reject(unavailable('the connection is closed'));
+    const { signal } = options;
+    // Waited in line past the caller's deadline: never sent.
+    if (signal?.aborted) return Promise.reject(unavailable('no answer from Rithmic before the deadline'));
     const tag = tagOf(fields) || `rq${++counter}`;
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => fail(lost('no answer from Rithmic in time')), DEFAULT_TIMEOUT_MS);
+      const timer = setTimeout(() => {
+        fail(lost('no answer from Rithmic in time'));
+        // A plant that stopped answering: the next call starts on a new connection.
+        socket.close();
+      }, DEFAULT_TIMEOUT_MS);
       const onAbort = () => fail(lost('no answer from Rithmic before the deadline'));
       signal?.addEventListener('abort', onAbort, { once: true });
       const done = () => {
@@ -175,7 +192,6 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
           reject(error);
         },
       };
-      if (signal?.aborted) return onAbort();
       socket.send(encodeFrame({ ...fields, user_msg: [tag] }));
     });
   }
@@ -193,6 +209,9 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
         return reply;
       });
     },
+    get usable() {
+      return !closed && socket.readyState === WebSocket.OPEN;
+    },
     onNotification(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -209,7 +228,9 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
     async close() {
       clearInterval(heartbeat);
       if (loggedIn && !closed)
-        await connection.request({ template_id: 12, user_msg: ['logout'] }).catch(() => undefined);
+        await connection
+          .request({ template_id: 12, user_msg: ['logout'] }, { signal: AbortSignal.timeout(LOGOUT_WAIT_MS) })
+          .catch(() => undefined);
       loggedIn = false;
       if (!closed) socket.close(1000);
     },

@@ -2,8 +2,9 @@
 // continuous symbol is asked of the TICKER_PLANT: optional system info (16) to check the system
 // name, login (10) with the plant's infra_type, heartbeats at the interval the login answer gives,
 // login info (300: fcm, ib, user type), then what the call needs: the accounts (302), the trade
-// routes (310) and the order updates of one account (308). Each call opens its own session and
-// logs out at the end: the server keeps only the credentials, sealed.
+// routes (310) and the order updates of one account (308). Connecting and the ticker plant open
+// a session for the call and log out at its end; the order plant's sessions are kept (pool.ts).
+// The server keeps only the credentials, sealed.
 import type { BrokerAccount, BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { type Connection, openConnection } from './connection.ts';
@@ -24,6 +25,8 @@ export interface Plant {
   fcmId: string;
   ibId: string;
   userType: number;
+  /** What this session asked already (or is asking): order updates per account (308), trade routes (310). */
+  known: { subscribed: Map<string, Promise<void>>; routes: Map<'routes', Promise<Map<string, string>>> };
 }
 
 export interface RithmicAccount {
@@ -66,9 +69,10 @@ export async function openPlant(
 ): Promise<Plant> {
   const infraType = options.infraType ?? ORDER_PLANT;
   const connection = await openConnection(ctx.baseUrl, ctx.signal);
+  const calls = withSignal(connection, ctx.signal);
   try {
-    if (options.checkSystemName) await checkSystem(connection, credentials.systemName);
-    const { last: login } = await connection.request(
+    if (options.checkSystemName) await checkSystem(calls, credentials.systemName);
+    const { last: login } = await calls.request(
       {
         template_id: 10,
         ...LOGIN_APP,
@@ -81,11 +85,12 @@ export async function openPlant(
     );
     const interval = typeof login.heartbeat_interval === 'number' ? login.heartbeat_interval : 0;
     connection.startHeartbeats(interval);
-    const plant = { connection, fcmId: text(login.fcm_id), ibId: text(login.ib_id), userType: 3 };
+    const known = { subscribed: new Map(), routes: new Map() };
+    const plant = { connection, fcmId: text(login.fcm_id), ibId: text(login.ib_id), userType: 3, known };
     if (infraType !== ORDER_PLANT) return plant;
-    const { last: info } = await connection.request({ template_id: 300 });
+    const { last: info } = await calls.request({ template_id: 300 });
     return {
-      connection,
+      ...plant,
       fcmId: text(info.fcm_id) || plant.fcmId,
       ibId: text(info.ib_id) || plant.ibId,
       userType: typeof info.user_type === 'number' ? info.user_type : 3,
@@ -94,6 +99,25 @@ export async function openPlant(
     await connection.close();
     throw error;
   }
+}
+
+/** The plant as one call uses it: every request bounded by the caller's deadline. */
+export const plantFor = (plant: Plant, signal: AbortSignal | undefined): Plant => ({
+  ...plant,
+  connection: withSignal(plant.connection, signal),
+});
+
+function withSignal(connection: Connection, signal: AbortSignal | undefined): Connection {
+  if (!signal) return connection;
+  return {
+    request: (fields, options) => connection.request(fields, { signal, ...options }),
+    onNotification: (listener) => connection.onNotification(listener),
+    startHeartbeats: (seconds) => connection.startHeartbeats(seconds),
+    get usable() {
+      return connection.usable;
+    },
+    close: () => connection.close(),
+  };
 }
 
 /** Runs `work` on a logged-in plant (the order plant unless told), then logs out whatever happened. */
@@ -105,7 +129,7 @@ export async function withPlant<T>(
 ): Promise<T> {
   const plant = await openPlant(ctx, credentials, options);
   try {
-    return await work(plant);
+    return await work(plantFor(plant, ctx.signal));
   } finally {
     await plant.connection.close();
   }
@@ -128,8 +152,26 @@ export async function listAccounts(plant: Plant): Promise<RithmicAccount[]> {
     }));
 }
 
-/** Exchange → trade route: the default route of each exchange, else its first. */
-export async function tradeRoutes(plant: Plant): Promise<Map<string, string>> {
+/**
+ * Exchange → trade route: the default route of each exchange, else its first. Asked once per
+ * session, and again when an exchange is missing (`fresh`).
+ */
+export const tradeRoutes = (plant: Plant, fresh = false): Promise<Map<string, string>> =>
+  once(plant.known.routes, 'routes', () => askRoutes(plant), fresh);
+
+/** What `ask` answers, asked once per session; a failed ask is forgotten, so the next call asks again. */
+function once<K, T>(memo: Map<K, Promise<T>>, key: K, ask: () => Promise<T>, fresh = false): Promise<T> {
+  const known = fresh ? undefined : memo.get(key);
+  if (known) return known;
+  const asked = ask();
+  memo.set(key, asked);
+  asked.catch(() => {
+    if (memo.get(key) === asked) memo.delete(key);
+  });
+  return asked;
+}
+
+async function askRoutes(plant: Plant): Promise<Map<string, string>> {
   const { parts } = await plant.connection.request({ template_id: 310, subscribe_for_updates: false });
   const routes = new Map<string, string>();
   const sorted = [...parts].sort((a, b) => Number(b.is_default === true) - Number(a.is_default === true));
@@ -140,15 +182,11 @@ export async function tradeRoutes(plant: Plant): Promise<Map<string, string>> {
   return routes;
 }
 
-/** Live notifications for the account's orders from here on (308). */
-export async function subscribeToOrders(plant: Plant, accountId: string): Promise<void> {
-  await plant.connection.request({
-    template_id: 308,
-    fcm_id: plant.fcmId,
-    ib_id: plant.ibId,
-    account_id: accountId,
+/** Live notifications for the account's orders from here on (308), once per session. */
+export const subscribeToOrders = (plant: Plant, accountId: string): Promise<void> =>
+  once(plant.known.subscribed, accountId, async () => {
+    await plant.connection.request({ template_id: 308, fcm_id: plant.fcmId, ib_id: plant.ibId, account_id: accountId });
   });
-}
 
 /** The account fields every order request carries. */
 export const accountFields = (plant: Plant, accountId: string) => ({
