@@ -14,7 +14,7 @@ describe('App (SPEC §2, §4)', () => {
     const { container } = render(<App session={session} />);
     expect(container.textContent).toBe('');
     await act(() => session.start());
-    expect((await screen.findByRole('heading', { level: 1 }, { timeout: 5000 })).textContent).toBe('Reporting?');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Reporting?');
     expect(server.operations).toEqual(expect.arrayContaining(['User', 'Providers']));
   });
 
@@ -24,7 +24,7 @@ describe('App (SPEC §2, §4)', () => {
     const session = createAppSession({ fetch: server.fetch });
     render(<App session={session} />);
     await act(() => session.start());
-    expect((await screen.findByRole('heading', { level: 1 }, { timeout: 5000 })).textContent).toBe('Dashboard');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Dashboard');
     expect(localStorage.getItem(TOKEN_KEY)).toBe('from-link');
     expect(window.location.search).toBe('');
   });
@@ -36,7 +36,7 @@ describe('App (SPEC §2, §4)', () => {
     const session = createAppSession({ fetch: server.fetch });
     render(<App session={session} />);
     await act(() => session.start().catch(() => {}));
-    expect((await screen.findByRole('heading', { level: 1 }, { timeout: 5000 })).textContent).toBe('Sign in');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Sign in');
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { configure, render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -7,9 +7,6 @@ import { createAppSession, SessionProvider } from './lib/session.tsx';
 import { PROXIED_USER_KEY, TOKEN_KEY } from './lib/storage.ts';
 import { routes } from './router.tsx';
 import { fakeGraphQL, fakeUser } from './test/fake-server.ts';
-
-// Lazy routes compile on first use; on a busy machine that takes longer than a second.
-configure({ asyncUtilTimeout: 5000 });
 
 const ADMIN = 1;
 const CUSTOMER = 4;

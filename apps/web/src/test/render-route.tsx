@@ -1,4 +1,4 @@
-import { configure, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { ProvidersProvider, useProviders } from '../lib/providers.tsx';
@@ -6,9 +6,6 @@ import { createAppSession, SessionProvider } from '../lib/session.tsx';
 import { TOKEN_KEY } from '../lib/storage.ts';
 import { routes } from '../router.tsx';
 import { type FakeHandler, type FakeUser, fakeGraphQL } from './fake-server.ts';
-
-// Lazy routes compile on first use; on a busy machine that takes longer than a second.
-configure({ asyncUtilTimeout: 5000 });
 
 export interface RenderRouteOptions {
   /** The signed-in user (a session token is stored for it); none: signed out. */

@@ -12,8 +12,7 @@ function Tiles() {
   return <DashboardTiles connectors={connectors} />;
 }
 
-const value = async (testId: string) =>
-  (await screen.findByTestId(`${testId}-value`, {}, { timeout: 3000 })).textContent;
+const value = async (testId: string) => (await screen.findByTestId(`${testId}-value`)).textContent;
 
 describe('dashboard tiles (SPEC §2 Dashboard, §9)', () => {
   it('floors the balance at 0 and counts only active brokers', () => {

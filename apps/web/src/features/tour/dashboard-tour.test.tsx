@@ -10,7 +10,7 @@ const activations = (count: number) => ({
   TourConnectorActivations: fixture(() => ({ data: { actions: Array.from({ length: count }, (_, id) => ({ id })) } })),
 });
 
-const dialog = (name: string) => screen.findByRole('alertdialog', { name }, { timeout: 5000 });
+const dialog = (name: string) => screen.findByRole('alertdialog', { name });
 
 describe('welcome tour (SPEC §2 Dashboard)', () => {
   it('starts only without connectors: at the welcome, or at the connector step after an activation', () => {
