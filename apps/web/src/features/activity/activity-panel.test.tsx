@@ -33,6 +33,11 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     expect(calls('ActivityActions')[0]?.variables).toEqual({});
     const row = cell.closest('tr') as HTMLElement;
     expect(within(row).getAllByText('TradingView')).toHaveLength(2); // Source column and, on phones, under Date
+    // The address wraps only between its groups.
+    const source = within(row).getAllByRole('cell')[1] as HTMLElement;
+    expect(source.textContent).toBe('52.89.214.238TradingView');
+    expect(source.querySelectorAll('wbr')).toHaveLength(3);
+    expect(source.querySelector('.text-break')).toBeNull();
     const time = within(row).getByText(/1\/31\/2024, \d\d:\d\d/);
     expect(time.getAttribute('title')).toBe('2024-01-31T14:04:07Z');
     expect(screen.getByText('You signed in to the dashboard')).toBeTruthy();

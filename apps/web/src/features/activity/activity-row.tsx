@@ -1,5 +1,5 @@
 import { addressLabel, describeAction } from '@router/shared';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import { formatDateTime, formatIsoSeconds } from '../../lib/format.ts';
 import { orderCallOf } from './order-call.ts';
@@ -7,12 +7,20 @@ import { OrderCallDetails } from './order-call-details.tsx';
 import { phaseSplit, TradeSummary } from './trade-line.tsx';
 import type { ActionRow } from './use-activity.ts';
 
+/** The address, wrapping only between its groups (203.0.113.|175, never 203.0.113.17|5). */
 function Source({ address }: { address: string | null }) {
   if (!address) return <span>-</span>;
   const label = addressLabel(address);
+  const groups = address.split(/(?<=[.:])/);
   return (
-    <span className="text-break">
-      {address}
+    <span>
+      {groups.map((group, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one address, in order
+        <Fragment key={index}>
+          {index > 0 && <wbr />}
+          {group}
+        </Fragment>
+      ))}
       {label && (
         <Badge bg="secondary" className="ms-1">
           {label}
