@@ -130,6 +130,18 @@ describe('brokers and webhooks', () => {
     await paper.getByText('Webhook', { exact: true }).waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
+    // Broker names wrap between words, never letter by letter beside a badge ("Inte|racti|ve").
+    const brokenTitles = await page.$$eval('.provider-tile-title', (titles) =>
+      titles
+        .filter((title) => {
+          const range = document.createRange();
+          range.selectNodeContents(title);
+          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+          return lines > (title.textContent ?? '').trim().split(/\s+/).length;
+        })
+        .map((title) => title.textContent),
+    );
+    expect(brokenTitles).toEqual([]);
     await snap(page, 'connectors-list-phone');
     await page.goto('/me/connector/bitmex');
     await page.getByRole('dialog', { name: 'Connect BitMEX' }).waitFor();

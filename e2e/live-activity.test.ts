@@ -98,6 +98,7 @@ describe('live activity as trade lines', () => {
     // Nothing wider than the screen.
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);
+    await page.getByTestId('hook-calls-chart').waitFor(); // lazy: the screenshot showed an empty card
     await saveScreen(page, 'live-activity-phone', true);
     expect(errors).toEqual([]);
     await close();

@@ -1,5 +1,5 @@
 import type { Provider } from '@router/orders';
-import { useId } from 'react';
+import { Fragment, useId } from 'react';
 import { Link } from 'react-router';
 import { BrandLogo } from './brand-logo.tsx';
 import { capabilitiesOf } from './capabilities.ts';
@@ -16,12 +16,13 @@ function Supports({ id, provider }: { id: string; provider: Provider }) {
   return (
     <div id={id} className="small text-secondary">
       <div>{c.classes.join(', ')}</div>
-      <div className="d-flex flex-wrap column-gap-1">
+      <div>
+        {/* Wrapped after a comma only, never inside "Stop limit". */}
         {c.types.map((type, index) => (
-          <span key={type} className="text-nowrap">
-            {index > 0 && ' · '}
-            {type}
-          </span>
+          <Fragment key={type}>
+            {index > 0 && ', '}
+            <span className="text-nowrap">{type}</span>
+          </Fragment>
         ))}
       </div>
       {(c.brackets || c.multiLeg) && (
@@ -46,11 +47,11 @@ export function ProviderTile({ provider }: { provider: Provider }) {
       {...(unavailable ? {} : { 'aria-describedby': `${id}-supports` })}
     >
       <div className="card-body d-flex flex-column gap-2 p-3">
-        <div className="d-flex align-items-center gap-2">
+        <div className="provider-tile-head">
           <BrandLogo name={provider.name} title={provider.title} />
-          <span className="fw-semibold text-break">{provider.title}</span>
-          {provider.status === 'beta' && <span className="badge text-bg-info ms-auto">beta</span>}
-          {unavailable && <span className="badge text-bg-secondary ms-auto">Unavailable</span>}
+          <span className="provider-tile-title fw-semibold">{provider.title}</span>
+          {provider.status === 'beta' && <span className="badge text-bg-info">beta</span>}
+          {unavailable && <span className="badge text-bg-secondary">Unavailable</span>}
         </div>
         {!unavailable && <Supports id={`${id}-supports`} provider={provider} />}
         {provider.notice && (

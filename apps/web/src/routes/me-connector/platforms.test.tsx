@@ -215,7 +215,7 @@ describe('provider tiles', () => {
     expect(paper.querySelector('.brand-monogram')?.textContent).toBe('PT');
     const supports = document.getElementById(paper.getAttribute('aria-describedby') ?? '') as HTMLElement;
     expect(supports.textContent).toContain('Stock, Crypto');
-    expect(supports.textContent).toContain('Market · Limit');
+    expect(supports.textContent).toContain('Market, Limit');
     expect(within(supports).getByText('brackets')).toBeTruthy();
     expect(within(supports).queryByText('multi-leg')).toBeNull();
     expect(within(grid).getByRole('link', { name: 'Connect Schwab (beta)' }).textContent).toContain('beta');
