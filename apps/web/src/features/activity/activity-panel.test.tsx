@@ -33,11 +33,10 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     expect(calls('ActivityActions')[0]?.variables).toEqual({});
     const row = cell.closest('tr') as HTMLElement;
     expect(within(row).getAllByText('TradingView')).toHaveLength(2); // Source column and, on phones, under Date
-    // The address wraps only between its groups.
+    // An IPv4 address stays on one line.
     const source = within(row).getAllByRole('cell')[1] as HTMLElement;
     expect(source.textContent).toBe('52.89.214.238TradingView');
-    expect(source.querySelectorAll('wbr')).toHaveLength(3);
-    expect(source.querySelector('.text-break')).toBeNull();
+    expect(source.querySelector('.text-nowrap')?.textContent).toBe('52.89.214.238TradingView');
     const time = within(row).getByText(/1\/31\/2024, \d\d:\d\d/);
     expect(time.getAttribute('title')).toBe('2024-01-31T14:04:07Z');
     expect(screen.getByText('You signed in to the dashboard')).toBeTruthy();
@@ -48,6 +47,14 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     open(() => [{ ...signinAction(1), address: null }]);
     const row = ((await seen('You signed in to the dashboard'))[0] as HTMLElement).closest('tr') as HTMLElement;
     expect(within(row).getAllByText('-')).toHaveLength(2);
+  });
+
+  it('wraps an IPv6 source only between its groups', async () => {
+    open(() => [{ ...signinAction(1), address: '2001:db8:85a3::8a2e:370:7334' }]);
+    const row = ((await seen('You signed in to the dashboard'))[0] as HTMLElement).closest('tr') as HTMLElement;
+    const source = within(row).getAllByRole('cell')[1] as HTMLElement;
+    expect(source.textContent).toBe('2001:db8:85a3::8a2e:370:7334');
+    expect(source.querySelectorAll('wbr')).toHaveLength(6); // after each of its 6 colons
   });
 
   it('is hidden entirely when the first load is empty', async () => {

@@ -7,13 +7,13 @@ import { OrderCallDetails } from './order-call-details.tsx';
 import { phaseSplit, TradeSummary } from './trade-line.tsx';
 import type { ActionRow } from './use-activity.ts';
 
-/** The address, wrapping only between its groups (203.0.113.|175, never 203.0.113.17|5). */
+/** The address on one line; an IPv6 one wraps only between its groups (never 203.0.113.17|5). */
 function Source({ address }: { address: string | null }) {
   if (!address) return <span>-</span>;
   const label = addressLabel(address);
-  const groups = address.split(/(?<=[.:])/);
+  const groups = address.split(/(?<=:)/);
   return (
-    <span>
+    <span className={groups.length > 1 ? undefined : 'text-nowrap'}>
       {groups.map((group, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one address, in order
         <Fragment key={index}>
