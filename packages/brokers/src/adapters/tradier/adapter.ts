@@ -160,9 +160,11 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
     findByBrokerId: (ctx, session, accountId, orderId) => findById(client(ctx, session, accountId), accountId, orderId),
 
     async listRecentOrders(ctx, session, { accountId, clientOrderId, from }) {
-      if (from < startOfListedDay((ctx.now ?? Date.now)())) return null;
+      // Found is found, whenever the window starts (an open order is listed any day); absence is
+      // proved only for a window within the listed day.
       const found = await findByTag(client(ctx, session, accountId), accountId, tagOf(clientOrderId));
-      return found ? [{ order: found, match: 'id' }] : [];
+      if (found) return [{ order: found, match: 'id' }];
+      return from < startOfListedDay((ctx.now ?? Date.now)()) ? null : [];
     },
 
     async getHoldings(ctx, session, accountId): Promise<Holdings> {
