@@ -15,6 +15,7 @@ import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { latestWallHour } from '../../core/wall-clock.ts';
 import { accountPath, sessionClient, tradierClient } from './client.ts';
 import { TRADIER_ENVIRONMENTS, TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
 import { cancelOpenOrders, closingOrder, instrumentOf, listOrders, listPositions } from './exits.ts';
@@ -27,17 +28,7 @@ async function findByTag(http: HttpClient, accountId: string, tag: string): Prom
 }
 
 /** Tradier lists the orders of the present calendar day (US Eastern) and the open ones. */
-export function startOfListedDay(now: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: 'America/New_York',
-    hourCycle: 'h23',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(now);
-  const part = (type: string) => Number(parts.find((item) => item.type === type)?.value ?? 0);
-  return now - ((part('hour') * 60 + part('minute')) * 60 + part('second')) * 1000 - (now % 1000);
-}
+export const startOfListedDay = (now: number): number => latestWallHour(now, 'America/New_York', 0);
 
 async function findById(http: HttpClient, accountId: string, orderId: string): Promise<OrderResponse | null> {
   try {

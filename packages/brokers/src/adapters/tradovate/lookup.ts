@@ -6,22 +6,12 @@
 import type { OrderResponse } from '@router/orders';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { ListedOrder, RecentOrdersQuery } from '../../core/lookup.ts';
+import { latestWallHour } from '../../core/wall-clock.ts';
 import { clOrdIdOf, fromOrder } from './mapper.ts';
 import type { AccountClient } from './session.ts';
 
 /** Start of the CME Globex session `now` falls in: the latest 17:00 in Chicago. */
-export function sessionStart(now: number): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: 'America/Chicago',
-    hourCycle: 'h23',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(now);
-  const part = (type: string) => Number(parts.find((item) => item.type === type)?.value ?? 0);
-  const sinceFive = ((part('hour') - 17 + 24) % 24) * 3_600_000 + part('minute') * 60_000 + part('second') * 1000;
-  return now - sinceFive - (now % 1000);
-}
+export const sessionStart = (now: number): number => latestWallHour(now, 'America/Chicago', 17);
 
 async function averageFill(client: AccountClient, orderId: string): Promise<number | undefined> {
   const { body } = await client.call({ path: '/fill/deps', query: { masterid: orderId } });
