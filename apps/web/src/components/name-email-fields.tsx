@@ -1,4 +1,5 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import { EmailField } from './email-field.tsx';
 import { TextField } from './text-field.tsx';
 
 type Field = 'firstName' | 'lastName' | 'email';
@@ -30,14 +31,7 @@ export function NameEmailFields({
           error={errors.lastName?.message}
         />
       </div>
-      <TextField
-        label="Email"
-        type="email"
-        inputMode="email"
-        autoComplete="email"
-        registration={register('email')}
-        error={errors.email?.message}
-      />
+      <EmailField registration={register('email')} error={errors.email?.message} />
     </>
   );
 }

@@ -1,28 +1,6 @@
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { TextField } from '../../components/text-field.tsx';
 
-/** The user an admin form names (SPEC §5: an email-type input). */
-export function EmailField({
-  registration,
-  error,
-  className,
-}: {
-  registration: UseFormRegisterReturn;
-  error: string | undefined;
-  className?: string;
-}) {
-  return (
-    <TextField
-      className={className}
-      label="Email"
-      type="email"
-      autoComplete="off"
-      registration={registration}
-      error={error}
-    />
-  );
-}
-
 /** Whole credits greater than 0 (SPEC §5); register it with `setValueAs: numberValue`. */
 export function CreditsField({
   registration,

@@ -2,9 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { adminProxySchema } from '@router/shared';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { EmailField } from '../../components/email-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { AdminUserProfessionalDocument } from './documents.ts';
-import { EmailField } from './fields.tsx';
 import { FormResult, useAdminAction } from './form-result.tsx';
 
 /** The form names one user by email, as the proxy form does. */
@@ -33,7 +33,7 @@ export function ProfessionalForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form onSubmit={submit(true)} noValidate aria-label="Professional status">
-      <EmailField registration={register('email')} error={formState.errors.email?.message} />
+      <EmailField autoComplete="off" registration={register('email')} error={formState.errors.email?.message} />
       <div className="d-flex flex-wrap align-items-center gap-2">
         <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
           Grant

@@ -2,10 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ADMIN_TEXT, adminProxySchema } from '@router/shared';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { EmailField } from '../../components/email-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { useSession, useSessionStore } from '../../lib/session.tsx';
 import { AdminProxyEndDocument, AdminProxyStartDocument } from './documents.ts';
-import { EmailField } from './fields.tsx';
 import { FormResult, useAdminAction } from './form-result.tsx';
 
 type Fields = z.input<typeof adminProxySchema>;
@@ -50,7 +50,7 @@ export function ProxyForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form onSubmit={onSave} noValidate aria-label="Proxied user">
-      <EmailField registration={register('email')} error={formState.errors.email?.message} />
+      <EmailField autoComplete="off" registration={register('email')} error={formState.errors.email?.message} />
       <div className="d-flex flex-wrap align-items-center gap-2">
         <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
           Save

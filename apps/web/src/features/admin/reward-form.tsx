@@ -2,9 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { ADMIN_TEXT, adminRewardSchema, DEFAULT_REWARD_CREDITS } from '@router/shared';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { EmailField } from '../../components/email-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { AdminAccountRewardDocument } from './documents.ts';
-import { CreditsField, EmailField } from './fields.tsx';
+import { CreditsField } from './fields.tsx';
 import { FormResult, numberValue, useAdminAction } from './form-result.tsx';
 
 type Fields = z.input<typeof adminRewardSchema>;
@@ -31,7 +32,12 @@ export function RewardForm({ onDone }: { onDone: () => void }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Reward signals">
       <div className="row g-sm-3">
-        <EmailField className="col-sm-8 mb-3" registration={register('email')} error={errors.email?.message} />
+        <EmailField
+          className="col-sm-8 mb-3"
+          autoComplete="off"
+          registration={register('email')}
+          error={errors.email?.message}
+        />
         <CreditsField
           className="col-sm-4 mb-3"
           registration={register('credits', { setValueAs: numberValue })}

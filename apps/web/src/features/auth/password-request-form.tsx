@@ -3,7 +3,7 @@ import { passwordResetRequestSchema } from '@router/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { TextField } from '../../components/text-field.tsx';
+import { EmailField } from '../../components/email-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { FormAlert, SubmitButton } from './auth-card.tsx';
 import { PasswordResetRequestDocument } from './documents.ts';
@@ -32,14 +32,7 @@ export function PasswordRequestForm() {
       <p className="text-secondary">
         Enter the email of your account and we will send you a link to set a new password.
       </p>
-      <TextField
-        label="Email"
-        type="email"
-        inputMode="email"
-        autoComplete="email"
-        registration={register('email')}
-        error={formState.errors.email?.message}
-      />
+      <EmailField registration={register('email')} error={formState.errors.email?.message} />
       <SubmitButton busy={formState.isSubmitting}>Send reset link</SubmitButton>
     </form>
   );

@@ -1,6 +1,7 @@
 import type { signinSchema } from '@router/shared';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { EmailField } from '../../components/email-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { lazyResolver } from '../../lib/lazy-resolver.ts';
@@ -38,14 +39,7 @@ export function SigninForm({ onError }: { onError: (message: string | null) => v
 
   return (
     <form onSubmit={onSubmit} onFocus={validation.preload} noValidate>
-      <TextField
-        label="Email"
-        type="email"
-        autoComplete="username"
-        inputMode="email"
-        registration={register('email')}
-        error={errors.email?.message}
-      />
+      <EmailField autoComplete="username" registration={register('email')} error={errors.email?.message} />
       <TextField
         label="Password"
         type="password"
