@@ -136,7 +136,7 @@ describe('brokers and webhooks', () => {
         .filter((title) => {
           const range = document.createRange();
           range.selectNodeContents(title);
-          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+          const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top))).size;
           return lines > (title.textContent ?? '').trim().split(/\s+/).length;
         })
         .map((title) => title.textContent),
