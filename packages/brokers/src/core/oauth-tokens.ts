@@ -87,19 +87,18 @@ export interface AccessTokens {
   accessExpiresAt: number;
 }
 
-export interface TokenKeeperOptions<T extends AccessTokens> {
+/** When tokens are due for renewal: `marginMs` before the access expiry, or the broker's own rule. */
+type RenewalRule<T> = { marginMs: number; dueAt?: never } | { dueAt(tokens: T): number; marginMs?: never };
+
+export type TokenKeeperOptions<T extends AccessTokens> = RenewalRule<T> & {
   now(ctx: BrokerContext): number;
   /** The tokens a stored session holds. */
   read(session: BrokerSession): T;
   /** New tokens from the broker. */
   renew(ctx: BrokerContext, tokens: T, now: number): Promise<T>;
-  /** Renew this long before the access token runs out. */
-  marginMs: number;
-  /** When the tokens are due for renewal, where that is not `marginMs` before the access expiry. */
-  dueAt?(tokens: T): number;
   /** When a kept renewal may be forgotten (its sign-in lapsed); default: its access expiry. */
   forgetAt?(tokens: T): number;
-}
+};
 
 export interface TokenKeeper<T extends AccessTokens> {
   /** Renews the access token now (one renewal at a time per connection). */
@@ -117,7 +116,8 @@ export function createTokenKeeper<T extends AccessTokens>(options: TokenKeeperOp
   const renewed = new Map<string, T>();
   const pending = new Map<string, Promise<T>>();
   const forgetAt = options.forgetAt ?? ((tokens: T) => tokens.accessExpiresAt);
-  const dueAt = options.dueAt ?? ((tokens: T) => tokens.accessExpiresAt - options.marginMs);
+  const { marginMs } = options;
+  const dueAt = options.dueAt ?? ((tokens: T) => tokens.accessExpiresAt - (marginMs ?? 0));
 
   function current(session: BrokerSession): T {
     const stored = options.read(session);

@@ -13,7 +13,7 @@ import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { ETRADE_TITLE, etradeDescriptor } from './descriptor.ts';
 import { authorizationHeader } from './oauth1.ts';
-import { consumerOf, type EtradeTokens, RENEW_MARGIN_MS, renewAccessToken, renewDueAt, tokensOf } from './tokens.ts';
+import { consumerOf, type EtradeTokens, renewAccessToken, renewDueAt, tokensOf } from './tokens.ts';
 
 /** E*TRADE's code and message of an error answer. */
 export function errorOf(body: unknown): { code?: string; message?: string } {
@@ -77,7 +77,6 @@ export function createEtradeApi(options: { now: (ctx: BrokerContext) => number; 
     now: options.now,
     read: (session) => tokensOf(session.secrets),
     renew: (ctx, current, now) => renewAccessToken(ctx, current, now, options.fetch),
-    marginMs: RENEW_MARGIN_MS,
     dueAt: renewDueAt,
     forgetAt: (kept) => kept.expiresAt,
   });
