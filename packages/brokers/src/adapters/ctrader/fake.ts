@@ -43,7 +43,7 @@ interface Connection {
 export const FAKE_APP = { clientId: '34Rsd_T098asHkl', clientSecret: 'validClientSecret' };
 
 export async function startCtraderFake(options: CtraderFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const app = Fastify();
   const book = new FakeBook(now);
   const records: WireRecord[] = [];

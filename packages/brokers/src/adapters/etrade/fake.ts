@@ -31,7 +31,7 @@ export const FAKE_ACCOUNT = { accountId: '84345821', accountIdKey: 'dBZOKt9xDrtR
 export type EtradeFake = Awaited<ReturnType<typeof startEtradeFake>>;
 
 export async function startEtradeFake(options: EtradeFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const apps = options.apps ?? [FAKE_APP];
   const accounts = new Map<string, FakeAccount>(
     (options.accounts ?? [FAKE_ACCOUNT]).map((account) => [

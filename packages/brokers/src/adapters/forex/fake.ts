@@ -25,7 +25,7 @@ const error = (reply: FastifyReply, status: number, code: number, message: strin
   reply.code(status).send({ HttpStatus: status, ErrorMessage: message, ErrorCode: code });
 
 export async function startForexFake(options: ForexFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const lifetime = options.sessionLifetimeMs ?? 24 * 60 * 60_000;
   const login: FakeLogin = {
     UserName: 'DM123456',

@@ -37,7 +37,7 @@ const SUPPRESSIBLE = new Set(
 const NEEDS_ACCOUNTS = /^\/v1\/api\/iserver\/account\/(orders$|[^/]+\/order\/)/;
 
 export async function startFakeIbkr(options: FakeIbkrOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const mode = options.mode ?? 'oauth';
   const consumer = mode === 'oauth' ? createFakeConsumer(now, options.lstLifetimeMs ?? 24 * 60 * 60_000) : undefined;
   const market = createFakeMarket(now);

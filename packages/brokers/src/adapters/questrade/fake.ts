@@ -25,7 +25,7 @@ type Json = Record<string, unknown>;
 export const FAKE_CLIENT_ID = 'fake-questrade-app';
 
 export async function startQuestradeFake(options: QuestradeFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const clientId = options.clientId ?? FAKE_CLIENT_ID;
   const accounts = options.accounts ?? [{ number: '26598145', type: 'Margin', cash: 100_000 }];
   const symbols = createSymbols(now());

@@ -34,7 +34,7 @@ export interface RobinhoodFakeOptions {
 const clientError = (detail: string) => ({ type: 'client_error', errors: [{ detail, attr: null }] });
 
 export async function startRobinhoodFake(options: RobinhoodFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const apiKey = options.apiKey ?? DOCS_API_KEY;
   const privateKey = options.privateKey ?? DOCS_PRIVATE_KEY;
   const key = privateKeyFrom(privateKey);

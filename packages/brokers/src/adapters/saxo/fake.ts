@@ -24,7 +24,7 @@ export interface SaxoFakeOptions {
 export type SaxoFake = Awaited<ReturnType<typeof startSaxoFake>>;
 
 export async function startSaxoFake(options: SaxoFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const account: FakeAccount = {
     AccountKey: FAKE_ACCOUNT_KEY,
     AccountId: '9226397',

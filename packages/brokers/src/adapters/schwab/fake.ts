@@ -32,7 +32,7 @@ export type SchwabFake = Awaited<ReturnType<typeof startSchwabFake>>;
 type Json = Record<string, unknown>;
 
 export async function startSchwabFake(options: SchwabFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const app = Fastify();
   const requests: RecordedRequest[] = [];
   const failures: Injection[] = [];

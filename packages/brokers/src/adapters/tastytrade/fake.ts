@@ -27,7 +27,7 @@ const unauthorized = (reply: FastifyReply, message: string) =>
   reply.code(401).send({ error: { code: 'unauthorized', message } });
 
 export async function startTastytradeFake(options: TastytradeFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const quotes = options.quotes ?? {};
   const accounts = new Map<string, FakeAccount>(
     (options.accounts ?? [{ number: '5WT00001' }]).map((account) => [

@@ -40,7 +40,7 @@ export type Trading212Fake = Awaited<ReturnType<typeof startTrading212Fake>>;
 type Json = Record<string, unknown>;
 
 export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const instruments = options.instruments ?? DEFAULT_INSTRUMENTS;
   const app = Fastify();
   const requests: Array<{ method: string; url: string; headers: Json; body: unknown }> = [];

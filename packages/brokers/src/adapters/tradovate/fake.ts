@@ -37,7 +37,7 @@ const OPEN = new Set(['/v1/auth/accesstokenrequest']);
 const num = (value: unknown) => Number(value);
 
 export async function startTradovateFake(options: TradovateFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const library = createContractLibrary(now());
   const users = options.users ?? [FAKE_USER];
   const accounts = options.accounts ?? [{ id: 987654, name: 'DEMO123456', userId: FAKE_USER.userId }];

@@ -28,7 +28,7 @@ function account(id: string, number: string, type: string, label: string, trades
 }
 
 export async function startWebullFake(options: WebullFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const keys = {
     appKey: options.appKey ?? 'fakewebullappkey',
     appSecret: options.appSecret ?? 'fake-webull-app-secret',

@@ -25,7 +25,7 @@ export type ZerodhaFake = Awaited<ReturnType<typeof startZerodhaFake>>;
 const PUBLIC = new Set(['GET /connect/login']);
 
 export async function startZerodhaFake(options: ZerodhaFakeOptions = {}) {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now()); // read at each call: a test faking the date fakes it here too
   const apiKey = options.apiKey ?? 'kitefakeapikey';
   const apiSecret = options.apiSecret ?? 'kitefakeapisecret';
   const user = options.user ?? { userId: 'ZR1234', userName: 'Kite Trader', email: 'trader@example.com' };
