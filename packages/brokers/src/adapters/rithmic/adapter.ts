@@ -1,9 +1,9 @@
 // The Rithmic broker over R | Protocol (broker-specs/rithmic/WIRE.md): user, password and system
-// name log in to the ORDER_PLANT (plant.ts), a session kept for the user's calls (pool.ts); orders go out with our signal id as
-// user_tag, AUTO tagging and the trade route of their exchange, and are followed by their
-// notifications (watch.ts). Rithmic does not refuse a repeated user_tag: the server's own
-// idempotency keeps an order single, and after a lost answer the order is found by its user_tag
-// in the replayed open orders and history (lookup.ts).
+// name log in to the ORDER_PLANT (plant.ts), a session kept for the user's calls (pool.ts);
+// orders go out with our signal id as user_tag, AUTO tagging and the trade route of their
+// exchange, and are followed by their notifications (watch.ts). Rithmic does not refuse a
+// repeated user_tag: the server's own idempotency keeps an order single, and after a lost answer
+// the order is found by its user_tag in the replayed open orders and history (lookup.ts).
 import type { BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { recordBrokerRequest } from '../../core/wire-log.ts';
