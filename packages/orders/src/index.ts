@@ -53,4 +53,5 @@ export {
 export { isClassCompatible, MAX_SYMBOL_LENGTH, type ParseSymbolOptions, parseSymbol } from './symbols/parse-symbol.ts';
 export type { FutureMonthCode, ParsedSymbol, SymbolParts } from './symbols/parsed-symbol.ts';
 export { FUTURE_MONTH_CODES } from './symbols/parsed-symbol.ts';
+export { instantOf, latestWallHour, wallClock } from './time/wall-clock.ts';
 export * from './types.ts';

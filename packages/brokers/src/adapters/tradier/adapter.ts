@@ -1,7 +1,7 @@
 // The Tradier broker: access token (live or sandbox), equities and options including multi-leg,
 // form-encoded orders, our signal id as the order tag, preview with preview=true. Tradier does
 // not refuse a repeated tag, so an order is looked up by its tag before it is placed.
-import type { Order, OrderResponse } from '@router/orders';
+import { latestWallHour, type Order, type OrderResponse } from '@router/orders';
 import type {
   BrokerAccount,
   BrokerContext,
@@ -15,7 +15,6 @@ import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
-import { latestWallHour } from '../../core/wall-clock.ts';
 import { accountPath, sessionClient, tradierClient } from './client.ts';
 import { TRADIER_ENVIRONMENTS, TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
 import { cancelOpenOrders, closingOrder, instrumentOf, listOrders, listPositions } from './exits.ts';

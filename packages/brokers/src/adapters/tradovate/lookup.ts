@@ -3,10 +3,9 @@
 // keeps it on the order's New command but has no query by it (WIRE.md §6), so the command list
 // is searched. That list is taken to hold at least the current trading session (since 17:00
 // Chicago time); for an older window nothing is proved (null).
-import type { OrderResponse } from '@router/orders';
+import { latestWallHour, type OrderResponse } from '@router/orders';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { ListedOrder, RecentOrdersQuery } from '../../core/lookup.ts';
-import { latestWallHour } from '../../core/wall-clock.ts';
 import { clOrdIdOf, fromOrder } from './mapper.ts';
 import type { AccountClient } from './session.ts';
 
