@@ -184,14 +184,14 @@ const SAVE = `with account_saved as (
   ), filled_now as materialized (
     select o.id, o.client_order_id, o.status, o.data from saved o join previous p on p.id = o.id and p.status = 'open'
     where o.status = 'filled'
-  ), fills as (
-    -- The signals by their ids as one array, for signals_pkey: with only the join, the generic plan
-    -- walked every signal of the account's user (from its notification settings) on each write.
+  ), fills as materialized (
+    -- Materialized, so the signals are found from the filled orders (signals_pkey): inlined, the
+    -- event source's settings check led the generic plan to walk every signal of the account's
+    -- user (signals_user_stats_idx) on each write (fill-events.test.ts).
     select s.id, s.user_id, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test, o.status, s."order",
       o.id as broker_order_id, (o.data->>'fillPrice')::float8 as price, array['order.filled'] as types,
       null::text as message
     from filled_now o join signals s on s.id = o.client_order_id and s.account_id = $1
-    where s.id = any(array(select client_order_id from filled_now))
   ), fill_events as (${signalEventSource('fills')}),
   ${notificationEventCtes('fill_events')}, symbols_saved as (
     insert into paper_symbols (account_id, symbol, open, data)

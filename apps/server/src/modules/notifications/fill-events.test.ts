@@ -103,4 +103,38 @@ describe('events of later findings', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(told(signalId)).toHaveLength(1);
   });
+  it('finds the filled signals of a paper write by id, however many signals the user has', async () => {
+    // With notification settings, the paper write's generic plan once walked every signal of the
+    // user (by user_id) on each write to find the few that filled: its cost grew with the history.
+    const trader = await setupTrader(t, 'history@example.com', { credits: 10 });
+    await listen(trader);
+    const { accountId } = trader;
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
+      trader.connector.key,
+    ]);
+    await pool.query(
+      `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, "order")
+      select 'history' || lpad(n::text, 14, '0'), $1, $2, $3, $4, 'paper', 'filled', '{}'::jsonb
+      from generate_series(1, 3000) n`,
+      [trader.userId, trader.hook.id, Number(rows[0]?.id), accountId],
+    );
+    const order = sampleOrder(accountId, 'PO-H', { clientOrderId: 'history00000000000001', createdAt: Date.now() });
+    const read = await paperTransaction(t.services.db, accountId, async (tx) => {
+      // The plan a long-prepared statement settles on, whatever this connection has cached.
+      await tx.query('set local plan_cache_mode = force_generic_plan');
+      await savePaperChanges(tx, accountId, { orders: [order], symbols: [] });
+      const filled = { ...order, status: 'filled' as const, fillPrice: 99.5, filledAt: Date.now(), reservation: 0 };
+      await savePaperChanges(tx, accountId, { orders: [filled], symbols: [] });
+      const stats = await tx.query<{ read: string; told: string }>(
+        `select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as read,
+          (select count(*) from notification_events where data->>'signalId' = $1) as told
+        from pg_stat_xact_user_tables where relname = 'signals'`,
+        [order.clientOrderId],
+      );
+      return { read: Number(stats.rows[0]?.read), told: Number(stats.rows[0]?.told) };
+    });
+    expect(read).toEqual({ read: expect.any(Number), told: 1 });
+    expect(read.read).toBeLessThan(10);
+  });
 });
