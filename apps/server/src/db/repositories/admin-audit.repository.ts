@@ -56,10 +56,11 @@ export async function listAuditEntries(db: Executor, page: { limit: number; befo
     select ${COLUMNS} from admin_audit_log
     where ${before} and created_at >= (
       select date_trunc('milliseconds', min(p.created_at)) from (
-        select created_at from admin_audit_log where ${before} order by created_at desc, id desc limit ${page.limit}
+        select created_at from admin_audit_log where ${before}
+        order by created_at desc nulls last, id desc nulls last limit ${page.limit}
       ) p
     )
-    order by created_at desc, id desc
+    order by created_at desc nulls last, id desc nulls last
     limit ${MAX_PAGE}`);
   return rows;
 }

@@ -169,10 +169,10 @@ export async function listLedger(db: Executor, page: LedgerPage): Promise<Ledger
     where user_id = ${page.userId} ${before} and created_at >= (
       select date_trunc('milliseconds', min(p.created_at)) from (
         select created_at from credit_ledger where user_id = ${page.userId} ${before}
-        order by created_at desc, id desc limit ${page.limit}
+        order by created_at desc nulls last, id desc nulls last limit ${page.limit}
       ) p
     )
-    order by created_at desc, id desc
+    order by created_at desc nulls last, id desc nulls last
     limit ${MAX_PAGE}`);
   return rows;
 }
@@ -180,7 +180,7 @@ export async function listLedger(db: Executor, page: LedgerPage): Promise<Ledger
 /** SQL: the credits of the most recent grant of the user `userId` (an SQL expression), or null. */
 export const lastGrantSql = (userId: string) => `(select g.credits from credit_ledger g
     where g.user_id = ${userId} and g.credits > 0 and g.cause not in ('refund', 'adjustment')
-    order by g.created_at desc, g.id desc limit 1)`;
+    order by g.created_at desc nulls last, g.id desc nulls last limit 1)`;
 
 /** The credits of the user's most recent grant (credit_ledger_grants_idx), or null. */
 export async function lastGrant(db: Executor, userId: number): Promise<number | null> {

@@ -169,13 +169,13 @@ export async function digestStates(
       (select count(*) from (select 1 from notification_deliveries d
         where d.notification_id = g.notification_id and d.type = g.type
           and d.created_at > now() - ${windowMs} * interval '1 millisecond'
-        order by d.created_at desc limit ${countUpTo}) arrivals)::int as arrived,
+        order by d.created_at desc nulls last limit ${countUpTo}) arrivals)::int as arrived,
       (select count(*) from (select 1 from notification_deliveries d
         where d.notification_id = g.notification_id and d.type = g.type and d.status = 'pending'
         limit ${countUpTo}) waiting)::int as waiting,
       (select d.last_attempt_at from notification_deliveries d
         where d.notification_id = g.notification_id and d.type = g.type and d.in_digest and d.status = 'delivered'
-        order by d.last_attempt_at desc limit 1) as "lastDigestAt",
+        order by d.last_attempt_at desc nulls last limit 1) as "lastDigestAt",
       (select d.created_at from notification_deliveries d
         where d.notification_id = g.notification_id and d.type = g.type and d.status = 'pending'
         order by d.created_at limit 1) as "oldestPendingAt"
@@ -272,11 +272,11 @@ export async function listDeliveries(
     from notifications n
     cross join lateral (
       select * from notification_deliveries d where d.notification_id = n.id
-      order by d.created_at desc, d.id desc limit ${limit}
+      order by d.created_at desc nulls last, d.id desc limit ${limit}
     ) d
     join notification_events e on e.id = d.event_id
     where n.user_id = ${scope.userId} and n.connector_id = ${scope.connectorId} and n.account_id = ${scope.accountId}
-    order by d.created_at desc, d.id desc
+    order by d.created_at desc nulls last, d.id desc
     limit ${limit}`);
   return rows.map(toLogRow);
 }

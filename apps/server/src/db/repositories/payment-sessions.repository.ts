@@ -3,6 +3,7 @@
 import { and, desc, eq, gt, isNull, or } from 'drizzle-orm';
 import { paymentSessions } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
+import { newestFirst } from './newest-first.ts';
 
 export type PaymentSessionRow = typeof paymentSessions.$inferSelect;
 export type NewPaymentSession = Omit<typeof paymentSessions.$inferInsert, 'id' | 'stripeId' | 'createdAt'>;
@@ -61,7 +62,7 @@ export async function findRecentSession(
         gt(paymentSessions.createdAt, since),
       ),
     )
-    .orderBy(desc(paymentSessions.createdAt))
+    .orderBy(newestFirst(paymentSessions.createdAt))
     .limit(1);
   return row;
 }

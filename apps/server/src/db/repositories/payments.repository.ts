@@ -3,6 +3,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { payments } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
+import { newestFirst } from './newest-first.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = Omit<typeof payments.$inferInsert, 'id' | 'createdAt'>;
@@ -28,7 +29,7 @@ export async function listPayments(db: Executor, userId: number, limit: number):
     .select()
     .from(payments)
     .where(eq(payments.userId, userId))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .orderBy(newestFirst(payments.createdAt), desc(payments.id))
     .limit(limit);
 }
 

@@ -103,6 +103,7 @@ describe('events of later findings', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(told(signalId)).toHaveLength(1);
   });
+
   it('finds the filled signals of a paper write by id, however many signals the user has', async () => {
     // With notification settings, the paper write's generic plan once walked every signal of the
     // user (by user_id) on each write to find the few that filled: its cost grew with the history.
@@ -123,16 +124,25 @@ describe('events of later findings', () => {
     const read = await paperTransaction(t.services.db, accountId, async (tx) => {
       // The plan a long-prepared statement settles on, whatever this connection has cached.
       await tx.query('set local plan_cache_mode = force_generic_plan');
+      // The backend's counts not yet reported (earlier transactions' too): read before and after.
+      const signalReads = async () =>
+        Number(
+          (
+            await tx.query<{ read: string }>(
+              `select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as read
+              from pg_stat_xact_user_tables where relname = 'signals'`,
+            )
+          ).rows[0]?.read ?? 0,
+        );
+      const before = await signalReads();
       await savePaperChanges(tx, accountId, { orders: [order], symbols: [] });
       const filled = { ...order, status: 'filled' as const, fillPrice: 99.5, filledAt: Date.now(), reservation: 0 };
       await savePaperChanges(tx, accountId, { orders: [filled], symbols: [] });
-      const stats = await tx.query<{ read: string; told: string }>(
-        `select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) as read,
-          (select count(*) from notification_events where data->>'signalId' = $1) as told
-        from pg_stat_xact_user_tables where relname = 'signals'`,
-        [order.clientOrderId],
-      );
-      return { read: Number(stats.rows[0]?.read), told: Number(stats.rows[0]?.told) };
+      const read = (await signalReads()) - before;
+      const told = await tx.query(`select 1 from notification_events where data->>'signalId' = $1`, [
+        order.clientOrderId,
+      ]);
+      return { read, told: told.rowCount };
     });
     expect(read).toEqual({ read: expect.any(Number), told: 1 });
     expect(read.read).toBeLessThan(10);
