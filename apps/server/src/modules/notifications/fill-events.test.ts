@@ -34,6 +34,15 @@ async function listen(trader: Awaited<ReturnType<typeof setupTrader>>) {
   receiver.secret = setting.secret ?? '';
 }
 
+/** A paper trader whose webhook setting points at the receiver, with its connector's row id. */
+async function listeningPaperTrader(email: string) {
+  const trader = await setupTrader(t, email, { credits: 10 });
+  await listen(trader);
+  const pool = t.services.db.$client;
+  const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [trader.connector.key]);
+  return { trader, accountId: trader.accountId, connectorId: Number(rows[0]?.id), pool };
+}
+
 const told = (signalId: string) =>
   receiver.received.filter((r) => r.verifyError === null && r.payload?.data.signalId === signalId);
 
@@ -75,18 +84,12 @@ describe('events of later findings', () => {
   });
 
   it('tells a resting paper order of a signal that fills, once', async () => {
-    const trader = await setupTrader(t, 'paper@example.com', { credits: 10 });
-    await listen(trader);
-    const { accountId } = trader;
-    const pool = t.services.db.$client;
-    const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
-      trader.connector.key,
-    ]);
+    const { trader, accountId, connectorId, pool } = await listeningPaperTrader('paper@example.com');
     const signalId = 'paperFillSignal000001';
     await pool.query(
       `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, "order")
       values ($1, $2, $3, $4, $5, 'paper', 'accepted', true, $6)`,
-      [signalId, trader.userId, trader.hook.id, Number(rows[0]?.id), accountId, { symbol: 'AAPL', action: 'buy' }],
+      [signalId, trader.userId, trader.hook.id, connectorId, accountId, { symbol: 'AAPL', action: 'buy' }],
     );
     const order = sampleOrder(accountId, 'PO-1', { clientOrderId: signalId, createdAt: Date.now() });
     const save = (o: PaperOrder) =>
@@ -107,18 +110,12 @@ describe('events of later findings', () => {
   it('finds the filled signals of a paper write by id, however many signals the user has', async () => {
     // With notification settings, the paper write's generic plan once walked every signal of the
     // user (by user_id) on each write to find the few that filled: its cost grew with the history.
-    const trader = await setupTrader(t, 'history@example.com', { credits: 10 });
-    await listen(trader);
-    const { accountId } = trader;
-    const pool = t.services.db.$client;
-    const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
-      trader.connector.key,
-    ]);
+    const { trader, accountId, connectorId, pool } = await listeningPaperTrader('history@example.com');
     await pool.query(
       `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, "order")
       select 'history' || lpad(n::text, 14, '0'), $1, $2, $3, $4, 'paper', 'filled', '{}'::jsonb
       from generate_series(1, 3000) n`,
-      [trader.userId, trader.hook.id, Number(rows[0]?.id), accountId],
+      [trader.userId, trader.hook.id, connectorId, accountId],
     );
     const order = sampleOrder(accountId, 'PO-H', { clientOrderId: 'history00000000000001', createdAt: Date.now() });
     const read = await paperTransaction(t.services.db, accountId, async (tx) => {
