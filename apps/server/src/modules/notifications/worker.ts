@@ -43,6 +43,8 @@ export interface WorkerOptions {
   maintenanceMs?: number;
   /** Delivered events are kept this many days. */
   retentionDays?: number;
+  /** Old events deleted per statement; a maintenance pass repeats it until a batch comes back short. */
+  retentionBatch?: number;
 }
 
 export interface NotificationWorker {
@@ -131,7 +133,12 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       try {
         await emitExpiringConnectors(db, EXPIRY_WARNING_DAYS_BY_PROVIDER, EXPIRY_WARNING_DAYS);
         await notifyDisabled();
-        await deleteOldEvents(db, options.retentionDays ?? 30, 1000);
+        // Every old event, a batch at a time: a day's events (up to two per live signal and
+        // setting) can outnumber what one batch per pass would remove.
+        const retentionBatch = options.retentionBatch ?? 1000;
+        while ((await deleteOldEvents(db, options.retentionDays ?? 30, retentionBatch)) === retentionBatch) {
+          await setImmediate();
+        }
       } catch (error) {
         log.error({ err: error }, 'notification maintenance failed');
       } finally {
