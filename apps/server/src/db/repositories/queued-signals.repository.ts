@@ -78,6 +78,17 @@ export async function claimDueQueuedSignals(
   return rows;
 }
 
+/** When the next queued signal after `after` is due (queued_signals_due_idx), or null. */
+export async function nextQueuedRelease(db: Queryable, after: Date): Promise<Date | null> {
+  const { rows } = await db.query<{ release_at: Date }>({
+    name: 'queued_signals_next',
+    text: `select release_at from queued_signals where status = 'queued' and release_at > $1
+      order by release_at limit 1`,
+    values: [after],
+  });
+  return rows[0]?.release_at ?? null;
+}
+
 /** The claim's end: placed or refused (with the answer), or queued again until `releaseAt`. */
 export async function finishQueuedSignal(
   db: Queryable,

@@ -1,5 +1,8 @@
-// Places queued signals (queue.ts) when their window opens. Each pass claims the due rows with a
-// lease (one statement, FOR UPDATE SKIP LOCKED inside it: two instances never claim one row) and
+// Places queued signals (queue.ts) when their window opens: a pass runs at the instant the next
+// one is due (known from the last pass, or told by queue.ts when it queues one), besides the
+// regular passes every few seconds, and takes every due row, batch after batch, so a market
+// open's backlog goes out at the opening and not 20 per pass. Each batch claims the due rows with
+// a lease (one statement, FOR UPDATE SKIP LOCKED inside it: two instances never claim one row) and
 // sends each through the signal path with its queued idempotency key; the row's end is written
 // fenced by the claim. A crash between placing and writing leaves the row claimed until the lease
 // runs out; the next claim sends it again, and the signal path answers it as a repeat of the
@@ -9,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import {
   claimDueQueuedSignals,
   finishQueuedSignal,
+  nextQueuedRelease,
   type QueuedSignalRow,
 } from '../../db/repositories/queued-signals.repository.ts';
 import { checkWindow } from '../hooks/rules/index.ts';
@@ -19,33 +23,81 @@ import type { SignalRuntime } from './runtime.ts';
 import { submitSignal } from './submit.ts';
 
 /** `runOnce(at)`: one pass as if it were `at` (tests move it to a window's opening); how many were claimed. */
-export type QueueSweeper = PeriodicPass<[at?: Date]>;
+export interface QueueSweeper extends PeriodicPass<[at?: Date]> {
+  /** A signal is due at `releaseAt`: when that is before the next regular pass, a pass runs then. */
+  wake(releaseAt: Date): void;
+  /** When the pass `wake` set up runs (tests), or null. */
+  wakesAt(): Date | null;
+}
 
 /** Longer than one placement can take: the hook's deadline, then the broker's call limit. */
 const LEASE_MS = 60_000;
 const BATCH = 20;
+/** Batches per pass (1,000 signals); a longer backlog goes on in the next pass. */
+const MAX_BATCHES = 50;
 /** Our own outage (nothing stored): tried again this much later. */
 const RETRY_MS = 10_000;
+/** A woken pass runs this long after the instant, so a timer's rounding never runs it before. */
+const WAKE_MARGIN_MS = 5;
 
 export function startQueueSweeper(rt: SignalRuntime, owner: string, intervalMs: number): QueueSweeper {
-  return startPeriodicPass<[at?: Date]>(rt.services.log, {
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let stopped = false;
+  const periodic = startPeriodicPass<[at?: Date]>(rt.services.log, {
     intervalMs,
     failure: 'queued signals not swept',
-    pass: (at = new Date()) => sweep(rt, owner, at),
+    pass: async (at = new Date()) => {
+      const done = await sweep(rt, owner, at);
+      const next = await nextQueuedRelease(rt.services.db.$client, new Date());
+      if (next) wake(next);
+      return done;
+    },
     timerArgs: [],
   });
+  function wake(releaseAt: Date): void {
+    const at = releaseAt.getTime();
+    const wait = at - Date.now();
+    // Already due: the pass running or the next regular one takes it. Later than the next regular
+    // pass, or than a pass already set up: that pass's look-up sets this one up.
+    if (stopped || wait <= 0 || wait > intervalMs || at >= timerAt) return;
+    clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(() => {
+      timerAt = Number.POSITIVE_INFINITY;
+      timer = undefined;
+      void periodic.runOnce();
+    }, wait + WAKE_MARGIN_MS);
+    timer.unref();
+  }
+  return {
+    runOnce: periodic.runOnce,
+    wake,
+    wakesAt: () => (timer ? new Date(timerAt) : null),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await periodic.stop();
+      clearTimeout(timer);
+    },
+  };
 }
 
 async function sweep(rt: SignalRuntime, owner: string, at: Date): Promise<number> {
-  const claimed = await claimDueQueuedSignals(rt.services.db.$client, { owner, leaseMs: LEASE_MS, at, limit: BATCH });
-  await Promise.all(
-    claimed.map((row) =>
-      placeQueued(rt, owner, row, at).catch((error: unknown) =>
-        rt.services.log.error({ err: error, queuedId: row.id }, 'queued signal not placed'),
+  let done = 0;
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const claimed = await claimDueQueuedSignals(rt.services.db.$client, { owner, leaseMs: LEASE_MS, at, limit: BATCH });
+    await Promise.all(
+      claimed.map((row) =>
+        placeQueued(rt, owner, row, at).catch((error: unknown) =>
+          rt.services.log.error({ err: error, queuedId: row.id }, 'queued signal not placed'),
+        ),
       ),
-    ),
-  );
-  return claimed.length;
+    );
+    done += claimed.length;
+    if (claimed.length < BATCH) break;
+  }
+  return done;
 }
 
 async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRow, at: Date): Promise<void> {

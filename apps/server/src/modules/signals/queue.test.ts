@@ -26,8 +26,8 @@ const QUEUE = () => ({ tradingWindows: closedToday(), outsideWindow: 'queue', ma
 const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
 const fresh = (fields: Record<string, unknown> = {}) => ({ ...BUY, time: new Date().toISOString(), ...fields });
 
-async function queuer(email: string, rules: Record<string, unknown> = QUEUE()) {
-  const trader = await setupTrader(t, email, { credits: 10 });
+async function queuer(email: string, rules: Record<string, unknown> = QUEUE(), credits = 10) {
+  const trader = await setupTrader(t, email, { credits });
   await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
     rules: JSON.stringify(rules),
   });
@@ -70,6 +70,44 @@ describe('outsideWindow: "queue"', () => {
     expect(await t.app.signalRuntime.sweepQueue(new Date(nextMidnight().getTime() - 60_000))).toBe(0);
   });
 
+  it('places a backlog due at one opening in one pass, not 20 a pass', async () => {
+    const trader = await queuer('backlog@example.com', QUEUE(), 60);
+    for (let i = 0; i < 45; i++) {
+      expect((await postSignal(t, trader.shortKey, fresh({ client_id: `b-${i}` }))).statusCode).toBe(202);
+    }
+    // Other cases' signals due then go too.
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBeGreaterThanOrEqual(45);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(45);
+    expect((await queuedRows(trader.userId)).every((row) => row.status === 'placed')).toBe(true);
+  });
+
+  it('places a queued signal at the instant it is due, not at the next regular pass', async () => {
+    const trader = await queuer('instant@example.com');
+    expect((await postSignal(t, trader.shortKey, fresh({ client_id: 'w-1' }))).statusCode).toBe(202);
+    // Due at midnight: later than the next regular pass, so nothing is set up for it yet.
+    expect(t.app.signalRuntime.queueWakesAt()).toBeNull();
+    // Now its window opens in a moment.
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({
+        ...QUEUE(),
+        tradingWindows: [{ days: DAYS, from: '00:00', to: '24:00', timeZone: 'UTC' }],
+      }),
+    });
+    const releaseAt = new Date(Date.now() + 1_000);
+    await t.services.db.$client.query('update queued_signals set release_at = $1 where user_id = $2', [
+      releaseAt,
+      trader.userId,
+    ]);
+    // A pass (the regular one every few seconds) finds it due before the next: a pass is set up
+    // for that instant. queue.ts tells the sweeper the same way when it queues one.
+    expect(await t.app.signalRuntime.sweepQueue()).toBe(0);
+    expect(t.app.signalRuntime.queueWakesAt()).toEqual(releaseAt);
+    await eventually(async () => (await queuedRows(trader.userId))[0]?.status === 'placed');
+    // Never before its time.
+    expect(Date.now()).toBeGreaterThanOrEqual(releaseAt.getTime());
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
   it('refuses on arrival what can be judged then: a stale signal, an unreadable order, a limit', async () => {
     const trader = await queuer('queued-refused@example.com', { ...QUEUE(), maxQuantity: 5 });
     const stale = await postSignal(t, trader.shortKey, { ...BUY, time: new Date(Date.now() - 120_000).toISOString() });
@@ -100,6 +138,8 @@ describe('outsideWindow: "queue"', () => {
 
   it('two instances claiming at once place each queued signal once; a lost claim taken over repeats, never re-places', async () => {
     const trader = await queuer('queued-two@example.com');
+    // Other cases' signals due at the opening go first, so the counts below are this case's.
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
     for (const id of ['a', 'b', 'c', 'd']) {
       expect((await postSignal(t, trader.shortKey, fresh({ client_id: id }))).statusCode).toBe(202);
     }
@@ -177,7 +217,9 @@ describe('outsideWindow: "queue"', () => {
     expect((await gqlAs(t, trader.headers, CANCEL, { id: queued.id })).errors?.[0]?.message).toBe(
       'Queued signal cannot be cancelled: it is already cancelled',
     );
-    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(0);
+    // At the opening (other cases' signals due then may go), the cancelled one stays cancelled.
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect((await queuedRows(trader.userId)).map((row) => row.status)).toEqual(['cancelled']);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
   });
 });

@@ -43,6 +43,7 @@ export async function queueSignal(rt: SignalRuntime, input: SignalInput, request
     rt.services.log.error({ err: error }, 'signal not queued');
     return { answer: UNAVAILABLE, waitedUs: 0 };
   }
+  rt.wakeQueue(queued.releaseAt);
   return answered(rt, input, queuedAnswer(queued.id, queued.releaseAt, order), 0, undefined, request);
 }
 

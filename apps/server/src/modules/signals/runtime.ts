@@ -43,6 +43,10 @@ export interface SignalRuntime {
   followFills(minAgeMs?: number): Promise<number>;
   /** Places the queued signals due at `at` (default now; tests; a timer runs it every few seconds). */
   sweepQueue(at?: Date): Promise<number>;
+  /** A signal was queued until `releaseAt`: placed then, not at the next regular pass. */
+  wakeQueue(releaseAt: Date): void;
+  /** When the next woken pass runs (tests), or null. */
+  queueWakesAt(): Date | null;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -81,6 +85,8 @@ export function createSignalRuntime(services: Services): SignalRuntime {
     reconcile: (staleAfterMs) => (reconciler ? reconciler.runOnce(staleAfterMs) : Promise.resolve(0)),
     followFills: (minAgeMs) => (follower ? follower.runOnce(minAgeMs) : Promise.resolve(0)),
     sweepQueue: (at) => (queue ? queue.runOnce(at) : Promise.resolve(0)),
+    wakeQueue: (releaseAt) => queue?.wake(releaseAt),
+    queueWakesAt: () => queue?.wakesAt() ?? null,
     async start() {
       listener = listenHookChanges(pool, log, hooks);
       await listener.ready;
