@@ -34,6 +34,9 @@ function screens(connectorKey: string, accountId: string, hookKey: string, now: 
   return [
     { name: 'activity, first page', query: `{ actions { id code createdAt ${TRADE} } }` },
     { name: 'activity, search "MSFT"', query: `{ actions(search: "MSFT") { id createdAt ${TRADE} } }` },
+    { name: 'activity, search with no match', query: `{ actions(search: "NOSUCHTEXT") { id createdAt } }` },
+    { name: 'activity, symbol never traded', query: `{ actions(symbol: "TSLA") { id createdAt } }` },
+    { name: 'activity, rejected (none)', query: `{ actions(result: "rejected") { id createdAt } }` },
     { name: 'activity, refused only', query: `{ actions(result: "refused") { id createdAt ${TRADE} } }` },
     { name: 'activity, symbol MSFT', query: `{ actions(symbol: "MSFT") { id createdAt ${TRADE} } }` },
     { name: 'activity, one hook', query: `{ actions(hookKey: "${hookKey}") { id createdAt ${TRADE} } }` },
