@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
+import { createNotificationWorker } from './worker.ts';
 
 let t: TestApp;
 
@@ -61,5 +62,23 @@ describe('notification retention', () => {
       `select 1 from notification_deliveries d where not exists (select 1 from notification_events e where e.id = d.event_id)`,
     );
     expect(orphans.rowCount).toBe(0);
+  });
+  it('a stop does not wait for a long backlog: the rest goes at the next pass', async () => {
+    const trader = await setupTrader(t, 'retention-stop@example.com');
+    await t.services.db.$client.query(
+      `insert into notification_events (id, user_id, type, data, created_at)
+      select 'msg_backlog' || g, $1, 'credits.low', '{}', now() - interval '31 days' from generate_series(1, 50) g`,
+      [trader.userId],
+    );
+    // A worker of its own, deleting one event per statement.
+    const worker = createNotificationWorker(t.services, { retentionDays: 30, retentionBatch: 1 });
+    const pass = worker.maintain();
+    await worker.stop();
+    await pass;
+    const { rows } = await t.services.db.$client.query<{ n: number }>(
+      `select count(*)::int as n from notification_events where user_id = $1`,
+      [trader.userId],
+    );
+    expect(rows[0]?.n).toBeGreaterThan(40);
   });
 });

@@ -128,6 +128,8 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     })());
 
   let maintaining: Promise<void> | undefined;
+  /** Set by stop(): a long retention backlog is left for the next start instead of holding the stop. */
+  let stopping = false;
   const maintain = () =>
     (maintaining ??= (async () => {
       try {
@@ -136,7 +138,10 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
         // Every old event, a batch at a time: a day's events (up to two per live signal and
         // setting) can outnumber what one batch per pass would remove.
         const retentionBatch = options.retentionBatch ?? 1000;
-        while ((await deleteOldEvents(db, options.retentionDays ?? 30, retentionBatch)) === retentionBatch) {
+        while (
+          !stopping &&
+          (await deleteOldEvents(db, options.retentionDays ?? 30, retentionBatch)) === retentionBatch
+        ) {
           await setImmediate();
         }
       } catch (error) {
@@ -159,6 +164,7 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       void maintain();
     },
     async stop() {
+      stopping = true;
       for (const timer of timers.splice(0)) clearInterval(timer);
       await Promise.all([draining, maintaining]);
       agents.close();
