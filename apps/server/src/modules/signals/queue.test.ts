@@ -102,7 +102,7 @@ describe('outsideWindow: "queue"', () => {
     // for that instant. queue.ts tells the sweeper the same way when it queues one.
     expect(await t.app.signalRuntime.sweepQueue()).toBe(0);
     expect(t.app.signalRuntime.queueWakesAt()).toEqual(releaseAt);
-    await eventually(async () => (await queuedRows(trader.userId))[0]?.status === 'placed');
+    await eventually(async () => (await queuedRows(trader.userId))[0]?.status === 'placed', 10_000);
     // Never before its time.
     expect(Date.now()).toBeGreaterThanOrEqual(releaseAt.getTime());
     expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
