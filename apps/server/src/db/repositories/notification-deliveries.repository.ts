@@ -138,11 +138,25 @@ export async function recordDeliveryResults(db: Executor, results: readonly Deli
   return rows.map((row) => row.id);
 }
 
-/** Puts claimed deliveries back to wait until `until` (an email digest collecting). */
-export async function postponeDeliveries(tx: Transaction, claims: readonly { id: number }[], until: Date) {
-  if (claims.length === 0) return;
+/**
+ * An email digest collecting until `until`: puts the claimed deliveries of the setting and kind
+ * back to wait until then, and records it (notification_digests), so deliveries of that kind
+ * written meanwhile are due then too instead of each being claimed and put back.
+ */
+export async function collectDigest(
+  tx: Transaction,
+  group: { notificationId: number; type: string },
+  claims: readonly { id: number }[],
+  until: Date,
+) {
+  const at = until.toISOString();
   await tx.execute(sql`
-    update notification_deliveries d set next_attempt_at = ${until.toISOString()}::timestamptz
+    with collecting as (
+      insert into notification_digests (notification_id, type, collecting_until)
+      values (${group.notificationId}, ${group.type}, ${at}::timestamptz)
+      on conflict (notification_id, type) do update set collecting_until = excluded.collecting_until
+    )
+    update notification_deliveries d set next_attempt_at = ${at}::timestamptz
     from json_to_recordset(${JSON.stringify(claims.map((c) => ({ id: c.id })))}::json) as c(id bigint)
     where d.id = c.id`);
 }

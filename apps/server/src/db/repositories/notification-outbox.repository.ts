@@ -14,7 +14,8 @@ import type { Queryable } from './signals.repository.ts';
  *
  * Matching settings: the user's enabled EMAIL and HOOK settings of that connector and account
  * (any account when the event has none, any connector when it has none) whose `events` list
- * is absent or holds the type. One delivery per event and destination (URL or address).
+ * is absent or holds the type. One delivery per event and destination (URL or address), due
+ * now, or when the digest its setting and kind is collecting for goes.
  */
 export function notificationEventCtes(source: string): string {
   return `notify_source as materialized (
@@ -38,8 +39,11 @@ export function notificationEventCtes(source: string): string {
       where exists (select 1 from notify_targets t where t.event_id = e.event_id)
       returning id
     ), notify_deliveries as (
-      insert into notification_deliveries (event_id, notification_id, type)
-      select event_id, notification_id, type from notify_targets
+      -- Due now, or when the digest its kind is collecting for goes (notification_digests).
+      insert into notification_deliveries (event_id, notification_id, type, next_attempt_at)
+      select t.event_id, t.notification_id, t.type, greatest(now(), (select g.collecting_until
+          from notification_digests g where g.notification_id = t.notification_id and g.type = t.type))
+      from notify_targets t
       returning id
     )`;
 }

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { bytea, connectors } from './connectors.ts';
 import { users } from './users.ts';
 
@@ -111,4 +122,21 @@ export const notificationDeliveries = pgTable(
       .on(t.notificationId, t.type, t.lastAttemptAt.desc())
       .where(sql`${t.inDigest} and ${t.status} = 'delivered'`),
   ],
+);
+
+/**
+ * An email setting's kind of event collecting for its digest, and until when (the worker's
+ * 'wait' decision, send-email.ts). Deliveries of that kind written meanwhile are due then, not
+ * now: a flood's mails are claimed once, for the digest, instead of each claimed and put back.
+ */
+export const notificationDigests = pgTable(
+  'notification_digests',
+  {
+    notificationId: bigint('notification_id', { mode: 'number' })
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    collectingUntil: timestamp('collecting_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'notification_digests_pkey', columns: [t.notificationId, t.type] })],
 );

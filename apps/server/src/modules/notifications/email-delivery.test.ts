@@ -237,22 +237,46 @@ describe('digests', () => {
     );
     await t.app.notificationWorker.drain();
     expect(rejectedMails(since)).toHaveLength(0);
+    // More of the flood while it collects: written due when the digest goes, so no round claims
+    // them and puts them back one by one.
+    await emitEvents(
+      t.services.db,
+      [9, 10].map((n) => order('order.rejected', `flood-${n}`)),
+    );
+    await t.app.notificationWorker.drain();
+    // Never updated since written (a delivery claimed and put back would carry the round's xmin).
+    const { rows: untouched } = await t.services.db.$client.query<{ same: boolean }>(
+      `select d.xmin = e.xmin as same from notification_deliveries d join notification_events e on e.id = d.event_id
+       where e.data->>'signalId' in ('flood-9', 'flood-10')`,
+    );
+    expect(untouched).toEqual([{ same: true }, { same: true }]);
+    const { rows: waiting } = await t.services.db.$client.query<{ at: string; n: number }>(
+      `select next_attempt_at::text as at, count(*)::int as n from notification_deliveries
+       where status = 'pending' group by 1`,
+    );
+    const { rows: collecting } = await t.services.db.$client.query<{ at: string }>(
+      `select collecting_until::text as at from notification_digests where type = 'order.rejected'`,
+    );
+    expect(waiting).toEqual([{ at: collecting[0]?.at, n: 10 }]);
     // A minute passes (moved back in the rows rather than waited for).
     await t.services.db.$client.query(
       `update notification_deliveries set created_at = created_at - interval '61 s',
          next_attempt_at = next_attempt_at - interval '61 s' where status = 'pending'`,
     );
+    await t.services.db.$client.query(
+      `update notification_digests set collecting_until = collecting_until - interval '61 s'`,
+    );
     const [digest] = await eventually(
       async () => rejectedMails(since),
       (m) => m.length > 0,
     );
-    expect(digest?.subject).toBe('8 × Order rejected or failed · Signal Router');
-    expect(digest?.text.match(/ — Order rejected: BUY 5 AAPL on Key Fake/g)).toHaveLength(8);
+    expect(digest?.subject).toBe('10 × Order rejected or failed · Signal Router');
+    expect(digest?.text.match(/ — Order rejected: BUY 5 AAPL on Key Fake/g)).toHaveLength(10);
     const log = await eventually(
       () => deliveries(t, alice, live.key, 'L-1'),
-      (rows) => rows.filter((d) => d.inDigest && d.status === 'delivered').length === 8,
+      (rows) => rows.filter((d) => d.inDigest && d.status === 'delivered').length === 10,
     );
-    expect(log.filter((d) => d.inDigest)).toHaveLength(8);
+    expect(log.filter((d) => d.inDigest)).toHaveLength(10);
     await t.app.notificationWorker.drain();
     expect(rejectedMails(since)).toHaveLength(1);
   });

@@ -4,9 +4,9 @@ import type { Transaction } from '../../db/repositories/executor.ts';
 import {
   type ClaimedDelivery,
   claimWaitingDeliveries,
+  collectDigest,
   type DeliveryResult,
   digestStates,
-  postponeDeliveries,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
 import { DIGEST_MAX_EVENTS, DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
@@ -70,7 +70,12 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
       // A flood collecting for its digest stays one, however few of it this round holds.
       const decision = digestDecision(state, Math.max(group.length, state.waiting));
       if (decision.kind === 'wait') {
-        await postponeDeliveries(deps.db, group, decision.until);
+        await collectDigest(
+          deps.db,
+          { notificationId: first.notificationId, type: first.eventType },
+          group,
+          decision.until,
+        );
         return [];
       }
       if (decision.kind === 'digest') {
