@@ -2,10 +2,10 @@
 // newest-first.ts): a user's long history, the whole audit log or a flood's minute of deliveries
 // is neither read nor sorted on each call. Each case writes a history of HISTORY rows, analyzes
 // it (as autovacuum would have) and counts what one call read, index entries and table rows.
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
+import { measureReads } from '../../../test/row-reads.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import { listAuditEntries } from './admin-audit.repository.ts';
 import { lastGrant, listLedger } from './credits.repository.ts';
@@ -26,23 +26,8 @@ const HISTORY = 20_000;
 /** A page of 50 reads its rows, a millisecond's ties and an index descent or two: far below this. */
 const A_PAGE = 200;
 
-/** Index entries and table rows of `table` read so far in this transaction. */
-async function reads(tx: Transaction, table: string): Promise<number> {
-  const { rows } = await tx.execute<{ read: string }>(sql`
-    select coalesce(sum(pg_stat_get_xact_tuples_returned(i.indexrelid)), 0)
-      + pg_stat_get_xact_tuples_returned(${table}::regclass) as read
-    from pg_index i where i.indrelid = ${table}::regclass`);
-  return Number(rows[0]?.read);
-}
-
-/** What `call` returned and how many rows of `table` it read, in a transaction of its own. */
-function measure<T>(table: string, call: (tx: Transaction) => Promise<T>): Promise<{ value: T; read: number }> {
-  return t.services.db.transaction(async (tx) => {
-    const before = await reads(tx, table);
-    const value = await call(tx);
-    return { value, read: (await reads(tx, table)) - before };
-  });
-}
+/** What `call` returned and how many rows of `table` it read (test/row-reads.ts). */
+const measure = <T>(table: string, call: (tx: Transaction) => Promise<T>) => measureReads(t.services.db, table, call);
 
 const pool = () => t.services.db.$client;
 

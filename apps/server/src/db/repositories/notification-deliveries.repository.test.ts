@@ -1,9 +1,9 @@
 // The worker's claim walks the due deliveries in order and stops: the versions that deliveries
 // left behind in the due index (until vacuum) are passed once, not read on every round.
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
+import { measureReads } from '../../../test/row-reads.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import { claimDueDeliveries } from './notification-deliveries.repository.ts';
 
@@ -44,21 +44,21 @@ describe('claiming due deliveries', () => {
       `update notification_deliveries set status = 'delivered', attempts = 1, next_attempt_at = null, last_attempt_at = now()`,
     );
     await deliveries(5, 'due');
-    await pool.query('analyze notification_deliveries');
+    // Not analyzed: a flood outruns autoanalyze, as in the benchmark where the planner chose the
+    // bitmap (with fresh statistics it may walk the index anyway, and the case would prove nothing).
 
-    const claim = () =>
-      t.services.db.transaction(async (tx) => {
-        const reads = async () => {
-          const { rows } = await tx.execute<{ read: string }>(sql`
-            select pg_stat_get_xact_tuples_returned('notification_deliveries_due_idx'::regclass) as read`);
-          return Number(rows[0]?.read);
-        };
-        const before = await reads();
-        const claimed = await claimDueDeliveries(tx, 200);
-        return { claimed: claimed.length, read: (await reads()) - before };
-      });
+    const claim = async () => {
+      const { value, read } = await measureReads(t.services.db, 'notification_deliveries', (tx) =>
+        claimDueDeliveries(tx, 200),
+      );
+      return { claimed: value.length, read };
+    };
     expect((await claim()).claimed).toBe(5);
-    const again = await claim();
+    // A walk marks the dead entries it passes once no snapshot can still see them; a transaction
+    // of the app's own background passes may hold one back for a moment, so a few walks may pass
+    // them all. A bitmap scan never marks them: every claim reads them all.
+    let again = await claim();
+    for (let walk = 0; walk < 3 && again.read >= 200; walk++) again = await claim();
     expect(again.claimed).toBe(5);
     expect(again.read).toBeLessThan(200);
   });
