@@ -63,6 +63,8 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   const schedule = config.NOTIFICATION_RETRY_SCHEDULE;
   const batch = options.batch ?? 200;
   const concurrency = options.concurrency ?? 8;
+  const retentionDays = options.retentionDays ?? 30;
+  const retentionBatch = options.retentionBatch ?? 1000;
   const mail: MailContext = {
     publicUrl: config.PUBLIC_URL,
     title: (name) => services.brokers.get(name)?.descriptor.title ?? name,
@@ -137,11 +139,7 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
         await notifyDisabled();
         // Every old event, a batch at a time: a day's events (up to two per live signal and
         // setting) can outnumber what one batch per pass would remove.
-        const retentionBatch = options.retentionBatch ?? 1000;
-        while (
-          !stopping &&
-          (await deleteOldEvents(db, options.retentionDays ?? 30, retentionBatch)) === retentionBatch
-        ) {
+        while (!stopping && (await deleteOldEvents(db, retentionDays, retentionBatch)) === retentionBatch) {
           await setImmediate();
         }
       } catch (error) {

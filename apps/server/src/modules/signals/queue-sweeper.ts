@@ -75,10 +75,10 @@ export function startQueueSweeper(rt: SignalRuntime, owner: string, intervalMs: 
     wake,
     wakesAt: () => (timer ? new Date(timerAt) : null),
     async stop() {
+      // No pass sets up another once stopped (wake checks it).
       stopped = true;
       clearTimeout(timer);
       await periodic.stop();
-      clearTimeout(timer);
     },
   };
 }
