@@ -29,7 +29,16 @@ const REFUSED = 20;
 
 const TRADE = 'trade { hookKey symbol side quantity result status elapsedMs phases { parse store broker } }';
 
-function screens(connectorKey: string, accountId: string, hookKey: string, now: number) {
+interface History {
+  connectorKey: string;
+  accountId: string;
+  hookKey: string;
+  /** The first and the last signal stored (a notification's link names one). */
+  oldest: string;
+  newest: string;
+}
+
+function screens({ connectorKey, accountId, hookKey, oldest, newest }: History, now: number) {
   const day = 24 * 60 * 60 * 1000;
   return [
     { name: 'activity, first page', query: `{ actions { id code createdAt ${TRADE} } }` },
@@ -40,6 +49,8 @@ function screens(connectorKey: string, accountId: string, hookKey: string, now: 
     { name: 'activity, refused only', query: `{ actions(result: "refused") { id createdAt ${TRADE} } }` },
     { name: 'activity, symbol MSFT', query: `{ actions(symbol: "MSFT") { id createdAt ${TRADE} } }` },
     { name: 'activity, one hook', query: `{ actions(hookKey: "${hookKey}") { id createdAt ${TRADE} } }` },
+    { name: 'activity, the newest signal', query: `{ actions(signalId: "${newest}") { id createdAt ${TRADE} } }` },
+    { name: 'activity, the oldest signal', query: `{ actions(signalId: "${oldest}") { id createdAt ${TRADE} } }` },
     { name: 'activity, last 24 h', query: `{ actions(since: ${now - day}) { id createdAt } }` },
     {
       name: 'activity, an hour ago onwards',
@@ -104,9 +115,15 @@ async function main() {
     await db.query('analyze');
     await db.query('create extension if not exists pg_stat_statements');
     await db.query('select pg_stat_statements_reset()');
-    const { rows } = await db.query<{ key: string }>('select key from hooks where short_key = $1', [live]);
-    const now = Date.now();
-    for (const screen of screens(trader.connectorKey, trader.accountId, rows[0]?.key ?? '', now)) {
+    const { rows } = await db.query<{ key: string; oldest: string; newest: string }>(
+      `select h.key, (select id from signals where hook_id = h.id order by created_at limit 1) as oldest,
+         (select id from signals where hook_id = h.id order by created_at desc limit 1) as newest
+       from hooks h where h.short_key = $1`,
+      [live],
+    );
+    const { key: hookKey = '', oldest = '', newest = '' } = rows[0] ?? {};
+    const history = { connectorKey: trader.connectorKey, accountId: trader.accountId, hookKey, oldest, newest };
+    for (const screen of screens(history, Date.now())) {
       const times: number[] = [];
       for (let i = 0; i < 5; i++) {
         const started = performance.now();

@@ -89,7 +89,10 @@ function conditions(filter: ActionFilter): SQL {
   if (filter.code !== undefined) parts.push(sql`a.code = ${filter.code}`);
   if (filter.before !== undefined) parts.push(sql`a.created_at < to_timestamp(${filter.before}::float8 / 1000)`);
   if (filter.since !== undefined) parts.push(sql`a.created_at >= to_timestamp(${filter.since}::float8 / 1000)`);
-  if (filter.signalId !== undefined) parts.push(sql`a.metadata ->> 'signalId' = ${filter.signalId}`);
+  if (filter.signalId !== undefined) {
+    // With the predicate of actions_signal_idx, so the entries are found by it, not by a walk.
+    parts.push(sql`a.metadata ? 'signalId' and a.metadata ->> 'signalId' = ${filter.signalId}`);
+  }
   const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbol;
   if (trade !== undefined) parts.push(sql`a.code = 'Order'`);
   if (filter.result !== undefined) parts.push(resultCondition(filter.result));

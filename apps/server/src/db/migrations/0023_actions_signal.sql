@@ -1,0 +1,1 @@
+CREATE INDEX "actions_signal_idx" ON "actions" USING btree (("metadata" ->> 'signalId')) WHERE "actions"."metadata" ? 'signalId';
