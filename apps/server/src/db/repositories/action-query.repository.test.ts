@@ -51,3 +51,42 @@ describe("a signal's entries", () => {
     }
   });
 });
+
+describe('rare results', () => {
+  it('rejected and unknown entries are found through their signals, with none in a long history', async () => {
+    const trader = await setupTrader(t, 'rare@example.com');
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from connectors where user_id = $1', [trader.userId]);
+    const connectorId = rows[0]?.id;
+    // A filled history, then (newest) the rare ones: two rejected, one failed, one unknown.
+    const statuses = ['rejected', 'failed', 'rejected', 'unknown'];
+    await pool.query(
+      `with history as (
+        select 'rare-' || n as id, now() - (n * interval '10 ms') as at,
+          case when n <= 4 then ($3::text[])[n] else 'filled' end as status
+        from generate_series(1, ${HISTORY}) n
+      ), stored as (
+        insert into signals (id, user_id, connector_id, account_id, provider_name, status, created_at)
+        select id, $1, $2, 'P-1', 'paper', status, at from history
+      )
+      insert into actions (user_id, code, metadata, created_at)
+      select $1, 'Order', jsonb_build_object('signalId', id, 'response', '{}'::jsonb), at from history`,
+      [trader.userId, connectorId, statuses],
+    );
+    await pool.query('analyze actions, signals');
+    const ids = async (result: 'rejected' | 'unknown') => {
+      const found = await measureReads(t.services.db, 'actions', (tx) =>
+        listActions(tx, { userId: trader.userId, result, limit: 50 }),
+      );
+      // Without the signals' indexes, the walk reads the whole history (20,000).
+      expect(found.read).toBeLessThan(50);
+      return found.value.map((a) => (a.metadata as { signalId: string }).signalId);
+    };
+    expect(await ids('rejected')).toEqual(['rare-1', 'rare-2', 'rare-3']); // newest first
+    expect(await ids('unknown')).toEqual(['rare-4']);
+    // None at all (every one filled by now): read as cheaply.
+    await pool.query(`update signals set status = 'filled' where user_id = $1 and status <> 'filled'`, [trader.userId]);
+    expect(await ids('rejected')).toEqual([]);
+    expect(await ids('unknown')).toEqual([]);
+  });
+});

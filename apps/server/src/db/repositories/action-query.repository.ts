@@ -68,9 +68,28 @@ const STATUSES_OF: Record<Exclude<TradeResult, 'refused' | 'placed'>, readonly s
 };
 const NOT_PLACED = Object.values(STATUSES_OF).flat();
 
-function resultCondition(result: TradeResult): SQL {
+/**
+ * Results a trader's history holds few of, and looks for: their signals are found by a partial
+ * index (signals_user_errors_idx, signals_unfinished_idx, whose predicates these imply; written
+ * as constants so that a generic plan can use them), then their entries by actions_signal_idx.
+ * Walking the activity for them would read all of it when there are none. Only a live signal is
+ * ever rejected or failed (a test one stays 'draft').
+ */
+const statusIn = (result: keyof typeof STATUSES_OF) =>
+  sql.raw(`s.status in (${STATUSES_OF[result].map((status) => `'${status}'`).join(', ')})`);
+const RARE_SIGNALS: Partial<Record<TradeResult, SQL>> = {
+  rejected: sql`not s.is_test and ${statusIn('rejected')}`,
+  unknown: statusIn('unknown'),
+};
+
+function resultCondition(userId: number, result: TradeResult): SQL {
   if (result === 'refused') return sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
   if (result === 'placed') return sql`${SIGNAL_STATUS} <> all(${sql.param(NOT_PLACED)}::text[])`;
+  const rare = RARE_SIGNALS[result];
+  if (rare) {
+    return sql`a.metadata ? 'signalId' and a.metadata ->> 'signalId' in (
+      select s.id from signals s where s.user_id = ${userId} and ${rare})`;
+  }
   return sql`${SIGNAL_STATUS} = any(${sql.param(STATUSES_OF[result])}::text[])`;
 }
 
@@ -95,7 +114,7 @@ function conditions(filter: ActionFilter): SQL {
   }
   const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbol;
   if (trade !== undefined) parts.push(sql`a.code = 'Order'`);
-  if (filter.result !== undefined) parts.push(resultCondition(filter.result));
+  if (filter.result !== undefined) parts.push(resultCondition(filter.userId, filter.result));
   if (filter.hookKey !== undefined) parts.push(sql`a.metadata -> 'hook' ->> 'key' = ${filter.hookKey}`);
   if (filter.providerName !== undefined) parts.push(sql`a.metadata ->> 'providerName' = ${filter.providerName}`);
   if (filter.symbol !== undefined) {
