@@ -5,7 +5,7 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { measureReads } from '../../../test/row-reads.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
-import { claimDueDeliveries } from './notification-deliveries.repository.ts';
+import { claimDueDeliveries, recordEndpointHealth } from './notification-deliveries.repository.ts';
 
 let t: TestApp;
 
@@ -61,5 +61,41 @@ describe('claiming due deliveries', () => {
     for (let walk = 0; walk < 3 && again.read >= 200; walk++) again = await claim();
     expect(again.claimed).toBe(5);
     expect(again.read).toBeLessThan(200);
+  });
+});
+
+describe("a webhook endpoint's health", () => {
+  it('a first failure starts the streak, three days of it disable the setting, a success ends it', async () => {
+    const trader = await setupTrader(t, 'health@example.com');
+    const setting = (url: string) =>
+      createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, { url });
+    await setting('https://hooks.example.com/in');
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>(
+      'select id from notifications where connector_id = (select id from connectors where key = $1) and type = 1',
+      [trader.connector.key],
+    );
+    const id = Number(rows[0]?.id);
+    const state = async () =>
+      (
+        await pool.query<{ failing: boolean; is_enabled: boolean }>(
+          'select failing_since is not null as failing, is_enabled from notifications where id = $1',
+          [id],
+        )
+      ).rows[0];
+    const DAY3 = 3 * 24 * 60 * 60 * 1000;
+    const record = (ok: boolean) => recordEndpointHealth(t.services.db, [{ notificationId: id, ok }], DAY3, 'gone');
+    // The first failure of a healthy endpoint (the statement failed on it before: no streak ever began).
+    expect(await record(false)).toEqual([]);
+    expect(await state()).toEqual({ failing: true, is_enabled: true });
+    expect(await record(true)).toEqual([]);
+    expect(await state()).toEqual({ failing: false, is_enabled: true });
+    await record(false);
+    await pool.query(
+      `update notifications set failing_since = failing_since - interval '3 days 1 minute' where id = $1`,
+      [id],
+    );
+    expect(await record(false)).toEqual([id]);
+    expect(await state()).toEqual({ failing: true, is_enabled: false });
   });
 });

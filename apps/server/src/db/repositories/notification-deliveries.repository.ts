@@ -232,8 +232,10 @@ export async function recordEndpointHealth(
         as o(notification_id bigint, ok boolean)
       group by notification_id
     ), judged as (
-      select n.id, o.ok,
-        (not o.ok and n.is_enabled and n.failing_since <= now() - ${disableAfterMs} * interval '1 millisecond') as disable
+      -- A first failure has no streak yet (failing_since null): not disabled (false, never null,
+      -- which would fail the update below and lose every setting's health of the round).
+      select n.id, o.ok, coalesce(not o.ok and n.is_enabled
+        and n.failing_since <= now() - ${disableAfterMs} * interval '1 millisecond', false) as disable
       from outcome o join notifications n on n.id = o.notification_id
     ), updated as (
       update notifications n set
