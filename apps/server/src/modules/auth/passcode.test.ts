@@ -22,14 +22,30 @@ function totpOf(secret: string) {
     });
 }
 
-describe('second factor', () => {
-  let secret = '';
-  let token = '';
-  let used = '';
-  const email = 'totp@example.test';
+/** A confirmed user whose second factor is active (enrolled with the current step's code). */
+async function activeUser(email: string) {
+  const { token } = await confirmedUser(t, email);
+  const pending = await gql<{ userPasscode: { secret: string } }>(t.app, PASSCODE, {}, bearer(token));
+  const secret = pending.data?.userPasscode.secret ?? '';
+  const ok = await gql(t.app, UPDATE, { secret, passcode: totpOf(secret)() }, bearer(token));
+  expect(ok.data).toEqual({ userPasscodeUpdate: { isActive: true, secret: '' } });
+  return { token, secret };
+}
 
+/** A password sign-in of a user with an active second factor: the identity token. */
+async function passwordSignin(email: string): Promise<string> {
+  const signin = await gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
+    type: 'password',
+    credentials: { email, password: STRONG_PASSWORD },
+  });
+  expect(signin.data?.signin.issuer).toBe('identity');
+  return signin.data?.signin.token ?? '';
+}
+
+describe('second factor', () => {
   it('hands out a pending secret and activates it with one valid code', async () => {
-    token = (await confirmedUser(t, email)).token;
+    const email = 'totp@example.test';
+    const token = (await confirmedUser(t, email)).token;
     const first = await gql<{ userPasscode: { secret: string; uri: string; qr: string; isActive: boolean } }>(
       t.app,
       PASSCODE,
@@ -38,7 +54,7 @@ describe('second factor', () => {
     );
     const passcode = first.data?.userPasscode;
     expect(passcode?.isActive).toBe(false);
-    secret = passcode?.secret ?? '';
+    const secret = passcode?.secret ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(passcode?.uri).toContain('otpauth://totp/Signal%20Router:totp%40example.test?');
     expect(passcode?.uri).toContain('issuer=Signal%20Router');
@@ -58,12 +74,9 @@ describe('second factor', () => {
   });
 
   it('requires the code after a password sign-in; the identity token opens nothing else', async () => {
-    const signin = await gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
-      type: 'password',
-      credentials: { email, password: STRONG_PASSWORD },
-    });
-    expect(signin.data?.signin.issuer).toBe('identity');
-    const mfa = signin.data?.signin.token ?? '';
+    const email = 'totp-signin@example.test';
+    const { secret } = await activeUser(email);
+    const mfa = await passwordSignin(email);
     const user = await gql(t.app, '{ user { email } }', {}, bearer(mfa));
     expect(user.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const tokens = await gql(t.app, 'mutation { userTokenCreate { key secret } }', {}, bearer(mfa));
@@ -71,7 +84,6 @@ describe('second factor', () => {
 
     // The enrollment code's step is burnt: the next step's code passes (window ±1), once.
     const next = totpOf(secret)(1);
-    used = next;
     const done = await gql<{ signin: { token: string; issuer: string } }>(
       t.app,
       SIGNIN,
@@ -87,11 +99,18 @@ describe('second factor', () => {
   });
 
   it('refuses a replayed code, and limits wrong codes to 5 per 5 minutes', async () => {
-    const signin = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
-      type: 'password',
-      credentials: { email, password: STRONG_PASSWORD },
-    });
-    const mfa = bearer(signin.data?.signin.token ?? '');
+    const email = 'totp-limit@example.test';
+    const { token, secret } = await activeUser(email);
+    const used = totpOf(secret)(1);
+    const first = await gql<{ signin: { issuer: string } }>(
+      t.app,
+      SIGNIN,
+      { type: 'passcode', credentials: { passcode: used } },
+      bearer(await passwordSignin(email)),
+    );
+    expect(first.data?.signin.issuer).toBe('user');
+
+    const mfa = bearer(await passwordSignin(email));
     const replay = await gql(t.app, SIGNIN, { type: 'passcode', credentials: { passcode: used } }, mfa);
     expect(replay.errors?.[0]).toMatchObject({ message: 'The verification code is not valid' });
     for (let i = 0; i < 4; i++) {
