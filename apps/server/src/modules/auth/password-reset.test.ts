@@ -1,9 +1,16 @@
 // Password reset: same answer for unknown emails, emailed single-use link expiring in an hour,
 // sessions ended, and the second factor's code when one is active.
-import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import {
+  bearer,
+  confirmedUser,
+  gql,
+  SIGNIN,
+  STRONG_PASSWORD,
+  totpCode,
+  userWithSecondFactor,
+} from '../../../test/identity.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 
 let t: TestApp;
@@ -119,21 +126,7 @@ describe('password reset', () => {
 
   it('requires a valid passcode when a second factor is active', async () => {
     const email = 'reset-2fa@example.test';
-    const session = (await confirmedUser(t, email)).token;
-    const enroll = await gql<{ userPasscode: { secret: string } }>(
-      t.app,
-      '{ userPasscode { secret } }',
-      {},
-      bearer(session),
-    );
-    const totp = new TOTP({ secret: enroll.data?.userPasscode.secret ?? '' });
-    const activate = await gql(
-      t.app,
-      'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive } }',
-      { s: enroll.data?.userPasscode.secret, p: totp.generate() },
-      bearer(session),
-    );
-    expect(activate.data).toEqual({ userPasscodeUpdate: { isActive: true } });
+    const { secret } = await userWithSecondFactor(t, email);
 
     const token = await requestLink(email);
     const PASSWORD = 'Orchid-Glacier-Tempo-33%';
@@ -141,7 +134,7 @@ describe('password reset', () => {
     expect(missing.errors?.[0]?.extensions?.field).toBe('passcode');
     const wrong = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode: '000000' });
     expect(wrong.errors?.[0]?.message).toBe('The verification code is not valid');
-    const next = totp.generate({ timestamp: Date.now() + 30_000 });
+    const next = totpCode(secret, 1);
     const ok = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode: next });
     expect(ok).toEqual({ data: { authPasswordReset: true } });
   });
