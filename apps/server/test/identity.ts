@@ -1,5 +1,6 @@
 // Helpers for identity tests: GraphQL through app.inject, and signed-up users.
 import type { FastifyInstance } from 'fastify';
+import { TOTP } from 'otpauth';
 import { findUserByEmail, updateUser } from '../src/db/repositories/user.repository.ts';
 import { onEmailConfirmed } from '../src/modules/admin/confirmed.ts';
 import type { TestApp } from './app.ts';
@@ -55,4 +56,41 @@ export async function confirmedUser(t: TestApp, email: string, password = STRONG
   });
   if (!signin.data) throw new Error(JSON.stringify(signin.errors));
   return { ...signup.data.signup, group: user.group, id: user.id, token: signin.data.signin.token };
+}
+
+/** The authenticator app's code for `secret`, `steps` time steps (30 s each) from now. */
+export const totpCode = (secret: string, steps = 0) =>
+  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 });
+
+/**
+ * A confirmed user (as confirmedUser) whose second factor is active: enrolled with the current
+ * step's code, so only later steps pass. Also its secret and the recovery codes shown once.
+ */
+export async function userWithSecondFactor(t: TestApp, email: string) {
+  const user = await confirmedUser(t, email);
+  const pending = await gql<{ userPasscode: { secret: string } }>(
+    t.app,
+    '{ userPasscode { secret } }',
+    {},
+    bearer(user.token),
+  );
+  const secret = pending.data?.userPasscode.secret ?? '';
+  const activated = await gql<{ userPasscodeUpdate: { isActive: boolean; recoveryCodes: string[] } }>(
+    t.app,
+    'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive recoveryCodes } }',
+    { s: secret, p: totpCode(secret) },
+    bearer(user.token),
+  );
+  if (!activated.data?.userPasscodeUpdate.isActive) throw new Error(JSON.stringify(activated.errors));
+  return { ...user, secret, recoveryCodes: activated.data.userPasscodeUpdate.recoveryCodes };
+}
+
+/** A password sign-in of a user with an active second factor: the identity token it answers. */
+export async function identityToken(t: TestApp, email: string, password = STRONG_PASSWORD): Promise<string> {
+  const answer = await gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
+    type: 'password',
+    credentials: { email, password },
+  });
+  if (answer.data?.signin.issuer !== 'identity') throw new Error(`no identity token: ${JSON.stringify(answer)}`);
+  return answer.data.signin.token;
 }

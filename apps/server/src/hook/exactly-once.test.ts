@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import {
   balanceOf,
@@ -19,6 +19,11 @@ beforeAll(async () => {
   t = await startTestApp({ brokers: [flaky.broker] });
 });
 afterAll(() => t.close());
+// Every case starts with a broker that fills at once, whatever an earlier case made it do.
+beforeEach(() => {
+  flaky.mode = 'fill';
+  flaky.delayMs = 0;
+});
 
 const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
 
@@ -57,32 +62,36 @@ describe('exactly once', () => {
   });
 
   it('answers accepted when the broker outlives the deadline, and records the outcome later', async () => {
+    // An app with a short deadline, closed (and the file's app back) whatever this case's outcome.
     const main = t;
     t = await startTestApp({ brokers: [flaky.broker], env: { HOOK_DEADLINE_MS: '300' } });
-    const trader = await setupTrader(t, 'slow@example.com', { provider: 'flaky' });
-    flaky.mode = 'slow';
-    flaky.delayMs = 700;
-    const started = Date.now();
-    const res = await postSignal(t, trader.shortKey, BUY);
-    expect(Date.now() - started).toBeLessThan(650);
-    expect(res.statusCode).toBe(201);
-    const [signal] = await signalRows(t, trader.userId);
-    expect(res.json()).toEqual({
-      id: signal?.id,
-      status: 'accepted',
-      status_description: `Sent to ${FLAKY_TITLE}; confirmation pending`,
-    });
-    // A repeat while the call is still running gets the same answer and sends nothing.
-    const repeat = await postSignal(t, trader.shortKey, BUY);
-    expect(repeat.json()).toEqual(res.json());
-    await eventually(async () => (await signalRows(t, trader.userId))[0]?.status === 'filled');
-    const [done] = await signalRows(t, trader.userId);
-    expect(done).toMatchObject({ credit_held: true, response: res.json() });
-    expect(done?.broker_order_id).toMatch(/^FB-/);
-    expect(flaky.calls.placeOrder).toBe(1);
-    flaky.mode = 'fill';
-    await t.close();
-    t = main;
+    try {
+      const trader = await setupTrader(t, 'slow@example.com', { provider: 'flaky' });
+      flaky.mode = 'slow';
+      flaky.delayMs = 700;
+      const placed = flaky.calls.placeOrder;
+      const started = Date.now();
+      const res = await postSignal(t, trader.shortKey, BUY);
+      expect(Date.now() - started).toBeLessThan(650);
+      expect(res.statusCode).toBe(201);
+      const [signal] = await signalRows(t, trader.userId);
+      expect(res.json()).toEqual({
+        id: signal?.id,
+        status: 'accepted',
+        status_description: `Sent to ${FLAKY_TITLE}; confirmation pending`,
+      });
+      // A repeat while the call is still running gets the same answer and sends nothing.
+      const repeat = await postSignal(t, trader.shortKey, BUY);
+      expect(repeat.json()).toEqual(res.json());
+      await eventually(async () => (await signalRows(t, trader.userId))[0]?.status === 'filled');
+      const [done] = await signalRows(t, trader.userId);
+      expect(done).toMatchObject({ credit_held: true, response: res.json() });
+      expect(done?.broker_order_id).toMatch(/^FB-/);
+      expect(flaky.calls.placeOrder - placed).toBe(1);
+    } finally {
+      await t.close();
+      t = main;
+    }
   });
 
   it('reconciles an unknown outcome by client order id, never sending again', async () => {
@@ -106,7 +115,6 @@ describe('exactly once', () => {
     expect(missing).toMatchObject({ status: 'failed', credit_held: false });
     expect(await balanceOf(t, trader.userId)).toBe(4);
     expect(flaky.calls.placeOrder - placed).toBe(2);
-    flaky.mode = 'fill';
   });
 
   it('answers a refusal 400 with the broker title and gives the credit back', async () => {
@@ -120,7 +128,6 @@ describe('exactly once', () => {
     const repeat = await postSignal(t, trader.shortKey, BUY);
     expect(repeat.statusCode).toBe(400);
     expect(repeat.json()).toEqual(res.json());
-    flaky.mode = 'fill';
   });
 
   it('deactivates the connector when the broker rejects its credentials', async () => {

@@ -1,8 +1,15 @@
 // Second factor: enrollment, activation, sign-in with the identity token, replay and rate limit.
-import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import {
+  bearer,
+  confirmedUser,
+  gql,
+  identityToken,
+  SIGNIN,
+  totpCode,
+  userWithSecondFactor,
+} from '../../../test/identity.ts';
 import { RULES } from './rate-limit.ts';
 
 let t: TestApp;
@@ -15,21 +22,10 @@ const PASSCODE = '{ userPasscode { secret uri qr isActive } }';
 const UPDATE = `mutation($secret: String!, $passcode: String!) {
   userPasscodeUpdate(secret: $secret, passcode: $passcode) { isActive secret }
 }`;
-function totpOf(secret: string) {
-  return (offsetSteps = 0) =>
-    new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({
-      timestamp: Date.now() + offsetSteps * 30_000,
-    });
-}
-
 describe('second factor', () => {
-  let secret = '';
-  let token = '';
-  let used = '';
-  const email = 'totp@example.test';
-
   it('hands out a pending secret and activates it with one valid code', async () => {
-    token = (await confirmedUser(t, email)).token;
+    const email = 'totp@example.test';
+    const token = (await confirmedUser(t, email)).token;
     const first = await gql<{ userPasscode: { secret: string; uri: string; qr: string; isActive: boolean } }>(
       t.app,
       PASSCODE,
@@ -38,7 +34,7 @@ describe('second factor', () => {
     );
     const passcode = first.data?.userPasscode;
     expect(passcode?.isActive).toBe(false);
-    secret = passcode?.secret ?? '';
+    const secret = passcode?.secret ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(passcode?.uri).toContain('otpauth://totp/Signal%20Router:totp%40example.test?');
     expect(passcode?.uri).toContain('issuer=Signal%20Router');
@@ -51,27 +47,23 @@ describe('second factor', () => {
 
     const wrong = await gql(t.app, UPDATE, { secret, passcode: '000000' }, bearer(token));
     expect(wrong.errors?.[0]?.message).toBe('The verification code is not valid');
-    const ok = await gql(t.app, UPDATE, { secret, passcode: totpOf(secret)() }, bearer(token));
+    const ok = await gql(t.app, UPDATE, { secret, passcode: totpCode(secret) }, bearer(token));
     expect(ok.data).toEqual({ userPasscodeUpdate: { isActive: true, secret: '' } });
     const active = await gql(t.app, PASSCODE, {}, bearer(token));
     expect(active.data).toEqual({ userPasscode: { secret: '', uri: '', qr: '', isActive: true } });
   });
 
   it('requires the code after a password sign-in; the identity token opens nothing else', async () => {
-    const signin = await gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
-      type: 'password',
-      credentials: { email, password: STRONG_PASSWORD },
-    });
-    expect(signin.data?.signin.issuer).toBe('identity');
-    const mfa = signin.data?.signin.token ?? '';
+    const email = 'totp-signin@example.test';
+    const { secret } = await userWithSecondFactor(t, email);
+    const mfa = await identityToken(t, email);
     const user = await gql(t.app, '{ user { email } }', {}, bearer(mfa));
     expect(user.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const tokens = await gql(t.app, 'mutation { userTokenCreate { key secret } }', {}, bearer(mfa));
     expect(tokens.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
 
     // The enrollment code's step is burnt: the next step's code passes (window ±1), once.
-    const next = totpOf(secret)(1);
-    used = next;
+    const next = totpCode(secret, 1);
     const done = await gql<{ signin: { token: string; issuer: string } }>(
       t.app,
       SIGNIN,
@@ -87,21 +79,28 @@ describe('second factor', () => {
   });
 
   it('refuses a replayed code, and limits wrong codes to 5 per 5 minutes', async () => {
-    const signin = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
-      type: 'password',
-      credentials: { email, password: STRONG_PASSWORD },
-    });
-    const mfa = bearer(signin.data?.signin.token ?? '');
+    const email = 'totp-limit@example.test';
+    const { token, secret } = await userWithSecondFactor(t, email);
+    const used = totpCode(secret, 1);
+    const first = await gql<{ signin: { issuer: string } }>(
+      t.app,
+      SIGNIN,
+      { type: 'passcode', credentials: { passcode: used } },
+      bearer(await identityToken(t, email)),
+    );
+    expect(first.data?.signin.issuer).toBe('user');
+
+    const mfa = bearer(await identityToken(t, email));
     const replay = await gql(t.app, SIGNIN, { type: 'passcode', credentials: { passcode: used } }, mfa);
     expect(replay.errors?.[0]).toMatchObject({ message: 'The verification code is not valid' });
     for (let i = 0; i < 4; i++) {
       const wrong = await gql(t.app, SIGNIN, { type: 'passcode', credentials: { passcode: '123456' } }, mfa);
       expect(wrong.errors?.[0]?.message).toBe('The verification code is not valid');
     }
-    const limited = await gql(t.app, SIGNIN, { type: 'passcode', credentials: { passcode: totpOf(secret)(1) } }, mfa);
+    const limited = await gql(t.app, SIGNIN, { type: 'passcode', credentials: { passcode: totpCode(secret, 1) } }, mfa);
     expect(limited.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
     // The factor can be turned off only with a valid code (here refused while limited).
-    const off = await gql(t.app, UPDATE, { secret: '', passcode: totpOf(secret)(1) }, bearer(token));
+    const off = await gql(t.app, UPDATE, { secret: '', passcode: totpCode(secret, 1) }, bearer(token));
     expect(off.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
     await t.services.identity.limiter.reset(`passcode:${(await userId(email)) ?? 0}`, RULES.passcodeFailures);
     const offNow = await gql(t.app, UPDATE, { secret: '', passcode: '' }, bearer(token));

@@ -1,9 +1,16 @@
 // Password reset: same answer for unknown emails, emailed single-use link expiring in an hour,
 // sessions ended, and the second factor's code when one is active.
-import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import {
+  bearer,
+  confirmedUser,
+  gql,
+  SIGNIN,
+  STRONG_PASSWORD,
+  totpCode,
+  userWithSecondFactor,
+} from '../../../test/identity.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 
 let t: TestApp;
@@ -22,9 +29,9 @@ const RESET = `mutation($token: String!, $password: String!, $password2: String!
   authPasswordReset(token: $token, password: $password, password2: $password2, passcode: $passcode)
 }`;
 const NEW_PASSWORD = 'Velvet-Harbor-Comet-58?';
-const email = 'reset@example.test';
 
-async function requestLink(): Promise<string> {
+/** Requests a reset link for `email` and returns the token of the mail that request sent. */
+async function requestLink(email: string): Promise<string> {
   const since = smtp.mails.length;
   const res = await t.app.inject({
     method: 'POST',
@@ -38,7 +45,9 @@ async function requestLink(): Promise<string> {
 
 describe('password reset', () => {
   it('answers the same whether or not the email is registered', async () => {
+    const email = 'reset@example.test';
     await confirmedUser(t, email);
+    const since = smtp.mails.length;
     const unknown = await t.app.inject({
       method: 'POST',
       url: '/graphql',
@@ -52,18 +61,20 @@ describe('password reset', () => {
     expect(unknown.statusCode).toBe(known.statusCode);
     expect(unknown.body).toBe(known.body);
     await t.services.identity.settled();
-    await smtp.waitFor(email);
+    await smtp.waitFor(email, since);
     expect(smtp.mails.some((m) => m.to.includes('ghost@example.test'))).toBe(false);
   });
 
   it('resets with the emailed token once, ends sessions, and records the actions', async () => {
+    const email = 'reset-once@example.test';
+    await confirmedUser(t, email);
     const { token: session } = await confirmedUser(t, 'other@example.test');
     const first = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
       type: 'password',
       credentials: { email, password: STRONG_PASSWORD },
     });
     const before = first.data?.signin.token ?? '';
-    const token = await requestLink();
+    const token = await requestLink(email);
     const mismatch = await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: 'other' });
     expect(mismatch.errors?.[0]).toMatchObject({
       message: "Password confirmation doesn't match password.",
@@ -98,9 +109,13 @@ describe('password reset', () => {
   });
 
   it('refuses an expired link', async () => {
-    const token = await requestLink();
+    const email = 'reset-expired@example.test';
+    await confirmedUser(t, email);
+    const token = await requestLink(email);
     await t.services.db.$client.query(
-      `update email_tokens set expires_at = now() - interval '1 second' where used_at is null`,
+      `update email_tokens set expires_at = now() - interval '1 second'
+        where used_at is null and user_id = (select id from users where email = $1)`,
+      [email],
     );
     const expired = await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
     expect(expired.errors?.[0]).toMatchObject({
@@ -110,34 +125,16 @@ describe('password reset', () => {
   });
 
   it('requires a valid passcode when a second factor is active', async () => {
-    const session = (
-      await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
-        type: 'password',
-        credentials: { email, password: NEW_PASSWORD },
-      })
-    ).data?.signin.token;
-    const enroll = await gql<{ userPasscode: { secret: string } }>(
-      t.app,
-      '{ userPasscode { secret } }',
-      {},
-      bearer(session ?? ''),
-    );
-    const totp = new TOTP({ secret: enroll.data?.userPasscode.secret ?? '' });
-    const activate = await gql(
-      t.app,
-      'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive } }',
-      { s: enroll.data?.userPasscode.secret, p: totp.generate() },
-      bearer(session ?? ''),
-    );
-    expect(activate.data).toEqual({ userPasscodeUpdate: { isActive: true } });
+    const email = 'reset-2fa@example.test';
+    const { secret } = await userWithSecondFactor(t, email);
 
-    const token = await requestLink();
+    const token = await requestLink(email);
     const PASSWORD = 'Orchid-Glacier-Tempo-33%';
     const missing = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD });
     expect(missing.errors?.[0]?.extensions?.field).toBe('passcode');
     const wrong = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode: '000000' });
     expect(wrong.errors?.[0]?.message).toBe('The verification code is not valid');
-    const next = totp.generate({ timestamp: Date.now() + 30_000 });
+    const next = totpCode(secret, 1);
     const ok = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode: next });
     expect(ok).toEqual({ data: { authPasswordReset: true } });
   });

@@ -1,10 +1,17 @@
 // Recovery codes: ten shown once at activation, kept hashed, each signs in once in place of the
 // authenticator code (the result carries the email: the recall screen), new ones replace old
 // ones, and turning the factor off with a recovery code drops them.
-import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import {
+  bearer,
+  gql,
+  identityToken,
+  SIGNIN,
+  STRONG_PASSWORD,
+  totpCode,
+  userWithSecondFactor,
+} from '../../../test/identity.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,24 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const email = 'recovery@example.test';
-const ACTIVATE = `mutation($secret: String!, $passcode: String!) {
-  userPasscodeUpdate(secret: $secret, passcode: $passcode) { isActive recoveryCodes recoveryCodesLeft }
-}`;
 const LEFT = '{ userPasscode { isActive recoveryCodes recoveryCodesLeft } }';
 const RENEW = 'mutation($passcode: String!) { userRecoveryCodesCreate(passcode: $passcode) }';
-const code = (secret: string, steps = 0) =>
-  new TOTP({ secret, algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 });
-
-async function identityToken(): Promise<string> {
-  const answer = await gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
-    type: 'password',
-    credentials: { email, password: STRONG_PASSWORD },
-  });
-  expect(answer.data?.signin.issuer).toBe('identity');
-  return answer.data?.signin.token ?? '';
-}
-
 const recover = (identity: string, value: string) =>
   gql<{ signin: { token: string; issuer: string; email: string | null } }>(
     t.app,
@@ -39,26 +30,8 @@ const recover = (identity: string, value: string) =>
   );
 
 describe('recovery codes', () => {
-  let session = '';
-  let secret = '';
-  let codes: string[] = [];
-
   it('are ten, shown once at activation and stored hashed', async () => {
-    session = (await confirmedUser(t, email)).token;
-    const pending = await gql<{ userPasscode: { secret: string } }>(
-      t.app,
-      '{ userPasscode { secret } }',
-      {},
-      bearer(session),
-    );
-    secret = pending.data?.userPasscode.secret ?? '';
-    const activated = await gql<{ userPasscodeUpdate: { recoveryCodes: string[]; recoveryCodesLeft: number } }>(
-      t.app,
-      ACTIVATE,
-      { secret, passcode: code(secret) },
-      bearer(session),
-    );
-    codes = activated.data?.userPasscodeUpdate.recoveryCodes ?? [];
+    const { token: session, recoveryCodes: codes } = await userWithSecondFactor(t, 'recovery@example.test');
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const c of codes) expect(c).toMatch(/^[a-km-np-z2-9]{4}-[a-km-np-z2-9]{4}-[a-km-np-z2-9]{4}$/);
@@ -74,10 +47,12 @@ describe('recovery codes', () => {
   });
 
   it('sign in once each in place of the authenticator code, with the email for the recall screen', async () => {
+    const email = 'recovery-signin@example.test';
+    const { token: session, secret, recoveryCodes: codes } = await userWithSecondFactor(t, email);
     const anonymous = await recover('', codes[0] ?? '');
     expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
 
-    const identity = await identityToken();
+    const identity = await identityToken(t, email);
     const wrong = await recover(identity, 'aaaa-bbbb-cccc');
     expect(wrong.errors?.[0]).toMatchObject({ message: 'The recovery code is not valid' });
     const malformed = await recover(identity, '12');
@@ -94,7 +69,7 @@ describe('recovery codes', () => {
     });
     // The identity token was spent, and so was the code.
     expect((await recover(identity, codes[1] ?? '')).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    const again = await recover(await identityToken(), codes[0] ?? '');
+    const again = await recover(await identityToken(t, email), codes[0] ?? '');
     expect(again.errors?.[0]?.message).toBe('The recovery code is not valid');
     expect((await gql(t.app, LEFT, {}, bearer(session))).data).toMatchObject({
       userPasscode: { recoveryCodesLeft: 9 },
@@ -104,13 +79,15 @@ describe('recovery codes', () => {
     const passcode = await gql<{ signin: { email: string | null } }>(
       t.app,
       SIGNIN,
-      { type: 'passcode', credentials: { passcode: code(secret, 1) } },
-      bearer(await identityToken()),
+      { type: 'passcode', credentials: { passcode: totpCode(secret, 1) } },
+      bearer(await identityToken(t, email)),
     );
     expect(passcode.data?.signin.email).toBeNull();
   });
 
   it('are replaced by new ones with a current code; the old ones stop working', async () => {
+    const email = 'recovery-renew@example.test';
+    const { token: session, recoveryCodes: codes } = await userWithSecondFactor(t, email);
     expect((await gql(t.app, RENEW, { passcode: '123456' })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect((await gql(t.app, RENEW, { passcode: '000000' }, bearer(session))).errors?.[0]?.message).toBe(
       'The verification code is not valid',
@@ -123,14 +100,15 @@ describe('recovery codes', () => {
     );
     const fresh = renewed.data?.userRecoveryCodesCreate ?? [];
     expect(fresh).toHaveLength(10);
-    expect((await recover(await identityToken(), codes[3] ?? '')).errors?.[0]?.message).toBe(
+    expect((await recover(await identityToken(t, email), codes[3] ?? '')).errors?.[0]?.message).toBe(
       'The recovery code is not valid',
     );
-    expect((await recover(await identityToken(), fresh[0] ?? '')).data?.signin.issuer).toBe('user');
-    codes = fresh;
+    expect((await recover(await identityToken(t, email), fresh[0] ?? '')).data?.signin.issuer).toBe('user');
   });
 
   it('turn the factor off in place of the authenticator code, and go with it', async () => {
+    const email = 'recovery-off@example.test';
+    const { id, token: session, recoveryCodes: codes } = await userWithSecondFactor(t, email);
     const off = await gql(
       t.app,
       'mutation($passcode: String!) { userPasscodeUpdate(secret: "", passcode: $passcode) { isActive recoveryCodesLeft } }',
@@ -138,7 +116,7 @@ describe('recovery codes', () => {
       bearer(session),
     );
     expect(off.data).toEqual({ userPasscodeUpdate: { isActive: false, recoveryCodesLeft: 0 } });
-    const { rows } = await t.services.db.$client.query('select 1 from recovery_codes');
+    const { rows } = await t.services.db.$client.query('select 1 from recovery_codes where user_id = $1', [id]);
     expect(rows).toEqual([]);
     const signin = await gql<{ signin: { issuer: string } }>(t.app, SIGNIN, {
       type: 'password',

@@ -12,10 +12,9 @@ let otherPro: { token: string; id: number };
 beforeAll(async () => {
   t = await startTestApp();
   await confirmedUser(t, 'admin@example.test');
-  pro = await confirmedUser(t, 'pro@example.test');
-  otherPro = await confirmedUser(t, 'pro2@example.test');
+  pro = await professional('pro@example.test');
+  otherPro = await professional('pro2@example.test');
   customer = await confirmedUser(t, 'customer@example.test');
-  await t.services.db.$client.query('update users set "group" = 20 where id = any($1)', [[pro.id, otherPro.id]]);
 });
 afterAll(() => t.close());
 
@@ -31,16 +30,25 @@ const DELETE = 'mutation($key: String!) { userAppDelete(key: $key) }';
 
 const valid = { name: 'Journal', description: 'Trade journal', redirectUrl: 'https://journal.example.com/oauth' };
 
+/** A confirmed customer with the professional bit (group 20). */
+async function professional(email: string) {
+  const user = await confirmedUser(t, email);
+  await t.services.db.$client.query('update users set "group" = 20 where id = $1', [user.id]);
+  return user;
+}
+
 async function create(token: string, input: Record<string, unknown> = valid) {
   return gql<{ userAppCreate: { key: string; secret: string } }>(t.app, CREATE, input, bearer(token));
 }
 
 describe('developer applications', () => {
   it('are created by professionals only, the secret shown once and stored hashed', async () => {
+    // A professional of its own: the list below is this one application only.
+    const creator = await professional('first-app@example.test');
     expect((await gql(t.app, CREATE, valid)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect((await create(customer.token)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
-    const created = await create(pro.token);
+    const created = await create(creator.token);
     const { key, secret } = created.data?.userAppCreate ?? { key: '', secret: '' };
     expect(key).toMatch(/^[A-Za-z0-9]{16}$/);
     expect(secret.length).toBeGreaterThanOrEqual(43);
@@ -49,7 +57,7 @@ describe('developer applications', () => {
       [key],
     );
     expect(rows[0]?.secret_hash).toBe(createHash('sha256').update(secret).digest('base64url'));
-    const listed = await gql<{ userApps: Array<Record<string, unknown>> }>(t.app, APPS, {}, bearer(pro.token));
+    const listed = await gql<{ userApps: Array<Record<string, unknown>> }>(t.app, APPS, {}, bearer(creator.token));
     expect(listed.data?.userApps).toEqual([
       {
         key,

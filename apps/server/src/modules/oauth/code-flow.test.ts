@@ -215,8 +215,15 @@ describe('authorization code flow', () => {
 
   it("ends an application's tokens at once when the user revokes it in settings", async () => {
     const config = await discover(server, app);
+    const revoker = await confirmedUser(server, 'revoker@example.test');
+    // Two consents of one user to one application: first the default scopes, then others.
+    const earlier = await startAuthorization(config, server);
+    await client.authorizationCodeGrant(config, await grantAccess(server, earlier, revoker.token), {
+      pkceCodeVerifier: earlier.verifier,
+      expectedState: earlier.state,
+    });
     const start = await startAuthorization(config, server, { scope: 'accounts:read holdings:read' });
-    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, start, user.token), {
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, start, revoker.token), {
       pkceCodeVerifier: start.verifier,
       expectedState: start.state,
     });
@@ -225,7 +232,7 @@ describe('authorization code flow', () => {
       server.app,
       LIST,
       {},
-      bearer(user.token),
+      bearer(revoker.token),
     );
     // One grant per user and application, holding every scope granted so far.
     expect(listed.data?.userTokens).toHaveLength(1);
@@ -249,7 +256,7 @@ describe('authorization code flow', () => {
       server.app,
       'mutation($k: String!) { userTokenDelete(key: $k) }',
       { k: key },
-      bearer(user.token),
+      bearer(revoker.token),
     );
     expect(revoked.data).toEqual({ userTokenDelete: true });
     expect(await verifyBearer(server.services, tokens.access_token)).toBeNull();
@@ -258,7 +265,7 @@ describe('authorization code flow', () => {
       error: 'invalid_grant',
     });
     expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: false });
-    expect((await gql(server.app, LIST, {}, bearer(user.token))).data).toEqual({ userTokens: [] });
+    expect((await gql(server.app, LIST, {}, bearer(revoker.token))).data).toEqual({ userTokens: [] });
   });
 
   it('ends everything granted to an application its owner deletes', async () => {
