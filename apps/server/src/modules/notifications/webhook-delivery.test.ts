@@ -13,6 +13,13 @@ import { emitEvents } from './events.ts';
 
 let t: TestApp;
 let sink: SmtpSink;
+let receiver: WebhookReceiver;
+let alice: Record<string, string>;
+let aliceId: number;
+let live: ConnectorAnswer;
+let liveId: number;
+let settingKey: string;
+let aliceEmail: string;
 const receivers: WebhookReceiver[] = [];
 beforeAll(async () => {
   sink = await startSmtpSink();
@@ -34,13 +41,6 @@ afterAll(async () => {
 
 // Every case has a user of its own, with a Key Fake connection and a webhook setting to a
 // receiver of its own: no case sees another's deliveries, secret, failures or disabled setting.
-let receiver: WebhookReceiver;
-let aliceEmail: string;
-let alice: Record<string, string>;
-let aliceId: number;
-let live: ConnectorAnswer;
-let liveId: number;
-let settingKey: string;
 beforeEach(async () => {
   receiver = await startWebhookReceiver();
   receivers.push(receiver);
