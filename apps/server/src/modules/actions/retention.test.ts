@@ -19,15 +19,15 @@ afterAll(() => t?.close());
 const sql = <T extends Record<string, unknown>>(text: string, values: unknown[] = []) =>
   t.services.db.$client.query<T>(text, values).then((r) => r.rows);
 
-async function insertAt(at: Date, code: string): Promise<void> {
-  await sql('insert into actions (user_id, code, address, created_at) values ($1, $2, null, $3)', [userId, code, at]);
+async function insertAt(at: Date, code: string, user = userId): Promise<void> {
+  await sql('insert into actions (user_id, code, address, created_at) values ($1, $2, null, $3)', [user, code, at]);
 }
 
 /** Where each entry lives: its partition's name, by code. */
-async function partitions(): Promise<Record<string, string>> {
+async function partitions(user = userId): Promise<Record<string, string>> {
   const rows = await sql<{ code: string; part: string }>(
     'select code, tableoid::regclass::text as part from actions where user_id = $1',
-    [userId],
+    [user],
   );
   return Object.fromEntries(rows.map((r) => [r.code, r.part]));
 }
@@ -37,17 +37,23 @@ const monthExists = async (name: string) =>
 
 describe('activity retention', () => {
   it('moves entries out of the default partition when their month is created', async () => {
-    await insertAt(new Date('2030-03-10T00:00:00Z'), 'March2030');
-    await insertAt(new Date('2030-02-28T23:59:59Z'), 'February2030');
-    expect(await partitions()).toMatchObject({ March2030: 'actions_default', February2030: 'actions_default' });
+    // A user and months of its own, after the retention pass's window (which would count them).
+    const { id: user } = await insertTestUser(t.services, 'months@example.com');
+    await insertAt(new Date('2032-03-10T00:00:00Z'), 'March2032', user);
+    await insertAt(new Date('2032-02-29T23:59:59Z'), 'February2032', user);
+    expect(await partitions(user)).toEqual({ March2032: 'actions_default', February2032: 'actions_default' });
     // Any instant of the month names it; months are UTC.
-    expect(await createActionMonth(t.services.db.$client, new Date('2030-03-31T23:00:00Z'))).toBe(true);
-    expect(await createActionMonth(t.services.db.$client, new Date('2030-03-01T00:00:00Z'))).toBe(false);
-    expect(await partitions()).toMatchObject({ March2030: 'actions_2030_03', February2030: 'actions_default' });
+    expect(await createActionMonth(t.services.db.$client, new Date('2032-03-31T23:00:00Z'))).toBe(true);
+    expect(await createActionMonth(t.services.db.$client, new Date('2032-03-01T00:00:00Z'))).toBe(false);
+    expect(await partitions(user)).toEqual({ March2032: 'actions_2032_03', February2032: 'actions_default' });
   });
 
   it('creates the coming months, drops the months past the cutoff, deletes the rest before it', async () => {
     const cutoff = new Date(NOW.getTime() - 365 * DAY); // 2030-07-15T12:00Z
+    // A whole month past the cutoff, and an entry before it in the default partition.
+    await insertAt(new Date('2030-03-10T00:00:00Z'), 'March2030');
+    await insertAt(new Date('2030-02-28T23:59:59Z'), 'February2030');
+    expect(await createActionMonth(t.services.db.$client, new Date('2030-03-10T00:00:00Z'))).toBe(true);
     await insertAt(new Date(cutoff.getTime() - 2 * DAY), 'July2030Old');
     await insertAt(new Date(cutoff.getTime() + 2 * DAY), 'July2030Kept');
     await insertAt(new Date('2031-07-01T00:00:00Z'), 'July2031');

@@ -50,11 +50,19 @@ describe('ADMIN_EMAILS', () => {
 
 describe('without ADMIN_EMAILS', () => {
   it('names the earliest confirmed account when no confirmed administrator is left', async () => {
+    // Its own accounts, confirmed before any other case's (the earliest is installation-wide).
+    await confirmedUser(t, 'earliest@example.test');
+    await confirmedUser(t, 'next@example.test');
+    await t.services.db.$client.query(
+      `update users set email_confirmed_at = case email when 'earliest@example.test' then timestamptz '2000-01-01'
+         else timestamptz '2000-01-02' end
+       where email in ('earliest@example.test', 'next@example.test')`,
+    );
     const open = withAdminEmails(t.services, []);
     await t.services.db.$client.query(`update users set "group" = "group" & ~1`);
     await settleAdministrators(open);
-    expect(await groupOf('first@example.test')).toBe(5);
-    expect(await groupOf('boss@example.test')).toBe(4);
+    expect(await groupOf('earliest@example.test')).toBe(5);
+    expect(await groupOf('next@example.test')).toBe(4);
     // Idempotent: an administrator exists now.
     await settleAdministrators(open);
     const { rows } = await t.services.db.$client.query(`select count(*)::int as n from users where "group" & 1 = 1`);

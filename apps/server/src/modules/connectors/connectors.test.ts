@@ -41,19 +41,21 @@ describe('paper (credential-free)', () => {
   });
 
   it('connects with no credentials: a demo cash account, listed, with actions recorded', async () => {
-    const connector = await connect(t, alice, 'paper');
+    // A user of its own: the activity counted is this connection's alone.
+    const { headers: carol, id: carolId } = await insertTestUser(t.services, 'carol@example.com');
+    const connector = await connect(t, carol, 'paper');
     expect(connector).toMatchObject({ providerName: 'paper', isActive: true, isDemo: true, status: 0 });
     const accounts = JSON.parse(connector.accounts) as Array<Record<string, unknown>>;
     expect(accounts).toEqual([
       expect.objectContaining({ name: 'Paper account', dataCurrency: 'USD', dataType: 'cash', demo: true }),
     ]);
-    const list = await gql<{ connectors: Array<{ key: string }> }>(t, alice, LIST);
-    expect(list.data?.connectors.map((c) => c.key)).toContain(connector.key);
+    const list = await gql<{ connectors: Array<{ key: string }> }>(t, carol, LIST);
+    expect(list.data?.connectors.map((c) => c.key)).toEqual([connector.key]);
     const { rows } = await t.database.pool.query('select data from paper_accounts where id = $1', [accounts[0]?.id]);
     expect(rows).toHaveLength(1);
     // One activity line for one connection.
-    expect(await actionsOf(aliceId, 'ConnectorCreate')).toHaveLength(0);
-    const activated = await actionsOf(aliceId, 'ConnectorActivate');
+    expect(await actionsOf(carolId, 'ConnectorCreate')).toHaveLength(0);
+    const activated = await actionsOf(carolId, 'ConnectorActivate');
     expect(activated).toHaveLength(1);
     expect(activated[0]?.metadata).toMatchObject({ providerName: 'paper', accountIds: [accounts[0]?.id] });
   });
@@ -138,12 +140,14 @@ describe('OAuth broker', () => {
   }
 
   it('returns the authorization URL with a state bound to the user', async () => {
-    const created = await start(alice);
+    // A user of its own, with no OAuth connection another case made.
+    const { headers: dave } = await insertTestUser(t.services, 'dave@example.com');
+    const created = await start(dave);
     expect(created.type).toBe('open');
     expect(created.state).toMatch(/^[0-9A-Za-z]{32}$/);
     expect(created.redirectUrl).toBe('https://router.example/callback/oauthfake');
     expect(created.requestUrl).toContain('client_id=app-1');
-    const list = await gql<{ connectors: Array<{ providerName: string }> }>(t, alice, LIST);
+    const list = await gql<{ connectors: Array<{ providerName: string }> }>(t, dave, LIST);
     expect(list.data?.connectors.some((c) => c.providerName === 'oauthfake')).toBe(false);
   });
 

@@ -14,60 +14,82 @@ import { deactivateConnector } from '../connectors/index.ts';
 
 let t: TestApp;
 let sink: SmtpSink;
-let receiver: WebhookReceiver;
+const receivers: WebhookReceiver[] = [];
 const flaky = flakyBroker();
-let trader: Awaited<ReturnType<typeof setupTrader>>;
-const EMAIL = 'desk@example.com';
 
 beforeAll(async () => {
   sink = await startSmtpSink();
-  receiver = await startWebhookReceiver();
   t = await startTestApp({
     env: { SMTP_URL: sink.url, PUBLIC_URL: 'https://router.example', ALLOW_PRIVATE_WEBHOOKS: 'true' },
     authenticate: authenticateAsUserId,
     brokers: [flaky.broker],
     notifications: { pollMs: 25 },
   });
-  // Granted 10 (low mark: 20 %, 2), 3 left: the first signal reaches the low mark, the third
-  // exhausts them.
-  trader = await setupTrader(t, 'trader@example.com', { provider: 'flaky', credits: 10 });
-  await t.services.db.$client.query('update accounts set credits = 3 where user_id = $1', [trader.userId]);
-  const hook = await createSetting(t, trader.headers, trader.connector.key, 'F-1', 1, { url: `${receiver.url}/in` });
-  receiver.secret = hook.secret ?? '';
-  await createSetting(t, trader.headers, trader.connector.key, 'F-1', 2, { email: EMAIL });
 });
 afterAll(async () => {
   await t.close();
-  await receiver.close();
+  for (const receiver of receivers) await receiver.close();
   await sink.close();
 });
 
-/** The verified webhooks of one type so far (waits until `count` arrived). */
-async function webhooks(type: string, count = 1) {
-  for (let i = 0; i < 200; i++) {
-    const found = receiver.received.filter((r) => r.payload?.type === type);
-    if (found.length >= count) return found;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`expected ${count} ${type} webhook(s)`);
-}
+/**
+ * A trader of the case's own, with a webhook to a receiver of its own and a mail address of its
+ * own: what a case waits for and counts is what it caused. Granted 10 (low mark: 20 %, 2), 3
+ * left: the first signal reaches the low mark, the third exhausts them.
+ */
+async function desk(name: string) {
+  const receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  const trader = await setupTrader(t, `${name}@example.com`, { provider: 'flaky', credits: 10 });
+  await t.services.db.$client.query('update accounts set credits = 3 where user_id = $1', [trader.userId]);
+  const hook = await createSetting(t, trader.headers, trader.connector.key, 'F-1', 1, { url: `${receiver.url}/in` });
+  receiver.secret = hook.secret ?? '';
+  const email = `${name}-desk@example.com`;
+  await createSetting(t, trader.headers, trader.connector.key, 'F-1', 2, { email });
 
-async function mail(subject: string) {
-  for (let i = 0; i < 200; i++) {
-    const found = sink.mails.find((m) => m.to.includes(EMAIL) && m.subject.startsWith(subject));
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 50));
+  /** The verified webhooks of one type so far (waits until `count` arrived). */
+  async function webhooks(type: string, count = 1) {
+    for (let i = 0; i < 200; i++) {
+      const found = receiver.received.filter((r) => r.payload?.type === type);
+      if (found.length >= count) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`expected ${count} ${type} webhook(s)`);
   }
-  throw new Error(`no mail "${subject}"`);
+
+  async function mail(subject: string) {
+    for (let i = 0; i < 200; i++) {
+      const found = sink.mails.find((m) => m.to.includes(email) && m.subject.startsWith(subject));
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no mail "${subject}"`);
+  }
+
+  /** A signal the broker refuses (its mode put back whatever happens). */
+  async function refused(body: Record<string, unknown>) {
+    flaky.mode = 'refuse';
+    try {
+      return await postSignal(t, trader.shortKey, body);
+    } finally {
+      flaky.mode = 'fill';
+    }
+  }
+
+  return { trader, receiver, webhooks, mail, refused };
 }
 
 const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
 
 describe('notifications of the signal path', () => {
   it('tells an order placed and filled, and the credits reaching the low mark', async () => {
+    const { trader, webhooks, mail } = await desk('placed');
+    const brokerOrders = flaky.orders.size;
     const res = await postSignal(t, trader.shortKey, BUY);
     expect(res.statusCode).toBe(201);
-    const signalId = String((await t.services.db.$client.query('select id from signals')).rows[0]?.id);
+    const { rows } = await t.services.db.$client.query('select id from signals where user_id = $1', [trader.userId]);
+    expect(rows).toHaveLength(1);
+    const signalId = String(rows[0]?.id);
     const [placed] = await webhooks('order.placed');
     expect(placed?.verifyError).toBeNull();
     expect(placed?.payload?.data).toMatchObject({
@@ -78,7 +100,8 @@ describe('notifications of the signal path', () => {
       accountId: 'F-1',
       order: { symbol: 'AAPL', action: 'buy', quantity: 1 },
       status: 'filled',
-      brokerOrderId: 'FB-1',
+      // The id the broker gave this order (its next one).
+      brokerOrderId: `FB-${brokerOrders + 1}`,
       price: 10,
     });
     const [filled] = await webhooks('order.filled');
@@ -95,9 +118,8 @@ describe('notifications of the signal path', () => {
   });
 
   it("tells a rejected order with the broker's message", async () => {
-    flaky.mode = 'refuse';
-    const res = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 });
-    flaky.mode = 'fill';
+    const { webhooks, mail, refused } = await desk('rejected');
+    const res = await refused({ ...BUY, quantity: 2 });
     expect(res.json()).toEqual({ status: 'ExecutionError', message: 'Flaky Broker: insufficient buying power' });
     const [rejected] = await webhooks('order.rejected');
     expect(rejected?.verifyError).toBeNull();
@@ -111,6 +133,7 @@ describe('notifications of the signal path', () => {
   });
 
   it('tells refused signals: invalid, no credits left (after exhausted), hook deactivated', async () => {
+    const { trader, receiver, webhooks, mail } = await desk('refused');
     await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'hold', quantity: 1 });
     const [invalid] = await webhooks('signal.refused');
     expect(invalid?.payload?.data).toMatchObject({
@@ -120,8 +143,8 @@ describe('notifications of the signal path', () => {
     });
     expect(String(invalid?.payload?.data.message)).toMatch(/^action: /);
 
-    // 2 credits left: two more orders exhaust them, the next is refused.
-    for (const quantity of [3, 4])
+    // 3 credits left: three orders exhaust them, the next is refused.
+    for (const quantity of [3, 4, 5])
       expect((await postSignal(t, trader.shortKey, { ...BUY, quantity })).statusCode).toBe(201);
     const [exhausted] = await webhooks('credits.exhausted');
     expect(exhausted?.payload?.data).toEqual({ balance: 0, threshold: 2 });
@@ -152,12 +175,18 @@ describe('notifications of the signal path', () => {
     await t.app.signalRuntime.writer.flush();
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.received.filter((r) => r.payload?.type === 'signal.refused')).toHaveLength(3);
-    await pool.query('update hooks set is_active = true where id = $1', [trader.hook.id]);
-    await pool.query(`select pg_notify('hook_changed', $1)`, [trader.shortKey]);
   });
 
   it("finds a mail's activity entry by its signal id (the link's page), among all the others", async () => {
-    const signalId = String(receiver.received.find((r) => r.payload?.type === 'order.placed')?.payload?.data.signalId);
+    const { trader, webhooks, refused } = await desk('activity');
+    await t.services.db.$client.query('update accounts set credits = 10 where user_id = $1', [trader.userId]);
+    // The signal looked for, then others around it: orders, a rejection, refusals.
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    const [placed] = await webhooks('order.placed');
+    const signalId = String(placed?.payload?.data.signalId);
+    for (const quantity of [2, 3]) await postSignal(t, trader.shortKey, { ...BUY, quantity });
+    await refused({ ...BUY, quantity: 4 });
+    for (let i = 0; i < 2; i++) await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'hold', quantity: 1 });
     await t.app.signalRuntime.writer.flush();
     const ACTIONS = 'query($s: String) { actions(signalId: $s) { code metadata } }';
     const all = await gql<{ actions: unknown[] }>(t, trader.headers, ACTIONS, {});
@@ -168,17 +197,40 @@ describe('notifications of the signal path', () => {
     expect(entries.data?.actions).toHaveLength(1);
     expect(JSON.parse(entries.data?.actions[0]?.metadata ?? '{}')).toMatchObject({
       signalId,
-      response: { id: 'FB-1' },
+      response: { id: placed?.payload?.data.brokerOrderId },
     });
   });
 
   it('delivers every event once per destination, all signatures verified', async () => {
+    const { trader, receiver, webhooks, refused } = await desk('once');
+    // Placed and filled (the low mark), rejected, refused as invalid, then exhausted and refused.
+    await postSignal(t, trader.shortKey, BUY);
+    await refused({ ...BUY, quantity: 2 });
+    // Its credit comes back with the outcome's write (which tells the rejection), after the
+    // answer: the next orders count on it.
+    await webhooks('order.rejected');
+    await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'hold', quantity: 1 });
+    for (const quantity of [3, 4, 5]) await postSignal(t, trader.shortKey, { ...BUY, quantity });
+    await webhooks('credits.exhausted');
+    await webhooks('signal.refused', 2);
+    await t.app.signalRuntime.writer.flush();
+    const pool = t.services.db.$client;
+    const undelivered = async () =>
+      (
+        await pool.query<{ n: number }>(
+          `select count(*)::int as n from notification_deliveries d join notification_events e on e.id = d.event_id
+          where e.user_id = $1 and d.status <> 'delivered'`,
+          [trader.userId],
+        )
+      ).rows[0]?.n;
+    await eventually(async () => (await undelivered()) === 0, 10_000);
     const ids = receiver.received.map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(receiver.received.every((r) => r.verifyError === null)).toBe(true);
-    const { rows } = await t.services.db.$client.query<{ type: string; n: number }>(
+    const { rows } = await pool.query<{ type: string; n: number }>(
       `select e.type, count(*)::int as n from notification_deliveries d join notification_events e on e.id = d.event_id
-      group by e.type order by e.type`,
+      where e.user_id = $1 group by e.type order by e.type`,
+      [trader.userId],
     );
     // One webhook and one mail per event.
     expect(rows).toEqual([
@@ -187,11 +239,13 @@ describe('notifications of the signal path', () => {
       { type: 'order.filled', n: 6 },
       { type: 'order.placed', n: 6 },
       { type: 'order.rejected', n: 2 },
-      { type: 'signal.refused', n: 6 },
+      { type: 'signal.refused', n: 4 },
     ]);
+    expect(receiver.received).toHaveLength(11);
   });
 
   it('tells a connection expiring and deactivated, by webhook and mail', async () => {
+    const { trader, webhooks, mail } = await desk('expiring');
     const pool = t.services.db.$client;
     const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
       trader.connector.key,

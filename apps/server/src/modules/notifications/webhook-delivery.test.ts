@@ -19,9 +19,10 @@ let aliceId: number;
 let live: ConnectorAnswer;
 let liveId: number;
 let settingKey: string;
+let aliceEmail: string;
+const receivers: WebhookReceiver[] = [];
 beforeAll(async () => {
   sink = await startSmtpSink();
-  receiver = await startWebhookReceiver();
   t = await startTestApp({
     env: { SMTP_URL: sink.url, ALLOW_PRIVATE_WEBHOOKS: 'true', NOTIFICATION_RETRY_SCHEDULE: '100ms,100ms,100ms' },
     authenticate: authenticateAsUserId,
@@ -31,7 +32,20 @@ beforeAll(async () => {
     // into 'Timed out' and a success into one more attempt ("gives up after the schedule").
     notifications: { pollMs: 25, webhookTimeoutMs: 2_000 },
   });
-  ({ id: aliceId, headers: alice } = await insertTestUser(t.services, 'alice@example.com'));
+});
+afterAll(async () => {
+  await t.close();
+  for (const r of receivers) await r.close();
+  await sink.close();
+});
+
+// Every case has a user of its own, with a Key Fake connection and a webhook setting to a
+// receiver of its own: no case sees another's deliveries, secret, failures or disabled setting.
+beforeEach(async () => {
+  receiver = await startWebhookReceiver();
+  receivers.push(receiver);
+  aliceEmail = `alice-${receivers.length}@example.com`;
+  ({ id: aliceId, headers: alice } = await insertTestUser(t.services, aliceEmail));
   live = await connect(t, alice, 'keyfake', ['key', 'sekret-ok']);
   const { rows } = await t.services.db.$client.query<{ id: string }>('select id from connectors where key = $1', [
     live.key,
@@ -41,12 +55,6 @@ beforeAll(async () => {
   settingKey = setting.key;
   receiver.secret = setting.secret ?? '';
 });
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-  await sink.close();
-});
-beforeEach(() => receiver.answer('ok'));
 
 const log = () => deliveries(t, alice, live.key, 'L-1');
 const received = (eventId: string) =>
@@ -157,7 +165,7 @@ describe('signed webhooks', () => {
     receiver.answer('fail');
     const mails = sink.mails.length;
     await rejected('sig-disable');
-    const notice = await sink.waitFor('alice@example.com', mails);
+    const notice = await sink.waitFor(aliceEmail, mails);
     expect(notice.subject).toBe('A notification webhook was disabled · Signal Router');
     expect(notice.text).toContain(`Webhook URL: ${receiver.url}/hooks`);
     const ONE = `query($k: String!) { notification(key: $k) { isEnabled disabledReason } }`;
@@ -196,7 +204,6 @@ describe('signed webhooks', () => {
     );
     const afterOverlap = await received((await sendTest(t, alice, settingKey)).eventId);
     expect(afterOverlap?.signature.split(' ')).toHaveLength(1);
-    receiver.secret = next;
   });
 });
 
