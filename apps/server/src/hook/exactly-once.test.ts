@@ -70,9 +70,9 @@ describe('exactly once', () => {
       flaky.mode = 'slow';
       flaky.delayMs = 700;
       const placed = flaky.calls.placeOrder;
-      const started = Date.now();
       const res = await postSignal(t, trader.shortKey, BUY);
-      expect(Date.now() - started).toBeLessThan(650);
+      // Answered at the deadline, before the broker's outcome (which would say filled): no clock
+      // needed to tell it.
       expect(res.statusCode).toBe(201);
       const [signal] = await signalRows(t, trader.userId);
       expect(res.json()).toEqual({
