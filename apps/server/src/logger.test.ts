@@ -1,7 +1,9 @@
 import { Writable } from 'node:stream';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { DatabaseError } from 'pg-protocol';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { censorSecrets, loggerOptions, maskUrl } from './logger.ts';
+import { censorSecrets, loggerOptions, maskUrl, withoutQueryValues } from './logger.ts';
 
 /** A stream keeping every log line written to it. */
 function lineSink(): { lines: string[]; sink: Writable } {
@@ -60,5 +62,32 @@ describe('logger', () => {
     const text = lines.join('');
     expect(text).not.toMatch(/cs-1|hook-key-1|top-1|t-1|AbCdEf/);
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ reqId: 'r-1', msg: 'refused' });
+  });
+
+  it("logs a failed query's SQL and error code, never its values or the failing row", () => {
+    const cause = Object.assign(
+      new DatabaseError('null value in column "is_enabled" violates not-null constraint', 1, 'error'),
+      {
+        code: '23502',
+        table: 'notifications',
+        detail: 'Failing row contains (2, whsec-cipher-1, null).',
+      },
+    );
+    const error = new DrizzleQueryError('select * from hooks where short_key = $1', ['hook-key-2', 'whsec-2'], cause);
+    const { lines, sink } = lineSink();
+    pino(loggerOptions('info'), sink).error({ err: error }, 'round failed');
+    const text = lines.join('');
+    expect(text).not.toMatch(/hook-key-2|whsec-2|whsec-cipher-1/);
+    const logged = JSON.parse(lines[0] ?? '{}').err;
+    expect(logged.message).toContain('Failed query: select * from hooks where short_key = $1\nparams: [redacted]');
+    expect(logged.message).toContain('violates not-null constraint');
+    expect(logged.stack).toContain('params: [redacted]');
+    // The error itself is left as it was, for whoever handles it.
+    expect([error.params, cause.detail]).toEqual([
+      ['hook-key-2', 'whsec-2'],
+      'Failing row contains (2, whsec-cipher-1, null).',
+    ]);
+    const plain = new Error('broker said no');
+    expect(withoutQueryValues(plain)).toBe(plain);
   });
 });

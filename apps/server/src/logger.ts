@@ -68,6 +68,32 @@ export function censorSecrets(line: Record<string, unknown>): Record<string, unk
   return censor(line, 1);
 }
 
+/** Where drizzle's failed-query message starts its parameters (the rest of the message). */
+const PARAMS_LINE = /\nparams: [\s\S]*$/;
+
+/**
+ * A failed query's error without the values it carried: drizzle writes the parameters into its
+ * message (hence the stack too) and keeps them as `params`, and PostgreSQL's `detail` may quote
+ * the failing row ("Failing row contains (…)": a hook key, a secret's ciphertext). The SQL, the
+ * error code, table and constraint stay, which is what a reader of the log needs.
+ */
+export function withoutQueryValues(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 3) return error;
+  const record = error as Error & Record<string, unknown>;
+  const hasParams = 'params' in record && PARAMS_LINE.test(record.message);
+  if (!hasParams && !('detail' in record) && !(record.cause instanceof Error)) return error;
+  const copy = copyOf(record);
+  if (hasParams) {
+    // Both writable in the copy (copyOf keeps them so), whether data or accessor on the original.
+    copy.message = record.message.replace(PARAMS_LINE, '\nparams: [redacted]');
+    copy.stack = (record.stack ?? '').replace(record.message, copy.message);
+    delete copy.params;
+  }
+  if ('detail' in copy) delete copy.detail;
+  if (record.cause instanceof Error) replace(copy, 'cause', withoutQueryValues(record.cause, depth + 1));
+  return copy;
+}
+
 /** `/hook/AbC…` → `/hook/***`: the key is the hook's only secret; so are OAuth codes and tokens. */
 export function maskUrl(url: string): string {
   return url
@@ -84,6 +110,7 @@ export function loggerOptions(level: string): LoggerOptions {
     redact: { paths: REDACT_PATHS, censor: CENSOR },
     formatters: { log: censorSecrets },
     serializers: {
+      err: (error: unknown) => pino.stdSerializers.err(withoutQueryValues(error) as Error),
       req: (req: { method: string; url: string; id: string; ip?: string }) => ({
         id: req.id,
         method: req.method,
