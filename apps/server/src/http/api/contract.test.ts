@@ -13,12 +13,9 @@ import { balanceOf, paperOrders } from '../../../test/signal-fixtures.ts';
 let server: OAuthServer;
 let doc: OpenApiDocument;
 let contract: Contract;
-let alice: Awaited<ReturnType<typeof apiTrader>>;
-let account = '';
 
 beforeAll(async () => {
   server = await startOAuthServer();
-  alice = await apiTrader(server, 'alice@example.test');
   doc = (await api(server, null, 'GET', '/api/openapi.json')).body as OpenApiDocument;
   contract = new Contract(doc);
 });
@@ -44,6 +41,17 @@ interface Order {
   accountId: string;
   brokerOrderId: string | null;
 }
+
+/** A trader of the case's own (so the cases pass in any order), with its one account's API id. */
+async function traderWithAccount(email: string) {
+  const trader = await apiTrader(server, email);
+  const listed = await call(trader.apiToken, 'GET', '/api/v1/accounts');
+  return { trader, account: (listed.body as { data: Array<{ id: string }> }).data[0]?.id ?? '' };
+}
+
+/** Places `order` on the trader's account through the API. */
+const placeOrder = (token: string, account: string, body: unknown, headers?: Record<string, string>) =>
+  call(token, 'POST', '/api/v1/accounts/{id}/orders', { id: account }, { body, headers });
 
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1', async () => {
@@ -93,19 +101,21 @@ describe('the OpenAPI document', () => {
 
 describe('real answers against the document', () => {
   it('lists the accounts', async () => {
+    const alice = await apiTrader(server, 'alice@example.test');
     const listed = await call(alice.apiToken, 'GET', '/api/v1/accounts');
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
       data: [{ id: expect.any(String), providerName: 'paper', name: 'Paper account', isTest: true }],
       next: null,
     });
-    account = (listed.body as { data: Array<{ id: string }> }).data[0]?.id ?? '';
+    const account = (listed.body as { data: Array<{ id: string }> }).data[0]?.id ?? '';
     // Opaque: neither the broker's account id nor the connection key reads in it.
     expect(account).not.toContain(alice.brokerAccountId);
     expect((await call(null, 'GET', '/api/v1/accounts')).status).toBe(401);
   });
 
   it('places an order exactly once per Idempotency-Key, spending one credit', async () => {
+    const { trader: alice, account } = await traderWithAccount('placing@example.test');
     const before = await balanceOf(server, alice.id);
     const order = { symbol: 'AAPL', action: 'buy', quantity: 2 };
     const headers = { 'idempotency-key': 'journal-42' };
@@ -153,6 +163,7 @@ describe('real answers against the document', () => {
   });
 
   it('refuses a bad order with the hook’s own message, placing and charging nothing', async () => {
+    const { trader: alice, account } = await traderWithAccount('refused@example.test');
     const before = await balanceOf(server, alice.id);
     for (const body of [{ symbol: 'AAPL', action: 'buy', quantity: 1, stop_los_price: 3 }, '{"symbol": "AAPL"']) {
       const text = typeof body === 'string' ? body : JSON.stringify(body);
@@ -193,6 +204,30 @@ describe('real answers against the document', () => {
   });
 
   it('pages through an account’s orders and reads one', async () => {
+    const { trader: alice, account } = await traderWithAccount('paging@example.test');
+    // Two filled, then one the broker refuses (newest first in the list).
+    for (const key of ['page-1', 'page-2']) {
+      const placed = await placeOrder(
+        alice.apiToken,
+        account,
+        { symbol: 'AAPL', action: 'buy', quantity: 2 },
+        {
+          'idempotency-key': key,
+        },
+      );
+      expect(placed.body).toMatchObject({ status: 'filled' });
+    }
+    await placeOrder(alice.apiToken, account, { symbol: 'ZZZZZQ', action: 'buy', quantity: 1 });
+    // The refusal's outcome is written just after the answer.
+    await expect
+      .poll(async () => {
+        const { rows } = await server.services.db.$client.query<{ status: string }>(
+          `select status from signals where user_id = $1 and "order"->>'symbol' = 'ZZZZZQ'`,
+          [alice.id],
+        );
+        return rows[0]?.status;
+      })
+      .toBe('rejected');
     const first = await call(
       alice.apiToken,
       'GET',
@@ -233,6 +268,7 @@ describe('real answers against the document', () => {
   });
 
   it('cancels a resting order at the broker, once', async () => {
+    const { trader: alice, account } = await traderWithAccount('cancel@example.test');
     const placed = await call(
       alice.apiToken,
       'POST',
@@ -257,6 +293,8 @@ describe('real answers against the document', () => {
   });
 
   it('reads positions and balances from the broker', async () => {
+    const { trader: alice, account } = await traderWithAccount('holdings@example.test');
+    await placeOrder(alice.apiToken, account, { symbol: 'AAPL', action: 'buy', quantity: 4 });
     const positions = await call(alice.apiToken, 'GET', '/api/v1/accounts/{id}/positions', { id: account });
     expect(positions.body).toEqual({
       data: [expect.objectContaining({ symbol: 'AAPL', quantity: 4 })],
@@ -268,6 +306,7 @@ describe('real answers against the document', () => {
   });
 
   it('answers 403 to a token without the route’s scope', async () => {
+    const { trader: alice, account } = await traderWithAccount('scopes@example.test');
     const { app } = await professionalWithApp(server, 'dev@example.test');
     const token = await oauthAccessToken(server, app, alice.token, 'accounts:read');
     const refused = await call(token, 'GET', '/api/v1/accounts/{id}/orders', { id: account });
@@ -275,7 +314,8 @@ describe('real answers against the document', () => {
     expect(refused.status).toBe(403);
   });
 
-  it('saw every operation answer its success status', () => {
+  // After every case, whatever their order: each documented operation answered its success status.
+  afterAll(() => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const success = Object.keys((op as { responses: object }).responses).find((s) => s.startsWith('2'));
