@@ -1,6 +1,6 @@
 // The shared replay of every broker folder's fixtures/requests.json and fixtures/responses.json
 // against its protocol fake (core/replay.ts). A new folder with fixtures is picked up here.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { brokerFolders, brokerModules, loadProtocolFake } from '../discover.ts';
 import { resolveBrokerContext } from './context.ts';
 import { isBrokerError } from './errors.ts';
@@ -8,6 +8,7 @@ import type { ProtocolFake } from './protocol-fake.ts';
 import {
   pinned,
   REPLAY_CALLS,
+  type GivenCall,
   type ReplayTarget,
   type RequestCase,
   type ResponseCase,
@@ -28,6 +29,11 @@ async function outcome(promise: Promise<unknown>): Promise<unknown> {
   }
 }
 
+/** The case's given calls, each expected to succeed: a refused setup would make the case prove nothing. */
+async function arrange(given: GivenCall[] | undefined, target: ReplayTarget): Promise<void> {
+  for (const { call, input } of given ?? []) await runCall(call, input, target);
+}
+
 describe.each(folders)('%s fixtures', (folder) => {
   const module = brokerModules.find((item) => item.descriptor.name === folder);
   const requests = readFixtures<RequestCase>(folder, 'requests.json') ?? {};
@@ -35,7 +41,10 @@ describe.each(folders)('%s fixtures', (folder) => {
   let fake: ProtocolFake;
   let target: ReplayTarget;
 
-  beforeAll(async () => {
+  // Each case as the examples were recorded, one call at a time, against a fake of its own: the
+  // account, order ids and rate-limit windows as the fake starts, and nothing kept from the case
+  // before (a kept session would skip the login the fixtures show).
+  beforeEach(async () => {
     const start = await loadProtocolFake(folder);
     if (!module || !start) throw new Error(`adapters/${folder}: fixtures need a broker and its protocol fake`);
     fake = await start();
@@ -47,17 +56,18 @@ describe.each(folders)('%s fixtures', (folder) => {
       credentials: fake.credentials(ctx.redirectUrl ?? ''),
       ...(authorization?.pending ? { pending: authorization.pending } : {}),
     });
+    await broker.close?.();
     target = { broker, ctx, session, accountId: session.accounts[0]?.id ?? '' };
   });
-  afterAll(() => fake?.close());
-
-  // Each case as the examples were recorded, one call at a time: nothing kept from the one before
-  // (a kept session would skip the login the fixtures show).
-  beforeEach(() => target.broker.close?.());
+  afterEach(async () => {
+    await target?.broker.close?.();
+    await fake?.close();
+  });
 
   for (const call of REPLAY_CALLS) {
-    for (const { description, input, output, skipKeys } of requests[call] ?? []) {
+    for (const { description, given, input, output, skipKeys } of requests[call] ?? []) {
       it(`${call}: ${description} sends exactly the recorded request`, async () => {
+        await arrange(given, target);
         const before = fake.requests().length;
         await outcome(runCall(call, input, target));
         const expected = (Array.isArray(output) ? output : [output]).map((request) => ({ query: {}, ...request }));
@@ -67,8 +77,9 @@ describe.each(folders)('%s fixtures', (folder) => {
         expect(matching.map((request) => pinned(request, skipKeys))).toEqual(expected);
       });
     }
-    for (const { description, input, httpResponse, parsedResponse } of responses[call] ?? []) {
+    for (const { description, given, input, httpResponse, parsedResponse } of responses[call] ?? []) {
       it(`${call}: ${description} reads the recorded answer`, async () => {
+        await arrange(given, target);
         const before = fake.requests().length;
         fake.answerNext(httpResponse);
         const result = await outcome(runCall(call, input, target));

@@ -3,6 +3,8 @@
 //   fixtures/requests.json   input → the exact request the adapter sends (method, path, query, body)
 //   fixtures/responses.json  a recorded broker answer → what the adapter makes of it
 // Both are { "<call>": [ { "description", "input", … } ] } with call placeOrder, findOrder or cancelOrder.
+// Each case runs against a fake of its own; one that needs an earlier order (a position to close,
+// a repeated id) names the calls that make it in "given".
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { normalizeOrderOrThrow } from '@router/orders';
@@ -30,8 +32,15 @@ export interface ExpectedRequest {
   body?: unknown;
 }
 
+/** A call a case makes before its own, to put the fake in the state it needs; its requests are not compared. */
+export interface GivenCall {
+  call: ReplayCall;
+  input: CallInput;
+}
+
 export interface RequestCase {
   description: string;
+  given?: GivenCall[];
   input: CallInput;
   /** Every request the call sends to this method and path (a list where it sends several). */
   output: ExpectedRequest | ExpectedRequest[];
@@ -41,6 +50,7 @@ export interface RequestCase {
 
 export interface ResponseCase {
   description: string;
+  given?: GivenCall[];
   input: CallInput;
   httpResponse: RecordedAnswer;
   /** The call's result, or { "error": { "kind", "message" } } for a BrokerError. */
