@@ -3,7 +3,7 @@
 // published request byte for byte: the form in Kite's field order, its headers, no token before
 // the session exists.
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { brokerSpecsPath } from '../../core/prism-mock.ts';
 import { kiteChecksum } from './login.ts';
 import { type Connected, connected, input } from './test-support.ts';
@@ -23,11 +23,13 @@ const replayed = ['requests.json', 'responses.json'].map((file) =>
   readFileSync(new URL(`./fixtures/${file}`, import.meta.url), 'utf8'),
 );
 
+// A fake and session of each case's own: signing in again (the session-token case) ends the
+// session before it, so a shared one would fail the cases after it.
 let c: Connected;
-beforeAll(async () => {
+beforeEach(async () => {
   c = await connected();
 });
-afterAll(() => c.fake.close());
+afterEach(() => c.fake.close());
 
 /** The published headers with the placeholders of the session filled in, names lower-cased. */
 function expectedHeaders(request: Published): Record<string, string> {
