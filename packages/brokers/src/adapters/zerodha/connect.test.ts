@@ -2,23 +2,28 @@
 // with our state; the exchange carries Kite's checksum; the session ends at 6 AM IST (expiresAt),
 // a new login ends the earlier one, and Kite's refusals read as sign-in failures.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../core/broker.ts';
 import { resolveBrokerContext } from '../../core/context.ts';
 import { wireRecord } from '../../core/protocol-fake.ts';
-import { createZerodhaBroker } from './adapter.ts';
+import { createZerodhaBroker, type ZerodhaBroker } from './adapter.ts';
 import { zerodhaDescriptor } from './descriptor.ts';
 import { startZerodhaFake, type ZerodhaFake } from './fake.ts';
 import { sessionExpiry } from './kite-time.ts';
 import { expectFailure } from './test-support.ts';
 
-let clock = Date.parse('2026-06-09T04:00:00Z'); // 09:30 IST
-const broker = createZerodhaBroker();
+const MORNING = Date.parse('2026-06-09T04:00:00Z'); // 09:30 IST
+const REDIRECT = 'https://router.example/callback/zerodha';
+let clock: number;
+let broker: ZerodhaBroker;
 let fake: ZerodhaFake;
 let ctx: BrokerContext;
-const REDIRECT = 'https://router.example/callback/zerodha';
 
-beforeAll(async () => {
+// Each case signs in at 09:30 IST on a fake and adapter of its own: the expiry case moves the
+// clock past 6 AM, and every login ends the user's earlier session.
+beforeEach(async () => {
+  clock = MORNING;
+  broker = createZerodhaBroker();
   fake = await startZerodhaFake({ now: () => clock });
   ctx = {
     ...resolveBrokerContext(zerodhaDescriptor, {
@@ -29,7 +34,7 @@ beforeAll(async () => {
   };
   fake.registerCallback(REDIRECT);
 });
-afterAll(() => fake.close());
+afterEach(() => fake.close());
 
 /** The login page as a user's browser meets it: a redirect back to our callback. */
 async function signIn(state: string) {
