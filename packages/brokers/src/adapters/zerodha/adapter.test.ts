@@ -1,16 +1,17 @@
 // Contract: Kite's errors by error_type, titled; nothing placed twice (timeouts, 429, 5xx);
 // lookups through findOrder (by Kite's id, by our tag in the day's book: exact, none, unknown);
 // cancel by either id; close and cancel signals; holdings.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
 import { ACCOUNT, type Connected, connected, expectFailure, input, sentSince } from './test-support.ts';
 
+// A fake and session of each case's own: orders filled by one case change the cash, positions and
+// book the next one reads.
 let c: Connected;
-beforeAll(async () => {
+beforeEach(async () => {
   c = await connected();
 });
-afterAll(() => c.fake.close());
-afterEach(() => c.fake.clearInjections());
+afterEach(() => c.fake.close());
 
 const BUY = { symbol: 'NSE:SBIN', action: 'buy', quantity: 1 };
 const kiteError = (status: number, error_type: string, message: string) => ({
@@ -141,25 +142,23 @@ describe('findOrder', () => {
   });
 
   it('by our tag: unknown when the book may have been started after the window', async () => {
-    const early = await connected();
     // 05:30 IST: the window lies before midnight, and the fresh book holds nothing older.
-    early.clock.now = Date.parse('2026-06-10T00:00:00Z');
-    const found = await findOrder(early.broker, early.ctx, early.session, {
+    c.clock.now = Date.parse('2026-06-10T00:00:00Z');
+    const found = await findOrder(c.broker, c.ctx, c.session, {
       accountId: ACCOUNT,
       clientOrderId: 'lastEvening',
       sentAt: Date.parse('2026-06-09T18:20:00Z'),
     });
     expect(found).toEqual({ match: 'unknown', reason: 'Zerodha no longer lists the orders of that time' });
     // An order in the book from before the window proves the book covers it.
-    await early.broker.placeOrder(early.ctx, early.session, input(BUY));
-    early.clock.now += 20 * 60_000;
-    const later = await findOrder(early.broker, early.ctx, early.session, {
+    await c.broker.placeOrder(c.ctx, c.session, input(BUY));
+    c.clock.now += 20 * 60_000;
+    const later = await findOrder(c.broker, c.ctx, c.session, {
       accountId: ACCOUNT,
       clientOrderId: 'lastEvening',
-      sentAt: early.clock.now - 10 * 60_000,
+      sentAt: c.clock.now - 10 * 60_000,
     });
     expect(later).toEqual({ match: 'none' });
-    await early.fake.close();
   });
 });
 
@@ -230,14 +229,13 @@ describe('cancel', () => {
 
 describe('close and holdings', () => {
   it('close sells the holding (delivery) with our tag', async () => {
-    const fresh = await connected();
-    const before = fresh.fake.requests.length;
-    const answer = await fresh.broker.placeOrder(
-      fresh.ctx,
-      fresh.session,
+    const before = c.fake.requests.length;
+    const answer = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
       input({ symbol: 'NSE:INFY', action: 'close' }, 'closeInfy'),
     );
-    const post = sentSince(fresh.fake, before).find((r) => r.method === 'POST');
+    const post = sentSince(c.fake, before).find((r) => r.method === 'POST');
     expect(post).toMatchObject({
       path: '/orders/regular',
       body: {
@@ -255,14 +253,11 @@ describe('close and holdings', () => {
     expect(answer).toMatchObject({ status: 'filled', price: 1520 });
     // Sold today: nothing is left to close.
     expect(
-      await expectFailure(
-        fresh.broker.placeOrder(fresh.ctx, fresh.session, input({ symbol: 'NSE:INFY', action: 'close' })),
-      ),
+      await expectFailure(c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:INFY', action: 'close' }))),
     ).toMatchObject({
       kind: 'InvalidOrder',
       message: 'Zerodha: no position in NSE:INFY',
     });
-    await fresh.fake.close();
   });
 
   it('close of an intraday short buys it back; percent_of_position closes a part', async () => {
