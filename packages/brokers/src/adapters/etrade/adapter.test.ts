@@ -1,12 +1,17 @@
 // Contract tests of E*TRADE's sign-in against the protocol fake: the three OAuth 1.0a legs, the
 // signatures the fake recomputes, the 2-hour idle renewal and the end at midnight US Eastern.
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { brokerFailure } from '../../core/expect-failure.ts';
 import { ALREADY_AUTHORIZED } from './fake-oauth.ts';
 import { ACCOUNT, CALLBACK, MINUTE, useEtradeFake } from './test-support.ts';
 
 const HOUR = 60 * MINUTE;
 const t = useEtradeFake();
+// Cases move the clock (to midnight and past it): each starts at 10:31 in New York again.
+const opening = t.clock.time;
+beforeEach(() => {
+  t.clock.time = opening;
+});
 
 describe('sign-in', () => {
   it('asks for a request token, sends the user to the consent page and connects with the verifier', async () => {
@@ -118,7 +123,7 @@ describe('tokens on the clock', () => {
     t.fake.requests.length = 0;
     t.clock.time += 2 * HOUR - 5 * MINUTE;
     // Due again: the order waits for a renewal instead of meeting an idle token.
-    await t.place(refreshed, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+    await t.place(refreshed, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sigRenewedFirst1');
     expect(t.calls()).toEqual([
       'GET /oauth/renew_access_token',
       `POST /v1/accounts/${ACCOUNT}/orders/preview.json`,
@@ -168,6 +173,5 @@ describe('tokens on the clock', () => {
     expect(expired.message).toBe('E*TRADE: the connection ended at midnight US Eastern time; connect again');
     const read = await brokerFailure(t.broker.getHoldings(t.ctx, session, ACCOUNT));
     expect(read.kind).toBe('AuthenticationError');
-    t.clock.time = Date.parse('2026-06-09T14:31:00Z');
   });
 });

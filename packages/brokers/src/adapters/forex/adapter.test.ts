@@ -1,18 +1,16 @@
 // Contract tests of the FOREX.com adapter against its protocol fake: session logon and renewal,
 // every order the descriptor claims as CIAPI sends it (market trades, stop and limit entries,
 // IfDone exits, close, cancel), what is refused before sending, preview and holdings.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT, connected, failure, toOrder } from './test-support.ts';
 
+// Each case its own fake account and session: cases open positions, rest orders and renew sessions.
 let t: Awaited<ReturnType<typeof connected>>;
-beforeAll(async () => {
+beforeEach(async () => {
   t = await connected();
-});
-afterAll(() => t.fake.close());
-beforeEach(() => {
   t.fake.requests.length = 0;
-  t.fake.clearInjections();
 });
+afterEach(() => t.fake.close());
 
 const EURUSD = 401484347;
 
@@ -194,6 +192,7 @@ describe('orders the descriptor claims', () => {
   });
 
   it('reads cash, equity, buying power and the open positions', async () => {
+    await t.place({ symbol: 'EUR/USD', action: 'buy', quantity: 10000 });
     const holdings = await t.broker.getHoldings(t.ctx, t.session, ACCOUNT);
     expect(holdings).toMatchObject({ currency: 'USD', cash: expect.any(Number), buyingPower: expect.any(Number) });
     expect(holdings.positions).toContainEqual({ symbol: 'EUR/USD', quantity: 10000, averagePrice: 1.08512 });

@@ -2,7 +2,7 @@
 // and through a Client Portal Gateway, wrong credentials refused with IBKR's title, the token
 // refreshed before it runs out, and the brokerage session opened again when IBKR closed it.
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createIbkrBroker } from './adapter.ts';
 import { parseAuthorization } from './fake-oauth.ts';
 import { ACCOUNT, type Connected, connected, failure, input, ORDERS_PATH, sentSince } from './test-support.ts';
@@ -10,11 +10,14 @@ import { ACCOUNT, type Connected, connected, failure, input, ORDERS_PATH, sentSi
 const buy = { symbol: 'AAPL', action: 'buy', quantity: 1 };
 
 describe('OAuth 1.0a', () => {
+  // Each case its own fake, adapter and clock: cases move the clock, close sessions and revoke tokens.
   let c: Connected;
-  beforeAll(async () => {
+  beforeEach(async () => {
     c = await connected();
   });
-  afterAll(() => c.close());
+  afterEach(() => c.close());
+  /** A first order, so the adapter knows AAPL's contract and the next one sends no lookup. */
+  const knowAapl = () => c.broker.placeOrder(c.ctx, c.session, input(buy));
 
   it('makes a live session token, opens the brokerage session and reads the accounts', () => {
     expect(sentSince(c.fake, 0)).toEqual([
@@ -89,6 +92,7 @@ describe('OAuth 1.0a', () => {
   });
 
   it('opens the brokerage session again when IBKR closed it ("no bridge"), and sends the order once', async () => {
+    await knowAapl();
     c.fake.closeBrokerage();
     const before = c.fake.requests.length;
     const placed = await c.broker.placeOrder(c.ctx, c.session, input(buy, 'sig-bridge'));
@@ -105,6 +109,7 @@ describe('OAuth 1.0a', () => {
   });
 
   it('asks /tickle after a minute idle and reopens a session that timed out', async () => {
+    await knowAapl();
     c.clock.now += 10 * 60_000;
     const before = c.fake.requests.length;
     await c.broker.placeOrder(c.ctx, c.session, input(buy));
@@ -186,12 +191,12 @@ describe('wrong credentials', () => {
 });
 
 describe('Client Portal Gateway', () => {
+  // Each case its own gateway: one logs it out, another counts the orders it holds.
   let c: Connected;
-  beforeAll(async () => {
+  beforeEach(async () => {
     c = await connected({ mode: 'gateway' }, 20);
   });
-  afterAll(() => c.close());
-  afterEach(() => c.fake.clearInjections());
+  afterEach(() => c.close());
 
   it('connects with the operator passphrase; requests carry no credentials', async () => {
     expect(c.session.secrets).toEqual({ mode: 'gateway' });

@@ -148,8 +148,22 @@ describe('orders the descriptor claims', () => {
     session = await connect();
   });
 
+  /** A sell of a long is checked against the position: the case buys it first, then forgets those requests. */
+  async function holdWhatItCloses(
+    session: BrokerSession,
+    signal: Record<string, unknown>,
+    wire: Record<string, unknown>,
+  ) {
+    const legs = (wire.legs ?? []) as Array<Record<string, unknown>>;
+    for (const leg of legs.filter((l) => l.action === 'Sell to Close' && l['instrument-type'] !== 'Future')) {
+      await place(session, { symbol: signal.symbol, action: 'buy', quantity: leg.quantity }, 'sig-setup');
+    }
+    t.fake.requests.length = 0;
+  }
+
   for (const { name, signal, path, wire } of SIGNAL_CASES) {
     it(`places ${name}`, async () => {
+      await holdWhatItCloses(session, signal, wire);
       const before = t.fake.orders.length;
       const response = await place(session, signal);
       const posted = t.fake.submissions();

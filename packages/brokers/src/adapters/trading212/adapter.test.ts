@@ -1,7 +1,7 @@
 // Contract tests of the Trading 212 adapter against its protocol fake: connecting (live or
 // practice), every order the descriptor claims, instrument ids, errors as typed BrokerErrors,
 // rate limits, and no order sent twice.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { findOrder } from '../../core/find-order.ts';
@@ -11,14 +11,18 @@ import { startTrading212Fake, type Trading212Fake } from './fake.ts';
 import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
 
 const ACCOUNT = '21212121';
-let time = Date.parse('2025-03-03T15:00:00Z');
+const START = Date.parse('2025-03-03T15:00:00Z');
+let time = START;
 let fake: Trading212Fake;
 let ctx: BrokerContext;
 let session: BrokerSession;
-const broker = createTrading212Broker();
+let broker: ReturnType<typeof createTrading212Broker>;
 const credentials = { apiKey: 'fake-key', apiSecret: 'fake-secret' };
 
-beforeAll(async () => {
+// Each case gets its own fake account (cash, positions, orders, rate-limit allowance, recorded
+// requests) and its own adapter (its instrument cache), so no case sees another's orders.
+beforeEach(async () => {
+  time = START;
   fake = await startTrading212Fake({
     now: () => time,
     accounts: [
@@ -26,15 +30,13 @@ beforeAll(async () => {
       { apiKey: 'legacy-key', id: 31_313_131 },
     ],
   });
+  broker = createTrading212Broker();
   ctx = { baseUrl: fake.baseUrl, now: () => time };
   session = await broker.connect(ctx, { credentials });
-});
-afterAll(() => fake.close());
-beforeEach(() => {
-  // Past every per-endpoint limit, so each test starts with a fresh allowance.
-  time += 60_000;
+  time += 60_000; // past every per-endpoint limit the connection used
   fake.requests.length = 0;
 });
+afterEach(() => fake.close());
 
 const place = (signal: Record<string, unknown>) =>
   broker.placeOrder(ctx, session, { accountId: ACCOUNT, order: toOrder(signal), clientOrderId: 'sig-1' });
@@ -104,6 +106,11 @@ describe('connecting', () => {
 describe('orders the descriptor claims', () => {
   for (const { name, signal, path, wire } of SIGNAL_CASES) {
     it(`places ${name}`, async () => {
+      if (path.endsWith('market') && Number(wire.quantity) < 0) {
+        // A market sell fills against shares held: this case buys them first.
+        await place({ symbol: signal.symbol, action: 'buy', quantity: -Number(wire.quantity) });
+        fake.requests.length = 0;
+      }
       const response = await place(signal);
       expect(posts().map((r) => [r.url, r.body])).toEqual([[path, wire]]);
       expect(posts()[0]?.headers.authorization).toBe(`Basic ${Buffer.from('fake-key:fake-secret').toString('base64')}`);
@@ -117,13 +124,14 @@ describe('orders the descriptor claims', () => {
     expect(unknown.message).toBe('Trading 212: ZZZZ is not traded at Trading 212');
     const ambiguous = await failure(place({ symbol: 'SHEL', action: 'buy', quantity: 1 }));
     expect(ambiguous.message).toBe('Trading 212: SHEL is listed several times; use one of SHELl_EQ, SHELa_EQ');
-    expect(fake.requests.filter((r) => r.url.includes('/metadata/instruments'))).toHaveLength(0);
+    expect(fake.requests.filter((r) => r.url.includes('/metadata/instruments'))).toHaveLength(1);
     expect(posts()).toHaveLength(0);
   });
 });
 
 describe('close, cancel, lookups and holdings', () => {
   it('closes a position with a market sell of all of it', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 1 });
     await place({ symbol: 'MSFT', action: 'buy', quantity: 1.25 });
     fake.requests.length = 0;
     time += 2_000;
@@ -184,10 +192,11 @@ describe('close, cancel, lookups and holdings', () => {
   });
 
   it('reads cash and positions', async () => {
+    await place({ symbol: 'AAPL', action: 'buy', quantity: 2 });
     const holdings = await broker.getHoldings(ctx, session, ACCOUNT);
     expect(holdings.currency).toBe('USD');
-    expect(holdings.cash).toBeGreaterThan(0);
-    expect(holdings.positions.find((p) => p.symbol === 'AAPL_US_EQ')?.quantity).toBeGreaterThan(0);
+    expect(holdings.cash).toBe(5_000 - 2 * 180);
+    expect(holdings.positions.find((p) => p.symbol === 'AAPL_US_EQ')?.quantity).toBe(2);
   });
 });
 
