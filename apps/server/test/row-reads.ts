@@ -1,7 +1,7 @@
 // What one call read of a table, from PostgreSQL's own counts: index entries returned by every
-// index of the table plus the rows its sequential scans returned, over all its partitions when it
-// has any. The counts not yet reported include earlier transactions of the connection, so a call
-// is measured by a difference.
+// index of the table plus the rows its sequential scans returned (a partitioned table's: those of
+// every partition). The counts not yet reported include earlier transactions of the connection,
+// so a call is measured by a difference.
 import { sql } from 'drizzle-orm';
 import type { Database } from '../src/db/client.ts';
 import type { Transaction } from '../src/db/repositories/executor.ts';
