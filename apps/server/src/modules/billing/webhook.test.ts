@@ -15,8 +15,9 @@ import {
 } from '../../../test/billing.ts';
 import { accountOf, expectBalancedLedger, ledgerOf } from '../../../test/credit-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
-import { PACK_100, PACK_500, PLAN_MONTHLY } from '../../../test/stripe-fake/catalog.ts';
+import { PACK_100, PACK_500, PLAN_MONTHLY, PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
+import { clearCatalog } from './catalog.ts';
 
 let b: Billing;
 beforeAll(async () => {
@@ -259,6 +260,42 @@ describe('a monthly plan', () => {
     b.fake.subscriptions.renew(subscriptionId);
     await deliverAll(takeEvents(b));
     expect((await metadata()).recurring).toEqual({ subscriptionId, status: 'active', cancelAt: null });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
+describe('a plan replaced by a shorter one', () => {
+  it('books the new plan’s period although the ended yearly plan’s period ran longer', async () => {
+    const yearly = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 99000,
+      recurring: { interval: 'year' },
+      product: PRODUCT_ID,
+      nickname: 'Yearly plan',
+      metadata: { credits: '4000' },
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'yearly-then-monthly');
+    const first = await buy(b, user.headers, yearly.id);
+    await deliverAll(first.events);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 4000, recurring_credits: 4000 });
+    // Cancelled at once (the portal's "cancel immediately"), then a monthly plan bought.
+    await b.stripe.subscriptions.cancel(objectOf(ofType(first.events, 'customer.subscription.created')).id);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    const second = await buy(b, user.headers, PLAN_MONTHLY);
+    expect(await deliverAll(second.events)).toEqual([200, 200, 200]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 300,
+      recurring_credits: 300,
+      recurring_period_credits: 300,
+    });
+    const monthlyEnd = (await accountOf(b.t, user.id))?.recurring_period_end?.getTime() ?? 0;
+    expect(monthlyEnd).toBeLessThan(Date.now() + 32 * 86_400_000);
+    // And its renewal: a later period of the plan that runs now.
+    b.fake.subscriptions.renew(objectOf(ofType(second.events, 'customer.subscription.created')).id);
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.recurring_period_end?.getTime() ?? 0).toBeGreaterThan(monthlyEnd);
     await expectBalancedLedger(b.t, user.id);
   });
 });
