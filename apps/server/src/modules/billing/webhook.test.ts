@@ -264,6 +264,24 @@ describe('a monthly plan', () => {
   });
 });
 
+describe('a failed renewal delivered late', () => {
+  it('shows no failed payment once Stripe says the plan is paid again', async () => {
+    const user = await newCustomer(b, 'late-failure');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    b.fake.subscriptions.renew(subscriptionId, { fail: true });
+    const failed = takeEvents(b);
+    b.fake.subscriptions.renew(subscriptionId);
+    // The failure arrives last (Stripe does not keep the order).
+    await deliverAll([ofType(failed, 'customer.subscription.updated'), ...takeEvents(b)]);
+    expect((await postEvent(b, ofType(failed, 'invoice.payment_failed'))).status).toBe(200);
+    const answer = await gql<{ account: { metadata: string } }>(b.t.app, '{ account { metadata } }', {}, user.headers);
+    const metadata = JSON.parse(answer.data?.account.metadata ?? '{}') as { recurring: Record<string, unknown> };
+    expect(metadata.recurring).toEqual({ subscriptionId, status: 'active', cancelAt: null });
+  });
+});
+
 describe('a plan replaced by a shorter one', () => {
   it('books the new plan’s period although the ended yearly plan’s period ran longer', async () => {
     const yearly = await b.stripe.prices.create({
