@@ -17,6 +17,7 @@ import { accountOf, expectBalancedLedger, ledgerOf } from '../../../test/credit-
 import { gql } from '../../../test/identity.ts';
 import { PACK_100, PACK_500, PLAN_MONTHLY, PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
+import { insertPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
 import { clearCatalog } from './catalog.ts';
 
 let b: Billing;
@@ -137,6 +138,36 @@ describe('a credit pack', () => {
     ]);
     expect(rows[0]).toEqual({ outcome: 'unmatched' });
     expect((await accountOf(b.t, user.id))?.balance ?? 0).toBe(0);
+  });
+
+  it('grants nothing for another installation’s session whose payment_session names a row of ours', async () => {
+    // Our row left without its Stripe id (the Stripe call failed), and another installation on
+    // the same Stripe account, whose own row of that number was paid: its event reaches us too.
+    const victim = await newCustomer(b, 'orphan-row');
+    const orphan = await insertPaymentSession(b.t.services.db, {
+      userId: victim.id,
+      kind: 'hosted',
+      stripePriceId: PACK_500,
+      credits: 500,
+      mode: 'payment',
+    });
+    const payer = await newCustomer(b, 'other-install');
+    const { events } = await buy(b, payer.headers, PACK_100);
+    const completed = structuredClone(ofType(events, 'checkout.session.completed'));
+    Object.assign(objectOf(completed), {
+      id: 'cs_test_other_installation',
+      metadata: { user_key: 'key-of-another-installation', payment_session: String(orphan.id) },
+      client_reference_id: 'key-of-another-installation',
+      customer: 'cus_of_another_installation',
+    });
+    completed.id = 'evt_other_installation';
+    expect((await postEvent(b, completed)).status).toBe(200);
+    const { rows } = await b.t.services.db.$client.query('select outcome from stripe_events where id = $1', [
+      completed.id,
+    ]);
+    expect(rows[0]).toEqual({ outcome: 'unmatched' });
+    expect((await accountOf(b.t, victim.id))?.balance ?? 0).toBe(0);
+    expect(await payments(victim.id)).toEqual([]);
   });
 
   it('answers 500 and stores nothing while Stripe cannot be asked; the retry books it', async () => {
