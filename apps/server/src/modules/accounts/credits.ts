@@ -21,10 +21,11 @@
 //     reference: what caused it (Stripe checkout session or invoice id, 'referral:<userId>', an
 //     admin action id…); with a reference the grant happens once: null when that cause and
 //     reference are in the ledger already (nothing changed).
-//   startCreditPeriod(tx, userId, { credits, periodEnd, reference }) → LedgerEntry[] | null
+//   startCreditPeriod(tx, userId, { credits, periodEnd, reference, current? }) → LedgerEntry[] | null
 //     a paid plan period (reference: the Stripe invoice id): unused period credits lapse, then
 //     the period's credits. null: already recorded, or a period ending before the current one
-//     (an event delivered out of order).
+//     (an event delivered out of order) unless `current`: Stripe holds it as its plan's current
+//     period now (a plan that replaced a longer one: a yearly plan ended early, or switched).
 //   endCreditPeriod(tx, userId, reference) → LedgerEntry | null
 //     the plan ended (subscription deleted): unused period credits lapse, recurringPeriodCredits
 //     becomes 0; recurringPeriodEnd stays, so an older period arriving late is still refused.
@@ -113,7 +114,7 @@ function lapse(state: CreditState, reference: string | null): NewLedgerEntry[] {
 export async function startCreditPeriod(
   tx: Transaction,
   userId: number,
-  period: { credits: number; periodEnd: Date; reference: string },
+  period: { credits: number; periodEnd: Date; reference: string; current?: boolean },
 ): Promise<LedgerEntry[] | null> {
   checkCredits(period.credits, 0);
   if (Number.isNaN(period.periodEnd.getTime())) {
@@ -121,7 +122,7 @@ export async function startCreditPeriod(
   }
   const state = await lockOnce(tx, userId, 'period', period.reference);
   if (!state) return null;
-  if (state.recurringPeriodEnd && period.periodEnd < state.recurringPeriodEnd) return null;
+  if (!period.current && state.recurringPeriodEnd && period.periodEnd < state.recurringPeriodEnd) return null;
   const entries = lapse(state, period.reference);
   entries.push({
     credits: period.credits,

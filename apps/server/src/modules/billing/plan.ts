@@ -147,6 +147,9 @@ export async function applyPlanPayment(
         credits: plan.credits,
         periodEnd,
         reference: payment.invoiceId,
+        // The subscription's current period (it reaches the items' current_period_end): booked
+        // even when the period recorded, of a longer plan it replaced, ends later.
+        current: plan.periodEnd !== null && periodEnd.getTime() >= plan.periodEnd.getTime(),
       });
       changed = entries !== null;
     }

@@ -3,7 +3,7 @@
 // discount; an unknown or expired code is named; a reload, or a retry after a crash between
 // Stripe's answer and our write, gets the same session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Billing, startBilling } from '../../../test/billing.ts';
+import { type Billing, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
 import { gql, STRONG_PASSWORD } from '../../../test/identity.ts';
 import { PACK_100, PLAN_MONTHLY, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
 import { NO_RECENT_SIGNUP } from './signup-session.ts';
@@ -114,6 +114,19 @@ describe('accountSignupPaymentSession', () => {
     expect((await session({ email: 'refuse@signup.test', price: PACK_100 })).errors?.[0]?.message).toBe(
       NO_RECENT_SIGNUP,
     );
+  });
+
+  it('refuses a second plan once the first is paid, sending the user to Account & Billing', async () => {
+    await signup('twoplans@signup.test', { stripePriceId: PLAN_MONTHLY });
+    const first = await session({ email: 'twoplans@signup.test', price: PLAN_MONTHLY });
+    const sessionId = first.data?.accountSignupPaymentSession.clientSecret.split('_secret_')[0] ?? '';
+    b.fake.checkout.complete(sessionId);
+    for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
+    // The page reloaded after paying: the paid session is not open any more.
+    const second = await session({ email: 'twoplans@signup.test', price: PLAN_MONTHLY });
+    expect(second.errors?.[0]?.message).toBe(NO_RECENT_SIGNUP);
+    // A pack is still for sale.
+    expect((await session({ email: 'twoplans@signup.test', price: PACK_100 })).errors).toBeUndefined();
   });
 
   it('sends Stripe back only to our own origin', async () => {

@@ -3,7 +3,8 @@
 // client secret drives Stripe's Payment Element on /signup/checkout. Only a sign-up of the last
 // 24 hours can be paid this way (later: Account & Billing, signed in); the answer for an unknown
 // email is the same, so it tells nothing about who is registered. A reload reuses the open
-// session; the promotion codes given at sign-up or a coupon become its discount.
+// session; the promotion codes given at sign-up or a coupon become its discount. A plan is not
+// sold to an account that has one.
 import { emailSchema, isStripePriceId } from '@router/shared';
 import type Stripe from 'stripe';
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
@@ -87,11 +88,16 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
   const product = await findProduct(services, input.stripePriceId);
   if (product.professional) throw new AppError('VALIDATION', 'This price is not on sale', { field: 'stripePriceId' });
   const account = await findAccountOfUser(services.db, user.id);
+  const subscription = product.type === ACCOUNT_TYPE.RECURRING;
+  // A second plan is refused as on Account & Billing (HAS_PLAN), in words that tell an anonymous
+  // caller nothing about the account: its credits would not add up, both would be charged.
+  if (subscription && account?.type === ACCOUNT_TYPE.RECURRING) {
+    throw new AppError('VALIDATION', NO_RECENT_SIGNUP, { field: 'email' });
+  }
   const discount = await resolveDiscount(services, stripe, {
     coupon: input.coupon ?? null,
     promotionCodes: promotionCodesOf(input, account?.metadata),
   });
-  const subscription = product.type === ACCOUNT_TYPE.RECURRING;
   const match = {
     userId: user.id,
     kind: 'elements' as const,

@@ -15,8 +15,10 @@ import {
 } from '../../../test/billing.ts';
 import { accountOf, expectBalancedLedger, ledgerOf } from '../../../test/credit-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
-import { PACK_100, PACK_500, PLAN_MONTHLY } from '../../../test/stripe-fake/catalog.ts';
+import { PACK_100, PACK_500, PLAN_MONTHLY, PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
+import { insertPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
+import { clearCatalog } from './catalog.ts';
 
 let b: Billing;
 beforeAll(async () => {
@@ -136,6 +138,36 @@ describe('a credit pack', () => {
     ]);
     expect(rows[0]).toEqual({ outcome: 'unmatched' });
     expect((await accountOf(b.t, user.id))?.balance ?? 0).toBe(0);
+  });
+
+  it('grants nothing for another installation’s session whose payment_session names a row of ours', async () => {
+    // Our row left without its Stripe id (the Stripe call failed), and another installation on
+    // the same Stripe account, whose own row of that number was paid: its event reaches us too.
+    const victim = await newCustomer(b, 'orphan-row');
+    const orphan = await insertPaymentSession(b.t.services.db, {
+      userId: victim.id,
+      kind: 'hosted',
+      stripePriceId: PACK_500,
+      credits: 500,
+      mode: 'payment',
+    });
+    const payer = await newCustomer(b, 'other-install');
+    const { events } = await buy(b, payer.headers, PACK_100);
+    const completed = structuredClone(ofType(events, 'checkout.session.completed'));
+    Object.assign(objectOf(completed), {
+      id: 'cs_test_other_installation',
+      metadata: { user_key: 'key-of-another-installation', payment_session: String(orphan.id) },
+      client_reference_id: 'key-of-another-installation',
+      customer: 'cus_of_another_installation',
+    });
+    completed.id = 'evt_other_installation';
+    expect((await postEvent(b, completed)).status).toBe(200);
+    const { rows } = await b.t.services.db.$client.query('select outcome from stripe_events where id = $1', [
+      completed.id,
+    ]);
+    expect(rows[0]).toEqual({ outcome: 'unmatched' });
+    expect((await accountOf(b.t, victim.id))?.balance ?? 0).toBe(0);
+    expect(await payments(victim.id)).toEqual([]);
   });
 
   it('answers 500 and stores nothing while Stripe cannot be asked; the retry books it', async () => {
@@ -259,6 +291,60 @@ describe('a monthly plan', () => {
     b.fake.subscriptions.renew(subscriptionId);
     await deliverAll(takeEvents(b));
     expect((await metadata()).recurring).toEqual({ subscriptionId, status: 'active', cancelAt: null });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
+describe('a failed renewal delivered late', () => {
+  it('shows no failed payment once Stripe says the plan is paid again', async () => {
+    const user = await newCustomer(b, 'late-failure');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    b.fake.subscriptions.renew(subscriptionId, { fail: true });
+    const failed = takeEvents(b);
+    b.fake.subscriptions.renew(subscriptionId);
+    // The failure arrives last (Stripe does not keep the order).
+    await deliverAll([ofType(failed, 'customer.subscription.updated'), ...takeEvents(b)]);
+    expect((await postEvent(b, ofType(failed, 'invoice.payment_failed'))).status).toBe(200);
+    const answer = await gql<{ account: { metadata: string } }>(b.t.app, '{ account { metadata } }', {}, user.headers);
+    const metadata = JSON.parse(answer.data?.account.metadata ?? '{}') as { recurring: Record<string, unknown> };
+    expect(metadata.recurring).toEqual({ subscriptionId, status: 'active', cancelAt: null });
+  });
+});
+
+describe('a plan replaced by a shorter one', () => {
+  it('books the new plan’s period although the ended yearly plan’s period ran longer', async () => {
+    const yearly = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 99000,
+      recurring: { interval: 'year' },
+      product: PRODUCT_ID,
+      nickname: 'Yearly plan',
+      metadata: { credits: '4000' },
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'yearly-then-monthly');
+    const first = await buy(b, user.headers, yearly.id);
+    await deliverAll(first.events);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 4000, recurring_credits: 4000 });
+    // Cancelled at once (the portal's "cancel immediately"), then a monthly plan bought.
+    await b.stripe.subscriptions.cancel(objectOf(ofType(first.events, 'customer.subscription.created')).id);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    const second = await buy(b, user.headers, PLAN_MONTHLY);
+    expect(await deliverAll(second.events)).toEqual([200, 200, 200]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 300,
+      recurring_credits: 300,
+      recurring_period_credits: 300,
+    });
+    const monthlyEnd = (await accountOf(b.t, user.id))?.recurring_period_end?.getTime() ?? 0;
+    expect(monthlyEnd).toBeLessThan(Date.now() + 32 * 86_400_000);
+    // And its renewal: a later period of the plan that runs now.
+    b.fake.subscriptions.renew(objectOf(ofType(second.events, 'customer.subscription.created')).id);
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.recurring_period_end?.getTime() ?? 0).toBeGreaterThan(monthlyEnd);
     await expectBalancedLedger(b.t, user.id);
   });
 });

@@ -10,7 +10,11 @@ import {
 } from '../../../db/repositories/payment-sessions.repository.ts';
 import type { Services } from '../../../services.ts';
 
-/** Our row of a Stripe session: by its id, else by the row id in its metadata (not yet stored). */
+/**
+ * Our row of a Stripe session: by its id, else by the row id in its metadata (not yet stored),
+ * when the metadata's user key is the row's user too: another installation on the same Stripe
+ * account numbers its rows alike.
+ */
 export async function paymentSessionOf(
   services: Services,
   stripeId: string | null,
@@ -24,7 +28,9 @@ export async function paymentSessionOf(
   if (!id || !/^\d{1,15}$/.test(id)) return undefined;
   const row = await findPaymentSession(services.db, Number(id));
   // A row already tied to another Stripe session is not this one's.
-  return row && (stripeId === null || row.stripeId === null || row.stripeId === stripeId) ? row : undefined;
+  if (!row || (stripeId !== null && row.stripeId !== null && row.stripeId !== stripeId)) return undefined;
+  const userKey = metadata?.user_key;
+  return userKey && (await findUserIdByKey(services.db, userKey)) === row.userId ? row : undefined;
 }
 
 export async function userOf(

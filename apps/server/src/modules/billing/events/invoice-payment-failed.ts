@@ -1,10 +1,13 @@
 // invoice.payment_failed: a plan's renewal could not be charged. No credits change (the period
 // was not paid); Account & Billing shows the failure with Stripe's page to pay the invoice, until
-// the plan is active again. Stripe retries the charge itself (Smart Retries).
+// the plan is active again. Stripe retries the charge itself (Smart Retries). A failure delivered
+// after the plan was paid again (Stripe keeps no order) is stale: the subscription as Stripe
+// holds it now decides, as projectPlan does.
 import type Stripe from 'stripe';
 import { mergeRecurring } from '../../../db/repositories/billing-account.repository.ts';
 import { subscriptionOfInvoice } from '../plan.ts';
 import { userOf } from './event-user.ts';
+import { currentSubscription } from './subscription.ts';
 import { type EventHandler, idOf, unmatched } from './types.ts';
 
 export const invoicePaymentFailed: EventHandler = async (ctx, object) => {
@@ -16,6 +19,10 @@ export const invoicePaymentFailed: EventHandler = async (ctx, object) => {
     customer: idOf(invoice.customer),
   });
   if (userId === null) return unmatched;
+  const subscription = await currentSubscription(ctx, subscriptionId);
+  if (subscription && (subscription.status === 'active' || subscription.status === 'trialing')) {
+    return { userId, outcome: 'ignored' };
+  }
   const failed = {
     invoiceId: invoice.id,
     at: invoice.created,
