@@ -3,7 +3,11 @@
 // factor the reset also needs a valid code. Every session of the user ends.
 import { PASSWORD_MAX, passwordResetRequestSchema, passwordResetSchema } from '@router/shared';
 import { recordAction } from '../../db/repositories/action.repository.ts';
-import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/email-token.repository.ts';
+import {
+  consumeEmailToken,
+  findUsableEmailToken,
+  invalidateEmailTokens,
+} from '../../db/repositories/email-token.repository.ts';
 import { findUserByEmail, findUserById, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { ACTION } from '../actions/codes.ts';
@@ -66,6 +70,8 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
       emailConfirmedAt: user.emailConfirmedAt ?? new Date(),
     });
     if (updated && !user.emailConfirmedAt) await onEmailConfirmed(tx, services, updated);
+    // An email change asked for before (perhaps by whoever made the reset necessary) ends too.
+    await invalidateEmailTokens(tx, user.id, 'email_change');
     await recordAction(tx, { userId: user.id, code: ACTION.PASSWORD_RESET, address: ip });
     return true;
   });

@@ -108,6 +108,36 @@ describe('legacy consent and registration', () => {
     ).toEqual({ user: { email } });
   });
 
+  it('ends an email change asked for before the email was proven', async () => {
+    const config = await discover(server, app);
+    const email = 'prepared@example.test';
+    const start = await startAuthorization(config, server, { login_hint: email });
+    const created = await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
+    const { token } = (await created.json()) as { token: string };
+    const session = (await exchange(token)).data?.signin.token ?? '';
+    // Whoever prepared the account asks to move it to an address of theirs, and keeps the link.
+    const since = smtp.mails.length;
+    await gql(
+      server.app,
+      'mutation($e: String) { userUpdate(email: $e) { email } }',
+      { e: 'preparer@example.test' },
+      bearer(session),
+    );
+    const { token: change } = linkIn(await smtp.waitFor('preparer@example.test', since), '/auth/email');
+
+    const { token: link } = linkIn(await smtp.waitFor(email), '/auth/email');
+    const confirmed = await gql(server.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', {
+      t: link,
+    });
+    expect(confirmed.errors).toBeUndefined();
+    const moved = await gql(server.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', {
+      t: change,
+    });
+    expect(moved.errors?.[0]?.message).toBe('This confirmation link is expired or incorrect');
+    const { rows } = await server.services.db.$client.query('select 1 from users where email = $1', [email]);
+    expect(rows).toHaveLength(1);
+  });
+
   it('refuses a registered email', async () => {
     const config = await discover(server, app);
     const start = await startAuthorization(config, server, { login_hint: 'taken@example.test' });
