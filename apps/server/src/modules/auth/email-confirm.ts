@@ -1,7 +1,11 @@
 // `authEmailConfirm`: a confirmation (or email-change) link; success signs the user in (SPEC §4).
 // A newly confirmed email brings the referral credits and maybe the administrator role
 // (modules/admin/confirmed.ts), in the same transaction.
-import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/email-token.repository.ts';
+import {
+  consumeEmailToken,
+  findUsableEmailToken,
+  invalidateEmailTokens,
+} from '../../db/repositories/email-token.repository.ts';
 import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
@@ -28,6 +32,8 @@ export async function confirmEmail(caller: Caller, token: string): Promise<Signi
     if (!current) return null;
     if (row.purpose === 'email_change' && row.metadata.email) {
       const changed = await updateUser(tx, current.id, { email: row.metadata.email, emailConfirmedAt: new Date() });
+      // Reset links went to the old address, which no longer speaks for the account.
+      if (changed) await invalidateEmailTokens(tx, current.id, 'password_reset');
       return changed ? onEmailConfirmed(tx, services, changed) : 'taken';
     }
     if (current.emailConfirmedAt) return current;

@@ -95,6 +95,41 @@ describe('users', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('ends the links sent to the old address once the new one is confirmed', async () => {
+    const { token } = await confirmedUser(t, 'moving@example.test');
+    const since = smtp.mails.length;
+    await gql(t.app, 'mutation($e: String!) { authPasswordResetRequest(email: $e) }', { e: 'moving@example.test' });
+    await t.services.identity.settled();
+    const { token: reset } = linkIn(await smtp.waitFor('moving@example.test', since), '/auth/password');
+    await gql(t.app, UPDATE, { email: 'moved@example.test' }, bearer(token));
+    const { token: link } = linkIn(await smtp.waitFor('moved@example.test', since), '/auth/email');
+    const confirm = await gql(t.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', { t: link });
+    expect(confirm.errors).toBeUndefined();
+
+    const password = 'Harbor-Velvet-Orchid-77?';
+    const old = await gql(
+      t.app,
+      'mutation($t: String!, $p: String!) { authPasswordReset(token: $t, password: $p, password2: $p) }',
+      { t: reset, p: password },
+    );
+    expect(old.errors?.[0]?.message).toBe('This password reset link is expired or was already used');
+  });
+
+  it('ends the other confirmation links once the email is confirmed: none signs in later', async () => {
+    const email = 'twice@example.test';
+    const since = smtp.mails.length;
+    await gql(t.app, SIGNUP, { credentials: { email, password: STRONG_PASSWORD } });
+    const first = linkIn(await smtp.waitFor(email, since), '/auth/email').token;
+    const resent = smtp.mails.length;
+    const refused = await gql(t.app, SIGNIN, { type: 'password', credentials: { email, password: STRONG_PASSWORD } });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const second = linkIn(await smtp.waitFor(email, resent), '/auth/email').token;
+    const CONFIRM = 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }';
+    expect((await gql(t.app, CONFIRM, { t: second })).errors).toBeUndefined();
+    const later = await gql(t.app, CONFIRM, { t: first });
+    expect(later.errors?.[0]?.message).toBe('This confirmation link is expired or incorrect');
+  });
+
   it('needs a session', async () => {
     const res = await gql(t.app, UPDATE, { firstName: 'X' });
     expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
