@@ -75,13 +75,22 @@ export async function updateHookRow(
 
 /**
  * The kill switch: pauses (reason) or resumes (null) the hooks of one user, or of everyone
- * (userId null, admins). Returns the short keys changed, for hook_changed.
+ * (userId null, admins). Each pause is lifted only by its own kind of resume: an administrator's
+ * resume of everyone leaves what a user paused, and a user's resume leaves what an administrator
+ * paused for everyone (a user's own pause takes over such hooks). Returns the short keys changed,
+ * for hook_changed.
  */
 export async function setHooksPaused(db: Executor, userId: number | null, reason: string | null): Promise<string[]> {
-  const changing = reason === null ? isNotNull(hooks.pausedReason) : isNull(hooks.pausedReason);
+  const byAdmin = userId === null;
+  const changing =
+    reason === null
+      ? and(isNotNull(hooks.pausedReason), eq(hooks.pausedByAdmin, byAdmin))
+      : byAdmin
+        ? isNull(hooks.pausedReason)
+        : or(isNull(hooks.pausedReason), eq(hooks.pausedByAdmin, true));
   const rows = await db
     .update(hooks)
-    .set({ pausedReason: reason })
+    .set({ pausedReason: reason, pausedByAdmin: reason !== null && byAdmin })
     .where(userId === null ? changing : and(eq(hooks.userId, userId), changing))
     .returning({ shortKey: hooks.shortKey });
   return rows.map((row) => row.shortKey);

@@ -47,6 +47,8 @@ export const hooks = pgTable(
     rules: jsonb('rules'),
     /** Set by the kill switch (hooksPause): signals are refused with this reason until hooksResume. */
     pausedReason: text('paused_reason'),
+    /** The pause is an administrator's of everyone: only their resume of everyone lifts it, never the owner's. */
+    pausedByAdmin: boolean('paused_by_admin').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -89,6 +89,34 @@ describe('proxy', () => {
     expect(entry).toMatchObject({ action: 'proxy_off', targetEmail: 'bob@example.test' });
   });
 
+  it('never hands the administrator a credential of the user: API token, second factor, email change', async () => {
+    const carol = await confirmedUser(t, 'carol@example.test');
+    const asCarol = bearer(admin.token, { 'x-user': 'carol@example.test' });
+    const token = await gql(t.app, 'mutation { userTokenCreate(metadata: {name: "x"}) { secret } }', {}, asCarol);
+    expect(token.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const seed = await gql<{ userPasscode: { secret: string; isActive: boolean } }>(
+      t.app,
+      '{ userPasscode { secret isActive } }',
+      {},
+      asCarol,
+    );
+    expect(seed.data?.userPasscode).toEqual({ secret: '', isActive: false });
+    const email = await gql(
+      t.app,
+      'mutation($e: String) { userUpdate(email: $e) { email } }',
+      { e: 'admin-box@example.test' },
+      asCarol,
+    );
+    expect(email.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const { rows } = await t.services.db.$client.query(
+      `select (select count(*)::int from sessions where user_id = $1 and kind = 'api') as tokens,
+              (select passcode_secret is null from users where id = $1) as no_seed,
+              (select count(*)::int from email_tokens where user_id = $1 and purpose = 'email_change') as changes`,
+      [carol.id],
+    );
+    expect(rows[0]).toEqual({ tokens: 0, no_seed: true, changes: 0 });
+  });
+
   it('is FORBIDDEN to a customer, whose X-User changes nothing', async () => {
     const before = await footprint(t);
     const res = await gql(

@@ -24,6 +24,17 @@ export function requireViewer(caller: Pick<Caller, 'viewer'>): Viewer {
   return requireGroup(caller, GROUP.CUSTOMER);
 }
 
+/**
+ * A signed-in customer acting as themselves: what makes or reads a credential of the user (API
+ * token, second factor, email) is the owner's alone, never an administrator's through X-User,
+ * whose proxy ends with the session while such a credential would outlive it, unaudited.
+ */
+export function requireOwner(caller: Pick<Caller, 'viewer'>, message: string): Viewer {
+  const viewer = requireViewer(caller);
+  if (viewer.proxiedBy !== undefined) throw new AppError('FORBIDDEN', message);
+  return viewer;
+}
+
 /** Parses an input; the first problem becomes a VALIDATION error naming its field. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
   const parsed = schema.safeParse(value);

@@ -1,12 +1,16 @@
 // `authEmailConfirm`: a confirmation (or email-change) link; success signs the user in (SPEC §4).
 // A newly confirmed email brings the referral credits and maybe the administrator role
 // (modules/admin/confirmed.ts), in the same transaction.
-import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/email-token.repository.ts';
+import {
+  consumeEmailToken,
+  findUsableEmailToken,
+  invalidateEmailTokens,
+} from '../../db/repositories/email-token.repository.ts';
 import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { type Caller, rateLimited } from './caller.ts';
-import { revokeUnprovenAccess } from './claim.ts';
+import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { completeSignin, type SigninResult } from './complete-signin.ts';
 import { RULES } from './rate-limit.ts';
 import { EMAIL_TAKEN } from './signup.ts';
@@ -26,12 +30,19 @@ export async function confirmEmail(caller: Caller, token: string): Promise<Signi
     if (!(await consumeEmailToken(tx, row.id))) return null;
     const current = await findUserById(tx, row.userId);
     if (!current) return null;
+    const factor = current.emailConfirmedAt ? {} : UNPROVEN_FACTOR;
     if (row.purpose === 'email_change' && row.metadata.email) {
-      const changed = await updateUser(tx, current.id, { email: row.metadata.email, emailConfirmedAt: new Date() });
+      const changed = await updateUser(tx, current.id, {
+        email: row.metadata.email,
+        emailConfirmedAt: new Date(),
+        ...factor,
+      });
+      // Reset links went to the old address, which no longer speaks for the account.
+      if (changed) await invalidateEmailTokens(tx, current.id, 'password_reset');
       return changed ? onEmailConfirmed(tx, services, changed) : 'taken';
     }
     if (current.emailConfirmedAt) return current;
-    const confirmed = await updateUser(tx, current.id, { emailConfirmedAt: new Date() });
+    const confirmed = await updateUser(tx, current.id, { emailConfirmedAt: new Date(), ...factor });
     return confirmed && onEmailConfirmed(tx, services, confirmed);
   });
   if (user === 'taken') throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });

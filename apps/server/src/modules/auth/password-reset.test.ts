@@ -108,6 +108,27 @@ describe('password reset', () => {
     );
   });
 
+  it('ends a pending email change: the link an intruder asked for no longer works after the reset', async () => {
+    const email = 'reset-held@example.test';
+    const { token: intruder } = await confirmedUser(t, email);
+    const since = smtp.mails.length;
+    await gql(
+      t.app,
+      'mutation($e: String) { userUpdate(email: $e) { email } }',
+      { e: 'thief@example.test' },
+      bearer(intruder),
+    );
+    const { token: link } = linkIn(await smtp.waitFor('thief@example.test', since), '/auth/email');
+
+    const token = await requestLink(email);
+    const ok = await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
+    expect(ok).toEqual({ data: { authPasswordReset: true } });
+    const confirm = await gql(t.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', { t: link });
+    expect(confirm.errors?.[0]?.message).toBe('This confirmation link is expired or incorrect');
+    const { rows } = await t.services.db.$client.query(`select 1 from users where email = $1`, [email]);
+    expect(rows).toHaveLength(1);
+  });
+
   it('refuses an expired link', async () => {
     const email = 'reset-expired@example.test';
     await confirmedUser(t, email);

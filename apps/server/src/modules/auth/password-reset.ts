@@ -3,13 +3,17 @@
 // factor the reset also needs a valid code. Every session of the user ends.
 import { PASSWORD_MAX, passwordResetRequestSchema, passwordResetSchema } from '@router/shared';
 import { recordAction } from '../../db/repositories/action.repository.ts';
-import { consumeEmailToken, findUsableEmailToken } from '../../db/repositories/email-token.repository.ts';
+import {
+  consumeEmailToken,
+  findUsableEmailToken,
+  invalidateEmailTokens,
+} from '../../db/repositories/email-token.repository.ts';
 import { findUserByEmail, findUserById, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { ACTION } from '../actions/codes.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
-import { revokeUnprovenAccess } from './claim.ts';
+import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { sendPasswordReset } from './email-links.ts';
 import { verifyPasscode } from './passcode.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
@@ -51,7 +55,8 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   const user = row && (await findUserById(services.db, row.userId));
   if (!row || !user) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
   await assertStrongPassword(password);
-  if (user.passcodeActiveAt) {
+  // A factor set up before the email was proven is not the owner's: the reset drops it.
+  if (user.passcodeActiveAt && user.emailConfirmedAt) {
     if (!passcode) {
       throw new AppError('VALIDATION', 'Please enter the code of your authenticator app', { field: 'passcode' });
     }
@@ -63,9 +68,11 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
     // Opening the emailed link also proves the address (and brings what a confirmation brings).
     const updated = await updateUser(tx, user.id, {
       passwordHash,
-      emailConfirmedAt: user.emailConfirmedAt ?? new Date(),
+      ...(user.emailConfirmedAt ? {} : { emailConfirmedAt: new Date(), ...UNPROVEN_FACTOR }),
     });
     if (updated && !user.emailConfirmedAt) await onEmailConfirmed(tx, services, updated);
+    // An email change asked for before (perhaps by whoever made the reset necessary) ends too.
+    await invalidateEmailTokens(tx, user.id, 'email_change');
     await recordAction(tx, { userId: user.id, code: ACTION.PASSWORD_RESET, address: ip });
     return true;
   });

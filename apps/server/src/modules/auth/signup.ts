@@ -17,7 +17,7 @@ import { grantCredits } from '../accounts/credits.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { rememberReferral, signupReferrer } from '../admin/referral.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
-import { revokeUnprovenAccess } from './claim.ts';
+import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { sendConfirmation } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
@@ -152,7 +152,11 @@ async function confirmBySocialSignin(services: Services, user: UserRow): Promise
   // The provider proved the email; a password set before that proof is nobody's to keep.
   await revokeUnprovenAccess(services, user);
   return services.db.transaction(async (tx) => {
-    const claimed = await updateUser(tx, user.id, { emailConfirmedAt: new Date(), passwordHash: null });
+    const claimed = await updateUser(tx, user.id, {
+      emailConfirmedAt: new Date(),
+      passwordHash: null,
+      ...UNPROVEN_FACTOR,
+    });
     return claimed ? onEmailConfirmed(tx, services, claimed) : user;
   });
 }

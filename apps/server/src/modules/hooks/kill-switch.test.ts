@@ -77,4 +77,38 @@ describe('hooksPause / hooksResume', () => {
     ).toBeUndefined();
     await eventually(async () => (await postSignal(t, other.shortKey, BUY)).statusCode === 201);
   });
+
+  it("an administrator's resume of everyone leaves a trader's own pause in place", async () => {
+    const admin = await setupTrader(t, 'pause-admin@example.com');
+    await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.userId]);
+    const careful = await setupTrader(t, 'careful@example.com');
+    expect((await gqlAs(t, careful.headers, PAUSE, { reason: 'earnings week' })).errors).toBeUndefined();
+    expect(
+      (await gqlAs(t, admin.headers, PAUSE, { reason: 'exchange outage', everyone: true })).errors,
+    ).toBeUndefined();
+    expect((await gqlAs(t, admin.headers, RESUME, { everyone: true })).errors).toBeUndefined();
+    expect((await readPause(careful.headers, careful.hook.key)).data?.hook.pausedReason).toBe('earnings week');
+    expect((await readPause(admin.headers, admin.hook.key)).data?.hook.pausedReason).toBeNull();
+  });
+
+  it("a trader's resume leaves an administrator's pause of everyone in place", async () => {
+    const admin = await setupTrader(t, 'pause-admin2@example.com');
+    await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.userId]);
+    const bold = await setupTrader(t, 'bold@example.com');
+    expect((await gqlAs(t, admin.headers, PAUSE, { reason: 'broker outage', everyone: true })).errors).toBeUndefined();
+    await gqlAs(t, bold.headers, RESUME);
+    const during = (await readPause(bold.headers, bold.hook.key)).data?.hook.pausedReason;
+    expect((await gqlAs(t, admin.headers, RESUME, { everyone: true })).errors).toBeUndefined();
+    expect(during).toBe('broker outage');
+    expect((await readPause(bold.headers, bold.hook.key)).data?.hook.pausedReason).toBeNull();
+  });
 });
+
+function readPause(headers: Record<string, string>, key: string) {
+  return gqlAs<{ hook: { pausedReason: string | null } }>(
+    t,
+    headers,
+    'query($k: String!) { hook(key: $k) { pausedReason } }',
+    { k: key },
+  );
+}

@@ -4,7 +4,7 @@
 // the email everything done in the account before is revoked (pre-hijacking).
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, confirmedUser, gql, SIGNIN } from '../../../test/identity.ts';
+import { bearer, confirmedUser, gql, SIGNIN, totpCode } from '../../../test/identity.ts';
 import {
   browse,
   CookieJar,
@@ -106,6 +106,74 @@ describe('legacy consent and registration', () => {
     expect(
       (await gql(server.app, '{ user { email } }', {}, bearer(confirmed.data?.authEmailConfirm.token ?? ''))).data,
     ).toEqual({ user: { email } });
+  });
+
+  it('ends an email change asked for before the email was proven', async () => {
+    const config = await discover(server, app);
+    const email = 'prepared@example.test';
+    const start = await startAuthorization(config, server, { login_hint: email });
+    const created = await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
+    const { token } = (await created.json()) as { token: string };
+    const session = (await exchange(token)).data?.signin.token ?? '';
+    // Whoever prepared the account asks to move it to an address of theirs, and keeps the link.
+    const since = smtp.mails.length;
+    await gql(
+      server.app,
+      'mutation($e: String) { userUpdate(email: $e) { email } }',
+      { e: 'preparer@example.test' },
+      bearer(session),
+    );
+    const { token: change } = linkIn(await smtp.waitFor('preparer@example.test', since), '/auth/email');
+
+    const { token: link } = linkIn(await smtp.waitFor(email), '/auth/email');
+    const confirmed = await gql(server.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', {
+      t: link,
+    });
+    expect(confirmed.errors).toBeUndefined();
+    const moved = await gql(server.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', {
+      t: change,
+    });
+    expect(moved.errors?.[0]?.message).toBe('This confirmation link is expired or incorrect');
+    const { rows } = await server.services.db.$client.query('select 1 from users where email = $1', [email]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('drops a second factor set up before the email was proven: the owner is not locked out by it', async () => {
+    const config = await discover(server, app);
+    const email = 'factor@example.test';
+    const start = await startAuthorization(config, server, { login_hint: email });
+    const created = await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
+    const { token } = (await created.json()) as { token: string };
+    const session = (await exchange(token)).data?.signin.token ?? '';
+    const pending = await gql<{ userPasscode: { secret: string } }>(
+      server.app,
+      '{ userPasscode { secret } }',
+      {},
+      bearer(session),
+    );
+    const secret = pending.data?.userPasscode.secret ?? '';
+    const on = await gql<{ userPasscodeUpdate: { isActive: boolean } }>(
+      server.app,
+      'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive } }',
+      { s: secret, p: totpCode(secret) },
+      bearer(session),
+    );
+    expect(on.data?.userPasscodeUpdate.isActive).toBe(true);
+
+    const { token: link } = linkIn(await smtp.waitFor(email), '/auth/email');
+    const confirmed = await gql<{ authEmailConfirm: { token: string; issuer: string } }>(
+      server.app,
+      'mutation($t: String!) { authEmailConfirm(token: $t) { token issuer } }',
+      { t: link },
+    );
+    expect(confirmed.data?.authEmailConfirm.issuer).toBe('user');
+    const factor = await gql(
+      server.app,
+      '{ userPasscode { isActive recoveryCodesLeft } }',
+      {},
+      bearer(confirmed.data?.authEmailConfirm.token ?? ''),
+    );
+    expect(factor.data).toEqual({ userPasscode: { isActive: false, recoveryCodesLeft: 0 } });
   });
 
   it('refuses a registered email', async () => {

@@ -8,7 +8,7 @@ import { deleteRecoveryCodes } from '../../db/repositories/recovery-code.reposit
 import { findUserById, setPasscode, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../auth/caller.ts';
-import { requireViewer } from '../auth/caller.ts';
+import { requireOwner, requireViewer } from '../auth/caller.ts';
 import { newPasscodeSecret, openPasscodeSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
 import { issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes.ts';
 import { verifySecondFactor } from '../auth/second-factor.ts';
@@ -42,8 +42,12 @@ const INACTIVE: PasscodeView = {
   recoveryCodesLeft: 0,
 };
 
-async function viewerUser(caller: Caller): Promise<UserRow> {
-  const user = await findUserById(caller.services.db, requireViewer(caller).userId);
+const OWNER_ONLY = 'The second factor can only be set up by its owner';
+
+/** The caller's user; `ownerOnly`: refused in admin proxy mode. */
+async function viewerUser(caller: Caller, ownerOnly = true): Promise<UserRow> {
+  const viewer = ownerOnly ? requireOwner(caller, OWNER_ONLY) : requireViewer(caller);
+  const user = await findUserById(caller.services.db, viewer.userId);
   if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
   return user;
 }
@@ -55,8 +59,10 @@ function pendingView(secret: string, email: string): PasscodeView {
 
 export async function getPasscode(caller: Caller): Promise<PasscodeView> {
   const { services } = caller;
-  const user = await viewerUser(caller);
+  const user = await viewerUser(caller, false);
   if (user.passcodeActiveAt) return active([], await recoveryCodesLeft(services, user.id));
+  // An administrator acting as the user sees the state, never a seed the user would later enroll.
+  if (caller.viewer?.proxiedBy !== undefined) return INACTIVE;
   const pending = openPasscodeSecret(services, user);
   if (pending) return pendingView(pending, user.email);
   const secret = newPasscodeSecret();

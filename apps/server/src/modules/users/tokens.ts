@@ -12,7 +12,7 @@ import {
 } from '../../db/repositories/session.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../auth/caller.ts';
-import { requireViewer } from '../auth/caller.ts';
+import { requireOwner, requireViewer } from '../auth/caller.ts';
 import { type IssuedToken, issueSession } from '../auth/sessions.ts';
 import { findGrant, listGrants, revokeGrant, type UserTokenView } from '../oauth/grants.ts';
 
@@ -32,7 +32,7 @@ function metadataOf(value: unknown): Record<string, unknown> {
 }
 
 export async function createToken(caller: Caller, metadata: unknown): Promise<IssuedToken & { secret: string }> {
-  const viewer = requireViewer(caller);
+  const viewer = requireOwner(caller, 'API tokens can only be created by their owner');
   const data = metadataOf(metadata);
   if ((await countApiTokens(caller.services.db, viewer.userId)) >= MAX_TOKENS) {
     throw new AppError('VALIDATION', `At most ${MAX_TOKENS} tokens; delete one first`);

@@ -2,7 +2,7 @@
 // first account to confirm its email).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, confirmedUser, gql, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { bearer, confirmedUser, gql, SIGNIN, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 
 let t: TestApp;
@@ -69,6 +69,65 @@ describe('users', () => {
     );
     const me = await gql(t.app, '{ user { email } }', {}, bearer(confirm.data?.authEmailConfirm.token ?? ''));
     expect(me.data).toEqual({ user: { email: 'new@example.test' } });
+  });
+
+  it('ends a pending email change when the password changes: the link an intruder asked for no longer works', async () => {
+    const email = 'held@example.test';
+    const { token: intruder } = await confirmedUser(t, email);
+    const owner = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email, password: STRONG_PASSWORD },
+    });
+    const since = smtp.mails.length;
+    await gql(t.app, UPDATE, { email: 'intruder@example.test' }, bearer(intruder));
+    const { token: link } = linkIn(await smtp.waitFor('intruder@example.test', since), '/auth/email');
+
+    const changed = await gql(
+      t.app,
+      `mutation($p: String!, $n: String!) { userPasswordUpdate(password: $p, newPassword: $n, newPassword2: $n) }`,
+      { p: STRONG_PASSWORD, n: 'Harbor-Velvet-Orchid-77?' },
+      bearer(owner.data?.signin.token ?? ''),
+    );
+    expect(changed.data).toEqual({ userPasswordUpdate: true });
+    const confirm = await gql(t.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', { t: link });
+    expect(confirm.errors?.[0]?.message).toBe('This confirmation link is expired or incorrect');
+    const { rows } = await t.services.db.$client.query(`select 1 from users where email = $1`, [email]);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('ends the links sent to the old address once the new one is confirmed', async () => {
+    const { token } = await confirmedUser(t, 'moving@example.test');
+    const since = smtp.mails.length;
+    await gql(t.app, 'mutation($e: String!) { authPasswordResetRequest(email: $e) }', { e: 'moving@example.test' });
+    await t.services.identity.settled();
+    const { token: reset } = linkIn(await smtp.waitFor('moving@example.test', since), '/auth/password');
+    await gql(t.app, UPDATE, { email: 'moved@example.test' }, bearer(token));
+    const { token: link } = linkIn(await smtp.waitFor('moved@example.test', since), '/auth/email');
+    const confirm = await gql(t.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', { t: link });
+    expect(confirm.errors).toBeUndefined();
+
+    const password = 'Harbor-Velvet-Orchid-77?';
+    const old = await gql(
+      t.app,
+      'mutation($t: String!, $p: String!) { authPasswordReset(token: $t, password: $p, password2: $p) }',
+      { t: reset, p: password },
+    );
+    expect(old.errors?.[0]?.message).toBe('This password reset link is expired or was already used');
+  });
+
+  it('ends the other confirmation links once the email is confirmed: none signs in later', async () => {
+    const email = 'twice@example.test';
+    const since = smtp.mails.length;
+    await gql(t.app, SIGNUP, { credentials: { email, password: STRONG_PASSWORD } });
+    const first = linkIn(await smtp.waitFor(email, since), '/auth/email').token;
+    const resent = smtp.mails.length;
+    const refused = await gql(t.app, SIGNIN, { type: 'password', credentials: { email, password: STRONG_PASSWORD } });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const second = linkIn(await smtp.waitFor(email, resent), '/auth/email').token;
+    const CONFIRM = 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }';
+    expect((await gql(t.app, CONFIRM, { t: second })).errors).toBeUndefined();
+    const later = await gql(t.app, CONFIRM, { t: first });
+    expect(later.errors?.[0]?.message).toBe('This confirmation link is expired or incorrect');
   });
 
   it('needs a session', async () => {

@@ -3,7 +3,7 @@
 import { userUpdateSchema } from '@router/shared';
 import { findUserByEmail, findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { type Caller, parseInput, rateLimited, requireSignedIn, requireViewer } from '../auth/caller.ts';
+import { type Caller, parseInput, rateLimited, requireOwner, requireSignedIn, requireViewer } from '../auth/caller.ts';
 import { sendEmailChange } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { EMAIL_TAKEN } from '../auth/signup.ts';
@@ -31,16 +31,19 @@ export async function updateProfile(caller: Caller, input: UserUpdateInput): Pro
     firstName: input.firstName ?? undefined,
     lastName: input.lastName ?? undefined,
   });
+  const email = parsed.email?.toLowerCase();
+  const newEmail = email && email !== user.email.toLowerCase() ? email : undefined;
+  // The link would go to an address the administrator names: the account would be theirs.
+  if (newEmail) requireOwner(caller, 'The email can only be changed by its owner');
   const changes: { firstName?: string | null; lastName?: string | null } = {};
   if (input.firstName !== null && input.firstName !== undefined) changes.firstName = parsed.firstName ?? null;
   if (input.lastName !== null && input.lastName !== undefined) changes.lastName = parsed.lastName ?? null;
   const updated = Object.keys(changes).length ? await updateUser(services.db, user.id, changes) : user;
-  const email = parsed.email?.toLowerCase();
-  if (email && email !== user.email.toLowerCase()) {
+  if (newEmail) {
     if (!(await services.identity.limiter.take(`email-change:${user.id}`, RULES.resetRequestEmail)))
       throw rateLimited();
-    if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
-    await sendEmailChange(services, user, email);
+    if (await findUserByEmail(services.db, newEmail)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+    await sendEmailChange(services, user, newEmail);
   }
   return updated ?? user;
 }

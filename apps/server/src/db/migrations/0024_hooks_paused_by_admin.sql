@@ -1,0 +1,1 @@
+ALTER TABLE "hooks" ADD COLUMN "paused_by_admin" boolean DEFAULT false NOT NULL;
