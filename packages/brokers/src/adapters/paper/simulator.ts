@@ -144,12 +144,13 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
   if (!DURATIONS.has(order.duration)) throw invalid(`duration ${order.duration} is not supported`);
   const paper = baseOrder(book, request, instrument.symbol);
   paper.type = order.type;
-  // Prices snap to the instrument's tick, as a broker's order ticket does.
+  // Prices snap to the instrument's tick, as a broker's order ticket does; a limit never past
+  // the trader's own (a buy's down, a sell's up).
   const onTick = (price: number) => roundToTick(price, instrument.tick);
   if (order.type === 'limit' || order.type === 'stop_limit') {
     if (!(order.limit_price !== undefined && order.limit_price > 0))
       throw invalid(`limit_price is required for ${order.type} orders`);
-    paper.limitPrice = onTick(order.limit_price);
+    paper.limitPrice = roundToTick(order.limit_price, instrument.tick, paper.side === 'buy' ? 'down' : 'up');
   }
   if (order.type === 'stop' || order.type === 'stop_limit') {
     if (!(order.stop_price !== undefined && order.stop_price > 0))
