@@ -1,11 +1,14 @@
 // The limits that ask the broker, on the real hook endpoint (paper broker, real PostgreSQL):
 // maxNotional of a market order at the broker's last price, maxPosition from the positions it
 // reports; brokers that quote no price or report no positions refuse with why.
+import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
 import { balanceOf, flakyBroker, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
 import { updateHook } from '../index.ts';
+import { checkWithBroker } from './broker-limits.ts';
+import { compileRules } from './compile.ts';
 
 let t: TestApp;
 const flaky = flakyBroker();
@@ -99,5 +102,28 @@ describe('maxPosition', () => {
       },
     );
     expect(JSON.parse(read.data?.hook.rules ?? '')).toEqual({ maxQuantity: 5 });
+  });
+});
+
+describe('maxPosition of a multi-leg order', () => {
+  const spread = (quantity: number) =>
+    normalizeOrderOrThrow({
+      legs: [
+        { symbol: 'SPY 271217C00500000', action: 'buy_to_open' },
+        { symbol: 'SPY 271217C00510000', action: 'sell_to_open' },
+      ],
+      quantity,
+    });
+  const rules = compileRules({ maxPosition: 10 });
+  if (!rules) throw new Error('no rules');
+
+  it('counts each leg’s own quantity (the contracts it trades), not times the order’s', () => {
+    // Four contracts a leg, none held: each position would be 4 (or -4), within 10.
+    expect(checkWithBroker(rules, spread(4), { positions: [] })).toBeUndefined();
+    expect(checkWithBroker(rules, spread(11), { positions: [] })).toMatchObject({
+      rule: 'maxPosition',
+      message:
+        "maxPosition: SPY   271217C00500000 position would be 11 (now 0), more than this webhook's maximum of 10",
+    });
   });
 });

@@ -53,9 +53,9 @@ const symbolKey = (symbol: string) => symbol.toUpperCase().replace(/[^A-Z0-9]/g,
 function checkPosition(order: Order, max: number, facts: BrokerFacts, price: number | undefined) {
   const held = (symbol: string) =>
     (facts.positions ?? []).find((p) => symbolKey(p.symbol) === symbolKey(symbol))?.quantity ?? 0;
-  const combos = order.quantity ?? 1;
+  // A leg's quantity is what it trades (the order's quantity is only its first leg's).
   const changes = order.legs?.length
-    ? order.legs.map((leg) => ({ symbol: leg.symbol, action: leg.action, quantity: leg.quantity * combos }))
+    ? order.legs.map((leg) => ({ symbol: leg.symbol, action: leg.action, quantity: leg.quantity }))
     : [{ symbol: order.symbol, action: order.action, quantity: units(order, held(order.symbol), facts, price) }];
   for (const change of changes) {
     if (change.quantity === undefined) {
