@@ -79,6 +79,12 @@ describe('paper broker: multi-leg option orders', () => {
     await expect(paper.place({ ...first, legs: condor, type: 'stop', stop_price: 1 })).rejects.toMatchObject({
       brokerMessage: 'multi-leg orders are market or limit orders',
     });
+    // A leg's own price would be dropped (the combo trades at its net): refused, never filled at the market.
+    const priced = condor.map((one) => ({ ...one, type: 'limit' as const, limit_price: 0.05 }));
+    await expect(paper.place({ ...first, legs: priced })).rejects.toMatchObject({
+      brokerMessage: 'legs take no type or price: give the net price as limit_price',
+    });
+    expect((await paper.holdings()).positions).toEqual([]);
     const unknown = [first, { ...first, symbol: 'ZZZZZQ250620C00100000' }];
     await expect(paper.place({ ...first, legs: unknown })).rejects.toMatchObject({
       brokerMessage: 'Symbol not found: ZZZZZQ250620C00100000',

@@ -29,6 +29,9 @@ export async function placeCombo(book: Book, request: PlaceRequest): Promise<Pap
     throw invalid('multi-leg orders are supported for options on one underlying');
   }
   if (order.type !== 'market' && order.type !== 'limit') throw invalid('multi-leg orders are market or limit orders');
+  // The combo trades at its net: a leg's own type or price would be dropped, so it is refused.
+  if (legs.some((leg) => leg.limit_price !== undefined || leg.type !== undefined))
+    throw invalid('legs take no type or price: give the net price as limit_price');
   if (BRACKET_FIELDS.some((field) => order[field] !== undefined))
     throw invalid('take profit and stop loss do not apply to multi-leg orders');
   if (order.quantity_type !== 'fixed') throw invalid('multi-leg orders take a fixed quantity per leg');

@@ -73,8 +73,9 @@ export const paperDescriptor: BrokerDescriptor = {
     limit_price: {
       examples: [150],
       comments:
-        "Required for limit and stop_limit orders; snapped to the instrument's tick. For a multi-leg order, " +
-        'the net price per combo: positive for a debit paid, negative for a credit received.',
+        "Required for limit and stop_limit orders; snapped to the instrument's tick (a buy's down, a sell's up). " +
+        'For a multi-leg order, the net price per combo (legs take no price of their own): positive for a debit ' +
+        'paid, negative for a credit received.',
     },
     stop_price: { examples: [145], comments: 'Required for stop and stop_limit orders.' },
     take_profit_price: {
