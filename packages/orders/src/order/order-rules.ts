@@ -95,6 +95,10 @@ function checkGroup(order: Order): void {
 
 function checkLeg(leg: OrderLeg, name: (field: string) => string): void {
   if (leg.quantity <= 0) throw refuse(name('quantity'), 'must be greater than 0');
+  // A leg carries no stop price: a stop or stop_limit leg would lose its stop on the way out.
+  if (leg.type === 'stop' || leg.type === 'stop_limit') {
+    throw refuse(name('type'), `${leg.type} is not a leg type; use market or limit`);
+  }
   if (leg.limit_price !== undefined && leg.type !== 'limit' && leg.type !== 'stop_limit') {
     throw refuse(name('limit_price'), `only for limit and stop_limit legs, not ${leg.type ?? 'market'}`);
   }
