@@ -127,3 +127,29 @@ describe('maxPosition of a multi-leg order', () => {
     });
   });
 });
+
+describe('maxPosition against the positions as a broker names them', () => {
+  const rules = compileRules({ maxPosition: 5 });
+  if (!rules) throw new Error('no rules');
+  const buy = (symbol: string) => normalizeOrderOrThrow({ symbol, action: 'buy', quantity: 3 });
+  const holding = (symbol: string, quantity: number) => ({ symbol, quantity, averagePrice: 1, marketValue: 1 });
+
+  it('finds a future held as ESZ0 for an order on ESZ2030, and a front-month one for ES1!', () => {
+    // Tradovate names contracts with a one-digit year: 5 held plus 3 is 8, over 5.
+    expect(checkWithBroker(rules, buy('ESZ2030'), { positions: [holding('ESZ0', 5)] })).toMatchObject({
+      rule: 'maxPosition',
+      message: "maxPosition: ESZ2030 position would be 8 (now 5), more than this webhook's maximum of 5",
+    });
+    expect(checkWithBroker(rules, buy('ES1!'), { positions: [holding('ESZ0', 5)] })).toMatchObject({
+      rule: 'maxPosition',
+    });
+    expect(checkWithBroker(rules, buy('NQ1!'), { positions: [holding('ESZ0', 5)] })).toBeUndefined();
+  });
+
+  it('finds a coin held under its exchange code (XBTUSD for BTC/USD)', () => {
+    expect(checkWithBroker(rules, buy('BTCUSD'), { positions: [holding('XBTUSD', 4)] })).toMatchObject({
+      rule: 'maxPosition',
+      message: "maxPosition: BTC/USD position would be 7 (now 4), more than this webhook's maximum of 5",
+    });
+  });
+});
