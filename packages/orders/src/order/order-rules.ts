@@ -17,7 +17,7 @@ export function checkOrderRules(order: Order, legFieldName: LegFieldName): void 
   checkExit(order);
   checkGroup(order);
   order.legs?.forEach((leg, index) => {
-    checkLeg(leg, (field) => legFieldName(index, field));
+    checkLeg(leg, order.quantity_type, (field) => legFieldName(index, field));
   });
 }
 
@@ -93,8 +93,8 @@ function checkGroup(order: Order): void {
   }
 }
 
-function checkLeg(leg: OrderLeg, name: (field: string) => string): void {
-  if (leg.quantity <= 0) throw refuse(name('quantity'), 'must be greater than 0');
+function checkLeg(leg: OrderLeg, quantityType: Order['quantity_type'], name: (field: string) => string): void {
+  checkQuantity(leg.quantity, quantityType, name('quantity'));
   // A leg carries no stop price: a stop or stop_limit leg would lose its stop on the way out.
   if (leg.type === 'stop' || leg.type === 'stop_limit') {
     throw refuse(name('type'), `${leg.type} is not a leg type; use market or limit`);
