@@ -99,10 +99,9 @@ function checkLeg(leg: OrderLeg, quantityType: Order['quantity_type'], name: (fi
   if (leg.type === 'stop' || leg.type === 'stop_limit') {
     throw refuse(name('type'), `${leg.type} is not a leg type; use market or limit`);
   }
-  if (leg.limit_price !== undefined && leg.type !== 'limit' && leg.type !== 'stop_limit') {
-    throw refuse(name('limit_price'), `only for limit and stop_limit legs, not ${leg.type ?? 'market'}`);
+  if (leg.limit_price !== undefined && leg.type !== 'limit') {
+    throw refuse(name('limit_price'), `only for limit legs, not ${leg.type ?? 'market'}`);
   }
-  if ((leg.type === 'limit' || leg.type === 'stop_limit') && leg.limit_price === undefined) {
-    throw refuse(name('limit_price'), `required for ${leg.type} legs`);
-  }
+  if (leg.type === 'limit' && leg.limit_price === undefined)
+    throw refuse(name('limit_price'), 'required for limit legs');
 }
