@@ -5,7 +5,16 @@ import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
-import { balanceOf, flakyBroker, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
+import {
+  balanceOf,
+  eventually,
+  flakyBroker,
+  paperOrders,
+  postSignal,
+  setupTrader,
+} from '../../../../test/signal-fixtures.ts';
+import { listActions } from '../../actions/list-actions.ts';
+import { activateConnector } from '../../connectors/index.ts';
 import { updateHook } from '../index.ts';
 import { checkWithBroker } from './broker-limits.ts';
 import { compileRules } from './compile.ts';
@@ -102,6 +111,31 @@ describe('maxPosition', () => {
       },
     );
     expect(JSON.parse(read.data?.hook.rules ?? '')).toEqual({ maxQuantity: 5 });
+  });
+});
+
+describe('maxPosition on a fanOut leg whose broker reports no positions', () => {
+  it('refuses the leg at signal time with the same reason a setting gets', async () => {
+    const trader = await traderWith('fan-no-positions@example.com', {});
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'flaky', []);
+    const rules = {
+      maxPosition: 10,
+      fanOut: [{ connectorKey: copy.key, accountId: copy.accounts[0]?.id, multiplier: 1 }],
+    };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    const copyEntry = async () => {
+      await t.app.signalRuntime.writer.flush();
+      return (await listActions(t.services, trader.userId, { code: 'Order' }))
+        .map((a) => JSON.parse(a.metadata))
+        .find((m) => m.accountId === copy.accounts[0]?.id);
+    };
+    await eventually(async () => (await copyEntry()) !== undefined);
+    expect((await copyEntry())?.response).toMatchObject({
+      rule: 'maxPosition',
+      message: 'fanOut[0]: maxPosition: Flaky Broker does not report positions, so no position can be checked',
+    });
   });
 });
 
