@@ -63,7 +63,9 @@ export const paperDescriptor: BrokerDescriptor = {
     quantity: {
       required: true,
       examples: [1, 10, 0.5],
-      comments: 'Not used by close and cancel. For a multi-leg order, the quantity of each leg.',
+      comments:
+        'Not used by cancel, nor by close but with quantity_type percent_of_position (that part of the position ' +
+        'is closed). For a multi-leg order, the quantity of each leg.',
     },
     quantity_type: {
       values: ['fixed', 'percent_of_equity', 'cash', 'percent_of_position'],

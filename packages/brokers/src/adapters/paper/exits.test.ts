@@ -88,6 +88,24 @@ describe('paper simulator: brackets, close and cancel', () => {
     });
   });
 
+  it('close with a percent_of_position quantity closes that part of the position, not all of it', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10 });
+    expect(await paper.place({ action: 'close', quantity: 50, quantity_type: 'percent_of_position' })).toMatchObject({
+      status: 'filled',
+      status_description: 'Filled: sell 5 AAPL at 100',
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'AAPL', quantity: 5 }]);
+    await paper.place({ action: 'sell_short', symbol: 'MSFT', quantity: 3 });
+    expect(
+      await paper.place({ action: 'close', symbol: 'MSFT', quantity: 10, quantity_type: 'percent_of_position' }),
+    ).toMatchObject({ status: 'filled', status_description: 'Filled: buy 0.3 MSFT at 400' });
+    expect((await paper.holdings()).positions).toMatchObject([
+      { symbol: 'AAPL', quantity: 5 },
+      { symbol: 'MSFT', quantity: -2.7 },
+    ]);
+  });
+
   it('closes a short by buying it back, also through closePosition', async () => {
     const paper = await paperFixture();
     await paper.place({ action: 'sell_short', quantity: 3 });
