@@ -46,7 +46,9 @@ export function compileRules(settings: HookRules | null): CompiledRules | null {
   }
   if (settings.symbols?.length) compiled.symbols = new Set(settings.symbols.map((s) => s.toUpperCase()));
   const map = Object.entries(settings.symbolMap ?? {});
-  if (map.length > 0) compiled.symbolMap = new Map(map);
+  // Looked up as sent, then upper-cased (check.ts): upper-cased keys too, so `es1!` maps ES1!.
+  if (map.length > 0)
+    compiled.symbolMap = new Map([...map.map(([from, to]) => [from.toUpperCase(), to] as const), ...map]);
   compiled.maxQuantity = settings.maxQuantity;
   compiled.maxNotional = settings.maxNotional;
   compiled.maxPosition = settings.maxPosition;

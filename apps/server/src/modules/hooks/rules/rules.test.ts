@@ -7,6 +7,8 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../te
 import { balanceOf, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
 import { listActions } from '../../actions/list-actions.ts';
 import { updateHook } from '../index.ts';
+import { prepareBody } from './check.ts';
+import { compileRules } from './compile.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -225,5 +227,19 @@ describe('controls on the signal path', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('symbolMap keys', () => {
+  it('match whatever the case, as symbols does: a key written es1! maps the ES1! a sender sends', () => {
+    const rules = compileRules({ symbolMap: { 'es1!': 'ESZ2030', BTCUSD: 'BTC/USD' } });
+    if (!rules) throw new Error('no rules');
+    const mapped = (symbol: string) =>
+      (prepareBody(rules, JSON.stringify({ symbol, action: 'buy', quantity: 1 }), Date.now()) as { symbol: string })
+        .symbol;
+    expect(mapped('ES1!')).toBe('ESZ2030');
+    expect(mapped('es1!')).toBe('ESZ2030');
+    expect(mapped('btcusd')).toBe('BTC/USD');
+    expect(mapped('MSFT')).toBe('MSFT');
   });
 });
