@@ -53,7 +53,8 @@ function compute(text: string): Outcome {
     return { reason: `expression longer than ${MAX_EXPRESSION_LENGTH} characters` };
   if (text.trim() === '') return { reason: 'empty expression' };
   try {
-    const value = evaluate(parseExpression(tokenize(text)));
+    // 15 significant digits, as many as a double holds exactly: 0.1 + 0.2 is 0.3, not 0.30000000000000004.
+    const value = Number(evaluate(parseExpression(tokenize(text))).toPrecision(15));
     return Number.isFinite(value) ? { value: value === 0 ? 0 : value } : { reason: 'result is not a finite number' };
   } catch (error) {
     if (error instanceof ExpressionSyntaxError) return { reason: error.message };

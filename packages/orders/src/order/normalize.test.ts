@@ -445,6 +445,39 @@ describe('normalizeOrder refuses', () => {
       { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'close' },
       'action[2]',
     ],
+    [
+      'a leg percent over 100',
+      {
+        symbol: 'AAPL',
+        action: 'buy',
+        quantity: 50,
+        quantity_type: 'percent_of_equity',
+        'symbol[2]': 'MSFT',
+        'action[2]': 'buy',
+        'quantity[2]': 150,
+      },
+      'quantity[2]',
+      'quantity[2]: must be at most 100 with quantity_type percent_of_equity (50 means 50 %)',
+    ],
+    // A leg carries no stop price: a stop_limit leg would go out as a plain limit, its stop dropped.
+    [
+      'a stop_limit leg',
+      {
+        group: 'oco',
+        legs: [
+          { symbol: 'ESZ2030', action: 'sell', quantity: 1, type: 'stop_limit', limit_price: 90 },
+          { symbol: 'ESZ2030', action: 'sell', quantity: 1, type: 'limit', limit_price: 110 },
+        ],
+      },
+      'legs[0].type',
+      'legs[0].type: stop_limit is not a leg type; use market or limit',
+    ],
+    [
+      'a stop leg',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'type[2]': 'stop' },
+      'type[2]',
+      'type[2]: stop is not a leg type; use market or limit',
+    ],
   ])('%s', (_name, input, field, message) => {
     const result = normalize(input);
     expect(result.ok).toBe(false);

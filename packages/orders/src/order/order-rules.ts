@@ -17,7 +17,7 @@ export function checkOrderRules(order: Order, legFieldName: LegFieldName): void 
   checkExit(order);
   checkGroup(order);
   order.legs?.forEach((leg, index) => {
-    checkLeg(leg, (field) => legFieldName(index, field));
+    checkLeg(leg, order.quantity_type, (field) => legFieldName(index, field));
   });
 }
 
@@ -93,12 +93,15 @@ function checkGroup(order: Order): void {
   }
 }
 
-function checkLeg(leg: OrderLeg, name: (field: string) => string): void {
-  if (leg.quantity <= 0) throw refuse(name('quantity'), 'must be greater than 0');
-  if (leg.limit_price !== undefined && leg.type !== 'limit' && leg.type !== 'stop_limit') {
-    throw refuse(name('limit_price'), `only for limit and stop_limit legs, not ${leg.type ?? 'market'}`);
+function checkLeg(leg: OrderLeg, quantityType: Order['quantity_type'], name: (field: string) => string): void {
+  checkQuantity(leg.quantity, quantityType, name('quantity'));
+  // A leg carries no stop price: a stop or stop_limit leg would lose its stop on the way out.
+  if (leg.type === 'stop' || leg.type === 'stop_limit') {
+    throw refuse(name('type'), `${leg.type} is not a leg type; use market or limit`);
   }
-  if ((leg.type === 'limit' || leg.type === 'stop_limit') && leg.limit_price === undefined) {
-    throw refuse(name('limit_price'), `required for ${leg.type} legs`);
+  if (leg.limit_price !== undefined && leg.type !== 'limit') {
+    throw refuse(name('limit_price'), `only for limit legs, not ${leg.type ?? 'market'}`);
   }
+  if (leg.type === 'limit' && leg.limit_price === undefined)
+    throw refuse(name('limit_price'), 'required for limit legs');
 }

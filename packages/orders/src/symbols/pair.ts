@@ -17,12 +17,17 @@ export function parsePair(symbol: string): ParsedSymbol | undefined {
     return isKnownCurrency(quote) ? pair(base, quote) : undefined;
   }
   if (!JOINED.test(symbol)) return undefined;
+  let fiatInCrypto: ParsedSymbol | undefined;
   for (const length of QUOTE_LENGTHS) {
     const base = symbol.slice(0, -length);
     const quote = symbol.slice(-length);
-    if (base.length >= 2 && isKnownCurrency(base) && isKnownCurrency(quote)) return pair(base, quote);
+    if (base.length < 2 || !isKnownCurrency(base) || !isKnownCurrency(quote)) continue;
+    // Markets price coins in money, not money in coins: USDTUSD is USDT/USD, not USD/TUSD.
+    // A fiat base over a coin stands only when no other split reads (EURUSDT).
+    if (!FIAT_CURRENCIES.has(base) || FIAT_CURRENCIES.has(quote)) return pair(base, quote);
+    fiatInCrypto ??= pair(base, quote);
   }
-  return undefined;
+  return fiatInCrypto;
 }
 
 function pair(rawBase: string, rawQuote: string): ParsedSymbol {

@@ -45,6 +45,11 @@ describe('parseSymbol', () => {
     ['XBTUSD', 'BTC/USD', 'crypto'],
     ['XBT/EUR', 'BTC/EUR', 'crypto'],
     ['ETHBTC', 'ETH/BTC', 'crypto'],
+    // Tether in dollars (Kraken's USDTUSD), not dollars in TrueUSD; TrueUSD still quotes BTC.
+    ['USDTUSD', 'USDT/USD', 'crypto'],
+    ['KRAKEN:USDTUSD', 'USDT/USD', 'crypto'],
+    ['BTCTUSD', 'BTC/TUSD', 'crypto'],
+    ['EURUSDT', 'EUR/USDT', 'crypto'],
     ['NEWCOIN/USDT', 'NEWCOIN/USDT', 'crypto'],
     ['BINANCE:BTCUSDT', 'BTC/USDT', 'crypto'],
     // indices and plain tickers

@@ -28,7 +28,7 @@ export async function askBroker(
     );
   }
   if (needs.positions && (!broker?.getHoldings || broker.descriptor.has.getHoldings === false)) {
-    return refusal('maxPosition', `${title} does not report positions, so the position cannot be checked`);
+    return refusal('maxPosition', `${title} does not report positions, so no position can be checked`);
   }
   try {
     return await withBrokerSession(

@@ -69,4 +69,37 @@ describe('fanOut', () => {
     expect(byAccount(copyAccount)[0]).toMatchObject({ signalId: legSignalId(firstId, 2) });
     expect(byAccount(broken.accounts[0]?.id as string)[0]?.response.message).toMatch(/deactivated/);
   });
+
+  it('refuses a leg whose percent quantity the multiplier takes past 100, placing nothing there', async () => {
+    const trader = await setupTrader(t, 'fan-percent@example.com', { credits: 10 });
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'paper', []);
+    const copyAccount = copy.accounts[0]?.id as string;
+    const rules = { fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 2 }] };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    const future = { symbol: 'ES1!', client_id: 'fan-es-1' };
+    expect((await postSignal(t, trader.shortKey, { ...future, action: 'buy', quantity: 3 })).statusCode).toBe(201);
+    await eventually(async () => (await paperOrders(t, copyAccount)).length === 1);
+
+    // 60 % of the position is 120 % on the copy: selling it would turn 6 long into 1 short.
+    const sell = { symbol: 'ES1!', action: 'sell', quantity: 60, quantity_type: 'percent_of_position' };
+    expect((await postSignal(t, trader.shortKey, { ...sell, client_id: 'fan-es-2' })).statusCode).toBe(201);
+    await t.app.signalRuntime.writer.flush();
+    await eventually(async () => {
+      await t.app.signalRuntime.writer.flush();
+      const entries = (await listActions(t.services, trader.userId, { code: 'Order' })).map((a) =>
+        JSON.parse(a.metadata),
+      );
+      return entries.filter((m) => m.accountId === copyAccount).length === 2;
+    });
+    const copyEntries = (await listActions(t.services, trader.userId, { code: 'Order' }))
+      .map((a) => JSON.parse(a.metadata))
+      .filter((m) => m.accountId === copyAccount);
+    expect(copyEntries[0]?.response).toMatchObject({
+      rule: 'fanOut',
+      message: 'fanOut[0]: quantity: must be at most 100 with quantity_type percent_of_position (50 means 50 %)',
+    });
+    expect(await paperOrders(t, copyAccount)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(7);
+  });
 });

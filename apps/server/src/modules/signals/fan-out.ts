@@ -45,6 +45,13 @@ async function placeLeg(
   if (!normalized.ok)
     return refuse(rt, legInput, ruleRefused('fanOut', `${name}: ${normalized.error.message}`), request);
   const order = scaled(normalized.order, target.multiplier);
+  // A percent the multiplier takes past 100 is more than the account has: 120 % of a position
+  // would sell it and open the other way. Refused as the order language refuses it.
+  const percent = order.quantity_type === 'percent_of_equity' || order.quantity_type === 'percent_of_position';
+  if (percent && order.quantity !== undefined && order.quantity > 100) {
+    const why = `quantity: must be at most 100 with quantity_type ${order.quantity_type} (50 means 50 %)`;
+    return refuse(rt, legInput, ruleRefused('fanOut', `${name}: ${why}`), request);
+  }
   // The leg's own broker prices it and reports its positions (maxNotional, maxPosition).
   const limit = first.entry.rules ? await checkOrderLimits(rt, entry, first.entry.rules, order) : undefined;
   if (limit) return refuse(rt, legInput, ruleRefused(limit.rule, `${name}: ${limit.message}`), request);

@@ -55,6 +55,21 @@ describe('paper broker: multi-leg option orders', () => {
     expect((await paper.holdings()).positions).toHaveLength(2);
   });
 
+  it('never rounds a net limit past the trader’s: a credit of at least 0.005 more than the market rests', async () => {
+    const market = await paperFixture();
+    market.prices.set('SPY', 500);
+    const net = (await market.place({ ...first, group: 'combo', legs: condor })).price ?? 0;
+    const paper = await paperFixture();
+    paper.prices.set('SPY', 500);
+    const limit = Math.round((net - 0.005) * 1000) / 1000;
+    expect(
+      await paper.place({ ...first, type: 'limit', limit_price: limit, group: 'combo', legs: condor }),
+    ).toMatchObject({
+      status: 'accepted',
+      status_description: `Accepted: 4-leg combo ×1 at a net ${Math.round((net - 0.01) * 100) / 100} (gtc)`,
+    });
+  });
+
   it('refuses what a combo desk would', async () => {
     const paper = await paperFixture();
     const mixed = [first, { ...leg('100', 'C', 'sell_to_open'), symbol: 'AAPL  250620C00100000' }];
@@ -64,6 +79,12 @@ describe('paper broker: multi-leg option orders', () => {
     await expect(paper.place({ ...first, legs: condor, type: 'stop', stop_price: 1 })).rejects.toMatchObject({
       brokerMessage: 'multi-leg orders are market or limit orders',
     });
+    // A leg's own price would be dropped (the combo trades at its net): refused, never filled at the market.
+    const priced = condor.map((one) => ({ ...one, type: 'limit' as const, limit_price: 0.05 }));
+    await expect(paper.place({ ...first, legs: priced })).rejects.toMatchObject({
+      brokerMessage: 'legs take no type or price: give the net price as limit_price',
+    });
+    expect((await paper.holdings()).positions).toEqual([]);
     const unknown = [first, { ...first, symbol: 'ZZZZZQ250620C00100000' }];
     await expect(paper.place({ ...first, legs: unknown })).rejects.toMatchObject({
       brokerMessage: 'Symbol not found: ZZZZZQ250620C00100000',

@@ -7,7 +7,7 @@ import type { Book } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { executionPrice } from './matching.ts';
 import { baseOrder, checkTrade, DURATIONS, invalid, type PlaceRequest, rest, tradable } from './placing.ts';
-import { roundCash } from './precision.ts';
+import { roundCash, roundToTick } from './precision.ts';
 import { comboPrice, sweep } from './sweep.ts';
 import { fill } from './trading.ts';
 import type { PaperLeg, PaperOrder } from './types.ts';
@@ -29,6 +29,9 @@ export async function placeCombo(book: Book, request: PlaceRequest): Promise<Pap
     throw invalid('multi-leg orders are supported for options on one underlying');
   }
   if (order.type !== 'market' && order.type !== 'limit') throw invalid('multi-leg orders are market or limit orders');
+  // The combo trades at its net: a leg's own type or price would be dropped, so it is refused.
+  if (legs.some((leg) => leg.limit_price !== undefined || leg.type !== undefined))
+    throw invalid('legs take no type or price: give the net price as limit_price');
   if (BRACKET_FIELDS.some((field) => order[field] !== undefined))
     throw invalid('take profit and stop loss do not apply to multi-leg orders');
   if (order.quantity_type !== 'fixed') throw invalid('multi-leg orders take a fixed quantity per leg');
@@ -60,7 +63,8 @@ export async function placeCombo(book: Book, request: PlaceRequest): Promise<Pap
   if (order.type === 'limit') {
     if (order.limit_price === undefined || !Number.isFinite(order.limit_price))
       throw invalid('limit_price (the net price per combo) is required for limit orders');
-    paper.limitPrice = Math.round(order.limit_price * 100) / 100;
+    // The net per unit in cents, never past the trader's: a combo fills at a net at or below it.
+    paper.limitPrice = roundToTick(order.limit_price, 0.01, 'down');
   }
   const net = comboPrice(book, paper, book.market.now);
   await checkTrade(book, paper, net);

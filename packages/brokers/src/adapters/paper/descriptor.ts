@@ -63,7 +63,9 @@ export const paperDescriptor: BrokerDescriptor = {
     quantity: {
       required: true,
       examples: [1, 10, 0.5],
-      comments: 'Not used by close and cancel. For a multi-leg order, the quantity of each leg.',
+      comments:
+        'Not used by cancel, nor by close but with quantity_type percent_of_position (that part of the position ' +
+        'is closed). For a multi-leg order, the quantity of each leg.',
     },
     quantity_type: {
       values: ['fixed', 'percent_of_equity', 'cash', 'percent_of_position'],
@@ -73,8 +75,9 @@ export const paperDescriptor: BrokerDescriptor = {
     limit_price: {
       examples: [150],
       comments:
-        "Required for limit and stop_limit orders; snapped to the instrument's tick. For a multi-leg order, " +
-        'the net price per combo: positive for a debit paid, negative for a credit received.',
+        "Required for limit and stop_limit orders; snapped to the instrument's tick (a buy's down, a sell's up). " +
+        'For a multi-leg order, the net price per combo (legs take no price of their own): positive for a debit ' +
+        'paid, negative for a credit received.',
     },
     stop_price: { examples: [145], comments: 'Required for stop and stop_limit orders.' },
     take_profit_price: {

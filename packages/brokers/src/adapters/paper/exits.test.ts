@@ -19,6 +19,20 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.holdings()).cash).toBe(100_100);
   });
 
+  it('puts the take profit on the tick, never past the trader’s price', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, take_profit_price: 110.003 });
+    await paper.place({ action: 'sell_short', symbol: 'MSFT', quantity: 1, take_profit_price: 380.007 });
+    const exits = (await paper.view()).openOrders
+      .map(({ symbol, side, limitPrice }) => [symbol, side, limitPrice])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    // A long's exit sells at 110.01 or better, a short's buys back at 380.00 or better.
+    expect(exits).toEqual([
+      ['AAPL', 'sell', 110.01],
+      ['MSFT', 'buy', 380],
+    ]);
+  });
+
   it('executes exits in the order the market reached them', async () => {
     // Up through the take profit at minute 3, down through the stop loss at minute 6.
     const quote: QuoteSource = (_symbol, _cls, at) => {
@@ -72,6 +86,24 @@ describe('paper simulator: brackets, close and cancel', () => {
     await expect(paper.place({ action: 'close' })).rejects.toMatchObject({
       brokerMessage: 'no position in AAPL to close',
     });
+  });
+
+  it('close with a percent_of_position quantity closes that part of the position, not all of it', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10 });
+    expect(await paper.place({ action: 'close', quantity: 50, quantity_type: 'percent_of_position' })).toMatchObject({
+      status: 'filled',
+      status_description: 'Filled: sell 5 AAPL at 100',
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'AAPL', quantity: 5 }]);
+    await paper.place({ action: 'sell_short', symbol: 'MSFT', quantity: 3 });
+    expect(
+      await paper.place({ action: 'close', symbol: 'MSFT', quantity: 10, quantity_type: 'percent_of_position' }),
+    ).toMatchObject({ status: 'filled', status_description: 'Filled: buy 0.3 MSFT at 400' });
+    expect((await paper.holdings()).positions).toMatchObject([
+      { symbol: 'AAPL', quantity: 5 },
+      { symbol: 'MSFT', quantity: -2.7 },
+    ]);
   });
 
   it('closes a short by buying it back, also through closePosition', async () => {

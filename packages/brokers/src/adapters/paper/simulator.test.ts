@@ -130,6 +130,28 @@ describe('paper simulator: resting orders', () => {
     expect(await paper.place({ type: 'limit', limit_price: 105 })).toMatchObject({ status: 'filled', price: 100 });
   });
 
+  it('snaps a limit price to the tick on the side the trader asked for, never past the limit', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('AAPL', 100.01);
+    // A buy at most 100.006 is a buy at most 100.00: the 100.01 market is above it.
+    expect(await paper.place({ type: 'limit', limit_price: 100.006 }, 'buy')).toMatchObject({
+      status: 'accepted',
+      status_description: 'Accepted: limit buy 1 AAPL at 100 (gtc)',
+    });
+    await paper.place({ quantity: 1 });
+    paper.prices.set('AAPL', 99.99);
+    // A sell at least 99.994 is a sell at least 100.00: the 99.99 market is below it.
+    expect(await paper.place({ action: 'sell', type: 'limit', limit_price: 99.994 }, 'sell')).toMatchObject({
+      status: 'accepted',
+      status_description: 'Accepted: limit sell 1 AAPL at 100 (gtc)',
+    });
+    // On the tick already, the price stays as given (100.01 / 0.01 is 10000.999… in binary).
+    expect(await paper.place({ type: 'limit', limit_price: 100.01, quantity: 1 })).toMatchObject({
+      status: 'filled',
+      price: 99.99,
+    });
+  });
+
   it('triggers a stop when the market passes it and fills at that market price', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 10 });

@@ -67,12 +67,23 @@ async function cancelSymbol(book: Book, request: PlaceRequest, instrument: Instr
   return record;
 }
 
-/** `close`: cancels the symbol's open orders, then flattens the position at the market. */
+/**
+ * `close`: cancels the symbol's open orders, then flattens the position at the market; with a
+ * percent_of_position quantity it closes that part (as the brokers do). A fixed quantity is not used.
+ */
 async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
+  const { order } = request;
   const { symbol } = instrument;
+  const held = heldQuantity(book.account, instrument);
+  let quantity = Math.abs(held);
+  if (held !== 0 && order.quantity_type === 'percent_of_position' && order.quantity !== undefined) {
+    quantity = Math.min(quantity, roundQuantity((quantity * order.quantity) / 100, instrument.quantityDecimals));
+    // Refused before anything is canceled.
+    if (quantity <= 0)
+      throw invalid(`quantity ${order.quantity} (percent_of_position) is less than one tradable unit of ${symbol}`);
+  }
   const record = baseOrder(book, request, symbol);
   const count = await cancelOpenOrders(book, symbol, `Canceled by close order ${record.id}`);
-  const held = heldQuantity(book.account, instrument);
   if (held === 0) {
     if (!count) throw invalid(`no position in ${symbol} to close`);
     record.status = 'canceled';
@@ -81,7 +92,7 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
     return record;
   }
   record.side = held > 0 ? 'sell' : 'buy';
-  record.quantity = Math.abs(held);
+  record.quantity = quantity;
   fill(book, record, book.market.now, priceAt(book, instrument, book.market.now));
   return record;
 }
@@ -144,12 +155,13 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
   if (!DURATIONS.has(order.duration)) throw invalid(`duration ${order.duration} is not supported`);
   const paper = baseOrder(book, request, instrument.symbol);
   paper.type = order.type;
-  // Prices snap to the instrument's tick, as a broker's order ticket does.
+  // Prices snap to the instrument's tick, as a broker's order ticket does; a limit never past
+  // the trader's own (a buy's down, a sell's up).
   const onTick = (price: number) => roundToTick(price, instrument.tick);
   if (order.type === 'limit' || order.type === 'stop_limit') {
     if (!(order.limit_price !== undefined && order.limit_price > 0))
       throw invalid(`limit_price is required for ${order.type} orders`);
-    paper.limitPrice = onTick(order.limit_price);
+    paper.limitPrice = roundToTick(order.limit_price, instrument.tick, paper.side === 'buy' ? 'down' : 'up');
   }
   if (order.type === 'stop' || order.type === 'stop_limit') {
     if (!(order.stop_price !== undefined && order.stop_price > 0))

@@ -137,7 +137,9 @@ function createExits(book: Book, entry: PaperOrder, at: number, price: number): 
   if (stopLevel === undefined && bracket.stopLossPercent !== undefined)
     stopLevel = price * (1 + (direction * bracket.stopLossPercent) / 100);
   const exits: PaperOrder[] = [];
-  if (bracket.takeProfitPrice !== undefined) exits.push(exit('limit', bracket.takeProfitPrice, 'take profit'));
+  // The take profit is a limit: on the tick, never past the trader's price (a long's sell up, a short's buy down).
+  if (bracket.takeProfitPrice !== undefined)
+    exits.push(exit('limit', roundToTick(bracket.takeProfitPrice, tick, long ? 'up' : 'down'), 'take profit'));
   if (stopLevel !== undefined) exits.push(exit('stop', roundToTick(stopLevel, tick), 'stop loss'));
   const [first, second] = exits;
   if (first && second) {

@@ -1,11 +1,23 @@
 // The limits that ask the broker, on the real hook endpoint (paper broker, real PostgreSQL):
 // maxNotional of a market order at the broker's last price, maxPosition from the positions it
 // reports; brokers that quote no price or report no positions refuse with why.
+import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
-import { balanceOf, flakyBroker, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
+import {
+  balanceOf,
+  eventually,
+  flakyBroker,
+  paperOrders,
+  postSignal,
+  setupTrader,
+} from '../../../../test/signal-fixtures.ts';
+import { listActions } from '../../actions/list-actions.ts';
+import { activateConnector } from '../../connectors/index.ts';
 import { updateHook } from '../index.ts';
+import { checkWithBroker } from './broker-limits.ts';
+import { compileRules } from './compile.ts';
 
 let t: TestApp;
 const flaky = flakyBroker();
@@ -99,5 +111,79 @@ describe('maxPosition', () => {
       },
     );
     expect(JSON.parse(read.data?.hook.rules ?? '')).toEqual({ maxQuantity: 5 });
+  });
+});
+
+describe('maxPosition on a fanOut leg whose broker reports no positions', () => {
+  it('refuses the leg at signal time with the same reason a setting gets', async () => {
+    const trader = await traderWith('fan-no-positions@example.com', {});
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'flaky', []);
+    const rules = {
+      maxPosition: 10,
+      fanOut: [{ connectorKey: copy.key, accountId: copy.accounts[0]?.id, multiplier: 1 }],
+    };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    const copyEntry = async () => {
+      await t.app.signalRuntime.writer.flush();
+      return (await listActions(t.services, trader.userId, { code: 'Order' }))
+        .map((a) => JSON.parse(a.metadata))
+        .find((m) => m.accountId === copy.accounts[0]?.id);
+    };
+    await eventually(async () => (await copyEntry()) !== undefined);
+    expect((await copyEntry())?.response).toMatchObject({
+      rule: 'maxPosition',
+      message: 'fanOut[0]: maxPosition: Flaky Broker does not report positions, so no position can be checked',
+    });
+  });
+});
+
+describe('maxPosition of a multi-leg order', () => {
+  const spread = (quantity: number) =>
+    normalizeOrderOrThrow({
+      legs: [
+        { symbol: 'SPY 271217C00500000', action: 'buy_to_open' },
+        { symbol: 'SPY 271217C00510000', action: 'sell_to_open' },
+      ],
+      quantity,
+    });
+  const rules = compileRules({ maxPosition: 10 });
+  if (!rules) throw new Error('no rules');
+
+  it('counts each leg’s own quantity (the contracts it trades), not times the order’s', () => {
+    // Four contracts a leg, none held: each position would be 4 (or -4), within 10.
+    expect(checkWithBroker(rules, spread(4), { positions: [] })).toBeUndefined();
+    expect(checkWithBroker(rules, spread(11), { positions: [] })).toMatchObject({
+      rule: 'maxPosition',
+      message:
+        "maxPosition: SPY   271217C00500000 position would be 11 (now 0), more than this webhook's maximum of 10",
+    });
+  });
+});
+
+describe('maxPosition against the positions as a broker names them', () => {
+  const rules = compileRules({ maxPosition: 5 });
+  if (!rules) throw new Error('no rules');
+  const buy = (symbol: string) => normalizeOrderOrThrow({ symbol, action: 'buy', quantity: 3 });
+  const holding = (symbol: string, quantity: number) => ({ symbol, quantity, averagePrice: 1, marketValue: 1 });
+
+  it('finds a future held as ESZ0 for an order on ESZ2030, and a front-month one for ES1!', () => {
+    // Tradovate names contracts with a one-digit year: 5 held plus 3 is 8, over 5.
+    expect(checkWithBroker(rules, buy('ESZ2030'), { positions: [holding('ESZ0', 5)] })).toMatchObject({
+      rule: 'maxPosition',
+      message: "maxPosition: ESZ2030 position would be 8 (now 5), more than this webhook's maximum of 5",
+    });
+    expect(checkWithBroker(rules, buy('ES1!'), { positions: [holding('ESZ0', 5)] })).toMatchObject({
+      rule: 'maxPosition',
+    });
+    expect(checkWithBroker(rules, buy('NQ1!'), { positions: [holding('ESZ0', 5)] })).toBeUndefined();
+  });
+
+  it('finds a coin held under its exchange code (XBTUSD for BTC/USD)', () => {
+    expect(checkWithBroker(rules, buy('BTCUSD'), { positions: [holding('XBTUSD', 4)] })).toMatchObject({
+      rule: 'maxPosition',
+      message: "maxPosition: BTC/USD position would be 7 (now 4), more than this webhook's maximum of 5",
+    });
   });
 });

@@ -3,7 +3,7 @@
 // positions the broker reports). Pure: brokerNeeds says what to ask, so a hook whose order needs
 // nothing makes no broker call; checkWithBroker judges the answers.
 import type { Holding } from '@router/brokers';
-import type { Order, OrderAction } from '@router/orders';
+import { type Order, type OrderAction, parseSymbol } from '@router/orders';
 import { overNotional, ownPrice, type RuleRefusal, refusal } from './check.ts';
 import type { CompiledRules } from './compile.ts';
 
@@ -47,15 +47,34 @@ export function checkWithBroker(rules: CompiledRules, order: Order, facts: Broke
   return checkPosition(order, rules.maxPosition, facts, price);
 }
 
-/** Symbols compared as the brokers write them: case and separators (`SPY_2612…`, `BTC/USD`) aside. */
-const symbolKey = (symbol: string) => symbol.toUpperCase().replace(/[^A-Z0-9]/g, '');
+/**
+ * Symbols compared as instruments, however the broker writes them: case and separators aside
+ * (`SPY_2612…`, `BTC/USD`), in the order language's canonical spelling (ESZ5 is ESZ2025, XBTUSD
+ * is BTC/USD). A continuous future (ES1!) stands for any contract of its root.
+ */
+function instrumentKey(symbol: string): { key: string; root?: string; continuous?: boolean } {
+  const plain = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  try {
+    const { canonical, parts } = parseSymbol(symbol);
+    if (parts.kind !== 'future' && parts.kind !== 'continuous_future') return { key: plain(canonical) };
+    return { key: plain(canonical), root: parts.root, continuous: parts.kind === 'continuous_future' };
+  } catch {
+    return { key: plain(symbol) };
+  }
+}
 
 function checkPosition(order: Order, max: number, facts: BrokerFacts, price: number | undefined) {
-  const held = (symbol: string) =>
-    (facts.positions ?? []).find((p) => symbolKey(p.symbol) === symbolKey(symbol))?.quantity ?? 0;
-  const combos = order.quantity ?? 1;
+  const positions = (facts.positions ?? []).map((p) => ({ ...instrumentKey(p.symbol), quantity: p.quantity }));
+  // Every position of the instrument (of a continuous future: of its root) counts.
+  const held = (symbol: string) => {
+    const wanted = instrumentKey(symbol);
+    return positions
+      .filter((p) => p.key === wanted.key || (wanted.continuous && p.root === wanted.root))
+      .reduce((sum, p) => sum + p.quantity, 0);
+  };
+  // A leg's quantity is what it trades (the order's quantity is only its first leg's).
   const changes = order.legs?.length
-    ? order.legs.map((leg) => ({ symbol: leg.symbol, action: leg.action, quantity: leg.quantity * combos }))
+    ? order.legs.map((leg) => ({ symbol: leg.symbol, action: leg.action, quantity: leg.quantity }))
     : [{ symbol: order.symbol, action: order.action, quantity: units(order, held(order.symbol), facts, price) }];
   for (const change of changes) {
     if (change.quantity === undefined) {

@@ -2,6 +2,7 @@
 // symbol sets and maps, time-zone formatters. A hook without settings has no compiled rules at
 // all, so its signals take no step of this module.
 import { BlockList } from 'node:net';
+import { parseSymbol } from '@router/orders';
 import { addSource, type FanOutLeg, type HookRules, SOURCE_PRESETS, WEEKDAYS, type Weekday } from './settings.ts';
 
 export interface CompiledWindow {
@@ -44,9 +45,13 @@ export function compileRules(settings: HookRules | null): CompiledRules | null {
     }
     compiled.sources = list;
   }
-  if (settings.symbols?.length) compiled.symbols = new Set(settings.symbols.map((s) => s.toUpperCase()));
+  // As written and as the order language spells the instrument (an order's symbol is canonical).
+  if (settings.symbols?.length)
+    compiled.symbols = new Set(settings.symbols.flatMap((s) => [s.toUpperCase(), canonical(s)]));
   const map = Object.entries(settings.symbolMap ?? {});
-  if (map.length > 0) compiled.symbolMap = new Map(map);
+  // Looked up as sent, then upper-cased (check.ts): upper-cased keys too, so `es1!` maps ES1!.
+  if (map.length > 0)
+    compiled.symbolMap = new Map([...map.map(([from, to]) => [from.toUpperCase(), to] as const), ...map]);
   compiled.maxQuantity = settings.maxQuantity;
   compiled.maxNotional = settings.maxNotional;
   compiled.maxPosition = settings.maxPosition;
@@ -68,6 +73,15 @@ export function compileRules(settings: HookRules | null): CompiledRules | null {
   }
   compiled.readsBody = compiled.maxLagMs !== undefined || compiled.symbolMap !== undefined;
   return compiled;
+}
+
+/** The canonical spelling of a symbol (BTCUSD → BTC/USD), or the symbol upper-cased if none reads. */
+function canonical(symbol: string): string {
+  try {
+    return parseSymbol(symbol).canonical;
+  } catch {
+    return symbol.toUpperCase();
+  }
 }
 
 /** The weekday and minute of the day of `now` in a window's time zone. */

@@ -1,12 +1,15 @@
 // Risk controls end to end: settings through GraphQL and the service, each control on the real
 // hook endpoint (paper broker, real PostgreSQL), refusals answered 4xx with their rule in the
 // answer and the activity entry, no order and no credit spent.
+import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
 import { balanceOf, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
 import { listActions } from '../../actions/list-actions.ts';
 import { updateHook } from '../index.ts';
+import { checkOrder, prepareBody } from './check.ts';
+import { compileRules } from './compile.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -225,5 +228,34 @@ describe('controls on the signal path', () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe('symbolMap keys', () => {
+  it('match whatever the case, as symbols does: a key written es1! maps the ES1! a sender sends', () => {
+    const rules = compileRules({ symbolMap: { 'es1!': 'ESZ2030', BTCUSD: 'BTC/USD' } });
+    if (!rules) throw new Error('no rules');
+    const mapped = (symbol: string) =>
+      (prepareBody(rules, JSON.stringify({ symbol, action: 'buy', quantity: 1 }), Date.now()) as { symbol: string })
+        .symbol;
+    expect(mapped('ES1!')).toBe('ESZ2030');
+    expect(mapped('es1!')).toBe('ESZ2030');
+    expect(mapped('btcusd')).toBe('BTC/USD');
+    expect(mapped('MSFT')).toBe('MSFT');
+  });
+});
+
+describe('symbols as written in the settings', () => {
+  it('allow the instrument however it is spelled (BTCUSD is BTC/USD, SPY271217C500 the OCC symbol); others refused', () => {
+    const rules = compileRules({ symbols: ['BTCUSD', 'spy271217c500'] });
+    if (!rules) throw new Error('no rules');
+    const order = (symbol: string) => normalizeOrderOrThrow({ symbol, action: 'buy_to_open', quantity: 1 });
+    const crypto = normalizeOrderOrThrow({ symbol: 'BTC/USD', action: 'buy', quantity: 1 });
+    expect(checkOrder(rules, crypto)).toBeUndefined();
+    expect(checkOrder(rules, order('SPY 271217C00500000'))).toBeUndefined();
+    expect(checkOrder(rules, order('SPY 271217C00510000'))).toMatchObject({
+      rule: 'symbols',
+      message: "symbols: SPY   271217C00510000 is not among this webhook's symbols",
+    });
   });
 });
