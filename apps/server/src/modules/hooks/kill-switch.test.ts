@@ -148,7 +148,8 @@ describe('webhooks made while paused', () => {
       paused_by_admin: false,
     });
     expect((await gqlAs<{ hooksResume: number }>(t, trader.headers, RESUME)).data?.hooksResume).toBe(2);
-    expect((await postSignal(t, made.shortKey, BUY)).statusCode).toBe(201);
+    // hook_changed reaches the cache after the commit.
+    await eventually(async () => (await postSignal(t, made.shortKey, BUY)).statusCode === 201);
     // Resumed: no pause is in force any more for the next one.
     expect((await trader.addHook(false)).pausedReason).toBeNull();
   });
