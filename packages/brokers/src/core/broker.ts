@@ -15,6 +15,13 @@ export interface BrokerDescriptor extends Provider {
   clientOrderId: ClientOrderIdRule | null;
   /** The broker's error messages → our error kinds (core/exceptions.ts). */
   exceptions?: ExceptionTable;
+  /**
+   * OAuth sign-ins whose answer cannot carry our state (OAuth 1.0a: E*TRADE sends its verifier to
+   * the callback registered with the app, or shows it to be pasted). The verifier works only with
+   * the request token sealed in the pending attempt, so its callback may come without `state` (the
+   * user's latest attempt is meant). Every other OAuth broker's callback must bring the state.
+   */
+  callbackWithoutState?: true;
 }
 
 /** One account at the broker (SPEC §3 Connector.accounts). */

@@ -1,7 +1,7 @@
 // Webhooks (SPEC §3 Hook), scoped to their user; the hook endpoint's lookup by short key; and
 // the NOTIFY that tells every server instance to drop a cached hook.
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import { connectors, hooks } from '../schema/index.ts';
+import { connectors, hookPauses, hooks } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
 export type HookRow = typeof hooks.$inferSelect;
@@ -74,14 +74,58 @@ export async function updateHookRow(
 }
 
 /**
+ * Serializes the kill switch with the making of webhooks, so none is made unpaused past a pause
+ * being switched on: an administrator's switch of everyone (userId null) excludes every other;
+ * a user's switch and the making of a user's webhook exclude each other for that user.
+ */
+async function lockHookPauses(db: Executor, userId: number | null): Promise<void> {
+  await db.execute(
+    userId === null
+      ? sql`select pg_advisory_xact_lock(hashtext('hooks:pause'))`
+      : sql`select pg_advisory_xact_lock_shared(hashtext('hooks:pause')),
+          pg_advisory_xact_lock(hashtext('hooks:pause:' || ${userId}::text))`,
+  );
+}
+
+type HookPause = { pausedReason: string; pausedByAdmin: boolean };
+
+/** The pause in force for a user's webhooks: their own, else an administrator's of everyone. */
+async function selectHookPause(db: Executor, userId: number | null): Promise<HookPause | undefined> {
+  const [row] = await db
+    .select({ userId: hookPauses.userId, reason: hookPauses.reason })
+    .from(hookPauses)
+    .where(userId === null ? isNull(hookPauses.userId) : or(eq(hookPauses.userId, userId), isNull(hookPauses.userId)))
+    .orderBy(sql`${hookPauses.userId} nulls last`)
+    .limit(1);
+  return row && { pausedReason: row.reason, pausedByAdmin: row.userId === null };
+}
+
+/**
+ * Inside the transaction that makes a user's webhook: the pause it is born with (the kill switch
+ * in force for the user, see hook_pauses), or none. Holds the lock against a switch until commit.
+ */
+export async function hookPauseForNewHook(db: Executor, userId: number): Promise<HookPause | undefined> {
+  await lockHookPauses(db, userId);
+  return selectHookPause(db, userId);
+}
+
+/**
  * The kill switch: pauses (reason) or resumes (null) the hooks of one user, or of everyone
- * (userId null, admins). Each pause is lifted only by its own kind of resume: an administrator's
- * resume of everyone leaves what a user paused, and a user's resume leaves what an administrator
- * paused for everyone (a user's own pause takes over such hooks). Returns the short keys changed,
- * for hook_changed.
+ * (userId null, admins), and records the pause in force (hook_pauses) for webhooks made until the
+ * resume. Each pause is lifted only by its own kind of resume: an administrator's resume of
+ * everyone leaves what a user paused, and a user's resume leaves what an administrator paused for
+ * everyone (a user's own pause takes over such hooks, and their resume hands them back to it).
+ * A second pause of the same kind keeps the first one's reason. Run inside a transaction; returns
+ * the short keys changed, for hook_changed.
  */
 export async function setHooksPaused(db: Executor, userId: number | null, reason: string | null): Promise<string[]> {
   const byAdmin = userId === null;
+  await lockHookPauses(db, userId);
+  const scope = userId === null ? isNull(hookPauses.userId) : eq(hookPauses.userId, userId);
+  if (reason === null) await db.delete(hookPauses).where(scope);
+  else await db.insert(hookPauses).values({ userId, reason }).onConflictDoNothing();
+  // A user's resume while an administrator's pause of everyone is in force: back under that pause.
+  const fallback = reason === null && !byAdmin ? await selectHookPause(db, null) : undefined;
   const changing =
     reason === null
       ? and(isNotNull(hooks.pausedReason), eq(hooks.pausedByAdmin, byAdmin))
@@ -90,7 +134,7 @@ export async function setHooksPaused(db: Executor, userId: number | null, reason
         : or(isNull(hooks.pausedReason), eq(hooks.pausedByAdmin, true));
   const rows = await db
     .update(hooks)
-    .set({ pausedReason: reason, pausedByAdmin: reason !== null && byAdmin })
+    .set(fallback ?? { pausedReason: reason, pausedByAdmin: reason !== null && byAdmin })
     .where(userId === null ? changing : and(eq(hooks.userId, userId), changing))
     .returning({ shortKey: hooks.shortKey });
   return rows.map((row) => row.shortKey);
@@ -172,12 +216,18 @@ export async function selectApiHookForSignal(db: Executor, connectorId: number, 
   return row;
 }
 
-/** Makes the account's API hook unless it exists (two first orders at once make one). */
+/**
+ * Makes the account's API hook unless it exists (two first orders at once make one), paused when
+ * the user's webhooks are (hookPauseForNewHook).
+ */
 export async function insertApiHook(db: Executor, values: typeof hooks.$inferInsert): Promise<void> {
-  await db
-    .insert(hooks)
-    .values({ ...values, isApi: true })
-    .onConflictDoNothing({ target: [hooks.connectorId, hooks.accountId], where: sql`${hooks.isApi}` });
+  await db.transaction(async (tx) => {
+    const pause = await hookPauseForNewHook(tx, values.userId);
+    await tx
+      .insert(hooks)
+      .values({ ...values, ...pause, isApi: true })
+      .onConflictDoNothing({ target: [hooks.connectorId, hooks.accountId], where: sql`${hooks.isApi}` });
+  });
 }
 
 /** NOTIFY hook_changed once per short key; inside a transaction it is sent on commit. */

@@ -76,3 +76,22 @@ export const hookOrderCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.hookId] })],
 );
+
+/**
+ * Kill switches in force (hooksPause until hooksResume): a row per user who paused their own
+ * webhooks, and one with no user for an administrator's pause of everyone. Kept apart from the
+ * hooks, so a webhook made while a pause is in force is born paused even when its user had no
+ * webhook (or none left) when the pause began.
+ */
+export const hookPauses = pgTable(
+  'hook_pauses',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Null: an administrator's pause of everyone. */
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // One per user, and one of everyone.
+  (t) => [uniqueIndex('hook_pauses_scope_idx').on(sql`coalesce(${t.userId}, 0)`)],
+);

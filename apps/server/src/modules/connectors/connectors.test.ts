@@ -159,6 +159,17 @@ describe('OAuth broker', () => {
     expect(stolen.error?.message).toMatch(/authorization has expired or does not match/);
   });
 
+  it("refuses a code without our state (login CSRF: an attacker's code), changing nothing", async () => {
+    // Victim: a pending attempt of their own; the attacker's callback link carries only a code.
+    const { headers: victim, id: victimId } = await insertTestUser(t.services, 'csrf-victim@example.com');
+    await start(victim);
+    const forged = await gql(t, victim, ACTIVATE, { p: 'oauthfake', c: ['good'] });
+    expect(forged.error?.message).toBe('The authorization has expired or does not match. Please connect again.');
+    const list = await gql<{ connectors: Array<{ providerName: string }> }>(t, victim, LIST);
+    expect(list.data?.connectors.some((c) => c.providerName === 'oauthfake')).toBe(false);
+    expect(await actionsOf(victimId, 'ConnectorActivate')).toHaveLength(0);
+  });
+
   it("activates with [code, state]; a refused code is the broker's message", async () => {
     const { state } = await start(alice);
     const refused = await gql(t, alice, ACTIVATE, { p: 'oauthfake', c: ['bad', state] });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { insertApiHook } from '../../db/repositories/hooks.repository.ts';
 import { listActions } from '../actions/list-actions.ts';
 
 let t: TestApp;
@@ -102,7 +103,87 @@ describe('hooksPause / hooksResume', () => {
     expect(during).toBe('broker outage');
     expect((await readPause(bold.headers, bold.hook.key)).data?.hook.pausedReason).toBeNull();
   });
+
+  it("a trader's resume of a pause that took over an administrator's pause of everyone hands it back", async () => {
+    const admin = await setupTrader(t, 'pause-admin4@example.com');
+    await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.userId]);
+    const trader = await setupTrader(t, 'takeover@example.com');
+    expect((await gqlAs(t, admin.headers, PAUSE, { reason: 'broker outage', everyone: true })).errors).toBeUndefined();
+    expect((await gqlAs(t, trader.headers, PAUSE, { reason: 'my own reasons' })).errors).toBeUndefined();
+    expect((await gqlAs(t, trader.headers, RESUME)).errors).toBeUndefined();
+    const during = await pauseOf(trader.shortKey);
+    expect((await gqlAs(t, admin.headers, RESUME, { everyone: true })).errors).toBeUndefined();
+    expect(during).toEqual({ paused_reason: 'broker outage', paused_by_admin: true });
+    expect(await pauseOf(trader.shortKey)).toEqual({ paused_reason: null, paused_by_admin: false });
+  });
 });
+
+describe('webhooks made while paused', () => {
+  const DELETE = 'mutation($k: String!) { hookDelete(key: $k) }';
+
+  it("are born paused under the trader's own pause, even one begun with no webhook left", async () => {
+    const trader = await setupTrader(t, 'born-paused@example.com');
+    expect((await gqlAs(t, trader.headers, DELETE, { k: trader.hook.key })).errors).toBeUndefined();
+    const paused = await gqlAs<{ hooksPause: number }>(t, trader.headers, PAUSE, { reason: 'on vacation' });
+    expect(paused.data?.hooksPause).toBe(0);
+    const made = await trader.addHook(false);
+    expect(made.pausedReason).toBe('on vacation');
+    expect((await postSignal(t, made.shortKey, BUY)).json()).toEqual({
+      status: 'ExecutionError',
+      message: 'Webhooks are paused: on vacation',
+      rule: 'paused',
+    });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    // The REST API's own hook, made on a first API order, likewise.
+    await insertApiHook(t.services.db, {
+      key: `api-key-${trader.userId}`,
+      shortKey: `api_born_paused_${trader.userId}`,
+      userId: trader.userId,
+      connectorId: await connectorId(trader.connector.key),
+      accountId: trader.accountId,
+      name: 'REST API',
+    });
+    expect(await pauseOf(`api_born_paused_${trader.userId}`)).toEqual({
+      paused_reason: 'on vacation',
+      paused_by_admin: false,
+    });
+    expect((await gqlAs<{ hooksResume: number }>(t, trader.headers, RESUME)).data?.hooksResume).toBe(2);
+    // hook_changed reaches the cache after the commit.
+    await eventually(async () => (await postSignal(t, made.shortKey, BUY)).statusCode === 201);
+    // Resumed: no pause is in force any more for the next one.
+    expect((await trader.addHook(false)).pausedReason).toBeNull();
+  });
+
+  it("are born under an administrator's pause of everyone, for a trader who had none: only the admin's resume lifts it", async () => {
+    const admin = await setupTrader(t, 'pause-admin3@example.com');
+    await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.userId]);
+    expect((await gqlAs(t, admin.headers, PAUSE, { reason: 'market halt', everyone: true })).errors).toBeUndefined();
+    const newcomer = await setupTrader(t, 'newcomer@example.com');
+    expect(newcomer.hook.pausedReason).toBe('market halt');
+    expect(await pauseOf(newcomer.shortKey)).toEqual({ paused_reason: 'market halt', paused_by_admin: true });
+    expect((await postSignal(t, newcomer.shortKey, BUY)).json()).toMatchObject({ rule: 'paused' });
+    await gqlAs(t, newcomer.headers, RESUME);
+    const afterOwnResume = (await readPause(newcomer.headers, newcomer.hook.key)).data?.hook.pausedReason;
+    expect((await gqlAs(t, admin.headers, RESUME, { everyone: true })).errors).toBeUndefined();
+    expect(afterOwnResume).toBe('market halt');
+    expect((await readPause(newcomer.headers, newcomer.hook.key)).data?.hook.pausedReason).toBeNull();
+    expect((await newcomer.addHook(false)).pausedReason).toBeNull();
+    await eventually(async () => (await postSignal(t, newcomer.shortKey, BUY)).statusCode === 201);
+  });
+});
+
+async function connectorId(key: string): Promise<number> {
+  const { rows } = await t.services.db.$client.query<{ id: number }>('select id from connectors where key = $1', [key]);
+  return Number(rows[0]?.id);
+}
+
+async function pauseOf(shortKey: string) {
+  const { rows } = await t.services.db.$client.query(
+    'select paused_reason, paused_by_admin from hooks where short_key = $1',
+    [shortKey],
+  );
+  return rows[0];
+}
 
 function readPause(headers: Record<string, string>, key: string) {
   return gqlAs<{ hook: { pausedReason: string | null } }>(

@@ -7,6 +7,7 @@ import {
   deleteHookRow,
   findHook,
   type HookView,
+  hookPauseForNewHook,
   insertHook,
   listHooks as listHookRows,
   notifyHookChanged,
@@ -69,7 +70,10 @@ export async function createHook(services: Services, actor: Actor, input: HookIn
     };
     try {
       const row = await services.db.transaction(async (tx) => {
-        const inserted = await insertHook(tx, values);
+        // Made while the user's webhooks are paused (by them, or an administrator's pause of
+        // everyone): born paused, with that pause's reason and kind.
+        const pause = await hookPauseForNewHook(tx, actor.userId);
+        const inserted = await insertHook(tx, { ...values, ...pause });
         await recordAction(tx, {
           userId: actor.userId,
           code: 'HookCreate',

@@ -9,9 +9,11 @@ let t: TestApp;
 let pro: { token: string; id: number };
 let customer: { token: string; id: number };
 let otherPro: { token: string; id: number };
+let admin: { token: string; id: number };
 beforeAll(async () => {
   t = await startTestApp();
-  await confirmedUser(t, 'admin@example.test');
+  admin = await confirmedUser(t, 'admin@example.test');
+  await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.id]);
   pro = await professional('pro@example.test');
   otherPro = await professional('pro2@example.test');
   customer = await confirmedUser(t, 'customer@example.test');
@@ -131,10 +133,31 @@ describe('developer applications', () => {
   it("deletes an application by key, only the owner's", async () => {
     const { key } = (await create(pro.token)).data?.userAppCreate ?? { key: '' };
     expect((await gql(t.app, DELETE, { key }, bearer(otherPro.token))).data).toEqual({ userAppDelete: false });
-    expect((await gql(t.app, DELETE, { key }, bearer(customer.token))).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    // Not the customer's: nothing to delete, nothing told.
+    expect((await gql(t.app, DELETE, { key }, bearer(customer.token))).data).toEqual({ userAppDelete: false });
     expect((await gql(t.app, DELETE, { key })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect((await gql(t.app, DELETE, { key }, bearer(pro.token))).data).toEqual({ userAppDelete: true });
     expect((await gql(t.app, APP, { key }, bearer(pro.token))).data).toEqual({ userApp: null });
+    const { rows } = await t.services.db.$client.query('select 1 from user_apps where key = $1', [key]);
+    expect(rows).toEqual([]);
+  });
+
+  it('is created only by its owner, never by an administrator acting as them (X-User)', async () => {
+    const proxied = await professional('proxied-pro@example.test');
+    expect(
+      (await gql(t.app, CREATE, valid, bearer(admin.token, { 'x-user': 'proxied-pro@example.test' }))).errors?.[0],
+    ).toMatchObject({ message: 'Applications can only be created by their owner', extensions: { code: 'FORBIDDEN' } });
+    const { rows } = await t.services.db.$client.query('select 1 from user_apps where user_id = $1', [proxied.id]);
+    expect(rows).toEqual([]);
+  });
+
+  it('is deleted by its owner after the professional status is gone', async () => {
+    const former = await professional('former-pro@example.test');
+    const { key } = (await create(former.token)).data?.userAppCreate ?? { key: '' };
+    await t.services.db.$client.query('update users set "group" = 4 where id = $1', [former.id]);
+    t.services.identity.sessions.evictUser(former.id); // as a status change does
+    expect((await create(former.token)).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect((await gql(t.app, DELETE, { key }, bearer(former.token))).data).toEqual({ userAppDelete: true });
     const { rows } = await t.services.db.$client.query('select 1 from user_apps where key = $1', [key]);
     expect(rows).toEqual([]);
   });

@@ -1,6 +1,8 @@
 // Developer applications (SPEC §3 UserApp, §7 userApp*): professionals register OAuth clients.
 // The client secret is shown once, in the answer of `userAppCreate`, and kept as its SHA-256.
-// Deleting an application deletes every grant, code and token issued to it.
+// Deleting an application deletes every grant, code and token issued to it. Creating one is the
+// owner's alone (its secret is a credential of the user, never shown to an administrator acting as
+// them); deleting needs no professional status, so an owner who lost it can still revoke an app.
 import { GROUP, userAppSchema, userAppUpdateSchema } from '@router/shared';
 import { newKey } from '../../crypto/random.ts';
 import {
@@ -15,7 +17,7 @@ import {
 } from '../../db/repositories/user-app.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
-import { type Caller, parseInput, requireGroup, requireViewer } from '../auth/caller.ts';
+import { type Caller, parseInput, requireGroup, requireOwner, requireViewer } from '../auth/caller.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 
 const MAX_APPS = 20;
@@ -36,6 +38,7 @@ export interface UserAppInput {
 }
 
 export async function createApp(caller: Caller, input: UserAppInput): Promise<{ key: string; secret: string }> {
+  requireOwner(caller, 'Applications can only be created by their owner');
   const viewer = requireProfessional(caller);
   const app = parseInput(userAppSchema, { ...input, description: input.description ?? undefined });
   if ((await countUserApps(caller.services.db, viewer.userId)) >= MAX_APPS) {
@@ -69,10 +72,12 @@ export async function updateApp(caller: Caller, key: string, metadata: unknown):
   return row;
 }
 
-/** True when the application existed; its tokens stop working at once. */
+/**
+ * True when the application existed; its tokens stop working at once. Any owner, professional or
+ * no longer: revoking must stay possible after the status is gone.
+ */
 export async function deleteApp(caller: Caller, key: string): Promise<boolean> {
-  const viewer = requireProfessional(caller);
-  return deleteUserApp(caller.services.db, viewer.userId, key);
+  return deleteUserApp(caller.services.db, requireViewer(caller).userId, key);
 }
 
 /** One of the caller's applications, or null (another user's application is not shown). */

@@ -57,6 +57,8 @@ export const etradeDescriptor: BrokerDescriptor = {
       'Sign in at E*TRADE and accept the access request. E*TRADE ends every connection at midnight US ' +
       'Eastern time: reconnect each trading day before the first signal.',
   },
+  // The verifier comes back without our state (OAuth 1.0a), bound to the pending request token.
+  callbackWithoutState: true,
   reference: {
     symbol: {
       required: true,
