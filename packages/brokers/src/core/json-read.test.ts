@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decimalField, decimalString, listOf, stringField } from './json-read.ts';
+import { decimalField, decimalString, listOf, quantityString, stringField } from './json-read.ts';
 
 describe('json-read', () => {
   it('reads fields of any shape without trusting it', () => {
@@ -25,5 +25,13 @@ describe('json-read', () => {
     expect(decimalString(1e-7)).toBe('0.0000001');
     expect(decimalString(0.1 + 0.2)).toBe('0.3');
     expect(decimalString(1e21)).toBe('1000000000000000000000');
+  });
+
+  it('spells quantities cut to 9 decimals, never rounded up, without float noise', () => {
+    expect(quantityString(1.9999999999)).toBe('1.999999999');
+    expect(quantityString(0.7 * 3)).toBe('2.1');
+    expect(quantityString(185.10000000000002)).toBe('185.1');
+    expect(quantityString(1e-7)).toBe('0.0000001');
+    expect(quantityString(12)).toBe('12');
   });
 });

@@ -43,3 +43,14 @@ export function decimalString(value: number): string {
   if (Number.isInteger(value)) return BigInt(value).toString();
   return value.toFixed(9).replace(/0+$/, '').replace(/\.$/, '');
 }
+
+/**
+ * A quantity as brokers want it: like decimalString, but cut (never rounded up) to 9 decimals, so
+ * an order never asks for more than was signalled (1.9999999999 → "1.999999999", not "2").
+ */
+export function quantityString(value: number): string {
+  if (Number.isInteger(value)) return BigInt(value).toString();
+  // 15 significant digits take float noise out (2.0999999999999996 → 2.1) before the cut.
+  const [whole = '0', fraction = ''] = Number(value.toPrecision(15)).toFixed(12).split('.');
+  return `${whole}.${fraction.slice(0, 9)}`.replace(/0+$/, '').replace(/\.$/, '');
+}

@@ -208,6 +208,14 @@ describe('orders', () => {
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Alpaca: position does not exist' });
   });
 
+  it('a quantity past 9 decimals is cut, never rounded up (openapi.yaml Order.qty: up to 9 decimal points)', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'TSLA', action: 'buy', quantity: 1.9999999999 }));
+    expect(JSON.parse(fake.submissions().at(-1)?.body ?? '{}')).toMatchObject({ qty: '1.999999999' });
+    await broker.placeOrder(ctx, session, input({ symbol: 'TSLA', action: 'close', quantity: 0.9999999999 }));
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v2/positions/TSLA?qty=0.999999999' });
+    await broker.closePosition(ctx, session, accountId, 'TSLA');
+  });
+
   it('crypto positions are closed by their slash-less symbol', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'BTC/USD', action: 'buy', quantity: 0.01, duration: 'gtc' }));
     await broker.placeOrder(ctx, session, input({ symbol: 'BTC/USD', action: 'close' }));

@@ -4,7 +4,7 @@
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import type { HttpClient } from '../../core/http.ts';
-import { decimalString, listOf, stringField } from '../../core/json-read.ts';
+import { decimalString, listOf, quantityString, stringField } from '../../core/json-read.ts';
 import { ALPACA_TITLE } from './descriptor.ts';
 import { alpacaSymbol, fromAlpacaOrder, positionSymbol } from './mapper.ts';
 
@@ -54,7 +54,7 @@ export async function closeSymbol(
   const canceled = await cancelOpenOrders(http, symbol, orderClass);
   const query =
     part && 'qty' in part
-      ? { qty: decimalString(part.qty) }
+      ? { qty: quantityString(part.qty) }
       : part
         ? { percentage: decimalString(part.percentage) }
         : undefined;

@@ -4,7 +4,7 @@
 //    "stop_loss":{"stop_price":"175"}}
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { decimalField, decimalString, stringField } from '../../core/json-read.ts';
+import { decimalField, decimalString, quantityString, stringField } from '../../core/json-read.ts';
 import { ALPACA_TITLE } from './descriptor.ts';
 
 export interface AlpacaOrderRequest {
@@ -57,8 +57,9 @@ export function toAlpacaOrder(order: Order, clientOrderId: string): AlpacaOrderR
     throw invalid('crypto cannot be sold short');
   if (OPTION_INTENTS.has(order.action)) request.position_intent = order.action as AlpacaOrderRequest['position_intent'];
   if (order.quantity === undefined) throw invalid('quantity is required');
-  if (order.quantity_type === 'fixed') request.qty = decimalString(order.quantity);
-  else if (order.quantity_type === 'cash' && order.class !== 'option') request.notional = decimalString(order.quantity);
+  if (order.quantity_type === 'fixed') request.qty = quantityString(order.quantity);
+  else if (order.quantity_type === 'cash' && order.class !== 'option')
+    request.notional = quantityString(order.quantity);
   else throw invalid(`quantity_type ${order.quantity_type} is not supported for ${order.class} ${order.action} orders`);
   if (order.limit_price !== undefined) request.limit_price = decimalString(order.limit_price);
   if (order.stop_price !== undefined) request.stop_price = decimalString(order.stop_price);

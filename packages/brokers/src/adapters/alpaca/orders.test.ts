@@ -78,7 +78,13 @@ describe('Alpaca orders on the wire', () => {
   });
 
   it('Prism refuses a wrong body (the verdict is read, not assumed)', async () => {
-    const request = replayable(fake.submissions()[0] as RecordedRequest);
+    // Any order will do; this one may run first (--sequence.shuffle).
+    await broker.placeOrder(ctx, session, {
+      accountId: session.accounts[0]?.id ?? '',
+      order: order({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
+      clientOrderId: `sig-${crypto.randomUUID()}`,
+    });
+    const request = replayable(fake.submissions().at(-1) as RecordedRequest);
     const wrong = { ...JSON.parse(request.body ?? '{}'), time_in_force: 'good_till_friday' };
     const verdict = await prism?.check({ ...request, body: JSON.stringify(wrong) });
     expect(verdict?.accepted).toBe(false);

@@ -174,6 +174,17 @@ describe('coinbase lookups, cancel, close and holdings', () => {
     });
   });
 
+  it('a lost order that was canceled since is still found by its client order id, not proved absent', async () => {
+    // Coinbase lists orders of every status (OPEN, FILLED, CANCELLED, EXPIRED, FAILED); ccxt's
+    // fetchClosedOrders asks for FILLED only, so a canceled (or expired, failed) order is elsewhere.
+    const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-gone');
+    await broker.cancelOrder(context(baseUrl), session, { accountId: 'default', brokerOrderId: placed.id });
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-gone' })).toMatchObject({
+      match: 'exact',
+      order: { id: placed.id, status: 'canceled' },
+    });
+  });
+
   it('close sells the available base currency', async () => {
     await place({ action: 'close' }, 'sig-close');
     expect(bodyOf()).toMatchObject({

@@ -87,8 +87,10 @@ const coinbaseVenue: CcxtVenue = {
     const open = await exchange.fetchOpenOrders(undefined, since);
     const match = open.find((o) => o.clientOrderId === id);
     if (match) return match;
-    const closed = await exchange.fetchClosedOrders(undefined, since);
-    return closed.find((o) => o.clientOrderId === id);
+    // Every other status: ccxt's fetchClosedOrders asks for FILLED only, and a canceled, expired or
+    // failed order (an IOC that missed, a partly filled market order) is ours all the same.
+    const done = await exchange.fetchOrders(undefined, since);
+    return done.find((o) => o.clientOrderId === id);
   },
 };
 

@@ -263,6 +263,21 @@ describe('orders', () => {
     });
   });
 
+  it('previewing a close cancels nothing: the working orders of the symbol stay', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'buy', quantity: 2 }));
+    const working = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'INTC', action: 'buy', quantity: 1, type: 'limit', limit_price: 50 }),
+    );
+    const before = fake.requests.length;
+    const preview = await broker.previewOrder(ctx, session, input({ symbol: 'INTC', action: 'close' }));
+    expect(preview.status).toBe('draft');
+    expect(fake.requests.slice(before).filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect(fake.orders.find((o) => String(o.id) === working.id)?.status).toBe('open');
+    await broker.closePosition(ctx, session, accountId, 'INTC');
+  });
+
   it('closing a short option position buys to close', async () => {
     await broker.closePosition(ctx, session, accountId, 'SPY   240119C00450000');
     expect(Object.fromEntries(new URLSearchParams(fake.submissions().at(-1)?.body))).toMatchObject({

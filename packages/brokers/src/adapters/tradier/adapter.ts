@@ -54,11 +54,14 @@ function accountsOf(body: unknown, sandbox: boolean | undefined): BrokerAccount[
     .filter((account) => account.id !== '');
 }
 
-/** What a signal sends: its own order, or for close the order that flattens the position. */
-async function resolveOrder(http: HttpClient, input: PlaceOrderInput): Promise<Order> {
+/**
+ * What a signal sends: its own order, or for close the order that flattens the position (the
+ * symbol's open orders canceled first, unless it is only previewed: a preview changes nothing).
+ */
+async function resolveOrder(http: HttpClient, input: PlaceOrderInput, preview = false): Promise<Order> {
   const { order, accountId } = input;
   if (order.action !== 'close') return order;
-  await cancelOpenOrders(http, accountId, order.symbol);
+  if (!preview) await cancelOpenOrders(http, accountId, order.symbol);
   const closing = await closingOrder(http, accountId, order.symbol, order);
   if (!closing) throw new BrokerError('InvalidOrder', TRADIER_TITLE, `no position in ${order.symbol} to close`);
   return closing;
@@ -119,7 +122,7 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
       if (input.order.action === 'cancel')
         throw new BrokerError('InvalidOrder', TRADIER_TITLE, 'cancel cannot be previewed');
       const tag = tagOf(input.clientOrderId);
-      const form = { ...toTradierForm(await resolveOrder(http, input), tag), preview: 'true' };
+      const form = { ...toTradierForm(await resolveOrder(http, input, true), tag), preview: 'true' };
       // A preview changes nothing at Tradier: an unknown outcome is harmless.
       const answer = await http.request({
         method: 'POST',

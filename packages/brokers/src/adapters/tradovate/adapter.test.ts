@@ -306,4 +306,17 @@ describe('cancel, close, holdings', () => {
     const none = await failure(broker.placeOrder(ctx, session, input({ symbol: 'CLG27', action: 'close' })));
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Tradovate: no open position in CLG7' });
   });
+
+  it('close with percent_of_position never rounds the contracts up', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'CLH27', action: 'buy', quantity: 3 }));
+    // 50 % of 3 contracts is 1.5: one contract is closed, not two (two would be 67 % of the position).
+    const part = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'CLH27', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    );
+    expect(lastBody()).toMatchObject({ action: 'Sell', orderQty: 1, orderType: 'Market' });
+    expect(part.status_description).toBe('Closing 1 of 3 CLH7');
+    await broker.closePosition(ctx, session, accountId, 'CLH27');
+  });
 });

@@ -86,7 +86,7 @@ export const tradovateDescriptor: BrokerDescriptor = {
     quantity: { required: true, examples: [1, 2], comments: 'Whole contracts.' },
     quantity_type: {
       values: ['fixed', 'percent_of_position'],
-      comments: 'percent_of_position only with close (rounded to whole contracts, at least one).',
+      comments: 'percent_of_position only with close (rounded down to whole contracts, at least one).',
     },
     type: { values: ['market', 'limit', 'stop', 'stop_limit'] },
     limit_price: { examples: [5400.25], comments: 'Required for limit and stop_limit orders.' },

@@ -44,7 +44,7 @@ function partOf(order: Order | undefined, held: number): number | undefined {
   if (order?.quantity === undefined) return undefined;
   const wanted =
     order.quantity_type === 'percent_of_position'
-      ? Math.max(1, Math.round((held * order.quantity) / 100))
+      ? Math.max(1, Math.floor((held * order.quantity) / 100))
       : order.quantity_type === 'fixed'
         ? order.quantity
         : Number.NaN;
