@@ -267,6 +267,25 @@ describe('real answers against the document', () => {
     expect(badLimit.status).toBe(400);
   });
 
+  it('takes the id of an account whose broker id is long (a Schwab account hash), and answers 400 past any id', async () => {
+    const { trader: alice } = await traderWithAccount('long-id@example.test');
+    // Schwab names an account by its hash: 64 hex characters.
+    const hash = 'A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F90';
+    await server.services.db.$client.query(
+      `update connectors set accounts = accounts || jsonb_build_array(jsonb_build_object('id', $2::text, 'name', 'Hashed', 'demo', true)) where user_id = $1`,
+      [alice.id, hash],
+    );
+    const listed = await call(alice.apiToken, 'GET', '/api/v1/accounts');
+    const hashed = (listed.body as { data: Array<{ id: string; name: string }> }).data.find((a) => a.name === 'Hashed');
+    expect(hashed?.id.length).toBeGreaterThan(100);
+    const orders = await call(alice.apiToken, 'GET', '/api/v1/accounts/{id}/orders', { id: hashed?.id ?? '' });
+    expect(orders.status).toBe(200);
+    expect(orders.body).toEqual({ data: [], next: null });
+    // Longer than any id: the documented 400, not a status the document does not have.
+    const tooLong = await call(alice.apiToken, 'GET', '/api/v1/orders/{orderId}', { orderId: 'x'.repeat(300) });
+    expect(tooLong.status).toBe(400);
+  });
+
   it('cancels a resting order at the broker, once', async () => {
     const { trader: alice, account } = await traderWithAccount('cancel@example.test');
     const placed = await call(
