@@ -162,6 +162,28 @@ describe('real answers against the document', () => {
     expect(await balanceOf(server, alice.id)).toBe(before - 2);
   });
 
+  it('refuses an Idempotency-Key reused for another order, placing nothing', async () => {
+    const { trader: alice, account } = await traderWithAccount('reused-key@example.test');
+    const headers = { 'idempotency-key': 'journal-7' };
+    const first = await placeOrder(alice.apiToken, account, { symbol: 'AAPL', action: 'buy', quantity: 2 }, headers);
+    expect(first.status).toBe(201);
+    const before = await balanceOf(server, alice.id);
+    // The same order, its keys in another order and spaced otherwise, is a retry: the first order.
+    const retry = await placeOrder(alice.apiToken, account, '{"quantity":2,  "action":"buy","symbol":"AAPL"}', headers);
+    expect(retry.status).toBe(201);
+    expect((retry.body as Order).id).toBe((first.body as Order).id);
+    // Another order under the same key is the client's mistake, not a retry: refused, not answered as the first.
+    const other = await placeOrder(alice.apiToken, account, { symbol: 'MSFT', action: 'sell', quantity: 5 }, headers);
+    expect(other.status).toBe(400);
+    expect(other.body).toEqual({
+      status: 'ValidationError',
+      message: 'Idempotency-Key: already used for another order; send a new key for a new order',
+    });
+    const placed = await paperOrders(server, alice.brokerAccountId);
+    expect(placed.map((o) => o.client_order_id)).toEqual([(first.body as Order).id]);
+    expect(await balanceOf(server, alice.id)).toBe(before);
+  });
+
   it('refuses a bad order with the hook’s own message, placing and charging nothing', async () => {
     const { trader: alice, account } = await traderWithAccount('refused@example.test');
     const before = await balanceOf(server, alice.id);
