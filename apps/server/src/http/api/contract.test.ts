@@ -289,6 +289,42 @@ describe('real answers against the document', () => {
     expect(badLimit.status).toBe(400);
   });
 
+  it('refuses a cursor that names no order of the account, rather than answering the last page', async () => {
+    const { trader: alice, account } = await traderWithAccount('cursor@example.test');
+    const placed = await placeOrder(alice.apiToken, account, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+    const own = (placed.body as Order).id;
+    const { trader: bob, account: bobAccount } = await traderWithAccount('cursor-other@example.test');
+    // A mangled cursor, and a real order id of another user: neither is a place in this list.
+    for (const cursor of [`${own}x`, 'nope']) {
+      const listed = await call(
+        bob.apiToken,
+        'GET',
+        '/api/v1/accounts/{id}/orders',
+        { id: bobAccount },
+        { query: `?cursor=${cursor}` },
+      );
+      expect(listed.status).toBe(400);
+      expect(listed.body).toEqual({ status: 'ValidationError', message: 'cursor: not a page of this list' });
+    }
+    const foreign = await call(
+      bob.apiToken,
+      'GET',
+      '/api/v1/accounts/{id}/orders',
+      { id: bobAccount },
+      { query: `?cursor=${own}` },
+    );
+    expect(foreign.status).toBe(400);
+    // The account's own cursor still pages.
+    const mine = await call(
+      alice.apiToken,
+      'GET',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      { query: `?cursor=${own}` },
+    );
+    expect(mine.body).toEqual({ data: [], next: null });
+  });
+
   it('takes the id of an account whose broker id is long (a Schwab account hash), and answers 400 past any id', async () => {
     const { trader: alice } = await traderWithAccount('long-id@example.test');
     // Schwab names an account by its hash: 64 hex characters.
