@@ -391,6 +391,25 @@ describe('real answers against the document', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('answers every route’s documented errors in the documented shape', async () => {
+    const { trader: alice } = await traderWithAccount('errors@example.test');
+    const unknown = { id: 'bm9uZQo', orderId: 'nope' };
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const declared = Object.keys((op as { responses: object }).responses);
+        const init = method === 'post' ? { body: { symbol: 'AAPL', action: 'buy', quantity: 1 } } : {};
+        const anonymous = await call(null, method, path, unknown, init);
+        expect(anonymous.status, `${method} ${path}`).toBe(401);
+        const forged = await call('not-a-token', method, path, unknown, init);
+        expect(forged.status, `${method} ${path}`).toBe(401);
+        if (declared.includes('404')) {
+          const missing = await call(alice.apiToken, method, path, unknown, init);
+          expect(missing.status, `${method} ${path}`).toBe(404);
+        }
+      }
+    }
+  });
+
   // After every case, whatever their order: each documented operation answered its success status.
   afterAll(() => {
     for (const [path, item] of Object.entries(doc.paths)) {
