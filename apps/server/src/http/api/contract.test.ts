@@ -162,6 +162,28 @@ describe('real answers against the document', () => {
     expect(await balanceOf(server, alice.id)).toBe(before - 2);
   });
 
+  it('refuses an Idempotency-Key reused for another order, placing nothing', async () => {
+    const { trader: alice, account } = await traderWithAccount('reused-key@example.test');
+    const headers = { 'idempotency-key': 'journal-7' };
+    const first = await placeOrder(alice.apiToken, account, { symbol: 'AAPL', action: 'buy', quantity: 2 }, headers);
+    expect(first.status).toBe(201);
+    const before = await balanceOf(server, alice.id);
+    // The same order, its keys in another order and spaced otherwise, is a retry: the first order.
+    const retry = await placeOrder(alice.apiToken, account, '{"quantity":2,  "action":"buy","symbol":"AAPL"}', headers);
+    expect(retry.status).toBe(201);
+    expect((retry.body as Order).id).toBe((first.body as Order).id);
+    // Another order under the same key is the client's mistake, not a retry: refused, not answered as the first.
+    const other = await placeOrder(alice.apiToken, account, { symbol: 'MSFT', action: 'sell', quantity: 5 }, headers);
+    expect(other.status).toBe(400);
+    expect(other.body).toEqual({
+      status: 'ValidationError',
+      message: 'Idempotency-Key: already used for another order; send a new key for a new order',
+    });
+    const placed = await paperOrders(server, alice.brokerAccountId);
+    expect(placed.map((o) => o.client_order_id)).toEqual([(first.body as Order).id]);
+    expect(await balanceOf(server, alice.id)).toBe(before);
+  });
+
   it('refuses a bad order with the hook’s own message, placing and charging nothing', async () => {
     const { trader: alice, account } = await traderWithAccount('refused@example.test');
     const before = await balanceOf(server, alice.id);
@@ -267,6 +289,61 @@ describe('real answers against the document', () => {
     expect(badLimit.status).toBe(400);
   });
 
+  it('refuses a cursor that names no order of the account, rather than answering the last page', async () => {
+    const { trader: alice, account } = await traderWithAccount('cursor@example.test');
+    const placed = await placeOrder(alice.apiToken, account, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+    const own = (placed.body as Order).id;
+    const { trader: bob, account: bobAccount } = await traderWithAccount('cursor-other@example.test');
+    // A mangled cursor, and a real order id of another user: neither is a place in this list.
+    for (const cursor of [`${own}x`, 'nope']) {
+      const listed = await call(
+        bob.apiToken,
+        'GET',
+        '/api/v1/accounts/{id}/orders',
+        { id: bobAccount },
+        { query: `?cursor=${cursor}` },
+      );
+      expect(listed.status).toBe(400);
+      expect(listed.body).toEqual({ status: 'ValidationError', message: 'cursor: not a page of this list' });
+    }
+    const foreign = await call(
+      bob.apiToken,
+      'GET',
+      '/api/v1/accounts/{id}/orders',
+      { id: bobAccount },
+      { query: `?cursor=${own}` },
+    );
+    expect(foreign.status).toBe(400);
+    // The account's own cursor still pages.
+    const mine = await call(
+      alice.apiToken,
+      'GET',
+      '/api/v1/accounts/{id}/orders',
+      { id: account },
+      { query: `?cursor=${own}` },
+    );
+    expect(mine.body).toEqual({ data: [], next: null });
+  });
+
+  it('takes the id of an account whose broker id is long (a Schwab account hash), and answers 400 past any id', async () => {
+    const { trader: alice } = await traderWithAccount('long-id@example.test');
+    // Schwab names an account by its hash: 64 hex characters.
+    const hash = 'A1B2C3D4E5F60718293A4B5C6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F90';
+    await server.services.db.$client.query(
+      `update connectors set accounts = accounts || jsonb_build_array(jsonb_build_object('id', $2::text, 'name', 'Hashed', 'demo', true)) where user_id = $1`,
+      [alice.id, hash],
+    );
+    const listed = await call(alice.apiToken, 'GET', '/api/v1/accounts');
+    const hashed = (listed.body as { data: Array<{ id: string; name: string }> }).data.find((a) => a.name === 'Hashed');
+    expect(hashed?.id.length).toBeGreaterThan(100);
+    const orders = await call(alice.apiToken, 'GET', '/api/v1/accounts/{id}/orders', { id: hashed?.id ?? '' });
+    expect(orders.status).toBe(200);
+    expect(orders.body).toEqual({ data: [], next: null });
+    // Longer than any id: the documented 400, not a status the document does not have.
+    const tooLong = await call(alice.apiToken, 'GET', '/api/v1/orders/{orderId}', { orderId: 'x'.repeat(300) });
+    expect(tooLong.status).toBe(400);
+  });
+
   it('cancels a resting order at the broker, once', async () => {
     const { trader: alice, account } = await traderWithAccount('cancel@example.test');
     const placed = await call(
@@ -312,6 +389,25 @@ describe('real answers against the document', () => {
     const refused = await call(token, 'GET', '/api/v1/accounts/{id}/orders', { id: account });
     expect(refused.body).toEqual({ status: 'ForbiddenError', message: 'This token lacks the scope orders:read' });
     expect(refused.status).toBe(403);
+  });
+
+  it('answers every route’s documented errors in the documented shape', async () => {
+    const { trader: alice } = await traderWithAccount('errors@example.test');
+    const unknown = { id: 'bm9uZQo', orderId: 'nope' };
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const declared = Object.keys((op as { responses: object }).responses);
+        const init = method === 'post' ? { body: { symbol: 'AAPL', action: 'buy', quantity: 1 } } : {};
+        const anonymous = await call(null, method, path, unknown, init);
+        expect(anonymous.status, `${method} ${path}`).toBe(401);
+        const forged = await call('not-a-token', method, path, unknown, init);
+        expect(forged.status, `${method} ${path}`).toBe(401);
+        if (declared.includes('404')) {
+          const missing = await call(alice.apiToken, method, path, unknown, init);
+          expect(missing.status, `${method} ${path}`).toBe(404);
+        }
+      }
+    }
   });
 
   // After every case, whatever their order: each documented operation answered its success status.

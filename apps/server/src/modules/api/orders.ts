@@ -16,6 +16,7 @@ import type { ResolvedAccount } from './accounts.ts';
 import { type AnswerOverlay, overlayFromAnswer, toApiOrder } from './order-view.ts';
 
 export const ORDER_NOT_FOUND = 'Order not found';
+export const CURSOR_UNKNOWN = 'cursor: not a page of this list';
 
 export interface Page<T> {
   data: T[];
@@ -43,6 +44,14 @@ export async function listApiOrders(
   target: ResolvedAccount,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<Page<ApiOrder>> {
+  // A cursor names an order of this list: another (mangled, or another account's) would read as
+  // an empty last page, and a client would stop paging with orders left unread.
+  if (page.cursor) {
+    const at = await findUserSignal(services.db, userId, page.cursor);
+    if (at?.connectorId !== target.connector.id || at.accountId !== target.account.id) {
+      throw new AppError('VALIDATION', CURSOR_UNKNOWN);
+    }
+  }
   const rows = await listAccountSignals(services.db, {
     userId,
     connectorId: target.connector.id,
