@@ -65,7 +65,11 @@ async function sameRequest(services: Services, req: PlaceOrderRequest, signalId:
   const stored = await findSignalRequest(services.db, req.userId, signalId);
   const text = withoutByteOrderMark(req.body ?? '');
   try {
-    return isDeepStrictEqual(stored, JSON.parse(text));
+    // jsonb keeps no -0.
+    return isDeepStrictEqual(
+      stored,
+      JSON.parse(text, (_key, value: unknown) => (Object.is(value, -0) ? 0 : value)),
+    );
   } catch {
     return stored === text;
   }
@@ -77,14 +81,15 @@ export async function placeApiOrder(
   req: PlaceOrderRequest,
 ): Promise<PlaceOrderResult> {
   const entry = await apiHookEntry(services, req.userId, req.account);
-  const { answer, signalId } = await submitSignal(signals, {
+  const { answer, signalId, repeat } = await submitSignal(signals, {
     entry,
     body: req.body,
     address: req.address,
     receivedAt: req.receivedAt,
     ...(req.idempotencyKey !== undefined ? { idempotencyKey: req.idempotencyKey } : {}),
   });
-  if (signalId && req.idempotencyKey !== undefined && !(await sameRequest(services, req, signalId))) {
+  // Only a repeat is compared: a new order was stored with this very body.
+  if (repeat && signalId && req.idempotencyKey !== undefined && !(await sameRequest(services, req, signalId))) {
     return { statusCode: 400, error: { status: 'ValidationError', message: KEY_REUSED } };
   }
   if (answer.statusCode !== 201 || !signalId) {

@@ -59,6 +59,8 @@ export interface Submitted {
   waitedUs: number;
   /** The stored signal it placed, or the first one it repeats; absent when refused. */
   signalId?: string;
+  /** A repeat: signalId is the first signal's, and this call placed nothing. */
+  repeat?: true;
 }
 
 /** Milliseconds (two decimals) since `start` (process.hrtime.bigint()): a phase of the activity entry. */
@@ -180,7 +182,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const waitedUs = Number(waitEnd - waitStart) / 1000;
   phases.broker = msSince(waitStart, waitEnd);
   // A repeat's own body is not in the first one's row: its entry keeps it.
-  if (owner !== signal.id) return answered(rt, input, answer, waitedUs, owner, request, phases);
+  if (owner !== signal.id) return { ...answered(rt, input, answer, waitedUs, owner, request, phases), repeat: true };
   return answered(rt, input, answer, waitedUs, owner, undefined, phases, signal.wire?.orderRequest());
 }
 
