@@ -40,7 +40,25 @@ export interface StripeFake {
   checkout: Checkout;
   subscriptions: Subscriptions;
   requests: RecordedRequest[];
+  /**
+   * Holds back the answer to the next `method path` request: the answer is made at once (the
+   * state Stripe had when asked) and sent when `release` is called; `reached` resolves when the
+   * request has been answered, so a test can change Stripe's state behind a reader's back.
+   */
+  hold(method: string, path: string): Hold;
   close(): Promise<void>;
+}
+
+export interface Hold {
+  reached: Promise<void>;
+  release(): void;
+}
+
+interface PendingHold {
+  method: string;
+  path: string;
+  reached: () => void;
+  released: Promise<void>;
 }
 
 export type Handler = (form: Form, params: Record<string, string>) => unknown;
@@ -62,6 +80,24 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   const subscriptions = new Subscriptions(parts);
   const requests: RecordedRequest[] = [];
   const replays = new Map<string, { fingerprint: string; status: number; body: unknown }>();
+  const holds: PendingHold[] = [];
+  const hold = (method: string, path: string): Hold => {
+    let reached = () => {};
+    let release = () => {};
+    const reachedPromise = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    holds.push({ method, path, reached, released });
+    return { reached: reachedPromise, release };
+  };
+  /** The hold waiting for this request, taken off the list. */
+  const heldFor = (method: string, path: string) => {
+    const index = holds.findIndex((h) => h.method === method && h.path === path);
+    return index < 0 ? undefined : holds.splice(index, 1)[0];
+  };
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -72,7 +108,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     }
   });
 
-  const answer = (req: FastifyRequest, reply: FastifyReply, handler: Handler) => {
+  const answer = async (req: FastifyRequest, reply: FastifyReply, handler: Handler) => {
     const key = req.headers['idempotency-key'] as string | undefined;
     const raw = typeof req.body === 'string' ? req.body : '';
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
@@ -130,6 +166,13 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     }
     if (key && req.method === 'POST') replays.set(key, { fingerprint, status, body });
     record(status);
+    const held = heldFor(req.method, req.url.split('?')[0] ?? '');
+    if (held) {
+      const frozen = structuredClone(body);
+      held.reached();
+      await held.released;
+      return reply.status(status).send(frozen);
+    }
     return reply.status(status).send(body);
   };
 
@@ -199,6 +242,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     checkout,
     subscriptions,
     requests,
+    hold,
     close: async () => {
       await webhooks.settled();
       await app.close();

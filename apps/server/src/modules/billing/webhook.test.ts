@@ -8,6 +8,7 @@ import {
   newCustomer,
   objectOf,
   ofType,
+  paymentSession,
   postEvent,
   secondInstance,
   startBilling,
@@ -346,5 +347,36 @@ describe('a plan replaced by a shorter one', () => {
     await deliverAll(takeEvents(b));
     expect((await accountOf(b.t, user.id))?.recurring_period_end?.getTime() ?? 0).toBeGreaterThan(monthlyEnd);
     await expectBalancedLedger(b.t, user.id);
+  });
+});
+
+describe('two events of one subscription applied at once', () => {
+  it('leaves the plan as Stripe holds it last, though an older answer of Stripe arrives late', async () => {
+    const user = await newCustomer(b, 'race');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    await b.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    const [updated] = takeEvents(b);
+    // The update's delivery asks Stripe for the subscription; the answer (still running) is slow.
+    const hold = b.fake.hold('GET', `/v1/subscriptions/${subscriptionId}`);
+    const slow = postEvent(b, updated);
+    await hold.reached;
+    // Meanwhile the plan ends, at once, and that event is applied (another delivery, another instance).
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    hold.release();
+    expect((await slow).status).toBe(200);
+    const shown = await gql<{ account: { type: number; product: unknown; metadata: string } }>(
+      b.t.app,
+      '{ account { type product { name } metadata } }',
+      {},
+      user.headers,
+    );
+    expect(shown.data?.account).toMatchObject({ type: 1, product: null });
+    const metadata = JSON.parse(shown.data?.account.metadata ?? '{}') as { recurring: { status: string } };
+    expect(metadata.recurring.status).toBe('canceled');
+    // And a new plan can be bought (no 'You already have a plan').
+    expect((await paymentSession(b, user.headers, { price: PLAN_MONTHLY })).errors).toBeUndefined();
   });
 });
