@@ -33,6 +33,9 @@ const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
       nullable: true,
       description: "a plan payment's billing interval (shown 'per month'); null for a one-time purchase",
     }),
+    refunded: t.exposeInt('refunded', {
+      description: 'cents given back since (Stripe refunds, lost disputes); 0 when none',
+    }),
   }),
 });
 

@@ -5,6 +5,7 @@
 // Idempotent-Replayed) and mismatch (idempotency_error), state for the objects billing touches,
 // hosted pages a browser can use offline, and signed webhooks to one endpoint.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { Charges } from './charges.ts';
 import { Checkout, InvalidRequest } from './checkout.ts';
 import { type Form, parseForm } from './form.ts';
 import { checkoutPage, invoicePdf, portalPage } from './pages.ts';
@@ -39,6 +40,7 @@ export interface StripeFake {
   webhooks: Webhooks;
   checkout: Checkout;
   subscriptions: Subscriptions;
+  charges: Charges;
   requests: RecordedRequest[];
   /**
    * Holds back the answer to the next `method path` request: the answer is made at once (the
@@ -78,6 +80,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   const parts = { store, webhooks, base: () => base };
   const checkout = new Checkout(parts);
   const subscriptions = new Subscriptions(parts);
+  const charges = new Charges(parts);
   const requests: RecordedRequest[] = [];
   const replays = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   const holds: PendingHold[] = [];
@@ -178,7 +181,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
 
   const route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: Handler) =>
     app.route({ method, url, handler: (req, reply) => answer(req, reply, handler) });
-  registerResources(route, { store, checkout, subscriptions, url: () => base });
+  registerResources(route, { store, checkout, subscriptions, charges, url: () => base });
 
   // Hosted pages (no API key: a browser opens them).
   app.get('/c/pay/:id', (req, reply) => {
@@ -241,6 +244,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     webhooks,
     checkout,
     subscriptions,
+    charges,
     requests,
     hold,
     close: async () => {

@@ -31,6 +31,8 @@ export interface PaymentView {
   description: string;
   /** A plan's interval ('per month'); null for a one-time purchase. */
   interval: string | null;
+  /** Cents given back since (Stripe refunds, lost disputes); 0 when none. */
+  refunded: number;
 }
 
 export interface AccountView {
@@ -64,6 +66,7 @@ const paymentView = (row: PaymentRow): PaymentView => ({
   stripeInvoiceId: row.stripeInvoiceId,
   description: row.description,
   interval: row.interval,
+  refunded: row.refunded,
 });
 
 function productView(stored: Record<string, unknown> | null | undefined): AccountProductView | null {

@@ -40,6 +40,7 @@ export const AccountCreditsDocument = graphql(`
         stripeInvoiceId
         description
         interval
+        refunded
       }
     }
   }

@@ -15,7 +15,8 @@ type Payment = AccountCreditsQuery['account']['payments'][number];
 
 /**
  * SPEC §2 recent payments: date, what was bought, credits, the amount (cents → dollars; a plan's
- * payment says 'per month'), and the invoice PDF through accountInvoice.
+ * payment says 'per month'; a refunded one says so, or how much of it was), and the invoice PDF
+ * through accountInvoice.
  */
 export function PaymentsTable({ payments }: { payments: Payment[] }) {
   const { query } = useCall();
@@ -61,6 +62,11 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
                 <td>
                   {formatCurrency(payment.price)}
                   {period && <span className="text-secondary"> {period}</span>}
+                  {payment.refunded > 0 && (
+                    <div className="small text-danger">
+                      {payment.refunded >= payment.price ? 'Refunded' : `${formatCurrency(payment.refunded)} refunded`}
+                    </div>
+                  )}
                 </td>
                 <td>
                   {payment.stripeInvoiceId ? (
