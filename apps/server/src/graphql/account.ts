@@ -16,6 +16,7 @@ const AccountProductRef = builder.objectRef<AccountProductView>('AccountProduct'
     name: t.exposeString('name'),
     credits: t.exposeInt('credits'),
     price: t.exposeInt('price', { description: 'cents' }),
+    currency: t.exposeString('currency', { description: "Stripe's currency code of price (usd)" }),
     interval: t.exposeString('interval', { nullable: true, description: 'billing interval: month, year' }),
   }),
 });

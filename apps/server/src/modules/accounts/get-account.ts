@@ -15,6 +15,8 @@ export interface AccountProductView {
   credits: number;
   /** Cents. */
   price: number;
+  /** Stripe's currency code of `price` (usd). */
+  currency: string;
   /** The plan's billing interval (month, year). */
   interval: string | null;
 }
@@ -77,6 +79,7 @@ function productView(stored: Record<string, unknown> | null | undefined): Accoun
     name: typeof stored.name === 'string' ? stored.name : 'Plan',
     credits: number(stored.credits),
     price: number(stored.price),
+    currency: typeof stored.currency === 'string' ? stored.currency : 'usd',
     interval: typeof stored.interval === 'string' ? stored.interval : null,
   };
 }

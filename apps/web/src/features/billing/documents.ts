@@ -30,6 +30,7 @@ export const AccountCreditsDocument = graphql(`
         name
         credits
         price
+        currency
         interval
       }
       payments {

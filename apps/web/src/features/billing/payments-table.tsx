@@ -14,7 +14,7 @@ import { leaveFor } from './leave-for.ts';
 type Payment = AccountCreditsQuery['account']['payments'][number];
 
 /**
- * SPEC §2 recent payments: date, what was bought, credits, the amount (cents → dollars; a plan's
+ * SPEC §2 recent payments: date, what was bought, credits, the amount (in its own currency; a plan's
  * payment says 'per month'; a refunded one says so, or how much of it was), and the invoice PDF
  * through accountInvoice.
  */
@@ -60,11 +60,13 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
                 <td>{payment.description}</td>
                 <td>{formatCount(payment.credits)}</td>
                 <td>
-                  {formatCurrency(payment.price)}
+                  {formatCurrency(payment.price, payment.currency)}
                   {period && <span className="text-secondary"> {period}</span>}
                   {payment.refunded > 0 && (
                     <div className="small text-danger">
-                      {payment.refunded >= payment.price ? 'Refunded' : `${formatCurrency(payment.refunded)} refunded`}
+                      {payment.refunded >= payment.price
+                        ? 'Refunded'
+                        : `${formatCurrency(payment.refunded, payment.currency)} refunded`}
                     </div>
                   )}
                 </td>
