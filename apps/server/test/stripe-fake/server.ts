@@ -43,11 +43,12 @@ export interface StripeFake {
   charges: Charges;
   requests: RecordedRequest[];
   /**
-   * Holds back the answer to the next `method path` request: the answer is made at once (the
-   * state Stripe had when asked) and sent when `release` is called; `reached` resolves when the
-   * request has been answered, so a test can change Stripe's state behind a reader's back.
+   * Holds back the answer to the next `method path` request (after `skip` of them pass): the
+   * answer is made at once (the state Stripe had when asked) and sent when `release` is called;
+   * `reached` resolves when the request has been answered, so a test can change Stripe's state
+   * behind a reader's back.
    */
-  hold(method: string, path: string): Hold;
+  hold(method: string, path: string, skip?: number): Hold;
   close(): Promise<void>;
 }
 
@@ -59,6 +60,7 @@ export interface Hold {
 interface PendingHold {
   method: string;
   path: string;
+  skip: number;
   reached: () => void;
   released: Promise<void>;
 }
@@ -84,7 +86,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const replays = new Map<string, { fingerprint: string; status: number; body: unknown }>();
   const holds: PendingHold[] = [];
-  const hold = (method: string, path: string): Hold => {
+  const hold = (method: string, path: string, skip = 0): Hold => {
     let reached = () => {};
     let release = () => {};
     const reachedPromise = new Promise<void>((resolve) => {
@@ -93,13 +95,19 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
-    holds.push({ method, path, reached, released });
+    holds.push({ method, path, skip, reached, released });
     return { reached: reachedPromise, release };
   };
   /** The hold waiting for this request, taken off the list. */
   const heldFor = (method: string, path: string) => {
     const index = holds.findIndex((h) => h.method === method && h.path === path);
-    return index < 0 ? undefined : holds.splice(index, 1)[0];
+    const found = holds[index];
+    if (!found) return undefined;
+    if (found.skip > 0) {
+      found.skip -= 1;
+      return undefined;
+    }
+    return holds.splice(index, 1)[0];
   };
 
   app.removeAllContentTypeParsers();

@@ -379,6 +379,51 @@ describe('two events of one subscription applied at once', () => {
     // And a new plan can be bought (no 'You already have a plan').
     expect((await paymentSession(b, user.headers, { price: PLAN_MONTHLY })).errors).toBeUndefined();
   });
+
+  it('applies one user’s events one at a time: the second reads Stripe after the first committed', async () => {
+    const user = await newCustomer(b, 'race-locked');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    await b.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    const [updated] = takeEvents(b);
+    // The update is applied up to its read of the subscription under the user's lock (the
+    // handler's first read passes); that answer (still running) is slow.
+    const hold = b.fake.hold('GET', `/v1/subscriptions/${subscriptionId}`, 1);
+    const slow = postEvent(b, updated);
+    await hold.reached;
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    let deletedDone = false;
+    const deleted = postEvent(b, ofType(takeEvents(b), 'customer.subscription.deleted')).finally(() => {
+      deletedDone = true;
+    });
+    // The deletion waits for the update's lock (unserialized, it would finish first).
+    const waitingForLock = async () => {
+      const { rows } = await b.t.services.db.$client.query<{ n: number }>(
+        `select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
+         where d.datname = current_database() and l.locktype = 'advisory' and not l.granted`,
+      );
+      return (rows[0]?.n ?? 0) > 0;
+    };
+    try {
+      for (let i = 0; i < 500 && !deletedDone && !(await waitingForLock()); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(deletedDone).toBe(false);
+      expect(await waitingForLock()).toBe(true);
+    } finally {
+      hold.release();
+    }
+    expect((await slow).status).toBe(200);
+    expect((await deleted).status).toBe(200);
+    const shown = await gql<{ account: { type: number; product: unknown } }>(
+      b.t.app,
+      '{ account { type product { name } } }',
+      {},
+      user.headers,
+    );
+    expect(shown.data?.account).toEqual({ type: 1, product: null });
+  });
 });
 
 describe('a refunded pack', () => {
