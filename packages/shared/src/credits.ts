@@ -8,7 +8,8 @@ export const DEFAULT_CREDITS = 5;
  * Why a ledger row changed the balance. Grants add; `signal` spends one credit per live signal,
  * `refund` gives it back when the order failed, `lapse` removes a period's unused credits,
  * `opening` is an account's balance when the ledger began (or the account was created with
- * credits), `adjustment` a balance written directly in SQL.
+ * credits), `adjustment` a balance written directly in SQL, `reversal` a pack's credits taken back
+ * when Stripe refunded its payment or a dispute of it was lost.
  */
 export const CREDIT_CAUSES = [
   'signup',
@@ -21,6 +22,7 @@ export const CREDIT_CAUSES = [
   'lapse',
   'opening',
   'adjustment',
+  'reversal',
 ] as const;
 export type CreditCause = (typeof CREDIT_CAUSES)[number];
 
@@ -39,6 +41,7 @@ export const CREDIT_CAUSE_LABELS: Record<CreditCause, string> = {
   lapse: 'Unused plan credits lapsed',
   opening: 'Opening balance',
   adjustment: 'Adjustment',
+  reversal: 'Purchase refunded',
 };
 
 export function creditCauseLabel(cause: string): string {

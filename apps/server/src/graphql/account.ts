@@ -16,6 +16,7 @@ const AccountProductRef = builder.objectRef<AccountProductView>('AccountProduct'
     name: t.exposeString('name'),
     credits: t.exposeInt('credits'),
     price: t.exposeInt('price', { description: 'cents' }),
+    currency: t.exposeString('currency', { description: "Stripe's currency code of price (usd)" }),
     interval: t.exposeString('interval', { nullable: true, description: 'billing interval: month, year' }),
   }),
 });
@@ -32,6 +33,9 @@ const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
     interval: t.exposeString('interval', {
       nullable: true,
       description: "a plan payment's billing interval (shown 'per month'); null for a one-time purchase",
+    }),
+    refunded: t.exposeInt('refunded', {
+      description: 'cents given back since (Stripe refunds, lost disputes); 0 when none',
     }),
   }),
 });

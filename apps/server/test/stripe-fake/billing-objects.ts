@@ -169,8 +169,92 @@ export function makeSubscription(
   );
 }
 
-export function makePaymentIntent(store: Store, customer: string, amount: number, metadata: Record<string, string>) {
+/**
+ * The charge of a paid payment intent. fixtures.json has no Charge (nor Refund, Dispute): these
+ * are constructed with the fields of Stripe's API reference (the `stripe` package's types) that
+ * a refund or dispute touches; `refunds` is left out, as current API versions do unless expanded.
+ */
+export function makeCharge(
+  store: Store,
+  input: { intent: string; customer: string; amount: number; currency: string },
+) {
+  return store.put({
+    id: store.newId('charge'),
+    object: 'charge',
+    amount: input.amount,
+    amount_captured: input.amount,
+    amount_refunded: 0,
+    balance_transaction: `txn_${randomBytes(12).toString('hex')}`,
+    captured: true,
+    created: now(),
+    currency: input.currency,
+    customer: input.customer,
+    description: null,
+    disputed: false,
+    failure_code: null,
+    failure_message: null,
+    livemode: false,
+    metadata: {},
+    paid: true,
+    payment_intent: input.intent,
+    payment_method: 'pm_1Q0PsIJvEtkwdCNYMSaVuRz6',
+    receipt_url: null,
+    refunded: false,
+    status: 'succeeded',
+  });
+}
+
+export function makeRefund(store: Store, charge: StripeObject, amount: number, reason: string | null): StripeObject {
+  return store.put({
+    id: store.newId('refund'),
+    object: 'refund',
+    amount,
+    balance_transaction: `txn_${randomBytes(12).toString('hex')}`,
+    charge: charge.id,
+    created: now(),
+    currency: charge.currency,
+    destination_details: {
+      type: 'card',
+      card: { reference_status: 'pending', reference_type: 'acquirer_reference_number', type: 'refund' },
+    },
+    metadata: {},
+    payment_intent: charge.payment_intent,
+    reason,
+    receipt_number: null,
+    source_transfer_reversal: null,
+    status: 'succeeded',
+    transfer_reversal: null,
+  });
+}
+
+export function makeDispute(store: Store, charge: StripeObject, amount: number, status: string): StripeObject {
+  return store.put({
+    id: store.newId('dispute'),
+    object: 'dispute',
+    amount,
+    balance_transactions: [],
+    charge: charge.id,
+    created: now(),
+    currency: charge.currency,
+    evidence_details: { due_by: now() + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
+    is_charge_refundable: false,
+    livemode: false,
+    metadata: {},
+    payment_intent: charge.payment_intent,
+    reason: 'fraudulent',
+    status,
+  });
+}
+
+export function makePaymentIntent(
+  store: Store,
+  customer: string,
+  amount: number,
+  metadata: Record<string, string>,
+  currency = 'usd',
+) {
   const id = store.newId('payment_intent');
+  const charge = makeCharge(store, { intent: id, customer, amount, currency });
   return store.put(
     fromFixture('payment_intent.succeeded', {
       id,
@@ -179,7 +263,8 @@ export function makePaymentIntent(store: Store, customer: string, amount: number
       client_secret: `${id}_secret_${randomBytes(12).toString('hex')}`,
       created: now(),
       customer,
-      latest_charge: `ch_${randomBytes(12).toString('hex')}`,
+      currency,
+      latest_charge: charge.id,
       metadata,
       transfer_data: null,
     }),

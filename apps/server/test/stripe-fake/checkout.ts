@@ -183,7 +183,13 @@ export class Checkout {
       events.push(this.webhooks.emit('customer.subscription.created', subscription));
       events.push(this.webhooks.emit('invoice.paid', invoice));
     } else {
-      const intent = makePaymentIntent(this.store, customer, amount, record(session.metadata as Form));
+      const intent = makePaymentIntent(
+        this.store,
+        customer,
+        amount,
+        record(session.metadata as Form),
+        String(session.currency),
+      );
       session.payment_intent = intent.id;
       if (extras.invoiceMetadata) {
         const invoice = makeInvoice(this.store, this.base(), {

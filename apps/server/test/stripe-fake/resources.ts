@@ -1,7 +1,8 @@
 // The fake's /v1 API: the endpoints and parameters the billing code and its tests use, answered
 // from the store with Stripe's shapes.
 import { randomBytes } from 'node:crypto';
-import type { Checkout } from './checkout.ts';
+import type { Charges } from './charges.ts';
+import { type Checkout, InvalidRequest } from './checkout.ts';
 import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Form, list, record, text } from './form.ts';
 import type { Handler } from './server.ts';
@@ -14,13 +15,14 @@ interface Parts {
   store: Store;
   checkout: Checkout;
   subscriptions: Subscriptions;
+  charges: Charges;
   url: () => string;
 }
 
 const expandOf = (form: Form) => list(form.expand).filter((e): e is string => typeof e === 'string');
 const truthy = (value: unknown) => value === 'true';
 
-export function registerResources(route: Route, { store, checkout, subscriptions, url }: Parts): void {
+export function registerResources(route: Route, { store, checkout, subscriptions, charges, url }: Parts): void {
   const one = (kind: string) => (form: Form, params: Record<string, string>) =>
     store.expand(store.get(kind, params.id ?? ''), expandOf(form));
   const page = (items: StripeObject[], form: Form, path: string) => {
@@ -104,6 +106,17 @@ export function registerResources(route: Route, { store, checkout, subscriptions
   });
 
   route('POST', '/v1/checkout/sessions', (form) => checkout.create(form));
+  route('GET', '/v1/checkout/sessions', (form) => {
+    const intent = text(form.payment_intent);
+    const customer = text(form.customer);
+    const sessions = store
+      .all('checkout.session')
+      .filter(
+        (s) =>
+          (intent === undefined || s.payment_intent === intent) && (customer === undefined || s.customer === customer),
+      );
+    return page(sessions, form, '/v1/checkout/sessions');
+  });
   route('GET', '/v1/checkout/sessions/:id', one('checkout.session'));
   route('GET', '/v1/checkout/sessions/:id/line_items', (form, params) => {
     const session = store.get('checkout.session', params.id ?? '');
@@ -143,6 +156,21 @@ export function registerResources(route: Route, { store, checkout, subscriptions
 
   route('GET', '/v1/invoices/:id', one('invoice'));
   route('GET', '/v1/payment_intents/:id', one('payment_intent'));
+  route('GET', '/v1/charges/:id', one('charge'));
+  route('POST', '/v1/refunds', (form) => {
+    const id = text(form.charge) ?? text(form.payment_intent);
+    if (!id) throw new InvalidRequest('One of charge or payment_intent is required.', 'charge');
+    const amount = text(form.amount);
+    return charges.refund(id, amount === undefined ? undefined : Number(amount), text(form.reason) ?? null);
+  });
+  route('GET', '/v1/refunds', (form) => {
+    const charge = text(form.charge);
+    const refunds = store.all('refund').filter((r) => charge === undefined || r.charge === charge);
+    // Newest first, as Stripe lists.
+    return page(refunds.reverse(), form, '/v1/refunds');
+  });
+  route('GET', '/v1/refunds/:id', one('refund'));
+  route('GET', '/v1/disputes/:id', one('dispute'));
 
   route('GET', '/v1/coupons/:id', one('coupon'));
   route('POST', '/v1/coupons', (form) =>

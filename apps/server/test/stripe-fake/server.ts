@@ -5,6 +5,7 @@
 // Idempotent-Replayed) and mismatch (idempotency_error), state for the objects billing touches,
 // hosted pages a browser can use offline, and signed webhooks to one endpoint.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { Charges } from './charges.ts';
 import { Checkout, InvalidRequest } from './checkout.ts';
 import { type Form, parseForm } from './form.ts';
 import { checkoutPage, invoicePdf, portalPage } from './pages.ts';
@@ -39,8 +40,29 @@ export interface StripeFake {
   webhooks: Webhooks;
   checkout: Checkout;
   subscriptions: Subscriptions;
+  charges: Charges;
   requests: RecordedRequest[];
+  /**
+   * Holds back the answer to the next `method path` request (after `skip` of them pass): the
+   * answer is made at once (the state Stripe had when asked) and sent when `release` is called;
+   * `reached` resolves when the request has been answered, so a test can change Stripe's state
+   * behind a reader's back.
+   */
+  hold(method: string, path: string, skip?: number): Hold;
   close(): Promise<void>;
+}
+
+export interface Hold {
+  reached: Promise<void>;
+  release(): void;
+}
+
+interface PendingHold {
+  method: string;
+  path: string;
+  skip: number;
+  reached: () => void;
+  released: Promise<void>;
 }
 
 export type Handler = (form: Form, params: Record<string, string>) => unknown;
@@ -60,8 +82,33 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
   const parts = { store, webhooks, base: () => base };
   const checkout = new Checkout(parts);
   const subscriptions = new Subscriptions(parts);
+  const charges = new Charges(parts);
   const requests: RecordedRequest[] = [];
   const replays = new Map<string, { fingerprint: string; status: number; body: unknown }>();
+  const holds: PendingHold[] = [];
+  const hold = (method: string, path: string, skip = 0): Hold => {
+    let reached = () => {};
+    let release = () => {};
+    const reachedPromise = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    holds.push({ method, path, skip, reached, released });
+    return { reached: reachedPromise, release };
+  };
+  /** The hold waiting for this request, taken off the list. */
+  const heldFor = (method: string, path: string) => {
+    const index = holds.findIndex((h) => h.method === method && h.path === path);
+    const found = holds[index];
+    if (!found) return undefined;
+    if (found.skip > 0) {
+      found.skip -= 1;
+      return undefined;
+    }
+    return holds.splice(index, 1)[0];
+  };
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -72,7 +119,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     }
   });
 
-  const answer = (req: FastifyRequest, reply: FastifyReply, handler: Handler) => {
+  const answer = async (req: FastifyRequest, reply: FastifyReply, handler: Handler) => {
     const key = req.headers['idempotency-key'] as string | undefined;
     const raw = typeof req.body === 'string' ? req.body : '';
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
@@ -130,12 +177,19 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     }
     if (key && req.method === 'POST') replays.set(key, { fingerprint, status, body });
     record(status);
+    const held = heldFor(req.method, req.url.split('?')[0] ?? '');
+    if (held) {
+      const frozen = structuredClone(body);
+      held.reached();
+      await held.released;
+      return reply.status(status).send(frozen);
+    }
     return reply.status(status).send(body);
   };
 
   const route = (method: 'GET' | 'POST' | 'DELETE', url: string, handler: Handler) =>
     app.route({ method, url, handler: (req, reply) => answer(req, reply, handler) });
-  registerResources(route, { store, checkout, subscriptions, url: () => base });
+  registerResources(route, { store, checkout, subscriptions, charges, url: () => base });
 
   // Hosted pages (no API key: a browser opens them).
   app.get('/c/pay/:id', (req, reply) => {
@@ -198,7 +252,9 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     webhooks,
     checkout,
     subscriptions,
+    charges,
     requests,
+    hold,
     close: async () => {
       await webhooks.settled();
       await app.close();

@@ -1,5 +1,6 @@
 // The fake's state: every object by id (customers, products, prices, checkout and portal
-// sessions, subscriptions, invoices, payment intents, coupons, promotion codes), with Stripe's
+// sessions, subscriptions, invoices, payment intents and their charges, refunds, disputes,
+// coupons, promotion codes), with Stripe's
 // id prefixes, list pages and `expand`.
 import { randomBytes } from 'node:crypto';
 import { startingCoupons, startingPrices, startingProducts, startingPromotionCodes } from './catalog.ts';
@@ -15,6 +16,9 @@ const PREFIXES: Record<string, string> = {
   subscription_item: 'si',
   invoice: 'in',
   payment_intent: 'pi',
+  charge: 'ch',
+  refund: 're',
+  dispute: 'dp',
   coupon: 'co',
   promotion_code: 'promo',
   event: 'evt',

@@ -33,6 +33,15 @@ describe('format (en-US, SPEC §9)', () => {
     expect(formatCurrency(-2550)).toBe('-$25.50');
   });
 
+  it('currency: an amount in its own currency’s minor units, zero-decimal currencies without them', () => {
+    expect(formatCurrency(1099, 'usd')).toBe('$10.99');
+    expect(formatCurrency(123456, 'eur')).toBe('€1,234.56');
+    expect(formatCurrency(1099, 'GBP')).toBe('£10.99');
+    expect(formatCurrency(500, 'jpy')).toBe('¥500');
+    expect(formatCurrency(15000, 'krw')).toBe('₩15,000');
+    expect(formatCurrency(5120, 'kwd').replace(/\s/g, ' ')).toBe('KWD 5.120');
+  });
+
   it('percent: 2 decimals', () => {
     expect(formatPercent(0.1234)).toBe('12.34%');
     expect(formatPercent(1)).toBe('100.00%');

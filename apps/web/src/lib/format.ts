@@ -1,4 +1,5 @@
-// SPEC §9: locale en-US; prices are stored in cents.
+// SPEC §9: locale en-US; prices are stored in their currency's minor units (cents), as Stripe
+// keeps them.
 const LOCALE = 'en-US';
 
 const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, {
@@ -10,12 +11,36 @@ const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, {
   hourCycle: 'h23',
 });
 const dateFormat = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'numeric', year: 'numeric' });
-const currencyFormat = new Intl.NumberFormat(LOCALE, {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+/** Stripe's zero-decimal currencies: an amount is whole units (500 JPY is ¥500). */
+const ZERO_DECIMAL = new Set('BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF'.split(' '));
+/** Stripe's three-decimal currencies: an amount is thousandths. */
+const THREE_DECIMAL = new Set('BHD JOD KWD OMR TND'.split(' '));
+
+/** The decimals of a currency's amounts as Stripe counts them (USD 2, JPY 0, KWD 3). */
+export const currencyDecimals = (currency: string): number => {
+  const code = currency.toUpperCase();
+  return ZERO_DECIMAL.has(code) ? 0 : THREE_DECIMAL.has(code) ? 3 : 2;
+};
+
+const currencyFormats = new Map<string, Intl.NumberFormat | null>();
+
+function currencyFormat(code: string, decimals: number): Intl.NumberFormat | null {
+  if (!currencyFormats.has(code)) {
+    let format: Intl.NumberFormat | null = null;
+    try {
+      format = new Intl.NumberFormat(LOCALE, {
+        style: 'currency',
+        currency: code,
+        minimumFractionDigits: decimals,
+        maximumFractionDigits: decimals,
+      });
+    } catch {
+      // Not an ISO 4217 code this browser knows: the amount with the code after it.
+    }
+    currencyFormats.set(code, format);
+  }
+  return currencyFormats.get(code) ?? null;
+}
 const percentFormat = new Intl.NumberFormat(LOCALE, {
   style: 'percent',
   minimumFractionDigits: 2,
@@ -32,8 +57,16 @@ export const formatDateTime = (value: DateInput): string => dateTimeFormat.forma
 /** 1/31/2022 (local time zone). */
 export const formatDate = (value: DateInput): string => dateFormat.format(toDate(value));
 
-/** Cents to dollars: 123456 → $1,234.56. */
-export const formatCurrency = (cents: number): string => currencyFormat.format(cents / 100);
+/**
+ * An amount in its currency's minor units (Stripe's `currency`, any case; USD by default):
+ * 123456 usd → $1,234.56, 123456 eur → €1,234.56, 500 jpy → ¥500.
+ */
+export const formatCurrency = (amount: number, currency = 'usd'): string => {
+  const code = currency.toUpperCase();
+  const decimals = currencyDecimals(code);
+  const units = amount / 10 ** decimals;
+  return currencyFormat(code, decimals)?.format(units) ?? `${units.toFixed(decimals)} ${code}`;
+};
 
 /** A ratio as percent: 0.1234 → 12.34%. */
 export const formatPercent = (ratio: number): string => percentFormat.format(ratio);

@@ -90,6 +90,8 @@ export interface NewLedgerEntry {
   cause: string;
   reference: string | null;
   balanceAfter: number;
+  /** credit_ledger.note: what an operator should know beyond the cause. */
+  note?: string | null;
 }
 
 export interface CreditWrite {
@@ -135,10 +137,10 @@ export async function writeCredits(
       select c.user_id, p.balance as balance_before, c.balance_after from changed c, previous p
     ), credit_events as (${sql.raw(creditEventSource('balance_change'))}),
     ${sql.raw(notificationEventCtes('credit_events'))}, added as (
-      insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
-      select c.user_id, e.credits, e.recurring, e.cause, e.reference, e."balanceAfter"
+      insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after, note)
+      select c.user_id, e.credits, e.recurring, e.cause, e.reference, e."balanceAfter", e.note
       from changed c cross join json_to_recordset(${JSON.stringify(entries.map((e, ord) => ({ ...e, ord })))}::json)
-        as e(credits int, recurring int, cause text, reference text, "balanceAfter" int, ord int)
+        as e(credits int, recurring int, cause text, reference text, "balanceAfter" int, note text, ord int)
       order by e.ord
       returning *
     )

@@ -1,6 +1,6 @@
 // SPEC §3 Payment entries (payments): recorded by the Stripe webhook, once per paying Checkout
 // session or invoice (`reference` is unique), read by Account & Billing.
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt } from 'drizzle-orm';
 import { payments } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 import { newestFirst } from './newest-first.ts';
@@ -22,6 +22,21 @@ export async function setPaymentInvoice(db: Executor, reference: string, stripeI
     .update(payments)
     .set({ stripeInvoiceId })
     .where(and(eq(payments.reference, reference), isNull(payments.stripeInvoiceId)));
+}
+
+export async function findPaymentByReference(db: Executor, reference: string): Promise<PaymentRow | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.reference, reference)).limit(1);
+  return row;
+}
+
+/** Raises the cents given back (refunds and lost disputes, in total); false when it was that already. */
+export async function setPaymentRefunded(db: Executor, reference: string, refunded: number): Promise<boolean> {
+  const rows = await db
+    .update(payments)
+    .set({ refunded })
+    .where(and(eq(payments.reference, reference), lt(payments.refunded, refunded)))
+    .returning({ id: payments.id });
+  return rows.length > 0;
 }
 
 export async function listPayments(db: Executor, userId: number, limit: number): Promise<PaymentRow[]> {

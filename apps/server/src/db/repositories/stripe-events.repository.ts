@@ -1,6 +1,6 @@
 // Stripe events taken by the webhook (stripe_events): claimed inside the transaction that applies
 // them, so a repeat delivery, at this instance or another one, finds the row and stops.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { stripeEvents } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
@@ -35,6 +35,16 @@ export async function claimEvent(db: Executor, event: EventClaim): Promise<boole
     .onConflictDoNothing()
     .returning({ id: stripeEvents.id });
   return rows.length > 0;
+}
+
+/**
+ * One user's Stripe events apply one at a time (a transaction advisory lock, held to the commit):
+ * what a handler reads from Stripe after taking it is at least as new as what the last holder
+ * read and wrote. The account row is not the lock: signals spend under it and must not wait
+ * for Stripe.
+ */
+export async function lockStripeUser(db: Executor, userId: number): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`stripe-events:${userId}`}, 0))`);
 }
 
 export async function setEventOutcome(db: Executor, id: string, outcome: string, userId: number | null): Promise<void> {

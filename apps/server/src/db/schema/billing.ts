@@ -77,6 +77,8 @@ export const payments = pgTable(
     description: text('description').notNull(),
     /** A plan's billing interval (month, year); null for a one-time purchase. */
     interval: text('interval'),
+    /** Cents given back since: Stripe refunds and lost disputes (charge.refunded, charge.dispute.closed). */
+    refunded: integer('refunded').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -28,6 +28,11 @@ export const creditLedger = pgTable(
      * cause when given, so the same grant or refund is never recorded twice.
      */
     reference: text('reference'),
+    /**
+     * What an operator should know about the change beyond its cause: a reversal that found
+     * fewer credits left than it was due says so here.
+     */
+    note: text('note'),
     /** The balance after this change. */
     balanceAfter: integer('balance_after').notNull(),
   },

@@ -33,6 +33,10 @@
 //   spendCredits(tx, userId, credits, reference) → { ok: true, entry } | { ok: false }
 //     cause 'signal' (the hook spends in its own batched statement with the same rule);
 //     entry null with SIGNAL_CREDITS=unlimited or when that reference was spent already.
+//   reverseCredits(tx, userId, credits, reference) → LedgerEntry | null
+//     a pack's credits taken back (its payment refunded, a dispute of it lost; reference:
+//     '<session id>:<refund or dispute id>'), once: one-time credits, never below 0; a row that
+//     found fewer left than `credits` takes what is left and says so in its note.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
 //     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
 
@@ -200,6 +204,26 @@ export async function spendCredits(
     ],
   );
   return { ok: true, entry: entry ?? null };
+}
+
+export async function reverseCredits(
+  tx: Transaction,
+  userId: number,
+  credits: number,
+  reference: string,
+): Promise<LedgerEntry | null> {
+  checkCredits(credits, 0);
+  const state = await lockOnce(tx, userId, 'reversal', reference);
+  if (!state) return null;
+  const taken = Math.min(credits, state.credits);
+  const note = taken < credits ? `${credits} credits due, ${taken} left to take back` : null;
+  const [entry] = await writeCredits(
+    tx,
+    userId,
+    { credits: state.credits - taken, recurringCredits: state.recurringCredits, granted: 0, spent: 0 },
+    [{ credits: -taken, recurring: 0, cause: 'reversal', reference, balanceAfter: balanceOf(state) - taken, note }],
+  );
+  return entry ?? null;
 }
 
 export async function refundCredits(tx: Transaction, userId: number, reference: string): Promise<LedgerEntry | null> {

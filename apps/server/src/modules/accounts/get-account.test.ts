@@ -60,6 +60,7 @@ describe('account', () => {
           stripeInvoiceId: 'in_1',
           description: 'Plan',
           interval: 'month',
+          refunded: 0,
         },
       ],
     });

@@ -15,6 +15,8 @@ export interface AccountProductView {
   credits: number;
   /** Cents. */
   price: number;
+  /** Stripe's currency code of `price` (usd). */
+  currency: string;
   /** The plan's billing interval (month, year). */
   interval: string | null;
 }
@@ -31,6 +33,8 @@ export interface PaymentView {
   description: string;
   /** A plan's interval ('per month'); null for a one-time purchase. */
   interval: string | null;
+  /** Cents given back since (Stripe refunds, lost disputes); 0 when none. */
+  refunded: number;
 }
 
 export interface AccountView {
@@ -64,6 +68,7 @@ const paymentView = (row: PaymentRow): PaymentView => ({
   stripeInvoiceId: row.stripeInvoiceId,
   description: row.description,
   interval: row.interval,
+  refunded: row.refunded,
 });
 
 function productView(stored: Record<string, unknown> | null | undefined): AccountProductView | null {
@@ -74,6 +79,7 @@ function productView(stored: Record<string, unknown> | null | undefined): Accoun
     name: typeof stored.name === 'string' ? stored.name : 'Plan',
     credits: number(stored.credits),
     price: number(stored.price),
+    currency: typeof stored.currency === 'string' ? stored.currency : 'usd',
     interval: typeof stored.interval === 'string' ? stored.interval : null,
   };
 }

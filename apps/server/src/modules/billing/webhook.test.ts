@@ -8,6 +8,7 @@ import {
   newCustomer,
   objectOf,
   ofType,
+  paymentSession,
   postEvent,
   secondInstance,
   startBilling,
@@ -346,5 +347,166 @@ describe('a plan replaced by a shorter one', () => {
     await deliverAll(takeEvents(b));
     expect((await accountOf(b.t, user.id))?.recurring_period_end?.getTime() ?? 0).toBeGreaterThan(monthlyEnd);
     await expectBalancedLedger(b.t, user.id);
+  });
+});
+
+describe('two events of one subscription applied at once', () => {
+  it('leaves the plan as Stripe holds it last, though an older answer of Stripe arrives late', async () => {
+    const user = await newCustomer(b, 'race');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    await b.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    const [updated] = takeEvents(b);
+    // The update's delivery asks Stripe for the subscription; the answer (still running) is slow.
+    const hold = b.fake.hold('GET', `/v1/subscriptions/${subscriptionId}`);
+    const slow = postEvent(b, updated);
+    await hold.reached;
+    // Meanwhile the plan ends, at once, and that event is applied (another delivery, another instance).
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    hold.release();
+    expect((await slow).status).toBe(200);
+    const shown = await gql<{ account: { type: number; product: unknown; metadata: string } }>(
+      b.t.app,
+      '{ account { type product { name } metadata } }',
+      {},
+      user.headers,
+    );
+    expect(shown.data?.account).toMatchObject({ type: 1, product: null });
+    const metadata = JSON.parse(shown.data?.account.metadata ?? '{}') as { recurring: { status: string } };
+    expect(metadata.recurring.status).toBe('canceled');
+    // And a new plan can be bought (no 'You already have a plan').
+    expect((await paymentSession(b, user.headers, { price: PLAN_MONTHLY })).errors).toBeUndefined();
+  });
+
+  it('applies one user’s events one at a time: the second reads Stripe after the first committed', async () => {
+    const user = await newCustomer(b, 'race-locked');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    await b.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    const [updated] = takeEvents(b);
+    // The update is applied up to its read of the subscription under the user's lock (the
+    // handler's first read passes); that answer (still running) is slow.
+    const hold = b.fake.hold('GET', `/v1/subscriptions/${subscriptionId}`, 1);
+    const slow = postEvent(b, updated);
+    await hold.reached;
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    let deletedDone = false;
+    const deleted = postEvent(b, ofType(takeEvents(b), 'customer.subscription.deleted')).finally(() => {
+      deletedDone = true;
+    });
+    // The deletion waits for the update's lock (unserialized, it would finish first).
+    const waitingForLock = async () => {
+      const { rows } = await b.t.services.db.$client.query<{ n: number }>(
+        `select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
+         where d.datname = current_database() and l.locktype = 'advisory' and not l.granted`,
+      );
+      return (rows[0]?.n ?? 0) > 0;
+    };
+    try {
+      for (let i = 0; i < 500 && !deletedDone && !(await waitingForLock()); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(deletedDone).toBe(false);
+      expect(await waitingForLock()).toBe(true);
+    } finally {
+      hold.release();
+    }
+    expect((await slow).status).toBe(200);
+    expect((await deleted).status).toBe(200);
+    const shown = await gql<{ account: { type: number; product: unknown } }>(
+      b.t.app,
+      '{ account { type product { name } } }',
+      {},
+      user.headers,
+    );
+    expect(shown.data?.account).toEqual({ type: 1, product: null });
+  });
+});
+
+describe('a refunded pack', () => {
+  const intentOf = (sessionId: string) => String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+  const reversals = async (userId: number) => {
+    const { rows } = await b.t.services.db.$client.query<{ credits: number; note: string | null }>(
+      "select credits, note from credit_ledger where user_id = $1 and cause = 'reversal' order by id",
+      [userId],
+    );
+    return rows;
+  };
+  const refunded = async (userId: number) => {
+    const { rows } = await b.t.services.db.$client.query<{ refunded: number }>(
+      'select refunded from payments where user_id = $1',
+      [userId],
+    );
+    return rows.map((r) => r.refunded);
+  };
+
+  it('takes its credits back once on a full refund, and the payment entry shows it', async () => {
+    const user = await newCustomer(b, 'refund-full');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100);
+    await deliverAll(events);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(100);
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessionId) });
+    const refundedEvents = takeEvents(b);
+    expect(refundedEvents.map((e) => e.type)).toEqual(['charge.refunded']);
+    // Delivered twice, and again under another id (a replay from the dashboard), two at once.
+    const [event] = refundedEvents as [StripeObject];
+    const replay = { ...event, id: `${event.id}replay` };
+    const answers = await Promise.all([postEvent(b, event), postEvent(b, replay), postEvent(b, event)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(0);
+    expect(await reversals(user.id)).toEqual([{ credits: -100, note: null }]);
+    expect(await refunded(user.id)).toEqual([1099]);
+    const shown = await gql<{ account: { payments: Array<{ price: number; refunded: number }> } }>(
+      b.t.app,
+      '{ account { payments { price refunded } } }',
+      {},
+      user.headers,
+    );
+    expect(shown.data?.account.payments).toEqual([{ price: 1099, refunded: 1099 }]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes back each partial refund’s share, and only what is left when the credits were spent', async () => {
+    const user = await newCustomer(b, 'refund-partial');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100, { quantity: 3 });
+    await deliverAll(events);
+    const intent = intentOf(sessionId);
+    await b.stripe.refunds.create({ payment_intent: intent, amount: 1099 });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    expect(await refunded(user.id)).toEqual([1099]);
+    // 170 of the 200 left are spent; the rest is refunded: 200 due, 30 left to take.
+    await b.t.services.db.$client.query('update accounts set balance = balance - 170 where user_id = $1', [user.id]);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    const second = takeEvents(b);
+    await deliverAll([...second, ...second.map((e) => ({ ...e, id: `${e.id}again` }))]);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(0);
+    expect(await reversals(user.id)).toEqual([
+      { credits: -100, note: null },
+      { credits: -30, note: '200 credits due, 30 left to take back' },
+    ]);
+    expect(await refunded(user.id)).toEqual([3297]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes the credits back when a dispute is lost, not when it is won', async () => {
+    const won = await newCustomer(b, 'dispute-won');
+    const first = await buy(b, won.headers, PACK_500);
+    await deliverAll(first.events);
+    b.fake.charges.closeDispute(intentOf(first.sessionId), 'won');
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    expect((await accountOf(b.t, won.id))?.balance).toBe(500);
+
+    const lost = await newCustomer(b, 'dispute-lost');
+    const second = await buy(b, lost.headers, PACK_500);
+    await deliverAll(second.events);
+    b.fake.charges.closeDispute(intentOf(second.sessionId), 'lost');
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    expect((await accountOf(b.t, lost.id))?.balance).toBe(0);
+    expect(await reversals(lost.id)).toEqual([{ credits: -500, note: null }]);
+    await expectBalancedLedger(b.t, lost.id);
   });
 });

@@ -3,13 +3,21 @@
 //      signatures, at most 300 s old): otherwise 400, nothing read further.
 //   2. A signed body that is not an event: 400. A type we do not act on: 200, nothing stored.
 //   3. An event id taken before: 200 at once.
-//   4. The handler reads what it needs from Stripe, then one transaction claims the event id
-//      (unique) and applies the change through credits.ts: a repeat, an out-of-order event or the
-//      same event at two instances at once finds the id claimed or the grant booked (grants are
-//      keyed by session and invoice), and changes nothing. 200 only after the commit; any error
-//      answers 500 and Stripe delivers again.
+//   4. The handler reads what it needs from Stripe (whose event it is), then one transaction
+//      claims the event id (unique), takes the user's lock (lockStripeUser: their events apply
+//      one at a time, at this instance or another) and applies the change through credits.ts,
+//      reading Stripe's state again under the lock where the change depends on it: a repeat, an
+//      out-of-order event or the same event at two instances at once finds the id claimed or the
+//      grant booked (grants are keyed by session and invoice), and changes nothing; the state
+//      written is the newest the lock's last holder could read. 200 only after the commit; any
+//      error answers 500 and Stripe delivers again.
 import { z } from 'zod';
-import { claimEvent, eventSeen, setEventOutcome } from '../../db/repositories/stripe-events.repository.ts';
+import {
+  claimEvent,
+  eventSeen,
+  lockStripeUser,
+  setEventOutcome,
+} from '../../db/repositories/stripe-events.repository.ts';
 import type { Services } from '../../services.ts';
 import { EVENT_HANDLERS } from './events/index.ts';
 import { loadStripe, stripeClient } from './stripe-client.ts';
@@ -61,7 +69,11 @@ export async function receiveStripeEvent(
     const effect = await handler({ services, stripe }, data.object);
     const outcome = await services.db.transaction(async (tx) => {
       if (!(await claimEvent(tx, { id, type, created, objectId: data.object.id ?? null }))) return 'duplicate';
-      const result = 'apply' in effect ? await effect.apply(tx) : effect.outcome;
+      let result: string;
+      if ('apply' in effect) {
+        await lockStripeUser(tx, effect.userId);
+        result = await effect.apply(tx);
+      } else result = effect.outcome;
       await setEventOutcome(tx, id, result, effect.userId);
       return result;
     });

@@ -35,7 +35,7 @@ function ProductCard({
           {formatCount(product.credits)} signals{period ? ` ${period}` : ''}
         </p>
         <p className="fs-5 fw-semibold mb-3">
-          {formatCurrency(product.price)}
+          {formatCurrency(product.price, product.currency)}
           {period && <span className="fs-6 fw-normal text-secondary"> {period}</span>}
         </p>
         <Button className="mt-auto" onClick={onBuy} disabled={disabled}>

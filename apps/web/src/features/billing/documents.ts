@@ -30,6 +30,7 @@ export const AccountCreditsDocument = graphql(`
         name
         credits
         price
+        currency
         interval
       }
       payments {
@@ -40,6 +41,7 @@ export const AccountCreditsDocument = graphql(`
         stripeInvoiceId
         description
         interval
+        refunded
       }
     }
   }

@@ -14,8 +14,9 @@ import { leaveFor } from './leave-for.ts';
 type Payment = AccountCreditsQuery['account']['payments'][number];
 
 /**
- * SPEC §2 recent payments: date, what was bought, credits, the amount (cents → dollars; a plan's
- * payment says 'per month'), and the invoice PDF through accountInvoice.
+ * SPEC §2 recent payments: date, what was bought, credits, the amount (in its own currency; a plan's
+ * payment says 'per month'; a refunded one says so, or how much of it was), and the invoice PDF
+ * through accountInvoice.
  */
 export function PaymentsTable({ payments }: { payments: Payment[] }) {
   const { query } = useCall();
@@ -59,8 +60,15 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
                 <td>{payment.description}</td>
                 <td>{formatCount(payment.credits)}</td>
                 <td>
-                  {formatCurrency(payment.price)}
+                  {formatCurrency(payment.price, payment.currency)}
                   {period && <span className="text-secondary"> {period}</span>}
+                  {payment.refunded > 0 && (
+                    <div className="small text-danger">
+                      {payment.refunded >= payment.price
+                        ? 'Refunded'
+                        : `${formatCurrency(payment.refunded, payment.currency)} refunded`}
+                    </div>
+                  )}
                 </td>
                 <td>
                   {payment.stripeInvoiceId ? (

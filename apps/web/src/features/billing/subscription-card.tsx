@@ -34,7 +34,8 @@ export function SubscriptionCard({
           Subscription: {product.name}
         </Card.Title>
         <p className="mb-2">
-          {formatCount(product.credits)} signals {period ?? ''} · {formatCurrency(product.price)} {period ?? ''}
+          {formatCount(product.credits)} signals {period ?? ''} · {formatCurrency(product.price, product.currency)}{' '}
+          {period ?? ''}
         </p>
         {recurring.cancelAt !== null ? (
           <p className="mb-2" data-testid="subscription-date">

@@ -36,7 +36,7 @@ export function Component() {
             <Card.Title as="h2" className="h5">
               {price.name}
             </Card.Title>
-            <p className="fs-4 fw-semibold">{formatCurrency(price.price)}</p>
+            <p className="fs-4 fw-semibold">{formatCurrency(price.price, price.currency)}</p>
             <p className="text-secondary small">
               You pay on Stripe's page. Professional status starts as soon as Stripe confirms the payment.
             </p>

@@ -151,6 +151,26 @@ describe('Account & Billing with card payments', () => {
     expect(calls('AccountInvoice')[0]?.variables).toEqual({ id: 'in_plan' });
   });
 
+  it('shows each payment and the plan in its own currency (yen have no minor units), and a refunded payment as refunded', async () => {
+    const payment = { createdAt: Date.UTC(2024, 10, 24, 12), stripeInvoiceId: null, interval: null, refunded: 0 };
+    const payments = [
+      { ...payment, credits: 100, price: 1500, currency: 'jpy', description: 'Yen pack' },
+      { ...payment, credits: 100, price: 1099, currency: 'eur', description: 'Euro pack', refunded: 1099 },
+      { ...payment, credits: 300, price: 3297, currency: 'gbp', description: 'Pound pack', refunded: 1099 },
+    ];
+    const euroPlan = { type: 3, product: { ...plan, currency: 'eur' }, recurringPeriodEnd: PERIOD_END };
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server({ payments, ...euroPlan }) });
+    expect((await screen.findByTestId('subscription-card')).textContent).toContain('€20.00');
+    const table = (await screen.findByRole('heading', { name: 'Recent payments' })).closest('section') as HTMLElement;
+    const [, yen, euro, pound] = within(table).getAllByRole('row') as HTMLElement[];
+    expect(yen?.textContent).toContain('¥1,500');
+    expect(yen?.textContent).not.toContain('Refunded');
+    expect(euro?.textContent).toContain('€10.99');
+    expect(euro?.textContent).toContain('Refunded');
+    expect(pound?.textContent).toContain('£32.97');
+    expect(pound?.textContent).toContain('£10.99 refunded');
+  });
+
   it('after Checkout asks the account again until the payment shows, then confirms', async () => {
     sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
     let asked = 0;

@@ -10,7 +10,7 @@ import { grantCredits } from '../../accounts/credits.ts';
 import { creditsOf, describeProduct, isProfessionalPrice, listCatalog } from '../catalog.ts';
 import { applyPlanPayment, grantProfessional } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
-import { currentSubscription } from './subscription.ts';
+import { currentSubscription, latestSubscription } from './subscription.ts';
 import { type Effect, type EventContext, type EventHandler, idOf, unmatched } from './types.ts';
 
 interface Sold {
@@ -56,7 +56,7 @@ async function subscriptionEffect(
       (await applyPlanPayment(
         tx,
         userId,
-        subscription,
+        await latestSubscription(ctx, subscription),
         invoiceId
           ? { invoiceId, amount: session.amount_total ?? 0, currency: session.currency ?? 'usd', periodEnd: null }
           : null,

@@ -1,4 +1,6 @@
 // The Stripe events we act on (the webhook answers 200 to any other type and changes nothing).
+import { chargeDisputeClosed } from './charge-dispute-closed.ts';
+import { chargeRefunded } from './charge-refunded.ts';
 import { checkoutSessionCompleted } from './checkout-session-completed.ts';
 import { invoicePaid } from './invoice-paid.ts';
 import { invoicePaymentFailed } from './invoice-payment-failed.ts';
@@ -12,4 +14,6 @@ export const EVENT_HANDLERS: Readonly<Record<string, EventHandler>> = {
   'invoice.payment_failed': invoicePaymentFailed,
   'customer.subscription.updated': subscriptionChanged,
   'customer.subscription.deleted': subscriptionChanged,
+  'charge.refunded': chargeRefunded,
+  'charge.dispute.closed': chargeDisputeClosed,
 };

@@ -6,7 +6,7 @@ import type Stripe from 'stripe';
 import { setPaymentInvoice } from '../../../db/repositories/payments.repository.ts';
 import { applyPlanPayment, invoicePeriodEnd, subscriptionOfInvoice } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
-import { currentSubscription, subscriptionKeys } from './subscription.ts';
+import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
 import { type EventHandler, idOf, unmatched } from './types.ts';
 
 export const invoicePaid: EventHandler = async (ctx, object) => {
@@ -40,6 +40,9 @@ export const invoicePaid: EventHandler = async (ctx, object) => {
   };
   return {
     userId,
-    apply: async (tx) => ((await applyPlanPayment(tx, userId, subscription, payment)) ? 'applied' : 'unchanged'),
+    apply: async (tx) =>
+      (await applyPlanPayment(tx, userId, await latestSubscription(ctx, subscription), payment))
+        ? 'applied'
+        : 'unchanged',
   };
 };

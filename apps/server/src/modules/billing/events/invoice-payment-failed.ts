@@ -19,10 +19,6 @@ export const invoicePaymentFailed: EventHandler = async (ctx, object) => {
     customer: idOf(invoice.customer),
   });
   if (userId === null) return unmatched;
-  const subscription = await currentSubscription(ctx, subscriptionId);
-  if (subscription && (subscription.status === 'active' || subscription.status === 'trialing')) {
-    return { userId, outcome: 'ignored' };
-  }
   const failed = {
     invoiceId: invoice.id,
     at: invoice.created,
@@ -32,7 +28,11 @@ export const invoicePaymentFailed: EventHandler = async (ctx, object) => {
   };
   return {
     userId,
-    apply: async (tx) =>
-      (await mergeRecurring(tx, userId, subscriptionId, { paymentFailed: failed })) ? 'applied' : 'unchanged',
+    apply: async (tx) => {
+      // Read under the user's lock: a renewal paid meanwhile is seen here.
+      const subscription = await currentSubscription(ctx, subscriptionId);
+      if (subscription && (subscription.status === 'active' || subscription.status === 'trialing')) return 'unchanged';
+      return (await mergeRecurring(tx, userId, subscriptionId, { paymentFailed: failed })) ? 'applied' : 'unchanged';
+    },
   };
 };

@@ -6,22 +6,23 @@ import { projectPlan } from '../../../db/repositories/billing-account.repository
 import { endCreditPeriod } from '../../accounts/credits.ts';
 import { isCurrentPlan, planOf, projectionOf } from '../plan.ts';
 import { userOf } from './event-user.ts';
-import { currentSubscription, subscriptionKeys } from './subscription.ts';
+import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
 import { type EventHandler, idOf, unmatched } from './types.ts';
 
 export const subscriptionChanged: EventHandler = async (ctx, object) => {
   const sent = object as Stripe.Subscription;
-  const subscription = await currentSubscription(ctx, sent.id, sent);
-  if (!subscription) return unmatched;
+  const found = await currentSubscription(ctx, sent.id, sent);
+  if (!found) return unmatched;
   const userId = await userOf(ctx.services, {
-    userKeys: subscriptionKeys(subscription),
-    customer: idOf(subscription.customer),
+    userKeys: subscriptionKeys(found),
+    customer: idOf(found.customer),
   });
   if (userId === null) return unmatched;
-  const plan = planOf(subscription);
   return {
     userId,
     apply: async (tx) => {
+      const subscription = await latestSubscription(ctx, found);
+      const plan = planOf(subscription);
       if (!(await isCurrentPlan(tx, userId, plan))) return 'unchanged';
       if (!plan.running) await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
       await projectPlan(tx, userId, projectionOf(plan, subscription.status));

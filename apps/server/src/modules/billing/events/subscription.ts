@@ -17,5 +17,13 @@ export async function currentSubscription(
   }
 }
 
+/**
+ * The subscription read again (in `apply`, under the user's lock): Stripe's state may have moved
+ * on since `first` was read, and another event may have written the newer one meanwhile.
+ */
+export async function latestSubscription(ctx: EventContext, first: Stripe.Subscription): Promise<Stripe.Subscription> {
+  return (await currentSubscription(ctx, first.id, first)) ?? first;
+}
+
 /** The user keys a subscription may carry: ours in its metadata. */
 export const subscriptionKeys = (subscription: Stripe.Subscription) => [subscription.metadata?.user_key];

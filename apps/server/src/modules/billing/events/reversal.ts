@@ -1,0 +1,77 @@
+// What charge.refunded and a lost charge.dispute.closed share: the pack purchase a charge paid,
+// and its credits taken back in proportion to the money given back. Each refund or dispute
+// takes its share once (the ledger's reference '<session id>:<refund or dispute id>' is unique
+// per cause), whatever Stripe delivers twice: the credits due for the charge's reversals,
+// oldest first, are round(credits × given back so far / charged) less the same before it, so
+// partial refunds add up to the pack's credits exactly. What is taken is one-time credits, never
+// below 0 (credits.ts says in the ledger when fewer were left). A plan's payment is left alone:
+// its Checkout session has no payment intent, so no purchase is found (outcome unmatched).
+import type Stripe from 'stripe';
+import {
+  findPaymentByReference,
+  type PaymentRow,
+  setPaymentRefunded,
+} from '../../../db/repositories/payments.repository.ts';
+import { reverseCredits } from '../../accounts/credits.ts';
+import { type Effect, type EventContext, idOf } from './types.ts';
+
+/** Money given back: a refund, or a lost dispute. */
+export interface Reversal {
+  id: string;
+  /** Cents. */
+  amount: number;
+  created: number;
+}
+
+/** Our payment entry of the pack bought with this charge (the Checkout session of its payment intent). */
+export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge): Promise<PaymentRow | undefined> {
+  const intent = idOf(charge.payment_intent);
+  if (!intent) return undefined;
+  const sessions = await ctx.stripe.checkout.sessions.list({ payment_intent: intent, limit: 1 });
+  const session = sessions.data[0];
+  if (session?.mode !== 'payment') return undefined;
+  const payment = await findPaymentByReference(ctx.services.db, session.id);
+  return payment?.interval === null ? payment : undefined;
+}
+
+/** The charge's refunds as Stripe holds them now that gave money back or will, oldest first. */
+async function refundsOf(ctx: EventContext, chargeId: string): Promise<Reversal[]> {
+  const refunds = await ctx.stripe.refunds.list({ charge: chargeId, limit: 100 });
+  return refunds.data
+    .filter((r) => r.status === 'succeeded' || r.status === 'pending')
+    .map((r) => ({ id: r.id, amount: r.amount, created: r.created }))
+    .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
+}
+
+const share = (credits: number, part: number, whole: number) =>
+  whole > 0 ? Math.round((credits * part) / whole) : credits;
+
+/**
+ * Takes back the pack's credits for every refund of the charge (read under the user's lock) and
+ * `dispute` (a lost one) after them, and records the cents given back on the payment entry.
+ */
+export function reversalEffect(
+  ctx: EventContext,
+  payment: PaymentRow,
+  charge: Pick<Stripe.Charge, 'id' | 'amount'>,
+  dispute: Reversal | null,
+): Effect {
+  return {
+    userId: payment.userId,
+    apply: async (tx) => {
+      const reversals = [...(await refundsOf(ctx, charge.id)), ...(dispute ? [dispute] : [])];
+      let changed = false;
+      let before = 0;
+      for (const reversal of reversals) {
+        const after = Math.min(before + reversal.amount, charge.amount);
+        const due = share(payment.credits, after, charge.amount) - share(payment.credits, before, charge.amount);
+        before = after;
+        if (due > 0 && (await reverseCredits(tx, payment.userId, due, `${payment.reference}:${reversal.id}`))) {
+          changed = true;
+        }
+      }
+      if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
+      return changed ? 'applied' : 'unchanged';
+    },
+  };
+}

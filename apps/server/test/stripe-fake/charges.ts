@@ -1,0 +1,53 @@
+// Refunds and disputes of a charge in the fake: a refund (POST /v1/refunds, or the dashboard's
+// button: `refund`) raises the charge's amount_refunded and sends charge.refunded with the
+// charge; a dispute closed by the card network (`closeDispute`) sends charge.dispute.closed.
+
+import { makeDispute, makeRefund } from './billing-objects.ts';
+import { InvalidRequest } from './checkout.ts';
+import type { StripeObject } from './fixtures.ts';
+import type { Store } from './store.ts';
+import type { FakeParts, Webhooks } from './webhooks.ts';
+
+export class Charges {
+  private readonly store: Store;
+  private readonly webhooks: Webhooks;
+
+  constructor(parts: FakeParts) {
+    ({ store: this.store, webhooks: this.webhooks } = parts);
+  }
+
+  /** The charge of a charge id or of a payment intent id. */
+  chargeOf(id: string): StripeObject {
+    if (id.startsWith('pi_'))
+      return this.store.get('charge', String(this.store.get('payment_intent', id).latest_charge));
+    return this.store.get('charge', id);
+  }
+
+  /** Refunds `amount` (default: what is left) of a charge: the refund; charge.refunded is sent. */
+  refund(id: string, amount?: number, reason: string | null = null): StripeObject {
+    const charge = this.chargeOf(id);
+    const left = Number(charge.amount) - Number(charge.amount_refunded);
+    const value = amount ?? left;
+    if (!Number.isInteger(value) || value <= 0 || value > left) {
+      throw new InvalidRequest(
+        `Refund amount (${value}) is greater than unrefunded amount on charge (${left})`,
+        'amount',
+      );
+    }
+    const refund = makeRefund(this.store, charge, value, reason);
+    const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
+    charge.amount_refunded = Number(charge.amount_refunded) + value;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    this.webhooks.emit('charge.refunded', charge, previous);
+    return refund;
+  }
+
+  /** A dispute of the whole charge, closed with `status` ('lost', 'won'): charge.dispute.closed. */
+  closeDispute(id: string, status: 'lost' | 'won'): StripeObject {
+    const charge = this.chargeOf(id);
+    charge.disputed = true;
+    const dispute = makeDispute(this.store, charge, Number(charge.amount) - Number(charge.amount_refunded), status);
+    this.webhooks.emit('charge.dispute.closed', dispute, { status: 'under_review' });
+    return dispute;
+  }
+}
