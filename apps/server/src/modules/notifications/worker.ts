@@ -73,9 +73,14 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   const agents = createWebhookAgents();
 
   async function notifyDisabled(): Promise<void> {
-    await sendDisabledNotices(db, async (setting) => {
-      await mailer.send(disabledMail(mail, setting.email, { ...setting, url: setting.metadata.url }));
-    });
+    await sendDisabledNotices(
+      db,
+      async (setting) => {
+        await mailer.send(disabledMail(mail, setting.email, { ...setting, url: setting.metadata.url }));
+      },
+      (setting, error) =>
+        log.error({ err: error, notificationId: setting.id }, 'disabled-webhook notice not sent (tried again later)'),
+    );
   }
 
   /** Claims, sends and records one batch in one transaction; undefined when nothing was due. */
