@@ -4,7 +4,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
-import { type ConnectorAnswer, connect, gql } from '../../../test/connector-fixtures.ts';
+import { type ConnectorAnswer, connect, type GraphQLAnswer, gql } from '../../../test/connector-fixtures.ts';
 import { fakeKeyBroker } from '../../../test/fake-brokers.ts';
 import { createSetting, deliveries, eventually, sendTest } from '../../../test/notification-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
@@ -219,7 +219,7 @@ describe('signed webhooks', () => {
       receiver.secret,
     );
     const client = await t.services.db.$client.connect();
-    let second: Promise<{ data?: { notificationSecretRotate: { secret: string } } }>;
+    let second: Promise<GraphQLAnswer<{ notificationSecretRotate: { secret: string } }>>;
     try {
       await client.query('begin');
       await client.query(
