@@ -59,32 +59,44 @@ export interface DisabledSetting {
 
 /**
  * Tells the user of each setting disabled since the last pass: `send` runs with the row locked
- * (another instance skips it) and the notice is marked sent when it returns; a throw leaves it
- * for the next pass.
+ * (another instance skips it) and the notice is marked sent when it returns. A throw leaves that
+ * notice for the next pass (`failed` hears of it) and this pass goes on with the others: one
+ * mailbox refusing mail must not keep every other user from hearing of theirs.
  */
 export async function sendDisabledNotices(
   db: Executor,
   send: (setting: DisabledSetting) => Promise<void>,
+  failed: (setting: DisabledSetting, error: unknown) => void = () => {},
 ): Promise<number> {
   let sent = 0;
+  /** Settings this pass has taken (a notice that failed is not taken again until the next pass). */
+  const taken: number[] = [];
   for (;;) {
-    const done = await db.transaction(async (tx) => {
-      const { rows } = await tx.execute<DisabledSetting & Record<string, unknown>>(sql`
-        select n.id::int as id, n.type, n.metadata, coalesce(n.disabled_reason, '') as reason,
-          n.account_id as "accountId", c.provider_name as "providerName", u.email
-        from notifications n
-        join connectors c on c.id = n.connector_id
-        join users u on u.id = n.user_id
-        where n.disabled_at is not null and n.disabled_notice_at is null
-        limit 1
-        for update of n skip locked`);
-      const row = rows[0];
-      if (!row) return false;
-      await send(row);
-      await tx.execute(sql`update notifications set disabled_notice_at = now() where id = ${row.id}`);
-      return true;
-    });
-    if (!done) return sent;
+    let setting: DisabledSetting | undefined;
+    try {
+      await db.transaction(async (tx) => {
+        const { rows } = await tx.execute<DisabledSetting & Record<string, unknown>>(sql`
+          select n.id::int as id, n.type, n.metadata, coalesce(n.disabled_reason, '') as reason,
+            n.account_id as "accountId", c.provider_name as "providerName", u.email
+          from notifications n
+          join connectors c on c.id = n.connector_id
+          join users u on u.id = n.user_id
+          where n.disabled_at is not null and n.disabled_notice_at is null
+            and n.id <> all(${`{${taken.join(',')}}`}::bigint[])
+          limit 1
+          for update of n skip locked`);
+        setting = rows[0];
+        if (!setting) return;
+        taken.push(setting.id);
+        await send(setting);
+        await tx.execute(sql`update notifications set disabled_notice_at = now() where id = ${setting.id}`);
+      });
+    } catch (error) {
+      if (!setting) throw error;
+      failed(setting, error);
+      continue;
+    }
+    if (!setting) return sent;
     sent++;
   }
 }

@@ -113,11 +113,17 @@ export async function storeNotificationSecret(db: Executor, id: number, secret: 
     .where(eq(notifications.id, id));
 }
 
+/**
+ * A setting's sealed secrets, the row locked until the caller's transaction ends: a rotation
+ * running meanwhile waits and then keeps this one's new secret as the previous one, instead of
+ * both building on the same old secret and one answered secret being lost.
+ */
 export async function findNotificationSecret(db: Executor, id: number) {
   const [row] = await db
     .select({ secret: notifications.secret, keyId: notifications.secretKeyId })
     .from(notifications)
     .where(eq(notifications.id, id))
-    .limit(1);
+    .limit(1)
+    .for('update');
   return row?.secret && row.keyId ? { data: row.secret, keyId: row.keyId } : null;
 }

@@ -109,25 +109,35 @@ export const systemLookup: LookupAll = async (hostname) =>
   }));
 
 /**
- * The address to connect to for `hostname`: an IP literal as is, else the first resolved one.
- * Without `allowPrivate`, refused when any resolved address is forbidden (a name that mixes
- * public and private answers is not trusted with either).
+ * The addresses to connect to for `hostname`, in the resolver's order: an IP literal as is, else
+ * every resolved one (the connection tries the next when one cannot be reached, as any client
+ * does with `localhost` as ::1 and 127.0.0.1). Without `allowPrivate`, refused when any resolved
+ * address is forbidden (a name that mixes public and private answers is not trusted with either).
  */
-export async function resolveTarget(
+export async function resolveTargets(
   hostname: string,
   allowPrivate: boolean,
   lookup: LookupAll = systemLookup,
-): Promise<ResolvedAddress> {
+): Promise<[ResolvedAddress, ...ResolvedAddress[]]> {
   const host = hostname.replace(/^\[|\]$/g, '');
   const version = isIP(host);
   const addresses: ResolvedAddress[] = version
     ? [{ address: host, family: version === 6 ? 6 : 4 }]
     : await lookup(host);
-  const first = addresses[0];
+  const [first, ...rest] = addresses;
   if (!first) throw new ForbiddenAddressError(`${host} has no address`);
   if (!allowPrivate) {
     const bad = addresses.find((a) => isForbiddenAddress(a.address));
     if (bad) throw new ForbiddenAddressError(`${bad.address} is a private or reserved address`);
   }
-  return first;
+  return [first, ...rest];
+}
+
+/** The first of resolveTargets. */
+export async function resolveTarget(
+  hostname: string,
+  allowPrivate: boolean,
+  lookup: LookupAll = systemLookup,
+): Promise<ResolvedAddress> {
+  return (await resolveTargets(hostname, allowPrivate, lookup))[0];
 }

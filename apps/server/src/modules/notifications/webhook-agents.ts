@@ -1,7 +1,7 @@
 // Kept-alive connections for webhook deliveries, so a busy endpoint costs no TCP (and TLS)
 // handshake per message. The guard still resolves and checks the host on every delivery:
-// connections are pooled per checked address, so a reused socket always goes to the address
-// just approved, never to one a name resolved to earlier.
+// connections are pooled per set of checked addresses, so a reused socket always goes to an
+// address just approved, never to one a name resolved to earlier.
 import http from 'node:http';
 import https from 'node:https';
 
@@ -13,16 +13,16 @@ const SOCKETS = 8;
 const MAX_AGENTS = 64;
 
 export interface WebhookAgents {
-  /** The pool for one URL's origin at one checked address. */
-  agentFor(target: URL, address: string): http.Agent;
+  /** The pool for one URL's origin at its checked addresses (comma-separated). */
+  agentFor(target: URL, addresses: string): http.Agent;
   close(): void;
 }
 
 export function createWebhookAgents(): WebhookAgents {
   const agents = new Map<string, http.Agent>();
   return {
-    agentFor(target, address) {
-      const key = `${target.protocol}//${target.host}@${address}`;
+    agentFor(target, addresses) {
+      const key = `${target.protocol}//${target.host}@${addresses}`;
       let agent = agents.get(key);
       if (agent) {
         agents.delete(key); // re-inserted below: the map's order is least recently used first

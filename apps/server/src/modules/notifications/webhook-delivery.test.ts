@@ -4,12 +4,13 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
-import { type ConnectorAnswer, connect, gql } from '../../../test/connector-fixtures.ts';
+import { type ConnectorAnswer, connect, type GraphQLAnswer, gql } from '../../../test/connector-fixtures.ts';
 import { fakeKeyBroker } from '../../../test/fake-brokers.ts';
 import { createSetting, deliveries, eventually, sendTest } from '../../../test/notification-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import { emitEvents } from './events.ts';
+import { sealWebhookSecret } from './secret.ts';
 
 let t: TestApp;
 let sink: SmtpSink;
@@ -204,6 +205,57 @@ describe('signed webhooks', () => {
     );
     const afterOverlap = await received((await sendTest(t, alice, settingKey)).eventId);
     expect(afterOverlap?.signature.split(' ')).toHaveLength(1);
+  });
+
+  it('keeps every secret it answered when two rotations run at once (a double click)', async () => {
+    const ROTATE = `mutation($k: String!) { notificationSecretRotate(key: $k) { secret } }`;
+    // The first rotation has stored its secret and not yet committed, as it would be while the
+    // second one starts: the second must build on it, not on the secret before it.
+    const first = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const sealed = sealWebhookSecret(
+      t.services.secretsKey,
+      { connectorId: liveId, accountId: 'L-1', type: 1 },
+      first,
+      receiver.secret,
+    );
+    const client = await t.services.db.$client.connect();
+    let second: Promise<GraphQLAnswer<{ notificationSecretRotate: { secret: string } }>>;
+    try {
+      await client.query('begin');
+      await client.query(
+        'update notifications set secret = $2, secret_key_id = $3, secret_rotated_at = now() where key = $1',
+        [settingKey, sealed.data, sealed.keyId],
+      );
+      second = gql<{ notificationSecretRotate: { secret: string } }>(t, alice, ROTATE, { k: settingKey });
+      // It waits for the first one's lock (wherever it takes it) before the first one commits.
+      await eventually(
+        async () =>
+          (
+            await t.services.db.$client.query(
+              `select 1 from pg_locks l join pg_class c on c.oid = l.relation
+              where not l.granted and c.relname = 'notifications'
+              union all select 1 from pg_locks where not granted and locktype = 'transactionid'`,
+            )
+          ).rowCount ?? 0,
+        (waiting) => waiting > 0,
+      );
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    const secrets = [first, (await second).data?.notificationSecretRotate.secret ?? ''];
+    // Whichever answer the page showed, a receiver holding it verifies the next message.
+    const request = await received((await sendTest(t, alice, settingKey)).eventId);
+    expect(request?.signature.split(' ')).toHaveLength(2);
+    for (const secret of secrets) {
+      expect(
+        new Webhook(secret).verify(request?.body ?? '', {
+          'webhook-id': request?.id ?? '',
+          'webhook-timestamp': request?.timestamp ?? '',
+          'webhook-signature': request?.signature ?? '',
+        }),
+      ).toMatchObject({ type: 'notification.test' });
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 // private answers refused, no redirects, a deadline, a capped answer.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import { createWebhookAgents } from './webhook-agents.ts';
 import { postWebhook } from './webhook-request.ts';
 
 let receiver: WebhookReceiver;
@@ -25,6 +26,30 @@ describe('postWebhook', () => {
     const [request] = await receiver.waitFor(since);
     expect(request?.host).toBe(`hooks.example.test:${receiver.port}`);
     expect(toLoopback).toHaveBeenCalledTimes(1);
+  });
+
+  // `localhost` is ::1 and 127.0.0.1 where /etc/hosts says so (Docker, Ubuntu), and getaddrinfo
+  // answers ::1 first: a receiver listening on 127.0.0.1 only must still be reached, as any
+  // client reaches it, through the next checked address. So must a dual-stack host whose IPv6
+  // the server cannot route.
+  it('tries the next checked address when the first one refuses the connection', async () => {
+    receiver.answer('ok');
+    const dual = vi.fn(async () => [
+      { address: '::1', family: 6 as const },
+      { address: '127.0.0.1', family: 4 as const },
+    ]);
+    const agents = createWebhookAgents();
+    try {
+      for (const pool of [undefined, agents]) {
+        const since = receiver.received.length;
+        const url = `http://localhost.example.test:${receiver.port}/in`;
+        const answer = await postWebhook(url, headers, '{}', { allowPrivate: true, lookup: dual, agents: pool });
+        expect(answer).toMatchObject({ status: 401 }); // unsigned: the receiver refuses it
+        expect(receiver.received.length).toBe(since + 1);
+      }
+    } finally {
+      agents.close();
+    }
   });
 
   it('refuses a name resolving to a private address without ALLOW_PRIVATE_WEBHOOKS, sending nothing', async () => {

@@ -1,12 +1,13 @@
 // One POST to a receiver, guarded (issue #17 point 5): the host is resolved and checked here and
-// the connection goes to that checked address (the socket's lookup answers with it, so no second
-// resolution can rebind the name); TLS still verifies the certificate against the hostname.
+// the connection goes to those checked addresses (the socket's lookup answers with them, so no
+// second resolution can rebind the name; one that refuses the connection passes to the next);
+// TLS still verifies the certificate against the hostname.
 // Redirects are not followed; the whole exchange has a deadline; at most 64 KiB of the answer
 // is read.
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { ForbiddenAddressError, type LookupAll, resolveTarget } from './address-guard.ts';
+import { ForbiddenAddressError, type LookupAll, resolveTargets } from './address-guard.ts';
 import type { WebhookAgents } from './webhook-agents.ts';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -55,15 +56,17 @@ export async function postWebhook(
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
   const target = new URL(url);
   const signal = AbortSignal.timeout(timeoutMs);
-  let resolved: Awaited<ReturnType<typeof resolveTarget>>;
+  let resolved: Awaited<ReturnType<typeof resolveTargets>>;
   try {
-    resolved = await resolveTarget(target.hostname, options.allowPrivate, options.lookup);
+    resolved = await resolveTargets(target.hostname, options.allowPrivate, options.lookup);
   } catch (error) {
     return failure(error instanceof ForbiddenAddressError ? `Refused: ${error.message}` : describe(error, timeoutMs));
   }
+  // Every checked address when the socket asks for all (net's autoSelectFamily, on by default
+  // since Node 20: it tries them in turn).
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if (lookupOptions.all) callback(null, [resolved]);
-    else callback(null, resolved.address, resolved.family);
+    if (lookupOptions.all) callback(null, resolved);
+    else callback(null, resolved[0].address, resolved[0].family);
   };
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const transport = target.protocol === 'https:' ? https : http;
@@ -106,7 +109,8 @@ export async function postWebhook(
       });
       request.end(body);
     });
-  const first = await send(options.agents ? options.agents.agentFor(target, resolved.address) : false);
+  const addresses = resolved.map((a) => a.address).join(',');
+  const first = await send(options.agents ? options.agents.agentFor(target, addresses) : false);
   const { staleSocket, ...answer } = first.staleSocket ? await send(false) : first;
   return answer;
 }

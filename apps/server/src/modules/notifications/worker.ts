@@ -73,9 +73,14 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   const agents = createWebhookAgents();
 
   async function notifyDisabled(): Promise<void> {
-    await sendDisabledNotices(db, async (setting) => {
-      await mailer.send(disabledMail(mail, setting.email, { ...setting, url: setting.metadata.url }));
-    });
+    await sendDisabledNotices(
+      db,
+      async (setting) => {
+        await mailer.send(disabledMail(mail, setting.email, { ...setting, url: setting.metadata.url }));
+      },
+      (setting, error) =>
+        log.error({ err: error, notificationId: setting.id }, 'disabled-webhook notice not sent (tried again later)'),
+    );
   }
 
   /** Claims, sends and records one batch in one transaction; undefined when nothing was due. */
@@ -116,12 +121,14 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     return count;
   }
 
+  /** Set by stop(): the round in progress finishes, the rest of a backlog (or of a retention pass) waits for the next start. */
+  let stopping = false;
   let draining: Promise<void> | undefined;
   const drain = () =>
     (draining ??= (async () => {
       try {
         // A full round means more is due; the pause lets the hook's work go first meanwhile.
-        while ((await runOnce()) === batch) await setImmediate();
+        while ((await runOnce()) === batch && !stopping) await setImmediate();
       } catch (error) {
         log.error({ err: error }, 'notification delivery round failed');
       } finally {
@@ -130,8 +137,6 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     })());
 
   let maintaining: Promise<void> | undefined;
-  /** Set by stop(): a long retention backlog is left for the next start instead of holding the stop. */
-  let stopping = false;
   const maintain = () =>
     (maintaining ??= (async () => {
       try {

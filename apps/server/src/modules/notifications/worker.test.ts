@@ -1,0 +1,97 @@
+// The notification worker's own duties beside a round: stopping without working through the
+// whole backlog, and telling users of disabled settings one by one.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { createSetting, sendTest } from '../../../test/notification-fixtures.ts';
+import { setupTrader } from '../../../test/signal-fixtures.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import type { Mail } from '../mail/mailer.ts';
+import { createNotificationWorker } from './worker.ts';
+
+let t: TestApp;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+  // The app's own worker stays idle: each case drives a worker of its own.
+  t = await startTestApp({
+    env: { ALLOW_PRIVATE_WEBHOOKS: 'true' },
+    authenticate: authenticateAsUserId,
+    notifications: { pollMs: 600_000, maintenanceMs: 600_000 },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
+
+describe('the notification worker', () => {
+  it('stops after the round in progress, leaving the rest of the backlog for the next start', async () => {
+    const trader = await setupTrader(t, 'worker-stop@example.com');
+    const { key, secret } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, {
+      url: `${receiver.url}/stop`,
+    });
+    receiver.secret = secret ?? '';
+    receiver.answer('ok');
+    for (let i = 0; i < 5; i++) await sendTest(t, trader.headers, key);
+    const since = receiver.received.length;
+
+    // Rounds of one delivery: a backlog of five is five rounds.
+    const worker = createNotificationWorker(t.services, { batch: 1 });
+    const draining = worker.drain();
+    await worker.stop();
+    await draining;
+
+    expect(receiver.received.length - since).toBe(1);
+    const { rows } = await t.services.db.$client.query<{ status: string; n: number }>(
+      `select d.status, count(*)::int as n from notification_deliveries d join notifications n on n.id = d.notification_id
+      where n.key = $1 group by 1 order by 1`,
+      [key],
+    );
+    expect(rows).toEqual([
+      { status: 'delivered', n: 1 },
+      { status: 'pending', n: 4 },
+    ]);
+  });
+
+  it('tells every user of a disabled setting, though one notice cannot be sent', async () => {
+    const settings: string[] = [];
+    for (const name of ['notice-a', 'notice-b', 'notice-c']) {
+      const trader = await setupTrader(t, `${name}@example.com`);
+      const { key } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, {
+        url: `https://hooks.example.com/${name}`,
+      });
+      settings.push(key);
+    }
+    await t.services.db.$client.query(
+      `update notifications set is_enabled = false, disabled_at = now(), disabled_reason = 'Deliveries failed for 3 days'
+      where key = any($1)`,
+      [settings],
+    );
+    // The first notice the worker sends bounces (a mailbox gone), and so does every later one to it.
+    let bouncing: string | undefined;
+    const sent: Mail[] = [];
+    const mailer = {
+      async send(mail: Mail) {
+        bouncing ??= mail.to;
+        if (mail.to === bouncing) throw new Error('550 mailbox unavailable');
+        sent.push(mail);
+      },
+    };
+    const worker = createNotificationWorker({ ...t.services, identity: { ...t.services.identity, mailer } });
+    await worker.maintain();
+    await worker.maintain();
+    await worker.stop();
+
+    expect(sent.map((m) => m.to).sort()).toEqual(
+      ['notice-a@example.com', 'notice-b@example.com', 'notice-c@example.com'].filter((to) => to !== bouncing),
+    );
+    // The bounced one is tried again at the next pass.
+    const { rows } = await t.services.db.$client.query<{ email: string; told: boolean }>(
+      `select u.email, n.disabled_notice_at is not null as told from notifications n join users u on u.id = n.user_id
+      where n.key = any($1) order by u.email`,
+      [settings],
+    );
+    expect(rows.filter((r) => !r.told).map((r) => r.email)).toEqual([bouncing]);
+  });
+});
