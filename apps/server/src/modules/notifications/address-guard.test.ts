@@ -1,6 +1,6 @@
 // Which addresses webhooks may reach, and that the guard judges every resolved address.
 import { describe, expect, it, vi } from 'vitest';
-import { isForbiddenAddress, isPrivateHostname, resolveTarget } from './address-guard.ts';
+import { isForbiddenAddress, isPrivateHostname, resolveTargets } from './address-guard.ts';
 
 describe('isForbiddenAddress', () => {
   it.each([
@@ -63,16 +63,15 @@ describe('isPrivateHostname', () => {
   );
 });
 
-describe('resolveTarget', () => {
+describe('resolveTargets', () => {
   it('refuses a public name that resolves to a private address, unless allowed', async () => {
     const lookup = vi.fn(async () => [{ address: '127.0.0.1', family: 4 as const }]);
-    await expect(resolveTarget('rebind.example.com', false, lookup)).rejects.toThrow(
+    await expect(resolveTargets('rebind.example.com', false, lookup)).rejects.toThrow(
       '127.0.0.1 is a private or reserved address',
     );
-    await expect(resolveTarget('rebind.example.com', true, lookup)).resolves.toEqual({
-      address: '127.0.0.1',
-      family: 4,
-    });
+    await expect(resolveTargets('rebind.example.com', true, lookup)).resolves.toEqual([
+      { address: '127.0.0.1', family: 4 },
+    ]);
   });
 
   it('refuses a name mixing public and private answers, and takes IP literals without resolving', async () => {
@@ -80,9 +79,9 @@ describe('resolveTarget', () => {
       { address: '93.184.215.14', family: 4 as const },
       { address: '::1', family: 6 as const },
     ]);
-    await expect(resolveTarget('mixed.example.com', false, lookup)).rejects.toThrow('::1');
-    await expect(resolveTarget('[::1]', false, lookup)).rejects.toThrow('::1');
-    expect(await resolveTarget('93.184.215.14', false, lookup)).toEqual({ address: '93.184.215.14', family: 4 });
+    await expect(resolveTargets('mixed.example.com', false, lookup)).rejects.toThrow('::1');
+    await expect(resolveTargets('[::1]', false, lookup)).rejects.toThrow('::1');
+    expect(await resolveTargets('93.184.215.14', false, lookup)).toEqual([{ address: '93.184.215.14', family: 4 }]);
     expect(lookup).toHaveBeenCalledTimes(1);
   });
 });

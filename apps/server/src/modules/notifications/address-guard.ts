@@ -132,12 +132,3 @@ export async function resolveTargets(
   }
   return [first, ...rest];
 }
-
-/** The first of resolveTargets. */
-export async function resolveTarget(
-  hostname: string,
-  allowPrivate: boolean,
-  lookup: LookupAll = systemLookup,
-): Promise<ResolvedAddress> {
-  return (await resolveTargets(hostname, allowPrivate, lookup))[0];
-}
