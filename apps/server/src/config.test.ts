@@ -90,7 +90,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ NOTIFICATION_RETRY_SCHEDULE: '250ms,2s,1m,1h' }, brokers).NOTIFICATION_RETRY_SCHEDULE).toEqual([
       250, 2_000, 60_000, 3_600_000,
     ]);
-    for (const bad of ['5', '5s,', 'soon', '5s, 5m']) {
+    for (const bad of ['5', '5s,', 'soon', '5s, 5m', '0s', '5s,0ms']) {
       expect(() => loadConfig({ NOTIFICATION_RETRY_SCHEDULE: bad }, brokers)).toThrow(/NOTIFICATION_RETRY_SCHEDULE/);
     }
   });

@@ -30,7 +30,9 @@ const durationList = z
       const [, amount, unit] = /^(\d+)(ms|s|m|h)$/.exec(item) ?? [];
       return Number(amount) * (DURATION_UNITS_MS[unit ?? 's'] ?? 1000);
     }),
-  );
+  )
+  // A wait of 0 would make the notification worker poll the database without pause.
+  .refine((waits) => waits.every((ms) => ms > 0), 'each duration must be longer than 0');
 
 /** The documented variables: name → schema and one line of documentation. */
 const variables = {
