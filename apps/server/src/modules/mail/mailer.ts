@@ -15,11 +15,14 @@ export interface Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /** No SMTP_URL: a mail is only written to the log, it reaches nobody. */
+  readonly logOnly?: true;
 }
 
 export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log: Logger): Mailer {
   if (!config.SMTP_URL) {
     return {
+      logOnly: true,
       async send(mail) {
         log.info({ to: mail.to, subject: mail.subject, link: mail.link }, 'mail not sent (no SMTP_URL): %s', mail.link);
       },

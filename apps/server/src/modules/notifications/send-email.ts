@@ -22,20 +22,25 @@ export interface EmailDeps {
 
 const toMailEvent = (d: ClaimedDelivery) => ({ type: d.eventType, at: d.eventAt, data: d.data });
 
+/** Without SMTP_URL a mail is only logged: its delivery says so, and is not tried again. */
+export const NO_MAIL_SERVER = 'Mail not sent: this server has no mail server (SMTP_URL); it was written to the log';
+
 async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], mail: Mail, inDigest: boolean) {
   let error: string | null = null;
   try {
     await deps.mailer.send(mail);
+    if (deps.mailer.logOnly) error = NO_MAIL_SERVER;
   } catch (failure) {
     error = `Mail not sent: ${(failure as Error).message ?? 'error'}`.slice(0, 300);
   }
+  const retry = error !== null && !deps.mailer.logOnly;
   return deliveries.map(
     (d): DeliveryResult => ({
       id: d.id,
       ok: error === null,
       responseCode: null,
       error,
-      retryInMs: error === null ? null : retryDelay(deps.schedule, d.attempts + 1),
+      retryInMs: retry ? retryDelay(deps.schedule, d.attempts + 1) : null,
       inDigest,
     }),
   );

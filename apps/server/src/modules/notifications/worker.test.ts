@@ -1,11 +1,13 @@
 // The notification worker's own duties beside a round: stopping without working through the
-// whole backlog, and telling users of disabled settings one by one.
+// whole backlog, and telling users of disabled settings one by one; and an email setting on a
+// server without SMTP_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting, sendTest } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import type { Mail } from '../mail/mailer.ts';
+import { NO_MAIL_SERVER } from './send-email.ts';
 import { createNotificationWorker } from './worker.ts';
 
 let t: TestApp;
@@ -93,5 +95,22 @@ describe('the notification worker', () => {
       [settings],
     );
     expect(rows.filter((r) => !r.told).map((r) => r.email)).toEqual([bouncing]);
+  });
+
+  it('does not call a mail delivered when the server has no SMTP_URL (it was only logged), nor retry it', async () => {
+    const trader = await setupTrader(t, 'no-smtp@example.com');
+    const { key } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'no-smtp@example.com',
+    });
+    await sendTest(t, trader.headers, key);
+    const worker = createNotificationWorker(t.services);
+    await worker.drain();
+    await worker.stop();
+    const { rows } = await t.services.db.$client.query<{ status: string; error: string; next: Date | null }>(
+      `select d.status, d.error, d.next_attempt_at as next from notification_deliveries d
+      join notifications n on n.id = d.notification_id where n.key = $1`,
+      [key],
+    );
+    expect(rows).toEqual([{ status: 'failed', error: NO_MAIL_SERVER, next: null }]);
   });
 });
