@@ -43,7 +43,7 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     // Fastify answers 414 past 100 characters in a path parameter; an /api/v1 account id (base64url
     // of the connection key and the broker's account id) is longer for a Schwab account hash, and
     // past 200 characters the route's own schema answers its documented 400.
-    maxParamLength: 1000,
+    routerOptions: { maxParamLength: 1000 },
     logController: new LogController({
       disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
     }),
