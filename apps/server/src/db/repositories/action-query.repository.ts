@@ -2,6 +2,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { describeActionSql } from './action-description.sql.ts';
 import type { Executor } from './executor.ts';
+import { REFUSED_CALL } from './stats.repository.ts';
 
 export interface ActionRow {
   id: number;
@@ -83,7 +84,7 @@ const RARE_SIGNALS: Partial<Record<TradeResult, SQL>> = {
 };
 
 function resultCondition(userId: number, result: TradeResult): SQL {
-  if (result === 'refused') return sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
+  if (result === 'refused') return REFUSED_CALL;
   if (result === 'placed') return sql`${SIGNAL_STATUS} <> all(${sql.param(NOT_PLACED)}::text[])`;
   const rare = RARE_SIGNALS[result];
   if (rare) {
