@@ -2,7 +2,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { describeActionSql } from './action-description.sql.ts';
 import type { Executor } from './executor.ts';
-import { REFUSED_CALL } from './stats.repository.ts';
 
 export interface ActionRow {
   id: number;
@@ -84,7 +83,7 @@ const RARE_SIGNALS: Partial<Record<TradeResult, SQL>> = {
 };
 
 function resultCondition(userId: number, result: TradeResult): SQL {
-  if (result === 'refused') return REFUSED_CALL;
+  if (result === 'refused') return sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
   if (result === 'placed') return sql`${SIGNAL_STATUS} <> all(${sql.param(NOT_PLACED)}::text[])`;
   const rare = RARE_SIGNALS[result];
   if (rare) {
