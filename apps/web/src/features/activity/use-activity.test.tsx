@@ -17,6 +17,7 @@ function Probe() {
       </button>
       <output data-testid="ids">{activity.actions.map((action) => action.id).join(',')}</output>
       <output data-testid="loading">{String(activity.loading)}</output>
+      <output data-testid="has-more">{String(activity.hasMore)}</output>
     </div>
   );
 }
@@ -48,5 +49,25 @@ describe('useActivity live refresh', () => {
     await vi.waitFor(() => expect(ids().length).toBeGreaterThan(20));
     await idle();
     expect(ids()).toEqual(range(76, ids().length));
+  });
+});
+
+describe('useActivity after an empty first load', () => {
+  it("offers 'More' when the first entries arrive live as a full page", async () => {
+    let newest = 300;
+    renderWithClient(<Probe />, {
+      ActivityActions: fixture(({ variables }) => {
+        const before = variables.createdAtFrom as number | undefined;
+        const rows = page(newest, 300 - newest).filter((row) => before === undefined || row.createdAt < before);
+        return { data: { actions: rows.slice(0, 20) } };
+      }),
+    });
+    await idle();
+    expect(ids()).toEqual([]);
+    newest = 270;
+    fireEvent.click(screen.getByText('refresh'));
+    await vi.waitFor(() => expect(ids()).toEqual(range(270, 20)));
+    await idle();
+    expect(screen.getByTestId('has-more').textContent).toBe('true');
   });
 });

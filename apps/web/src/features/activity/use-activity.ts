@@ -136,7 +136,7 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
     run(JSON.parse(shown) as ActivityActionsQueryVariables, (rows) => (s) => {
       if (!rows || s.query !== shown) return s;
       const actions = merge(rows, s.actions);
-      const hasMore = actions === rows ? full(rows) : s.hasMore;
+      const hasMore = actions === rows || s.actions.length === 0 ? full(rows) : s.hasMore;
       return { ...s, actions, hasMore, hidden: s.hidden && rows.length === 0 };
     });
   }, [state, run]);
