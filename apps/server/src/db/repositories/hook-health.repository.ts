@@ -2,7 +2,7 @@
 // which those rejected or failed, and its refused calls (Order entries naming no signal).
 import { sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
-import { REFUSED } from './stats.repository.ts';
+import { REFUSED_CALL } from './stats.repository.ts';
 
 export interface HookHealthRow {
   /** Stored signals (test drafts included). */
@@ -24,7 +24,7 @@ export async function hookHealth(
       (select count(*)::int from signals s where s.hook_id = ${hook.id} and s.created_at >= ${from}) as signals,
       (select count(*)::int from signals s where s.hook_id = ${hook.id} and s.created_at >= ${from}
         and s.status in ('rejected', 'failed')) as errors,
-      (select count(*)::int from actions a where a.user_id = ${hook.userId} and a.created_at >= ${from} and ${REFUSED}
+      (select count(*)::int from actions a where a.user_id = ${hook.userId} and a.created_at >= ${from} and ${REFUSED_CALL}
         and a.metadata -> 'hook' ->> 'shortKey' = ${hook.shortKey}) as refused`);
   return rows[0] ?? { signals: 0, errors: 0, refused: 0 };
 }

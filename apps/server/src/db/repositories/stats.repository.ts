@@ -49,10 +49,16 @@ const IS_ERROR = sql`not s.is_test and s.status in ('rejected', 'failed')`;
 /** An Order entry of a refused call: it names no stored signal. Also actions_user_refused_idx's predicate. */
 export const REFUSED = sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
 
+/**
+ * A refused call: REFUSED (so the index serves it) but not a call answered 'queued' (queue.ts),
+ * which names no signal yet and is counted by the signal its placement stores.
+ */
+export const REFUSED_CALL = sql`${REFUSED} and (a.metadata -> 'response' ->> 'status') is distinct from 'queued'`;
+
 function refusedRange(r: SignalRange): SQL {
   const parts = [sql`a.user_id = ${r.userId}`, sql`a.created_at >= ${at(r.from)}`, sql`a.created_at < ${at(r.to)}`];
   if (r.providerNames) parts.push(sql`a.metadata ->> 'providerName' = any(${sql.param(r.providerNames)}::text[])`);
-  return sql.join([...parts, REFUSED], sql` and `);
+  return sql.join([...parts, REFUSED_CALL], sql` and `);
 }
 
 /** Looked up per result row (few), by primary key, after aggregating. */

@@ -80,3 +80,31 @@ describe('webhook health', () => {
     expect(foreign.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });
+
+describe('a queued call', () => {
+  it('is not counted as refused: its signal counts once, when placed', async () => {
+    const c = await insertTestUser(t.services, 'health-c@example.test');
+    const hook = { ...(await insertHook(t, c.id, 'hq')), userId: c.id };
+    // Outside the webhook's trading window: answered 202 'queued', entry naming no signal yet…
+    await insertAction(t, {
+      userId: c.id,
+      code: 'Order',
+      createdAt: ago(60_000).toISOString(),
+      metadata: {
+        hook: { key: 'h_hq', shortKey: hook.shortKey, name: 'hq' },
+        providerName: hook.providerName,
+        response: { id: 'q1', status: 'queued', status_description: 'Outside this webhook…' },
+      },
+    });
+    // …then placed at the window's opening: its signal and the entry naming it.
+    await insertSignal(t, hook, { createdAt: ago(30_000) });
+    const stats = await gqlAs<{ actionsOrderStats: Array<Record<string, number>> }>(t, c.headers, STATS);
+    const total = (field: string) => stats.data?.actionsOrderStats.reduce((sum, row) => sum + (row[field] ?? 0), 0);
+    expect([total('counter'), total('counterError'), total('counterRefused')]).toEqual([1, 0, 0]);
+    const health = await gqlAs<{ hook: { health: unknown } }>(t, c.headers, HEALTH, {
+      key: 'h_hq',
+      since: now - 120_000,
+    });
+    expect(health.data?.hook.health).toEqual({ calls: 1, errors: 0, errorRate: 0 });
+  });
+});

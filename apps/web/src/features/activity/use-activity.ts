@@ -40,6 +40,10 @@ const full = (rows: ActionRow[]) => rows.length >= ACTIVITY_PAGE_SIZE;
 function merge(fresh: ActionRow[], shown: ActionRow[]): ActionRow[] {
   const ids = new Set(fresh.map((action) => action.id));
   const oldest = fresh.at(-1)?.createdAt ?? Number.POSITIVE_INFINITY;
+  // A full page all newer than what was shown: entries between them may be missing, so the list
+  // restarts from the page and 'More' goes on from its end.
+  const newestShown = shown[0]?.createdAt;
+  if (full(fresh) && newestShown !== undefined && newestShown < oldest) return fresh;
   // Shown rows newer than the fresh page's oldest and not in it no longer match: dropped.
   return [...fresh, ...shown.filter((action) => !ids.has(action.id) && action.createdAt <= oldest)];
 }
@@ -131,7 +135,9 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
     const shown = state.query;
     run(JSON.parse(shown) as ActivityActionsQueryVariables, (rows) => (s) => {
       if (!rows || s.query !== shown) return s;
-      return { ...s, actions: merge(rows, s.actions), hidden: s.hidden && rows.length === 0 };
+      const actions = merge(rows, s.actions);
+      const hasMore = actions === rows || s.actions.length === 0 ? full(rows) : s.hasMore;
+      return { ...s, actions, hasMore, hidden: s.hidden && rows.length === 0 };
     });
   }, [state, run]);
 
