@@ -11,9 +11,16 @@ export const ACCOUNT_NAME_MAX = 64;
  * SPEC §9: a connector warns this many days before it expires; Schwab's weekly sign-in needs less.
  * Sessions that end every day by the broker's rule (Kite at 6 AM IST, E*TRADE at midnight ET;
  * their connect help says so) are not warned about: a daily warning and mail would be noise.
+ * Nor is Saxo: its refresh token lasts about an hour and each refresh (the server's, every ~18
+ * minutes) moves the expiry on, so it is always "within 6 days" and every refresh warned anew.
  */
 export const EXPIRY_WARNING_DAYS = 6;
-export const EXPIRY_WARNING_DAYS_BY_PROVIDER: Readonly<Record<string, number>> = { schwab: 3, zerodha: 0, etrade: 0 };
+export const EXPIRY_WARNING_DAYS_BY_PROVIDER: Readonly<Record<string, number>> = {
+  schwab: 3,
+  zerodha: 0,
+  etrade: 0,
+  saxo: 0,
+};
 export const expiryWarningDays = (providerName: string): number =>
   EXPIRY_WARNING_DAYS_BY_PROVIDER[providerName] ?? EXPIRY_WARNING_DAYS;
 /** `{PUBLIC_URL}/hook/{shortKey}`: 22 base62 characters. */

@@ -87,3 +87,29 @@ it('asks with a GET query where the broker takes one, reads camel-case fields an
     message: 'Acme: sign-in refused (Authorization code is invalid); reconnect',
   });
 });
+
+it('reads only a 400, 401 or 403 of the token endpoint as a refusal; a 404 or 408 of a gateway is an outage', async () => {
+  const answers: Array<[number, string]> = [
+    [408, '{"message":"Request Timeout"}'],
+    [404, '{"message":"Not Found"}'],
+    [400, '{"error":"invalid_grant"}'],
+  ];
+  const fetch: typeof globalThis.fetch = async () => {
+    const [status, body] = answers.shift() ?? [500, ''];
+    return new Response(body, { status, headers: { 'content-type': 'application/json' } });
+  };
+  const request = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/token',
+    form: { grant_type: 'refresh_token', refresh_token: 'rt' },
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable' });
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable' });
+  await expect(requestTokens(request)).rejects.toMatchObject({
+    kind: 'AuthenticationError',
+    message: 'Acme: sign-in refused (invalid_grant); reconnect',
+  });
+});

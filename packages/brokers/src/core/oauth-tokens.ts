@@ -5,7 +5,7 @@
 // follow. Orders are never sent twice: only reads are retried after a 401.
 import type { BrokerContext, BrokerSession } from './broker.ts';
 import { BrokerError, isBrokerError } from './errors.ts';
-import { createHttpClient } from './http.ts';
+import { createHttpClient, type HttpResponse } from './http.ts';
 import { messageOf } from './http-errors.ts';
 import { decimalField, stringField } from './json-read.ts';
 
@@ -33,6 +33,18 @@ export interface TokenAnswer {
   body: unknown;
 }
 
+/** What the token endpoint answers when it refuses a grant or the app (RFC 6749 §5.2), besides 429. */
+const REFUSAL_STATUSES = new Set([400, 401, 403, 429]);
+
+/**
+ * Other 4xx answers (a gateway's 404, 408) are no refusal of the grant: an outage, so a refresh
+ * meeting one does not deactivate a working connection.
+ */
+function outage(title: string, response: HttpResponse): BrokerError | undefined {
+  if (response.status < 400 || response.status >= 500 || REFUSAL_STATUSES.has(response.status)) return undefined;
+  return new BrokerError('BrokerUnavailable', title, messageOf(response.body) ?? `HTTP ${response.status}`);
+}
+
 /** One call to the token endpoint; a refusal there (400 invalid_grant, …) means signing in again. */
 export async function requestTokens(request: TokenRequest): Promise<TokenAnswer> {
   const { brokerTitle: title, ctx } = request;
@@ -42,6 +54,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(request.fetch ? { fetch: request.fetch } : {}),
     ...(request.headers ? { headers: request.headers } : {}),
+    mapError: (response) => outage(title, response),
   });
   try {
     // A token request changes nothing a retry could duplicate; it is still never retried here.

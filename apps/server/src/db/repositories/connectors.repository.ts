@@ -79,12 +79,23 @@ export async function updateConnector(
   return row;
 }
 
-/** Deactivates an active connector; undefined when it was not active (nothing to do). */
-export async function deactivateConnectorRow(db: Executor, id: number, reason: string) {
+/**
+ * Deactivates an active connector; undefined when it was not active (nothing to do), or when it
+ * was updated after `version` (ms of the updated_at whose credentials were refused: a reconnect
+ * since then holds other credentials).
+ */
+export async function deactivateConnectorRow(db: Executor, id: number, reason: string, version?: number) {
   const [row] = await db
     .update(connectors)
     .set({ isActive: false, deactivatedReason: reason, updatedAt: sql`clock_timestamp()` })
-    .where(and(eq(connectors.id, id), eq(connectors.isActive, true)))
+    .where(
+      and(
+        eq(connectors.id, id),
+        eq(connectors.isActive, true),
+        // updated_at has microseconds; `version` only milliseconds.
+        version === undefined ? undefined : lt(connectors.updatedAt, new Date(version + 1)),
+      ),
+    )
     .returning();
   return row;
 }

@@ -10,10 +10,18 @@ import { emitEvents } from '../notifications/events.ts';
 import { forgetSession } from './session-cache.ts';
 import { connectorActionMetadata } from './types.ts';
 
-/** True when this call deactivated it (false: unknown or already inactive). */
-export async function deactivateConnector(services: Services, connectorId: number, reason: string): Promise<boolean> {
+/**
+ * True when this call deactivated it (false: unknown, already inactive, or updated after
+ * `version`, the updated_at in ms of the credentials the broker refused).
+ */
+export async function deactivateConnector(
+  services: Services,
+  connectorId: number,
+  reason: string,
+  version?: number,
+): Promise<boolean> {
   const done = await services.db.transaction(async (tx) => {
-    const row = await deactivateConnectorRow(tx, connectorId, reason);
+    const row = await deactivateConnectorRow(tx, connectorId, reason, version);
     if (!row) return false;
     await recordAction(tx, {
       userId: row.userId,

@@ -134,6 +134,20 @@ describe('withBrokerSession', () => {
     expect(again).toMatchObject({ key: connector.key, isActive: true });
   });
 
+  it('keeps a connector reconnected while a call on its old credentials was being refused', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-rc', 'sekret-ok']);
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    // The old grant is refused only after the user connected again (a new sign-in revokes it).
+    const failing = withBrokerSession(t.services, row, async () => {
+      await connect(t, alice, 'keyfake', ['key-rc', 'sekret-ok']);
+      throw new BrokerError('AuthenticationError', 'Key Fake', 'token revoked');
+    });
+    await expect(failing).rejects.toBeInstanceOf(BrokerError);
+    const stored = await requireConnector(t.services, aliceId, connector.key);
+    expect(stored.isActive).toBe(true);
+    expect(await withBrokerSession(t.services, stored, async () => 'works')).toBe('works');
+  });
+
   it('refuses secrets that do not open (tampered), without deactivating', async () => {
     const connector = await connect(t, alice, 'keyfake', ['key-t', 'sekret-ok']);
     await t.database.pool.query(

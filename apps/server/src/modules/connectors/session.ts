@@ -68,6 +68,8 @@ const due = (entry: CachedSession, now: number) =>
   entry.session.refreshAt !== undefined && entry.session.refreshAt <= now;
 
 const refreshing = new WeakMap<Services, Map<number, Promise<CachedSession>>>();
+/** The connector version (updated_at, ms) whose credentials a failed refresh sent. */
+const refusedVersions = new WeakMap<object, number>();
 
 /** Refreshes under the row lock; another instance's fresher secrets are taken instead. */
 function refreshSession(services: Services, id: number, broker: Broker, stale: CachedSession) {
@@ -91,7 +93,10 @@ function refreshSession(services: Services, id: number, broker: Broker, stale: C
       const next = await (broker.refresh as NonNullable<Broker['refresh']>)(
         brokerContextFor(services, broker),
         entry.session,
-      );
+      ).catch((error: unknown) => {
+        if (error && typeof error === 'object') refusedVersions.set(error, entry.updatedAt);
+        throw error;
+      });
       const sealed = sealSecrets(services.secretsKey, row.key, next.secrets);
       const saved = await updateConnector(tx, id, {
         secrets: sealed.data,
@@ -111,9 +116,9 @@ function refreshSession(services: Services, id: number, broker: Broker, stale: C
   return work;
 }
 
-async function deactivateQuietly(services: Services, id: number, reason: string): Promise<void> {
+async function deactivateQuietly(services: Services, id: number, reason: string, version: number): Promise<void> {
   try {
-    await deactivateConnector(services, id, reason);
+    await deactivateConnector(services, id, reason, version);
   } catch (error) {
     services.log.error({ err: error, connectorId: id }, 'connector deactivation failed');
   }
@@ -133,13 +138,17 @@ export async function withBrokerSession<T>(
   if (!connector.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
   const broker = services.brokers.get(connector.providerName);
   if (!broker) throw new AppError('EXECUTION', `Provider ${connector.providerName} is not available`);
+  // The version whose credentials the broker saw: a reconnect after it is not deactivated.
+  let version = connector.updatedAt.getTime();
   try {
     let entry = cachedSession(services, connector.id, connector.updatedAt.getTime()) ?? openEntry(services, connector);
+    version = entry.updatedAt;
     if (broker.refresh && due(entry, Date.now())) entry = await refreshSession(services, connector.id, broker, entry);
+    version = entry.updatedAt;
     return await work({ broker, ctx: brokerContextFor(services, broker, options.signal), session: entry.session });
   } catch (error) {
     if (isBrokerError(error) && error.kind === 'AuthenticationError') {
-      await deactivateQuietly(services, connector.id, error.message);
+      await deactivateQuietly(services, connector.id, error.message, refusedVersions.get(error) ?? version);
     }
     throw error;
   }

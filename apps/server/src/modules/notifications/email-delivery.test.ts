@@ -1,5 +1,7 @@
 // Email notifications end to end: events emitted in a transaction, fanned out to the settings
 // that want them, delivered by the worker to a real SMTP server; connector events; digests.
+
+import { EXPIRY_WARNING_DAYS, EXPIRY_WARNING_DAYS_BY_PROVIDER } from '@router/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { type ConnectorAnswer, connect, gql } from '../../../test/connector-fixtures.ts';
@@ -206,6 +208,31 @@ describe('email notifications', () => {
     // Its mail goes before the next case, and the connection no longer expires.
     await eventually(pending, (n) => n === 0);
     await t.services.db.$client.query('update connectors set expires_at = null where id = $1', [liveId]);
+  });
+});
+
+describe('connections renewed by the server', () => {
+  it('warns of no Saxo expiry: its refresh token lasts an hour and every refresh moves it on', async () => {
+    await createSetting(t, alice, live.key, 'L-1', 2, { email: 'rolling@example.com' });
+    const expireInMinutes = (minutes: number) =>
+      t.services.db.$client.query(
+        `update connectors set provider_name = 'saxo', is_active = true, expires_at = now() + $2 * interval '1 minute'
+         where id = $1`,
+        [liveId, minutes],
+      );
+    const emit = () => emitExpiringConnectors(t.services.db, EXPIRY_WARNING_DAYS_BY_PROVIDER, EXPIRY_WARNING_DAYS);
+    try {
+      // Connected: the session ends in 60 minutes; refreshed 18 minutes later: in 60 again, and so on.
+      await expireInMinutes(60);
+      expect(await emit()).toBe(0);
+      await expireInMinutes(78);
+      expect(await emit()).toBe(0);
+    } finally {
+      await t.services.db.$client.query(
+        `update connectors set provider_name = 'keyfake', expires_at = null where id = $1`,
+        [liveId],
+      );
+    }
   });
 });
 
