@@ -60,6 +60,26 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.holdings()).positions).toEqual([]);
   });
 
+  it('cancels the exits of a bracket whose position another order closed, so they never trade a later position', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 });
+    await paper.place({ action: 'sell', quantity: 10 });
+    expect((await paper.view()).openOrders).toEqual([]);
+    await paper.place({ quantity: 10 }, 'again');
+    paper.prices.set('AAPL', 94);
+    paper.advance(MINUTE);
+    // The old stop loss did not sell the new position.
+    expect(await paper.holdings()).toMatchObject({ cash: 99_000, positions: [{ symbol: 'AAPL', quantity: 10 }] });
+  });
+
+  it('cancels the exits of a margined position that a sale turned short', async () => {
+    const paper = await paperFixture({ quote: () => 5000 });
+    const future = { symbol: 'ESH2025', class: 'future' } as const;
+    await paper.place({ ...future, quantity: 1, take_profit_price: 5100, stop_loss_price: 4900 });
+    await paper.place({ ...future, action: 'sell', quantity: 2 });
+    expect((await paper.view()).openOrders).toEqual([]);
+  });
+
   it('refuses exits on the wrong side of the entry', async () => {
     const paper = await paperFixture();
     await expect(paper.place({ take_profit_price: 90 })).rejects.toMatchObject({ kind: 'InvalidOrder' });

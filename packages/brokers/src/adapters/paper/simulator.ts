@@ -93,7 +93,7 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
   }
   record.side = held > 0 ? 'sell' : 'buy';
   record.quantity = quantity;
-  fill(book, record, book.market.now, priceAt(book, instrument, book.market.now));
+  await fill(book, record, book.market.now, priceAt(book, instrument, book.market.now));
   return record;
 }
 
@@ -178,7 +178,7 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
 
   const now = executionPrice(paper, marketPrice, false, false);
   if (now.price !== undefined) {
-    fill(book, paper, book.market.now, now.price);
+    await fill(book, paper, book.market.now, now.price);
     return paper;
   }
   if (now.triggered) paper.triggered = true;

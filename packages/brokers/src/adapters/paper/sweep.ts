@@ -81,7 +81,7 @@ export async function sweep(book: Book, symbols: readonly string[]): Promise<voi
       if (execution && (!next || execution.at < next.at)) next = { order, ...execution };
     }
     if (!next) break;
-    fill(book, next.order, next.at, next.price);
+    await fill(book, next.order, next.at, next.price);
   }
   for (const order of candidates) {
     if (order.status !== 'open') continue;
