@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MINUTE, paperFixture } from './paper.fixture.ts';
+import { MINUTE, paperFixture, START } from './paper.fixture.ts';
 import { optionPremium } from './pricing.ts';
+import type { QuoteSource } from './quotes.ts';
 
 describe('paper broker: a real broker refuses what it does not list', () => {
   it('refuses an unknown symbol with "Symbol not found" and places nothing', async () => {
@@ -134,5 +135,22 @@ describe('paper broker: margined classes', () => {
     paper.prices.set('ES', 4800);
     paper.advance(MINUTE);
     expect(await paper.getOrder('dip')).toMatchObject({ status: 'filled', price: 4950 });
+  });
+
+  it('keeps the resting orders of a stock and a future of one name on their own prices', async () => {
+    // Colgate-Palmolive (CL, the stock at 95, then 97) and crude oil (CL, the future at 75).
+    const quote: QuoteSource = (key, cls, at) => {
+      if (key !== 'CL') return 10;
+      return cls === 'future' ? 75 : at > START ? 97 : 95;
+    };
+    const paper = await paperFixture({ quote, startingCash: 1_000_000 });
+    await paper.place({ symbol: 'CL', class: 'future', type: 'limit', limit_price: 70 }, 'oil');
+    await paper.place({ symbol: 'CL', type: 'limit', limit_price: 90 }, 'dip');
+    await paper.place({ symbol: 'CL', action: 'sell_short', type: 'limit', limit_price: 96 }, 'rally');
+    paper.advance(MINUTE);
+    // The stock never went below 95: its buy at 90 did not fill at the oil price; its sale at 96 did.
+    expect(await paper.getOrder('dip')).toMatchObject({ status: 'accepted' });
+    expect(await paper.getOrder('rally')).toMatchObject({ status: 'filled', price: 96 });
+    expect(await paper.getOrder('oil')).toMatchObject({ status: 'accepted' });
   });
 });
