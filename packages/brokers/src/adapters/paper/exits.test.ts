@@ -150,4 +150,23 @@ describe('paper simulator: brackets, close and cancel', () => {
     // The canceled order's buying power is free again.
     expect((await paper.holdings()).buyingPower).toBe(100_000 - 300);
   });
+
+  it('close and cancel of a CFD leave the orders of the stock of the same name working', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, stop_loss_price: 95 }, 'stock');
+    await paper.place({ type: 'limit', limit_price: 90 }, 'dip');
+    await paper.place({ class: 'cfd', quantity: 10 }, 'cfd');
+    await paper.place({ class: 'cfd', type: 'limit', limit_price: 80 }, 'cfd-dip');
+    expect(await paper.place({ class: 'cfd', action: 'cancel' })).toMatchObject({
+      status_description: 'Canceled 1 open order(s) for AAPL',
+    });
+    await paper.place({ class: 'cfd', action: 'close' });
+    expect(await paper.getOrder('dip')).toMatchObject({ status: 'accepted' });
+    expect(await paper.getOrder('cfd-dip')).toMatchObject({ status: 'canceled' });
+    // The stock's stop loss still protects it.
+    expect((await paper.view()).openOrders.map(({ class: cls, type }) => [cls, type]).sort()).toEqual([
+      ['stock', 'limit'],
+      ['stock', 'stop'],
+    ]);
+  });
 });
