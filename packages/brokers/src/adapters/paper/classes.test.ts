@@ -64,6 +64,31 @@ describe('paper broker: options', () => {
     expect((await paper.holdings()).positions).toEqual([]);
   });
 
+  it('closes a position held through expiry at its intrinsic value', async () => {
+    const paper = await paperFixture();
+    const weekly = { symbol: 'AAPL  250110C00090000', class: 'option' as const, quantity: 1 };
+    await paper.place({ ...weekly, action: 'buy_to_open' });
+    paper.advance(7 * 24 * 60 * MINUTE);
+    expect(await paper.place({ ...weekly, action: 'close' })).toMatchObject({ status: 'filled', price: 10 });
+    expect((await paper.holdings()).positions).toEqual([]);
+    // Opening it is refused still.
+    await expect(paper.place({ ...weekly, action: 'buy_to_open' })).rejects.toMatchObject({
+      brokerMessage: 'AAPL  250110C00090000 expired on 2025-01-10',
+    });
+  });
+
+  it('never fills a resting order after its contract expired', async () => {
+    const expiry = Date.UTC(2025, 0, 10, 20);
+    const quote: QuoteSource = (key, _cls, at) => (key === 'AAPL' ? (at <= expiry ? 100 : 103) : 10);
+    const paper = await paperFixture({ quote });
+    const weekly = { symbol: 'AAPL  250110C00090000', class: 'option' as const, quantity: 1 };
+    await paper.place({ ...weekly, action: 'buy_to_open' });
+    await paper.place({ ...weekly, action: 'sell_to_close', type: 'limit', limit_price: 12 }, 'exit');
+    paper.advance(7 * 24 * 60 * MINUTE);
+    // Worth 13 only after the expiry: the order ended with its contract.
+    expect(await paper.getOrder('exit')).toMatchObject({ status: 'canceled' });
+  });
+
   it('is worth its intrinsic value at expiry', () => {
     expect(optionPremium(120, 100, 0, 0.3, 'C')).toBe(20);
     expect(optionPremium(120, 100, 0, 0.3, 'P')).toBe(0);

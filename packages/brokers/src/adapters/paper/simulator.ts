@@ -37,7 +37,7 @@ function priceHint(order: Order): number | undefined {
 export async function placeOrder(book: Book, request: PlaceRequest): Promise<PaperOrder> {
   const { order } = request;
   if (order.legs?.length) return placeCombo(book, request);
-  const instrument = tradable(book, order.symbol, order.class);
+  const instrument = tradable(book, order.symbol, order.class, order.action === 'close' || order.action === 'cancel');
   await sweep(book, [instrument.symbol]);
   const hint = priceHint(order);
   if (hint !== undefined) {

@@ -4,6 +4,7 @@
 import type { OrderAction } from '@router/orders';
 import {
   type Book,
+  endWithContract,
   finish,
   instrumentOf,
   marksAt,
@@ -173,5 +174,8 @@ function createExits(book: Book, entry: PaperOrder, at: number, price: number): 
     first.ocoId = second.id;
     second.ocoId = first.id;
   }
-  for (const order of exits) track(book, order);
+  for (const order of exits) {
+    endWithContract(book, order);
+    track(book, order);
+  }
 }
