@@ -178,4 +178,14 @@ describe('paper broker: margined classes', () => {
     expect(await paper.getOrder('rally')).toMatchObject({ status: 'filled', price: 96 });
     expect(await paper.getOrder('oil')).toMatchObject({ status: 'accepted' });
   });
+
+  it("a signal's price for a stock leaves the future of the same name where it was", async () => {
+    const quote: QuoteSource = (key, cls) => (key === 'CL' ? (cls === 'future' ? 75 : 95) : 10);
+    const paper = await paperFixture({ quote });
+    const oil = () => paper.broker.lastPrice(paper.ctx, paper.session, paper.accountId, 'CL1!', 'future');
+    const before = await oil();
+    await paper.place({ symbol: 'CL', quantity: 1, extra: { price: 100 } });
+    expect(await paper.broker.lastPrice(paper.ctx, paper.session, paper.accountId, 'CL', 'stock')).toBe(100);
+    expect(await oil()).toBe(before);
+  });
 });
