@@ -46,6 +46,15 @@ export function priceAt(book: Book, instrument: Instrument, at: number): number 
   return priceOf(instrument, at, book.market.quote, scaleOf(book));
 }
 
+/** A resting order on an option or a dated future ends when its contract expires (the earliest leg's). */
+export function endWithContract(book: Book, order: PaperOrder): void {
+  const legs = order.legs ?? [order];
+  for (const { symbol, class: cls } of legs) {
+    const { expiresAt } = instrumentOf(book, symbol, cls);
+    if (expiresAt !== undefined) order.expiresAt = Math.min(order.expiresAt ?? expiresAt, expiresAt);
+  }
+}
+
 /** Instruments and prices at an instant, each looked up once. */
 export function marksAt(book: Book, at: number): MarkOf {
   const seen = new Map<string, ReturnType<MarkOf>>();

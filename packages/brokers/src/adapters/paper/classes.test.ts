@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MINUTE, paperFixture } from './paper.fixture.ts';
+import { MINUTE, paperFixture, START } from './paper.fixture.ts';
 import { optionPremium } from './pricing.ts';
+import type { QuoteSource } from './quotes.ts';
 
 describe('paper broker: a real broker refuses what it does not list', () => {
   it('refuses an unknown symbol with "Symbol not found" and places nothing', async () => {
@@ -61,6 +62,31 @@ describe('paper broker: options', () => {
     });
     expect(await paper.place({ ...option, action: 'buy_to_close' })).toMatchObject({ status: 'filled' });
     expect((await paper.holdings()).positions).toEqual([]);
+  });
+
+  it('closes a position held through expiry at its intrinsic value', async () => {
+    const paper = await paperFixture();
+    const weekly = { symbol: 'AAPL  250110C00090000', class: 'option' as const, quantity: 1 };
+    await paper.place({ ...weekly, action: 'buy_to_open' });
+    paper.advance(7 * 24 * 60 * MINUTE);
+    expect(await paper.place({ ...weekly, action: 'close' })).toMatchObject({ status: 'filled', price: 10 });
+    expect((await paper.holdings()).positions).toEqual([]);
+    // Opening it is refused still.
+    await expect(paper.place({ ...weekly, action: 'buy_to_open' })).rejects.toMatchObject({
+      brokerMessage: 'AAPL  250110C00090000 expired on 2025-01-10',
+    });
+  });
+
+  it('never fills a resting order after its contract expired', async () => {
+    const expiry = Date.UTC(2025, 0, 10, 20);
+    const quote: QuoteSource = (key, _cls, at) => (key === 'AAPL' ? (at <= expiry ? 100 : 103) : 10);
+    const paper = await paperFixture({ quote });
+    const weekly = { symbol: 'AAPL  250110C00090000', class: 'option' as const, quantity: 1 };
+    await paper.place({ ...weekly, action: 'buy_to_open' });
+    await paper.place({ ...weekly, action: 'sell_to_close', type: 'limit', limit_price: 12 }, 'exit');
+    paper.advance(7 * 24 * 60 * MINUTE);
+    // Worth 13 only after the expiry: the order ended with its contract.
+    expect(await paper.getOrder('exit')).toMatchObject({ status: 'canceled' });
   });
 
   it('is worth its intrinsic value at expiry', () => {
@@ -134,5 +160,32 @@ describe('paper broker: margined classes', () => {
     paper.prices.set('ES', 4800);
     paper.advance(MINUTE);
     expect(await paper.getOrder('dip')).toMatchObject({ status: 'filled', price: 4950 });
+  });
+
+  it('keeps the resting orders of a stock and a future of one name on their own prices', async () => {
+    // Colgate-Palmolive (CL, the stock at 95, then 97) and crude oil (CL, the future at 75).
+    const quote: QuoteSource = (key, cls, at) => {
+      if (key !== 'CL') return 10;
+      return cls === 'future' ? 75 : at > START ? 97 : 95;
+    };
+    const paper = await paperFixture({ quote, startingCash: 1_000_000 });
+    await paper.place({ symbol: 'CL', class: 'future', type: 'limit', limit_price: 70 }, 'oil');
+    await paper.place({ symbol: 'CL', type: 'limit', limit_price: 90 }, 'dip');
+    await paper.place({ symbol: 'CL', action: 'sell_short', type: 'limit', limit_price: 96 }, 'rally');
+    paper.advance(MINUTE);
+    // The stock never went below 95: its buy at 90 did not fill at the oil price; its sale at 96 did.
+    expect(await paper.getOrder('dip')).toMatchObject({ status: 'accepted' });
+    expect(await paper.getOrder('rally')).toMatchObject({ status: 'filled', price: 96 });
+    expect(await paper.getOrder('oil')).toMatchObject({ status: 'accepted' });
+  });
+
+  it("a signal's price for a stock leaves the future of the same name where it was", async () => {
+    const quote: QuoteSource = (key, cls) => (key === 'CL' ? (cls === 'future' ? 75 : 95) : 10);
+    const paper = await paperFixture({ quote });
+    const oil = () => paper.broker.lastPrice(paper.ctx, paper.session, paper.accountId, 'CL1!', 'future');
+    const before = await oil();
+    await paper.place({ symbol: 'CL', quantity: 1, extra: { price: 100 } });
+    expect(await paper.broker.lastPrice(paper.ctx, paper.session, paper.accountId, 'CL', 'stock')).toBe(100);
+    expect(await oil()).toBe(before);
   });
 });

@@ -70,7 +70,7 @@ export async function placeCombo(book: Book, request: PlaceRequest): Promise<Pap
   await checkTrade(book, paper, net);
   const now = executionPrice(paper, net, false, false);
   if (now.price !== undefined) {
-    fill(book, paper, book.market.now, now.price);
+    await fill(book, paper, book.market.now, now.price);
     return paper;
   }
   // Held while it rests: what the legs would use now, and a debit above today's net.

@@ -60,6 +60,26 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.holdings()).positions).toEqual([]);
   });
 
+  it('cancels the exits of a bracket whose position another order closed, so they never trade a later position', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 });
+    await paper.place({ action: 'sell', quantity: 10 });
+    expect((await paper.view()).openOrders).toEqual([]);
+    await paper.place({ quantity: 10 }, 'again');
+    paper.prices.set('AAPL', 94);
+    paper.advance(MINUTE);
+    // The old stop loss did not sell the new position.
+    expect(await paper.holdings()).toMatchObject({ cash: 99_000, positions: [{ symbol: 'AAPL', quantity: 10 }] });
+  });
+
+  it('cancels the exits of a margined position that a sale turned short', async () => {
+    const paper = await paperFixture({ quote: () => 5000 });
+    const future = { symbol: 'ESH2025', class: 'future' } as const;
+    await paper.place({ ...future, quantity: 1, take_profit_price: 5100, stop_loss_price: 4900 });
+    await paper.place({ ...future, action: 'sell', quantity: 2 });
+    expect((await paper.view()).openOrders).toEqual([]);
+  });
+
   it('refuses exits on the wrong side of the entry', async () => {
     const paper = await paperFixture();
     await expect(paper.place({ take_profit_price: 90 })).rejects.toMatchObject({ kind: 'InvalidOrder' });
@@ -129,5 +149,24 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect(await paper.place({ action: 'cancel' })).toMatchObject({ status_description: 'No open orders for AAPL' });
     // The canceled order's buying power is free again.
     expect((await paper.holdings()).buyingPower).toBe(100_000 - 300);
+  });
+
+  it('close and cancel of a CFD leave the orders of the stock of the same name working', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, stop_loss_price: 95 }, 'stock');
+    await paper.place({ type: 'limit', limit_price: 90 }, 'dip');
+    await paper.place({ class: 'cfd', quantity: 10 }, 'cfd');
+    await paper.place({ class: 'cfd', type: 'limit', limit_price: 80 }, 'cfd-dip');
+    expect(await paper.place({ class: 'cfd', action: 'cancel' })).toMatchObject({
+      status_description: 'Canceled 1 open order(s) for AAPL',
+    });
+    await paper.place({ class: 'cfd', action: 'close' });
+    expect(await paper.getOrder('dip')).toMatchObject({ status: 'accepted' });
+    expect(await paper.getOrder('cfd-dip')).toMatchObject({ status: 'canceled' });
+    // The stock's stop loss still protects it.
+    expect((await paper.view()).openOrders.map(({ class: cls, type }) => [cls, type]).sort()).toEqual([
+      ['stock', 'limit'],
+      ['stock', 'stop'],
+    ]);
   });
 });

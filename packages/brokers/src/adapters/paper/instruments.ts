@@ -126,7 +126,8 @@ export function createInstruments(entries: readonly ListedSymbol[]): Instruments
     const monthListed = parts.kind !== 'future' || months.includes(parts.monthCode);
     const instrument = base(symbol, 'future', entry !== undefined && monthListed, entry?.price);
     instrument.priceKey = root;
-    instrument.scaleKey = root;
+    // Apart from a stock of the same name (CL: Colgate-Palmolive and crude oil).
+    instrument.scaleKey = `future:${root}`;
     instrument.multiplier = entry?.multiplier ?? 1;
     instrument.tick = entry?.tick ?? 0.01;
     instrument.margin = entry?.margin ?? 0.06;

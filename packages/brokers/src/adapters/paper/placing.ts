@@ -2,7 +2,7 @@
 // record, the money check, and resting an order that cannot execute now.
 import type { Order, OrderAction, OrderClass } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { type Book, instrumentOf, marksAt, nextOrderId, track } from './book.ts';
+import { type Book, endWithContract, instrumentOf, marksAt, nextOrderId, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { sessionClose } from './matching.ts';
 import { powerUsed } from './portfolio.ts';
@@ -36,12 +36,12 @@ export function invalid(message: string): BrokerError {
   return new BrokerError('InvalidOrder', PAPER_TITLE, message);
 }
 
-/** The instrument a symbol names, or the refusal a broker gives for it. */
-export function tradable(book: Book, symbol: string, cls: OrderClass): Instrument {
+/** The instrument a symbol names, or the refusal a broker gives for it; an expired one only to close or cancel. */
+export function tradable(book: Book, symbol: string, cls: OrderClass, closing = false): Instrument {
   if (!PAPER_CLASSES.includes(cls)) throw invalid(`${cls} orders are not supported`);
   const instrument = instrumentOf(book, symbol, cls);
   if (!instrument.listed) throw invalid(`${SYMBOL_NOT_FOUND}: ${symbol.trim().toUpperCase()}`);
-  if (instrument.expiresAt !== undefined && instrument.expiresAt <= book.market.now) {
+  if (!closing && instrument.expiresAt !== undefined && instrument.expiresAt <= book.market.now) {
     throw invalid(`${instrument.symbol} expired on ${new Date(instrument.expiresAt).toISOString().slice(0, 10)}`);
   }
   return instrument;
@@ -93,6 +93,7 @@ export function rest(book: Book, order: PaperOrder, reference: number, what: str
       powerUsed(book.account, tradesOf(book, order, now, reference), marksAt(book, now)).used,
     );
     if (order.duration === 'day') order.expiresAt = sessionClose(now);
+    endWithContract(book, order);
     order.statusDescription = `Accepted: ${what} at ${reference} (${order.duration})`;
   }
   track(book, order);

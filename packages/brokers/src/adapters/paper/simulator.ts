@@ -37,7 +37,7 @@ function priceHint(order: Order): number | undefined {
 export async function placeOrder(book: Book, request: PlaceRequest): Promise<PaperOrder> {
   const { order } = request;
   if (order.legs?.length) return placeCombo(book, request);
-  const instrument = tradable(book, order.symbol, order.class);
+  const instrument = tradable(book, order.symbol, order.class, order.action === 'close' || order.action === 'cancel');
   await sweep(book, [instrument.symbol]);
   const hint = priceHint(order);
   if (hint !== undefined) {
@@ -50,8 +50,9 @@ export async function placeOrder(book: Book, request: PlaceRequest): Promise<Pap
   return placeNew(book, request, instrument);
 }
 
-async function cancelOpenOrders(book: Book, symbol: string, reason: string): Promise<number> {
-  const targets = await openOrdersOf(book, symbol);
+/** Cancels the open orders of the instrument: of its class only (AAPL the CFD leaves AAPL the stock's orders). */
+async function cancelOpenOrders(book: Book, instrument: Instrument, reason: string): Promise<number> {
+  const targets = (await openOrdersOf(book, instrument.symbol)).filter((order) => order.class === instrument.class);
   for (const target of targets) finish(book, target, 'canceled', reason);
   return targets.length;
 }
@@ -60,7 +61,7 @@ async function cancelOpenOrders(book: Book, symbol: string, reason: string): Pro
 async function cancelSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
   const { symbol } = instrument;
   const record = baseOrder(book, request, symbol);
-  const count = await cancelOpenOrders(book, symbol, `Canceled by cancel order ${record.id}`);
+  const count = await cancelOpenOrders(book, instrument, `Canceled by cancel order ${record.id}`);
   record.status = 'canceled';
   record.statusDescription = count ? `Canceled ${count} open order(s) for ${symbol}` : `No open orders for ${symbol}`;
   track(book, record);
@@ -83,7 +84,7 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
       throw invalid(`quantity ${order.quantity} (percent_of_position) is less than one tradable unit of ${symbol}`);
   }
   const record = baseOrder(book, request, symbol);
-  const count = await cancelOpenOrders(book, symbol, `Canceled by close order ${record.id}`);
+  const count = await cancelOpenOrders(book, instrument, `Canceled by close order ${record.id}`);
   if (held === 0) {
     if (!count) throw invalid(`no position in ${symbol} to close`);
     record.status = 'canceled';
@@ -93,7 +94,7 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
   }
   record.side = held > 0 ? 'sell' : 'buy';
   record.quantity = quantity;
-  fill(book, record, book.market.now, priceAt(book, instrument, book.market.now));
+  await fill(book, record, book.market.now, priceAt(book, instrument, book.market.now));
   return record;
 }
 
@@ -178,7 +179,7 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
 
   const now = executionPrice(paper, marketPrice, false, false);
   if (now.price !== undefined) {
-    fill(book, paper, book.market.now, now.price);
+    await fill(book, paper, book.market.now, now.price);
     return paper;
   }
   if (now.triggered) paper.triggered = true;

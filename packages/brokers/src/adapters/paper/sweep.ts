@@ -2,6 +2,7 @@
 // of the account): for each, the minute samples since its last sweep give a price range, and
 // only the open orders that range reached (or that expire) are read and scanned. Fills then run
 // in time order across the swept symbols, so each sees the cash left by those before it.
+import type { OrderClass } from '@router/orders';
 import { adopt, type Book, finish, instrumentOf, loadOrder, priceAt, symbolState, touch } from './book.ts';
 import { type Reach, type ScanResult, sampleTimes, scan, sessionClose } from './matching.ts';
 import { fill } from './trading.ts';
@@ -12,8 +13,11 @@ interface Window {
   /** Swept up to here before this sweep. */
   from: number;
   times: number[];
-  prices: Map<number, number>;
+  /** The price at each sample, by class: a stock and a future may share a name (CL), not their prices. */
+  prices: Map<OrderClass, Map<number, number>>;
 }
+
+const CLASSES: readonly OrderClass[] = ['stock', 'crypto', 'option', 'future', 'forex', 'cfd'];
 
 /** The net price of a combo at an instant: what its legs cost per unit (negative: a credit). */
 export function comboPrice(book: Book, order: PaperOrder, at: number): number {
@@ -31,8 +35,21 @@ async function windowOf(book: Book, symbol: string): Promise<Window | undefined>
   const times = sampleTimes(state.sweptAt, book.market.now);
   const expiring = state.expiresAt !== undefined && state.expiresAt <= book.market.now;
   if (times.length === 0 && !expiring) return undefined;
-  const instrument = instrumentOf(book, symbol, state.class);
-  const prices = new Map(times.map((at) => [at, priceAt(book, instrument, at)]));
+  const prices = new Map<OrderClass, Map<number, number>>();
+  // Classes priced alike (a stock and its CFD) share their samples.
+  const walks = new Map<string, Map<number, number>>();
+  for (const cls of CLASSES) {
+    const instrument = instrumentOf(book, symbol, cls);
+    if (!instrument.listed && cls !== state.class) continue;
+    const { priceKey, priceClass, scaleKey, tick, expiresAt, future, option } = instrument;
+    const walk = JSON.stringify([priceKey, priceClass, scaleKey, tick, expiresAt, future, option && symbol]);
+    let samples = walks.get(walk);
+    if (!samples) {
+      samples = new Map(times.map((at) => [at, priceAt(book, instrument, at)]));
+      walks.set(walk, samples);
+    }
+    prices.set(cls, samples);
+  }
   return { state, from: state.sweptAt, times, prices };
 }
 
@@ -45,7 +62,7 @@ export async function sweep(book: Book, symbols: readonly string[]): Promise<voi
     const window = await windowOf(book, symbol);
     if (!window) continue;
     windows.set(symbol, window);
-    const values = [...window.prices.values()];
+    const values = [...window.prices.values()].flatMap((samples) => [...samples.values()]);
     const reach: Reach = {
       low: values.length ? Math.min(...values) : Number.POSITIVE_INFINITY,
       high: values.length ? Math.max(...values) : Number.NEGATIVE_INFINITY,
@@ -63,7 +80,8 @@ export async function sweep(book: Book, symbols: readonly string[]): Promise<voi
     if (!window) return undefined;
     let result = scans.get(order);
     if (!result) {
-      const price = (at: number) => (order.legs ? comboPrice(book, order, at) : (window.prices.get(at) ?? 0));
+      const samples = window.prices.get(order.class) ?? window.prices.get(window.state.class);
+      const price = (at: number) => (order.legs ? comboPrice(book, order, at) : (samples?.get(at) ?? 0));
       const end = Math.min(now, order.expiresAt ?? now);
       result = scan(order, window.times, Math.max(window.from, order.createdAt), end, price);
       scans.set(order, result);
@@ -81,7 +99,7 @@ export async function sweep(book: Book, symbols: readonly string[]): Promise<voi
       if (execution && (!next || execution.at < next.at)) next = { order, ...execution };
     }
     if (!next) break;
-    fill(book, next.order, next.at, next.price);
+    await fill(book, next.order, next.at, next.price);
   }
   for (const order of candidates) {
     if (order.status !== 'open') continue;

@@ -2,7 +2,18 @@
 // account may trade it (actions of a cash account, buying power), booking the fill, and the
 // exits of a bracket (a take profit and a stop loss, one cancelling the other).
 import type { OrderAction } from '@router/orders';
-import { type Book, finish, instrumentOf, marksAt, nextOrderId, priceAt, track } from './book.ts';
+import {
+  type Book,
+  endWithContract,
+  finish,
+  instrumentOf,
+  marksAt,
+  nextOrderId,
+  openOrdersOf,
+  priceAt,
+  symbolState,
+  track,
+} from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { applyFill, buyingPower, heldQuantity, powerUsed, type Trade } from './portfolio.ts';
 import { roundToTick } from './precision.ts';
@@ -79,7 +90,7 @@ function describeFill(order: PaperOrder, price: number): string {
 }
 
 /** Executes an order at a price (a combo: its legs at theirs); one that can no longer trade is rejected. */
-export function fill(book: Book, order: PaperOrder, at: number, limitOrMarket: number): void {
+export async function fill(book: Book, order: PaperOrder, at: number, limitOrMarket: number): Promise<void> {
   const trades = tradesOf(book, order, at, limitOrMarket);
   // A combo fills at its legs' prices: its net is what they make.
   const price = order.legs
@@ -90,6 +101,7 @@ export function fill(book: Book, order: PaperOrder, at: number, limitOrMarket: n
     finish(book, order, 'rejected', `Rejected: ${problem[1]}`);
     return;
   }
+  const before = trades.map((trade) => heldQuantity(book.account, trade.instrument));
   for (const trade of trades) applyFill(book.account, trade);
   order.legs?.forEach((leg, i) => {
     leg.fillPrice = trades[i]?.price;
@@ -99,7 +111,23 @@ export function fill(book: Book, order: PaperOrder, at: number, limitOrMarket: n
   finish(book, order, 'filled', describeFill(order, price));
   const sibling = order.ocoId ? book.orders.get(order.ocoId) : undefined;
   if (sibling?.status === 'open') finish(book, sibling, 'canceled', 'Canceled: the other exit of the bracket filled');
+  for (const [i, trade] of trades.entries()) await cancelStaleExits(book, trade.instrument, before[i] ?? 0);
   if (order.bracket) createExits(book, order, at, price);
+}
+
+/**
+ * A position closed (or turned the other way) by any order leaves its bracket exits nothing to
+ * protect: they are canceled, so an old stop loss never sells a position opened later.
+ */
+async function cancelStaleExits(book: Book, instrument: Instrument, before: number): Promise<void> {
+  const held = heldQuantity(book.account, instrument);
+  if (before === 0 || Math.sign(held) === Math.sign(before)) return;
+  await symbolState(book, instrument.symbol);
+  for (const exit of await openOrdersOf(book, instrument.symbol)) {
+    if (exit.parentId === undefined || exit.class !== instrument.class) continue;
+    if (exit.side === 'sell' ? held <= 0 : held >= 0)
+      finish(book, exit, 'canceled', 'Canceled: the position of its bracket was closed');
+  }
 }
 
 /** The action that closes a long (or short) position of this class. */
@@ -146,5 +174,8 @@ function createExits(book: Book, entry: PaperOrder, at: number, price: number): 
     first.ocoId = second.id;
     second.ocoId = first.id;
   }
-  for (const order of exits) track(book, order);
+  for (const order of exits) {
+    endWithContract(book, order);
+    track(book, order);
+  }
 }
