@@ -77,13 +77,14 @@ describe('fanOut', () => {
     const copyAccount = copy.accounts[0]?.id as string;
     const rules = { fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 2 }] };
     await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
-    const future = { symbol: 'ES1!', client_id: 'fan-es-1' };
-    expect((await postSignal(t, trader.shortKey, { ...future, action: 'buy', quantity: 3 })).statusCode).toBe(201);
+    // A stock: six ES contracts on the copy need more buying power than the account has at some
+    // prices of the simulated feed, which made the case depend on the hour it ran.
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'fan-pct-1' })).statusCode).toBe(201);
     await eventually(async () => (await paperOrders(t, copyAccount)).length === 1);
 
-    // 60 % of the position is 120 % on the copy: selling it would turn 6 long into 1 short.
-    const sell = { symbol: 'ES1!', action: 'sell', quantity: 60, quantity_type: 'percent_of_position' };
-    expect((await postSignal(t, trader.shortKey, { ...sell, client_id: 'fan-es-2' })).statusCode).toBe(201);
+    // 60 % of the position is 120 % on the copy: more than the 6 shares it holds.
+    const sell = { symbol: 'AAPL', action: 'sell', quantity: 60, quantity_type: 'percent_of_position' };
+    expect((await postSignal(t, trader.shortKey, { ...sell, client_id: 'fan-pct-2' })).statusCode).toBe(201);
     await t.app.signalRuntime.writer.flush();
     await eventually(async () => {
       await t.app.signalRuntime.writer.flush();
