@@ -110,7 +110,7 @@ export const systemLookup: LookupAll = async (hostname) =>
 
 /**
  * The addresses to connect to for `hostname`, in the resolver's order: an IP literal as is, else
- * every resolved one (the connection tries the next when one cannot be reached, as any client
+ * every resolved one (the connection tries the next when one cannot be reached, as every client
  * does with `localhost` as ::1 and 127.0.0.1). Without `allowPrivate`, refused when any resolved
  * address is forbidden (a name that mixes public and private answers is not trusted with either).
  */

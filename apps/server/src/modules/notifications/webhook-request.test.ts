@@ -29,7 +29,7 @@ describe('postWebhook', () => {
   });
 
   // `localhost` is ::1 and 127.0.0.1 where /etc/hosts says so (Docker, Ubuntu), and getaddrinfo
-  // answers ::1 first: a receiver listening on 127.0.0.1 only must still be reached, as any
+  // answers ::1 first: a receiver listening on 127.0.0.1 only must still be reached, as every
   // client reaches it, through the next checked address. So must a dual-stack host whose IPv6
   // the server cannot route.
   it('tries the next checked address when the first one refuses the connection', async () => {
