@@ -26,7 +26,9 @@ const TradeLineRef = builder.objectRef<TradeLine>('TradeLine').implement({
     quantity: t.exposeFloat('quantity', { nullable: true }),
     orderType: t.exposeString('orderType', { nullable: true }),
     price: t.exposeFloat('price', { nullable: true, description: 'fill price, else the limit or stop price' }),
-    result: t.exposeString('result', { description: 'placed, filled, rejected, refused, unknown or draft (test)' }),
+    result: t.exposeString('result', {
+      description: 'placed, filled, rejected, refused, queued (outside the trading windows), unknown or draft (test)',
+    }),
     status: t.exposeString('status', { nullable: true, description: "the broker's status or the refusal's" }),
     elapsedMs: t.exposeFloat('elapsedMs', { nullable: true }),
     phases: t.field({ type: TradePhasesRef, resolve: (line) => line.phases }),
@@ -73,7 +75,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: 'default 20, at most 100' }),
       since: t.arg.float({ description: 'only actions at or after this millisecond (a date filter)' }),
       result: t.arg.string({
-        description: 'Order actions with this result: placed, filled, rejected, refused, unknown, draft',
+        description: 'Order actions with this result: placed, filled, rejected, refused, queued, unknown, draft',
       }),
       hookKey: t.arg.string({ description: 'Order actions of this webhook' }),
       providerName: t.arg.string({ description: 'Order actions of this broker' }),

@@ -2,6 +2,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { describeActionSql } from './action-description.sql.ts';
 import type { Executor } from './executor.ts';
+import { QUEUED_CALL, REFUSED_CALL } from './stats.repository.ts';
 
 export interface ActionRow {
   id: number;
@@ -23,8 +24,11 @@ export interface SignalFacts {
   price: number | null;
 }
 
-/** A trade line's result (issue #21), as the activity filter names it. */
-export type TradeResult = 'placed' | 'filled' | 'rejected' | 'refused' | 'unknown' | 'draft';
+/**
+ * A trade line's result (issue #21), as the activity filter names it. 'queued': a call answered
+ * 202 outside its webhook's trading windows (queue.ts); its placement is an entry of its own.
+ */
+export type TradeResult = 'placed' | 'filled' | 'rejected' | 'refused' | 'queued' | 'unknown' | 'draft';
 
 export interface ActionFilter {
   userId: number;
@@ -60,7 +64,7 @@ const SIGNAL_FACTS = sql`(select jsonb_build_object('status', s.status, 'order',
   from signals s where s.id = a.metadata ->> 'signalId' and s.user_id = a.user_id)`;
 
 /** Stored statuses per result; any other broker status ('accepted', 'open', …) reads as placed. */
-const STATUSES_OF: Record<Exclude<TradeResult, 'refused' | 'placed'>, readonly string[]> = {
+const STATUSES_OF: Record<Exclude<TradeResult, 'refused' | 'queued' | 'placed'>, readonly string[]> = {
   filled: ['filled'],
   rejected: ['rejected', 'failed'],
   unknown: ['unknown'],
@@ -83,7 +87,8 @@ const RARE_SIGNALS: Partial<Record<TradeResult, SQL>> = {
 };
 
 function resultCondition(userId: number, result: TradeResult): SQL {
-  if (result === 'refused') return sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
+  if (result === 'refused') return REFUSED_CALL;
+  if (result === 'queued') return QUEUED_CALL;
   if (result === 'placed') return sql`${SIGNAL_STATUS} <> all(${sql.param(NOT_PLACED)}::text[])`;
   const rare = RARE_SIGNALS[result];
   if (rare) {

@@ -46,6 +46,9 @@ function range(r: SignalRange): SQL {
 /** A live signal that ended in error (the hook sets these whenever its answer was an error). */
 const IS_ERROR = sql`not s.is_test and s.status in ('rejected', 'failed')`;
 
+/** The status an entry's call was answered with ('queued' outside the trading windows, queue.ts). */
+const ANSWER_STATUS = sql`(a.metadata -> 'response' ->> 'status')`;
+
 /** An Order entry of a refused call: it names no stored signal. Also actions_user_refused_idx's predicate. */
 export const REFUSED = sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
 
@@ -53,7 +56,10 @@ export const REFUSED = sql`a.code = 'Order' and not (a.metadata ? 'signalId')`;
  * A refused call: REFUSED (so the index serves it) but not a call answered 'queued' (queue.ts),
  * which names no signal yet and is counted by the signal its placement stores.
  */
-export const REFUSED_CALL = sql`${REFUSED} and (a.metadata -> 'response' ->> 'status') is distinct from 'queued'`;
+export const REFUSED_CALL = sql`${REFUSED} and ${ANSWER_STATUS} is distinct from 'queued'`;
+
+/** A call answered 'queued': it names no signal yet; its placement stores one, an entry of its own. */
+export const QUEUED_CALL = sql`${REFUSED} and ${ANSWER_STATUS} = 'queued'`;
 
 function refusedRange(r: SignalRange): SQL {
   const parts = [sql`a.user_id = ${r.userId}`, sql`a.created_at >= ${at(r.from)}`, sql`a.created_at < ${at(r.to)}`];

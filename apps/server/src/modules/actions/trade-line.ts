@@ -4,7 +4,15 @@
 // signal: their line reads the request as sent, as far as it is an object.
 import type { ActionRow, SignalFacts, TradeResult } from '../../db/repositories/action-query.repository.ts';
 
-export const TRADE_RESULTS: readonly TradeResult[] = ['placed', 'filled', 'rejected', 'refused', 'unknown', 'draft'];
+export const TRADE_RESULTS: readonly TradeResult[] = [
+  'placed',
+  'filled',
+  'rejected',
+  'refused',
+  'queued',
+  'unknown',
+  'draft',
+];
 
 export interface TradePhases {
   parse: number | null;
@@ -45,8 +53,9 @@ const num = (value: unknown): number | null => {
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 };
 
-export function tradeResult(signal: SignalFacts | null): TradeResult {
-  if (!signal) return 'refused';
+/** A call with no stored signal was refused, or queued outside its webhook's trading windows. */
+export function tradeResult(signal: SignalFacts | null, answerStatus: unknown): TradeResult {
+  if (!signal) return answerStatus === 'queued' ? 'queued' : 'refused';
   switch (signal.status) {
     case 'filled':
     case 'rejected':
@@ -81,7 +90,7 @@ export function tradeLine(row: ActionRow): TradeLine | null {
     quantity: num(source.quantity),
     orderType: text(source.type),
     price: row.signal?.price ?? num(response?.price) ?? num(source.limit_price) ?? num(source.stop_price),
-    result: tradeResult(row.signal),
+    result: tradeResult(row.signal, response?.status),
     status: text(response?.status) ?? row.signal?.status ?? null,
     elapsedMs: num(meta.elapsed),
     phases: { parse: num(phases.parse), store: num(phases.store), broker: num(phases.broker) },

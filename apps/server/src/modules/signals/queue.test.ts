@@ -66,6 +66,12 @@ describe('outsideWindow: "queue"', () => {
     await t.app.signalRuntime.writer.flush();
     const [entry] = await listActions(t.services, trader.userId, { code: 'Order' });
     expect(JSON.parse(entry?.metadata ?? '{}')).toMatchObject({ response: { status: 'queued', id: body.id } });
+    // Its activity entry reads queued, not refused, and the Result filter finds it so.
+    expect(entry?.trade).toMatchObject({ result: 'queued', status: 'queued', symbol: 'AAPL' });
+    const results = async (result: string) =>
+      (await listActions(t.services, trader.userId, { code: 'Order', result })).map((action) => action.trade?.result);
+    expect(await results('queued')).toEqual(['queued', 'queued']); // the call and its repeat
+    expect(await results('refused')).toEqual([]);
     // Nothing is due before the window opens.
     expect(await t.app.signalRuntime.sweepQueue(new Date(nextMidnight().getTime() - 60_000))).toBe(0);
   });

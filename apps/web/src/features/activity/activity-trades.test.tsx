@@ -124,6 +124,23 @@ describe('activity as trade lines (issue #21)', () => {
     expect(results[1]?.textContent).toContain('nothing was sent to the broker');
   });
 
+  it('shows a signal queued outside the trading windows as queued, not refused', async () => {
+    const queued: ActionRow = {
+      ...orderAction(4, { status: 'queued', id: 'q1', place_at: '2024-02-01T00:00:00.000Z' }),
+      trade: { ...trade, result: 'queued', status: 'queued', price: null, brokerOrderId: null, order: null },
+    };
+    open(() => [queued]);
+    const button = (await seen('Webhook hook4 (paper#PA-1) called'))[0] as HTMLElement;
+    const pill = within(screen.getByTestId('trade-line')).getByTestId('trade-result');
+    expect(pill.textContent).toBe('queued');
+    expect(pill.getAttribute('title')).toContain('sent when a window opens');
+    fireEvent.click(button);
+    expect(screen.getByTestId('order-call-broker-request').textContent).toBe(
+      "Not sent yet: queued outside the webhook's trading windows. Its placement is an entry of its own.",
+    );
+    expect(within(screen.getByLabelText('Result')).getByRole('option', { name: 'queued' })).toBeTruthy();
+  });
+
   it('filters by result, webhook, broker, symbol and date, and clears the filters', async () => {
     const { calls } = open((variables) => (Object.keys(variables).length === 0 ? [filled, refused] : [refused]));
     await seen('Webhook hook1 (paper#PA-1) called');

@@ -13,7 +13,7 @@ export interface ActivityFilters {
 export const NO_FILTERS: ActivityFilters = { result: '', hookKey: '', providerName: '', symbol: '', date: '' };
 
 /** Results a trade line can have, in the order the filter lists them. */
-export const RESULTS = ['placed', 'filled', 'rejected', 'refused', 'unknown', 'draft'] as const;
+export const RESULTS = ['placed', 'filled', 'rejected', 'refused', 'queued', 'unknown', 'draft'] as const;
 
 /**
  * How a result reads, in the list, the Result filter and the detail alike. A test webhook's signal

@@ -42,7 +42,13 @@ function wireText(value: unknown): string | null {
 /** Why an Order entry holds no broker request. */
 function notSentReason(m: Record<string, unknown>): string {
   if (m.isTest === true) return 'Not sent: test webhook. The signal was checked and stored, no order was placed.';
-  if (typeof m.signalId !== 'string') return 'Not sent: the signal was refused before it reached the broker.';
+  if (typeof m.signalId !== 'string') {
+    const response = m.response as { status?: unknown } | null | undefined;
+    if (typeof response === 'object' && response?.status === 'queued') {
+      return "Not sent yet: queued outside the webhook's trading windows. Its placement is an entry of its own.";
+    }
+    return 'Not sent: the signal was refused before it reached the broker.';
+  }
   return 'Not recorded for this call.';
 }
 

@@ -10,6 +10,7 @@ const TONE: Record<string, string> = {
   filled: 'success',
   rejected: 'danger',
   refused: 'warning',
+  queued: 'light border',
   unknown: 'secondary',
   draft: 'info',
 };
@@ -20,6 +21,8 @@ export const RESULT_TITLE: Record<string, string> = {
   filled: 'The broker filled the order',
   rejected: 'The broker refused the order',
   refused: 'Refused before reaching the broker: nothing was sent',
+  queued:
+    "Outside the webhook's trading windows: held, and sent when a window opens (the placement is an entry of its own)",
   unknown: 'No answer from the broker yet: it is being checked',
   draft: 'Test webhook: the signal was checked and stored, nothing was sent to the broker',
 };
