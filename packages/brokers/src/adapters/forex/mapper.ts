@@ -53,7 +53,7 @@ const invalid = (message: string) => new BrokerError('InvalidOrder', FOREX_TITLE
 const opposite = (direction: Direction): Direction => (direction === 'buy' ? 'sell' : 'buy');
 
 /** A price at the market's decimals. */
-const level = (value: number, market: ForexMarket) =>
+export const level = (value: number, market: ForexMarket) =>
   market.decimals === undefined ? value : Number(value.toFixed(market.decimals));
 
 function quantityOf(order: Order, market: ForexMarket): number {
