@@ -171,6 +171,18 @@ describe('orders the descriptor claims', () => {
     expect(flat.message).toBe('FOREX.com: no open position in USD/JPY');
   });
 
+  it('a close with a quantity trades that much of the position back, never more than is held', async () => {
+    await t.place({ symbol: 'GBP/USD', action: 'sell', quantity: 3000 });
+    await t.place({ symbol: 'GBP/USD', action: 'close', quantity: 1000 });
+    const closing = JSON.parse(t.posted('/order/newtradeorder').at(-1)?.body ?? '');
+    expect(closing).toMatchObject({ Direction: 'buy', Quantity: 1000 });
+    const left = () => t.fake.trading.positions.filter((p) => p.MarketId === 401484348).map((p) => p.Quantity);
+    expect(left()).toEqual([2000]);
+    await t.place({ symbol: 'GBP/USD', action: 'close', quantity: 5000 });
+    expect(JSON.parse(t.posted('/order/newtradeorder').at(-1)?.body ?? '')).toMatchObject({ Quantity: 2000 });
+    expect(left()).toEqual([]);
+  });
+
   it('previews a trade through FOREX.com’s simulation and an entry order as built, placing nothing', async () => {
     const before = t.fake.orderCount();
     const trade = await t.broker.previewOrder(t.ctx, t.session, {

@@ -91,7 +91,7 @@ export function createForexBroker(options: ForexBrokerOptions = {}): ForexBroker
     const market = await markets.market(ctx, session, account, order.symbol, now(ctx));
     const quote = await quoteOf(api, ctx, session, market.marketId);
     return order.action === 'close'
-      ? closeRequest(lookup, market, quote)
+      ? closeRequest(lookup, market, quote, order.quantity)
       : toForexRequest(order, market, account, quote);
   }
 
