@@ -119,6 +119,17 @@ describe('orders the descriptor claims', () => {
     expect(working.map((o) => o.TypeId)).toEqual([3, 2]);
   });
 
+  it('a limit level finer than the market quotes is rounded the trader’s way: a buy down, a sell up', async () => {
+    // USD/JPY quotes 3 decimals; to the nearest, 149.1236 would buy up to 149.124 and 152.0004 sell at 152.000.
+    await t.place({ symbol: 'USD/JPY', action: 'buy', quantity: 1000, type: 'limit', limit_price: 149.1236 });
+    await t.place({ symbol: 'USD/JPY', action: 'sell', quantity: 1000, type: 'limit', limit_price: 152.0004 });
+    const bodies = t.posted('/order/newstoplimitorder').map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => [b.Direction, b.TriggerPrice])).toEqual([
+      ['buy', 149.123],
+      ['sell', 152.001],
+    ]);
+  });
+
   it('refuses before sending what FOREX.com cannot take', async () => {
     const wrongSide = await failure(
       t.place({ symbol: 'EUR/USD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.2 }),

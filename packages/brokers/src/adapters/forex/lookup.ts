@@ -7,7 +7,7 @@ import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { ListedOrder } from '../../core/lookup.ts';
 import type { ForexApi } from './api.ts';
-import { level } from './mapper.ts';
+import { type Direction, entryLevel } from './mapper.ts';
 import type { ForexAccount, ForexMarket } from './markets.ts';
 import { orderStatus } from './status.ts';
 
@@ -102,7 +102,7 @@ export async function listMatching(
   }
   // The level as it was sent: at the market's decimals (mapper.ts).
   const raw = order.type === 'limit' ? order.limit_price : order.stop_price;
-  const trigger = raw === undefined ? undefined : level(raw, market);
+  const trigger = raw === undefined ? undefined : entryLevel(raw, order.type, order.action as Direction, market);
   const atLevel = (item: JsonRecord) => same(decimalField(item, 'TriggerPrice'), trigger);
   const { api, ctx, session, account } = lookup;
   const { body } = await api.call(ctx, session, {

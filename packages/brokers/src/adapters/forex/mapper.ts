@@ -7,7 +7,7 @@ import { BrokerError } from '../../core/errors.ts';
 import { FOREX_TITLE } from './descriptor.ts';
 import type { ForexAccount, ForexMarket, Quote } from './markets.ts';
 
-type Direction = 'buy' | 'sell';
+export type Direction = 'buy' | 'sell';
 
 export interface ForexExit {
   TriggerPrice: number;
@@ -53,8 +53,20 @@ const invalid = (message: string) => new BrokerError('InvalidOrder', FOREX_TITLE
 const opposite = (direction: Direction): Direction => (direction === 'buy' ? 'sell' : 'buy');
 
 /** A price at the market's decimals. */
-export const level = (value: number, market: ForexMarket) =>
+const level = (value: number, market: ForexMarket) =>
   market.decimals === undefined ? value : Number(value.toFixed(market.decimals));
+
+/**
+ * An entry's level at the market's decimals: a limit never beyond the trader's price (a buy
+ * rounded down, a sell up), a stop to the nearest.
+ */
+export function entryLevel(value: number, type: Order['type'], direction: Direction, market: ForexMarket): number {
+  if (market.decimals === undefined || type !== 'limit') return level(value, market);
+  const scale = 10 ** market.decimals;
+  // The tolerance keeps a level already at the decimals (1.005 × 1000 = 1004.9999…) where it is.
+  const steps = direction === 'buy' ? Math.floor(value * scale + 1e-6) : Math.ceil(value * scale - 1e-6);
+  return Number((steps / scale).toFixed(market.decimals));
+}
 
 function quantityOf(order: Order, market: ForexMarket): number {
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
@@ -125,7 +137,7 @@ export function toForexRequest(order: Order, market: ForexMarket, account: Forex
   if (order.type === 'stop_limit') throw invalid('FOREX.com has no stop-limit order');
   const raw = order.type === 'limit' ? order.limit_price : order.stop_price;
   if (raw === undefined) throw invalid(`${order.type === 'limit' ? 'limit_price' : 'stop_price'} is required`);
-  const trigger = level(raw, market);
+  const trigger = entryLevel(raw, order.type, direction, market);
   checkSide(order, direction, trigger, quote);
   if (order.duration !== 'gtc' && order.duration !== 'day')
     throw invalid(`duration ${order.duration} is not supported; use day or gtc`);
