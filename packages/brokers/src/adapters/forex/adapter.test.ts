@@ -99,6 +99,16 @@ describe('orders the descriptor claims', () => {
     expect(t.fake.trading.working.filter((o) => o.ParentOrderId === Number(placed.id))).toHaveLength(2);
   });
 
+  it('a take profit finer than the market quotes never closes below (a long) or above (a short) its price', async () => {
+    await t.place({ symbol: 'USD/JPY', action: 'buy', quantity: 1000, take_profit_price: 153.0004 });
+    await t.place({ symbol: 'USD/JPY', action: 'sell', quantity: 1000, take_profit_price: 150.0006 });
+    const limits = t.posted('/order/newtradeorder').map((r) => JSON.parse(r.body).IfDone[0].Limit);
+    expect(limits.map((l: { Direction: string; TriggerPrice: number }) => [l.Direction, l.TriggerPrice])).toEqual([
+      ['sell', 153.001],
+      ['buy', 150],
+    ]);
+  });
+
   it('limit and stop entries, day or gtc, on the side of the market FOREX.com infers them from', async () => {
     const limit = await t.place({ symbol: 'GBP/USD', action: 'buy', quantity: 2000, type: 'limit', limit_price: 1.25 });
     const stop = await t.place({

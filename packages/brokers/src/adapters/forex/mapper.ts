@@ -57,7 +57,7 @@ const level = (value: number, market: ForexMarket) =>
   market.decimals === undefined ? value : Number(value.toFixed(market.decimals));
 
 /**
- * An entry's level at the market's decimals: a limit never beyond the trader's price (a buy
+ * A level at the market's decimals: a limit (entry or take profit) never beyond the trader's price (a buy
  * rounded down, a sell up), a stop to the nearest.
  */
 export function entryLevel(value: number, type: Order['type'], direction: Direction, market: ForexMarket): number {
@@ -91,8 +91,8 @@ function checkSide(order: Order, direction: Direction, trigger: number, quote: Q
 }
 
 function exitsOf(order: Order, direction: Direction, quantity: number, entry: number, market: ForexMarket): IfDone[] {
-  const exit = (price: number): ForexExit => ({
-    TriggerPrice: level(price, market),
+  const exit = (price: number, type: 'stop' | 'limit'): ForexExit => ({
+    TriggerPrice: entryLevel(price, type, opposite(direction), market),
     Direction: opposite(direction),
     Quantity: quantity,
     Applicability: 'gtc',
@@ -105,7 +105,10 @@ function exitsOf(order: Order, direction: Direction, quantity: number, entry: nu
   if (limit !== undefined && (limit - entry) * up <= 0)
     throw invalid(`take_profit_price must be ${up > 0 ? 'above' : 'below'} the entry (${entry}) for a ${direction}`);
   return [
-    { ...(stop !== undefined ? { Stop: exit(stop) } : {}), ...(limit !== undefined ? { Limit: exit(limit) } : {}) },
+    {
+      ...(stop !== undefined ? { Stop: exit(stop, 'stop') } : {}),
+      ...(limit !== undefined ? { Limit: exit(limit, 'limit') } : {}),
+    },
   ];
 }
 
