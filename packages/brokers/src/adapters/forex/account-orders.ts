@@ -64,8 +64,13 @@ async function openPositions(lookup: Lookup): Promise<JsonRecord[]> {
 const signed = (position: JsonRecord) =>
   (decimalField(position, 'Quantity') ?? 0) * (stringField(position, 'Direction')?.toLowerCase() === 'sell' ? -1 : 1);
 
-/** The trade that closes the market's open positions, naming them. */
-export async function closeRequest(lookup: Lookup, market: ForexMarket, quote: Quote): Promise<ForexRequest> {
+/** The trade that closes the market's open positions (or `quantity` of them, at most all), naming them. */
+export async function closeRequest(
+  lookup: Lookup,
+  market: ForexMarket,
+  quote: Quote,
+  quantity?: number,
+): Promise<ForexRequest> {
   const positions = (await openPositions(lookup)).filter((item) => decimalField(item, 'MarketId') === market.marketId);
   const net = positions.reduce((sum, position) => sum + signed(position), 0);
   if (!positions.length || net === 0)
@@ -73,7 +78,7 @@ export async function closeRequest(lookup: Lookup, market: ForexMarket, quote: Q
   const body: TradeRequest = {
     MarketId: market.marketId,
     Direction: net > 0 ? 'sell' : 'buy',
-    Quantity: Math.abs(net),
+    Quantity: Math.min(Math.abs(net), quantity ?? Number.POSITIVE_INFINITY),
     BidPrice: quote.bid,
     OfferPrice: quote.offer,
     TradingAccountId: lookup.account.tradingAccountId,

@@ -99,6 +99,16 @@ describe('orders the descriptor claims', () => {
     expect(t.fake.trading.working.filter((o) => o.ParentOrderId === Number(placed.id))).toHaveLength(2);
   });
 
+  it('a take profit finer than the market quotes never closes below (a long) or above (a short) its price', async () => {
+    await t.place({ symbol: 'USD/JPY', action: 'buy', quantity: 1000, take_profit_price: 153.0004 });
+    await t.place({ symbol: 'USD/JPY', action: 'sell', quantity: 1000, take_profit_price: 150.0006 });
+    const limits = t.posted('/order/newtradeorder').map((r) => JSON.parse(r.body).IfDone[0].Limit);
+    expect(limits.map((l: { Direction: string; TriggerPrice: number }) => [l.Direction, l.TriggerPrice])).toEqual([
+      ['sell', 153.001],
+      ['buy', 150],
+    ]);
+  });
+
   it('limit and stop entries, day or gtc, on the side of the market FOREX.com infers them from', async () => {
     const limit = await t.place({ symbol: 'GBP/USD', action: 'buy', quantity: 2000, type: 'limit', limit_price: 1.25 });
     const stop = await t.place({
@@ -117,6 +127,17 @@ describe('orders the descriptor claims', () => {
     ]);
     const working = t.fake.trading.working.filter((o) => [limit.id, stop.id].includes(String(o.OrderId)));
     expect(working.map((o) => o.TypeId)).toEqual([3, 2]);
+  });
+
+  it('a limit level finer than the market quotes is rounded the trader’s way: a buy down, a sell up', async () => {
+    // USD/JPY quotes 3 decimals; to the nearest, 149.1236 would buy up to 149.124 and 152.0004 sell at 152.000.
+    await t.place({ symbol: 'USD/JPY', action: 'buy', quantity: 1000, type: 'limit', limit_price: 149.1236 });
+    await t.place({ symbol: 'USD/JPY', action: 'sell', quantity: 1000, type: 'limit', limit_price: 152.0004 });
+    const bodies = t.posted('/order/newstoplimitorder').map((r) => JSON.parse(r.body));
+    expect(bodies.map((b) => [b.Direction, b.TriggerPrice])).toEqual([
+      ['buy', 149.123],
+      ['sell', 152.001],
+    ]);
   });
 
   it('refuses before sending what FOREX.com cannot take', async () => {
@@ -169,6 +190,18 @@ describe('orders the descriptor claims', () => {
     expect(none.status_description).toBe('No working orders of USD/JPY');
     const flat = await failure(t.place({ symbol: 'USD/JPY', action: 'close' }));
     expect(flat.message).toBe('FOREX.com: no open position in USD/JPY');
+  });
+
+  it('a close with a quantity trades that much of the position back, never more than is held', async () => {
+    await t.place({ symbol: 'GBP/USD', action: 'sell', quantity: 3000 });
+    await t.place({ symbol: 'GBP/USD', action: 'close', quantity: 1000 });
+    const closing = JSON.parse(t.posted('/order/newtradeorder').at(-1)?.body ?? '');
+    expect(closing).toMatchObject({ Direction: 'buy', Quantity: 1000 });
+    const left = () => t.fake.trading.positions.filter((p) => p.MarketId === 401484348).map((p) => p.Quantity);
+    expect(left()).toEqual([2000]);
+    await t.place({ symbol: 'GBP/USD', action: 'close', quantity: 5000 });
+    expect(JSON.parse(t.posted('/order/newtradeorder').at(-1)?.body ?? '')).toMatchObject({ Quantity: 2000 });
+    expect(left()).toEqual([]);
   });
 
   it('previews a trade through FOREX.com’s simulation and an entry order as built, placing nothing', async () => {

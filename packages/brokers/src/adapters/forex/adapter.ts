@@ -91,7 +91,7 @@ export function createForexBroker(options: ForexBrokerOptions = {}): ForexBroker
     const market = await markets.market(ctx, session, account, order.symbol, now(ctx));
     const quote = await quoteOf(api, ctx, session, market.marketId);
     return order.action === 'close'
-      ? closeRequest(lookup, market, quote)
+      ? closeRequest(lookup, market, quote, order.quantity)
       : toForexRequest(order, market, account, quote);
   }
 
@@ -172,7 +172,7 @@ export function createForexBroker(options: ForexBrokerOptions = {}): ForexBroker
       const lookup = lookupOf(ctx, session, query.accountId);
       if (!query.order) return [];
       const market = await markets.market(ctx, session, lookup.account, query.order.symbol, now(ctx));
-      return listMatching(lookup, query.order, market.marketId, { from: query.from, to: query.to });
+      return listMatching(lookup, query.order, market, { from: query.from, to: query.to });
     },
 
     getHoldings: (ctx, session, accountId) => holdingsOf(lookupOf(ctx, session, accountId)),

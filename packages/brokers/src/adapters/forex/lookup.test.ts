@@ -78,6 +78,18 @@ describe('findOrder', () => {
     });
     expect(await lookUp({ clientOrderId: 'f', signal: gbp })).toMatchObject({ match: 'unknown' });
   });
+
+  it('without an id: an entry whose level was sent at the market decimals is still found by its signal', async () => {
+    const sentAt = Date.now();
+    // USD/JPY quotes 3 decimals: the level goes out as 149.123, the signal says 149.1234.
+    const entry = { symbol: 'USD/JPY', action: 'buy', quantity: 2000, type: 'limit', limit_price: 149.1234 };
+    const placed = await t.place(entry);
+    expect(JSON.parse(t.posted('/order/newstoplimitorder').at(-1)?.body ?? '{}').TriggerPrice).toBe(149.123);
+    expect(await lookUp({ clientOrderId: 'g', signal: entry, sentAt })).toMatchObject({
+      match: 'probable',
+      order: { id: placed.id, status: 'accepted' },
+    });
+  });
 });
 
 describe('cancel', () => {

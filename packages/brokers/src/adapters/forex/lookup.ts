@@ -7,7 +7,8 @@ import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { ListedOrder } from '../../core/lookup.ts';
 import type { ForexApi } from './api.ts';
-import type { ForexAccount } from './markets.ts';
+import { type Direction, entryLevel } from './mapper.ts';
+import type { ForexAccount, ForexMarket } from './markets.ts';
 import { orderStatus } from './status.ts';
 
 /** History entries read per list: fewer than this proves the list holds the whole window. */
@@ -71,13 +72,13 @@ const truncated = (items: JsonRecord[], field: string, from: number) =>
   items.length >= HISTORY_SIZE && Math.min(...items.map((item) => wcfTime(item[field]) ?? 0)) > from;
 
 /**
- * The orders of the window with the terms of `order` on market `marketId`; null when a history
- * no longer reaches back to the window's start, so nothing can be proved.
+ * The orders of the window with the terms of `order` on `market`; null when a history no longer
+ * reaches back to the window's start, so nothing can be proved.
  */
 export async function listMatching(
   lookup: Lookup,
   order: Order,
-  marketId: number,
+  market: ForexMarket,
   window: { from: number; to: number },
 ): Promise<ListedOrder[] | null> {
   const inWindow = (item: JsonRecord, field: string) => {
@@ -85,7 +86,7 @@ export async function listMatching(
     return at !== undefined && at >= window.from && at <= window.to;
   };
   const terms = (item: JsonRecord, quantityField: string) =>
-    decimalField(item, 'MarketId') === marketId &&
+    decimalField(item, 'MarketId') === market.marketId &&
     stringField(item, 'Direction')?.toLowerCase() === order.action &&
     same(decimalField(item, quantityField), order.quantity);
   const listed = (item: JsonRecord, status: number | undefined): ListedOrder => ({
@@ -99,20 +100,22 @@ export async function listMatching(
       .filter((item) => terms(item, 'OriginalQuantity') && inWindow(item, 'ExecutedDateTimeUtc'))
       .map((item) => listed(item, 3));
   }
-  const trigger = order.type === 'limit' ? order.limit_price : order.stop_price;
-  const level = (item: JsonRecord) => same(decimalField(item, 'TriggerPrice'), trigger);
+  // The level as it was sent: at the market's decimals (mapper.ts).
+  const raw = order.type === 'limit' ? order.limit_price : order.stop_price;
+  const trigger = raw === undefined ? undefined : entryLevel(raw, order.type, order.action as Direction, market);
+  const atLevel = (item: JsonRecord) => same(decimalField(item, 'TriggerPrice'), trigger);
   const { api, ctx, session, account } = lookup;
   const { body } = await api.call(ctx, session, {
     path: '/order/activestoplimitorders',
     query: { TradingAccountId: account.tradingAccountId },
   });
   const working = listOf(asRecord(body)?.ActiveStopLimitOrders).filter(
-    (item) => terms(item, 'Quantity') && level(item) && inWindow(item, 'LastChangedDateTimeUTC'),
+    (item) => terms(item, 'Quantity') && atLevel(item) && inWindow(item, 'LastChangedDateTimeUTC'),
   );
   const done = await history(lookup, 'stopLimits');
   if (truncated(done, 'CreatedDateTimeUtc', window.from)) return null;
   const ended = done.filter(
-    (item) => terms(item, 'OriginalQuantity') && level(item) && inWindow(item, 'CreatedDateTimeUtc'),
+    (item) => terms(item, 'OriginalQuantity') && atLevel(item) && inWindow(item, 'CreatedDateTimeUtc'),
   );
   const byId = new Map<string, ListedOrder>();
   for (const item of working) byId.set(stringField(item, 'OrderId') ?? '', listed(item, decimalField(item, 'Status')));

@@ -7,7 +7,7 @@ import { BrokerError } from '../../core/errors.ts';
 import { FOREX_TITLE } from './descriptor.ts';
 import type { ForexAccount, ForexMarket, Quote } from './markets.ts';
 
-type Direction = 'buy' | 'sell';
+export type Direction = 'buy' | 'sell';
 
 export interface ForexExit {
   TriggerPrice: number;
@@ -56,6 +56,18 @@ const opposite = (direction: Direction): Direction => (direction === 'buy' ? 'se
 const level = (value: number, market: ForexMarket) =>
   market.decimals === undefined ? value : Number(value.toFixed(market.decimals));
 
+/**
+ * A level at the market's decimals: a limit (entry or take profit) never beyond the trader's price (a buy
+ * rounded down, a sell up), a stop to the nearest.
+ */
+export function entryLevel(value: number, type: Order['type'], direction: Direction, market: ForexMarket): number {
+  if (market.decimals === undefined || type !== 'limit') return level(value, market);
+  const scale = 10 ** market.decimals;
+  // The tolerance keeps a level already at the decimals (1.005 × 1000 = 1004.9999…) where it is.
+  const steps = direction === 'buy' ? Math.floor(value * scale + 1e-6) : Math.ceil(value * scale - 1e-6);
+  return Number((steps / scale).toFixed(market.decimals));
+}
+
 function quantityOf(order: Order, market: ForexMarket): number {
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
   const quantity = order.quantity ?? 0;
@@ -79,8 +91,8 @@ function checkSide(order: Order, direction: Direction, trigger: number, quote: Q
 }
 
 function exitsOf(order: Order, direction: Direction, quantity: number, entry: number, market: ForexMarket): IfDone[] {
-  const exit = (price: number): ForexExit => ({
-    TriggerPrice: level(price, market),
+  const exit = (price: number, type: 'stop' | 'limit'): ForexExit => ({
+    TriggerPrice: entryLevel(price, type, opposite(direction), market),
     Direction: opposite(direction),
     Quantity: quantity,
     Applicability: 'gtc',
@@ -93,7 +105,10 @@ function exitsOf(order: Order, direction: Direction, quantity: number, entry: nu
   if (limit !== undefined && (limit - entry) * up <= 0)
     throw invalid(`take_profit_price must be ${up > 0 ? 'above' : 'below'} the entry (${entry}) for a ${direction}`);
   return [
-    { ...(stop !== undefined ? { Stop: exit(stop) } : {}), ...(limit !== undefined ? { Limit: exit(limit) } : {}) },
+    {
+      ...(stop !== undefined ? { Stop: exit(stop, 'stop') } : {}),
+      ...(limit !== undefined ? { Limit: exit(limit, 'limit') } : {}),
+    },
   ];
 }
 
@@ -125,7 +140,7 @@ export function toForexRequest(order: Order, market: ForexMarket, account: Forex
   if (order.type === 'stop_limit') throw invalid('FOREX.com has no stop-limit order');
   const raw = order.type === 'limit' ? order.limit_price : order.stop_price;
   if (raw === undefined) throw invalid(`${order.type === 'limit' ? 'limit_price' : 'stop_price'} is required`);
-  const trigger = level(raw, market);
+  const trigger = entryLevel(raw, order.type, direction, market);
   checkSide(order, direction, trigger, quote);
   if (order.duration !== 'gtc' && order.duration !== 'day')
     throw invalid(`duration ${order.duration} is not supported; use day or gtc`);

@@ -94,12 +94,12 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
     ctx: BrokerContext,
     session: BrokerSession,
     accountId: string,
-    named: Pick<Order, 'symbol' | 'class' | 'extra'>,
+    named: Pick<Order, 'symbol' | 'class' | 'extra' | 'quantity'>,
     reference: string,
   ) => {
     const accountKey = accountKeyOf(session, accountId);
     const instrument = await instruments.resolve(ctx, session, named);
-    const closing = await closingOrder(api, ctx, session, accountKey, instrument, reference);
+    const closing = await closingOrder(api, ctx, session, accountKey, instrument, reference, named.quantity);
     return place(ctx, session, accountKey, closing, reference);
   };
 

@@ -129,4 +129,18 @@ describe('cancel, close and holdings', () => {
     const none = await brokerFailure(t.place(session, { symbol: 'SPY', action: 'close' }, 'sig-h-4'));
     expect(none.message).toBe('Saxo: no open position in SPY:arcx');
   });
+
+  it('a close with a quantity closes that much of the position, never more than is held', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'EUR/DKK', action: 'buy', quantity: 30000 }, 'sig-part-1');
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'EUR/DKK', action: 'close', quantity: 10000 }, 'sig-part-2');
+    await t.place(session, { symbol: 'EUR/DKK', action: 'close', quantity: 50000 }, 'sig-part-3');
+    expect(t.posted().map(({ BuySell, Amount }) => ({ BuySell, Amount }))).toEqual([
+      { BuySell: 'Sell', Amount: 10000 },
+      { BuySell: 'Sell', Amount: 20000 },
+    ]);
+    const holdings = await t.broker.getHoldings(t.ctx, session, ACCOUNT);
+    expect(holdings.positions.find((p) => p.symbol === 'EURDKK')).toBeUndefined();
+  });
 });

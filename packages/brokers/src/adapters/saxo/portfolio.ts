@@ -87,7 +87,7 @@ export async function holdingsOf(
   };
 }
 
-/** The market order that flattens the net position in `instrument`. */
+/** The market order that flattens the net position in `instrument`, or closes `quantity` of it (at most all). */
 export async function closingOrder(
   api: SaxoApi,
   ctx: BrokerContext,
@@ -95,6 +95,7 @@ export async function closingOrder(
   accountKey: string,
   instrument: SaxoInstrument,
   reference: string,
+  quantity?: number,
 ): Promise<SaxoOrder> {
   const positions = await netPositions(api, ctx, session, accountKey);
   const position = positions.find((item) => item.uic === instrument.uic && item.assetType === instrument.assetType);
@@ -104,7 +105,7 @@ export async function closingOrder(
     Uic: instrument.uic,
     AssetType: instrument.assetType,
     BuySell: position.amount > 0 ? 'Sell' : 'Buy',
-    Amount: Math.abs(position.amount),
+    Amount: Math.min(Math.abs(position.amount), quantity ?? Number.POSITIVE_INFINITY),
     OrderType: 'Market',
     // FX market orders as Saxo's FX market activities show them (FillOrKill); others for the day.
     OrderDuration: { DurationType: instrument.assetType === 'FxSpot' ? 'FillOrKill' : 'DayOrder' },

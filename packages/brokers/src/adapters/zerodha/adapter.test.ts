@@ -278,6 +278,20 @@ describe('close and holdings', () => {
     expect(holdings.positions.find((p) => p.symbol === 'NSE:RELIANCE')).toBeUndefined();
   });
 
+  it('a close of a fixed quantity held in two products sells that quantity in all, not that much of each', async () => {
+    // 10 delivery shares held, 10 more bought intraday (MIS): 20 held, 5 to close.
+    await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:INFY', action: 'buy', quantity: 10, extra: { product: 'MIS' } }),
+    );
+    const before = c.fake.requests.length;
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:INFY', action: 'close', quantity: 5 }));
+    const sells = sentSince(c.fake, before).filter((r) => r.method === 'POST');
+    expect(sells.every((r) => (r.body as Record<string, string>).transaction_type === 'SELL')).toBe(true);
+    expect(sells.reduce((sum, r) => sum + Number((r.body as Record<string, string>).quantity), 0)).toBe(5);
+  });
+
   it('holdings: cash and margin in INR, holdings and open positions', async () => {
     await c.broker.placeOrder(
       c.ctx,

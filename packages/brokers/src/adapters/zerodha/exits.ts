@@ -125,13 +125,18 @@ export async function closeSymbol(
     };
   }
   const answers: OrderResponse[] = [];
+  // A fixed quantity is what the close takes in all: the products share it, in the order listed.
+  let left = options.part?.quantity_type === 'fixed' ? (options.part.quantity ?? 0) : Number.POSITIVE_INFINITY;
   for (const { product, quantity } of held) {
+    const size = Math.min(left, options.part ? closingQuantity(Math.abs(quantity), options.part) : Math.abs(quantity));
+    if (size <= 0) break;
+    left -= size;
     const form = {
       tradingsymbol,
       exchange,
       transaction_type: quantity > 0 ? 'SELL' : 'BUY',
       order_type: 'MARKET',
-      quantity: String(options.part ? closingQuantity(Math.abs(quantity), options.part) : Math.abs(quantity)),
+      quantity: String(size),
       product,
       validity: 'DAY',
       market_protection: options.marketProtection ?? '-1',
