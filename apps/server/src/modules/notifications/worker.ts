@@ -87,7 +87,7 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   async function round(tx: Transaction) {
     const claimed = await claimDueDeliveries(tx, batch);
     if (claimed.length === 0) return undefined;
-    const hooks = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK);
+    const hooks = takingTurns(claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK));
     const emails = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.EMAIL);
     const webhookDeps = {
       secretsKey: services.secretsKey,
@@ -173,6 +173,21 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       agents.close();
     },
   };
+}
+
+/**
+ * The round's webhooks in turns by setting: each setting's first (oldest due first), then each
+ * one's second, and so on. In claim order, one setting's many deliveries (a flood to a receiver
+ * that answers slowly or only at the timeout) filled every slot ahead of other settings'.
+ */
+function takingTurns(hooks: readonly ClaimedDelivery[]): ClaimedDelivery[] {
+  const turns = new Map<number, number>();
+  const turned = hooks.map((delivery) => {
+    const turn = turns.get(delivery.notificationId) ?? 0;
+    turns.set(delivery.notificationId, turn + 1);
+    return { delivery, turn };
+  });
+  return turned.sort((a, b) => a.turn - b.turn).map((t) => t.delivery);
 }
 
 /**
