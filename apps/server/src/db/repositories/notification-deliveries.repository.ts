@@ -69,12 +69,18 @@ async function claim(tx: Transaction, query: SQL): Promise<ClaimedDelivery[]> {
  * the index until vacuum (a flood's worth, each round). An ordered index scan passes them once
  * and marks them dead for the next rounds (notification-deliveries.repository.test.ts).
  */
-export async function claimDueDeliveries(tx: Transaction, limit: number): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(
+  tx: Transaction,
+  limit: number,
+  /** Settings to pass by (their deliveries being sent by another round of this worker). */
+  passing: readonly number[] = [],
+): Promise<ClaimedDelivery[]> {
   await tx.execute(sql`set local enable_bitmapscan = off`);
+  const passed = passing.length > 0 ? sql`and d.notification_id <> all(${`{${passing.join(',')}}`}::bigint[])` : sql``;
   return claim(
     tx,
     sql`${CLAIMED}
-    where d.status = 'pending' and d.next_attempt_at <= now()
+    where d.status = 'pending' and d.next_attempt_at <= now() ${passed}
     order by d.next_attempt_at
     limit ${limit}
     for update of d skip locked`,

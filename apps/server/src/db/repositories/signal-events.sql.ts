@@ -6,11 +6,13 @@
 /**
  * Event types a signal's move from stored status `from` to `status` reports. From placing or
  * unknown (the broker's answer, reconciliation): rejected → order.rejected, filled → placed and
- * filled, placing/unknown/draft → nothing yet, any other → placed. From a status that was already
- * told as placed (a resting order followed to its end, modules/signals/follow-fills.ts): filled →
+ * filled, placing/unknown/draft → nothing yet, canceled → order.rejected with the broker's
+ * message (an order the broker ended at once, an IOC or FOK that did not fill, never worked;
+ * but not for `action` cancel or close, whose success brokers answer as canceled), any other →
+ * placed. From a status that was already told as placed (a resting order followed to its end, modules/signals/follow-fills.ts): filled →
  * order.filled, rejected → order.rejected, anything else (canceled) → nothing.
  */
-export function orderEventTypesSql(status: string, from: string): string {
+export function orderEventTypesSql(status: string, from: string, action: string): string {
   return `case
     when ${from} not in ('placing', 'unknown', 'draft') then case
       when ${status} = 'filled' then array['order.filled']
@@ -19,6 +21,7 @@ export function orderEventTypesSql(status: string, from: string): string {
     when ${status} in ('rejected', 'failed') then array['order.rejected']
     when ${status} = 'filled' then array['order.placed', 'order.filled']
     when ${status} in ('placing', 'unknown', 'draft') then array[]::text[]
+    when ${status} = 'canceled' and coalesce(${action}, '') not in ('cancel', 'close') then array['order.rejected']
     else array['order.placed'] end`;
 }
 

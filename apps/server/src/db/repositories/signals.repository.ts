@@ -179,7 +179,7 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
         where s.id = any((select array_agg(id) from input)::text[]) and s.id = i.id and s.status = i."from"
           and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
         returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
-          s.status, s."order", s.broker_order_id, s.price, i.message, ${orderEventTypesSql('s.status', 'i."from"')} as types
+          s.status, s."order", s.broker_order_id, s.price, i.message, ${orderEventTypesSql('s.status', 'i."from"', `s."order"->>'action'`)} as types
       ), released as (
         select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
       ), refunds as (

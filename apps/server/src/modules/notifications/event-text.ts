@@ -37,10 +37,24 @@ const ORDER_VERBS: Record<string, string> = {
   'order.rejected': 'Order rejected',
 };
 
+/** What the quantity counts (quantity_type): a bare number is shares, contracts, lots or coins. */
+const QUANTITY_UNITS: Record<string, (quantity: string) => string> = {
+  percent_of_equity: (q) => `${q}% of equity`,
+  percent_of_position: (q) => `${q}% of position`,
+  cash: (q) => `${q} in cash`,
+};
+
+function quantityText(order: Data): string | undefined {
+  const quantity = text(order.quantity);
+  const unit = QUANTITY_UNITS[text(order.quantity_type) ?? ''];
+  return quantity !== undefined && unit ? unit(quantity) : quantity;
+}
+
 function orderText(type: string, data: Data, title: Title): EventText {
   const order = object(data.order);
   const broker = title(text(data.providerName) ?? '');
-  const what = [text(order.action)?.toUpperCase(), text(order.quantity), text(order.symbol)].filter(Boolean).join(' ');
+  const quantity = quantityText(order);
+  const what = [text(order.action)?.toUpperCase(), quantity, text(order.symbol)].filter(Boolean).join(' ');
   const hook = object(data.hook);
   const filledAt = type === 'order.filled' && text(data.price) ? ` at ${text(data.price)}` : '';
   const signalId = text(data.signalId) ?? '';
@@ -50,7 +64,7 @@ function orderText(type: string, data: Data, title: Title): EventText {
     details: rows([
       ['Symbol', order.symbol],
       ['Action', order.action],
-      ['Quantity', order.quantity],
+      ['Quantity', quantity],
       ['Order type', order.type],
       ['Limit price', order.limit_price],
       ['Stop price', order.stop_price],

@@ -45,6 +45,21 @@ describe('eventMail', () => {
     expect(mail.html).not.toContain('<alerts>');
   });
 
+  it('says what a quantity in percent or cash counts, not as a number of shares', () => {
+    const percent = (quantity_type: string) =>
+      eventMail(
+        ctx,
+        'jo@example.com',
+        order('order.placed', { order: { symbol: 'AAPL', action: 'sell', quantity: 50, quantity_type } }),
+      );
+    const position = percent('percent_of_position');
+    expect(position.subject).toBe('Order placed: SELL 50% of position AAPL on Alpaca · Signal Router');
+    expect(position.text).toContain('Quantity: 50% of position');
+    expect(percent('percent_of_equity').text).toContain('Quantity: 50% of equity');
+    expect(percent('cash').subject).toBe('Order placed: SELL 50 in cash AAPL on Alpaca · Signal Router');
+    expect(percent('fixed').subject).toBe('Order placed: SELL 50 AAPL on Alpaca · Signal Router');
+  });
+
   it("names the broker's message of a rejected order, and the price of a fill", () => {
     const rejected = eventMail(
       ctx,

@@ -10,6 +10,7 @@ import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import { orderEventTypesSql } from '../../db/repositories/signal-events.sql.ts';
 import { deactivateConnector } from '../connectors/index.ts';
 
 let t: TestApp;
@@ -130,6 +131,55 @@ describe('notifications of the signal path', () => {
     });
     const text = (await mail('Order rejected: BUY 2 AAPL on Flaky Broker')).text;
     expect(text).toContain('Message: Flaky Broker: insufficient buying power');
+  });
+
+  it("tells an order the broker ended at once (canceled) as rejected with its message, a cancel signal's as placed", async () => {
+    const { trader, webhooks, mail } = await desk('ended');
+    const place = flaky.broker.placeOrder;
+    Object.assign(flaky.broker, {
+      placeOrder: async (...args: Parameters<typeof place>) => {
+        const { price: _, ...order } = await place(...args);
+        return { ...order, status: 'canceled', status_description: 'Expired' };
+      },
+    });
+    try {
+      expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    } finally {
+      Object.assign(flaky.broker, { placeOrder: place });
+    }
+    // The outcome (and its events) is written after the answer.
+    await eventually(async () => {
+      const { rows } = await t.services.db.$client.query('select status from signals where user_id = $1', [
+        trader.userId,
+      ]);
+      return rows[0]?.status === 'canceled';
+    });
+    const { rows } = await t.services.db.$client.query<{ action: string; types: string[] }>(
+      `select s."order"->>'action' as action,
+        coalesce(array_agg(e.type order by e.type) filter (where e.id is not null), '{}') as types
+      from signals s left join notification_events e on e.data->>'signalId' = s.id::text
+      where s.user_id = $1 group by s.id order by 1`,
+      [trader.userId],
+    );
+    expect(rows).toEqual([{ action: 'buy', types: ['order.rejected'] }]);
+    // A cancel or close signal's success is answered canceled too: that one was carried out.
+    const told = async (action: string) =>
+      (
+        await t.services.db.$client.query<{ types: string[] }>(
+          `select ${orderEventTypesSql(`'canceled'`, `'placing'`, '$1::text')} as types`,
+          [action],
+        )
+      ).rows[0]?.types;
+    expect(await told('cancel')).toEqual(['order.placed']);
+    expect(await told('close')).toEqual(['order.placed']);
+    expect(await told('sell')).toEqual(['order.rejected']);
+    const [rejected] = await webhooks('order.rejected');
+    expect(rejected?.payload?.data).toMatchObject({
+      status: 'canceled',
+      message: 'Flaky Broker: Expired',
+      order: { symbol: 'AAPL', action: 'buy' },
+    });
+    expect((await mail('Order rejected: BUY 1 AAPL on Flaky Broker')).text).toContain('Message: Flaky Broker: Expired');
   });
 
   it('tells refused signals: invalid, no credits left (after exhausted), hook deactivated', async () => {

@@ -27,7 +27,71 @@ afterAll(async () => {
   await receiver.close();
 });
 
+/** Gives up the still-pending deliveries of `keys`, so later cases' rounds do not meet them. */
+async function settle(keys: string[]): Promise<void> {
+  await t.services.db.$client.query(
+    `update notification_deliveries d set status = 'failed', next_attempt_at = null
+    from notifications n where n.id = d.notification_id and n.key = any($1) and d.status = 'pending'`,
+    [keys],
+  );
+}
+
 describe('the notification worker', () => {
+  it("sends another setting's delivery of the same round while one receiver holds many of its own", async () => {
+    const slow = await startWebhookReceiver();
+    const fast = await startWebhookReceiver();
+    slow.answer('hang');
+    const holder = await setupTrader(t, 'slow-many@example.com');
+    const held = await createSetting(t, holder.headers, holder.connector.key, holder.accountId, 1, { url: slow.url });
+    const other = await setupTrader(t, 'fast-after-many@example.com');
+    const told = await createSetting(t, other.headers, other.connector.key, other.accountId, 1, { url: fast.url });
+    fast.secret = told.secret ?? '';
+    // As many deliveries for the hanging receiver as webhooks go out at once, all due before the other one.
+    for (let i = 0; i < 8; i++) await sendTest(t, holder.headers, held.key);
+    await sendTest(t, other.headers, told.key);
+
+    const worker = createNotificationWorker(t.services, { webhookTimeoutMs: 120_000 });
+    const draining = worker.drain();
+    try {
+      const [got] = await fast.waitFor(0, 1);
+      expect(got?.payload?.type).toBe('notification.test');
+      expect(slow.received.length).toBeGreaterThan(0);
+    } finally {
+      await slow.close();
+      await draining;
+      await worker.stop();
+      await fast.close();
+      await settle([held.key, told.key]);
+    }
+  });
+
+  it("sends other settings' deliveries due meanwhile while a receiver holds a round", async () => {
+    const slow = await startWebhookReceiver();
+    const fast = await startWebhookReceiver();
+    slow.answer('hang');
+    const holder = await setupTrader(t, 'slow-round@example.com');
+    const held = await createSetting(t, holder.headers, holder.connector.key, holder.accountId, 1, { url: slow.url });
+    const other = await setupTrader(t, 'fast-meanwhile@example.com');
+    const told = await createSetting(t, other.headers, other.connector.key, other.accountId, 1, { url: fast.url });
+    fast.secret = told.secret ?? '';
+
+    const worker = createNotificationWorker(t.services, { pollMs: 20, webhookTimeoutMs: 120_000 });
+    worker.start();
+    try {
+      await sendTest(t, holder.headers, held.key);
+      await slow.waitFor(0, 1);
+      // The round sending to the hanging receiver is still open: this one is due after it began.
+      await sendTest(t, other.headers, told.key);
+      const [got] = await fast.waitFor(0, 1);
+      expect(got?.payload?.type).toBe('notification.test');
+    } finally {
+      await slow.close();
+      await worker.stop();
+      await fast.close();
+      await settle([held.key, told.key]);
+    }
+  });
+
   it('stops after the round in progress, leaving the rest of the backlog for the next start', async () => {
     const trader = await setupTrader(t, 'worker-stop@example.com');
     const { key, secret } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, {

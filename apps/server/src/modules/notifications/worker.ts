@@ -37,6 +37,8 @@ export interface WorkerOptions {
   batch?: number;
   /** Webhooks in flight at once within a round. */
   concurrency?: number;
+  /** Rounds at once at most, when receivers hold the ones running (default 4). */
+  lanes?: number;
   webhookTimeoutMs?: number;
   /** Resolver for webhook hosts (tests). */
   lookup?: LookupAll;
@@ -83,11 +85,26 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     );
   }
 
+  /**
+   * Settings whose deliveries a round of this worker holds (count of rounds): the other rounds
+   * pass them by, so a receiver holding one round does not hold the next ones too.
+   */
+  const sending = new Map<number, number>();
+  const hold = (ids: readonly number[], by: 1 | -1) => {
+    for (const id of ids) {
+      const rounds = (sending.get(id) ?? 0) + by;
+      if (rounds > 0) sending.set(id, rounds);
+      else sending.delete(id);
+    }
+  };
+
   /** Claims, sends and records one batch in one transaction; undefined when nothing was due. */
-  async function round(tx: Transaction) {
-    const claimed = await claimDueDeliveries(tx, batch);
+  async function round(tx: Transaction, held: number[]) {
+    const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()]);
     if (claimed.length === 0) return undefined;
-    const hooks = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK);
+    held.push(...new Set(claimed.map((d) => d.notificationId)));
+    hold(held, 1);
+    const hooks = takingTurns(claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK));
     const emails = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.EMAIL);
     const webhookDeps = {
       secretsKey: services.secretsKey,
@@ -110,31 +127,54 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   }
 
   async function runOnce(): Promise<number> {
-    const done = await db.transaction(round);
-    if (!done) return 0;
-    const { count, health } = done;
-    const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON);
-    if (disabled.length > 0) {
-      log.warn({ notificationIds: disabled }, 'notification webhooks disabled after failing for 3 days');
-      await notifyDisabled();
+    const held: number[] = [];
+    try {
+      const done = await db.transaction((tx) => round(tx, held));
+      if (!done) return 0;
+      const { count, health } = done;
+      const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON);
+      if (disabled.length > 0) {
+        log.warn({ notificationIds: disabled }, 'notification webhooks disabled after failing for 3 days');
+        await notifyDisabled();
+      }
+      return count;
+    } finally {
+      hold(held, -1);
     }
-    return count;
   }
 
-  /** Set by stop(): the round in progress finishes, the rest of a backlog (or of a retention pass) waits for the next start. */
+  /** Set by stop(): the rounds in progress finish, the rest of a backlog (or of a retention pass) waits for the next start. */
   let stopping = false;
-  let draining: Promise<void> | undefined;
-  const drain = () =>
-    (draining ??= (async () => {
+  const pollMs = options.pollMs ?? Math.min(1000, schedule[0] ?? 1000);
+  const maxLanes = options.lanes ?? 4;
+  /** Runs of rounds in progress, each with when its current round began. */
+  const lanes = new Set<{ since: number; done: Promise<void> }>();
+  /**
+   * Starts a run of rounds when none is running, or when every running one has been in its
+   * round for longer than a poll (a receiver answering slowly, up to the timeout): deliveries due
+   * meanwhile do not wait for it. At most `lanes` at once; otherwise waits for the running ones.
+   */
+  const drain = (): Promise<void> => {
+    const now = performance.now();
+    const held = [...lanes].every((l) => now - l.since >= pollMs);
+    if (!held || lanes.size >= maxLanes) return Promise.all([...lanes].map((l) => l.done)).then(() => undefined);
+    const lane = { since: now, done: Promise.resolve() };
+    lane.done = (async () => {
       try {
         // A full round means more is due; the pause lets the hook's work go first meanwhile.
-        while ((await runOnce()) === batch && !stopping) await setImmediate();
+        while ((await runOnce()) === batch && !stopping) {
+          await setImmediate();
+          lane.since = performance.now();
+        }
       } catch (error) {
         log.error({ err: error }, 'notification delivery round failed');
       } finally {
-        draining = undefined;
+        lanes.delete(lane);
       }
-    })());
+    })();
+    lanes.add(lane);
+    return lane.done;
+  };
 
   let maintaining: Promise<void> | undefined;
   const maintain = () =>
@@ -160,7 +200,6 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     drain,
     maintain,
     start() {
-      const pollMs = options.pollMs ?? Math.min(1000, schedule[0] ?? 1000);
       timers.push(setInterval(() => void drain(), pollMs));
       timers.push(setInterval(() => void maintain(), options.maintenanceMs ?? 10 * 60_000));
       for (const timer of timers) timer.unref();
@@ -169,10 +208,25 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     async stop() {
       stopping = true;
       for (const timer of timers.splice(0)) clearInterval(timer);
-      await Promise.all([draining, maintaining]);
+      await Promise.all([...[...lanes].map((l) => l.done), maintaining]);
       agents.close();
     },
   };
+}
+
+/**
+ * The round's webhooks in turns by setting: each setting's first (oldest due first), then each
+ * one's second, and so on. In claim order, one setting's many deliveries (a flood to a receiver
+ * that answers slowly or only at the timeout) filled every slot ahead of other settings'.
+ */
+function takingTurns(hooks: readonly ClaimedDelivery[]): ClaimedDelivery[] {
+  const turns = new Map<number, number>();
+  const turned = hooks.map((delivery) => {
+    const turn = turns.get(delivery.notificationId) ?? 0;
+    turns.set(delivery.notificationId, turn + 1);
+    return { delivery, turn };
+  });
+  return turned.sort((a, b) => a.turn - b.turn).map((t) => t.delivery);
 }
 
 /**

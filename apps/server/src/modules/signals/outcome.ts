@@ -13,6 +13,8 @@ export interface Outcome {
   brokerOrderId: string | null;
   price: number | null;
   releaseCredit: boolean;
+  /** The broker's message for an order it ended at once (canceled): order.rejected's reason. */
+  message?: string;
   /** The broker refused the connection's credentials (withBrokerSession deactivated it). */
   connectorRejected?: boolean;
 }
@@ -31,6 +33,7 @@ export function fromResult(signalId: string, title: string, result: OrderRespons
       releaseCredit: true,
     };
   }
+  const ended = result.status === 'canceled' ? result.status_description || 'order canceled' : undefined;
   return {
     event: 'place',
     answer: accepted(signalId, result),
@@ -38,6 +41,7 @@ export function fromResult(signalId: string, title: string, result: OrderRespons
     brokerOrderId,
     price,
     releaseCredit: false,
+    ...(ended !== undefined ? { message: ended.startsWith(`${title}:`) ? ended : `${title}: ${ended}` } : {}),
   };
 }
 

@@ -91,7 +91,10 @@ function finding(services: Services, s: ClaimedSignal, owner: string, found: Ord
         brokerOrderId: order.id || null,
         price: typeof order.price === 'number' && Number.isFinite(order.price) ? order.price : null,
         releaseCredit: rejected,
-        message: rejected ? `${titleOf(services, s)}: ${order.status_description || 'order rejected'}` : null,
+        message:
+          rejected || order.status === 'canceled'
+            ? `${titleOf(services, s)}: ${order.status_description || `order ${order.status}`}`
+            : null,
       });
       return { write };
     }

@@ -137,7 +137,7 @@ async function settle(rt: SignalRuntime, s: Signal, o: Outcome, answered: Answer
       response: answered ? JSON.stringify(answered.body) : null,
       elapsedMs: answered ? Math.round(performance.now() - s.receivedAt) : null,
       releaseCredit: o.releaseCredit,
-      message: o.event === 'reject' ? String(o.answer.body.message ?? '') : null,
+      message: o.event === 'reject' ? String(o.answer.body.message ?? '') : (o.message ?? null),
     });
   } catch (error) {
     // The row stays 'placing': reconciliation asks the broker later.
