@@ -473,6 +473,12 @@ describe('normalizeOrder refuses', () => {
       'legs[0].type: stop_limit is not a leg type; use market or limit',
     ],
     [
+      'one leg field as symbol[2] and symbol[02]',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'symbol[02]': 'TSLA' },
+      'symbol[02]',
+      'symbol[02]: given twice, as symbol[2] and symbol[02]',
+    ],
+    [
       'a stop leg',
       { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'type[2]': 'stop' },
       'type[2]',
