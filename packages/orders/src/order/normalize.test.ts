@@ -495,6 +495,31 @@ describe('normalizeOrder refuses', () => {
   });
 });
 
+describe('normalizeOrder refuses a key given twice in the JSON text', () => {
+  // JSON.parse keeps the last one: the order would be what the sender did not mean.
+  it.each([
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"action":"sell"}', 'action'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"quantity":100}', 'quantity'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"qu\\u0061ntity":100}', 'quantity'],
+    ['\ufeff{"symbol":"AAPL","action":"buy","quantity":1,"symbol":"TSLA"}', 'symbol'],
+    [
+      '{"legs":[{"symbol":"A","action":"buy","quantity":1},{"symbol":"B","action":"buy","quantity":1,"action":"sell"}]}',
+      'legs[1].action',
+    ],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"extra":{"note":"a","note":"b"}}', 'extra.note'],
+  ])('%s', (text, field) => {
+    const result = normalize(text);
+    expect(result).toEqual({ ok: false, error: { field, message: `${field}: given twice` } });
+  });
+
+  it('takes equal keys in different objects and keys inside strings', () => {
+    const text =
+      '{"legs":[{"symbol":"A","action":"buy","quantity":1},{"symbol":"B","action":"buy","quantity":1}],' +
+      '"extra":{"symbol":"\\"symbol\\":","q":"a,\\"q\\""}}';
+    expect(normalize(text).ok).toBe(true);
+  });
+});
+
 describe('normalizeOrder on hostile input', () => {
   const hostile: Array<[string, unknown]> = [
     ['undefined', undefined],
