@@ -379,6 +379,13 @@ describe('normalizeOrder refuses', () => {
     ['extra with an object', { symbol: 'AAPL', action: 'buy', quantity: 1, extra: { a: { b: 1 } } }, 'extra.a'],
     ['extra that is not an object', { symbol: 'AAPL', action: 'buy', quantity: 1, extra: 'x' }, 'extra'],
     ['a long client_id', { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 'x'.repeat(65) }, 'client_id'],
+    // Read by JSON.parse as 1700000000000000000, like …002: one idempotency key for two signals.
+    [
+      'a client_id number past 2^53',
+      '{"symbol":"AAPL","action":"buy","quantity":1,"client_id":1700000000000000001}',
+      'client_id',
+      'client_id: a number this long loses digits; send it as text in quotes',
+    ],
     ['an empty symbol', { symbol: '  ', action: 'buy', quantity: 1 }, 'symbol'],
     ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
     ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],

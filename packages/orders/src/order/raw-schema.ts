@@ -32,10 +32,22 @@ const numeric = z.custom<number | string>((value) => typeof value === 'number' |
   error: 'must be a number or a math expression',
 });
 
-/** Text a sender may also write as a number (a client id of 42, a ticker of 7203). */
+/**
+ * Text a sender may also write as a number (a client id of 42, a ticker of 7203), but no integer
+ * past 2^53: JSON.parse has already rounded it, and two client ids 1700000000000000001 and
+ * …002 would be one (the second a "repeat", never placed).
+ */
 const text = (max: number) =>
   z
-    .union([z.string(), z.number()], { error: 'must be text' })
+    .union(
+      [
+        z.string(),
+        z.number().refine((value) => !Number.isInteger(value) || Number.isSafeInteger(value), {
+          error: 'a number this long loses digits; send it as text in quotes',
+        }),
+      ],
+      { error: 'must be text' },
+    )
     .transform((value) => String(value).trim())
     .pipe(
       z
