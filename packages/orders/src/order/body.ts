@@ -21,12 +21,14 @@ export function readBody(input: unknown): Fields {
     } catch (error) {
       throw refuseBody(`not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`);
     }
+  }
+  const body = copyFields(value, 'body');
+  if (!body) throw refuseBody('must be a JSON object');
+  if (typeof input === 'string') {
     // JSON.parse keeps the last of two equal keys: {"action": "buy", …, "action": "sell"} would sell.
     const twice = duplicateKey(input);
     if (twice !== undefined) throw new OrderValidationError(twice, `${twice}: given twice`);
   }
-  const body = copyFields(value, 'body');
-  if (!body) throw refuseBody('must be a JSON object');
   if (Array.isArray(body.legs)) {
     if (body.legs.length > 64) throw new OrderValidationError('legs', 'legs: too many legs');
     body.legs = body.legs.map((leg: unknown, i) => copyFields(leg, `legs[${i}]`) ?? leg);

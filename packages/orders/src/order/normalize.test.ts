@@ -519,6 +519,13 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
     expect(result).toEqual({ ok: false, error: { field, message: `${field}: given twice` } });
   });
 
+  it('says a body that is no object is no object, whatever keys it repeats', () => {
+    expect(normalize('[{"a":1,"a":2}]')).toEqual({
+      ok: false,
+      error: { field: 'body', message: 'body: must be a JSON object' },
+    });
+  });
+
   it('takes equal keys in different objects and keys inside strings', () => {
     const text =
       '{"legs":[{"symbol":"A","action":"buy","quantity":1},{"symbol":"B","action":"buy","quantity":1}],' +
