@@ -7,7 +7,7 @@ export {
   toNumber,
 } from './expression/evaluate.ts';
 export { MAX_EXPRESSION_DEPTH } from './expression/parser.ts';
-export { MAX_BODY_LENGTH, withoutByteOrderMark } from './order/body.ts';
+export { duplicateKey, MAX_BODY_LENGTH, withoutByteOrderMark } from './order/body.ts';
 export {
   type NormalizeOptions,
   type NormalizeResult,

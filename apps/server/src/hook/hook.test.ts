@@ -54,6 +54,10 @@ describe('POST /hook/:shortKey', () => {
     expect(unknown.json().message).toMatch(/stop_los_price/);
     const empty = await postSignal(t, trader.shortKey, '');
     expect(empty.statusCode).toBe(400);
+    // JSON.parse would keep the last: a sell.
+    const twice = await postSignal(t, trader.shortKey, '{"symbol":"AAPL","action":"buy","quantity":1,"action":"sell"}');
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json()).toEqual({ status: 'ValidationError', message: 'action: given twice' });
     expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
     expect(await balanceOf(t, trader.userId)).toBe(5);
   });

@@ -24,6 +24,11 @@ export function readBody(input: unknown): Fields {
   }
   const body = copyFields(value, 'body');
   if (!body) throw refuseBody('must be a JSON object');
+  if (typeof input === 'string') {
+    // JSON.parse keeps the last of two equal keys: {"action": "buy", …, "action": "sell"} would sell.
+    const twice = duplicateKey(input);
+    if (twice !== undefined) throw new OrderValidationError(twice, `${twice}: given twice`);
+  }
   if (Array.isArray(body.legs)) {
     if (body.legs.length > 64) throw new OrderValidationError('legs', 'legs: too many legs');
     body.legs = body.legs.map((leg: unknown, i) => copyFields(leg, `legs[${i}]`) ?? leg);
@@ -36,6 +41,63 @@ export function readBody(input: unknown): Fields {
 /** The text without a leading byte-order mark: invisible in an alert editor, fatal to JSON.parse. */
 export function withoutByteOrderMark(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+interface Frame {
+  /** The keys seen so far in an object; null in an array. */
+  keys: Set<string> | null;
+  /** The container's field name: '' for the body, `legs[0]`, `extra`. */
+  path: string;
+  /** The current key (object) or index (array). */
+  at: string | number;
+}
+
+/**
+ * The first key given twice in one object of `text` (valid JSON), named as its field
+ * (`action`, `legs[1].quantity`, `extra.note`); undefined when every key is given once.
+ */
+export function duplicateKey(text: string): string | undefined {
+  const stack: Frame[] = [];
+  let expectKey = false;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      let end = i + 1;
+      while (text.charCodeAt(end) !== 0x22) end += text.charCodeAt(end) === 0x5c /* \ */ ? 2 : 1;
+      const top = stack.at(-1);
+      if (top?.keys && expectKey) {
+        const raw = text.slice(i + 1, end);
+        const key: string = raw.includes('\\') ? JSON.parse(`"${raw}"`) : raw;
+        if (top.keys.has(key)) return fieldOf(top.path, key);
+        top.keys.add(key);
+        top.at = key;
+        expectKey = false;
+      }
+      i = end + 1;
+      continue;
+    }
+    if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
+      const parent = stack.at(-1);
+      const path = parent ? fieldOf(parent.path, parent.at) : '';
+      stack.push({ keys: ch === 0x7b ? new Set() : null, path, at: 0 });
+      expectKey = ch === 0x7b;
+    } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) {
+      stack.pop();
+      expectKey = false;
+    } else if (ch === 0x2c /* , */) {
+      const top = stack.at(-1);
+      if (top?.keys) expectKey = true;
+      else if (top) top.at = (top.at as number) + 1;
+    }
+    i++;
+  }
+  return undefined;
+}
+
+function fieldOf(path: string, at: string | number): string {
+  if (typeof at === 'number') return `${path}[${at}]`;
+  return path === '' ? at : `${path}.${at}`;
 }
 
 /** A fresh record of an object's own fields, or undefined when `value` is not a plain object. */

@@ -42,6 +42,11 @@ export function expandIndexedLegs(input: Fields): ExpandedBody {
     }
     const leg = legs[index - 1] ?? {};
     legs[index - 1] = leg;
+    // symbol[2] and symbol[02] are one field: the later must not silently replace the earlier.
+    const earlier = names.get(`${index - 1}.${field}`);
+    if (earlier !== undefined) {
+      throw new OrderValidationError(key, `${key}: given twice, as ${earlier} and ${key}`);
+    }
     leg[field] = input[key];
     names.set(`${index - 1}.${field}`, key);
   }

@@ -379,6 +379,13 @@ describe('normalizeOrder refuses', () => {
     ['extra with an object', { symbol: 'AAPL', action: 'buy', quantity: 1, extra: { a: { b: 1 } } }, 'extra.a'],
     ['extra that is not an object', { symbol: 'AAPL', action: 'buy', quantity: 1, extra: 'x' }, 'extra'],
     ['a long client_id', { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 'x'.repeat(65) }, 'client_id'],
+    // Read by JSON.parse as 1700000000000000000, like …002: one idempotency key for two signals.
+    [
+      'a client_id number past 2^53',
+      '{"symbol":"AAPL","action":"buy","quantity":1,"client_id":1700000000000000001}',
+      'client_id',
+      'client_id: a number this long loses digits; send it as text in quotes',
+    ],
     ['an empty symbol', { symbol: '  ', action: 'buy', quantity: 1 }, 'symbol'],
     ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
     ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],
@@ -473,6 +480,12 @@ describe('normalizeOrder refuses', () => {
       'legs[0].type: stop_limit is not a leg type; use market or limit',
     ],
     [
+      'one leg field as symbol[2] and symbol[02]',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'symbol[02]': 'TSLA' },
+      'symbol[02]',
+      'symbol[02]: given twice, as symbol[2] and symbol[02]',
+    ],
+    [
       'a stop leg',
       { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'type[2]': 'stop' },
       'type[2]',
@@ -486,6 +499,38 @@ describe('normalizeOrder refuses', () => {
       expect(result.error.message.startsWith(field)).toBe(true);
       if (message) expect(result.error.message).toBe(message);
     }
+  });
+});
+
+describe('normalizeOrder refuses a key given twice in the JSON text', () => {
+  // JSON.parse keeps the last one: the order would be what the sender did not mean.
+  it.each([
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"action":"sell"}', 'action'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"quantity":100}', 'quantity'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"qu\\u0061ntity":100}', 'quantity'],
+    ['\ufeff{"symbol":"AAPL","action":"buy","quantity":1,"symbol":"TSLA"}', 'symbol'],
+    [
+      '{"legs":[{"symbol":"A","action":"buy","quantity":1},{"symbol":"B","action":"buy","quantity":1,"action":"sell"}]}',
+      'legs[1].action',
+    ],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,"extra":{"note":"a","note":"b"}}', 'extra.note'],
+  ])('%s', (text, field) => {
+    const result = normalize(text);
+    expect(result).toEqual({ ok: false, error: { field, message: `${field}: given twice` } });
+  });
+
+  it('says a body that is no object is no object, whatever keys it repeats', () => {
+    expect(normalize('[{"a":1,"a":2}]')).toEqual({
+      ok: false,
+      error: { field: 'body', message: 'body: must be a JSON object' },
+    });
+  });
+
+  it('takes equal keys in different objects and keys inside strings', () => {
+    const text =
+      '{"legs":[{"symbol":"A","action":"buy","quantity":1},{"symbol":"B","action":"buy","quantity":1}],' +
+      '"extra":{"symbol":"\\"symbol\\":","q":"a,\\"q\\""}}';
+    expect(normalize(text).ok).toBe(true);
   });
 });
 

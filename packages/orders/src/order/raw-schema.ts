@@ -44,6 +44,24 @@ const text = (max: number) =>
         .max(max, { error: `longer than ${max} characters` }),
     );
 
+/**
+ * An order's id (client_id, parent_id), text or a number, but no integer past 2^53: JSON.parse
+ * has already rounded it, and client ids 1700000000000000001 and …002 would be one (the second
+ * a "repeat", never placed).
+ */
+const id = () =>
+  z
+    .union(
+      [
+        z.string(),
+        z.number().refine((value) => !Number.isInteger(value) || Number.isSafeInteger(value), {
+          error: 'a number this long loses digits; send it as text in quotes',
+        }),
+      ],
+      { error: 'must be text' },
+    )
+    .pipe(text(MAX_ID_LENGTH));
+
 const scalar = z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()], {
   error: `must be text (at most ${MAX_TEXT_LENGTH} characters), a number or true/false`,
 });
@@ -76,12 +94,12 @@ export const rawOrderSchema = z.strictObject({
   stop_loss_price_percent: numeric.optional(),
   duration: oneOf(DURATIONS).optional(),
   class: oneOf(ORDER_CLASSES).optional(),
-  client_id: text(MAX_ID_LENGTH).optional(),
+  client_id: id().optional(),
   /** When the sender made the signal (TradingView's {{timenow}}): read by the webhook's
    * stale-signal guard (maxLagSeconds), accepted and unused otherwise. */
   time: text(MAX_ID_LENGTH).optional(),
   timestamp: text(MAX_ID_LENGTH).optional(),
-  parent_id: text(MAX_ID_LENGTH).optional(),
+  parent_id: id().optional(),
   group: oneOf(ORDER_GROUPS).optional(),
   legs: z
     .array(rawLegSchema, { error: 'must be an array of legs' })

@@ -32,4 +32,13 @@ describe('parseOrderText', () => {
   ])('reports what cannot be repaired: %j', (text, error) => {
     expect(parseOrderText(text)).toEqual({ ok: false, error });
   });
+
+  // JSON.parse would keep the last "action" and the playground would test another order than the
+  // hook, which refuses this text.
+  it.each([
+    ['strict JSON', '{"symbol":"AAPL","action":"buy","quantity":1,"action":"sell"}'],
+    ['repaired JSON', "{symbol: 'AAPL', action: 'buy', quantity: 1, action: 'sell',}"],
+  ])('reports a key given twice in %s', (_name, text) => {
+    expect(parseOrderText(text)).toEqual({ ok: false, error: 'action: given twice' });
+  });
 });

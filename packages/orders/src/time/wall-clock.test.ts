@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latestWallHour } from './wall-clock.ts';
+import { instantOf, latestWallHour, wallClock } from './wall-clock.ts';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -25,5 +25,21 @@ describe('latestWallHour', () => {
     ['fall back', '2026-11-01T16:00:00Z', '2026-11-01T04:00:00Z'],
   ])('on a daylight-saving day (%s) it is the real midnight', (_name, now, expected) => {
     expect(latestWallHour(at(now), 'America/New_York', 0)).toBe(at(expected));
+  });
+});
+
+describe('instantOf', () => {
+  it.each([
+    ['an ordinary time', 'America/New_York', '2026-11-25T09:30:00Z', '2026-11-25T14:30:00Z'],
+    // 1 November 2026, 01:30 happened twice in New York: the first (EDT) is taken.
+    ['a time the clock showed twice', 'America/New_York', '2026-11-01T01:30:00Z', '2026-11-01T05:30:00Z'],
+    // 8 March 2026, 02:00 EST became 03:00 EDT (07:00 UTC): 02:30 never showed.
+    ['a time the clock skipped', 'America/New_York', '2026-03-08T02:30:00Z', '2026-03-08T07:00:00Z'],
+    ['a time the clock skipped (London)', 'Europe/London', '2026-03-29T01:30:00Z', '2026-03-29T01:00:00Z'],
+  ])('%s (%s %s) is %s', (_name, zone, wall, expected) => {
+    const instant = instantOf(zone, at(wall));
+    expect(instant).toBe(at(expected));
+    // Never before the clock reached the time asked for.
+    expect(wallClock(zone, instant)).toBeGreaterThanOrEqual(at(wall));
   });
 });

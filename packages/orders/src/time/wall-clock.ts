@@ -30,10 +30,25 @@ export function wallClock(timeZone: string, at: number): number {
   return Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0);
 }
 
-/** The instant the zone's clock shows `wall` (a local time written as UTC ms). */
+/**
+ * The instant the zone's clock shows `wall` (a local time written as UTC ms, to the minute). A
+ * time the clock skipped (02:30 when daylight saving begins at 02:00) is the instant it jumped
+ * past it (03:00): a window opening then opens at the jump, never an hour before it.
+ */
 export function instantOf(timeZone: string, wall: number): number {
   const first = wall - (wallClock(timeZone, wall) - wall);
-  return wall - (wallClock(timeZone, first) - first);
+  const second = wall - (wallClock(timeZone, first) - first);
+  if (wallClock(timeZone, second) === wall) return second;
+  if (wallClock(timeZone, first) === wall) return first;
+  // Skipped: the clock reads before `wall` at the earlier candidate and past it at the later.
+  let before = Math.min(first, second);
+  let after = Math.max(first, second);
+  while (after - before > 60_000) {
+    const middle = before + Math.max(1, Math.floor((after - before) / 120_000)) * 60_000;
+    if (wallClock(timeZone, middle) < wall) before = middle;
+    else after = middle;
+  }
+  return after;
 }
 
 /** The latest instant at or before `now` when the clock in `timeZone` read `hour`:00. */

@@ -70,6 +70,24 @@ describe('fanOut', () => {
     expect(byAccount(broken.accounts[0]?.id as string)[0]?.response.message).toMatch(/deactivated/);
   });
 
+  it("keys a leg apart from any sender's client_id: a client_id ending in #1 is a signal of its own", async () => {
+    const trader = await setupTrader(t, 'fan-key@example.com', { credits: 10 });
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'paper', []);
+    const copyAccount = copy.accounts[0]?.id as string;
+    const rules = { fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 1 }] };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'L' })).statusCode).toBe(201);
+    await eventually(async () => (await paperOrders(t, copyAccount)).length === 1);
+
+    // Another order whose client_id happens to be the first's plus "#1": not a repeat of the leg.
+    const next = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2, client_id: 'L#1' });
+    expect(next.statusCode).toBe(201);
+    await eventually(async () => (await paperOrders(t, copyAccount)).length === 2);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+    expect(await balanceOf(t, trader.userId)).toBe(6);
+  });
+
   it('refuses a leg whose percent quantity the multiplier takes past 100, placing nothing there', async () => {
     const trader = await setupTrader(t, 'fan-percent@example.com', { credits: 10 });
     const actor = { userId: trader.userId, address: null };

@@ -1,6 +1,6 @@
 // rules.fanOut: a signal stored as new on the hook's own account (the first leg) is copied to each
 // other account listed, its quantity times the leg's multiplier. Each leg is a signal of its own:
-// its idempotency key is the first's plus `#<leg>`, its id (the broker's client order id) is
+// its idempotency key is `leg<n>:` before the first's, its id (the broker's client order id) is
 // derived from the first's, so it is stored, charged one credit, sent and reconciled exactly once
 // like any signal, and gets its own Order activity entry (with its accountId). Legs run after the
 // first is stored, each on its own: one leg's refusal or failure never touches another.
@@ -57,7 +57,8 @@ async function placeLeg(
   if (limit) return refuse(rt, legInput, ruleRefused(limit.rule, `${name}: ${limit.message}`), request);
   return place(rt, legInput, {
     id: legSignalId(first.id, leg),
-    key: `${first.key}#${leg}`,
+    // In front, not behind: a first key is `c:<client_id>`, and a client_id may end in "#1".
+    key: `leg${leg}:${first.key}`,
     order,
     request,
   });

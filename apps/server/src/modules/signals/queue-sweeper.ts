@@ -5,9 +5,9 @@
 // a lease (one statement, FOR UPDATE SKIP LOCKED inside it: two instances never claim one row) and
 // sends each through the signal path with its queued idempotency key; the row's end is written
 // fenced by the claim. A crash between placing and writing leaves the row claimed until the lease
-// runs out; the next claim sends it again, and the signal path answers it as a repeat of the
-// signal stored under that key (HOOK_DEDUPE_WINDOW_S is far longer than a lease), so it is still
-// placed once.
+// runs out; the next claim finds the signal the lost one stored (its id is derived from the
+// queued id) and writes its answer, placing nothing: the key's window (HOOK_DEDUPE_WINDOW_S, 60 s
+// by default, 0 allowed) may have run out by then, so a repeat of the key is not enough.
 import { performance } from 'node:perf_hooks';
 import {
   claimDueQueuedSignals,
@@ -15,11 +15,14 @@ import {
   nextQueuedRelease,
   type QueuedSignalRow,
 } from '../../db/repositories/queued-signals.repository.ts';
+import { findSignalState } from '../../db/repositories/signals.repository.ts';
 import { checkWindow } from '../hooks/rules/index.ts';
 import { nextOpening } from '../hooks/rules/next-opening.ts';
 import { ruleRefused } from './answers.ts';
 import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
+import { repeatAnswer } from './repeat.ts';
 import type { SignalRuntime } from './runtime.ts';
+import { queuedSignalId } from './signal-id.ts';
 import { submitSignal } from './submit.ts';
 
 /** `runOnce(at)`: one pass as if it were `at` (tests move it to a window's opening); how many were claimed. */
@@ -112,6 +115,14 @@ async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRo
     });
     return;
   }
+  const id = queuedSignalId(row.id);
+  // Claimed before and not finished: a claim may have stored it and died before writing so.
+  if (row.attempts > 1 && (await findSignalState(pool, id))) {
+    const deadlineAt = performance.now() + rt.services.config.HOOK_DEADLINE_MS;
+    const answer = await repeatAnswer(rt, entry, id, deadlineAt);
+    await finishQueuedSignal(pool, claim, { status: 'placed', response: answer.body });
+    return;
+  }
   // The windows may have changed since it was queued: still closed, it waits for the new opening.
   const closed = entry.rules ? checkWindow(entry.rules, at) : undefined;
   if (entry.rules && closed) {
@@ -130,6 +141,7 @@ async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRo
     address: row.address ?? '',
     receivedAt: performance.now(),
     queuedKey: row.key,
+    signalId: id,
   });
   if (answer.statusCode === 503) {
     await finishQueuedSignal(pool, claim, { status: 'queued', releaseAt: new Date(Date.now() + RETRY_MS) });

@@ -174,6 +174,29 @@ describe('outsideWindow: "queue"', () => {
     }
   });
 
+  it('a lost claim taken over after the key window ran out finds the placed signal and places nothing', async () => {
+    const trader = await queuer('queued-late-takeover@example.com');
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect((await postSignal(t, trader.shortKey, fresh({ client_id: 'late-1' }))).statusCode).toBe(202);
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    const [lost] = await queuedRows(trader.userId);
+    // The claim died before writing its end; its 60 s lease ran out, and so did the key's 60 s
+    // window (HOOK_DEDUPE_WINDOW_S) that began a moment after the claim.
+    await t.services.db.$client.query(
+      "update queued_signals set status = 'queued', lease_until = now() - interval '1 second' where id = $1",
+      [lost?.id],
+    );
+    await t.services.db.$client.query(
+      "update signal_keys set expires_at = now() - interval '1 second' where hook_id = $1",
+      [trader.hook.id],
+    );
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(9);
+    expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'placed', response: { status: 'filled' } }]);
+  });
+
   it('applies the controls as they are at placement, and the windows as they are then', async () => {
     const trader = await queuer('queued-rules@example.com');
     expect((await postSignal(t, trader.shortKey, fresh({ quantity: 3 }))).statusCode).toBe(202);

@@ -4,7 +4,8 @@
 // answered 202 "queued". At that opening the sweeper (queue-sweeper.ts) sends it through the
 // signal path again with its idempotency key: every rule applied then (kill switch included), one
 // credit if placed, and a second placement of it is only ever a repeat. The queued id is not the
-// signal's: the signal placed gets its own (its answer, kept on the queued row, carries it).
+// signal's: the signal placed gets one derived from it (queuedSignalId; its answer, kept on the
+// queued row, carries it), so a claim taken over after a crash finds it.
 import { normalizeOrder } from '@router/orders';
 import { insertQueuedSignal } from '../../db/repositories/queued-signals.repository.ts';
 import { checkOrder, isRefusal, prepareBody } from '../hooks/rules/index.ts';

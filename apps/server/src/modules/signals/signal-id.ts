@@ -38,11 +38,23 @@ export function newSignalId(now = Date.now()): string {
  * alone, and of the same shape (the first's time part, 12 base62 characters of a hash).
  */
 export function legSignalId(firstId: string, leg: number): string {
-  const digest = createHash('sha256').update(`${firstId}#${leg}`).digest();
+  return derivedId(firstId, String(leg));
+}
+
+/**
+ * The id of the signal a queued signal (queued id `queuedId`) becomes when placed: derived, so a
+ * claim taken over after a crash finds the signal the lost claim stored, whatever its key's window.
+ */
+export function queuedSignalId(queuedId: string): string {
+  return derivedId(queuedId, 'queued');
+}
+
+function derivedId(base: string, tag: string): string {
+  const digest = createHash('sha256').update(`${base}#${tag}`).digest();
   let random = '';
   for (const byte of digest) {
     if (random.length === RANDOM_LENGTH) break;
     if (byte < BASE62_LIMIT) random += BASE62[byte % 62];
   }
-  return firstId.slice(0, 8) + random;
+  return base.slice(0, 8) + random;
 }

@@ -51,6 +51,8 @@ export interface SignalInput {
    * sweeper, its age when it arrived.
    */
   queuedKey?: string;
+  /** The id to store it under (a queued signal's, derived from its queued id); else a new one. */
+  signalId?: string;
 }
 
 export interface Submitted {
@@ -113,7 +115,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
 
   const key = input.queuedKey ?? signalKey(input, order.client_id, request);
   const afterStore = entry.fanOut.length > 0 ? (first: Signal) => startFanOut(rt, input, first, before) : undefined;
-  return place(rt, input, { id: newSignalId(), key, order, request, count, afterStore, phases });
+  return place(rt, input, { id: input.signalId ?? newSignalId(), key, order, request, count, afterStore, phases });
 }
 
 export interface Placement {

@@ -2,7 +2,7 @@
 // the sender's address and the clock (before the body is read), the body before normalization
 // (signal time, symbol mapping), the normalized order (symbols, quantity, notional). Each refusal
 // names its rule by the settings key, which the answer and the activity entry carry.
-import type { Order } from '@router/orders';
+import { duplicateKey, type Order } from '@router/orders';
 import { type CompiledRules, localTime } from './compile.ts';
 
 export interface RuleRefusal {
@@ -49,7 +49,10 @@ export function prepareBody(
   } catch {
     return request;
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return request;
+  // A key given twice is lost in the parsed object: normalizing the text refuses it.
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || duplicateKey(request) !== undefined) {
+    return request;
+  }
   const fields = body as Record<string, unknown>;
   if (rules.maxLagMs !== undefined && checkAge) {
     const stale = staleness(fields.time ?? fields.timestamp, rules.maxLagMs, nowMs);

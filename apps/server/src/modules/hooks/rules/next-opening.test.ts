@@ -38,6 +38,17 @@ describe('nextOpening', () => {
     expect(checkWindow(NYSE, new Date(opens.getTime() - 60_000))?.rule).toBe('tradingWindows');
   });
 
+  it('opens a window starting in the hour daylight saving skips when the clocks jump, inside it', () => {
+    const early = rulesOf({
+      tradingWindows: [{ days: ['sun'], from: '02:30', to: '03:15', timeZone: 'America/New_York' }],
+      outsideWindow: 'queue',
+    });
+    // Saturday 2026-03-07; on Sunday 02:00 EST becomes 03:00 EDT (07:00 UTC).
+    const opens = nextOpening(early, new Date('2026-03-07T12:00:00Z')) as Date;
+    expect(opens.toISOString()).toBe('2026-03-08T07:00:00.000Z');
+    expect(checkWindow(early, opens)).toBeUndefined();
+  });
+
   it('takes the earliest of several windows in several zones', () => {
     const two = rulesOf({
       tradingWindows: [

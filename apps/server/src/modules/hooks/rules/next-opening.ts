@@ -1,7 +1,7 @@
 // When a hook's trading windows next open (outsideWindow: "queue" places a signal then): for each
 // of the next eight days and each window, that day's `from` in the window's time zone as an
 // instant (@router/orders `instantOf`, which minds a daylight-saving change), the earliest ahead.
-// The sweeper checks the window again when the instant comes (a skipped hour opens it a bit late).
+// The sweeper checks the window again when the instant comes (a start the clocks skip opens at the jump).
 import { instantOf, wallClock } from '@router/orders';
 import type { CompiledRules } from './compile.ts';
 import { WEEKDAYS } from './settings.ts';

@@ -245,6 +245,18 @@ describe('symbolMap keys', () => {
   });
 });
 
+describe('a hook whose rules read the body', () => {
+  it('refuses a key given twice as a hook without rules does, placing nothing', async () => {
+    const trader = await traderWith('rules-twice@example.com', { symbolMap: { ES1: 'ESZ2030' } });
+    const text = '{"symbol":"AAPL","action":"buy","quantity":1,"action":"sell"}';
+    const res = await postSignal(t, trader.shortKey, text, 'text/plain');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ status: 'ValidationError', message: 'action: given twice' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    expect(await balanceOf(t, trader.userId)).toBe(50);
+  });
+});
+
 describe('symbols as written in the settings', () => {
   it('allow the instrument however it is spelled (BTCUSD is BTC/USD, SPY271217C500 the OCC symbol); others refused', () => {
     const rules = compileRules({ symbols: ['BTCUSD', 'spy271217c500'] });
