@@ -15,6 +15,7 @@ import {
   startAuthorization,
   startOAuthServer,
 } from '../../../test/oauth.ts';
+import { oauthProvider } from './provider.ts';
 import { verifyBearer } from './verify-bearer.ts';
 
 let server: OAuthServer;
@@ -145,6 +146,44 @@ describe('authorization code flow', () => {
         expectedState: second.state,
       }),
     ).rejects.toMatchObject({ error: 'invalid_client' });
+  });
+
+  it('redeems a code and rotates a refresh token once, even when two requests race for it', async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server);
+    const callback = await grantAccess(server, start, user.token);
+    const exchanges = await Promise.allSettled(
+      [1, 2, 3].map(() =>
+        client.authorizationCodeGrant(config, callback, {
+          pkceCodeVerifier: start.verifier,
+          expectedState: start.state,
+        }),
+      ),
+    );
+    expect(exchanges.filter((e) => e.status === 'fulfilled')).toHaveLength(1);
+    for (const refused of exchanges.filter((e) => e.status === 'rejected')) {
+      expect(refused.reason).toMatchObject({ error: 'invalid_grant' });
+    }
+
+    // Two requests that both found the code (or refresh token) unused: only the first may consume it.
+    const provider = await oauthProvider(server.services);
+    const again = await startAuthorization(config, server);
+    const code = (await grantAccess(server, again, user.token)).searchParams.get('code') ?? '';
+    const [one, two] = [await provider.AuthorizationCode.find(code), await provider.AuthorizationCode.find(code)];
+    if (!one || !two) throw new Error('the code was not stored');
+    await one.consume();
+    await expect(two.consume()).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const third = await startAuthorization(config, server);
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, third, user.token), {
+      pkceCodeVerifier: third.verifier,
+      expectedState: third.state,
+    });
+    const refreshToken = tokens.refresh_token ?? '';
+    const [a, b] = [await provider.RefreshToken.find(refreshToken), await provider.RefreshToken.find(refreshToken)];
+    if (!a || !b) throw new Error('the refresh token was not stored');
+    await a.consume();
+    await expect(b.consume()).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
   it('sends access_denied back when the user declines', async () => {
