@@ -307,6 +307,42 @@ describe('authorization code flow', () => {
     expect((await gql(server.app, LIST, {}, bearer(revoker.token))).data).toEqual({ userTokens: [] });
   });
 
+  it('refuses an access token saved under a grant revoked meanwhile (a token request in flight at the revocation)', async () => {
+    const config = await discover(server, app);
+    const late = await confirmedUser(server, 'late@example.test');
+    const start = await startAuthorization(config, server, { scope: 'accounts:read' });
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, start, late.token), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    const provider = await oauthProvider(server.services);
+    const issued = await provider.AccessToken.find(tokens.access_token);
+    if (!issued?.grantId) throw new Error('the access token was not stored');
+    const grants = await gql<{ userTokens: Array<{ key: string }> }>(
+      server.app,
+      '{ userTokens(isUserApp: true) { key } }',
+      {},
+      bearer(late.token),
+    );
+    const revoked = await gql(
+      server.app,
+      'mutation($k: String!) { userTokenDelete(key: $k) }',
+      { k: grants.data?.userTokens[0]?.key ?? '' },
+      bearer(late.token),
+    );
+    expect(revoked.data).toEqual({ userTokenDelete: true });
+    // The token endpoint found the grant before the revocation and saves its access token after it.
+    const saved = await new provider.AccessToken({
+      accountId: issued.accountId,
+      client: await provider.Client.find(app.key),
+      grantId: issued.grantId,
+      scope: issued.scope,
+      gty: 'refresh_token',
+    }).save();
+    expect(await client.tokenIntrospection(config, saved)).toMatchObject({ active: false });
+    expect(await verifyBearer(server.services, saved)).toBeNull();
+  });
+
   it('ends everything granted to an application its owner deletes', async () => {
     const { owner, app: doomed } = await professionalWithApp(server, 'dev2@example.test');
     const config = await discover(server, doomed);
