@@ -332,9 +332,11 @@ describe('authorization code flow', () => {
     );
     expect(revoked.data).toEqual({ userTokenDelete: true });
     // The token endpoint found the grant before the revocation and saves its access token after it.
+    const oauthClient = await provider.Client.find(app.key);
+    if (!oauthClient) throw new Error('the application is gone');
     const saved = await new provider.AccessToken({
       accountId: issued.accountId,
-      client: await provider.Client.find(app.key),
+      client: oauthClient,
       grantId: issued.grantId,
       scope: issued.scope,
       gty: 'refresh_token',
