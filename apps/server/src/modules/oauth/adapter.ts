@@ -67,7 +67,11 @@ function modelAdapter(services: Services, kind: string): Adapter {
     // The provider reads a code or refresh token, sees it unused, then consumes it: two requests
     // racing with one code would both get tokens. The loser is refused as a replay is.
     async consume(id) {
-      if (!(await consumeOidc(db, kind, id))) throw new errors.InvalidGrant(`${kind} already consumed`);
+      if (await consumeOidc(db, kind, id)) return;
+      if (kind === 'PushedAuthorizationRequest') {
+        throw new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used');
+      }
+      throw new errors.InvalidGrant(`${kind} already consumed`);
     },
     destroy: (id) => destroyOidc(db, kind, id),
     revokeByGrantId: (grantId) => revokeOidcByGrantId(db, kind, grantId),
