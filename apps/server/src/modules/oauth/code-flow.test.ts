@@ -252,6 +252,25 @@ describe('authorization code flow', () => {
     expect(cookieless.status).toBe(400);
   });
 
+  it('lets another account authorize in a browser just used by someone else, once they start again', async () => {
+    const config = await discover(server, app);
+    const [first, second] = [
+      await confirmedUser(server, 'first@example.test'),
+      await confirmedUser(server, 'second@example.test'),
+    ];
+    const byFirst = await startAuthorization(config, server);
+    await grantAccess(server, byFirst, first.token);
+    // The same browser, a moment later, signed in to the web app as someone else.
+    const refused = await startAuthorization(config, server, {}, byFirst.jar);
+    await expect(grantAccess(server, refused, second.token)).rejects.toThrow('status 400');
+    const again = await startAuthorization(config, server, {}, byFirst.jar);
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, again, second.token), {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+    });
+    expect(await verifyBearer(server.services, tokens.access_token)).toMatchObject({ userId: second.id });
+  });
+
   it("ends an application's tokens at once when the user revokes it in settings", async () => {
     const config = await discover(server, app);
     const revoker = await confirmedUser(server, 'revoker@example.test');
