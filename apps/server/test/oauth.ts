@@ -103,8 +103,9 @@ export async function startAuthorization(
   config: client.Configuration,
   server: OAuthServer,
   params: Record<string, string> = {},
+  /** The browser: a new one unless given. */
+  jar = new CookieJar(),
 ): Promise<AuthorizationStart> {
-  const jar = new CookieJar();
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const url = client.buildAuthorizationUrl(config, {

@@ -60,11 +60,17 @@ export const findOidc = (db: Executor, kind: string, id: string) => findWhere(db
 export const findOidcByUid = (db: Executor, kind: string, uid: string) => findWhere(db, kind, 'uid', uid);
 export const findOidcByUserCode = (db: Executor, kind: string, code: string) => findWhere(db, kind, 'userCode', code);
 
-export async function consumeOidc(db: Executor, kind: string, id: string): Promise<void> {
-  await db
+/**
+ * Marks a code or refresh token used; false when it already was (or is gone). One conditional
+ * UPDATE: of two requests that both read it unused, only one consumes it.
+ */
+export async function consumeOidc(db: Executor, kind: string, id: string): Promise<boolean> {
+  const rows = await db
     .update(oidcPayloads)
     .set({ consumedAt: sql`now()` })
-    .where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id)));
+    .where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id), isNull(oidcPayloads.consumedAt)))
+    .returning({ id: oidcPayloads.id });
+  return rows.length > 0;
 }
 
 export async function destroyOidc(db: Executor, kind: string, id: string): Promise<void> {

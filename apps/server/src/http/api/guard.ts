@@ -1,6 +1,7 @@
 // Before every /api/v1 handler: the per-token rate limit (429 with Retry-After), the bearer (401:
-// none, unknown, expired or revoked, and sign-in sessions), then the route's scope (403). The
-// token itself is never logged: the limit is keyed by its SHA-256, as ApiPrincipal.credentialId.
+// none, unknown, expired or revoked, and sign-in sessions), then the route's scope (403), each
+// refusal with its RFC 6750 WWW-Authenticate challenge. The token itself is never logged: the
+// limit is keyed by its SHA-256, as ApiPrincipal.credentialId.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
@@ -12,21 +13,31 @@ import type { ApiInstance } from './scope.ts';
 
 export const UNAUTHENTICATED_MESSAGE = 'A valid access token is required (Authorization: Bearer <token>)';
 
+/** RFC 6750 §3: a 401 and a 403 name the scheme, and why (OAuth clients refresh on invalid_token). */
+const CHALLENGE = 'Bearer realm="api"';
+
 export function registerGuard(api: ApiInstance, services: Services): void {
   const limiter = new RateLimiter<string>(services.config.API_RATE_PER_TOKEN);
   api.decorateRequest('apiPrincipal', null);
   api.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(req);
-    if (!token) throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+    if (!token) {
+      reply.header('www-authenticate', CHALLENGE);
+      throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+    }
     const credential = createHash('sha256').update(token).digest('base64url');
     if (!limiter.take(credential)) {
       reply.header('retry-after', String(Math.max(1, Math.ceil(limiter.waitMs(credential) / 1000))));
       throw new AppError('RATE_LIMITED', 'Too many requests for this token, slow down');
     }
     const caller = await verifyBearer(services, token);
-    if (!caller) throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+    if (!caller) {
+      reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token"`);
+      throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
+    }
     const needed = req.routeOptions.config.apiScope;
     if (needed && !caller.scopes.has(needed)) {
+      reply.header('www-authenticate', `${CHALLENGE}, error="insufficient_scope", scope="${needed}"`);
       throw new AppError('FORBIDDEN', `This token lacks the scope ${needed}`);
     }
     req.apiPrincipal = caller;

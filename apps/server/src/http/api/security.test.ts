@@ -145,6 +145,24 @@ describe.each(ROUTES)('$method route', (route) => {
   });
 });
 
+describe('the Bearer challenge (RFC 6750 §3)', () => {
+  it('answers 401 and 403 with WWW-Authenticate: the scheme, an invalid token, the missing scope', async () => {
+    const none = await api(server, null, 'GET', '/api/v1/accounts');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    const forged = await api(server, 'x'.repeat(43), 'GET', '/api/v1/accounts');
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('www-authenticate')).toBe('Bearer realm="api", error="invalid_token"');
+    const refused = await api(server, scoped.get('orders:read') ?? '', 'GET', '/api/v1/accounts');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api", error="insufficient_scope", scope="accounts:read"',
+    );
+    const served = await api(server, scoped.get('accounts:read') ?? '', 'GET', '/api/v1/accounts');
+    expect(served.headers.get('www-authenticate')).toBeNull();
+  });
+});
+
 describe('a revoked application', () => {
   it('gets 401 at once', async () => {
     const { app } = await professionalWithApp(server, 'dev-revoked@example.test');

@@ -1,7 +1,7 @@
 // oidc-provider's storage contract (its adapter: one instance per model name) over PostgreSQL.
 // Clients are not stored by the provider: 'Client' reads our developer applications, so an
 // application's changes and its deletion apply to the very next request.
-import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterFactory, type AdapterPayload, errors } from 'oidc-provider';
 import {
   consumeOidc,
   destroyOidc,
@@ -64,7 +64,15 @@ function modelAdapter(services: Services, kind: string): Adapter {
     find: async (id) => payloadOf(await findOidc(db, kind, id)),
     findByUid: async (uid) => payloadOf(await findOidcByUid(db, kind, uid)),
     findByUserCode: async (code) => payloadOf(await findOidcByUserCode(db, kind, code)),
-    consume: (id) => consumeOidc(db, kind, id),
+    // The provider reads a code or refresh token, sees it unused, then consumes it: two requests
+    // racing with one code would both get tokens. The loser is refused as a replay is.
+    async consume(id) {
+      if (await consumeOidc(db, kind, id)) return;
+      if (kind === 'PushedAuthorizationRequest') {
+        throw new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used');
+      }
+      throw new errors.InvalidGrant(`${kind} already consumed`);
+    },
     destroy: (id) => destroyOidc(db, kind, id),
     revokeByGrantId: (grantId) => revokeOidcByGrantId(db, kind, grantId),
   };

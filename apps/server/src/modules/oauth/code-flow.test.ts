@@ -15,6 +15,7 @@ import {
   startAuthorization,
   startOAuthServer,
 } from '../../../test/oauth.ts';
+import { oauthProvider } from './provider.ts';
 import { verifyBearer } from './verify-bearer.ts';
 
 let server: OAuthServer;
@@ -147,6 +148,44 @@ describe('authorization code flow', () => {
     ).rejects.toMatchObject({ error: 'invalid_client' });
   });
 
+  it('redeems a code and rotates a refresh token once, even when two requests race for it', async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server);
+    const callback = await grantAccess(server, start, user.token);
+    const exchanges = await Promise.allSettled(
+      [1, 2, 3].map(() =>
+        client.authorizationCodeGrant(config, callback, {
+          pkceCodeVerifier: start.verifier,
+          expectedState: start.state,
+        }),
+      ),
+    );
+    expect(exchanges.filter((e) => e.status === 'fulfilled')).toHaveLength(1);
+    for (const refused of exchanges.filter((e) => e.status === 'rejected')) {
+      expect(refused.reason).toMatchObject({ error: 'invalid_grant' });
+    }
+
+    // Two requests that both found the code (or refresh token) unused: only the first may consume it.
+    const provider = await oauthProvider(server.services);
+    const again = await startAuthorization(config, server);
+    const code = (await grantAccess(server, again, user.token)).searchParams.get('code') ?? '';
+    const [one, two] = [await provider.AuthorizationCode.find(code), await provider.AuthorizationCode.find(code)];
+    if (!one || !two) throw new Error('the code was not stored');
+    await one.consume();
+    await expect(two.consume()).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const third = await startAuthorization(config, server);
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, third, user.token), {
+      pkceCodeVerifier: third.verifier,
+      expectedState: third.state,
+    });
+    const refreshToken = tokens.refresh_token ?? '';
+    const [a, b] = [await provider.RefreshToken.find(refreshToken), await provider.RefreshToken.find(refreshToken)];
+    if (!a || !b) throw new Error('the refresh token was not stored');
+    await a.consume();
+    await expect(b.consume()).rejects.toMatchObject({ error: 'invalid_grant' });
+  });
+
   it('sends access_denied back when the user declines', async () => {
     const config = await discover(server, app);
     const start = await startAuthorization(config, server);
@@ -213,6 +252,25 @@ describe('authorization code flow', () => {
     expect(cookieless.status).toBe(400);
   });
 
+  it('lets another account authorize in a browser just used by someone else, once they start again', async () => {
+    const config = await discover(server, app);
+    const [first, second] = [
+      await confirmedUser(server, 'first@example.test'),
+      await confirmedUser(server, 'second@example.test'),
+    ];
+    const byFirst = await startAuthorization(config, server);
+    await grantAccess(server, byFirst, first.token);
+    // The same browser, a moment later, signed in to the web app as someone else.
+    const refused = await startAuthorization(config, server, {}, byFirst.jar);
+    await expect(grantAccess(server, refused, second.token)).rejects.toThrow('status 400');
+    const again = await startAuthorization(config, server, {}, byFirst.jar);
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, again, second.token), {
+      pkceCodeVerifier: again.verifier,
+      expectedState: again.state,
+    });
+    expect(await verifyBearer(server.services, tokens.access_token)).toMatchObject({ userId: second.id });
+  });
+
   it("ends an application's tokens at once when the user revokes it in settings", async () => {
     const config = await discover(server, app);
     const revoker = await confirmedUser(server, 'revoker@example.test');
@@ -266,6 +324,44 @@ describe('authorization code flow', () => {
     });
     expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({ active: false });
     expect((await gql(server.app, LIST, {}, bearer(revoker.token))).data).toEqual({ userTokens: [] });
+  });
+
+  it('refuses an access token saved under a grant revoked meanwhile (a token request in flight at the revocation)', async () => {
+    const config = await discover(server, app);
+    const late = await confirmedUser(server, 'late@example.test');
+    const start = await startAuthorization(config, server, { scope: 'accounts:read' });
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, start, late.token), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    const provider = await oauthProvider(server.services);
+    const issued = await provider.AccessToken.find(tokens.access_token);
+    if (!issued?.grantId) throw new Error('the access token was not stored');
+    const grants = await gql<{ userTokens: Array<{ key: string }> }>(
+      server.app,
+      '{ userTokens(isUserApp: true) { key } }',
+      {},
+      bearer(late.token),
+    );
+    const revoked = await gql(
+      server.app,
+      'mutation($k: String!) { userTokenDelete(key: $k) }',
+      { k: grants.data?.userTokens[0]?.key ?? '' },
+      bearer(late.token),
+    );
+    expect(revoked.data).toEqual({ userTokenDelete: true });
+    // The token endpoint found the grant before the revocation and saves its access token after it.
+    const oauthClient = await provider.Client.find(app.key);
+    if (!oauthClient) throw new Error('the application is gone');
+    const saved = await new provider.AccessToken({
+      accountId: issued.accountId,
+      client: oauthClient,
+      grantId: issued.grantId,
+      scope: issued.scope,
+      gty: 'refresh_token',
+    }).save();
+    expect(await client.tokenIntrospection(config, saved)).toMatchObject({ active: false });
+    expect(await verifyBearer(server.services, saved)).toBeNull();
   });
 
   it('ends everything granted to an application its owner deletes', async () => {

@@ -99,6 +99,10 @@ export async function completeConsent(services: Services, raw: RawExchange, inpu
     throw new AppError('FORBIDDEN', 'This consent was not shown to you; please reload the page');
   }
   if (interaction.session?.accountId && interaction.session.accountId !== user.key) {
+    // This browser's provider session is the other account's, and each new authorization would
+    // find (and prolong) it: forget it, so that starting again works for this user.
+    const other = interaction.session.uid ? await provider.Session.findByUid(interaction.session.uid) : undefined;
+    if (other?.accountId === interaction.session.accountId) await other.destroy();
     throw new AppError(
       'VALIDATION',
       'Another account used this browser for an authorization a moment ago. Please start again from the application.',

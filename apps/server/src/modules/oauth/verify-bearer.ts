@@ -51,14 +51,24 @@ async function accessToken(services: Services, token: string): Promise<ApiPrinci
   const provider = await oauthProvider(services);
   // find() refuses unknown, expired and malformed tokens; revoked ones are deleted rows.
   const found = await provider.AccessToken.find(token);
-  if (!found || found.jkt || found['x5t#S256']) return null;
+  if (!found?.grantId || found.jkt || found['x5t#S256']) return null;
+  // As the provider's own userinfo and introspection: the token's grant must still be there (a
+  // token saved by a token request in flight at a revocation outlives it), and the scopes are
+  // those the grant still holds.
+  const grant = await provider.Grant.find(found.grantId);
+  if (!grant || grant.clientId !== found.clientId || grant.accountId !== found.accountId) return null;
   const user = await findUserByKey(services.db, found.accountId);
   if (!user) return null;
   return {
     userId: user.id,
     userKey: user.key,
     group: user.group,
-    scopes: new Set((found.scope ?? '').split(' ').filter(isApiScope)),
+    scopes: new Set(
+      grant
+        .getOIDCScopeFiltered(new Set((found.scope ?? '').split(' ')))
+        .split(' ')
+        .filter(isApiScope),
+    ),
     kind: 'oauth',
     clientId: found.clientId ?? null,
     credentialId: hashToken(token),
