@@ -269,6 +269,31 @@ describe('lookup', () => {
     });
     expect(twice).toMatchObject({ match: 'unknown', reason: expect.stringMatching(/^2 orders at Questrade match/) });
   });
+
+  it('by terms: found when Questrade lists a sell as Short or a buy as Cov, so a lost order is not sent again', async () => {
+    const signals = [
+      // Nothing held: Questrade lists this sell as Short (it executes: the account is short 3).
+      { symbol: 'TD.TO', action: 'sell', quantity: 3 },
+      // A buy while short is listed as Cov.
+      { symbol: 'TD.TO', action: 'buy', quantity: 2, limit_price: 70 },
+    ];
+    const sides: unknown[] = [];
+    for (const signal of signals) {
+      const sentAt = Date.now();
+      const placing = input(signal);
+      await broker.placeOrder(ctx, session, placing);
+      const listed = fake.book.records.at(-1);
+      sides.push(listed?.side);
+      const found = await findOrder(broker, ctx, session, {
+        accountId,
+        clientOrderId: placing.clientOrderId,
+        order: placing.order,
+        sentAt,
+      });
+      expect(found).toMatchObject({ match: 'probable', order: { id: String(listed?.id) } });
+    }
+    expect(sides).toEqual(['Short', 'Cov']);
+  });
 });
 
 describe('cancel, close, holdings', () => {
