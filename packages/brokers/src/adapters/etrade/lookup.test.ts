@@ -164,4 +164,24 @@ describe('cancel, close and holdings', () => {
     const none = await brokerFailure(t.place(session, { symbol: 'NVDA', action: 'close' }, 'sigClose5'));
     expect(none.message).toBe('E*TRADE: no open position in NVDA');
   });
+
+  it('a close with a quantity closes that many, never more than is held', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'CSCO', action: 'buy', quantity: 10 }, 'sigPart1');
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'CSCO', action: 'close', quantity: 4 }, 'sigPart2');
+    await t.place(session, { symbol: 'CSCO', action: 'close', quantity: 50 }, 'sigPart3');
+    const placed = t.bodies('/place.json') as Array<{
+      PlaceOrderRequest: { Order: Array<{ Instrument: Array<{ orderAction: string; quantity: number }> }> };
+    }>;
+    expect(
+      placed.map((body) => {
+        const [instrument] = body.PlaceOrderRequest.Order[0]?.Instrument ?? [];
+        return [instrument?.orderAction, instrument?.quantity];
+      }),
+    ).toEqual([
+      ['SELL', 4],
+      ['SELL', 6],
+    ]);
+  });
 });
