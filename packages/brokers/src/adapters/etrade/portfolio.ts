@@ -141,7 +141,7 @@ export async function cancelOpenOrders(
   now: number,
 ): Promise<OrderResponse> {
   const wanted = productOf(order.symbol, order.class === 'option' ? 'option' : 'stock');
-  const open = await listOrders(api, ctx, session, accountId, {
+  const { orders: open } = await listOrders(api, ctx, session, accountId, {
     from: now - OPEN_ORDER_LOOKBACK_MS,
     to: now,
     status: 'OPEN',
