@@ -46,12 +46,14 @@ const optionId = (root: string, right: 'C' | 'P', strike: number) =>
 
 describe('orders', () => {
   it('looks a symbol up once, then places by symbolId', async () => {
+    // Two days on, past any symbolId another test had kept (a day): this one is looked up anew.
+    const later = { ...ctx, now: () => Date.now() + 2 * 24 * 60 * 60_000 };
     const before = fake.requests.length;
-    const first = await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
+    const first = await broker.placeOrder(later, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
     expect(since(before)).toEqual(['GET /v1/symbols/search', 'POST /v1/accounts/26598145/orders']);
     expect(first).toMatchObject({ status: 'accepted', status_description: 'Questrade order Pending' });
     const again = fake.requests.length;
-    await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
+    await broker.placeOrder(later, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
     expect(since(again)).toEqual(['POST /v1/accounts/26598145/orders']);
     expect(lastBody()).toMatchObject({ symbolId: 27426, orderType: 'Market', timeInForce: 'Day', action: 'Buy' });
   });
