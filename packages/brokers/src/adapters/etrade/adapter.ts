@@ -89,7 +89,7 @@ export function createEtradeBroker(options: EtradeBrokerOptions = {}): EtradeBro
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const id = etradeClientOrderId(clientOrderId);
-      if (order.action === 'close') return closeSymbol(api, ctx, session, accountId, order.symbol, id);
+      if (order.action === 'close') return closeSymbol(api, ctx, session, accountId, order.symbol, id, order.quantity);
       if (order.action === 'cancel') return cancelOpenOrders(api, ctx, session, accountId, order, now(ctx));
       return placeRequest(api, ctx, session, accountId, toEtradeOrder(order, id));
     },

@@ -65,6 +65,41 @@ describe('findOrder', () => {
     expect(found).toMatchObject({ match: 'probable', order: { id: first.id } });
     expect(t.fake.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('marker'))).toEqual([null, '100']);
   });
+
+  it('proves nothing when the window holds more orders than it reads: unknown, never none', async () => {
+    const session = await t.connect();
+    t.clock.time += MINUTE;
+    const sentAt = t.clock.time;
+    const signal = { symbol: 'ORCL', action: 'buy', quantity: 3 };
+    await t.place(session, signal, 'sigDeep');
+    // A thousand later orders in the window: ours is on the eleventh page of the list.
+    const later = Array.from({ length: 1000 }, (_, index) => ({
+      orderId: 70_000_000 + index,
+      accountIdKey: ACCOUNT,
+      orderType: 'EQ',
+      clientOrderId: `sigLater${index}`,
+      placedTime: sentAt + 1_000,
+      status: 'CANCELLED',
+      order: {
+        allOrNone: false,
+        priceType: 'LIMIT',
+        orderTerm: 'GOOD_FOR_DAY',
+        marketSession: 'REGULAR',
+        limitPrice: 1,
+        Instrument: [
+          { Product: { symbol: 'IBM', securityType: 'EQ' }, orderAction: 'BUY', quantityType: 'QUANTITY', quantity: 1 },
+        ],
+      },
+      placed: false,
+    }));
+    t.fake.orders.push(...later);
+    try {
+      const found = await findOrder(t.broker, t.ctx, session, { ...lookup, order: toOrder(signal), sentAt });
+      expect(found).toEqual({ match: 'unknown', reason: 'E*TRADE no longer lists the orders of that time' });
+    } finally {
+      t.fake.orders.splice(t.fake.orders.length - later.length, later.length);
+    }
+  });
 });
 
 describe('cancel, close and holdings', () => {
@@ -163,5 +198,25 @@ describe('cancel, close and holdings', () => {
     ]);
     const none = await brokerFailure(t.place(session, { symbol: 'NVDA', action: 'close' }, 'sigClose5'));
     expect(none.message).toBe('E*TRADE: no open position in NVDA');
+  });
+
+  it('a close with a quantity closes that many, never more than is held', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'CSCO', action: 'buy', quantity: 10 }, 'sigPart1');
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'CSCO', action: 'close', quantity: 4 }, 'sigPart2');
+    await t.place(session, { symbol: 'CSCO', action: 'close', quantity: 50 }, 'sigPart3');
+    const placed = t.bodies('/place.json') as Array<{
+      PlaceOrderRequest: { Order: Array<{ Instrument: Array<{ orderAction: string; quantity: number }> }> };
+    }>;
+    expect(
+      placed.map((body) => {
+        const [instrument] = body.PlaceOrderRequest.Order[0]?.Instrument ?? [];
+        return [instrument?.orderAction, instrument?.quantity];
+      }),
+    ).toEqual([
+      ['SELL', 4],
+      ['SELL', 6],
+    ]);
   });
 });

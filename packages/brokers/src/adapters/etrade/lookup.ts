@@ -42,14 +42,17 @@ export interface OrdersQuery {
   symbol?: string;
 }
 
-/** Every order of the New York days from..to (status and symbol filters as E*TRADE takes them). */
+/**
+ * The orders of the New York days from..to (status and symbol filters as E*TRADE takes them);
+ * `complete` is false when the list went on past the pages read.
+ */
 export async function listOrders(
   api: EtradeApi,
   ctx: BrokerContext,
   session: BrokerSession,
   accountId: string,
   query: OrdersQuery,
-): Promise<ListedEtradeOrder[]> {
+): Promise<{ orders: ListedEtradeOrder[]; complete: boolean }> {
   const path = `${accountPath(session, accountId)}/orders.json`;
   const found: ListedEtradeOrder[] = [];
   let marker: string | undefined;
@@ -70,7 +73,7 @@ export async function listOrders(
     marker = answer.marker;
     if (!marker) break;
   }
-  return found;
+  return { orders: found, complete: !marker };
 }
 
 const same = (a: number | undefined, b: number | undefined) => Math.abs((a ?? 0) - (b ?? 0)) < 1e-6;
@@ -113,18 +116,23 @@ export function matchesSent(listed: ListedEtradeOrder, sent: EtradeOrderRequest)
   );
 }
 
-/** The orders placed in the window with the terms of the order we sent. */
+/**
+ * The orders placed in the window with the terms of the order we sent; null when the window
+ * holds more orders than are read (nothing is proved).
+ */
 export async function listMatching(
   api: EtradeApi,
   ctx: BrokerContext,
   session: BrokerSession,
   query: RecentOrdersQuery,
-): Promise<ListedOrder[]> {
+): Promise<ListedOrder[] | null> {
   if (!query.order) return [];
   const sent = toEtradeOrder(query.order, query.clientOrderId);
   const listed = await listOrders(api, ctx, session, query.accountId, { from: query.from, to: query.to });
-  return listed
+  const found = listed.orders
     .filter((item) => item.placedTime !== undefined && item.placedTime >= query.from && item.placedTime <= query.to)
     .filter((item) => matchesSent(item, sent))
-    .map((item) => ({ order: toOrderResponse(item.order), match: 'terms' }));
+    .map((item): ListedOrder => ({ order: toOrderResponse(item.order), match: 'terms' }));
+  // Past the pages read the list may hold the order, or a second one with its terms.
+  return listed.complete ? found : null;
 }

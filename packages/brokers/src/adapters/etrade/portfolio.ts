@@ -97,6 +97,7 @@ export async function closeSymbol(
   accountId: string,
   symbol: string,
   clientOrderId: string,
+  quantity?: number,
 ): Promise<OrderResponse> {
   const parsed = parseSymbol(symbol);
   const orderClass = parsed.class === 'option' ? 'option' : 'stock';
@@ -115,7 +116,15 @@ export async function closeSymbol(
         priceType: 'MARKET',
         orderTerm: 'GOOD_FOR_DAY',
         marketSession: 'REGULAR',
-        Instrument: [instrumentOf(parsed.canonical, orderClass, action, Math.abs(position.quantity))],
+        // A quantity closes that much of the position, never more than is held.
+        Instrument: [
+          instrumentOf(
+            parsed.canonical,
+            orderClass,
+            action,
+            Math.min(Math.abs(position.quantity), quantity ?? Infinity),
+          ),
+        ],
       },
     ],
   };
@@ -132,7 +141,7 @@ export async function cancelOpenOrders(
   now: number,
 ): Promise<OrderResponse> {
   const wanted = productOf(order.symbol, order.class === 'option' ? 'option' : 'stock');
-  const open = await listOrders(api, ctx, session, accountId, {
+  const { orders: open } = await listOrders(api, ctx, session, accountId, {
     from: now - OPEN_ORDER_LOOKBACK_MS,
     to: now,
     status: 'OPEN',

@@ -46,12 +46,14 @@ const optionId = (root: string, right: 'C' | 'P', strike: number) =>
 
 describe('orders', () => {
   it('looks a symbol up once, then places by symbolId', async () => {
+    // Two days on, past any symbolId another test had kept (a day): this one is looked up anew.
+    const later = { ...ctx, now: () => Date.now() + 2 * 24 * 60 * 60_000 };
     const before = fake.requests.length;
-    const first = await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
+    const first = await broker.placeOrder(later, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
     expect(since(before)).toEqual(['GET /v1/symbols/search', 'POST /v1/accounts/26598145/orders']);
     expect(first).toMatchObject({ status: 'accepted', status_description: 'Questrade order Pending' });
     const again = fake.requests.length;
-    await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
+    await broker.placeOrder(later, session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
     expect(since(again)).toEqual(['POST /v1/accounts/26598145/orders']);
     expect(lastBody()).toMatchObject({ symbolId: 27426, orderType: 'Market', timeInForce: 'Day', action: 'Buy' });
   });
@@ -268,6 +270,31 @@ describe('lookup', () => {
       sentAt,
     });
     expect(twice).toMatchObject({ match: 'unknown', reason: expect.stringMatching(/^2 orders at Questrade match/) });
+  });
+
+  it('by terms: found when Questrade lists a sell as Short or a buy as Cov, so a lost order is not sent again', async () => {
+    const signals = [
+      // Nothing held: Questrade lists this sell as Short (it executes: the account is short 3).
+      { symbol: 'TD.TO', action: 'sell', quantity: 3 },
+      // A buy while short is listed as Cov.
+      { symbol: 'TD.TO', action: 'buy', quantity: 2, limit_price: 70 },
+    ];
+    const sides: unknown[] = [];
+    for (const signal of signals) {
+      const sentAt = Date.now();
+      const placing = input(signal);
+      await broker.placeOrder(ctx, session, placing);
+      const listed = fake.book.records.at(-1);
+      sides.push(listed?.side);
+      const found = await findOrder(broker, ctx, session, {
+        accountId,
+        clientOrderId: placing.clientOrderId,
+        order: placing.order,
+        sentAt,
+      });
+      expect(found).toMatchObject({ match: 'probable', order: { id: String(listed?.id) } });
+    }
+    expect(sides).toEqual(['Short', 'Cov']);
   });
 });
 

@@ -6,11 +6,13 @@
 // microseconds. Market orders execute at once; others wait (Accepted); bracket exits are
 // ContingentOrder until their entry executes.
 import {
+  BUY_SIDES,
   COMPONENT_FIELDS,
   checkFields,
   checkRoutes,
   checkTerms,
   FakeAnswer,
+  listedSide,
   newRecord,
   OPEN,
   ORDER_FIELDS,
@@ -48,12 +50,19 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
 
   const record = (id: number, symbolId: number, terms: Json, extra: Json = {}) =>
     newRecord(symbols, questradeTime(now()), id, symbolId, terms, extra);
+  /** The side Questrade lists for `action` on the symbol, given what the account holds. */
+  const sideOf = (number: string, symbolId: number, action: unknown, held = 0) =>
+    listedSide(
+      action,
+      symbols.byId(symbolId)?.securityType === 'Option',
+      (positions.get(`${number}:${symbolId}`)?.quantity ?? 0) + held,
+    );
 
   function execute(owner: FakeAccount, order: Json): void {
     const symbolId = order.symbolId as number;
     const price = symbols.byId(symbolId)?.quote ?? 100;
     const qty = order.totalQuantity as number;
-    const signed = order.side === 'Buy' ? qty : -qty;
+    const signed = BUY_SIDES.has(String(order.side)) ? qty : -qty;
     const key = `${owner.number}:${symbolId}`;
     const held = positions.get(key) ?? { symbolId, quantity: 0, cost: 0 };
     held.quantity += signed;
@@ -100,7 +109,7 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
     checkRoutes(body);
     const cost = costOf(body, symbol.symbolId);
     if (impact) return impactOf(owner, body, cost);
-    const order = record(nextId++, symbol.symbolId, body);
+    const order = record(nextId++, symbol.symbolId, body, { side: sideOf(number, symbol.symbolId, body.action) });
     records.push(order);
     if (cost > owner.cash) return rejected(order);
     const answer = structuredClone({ ...order, state: 'Pending' });
@@ -128,12 +137,15 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
     const cost = costOf(primary, symbol.symbolId);
     if (impact) return impactOf(owner, primary, cost);
     const group = nextId;
+    // The exits close what the entry opens: their side as if it had executed.
+    const opened = (primary.action === 'Buy' ? 1 : -1) * (primary.quantity as number);
     const created = components.map((component) =>
       record(
         nextId++,
         symbol.symbolId,
         { ...body, ...component },
         {
+          side: sideOf(number, symbol.symbolId, component.action, component === primary ? 0 : opened),
           orderGroupId: group,
           orderClass: component.orderClass,
           state: component.orderClass === 'Primary' ? 'Accepted' : 'ContingentOrder',

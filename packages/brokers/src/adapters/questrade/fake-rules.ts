@@ -120,6 +120,20 @@ export function checkRoutes(body: Json): void {
     if (body[key] !== undefined && !ROUTES.includes(String(body[key]))) throw refuse('Invalid route', 3139);
 }
 
+/** Sides of a buy in Questrade's records; the others (Sell, Short, STO, STC) sell. */
+export const BUY_SIDES = new Set(['Buy', 'Cov', 'BTO', 'BTC']);
+
+/**
+ * The side Questrade lists (WIRE.md §5, Order Side): orders are sent as Buy or Sell, and the
+ * listing names what they do to the position held: a sell of nothing is Short, a buy while short
+ * Cov; an option's side is BTO, STC, STO or BTC.
+ */
+export function listedSide(action: unknown, option: boolean, held: number): string {
+  if (option) return action === 'Buy' ? (held < 0 ? 'BTC' : 'BTO') : held > 0 ? 'STC' : 'STO';
+  if (action === 'Buy') return held < 0 ? 'Cov' : 'Buy';
+  return held > 0 ? 'Sell' : 'Short';
+}
+
 /** A new order record as Questrade lists it, state Accepted. */
 export function newRecord(
   symbols: FakeSymbols,

@@ -8,20 +8,16 @@ import type { BrokerContext } from '../../core/broker.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { ListedOrder, RecentOrdersQuery } from '../../core/lookup.ts';
 import type { AccountApi } from './api.ts';
-import { fromRecord } from './mapper.ts';
+import { actionOf, fromRecord } from './mapper.ts';
 import { submissionOf } from './orders.ts';
 
-/** Sides Questrade reports for each of our actions (WIRE.md §4, Order Side). */
-const SIDES: Record<string, string[]> = {
-  buy: ['Buy'],
-  sell: ['Sell'],
-  sell_short: ['Short', 'Sell'],
-  buy_to_cover: ['Cov', 'Buy'],
-  buy_to_open: ['BTO', 'Buy'],
-  buy_to_close: ['BTC', 'Buy'],
-  sell_to_open: ['STO', 'Sell'],
-  sell_to_close: ['STC', 'Sell'],
-};
+/**
+ * Sides Questrade lists for a buy (WIRE.md §5, Order Side); the others sell. We send only Buy or
+ * Sell and Questrade names the side by what the order does to the position: a sell of nothing
+ * held is Short, a buy while short Cov, an option's side BTO, STC, STO or BTC. So a listed order
+ * is compared by its direction only.
+ */
+const BUY_SIDES = new Set(['Buy', 'Cov', 'BTO', 'BTC']);
 
 export async function findById(api: AccountApi, orderId: string): Promise<OrderResponse | null> {
   const answer = await api.http.request({ path: `${api.path}/orders/${encodeURIComponent(orderId)}`, accept: [404] });
@@ -52,7 +48,7 @@ function matches(record: JsonRecord, sent: JsonRecord, action: string, window: {
   if (orderClass && orderClass !== 'Primary') return false;
   return (
     decimalField(record, 'symbolId') === decimalField(sent, 'symbolId') &&
-    (SIDES[action] ?? []).includes(stringField(record, 'side') ?? '') &&
+    (BUY_SIDES.has(stringField(record, 'side') ?? '') ? 'Buy' : 'Sell') === actionOf(action) &&
     decimalField(record, 'totalQuantity') === decimalField(primary, 'quantity') &&
     stringField(record, 'orderType') === stringField(primary, 'orderType') &&
     same(record.limitPrice, primary.limitPrice) &&

@@ -16,7 +16,7 @@ const V1 = '987654321';
 const V2 = 'v2:987654321';
 
 beforeAll(async () => {
-  fake = await startRobinhoodFake({ holdings: { BTC: 0.5, ETH: 2, SOL: 10 } });
+  fake = await startRobinhoodFake({ holdings: { BTC: 0.5, ETH: 2, SOL: 10, DOGE: 1000 } });
   ctx = { baseUrl: fake.url };
   session = await broker.connect(ctx, { credentials: fake.credentials });
 });
@@ -154,6 +154,16 @@ describe('orders the descriptor claims', () => {
     expect(none.message).toBe('Robinhood: no SOL to sell');
     const direct = await broker.closePosition(ctx, session, V2, 'BTC-USD');
     expect(direct.status).toBe('accepted');
+  });
+
+  it('a close with a quantity sells that many coins, never more than are held', async () => {
+    await place(V1, { symbol: 'DOGE-USD', action: 'close', quantity: 400 });
+    await place(V1, { symbol: 'DOGE-USD', action: 'close', quantity: 5000 });
+    const bodies = posted().map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    expect(bodies.map((body) => [body.side, body.type, body.market_order_config])).toEqual([
+      ['sell', 'market', { asset_quantity: '400' }],
+      ['sell', 'market', { asset_quantity: '600' }],
+    ]);
   });
 
   it('cancels every open order of a pair with the cancel action; none open is an answer', async () => {

@@ -54,18 +54,30 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
     return held.available;
   }
 
-  /** close: a market sell of the coins available (all, or `percent` of them). */
-  async function closeRequest(listing: Listing, pair: TradingPair, percent: number, clientOrderId: string) {
+  /**
+   * close: a market sell of the coins available: all, `quantity` percent of them, or `quantity`
+   * coins (never more than are available).
+   */
+  async function closeRequest(
+    listing: Listing,
+    pair: TradingPair,
+    part: Partial<Pick<Order, 'quantity' | 'quantity_type'>>,
+    clientOrderId: string,
+  ) {
+    const held = await available(listing, pair);
+    const coins = part.quantity !== undefined && part.quantity_type === 'fixed';
+    if (part.quantity !== undefined && !coins && part.quantity_type !== 'percent_of_position')
+      throw new BrokerError('InvalidOrder', ROBINHOOD_TITLE, 'close takes coins or percent_of_position');
     const order = {
       symbol: pair.symbol,
       class: 'crypto',
       action: 'sell',
-      quantity: percent,
-      quantity_type: 'percent_of_position',
+      quantity: coins ? Math.min(part.quantity ?? held, held) : (part.quantity ?? 100),
+      quantity_type: coins ? 'fixed' : 'percent_of_position',
       type: 'market',
       duration: 'gtc',
     } as const;
-    return toRobinhoodOrder(order, pair, clientOrderId, await available(listing, pair));
+    return toRobinhoodOrder(order, pair, clientOrderId, held);
   }
 
   /** The order body for a buy, sell or close, checked against the pair. */
@@ -73,7 +85,7 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
     const pair = await pairs.pair(listing.ctx, listing.keys, listing.ref, order.symbol, now(listing.ctx));
     const percent = order.quantity_type === 'percent_of_position';
     return order.action === 'close'
-      ? closeRequest(listing, pair, percent ? (order.quantity ?? 100) : 100, clientOrderId)
+      ? closeRequest(listing, pair, order, clientOrderId)
       : toRobinhoodOrder(order, pair, clientOrderId, percent ? await available(listing, pair) : undefined);
   }
 
@@ -126,7 +138,7 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
       const pair = await pairs.pair(ctx, listing.keys, listing.ref, symbol, now(ctx));
       // A direct close carries no signal id: a UUID of its own.
       const id = randomUUID();
-      return submitOrder(listing, await closeRequest(listing, pair, 100, id), id, now(ctx));
+      return submitOrder(listing, await closeRequest(listing, pair, {}, id), id, now(ctx));
     },
 
     findByBrokerId: (ctx, session, accountId, orderId) => findById(listingOf(ctx, session, accountId), orderId),

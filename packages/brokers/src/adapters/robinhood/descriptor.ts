@@ -73,8 +73,8 @@ export const robinhoodDescriptor: BrokerDescriptor = {
       required: true,
       values: ['buy', 'sell', 'close', 'cancel'],
       comments:
-        'No short selling: sell only what you hold. close sells the coins available for trading at market; ' +
-        "cancel cancels the pair's open orders.",
+        'No short selling: sell only what you hold. close sells the coins available for trading at market (a ' +
+        "part with quantity); cancel cancels the pair's open orders.",
     },
     quantity: {
       required: true,

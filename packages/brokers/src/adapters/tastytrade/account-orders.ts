@@ -99,10 +99,13 @@ export async function closeSymbol(
   ctx: BrokerContext,
   session: BrokerSession,
   accountId: string,
-  order: Pick<Order, 'symbol' | 'class'>,
+  order: Pick<Order, 'symbol' | 'class'> & Partial<Pick<Order, 'quantity' | 'quantity_type'>>,
   clientOrderId?: string,
 ): Promise<OrderResponse> {
   const path = accountPath(session, accountId);
+  if (order.quantity !== undefined && order.quantity_type !== 'fixed') {
+    throw invalid(`close takes a fixed quantity, not quantity_type ${order.quantity_type}`);
+  }
   const { symbol } = instrumentOf(order.symbol, order.class);
   const { body } = await api.call(ctx, session, { path: `${path}/positions`, query: { symbol } });
   const position = positionsOf(body).find((item) => item.symbol === symbol);
@@ -117,7 +120,8 @@ export async function closeSymbol(
       {
         'instrument-type': position.instrumentType as InstrumentType,
         symbol,
-        quantity: Math.abs(position.quantity),
+        // A quantity closes that much of the position, never more than is held.
+        quantity: Math.min(Math.abs(position.quantity), order.quantity ?? Number.POSITIVE_INFINITY),
         action: position.quantity > 0 ? rule.long : rule.short,
       },
     ],

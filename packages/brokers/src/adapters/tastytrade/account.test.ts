@@ -45,6 +45,17 @@ describe('close and cancel', () => {
     expect([none.kind, none.message]).toEqual(['InvalidOrder', 'tastytrade: no open position in NVDA']);
   });
 
+  it('a close with a quantity closes that many, never more than is held', async () => {
+    await place(session, { symbol: 'CSCO', action: 'buy', quantity: 10 }, 'csco');
+    t.fake.requests.length = 0;
+    await place(session, { symbol: 'CSCO', action: 'close', quantity: 4 }, 'csco-part');
+    await place(session, { symbol: 'CSCO', action: 'close', quantity: 50 }, 'csco-rest');
+    expect(postedBodies().map((body) => body.legs)).toEqual([
+      [{ 'instrument-type': 'Equity', symbol: 'CSCO', quantity: 4, action: 'Sell to Close' }],
+      [{ 'instrument-type': 'Equity', symbol: 'CSCO', quantity: 6, action: 'Sell to Close' }],
+    ]);
+  });
+
   it('closes crypto with an immediate-or-cancel market order, futures with Sell', async () => {
     await place(session, { symbol: 'ETH/USD', action: 'buy', quantity: 2 }, 'eth');
     await place(session, { symbol: 'NQZ2026', action: 'buy', quantity: 1 }, 'nq');

@@ -273,6 +273,13 @@ describe('cancel, close, holdings, preview', () => {
     });
   });
 
+  it('a close of a percentage rounds the quantity down, never ordering more than that part', async () => {
+    await place({ symbol: 'NVDA', action: 'buy', quantity: 0.00012345 }, 'sigNvdaOpen');
+    const close = await place({ symbol: 'NVDA', action: 'close', quantity: 33, quantity_type: 'percent_of_position' });
+    // 33 % of 0.00012345 is 0.0000407385: 0.00004073 at most, not 0.00004074.
+    expect(close.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '0.00004073' });
+  });
+
   it('a cancel signal cancels the symbol’s open orders; close sells the position with our id', async () => {
     await place({ symbol: 'MSFT', action: 'sell', quantity: 1, limit_price: 999 }, 'sigMsftOpen');
     const close = await place({ symbol: 'MSFT', action: 'close' }, 'sigCloseMsft');

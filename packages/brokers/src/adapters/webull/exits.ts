@@ -81,9 +81,16 @@ export async function cancelSymbol(
   };
 }
 
+/** `value` cut (never rounded up) to 8 decimals; the hair of tolerance absorbs binary noise. */
+const down8 = (value: number) => Number((Math.floor(value * 1e8 + 1e-6) / 1e8).toFixed(8));
+
 function closingQuantity(held: number, order: Pick<Order, 'quantity' | 'quantity_type'>): number {
   if (order.quantity === undefined) return held;
-  if (order.quantity_type === 'percent_of_position') return (held * order.quantity) / 100;
+  if (order.quantity_type === 'percent_of_position') {
+    const part = down8((held * order.quantity) / 100);
+    if (!(part > 0)) throw invalid(`${order.quantity} % of ${held} is less than the smallest quantity`);
+    return part;
+  }
   if (order.quantity_type === 'fixed') return Math.min(held, order.quantity);
   throw invalid('close takes a fixed quantity or percent_of_position');
 }
@@ -116,7 +123,7 @@ export async function closeSymbol(
     symbol: order.symbol,
     class: order.class,
     action: held > 0 ? 'sell' : 'buy_to_cover',
-    quantity: Number(closingQuantity(Math.abs(held), order).toFixed(8)),
+    quantity: closingQuantity(Math.abs(held), order),
     quantity_type: 'fixed',
     type: 'market',
     duration: 'day',
