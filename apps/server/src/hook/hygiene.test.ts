@@ -43,6 +43,8 @@ describe('hook hygiene', () => {
     expect(codes).toContain(429);
     const res = await postSignal(t, trader.shortKey, BUY);
     expect(res.json()).toEqual({ status: 'Error', message: 'Too many requests: slow down' });
+    // When to try again, in whole seconds (RFC 9110): the burst refills within a second or so.
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
   it('drops a cached hook on hook_changed', async () => {

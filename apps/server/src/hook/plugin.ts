@@ -39,7 +39,7 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
       async (req, reply) => {
         const receivedAt = performance.now();
         const hrStart = process.hrtime.bigint();
-        const { answer, waitedUs } = await receiveSignal(transport, {
+        const { answer, waitedUs, retryAfterS } = await receiveSignal(transport, {
           shortKey: req.params.shortKey,
           body: typeof req.body === 'string' ? req.body : undefined,
           address: req.ip,
@@ -47,6 +47,7 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
           hrStart,
         });
         const answerStart = process.hrtime.bigint();
+        if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
         reply.status(answer.statusCode).send(answer.body);
         services.counters.hookAnswer(answer.statusCode);
         const end = process.hrtime.bigint();

@@ -31,10 +31,17 @@ export interface HookRequest {
 
 const refused = (answer: Submitted['answer']): Submitted => ({ answer, waitedUs: 0 });
 
+/** Too many for `limiter`: 429, with when to try again. */
+const tooMany = <K>(limiter: RateLimiter<K>, key: K): Submitted => ({
+  answer: TOO_MANY,
+  waitedUs: 0,
+  retryAfterS: Math.max(1, Math.ceil(limiter.waitMs(key) / 1000)),
+});
+
 export async function receiveSignal(h: HookTransport, req: HookRequest): Promise<Submitted> {
   // TradingView's addresses are shared by all its users: never limited by address.
   if (platformOfAddress(req.address)?.name !== 'tradingview' && !h.byAddress.take(req.address))
-    return refused(TOO_MANY);
+    return tooMany(h.byAddress, req.address);
   if (!SHORT_KEY_PATTERN.test(req.shortKey)) return refused(NOT_FOUND);
   let entry: HookEntry | null;
   try {
@@ -47,7 +54,7 @@ export async function receiveSignal(h: HookTransport, req: HookRequest): Promise
   }
   h.signals.timings.record('lookup', req.hrStart);
   if (!entry) return refused(NOT_FOUND);
-  if (!h.byHook.take(entry.hookId)) return refused(TOO_MANY);
+  if (!h.byHook.take(entry.hookId)) return tooMany(h.byHook, entry.hookId);
   return submitSignal(h.signals, { entry, body: req.body, address: req.address, receivedAt: req.receivedAt });
 }
 

@@ -63,6 +63,8 @@ export interface Submitted {
   signalId?: string;
   /** A repeat: signalId is the first signal's, and this call placed nothing. */
   repeat?: true;
+  /** A 429's Retry-After, in whole seconds: when the limit has room again. */
+  retryAfterS?: number;
 }
 
 /** Milliseconds (two decimals) since `start` (process.hrtime.bigint()): a phase of the activity entry. */
