@@ -52,6 +52,14 @@ describe('postWebhook', () => {
     }
   });
 
+  it('counts the name resolution in the timeout: a resolver that hangs fails the delivery at the deadline', async () => {
+    const hanging = vi.fn(() => new Promise<never>(() => {}));
+    const url = `http://slow-dns.example.test:${receiver.port}/in`;
+    const answer = await postWebhook(url, headers, '{}', { allowPrivate: true, lookup: hanging, timeoutMs: 200 });
+    expect(answer).toEqual({ ok: false, status: null, error: 'Timed out after 0.2 s' });
+    expect(hanging).toHaveBeenCalledTimes(1);
+  });
+
   it('refuses a name resolving to a private address without ALLOW_PRIVATE_WEBHOOKS, sending nothing', async () => {
     const since = receiver.received.length;
     const url = `http://hooks.example.test:${receiver.port}/in`;

@@ -47,6 +47,14 @@ function describe(error: unknown, timeoutMs: number): string {
   return code ?? message ?? 'Request failed';
 }
 
+/** Rejects with the signal's reason once it aborts. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
 export async function postWebhook(
   url: string,
   headers: Record<string, string>,
@@ -58,7 +66,12 @@ export async function postWebhook(
   const signal = AbortSignal.timeout(timeoutMs);
   let resolved: Awaited<ReturnType<typeof resolveTargets>>;
   try {
-    resolved = await resolveTargets(target.hostname, options.allowPrivate, options.lookup);
+    // The timeout covers the whole exchange, the name's resolution too (getaddrinfo cannot be
+    // aborted: a resolver that hangs is left behind).
+    resolved = await Promise.race([
+      resolveTargets(target.hostname, options.allowPrivate, options.lookup),
+      aborted(signal),
+    ]);
   } catch (error) {
     return failure(error instanceof ForbiddenAddressError ? `Refused: ${error.message}` : describe(error, timeoutMs));
   }
