@@ -14,6 +14,7 @@ import {
   withBrokerSession,
 } from './index.ts';
 import { refreshDueConnectors } from './refresher.ts';
+import { openSession } from './session.ts';
 
 let t: TestApp;
 let fake: FakeBrokerHandle;
@@ -83,6 +84,23 @@ describe('withBrokerSession', () => {
       tokens[0],
     );
     expect(fake.calls.refresh - refreshesBefore).toBe(1);
+  });
+
+  it('a renewal the broker asks for during a call is made under the lock and stored before it is used', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-in-call', 'sekret-ok']);
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const before = fake.calls.refresh;
+    // A broker whose access token was refused mid-call (Saxo rotates its refresh token then).
+    const renewed = await withBrokerSession(t.services, row, async ({ ctx }) => {
+      const fresh = await ctx.refreshSession?.();
+      return fresh?.secrets.accessToken;
+    });
+    expect(fake.calls.refresh - before).toBe(1);
+    expect(renewed).toMatch(/^access-/);
+    // What a restarted server (or another instance) reads: the renewed secrets, not the spent ones.
+    const stored = await requireConnector(t.services, aliceId, connector.key);
+    expect(stored.updatedAt.getTime()).toBeGreaterThan(row.updatedAt.getTime());
+    expect(openSession(t.services, stored).secrets.accessToken).toBe(renewed);
   });
 
   it('refreshes due sessions in the background, once, so no signal waits for it', async () => {
