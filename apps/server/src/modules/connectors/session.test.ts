@@ -119,6 +119,31 @@ describe('withBrokerSession', () => {
     expect(fake.calls.refresh).toBe(calls);
   });
 
+  it('a batch of refreshes that keep failing does not keep the other due sessions from theirs', async () => {
+    const users = [
+      await insertTestUser(t.services, 'down-1@example.com'),
+      await insertTestUser(t.services, 'down-2@example.com'),
+    ];
+    fake.refreshInMs = -60_000;
+    const down = [];
+    for (const [i, user] of users.entries())
+      down.push(await connect(t, user.headers, 'keyfake', [`down-${i}`, 'sekret-ok']));
+    fake.refreshInMs = -1000;
+    const healthy = await connect(t, alice, 'keyfake', ['key-after', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    fake.unavailableFor = new Set(['down-0', 'down-1']);
+    try {
+      // Passes of two: the broker is down for the two oldest, pass after pass.
+      await refreshDueConnectors(t.services, new Date(), 2);
+      await refreshDueConnectors(t.services, new Date(), 2);
+      const stored = await requireConnector(t.services, aliceId, healthy.key);
+      expect(stored.refreshAt?.getTime()).toBeGreaterThan(Date.now());
+    } finally {
+      fake.unavailableFor = new Set();
+      await t.database.pool.query('delete from connectors where key = any($1)', [down.map((c) => c.key)]);
+    }
+  });
+
   it('deactivates the connector when the broker rejects the credentials; a reconnect reactivates it', async () => {
     const connector = await connect(t, alice, 'keyfake', ['key-d', 'sekret-ok']);
     const row = await requireConnector(t.services, aliceId, connector.key);
