@@ -94,6 +94,17 @@ describe('tokens on the clock', () => {
     expect(next.expiresAt).toBe(t.clock.time + 60 * MINUTE);
   });
 
+  it("a refresh on a server without the app's key and secret is no refusal of the sign-in", async () => {
+    const session = await t.connect();
+    const unset = await brokerFailure(t.broker.refresh({ ...t.ctx, clientSecret: undefined }, session));
+    // Not AuthenticationError: that would deactivate every Saxo connection until each user reconnected.
+    expect([unset.kind, unset.message]).toEqual([
+      'BrokerUnavailable',
+      'Saxo: SAXO_CLIENT_ID and SAXO_CLIENT_SECRET are not set',
+    ]);
+    expect((await t.broker.refresh(t.ctx, session)).secrets.refreshToken).not.toBe(session.secrets.refreshToken);
+  });
+
   it('renews once when a read meets a 401 (empty body); an order is never sent twice', async () => {
     const session = await t.connect();
     t.clock.time += MINUTE;
