@@ -10,6 +10,8 @@ export interface FakeBrokerHandle {
   rejectCredentials: boolean;
   /** refreshAt of new sessions, relative to now (negative: already due). */
   refreshInMs: number;
+  /** API keys whose refresh finds the broker unavailable. */
+  unavailableFor: Set<string>;
 }
 
 const FAKE_ORDER = { id: 'B-1', status: 'filled', status_description: 'Filled', price: 1 } as const;
@@ -24,6 +26,7 @@ function fakeBroker(
     calls: { connect: 0, refresh: 0, placeOrder: 0 },
     rejectCredentials: false,
     refreshInMs: 3_600_000,
+    unavailableFor: new Set(),
     broker: undefined as unknown as Broker,
   };
   const session = (secrets: Record<string, string>): BrokerSession => ({
@@ -55,6 +58,8 @@ function fakeBroker(
     async refresh(_ctx, previous) {
       handle.calls.refresh += 1;
       await new Promise((resolve) => setTimeout(resolve, 20));
+      if (handle.unavailableFor.has(previous.secrets.apiKey ?? ''))
+        throw new BrokerError('BrokerUnavailable', title, 'no answer within 10000 ms');
       return session({ ...previous.secrets, accessToken: `access-${handle.calls.refresh + 1}` });
     },
     async placeOrder() {

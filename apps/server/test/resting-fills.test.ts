@@ -173,6 +173,28 @@ describe('resting orders followed to their fill', () => {
     );
   });
 
+  it('an order of an account its connection no longer holds is not looked up; the connection stays', async () => {
+    const user = await trader(t, 'dropped-account@example.com');
+    const placed = await restingOrder(user, 'tradier', { accessToken: tradier.token }, ['order.filled']);
+    // Reconnected without that account (left out at the broker's consent, or closed there).
+    const pool = t.services.db.$client;
+    await pool.query(
+      `update connectors set accounts = jsonb_build_array(jsonb_set(accounts->0, '{id}', '"6YA09999"')),
+         updated_at = clock_timestamp()
+       where user_id = $1 and provider_name = 'tradier'`,
+      [user.userId],
+    );
+    const before = await lookupsOf([placed.signalId]);
+    await makeDue([placed.signalId]);
+    await t.app.signalRuntime.followFills(0);
+    const { rows: connectors } = await pool.query<{ is_active: boolean }>(
+      `select is_active from connectors where user_id = $1 and provider_name = 'tradier'`,
+      [user.userId],
+    );
+    expect(connectors.map((c) => c.is_active)).toEqual([true]);
+    expect(await lookupsOf([placed.signalId])).toBe(before);
+  });
+
   it('two instances: each resting order is looked up by one of them', async () => {
     const user = await trader(t, 'two-followers@example.com');
     const first = await restingOrder(user, 'alpaca', alpaca.keys, ['order.filled']);

@@ -101,6 +101,22 @@ describe('POST /hook/:shortKey', () => {
     expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
   });
 
+  it('refuses a signal for an account its connection no longer holds, leaving the connection working', async () => {
+    const trader = await setupTrader(t, 'dropped@example.com');
+    const pool = t.services.db.$client;
+    // Reconnected without this account (left out at the broker's consent, or closed there).
+    await pool.query(
+      `update connectors set accounts = jsonb_build_array(jsonb_set(accounts->0, '{id}', '"P-kept"')) where key = $1`,
+      [trader.connector.key],
+    );
+    await pool.query(`select pg_notify('hook_changed', $1)`, [trader.shortKey]);
+    const res = await postSignal(t, trader.shortKey, BUY);
+    expect(res.statusCode).toBe(400);
+    const { rows } = await pool.query('select is_active from connectors where key = $1', [trader.connector.key]);
+    expect(rows[0]?.is_active).toBe(true);
+    expect(res.json().message).toMatch(/account is no longer connected/);
+  });
+
   it('refuses with no signals left, storing and placing nothing', async () => {
     const trader = await setupTrader(t, 'broke@example.com', { credits: 1 });
     expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);

@@ -69,6 +69,12 @@ export interface BrokerContext {
   now?: () => number;
   /** Aborts the call (the hook's deadline). */
   signal?: AbortSignal;
+  /**
+   * The server's refresh of the session this call runs on: renewed under the connection's lock
+   * and stored before it is used. An access token found stale in a call is renewed through it,
+   * so a rotated refresh token (Saxo) never lives only in this process's memory.
+   */
+  refreshSession?: () => Promise<BrokerSession>;
 }
 
 export interface ConnectInput {

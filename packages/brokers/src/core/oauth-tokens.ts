@@ -1,8 +1,10 @@
 // What OAuth brokers share: one call to the token endpoint, and the access tokens of a stored
 // session kept fresh between the server's refreshes. The server refreshes a session at its
-// refreshAt and stores the result; an access token renewed here in between (a call that found
-// it due, or a read refused with 401) is kept in memory, by refresh token, for the calls that
-// follow. Orders are never sent twice: only reads are retried after a 401.
+// refreshAt and stores the result; an access token renewed in between (a call that found it
+// due, or a read refused with 401) is renewed through the server's refresh where the context
+// offers one (ctx.refreshSession: stored, so a rotated refresh token survives a restart and is
+// seen by other instances), and kept in memory, by refresh token, for the calls that follow.
+// Orders are never sent twice: only reads are retried after a 401.
 import type { BrokerContext, BrokerSession } from './broker.ts';
 import { BrokerError, isBrokerError } from './errors.ts';
 import { createHttpClient, type HttpResponse } from './http.ts';
@@ -139,6 +141,16 @@ export function createTokenKeeper<T extends AccessTokens>(options: TokenKeeperOp
   }
 
   function refresh(ctx: BrokerContext, session: BrokerSession): Promise<T> {
+    // The server renews (one renewal per connection, across instances) and stores the result;
+    // its renewal comes back here without refreshSession, so this does not wait on itself.
+    if (ctx.refreshSession) {
+      const stored = options.read(session).refreshToken;
+      return ctx.refreshSession().then((renewedSession) => {
+        const fresh = options.read(renewedSession);
+        renewed.set(stored, fresh);
+        return fresh;
+      });
+    }
     const tokens = current(session);
     const running = pending.get(tokens.refreshToken);
     if (running) return running;

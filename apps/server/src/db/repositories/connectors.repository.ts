@@ -1,6 +1,6 @@
 // Broker connections (SPEC §3 Connector). Every lookup by key is scoped to its user; a pending
 // OAuth connection (oauth_state set) is invisible until activated.
-import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, notInArray, sql } from 'drizzle-orm';
 import { connectors } from '../schema/index.ts';
 import type { Executor, Transaction } from './executor.ts';
 
@@ -126,12 +126,16 @@ export async function lockConnector(tx: Transaction, id: number): Promise<Connec
   return row;
 }
 
-/** Active connections of these providers whose refresh time has passed, the most overdue first. */
+/**
+ * Active connections of these providers whose refresh time has passed, the most overdue first;
+ * `except`: ids already tried in this pass (a refresh that failed keeps its refresh time).
+ */
 export async function listConnectorsDueForRefresh(
   db: Executor,
   providerNames: readonly string[],
   now: Date,
   limit: number,
+  except: readonly number[] = [],
 ): Promise<ConnectorRow[]> {
   if (providerNames.length === 0) return [];
   return db
@@ -143,6 +147,7 @@ export async function listConnectorsDueForRefresh(
         visible,
         lt(connectors.refreshAt, now),
         inArray(connectors.providerName, [...providerNames]),
+        except.length > 0 ? notInArray(connectors.id, [...except]) : undefined,
       ),
     )
     .orderBy(asc(connectors.refreshAt))

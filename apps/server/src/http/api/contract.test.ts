@@ -369,6 +369,32 @@ describe('real answers against the document', () => {
     expect(twice.body).toEqual({ status: 'ExecutionError', message: 'Order is canceled: there is nothing to cancel' });
   });
 
+  it('refuses to cancel an order of an account its connection no longer holds, keeping the connection', async () => {
+    const { trader: alice, account } = await traderWithAccount('cancel-dropped@example.test');
+    const placed = await placeOrder(alice.apiToken, account, {
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      type: 'limit',
+      limit_price: 1,
+    });
+    const { id } = placed.body as Order;
+    // Reconnected without that account (left out at the broker's consent, or closed there).
+    const pool = server.services.db.$client;
+    await pool.query(
+      `update connectors set accounts = jsonb_build_array(jsonb_set(accounts->0, '{id}', '"P-kept"')),
+         updated_at = clock_timestamp() where key = $1`,
+      [alice.connector.key],
+    );
+    const refused = await call(alice.apiToken, 'DELETE', '/api/v1/orders/{orderId}', { orderId: id });
+    const { rows } = await pool.query<{ is_active: boolean }>('select is_active from connectors where key = $1', [
+      alice.connector.key,
+    ]);
+    expect(rows.map((r) => r.is_active)).toEqual([true]);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ status: 'ExecutionError' });
+  });
+
   it('reads positions and balances from the broker', async () => {
     const { trader: alice, account } = await traderWithAccount('holdings@example.test');
     await placeOrder(alice.apiToken, account, { symbol: 'AAPL', action: 'buy', quantity: 4 });

@@ -104,6 +104,14 @@ export async function cancelApiOrder(
   const brokerOrderId = row.brokerOrderId ?? given?.brokerOrderId;
   const connector = row.connectorKey ? await findConnector(services.db, userId, row.connectorKey) : undefined;
   if (!connector) throw new AppError('EXECUTION', 'The broker connection of this order was deleted');
+  // The broker would refuse the account as not part of the connection, as it refuses credentials,
+  // and so deactivate the connection.
+  if (!connector.accounts.some((account) => account.id === row.accountId)) {
+    throw new AppError(
+      'EXECUTION',
+      "This order's account is no longer part of its broker connection: reconnect the broker with that account",
+    );
+  }
   const broker = services.brokers.get(connector.providerName);
   if (!broker?.cancelOrder) {
     throw new AppError(

@@ -15,25 +15,33 @@ export interface RefreshPass {
   failed: number;
 }
 
-/** One pass over the connectors due now (a batch; the next pass takes the rest). */
-export async function refreshDueConnectors(services: Services, now = new Date()): Promise<RefreshPass> {
+/**
+ * One pass over the connectors due now, in batches. Each is tried once: a refresh that failed
+ * keeps its refresh time, so without skipping it the same most overdue batch, failing pass after
+ * pass (its broker down), would keep every other session from being refreshed until it lapsed.
+ */
+export async function refreshDueConnectors(services: Services, now = new Date(), batch = BATCH): Promise<RefreshPass> {
   const refreshing = services.brokers
     .list()
     .filter((broker) => broker.refresh)
     .map((broker) => broker.descriptor.name);
-  const due = await listConnectorsDueForRefresh(services.db, refreshing, now, BATCH);
   const pass: RefreshPass = { refreshed: 0, failed: 0 };
-  for (const connector of due) {
-    try {
-      // A refused refresh deactivates the connector there (and tells its user).
-      await withBrokerSession(services, connector, async () => undefined);
-      pass.refreshed++;
-    } catch (error) {
-      pass.failed++;
-      services.log.info({ err: error, connectorId: connector.id }, 'background token refresh failed');
+  const tried: number[] = [];
+  for (;;) {
+    const due = await listConnectorsDueForRefresh(services.db, refreshing, now, batch, tried);
+    for (const connector of due) {
+      tried.push(connector.id);
+      try {
+        // A refused refresh deactivates the connector there (and tells its user).
+        await withBrokerSession(services, connector, async () => undefined);
+        pass.refreshed++;
+      } catch (error) {
+        pass.failed++;
+        services.log.info({ err: error, connectorId: connector.id }, 'background token refresh failed');
+      }
     }
+    if (due.length < batch) return pass;
   }
-  return pass;
 }
 
 /** Runs a pass every minute; the returned function stops it (after a running pass). */

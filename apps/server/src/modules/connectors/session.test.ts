@@ -14,6 +14,7 @@ import {
   withBrokerSession,
 } from './index.ts';
 import { refreshDueConnectors } from './refresher.ts';
+import { openSession } from './session.ts';
 
 let t: TestApp;
 let fake: FakeBrokerHandle;
@@ -85,6 +86,23 @@ describe('withBrokerSession', () => {
     expect(fake.calls.refresh - refreshesBefore).toBe(1);
   });
 
+  it('a renewal the broker asks for during a call is made under the lock and stored before it is used', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-in-call', 'sekret-ok']);
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const before = fake.calls.refresh;
+    // A broker whose access token was refused mid-call (Saxo rotates its refresh token then).
+    const renewed = await withBrokerSession(t.services, row, async ({ ctx }) => {
+      const fresh = await ctx.refreshSession?.();
+      return fresh?.secrets.accessToken;
+    });
+    expect(fake.calls.refresh - before).toBe(1);
+    expect(renewed).toMatch(/^access-/);
+    // What a restarted server (or another instance) reads: the renewed secrets, not the spent ones.
+    const stored = await requireConnector(t.services, aliceId, connector.key);
+    expect(stored.updatedAt.getTime()).toBeGreaterThan(row.updatedAt.getTime());
+    expect(openSession(t.services, stored).secrets.accessToken).toBe(renewed);
+  });
+
   it('refreshes due sessions in the background, once, so no signal waits for it', async () => {
     fake.refreshInMs = -1000;
     const connector = await connect(t, alice, 'keyfake', ['key-bg', 'sekret-ok']);
@@ -99,6 +117,31 @@ describe('withBrokerSession', () => {
     const calls = fake.calls.refresh;
     expect(await refreshDueConnectors(t.services)).toEqual({ refreshed: 0, failed: 0 });
     expect(fake.calls.refresh).toBe(calls);
+  });
+
+  it('a batch of refreshes that keep failing does not keep the other due sessions from theirs', async () => {
+    const users = [
+      await insertTestUser(t.services, 'down-1@example.com'),
+      await insertTestUser(t.services, 'down-2@example.com'),
+    ];
+    fake.refreshInMs = -60_000;
+    const down = [];
+    for (const [i, user] of users.entries())
+      down.push(await connect(t, user.headers, 'keyfake', [`down-${i}`, 'sekret-ok']));
+    fake.refreshInMs = -1000;
+    const healthy = await connect(t, alice, 'keyfake', ['key-after', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    fake.unavailableFor = new Set(['down-0', 'down-1']);
+    try {
+      // Passes of two: the broker is down for the two oldest, pass after pass.
+      await refreshDueConnectors(t.services, new Date(), 2);
+      await refreshDueConnectors(t.services, new Date(), 2);
+      const stored = await requireConnector(t.services, aliceId, healthy.key);
+      expect(stored.refreshAt?.getTime()).toBeGreaterThan(Date.now());
+    } finally {
+      fake.unavailableFor = new Set();
+      await t.database.pool.query('delete from connectors where key = any($1)', [down.map((c) => c.key)]);
+    }
   });
 
   it('deactivates the connector when the broker rejects the credentials; a reconnect reactivates it', async () => {

@@ -145,7 +145,20 @@ export async function withBrokerSession<T>(
     version = entry.updatedAt;
     if (broker.refresh && due(entry, Date.now())) entry = await refreshSession(services, connector.id, broker, entry);
     version = entry.updatedAt;
-    return await work({ broker, ctx: brokerContextFor(services, broker, options.signal), session: entry.session });
+    const ctx = brokerContextFor(services, broker, options.signal);
+    // A token the broker finds stale during the call is renewed here too: under the row lock and
+    // stored, so a rotated refresh token is not kept only in this process (lost on a restart,
+    // spent behind another instance's back).
+    const refreshSessionNow = async () => {
+      entry = await refreshSession(services, connector.id, broker, entry);
+      version = entry.updatedAt;
+      return entry.session;
+    };
+    return await work({
+      broker,
+      ctx: broker.refresh ? { ...ctx, refreshSession: refreshSessionNow } : ctx,
+      session: entry.session,
+    });
   } catch (error) {
     if (isBrokerError(error) && error.kind === 'AuthenticationError') {
       await deactivateQuietly(services, connector.id, error.message, refusedVersions.get(error) ?? version);

@@ -11,7 +11,7 @@ import { checkOrderLimits } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
 import type { Signal } from './send.ts';
 import { legSignalId } from './signal-id.ts';
-import { place, refuse, type SignalInput } from './submit.ts';
+import { accountGone, place, refuse, type SignalInput } from './submit.ts';
 
 /** `body`: what the first leg normalized (after the symbol map), normalized again per leg's broker. */
 export function startFanOut(rt: SignalRuntime, input: SignalInput, first: Signal, body: string | object): void {
@@ -40,6 +40,10 @@ async function placeLeg(
   const legInput: SignalInput = { ...input, entry };
   if (!entry.isActive || !entry.connectorActive || !entry.broker)
     return refuse(rt, legInput, CONNECTOR_INACTIVE, request);
+  if (accountGone(entry)) {
+    const gone = `${name}: account ${target.accountId} is no longer connected; reconnect the broker with that account`;
+    return refuse(rt, legInput, ruleRefused('fanOut', gone), request);
+  }
   // Normalized for this leg's broker (its own defaults and limits), then sized.
   const normalized = normalizeOrder(body, { provider: entry.broker.descriptor });
   if (!normalized.ok)

@@ -22,6 +22,11 @@ export function lookUpOrder(
   connector: SessionConnector,
   signal: ClaimedSignal,
 ): Promise<OrderLookupResult> {
+  // Its account left the connection at a reconnect: the broker would refuse it as not part of
+  // the connection, as it refuses credentials, and so deactivate the connection of every other.
+  if (!connector.accounts.some((account) => account.id === signal.account_id)) {
+    return Promise.resolve({ match: 'unknown', reason: 'its account is no longer part of the broker connection' });
+  }
   const order = storedOrder(signal.order);
   return withBrokerSession(
     services,

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { BrokerWireRequest } from '@router/brokers';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
 import { isUnstorableInput } from '../../db/repositories/signals.repository.ts';
-import type { HookEntry } from '../hooks/index.ts';
+import { HOOK_ACCOUNT_GONE, type HookEntry } from '../hooks/index.ts';
 import { isRefusal, type TakenCount } from '../hooks/rules/index.ts';
 import {
   CONNECTOR_INACTIVE,
@@ -75,11 +75,21 @@ type Phases = Partial<Record<'parse' | 'store' | 'broker', number>>;
 
 const UNSTORABLE = 'body: holds characters that cannot be stored (\\u0000 or a lone surrogate)';
 
+/**
+ * A reconnect may bring fewer accounts (one left out at the broker's consent, one closed there):
+ * a hook of a dropped account is refused here, for the broker would refuse the account as not
+ * part of the connection, as it refuses credentials, and so deactivate the whole connection.
+ */
+export const accountGone = (entry: HookEntry) =>
+  !entry.connector.accounts.some((account) => account.id === entry.accountId);
+export const ACCOUNT_GONE = refusal(400, 'ExecutionError', HOOK_ACCOUNT_GONE);
+
 export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promise<Submitted> {
   const { entry } = input;
   // Refused before reading the body, with no activity entry: a switched-off hook may be flooded.
   if (!entry.isActive) return refuse(rt, input, hookInactive(entry.deactivatedReason));
   if (!entry.connectorActive) return refuse(rt, input, CONNECTOR_INACTIVE);
+  if (accountGone(entry)) return refuse(rt, input, ACCOUNT_GONE);
   const { broker } = entry;
   if (!broker)
     return refuse(rt, input, refusal(400, 'ExecutionError', `${entry.title}: this broker is no longer available`));

@@ -39,9 +39,14 @@ export interface EtradeTokens {
 
 const authError = (message: string) => new BrokerError('AuthenticationError', ETRADE_TITLE, message);
 
+/**
+ * The app's consumer key and secret, which sign every call. Missing, it is this server's setup,
+ * no refusal of the user's tokens: a call meeting it does not deactivate the connection.
+ */
 export function consumerOf(ctx: BrokerContext): { consumerKey: string; consumerSecret: string } {
   const { clientId, clientSecret } = ctx;
-  if (!clientId || !clientSecret) throw authError('ETRADE_CLIENT_ID and ETRADE_CLIENT_SECRET are not set');
+  if (!clientId || !clientSecret)
+    throw new BrokerError('BrokerUnavailable', ETRADE_TITLE, 'ETRADE_CLIENT_ID and ETRADE_CLIENT_SECRET are not set');
   return { consumerKey: clientId, consumerSecret: clientSecret };
 }
 

@@ -156,6 +156,22 @@ describe('MetaTrader 4 and suffixed servers', () => {
 });
 
 describe('answers', () => {
+  it('on a server whose site token is missing: BrokerUnavailable, not the login refused (no deactivation)', async () => {
+    const before = world.fake.trades().length;
+    const error = await brokerFailure(
+      world.broker.placeOrder(
+        { ...world.ctx, clientSecret: undefined },
+        session,
+        input(session, { symbol: 'EURUSD', action: 'buy', quantity: 0.1 }),
+      ),
+    );
+    expect([error.kind, error.message]).toEqual([
+      'BrokerUnavailable',
+      'MetaTrader: this site has no MetaApi token (METATRADER_CLIENT_SECRET) set',
+    ]);
+    expect(world.fake.trades().length).toBe(before);
+  });
+
   it('maps a refusal inside HTTP 200 to its kind with MetaApi’s message and code, sent once', async () => {
     const before = world.fake.trades().length;
     const poor = await brokerFailure(place({ symbol: 'XAUUSD', action: 'buy', quantity: 50 }));

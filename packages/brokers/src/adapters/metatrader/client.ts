@@ -91,6 +91,10 @@ export function linkOf(ctx: BrokerContext, session: BrokerSession, accountId: st
     throw fail('AuthenticationError', `account ${accountId} is not part of this connection`);
   if (!metaApiId || !region || !login || !server || (platform !== 'mt4' && platform !== 'mt5'))
     throw fail('AuthenticationError', 'reconnect: the connection is incomplete');
+  // An account the site added is reached with the site's token: without it the server's setup is
+  // missing, not the user's credentials, and the connection must not be deactivated for it.
+  if (!token && !ctx.clientSecret)
+    throw fail('BrokerUnavailable', 'this site has no MetaApi token (METATRADER_CLIENT_SECRET) set');
   return { metaApiId, region, platform, login, server, token: token ?? siteToken(ctx) };
 }
 

@@ -2,6 +2,7 @@
 // the consent page, refresh tokens rotated (and expiring), reads renewed once after a 401.
 import { describe, expect, it } from 'vitest';
 import { brokerFailure } from '../../core/expect-failure.ts';
+import { createSaxoBroker } from './adapter.ts';
 import { ACCOUNT, CALLBACK, MINUTE, useSaxoFake } from './test-support.ts';
 
 const t = useSaxoFake();
@@ -70,6 +71,38 @@ describe('tokens on the clock', () => {
     t.clock.time += 61 * MINUTE;
     const lapsed = await brokerFailure(t.broker.refresh(t.ctx, refreshed));
     expect(lapsed.message).toBe('Saxo: the Saxo sign-in has lapsed; connect again');
+  });
+
+  it("renews a stale token in a call through the server's refresh: a restart keeps the rotated refresh token", async () => {
+    // The server: renews the stored session under its lock and stores the result.
+    let stored = await t.connect();
+    const ctx = {
+      ...t.ctx,
+      refreshSession: async () => {
+        stored = await t.broker.refresh(t.ctx, stored);
+        return stored;
+      },
+    };
+    const session = stored;
+    t.clock.time += MINUTE;
+    t.fake.oauth.revokeAccessTokens();
+    await t.broker.getHoldings(ctx, session, ACCOUNT);
+    expect(stored.secrets.refreshToken).not.toBe(session.secrets.refreshToken);
+    // After a restart only what was stored is known; its refresh token was not spent.
+    const restarted = createSaxoBroker();
+    const next = await restarted.refresh(t.ctx, stored);
+    expect(next.expiresAt).toBe(t.clock.time + 60 * MINUTE);
+  });
+
+  it("a refresh on a server without the app's key and secret is no refusal of the sign-in", async () => {
+    const session = await t.connect();
+    const unset = await brokerFailure(t.broker.refresh({ ...t.ctx, clientSecret: undefined }, session));
+    // Not AuthenticationError: that would deactivate every Saxo connection until each user reconnected.
+    expect([unset.kind, unset.message]).toEqual([
+      'BrokerUnavailable',
+      'Saxo: SAXO_CLIENT_ID and SAXO_CLIENT_SECRET are not set',
+    ]);
+    expect((await t.broker.refresh(t.ctx, session)).secrets.refreshToken).not.toBe(session.secrets.refreshToken);
   });
 
   it('renews once when a read meets a 401 (empty body); an order is never sent twice', async () => {

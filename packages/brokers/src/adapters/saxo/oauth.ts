@@ -30,6 +30,11 @@ export interface SaxoTokens {
 }
 
 const authError = (message: string) => new BrokerError('AuthenticationError', SAXO_TITLE, message);
+/**
+ * This server's own setup missing (the app's key and secret, PUBLIC_URL): no refusal of the user's
+ * sign-in, so a refresh meeting it does not deactivate the connection; the operator fixes it.
+ */
+const notConfigured = (message: string) => new BrokerError('BrokerUnavailable', SAXO_TITLE, message);
 
 export function tokensOf(secrets: BrokerSecrets): SaxoTokens {
   const { accessToken, refreshToken } = secrets;
@@ -58,8 +63,8 @@ export function authServer(baseUrl: string): string {
 
 function app(ctx: BrokerContext): { clientId: string; clientSecret: string; redirectUrl: string } {
   const { clientId, clientSecret, redirectUrl } = ctx;
-  if (!clientId || !clientSecret) throw authError('SAXO_CLIENT_ID and SAXO_CLIENT_SECRET are not set');
-  if (!redirectUrl) throw authError('PUBLIC_URL is not set');
+  if (!clientId || !clientSecret) throw notConfigured('SAXO_CLIENT_ID and SAXO_CLIENT_SECRET are not set');
+  if (!redirectUrl) throw notConfigured('PUBLIC_URL is not set');
   return { clientId, clientSecret, redirectUrl };
 }
 

@@ -99,6 +99,17 @@ describe('sign-in', () => {
   });
 });
 
+describe('a server without its Schwab app', () => {
+  it('refreshes to BrokerUnavailable, not AuthenticationError (which would deactivate every connection)', async () => {
+    const session = await connect();
+    const unset = await failure(broker.refresh?.({ ...ctx, clientSecret: undefined }, session) ?? Promise.resolve());
+    expect([unset.kind, unset.message]).toEqual([
+      'BrokerUnavailable',
+      'Schwab: this server is not set up for Schwab yet (no app credentials)',
+    ]);
+  });
+});
+
 describe('orders the descriptor claims', () => {
   for (const { name, signal, wire } of SIGNAL_CASES) {
     it(`places ${name}`, async () => {

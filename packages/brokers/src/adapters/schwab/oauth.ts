@@ -45,8 +45,9 @@ export function secretsOf(tokens: SchwabTokens): BrokerSecrets {
 function appCredentials(ctx: BrokerContext): { clientId: string; clientSecret: string } {
   const { clientId, clientSecret } = ctx;
   if (!clientId || !clientSecret) {
+    // This server's setup, not the user's grant: a refresh meeting it deactivates nothing.
     throw new BrokerError(
-      'AuthenticationError',
+      'BrokerUnavailable',
       SCHWAB_TITLE,
       'this server is not set up for Schwab yet (no app credentials)',
     );

@@ -31,6 +31,11 @@ export interface TastyTokens {
 
 const authError = (message: string, cause?: unknown) =>
   new BrokerError('AuthenticationError', TASTYTRADE_TITLE, message, cause ? { cause } : undefined);
+/**
+ * This server's own setup missing (the app's id and secret, PUBLIC_URL): no refusal of the user's
+ * grant, so a refresh meeting it does not deactivate the connection; the operator fixes it.
+ */
+const notConfigured = (message: string) => new BrokerError('BrokerUnavailable', TASTYTRADE_TITLE, message);
 
 export function tokensOf(secrets: BrokerSecrets): TastyTokens {
   const { accessToken, refreshToken } = secrets;
@@ -48,7 +53,7 @@ export function secretsOf(tokens: TastyTokens): BrokerSecrets {
 
 function appCredentials(ctx: BrokerContext): { clientId: string; clientSecret: string } {
   const { clientId, clientSecret } = ctx;
-  if (!clientId || !clientSecret) throw authError('TASTYTRADE_CLIENT_ID and TASTYTRADE_CLIENT_SECRET are not set');
+  if (!clientId || !clientSecret) throw notConfigured('TASTYTRADE_CLIENT_ID and TASTYTRADE_CLIENT_SECRET are not set');
   return { clientId, clientSecret };
 }
 
@@ -59,7 +64,7 @@ export function consentPage(baseUrl: string): string {
 
 export function authorizationUrl(ctx: BrokerContext, state: string): AuthorizationRequest {
   const { clientId } = appCredentials(ctx);
-  if (!ctx.redirectUrl) throw authError('PUBLIC_URL is not set');
+  if (!ctx.redirectUrl) throw notConfigured('PUBLIC_URL is not set');
   const url = new URL(consentPage(ctx.baseUrl));
   url.search = new URLSearchParams({
     client_id: clientId,
@@ -89,7 +94,7 @@ export async function exchangeCode(
   fetchImpl?: typeof fetch,
 ): Promise<TastyTokens> {
   const { clientId, clientSecret } = appCredentials(ctx);
-  if (!ctx.redirectUrl) throw authError('PUBLIC_URL is not set');
+  if (!ctx.redirectUrl) throw notConfigured('PUBLIC_URL is not set');
   const answer = await tokenRequest(
     ctx,
     {

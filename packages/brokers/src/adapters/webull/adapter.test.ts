@@ -190,6 +190,10 @@ describe('exactly once', () => {
     [500, { error_code: 'INTERNAL_ERROR', message: 'Internal error' }, 'BrokerUnavailable', true],
     [401, { error_code: 'UNAUTHORIZED', message: 'signature does not match' }, 'AuthenticationError', false],
     [417, { error_code: 'BUYING_POWER_NOT_ENOUGH', message: 'Insufficient buying power' }, 'InsufficientFunds', false],
+    // No options permission: this order is refused, the keys are not (a 401 would say so).
+    [403, { error_code: 'PERMISSION_DENIED', message: 'No permission to trade options' }, 'InvalidOrder', false],
+    // …but a device never registered in the Webull app is the keys' setup.
+    [403, { error_code: 'FORBIDDEN', message: 'Device is not registered' }, 'AuthenticationError', false],
   ] as const)('HTTP %i is %s, sent once', async (status, body, kind, outcomeUnknown) => {
     const before = c.fake.submissions().length;
     c.fake.inject({ method: 'POST', path: '/openapi/trade/order/place', status, body });

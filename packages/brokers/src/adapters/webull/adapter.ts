@@ -23,8 +23,11 @@ export interface WebullBrokerOptions {
   tokenPolling?: TokenPolling;
 }
 
-/** Renew the 2FA token this long before it runs out. */
-export const TOKEN_REFRESH_MARGIN_MS = 24 * 60 * 60_000;
+/**
+ * Renew the 2FA token this long before it runs out: before the 6 days' expiry warning (SPEC §9),
+ * so a renewal moves the expiry on first and only a renewal that keeps failing is warned about.
+ */
+export const TOKEN_REFRESH_MARGIN_MS = 7 * 24 * 60 * 60_000;
 const DEFAULT_POLLING: TokenPolling = { intervalMs: 5_000, maxWaitMs: 120_000 };
 
 export type WebullBroker = BrokerWith<

@@ -33,8 +33,12 @@ export interface WebullRequest {
   mutating?: boolean;
 }
 
-/** What a status means at Webull when the descriptor's table did not name the message. */
-function webullError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+/**
+ * What a status means at Webull when the descriptor's table did not name the message. A 403 on a
+ * trade call is a refusal of that order (no options or futures permission, market data not
+ * subscribed: WIRE.md §8), not of the keys: those are refused with 401 or named in the table.
+ */
+function webullError(response: HttpResponse, mutating: boolean, path: string): BrokerError | undefined {
   // Webull's message as it is (the shared reader skips text that looks like markup, "<…>").
   const text =
     stringField(response.body, 'message') ??
@@ -43,6 +47,7 @@ function webullError(response: HttpResponse, mutating: boolean): BrokerError | u
     `HTTP ${response.status}`;
   const { status } = response;
   if (status === 404) return new BrokerError('OrderNotFound', WEBULL_TITLE, text);
+  if (status === 403 && path.startsWith('/openapi/trade/')) return new BrokerError('InvalidOrder', WEBULL_TITLE, text);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', WEBULL_TITLE, text);
   if (status >= 500) return new BrokerError('BrokerUnavailable', WEBULL_TITLE, text, { outcomeUnknown: mutating });
   if (status === 429) return undefined;
@@ -81,7 +86,7 @@ export function signedRequest(
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers,
     exceptions: webullDescriptor.exceptions,
-    mapError: webullError,
+    mapError: (response, mutating) => webullError(response, mutating, request.path),
   }).request({
     method: request.method ?? (request.json === undefined ? 'GET' : 'POST'),
     path: request.path,

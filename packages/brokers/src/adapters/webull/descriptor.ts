@@ -47,6 +47,8 @@ export const webullDescriptor: BrokerDescriptor = {
       'not enough': 'InsufficientFunds',
       signature: 'AuthenticationError',
       'access token': 'AuthenticationError',
+      // 403 when the API account's device was never registered in the Webull app (WIRE.md §1).
+      device: 'AuthenticationError',
     },
   },
   authentication: {

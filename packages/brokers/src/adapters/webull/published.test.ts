@@ -57,7 +57,7 @@ describe("Webull's published examples", () => {
         },
       ],
       expiresAt: 1782311462000,
-      refreshAt: 1782311462000 - 24 * 60 * 60_000,
+      refreshAt: 1782311462000 - 7 * 24 * 60 * 60_000,
     });
   });
 });

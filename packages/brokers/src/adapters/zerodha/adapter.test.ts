@@ -32,7 +32,8 @@ describe('errors', () => {
       false,
     ],
     [kiteError(403, 'TokenException', 'Incorrect `api_key` or `access_token`.'), 'AuthenticationError', false],
-    [kiteError(403, 'PermissionException', 'Insufficient permission for that call.'), 'AuthenticationError', false],
+    // The app may not make this call (a personal app has no quotes): the token is good, the call refused.
+    [kiteError(403, 'PermissionException', 'Insufficient permission for that call.'), 'InvalidOrder', false],
     [
       kiteError(500, 'OrderException', 'Your order could not be converted to a After Market Order (AMO).'),
       'InvalidOrder',

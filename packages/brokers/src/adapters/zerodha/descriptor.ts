@@ -42,7 +42,9 @@ export const zerodhaDescriptor: BrokerDescriptor = {
   exceptions: {
     exact: {
       TokenException: 'AuthenticationError',
-      PermissionException: 'AuthenticationError',
+      // 403 like TokenException, but the session is good: this call is not allowed to the app or
+      // the account (a personal app asking for quotes, a segment not enabled). A refusal of it alone.
+      PermissionException: 'InvalidOrder',
       UserException: 'AuthenticationError',
       InputException: 'InvalidOrder',
       OrderException: 'InvalidOrder',
