@@ -44,22 +44,31 @@ export async function refreshDueConnectors(services: Services, now = new Date(),
   }
 }
 
-/** Runs a pass every minute; the returned function stops it (after a running pass). */
-export function startConnectorRefresher(services: Services): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
+/**
+ * Runs a pass every minute; the returned function stops it (after a running pass). A tick while a
+ * pass still runs (many due, a broker slow to answer) is skipped: passes never pile up behind it.
+ */
+export function startConnectorRefresher(
+  services: Services,
+  runPass: (services: Services) => Promise<RefreshPass> = refreshDueConnectors,
+): () => Promise<void> {
+  let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    running = running.then(() =>
-      refreshDueConnectors(services).then(
+    if (running) return;
+    running = runPass(services)
+      .then(
         (pass) => {
           if (pass.refreshed || pass.failed) services.log.info(pass, 'background token refresh');
         },
         (error: unknown) => services.log.error({ err: error }, 'background token refresh pass failed'),
-      ),
-    );
+      )
+      .finally(() => {
+        running = undefined;
+      });
   }, INTERVAL_MS);
   timer.unref();
-  return () => {
+  return async () => {
     clearInterval(timer);
-    return running;
+    await running;
   };
 }
