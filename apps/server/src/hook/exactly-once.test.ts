@@ -11,6 +11,7 @@ import {
   setupTrader,
   signalRows,
 } from '../../test/signal-fixtures.ts';
+import { listActions } from '../modules/actions/list-actions.ts';
 
 let t: TestApp;
 let flaky: FlakyBroker;
@@ -49,16 +50,48 @@ describe('exactly once', () => {
     expect(await signalRows(t, trader.userId)).toHaveLength(1);
   });
 
-  it('treats a repeated client_id as the same signal, whatever the body', async () => {
+  it('treats a repeated client_id with the same order as the same signal, however the body is written', async () => {
     const trader = await setupTrader(t, 'client-id@example.com');
     const first = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'alert-1' });
-    const second = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2, client_id: 'alert-1' });
-    expect(second.statusCode).toBe(first.statusCode);
+    // The same order resent: another key order, spacing and a `time` the order does not keep.
+    const resend = `{ "client_id": "alert-1",  "quantity": "1", "action": "buy", "symbol": "AAPL", "time": "${new Date().toISOString()}" }`;
+    const second = await postSignal(t, trader.shortKey, resend);
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
     expect(second.json()).toEqual(first.json());
     const third = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'alert-2' });
     expect(third.json().id).not.toBe(first.json().id);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
     expect(await balanceOf(t, trader.userId)).toBe(3);
+  });
+
+  it('refuses a client_id used again for another order within the window, placing nothing', async () => {
+    const trader = await setupTrader(t, 'client-id-reused@example.com');
+    const first = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'static' });
+    expect(first.statusCode).toBe(201);
+    const message =
+      'client_id static was already used for another order within the last 60 s: give each order its own client_id';
+    const sell = await postSignal(t, trader.shortKey, { ...BUY, action: 'sell', client_id: 'static' });
+    expect(sell.statusCode).toBe(400);
+    expect(sell.json()).toEqual({ status: 'ValidationError', message });
+    const more = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2, client_id: 'static' });
+    expect(more.statusCode).toBe(400);
+    expect(more.json()).toEqual({ status: 'ValidationError', message });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(4);
+    expect(await signalRows(t, trader.userId)).toHaveLength(1);
+    // Logged as refusals, each with its own body; the first order's repeat still gets its answer.
+    await t.app.signalRuntime.writer.flush();
+    const entries = (await listActions(t.services, trader.userId, { code: 'Order' })).map((e) =>
+      JSON.parse(e.metadata),
+    );
+    const refused = entries.filter((m) => m.response?.status === 'ValidationError');
+    expect(refused).toHaveLength(2);
+    for (const m of refused) expect(m.signalId).toBeUndefined();
+    expect(refused.map((m) => m.request.action ?? m.request).sort()).toEqual(['buy', 'sell']);
+    const again = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'static' });
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
   });
 
   it('answers accepted when the broker outlives the deadline, and records the outcome later', async () => {

@@ -225,6 +225,16 @@ export interface SignalState {
   price: number | null;
 }
 
+/** The normalized order a signal was stored with (parsed jsonb), to tell a resend from another order. */
+export async function findSignalOrder(db: Queryable, id: string): Promise<unknown> {
+  const { rows } = await db.query<{ order: unknown }>({
+    name: 'signal_order',
+    text: 'select "order" from signals where id = $1',
+    values: [id],
+  });
+  return rows[0]?.order;
+}
+
 export async function findSignalState(db: Queryable, id: string): Promise<SignalState | undefined> {
   const { rows } = await db.query<SignalState>({
     name: 'signal_state',

@@ -70,6 +70,28 @@ describe('fanOut', () => {
     expect(byAccount(broken.accounts[0]?.id as string)[0]?.response.message).toMatch(/deactivated/);
   });
 
+  it('refuses another order under a used client_id: no first order, no leg, no credit', async () => {
+    const trader = await setupTrader(t, 'fan-reused@example.com', { credits: 10 });
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'paper', []);
+    const copyAccount = copy.accounts[0]?.id as string;
+    const rules = { fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 2 }] };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    await eventually(async () => (await paperOrders(t, copyAccount)).length === 1);
+    expect(await balanceOf(t, trader.userId)).toBe(8);
+
+    const sell = await postSignal(t, trader.shortKey, { ...BUY, action: 'sell' });
+    expect(sell.statusCode).toBe(400);
+    expect(sell.json().message).toMatch(/^client_id fan-1 was already used for another order/);
+    // The same order again is still the repeat it was (the leg's order is its own, scaled).
+    expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);
+    await t.app.signalRuntime.writer.flush();
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await paperOrders(t, copyAccount)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(8);
+  });
+
   it("keys a leg apart from any sender's client_id: a client_id ending in #1 is a signal of its own", async () => {
     const trader = await setupTrader(t, 'fan-key@example.com', { credits: 10 });
     const actor = { userId: trader.userId, address: null };

@@ -2,13 +2,15 @@
 // will the REST API's orders and the in-app test signal. A received signal is refused (nothing
 // stored) or accepted: stored with its idempotency key and credit in one batched round trip,
 // then sent to the broker with a deadline (send.ts). A repeat of a stored signal gets the first
-// one's answer (repeat.ts) and places nothing. Never throws; never answers 5xx once a signal is
-// stored (before that, only our own outage answers 503, which TradingView retries — right, since
-// nothing was stored). Activity and counters are written after the answer.
+// one's answer (repeat.ts) and places nothing; a client_id used again for another order is
+// refused. Never throws; never answers 5xx once a signal is stored (before that, only our own
+// outage answers 503, which TradingView retries — right, since nothing was stored). Activity and
+// counters are written after the answer.
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { BrokerWireRequest } from '@router/brokers';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
-import { isUnstorableInput } from '../../db/repositories/signals.repository.ts';
+import { findSignalOrder, isUnstorableInput } from '../../db/repositories/signals.repository.ts';
 import { HOOK_ACCOUNT_GONE, type HookEntry } from '../hooks/index.ts';
 import { isRefusal, type TakenCount } from '../hooks/rules/index.ts';
 import {
@@ -181,8 +183,11 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
   const { owner } = stored;
   // A repeat places nothing: it does not count against the hook's order limits.
-  if (owner !== signal.id) await giveBack(rt, count);
-  else p.afterStore?.(signal);
+  if (owner !== signal.id) {
+    await giveBack(rt, count);
+    const reused = await clientIdReused(rt, input, signal, owner);
+    if (reused) return refuse(rt, input, reused, request, phases);
+  } else p.afterStore?.(signal);
   if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner, undefined, phases);
   const waitStart = process.hrtime.bigint();
   let answer: Answer;
@@ -198,6 +203,38 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   // A repeat's own body is not in the first one's row: its entry keeps it.
   if (owner !== signal.id) return { ...answered(rt, input, answer, waitedUs, owner, request, phases), repeat: true };
   return answered(rt, input, answer, waitedUs, owner, undefined, phases, signal.wire?.orderRequest());
+}
+
+/**
+ * A repeat by client_id of another order (a static client_id in an alert template): refused, not
+ * answered as the first, which would tell the sender an order was placed that never was. Only a
+ * repeat pays this read; the orders are compared normalized, so a resend differing in `time`,
+ * spacing or key order is still the same order. The REST API's own Idempotency-Key is compared
+ * by the API (KEY_REUSED); a body-hash key names the very same body.
+ */
+async function clientIdReused(
+  rt: SignalRuntime,
+  input: SignalInput,
+  signal: Signal,
+  owner: string,
+): Promise<Answer | undefined> {
+  const clientId = signal.order.client_id;
+  if (input.idempotencyKey !== undefined || clientId === undefined) return undefined;
+  let stored: unknown;
+  try {
+    stored = await findSignalOrder(rt.services.db.$client, owner);
+  } catch (error) {
+    // Not known to differ: answered as the repeat it most likely is, as before.
+    rt.services.log.error({ err: error }, 'repeated signal order not read');
+    return undefined;
+  }
+  if (stored == null || isDeepStrictEqual(stored, JSON.parse(JSON.stringify(signal.order)))) return undefined;
+  const windowS = rt.services.config.HOOK_DEDUPE_WINDOW_S;
+  return refusal(
+    400,
+    'ValidationError',
+    `client_id ${clientId} was already used for another order within the last ${windowS} s: give each order its own client_id`,
+  );
 }
 
 /** The signal's idempotency key: the caller's own, else client_id, else a hash of the body. */
