@@ -139,7 +139,12 @@ describe('resting orders followed to their fill', () => {
     // The server restarts; meanwhile the market reaches both orders.
     await t.close();
     alpaca.fillResting(alpacaOrder.signalId);
-    tradier.fillResting(Number(tradier.orders.find((o) => o.status === 'open')?.id));
+    // This signal's own order: the other tests leave open orders at the same fake.
+    const { rows: tradierRows } = await database.pool.query<{ broker_order_id: string }>(
+      'select broker_order_id from signals where id = $1',
+      [tradierOrder.signalId],
+    );
+    tradier.fillResting(Number(tradierRows[0]?.broker_order_id));
     t = await startTestApp({ authenticate: authenticateAsUserId, env, database });
 
     await makeDue([...ids, unfollowed.signalId]);

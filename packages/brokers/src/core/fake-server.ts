@@ -71,7 +71,9 @@ export async function playInjection(injection: Injection, request: FastifyReques
 }
 
 export function createFakeServer(options: FakeServerOptions): FakeServer {
-  const app = Fastify();
+  // Closing ends every connection: a client's socket that never sent a request (left by an aborted
+  // fetch) counts as busy to Node, and app.close() would wait for it until the headers timeout.
+  const app = Fastify({ forceCloseConnections: true });
   const raw = new WeakMap<object, string>();
   const requests: RecordedRequest[] = [];
   const injections: Injection[] = [];

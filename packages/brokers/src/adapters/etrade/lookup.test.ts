@@ -53,17 +53,23 @@ describe('findOrder', () => {
     const session = await t.connect();
     t.clock.time += MINUTE;
     const sentAt = t.clock.time;
-    const first = await t.place(session, { symbol: 'MSFT', action: 'sell_short', quantity: 1 }, 'sigPage0');
-    for (let i = 1; i <= 100; i++)
-      await t.place(session, { symbol: 'MSFT', action: 'buy', quantity: i }, `sigPage${i}`);
-    t.fake.requests.length = 0;
-    const found = await findOrder(t.broker, t.ctx, session, {
-      ...lookup,
-      order: toOrder({ symbol: 'MSFT', action: 'sell_short', quantity: 1 }),
-      sentAt,
-    });
-    expect(found).toMatchObject({ match: 'probable', order: { id: first.id } });
-    expect(t.fake.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('marker'))).toEqual([null, '100']);
+    const before = t.fake.orders.length;
+    // The 101 orders leave the list afterwards: the other tests read the same day in one page.
+    try {
+      const first = await t.place(session, { symbol: 'MSFT', action: 'sell_short', quantity: 1 }, 'sigPage0');
+      for (let i = 1; i <= 100; i++)
+        await t.place(session, { symbol: 'MSFT', action: 'buy', quantity: i }, `sigPage${i}`);
+      t.fake.requests.length = 0;
+      const found = await findOrder(t.broker, t.ctx, session, {
+        ...lookup,
+        order: toOrder({ symbol: 'MSFT', action: 'sell_short', quantity: 1 }),
+        sentAt,
+      });
+      expect(found).toMatchObject({ match: 'probable', order: { id: first.id } });
+      expect(t.fake.requests.map((r) => new URL(r.url, 'http://x').searchParams.get('marker'))).toEqual([null, '100']);
+    } finally {
+      t.fake.orders.splice(before);
+    }
   });
 
   it('proves nothing when the window holds more orders than it reads: unknown, never none', async () => {

@@ -11,26 +11,34 @@ import { type ForexFake, startForexFake } from './fake.ts';
 const read = (file: string) => JSON.parse(readFileSync(brokerSpecsPath('forex', file), 'utf8'));
 const published = (name: string) => read(`fixtures/${name}.json`);
 
-let fake: ForexFake;
-let headers: Record<string, string>;
-beforeAll(async () => {
-  fake = await startForexFake({ login: { Password: '********' } });
+/** A fake of its own, logged on as the published logon.request.json. */
+async function startLoggedOn() {
+  const started = await startForexFake({ login: { Password: '********' } });
   const logOn = published('logon.request').request;
-  const answer = await fetch(`${fake.url}/session`, {
+  const answer = await fetch(`${started.url}/session`, {
     method: 'POST',
     headers: logOn.headers,
     body: JSON.stringify(logOn.body),
   });
   const session = (await answer.json()) as { Session: string };
-  headers = { 'content-type': 'application/json', UserName: 'DM123456', Session: session.Session };
+  return {
+    fake: started,
+    headers: { 'content-type': 'application/json', UserName: 'DM123456', Session: session.Session },
+  };
+}
+
+let fake: ForexFake;
+let headers: Record<string, string>;
+beforeAll(async () => {
+  ({ fake, headers } = await startLoggedOn());
 });
 afterAll(() => fake.close());
 
-/** One call to the fake; its answer checked against the DTO its route returns. */
-async function call(method: string, url: string, body?: unknown) {
-  const response = await fetch(`${fake.url}${url}`, {
+/** One call to a fake (the shared one unless told); its answer checked against the DTO its route returns. */
+async function call(method: string, url: string, body?: unknown, on = { fake, headers }) {
+  const response = await fetch(`${on.fake.url}${url}`, {
     method,
-    headers,
+    headers: on.headers,
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const answer = (await response.json()) as Record<string, unknown>;
@@ -63,20 +71,26 @@ describe('the published examples', () => {
   });
 
   it('the bracket trade is answered as newtradeorder.response.json; the entry and the cancel are accepted', async () => {
-    const trade = published('newtradeorder.request').request;
-    const answer = await call('POST', pathOf(trade.url), trade.body);
-    expect(answer).toEqual({ status: 200, answer: published('newtradeorder.response').response.body });
-    const entry = published('newstoplimitorder.request').request;
-    expect((await call('POST', pathOf(entry.url), entry.body)).answer).toMatchObject({
-      Status: 1,
-      Orders: [{ Status: 2 }],
-    });
-    const cancel = published('cancel.request').request;
-    expect((await call('POST', pathOf(cancel.url), cancel.body)).answer).toMatchObject({
-      Status: 1,
-      OrderId: cancel.body.OrderId,
-      Orders: [{ Status: 4 }],
-    });
+    // The published order ids are the first the fake hands out: this needs a fake no other test has traded on.
+    const own = await startLoggedOn();
+    try {
+      const trade = published('newtradeorder.request').request;
+      const answer = await call('POST', pathOf(trade.url), trade.body, own);
+      expect(answer).toEqual({ status: 200, answer: published('newtradeorder.response').response.body });
+      const entry = published('newstoplimitorder.request').request;
+      expect((await call('POST', pathOf(entry.url), entry.body, own)).answer).toMatchObject({
+        Status: 1,
+        Orders: [{ Status: 2 }],
+      });
+      const cancel = published('cancel.request').request;
+      expect((await call('POST', pathOf(cancel.url), cancel.body, own)).answer).toMatchObject({
+        Status: 1,
+        OrderId: cancel.body.OrderId,
+        Orders: [{ Status: 4 }],
+      });
+    } finally {
+      await own.fake.close();
+    }
   });
 
   it('a trade on a closed market is rejected inside HTTP 200, in trade.rejected.response.json’s shape', async () => {

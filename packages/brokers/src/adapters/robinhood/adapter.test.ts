@@ -152,8 +152,16 @@ describe('orders the descriptor claims', () => {
     ]);
     const none = await failure(place(V1, { symbol: 'SOL-USD', action: 'close' }));
     expect(none.message).toBe('Robinhood: no SOL to sell');
-    const direct = await broker.closePosition(ctx, session, V2, 'BTC-USD');
-    expect(direct.status).toBe('accepted');
+    // A direct close sells every coin: on a fake of its own, so the BTC the other tests sell stays held.
+    const own = await startRobinhoodFake({ holdings: { BTC: 0.5 } });
+    try {
+      const ownCtx = { baseUrl: own.url };
+      const ownSession = await broker.connect(ownCtx, { credentials: own.credentials });
+      const direct = await broker.closePosition(ownCtx, ownSession, V2, 'BTC-USD');
+      expect(direct.status).toBe('accepted');
+    } finally {
+      await own.close();
+    }
   });
 
   it('a close with a quantity sells that many coins, never more than are held', async () => {

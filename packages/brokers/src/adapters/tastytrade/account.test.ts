@@ -167,32 +167,45 @@ describe('finding an order again (findOrder)', () => {
   });
 
   it('reads every page of a busy window, and proves nothing past the last page it reads', async () => {
+    const copied = await place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'busy-template');
     t.clock.time += 10 * MINUTE;
     const sentAt = t.clock.time;
-    const [template] = t.fake.orders;
+    const template = t.fake.orders.find((order) => order.id === Number(copied.id));
     if (!template) throw new Error('no order to copy');
+    const before = t.fake.orders.length;
     const busy = Array.from({ length: 450 }, (_, index) => ({
       ...template,
       id: 5_000_000 + index,
       receivedAt: sentAt,
       body: { ...template.body, 'external-identifier': `busy-${index}` },
     }));
-    t.fake.orders.push(...busy);
-    const found = await findOrder(broker, t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'busy-0', sentAt });
-    expect(found).toMatchObject({ match: 'exact', order: { id: '5000000' } });
-    expect(t.fake.requests.filter((r) => r.url.includes('page-offset'))).toHaveLength(3);
-    t.fake.orders.push(
-      ...Array.from({ length: 1600 }, (_, index) => ({ ...busy[0], id: 6_000_000 + index }) as typeof template),
-    );
-    expect(await findOrder(broker, t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'nowhere', sentAt })).toEqual({
-      match: 'unknown',
-      reason: 'tastytrade no longer lists the orders of that time',
-    });
+    // The copies leave the fake afterwards, so no other test finds them.
+    try {
+      t.fake.orders.push(...busy);
+      const found = await findOrder(broker, t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'busy-0', sentAt });
+      expect(found).toMatchObject({ match: 'exact', order: { id: '5000000' } });
+      expect(t.fake.requests.filter((r) => r.url.includes('page-offset'))).toHaveLength(3);
+      t.fake.orders.push(
+        ...Array.from({ length: 1600 }, (_, index) => ({ ...busy[0], id: 6_000_000 + index }) as typeof template),
+      );
+      expect(await findOrder(broker, t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'nowhere', sentAt })).toEqual(
+        {
+          match: 'unknown',
+          reason: 'tastytrade no longer lists the orders of that time',
+        },
+      );
+    } finally {
+      t.fake.orders.splice(before);
+    }
   });
 });
 
 describe('holdings and preview', () => {
   it('reads cash, equity, buying power and positions', async () => {
+    await place(session, { symbol: 'AAPL', action: 'buy', quantity: 2 }, 'hold-aapl');
+    await place(session, { symbol: 'ETH/USD', action: 'buy', quantity: 1 }, 'hold-eth');
+    await place(session, { symbol: 'ETH/USD', action: 'close' }, 'hold-eth-close');
+    t.fake.requests.length = 0;
     const holdings = await broker.getHoldings(t.ctx, session, ACCOUNT);
     expect(calls().sort()).toEqual([`GET /accounts/${ACCOUNT}/balances/USD`, `GET /accounts/${ACCOUNT}/positions`]);
     expect(holdings).toMatchObject({ currency: 'USD', cash: expect.any(Number), buyingPower: expect.any(Number) });

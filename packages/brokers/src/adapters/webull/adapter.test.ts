@@ -246,6 +246,7 @@ describe('exactly once', () => {
   });
 
   it('a read refused with 429 is asked once more', async () => {
+    await place(BUY, 'sigRead429');
     c.fake.inject({
       method: 'GET',
       path: '/openapi/trade/order/detail',
@@ -253,7 +254,7 @@ describe('exactly once', () => {
       body: { error_code: 'TOO_MANY_REQUESTS', message: 'Too many requests' },
     });
     expect(
-      await findOrder(c.broker, c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigStock1' }),
+      await findOrder(c.broker, c.ctx, c.session, { accountId: STOCKS, clientOrderId: 'sigRead429' }),
     ).toMatchObject({ match: 'exact' });
   });
 });
@@ -310,6 +311,7 @@ describe('cancel, close, holdings, preview', () => {
   });
 
   it('holdings of an account: cash, equity, buying power, positions', async () => {
+    await place(BUY, 'sigHoldAapl');
     const holdings = await c.broker.getHoldings(c.ctx, c.session, STOCKS);
     expect(holdings).toMatchObject({
       currency: 'USD',

@@ -37,15 +37,15 @@ beforeAll(async () => {
   c = await connected();
   filledId = (await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:SBIN', action: 'buy', quantity: 1 })))
     .id;
-  openId = (
-    await c.broker.placeOrder(
-      c.ctx,
-      c.session,
-      input({ symbol: 'NSE:SBIN', action: 'buy', quantity: 1, limit_price: 700 }),
-    )
-  ).id;
+  openId = await placeOpen();
 });
 afterAll(() => c.fake.close());
+
+/** A new resting limit order: the modify and the cancel each act on their own, whichever of them runs first. */
+async function placeOpen() {
+  const order = input({ symbol: 'NSE:SBIN', action: 'buy', quantity: 1, limit_price: 700 });
+  return (await c.broker.placeOrder(c.ctx, c.session, order)).id;
+}
 
 /** The fake's answer to a request signed in as the session. */
 async function kite(method: string, path: string, form?: Record<string, string>) {
@@ -88,8 +88,8 @@ const ROUTES: Record<string, () => Promise<unknown>> = {
       price: '701',
       validity: 'DAY',
     }),
-  'order_modify.json': () => kite('PUT', `/orders/regular/${openId}`, { price: '702' }),
-  'order_cancel.json': () => kite('DELETE', `/orders/regular/${openId}`),
+  'order_modify.json': async () => kite('PUT', `/orders/regular/${await placeOpen()}`, { price: '702' }),
+  'order_cancel.json': async () => kite('DELETE', `/orders/regular/${await placeOpen()}`),
   'order_trades.json': () => kite('GET', `/orders/${filledId}/trades`),
   'trades.json': () => kite('GET', '/trades'),
 };
