@@ -11,6 +11,8 @@ export interface Viewer {
   sessionId: number;
   /** The administrator behind a proxied request, when X-User was honoured. */
   proxiedBy?: number;
+  /** Authenticated by a personal API token (trading automation), not a dashboard sign-in. */
+  apiToken?: true;
 }
 
 export interface GraphQLContext {

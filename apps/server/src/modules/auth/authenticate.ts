@@ -21,6 +21,7 @@ export const authenticate: Authenticate = async (services, req, bearer) => {
     userKey: session.userKey,
     group: session.group,
     sessionId: session.id,
+    ...(session.kind === 'api' ? { apiToken: true as const } : {}),
   };
   const header = req.headers['x-user'];
   const proxied = (Array.isArray(header) ? header[0] : header)?.trim();

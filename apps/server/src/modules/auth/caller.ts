@@ -24,14 +24,19 @@ export function requireViewer(caller: Pick<Caller, 'viewer'>): Viewer {
   return requireGroup(caller, GROUP.CUSTOMER);
 }
 
+export const API_TOKEN_REFUSED = 'An API token cannot do this: sign in to the dashboard to do this';
+
 /**
  * A signed-in customer acting as themselves: what makes or reads a credential of the user (API
  * token, second factor, email) is the owner's alone, never an administrator's through X-User,
- * whose proxy ends with the session while such a credential would outlive it, unaudited.
+ * whose proxy ends with the session while such a credential would outlive it, unaudited; and
+ * never through a personal API token, which drives trading and may sit in scripts and CI secrets:
+ * whoever holds a leaked one must not be able to take the account over.
  */
 export function requireOwner(caller: Pick<Caller, 'viewer'>, message: string): Viewer {
   const viewer = requireViewer(caller);
   if (viewer.proxiedBy !== undefined) throw new AppError('FORBIDDEN', message);
+  if (viewer.apiToken) throw new AppError('FORBIDDEN', API_TOKEN_REFUSED);
   return viewer;
 }
 

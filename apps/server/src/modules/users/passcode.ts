@@ -61,8 +61,9 @@ export async function getPasscode(caller: Caller): Promise<PasscodeView> {
   const { services } = caller;
   const user = await viewerUser(caller, false);
   if (user.passcodeActiveAt) return active([], await recoveryCodesLeft(services, user.id));
-  // An administrator acting as the user sees the state, never a seed the user would later enroll.
-  if (caller.viewer?.proxiedBy !== undefined) return INACTIVE;
+  // An administrator acting as the user, or an API token, sees the state, never a seed the user
+  // would later enroll.
+  if (caller.viewer?.proxiedBy !== undefined || caller.viewer?.apiToken) return INACTIVE;
   const pending = openPasscodeSecret(services, user);
   if (pending) return pendingView(pending, user.email);
   const secret = newPasscodeSecret();

@@ -6,7 +6,7 @@ import { passwordChangeSchema, SECURITY_MESSAGES } from '@router/shared';
 import { invalidateEmailTokens } from '../../db/repositories/email-token.repository.ts';
 import { updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { type Caller, parseInput, rateLimited, requireViewer } from '../auth/caller.ts';
+import { type Caller, parseInput, rateLimited, requireOwner } from '../auth/caller.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from '../auth/password.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { revokeAllOfUser } from '../auth/sessions.ts';
@@ -20,8 +20,7 @@ export interface PasswordChangeInput {
 
 export async function changePassword(caller: Caller, input: PasswordChangeInput): Promise<boolean> {
   const { services } = caller;
-  const viewer = requireViewer(caller);
-  if (viewer.proxiedBy) throw new AppError('FORBIDDEN', 'The password can only be changed by its owner');
+  const viewer = requireOwner(caller, 'The password can only be changed by its owner');
   const { password, newPassword } = parseInput(passwordChangeSchema, input);
   const user = await getUser(caller);
   if (!user.passwordHash) throw new AppError('VALIDATION', SECURITY_MESSAGES.noPassword, { field: 'password' });

@@ -1,0 +1,62 @@
+// A personal API token drives trading and reading; it cannot take the account over: what changes
+// a credential of the user (password, email, second factor, API tokens, applications) needs a
+// dashboard sign-in session.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+async function apiToken(email: string): Promise<string> {
+  const { token } = await confirmedUser(t, email);
+  const created = await gql<{ userTokenCreate: { secret: string } }>(
+    t.app,
+    'mutation { userTokenCreate(metadata: {name: "bot"}) { secret } }',
+    {},
+    bearer(token),
+  );
+  return created.data?.userTokenCreate.secret ?? '';
+}
+
+describe('an API token at GraphQL', () => {
+  it('reads, but cannot change the password, email, second factor, tokens or applications', async () => {
+    const email = 'scope@example.test';
+    const api = await apiToken(email);
+    expect(
+      (await gql<{ user: { email: string } }>(t.app, '{ user { email } }', {}, bearer(api))).data?.user.email,
+    ).toBe(email);
+    const refused = [
+      [
+        'mutation { userPasswordUpdate(password: "Quartz-Lantern-Mosaic-91!", newPassword: "Harbor-Velvet-Orchid-77?", newPassword2: "Harbor-Velvet-Orchid-77?") }',
+      ],
+      ['mutation { userUpdate(email: "thief@example.test") { email } }'],
+      ['mutation { userTokenCreate(metadata: {name: "mine"}) { secret } }'],
+      ['mutation { userPasscodeUpdate(secret: "JBSWY3DPEHPK3PXP", passcode: "123456") { isActive } }'],
+      ['mutation { userRecoveryCodesCreate(passcode: "123456") }'],
+      ['mutation { userAppCreate(name: "x", redirectUrl: "https://app.example.test/cb") { key secret } }'],
+    ];
+    for (const [query] of refused) {
+      const result = await gql(t.app, query ?? '', {}, bearer(api));
+      expect(result.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
+      expect(result.errors?.[0]?.message, query).toMatch(/sign in to the dashboard/i);
+    }
+    // The second factor's state shows, never a seed to enroll.
+    const passcode = await gql<{ userPasscode: { secret: string; isActive: boolean } }>(
+      t.app,
+      '{ userPasscode { secret isActive } }',
+      {},
+      bearer(api),
+    );
+    expect(passcode.data?.userPasscode).toEqual({ secret: '', isActive: false });
+    // The password is unchanged.
+    const signin = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email, password: STRONG_PASSWORD },
+    });
+    expect(signin.data?.signin.token).toBeTruthy();
+  });
+});
