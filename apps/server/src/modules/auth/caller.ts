@@ -24,7 +24,7 @@ export function requireViewer(caller: Pick<Caller, 'viewer'>): Viewer {
   return requireGroup(caller, GROUP.CUSTOMER);
 }
 
-export const API_TOKEN_REFUSED = 'An API token cannot do this: sign in to the dashboard to do this';
+export const API_TOKEN_REFUSED = 'An API token cannot do this: sign in to the dashboard instead';
 
 /**
  * A signed-in customer acting as themselves: what makes or reads a credential of the user (API

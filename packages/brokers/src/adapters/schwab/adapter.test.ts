@@ -246,6 +246,24 @@ describe('errors', () => {
     );
   });
 
+  it('refuses a take profit or stop loss on a multi-leg order, which Schwab would not carry, sending nothing', async () => {
+    const session = await connect();
+    const legs = [
+      { symbol: 'SPY250321C580', action: 'buy_to_open', quantity: 1 },
+      { symbol: 'SPY250321C590', action: 'sell_to_open', quantity: 1 },
+    ];
+    const before = fake.submissions();
+    for (const [field, value] of [
+      ['take_profit_price', 5],
+      ['stop_loss_price', 1],
+    ] as const) {
+      const refused = await failure((async () => place(session, { legs, limit_price: 3.1, [field]: value }))());
+      expect(refused.kind).toBe('InvalidOrder');
+      expect(refused.message).toBe(`Schwab: ${field} is not supported on a multi-leg order`);
+    }
+    expect(fake.submissions()).toBe(before);
+  });
+
   it('never resends an order: not on 5xx, not on 401, not on 429', async () => {
     const session = await connect();
     const path = /\/orders$/;

@@ -116,6 +116,17 @@ function bracketExits(order: Order, quantity: number): SchwabOrder[] {
   return exits;
 }
 
+/** Exits and stops a multi-leg order cannot carry at Schwab. */
+const COMBO_REFUSED = [
+  'take_profit_price',
+  'stop_loss_price',
+  'stop_loss_price_distance',
+  'stop_loss_price_percent',
+  'stop_price',
+  'stop_price_distance',
+  'stop_price_percent',
+] as const;
+
 function multiLeg(order: Order, legs: OrderLeg[]): SchwabOrder {
   if (order.group !== 'combo') throw invalid(`group ${order.group} with legs is not supported; use combo`);
   if (legs.length > 4) throw invalid('at most 4 legs');
@@ -123,6 +134,10 @@ function multiLeg(order: Order, legs: OrderLeg[]): SchwabOrder {
     throw invalid('legs take no type or price: give the net price as limit_price');
   }
   if (order.type !== 'market' && order.type !== 'limit') throw invalid('a multi-leg order is market or limit');
+  // Not one of these reaches Schwab on a multi-leg order: refused, never silently left out.
+  for (const field of COMBO_REFUSED) {
+    if (order[field] !== undefined) throw invalid(`${field} is not supported on a multi-leg order`);
+  }
   const net = order.limit_price;
   const orderType = net === undefined ? 'MARKET' : net > 0 ? 'NET_DEBIT' : net < 0 ? 'NET_CREDIT' : 'NET_ZERO';
   return {
