@@ -187,7 +187,9 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
         accountId: query.accountId,
         reference,
         from: query.from,
-        to: query.to,
+        // The audit's last entry up to now: an order of the window canceled or filled since reads
+        // as it ended, not as the working order it was at the window's end.
+        to: Math.max(query.to, now(ctx)),
       });
     },
 

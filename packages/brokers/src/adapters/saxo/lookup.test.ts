@@ -63,6 +63,21 @@ describe('findOrder', () => {
     });
     expect(await findOrder(t.broker, t.ctx, session, lookup('sig-ref-1'))).toMatchObject({ match: 'unknown' });
   });
+  it('by our ExternalReference: an order of the window canceled after it reads canceled, not working', async () => {
+    const session = await t.connect();
+    t.clock.time += 60_000;
+    const sentAt = t.clock.time;
+    const signal = { symbol: 'AAPL', action: 'buy', quantity: 3, limit_price: 140 };
+    const resting = await t.place(session, signal, 'sig-ref-late');
+    t.clock.time += 20 * 60_000; // past the window's end (sentAt + 5 min)
+    await t.broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: resting.id });
+    const found = await findOrder(t.broker, t.ctx, session, {
+      ...lookup('sig-ref-late'),
+      sentAt,
+      order: toOrder(signal),
+    });
+    expect(found).toMatchObject({ match: 'exact', order: { id: resting.id, status: 'canceled' } });
+  });
 });
 
 describe('cancel, close and holdings', () => {
