@@ -12,6 +12,11 @@ const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor',
 
 export type Fields = Record<string, unknown>;
 
+/** `symbol=AAPL&action=buy`: a form post (Zapier's Webhooks "Form" payload type), not JSON. */
+const FORM_ENCODED = /^[\w.%[\]-]+=[^&{}]*(?:&[\w.%[\]-]+=[^&{}]*)*$/;
+const FORM_REFUSAL =
+  'not valid JSON: this is form-encoded (key=value&…); send the order as a JSON object (in Zapier, Payload Type: JSON)';
+
 export function readBody(input: unknown): Fields {
   let value = input;
   if (typeof input === 'string') {
@@ -19,6 +24,7 @@ export function readBody(input: unknown): Fields {
     try {
       value = JSON.parse(withoutByteOrderMark(input));
     } catch (error) {
+      if (FORM_ENCODED.test(input.trim())) throw refuseBody(FORM_REFUSAL);
       throw refuseBody(`not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`);
     }
   }

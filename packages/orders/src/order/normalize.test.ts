@@ -534,6 +534,24 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
   });
 });
 
+describe('normalizeOrder refuses a form-encoded body', () => {
+  it('says so, and how to send JSON instead (Zapier posts forms unless told JSON)', () => {
+    for (const text of ['symbol=AAPL&action=buy&quantity=1', 'symbol%5B2%5D=MSFT', 'symbol=']) {
+      expect(normalize(text)).toEqual({
+        ok: false,
+        error: {
+          field: 'body',
+          message:
+            'body: not valid JSON: this is form-encoded (key=value&…); send the order as a JSON object (in Zapier, Payload Type: JSON)',
+        },
+      });
+    }
+    // Other text that is no JSON keeps the parser's reason.
+    const broken = normalize('{"symbol": "AAPL",');
+    expect(broken.ok ? '' : broken.error.message).toMatch(/^body: not valid JSON \(/);
+  });
+});
+
 describe('normalizeOrder on hostile input', () => {
   const hostile: Array<[string, unknown]> = [
     ['undefined', undefined],
