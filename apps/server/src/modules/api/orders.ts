@@ -10,6 +10,7 @@ import {
 import { findConnector } from '../../db/repositories/connectors.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { holdsAccount } from '../connectors/holds-account.ts';
 import { asAppError, withBrokerSession } from '../connectors/index.ts';
 import type { SignalRuntime } from '../signals/index.ts';
 import type { ResolvedAccount } from './accounts.ts';
@@ -106,7 +107,7 @@ export async function cancelApiOrder(
   if (!connector) throw new AppError('EXECUTION', 'The broker connection of this order was deleted');
   // The broker would refuse the account as not part of the connection, as it refuses credentials,
   // and so deactivate the connection.
-  if (!connector.accounts.some((account) => account.id === row.accountId)) {
+  if (!holdsAccount(connector, row.accountId)) {
     throw new AppError(
       'EXECUTION',
       "This order's account is no longer part of its broker connection: reconnect the broker with that account",

@@ -5,6 +5,7 @@ import { recordAction } from '../../db/repositories/action.repository.ts';
 import { activateHookRow, type HookView, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { holdsAccount } from '../connectors/holds-account.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
 import { actionMetadata, requireHook } from './manage.ts';
 
@@ -16,7 +17,7 @@ export async function activateHook(services: Services, actor: Actor, key: string
   const hook = await requireHook(services, actor.userId, key);
   if (hook.isActive) return hook;
   const connector = await requireConnector(services, actor.userId, hook.connectorKey);
-  if (!connector.accounts.some((account) => account.id === hook.accountId)) {
+  if (!holdsAccount(connector, hook.accountId)) {
     throw new AppError('VALIDATION', HOOK_ACCOUNT_GONE, { field: 'key' });
   }
   await services.db.transaction(async (tx) => {

@@ -15,6 +15,7 @@ import {
 } from '../../db/repositories/hooks.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { holdsAccount } from '../connectors/holds-account.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
 import { type HookRules, parseHookRules } from './rules/settings.ts';
 
@@ -54,7 +55,7 @@ export async function createHook(services: Services, actor: Actor, input: HookIn
   if (!parsed.success) throw validation(parsed.error.issues);
   const { connectorKey, accountId, isTest } = parsed.data;
   const connector = await requireConnector(services, actor.userId, connectorKey);
-  if (!connector.accounts.some((account) => account.id === accountId)) {
+  if (!holdsAccount(connector, accountId)) {
     throw new AppError('VALIDATION', 'Account not found on this connector', { field: 'accountId' });
   }
   const name = parsed.data.name || DEFAULT_NAME;
@@ -134,7 +135,7 @@ async function checkFanOut(services: Services, actor: Actor, hook: HookView, leg
     const connector = await requireConnector(services, actor.userId, leg.connectorKey).catch(() => undefined);
     const field = { field: 'rules' };
     if (!connector) throw new AppError('VALIDATION', `fanOut[${i}].connectorKey: connector not found`, field);
-    if (!connector.accounts.some((account) => account.id === leg.accountId)) {
+    if (!holdsAccount(connector, leg.accountId)) {
       throw new AppError('VALIDATION', `fanOut[${i}].accountId: account not found on this connector`, field);
     }
     if (connector.key === hook.connectorKey && leg.accountId === hook.accountId) {

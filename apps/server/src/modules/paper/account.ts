@@ -3,6 +3,7 @@
 import { isBrokerError, isPaperBroker, type PaperAccountView, type PaperBroker } from '@router/brokers';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { holdsAccount } from '../connectors/holds-account.ts';
 import { type Actor, requireConnector, withBrokerSession } from '../connectors/index.ts';
 
 export const PAPER_ACCOUNT_NOT_FOUND = 'Paper account not found';
@@ -20,7 +21,7 @@ async function onPaperAccount(
 ): Promise<PaperAccountResult> {
   const connector = await requireConnector(services, actor.userId, connectorKey);
   const broker = services.brokers.get(connector.providerName);
-  if (!broker || !isPaperBroker(broker) || !connector.accounts.some((account) => account.id === accountId)) {
+  if (!broker || !isPaperBroker(broker) || !holdsAccount(connector, accountId)) {
     throw new AppError('NOT_FOUND', PAPER_ACCOUNT_NOT_FOUND, { field: 'accountId' });
   }
   try {

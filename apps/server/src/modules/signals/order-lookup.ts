@@ -6,6 +6,7 @@ import { findOrder, type OrderLookupResult } from '@router/brokers';
 import type { Order } from '@router/orders';
 import type { ClaimedSignal } from '../../db/repositories/signal-reconcile.repository.ts';
 import type { Services } from '../../services.ts';
+import { holdsAccount } from '../connectors/holds-account.ts';
 import { type SessionConnector, withBrokerSession } from '../connectors/index.ts';
 
 const LOOKUP_TIMEOUT_MS = 10_000;
@@ -24,7 +25,7 @@ export function lookUpOrder(
 ): Promise<OrderLookupResult> {
   // Its account left the connection at a reconnect: the broker would refuse it as not part of
   // the connection, as it refuses credentials, and so deactivate the connection of every other.
-  if (!connector.accounts.some((account) => account.id === signal.account_id)) {
+  if (!holdsAccount(connector, signal.account_id)) {
     return Promise.resolve({ match: 'unknown', reason: 'its account is no longer part of the broker connection' });
   }
   const order = storedOrder(signal.order);

@@ -5,6 +5,7 @@ import { normalizeOrder, type Order } from '@router/orders';
 import { findConnector } from '../../db/repositories/connectors.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { holdsAccount } from '../connectors/holds-account.ts';
 import { asAppError, withBrokerSession } from '../connectors/index.ts';
 import { newSignalId } from './signal-id.ts';
 
@@ -26,7 +27,7 @@ export async function previewOrder(
   const connector = input.connectorKey ? await findConnector(services.db, userId, input.connectorKey) : undefined;
   const broker = connector && services.brokers.get(connector.providerName);
   const accountId = input.accountId || connector?.accounts[0]?.id;
-  if (!connector || !broker || !accountId || !connector.accounts.some((a) => a.id === accountId)) {
+  if (!connector || !broker || !accountId || !holdsAccount(connector, accountId)) {
     throw new AppError('EXECUTION', CONNECT_FIRST, { field: 'connectorKey' });
   }
   if (!connector.isActive) throw new AppError('EXECUTION', RECONNECT, { field: 'connectorKey' });

@@ -11,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { BrokerWireRequest } from '@router/brokers';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
 import { findSignalOrder, isUnstorableInput } from '../../db/repositories/signals.repository.ts';
+import { holdsAccount } from '../connectors/holds-account.ts';
 import { HOOK_ACCOUNT_GONE, type HookEntry } from '../hooks/index.ts';
 import { isRefusal, type TakenCount } from '../hooks/rules/index.ts';
 import {
@@ -82,8 +83,7 @@ const UNSTORABLE = 'body: holds characters that cannot be stored (\\u0000 or a l
  * a hook of a dropped account is refused here, for the broker would refuse the account as not
  * part of the connection, as it refuses credentials, and so deactivate the whole connection.
  */
-export const accountGone = (entry: HookEntry) =>
-  !entry.connector.accounts.some((account) => account.id === entry.accountId);
+export const accountGone = (entry: HookEntry) => !holdsAccount(entry.connector, entry.accountId);
 export const ACCOUNT_GONE = refusal(400, 'ExecutionError', HOOK_ACCOUNT_GONE);
 
 export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promise<Submitted> {
