@@ -58,6 +58,11 @@ export class RateLimiter<K> {
     return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / this.#rate);
   }
 
+  /** A 429's Retry-After: whole seconds until `key` has a token again, at least 1. */
+  retryAfterS(key: K): number {
+    return Math.max(1, Math.ceil(this.waitMs(key) / 1000));
+  }
+
   /** Forgets buckets that have refilled (they behave like new ones). */
   sweep(): void {
     const now = this.#now();

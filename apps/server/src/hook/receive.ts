@@ -35,7 +35,7 @@ const refused = (answer: Submitted['answer']): Submitted => ({ answer, waitedUs:
 const tooMany = <K>(limiter: RateLimiter<K>, key: K): Submitted => ({
   answer: TOO_MANY,
   waitedUs: 0,
-  retryAfterS: Math.max(1, Math.ceil(limiter.waitMs(key) / 1000)),
+  retryAfterS: limiter.retryAfterS(key),
 });
 
 export async function receiveSignal(h: HookTransport, req: HookRequest): Promise<Submitted> {

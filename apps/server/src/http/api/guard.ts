@@ -27,7 +27,7 @@ export function registerGuard(api: ApiInstance, services: Services): void {
     }
     const credential = createHash('sha256').update(token).digest('base64url');
     if (!limiter.take(credential)) {
-      reply.header('retry-after', String(Math.max(1, Math.ceil(limiter.waitMs(credential) / 1000))));
+      reply.header('retry-after', String(limiter.retryAfterS(credential)));
       throw new AppError('RATE_LIMITED', 'Too many requests for this token, slow down');
     }
     const caller = await verifyBearer(services, token);
