@@ -102,6 +102,8 @@ export const AUDIT_ACTIONS = {
   professionalGrant: 'professional_grant',
   professionalRemove: 'professional_remove',
   proxiedMutation: 'proxied_mutation',
+  hooksPauseAll: 'hooks_pause_all',
+  hooksResumeAll: 'hooks_resume_all',
 } as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS];
 
@@ -115,6 +117,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   professional_grant: 'Professional status granted',
   professional_remove: 'Professional status removed',
   proxied_mutation: 'Change while proxied',
+  hooks_pause_all: 'Webhooks of every user paused',
+  hooks_resume_all: 'Webhooks of every user resumed',
 };
 
 export function auditActionLabel(action: string): string {

@@ -31,7 +31,7 @@ const AdminAuditEntryRef = builder.objectRef<AuditEntryView>('AdminAuditEntry').
     targetEmail: t.exposeString('targetEmail', { nullable: true }),
     action: t.exposeString('action', {
       description:
-        'proxy_on, proxy_off, reward, referrer_create, referrer_delete, stats_download, professional_grant, professional_remove or proxied_mutation',
+        'proxy_on, proxy_off, reward, referrer_create, referrer_delete, stats_download, professional_grant, professional_remove, proxied_mutation, hooks_pause_all or hooks_resume_all (hooksPause / hooksResume of everyone)',
     }),
     details: t.exposeString('details', { description: 'JSON text: the values of the action' }),
   }),

@@ -7,6 +7,7 @@ import {
   activateHook,
   createHook,
   deleteHook,
+  type Everyone,
   getHook,
   getHookHealth,
   type HookHealth,
@@ -18,7 +19,15 @@ import {
 } from '../modules/hooks/index.ts';
 import { builder } from './builder.ts';
 import { actorOf } from './connector.ts';
+import type { GraphQLContext } from './context.ts';
 import { requireGroup } from './guards.ts';
+
+/** The kill switch of everyone is for admins (FORBIDDEN otherwise); the admin, also when proxied, for the audit log. */
+function everyoneOf(ctx: GraphQLContext, everyone: boolean | null | undefined): Everyone | null {
+  if (!everyone) return null;
+  const viewer = requireGroup(ctx, GROUP.ADMIN);
+  return { adminId: viewer.proxiedBy ?? viewer.userId };
+}
 
 const HookConnectorRef = builder.objectRef<{ key: string; providerName: string }>('HookConnector').implement({
   description: 'The connector a hook places orders through.',
@@ -120,16 +129,14 @@ builder.mutationFields((t) => ({
       "Kill switch: pauses every webhook of the caller (with everyone, an admin's, of every user); signals are refused with the reason. Returns how many webhooks were paused.",
     args: { reason: t.arg.string({ required: true }), everyone: t.arg.boolean() },
     resolve: (_root, { reason, everyone }, ctx) => {
-      if (everyone) requireGroup(ctx, GROUP.ADMIN);
-      return pauseHooks(ctx.services, actorOf(ctx), reason, everyone ?? false);
+      return pauseHooks(ctx.services, actorOf(ctx), reason, everyoneOf(ctx, everyone));
     },
   }),
   hooksResume: t.int({
     description: 'Ends the pause of hooksPause (with everyone, an admin: of every user). Returns how many resumed.',
     args: { everyone: t.arg.boolean() },
     resolve: (_root, { everyone }, ctx) => {
-      if (everyone) requireGroup(ctx, GROUP.ADMIN);
-      return resumeHooks(ctx.services, actorOf(ctx), everyone ?? false);
+      return resumeHooks(ctx.services, actorOf(ctx), everyoneOf(ctx, everyone));
     },
   }),
   hookActivate: t.field({

@@ -131,6 +131,29 @@ describe('adminUserProfessional', () => {
   });
 });
 
+describe('hooksPause / hooksResume of everyone', () => {
+  const PAUSE = 'mutation($reason: String!, $everyone: Boolean) { hooksPause(reason: $reason, everyone: $everyone) }';
+  const RESUME = 'mutation($everyone: Boolean) { hooksResume(everyone: $everyone) }';
+
+  it("an administrator's kill switch of every user is recorded, a user's own pause is not", async () => {
+    const paused = await gql(t.app, PAUSE, { reason: 'exchange outage', everyone: true }, asAdmin());
+    expect(paused.errors).toBeUndefined();
+    const [pause] = await auditLog(1);
+    expect(pause).toMatchObject({ action: 'hooks_pause_all', adminEmail: 'admin@example.test', targetEmail: null });
+    expect(JSON.parse(pause?.details ?? '')).toMatchObject({ reason: 'exchange outage' });
+
+    const resumed = await gql(t.app, RESUME, { everyone: true }, asAdmin());
+    expect(resumed.errors).toBeUndefined();
+    const [resume] = await auditLog(1);
+    expect(resume).toMatchObject({ action: 'hooks_resume_all', adminEmail: 'admin@example.test', targetEmail: null });
+
+    const count = (await auditLog(100)).length;
+    expect((await gql(t.app, PAUSE, { reason: 'my own', everyone: false }, asBob())).errors).toBeUndefined();
+    expect((await gql(t.app, RESUME, {}, asBob())).errors).toBeUndefined();
+    expect(await auditLog(100)).toHaveLength(count);
+  });
+});
+
 describe('adminAuditLog', () => {
   it('pages newest first like actions, and the table refuses edits', async () => {
     // Five entries of its own: pages of two end on a partial page, whatever ran before.

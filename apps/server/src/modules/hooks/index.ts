@@ -4,7 +4,7 @@ export { getHookHealth, type HookHealth } from './health.ts';
 export { HookCache } from './hook-cache.ts';
 export { findHookForSignal, type HookEntry, loadHookEntry, toHookEntry } from './hook-entry.ts';
 export { type HookListener, listenHookChanges } from './hook-listener.ts';
-export { pauseHooks, resumeHooks } from './kill-switch.ts';
+export { type Everyone, pauseHooks, resumeHooks } from './kill-switch.ts';
 export {
   createHook,
   deleteHook,

@@ -1,16 +1,29 @@
 // The kill switch (hooksPause / hooksResume): every webhook of the user, or of everyone for an
 // admin, refuses signals with the reason until resumed. Each paused signal still gets its
-// activity entry (the signal path refuses it as `paused`), so none is lost silently.
+// activity entry (the signal path refuses it as `paused`), so none is lost silently. An admin's
+// switch of everyone is an admin action: it goes to the audit log too, in the same transaction.
+import { AUDIT_ACTIONS } from '@router/shared';
 import { recordAction } from '../../db/repositories/action.repository.ts';
 import { notifyHookChanged, setHooksPaused } from '../../db/repositories/hooks.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { recordAudit } from '../admin/audit.ts';
 import type { Actor } from '../connectors/index.ts';
+
+/** A switch of everyone's webhooks, by this administrator (checked by the caller). */
+export interface Everyone {
+  adminId: number;
+}
 
 const MAX_REASON = 256;
 
-/** `everyone` is for admins (checked by the caller). Returns how many webhooks changed. */
-export async function pauseHooks(services: Services, actor: Actor, reason: string, everyone = false): Promise<number> {
+/** Without `everyone`, the actor's own webhooks. Returns how many webhooks changed. */
+export async function pauseHooks(
+  services: Services,
+  actor: Actor,
+  reason: string,
+  everyone: Everyone | null = null,
+): Promise<number> {
   const text = reason.trim();
   if (!text) throw new AppError('VALIDATION', 'Required', { field: 'reason' });
   if (text.length > MAX_REASON)
@@ -18,11 +31,11 @@ export async function pauseHooks(services: Services, actor: Actor, reason: strin
   return switchHooks(services, actor, text, everyone);
 }
 
-export function resumeHooks(services: Services, actor: Actor, everyone = false): Promise<number> {
+export function resumeHooks(services: Services, actor: Actor, everyone: Everyone | null = null): Promise<number> {
   return switchHooks(services, actor, null, everyone);
 }
 
-async function switchHooks(services: Services, actor: Actor, reason: string | null, everyone: boolean) {
+async function switchHooks(services: Services, actor: Actor, reason: string | null, everyone: Everyone | null) {
   return services.db.transaction(async (tx) => {
     const shortKeys = await setHooksPaused(tx, everyone ? null : actor.userId, reason);
     // Sent on commit: every instance drops these hooks from its cache.
@@ -31,8 +44,15 @@ async function switchHooks(services: Services, actor: Actor, reason: string | nu
       userId: actor.userId,
       code: reason === null ? 'HooksResume' : 'HooksPause',
       address: actor.address,
-      metadata: { ...(reason === null ? {} : { reason }), everyone, hooks: shortKeys.length },
+      metadata: { ...(reason === null ? {} : { reason }), everyone: everyone !== null, hooks: shortKeys.length },
     });
+    if (everyone) {
+      await recordAudit(tx, {
+        adminId: everyone.adminId,
+        action: reason === null ? AUDIT_ACTIONS.hooksResumeAll : AUDIT_ACTIONS.hooksPauseAll,
+        details: { ...(reason === null ? {} : { reason }), hooks: shortKeys.length },
+      });
+    }
     return shortKeys.length;
   });
 }
