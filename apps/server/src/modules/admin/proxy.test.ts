@@ -117,6 +117,35 @@ describe('proxy', () => {
     expect(rows[0]).toEqual({ tokens: 0, no_seed: true, changes: 0 });
   });
 
+  it("is FORBIDDEN with a personal API token, even an administrator's, and changes nothing", async () => {
+    const created = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "script"}) { secret } }',
+      {},
+      bearer(admin.token),
+    );
+    const api = created.data?.userTokenCreate.secret ?? '';
+    expect(api).not.toBe('');
+    const before = await footprint(t);
+    const asBob = bearer(api, { 'x-user': 'bob@example.test' });
+    const read = await gql(t.app, '{ user { email } }', {}, asBob);
+    expect(read.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(read.errors?.[0]?.message).toMatch(/sign in to the dashboard/i);
+    const renamed = await gql(t.app, RENAME, { firstName: 'Scripted' }, asBob);
+    expect(renamed.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const bobUser = await gql<{ user: { firstName: string | null } }>(
+      t.app,
+      '{ user { firstName } }',
+      {},
+      bearer(bob.token),
+    );
+    expect(bobUser.data?.user.firstName).not.toBe('Scripted');
+    expect(await footprint(t)).toEqual(before);
+    // The token still works for its own account.
+    const own = await gql(t.app, '{ user { email } }', {}, bearer(api));
+    expect(own.data).toEqual({ user: { email: 'admin@example.test' } });
+  });
+
   it('is FORBIDDEN to a customer, whose X-User changes nothing', async () => {
     const before = await footprint(t);
     const res = await gql(

@@ -1,8 +1,8 @@
 // Resolves the caller of a request: `Authorization: Bearer <session or API token>`, then the
-// admin proxy header `X-User: <email>` (administrators only; every request logged, every mutation
-// also in the audit log: graphql/proxy-audit.ts). Second-factor (mfa) sessions are no viewer at all: they
-// only complete `signin(type: "passcode")`. Unknown, expired or revoked tokens are anonymous,
-// so protected fields answer UNAUTHENTICATED.
+// admin proxy header `X-User: <email>` (administrators' sign-in sessions only, never an API token;
+// every request logged, every mutation also in the audit log: graphql/proxy-audit.ts).
+// Second-factor (mfa) sessions are no viewer at all: they only complete `signin(type: "passcode")`.
+// Unknown, expired or revoked tokens are anonymous, so protected fields answer UNAUTHENTICATED.
 import { ADMIN_TEXT, GROUP } from '@router/shared';
 import type { FastifyRequest } from 'fastify';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
@@ -10,6 +10,7 @@ import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
 import type { Authenticate } from '../../graphql/yoga.ts';
 import type { Services } from '../../services.ts';
+import { API_TOKEN_REFUSED } from './caller.ts';
 import { resolveToken } from './sessions.ts';
 
 export const authenticate: Authenticate = async (services, req, bearer) => {
@@ -32,6 +33,9 @@ async function proxyViewer(services: Services, req: FastifyRequest, admin: Viewe
   if ((admin.group & GROUP.ADMIN) === 0) {
     throw new AppError('FORBIDDEN', 'Only administrators can act as another user');
   }
+  // Proxy mode belongs to a dashboard session and ends with it; a personal API token never
+  // expires and may sit in a script or CI secret: leaked, it must not act as every user.
+  if (admin.apiToken) throw new AppError('FORBIDDEN', API_TOKEN_REFUSED);
   const target = email.length <= 254 ? await findUserByEmail(services.db, email) : undefined;
   if (!target?.emailConfirmedAt) throw new AppError('FORBIDDEN', ADMIN_TEXT.notActivated);
   services.log.info(
