@@ -3,7 +3,7 @@
 //   {symbol: EURUSD, action: buy, quantity: 1000, stop_loss_price_distance: 0.005}
 //   → {symbolId: 1, orderType: 1, tradeSide: 1, volume: 100000, relativeStopLoss: 500, clientOrderId: "…"}
 // Volume counts hundredths of a unit; relative stops count 1/100000 of a price unit; a stop-limit's
-// limit travels as a slippage in points (10^-digits) from the stop price.
+// limit travels as a slippage in whole points (10^-digits) from the stop price, never past the limit.
 import type { Order } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
@@ -117,7 +117,9 @@ function prices(order: Order, side: number, symbol: SymbolDetails): JsonRecord {
           `a stop_limit ${side === TRADE_SIDE.BUY ? 'buy' : 'sell'} needs its limit at or beyond its stop price`,
         );
       }
-      return { stopPrice: stop, slippageInPoints: Math.round(beyond * 10 ** symbol.digits) };
+      // Whole points toward the stop: the limit cTrader derives never goes past the trader's
+      // (a buy's above it, a sell's below it); the epsilon keeps 0.0002 (1.9999… points) at 20.
+      return { stopPrice: stop, slippageInPoints: Math.floor(beyond * 10 ** symbol.digits + 1e-6) };
     }
   }
 }
