@@ -174,6 +174,16 @@ describe('orders', () => {
     ]);
   });
 
+  it('a take profit distance finer than 1/100000 never brings the exit closer than the trader asked', async () => {
+    const since = c.fake.records.length;
+    // 5.4 hundred-thousandths: 5 would take the profit 0.000004 short of the trader's level.
+    await c.place(
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, extra: { take_profit_distance: 0.000054 } },
+      'sig-tp-fine',
+    );
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([expect.objectContaining({ relativeTakeProfit: 6 })]);
+  });
+
   it.each([
     [
       { symbol: 'EURUSD', action: 'buy', quantity: 1000, take_profit_price: 1.2 },
