@@ -152,6 +152,24 @@ describe('lookup, cancel, close, holdings', () => {
     expect(unknown.match).toBe('unknown');
   });
 
+  it('finds by our id an order sent in the window that was canceled after it (cTrader lists by last update)', async () => {
+    const placed = await c.place(
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 },
+      'sig-late-cancel',
+    );
+    await c.broker.cancelOrder(c.ctx, c.session, { accountId: DEMO, brokerOrderId: placed.id });
+    // Sent 20 minutes ago, canceled now: its last update lies past the window around the send.
+    const sentAt = Date.now() - 20 * 60_000;
+    const stored = c.fake.book.orders.get(Number(placed.id));
+    Object.assign(stored?.tradeData ?? {}, { openTimestamp: sentAt });
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: DEMO,
+      clientOrderId: 'sig-late-cancel',
+      sentAt,
+    });
+    expect(found).toEqual({ match: 'exact', order: { id: placed.id, status: 'canceled' } });
+  });
+
   it('an order history cut short (hasMore) without ours proves nothing: unknown', async () => {
     c.fake.answerNext({
       method: 'WS',

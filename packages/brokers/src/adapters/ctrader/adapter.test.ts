@@ -161,6 +161,29 @@ describe('orders', () => {
     ]);
   });
 
+  it("a stop-limit's limit finer than the symbol's points never goes past the trader's limit", async () => {
+    const since = c.fake.records.length;
+    const base = { symbol: 'EURUSD', quantity: 1000, type: 'stop_limit', stop_price: 1.092 };
+    // Buy: limit 1.092056 is 5.6 points above the stop; 6 would buy up to 1.09206, above the limit.
+    await c.place({ ...base, action: 'buy', limit_price: 1.092056 }, 'sig-stop-limit-buy');
+    // Sell: limit 1.091944 is 5.6 points below the stop; 6 would sell down to 1.09194, below the limit.
+    await c.place({ ...base, action: 'sell', limit_price: 1.091944 }, 'sig-stop-limit-sell');
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([
+      expect.objectContaining({ orderType: 6, tradeSide: 1, stopPrice: 1.092, slippageInPoints: 5 }),
+      expect.objectContaining({ orderType: 6, tradeSide: 2, stopPrice: 1.092, slippageInPoints: 5 }),
+    ]);
+  });
+
+  it('a take profit distance finer than 1/100000 never brings the exit closer than the trader asked', async () => {
+    const since = c.fake.records.length;
+    // 5.4 hundred-thousandths: 5 would take the profit 0.000004 short of the trader's level.
+    await c.place(
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, extra: { take_profit_distance: 0.000054 } },
+      'sig-tp-fine',
+    );
+    expect(c.sent('ProtoOANewOrderReq', since)).toEqual([expect.objectContaining({ relativeTakeProfit: 6 })]);
+  });
+
   it.each([
     [
       { symbol: 'EURUSD', action: 'buy', quantity: 1000, take_profit_price: 1.2 },

@@ -130,7 +130,7 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
 
     findByBrokerId: (ctx, session, accountId, orderId) => findById(clientOf(ctx, session, accountId), orderId),
 
-    listRecentOrders: (ctx, session, query) => listMatching(clientOf(ctx, session, query.accountId), query),
+    listRecentOrders: (ctx, session, query) => listMatching(clientOf(ctx, session, query.accountId), query, now(ctx)),
 
     getHoldings: (ctx, session, accountId) => holdingsOf(clientOf(ctx, session, accountId), symbols, now(ctx)),
 

@@ -176,9 +176,11 @@ export const TRADING: Record<string, Handler> = {
   ProtoOAOrderListReq: (book, account, request) => {
     const from = Number(request.fromTimestamp ?? 0);
     const to = Number(request.toTimestamp ?? 2_147_483_646_000);
+    // By the order's last update, as cTrader searches its order lists (ProtoOAOrderListByPositionIdReq
+    // says so): an order filled or canceled after the window is not in it.
     const inWindow = [...book.orders.values()].filter((order) => {
-      const opened = Number((order.tradeData as { openTimestamp?: number }).openTimestamp ?? 0);
-      return order.account === account.ctidTraderAccountId && opened >= from && opened <= to;
+      const updated = Number(order.utcLastUpdateTimestamp ?? 0);
+      return order.account === account.ctidTraderAccountId && updated >= from && updated <= to;
     });
     return answer('ProtoOAOrderListRes', {
       ctidTraderAccountId: account.ctidTraderAccountId,

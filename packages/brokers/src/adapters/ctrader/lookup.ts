@@ -1,6 +1,6 @@
 // Finding an order again (WIRE.md §6). No request finds one by clientOrderId, but every order
 // carries it: pending orders come from ProtoOAReconcileReq, the rest from ProtoOAOrderListReq
-// over the window since the send; ours is the one whose clientOrderId is our (derived) id. By
+// from the window's start up to now; ours is the one whose clientOrderId is our (derived) id. By
 // cTrader's id, ProtoOAOrderDetailsReq answers with the order and its deals.
 import type { OrderResponse } from '@router/orders';
 import { isBrokerError } from '../../core/errors.ts';
@@ -35,15 +35,25 @@ export async function pendingOrderId(client: AccountClient, clientOrderId: strin
 }
 
 /**
- * Orders of the window carrying our id: pending ones first, then the history. A history cut short
- * (hasMore) without ours proves nothing: null.
+ * Orders of the window carrying our id: pending ones first, then the history. cTrader searches its
+ * order lists by last update (ProtoOAOrderListByPositionIdReq says so), not by creation: an order
+ * sent in the window but filled or canceled after it is listed only up to that update, so the
+ * history is read from the window's start up to now. A history cut short (hasMore) without ours
+ * proves nothing: null.
  */
-export async function listMatching(client: AccountClient, query: RecentOrdersQuery): Promise<ListedOrder[] | null> {
+export async function listMatching(
+  client: AccountClient,
+  query: RecentOrdersQuery,
+  now: number,
+): Promise<ListedOrder[] | null> {
   const ours = clientOrderIdFor(query.clientOrderId);
   const isOurs = (order: JsonRecord) => stringField(order, 'clientOrderId') === ours;
   const pending = (await reconcile(client)).orders.filter(isOurs);
   if (pending.length > 0) return pending.map((order) => ({ order: orderResponse(order), match: 'id' }));
-  const answer = await client.call('ProtoOAOrderListReq', { fromTimestamp: query.from, toTimestamp: query.to });
+  const answer = await client.call('ProtoOAOrderListReq', {
+    fromTimestamp: query.from,
+    toTimestamp: Math.max(query.to, now),
+  });
   const payload = expectAnswer(answer, 'ProtoOAOrderListRes');
   const found = listOf(payload.order).filter(isOurs);
   if (found.length === 0 && payload.hasMore === true) return null;

@@ -3,7 +3,7 @@
 //   {symbol: EURUSD, action: buy, quantity: 1000, stop_loss_price_distance: 0.005}
 //   → {symbolId: 1, orderType: 1, tradeSide: 1, volume: 100000, relativeStopLoss: 500, clientOrderId: "…"}
 // Volume counts hundredths of a unit; relative stops count 1/100000 of a price unit; a stop-limit's
-// limit travels as a slippage in points (10^-digits) from the stop price.
+// limit travels as a slippage in whole points (10^-digits) from the stop price, never past the limit.
 import type { Order } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
@@ -48,9 +48,14 @@ export function volumeOf(quantity: number, symbol: SymbolDetails): number {
   return volume;
 }
 
-function relative(distance: number | undefined, field: string): number | undefined {
+/**
+ * A distance in 1/100000 of a price unit. A take profit is a limit: its distance rounds up, so the
+ * exit is never closer to the entry than the trader's (rounding 5.4 down to 5 would take the profit
+ * short of it); a stop loss's rounds to the nearest.
+ */
+function relative(distance: number | undefined, field: string, round = Math.round): number | undefined {
   if (distance === undefined) return undefined;
-  const scaled = Math.round(distance * RELATIVE_SCALE);
+  const scaled = round(distance * RELATIVE_SCALE);
   if (!(scaled > 0)) throw refuse(`${field} must be a positive distance of at least 0.00001`);
   return scaled;
 }
@@ -117,7 +122,9 @@ function prices(order: Order, side: number, symbol: SymbolDetails): JsonRecord {
           `a stop_limit ${side === TRADE_SIDE.BUY ? 'buy' : 'sell'} needs its limit at or beyond its stop price`,
         );
       }
-      return { stopPrice: stop, slippageInPoints: Math.round(beyond * 10 ** symbol.digits) };
+      // Whole points toward the stop: the limit cTrader derives never goes past the trader's
+      // (a buy's above it, a sell's below it); the epsilon keeps 0.0002 (1.9999… points) at 20.
+      return { stopPrice: stop, slippageInPoints: Math.floor(beyond * 10 ** symbol.digits + 1e-6) };
     }
   }
 }
@@ -134,7 +141,8 @@ function protection(order: Order): JsonRecord {
     );
   }
   const relativeStopLoss = relative(order.stop_loss_price_distance, 'stop_loss_price_distance');
-  const relativeTakeProfit = relative(takeDistance, 'extra.take_profit_distance');
+  // The tolerance keeps a distance already in whole steps (0.00051 × 100000 = 51.00000000000001) where it is.
+  const relativeTakeProfit = relative(takeDistance, 'extra.take_profit_distance', (value) => Math.ceil(value - 1e-6));
   return {
     ...(order.stop_loss_price !== undefined ? { stopLoss: order.stop_loss_price } : {}),
     ...(order.take_profit_price !== undefined ? { takeProfit: order.take_profit_price } : {}),

@@ -64,7 +64,7 @@ async function openPositions(lookup: Lookup): Promise<JsonRecord[]> {
 const signed = (position: JsonRecord) =>
   (decimalField(position, 'Quantity') ?? 0) * (stringField(position, 'Direction')?.toLowerCase() === 'sell' ? -1 : 1);
 
-/** The trade that closes the market's open positions (or `quantity` of them, at most all), naming them. */
+/** The trade that closes the market's open positions (or `quantity` of them, at most all), naming those it closes. */
 export async function closeRequest(
   lookup: Lookup,
   market: ForexMarket,
@@ -75,10 +75,22 @@ export async function closeRequest(
   const net = positions.reduce((sum, position) => sum + signed(position), 0);
   if (!positions.length || net === 0)
     throw new BrokerError('InvalidOrder', FOREX_TITLE, `no open position in ${market.name}`);
+  const amount = Math.min(Math.abs(net), quantity ?? Number.POSITIVE_INFINITY);
+  // Close lists the orders this trade part or fully closes: the positions on the net's side,
+  // oldest (lowest order id) first, as many as the amount reaches, not every position held.
+  const named: number[] = [];
+  let left = amount;
+  for (const position of positions
+    .filter((item) => Math.sign(signed(item)) === Math.sign(net))
+    .sort((a, b) => (decimalField(a, 'OrderId') ?? 0) - (decimalField(b, 'OrderId') ?? 0))) {
+    if (left <= 0) break;
+    named.push(decimalField(position, 'OrderId') ?? 0);
+    left -= Math.abs(signed(position));
+  }
   const body: TradeRequest = {
     MarketId: market.marketId,
     Direction: net > 0 ? 'sell' : 'buy',
-    Quantity: Math.min(Math.abs(net), quantity ?? Number.POSITIVE_INFINITY),
+    Quantity: amount,
     BidPrice: quote.bid,
     OfferPrice: quote.offer,
     TradingAccountId: lookup.account.tradingAccountId,
@@ -86,7 +98,7 @@ export async function closeRequest(
     AutoRollover: false,
     PositionMethodId: 1,
     IfDone: [],
-    Close: positions.map((position) => decimalField(position, 'OrderId') ?? 0),
+    Close: named,
   };
   return { path: '/order/newtradeorder', body };
 }

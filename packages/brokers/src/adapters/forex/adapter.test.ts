@@ -204,6 +204,26 @@ describe('orders the descriptor claims', () => {
     expect(left()).toEqual([]);
   });
 
+  it('a partial close names only the positions it closes, oldest first', async () => {
+    await t.place({ symbol: 'GBP/USD', action: 'sell', quantity: 2000 });
+    await t.place({ symbol: 'GBP/USD', action: 'sell', quantity: 1000 });
+    const [older, newer] = t.fake.trading.positions
+      .filter((p) => p.MarketId === 401484348)
+      .sort((a, b) => a.OrderId - b.OrderId)
+      .map((p) => p.OrderId);
+    await t.place({ symbol: 'GBP/USD', action: 'close', quantity: 1000 });
+    expect(JSON.parse(t.posted('/order/newtradeorder').at(-1)?.body ?? '')).toMatchObject({
+      Direction: 'buy',
+      Quantity: 1000,
+      Close: [older],
+    });
+    await t.place({ symbol: 'GBP/USD', action: 'close', quantity: 1500 });
+    expect(JSON.parse(t.posted('/order/newtradeorder').at(-1)?.body ?? '')).toMatchObject({
+      Quantity: 1500,
+      Close: [older, newer],
+    });
+  });
+
   it('previews a trade through FOREX.com’s simulation and an entry order as built, placing nothing', async () => {
     const before = t.fake.orderCount();
     const trade = await t.broker.previewOrder(t.ctx, t.session, {

@@ -53,6 +53,11 @@ describe('orders', () => {
     });
   });
 
+  it('a quantity past 9 decimals is cut, never rounded up to more than was signalled', async () => {
+    const { body } = await place({ ...BUY, quantity: 1.9999999999 });
+    expect(body.new_orders[0]).toMatchObject({ quantity: '1.999999999' });
+  });
+
   it('an option (US_OPTION) with its leg; a future and crypto on their own accounts', async () => {
     const option = await place({ symbol: 'AAPL261218C00200000', action: 'buy_to_open', quantity: 2, limit_price: 4.5 });
     expect(option.category).toBe('US_OPTION');

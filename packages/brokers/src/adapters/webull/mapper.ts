@@ -8,7 +8,7 @@
 import type { Order } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { decimalString } from '../../core/json-read.ts';
+import { decimalString, quantityString } from '../../core/json-read.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
 import {
   type OptionLeg,
@@ -94,7 +94,8 @@ function quantityFields(order: Order, instrumentType: string): WireOrder {
   }
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is only for close`);
   if (instrumentType === 'FUTURES' && !Number.isInteger(order.quantity)) throw invalid('futures trade whole contracts');
-  return { quantity: money(order.quantity), entrust_type: 'QTY' };
+  // Cut, never rounded up: 1.9999999999 shares go out as 1.999999999, not 2.
+  return { quantity: quantityString(order.quantity), entrust_type: 'QTY' };
 }
 
 function session(order: Order, instrument: WebullInstrument): WireOrder {
