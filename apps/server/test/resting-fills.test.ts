@@ -4,7 +4,7 @@
 // rests; the server restarts; the market reaches the orders at the fakes; the new server's
 // follower finds them filled: the signals (and so their activity entries) read 'filled' and each
 // order is told order.filled exactly once, after its one order.placed. An account without a
-// setting that wants order.filled is not followed at all.
+// setting that wants order.filled or order.rejected is not followed at all.
 import { brokerVariables } from '@router/brokers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeAlpaca, startFakeAlpaca } from '../../../packages/brokers/src/adapters/alpaca/fake.ts';
@@ -127,7 +127,7 @@ describe('resting orders followed to their fill', () => {
     const alpacaOrder = await restingOrder(user, 'alpaca', alpaca.keys, ['order.placed', 'order.filled']);
     const tradierOrder = await restingOrder(user, 'tradier', { accessToken: tradier.token }, ['order.filled']);
     const other = await trader(t, 'unfollowed@example.com');
-    const unfollowed = await restingOrder(other, 'alpaca', alpaca.keys, ['order.rejected']);
+    const unfollowed = await restingOrder(other, 'alpaca', alpaca.keys, ['order.placed']);
     const ids = [alpacaOrder.signalId, tradierOrder.signalId];
 
     // Still resting: looked up (not the order without a setting wanting fills), nothing written.
@@ -174,8 +174,24 @@ describe('resting orders followed to their fill', () => {
         `${alpacaOrder.signalId}:order.placed:1`,
         `${alpacaOrder.signalId}:order.filled:1`,
         `${tradierOrder.signalId}:order.filled:1`,
+        `${unfollowed.signalId}:order.placed:1`,
       ].sort(),
     );
+  });
+
+  it('tells order.rejected to a setting that wants only rejections when the broker rejects a resting order', async () => {
+    // Alpaca accepts an order and may reject it afterwards; a trader who asked to hear only of
+    // failures (events: order.rejected) must hear of that one too, not only one wanting fills.
+    const user = await trader(t, 'rejections-only@example.com');
+    const placed = await restingOrder(user, 'alpaca', alpaca.keys, ['order.rejected']);
+    const order = alpaca.orders.find((o) => o.client_order_id === placed.signalId);
+    if (!order) throw new Error('no order at the fake');
+    Object.assign(order, { status: 'rejected', updated_at: new Date().toISOString() });
+    await makeDue([placed.signalId]);
+    await t.app.signalRuntime.followFills(0);
+    expect((await rows([placed.signalId]))[0]?.status).toBe('rejected');
+    const told = (await eventsOf([placed.signalId])).map((e) => `${e.type}:${e.deliveries}`);
+    expect(told).toEqual(['order.rejected:1']);
   });
 
   it('an order of an account its connection no longer holds is not looked up; the connection stays', async () => {

@@ -11,12 +11,16 @@ import {
   type PaperOrder,
   type PaperSource,
   type PaperSymbolState,
+  paperDescriptor,
   reachLevels,
 } from '@router/brokers';
 import type pg from 'pg';
 import type { Database } from '../client.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { signalEventSource } from './signal-events.sql.ts';
+
+/** The paper broker's title as an SQL literal: order.rejected's message is prefixed with it. */
+const PAPER_TITLE_SQL = `'${paperDescriptor.title.replaceAll("'", "''")}'`;
 
 /** Namespace of the advisory locks (first key of the two-key form): 'PAPR'. */
 const LOCK_CLASS = 0x50415052;
@@ -157,8 +161,9 @@ export async function readAhead(
  * unchanged), the orders ($3) and the symbol states ($4), JSON arrays (empty when none) — one
  * text whatever changed, so it is prepared once. The orders' foreign key to the account is checked
  * at the statement's end, after the account's insert. A resting order of a signal that fills here
- * emits order.filled in the orders' CTEs (an order filled when placed is told by the signal's
- * outcome instead). A client order id used twice fails on paper_orders_client_idx.
+ * emits order.filled in the orders' CTEs, one rejected when it triggers (it can no longer trade)
+ * order.rejected with the paper broker's message (an order filled or rejected when placed is told
+ * by the signal's outcome instead). A client order id used twice fails on paper_orders_client_idx.
  */
 const SAVE = `with account_saved as (
     insert into paper_accounts (id, data) select $1, $2::jsonb where $2::jsonb is not null
@@ -181,17 +186,19 @@ const SAVE = `with account_saved as (
       symbol = excluded.symbol, reach_low = excluded.reach_low, reach_high = excluded.reach_high,
       expires_at = excluded.expires_at, filled_at = excluded.filled_at, data = excluded.data
     returning id, client_order_id, status, data
-  ), filled_now as materialized (
+  ), ended_now as materialized (
     select o.id, o.client_order_id, o.status, o.data from saved o join previous p on p.id = o.id and p.status = 'open'
-    where o.status = 'filled'
+    where o.status in ('filled', 'rejected')
   ), fills as materialized (
     -- Materialized, so the signals are found from the filled orders (signals_pkey): inlined, the
     -- event source's settings check led the generic plan to walk every signal of the account's
     -- user (signals_user_stats_idx) on each write (fill-events.test.ts).
     select s.id, s.user_id, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test, o.status, s."order",
-      o.id as broker_order_id, (o.data->>'fillPrice')::float8 as price, array['order.filled'] as types,
-      null::text as message
-    from filled_now o join signals s on s.id = o.client_order_id and s.account_id = $1
+      o.id as broker_order_id, (o.data->>'fillPrice')::float8 as price,
+      case when o.status = 'filled' then array['order.filled'] else array['order.rejected'] end as types,
+      case when o.status = 'rejected'
+        then ${PAPER_TITLE_SQL} || ': ' || coalesce(nullif(o.data->>'statusDescription', ''), 'order rejected') end as message
+    from ended_now o join signals s on s.id = o.client_order_id and s.account_id = $1
   ), fill_events as (${signalEventSource('fills')}),
   ${notificationEventCtes('fill_events')}, symbols_saved as (
     insert into paper_symbols (account_id, symbol, open, data)

@@ -22,7 +22,8 @@ export interface FollowClaim {
 
 /**
  * Claims due resting orders of live signals (not paper's, which tells its own fills) whose user
- * wants order.filled from that connector account: leased to `owner`, attempts counted (the fence
+ * wants order.filled or order.rejected (a broker may reject an order it accepted) from that
+ * connector account: leased to `owner`, attempts counted (the fence
  * of the write). In the same statement, orders past their horizon are dropped for good
  * (lease_until = infinity) and those no setting wants are put off by `idleMs`. `scanned` counts
  * them all (a full batch: more may be due).
@@ -39,7 +40,7 @@ export async function claimRestingSignals(
             * interval '1 millisecond' as expired,
           exists (select 1 from notifications n where n.user_id = s.user_id and n.is_enabled and n.type in (1, 2)
             and n.connector_id = s.connector_id and n.account_id = s.account_id
-            and (n.metadata->'events' is null or n.metadata->'events' ? 'order.filled')) as wanted
+            and (n.metadata->'events' is null or n.metadata->'events' ?| array['order.filled', 'order.rejected'])) as wanted
         from signals s
         where s.status = 'accepted' and not s.is_test and s.provider_name <> 'paper'
           and (s.lease_until is null or s.lease_until < now())

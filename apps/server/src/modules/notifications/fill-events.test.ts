@@ -107,6 +107,45 @@ describe('events of later findings', () => {
     expect(told(signalId)).toHaveLength(1);
   });
 
+  it('tells a resting paper order of a signal that the paper broker rejects when it triggers, once', async () => {
+    // A resting order that can no longer trade when the market reaches it (the buying power spent
+    // meanwhile) is rejected by the paper broker: order.rejected with its message, as a live
+    // broker's later rejection is told.
+    const { trader, accountId, connectorId, pool } = await listeningPaperTrader('paper-rejected@example.com');
+    const signalId = 'paperRejectSignal0001';
+    await pool.query(
+      `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, "order")
+      values ($1, $2, $3, $4, $5, 'paper', 'accepted', true, $6)`,
+      [signalId, trader.userId, trader.hook.id, connectorId, accountId, { symbol: 'AAPL', action: 'buy' }],
+    );
+    const order = sampleOrder(accountId, 'PO-R', { clientOrderId: signalId, createdAt: Date.now() });
+    const save = (o: PaperOrder) =>
+      paperTransaction(t.services.db, accountId, (tx) => savePaperChanges(tx, accountId, { orders: [o], symbols: [] }));
+    await save(order);
+    const rejected = {
+      ...order,
+      status: 'rejected' as const,
+      statusDescription: 'Rejected: insufficient buying power',
+      reservation: 0,
+    };
+    await save(rejected);
+    await save(rejected); // saved again (a later batch): no new event
+    await eventually(async () => told(signalId).length === 1);
+    expect(told(signalId)[0]?.payload).toMatchObject({
+      type: 'order.rejected',
+      data: {
+        signalId,
+        status: 'rejected',
+        brokerOrderId: 'PO-R',
+        providerName: 'paper',
+        accountId,
+        message: 'Paper Trading: Rejected: insufficient buying power',
+      },
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(told(signalId)).toHaveLength(1);
+  });
+
   it('finds the filled signals of a paper write by id, however many signals the user has', async () => {
     // With notification settings, the paper write's generic plan once walked every signal of the
     // user (by user_id) on each write to find the few that filled: its cost grew with the history.

@@ -1,7 +1,8 @@
 // Resting orders followed to their fill (issue #17: order.filled where the broker reports fills).
 // A limit or stop order that rests at a live broker answers 'accepted' and fills later, when no
-// call of ours is running. For accounts with a setting that wants order.filled, this looks such
-// orders up through the broker's own look-up (findOrder: client order id, broker order id or
+// call of ours is running. For accounts with a setting that wants order.filled or order.rejected
+// (a broker may reject an order it had accepted: a setting wanting only failures hears of it too),
+// this looks such orders up through the broker's own look-up (findOrder: client order id, broker order id or
 // recent orders), often at first and then less (a quarter of the order's age, 5 s to 15 min),
 // until the order is final or its horizon passed (a day, or 30 days for orders that outlive the
 // day: no market calendars here). Claims use reconciliation's lease columns, so two instances

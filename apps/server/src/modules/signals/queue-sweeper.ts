@@ -20,6 +20,7 @@ import { checkWindow } from '../hooks/rules/index.ts';
 import { nextOpening } from '../hooks/rules/next-opening.ts';
 import { ruleRefused } from './answers.ts';
 import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
+import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { queuedSignalId } from './signal-id.ts';
@@ -132,7 +133,11 @@ async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRo
       return;
     }
     const answer = ruleRefused(closed.rule, closed.message);
-    await finishQueuedSignal(pool, claim, { status: 'refused', response: answer.body });
+    // A signal that becomes no order is told (signal.refused), as one refused on arrival is.
+    const event = refusalEvent(entry, answer);
+    if ((await finishQueuedSignal(pool, claim, { status: 'refused', response: answer.body })) && event) {
+      rt.writer.notify(event);
+    }
     return;
   }
   const { answer, signalId } = await submitSignal(rt, {

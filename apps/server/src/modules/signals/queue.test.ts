@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { createSetting } from '../../../test/notification-fixtures.ts';
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { listActions } from '../actions/list-actions.ts';
 import { updateHook } from '../hooks/index.ts';
@@ -208,6 +209,37 @@ describe('outsideWindow: "queue"', () => {
     expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'refused', response: { rule: 'maxQuantity' } }]);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
     expect(await balanceOf(t, trader.userId)).toBe(10);
+  });
+
+  it('tells signal.refused when the windows, changed meanwhile, refuse a queued signal at its opening', async () => {
+    // Queued when sent; its hook's rules then changed to refuse outside the windows: at the
+    // opening it becomes no order, and the trader hears of it as of any other refused signal.
+    const trader = await queuer('queued-window-refused@example.com');
+    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'trader@example.com',
+      events: ['signal.refused'],
+    });
+    expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
+    // Tomorrow closed too now, and signals outside the windows refused.
+    const tomorrow = DAYS[nextMidnight().getUTCDay()];
+    const [window] = closedToday();
+    const days = window?.days.filter((d) => d !== tomorrow);
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({ ...QUEUE(), tradingWindows: [{ ...window, days }], outsideWindow: 'refuse' }),
+    });
+    await eventually(
+      async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings.outsideWindow === 'refuse',
+    );
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await queuedRows(trader.userId)).toMatchObject([
+      { status: 'refused', response: { rule: 'tradingWindows' } },
+    ]);
+    await t.app.signalRuntime.writer.flush();
+    const { rows } = await t.services.db.$client.query<{ data: Record<string, unknown> }>(
+      `select data from notification_events where user_id = $1 and type = 'signal.refused'`,
+      [trader.userId],
+    );
+    expect(rows).toMatchObject([{ data: { reason: 'refused', rule: 'tradingWindows', accountId: trader.accountId } }]);
   });
 
   it('the kill switch refuses a queued signal at its opening, logged, nothing placed or charged', async () => {
