@@ -250,6 +250,43 @@ describe("E*TRADE's refusals and confirmations", () => {
     expect(t.fake.placements()).toHaveLength(2);
   });
 
+  it('a 403 on an order call refuses that order (InvalidOrder), not the connection; oauth_problem stays auth', async () => {
+    const session = await t.connect();
+    t.fake.requests.length = 0;
+    // E*TRADE refuses its tokens with 401 oauth_problem=… (WIRE.md §8): a 403 on the order is about the order.
+    t.fake.inject({
+      method: 'POST',
+      path: `${ORDERS}/place.json`,
+      status: 403,
+      body: { Error: { code: 1036, message: 'This account is not approved for options trading.' } },
+    });
+    const refused = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sig403a'));
+    expect([refused.kind, refused.message, refused.outcomeUnknown]).toEqual([
+      'InvalidOrder',
+      'E*TRADE: This account is not approved for options trading.',
+      false,
+    ]);
+    t.fake.inject({
+      method: 'PUT',
+      path: `${ORDERS}/cancel.json`,
+      status: 403,
+      body: { Error: { code: 5001, message: 'This order cannot be cancelled.' } },
+    });
+    const cancel = await brokerFailure(
+      t.broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: '95' }),
+    );
+    expect(cancel.kind).toBe('InvalidOrder');
+    t.fake.inject({
+      method: 'POST',
+      path: `${ORDERS}/place.json`,
+      status: 403,
+      body: { Error: { message: 'oauth_problem=token_rejected' } },
+    });
+    const token = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sig403b'));
+    expect(token.kind).toBe('AuthenticationError');
+    expect(t.fake.placements()).toHaveLength(2);
+  });
+
   it('previews without placing: the estimate and E*TRADE’s messages', async () => {
     const session = await t.connect();
     const preview = await t.broker.previewOrder(t.ctx, session, {
