@@ -264,6 +264,25 @@ describe('errors', () => {
     expect(fake.submissions()).toBe(before);
   });
 
+  it('a 403 on an order refuses that order (InvalidOrder), not the connection (a 401 does: next case)', async () => {
+    const session = await connect();
+    fake.requests.length = 0;
+    // Schwab refuses the token with 401 (NotAuthorized); 403 is this order not being allowed.
+    fake.failNext({
+      method: 'POST',
+      path: /\/orders$/,
+      status: 403,
+      body: { message: 'Forbidden', errors: ['This account is not approved for options trading'] },
+    });
+    const refused = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
+    expect([refused.kind, refused.message, refused.outcomeUnknown]).toEqual([
+      'InvalidOrder',
+      'Schwab: Forbidden: This account is not approved for options trading',
+      false,
+    ]);
+    expect(fake.submissions()).toBe(1);
+  });
+
   it('never resends an order: not on 5xx, not on 401, not on 429', async () => {
     const session = await connect();
     const path = /\/orders$/;
