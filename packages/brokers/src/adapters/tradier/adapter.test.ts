@@ -121,6 +121,8 @@ describe('errors', () => {
     [429, 'Rate limit exceeded', 'RateLimited', false],
     [503, 'Service Unavailable', 'BrokerUnavailable', true],
     [401, 'Invalid Access Token', 'AuthenticationError', false],
+    // This order refused (no options level for it, account restricted): the token is good.
+    [403, 'Account is not approved for this option strategy', 'InvalidOrder', false],
   ] as const)('maps HTTP %i without retrying the order', async (status, body, kind, outcomeUnknown) => {
     const before = fake.submissions().length;
     fake.inject({}); // the tag lookup passes
