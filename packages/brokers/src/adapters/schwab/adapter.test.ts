@@ -155,6 +155,23 @@ describe('close, cancel, lookups and holdings', () => {
     expect(none.message).toBe('Schwab: no open position in NVDA');
   });
 
+  it('a close with a quantity closes that many, never more than is held', async () => {
+    const session = await connect();
+    await place(session, { symbol: 'CSCO', action: 'buy', quantity: 10 });
+    fake.requests.length = 0;
+    await place(session, { symbol: 'CSCO', action: 'close', quantity: 4 });
+    await place(session, { symbol: 'CSCO', action: 'close', quantity: 50 });
+    const legs = fake.requests
+      .filter((r) => r.method === 'POST')
+      .map(
+        (r) => (r.body as { orderLegCollection: Array<{ instruction: string; quantity: number }> }).orderLegCollection,
+      );
+    expect(legs.map(([leg]) => [leg?.instruction, leg?.quantity])).toEqual([
+      ['SELL', 4],
+      ['SELL', 6],
+    ]);
+  });
+
   it('cancels open orders by id and by the cancel action', async () => {
     const session = await connect();
     const first = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 150 });
