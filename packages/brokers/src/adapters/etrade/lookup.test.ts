@@ -241,7 +241,7 @@ describe('a portfolio of more than one page (50 positions a page)', () => {
     const holdings = await t.broker.getHoldings(t.ctx, session, ACCOUNT);
     expect(holdings.positions.filter((position) => position.symbol.startsWith('ZZ'))).toHaveLength(60);
     t.fake.requests.length = 0;
-    await t.place(session, { symbol: 'ZZCH', action: 'close' }, 'sigPage1');
+    await t.place(session, { symbol: 'ZZCH', action: 'close' }, 'sigPortfolio1');
     const placed = t.bodies('/place.json') as Array<{
       PlaceOrderRequest: { Order: Array<{ Instrument: Array<{ orderAction: string; quantity: number }> }> };
     }>;

@@ -1,7 +1,7 @@
 // Contract tests of E*TRADE orders against the protocol fake: every order form the descriptor
 // claims (preview, then place with the PreviewIds), what is refused before sending, E*TRADE's
 // refusals typed and titled, a stale preview placed again once, nothing ever sent twice.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BrokerError } from '../../core/errors.ts';
 import { brokerFailure } from '../../core/expect-failure.ts';
 import { SIGNAL_CASES } from './fixtures/signals.ts';
@@ -229,6 +229,7 @@ describe("E*TRADE's refusals and confirmations", () => {
 
   it('never sends a placement twice: not on 5xx, not on a timeout', async () => {
     const session = await t.connect();
+    const held = t.fake.placed().length;
     t.fake.requests.length = 0;
     t.fake.inject({
       method: 'POST',
@@ -248,6 +249,8 @@ describe("E*TRADE's refusals and confirmations", () => {
     );
     expect([late.kind, late.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
     expect(t.fake.placements()).toHaveLength(2);
+    // The late placement lands at the fake after its delay: within this case, not in the next one.
+    await vi.waitFor(() => expect(t.fake.placed().length).toBe(held + 1));
   });
 
   it('a 403 on an order call refuses that order (InvalidOrder), not the connection; oauth_problem stays auth', async () => {
