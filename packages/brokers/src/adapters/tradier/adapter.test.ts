@@ -194,6 +194,8 @@ describe('orders', () => {
   });
 
   it('findOrder cannot prove absence without a send time, or before the listed day; finds a listed order any day', async () => {
+    // Its own open order (the same tag as the case before: placed once, whichever runs first).
+    await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-open'));
     const before = fake.requests.length;
     expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-open' })).toMatchObject({
       match: 'unknown',
