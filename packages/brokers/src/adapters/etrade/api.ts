@@ -33,23 +33,31 @@ export class EtradeError extends BrokerError {
   }
 }
 
-export function etradeError(response: HttpResponse, mutating: boolean): BrokerError {
+/**
+ * E*TRADE's error answer as a BrokerError. E*TRADE refuses its OAuth tokens with 401
+ * "oauth_problem=…" (WIRE.md §8), so a 403 on an order call (place, cancel, lookup) is a refusal
+ * of that order, not of the connection.
+ */
+export function etradeError(response: HttpResponse, mutating: boolean, path = ''): BrokerError {
   const { code, message } = errorOf(response.body);
   const { status } = response;
   const text = message ?? (code ? `error ${code}` : `HTTP ${status}`);
   const table = etradeDescriptor.exceptions;
   const named = (code && matchException(table, code)) || matchException(table, message);
+  const orderCall = /^\/v1\/accounts\/[^/]+\/orders(\/|\.json|$)/.test(path);
   const kind: BrokerError['kind'] =
     named ||
-    (status === 401 || status === 403
-      ? 'AuthenticationError'
-      : status === 404
-        ? 'OrderNotFound'
-        : status === 429
-          ? 'RateLimited'
-          : status >= 500
-            ? 'BrokerUnavailable'
-            : 'InvalidOrder');
+    (status === 403 && orderCall
+      ? 'InvalidOrder'
+      : status === 401 || status === 403
+        ? 'AuthenticationError'
+        : status === 404
+          ? 'OrderNotFound'
+          : status === 429
+            ? 'RateLimited'
+            : status >= 500
+              ? 'BrokerUnavailable'
+              : 'InvalidOrder');
   return new EtradeError(kind, text, code, mutating && kind === 'BrokerUnavailable');
 }
 
@@ -94,7 +102,7 @@ export function createEtradeApi(options: { now: (ctx: BrokerContext) => number; 
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           ...(options.fetch ? { fetch: options.fetch } : {}),
           headers: { authorization },
-          mapError: etradeError,
+          mapError: (response, mutating) => etradeError(response, mutating, request.path),
         }).request({ ...request, method });
       }),
   };

@@ -59,9 +59,18 @@ export function accountView(account: FakeAccount): Json {
   };
 }
 
-export function portfolioView(account: FakeAccount, quote: (product: Json | undefined) => number): Json {
-  const positions = [...account.positions.values()].map((position, index) => ({
-    positionId: index + 1,
+/** One page of the portfolio: `count` positions a page (default and most 50), `pageNumber` from 1. */
+export function portfolioView(
+  account: FakeAccount,
+  quote: (product: Json | undefined) => number,
+  query: { count?: string; pageNumber?: string } = {},
+): Json {
+  const size = Math.min(50, Math.max(1, Number(query.count) || 50));
+  const pageNumber = Math.max(1, Number(query.pageNumber) || 1);
+  const all = [...account.positions.values()];
+  const totalPages = Math.max(1, Math.ceil(all.length / size));
+  const positions = all.slice((pageNumber - 1) * size, pageNumber * size).map((position, index) => ({
+    positionId: (pageNumber - 1) * size + index + 1,
     symbolDescription: String(position.product.symbol),
     quantity: position.quantity,
     positionType: position.quantity < 0 ? 'SHORT' : 'LONG',
@@ -72,7 +81,14 @@ export function portfolioView(account: FakeAccount, quote: (product: Json | unde
   }));
   return {
     PortfolioResponse: {
-      AccountPortfolio: [{ accountId: account.accountId, Position: positions, totalPages: 1 }],
+      AccountPortfolio: [
+        {
+          accountId: account.accountId,
+          Position: positions,
+          totalPages,
+          ...(pageNumber < totalPages ? { nextPageNo: String(pageNumber + 1) } : {}),
+        },
+      ],
     },
   };
 }

@@ -72,10 +72,13 @@ export async function startEtradeFake(options: EtradeFakeOptions = {}) {
   app.get('/v1/accounts/list.json', async () => ({
     AccountListResponse: { Accounts: { Account: [...accounts.values()].map(accountView) } },
   }));
-  app.get(
-    '/v1/accounts/:key/portfolio.json',
-    withAccount((account) => portfolioView(account, quote)),
-  );
+  app.get('/v1/accounts/:key/portfolio.json', async (request, reply) => {
+    try {
+      return portfolioView(accountOf(request), quote, request.query as { count?: string; pageNumber?: string });
+    } catch (error) {
+      return refuse(reply, error);
+    }
+  });
   app.get(
     '/v1/accounts/:key/balance.json',
     withAccount((account) => balanceView(account, quote)),

@@ -226,3 +226,27 @@ describe('cancel, close and holdings', () => {
     ]);
   });
 });
+
+describe('a portfolio of more than one page (50 positions a page)', () => {
+  it('holdings list every page, and a close finds the position on a later page', async () => {
+    const session = await t.connect();
+    const account = t.fake.accounts.get(ACCOUNT);
+    const symbolOf = (i: number) =>
+      `ZZ${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
+    // 60 positions: E*TRADE answers 50 on the first page; ZZCH (the 60th) is on the second.
+    for (let i = 0; i < 60; i++) {
+      const symbol = symbolOf(i);
+      account?.positions.set(symbol, { product: { symbol, securityType: 'EQ' }, quantity: 10 + i, costPerShare: 5 });
+    }
+    const holdings = await t.broker.getHoldings(t.ctx, session, ACCOUNT);
+    expect(holdings.positions.filter((position) => position.symbol.startsWith('ZZ'))).toHaveLength(60);
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'ZZCH', action: 'close' }, 'sigPortfolio1');
+    const placed = t.bodies('/place.json') as Array<{
+      PlaceOrderRequest: { Order: Array<{ Instrument: Array<{ orderAction: string; quantity: number }> }> };
+    }>;
+    const [instrument] = placed[0]?.PlaceOrderRequest.Order[0]?.Instrument ?? [];
+    expect([instrument?.orderAction, instrument?.quantity]).toEqual(['SELL', 69]);
+    for (let i = 0; i < 60; i++) account?.positions.delete(symbolOf(i));
+  });
+});

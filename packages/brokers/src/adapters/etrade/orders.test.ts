@@ -1,7 +1,7 @@
 // Contract tests of E*TRADE orders against the protocol fake: every order form the descriptor
 // claims (preview, then place with the PreviewIds), what is refused before sending, E*TRADE's
 // refusals typed and titled, a stale preview placed again once, nothing ever sent twice.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BrokerError } from '../../core/errors.ts';
 import { brokerFailure } from '../../core/expect-failure.ts';
 import { SIGNAL_CASES } from './fixtures/signals.ts';
@@ -229,6 +229,7 @@ describe("E*TRADE's refusals and confirmations", () => {
 
   it('never sends a placement twice: not on 5xx, not on a timeout', async () => {
     const session = await t.connect();
+    const held = t.fake.placed().length;
     t.fake.requests.length = 0;
     t.fake.inject({
       method: 'POST',
@@ -247,6 +248,45 @@ describe("E*TRADE's refusals and confirmations", () => {
       }),
     );
     expect([late.kind, late.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
+    expect(t.fake.placements()).toHaveLength(2);
+    // The late placement lands at the fake after its delay: within this case, not in the next one.
+    await vi.waitFor(() => expect(t.fake.placed().length).toBe(held + 1));
+  });
+
+  it('a 403 on an order call refuses that order (InvalidOrder), not the connection; oauth_problem stays auth', async () => {
+    const session = await t.connect();
+    t.fake.requests.length = 0;
+    // E*TRADE refuses its tokens with 401 oauth_problem=… (WIRE.md §8): a 403 on the order is about the order.
+    t.fake.inject({
+      method: 'POST',
+      path: `${ORDERS}/place.json`,
+      status: 403,
+      body: { Error: { code: 1036, message: 'This account is not approved for options trading.' } },
+    });
+    const refused = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sig403a'));
+    expect([refused.kind, refused.message, refused.outcomeUnknown]).toEqual([
+      'InvalidOrder',
+      'E*TRADE: This account is not approved for options trading.',
+      false,
+    ]);
+    t.fake.inject({
+      method: 'PUT',
+      path: `${ORDERS}/cancel.json`,
+      status: 403,
+      body: { Error: { code: 5001, message: 'This order cannot be cancelled.' } },
+    });
+    const cancel = await brokerFailure(
+      t.broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: '95' }),
+    );
+    expect(cancel.kind).toBe('InvalidOrder');
+    t.fake.inject({
+      method: 'POST',
+      path: `${ORDERS}/place.json`,
+      status: 403,
+      body: { Error: { message: 'oauth_problem=token_rejected' } },
+    });
+    const token = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sig403b'));
+    expect(token.kind).toBe('AuthenticationError');
     expect(t.fake.placements()).toHaveLength(2);
   });
 

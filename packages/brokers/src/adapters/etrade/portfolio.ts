@@ -1,7 +1,8 @@
 // An E*TRADE account's holdings and the actions built on them. Not in WIRE.md; shapes from
 // E*TRADE's v1 account reference (View Portfolio, Get Account Balances):
-//   GET /v1/accounts/{k}/portfolio.json  {"PortfolioResponse":{"AccountPortfolio":[{"Position":[{"quantity":100,
-//     "positionType":"LONG","costPerShare":170.1,"marketValue":17525,"Product":{"symbol":"AAPL","securityType":"EQ"}}]}]}}
+//   GET /v1/accounts/{k}/portfolio.json?count=50&pageNumber=1  {"PortfolioResponse":{"AccountPortfolio":[{
+//     "totalPages":2,"nextPageNo":"2","Position":[{"quantity":100,"positionType":"LONG","costPerShare":170.1,
+//     "marketValue":17525,"Product":{"symbol":"AAPL","securityType":"EQ"}}]}]}}  (at most 50 positions a page)
 //   GET /v1/accounts/{k}/balance.json?instType=BROKERAGE&realTimeNAV=true  {"BalanceResponse":{"Computed":
 //     {"cashAvailableForInvestment":…,"cashBuyingPower":…,"marginBuyingPower":…,"RealTimeValues":{"totalAccountValue":…}}}}
 // close: a market order for the whole position, previewed and placed like any other; cancel: every
@@ -18,6 +19,10 @@ import { accountPath, cancelById, placeRequest } from './orders.ts';
 
 /** How far back open orders are looked for: a good-until-cancel order may rest for months. */
 const OPEN_ORDER_LOOKBACK_MS = 180 * 24 * 60 * 60_000;
+/** Positions a portfolio page holds at most (E*TRADE's default and maximum `count`). */
+const PORTFOLIO_PAGE_SIZE = 50;
+/** Portfolio pages read at most (1,000 positions). */
+const MAX_PORTFOLIO_PAGES = 20;
 
 interface Position {
   product: JsonRecord;
@@ -43,26 +48,51 @@ function sameProduct(product: JsonRecord | undefined, wanted: EtradeProduct): bo
   return symbolOf(product) === symbolOf({ ...wanted });
 }
 
-async function positionsOf(api: EtradeApi, ctx: BrokerContext, session: BrokerSession, accountId: string) {
-  const { body } = await api.call(ctx, session, { path: `${accountPath(session, accountId)}/portfolio.json` });
-  const portfolios = listOf(asRecord(asRecord(body)?.PortfolioResponse)?.AccountPortfolio);
-  return portfolios.flatMap((portfolio) =>
-    listOf(portfolio.Position).flatMap((item): Position[] => {
-      const product = asRecord(item.Product);
-      const size = Math.abs(decimalField(item, 'quantity') ?? 0);
-      if (!product || size === 0) return [];
-      const averagePrice = decimalField(item, 'costPerShare') ?? decimalField(item, 'pricePaid');
-      const marketValue = decimalField(item, 'marketValue');
-      return [
-        {
-          product,
-          quantity: stringField(item, 'positionType') === 'SHORT' ? -size : size,
-          ...(averagePrice !== undefined ? { averagePrice } : {}),
-          ...(marketValue !== undefined ? { marketValue } : {}),
-        },
-      ];
-    }),
-  );
+function positionOf(item: JsonRecord): Position[] {
+  const product = asRecord(item.Product);
+  const size = Math.abs(decimalField(item, 'quantity') ?? 0);
+  if (!product || size === 0) return [];
+  const averagePrice = decimalField(item, 'costPerShare') ?? decimalField(item, 'pricePaid');
+  const marketValue = decimalField(item, 'marketValue');
+  return [
+    {
+      product,
+      quantity: stringField(item, 'positionType') === 'SHORT' ? -size : size,
+      ...(averagePrice !== undefined ? { averagePrice } : {}),
+      ...(marketValue !== undefined ? { marketValue } : {}),
+    },
+  ];
+}
+
+/**
+ * Every position of the account, page by page (`complete` is false when there were more pages
+ * than are read).
+ */
+async function positionsOf(
+  api: EtradeApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+): Promise<{ positions: Position[]; complete: boolean }> {
+  const path = `${accountPath(session, accountId)}/portfolio.json`;
+  const positions: Position[] = [];
+  for (let page = 1; page <= MAX_PORTFOLIO_PAGES; page++) {
+    const { body } = await api.call(ctx, session, {
+      path,
+      query: { count: PORTFOLIO_PAGE_SIZE, pageNumber: page },
+    });
+    const portfolios = listOf(asRecord(asRecord(body)?.PortfolioResponse)?.AccountPortfolio);
+    const items = portfolios.flatMap((portfolio) => listOf(portfolio.Position));
+    positions.push(...items.flatMap(positionOf));
+    const pages = Math.max(0, ...portfolios.map((portfolio) => decimalField(portfolio, 'totalPages') ?? 0));
+    // totalPages says how many there are; without it, a next page is named (nextPageNo, next).
+    const more =
+      pages > 0
+        ? page < pages
+        : portfolios.some((portfolio) => stringField(portfolio, 'nextPageNo') || stringField(portfolio, 'next'));
+    if (items.length === 0 || !more) return { positions, complete: true };
+  }
+  return { positions, complete: false };
 }
 
 export async function holdingsOf(
@@ -85,7 +115,7 @@ export async function holdingsOf(
     ...(equity !== undefined ? { equity } : {}),
     ...(buyingPower !== undefined ? { buyingPower } : {}),
     currency: 'USD',
-    positions: positions.map(({ product, ...position }) => ({ symbol: symbolOf(product), ...position })),
+    positions: positions.positions.map(({ product, ...position }) => ({ symbol: symbolOf(product), ...position })),
   };
 }
 
@@ -102,7 +132,14 @@ export async function closeSymbol(
   const parsed = parseSymbol(symbol);
   const orderClass = parsed.class === 'option' ? 'option' : 'stock';
   const wanted = productOf(parsed.canonical, orderClass);
-  const position = (await positionsOf(api, ctx, session, accountId)).find((item) => sameProduct(item.product, wanted));
+  const held = await positionsOf(api, ctx, session, accountId);
+  const position = held.positions.find((item) => sameProduct(item.product, wanted));
+  if (!position && !held.complete)
+    throw new BrokerError(
+      'InvalidOrder',
+      ETRADE_TITLE,
+      `no position in ${symbol.trim()} among the first ${MAX_PORTFOLIO_PAGES * PORTFOLIO_PAGE_SIZE} of the portfolio`,
+    );
   if (!position) throw new BrokerError('InvalidOrder', ETRADE_TITLE, `no open position in ${symbol.trim()}`);
   const long = position.quantity > 0;
   const option = orderClass === 'option';

@@ -103,6 +103,7 @@ describe('orders the descriptor claims', () => {
       },
     ],
     [
+      // A buy's limit is rounded down to the tick, never above the trader's price.
       'stop-limit buy, good for the month',
       { symbol: 'ETH-USD', action: 'buy', quantity: 1, stop_price: 3600, limit_price: 3610.559, duration: 'gtm' },
       {
@@ -110,10 +111,16 @@ describe('orders the descriptor claims', () => {
         stop_limit_order_config: {
           asset_quantity: '1',
           stop_price: '3600.00',
-          limit_price: '3610.56',
+          limit_price: '3610.55',
           time_in_force: 'gfm',
         },
       },
+    ],
+    [
+      // A sell's limit is rounded up to the tick, never below the trader's price.
+      'limit sell between two ticks',
+      { symbol: 'ETH-USD', action: 'sell', quantity: 0.5, limit_price: 3500.001 },
+      { type: 'limit', limit_order_config: { asset_quantity: '0.5', limit_price: '3500.01', time_in_force: 'gtc' } },
     ],
   ];
   for (const [name, signal, wire] of cases) {

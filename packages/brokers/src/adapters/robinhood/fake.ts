@@ -100,6 +100,11 @@ export async function startRobinhoodFake(options: RobinhoodFakeOptions = {}) {
       bucket.tokens = 0;
       bucket.at = now();
     },
+    /** Fills the rate-limit bucket again (300 requests). */
+    refillRateLimit: () => {
+      bucket.tokens = 300;
+      bucket.at = now();
+    },
     close: () => server.app.close(),
   };
 }

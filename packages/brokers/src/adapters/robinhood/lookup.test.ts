@@ -25,6 +25,8 @@ afterAll(() => fake.close());
 beforeEach(() => {
   fake.requests.length = 0;
   fake.clearInjections();
+  // The 429 case empties the bucket: the cases after it (in any order) start with a full one.
+  fake.refillRateLimit();
 });
 
 const place = (signal: Record<string, unknown>, clientOrderId: string, call = ctx) =>

@@ -2,7 +2,7 @@
 //   {"client_order_id":"5f0e6c1a-…","side":"sell","type":"limit","symbol":"ETH-USD",
 //    "limit_order_config":{"asset_quantity":"0.25","limit_price":"3500.00","time_in_force":"gtc"}}
 // Numbers go as decimal strings: coins rounded down to the pair's asset increment, prices to its
-// quote increment (the pair's decimals, as Robinhood writes them).
+// quote increment (the pair's decimals, as Robinhood writes them), a limit never past the trader's.
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, decimalString, stringField } from '../../core/json-read.ts';
@@ -36,12 +36,17 @@ const invalid = (message: string) => new BrokerError('InvalidOrder', ROBINHOOD_T
 const decimalsOf = (increment: string) => (increment.split('.')[1] ?? '').replace(/0+$/, '').length;
 const trimZeros = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
 
-/** `value` rounded (down, or to the nearest) to a multiple of `increment`, with its decimals. */
-export function toIncrement(value: number, increment: string, mode: 'down' | 'nearest'): string {
+/** `value` rounded (down, up or to the nearest) to a multiple of `increment`, with its decimals. */
+export function toIncrement(value: number, increment: string, mode: 'down' | 'up' | 'nearest'): string {
   const step = Number(increment);
   if (!(step > 0)) return trimZeros(value.toFixed(9));
   // A hair of tolerance: 0.0001 / 1e-8 is 9999.999999999998 in binary floating point.
-  const units = mode === 'down' ? Math.floor(value / step + 1e-9) : Math.round(value / step);
+  const units =
+    mode === 'down'
+      ? Math.floor(value / step + 1e-9)
+      : mode === 'up'
+        ? Math.ceil(value / step - 1e-9)
+        : Math.round(value / step);
   return (units * step).toFixed(decimalsOf(increment));
 }
 
@@ -94,16 +99,19 @@ export function toRobinhoodOrder(
   }
   const time_in_force = TIME_IN_FORCE[order.duration];
   if (!time_in_force) throw invalid(`duration ${order.duration} is not supported; use gtc, day, gtw or gtm`);
-  const price = (value: number | undefined, field: string) => {
+  // A limit price is never rounded past the trader's: a buy's down, a sell's up. A stop is a
+  // trigger, rounded to the nearest tick.
+  const price = (value: number | undefined, field: string, mode: 'nearest' | 'limit' = 'nearest') => {
     if (value === undefined || !(value > 0)) throw invalid(`${field} must be a positive price`);
-    return toIncrement(value, pair.quoteIncrement, 'nearest');
+    const rounding = mode === 'nearest' ? 'nearest' : order.action === 'buy' ? 'down' : 'up';
+    return toIncrement(value, pair.quoteIncrement, rounding);
   };
   switch (order.type) {
     case 'limit':
       return {
         ...head,
         type: 'limit',
-        limit_order_config: { ...amount, limit_price: price(order.limit_price, 'limit_price'), time_in_force },
+        limit_order_config: { ...amount, limit_price: price(order.limit_price, 'limit_price', 'limit'), time_in_force },
       };
     case 'stop':
       return {
@@ -118,7 +126,7 @@ export function toRobinhoodOrder(
         stop_limit_order_config: {
           ...amount,
           stop_price: price(order.stop_price, 'stop_price'),
-          limit_price: price(order.limit_price, 'limit_price'),
+          limit_price: price(order.limit_price, 'limit_price', 'limit'),
           time_in_force,
         },
       };

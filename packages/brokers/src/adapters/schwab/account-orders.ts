@@ -55,6 +55,7 @@ export async function closeSymbol(
   session: BrokerSession,
   accountId: string,
   symbol: string,
+  quantity?: number,
 ): Promise<OrderResponse> {
   const path = accountPath(session, accountId);
   const { body } = await api.call(ctx, session, { path, query: { fields: 'positions' } });
@@ -68,7 +69,15 @@ export async function closeSymbol(
     session: 'NORMAL',
     duration: 'DAY',
     orderType: 'MARKET',
-    orderLegCollection: [legOf(position.symbol, option ? 'option' : 'stock', action, Math.abs(position.quantity))],
+    // A quantity closes that much of the position, never more than is held.
+    orderLegCollection: [
+      legOf(
+        position.symbol,
+        option ? 'option' : 'stock',
+        action,
+        Math.min(Math.abs(position.quantity), quantity ?? Number.POSITIVE_INFINITY),
+      ),
+    ],
   });
 }
 

@@ -155,6 +155,23 @@ describe('close, cancel, lookups and holdings', () => {
     expect(none.message).toBe('Schwab: no open position in NVDA');
   });
 
+  it('a close with a quantity closes that many, never more than is held', async () => {
+    const session = await connect();
+    await place(session, { symbol: 'CSCO', action: 'buy', quantity: 10 });
+    fake.requests.length = 0;
+    await place(session, { symbol: 'CSCO', action: 'close', quantity: 4 });
+    await place(session, { symbol: 'CSCO', action: 'close', quantity: 50 });
+    const legs = fake.requests
+      .filter((r) => r.method === 'POST')
+      .map(
+        (r) => (r.body as { orderLegCollection: Array<{ instruction: string; quantity: number }> }).orderLegCollection,
+      );
+    expect(legs.map(([leg]) => [leg?.instruction, leg?.quantity])).toEqual([
+      ['SELL', 4],
+      ['SELL', 6],
+    ]);
+  });
+
   it('cancels open orders by id and by the cancel action', async () => {
     const session = await connect();
     const first = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 150 });
@@ -262,6 +279,25 @@ describe('errors', () => {
       expect(refused.message).toBe(`Schwab: ${field} is not supported on a multi-leg order`);
     }
     expect(fake.submissions()).toBe(before);
+  });
+
+  it('a 403 on an order refuses that order (InvalidOrder), not the connection (a 401 does: next case)', async () => {
+    const session = await connect();
+    fake.requests.length = 0;
+    // Schwab refuses the token with 401 (NotAuthorized); 403 is this order not being allowed.
+    fake.failNext({
+      method: 'POST',
+      path: /\/orders$/,
+      status: 403,
+      body: { message: 'Forbidden', errors: ['This account is not approved for options trading'] },
+    });
+    const refused = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
+    expect([refused.kind, refused.message, refused.outcomeUnknown]).toEqual([
+      'InvalidOrder',
+      'Schwab: Forbidden: This account is not approved for options trading',
+      false,
+    ]);
+    expect(fake.submissions()).toBe(1);
   });
 
   it('never resends an order: not on 5xx, not on 401, not on 429', async () => {

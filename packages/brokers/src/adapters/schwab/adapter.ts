@@ -43,8 +43,13 @@ export function createSchwabBroker(options: SchwabBrokerOptions = {}): SchwabBro
   const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
   const api = createSchwabApi({ now, ...(options.fetch ? { fetch: options.fetch } : {}) });
 
-  const closePosition = (ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string) =>
-    closeSymbol(api, ctx, session, accountId, symbol);
+  const closePosition = (
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountId: string,
+    symbol: string,
+    quantity?: number,
+  ) => closeSymbol(api, ctx, session, accountId, symbol, quantity);
 
   const broker: SchwabBroker = {
     descriptor: schwabDescriptor,
@@ -68,7 +73,7 @@ export function createSchwabBroker(options: SchwabBrokerOptions = {}): SchwabBro
     },
 
     placeOrder(ctx, session, { accountId, order }) {
-      if (order.action === 'close') return closePosition(ctx, session, accountId, order.symbol);
+      if (order.action === 'close') return closePosition(ctx, session, accountId, order.symbol, order.quantity);
       if (order.action === 'cancel') return cancelOpenOrders(api, ctx, session, accountId, order.symbol, now(ctx));
       return submitOrder(api, ctx, session, accountId, toSchwabOrder(order));
     },

@@ -12,7 +12,14 @@ import { createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { SCHWAB_TITLE, schwabDescriptor } from './descriptor.ts';
 import { REFRESH_MARGIN_MS, refreshTokens, type SchwabTokens, tokensOf } from './oauth.ts';
 
-function schwabError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+/** Order calls: place, preview, cancel, replace and the order lookups of an account. */
+const ORDER_PATH = /\/accounts\/[^/]+\/(orders|previewOrder)(\/|$)/;
+
+/**
+ * Schwab's error answer. Schwab refuses the token (or an app without the account) with 401; a 403
+ * on an order call is a refusal of that order (the account may not trade it), not of the connection.
+ */
+function schwabError(response: HttpResponse, mutating: boolean, path: string): BrokerError | undefined {
   const record = asRecord(response.body);
   const errors = Array.isArray(record?.errors)
     ? record.errors.map((item) => messageOf(item) ?? '').filter(Boolean)
@@ -27,6 +34,8 @@ function schwabError(response: HttpResponse, mutating: boolean): BrokerError | u
     return new BrokerError(kind, SCHWAB_TITLE, message ?? 'order refused');
   }
   if (status === 401) return new BrokerError('AuthenticationError', SCHWAB_TITLE, message ?? 'not authorized');
+  if (status === 403 && ORDER_PATH.test(path))
+    return new BrokerError('InvalidOrder', SCHWAB_TITLE, message ?? 'the order is not allowed for this account');
   if (status >= 500 && message)
     return new BrokerError('BrokerUnavailable', SCHWAB_TITLE, message, { outcomeUnknown: mutating });
   return undefined;
@@ -64,7 +73,7 @@ export function createSchwabApi(options: { now: (ctx: BrokerContext) => number; 
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           ...(options.fetch ? { fetch: options.fetch } : {}),
           headers: { authorization: `Bearer ${fresh.accessToken}` },
-          mapError: schwabError,
+          mapError: (response, mutating) => schwabError(response, mutating, request.path),
         }).request(request),
       ),
   };

@@ -62,7 +62,7 @@ export const schwabDescriptor: BrokerDescriptor = {
       values: [...ORDER_ACTIONS],
       comments:
         'Options take buy_to_open, buy_to_close, sell_to_open and sell_to_close. close sends a market order ' +
-        "for the whole position; cancel cancels the symbol's open orders.",
+        "for the whole position (a part with quantity); cancel cancels the symbol's open orders.",
     },
     quantity: { required: true, examples: [10, 1], comments: 'Whole shares or contracts.' },
     quantity_type: { values: ['fixed'] },

@@ -121,6 +121,8 @@ describe('errors', () => {
     [429, 'Rate limit exceeded', 'RateLimited', false],
     [503, 'Service Unavailable', 'BrokerUnavailable', true],
     [401, 'Invalid Access Token', 'AuthenticationError', false],
+    // This order refused (no options level for it, account restricted): the token is good.
+    [403, 'Account is not approved for this option strategy', 'InvalidOrder', false],
   ] as const)('maps HTTP %i without retrying the order', async (status, body, kind, outcomeUnknown) => {
     const before = fake.submissions().length;
     fake.inject({}); // the tag lookup passes
@@ -192,6 +194,8 @@ describe('orders', () => {
   });
 
   it('findOrder cannot prove absence without a send time, or before the listed day; finds a listed order any day', async () => {
+    // Its own open order (the same tag as the case before: placed once, whichever runs first).
+    await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 50 }, 'sig-open'));
     const before = fake.requests.length;
     expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-open' })).toMatchObject({
       match: 'unknown',

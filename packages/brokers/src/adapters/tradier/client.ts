@@ -1,20 +1,34 @@
 // Tradier over the shared HTTP client: Bearer token, JSON answers (Tradier answers XML unless
 // asked), the connection's environment. Error bodies, read by the descriptor's exception table:
 //   401 text/plain "Invalid Access Token"     400 {"errors": {"error": ["You do not have enough buying power …"]}}
+// A 403 on an order call is that order refused (InvalidOrder); elsewhere, and 401, the connection.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { type BrokerEnvironments, environmentBaseUrl } from '../../core/environments.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { createHttpClient, type HttpClient } from '../../core/http.ts';
+import { messageOf } from '../../core/http-errors.ts';
 import { TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
 
+/** Order calls: place, preview, cancel and the order lookups of an account. */
+const ORDER_PATH = /^\/v1\/accounts\/[^/]+\/orders(\/|$)/;
+
 export function tradierClient(ctx: BrokerContext, baseUrl: string, accessToken: string): HttpClient {
-  return createHttpClient({
-    brokerTitle: TRADIER_TITLE,
-    baseUrl,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-    exceptions: tradierDescriptor.exceptions,
-  });
+  return {
+    request: (request) =>
+      createHttpClient({
+        brokerTitle: TRADIER_TITLE,
+        baseUrl,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+        exceptions: tradierDescriptor.exceptions,
+        // Tradier refuses the token with 401 "Invalid Access Token": a 403 on an order call is a
+        // refusal of that order (the account may not trade it), not of the connection.
+        mapError: (response) =>
+          response.status === 403 && ORDER_PATH.test(request.path)
+            ? new BrokerError('InvalidOrder', TRADIER_TITLE, messageOf(response.body) ?? 'order not allowed')
+            : undefined,
+      }).request(request),
+  };
 }
 
 /** The client of a connected session, for one of its accounts. */
