@@ -287,6 +287,20 @@ describe('orders', () => {
     });
   });
 
+  it('a permission refused on an order refuses that order, not the login (no deactivation)', async () => {
+    // Not permissioned for this exchange or product: the user's login is good (a bad one fails at login).
+    fake.answerNext({
+      method: 'SEND',
+      path: '/RequestNewOrder',
+      status: 200,
+      body: { template_id: 313, rp_code: ['13', 'permission denied'] },
+    });
+    expect(await failure(broker.placeOrder(ctx, session, input(ES)))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Rithmic: permission denied',
+    });
+  });
+
   it('the same signal id is always the same user_tag (hashed when longer than 36)', async () => {
     const long = 'x'.repeat(50);
     await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 6000 }, long));
