@@ -415,7 +415,7 @@ describe('partly filled, then canceled', () => {
     // works any more), so the sizes alone would read 1 filled, 0 unfilled as a complete fill.
     const order: FakeOrder = {
       basketId: '7',
-      fields: { quantity: 3, user_tag: 'sig-7' },
+      fields: { template_id: 312, quantity: 3, user_tag: 'sig-7' },
       createdAt: 0,
       exchangeState: 3,
       filled: 1,
