@@ -58,11 +58,17 @@ describe('close and cancel', () => {
   it('close with percent_of_position: 50 % of 0.58 lot is 0.29, not 0.28 (no binary noise in the rounding)', async () => {
     const opened = await place({ symbol: 'US30', action: 'buy', quantity: 0.58 });
     const before = world.fake.trades().length;
-    await place({ symbol: 'US30', action: 'close', quantity: 50, quantity_type: 'percent_of_position' });
-    expect(tradesSince(world.fake, before)).toEqual([
-      { actionType: 'POSITION_PARTIAL', positionId: opened.id, volume: 0.29 },
-    ]);
-    await world.broker.closePosition(world.ctx, session, accountId, 'US30');
+    try {
+      await place({ symbol: 'US30', action: 'close', quantity: 50, quantity_type: 'percent_of_position' });
+      // (Other cases may hold US30 positions of their own: this one's part is looked at.)
+      expect(tradesSince(world.fake, before)).toContainEqual({
+        actionType: 'POSITION_PARTIAL',
+        positionId: opened.id,
+        volume: 0.29,
+      });
+    } finally {
+      await world.broker.closePosition(world.ctx, session, accountId, 'US30');
+    }
     expect(terminal()?.positions.has(opened.id)).toBe(false);
   });
 
