@@ -115,7 +115,8 @@ export function createIbkrBroker(options: IbkrApiOptions = {}): IbkrBroker {
       } catch (error) {
         // Placed before (a resent signal): answer with that order, never a second one.
         if (isBrokerError(error) && error.kind === 'DuplicateOrder') {
-          const existing = await findOwnOrder(api, ctx, session, accountId, clientOrderId);
+          const ordered = order.legs?.length ? undefined : order.quantity;
+          const existing = await findOwnOrder(api, ctx, session, accountId, clientOrderId, ordered);
           if (existing) return existing;
         }
         throw error;

@@ -77,6 +77,35 @@ describe('findOrder', () => {
     });
   });
 
+  it('by our id: executions short of the order are a part fill (accepted), never filled', async () => {
+    const signal = { symbol: 'MSFT', action: 'buy', quantity: 4 };
+    const placed = await c.broker.placeOrder(c.ctx, c.session, input(signal, 'sig-exec-part'));
+    // 1 of the 4 executed, the rest canceled (or still working): only the execution is listed.
+    const execution = c.fake.ledger.executions.find((item) => String(item.orderId) === placed.id);
+    if (execution) execution.size = 1;
+    c.fake.inject({
+      method: 'GET',
+      path: '/v1/api/iserver/account/orders',
+      status: 200,
+      body: { orders: [], snapshot: true },
+    });
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: ACCOUNT,
+      clientOrderId: 'sig-exec-part',
+      order: toOrder(signal),
+      sentAt: c.clock.now,
+    });
+    expect(found).toEqual({
+      match: 'exact',
+      order: {
+        id: placed.id,
+        status: 'accepted',
+        status_description: 'Interactive Brokers order executed: 1 of 4 in 1 trade(s)',
+        price: 420,
+      },
+    });
+  });
+
   it('in neither list: unknown, since no IBKR list covers every order', async () => {
     expect(await lookup('sig-never', { sentAt: c.clock.now })).toMatchObject({ match: 'unknown' });
   });

@@ -49,20 +49,24 @@ export async function findById(
   }
 }
 
-/** Our order by its cOID in the live orders, else in the executions; null: not in either list. */
+/**
+ * Our order by its cOID in the live orders, else in the executions; null: not in either list.
+ * `ordered`: the order's quantity, when known, which its executions must reach to be a fill.
+ */
 export async function findOwnOrder(
   api: IbkrApi,
   ctx: BrokerContext,
   session: BrokerSession,
   accountId: string,
   clientOrderId: string,
+  ordered?: number,
 ): Promise<OrderResponse | null> {
   const live = (await liveOrders(api, ctx, session, accountId)).find((order) => order.order_ref === clientOrderId);
   const fromLive = live && fromLiveOrder(live);
   if (fromLive) return fromLive;
   const { body } = await api.call(ctx, session, { path: '/iserver/account/trades', query: { days: EXECUTIONS_DAYS } });
   const executions = listOf(body).filter((trade) => trade.order_ref === clientOrderId);
-  return (executions.length > 0 && fromExecutions(executions)) || null;
+  return (executions.length > 0 && fromExecutions(executions, ordered)) || null;
 }
 
 /** Our order among those IBKR lists, whenever it was entered; null (nothing proved) when it is not there. */
@@ -72,6 +76,9 @@ export async function listOwnOrders(
   session: BrokerSession,
   query: RecentOrdersQuery,
 ): Promise<ListedOrder[] | null> {
-  const order = await findOwnOrder(api, ctx, session, query.accountId, query.clientOrderId);
+  // The size the executions are compared with: a single order's own (a combo's legs execute apart).
+  const { order: sent } = query;
+  const ordered = sent && !sent.legs?.length && sent.action !== 'close' ? sent.quantity : undefined;
+  const order = await findOwnOrder(api, ctx, session, query.accountId, query.clientOrderId, ordered);
   return order ? [{ order, match: 'id' }] : null;
 }

@@ -71,6 +71,26 @@ describe('exactly once', () => {
     expect(c.fake.ledger.orders.filter((order) => order.cOID === 'sig-dup')).toHaveLength(1);
   });
 
+  it('a repeated cOID whose order only shows executions short of it: accepted, never filled', async () => {
+    const signal = { symbol: 'MSFT', action: 'buy', quantity: 3 };
+    const first = await c.broker.placeOrder(c.ctx, c.session, input(signal, 'sig-dup-part'));
+    const execution = c.fake.ledger.executions.find((item) => String(item.orderId) === first.id);
+    if (execution) execution.size = 2;
+    c.fake.inject({
+      method: 'GET',
+      path: '/v1/api/iserver/account/orders',
+      status: 200,
+      body: { orders: [], snapshot: true },
+    });
+    const second = await c.broker.placeOrder(c.ctx, c.session, input(signal, 'sig-dup-part'));
+    expect(second).toMatchObject({
+      id: first.id,
+      status: 'accepted',
+      status_description: 'Interactive Brokers order executed: 2 of 3 in 1 trade(s)',
+    });
+    expect(c.fake.ledger.orders.filter((order) => order.cOID === 'sig-dup-part')).toHaveLength(1);
+  });
+
   it('submits one order at a time per connection: the next waits for the answer (and its questions)', async () => {
     c.fake.ask({ messageId: 'o451', message: 'The following order value estimate exceeds the Total Value Limit.' });
     c.fake.inject({ method: 'POST', path: ORDERS_PATH, delayMs: 100 });

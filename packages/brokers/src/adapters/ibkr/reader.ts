@@ -58,8 +58,12 @@ export function fromLiveOrder(order: JsonRecord): OrderResponse | undefined {
   return response(id, status, decimalField(order, 'avgPrice'), progress);
 }
 
-/** The executions of one order (trades of the last days): filled so far, at their average price. */
-export function fromExecutions(executions: JsonRecord[]): OrderResponse | undefined {
+/**
+ * The executions of one order (trades of the last days), at their average price. They carry no
+ * order size: filled only when they reach `ordered` (when known); short of it the rest may be
+ * working or canceled, so the order is accepted with what executed (never a complete fill).
+ */
+export function fromExecutions(executions: JsonRecord[], ordered?: number): OrderResponse | undefined {
   const id = stringField(executions[0], 'order_id');
   if (!id) return undefined;
   let size = 0;
@@ -69,10 +73,11 @@ export function fromExecutions(executions: JsonRecord[]): OrderResponse | undefi
     size += quantity;
     value += quantity * (decimalField(execution, 'price') ?? 0);
   }
+  const short = ordered !== undefined && size < ordered;
   return {
     id,
-    status: 'filled',
-    status_description: `${IBKR_TITLE} order executed: ${size} in ${executions.length} trade(s)`,
+    status: short ? 'accepted' : 'filled',
+    status_description: `${IBKR_TITLE} order executed: ${size}${short ? ` of ${ordered}` : ''} in ${executions.length} trade(s)`,
     ...(size > 0 ? { price: Math.round((value / size) * 1e8) / 1e8 } : {}),
   };
 }

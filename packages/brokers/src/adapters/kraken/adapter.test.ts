@@ -145,6 +145,13 @@ describe('kraken errors', () => {
     expect(addOrders()).toHaveLength(1);
   });
 
+  it('permission denied refuses that order, not the keys (those are EAPI:Invalid key/signature/nonce)', async () => {
+    // A key without "Create & modify orders", or a pair the account may not trade: the connection stays.
+    fake.failNextOrder = 'EGeneral:Permission denied';
+    await expectBrokerError(place({}), 'InvalidOrder', 'Kraken: permission denied');
+    expect(addOrders()).toHaveLength(1);
+  });
+
   it('a repeated client order id returns the existing order', async () => {
     const first = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
     const again = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');

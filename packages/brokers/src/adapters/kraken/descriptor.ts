@@ -33,7 +33,10 @@ export const krakenDescriptor: BrokerDescriptor & { baseUrl: string } = {
       'invalid key': 'AuthenticationError',
       'invalid signature': 'AuthenticationError',
       'invalid nonce': 'AuthenticationError',
-      'permission denied': 'AuthenticationError',
+      // EGeneral:Permission denied: this call is not allowed to the key or the account (a key without
+      // "Create & modify orders", a pair the account may not trade). A refusal of that call: the keys
+      // themselves are refused with EAPI:Invalid key/signature/nonce (the API's error responses).
+      'permission denied': 'InvalidOrder',
     },
   },
   authentication: {

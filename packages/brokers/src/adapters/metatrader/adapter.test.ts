@@ -275,6 +275,13 @@ describe('answers', () => {
         'AuthenticationError',
         false,
       ],
+      // 403: the token is good (a bad one is 401) but this trade is not allowed: refused alone.
+      [
+        403,
+        { id: 1, error: 'ForbiddenError', message: 'Trading is not allowed for this account' },
+        'InvalidOrder',
+        false,
+      ],
       [500, { id: 1, error: 'InternalError', message: 'Internal server error' }, 'BrokerUnavailable', true],
       [200, { ok: true }, 'BrokerUnavailable', true],
     ] as const;

@@ -60,7 +60,9 @@ export const metatraderDescriptor: BrokerDescriptor = {
       E_AUTH: 'AuthenticationError',
       E_SERVER_TIMEZONE: 'BrokerUnavailable',
       UnauthorizedError: 'AuthenticationError',
-      ForbiddenError: 'AuthenticationError',
+      // 403: the token was read (a bad or revoked one is 401 UnauthorizedError, WIRE.md §8) and this
+      // call is not allowed to it: a refusal of that call, not of the connection.
+      ForbiddenError: 'InvalidOrder',
       TooManyRequestsError: 'RateLimited',
       InternalError: 'BrokerUnavailable',
     },

@@ -76,7 +76,9 @@ export async function closeSymbol(
   const closed: string[] = [];
   for (const position of positions) {
     const positionId = stringField(position, 'id') ?? '';
-    const volume = Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP) * LOT_STEP;
+    // Whole lot steps, cut down; the hair of tolerance absorbs binary noise (0.58 × 50 % is 28.999… steps).
+    const steps = Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP + 1e-6);
+    const volume = steps * LOT_STEP;
     if (volume < LOT_STEP) continue;
     const result = await sendTrade(ctx, http, link, {
       actionType: 'POSITION_PARTIAL',

@@ -12,7 +12,8 @@ import { createRithmicBroker } from './adapter.ts';
 import { forgetFrontMonths } from './contracts.ts';
 import { rithmicDescriptor } from './descriptor.ts';
 import { FAKE_CREDENTIALS, frontMonthCode, type RithmicFake, startRithmicFake } from './fake.ts';
-import { FAKE_ACCOUNT } from './fake-book.ts';
+import { FAKE_ACCOUNT, type FakeOrder, rithmicNotification } from './fake-book.ts';
+import { laterState, responseOf } from './mapper.ts';
 
 const broker = createRithmicBroker();
 let fake: RithmicFake;
@@ -287,6 +288,20 @@ describe('orders', () => {
     });
   });
 
+  it('a permission refused on an order refuses that order, not the login (no deactivation)', async () => {
+    // Not permissioned for this exchange or product: the user's login is good (a bad one fails at login).
+    fake.answerNext({
+      method: 'SEND',
+      path: '/RequestNewOrder',
+      status: 200,
+      body: { template_id: 313, rp_code: ['13', 'permission denied'] },
+    });
+    expect(await failure(broker.placeOrder(ctx, session, input(ES)))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Rithmic: permission denied',
+    });
+  });
+
   it('the same signal id is always the same user_tag (hashed when longer than 36)', async () => {
     const long = 'x'.repeat(50);
     await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 6000 }, long));
@@ -375,6 +390,42 @@ describe('lost answers and lookup', () => {
     expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: '1' })).toMatchObject({
       match: 'unknown',
     });
+  });
+});
+
+describe('partly filled, then canceled', () => {
+  it('a lookup says canceled (1 of 3 filled), not filled: the remainder was never bought', async () => {
+    const placed = await broker.placeOrder(
+      ctx,
+      session,
+      input({ ...ES, quantity: 3, type: 'limit', limit_price: 5900 }, 'sig-part-cancel'),
+    );
+    const booked = fake.book.orders.find((order) => order.basketId === placed.id);
+    if (booked) booked.filled = 1;
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: placed.id });
+    for (const lookup of [{ brokerOrderId: placed.id }, { sentAt: Date.now() }]) {
+      expect(
+        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-part-cancel', ...lookup }),
+      ).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'canceled' } });
+    }
+  });
+
+  it('the COMPLETE notification (351) of the cancel: canceled, though nothing is left unfilled', async () => {
+    // Rithmic's COMPLETE of a canceled order names the reason; its unfilled size is 0 (nothing
+    // works any more), so the sizes alone would read 1 filled, 0 unfilled as a complete fill.
+    const order: FakeOrder = {
+      basketId: '7',
+      fields: { template_id: 312, quantity: 3, user_tag: 'sig-7' },
+      createdAt: 0,
+      exchangeState: 3,
+      filled: 1,
+    };
+    const complete = rithmicNotification(order, 15, 0);
+    expect(complete).toMatchObject({ completion_reason: 'Cancel', total_fill_size: 1, total_unfilled_size: 0 });
+    expect(responseOf(complete)).toMatchObject({ id: '7', status: 'canceled' });
+    // After the exchange's CANCEL (352) the later COMPLETE keeps the order canceled.
+    const cancel = { template_id: 352, notify_type: 3, basket_id: '7', total_fill_size: 1, total_unfilled_size: 0 };
+    expect(responseOf(laterState(cancel, complete)).status).toBe('canceled');
   });
 });
 

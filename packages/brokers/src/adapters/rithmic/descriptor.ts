@@ -37,10 +37,11 @@ export const rithmicDescriptor: BrokerDescriptor = {
   clientOrderId: { maxLength: 36, pattern: '^[A-Za-z0-9_-]+$' },
   // rp_code texts (a code then a text; the codes' meanings are in Rithmic's non-public reference
   // guide) and notification texts; what is not named here keeps the kind of the step that failed.
+  // "13 permission denied" is no entry: at login it is wrong credentials (the login's refusals are
+  // all AuthenticationError, plant.ts), on an order the login is good and only that order refused.
   exceptions: {
     exact: {},
     broad: {
-      'permission denied': 'AuthenticationError',
       'invalid login': 'AuthenticationError',
       'login failed': 'AuthenticationError',
       password: 'AuthenticationError',

@@ -153,6 +153,9 @@ export function statusOf(notification: RithmicFields): OrderResponse['status'] {
   if (type !== 15) return 'accepted';
   const reason = `${text(notification.completion_reason)} ${text(notification.status)}`.toLowerCase();
   if (reason.includes('reject')) return 'rejected';
+  // A COMPLETE leaves nothing unfilled, canceled or not: a partly filled order whose rest was
+  // canceled is canceled, whatever its sizes say.
+  if (reason.includes('cancel')) return 'canceled';
   if (filled || reason.includes('fill')) return 'filled';
   return 'canceled';
 }

@@ -34,6 +34,9 @@ describe('errors', () => {
     [kiteError(403, 'TokenException', 'Incorrect `api_key` or `access_token`.'), 'AuthenticationError', false],
     // The app may not make this call (a personal app has no quotes): the token is good, the call refused.
     [kiteError(403, 'PermissionException', 'Insufficient permission for that call.'), 'InvalidOrder', false],
+    // An account-level refusal of this order (Kite: "user account related errors"); only TokenException
+    // says the session is gone (WIRE.md §8).
+    [kiteError(403, 'UserException', 'Your account is not enabled for this segment.'), 'InvalidOrder', false],
     [
       kiteError(500, 'OrderException', 'Your order could not be converted to a After Market Order (AMO).'),
       'InvalidOrder',

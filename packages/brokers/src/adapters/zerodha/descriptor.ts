@@ -45,7 +45,9 @@ export const zerodhaDescriptor: BrokerDescriptor = {
       // 403 like TokenException, but the session is good: this call is not allowed to the app or
       // the account (a personal app asking for quotes, a segment not enabled). A refusal of it alone.
       PermissionException: 'InvalidOrder',
-      UserException: 'AuthenticationError',
+      // Kite's "user account related errors" (403): a refusal of this call by the account, not of the
+      // session; TokenException alone says the session is gone (WIRE.md §8).
+      UserException: 'InvalidOrder',
       InputException: 'InvalidOrder',
       OrderException: 'InvalidOrder',
       MarginException: 'InsufficientFunds',
