@@ -44,6 +44,8 @@ export interface PlaceOrderRequest {
   /** The body as text: the order language is parsed by the signal path, as for a hook. */
   body: string | undefined;
   idempotencyKey: string | undefined;
+  /** ApiPrincipal.client: an Idempotency-Key names an order of this client only. */
+  client: string;
   address: string;
   receivedAt: number;
 }
@@ -86,7 +88,8 @@ export async function placeApiOrder(
     body: req.body,
     address: req.address,
     receivedAt: req.receivedAt,
-    ...(req.idempotencyKey !== undefined ? { idempotencyKey: req.idempotencyKey } : {}),
+    // Another application (or token) using the same key is another order, never this one's repeat.
+    ...(req.idempotencyKey !== undefined ? { idempotencyKey: `${req.client}:${req.idempotencyKey}` } : {}),
   });
   // Only a repeat is compared: a new order was stored with this very body.
   if (repeat && signalId && req.idempotencyKey !== undefined && !(await sameRequest(services, req, signalId))) {

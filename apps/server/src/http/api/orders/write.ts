@@ -46,13 +46,14 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
     },
     async (req, reply) => {
       const receivedAt = performance.now();
-      const { userId } = principal(req);
+      const { userId, client } = principal(req);
       const account = await requireApiAccount(services, userId, req.params.id);
       const result = await placeApiOrder(services, signals, {
         userId,
         account,
         body: typeof req.body === 'string' ? req.body : undefined,
         idempotencyKey: req.headers['idempotency-key'],
+        client,
         address: req.ip,
         receivedAt,
       });
