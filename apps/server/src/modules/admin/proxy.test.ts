@@ -117,6 +117,24 @@ describe('proxy', () => {
     expect(rows[0]).toEqual({ tokens: 0, no_seed: true, changes: 0 });
   });
 
+  it('is no API token’s: an administrator’s leaked token cannot act as another user', async () => {
+    const dave = await confirmedUser(t, 'dave@example.test');
+    const created = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "admin script"}) { secret } }',
+      {},
+      bearer(admin.token),
+    );
+    const asDave = bearer(created.data?.userTokenCreate.secret ?? '', { 'x-user': 'dave@example.test' });
+    const read = await gql(t.app, '{ user { email } }', {}, asDave);
+    expect(read.data?.user ?? null).toBeNull();
+    expect(read.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const renamed = await gql(t.app, RENAME, { firstName: 'Owned' }, asDave);
+    expect(renamed.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const own = await gql(t.app, '{ user { email firstName } }', {}, bearer(dave.token));
+    expect(own.data).toEqual({ user: { email: 'dave@example.test', firstName: null } });
+  });
+
   it('is FORBIDDEN to a customer, whose X-User changes nothing', async () => {
     const before = await footprint(t);
     const res = await gql(

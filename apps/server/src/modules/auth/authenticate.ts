@@ -10,6 +10,7 @@ import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
 import type { Authenticate } from '../../graphql/yoga.ts';
 import type { Services } from '../../services.ts';
+import { API_TOKEN_REFUSED } from './caller.ts';
 import { resolveToken } from './sessions.ts';
 
 export const authenticate: Authenticate = async (services, req, bearer) => {
@@ -25,7 +26,11 @@ export const authenticate: Authenticate = async (services, req, bearer) => {
   };
   const header = req.headers['x-user'];
   const proxied = (Array.isArray(header) ? header[0] : header)?.trim();
-  return proxied ? proxyViewer(services, req, viewer, proxied) : viewer;
+  if (!proxied) return viewer;
+  // The proxy is the administrator's dashboard session, ending with it: an API token (in a script,
+  // a CI secret) would make a leaked one the key to every user's account.
+  if (viewer.apiToken) throw new AppError('FORBIDDEN', API_TOKEN_REFUSED);
+  return proxyViewer(services, req, viewer, proxied);
 };
 
 async function proxyViewer(services: Services, req: FastifyRequest, admin: Viewer, email: string): Promise<Viewer> {
