@@ -215,6 +215,28 @@ describe('real answers against the document', () => {
     expect(placed.map((o) => o.client_order_id).sort()).toEqual([...ids].sort());
   });
 
+  it('dedupes an order sent without a key only against the same client’s: another application’s same order is placed', async () => {
+    const { trader: alice, account } = await traderWithAccount('same-body@example.test');
+    const { app: dca } = await professionalWithApp(server, 'dev-dca@example.test');
+    const { app: rebalancer } = await professionalWithApp(server, 'dev-rebalancer@example.test');
+    const order = { symbol: 'MSFT', action: 'buy', quantity: 1 };
+    const ids: string[] = [];
+    for (const app of [dca, rebalancer]) {
+      const token = await oauthAccessToken(server, app, alice.token, 'orders:write');
+      const placed = await placeOrder(token, account, order);
+      expect(placed.status).toBe(201);
+      ids.push((placed.body as Order).id);
+    }
+    const byToken = await placeOrder(alice.apiToken, account, order);
+    ids.push((byToken.body as Order).id);
+    expect(new Set(ids).size).toBe(3);
+    // The same client sending it again within the window is the documented repeat: its first order.
+    const repeat = await placeOrder(alice.apiToken, account, order);
+    expect((repeat.body as Order).id).toBe(ids[2]);
+    const placed = await paperOrders(server, alice.brokerAccountId);
+    expect(placed.map((o) => o.client_order_id).sort()).toEqual([...ids].sort());
+  });
+
   it('refuses a bad order with the hook’s own message, placing and charging nothing', async () => {
     const { trader: alice, account } = await traderWithAccount('refused@example.test');
     const before = await balanceOf(server, alice.id);
