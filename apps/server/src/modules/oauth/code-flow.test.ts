@@ -390,6 +390,23 @@ describe('authorization code flow', () => {
     );
   });
 
+  it('answers a browser’s refused consent with a page saying why, not the JSON error', async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server);
+    // The interaction cookie is gone (another browser, or expired): the form post is refused.
+    const refused = await fetch(`${server.baseUrl}/api/oauth/authorize${start.consentUrl.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml' },
+      body: new URLSearchParams({ access_token: user.token, token: 'x' }),
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await refused.text();
+    expect(html).toContain('This authorization request has expired. Please start again from the application.');
+    expect(html).not.toContain('"status"');
+  });
+
   it('ends everything granted to an application its owner deletes', async () => {
     const { owner, app: doomed } = await professionalWithApp(server, 'dev2@example.test');
     const config = await discover(server, doomed);
