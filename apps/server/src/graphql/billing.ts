@@ -6,7 +6,7 @@ import { createPaymentSession } from '../modules/billing/payment-session.ts';
 import { createSignupPaymentSession, type SignupSession } from '../modules/billing/signup-session.ts';
 import { applyForProfessional } from '../modules/billing/upgrade.ts';
 import { builder } from './builder.ts';
-import { requireViewer } from './guards.ts';
+import { requireDashboard, requireViewer } from './guards.ts';
 
 const ProductRef = builder.objectRef<CatalogProduct>('Product').implement({
   description: 'A Stripe price on sale: a credit pack (type 1), a plan (type 3) or professional status.',
@@ -65,7 +65,8 @@ builder.queryFields((t) => ({
       quantity: t.arg.int({ description: 'default 1' }),
       coupon: t.arg.string({ description: 'a Stripe coupon id (the ?coupon= of the page)' }),
     },
-    resolve: (_root, args, ctx) => createPaymentSession(ctx.services, requireViewer(ctx), args),
+    // Checkout and the billing portal are the dashboard's, never a personal API token's.
+    resolve: (_root, args, ctx) => createPaymentSession(ctx.services, requireDashboard(ctx), args),
   }),
   accountSignupPaymentSession: t.field({
     type: SignupPaymentSessionRef,

@@ -4,6 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import middie from '@fastify/middie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError } from '../errors.ts';
 import { startOidcSweeper } from '../modules/oauth/sweep.ts';
 import type { Services } from '../services.ts';
 import { bearerToken } from './bearer.ts';
@@ -54,15 +55,23 @@ export async function registerOAuth(app: FastifyInstance, services: Services): P
     });
 
     scope.post('/api/oauth/authorize', async (req, reply) => {
-      const { completeConsent, continuePage } = await load();
+      const { completeConsent, continuePage, errorPage } = await load();
+      reply.header('cache-control', 'no-store');
       const next = await completeConsent(services, raw(req, reply), {
         uid: field(req.query, 'uid') ?? field(req.body, 'uid') ?? '',
         clientId: field(req.query, 'client_id'),
         accessToken: field(req.body, 'access_token'),
         token: field(req.body, 'token'),
         deny: field(req.body, 'decision') === 'deny',
+      }).catch((error: unknown) => {
+        // The consent form is a plain form post: a browser shows this answer as the page, so a
+        // refusal is a page saying why ('start again from the application'), not raw JSON.
+        if (!isAppError(error) || !wantsHtml(req)) throw error;
+        const { status, message } = error.toBody();
+        reply.status(error.mapping.http).type('text/html; charset=utf-8').send(errorPage(status, message));
+        return null;
       });
-      reply.header('cache-control', 'no-store');
+      if (next === null) return reply;
       if (wantsHtml(req)) return reply.type('text/html; charset=utf-8').send(continuePage(next));
       return reply.redirect(next, 303);
     });

@@ -6,6 +6,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { normalizeOrder } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiTrader, oauthAccessToken } from '../../../test/api.ts';
+import { bearer, gql } from '../../../test/identity.ts';
 import { type OAuthServer, professionalWithApp, startOAuthServer } from '../../../test/oauth.ts';
 import { Contract, type OpenApiDocument } from '../../../test/openapi-contract.ts';
 import { balanceOf, paperOrders } from '../../../test/signal-fixtures.ts';
@@ -182,6 +183,58 @@ describe('real answers against the document', () => {
     const placed = await paperOrders(server, alice.brokerAccountId);
     expect(placed.map((o) => o.client_order_id)).toEqual([(first.body as Order).id]);
     expect(await balanceOf(server, alice.id)).toBe(before);
+  });
+
+  it('keeps each client’s Idempotency-Keys its own: another application or token using the same key places its order', async () => {
+    const { trader: alice, account } = await traderWithAccount('shared-key@example.test');
+    const { app: journal } = await professionalWithApp(server, 'dev-journal@example.test');
+    const { app: copier } = await professionalWithApp(server, 'dev-copier@example.test');
+    const journalToken = await oauthAccessToken(server, journal, alice.token, 'orders:write');
+    const copierToken = await oauthAccessToken(server, copier, alice.token, 'orders:write');
+    const created = await gql<{ userTokenCreate: { secret: string } }>(
+      server.app,
+      'mutation { userTokenCreate(metadata: {name: "second bot"}) { secret } }',
+      {},
+      bearer(alice.token),
+    );
+    const secondToken = created.data?.userTokenCreate.secret ?? '';
+    const order = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+    const headers = { 'idempotency-key': '1' };
+    const ids: string[] = [];
+    for (const token of [journalToken, copierToken, alice.apiToken, secondToken]) {
+      const placed = await placeOrder(token, account, order, headers);
+      expect(placed.status).toBe(201);
+      ids.push((placed.body as Order).id);
+    }
+    expect(new Set(ids).size).toBe(4);
+    // A true retry by the same client still answers its first order, another token of the same application too.
+    const journalAgain = await oauthAccessToken(server, journal, alice.token, 'orders:write');
+    const retry = await placeOrder(journalAgain, account, order, headers);
+    expect((retry.body as Order).id).toBe(ids[0]);
+    const placed = await paperOrders(server, alice.brokerAccountId);
+    expect(placed.map((o) => o.client_order_id).sort()).toEqual([...ids].sort());
+  });
+
+  it('dedupes an order sent without a key only against the same client’s: another application’s same order is placed', async () => {
+    const { trader: alice, account } = await traderWithAccount('same-body@example.test');
+    const { app: dca } = await professionalWithApp(server, 'dev-dca@example.test');
+    const { app: rebalancer } = await professionalWithApp(server, 'dev-rebalancer@example.test');
+    const order = { symbol: 'MSFT', action: 'buy', quantity: 1 };
+    const ids: string[] = [];
+    for (const app of [dca, rebalancer]) {
+      const token = await oauthAccessToken(server, app, alice.token, 'orders:write');
+      const placed = await placeOrder(token, account, order);
+      expect(placed.status).toBe(201);
+      ids.push((placed.body as Order).id);
+    }
+    const byToken = await placeOrder(alice.apiToken, account, order);
+    ids.push((byToken.body as Order).id);
+    expect(new Set(ids).size).toBe(3);
+    // The same client sending it again within the window is the documented repeat: its first order.
+    const repeat = await placeOrder(alice.apiToken, account, order);
+    expect((repeat.body as Order).id).toBe(ids[2]);
+    const placed = await paperOrders(server, alice.brokerAccountId);
+    expect(placed.map((o) => o.client_order_id).sort()).toEqual([...ids].sort());
   });
 
   it('refuses a bad order with the hook’s own message, placing and charging nothing', async () => {

@@ -23,10 +23,18 @@ import { bearer, confirmedUser, gql, SIGNUP, STRONG_PASSWORD } from '../../../te
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof confirmedUser>>;
 let bob: Awaited<ReturnType<typeof confirmedUser>>;
+let adminApiToken = '';
 beforeAll(async () => {
   t = await startTestApp();
   admin = await confirmedUser(t, 'admin@example.test');
   bob = await confirmedUser(t, 'bob@example.test');
+  const created = await gql<{ userTokenCreate: { secret: string } }>(
+    t.app,
+    'mutation { userTokenCreate(metadata: {name: "admin script"}) { secret } }',
+    {},
+    asAdmin(),
+  );
+  adminApiToken = created.data?.userTokenCreate.secret ?? '';
 });
 afterAll(() => t.close());
 
@@ -65,6 +73,10 @@ describe('who may call the admin API', () => {
       // An API token of a customer is no way in either, nor naming the administrator as X-User.
       const proxied = await gql(t.app, doc, vars, bearer(bob.token, { 'x-user': 'admin@example.test' }));
       expect(proxied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      // Nor the administrator's own personal API token: a leaked one must not run the installation.
+      const byToken = await gql(t.app, doc, vars, bearer(adminApiToken));
+      expect(byToken.data ?? null).toBeNull();
+      expect(byToken.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
       expect(await footprint(t)).toEqual(before);
     },
   );

@@ -2,8 +2,9 @@
 // another user (X-User is honoured for administrators only, see modules/auth/authenticate.ts).
 
 import { GROUP } from '@router/shared';
+import { AppError } from '../../errors.ts';
 import type { GraphQLContext } from '../../graphql/context.ts';
-import { requireGroup, requireSignedIn } from '../auth/caller.ts';
+import { API_TOKEN_REFUSED, requireGroup, requireSignedIn } from '../auth/caller.ts';
 
 export type AdminCaller = Pick<GraphQLContext, 'services' | 'viewer'>;
 
@@ -14,5 +15,9 @@ export type AdminCaller = Pick<GraphQLContext, 'services' | 'viewer'>;
 export function requireAdmin(caller: AdminCaller): number {
   const viewer = requireSignedIn(caller);
   if (viewer.proxiedBy !== undefined) return viewer.proxiedBy;
-  return requireGroup(caller, GROUP.ADMIN).userId;
+  const admin = requireGroup(caller, GROUP.ADMIN);
+  // The administrator's dashboard, never their personal API token: a leaked one would grant
+  // credits, professional status and read every user's audit trail.
+  if (admin.apiToken) throw new AppError('FORBIDDEN', API_TOKEN_REFUSED);
+  return admin.userId;
 }

@@ -44,6 +44,8 @@ export interface PlaceOrderRequest {
   /** The body as text: the order language is parsed by the signal path, as for a hook. */
   body: string | undefined;
   idempotencyKey: string | undefined;
+  /** ApiPrincipal.client: an Idempotency-Key (or client_id, or body) names an order of this client only. */
+  client: string;
   address: string;
   receivedAt: number;
 }
@@ -86,6 +88,8 @@ export async function placeApiOrder(
     body: req.body,
     address: req.address,
     receivedAt: req.receivedAt,
+    // Another application (or token) sending the same key or order is another order, not a repeat.
+    client: req.client,
     ...(req.idempotencyKey !== undefined ? { idempotencyKey: req.idempotencyKey } : {}),
   });
   // Only a repeat is compared: a new order was stored with this very body.

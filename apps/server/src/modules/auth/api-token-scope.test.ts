@@ -13,11 +13,15 @@ afterAll(() => t.close());
 
 async function apiToken(email: string): Promise<string> {
   const { token } = await confirmedUser(t, email);
+  return newApiToken(token);
+}
+
+async function newApiToken(sessionToken: string, name = 'bot'): Promise<string> {
   const created = await gql<{ userTokenCreate: { secret: string } }>(
     t.app,
-    'mutation { userTokenCreate(metadata: {name: "bot"}) { secret } }',
-    {},
-    bearer(token),
+    'mutation($m: JSON!) { userTokenCreate(metadata: $m) { secret } }',
+    { m: { name } },
+    bearer(sessionToken),
   );
   return created.data?.userTokenCreate.secret ?? '';
 }
@@ -58,5 +62,50 @@ describe('an API token at GraphQL', () => {
       credentials: { email, password: STRONG_PASSWORD },
     });
     expect(signin.data?.signin.token).toBeTruthy();
+  });
+
+  it('cannot delete the owner’s tokens or applications, redirect an application, nor open billing', async () => {
+    const owner = await confirmedUser(t, 'leak@example.test');
+    await t.services.db.$client.query('update users set "group" = "group" | 16 where id = $1', [owner.id]);
+    const leaked = await newApiToken(owner.token, 'ci');
+    await newApiToken(owner.token, 'other script');
+    const app = await gql<{ userAppCreate: { key: string } }>(
+      t.app,
+      'mutation { userAppCreate(name: "Journal", redirectUrl: "https://app.example.test/cb") { key } }',
+      {},
+      bearer(owner.token),
+    );
+    const appKey = app.data?.userAppCreate.key ?? '';
+    const LIST = '{ userTokens { key metadata } userApps { key name redirectUrl } }';
+    const before = await gql(t.app, LIST, {}, bearer(owner.token));
+    const tokens = (before.data as { userTokens: Array<{ key: string }> }).userTokens;
+    expect(tokens).toHaveLength(2);
+    const refused: Array<[string, Record<string, unknown>]> = [
+      ...tokens.map((row): [string, Record<string, unknown>] => [
+        'mutation($k: String!) { userTokenDelete(key: $k) }',
+        { k: row.key },
+      ]),
+      ['mutation($k: String!) { userAppDelete(key: $k) }', { k: appKey }],
+      [
+        'mutation($k: String!) { userAppUpdate(key: $k, metadata: {redirectUrl: "https://evil.example.test/cb"}) { key } }',
+        { k: appKey },
+      ],
+      ['{ accountPaymentSession { url } }', {}],
+      ['{ accountPaymentSession(stripePriceId: "price_pack") { url } }', {}],
+    ];
+    for (const [query, variables] of refused) {
+      const result = await gql(t.app, query, variables, bearer(leaked));
+      expect(result.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
+      expect(result.errors?.[0]?.message, query).toMatch(/sign in to the dashboard/i);
+    }
+    // Everything is as it was, and the owner's dashboard session still manages it.
+    expect(await gql(t.app, LIST, {}, bearer(owner.token))).toEqual(before);
+    const deleted = await gql(
+      t.app,
+      'mutation($k: String!) { userAppDelete(key: $k) }',
+      { k: appKey },
+      bearer(owner.token),
+    );
+    expect(deleted.data).toEqual({ userAppDelete: true });
   });
 });

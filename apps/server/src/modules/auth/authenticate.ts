@@ -26,16 +26,17 @@ export const authenticate: Authenticate = async (services, req, bearer) => {
   };
   const header = req.headers['x-user'];
   const proxied = (Array.isArray(header) ? header[0] : header)?.trim();
-  return proxied ? proxyViewer(services, req, viewer, proxied) : viewer;
+  if (!proxied) return viewer;
+  // The proxy is the administrator's dashboard session, ending with it: an API token (in a script,
+  // a CI secret) would make a leaked one the key to every user's account.
+  if (viewer.apiToken) throw new AppError('FORBIDDEN', API_TOKEN_REFUSED);
+  return proxyViewer(services, req, viewer, proxied);
 };
 
 async function proxyViewer(services: Services, req: FastifyRequest, admin: Viewer, email: string): Promise<Viewer> {
   if ((admin.group & GROUP.ADMIN) === 0) {
     throw new AppError('FORBIDDEN', 'Only administrators can act as another user');
   }
-  // Proxy mode belongs to a dashboard session and ends with it; a personal API token never
-  // expires and may sit in a script or CI secret: leaked, it must not act as every user.
-  if (admin.apiToken) throw new AppError('FORBIDDEN', API_TOKEN_REFUSED);
   const target = email.length <= 254 ? await findUserByEmail(services.db, email) : undefined;
   if (!target?.emailConfirmedAt) throw new AppError('FORBIDDEN', ADMIN_TEXT.notActivated);
   services.log.info(

@@ -27,6 +27,19 @@ export function requireViewer(caller: Pick<Caller, 'viewer'>): Viewer {
 export const API_TOKEN_REFUSED = 'An API token cannot do this: sign in to the dashboard instead';
 
 /**
+ * A signed-in customer at the dashboard, or an administrator acting as them: never a personal API
+ * token. Deleting the user's API tokens, authorized applications or developer applications,
+ * changing an application, and billing are account management: a leaked token must not lock its
+ * owner's scripts out, end an application for all its users or send its users' consent elsewhere,
+ * nor open the billing portal. Trading and reads stay the token's.
+ */
+export function requireDashboard(caller: Pick<Caller, 'viewer'>): Viewer {
+  const viewer = requireViewer(caller);
+  if (viewer.apiToken) throw new AppError('FORBIDDEN', API_TOKEN_REFUSED);
+  return viewer;
+}
+
+/**
  * A signed-in customer acting as themselves: what makes or reads a credential of the user (API
  * token, second factor, email) is the owner's alone, never an administrator's through X-User,
  * whose proxy ends with the session while such a credential would outlive it, unaudited; and
@@ -36,8 +49,7 @@ export const API_TOKEN_REFUSED = 'An API token cannot do this: sign in to the da
 export function requireOwner(caller: Pick<Caller, 'viewer'>, message: string): Viewer {
   const viewer = requireViewer(caller);
   if (viewer.proxiedBy !== undefined) throw new AppError('FORBIDDEN', message);
-  if (viewer.apiToken) throw new AppError('FORBIDDEN', API_TOKEN_REFUSED);
-  return viewer;
+  return requireDashboard(caller);
 }
 
 /** Parses an input; the first problem becomes a VALIDATION error naming its field. */

@@ -17,7 +17,14 @@ import {
 } from '../../db/repositories/user-app.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
-import { type Caller, parseInput, requireGroup, requireOwner, requireViewer } from '../auth/caller.ts';
+import {
+  type Caller,
+  parseInput,
+  requireDashboard,
+  requireGroup,
+  requireOwner,
+  requireViewer,
+} from '../auth/caller.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 
 const MAX_APPS = 20;
@@ -58,6 +65,7 @@ export async function createApp(caller: Caller, input: UserAppInput): Promise<{ 
 
 /** `metadata`: the fields to change, `{name?, description?, redirectUrl?}`. */
 export async function updateApp(caller: Caller, key: string, metadata: unknown): Promise<UserAppRow> {
+  requireDashboard(caller);
   const viewer = requireProfessional(caller);
   const input = typeof metadata === 'object' && metadata !== null ? { ...metadata } : metadata;
   const parsed = parseInput(userAppUpdateSchema, input, 'metadata');
@@ -77,7 +85,7 @@ export async function updateApp(caller: Caller, key: string, metadata: unknown):
  * no longer: revoking must stay possible after the status is gone.
  */
 export async function deleteApp(caller: Caller, key: string): Promise<boolean> {
-  return deleteUserApp(caller.services.db, requireViewer(caller).userId, key);
+  return deleteUserApp(caller.services.db, requireDashboard(caller).userId, key);
 }
 
 /** One of the caller's applications, or null (another user's application is not shown). */

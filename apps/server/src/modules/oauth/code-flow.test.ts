@@ -364,6 +364,49 @@ describe('authorization code flow', () => {
     expect(await verifyBearer(server.services, saved)).toBeNull();
   });
 
+  it('grants nothing to an application deleted while its consent screen was shown', async () => {
+    const { owner, app: doomed } = await professionalWithApp(server, 'dev3@example.test');
+    const config = await discover(server, doomed);
+    const start = await startAuthorization(config, server);
+    const uid = start.consentUrl.searchParams.get('uid') ?? '';
+    const details = await browse(start.jar, `${server.baseUrl}/api/oauth/interaction?uid=${uid}`, {
+      headers: bearer(user.token),
+    });
+    const { token } = (await details.json()) as { token: string };
+    await gql(server.app, 'mutation($k: String!) { userAppDelete(key: $k) }', { k: doomed.key }, bearer(owner.token));
+    const posted = await browse(start.jar, `${server.baseUrl}/api/oauth/authorize${start.consentUrl.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ access_token: user.token, token }),
+    });
+    // Not a grant left behind for it (deleting the application deleted everything issued to it).
+    const { rows } = await server.services.db.$client.query('select kind from oidc_payloads where client_id = $1', [
+      doomed.key,
+    ]);
+    expect(rows).toEqual([]);
+    expect(posted.status).toBe(400);
+    expect(((await posted.json()) as { message: string }).message).toBe(
+      'This authorization request has expired. Please start again from the application.',
+    );
+  });
+
+  it('answers a browser’s refused consent with a page saying why, not the JSON error', async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server);
+    // The interaction cookie is gone (another browser, or expired): the form post is refused.
+    const refused = await fetch(`${server.baseUrl}/api/oauth/authorize${start.consentUrl.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml' },
+      body: new URLSearchParams({ access_token: user.token, token: 'x' }),
+      redirect: 'manual',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await refused.text();
+    expect(html).toContain('This authorization request has expired. Please start again from the application.');
+    expect(html).not.toContain('"status"');
+  });
+
   it('ends everything granted to an application its owner deletes', async () => {
     const { owner, app: doomed } = await professionalWithApp(server, 'dev2@example.test');
     const config = await discover(server, doomed);

@@ -91,6 +91,8 @@ export async function completeConsent(services: Services, raw: RawExchange, inpu
   const interaction = await interactionOf(provider, raw, input.uid);
   const clientId = String(interaction.params.client_id ?? '');
   if (input.clientId && input.clientId !== clientId) throw new AppError('VALIDATION', INTERACTION_EXPIRED);
+  // Deleted since its consent screen was shown: no grant for an application that no longer exists.
+  if (!(await findUserAppByKey(services.db, clientId))) throw new AppError('VALIDATION', INTERACTION_EXPIRED);
   const user = await sessionUser(services, input.accessToken);
   if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in to grant access');
   const expected = Buffer.from(consentToken(services, interaction.uid, user.key));

@@ -27,6 +27,12 @@ export interface ApiPrincipal {
   clientId: string | null;
   /** Names the credential without revealing it (SHA-256 of the token): the key for per-token rate limits. */
   credentialId: string;
+  /**
+   * The client whose `Idempotency-Key`s these are (each client its own, as Stripe's are per
+   * account): the application (`app:<client_id>`, whichever of its access tokens) or the personal
+   * token (`token:<id>`).
+   */
+  client: string;
 }
 
 const ALL_SCOPES: ReadonlySet<ApiScope> = new Set(API_SCOPE_NAMES);
@@ -43,6 +49,7 @@ async function personalToken(services: Services, token: string): Promise<ApiPrin
     kind: 'token',
     clientId: null,
     credentialId: hashToken(token),
+    client: `token:${session.id}`,
   };
 }
 
@@ -72,6 +79,7 @@ async function accessToken(services: Services, token: string): Promise<ApiPrinci
     kind: 'oauth',
     clientId: found.clientId ?? null,
     credentialId: hashToken(token),
+    client: `app:${found.clientId}`,
   };
 }
 

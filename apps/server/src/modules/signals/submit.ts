@@ -49,6 +49,11 @@ export interface SignalInput {
   /** The caller's own idempotency key (the REST API's `Idempotency-Key`): used instead of client_id or the body. */
   idempotencyKey?: string;
   /**
+   * The REST API's caller (ApiPrincipal.client): its keys, client_id and body alike, are its own,
+   * so another application (or token) sending the same order is not taken for its repeat.
+   */
+  client?: string;
+  /**
    * A queued signal placed at its window's opening (queue-sweeper.ts): its idempotency key, kept
    * from when it was queued, so placing it again is a repeat. Its window was checked by the
    * sweeper, its age when it arrived.
@@ -237,10 +242,11 @@ async function clientIdReused(
   );
 }
 
-/** The signal's idempotency key: the caller's own, else client_id, else a hash of the body. */
+/** The signal's idempotency key: the caller's own, else client_id, else a hash of the body (per API client). */
 export function signalKey(input: SignalInput, clientId: string | undefined, request: string): string {
-  if (input.idempotencyKey !== undefined) return `i:${input.idempotencyKey}`;
-  return clientId ? `c:${clientId}` : `h:${createHash('sha256').update(request).digest('base64url')}`;
+  const client = input.client === undefined ? '' : `${input.client}:`;
+  if (input.idempotencyKey !== undefined) return `i:${client}${input.idempotencyKey}`;
+  return clientId ? `c:${client}${clientId}` : `h:${client}${createHash('sha256').update(request).digest('base64url')}`;
 }
 
 /** A count taken for maxOrdersPer* goes back when the signal was not stored as a new one. */

@@ -12,7 +12,7 @@ import {
 } from '../../db/repositories/session.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../auth/caller.ts';
-import { requireOwner, requireViewer } from '../auth/caller.ts';
+import { requireDashboard, requireOwner, requireViewer } from '../auth/caller.ts';
 import { type IssuedToken, issueSession } from '../auth/sessions.ts';
 import { findGrant, listGrants, revokeGrant, type UserTokenView } from '../oauth/grants.ts';
 
@@ -70,7 +70,7 @@ export async function updateToken(caller: Caller, key: string, metadata: unknown
  * authenticating at once on this instance (within 5 s on others); a grant's tokens at once.
  */
 export async function deleteToken(caller: Caller, key: string): Promise<boolean> {
-  const viewer = requireViewer(caller);
+  const viewer = requireDashboard(caller);
   const tokenHash = await deleteApiToken(caller.services.db, viewer.userId, key);
   if (tokenHash !== undefined) {
     caller.services.identity.sessions.evict([tokenHash]);

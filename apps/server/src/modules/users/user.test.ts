@@ -130,6 +130,27 @@ describe('users', () => {
     expect(later.errors?.[0]?.message).toBe('This confirmation link is expired or incorrect');
   });
 
+  it('changes nothing when the new email is refused, not even the names sent with it', async () => {
+    const user = await confirmedUser(t, 'names-stay@example.test');
+    const before = await gql(t.app, '{ user { firstName lastName } }', {}, bearer(user.token));
+    expect(before.data).toEqual({ user: { firstName: null, lastName: null } });
+    await confirmedUser(t, 'taken-address@example.test');
+    const refused = await gql(
+      t.app,
+      UPDATE,
+      { email: 'taken-address@example.test', firstName: 'Renamed', lastName: 'Anyway' },
+      bearer(user.token),
+    );
+    expect(refused.errors?.[0]?.message).toMatch(/already/i);
+    const now = await gql<{ user: { firstName: string | null; lastName: string | null } }>(
+      t.app,
+      '{ user { firstName lastName } }',
+      {},
+      bearer(user.token),
+    );
+    expect(now.data?.user).toEqual({ firstName: null, lastName: null });
+  });
+
   it('needs a session', async () => {
     const res = await gql(t.app, UPDATE, { firstName: 'X' });
     expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');

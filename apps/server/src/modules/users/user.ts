@@ -34,16 +34,17 @@ export async function updateProfile(caller: Caller, input: UserUpdateInput): Pro
   const email = parsed.email?.toLowerCase();
   const newEmail = email && email !== user.email.toLowerCase() ? email : undefined;
   // The link would go to an address the administrator names: the account would be theirs.
-  if (newEmail) requireOwner(caller, 'The email can only be changed by its owner');
+  if (newEmail) {
+    requireOwner(caller, 'The email can only be changed by its owner');
+    // Refused before anything changes: an error must leave the names as they were too.
+    if (!(await services.identity.limiter.take(`email-change:${user.id}`, RULES.resetRequestEmail)))
+      throw rateLimited();
+    if (await findUserByEmail(services.db, newEmail)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+  }
   const changes: { firstName?: string | null; lastName?: string | null } = {};
   if (input.firstName !== null && input.firstName !== undefined) changes.firstName = parsed.firstName ?? null;
   if (input.lastName !== null && input.lastName !== undefined) changes.lastName = parsed.lastName ?? null;
   const updated = Object.keys(changes).length ? await updateUser(services.db, user.id, changes) : user;
-  if (newEmail) {
-    if (!(await services.identity.limiter.take(`email-change:${user.id}`, RULES.resetRequestEmail)))
-      throw rateLimited();
-    if (await findUserByEmail(services.db, newEmail)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
-    await sendEmailChange(services, user, newEmail);
-  }
+  if (newEmail) await sendEmailChange(services, user, newEmail);
   return updated ?? user;
 }

@@ -30,7 +30,7 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         operationId: 'placeOrder',
         summary: 'Place an order',
         description:
-          'The body is the webhook order language, validated the same way, and the order is placed exactly once: a repeat with the same `Idempotency-Key` (or, without one, the same `client_id` or body) within the dedupe window answers the first order and places nothing; a used `Idempotency-Key` with another body is refused (ValidationError) and places nothing. Each order spends one signal credit. Scope: orders:write.',
+          'The body is the webhook order language, validated the same way, and the order is placed exactly once: a repeat by the same application or token with the same `Idempotency-Key` (or, without one, the same `client_id` or body) within the dedupe window answers the first order and places nothing; a used `Idempotency-Key` with another body is refused (ValidationError) and places nothing. Each order spends one signal credit. Scope: orders:write.',
         tags: ['Orders'],
         security: bearerSecurity('orders:write'),
         params: accountParamsSchema,
@@ -46,13 +46,14 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
     },
     async (req, reply) => {
       const receivedAt = performance.now();
-      const { userId } = principal(req);
+      const { userId, client } = principal(req);
       const account = await requireApiAccount(services, userId, req.params.id);
       const result = await placeApiOrder(services, signals, {
         userId,
         account,
         body: typeof req.body === 'string' ? req.body : undefined,
         idempotencyKey: req.headers['idempotency-key'],
+        client,
         address: req.ip,
         receivedAt,
       });
