@@ -22,15 +22,25 @@ export function QueuedSignals({ hookKey }: { hookKey: string }) {
   const [result, reexecute] = useQuery({ query: QueuedSignalsDocument, requestPolicy: 'cache-and-network' });
   const { mutate } = useCall();
   const [error, setError] = useState<string | null>(null);
-  const waiting = (result.data?.queuedSignals ?? []).filter((s) => s.hookKey === hookKey && s.status === 'queued');
+  // The signal being cancelled, and those cancelled until the list says so: a second click would
+  // answer 'not found' for a cancelled one.
+  const [cancelling, setCancelling] = useState<string | null>(null);
+  const [cancelled, setCancelled] = useState<ReadonlySet<string>>(() => new Set());
+  const waiting = (result.data?.queuedSignals ?? []).filter(
+    (s) => s.hookKey === hookKey && s.status === 'queued' && !cancelled.has(s.id),
+  );
   if (waiting.length === 0 && !error) return null;
 
   async function cancel(id: string) {
+    setCancelling(id);
     setError(null);
     try {
       await mutate(QueuedSignalCancelDocument, { id });
+      setCancelled((ids) => new Set(ids).add(id));
     } catch (failure) {
       setError(errorMessage(failure));
+    } finally {
+      setCancelling(null);
     }
     reexecute({ requestPolicy: 'network-only' });
   }
@@ -44,7 +54,12 @@ export function QueuedSignals({ hookKey }: { hookKey: string }) {
             <span>
               {describeOrder(signal.order)}, placed at {new Date(signal.placeAt).toLocaleString()}
             </span>
-            <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void cancel(signal.id)}>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-secondary"
+              disabled={cancelling !== null}
+              onClick={() => void cancel(signal.id)}
+            >
               Cancel
             </button>
           </li>
