@@ -75,6 +75,7 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   return {
     notifications: settings.data?.notifications as readonly NotificationItem[] | undefined,
     settingsError: settings.error && !settings.fetching,
+    settingsFetching: settings.fetching,
     retry: reload,
     deliveries: deliveries as readonly DeliveryItem[] | undefined,
     secret,
