@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { formatDateTime } from '../../lib/format.ts';
 import type { GraphQLPayload } from '../../test/fake-server.ts';
 import { deferred, renderWithClient } from '../../test/render-with-client.tsx';
 import { QueuedSignals } from './queued-signals.tsx';
@@ -24,7 +25,8 @@ describe('queued signals of a webhook', () => {
       },
     });
     const list = await screen.findByRole('region', { name: 'Queued signals' });
-    expect(list.textContent).toContain(`buy 2 AAPL, placed at ${new Date(PLACE_AT).toLocaleString()}`);
+    // SPEC §9: en-US, 24-hour, as every other date-time of the screens (not the browser's own format).
+    expect(list.textContent).toContain(`buy 2 AAPL, placed at ${formatDateTime(PLACE_AT)}`);
     expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());

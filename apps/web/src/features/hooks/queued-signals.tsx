@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { QueuedSignalCancelDocument, QueuedSignalsDocument } from './documents.ts';
 
 /** "buy 2 AAPL" from the order as read on arrival (JSON text). */
@@ -52,7 +53,8 @@ export function QueuedSignals({ hookKey }: { hookKey: string }) {
         {waiting.map((signal) => (
           <li key={signal.id} className="d-flex align-items-center gap-2 mb-1">
             <span>
-              {describeOrder(signal.order)}, placed at {new Date(signal.placeAt).toLocaleString()}
+              {describeOrder(signal.order)}, placed at{' '}
+              <time dateTime={new Date(signal.placeAt).toISOString()}>{formatDateTime(signal.placeAt)}</time>
             </span>
             <button
               type="button"
