@@ -205,6 +205,45 @@ describe('Account & Billing with card payments', () => {
     expect(sessionStorage.getItem('checkoutSince')).toBeNull();
   });
 
+  it('after Checkout shows the purchase in the credit history too, once the payment shows', async () => {
+    sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
+    let paidYet = false;
+    const paid = {
+      credits: 100,
+      price: 1099,
+      currency: 'usd',
+      createdAt: Date.UTC(2024, 10, 20),
+      stripeInvoiceId: null,
+      description: 'Pack',
+      interval: null,
+    };
+    const signup = { id: 1, createdAt: Date.UTC(2024, 0, 31), credits: 5, cause: 'signup', balanceAfter: 5 };
+    const purchase = { id: 2, createdAt: Date.UTC(2024, 10, 20), credits: 100, cause: 'purchase', balanceAfter: 105 };
+    let accountAsked = 0;
+    await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        {
+          AccountCredits: fixture(() => {
+            accountAsked += 1;
+            // Stripe's webhook lands between the first and the second look.
+            if (accountAsked >= 2) paidYet = true;
+            return { data: { account: account(paidYet ? { payments: [paid] } : {}) } };
+          }),
+          AccountLedger: fixture(() => ({ data: { accountLedger: paidYet ? [purchase, signup] : [signup] } })),
+        },
+      ),
+    });
+    const history = () => screen.getByRole('region', { name: 'Credit history' });
+    await waitFor(() => expect(within(history()).getByText('+5')).toBeTruthy());
+    await waitFor(
+      () => expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.'),
+      { timeout: 6000 },
+    );
+    await waitFor(() => expect(within(history()).getByText('+100')).toBeTruthy());
+  });
+
   it('invites a user who is not professional to apply, and not a professional', async () => {
     await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
     expect((await screen.findByRole('link', { name: 'Apply for professional status' })).getAttribute('href')).toBe(

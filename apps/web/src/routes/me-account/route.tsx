@@ -1,4 +1,5 @@
 import { ACCOUNT_TYPE } from '@router/shared';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useSearchParams } from 'react-router';
@@ -34,6 +35,8 @@ export function Component() {
   const data = account.data?.account;
   const refresh = () => reexecute({ requestPolicy: 'network-only' });
   const manage = () => void stripe.open(PORTAL);
+  // Bumped when a Checkout payment shows: the credit history loads again with its purchase.
+  const [ledgerVersion, setLedgerVersion] = useState(0);
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-4">
@@ -44,7 +47,7 @@ export function Component() {
           </Button>
         )}
       </div>
-      <CheckoutReturn account={data} refresh={refresh} />
+      <CheckoutReturn account={data} refresh={refresh} onConfirmed={() => setLedgerVersion((n) => n + 1)} />
       {stripe.error && <Alert variant="danger">{stripe.error}</Alert>}
       <AccountSummary account={account} />
       {data && !data.cardPayments && !data.unlimited && (
@@ -70,7 +73,7 @@ export function Component() {
         </>
       )}
       {!session.isProfessional && <ProfessionalCard />}
-      <LedgerTable />
+      <LedgerTable key={ledgerVersion} />
     </>
   );
 }
