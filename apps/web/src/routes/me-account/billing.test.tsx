@@ -244,6 +244,43 @@ describe('Account & Billing with card payments', () => {
     await waitFor(() => expect(within(history()).getByText('+100')).toBeTruthy());
   });
 
+  it('after Checkout drops the "No signals left" banner once the payment shows', async () => {
+    sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
+    let paidYet = false;
+    const paid = {
+      credits: 100,
+      price: 1099,
+      currency: 'usd',
+      createdAt: Date.UTC(2024, 10, 20),
+      stripeInvoiceId: null,
+      description: 'Pack',
+      interval: null,
+    };
+    let accountAsked = 0;
+    await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        {
+          AccountCredits: fixture(() => {
+            accountAsked += 1;
+            if (accountAsked >= 2) paidYet = true;
+            return { data: { account: account(paidYet ? { payments: [paid] } : {}) } };
+          }),
+          CreditsBanner: fixture(() => ({
+            data: { account: { balance: paidYet ? 100 : 0, lastGrant: 100, unlimited: false, cardPayments: true } },
+          })),
+        },
+      ),
+    });
+    expect((await screen.findByTestId('credits-banner')).textContent).toContain('No signals left.');
+    await waitFor(
+      () => expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.'),
+      { timeout: 6000 },
+    );
+    await waitFor(() => expect(screen.queryByTestId('credits-banner')).toBeNull());
+  });
+
   it('invites a user who is not professional to apply, and not a professional', async () => {
     await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
     expect((await screen.findByRole('link', { name: 'Apply for professional status' })).getAttribute('href')).toBe(
