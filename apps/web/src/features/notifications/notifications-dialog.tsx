@@ -31,11 +31,13 @@ export function NotificationsDialog({
   const panel = useNotificationPanel({ connectorKey: connector.key, accountId: account.id }, liveOnly);
   const notifications = liveOnly ? [] : panel.notifications;
   // The form starts from the saved settings: a new set of them (after a save) starts it again.
-  // Not while an action runs or its failure shows: a save that stopped halfway changed some of
-  // them, and starting again would drop what the trader typed for the rest.
+  // Not while an action runs, nor after a save that stopped halfway: it changed some of them, and
+  // starting again would drop what the trader typed for the rest.
   const savedKey = JSON.stringify(notifications?.map((n) => [n.key, n.metadata, n.isEnabled]));
   const [formKey, setFormKey] = useState(savedKey);
-  if (formKey !== savedKey && panel.busy === null && !panel.failure && !panel.settingsFetching) setFormKey(savedKey);
+  if (formKey !== savedKey && panel.busy === null && !panel.saveFailed && !panel.settingsFetching) {
+    setFormKey(savedKey);
+  }
 
   return (
     <Modal show onHide={onClose} centered size="lg" scrollable aria-labelledby={`${formId}-title`}>

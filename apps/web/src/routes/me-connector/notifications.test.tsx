@@ -198,6 +198,7 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     let settings: unknown[] = [];
     const { dialog, calls } = await openDialog('Main', live, {
       Notifications: fixture(() => ({ data: { notifications: settings } })),
+      NotificationTest: fixture(() => ({ data: { notificationTest: { id: 'd1', status: 'pending' } } })),
       NotificationCreate: fixture((request) => {
         if (request.variables.type === 1) {
           if (String(request.variables.metadata).includes('192.168')) {
@@ -217,8 +218,10 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Private network addresses are not allowed');
-    // The saved email shows in the saved settings: the list was asked again.
-    await within(dialog).findByRole('button', { name: 'Send a test email' });
+    // The saved email shows in the saved settings (the list was asked again), and can be tested.
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Send a test email' }));
+    expect(await within(dialog).findByText(/Test notification queued/)).toBeTruthy();
+    await waitFor(() => expect(calls('Notifications').length).toBeGreaterThanOrEqual(3));
     expect((within(dialog).getByLabelText('Webhook') as HTMLInputElement).checked).toBe(true);
     expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
       'http://192.168.1.5/notify',
