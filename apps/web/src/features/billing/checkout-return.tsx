@@ -34,7 +34,8 @@ export function CheckoutReturn({
   const [params] = useSearchParams();
   const state = params.get('checkout');
   const [polls, setPolls] = useState(0);
-  const since = readCheckoutSince() ?? Date.now() - RECENT_MS;
+  // Read once: the note is cleared on confirmation, and 'recent' must not slide with the clock.
+  const [since] = useState(() => readCheckoutSince() ?? Date.now() - RECENT_MS);
   const confirmed = (account?.payments ?? []).some((p) => p.createdAt > since);
 
   useEffect(() => {

@@ -39,6 +39,7 @@ function server(overrides: Record<string, unknown> = {}, extra: Record<string, R
 
 const leaving = () => vi.spyOn(leaveFor, 'assign').mockImplementation(() => {});
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   sessionStorage.clear();
 });
@@ -279,6 +280,35 @@ describe('Account & Billing with card payments', () => {
       { timeout: 6000 },
     );
     await waitFor(() => expect(screen.queryByTestId('credits-banner')).toBeNull());
+  });
+
+  it('stays confirmed when the page is still open a quarter of an hour after the payment', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const paidAt = Date.UTC(2026, 10, 20, 9, 0);
+    vi.setSystemTime(paidAt + 60_000);
+    sessionStorage.setItem('checkoutSince', String(paidAt - 60_000));
+    const paid = {
+      credits: 100,
+      price: 1099,
+      currency: 'usd',
+      createdAt: paidAt,
+      stripeInvoiceId: null,
+      description: 'Pack',
+      interval: null,
+    };
+    leaving();
+    await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ payments: [paid] }),
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.'),
+    );
+    vi.setSystemTime(paidAt + 20 * 60_000);
+    // Anything that draws the page again (here: opening the billing portal).
+    fireEvent.click(screen.getAllByRole('button', { name: 'Manage billing' })[0] as HTMLElement);
+    await waitFor(() => expect(screen.getAllByRole('button', { name: /Opening Stripe/ }).length).toBeGreaterThan(0));
+    expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.');
   });
 
   it('invites a user who is not professional to apply, and not a professional', async () => {
