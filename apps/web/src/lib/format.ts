@@ -80,6 +80,11 @@ const countFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
 /** An integer with en-US grouping: 12345 → 12,345. */
 export const formatCount = (value: number): string => countFormat.format(value);
 
+const quantityFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 10 });
+
+/** An order quantity with en-US grouping and its decimals (crypto, fractional shares): 1,500 · 0.0015. */
+export const formatQuantity = (value: number): string => quantityFormat.format(value);
+
 /**
  * Chart bucket labels (SPEC §9 en-US). Day, week and month buckets start at a UTC midnight, so
  * they are read in UTC (a local zone west of UTC would show the day before); hours are local.

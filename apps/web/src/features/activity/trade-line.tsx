@@ -1,4 +1,4 @@
-import { formatCount } from '../../lib/format.ts';
+import { formatQuantity } from '../../lib/format.ts';
 import { resultLabel } from './filters.ts';
 import type { ActionRow } from './use-activity.ts';
 
@@ -55,7 +55,7 @@ export function phaseSplit(trade: Trade): string {
 export function orderText(trade: Trade): string {
   const parts = [
     trade.side,
-    trade.quantity === null ? null : formatCount(trade.quantity),
+    trade.quantity === null ? null : formatQuantity(trade.quantity),
     trade.symbol,
     trade.orderType,
   ];

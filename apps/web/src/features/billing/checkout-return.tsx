@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import { useSearchParams } from 'react-router';
 import type { AccountCreditsQuery } from '../../gql/graphql.ts';
@@ -21,11 +21,21 @@ export const noteCheckoutStart = (account: Account | undefined) =>
  * account is asked again every 2 s until the payment Stripe's webhook recorded shows (or a minute
  * passed), then the credits are confirmed.
  */
-export function CheckoutReturn({ account, refresh }: { account: Account | undefined; refresh: () => void }) {
+export function CheckoutReturn({
+  account,
+  refresh,
+  onConfirmed,
+}: {
+  account: Account | undefined;
+  refresh: () => void;
+  /** The payment showed: what else tells of it (the credit history) is asked again. */
+  onConfirmed: () => void;
+}) {
   const [params] = useSearchParams();
   const state = params.get('checkout');
   const [polls, setPolls] = useState(0);
-  const since = readCheckoutSince() ?? Date.now() - RECENT_MS;
+  // Read once: the note is cleared on confirmation, and 'recent' must not slide with the clock.
+  const [since] = useState(() => readCheckoutSince() ?? Date.now() - RECENT_MS);
   const confirmed = (account?.payments ?? []).some((p) => p.createdAt > since);
 
   useEffect(() => {
@@ -36,9 +46,13 @@ export function CheckoutReturn({ account, refresh }: { account: Account | undefi
     }, POLL_MS);
     return () => clearTimeout(timer);
   }, [state, confirmed, polls, refresh]);
+  const confirmedOnce = useRef(onConfirmed);
+  confirmedOnce.current = onConfirmed;
   useEffect(() => {
-    if (confirmed) writeCheckoutSince(null);
-  }, [confirmed]);
+    if (!confirmed) return;
+    writeCheckoutSince(null);
+    if (state === 'success') confirmedOnce.current();
+  }, [confirmed, state]);
 
   if (state === 'cancel') return <Alert variant="secondary">{CHECKOUT_RETURN.cancelled}</Alert>;
   if (state !== 'success') return null;

@@ -15,13 +15,15 @@ export function ConnectorDeleteDialog({
   onConfirm: () => void;
   onClose: () => void;
 }) {
-  // The card listed them already: answered from the cache.
-  const [{ data }] = useQuery({
+  // Asked each time: a cached count would miss webhooks deleted since (hookDelete answers no hook
+  // that could clear the cache); until it comes the text says 'its webhooks'.
+  const [{ data, fetching }] = useQuery({
     query: HooksDocument,
     variables: { connectorKey: connector?.key ?? '' },
     pause: !connector,
+    requestPolicy: 'network-only',
   });
-  const count = connector ? data?.hooks.length : undefined;
+  const count = connector && !fetching ? data?.hooks.length : undefined;
   const hooks = count === undefined ? 'its webhooks' : count === 1 ? 'its webhook' : `its ${count} webhooks`;
   return (
     <ConfirmDialog show={connector !== null} title="Delete broker" busy={busy} onConfirm={onConfirm} onClose={onClose}>

@@ -10,7 +10,7 @@ describe('connect form fields (SPEC §2)', () => {
     expect(credentialLabel('privateKey')).toBe('Private Key');
   });
 
-  it('masks passwords, secrets and private keys only', () => {
+  it('masks passwords, secrets and private keys, not key ids', () => {
     expect(isMaskedCredential('password')).toBe(true);
     expect(isMaskedCredential('tradingPassword')).toBe(true);
     expect(isMaskedCredential('apiSecret')).toBe(true);
@@ -18,5 +18,11 @@ describe('connect form fields (SPEC §2)', () => {
     expect(isMaskedCredential('privateKey')).toBe(true);
     expect(isMaskedCredential('apiKeyId')).toBe(false);
     expect(isMaskedCredential('accountNumber')).toBe(false);
+  });
+
+  it('masks access tokens (Tradier, IBKR): a token places orders as the trader, like a password', () => {
+    expect(isMaskedCredential('accessToken')).toBe(true);
+    expect(isMaskedCredential('signaturePrivateKey')).toBe(true);
+    expect(isMaskedCredential('consumerKey')).toBe(false);
   });
 });

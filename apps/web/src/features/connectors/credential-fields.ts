@@ -12,7 +12,10 @@ export function credentialLabel(name: string): string {
     .join(' ');
 }
 
-/** SPEC masks fields named password; secrets and private keys are masked as users expect. */
+/**
+ * SPEC masks fields named password; secrets, private keys and access tokens (each places orders
+ * as the trader) are masked as users expect.
+ */
 export function isMaskedCredential(name: string): boolean {
-  return /password|secret|privatekey|private_key/i.test(name);
+  return /password|secret|privatekey|private_key|token/i.test(name);
 }

@@ -1,6 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderWithClient } from '../../test/render-with-client.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import type { GraphQLPayload } from '../../test/fake-server.ts';
+import { deferred, renderWithClient } from '../../test/render-with-client.tsx';
 import { QueuedSignals } from './queued-signals.tsx';
 
 const PLACE_AT = Date.UTC(2026, 10, 30, 14, 30);
@@ -23,7 +25,8 @@ describe('queued signals of a webhook', () => {
       },
     });
     const list = await screen.findByRole('region', { name: 'Queued signals' });
-    expect(list.textContent).toContain(`buy 2 AAPL, placed at ${new Date(PLACE_AT).toLocaleString()}`);
+    // SPEC §9: en-US, 24-hour, as every other date-time of the screens (not the browser's own format).
+    expect(list.textContent).toContain(`buy 2 AAPL, placed at ${formatDateTime(PLACE_AT)}`);
     expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
@@ -47,5 +50,25 @@ describe('queued signals of a webhook', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Queued signal cannot be cancelled: it is being placed now',
     );
+  });
+});
+
+describe('cancelling a queued signal twice', () => {
+  it('sends one cancel for a double click (the second would answer "not found" for a cancelled signal)', async () => {
+    let rows = [row('q1', 'h1')];
+    const answer = deferred<GraphQLPayload>();
+    const { calls } = renderWithClient(<QueuedSignals hookKey="h1" />, {
+      QueuedSignals: () => ({ data: { queuedSignals: rows } }),
+      QueuedSignalCancel: () => answer.promise,
+    });
+    const cancel = await screen.findByRole('button', { name: 'Cancel' });
+    fireEvent.click(cancel);
+    fireEvent.click(cancel);
+    await waitFor(() => expect(calls('QueuedSignalCancel')).toHaveLength(1));
+    rows = rows.map((r) => ({ ...r, status: 'cancelled' }));
+    answer.resolve({ data: { queuedSignalCancel: { id: 'q1', status: 'cancelled' } } });
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
+    expect(calls('QueuedSignalCancel')).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

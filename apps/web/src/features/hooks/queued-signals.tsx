@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { QueuedSignalCancelDocument, QueuedSignalsDocument } from './documents.ts';
 
 /** "buy 2 AAPL" from the order as read on arrival (JSON text). */
@@ -22,15 +23,25 @@ export function QueuedSignals({ hookKey }: { hookKey: string }) {
   const [result, reexecute] = useQuery({ query: QueuedSignalsDocument, requestPolicy: 'cache-and-network' });
   const { mutate } = useCall();
   const [error, setError] = useState<string | null>(null);
-  const waiting = (result.data?.queuedSignals ?? []).filter((s) => s.hookKey === hookKey && s.status === 'queued');
+  // The signal being cancelled, and those cancelled until the list says so: a second click would
+  // answer 'not found' for a cancelled one.
+  const [cancelling, setCancelling] = useState<string | null>(null);
+  const [cancelled, setCancelled] = useState<ReadonlySet<string>>(() => new Set());
+  const waiting = (result.data?.queuedSignals ?? []).filter(
+    (s) => s.hookKey === hookKey && s.status === 'queued' && !cancelled.has(s.id),
+  );
   if (waiting.length === 0 && !error) return null;
 
   async function cancel(id: string) {
+    setCancelling(id);
     setError(null);
     try {
       await mutate(QueuedSignalCancelDocument, { id });
+      setCancelled((ids) => new Set(ids).add(id));
     } catch (failure) {
       setError(errorMessage(failure));
+    } finally {
+      setCancelling(null);
     }
     reexecute({ requestPolicy: 'network-only' });
   }
@@ -42,9 +53,15 @@ export function QueuedSignals({ hookKey }: { hookKey: string }) {
         {waiting.map((signal) => (
           <li key={signal.id} className="d-flex align-items-center gap-2 mb-1">
             <span>
-              {describeOrder(signal.order)}, placed at {new Date(signal.placeAt).toLocaleString()}
+              {describeOrder(signal.order)}, placed at{' '}
+              <time dateTime={new Date(signal.placeAt).toISOString()}>{formatDateTime(signal.placeAt)}</time>
             </span>
-            <button type="button" className="btn btn-sm btn-outline-secondary" onClick={() => void cancel(signal.id)}>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-secondary"
+              disabled={cancelling !== null}
+              onClick={() => void cancel(signal.id)}
+            >
               Cancel
             </button>
           </li>

@@ -10,13 +10,18 @@ export function startOfToday(now = new Date()): number {
 
 /** The hooks of one connector with their calls today; `reload` asks the server again (after a change). */
 export function useHooks(connectorKey: string) {
-  const [since] = useState(startOfToday);
+  const [since, setSince] = useState(startOfToday);
   const [{ data, error, fetching }, refetch] = useQuery({
     query: HooksDocument,
     variables: { connectorKey, since },
     requestPolicy: 'cache-and-network',
   });
-  const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
+  // A page left open past midnight counts from the new day's start (a new query, asked anew).
+  const reload = useCallback(() => {
+    const today = startOfToday();
+    if (today !== since) setSince(today);
+    else refetch({ requestPolicy: 'network-only' });
+  }, [refetch, since]);
   // Live: last call, calls today and deactivation change with every signal.
   useLiveReload(reload);
   return { hooks: data?.hooks, error, fetching, reload };

@@ -1,5 +1,5 @@
 import { NOTIFICATION_DELIVERY_LOG_SIZE, notificationsAllowed } from '@router/shared';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { useSession } from '../../lib/session.tsx';
@@ -31,7 +31,13 @@ export function NotificationsDialog({
   const panel = useNotificationPanel({ connectorKey: connector.key, accountId: account.id }, liveOnly);
   const notifications = liveOnly ? [] : panel.notifications;
   // The form starts from the saved settings: a new set of them (after a save) starts it again.
-  const formKey = JSON.stringify(notifications?.map((n) => [n.key, n.metadata, n.isEnabled]));
+  // Not while an action runs, nor after a save that stopped halfway: it changed some of them, and
+  // starting again would drop what the trader typed for the rest.
+  const savedKey = JSON.stringify(notifications?.map((n) => [n.key, n.metadata, n.isEnabled]));
+  const [formKey, setFormKey] = useState(savedKey);
+  if (formKey !== savedKey && panel.busy === null && !panel.saveFailed && !panel.settingsFetching) {
+    setFormKey(savedKey);
+  }
 
   return (
     <Modal show onHide={onClose} centered size="lg" scrollable aria-labelledby={`${formId}-title`}>

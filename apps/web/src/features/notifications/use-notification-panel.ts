@@ -43,6 +43,8 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   const [failure, setFailure] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  /** The last save stopped at a failure: what the form holds is not all saved. */
+  const [saveFailed, setSaveFailed] = useState(false);
   const deliveries = log.data?.notificationDeliveries;
   const waiting = deliveries?.some((d) => d.status === 'pending') ?? false;
 
@@ -75,6 +77,8 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   return {
     notifications: settings.data?.notifications as readonly NotificationItem[] | undefined,
     settingsError: settings.error && !settings.fetching,
+    settingsFetching: settings.fetching,
+    saveFailed,
     retry: reload,
     deliveries: deliveries as readonly DeliveryItem[] | undefined,
     secret,
@@ -92,6 +96,7 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
           update: (key, metadata) => mutate(NotificationUpdateDocument, { key, metadata }),
           remove: (key) => mutate(NotificationDeleteDocument, { key }),
         });
+        setSaveFailed(message !== null);
         if (message) throw new Error(message);
         return 'Saved.';
       });

@@ -30,6 +30,12 @@ describe('order draft', () => {
     });
   });
 
+  it('keeps a numeric-looking symbol and order ids as text (0700 is not 700, client id 007 is not 7)', () => {
+    const draft = prefillDraft({}, new URLSearchParams('symbol=0700&client_id=007&parent_id=12&quantity=3'), ALPACA);
+    expect(draft).toMatchObject({ symbol: '0700', client_id: '007', parent_id: '12', quantity: 3 });
+    expect(prefillDraft({}, new URLSearchParams('symbol[2]=0005'), ALPACA)).toEqual({ 'symbol[2]': '0005' });
+  });
+
   it('accepts indexed leg parameters', () => {
     const draft = prefillDraft({}, new URLSearchParams('symbol[2]=SPY&action[9]=buy'), ALPACA);
     expect(draft).toEqual({ 'symbol[2]': 'SPY' });

@@ -82,6 +82,10 @@ export function typedValue(text: string): unknown {
 // Class first (it resets the symbol), then symbol, type and action, then the rest as given.
 const PREFILL_ORDER = ['class', 'symbol', 'type', 'action'];
 
+/** Parameters that are text even when they look like a number: tickers such as 0700, order ids such as 007. */
+const TEXT_PARAMETERS = new Set(['symbol', 'client_id', 'parent_id']);
+const isTextParameter = (name: string): boolean => TEXT_PARAMETERS.has(INDEXED.exec(name)?.[1] ?? name);
+
 /** ?symbol=MSFT&action=sell&quantity=3 over the sample order; unknown parameters are ignored. */
 export function prefillDraft(draft: OrderDraft, search: URLSearchParams, provider: Provider): OrderDraft {
   const entries = [...search.entries()].filter(([name]) => isOrderField(name));
@@ -90,5 +94,8 @@ export function prefillDraft(draft: OrderDraft, search: URLSearchParams, provide
     return index < 0 ? PREFILL_ORDER.length : index;
   };
   entries.sort(([a], [b]) => rank(a) - rank(b));
-  return entries.reduce((next, [name, value]) => applyValue(next, name, typedValue(value), provider), draft);
+  return entries.reduce(
+    (next, [name, value]) => applyValue(next, name, isTextParameter(name) ? value : typedValue(value), provider),
+    draft,
+  );
 }

@@ -39,6 +39,7 @@ function server(overrides: Record<string, unknown> = {}, extra: Record<string, R
 
 const leaving = () => vi.spyOn(leaveFor, 'assign').mockImplementation(() => {});
 afterEach(() => {
+  vi.useRealTimers();
   vi.restoreAllMocks();
   sessionStorage.clear();
 });
@@ -203,6 +204,111 @@ describe('Account & Billing with card payments', () => {
       },
     );
     expect(sessionStorage.getItem('checkoutSince')).toBeNull();
+  });
+
+  it('after Checkout shows the purchase in the credit history too, once the payment shows', async () => {
+    sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
+    let paidYet = false;
+    const paid = {
+      credits: 100,
+      price: 1099,
+      currency: 'usd',
+      createdAt: Date.UTC(2024, 10, 20),
+      stripeInvoiceId: null,
+      description: 'Pack',
+      interval: null,
+    };
+    const signup = { id: 1, createdAt: Date.UTC(2024, 0, 31), credits: 5, cause: 'signup', balanceAfter: 5 };
+    const purchase = { id: 2, createdAt: Date.UTC(2024, 10, 20), credits: 100, cause: 'purchase', balanceAfter: 105 };
+    let accountAsked = 0;
+    await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        {
+          AccountCredits: fixture(() => {
+            accountAsked += 1;
+            // Stripe's webhook lands between the first and the second look.
+            if (accountAsked >= 2) paidYet = true;
+            return { data: { account: account(paidYet ? { payments: [paid] } : {}) } };
+          }),
+          AccountLedger: fixture(() => ({ data: { accountLedger: paidYet ? [purchase, signup] : [signup] } })),
+        },
+      ),
+    });
+    const history = () => screen.getByRole('region', { name: 'Credit history' });
+    await waitFor(() => expect(within(history()).getByText('+5')).toBeTruthy());
+    await waitFor(
+      () => expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.'),
+      { timeout: 6000 },
+    );
+    await waitFor(() => expect(within(history()).getByText('+100')).toBeTruthy());
+  });
+
+  it('after Checkout drops the "No signals left" banner once the payment shows', async () => {
+    sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
+    let paidYet = false;
+    const paid = {
+      credits: 100,
+      price: 1099,
+      currency: 'usd',
+      createdAt: Date.UTC(2024, 10, 20),
+      stripeInvoiceId: null,
+      description: 'Pack',
+      interval: null,
+    };
+    let accountAsked = 0;
+    await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        {
+          AccountCredits: fixture(() => {
+            accountAsked += 1;
+            if (accountAsked >= 2) paidYet = true;
+            return { data: { account: account(paidYet ? { payments: [paid] } : {}) } };
+          }),
+          CreditsBanner: fixture(() => ({
+            data: { account: { balance: paidYet ? 100 : 0, lastGrant: 100, unlimited: false, cardPayments: true } },
+          })),
+        },
+      ),
+    });
+    expect((await screen.findByTestId('credits-banner')).textContent).toContain('No signals left.');
+    await waitFor(
+      () => expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.'),
+      { timeout: 6000 },
+    );
+    await waitFor(() => expect(screen.queryByTestId('credits-banner')).toBeNull());
+  });
+
+  it('stays confirmed when the page is still open a quarter of an hour after the payment', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const paidAt = Date.UTC(2026, 10, 20, 9, 0);
+    vi.setSystemTime(paidAt + 60_000);
+    sessionStorage.setItem('checkoutSince', String(paidAt - 60_000));
+    const paid = {
+      credits: 100,
+      price: 1099,
+      currency: 'usd',
+      createdAt: paidAt,
+      stripeInvoiceId: null,
+      description: 'Pack',
+      interval: null,
+    };
+    leaving();
+    await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ payments: [paid] }),
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.'),
+    );
+    vi.setSystemTime(paidAt + 20 * 60_000);
+    // Anything that draws the page again (here: opening the billing portal).
+    fireEvent.click(screen.getAllByRole('button', { name: 'Manage billing' })[0] as HTMLElement);
+    await waitFor(() => expect(screen.getAllByRole('button', { name: /Opening Stripe/ }).length).toBeGreaterThan(0));
+    expect(screen.getByTestId('checkout-return').textContent).toBe('Payment confirmed: your credits are in.');
   });
 
   it('invites a user who is not professional to apply, and not a professional', async () => {

@@ -1,13 +1,14 @@
 import { ACCOUNT_TYPE } from '@router/shared';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import { useSearchParams } from 'react-router';
-import { useQuery } from 'urql';
+import { useClient, useQuery } from 'urql';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { AccountSummary } from '../../features/billing/account-summary.tsx';
 import { BuyCredits } from '../../features/billing/buy-credits.tsx';
 import { CheckoutReturn, noteCheckoutStart } from '../../features/billing/checkout-return.tsx';
-import { AccountCreditsDocument } from '../../features/billing/documents.ts';
+import { AccountCreditsDocument, CreditsBannerDocument } from '../../features/billing/documents.ts';
 import { LedgerTable } from '../../features/billing/ledger-table.tsx';
 import { PaymentsTable } from '../../features/billing/payments-table.tsx';
 import { ProfessionalCard } from '../../features/billing/professional-card.tsx';
@@ -34,6 +35,14 @@ export function Component() {
   const data = account.data?.account;
   const refresh = () => reexecute({ requestPolicy: 'network-only' });
   const manage = () => void stripe.open(PORTAL);
+  // Bumped when a Checkout payment shows: the credit history loads again with its purchase.
+  const [ledgerVersion, setLedgerVersion] = useState(0);
+  const client = useClient();
+  const paymentShown = () => {
+    setLedgerVersion((n) => n + 1);
+    // The low-credit banner above the page (its answer goes to the banner's own query).
+    void client.query(CreditsBannerDocument, {}, { requestPolicy: 'network-only' }).toPromise();
+  };
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-4">
@@ -44,7 +53,7 @@ export function Component() {
           </Button>
         )}
       </div>
-      <CheckoutReturn account={data} refresh={refresh} />
+      <CheckoutReturn account={data} refresh={refresh} onConfirmed={paymentShown} />
       {stripe.error && <Alert variant="danger">{stripe.error}</Alert>}
       <AccountSummary account={account} />
       {data && !data.cardPayments && !data.unlimited && (
@@ -70,7 +79,7 @@ export function Component() {
         </>
       )}
       {!session.isProfessional && <ProfessionalCard />}
-      <LedgerTable />
+      <LedgerTable key={ledgerVersion} />
     </>
   );
 }

@@ -193,4 +193,49 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     ).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
   });
+
+  it('keeps what was typed when a save stops halfway (the email saved, the webhook refused)', async () => {
+    let settings: unknown[] = [];
+    const { dialog, calls } = await openDialog('Main', live, {
+      Notifications: fixture(() => ({ data: { notifications: settings } })),
+      NotificationTest: fixture(() => ({ data: { notificationTest: { id: 'd1', status: 'pending' } } })),
+      NotificationCreate: fixture((request) => {
+        if (request.variables.type === 1) {
+          if (String(request.variables.metadata).includes('192.168')) {
+            return graphQLError('Private network addresses are not allowed');
+          }
+          settings = [...settings, { ...HOOK_SETTING, key: 'n3', metadata: request.variables.metadata }];
+          return { data: { notificationCreate: { key: 'n3', secret: null } } };
+        }
+        settings = [{ ...HOOK_SETTING, key: 'n2', type: 2, metadata: '{"email":"jo@example.com"}' }];
+        return { data: { notificationCreate: { key: 'n2', secret: null } } };
+      }),
+    });
+    fireEvent.click(await within(dialog).findByLabelText('Email'));
+    fireEvent.click(within(dialog).getByLabelText('Webhook'));
+    fireEvent.change(within(dialog).getByLabelText('Notification webhook URL'), {
+      target: { value: 'http://192.168.1.5/notify' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Private network addresses are not allowed');
+    // The saved email shows in the saved settings (the list was asked again), and can be tested.
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Send a test email' }));
+    expect(await within(dialog).findByText(/Test notification queued/)).toBeTruthy();
+    await waitFor(() => expect(calls('Notifications').length).toBeGreaterThanOrEqual(3));
+    expect((within(dialog).getByLabelText('Webhook') as HTMLInputElement).checked).toBe(true);
+    expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
+      'http://192.168.1.5/notify',
+    );
+    // Corrected and saved again: only the webhook is created, and the form shows what is saved.
+    fireEvent.change(within(dialog).getByLabelText('Notification webhook URL'), {
+      target: { value: 'https://example.com/notify' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Saved.')).toBeTruthy();
+    await within(dialog).findByRole('button', { name: 'Send a test webhook' });
+    expect(calls('NotificationCreate').map((call) => call.variables.type)).toEqual([2, 1, 1]);
+    expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
+      'https://example.com/notify',
+    );
+  });
 });

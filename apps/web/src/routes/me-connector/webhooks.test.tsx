@@ -104,4 +104,35 @@ describe('webhooks (SPEC §2)', () => {
     expect(calls('ConnectorDelete')[0]?.variables).toEqual({ key: 'p' });
     expect(calls('Connectors').length).toBeGreaterThan(before);
   });
+
+  it('counts the webhooks the broker has now in its delete confirmation, after one was deleted', async () => {
+    let hooks = [
+      hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook' }),
+      hook({ key: 'h2', accountId: 'PA-1', name: 'Second hook' }),
+    ];
+    await render({
+      Hooks: fixture(() => ({ data: { hooks } })),
+      HookDelete: fixture(({ variables }) => {
+        hooks = hooks.filter((h) => h.key !== variables.key);
+        return { data: { hookDelete: true } };
+      }),
+    });
+    fireEvent.click(within(await card()).getByRole('button', { name: 'Delete broker' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete broker' });
+    expect(await within(dialog).findByText(/also deletes its 2 webhooks/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Delete webhook Second hook' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete webhook' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() =>
+      expect(within(screen.getByRole('article', { name: 'Paper Trading' })).queryByText('Second hook')).toBeNull(),
+    );
+
+    fireEvent.click(within(await card()).getByRole('button', { name: 'Delete broker' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete broker' });
+    await waitFor(() => expect(within(dialog).getByText(/also deletes its webhook and/)).toBeTruthy());
+  });
 });

@@ -64,6 +64,25 @@ describe('second-factor enrollment (SPEC §2, §4, §9)', () => {
   });
 });
 
+describe('second-factor enrollment without the server', () => {
+  it('says the server could not be reached, not that a good code is wrong', async () => {
+    await renderRoute('/me/settings/two-factor', {
+      user: fakeUser(4),
+      handlers: {
+        UserPasscode: pending,
+        UserPasscodeUpdate: fixture(() => {
+          throw new TypeError('Failed to fetch');
+        }),
+      },
+    });
+    await screen.findByTestId('passcode-secret');
+    fill('Verification code', '123456');
+    click('Activate');
+    expect(await screen.findByText('Could not reach the server: Failed to fetch')).toBeTruthy();
+    expect(screen.queryByText('The verification code is not valid')).toBeNull();
+  });
+});
+
 describe('settings: two-factor panel', () => {
   it('links to the enrollment when off', async () => {
     await renderRoute('/me/settings', { user: fakeUser(4), handlers: { UserPasscode: pending } });
