@@ -282,6 +282,30 @@ describe('close and holdings', () => {
     expect(holdings.positions.find((p) => p.symbol === 'NSE:RELIANCE')).toBeUndefined();
   });
 
+  it('a percent_of_position close never sells more than the percentage: cut down, refused when under one share', async () => {
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:RELIANCE', action: 'sell_short', quantity: 5 }));
+    let before = c.fake.requests.length;
+    await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:RELIANCE', action: 'close', quantity: 30, quantity_type: 'percent_of_position' }),
+    );
+    // 30 % of 5 is 1.5: one share, not two.
+    expect(sentSince(c.fake, before).find((r) => r.method === 'POST')?.body).toMatchObject({ quantity: '1' });
+    before = c.fake.requests.length;
+    // 10 % of the 4 left is 0.4: refused, nothing sent (not the whole 4).
+    expect(
+      await expectFailure(
+        c.broker.placeOrder(
+          c.ctx,
+          c.session,
+          input({ symbol: 'NSE:RELIANCE', action: 'close', quantity: 10, quantity_type: 'percent_of_position' }),
+        ),
+      ),
+    ).toMatchObject({ kind: 'InvalidOrder', message: 'Zerodha: 10 % of 4 in NSE:RELIANCE is less than one share' });
+    expect(sentSince(c.fake, before).filter((r) => r.method === 'POST' && r.path === '/orders/regular')).toEqual([]);
+  });
+
   it('a close of a fixed quantity held in two products sells that quantity in all, not that much of each', async () => {
     // 10 delivery shares held, 10 more bought intraday (MIS): 20 held, 5 to close.
     await c.broker.placeOrder(

@@ -92,7 +92,8 @@ async function heldOf(api: KiteApi, ctx: BrokerContext, session: BrokerSession, 
 /** How much of `held` a close with a quantity or percent_of_position takes. */
 function closingQuantity(held: number, part: Pick<Order, 'quantity' | 'quantity_type'>): number {
   if (part.quantity === undefined) return held;
-  if (part.quantity_type === 'percent_of_position') return Math.max(1, Math.floor((held * part.quantity) / 100));
+  // Cut down, never up: a part too small for one share is left (the close is refused if nothing is).
+  if (part.quantity_type === 'percent_of_position') return Math.floor((held * part.quantity) / 100);
   if (part.quantity_type === 'fixed') return Math.min(held, part.quantity);
   throw invalid('close takes a fixed quantity or percent_of_position');
 }
@@ -129,7 +130,7 @@ export async function closeSymbol(
   let left = options.part?.quantity_type === 'fixed' ? (options.part.quantity ?? 0) : Number.POSITIVE_INFINITY;
   for (const { product, quantity } of held) {
     const size = Math.min(left, options.part ? closingQuantity(Math.abs(quantity), options.part) : Math.abs(quantity));
-    if (size <= 0) break;
+    if (size <= 0) continue;
     left -= size;
     const form = {
       tradingsymbol,
@@ -145,7 +146,11 @@ export async function closeSymbol(
     answers.push(await submitOrder(api, ctx, session, 'regular', form));
   }
   const [first] = answers;
-  if (!first) throw invalid(`no position in ${key}`);
+  if (!first) {
+    if (options.part?.quantity_type !== 'percent_of_position') throw invalid(`no position in ${key}`);
+    const total = held.reduce((sum, item) => sum + Math.abs(item.quantity), 0);
+    throw invalid(`${options.part.quantity} % of ${total} in ${key} is less than one share`);
+  }
   if (answers.length === 1) return first;
   const ids = answers.map((answer) => answer.id).join(', ');
   return { ...first, status_description: `${first.status_description} (one order per product: ${ids})` };
