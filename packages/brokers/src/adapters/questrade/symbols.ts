@@ -32,8 +32,8 @@ async function optionId(
   const expiry = listOf(asRecord(body)?.optionChain).find((item) =>
     stringField(item, 'expiryDate')?.startsWith(parts.expiry),
   );
-  const roots = listOf(expiry?.chainPerRoot);
-  const root = roots.find((item) => stringField(item, 'root') === parts.root) ?? roots[0];
+  // Only the root named: another root of the chain is another contract (an adjusted deliverable).
+  const root = listOf(expiry?.chainPerRoot).find((item) => stringField(item, 'root') === parts.root);
   const strike = listOf(root?.chainPerStrikePrice).find(
     (item) => Math.abs((decimalField(item, 'strikePrice') ?? Number.NaN) - parts.strike) < 1e-6,
   );
