@@ -290,6 +290,22 @@ describe('cancel, close, holdings, preview', () => {
     expect(close.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '0.00004073' });
   });
 
+  it('a close of part of the position keeps the stop-loss of the rest; a close of all of it cancels it', async () => {
+    await place({ symbol: 'KO', action: 'buy', quantity: 10 }, 'sigKoOpen');
+    await place({ symbol: 'KO', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 }, 'sigKoStop');
+    const stop = () => c.fake.orders.find((order) => order.client_order_id === 'sigKoStop')?.status;
+    const part = await place({ symbol: 'KO', action: 'close', quantity: 4 }, 'sigKoPart');
+    expect(part.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '4', order_type: 'MARKET' });
+    expect(stop()).toBe('SUBMITTED');
+    const half = await place({ symbol: 'KO', action: 'close', quantity: 50, quantity_type: 'percent_of_position' });
+    expect(half.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '3' });
+    expect(stop()).toBe('SUBMITTED');
+    // A fixed quantity of all that is left closes the position: its exits go with it.
+    const rest = await place({ symbol: 'KO', action: 'close', quantity: 3 }, 'sigKoRest');
+    expect(rest.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '3' });
+    expect(stop()).toBe('CANCELLED');
+  });
+
   it('a cancel signal cancels the symbol’s open orders; close sells the position with our id', async () => {
     await place({ symbol: 'MSFT', action: 'sell', quantity: 1, limit_price: 999 }, 'sigMsftOpen');
     const close = await place({ symbol: 'MSFT', action: 'close' }, 'sigCloseMsft');

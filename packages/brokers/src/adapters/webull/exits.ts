@@ -1,7 +1,8 @@
 // Cancel and close at Webull. Cancels go by client_order_id only (POST /openapi/trade/order/cancel),
 // so an order named by Webull's id is looked up among the open orders first. Webull has no close
 // call: close cancels the symbol's open orders and sends the opposite market order for the
-// position (GET /openapi/assets/positions), with our id.
+// position (GET /openapi/assets/positions), with our id; a close of part of the position keeps
+// the open orders (the exits of the part still held).
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
@@ -104,13 +105,27 @@ export async function closeSymbol(
   clientOrderId?: string,
 ): Promise<OrderResponse> {
   const symbol = positionSymbol(order);
+  const heldNow = async () => {
+    const query = { account_id: accountId };
+    const positions = listOf((await api.call(ctx, session, { path: '/openapi/assets/positions', query })).body);
+    return decimalField(
+      positions.find((position) => stringField(position, 'symbol') === symbol),
+      'quantity',
+    );
+  };
+  // A close of part of the position leaves the symbol's open orders alone: they include the
+  // stop-loss and take-profit orders of the part still held, which a trader closing half expects
+  // to keep. Only a close of all of it cancels them first (a flat position keeps no exits).
+  if (order.quantity !== undefined) {
+    const held = await heldNow();
+    if (held) {
+      const quantity = closingQuantity(Math.abs(held), order);
+      if (quantity < Math.abs(held))
+        return submitClose(api, ctx, session, accountId, order, held, quantity, clientOrderId);
+    }
+  }
   const canceled = await cancelSymbolOrders(api, ctx, session, accountId, symbol);
-  const query = { account_id: accountId };
-  const positions = listOf((await api.call(ctx, session, { path: '/openapi/assets/positions', query })).body);
-  const held = decimalField(
-    positions.find((position) => stringField(position, 'symbol') === symbol),
-    'quantity',
-  );
+  const held = await heldNow();
   if (!held) {
     if (!canceled.length) throw invalid(`no position in ${symbol}`);
     return {
@@ -119,11 +134,25 @@ export async function closeSymbol(
       status_description: `No position in ${symbol}; canceled ${canceled.length} open order(s)`,
     };
   }
+  return submitClose(api, ctx, session, accountId, order, held, closingQuantity(Math.abs(held), order), clientOrderId);
+}
+
+/** The opposite market order for `quantity` of the `held` position, with our id when there is one. */
+function submitClose(
+  api: WebullApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  order: Order,
+  held: number,
+  quantity: number,
+  clientOrderId?: string,
+): Promise<OrderResponse> {
   const closing: Order = {
     symbol: order.symbol,
     class: order.class,
     action: held > 0 ? 'sell' : 'buy_to_cover',
-    quantity: closingQuantity(Math.abs(held), order),
+    quantity,
     quantity_type: 'fixed',
     type: 'market',
     duration: 'day',
