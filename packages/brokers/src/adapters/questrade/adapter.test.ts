@@ -272,6 +272,33 @@ describe('lookup', () => {
     expect(twice).toMatchObject({ match: 'unknown', reason: expect.stringMatching(/^2 orders at Questrade match/) });
   });
 
+  it('by terms, a strategy is ours only with the same legs in the same directions and ratios', async () => {
+    const strategy = (buy: number, sell: number, buyQuantity: number, sellQuantity: number) =>
+      input({
+        legs: [
+          { symbol: option('MSFT', 'P', buy), action: 'buy_to_open', quantity: buyQuantity },
+          { symbol: option('MSFT', 'P', sell), action: 'sell_to_open', quantity: sellQuantity },
+        ],
+        type: 'limit',
+        limit_price: 1.1,
+        duration: 'day',
+      });
+    const sentAt = Date.now();
+    const placing = strategy(400, 390, 1, 1);
+    const placed = await broker.placeOrder(ctx, session, placing);
+    const lookup = { accountId, clientOrderId: placing.clientOrderId, sentAt };
+    expect(await findOrder(broker, ctx, session, { ...lookup, order: placing.order })).toMatchObject({
+      match: 'probable',
+      order: { id: String(fake.book.records.at(-1)?.id) },
+    });
+    // The same two puts and price, but the other way round, or one against two: not ours.
+    for (const other of [strategy(390, 400, 1, 1), strategy(400, 390, 1, 2)]) {
+      expect(await findOrder(broker, ctx, session, { ...lookup, order: other.order })).toEqual({ match: 'none' });
+    }
+    // Left open it would be among the MSFT orders another test cancels.
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: placed.id });
+  });
+
   it('by terms: found when Questrade lists a sell as Short or a buy as Cov, so a lost order is not sent again', async () => {
     const signals = [
       // Nothing held: Questrade lists this sell as Short (it executes: the account is short 3).

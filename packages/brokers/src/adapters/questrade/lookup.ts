@@ -2,7 +2,8 @@
 // order id and its notes cannot be set by the API (WIRE.md §6). With the order id:
 // GET …/orders/{id} → {"orders":[record]}. After a lost answer: the account's orders created in
 // the window (stateFilter=All) that were entered through the API with the terms we sent:
-// symbolId, side, quantity, type and prices (strategies: their legs' symbolIds).
+// symbolId, side, quantity, type and prices (strategies: their legs' symbolIds, directions and
+// ratios, and the net price).
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -37,11 +38,24 @@ function matches(record: JsonRecord, sent: JsonRecord, action: string, window: {
   if (source && source !== 'TradingAPI') return false;
   const legs = listOf(sent.legs);
   if (legs.length) {
-    const wanted = legs.map((leg) => String(leg.symbolId)).sort();
-    const listed = listOf(record.legs)
-      .map((leg) => stringField(leg, 'symbolId') ?? '')
-      .sort();
-    return JSON.stringify(wanted) === JSON.stringify(listed) && same(record.limitPrice, sent.limitPrice);
+    // Each leg by its symbolId, direction and ratio (a field Questrade leaves out is not compared).
+    const wanted = legs.map((leg) => [String(leg.symbolId), String(leg.action), decimalField(leg, 'legQuantity')]);
+    const listed = listOf(record.legs);
+    const legMatches = (leg: JsonRecord, [symbolId, action, ratio]: (typeof wanted)[number]) => {
+      const side = stringField(leg, 'side');
+      const listedRatio = decimalField(leg, 'legRatioQuantity');
+      return (
+        stringField(leg, 'symbolId') === symbolId &&
+        (side === undefined || (BUY_SIDES.has(side) ? 'Buy' : 'Sell') === action) &&
+        (listedRatio === undefined || listedRatio === ratio)
+      );
+    };
+    const unused = [...listed];
+    const paired = wanted.every((terms) => {
+      const index = unused.findIndex((leg) => legMatches(leg, terms));
+      return index >= 0 && unused.splice(index, 1).length === 1;
+    });
+    return paired && unused.length === 0 && same(record.limitPrice, sent.limitPrice);
   }
   const primary = listOf(sent.components).find((item) => item.orderClass === 'Primary') ?? sent;
   const orderClass = stringField(record, 'orderClass');
