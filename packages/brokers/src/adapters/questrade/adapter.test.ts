@@ -272,6 +272,30 @@ describe('lookup', () => {
     expect(twice).toMatchObject({ match: 'unknown', reason: expect.stringMatching(/^2 orders at Questrade match/) });
   });
 
+  it('by terms long after the send: the orders are read up to now, not to the window end', async () => {
+    const placing = input({ symbol: 'AAPL', action: 'buy', quantity: 9, limit_price: 99 });
+    const sentAt = Date.now();
+    const placed = await broker.placeOrder(ctx, session, placing);
+    // 20 minutes on: should Questrade filter by updateTime, an order filled since is listed only up to now.
+    const later = sentAt + 20 * 60_000;
+    const found = await findOrder(broker, { ...ctx, now: () => later }, session, {
+      accountId,
+      clientOrderId: placing.clientOrderId,
+      order: placing.order,
+      sentAt,
+    });
+    expect(found).toMatchObject({ match: 'probable', order: { id: placed.id } });
+    const listing = fake.requests.filter(
+      (r) => r.method === 'GET' && r.url.startsWith(`/v1/accounts/${accountId}/orders?`),
+    );
+    const query = new URL(listing.at(-1)?.url ?? '', 'http://fake').searchParams;
+    expect([query.get('startTime'), query.get('endTime')]).toEqual([
+      new Date(sentAt - 60_000).toISOString(),
+      new Date(later).toISOString(),
+    ]);
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: placed.id });
+  });
+
   it('by terms, a strategy is ours only with the same legs in the same directions and ratios', async () => {
     const strategy = (buy: number, sell: number, buyQuantity: number, sellQuantity: number) =>
       input({

@@ -83,7 +83,9 @@ export async function listMatching(
     path: `${api.path}/orders`,
     query: {
       startTime: new Date(query.from).toISOString(),
-      endTime: new Date(query.to).toISOString(),
+      // Up to now, not the window's end: should Questrade filter by updateTime, an order sent in
+      // the window and filled or canceled since would be missed (creationTime is checked above).
+      endTime: new Date(Math.max(query.to, now)).toISOString(),
       stateFilter: 'All',
     },
   });

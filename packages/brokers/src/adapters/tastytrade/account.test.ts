@@ -166,6 +166,21 @@ describe('finding an order again (findOrder)', () => {
     });
   });
 
+  it('by our external-identifier long after the send: the orders are read up to now, not to the window end', async () => {
+    t.clock.time += 10 * MINUTE;
+    const sentAt = t.clock.time;
+    const placed = await place(session, { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 1 }, 'find-late');
+    // Canceled 20 minutes on: should tastytrade list by updated-at, only a listing up to now has it.
+    t.clock.time += 20 * MINUTE;
+    await broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: placed.id });
+    const found = await findOrder(broker, t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'find-late', sentAt });
+    expect(found).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'canceled' } });
+    expect(decodeURIComponent(t.fake.requests.at(-1)?.url ?? '')).toBe(
+      `/accounts/${ACCOUNT}/orders?start-at=${new Date(sentAt - MINUTE).toISOString()}` +
+        `&end-at=${new Date(t.clock.time).toISOString()}&per-page=200&page-offset=0`,
+    );
+  });
+
   it('reads every page of a busy window, and proves nothing past the last page it reads', async () => {
     const copied = await place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'busy-template');
     t.clock.time += 10 * MINUTE;

@@ -99,7 +99,7 @@ export function createTastytradeBroker(options: TastytradeBrokerOptions = {}): T
 
     async listRecentOrders(ctx, session, query) {
       accountPath(session, query.accountId);
-      return listById(api, ctx, session, query);
+      return listById(api, ctx, session, query, now(ctx));
     },
 
     async getHoldings(ctx, session, accountId) {

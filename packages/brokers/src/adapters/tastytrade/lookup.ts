@@ -52,12 +52,13 @@ export async function liveOrderIdByOurs(
   return stringField(order, 'id');
 }
 
-/** The orders entered in the window that carry our id; null when the listing did not end. */
+/** The orders entered since the window opened that carry our id; null when the listing did not end. */
 export async function listById(
   api: TastyApi,
   ctx: BrokerContext,
   session: BrokerSession,
   query: RecentOrdersQuery,
+  now: number,
 ): Promise<ListedOrder[] | null> {
   const ours = externalIdFor(query.clientOrderId);
   const found: ListedOrder[] = [];
@@ -66,7 +67,9 @@ export async function listById(
       path: ordersPath(query.accountId),
       query: {
         'start-at': new Date(query.from).toISOString(),
-        'end-at': new Date(query.to).toISOString(),
+        // Up to now, not the window's end: should tastytrade filter by updated-at, an order sent in
+        // the window and filled or canceled since would be missed (our id alone picks ours).
+        'end-at': new Date(Math.max(query.to, now)).toISOString(),
         'per-page': PER_PAGE,
         'page-offset': page,
       },
