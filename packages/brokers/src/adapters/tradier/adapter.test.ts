@@ -158,6 +158,37 @@ describe('orders', () => {
     expect(fake.orders.filter((o) => o.tag === 'sig-dup')).toHaveLength(1);
   });
 
+  it('the tag check reads every page of the day’s orders: a resend of an order listed late is not placed again', async () => {
+    const template = await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 48 }, 'sig-template'));
+    const copy = fake.orders.find((o) => String(o.id) === template.id);
+    if (!copy) throw new Error('no order to copy');
+    const before = fake.orders.length;
+    const others = (count: number, from: number) =>
+      Array.from({ length: count }, (_, index) => ({ ...copy, id: from + index, tag: `other-${from + index}` }));
+    // The copies leave the fake afterwards, so no other test lists them.
+    try {
+      fake.orders.push(...others(130, 9_000_000));
+      const first = await broker.placeOrder(ctx, session, input(buy, 'sig-late'));
+      const sent = fake.submissions().length;
+      const again = await broker.placeOrder(ctx, session, input(buy, 'sig-late'));
+      expect(again).toMatchObject({ id: first.id, status: 'filled' });
+      expect(fake.submissions().length).toBe(sent);
+      expect(fake.orders.filter((o) => o.tag === 'sig-late')).toHaveLength(1);
+      // More orders than it reads: nothing proves ours absent, so nothing is sent.
+      fake.orders.push(...others(1000, 9_100_000));
+      const refused = await failure(broker.placeOrder(ctx, session, input(buy, 'sig-crowded')));
+      expect(refused).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
+      expect(fake.submissions().length).toBe(sent);
+      expect(
+        await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-crowded', sentAt: today() }),
+      ).toMatchObject({
+        match: 'unknown',
+      });
+    } finally {
+      fake.orders.splice(before);
+    }
+  });
+
   it('findOrder with a broker id reads the order itself: exact, or unknown when Tradier denies it', async () => {
     const placed = await broker.placeOrder(ctx, session, input({ ...buy, limit_price: 49 }, 'sig-byid'));
     const lookup = { accountId, clientOrderId: 'sig-byid', brokerOrderId: placed.id };
@@ -187,7 +218,7 @@ describe('orders', () => {
       match: 'exact',
       order: { status: 'accepted', status_description: 'Tradier order open' },
     });
-    expect(fake.requests.at(-1)?.url).toBe(`/v1/accounts/${accountId}/orders?includeTags=true`);
+    expect(fake.requests.at(-1)?.url).toBe(`/v1/accounts/${accountId}/orders?includeTags=true&page=1&limit=100`);
     expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-never', sentAt })).toEqual({
       match: 'none',
     });

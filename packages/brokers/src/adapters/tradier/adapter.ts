@@ -20,10 +20,15 @@ import { TRADIER_ENVIRONMENTS, TRADIER_TITLE, tradierDescriptor } from './descri
 import { cancelOpenOrders, closingOrder, instrumentOf, listOrders, listPositions } from './exits.ts';
 import { fromPlacement, fromPreview, fromTradierOrder, tagOf, toTradierForm } from './mapper.ts';
 
-/** Tradier lists the day's orders (and open ones) with their tags: ours is the client order id. */
-async function findByTag(http: HttpClient, accountId: string, tag: string): Promise<OrderResponse | null> {
-  const order = (await listOrders(http, accountId)).find((o) => stringField(o, 'tag') === tag);
-  return order ? fromTradierOrder(order) : null;
+/**
+ * Tradier lists the day's orders (and open ones) with their tags: ours is the client order id.
+ * Undefined when it is not listed but the list was longer than we read (its absence is not proved).
+ */
+async function findByTag(http: HttpClient, accountId: string, tag: string): Promise<OrderResponse | null | undefined> {
+  const { orders, complete } = await listOrders(http, accountId);
+  const order = orders.find((o) => stringField(o, 'tag') === tag);
+  if (order) return fromTradierOrder(order);
+  return complete ? null : undefined;
 }
 
 /** Tradier lists the orders of the present calendar day (US Eastern) and the open ones. */
@@ -114,6 +119,13 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
       const tag = tagOf(input.clientOrderId);
       const existing = await findByTag(http, accountId, tag);
       if (existing) return existing;
+      // Not sent: ours may be among the orders not read, and a second one would be a double order.
+      if (existing === undefined)
+        throw new BrokerError(
+          'BrokerUnavailable',
+          TRADIER_TITLE,
+          'too many orders today to check that this signal was not placed already; nothing was sent',
+        );
       return place(http, accountId, await resolveOrder(http, input), tag);
     },
 
@@ -157,6 +169,7 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
       // proved only for a window within the listed day.
       const found = await findByTag(client(ctx, session, accountId), accountId, tagOf(clientOrderId));
       if (found) return [{ order: found, match: 'id' }];
+      if (found === undefined) return null;
       return from < startOfListedDay((ctx.now ?? Date.now)()) ? null : [];
     },
 

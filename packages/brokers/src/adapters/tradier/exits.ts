@@ -11,10 +11,32 @@ import { tradierSymbol } from './mapper.ts';
 
 const OPEN = new Set(['open', 'partially_filled', 'pending']);
 
-/** Every order of the day (and open ones), tags included. */
+/** Orders asked for per page (Tradier lists 25 unless told), and pages read at most. */
+const PAGE_SIZE = 100;
+const MAX_PAGES = 10;
+
+/**
+ * The orders of the day (and open ones), tags included, page by page (GET …/orders?page=&limit=).
+ * `complete` is false when there were more pages than we read: what is not listed is not proved absent.
+ */
 export async function listOrders(http: HttpClient, accountId: string) {
-  const answer = await http.request({ path: accountPath(accountId, '/orders'), query: { includeTags: true } });
-  return listOf((answer.body as { orders?: { order?: unknown } } | undefined)?.orders?.order);
+  const orders: unknown[] = [];
+  const seen = new Set<string>();
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const answer = await http.request({
+      path: accountPath(accountId, '/orders'),
+      query: { includeTags: true, page, limit: PAGE_SIZE },
+    });
+    const listed = listOf((answer.body as { orders?: { order?: unknown } } | undefined)?.orders?.order);
+    // A page of nothing new (a Tradier that ignores paging lists it all each time) ends it too.
+    const fresh = listed.filter((order) => {
+      const id = stringField(order, 'id') ?? '';
+      return !seen.has(id) && Boolean(seen.add(id));
+    });
+    orders.push(...fresh);
+    if (listed.length < PAGE_SIZE || fresh.length === 0) return { orders, complete: true };
+  }
+  return { orders, complete: false };
 }
 
 export async function listPositions(http: HttpClient, accountId: string) {
@@ -30,7 +52,7 @@ export function instrumentOf(symbol: string): string {
 
 export async function cancelOpenOrders(http: HttpClient, accountId: string, symbol: string): Promise<string[]> {
   const instrument = instrumentOf(symbol);
-  const targets = (await listOrders(http, accountId)).filter(
+  const targets = (await listOrders(http, accountId)).orders.filter(
     (order) =>
       OPEN.has(stringField(order, 'status') ?? '') &&
       (stringField(order, 'option_symbol') ?? stringField(order, 'symbol')) === instrument,

@@ -1,6 +1,7 @@
 // Protocol fake of Tradier's brokerage API on loopback: Bearer token checked (401 "Invalid Access
 // Token"), form-encoded orders validated (fake-book.ts), preview=true, tags, and Tradier's JSON
 // quirks: a list of one comes as an object, an empty list as "null". Market orders fill at once.
+// The order list is paginated (page, limit: 25 unless asked), as Tradier documents.
 import { randomUUID } from 'node:crypto';
 import { createFakeServer } from '../../core/fake-server.ts';
 import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
@@ -122,9 +123,15 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
     return { order: { id: order.id, status: 'ok', partner_id: randomUUID() } };
   });
 
+  // Paginated as documented: page (default 1) of limit orders (default 25).
   app.get('/v1/accounts/:id/orders', async (request) => {
-    const withTags = (request.query as { includeTags?: string }).includeTags === 'true';
-    const shown = orders.map(({ tag, ...rest }) => (withTags && tag ? { ...rest, tag } : rest));
+    const query = request.query as { includeTags?: string; page?: string; limit?: string };
+    const withTags = query.includeTags === 'true';
+    const limit = Number(query.limit ?? 25);
+    const page = Number(query.page ?? 1);
+    const shown = orders
+      .slice((page - 1) * limit, page * limit)
+      .map(({ tag, ...rest }) => (withTags && tag ? { ...rest, tag } : rest));
     return { orders: shown.length ? { order: tradierList(shown) } : 'null' };
   });
 
