@@ -152,6 +152,26 @@ describe('findOrder', () => {
   });
 });
 
+describe('lookup while MetaApi has not listed the history yet', () => {
+  it('a filled market order missing from the history is found by the position carrying our clientId', async () => {
+    const sentAt = Date.now();
+    const filled = await place({ symbol: 'EURUSD', action: 'buy', quantity: 0.02 }, 'find-lag');
+    const history = terminal()?.history ?? [];
+    const entry = history.findIndex((order) => order.id === filled.id);
+    if (entry < 0) throw new Error('the fill is not in the history');
+    // The terminal has filled it (a position is open) but the history does not list it yet.
+    const [lagging] = history.splice(entry, 1);
+    try {
+      expect(await lookup('find-lag', { sentAt })).toMatchObject({
+        match: 'exact',
+        order: { id: filled.id, status: 'filled' },
+      });
+    } finally {
+      if (lagging) history.push(lagging);
+    }
+  });
+});
+
 describe('holdings', () => {
   it('balance, equity and free margin; positions per symbol, shorts negative', async () => {
     await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.05 });

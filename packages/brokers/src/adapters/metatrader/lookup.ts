@@ -74,7 +74,10 @@ async function historySince(http: HttpClient, path: string, from: number, to: nu
 
 /**
  * Orders carrying one of the signal's clientIds: open ones, and those in the history since the
- * window opened (until now: a pending order entered in the window may have filled since).
+ * window opened (until now: a pending order entered in the window may have filled since). Failing
+ * those, a position carrying it (WIRE.md §6: open orders, positions and history are scanned): a
+ * filled market order whose history entry MetaApi has not listed yet is ours all the same, filled
+ * (the position's id is the ticket of the order that opened it).
  */
 export async function listByClientId(
   ctx: BrokerContext,
@@ -84,17 +87,25 @@ export async function listByClientId(
   const http = tradingClient(ctx, link);
   const path = accountPath(link.metaApiId);
   const ids = clientIdsOf(query.clientOrderId);
-  const [open, history] = await Promise.all([
+  const [open, history, positions] = await Promise.all([
     http.request({ path: `${path}/orders` }),
     historySince(http, path, query.from, Math.max(query.to, (ctx.now ?? Date.now)())),
+    http.request({ path: `${path}/positions` }),
   ]);
-  if (history === null) return null;
+  const ours = (item: unknown) => ids.has(stringField(item, 'clientId') ?? '');
   const seen = new Set<string>();
-  return [...listOf(open.body), ...history]
-    .filter((order) => ids.has(stringField(order, 'clientId') ?? ''))
-    .filter((order) => {
-      const id = stringField(order, 'id') ?? '';
-      return !seen.has(id) && Boolean(seen.add(id));
-    })
-    .map((order) => ({ order: fromMetatraderOrder(order), match: 'id' as const }));
+  const orders = [...listOf(open.body), ...(history ?? [])].filter(ours).filter((order) => {
+    const id = stringField(order, 'id') ?? '';
+    return !seen.has(id) && Boolean(seen.add(id));
+  });
+  if (orders.length === 0) {
+    const held = listOf(positions.body).filter(ours);
+    if (held.length)
+      return held.map((position) => ({
+        order: fromMetatraderOrder({ ...position, state: 'ORDER_STATE_FILLED' }),
+        match: 'id' as const,
+      }));
+  }
+  if (history === null) return null;
+  return orders.map((order) => ({ order: fromMetatraderOrder(order), match: 'id' as const }));
 }
