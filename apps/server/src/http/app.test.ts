@@ -84,6 +84,9 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
         codes.push((await signin(`198.51.100.${i}, 203.0.113.7`)).json().errors?.[0]?.extensions?.code);
       expect(codes.slice(0, 10)).toEqual(Array(10).fill('BAD_USER_INPUT'));
       expect(codes[10]).toBe('RATE_LIMITED');
+      // Another client behind the same proxy has its own limit.
+      const other = await signin('198.51.100.1, 203.0.113.8');
+      expect(other.json().errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     } finally {
       await proxied.close();
     }
