@@ -215,7 +215,7 @@ const variables = {
       .enum(['true', 'false'])
       .default('false')
       .transform((v) => v === 'true'),
-    doc: 'behind a reverse proxy: take the client address from X-Forwarded-For',
+    doc: 'behind a reverse proxy: take the client address from X-Forwarded-For (its last entry, the one the proxy appended)',
   },
   ALLOW_PRIVATE_WEBHOOKS: {
     schema: z

@@ -32,6 +32,11 @@ export class RateLimiter<K> {
     return this.#rate > 0;
   }
 
+  /** Keys tracked (at most maxKeys). */
+  get size(): number {
+    return this.#buckets.size;
+  }
+
   /** Takes one token; false when the bucket is empty. */
   take(key: K): boolean {
     if (this.#rate <= 0) return true;
@@ -63,13 +68,20 @@ export class RateLimiter<K> {
     return Math.max(1, Math.ceil(this.waitMs(key) / 1000));
   }
 
-  /** Forgets buckets that have refilled (they behave like new ones). */
+  /**
+   * Forgets buckets that have refilled (they behave like new ones). Still full: forgets the
+   * fullest tenth, whose fresh bucket gives least away. Never all of them: a flood of new keys
+   * (random tokens, addresses) would otherwise hand every spent key its burst again.
+   */
   sweep(): void {
     const now = this.#now();
+    const tokensOf = (bucket: Bucket) => bucket.tokens + (now - bucket.at) * this.#rate;
     for (const [key, bucket] of this.#buckets) {
-      if (bucket.tokens + (now - bucket.at) * this.#rate >= this.#burst) this.#buckets.delete(key);
+      if (tokensOf(bucket) >= this.#burst) this.#buckets.delete(key);
     }
-    // Still full of busy keys: start over rather than grow without bound.
-    if (this.#buckets.size >= this.#maxKeys) this.#buckets.clear();
+    if (this.#buckets.size < this.#maxKeys) return;
+    const fullest = [...this.#buckets].sort(([, a], [, b]) => tokensOf(b) - tokensOf(a));
+    const keep = Math.floor(this.#maxKeys * 0.9);
+    for (const [key] of fullest.slice(0, Math.max(1, fullest.length - keep))) this.#buckets.delete(key);
   }
 }

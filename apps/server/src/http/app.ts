@@ -38,7 +38,10 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
-    trustProxy: services.config.TRUST_PROXY,
+    // One hop: the address the reverse proxy appended to X-Forwarded-For. Trusting every hop took
+    // the first entry, which the client writes itself: a new made-up address per request escaped
+    // every per-address limit (sign-in, reset requests, sign-up, hooks).
+    trustProxy: services.config.TRUST_PROXY ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: 1024 * 1024,
     // Fastify answers 414 past 100 characters in a path parameter; an /api/v1 account id (base64url
     // of the connection key and the broker's account id) is longer for a Schwab account hash, and

@@ -1,7 +1,9 @@
 // Before every /api/v1 handler: the per-token rate limit (429 with Retry-After), the bearer (401:
-// none, unknown, expired or revoked, and sign-in sessions), then the route's scope (403), each
-// refusal with its RFC 6750 WWW-Authenticate challenge. The token itself is never logged: the
-// limit is keyed by its SHA-256, as ApiPrincipal.credentialId.
+// none, unknown, expired or revoked, and sign-in sessions), the same limit per client and user (an
+// application's every access token for one user shares it: a refreshed or second token brings no
+// fresh allowance), then the route's scope (403), each refusal with its RFC 6750 WWW-Authenticate
+// challenge. The token itself is never logged: the limit is keyed by its SHA-256, as
+// ApiPrincipal.credentialId.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
@@ -25,16 +27,18 @@ export function registerGuard(api: ApiInstance, services: Services): void {
       reply.header('www-authenticate', CHALLENGE);
       throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
     }
-    const credential = createHash('sha256').update(token).digest('base64url');
-    if (!limiter.take(credential)) {
-      reply.header('retry-after', String(limiter.retryAfterS(credential)));
+    const limit = (key: string) => {
+      if (limiter.take(key)) return;
+      reply.header('retry-after', String(limiter.retryAfterS(key)));
       throw new AppError('RATE_LIMITED', 'Too many requests for this token, slow down');
-    }
+    };
+    limit(createHash('sha256').update(token).digest('base64url'));
     const caller = await verifyBearer(services, token);
     if (!caller) {
       reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token"`);
       throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
     }
+    limit(`${caller.client}:${caller.userId}`);
     const needed = req.routeOptions.config.apiScope;
     if (needed && !caller.scopes.has(needed)) {
       reply.header('www-authenticate', `${CHALLENGE}, error="insufficient_scope", scope="${needed}"`);

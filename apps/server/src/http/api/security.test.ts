@@ -227,3 +227,26 @@ describe('rate limits and logs', () => {
     }
   });
 });
+
+describe('rate limits per application', () => {
+  it("gives an application's second access token for the same user no fresh allowance; another user has their own", async () => {
+    const limited = await startOAuthServer({ API_RATE_PER_TOKEN: '0.001/2' });
+    try {
+      const user = await confirmedUser(limited, 'refreshing@example.test');
+      const other = await confirmedUser(limited, 'other-user@example.test');
+      const { app } = await professionalWithApp(limited, 'dev-refreshing@example.test');
+      const first = await oauthAccessToken(limited, app, user.token, 'accounts:read');
+      const second = await oauthAccessToken(limited, app, user.token, 'accounts:read');
+      const theirs = await oauthAccessToken(limited, app, other.token, 'accounts:read');
+      expect((await api(limited, first, 'GET', '/api/v1/accounts')).status).toBe(200);
+      expect((await api(limited, first, 'GET', '/api/v1/accounts')).status).toBe(200);
+      expect((await api(limited, first, 'GET', '/api/v1/accounts')).status).toBe(429);
+      const again = await api(limited, second, 'GET', '/api/v1/accounts');
+      expect(again.status).toBe(429);
+      expect(Number(again.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await api(limited, theirs, 'GET', '/api/v1/accounts')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

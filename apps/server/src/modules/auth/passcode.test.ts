@@ -106,6 +106,19 @@ describe('second factor', () => {
     const offNow = await gql(t.app, UPDATE, { secret: '', passcode: '' }, bearer(token));
     expect(offNow.errors?.[0]?.message).toBe('The verification code is not valid');
   });
+
+  it('holds the limit of wrong codes when they arrive all at once', async () => {
+    const email = 'totp-burst@example.test';
+    await userWithSecondFactor(t, email);
+    const mfa = bearer(await identityToken(t, email));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        gql(t.app, SIGNIN, { type: 'passcode', credentials: { passcode: String(100000 + i) } }, mfa),
+      ),
+    );
+    const judged = answers.filter((a) => a.errors?.[0]?.extensions?.code !== 'RATE_LIMITED');
+    expect(judged.length).toBe(RULES.passcodeFailures.limit);
+  });
 });
 
 async function userId(email: string): Promise<number | undefined> {

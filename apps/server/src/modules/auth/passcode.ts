@@ -44,19 +44,18 @@ export function openPasscodeSecret(services: Services, user: UserRow): string | 
 export async function verifyPasscode(services: Services, user: UserRow, code: string, secret?: string): Promise<void> {
   const { limiter } = services.identity;
   const key = `passcode:${user.id}`;
-  if (!(await limiter.allows(key, RULES.passcodeFailures))) {
+  // Every attempt is counted before it is judged (atomically: codes sent all at once cannot each
+  // slip under the limit), and a valid one clears the count.
+  if (!(await limiter.take(key, RULES.passcodeFailures))) {
     throw rateLimited('Too many wrong verification codes, please wait a few minutes');
   }
-  const fail = async () => {
-    await limiter.add(key, RULES.passcodeFailures);
-    return new AppError('VALIDATION', INVALID_PASSCODE, { field: 'passcode' });
-  };
+  const fail = () => new AppError('VALIDATION', INVALID_PASSCODE, { field: 'passcode' });
   const used = secret ?? openPasscodeSecret(services, user);
-  if (!used || !/^\d{6}$/.test(code)) throw await fail();
+  if (!used || !/^\d{6}$/.test(code)) throw fail();
   const now = Date.now();
   const delta = totp(used, user.email).validate({ token: code, timestamp: now, window: 1 });
-  if (delta === null) throw await fail();
+  if (delta === null) throw fail();
   const step = Math.floor(now / 1000 / PERIOD_S) + delta;
-  if (!(await consumePasscodeStep(services.db, user.id, step))) throw await fail();
+  if (!(await consumePasscodeStep(services.db, user.id, step))) throw fail();
   await limiter.reset(key, RULES.passcodeFailures);
 }

@@ -159,4 +159,25 @@ describe('password reset', () => {
     const ok = await gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode: next });
     expect(ok).toEqual({ data: { authPasswordReset: true } });
   });
+
+  it('ends a reset link asked for before the password was changed in the settings', async () => {
+    const email = 'reset-then-change@example.test';
+    const { token: session } = await confirmedUser(t, email);
+    const link = await requestLink(email);
+    const changed = await gql(
+      t.app,
+      `mutation($p: String!, $n: String!) { userPasswordUpdate(password: $p, newPassword: $n, newPassword2: $n) }`,
+      { p: STRONG_PASSWORD, n: NEW_PASSWORD },
+      bearer(session),
+    );
+    expect(changed.errors).toBeUndefined();
+    const reset = await gql(t.app, RESET, {
+      token: link,
+      password: 'Lantern-Quiver-Basalt-36!',
+      password2: 'Lantern-Quiver-Basalt-36!',
+    });
+    expect(reset.errors?.[0]?.message).toBe('This password reset link is expired or was already used');
+    const signin = await gql(t.app, SIGNIN, { type: 'password', credentials: { email, password: NEW_PASSWORD } });
+    expect(signin.errors).toBeUndefined();
+  });
 });

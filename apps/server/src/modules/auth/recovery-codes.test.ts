@@ -124,4 +124,16 @@ describe('recovery codes', () => {
     });
     expect(signin.data?.signin.issuer).toBe('user');
   });
+
+  it('holds the limit of wrong codes when they arrive all at once', async () => {
+    const email = 'recovery-burst@example.test';
+    await userWithSecondFactor(t, email);
+    const identity = await identityToken(t, email);
+    const letters = 'abcdefghjkmnpqrstuvwxyz23456789';
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => recover(identity, `aaaa-aaaa-aa${letters[i] ?? 'a'}a`)),
+    );
+    const judged = answers.filter((a) => a.errors?.[0]?.extensions?.code !== 'RATE_LIMITED');
+    expect(judged.length).toBe(5);
+  });
 });

@@ -13,11 +13,11 @@ import { spendRecoveryCode } from './recovery-codes.ts';
 export async function verifyRecoveryCode(services: Services, user: UserRow, code: string): Promise<void> {
   const { limiter } = services.identity;
   const key = `passcode:${user.id}`;
-  if (!(await limiter.allows(key, RULES.passcodeFailures))) {
+  // Counted before it is judged, as passcodes are (verifyPasscode); a valid one clears the count.
+  if (!(await limiter.take(key, RULES.passcodeFailures))) {
     throw rateLimited('Too many wrong verification codes, please wait a few minutes');
   }
   if (!user.passcodeActiveAt || !isRecoveryCode(code) || !(await spendRecoveryCode(services, user.id, code))) {
-    await limiter.add(key, RULES.passcodeFailures);
     throw new AppError('VALIDATION', SECURITY_MESSAGES.recoveryCodeInvalid, { field: 'code' });
   }
   await limiter.reset(key, RULES.passcodeFailures);

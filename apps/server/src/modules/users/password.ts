@@ -1,7 +1,7 @@
 // Settings' password change: the current password is required, the new one must be strong, and
 // every other sign-in session of the user ends (the caller's own stays; API tokens and granted
-// applications are not sessions and stay), and so does a pending email change. Not in admin
-// proxy mode: an administrator never sets a user's password.
+// applications are not sessions and stay), and so do a pending email change and reset link. Not
+// in admin proxy mode: an administrator never sets a user's password.
 import { passwordChangeSchema, SECURITY_MESSAGES } from '@router/shared';
 import { invalidateEmailTokens } from '../../db/repositories/email-token.repository.ts';
 import { updateUser } from '../../db/repositories/user.repository.ts';
@@ -34,7 +34,9 @@ export async function changePassword(caller: Caller, input: PasswordChangeInput)
   await assertStrongPassword(newPassword, 'newPassword');
   await updateUser(services.db, user.id, { passwordHash: await hashPassword(newPassword) });
   await revokeAllOfUser(services, user.id, ['session', 'mfa', 'signin'], viewer.sessionId);
-  // A pending email change may have been asked for by a session that just ended: its link ends too.
+  // A pending email change may have been asked for by a session that just ended: its link ends too,
+  // and so does a reset link asked for before (it would set the password back to another one).
   await invalidateEmailTokens(services.db, user.id, 'email_change');
+  await invalidateEmailTokens(services.db, user.id, 'password_reset');
   return true;
 }
