@@ -211,11 +211,14 @@ const variables = {
     doc: 'more symbols for the paper broker, besides the built-in list (same format as packages/brokers/src/adapters/paper/symbols.txt); unlisted symbols are refused',
   },
   TRUST_PROXY: {
+    // How many reverse proxies stand in front (true: one); the client address is the entry of
+    // X-Forwarded-For the farthest of them appended. Entries before it are the client's own words.
     schema: z
-      .enum(['true', 'false'])
+      .string()
+      .regex(/^(true|false|[0-9])$/, 'expected true, false or the number of proxies in front (0-9)')
       .default('false')
-      .transform((v) => v === 'true'),
-    doc: 'behind a reverse proxy: take the client address from X-Forwarded-For (its last entry, the one the proxy appended)',
+      .transform((v) => (v === 'true' ? 1 : v === 'false' ? 0 : Number(v))),
+    doc: 'behind reverse proxies: true (one) or how many stand in front (e.g. 2 for a CDN then a load balancer); the client address is the X-Forwarded-For entry the farthest one appended',
   },
   ALLOW_PRIVATE_WEBHOOKS: {
     schema: z

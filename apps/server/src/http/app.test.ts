@@ -65,30 +65,36 @@ describe('HTTP skeleton', () => {
 });
 
 describe('behind a reverse proxy (TRUST_PROXY)', () => {
-  it('takes the address the proxy saw, not one the client wrote into X-Forwarded-For', async () => {
-    const proxied = await startTestApp({ env: { TRUST_PROXY: 'true' } });
-    try {
-      const signin = (forwardedFor: string) =>
-        proxied.app.inject({
-          method: 'POST',
-          url: '/graphql',
-          headers: { 'x-forwarded-for': forwardedFor },
-          payload: {
-            query: 'mutation($c: JSON!) { signin(type: "password", credentials: $c) { token } }',
-            variables: { c: { email: 'guessed@example.test', password: 'Not-The-Password-1!' } },
-          },
-        });
-      // The same client (203.0.113.7, appended by the proxy) with a new made-up address each time.
-      const codes: unknown[] = [];
-      for (let i = 0; i < 11; i++)
-        codes.push((await signin(`198.51.100.${i}, 203.0.113.7`)).json().errors?.[0]?.extensions?.code);
-      expect(codes.slice(0, 10)).toEqual(Array(10).fill('BAD_USER_INPUT'));
-      expect(codes[10]).toBe('RATE_LIMITED');
-      // Another client behind the same proxy has its own limit.
-      const other = await signin('198.51.100.1, 203.0.113.8');
-      expect(other.json().errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    } finally {
-      await proxied.close();
-    }
-  });
+  it.each([
+    ['true', ''],
+    ['2', ', 192.0.2.1'],
+  ])(
+    'with TRUST_PROXY=%s takes the address the farthest proxy saw, not one the client wrote',
+    async (trust, nearer) => {
+      const proxied = await startTestApp({ env: { TRUST_PROXY: trust } });
+      try {
+        const signin = (forwardedFor: string) =>
+          proxied.app.inject({
+            method: 'POST',
+            url: '/graphql',
+            headers: { 'x-forwarded-for': forwardedFor },
+            payload: {
+              query: 'mutation($c: JSON!) { signin(type: "password", credentials: $c) { token } }',
+              variables: { c: { email: 'guessed@example.test', password: 'Not-The-Password-1!' } },
+            },
+          });
+        // The same client (203.0.113.7, appended by the farthest proxy; a nearer one may append its own) with a new made-up address each time.
+        const codes: unknown[] = [];
+        for (let i = 0; i < 11; i++)
+          codes.push((await signin(`198.51.100.${i}, 203.0.113.7${nearer}`)).json().errors?.[0]?.extensions?.code);
+        expect(codes.slice(0, 10)).toEqual(Array(10).fill('BAD_USER_INPUT'));
+        expect(codes[10]).toBe('RATE_LIMITED');
+        // Another client behind the same proxy has its own limit.
+        const other = await signin(`198.51.100.1, 203.0.113.8${nearer}`);
+        expect(other.json().errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      } finally {
+        await proxied.close();
+      }
+    },
+  );
 });

@@ -35,13 +35,15 @@ export interface AppOptions {
 }
 
 export async function buildApp(services: Services, options: AppOptions): Promise<FastifyInstance> {
+  const trustedHops = services.config.TRUST_PROXY;
   const app = Fastify({
     loggerInstance: services.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
-    // One hop: the address the reverse proxy appended to X-Forwarded-For. Trusting every hop took
-    // the first entry, which the client writes itself: a new made-up address per request escaped
-    // every per-address limit (sign-in, reset requests, sign-up, hooks).
-    trustProxy: services.config.TRUST_PROXY ? (_address: string, hop: number) => hop === 0 : false,
+    // As many hops as TRUST_PROXY names proxies: the address the farthest proxy appended to
+    // X-Forwarded-For. Trusting every hop took the first entry, which the client writes itself: a
+    // new made-up address per request escaped every per-address limit (sign-in, reset requests,
+    // sign-up, hooks). A function, since Fastify 5's hop count trusts one hop fewer than it says.
+    trustProxy: trustedHops > 0 ? (_address: string, hop: number) => hop < trustedHops : false,
     bodyLimit: 1024 * 1024,
     // Fastify answers 414 past 100 characters in a path parameter; an /api/v1 account id (base64url
     // of the connection key and the broker's account id) is longer for a Schwab account hash, and

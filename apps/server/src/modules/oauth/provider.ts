@@ -107,7 +107,8 @@ function compareHashedSecret(this: { clientSecret?: string }, actual: string): b
 
 async function createProvider(services: Services): Promise<Provider> {
   const provider = new Provider(`${services.config.PUBLIC_URL}${OIDC_PATH}`, await configuration(services));
-  provider.proxy = services.config.TRUST_PROXY;
+  provider.proxy = services.config.TRUST_PROXY > 0;
+  provider.maxIpsCount = services.config.TRUST_PROXY;
   provider.Client.prototype.compareClientSecret = compareHashedSecret;
   provider.on('server_error', (_ctx: unknown, err: Error) => services.log.error({ err }, 'oauth provider error'));
   return provider;
