@@ -242,6 +242,30 @@ describe('outsideWindow: "queue"', () => {
     expect(rows).toMatchObject([{ data: { reason: 'refused', rule: 'tradingWindows', accountId: trader.accountId } }]);
   });
 
+  it('logs the refusal when the windows, changed meanwhile, refuse a queued signal at its opening', async () => {
+    // The trader saw it queued in the activity log; its end must be there too, not only queued.
+    const trader = await queuer('queued-window-logged@example.com');
+    expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
+    const tomorrow = DAYS[nextMidnight().getUTCDay()];
+    const [window] = closedToday();
+    const days = window?.days.filter((d) => d !== tomorrow);
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({ ...QUEUE(), tradingWindows: [{ ...window, days }], outsideWindow: 'refuse' }),
+    });
+    await eventually(
+      async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings.outsideWindow === 'refuse',
+    );
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'refused' }]);
+    await t.app.signalRuntime.writer.flush();
+    const entries = await listActions(t.services, trader.userId, { code: 'Order' });
+    expect(entries.map((entry) => entry.trade?.result)).toEqual(['refused', 'queued']);
+    expect(JSON.parse(entries[0]?.metadata ?? '{}')).toMatchObject({
+      response: { rule: 'tradingWindows' },
+      request: { symbol: 'AAPL' },
+    });
+  });
+
   it('the kill switch refuses a queued signal at its opening, logged, nothing placed or charged', async () => {
     const trader = await queuer('queued-paused@example.com');
     expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
