@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { creditEventSource } from './credit-events.sql.ts';
 import { UNMETERED_SQL } from './credits.repository.ts';
+import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { orderEventTypesSql, signalEventSource } from './signal-events.sql.ts';
 
@@ -158,7 +159,9 @@ export interface SignalOutcome {
  * the signal's 'signal' row took, to the same pools (a signal without one, stored before the
  * ledger existed, gets one one-time credit; none when not metered). A row that left `from`, or
  * whose lease another claim took over, is left as it is. Each row written emits its
- * notification events (order.placed, order.filled, order.rejected) in the same statement.
+ * notification events (order.placed, order.filled, order.rejected) in the same statement, and
+ * tells the owners' screens (live updates): the outcome often comes after the call's activity
+ * entry (an answer at the deadline, reconciliation, a fill followed later).
  */
 export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcome[]): Promise<void> {
   await db.query({
@@ -202,9 +205,10 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
           b.balance_before + sum(f.credits) over (partition by f.user_id order by f.rank)
         from refunds f join refunded b on b.user_id = f.user_id where f.credits > 0
         order by f.user_id, f.rank
-      ), order_events as (${signalEventSource('updated')}),
+      ), told as (${activityChangedSql('updated')}),
+      order_events as (${signalEventSource('updated')}),
       ${notificationEventCtes('order_events')}
-      select 1`,
+      select (select count(*) from told)`,
     values: [JSON.stringify(outcomes)],
   });
 }
