@@ -4,7 +4,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../test/app.ts';
-import { postSignal, setupTrader } from '../../test/signal-fixtures.ts';
+import { eventually, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
+import { recordAction } from '../db/repositories/action.repository.ts';
+import { recordSignalOutcomes } from '../db/repositories/signals.repository.ts';
 
 let t: TestApp;
 let base: string;
@@ -68,6 +70,45 @@ describe('live subscription', () => {
     const kinds = new Set<string>();
     while (!kinds.has('hook')) kinds.add((await liveA.next()) ?? 'ended');
     expect(kinds.has('ended')).toBe(false);
+  });
+
+  it("tells of a signal's outcome written after its entry (late broker answer, reconciliation, a fill)", async () => {
+    const a = await setupTrader(t, 'live-outcome@example.com');
+    expect((await postSignal(t, a.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).statusCode).toBe(201);
+    // Its entry and outcome written, and told, before the screen subscribes.
+    await t.app.signalRuntime.writer.flush();
+    await eventually(async () => {
+      const { rows } = await t.services.db.$client.query('select 1 from signals where user_id = $1 and status = $2', [
+        a.userId,
+        'filled',
+      ]);
+      return rows.length === 1;
+    });
+    const live = await subscribe(a.headers);
+    expect(await live.next()).toBe('ready');
+    // The hub listens (an entry of the user's own is told).
+    await recordAction(t.services.db, { userId: a.userId, code: 'Signin', address: null });
+    expect(await live.next()).toBe('activity');
+    // The broker answered after the deadline: the entry was written, the outcome comes later.
+    const { rows } = await t.services.db.$client.query<{ id: string }>(
+      "update signals set status = 'placing' where user_id = $1 returning id",
+      [a.userId],
+    );
+    await recordSignalOutcomes(t.services.db.$client, [
+      {
+        id: rows[0]?.id ?? '',
+        from: 'placing',
+        status: 'rejected',
+        brokerOrderId: null,
+        price: null,
+        response: null,
+        elapsedMs: null,
+        releaseCredit: true,
+        message: 'Insufficient buying power',
+      },
+    ]);
+    // The trade line, the chart's rejected bar and the balance (credit given back) changed.
+    expect(await live.next()).toBe('activity');
   });
 
   it('refuses an anonymous caller', async () => {

@@ -4,6 +4,7 @@
 import { eq } from 'drizzle-orm';
 import { connectors } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
+import { activityChangedSql } from './live.repository.ts';
 import type { Queryable } from './signals.repository.ts';
 
 export interface ClaimedSignal {
@@ -94,9 +95,12 @@ export async function markSignalsUnconfirmed(db: Queryable, signals: readonly Un
   if (signals.length === 0) return;
   await db.query({
     name: 'signals_unconfirmed',
-    text: `update signals s set status = 'unknown', response = i.response::jsonb, completed_at = now()
-      from json_to_recordset($1::json) as i(id text, "from" text, "leaseOwner" text, attempt int, response text)
-      where s.id = i.id and s.status = i."from" and s.lease_owner = i."leaseOwner" and s.attempts = i.attempt`,
+    text: `with updated as (
+        update signals s set status = 'unknown', response = i.response::jsonb, completed_at = now()
+        from json_to_recordset($1::json) as i(id text, "from" text, "leaseOwner" text, attempt int, response text)
+        where s.id = i.id and s.status = i."from" and s.lease_owner = i."leaseOwner" and s.attempts = i.attempt
+        returning s.user_id
+      ) ${activityChangedSql('updated')}`,
     values: [JSON.stringify(signals)],
   });
 }

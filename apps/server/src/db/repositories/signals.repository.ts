@@ -8,6 +8,7 @@
 import type pg from 'pg';
 import { creditEventSource } from './credit-events.sql.ts';
 import { UNMETERED_SQL } from './credits.repository.ts';
+import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { orderEventTypesSql, signalEventSource } from './signal-events.sql.ts';
 
@@ -158,7 +159,10 @@ export interface SignalOutcome {
  * the signal's 'signal' row took, to the same pools (a signal without one, stored before the
  * ledger existed, gets one one-time credit; none when not metered). A row that left `from`, or
  * whose lease another claim took over, is left as it is. Each row written emits its
- * notification events (order.placed, order.filled, order.rejected) in the same statement.
+ * notification events (order.placed, order.filled, order.rejected) in the same statement, and
+ * tells the owners' screens (live updates) of outcomes that come after the call's activity entry:
+ * those not given as the answer (an answer at the deadline, reconciliation, a fill followed
+ * later). An outcome answered is written before its entry, whose insert tells them.
  */
 export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcome[]): Promise<void> {
   await db.query({
@@ -179,7 +183,8 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
         where s.id = any((select array_agg(id) from input)::text[]) and s.id = i.id and s.status = i."from"
           and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
         returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
-          s.status, s."order", s.broker_order_id, s.price, i.message, ${orderEventTypesSql('s.status', 'i."from"', `s."order"->>'action'`)} as types
+          s.status, s."order", s.broker_order_id, s.price, i.message, i.response is null as late,
+          ${orderEventTypesSql('s.status', 'i."from"', `s."order"->>'action'`)} as types
       ), released as (
         select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
       ), refunds as (
@@ -202,9 +207,10 @@ export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcom
           b.balance_before + sum(f.credits) over (partition by f.user_id order by f.rank)
         from refunds f join refunded b on b.user_id = f.user_id where f.credits > 0
         order by f.user_id, f.rank
-      ), order_events as (${signalEventSource('updated')}),
+      ), told as (${activityChangedSql('updated', 'late')}),
+      order_events as (${signalEventSource('updated')}),
       ${notificationEventCtes('order_events')}
-      select 1`,
+      select (select count(*) from told)`,
     values: [JSON.stringify(outcomes)],
   });
 }

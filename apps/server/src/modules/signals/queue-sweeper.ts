@@ -20,11 +20,10 @@ import { checkWindow } from '../hooks/rules/index.ts';
 import { nextOpening } from '../hooks/rules/next-opening.ts';
 import { ruleRefused } from './answers.ts';
 import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
-import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { queuedSignalId } from './signal-id.ts';
-import { submitSignal } from './submit.ts';
+import { refuse, submitSignal } from './submit.ts';
 
 /** `runOnce(at)`: one pass as if it were `at` (tests move it to a window's opening); how many were claimed. */
 export interface QueueSweeper extends PeriodicPass<[at?: Date]> {
@@ -133,10 +132,11 @@ async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRo
       return;
     }
     const answer = ruleRefused(closed.rule, closed.message);
-    // A signal that becomes no order is told (signal.refused), as one refused on arrival is.
-    const event = refusalEvent(entry, answer);
-    if ((await finishQueuedSignal(pool, claim, { status: 'refused', response: answer.body })) && event) {
-      rt.writer.notify(event);
+    // A signal that becomes no order is told (signal.refused) and logged, as one refused on
+    // arrival is: its activity entry ends the one that read 'queued'.
+    if (await finishQueuedSignal(pool, claim, { status: 'refused', response: answer.body })) {
+      const input = { entry, body: row.request, address: row.address ?? '', receivedAt: performance.now() };
+      refuse(rt, input, answer, row.request);
     }
     return;
   }

@@ -9,6 +9,7 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { listActions } from '../actions/list-actions.ts';
+import { deactivateConnector } from '../connectors/deactivate.ts';
 import { updateHook } from '../hooks/index.ts';
 
 let t: TestApp;
@@ -240,6 +241,48 @@ describe('outsideWindow: "queue"', () => {
       [trader.userId],
     );
     expect(rows).toMatchObject([{ data: { reason: 'refused', rule: 'tradingWindows', accountId: trader.accountId } }]);
+  });
+
+  it('logs the refusal when the windows, changed meanwhile, refuse a queued signal at its opening', async () => {
+    // The trader saw it queued in the activity log; its end must be there too, not only queued.
+    const trader = await queuer('queued-window-logged@example.com');
+    expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
+    const tomorrow = DAYS[nextMidnight().getUTCDay()];
+    const [window] = closedToday();
+    const days = window?.days.filter((d) => d !== tomorrow);
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({ ...QUEUE(), tradingWindows: [{ ...window, days }], outsideWindow: 'refuse' }),
+    });
+    await eventually(
+      async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings.outsideWindow === 'refuse',
+    );
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'refused' }]);
+    await t.app.signalRuntime.writer.flush();
+    const entries = await listActions(t.services, trader.userId, { code: 'Order' });
+    expect(entries.map((entry) => entry.trade?.result)).toEqual(['refused', 'queued']);
+    expect(JSON.parse(entries[0]?.metadata ?? '{}')).toMatchObject({
+      response: { rule: 'tradingWindows' },
+      request: { symbol: 'AAPL' },
+    });
+  });
+
+  it('logs the refusal of a queued signal whose broker connection was deactivated before its opening', async () => {
+    const trader = await queuer('queued-connector-off@example.com');
+    expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
+    const { rows } = await t.services.db.$client.query<{ id: number }>('select id from connectors where key = $1', [
+      trader.connector.key,
+    ]);
+    expect(await deactivateConnector(t.services, rows[0]?.id ?? 0, 'token revoked')).toBe(true);
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.connectorActive === false);
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'refused' }]);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    await t.app.signalRuntime.writer.flush();
+    // Not only 'queued': the log tells what became of it.
+    const entries = await listActions(t.services, trader.userId, { code: 'Order' });
+    expect(entries.map((entry) => entry.trade?.result)).toEqual(['refused', 'queued']);
+    expect(entries[0]?.description).toContain('call failed');
   });
 
   it('the kill switch refuses a queued signal at its opening, logged, nothing placed or charged', async () => {

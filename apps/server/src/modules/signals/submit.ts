@@ -94,12 +94,16 @@ export const ACCOUNT_GONE = refusal(400, 'ExecutionError', HOOK_ACCOUNT_GONE);
 export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promise<Submitted> {
   const { entry } = input;
   // Refused before reading the body, with no activity entry: a switched-off hook may be flooded.
-  if (!entry.isActive) return refuse(rt, input, hookInactive(entry.deactivatedReason));
-  if (!entry.connectorActive) return refuse(rt, input, CONNECTOR_INACTIVE);
-  if (accountGone(entry)) return refuse(rt, input, ACCOUNT_GONE);
+  // A queued signal (one per queued row, no flood) was logged 'queued': its end is logged too.
+  const logged = input.queuedKey !== undefined ? withoutByteOrderMark(input.body ?? '') : undefined;
+  if (!entry.isActive) return refuse(rt, input, hookInactive(entry.deactivatedReason), logged);
+  if (!entry.connectorActive) return refuse(rt, input, CONNECTOR_INACTIVE, logged);
+  if (accountGone(entry)) return refuse(rt, input, ACCOUNT_GONE, logged);
   const { broker } = entry;
-  if (!broker)
-    return refuse(rt, input, refusal(400, 'ExecutionError', `${entry.title}: this broker is no longer available`));
+  if (!broker) {
+    const gone = refusal(400, 'ExecutionError', `${entry.title}: this broker is no longer available`);
+    return refuse(rt, input, gone, logged);
+  }
 
   const request = withoutByteOrderMark(input.body ?? '');
   // Paused (hooksPause): refused, but with its entry, so no signal is lost silently.

@@ -17,59 +17,63 @@ export function Component() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const close = () => setDrawerOpen(false);
 
+  // Live updates for the whole frame: the low-credit banner reloads with the screen's figures.
   return (
-    <div className="d-lg-flex min-vh-100">
-      <a href="#main" className="visually-hidden-focusable position-absolute top-0 start-0 m-2 p-2 bg-body rounded z-3">
-        Skip to content
-      </a>
-      <aside className="app-sidebar text-bg-dark">
-        <Offcanvas
-          responsive="lg"
-          show={drawerOpen}
-          onHide={close}
-          placement="start"
-          className="app-menu text-bg-dark"
-          data-bs-theme="dark"
-          aria-labelledby="app-sidebar-title"
+    <LiveProvider>
+      <div className="d-lg-flex min-vh-100">
+        <a
+          href="#main"
+          className="visually-hidden-focusable position-absolute top-0 start-0 m-2 p-2 bg-body rounded z-3"
         >
-          <Offcanvas.Header closeButton>
-            <Offcanvas.Title id="app-sidebar-title">{PRODUCT_NAME}</Offcanvas.Title>
-          </Offcanvas.Header>
-          <Offcanvas.Body className="d-flex flex-column p-3">
-            <Link to="/me" className="d-none d-lg-block fs-5 fw-semibold text-white text-decoration-none mb-4">
+          Skip to content
+        </a>
+        <aside className="app-sidebar text-bg-dark">
+          <Offcanvas
+            responsive="lg"
+            show={drawerOpen}
+            onHide={close}
+            placement="start"
+            className="app-menu text-bg-dark"
+            data-bs-theme="dark"
+            aria-labelledby="app-sidebar-title"
+          >
+            <Offcanvas.Header closeButton>
+              <Offcanvas.Title id="app-sidebar-title">{PRODUCT_NAME}</Offcanvas.Title>
+            </Offcanvas.Header>
+            <Offcanvas.Body className="d-flex flex-column p-3">
+              <Link to="/me" className="d-none d-lg-block fs-5 fw-semibold text-white text-decoration-none mb-4">
+                {PRODUCT_NAME}
+              </Link>
+              <SidebarNav
+                isAdmin={session.isAdmin || Boolean(session.proxiedUser)}
+                onNavigate={close}
+                onSignOut={() => void signOut()}
+              />
+            </Offcanvas.Body>
+          </Offcanvas>
+        </aside>
+        <div className="d-flex flex-column flex-grow-1 min-width-0 min-vh-100">
+          {session.proxiedUser && <ProxyBanner email={session.proxiedUser} />}
+          <CreditsBanner />
+          <header className="d-lg-none d-flex align-items-center gap-2 border-bottom px-3 py-2">
+            <button
+              type="button"
+              className="btn btn-outline-secondary btn-sm"
+              onClick={() => setDrawerOpen(true)}
+              aria-label="Open menu"
+            >
+              ☰
+            </button>
+            <Link to="/me" className="fw-semibold text-body text-decoration-none">
               {PRODUCT_NAME}
             </Link>
-            <SidebarNav
-              isAdmin={session.isAdmin || Boolean(session.proxiedUser)}
-              onNavigate={close}
-              onSignOut={() => void signOut()}
-            />
-          </Offcanvas.Body>
-        </Offcanvas>
-      </aside>
-      <div className="d-flex flex-column flex-grow-1 min-width-0 min-vh-100">
-        {session.proxiedUser && <ProxyBanner email={session.proxiedUser} />}
-        <CreditsBanner />
-        <header className="d-lg-none d-flex align-items-center gap-2 border-bottom px-3 py-2">
-          <button
-            type="button"
-            className="btn btn-outline-secondary btn-sm"
-            onClick={() => setDrawerOpen(true)}
-            aria-label="Open menu"
-          >
-            ☰
-          </button>
-          <Link to="/me" className="fw-semibold text-body text-decoration-none">
-            {PRODUCT_NAME}
-          </Link>
-        </header>
-        <main id="main" tabIndex={-1} className="flex-grow-1 p-3 p-lg-4">
-          <LiveProvider>
+          </header>
+          <main id="main" tabIndex={-1} className="flex-grow-1 p-3 p-lg-4">
             <Outlet />
-          </LiveProvider>
-        </main>
-        <AppFooter />
+          </main>
+          <AppFooter />
+        </div>
       </div>
-    </div>
+    </LiveProvider>
   );
 }

@@ -12,7 +12,11 @@ export interface FilterOptions {
 
 type Change = (event: { target: { value: string } }) => void;
 
-/** One filter's choice: all values, or one of `options` ([value, label]). */
+/**
+ * One filter's choice: all values, or one of `options` ([value, label]). A chosen value not among
+ * them (a link's webhook with no calls shown, or deleted) is still offered, under its own name:
+ * the select would otherwise read 'Any …' while the list is filtered.
+ */
 function FilterSelect(props: {
   id: string;
   label: string;
@@ -21,12 +25,16 @@ function FilterSelect(props: {
   options: ReadonlyArray<readonly [string, string]>;
   onChange: Change;
 }) {
+  const options =
+    props.value === '' || props.options.some(([value]) => value === props.value)
+      ? props.options
+      : [...props.options, [props.value, props.value] as const];
   return (
     <Form.Group controlId={`activity-filter-${props.id}`}>
       <Form.Label className="small mb-0">{props.label}</Form.Label>
       <Form.Select size="sm" value={props.value} onChange={props.onChange}>
         <option value="">{props.anyLabel}</option>
-        {props.options.map(([value, label]) => (
+        {options.map(([value, label]) => (
           <option key={value} value={value}>
             {label}
           </option>

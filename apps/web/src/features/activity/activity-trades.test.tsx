@@ -84,6 +84,25 @@ describe('activity as trade lines (issue #21)', () => {
     expect((screen.getByLabelText('Webhook') as HTMLSelectElement).value).toBe('hk1');
   });
 
+  it('names the webhook of /me?hook=<key> in its filter even when none of its calls are shown', async () => {
+    // A deleted webhook, or one never called: the list is filtered by it and comes back empty.
+    const { calls } = renderWithClient(
+      <ActivityPanel />,
+      {
+        ActivityActions: fixture(async ({ variables }) => ({
+          data: { actions: variables.hookKey ? [] : [filled] },
+        })),
+      },
+      '/me?hook=gone1',
+    );
+    await wait(777);
+    await vi.waitFor(() => expect(calls('ActivityActions').at(-1)?.variables).toEqual({ hookKey: 'gone1' }));
+    await seen('No actions found');
+    const select = screen.getByLabelText('Webhook') as HTMLSelectElement;
+    expect(select.value).toBe('gone1');
+    expect(select.selectedOptions[0]?.textContent).toBe('gone1');
+  });
+
   it('offers the trade filters only once there is a trade', async () => {
     open(() => [signinAction(3)]);
     await seen('You signed in to the dashboard');

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeUser, fixture } from '../../test/fake-server.ts';
+import { fakeUser, fixture, type GraphQLPayload } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
 const CUSTOMER = 4;
@@ -66,5 +66,31 @@ describe('low-credit banner (every signed-in screen)', () => {
     await act(() => router.navigate('/me/report'));
     expect((await screen.findByTestId('credits-banner')).textContent).toContain('Only 1 signal left.');
     expect(calls('CreditsBanner')).toHaveLength(2);
+  });
+
+  it('asks again when the server tells of new activity, so running out shows on the screen being watched', async () => {
+    let balance = 50;
+    let tell: (payload: GraphQLPayload) => void = () => {};
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        CreditsBanner: fixture(() => ({
+          data: { account: { balance, lastGrant: 100, unlimited: false, cardPayments: false } },
+        })),
+        Live: fixture(
+          () =>
+            new Promise<GraphQLPayload>((resolve) => {
+              tell = resolve;
+            }),
+        ),
+      },
+    });
+    await waitFor(() => expect(calls('CreditsBanner')).toHaveLength(1));
+    await waitFor(() => expect(calls('Live')).toHaveLength(1));
+    expect(screen.queryByTestId('credits-banner')).toBeNull();
+    // A signal spent the last credit: the server tells of the new activity entry.
+    balance = 0;
+    await act(async () => tell({ data: { live: { kind: 'activity', at: 1 } } }));
+    expect((await screen.findByTestId('credits-banner')).textContent).toContain('No signals left.');
   });
 });

@@ -4,13 +4,15 @@ import Alert from 'react-bootstrap/Alert';
 import { Link, useLocation } from 'react-router';
 import { useQuery } from 'urql';
 import { formatCount } from '../../lib/format.ts';
+import { useLiveReload } from '../live/live-provider.tsx';
 import { CreditsBannerDocument } from './documents.ts';
 import { GRANTED_BY_ADMIN } from './texts.ts';
 
 /**
  * On every signed-in screen: a warning when signals are running low (≤ 20 % of the last grant)
- * or out, what that means for live webhooks, and the way out. Asked again on each navigation,
- * since signals spend credits behind the screen's back. Nothing with unlimited credits.
+ * or out, what that means for live webhooks, and the way out. Asked again on each navigation and
+ * whenever the server tells of new activity, since signals spend credits behind the screen's
+ * back. Nothing with unlimited credits.
  */
 export function CreditsBanner() {
   const { pathname } = useLocation();
@@ -21,6 +23,7 @@ export function CreditsBanner() {
     shownFor.current = pathname;
     reexecute({ requestPolicy: 'network-only' });
   }, [pathname, reexecute]);
+  useLiveReload(() => reexecute({ requestPolicy: 'network-only' }));
 
   const account = result.data?.account;
   const alert = account ? creditsAlert(account) : null;
