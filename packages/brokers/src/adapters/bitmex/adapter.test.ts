@@ -151,6 +151,21 @@ describe('bitmex errors', () => {
     expect(posted()).toHaveLength(1);
   });
 
+  it('a 403 refusing the order (Access Denied, account restricted) refuses that order, not the keys', async () => {
+    fake.failNextOrder = { status: 403, message: 'Access Denied' };
+    await expectBrokerError(place({}), 'InvalidOrder', 'BitMEX: Access Denied');
+    fake.failNextOrder = { status: 403, message: 'Account is restricted' };
+    await expectBrokerError(place({}, 'sig-2'), 'InvalidOrder', 'BitMEX: Account is restricted');
+    expect(posted()).toHaveLength(2);
+  });
+
+  it('a disabled or wrong key on an order stays an authentication failure', async () => {
+    fake.failNextOrder = { status: 403, message: 'This key is disabled.' };
+    await expectBrokerError(place({}), 'AuthenticationError', 'BitMEX: This key is disabled.');
+    fake.failNextOrder = { status: 401, message: 'Invalid API Key.' };
+    await expectBrokerError(place({}, 'sig-2'), 'AuthenticationError', 'BitMEX: Invalid API Key.');
+  });
+
   it('429 is rate limited', async () => {
     fake.failNextOrder = { status: 429, message: 'Rate limit exceeded, retry in 1 seconds.' };
     await expectBrokerError(place({}), 'RateLimited', /^BitMEX: Rate limit exceeded/);

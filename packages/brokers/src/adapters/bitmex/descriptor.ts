@@ -34,6 +34,7 @@ export const bitmexDescriptor: BrokerDescriptor & { baseUrl: string } = {
       'api key is disabled': 'AuthenticationError',
       'api key has expired': 'AuthenticationError',
       'api key expired': 'AuthenticationError',
+      'this key is disabled': 'AuthenticationError',
     },
   },
   notice: 'BitMEX closed its exchange on 23 September 2026; live orders are refused there. Testnet keys still connect.',

@@ -136,6 +136,19 @@ describe('coinbase errors', () => {
     expect(posted()).toHaveLength(1);
   });
 
+  it('PERMISSION_DENIED on an order refuses that order, not the key', async () => {
+    fake.failNextOrder = {
+      status: 403,
+      body: {
+        error: 'PERMISSION_DENIED',
+        error_details: 'Missing required scopes',
+        message: 'Missing required scopes',
+      },
+    };
+    await expectBrokerError(place({}), 'InvalidOrder', 'Coinbase: Missing required scopes');
+    expect(posted()).toHaveLength(1);
+  });
+
   it('429 is rate limited', async () => {
     fake.failNextOrder = { status: 429, body: { error: 'rate_limit_exceeded', message: 'Too many requests' } };
     await expectBrokerError(place({}), 'RateLimited', /^Coinbase: /);
