@@ -143,6 +143,19 @@ describe('close, cancel, lookups and holdings', () => {
     expect(none.message).toBe('Trading 212: no position in MSFT_US_EQ to close');
   });
 
+  it('a close with a quantity sells that many, not the whole position (and never more than held)', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 3 });
+    fake.requests.length = 0;
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'close', quantity: 1 });
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'close', quantity: 5 });
+    expect(posts().map((r) => r.body)).toEqual([
+      { ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false },
+      { ticker: 'MSFT_US_EQ', quantity: -2, extendedHours: false },
+    ]);
+  });
+
   it('cancels by id and cancels the pending orders of a symbol', async () => {
     const first = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100 });
     time += 2_000;
