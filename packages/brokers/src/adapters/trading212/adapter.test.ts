@@ -75,6 +75,23 @@ describe('connecting', () => {
     expect(fake.requests.at(-1)?.headers.authorization).toBe('legacy-key');
   });
 
+  it('a 403 on an order (a key without the orders:execute scope) refuses that order, not the connection', async () => {
+    const refusing = createTrading212Broker({
+      fetch: (url, init) =>
+        init?.method === 'POST' || init?.method === 'DELETE'
+          ? Promise.resolve(new Response('', { status: 403 }))
+          : fetch(url, init),
+    });
+    const order = toOrder({ symbol: 'AAPL', action: 'buy', quantity: 1 });
+    const placed = await failure(refusing.placeOrder(ctx, session, { accountId: ACCOUNT, order, clientOrderId: 's' }));
+    expect([placed.kind, placed.message]).toEqual([
+      'InvalidOrder',
+      'Trading 212: the API key lacks a permission this needs',
+    ]);
+    const canceled = await failure(refusing.cancelOrder(ctx, session, { accountId: ACCOUNT, brokerOrderId: '7' }));
+    expect(canceled.kind).toBe('InvalidOrder');
+  });
+
   it('finds a practice key on the demo origin', async () => {
     const demoFake = await startTrading212Fake({
       now: () => time,
