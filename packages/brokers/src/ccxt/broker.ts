@@ -11,9 +11,12 @@ import { createExchange, lastStatusOf } from './exchange.ts';
 import { closeOrder } from './positions.ts';
 import { loadMarketInfos, toHoldings, toOrderResponse } from './readers.ts';
 import { findMarket, type MarketInfo, preferredKind } from './symbols.ts';
-import type { CcxtVenue } from './venue.ts';
+import type { CcxtVenue, OrderArgs } from './venue.ts';
 
 const DEFAULT_ACCOUNT_ID = 'default';
+
+/** ccxt's precisionMode of a price given as the tick size itself (bitmex, coinbase, kraken, woo). */
+const TICK_SIZE = 4;
 
 const isSandbox = (values: Readonly<Record<string, string>>) => /^(1|true|yes|on)$/i.test(values.sandbox ?? '');
 
@@ -73,6 +76,22 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     } catch {}
     if (!(rounded > 0) || Math.abs(rounded - amount) / amount > 0.001)
       throw new BrokerError('InvalidOrder', title, `quantity ${amount} does not fit the lot size of ${market.id}`);
+  }
+
+  /**
+   * ccxt rounds a price to the nearest tick (60000.3 → 60000.5 at BitMEX): a limit price goes to
+   * the tick on the trader's side instead, a buy down and a sell up, so it never pays more or
+   * sells for less than the signal said.
+   */
+  function limitOnTick(exchange: Exchange, market: MarketInfo, args: OrderArgs): OrderArgs {
+    const tick = exchange.markets?.[market.symbol]?.precision?.price;
+    if (args.price === undefined || typeof tick !== 'number' || !(tick > 0) || exchange.precisionMode !== TICK_SIZE)
+      return args;
+    // The ticks as an integer count; the small margin keeps float noise (60000.5 / 0.5) on the tick.
+    const ticks = args.price / tick;
+    const count = args.side === 'buy' ? Math.floor(ticks + 1e-9) : Math.ceil(ticks - 1e-9);
+    const decimals = Math.max(0, -Math.floor(Math.log10(tick)) + 1);
+    return { ...args, price: Number((count * tick).toFixed(decimals)) };
   }
 
   async function existing(exchange: Exchange, clientOrderId: string, since?: number): Promise<OrderResponse | null> {
@@ -160,7 +179,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
         const count = await cancelOpen(exchange, market);
         return { id: clientOrderId, status: 'canceled', status_description: `${count} open orders canceled` };
       }
-      const args = venue.orderArgs(order, market, clientOrderId);
+      const args = limitOnTick(exchange, market, venue.orderArgs(order, market, clientOrderId));
       checkLot(exchange, market, args.amount);
       try {
         const placed = await exchange.createOrder(

@@ -109,6 +109,13 @@ describe('bitmex orders on the wire', () => {
     expect((await verdictOf(prism, wrong)).accepted).toBe(false);
   });
 
+  it("a limit price off the 0.5 tick is moved to the trader's side: a buy down, a sell up", async () => {
+    await place({ type: 'limit', limit_price: 60000.3 }, 'sig-buy');
+    await place({ action: 'sell', type: 'limit', limit_price: 60000.2 }, 'sig-sell');
+    await place({ type: 'stop_limit', stop_price: 60000, limit_price: 60000.3 }, 'sig-stop-limit');
+    expect([bodyOf(0).price, bodyOf(1).price, bodyOf(2).price]).toEqual([60000, 60000.5, 60000]);
+  });
+
   it.each([
     ['BTCUSD', 'XBTUSD'],
     ['XBT/USD', 'XBTUSD'],
