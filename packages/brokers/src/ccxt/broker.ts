@@ -122,9 +122,10 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     return open.length;
   }
 
-  async function close(exchange: Exchange, market: MarketInfo): Promise<OrderResponse> {
+  /** Closes the position, or `part` of it (a close signal's quantity). */
+  async function close(exchange: Exchange, market: MarketInfo, part?: number): Promise<OrderResponse> {
     await cancelOpen(exchange, market);
-    const args = await call(exchange, () => closeOrder(exchange, market, venue.positions === true));
+    const args = await call(exchange, () => closeOrder(exchange, market, venue.positions === true, part));
     if (!args) throw new BrokerError('InvalidOrder', title, `no position in ${market.symbol} to close`);
     const placed = await call(
       exchange,
@@ -174,7 +175,11 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       const { order, clientOrderId } = input;
       const exchange = await exchangeFor(ctx, session.secrets);
       const market = await marketFor(exchange, order.symbol, order.extra);
-      if (order.action === 'close') return close(exchange, market);
+      if (order.action === 'close') {
+        if (order.quantity !== undefined && order.quantity_type !== 'fixed')
+          throw new BrokerError('InvalidOrder', title, 'close takes a fixed quantity');
+        return close(exchange, market, order.quantity);
+      }
       if (order.action === 'cancel') {
         const count = await cancelOpen(exchange, market);
         return { id: clientOrderId, status: 'canceled', status_description: `${count} open orders canceled` };

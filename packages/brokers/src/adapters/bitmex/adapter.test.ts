@@ -30,7 +30,8 @@ beforeEach(async () => {
 const place = (fields: Partial<Order>, clientOrderId = 'sig-1') =>
   broker.placeOrder(context(baseUrl), session, {
     accountId: 'default',
-    order: order({ quantity: 100, ...fields }),
+    // A close signal carries a quantity only when it says one (ccxt/test-support.ts).
+    order: order(fields.action === 'close' ? fields : { quantity: 100, ...fields }),
     clientOrderId,
   });
 const posted = () => fake.calls('POST', '/api/v1/order');
@@ -216,6 +217,17 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     });
     expect((await verdictOf(prism, posted()[0]!)).accepted).toBe(true);
   });
+
+  it.each([
+    [100, 100],
+    [1000, 200],
+  ])(
+    'close with quantity %i sends %i contracts, reduce-only (never more than the position)',
+    async (quantity, sent) => {
+      await place({ action: 'close', quantity }, 'sig-close');
+      expect(bodyOf()).toMatchObject({ symbol: 'XBTUSD', side: 'Sell', orderQty: sent, execInst: 'ReduceOnly' });
+    },
+  );
 
   it('holdings list the margin balance and positions', async () => {
     const holdings = await broker.getHoldings(context(baseUrl), session, 'default');

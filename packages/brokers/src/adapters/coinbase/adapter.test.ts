@@ -207,6 +207,14 @@ describe('coinbase lookups, cancel, close and holdings', () => {
     });
   });
 
+  it('close with a quantity sells that much of the base currency, not all of it', async () => {
+    await place({ action: 'close', quantity: 0.2 }, 'sig-close');
+    expect(bodyOf()).toMatchObject({
+      side: 'SELL',
+      order_configuration: { market_market_ioc: { base_size: '0.2' } },
+    });
+  });
+
   it('holdings', async () => {
     expect(await broker.getHoldings(context(baseUrl), session, 'default')).toMatchObject({
       currency: 'USD',
