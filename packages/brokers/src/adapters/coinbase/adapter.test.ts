@@ -187,6 +187,19 @@ describe('coinbase lookups, cancel, close and holdings', () => {
     });
   });
 
+  it('a lost order is looked for on every page of the orders since it was sent, not on the first one only', async () => {
+    fake.pageSize = 2;
+    const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-early');
+    await place({ type: 'limit', limit_price: 60001 }, 'sig-2');
+    await place({ type: 'limit', limit_price: 60002 }, 'sig-3');
+    await place({ action: 'sell', quantity: 0.01 }, 'sig-4');
+    await place({ action: 'sell', quantity: 0.01 }, 'sig-5');
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-early' })).toMatchObject({
+      match: 'exact',
+      order: { id: placed.id, status: 'accepted' },
+    });
+  });
+
   it('a lost order that was canceled since is still found by its client order id, not proved absent', async () => {
     // Coinbase lists orders of every status (OPEN, FILLED, CANCELLED, EXPIRED, FAILED); ccxt's
     // fetchClosedOrders asks for FILLED only, so a canceled (or expired, failed) order is elsewhere.
