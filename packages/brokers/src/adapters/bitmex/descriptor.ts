@@ -63,7 +63,7 @@ export const bitmexDescriptor: BrokerDescriptor & { baseUrl: string } = {
       required: true,
       values: ['buy', 'sell', 'close', 'cancel'],
       comments:
-        'sell opens or adds to a short. close cancels open orders and closes the position at market (reduce-only).',
+        'sell opens or adds to a short. close cancels open orders and closes the position at market (reduce-only; with a quantity, that many contracts of it).',
     },
     quantity: {
       required: true,
