@@ -11,9 +11,12 @@ import { createExchange, lastStatusOf } from './exchange.ts';
 import { closeOrder } from './positions.ts';
 import { loadMarketInfos, toHoldings, toOrderResponse } from './readers.ts';
 import { findMarket, type MarketInfo, preferredKind } from './symbols.ts';
-import type { CcxtVenue } from './venue.ts';
+import type { CcxtVenue, OrderArgs } from './venue.ts';
 
 const DEFAULT_ACCOUNT_ID = 'default';
+
+/** ccxt's precisionMode of a price given as the tick size itself (bitmex, coinbase, kraken, woo). */
+const TICK_SIZE = 4;
 
 const isSandbox = (values: Readonly<Record<string, string>>) => /^(1|true|yes|on)$/i.test(values.sandbox ?? '');
 
@@ -75,6 +78,22 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       throw new BrokerError('InvalidOrder', title, `quantity ${amount} does not fit the lot size of ${market.id}`);
   }
 
+  /**
+   * ccxt rounds a price to the nearest tick (60000.3 → 60000.5 at BitMEX): a limit price goes to
+   * the tick on the trader's side instead, a buy down and a sell up, so it never pays more or
+   * sells for less than the signal said.
+   */
+  function limitOnTick(exchange: Exchange, market: MarketInfo, args: OrderArgs): OrderArgs {
+    const tick = exchange.markets?.[market.symbol]?.precision?.price;
+    if (args.price === undefined || typeof tick !== 'number' || !(tick > 0) || exchange.precisionMode !== TICK_SIZE)
+      return args;
+    // The ticks as an integer count; the small margin keeps float noise (60000.5 / 0.5) on the tick.
+    const ticks = args.price / tick;
+    const count = args.side === 'buy' ? Math.floor(ticks + 1e-9) : Math.ceil(ticks - 1e-9);
+    const decimals = Math.max(0, -Math.floor(Math.log10(tick)) + 1);
+    return { ...args, price: Number((count * tick).toFixed(decimals)) };
+  }
+
   async function existing(exchange: Exchange, clientOrderId: string, since?: number): Promise<OrderResponse | null> {
     const found = await call(exchange, () => venue.findByClientId(exchange, clientOrderId, since));
     return found ? toOrderResponse(found) : null;
@@ -103,9 +122,10 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     return open.length;
   }
 
-  async function close(exchange: Exchange, market: MarketInfo): Promise<OrderResponse> {
+  /** Closes the position, or `part` of it (a close signal's quantity). */
+  async function close(exchange: Exchange, market: MarketInfo, part?: number): Promise<OrderResponse> {
     await cancelOpen(exchange, market);
-    const args = await call(exchange, () => closeOrder(exchange, market, venue.positions === true));
+    const args = await call(exchange, () => closeOrder(exchange, market, venue.positions === true, part));
     if (!args) throw new BrokerError('InvalidOrder', title, `no position in ${market.symbol} to close`);
     const placed = await call(
       exchange,
@@ -155,12 +175,16 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       const { order, clientOrderId } = input;
       const exchange = await exchangeFor(ctx, session.secrets);
       const market = await marketFor(exchange, order.symbol, order.extra);
-      if (order.action === 'close') return close(exchange, market);
+      if (order.action === 'close') {
+        if (order.quantity !== undefined && order.quantity_type !== 'fixed')
+          throw new BrokerError('InvalidOrder', title, 'close takes a fixed quantity');
+        return close(exchange, market, order.quantity);
+      }
       if (order.action === 'cancel') {
         const count = await cancelOpen(exchange, market);
         return { id: clientOrderId, status: 'canceled', status_description: `${count} open orders canceled` };
       }
-      const args = venue.orderArgs(order, market, clientOrderId);
+      const args = limitOnTick(exchange, market, venue.orderArgs(order, market, clientOrderId));
       checkLot(exchange, market, args.amount);
       try {
         const placed = await exchange.createOrder(

@@ -68,6 +68,11 @@ export function toBrokerError(error: unknown, mapping: ErrorMapping, submission 
   const named = matchException(mapping.exceptions, message);
   if (submission && named === 'DuplicateOrder')
     return new BrokerError('DuplicateOrder', title, message, { cause: error });
+  // A permission refused on an order (a key without trade rights, a product or an account that may
+  // not trade it) refuses that order: the keys themselves are refused as ccxt's AuthenticationError
+  // proper, or by the table, and only those deactivate the connection.
+  if (submission && named === undefined && isCcxtError(error, 'PermissionDenied'))
+    return new BrokerError('InvalidOrder', title, message, { cause: error });
   // The table is this exchange's own knowledge: it wins over ccxt's generic classes.
   const kind =
     (named === 'DuplicateOrder' ? undefined : named) ??

@@ -9,24 +9,29 @@ function amountFor(exchange: Exchange, market: MarketInfo, amount: number): numb
   return Number.isFinite(rounded) ? rounded : 0;
 }
 
-/** createOrder arguments that flatten the position, or undefined when there is none. */
+/**
+ * createOrder arguments that flatten the position, or undefined when there is none; with `part`,
+ * that much of it (never more than is held).
+ */
 export async function closeOrder(
   exchange: Exchange,
   market: MarketInfo,
   derivatives: boolean,
+  part?: number,
 ): Promise<OrderArgs | undefined> {
+  const upTo = (held: number) => (part !== undefined && part > 0 ? Math.min(part, held) : held);
   if (market.swap && derivatives) {
     const positions = await exchange.fetchPositions([market.symbol]);
     const position = positions.find((p) => p.symbol === market.symbol && Number(p.contracts ?? 0) !== 0);
     if (!position) return undefined;
     const contracts = Math.abs(Number(position.contracts));
     const side = position.side === 'short' ? 'buy' : 'sell';
-    return { type: 'market', side, amount: amountFor(exchange, market, contracts), params: { reduceOnly: true } };
+    return { type: 'market', side, amount: amountFor(exchange, market, upTo(contracts)), params: { reduceOnly: true } };
   }
   const balances = await exchange.fetchBalance();
   const free = (balances.free ?? {}) as unknown as Record<string, unknown>;
   const held = Number(free[market.base] ?? 0);
   if (!(held > 0)) return undefined;
-  const amount = amountFor(exchange, market, held);
+  const amount = amountFor(exchange, market, upTo(held));
   return amount > 0 ? { type: 'market', side: 'sell', amount, params: {} } : undefined;
 }

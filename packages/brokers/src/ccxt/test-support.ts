@@ -9,11 +9,13 @@ import type { PrismMock } from '../core/prism-mock.ts';
 import type { WireRequest } from './fake-server.ts';
 
 export function order(fields: Partial<Order> = {}): Order {
+  // A close or cancel signal carries a quantity only when it says one, as normalizeOrder leaves it.
+  const closing = fields.action === 'close' || fields.action === 'cancel';
   return {
     symbol: 'BTC/USD',
     class: 'crypto',
     action: 'buy',
-    quantity: 0.01,
+    ...(closing ? {} : { quantity: 0.01 }),
     quantity_type: 'fixed',
     type: 'market',
     duration: 'gtc',

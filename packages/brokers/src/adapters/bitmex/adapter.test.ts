@@ -30,7 +30,8 @@ beforeEach(async () => {
 const place = (fields: Partial<Order>, clientOrderId = 'sig-1') =>
   broker.placeOrder(context(baseUrl), session, {
     accountId: 'default',
-    order: order({ quantity: 100, ...fields }),
+    // A close signal carries a quantity only when it says one (ccxt/test-support.ts).
+    order: order(fields.action === 'close' ? fields : { quantity: 100, ...fields }),
     clientOrderId,
   });
 const posted = () => fake.calls('POST', '/api/v1/order');
@@ -109,6 +110,13 @@ describe('bitmex orders on the wire', () => {
     expect((await verdictOf(prism, wrong)).accepted).toBe(false);
   });
 
+  it("a limit price off the 0.5 tick is moved to the trader's side: a buy down, a sell up", async () => {
+    await place({ type: 'limit', limit_price: 60000.3 }, 'sig-buy');
+    await place({ action: 'sell', type: 'limit', limit_price: 60000.2 }, 'sig-sell');
+    await place({ type: 'stop_limit', stop_price: 60000, limit_price: 60000.3 }, 'sig-stop-limit');
+    expect([bodyOf(0).price, bodyOf(1).price, bodyOf(2).price]).toEqual([60000, 60000.5, 60000]);
+  });
+
   it.each([
     ['BTCUSD', 'XBTUSD'],
     ['XBT/USD', 'XBTUSD'],
@@ -149,6 +157,21 @@ describe('bitmex errors', () => {
     );
     expect(error.outcomeUnknown).toBe(true);
     expect(posted()).toHaveLength(1);
+  });
+
+  it('a 403 refusing the order (Access Denied, account restricted) refuses that order, not the keys', async () => {
+    fake.failNextOrder = { status: 403, message: 'Access Denied' };
+    await expectBrokerError(place({}), 'InvalidOrder', 'BitMEX: Access Denied');
+    fake.failNextOrder = { status: 403, message: 'Account is restricted' };
+    await expectBrokerError(place({}, 'sig-2'), 'InvalidOrder', 'BitMEX: Account is restricted');
+    expect(posted()).toHaveLength(2);
+  });
+
+  it('a disabled or wrong key on an order stays an authentication failure', async () => {
+    fake.failNextOrder = { status: 403, message: 'This key is disabled.' };
+    await expectBrokerError(place({}), 'AuthenticationError', 'BitMEX: This key is disabled.');
+    fake.failNextOrder = { status: 401, message: 'Invalid API Key.' };
+    await expectBrokerError(place({}, 'sig-2'), 'AuthenticationError', 'BitMEX: Invalid API Key.');
   });
 
   it('429 is rate limited', async () => {
@@ -194,6 +217,17 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     });
     expect((await verdictOf(prism, posted()[0]!)).accepted).toBe(true);
   });
+
+  it.each([
+    [100, 100],
+    [1000, 200],
+  ])(
+    'close with quantity %i sends %i contracts, reduce-only (never more than the position)',
+    async (quantity, sent) => {
+      await place({ action: 'close', quantity }, 'sig-close');
+      expect(bodyOf()).toMatchObject({ symbol: 'XBTUSD', side: 'Sell', orderQty: sent, execInst: 'ReduceOnly' });
+    },
+  );
 
   it('holdings list the margin balance and positions', async () => {
     const holdings = await broker.getHoldings(context(baseUrl), session, 'default');

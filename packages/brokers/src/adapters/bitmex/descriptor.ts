@@ -34,6 +34,7 @@ export const bitmexDescriptor: BrokerDescriptor & { baseUrl: string } = {
       'api key is disabled': 'AuthenticationError',
       'api key has expired': 'AuthenticationError',
       'api key expired': 'AuthenticationError',
+      'this key is disabled': 'AuthenticationError',
     },
   },
   notice: 'BitMEX closed its exchange on 23 September 2026; live orders are refused there. Testnet keys still connect.',
@@ -62,7 +63,7 @@ export const bitmexDescriptor: BrokerDescriptor & { baseUrl: string } = {
       required: true,
       values: ['buy', 'sell', 'close', 'cancel'],
       comments:
-        'sell opens or adds to a short. close cancels open orders and closes the position at market (reduce-only).',
+        'sell opens or adds to a short. close cancels open orders and closes the position at market (reduce-only; with a quantity, that many contracts of it).',
     },
     quantity: {
       required: true,

@@ -136,6 +136,19 @@ describe('coinbase errors', () => {
     expect(posted()).toHaveLength(1);
   });
 
+  it('PERMISSION_DENIED on an order refuses that order, not the key', async () => {
+    fake.failNextOrder = {
+      status: 403,
+      body: {
+        error: 'PERMISSION_DENIED',
+        error_details: 'Missing required scopes',
+        message: 'Missing required scopes',
+      },
+    };
+    await expectBrokerError(place({}), 'InvalidOrder', 'Coinbase: Missing required scopes');
+    expect(posted()).toHaveLength(1);
+  });
+
   it('429 is rate limited', async () => {
     fake.failNextOrder = { status: 429, body: { error: 'rate_limit_exceeded', message: 'Too many requests' } };
     await expectBrokerError(place({}), 'RateLimited', /^Coinbase: /);
@@ -174,6 +187,19 @@ describe('coinbase lookups, cancel, close and holdings', () => {
     });
   });
 
+  it('a lost order is looked for on every page of the orders since it was sent, not on the first one only', async () => {
+    fake.pageSize = 2;
+    const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-early');
+    await place({ type: 'limit', limit_price: 60001 }, 'sig-2');
+    await place({ type: 'limit', limit_price: 60002 }, 'sig-3');
+    await place({ action: 'sell', quantity: 0.01 }, 'sig-4');
+    await place({ action: 'sell', quantity: 0.01 }, 'sig-5');
+    expect(await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-early' })).toMatchObject({
+      match: 'exact',
+      order: { id: placed.id, status: 'accepted' },
+    });
+  });
+
   it('a lost order that was canceled since is still found by its client order id, not proved absent', async () => {
     // Coinbase lists orders of every status (OPEN, FILLED, CANCELLED, EXPIRED, FAILED); ccxt's
     // fetchClosedOrders asks for FILLED only, so a canceled (or expired, failed) order is elsewhere.
@@ -191,6 +217,14 @@ describe('coinbase lookups, cancel, close and holdings', () => {
       product_id: 'BTC-USD',
       side: 'SELL',
       order_configuration: { market_market_ioc: { base_size: '0.5' } },
+    });
+  });
+
+  it('close with a quantity sells that much of the base currency, not all of it', async () => {
+    await place({ action: 'close', quantity: 0.2 }, 'sig-close');
+    expect(bodyOf()).toMatchObject({
+      side: 'SELL',
+      order_configuration: { market_market_ioc: { base_size: '0.2' } },
     });
   });
 

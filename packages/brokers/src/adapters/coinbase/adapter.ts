@@ -84,12 +84,16 @@ const coinbaseVenue: CcxtVenue = {
   // Coinbase lists orders with the client_order_id they were placed with (has.listRecentOrders).
   async findByClientId(exchange, clientOrderId, since) {
     const id = coinbaseClientId(clientOrderId);
-    const open = await exchange.fetchOpenOrders(undefined, since);
+    // Every page since the window's start (ccxt follows Coinbase's cursor; it needs `since`), not
+    // the newest page alone: a busy account's later orders would hide ours and prove it absent.
+    const pages = since === undefined ? {} : { paginate: true, maxEntriesPerRequest: 100 };
+    const open = await exchange.fetchOpenOrders(undefined, since, undefined, pages);
     const match = open.find((o) => o.clientOrderId === id);
     if (match) return match;
     // Every other status: ccxt's fetchClosedOrders asks for FILLED only, and a canceled, expired or
-    // failed order (an IOC that missed, a partly filled market order) is ours all the same.
-    const done = await exchange.fetchOrders(undefined, since);
+    // failed order (an IOC that missed, a partly filled market order) is ours all the same. The
+    // limit only bounds what ccxt keeps of the pages it read.
+    const done = await exchange.fetchOrders(undefined, since, since === undefined ? 100 : 100_000, pages);
     return done.find((o) => o.clientOrderId === id);
   },
 };

@@ -90,6 +90,8 @@ export interface CoinbaseFake extends FakeServer {
   available: Record<string, number>;
   orders: CoinbaseFakeOrder[];
   failNextOrder?: { status: number; body: unknown };
+  /** The most orders one page of the order list holds (Coinbase: `limit`, then `cursor`). */
+  pageSize?: number;
 }
 
 export function createCoinbaseFake(): CoinbaseFake {
@@ -184,13 +186,17 @@ export function createCoinbaseFake(): CoinbaseFake {
     size: 3,
   }));
   app.get('/api/v3/brokerage/orders/historical/batch', async (request) => {
-    const statuses = ([] as string[]).concat(
-      (request.query as { order_status?: string | string[] }).order_status ?? [],
-    );
+    const query = request.query as { order_status?: string | string[]; limit?: string; cursor?: string };
+    const statuses = ([] as string[]).concat(query.order_status ?? []);
+    // Newest first, a page of `limit` (capped at pageSize) at a time; the cursor is the next offset.
+    const listed = fake.orders.filter((o) => statuses.length === 0 || statuses.includes(o.status)).reverse();
+    const size = Math.min(Number(query.limit) || Number.POSITIVE_INFINITY, fake.pageSize ?? Number.POSITIVE_INFINITY);
+    const start = Number(query.cursor) || 0;
+    const next = start + size;
     return {
-      orders: fake.orders.filter((o) => statuses.length === 0 || statuses.includes(o.status)),
-      has_next: false,
-      cursor: '',
+      orders: listed.slice(start, next),
+      has_next: next < listed.length,
+      cursor: next < listed.length ? String(next) : '',
     };
   });
   app.get('/api/v3/brokerage/orders/historical/:id', async (request, reply) => {

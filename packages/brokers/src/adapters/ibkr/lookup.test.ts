@@ -1,7 +1,7 @@
 // Contract: every lookup path findOrder takes at IBKR (by its order id; by our cOID among the live
 // orders and executions; nothing proved otherwise), cancel by either id, the close and cancel
 // signals, holdings and the what-if preview.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { findOrder } from '../../core/find-order.ts';
 import { ACCOUNT, type Connected, connected, failure, input, ORDERS_PATH, sentSince, toOrder } from './test-support.ts';
 
@@ -196,12 +196,16 @@ describe('close, holdings, preview', () => {
   });
 
   it('holdings: cash, equity, buying power and positions by symbol', async () => {
-    await c.broker.placeOrder(
-      c.ctx,
-      c.session,
+    // Its own account, so that no other test's positions change what it reads.
+    const own = await connected();
+    onTestFinished(() => own.close());
+    await own.broker.placeOrder(
+      own.ctx,
+      own.session,
       input({ symbol: 'AAPL  281215C00200000', action: 'buy_to_open', quantity: 1 }),
     );
-    const holdings = await c.broker.getHoldings(c.ctx, c.session, ACCOUNT);
+    await own.broker.placeOrder(own.ctx, own.session, input({ symbol: 'SPY', action: 'sell', quantity: 4 }));
+    const holdings = await own.broker.getHoldings(own.ctx, own.session, ACCOUNT);
     expect(holdings).toMatchObject({
       currency: 'USD',
       cash: expect.any(Number),

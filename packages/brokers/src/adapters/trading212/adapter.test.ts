@@ -75,6 +75,23 @@ describe('connecting', () => {
     expect(fake.requests.at(-1)?.headers.authorization).toBe('legacy-key');
   });
 
+  it('a 403 on an order (a key without the orders:execute scope) refuses that order, not the connection', async () => {
+    const refusing = createTrading212Broker({
+      fetch: (url, init) =>
+        init?.method === 'POST' || init?.method === 'DELETE'
+          ? Promise.resolve(new Response('', { status: 403 }))
+          : fetch(url, init),
+    });
+    const order = toOrder({ symbol: 'AAPL', action: 'buy', quantity: 1 });
+    const placed = await failure(refusing.placeOrder(ctx, session, { accountId: ACCOUNT, order, clientOrderId: 's' }));
+    expect([placed.kind, placed.message]).toEqual([
+      'InvalidOrder',
+      'Trading 212: the API key lacks a permission this needs',
+    ]);
+    const canceled = await failure(refusing.cancelOrder(ctx, session, { accountId: ACCOUNT, brokerOrderId: '7' }));
+    expect(canceled.kind).toBe('InvalidOrder');
+  });
+
   it('finds a practice key on the demo origin', async () => {
     const demoFake = await startTrading212Fake({
       now: () => time,
@@ -141,6 +158,19 @@ describe('close, cancel, lookups and holdings', () => {
     time += 2_000;
     const none = await failure(broker.closePosition(ctx, session, ACCOUNT, 'MSFT'));
     expect(none.message).toBe('Trading 212: no position in MSFT_US_EQ to close');
+  });
+
+  it('a close with a quantity sells that many, not the whole position (and never more than held)', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 3 });
+    fake.requests.length = 0;
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'close', quantity: 1 });
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'close', quantity: 5 });
+    expect(posts().map((r) => r.body)).toEqual([
+      { ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false },
+      { ticker: 'MSFT_US_EQ', quantity: -2, extendedHours: false },
+    ]);
   });
 
   it('cancels by id and cancels the pending orders of a symbol', async () => {

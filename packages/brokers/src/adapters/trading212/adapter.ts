@@ -47,13 +47,21 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
     return toOrderResponse(body);
   }
 
-  async function closePosition(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string) {
+  /** Sells the position, or `part` of it (never more than is held). */
+  async function closePosition(
+    ctx: BrokerContext,
+    session: BrokerSession,
+    accountId: string,
+    symbol: string,
+    part?: number,
+  ) {
     const client = clientOf(ctx, session, accountId);
     const ticker = await tickerFor(ctx, session, client)(symbol);
     const { body } = await client.request({ path: '/api/v0/equity/positions', query: { ticker } });
     const position = listOf(body).find((item) => tickerOf(item) === ticker);
-    const quantity = decimalField(position, 'quantityAvailableForTrading') ?? decimalField(position, 'quantity') ?? 0;
-    if (quantity <= 0) throw new BrokerError('InvalidOrder', TRADING212_TITLE, `no position in ${ticker} to close`);
+    const held = decimalField(position, 'quantityAvailableForTrading') ?? decimalField(position, 'quantity') ?? 0;
+    if (held <= 0) throw new BrokerError('InvalidOrder', TRADING212_TITLE, `no position in ${ticker} to close`);
+    const quantity = part !== undefined && part > 0 ? Math.min(part, held) : held;
     return submit(client, marketRequest(ticker, -quantity));
   }
 
@@ -105,7 +113,11 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
     },
 
     async placeOrder(ctx, session, { accountId, order }) {
-      if (order.action === 'close') return closePosition(ctx, session, accountId, order.symbol);
+      if (order.action === 'close') {
+        if (order.quantity !== undefined && order.quantity_type !== 'fixed')
+          throw new BrokerError('InvalidOrder', TRADING212_TITLE, `close takes a fixed quantity`);
+        return closePosition(ctx, session, accountId, order.symbol, order.quantity);
+      }
       if (order.action === 'cancel') return cancelPending(ctx, session, accountId, order.symbol);
       const client = clientOf(ctx, session, accountId);
       const ticker = await tickerFor(ctx, session, client)(order.symbol);
@@ -121,7 +133,7 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
       });
     },
 
-    closePosition,
+    closePosition: (ctx, session, accountId, symbol) => closePosition(ctx, session, accountId, symbol),
 
     findByBrokerId: (ctx, session, accountId, orderId) => findById(clientOf(ctx, session, accountId), orderId),
 

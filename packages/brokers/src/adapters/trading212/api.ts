@@ -34,8 +34,10 @@ function trading212Error(response: HttpResponse, mutating: boolean): BrokerError
   }
   if (status === 401) return new BrokerError('AuthenticationError', TRADING212_TITLE, 'API key or secret refused');
   if (status === 403) {
+    // A scope the key lacks (orders:execute): a refusal of that order or cancel, which leaves the
+    // connection alone; only 401 refuses the key itself. A read the key may not make stays one.
     return new BrokerError(
-      'AuthenticationError',
+      mutating ? 'InvalidOrder' : 'AuthenticationError',
       TRADING212_TITLE,
       message ?? 'the API key lacks a permission this needs',
     );

@@ -62,7 +62,7 @@ export const trading212Descriptor: BrokerDescriptor = {
       required: true,
       values: ['buy', 'sell', 'close', 'cancel'],
       comments:
-        'No short selling: sell only what you hold. close sells the whole position at market; cancel cancels ' +
+        'No short selling: sell only what you hold. close sells the whole position at market (with a quantity, that many shares of it); cancel cancels ' +
         "the symbol's pending orders.",
     },
     quantity: {
