@@ -122,10 +122,19 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     return open.length;
   }
 
-  /** Closes the position, or `part` of it (a close signal's quantity). */
+  /**
+   * Closes the position, or `part` of it (a close signal's quantity). A close of all of it cancels
+   * the market's open orders first; a close of part keeps them, since they include the stop-loss
+   * and take-profit orders of the part still held (at a spot venue, what open sells hold back is
+   * not free: a part beyond the free balance cancels them and is a close of what is held).
+   */
   async function close(exchange: Exchange, market: MarketInfo, part?: number): Promise<OrderResponse> {
-    await cancelOpen(exchange, market);
-    const args = await call(exchange, () => closeOrder(exchange, market, venue.positions === true, part));
+    const order = () => call(exchange, () => closeOrder(exchange, market, venue.positions === true, part));
+    let args = part === undefined ? undefined : await order();
+    if (!args?.partial) {
+      await cancelOpen(exchange, market);
+      args = await order();
+    }
     if (!args) throw new BrokerError('InvalidOrder', title, `no position in ${market.symbol} to close`);
     const placed = await call(
       exchange,

@@ -229,6 +229,17 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     },
   );
 
+  it('a close of part of the position keeps the open orders (the exits of the rest); a close of all cancels them', async () => {
+    const exit = await place({ action: 'sell', type: 'limit', limit_price: 70000, quantity: 200 }, 'sig-exit');
+    const canceled = () => fake.calls('DELETE', '/api/v1/order');
+    await place({ action: 'close', quantity: 100 }, 'sig-part');
+    expect(canceled()).toHaveLength(0);
+    expect(fake.orders.find((o) => o.orderID === exit.id)?.ordStatus).toBe('New');
+    await place({ action: 'close', quantity: 1000 }, 'sig-all');
+    expect(canceled()).toHaveLength(1);
+    expect(fake.orders.find((o) => o.orderID === exit.id)?.ordStatus).toBe('Canceled');
+  });
+
   it('holdings list the margin balance and positions', async () => {
     const holdings = await broker.getHoldings(context(baseUrl), session, 'default');
     expect(holdings).toMatchObject({ currency: 'BTC', cash: 0.5 });
