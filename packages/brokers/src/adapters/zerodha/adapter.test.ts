@@ -292,8 +292,14 @@ describe('close and holdings', () => {
     );
     // 30 % of 5 is 1.5: one share, not two.
     expect(sentSince(c.fake, before).find((r) => r.method === 'POST')?.body).toMatchObject({ quantity: '1' });
+    // An open order of the symbol (an exit of the 4 left, say) must survive a refused close.
+    await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:RELIANCE', action: 'buy_to_cover', quantity: 4, type: 'limit', limit_price: 1 }, 'exitOf4'),
+    );
     before = c.fake.requests.length;
-    // 10 % of the 4 left is 0.4: refused, nothing sent (not the whole 4).
+    // 10 % of the 4 left is 0.4: refused, nothing sent (not the whole 4), nothing canceled.
     expect(
       await expectFailure(
         c.broker.placeOrder(
@@ -304,6 +310,7 @@ describe('close and holdings', () => {
       ),
     ).toMatchObject({ kind: 'InvalidOrder', message: 'Zerodha: 10 % of 4 in NSE:RELIANCE is less than one share' });
     expect(sentSince(c.fake, before).filter((r) => r.method === 'POST' && r.path === '/orders/regular')).toEqual([]);
+    expect(sentSince(c.fake, before).filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 
   it('a close of a fixed quantity held in two products sells that quantity in all, not that much of each', async () => {

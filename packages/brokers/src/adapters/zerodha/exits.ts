@@ -98,6 +98,11 @@ function closingQuantity(held: number, part: Pick<Order, 'quantity' | 'quantity_
   throw invalid('close takes a fixed quantity or percent_of_position');
 }
 
+function tooSmall(part: Pick<Order, 'quantity'>, held: { quantity: number }[], key: string) {
+  const total = held.reduce((sum, item) => sum + Math.abs(item.quantity), 0);
+  return invalid(`${part.quantity} % of ${total} in ${key} is less than one share`);
+}
+
 export interface CloseOptions {
   /** A close of part of the position: quantity, or percent_of_position. */
   part?: Pick<Order, 'quantity' | 'quantity_type'>;
@@ -115,6 +120,14 @@ export async function closeSymbol(
 ): Promise<OrderResponse> {
   const { exchange, tradingsymbol } = instrument;
   const key = instrumentKey(exchange, tradingsymbol);
+  const { part } = options;
+  // A percentage too small for one share is refused before the open orders (the position's exits)
+  // are canceled; the holdings are read again after the cancels, which a fill may have changed.
+  if (part?.quantity_type === 'percent_of_position') {
+    const before = await heldOf(api, ctx, session, exchange, tradingsymbol);
+    if (before.length && before.every((item) => closingQuantity(Math.abs(item.quantity), part) <= 0))
+      throw tooSmall(part, before, key);
+  }
   const canceled = await cancelOpenOrders(api, ctx, session, exchange, tradingsymbol);
   const held = await heldOf(api, ctx, session, exchange, tradingsymbol);
   if (!held.length) {
@@ -127,9 +140,9 @@ export async function closeSymbol(
   }
   const answers: OrderResponse[] = [];
   // A fixed quantity is what the close takes in all: the products share it, in the order listed.
-  let left = options.part?.quantity_type === 'fixed' ? (options.part.quantity ?? 0) : Number.POSITIVE_INFINITY;
+  let left = part?.quantity_type === 'fixed' ? (part.quantity ?? 0) : Number.POSITIVE_INFINITY;
   for (const { product, quantity } of held) {
-    const size = Math.min(left, options.part ? closingQuantity(Math.abs(quantity), options.part) : Math.abs(quantity));
+    const size = Math.min(left, part ? closingQuantity(Math.abs(quantity), part) : Math.abs(quantity));
     if (size <= 0) continue;
     left -= size;
     const form = {
@@ -147,9 +160,8 @@ export async function closeSymbol(
   }
   const [first] = answers;
   if (!first) {
-    if (options.part?.quantity_type !== 'percent_of_position') throw invalid(`no position in ${key}`);
-    const total = held.reduce((sum, item) => sum + Math.abs(item.quantity), 0);
-    throw invalid(`${options.part.quantity} % of ${total} in ${key} is less than one share`);
+    if (part?.quantity_type !== 'percent_of_position') throw invalid(`no position in ${key}`);
+    throw tooSmall(part, held, key);
   }
   if (answers.length === 1) return first;
   const ids = answers.map((answer) => answer.id).join(', ');
