@@ -212,16 +212,8 @@ describe('outsideWindow: "queue"', () => {
     expect(await balanceOf(t, trader.userId)).toBe(10);
   });
 
-  it('tells signal.refused when the windows, changed meanwhile, refuse a queued signal at its opening', async () => {
-    // Queued when sent; its hook's rules then changed to refuse outside the windows: at the
-    // opening it becomes no order, and the trader hears of it as of any other refused signal.
-    const trader = await queuer('queued-window-refused@example.com');
-    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
-      email: 'trader@example.com',
-      events: ['signal.refused'],
-    });
-    expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
-    // Tomorrow closed too now, and signals outside the windows refused.
+  /** The hook's windows change meanwhile (tomorrow closed too, outside refused); the sweep runs at the opening. */
+  async function refuseAtOpening(trader: Awaited<ReturnType<typeof queuer>>) {
     const tomorrow = DAYS[nextMidnight().getUTCDay()];
     const [window] = closedToday();
     const days = window?.days.filter((d) => d !== tomorrow);
@@ -232,6 +224,18 @@ describe('outsideWindow: "queue"', () => {
       async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings.outsideWindow === 'refuse',
     );
     await t.app.signalRuntime.sweepQueue(nextMidnight());
+  }
+
+  it('tells signal.refused when the windows, changed meanwhile, refuse a queued signal at its opening', async () => {
+    // Queued when sent; its hook's rules then changed to refuse outside the windows: at the
+    // opening it becomes no order, and the trader hears of it as of any other refused signal.
+    const trader = await queuer('queued-window-refused@example.com');
+    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'trader@example.com',
+      events: ['signal.refused'],
+    });
+    expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
+    await refuseAtOpening(trader);
     expect(await queuedRows(trader.userId)).toMatchObject([
       { status: 'refused', response: { rule: 'tradingWindows' } },
     ]);
@@ -247,16 +251,7 @@ describe('outsideWindow: "queue"', () => {
     // The trader saw it queued in the activity log; its end must be there too, not only queued.
     const trader = await queuer('queued-window-logged@example.com');
     expect((await postSignal(t, trader.shortKey, fresh())).statusCode).toBe(202);
-    const tomorrow = DAYS[nextMidnight().getUTCDay()];
-    const [window] = closedToday();
-    const days = window?.days.filter((d) => d !== tomorrow);
-    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
-      rules: JSON.stringify({ ...QUEUE(), tradingWindows: [{ ...window, days }], outsideWindow: 'refuse' }),
-    });
-    await eventually(
-      async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings.outsideWindow === 'refuse',
-    );
-    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    await refuseAtOpening(trader);
     expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'refused' }]);
     await t.app.signalRuntime.writer.flush();
     const entries = await listActions(t.services, trader.userId, { code: 'Order' });

@@ -44,6 +44,17 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
+/** A pack of 100 credits paid at `createdAt`, as AccountCredits lists it. */
+const paidPack = (createdAt: number) => ({
+  credits: 100,
+  price: 1099,
+  currency: 'usd',
+  createdAt,
+  stripeInvoiceId: null,
+  description: 'Pack',
+  interval: null,
+});
+
 describe('Account & Billing with card payments', () => {
   it('offers packs and plans from Stripe and sends the browser to Checkout, with the ?coupon= of the page', async () => {
     const assign = leaving();
@@ -175,15 +186,7 @@ describe('Account & Billing with card payments', () => {
   it('after Checkout asks the account again until the payment shows, then confirms', async () => {
     sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
     let asked = 0;
-    const paid = {
-      credits: 100,
-      price: 1099,
-      currency: 'usd',
-      createdAt: Date.UTC(2024, 10, 20),
-      stripeInvoiceId: null,
-      description: 'Pack',
-      interval: null,
-    };
+    const paid = paidPack(Date.UTC(2024, 10, 20));
     await renderRoute('/me/account?checkout=success', {
       user: fakeUser(CUSTOMER),
       handlers: server(
@@ -209,15 +212,7 @@ describe('Account & Billing with card payments', () => {
   it('after Checkout shows the purchase in the credit history too, once the payment shows', async () => {
     sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
     let paidYet = false;
-    const paid = {
-      credits: 100,
-      price: 1099,
-      currency: 'usd',
-      createdAt: Date.UTC(2024, 10, 20),
-      stripeInvoiceId: null,
-      description: 'Pack',
-      interval: null,
-    };
+    const paid = paidPack(Date.UTC(2024, 10, 20));
     const signup = { id: 1, createdAt: Date.UTC(2024, 0, 31), credits: 5, cause: 'signup', balanceAfter: 5 };
     const purchase = { id: 2, createdAt: Date.UTC(2024, 10, 20), credits: 100, cause: 'purchase', balanceAfter: 105 };
     let accountAsked = 0;
@@ -248,15 +243,7 @@ describe('Account & Billing with card payments', () => {
   it('after Checkout drops the "No signals left" banner once the payment shows', async () => {
     sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
     let paidYet = false;
-    const paid = {
-      credits: 100,
-      price: 1099,
-      currency: 'usd',
-      createdAt: Date.UTC(2024, 10, 20),
-      stripeInvoiceId: null,
-      description: 'Pack',
-      interval: null,
-    };
+    const paid = paidPack(Date.UTC(2024, 10, 20));
     let accountAsked = 0;
     await renderRoute('/me/account?checkout=success', {
       user: fakeUser(CUSTOMER),
@@ -287,15 +274,7 @@ describe('Account & Billing with card payments', () => {
     const paidAt = Date.UTC(2026, 10, 20, 9, 0);
     vi.setSystemTime(paidAt + 60_000);
     sessionStorage.setItem('checkoutSince', String(paidAt - 60_000));
-    const paid = {
-      credits: 100,
-      price: 1099,
-      currency: 'usd',
-      createdAt: paidAt,
-      stripeInvoiceId: null,
-      description: 'Pack',
-      interval: null,
-    };
+    const paid = paidPack(paidAt);
     leaving();
     await renderRoute('/me/account?checkout=success', {
       user: fakeUser(CUSTOMER),
