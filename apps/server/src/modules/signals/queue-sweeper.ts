@@ -120,8 +120,8 @@ async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRo
   const id = queuedSignalId(row.id);
   // Claimed before and not finished: a claim may have stored it and died before writing so.
   if (row.attempts > 1 && (await findSignalState(pool, id))) {
-    const deadlineAt = performance.now() + rt.services.config.HOOK_DEADLINE_MS;
     const start = performance.now();
+    const deadlineAt = start + rt.services.config.HOOK_DEADLINE_MS;
     const answer = await repeatAnswer(rt, entry, id, deadlineAt);
     // The lost claim may have died before its activity entry was written: the log must show the
     // placement, once.
