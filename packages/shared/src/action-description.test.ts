@@ -45,6 +45,22 @@ describe('describeAction (SPEC §4 wording)', () => {
     expect(isFailedOrderCall({ response: { status: 'accepted', error: null } })).toBe(false);
   });
 
+  it("words the codes of our own (a hook's switches and controls, the kill switch, a queued signal cancelled)", () => {
+    const hook = { shortKey: 'abc', name: 'Main', providerName: 'paper', accountId: 'P1' };
+    expect(describeAction('HookActivate', { ...hook, reason: 'too many invalid requests' })).toBe(
+      'Webhook abc (Main) reactivated',
+    );
+    expect(
+      describeAction('HookDeactivate', { hook: { key: 'k1', name: 'Main' }, reason: 'too many invalid requests' }),
+    ).toBe('Webhook k1 (Main) deactivated: too many invalid requests');
+    expect(describeAction('HookRules', { ...hook, rules: '{}' })).toBe('Webhook abc (Main) controls changed');
+    expect(describeAction('HooksPause', { reason: 'broker outage', everyone: false, hooks: 2 })).toBe(
+      'Webhooks paused: broker outage',
+    );
+    expect(describeAction('HooksResume', { everyone: false, hooks: 2 })).toBe('Webhooks resumed');
+    expect(describeAction('QueuedSignalCancel', { id: 'q1', hookKey: 'k1' })).toBe('Queued signal q1 cancelled');
+  });
+
   it('shows the raw code for empty metadata and a dash for unknown codes', () => {
     expect(describeAction('HookCreate', {})).toBe('HookCreate');
     expect(describeAction('Order', 'not json')).toBe('Order');

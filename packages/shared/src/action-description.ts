@@ -18,6 +18,16 @@ export const ACTION_CODES = [
 
 export type ActionCode = (typeof ACTION_CODES)[number];
 
+/** Codes of our own beside SPEC's, worded too (a trader reads what became of a hook or a signal). */
+export const OWN_ACTION_CODES = [
+  'HookActivate',
+  'HookDeactivate',
+  'HookRules',
+  'HooksPause',
+  'HooksResume',
+  'QueuedSignalCancel',
+] as const;
+
 type Json = Record<string, unknown>;
 type Path = readonly string[];
 
@@ -95,14 +105,15 @@ const FIXED: Record<string, string> = {
 };
 
 /**
- * SPEC §4 wording. Codes with fixed wording never need metadata; the others show the raw code when
- * the metadata is empty; unknown codes show '-'. Missing values inside a sentence are left empty.
+ * SPEC §4 wording, and ours for OWN_ACTION_CODES. Codes with fixed wording never need metadata;
+ * the others show the raw code when the metadata is empty; unknown codes show '-'. Missing values
+ * inside a sentence are left empty.
  * `metadata` may be the object or its JSON string.
  */
 export function describeAction(code: string, metadata: unknown): string {
   const fixed = FIXED[code];
   if (fixed !== undefined) return fixed;
-  if (!(ACTION_CODES as readonly string[]).includes(code)) return '-';
+  if (!([...ACTION_CODES, ...OWN_ACTION_CODES] as readonly string[]).includes(code)) return '-';
   const m = parseActionMetadata(metadata);
   if (Object.keys(m).length === 0) return code;
   const provider = first(m, METADATA_PATHS.provider) ?? '';
@@ -110,6 +121,8 @@ export function describeAction(code: string, metadata: unknown): string {
   const name = first(m, METADATA_PATHS.name) ?? '';
   const account = first(m, METADATA_PATHS.account) ?? '';
   const withProvider = (text: string) => (provider === '' ? text : `${provider} ${text}`);
+  const reason = scalar(m.reason) ?? '';
+  const because = (text: string) => (reason === '' ? text : `${text}: ${reason}`);
   switch (code) {
     case 'ConnectorCreate':
     case 'ConnectorActivate':
@@ -122,6 +135,18 @@ export function describeAction(code: string, metadata: unknown): string {
       return `Webhook ${key} (${name}) created for ${provider} #${account}`;
     case 'HookDelete':
       return `Webhook ${key} (${name}) removed from ${provider} #${account}`;
+    case 'HookActivate':
+      return `Webhook ${key} (${name}) reactivated`;
+    case 'HookDeactivate':
+      return because(`Webhook ${key} (${name}) deactivated`);
+    case 'HookRules':
+      return `Webhook ${key} (${name}) controls changed`;
+    case 'HooksPause':
+      return because('Webhooks paused');
+    case 'HooksResume':
+      return 'Webhooks resumed';
+    case 'QueuedSignalCancel':
+      return `Queued signal ${scalar(m.id) ?? ''} cancelled`;
     default:
       return `Webhook ${key} (${provider}#${account}) ${isFailedOrderCall(m) ? 'call failed' : 'called'}`;
   }

@@ -1,5 +1,5 @@
 // The SQL description (searched by the activity query) must equal the shared TS one (displayed).
-import { ACTION_CODES, describeAction } from '@router/shared';
+import { ACTION_CODES, describeAction, OWN_ACTION_CODES } from '@router/shared';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/postgres.ts';
@@ -28,7 +28,18 @@ const text = fc.oneof(
   fc.string({ maxLength: 6 }),
 );
 const scalar = fc.oneof(text, fc.integer({ min: -5, max: 99999 }), fc.constant(null), fc.boolean());
-const fieldNames = ['providerName', 'shortKey', 'key', 'name', 'account', 'accountId', 'id', 'status', 'error'];
+const fieldNames = [
+  'providerName',
+  'shortKey',
+  'key',
+  'name',
+  'account',
+  'accountId',
+  'id',
+  'status',
+  'error',
+  'reason',
+];
 const nested = fc.dictionary(fc.constantFrom(...fieldNames, 'connector'), scalar, { maxKeys: 4 });
 const value = fc.oneof(scalar, nested, fc.array(fc.oneof(scalar, nested), { maxLength: 3 }));
 const metadata = fc.oneof(
@@ -40,7 +51,7 @@ const metadata = fc.oneof(
   fc.constant({}),
   fc.constant(null),
 );
-const code = fc.constantFrom(...ACTION_CODES, 'Unknown');
+const code = fc.constantFrom(...ACTION_CODES, ...OWN_ACTION_CODES, 'Unknown');
 
 describe('describeActionSql', () => {
   it('matches describeAction on generated metadata', async () => {
@@ -58,6 +69,9 @@ describe('describeActionSql', () => {
       { code: 'HookCreate', metadata: { hook: { shortKey: 's', name: 'n', accountId: 'P1' }, provider: 'paper' } },
       { code: 'Order', metadata: { hook: 'k', connector: { providerName: 'paper' }, response: { error: 'x' } } },
       { code: 'Order', metadata: { key: 'k', providerName: 'paper', response: { status: 'filled' } } },
+      { code: 'HookDeactivate', metadata: { hook: { key: 'k', name: 'n' }, reason: 'too many invalid requests' } },
+      { code: 'HooksPause', metadata: { reason: "it's an outage", everyone: true, hooks: 3 } },
+      { code: 'QueuedSignalCancel', metadata: { id: 'q1', hookKey: 'k' } },
     ];
     expect(await describeInSql(cases)).toEqual(cases.map((c) => describeAction(c.code, c.metadata)));
   });

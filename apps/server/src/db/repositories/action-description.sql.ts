@@ -1,6 +1,6 @@
 // SQL twin of describeAction (packages/shared/src/action-description.ts), so activity search can
 // match the description inside PostgreSQL. action-description.sql.test.ts holds the two equal.
-import { ACTION_CODES, METADATA_PATHS } from '@router/shared';
+import { ACTION_CODES, METADATA_PATHS, OWN_ACTION_CODES } from '@router/shared';
 
 type Path = readonly string[];
 
@@ -39,7 +39,8 @@ export function describeActionSql(code: string, m: string): string {
   const key = firstOf(m, METADATA_PATHS.key);
   const name = firstOf(m, METADATA_PATHS.name);
   const account = firstOf(m, METADATA_PATHS.account);
-  const codes = ACTION_CODES.map(literal).join(', ');
+  const codes = [...ACTION_CODES, ...OWN_ACTION_CODES].map(literal).join(', ');
+  const because = (text: string) => `${literal(text)} || coalesce(': ' || nullif(${scalarAt(m, ['reason'])}, ''), '')`;
   return `(case
     when ${code} = 'Signin' then 'You signed in to the dashboard'
     when ${code} = 'AuthPasswordReset' then 'You reset the password'
@@ -54,6 +55,13 @@ export function describeActionSql(code: string, m: string): string {
       then 'Webhook ' || ${key} || ' (' || ${name} || ') created for ' || ${provider} || ' #' || ${account}
     when ${code} = 'HookDelete'
       then 'Webhook ' || ${key} || ' (' || ${name} || ') removed from ' || ${provider} || ' #' || ${account}
+    when ${code} = 'HookActivate' then 'Webhook ' || ${key} || ' (' || ${name} || ') reactivated'
+    when ${code} = 'HookDeactivate'
+      then 'Webhook ' || ${key} || ' (' || ${name} || ') ' || ${because('deactivated')}
+    when ${code} = 'HookRules' then 'Webhook ' || ${key} || ' (' || ${name} || ') controls changed'
+    when ${code} = 'HooksPause' then ${because('Webhooks paused')}
+    when ${code} = 'HooksResume' then 'Webhooks resumed'
+    when ${code} = 'QueuedSignalCancel' then 'Queued signal ' || coalesce(${scalarAt(m, ['id'])}, '') || ' cancelled'
     else 'Webhook ' || ${key} || ' (' || ${provider} || '#' || ${account} || ') '
       || (case when ${failed(m)} then 'call failed' else 'called' end)
   end)`;

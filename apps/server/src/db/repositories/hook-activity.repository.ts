@@ -106,3 +106,13 @@ export async function countInvalidRequest(
     name: row.name,
   };
 }
+
+/** Whether the user's log has an entry of this stored signal (by actions_signal_idx). */
+export async function hasSignalAction(db: Queryable, userId: number, signalId: string): Promise<boolean> {
+  const { rows } = await db.query({
+    name: 'actions_signal_exists',
+    text: `select 1 from actions where metadata ? 'signalId' and metadata ->> 'signalId' = $2 and user_id = $1 limit 1`,
+    values: [userId, signalId],
+  });
+  return rows.length > 0;
+}

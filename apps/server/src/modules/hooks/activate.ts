@@ -23,7 +23,7 @@ export async function activateHook(services: Services, actor: Actor, key: string
   await services.db.transaction(async (tx) => {
     if (!(await activateHookRow(tx, hook.id))) return;
     await notifyHookChanged(tx, [hook.shortKey]);
-    // A code of ours beside SPEC's (as HookDeactivate): the activity log shows a dash.
+    // A code of ours beside SPEC's (as HookDeactivate), worded by describeAction.
     await recordAction(tx, {
       userId: actor.userId,
       code: 'HookActivate',

@@ -79,6 +79,23 @@ describe('hooksPause / hooksResume', () => {
     await eventually(async () => (await postSignal(t, other.shortKey, BUY)).statusCode === 201);
   });
 
+  it("an administrator's pause and resume of everyone is logged for each trader whose webhooks it switched", async () => {
+    const admin = await setupTrader(t, 'pause-admin-log@example.com');
+    await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.userId]);
+    const trader = await setupTrader(t, 'paused-told@example.com');
+    await trader.addHook(true);
+    const logged = async (code: string) =>
+      (await listActions(t.services, trader.userId, { code })).map((a) => [a.description, JSON.parse(a.metadata)]);
+    expect((await gqlAs(t, admin.headers, PAUSE, { reason: 'broker outage', everyone: true })).errors).toBeUndefined();
+    expect(await logged('HooksPause')).toEqual([
+      ['Webhooks paused: broker outage', { reason: 'broker outage', everyone: true, hooks: 2 }],
+    ]);
+    expect((await gqlAs(t, admin.headers, RESUME, { everyone: true })).errors).toBeUndefined();
+    expect(await logged('HooksResume')).toEqual([['Webhooks resumed', { everyone: true, hooks: 2 }]]);
+    // The admin's own entry is the admin's, once.
+    expect(await listActions(t.services, admin.userId, { code: 'HooksPause' })).toHaveLength(1);
+  });
+
   it("an administrator's resume of everyone leaves a trader's own pause in place", async () => {
     const admin = await setupTrader(t, 'pause-admin@example.com');
     await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.userId]);

@@ -1,9 +1,10 @@
 // The kill switch (hooksPause / hooksResume): every webhook of the user, or of everyone for an
 // admin, refuses signals with the reason until resumed. Each paused signal still gets its
 // activity entry (the signal path refuses it as `paused`), so none is lost silently. An admin's
-// switch of everyone is an admin action: it goes to the audit log too, in the same transaction.
+// switch of everyone is an admin action: it goes to the audit log too, in the same transaction,
+// and to the log of each trader whose webhooks it switched.
 import { AUDIT_ACTIONS } from '@router/shared';
-import { recordAction } from '../../db/repositories/action.repository.ts';
+import { recordAction, recordActionForHookOwners } from '../../db/repositories/action.repository.ts';
 import { notifyHookChanged, setHooksPaused } from '../../db/repositories/hooks.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -47,6 +48,12 @@ async function switchHooks(services: Services, actor: Actor, reason: string | nu
       metadata: { ...(reason === null ? {} : { reason }), everyone: everyone !== null, hooks: shortKeys.length },
     });
     if (everyone) {
+      await recordActionForHookOwners(tx, {
+        code: reason === null ? 'HooksResume' : 'HooksPause',
+        metadata: { ...(reason === null ? {} : { reason }), everyone: true },
+        shortKeys,
+        exceptUserId: actor.userId,
+      });
       await recordAudit(tx, {
         adminId: everyone.adminId,
         action: reason === null ? AUDIT_ACTIONS.hooksResumeAll : AUDIT_ACTIONS.hooksPauseAll,

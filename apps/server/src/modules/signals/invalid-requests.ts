@@ -1,6 +1,6 @@
 // Invalid requests are counted per hook in an hour window (after the answer, one statement);
 // the one that reaches HOOK_INVALID_THRESHOLD deactivates the hook, notifies hook_changed and
-// logs a 'HookDeactivate' action (a code of ours beside SPEC's: the dashboard shows a dash).
+// logs a 'HookDeactivate' action (a code of ours beside SPEC's, worded by describeAction).
 import { countInvalidRequest, INVALID_REQUESTS_REASON } from '../../db/repositories/hook-activity.repository.ts';
 import type { HookEntry } from '../hooks/index.ts';
 import type { SignalRuntime } from './runtime.ts';

@@ -7,8 +7,10 @@
 // fenced by the claim. A crash between placing and writing leaves the row claimed until the lease
 // runs out; the next claim finds the signal the lost one stored (its id is derived from the
 // queued id) and writes its answer, placing nothing: the key's window (HOOK_DEDUPE_WINDOW_S, 60 s
-// by default, 0 allowed) may have run out by then, so a repeat of the key is not enough.
+// by default, 0 allowed) may have run out by then, so a repeat of the key is not enough. It also
+// logs the placement when the lost claim's activity entry (written in batches) is not there.
 import { performance } from 'node:perf_hooks';
+import { hasSignalAction } from '../../db/repositories/hook-activity.repository.ts';
 import {
   claimDueQueuedSignals,
   finishQueuedSignal,
@@ -118,9 +120,24 @@ async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRo
   const id = queuedSignalId(row.id);
   // Claimed before and not finished: a claim may have stored it and died before writing so.
   if (row.attempts > 1 && (await findSignalState(pool, id))) {
-    const deadlineAt = performance.now() + rt.services.config.HOOK_DEADLINE_MS;
+    const start = performance.now();
+    const deadlineAt = start + rt.services.config.HOOK_DEADLINE_MS;
     const answer = await repeatAnswer(rt, entry, id, deadlineAt);
-    await finishQueuedSignal(pool, claim, { status: 'placed', response: answer.body });
+    // The lost claim may have died before its activity entry was written: the log must show the
+    // placement, once.
+    if (
+      (await finishQueuedSignal(pool, claim, { status: 'placed', response: answer.body })) &&
+      !(await hasSignalAction(pool, entry.userId, id))
+    ) {
+      rt.writer.order({
+        hook: entry,
+        address: row.address,
+        signalId: id,
+        response: answer.body,
+        elapsedMs: Math.round(performance.now() - start),
+        at: new Date(),
+      });
+    }
     return;
   }
   // The windows may have changed since it was queued: still closed, it waits for the new opening.

@@ -199,6 +199,45 @@ describe('outsideWindow: "queue"', () => {
     expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'placed', response: { status: 'filled' } }]);
   });
 
+  it('a lost claim taken over logs the placement its crashed claim had not logged yet, once', async () => {
+    const trader = await queuer('queued-takeover-log@example.com');
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect((await postSignal(t, trader.shortKey, fresh({ client_id: 'log-1' }))).statusCode).toBe(202);
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
+    await t.app.signalRuntime.writer.flush();
+    const [lost] = await queuedRows(trader.userId);
+    const signals = await t.services.db.$client.query<{ id: string }>('select id from signals where user_id = $1', [
+      trader.userId,
+    ]);
+    const signalId = signals.rows[0]?.id ?? '';
+    expect(signals.rows).toHaveLength(1);
+    // The claim placed it and died before its row's end and its activity entry were written.
+    await t.services.db.$client.query(
+      "update queued_signals set status = 'queued', lease_until = now() - interval '1 second' where id = $1",
+      [lost?.id],
+    );
+    await t.services.db.$client.query("delete from actions where user_id = $1 and metadata ->> 'signalId' = $2", [
+      trader.userId,
+      signalId,
+    ]);
+    const placements = async () => {
+      await t.app.signalRuntime.writer.flush();
+      return listActions(t.services, trader.userId, { code: 'Order', signalId });
+    };
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
+    const logged = await placements();
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]?.metadata ?? '{}')).toMatchObject({ signalId, response: { status: 'filled' } });
+    // Taken over again (its entry written this time): not logged twice.
+    await t.services.db.$client.query(
+      "update queued_signals set status = 'queued', lease_until = now() - interval '1 second' where id = $1",
+      [lost?.id],
+    );
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
+    expect(await placements()).toHaveLength(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
   it('applies the controls as they are at placement, and the windows as they are then', async () => {
     const trader = await queuer('queued-rules@example.com');
     expect((await postSignal(t, trader.shortKey, fresh({ quantity: 3 }))).statusCode).toBe(202);
