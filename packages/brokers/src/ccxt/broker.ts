@@ -47,12 +47,20 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     return exchange;
   }
 
-  /** Runs a call on the exchange; failures become BrokerErrors (`submission`: it may have placed an order). */
-  async function call<T>(exchange: Exchange, work: () => Promise<T>, submission = false): Promise<T> {
+  /**
+   * Runs a call on the exchange; failures become BrokerErrors (`submission`: it may have placed an
+   * order; `onOrder`: it acts on one order, a cancel too).
+   */
+  async function call<T>(
+    exchange: Exchange,
+    work: () => Promise<T>,
+    submission = false,
+    onOrder = submission,
+  ): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      throw toBrokerError(error, mapping, submission, lastStatusOf(exchange));
+      throw toBrokerError(error, mapping, submission, lastStatusOf(exchange), onOrder);
     }
   }
 
@@ -118,7 +126,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   async function cancelOpen(exchange: Exchange, market: MarketInfo): Promise<number> {
     const open = await call(exchange, () => exchange.fetchOpenOrders(market.symbol));
     for (const order of open)
-      if (order.id) await call(exchange, () => exchange.cancelOrder(order.id ?? '', market.symbol));
+      if (order.id) await call(exchange, () => exchange.cancelOrder(order.id ?? '', market.symbol), false, true);
     return open.length;
   }
 
@@ -218,7 +226,12 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     async cancelOrder(ctx, session, target) {
       const exchange = await loaded(ctx, session, target.accountId);
       const orderId = await orderIdToCancel(broker, ctx, session, target);
-      await call(exchange, () => (venue.cancel ? venue.cancel(exchange, orderId) : exchange.cancelOrder(orderId)));
+      await call(
+        exchange,
+        () => (venue.cancel ? venue.cancel(exchange, orderId) : exchange.cancelOrder(orderId)),
+        false,
+        true,
+      );
     },
 
     async closePosition(ctx, session, accountId, symbol) {

@@ -58,9 +58,16 @@ function kindOf(error: Error): BrokerErrorKind | 'network' | undefined {
 
 /**
  * A BrokerError for anything a ccxt call threw. `submission`: the call could have placed an
- * order, so a lost answer leaves the outcome unknown.
+ * order, so a lost answer leaves the outcome unknown. `onOrder`: the call acts on one order
+ * (placing or canceling it), so a permission refused refuses that order only.
  */
-export function toBrokerError(error: unknown, mapping: ErrorMapping, submission = false, status?: number): BrokerError {
+export function toBrokerError(
+  error: unknown,
+  mapping: ErrorMapping,
+  submission = false,
+  status?: number,
+  onOrder = submission,
+): BrokerError {
   if (isBrokerError(error)) return error;
   const { title } = mapping;
   if (!(error instanceof Error)) return new BrokerError('BrokerUnavailable', title, String(error));
@@ -68,10 +75,10 @@ export function toBrokerError(error: unknown, mapping: ErrorMapping, submission 
   const named = matchException(mapping.exceptions, message);
   if (submission && named === 'DuplicateOrder')
     return new BrokerError('DuplicateOrder', title, message, { cause: error });
-  // A permission refused on an order (a key without trade rights, a product or an account that may
-  // not trade it) refuses that order: the keys themselves are refused as ccxt's AuthenticationError
-  // proper, or by the table, and only those deactivate the connection.
-  if (submission && named === undefined && isCcxtError(error, 'PermissionDenied'))
+  // A permission refused on an order or its cancel (a key without trade rights, a product or an
+  // account that may not trade it) refuses that order: the keys themselves are refused as ccxt's
+  // AuthenticationError proper, or by the table, and only those deactivate the connection.
+  if (onOrder && named === undefined && isCcxtError(error, 'PermissionDenied'))
     return new BrokerError('InvalidOrder', title, message, { cause: error });
   // The table is this exchange's own knowledge: it wins over ccxt's generic classes.
   const kind =

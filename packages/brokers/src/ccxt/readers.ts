@@ -50,10 +50,21 @@ const STATUS: Readonly<Record<string, OrderResponse['status']>> = {
   rejected: 'rejected',
 };
 
+/**
+ * The exchange's own statuses ccxt unifies wrongly: Coinbase's FAILED (an order that failed to be
+ * processed, never worked) is ccxt's 'canceled', though nothing was ever placed.
+ */
+const RAW_STATUS: Readonly<Record<string, OrderResponse['status']>> = {
+  FAILED: 'rejected',
+};
+
 export function toOrderResponse(order: CcxtOrder, fallbackId?: string): OrderResponse {
-  const status = STATUS[order.status ?? ''] ?? 'accepted';
   const average = num(order.average);
   const filled = num(order.filled);
+  const raw: unknown = (order.info as Record<string, unknown> | undefined)?.status;
+  // An order that filled some first ended with that fill: ccxt's status stays.
+  const own = typeof raw === 'string' && !filled ? RAW_STATUS[raw] : undefined;
+  const status = own ?? STATUS[order.status ?? ''] ?? 'accepted';
   const description = [order.status ?? 'submitted', order.type, order.side, order.amount, order.symbol]
     .filter((part) => part !== undefined && part !== null && part !== '')
     .join(' ');

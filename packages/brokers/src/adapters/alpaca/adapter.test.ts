@@ -97,6 +97,10 @@ describe('errors', () => {
     [500, { code: 50010000, message: 'internal server error occurred' }, 'BrokerUnavailable', true],
     [403, { message: 'forbidden' }, 'AuthenticationError', false],
     [401, { code: 40110000, message: 'request is not authorized' }, 'AuthenticationError', false],
+    // openapi.yaml postOrder: an order "may be rejected if the account is not authorized for
+    // trading"; a refusal of that order, not of the keys: the connection stays.
+    [403, { code: 40310000, message: 'account is not authorized for trading' }, 'InvalidOrder', false],
+    [403, { code: 40310000, message: 'unauthorized to trade uncovered options' }, 'InvalidOrder', false],
   ] as const)('maps HTTP %i without retrying the order', async (status, body, kind, outcomeUnknown) => {
     const before = fake.submissions().length;
     fake.inject({ status, body });

@@ -32,14 +32,20 @@ export const alpacaDescriptor: BrokerDescriptor = {
     multiLeg: false,
   },
   clientOrderId: { maxLength: 128, pattern: '^[\\x20-\\x7e]+$' },
-  // 403 answers both a wrong key and a refused order: the message tells (client.ts).
+  // 403 answers both a wrong key and a refused order: the message tells (client.ts). The keys'
+  // refusals are Alpaca's whole messages; a refused order may word its own reason with "not
+  // authorized" ("the account is not authorized for trading", openapi.yaml postOrder), which
+  // refuses that order only, so these are exact, never a part of a message.
   exceptions: {
+    exact: {
+      forbidden: 'AuthenticationError',
+      'forbidden.': 'AuthenticationError',
+      'request is not authorized': 'AuthenticationError',
+      unauthorized: 'AuthenticationError',
+    },
     broad: {
       'client_order_id must be unique': 'DuplicateOrder',
       insufficient: 'InsufficientFunds',
-      forbidden: 'AuthenticationError',
-      'not authorized': 'AuthenticationError',
-      unauthorized: 'AuthenticationError',
     },
   },
   authentication: {

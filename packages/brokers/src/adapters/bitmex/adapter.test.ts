@@ -205,6 +205,17 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     expect(await broker.findByBrokerId(context(baseUrl), session, 'default', 'no-such-order')).toBeNull();
   });
 
+  it('a 403 refusing a cancel (Access Denied) refuses that cancel, not the keys; a disabled key stays one', async () => {
+    const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-cancel-403');
+    const cancel = () =>
+      broker.cancelOrder(context(baseUrl), session, { accountId: 'default', brokerOrderId: placed.id });
+    fake.failNextCancel = { status: 403, message: 'Access Denied' };
+    await expectBrokerError(cancel(), 'InvalidOrder', 'BitMEX: Access Denied');
+    fake.failNextCancel = { status: 403, message: 'This key is disabled.' };
+    await expectBrokerError(cancel(), 'AuthenticationError', 'BitMEX: This key is disabled.');
+    expect(fake.orders[0]?.ordStatus).toBe('New');
+  });
+
   it('close sends a reduce-only market order against the position', async () => {
     const closed = await place({ action: 'close' }, 'sig-close');
     expect(closed.status).toBe('filled');

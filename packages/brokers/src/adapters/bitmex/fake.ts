@@ -85,6 +85,8 @@ export interface BitmexFake extends FakeServer {
   orders: BitmexFakeOrder[];
   positions: Array<{ symbol: string; currentQty: number; avgEntryPrice: number }>;
   failNextOrder?: { status: number; message: string };
+  /** The next cancel's refusal (DELETE /order). */
+  failNextCancel?: { status: number; message: string };
 }
 
 const error = (reply: FastifyReply, status: number, message: string, name = 'HTTPError') =>
@@ -164,7 +166,12 @@ export function createBitmexFake(): BitmexFake {
         (filter.open !== true || o.ordStatus === 'New'),
     );
   });
-  app.delete('/api/v1/order', async (request) => {
+  app.delete('/api/v1/order', async (request, reply) => {
+    if (fake.failNextCancel) {
+      const { status, message } = fake.failNextCancel;
+      fake.failNextCancel = undefined;
+      return error(reply, status, message);
+    }
     const body = JSON.parse(String(request.body || '{}')) as { orderID?: string };
     const order = fake.orders.find((o) => o.orderID === body.orderID);
     if (order) order.ordStatus = 'Canceled';

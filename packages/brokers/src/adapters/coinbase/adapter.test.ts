@@ -211,6 +211,16 @@ describe('coinbase lookups, cancel, close and holdings', () => {
     });
   });
 
+  it('an order Coinbase reports FAILED was rejected (never worked), not canceled', async () => {
+    const placed = await place({ type: 'limit', limit_price: 60000 }, 'sig-failed');
+    const order = fake.orders.find((o) => o.order_id === placed.id);
+    if (order) order.status = 'FAILED';
+    expect(await broker.findByBrokerId(context(baseUrl), session, 'default', placed.id)).toMatchObject({
+      id: placed.id,
+      status: 'rejected',
+    });
+  });
+
   it('close sells the available base currency', async () => {
     await place({ action: 'close' }, 'sig-close');
     expect(bodyOf()).toMatchObject({

@@ -153,6 +153,21 @@ describe('errors', () => {
     expect(fake.submissions().length).toBe(before + 2);
   });
 
+  it('an HTTP 200 failureReason Unauthorized refuses that order, not the token (a refused token is a 401)', async () => {
+    const place = () => broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 }));
+    fake.inject({
+      path: '/v1/order/placeorder',
+      status: 200,
+      body: { failureReason: 'Unauthorized', failureText: 'Access is denied' },
+    });
+    expect(await failure(place())).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradovate: Access is denied (Unauthorized)',
+    });
+    fake.inject({ path: '/v1/order/placeorder', status: 200, body: { failureReason: 'AccountClosed' } });
+    expect((await failure(place())).kind).toBe('AuthenticationError');
+  });
+
   it('a short penalty ticket is waited out and the order sent again with it: one order', async () => {
     fake.auth.penalize('/v1/order/placeorder', 1);
     const orders = fake.book.orders.length;

@@ -60,7 +60,12 @@ export function bodyError(body: unknown, refusal: BrokerErrorKind = 'InvalidOrde
   if (reason && reason !== 'Success') {
     const text = stringField(record, 'failureText')?.trim();
     const message = text ? `${text} (${reason})` : reason;
-    return new BrokerError(kindOf(reason, text) ?? 'InvalidOrder', TRADOVATE_TITLE, message);
+    // Only the reason itself (AccountClosed) ends the connection: words of the text such as
+    // "Access is denied" refuse this order or command, whose token was accepted.
+    const byReason = kindOf(reason);
+    const byText = kindOf(text);
+    const kind = byReason ?? (byText === 'AuthenticationError' ? undefined : byText) ?? 'InvalidOrder';
+    return new BrokerError(kind, TRADOVATE_TITLE, message);
   }
   const errorText = stringField(record, 'errorText')?.trim();
   if (errorText) return new BrokerError(kindOf(errorText) ?? refusal, TRADOVATE_TITLE, errorText);

@@ -37,10 +37,11 @@ export const tradovateDescriptor: BrokerDescriptor = {
   // Tradovate documents no rule for clOrdId: ours (20 characters of [0-9A-Za-z]) is sent as is;
   // anything longer or stranger is replaced by a hash (ccxt/client-id.ts).
   clientOrderId: { maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
-  // failureReason values (exact) and words of failureText / errorText (broad).
+  // failureReason values (exact) and words of failureText / errorText (broad). A failureReason
+  // answers a request whose token was accepted (a refused token is a 401, WIRE.md §8): its
+  // Unauthorized refuses that order or command, not the connection.
   exceptions: {
     exact: {
-      Unauthorized: 'AuthenticationError',
       AccountClosed: 'AuthenticationError',
       ExecutionProviderUnavailable: 'BrokerUnavailable',
       ExecutionProviderNotConfigured: 'BrokerUnavailable',
