@@ -1,9 +1,10 @@
-// Sends the emailed links: confirmation (3 days), email change (3 days), password reset (1 hour).
+// Sends the emailed links: confirmation (3 days), email change (3 days, with a notice to the old
+// address), password reset (1 hour).
 import { insertEmailToken, invalidateEmailTokens } from '../../db/repositories/email-token.repository.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import type { Services } from '../../services.ts';
 import { deliver } from '../mail/mailer.ts';
-import { changeEmailMail, confirmEmailMail, passwordResetMail } from '../mail/templates.ts';
+import { changeEmailMail, confirmEmailMail, emailChangeNoticeMail, passwordResetMail } from '../mail/templates.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const CONFIRM_TTL_MS = 3 * 86_400_000;
@@ -32,6 +33,8 @@ export async function sendEmailChange(services: Services, user: UserRow, email: 
     metadata: { email },
   });
   await deliver(services.identity.mailer, services.log, changeEmailMail(services.config.PUBLIC_URL, email, token));
+  // The owner learns of it at the address that still speaks for the account.
+  await deliver(services.identity.mailer, services.log, emailChangeNoticeMail(services.config.PUBLIC_URL, user.email));
 }
 
 export async function sendPasswordReset(services: Services, user: UserRow): Promise<void> {

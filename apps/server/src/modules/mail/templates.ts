@@ -33,6 +33,20 @@ export function changeEmailMail(publicUrl: string, to: string, token: string): M
   );
 }
 
+/** To the old address when a change of email is asked for: a taken session must not move it unseen. */
+export function emailChangeNoticeMail(publicUrl: string, to: string): Mail {
+  const link = `${publicUrl}/auth/password/request`;
+  return mail(
+    to,
+    `The email of your ${PRODUCT} account is being changed`,
+    [
+      'Someone signed in to your account asked to change its email from this address to another one.',
+      'If it was you, nothing more is needed. If it was not, reset your password now with this link: that ends every session and the pending change.',
+    ],
+    link,
+  );
+}
+
 export function passwordResetMail(publicUrl: string, to: string, token: string): Mail {
   const link = `${publicUrl}/auth/password?token=${encodeURIComponent(token)}`;
   return mail(

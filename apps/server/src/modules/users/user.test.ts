@@ -95,6 +95,19 @@ describe('users', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('tells the old address when a change of email is asked for, so the owner learns of it before it takes effect', async () => {
+    const { token } = await confirmedUser(t, 'kept@example.test');
+    const since = smtp.mails.length;
+    const change = await gql(t.app, UPDATE, { email: 'taker@example.test' }, bearer(token));
+    expect(change.errors).toBeUndefined();
+    const notice = await smtp.waitFor('kept@example.test', since);
+    expect(notice.subject).toBe('The email of your Signal Router account is being changed');
+    expect(notice.text).toContain('/auth/password/request');
+    // The confirmation link goes only to the new address, never to the old one.
+    expect(notice.text).not.toContain('/auth/email');
+    await smtp.waitFor('taker@example.test', since);
+  });
+
   it('ends the links sent to the old address once the new one is confirmed', async () => {
     const { token } = await confirmedUser(t, 'moving@example.test');
     const since = smtp.mails.length;
