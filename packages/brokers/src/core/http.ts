@@ -46,9 +46,10 @@ export interface HttpClientOptions {
   exceptions?: ExceptionTable;
   /**
    * The adapter's reading of an error answer the table did not name (a message in another
-   * field, a status with a broker-specific meaning). Undefined falls back to the mapping by status.
+   * field, a status with a broker-specific meaning, a status whose meaning depends on the call:
+   * `request.path`). Undefined falls back to the mapping by status.
    */
-  mapError?: (response: HttpResponse, mutating: boolean) => BrokerError | undefined;
+  mapError?: (response: HttpResponse, mutating: boolean, request: HttpRequest) => BrokerError | undefined;
 }
 
 export interface HttpClient {
@@ -181,7 +182,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return response;
       throw (
         tableError(title, options.exceptions, response, mutating) ??
-        options.mapError?.(response, mutating) ??
+        options.mapError?.(response, mutating, request) ??
         statusError(title, response, mutating)
       );
     },

@@ -102,7 +102,7 @@ export function createEtradeApi(options: { now: (ctx: BrokerContext) => number; 
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           ...(options.fetch ? { fetch: options.fetch } : {}),
           headers: { authorization },
-          mapError: (response, mutating) => etradeError(response, mutating, request.path),
+          mapError: (response, mutating, { path }) => etradeError(response, mutating, path),
         }).request({ ...request, method });
       }),
   };

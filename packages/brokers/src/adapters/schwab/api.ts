@@ -73,7 +73,7 @@ export function createSchwabApi(options: { now: (ctx: BrokerContext) => number; 
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           ...(options.fetch ? { fetch: options.fetch } : {}),
           headers: { authorization: `Bearer ${fresh.accessToken}` },
-          mapError: (response, mutating) => schwabError(response, mutating, request.path),
+          mapError: (response, mutating, { path }) => schwabError(response, mutating, path),
         }).request(request),
       ),
   };

@@ -13,22 +13,19 @@ import { TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
 const ORDER_PATH = /^\/v1\/accounts\/[^/]+\/orders(\/|$)/;
 
 export function tradierClient(ctx: BrokerContext, baseUrl: string, accessToken: string): HttpClient {
-  return {
-    request: (request) =>
-      createHttpClient({
-        brokerTitle: TRADIER_TITLE,
-        baseUrl,
-        ...(ctx.signal ? { signal: ctx.signal } : {}),
-        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-        exceptions: tradierDescriptor.exceptions,
-        // Tradier refuses the token with 401 "Invalid Access Token": a 403 on an order call is a
-        // refusal of that order (the account may not trade it), not of the connection.
-        mapError: (response) =>
-          response.status === 403 && ORDER_PATH.test(request.path)
-            ? new BrokerError('InvalidOrder', TRADIER_TITLE, messageOf(response.body) ?? 'order not allowed')
-            : undefined,
-      }).request(request),
-  };
+  return createHttpClient({
+    brokerTitle: TRADIER_TITLE,
+    baseUrl,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    exceptions: tradierDescriptor.exceptions,
+    // Tradier refuses the token with 401 "Invalid Access Token": a 403 on an order call is a
+    // refusal of that order (the account may not trade it), not of the connection.
+    mapError: (response, _mutating, { path }) =>
+      response.status === 403 && ORDER_PATH.test(path)
+        ? new BrokerError('InvalidOrder', TRADIER_TITLE, messageOf(response.body) ?? 'order not allowed')
+        : undefined,
+  });
 }
 
 /** The client of a connected session, for one of its accounts. */
