@@ -6,6 +6,7 @@ import type { Exchange } from 'ccxt';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
 import { BrokerError } from '../core/errors.ts';
 import { orderIdToCancel } from '../core/find-order.ts';
+import { roundToTick } from '../core/ticks.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
 import { createExchange, lastStatusOf } from './exchange.ts';
 import { closeOrder } from './positions.ts';
@@ -95,11 +96,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     const tick = exchange.markets?.[market.symbol]?.precision?.price;
     if (args.price === undefined || typeof tick !== 'number' || !(tick > 0) || exchange.precisionMode !== TICK_SIZE)
       return args;
-    // The ticks as an integer count; the small margin keeps float noise (60000.5 / 0.5) on the tick.
-    const ticks = args.price / tick;
-    const count = args.side === 'buy' ? Math.floor(ticks + 1e-9) : Math.ceil(ticks - 1e-9);
-    const decimals = Math.max(0, -Math.floor(Math.log10(tick)) + 1);
-    return { ...args, price: Number((count * tick).toFixed(decimals)) };
+    return { ...args, price: roundToTick(args.price, tick, args.side === 'buy' ? 'down' : 'up') };
   }
 
   async function existing(exchange: Exchange, clientOrderId: string, since?: number): Promise<OrderResponse | null> {

@@ -3,11 +3,13 @@
 // (the greatest common divisor of the leg quantities); `limit_price` is the net per unit:
 // positive for a debit paid, negative for a credit received. A limit combo rests until the net
 // is at or below its limit, and fills at the legs' market prices then.
+
+import { roundToTick } from '../../core/ticks.ts';
 import type { Book } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { executionPrice } from './matching.ts';
 import { baseOrder, checkTrade, DURATIONS, invalid, type PlaceRequest, rest, tradable } from './placing.ts';
-import { roundCash, roundToTick } from './precision.ts';
+import { roundCash } from './precision.ts';
 import { comboPrice, sweep } from './sweep.ts';
 import { fill } from './trading.ts';
 import type { PaperLeg, PaperOrder } from './types.ts';

@@ -1,8 +1,9 @@
 // An instrument's price at an instant: its quote key's walk times the account's scale (a
 // signal's extra.price), futures with a carry to their expiry, options from their underlying
 // (Black-Scholes), rounded to the instrument's tick.
+
+import { roundToTick } from '../../core/ticks.ts';
 import { type Instrument, listedExpiry } from './instruments.ts';
-import { roundToTick } from './precision.ts';
 import type { QuoteSource } from './quotes.ts';
 
 /** The account's factor for a scale key (1 when no signal set one). */

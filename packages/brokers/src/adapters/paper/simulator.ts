@@ -2,6 +2,7 @@
 // order, refuses what a broker would (unknown symbols, expired contracts, what a cash account
 // cannot do), and executes it when the market allows. Multi-leg orders: combo.ts.
 import { isActionValidForClass, type Order } from '@router/orders';
+import { roundToTick } from '../../core/ticks.ts';
 import { type Book, finish, marksAt, openOrdersOf, priceAt, scaleOf, track } from './book.ts';
 import { placeCombo } from './combo.ts';
 import type { Instrument } from './instruments.ts';
@@ -17,7 +18,7 @@ import {
   tradable,
 } from './placing.ts';
 import { equity, heldQuantity } from './portfolio.ts';
-import { roundQuantity, roundToTick } from './precision.ts';
+import { roundQuantity } from './precision.ts';
 import { unscaledPrice } from './pricing.ts';
 import { sweep } from './sweep.ts';
 import { fill } from './trading.ts';

@@ -2,6 +2,7 @@
 // account may trade it (actions of a cash account, buying power), booking the fill, and the
 // exits of a bracket (a take profit and a stop loss, one cancelling the other).
 import type { OrderAction } from '@router/orders';
+import { roundToTick } from '../../core/ticks.ts';
 import {
   type Book,
   endWithContract,
@@ -16,7 +17,6 @@ import {
 } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { applyFill, buyingPower, heldQuantity, powerUsed, type Trade } from './portfolio.ts';
-import { roundToTick } from './precision.ts';
 import type { PaperOrder } from './types.ts';
 
 export type Problem = [kind: 'InvalidOrder' | 'InsufficientFunds', message: string];

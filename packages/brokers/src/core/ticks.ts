@@ -1,0 +1,23 @@
+// A price on an instrument's tick: the paper broker's fills and exits, and a limit sent to an
+// exchange whose library would round it to the nearest tick (ccxt).
+
+function decimalsOf(step: number): number {
+  for (let decimals = 0; decimals < 12; decimals++) {
+    if (Math.abs(Math.round(step * 10 ** decimals) - step * 10 ** decimals) < 1e-9) return decimals;
+  }
+  return 12;
+}
+
+/**
+ * A multiple of `tick`, written with no more decimals than the tick has: the nearest, or the one
+ * at or below (`down`) or at or above (`up`) the price. A limit snaps towards the trader's side:
+ * a buy at most 100.006 is a buy at most 100.00, never at 100.01.
+ */
+export function roundToTick(price: number, tick: number, direction: 'nearest' | 'down' | 'up' = 'nearest'): number {
+  const decimals = decimalsOf(tick);
+  const ticks = price / tick;
+  // The epsilon keeps a price already on the tick (100.01 / 0.01 = 10000.999…) where it is.
+  const whole =
+    direction === 'down' ? Math.floor(ticks + 1e-9) : direction === 'up' ? Math.ceil(ticks - 1e-9) : Math.round(ticks);
+  return Number((whole * tick).toFixed(decimals));
+}
