@@ -145,10 +145,19 @@ describe('kraken errors', () => {
     expect(addOrders()).toHaveLength(1);
   });
 
-  it('permission denied refuses that order, not the keys (those are EAPI:Invalid key/signature/nonce)', async () => {
+  it('permission denied refuses that order, not the keys (those are EAPI:Invalid key/signature)', async () => {
     // A key without "Create & modify orders", or a pair the account may not trade: the connection stays.
     fake.failNextOrder = 'EGeneral:Permission denied';
     await expectBrokerError(place({}), 'InvalidOrder', 'Kraken: permission denied');
+    expect(addOrders()).toHaveLength(1);
+  });
+
+  it('an invalid nonce is a passing failure with nothing placed, not refused keys (the connection stays)', async () => {
+    // Kraken refuses a nonce not above the last one it saw for the key (another program on the same
+    // key, two requests crossing): the request was not processed, and the keys are good.
+    fake.failNextOrder = 'EAPI:Invalid nonce';
+    const error = await expectBrokerError(place({}), 'BrokerUnavailable', 'Kraken: invalid nonce');
+    expect(error.outcomeUnknown).toBe(false);
     expect(addOrders()).toHaveLength(1);
   });
 

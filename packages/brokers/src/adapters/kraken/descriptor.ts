@@ -32,10 +32,13 @@ export const krakenDescriptor: BrokerDescriptor & { baseUrl: string } = {
       duplicate: 'DuplicateOrder',
       'invalid key': 'AuthenticationError',
       'invalid signature': 'AuthenticationError',
-      'invalid nonce': 'AuthenticationError',
+      // EAPI:Invalid nonce: the nonce was not above the last one Kraken saw for the key (two requests
+      // crossing, another program on the same key). Nothing was processed and the keys are good: a
+      // passing failure, as ccxt classes it (InvalidNonce, a NetworkError), not refused keys.
+      'invalid nonce': 'BrokerUnavailable',
       // EGeneral:Permission denied: this call is not allowed to the key or the account (a key without
       // "Create & modify orders", a pair the account may not trade). A refusal of that call: the keys
-      // themselves are refused with EAPI:Invalid key/signature/nonce (the API's error responses).
+      // themselves are refused with EAPI:Invalid key/signature (the API's error responses).
       'permission denied': 'InvalidOrder',
     },
   },
