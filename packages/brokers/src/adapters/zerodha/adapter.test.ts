@@ -313,6 +313,46 @@ describe('close and holdings', () => {
     expect(sentSince(c.fake, before).filter((r) => r.method === 'DELETE')).toEqual([]);
   });
 
+  it('a close of part of a position keeps its exits, so a part Kite refuses (not in lots) changes nothing', async () => {
+    c.fake.close();
+    c = await connected({ cash: 10_000_000 });
+    const FUTURE = { symbol: 'NFO:NIFTY26JUNFUT', class: 'future' };
+    await c.broker.placeOrder(c.ctx, c.session, input({ ...FUTURE, action: 'buy', quantity: 150 }));
+    const exit = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ ...FUTURE, action: 'sell', quantity: 150, stop_price: 23000, limit_price: 22990 }, 'stopOf150'),
+    );
+    const stop = () => c.fake.orders.find((order) => order.order_id === exit.id)?.status;
+    expect(stop()).toBe('TRIGGER PENDING');
+    let before = c.fake.requests.length;
+    // 40 % of 150 is 60, not a multiple of the lot of 75: Kite refuses it, and the stop stays.
+    await expectFailure(
+      c.broker.placeOrder(
+        c.ctx,
+        c.session,
+        input({ ...FUTURE, action: 'close', quantity: 40, quantity_type: 'percent_of_position' }),
+      ),
+    );
+    expect(sentSince(c.fake, before).filter((r) => r.method === 'DELETE')).toEqual([]);
+    expect(stop()).toBe('TRIGGER PENDING');
+    // Half of it, one lot: sold, and the stop of the lot still held stays.
+    before = c.fake.requests.length;
+    await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ ...FUTURE, action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    );
+    expect(sentSince(c.fake, before).find((r) => r.method === 'POST')?.body).toMatchObject({
+      transaction_type: 'SELL',
+      quantity: '75',
+    });
+    expect(stop()).toBe('TRIGGER PENDING');
+    // A fixed quantity of all that is left closes the position: its exits go with it.
+    await c.broker.placeOrder(c.ctx, c.session, input({ ...FUTURE, action: 'close', quantity: 75 }));
+    expect(stop()).toBe('CANCELLED');
+  });
+
   it('a close of a fixed quantity held in two products sells that quantity in all, not that much of each', async () => {
     // 10 delivery shares held, 10 more bought intraday (MIS): 20 held, 5 to close.
     await c.broker.placeOrder(

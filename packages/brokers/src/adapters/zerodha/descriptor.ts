@@ -86,7 +86,8 @@ export const zerodhaDescriptor: BrokerDescriptor = {
       values: [...ORDER_ACTIONS],
       comments:
         'Sent as BUY or SELL. sell_short is an intraday sale (product MIS). close cancels the ' +
-        "symbol's open orders and sends a market order for the position (or the holding); cancel cancels them.",
+        "symbol's open orders and sends a market order for the position (or the holding); a close of part of " +
+        'it keeps them (the exits of the part still held); cancel cancels them.',
     },
     quantity: {
       required: true,

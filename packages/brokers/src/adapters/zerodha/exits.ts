@@ -1,6 +1,7 @@
 // Cancel and close signals at Kite. Kite has no close call: close cancels the symbol's open
 // orders, then sends the opposite market order for what is held of each product (GET
-// /portfolio/positions and /portfolio/holdings), tagged with our id like any order.
+// /portfolio/positions and /portfolio/holdings), tagged with our id like any order; a close of
+// part of the position keeps the open orders (the exits of the part still held).
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
@@ -111,6 +112,17 @@ export interface CloseOptions {
   marketProtection?: string;
 }
 
+/** The quantity closed of each product held: a fixed quantity is what the close takes in all (the
+ * products share it, in the order listed), a percentage is taken of each. */
+function closingSizes(held: Held[], part: CloseOptions['part']): number[] {
+  let left = part?.quantity_type === 'fixed' ? (part.quantity ?? 0) : Number.POSITIVE_INFINITY;
+  return held.map(({ quantity }) => {
+    const size = Math.max(0, Math.min(left, part ? closingQuantity(Math.abs(quantity), part) : Math.abs(quantity)));
+    left -= size;
+    return size;
+  });
+}
+
 export async function closeSymbol(
   api: KiteApi,
   ctx: BrokerContext,
@@ -121,12 +133,18 @@ export async function closeSymbol(
   const { exchange, tradingsymbol } = instrument;
   const key = instrumentKey(exchange, tradingsymbol);
   const { part } = options;
-  // A percentage too small for one share is refused before the open orders (the position's exits)
-  // are canceled; the holdings are read again after the cancels, which a fill may have changed.
-  if (part?.quantity_type === 'percent_of_position') {
+  // A close of part of the position leaves the instrument's open orders alone: they include the
+  // stop-loss and take-profit orders of the part still held, and a part Kite refuses (derivatives
+  // not in lots) then changes nothing. A percentage too small for one share is refused here.
+  // Only a close of all of it cancels them first (a flat position keeps no exits); the holdings
+  // are read again after the cancels, which a fill may have changed.
+  if (part) {
     const before = await heldOf(api, ctx, session, exchange, tradingsymbol);
-    if (before.length && before.every((item) => closingQuantity(Math.abs(item.quantity), part) <= 0))
-      throw tooSmall(part, before, key);
+    const sizes = closingSizes(before, part);
+    const taken = sizes.reduce((sum, size) => sum + size, 0);
+    if (before.length && taken <= 0 && part.quantity_type === 'percent_of_position') throw tooSmall(part, before, key);
+    const total = before.reduce((sum, item) => sum + Math.abs(item.quantity), 0);
+    if (taken > 0 && taken < total) return sendCloses(api, ctx, session, instrument, before, sizes, options);
   }
   const canceled = await cancelOpenOrders(api, ctx, session, exchange, tradingsymbol);
   const held = await heldOf(api, ctx, session, exchange, tradingsymbol);
@@ -138,13 +156,26 @@ export async function closeSymbol(
       status_description: `No position in ${key}; canceled ${canceled.length} open order(s)`,
     };
   }
+  return sendCloses(api, ctx, session, instrument, held, closingSizes(held, part), options);
+}
+
+/** The opposite market order for `sizes` of each product `held`, tagged with our id when there is one. */
+async function sendCloses(
+  api: KiteApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  instrument: KiteInstrument,
+  held: Held[],
+  sizes: number[],
+  options: CloseOptions,
+): Promise<OrderResponse> {
+  const { exchange, tradingsymbol } = instrument;
+  const key = instrumentKey(exchange, tradingsymbol);
+  const { part } = options;
   const answers: OrderResponse[] = [];
-  // A fixed quantity is what the close takes in all: the products share it, in the order listed.
-  let left = part?.quantity_type === 'fixed' ? (part.quantity ?? 0) : Number.POSITIVE_INFINITY;
-  for (const { product, quantity } of held) {
-    const size = Math.min(left, part ? closingQuantity(Math.abs(quantity), part) : Math.abs(quantity));
+  for (const [index, { product, quantity }] of held.entries()) {
+    const size = sizes[index] ?? 0;
     if (size <= 0) continue;
-    left -= size;
     const form = {
       tradingsymbol,
       exchange,
