@@ -298,6 +298,31 @@ describe('orders', () => {
     });
   });
 
+  it('a close of part of the position keeps the stop-loss of the rest; a close of all of it cancels it', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'MU', action: 'buy', quantity: 10 }));
+    const exit = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'MU', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 }),
+    );
+    const stop = () => fake.orders.find((o) => String(o.id) === exit.id)?.status;
+    expect(stop()).toBe('open');
+    await broker.placeOrder(ctx, session, input({ symbol: 'MU', action: 'close', quantity: 4 }));
+    expect(new URLSearchParams(fake.submissions().at(-1)?.body).get('quantity')).toBe('4');
+    expect(stop()).toBe('open');
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'MU', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    );
+    expect(new URLSearchParams(fake.submissions().at(-1)?.body).get('quantity')).toBe('3');
+    expect(stop()).toBe('open');
+    // A fixed quantity of all that is left closes the position: its exits go with it.
+    await broker.placeOrder(ctx, session, input({ symbol: 'MU', action: 'close', quantity: 3 }));
+    expect(new URLSearchParams(fake.submissions().at(-1)?.body).get('quantity')).toBe('3');
+    expect(stop()).toBe('canceled');
+  });
+
   it('previewing a close cancels nothing: the working orders of the symbol stay', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'buy', quantity: 2 }));
     const working = await broker.placeOrder(

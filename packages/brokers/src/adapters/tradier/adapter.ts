@@ -62,15 +62,25 @@ function accountsOf(body: unknown, sandbox: boolean | undefined): BrokerAccount[
 /**
  * What a signal sends: its own order, or for close the order that flattens the position (the
  * symbol's open orders canceled first, unless it is only previewed: a preview changes nothing).
+ * A close of part of the position keeps the open orders: they include the stop-loss and
+ * take-profit orders of the part still held, which a trader closing half expects to keep.
  */
 async function resolveOrder(http: HttpClient, input: PlaceOrderInput, preview = false): Promise<Order> {
   const { order, accountId } = input;
   if (order.action !== 'close') return order;
-  if (!preview) await cancelOpenOrders(http, accountId, order.symbol);
+  const noPosition = () => new BrokerError('InvalidOrder', TRADIER_TITLE, `no position in ${order.symbol} to close`);
+  if (order.quantity !== undefined || preview) {
+    const closing = await closingOrder(http, accountId, order.symbol, order);
+    if (closing && (closing.partial || preview)) return withoutPartial(closing);
+    if (preview) throw noPosition();
+  }
+  await cancelOpenOrders(http, accountId, order.symbol);
   const closing = await closingOrder(http, accountId, order.symbol, order);
-  if (!closing) throw new BrokerError('InvalidOrder', TRADIER_TITLE, `no position in ${order.symbol} to close`);
-  return closing;
+  if (!closing) throw noPosition();
+  return withoutPartial(closing);
 }
+
+const withoutPartial = ({ partial: _partial, ...order }: Order & { partial: boolean }): Order => order;
 
 async function place(http: HttpClient, accountId: string, order: Order, tag?: string): Promise<OrderResponse> {
   const form = toTradierForm(order, tag);
@@ -159,7 +169,7 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
       await cancelOpenOrders(http, accountId, symbol);
       const closing = await closingOrder(http, accountId, symbol);
       if (!closing) throw new BrokerError('InvalidOrder', TRADIER_TITLE, `no position in ${symbol} to close`);
-      return place(http, accountId, closing);
+      return place(http, accountId, withoutPartial(closing));
     },
 
     findByBrokerId: (ctx, session, accountId, orderId) => findById(client(ctx, session, accountId), accountId, orderId),

@@ -67,7 +67,7 @@ export const tradierDescriptor: BrokerDescriptor = {
       values: [...ORDER_ACTIONS],
       comments:
         'close cancels the symbol’s open orders and sends a market order for the position (long or short); ' +
-        'cancel cancels its open orders.',
+        'a close of part of it keeps them (the exits of the part still held). cancel cancels its open orders.',
     },
     quantity: { required: true, examples: [10, 1], comments: 'Whole shares or contracts.' },
     quantity_type: {

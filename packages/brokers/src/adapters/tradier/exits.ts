@@ -1,5 +1,6 @@
 // close and cancel at Tradier, which has no close-position call: cancel the symbol's open orders,
-// then a market order for the position from GET /v1/accounts/{id}/positions:
+// then a market order for the position from GET /v1/accounts/{id}/positions (a close of part of
+// the position keeps the open orders, the exits of the part still held):
 //   {"positions": {"position": {"symbol": "AAPL", "quantity": 10, "cost_basis": 1874.4, …}}}   ("null" when none)
 import type { Order, OrderAction } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
@@ -70,13 +71,16 @@ export async function cancelOpenOrders(http: HttpClient, accountId: string, symb
   return canceled;
 }
 
-/** The market order that flattens (or with percent_of_position reduces) the position; undefined if none. */
+/**
+ * The market order that flattens (or with a quantity or percent_of_position reduces) the position,
+ * `partial` when it leaves some of it held; undefined if none.
+ */
 export async function closingOrder(
   http: HttpClient,
   accountId: string,
   symbol: string,
   part?: Pick<Order, 'quantity' | 'quantity_type'>,
-): Promise<Order | undefined> {
+): Promise<(Order & { partial: boolean }) | undefined> {
   const instrument = instrumentOf(symbol);
   const position = (await listPositions(http, accountId)).find((p) => stringField(p, 'symbol') === instrument);
   const held = decimalField(position, 'quantity') ?? 0;
@@ -104,5 +108,6 @@ export async function closingOrder(
     quantity_type: 'fixed',
     type: 'market',
     duration: 'day',
+    partial: quantity < Math.abs(held),
   };
 }
