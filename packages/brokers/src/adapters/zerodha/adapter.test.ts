@@ -353,6 +353,39 @@ describe('close and holdings', () => {
     expect(stop()).toBe('CANCELLED');
   });
 
+  it('close of a cover order position exits it through its stop leg, as Kite exits a cover order', async () => {
+    const entry = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:SBIN', action: 'buy', quantity: 2, stop_loss_price: 790 }),
+    );
+    const leg = c.fake.orders.find((order) => order.parent_order_id === entry.id);
+    expect(leg?.status).toBe('TRIGGER PENDING');
+    // Kite exits a cover order whole: half of it is refused, nothing sent or canceled.
+    const half = input({ symbol: 'NSE:SBIN', action: 'close', quantity: 50, quantity_type: 'percent_of_position' });
+    const ahead = c.fake.requests.length;
+    expect(await expectFailure(c.broker.placeOrder(c.ctx, c.session, half))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Zerodha: a cover order position in NSE:SBIN is exited whole at Kite, not in part',
+    });
+    expect(sentSince(c.fake, ahead).filter((r) => r.method !== 'GET')).toEqual([]);
+    const before = c.fake.requests.length;
+    const answer = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:SBIN', action: 'close' }, 'closeCo'),
+    );
+    // Not a regular order with product CO (Kite takes CO only as variety co): the leg's exit.
+    expect(sentSince(c.fake, before).filter((r) => r.method === 'POST')).toEqual([]);
+    expect(sentSince(c.fake, before).find((r) => r.method === 'DELETE')).toMatchObject({
+      path: `/orders/co/${leg?.order_id}`,
+      query: { parent_order_id: entry.id },
+    });
+    expect(answer).toMatchObject({ id: leg?.order_id, status: 'filled' });
+    const holdings = await c.broker.getHoldings(c.ctx, c.session, ACCOUNT);
+    expect(holdings.positions.find((p) => p.symbol === 'NSE:SBIN')).toBeUndefined();
+  });
+
   it('a close of a fixed quantity held in two products sells that quantity in all, not that much of each', async () => {
     // 10 delivery shares held, 10 more bought intraday (MIS): 20 held, 5 to close.
     await c.broker.placeOrder(

@@ -1,17 +1,18 @@
 // Cancel and close signals at Kite. Kite has no close call: close cancels the symbol's open
 // orders, then sends the opposite market order for what is held of each product (GET
 // /portfolio/positions and /portfolio/holdings), tagged with our id like any order; a close of
-// part of the position keeps the open orders (the exits of the part still held).
+// part of the position keeps the open orders (the exits of the part still held). A cover order
+// position (product CO) is exited whole through its stop leg (DELETE with parent_order_id).
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { KiteApi } from './api.ts';
 import { ZERODHA_TITLE } from './descriptor.ts';
-import { orderBook } from './lookup.ts';
+import { orderBook, orderState } from './lookup.ts';
 import { kiteTag } from './mapper.ts';
 import { cancelKiteOrder, submitOrder } from './orders.ts';
-import { isFinal } from './reader.ts';
+import { fromKiteOrder, isFinal } from './reader.ts';
 import { instrumentKey, type KiteInstrument } from './symbols.ts';
 
 const invalid = (message: string) => new BrokerError('InvalidOrder', ZERODHA_TITLE, message);
@@ -172,10 +173,20 @@ async function sendCloses(
   const { exchange, tradingsymbol } = instrument;
   const key = instrumentKey(exchange, tradingsymbol);
   const { part } = options;
+  // A cover order position (product CO, which Kite takes only as variety co) is exited whole
+  // through its stop leg: DELETE of the leg with its parent_order_id squares it off at market.
+  const covered = held.findIndex((item, index) => item.product === 'CO' && (sizes[index] ?? 0) > 0);
+  const coverSize = sizes[covered] ?? 0;
+  if (covered >= 0 && coverSize < Math.abs(held[covered]?.quantity ?? 0))
+    throw invalid(`a cover order position in ${key} is exited whole at Kite, not in part`);
   const answers: OrderResponse[] = [];
   for (const [index, { product, quantity }] of held.entries()) {
     const size = sizes[index] ?? 0;
     if (size <= 0) continue;
+    if (product === 'CO') {
+      answers.push(await exitCover(api, ctx, session, instrument));
+      continue;
+    }
     const form = {
       tradingsymbol,
       exchange,
@@ -197,4 +208,30 @@ async function sendCloses(
   if (answers.length === 1) return first;
   const ids = answers.map((answer) => answer.id).join(', ');
   return { ...first, status_description: `${first.status_description} (one order per product: ${ids})` };
+}
+
+/** Exits the instrument's cover order position through its open stop legs; the first leg's state. */
+async function exitCover(
+  api: KiteApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  instrument: KiteInstrument,
+): Promise<OrderResponse> {
+  const { exchange, tradingsymbol } = instrument;
+  const legs = (await orderBook(api, ctx, session)).filter(
+    (order) =>
+      !isFinal(order) &&
+      sameInstrument(order, exchange, tradingsymbol) &&
+      stringField(order, 'variety') === 'co' &&
+      Boolean(stringField(order, 'parent_order_id')),
+  );
+  const ids: string[] = [];
+  for (const leg of legs) ids.push(await cancelKiteOrder(api, ctx, session, leg));
+  const [first] = ids;
+  if (!first)
+    throw invalid(`no open stop leg of the cover order position in ${instrumentKey(exchange, tradingsymbol)} to exit`);
+  const state = await orderState(api, ctx, session, first).catch(() => undefined);
+  return state
+    ? fromKiteOrder(state)
+    : { id: first, status: 'accepted', status_description: 'Zerodha cover order exit sent' };
 }

@@ -280,6 +280,14 @@ export function registerOrders(app: FastifyInstance, options: OrderBookOptions) 
         'InputException',
         `Order cannot be cancelled as it is ${order.status.toLowerCase()}.`,
       );
+    // A cover order's stop leg is not canceled alone: its "cancel" exits the position at market
+    // (pykiteconnect's exit_order is this same DELETE with parent_order_id).
+    if (order.variety === 'co' && order.parent_order_id) {
+      if ((request.query as { parent_order_id?: string }).parent_order_id !== order.parent_order_id)
+        return kiteRefusal(reply, 400, 'InputException', 'Missing or invalid `parent_order_id`.');
+      fill(order, instrumentOf(String(order.exchange), String(order.tradingsymbol)).price);
+      return ok({ order_id: id });
+    }
     cancel(order);
     return ok({ order_id: id });
   });
