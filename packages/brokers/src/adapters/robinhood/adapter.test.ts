@@ -117,6 +117,21 @@ describe('orders the descriptor claims', () => {
       },
     ],
     [
+      // Between ticks a sell's stop goes up like its limit: rounded to the nearest, the stop
+      // (3500.00) fell below the limit (3500.01), a stop-loss whose limit cannot fill as it falls.
+      'stop-limit sell between two ticks',
+      { symbol: 'ETH-USD', action: 'sell', quantity: 0.1, stop_price: 3500.004, limit_price: 3500.001 },
+      {
+        type: 'stop_limit',
+        stop_limit_order_config: {
+          asset_quantity: '0.1',
+          stop_price: '3500.01',
+          limit_price: '3500.01',
+          time_in_force: 'gtc',
+        },
+      },
+    ],
+    [
       // A sell's limit is rounded up to the tick, never below the trader's price.
       'limit sell between two ticks',
       { symbol: 'ETH-USD', action: 'sell', quantity: 0.5, limit_price: 3500.001 },

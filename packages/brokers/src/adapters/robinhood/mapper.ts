@@ -99,19 +99,20 @@ export function toRobinhoodOrder(
   }
   const time_in_force = TIME_IN_FORCE[order.duration];
   if (!time_in_force) throw invalid(`duration ${order.duration} is not supported; use gtc, day, gtw or gtm`);
-  // A limit price is never rounded past the trader's: a buy's down, a sell's up. A stop is a
-  // trigger, rounded to the nearest tick.
-  const price = (value: number | undefined, field: string, mode: 'nearest' | 'limit' = 'nearest') => {
+  // A limit price is never rounded past the trader's: a buy's down, a sell's up. A stop goes the
+  // same way (a sell's stop-loss triggers no lower than asked, a buy's no higher), which keeps a
+  // stop-limit's limit on its side of the stop: rounded to the nearest, a sell's stop of 100.004
+  // went to 100.00 under its limit of 100.001 → 100.01, a limit that cannot fill as it falls.
+  const price = (value: number | undefined, field: string) => {
     if (value === undefined || !(value > 0)) throw invalid(`${field} must be a positive price`);
-    const rounding = mode === 'nearest' ? 'nearest' : order.action === 'buy' ? 'down' : 'up';
-    return toIncrement(value, pair.quoteIncrement, rounding);
+    return toIncrement(value, pair.quoteIncrement, order.action === 'buy' ? 'down' : 'up');
   };
   switch (order.type) {
     case 'limit':
       return {
         ...head,
         type: 'limit',
-        limit_order_config: { ...amount, limit_price: price(order.limit_price, 'limit_price', 'limit'), time_in_force },
+        limit_order_config: { ...amount, limit_price: price(order.limit_price, 'limit_price'), time_in_force },
       };
     case 'stop':
       return {
@@ -126,7 +127,7 @@ export function toRobinhoodOrder(
         stop_limit_order_config: {
           ...amount,
           stop_price: price(order.stop_price, 'stop_price'),
-          limit_price: price(order.limit_price, 'limit_price', 'limit'),
+          limit_price: price(order.limit_price, 'limit_price'),
           time_in_force,
         },
       };
