@@ -19,6 +19,9 @@ const DEFAULT_ACCOUNT_ID = 'default';
 /** ccxt's precisionMode of a price given as the tick size itself (bitmex, coinbase, kraken, woo). */
 const TICK_SIZE = 4;
 
+/** The createOrder params that carry a stop's trigger price (Kraken; BitMEX and Coinbase). */
+const STOP_PARAMS = ['stopLossPrice', 'triggerPrice'] as const;
+
 const isSandbox = (values: Readonly<Record<string, string>>) => /^(1|true|yes|on)$/i.test(values.sandbox ?? '');
 
 /** What every ccxt exchange has; finding by client id, or by listing, as `has` says. */
@@ -90,13 +93,24 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   /**
    * ccxt rounds a price to the nearest tick (60000.3 → 60000.5 at BitMEX): a limit price goes to
    * the tick on the trader's side instead, a buy down and a sell up, so it never pays more or
-   * sells for less than the signal said.
+   * sells for less than the signal said. A stop trigger goes the same way, which keeps a
+   * stop-limit's limit on its side of the stop (to the nearest, a sell's stop of 60000.04 went to
+   * 60000.0, under its limit of 60000.01 → 60000.1: a limit that cannot fill as the price falls).
    */
   function limitOnTick(exchange: Exchange, market: MarketInfo, args: OrderArgs): OrderArgs {
     const tick = exchange.markets?.[market.symbol]?.precision?.price;
-    if (args.price === undefined || typeof tick !== 'number' || !(tick > 0) || exchange.precisionMode !== TICK_SIZE)
-      return args;
-    return { ...args, price: roundToTick(args.price, tick, args.side === 'buy' ? 'down' : 'up') };
+    if (typeof tick !== 'number' || !(tick > 0) || exchange.precisionMode !== TICK_SIZE) return args;
+    const direction = args.side === 'buy' ? 'down' : 'up';
+    const params = { ...args.params };
+    for (const key of STOP_PARAMS) {
+      const stop = params[key];
+      if (typeof stop === 'number' && stop > 0) params[key] = roundToTick(stop, tick, direction);
+    }
+    return {
+      ...args,
+      ...(args.price !== undefined ? { price: roundToTick(args.price, tick, direction) } : {}),
+      params,
+    };
   }
 
   async function existing(exchange: Exchange, clientOrderId: string, since?: number): Promise<OrderResponse | null> {

@@ -81,6 +81,13 @@ describe('kraken orders on the wire', () => {
       { type: 'stop_limit', stop_price: 66000, limit_price: 66500 },
       { ordertype: 'stop-loss-limit', price: '66000', price2: '66500' },
     ],
+    [
+      // Between ticks the stop goes the limit's way (a sell's up): to the nearest it was 60000.0,
+      // under its limit of 60000.1, a stop-loss whose limit cannot fill as the price falls.
+      'stop limit sell between ticks',
+      { action: 'sell', type: 'stop_limit', stop_price: 60000.04, limit_price: 60000.01 },
+      { type: 'sell', ordertype: 'stop-loss-limit', price: '60000.1', price2: '60000.1' },
+    ],
   ];
 
   it.each(table)('%s: sent as Kraken expects and accepted by the validating mock', async (_name, fields, expected) => {
