@@ -315,8 +315,8 @@ describe('lookup', () => {
       match: 'probable',
       order: { id: String(fake.book.records.at(-1)?.id) },
     });
-    // The same two puts and price, but the other way round, or one against two: not ours.
-    for (const other of [strategy(390, 400, 1, 1), strategy(400, 390, 1, 2)]) {
+    // The same two puts and price, but the other way round, one against two, or twice as many: not ours.
+    for (const other of [strategy(390, 400, 1, 1), strategy(400, 390, 1, 2), strategy(400, 390, 2, 2)]) {
       expect(await findOrder(broker, ctx, session, { ...lookup, order: other.order })).toEqual({ match: 'none' });
     }
     // Left open it would be among the MSFT orders another test cancels.
