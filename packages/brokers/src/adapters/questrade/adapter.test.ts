@@ -212,6 +212,26 @@ describe('errors', () => {
     }
   });
 
+  it('a 403 on the symbol lookup (market data) refuses that order, not the connection', async () => {
+    // Past any symbolId another test had kept (a day): the lookup is made.
+    const later = { ...ctx, now: () => Date.now() + 3 * 24 * 60 * 60_000 };
+    const placed = fake.submissions().length;
+    fake.inject({
+      path: '/v1/symbols/search',
+      method: 'GET',
+      status: 403,
+      body: { code: 1018, message: 'Forbidden. Access is denied' },
+    });
+    const error = await failure(
+      broker.placeOrder(later, session, input({ symbol: 'AAPL', action: 'buy', quantity: 1 })),
+    );
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Questrade: market data refused: Forbidden. Access is denied',
+    });
+    expect(fake.submissions().length).toBe(placed);
+  });
+
   it('a timed-out order is not resent; its terms find it again (probable)', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'sell', quantity: 7, limit_price: 90 }));
     const before = fake.submissions().length;
