@@ -185,6 +185,25 @@ describe('lookup, cancel, close, holdings', () => {
     expect(found).toEqual({ match: 'unknown', reason: 'cTrader no longer lists the orders of that time' });
   });
 
+  it('a close or cancel signal whose answer was lost is unknown, not none: its orders carry no id of ours', async () => {
+    await c.place({ symbol: 'XAUUSD', action: 'buy', quantity: 1 }, 'sig-hold');
+    const sentAt = Date.now();
+    const closed = await c.place({ symbol: 'XAUUSD', action: 'close' }, 'sig-lost-close');
+    expect(closed.status).toBe('filled');
+    for (const [clientOrderId, signal] of [
+      ['sig-lost-close', { symbol: 'XAUUSD', action: 'close' }],
+      ['sig-lost-cancel', { symbol: 'XAUUSD', action: 'cancel' }],
+    ] as const) {
+      const found = await findOrder(c.broker, c.ctx, c.session, {
+        accountId: DEMO,
+        clientOrderId,
+        order: order(signal),
+        sentAt,
+      });
+      expect(found).toEqual({ match: 'unknown', reason: 'cTrader no longer lists the orders of that time' });
+    }
+  });
+
   it('cancels by cTrader id and by our id; a filled order cannot be canceled', async () => {
     const first = await c.place(
       { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.01 },

@@ -39,13 +39,15 @@ export async function pendingOrderId(client: AccountClient, clientOrderId: strin
  * order lists by last update (ProtoOAOrderListByPositionIdReq says so), not by creation: an order
  * sent in the window but filled or canceled after it is listed only up to that update, so the
  * history is read from the window's start up to now. A history cut short (hasMore) without ours
- * proves nothing: null.
+ * proves nothing: null; nor does a close's or a cancel's lookup, whose orders carry no id of ours.
  */
 export async function listMatching(
   client: AccountClient,
   query: RecentOrdersQuery,
   now: number,
 ): Promise<ListedOrder[] | null> {
+  // A close (ProtoOAClosePositionReq) and a cancel carry no clientOrderId: not finding ours proves nothing.
+  if (query.order?.action === 'close' || query.order?.action === 'cancel') return null;
   const ours = clientOrderIdFor(query.clientOrderId);
   const isOurs = (order: JsonRecord) => stringField(order, 'clientOrderId') === ours;
   const pending = (await reconcile(client)).orders.filter(isOurs);

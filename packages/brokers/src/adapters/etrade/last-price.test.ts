@@ -32,6 +32,21 @@ describe('E*TRADE: lastPrice', () => {
     expect(notOption.message).toBe('E*TRADE: AAPL is not an option symbol');
   });
 
+  it('a 403 on the quote (no market data for the user) refuses that quote, not the connection', async () => {
+    const session = await t.connect();
+    t.fake.inject({
+      method: 'GET',
+      path: '/v1/market/quote/AAPL.json',
+      status: 403,
+      body: { Error: { code: 1037, message: 'You are not entitled to real-time quotes.' } },
+    });
+    const refused = await brokerFailure(t.broker.lastPrice(t.ctx, session, ACCOUNT, 'AAPL', 'stock'));
+    expect([refused.kind, refused.message]).toEqual([
+      'InvalidOrder',
+      'E*TRADE: You are not entitled to real-time quotes.',
+    ]);
+  });
+
   it('the fake checks the signature and the request, as for every other call', async () => {
     const session = await t.connect();
     const forged = { ...session, secrets: { ...session.secrets, tokenSecret: 'not-the-secret' } };

@@ -25,12 +25,19 @@ export interface ForexLogin {
 
 export interface ForexTokens extends AccessTokens, ForexLogin {}
 
-/** ErrorCode → kind (schema.json ErrorCode): what a code means at FOREX.com. */
-function forexError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+/**
+ * ErrorCode → kind (schema.json ErrorCode): what a code means at FOREX.com. A login or session is
+ * refused with 4010 InvalidCredentials or 4011 InvalidSession (WIRE.md §9): a 403 on a market's
+ * prices or information (the quote an order is valued or traded on) refuses that market's data
+ * to this login, not the connection.
+ */
+function forexError(response: HttpResponse, mutating: boolean, request: HttpRequest): BrokerError | undefined {
   const body = asRecord(response.body);
   const code = decimalField(body, 'ErrorCode');
   const message = stringField(body, 'ErrorMessage') ?? `HTTP ${response.status}`;
   if (code === 4011) return new BrokerError('AuthenticationError', FOREX_TITLE, message, { cause: INVALID_SESSION });
+  if ((code === 403 || response.status === 403) && request.path.startsWith('/market/'))
+    return new BrokerError('InvalidOrder', FOREX_TITLE, `market data refused (${message}); nothing was placed`);
   if (code === 4010 || code === 403 || response.status === 401 || response.status === 403)
     return new BrokerError('AuthenticationError', FOREX_TITLE, message);
   if (code === 5002) {

@@ -1,6 +1,6 @@
 // lastPrice against the FOREX.com fake: the mid of the last bid and ask ticks of the market an
 // order would use (a webhook's maxNotional values market orders with it); unknown pairs refused.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT, connected, failure } from './test-support.ts';
 
 let t: Awaited<ReturnType<typeof connected>>;
@@ -24,6 +24,27 @@ describe('FOREX.com: lastPrice', () => {
     expect([unknown.kind, unknown.message]).toEqual(['InvalidOrder', 'FOREX.com: no market EUR/ZAR for this account']);
     const notPair = await failure(t.broker.lastPrice(t.ctx, t.session, ACCOUNT, 'AAPL', 'forex'));
     expect(notPair.message).toBe('FOREX.com: AAPL is not a currency or metal pair');
+  });
+
+  it('a 403 on the market’s prices (no price data for this login) refuses them, not the connection', async () => {
+    const forbidden = { HttpStatus: 403, ErrorMessage: 'Forbidden', ErrorCode: 403 };
+    // Both ticks (bid and ask, asked together) are refused, so no answer is left for a later call.
+    const forbid = () => {
+      for (const _ of ['BID', 'ASK'])
+        t.fake.inject({ method: 'GET', path: '/market/401484347/tickhistory', status: 403, body: forbidden });
+    };
+    const refused = ['InvalidOrder', 'FOREX.com: market data refused (Forbidden); nothing was placed'];
+    const ticks = () => t.fake.requests.filter((r) => r.url.startsWith('/market/401484347/tickhistory')).length;
+    const before = ticks();
+    forbid();
+    const quote = await failure(t.broker.lastPrice(t.ctx, t.session, ACCOUNT, 'EURUSD', 'forex'));
+    expect([quote.kind, quote.message]).toEqual(refused);
+    forbid();
+    const order = await failure(t.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }));
+    expect([order.kind, order.message]).toEqual(refused);
+    expect(t.posted('/order/newtradeorder')).toHaveLength(0);
+    // The tick asked alongside the refused one has taken its refusal too before the next case.
+    await vi.waitFor(() => expect(ticks()).toBe(before + 4));
   });
 
   it('refuses an account that is not the connection’s, and an invalid session as FOREX.com words it', async () => {

@@ -212,6 +212,26 @@ describe('errors', () => {
     }
   });
 
+  it('a 403 on the symbol lookup (market data) refuses that order, not the connection', async () => {
+    // Past any symbolId another test had kept (a day): the lookup is made.
+    const later = { ...ctx, now: () => Date.now() + 3 * 24 * 60 * 60_000 };
+    const placed = fake.submissions().length;
+    fake.inject({
+      path: '/v1/symbols/search',
+      method: 'GET',
+      status: 403,
+      body: { code: 1018, message: 'Forbidden. Access is denied' },
+    });
+    const error = await failure(
+      broker.placeOrder(later, session, input({ symbol: 'AAPL', action: 'buy', quantity: 1 })),
+    );
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Questrade: market data refused: Forbidden. Access is denied',
+    });
+    expect(fake.submissions().length).toBe(placed);
+  });
+
   it('a timed-out order is not resent; its terms find it again (probable)', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'sell', quantity: 7, limit_price: 90 }));
     const before = fake.submissions().length;
@@ -315,8 +335,8 @@ describe('lookup', () => {
       match: 'probable',
       order: { id: String(fake.book.records.at(-1)?.id) },
     });
-    // The same two puts and price, but the other way round, or one against two: not ours.
-    for (const other of [strategy(390, 400, 1, 1), strategy(400, 390, 1, 2)]) {
+    // The same two puts and price, but the other way round, one against two, or twice as many: not ours.
+    for (const other of [strategy(390, 400, 1, 1), strategy(400, 390, 1, 2), strategy(400, 390, 2, 2)]) {
       expect(await findOrder(broker, ctx, session, { ...lookup, order: other.order })).toEqual({ match: 'none' });
     }
     // Left open it would be among the MSFT orders another test cancels.

@@ -4,7 +4,7 @@
 // caveat) say so; 429 tells when Questrade's window resets (X-RateLimit-Reset, Unix seconds).
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
+import { createHttpClient, type HttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { stringField } from '../../core/json-read.ts';
 import { QUESTRADE_TITLE, questradeDescriptor } from './descriptor.ts';
 import { tokensOf } from './oauth.ts';
@@ -12,12 +12,19 @@ import { tokensOf } from './oauth.ts';
 export const TRADING_ACCESS =
   'placing orders through the API needs Questrade partner (trading) access for this app; personal apps are read-only';
 
-function questradeError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+/** Market data calls (WIRE.md §9): symbols, quotes, markets, candles. */
+const MARKET_DATA = /^\/v1\/(symbols|markets)(\/|$)/;
+
+function questradeError(response: HttpResponse, mutating: boolean, request: HttpRequest): BrokerError | undefined {
   const message = stringField(response.body, 'message');
   const { status } = response;
   if (status === 401) return new BrokerError('AuthenticationError', QUESTRADE_TITLE, message ?? 'access token refused');
   if (status === 403 && mutating)
     return new BrokerError('InvalidOrder', QUESTRADE_TITLE, `${message ?? 'forbidden'}: ${TRADING_ACCESS}`);
+  // The token was accepted (a refused one is 401): market data this app or user may not read
+  // refuses the order that needed it, not the connection.
+  if (status === 403 && MARKET_DATA.test(request.path))
+    return new BrokerError('InvalidOrder', QUESTRADE_TITLE, `market data refused: ${message ?? 'forbidden'}`);
   if (status === 404) return new BrokerError('OrderNotFound', QUESTRADE_TITLE, message ?? 'not found');
   if (status === 429) {
     const reset = Number(response.headers.get('x-ratelimit-reset'));

@@ -3,7 +3,7 @@
 // GET …/orders/{id} → {"orders":[record]}. After a lost answer: the account's orders created in
 // the window (stateFilter=All) that were entered through the API with the terms we sent:
 // symbolId, side, quantity, type and prices (strategies: their legs' symbolIds, directions and
-// ratios, and the net price).
+// ratios, the strategy's quantity and the net price).
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -55,7 +55,12 @@ function matches(record: JsonRecord, sent: JsonRecord, action: string, window: {
       const index = unused.findIndex((leg) => legMatches(leg, terms));
       return index >= 0 && unused.splice(index, 1).length === 1;
     });
-    return paired && unused.length === 0 && same(record.limitPrice, sent.limitPrice);
+    return (
+      paired &&
+      unused.length === 0 &&
+      decimalField(record, 'totalQuantity') === decimalField(sent, 'quantity') &&
+      same(record.limitPrice, sent.limitPrice)
+    );
   }
   const primary = listOf(sent.components).find((item) => item.orderClass === 'Primary') ?? sent;
   const orderClass = stringField(record, 'orderClass');

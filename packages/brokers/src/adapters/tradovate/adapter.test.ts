@@ -168,6 +168,17 @@ describe('errors', () => {
     expect((await failure(place())).kind).toBe('AuthenticationError');
   });
 
+  it('a read answered HTTP 200 AccountClosed or "Access is denied" refuses that read, not the connection', async () => {
+    fake.inject({ path: '/v1/position/list', status: 200, body: { errorText: 'Access is denied' } });
+    expect(await failure(broker.getHoldings(ctx, session, accountId))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradovate: Access is denied',
+    });
+    fake.inject({ path: '/v1/order/item', status: 200, body: { failureReason: 'AccountClosed' } });
+    const lookup = await failure(broker.findByBrokerId(ctx, session, accountId, '123'));
+    expect(lookup).toMatchObject({ kind: 'InvalidOrder', message: 'Tradovate: AccountClosed' });
+  });
+
   it('a short penalty ticket is waited out and the order sent again with it: one order', async () => {
     fake.auth.penalize('/v1/order/placeorder', 1);
     const orders = fake.book.orders.length;

@@ -52,10 +52,21 @@ function kindOf(...texts: Array<string | undefined>): BrokerErrorKind | undefine
   return undefined;
 }
 
-/** The failure a 200 body reports, if it reports one. */
-export function bodyError(body: unknown, refusal: BrokerErrorKind = 'InvalidOrder'): BrokerError | undefined {
+/**
+ * The failure a 200 body reports, if it reports one. The token of a 200 was accepted (a refused
+ * one is a 401, WIRE.md §8): a read (positions, an order lookup) answered AccountClosed or
+ * "Access is denied" concerns that account and that read, and refuses it without ending the
+ * connection (whose other accounts still work); a sign-in's refusal and an order's stay as read.
+ */
+export function bodyError(
+  body: unknown,
+  refusal: BrokerErrorKind = 'InvalidOrder',
+  read = false,
+): BrokerError | undefined {
   const record = asRecord(body);
   if (!record) return undefined;
+  const ofThis = (kind: BrokerErrorKind) =>
+    kind === 'AuthenticationError' && read && refusal !== 'AuthenticationError' ? refusal : kind;
   const reason = stringField(record, 'failureReason');
   if (reason && reason !== 'Success') {
     const text = stringField(record, 'failureText')?.trim();
@@ -65,10 +76,10 @@ export function bodyError(body: unknown, refusal: BrokerErrorKind = 'InvalidOrde
     const byReason = kindOf(reason);
     const byText = kindOf(text);
     const kind = byReason ?? (byText === 'AuthenticationError' ? undefined : byText) ?? 'InvalidOrder';
-    return new BrokerError(kind, TRADOVATE_TITLE, message);
+    return new BrokerError(ofThis(kind), TRADOVATE_TITLE, message);
   }
   const errorText = stringField(record, 'errorText')?.trim();
-  if (errorText) return new BrokerError(kindOf(errorText) ?? refusal, TRADOVATE_TITLE, errorText);
+  if (errorText) return new BrokerError(ofThis(kindOf(errorText) ?? refusal), TRADOVATE_TITLE, errorText);
   if (Array.isArray(record.violations) && record.violations.length > 0) {
     const details = record.violations.map((item) => (typeof item === 'string' ? item : JSON.stringify(item)));
     return new BrokerError('InvalidOrder', TRADOVATE_TITLE, `request refused: ${details.join('; ')}`);
@@ -124,7 +135,7 @@ export async function tradovateCall(
     });
     const ticket = stringField(answer.body, 'p-ticket');
     if (ticket === undefined) {
-      const failure = answer.status < 300 ? bodyError(answer.body, request.refusal) : undefined;
+      const failure = answer.status < 300 ? bodyError(answer.body, request.refusal, method === 'GET') : undefined;
       if (failure) throw failure;
       return { status: answer.status, body: answer.body };
     }
