@@ -10,18 +10,23 @@ import { PasswordResetDocument } from './documents.ts';
 import { AUTH_TEXT, serverMessage } from './messages.ts';
 import { NewPasswordFields } from './new-password-fields.tsx';
 import { PasscodeField } from './passcode-field.tsx';
+import { RecoveryCodeField, SecondFactorSwitch } from './second-factor-switch.tsx';
 import { usePasswordEstimate } from './use-password-estimate.ts';
 
 type Fields = z.input<typeof passwordResetSchema>;
 
 export const RESET_DONE_NOTICE = 'Your password has been changed, please sign in.';
 
-/** SPEC §2 Password reset: new password, confirmation and the optional second-factor code. */
+/**
+ * SPEC §2 Password reset: new password, confirmation and the optional second-factor code: the
+ * authenticator's, or (after the switch, as at sign-in) a recovery code, sent as `passcode`.
+ */
 export function PasswordResetForm({ token }: { token: string }) {
   const { mutate } = useCall();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<string | null>(null);
-  const { register, handleSubmit, watch, setError, setValue, formState } = useForm<
+  const [recovery, setRecovery] = useState(false);
+  const { register, handleSubmit, watch, setError, setValue, clearErrors, formState } = useForm<
     Fields,
     unknown,
     z.output<typeof passwordResetSchema>
@@ -31,6 +36,13 @@ export function PasswordResetForm({ token }: { token: string }) {
   });
   const { errors, isSubmitting } = formState;
   const estimate = usePasswordEstimate(watch('password'));
+
+  // The one `passcode` input takes either code; what was typed for the other kind is dropped.
+  function switchFactor(next: boolean) {
+    setRecovery(next);
+    setValue('passcode', '');
+    clearErrors('passcode');
+  }
 
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
@@ -57,14 +69,24 @@ export function PasswordResetForm({ token }: { token: string }) {
         score={estimate.score}
         errors={{ password: errors.password?.message, password2: errors.password2?.message }}
       />
-      <PasscodeField
-        label="Two-factor code (optional)"
-        hint={AUTH_TEXT.passcodeHint}
-        optional
-        registration={register('passcode')}
-        error={errors.passcode?.message}
-        onPasteValue={(value) => setValue('passcode', value)}
-      />
+      {recovery ? (
+        <RecoveryCodeField
+          label="Recovery code (optional)"
+          hint={AUTH_TEXT.passcodeHint}
+          registration={register('passcode')}
+          error={errors.passcode?.message}
+        />
+      ) : (
+        <PasscodeField
+          label="Two-factor code (optional)"
+          hint={AUTH_TEXT.passcodeHint}
+          optional
+          registration={register('passcode')}
+          error={errors.passcode?.message}
+          onPasteValue={(value) => setValue('passcode', value)}
+        />
+      )}
+      <SecondFactorSwitch recovery={recovery} onChange={switchFactor} className="mb-3" />
       <SubmitButton busy={isSubmitting}>Set new password</SubmitButton>
     </form>
   );
