@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { useCall } from '../../lib/call.ts';
+import { useSession } from '../../lib/session.tsx';
 import { FormAlert, SubmitButton } from './auth-card.tsx';
 import { PasswordResetDocument } from './documents.ts';
 import { AUTH_TEXT, serverMessage } from './messages.ts';
@@ -24,6 +25,7 @@ export const RESET_DONE_NOTICE = 'Your password has been changed, please sign in
 export function PasswordResetForm({ token }: { token: string }) {
   const { mutate } = useCall();
   const navigate = useNavigate();
+  const session = useSession();
   const [failure, setFailure] = useState<string | null>(null);
   const [recovery, setRecovery] = useState(false);
   const { register, handleSubmit, watch, setError, setValue, clearErrors, formState } = useForm<
@@ -53,6 +55,9 @@ export function PasswordResetForm({ token }: { token: string }) {
     }
     try {
       await mutate(PasswordResetDocument, values);
+      // The reset ended every session of its user: if this browser was signed in as them, its
+      // token is dead now, and /signin (guests only) would send it on to /me and lose the notice.
+      if (session.isAuthenticated) await session.reload();
       await navigate('/signin', { replace: true, state: { notice: RESET_DONE_NOTICE } });
     } catch (error) {
       const detail = serverMessage(error, AUTH_TEXT.resetFailed);

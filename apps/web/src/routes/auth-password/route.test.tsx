@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { TOKEN_KEY } from '../../lib/storage.ts';
 import type { FakeRequest } from '../../test/fake-server.ts';
-import { fixture, graphQLError } from '../../test/fake-server.ts';
+import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
 
 const STRONG = 'Tr4il-Mix-Quasar!';
@@ -78,6 +79,29 @@ describe('password reset (SPEC §2, §5, §8)', () => {
       password2: STRONG,
       passcode: 'ABCD-efgh-jkmn',
     });
+  });
+
+  it('a browser signed in as that user, whose session the reset ended, is signed out and sees the notice', async () => {
+    let reset = false;
+    const { router } = await renderRoute('/auth/password?token=reset-3', {
+      user: fakeUser(4),
+      handlers: {
+        AuthPasswordEstimate: estimate,
+        AuthPasswordReset: fixture(() => {
+          reset = true;
+          return { data: { authPasswordReset: true } };
+        }),
+        User: fixture(() =>
+          reset ? graphQLError('Please sign in', 'UNAUTHENTICATED') : { data: { user: fakeUser(4) } },
+        ),
+      },
+    });
+    fill('Password', STRONG);
+    fill('Password confirmation', STRONG);
+    click('Set new password');
+    expect(await screen.findByText('Your password has been changed, please sign in.')).toBeTruthy();
+    expect(where(router)).toBe('/signin');
+    expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
   });
 
   it("says 'We can't process the request with these credentials' on failure", async () => {
