@@ -20,6 +20,16 @@ describe('identity schemas', () => {
     expect(passcodeSchema.safeParse('12345').success).toBe(false);
   });
 
+  it("takes a recovery code as the reset's passcode, as sign-in does", () => {
+    const reset = (passcode: string) =>
+      passwordResetSchema.safeParse({ token: 't', password: 'p', password2: 'p', passcode });
+    expect(reset(' 123456 ').data?.passcode).toBe('123456');
+    expect(reset('ABCD-efgh-jkmn').data?.passcode).toBe('ABCD-efgh-jkmn');
+    expect(firstMessage(reset('123'))).toBe('The code has 6 characters');
+    expect(firstMessage(reset('abcd-efgh'))).toBe('The recovery code is not valid');
+    expect(firstMessage(reset('abcd-efgh-jkm0'))).toBe('The recovery code is not valid');
+  });
+
   it('treats a blank reset passcode as absent and limits names to 32', () => {
     const reset = passwordResetSchema.parse({ token: 't', password: 'p', password2: 'p', passcode: '' });
     expect(reset.passcode).toBeUndefined();

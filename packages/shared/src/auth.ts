@@ -1,5 +1,6 @@
 // Identity inputs shared by the web forms and the server (SPEC §5 messages, §9 constants).
 import { z } from 'zod';
+import { isRecoveryCode, RECOVERY_CODE_INVALID } from './recovery-code.ts';
 
 export { GROUP } from './groups.ts';
 
@@ -87,6 +88,20 @@ export const signupSchema = z
 /** `signup(type: "password")` credentials. */
 export const signupCredentialsSchema = signinSchema;
 
+/**
+ * The reset's optional second factor: the authenticator's code (6 characters, as sign-in's
+ * `passcodeSchema`) or, as sign-in's `recoveryCredentialsSchema` takes, a recovery code.
+ */
+const resetPasscodeSchema = z
+  .string()
+  .max(40, RECOVERY_CODE_INVALID)
+  .superRefine((value, ctx) => {
+    if (value.length === PASSCODE_LENGTH || isRecoveryCode(value)) return;
+    // Digits are an authenticator code cut short; anything else was meant as a recovery code.
+    const message = /^\d*$/.test(value) ? MESSAGES.passcodeLength : RECOVERY_CODE_INVALID;
+    ctx.addIssue({ code: 'custom', message });
+  });
+
 /** Password reset form and `authPasswordReset` (passcode only when a second factor is active). */
 export const passwordResetSchema = z
   .object({
@@ -98,7 +113,7 @@ export const passwordResetSchema = z
       .trim()
       .optional()
       .transform((v) => (v ? v : undefined))
-      .pipe(z.string().length(PASSCODE_LENGTH, MESSAGES.passcodeLength).optional()),
+      .pipe(resetPasscodeSchema.optional()),
   })
   .superRefine(passwordPair);
 

@@ -1,36 +1,16 @@
 // Password change and second-factor recovery codes (settings), shared by forms and server.
 import { z } from 'zod';
 import { MESSAGES, PASSCODE_LENGTH, passwordSchema } from './auth.ts';
+import { isRecoveryCode, RECOVERY_CODE_INVALID } from './recovery-code.ts';
 
-/** Ten one-time codes, shown once. */
-export const RECOVERY_CODE_COUNT = 10;
-/** 12 characters of a 32-letter alphabet (60 bits), shown as `xxxx-xxxx-xxxx`. */
-export const RECOVERY_CODE_LENGTH = 12;
-/** Lower-case letters and digits without the look-alikes l, o, 0 and 1. */
-export const RECOVERY_CODE_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
+export * from './recovery-code.ts';
 
 export const SECURITY_MESSAGES = {
-  recoveryCodeInvalid: 'The recovery code is not valid',
+  recoveryCodeInvalid: RECOVERY_CODE_INVALID,
   currentPasswordWrong: 'The current password is not correct',
   noPassword: 'Your account has no password yet: use “Forgot your password?” on the sign-in page to set one',
   samePassword: 'The new password must differ from the current one',
 } as const;
-
-/** The canonical form of a typed recovery code: lower case, no spaces or dashes. */
-export function normalizeRecoveryCode(input: string): string {
-  return input.toLowerCase().replace(/[\s-]/g, '');
-}
-
-/** `abcd-efgh-jkmn` from `abcdefghjkmn`. */
-export function formatRecoveryCode(code: string): string {
-  return code.match(/.{1,4}/g)?.join('-') ?? code;
-}
-
-const RECOVERY_PATTERN = new RegExp(`^[${RECOVERY_CODE_ALPHABET}]{${RECOVERY_CODE_LENGTH}}$`);
-
-export function isRecoveryCode(input: string): boolean {
-  return RECOVERY_PATTERN.test(normalizeRecoveryCode(input));
-}
 
 /** A recovery code as typed (dashes and spaces allowed). */
 export const recoveryCodeSchema = z

@@ -14,7 +14,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, ctx) => requestPasswordReset(ctx, args),
   }),
   authPasswordReset: t.boolean({
-    description: 'With an active second factor, `passcode` is required.',
+    description: 'With an active second factor, `passcode` is required: the authenticator code or a recovery code.',
     args: {
       token: t.arg.string({ required: true }),
       password: t.arg.string({ required: true }),

@@ -160,6 +160,66 @@ describe('password reset', () => {
     expect(ok).toEqual({ data: { authPasswordReset: true } });
   });
 
+  it('takes a recovery code instead of the passcode, once; a wrong or used one changes nothing', async () => {
+    const email = 'reset-recovery@example.test';
+    const { recoveryCodes, id } = await userWithSecondFactor(t, email);
+    const [code = '', other = ''] = recoveryCodes;
+    const PASSWORD = 'Saffron-Meteor-Kettle-47&';
+    const hashOf = async () =>
+      (await t.services.db.$client.query('select password_hash from users where id = $1', [id])).rows[0]?.password_hash;
+    const before = await hashOf();
+
+    const token = await requestLink(email);
+    const wrong = await gql(t.app, RESET, {
+      token,
+      password: PASSWORD,
+      password2: PASSWORD,
+      passcode: 'zzzz-zzzz-zzzz',
+    });
+    expect(wrong.errors?.[0]).toMatchObject({
+      message: 'The recovery code is not valid',
+      extensions: { field: 'passcode' },
+    });
+    expect(await hashOf()).toBe(before);
+    // A wrong code spends neither the link nor a recovery code.
+    const ok = await gql(t.app, RESET, {
+      token,
+      password: PASSWORD,
+      password2: PASSWORD,
+      passcode: code.toUpperCase(),
+    });
+    expect(ok).toEqual({ data: { authPasswordReset: true } });
+    expect(await hashOf()).not.toBe(before);
+    const signin = await gql<{ signin: { issuer: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email, password: PASSWORD },
+    });
+    expect(signin.data?.signin.issuer).toBe('identity');
+
+    const afterFirst = await hashOf();
+    const second = await requestLink(email);
+    const reused = await gql(t.app, RESET, {
+      token: second,
+      password: NEW_PASSWORD,
+      password2: NEW_PASSWORD,
+      passcode: code,
+    });
+    expect(reused.errors?.[0]?.message).toBe('The recovery code is not valid');
+    expect(await hashOf()).toBe(afterFirst);
+    const { rows } = await t.services.db.$client.query(
+      'select count(*)::int as n from recovery_codes where user_id = $1 and used_at is null',
+      [id],
+    );
+    expect(rows[0]?.n).toBe(recoveryCodes.length - 1);
+    const withOther = await gql(t.app, RESET, {
+      token: second,
+      password: NEW_PASSWORD,
+      password2: NEW_PASSWORD,
+      passcode: other,
+    });
+    expect(withOther).toEqual({ data: { authPasswordReset: true } });
+  });
+
   it('ends a reset link asked for before the password was changed in the settings', async () => {
     const email = 'reset-then-change@example.test';
     const { token: session } = await confirmedUser(t, email);

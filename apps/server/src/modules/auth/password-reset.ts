@@ -1,6 +1,7 @@
 // Password reset (SPEC §4): the request always answers the same and does its work after the
 // response; the emailed token is single use, expires in an hour, and with an active second
-// factor the reset also needs a valid code. Every session of the user ends.
+// factor the reset also needs a valid code (the authenticator's, or a recovery code, which it
+// spends). Every session of the user ends.
 import { PASSWORD_MAX, passwordResetRequestSchema, passwordResetSchema } from '@router/shared';
 import { recordAction } from '../../db/repositories/action.repository.ts';
 import {
@@ -15,10 +16,10 @@ import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
 import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { sendPasswordReset } from './email-links.ts';
-import { verifyPasscode } from './passcode.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { estimatePassword } from './password-strength.ts';
 import { RULES } from './rate-limit.ts';
+import { verifySecondFactor } from './second-factor.ts';
 import { revokeAllOfUser } from './sessions.ts';
 import { hashToken } from './tokens.ts';
 
@@ -58,9 +59,12 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   // A factor set up before the email was proven is not the owner's: the reset drops it.
   if (user.passcodeActiveAt && user.emailConfirmedAt) {
     if (!passcode) {
-      throw new AppError('VALIDATION', 'Please enter the code of your authenticator app', { field: 'passcode' });
+      throw new AppError('VALIDATION', 'Please enter the code of your authenticator app or a recovery code', {
+        field: 'passcode',
+      });
     }
-    await verifyPasscode(services, user, passcode);
+    // As at sign-in: the authenticator's code, or a recovery code (spent here, once).
+    await verifySecondFactor(services, user, passcode, 'passcode');
   }
   const passwordHash = await hashPassword(password);
   const done = await services.db.transaction(async (tx) => {

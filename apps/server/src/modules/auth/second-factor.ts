@@ -10,7 +10,12 @@ import { RULES } from './rate-limit.ts';
 import { spendRecoveryCode } from './recovery-codes.ts';
 
 /** Spends a recovery code of the user; VALIDATION when it is wrong or used, RATE_LIMITED after many. */
-export async function verifyRecoveryCode(services: Services, user: UserRow, code: string): Promise<void> {
+export async function verifyRecoveryCode(
+  services: Services,
+  user: UserRow,
+  code: string,
+  field = 'code',
+): Promise<void> {
   const { limiter } = services.identity;
   const key = `passcode:${user.id}`;
   // Counted before it is judged, as passcodes are (verifyPasscode); a valid one clears the count.
@@ -18,15 +23,18 @@ export async function verifyRecoveryCode(services: Services, user: UserRow, code
     throw rateLimited('Too many wrong verification codes, please wait a few minutes');
   }
   if (!user.passcodeActiveAt || !isRecoveryCode(code) || !(await spendRecoveryCode(services, user.id, code))) {
-    throw new AppError('VALIDATION', SECURITY_MESSAGES.recoveryCodeInvalid, { field: 'code' });
+    throw new AppError('VALIDATION', SECURITY_MESSAGES.recoveryCodeInvalid, { field });
   }
   await limiter.reset(key, RULES.passcodeFailures);
 }
 
-/** A recovery code (12 letters and digits) is spent as one; anything else is an authenticator code. */
-export function verifySecondFactor(services: Services, user: UserRow, code: string): Promise<void> {
+/**
+ * A recovery code (12 letters and digits) is spent as one; anything else is an authenticator code.
+ * `field`: the input a wrong recovery code is reported on.
+ */
+export function verifySecondFactor(services: Services, user: UserRow, code: string, field?: string): Promise<void> {
   const trimmed = code.trim();
   return isRecoveryCode(trimmed)
-    ? verifyRecoveryCode(services, user, trimmed)
+    ? verifyRecoveryCode(services, user, trimmed, field)
     : verifyPasscode(services, user, trimmed);
 }

@@ -4,13 +4,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
 import type { z } from 'zod';
-import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { readIdentityToken, writeIdentityToken } from '../../lib/storage.ts';
 import { FormAlert, SubmitButton } from './auth-card.tsx';
 import { SigninDocument } from './documents.ts';
 import { AUTH_TEXT, serverMessage } from './messages.ts';
 import { PasscodeField } from './passcode-field.tsx';
+import { RecoveryCodeField } from './second-factor-switch.tsx';
 import { useCompleteSignin } from './use-complete-signin.ts';
 
 type Fields = { passcode: string } | { code: string };
@@ -72,13 +72,7 @@ export function MultifactorForm({ recovery = false }: { recovery?: boolean }) {
           <p className="text-secondary">
             Enter one of the recovery codes you saved when you set up two-factor sign-in.
           </p>
-          <TextField
-            label="Recovery code"
-            autoComplete="one-time-code"
-            placeholder="xxxx-xxxx-xxxx"
-            registration={register('code')}
-            error={errors.code?.message}
-          />
+          <RecoveryCodeField registration={register('code')} error={errors.code?.message} />
         </>
       ) : (
         <>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { AuthCard } from '../../features/auth/auth-card.tsx';
 import { MultifactorForm } from '../../features/auth/multifactor-form.tsx';
+import { SecondFactorSwitch } from '../../features/auth/second-factor-switch.tsx';
 import { readIdentityToken } from '../../lib/storage.ts';
 
 /**
@@ -24,11 +25,7 @@ export function Component() {
       }
     >
       <MultifactorForm key={recovery ? 'recovery' : 'passcode'} recovery={recovery} />
-      <div className="text-center mt-3">
-        <button type="button" className="btn btn-link btn-sm" onClick={() => setRecovery(!recovery)}>
-          {recovery ? 'Use your authenticator app' : 'Lost your phone? Use a recovery code'}
-        </button>
-      </div>
+      <SecondFactorSwitch recovery={recovery} onChange={setRecovery} />
     </AuthCard>
   );
 }
