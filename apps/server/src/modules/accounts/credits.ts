@@ -37,6 +37,10 @@
 //     a pack's credits taken back (its payment refunded, a dispute of it lost; reference:
 //     '<session id>:<refund or dispute id>'), once: one-time credits, never below 0; a row that
 //     found fewer left than `credits` takes what is left and says so in its note.
+//   restoreReversal(tx, userId, reference) → LedgerEntry | null
+//     gives back what the 'reversal' entry `reference` took (its refund failed later), to one-time
+//     credits, once: a 'purchase' entry with the same reference (the pack's credits stand again);
+//     null when there was no such reversal or it was given back already.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
 //     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
 
@@ -222,6 +226,21 @@ export async function reverseCredits(
     userId,
     { credits: state.credits - taken, recurringCredits: state.recurringCredits, granted: 0, spent: 0 },
     [{ credits: -taken, recurring: 0, cause: 'reversal', reference, balanceAfter: balanceOf(state) - taken, note }],
+  );
+  return entry ?? null;
+}
+
+export async function restoreReversal(tx: Transaction, userId: number, reference: string): Promise<LedgerEntry | null> {
+  const state = await lockOnce(tx, userId, 'purchase', reference);
+  if (!state) return null;
+  const taken = await findLedgerEntry(tx, 'reversal', reference);
+  if (!taken || taken.userId !== userId) return null;
+  const back = -taken.credits;
+  const [entry] = await writeCredits(
+    tx,
+    userId,
+    { credits: state.credits + back, recurringCredits: state.recurringCredits, granted: 0, spent: 0 },
+    [{ credits: back, recurring: 0, cause: 'purchase', reference, balanceAfter: balanceOf(state) + back }],
   );
   return entry ?? null;
 }

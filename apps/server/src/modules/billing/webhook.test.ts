@@ -492,6 +492,29 @@ describe('a refunded pack', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('gives the credits back once when a refund fails later, and the payment entry no longer shows it', async () => {
+    const user = await newCustomer(b, 'refund-failed');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100, { quantity: 3 });
+    await deliverAll(events);
+    const intent = intentOf(sessionId);
+    const failing = await b.stripe.refunds.create({ payment_intent: intent, amount: 1099 });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    // The card was closed: the refund fails, the money stays with us (three events, one change).
+    b.fake.charges.failRefund(failing.id);
+    const failedEvents = takeEvents(b);
+    expect(failedEvents.map((e) => e.type)).toEqual(['charge.refund.updated', 'refund.updated', 'refund.failed']);
+    expect(await deliverAll([...failedEvents, ...failedEvents])).toEqual([200, 200, 200, 200, 200, 200]);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+    expect(await refunded(user.id)).toEqual([0]);
+    // A later refund that goes through takes its own share, as if the failed one never was.
+    await b.stripe.refunds.create({ payment_intent: intent, amount: 1099 });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    expect(await refunded(user.id)).toEqual([1099]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('takes the credits back when a dispute is lost, not when it is won', async () => {
     const won = await newCustomer(b, 'dispute-won');
     const first = await buy(b, won.headers, PACK_500);
