@@ -124,6 +124,8 @@ export interface InvoicePayment {
   amount: number;
   currency: string;
   periodEnd: Date | null;
+  /** An invoice for the rest of the period after a plan change (billing_reason subscription_update). */
+  change?: boolean;
 }
 
 /**
@@ -150,6 +152,8 @@ export async function applyPlanPayment(
         // The subscription's current period (it reaches the items' current_period_end): booked
         // even when the period recorded, of a longer plan it replaced, ends later.
         current: plan.periodEnd !== null && periodEnd.getTime() >= plan.periodEnd.getTime(),
+        // A plan changed within the period: what was spent of it stays spent.
+        change: payment.change === true,
       });
       changed = entries !== null;
     }
