@@ -17,6 +17,7 @@ import { recordPayment } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { startCreditPeriod } from '../accounts/credits.ts';
 import { creditsOf, isProfessionalPrice } from './catalog.ts';
+import type { StripeClient } from './stripe-client.ts';
 
 /** Statuses in which the plan still runs (it may be waiting for a payment). */
 const RUNNING = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
@@ -101,6 +102,19 @@ export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
     if (line.period && line.period.end > line.period.start) end = Math.max(end, line.period.end);
   }
   return end > 0 ? new Date(end * 1000) : null;
+}
+
+/**
+ * Whether the customer has a plan (a subscription to a price with credits) that runs in Stripe
+ * now, whether or not its events have reached us yet: paid a moment ago, the account does not
+ * show it, and a second Checkout would charge both.
+ */
+export async function hasRunningPlan(stripe: StripeClient, customer: string): Promise<boolean> {
+  const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
+  return subscriptions.data.some((subscription) => {
+    const plan = planOf(subscription);
+    return plan.running && (plan.credits > 0 || plan.professional);
+  });
 }
 
 /**
