@@ -1,6 +1,8 @@
 // Refunds and disputes of a charge in the fake: a refund (POST /v1/refunds, or the dashboard's
 // button: `refund`) raises the charge's amount_refunded and sends charge.refunded with the
-// charge; a dispute closed by the card network (`closeDispute`) sends charge.dispute.closed.
+// charge; a dispute closed by the card network (`closeDispute`) sends charge.dispute.closed; a
+// refund that fails later (`failRefund`) sends charge.refund.updated, refund.updated and
+// refund.failed.
 
 import { makeDispute, makeRefund } from './billing-objects.ts';
 import { InvalidRequest } from './checkout.ts';
@@ -39,6 +41,24 @@ export class Charges {
     charge.amount_refunded = Number(charge.amount_refunded) + value;
     charge.refunded = charge.amount_refunded === charge.amount;
     this.webhooks.emit('charge.refunded', charge, previous);
+    return refund;
+  }
+
+  /**
+   * A refund that fails after it was made (the card closed, the bank refused it): its money goes
+   * back to the merchant's balance, the charge's amount_refunded drops, and Stripe sends
+   * charge.refund.updated, refund.updated and refund.failed with the refund.
+   */
+  failRefund(id: string, reason = 'expired_or_canceled_card'): StripeObject {
+    const refund = this.store.get('refund', id);
+    const charge = this.store.get('charge', String(refund.charge));
+    const previous = { status: refund.status, failure_reason: null };
+    Object.assign(refund, { status: 'failed', failure_reason: reason });
+    charge.amount_refunded = Number(charge.amount_refunded) - Number(refund.amount);
+    charge.refunded = false;
+    for (const type of ['charge.refund.updated', 'refund.updated', 'refund.failed']) {
+      this.webhooks.emit(type, refund, previous);
+    }
     return refund;
   }
 

@@ -143,6 +143,19 @@ export function registerResources(route: Route, { store, checkout, subscriptions
     );
   });
 
+  route('GET', '/v1/subscriptions', (form) => {
+    const customer = text(form.customer);
+    const status = text(form.status);
+    // Stripe lists every status but canceled unless `status` says otherwise ('all': every one).
+    const subscriptions = store
+      .all('subscription')
+      .filter(
+        (s) =>
+          (customer === undefined || s.customer === customer) &&
+          (status === 'all' || (status === undefined ? s.status !== 'canceled' : s.status === status)),
+      );
+    return page(subscriptions.reverse(), form, '/v1/subscriptions');
+  });
   route('GET', '/v1/subscriptions/:id', one('subscription'));
   route('POST', '/v1/subscriptions/:id', (form, params) => {
     const id = params.id ?? '';

@@ -1,6 +1,6 @@
 // Subscriptions over time in the fake: cancelled at the period's end or at once (what the billing
-// portal does), renewed (a new period, its invoice paid) or failing to renew (past_due), each
-// with the events Stripe sends for it.
+// portal does), changed within the period (its quantity, invoiced at once), renewed (a new
+// period, its invoice paid) or failing to renew (past_due), each with the events Stripe sends for it.
 import { makeInvoice } from './billing-objects.ts';
 import type { StripeObject } from './fixtures.ts';
 import { addInterval, type Line } from './money.ts';
@@ -50,6 +50,36 @@ export class Subscriptions {
     Object.assign(subscription, { status: 'canceled', canceled_at: now(), ended_at: now() });
     this.webhooks.emit('customer.subscription.deleted', subscription);
     return subscription;
+  }
+
+  /**
+   * A plan change within the period (the portal's "Update plan" with proration_behavior
+   * always_invoice): the item's quantity changes now and an invoice for the rest of the period
+   * (billing_reason subscription_update; nothing due on a downgrade, Stripe credits the customer's
+   * balance) is paid at once: invoice.paid and customer.subscription.updated. Returns the invoice.
+   */
+  changeQuantity(id: string, quantity: number): StripeObject {
+    const subscription = this.store.get('subscription', id);
+    const item = itemOf(subscription);
+    const start = now();
+    const end = item.current_period_end;
+    const left = (end - start) / (end - item.current_period_start);
+    const due = Math.max(0, Math.round(Number(item.price.unit_amount) * (quantity - item.quantity) * left));
+    const previous = { items: structuredClone(subscription.items), latest_invoice: subscription.latest_invoice };
+    item.quantity = quantity;
+    const invoice = makeInvoice(this.store, this.base(), {
+      customer: String(subscription.customer),
+      lines: [{ price: item.price, quantity }],
+      amountDue: due,
+      metadata: {},
+      billingReason: 'subscription_update',
+      subscription: { id, itemId: item.id, metadata: subscription.metadata as Record<string, string>, start, end },
+      paid: true,
+    });
+    subscription.latest_invoice = invoice.id;
+    this.webhooks.emit('invoice.paid', invoice);
+    this.webhooks.emit('customer.subscription.updated', subscription, previous);
+    return invoice;
   }
 
   /** The next period starts: its invoice is paid (or fails: past_due). Returns the invoice. */

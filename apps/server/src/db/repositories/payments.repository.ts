@@ -1,6 +1,6 @@
 // SPEC §3 Payment entries (payments): recorded by the Stripe webhook, once per paying Checkout
 // session or invoice (`reference` is unique), read by Account & Billing.
-import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import { payments } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 import { newestFirst } from './newest-first.ts';
@@ -37,6 +37,14 @@ export async function setPaymentRefunded(db: Executor, reference: string, refund
     .where(and(eq(payments.reference, reference), lt(payments.refunded, refunded)))
     .returning({ id: payments.id });
   return rows.length > 0;
+}
+
+/** Lowers the cents given back by a refund that failed after it was counted (never below 0). */
+export async function lowerPaymentRefunded(db: Executor, reference: string, amount: number): Promise<void> {
+  await db
+    .update(payments)
+    .set({ refunded: sql`greatest(${payments.refunded} - ${amount}, 0)` })
+    .where(eq(payments.reference, reference));
 }
 
 export async function listPayments(db: Executor, userId: number, limit: number): Promise<PaymentRow[]> {

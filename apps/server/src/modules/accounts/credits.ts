@@ -21,11 +21,15 @@
 //     reference: what caused it (Stripe checkout session or invoice id, 'referral:<userId>', an
 //     admin action id…); with a reference the grant happens once: null when that cause and
 //     reference are in the ledger already (nothing changed).
-//   startCreditPeriod(tx, userId, { credits, periodEnd, reference, current? }) → LedgerEntry[] | null
+//   startCreditPeriod(tx, userId, { credits, periodEnd, reference, current?, change? }) → LedgerEntry[] | null
 //     a paid plan period (reference: the Stripe invoice id): unused period credits lapse, then
 //     the period's credits. null: already recorded, or a period ending before the current one
 //     (an event delivered out of order) unless `current`: Stripe holds it as its plan's current
 //     period now (a plan that replaced a longer one: a yearly plan ended early, or switched).
+//     `change`: the plan changed within the period (an invoice for its rest): when it is the
+//     period recorded, what was spent of it stays spent: the credits left change by the
+//     difference between the new period credits and the old (never below 0), instead of
+//     starting afresh (else every upgrade, or a downgrade, would hand out a whole new period).
 //   endCreditPeriod(tx, userId, reference) → LedgerEntry | null
 //     the plan ended (subscription deleted): unused period credits lapse, recurringPeriodCredits
 //     becomes 0; recurringPeriodEnd stays, so an older period arriving late is still refused.
@@ -37,6 +41,10 @@
 //     a pack's credits taken back (its payment refunded, a dispute of it lost; reference:
 //     '<session id>:<refund or dispute id>'), once: one-time credits, never below 0; a row that
 //     found fewer left than `credits` takes what is left and says so in its note.
+//   restoreReversal(tx, userId, reference) → LedgerEntry | null
+//     gives back what the 'reversal' entry `reference` took (its refund failed later), to one-time
+//     credits, once: a 'purchase' entry with the same reference (the pack's credits stand again);
+//     null when there was no such reversal or it was given back already.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
 //     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
 
@@ -118,7 +126,7 @@ function lapse(state: CreditState, reference: string | null): NewLedgerEntry[] {
 export async function startCreditPeriod(
   tx: Transaction,
   userId: number,
-  period: { credits: number; periodEnd: Date; reference: string; current?: boolean },
+  period: { credits: number; periodEnd: Date; reference: string; current?: boolean; change?: boolean },
 ): Promise<LedgerEntry[] | null> {
   checkCredits(period.credits, 0);
   if (Number.isNaN(period.periodEnd.getTime())) {
@@ -127,6 +135,9 @@ export async function startCreditPeriod(
   const state = await lockOnce(tx, userId, 'period', period.reference);
   if (!state) return null;
   if (!period.current && state.recurringPeriodEnd && period.periodEnd < state.recurringPeriodEnd) return null;
+  if (period.change && state.recurringPeriodEnd?.getTime() === period.periodEnd.getTime()) {
+    return changeCreditPeriod(tx, userId, state, period);
+  }
   const entries = lapse(state, period.reference);
   entries.push({
     credits: period.credits,
@@ -143,6 +154,36 @@ export async function startCreditPeriod(
       recurringCredits: period.credits,
       period: { credits: period.credits, end: period.periodEnd },
       granted: period.credits,
+      spent: 0,
+    },
+    entries,
+  );
+}
+
+/** The recorded period's plan changed (startCreditPeriod `change`): its credits left move by the difference. */
+function changeCreditPeriod(
+  tx: Transaction,
+  userId: number,
+  state: CreditState,
+  period: { credits: number; periodEnd: Date; reference: string },
+): Promise<LedgerEntry[]> {
+  const left = Math.max(0, state.recurringCredits + period.credits - state.recurringPeriodCredits);
+  const delta = left - state.recurringCredits;
+  const entries: NewLedgerEntry[] = [];
+  if (delta < 0) {
+    entries.push({ credits: delta, recurring: delta, cause: 'lapse', reference: period.reference, balanceAfter: 0 });
+  }
+  const added = Math.max(delta, 0);
+  entries.push({ credits: added, recurring: added, cause: 'period', reference: period.reference, balanceAfter: 0 });
+  for (const entry of entries) entry.balanceAfter = state.credits + left;
+  return writeCredits(
+    tx,
+    userId,
+    {
+      credits: state.credits,
+      recurringCredits: left,
+      period: { credits: period.credits, end: period.periodEnd },
+      granted: added,
       spent: 0,
     },
     entries,
@@ -222,6 +263,21 @@ export async function reverseCredits(
     userId,
     { credits: state.credits - taken, recurringCredits: state.recurringCredits, granted: 0, spent: 0 },
     [{ credits: -taken, recurring: 0, cause: 'reversal', reference, balanceAfter: balanceOf(state) - taken, note }],
+  );
+  return entry ?? null;
+}
+
+export async function restoreReversal(tx: Transaction, userId: number, reference: string): Promise<LedgerEntry | null> {
+  const state = await lockOnce(tx, userId, 'purchase', reference);
+  if (!state) return null;
+  const taken = await findLedgerEntry(tx, 'reversal', reference);
+  if (!taken || taken.userId !== userId) return null;
+  const back = -taken.credits;
+  const [entry] = await writeCredits(
+    tx,
+    userId,
+    { credits: state.credits + back, recurringCredits: state.recurringCredits, granted: 0, spent: 0 },
+    [{ credits: back, recurring: 0, cause: 'purchase', reference, balanceAfter: balanceOf(state) + back }],
   );
   return entry ?? null;
 }

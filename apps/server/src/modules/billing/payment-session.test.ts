@@ -119,6 +119,17 @@ describe('accountPaymentSession', () => {
     expect(again.errors?.[0]?.message).toBe('You already have a plan: change or cancel it with Manage billing.');
   });
 
+  it('refuses a second plan paid for a moment ago, before Stripe’s events reached us', async () => {
+    const user = await newCustomer(b, 'second-plan-early');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    // Back on Account & Billing at once: the webhook is still on its way.
+    const again = await paymentSession(b, user.headers, { price: PLAN_MONTHLY });
+    expect(again.errors?.[0]?.message).toBe('You already have a plan: change or cancel it with Manage billing.');
+    // A pack is still for sale, and the plan's events book it as usual.
+    expect((await paymentSession(b, user.headers, { price: PACK_100 })).errors).toBeUndefined();
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+  });
+
   it('opens the billing portal without a price', async () => {
     const user = await newCustomer(b, 'portal');
     const answer = await paymentSession(b, user.headers);

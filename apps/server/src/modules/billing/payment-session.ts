@@ -13,6 +13,7 @@ import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
+import { hasRunningPlan } from './plan.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 import { ALREADY_PROFESSIONAL } from './upgrade.ts';
 
@@ -29,6 +30,15 @@ async function signedInUser(services: Services, viewer: Viewer): Promise<UserRow
   const user = await findUserById(services.db, viewer.userId);
   if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
   return user;
+}
+
+/** hasRunningPlan, a failed call answered as card payments unavailable. */
+export async function runningPlan(services: Services, stripe: StripeClient, customer: string): Promise<boolean> {
+  try {
+    return await hasRunningPlan(stripe, customer);
+  } catch (error) {
+    throw stripeFailure(services, error, 'reading subscriptions');
+  }
 }
 
 async function portalSession(services: Services, stripe: StripeClient, user: UserRow): Promise<{ url: string }> {
@@ -73,6 +83,8 @@ export async function createPaymentSession(
   }
   const discount = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
   const customer = await ensureCustomer(services, stripe, user);
+  // Paid a moment ago, its events not here yet: the account does not show the plan.
+  if (subscription && (await runningPlan(services, stripe, customer))) throw new AppError('EXECUTION', HAS_PLAN);
   const row = await insertPaymentSession(services.db, {
     userId: user.id,
     kind: 'hosted',

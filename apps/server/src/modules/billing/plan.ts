@@ -17,6 +17,7 @@ import { recordPayment } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { startCreditPeriod } from '../accounts/credits.ts';
 import { creditsOf, isProfessionalPrice } from './catalog.ts';
+import type { StripeClient } from './stripe-client.ts';
 
 /** Statuses in which the plan still runs (it may be waiting for a payment). */
 const RUNNING = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
@@ -104,6 +105,19 @@ export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
 }
 
 /**
+ * Whether the customer has a plan (a subscription to a price with credits) that runs in Stripe
+ * now, whether or not its events have reached us yet: paid a moment ago, the account does not
+ * show it, and a second Checkout would charge both.
+ */
+export async function hasRunningPlan(stripe: StripeClient, customer: string): Promise<boolean> {
+  const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
+  return subscriptions.data.some((subscription) => {
+    const plan = planOf(subscription);
+    return plan.running && (plan.credits > 0 || plan.professional);
+  });
+}
+
+/**
  * Whether this subscription is the one the account shows: the account has none yet, it is the
  * same, or it runs (a new plan replaces an ended one; an old one ending does not touch a new one).
  */
@@ -124,6 +138,8 @@ export interface InvoicePayment {
   amount: number;
   currency: string;
   periodEnd: Date | null;
+  /** An invoice for the rest of the period after a plan change (billing_reason subscription_update). */
+  change?: boolean;
 }
 
 /**
@@ -150,6 +166,8 @@ export async function applyPlanPayment(
         // The subscription's current period (it reaches the items' current_period_end): booked
         // even when the period recorded, of a longer plan it replaced, ends later.
         current: plan.periodEnd !== null && periodEnd.getTime() >= plan.periodEnd.getTime(),
+        // A plan changed within the period: what was spent of it stays spent.
+        change: payment.change === true,
       });
       changed = entries !== null;
     }

@@ -129,6 +129,18 @@ describe('accountSignupPaymentSession', () => {
     expect((await session({ email: 'twoplans@signup.test', price: PACK_100 })).errors).toBeUndefined();
   });
 
+  it('refuses a second plan on a reload right after paying, before Stripe’s events reached us', async () => {
+    await signup('twoplans-early@signup.test', { stripePriceId: PLAN_MONTHLY });
+    const first = await session({ email: 'twoplans-early@signup.test', price: PLAN_MONTHLY });
+    const sessionId = first.data?.accountSignupPaymentSession.clientSecret.split('_secret_')[0] ?? '';
+    b.fake.checkout.complete(sessionId);
+    const events = takeEvents(b);
+    const second = await session({ email: 'twoplans-early@signup.test', price: PLAN_MONTHLY });
+    expect(second.errors?.[0]?.message).toBe(NO_RECENT_SIGNUP);
+    expect((await session({ email: 'twoplans-early@signup.test', price: PACK_100 })).errors).toBeUndefined();
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+  });
+
   it('sends Stripe back only to our own origin', async () => {
     await signup('origin@signup.test', { stripePriceId: PACK_100 });
     await session({ email: 'origin@signup.test', price: PACK_100, success: 'https://evil.example/steal' });

@@ -4,7 +4,8 @@
 // 24 hours can be paid this way (later: Account & Billing, signed in); the answer for an unknown
 // email is the same, so it tells nothing about who is registered. A reload reuses the open
 // session; the promotion codes given at sign-up or a coupon become its discount. A plan is not
-// sold to an account that has one.
+// sold to an account that has one, nor to a customer whose plan Stripe holds as running before
+// its events reached us.
 import { emailSchema, isStripePriceId } from '@router/shared';
 import type Stripe from 'stripe';
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
@@ -22,6 +23,7 @@ import { describeProduct, findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
+import { runningPlan } from './payment-session.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 
 export interface SignupSessionInput {
@@ -91,7 +93,12 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
   const subscription = product.type === ACCOUNT_TYPE.RECURRING;
   // A second plan is refused as on Account & Billing (HAS_PLAN), in words that tell an anonymous
   // caller nothing about the account: its credits would not add up, both would be charged.
-  if (subscription && account?.type === ACCOUNT_TYPE.RECURRING) {
+  // Stripe is asked too: a reload right after paying comes before the plan's events.
+  if (
+    subscription &&
+    (account?.type === ACCOUNT_TYPE.RECURRING ||
+      (account?.stripeCustomerId && (await runningPlan(services, stripe, account.stripeCustomerId))))
+  ) {
     throw new AppError('VALIDATION', NO_RECENT_SIGNUP, { field: 'email' });
   }
   const discount = await resolveDiscount(services, stripe, {

@@ -14,11 +14,12 @@ import {
   startBilling,
   takeEvents,
 } from '../../../test/billing.ts';
-import { accountOf, expectBalancedLedger, ledgerOf } from '../../../test/credit-fixtures.ts';
+import { accountOf, expectBalancedLedger, inTransaction, ledgerOf } from '../../../test/credit-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
 import { PACK_100, PACK_500, PLAN_MONTHLY, PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 import { insertPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
+import { spendCredits } from '../accounts/credits.ts';
 import { clearCatalog } from './catalog.ts';
 
 let b: Billing;
@@ -296,6 +297,49 @@ describe('a monthly plan', () => {
   });
 });
 
+describe('a plan changed within its period', () => {
+  it('keeps what was spent of the period: an upgrade adds the difference, a downgrade takes it, once', async () => {
+    const user = await newCustomer(b, 'plan-change');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 250, 'plan-change-signals'));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 50, recurring_credits: 50 });
+
+    // Upgraded to 2 × 300 for the rest of the period: 300 more, not a fresh 600.
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    const upgrade = takeEvents(b);
+    expect(await deliverAll([...upgrade, ...upgrade.map((e) => ({ ...e, id: `${e.id}again` }))])).toEqual([
+      200, 200, 200, 200,
+    ]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 350,
+      recurring_credits: 350,
+      recurring_period_credits: 600,
+    });
+
+    // Down again, nothing paid: 300 fewer; and down and up again changes nothing on the whole.
+    b.fake.subscriptions.changeQuantity(subscriptionId, 1);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 50,
+      recurring_credits: 50,
+      recurring_period_credits: 300,
+    });
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    await deliverAll(takeEvents(b));
+    b.fake.subscriptions.changeQuantity(subscriptionId, 1);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 50, recurring_credits: 50 });
+
+    // The next period is the plan's full credits again.
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('a failed renewal delivered late', () => {
   it('shows no failed payment once Stripe says the plan is paid again', async () => {
     const user = await newCustomer(b, 'late-failure');
@@ -489,6 +533,29 @@ describe('a refunded pack', () => {
       { credits: -30, note: '200 credits due, 30 left to take back' },
     ]);
     expect(await refunded(user.id)).toEqual([3297]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('gives the credits back once when a refund fails later, and the payment entry no longer shows it', async () => {
+    const user = await newCustomer(b, 'refund-failed');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100, { quantity: 3 });
+    await deliverAll(events);
+    const intent = intentOf(sessionId);
+    const failing = await b.stripe.refunds.create({ payment_intent: intent, amount: 1099 });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    // The card was closed: the refund fails, the money stays with us (three events, one change).
+    b.fake.charges.failRefund(failing.id);
+    const failedEvents = takeEvents(b);
+    expect(failedEvents.map((e) => e.type)).toEqual(['charge.refund.updated', 'refund.updated', 'refund.failed']);
+    expect(await deliverAll([...failedEvents, ...failedEvents])).toEqual([200, 200, 200, 200, 200, 200]);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+    expect(await refunded(user.id)).toEqual([0]);
+    // A later refund that goes through takes its own share, as if the failed one never was.
+    await b.stripe.refunds.create({ payment_intent: intent, amount: 1099 });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    expect(await refunded(user.id)).toEqual([1099]);
     await expectBalancedLedger(b.t, user.id);
   });
 

@@ -4,6 +4,7 @@ import { chargeRefunded } from './charge-refunded.ts';
 import { checkoutSessionCompleted } from './checkout-session-completed.ts';
 import { invoicePaid } from './invoice-paid.ts';
 import { invoicePaymentFailed } from './invoice-payment-failed.ts';
+import { refundUpdated } from './refund-updated.ts';
 import { subscriptionChanged } from './subscription-changed.ts';
 import type { EventHandler } from './types.ts';
 
@@ -16,4 +17,7 @@ export const EVENT_HANDLERS: Readonly<Record<string, EventHandler>> = {
   'customer.subscription.deleted': subscriptionChanged,
   'charge.refunded': chargeRefunded,
   'charge.dispute.closed': chargeDisputeClosed,
+  'charge.refund.updated': refundUpdated,
+  'refund.updated': refundUpdated,
+  'refund.failed': refundUpdated,
 };

@@ -1,7 +1,9 @@
 // invoice.paid. A plan's invoice starts the period it paid for: credits = the plan's
 // metadata.credits × quantity, the period end from the invoice's lines (else the subscription
-// items' current_period_end), once per invoice. A one-time invoice is one Checkout made for a
-// pack: the session grants; here the payment learns its invoice id (for the PDF).
+// items' current_period_end), once per invoice; one for the rest of a period after a plan change
+// (billing_reason subscription_update) moves the credits left by the difference (credits.ts). A
+// one-time invoice is one Checkout made for a pack: the session grants; here the payment learns
+// its invoice id (for the PDF).
 import type Stripe from 'stripe';
 import { setPaymentInvoice } from '../../../db/repositories/payments.repository.ts';
 import { applyPlanPayment, invoicePeriodEnd, subscriptionOfInvoice } from '../plan.ts';
@@ -37,6 +39,7 @@ export const invoicePaid: EventHandler = async (ctx, object) => {
     amount: invoice.amount_paid,
     currency: invoice.currency,
     periodEnd: invoicePeriodEnd(invoice),
+    change: invoice.billing_reason === 'subscription_update',
   };
   return {
     userId,

@@ -6,13 +6,17 @@
 // partial refunds add up to the pack's credits exactly. What is taken is one-time credits, never
 // below 0 (credits.ts says in the ledger when fewer were left). A plan's payment is left alone:
 // its Checkout session has no payment intent, so no purchase is found (outcome unmatched).
+// A refund that fails later (charge.refund.updated, refund.updated, refund.failed: the card was
+// closed, the money stays with us) gives back what its reversal took, once (restoreReversal), and
+// its cents no longer count as given back.
 import type Stripe from 'stripe';
 import {
   findPaymentByReference,
+  lowerPaymentRefunded,
   type PaymentRow,
   setPaymentRefunded,
 } from '../../../db/repositories/payments.repository.ts';
-import { reverseCredits } from '../../accounts/credits.ts';
+import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
 import { type Effect, type EventContext, idOf } from './types.ts';
 
 /** Money given back: a refund, or a lost dispute. */
@@ -34,13 +38,20 @@ export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge)
   return payment?.interval === null ? payment : undefined;
 }
 
-/** The charge's refunds as Stripe holds them now that gave money back or will, oldest first. */
-async function refundsOf(ctx: EventContext, chargeId: string): Promise<Reversal[]> {
+/**
+ * The charge's refunds as Stripe holds them now, oldest first: those that gave money back or will,
+ * and those that failed or were canceled (no money went back).
+ */
+async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: Reversal[]; failed: Reversal[] }> {
   const refunds = await ctx.stripe.refunds.list({ charge: chargeId, limit: 100 });
-  return refunds.data
-    .filter((r) => r.status === 'succeeded' || r.status === 'pending')
-    .map((r) => ({ id: r.id, amount: r.amount, created: r.created }))
+  const sorted = refunds.data
+    .map((r) => ({ id: r.id, amount: r.amount, created: r.created, status: r.status }))
     .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
+  const reversal = ({ id, amount, created }: Reversal) => ({ id, amount, created });
+  return {
+    given: sorted.filter((r) => r.status === 'succeeded' || r.status === 'pending').map(reversal),
+    failed: sorted.filter((r) => r.status === 'failed' || r.status === 'canceled').map(reversal),
+  };
 }
 
 const share = (credits: number, part: number, whole: number) =>
@@ -59,8 +70,16 @@ export function reversalEffect(
   return {
     userId: payment.userId,
     apply: async (tx) => {
-      const reversals = [...(await refundsOf(ctx, charge.id)), ...(dispute ? [dispute] : [])];
+      const refunds = await refundsOf(ctx, charge.id);
       let changed = false;
+      // A refund counted before that failed since: its credits back and its cents off, once.
+      for (const failed of refunds.failed) {
+        if (await restoreReversal(tx, payment.userId, `${payment.reference}:${failed.id}`)) {
+          await lowerPaymentRefunded(tx, payment.reference, failed.amount);
+          changed = true;
+        }
+      }
+      const reversals = [...refunds.given, ...(dispute ? [dispute] : [])];
       let before = 0;
       for (const reversal of reversals) {
         const after = Math.min(before + reversal.amount, charge.amount);
