@@ -102,12 +102,12 @@ describe('documentation: Test (SPEC §4 test flow, §8 messages)', { timeout: 20
 
 describe('documentation: Test result and the chosen account', { timeout: 20_000 }, () => {
   it('drops the result (and an answer still on its way) when another account is chosen', async () => {
-    let answer: ((payload: GraphQLPayload) => void) | null = null;
+    const later: { answer?: (payload: GraphQLPayload) => void } = {};
     const { calls } = await open([PAPER], (request) =>
       request.variables.accountId === 'P-1'
         ? { data: { orderPreview: { id: 'sig-P-1', status: 'draft' } } }
         : new Promise<GraphQLPayload>((resolve) => {
-            answer = resolve;
+            later.answer = resolve;
           }),
     );
     await typeOrder("{symbol: 'AAPL', action: 'buy', quantity: 2}");
@@ -117,9 +117,9 @@ describe('documentation: Test result and the chosen account', { timeout: 20_000 
     expect(screen.queryByTestId('test-success')).toBeNull();
 
     click('Test');
-    await waitFor(() => expect(answer).not.toBeNull());
+    await waitFor(() => expect(later.answer).toBeDefined());
     fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'c-paper P-1' } });
-    answer?.({ data: { orderPreview: { id: 'sig-P-2', status: 'draft' } } });
+    later.answer?.({ data: { orderPreview: { id: 'sig-P-2', status: 'draft' } } });
     await waitFor(() => expect(calls('PlaygroundOrderPreview')).toHaveLength(2));
     await act(async () => {});
     expect(screen.queryByText('sig-P-2')).toBeNull();
