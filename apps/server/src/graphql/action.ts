@@ -29,6 +29,12 @@ const TradeLineRef = builder.objectRef<TradeLine>('TradeLine').implement({
     result: t.exposeString('result', {
       description: 'placed, filled, rejected, refused, queued (outside the trading windows), unknown or draft (test)',
     }),
+    repeat: t.exposeBoolean('repeat', {
+      description: 'a repeat of an earlier signal (resent by its sender): answered as the first, nothing placed',
+    }),
+    checking: t.exposeBoolean('checking', {
+      description: 'an unknown result still being looked up at the broker; false once it is final',
+    }),
     status: t.exposeString('status', { nullable: true, description: "the broker's status or the refusal's" }),
     elapsedMs: t.exposeFloat('elapsedMs', { nullable: true }),
     phases: t.field({ type: TradePhasesRef, resolve: (line) => line.phases }),

@@ -53,6 +53,9 @@ builder.queryFields((t) => ({
       providerNames: t.arg.stringList(),
       width: t.arg.int({ description: 'number of bars when createdAtFrom is absent' }),
       isGroup: t.arg.boolean({ description: 'one row per hook' }),
+      timeZone: t.arg.string({
+        description: "IANA time zone of the buckets (the trader's own days, weeks, months); default UTC",
+      }),
     },
     resolve: (_root, args, ctx) => getOrderStats(ctx.services, requireViewer(ctx).userId, args),
   }),

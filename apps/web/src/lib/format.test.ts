@@ -60,13 +60,13 @@ describe('format: dashboard additions', () => {
     expect(formatCount(0)).toBe('0');
   });
 
-  it('chart buckets: local hours, UTC days, weeks and months', () => {
+  it('chart buckets: local hours, days, weeks and months (the chart asks for the browser zone)', () => {
     expect(formatBucket(new Date(2022, 0, 31, 14), 'hour')).toBe('14:00');
-    expect(formatBucket(Date.UTC(2022, 0, 31), 'day')).toBe('1/31');
-    expect(formatBucket(Date.UTC(2022, 0, 31), 'week')).toBe('1/31');
-    expect(formatBucket(Date.UTC(2022, 0, 1), 'month')).toBe('Jan 2022');
-    expect(formatBucketTitle(Date.UTC(2022, 0, 31), 'week')).toBe('Week of 1/31/2022');
-    expect(formatBucketTitle(Date.UTC(2022, 0, 1), 'month')).toBe('January 2022');
+    expect(formatBucket(new Date(2022, 0, 31), 'day')).toBe('1/31');
+    expect(formatBucket(new Date(2022, 0, 31), 'week')).toBe('1/31');
+    expect(formatBucket(new Date(2022, 0, 1), 'month')).toBe('Jan 2022');
+    expect(formatBucketTitle(new Date(2022, 0, 31), 'week')).toBe('Week of 1/31/2022');
+    expect(formatBucketTitle(new Date(2022, 0, 1), 'month')).toBe('January 2022');
     expect(formatBucketTitle(new Date(2022, 0, 31, 9), 'hour')).toBe('1/31/2022, 09:00');
   });
 });

@@ -89,18 +89,19 @@ export const formatQuantity = (value: number): string => quantityFormat.format(v
  * Chart bucket labels (SPEC §9 en-US). Day, week and month buckets start at a UTC midnight, so
  * they are read in UTC (a local zone west of UTC would show the day before); hours are local.
  */
+// The buckets are the browser's own hours, days, weeks and months (the chart asks for its zone).
 const bucketFormats = {
   hour: new Intl.DateTimeFormat(LOCALE, { hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }),
-  day: new Intl.DateTimeFormat(LOCALE, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }),
-  week: new Intl.DateTimeFormat(LOCALE, { month: 'numeric', day: 'numeric', timeZone: 'UTC' }),
-  month: new Intl.DateTimeFormat(LOCALE, { month: 'short', year: 'numeric', timeZone: 'UTC' }),
+  day: new Intl.DateTimeFormat(LOCALE, { month: 'numeric', day: 'numeric' }),
+  week: new Intl.DateTimeFormat(LOCALE, { month: 'numeric', day: 'numeric' }),
+  month: new Intl.DateTimeFormat(LOCALE, { month: 'short', year: 'numeric' }),
 } as const;
 
 const bucketTitles = {
   hour: dateTimeFormat,
-  day: new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }),
-  week: new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'numeric', year: 'numeric', timeZone: 'UTC' }),
-  month: new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+  day: new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'numeric', year: 'numeric' }),
+  week: new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'numeric', year: 'numeric' }),
+  month: new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric' }),
 } as const;
 
 export type BucketInterval = keyof typeof bucketFormats;

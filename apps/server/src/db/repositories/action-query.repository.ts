@@ -13,6 +13,8 @@ export interface ActionRow {
   createdAt: number;
   /** An Order entry's stored signal, as it is now; null for other entries and refused calls. */
   signal: SignalFacts | null;
+  /** A repeat of a stored signal (resent by its sender): answered as the first, nothing placed. */
+  repeat: boolean;
 }
 
 export interface SignalFacts {
@@ -22,6 +24,8 @@ export interface SignalFacts {
   brokerOrderId: string | null;
   /** Average fill price. */
   price: number | null;
+  /** Its outcome is final: an 'unknown' one is no longer looked up at the broker. */
+  completed: boolean;
 }
 
 /**
@@ -60,7 +64,7 @@ const SIGNAL_STATUS = sql`(select s.status from signals s where s.id = a.metadat
 const SIGNAL_SYMBOL = sql`(select s.order ->> 'symbol' from signals s
   where s.id = a.metadata ->> 'signalId' and s.user_id = a.user_id)`;
 const SIGNAL_FACTS = sql`(select jsonb_build_object('status', s.status, 'order', s.order,
-    'brokerOrderId', s.broker_order_id, 'price', s.price)
+    'brokerOrderId', s.broker_order_id, 'price', s.price, 'completed', s.completed_at is not null)
   from signals s where s.id = a.metadata ->> 'signalId' and s.user_id = a.user_id)`;
 
 /** Stored statuses per result; any other broker status ('accepted', 'open', …) reads as placed. */
@@ -98,11 +102,18 @@ function resultCondition(userId: number, result: TradeResult): SQL {
   return sql`${SIGNAL_STATUS} = any(${sql.param(STATUSES_OF[result])}::text[])`;
 }
 
+/**
+ * A repeat's entry (modules/signals/submit.ts) keeps its own request beside the first signal's id;
+ * the first's entry reads its request from the signal.
+ */
+const REPEAT = sql`(a.code = 'Order' and a.metadata ? 'signalId' and a.metadata ? 'request')`;
+
 const COLUMNS = sql`a.id::int as id, a.code, a.address,
   case when a.metadata ? 'signalId' and not a.metadata ? 'request'
     then a.metadata || jsonb_build_object('request', ${SIGNAL_REQUEST}) else a.metadata end as metadata,
   floor(extract(epoch from a.created_at) * 1000)::float8 as "createdAt",
-  case when a.code = 'Order' and a.metadata ? 'signalId' then ${SIGNAL_FACTS} end as signal`;
+  case when a.code = 'Order' and a.metadata ? 'signalId' then ${SIGNAL_FACTS} end as signal,
+  ${REPEAT} as repeat`;
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -119,7 +130,11 @@ function conditions(filter: ActionFilter): SQL {
   }
   const trade = filter.result ?? filter.hookKey ?? filter.providerName ?? filter.symbol;
   if (trade !== undefined) parts.push(sql`a.code = 'Order'`);
-  if (filter.result !== undefined) parts.push(resultCondition(filter.userId, filter.result));
+  if (filter.result !== undefined) {
+    parts.push(resultCondition(filter.userId, filter.result));
+    // A repeat is no second order with that result: the first one's entry stands for it.
+    parts.push(sql`not ${REPEAT}`);
+  }
   if (filter.hookKey !== undefined) parts.push(sql`a.metadata -> 'hook' ->> 'key' = ${filter.hookKey}`);
   if (filter.providerName !== undefined) parts.push(sql`a.metadata ->> 'providerName' = ${filter.providerName}`);
   if (filter.symbol !== undefined) {

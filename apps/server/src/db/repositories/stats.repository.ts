@@ -72,18 +72,25 @@ const SHORT_KEY = sql`(select h.short_key from hooks h where h.id = u.hook_id)`;
 
 type Rows<T> = T & Record<string, unknown>;
 
-/** Per bucket start (date_trunc in UTC) and, when grouped, per hook; only buckets with signals. */
-export function orderStatsQuery(r: SignalRange, interval: string): SQL {
-  // On UTC wall-clock time (timestamp without zone): faster than date_trunc's zone argument.
-  const bucket = sql`date_trunc(${interval}, s.created_at at time zone 'UTC')`;
-  const refusedBucket = sql`date_trunc(${interval}, a.created_at at time zone 'UTC')`;
+/** `at time zone` of a bucket: UTC unless the trader's own zone (IANA name) is asked for. */
+const zoneOf = (timeZone: string): SQL => (timeZone === 'UTC' ? sql`'UTC'` : sql`${timeZone}::text`);
+
+/**
+ * Per bucket start (date_trunc in UTC, or in `timeZone`: the trader's own days) and, when grouped,
+ * per hook; only buckets with signals.
+ */
+export function orderStatsQuery(r: SignalRange, interval: string, timeZone = 'UTC'): SQL {
+  const zone = zoneOf(timeZone);
+  // On wall-clock time (timestamp without zone): faster than date_trunc's zone argument.
+  const bucket = sql`date_trunc(${interval}, s.created_at at time zone ${zone})`;
+  const refusedBucket = sql`date_trunc(${interval}, a.created_at at time zone ${zone})`;
   const hook = r.isGroup ? sql`s.hook_id` : sql`null::bigint`;
   const refusedHook = r.isGroup
     ? sql`(select h.id from hooks h where h.short_key = a.metadata -> 'hook' ->> 'shortKey')`
     : sql`null::bigint`;
   const where = range(r);
   return sql`
-    select (extract(epoch from u.bucket at time zone 'UTC') * 1000)::float8 as "createdAt", ${SHORT_KEY} as "hookShortKey",
+    select (extract(epoch from u.bucket at time zone ${zone}) * 1000)::float8 as "createdAt", ${SHORT_KEY} as "hookShortKey",
       sum(u.counter)::int as counter, sum(u.counter_test)::int as "counterTest",
       sum(u.counter_error)::int as "counterError", sum(u.counter_refused)::int as "counterRefused"
     from (
@@ -99,9 +106,34 @@ export function orderStatsQuery(r: SignalRange, interval: string): SQL {
     order by 1, 2`;
 }
 
-export async function orderStats(db: Executor, r: SignalRange, interval: string): Promise<StatsRow[]> {
-  const { rows } = await db.execute<Rows<StatsRow>>(orderStatsQuery(r, interval));
+export async function orderStats(
+  db: Executor,
+  r: SignalRange,
+  interval: string,
+  timeZone = 'UTC',
+): Promise<StatsRow[]> {
+  const { rows } = await db.execute<Rows<StatsRow>>(orderStatsQuery(r, interval, timeZone));
   return rows;
+}
+
+/**
+ * The starts of the `timeZone` buckets from the one holding `from` (or, without it, `bars`
+ * buckets back) to the one holding `to`, at most `max + 1`: days, weeks and months of the
+ * trader's own calendar, daylight-saving changes included.
+ */
+export async function zonedBucketStarts(
+  db: Executor,
+  w: { interval: string; from: number | null; to: number; bars: number; max: number; timeZone: string },
+): Promise<number[]> {
+  const zone = zoneOf(w.timeZone);
+  const step = sql`('1 ' || ${w.interval}::text)::interval`;
+  const wall = (ms: number) => sql`date_trunc(${w.interval}, to_timestamp(${ms}::float8 / 1000) at time zone ${zone})`;
+  const first = w.from === null ? sql`${wall(w.to)} - ${w.bars - 1}::int * ${step}` : wall(w.from);
+  const { rows } = await db.execute<{ start: number }>(sql`
+    select (extract(epoch from g at time zone ${zone}) * 1000)::float8 as start
+    from generate_series(${first}, ${wall(w.to)}, ${step}) g
+    order by g limit ${w.max + 1}`);
+  return rows.map((row) => row.start);
 }
 
 /** Live and test signal counts in the range: one total row (none when empty), or one per hook. */

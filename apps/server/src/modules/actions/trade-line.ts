@@ -33,6 +33,10 @@ export interface TradeLine {
   /** The fill price when the broker told it, else the order's limit (or stop) price. */
   price: number | null;
   result: TradeResult;
+  /** A repeat of an earlier signal (resent by its sender): answered as the first, nothing placed. */
+  repeat: boolean;
+  /** An 'unknown' result still being looked up at the broker; false once it is final. */
+  checking: boolean;
   /** The broker's status, or the refusal's ('ValidationError', …). */
   status: string | null;
   elapsedMs: number | null;
@@ -79,6 +83,7 @@ export function tradeLine(row: ActionRow): TradeLine | null {
   // What the line shows of the order: the normalized one, or the refused request as sent.
   const source = order ?? (isObject(meta.request) ? meta.request : {});
   const phases = isObject(meta.phases) ? meta.phases : {};
+  const result = tradeResult(row.signal, response?.status);
   return {
     hookKey: text(hook.key),
     hookName: text(hook.name),
@@ -90,7 +95,9 @@ export function tradeLine(row: ActionRow): TradeLine | null {
     quantity: num(source.quantity),
     orderType: text(source.type),
     price: row.signal?.price ?? num(response?.price) ?? num(source.limit_price) ?? num(source.stop_price),
-    result: tradeResult(row.signal, response?.status),
+    result,
+    repeat: row.repeat === true,
+    checking: result === 'unknown' && row.signal?.completed !== true,
     status: text(response?.status) ?? row.signal?.status ?? null,
     elapsedMs: num(meta.elapsed),
     phases: { parse: num(phases.parse), store: num(phases.store), broker: num(phases.broker) },

@@ -10,7 +10,7 @@ const ACTIONS = `query($result: String, $hookKey: String, $providerName: String,
   actions(code: "Order", result: $result, hookKey: $hookKey, providerName: $providerName, symbol: $symbol,
     since: $since) {
     trade { hookKey hookName providerName symbol side quantity orderType price result status elapsedMs
-      phases { parse store broker } brokerOrderId order response isTest }
+      phases { parse store broker } brokerOrderId order response isTest repeat checking }
   }
 }`;
 
@@ -111,5 +111,30 @@ describe('trade lines', () => {
   it("never shows another user's trades", async () => {
     const other = await setupTrader(t, 'trades-other@example.com');
     expect(await trades({ hookKey: trader.hook.key }, other.headers)).toEqual([]);
+  });
+});
+
+describe('a signal resent by its sender, and an unknown outcome', () => {
+  it('marks the repeat as such, and leaves it out of the result filter (one order, one fill)', async () => {
+    const sender = await setupTrader(t, 'trades-repeat@example.com');
+    const body = { symbol: 'NVDA', action: 'buy', quantity: 1, client_id: 'tv-alert-7' };
+    expect((await postSignal(t, sender.shortKey, body)).statusCode).toBe(201);
+    expect((await postSignal(t, sender.shortKey, body)).statusCode).toBe(201);
+    await eventually(async () => (await trades({}, sender.headers)).length === 2);
+    const [repeat, first] = await trades({}, sender.headers);
+    expect(first).toMatchObject({ symbol: 'NVDA', result: 'filled', repeat: false });
+    expect(repeat).toMatchObject({ symbol: 'NVDA', repeat: true });
+    expect(await trades({ result: 'filled' }, sender.headers)).toHaveLength(1);
+  });
+
+  it('says whether an unknown outcome is still being checked or final', async () => {
+    const owner = await setupTrader(t, 'trades-unknown@example.com');
+    expect((await postSignal(t, owner.shortKey, { symbol: 'AMD', action: 'buy', quantity: 1 })).statusCode).toBe(201);
+    await eventually(async () => (await trades({}, owner.headers)).length === 1);
+    const pool = t.services.db.$client;
+    await pool.query("update signals set status = 'unknown', completed_at = null where user_id = $1", [owner.userId]);
+    expect((await trades({}, owner.headers))[0]).toMatchObject({ result: 'unknown', checking: true });
+    await pool.query('update signals set completed_at = now() where user_id = $1', [owner.userId]);
+    expect((await trades({}, owner.headers))[0]).toMatchObject({ result: 'unknown', checking: false });
   });
 });

@@ -13,6 +13,7 @@ import {
   orderStats,
   type SignalRange,
   type StatsRow,
+  zonedBucketStarts,
 } from '../../db/repositories/stats.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -28,6 +29,8 @@ export interface OrderStatsQuery {
   providerNames?: Maybe<readonly string[]>;
   width?: Maybe<number>;
   isGroup?: Maybe<boolean>;
+  /** IANA time zone of the buckets (the trader's own days); default UTC. */
+  timeZone?: Maybe<string>;
 }
 
 export interface OrderCountersQuery {
@@ -49,6 +52,20 @@ function interval(value: string): StatsInterval {
   throw new AppError('VALIDATION', `Interval must be one of ${STATS_INTERVALS.join(', ')}`, { field: 'interval' });
 }
 
+/** An IANA zone both ICU and PostgreSQL read ('Europe/Berlin'); anything else is refused. */
+function timeZone(value: Maybe<string>): string {
+  if (value === null || value === undefined || value === 'UTC') return 'UTC';
+  if (/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(value)) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: value });
+      return value;
+    } catch {
+      // not a zone ICU knows: refused below
+    }
+  }
+  throw new AppError('VALIDATION', 'Invalid timeZone', { field: 'timeZone' });
+}
+
 function providers(q: OrderStatsQuery): string[] | undefined {
   const names = [...(q.providerNames ?? []), ...(q.providerName ? [q.providerName] : [])];
   return names.length > 0 ? names : undefined;
@@ -62,18 +79,22 @@ function providers(q: OrderStatsQuery): string[] | undefined {
  */
 export async function getOrderStats(services: Services, userId: number, q: OrderStatsQuery, now = Date.now()) {
   const unit = interval(q.interval);
+  const zone = timeZone(q.timeZone);
   const to = time(q.createdAtTo, 'createdAtTo', now);
-  let first: number;
+  let from: number | null = null;
+  let bars = 1;
   if (q.createdAtFrom !== null && q.createdAtFrom !== undefined) {
-    first = time(q.createdAtFrom, 'createdAtFrom', now);
+    from = time(q.createdAtFrom, 'createdAtFrom', now);
   } else {
-    const bars = q.width ?? STATS_BARS[unit];
+    bars = q.width ?? STATS_BARS[unit];
     if (!Number.isInteger(bars) || bars < 1 || bars > STATS_MAX_BARS) {
       throw new AppError('VALIDATION', `Width must be between 1 and ${STATS_MAX_BARS}`, { field: 'width' });
     }
-    first = addIntervals(truncateUtc(to, unit), unit, 1 - bars);
   }
-  const starts = bucketStarts(first, to, unit, STATS_MAX_BARS);
+  const starts =
+    zone === 'UTC'
+      ? bucketStarts(from ?? addIntervals(truncateUtc(to, unit), unit, 1 - bars), to, unit, STATS_MAX_BARS)
+      : await zonedBucketStarts(services.db, { interval: unit, from, to, bars, max: STATS_MAX_BARS, timeZone: zone });
   if (starts.length > STATS_MAX_BARS) {
     throw new AppError('VALIDATION', `At most ${STATS_MAX_BARS} bars; narrow the window`, { field: 'createdAtFrom' });
   }
@@ -82,7 +103,7 @@ export async function getOrderStats(services: Services, userId: number, q: Order
   const isGroup = q.isGroup ?? false;
   const names = providers(q);
   const range: SignalRange = { userId, from: start, to: to + 1, isGroup, ...(names ? { providerNames: names } : {}) };
-  const rows = await orderStats(services.db, range, unit);
+  const rows = await orderStats(services.db, range, unit, zone);
   if (isGroup) return rows;
   const byStart = new Map(rows.map((row) => [row.createdAt, row]));
   return starts.map(

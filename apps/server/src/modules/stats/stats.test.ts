@@ -10,9 +10,10 @@ const COUNTERS = `query($isTest: Boolean, $isGroup: Boolean, $createdAtTo: Float
   }
 }`;
 const STATS = `query($interval: String!, $createdAtFrom: Float, $createdAtTo: Float, $providerName: String,
-  $providerNames: [String!], $width: Int, $isGroup: Boolean) {
+  $providerNames: [String!], $width: Int, $isGroup: Boolean, $timeZone: String) {
   actionsOrderStats(interval: $interval, createdAtFrom: $createdAtFrom, createdAtTo: $createdAtTo,
-    providerName: $providerName, providerNames: $providerNames, width: $width, isGroup: $isGroup) {
+    providerName: $providerName, providerNames: $providerNames, width: $width, isGroup: $isGroup,
+    timeZone: $timeZone) {
     createdAt counter counterError counterTest hookShortKey
   }
 }`;
@@ -147,6 +148,28 @@ describe('actionsOrderStats', () => {
       [1, 0, 0],
       [5, 2, 1],
     ]);
+  });
+
+  it("buckets by the trader's own days when a time zone is given (as the activity's Date filter)", async () => {
+    // UTC+14: 2025-06-14T10:00Z is already 6/15 there, 2025-06-15T10:10Z is 6/16.
+    const days = await stats({ interval: 'day', createdAtTo: NOW, width: 3, timeZone: 'Pacific/Kiritimati' });
+    expect(days.map((r) => [new Date(r.createdAt).toISOString(), r.counter, r.counterError, r.counterTest])).toEqual([
+      ['2025-06-13T10:00:00.000Z', 0, 0, 0],
+      ['2025-06-14T10:00:00.000Z', 3, 1, 1],
+      ['2025-06-15T10:00:00.000Z', 2, 1, 0],
+    ]);
+    const from = await stats({
+      interval: 'day',
+      createdAtFrom: Date.parse('2025-06-14T10:00:00Z'),
+      createdAtTo: NOW,
+      timeZone: 'Pacific/Kiritimati',
+    });
+    expect(from.map((r) => r.createdAt)).toEqual([
+      Date.parse('2025-06-14T10:00:00Z'),
+      Date.parse('2025-06-15T10:00:00Z'),
+    ]);
+    const bad = await gqlAs(t, a.headers, STATS, { interval: 'day', timeZone: 'Mars/Olympus' });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
   it('takes an explicit window, providers and per-hook grouping', async () => {

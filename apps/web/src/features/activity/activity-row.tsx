@@ -82,7 +82,12 @@ export function ActivityRow({ action, initiallyExpanded = false }: { action: Act
             <OrderCallDetails
               call={call}
               id={detailsId}
-              {...(trade ? { split: phaseSplit(trade), result: trade.result } : {})}
+              {...(trade
+                ? {
+                    split: phaseSplit(trade),
+                    result: { result: trade.result, repeat: trade.repeat, checking: trade.checking },
+                  }
+                : {})}
             />
           </td>
         </tr>

@@ -22,6 +22,8 @@ const trade = {
   brokerOrderId: 'PO-77',
   order: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 2, type: 'market' }),
   isTest: false,
+  repeat: false,
+  checking: false,
 };
 const filled: ActionRow = { ...orderAction(1, { status: 'filled', id: 'sig1' }), trade };
 const refused: ActionRow = {
@@ -190,5 +192,31 @@ describe('activity as trade lines (issue #21)', () => {
     expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('');
     // Clear filters goes away with them: the focus moves to the first filter.
     expect(document.activeElement).toBe(screen.getByLabelText('Result'));
+  });
+
+  it('shows a signal sent again by its sender as a repeat, not as a second fill', async () => {
+    const repeat: ActionRow = { ...filled, id: 5, trade: { ...trade, repeat: true } };
+    open(() => [repeat, filled]);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const [again, first] = screen.getAllByTestId('trade-result') as HTMLElement[];
+    expect(first?.textContent).toBe('filled');
+    expect(again?.textContent).toBe('repeat');
+    expect(again?.title).toBe('Sent again by its sender: answered as the first signal, nothing placed again');
+  });
+
+  it('says an unknown outcome is being checked only while it is', async () => {
+    const unknown = (id: number, checking: boolean): ActionRow => ({
+      ...filled,
+      id,
+      trade: { ...trade, result: 'unknown', status: 'accepted', checking },
+    });
+    open(() => [unknown(6, true), unknown(7, false)]);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    const [checking, final] = screen.getAllByTestId('trade-result') as HTMLElement[];
+    expect(checking?.title).toBe('No answer from the broker yet: it is being checked');
+    expect(final?.title).toBe(
+      'The broker could not confirm the order, and is no longer asked: check your broker account',
+    );
+    expect(final?.title).not.toContain('being checked');
   });
 });

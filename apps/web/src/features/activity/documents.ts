@@ -42,6 +42,8 @@ export const ActivityActionsDocument = graphql(`
         orderType
         price
         result
+        repeat
+        checking
         status
         elapsedMs
         phases {

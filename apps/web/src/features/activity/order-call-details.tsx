@@ -1,6 +1,6 @@
 import { formatCount } from '../../lib/format.ts';
 import type { OrderCall } from './order-call.ts';
-import { RESULT_TITLE, ResultPill } from './trade-line.tsx';
+import { type PillProps, ResultPill, resultTitle } from './trade-line.tsx';
 
 /** Four panes side by side on a wide screen, two by two on a tablet, stacked on a phone. */
 const PANE = 'col-12 col-md-6 col-xl-3';
@@ -32,14 +32,15 @@ export function OrderCallDetails({
   id: string;
   split?: string;
   /** The trade line's result: the same pill, with what it means. */
-  result?: string;
+  result?: PillProps;
 }) {
   const tone = call.failed ? 'danger' : 'success';
   return (
     <div id={id} className="row g-3 py-2" data-testid="order-call">
       {result && (
         <p className="col-12 mb-0 small" data-testid="order-call-result">
-          <ResultPill result={result} /> <span className="ms-1">{RESULT_TITLE[result] ?? ''}</span>
+          <ResultPill {...result} />{' '}
+          <span className="ms-1">{resultTitle(result.result, result.repeat, result.checking)}</span>
         </p>
       )}
       <Pane title="Request" testId="order-call-request">

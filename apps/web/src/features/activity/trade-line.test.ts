@@ -17,6 +17,8 @@ const trade: Trade = {
   brokerOrderId: 'O-1',
   order: null,
   isTest: false,
+  repeat: false,
+  checking: false,
 };
 
 describe('the order of a trade line', () => {

@@ -13,6 +13,7 @@ const TONE: Record<string, string> = {
   queued: 'light border',
   unknown: 'secondary',
   draft: 'info',
+  repeat: 'light border',
 };
 
 /** What each result means, as the pill's title and the detail's first line. */
@@ -27,17 +28,35 @@ export const RESULT_TITLE: Record<string, string> = {
   draft: 'Test webhook: the signal was checked and stored, nothing was sent to the broker',
 };
 
-export function ResultPill({ result }: { result: string }) {
+/** What a trade line's result means: a repeat is no order of its own; an unknown may be final. */
+export function resultTitle(result: string, repeat = false, checking = true): string {
+  if (repeat) return 'Sent again by its sender: answered as the first signal, nothing placed again';
+  if (result === 'unknown' && !checking) {
+    return 'The broker could not confirm the order, and is no longer asked: check your broker account';
+  }
+  return RESULT_TITLE[result] ?? '';
+}
+
+/** The result, or "repeat" for a signal sent again (its first one's line shows the result). */
+export function ResultPill({ result, repeat = false, checking = true }: PillProps) {
+  const shown = repeat ? 'repeat' : result;
   return (
     <span
-      className={`badge rounded-pill text-bg-${TONE[result] ?? 'secondary'}`}
+      className={`badge rounded-pill text-bg-${TONE[shown] ?? 'secondary'}`}
       data-testid="trade-result"
       data-result={result}
-      title={RESULT_TITLE[result]}
+      title={resultTitle(result, repeat, checking)}
     >
-      {resultLabel(result)}
+      {resultLabel(shown)}
     </span>
   );
+}
+
+export interface PillProps {
+  result: string;
+  repeat?: boolean;
+  /** An unknown result still being looked up at the broker. */
+  checking?: boolean;
 }
 
 const ms = (value: number | null | undefined) => (value === null || value === undefined ? null : `${value} ms`);
@@ -68,7 +87,7 @@ export function TradeSummary({ trade }: { trade: Trade }) {
   const split = phaseSplit(trade);
   return (
     <span className="d-flex flex-wrap align-items-center column-gap-2 row-gap-1 small" data-testid="trade-line">
-      <ResultPill result={trade.result} />
+      <ResultPill result={trade.result} repeat={trade.repeat} checking={trade.checking} />
       <span className="fw-semibold">{trade.hookName ?? 'Webhook'}</span>
       {trade.isTest && trade.result !== 'draft' && <span className="badge text-bg-light border">test</span>}
       <span className="font-monospace">{orderText(trade)}</span>

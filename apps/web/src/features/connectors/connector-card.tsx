@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { useProviders } from '../../lib/providers.tsx';
 import { HookCreateForm } from '../hooks/hook-create-form.tsx';
@@ -24,17 +24,26 @@ export function ConnectorCard({
   onReconnect,
   onDelete,
   onChanged,
+  hooksVersion,
 }: {
   connector: ConnectorItem;
   onReconnect: (providerName: string) => void;
   onDelete: (connector: ConnectorItem) => void;
   onChanged: () => void;
+  /** Changes when every webhook changed at once (the kill switch): the webhooks are asked again. */
+  hooksVersion?: number;
 }) {
   const { providers, title } = useProviders();
   const provider = providers.get(connector.providerName);
   const accounts = parseAccounts(connector.accounts);
   const state = connectorState(connector);
   const { hooks, error, reload } = useHooks(connector.key);
+  const seenVersion = useRef(hooksVersion);
+  useEffect(() => {
+    if (seenVersion.current === hooksVersion) return;
+    seenVersion.current = hooksVersion;
+    reload();
+  }, [hooksVersion, reload]);
   const actions = useHookActions(connector.key, reload);
   const renameAccount = useRenameAccount(connector.key, onChanged);
   const [creatingFor, setCreatingFor] = useState<ConnectorAccount | null>(null);

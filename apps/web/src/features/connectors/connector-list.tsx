@@ -11,10 +11,13 @@ export function ConnectorList({
   connectors,
   onReconnect,
   onChanged,
+  hooksVersion,
 }: {
   connectors: readonly ConnectorItem[];
   onReconnect: (providerName: string) => void;
   onChanged: () => void;
+  /** Changes when every webhook changed at once (the kill switch): the cards reload theirs. */
+  hooksVersion?: number;
 }) {
   const { mutate } = useCall();
   const { title } = useProviders();
@@ -43,6 +46,7 @@ export function ConnectorList({
             onReconnect={onReconnect}
             onDelete={setDeleting}
             onChanged={onChanged}
+            hooksVersion={hooksVersion}
           />
         ))}
       </div>

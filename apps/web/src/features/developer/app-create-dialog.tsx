@@ -34,6 +34,8 @@ export function AppCreateDialog({
   const { errors, isSubmitting } = formState;
 
   const close = () => {
+    // Closed mid-save, the client secret (shown only once) would arrive in a hidden dialog.
+    if (isSubmitting) return;
     setCreated(null);
     setFailure(null);
     reset();
@@ -53,9 +55,16 @@ export function AppCreateDialog({
   });
 
   return (
-    <Modal show={show} onHide={close} centered aria-labelledby="app-create-title">
+    <Modal
+      show={show}
+      onHide={close}
+      backdrop={isSubmitting ? 'static' : true}
+      keyboard={!isSubmitting}
+      centered
+      aria-labelledby="app-create-title"
+    >
       <form onSubmit={onSubmit} noValidate>
-        <Modal.Header closeButton>
+        <Modal.Header closeButton={!isSubmitting}>
           <Modal.Title id="app-create-title" as="h2" className="h5">
             New application
           </Modal.Title>
@@ -94,7 +103,7 @@ export function AppCreateDialog({
           />
         </Modal.Body>
         <Modal.Footer>
-          <button type="button" className="btn btn-secondary" onClick={close}>
+          <button type="button" className="btn btn-secondary" onClick={close} disabled={isSubmitting}>
             Cancel
           </button>
           <button type="submit" className="btn btn-primary" disabled={isSubmitting}>

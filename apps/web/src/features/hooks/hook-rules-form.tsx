@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { HookRulesDocument } from './documents.ts';
@@ -47,8 +48,11 @@ export function HookRulesForm({
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Saving no controls over existing ones removes every limit of the webhook: asked first.
+  const [confirming, setConfirming] = useState(false);
 
   async function save() {
+    setConfirming(false);
     setBusy(true);
     setError(null);
     setSaved(false);
@@ -70,7 +74,8 @@ export function HookRulesForm({
       className="border rounded p-2 mt-2 bg-body-tertiary"
       onSubmit={(event) => {
         event.preventDefault();
-        void save();
+        if (pretty(text.trim() || '{}') === '' && pretty(hook.rules) !== '') setConfirming(true);
+        else void save();
       }}
     >
       <label htmlFor={`${id}-rules`} className="form-label small fw-semibold mb-1">
@@ -113,6 +118,16 @@ export function HookRulesForm({
         )}
       </div>
       <QueuedSignals hookKey={hook.key} />
+      <ConfirmDialog
+        show={confirming}
+        title="Remove all risk controls?"
+        confirmLabel="Remove all controls"
+        busy={busy}
+        onConfirm={() => void save()}
+        onClose={() => setConfirming(false)}
+      >
+        Every limit of {hook.name} goes: its signals are no longer checked against any control.
+      </ConfirmDialog>
     </form>
   );
 }

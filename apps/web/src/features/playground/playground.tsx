@@ -40,7 +40,15 @@ export function Playground({ provider, brokers, onBroker, connectors, order, tex
           </div>
           {choices.length > 1 && (
             <div className="col-12 col-md">
-              <AccountSelect choices={choices} value={choice?.value ?? ''} onChange={setAccountValue} />
+              <AccountSelect
+                choices={choices}
+                value={choice?.value ?? ''}
+                onChange={(value) => {
+                  // A result shown is the answer for the account it was sent to, not this one.
+                  if (value !== choice?.value) test.clear();
+                  setAccountValue(value);
+                }}
+              />
             </div>
           )}
         </div>

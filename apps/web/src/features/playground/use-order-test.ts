@@ -37,5 +37,12 @@ export function useOrderTest() {
     [client],
   );
 
-  return { outcome, testing, run, clear: () => setOutcome(null) };
+  // Forgets the result, and an answer still on its way (it was asked for another account).
+  const clear = useCallback(() => {
+    latest.current += 1;
+    setTesting(false);
+    setOutcome(null);
+  }, []);
+
+  return { outcome, testing, run, clear };
 }

@@ -6,6 +6,8 @@ import { hasNoCalls, type StatsRow, toBars } from './chart-data.ts';
 import { HookCallsPanel } from './hook-calls-panel.tsx';
 
 const DAY = 86_400_000;
+/** The browser's zone: the buckets are the trader's own days, as the activity's Date filter. */
+const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 const zeros = (count: number) =>
   Array.from({ length: count }, (_, i) => ({
     createdAt: Date.UTC(2024, 0, 1) + i * DAY,
@@ -37,20 +39,20 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     expect(hasNoCalls([])).toBe(true);
   });
 
-  it("asks the last 24 hourly buckets network-only and shows 'No stats' when every bucket is zero", async () => {
+  it("asks the last 24 hourly buckets of the browser's zone network-only; 'No stats' when every bucket is zero", async () => {
     const { calls } = renderWithClient(<HookCallsPanel />, {
       DashboardOrderStats: fixture(({ variables }) => ({
         data: { actionsOrderStats: zeros(Number(variables.width)) },
       })),
     });
     expect(await screen.findByText('No stats')).toBeTruthy();
-    expect(calls('DashboardOrderStats')[0]?.variables).toEqual({ interval: 'hour', width: 24 });
+    expect(calls('DashboardOrderStats')[0]?.variables).toEqual({ interval: 'hour', width: 24, timeZone: ZONE });
     fireEvent.click(screen.getByLabelText('Week'));
     await screen.findByText('No stats');
-    expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'week', width: 8 });
+    expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'week', width: 8, timeZone: ZONE });
     fireEvent.click(screen.getByLabelText('Month'));
     await screen.findByText('No stats');
-    expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'month', width: 12 });
+    expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'month', width: 12, timeZone: ZONE });
   });
 
   it('draws the chart when some bucket has calls', async () => {

@@ -22,7 +22,8 @@ export function HookCallsPanel() {
   const [interval, setChartInterval] = useState<StatsInterval>(DEFAULT_INTERVAL);
   const [result, refetch] = useQuery({
     query: OrderStatsDocument,
-    variables: { interval, width: STATS_BARS[interval] },
+    // The browser's days, as the activity's Date filter and the times of the activity log.
+    variables: { interval, width: STATS_BARS[interval], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
     requestPolicy: 'network-only',
   });
   useLiveReload(() => refetch({ requestPolicy: 'network-only' }));

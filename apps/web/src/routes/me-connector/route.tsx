@@ -28,7 +28,8 @@ export function Component() {
   const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
   const provider = providerName ? providers.get(providerName) : undefined;
   const connectors = data?.connectors;
-  // Bumped by the kill switch: the connector cards mount again and reload their webhooks.
+  // Bumped by the kill switch: the connector cards reload their webhooks (not mounted again, which
+  // would drop the trader's open edits: a rename, risk controls being typed).
   const [generation, setGeneration] = useState(0);
 
   const openProvider = (name: string) => navigate(`${BASE}/${encodeURIComponent(name)}`);
@@ -72,7 +73,12 @@ export function Component() {
         {connectors ? (
           connectors.length > 0 ? (
             <>
-              <ConnectorList key={generation} connectors={connectors} onReconnect={openProvider} onChanged={reload} />
+              <ConnectorList
+                hooksVersion={generation}
+                connectors={connectors}
+                onReconnect={openProvider}
+                onChanged={reload}
+              />
               <div className="mt-3">
                 <KillSwitch onChanged={() => setGeneration((n) => n + 1)} />
               </div>

@@ -136,3 +136,59 @@ describe('webhooks (SPEC §2)', () => {
     await waitFor(() => expect(within(dialog).getByText(/also deletes its webhook and/)).toBeTruthy());
   });
 });
+
+describe('risk controls and the kill switch', () => {
+  const controlled = () =>
+    fixture(() => ({
+      data: {
+        hooks: [
+          hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook', rules: '{"maxQuantity":10}', pausedReason: null }),
+        ],
+      },
+    }));
+
+  it('asks before saving empty controls, which removes every limit of the webhook', async () => {
+    const { calls } = await render({
+      Hooks: controlled(),
+      HookRules: fixture(({ variables }) => ({ data: { hookUpdate: { key: 'h1', rules: variables.rules } } })),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Risk controls of webhook Main hook' }));
+    const form = screen.getByRole('form', { name: 'Risk controls of Main hook' });
+    fireEvent.change(within(form).getByLabelText('Risk controls (JSON)'), { target: { value: '  ' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save controls' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(calls('HookRules')).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls('HookRules')).toHaveLength(0);
+    fireEvent.click(within(form).getByRole('button', { name: 'Save controls' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove all controls' }));
+    await waitFor(() => expect(calls('HookRules')).toHaveLength(1));
+    expect(calls('HookRules')[0]?.variables).toEqual({ key: 'h1', rules: '{}' });
+  });
+
+  it('keeps the open edits of the page when all webhooks are paused, and reloads them', async () => {
+    const { calls } = await render({
+      Hooks: controlled(),
+      HooksPause: fixture(() => ({ data: { hooksPause: 1 } })),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Risk controls of webhook Main hook' }));
+    const editor = within(screen.getByRole('form', { name: 'Risk controls of Main hook' })).getByLabelText(
+      'Risk controls (JSON)',
+    );
+    fireEvent.change(editor, { target: { value: '{"maxQuantity": 5}' } });
+    const before = calls('Hooks').length;
+    const kill = screen.getByRole('form', { name: 'Kill switch' });
+    fireEvent.change(within(kill).getByLabelText('Pause all webhooks: reason'), { target: { value: 'FOMC' } });
+    fireEvent.click(within(kill).getByRole('button', { name: 'Pause all webhooks' }));
+    expect((await within(kill).findByRole('status')).textContent).toBe('1 webhook paused');
+    await waitFor(() => expect(calls('Hooks').length).toBeGreaterThan(before));
+    expect(
+      (
+        within(screen.getByRole('form', { name: 'Risk controls of Main hook' })).getByLabelText(
+          'Risk controls (JSON)',
+        ) as HTMLTextAreaElement
+      ).value,
+    ).toBe('{"maxQuantity": 5}');
+  });
+});

@@ -1,6 +1,6 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeUser, fixture } from '../../test/fake-server.ts';
+import { fakeUser, fixture, type GraphQLPayload } from '../../test/fake-server.ts';
 import { click, renderRoute } from '../../test/render-route.tsx';
 import { type ConnectorFixture, docsServer } from './test-fixtures.ts';
 
@@ -97,5 +97,31 @@ describe('documentation: Test (SPEC §4 test flow, §8 messages)', { timeout: 20
     await screen.findByLabelText('Order (JSON)');
     click('Test');
     expect((await screen.findByTestId('test-warning')).textContent).toContain('Insufficient buying power');
+  });
+});
+
+describe('documentation: Test result and the chosen account', { timeout: 20_000 }, () => {
+  it('drops the result (and an answer still on its way) when another account is chosen', async () => {
+    const later: { answer?: (payload: GraphQLPayload) => void } = {};
+    const { calls } = await open([PAPER], (request) =>
+      request.variables.accountId === 'P-1'
+        ? { data: { orderPreview: { id: 'sig-P-1', status: 'draft' } } }
+        : new Promise<GraphQLPayload>((resolve) => {
+            later.answer = resolve;
+          }),
+    );
+    await typeOrder("{symbol: 'AAPL', action: 'buy', quantity: 2}");
+    click('Test');
+    expect(within(await screen.findByTestId('test-success')).getByText('sig-P-1')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'c-paper P-2' } });
+    expect(screen.queryByTestId('test-success')).toBeNull();
+
+    click('Test');
+    await waitFor(() => expect(later.answer).toBeDefined());
+    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'c-paper P-1' } });
+    later.answer?.({ data: { orderPreview: { id: 'sig-P-2', status: 'draft' } } });
+    await waitFor(() => expect(calls('PlaygroundOrderPreview')).toHaveLength(2));
+    await act(async () => {});
+    expect(screen.queryByText('sig-P-2')).toBeNull();
   });
 });

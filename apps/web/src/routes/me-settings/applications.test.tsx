@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
+import { fakeUser, fixture, type GraphQLPayload, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute } from '../../test/render-route.tsx';
+import { deferred } from '../../test/render-with-client.tsx';
 
 const CUSTOMER = 4;
 const PROFESSIONAL = 16;
@@ -142,5 +143,31 @@ describe('settings: developer applications (SPEC §2 Settings, §5)', () => {
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete Journal' })).toBeNull());
     expect(calls('UserAppDelete')[0]?.variables).toEqual({ key: app.key });
+  });
+
+  it('cannot be closed while saving: the client secret, shown only once, would arrive unseen', async () => {
+    const answer = deferred<GraphQLPayload>();
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: { UserAppCreate: () => answer.promise },
+    });
+    click('Create application');
+    const dialog = await screen.findByRole('dialog', { name: 'New application' });
+    fill('Name', 'Journal');
+    fill('Callback URL', 'https://journal.example.com/cb');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true),
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    answer.resolve({ data: { userAppCreate: { key: 'NewKey1234567890', secret: 'client-secret-once' } } });
+    await waitFor(() => expect(calls('UserAppCreate')).toHaveLength(1));
+    // Long enough for a closing dialog's fade to end (it would then be gone from the page).
+    await act(() => new Promise((done) => setTimeout(done, 1000)));
+    const shown = screen.getByRole('dialog', { name: 'New application' });
+    expect(((await within(shown).findByLabelText('New secret token')) as HTMLInputElement).value).toBe(
+      'client-secret-once',
+    );
   });
 });
