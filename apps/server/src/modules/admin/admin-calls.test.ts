@@ -53,6 +53,13 @@ const CALLS: Array<[string, string, Record<string, unknown>]> = [
   ['adminProxyEnd', PROXY_END, { email: 'bob@example.test' }],
   ['adminUserProfessional', PROFESSIONAL, { email: 'bob@example.test', on: true }],
   ['adminAuditLog', AUDIT, {}],
+  // The kill switch of every user is an admin call too.
+  [
+    'hooksPause(everyone)',
+    'mutation($reason: String!) { hooksPause(reason: $reason, everyone: true) }',
+    { reason: 'exchange outage' },
+  ],
+  ['hooksResume(everyone)', 'mutation { hooksResume(everyone: true) }', {}],
 ];
 
 describe('who may call the admin API', () => {
