@@ -82,6 +82,18 @@ describe('admin screen (SPEC §2 Admin)', () => {
     });
   });
 
+  it('sends a double-clicked reward once', async () => {
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminAccountReward: () => ({ data: { adminAccountReward: true } }) },
+    });
+    fillIn('Reward signals', 'Email', 'bob@example.com');
+    press('Reward signals', 'Add');
+    press('Reward signals', 'Add');
+    expect(await screen.findByText('Successfully added')).toBeTruthy();
+    expect(calls('AdminAccountReward')).toHaveLength(1);
+  });
+
   it('sends a retry of a reward with the first idempotency key, and a new reward with a new one', async () => {
     let answer = () => graphQLError('Failed to fetch');
     const { calls } = await renderRoute('/me/admin', {
