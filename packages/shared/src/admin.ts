@@ -26,6 +26,7 @@ export const ADMIN_TEXT = {
   unknownReferrerLink: 'No referrer link with this code',
   referrerAlreadyDeleted: 'This referrer link was deleted already',
   unknownBrokerage: 'Unknown brokerage',
+  rewardKeyReused: 'This idempotency key was used for another reward',
 } as const;
 
 /** Credits an administrator gives: required, numeric, a whole number greater than 0 (SPEC §5). */
@@ -41,7 +42,19 @@ export const adminEmailSchema = emailSchema.transform((email) => email.toLowerCa
 
 export const adminProxySchema = z.object({ email: adminEmailSchema });
 
-export const adminRewardSchema = z.object({ email: adminEmailSchema, credits: adminCreditsSchema });
+/**
+ * Names one submission of the reward form: a resubmission with the same key (an answer lost to
+ * the network, a double click) grants nothing more and answers as the first did.
+ */
+export const adminIdempotencyKeySchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, 'The idempotency key must be 8 to 64 letters, digits, - or _');
+
+export const adminRewardSchema = z.object({
+  email: adminEmailSchema,
+  credits: adminCreditsSchema,
+  idempotencyKey: adminIdempotencyKeySchema.nullish(),
+});
 
 /** '- None -' in the brokerage select is the empty string. */
 const providerNameSchema = z

@@ -40,7 +40,14 @@ const AdminAuditEntryRef = builder.objectRef<AuditEntryView>('AdminAuditEntry').
 builder.mutationFields((t) => ({
   adminAccountReward: t.boolean({
     description: `Adds one-time credits (default ${DEFAULT_REWARD_CREDITS} in the form) to a confirmed user's account.`,
-    args: { email: t.arg.string({ required: true }), credits: t.arg.int({ required: true }) },
+    args: {
+      email: t.arg.string({ required: true }),
+      credits: t.arg.int({ required: true }),
+      idempotencyKey: t.arg.string({
+        description:
+          'Optional, one per form submission (8 to 64 letters, digits, - or _): a resubmission with the same key grants nothing more and answers true again; the same key with another email or credits is refused.',
+      }),
+    },
     resolve: (_root, args, ctx) => rewardCredits(ctx, args),
   }),
   adminReferrerCreate: t.field({

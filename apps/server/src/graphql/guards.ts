@@ -3,4 +3,10 @@
 // the signed-in app calls, demands the customer bit; only the `user` query (the web app shows
 // 'No access' to a user without it) and sign-out take any signed-in caller. They live with the
 // caller in modules/auth, so services check access without importing GraphQL.
-export { requireDashboard, requireGroup, requireSignedIn, requireViewer } from '../modules/auth/caller.ts';
+export {
+  requireDashboard,
+  requireGroup,
+  requireOwner,
+  requireSignedIn,
+  requireViewer,
+} from '../modules/auth/caller.ts';

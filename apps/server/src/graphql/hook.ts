@@ -1,8 +1,8 @@
 // SPEC §7 hook calls: hookCreate, hookUpdate (name, risk-control settings), hookDelete, hook(key),
 // hooks(connectorKey); the kill switch hooksPause / hooksResume (issue 22); hookActivate and
 // Hook.health (issue #21), which SPEC does not list.
-import { GROUP } from '@router/shared';
 import type { HookView } from '../db/repositories/hooks.repository.ts';
+import { requireAdmin } from '../modules/admin/guard.ts';
 import {
   activateHook,
   createHook,
@@ -20,13 +20,15 @@ import {
 import { builder } from './builder.ts';
 import { actorOf } from './connector.ts';
 import type { GraphQLContext } from './context.ts';
-import { requireGroup } from './guards.ts';
 
-/** The kill switch of everyone is for admins (FORBIDDEN otherwise); the admin, also when proxied, for the audit log. */
+/**
+ * The kill switch of everyone is an admin call (requireAdmin: FORBIDDEN to others and to an
+ * administrator's personal API token, which must not stop every user's trading); the admin, also
+ * when proxied, for the audit log.
+ */
 function everyoneOf(ctx: GraphQLContext, everyone: boolean | null | undefined): Everyone | null {
   if (!everyone) return null;
-  const viewer = requireGroup(ctx, GROUP.ADMIN);
-  return { adminId: viewer.proxiedBy ?? viewer.userId };
+  return { adminId: requireAdmin(ctx) };
 }
 
 const HookConnectorRef = builder.objectRef<{ key: string; providerName: string }>('HookConnector').implement({

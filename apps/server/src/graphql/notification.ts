@@ -1,5 +1,6 @@
 // SPEC §7 notification calls, and the panel's secret rotation, test notification, delivery log
 // and re-send (issue #17).
+import { NOTIFICATION_TYPE } from '@router/shared';
 import type { DeliveryLogRow } from '../db/repositories/notification-deliveries.repository.ts';
 import {
   createNotification,
@@ -15,6 +16,15 @@ import {
 } from '../modules/notifications/index.ts';
 import { builder } from './builder.ts';
 import { actorOf } from './connector.ts';
+import { requireOwner } from './guards.ts';
+
+/**
+ * A webhook's signing secret is a credential of its owner: answered only to their own dashboard
+ * session, never to an administrator acting as them (it would outlive the proxy, unaudited) nor
+ * to a personal API token. So creating a webhook setting (which answers a new secret) and
+ * rotating its secret are refused there.
+ */
+const SECRET_OWNER_ONLY = 'A webhook signing secret is shown to its owner only: they can create or rotate it';
 
 const NotificationRef = builder.objectRef<NotificationAnswer>('Notification').implement({
   description: 'SPEC §3 Notification: one notification setting of a connector account.',
@@ -90,14 +100,17 @@ builder.mutationFields((t) => ({
   notificationCreate: t.field({
     type: NotificationRef,
     description:
-      'Creates (or, for an existing type on the account, updates) a notification. type EMAIL 2 with metadata {email}, HOOK 1 with {url} (https); optional `events`; PUSH and SMS are refused; live and paper accounts only. A new webhook setting answers its secret once.',
+      'Creates (or, for an existing type on the account, updates) a notification. type EMAIL 2 with metadata {email}, HOOK 1 with {url} (https); optional `events`; PUSH and SMS are refused; live and paper accounts only. A new webhook setting answers its secret once; a webhook setting is FORBIDDEN to an administrator acting as the user and to a personal API token.',
     args: {
       connectorKey: t.arg.string({ required: true }),
       accountId: t.arg.string({ required: true }),
       type: t.arg.int({ required: true }),
       metadata: t.arg.string({ required: true, description: 'JSON: {email} or {url}, and optional events' }),
     },
-    resolve: (_root, args, ctx) => createNotification(ctx.services, actorOf(ctx), args),
+    resolve: (_root, args, ctx) => {
+      if (args.type === NOTIFICATION_TYPE.HOOK) requireOwner(ctx, SECRET_OWNER_ONLY);
+      return createNotification(ctx.services, actorOf(ctx), args);
+    },
   }),
   notificationUpdate: t.field({
     type: NotificationRef,
@@ -112,9 +125,12 @@ builder.mutationFields((t) => ({
   notificationSecretRotate: t.field({
     type: NotificationRef,
     description:
-      'A new signing secret for a webhook setting, answered once; the previous one keeps signing beside it for 24 hours.',
+      "A new signing secret for a webhook setting, answered once; the previous one keeps signing beside it for 24 hours. The owner's own dashboard session only: FORBIDDEN while an administrator acts as the user, and to a personal API token.",
     args: { key: t.arg.string({ required: true }) },
-    resolve: (_root, { key }, ctx) => rotateNotificationSecret(ctx.services, actorOf(ctx), key),
+    resolve: (_root, { key }, ctx) => {
+      requireOwner(ctx, SECRET_OWNER_ONLY);
+      return rotateNotificationSecret(ctx.services, actorOf(ctx), key);
+    },
   }),
   notificationTest: t.field({
     type: DeliveryRef,

@@ -35,6 +35,11 @@ export interface ClaimedDelivery {
   secretRotatedAt: Date | null;
   /** The setting's endpoint has failed since then (null: its last attempt succeeded). */
   failingSince: Date | null;
+  /**
+   * False for a disabled setting (its webhook failed for 3 days), whose deliveries are due only
+   * through a re-send: one attempt, never the retry schedule.
+   */
+  isEnabled: boolean;
 }
 
 const CLAIMED = sql`
@@ -43,7 +48,7 @@ const CLAIMED = sql`
     n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
     n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
     n.secret, n.secret_key_id as "secretKeyId", n.secret_rotated_at as "secretRotatedAt",
-    n.failing_since as "failingSince"
+    n.failing_since as "failingSince", n.is_enabled as "isEnabled"
   from notification_deliveries d
   join notification_events e on e.id = d.event_id
   join notifications n on n.id = d.notification_id

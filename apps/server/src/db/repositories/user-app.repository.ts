@@ -1,6 +1,8 @@
 // Developer applications (SPEC §3 UserApp): the OAuth clients professionals register.
+
+import { GROUP } from '@router/shared';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { userApps } from '../schema/index.ts';
+import { userApps, users } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 import { deleteClientOidc } from './oidc.repository.ts';
 
@@ -27,10 +29,20 @@ export async function listUserApps(db: Executor, userId: number): Promise<UserAp
     .orderBy(desc(userApps.createdAt), desc(userApps.id));
 }
 
-/** Any application by its client id (the OAuth provider's client lookup). */
+/**
+ * An application by its client id, while its owner holds professional status (the OAuth
+ * provider's client lookup): developer applications are a professional's (SPEC §1, §6), so one
+ * whose owner lost the status acts for nobody (no consent, code, token or API call), its rows and
+ * grants kept for when the status comes back.
+ */
 export async function findUserAppByKey(db: Executor, key: string): Promise<UserAppRow | undefined> {
-  const [row] = await db.select().from(userApps).where(eq(userApps.key, key)).limit(1);
-  return row;
+  const [row] = await db
+    .select({ app: userApps })
+    .from(userApps)
+    .innerJoin(users, eq(users.id, userApps.userId))
+    .where(and(eq(userApps.key, key), sql`(${users.group} & ${GROUP.PROFESSIONAL}) <> 0`))
+    .limit(1);
+  return row?.app;
 }
 
 export async function findOwnUserApp(db: Executor, userId: number, key: string): Promise<UserAppRow | undefined> {

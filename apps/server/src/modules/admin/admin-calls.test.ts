@@ -53,6 +53,13 @@ const CALLS: Array<[string, string, Record<string, unknown>]> = [
   ['adminProxyEnd', PROXY_END, { email: 'bob@example.test' }],
   ['adminUserProfessional', PROFESSIONAL, { email: 'bob@example.test', on: true }],
   ['adminAuditLog', AUDIT, {}],
+  // The kill switch of every user is an admin call too.
+  [
+    'hooksPause(everyone)',
+    'mutation($reason: String!) { hooksPause(reason: $reason, everyone: true) }',
+    { reason: 'exchange outage' },
+  ],
+  ['hooksResume(everyone)', 'mutation { hooksResume(everyone: true) }', {}],
 ];
 
 describe('who may call the admin API', () => {
@@ -117,6 +124,39 @@ describe('adminAccountReward', () => {
     const before = await footprint(t);
     expectRefusal(await gql(t.app, REWARD, vars, asAdmin()), message);
     expect(await footprint(t)).toEqual(before);
+  });
+
+  it('grants once for a resubmission with the same idempotency key (a lost answer, a double click)', async () => {
+    const KEYED = `mutation($email: String!, $credits: Int!, $key: String) {
+      adminAccountReward(email: $email, credits: $credits, idempotencyKey: $key)
+    }`;
+    const before = await balanceOf(t, 'bob@example.test');
+    const [newest] = await auditLog(1);
+    const vars = { email: 'bob@example.test', credits: 7, key: 'form-submission-0001' };
+    // Two at once (a double click), then one more (a retry after the answer was lost).
+    const twice = await Promise.all([gql(t.app, KEYED, vars, asAdmin()), gql(t.app, KEYED, vars, asAdmin())]);
+    expect(twice).toEqual([{ data: { adminAccountReward: true } }, { data: { adminAccountReward: true } }]);
+    expect(await gql(t.app, KEYED, { ...vars, email: 'BOB@example.test' }, asAdmin())).toEqual({
+      data: { adminAccountReward: true },
+    });
+    expect(await balanceOf(t, 'bob@example.test')).toBe(before + 7);
+    const entries = (await auditLog(5)).filter((e) => e.id > (newest?.id ?? 0));
+    expect(entries.map((e) => [e.action, JSON.parse(e.details)])).toEqual([
+      ['reward', { credits: 7, idempotencyKey: 'form-submission-0001' }],
+    ]);
+    expect(
+      (await ledgerOf(t, 'bob@example.test')).filter((r) => r.reference === 'request:form-submission-0001'),
+    ).toEqual([{ cause: 'reward', credits: 7, reference: 'request:form-submission-0001' }]);
+    // The same key for other values is a mistake, not a repeat: refused, nothing granted.
+    const other = await gql(t.app, KEYED, { ...vars, credits: 8 }, asAdmin());
+    expect(other.errors?.[0]?.message).toBe('This idempotency key was used for another reward');
+    expectRefusal(await gql(t.app, KEYED, { ...vars, key: 'short' }, asAdmin()), /idempotency key must be 8 to 64/);
+    expect(await balanceOf(t, 'bob@example.test')).toBe(before + 7);
+    // A new submission (a new key) grants again.
+    expect((await gql(t.app, KEYED, { ...vars, key: 'form-submission-0002' }, asAdmin())).data).toEqual({
+      adminAccountReward: true,
+    });
+    expect(await balanceOf(t, 'bob@example.test')).toBe(before + 14);
   });
 
   it('refuses an unconfirmed user', async () => {

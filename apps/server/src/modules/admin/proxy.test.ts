@@ -117,6 +117,69 @@ describe('proxy', () => {
     expect(rows[0]).toEqual({ tokens: 0, no_seed: true, changes: 0 });
   });
 
+  it("never answers or rotates a webhook's signing secret while proxied, nor for an API token", async () => {
+    const dave = await confirmedUser(t, 'dave@example.test');
+    const asDave = bearer(admin.token, { 'x-user': 'dave@example.test' });
+    const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
+      t.app,
+      'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
+      {},
+      bearer(dave.token),
+    );
+    const connectorKey = paper.data?.connectorActivate.key ?? '';
+    const accountId = (JSON.parse(paper.data?.connectorActivate.accounts ?? '[]') as Array<{ id: string }>)[0]?.id;
+    const CREATE = `mutation($k: String!, $a: String!, $type: Int!, $m: String!) {
+      notificationCreate(connectorKey: $k, accountId: $a, type: $type, metadata: $m) { key secret } }`;
+    const hook = { k: connectorKey, a: accountId, type: 1, m: JSON.stringify({ url: 'https://example.com/hooks' }) };
+    const proxied = await gql(t.app, CREATE, hook, asDave);
+    expect(proxied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(proxied.data?.notificationCreate ?? null).toBeNull();
+    // An email setting has no secret: the administrator may make it.
+    const mail = await gql(t.app, CREATE, { ...hook, type: 2, m: '{"email":"dave@example.test"}' }, asDave);
+    expect(mail.data).toEqual({ notificationCreate: { key: expect.any(String), secret: null } });
+
+    const own = await gql<{ notificationCreate: { key: string; secret: string } }>(
+      t.app,
+      CREATE,
+      hook,
+      bearer(dave.token),
+    );
+    expect(own.data?.notificationCreate.secret).toMatch(/^whsec_/);
+    const sealed = async () =>
+      (
+        await t.services.db.$client.query('select secret from notifications where key = $1', [
+          own.data?.notificationCreate.key,
+        ])
+      ).rows[0]?.secret;
+    const before = await sealed();
+    const ROTATE = 'mutation($k: String!) { notificationSecretRotate(key: $k) { secret } }';
+    const rotated = await gql(t.app, ROTATE, { k: own.data?.notificationCreate.key }, asDave);
+    expect(rotated.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(rotated.data?.notificationSecretRotate ?? null).toBeNull();
+    const token = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "script"}) { secret } }',
+      {},
+      bearer(dave.token),
+    );
+    const byToken = await gql(
+      t.app,
+      ROTATE,
+      { k: own.data?.notificationCreate.key },
+      bearer(token.data?.userTokenCreate.secret ?? ''),
+    );
+    expect(byToken.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(await sealed()).toEqual(before);
+    // The owner rotates it.
+    const mine = await gql<{ notificationSecretRotate: { secret: string } }>(
+      t.app,
+      ROTATE,
+      { k: own.data?.notificationCreate.key },
+      bearer(dave.token),
+    );
+    expect(mine.data?.notificationSecretRotate.secret).toMatch(/^whsec_/);
+  });
+
   it("is FORBIDDEN with a personal API token, even an administrator's, and changes nothing", async () => {
     const created = await gql<{ userTokenCreate: { secret: string } }>(
       t.app,

@@ -1,5 +1,5 @@
 // The rules of delivery, apart from the I/O: when to retry, when an email flood becomes a digest.
-import type { DigestState } from '../../db/repositories/notification-deliveries.repository.ts';
+import type { ClaimedDelivery, DigestState } from '../../db/repositories/notification-deliveries.repository.ts';
 
 /**
  * The wait before the next attempt after `attempts` failed ones (1 after the first), or null to
@@ -8,6 +8,18 @@ import type { DigestState } from '../../db/repositories/notification-deliveries.
  */
 export function retryDelay(schedule: readonly number[], attempts: number): number | null {
   return schedule[attempts - 1] ?? null;
+}
+
+/**
+ * After a failed attempt of `delivery`: the wait before the next, or null to give up. A disabled
+ * setting's delivery (due only through a re-send) gets the one attempt asked for: retrying it
+ * through the schedule would keep calling a receiver that failed for 3 days.
+ */
+export function nextRetry(
+  schedule: readonly number[],
+  delivery: Pick<ClaimedDelivery, 'attempts' | 'isEnabled'>,
+): number | null {
+  return delivery.isEnabled ? retryDelay(schedule, delivery.attempts + 1) : null;
 }
 
 /** More than this many mails of one kind for one setting within the window become a digest. */

@@ -9,7 +9,7 @@ import {
   digestStates,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
-import { DIGEST_MAX_EVENTS, DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
+import { DIGEST_MAX_EVENTS, DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, nextRetry } from './delivery-rules.ts';
 import { digestMail, eventMail, type MailContext } from './mail-content.ts';
 
 export interface EmailDeps {
@@ -40,7 +40,7 @@ async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], 
       ok: error === null,
       responseCode: null,
       error,
-      retryInMs: retry ? retryDelay(deps.schedule, d.attempts + 1) : null,
+      retryInMs: retry ? nextRetry(deps.schedule, d) : null,
       inDigest,
     }),
   );

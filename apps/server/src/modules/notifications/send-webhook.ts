@@ -2,7 +2,7 @@
 // say what to record.
 import type { ClaimedDelivery, DeliveryResult } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { LookupAll } from './address-guard.ts';
-import { retryDelay } from './delivery-rules.ts';
+import { nextRetry } from './delivery-rules.ts';
 import { signingSecrets } from './secret.ts';
 import type { WebhookAgents } from './webhook-agents.ts';
 import { webhookBody, webhookHeaders } from './webhook-message.ts';
@@ -30,7 +30,7 @@ export async function sendWebhook(deps: WebhookDeps, delivery: ClaimedDelivery):
       ok: false,
       responseCode: null,
       error: `Not sent: ${(error as Error).message ?? 'error'}`.slice(0, 300),
-      retryInMs: retryDelay(deps.schedule, delivery.attempts + 1),
+      retryInMs: nextRetry(deps.schedule, delivery),
     };
   }
 }
@@ -73,6 +73,6 @@ async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Pro
     ok: response.ok,
     responseCode: response.status,
     error: response.error,
-    retryInMs: response.ok ? null : retryDelay(deps.schedule, delivery.attempts + 1),
+    retryInMs: response.ok ? null : nextRetry(deps.schedule, delivery),
   };
 }

@@ -137,9 +137,12 @@ describe('signed webhooks', () => {
       responseCode: 200,
       error: null,
     });
-    const { rows: health } = await t.services.db.$client.query(
-      'select failing_since from notifications where key = $1',
-      [settingKey],
+    // The setting's health is written just after the round's results (its own statement).
+    const health = await eventually(
+      async () =>
+        (await t.services.db.$client.query('select failing_since from notifications where key = $1', [settingKey]))
+          .rows,
+      (rows) => rows[0]?.failing_since === null,
     );
     expect(health[0]?.failing_since).toBeNull();
   });
@@ -189,6 +192,28 @@ describe('signed webhooks', () => {
     const saved = await gql(t, alice, UPDATE, { k: settingKey, m: JSON.stringify({ url: `${receiver.url}/hooks` }) });
     expect(saved.data).toEqual({ notificationUpdate: { isEnabled: true, disabledReason: null } });
     expect(await rejected('sig-enabled-again')).toBe(1);
+  });
+
+  it("tries a re-send of a disabled setting's delivery once, not through the retry schedule", async () => {
+    await t.services.db.$client.query(
+      `update notifications set failing_since = now() - interval '3 days 1 minute' where key = $1`,
+      [settingKey],
+    );
+    receiver.answer('fail');
+    const mails = sink.mails.length;
+    await rejected('sig-disabled-resend');
+    await sink.waitFor(aliceEmail, mails);
+    const entry = (await log()).find((d) => d.status === 'failed' && d.error === 'Deliveries failed for 3 days');
+    expect(entry?.attempts).toBe(1);
+    const since = receiver.received.length;
+    const RESEND = `mutation($id: String!) { notificationDeliveryResend(id: $id) { id status } }`;
+    expect((await gql(t, alice, RESEND, { id: entry?.id })).data).toEqual({
+      notificationDeliveryResend: { id: entry?.id, status: 'pending' },
+    });
+    const after = await eventually(log, (r) => r.some((d) => d.id === entry?.id && d.attempts >= 2));
+    // Given up after that one attempt: failed, nothing more due.
+    expect(after.find((d) => d.id === entry?.id)).toMatchObject({ status: 'failed', attempts: 2, responseCode: 500 });
+    expect(receiver.received.slice(since).map((r) => r.id)).toEqual([entry?.eventId]);
   });
 
   it('signs with the old and the new secret for a day after a rotation', async () => {

@@ -407,6 +407,38 @@ describe('authorization code flow', () => {
     expect(html).not.toContain('"status"');
   });
 
+  it('stops an application whose owner lost professional status, keeping it for when it comes back', async () => {
+    const { owner, app: lapsed } = await professionalWithApp(server, 'lapsed-dev@example.test');
+    const config = await discover(server, lapsed);
+    const start = await startAuthorization(config, server);
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, start, user.token), {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    expect(await verifyBearer(server.services, tokens.access_token)).not.toBeNull();
+    const setProfessional = (on: boolean) =>
+      server.services.db.$client.query(
+        `update users set "group" = case when $2 then "group" | 16 else "group" & ~16 end where id = $1`,
+        [owner.id, on],
+      );
+    await setProfessional(false);
+    expect(await verifyBearer(server.services, tokens.access_token)).toBeNull();
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_client',
+    });
+    // No consent screen for it either: the provider answers an error page, no redirect.
+    await expect(startAuthorization(config, server)).rejects.toThrow(/no redirect/);
+    // Nothing was deleted: the status back, the same tokens work again.
+    const { rows } = await server.services.db.$client.query(
+      'select count(*)::int as n from oidc_payloads where client_id = $1',
+      [lapsed.key],
+    );
+    expect(rows[0]?.n).toBeGreaterThan(0);
+    await setProfessional(true);
+    expect(await verifyBearer(server.services, tokens.access_token)).not.toBeNull();
+    expect((await client.refreshTokenGrant(config, tokens.refresh_token ?? '')).access_token).toBeTruthy();
+  });
+
   it('ends everything granted to an application its owner deletes', async () => {
     const { owner, app: doomed } = await professionalWithApp(server, 'dev2@example.test');
     const config = await discover(server, doomed);

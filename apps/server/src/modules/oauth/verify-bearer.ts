@@ -10,6 +10,7 @@
 import { API_SCOPE_NAMES, type ApiScope } from '@router/shared';
 import type { FastifyRequest } from 'fastify';
 import { findUserByKey } from '../../db/repositories/user.repository.ts';
+import { findUserAppByKey } from '../../db/repositories/user-app.repository.ts';
 import { bearerToken } from '../../http/bearer.ts';
 import type { Services } from '../../services.ts';
 import { resolveToken } from '../auth/sessions.ts';
@@ -66,6 +67,8 @@ async function accessToken(services: Services, token: string): Promise<ApiPrinci
   if (!grant || grant.clientId !== found.clientId || grant.accountId !== found.accountId) return null;
   const user = await findUserByKey(services.db, found.accountId);
   if (!user) return null;
+  // The application acts only while its owner is professional (as for the provider's client lookup).
+  if (!found.clientId || !(await findUserAppByKey(services.db, found.clientId))) return null;
   return {
     userId: user.id,
     userKey: user.key,

@@ -14,8 +14,8 @@ export const AdminProxyEndDocument = graphql(`
 `);
 
 export const AdminAccountRewardDocument = graphql(`
-  mutation AdminAccountReward($email: String!, $credits: Int!) {
-    adminAccountReward(email: $email, credits: $credits)
+  mutation AdminAccountReward($email: String!, $credits: Int!, $idempotencyKey: String) {
+    adminAccountReward(email: $email, credits: $credits, idempotencyKey: $idempotencyKey)
   }
 `);
 

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ADMIN_TEXT, adminRewardSchema, DEFAULT_REWARD_CREDITS } from '@router/shared';
+import { useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { EmailField } from '../../components/email-field.tsx';
@@ -10,9 +11,19 @@ import { FormResult, numberValue, useAdminAction } from './form-result.tsx';
 
 type Fields = z.input<typeof adminRewardSchema>;
 
-/** SPEC §2 Admin, reward signals: credits (default 25) added to a user's account. */
+/** 128 random bits, hex (crypto.getRandomValues works on plain http too, randomUUID does not). */
+function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * SPEC §2 Admin, reward signals: credits (default 25) added to a user's account. A submission
+ * carries an idempotency key, kept while the same email and credits are sent again (a retry after
+ * a lost answer grants once) and made anew after a success or for other values.
+ */
 export function RewardForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
+  const submission = useRef<{ key: string; email: string; credits: number } | null>(null);
   const { outcome, run } = useAdminAction(onDone);
   const defaults = { email: '', credits: DEFAULT_REWARD_CREDITS };
   const { register, handleSubmit, formState, reset } = useForm<Fields, unknown, z.output<typeof adminRewardSchema>>({
@@ -21,13 +32,18 @@ export function RewardForm({ onDone }: { onDone: () => void }) {
   });
   const { errors, isSubmitting } = formState;
 
-  const onSubmit = handleSubmit((values) =>
-    run(async () => {
-      await mutate(AdminAccountRewardDocument, values);
+  const onSubmit = handleSubmit((values) => {
+    const { email, credits } = values;
+    const same = submission.current?.email === email && submission.current.credits === credits;
+    if (!same || !submission.current) submission.current = { key: newIdempotencyKey(), email, credits };
+    const idempotencyKey = submission.current.key;
+    return run(async () => {
+      await mutate(AdminAccountRewardDocument, { email, credits, idempotencyKey });
+      submission.current = null;
       reset(defaults);
       return ADMIN_TEXT.rewarded;
-    }),
-  );
+    });
+  });
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Reward signals">

@@ -75,7 +75,48 @@ describe('admin screen (SPEC §2 Admin)', () => {
     fillIn('Reward signals', 'Credits', '25');
     press('Reward signals', 'Add');
     expect(await screen.findByText('Successfully added')).toBeTruthy();
-    expect(calls('AdminAccountReward')[0]?.variables).toEqual({ email: 'bob@example.com', credits: 25 });
+    expect(calls('AdminAccountReward')[0]?.variables).toEqual({
+      email: 'bob@example.com',
+      credits: 25,
+      idempotencyKey: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+  });
+
+  it('sends a double-clicked reward once', async () => {
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminAccountReward: () => ({ data: { adminAccountReward: true } }) },
+    });
+    fillIn('Reward signals', 'Email', 'bob@example.com');
+    press('Reward signals', 'Add');
+    press('Reward signals', 'Add');
+    expect(await screen.findByText('Successfully added')).toBeTruthy();
+    expect(calls('AdminAccountReward')).toHaveLength(1);
+  });
+
+  it('sends a retry of a reward with the first idempotency key, and a new reward with a new one', async () => {
+    let answer = () => graphQLError('Failed to fetch');
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminAccountReward: () => answer() },
+    });
+    fillIn('Reward signals', 'Email', 'bob@example.com');
+    press('Reward signals', 'Add');
+    expect(await form('Reward signals').findByRole('alert')).toBeTruthy();
+    answer = () => ({ data: { adminAccountReward: true } });
+    press('Reward signals', 'Add');
+    expect(await screen.findByText('Successfully added')).toBeTruthy();
+    fillIn('Reward signals', 'Email', 'bob@example.com');
+    press('Reward signals', 'Add');
+    await waitFor(() => expect(calls('AdminAccountReward')).toHaveLength(3));
+    const [lost, retry, next] = calls('AdminAccountReward').map((c) => c.variables.idempotencyKey);
+    expect(retry).toBe(lost);
+    expect(next).not.toBe(lost);
+    expect(calls('AdminAccountReward').map((c) => c.variables.email)).toEqual([
+      'bob@example.com',
+      'bob@example.com',
+      'bob@example.com',
+    ]);
   });
 
   it("shows 'Something went wrong...' when the server's message is 'Error'", async () => {
