@@ -5,6 +5,7 @@
 // modules/signals. GET /api/internal/hook-timings only with HOOK_TIMINGS.
 import { MAX_BODY_LENGTH } from '@router/orders';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { securityHeaders } from '../http/security-headers.ts';
 import { type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -18,7 +19,14 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
     byHook: new RateLimiter<number>(config.HOOK_RATE_PER_HOOK),
     byAddress: new RateLimiter<string>(config.HOOK_RATE_PER_ADDRESS),
   };
+  // Helmet's headers, made once and set by the route itself (helmet: false below), before the body
+  // is read, so refusals and errors carry them too.
+  const headers = securityHeaders(config.PUBLIC_URL);
   await app.register(async (hook) => {
+    hook.addHook('onRequest', (_req, reply, done) => {
+      for (const [name, value] of headers) reply.header(name, value);
+      done();
+    });
     hook.removeAllContentTypeParsers();
     hook.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_LENGTH }, (_req, body, done) => {
       done(null, body);
@@ -35,7 +43,7 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
     });
     hook.post<{ Params: { shortKey: string } }>(
       '/hook/:shortKey',
-      { bodyLimit: MAX_BODY_LENGTH },
+      { bodyLimit: MAX_BODY_LENGTH, helmet: false },
       async (req, reply) => {
         const receivedAt = performance.now();
         const hrStart = process.hrtime.bigint();

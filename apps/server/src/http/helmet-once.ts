@@ -47,3 +47,8 @@ if (!('builds' in original)) {
 export function helmetBuilds(): Counts {
   return { ...(cached.exports as Once).builds };
 }
+
+/** Helmet's middleware for `options`, as the plugin gets it (built once per options object). */
+export function helmetMiddleware(options: object): Middleware {
+  return (cached.exports as Helmet)(options);
+}

@@ -74,6 +74,29 @@ describe('security headers', () => {
     expect(directives(res.headers['content-security-policy'] as string).has('upgrade-insecure-requests')).toBe(true);
   });
 
+  it.each([
+    ['http', () => http],
+    ['https', () => https],
+  ] as const)("on the hook (%s) are helmet's very headers, on refusals and errors too", async (_name, app) => {
+    const ours = (headers: Record<string, unknown>) =>
+      Object.fromEntries(
+        Object.entries(headers).filter(
+          ([name]) => !['content-type', 'content-length', 'date', 'connection', 'keep-alive'].includes(name),
+        ),
+      );
+    const helmetSet = ours((await app().app.inject({ method: 'GET', url: '/api/nothing' })).headers);
+    expect(Object.keys(helmetSet).length).toBeGreaterThan(8);
+    const hook = await app().app.inject({ method: 'POST', url: '/hook/AAAAAAAAAAAAAAAAAAAAAA', payload: {} });
+    const tooLarge = await app().app.inject({
+      method: 'POST',
+      url: '/hook/AAAAAAAAAAAAAAAAAAAAAA',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'x'.repeat(70_000),
+    });
+    expect(tooLarge.statusCode).toBe(413);
+    for (const res of [hook, tooLarge]) expect(ours(res.headers)).toEqual(helmetSet);
+  });
+
   it('come from one helmet middleware per app, not one built per request', async () => {
     await http.app.inject({ method: 'GET', url: '/healthz' });
     const before = helmetBuilds();

@@ -73,6 +73,18 @@ describe('the wire log', () => {
     });
   });
 
+  it('redacts nested bodies field by field, keeping their order and an own __proto__ as a field', () => {
+    const body = JSON.parse(
+      `{"order":{"symbol":"AAPL","legs":[{"token":"t1","note":"by ${API_KEY}"}],"2":"two"},"__proto__":{"pin":"1234"},"accountId":"A-1"}`,
+    );
+    const { body: redacted } = redactWireRequest({ method: 'CALL', path: 'placeOrder', body }, [API_KEY]);
+    expect(JSON.stringify(redacted)).toBe(
+      `{"order":{"2":"two","symbol":"AAPL","legs":[{"token":"${REDACTED}","note":"by ${REDACTED}"}]},"__proto__":{"pin":"${REDACTED}"},"accountId":"A-1"}`,
+    );
+    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+    expect(body.order.legs[0].token).toBe('t1');
+  });
+
   it('records nothing outside a wire log, and keeps each log to its own call', async () => {
     const a = createWireLog([]);
     const b = createWireLog([]);

@@ -59,12 +59,16 @@ function scrubValue(value: unknown, secrets: readonly string[], depth = 0): unkn
   if (typeof value === 'string') return scrubText(value, secrets);
   if (depth > 20 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [
-      key,
-      isSecretName(key) ? REDACTED : scrubValue(item, secrets, depth + 1),
-    ]),
-  );
+  // A loop rather than entries → map → fromEntries: on every live signal's activity entry.
+  const scrubbed: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const item = isSecretName(key) ? REDACTED : scrubValue((value as Record<string, unknown>)[key], secrets, depth + 1);
+    // An own "__proto__" (JSON.parse makes one) stays a field, as fromEntries kept it.
+    if (key === '__proto__')
+      Object.defineProperty(scrubbed, key, { value: item, enumerable: true, writable: true, configurable: true });
+    else scrubbed[key] = item;
+  }
+  return scrubbed;
 }
 
 /** JSON text → value, form text → fields, other text as it is. */

@@ -13,6 +13,14 @@ export interface ActionRow {
   createdAt: Date;
 }
 
+/** insertActions' statement, built once (not a fresh string per batch). */
+const ACTIONS_BATCH = `with added as (
+    insert into actions (user_id, code, address, metadata, created_at)
+    select user_id, code, address, metadata, created_at from json_to_recordset($1::json)
+      as t(user_id bigint, code text, address text, metadata jsonb, created_at timestamptz)
+  ), events as (${jsonEventSource('$2')}), ${notificationEventCtes('events')}
+  select 1`;
+
 /**
  * One statement for a batch of activity entries and the notification events they report
  * (`events`: JSON of events.ts' eventsJson, e.g. the refusals among them): both or neither.
@@ -21,12 +29,7 @@ export async function insertActions(db: Queryable, rows: readonly ActionRow[], e
   if (rows.length === 0 && events === '[]') return;
   await db.query({
     name: 'actions_batch',
-    text: `with added as (
-        insert into actions (user_id, code, address, metadata, created_at)
-        select user_id, code, address, metadata, created_at from json_to_recordset($1::json)
-          as t(user_id bigint, code text, address text, metadata jsonb, created_at timestamptz)
-      ), events as (${jsonEventSource('$2')}), ${notificationEventCtes('events')}
-      select 1`,
+    text: ACTIONS_BATCH,
     values: [rowsJson(rows), events],
   });
 }

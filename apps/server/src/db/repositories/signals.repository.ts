@@ -33,6 +33,55 @@ export interface NewSignal {
   address: string | null;
 }
 
+/** storeSignals' statement, built once (a text made per call is a fresh string of ~5 KB). */
+const STORE = `with input as (
+    select * from json_to_recordset($1::json) as t(id text, "hookId" bigint, key text, "userId" bigint,
+      "isTest" boolean, "connectorId" bigint, "accountId" text, "providerName" text, request text, "order" text,
+      response text, address text, position int)
+  ), claimed as (
+    insert into signal_keys as k (hook_id, key, signal_id, expires_at)
+    select "hookId", key, id, now() + $2 * interval '1 second' from input
+    on conflict (hook_id, key) do update set
+      signal_id = case when k.expires_at < now() then excluded.signal_id else k.signal_id end,
+      expires_at = case when k.expires_at < now() then excluded.expires_at else k.expires_at end
+    returning k.hook_id, k.key, k.signal_id
+  ), fresh as (
+    select i.* from input i join claimed c on c.signal_id = i.id
+  ), live as (
+    select id, "userId" as user_id, row_number() over (partition by "userId" order by position) as rank
+    from fresh where not "isTest" and not ${UNMETERED_SQL}
+  ), wanted as (
+    select user_id, count(*)::int as n from live group by user_id
+  ), held as materialized (
+    select a.user_id, a.credits, a.recurring_credits, w.n from accounts a join wanted w on w.user_id = a.user_id
+    order by a.user_id for update of a
+  ), credit as (
+    update accounts a set recurring_credits = greatest(h.recurring_credits - h.n, 0),
+      credits = h.credits - greatest(h.n - h.recurring_credits, 0), signals_spent = a.signals_spent + h.n,
+      updated_at = now()
+    from held h where a.user_id = h.user_id and h.credits + h.recurring_credits >= h.n
+    returning a.user_id, h.recurring_credits as recurring_before, h.credits + h.recurring_credits as balance_before,
+      h.credits + h.recurring_credits - h.n as balance_after
+  ), credit_events as (${creditEventSource('credit')}),
+  ${notificationEventCtes('credit_events')}, spent as (
+    insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
+    select l.user_id, -1, case when l.rank <= c.recurring_before then -1 else 0 end, 'signal', l.id,
+      c.balance_before - l.rank
+    from live l join credit c on c.user_id = l.user_id
+    order by l.user_id, l.rank
+  ), stored as (
+    insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, is_test, status,
+      request, "order", response, credit_held, address, completed_at)
+    select id, "userId", "hookId", "connectorId", "accountId", "providerName", "isTest",
+      case when "isTest" then 'draft' else 'placing' end, request::jsonb, "order"::jsonb, response::jsonb,
+      not "isTest" and (${UNMETERED_SQL} or "userId" in (select user_id from credit)), address,
+      case when "isTest" then now() end
+    from fresh
+    returning id
+  )
+  select c.signal_id as owner from input i join claimed c on c.hook_id = i."hookId" and c.key = i.key
+  order by i.position`;
+
 /**
  * Stores signals in one statement (one commit when run on the pool): claims each idempotency key
  * (`windowSeconds` long; a claim past its window is taken over), takes one credit per new live
@@ -47,53 +96,7 @@ export async function storeSignals(db: Queryable, signals: NewSignal[], windowSe
   const input = signals.map((s, position) => ({ ...s, position }));
   const { rows } = await db.query<{ owner: string }>({
     name: 'signals_store',
-    text: `with input as (
-        select * from json_to_recordset($1::json) as t(id text, "hookId" bigint, key text, "userId" bigint,
-          "isTest" boolean, "connectorId" bigint, "accountId" text, "providerName" text, request text, "order" text,
-          response text, address text, position int)
-      ), claimed as (
-        insert into signal_keys as k (hook_id, key, signal_id, expires_at)
-        select "hookId", key, id, now() + $2 * interval '1 second' from input
-        on conflict (hook_id, key) do update set
-          signal_id = case when k.expires_at < now() then excluded.signal_id else k.signal_id end,
-          expires_at = case when k.expires_at < now() then excluded.expires_at else k.expires_at end
-        returning k.hook_id, k.key, k.signal_id
-      ), fresh as (
-        select i.* from input i join claimed c on c.signal_id = i.id
-      ), live as (
-        select id, "userId" as user_id, row_number() over (partition by "userId" order by position) as rank
-        from fresh where not "isTest" and not ${UNMETERED_SQL}
-      ), wanted as (
-        select user_id, count(*)::int as n from live group by user_id
-      ), held as materialized (
-        select a.user_id, a.credits, a.recurring_credits, w.n from accounts a join wanted w on w.user_id = a.user_id
-        order by a.user_id for update of a
-      ), credit as (
-        update accounts a set recurring_credits = greatest(h.recurring_credits - h.n, 0),
-          credits = h.credits - greatest(h.n - h.recurring_credits, 0), signals_spent = a.signals_spent + h.n,
-          updated_at = now()
-        from held h where a.user_id = h.user_id and h.credits + h.recurring_credits >= h.n
-        returning a.user_id, h.recurring_credits as recurring_before, h.credits + h.recurring_credits as balance_before,
-          h.credits + h.recurring_credits - h.n as balance_after
-      ), credit_events as (${creditEventSource('credit')}),
-      ${notificationEventCtes('credit_events')}, spent as (
-        insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
-        select l.user_id, -1, case when l.rank <= c.recurring_before then -1 else 0 end, 'signal', l.id,
-          c.balance_before - l.rank
-        from live l join credit c on c.user_id = l.user_id
-        order by l.user_id, l.rank
-      ), stored as (
-        insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, is_test, status,
-          request, "order", response, credit_held, address, completed_at)
-        select id, "userId", "hookId", "connectorId", "accountId", "providerName", "isTest",
-          case when "isTest" then 'draft' else 'placing' end, request::jsonb, "order"::jsonb, response::jsonb,
-          not "isTest" and (${UNMETERED_SQL} or "userId" in (select user_id from credit)), address,
-          case when "isTest" then now() end
-        from fresh
-        returning id
-      )
-      select c.signal_id as owner from input i join claimed c on c.hook_id = i."hookId" and c.key = i.key
-      order by i.position`,
+    text: STORE,
     values: [JSON.stringify(input), windowSeconds],
   });
   if (rows.length !== signals.length) throw new Error(`signals store returned ${rows.length} of ${signals.length}`);
@@ -153,6 +156,52 @@ export interface SignalOutcome {
   attempt?: number;
 }
 
+/** recordSignalOutcomes' statement, built once. */
+const OUTCOMES = `with input as (
+    select * from json_to_recordset($1::json) as t(id text, "from" text, status text, "brokerOrderId" text,
+      price float8, response text, "elapsedMs" int, "releaseCredit" boolean, "leaseOwner" text, attempt int,
+      message text)
+  ), updated as (
+    update signals s set status = i.status, broker_order_id = coalesce(i."brokerOrderId", s.broker_order_id),
+      price = coalesce(i.price, s.price), response = coalesce(s.response, i.response::jsonb),
+      elapsed_ms = coalesce(s.elapsed_ms, i."elapsedMs"),
+      completed_at = case when i.status in ('placing', 'unknown') then null else now() end,
+      credit_held = s.credit_held and not i."releaseCredit"
+    from input i
+    -- The ids as one array parameter for signals_pkey: with only the join, the generic plan made
+    -- while the table was small (a fresh database) seq-scans it, however large it has grown.
+    where s.id = any((select array_agg(id) from input)::text[]) and s.id = i.id and s.status = i."from"
+      and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
+    returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
+      s.status, s."order", s.broker_order_id, s.price, i.message, i.response is null as late,
+      ${orderEventTypesSql('s.status', 'i."from"', `s."order"->>'action'`)} as types
+  ), released as (
+    select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
+  ), refunds as (
+    select r.user_id, r.id, coalesce(-l.credits, case when ${UNMETERED_SQL} then 0 else 1 end) as credits,
+      coalesce(-l.recurring, 0) as recurring, row_number() over (partition by r.user_id order by r.id) as rank
+    from released r left join credit_ledger l on l.cause = 'signal' and l.reference = r.id
+  ), due as (
+    select user_id, sum(credits)::int as n, sum(recurring)::int as r from refunds where credits > 0 group by user_id
+  ), held as materialized (
+    select a.user_id, a.credits, a.recurring_credits from accounts a join due d on d.user_id = a.user_id
+    order by a.user_id for update of a
+  ), refunded as (
+    update accounts a set credits = h.credits + d.n - d.r, recurring_credits = h.recurring_credits + d.r,
+      signals_spent = greatest(a.signals_spent - d.n, 0), updated_at = now()
+    from held h join due d on d.user_id = h.user_id where a.user_id = h.user_id
+    returning a.user_id, h.credits + h.recurring_credits as balance_before
+  ), ledger as (
+    insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
+    select f.user_id, f.credits, f.recurring, 'refund', f.id,
+      b.balance_before + sum(f.credits) over (partition by f.user_id order by f.rank)
+    from refunds f join refunded b on b.user_id = f.user_id where f.credits > 0
+    order by f.user_id, f.rank
+  ), told as (${activityChangedSql('updated', 'late')}),
+  order_events as (${signalEventSource('updated')}),
+  ${notificationEventCtes('order_events')}
+  select (select count(*) from told)`;
+
 /**
  * Records brokers' outcomes (one statement for many signals, distinct ids); gives back the held
  * credits of those asking for it in the same statement, each with a 'refund' ledger row: what
@@ -167,50 +216,7 @@ export interface SignalOutcome {
 export async function recordSignalOutcomes(db: Queryable, outcomes: SignalOutcome[]): Promise<void> {
   await db.query({
     name: 'signals_outcomes',
-    text: `with input as (
-        select * from json_to_recordset($1::json) as t(id text, "from" text, status text, "brokerOrderId" text,
-          price float8, response text, "elapsedMs" int, "releaseCredit" boolean, "leaseOwner" text, attempt int,
-          message text)
-      ), updated as (
-        update signals s set status = i.status, broker_order_id = coalesce(i."brokerOrderId", s.broker_order_id),
-          price = coalesce(i.price, s.price), response = coalesce(s.response, i.response::jsonb),
-          elapsed_ms = coalesce(s.elapsed_ms, i."elapsedMs"),
-          completed_at = case when i.status in ('placing', 'unknown') then null else now() end,
-          credit_held = s.credit_held and not i."releaseCredit"
-        from input i
-        -- The ids as one array parameter for signals_pkey: with only the join, the generic plan made
-        -- while the table was small (a fresh database) seq-scans it, however large it has grown.
-        where s.id = any((select array_agg(id) from input)::text[]) and s.id = i.id and s.status = i."from"
-          and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
-        returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
-          s.status, s."order", s.broker_order_id, s.price, i.message, i.response is null as late,
-          ${orderEventTypesSql('s.status', 'i."from"', `s."order"->>'action'`)} as types
-      ), released as (
-        select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
-      ), refunds as (
-        select r.user_id, r.id, coalesce(-l.credits, case when ${UNMETERED_SQL} then 0 else 1 end) as credits,
-          coalesce(-l.recurring, 0) as recurring, row_number() over (partition by r.user_id order by r.id) as rank
-        from released r left join credit_ledger l on l.cause = 'signal' and l.reference = r.id
-      ), due as (
-        select user_id, sum(credits)::int as n, sum(recurring)::int as r from refunds where credits > 0 group by user_id
-      ), held as materialized (
-        select a.user_id, a.credits, a.recurring_credits from accounts a join due d on d.user_id = a.user_id
-        order by a.user_id for update of a
-      ), refunded as (
-        update accounts a set credits = h.credits + d.n - d.r, recurring_credits = h.recurring_credits + d.r,
-          signals_spent = greatest(a.signals_spent - d.n, 0), updated_at = now()
-        from held h join due d on d.user_id = h.user_id where a.user_id = h.user_id
-        returning a.user_id, h.credits + h.recurring_credits as balance_before
-      ), ledger as (
-        insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
-        select f.user_id, f.credits, f.recurring, 'refund', f.id,
-          b.balance_before + sum(f.credits) over (partition by f.user_id order by f.rank)
-        from refunds f join refunded b on b.user_id = f.user_id where f.credits > 0
-        order by f.user_id, f.rank
-      ), told as (${activityChangedSql('updated', 'late')}),
-      order_events as (${signalEventSource('updated')}),
-      ${notificationEventCtes('order_events')}
-      select (select count(*) from told)`,
+    text: OUTCOMES,
     values: [JSON.stringify(outcomes)],
   });
 }
