@@ -559,6 +559,22 @@ describe('a refunded pack', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('no longer counts a refund too small to take a credit once it fails', async () => {
+    const user = await newCustomer(b, 'refund-tiny-failed');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100);
+    await deliverAll(events);
+    // 1 cent of 1099: its share of 100 credits rounds to 0.
+    const tiny = await b.stripe.refunds.create({ payment_intent: intentOf(sessionId), amount: 1 });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(100);
+    expect(await refunded(user.id)).toEqual([1]);
+    b.fake.charges.failRefund(tiny.id);
+    expect(await deliverAll(takeEvents(b))).toEqual([200, 200, 200]);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(100);
+    expect(await refunded(user.id)).toEqual([0]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('takes the credits back when a dispute is lost, not when it is won', async () => {
     const won = await newCustomer(b, 'dispute-won');
     const first = await buy(b, won.headers, PACK_500);

@@ -85,7 +85,9 @@ export function reversalEffect(
         const after = Math.min(before + reversal.amount, charge.amount);
         const due = share(payment.credits, after, charge.amount) - share(payment.credits, before, charge.amount);
         before = after;
-        if (due > 0 && (await reverseCredits(tx, payment.userId, due, `${payment.reference}:${reversal.id}`))) {
+        // Written even when its share rounds to 0: the row is what a later failure of the refund
+        // finds to take its cents off the payment entry again.
+        if (await reverseCredits(tx, payment.userId, due, `${payment.reference}:${reversal.id}`)) {
           changed = true;
         }
       }
