@@ -140,6 +140,21 @@ export class Checkout {
     return this.store.put(session);
   }
 
+  /**
+   * POST /v1/checkout/sessions/{id}/expire: only an open session can be expired (Stripe: "A Checkout
+   * Session can be expired when it is in one of these statuses: open"); it can no longer be paid,
+   * and checkout.session.expired is sent.
+   */
+  expire(sessionId: string): StripeObject {
+    const session = this.store.get('checkout.session', sessionId);
+    if (session.status !== 'open') {
+      throw new InvalidRequest(`You can only expire a Checkout Session that is open; it is ${session.status}.`);
+    }
+    Object.assign(session, { status: 'expired', url: null });
+    this.webhooks.emit('checkout.session.expired', session);
+    return session;
+  }
+
   /** Pays an open session as Stripe would after the card was accepted; returns the events emitted. */
   complete(sessionId: string): StripeObject[] {
     const session = this.store.get('checkout.session', sessionId);

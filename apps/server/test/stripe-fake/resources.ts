@@ -109,15 +109,19 @@ export function registerResources(route: Route, { store, checkout, subscriptions
   route('GET', '/v1/checkout/sessions', (form) => {
     const intent = text(form.payment_intent);
     const customer = text(form.customer);
+    const status = text(form.status);
     const sessions = store
       .all('checkout.session')
       .filter(
         (s) =>
-          (intent === undefined || s.payment_intent === intent) && (customer === undefined || s.customer === customer),
+          (intent === undefined || s.payment_intent === intent) &&
+          (customer === undefined || s.customer === customer) &&
+          (status === undefined || s.status === status),
       );
     return page(sessions, form, '/v1/checkout/sessions');
   });
   route('GET', '/v1/checkout/sessions/:id', one('checkout.session'));
+  route('POST', '/v1/checkout/sessions/:id/expire', (_form, params) => checkout.expire(params.id ?? ''));
   route('GET', '/v1/checkout/sessions/:id/line_items', (form, params) => {
     const session = store.get('checkout.session', params.id ?? '');
     const items = (store.lineItems.get(session.id) ?? []).map((item) => ({

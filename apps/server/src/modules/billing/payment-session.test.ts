@@ -130,6 +130,29 @@ describe('accountPaymentSession', () => {
     for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
   });
 
+  it('expires the plan Checkout left open when another is opened: two pages cannot both be paid', async () => {
+    const user = await newCustomer(b, 'two-open-plans');
+    const first = sessionIdOf(
+      (await paymentSession(b, user.headers, { price: PLAN_MONTHLY })).data?.accountPaymentSession.url,
+    );
+    const pack = sessionIdOf(
+      (await paymentSession(b, user.headers, { price: PACK_100 })).data?.accountPaymentSession.url,
+    );
+    const second = sessionIdOf(
+      (await paymentSession(b, user.headers, { price: PLAN_MONTHLY })).data?.accountPaymentSession.url,
+    );
+    expect(second).not.toBe(first);
+    expect(b.fake.store.get('checkout.session', first).status).toBe('expired');
+    // A pack's Checkout is no plan: it stays open.
+    expect(b.fake.store.get('checkout.session', pack).status).toBe('open');
+    expect(() => b.fake.checkout.complete(first)).toThrow('no longer open');
+    b.fake.checkout.complete(second);
+    const customer = String(b.fake.store.get('checkout.session', second).customer);
+    const subscriptions = b.fake.store.all('subscription').filter((s) => s.customer === customer);
+    expect(subscriptions).toHaveLength(1);
+    for (const event of b.fake.webhooks.pending.splice(0)) expect((await postEvent(b, event)).status).toBe(200);
+  });
+
   it('opens the billing portal without a price', async () => {
     const user = await newCustomer(b, 'portal');
     const answer = await paymentSession(b, user.headers);

@@ -13,7 +13,7 @@ import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
-import { hasRunningPlan } from './plan.ts';
+import { expireOpenPlanCheckouts, hasRunningPlan } from './plan.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 import { ALREADY_PROFESSIONAL } from './upgrade.ts';
 
@@ -83,6 +83,15 @@ export async function createPaymentSession(
   }
   const discount = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
   const customer = await ensureCustomer(services, stripe, user);
+  if (subscription) {
+    // A plan page opened before and left open could be paid as well as this one: two plans, both
+    // charged. It is expired first (can no longer be paid); one paid meanwhile shows as running.
+    try {
+      await expireOpenPlanCheckouts(stripe, customer);
+    } catch (error) {
+      throw stripeFailure(services, error, 'expiring a checkout session');
+    }
+  }
   // Paid a moment ago, its events not here yet: the account does not show the plan.
   if (subscription && (await runningPlan(services, stripe, customer))) throw new AppError('EXECUTION', HAS_PLAN);
   const row = await insertPaymentSession(services.db, {

@@ -118,6 +118,23 @@ export async function hasRunningPlan(stripe: StripeClient, customer: string): Pr
 }
 
 /**
+ * Expires the customer's plan Checkout sessions still open (Stripe: only an open session can be
+ * expired; it can no longer be paid), so that two plan pages left open cannot both be paid and
+ * start two subscriptions. One paid meanwhile (the expiry refused) is left to hasRunningPlan.
+ */
+export async function expireOpenPlanCheckouts(stripe: StripeClient, customer: string): Promise<void> {
+  const sessions = await stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 });
+  for (const session of sessions.data) {
+    if (session.mode !== 'subscription') continue;
+    try {
+      await stripe.checkout.sessions.expire(session.id);
+    } catch (error) {
+      if ((await stripe.checkout.sessions.retrieve(session.id)).status === 'open') throw error;
+    }
+  }
+}
+
+/**
  * Whether this subscription is the one the account shows: the account has none yet, it is the
  * same, or it runs (a new plan replaces an ended one; an old one ending does not touch a new one).
  */
