@@ -70,7 +70,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
     // claim back, leaving the link usable.
     if (!(await consumeEmailToken(tx, row.id))) return false;
     // As at sign-in: the authenticator's code, or a recovery code (spent here, once).
-    if (needsFactor) await verifySecondFactor(services, user, passcode, 'passcode', tx);
+    if (needsFactor) await verifySecondFactor(services, user, passcode ?? '', 'passcode', tx);
     // Opening the emailed link also proves the address (and brings what a confirmation brings).
     const updated = await updateUser(tx, user.id, {
       passwordHash,
