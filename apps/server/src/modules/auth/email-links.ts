@@ -1,10 +1,17 @@
 // Sends the emailed links: confirmation (3 days), email change (3 days, with a notice to the old
-// address), password reset (1 hour).
+// address), password reset (1 hour); and the notice of a change of the second factor.
 import { insertEmailToken, invalidateEmailTokens } from '../../db/repositories/email-token.repository.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import type { Services } from '../../services.ts';
 import { deliver } from '../mail/mailer.ts';
-import { changeEmailMail, confirmEmailMail, emailChangeNoticeMail, passwordResetMail } from '../mail/templates.ts';
+import {
+  changeEmailMail,
+  confirmEmailMail,
+  emailChangeNoticeMail,
+  passwordResetMail,
+  type SecondFactorChange,
+  secondFactorNoticeMail,
+} from '../mail/templates.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const CONFIRM_TTL_MS = 3 * 86_400_000;
@@ -35,6 +42,17 @@ export async function sendEmailChange(services: Services, user: UserRow, email: 
   await deliver(services.identity.mailer, services.log, changeEmailMail(services.config.PUBLIC_URL, email, token));
   // The owner learns of it at the address that still speaks for the account.
   await deliver(services.identity.mailer, services.log, emailChangeNoticeMail(services.config.PUBLIC_URL, user.email));
+}
+
+/** Tells the account's address that its second factor was turned on or off or got new recovery codes. */
+export async function sendSecondFactorNotice(
+  services: Services,
+  user: UserRow,
+  change: SecondFactorChange,
+  at = new Date(),
+): Promise<void> {
+  const mail = secondFactorNoticeMail(services.config.PUBLIC_URL, user.email, change, at);
+  await deliver(services.identity.mailer, services.log, mail);
 }
 
 export async function sendPasswordReset(services: Services, user: UserRow): Promise<void> {

@@ -2,6 +2,7 @@
 // step is stored and only later steps pass. Wrong codes: 5 per 5 minutes per user.
 import { Secret, TOTP } from 'otpauth';
 import { openText, sealText } from '../../crypto/secrets.ts';
+import type { Executor } from '../../db/repositories/executor.ts';
 import { consumePasscodeStep, type UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -41,7 +42,13 @@ export function openPasscodeSecret(services: Services, user: UserRow): string | 
  * Checks a code against the user's secret (or `secret`, during enrollment) and burns its time
  * step. Throws VALIDATION for a wrong or replayed code, RATE_LIMITED after too many.
  */
-export async function verifyPasscode(services: Services, user: UserRow, code: string, secret?: string): Promise<void> {
+export async function verifyPasscode(
+  services: Services,
+  user: UserRow,
+  code: string,
+  secret?: string,
+  db: Executor = services.db,
+): Promise<void> {
   const { limiter } = services.identity;
   const key = `passcode:${user.id}`;
   // Every attempt is counted before it is judged (atomically: codes sent all at once cannot each
@@ -56,6 +63,6 @@ export async function verifyPasscode(services: Services, user: UserRow, code: st
   const delta = totp(used, user.email).validate({ token: code, timestamp: now, window: 1 });
   if (delta === null) throw fail();
   const step = Math.floor(now / 1000 / PERIOD_S) + delta;
-  if (!(await consumePasscodeStep(services.db, user.id, step))) throw fail();
+  if (!(await consumePasscodeStep(db, user.id, step))) throw fail();
   await limiter.reset(key, RULES.passcodeFailures);
 }

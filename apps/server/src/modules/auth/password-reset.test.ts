@@ -12,6 +12,7 @@ import {
   userWithSecondFactor,
 } from '../../../test/identity.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { RESET_LINK_INVALID } from './password-reset.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -218,6 +219,24 @@ describe('password reset', () => {
       passcode: other,
     });
     expect(withOther).toEqual({ data: { authPasswordReset: true } });
+  });
+
+  it('two resets racing on one link with different recovery codes spend exactly one code', async () => {
+    const email = 'reset-race@example.test';
+    const { recoveryCodes, id } = await userWithSecondFactor(t, email);
+    const [a = '', b = ''] = recoveryCodes;
+    const PASSWORD = 'Cobalt-Lagoon-Ember-62#';
+    const token = await requestLink(email);
+    const results = await Promise.all(
+      [a, b].map((passcode) => gql(t.app, RESET, { token, password: PASSWORD, password2: PASSWORD, passcode })),
+    );
+    expect(results.filter((r) => r.data?.authPasswordReset === true)).toHaveLength(1);
+    expect(results.filter((r) => r.errors?.[0]?.message === RESET_LINK_INVALID)).toHaveLength(1);
+    const { rows } = await t.services.db.$client.query(
+      'select count(*)::int as n from recovery_codes where user_id = $1 and used_at is not null',
+      [id],
+    );
+    expect(rows[0]?.n).toBe(1);
   });
 
   it('ends a reset link asked for before the password was changed in the settings', async () => {

@@ -57,18 +57,20 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   if (!row || !user) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
   await assertStrongPassword(password);
   // A factor set up before the email was proven is not the owner's: the reset drops it.
-  if (user.passcodeActiveAt && user.emailConfirmedAt) {
-    if (!passcode) {
-      throw new AppError('VALIDATION', 'Please enter the code of your authenticator app or a recovery code', {
-        field: 'passcode',
-      });
-    }
-    // As at sign-in: the authenticator's code, or a recovery code (spent here, once).
-    await verifySecondFactor(services, user, passcode, 'passcode');
+  const needsFactor = Boolean(user.passcodeActiveAt && user.emailConfirmedAt);
+  if (needsFactor && !passcode) {
+    throw new AppError('VALIDATION', 'Please enter the code of your authenticator app or a recovery code', {
+      field: 'passcode',
+    });
   }
   const passwordHash = await hashPassword(password);
   const done = await services.db.transaction(async (tx) => {
+    // The link is claimed first: a reset racing on the same link waits here and then finds it
+    // used, so only the reset that uses the link spends a code. A wrong code throws and rolls the
+    // claim back, leaving the link usable.
     if (!(await consumeEmailToken(tx, row.id))) return false;
+    // As at sign-in: the authenticator's code, or a recovery code (spent here, once).
+    if (needsFactor) await verifySecondFactor(services, user, passcode ?? '', 'passcode', tx);
     // Opening the emailed link also proves the address (and brings what a confirmation brings).
     const updated = await updateUser(tx, user.id, {
       passwordHash,

@@ -11,6 +11,7 @@ import {
 } from '@router/shared';
 import { deriveKey } from '../../crypto/derive.ts';
 import { randomCode } from '../../crypto/random.ts';
+import type { Executor } from '../../db/repositories/executor.ts';
 import {
   countUnusedRecoveryCodes,
   replaceRecoveryCodes,
@@ -38,9 +39,14 @@ export async function issueRecoveryCodes(services: Services, userId: number): Pr
   return codes.map(formatRecoveryCode);
 }
 
-/** Spends a code: true once per code, false for an unknown or used one. */
-export function spendRecoveryCode(services: Services, userId: number, code: string): Promise<boolean> {
-  return useRecoveryCode(services.db, userId, hashCode(services, userId, code));
+/** Spends a code: true once per code, false for an unknown or used one. `db`: an open transaction, if any. */
+export function spendRecoveryCode(
+  services: Services,
+  userId: number,
+  code: string,
+  db: Executor = services.db,
+): Promise<boolean> {
+  return useRecoveryCode(db, userId, hashCode(services, userId, code));
 }
 
 export function recoveryCodesLeft(services: Services, userId: number): Promise<number> {

@@ -1,6 +1,7 @@
 // A second factor where either proof is accepted: the authenticator's 6-digit code or a one-time
 // recovery code. Wrong recovery codes count against the same limit as wrong passcodes.
 import { isRecoveryCode, SECURITY_MESSAGES } from '@router/shared';
+import type { Executor } from '../../db/repositories/executor.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -15,6 +16,7 @@ export async function verifyRecoveryCode(
   user: UserRow,
   code: string,
   field = 'code',
+  db: Executor = services.db,
 ): Promise<void> {
   const { limiter } = services.identity;
   const key = `passcode:${user.id}`;
@@ -22,7 +24,7 @@ export async function verifyRecoveryCode(
   if (!(await limiter.take(key, RULES.passcodeFailures))) {
     throw rateLimited('Too many wrong verification codes, please wait a few minutes');
   }
-  if (!user.passcodeActiveAt || !isRecoveryCode(code) || !(await spendRecoveryCode(services, user.id, code))) {
+  if (!user.passcodeActiveAt || !isRecoveryCode(code) || !(await spendRecoveryCode(services, user.id, code, db))) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.recoveryCodeInvalid, { field });
   }
   await limiter.reset(key, RULES.passcodeFailures);
@@ -30,11 +32,18 @@ export async function verifyRecoveryCode(
 
 /**
  * A recovery code (12 letters and digits) is spent as one; anything else is an authenticator code.
- * `field`: the input a wrong recovery code is reported on.
+ * `field`: the input a wrong recovery code is reported on; `db`: an open transaction the code is
+ * spent in (rolled back with it), if any.
  */
-export function verifySecondFactor(services: Services, user: UserRow, code: string, field?: string): Promise<void> {
+export function verifySecondFactor(
+  services: Services,
+  user: UserRow,
+  code: string,
+  field?: string,
+  db: Executor = services.db,
+): Promise<void> {
   const trimmed = code.trim();
   return isRecoveryCode(trimmed)
-    ? verifyRecoveryCode(services, user, trimmed, field)
-    : verifyPasscode(services, user, trimmed);
+    ? verifyRecoveryCode(services, user, trimmed, field, db)
+    : verifyPasscode(services, user, trimmed, undefined, db);
 }

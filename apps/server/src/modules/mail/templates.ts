@@ -47,6 +47,39 @@ export function emailChangeNoticeMail(publicUrl: string, to: string): Mail {
   );
 }
 
+export type SecondFactorChange = 'enabled' | 'disabled' | 'recovery-codes';
+
+const FACTOR_SUBJECTS: Record<SecondFactorChange, string> = {
+  enabled: `Two-step verification was turned on for your ${PRODUCT} account`,
+  disabled: `Two-step verification was turned off for your ${PRODUCT} account`,
+  'recovery-codes': `New recovery codes were made for your ${PRODUCT} account`,
+};
+
+const FACTOR_LINES: Record<SecondFactorChange, string> = {
+  enabled: 'Someone signed in to your account turned on two-step verification with an authenticator app',
+  disabled: 'Someone signed in to your account turned off two-step verification',
+  'recovery-codes':
+    'Someone signed in to your account made new recovery codes for two-step verification (the old ones no longer work)',
+};
+
+/**
+ * To the account's address when its second factor is turned on or off or its recovery codes are
+ * renewed: a taken session must not change the factor unseen (turned on, it locks the owner out).
+ */
+export function secondFactorNoticeMail(publicUrl: string, to: string, change: SecondFactorChange, at: Date): Mail {
+  const link = `${publicUrl}/auth/password/request`;
+  const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return mail(
+    to,
+    FACTOR_SUBJECTS[change],
+    [
+      `${FACTOR_LINES[change]} on ${when}.`,
+      'If it was you, nothing more is needed. If it was not you, someone else is signed in to your account: reset your password now with this link, which ends every session, and contact support so that the second factor can be checked.',
+    ],
+    link,
+  );
+}
+
 export function passwordResetMail(publicUrl: string, to: string, token: string): Mail {
   const link = `${publicUrl}/auth/password?token=${encodeURIComponent(token)}`;
   return mail(

@@ -3,12 +3,14 @@
 // secret is never shown again. `userPasscodeUpdate(secret, passcode)` activates the pending
 // secret with one valid code and answers ten recovery codes (shown this once); with an empty
 // secret and a valid code (or a recovery code) it deactivates the factor and drops the codes.
+// Each change (on, off, new recovery codes) is mailed to the account's address.
 import { timingSafeEqual } from 'node:crypto';
 import { deleteRecoveryCodes } from '../../db/repositories/recovery-code.repository.ts';
 import { findUserById, setPasscode, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../auth/caller.ts';
 import { requireOwner, requireViewer } from '../auth/caller.ts';
+import { sendSecondFactorNotice } from '../auth/email-links.ts';
 import { newPasscodeSecret, openPasscodeSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
 import { issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes.ts';
 import { verifySecondFactor } from '../auth/second-factor.ts';
@@ -94,6 +96,7 @@ export async function updatePasscode(
     await verifySecondFactor(services, user, passcode);
     await setPasscode(services.db, user.id, { secret: null, activeAt: null, lastStep: null });
     await deleteRecoveryCodes(services.db, user.id);
+    await sendSecondFactorNotice(services, user, 'disabled');
     return INACTIVE;
   }
   if (user.passcodeActiveAt)
@@ -104,8 +107,11 @@ export async function updatePasscode(
   }
   await verifyPasscode(services, user, passcode, pending);
   // The step just used stays burnt, so the enrollment code cannot be replayed at sign-in.
-  await updateUser(services.db, user.id, { passcodeActiveAt: new Date() });
+  const activeAt = new Date();
+  await updateUser(services.db, user.id, { passcodeActiveAt: activeAt });
   const codes = await issueRecoveryCodes(services, user.id);
+  // The owner learns of it at the account's address: a taken session could lock them out so.
+  await sendSecondFactorNotice(services, user, 'enabled', activeAt);
   return active(codes, codes.length);
 }
 
@@ -116,5 +122,7 @@ export async function regenerateRecoveryCodes(caller: Caller, code: string): Pro
     throw new AppError('VALIDATION', 'The second factor is not active', { field: 'passcode' });
   }
   await verifySecondFactor(caller.services, user, code);
-  return issueRecoveryCodes(caller.services, user.id);
+  const codes = await issueRecoveryCodes(caller.services, user.id);
+  await sendSecondFactorNotice(caller.services, user, 'recovery-codes');
+  return codes;
 }
