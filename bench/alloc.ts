@@ -9,18 +9,22 @@
 // self size; the .heapprofile files open in Chrome DevTools. ALLOC_TARGETS=test,live (default
 // both); ALLOC_DATA_DIR: where the data folders go (default the OS's temporary folder; as root,
 // every folder above it must be 0755). CPU time is not measured: on a shared machine it means
-// little; bytes allocated do not depend on the load.
+// little; bytes allocated do not depend on the load. ALLOC_NOTIFY=1: the trader also gets a webhook
+// setting (a loopback receiver answering 200) and an email setting (the SMTP sink), all events, as
+// `BENCH_NOTIFY=1` does (lib/notify.ts), so the figures include the notification delivery path.
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, freshDataDir, removeDataDir, startLiveServer } from '../apps/server/test/faults/live-server.ts';
 import { createTrader } from '../apps/server/test/faults/trader.ts';
 import { startSmtpSink } from '../apps/server/test/smtp-sink.ts';
+import { listenToNotifications, type NotificationReceiver } from './lib/notify.ts';
 import { runPaced } from './lib/paced.ts';
 
 const SIGNALS = Number(process.env.ALLOC_SIGNALS ?? 5_000);
 const RATE = Number(process.env.ALLOC_RATE ?? 250);
 const TARGETS = (process.env.ALLOC_TARGETS ?? 'test,live').split(',').filter(Boolean);
 const PROFILE = process.env.ALLOC_PROFILE;
+const NOTIFY = process.env.ALLOC_NOTIFY === '1';
 const SETTLE_MS = 1_500;
 
 let counter = 0;
@@ -158,12 +162,19 @@ async function main() {
     : freshDataDir('router-alloc-');
   fs.chmodSync(dataDir, 0o755);
   const server = await startLiveServer(
-    { SMTP_URL: smtp.url, HOOK_TIMINGS: 'false', NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}` },
+    {
+      SMTP_URL: smtp.url,
+      HOOK_TIMINGS: 'false',
+      NODE_OPTIONS: `--inspect=127.0.0.1:${inspectPort}`,
+      ...(NOTIFY ? { ALLOW_PRIVATE_WEBHOOKS: 'true' } : {}),
+    },
     dataDir,
   );
   let inspector: Inspector | undefined;
+  let notifications: NotificationReceiver | undefined;
   try {
     const trader = await createTrader(server.url, smtp, server.sql(), { balance: 100_000_000 });
+    notifications = NOTIFY ? await listenToNotifications(server.url, trader) : undefined;
     const [live, test] = trader.hooks as [string, string];
     const paths: Record<string, string> = { test: `/hook/${test}`, live: `/hook/${live}` };
     inspector = await Inspector.connect(inspectPort);
@@ -194,9 +205,10 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       const gc = await inspector.evaluate<{ allocated: number; scavenges: number; full: number }>(STOP);
       const statuses = JSON.stringify(load.statusCounts);
+      const webhooks = notifications ? `, ${notifications.received()} webhooks received so far` : '';
       console.log(
         `${target}: ${load.requests} signals ${statuses}, allocated ${(gc.allocated / 1024 / 1024).toFixed(1)} MB = ` +
-          `${(gc.allocated / load.requests / 1024).toFixed(2)} KB/signal (${gc.scavenges} scavenges, ${gc.full} full collections)`,
+          `${(gc.allocated / load.requests / 1024).toFixed(2)} KB/signal (${gc.scavenges} scavenges, ${gc.full} full collections)${webhooks}`,
       );
       if (PROFILE) {
         const { profile } = await inspector.send<{ profile: { head: ProfileNode } }>('HeapProfiler.stopSampling');
@@ -208,6 +220,7 @@ async function main() {
     }
   } finally {
     inspector?.close();
+    await notifications?.close();
     await server.stop();
     await smtp.close();
     await removeDataDir(server.dataDir);

@@ -10,6 +10,22 @@ export interface CountLimits {
 
 const LAST_MINUTE = `array(select t from unnest(c.recent) t where t > now() - interval '60 seconds')`;
 
+/** takeHookCount's statement text, built once (pg compares a named statement's text each call). */
+const TAKE_TEXT = `with taken as (
+    insert into hook_order_counts as c (hook_id, recent, day, day_count)
+    values ($1, case when $2::int is null then '{}'::timestamptz[] else array[now()] end,
+            (now() at time zone 'utc')::date, 1)
+    on conflict (hook_id) do update set
+      recent = case when $2::int is null then '{}'::timestamptz[] else ${LAST_MINUTE} || now() end,
+      day = excluded.day,
+      day_count = case when c.day = excluded.day then c.day_count + 1 else 1 end
+    where ($2::int is null or cardinality(${LAST_MINUTE}) < $2)
+      and ($3::int is null or c.day <> excluded.day or c.day_count < $3)
+    returning now()::text as at)
+  select (select at from taken) as at,
+    (select case when c.day = (now() at time zone 'utc')::date then c.day_count else 0 end
+      from hook_order_counts c where c.hook_id = $1 and not exists (select 1 from taken) for update) as day`;
+
 /**
  * Counts one signal when it stays within the limits: its instant as text, exact to the
  * microsecond (to give it back with releaseHookCount); or, when a limit is reached (nothing
@@ -23,20 +39,7 @@ export async function takeHookCount(
 ): Promise<{ at: string } | { reached: 'minute' | 'day' }> {
   const { rows } = await db.query<{ at: string | null; day: number | null }>({
     name: 'hook_count_take',
-    text: `with taken as (
-        insert into hook_order_counts as c (hook_id, recent, day, day_count)
-        values ($1, case when $2::int is null then '{}'::timestamptz[] else array[now()] end,
-                (now() at time zone 'utc')::date, 1)
-        on conflict (hook_id) do update set
-          recent = case when $2::int is null then '{}'::timestamptz[] else ${LAST_MINUTE} || now() end,
-          day = excluded.day,
-          day_count = case when c.day = excluded.day then c.day_count + 1 else 1 end
-        where ($2::int is null or cardinality(${LAST_MINUTE}) < $2)
-          and ($3::int is null or c.day <> excluded.day or c.day_count < $3)
-        returning now()::text as at)
-      select (select at from taken) as at,
-        (select case when c.day = (now() at time zone 'utc')::date then c.day_count else 0 end
-          from hook_order_counts c where c.hook_id = $1 and not exists (select 1 from taken) for update) as day`,
+    text: TAKE_TEXT,
     values: [hookId, limits.perMinute, limits.perDay],
   });
   const row = rows[0];

@@ -58,6 +58,9 @@ export const jsonEventSource = (param: string) =>
 const EMIT_TAIL = `${notificationEventCtes('source')}
   select (select count(*) from notify_deliveries)::int as deliveries`;
 
+/** insertEventsOn's statement text, built once (pg compares a named statement's text each call). */
+const EMIT_ON_TEXT = `with source as (${jsonEventSource('$1')}), ${EMIT_TAIL}`;
+
 /**
  * Emits the events of `input`, a JSON array of `{user_id, connector_id, account_id, type, data}`
  * that jsonb accepts, in a Drizzle transaction (or on the database); returns the deliveries queued.
@@ -74,7 +77,7 @@ export async function insertEvents(db: Executor, input: string): Promise<number>
 export async function insertEventsOn(db: Queryable, input: string): Promise<number> {
   const { rows } = await db.query<{ deliveries: number }>({
     name: 'notification_emit',
-    text: `with source as (${jsonEventSource('$1')}), ${EMIT_TAIL}`,
+    text: EMIT_ON_TEXT,
     values: [input],
   });
   return rows[0]?.deliveries ?? 0;

@@ -1,5 +1,7 @@
 // The guarded POST against a real local receiver: the checked address is the one connected to,
 // private answers refused, no redirects, a deadline, a capped answer.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import { createWebhookAgents } from './webhook-agents.ts';
@@ -91,5 +93,35 @@ describe('postWebhook', () => {
     receiver.answer('flood');
     const answer = await postWebhook(`${receiver.url}/in`, headers, '{}', { allowPrivate: true, timeoutMs: 120_000 });
     expect(answer).toEqual({ ok: true, status: 200, error: null });
+  });
+
+  it('sends the headers given, the body length and the Host, as Node writes them for a header object', async () => {
+    const raw: string[][] = [];
+    const server = http.createServer((req, res) => {
+      raw.push(req.rawHeaders);
+      req.resume();
+      req.on('end', () => res.writeHead(200).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const given = { 'content-type': 'application/json', 'webhook-id': 'msg_1' };
+      const body = '{"é":1}';
+      const pool = createWebhookAgents();
+      for (const agents of [undefined, pool]) {
+        const url = `http://hooks.example.test:${port}/in`;
+        const answer = await postWebhook(url, given, body, { allowPrivate: true, lookup: toLoopback, agents });
+        expect(answer).toEqual({ ok: true, status: 200, error: null });
+      }
+      pool.close();
+      const expected = ['content-type', 'application/json', 'webhook-id', 'msg_1', 'content-length', '8'];
+      expect(raw).toEqual([
+        [...expected, 'Host', `hooks.example.test:${port}`, 'Connection', 'close'],
+        [...expected, 'Host', `hooks.example.test:${port}`, 'Connection', 'keep-alive'],
+      ]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

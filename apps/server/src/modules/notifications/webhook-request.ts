@@ -83,6 +83,13 @@ export async function postWebhook(
   };
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const transport = target.protocol === 'https:' ? https : http;
+  // The headers as a flat [name, value, …] list: Node writes them as given, without a setHeader
+  // per header (its header map, a pair and a lower-cased name each); the same bytes on the wire as
+  // the object with Node's Host (`target.host`: the hostname, bracketed for IPv6, and a port
+  // other than the scheme's), which Node adds only to an object.
+  const rawHeaders: string[] = [];
+  for (const name in headers) rawHeaders.push(name, headers[name] as string);
+  rawHeaders.push('content-length', String(Buffer.byteLength(body)), 'Host', target.host);
   const send = (agent: http.Agent | false) =>
     new Promise<WebhookResponse & { staleSocket?: boolean }>((resolve) => {
       const request = transport.request(
@@ -91,7 +98,7 @@ export async function postWebhook(
           port: target.port || undefined,
           path: `${target.pathname}${target.search}`,
           method: 'POST',
-          headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+          headers: rawHeaders,
           lookup,
           agent,
           signal,
