@@ -1,11 +1,8 @@
 // A Standard Webhooks 1.0 message: body `{type, timestamp, data}`; headers webhook-id (the event's
 // id, the same on every retry), webhook-timestamp (this attempt, seconds) and webhook-signature
 // (`v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per active secret, space-separated),
-// keyed with the base64 after `whsec_`: what the `standardwebhooks` package's sign computes (its
-// receivers verify with it; the tests too), here with node:crypto's HMAC, which allocates a
-// fraction of the package's pure-JS SHA-256 and base64 per webhook (bench/README.md, "alloc").
-import { createHmac } from 'node:crypto';
-import { SECRET_PREFIX } from './secret.ts';
+// signed with the `standardwebhooks` package.
+import type { Webhook } from 'standardwebhooks';
 
 export interface WebhookEvent {
   id: string;
@@ -15,11 +12,12 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
 }
 
-/** One `v1,…` signature of `id.timestamp.body` with `secret` (`whsec_` + base64 of the key). */
-function sign(secret: string, signed: string): string {
-  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
-  if (key.length === 0) throw new Error("Secret can't be empty.");
-  return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+let signer: Promise<typeof Webhook> | undefined;
+
+/** The package is loaded with the first webhook, not at server start (like nodemailer). */
+function loadSigner(): Promise<typeof Webhook> {
+  signer ??= import('standardwebhooks').then((module) => module.Webhook);
+  return signer;
 }
 
 export function webhookBody(event: WebhookEvent): string {
@@ -32,15 +30,13 @@ export async function webhookHeaders(
   secrets: readonly string[],
   now: Date = new Date(),
 ): Promise<Record<string, string>> {
-  const timestamp = String(Math.floor(now.getTime() / 1000));
-  const signed = `${event.id}.${timestamp}.${body}`;
-  let signature = '';
-  for (const secret of secrets) signature = signature ? `${signature} ${sign(secret, signed)}` : sign(secret, signed);
+  const WebhookClass = await loadSigner();
+  const signatures = secrets.map((secret) => new WebhookClass(secret).sign(event.id, now, body));
   return {
     'content-type': 'application/json',
     'user-agent': 'SignalRouter-Webhooks/1.0',
     'webhook-id': event.id,
-    'webhook-timestamp': timestamp,
-    'webhook-signature': signature,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': signatures.join(' '),
   };
 }
