@@ -64,6 +64,23 @@ describe('errors', () => {
     expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'cTrader: MARKET_CLOSED' });
   });
 
+  it.each([
+    ['CH_CTID_TRADER_ACCOUNT_NOT_FOUND', 'Trading account is not found'],
+    ['RET_NO_SUCH_LOGIN', 'Account no longer exists'],
+    ['RET_ACCOUNT_DISABLED', 'Account is disabled'],
+  ])('%s concerns that trading account: it refuses the order, not the connection', async (errorCode, description) => {
+    const since = c.fake.records.length;
+    c.fake.answerNext({
+      method: 'WS',
+      path: 'ProtoOANewOrderReq',
+      status: 2142,
+      body: { ctidTraderAccountId: 44533070, errorCode, description },
+    });
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, `sig-${errorCode}`));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', message: `cTrader: ${description} (${errorCode})` });
+    expect(c.sent('ProtoOANewOrderReq', since)).toHaveLength(1);
+  });
+
   it('maintenance is BrokerUnavailable, a known outcome', async () => {
     c.fake.answerNext({
       method: 'WS',

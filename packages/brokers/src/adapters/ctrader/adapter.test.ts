@@ -254,7 +254,11 @@ describe('orders', () => {
           clientOrderId: 'sig-x',
         }),
       );
-      expect(error.kind).toBe('AuthenticationError');
+      // Not found on the other environment's server: that account's refusal, not the connection's.
+      expect(error).toMatchObject({
+        kind: 'InvalidOrder',
+        message: 'cTrader: Trading account is not found on this server (CH_CTID_TRADER_ACCOUNT_NOT_FOUND)',
+      });
     } finally {
       swapped.close();
     }

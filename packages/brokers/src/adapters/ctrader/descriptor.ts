@@ -44,10 +44,12 @@ export const ctraderDescriptor: BrokerDescriptor = {
       NOT_ENOUGH_MONEY: 'InsufficientFunds',
       OA_AUTH_TOKEN_EXPIRED: 'AuthenticationError',
       CH_ACCESS_TOKEN_INVALID: 'AuthenticationError',
-      CH_CTID_TRADER_ACCOUNT_NOT_FOUND: 'AuthenticationError',
       ACCOUNT_NOT_AUTHORIZED: 'AuthenticationError',
-      RET_NO_SUCH_LOGIN: 'AuthenticationError',
-      RET_ACCOUNT_DISABLED: 'AuthenticationError',
+      // One trading account of the token, not the token (OpenApiModelMessages.proto): refuses
+      // what was asked of that account; the connection's other accounts still work.
+      CH_CTID_TRADER_ACCOUNT_NOT_FOUND: 'InvalidOrder',
+      RET_NO_SUCH_LOGIN: 'InvalidOrder',
+      RET_ACCOUNT_DISABLED: 'InvalidOrder',
       // The operator's application, not the user's sign-in: nothing the user can reconnect.
       CH_CLIENT_AUTH_FAILURE: 'BrokerUnavailable',
       CH_OA_CLIENT_NOT_FOUND: 'BrokerUnavailable',

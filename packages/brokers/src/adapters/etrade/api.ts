@@ -36,7 +36,8 @@ export class EtradeError extends BrokerError {
 /**
  * E*TRADE's error answer as a BrokerError. E*TRADE refuses its OAuth tokens with 401
  * "oauth_problem=…" (WIRE.md §8), so a 403 on an order call (place, cancel, lookup) is a refusal
- * of that order, not of the connection; so is one on a market quote (the quote an order is valued
+ * of that order, not of the connection; so is one on another call of one account (its portfolio
+ * or balance: a refusal of that read) and one on a market quote (the quote an order is valued
  * with: market data the user may not be entitled to).
  */
 export function etradeError(response: HttpResponse, mutating: boolean, path = ''): BrokerError {
@@ -45,10 +46,12 @@ export function etradeError(response: HttpResponse, mutating: boolean, path = ''
   const text = message ?? (code ? `error ${code}` : `HTTP ${status}`);
   const table = etradeDescriptor.exceptions;
   const named = (code && matchException(table, code)) || matchException(table, message);
-  const orderCall = /^\/v1\/accounts\/[^/]+\/orders(\/|\.json|$)/.test(path) || path.startsWith('/v1/market/');
+  // An account's calls (orders, portfolio, balance): not the account list of connecting.
+  const accountCall = /^\/v1\/accounts\/(?!list\.json$)[^/]+\//.test(path);
+  const callRefusal = accountCall || path.startsWith('/v1/market/');
   const kind: BrokerError['kind'] =
     named ||
-    (status === 403 && orderCall
+    (status === 403 && callRefusal
       ? 'InvalidOrder'
       : status === 401 || status === 403
         ? 'AuthenticationError'

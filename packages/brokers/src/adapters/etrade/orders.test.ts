@@ -290,6 +290,26 @@ describe("E*TRADE's refusals and confirmations", () => {
     expect(t.fake.placements()).toHaveLength(2);
   });
 
+  it('a 403 on an account’s read (its balance, for holdings) refuses that read, not the connection', async () => {
+    const session = await t.connect();
+    const forbidden = {
+      method: 'GET',
+      path: `/v1/accounts/${ACCOUNT}/balance.json`,
+      status: 403,
+      body: { Error: { code: 403, message: 'Access to this account is not allowed.' } },
+    } as const;
+    // Twice: a read refused as an authentication failure would be asked again after a renewal.
+    t.fake.inject(forbidden);
+    t.fake.inject(forbidden);
+    for (const _ of [1, 2]) {
+      const refused = await brokerFailure(t.broker.getHoldings(t.ctx, session, ACCOUNT));
+      expect([refused.kind, refused.message]).toEqual([
+        'InvalidOrder',
+        'E*TRADE: Access to this account is not allowed.',
+      ]);
+    }
+  });
+
   it('previews without placing: the estimate and E*TRADE’s messages', async () => {
     const session = await t.connect();
     const preview = await t.broker.previewOrder(t.ctx, session, {

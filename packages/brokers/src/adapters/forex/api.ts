@@ -25,18 +25,22 @@ export interface ForexLogin {
 
 export interface ForexTokens extends AccessTokens, ForexLogin {}
 
+const MARKET_DATA = ['/market/', '/cfd/markets', '/spread/markets'];
+const isMarketData = (path: string) => MARKET_DATA.some((prefix) => path.startsWith(prefix));
+
 /**
  * ErrorCode → kind (schema.json ErrorCode): what a code means at FOREX.com. A login or session is
  * refused with 4010 InvalidCredentials or 4011 InvalidSession (WIRE.md §9): a 403 on a market's
- * prices or information (the quote an order is valued or traded on) refuses that market's data
- * to this login, not the connection.
+ * prices or information, or on the market search of an account (/cfd/markets, /spread/markets:
+ * the market an order is valued or traded on) refuses that market's data to this login, not the
+ * connection.
  */
 function forexError(response: HttpResponse, mutating: boolean, request: HttpRequest): BrokerError | undefined {
   const body = asRecord(response.body);
   const code = decimalField(body, 'ErrorCode');
   const message = stringField(body, 'ErrorMessage') ?? `HTTP ${response.status}`;
   if (code === 4011) return new BrokerError('AuthenticationError', FOREX_TITLE, message, { cause: INVALID_SESSION });
-  if ((code === 403 || response.status === 403) && request.path.startsWith('/market/'))
+  if ((code === 403 || response.status === 403) && isMarketData(request.path))
     return new BrokerError('InvalidOrder', FOREX_TITLE, `market data refused (${message}); nothing was placed`);
   if (code === 4010 || code === 403 || response.status === 401 || response.status === 403)
     return new BrokerError('AuthenticationError', FOREX_TITLE, message);

@@ -47,6 +47,29 @@ describe('FOREX.com: lastPrice', () => {
     await vi.waitFor(() => expect(ticks()).toBe(before + 4));
   });
 
+  it('a 403 on the market search (/cfd/markets) refuses that order or quote, not the connection', async () => {
+    // A connection of its own: the shared one may have the pair's market cached.
+    const own = await connected();
+    try {
+      const forbidden = { HttpStatus: 403, ErrorMessage: 'Forbidden', ErrorCode: 403 };
+      const refused = ['InvalidOrder', 'FOREX.com: market data refused (Forbidden); nothing was placed'];
+      // Twice: a read refused as an authentication failure is asked once more with a new session.
+      const forbid = () => {
+        for (const _ of [1, 2]) own.fake.inject({ method: 'GET', path: '/cfd/markets', status: 403, body: forbidden });
+      };
+      forbid();
+      const quote = await failure(own.broker.lastPrice(own.ctx, own.session, ACCOUNT, 'EURUSD', 'forex'));
+      expect([quote.kind, quote.message]).toEqual(refused);
+      own.fake.clearInjections();
+      forbid();
+      const order = await failure(own.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }));
+      expect([order.kind, order.message]).toEqual(refused);
+      expect(own.posted('/order/newtradeorder')).toHaveLength(0);
+    } finally {
+      await own.fake.close();
+    }
+  });
+
   it('refuses an account that is not the connection’s, and an invalid session as FOREX.com words it', async () => {
     const other = await failure(t.broker.lastPrice(t.ctx, t.session, '999', 'EURUSD', 'forex'));
     expect(other.kind).toBe('AuthenticationError');

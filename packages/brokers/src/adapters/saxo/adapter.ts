@@ -70,7 +70,7 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
         from: sentAt - DUPLICATE_WINDOW_MS,
         to: sentAt + DUPLICATE_WINDOW_MS,
       });
-      return listed[0]?.order ?? null;
+      return listed?.[0]?.order ?? null;
     });
   };
 

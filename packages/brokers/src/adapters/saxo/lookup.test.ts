@@ -63,6 +63,22 @@ describe('findOrder', () => {
     });
     expect(await findOrder(t.broker, t.ctx, session, lookup('sig-ref-1'))).toMatchObject({ match: 'unknown' });
   });
+  it('by our ExternalReference: activities past the pages read prove nothing (unknown, not none)', async () => {
+    const session = await t.connect();
+    const sentAt = t.clock.time;
+    // Every page read links a next one: the order may be on a page not read.
+    for (const _ of [1, 2, 3, 4, 5]) {
+      t.fake.inject({
+        method: 'GET',
+        path: '/sim/openapi/cs/v1/audit/orderactivities',
+        status: 200,
+        body: { Data: [], __next: '/cs/v1/audit/orderactivities' },
+      });
+    }
+    const found = await findOrder(t.broker, t.ctx, session, { ...lookup('sig-ref-paged'), sentAt });
+    expect(found).toMatchObject({ match: 'unknown' });
+  });
+
   it('by our ExternalReference: an order of the window canceled after it reads canceled, not working', async () => {
     const session = await t.connect();
     t.clock.time += 60_000;

@@ -27,8 +27,8 @@ export function clientKeyOf(session: BrokerSession): string {
   return key;
 }
 
-/** Every item of a paged list (Data, then __next). */
-async function allPages(
+/** The items of a paged list (Data, then __next); `complete` is false when it went on past the pages read. */
+async function pages(
   api: SaxoApi,
   ctx: BrokerContext,
   session: BrokerSession,
@@ -43,7 +43,12 @@ async function allPages(
     const link = stringField(body, '__next');
     next = link ? { path: link } : undefined;
   }
-  return items;
+  return { items, complete: next === undefined };
+}
+
+/** Every item of a paged list, as far as MAX_PAGES. */
+async function allPages(...args: Parameters<typeof pages>) {
+  return (await pages(...args)).items;
 }
 
 /** The open orders of one account. */
@@ -76,17 +81,20 @@ export async function findById(
   return last ? activityResponse(last) : null;
 }
 
-/** Orders of the window that carry our ExternalReference: open ones, and the last activity of the others. */
+/**
+ * Orders of the window that carry our ExternalReference: open ones, and the last activity of the
+ * others; null when none is found and a list went on past the pages read (nothing is proved).
+ */
 export async function listByReference(
   api: SaxoApi,
   ctx: BrokerContext,
   session: BrokerSession,
   query: { accountId: string; reference: string; from: number; to: number },
-): Promise<ListedOrder[]> {
+): Promise<ListedOrder[] | null> {
   const ours = (item: JsonRecord) => stringField(item, 'ExternalReference') === query.reference;
-  const [open, activities] = await Promise.all([
-    openOrders(api, ctx, session, query.accountId),
-    allPages(api, ctx, session, '/cs/v1/audit/orderactivities', {
+  const [listed, audit] = await Promise.all([
+    pages(api, ctx, session, '/port/v1/orders/me', { FieldGroups: 'DisplayAndFormat' }),
+    pages(api, ctx, session, '/cs/v1/audit/orderactivities', {
       ClientKey: clientKeyOf(session),
       AccountKey: query.accountId,
       FromDateTime: new Date(query.from).toISOString(),
@@ -94,10 +102,13 @@ export async function listByReference(
       EntryType: 'Last',
     }),
   ]);
+  const open = listed.items.filter((order) => stringField(order, 'AccountKey') === query.accountId);
+  const activities = audit.items;
   const found = new Map<string, OrderResponse>();
   for (const order of open.filter(ours)) found.set(stringField(order, 'OrderId') ?? '', openOrderResponse(order));
   // The audit's last entry of an order tells more than its open-order line (fills, cancels).
   for (const activity of activities.filter(ours))
     found.set(stringField(activity, 'OrderId') ?? '', activityResponse(activity));
+  if (found.size === 0 && !(listed.complete && audit.complete)) return null;
   return [...found.values()].map((order) => ({ order, match: 'id' }));
 }

@@ -300,6 +300,24 @@ describe('errors', () => {
     expect(fake.submissions()).toBe(1);
   });
 
+  it('a 403 on an account’s read (holdings) refuses that read, not the connection, and renews no token', async () => {
+    const session = await connect();
+    fake.requests.length = 0;
+    const forbidden = { method: 'GET', path: `/trader/v1/accounts/${HASH}`, status: 403 } as const;
+    const body = { message: 'Forbidden', errors: ['The caller is forbidden from accessing this account'] };
+    // Twice: a read refused as an authentication failure would be asked again after a renewal.
+    fake.failNext({ ...forbidden, body });
+    fake.failNext({ ...forbidden, body });
+    for (const _ of [1, 2]) {
+      const refused = await failure(broker.getHoldings(ctx, session, HASH));
+      expect([refused.kind, refused.message]).toEqual([
+        'InvalidOrder',
+        'Schwab: Forbidden: The caller is forbidden from accessing this account',
+      ]);
+    }
+    expect(tokenCalls()).toHaveLength(0);
+  });
+
   it('never resends an order: not on 5xx, not on 401, not on 429', async () => {
     const session = await connect();
     const path = /\/orders$/;

@@ -14,10 +14,13 @@ import { REFRESH_MARGIN_MS, refreshTokens, type SchwabTokens, tokensOf } from '.
 
 /** Order calls: place, preview, cancel, replace and the order lookups of an account. */
 const ORDER_PATH = /\/accounts\/[^/]+\/(orders|previewOrder)(\/|$)/;
+/** Any call of one account (its positions, orders, transactions); not the account list of connecting. */
+const ACCOUNT_PATH = /\/accounts\/(?!accountNumbers(\/|$))[^/]+(\/|$)/;
 
 /**
  * Schwab's error answer. Schwab refuses the token (or an app without the account) with 401; a 403
- * on an order call is a refusal of that order (the account may not trade it), not of the connection.
+ * on an order call is a refusal of that order (the account may not trade it), and one on another
+ * call of an account (its holdings) a refusal of that read, not of the connection.
  */
 function schwabError(response: HttpResponse, mutating: boolean, path: string): BrokerError | undefined {
   const record = asRecord(response.body);
@@ -36,6 +39,8 @@ function schwabError(response: HttpResponse, mutating: boolean, path: string): B
   if (status === 401) return new BrokerError('AuthenticationError', SCHWAB_TITLE, message ?? 'not authorized');
   if (status === 403 && ORDER_PATH.test(path))
     return new BrokerError('InvalidOrder', SCHWAB_TITLE, message ?? 'the order is not allowed for this account');
+  if (status === 403 && ACCOUNT_PATH.test(path))
+    return new BrokerError('InvalidOrder', SCHWAB_TITLE, message ?? 'not allowed for this account');
   if (status >= 500 && message)
     return new BrokerError('BrokerUnavailable', SCHWAB_TITLE, message, { outcomeUnknown: mutating });
   return undefined;

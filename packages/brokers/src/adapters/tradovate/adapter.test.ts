@@ -164,8 +164,17 @@ describe('errors', () => {
       kind: 'InvalidOrder',
       message: 'Tradovate: Access is denied (Unauthorized)',
     });
+  });
+
+  it('an order or cancel answered AccountClosed refuses it: one closed account, not the connection', async () => {
+    // A closed user is refused at sign-in (userStatus); AccountClosed names the order's account,
+    // and the connection's other accounts (demo and live) still trade.
+    const place = () => broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 }));
     fake.inject({ path: '/v1/order/placeorder', status: 200, body: { failureReason: 'AccountClosed' } });
-    expect((await failure(place())).kind).toBe('AuthenticationError');
+    expect(await failure(place())).toMatchObject({ kind: 'InvalidOrder', message: 'Tradovate: AccountClosed' });
+    fake.inject({ path: '/v1/order/cancelorder', status: 200, body: { failureReason: 'AccountClosed' } });
+    const cancel = await failure(broker.cancelOrder(ctx, session, { accountId, brokerOrderId: '123' }));
+    expect(cancel).toMatchObject({ kind: 'InvalidOrder', message: 'Tradovate: AccountClosed' });
   });
 
   it('a read answered HTTP 200 AccountClosed or "Access is denied" refuses that read, not the connection', async () => {

@@ -71,8 +71,8 @@ export function bodyError(
   if (reason && reason !== 'Success') {
     const text = stringField(record, 'failureText')?.trim();
     const message = text ? `${text} (${reason})` : reason;
-    // Only the reason itself (AccountClosed) ends the connection: words of the text such as
-    // "Access is denied" refuse this order or command, whose token was accepted.
+    // Words of the text such as "Access is denied" refuse this order or command, whose token
+    // was accepted: only a reason the table names could end the connection.
     const byReason = kindOf(reason);
     const byText = kindOf(text);
     const kind = byReason ?? (byText === 'AuthenticationError' ? undefined : byText) ?? 'InvalidOrder';

@@ -39,10 +39,11 @@ export const tradovateDescriptor: BrokerDescriptor = {
   clientOrderId: { maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
   // failureReason values (exact) and words of failureText / errorText (broad). A failureReason
   // answers a request whose token was accepted (a refused token is a 401, WIRE.md §8): its
-  // Unauthorized refuses that order or command, not the connection.
+  // Unauthorized refuses that order or command, not the connection, and so does AccountClosed,
+  // which names the order's account (a closed user is refused at sign-in, by userStatus).
   exceptions: {
     exact: {
-      AccountClosed: 'AuthenticationError',
+      AccountClosed: 'InvalidOrder',
       ExecutionProviderUnavailable: 'BrokerUnavailable',
       ExecutionProviderNotConfigured: 'BrokerUnavailable',
       RiskCheckTimeout: 'BrokerUnavailable',

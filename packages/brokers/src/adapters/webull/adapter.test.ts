@@ -351,6 +351,15 @@ describe('cancel, close, holdings, preview', () => {
     });
   });
 
+  it('a 403 on an account’s assets refuses that read, not the keys (a 401 would say so)', async () => {
+    const forbidden = { error_code: 'PERMISSION_DENIED', message: 'No permission for this account' };
+    c.fake.inject({ method: 'GET', path: '/openapi/assets/positions', status: 403, body: forbidden });
+    expect(await expectFailure(c.broker.getHoldings(c.ctx, c.session, STOCKS))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Webull: No permission for this account',
+    });
+  });
+
   it('preview asks Webull to check the order and places nothing', async () => {
     const before = c.fake.orders.length;
     const answer = await c.broker.previewOrder(c.ctx, c.session, input({ ...BUY, limit_price: 150 }, 'sigPreview1'));

@@ -36,7 +36,8 @@ export interface WebullRequest {
 /**
  * What a status means at Webull when the descriptor's table did not name the message. A 403 on a
  * trade call is a refusal of that order (no options or futures permission, market data not
- * subscribed: WIRE.md §8), not of the keys: those are refused with 401 or named in the table.
+ * subscribed: WIRE.md §8), and a 403 on an account's assets (balance, positions) a refusal of that
+ * read, not of the keys: those are refused with 401 or named in the table.
  */
 function webullError(response: HttpResponse, mutating: boolean, path: string): BrokerError | undefined {
   // Webull's message as it is (the shared reader skips text that looks like markup, "<…>").
@@ -47,7 +48,8 @@ function webullError(response: HttpResponse, mutating: boolean, path: string): B
     `HTTP ${response.status}`;
   const { status } = response;
   if (status === 404) return new BrokerError('OrderNotFound', WEBULL_TITLE, text);
-  if (status === 403 && path.startsWith('/openapi/trade/')) return new BrokerError('InvalidOrder', WEBULL_TITLE, text);
+  if (status === 403 && (path.startsWith('/openapi/trade/') || path.startsWith('/openapi/assets/')))
+    return new BrokerError('InvalidOrder', WEBULL_TITLE, text);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', WEBULL_TITLE, text);
   if (status >= 500) return new BrokerError('BrokerUnavailable', WEBULL_TITLE, text, { outcomeUnknown: mutating });
   if (status === 429) return undefined;
