@@ -112,7 +112,9 @@ describe('sign-in screen (SPEC §2, §5, §8)', () => {
       },
     });
     expect(await screen.findByRole('button', { name: /Continue with Apple/ })).toBeTruthy();
-    expect(document.querySelector('script[src*="appleid"]')).toBeTruthy();
+    // The button's effect adds the script after the button is on screen (a passive effect, which a
+    // busy machine can run a moment later): waited for, not read at once.
+    await waitFor(() => expect(document.querySelector('script[src*="appleid"]')).toBeTruthy());
     expect(document.querySelector('script[src*="accounts.google.com"]')).toBeNull();
   });
 
