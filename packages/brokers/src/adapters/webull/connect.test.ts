@@ -8,8 +8,11 @@ import { startWebullFake, type WebullFake } from './fake.ts';
 import { type Connected, connected, expectFailure, STOCKS, sentSince } from './test-support.ts';
 
 let c: Connected;
+/** What connecting sent, taken before any test adds its own requests (tests run in any order). */
+let connecting: string[];
 beforeAll(async () => {
   c = await connected();
+  connecting = sentSince(c.fake, 0).map((r) => `${r.method} ${r.path}`);
 });
 afterAll(() => c.fake.close());
 
@@ -43,10 +46,7 @@ describe('connect', () => {
     ]);
     expect(c.session.secrets).toEqual({ ...c.fake.keys, environment: 'live' });
     expect(c.session.expiresAt).toBeUndefined();
-    expect(sentSince(c.fake, 0).map((r) => `${r.method} ${r.path}`)).toEqual([
-      'GET /openapi/config',
-      'GET /openapi/account/list',
-    ]);
+    expect(connecting).toEqual(['GET /openapi/config', 'GET /openapi/account/list']);
   });
 
   it('signs every request: loopback hosts with HMAC-SHA256, x-version v2', () => {
@@ -97,15 +97,16 @@ describe('2FA token', () => {
   afterAll(() => fake.close());
 
   it('is created, checked until approved in the app, then sent with every call', async () => {
+    const before = fake.requests.length; // the other test of this fake may have run first
     const session = await broker.connect({ baseUrl: fake.baseUrl }, { credentials: fake.keys });
-    expect(sentSince(fake, 0).map((r) => r.path)).toEqual([
+    expect(sentSince(fake, before).map((r) => r.path)).toEqual([
       '/openapi/config',
       '/openapi/auth/token/create',
       '/openapi/auth/token/check',
       '/openapi/auth/token/check',
       '/openapi/account/list',
     ]);
-    expect(sentSince(fake, 0)[1]?.body).toEqual({});
+    expect(sentSince(fake, before)[1]?.body).toEqual({});
     const token = session.secrets.accessToken;
     expect(token).toMatch(/^[0-9a-f]{40}$/);
     expect(fake.requests.at(-1)?.headers['x-access-token']).toBe(token);
