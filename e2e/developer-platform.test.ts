@@ -10,6 +10,7 @@ import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, openPage } from './browser.ts';
+import { mailCount, mailLink } from './server-mail.ts';
 import { makeProfessional } from './support/database.ts';
 import { connectPaper, createUser, graphql, signInPage } from './support/users.ts';
 import { authenticator } from './totp.ts';
@@ -156,6 +157,7 @@ describe('developer platform journey', () => {
     await page.goto('/signin');
     await signIn();
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    const mailsBefore = mailCount();
     await page.goto('/me/settings/two-factor');
     const secret = (await page.getByTestId('passcode-secret').textContent()) ?? '';
     await page.getByLabel('Verification code').fill(await authenticator(secret)());
@@ -165,6 +167,9 @@ describe('developer platform journey', () => {
     const codes = await list.getByRole('listitem').allTextContents();
     expect(codes).toHaveLength(10);
     await page.getByRole('link', { name: 'Continue' }).click();
+    // Turning the factor on mailed the account's address, with the way to a password reset: a
+    // taken session cannot do it unseen.
+    expect(await mailLink(trader.email, '/auth/password/request', mailsBefore)).toContain('/auth/password/request');
     // Logout ends on the landing page (SPEC §2: goes to /); its Sign in leads back.
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');
@@ -194,6 +199,37 @@ describe('developer platform journey', () => {
     await elsewhere.page.waitForURL(/\/signin$/);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+
+    // A lost phone does not block a password reset either: a recovery code stands in for the
+    // authenticator's code, and is spent.
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    const beforeReset = mailCount();
+    await page.goto('/auth/password/request');
+    await page.getByRole('button', { name: 'Send reset link' }).waitFor();
+    await page.getByLabel('Email').fill(trader.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page
+      .getByText('You will be sent an email with a password reset link, if the provided information is correct')
+      .waitFor();
+    await page.goto(await mailLink(trader.email, '/auth/password?token=', beforeReset));
+    const resetPassword = 'Copper-Meadow-Lantern-7352!';
+    await page.getByLabel('Password', { exact: true }).fill(resetPassword);
+    await page.getByLabel('Password confirmation').fill(resetPassword);
+    await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+    await page.getByLabel(/Recovery code/).fill(codes[1] ?? '');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.getByText('Your password has been changed, please sign in.').waitFor();
+    // The new password with the next recovery code: two of the ten are spent now.
+    await page.getByLabel('Email').fill(trader.email);
+    await page.getByLabel('Password').fill(resetPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/signin\/multifactor$/);
+    await page.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+    await page.getByLabel('Recovery code').fill(codes[2] ?? '');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('7 recovery codes are left.').waitFor();
     expect(errors).toEqual([]);
     await elsewhere.close();
     await close();

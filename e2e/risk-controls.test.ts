@@ -1,6 +1,7 @@
 // A webhook's risk controls on its settings in Brokers & Webhooks (issue 22), against the real
 // server: invalid settings are refused whole with the server's reason, valid ones saved and
-// enforced on the next signal; the kill switch pauses and resumes every webhook.
+// enforced on the next signal; the kill switch pauses and resumes every webhook; removing every
+// control asks first.
 import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
 import { DESKTOP, saveScreen, useBrowser } from './support/screens.ts';
@@ -58,6 +59,20 @@ describe('risk controls', () => {
     await killSwitch.getByRole('status').getByText('1 webhook resumed').waitFor();
     await expect
       .poll(async () => (await signalAnswer(shortKey, { ...BUY, quantity: 1, client_id: 'after' })).status)
+      .toBe(201);
+
+    // Emptying the controls would remove every limit: it asks first, and Cancel keeps them.
+    await editor.fill('');
+    await form.getByRole('button', { name: 'Save controls' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Remove all risk controls?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => confirm.count()).toBe(0);
+    expect((await signalAnswer(shortKey, { ...BUY, quantity: 3, client_id: 'kept' })).body.rule).toBe('maxQuantity');
+    await form.getByRole('button', { name: 'Save controls' }).click();
+    await confirm.getByRole('button', { name: 'Remove all controls' }).click();
+    await expect.poll(() => confirm.count()).toBe(0);
+    await expect
+      .poll(async () => (await signalAnswer(shortKey, { ...BUY, quantity: 3, client_id: 'removed' })).status)
       .toBe(201);
     expect(errors).toEqual([]);
     await close();
