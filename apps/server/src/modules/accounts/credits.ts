@@ -267,38 +267,38 @@ export async function reverseCredits(
   return entry ?? null;
 }
 
-export async function restoreReversal(tx: Transaction, userId: number, reference: string): Promise<LedgerEntry | null> {
-  const state = await lockOnce(tx, userId, 'purchase', reference);
-  if (!state) return null;
-  const taken = await findLedgerEntry(tx, 'reversal', reference);
-  if (!taken || taken.userId !== userId) return null;
-  const back = -taken.credits;
-  const [entry] = await writeCredits(
-    tx,
-    userId,
-    { credits: state.credits + back, recurringCredits: state.recurringCredits, granted: 0, spent: 0 },
-    [{ credits: back, recurring: 0, cause: 'purchase', reference, balanceAfter: balanceOf(state) + back }],
-  );
-  return entry ?? null;
-}
+export const restoreReversal = (tx: Transaction, userId: number, reference: string) =>
+  giveBack(tx, userId, reference, { taken: 'reversal', cause: 'purchase' });
 
-export async function refundCredits(tx: Transaction, userId: number, reference: string): Promise<LedgerEntry | null> {
-  const state = await lockOnce(tx, userId, 'refund', reference);
+export const refundCredits = (tx: Transaction, userId: number, reference: string) =>
+  giveBack(tx, userId, reference, { taken: 'signal', cause: 'refund' });
+
+/**
+ * Gives back, once, what the `taken` entry `reference` took, to the pools it came from: a `cause`
+ * entry with the same reference. A signal's refund also takes back what it counted as spent.
+ */
+async function giveBack(
+  tx: Transaction,
+  userId: number,
+  reference: string,
+  { taken, cause }: { taken: 'signal' | 'reversal'; cause: 'refund' | 'purchase' },
+): Promise<LedgerEntry | null> {
+  const state = await lockOnce(tx, userId, cause, reference);
   if (!state) return null;
-  const spent = await findLedgerEntry(tx, 'signal', reference);
-  if (!spent || spent.userId !== userId) return null;
-  const back = -spent.credits;
-  const backRecurring = -spent.recurring;
-  const [entry] = await writeCredits(
+  const entry = await findLedgerEntry(tx, taken, reference);
+  if (!entry || entry.userId !== userId) return null;
+  const back = -entry.credits;
+  const backRecurring = -entry.recurring;
+  const [written] = await writeCredits(
     tx,
     userId,
     {
       credits: state.credits + back - backRecurring,
       recurringCredits: state.recurringCredits + backRecurring,
       granted: 0,
-      spent: -back,
+      spent: taken === 'signal' ? -back : 0,
     },
-    [{ credits: back, recurring: backRecurring, cause: 'refund', reference, balanceAfter: balanceOf(state) + back }],
+    [{ credits: back, recurring: backRecurring, cause, reference, balanceAfter: balanceOf(state) + back }],
   );
-  return entry ?? null;
+  return written ?? null;
 }
