@@ -37,10 +37,12 @@ function schwabError(response: HttpResponse, mutating: boolean, path: string): B
     return new BrokerError(kind, SCHWAB_TITLE, message ?? 'order refused');
   }
   if (status === 401) return new BrokerError('AuthenticationError', SCHWAB_TITLE, message ?? 'not authorized');
-  if (status === 403 && ORDER_PATH.test(path))
-    return new BrokerError('InvalidOrder', SCHWAB_TITLE, message ?? 'the order is not allowed for this account');
-  if (status === 403 && ACCOUNT_PATH.test(path))
-    return new BrokerError('InvalidOrder', SCHWAB_TITLE, message ?? 'not allowed for this account');
+  if (status === 403 && ACCOUNT_PATH.test(path)) {
+    const fallback = ORDER_PATH.test(path)
+      ? 'the order is not allowed for this account'
+      : 'not allowed for this account';
+    return new BrokerError('InvalidOrder', SCHWAB_TITLE, message ?? fallback);
+  }
   if (status >= 500 && message)
     return new BrokerError('BrokerUnavailable', SCHWAB_TITLE, message, { outcomeUnknown: mutating });
   return undefined;
