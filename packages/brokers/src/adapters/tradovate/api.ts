@@ -54,9 +54,10 @@ function kindOf(...texts: Array<string | undefined>): BrokerErrorKind | undefine
 
 /**
  * The failure a 200 body reports, if it reports one. The token of a 200 was accepted (a refused
- * one is a 401, WIRE.md §8): a read (positions, an order lookup) answered AccountClosed or
- * "Access is denied" concerns that account and that read, and refuses it without ending the
- * connection (whose other accounts still work); a sign-in's refusal and an order's stay as read.
+ * one is a 401, WIRE.md §8): a read (positions, an order lookup) answered with words the table
+ * reads as credentials ("Access is denied") concerns that account and that read, and refuses it
+ * without ending the connection (whose other accounts still work); a sign-in's refusal and an
+ * order's stay as read. (AccountClosed is one account's refusal everywhere: the table says so.)
  */
 export function bodyError(
   body: unknown,
