@@ -5,7 +5,8 @@
 // would have. Credits, professional status and payments come from the webhooks only.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PACK_100 } from '../apps/server/test/stripe-fake/catalog.ts';
+import { type LocalJwks, startLocalJwks } from '../apps/server/test/jwks.ts';
+import { PACK_100, PLAN_MONTHLY } from '../apps/server/test/stripe-fake/catalog.ts';
 import { stripeEnv } from '../apps/server/test/stripe-fake/client.ts';
 import { type StripeFake, startStripeFake } from '../apps/server/test/stripe-fake/server.ts';
 import { openPage } from './browser.ts';
@@ -15,19 +16,28 @@ import { type E2eServer, startE2eServer, targetServer } from './support/server.t
 import { createUser, graphql, signInPage } from './support/users.ts';
 
 const WEBHOOK_SECRET = 'whsec_e2e_stripe_fake_endpoint';
+const GOOGLE_CLIENT_ID = 'google-client.apps.test';
 const browser = useBrowser();
 let fake: StripeFake;
 let server: E2eServer;
+// Google's ID tokens, signed by a local key set (Google's own script is unreachable offline; the
+// sign-up screen also reads a token from the address hash, SPEC §2).
+let jwks: LocalJwks;
 
 beforeAll(async () => {
   fake = await startStripeFake();
-  server = await startE2eServer(stripeEnv(fake, WEBHOOK_SECRET), 'stripe');
+  jwks = await startLocalJwks();
+  server = await startE2eServer(
+    { ...stripeEnv(fake, WEBHOOK_SECRET), GOOGLE_CLIENT_ID, GOOGLE_JWKS_URL: jwks.url },
+    'stripe',
+  );
   fake.webhooks.endpoint = { url: `${server.baseUrl}/api/stripe/webhook`, secret: WEBHOOK_SECRET };
   targetServer(server);
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
   await fake?.close();
+  await jwks?.close();
 });
 
 const tileValue = (page: Page, id: string) => page.getByTestId(`${id}-value`).textContent();
@@ -167,6 +177,33 @@ describe('card payments with Stripe', () => {
     expect(await balanceOf(authEmailConfirm.token)).toBe(105);
     // The only errors: the blocked js.stripe.com.
     expect(errors.filter((e) => !/ERR_FAILED|Failed to load resource/.test(e))).toEqual([]);
+    await close();
+  });
+
+  it('signs up with Google and a plan: on to Stripe Checkout for that plan, then the plan is running', async () => {
+    const email = `google-plan-${Date.now()}@example.test`;
+    const token = await jwks.sign({
+      iss: 'https://accounts.google.com',
+      aud: GOOGLE_CLIENT_ID,
+      sub: email,
+      email,
+      email_verified: true,
+      given_name: 'Grace',
+      family_name: 'Hopper',
+    });
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
+    await page.goto(`/signup?stripe_price_id=${PLAN_MONTHLY}#id_token=${token}`);
+    await page.waitForURL(`${fake.url}/c/pay/**`);
+    const customer = fake.store.all('customer').find((c) => c.email === email);
+    const session = fake.store.all('checkout.session').find((s) => s.customer === customer?.id);
+    expect(session?.mode).toBe('subscription');
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL(/\/me\/account\?checkout=success$/);
+    await fake.webhooks.settled();
+    await page.reload();
+    await page.getByTestId('subscription-card').waitFor();
+    // The only errors: Google's script, unreachable offline.
+    expect(errors.filter((e) => !/ERR_|Failed to load resource/.test(e))).toEqual([]);
     await close();
   });
 });

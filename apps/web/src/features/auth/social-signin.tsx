@@ -1,11 +1,15 @@
+import { isStripePriceId } from '@router/shared';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
+import { AccountPaymentSessionDocument } from '../billing/documents.ts';
+import { leaveFor } from '../billing/leave-for.ts';
 import { AppleButton } from './apple-button.tsx';
 import { AuthProvidersDocument, SigninDocument, SignupDocument } from './documents.ts';
 import { GoogleButton } from './google-button.tsx';
 import { serverMessage } from './messages.ts';
+import { IDENTITY_ISSUER } from './redirects.ts';
 import type { SignupParams } from './signup-params.ts';
 import { type SocialToken, tokenFromHash } from './social-sdk.ts';
 import { useCompleteSignin } from './use-complete-signin.ts';
@@ -14,7 +18,10 @@ import { useCompleteSignin } from './use-complete-signin.ts';
  * Google and Apple buttons, only for the providers the server has configured (their scripts
  * load only then), and the automatic sign-in of a token in the address hash (SPEC §2). On the
  * sign-up screen (`signup` given) a token sign-up with its parameters (referrer, promotion codes,
- * price) comes first, then the sign-in (SPEC §4), so a social sign-up keeps them too.
+ * price) comes first, then the sign-in (SPEC §4), so a social sign-up keeps them too. With a
+ * price, the new user goes on to pay for it: the guest checkout (/signup/checkout) is closed to
+ * a signed-in user, so it is Stripe Checkout for that price, from Account & Billing (where the
+ * plans are, should Checkout not open).
  */
 export function SocialSignin({
   onError,
@@ -26,7 +33,7 @@ export function SocialSignin({
   signup?: SignupParams;
 }) {
   const [{ data }] = useQuery({ query: AuthProvidersDocument });
-  const { mutate } = useCall();
+  const { mutate, query } = useCall();
   const complete = useCompleteSignin();
   const location = useLocation();
   const navigate = useNavigate();
@@ -45,9 +52,30 @@ export function SocialSignin({
         });
       }
       const { signin } = await mutate(SigninDocument, { type: 'token', credentials: { issuer, token }, metadata });
-      await complete(signin);
+      const price = signup?.stripePriceId;
+      if (!isStripePriceId(price) || signin.issuer === IDENTITY_ISSUER) {
+        await complete(signin);
+        return;
+      }
+      await complete(signin, '/me/account');
+      await checkout(price);
     } catch (error) {
       onError(serverMessage(error, fallback));
+    }
+  }
+
+  /** Stripe Checkout for the price chosen before signing up; Account & Billing stays if it fails. */
+  async function checkout(stripePriceId: string) {
+    const coupon = new URLSearchParams(location.search).get('coupon');
+    try {
+      const { accountPaymentSession } = await query(
+        AccountPaymentSessionDocument,
+        { stripePriceId, ...(coupon ? { coupon } : {}) },
+        { requestPolicy: 'network-only' },
+      );
+      leaveFor.assign(accountPaymentSession.url);
+    } catch {
+      // Signed in on Account & Billing, where the plans can be bought.
     }
   }
 

@@ -15,20 +15,21 @@ export interface SigninOutcome {
  * SPEC §4 Sign-in: an identity-issuer result waits for the second factor (token kept, on to
  * /signin/multifactor with the query string and `from`); any other result authenticates and
  * leaves for the sign-in target. The target is handed over as router state `from`, so a guest
- * guard sending the now signed-in user on takes them there rather than to /me.
+ * guard sending the now signed-in user on takes them there rather than to /me. `target`, when
+ * given, replaces the sign-in target (a social sign-up with a price goes to Account & Billing).
  */
-export function useCompleteSignin(): (outcome: SigninOutcome) => Promise<void> {
+export function useCompleteSignin(): (outcome: SigninOutcome, target?: string) => Promise<void> {
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
   return useCallback(
-    async (outcome) => {
+    async (outcome, given) => {
       if (outcome.issuer === IDENTITY_ISSUER) {
         writeIdentityToken(outcome.token);
         await navigate(`${MULTIFACTOR_PATH}${location.search}`, { state: location.state });
         return;
       }
-      const target = signinTarget(location.search, fromOf(location.state), outcome.email);
+      const target = given ?? signinTarget(location.search, fromOf(location.state), outcome.email);
       if (isServerPath(target)) {
         await session.authenticate(outcome.token);
         writeIdentityToken(null);

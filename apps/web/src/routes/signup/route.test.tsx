@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { leaveFor } from '../../features/billing/leave-for.ts';
 import type { FakeRequest } from '../../test/fake-server.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
@@ -180,6 +181,52 @@ describe('sign-up through a referrer link (issue 15)', () => {
       referrerCode: 'k7m2q9xa',
       promotionCode: 'PROMO',
     });
+  });
+});
+
+describe('social sign-up with a price (SPEC §4: with price id go to checkout)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  function socialSignup(search: string, checkout: () => unknown) {
+    let signedIn = false;
+    return renderRoute(`/signup${search}#id_token=google-id-token`, {
+      handlers: {
+        Signup: () => ({ data: { signup: { id: 'u1', email: 'jo@example.com', firstName: null } } }),
+        Signin: () => {
+          signedIn = true;
+          return { data: { signin: { token: 'session', issuer: 'user', email: null } } };
+        },
+        User: () => (signedIn ? { data: { user: fakeUser(4) } } : graphQLError('Sign in first', 'UNAUTHENTICATED')),
+        AccountPaymentSession: fixture(checkout),
+      },
+    });
+  }
+
+  it('signs in, then leaves for Stripe Checkout for the chosen price and coupon', async () => {
+    const assign = vi.spyOn(leaveFor, 'assign').mockImplementation(() => {});
+    const { calls, router } = await socialSignup('?stripe_price_id=price_pro&coupon=WELCOME10', () => ({
+      data: { accountPaymentSession: { url: 'https://stripe.test/checkout/cs_1' } },
+    }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://stripe.test/checkout/cs_1'));
+    expect(calls('Signup')[0]?.variables.stripePriceId).toBe('price_pro');
+    expect(calls('AccountPaymentSession')[0]?.variables).toEqual({ stripePriceId: 'price_pro', coupon: 'WELCOME10' });
+    expect(where(router)).toBe('/me/account');
+  });
+
+  it('stays on Account & Billing, signed in, when Checkout cannot be opened', async () => {
+    const assign = vi.spyOn(leaveFor, 'assign').mockImplementation(() => {});
+    const { calls, router } = await socialSignup('?stripe_price_id=price_pro', () =>
+      graphQLError('Card payments are not configured'),
+    );
+    await waitFor(() => expect(calls('AccountPaymentSession')).toHaveLength(1));
+    await waitFor(() => expect(where(router)).toBe('/me/account'));
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('goes to the sign-in target as before without a price id starting with price_', async () => {
+    const { calls, router } = await socialSignup('?stripe_price_id=plan_1', () => graphQLError('unexpected'));
+    await waitFor(() => expect(where(router)).toBe('/me'));
+    expect(calls('AccountPaymentSession')).toHaveLength(0);
   });
 });
 
