@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leaveFor } from '../../features/billing/leave-for.ts';
-import type { FakeRequest } from '../../test/fake-server.ts';
+import type { FakeHandler, FakeRequest } from '../../test/fake-server.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
 
@@ -187,7 +187,7 @@ describe('sign-up through a referrer link (issue 15)', () => {
 describe('social sign-up with a price (SPEC §4: with price id go to checkout)', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  function socialSignup(search: string, checkout: () => unknown) {
+  function socialSignup(search: string, checkout: FakeHandler) {
     let signedIn = false;
     return renderRoute(`/signup${search}#id_token=google-id-token`, {
       handlers: {
