@@ -167,9 +167,9 @@ describe('developer platform journey', () => {
     const codes = await list.getByRole('listitem').allTextContents();
     expect(codes).toHaveLength(10);
     await page.getByRole('link', { name: 'Continue' }).click();
-    // Turning the factor on mailed the account's address, with the way to a password reset: a
-    // taken session cannot do it unseen.
-    expect(await mailLink(trader.email, '/auth/password/request', mailsBefore)).toContain('/auth/password/request');
+    // Turning the factor on mailed the account's address, with a reset link that turns it off
+    // again: a taken session cannot do it unseen, nor lock the owner out (identity.test.ts).
+    expect(await mailLink(trader.email, '/auth/password?token=', mailsBefore)).toContain('/auth/password?token=');
     // Logout ends on the landing page (SPEC §2: goes to /); its Sign in leads back.
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL((url) => url.pathname === '/');

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, openPage } from './browser.ts';
 import { mailCount, mailLink } from './server-mail.ts';
+import { createUser, graphql } from './support/users.ts';
 import { authenticator } from './totp.ts';
 
 let browser: Browser;
@@ -171,6 +172,45 @@ describe('identity journey', () => {
     expect(errors.every((error) => error.includes('Cannot load the user; signing out'))).toBe(true);
     await close();
   }, 240_000);
+});
+
+describe('a second factor turned on by someone else', () => {
+  it('the owner gets back in with the link of the notice: new password, no code, the factor off, the other session ended', async () => {
+    const owner = await createUser('taken');
+    // Someone holding the owner's session turns the factor on: sign-in and an ordinary reset
+    // would now ask for the code of their authenticator.
+    const { userPasscode } = await graphql<{ userPasscode: { secret: string } }>(
+      owner.token,
+      '{ userPasscode { secret } }',
+    );
+    const before = mailCount();
+    await graphql(
+      owner.token,
+      'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive } }',
+      {
+        s: userPasscode.secret,
+        p: await authenticator(userPasscode.secret)(),
+      },
+    );
+    const link = await mailLink(owner.email, '/auth/password?token=', before);
+
+    const { page, errors, close } = await openPage(browser);
+    await page.goto(link);
+    const password = 'Harbor-Quill-Meadow-5813!';
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Password confirmation').fill(password);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.waitForURL(/\/signin$/);
+    await page.getByText('Your password has been changed, please sign in.').waitFor();
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // No second step: the factor is off.
+    await atDashboard(page);
+    expect((await apiUser(owner.token)).data?.user).toBeUndefined();
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
 
 describe('identity screens', () => {

@@ -9,10 +9,10 @@ export const emailTokens = pgTable(
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['email_confirm', 'email_change', 'password_reset'] }).notNull(),
+    purpose: text('purpose', { enum: ['email_confirm', 'email_change', 'password_reset', 'factor_undo'] }).notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     /** For email_change: `{email}` the new address. */
-    metadata: jsonb('metadata').$type<{ email?: string }>().notNull().default({}),
+    metadata: jsonb('metadata').$type<{ email?: string; factorActiveAt?: string }>().notNull().default({}),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

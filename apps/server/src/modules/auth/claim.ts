@@ -16,6 +16,14 @@ export const UNPROVEN_FACTOR = { passcodeSecret: null, passcodeActiveAt: null } 
 
 export async function revokeUnprovenAccess(services: Services, user: UserRow): Promise<void> {
   if (user.emailConfirmedAt) return;
+  await revokeForeignAccess(services, user);
+}
+
+/**
+ * Ends what someone else signed in to the account may have made: sessions, API tokens, sign-in
+ * links, applications' grants, a pending email change, recovery codes.
+ */
+export async function revokeForeignAccess(services: Services, user: UserRow): Promise<void> {
   await revokeAllOfUser(services, user.id, ['session', 'api', 'mfa', 'signin']);
   await deleteAccountGrants(services.db, user.key);
   // A change link asked for from such a session would otherwise move the claimed account away.

@@ -38,7 +38,10 @@ export async function confirmEmail(caller: Caller, token: string): Promise<Signi
         ...factor,
       });
       // Reset links went to the old address, which no longer speaks for the account.
-      if (changed) await invalidateEmailTokens(tx, current.id, 'password_reset');
+      if (changed) {
+        await invalidateEmailTokens(tx, current.id, 'password_reset');
+        await invalidateEmailTokens(tx, current.id, 'factor_undo');
+      }
       return changed ? onEmailConfirmed(tx, services, changed) : 'taken';
     }
     if (current.emailConfirmedAt) return current;

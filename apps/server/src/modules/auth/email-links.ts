@@ -1,5 +1,6 @@
 // Sends the emailed links: confirmation (3 days), email change (3 days, with a notice to the old
-// address), password reset (1 hour); and the notice of a change of the second factor.
+// address), password reset (1 hour); and the notice of a change of the second factor, which for a
+// factor turned on carries a reset link that also turns that factor off (3 days).
 import { insertEmailToken, invalidateEmailTokens } from '../../db/repositories/email-token.repository.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import type { Services } from '../../services.ts';
@@ -15,6 +16,8 @@ import {
 import { hashToken, newToken } from './tokens.ts';
 
 const CONFIRM_TTL_MS = 3 * 86_400_000;
+/** How long the "it was not me" link of a factor turned on works. */
+export const FACTOR_UNDO_TTL_MS = 3 * 86_400_000;
 export const RESET_TTL_MS = 3_600_000;
 
 export async function sendConfirmation(services: Services, user: UserRow): Promise<void> {
@@ -44,14 +47,32 @@ export async function sendEmailChange(services: Services, user: UserRow, email: 
   await deliver(services.identity.mailer, services.log, emailChangeNoticeMail(services.config.PUBLIC_URL, user.email));
 }
 
-/** Tells the account's address that its second factor was turned on or off or got new recovery codes. */
+/**
+ * Tells the account's address that its second factor was turned on or off or got new recovery
+ * codes. A factor turned on by a taken session locks the owner out of sign-in and of an ordinary
+ * reset (both need its code), so that notice carries a reset link of its own: it needs no code
+ * and turns off the factor it was sent for (bound to its activation time: a factor turned off and
+ * on again makes a new link), for 3 days. A later reset request does not end it.
+ */
 export async function sendSecondFactorNotice(
   services: Services,
   user: UserRow,
   change: SecondFactorChange,
   at = new Date(),
 ): Promise<void> {
-  const mail = secondFactorNoticeMail(services.config.PUBLIC_URL, user.email, change, at);
+  let undo: string | undefined;
+  if (change === 'enabled') {
+    undo = newToken();
+    await invalidateEmailTokens(services.db, user.id, 'factor_undo');
+    await insertEmailToken(services.db, {
+      userId: user.id,
+      purpose: 'factor_undo',
+      tokenHash: hashToken(undo),
+      expiresAt: new Date(at.getTime() + FACTOR_UNDO_TTL_MS),
+      metadata: { factorActiveAt: at.toISOString() },
+    });
+  }
+  const mail = secondFactorNoticeMail(services.config.PUBLIC_URL, user.email, change, at, undo);
   await deliver(services.identity.mailer, services.log, mail);
 }
 

@@ -1,7 +1,8 @@
 // Password reset (SPEC §4): the request always answers the same and does its work after the
 // response; the emailed token is single use, expires in an hour, and with an active second
 // factor the reset also needs a valid code (the authenticator's, or a recovery code, which it
-// spends). Every session of the user ends.
+// spends). Every session of the user ends. The link in the notice of a factor turned on
+// (email-links.ts) resets without a code and turns that factor off, ending API tokens too.
 import { PASSWORD_MAX, passwordResetRequestSchema, passwordResetSchema } from '@router/shared';
 import { recordAction } from '../../db/repositories/action.repository.ts';
 import {
@@ -14,7 +15,7 @@ import { AppError } from '../../errors.ts';
 import { ACTION } from '../actions/codes.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
-import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
+import { revokeForeignAccess, revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { sendPasswordReset } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { estimatePassword } from './password-strength.ts';
@@ -52,12 +53,17 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   const { services, ip } = caller;
   if (!(await services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink))) throw rateLimited();
   const { token, password, passcode } = parseInput(passwordResetSchema, { ...input, passcode: input.passcode ?? '' });
-  const row = await findUsableEmailToken(services.db, hashToken(token), ['password_reset']);
+  const row = await findUsableEmailToken(services.db, hashToken(token), ['password_reset', 'factor_undo']);
   const user = row && (await findUserById(services.db, row.userId));
-  if (!row || !user) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
+  // The link of a factor turned on works only while that factor is the one on.
+  const undo = row?.purpose === 'factor_undo';
+  if (!row || !user || (undo && user.passcodeActiveAt?.toISOString() !== row.metadata.factorActiveAt)) {
+    throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
+  }
   await assertStrongPassword(password);
-  // A factor set up before the email was proven is not the owner's: the reset drops it.
-  const needsFactor = Boolean(user.passcodeActiveAt && user.emailConfirmedAt);
+  // A factor set up before the email was proven is not the owner's: the reset drops it; so does
+  // the link of a factor turned on, sent to the owner's address for a factor they did not want.
+  const needsFactor = !undo && Boolean(user.passcodeActiveAt && user.emailConfirmedAt);
   if (needsFactor && !passcode) {
     throw new AppError('VALIDATION', 'Please enter the code of your authenticator app or a recovery code', {
       field: 'passcode',
@@ -75,6 +81,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
     const updated = await updateUser(tx, user.id, {
       passwordHash,
       ...(user.emailConfirmedAt ? {} : { emailConfirmedAt: new Date(), ...UNPROVEN_FACTOR }),
+      ...(undo ? UNPROVEN_FACTOR : {}),
     });
     if (updated && !user.emailConfirmedAt) await onEmailConfirmed(tx, services, updated);
     // An email change asked for before (perhaps by whoever made the reset necessary) ends too.
@@ -85,6 +92,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   if (!done) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
   await revokeAllOfUser(services, user.id, ['session', 'mfa']);
   await revokeUnprovenAccess(services, user);
+  if (undo) await revokeForeignAccess(services, user);
   return true;
 }
 

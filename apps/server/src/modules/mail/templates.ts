@@ -66,9 +66,25 @@ const FACTOR_LINES: Record<SecondFactorChange, string> = {
  * To the account's address when its second factor is turned on or off or its recovery codes are
  * renewed: a taken session must not change the factor unseen (turned on, it locks the owner out).
  */
-export function secondFactorNoticeMail(publicUrl: string, to: string, change: SecondFactorChange, at: Date): Mail {
-  const link = `${publicUrl}/auth/password/request`;
+export function secondFactorNoticeMail(
+  publicUrl: string,
+  to: string,
+  change: SecondFactorChange,
+  at: Date,
+  undoToken?: string,
+): Mail {
   const when = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  if (undoToken) {
+    return mail(
+      to,
+      FACTOR_SUBJECTS[change],
+      [
+        `${FACTOR_LINES[change]} on ${when}.`,
+        'If it was you, nothing more is needed. If it was not you, someone else is signed in to your account: open this link within 3 days to choose a new password. It needs no verification code, turns two-step verification off again, and ends every session and API token.',
+      ],
+      `${publicUrl}/auth/password?token=${encodeURIComponent(undoToken)}`,
+    );
+  }
   return mail(
     to,
     FACTOR_SUBJECTS[change],
@@ -76,7 +92,7 @@ export function secondFactorNoticeMail(publicUrl: string, to: string, change: Se
       `${FACTOR_LINES[change]} on ${when}.`,
       'If it was you, nothing more is needed. If it was not you, someone else is signed in to your account: reset your password now with this link, which ends every session, and contact support so that the second factor can be checked.',
     ],
-    link,
+    `${publicUrl}/auth/password/request`,
   );
 }
 

@@ -2,7 +2,7 @@
 // factor on (locking the owner out), off, or renew the recovery codes unseen.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, gql, totpCode, userWithSecondFactor } from '../../../test/identity.ts';
+import { bearer, gql, SIGNIN, STRONG_PASSWORD, totpCode, userWithSecondFactor } from '../../../test/identity.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 
 let t: TestApp;
@@ -27,6 +27,26 @@ const mailTo = (to: string, subject: string, since: number) =>
     { timeout: 5000, interval: 50 },
   );
 
+const RESET = `mutation($token: String!, $password: String!, $passcode: String) {
+  authPasswordReset(token: $token, password: $password, password2: $password, passcode: $passcode)
+}`;
+const ON_SUBJECT = 'Two-step verification was turned on for your Signal Router account';
+const NEW_PASSWORD = 'Velvet-Orbit-Cascade-37?';
+
+/** The token of the reset link in the last "turned on" notice to `to` since `since` mails. */
+async function undoToken(to: string, since: number): Promise<string> {
+  const notice = await mailTo(to, ON_SUBJECT, since);
+  const token = /\/auth\/password\?token=([^\s]+)/.exec(notice.text)?.[1];
+  if (!token) throw new Error(`no reset link in ${notice.text}`);
+  return decodeURIComponent(token);
+}
+
+const signIn = (email: string, password: string) =>
+  gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
+    type: 'password',
+    credentials: { email, password },
+  });
+
 const RENEW = 'mutation($passcode: String!) { userRecoveryCodesCreate(passcode: $passcode) }';
 const OFF = 'mutation($passcode: String!) { userPasscodeUpdate(secret: "", passcode: $passcode) { isActive } }';
 
@@ -38,7 +58,7 @@ describe('second-factor notices', () => {
     const on = await mailTo(email, 'Two-step verification was turned on for your Signal Router account', since);
     expect(on.text).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     expect(on.text).toContain('If it was not you');
-    expect(on.text).toContain('/auth/password/request');
+    expect(on.text).toContain('/auth/password?token=');
 
     const beforeRenew = smtp.mails.length;
     const renewed = await gql<{ userRecoveryCodesCreate: string[] }>(
@@ -63,8 +83,97 @@ describe('second-factor notices', () => {
     const before = smtp.mails.filter((m) => m.to.includes(email)).length;
     const wrong = await gql(t.app, OFF, { passcode: '000000' }, bearer(session));
     expect(wrong.errors?.[0]?.message).toBe('The verification code is not valid');
+    // A wrong recovery code is named on the argument it came in (userPasscodeUpdate's passcode).
+    const wrongRecovery = await gql(t.app, OFF, { passcode: 'abcd-efgh-jkmn' }, bearer(session));
+    expect(wrongRecovery.errors?.[0]?.message).toBe('The recovery code is not valid');
+    expect(wrongRecovery.errors?.[0]?.extensions?.field).toBe('passcode');
     const renew = await gql(t.app, RENEW, { passcode: '000000' }, bearer(session));
     expect(renew.errors?.[0]?.message).toBe('The verification code is not valid');
     expect(smtp.mails.filter((m) => m.to.includes(email)).length).toBe(before);
+  });
+});
+
+describe('the reset link of a second factor turned on (a taken session must not lock the owner out)', () => {
+  it('resets the password without a code, turns the factor off and ends the sessions and API tokens made meanwhile', async () => {
+    const email = 'factor-undo@example.test';
+    const since = smtp.mails.length;
+    const { token: taken } = await userWithSecondFactor(t, email);
+    const link = await undoToken(email, since);
+    const apiToken = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation($m: JSON!) { userTokenCreate(metadata: $m) { secret } }',
+      { m: { name: 'taker' } },
+      bearer(taken),
+    );
+    const secretOfTaker = apiToken.data?.userTokenCreate.secret ?? '';
+    expect(secretOfTaker).not.toBe('');
+    // Locked out before: the password alone asks for the code the taker holds.
+    expect((await signIn(email, STRONG_PASSWORD)).data?.signin.issuer).toBe('identity');
+
+    const reset = await gql(t.app, RESET, { token: link, password: NEW_PASSWORD, passcode: '' });
+    expect(reset.errors).toBeUndefined();
+    expect(reset.data).toEqual({ authPasswordReset: true });
+
+    const back = await signIn(email, NEW_PASSWORD);
+    expect(back.data?.signin.issuer).not.toBe('identity');
+    const state = await gql<{ userPasscode: { isActive: boolean } }>(
+      t.app,
+      '{ userPasscode { isActive } }',
+      {},
+      bearer(back.data?.signin.token ?? ''),
+    );
+    expect(state.data?.userPasscode.isActive).toBe(false);
+    for (const gone of [taken, secretOfTaker]) {
+      const me = await gql(t.app, '{ user { email } }', {}, bearer(gone));
+      expect(me.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    }
+    // Single use.
+    const again = await gql(t.app, RESET, { token: link, password: STRONG_PASSWORD, passcode: '' });
+    expect(again.errors?.[0]?.message).toBe('This password reset link is expired or was already used');
+  });
+
+  it('works only for the factor it was sent for, and a reset request meanwhile does not end it', async () => {
+    const email = 'factor-undo-again@example.test';
+    const since = smtp.mails.length;
+    const { token: session, secret } = await userWithSecondFactor(t, email);
+    const first = await undoToken(email, since);
+    // Turned off and on again: the first link no longer speaks for the factor that is on.
+    const off = await gql(t.app, OFF, { passcode: totpCode(secret, 1) }, bearer(session));
+    expect(off.errors).toBeUndefined();
+    const pending = await gql<{ userPasscode: { secret: string } }>(
+      t.app,
+      '{ userPasscode { secret } }',
+      {},
+      bearer(session),
+    );
+    const again = pending.data?.userPasscode.secret ?? '';
+    const beforeOn = smtp.mails.length;
+    const on = await gql(
+      t.app,
+      'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive } }',
+      { s: again, p: totpCode(again) },
+      bearer(session),
+    );
+    expect(on.errors).toBeUndefined();
+    const second = await undoToken(email, beforeOn);
+    const stale = await gql(t.app, RESET, { token: first, password: NEW_PASSWORD, passcode: '' });
+    expect(stale.errors?.[0]?.message).toBe('This password reset link is expired or was already used');
+
+    await gql(t.app, 'mutation($e: String!) { authPasswordResetRequest(email: $e) }', { e: email });
+    await t.services.identity.settled();
+    const ok = await gql(t.app, RESET, { token: second, password: NEW_PASSWORD, passcode: '' });
+    expect(ok.errors).toBeUndefined();
+    expect((await signIn(email, NEW_PASSWORD)).data?.signin.issuer).not.toBe('identity');
+  });
+
+  it('an ordinary reset link still needs the code while the factor is on', async () => {
+    const email = 'factor-undo-ordinary@example.test';
+    await userWithSecondFactor(t, email);
+    const since = smtp.mails.length;
+    await gql(t.app, 'mutation($e: String!) { authPasswordResetRequest(email: $e) }', { e: email });
+    const mail = await mailTo(email, 'Reset your Signal Router password', since);
+    const token = decodeURIComponent(/token=([^\s]+)/.exec(mail.text)?.[1] ?? '');
+    const refused = await gql(t.app, RESET, { token, password: NEW_PASSWORD, passcode: '' });
+    expect(refused.errors?.[0]?.message).toBe('Please enter the code of your authenticator app or a recovery code');
   });
 });

@@ -93,7 +93,7 @@ export async function updatePasscode(
   if (!input.secret) {
     if (!user.passcodeActiveAt)
       throw new AppError('VALIDATION', 'The second factor is not active', { field: 'secret' });
-    await verifySecondFactor(services, user, passcode);
+    await verifySecondFactor(services, user, passcode, 'passcode');
     await setPasscode(services.db, user.id, { secret: null, activeAt: null, lastStep: null });
     await deleteRecoveryCodes(services.db, user.id);
     await sendSecondFactorNotice(services, user, 'disabled');
