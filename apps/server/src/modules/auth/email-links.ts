@@ -1,7 +1,12 @@
 // Sends the emailed links: confirmation (3 days), email change (3 days, with a notice to the old
 // address), password reset (1 hour); and the notice of a change of the second factor, which for a
 // factor turned on carries a reset link that also turns that factor off (3 days).
-import { insertEmailToken, invalidateEmailTokens } from '../../db/repositories/email-token.repository.ts';
+import {
+  type EmailTokenPurpose,
+  type EmailTokenRow,
+  insertEmailToken,
+  invalidateEmailTokens,
+} from '../../db/repositories/email-token.repository.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import type { Services } from '../../services.ts';
 import { deliver } from '../mail/mailer.ts';
@@ -20,28 +25,37 @@ const CONFIRM_TTL_MS = 3 * 86_400_000;
 export const FACTOR_UNDO_TTL_MS = 3 * 86_400_000;
 export const RESET_TTL_MS = 3_600_000;
 
-export async function sendConfirmation(services: Services, user: UserRow): Promise<void> {
+/**
+ * A new link's token, stored hashed; earlier unused links of the same purpose stop working,
+ * except confirmations (any of them still confirms the address).
+ */
+async function newLink(
+  services: Services,
+  userId: number,
+  purpose: EmailTokenPurpose,
+  ttlMs: number,
+  options: { metadata?: EmailTokenRow['metadata']; from?: Date } = {},
+): Promise<string> {
   const token = newToken();
+  if (purpose !== 'email_confirm') await invalidateEmailTokens(services.db, userId, purpose);
   await insertEmailToken(services.db, {
-    userId: user.id,
-    purpose: 'email_confirm',
+    userId,
+    purpose,
     tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + CONFIRM_TTL_MS),
+    expiresAt: new Date((options.from?.getTime() ?? Date.now()) + ttlMs),
+    ...(options.metadata ? { metadata: options.metadata } : {}),
   });
+  return token;
+}
+
+export async function sendConfirmation(services: Services, user: UserRow): Promise<void> {
+  const token = await newLink(services, user.id, 'email_confirm', CONFIRM_TTL_MS);
   const mail = confirmEmailMail(services.config.PUBLIC_URL, user.email, token, user.firstName);
   await deliver(services.identity.mailer, services.log, mail);
 }
 
 export async function sendEmailChange(services: Services, user: UserRow, email: string): Promise<void> {
-  const token = newToken();
-  await invalidateEmailTokens(services.db, user.id, 'email_change');
-  await insertEmailToken(services.db, {
-    userId: user.id,
-    purpose: 'email_change',
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + CONFIRM_TTL_MS),
-    metadata: { email },
-  });
+  const token = await newLink(services, user.id, 'email_change', CONFIRM_TTL_MS, { metadata: { email } });
   await deliver(services.identity.mailer, services.log, changeEmailMail(services.config.PUBLIC_URL, email, token));
   // The owner learns of it at the address that still speaks for the account.
   await deliver(services.identity.mailer, services.log, emailChangeNoticeMail(services.config.PUBLIC_URL, user.email));
@@ -60,31 +74,19 @@ export async function sendSecondFactorNotice(
   change: SecondFactorChange,
   at = new Date(),
 ): Promise<void> {
-  let undo: string | undefined;
-  if (change === 'enabled') {
-    undo = newToken();
-    await invalidateEmailTokens(services.db, user.id, 'factor_undo');
-    await insertEmailToken(services.db, {
-      userId: user.id,
-      purpose: 'factor_undo',
-      tokenHash: hashToken(undo),
-      expiresAt: new Date(at.getTime() + FACTOR_UNDO_TTL_MS),
-      metadata: { factorActiveAt: at.toISOString() },
-    });
-  }
+  const undo =
+    change === 'enabled'
+      ? await newLink(services, user.id, 'factor_undo', FACTOR_UNDO_TTL_MS, {
+          metadata: { factorActiveAt: at.toISOString() },
+          from: at,
+        })
+      : undefined;
   const mail = secondFactorNoticeMail(services.config.PUBLIC_URL, user.email, change, at, undo);
   await deliver(services.identity.mailer, services.log, mail);
 }
 
 export async function sendPasswordReset(services: Services, user: UserRow): Promise<void> {
-  const token = newToken();
-  await invalidateEmailTokens(services.db, user.id, 'password_reset');
-  await insertEmailToken(services.db, {
-    userId: user.id,
-    purpose: 'password_reset',
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + RESET_TTL_MS),
-  });
+  const token = await newLink(services, user.id, 'password_reset', RESET_TTL_MS);
   await deliver(
     services.identity.mailer,
     services.log,
