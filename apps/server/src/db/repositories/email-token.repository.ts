@@ -1,10 +1,10 @@
-// Single-use emailed links (confirmation, email change, password reset, the undo of a second
-// factor turned on); only hashes are stored.
+// Single-use emailed links (confirmation, email change, password reset, and the resets that undo
+// a second factor turned on or an email changed); only hashes are stored.
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { emailTokens } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
-export type EmailTokenPurpose = 'email_confirm' | 'email_change' | 'password_reset' | 'factor_undo';
+export type EmailTokenPurpose = 'email_confirm' | 'email_change' | 'password_reset' | 'factor_undo' | 'email_undo';
 export type EmailTokenRow = typeof emailTokens.$inferSelect;
 
 export async function insertEmailToken(

@@ -9,7 +9,9 @@ export const emailTokens = pgTable(
     userId: bigint('user_id', { mode: 'number' })
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    purpose: text('purpose', { enum: ['email_confirm', 'email_change', 'password_reset', 'factor_undo'] }).notNull(),
+    purpose: text('purpose', {
+      enum: ['email_confirm', 'email_change', 'password_reset', 'factor_undo', 'email_undo'],
+    }).notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     /** For email_change: `{email}` the new address. */
     metadata: jsonb('metadata').$type<{ email?: string; factorActiveAt?: string }>().notNull().default({}),

@@ -1,6 +1,7 @@
 // Sends the emailed links: confirmation (3 days), email change (3 days, with a notice to the old
-// address), password reset (1 hour); and the notice of a change of the second factor, which for a
-// factor turned on carries a reset link that also turns that factor off (3 days).
+// address carrying a reset link that keeps or brings back that address, 7 days), password reset
+// (1 hour); and the notice of a change of the second factor, which for a factor turned on
+// carries a reset link that also turns that factor off (3 days).
 import {
   type EmailTokenPurpose,
   type EmailTokenRow,
@@ -23,12 +24,14 @@ import { hashToken, newToken } from './tokens.ts';
 const CONFIRM_TTL_MS = 3 * 86_400_000;
 /** How long the "it was not me" link of a factor turned on works. */
 export const FACTOR_UNDO_TTL_MS = 3 * 86_400_000;
+/** How long the "it was not me" link of an email change works, the change confirmed or not. */
+export const EMAIL_UNDO_TTL_MS = 7 * 86_400_000;
 export const RESET_TTL_MS = 3_600_000;
 
-/**
- * A new link's token, stored hashed; earlier unused links of the same purpose stop working,
- * except confirmations (any of them still confirms the address).
- */
+/** Purposes whose earlier links keep working when a new one is sent (see sendEmailChange). */
+const KEPT = new Set<EmailTokenPurpose>(['email_confirm', 'email_undo']);
+
+/** A new link's token, stored hashed; earlier unused links of the same purpose stop working. */
 async function newLink(
   services: Services,
   userId: number,
@@ -37,7 +40,7 @@ async function newLink(
   options: { metadata?: EmailTokenRow['metadata']; from?: Date } = {},
 ): Promise<string> {
   const token = newToken();
-  if (purpose !== 'email_confirm') await invalidateEmailTokens(services.db, userId, purpose);
+  if (!KEPT.has(purpose)) await invalidateEmailTokens(services.db, userId, purpose);
   await insertEmailToken(services.db, {
     userId,
     purpose,
@@ -54,11 +57,19 @@ export async function sendConfirmation(services: Services, user: UserRow): Promi
   await deliver(services.identity.mailer, services.log, mail);
 }
 
+/**
+ * The link to the new address, and a notice to the old one. A taken session could otherwise move
+ * the account to the taker's address for good (the change needs no password: SPEC's userUpdate),
+ * so the notice carries a reset link that brings this address back, turns the second factor off
+ * and ends every session and token, for 7 days, confirmed change or not. A later change does not
+ * end it: its notice goes to the address then on the account, perhaps the taker's.
+ */
 export async function sendEmailChange(services: Services, user: UserRow, email: string): Promise<void> {
   const token = await newLink(services, user.id, 'email_change', CONFIRM_TTL_MS, { metadata: { email } });
+  const undo = await newLink(services, user.id, 'email_undo', EMAIL_UNDO_TTL_MS, { metadata: { email: user.email } });
   await deliver(services.identity.mailer, services.log, changeEmailMail(services.config.PUBLIC_URL, email, token));
-  // The owner learns of it at the address that still speaks for the account.
-  await deliver(services.identity.mailer, services.log, emailChangeNoticeMail(services.config.PUBLIC_URL, user.email));
+  const notice = emailChangeNoticeMail(services.config.PUBLIC_URL, user.email, undo);
+  await deliver(services.identity.mailer, services.log, notice);
 }
 
 /**

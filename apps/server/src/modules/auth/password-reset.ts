@@ -2,11 +2,13 @@
 // response; the emailed token is single use, expires in an hour, and with an active second
 // factor the reset also needs a valid code (the authenticator's, or a recovery code, which it
 // spends). Every session of the user ends. The link in the notice of a factor turned on
-// (email-links.ts) resets without a code and turns that factor off, ending API tokens too.
+// (email-links.ts) resets without a code and turns that factor off, ending API tokens too; the
+// link in the notice of an email change does the same and brings the old address back.
 import { PASSWORD_MAX, passwordResetRequestSchema, passwordResetSchema } from '@router/shared';
 import { recordAction } from '../../db/repositories/action.repository.ts';
 import {
   consumeEmailToken,
+  type EmailTokenPurpose,
   findUsableEmailToken,
   invalidateEmailTokens,
 } from '../../db/repositories/email-token.repository.ts';
@@ -22,9 +24,13 @@ import { estimatePassword } from './password-strength.ts';
 import { RULES } from './rate-limit.ts';
 import { verifySecondFactor } from './second-factor.ts';
 import { revokeAllOfUser } from './sessions.ts';
+import { EMAIL_TAKEN } from './signup.ts';
 import { hashToken } from './tokens.ts';
 
 export const RESET_LINK_INVALID = 'This password reset link is expired or was already used';
+
+/** The links that open the reset form: the requested one, and the undo links of two notices. */
+const RESET_LINKS: EmailTokenPurpose[] = ['password_reset', 'factor_undo', 'email_undo'];
 
 export async function requestPasswordReset(caller: Caller, input: { email: string }): Promise<boolean> {
   const { services, ip } = caller;
@@ -53,16 +59,23 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   const { services, ip } = caller;
   if (!(await services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink))) throw rateLimited();
   const { token, password, passcode } = parseInput(passwordResetSchema, { ...input, passcode: input.passcode ?? '' });
-  const row = await findUsableEmailToken(services.db, hashToken(token), ['password_reset', 'factor_undo']);
+  const row = await findUsableEmailToken(services.db, hashToken(token), RESET_LINKS);
   const user = row && (await findUserById(services.db, row.userId));
-  // The link of a factor turned on works only while that factor is the one on.
-  const undo = row?.purpose === 'factor_undo';
-  if (!row || !user || (undo && user.passcodeActiveAt?.toISOString() !== row.metadata.factorActiveAt)) {
+  // The undo links (email-links.ts) of a factor turned on, or of an email changed, sent to the
+  // owner's address for a change they may not have made. A factor's works only while that factor
+  // is the one on; an email's brings its address back.
+  const undo = row?.purpose === 'factor_undo' || row?.purpose === 'email_undo';
+  const restore = row?.purpose === 'email_undo' ? row.metadata.email : undefined;
+  if (
+    !row ||
+    !user ||
+    (row.purpose === 'factor_undo' && user.passcodeActiveAt?.toISOString() !== row.metadata.factorActiveAt)
+  ) {
     throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
   }
   await assertStrongPassword(password);
   // A factor set up before the email was proven is not the owner's: the reset drops it; so does
-  // the link of a factor turned on, sent to the owner's address for a factor they did not want.
+  // an undo link.
   const needsFactor = !undo && Boolean(user.passcodeActiveAt && user.emailConfirmedAt);
   if (needsFactor && !passcode) {
     throw new AppError('VALIDATION', 'Please enter the code of your authenticator app or a recovery code', {
@@ -82,10 +95,16 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
       passwordHash,
       ...(user.emailConfirmedAt ? {} : { emailConfirmedAt: new Date(), ...UNPROVEN_FACTOR }),
       ...(undo ? UNPROVEN_FACTOR : {}),
+      ...(restore ? { email: restore, emailConfirmedAt: user.emailConfirmedAt ?? new Date() } : {}),
     });
+    // Another account took the address meanwhile: nothing changes, the link stays usable.
+    if (!updated && restore) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'token' });
     if (updated && !user.emailConfirmedAt) await onEmailConfirmed(tx, services, updated);
-    // An email change asked for before (perhaps by whoever made the reset necessary) ends too.
-    await invalidateEmailTokens(tx, user.id, 'email_change');
+    // An email change asked for before (perhaps by whoever made the reset necessary) ends too,
+    // and after an undo every other link (some went to the taker's address).
+    for (const purpose of undo ? ['email_change' as const, ...RESET_LINKS] : ['email_change' as const]) {
+      await invalidateEmailTokens(tx, user.id, purpose);
+    }
     await recordAction(tx, { userId: user.id, code: ACTION.PASSWORD_RESET, address: ip });
     return true;
   });

@@ -34,16 +34,15 @@ export function changeEmailMail(publicUrl: string, to: string, token: string): M
 }
 
 /** To the old address when a change of email is asked for: a taken session must not move it unseen. */
-export function emailChangeNoticeMail(publicUrl: string, to: string): Mail {
-  const link = `${publicUrl}/auth/password/request`;
+export function emailChangeNoticeMail(publicUrl: string, to: string, undoToken: string): Mail {
   return mail(
     to,
     `The email of your ${PRODUCT} account is being changed`,
     [
       'Someone signed in to your account asked to change its email from this address to another one.',
-      'If it was you, nothing more is needed. If it was not, reset your password now with this link: that ends every session and the pending change.',
+      'If it was you, nothing more is needed. If it was not, open this link within 7 days, even after the change went through, to choose a new password: it keeps or brings back this address as the account email, turns two-step verification off, and ends every session, API token and the pending change.',
     ],
-    link,
+    `${publicUrl}/auth/password?token=${encodeURIComponent(undoToken)}`,
   );
 }
 

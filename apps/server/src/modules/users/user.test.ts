@@ -2,7 +2,15 @@
 // first account to confirm its email).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, confirmedUser, gql, SIGNIN, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
+import {
+  bearer,
+  confirmedUser,
+  gql,
+  SIGNIN,
+  SIGNUP,
+  STRONG_PASSWORD,
+  userWithSecondFactor,
+} from '../../../test/identity.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 
 let t: TestApp;
@@ -102,7 +110,7 @@ describe('users', () => {
     expect(change.errors).toBeUndefined();
     const notice = await smtp.waitFor('kept@example.test', since);
     expect(notice.subject).toBe('The email of your Signal Router account is being changed');
-    expect(notice.text).toContain('/auth/password/request');
+    expect(notice.text).toContain('/auth/password?token=');
     // The confirmation link goes only to the new address, never to the old one.
     expect(notice.text).not.toContain('/auth/email');
     await smtp.waitFor('taker@example.test', since);
@@ -162,6 +170,73 @@ describe('users', () => {
       bearer(user.token),
     );
     expect(now.data?.user).toEqual({ firstName: null, lastName: null });
+  });
+
+  it("the old address's notice brings the account back after a taken session moved it: address, password, no factor, no taker", async () => {
+    // The taker turned the second factor on too (its own notice's link is ended by the move).
+    const { token: taken } = await userWithSecondFactor(t, 'owner-back@example.test');
+    const since = smtp.mails.length;
+    await gql(t.app, UPDATE, { email: 'taker-moved@example.test' }, bearer(taken));
+    const notice = await smtp.waitFor('owner-back@example.test', since);
+    const { token: undo } = linkIn(notice, '/auth/password');
+    const { token: confirm } = linkIn(await smtp.waitFor('taker-moved@example.test', since), '/auth/email');
+    const CONFIRM = 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }';
+    const moved = await gql<{ authEmailConfirm: { token: string } }>(t.app, CONFIRM, { t: confirm });
+    expect(moved.errors).toBeUndefined();
+    // The taker's address speaks for the account now: its reset links go there.
+    const beforeTakerReset = smtp.mails.length;
+    await gql(t.app, 'mutation($e: String!) { authPasswordResetRequest(email: $e) }', {
+      e: 'taker-moved@example.test',
+    });
+    await t.services.identity.settled();
+    const { token: takersReset } = linkIn(
+      await smtp.waitFor('taker-moved@example.test', beforeTakerReset),
+      '/auth/password',
+    );
+
+    const password = 'Orchid-Lantern-Quarry-58!';
+    const RESET = 'mutation($t: String!, $p: String!) { authPasswordReset(token: $t, password: $p, password2: $p) }';
+    const back = await gql(t.app, RESET, { t: undo, p: password });
+    expect(back.errors).toBeUndefined();
+    const signin = await gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email: 'owner-back@example.test', password },
+    });
+    expect(signin.errors).toBeUndefined();
+    expect(signin.data?.signin.issuer).not.toBe('identity');
+    const me = await gql<{ user: { email: string } }>(
+      t.app,
+      '{ user { email } }',
+      {},
+      bearer(signin.data?.signin.token ?? ''),
+    );
+    expect(me.data?.user.email).toBe('owner-back@example.test');
+    for (const gone of [taken, moved.data?.authEmailConfirm.token ?? '']) {
+      const answer = await gql(t.app, '{ user { email } }', {}, bearer(gone));
+      expect(answer.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    }
+    // The reset link sent to the taker's address ended with the undo.
+    const late = await gql(t.app, RESET, { t: takersReset, p: 'Another-Strong-Pass-99!' });
+    expect(late.errors?.[0]?.message).toBe('This password reset link is expired or was already used');
+  });
+
+  it('the notice link changes nothing when another account has taken the old address meanwhile', async () => {
+    const { token } = await confirmedUser(t, 'left-behind@example.test');
+    const since = smtp.mails.length;
+    await gql(t.app, UPDATE, { email: 'went-ahead@example.test' }, bearer(token));
+    const { token: undo } = linkIn(await smtp.waitFor('left-behind@example.test', since), '/auth/password');
+    const { token: confirm } = linkIn(await smtp.waitFor('went-ahead@example.test', since), '/auth/email');
+    await gql(t.app, 'mutation($t: String!) { authEmailConfirm(token: $t) { token } }', { t: confirm });
+    await confirmedUser(t, 'left-behind@example.test');
+    const password = 'Orchid-Lantern-Quarry-58!';
+    const refused = await gql(
+      t.app,
+      'mutation($t: String!, $p: String!) { authPasswordReset(token: $t, password: $p, password2: $p) }',
+      { t: undo, p: password },
+    );
+    expect(refused.errors?.[0]?.message).toBe('This email is already registered');
+    const stays = await gql<{ user: { email: string } }>(t.app, '{ user { email } }', {}, bearer(token));
+    expect(stays.data?.user.email).toBe('went-ahead@example.test');
   });
 
   it('needs a session', async () => {
