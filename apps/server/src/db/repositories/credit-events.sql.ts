@@ -13,14 +13,18 @@ import { lastGrantSql, UNMETERED_SQL } from './credits.repository.ts';
 /**
  * A select of notification source rows (see notificationEventCtes) from `changed`, a relation
  * with `user_id, balance_before, balance_after`. `data` is CreditsEventData (`threshold`: the
- * low mark).
+ * low mark). `grant`: an SQL expression for the credits granted by the change itself (a new
+ * plan period), null when it grants none: the statement's own ledger rows are not visible to
+ * it, and the low mark is measured against the grant the balance will show afterwards.
  */
-export function creditEventSource(changed: string): string {
+export function creditEventSource(changed: string, grant = 'null::int'): string {
   return `select x.user_id, null::bigint as connector_id, null::text as account_id,
       case when x.balance_after <= 0 then 'credits.exhausted' else 'credits.low' end as type,
       jsonb_build_object('balance', x.balance_after, 'threshold', m.mark) as data
     from ${changed} x
-    cross join lateral (select floor(coalesce(${lastGrantSql('x.user_id')}, 0) * ${LOW_CREDITS_SHARE})::int as mark) m
+    cross join lateral (
+      select floor(coalesce(${grant}, ${lastGrantSql('x.user_id')}, 0) * ${LOW_CREDITS_SHARE})::int as mark
+    ) m
     where x.balance_after < x.balance_before and not ${UNMETERED_SQL}
       and exists (select 1 from notifications n where n.user_id = x.user_id and n.is_enabled)
       and ((x.balance_before > 0 and x.balance_after <= 0)

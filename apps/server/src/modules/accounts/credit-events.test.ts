@@ -63,3 +63,22 @@ describe('credit events', () => {
     });
   });
 });
+
+describe('credit events of a new plan period', () => {
+  it('measures the low mark against the new period, not the one it replaces (a smaller plan renewed)', async () => {
+    const userId = await trader('renewal@example.com');
+    const day = 86_400_000;
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 500, periodEnd: new Date(Date.now() + day), reference: 'in_big' }),
+    );
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 100, 'big-spend'));
+    // Renewed on a smaller plan: 400 left lapse, 50 granted: 50 of 50 is not low.
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 50, periodEnd: new Date(Date.now() + 31 * day), reference: 'in_small' }),
+    );
+    expect(await eventsOf(userId)).toEqual([]);
+    // Measured against the new grant: 10 is its low mark.
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 40, 'small-spend'));
+    expect(await eventsOf(userId)).toEqual([{ type: 'credits.low', data: { balance: 10, threshold: 10 } }]);
+  });
+});
