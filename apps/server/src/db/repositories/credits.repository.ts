@@ -125,6 +125,9 @@ export async function writeCredits(
     ? sql`, recurring_period_credits = ${next.period.credits}, recurring_period_end = ${next.period.end?.toISOString() ?? null}::timestamptz`
     : sql``;
   const metadata = next.granted !== 0 ? sql`, metadata = ${creditsTotalAfter(next.granted)}` : sql``;
+  // The last grant among the entries (lastGrantSql's rule), which the balance is measured against.
+  const grant =
+    entries.findLast((e) => e.credits > 0 && e.cause !== 'refund' && e.cause !== 'adjustment')?.credits ?? null;
   const { rows } = await db.execute<Row<LedgerRow>>(sql`
     with previous as (
       select balance from accounts where user_id = ${userId}
@@ -135,7 +138,7 @@ export async function writeCredits(
       returning user_id, credits + recurring_credits as balance_after
     ), balance_change as (
       select c.user_id, p.balance as balance_before, c.balance_after from changed c, previous p
-    ), credit_events as (${sql.raw(creditEventSource('balance_change'))}),
+    ), credit_events as (${sql.raw(creditEventSource('balance_change', grant === null ? undefined : `${grant}::int`))}),
     ${sql.raw(notificationEventCtes('credit_events'))}, added as (
       insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after, note)
       select c.user_id, e.credits, e.recurring, e.cause, e.reference, e."balanceAfter", e.note

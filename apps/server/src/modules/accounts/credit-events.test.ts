@@ -6,7 +6,7 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { inTransaction } from '../../../test/credit-fixtures.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
-import { endCreditPeriod, grantCredits, spendCredits, startCreditPeriod } from './credits.ts';
+import { endCreditPeriod, grantCredits, refundCredits, spendCredits, startCreditPeriod } from './credits.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -61,5 +61,49 @@ describe('credit events', () => {
       type: 'credits.exhausted',
       data: { balance: 0, threshold: 20 },
     });
+  });
+});
+
+describe('credit events of a new plan period', () => {
+  it('measures the low mark against the new period, not the one it replaces (a smaller plan renewed)', async () => {
+    const userId = await trader('renewal@example.com');
+    const day = 86_400_000;
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 500, periodEnd: new Date(Date.now() + day), reference: 'in_big' }),
+    );
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 100, 'big-spend'));
+    // Renewed on a smaller plan: 400 left lapse, 50 granted: 50 of 50 is not low.
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 50, periodEnd: new Date(Date.now() + 31 * day), reference: 'in_small' }),
+    );
+    expect(await eventsOf(userId)).toEqual([]);
+    // Measured against the new grant: 10 is its low mark.
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 40, 'small-spend'));
+    expect(await eventsOf(userId)).toEqual([{ type: 'credits.low', data: { balance: 10, threshold: 10 } }]);
+  });
+});
+
+describe('credit events around refunds', () => {
+  it('tells low and exhausted once per grant, not again when a refunded signal crosses back', async () => {
+    const userId = await trader('refunds@example.com');
+    const types = async () => (await eventsOf(userId)).map((e) => e.type);
+    await inTransaction(t, (tx) => grantCredits(tx, userId, 10, 'purchase', 'cs_refunds_1'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 7, 'x1'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'x2'));
+    expect(await types()).toEqual(['credits.low']);
+    // The order of x2 was rejected: its credit comes back (3), and the next signal takes it (2).
+    await inTransaction(t, (tx) => refundCredits(tx, userId, 'x2'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'x3'));
+    expect(await types()).toEqual(['credits.low']);
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 2, 'x4'));
+    expect(await types()).toEqual(['credits.low', 'credits.exhausted']);
+    await inTransaction(t, (tx) => refundCredits(tx, userId, 'x4'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 2, 'x5'));
+    expect(await types()).toEqual(['credits.low', 'credits.exhausted']);
+    // A new grant starts over: its crossings are told again.
+    await inTransaction(t, (tx) => grantCredits(tx, userId, 10, 'purchase', 'cs_refunds_2'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 8, 'x6'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 2, 'x7'));
+    expect(await types()).toEqual(['credits.low', 'credits.exhausted', 'credits.low', 'credits.exhausted']);
   });
 });

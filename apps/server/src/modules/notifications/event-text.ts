@@ -100,7 +100,12 @@ function refusedText(data: Data, title: Title): EventText {
       ['Account', data.accountId],
       ['Signal id', signalId],
     ]),
-    path: signalId ? `/me?signal=${encodeURIComponent(signalId)}` : '/me',
+    // A refused signal was stored as none: its entry is among its webhook's calls.
+    path: signalId
+      ? `/me?signal=${encodeURIComponent(signalId)}`
+      : text(hook.key)
+        ? `/me?hook=${encodeURIComponent(text(hook.key) ?? '')}`
+        : '/me',
     linkLabel: 'See your activity',
   };
 }

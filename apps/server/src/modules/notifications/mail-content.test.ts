@@ -45,6 +45,24 @@ describe('eventMail', () => {
     expect(mail.html).not.toContain('<alerts>');
   });
 
+  it("links a refused signal (stored as none) to its webhook's calls in the activity", () => {
+    const mail = eventMail(ctx, 'jo@example.com', {
+      type: 'signal.refused',
+      at,
+      data: {
+        hook: { key: 'h1', shortKey: 's1', name: 'Swing' },
+        connectorKey: 'c1',
+        providerName: 'alpaca',
+        accountId: 'PA-1',
+        reason: 'invalid',
+        message: 'action: must be one of buy, sell',
+      },
+    });
+    expect(mail.subject).toBe('Signal refused on webhook "Swing" · Signal Router');
+    expect(mail.link).toBe('https://router.example/me?hook=h1');
+    expect(mail.text).toContain('See your activity: https://router.example/me?hook=h1');
+  });
+
   it('says what a quantity in percent or cash counts, not as a number of shares', () => {
     const percent = (quantity_type: string) =>
       eventMail(

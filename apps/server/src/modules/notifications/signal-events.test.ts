@@ -133,6 +133,30 @@ describe('notifications of the signal path', () => {
     expect(text).toContain('Message: Flaky Broker: insufficient buying power');
   });
 
+  it('tells the low mark once, not again when a rejected order gave its credit back', async () => {
+    const { trader, refused } = await desk('refunded');
+    const lows = async () =>
+      (
+        await t.services.db.$client.query(
+          `select 1 from notification_events where user_id = $1 and type = 'credits.low'`,
+          [trader.userId],
+        )
+      ).rowCount;
+    const balance = async () =>
+      Number(
+        (await t.services.db.$client.query('select balance from accounts where user_id = $1', [trader.userId])).rows[0]
+          ?.balance,
+      );
+    // 3 → 2 (low, told), the rejection gives the credit back (3) ...
+    expect((await refused(BUY)).statusCode).toBe(400);
+    expect(await lows()).toBe(1);
+    await eventually(async () => (await balance()) === 3);
+    // ... and the next order takes it again (2): no news.
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 })).statusCode).toBe(201);
+    await eventually(async () => (await balance()) === 2);
+    expect(await lows()).toBe(1);
+  });
+
   it("tells an order the broker ended at once (canceled) as rejected with its message, a cancel signal's as placed", async () => {
     const { trader, webhooks, mail } = await desk('ended');
     const place = flaky.broker.placeOrder;
