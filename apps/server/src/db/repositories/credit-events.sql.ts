@@ -10,12 +10,7 @@
 // Nothing when signals are not metered (SIGNAL_CREDITS=unlimited). The last grant is read only
 // for users with an enabled setting.
 import { LOW_CREDITS_SHARE } from '@router/shared';
-import { UNMETERED_SQL } from './credits.repository.ts';
-
-/** The user's last grant (lastGrantSql's rule) as a row: credits, created_at, id. */
-const lastGrantRow = (userId: string) => `(select g.credits, g.created_at, g.id from credit_ledger g
-    where g.user_id = ${userId} and g.credits > 0 and g.cause not in ('refund', 'adjustment')
-    order by g.created_at desc nulls last, g.id desc nulls last limit 1)`;
+import { lastGrantSql, UNMETERED_SQL } from './credits.repository.ts';
 
 /**
  * A select of notification source rows (see notificationEventCtes) from `changed`, a relation
@@ -33,7 +28,7 @@ export function creditEventSource(changed: string, grant = 'null::int'): string 
       case when x.balance_after <= 0 then 'credits.exhausted' else 'credits.low' end as type,
       jsonb_build_object('balance', x.balance_after, 'threshold', m.mark) as data
     from ${changed} x
-    left join lateral ${lastGrantRow('x.user_id')} g on true
+    left join lateral ${lastGrantSql('x.user_id', 'g.credits, g.created_at, g.id')} g on true
     cross join lateral (
       select floor(coalesce(${grant}, g.credits, 0) * ${LOW_CREDITS_SHARE})::int as mark
     ) m

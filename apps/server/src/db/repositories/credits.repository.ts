@@ -182,8 +182,11 @@ export async function listLedger(db: Executor, page: LedgerPage): Promise<Ledger
   return rows;
 }
 
-/** SQL: the credits of the most recent grant of the user `userId` (an SQL expression), or null. */
-export const lastGrantSql = (userId: string) => `(select g.credits from credit_ledger g
+/**
+ * SQL: the credits of the most recent grant of the user `userId` (an SQL expression), or null;
+ * `columns` of that ledger row `g` instead, as a row (credit-events.sql.ts).
+ */
+export const lastGrantSql = (userId: string, columns = 'g.credits') => `(select ${columns} from credit_ledger g
     where g.user_id = ${userId} and g.credits > 0 and g.cause not in ('refund', 'adjustment')
     order by g.created_at desc nulls last, g.id desc nulls last limit 1)`;
 
