@@ -78,8 +78,30 @@ describe('proxy', () => {
     await gql(t.app, '{ account { balance } }', {}, asBob);
     await gql(t.app, PROXY_START, { email: 'admin@example.test' }, asBob);
     const after = await latestAudit(100);
-    expect(after.length).toBe(count + 1);
+    // No proxied_mutation entry for the admin call: its own, and the end of Bob's proxy it means.
+    expect(after.length).toBe(count + 2);
     expect(after[0]).toMatchObject({ action: 'proxy_on', targetEmail: 'admin@example.test' });
+    expect(after[1]).toMatchObject({ action: 'proxy_off', targetEmail: 'bob@example.test' });
+  });
+
+  it('records the end of the proxy of one user when the administrator switches to another', async () => {
+    await confirmedUser(t, 'erin@example.test');
+    const asBob = bearer(admin.token, { 'x-user': 'bob@example.test' });
+    const [newest] = await latestAudit(1);
+    // The admin screen's Save while Bob is proxied sends X-User: bob with the new email.
+    const res = await gql(t.app, PROXY_START, { email: 'erin@example.test' }, asBob);
+    expect(res).toEqual({ data: { adminProxyStart: 'erin@example.test' } });
+    const entries = (await latestAudit(10)).filter((e) => e.id > (newest?.id ?? 0));
+    expect([...entries].reverse().map((e) => [e.action, e.adminEmail, e.targetEmail])).toEqual([
+      ['proxy_off', 'admin@example.test', 'bob@example.test'],
+      ['proxy_on', 'admin@example.test', 'erin@example.test'],
+    ]);
+    // Applying the user already proxied again is no switch: nothing ends.
+    const asErin = bearer(admin.token, { 'x-user': 'erin@example.test' });
+    await gql(t.app, PROXY_START, { email: 'erin@example.test' }, asErin);
+    const [again, previous] = await latestAudit(2);
+    expect([again?.action, again?.targetEmail]).toEqual(['proxy_on', 'erin@example.test']);
+    expect(previous?.id).toBe(entries[0]?.id);
   });
 
   it('records the reset', async () => {
