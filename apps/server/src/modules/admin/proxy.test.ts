@@ -202,6 +202,54 @@ describe('proxy', () => {
     expect(mine.data?.notificationSecretRotate.secret).toMatch(/^whsec_/);
   });
 
+  it("never sends a webhook's signed notifications elsewhere while proxied, nor for an API token", async () => {
+    const frank = await confirmedUser(t, 'frank@example.test');
+    const asFrank = bearer(admin.token, { 'x-user': 'frank@example.test' });
+    const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
+      t.app,
+      'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
+      {},
+      bearer(frank.token),
+    );
+    const connectorKey = paper.data?.connectorActivate.key ?? '';
+    const accountId = (JSON.parse(paper.data?.connectorActivate.accounts ?? '[]') as Array<{ id: string }>)[0]?.id;
+    const own = await gql<{ notificationCreate: { key: string } }>(
+      t.app,
+      `mutation($k: String!, $a: String!, $m: String!) {
+        notificationCreate(connectorKey: $k, accountId: $a, type: 1, metadata: $m) { key } }`,
+      { k: connectorKey, a: accountId, m: JSON.stringify({ url: 'https://example.com/frank' }) },
+      bearer(frank.token),
+    );
+    const key = own.data?.notificationCreate.key ?? '';
+    const UPDATE = 'mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { metadata } }';
+    const elsewhere = JSON.stringify({ url: 'https://example.org/collector' });
+    const stored = async () =>
+      (await t.services.db.$client.query('select metadata from notifications where key = $1', [key])).rows[0]?.metadata;
+    const proxied = await gql(t.app, UPDATE, { k: key, m: elsewhere }, asFrank);
+    expect(proxied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const token = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "script"}) { secret } }',
+      {},
+      bearer(frank.token),
+    );
+    const byToken = await gql(
+      t.app,
+      UPDATE,
+      { k: key, m: elsewhere },
+      bearer(token.data?.userTokenCreate.secret ?? ''),
+    );
+    expect(byToken.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(await stored()).toEqual({ url: 'https://example.com/frank' });
+    // The same receiver with other events is no new destination: the administrator may help there.
+    const events = JSON.stringify({ url: 'https://example.com/frank', events: ['order.filled'] });
+    expect((await gql(t.app, UPDATE, { k: key, m: events }, asFrank)).errors).toBeUndefined();
+    // The owner moves it.
+    const mine = await gql(t.app, UPDATE, { k: key, m: elsewhere }, bearer(frank.token));
+    expect(mine.errors).toBeUndefined();
+    expect(await stored()).toEqual({ url: 'https://example.org/collector' });
+  });
+
   it("is FORBIDDEN with a personal API token, even an administrator's, and changes nothing", async () => {
     const created = await gql<{ userTokenCreate: { secret: string } }>(
       t.app,
