@@ -258,6 +258,15 @@ describe('adminAuditLog', () => {
 
     const bad = await gql(t.app, AUDIT, { limit: 0 }, asAdmin());
     expect(bad.errors?.[0]?.message).toBe('Limit must be between 1 and 100');
+    // A time no timestamp can hold is bad input, never a database error; the far future pages from the newest.
+    for (const from of [1e300, -1e300]) {
+      const outside = await gql(t.app, AUDIT, { from }, asAdmin());
+      expect(outside.errors?.[0]).toMatchObject({
+        message: 'Invalid createdAtFrom',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    }
+    expect((await auditLog(100, 8.64e15)).map((e) => e.id)).toEqual(all.map((e) => e.id));
 
     for (const statement of [
       "update admin_audit_log set action = 'nothing'",
