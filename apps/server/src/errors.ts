@@ -58,8 +58,20 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
+const UNSTORABLE_TEXT = 'Input cannot hold the character \\u0000';
+
+/**
+ * PostgreSQL refuses \u0000 in text (22021) and in jsonb (22P05): a value the caller sent, so bad
+ * input, not our fault. Also when a query builder wrapped the driver's error.
+ */
+function isUnstorableText(error: unknown): boolean {
+  const failure = error as { code?: unknown; cause?: { code?: unknown } } | null;
+  return [failure?.code, failure?.cause?.code].some((code) => code === '22021' || code === '22P05');
+}
+
 /** Any error as an AppError: known ones as they are, the rest INTERNAL with a generic message. */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
+  if (isUnstorableText(error)) return new AppError('VALIDATION', UNSTORABLE_TEXT, { cause: error });
   return new AppError('INTERNAL', GENERIC_MESSAGE, { cause: error });
 }

@@ -91,6 +91,15 @@ export const referrerDeleteSchema = z.object({
 
 export type ReferrerCreateInput = z.input<typeof referrerCreateSchema>;
 
+/** A badly percent-encoded value (`%E0%A4%A`) is no code: '' rather than decodeURIComponent's URIError. */
+function decodedOrEmpty(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return '';
+  }
+}
+
 /**
  * The code of a referrer link given as the link itself, its path or its suffix:
  * 'https://host/signup/k7m2q9xa', '/signup/k7m2q9xa/', 'https://host/signup?code=k7m2q9xa', 'k7m2q9xa'.
@@ -98,7 +107,7 @@ export type ReferrerCreateInput = z.input<typeof referrerCreateSchema>;
 export function referrerCodeOf(text: string): string {
   const value = text.trim();
   const query = /[?&]code=([^&#]+)/.exec(value)?.[1];
-  if (query) return decodeURIComponent(query).trim().toLowerCase();
+  if (query) return decodedOrEmpty(query).trim().toLowerCase();
   const path = value.split(/[?#]/)[0] ?? '';
   const segments = path.split('/').filter(Boolean);
   return (segments.at(-1) ?? '').toLowerCase();

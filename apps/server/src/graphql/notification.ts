@@ -25,6 +25,11 @@ import { requireOwner } from './guards.ts';
  * rotating its secret are refused there.
  */
 const SECRET_OWNER_ONLY = 'A webhook signing secret is shown to its owner only: they can create or rotate it';
+/**
+ * For the same reason a webhook setting's URL: a new one would send the signed notifications
+ * (with the hooks' short keys, which place orders) to another receiver, after the proxy ended.
+ */
+const URL_OWNER_ONLY = "A webhook's URL is set by its owner only: they can change it";
 
 const NotificationRef = builder.objectRef<NotificationAnswer>('Notification').implement({
   description: 'SPEC §3 Notification: one notification setting of a connector account.',
@@ -114,9 +119,11 @@ builder.mutationFields((t) => ({
   }),
   notificationUpdate: t.field({
     type: NotificationRef,
-    description: 'New metadata for a setting; it is enabled again.',
+    description:
+      "New metadata for a setting; it is enabled again. A webhook setting's new URL is FORBIDDEN to an administrator acting as the user and to a personal API token.",
     args: { key: t.arg.string({ required: true }), metadata: t.arg.string({ required: true }) },
-    resolve: (_root, { key, metadata }, ctx) => updateNotification(ctx.services, actorOf(ctx), key, metadata),
+    resolve: (_root, { key, metadata }, ctx) =>
+      updateNotification(ctx.services, actorOf(ctx), key, metadata, () => requireOwner(ctx, URL_OWNER_ONLY)),
   }),
   notificationDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },

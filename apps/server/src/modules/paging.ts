@@ -2,6 +2,9 @@
 // createdAt (ms) of the last row shown, for the rows strictly older than it.
 import { AppError } from '../errors.ts';
 
+/** The latest time a JavaScript Date holds (ms). */
+const MAX_TIME_MS = 8.64e15;
+
 export interface Page {
   limit: number;
   /** Only rows created strictly before this millisecond. */
@@ -19,6 +22,10 @@ export function parsePage(
   }
   const from = query.createdAtFrom;
   if (from === null || from === undefined) return { limit };
-  if (!Number.isFinite(from)) throw new AppError('VALIDATION', 'Invalid createdAtFrom', { field: 'createdAtFrom' });
+  // A time of no row (before 1970, or past what a date can hold) is bad input: the database's
+  // to_timestamp would fail on it with an internal error.
+  if (!Number.isFinite(from) || from < 0 || from > MAX_TIME_MS) {
+    throw new AppError('VALIDATION', 'Invalid createdAtFrom', { field: 'createdAtFrom' });
+  }
   return { limit, before: Math.floor(from) };
 }

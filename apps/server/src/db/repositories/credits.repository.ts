@@ -68,6 +68,15 @@ export async function lockCredits(db: Executor, userId: number): Promise<CreditS
   return created;
 }
 
+/**
+ * Serializes, until the transaction ends, the transactions that may write this cause and
+ * reference for different users: the account locks of lockCredits do not, so two of them would
+ * both find no row and the second insert would break the unique index.
+ */
+export async function lockLedgerReference(db: Executor, cause: string, reference: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext('credit_ledger:' || ${cause} || ':' || ${reference}))`);
+}
+
 /** Whether the ledger already has a row of this cause and reference (they are unique together). */
 export async function hasLedgerEntry(db: Executor, cause: string, reference: string): Promise<boolean> {
   const { rows } = await db.execute(

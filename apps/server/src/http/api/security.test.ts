@@ -163,6 +163,28 @@ describe('the Bearer challenge (RFC 6750 §3)', () => {
   });
 });
 
+describe('ids no row can hold', () => {
+  it('refuses an id holding \\u0000 as bad input (400), never an internal error', async () => {
+    const route = `/api/v1/accounts/${aliceAccount}/orders`;
+    // An account id decoding to a connection key with \u0000 in it, an order id, a cursor.
+    const nulAccount = Buffer.from(`a\u0000b\n${alice.brokerAccountId}`).toString('base64url');
+    for (const [method, path] of [
+      ['GET', `/api/v1/accounts/${nulAccount}/orders`],
+      ['GET', `/api/v1/accounts/${nulAccount}/balances`],
+      ['GET', '/api/v1/orders/a%00b'],
+      ['DELETE', '/api/v1/orders/a%00b'],
+      ['GET', `${route}?cursor=a%00b`],
+    ] as const) {
+      const answer = await api(server, alice.apiToken, method, path);
+      expect({ path, status: answer.status, body: answer.body }).toEqual({
+        path,
+        status: 400,
+        body: { status: 'ValidationError', message: expect.stringMatching(/\\u0000/) },
+      });
+    }
+  });
+});
+
 describe('a revoked application', () => {
   it('gets 401 at once', async () => {
     const { app } = await professionalWithApp(server, 'dev-revoked@example.test');

@@ -159,6 +159,34 @@ describe('adminAccountReward', () => {
     expect(await balanceOf(t, 'bob@example.test')).toBe(before + 14);
   });
 
+  it('refuses the same idempotency key for two users, even sent at once, and grants it once', async () => {
+    const KEYED = `mutation($email: String!, $credits: Int!, $key: String) {
+      adminAccountReward(email: $email, credits: $credits, idempotencyKey: $key)
+    }`;
+    await confirmedUser(t, 'carol@example.test');
+    const before = { bob: await balanceOf(t, 'bob@example.test'), carol: await balanceOf(t, 'carol@example.test') };
+    const key = 'form-submission-two-users';
+    const answers = await Promise.all([
+      gql(t.app, KEYED, { email: 'bob@example.test', credits: 3, key }, asAdmin()),
+      gql(t.app, KEYED, { email: 'carol@example.test', credits: 3, key }, asAdmin()),
+    ]);
+    // One is granted, the other refused with the validation error (never an internal error).
+    expect(answers.filter((a) => a.data?.adminAccountReward === true)).toHaveLength(1);
+    const refused = answers.find((a) => a.errors);
+    expect(refused?.errors?.[0]).toMatchObject({
+      message: 'This idempotency key was used for another reward',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    const after = { bob: await balanceOf(t, 'bob@example.test'), carol: await balanceOf(t, 'carol@example.test') };
+    expect(after.bob - before.bob + after.carol - before.carol).toBe(3);
+    // And one after the other: the second user is refused as well, nothing granted.
+    const again = await gql(t.app, KEYED, { email: 'carol@example.test', credits: 3, key: `${key}-2` }, asAdmin());
+    expect(again.data).toEqual({ adminAccountReward: true });
+    const other = await gql(t.app, KEYED, { email: 'bob@example.test', credits: 3, key: `${key}-2` }, asAdmin());
+    expect(other.errors?.[0]?.message).toBe('This idempotency key was used for another reward');
+    expect(await balanceOf(t, 'bob@example.test')).toBe(after.bob);
+  });
+
   it('refuses an unconfirmed user', async () => {
     await gql(t.app, SIGNUP, { credentials: { email: 'pending@example.test', password: STRONG_PASSWORD } });
     const res = await gql(t.app, REWARD, { email: 'pending@example.test', credits: 25 }, asAdmin());
@@ -230,6 +258,15 @@ describe('adminAuditLog', () => {
 
     const bad = await gql(t.app, AUDIT, { limit: 0 }, asAdmin());
     expect(bad.errors?.[0]?.message).toBe('Limit must be between 1 and 100');
+    // A time no timestamp can hold is bad input, never a database error; the far future pages from the newest.
+    for (const from of [1e300, -1e300]) {
+      const outside = await gql(t.app, AUDIT, { from }, asAdmin());
+      expect(outside.errors?.[0]).toMatchObject({
+        message: 'Invalid createdAtFrom',
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    }
+    expect((await auditLog(100, 8.64e15)).map((e) => e.id)).toEqual(all.map((e) => e.id));
 
     for (const statement of [
       "update admin_audit_log set action = 'nothing'",

@@ -78,8 +78,30 @@ describe('proxy', () => {
     await gql(t.app, '{ account { balance } }', {}, asBob);
     await gql(t.app, PROXY_START, { email: 'admin@example.test' }, asBob);
     const after = await latestAudit(100);
-    expect(after.length).toBe(count + 1);
+    // No proxied_mutation entry for the admin call: its own, and the end of Bob's proxy it means.
+    expect(after.length).toBe(count + 2);
     expect(after[0]).toMatchObject({ action: 'proxy_on', targetEmail: 'admin@example.test' });
+    expect(after[1]).toMatchObject({ action: 'proxy_off', targetEmail: 'bob@example.test' });
+  });
+
+  it('records the end of the proxy of one user when the administrator switches to another', async () => {
+    await confirmedUser(t, 'erin@example.test');
+    const asBob = bearer(admin.token, { 'x-user': 'bob@example.test' });
+    const [newest] = await latestAudit(1);
+    // The admin screen's Save while Bob is proxied sends X-User: bob with the new email.
+    const res = await gql(t.app, PROXY_START, { email: 'erin@example.test' }, asBob);
+    expect(res).toEqual({ data: { adminProxyStart: 'erin@example.test' } });
+    const entries = (await latestAudit(10)).filter((e) => e.id > (newest?.id ?? 0));
+    expect([...entries].reverse().map((e) => [e.action, e.adminEmail, e.targetEmail])).toEqual([
+      ['proxy_off', 'admin@example.test', 'bob@example.test'],
+      ['proxy_on', 'admin@example.test', 'erin@example.test'],
+    ]);
+    // Applying the user already proxied again is no switch: nothing ends.
+    const asErin = bearer(admin.token, { 'x-user': 'erin@example.test' });
+    await gql(t.app, PROXY_START, { email: 'erin@example.test' }, asErin);
+    const [again, previous] = await latestAudit(2);
+    expect([again?.action, again?.targetEmail]).toEqual(['proxy_on', 'erin@example.test']);
+    expect(previous?.id).toBe(entries[0]?.id);
   });
 
   it('records the reset', async () => {
@@ -178,6 +200,54 @@ describe('proxy', () => {
       bearer(dave.token),
     );
     expect(mine.data?.notificationSecretRotate.secret).toMatch(/^whsec_/);
+  });
+
+  it("never sends a webhook's signed notifications elsewhere while proxied, nor for an API token", async () => {
+    const frank = await confirmedUser(t, 'frank@example.test');
+    const asFrank = bearer(admin.token, { 'x-user': 'frank@example.test' });
+    const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
+      t.app,
+      'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
+      {},
+      bearer(frank.token),
+    );
+    const connectorKey = paper.data?.connectorActivate.key ?? '';
+    const accountId = (JSON.parse(paper.data?.connectorActivate.accounts ?? '[]') as Array<{ id: string }>)[0]?.id;
+    const own = await gql<{ notificationCreate: { key: string } }>(
+      t.app,
+      `mutation($k: String!, $a: String!, $m: String!) {
+        notificationCreate(connectorKey: $k, accountId: $a, type: 1, metadata: $m) { key } }`,
+      { k: connectorKey, a: accountId, m: JSON.stringify({ url: 'https://example.com/frank' }) },
+      bearer(frank.token),
+    );
+    const key = own.data?.notificationCreate.key ?? '';
+    const UPDATE = 'mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { metadata } }';
+    const elsewhere = JSON.stringify({ url: 'https://example.org/collector' });
+    const stored = async () =>
+      (await t.services.db.$client.query('select metadata from notifications where key = $1', [key])).rows[0]?.metadata;
+    const proxied = await gql(t.app, UPDATE, { k: key, m: elsewhere }, asFrank);
+    expect(proxied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const token = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "script"}) { secret } }',
+      {},
+      bearer(frank.token),
+    );
+    const byToken = await gql(
+      t.app,
+      UPDATE,
+      { k: key, m: elsewhere },
+      bearer(token.data?.userTokenCreate.secret ?? ''),
+    );
+    expect(byToken.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(await stored()).toEqual({ url: 'https://example.com/frank' });
+    // The same receiver with other events is no new destination: the administrator may help there.
+    const events = JSON.stringify({ url: 'https://example.com/frank', events: ['order.filled'] });
+    expect((await gql(t.app, UPDATE, { k: key, m: events }, asFrank)).errors).toBeUndefined();
+    // The owner moves it.
+    const mine = await gql(t.app, UPDATE, { k: key, m: elsewhere }, bearer(frank.token));
+    expect(mine.errors).toBeUndefined();
+    expect(await stored()).toEqual({ url: 'https://example.org/collector' });
   });
 
   it("is FORBIDDEN with a personal API token, even an administrator's, and changes nothing", async () => {

@@ -13,7 +13,15 @@ export async function startProxy(caller: AdminCaller, email: string): Promise<st
   const adminId = requireAdmin(caller);
   const input = parseInput(adminProxySchema, { email });
   const target = await confirmedUserByEmail(caller.services.db, input.email);
-  await recordAudit(caller.services.db, { adminId, targetId: target.id, action: AUDIT_ACTIONS.proxyOn });
+  const current = caller.viewer?.proxiedBy !== undefined ? caller.viewer.userId : undefined;
+  await caller.services.db.transaction(async (tx) => {
+    // Applying another user while proxied (X-User: the first) ends the first user's proxy: its
+    // 'proxy off' is recorded, or the log would show it never ended.
+    if (current !== undefined && current !== target.id) {
+      await recordAudit(tx, { adminId, targetId: current, action: AUDIT_ACTIONS.proxyOff });
+    }
+    await recordAudit(tx, { adminId, targetId: target.id, action: AUDIT_ACTIONS.proxyOn });
+  });
   return target.email;
 }
 

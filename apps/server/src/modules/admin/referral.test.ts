@@ -182,6 +182,23 @@ describe('the referral journey', () => {
     expect((await gql(t.app, SIGNUP_REFERRER, { code: 'notours99' })).data).toEqual({ signupReferrer: null });
     expect((await gql(t.app, SIGNUP_REFERRER, { code: '../../etc' })).data).toEqual({ signupReferrer: null });
   });
+
+  it('reads a link whose code is badly percent-encoded as a code that is not ours, never an internal error', async () => {
+    const link = 'https://app.example.test/signup?code=%E0%A4%A';
+    expect(await gql(t.app, SIGNUP_REFERRER, { code: link })).toEqual({ data: { signupReferrer: null } });
+    const res = await signUp('henry@example.test', link);
+    expect(res.errors?.[0]).toMatchObject({
+      message: 'This referral code is not valid',
+      extensions: { code: 'BAD_USER_INPUT', field: 'referrerCode' },
+    });
+    const { rows } = await t.services.db.$client.query('select 1 from users where email = $1', ['henry@example.test']);
+    expect(rows).toEqual([]);
+    const deleted = await gql(t.app, REFERRER_DELETE, { ref: link }, asAdmin());
+    expect(deleted.errors?.[0]).toMatchObject({
+      message: 'No referrer link with this code',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+  });
 });
 
 describe('adminReferrerDelete', () => {

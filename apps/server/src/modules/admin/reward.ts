@@ -4,7 +4,7 @@
 // names the key), unique per cause, so a resubmission (an answer lost to the network, a double
 // click) finds the first grant and answers as it did, granting nothing more.
 import { ADMIN_TEXT, AUDIT_ACTIONS, adminRewardSchema } from '@router/shared';
-import { findLedgerEntry } from '../../db/repositories/credits.repository.ts';
+import { findLedgerEntry, lockLedgerReference } from '../../db/repositories/credits.repository.ts';
 import { AppError } from '../../errors.ts';
 import { grantCredits } from '../accounts/credits.ts';
 import { parseInput } from '../auth/caller.ts';
@@ -32,7 +32,9 @@ export async function rewardCredits(
     }
     const reference = `request:${idempotencyKey}`;
     // grantCredits reads the ledger after locking the account: of two submissions at once, the
-    // second waits for the first and then finds its row.
+    // second waits for the first and then finds its row. The key's own lock does the same for two
+    // submissions of it for different users (whose accounts are different locks).
+    await lockLedgerReference(tx, 'reward', reference);
     if (await grantCredits(tx, user.id, credits, 'reward', reference)) {
       await recordAudit(tx, {
         adminId,

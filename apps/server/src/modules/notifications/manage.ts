@@ -60,14 +60,20 @@ export async function createNotification(
   return { ...(await requireNotification(services, actor, key)), secret: secretStored ? secret : null };
 }
 
+/**
+ * `onWebhookUrlChange` runs before a webhook setting gets another URL (the resolver refuses it to
+ * anyone but the owner's dashboard session, as it refuses creating one).
+ */
 export async function updateNotification(
   services: Services,
   actor: Actor,
   key: string,
   metadataJson: string,
+  onWebhookUrlChange?: () => void,
 ): Promise<NotificationView> {
   const row = await requireNotification(services, actor, key);
   const metadata = parseMetadata(row.type, metadataJson, services.config.ALLOW_PRIVATE_WEBHOOKS);
+  if (row.type === NOTIFICATION_TYPE.HOOK && metadata.url !== row.metadata.url) onWebhookUrlChange?.();
   await updateNotificationMetadata(services.db, row.id, metadata);
   return { ...row, metadata, isEnabled: true, disabledReason: null };
 }

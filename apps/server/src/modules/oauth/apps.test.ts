@@ -130,6 +130,18 @@ describe('developer applications', () => {
     expect(byCustomer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
+  it('refuses a key holding \\u0000 as bad input, never an internal error', async () => {
+    for (const [doc, vars] of [
+      [APP, { key: 'a\u0000b' }],
+      [UPDATE, { key: 'a\u0000b', metadata: { name: 'x' } }],
+      [DELETE, { key: 'a\u0000b' }],
+      ['mutation($key: String!) { userTokenDelete(key: $key) }', { key: 'a\u0000b' }],
+    ] as const) {
+      const res = await gql(t.app, doc, vars, bearer(pro.token));
+      expect(res.errors?.[0]?.extensions?.code, doc).toBe('BAD_USER_INPUT');
+    }
+  });
+
   it("deletes an application by key, only the owner's", async () => {
     const { key } = (await create(pro.token)).data?.userAppCreate ?? { key: '' };
     expect((await gql(t.app, DELETE, { key }, bearer(otherPro.token))).data).toEqual({ userAppDelete: false });
