@@ -172,6 +172,13 @@ describe('actionsOrderStats', () => {
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
+  it("refuses, as invalid input, a zone the browser's ICU knows but PostgreSQL does not", async () => {
+    expect(() => new Intl.DateTimeFormat('en-US', { timeZone: 'US/Pacific-New' })).not.toThrow();
+    const bad = await gqlAs(t, a.headers, STATS, { interval: 'day', timeZone: 'US/Pacific-New' });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(bad.errors?.[0]?.message).toBe('Invalid timeZone');
+  });
+
   it('takes an explicit window, providers and per-hook grouping', async () => {
     const window = await stats({
       interval: 'day',
