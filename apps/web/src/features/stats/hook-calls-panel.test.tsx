@@ -78,4 +78,20 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     expect(await screen.findByText('No stats')).toBeTruthy();
     expect(calls('DashboardOrderStats')).toHaveLength(2);
   });
+
+  it("falls back to UTC buckets when the server does not know the browser's zone", async () => {
+    const { calls } = renderWithClient(<HookCallsPanel />, {
+      DashboardOrderStats: fixture(({ variables }) =>
+        variables.timeZone
+          ? {
+              data: null,
+              errors: [{ message: 'Invalid timeZone', extensions: { code: 'BAD_USER_INPUT', field: 'timeZone' } }],
+            }
+          : { data: { actionsOrderStats: zeros(Number(variables.width)) } },
+      ),
+    });
+    expect(await screen.findByText('No stats')).toBeTruthy();
+    expect(screen.queryByText('Could not load the hook calls.')).toBeNull();
+    expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'hour', width: 24 });
+  });
 });
