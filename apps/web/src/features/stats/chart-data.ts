@@ -40,14 +40,17 @@ export const SERIES = [
   { key: 'test', name: 'Test', color: '#0dcaf0' },
 ] as const;
 
-/** One stacked bar per bucket: placed = counter − counterError, rejected, refused, test. */
-export function toBars(rows: readonly StatsRow[], interval: StatsInterval): StatsBar[] {
+/**
+ * One stacked bar per bucket: placed = counter − counterError, rejected, refused, test; labelled in
+ * `timeZone`, the zone the server counted the buckets in (default: the browser's).
+ */
+export function toBars(rows: readonly StatsRow[], interval: StatsInterval, timeZone?: string): StatsBar[] {
   return rows.map((row) => {
     const rejected = Math.max(0, row.counterError);
     return {
       createdAt: row.createdAt,
-      label: formatBucket(row.createdAt, interval),
-      title: formatBucketTitle(row.createdAt, interval),
+      label: formatBucket(row.createdAt, interval, timeZone),
+      title: formatBucketTitle(row.createdAt, interval, timeZone),
       placed: Math.max(0, row.counter - rejected),
       rejected,
       refused: Math.max(0, row.counterRefused),

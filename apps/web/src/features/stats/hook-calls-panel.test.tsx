@@ -39,6 +39,16 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     expect(hasNoCalls([])).toBe(true);
   });
 
+  it('labels the buckets in the zone the server counted them in (UTC after a fallback)', () => {
+    // The 2/1 of UTC+14 starts at 1/31 10:00 UTC.
+    const start = Date.UTC(2024, 0, 31, 10);
+    expect(toBars([row(start, { counter: 1 })], 'day', 'Pacific/Kiritimati')[0]).toMatchObject({
+      label: '2/1',
+      title: '2/1/2024',
+    });
+    expect(toBars([row(Date.UTC(2024, 0, 31), { counter: 1 })], 'week', 'UTC')[0]?.title).toBe('Week of 1/31/2024');
+  });
+
   it("asks the last 24 hourly buckets of the browser's zone network-only; 'No stats' when every bucket is zero", async () => {
     const { calls } = renderWithClient(<HookCallsPanel />, {
       DashboardOrderStats: fixture(({ variables }) => ({

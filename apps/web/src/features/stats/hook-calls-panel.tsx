@@ -38,7 +38,9 @@ export function HookCallsPanel() {
   // A live reload keeps the bars shown until the new ones come; another interval does not.
   const current = result.operation?.variables.interval === interval;
   const rows = current ? result.data?.actionsOrderStats : undefined;
-  const bars = useMemo(() => (rows ? toBars(rows, interval) : null), [rows, interval]);
+  // Labelled in the zone these rows were counted in: UTC when they were asked without one.
+  const rowsZone = result.operation?.variables.timeZone ? undefined : 'UTC';
+  const bars = useMemo(() => (rows ? toBars(rows, interval, rowsZone) : null), [rows, interval, rowsZone]);
   const ready = bars !== null && !(result.fetching && !result.data);
   const spinner = <DelayedSpinner className={FRAME} />;
 
