@@ -1,5 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { formatBucket } from '../../lib/format.ts';
 import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderWithClient } from '../../test/render-with-client.tsx';
 import { hasNoCalls, type StatsRow, toBars } from './chart-data.ts';
@@ -47,6 +48,10 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
       title: '2/1/2024',
     });
     expect(toBars([row(Date.UTC(2024, 0, 31), { counter: 1 })], 'week', 'UTC')[0]?.title).toBe('Week of 1/31/2024');
+    // An hour reads on the trader's own clock, whichever zone counted it.
+    expect(toBars([row(start, { counter: 1 })], 'hour', 'Pacific/Kiritimati')[0]?.label).toBe(
+      formatBucket(start, 'hour'),
+    );
   });
 
   it("asks the last 24 hourly buckets of the browser's zone network-only; 'No stats' when every bucket is zero", async () => {
