@@ -85,33 +85,44 @@ const quantityFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 10
 /** An order quantity with en-US grouping and its decimals (crypto, fractional shares): 1,500 · 0.0015. */
 export const formatQuantity = (value: number): string => quantityFormat.format(value);
 
-/**
- * Chart bucket labels (SPEC §9 en-US). Day, week and month buckets start at a UTC midnight, so
- * they are read in UTC (a local zone west of UTC would show the day before); hours are local.
- */
-// The buckets are the browser's own hours, days, weeks and months (the chart asks for its zone).
-const bucketFormats = {
-  hour: new Intl.DateTimeFormat(LOCALE, { hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }),
-  day: new Intl.DateTimeFormat(LOCALE, { month: 'numeric', day: 'numeric' }),
-  week: new Intl.DateTimeFormat(LOCALE, { month: 'numeric', day: 'numeric' }),
-  month: new Intl.DateTimeFormat(LOCALE, { month: 'short', year: 'numeric' }),
-} as const;
+// The buckets are the browser's own hours, days, weeks and months (the chart asks for its zone),
+// or those of the zone the server counted them in when it did not know the browser's (UTC).
+const bucketOptions = {
+  hour: { hour: 'numeric', minute: 'numeric', hourCycle: 'h23' },
+  day: { month: 'numeric', day: 'numeric' },
+  week: { month: 'numeric', day: 'numeric' },
+  month: { month: 'short', year: 'numeric' },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
 
-const bucketTitles = {
-  hour: dateTimeFormat,
-  day: new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'numeric', year: 'numeric' }),
-  week: new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'numeric', year: 'numeric' }),
-  month: new Intl.DateTimeFormat(LOCALE, { month: 'long', year: 'numeric' }),
-} as const;
+const bucketTitleOptions = {
+  hour: { day: 'numeric', month: 'numeric', year: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' },
+  day: { day: 'numeric', month: 'numeric', year: 'numeric' },
+  week: { day: 'numeric', month: 'numeric', year: 'numeric' },
+  month: { month: 'long', year: 'numeric' },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
 
-export type BucketInterval = keyof typeof bucketFormats;
+export type BucketInterval = keyof typeof bucketOptions;
+
+const bucketFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** One format per (kind, interval, zone); undefined zone = the browser's. */
+function bucketFormat(kind: 'label' | 'title', interval: BucketInterval, timeZone: string | undefined) {
+  const key = `${kind} ${interval} ${timeZone ?? ''}`;
+  let format = bucketFormats.get(key);
+  if (!format) {
+    const options = kind === 'label' ? bucketOptions[interval] : bucketTitleOptions[interval];
+    format = new Intl.DateTimeFormat(LOCALE, timeZone ? { ...options, timeZone } : options);
+    bucketFormats.set(key, format);
+  }
+  return format;
+}
 
 /** Axis label of a bucket: 14:00 · 1/31 · 1/31 · Jan 2022. */
-export const formatBucket = (value: DateInput, interval: BucketInterval): string =>
-  bucketFormats[interval].format(toDate(value));
+export const formatBucket = (value: DateInput, interval: BucketInterval, timeZone?: string): string =>
+  bucketFormat('label', interval, timeZone).format(toDate(value));
 
 /** Tooltip title of a bucket: 1/31/2022, 14:00 · 1/31/2022 · Week of 1/31/2022 · January 2022. */
-export const formatBucketTitle = (value: DateInput, interval: BucketInterval): string => {
-  const text = bucketTitles[interval].format(toDate(value));
+export const formatBucketTitle = (value: DateInput, interval: BucketInterval, timeZone?: string): string => {
+  const text = bucketFormat('title', interval, timeZone).format(toDate(value));
   return interval === 'week' ? `Week of ${text}` : text;
 };

@@ -126,6 +126,19 @@ export async function zonedBucketStarts(
   w: { interval: string; from: number | null; to: number; bars: number; max: number; timeZone: string },
 ): Promise<number[]> {
   const zone = zoneOf(w.timeZone);
+  if (w.interval === 'hour') {
+    // Hours are counted on instants: a wall-clock series would hold the hour a spring-forward
+    // skips (the same instant as the next one) and miss the hour a fall-back repeats.
+    const start = (ms: number) =>
+      sql`(date_trunc('hour', to_timestamp(${ms}::float8 / 1000) at time zone ${zone}) at time zone ${zone})`;
+    const last = start(w.to);
+    const first = w.from === null ? sql`${last} - ${w.bars - 1}::int * interval '1 hour'` : start(w.from);
+    const { rows } = await db.execute<{ start: number }>(sql`
+      select (extract(epoch from g) * 1000)::float8 as start
+      from generate_series(${first}, ${last}, interval '1 hour') g
+      order by g limit ${w.max + 1}`);
+    return rows.map((row) => row.start);
+  }
   const step = sql`('1 ' || ${w.interval}::text)::interval`;
   const wall = (ms: number) => sql`date_trunc(${w.interval}, to_timestamp(${ms}::float8 / 1000) at time zone ${zone})`;
   const first = w.from === null ? sql`${wall(w.to)} - ${w.bars - 1}::int * ${step}` : wall(w.from);

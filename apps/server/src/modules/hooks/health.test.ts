@@ -73,6 +73,17 @@ describe('webhook health', () => {
     expect(later.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
+  it("takes the start of the trader's day from a browser clock a little ahead of the server's", async () => {
+    // Just after the browser's midnight, its day starts after the server's 'now': no calls yet,
+    // not an error that leaves the broker's webhooks unloaded.
+    const ahead = await gqlAs<{ hook: { health: unknown } }>(t, a.headers, HEALTH, {
+      key: 'h_hh1',
+      since: Date.now() + 120_000,
+    });
+    expect(ahead.errors).toBeUndefined();
+    expect(ahead.data?.hook.health).toEqual({ calls: 0, errors: 0, errorRate: null });
+  });
+
   it('has no error rate without calls, and shows nobody else', async () => {
     const empty = await gqlAs<{ hook: { health: unknown } }>(t, b.headers, HEALTH, { key: 'h_hh2', since: now - 500 });
     expect(empty.data?.hook.health).toEqual({ calls: 0, errors: 0, errorRate: null });

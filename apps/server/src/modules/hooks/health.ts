@@ -6,6 +6,11 @@ import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 
 const DAY_MS = 86_400_000;
+/**
+ * A browser clock ahead of the server's by this much is taken as the server's now: just after the
+ * trader's midnight, the start of their day may be a moment in the server's future.
+ */
+const CLOCK_SKEW_MS = 10 * 60_000;
 
 export interface HookHealth {
   /** Calls since `since`: stored signals and refused calls. */
@@ -24,10 +29,10 @@ export async function getHookHealth(
 ): Promise<HookHealth> {
   const from = since ?? now - (now % DAY_MS);
   // A day or so back is what the screens ask; further would scan a long stretch of activity.
-  if (!Number.isFinite(from) || from > now || now - from > 2 * DAY_MS) {
+  if (!Number.isFinite(from) || from > now + CLOCK_SKEW_MS || now - from > 2 * DAY_MS) {
     throw new AppError('VALIDATION', 'since must be within the last 48 hours', { field: 'since' });
   }
-  const row = await hookHealth(services.db, hook, from);
+  const row = await hookHealth(services.db, hook, Math.min(from, now));
   const calls = row.signals + row.refused;
   const errors = row.errors + row.refused;
   return { calls, errors, errorRate: calls === 0 ? null : errors / calls };

@@ -7,6 +7,7 @@ import {
   STATS_MAX_BARS,
   type StatsInterval,
 } from '@router/shared';
+import { isInvalidParameter } from '../../db/repositories/executor.ts';
 import {
   type CounterRow,
   orderCounters,
@@ -52,7 +53,13 @@ function interval(value: string): StatsInterval {
   throw new AppError('VALIDATION', `Interval must be one of ${STATS_INTERVALS.join(', ')}`, { field: 'interval' });
 }
 
-/** An IANA zone both ICU and PostgreSQL read ('Europe/Berlin'); anything else is refused. */
+const INVALID_TIME_ZONE = () => new AppError('VALIDATION', 'Invalid timeZone', { field: 'timeZone' });
+
+/**
+ * An IANA zone both ICU and PostgreSQL read ('Europe/Berlin'); anything else is refused. ICU's
+ * check is here; PostgreSQL's is the first zoned query (zonedBucketStarts), whose refusal of a
+ * name ICU still knows ('US/Pacific-New') is the same validation error.
+ */
 function timeZone(value: Maybe<string>): string {
   if (value === null || value === undefined || value === 'UTC') return 'UTC';
   if (/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(value)) {
@@ -63,7 +70,16 @@ function timeZone(value: Maybe<string>): string {
       // not a zone ICU knows: refused below
     }
   }
-  throw new AppError('VALIDATION', 'Invalid timeZone', { field: 'timeZone' });
+  throw INVALID_TIME_ZONE();
+}
+
+async function zonedStarts(services: Services, w: Parameters<typeof zonedBucketStarts>[1]): Promise<number[]> {
+  try {
+    return await zonedBucketStarts(services.db, w);
+  } catch (error) {
+    if (isInvalidParameter(error)) throw INVALID_TIME_ZONE();
+    throw error;
+  }
 }
 
 function providers(q: OrderStatsQuery): string[] | undefined {
@@ -94,7 +110,7 @@ export async function getOrderStats(services: Services, userId: number, q: Order
   const starts =
     zone === 'UTC'
       ? bucketStarts(from ?? addIntervals(truncateUtc(to, unit), unit, 1 - bars), to, unit, STATS_MAX_BARS)
-      : await zonedBucketStarts(services.db, { interval: unit, from, to, bars, max: STATS_MAX_BARS, timeZone: zone });
+      : await zonedStarts(services, { interval: unit, from, to, bars, max: STATS_MAX_BARS, timeZone: zone });
   if (starts.length > STATS_MAX_BARS) {
     throw new AppError('VALIDATION', `At most ${STATS_MAX_BARS} bars; narrow the window`, { field: 'createdAtFrom' });
   }

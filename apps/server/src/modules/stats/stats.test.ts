@@ -172,6 +172,23 @@ describe('actionsOrderStats', () => {
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
+  it('gives each hour once across a daylight-saving change (no hour that does not exist there)', async () => {
+    // New York springs forward at 2025-03-09T07:00Z: local 02:00 does not exist.
+    const to = Date.parse('2025-03-09T12:30:00Z');
+    const hours = await stats({ interval: 'hour', createdAtTo: to, width: 24, timeZone: 'America/New_York' });
+    const starts = hours.map((r) => r.createdAt);
+    expect(new Set(starts).size).toBe(starts.length);
+    expect(starts.every((start, i) => i === 0 || start - (starts[i - 1] ?? 0) === HOUR)).toBe(true);
+    expect(starts.at(-1)).toBe(Date.parse('2025-03-09T12:00:00Z'));
+  });
+
+  it("refuses, as invalid input, a zone the browser's ICU knows but PostgreSQL does not", async () => {
+    expect(() => new Intl.DateTimeFormat('en-US', { timeZone: 'US/Pacific-New' })).not.toThrow();
+    const bad = await gqlAs(t, a.headers, STATS, { interval: 'day', timeZone: 'US/Pacific-New' });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(bad.errors?.[0]?.message).toBe('Invalid timeZone');
+  });
+
   it('takes an explicit window, providers and per-hook grouping', async () => {
     const window = await stats({
       interval: 'day',

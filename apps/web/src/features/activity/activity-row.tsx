@@ -37,7 +37,7 @@ function Source({ address }: { address: string | null }) {
 export function ActivityRow({ action, initiallyExpanded = false }: { action: ActionRow; initiallyExpanded?: boolean }) {
   const [expanded, setExpanded] = useState(initiallyExpanded);
   const { trade } = action;
-  const call = orderCallOf(action.code, action.metadata, trade?.order ?? null);
+  const call = orderCallOf(action.code, action.metadata, trade?.order ?? null, trade?.repeat ?? false);
   const description = describeAction(action.code, action.metadata);
   const iso = formatIsoSeconds(action.createdAt);
   const detailsId = `action-${action.id}-details`;

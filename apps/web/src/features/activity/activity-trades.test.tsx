@@ -195,13 +195,24 @@ describe('activity as trade lines (issue #21)', () => {
   });
 
   it('shows a signal sent again by its sender as a repeat, not as a second fill', async () => {
-    const repeat: ActionRow = { ...filled, id: 5, trade: { ...trade, repeat: true } };
+    // A repeat's entry names the first signal and keeps its own request (no broker request).
+    const metadata = { ...JSON.parse(filled.metadata), signalId: 'sig1' };
+    const repeat: ActionRow = {
+      ...filled,
+      id: 5,
+      metadata: JSON.stringify(metadata),
+      trade: { ...trade, repeat: true },
+    };
     open(() => [repeat, filled]);
     await seen('Webhook hook1 (paper#PA-1) called');
     const [again, first] = screen.getAllByTestId('trade-result') as HTMLElement[];
     expect(first?.textContent).toBe('filled');
     expect(again?.textContent).toBe('repeat');
     expect(again?.title).toBe('Sent again by its sender: answered as the first signal, nothing placed again');
+    fireEvent.click(screen.getAllByRole('button', { expanded: false })[0] as HTMLElement);
+    expect(screen.getByTestId('order-call-broker-request').textContent).toBe(
+      'Not sent again: a repeat of an earlier signal, answered as that one. No second order was placed.',
+    );
   });
 
   it('says an unknown outcome is being checked only while it is', async () => {

@@ -40,8 +40,9 @@ function wireText(value: unknown): string | null {
 }
 
 /** Why an Order entry holds no broker request. */
-function notSentReason(m: Record<string, unknown>): string {
+function notSentReason(m: Record<string, unknown>, repeat: boolean): string {
   if (m.isTest === true) return 'Not sent: test webhook. The signal was checked and stored, no order was placed.';
+  if (repeat) return 'Not sent again: a repeat of an earlier signal, answered as that one. No second order was placed.';
   if (typeof m.signalId !== 'string') {
     const response = m.response as { status?: unknown } | null | undefined;
     if (typeof response === 'object' && response?.status === 'queued') {
@@ -52,8 +53,16 @@ function notSentReason(m: Record<string, unknown>): string {
   return 'Not recorded for this call.';
 }
 
-/** The call an Order action recorded, or null for rows that are not webhook calls. */
-export function orderCallOf(code: string, metadata: string, order: string | null = null): OrderCall | null {
+/**
+ * The call an Order action recorded, or null for rows that are not webhook calls. `repeat`: the
+ * trade line's, a signal sent again (answered as the first, nothing sent).
+ */
+export function orderCallOf(
+  code: string,
+  metadata: string,
+  order: string | null = null,
+  repeat = false,
+): OrderCall | null {
   if (code !== 'Order') return null;
   const m = parseActionMetadata(metadata);
   if (!('request' in m) && !('response' in m)) return null;
@@ -62,7 +71,7 @@ export function orderCallOf(code: string, metadata: string, order: string | null
     request: pretty(m.request),
     order: pretty(order),
     brokerRequest: wireText(m.brokerRequest),
-    notSent: notSentReason(m),
+    notSent: notSentReason(m, repeat),
     response: pretty(m.response),
     elapsedMs: typeof elapsed === 'number' && Number.isFinite(elapsed) ? elapsed : null,
     failed: isFailedOrderCall(m),

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { useLiveReload } from '../live/live-provider.tsx';
 import { HooksDocument } from './documents.ts';
@@ -24,5 +24,9 @@ export function useHooks(connectorKey: string) {
   }, [refetch, since]);
   // Live: last call, calls today and deactivation change with every signal.
   useLiveReload(reload);
-  return { hooks: data?.hooks, error, fetching, reload };
+  // A reload that fails (a live update during a blip) answers no data: the list shown stays, and
+  // with it the trader's open edits in its rows (risk controls being typed, a rename).
+  const loaded = useRef(data?.hooks);
+  if (data?.hooks) loaded.current = data.hooks;
+  return { hooks: data?.hooks ?? loaded.current, error, fetching, reload };
 }

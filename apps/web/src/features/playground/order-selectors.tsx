@@ -28,6 +28,9 @@ export function OrderSelectors({ provider, selection, onClass, onType, onAction 
         <Form.Group className={column} controlId="playground-class">
           <Form.Label>Asset class</Form.Label>
           <Form.Select value={selection.class} onChange={(event) => onClass(event.target.value as OrderClass)}>
+            {!classes.includes(selection.class) && (
+              <option value={selection.class}>{ORDER_CLASS_INFO[selection.class].label}</option>
+            )}
             {classes.map((value) => (
               <option key={value} value={value}>
                 {ORDER_CLASS_INFO[value].label}

@@ -14,6 +14,9 @@ export function SymbolMapsNote({ choice, draft }: { choice: AccountChoice | unde
   const [result] = useQuery({
     query: PlaygroundHooksDocument,
     variables: { connectorKey: choice?.connectorKey ?? '' },
+    // Asked again on each visit: a webhook deleted on Brokers & Webhooks (hookDelete answers a
+    // Boolean, which invalidates no cached Hook list) must not keep showing its map here.
+    requestPolicy: 'cache-and-network',
     pause: !choice,
   });
   const maps = useMemo(

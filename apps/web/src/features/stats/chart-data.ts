@@ -40,14 +40,19 @@ export const SERIES = [
   { key: 'test', name: 'Test', color: '#0dcaf0' },
 ] as const;
 
-/** One stacked bar per bucket: placed = counter − counterError, rejected, refused, test. */
-export function toBars(rows: readonly StatsRow[], interval: StatsInterval): StatsBar[] {
+/**
+ * One stacked bar per bucket: placed = counter − counterError, rejected, refused, test. Days, weeks
+ * and months are labelled in `timeZone`, the zone the server counted them in (default: the
+ * browser's); an hour is the same hour anywhere, so it reads on the trader's clock.
+ */
+export function toBars(rows: readonly StatsRow[], interval: StatsInterval, timeZone?: string): StatsBar[] {
+  const zone = interval === 'hour' ? undefined : timeZone;
   return rows.map((row) => {
     const rejected = Math.max(0, row.counterError);
     return {
       createdAt: row.createdAt,
-      label: formatBucket(row.createdAt, interval),
-      title: formatBucketTitle(row.createdAt, interval),
+      label: formatBucket(row.createdAt, interval, zone),
+      title: formatBucketTitle(row.createdAt, interval, zone),
       placed: Math.max(0, row.counter - rejected),
       rejected,
       refused: Math.max(0, row.counterRefused),

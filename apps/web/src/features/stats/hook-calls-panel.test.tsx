@@ -1,5 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { formatBucket } from '../../lib/format.ts';
 import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderWithClient } from '../../test/render-with-client.tsx';
 import { hasNoCalls, type StatsRow, toBars } from './chart-data.ts';
@@ -37,6 +38,20 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     expect(hasNoCalls(toBars([row(day, { counterRefused: 1 })], 'day'))).toBe(false);
     expect(hasNoCalls(toBars(zeros(3), 'day'))).toBe(true);
     expect(hasNoCalls([])).toBe(true);
+  });
+
+  it('labels the buckets in the zone the server counted them in (UTC after a fallback)', () => {
+    // The 2/1 of UTC+14 starts at 1/31 10:00 UTC.
+    const start = Date.UTC(2024, 0, 31, 10);
+    expect(toBars([row(start, { counter: 1 })], 'day', 'Pacific/Kiritimati')[0]).toMatchObject({
+      label: '2/1',
+      title: '2/1/2024',
+    });
+    expect(toBars([row(Date.UTC(2024, 0, 31), { counter: 1 })], 'week', 'UTC')[0]?.title).toBe('Week of 1/31/2024');
+    // An hour reads on the trader's own clock, whichever zone counted it.
+    expect(toBars([row(start, { counter: 1 })], 'hour', 'Pacific/Kiritimati')[0]?.label).toBe(
+      formatBucket(start, 'hour'),
+    );
   });
 
   it("asks the last 24 hourly buckets of the browser's zone network-only; 'No stats' when every bucket is zero", async () => {
@@ -77,5 +92,21 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('No stats')).toBeTruthy();
     expect(calls('DashboardOrderStats')).toHaveLength(2);
+  });
+
+  it("falls back to UTC buckets when the server does not know the browser's zone", async () => {
+    const { calls } = renderWithClient(<HookCallsPanel />, {
+      DashboardOrderStats: fixture(({ variables }) =>
+        variables.timeZone
+          ? {
+              data: null,
+              errors: [{ message: 'Invalid timeZone', extensions: { code: 'BAD_USER_INPUT', field: 'timeZone' } }],
+            }
+          : { data: { actionsOrderStats: zeros(Number(variables.width)) } },
+      ),
+    });
+    expect(await screen.findByText('No stats')).toBeTruthy();
+    expect(screen.queryByText('Could not load the hook calls.')).toBeNull();
+    expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'hour', width: 24 });
   });
 });

@@ -1,5 +1,5 @@
 import { STATS_BARS, type StatsInterval } from '@router/shared';
-import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useQuery } from 'urql';
@@ -17,20 +17,30 @@ export const DEFAULT_INTERVAL: StatsInterval = 'hour';
 
 const FRAME = 'd-flex justify-content-center align-items-center text-secondary';
 
+const browserZone = (): string | undefined => Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+
 /** SPEC §2 Dashboard: hook calls per interval; loading, error and 'No stats' states. */
 export function HookCallsPanel() {
   const [interval, setChartInterval] = useState<StatsInterval>(DEFAULT_INTERVAL);
+  // The browser's days, as the activity's Date filter and the times of the activity log; UTC
+  // days when the server's time zone database does not hold the browser's zone.
+  const [timeZone, setTimeZone] = useState(browserZone);
   const [result, refetch] = useQuery({
     query: OrderStatsDocument,
-    // The browser's days, as the activity's Date filter and the times of the activity log.
-    variables: { interval, width: STATS_BARS[interval], timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone },
+    variables: { interval, width: STATS_BARS[interval], ...(timeZone ? { timeZone } : {}) },
     requestPolicy: 'network-only',
   });
+  const zoneRefused = result.error?.graphQLErrors.some((error) => error.extensions?.field === 'timeZone') === true;
+  useEffect(() => {
+    if (zoneRefused) setTimeZone(undefined);
+  }, [zoneRefused]);
   useLiveReload(() => refetch({ requestPolicy: 'network-only' }));
   // A live reload keeps the bars shown until the new ones come; another interval does not.
   const current = result.operation?.variables.interval === interval;
   const rows = current ? result.data?.actionsOrderStats : undefined;
-  const bars = useMemo(() => (rows ? toBars(rows, interval) : null), [rows, interval]);
+  // Labelled in the zone these rows were counted in: UTC when they were asked without one.
+  const rowsZone = result.operation?.variables.timeZone ? undefined : 'UTC';
+  const bars = useMemo(() => (rows ? toBars(rows, interval, rowsZone) : null), [rows, interval, rowsZone]);
   const ready = bars !== null && !(result.fetching && !result.data);
   const spinner = <DelayedSpinner className={FRAME} />;
 
@@ -43,7 +53,7 @@ export function HookCallsPanel() {
         <HookCallsChart bars={bars} />
       </Suspense>
     );
-  } else if (result.error && !result.fetching) {
+  } else if (result.error && !result.fetching && !(zoneRefused && timeZone)) {
     body = (
       <div className="text-center" role="alert">
         <p className="mb-2">Could not load the hook calls.</p>

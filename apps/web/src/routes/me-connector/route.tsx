@@ -27,7 +27,11 @@ export function Component() {
   });
   const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
   const provider = providerName ? providers.get(providerName) : undefined;
-  const connectors = data?.connectors;
+  // A reload after a change that fails for a moment answers no data: the brokers shown stay, and
+  // with them the trader's open edits in their cards.
+  const loaded = useRef(data?.connectors);
+  if (data?.connectors) loaded.current = data.connectors;
+  const connectors = data?.connectors ?? loaded.current;
   // Bumped by the kill switch: the connector cards reload their webhooks (not mounted again, which
   // would drop the trader's open edits: a rename, risk controls being typed).
   const [generation, setGeneration] = useState(0);

@@ -191,4 +191,61 @@ describe('risk controls and the kill switch', () => {
       ).value,
     ).toBe('{"maxQuantity": 5}');
   });
+
+  it('keeps the brokers and the open edits when reloading them after a change fails for a moment', async () => {
+    let fail = false;
+    const { calls } = await render({
+      Connectors: fixture(() =>
+        fail
+          ? graphQLError('Service unavailable', 'SERVICE_UNAVAILABLE')
+          : { data: { connectors: [connector({ key: 'p' })] } },
+      ),
+      Hooks: fixture(() => ({
+        data: { hooks: [hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook', rules: '{}' })] },
+      })),
+      ConnectorUpdate: fixture(() => ({ data: { connectorUpdate: { key: 'p', accounts: '[]' } } })),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Risk controls of webhook Main hook' }));
+    const editor = () =>
+      within(screen.getByRole('form', { name: 'Risk controls of Main hook' })).getByLabelText(
+        'Risk controls (JSON)',
+      ) as HTMLTextAreaElement;
+    fireEvent.change(editor(), { target: { value: '{"maxQuantity": 5}' } });
+    fail = true;
+    const before = calls('Connectors').length;
+    fireEvent.click(screen.getByRole('button', { name: 'Rename account Paper account' }));
+    fireEvent.change(screen.getByLabelText('Account name'), { target: { value: 'Swing' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('Connectors').length).toBeGreaterThan(before));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText('Cannot load your brokers.')).toBeNull();
+    expect(editor().value).toBe('{"maxQuantity": 5}');
+  });
+
+  it('keeps the webhooks and the open edits when reloading them fails for a moment', async () => {
+    let fail = false;
+    const { calls } = await render({
+      Hooks: fixture(() =>
+        fail
+          ? graphQLError('Service unavailable', 'SERVICE_UNAVAILABLE')
+          : { data: { hooks: [hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook', rules: '{}' })] } },
+      ),
+      HooksPause: fixture(() => ({ data: { hooksPause: 1 } })),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Risk controls of webhook Main hook' }));
+    const editor = () =>
+      within(screen.getByRole('form', { name: 'Risk controls of Main hook' })).getByLabelText(
+        'Risk controls (JSON)',
+      ) as HTMLTextAreaElement;
+    fireEvent.change(editor(), { target: { value: '{"maxQuantity": 5}' } });
+    fail = true;
+    const before = calls('Hooks').length;
+    const kill = screen.getByRole('form', { name: 'Kill switch' });
+    fireEvent.change(within(kill).getByLabelText('Pause all webhooks: reason'), { target: { value: 'FOMC' } });
+    fireEvent.click(within(kill).getByRole('button', { name: 'Pause all webhooks' }));
+    await waitFor(() => expect(calls('Hooks').length).toBeGreaterThan(before));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText('Cannot load the webhooks.')).toBeNull();
+    expect(editor().value).toBe('{"maxQuantity": 5}');
+  });
 });

@@ -135,6 +135,17 @@ describe('documentation: selectors and the order (SPEC §4 playground rules)', {
     expect((await select('Order type')).value).toBe('limit');
   });
 
+  it("shows a class the broker does not trade as the order's, so the broker's first class can be chosen", async () => {
+    await open('/me/documentation/alpaca');
+    const textarea = await screen.findByLabelText('Order (JSON)');
+    fireEvent.change(textarea, { target: { value: '{"symbol": "ESZ5", "action": "buy", "class": "future"}' } });
+    const assetClass = await select('Asset class');
+    await waitFor(() => expect(assetClass.value).toBe('future'));
+    expect(assetClass.options[0]?.value).toBe('future');
+    await choose('Asset class', 'stock');
+    expect(await order()).toMatchObject({ class: 'stock', symbol: 'AAPL' });
+  });
+
   it('fills the order from values and examples clicked in the parameters table', async () => {
     await open('/me/documentation/alpaca');
     const table = await screen.findByRole('table');

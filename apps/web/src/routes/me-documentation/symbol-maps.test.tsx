@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeUser, fixture } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
@@ -28,6 +28,23 @@ describe('documentation: symbol mapping of the caller’s webhooks', { timeout: 
       target: { value: '{"symbol": "AAPL", "action": "buy", "quantity": 1}' },
     });
     expect(note.textContent).toContain("Crypto alerts leaves this order's symbol as it is (BTCUSD → BTC/USD)");
+  });
+
+  it('asks for the webhooks again on a later visit: a webhook deleted meanwhile maps nothing', async () => {
+    // hookDelete answers a Boolean: nothing in the cache says the Hook list changed.
+    let hooks = HOOKS;
+    const handlers = { ...docsServer([PAPER]), PlaygroundHooks: fixture(() => ({ data: { hooks } })) };
+    const { router } = await renderRoute('/me/documentation/paper', { user: fakeUser(4), handlers });
+    fireEvent.change(await screen.findByLabelText('Order (JSON)'), {
+      target: { value: '{"symbol": "BTCUSD", "action": "buy", "quantity": 1}' },
+    });
+    await screen.findByRole('region', { name: 'Symbol mapping on your webhooks' });
+    await router.navigate('/me/report');
+    await screen.findByRole('heading', { name: 'Reporting?' });
+    hooks = [];
+    await router.navigate('/me/documentation/paper');
+    await screen.findByLabelText('Order (JSON)');
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Symbol mapping on your webhooks' })).toBeNull());
   });
 
   it('shows nothing when no webhook of the account maps symbols', async () => {

@@ -3,7 +3,15 @@
 // all, so its signals take no step of this module.
 import { BlockList } from 'node:net';
 import { parseSymbol } from '@router/orders';
-import { addSource, type FanOutLeg, type HookRules, SOURCE_PRESETS, WEEKDAYS, type Weekday } from './settings.ts';
+import {
+  addSource,
+  type FanOutLeg,
+  type HookRules,
+  isSourcePreset,
+  SOURCE_PRESETS,
+  WEEKDAYS,
+  type Weekday,
+} from './settings.ts';
 
 export interface CompiledWindow {
   days: ReadonlySet<Weekday>;
@@ -40,8 +48,7 @@ export function compileRules(settings: HookRules | null): CompiledRules | null {
   if (settings.sourceAddresses?.length) {
     const list = new BlockList();
     for (const entry of settings.sourceAddresses) {
-      const preset = SOURCE_PRESETS[entry as keyof typeof SOURCE_PRESETS];
-      for (const address of preset ?? [entry]) addSource(list, address);
+      for (const address of isSourcePreset(entry) ? SOURCE_PRESETS[entry] : [entry]) addSource(list, address);
     }
     compiled.sources = list;
   }

@@ -47,6 +47,9 @@ describe('hookUpdate(key, rules) and hook { rules }', () => {
     const bad: Array<[Record<string, unknown>, RegExp]> = [
       [{ sourceAddresses: ['10.0.0.0/33'] }, /^sourceAddresses\[0\]: not an address/],
       [{ sourceAddresses: ['nasdaq'] }, /^sourceAddresses\[0\]/],
+      // Names every object has are no presets: saved, they broke every signal to the hook.
+      [{ sourceAddresses: ['toString'] }, /^sourceAddresses\[0\]: not an address/],
+      [{ sourceAddresses: ['10.0.0.1', 'constructor'] }, /^sourceAddresses\[1\]: not an address/],
       [
         { tradingWindows: [{ days: ['mon'], from: '16:00', to: '09:30', timeZone: 'America/New_York' }] },
         /^tradingWindows\[0\]: ends \(09:30\) before it starts \(16:00\)/,

@@ -107,10 +107,14 @@ function formatPath(path: readonly PropertyKey[]): string {
   );
 }
 
+/** A preset's own name: not one every object has ('toString', 'constructor'). */
+export const isSourcePreset = (entry: string): entry is keyof typeof SOURCE_PRESETS =>
+  Object.hasOwn(SOURCE_PRESETS, entry);
+
 function addressProblem(rules: HookRules): string | undefined {
   const probe = new BlockList();
   for (const [i, entry] of (rules.sourceAddresses ?? []).entries()) {
-    if (entry in SOURCE_PRESETS) continue;
+    if (isSourcePreset(entry)) continue;
     try {
       addSource(probe, entry);
     } catch {
