@@ -3,7 +3,7 @@
 // signed-in resolver, and what is reserved for professionals refuses them once they have it.
 import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Billing, buy, newCustomer, postEvent, startBilling } from '../../../test/billing.ts';
+import { type Billing, buy, newCustomer, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
 import { PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
 
@@ -69,6 +69,47 @@ describe('accountUpgrade', () => {
       user.headers,
     );
     expect(pay.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('professional status paid and then given back', () => {
+  const paidProfessional = async (name: string) => {
+    const user = await newCustomer(b, name);
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const { sessionId, events } = await buy(b, user.headers, PROFESSIONAL);
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    return { user, intent };
+  };
+  const deliver = async () => {
+    for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
+  };
+
+  it('is taken away when its payment is refunded in full, and stands again when the refund fails', async () => {
+    const { user, intent } = await paidProfessional('pro-refund');
+    const partial = await b.stripe.refunds.create({ payment_intent: intent, amount: 900 });
+    await deliver();
+    // A part given back (a goodwill gesture) keeps the status.
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    // The first refund fails: not everything was given back after all.
+    b.fake.charges.failRefund(partial.id);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+
+  it('is taken away when a dispute of its payment is lost, not when it is won', async () => {
+    const won = await paidProfessional('pro-dispute-won');
+    b.fake.charges.closeDispute(won.intent, 'won');
+    await deliver();
+    expect(await groupOf(won.user.headers)).toBe(4 | 16);
+    const lost = await paidProfessional('pro-dispute-lost');
+    b.fake.charges.closeDispute(lost.intent, 'lost');
+    await deliver();
+    expect(await groupOf(lost.user.headers)).toBe(4);
   });
 });
 

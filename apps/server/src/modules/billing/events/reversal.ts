@@ -8,8 +8,12 @@
 // its Checkout session has no payment intent, so no purchase is found (outcome unmatched).
 // A refund that fails later (charge.refund.updated, refund.updated, refund.failed: the card was
 // closed, the money stays with us) gives back what its reversal took, once (restoreReversal), and
-// its cents no longer count as given back.
+// its cents no longer count as given back. Professional status bought with the charge goes when
+// all of its money was given back, and stands again when a refund of it fails.
 import type Stripe from 'stripe';
+import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
+import type { Transaction } from '../../../db/repositories/executor.ts';
+import { findPaymentSessionByStripeId } from '../../../db/repositories/payment-sessions.repository.ts';
 import {
   findPaymentByReference,
   lowerPaymentRefunded,
@@ -17,6 +21,7 @@ import {
   setPaymentRefunded,
 } from '../../../db/repositories/payments.repository.ts';
 import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
+import { isProfessionalPrice } from '../catalog.ts';
 import { type Effect, type EventContext, idOf } from './types.ts';
 
 /** Money given back: a refund, or a lost dispute. */
@@ -52,6 +57,14 @@ async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: 
     given: sorted.filter((r) => r.status === 'succeeded' || r.status === 'pending').map(reversal),
     failed: sorted.filter((r) => r.status === 'failed' || r.status === 'canceled').map(reversal),
   };
+}
+
+/** Whether the pack's Checkout session sold professional status: our row, else its line items. */
+async function soldProfessional(ctx: EventContext, tx: Transaction, sessionId: string): Promise<boolean> {
+  const row = await findPaymentSessionByStripeId(tx, sessionId);
+  if (row) return row.professional;
+  const items = await ctx.stripe.checkout.sessions.listLineItems(sessionId, { limit: 100, expand: ['data.price'] });
+  return items.data.some((item) => isProfessionalPrice(item.price?.metadata));
 }
 
 const share = (credits: number, part: number, whole: number) =>
@@ -92,6 +105,12 @@ export function reversalEffect(
         }
       }
       if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
+      if (
+        (await soldProfessional(ctx, tx, payment.reference)) &&
+        (await setProfessionalHeld(tx, payment.userId, before < charge.amount))
+      ) {
+        changed = true;
+      }
       return changed ? 'applied' : 'unchanged';
     },
   };
