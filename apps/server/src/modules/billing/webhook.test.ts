@@ -593,3 +593,60 @@ describe('a refunded pack', () => {
     await expectBalancedLedger(b.t, lost.id);
   });
 });
+
+describe('a refunded plan payment', () => {
+  /** The payment intent that paid a plan invoice (its InvoicePayment). */
+  const intentOfInvoice = (invoiceId: string) => {
+    const payment = b.fake.store.all('invoice_payment').find((p) => p.invoice === invoiceId);
+    return String((payment?.payment as { payment_intent?: string } | undefined)?.payment_intent);
+  };
+  const firstInvoice = (events: StripeObject[]) => String(objectOf(ofType(events, 'invoice.paid')).id);
+
+  it('takes back the refunded share of the period’s credits still left, once', async () => {
+    const user = await newCustomer(b, 'plan-refund');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+    const intent = intentOfInvoice(firstInvoice(events));
+    // Half the money back: half the period's credits.
+    const charged = Number(objectOf(ofType(events, 'invoice.paid')).amount_paid);
+    await b.stripe.refunds.create({ payment_intent: intent, amount: Math.round(charged / 2) });
+    const half = takeEvents(b);
+    await deliverAll([...half, ...half.map((e) => ({ ...e, id: `${e.id}again` }))]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 150, recurring_credits: 150 });
+    // 100 of them spent, then the rest refunded: 150 due, 50 left to take.
+    await b.t.services.db.$client.query('update accounts set balance = balance - 100 where user_id = $1', [user.id]);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    const { rows } = await b.t.services.db.$client.query<{ refunded: number; price: number }>(
+      'select refunded, price from payments where user_id = $1',
+      [user.id],
+    );
+    expect(rows).toEqual([{ refunded: charged, price: charged }]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes nothing from a later period when an earlier period’s invoice is refunded', async () => {
+    const user = await newCustomer(b, 'plan-refund-old');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    await b.stripe.refunds.create({ payment_intent: intentOfInvoice(firstInvoice(events)) });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes the period’s credits back when a dispute of its payment is lost', async () => {
+    const user = await newCustomer(b, 'plan-dispute');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    b.fake.charges.closeDispute(intentOfInvoice(firstInvoice(events)), 'lost');
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});

@@ -4,14 +4,18 @@
 // per cause), whatever Stripe delivers twice: the credits due for the charge's reversals,
 // oldest first, are round(credits × given back so far / charged) less the same before it, so
 // partial refunds add up to the pack's credits exactly. What is taken is one-time credits, never
-// below 0 (credits.ts says in the ledger when fewer were left). A plan's payment is left alone:
-// its Checkout session has no payment intent, so no purchase is found (outcome unmatched).
+// below 0 (credits.ts says in the ledger when fewer were left). A plan's payment (its invoice,
+// found from the charge's payment intent by its InvoicePayment) takes back its share of the
+// period credits that invoice granted, from the period credits left while that period is the
+// account's current one (an older period's credits lapsed already); reference
+// '<invoice id>:<refund or dispute id>'.
 // A refund that fails later (charge.refund.updated, refund.updated, refund.failed: the card was
 // closed, the money stays with us) gives back what its reversal took, once (restoreReversal), and
 // its cents no longer count as given back. Professional status bought with the charge goes when
 // all of its money was given back, and stands again when a refund of it fails.
 import type Stripe from 'stripe';
 import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
+import { findLedgerEntry } from '../../../db/repositories/credits.repository.ts';
 import type { Transaction } from '../../../db/repositories/executor.ts';
 import { findPaymentSessionByStripeId } from '../../../db/repositories/payment-sessions.repository.ts';
 import {
@@ -22,6 +26,7 @@ import {
 } from '../../../db/repositories/payments.repository.ts';
 import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
 import { isProfessionalPrice } from '../catalog.ts';
+import { invoicePeriodEnd } from '../plan.ts';
 import { type Effect, type EventContext, idOf } from './types.ts';
 
 /** Money given back: a refund, or a lost dispute. */
@@ -32,15 +37,45 @@ export interface Reversal {
   created: number;
 }
 
-/** Our payment entry of the pack bought with this charge (the Checkout session of its payment intent). */
+/**
+ * Our payment entry of what this charge paid: a pack (the Checkout session of its payment intent),
+ * else a plan's invoice (the invoice its payment intent paid).
+ */
 export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge): Promise<PaymentRow | undefined> {
   const intent = idOf(charge.payment_intent);
   if (!intent) return undefined;
   const sessions = await ctx.stripe.checkout.sessions.list({ payment_intent: intent, limit: 1 });
   const session = sessions.data[0];
-  if (session?.mode !== 'payment') return undefined;
-  const payment = await findPaymentByReference(ctx.services.db, session.id);
-  return payment?.interval === null ? payment : undefined;
+  if (session?.mode === 'payment') {
+    const payment = await findPaymentByReference(ctx.services.db, session.id);
+    return payment?.interval === null ? payment : undefined;
+  }
+  const paid = await ctx.stripe.invoicePayments.list({
+    payment: { type: 'payment_intent', payment_intent: intent },
+    limit: 1,
+  });
+  const invoiceId = idOf(paid.data[0]?.invoice);
+  if (!invoiceId) return undefined;
+  const payment = await findPaymentByReference(ctx.services.db, invoiceId);
+  return payment && payment.interval !== null ? payment : undefined;
+}
+
+/**
+ * What a payment's reversal takes from: a pack's credits (one-time credits), or the period credits
+ * a plan's invoice granted (the period it paid for, ending `periodEnd`).
+ */
+async function reversible(
+  ctx: EventContext,
+  tx: Transaction,
+  payment: PaymentRow,
+): Promise<{ credits: number; periodEnd?: Date | null }> {
+  if (payment.interval === null) return { credits: payment.credits };
+  const granted = await findLedgerEntry(tx, 'period', payment.reference);
+  if (!granted || granted.userId !== payment.userId) return { credits: 0, periodEnd: null };
+  return {
+    credits: Math.max(granted.credits, 0),
+    periodEnd: invoicePeriodEnd(await ctx.stripe.invoices.retrieve(payment.reference)),
+  };
 }
 
 /**
@@ -84,6 +119,7 @@ export function reversalEffect(
     userId: payment.userId,
     apply: async (tx) => {
       const refunds = await refundsOf(ctx, charge.id);
+      const { credits, periodEnd } = await reversible(ctx, tx, payment);
       let changed = false;
       // A refund counted before that failed since: its credits back and its cents off, once.
       for (const failed of refunds.failed) {
@@ -96,16 +132,17 @@ export function reversalEffect(
       let before = 0;
       for (const reversal of reversals) {
         const after = Math.min(before + reversal.amount, charge.amount);
-        const due = share(payment.credits, after, charge.amount) - share(payment.credits, before, charge.amount);
+        const due = share(credits, after, charge.amount) - share(credits, before, charge.amount);
         before = after;
         // Written even when its share rounds to 0: the row is what a later failure of the refund
         // finds to take its cents off the payment entry again.
-        if (await reverseCredits(tx, payment.userId, due, `${payment.reference}:${reversal.id}`)) {
+        if (await reverseCredits(tx, payment.userId, due, `${payment.reference}:${reversal.id}`, periodEnd)) {
           changed = true;
         }
       }
       if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
       if (
+        payment.interval === null &&
         (await soldProfessional(ctx, tx, payment.reference)) &&
         (await setProfessionalHeld(tx, payment.userId, before < charge.amount))
       ) {
