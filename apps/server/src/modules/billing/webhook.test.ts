@@ -297,6 +297,25 @@ describe('a monthly plan', () => {
   });
 });
 
+describe('a plan’s checkout.session.completed delivered late', () => {
+  it('books nothing again after the plan renewed, whichever of the first invoice’s events comes last', async () => {
+    const user = await newCustomer(b, 'late-session');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    // Only the subscription reached us; then the plan renewed, and its renewal was delivered.
+    await deliverAll([ofType(events, 'customer.subscription.created')]);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 100, 'late-session-signals'));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 200, recurring_credits: 200 });
+    // The first payment's events at last: its period is over, nothing is handed out again.
+    await deliverAll([ofType(events, 'checkout.session.completed'), ofType(events, 'invoice.paid')]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 200, recurring_credits: 200 });
+    expect(await payments(user.id)).toHaveLength(2);
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('a plan changed within its period', () => {
   it('keeps what was spent of the period: an upgrade adds the difference, a downgrade takes it, once', async () => {
     const user = await newCustomer(b, 'plan-change');

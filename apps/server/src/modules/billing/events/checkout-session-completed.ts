@@ -8,7 +8,7 @@ import type { PaymentSessionRow } from '../../../db/repositories/payment-session
 import { recordPayment } from '../../../db/repositories/payments.repository.ts';
 import { grantCredits } from '../../accounts/credits.ts';
 import { creditsOf, describeProduct, isProfessionalPrice, listCatalog } from '../catalog.ts';
-import { applyPlanPayment, grantProfessional } from '../plan.ts';
+import { applyPlanPayment, grantProfessional, invoicePeriodEnd } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
 import { currentSubscription, latestSubscription } from './subscription.ts';
 import { type Effect, type EventContext, type EventHandler, idOf, unmatched } from './types.ts';
@@ -50,6 +50,9 @@ async function subscriptionEffect(
   const subscription = subscriptionId ? await currentSubscription(ctx, subscriptionId) : null;
   if (!subscription) return { userId, outcome: 'ignored' };
   const invoiceId = idOf(session.invoice);
+  // The period the first invoice paid for, as invoice.paid reads it: the subscription's current
+  // period is a later one when the session arrives after a renewal.
+  const invoice = invoiceId ? await ctx.stripe.invoices.retrieve(invoiceId) : null;
   return {
     userId,
     apply: async (tx) =>
@@ -58,7 +61,12 @@ async function subscriptionEffect(
         userId,
         await latestSubscription(ctx, subscription),
         invoiceId
-          ? { invoiceId, amount: session.amount_total ?? 0, currency: session.currency ?? 'usd', periodEnd: null }
+          ? {
+              invoiceId,
+              amount: session.amount_total ?? 0,
+              currency: session.currency ?? 'usd',
+              periodEnd: invoice ? invoicePeriodEnd(invoice) : null,
+            }
           : null,
       ))
         ? 'applied'
