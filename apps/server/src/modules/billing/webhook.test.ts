@@ -594,6 +594,22 @@ describe('a refunded pack', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('grants nothing for a payment refunded before its checkout.session.completed reached us', async () => {
+    const user = await newCustomer(b, 'refund-before-session');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100, { quantity: 3 });
+    // Our server was down: the buyer asked for the credits, the operator refunded a part meanwhile.
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessionId), amount: 1099 });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    await deliverAll(events);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    expect(await refunded(user.id)).toEqual([1099]);
+    // A later refund of the rest takes the rest, and nothing twice.
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessionId) });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(0);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('takes the credits back when a dispute is lost, not when it is won', async () => {
     const won = await newCustomer(b, 'dispute-won');
     const first = await buy(b, won.headers, PACK_500);
