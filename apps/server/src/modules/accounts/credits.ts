@@ -43,10 +43,11 @@
 //     found fewer left than `credits` takes what is left and says so in its note. With
 //     `periodEnd`, a plan invoice's: period credits, only while the period ending then is the
 //     current one (an older period's lapsed; null: none are left).
-//   restoreReversal(tx, userId, reference) → LedgerEntry | null
-//     gives back what the 'reversal' entry `reference` took (its refund failed later), to one-time
-//     credits, once: a 'purchase' entry with the same reference (the pack's credits stand again);
-//     null when there was no such reversal or it was given back already.
+//   restoreReversal(tx, userId, reference, periodEnd?) → LedgerEntry | null
+//     gives back what the 'reversal' entry `reference` took (its refund failed later), to the
+//     pools it came from, once: a 'purchase' entry with the same reference (the pack's credits
+//     stand again); null when there was no such reversal or it was given back already. With
+//     `periodEnd` (a plan invoice's), period credits come back only while that period is current.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
 //     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
 
@@ -288,8 +289,8 @@ export async function reverseCredits(
   return entry ?? null;
 }
 
-export const restoreReversal = (tx: Transaction, userId: number, reference: string) =>
-  giveBack(tx, userId, reference, { taken: 'reversal', cause: 'purchase' });
+export const restoreReversal = (tx: Transaction, userId: number, reference: string, periodEnd?: Date | null) =>
+  giveBack(tx, userId, reference, { taken: 'reversal', cause: 'purchase', periodEnd });
 
 export const refundCredits = (tx: Transaction, userId: number, reference: string) =>
   giveBack(tx, userId, reference, { taken: 'signal', cause: 'refund' });
@@ -302,14 +303,18 @@ async function giveBack(
   tx: Transaction,
   userId: number,
   reference: string,
-  { taken, cause }: { taken: 'signal' | 'reversal'; cause: 'refund' | 'purchase' },
+  { taken, cause, periodEnd }: { taken: 'signal' | 'reversal'; cause: 'refund' | 'purchase'; periodEnd?: Date | null },
 ): Promise<LedgerEntry | null> {
   const state = await lockOnce(tx, userId, cause, reference);
   if (!state) return null;
   const entry = await findLedgerEntry(tx, taken, reference);
   if (!entry || entry.userId !== userId) return null;
-  const back = -entry.credits;
-  const backRecurring = -entry.recurring;
+  // A plan period's credits come back only while that period is still the current one: those of
+  // a period since over would have lapsed.
+  const lapsed =
+    periodEnd !== undefined && !(periodEnd !== null && state.recurringPeriodEnd?.getTime() === periodEnd.getTime());
+  const backRecurring = lapsed ? 0 : -entry.recurring;
+  const back = -entry.credits + entry.recurring + backRecurring;
   const [written] = await writeCredits(
     tx,
     userId,

@@ -675,6 +675,33 @@ describe('a refunded plan payment', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('gives the period’s credits back when the refund fails, unless that period is over', async () => {
+    const user = await newCustomer(b, 'plan-refund-failed');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    const intent = intentOfInvoice(firstInvoice(events));
+    const first = await b.stripe.refunds.create({ payment_intent: intent, amount: 100 });
+    await deliverAll(takeEvents(b));
+    const afterFirst = (await accountOf(b.t, user.id))?.balance ?? 0;
+    expect(afterFirst).toBeLessThan(300);
+    // Failed within the period: its credits stand again.
+    b.fake.charges.failRefund(first.id);
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+    // Refunded in full, the plan renewed, then the refund fails: the first period's credits
+    // would have lapsed; the new period's 300 stay 300.
+    const second = await b.stripe.refunds.create({ payment_intent: intent });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(0);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    b.fake.charges.failRefund(second.id);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('takes the period’s credits back when a dispute of its payment is lost', async () => {
     const user = await newCustomer(b, 'plan-dispute');
     const { events } = await buy(b, user.headers, PLAN_MONTHLY);

@@ -123,7 +123,7 @@ export function reversalEffect(
       let changed = false;
       // A refund counted before that failed since: its credits back and its cents off, once.
       for (const failed of refunds.failed) {
-        if (await restoreReversal(tx, payment.userId, `${payment.reference}:${failed.id}`)) {
+        if (await restoreReversal(tx, payment.userId, `${payment.reference}:${failed.id}`, periodEnd)) {
           await lowerPaymentRefunded(tx, payment.reference, failed.amount);
           changed = true;
         }
