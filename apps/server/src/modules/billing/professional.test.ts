@@ -3,9 +3,18 @@
 // signed-in resolver, and what is reserved for professionals refuses them once they have it.
 import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Billing, buy, newCustomer, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
+import {
+  type Billing,
+  buy,
+  newCustomer,
+  paymentSession,
+  postEvent,
+  startBilling,
+  takeEvents,
+} from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
 import { PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { PROFESSIONAL_PENDING } from './payment-session.ts';
 
 let b: Billing;
 beforeAll(async () => {
@@ -110,6 +119,29 @@ describe('professional status paid and then given back', () => {
     b.fake.charges.closeDispute(lost.intent, 'lost');
     await deliver();
     expect(await groupOf(lost.user.headers)).toBe(4);
+  });
+});
+
+describe('professional status paid once', () => {
+  it('leaves one payment page payable, and refuses another while a paid one is on its way', async () => {
+    const user = await newCustomer(b, 'pro-twice');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const open = async () => {
+      const answer = await paymentSession(b, user.headers, { price: PROFESSIONAL });
+      return { url: answer.data?.accountPaymentSession.url, error: answer.errors?.[0] };
+    };
+    const first = await open();
+    const second = await open();
+    const idOf = (url: string | undefined) => url?.split('/').at(-1) ?? '';
+    expect(idOf(first.url)).not.toBe(idOf(second.url));
+    // Two tabs: paying both would charge twice for one status.
+    expect(() => b.fake.checkout.complete(idOf(first.url))).toThrow('no longer open');
+    b.fake.checkout.complete(idOf(second.url));
+    const events = takeEvents(b);
+    // Paid, its events not here yet: no third page.
+    expect((await open()).error?.message).toBe(PROFESSIONAL_PENDING);
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
   });
 });
 
