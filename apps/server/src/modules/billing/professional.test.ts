@@ -110,6 +110,17 @@ describe('professional status paid and then given back', () => {
     expect(await groupOf(user.headers)).toBe(4 | 16);
   });
 
+  it('stays away after a lost dispute when a refund’s event of the same charge comes later', async () => {
+    const { user, intent } = await paidProfessional('pro-dispute-late-refund');
+    await b.stripe.refunds.create({ payment_intent: intent, amount: 900 });
+    const refundEvents = takeEvents(b);
+    b.fake.charges.closeDispute(intent, 'lost');
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    for (const event of refundEvents) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
   it('is taken away when a dispute of its payment is lost, not when it is won', async () => {
     const won = await paidProfessional('pro-dispute-won');
     b.fake.charges.closeDispute(won.intent, 'won');

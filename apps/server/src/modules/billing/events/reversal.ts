@@ -141,10 +141,13 @@ export function reversalEffect(
         }
       }
       if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
+      // Given back in total as the entry counts it (a dispute lost before stays counted when a
+      // later event lists only the refunds).
+      const givenBack = (await findPaymentByReference(tx, payment.reference))?.refunded ?? before;
       if (
         payment.interval === null &&
         (await soldProfessional(ctx, tx, payment.reference)) &&
-        (await setProfessionalHeld(tx, payment.userId, before < charge.amount))
+        (await setProfessionalHeld(tx, payment.userId, givenBack < charge.amount))
       ) {
         changed = true;
       }
