@@ -702,6 +702,16 @@ describe('a refunded plan payment', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('takes back a refund made before the invoice’s events reached us', async () => {
+    const user = await newCustomer(b, 'plan-refund-early');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await b.stripe.refunds.create({ payment_intent: intentOfInvoice(firstInvoice(events)) });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    await deliverAll(events);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('takes the period’s credits back when a dispute of its payment is lost', async () => {
     const user = await newCustomer(b, 'plan-dispute');
     const { events } = await buy(b, user.headers, PLAN_MONTHLY);

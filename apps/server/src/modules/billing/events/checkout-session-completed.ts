@@ -5,12 +5,12 @@
 // it booked. Professional status is granted here, never on the success page.
 import type Stripe from 'stripe';
 import type { PaymentSessionRow } from '../../../db/repositories/payment-sessions.repository.ts';
-import { findPaymentByReference, recordPayment } from '../../../db/repositories/payments.repository.ts';
+import { recordPayment } from '../../../db/repositories/payments.repository.ts';
 import { grantCredits } from '../../accounts/credits.ts';
 import { creditsOf, describeProduct, isProfessionalPrice, listCatalog } from '../catalog.ts';
 import { applyPlanPayment, grantProfessional, invoicePeriodEnd } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
-import { reversalEffect } from './reversal.ts';
+import { refundedChargeOfIntent, refundedChargeOfInvoice, reverseEarlierRefunds } from './reversal.ts';
 import { currentSubscription, latestSubscription } from './subscription.ts';
 import { type Effect, type EventContext, type EventHandler, idOf, unmatched } from './types.ts';
 
@@ -42,16 +42,6 @@ async function soldByLineItems(ctx: EventContext, sessionId: string): Promise<So
   return { credits, professional, description: items.data.map((i) => i.description).join(', ') || 'Purchase' };
 }
 
-/** The charge of a pack's payment when some of it was given back already (else null). */
-async function refundedCharge(ctx: EventContext, session: Stripe.Checkout.Session): Promise<Stripe.Charge | null> {
-  const intentId = idOf(session.payment_intent);
-  if (!intentId) return null;
-  const chargeId = idOf((await ctx.stripe.paymentIntents.retrieve(intentId)).latest_charge);
-  if (!chargeId) return null;
-  const charge = await ctx.stripe.charges.retrieve(chargeId);
-  return charge.amount_refunded > 0 ? charge : null;
-}
-
 async function subscriptionEffect(
   ctx: EventContext,
   session: Stripe.Checkout.Session,
@@ -64,10 +54,11 @@ async function subscriptionEffect(
   // The period the first invoice paid for, as invoice.paid reads it: the subscription's current
   // period is a later one when the session arrives after a renewal.
   const invoice = invoiceId ? await ctx.stripe.invoices.retrieve(invoiceId) : null;
+  const refunded = invoiceId ? await refundedChargeOfInvoice(ctx, invoiceId) : null;
   return {
     userId,
-    apply: async (tx) =>
-      (await applyPlanPayment(
+    apply: async (tx) => {
+      const changed = await applyPlanPayment(
         tx,
         userId,
         await latestSubscription(ctx, subscription),
@@ -79,9 +70,10 @@ async function subscriptionEffect(
               periodEnd: invoice ? invoicePeriodEnd(invoice) : null,
             }
           : null,
-      ))
-        ? 'applied'
-        : 'unchanged',
+      );
+      if (invoiceId) await reverseEarlierRefunds(ctx, tx, invoiceId, refunded);
+      return changed ? 'applied' : 'unchanged';
+    },
   };
 }
 
@@ -98,7 +90,7 @@ export const checkoutSessionCompleted: EventHandler = async (ctx, object) => {
   if (session.mode === 'subscription') return subscriptionEffect(ctx, session, userId);
   if (session.mode !== 'payment') return { userId, outcome: 'ignored' };
   const sold = row ? await soldByRow(ctx, row) : await soldByLineItems(ctx, session.id);
-  const refunded = await refundedCharge(ctx, session);
+  const refunded = await refundedChargeOfIntent(ctx, idOf(session.payment_intent));
   return {
     userId,
     apply: async (tx) => {
@@ -114,13 +106,7 @@ export const checkoutSessionCompleted: EventHandler = async (ctx, object) => {
         interval: null,
       });
       if (recorded && sold.professional) await grantProfessional(tx, userId);
-      // Refunded before this event reached us (its charge.refunded found nothing to take back):
-      // the refunds are taken back now, once each, as charge.refunded would have.
-      const payment = refunded ? await findPaymentByReference(tx, session.id) : undefined;
-      if (refunded && payment) {
-        const reversal = reversalEffect(ctx, payment, refunded, null);
-        if ('apply' in reversal) await reversal.apply(tx);
-      }
+      await reverseEarlierRefunds(ctx, tx, session.id, refunded);
       return granted || recorded ? 'applied' : 'unchanged';
     },
   };

@@ -12,7 +12,9 @@
 // A refund that fails later (charge.refund.updated, refund.updated, refund.failed: the card was
 // closed, the money stays with us) gives back what its reversal took, once (restoreReversal), and
 // its cents no longer count as given back. Professional status bought with the charge goes when
-// all of its money was given back, and stands again when a refund of it fails.
+// all of its money was given back, and stands again when a refund of it fails. A refund made
+// before its payment was booked (its event found nothing) is taken back when the payment's own
+// event books it (reverseEarlierRefunds).
 import type Stripe from 'stripe';
 import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
 import { findLedgerEntry } from '../../../db/repositories/credits.repository.ts';
@@ -154,4 +156,40 @@ export function reversalEffect(
       return changed ? 'applied' : 'unchanged';
     },
   };
+}
+
+/** The charge of a payment intent when some of it was given back already (else null). */
+export async function refundedChargeOfIntent(
+  ctx: EventContext,
+  intentId: string | null,
+): Promise<Stripe.Charge | null> {
+  if (!intentId) return null;
+  const chargeId = idOf((await ctx.stripe.paymentIntents.retrieve(intentId)).latest_charge);
+  if (!chargeId) return null;
+  const charge = await ctx.stripe.charges.retrieve(chargeId);
+  return charge.amount_refunded > 0 ? charge : null;
+}
+
+/** The same for the charge that paid a plan's invoice (its InvoicePayment). */
+export async function refundedChargeOfInvoice(ctx: EventContext, invoiceId: string): Promise<Stripe.Charge | null> {
+  const paid = await ctx.stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
+  const payment = paid.data.find((p) => p.status === 'paid' && p.payment?.type === 'payment_intent');
+  return refundedChargeOfIntent(ctx, idOf(payment?.payment?.payment_intent));
+}
+
+/**
+ * A payment booked just now whose charge was refunded before its event reached us (the refund's
+ * event found nothing to take back then): its refunds are taken back now, once each, as
+ * charge.refunded would have.
+ */
+export async function reverseEarlierRefunds(
+  ctx: EventContext,
+  tx: Transaction,
+  reference: string,
+  charge: Stripe.Charge | null,
+): Promise<void> {
+  const payment = charge ? await findPaymentByReference(tx, reference) : undefined;
+  if (!charge || !payment) return;
+  const reversal = reversalEffect(ctx, payment, charge, null);
+  if ('apply' in reversal) await reversal.apply(tx);
 }
