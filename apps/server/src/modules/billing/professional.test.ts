@@ -110,6 +110,14 @@ describe('professional status paid and then given back', () => {
     expect(await groupOf(user.headers)).toBe(4 | 16);
   });
 
+  it('is not given back by a partial refund after an administrator took it away', async () => {
+    const { user, intent } = await paidProfessional('pro-admin-revoked');
+    await b.t.services.db.$client.query('update users set "group" = 4 where id = $1', [user.id]);
+    await b.stripe.refunds.create({ payment_intent: intent, amount: 900 });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
   it('stays away after a lost dispute when a refund’s event of the same charge comes later', async () => {
     const { user, intent } = await paidProfessional('pro-dispute-late-refund');
     await b.stripe.refunds.create({ payment_intent: intent, amount: 900 });

@@ -123,11 +123,13 @@ export function reversalEffect(
       const refunds = await refundsOf(ctx, charge.id);
       const { credits, periodEnd } = await reversible(ctx, tx, payment);
       let changed = false;
+      let restored = false;
       // A refund counted before that failed since: its credits back and its cents off, once.
       for (const failed of refunds.failed) {
         if (await restoreReversal(tx, payment.userId, `${payment.reference}:${failed.id}`, periodEnd)) {
           await lowerPaymentRefunded(tx, payment.reference, failed.amount);
           changed = true;
+          restored = true;
         }
       }
       const reversals = [...refunds.given, ...(dispute ? [dispute] : [])];
@@ -145,11 +147,15 @@ export function reversalEffect(
       if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
       // Given back in total as the entry counts it (a dispute lost before stays counted when a
       // later event lists only the refunds).
+      // Granted back only by a refund failing now: any other event leaves alone what an
+      // administrator decided since.
       const givenBack = (await findPaymentByReference(tx, payment.reference))?.refunded ?? before;
+      const held = givenBack < charge.amount;
       if (
         payment.interval === null &&
+        (!held || restored) &&
         (await soldProfessional(ctx, tx, payment.reference)) &&
-        (await setProfessionalHeld(tx, payment.userId, givenBack < charge.amount))
+        (await setProfessionalHeld(tx, payment.userId, held))
       ) {
         changed = true;
       }
