@@ -145,10 +145,9 @@ export function reversalEffect(
         }
       }
       if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
-      // Given back in total as the entry counts it (a dispute lost before stays counted when a
-      // later event lists only the refunds).
-      // Granted back only by a refund failing now: any other event leaves alone what an
-      // administrator decided since.
+      // Professional status: gone once all was given back, as the entry counts it (a dispute lost
+      // before stays counted when a later event lists only the refunds); granted back only by a
+      // refund failing now, so no other event undoes what an administrator decided since.
       const givenBack = (await findPaymentByReference(tx, payment.reference))?.refunded ?? before;
       const held = givenBack < charge.amount;
       if (
