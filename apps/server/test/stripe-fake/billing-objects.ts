@@ -74,7 +74,7 @@ export function makeInvoice(store: Store, base: string, input: InvoiceInput): St
   const subtotal = input.lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
   const lines = input.lines.map((line) => invoiceLine(id, line, input));
   const sub = input.subscription;
-  return store.put(
+  const invoice = store.put(
     fromFixture('invoice.paid', {
       id,
       customer: input.customer,
@@ -123,6 +123,27 @@ export function makeInvoice(store: Store, base: string, input: InvoiceInput): St
       webhooks_delivered_at: null,
     }),
   );
+  // A plan's invoice paid by card: its payment intent and charge (what a refund or dispute names),
+  // linked to the invoice by an InvoicePayment (current API versions: neither the charge nor the
+  // intent names the invoice; GET /v1/invoice_payments?payment[payment_intent]= finds it).
+  if (sub && input.paid && input.amountDue > 0) {
+    const intent = makePaymentIntent(store, input.customer, input.amountDue, {}, String(invoice.currency));
+    store.put({
+      id: store.newId('invoice_payment'),
+      object: 'invoice_payment',
+      amount_paid: input.amountDue,
+      amount_requested: input.amountDue,
+      created: at,
+      currency: invoice.currency,
+      invoice: id,
+      is_default: true,
+      livemode: false,
+      payment: { type: 'payment_intent', payment_intent: intent.id },
+      status: 'paid',
+      status_transitions: { canceled_at: null, paid_at: at },
+    });
+  }
+  return invoice;
 }
 
 export function makeSubscription(

@@ -172,6 +172,19 @@ export function registerResources(route: Route, { store, checkout, subscriptions
   route('DELETE', '/v1/subscriptions/:id', (_form, params) => subscriptions.cancelNow(params.id ?? ''));
 
   route('GET', '/v1/invoices/:id', one('invoice'));
+  route('GET', '/v1/invoice_payments', (form) => {
+    const invoice = text(form.invoice);
+    const payment = record(form.payment);
+    const payments = store
+      .all('invoice_payment')
+      .filter(
+        (p) =>
+          (invoice === undefined || p.invoice === invoice) &&
+          (payment.payment_intent === undefined ||
+            (p.payment as { payment_intent?: string }).payment_intent === payment.payment_intent),
+      );
+    return page(payments, form, '/v1/invoice_payments');
+  });
   route('GET', '/v1/payment_intents/:id', one('payment_intent'));
   route('GET', '/v1/charges/:id', one('charge'));
   route('POST', '/v1/refunds', (form) => {

@@ -15,6 +15,7 @@ const PREFIXES: Record<string, string> = {
   subscription: 'sub',
   subscription_item: 'si',
   invoice: 'in',
+  invoice_payment: 'inpay',
   payment_intent: 'pi',
   charge: 'ch',
   refund: 're',

@@ -1,6 +1,7 @@
 // The billing side of an account: its Stripe customer and subscription, the plan shown on
 // Account & Billing (SPEC §3 Account.type, product, metadata.recurring), professional status and
 // its application. Credits themselves move only through credits.repository.ts.
+import { GROUP } from '@router/shared';
 import { eq, sql } from 'drizzle-orm';
 import { ACCOUNT_TYPE, accounts, professionalApplications, users } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
@@ -114,6 +115,19 @@ export async function hasProfessionalApplication(db: Executor, userId: number): 
     .from(professionalApplications)
     .where(eq(professionalApplications.userId, userId))
     .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * Professional status (group 16) as its payment stands: held while the payment is kept, taken
+ * away once all of it was given back (refunds, a lost dispute). False when it was so already.
+ */
+export async function setProfessionalHeld(db: Executor, userId: number, held: boolean): Promise<boolean> {
+  const { rows } = await db.execute(sql`
+    update users set "group" = case when ${held} then "group" | ${GROUP.PROFESSIONAL}
+                                    else "group" & ~${GROUP.PROFESSIONAL}::int end
+    where id = ${userId} and ("group" & ${GROUP.PROFESSIONAL} <> 0) <> ${held}
+    returning id`);
   return rows.length > 0;
 }
 

@@ -37,14 +37,17 @@
 //   spendCredits(tx, userId, credits, reference) → { ok: true, entry } | { ok: false }
 //     cause 'signal' (the hook spends in its own batched statement with the same rule);
 //     entry null with SIGNAL_CREDITS=unlimited or when that reference was spent already.
-//   reverseCredits(tx, userId, credits, reference) → LedgerEntry | null
+//   reverseCredits(tx, userId, credits, reference, periodEnd?) → LedgerEntry | null
 //     a pack's credits taken back (its payment refunded, a dispute of it lost; reference:
 //     '<session id>:<refund or dispute id>'), once: one-time credits, never below 0; a row that
-//     found fewer left than `credits` takes what is left and says so in its note.
-//   restoreReversal(tx, userId, reference) → LedgerEntry | null
-//     gives back what the 'reversal' entry `reference` took (its refund failed later), to one-time
-//     credits, once: a 'purchase' entry with the same reference (the pack's credits stand again);
-//     null when there was no such reversal or it was given back already.
+//     found fewer left than `credits` takes what is left and says so in its note. With
+//     `periodEnd`, a plan invoice's: period credits, only while the period ending then is the
+//     current one (an older period's lapsed; null: none are left).
+//   restoreReversal(tx, userId, reference, periodEnd?) → LedgerEntry | null
+//     gives back what the 'reversal' entry `reference` took (its refund failed later), to the
+//     pools it came from, once: a 'purchase' entry with the same reference (the pack's credits
+//     stand again); null when there was no such reversal or it was given back already. With
+//     `periodEnd` (a plan invoice's), period credits come back only while that period is current.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
 //     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
 
@@ -252,23 +255,42 @@ export async function reverseCredits(
   userId: number,
   credits: number,
   reference: string,
+  periodEnd?: Date | null,
 ): Promise<LedgerEntry | null> {
   checkCredits(credits, 0);
   const state = await lockOnce(tx, userId, 'reversal', reference);
   if (!state) return null;
-  const taken = Math.min(credits, state.credits);
+  // A plan period's credits are left only while it is the account's current period.
+  const fromPeriod = periodEnd !== undefined;
+  const current = periodEnd != null && state.recurringPeriodEnd?.getTime() === periodEnd.getTime();
+  const left = fromPeriod ? (current ? state.recurringCredits : 0) : state.credits;
+  const taken = Math.min(credits, left);
   const note = taken < credits ? `${credits} credits due, ${taken} left to take back` : null;
   const [entry] = await writeCredits(
     tx,
     userId,
-    { credits: state.credits - taken, recurringCredits: state.recurringCredits, granted: 0, spent: 0 },
-    [{ credits: -taken, recurring: 0, cause: 'reversal', reference, balanceAfter: balanceOf(state) - taken, note }],
+    {
+      credits: fromPeriod ? state.credits : state.credits - taken,
+      recurringCredits: fromPeriod ? state.recurringCredits - taken : state.recurringCredits,
+      granted: 0,
+      spent: 0,
+    },
+    [
+      {
+        credits: -taken,
+        recurring: fromPeriod ? -taken : 0,
+        cause: 'reversal',
+        reference,
+        balanceAfter: balanceOf(state) - taken,
+        note,
+      },
+    ],
   );
   return entry ?? null;
 }
 
-export const restoreReversal = (tx: Transaction, userId: number, reference: string) =>
-  giveBack(tx, userId, reference, { taken: 'reversal', cause: 'purchase' });
+export const restoreReversal = (tx: Transaction, userId: number, reference: string, periodEnd?: Date | null) =>
+  giveBack(tx, userId, reference, { taken: 'reversal', cause: 'purchase', periodEnd });
 
 export const refundCredits = (tx: Transaction, userId: number, reference: string) =>
   giveBack(tx, userId, reference, { taken: 'signal', cause: 'refund' });
@@ -281,14 +303,18 @@ async function giveBack(
   tx: Transaction,
   userId: number,
   reference: string,
-  { taken, cause }: { taken: 'signal' | 'reversal'; cause: 'refund' | 'purchase' },
+  { taken, cause, periodEnd }: { taken: 'signal' | 'reversal'; cause: 'refund' | 'purchase'; periodEnd?: Date | null },
 ): Promise<LedgerEntry | null> {
   const state = await lockOnce(tx, userId, cause, reference);
   if (!state) return null;
   const entry = await findLedgerEntry(tx, taken, reference);
   if (!entry || entry.userId !== userId) return null;
-  const back = -entry.credits;
-  const backRecurring = -entry.recurring;
+  // A plan period's credits come back only while that period is still the current one: those of
+  // a period since over would have lapsed.
+  const lapsed =
+    periodEnd !== undefined && !(periodEnd !== null && state.recurringPeriodEnd?.getTime() === periodEnd.getTime());
+  const backRecurring = lapsed ? 0 : -entry.recurring;
+  const back = -entry.credits + entry.recurring + backRecurring;
   const [written] = await writeCredits(
     tx,
     userId,

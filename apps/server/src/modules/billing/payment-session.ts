@@ -2,8 +2,14 @@
 // it (mode payment for a pack, subscription for a plan); without one, the Stripe billing portal
 // (Manage billing). Without STRIPE_SECRET_KEY: EXECUTION, saying how credits come instead.
 import { GROUP } from '@router/shared';
+import type Stripe from 'stripe';
 import { findBillingAccount, hasProfessionalApplication } from '../../db/repositories/billing-account.repository.ts';
-import { insertPaymentSession, setPaymentSessionStripeId } from '../../db/repositories/payment-sessions.repository.ts';
+import {
+  findPaymentSessionByStripeId,
+  insertPaymentSession,
+  setPaymentSessionStripeId,
+} from '../../db/repositories/payment-sessions.repository.ts';
+import { findPaymentByReference } from '../../db/repositories/payments.repository.ts';
 import { findUserById, type UserRow } from '../../db/repositories/user.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
@@ -56,6 +62,28 @@ async function portalSession(services: Services, stripe: StripeClient, user: Use
   }
 }
 
+export const PROFESSIONAL_PENDING = 'Your payment for professional status is being processed.';
+
+/**
+ * Expires the customer's open Checkout pages that sell professional status; true when one was
+ * paid and its payment is not booked yet.
+ */
+async function professionalPending(services: Services, stripe: StripeClient, customer: string): Promise<boolean> {
+  const sellsProfessional = async (session: Stripe.Checkout.Session) =>
+    (await findPaymentSessionByStripeId(services.db, session.id))?.professional === true;
+  try {
+    await expireOpenPlanCheckouts(stripe, customer, sellsProfessional);
+    const complete = await stripe.checkout.sessions.list({ customer, status: 'complete', limit: 100 });
+    for (const session of complete.data) {
+      if (session.payment_status === 'unpaid' || !(await sellsProfessional(session))) continue;
+      if (!(await findPaymentByReference(services.db, session.id))) return true;
+    }
+    return false;
+  } catch (error) {
+    throw stripeFailure(services, error, 'reading checkout sessions');
+  }
+}
+
 export async function createPaymentSession(
   services: Services,
   viewer: Viewer,
@@ -91,6 +119,11 @@ export async function createPaymentSession(
     } catch (error) {
       throw stripeFailure(services, error, 'expiring a checkout session');
     }
+  }
+  // The same for professional status: one page payable; one paid a moment ago (its event not
+  // here yet, so the group not granted) is not sold again.
+  if (product.professional && (await professionalPending(services, stripe, customer))) {
+    throw new AppError('EXECUTION', PROFESSIONAL_PENDING);
   }
   // Paid a moment ago, its events not here yet: the account does not show the plan.
   if (subscription && (await runningPlan(services, stripe, customer))) throw new AppError('EXECUTION', HAS_PLAN);

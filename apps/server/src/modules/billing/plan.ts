@@ -121,11 +121,17 @@ export async function hasRunningPlan(stripe: StripeClient, customer: string): Pr
  * Expires the customer's plan Checkout sessions still open (Stripe: only an open session can be
  * expired; it can no longer be paid), so that two plan pages left open cannot both be paid and
  * start two subscriptions. One paid meanwhile (the expiry refused) is left to hasRunningPlan.
+ * `which` picks other sessions instead (professional status's, which is paid for once too).
  */
-export async function expireOpenPlanCheckouts(stripe: StripeClient, customer: string): Promise<void> {
+export async function expireOpenPlanCheckouts(
+  stripe: StripeClient,
+  customer: string,
+  which: (session: Stripe.Checkout.Session) => boolean | Promise<boolean> = (session) =>
+    session.mode === 'subscription',
+): Promise<void> {
   const sessions = await stripe.checkout.sessions.list({ customer, status: 'open', limit: 100 });
   for (const session of sessions.data) {
-    if (session.mode !== 'subscription') continue;
+    if (!(await which(session))) continue;
     try {
       await stripe.checkout.sessions.expire(session.id);
     } catch (error) {

@@ -3,9 +3,18 @@
 // signed-in resolver, and what is reserved for professionals refuses them once they have it.
 import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Billing, buy, newCustomer, postEvent, startBilling } from '../../../test/billing.ts';
+import {
+  type Billing,
+  buy,
+  newCustomer,
+  paymentSession,
+  postEvent,
+  startBilling,
+  takeEvents,
+} from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
 import { PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { PROFESSIONAL_PENDING } from './payment-session.ts';
 
 let b: Billing;
 beforeAll(async () => {
@@ -69,6 +78,89 @@ describe('accountUpgrade', () => {
       user.headers,
     );
     expect(pay.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('professional status paid and then given back', () => {
+  const paidProfessional = async (name: string) => {
+    const user = await newCustomer(b, name);
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const { sessionId, events } = await buy(b, user.headers, PROFESSIONAL);
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    return { user, intent };
+  };
+  const deliver = async () => {
+    for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
+  };
+
+  it('is taken away when its payment is refunded in full, and stands again when the refund fails', async () => {
+    const { user, intent } = await paidProfessional('pro-refund');
+    const partial = await b.stripe.refunds.create({ payment_intent: intent, amount: 900 });
+    await deliver();
+    // A part given back (a goodwill gesture) keeps the status.
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    // The first refund fails: not everything was given back after all.
+    b.fake.charges.failRefund(partial.id);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+
+  it('is not given back by a partial refund after an administrator took it away', async () => {
+    const { user, intent } = await paidProfessional('pro-admin-revoked');
+    await b.t.services.db.$client.query('update users set "group" = 4 where id = $1', [user.id]);
+    await b.stripe.refunds.create({ payment_intent: intent, amount: 900 });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('stays away after a lost dispute when a refund’s event of the same charge comes later', async () => {
+    const { user, intent } = await paidProfessional('pro-dispute-late-refund');
+    await b.stripe.refunds.create({ payment_intent: intent, amount: 900 });
+    const refundEvents = takeEvents(b);
+    b.fake.charges.closeDispute(intent, 'lost');
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    for (const event of refundEvents) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('is taken away when a dispute of its payment is lost, not when it is won', async () => {
+    const won = await paidProfessional('pro-dispute-won');
+    b.fake.charges.closeDispute(won.intent, 'won');
+    await deliver();
+    expect(await groupOf(won.user.headers)).toBe(4 | 16);
+    const lost = await paidProfessional('pro-dispute-lost');
+    b.fake.charges.closeDispute(lost.intent, 'lost');
+    await deliver();
+    expect(await groupOf(lost.user.headers)).toBe(4);
+  });
+});
+
+describe('professional status paid once', () => {
+  it('leaves one payment page payable, and refuses another while a paid one is on its way', async () => {
+    const user = await newCustomer(b, 'pro-twice');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const open = async () => {
+      const answer = await paymentSession(b, user.headers, { price: PROFESSIONAL });
+      return { url: answer.data?.accountPaymentSession.url, error: answer.errors?.[0] };
+    };
+    const first = await open();
+    const second = await open();
+    const idOf = (url: string | undefined) => url?.split('/').at(-1) ?? '';
+    expect(idOf(first.url)).not.toBe(idOf(second.url));
+    // Two tabs: paying both would charge twice for one status.
+    expect(() => b.fake.checkout.complete(idOf(first.url))).toThrow('no longer open');
+    b.fake.checkout.complete(idOf(second.url));
+    const events = takeEvents(b);
+    // Paid, its events not here yet: no third page.
+    expect((await open()).error?.message).toBe(PROFESSIONAL_PENDING);
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
   });
 });
 

@@ -2,10 +2,11 @@
 // for the Payment Element with the promotion codes of the sign-up (or a coupon) as Stripe's own
 // discount; an unknown or expired code is named; a reload, or a retry after a crash between
 // Stripe's answer and our write, gets the same session.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Billing, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
 import { gql, STRONG_PASSWORD } from '../../../test/identity.ts';
 import { PACK_100, PLAN_MONTHLY, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { RULES } from '../auth/rate-limit.ts';
 import { NO_RECENT_SIGNUP } from './signup-session.ts';
 
 let b: Billing;
@@ -13,6 +14,8 @@ beforeAll(async () => {
   b = await startBilling();
 });
 afterAll(() => b?.close());
+// More calls in this file than the sign-up rate limit lets one address make in its window.
+beforeEach(() => b.t.services.identity.limiter.reset('signup-payment:127.0.0.1', RULES.signup));
 
 interface Session {
   clientSecret: string;
@@ -139,6 +142,21 @@ describe('accountSignupPaymentSession', () => {
     expect(second.errors?.[0]?.message).toBe(NO_RECENT_SIGNUP);
     expect((await session({ email: 'twoplans-early@signup.test', price: PACK_100 })).errors).toBeUndefined();
     for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+  });
+
+  it('leaves one plan page payable: a new plan session expires the one opened before', async () => {
+    await signup('twoplans-open@signup.test', { stripePriceId: PLAN_MONTHLY });
+    const first = await session({ email: 'twoplans-open@signup.test', price: PLAN_MONTHLY });
+    // The same plan again with a coupon (another tab, or back and forth): another session.
+    const second = await session({ email: 'twoplans-open@signup.test', price: PLAN_MONTHLY, coupon: 'WELCOME10' });
+    const idOf = (answer: typeof first) =>
+      answer.data?.accountSignupPaymentSession.clientSecret.split('_secret_')[0] ?? '';
+    expect([first.errors, second.errors]).toEqual([undefined, undefined]);
+    expect(idOf(second)).not.toBe(idOf(first));
+    // Both paid would be two plans, both charged: the first can no longer be paid.
+    expect(() => b.fake.checkout.complete(idOf(first))).toThrow('no longer open');
+    b.fake.checkout.complete(idOf(second));
+    for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
   });
 
   it('sends Stripe back only to our own origin', async () => {

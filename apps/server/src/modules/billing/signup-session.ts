@@ -5,7 +5,7 @@
 // email is the same, so it tells nothing about who is registered. A reload reuses the open
 // session; the promotion codes given at sign-up or a coupon become its discount. A plan is not
 // sold to an account that has one, nor to a customer whose plan Stripe holds as running before
-// its events reached us.
+// its events reached us; a new plan session expires the plan pages still open.
 import { emailSchema, isStripePriceId } from '@router/shared';
 import type Stripe from 'stripe';
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
@@ -24,6 +24,7 @@ import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
 import { runningPlan } from './payment-session.ts';
+import { expireOpenPlanCheckouts } from './plan.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 
 export interface SignupSessionInput {
@@ -128,6 +129,15 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
             mode: subscription ? 'subscription' : 'payment',
           });
     const customer = await ensureCustomer(services, stripe, user);
+    if (subscription) {
+      // As on Account & Billing: a plan page opened before (another tab, another discount) could
+      // be paid as well as this one, two plans both charged; it can no longer be paid.
+      try {
+        await expireOpenPlanCheckouts(stripe, customer);
+      } catch (error) {
+        throw stripeFailure(services, error, 'expiring a checkout session');
+      }
+    }
     const returnUrl =
       ownUrl(input.successUrl, services.config.PUBLIC_URL) ?? `${services.config.PUBLIC_URL}/signup/success`;
     session = await createCheckout(services, stripe, {

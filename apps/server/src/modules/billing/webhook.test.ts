@@ -297,6 +297,25 @@ describe('a monthly plan', () => {
   });
 });
 
+describe('a plan’s checkout.session.completed delivered late', () => {
+  it('books nothing again after the plan renewed, whichever of the first invoice’s events comes last', async () => {
+    const user = await newCustomer(b, 'late-session');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    // Only the subscription reached us; then the plan renewed, and its renewal was delivered.
+    await deliverAll([ofType(events, 'customer.subscription.created')]);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 100, 'late-session-signals'));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 200, recurring_credits: 200 });
+    // The first payment's events at last: its period is over, nothing is handed out again.
+    await deliverAll([ofType(events, 'checkout.session.completed'), ofType(events, 'invoice.paid')]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 200, recurring_credits: 200 });
+    expect(await payments(user.id)).toHaveLength(2);
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('a plan changed within its period', () => {
   it('keeps what was spent of the period: an upgrade adds the difference, a downgrade takes it, once', async () => {
     const user = await newCustomer(b, 'plan-change');
@@ -575,6 +594,22 @@ describe('a refunded pack', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('grants nothing for a payment refunded before its checkout.session.completed reached us', async () => {
+    const user = await newCustomer(b, 'refund-before-session');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100, { quantity: 3 });
+    // Our server was down: the buyer asked for the credits, the operator refunded a part meanwhile.
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessionId), amount: 1099 });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    await deliverAll(events);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    expect(await refunded(user.id)).toEqual([1099]);
+    // A later refund of the rest takes the rest, and nothing twice.
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessionId) });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(0);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('takes the credits back when a dispute is lost, not when it is won', async () => {
     const won = await newCustomer(b, 'dispute-won');
     const first = await buy(b, won.headers, PACK_500);
@@ -591,5 +626,99 @@ describe('a refunded pack', () => {
     expect((await accountOf(b.t, lost.id))?.balance).toBe(0);
     expect(await reversals(lost.id)).toEqual([{ credits: -500, note: null }]);
     await expectBalancedLedger(b.t, lost.id);
+  });
+});
+
+describe('a refunded plan payment', () => {
+  /** The payment intent that paid a plan invoice (its InvoicePayment). */
+  const intentOfInvoice = (invoiceId: string) => {
+    const payment = b.fake.store.all('invoice_payment').find((p) => p.invoice === invoiceId);
+    return String((payment?.payment as { payment_intent?: string } | undefined)?.payment_intent);
+  };
+  const firstInvoice = (events: StripeObject[]) => String(objectOf(ofType(events, 'invoice.paid')).id);
+
+  it('takes back the refunded share of the period’s credits still left, once', async () => {
+    const user = await newCustomer(b, 'plan-refund');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+    const intent = intentOfInvoice(firstInvoice(events));
+    // Half the money back: half the period's credits.
+    const charged = Number(objectOf(ofType(events, 'invoice.paid')).amount_paid);
+    await b.stripe.refunds.create({ payment_intent: intent, amount: Math.round(charged / 2) });
+    const half = takeEvents(b);
+    await deliverAll([...half, ...half.map((e) => ({ ...e, id: `${e.id}again` }))]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 150, recurring_credits: 150 });
+    // 100 of them spent, then the rest refunded: 150 due, 50 left to take.
+    await b.t.services.db.$client.query('update accounts set balance = balance - 100 where user_id = $1', [user.id]);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    const { rows } = await b.t.services.db.$client.query<{ refunded: number; price: number }>(
+      'select refunded, price from payments where user_id = $1',
+      [user.id],
+    );
+    expect(rows).toEqual([{ refunded: charged, price: charged }]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes nothing from a later period when an earlier period’s invoice is refunded', async () => {
+    const user = await newCustomer(b, 'plan-refund-old');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    await b.stripe.refunds.create({ payment_intent: intentOfInvoice(firstInvoice(events)) });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('gives the period’s credits back when the refund fails, unless that period is over', async () => {
+    const user = await newCustomer(b, 'plan-refund-failed');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    const intent = intentOfInvoice(firstInvoice(events));
+    const first = await b.stripe.refunds.create({ payment_intent: intent, amount: 100 });
+    await deliverAll(takeEvents(b));
+    const afterFirst = (await accountOf(b.t, user.id))?.balance ?? 0;
+    expect(afterFirst).toBeLessThan(300);
+    // Failed within the period: its credits stand again.
+    b.fake.charges.failRefund(first.id);
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+    // Refunded in full, the plan renewed, then the refund fails: the first period's credits
+    // would have lapsed; the new period's 300 stay 300.
+    const second = await b.stripe.refunds.create({ payment_intent: intent });
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(0);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    b.fake.charges.failRefund(second.id);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes back a refund made before the invoice’s events reached us', async () => {
+    const user = await newCustomer(b, 'plan-refund-early');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await b.stripe.refunds.create({ payment_intent: intentOfInvoice(firstInvoice(events)) });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    await deliverAll(events);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes the period’s credits back when a dispute of its payment is lost', async () => {
+    const user = await newCustomer(b, 'plan-dispute');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    b.fake.charges.closeDispute(intentOfInvoice(firstInvoice(events)), 'lost');
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    await expectBalancedLedger(b.t, user.id);
   });
 });

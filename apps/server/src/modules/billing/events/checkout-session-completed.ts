@@ -8,8 +8,9 @@ import type { PaymentSessionRow } from '../../../db/repositories/payment-session
 import { recordPayment } from '../../../db/repositories/payments.repository.ts';
 import { grantCredits } from '../../accounts/credits.ts';
 import { creditsOf, describeProduct, isProfessionalPrice, listCatalog } from '../catalog.ts';
-import { applyPlanPayment, grantProfessional } from '../plan.ts';
+import { applyPlanPayment, grantProfessional, invoicePeriodEnd } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
+import { refundedChargeOfIntent, refundedChargeOfInvoice, reverseEarlierRefunds } from './reversal.ts';
 import { currentSubscription, latestSubscription } from './subscription.ts';
 import { type Effect, type EventContext, type EventHandler, idOf, unmatched } from './types.ts';
 
@@ -50,19 +51,29 @@ async function subscriptionEffect(
   const subscription = subscriptionId ? await currentSubscription(ctx, subscriptionId) : null;
   if (!subscription) return { userId, outcome: 'ignored' };
   const invoiceId = idOf(session.invoice);
+  // The period the first invoice paid for, as invoice.paid reads it: the subscription's current
+  // period is a later one when the session arrives after a renewal.
+  const invoice = invoiceId ? await ctx.stripe.invoices.retrieve(invoiceId) : null;
+  const refunded = invoiceId ? await refundedChargeOfInvoice(ctx, invoiceId) : null;
   return {
     userId,
-    apply: async (tx) =>
-      (await applyPlanPayment(
+    apply: async (tx) => {
+      const changed = await applyPlanPayment(
         tx,
         userId,
         await latestSubscription(ctx, subscription),
         invoiceId
-          ? { invoiceId, amount: session.amount_total ?? 0, currency: session.currency ?? 'usd', periodEnd: null }
+          ? {
+              invoiceId,
+              amount: session.amount_total ?? 0,
+              currency: session.currency ?? 'usd',
+              periodEnd: invoice ? invoicePeriodEnd(invoice) : null,
+            }
           : null,
-      ))
-        ? 'applied'
-        : 'unchanged',
+      );
+      if (invoiceId) await reverseEarlierRefunds(ctx, tx, invoiceId, refunded);
+      return changed ? 'applied' : 'unchanged';
+    },
   };
 }
 
@@ -79,6 +90,7 @@ export const checkoutSessionCompleted: EventHandler = async (ctx, object) => {
   if (session.mode === 'subscription') return subscriptionEffect(ctx, session, userId);
   if (session.mode !== 'payment') return { userId, outcome: 'ignored' };
   const sold = row ? await soldByRow(ctx, row) : await soldByLineItems(ctx, session.id);
+  const refunded = await refundedChargeOfIntent(ctx, idOf(session.payment_intent));
   return {
     userId,
     apply: async (tx) => {
@@ -94,6 +106,7 @@ export const checkoutSessionCompleted: EventHandler = async (ctx, object) => {
         interval: null,
       });
       if (recorded && sold.professional) await grantProfessional(tx, userId);
+      await reverseEarlierRefunds(ctx, tx, session.id, refunded);
       return granted || recorded ? 'applied' : 'unchanged';
     },
   };

@@ -4,12 +4,22 @@
 // per cause), whatever Stripe delivers twice: the credits due for the charge's reversals,
 // oldest first, are round(credits × given back so far / charged) less the same before it, so
 // partial refunds add up to the pack's credits exactly. What is taken is one-time credits, never
-// below 0 (credits.ts says in the ledger when fewer were left). A plan's payment is left alone:
-// its Checkout session has no payment intent, so no purchase is found (outcome unmatched).
+// below 0 (credits.ts says in the ledger when fewer were left). A plan's payment (its invoice,
+// found from the charge's payment intent by its InvoicePayment) takes back its share of the
+// period credits that invoice granted, from the period credits left while that period is the
+// account's current one (an older period's credits lapsed already); reference
+// '<invoice id>:<refund or dispute id>'.
 // A refund that fails later (charge.refund.updated, refund.updated, refund.failed: the card was
 // closed, the money stays with us) gives back what its reversal took, once (restoreReversal), and
-// its cents no longer count as given back.
+// its cents no longer count as given back. Professional status bought with the charge goes when
+// all of its money was given back, and stands again when a refund of it fails. A refund made
+// before its payment was booked (its event found nothing) is taken back when the payment's own
+// event books it (reverseEarlierRefunds).
 import type Stripe from 'stripe';
+import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
+import { findLedgerEntry } from '../../../db/repositories/credits.repository.ts';
+import type { Transaction } from '../../../db/repositories/executor.ts';
+import { findPaymentSessionByStripeId } from '../../../db/repositories/payment-sessions.repository.ts';
 import {
   findPaymentByReference,
   lowerPaymentRefunded,
@@ -17,6 +27,8 @@ import {
   setPaymentRefunded,
 } from '../../../db/repositories/payments.repository.ts';
 import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
+import { isProfessionalPrice } from '../catalog.ts';
+import { invoicePeriodEnd } from '../plan.ts';
 import { type Effect, type EventContext, idOf } from './types.ts';
 
 /** Money given back: a refund, or a lost dispute. */
@@ -27,15 +39,45 @@ export interface Reversal {
   created: number;
 }
 
-/** Our payment entry of the pack bought with this charge (the Checkout session of its payment intent). */
+/**
+ * Our payment entry of what this charge paid: a pack (the Checkout session of its payment intent),
+ * else a plan's invoice (the invoice its payment intent paid).
+ */
 export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge): Promise<PaymentRow | undefined> {
   const intent = idOf(charge.payment_intent);
   if (!intent) return undefined;
   const sessions = await ctx.stripe.checkout.sessions.list({ payment_intent: intent, limit: 1 });
   const session = sessions.data[0];
-  if (session?.mode !== 'payment') return undefined;
-  const payment = await findPaymentByReference(ctx.services.db, session.id);
-  return payment?.interval === null ? payment : undefined;
+  if (session?.mode === 'payment') {
+    const payment = await findPaymentByReference(ctx.services.db, session.id);
+    return payment?.interval === null ? payment : undefined;
+  }
+  const paid = await ctx.stripe.invoicePayments.list({
+    payment: { type: 'payment_intent', payment_intent: intent },
+    limit: 1,
+  });
+  const invoiceId = idOf(paid.data[0]?.invoice);
+  if (!invoiceId) return undefined;
+  const payment = await findPaymentByReference(ctx.services.db, invoiceId);
+  return payment && payment.interval !== null ? payment : undefined;
+}
+
+/**
+ * What a payment's reversal takes from: a pack's credits (one-time credits), or the period credits
+ * a plan's invoice granted (the period it paid for, ending `periodEnd`).
+ */
+async function reversible(
+  ctx: EventContext,
+  tx: Transaction,
+  payment: PaymentRow,
+): Promise<{ credits: number; periodEnd?: Date | null }> {
+  if (payment.interval === null) return { credits: payment.credits };
+  const granted = await findLedgerEntry(tx, 'period', payment.reference);
+  if (!granted || granted.userId !== payment.userId) return { credits: 0, periodEnd: null };
+  return {
+    credits: Math.max(granted.credits, 0),
+    periodEnd: invoicePeriodEnd(await ctx.stripe.invoices.retrieve(payment.reference)),
+  };
 }
 
 /**
@@ -52,6 +94,14 @@ async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: 
     given: sorted.filter((r) => r.status === 'succeeded' || r.status === 'pending').map(reversal),
     failed: sorted.filter((r) => r.status === 'failed' || r.status === 'canceled').map(reversal),
   };
+}
+
+/** Whether the pack's Checkout session sold professional status: our row, else its line items. */
+async function soldProfessional(ctx: EventContext, tx: Transaction, sessionId: string): Promise<boolean> {
+  const row = await findPaymentSessionByStripeId(tx, sessionId);
+  if (row) return row.professional;
+  const items = await ctx.stripe.checkout.sessions.listLineItems(sessionId, { limit: 100, expand: ['data.price'] });
+  return items.data.some((item) => isProfessionalPrice(item.price?.metadata));
 }
 
 const share = (credits: number, part: number, whole: number) =>
@@ -71,28 +121,80 @@ export function reversalEffect(
     userId: payment.userId,
     apply: async (tx) => {
       const refunds = await refundsOf(ctx, charge.id);
+      const { credits, periodEnd } = await reversible(ctx, tx, payment);
       let changed = false;
+      let restored = false;
       // A refund counted before that failed since: its credits back and its cents off, once.
       for (const failed of refunds.failed) {
-        if (await restoreReversal(tx, payment.userId, `${payment.reference}:${failed.id}`)) {
+        if (await restoreReversal(tx, payment.userId, `${payment.reference}:${failed.id}`, periodEnd)) {
           await lowerPaymentRefunded(tx, payment.reference, failed.amount);
           changed = true;
+          restored = true;
         }
       }
       const reversals = [...refunds.given, ...(dispute ? [dispute] : [])];
       let before = 0;
       for (const reversal of reversals) {
         const after = Math.min(before + reversal.amount, charge.amount);
-        const due = share(payment.credits, after, charge.amount) - share(payment.credits, before, charge.amount);
+        const due = share(credits, after, charge.amount) - share(credits, before, charge.amount);
         before = after;
         // Written even when its share rounds to 0: the row is what a later failure of the refund
         // finds to take its cents off the payment entry again.
-        if (await reverseCredits(tx, payment.userId, due, `${payment.reference}:${reversal.id}`)) {
+        if (await reverseCredits(tx, payment.userId, due, `${payment.reference}:${reversal.id}`, periodEnd)) {
           changed = true;
         }
       }
       if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
+      // Professional status: gone once all was given back, as the entry counts it (a dispute lost
+      // before stays counted when a later event lists only the refunds); granted back only by a
+      // refund failing now, so no other event undoes what an administrator decided since.
+      const givenBack = (await findPaymentByReference(tx, payment.reference))?.refunded ?? before;
+      const held = givenBack < charge.amount;
+      if (
+        payment.interval === null &&
+        (!held || restored) &&
+        (await soldProfessional(ctx, tx, payment.reference)) &&
+        (await setProfessionalHeld(tx, payment.userId, held))
+      ) {
+        changed = true;
+      }
       return changed ? 'applied' : 'unchanged';
     },
   };
+}
+
+/** The charge of a payment intent when some of it was given back already (else null). */
+export async function refundedChargeOfIntent(
+  ctx: EventContext,
+  intentId: string | null,
+): Promise<Stripe.Charge | null> {
+  if (!intentId) return null;
+  const chargeId = idOf((await ctx.stripe.paymentIntents.retrieve(intentId)).latest_charge);
+  if (!chargeId) return null;
+  const charge = await ctx.stripe.charges.retrieve(chargeId);
+  return charge.amount_refunded > 0 ? charge : null;
+}
+
+/** The same for the charge that paid a plan's invoice (its InvoicePayment). */
+export async function refundedChargeOfInvoice(ctx: EventContext, invoiceId: string): Promise<Stripe.Charge | null> {
+  const paid = await ctx.stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
+  const payment = paid.data.find((p) => p.status === 'paid' && p.payment?.type === 'payment_intent');
+  return refundedChargeOfIntent(ctx, idOf(payment?.payment?.payment_intent));
+}
+
+/**
+ * A payment booked just now whose charge was refunded before its event reached us (the refund's
+ * event found nothing to take back then): its refunds are taken back now, once each, as
+ * charge.refunded would have.
+ */
+export async function reverseEarlierRefunds(
+  ctx: EventContext,
+  tx: Transaction,
+  reference: string,
+  charge: Stripe.Charge | null,
+): Promise<void> {
+  const payment = charge ? await findPaymentByReference(tx, reference) : undefined;
+  if (!charge || !payment) return;
+  const reversal = reversalEffect(ctx, payment, charge, null);
+  if ('apply' in reversal) await reversal.apply(tx);
 }
