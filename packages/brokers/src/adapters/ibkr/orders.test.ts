@@ -219,7 +219,7 @@ describe('refused before sending', () => {
   it('an account outside the connection', async () => {
     const error = await failure(c.broker.placeOrder(c.ctx, c.session, { ...input(buy), accountId: 'U9999999' }));
     expect(error).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
       message: 'Interactive Brokers: account U9999999 is not part of this connection',
     });
   });

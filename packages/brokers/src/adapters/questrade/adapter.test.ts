@@ -261,7 +261,7 @@ describe('errors', () => {
   it('refuses an account not in the connection', async () => {
     const error = await failure(broker.getHoldings(ctx, session, '999'));
     expect(error).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
       message: 'Questrade: account 999 is not part of this connection',
     });
   });

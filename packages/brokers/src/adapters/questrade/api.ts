@@ -3,7 +3,7 @@
 // Order calls refused for want of trading access (personal apps are read-only, WIRE.md's access
 // caveat) say so; 429 tells when Questrade's window resets (X-RateLimit-Reset, Unix seconds).
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { createHttpClient, type HttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { stringField } from '../../core/json-read.ts';
 import { QUESTRADE_TITLE, questradeDescriptor } from './descriptor.ts';
@@ -43,12 +43,7 @@ export interface AccountApi {
 }
 
 export function accountApi(ctx: BrokerContext, session: BrokerSession, accountNumber: string): AccountApi {
-  if (!session.accounts.some((account) => account.id === accountNumber))
-    throw new BrokerError(
-      'AuthenticationError',
-      QUESTRADE_TITLE,
-      `account ${accountNumber} is not part of this connection`,
-    );
+  checkAccountInConnection(QUESTRADE_TITLE, session, accountNumber);
   return { http: apiClient(ctx, session), path: `/v1/accounts/${encodeURIComponent(accountNumber)}`, accountNumber };
 }
 
