@@ -130,7 +130,7 @@ describe('errors', () => {
 
   it('refuses an account not in the connection', async () => {
     const error = await failure(broker.getHoldings(ctx, session, 'someone-else'));
-    expect(error.kind).toBe('AuthenticationError');
+    expect(error.kind).toBe('InvalidOrder');
   });
 });
 
