@@ -83,6 +83,20 @@ describe('findOrder', () => {
     expect(await findOrder(none.broker, ctx, session, lookup())).toEqual({ match: 'none' });
   });
 
+  it('a cancel signal not found by our id is unknown: the cancels it sent carry no id of ours', async () => {
+    const cancel: Order = { ...BUY, action: 'cancel', quantity: undefined };
+    const none = stub({ has: { findOrderByClientId: true } });
+    expect(await findOrder(none.broker, ctx, session, lookup({ order: cancel, sentAt: SENT }))).toEqual({
+      match: 'unknown',
+      reason: "Stub keeps no id of ours on a cancel signal's cancels",
+    });
+    const found = stub({ has: { findOrderByClientId: true }, byClientId: ORDER });
+    expect(await findOrder(found.broker, ctx, session, lookup({ order: cancel }))).toEqual({
+      match: 'exact',
+      order: ORDER,
+    });
+  });
+
   it('by broker id: found is exact, not found is unknown (the broker gave us that id)', async () => {
     const found = stub({ has: { findOrderByBrokerId: true }, byBrokerId: ORDER });
     expect(await findOrder(found.broker, ctx, session, lookup({ brokerOrderId: 'B-7' }))).toEqual({

@@ -1,6 +1,7 @@
 // The one place that decides how an order is found again and what the answer proves. Routes,
 // strongest first, as far as the descriptor's `has` declares them:
-//   1. by our client order id (the broker stores it): found → exact, not found → none;
+//   1. by our client order id (the broker stores it): found → exact, not found → none (unknown
+//      for a cancel signal, whose cancels carry no id of ours);
 //   2. by the broker's order id, when we have it: found → exact, not found → unknown (the broker
 //      gave us that id, so "no such order" contradicts it and proves nothing);
 //   3. a list of the orders entered around `sentAt`: one carrying our id → exact; else one with
@@ -65,7 +66,11 @@ export async function findOrder(
   const { accountId, brokerOrderId } = lookup;
   if (has.findOrderByClientId && broker.findByClientId) {
     const order = await broker.findByClientId(ctx, session, accountId, lookup.clientOrderId);
-    return order ? { match: 'exact', order } : { match: 'none' };
+    if (order) return { match: 'exact', order };
+    // A cancel signal places no order: the cancels it sends carry no id of ours, so not finding
+    // one proves nothing (it may have canceled everything it named).
+    if (lookup.order?.action === 'cancel') return unknown(`${title} keeps no id of ours on a cancel signal's cancels`);
+    return { match: 'none' };
   }
   if (has.findOrderByBrokerId && broker.findByBrokerId && brokerOrderId) {
     const order = await broker.findByBrokerId(ctx, session, accountId, brokerOrderId);

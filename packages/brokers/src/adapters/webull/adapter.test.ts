@@ -331,6 +331,26 @@ describe('cancel, close, holdings, preview', () => {
     });
   });
 
+  it('a cancel signal whose answer was lost is unknown, not none: the cancels carry no id of ours', async () => {
+    await place({ symbol: 'NVDA', action: 'buy', quantity: 1, limit_price: 1 }, 'sigNvdaRest');
+    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/cancel', delayMs: 400 });
+    const cancel = input({ symbol: 'NVDA', action: 'cancel' }, 'sigLostCancel');
+    const sentAt = Date.now();
+    const error = await expectFailure(
+      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, cancel),
+    );
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(c.fake.orders.find((order) => order.client_order_id === 'sigNvdaRest')?.status).toBe('CANCELLED');
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: STOCKS,
+      clientOrderId: 'sigLostCancel',
+      order: cancel.order,
+      sentAt,
+    });
+    expect(found).toMatchObject({ match: 'unknown' });
+  });
+
   it('holdings of an account: cash, equity, buying power, positions', async () => {
     await place(BUY, 'sigHoldAapl');
     const holdings = await c.broker.getHoldings(c.ctx, c.session, STOCKS);
@@ -347,7 +367,7 @@ describe('cancel, close, holdings, preview', () => {
       marketValue: expect.any(Number),
     });
     expect(await expectFailure(c.broker.getHoldings(c.ctx, c.session, 'SOMEONE'))).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
     });
   });
 
