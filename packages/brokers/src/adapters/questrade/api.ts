@@ -14,6 +14,8 @@ export const TRADING_ACCESS =
 
 /** Market data calls (WIRE.md §9): symbols, quotes, markets, candles. */
 const MARKET_DATA = /^\/v1\/(symbols|markets)(\/|$)/;
+/** Calls of one account (`/v1/accounts/{number}/…`), not the account list of connecting. */
+const ACCOUNT_CALL = /^\/v1\/accounts\/[^/]+\//;
 
 function questradeError(response: HttpResponse, mutating: boolean, request: HttpRequest): BrokerError | undefined {
   const message = stringField(response.body, 'message');
@@ -25,6 +27,9 @@ function questradeError(response: HttpResponse, mutating: boolean, request: Http
   // refuses the order that needed it, not the connection.
   if (status === 403 && MARKET_DATA.test(request.path))
     return new BrokerError('InvalidOrder', QUESTRADE_TITLE, `market data refused: ${message ?? 'forbidden'}`);
+  // …nor does one account's refused read (positions, balances, orders: holdings, a close, a lookup).
+  if (status === 403 && ACCOUNT_CALL.test(request.path))
+    return new BrokerError('InvalidOrder', QUESTRADE_TITLE, message ?? 'forbidden');
   if (status === 404) return new BrokerError('OrderNotFound', QUESTRADE_TITLE, message ?? 'not found');
   if (status === 429) {
     const reset = Number(response.headers.get('x-ratelimit-reset'));
