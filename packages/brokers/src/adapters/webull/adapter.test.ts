@@ -294,12 +294,17 @@ describe('cancel, close, holdings, preview', () => {
     await place({ symbol: 'KO', action: 'buy', quantity: 10 }, 'sigKoOpen');
     await place({ symbol: 'KO', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 }, 'sigKoStop');
     const stop = () => c.fake.orders.find((order) => order.client_order_id === 'sigKoStop')?.status;
+    // …cut to what is left: a stop of 10 would sell more than is held, opening a short.
+    const size = () => c.fake.orders.find((order) => order.client_order_id === 'sigKoStop')?.quantity;
     const part = await place({ symbol: 'KO', action: 'close', quantity: 4 }, 'sigKoPart');
     expect(part.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '4', order_type: 'MARKET' });
     expect(stop()).toBe('SUBMITTED');
+    expect(String(size())).toBe('6');
+    expect(part.answer.status_description).toMatch(/exits cut to the 6 left/);
     const half = await place({ symbol: 'KO', action: 'close', quantity: 50, quantity_type: 'percent_of_position' });
     expect(half.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '3' });
     expect(stop()).toBe('SUBMITTED');
+    expect(String(size())).toBe('3');
     // A fixed quantity of all that is left closes the position: its exits go with it.
     const rest = await place({ symbol: 'KO', action: 'close', quantity: 3 }, 'sigKoRest');
     expect(rest.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '3' });
