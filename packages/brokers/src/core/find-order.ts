@@ -1,7 +1,7 @@
 // The one place that decides how an order is found again and what the answer proves. Routes,
 // strongest first, as far as the descriptor's `has` declares them:
 //   1. by our client order id (the broker stores it): found → exact, not found → none (unknown
-//      for a cancel signal, whose cancels carry no id of ours);
+//      for a cancel or close signal, whose cancels and closing orders may carry no id of ours);
 //   2. by the broker's order id, when we have it: found → exact, not found → unknown (the broker
 //      gave us that id, so "no such order" contradicts it and proves nothing);
 //   3. a list of the orders entered around `sentAt`: one carrying our id → exact; else one with
@@ -67,9 +67,12 @@ export async function findOrder(
   if (has.findOrderByClientId && broker.findByClientId) {
     const order = await broker.findByClientId(ctx, session, accountId, lookup.clientOrderId);
     if (order) return { match: 'exact', order };
-    // A cancel signal places no order: the cancels it sends carry no id of ours, so not finding
-    // one proves nothing (it may have canceled everything it named).
-    if (lookup.order?.action === 'cancel') return unknown(`${title} keeps no id of ours on a cancel signal's cancels`);
+    // A cancel signal places no order, and a close may place none with our id (Alpaca's
+    // DELETE /v2/positions, ccxt's closing order: the broker names them) after canceling the
+    // symbol's orders: not finding ours proves nothing (it may have canceled or closed all it named).
+    const action = lookup.order?.action;
+    if (action === 'cancel' || action === 'close')
+      return unknown(`${title} may keep no id of ours on what a ${action} signal sends`);
     return { match: 'none' };
   }
   if (has.findOrderByBrokerId && broker.findByBrokerId && brokerOrderId) {
