@@ -4,7 +4,7 @@
 import type { OrderResponse } from '@router/orders';
 import type { Exchange } from 'ccxt';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
-import { BrokerError } from '../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../core/errors.ts';
 import { orderIdToCancel } from '../core/find-order.ts';
 import { roundToTick } from '../core/ticks.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
@@ -69,8 +69,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   }
 
   function checkAccount(session: BrokerSession, accountId: string): void {
-    if (!session.accounts.some((account) => account.id === accountId))
-      throw new BrokerError('AuthenticationError', title, `account ${accountId} is not part of this connection`);
+    checkAccountInConnection(title, session, accountId);
   }
 
   async function marketFor(exchange: Exchange, symbol: string, extra?: Record<string, string | number | boolean>) {

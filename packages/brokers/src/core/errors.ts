@@ -38,3 +38,23 @@ export class BrokerError extends Error {
 export function isBrokerError(error: unknown): error is BrokerError {
   return error instanceof BrokerError;
 }
+
+/**
+ * A call naming an account the connection does not bring (one left out at the broker's consent or
+ * closed there, found at a renewal): that call is refused, never the connection. The credentials
+ * were not refused, and an AuthenticationError deactivates the connection with all its other
+ * accounts until the user reconnects.
+ */
+export function accountNotInConnection(brokerTitle: string, accountId: string): BrokerError {
+  return new BrokerError('InvalidOrder', brokerTitle, `account ${accountId} is not part of this connection`);
+}
+
+/** Refuses (accountNotInConnection) a call naming an account outside `session.accounts`. */
+export function checkAccountInConnection(
+  brokerTitle: string,
+  session: { accounts: ReadonlyArray<{ id: string }> },
+  accountId: string,
+): void {
+  if (!session.accounts.some((account) => account.id === accountId))
+    throw accountNotInConnection(brokerTitle, accountId);
+}

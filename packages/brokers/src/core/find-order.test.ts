@@ -83,6 +83,23 @@ describe('findOrder', () => {
     expect(await findOrder(none.broker, ctx, session, lookup())).toEqual({ match: 'none' });
   });
 
+  it('a cancel or close signal not found by our id is unknown: what it sent may carry no id of ours', async () => {
+    const cancel: Order = { ...BUY, action: 'cancel', quantity: undefined };
+    const none = stub({ has: { findOrderByClientId: true } });
+    expect(await findOrder(none.broker, ctx, session, lookup({ order: cancel, sentAt: SENT }))).toEqual({
+      match: 'unknown',
+      reason: 'Stub may keep no id of ours on what a cancel signal sends',
+    });
+    expect(
+      await findOrder(none.broker, ctx, session, lookup({ order: { ...BUY, action: 'close', quantity: 1 } })),
+    ).toEqual({ match: 'unknown', reason: 'Stub may keep no id of ours on what a close signal sends' });
+    const found = stub({ has: { findOrderByClientId: true }, byClientId: ORDER });
+    expect(await findOrder(found.broker, ctx, session, lookup({ order: cancel }))).toEqual({
+      match: 'exact',
+      order: ORDER,
+    });
+  });
+
   it('by broker id: found is exact, not found is unknown (the broker gave us that id)', async () => {
     const found = stub({ has: { findOrderByBrokerId: true }, byBrokerId: ORDER });
     expect(await findOrder(found.broker, ctx, session, lookup({ brokerOrderId: 'B-7' }))).toEqual({

@@ -1,6 +1,7 @@
 // The one place that decides how an order is found again and what the answer proves. Routes,
 // strongest first, as far as the descriptor's `has` declares them:
-//   1. by our client order id (the broker stores it): found → exact, not found → none;
+//   1. by our client order id (the broker stores it): found → exact, not found → none (unknown
+//      for a cancel or close signal, whose cancels and closing orders may carry no id of ours);
 //   2. by the broker's order id, when we have it: found → exact, not found → unknown (the broker
 //      gave us that id, so "no such order" contradicts it and proves nothing);
 //   3. a list of the orders entered around `sentAt`: one carrying our id → exact; else one with
@@ -65,7 +66,14 @@ export async function findOrder(
   const { accountId, brokerOrderId } = lookup;
   if (has.findOrderByClientId && broker.findByClientId) {
     const order = await broker.findByClientId(ctx, session, accountId, lookup.clientOrderId);
-    return order ? { match: 'exact', order } : { match: 'none' };
+    if (order) return { match: 'exact', order };
+    // A cancel signal places no order, and a close may place none with our id (Alpaca's
+    // DELETE /v2/positions, ccxt's closing order: the broker names them) after canceling the
+    // symbol's orders: not finding ours proves nothing (it may have canceled or closed all it named).
+    const action = lookup.order?.action;
+    if (action === 'cancel' || action === 'close')
+      return unknown(`${title} may keep no id of ours on what a ${action} signal sends`);
+    return { match: 'none' };
   }
   if (has.findOrderByBrokerId && broker.findByBrokerId && brokerOrderId) {
     const order = await broker.findByBrokerId(ctx, session, accountId, brokerOrderId);

@@ -130,7 +130,7 @@ describe('errors', () => {
 
   it('refuses an account not in the connection', async () => {
     const error = await failure(broker.getHoldings(ctx, session, 'someone-else'));
-    expect(error.kind).toBe('AuthenticationError');
+    expect(error.kind).toBe('InvalidOrder');
   });
 });
 
@@ -159,6 +159,18 @@ describe('orders', () => {
       '/v2/orders:by_client_order_id?client_order_id=sig-limit',
     ]);
     expect(await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-never' })).toEqual({ match: 'none' });
+  });
+
+  it('a close signal whose answer was lost is unknown, not none: Alpaca names the liquidation itself', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'TSLA', action: 'buy', quantity: 2 }));
+    const closing = input({ symbol: 'TSLA', action: 'close', quantity: 1 }, 'sig-close-lost');
+    const closed = await broker.placeOrder(ctx, session, closing);
+    expect(fake.orders.find((o) => o.id === closed.id)?.client_order_id).not.toBe('sig-close-lost');
+    // Were its answer lost, "none" would release it as never placed, and a resend close another part.
+    expect(
+      await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-close-lost', order: closing.order }),
+    ).toMatchObject({ match: 'unknown' });
+    await broker.closePosition(ctx, session, accountId, 'TSLA');
   });
 
   it('findByBrokerId reads GET /v2/orders/{id}, or null', async () => {

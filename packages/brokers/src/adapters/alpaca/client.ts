@@ -2,7 +2,7 @@
 // and Alpaca's error bodies, {"code": 40310000, "message": "insufficient buying power"}.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { type BrokerEnvironments, type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
 import { stringField } from '../../core/json-read.ts';
 import { ALPACA_TITLE, alpacaDescriptor } from './descriptor.ts';
@@ -38,8 +38,7 @@ export function sessionClient(
 ): HttpClient {
   const { apiKeyId, apiSecretKey, environment } = session.secrets;
   if (!apiKeyId || !apiSecretKey) throw new BrokerError('AuthenticationError', ALPACA_TITLE, 'reconnect: keys missing');
-  if (!session.accounts.some((account) => account.id === accountId))
-    throw new BrokerError('AuthenticationError', ALPACA_TITLE, `account ${accountId} is not part of this connection`);
+  checkAccountInConnection(ALPACA_TITLE, session, accountId);
   const kind: EnvironmentKind = environment === 'paper' ? 'demo' : 'live';
   return alpacaClient(ctx, environmentBaseUrl(ctx, environments, kind), { apiKeyId, apiSecretKey });
 }

@@ -274,6 +274,6 @@ describe('bitmex lastPrice', () => {
 
   it('refuses a contract BitMEX does not list, and an account not of this connection', async () => {
     await expectBrokerError(lastPrice('DOGE/EUR'), 'InvalidOrder', 'BitMEX: unknown symbol DOGE/EUR');
-    await expectBrokerError(lastPrice('BTCUSD', 'other'), 'AuthenticationError', /^BitMEX: account other/);
+    await expectBrokerError(lastPrice('BTCUSD', 'other'), 'InvalidOrder', /^BitMEX: account other/);
   });
 });

@@ -261,6 +261,6 @@ describe('coinbase lastPrice', () => {
 
   it('refuses a product Coinbase does not list, and an account not of this connection', async () => {
     await expectBrokerError(lastPrice('DOGE/EUR'), 'InvalidOrder', 'Coinbase: unknown symbol DOGE/EUR');
-    await expectBrokerError(lastPrice('BTC-USD', 'other'), 'AuthenticationError', /^Coinbase: account other/);
+    await expectBrokerError(lastPrice('BTC-USD', 'other'), 'InvalidOrder', /^Coinbase: account other/);
   });
 });

@@ -267,7 +267,7 @@ describe('orders', () => {
   it('refuses an account outside the connection before sending', async () => {
     const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-other', '999'));
     expect(error).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
       message: 'cTrader: account 999 is not part of this connection',
     });
   });

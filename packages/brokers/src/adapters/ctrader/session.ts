@@ -4,7 +4,7 @@
 // The refresh token does not expire, but the access token does (30 days) and the session stops
 // working then unless it was refreshed: that is its expiresAt. refreshAt comes a week before.
 import type { BrokerAccount, BrokerContext, BrokerSecrets, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { accountNotInConnection, BrokerError } from '../../core/errors.ts';
 import { listOf, stringField } from '../../core/json-read.ts';
 import { CTRADER_ENDPOINTS, CTRADER_OAUTH_ORIGIN, CTRADER_TITLE } from './descriptor.ts';
 import { type CtraderTokens, REFRESH_MARGIN_MS } from './oauth.ts';
@@ -56,7 +56,7 @@ export function accountOf(session: BrokerSession, accountId: string): { state: C
   const state = stateOf(session.secrets);
   const account = state.accounts.find((item) => item.id === accountId);
   if (!account || !session.accounts.some((item) => item.id === accountId))
-    throw new BrokerError('AuthenticationError', CTRADER_TITLE, `account ${accountId} is not part of this connection`);
+    throw accountNotInConnection(CTRADER_TITLE, accountId);
   return { state, account };
 }
 

@@ -27,7 +27,7 @@ describe('E*TRADE: lastPrice', () => {
     const unknown = await brokerFailure(t.broker.lastPrice(t.ctx, session, ACCOUNT, 'ZZ9', 'stock'));
     expect([unknown.kind, unknown.message]).toEqual(['InvalidOrder', 'E*TRADE: ZZ9 is not a valid symbol']);
     const other = await brokerFailure(t.broker.lastPrice(t.ctx, session, 'not-ours', 'AAPL', 'stock'));
-    expect(other.kind).toBe('AuthenticationError');
+    expect(other.kind).toBe('InvalidOrder');
     const notOption = await brokerFailure(t.broker.lastPrice(t.ctx, session, ACCOUNT, 'AAPL', 'option'));
     expect(notOption.message).toBe('E*TRADE: AAPL is not an option symbol');
   });

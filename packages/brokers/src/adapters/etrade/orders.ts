@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection, isBrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { asRecord, decimalField, listOf } from '../../core/json-read.ts';
 import { type EtradeApi, EtradeError } from './api.ts';
@@ -38,9 +38,7 @@ export async function paced<T>(ctx: BrokerContext, call: () => Promise<T>): Prom
 }
 
 export function accountPath(session: BrokerSession, accountId: string): string {
-  if (!session.accounts.some((account) => account.id === accountId)) {
-    throw new BrokerError('AuthenticationError', ETRADE_TITLE, `account ${accountId} is not part of this connection`);
-  }
+  checkAccountInConnection(ETRADE_TITLE, session, accountId);
   return `/v1/accounts/${encodeURIComponent(accountId)}`;
 }
 

@@ -173,7 +173,10 @@ describe('orders the descriptor claims', () => {
         clientOrderId: 'x',
       }),
     );
-    expect(other.message).toBe('FOREX.com: account 1 is not part of this connection');
+    expect([other.kind, other.message]).toEqual([
+      'InvalidOrder',
+      'FOREX.com: account 1 is not part of this connection',
+    ]);
   });
 
   it('close trades the net position flat, naming the positions; cancel cancels the working entries', async () => {

@@ -72,7 +72,7 @@ describe('FOREX.com: lastPrice', () => {
 
   it('refuses an account that is not the connection’s, and an invalid session as FOREX.com words it', async () => {
     const other = await failure(t.broker.lastPrice(t.ctx, t.session, '999', 'EURUSD', 'forex'));
-    expect(other.kind).toBe('AuthenticationError');
+    expect(other.kind).toBe('InvalidOrder');
     const forged = { ...t.session, secrets: { ...t.session.secrets, session: 'forged', password: 'not-it' } };
     const bad = await failure(t.broker.lastPrice(t.ctx, forged, ACCOUNT, 'GBPUSD', 'forex'));
     expect(bad.kind).toBe('AuthenticationError');

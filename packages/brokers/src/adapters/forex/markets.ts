@@ -4,7 +4,7 @@
 // quote a trade is made on comes from the last bid and offer ticks.
 import { parseSymbol } from '@router/orders';
 import type { BrokerAccount, BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { accountNotInConnection, BrokerError } from '../../core/errors.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { ForexApi } from './api.ts';
 import { FOREX_TITLE } from './descriptor.ts';
@@ -36,7 +36,8 @@ export interface Quote {
 export function accountOf(session: BrokerSession, accountId: string): ForexAccount {
   const account: BrokerAccount | undefined = session.accounts.find((item) => item.id === accountId);
   const clientAccountId = Number(session.secrets.clientAccountId);
-  if (!account || !clientAccountId)
+  if (!account) throw accountNotInConnection(FOREX_TITLE, accountId);
+  if (!clientAccountId)
     throw new BrokerError('AuthenticationError', FOREX_TITLE, `account ${accountId} is not part of this connection`);
   return {
     tradingAccountId: Number(accountId),

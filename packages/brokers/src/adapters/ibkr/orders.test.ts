@@ -135,6 +135,8 @@ describe('exactly once', () => {
     [500, { error: 'internal server error' }, 'BrokerUnavailable', true],
     [503, { error: 'Service Unavailable' }, 'BrokerUnavailable', true],
     [429, '', 'RateLimited', false],
+    // One account's or order's refusal: a refused token is a 401 (WIRE.md §8); it must not deactivate the connection.
+    [403, { error: 'Access Denied' }, 'InvalidOrder', false],
     [200, { error: 'Order rejected: insufficient available funds' }, 'InsufficientFunds', false],
   ] as const)('HTTP %i on a submission: %s, sent once', async (status, body, kind, outcomeUnknown) => {
     const before = submissions();
@@ -219,7 +221,7 @@ describe('refused before sending', () => {
   it('an account outside the connection', async () => {
     const error = await failure(c.broker.placeOrder(c.ctx, c.session, { ...input(buy), accountId: 'U9999999' }));
     expect(error).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
       message: 'Interactive Brokers: account U9999999 is not part of this connection',
     });
   });

@@ -6,7 +6,7 @@
 // Questions are answered until the order is placed, at most MAX_REPLY_ROUNDS times.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { IbkrApi } from './api.ts';
 import { IBKR_TITLE } from './descriptor.ts';
@@ -16,8 +16,7 @@ import { fromPlaced } from './reader.ts';
 
 /** The account's path; the account must belong to the connection. */
 export function accountPath(session: BrokerSession, accountId: string): string {
-  if (!session.accounts.some((account) => account.id === accountId))
-    throw new BrokerError('AuthenticationError', IBKR_TITLE, `account ${accountId} is not part of this connection`);
+  checkAccountInConnection(IBKR_TITLE, session, accountId);
   return `/iserver/account/${encodeURIComponent(accountId)}`;
 }
 

@@ -64,6 +64,9 @@ export function send(
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
     headers,
     exceptions: ibkrDescriptor.exceptions,
+    // A refused token or session is a 401 (WIRE.md §8); any other refusal (a 403 on one account's
+    // call) is that call's, never the connection's.
+    mapError: (response, mutating) => failure(response, mutating),
   }).request({ ...request, method, accept: [400, 401, 429, ...(request.accept ?? [])] });
 }
 

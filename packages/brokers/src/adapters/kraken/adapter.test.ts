@@ -227,6 +227,6 @@ describe('kraken lastPrice', () => {
 
   it('refuses a symbol Kraken does not list, and an account not of this connection', async () => {
     await expectBrokerError(lastPrice('DOGE/EUR'), 'InvalidOrder', 'Kraken: unknown symbol DOGE/EUR');
-    await expectBrokerError(lastPrice('BTC/USD', 'other'), 'AuthenticationError', /^Kraken: account other/);
+    await expectBrokerError(lastPrice('BTC/USD', 'other'), 'InvalidOrder', /^Kraken: account other/);
   });
 });

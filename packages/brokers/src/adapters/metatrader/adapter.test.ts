@@ -295,7 +295,7 @@ describe('answers', () => {
 
   it('refuses an account that is not part of the connection', async () => {
     const error = await brokerFailure(world.broker.getHoldings(world.ctx, session, '1234567@Elsewhere'));
-    expect(error.kind).toBe('AuthenticationError');
+    expect(error.kind).toBe('InvalidOrder');
   });
 
   it('a stopped account: nothing sent, the account started for the next signal', async () => {

@@ -2,8 +2,8 @@
 // signing), MetaApi's error bodies {id, error, message, details?} read by their error name and
 // detail code, and its two origins: provisioning (accounts, server search) and the trading API of
 // the account's region. METATRADER_BASE_URL replaces both (a fake or a gateway serves both path sets).
-import type { BrokerAccount, BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
@@ -87,8 +87,7 @@ export function siteToken(ctx: BrokerContext): string {
 /** The MetaApi account of `accountId` in this connection; refused when it is not part of it. */
 export function linkOf(ctx: BrokerContext, session: BrokerSession, accountId: string): MetaApiLink {
   const { metaApiId, region, platform, login, server, token } = session.secrets;
-  if (!session.accounts.some((account: BrokerAccount) => account.id === accountId))
-    throw fail('AuthenticationError', `account ${accountId} is not part of this connection`);
+  checkAccountInConnection(METATRADER_TITLE, session, accountId);
   if (!metaApiId || !region || !login || !server || (platform !== 'mt4' && platform !== 'mt5'))
     throw fail('AuthenticationError', 'reconnect: the connection is incomplete');
   // An account the site added is reached with the site's token: without it the server's setup is

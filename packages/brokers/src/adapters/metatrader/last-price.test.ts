@@ -37,7 +37,7 @@ describe('MetaTrader: lastPrice', () => {
       'MetaTrader: Symbol not found: NZDCAD (not on ICMarketsSC-Demo)',
     ]);
     expect(callsSince(world.fake, from).some((call) => call.endsWith('/current-price'))).toBe(false);
-    expect((await brokerFailure(lastPrice('EURUSD', 'not-this-one'))).kind).toBe('AuthenticationError');
+    expect((await brokerFailure(lastPrice('EURUSD', 'not-this-one'))).kind).toBe('InvalidOrder');
   });
 
   it('the fake answers MetaApi’s 404 for a symbol the server does not define, 401 without a known token', async () => {

@@ -28,7 +28,7 @@ describe('paper broker: the Broker contract', () => {
     const other = await paper.broker.connect(paper.ctx, { credentials: {} });
     await expect(paper.broker.getHoldings(paper.ctx, paper.session, other.accounts[0]?.id ?? '')).rejects.toMatchObject(
       {
-        kind: 'AuthenticationError',
+        kind: 'InvalidOrder',
       },
     );
   });

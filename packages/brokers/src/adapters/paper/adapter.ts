@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import type { OrderResponse } from '@router/orders';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { accountNotInConnection, BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import { recordBrokerRequest } from '../../core/wire-log.ts';
 import { describeAccount, type PaperAccountView, resetAccount } from './account-view.ts';
@@ -85,9 +85,7 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
   ): Promise<T> {
     // The server scopes connections to users; this keeps one connection off another's account.
     if (!session.accounts.some((account) => account.id === accountId)) {
-      return Promise.reject(
-        new BrokerError('AuthenticationError', PAPER_TITLE, `account ${accountId} is not part of this connection`),
-      );
+      return Promise.reject(accountNotInConnection(PAPER_TITLE, accountId));
     }
     return store.transaction(
       accountId,

@@ -17,6 +17,6 @@ describe('paper broker: lastPrice', () => {
     const other = await paper.broker.connect(paper.ctx, { credentials: {} });
     await expect(
       paper.broker.lastPrice(paper.ctx, paper.session, other.accounts[0]?.id ?? '', 'AAPL', 'stock'),
-    ).rejects.toMatchObject({ kind: 'AuthenticationError' });
+    ).rejects.toMatchObject({ kind: 'InvalidOrder' });
   });
 });

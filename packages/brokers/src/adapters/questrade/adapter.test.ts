@@ -232,6 +232,17 @@ describe('errors', () => {
     expect(fake.submissions().length).toBe(placed);
   });
 
+  it('a 403 on a read of one account (its positions) refuses that read, not the connection (a 401 would)', async () => {
+    fake.inject({
+      path: `/v1/accounts/${accountId}/positions`,
+      method: 'GET',
+      status: 403,
+      body: { code: 1018, message: 'Forbidden. Access is denied' },
+    });
+    const error = await failure(broker.getHoldings(ctx, session, accountId));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'Questrade: Forbidden. Access is denied' });
+  });
+
   it('a timed-out order is not resent; its terms find it again (probable)', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'sell', quantity: 7, limit_price: 90 }));
     const before = fake.submissions().length;
@@ -261,7 +272,7 @@ describe('errors', () => {
   it('refuses an account not in the connection', async () => {
     const error = await failure(broker.getHoldings(ctx, session, '999'));
     expect(error).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
       message: 'Questrade: account 999 is not part of this connection',
     });
   });

@@ -3,7 +3,7 @@
 // Order calls refused for want of trading access (personal apps are read-only, WIRE.md's access
 // caveat) say so; 429 tells when Questrade's window resets (X-RateLimit-Reset, Unix seconds).
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { createHttpClient, type HttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { stringField } from '../../core/json-read.ts';
 import { QUESTRADE_TITLE, questradeDescriptor } from './descriptor.ts';
@@ -14,6 +14,8 @@ export const TRADING_ACCESS =
 
 /** Market data calls (WIRE.md §9): symbols, quotes, markets, candles. */
 const MARKET_DATA = /^\/v1\/(symbols|markets)(\/|$)/;
+/** Calls of one account (`/v1/accounts/{number}/…`), not the account list of connecting. */
+const ACCOUNT_CALL = /^\/v1\/accounts\/[^/]+\//;
 
 function questradeError(response: HttpResponse, mutating: boolean, request: HttpRequest): BrokerError | undefined {
   const message = stringField(response.body, 'message');
@@ -25,6 +27,9 @@ function questradeError(response: HttpResponse, mutating: boolean, request: Http
   // refuses the order that needed it, not the connection.
   if (status === 403 && MARKET_DATA.test(request.path))
     return new BrokerError('InvalidOrder', QUESTRADE_TITLE, `market data refused: ${message ?? 'forbidden'}`);
+  // …nor does one account's refused read (positions, balances, orders: holdings, a close, a lookup).
+  if (status === 403 && ACCOUNT_CALL.test(request.path))
+    return new BrokerError('InvalidOrder', QUESTRADE_TITLE, message ?? 'forbidden');
   if (status === 404) return new BrokerError('OrderNotFound', QUESTRADE_TITLE, message ?? 'not found');
   if (status === 429) {
     const reset = Number(response.headers.get('x-ratelimit-reset'));
@@ -43,12 +48,7 @@ export interface AccountApi {
 }
 
 export function accountApi(ctx: BrokerContext, session: BrokerSession, accountNumber: string): AccountApi {
-  if (!session.accounts.some((account) => account.id === accountNumber))
-    throw new BrokerError(
-      'AuthenticationError',
-      QUESTRADE_TITLE,
-      `account ${accountNumber} is not part of this connection`,
-    );
+  checkAccountInConnection(QUESTRADE_TITLE, session, accountNumber);
   return { http: apiClient(ctx, session), path: `/v1/accounts/${encodeURIComponent(accountNumber)}`, accountNumber };
 }
 

@@ -6,7 +6,7 @@
 // a session for the call and log out at its end; the order plant's sessions are kept (pool.ts).
 // The server keeps only the credentials, sealed.
 import type { BrokerAccount, BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { type Connection, openConnection } from './connection.ts';
 import { RITHMIC_TITLE } from './descriptor.ts';
 import { ORDER_PLANT } from './protocol.ts';
@@ -210,6 +210,5 @@ export function brokerAccounts(accounts: RithmicAccount[], systemName: string): 
 export const secretsOf = (credentials: Credentials): BrokerSession['secrets'] => ({ ...credentials });
 
 export function checkAccount(session: BrokerSession, accountId: string): void {
-  if (!session.accounts.some((account) => account.id === accountId))
-    throw new BrokerError('InvalidOrder', RITHMIC_TITLE, `account ${accountId} is not part of this connection`);
+  checkAccountInConnection(RITHMIC_TITLE, session, accountId);
 }

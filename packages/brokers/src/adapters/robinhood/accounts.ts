@@ -3,7 +3,7 @@
 // every account call. A connection lists each account once per version it answers on, so a hook
 // chooses its route: account id "987654321" is v1, "v2:987654321" is v2.
 import type { BrokerAccount, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { RobinhoodKeys } from './api.ts';
 import { ROBINHOOD_TITLE } from './descriptor.ts';
@@ -22,13 +22,7 @@ export const accountIdOf = (ref: AccountRef) => (ref.version === 'v2' ? V2_PREFI
 
 /** The account a call names; it must belong to the connection. */
 export function accountRefOf(session: BrokerSession, accountId: string): AccountRef {
-  if (!session.accounts.some((account) => account.id === accountId)) {
-    throw new BrokerError(
-      'AuthenticationError',
-      ROBINHOOD_TITLE,
-      `account ${accountId} is not part of this connection`,
-    );
-  }
+  checkAccountInConnection(ROBINHOOD_TITLE, session, accountId);
   return accountId.startsWith(V2_PREFIX)
     ? { version: 'v2', accountNumber: accountId.slice(V2_PREFIX.length) }
     : { version: 'v1', accountNumber: accountId };

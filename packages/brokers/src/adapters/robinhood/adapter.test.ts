@@ -268,6 +268,9 @@ describe('refused before anything is placed, with the reason', () => {
 
   it('refuses an account that is not part of the connection', async () => {
     const refused = await failure(place('123', { symbol: 'BTC-USD', action: 'buy', quantity: 0.001 }));
-    expect(refused.message).toBe('Robinhood: account 123 is not part of this connection');
+    expect([refused.kind, refused.message]).toEqual([
+      'InvalidOrder',
+      'Robinhood: account 123 is not part of this connection',
+    ]);
   });
 });

@@ -5,7 +5,7 @@
 // exists is never reported as refused. Precheck is Saxo's preview: same body, nothing placed.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { asRecord, decimalField, stringField } from '../../core/json-read.ts';
 import { errorOf, type SaxoApi, SaxoError } from './api.ts';
@@ -16,9 +16,7 @@ import { legErrors, placedIds } from './reader.ts';
 const ORDERS = '/trade/v2/orders';
 
 export function accountKeyOf(session: BrokerSession, accountId: string): string {
-  if (!session.accounts.some((account) => account.id === accountId)) {
-    throw new BrokerError('AuthenticationError', SAXO_TITLE, `account ${accountId} is not part of this connection`);
-  }
+  checkAccountInConnection(SAXO_TITLE, session, accountId);
   return accountId;
 }
 

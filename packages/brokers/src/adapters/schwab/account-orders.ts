@@ -3,7 +3,7 @@
 // of a symbol). The account is addressed by its hash; it must belong to the connection.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { SchwabApi } from './api.ts';
 import { SCHWAB_TITLE } from './descriptor.ts';
@@ -28,9 +28,7 @@ const sameSymbol = (a: string, b: string) =>
   a.replace(/\s+/g, '').toUpperCase() === b.replace(/\s+/g, '').toUpperCase();
 
 export function accountPath(session: BrokerSession, accountId: string): string {
-  if (!session.accounts.some((account) => account.id === accountId)) {
-    throw new BrokerError('AuthenticationError', SCHWAB_TITLE, `account ${accountId} is not part of this connection`);
-  }
+  checkAccountInConnection(SCHWAB_TITLE, session, accountId);
   return `/trader/v1/accounts/${encodeURIComponent(accountId)}`;
 }
 

@@ -3,7 +3,7 @@
 // action (every live order of a symbol). The account must belong to the connection.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { TastyApi } from './api.ts';
 import { hasExits, toComplexOrder } from './complex.ts';
@@ -13,13 +13,7 @@ import { dataOf, itemsOf, LIVE_STATUSES, positionsOf, toOrderResponse } from './
 import { type InstrumentType, instrumentOf, invalid } from './symbols.ts';
 
 export function accountPath(session: BrokerSession, accountId: string): string {
-  if (!session.accounts.some((account) => account.id === accountId)) {
-    throw new BrokerError(
-      'AuthenticationError',
-      TASTYTRADE_TITLE,
-      `account ${accountId} is not part of this connection`,
-    );
-  }
+  checkAccountInConnection(TASTYTRADE_TITLE, session, accountId);
   return `/accounts/${encodeURIComponent(accountId)}`;
 }
 

@@ -354,7 +354,7 @@ describe('errors', () => {
     expect([missing.kind, missing.message]).toEqual(['OrderNotFound', 'tastytrade: Order not found']);
     const foreign = await failure(place(session, buy).then(() => broker.getHoldings(t.ctx, session, 'OTHER')));
     expect([foreign.kind, foreign.message]).toEqual([
-      'AuthenticationError',
+      'InvalidOrder',
       'tastytrade: account OTHER is not part of this connection',
     ]);
   });

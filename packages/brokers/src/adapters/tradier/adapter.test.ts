@@ -298,29 +298,33 @@ describe('orders', () => {
     });
   });
 
-  it('a close of part of the position keeps the stop-loss of the rest; a close of all of it cancels it', async () => {
+  it('a close of part of the position keeps the stop-loss of the rest, cut to the rest; a close of all of it cancels it', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'MU', action: 'buy', quantity: 10 }));
-    const exit = await broker.placeOrder(
+    await broker.placeOrder(
       ctx,
       session,
       input({ symbol: 'MU', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 }),
     );
-    const stop = () => fake.orders.find((o) => String(o.id) === exit.id)?.status;
-    expect(stop()).toBe('open');
-    await broker.placeOrder(ctx, session, input({ symbol: 'MU', action: 'close', quantity: 4 }));
-    expect(new URLSearchParams(fake.submissions().at(-1)?.body).get('quantity')).toBe('4');
-    expect(stop()).toBe('open');
+    // The symbol's working exit of what is held: a stop sized for the whole position would, once
+    // triggered, sell more than is left after a partial close.
+    const stops = () => fake.orders.filter((o) => o.symbol === 'MU' && o.type === 'stop' && o.status === 'open');
+    const sent = () => new URLSearchParams(fake.submissions().at(-1)?.body);
+    expect(stops().map((o) => o.quantity)).toEqual([10]);
+    const partial = await broker.placeOrder(ctx, session, input({ symbol: 'MU', action: 'close', quantity: 4 }));
+    expect(stops().map((o) => [o.quantity, o.side, o.stop_price, o.duration])).toEqual([[6, 'sell', 50, 'gtc']]);
+    expect(partial.status_description).toMatch(/exits cut to the 6 left/);
+    expect(sent().get('tag')).toBeNull();
     await broker.placeOrder(
       ctx,
       session,
       input({ symbol: 'MU', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
     );
-    expect(new URLSearchParams(fake.submissions().at(-1)?.body).get('quantity')).toBe('3');
-    expect(stop()).toBe('open');
+    expect(fake.submissions().some((r) => new URLSearchParams(r.body).get('quantity') === '3')).toBe(true);
+    expect(stops().map((o) => o.quantity)).toEqual([3]);
     // A fixed quantity of all that is left closes the position: its exits go with it.
     await broker.placeOrder(ctx, session, input({ symbol: 'MU', action: 'close', quantity: 3 }));
-    expect(new URLSearchParams(fake.submissions().at(-1)?.body).get('quantity')).toBe('3');
-    expect(stop()).toBe('canceled');
+    expect(sent().get('quantity')).toBe('3');
+    expect(stops()).toEqual([]);
   });
 
   it('previewing a close cancels nothing: the working orders of the symbol stay', async () => {

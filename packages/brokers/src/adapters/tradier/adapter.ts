@@ -17,7 +17,7 @@ import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath, sessionClient, tradierClient } from './client.ts';
 import { TRADIER_ENVIRONMENTS, TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
-import { cancelOpenOrders, closingOrder, instrumentOf, listOrders, listPositions } from './exits.ts';
+import { cancelOpenOrders, closingOrder, fitExits, instrumentOf, listOrders, listPositions } from './exits.ts';
 import { fromPlacement, fromPreview, fromTradierOrder, tagOf, toTradierForm } from './mapper.ts';
 
 /**
@@ -65,22 +65,32 @@ function accountsOf(body: unknown, sandbox: boolean | undefined): BrokerAccount[
  * A close of part of the position keeps the open orders: they include the stop-loss and
  * take-profit orders of the part still held, which a trader closing half expects to keep.
  */
-async function resolveOrder(http: HttpClient, input: PlaceOrderInput, preview = false): Promise<Order> {
+async function resolveOrder(
+  http: HttpClient,
+  input: PlaceOrderInput,
+  preview = false,
+): Promise<{ order: Order; left?: number }> {
   const { order, accountId } = input;
-  if (order.action !== 'close') return order;
+  if (order.action !== 'close') return { order };
   const noPosition = () => new BrokerError('InvalidOrder', TRADIER_TITLE, `no position in ${order.symbol} to close`);
   if (order.quantity !== undefined || preview) {
     const closing = await closingOrder(http, accountId, order.symbol, order);
-    if (closing && (closing.partial || preview)) return withoutPartial(closing);
+    // Its exits are cut to what is left once it is placed (fitExits).
+    if (closing?.partial) return { order: withoutPartial(closing), left: closing.left };
+    if (closing && preview) return { order: withoutPartial(closing) };
     if (preview) throw noPosition();
   }
   await cancelOpenOrders(http, accountId, order.symbol);
   const closing = await closingOrder(http, accountId, order.symbol, order);
   if (!closing) throw noPosition();
-  return withoutPartial(closing);
+  return { order: withoutPartial(closing) };
 }
 
-const withoutPartial = ({ partial: _partial, ...order }: Order & { partial: boolean }): Order => order;
+const withoutPartial = ({
+  partial: _partial,
+  left: _left,
+  ...order
+}: Order & { partial: boolean; left: number }): Order => order;
 
 async function place(http: HttpClient, accountId: string, order: Order, tag?: string): Promise<OrderResponse> {
   const form = toTradierForm(order, tag);
@@ -136,7 +146,9 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
           TRADIER_TITLE,
           'too many orders today to check that this signal was not placed already; nothing was sent',
         );
-      return place(http, accountId, await resolveOrder(http, input), tag);
+      const { order: resolved, left } = await resolveOrder(http, input);
+      const placed = await place(http, accountId, resolved, tag);
+      return left ? fitExits(http, accountId, resolved, left, placed) : placed;
     },
 
     async previewOrder(ctx, session, input) {
@@ -144,7 +156,7 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
       if (input.order.action === 'cancel')
         throw new BrokerError('InvalidOrder', TRADIER_TITLE, 'cancel cannot be previewed');
       const tag = tagOf(input.clientOrderId);
-      const form = { ...toTradierForm(await resolveOrder(http, input, true), tag), preview: 'true' };
+      const form = { ...toTradierForm((await resolveOrder(http, input, true)).order, tag), preview: 'true' };
       // A preview changes nothing at Tradier: an unknown outcome is harmless.
       const answer = await http.request({
         method: 'POST',

@@ -4,7 +4,7 @@
 // A 403 on an order call is that order refused (InvalidOrder); elsewhere, and 401, the connection.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { type BrokerEnvironments, environmentBaseUrl } from '../../core/environments.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { createHttpClient, type HttpClient } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
@@ -37,8 +37,7 @@ export function sessionClient(
 ): HttpClient {
   const { accessToken, environment } = session.secrets;
   if (!accessToken) throw new BrokerError('AuthenticationError', TRADIER_TITLE, 'reconnect: access token missing');
-  if (!session.accounts.some((account) => account.id === accountId))
-    throw new BrokerError('AuthenticationError', TRADIER_TITLE, `account ${accountId} is not part of this connection`);
+  checkAccountInConnection(TRADIER_TITLE, session, accountId);
   const baseUrl = environmentBaseUrl(ctx, environments, environment === 'sandbox' ? 'demo' : 'live');
   return tradierClient(ctx, baseUrl, accessToken);
 }

@@ -1,14 +1,14 @@
 // close and cancel at Tradier, which has no close-position call: cancel the symbol's open orders,
 // then a market order for the position from GET /v1/accounts/{id}/positions (a close of part of
-// the position keeps the open orders, the exits of the part still held):
+// the position keeps the open orders, the exits of the part still held, cut to that part):
 //   {"positions": {"position": {"symbol": "AAPL", "quantity": 10, "cost_basis": 1874.4, …}}}   ("null" when none)
-import type { Order, OrderAction } from '@router/orders';
+import type { Duration, Order, OrderAction, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath } from './client.ts';
 import { TRADIER_TITLE } from './descriptor.ts';
-import { tradierSymbol } from './mapper.ts';
+import { fromPlacement, toTradierForm, tradierSymbol } from './mapper.ts';
 
 const OPEN = new Set(['open', 'partially_filled', 'pending']);
 
@@ -71,16 +71,91 @@ export async function cancelOpenOrders(http: HttpClient, accountId: string, symb
   return canceled;
 }
 
+const EXIT_TYPES = new Set(['limit', 'stop', 'stop_limit']);
+
+/** What an open order has still to fill. */
+const remainingOf = (order: unknown) =>
+  decimalField(order, 'remaining_quantity') ??
+  (decimalField(order, 'quantity') ?? 0) - (decimalField(order, 'exec_quantity') ?? 0);
+
+/**
+ * After a close of part of the position, its exits (the instrument's open limit and stop orders
+ * on the closing side) are cut to the `left` still held: sized for the whole position, a stop
+ * triggered later sold more than was held (a short opened, or the exit refused and the rest left
+ * unprotected). Tradier modifies no quantity (PUT …/orders/{id} takes type, duration, price and
+ * stop), so each larger exit is canceled, then sent again for what is left with its type,
+ * duration and prices, untagged (it is no signal's). Canceled first: for a moment the rest has
+ * no exit, never two. The close stands whatever happens here: a failure is told in its answer.
+ */
+export async function fitExits(
+  http: HttpClient,
+  accountId: string,
+  closing: Order,
+  left: number,
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const instrument = instrumentOf(closing.symbol);
+  const replaced: string[] = [];
+  try {
+    const exits = (await listOrders(http, accountId)).orders.filter(
+      (order) =>
+        OPEN.has(stringField(order, 'status') ?? '') &&
+        (stringField(order, 'option_symbol') ?? stringField(order, 'symbol')) === instrument &&
+        stringField(order, 'side') === closing.action &&
+        EXIT_TYPES.has(stringField(order, 'type') ?? '') &&
+        remainingOf(order) > left,
+    );
+    for (const exit of exits) {
+      const id = stringField(exit, 'id') ?? '';
+      const canceled = await http.request({
+        method: 'DELETE',
+        path: accountPath(accountId, `/orders/${encodeURIComponent(id)}`),
+        accept: [400],
+      });
+      // Filled or canceled meanwhile: nothing to cut.
+      if (canceled.status >= 300) continue;
+      const price = decimalField(exit, 'price');
+      const stop = decimalField(exit, 'stop_price');
+      const order: Order = {
+        symbol: instrument,
+        class: closing.class,
+        action: closing.action,
+        quantity: left,
+        quantity_type: 'fixed',
+        type: (stringField(exit, 'type') ?? 'stop') as Order['type'],
+        duration: (stringField(exit, 'duration') ?? 'day') as Duration,
+        ...(price !== undefined ? { limit_price: price } : {}),
+        ...(stop !== undefined ? { stop_price: stop } : {}),
+      };
+      const form = toTradierForm(order, undefined);
+      const sent = await http.request({ method: 'POST', path: accountPath(accountId, '/orders'), form });
+      replaced.push(`${id} → ${fromPlacement(sent.body).id}`);
+    }
+  } catch (error) {
+    const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
+    const done = replaced.length ? ` after ${replaced.join(', ')}` : '';
+    return {
+      ...answer,
+      status_description: `${answer.status_description}; the open exits could not be cut to the ${left} left${done} (${reason})`,
+    };
+  }
+  if (!replaced.length) return answer;
+  return {
+    ...answer,
+    status_description: `${answer.status_description}; exits cut to the ${left} left: ${replaced.join(', ')}`,
+  };
+}
+
 /**
  * The market order that flattens (or with a quantity or percent_of_position reduces) the position,
- * `partial` when it leaves some of it held; undefined if none.
+ * `partial` when it leaves some of it held (`left`); undefined if none.
  */
 export async function closingOrder(
   http: HttpClient,
   accountId: string,
   symbol: string,
   part?: Pick<Order, 'quantity' | 'quantity_type'>,
-): Promise<(Order & { partial: boolean }) | undefined> {
+): Promise<(Order & { partial: boolean; left: number }) | undefined> {
   const instrument = instrumentOf(symbol);
   const position = (await listPositions(http, accountId)).find((p) => stringField(p, 'symbol') === instrument);
   const held = decimalField(position, 'quantity') ?? 0;
@@ -109,5 +184,6 @@ export async function closingOrder(
     type: 'market',
     duration: 'day',
     partial: quantity < Math.abs(held),
+    left: Math.abs(held) - quantity,
   };
 }

@@ -112,6 +112,9 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
       status: 'open',
       duration: form.duration,
       class: form.class,
+      // Listed as Tradier lists them: the limit as price, the stop as stop_price.
+      ...(form.price !== undefined && form.class !== 'multileg' ? { price: Number(form.price) } : {}),
+      ...(form.stop !== undefined ? { stop_price: Number(form.stop) } : {}),
       create_date: new Date().toISOString(),
       ...(form.tag ? { tag: form.tag } : {}),
     };

@@ -9,6 +9,7 @@ import { type RequestCase, readFixtures } from '../../core/replay.ts';
 import { createTradierBroker } from './adapter.ts';
 import { tradierDescriptor } from './descriptor.ts';
 import { type FakeTradier, startFakeTradier } from './fake.ts';
+import { toTradierForm } from './mapper.ts';
 
 const CASES = readFixtures<RequestCase>('tradier', 'requests.json')?.placeOrder ?? [];
 
@@ -50,6 +51,28 @@ describe('Tradier orders on the wire', () => {
       status: 'accepted',
       status_description: 'Order received by Tradier',
     });
+  });
+
+  it('prices go on the tick, never past the trader’s side: a buy’s down, a sell’s up, stops alike', () => {
+    const form = (signal: Record<string, unknown>) => toTradierForm(order(signal), undefined);
+    const sell = { symbol: 'AAPL', action: 'sell', quantity: 1, type: 'stop_limit' };
+    // A sell's stop of 100.004 to the nearest cent (100.00) fell under its limit of 100.001 → 100.01.
+    expect(form({ ...sell, stop_price: 100.004, limit_price: 100.001 })).toMatchObject({
+      stop: '100.01',
+      price: '100.01',
+    });
+    expect(form({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'stop', stop_price: 187.456 })).toMatchObject({
+      stop: '187.45',
+    });
+    expect(form({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 0.123456 })).toMatchObject({
+      price: '0.1234',
+    });
+    expect(form({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 185.1 })).toMatchObject({
+      price: '185.1',
+    });
+    expect(
+      form({ symbol: 'SPY240119C00450000', action: 'sell_to_close', quantity: 1, type: 'stop', stop_price: 2.153 }),
+    ).toMatchObject({ stop: '2.16' });
   });
 
   it('the table covers every class, type, duration and action the descriptor claims', () => {

@@ -4,7 +4,7 @@
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { connectToEnvironment } from '../../core/environments.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
@@ -29,13 +29,7 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
 
   /** The connection's client; one account per API key. */
   function clientOf(ctx: BrokerContext, session: BrokerSession, accountId: string): HttpClient {
-    if (!session.accounts.some((account) => account.id === accountId)) {
-      throw new BrokerError(
-        'AuthenticationError',
-        TRADING212_TITLE,
-        `account ${accountId} is not part of this connection`,
-      );
-    }
+    checkAccountInConnection(TRADING212_TITLE, session, accountId);
     return sessionClient(ctx, session.secrets, options.fetch);
   }
   const tickerFor = (ctx: BrokerContext, session: BrokerSession, client: HttpClient) => (symbol: string) =>

@@ -259,7 +259,7 @@ describe('errors', () => {
   it('refuses an account not in the connection', async () => {
     const error = await failure(broker.getHoldings(ctx, session, '1'));
     expect(error).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
       message: 'Tradovate: account 1 is not part of this connection',
     });
   });

@@ -5,7 +5,7 @@
 //    "accounts": "[{\"id\":\"987654\",\"spec\":\"DEMO123456\",\"env\":\"demo\"}]"}
 import type { BrokerAccount, BrokerContext, BrokerSecrets, BrokerSession } from '../../core/broker.ts';
 import { type BrokerEnvironments, type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { accountNotInConnection, BrokerError } from '../../core/errors.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
 import { type TradovateAnswer, type TradovateRequest, tradovateCall } from './api.ts';
 import { RENEW_MARGIN_MS, readCredentials, type TradovateCredentials, type TradovateToken } from './auth.ts';
@@ -101,11 +101,7 @@ export function accountClient(
   const state = stateOf(session);
   const account = state.accounts.find((item) => item.id === accountId);
   if (!account || !session.accounts.some((item) => item.id === accountId))
-    throw new BrokerError(
-      'AuthenticationError',
-      TRADOVATE_TITLE,
-      `account ${accountId} is not part of this connection`,
-    );
+    throw accountNotInConnection(TRADOVATE_TITLE, accountId);
   const baseUrl = baseUrlOf(ctx, account.env, environments);
   return {
     account,

@@ -294,12 +294,17 @@ describe('cancel, close, holdings, preview', () => {
     await place({ symbol: 'KO', action: 'buy', quantity: 10 }, 'sigKoOpen');
     await place({ symbol: 'KO', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 }, 'sigKoStop');
     const stop = () => c.fake.orders.find((order) => order.client_order_id === 'sigKoStop')?.status;
+    // …cut to what is left: a stop of 10 would sell more than is held, opening a short.
+    const size = () => c.fake.orders.find((order) => order.client_order_id === 'sigKoStop')?.quantity;
     const part = await place({ symbol: 'KO', action: 'close', quantity: 4 }, 'sigKoPart');
     expect(part.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '4', order_type: 'MARKET' });
     expect(stop()).toBe('SUBMITTED');
+    expect(String(size())).toBe('6');
+    expect(part.answer.status_description).toMatch(/exits cut to the 6 left/);
     const half = await place({ symbol: 'KO', action: 'close', quantity: 50, quantity_type: 'percent_of_position' });
     expect(half.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '3' });
     expect(stop()).toBe('SUBMITTED');
+    expect(String(size())).toBe('3');
     // A fixed quantity of all that is left closes the position: its exits go with it.
     const rest = await place({ symbol: 'KO', action: 'close', quantity: 3 }, 'sigKoRest');
     expect(rest.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '3' });
@@ -331,6 +336,26 @@ describe('cancel, close, holdings, preview', () => {
     });
   });
 
+  it('a cancel signal whose answer was lost is unknown, not none: the cancels carry no id of ours', async () => {
+    await place({ symbol: 'NVDA', action: 'buy', quantity: 1, limit_price: 1 }, 'sigNvdaRest');
+    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/cancel', delayMs: 400 });
+    const cancel = input({ symbol: 'NVDA', action: 'cancel' }, 'sigLostCancel');
+    const sentAt = Date.now();
+    const error = await expectFailure(
+      c.broker.placeOrder({ ...c.ctx, signal: AbortSignal.timeout(100) }, c.session, cancel),
+    );
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(c.fake.orders.find((order) => order.client_order_id === 'sigNvdaRest')?.status).toBe('CANCELLED');
+    const found = await findOrder(c.broker, c.ctx, c.session, {
+      accountId: STOCKS,
+      clientOrderId: 'sigLostCancel',
+      order: cancel.order,
+      sentAt,
+    });
+    expect(found).toMatchObject({ match: 'unknown' });
+  });
+
   it('holdings of an account: cash, equity, buying power, positions', async () => {
     await place(BUY, 'sigHoldAapl');
     const holdings = await c.broker.getHoldings(c.ctx, c.session, STOCKS);
@@ -347,7 +372,7 @@ describe('cancel, close, holdings, preview', () => {
       marketValue: expect.any(Number),
     });
     expect(await expectFailure(c.broker.getHoldings(c.ctx, c.session, 'SOMEONE'))).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
     });
   });
 

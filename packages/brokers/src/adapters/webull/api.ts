@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { createHttpClient, type HttpMethod, type HttpResponse } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { stringField } from '../../core/json-read.ts';
@@ -106,8 +106,7 @@ export function keysOf(session: BrokerSession): WebullKeys {
 }
 
 export function checkAccount(session: BrokerSession, accountId: string): void {
-  if (!session.accounts.some((account) => account.id === accountId))
-    throw new BrokerError('AuthenticationError', WEBULL_TITLE, `account ${accountId} is not part of this connection`);
+  checkAccountInConnection(WEBULL_TITLE, session, accountId);
 }
 
 export interface WebullApi {

@@ -2,11 +2,11 @@
 // so an order named by Webull's id is looked up among the open orders first. Webull has no close
 // call: close cancels the symbol's open orders and sends the opposite market order for the
 // position (GET /openapi/assets/positions), with our id; a close of part of the position keeps
-// the open orders (the exits of the part still held).
+// the open orders (the exits of the part still held), cut to that part.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
+import { asRecord, decimalField, type JsonRecord, listOf, quantityString, stringField } from '../../core/json-read.ts';
 import type { WebullApi } from './api.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
 import { webullInstrument } from './instruments.ts';
@@ -120,8 +120,11 @@ export async function closeSymbol(
     const held = await heldNow();
     if (held) {
       const quantity = closingQuantity(Math.abs(held), order);
-      if (quantity < Math.abs(held))
-        return submitClose(api, ctx, session, accountId, order, held, quantity, clientOrderId);
+      if (quantity < Math.abs(held)) {
+        const answer = await submitClose(api, ctx, session, accountId, order, held, quantity, clientOrderId);
+        if (answer.status === 'rejected') return answer;
+        return fitExits(api, ctx, session, accountId, symbol, held, Math.abs(held) - quantity, answer);
+      }
     }
   }
   const canceled = await cancelSymbolOrders(api, ctx, session, accountId, symbol);
@@ -135,6 +138,55 @@ export async function closeSymbol(
     };
   }
   return submitClose(api, ctx, session, accountId, order, held, closingQuantity(Math.abs(held), order), clientOrderId);
+}
+
+/**
+ * After a close of part of the position, its exits (the symbol's open orders on the closing side)
+ * are cut to the `left` still held: sized for the whole position, a stop triggered later sold more
+ * than was held, opening a short. POST /openapi/trade/order/replace takes the order's new quantity
+ * (what filled, plus what is left; WIRE.md §7). The close stands whatever happens here: a failure
+ * is told in its answer, not thrown.
+ */
+async function fitExits(
+  api: WebullApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  symbol: string,
+  held: number,
+  left: number,
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const closing = held > 0 ? 'SELL' : 'BUY';
+  const fitted: string[] = [];
+  try {
+    const exits = (await openOrders(api, ctx, session, accountId)).filter(
+      (order) =>
+        stringField(order, 'symbol') === symbol &&
+        stringField(order, 'side') === closing &&
+        (decimalField(order, 'quantity') ?? 0) - (decimalField(order, 'filled_quantity') ?? 0) > left,
+    );
+    for (const exit of exits) {
+      const quantity = quantityString((decimalField(exit, 'filled_quantity') ?? 0) + left);
+      const json = {
+        account_id: accountId,
+        modify_orders: [{ client_order_id: stringField(exit, 'client_order_id') ?? '', quantity }],
+      };
+      await api.call(ctx, session, { method: 'POST', path: '/openapi/trade/order/replace', json }, 'order');
+      fitted.push(stringField(exit, 'order_id') ?? '');
+    }
+  } catch (error) {
+    const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
+    return {
+      ...answer,
+      status_description: `${answer.status_description}; the open exits could not be cut to the ${left} left (${reason})`,
+    };
+  }
+  if (!fitted.length) return answer;
+  return {
+    ...answer,
+    status_description: `${answer.status_description}; exits cut to the ${left} left: ${fitted.join(', ')}`,
+  };
 }
 
 /** The opposite market order for `quantity` of the `held` position, with our id when there is one. */

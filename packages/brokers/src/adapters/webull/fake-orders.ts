@@ -178,6 +178,29 @@ export function registerOrders(app: FastifyInstance, accounts: Map<string, FakeA
     return { client_order_id: order.client_order_id, order_id: order.order_id };
   });
 
+  // Replace (WIRE.md §7): only the fields given change; quantity is the order's new total.
+  app.post('/openapi/trade/order/replace', async (request, reply) => {
+    const { account_id: accountId, modify_orders: changes } = (request.body ?? {}) as {
+      account_id?: string;
+      modify_orders?: Array<Record<string, unknown>>;
+    };
+    const answers = [];
+    for (const change of changes ?? []) {
+      const order = orders.find(
+        (item) => item.account_id === accountId && item.client_order_id === change.client_order_id,
+      );
+      if (!order || !['SUBMITTED', 'PARTIAL_FILLED'].includes(order.status))
+        return webullRefusal(reply, 404, 'ORDER_NOT_FOUND', 'Order not found');
+      const quantity = Number(change.quantity ?? order.quantity);
+      if (!(quantity > Number(order.filled_quantity ?? 0)))
+        return webullRefusal(reply, 400, 'INVALID_PARAMETER', 'quantity must exceed the filled quantity');
+      order.quantity = String(quantity);
+      order.total_quantity = String(quantity);
+      answers.push({ client_order_id: order.client_order_id, order_id: order.order_id });
+    }
+    return answers[0] ?? {};
+  });
+
   app.get('/openapi/account/list', async () =>
     [...accounts.values()].map(({ trades: _t, cash: _c, positions: _p, ...account }) => account),
   );

@@ -348,6 +348,9 @@ describe('close and holdings', () => {
       quantity: '75',
     });
     expect(stop()).toBe('TRIGGER PENDING');
+    // …cut to the lot left: a stop of 150 would sell 75 more than is held, a short position.
+    const kept = c.fake.orders.find((order) => order.order_id === exit.id);
+    expect([kept?.quantity, kept?.pending_quantity]).toEqual([75, 75]);
     // A fixed quantity of all that is left closes the position: its exits go with it.
     await c.broker.placeOrder(c.ctx, c.session, input({ ...FUTURE, action: 'close', quantity: 75 }));
     expect(stop()).toBe('CANCELLED');

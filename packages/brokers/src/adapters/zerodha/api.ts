@@ -4,7 +4,7 @@
 // 5xx, read by `error_type` through the descriptor's table (WIRE.md §8). A read refused with 429
 // waits a second and tries once more; an order never is (Kite counts it, and it was not placed).
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
@@ -42,8 +42,7 @@ export function kiteAuthorization(session: BrokerSession): string {
 
 /** The account a call names must be the session's (one Kite user per connection). */
 export function checkAccount(session: BrokerSession, accountId: string): void {
-  if (!session.accounts.some((account) => account.id === accountId))
-    throw new BrokerError('AuthenticationError', ZERODHA_TITLE, `account ${accountId} is not part of this connection`);
+  checkAccountInConnection(ZERODHA_TITLE, session, accountId);
 }
 
 export interface KiteApi {

@@ -1,7 +1,7 @@
 // Cancel and close signals at Kite. Kite has no close call: close cancels the symbol's open
 // orders, then sends the opposite market order for what is held of each product (GET
 // /portfolio/positions and /portfolio/holdings), tagged with our id like any order; a close of
-// part of the position keeps the open orders (the exits of the part still held). A cover order
+// part of the position keeps the open orders, cut to the part still held (its exits). A cover order
 // position (product CO) is exited whole through its stop leg (DELETE with parent_order_id).
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
@@ -145,7 +145,10 @@ export async function closeSymbol(
     const taken = sizes.reduce((sum, size) => sum + size, 0);
     if (before.length && taken <= 0 && part.quantity_type === 'percent_of_position') throw tooSmall(part, before, key);
     const total = before.reduce((sum, item) => sum + Math.abs(item.quantity), 0);
-    if (taken > 0 && taken < total) return sendCloses(api, ctx, session, instrument, before, sizes, options);
+    if (taken > 0 && taken < total) {
+      const answer = await sendCloses(api, ctx, session, instrument, before, sizes, options);
+      return answer.status === 'rejected' ? answer : fitExits(api, ctx, session, instrument, before, sizes, answer);
+    }
   }
   const canceled = await cancelOpenOrders(api, ctx, session, exchange, tradingsymbol);
   const held = await heldOf(api, ctx, session, exchange, tradingsymbol);
@@ -158,6 +161,62 @@ export async function closeSymbol(
     };
   }
   return sendCloses(api, ctx, session, instrument, held, closingSizes(held, part), options);
+}
+
+/**
+ * After a close of part of the position, its open exits (the instrument's orders on the closing
+ * side, of each product) are cut to what is left of that product: sized for the whole position, a
+ * stop triggered later sold more than was held, opening a position the other way (MIS, NRML).
+ * PUT /orders/{variety}/{order_id} takes the order's new total quantity (what filled, plus what is
+ * left); an exit of a product closed whole is canceled. The close stands either way: a failure
+ * here is told in its answer, not thrown.
+ */
+async function fitExits(
+  api: KiteApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  instrument: KiteInstrument,
+  held: Held[],
+  sizes: number[],
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const { exchange, tradingsymbol } = instrument;
+  const fitted: string[] = [];
+  try {
+    const open = (await orderBook(api, ctx, session)).filter(
+      (order) =>
+        !isFinal(order) && sameInstrument(order, exchange, tradingsymbol) && !stringField(order, 'parent_order_id'),
+    );
+    for (const [index, { product, quantity }] of held.entries()) {
+      const left = Math.abs(quantity) - (sizes[index] ?? 0);
+      const closing = quantity > 0 ? 'SELL' : 'BUY';
+      for (const order of open) {
+        if (stringField(order, 'product') !== product || stringField(order, 'transaction_type') !== closing) continue;
+        if ((decimalField(order, 'pending_quantity') ?? 0) <= left) continue;
+        if (left <= 0) {
+          fitted.push(await cancelKiteOrder(api, ctx, session, order));
+          continue;
+        }
+        const id = stringField(order, 'order_id') ?? '';
+        const variety = stringField(order, 'variety') ?? 'regular';
+        const quantity = String((decimalField(order, 'filled_quantity') ?? 0) + left);
+        const path = `/orders/${encodeURIComponent(variety)}/${encodeURIComponent(id)}`;
+        await api.call(ctx, session, { method: 'PUT', path, form: { quantity } }, 'order');
+        fitted.push(id);
+      }
+    }
+  } catch (error) {
+    const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
+    return {
+      ...answer,
+      status_description: `${answer.status_description}; the open exits could not be cut to what is left (${reason})`,
+    };
+  }
+  if (!fitted.length) return answer;
+  return {
+    ...answer,
+    status_description: `${answer.status_description}; exits cut to what is left: ${fitted.join(', ')}`,
+  };
 }
 
 /** The opposite market order for `sizes` of each product `held`, tagged with our id when there is one. */

@@ -302,6 +302,12 @@ export function registerOrders(app: FastifyInstance, options: OrderBookOptions) 
     const changes: Record<string, unknown> = { modified: true };
     for (const key of ['quantity', 'price', 'trigger_price', 'disclosed_quantity'])
       if (form[key] !== undefined) changes[key] = Number(form[key]);
+    // The new total quantity: what is pending follows it (what filled stays filled).
+    if (changes.quantity !== undefined) {
+      const filled = Number(order.filled_quantity ?? 0);
+      if (!(Number(changes.quantity) > filled)) return kiteRefusal(reply, 400, 'InputException', 'Invalid `quantity`.');
+      changes.pending_quantity = Number(changes.quantity) - filled;
+    }
     for (const key of ['order_type', 'validity']) if (form[key] !== undefined) changes[key] = form[key];
     const current = order.status;
     setState(order, 'MODIFY VALIDATION PENDING', changes);

@@ -259,7 +259,7 @@ describe('orders', () => {
       }),
     );
     expect(error).toMatchObject({
-      kind: 'AuthenticationError',
+      kind: 'InvalidOrder',
       message: 'Zerodha: account XY9999 is not part of this connection',
     });
     expect(ACCOUNT).toBe(c.session.accounts[0]?.id);
