@@ -105,8 +105,8 @@ export async function cancelApiOrder(
   const brokerOrderId = row.brokerOrderId ?? given?.brokerOrderId;
   const connector = row.connectorKey ? await findConnector(services.db, userId, row.connectorKey) : undefined;
   if (!connector) throw new AppError('EXECUTION', 'The broker connection of this order was deleted');
-  // The broker would refuse the account as not part of the connection, as it refuses credentials,
-  // and so deactivate the connection.
+  // The adapter would refuse the account as not part of the connection too: told here, with the
+  // way out, before any broker call.
   if (!holdsAccount(connector, row.accountId)) {
     throw new AppError(
       'EXECUTION',

@@ -23,8 +23,8 @@ export function lookUpOrder(
   connector: SessionConnector,
   signal: ClaimedSignal,
 ): Promise<OrderLookupResult> {
-  // Its account left the connection at a reconnect: the broker would refuse it as not part of
-  // the connection, as it refuses credentials, and so deactivate the connection of every other.
+  // Its account left the connection at a reconnect: nothing can be asked about it through this
+  // connection (the adapter refuses such an account), so what became of the order is unknown.
   if (!holdsAccount(connector, signal.account_id)) {
     return Promise.resolve({ match: 'unknown', reason: 'its account is no longer part of the broker connection' });
   }

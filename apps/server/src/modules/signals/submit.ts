@@ -85,8 +85,8 @@ const UNSTORABLE = 'body: holds characters that cannot be stored (\\u0000 or a l
 
 /**
  * A reconnect may bring fewer accounts (one left out at the broker's consent, one closed there):
- * a hook of a dropped account is refused here, for the broker would refuse the account as not
- * part of the connection, as it refuses credentials, and so deactivate the whole connection.
+ * a hook of a dropped account is refused here, before any broker call (the adapter would refuse
+ * the account as not part of the connection too, that one call only).
  */
 export const accountGone = (entry: HookEntry) => !holdsAccount(entry.connector, entry.accountId);
 export const ACCOUNT_GONE = refusal(400, 'ExecutionError', HOOK_ACCOUNT_GONE);

@@ -44,7 +44,7 @@ describe('Zerodha: lastPrice', () => {
     ]);
     const occ = await expectFailure(lastPrice('SPY240119C00450000', 'option'));
     expect(occ.message).toMatch(/^Zerodha: .*not in OCC form$/);
-    expect((await expectFailure(lastPrice('SBIN', 'stock', 'OTHER1'))).kind).toBe('AuthenticationError');
+    expect((await expectFailure(lastPrice('SBIN', 'stock', 'OTHER1'))).kind).toBe('InvalidOrder');
   });
 
   it('the fake answers as Kite: unknown instruments left out, no `i` refused, a bad token 403', async () => {
