@@ -80,6 +80,32 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.view()).openOrders).toEqual([]);
   });
 
+  it('shrinks the exits of a bracket to what a partial sale left, so the stop loss still sells the rest', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 });
+    await paper.place({ action: 'sell', quantity: 4 });
+    expect((await paper.view()).openOrders.map(({ type, quantity }) => [type, quantity]).sort()).toEqual([
+      ['limit', 6],
+      ['stop', 6],
+    ]);
+    paper.prices.set('AAPL', 94);
+    paper.advance(MINUTE);
+    // The stop loss sold the 6 left at 94 (before, it tried to sell 10 and was rejected: 6 held).
+    expect(await paper.holdings()).toMatchObject({ cash: 100_000 - 1000 + 400 + 564, positions: [] });
+  });
+
+  it('never lets an exit of a partly sold margined position open a short', async () => {
+    let price = 5000;
+    const paper = await paperFixture({ quote: () => price });
+    const future = { symbol: 'ESH2025', class: 'future' } as const;
+    await paper.place({ ...future, quantity: 2, take_profit_price: 5100, stop_loss_price: 4900 });
+    await paper.place({ ...future, action: 'sell', quantity: 1 });
+    price = 4800;
+    paper.advance(MINUTE);
+    // The stop loss sold the one contract held, not the two of the entry.
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
   it('refuses exits on the wrong side of the entry', async () => {
     const paper = await paperFixture();
     await expect(paper.place({ take_profit_price: 90 })).rejects.toMatchObject({ kind: 'InvalidOrder' });
