@@ -106,6 +106,25 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.holdings()).positions).toEqual([]);
   });
 
+  it('gives a bracket buy exits only for what it opened, never a stop loss that adds to a short', async () => {
+    let price = 5000;
+    const paper = await paperFixture({ quote: () => price });
+    const future = { symbol: 'ESH2025', class: 'future' } as const;
+    await paper.place({ ...future, action: 'sell', quantity: 5 });
+    // Buying 2 only reduces the short to 3: nothing long to protect, so no exits.
+    await paper.place({ ...future, quantity: 2, take_profit_price: 5100, stop_loss_price: 4900 });
+    expect((await paper.view()).openOrders).toEqual([]);
+    price = 4800;
+    paper.advance(MINUTE);
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'ESH2025', quantity: -3 }]);
+    // Buying 5 turns it long 2: the exits sell those 2.
+    await paper.place({ ...future, quantity: 5, take_profit_price: 5100, stop_loss_price: 4700 });
+    expect((await paper.view()).openOrders.map(({ type, side, quantity }) => [type, side, quantity]).sort()).toEqual([
+      ['limit', 'sell', 2],
+      ['stop', 'sell', 2],
+    ]);
+  });
+
   it('refuses exits on the wrong side of the entry', async () => {
     const paper = await paperFixture();
     await expect(paper.place({ take_profit_price: 90 })).rejects.toMatchObject({ kind: 'InvalidOrder' });

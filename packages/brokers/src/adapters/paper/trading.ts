@@ -150,11 +150,19 @@ function exitDescription(exit: PaperOrder): string {
   return `Accepted: ${role} ${exit.side} ${exit.quantity} ${exit.symbol} at ${exit.limitPrice ?? exit.stopPrice}`;
 }
 
-/** A filled bracket entry gets its exits: a take-profit limit and a stop-loss stop, one cancels the other. */
+/**
+ * A filled bracket entry gets its exits: a take-profit limit and a stop-loss stop, one cancels the
+ * other. They protect what the entry opened: a buy that only reduced a short opened nothing (its
+ * "stop loss" would sell, adding to the short), one that turned it long opened what is now held.
+ */
 function createExits(book: Book, entry: PaperOrder, at: number, price: number): void {
   const bracket = entry.bracket ?? {};
   const long = entry.side === 'buy';
-  const { tick } = instrumentOf(book, entry.symbol, entry.class);
+  const instrument = instrumentOf(book, entry.symbol, entry.class);
+  const { tick } = instrument;
+  const held = heldQuantity(book.account, instrument);
+  const quantity = Math.min(entry.quantity, long ? held : -held);
+  if (quantity <= 0) return;
   const exit = (type: 'limit' | 'stop', level: number): PaperOrder => {
     const order: PaperOrder = {
       id: nextOrderId(book),
@@ -163,7 +171,7 @@ function createExits(book: Book, entry: PaperOrder, at: number, price: number): 
       class: entry.class,
       action: exitAction(entry, long),
       side: long ? 'sell' : 'buy',
-      quantity: entry.quantity,
+      quantity,
       type,
       ...(type === 'limit' ? { limitPrice: level } : { stopPrice: level }),
       duration: 'gtc',
