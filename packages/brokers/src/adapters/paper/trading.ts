@@ -82,7 +82,8 @@ export function tradeProblem(book: Book, order: PaperOrder, trades: readonly Tra
   const { used, opens } = powerUsed(book.account, trades, marks);
   // A resting order's own hold is part of what it may use.
   const available = buyingPower(book.account, marks) + order.reservation;
-  return opens && used > available + 1e-6 ? ['InsufficientFunds', 'insufficient buying power'] : null;
+  // Written so that NaN (a quantity so large that its value overflows) is refused too, never traded.
+  return opens && !(used <= available + 1e-6) ? ['InsufficientFunds', 'insufficient buying power'] : null;
 }
 
 function describeFill(order: PaperOrder, price: number): string {
