@@ -365,6 +365,10 @@ describe('normalizeOrder refuses', () => {
     ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
+    // Every broker closes at the market: a limit close would sell below the limit it names.
+    ['a limit price on a close', { symbol: 'AAPL', action: 'close', limit_price: 105 }, 'limit_price'],
+    ['a stop price on a close', { symbol: 'AAPL', action: 'close', type: 'stop', stop_price: 95 }, 'stop_price'],
+    ['a limit type on a close', { symbol: 'AAPL', action: 'close', type: 'limit' }, 'type'],
     ['a stock action for an option', { symbol: 'AAPL240119C150', action: 'buy', quantity: 1 }, 'action'],
     ['an option action for a stock', { symbol: 'AAPL', action: 'buy_to_open', quantity: 1 }, 'action'],
     [
