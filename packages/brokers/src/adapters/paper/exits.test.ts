@@ -134,6 +134,14 @@ describe('paper simulator: brackets, close and cancel', () => {
     await expect(paper.place({ type: 'limit', limit_price: 80, stop_loss_price: 85 })).rejects.toMatchObject({
       brokerMessage: 'stop_loss_price must be below the entry price 80',
     });
+    // A long's stop loss at or below zero would never trigger: refused, not accepted as protection.
+    await expect(paper.place({ quantity: 10, stop_loss_price_distance: 150 })).rejects.toMatchObject({
+      brokerMessage: 'stop_loss_price_distance 150 puts the stop loss at or below 0 (entry price 100)',
+    });
+    await expect(paper.place({ quantity: 10, stop_loss_price_percent: 100 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+    });
+    expect((await paper.holdings()).positions).toEqual([]);
   });
 
   it('close cancels the open orders of the symbol and flattens its position, whatever the quantity', async () => {

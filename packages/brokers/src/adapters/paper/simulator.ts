@@ -147,6 +147,13 @@ function bracketOf(order: Order, side: 'buy' | 'sell', reference: number): Paper
   for (const value of [bracket.stopLossDistance, bracket.stopLossPercent]) {
     if (value !== undefined && !(value > 0)) throw invalid('stop loss distance and percent must be positive');
   }
+  // A long's stop that far below its entry is at or below zero: a stop loss that never triggers.
+  const { stopLossDistance: distance, stopLossPercent: percent } = bracket;
+  if (long && ((distance !== undefined && distance >= reference) || (percent !== undefined && percent >= 100))) {
+    const field =
+      distance !== undefined ? `stop_loss_price_distance ${distance}` : `stop_loss_price_percent ${percent}`;
+    throw invalid(`${field} puts the stop loss at or below 0 (entry price ${reference})`);
+  }
   return bracket;
 }
 
