@@ -65,7 +65,7 @@ export const paperDescriptor: BrokerDescriptor = {
       examples: [1, 10, 0.5],
       comments:
         'Not used by cancel, nor by close but with quantity_type percent_of_position (that part of the position ' +
-        'is closed). For a multi-leg order, the quantity of each leg.',
+        'is closed; cash and percent_of_equity are refused). For a multi-leg order, the quantity of each leg.',
     },
     quantity_type: {
       values: ['fixed', 'percent_of_equity', 'cash', 'percent_of_position'],

@@ -179,6 +179,18 @@ describe('paper simulator: brackets, close and cancel', () => {
     ]);
   });
 
+  it('refuses a close sized in cash or percent of equity rather than closing the whole position', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, stop_loss_price: 95 });
+    for (const quantity_type of ['cash', 'percent_of_equity'] as const) {
+      await expect(paper.place({ action: 'close', quantity: 5, quantity_type })).rejects.toMatchObject({
+        brokerMessage: `close takes a fixed quantity or percent_of_position, not quantity_type ${quantity_type}`,
+      });
+    }
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'AAPL', quantity: 10 }]);
+    expect((await paper.view()).openOrders).toHaveLength(1);
+  });
+
   it('closes a short by buying it back, also through closePosition', async () => {
     const paper = await paperFixture();
     await paper.place({ action: 'sell_short', quantity: 3 });

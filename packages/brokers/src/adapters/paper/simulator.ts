@@ -76,6 +76,10 @@ async function cancelSymbol(book: Book, request: PlaceRequest, instrument: Instr
 async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
   const { order } = request;
   const { symbol } = instrument;
+  // An amount of cash or of equity names a part of the position: refused as other brokers do,
+  // rather than read as "all of it".
+  if (order.quantity !== undefined && (order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity'))
+    throw invalid(`close takes a fixed quantity or percent_of_position, not quantity_type ${order.quantity_type}`);
   const held = heldQuantity(book.account, instrument);
   let quantity = Math.abs(held);
   if (held !== 0 && order.quantity_type === 'percent_of_position' && order.quantity !== undefined) {
