@@ -96,6 +96,14 @@ function mainOfLegs(raw: RawOrder, context: BuildContext): Main {
   }
   const rawLegs = raw.legs ?? [];
   if (rawLegs.length < 2) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
+  // The top-level quantity is each leg's default. Used by none, it would vanish, though a sender
+  // may mean it as a number of combos (legs 1/1 with quantity 2 read as two spreads, not one).
+  if (raw.quantity !== undefined && rawLegs.every((leg) => leg.quantity !== undefined)) {
+    throw refuse(
+      'quantity',
+      "every leg gives its own quantity, so this one is not used; leave it out or leave out the legs' quantities",
+    );
+  }
   const legs = rawLegs.map((leg, index) => buildLeg(leg, index, raw, context));
   const [first] = legs;
   if (!first) throw refuse('legs', 'a multi-leg order needs at least 2 legs');

@@ -394,6 +394,18 @@ describe('normalizeOrder refuses', () => {
     ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
     ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],
     ['one leg', { legs: [{ symbol: 'AAPL', action: 'buy', quantity: 1 }] }, 'legs'],
+    // Legs 1/1 with quantity 2: one spread or two? The quantity would vanish, so it is refused.
+    [
+      'a top-level quantity no leg uses',
+      {
+        legs: [
+          { symbol: 'SPY 271217P00450000', action: 'buy_to_open', quantity: 1 },
+          { symbol: 'SPY 271217P00460000', action: 'sell_to_open', quantity: 1 },
+        ],
+        quantity: 2,
+      },
+      'quantity',
+    ],
     [
       'a leg hole',
       { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[3]': 'MSFT', 'action[3]': 'buy' },

@@ -103,7 +103,8 @@ export const paperDescriptor: BrokerDescriptor = {
     legs: {
       comments:
         'Options on one underlying, up to 8 legs, filled together (verticals, straddles, iron condors). ' +
-        'Leg quantities are ratios of the combo: 1/1/1/1 with quantity 2 trades two condors.',
+        'A leg without a quantity of its own takes quantity: four legs and quantity 2, or legs of quantity 2 each, ' +
+        'trade two condors.',
     },
     group: { values: ['combo'], comments: 'Multi-leg orders are combos.' },
     extra: {
