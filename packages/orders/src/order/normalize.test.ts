@@ -178,6 +178,19 @@ describe('normalizeOrder accepts', () => {
       },
     ],
     [
+      'a CFD named like a contract month keeps its name (HK50 is the Hang Seng, not a future of 2050)',
+      { symbol: 'hk50', class: 'cfd', action: 'buy', quantity: 1 },
+      {
+        symbol: 'HK50',
+        class: 'cfd',
+        action: 'buy',
+        quantity: 1,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
       'nulls as absent fields',
       { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: null, extra: null },
       {
