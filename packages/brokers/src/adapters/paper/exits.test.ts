@@ -112,7 +112,11 @@ describe('paper simulator: brackets, close and cancel', () => {
     const future = { symbol: 'ESH2025', class: 'future' } as const;
     await paper.place({ ...future, action: 'sell', quantity: 5 });
     // Buying 2 only reduces the short to 3: nothing long to protect, so no exits.
-    await paper.place({ ...future, quantity: 2, take_profit_price: 5100, stop_loss_price: 4900 });
+    expect(await paper.place({ ...future, quantity: 2, take_profit_price: 5100, stop_loss_price: 4900 })).toMatchObject(
+      {
+        status_description: 'Filled: buy 2 ESH2025 at 5024.5; no take profit or stop loss: it opened no long position',
+      },
+    );
     expect((await paper.view()).openOrders).toEqual([]);
     price = 4800;
     paper.advance(MINUTE);

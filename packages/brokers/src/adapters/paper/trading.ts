@@ -163,7 +163,10 @@ function createExits(book: Book, entry: PaperOrder, at: number, price: number): 
   const { tick } = instrument;
   const held = heldQuantity(book.account, instrument);
   const quantity = Math.min(entry.quantity, long ? held : -held);
-  if (quantity <= 0) return;
+  if (quantity <= 0) {
+    entry.statusDescription += `; no take profit or stop loss: it opened no ${long ? 'long' : 'short'} position`;
+    return;
+  }
   const exit = (type: 'limit' | 'stop', level: number): PaperOrder => {
     const order: PaperOrder = {
       id: nextOrderId(book),
