@@ -50,7 +50,13 @@ export {
   providerTypes,
   type SampleSelection,
 } from './playground/sample.ts';
-export { isClassCompatible, MAX_SYMBOL_LENGTH, type ParseSymbolOptions, parseSymbol } from './symbols/parse-symbol.ts';
+export {
+  isClassCompatible,
+  MAX_SYMBOL_LENGTH,
+  type ParseSymbolOptions,
+  parseSymbol,
+  writtenSymbol,
+} from './symbols/parse-symbol.ts';
 export type { FutureMonthCode, ParsedSymbol, SymbolParts } from './symbols/parsed-symbol.ts';
 export { FUTURE_MONTH_CODES } from './symbols/parsed-symbol.ts';
 export { instantOf, latestWallHour, wallClock } from './time/wall-clock.ts';

@@ -12,7 +12,7 @@ import {
 } from '../enumerations.ts';
 import { refuse } from '../errors.ts';
 import { toNumber } from '../expression/evaluate.ts';
-import { isClassCompatible, parseSymbol } from '../symbols/parse-symbol.ts';
+import { isClassCompatible, parseSymbol, writtenSymbol } from '../symbols/parse-symbol.ts';
 import type { Duration, Order, OrderAction, OrderClass, OrderLeg, OrderType, Provider } from '../types.ts';
 import type { LegFieldName } from './indexed-legs.ts';
 import type { RawLeg, RawOrder } from './raw-schema.ts';
@@ -96,6 +96,14 @@ function mainOfLegs(raw: RawOrder, context: BuildContext): Main {
   }
   const rawLegs = raw.legs ?? [];
   if (rawLegs.length < 2) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
+  // The top-level quantity is each leg's default. Used by none, it would vanish, though a sender
+  // may mean it as a number of combos (legs 1/1 with quantity 2 read as two spreads, not one).
+  if (raw.quantity !== undefined && rawLegs.every((leg) => leg.quantity !== undefined)) {
+    throw refuse(
+      'quantity',
+      "every leg gives its own quantity, so this one is not used; leave it out or leave out the legs' quantities",
+    );
+  }
   const legs = rawLegs.map((leg, index) => buildLeg(leg, index, raw, context));
   const [first] = legs;
   if (!first) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
@@ -142,7 +150,10 @@ function resolveSymbol(
         `${explicit} contradicts the symbol ${parsed.canonical}, which is ${article(parsed.class)}`,
       );
     }
-    return { symbol: parsed.canonical, orderClass: explicit, ...exchange };
+    // A CFD is named by its broker, never a contract month: HK50 and EU50 are the Hang Seng and
+    // Euro Stoxx 50, not futures of May and September 2050.
+    const cfdName = explicit === 'cfd' && parsed.parts.kind === 'future';
+    return { symbol: cfdName ? writtenSymbol(text) : parsed.canonical, orderClass: explicit, ...exchange };
   }
   if (parsed.recognized) return { symbol: parsed.canonical, orderClass: parsed.class, ...exchange };
   // A plain ticker is stock, unless the provider trades no stock (a crypto exchange's "DOGE").

@@ -178,6 +178,19 @@ describe('normalizeOrder accepts', () => {
       },
     ],
     [
+      'a CFD named like a contract month keeps its name (HK50 is the Hang Seng, not a future of 2050)',
+      { symbol: 'hk50', class: 'cfd', action: 'buy', quantity: 1 },
+      {
+        symbol: 'HK50',
+        class: 'cfd',
+        action: 'buy',
+        quantity: 1,
+        quantity_type: 'fixed',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
       'nulls as absent fields',
       { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: null, extra: null },
       {
@@ -365,6 +378,10 @@ describe('normalizeOrder refuses', () => {
     ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
+    // Every broker closes at the market: a limit close would sell below the limit it names.
+    ['a limit price on a close', { symbol: 'AAPL', action: 'close', limit_price: 105 }, 'limit_price'],
+    ['a stop price on a close', { symbol: 'AAPL', action: 'close', type: 'stop', stop_price: 95 }, 'stop_price'],
+    ['a limit type on a close', { symbol: 'AAPL', action: 'close', type: 'limit' }, 'type'],
     ['a stock action for an option', { symbol: 'AAPL240119C150', action: 'buy', quantity: 1 }, 'action'],
     ['an option action for a stock', { symbol: 'AAPL', action: 'buy_to_open', quantity: 1 }, 'action'],
     [
@@ -390,6 +407,18 @@ describe('normalizeOrder refuses', () => {
     ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
     ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],
     ['one leg', { legs: [{ symbol: 'AAPL', action: 'buy', quantity: 1 }] }, 'legs'],
+    // Legs 1/1 with quantity 2: one spread or two? The quantity would vanish, so it is refused.
+    [
+      'a top-level quantity no leg uses',
+      {
+        legs: [
+          { symbol: 'SPY 271217P00450000', action: 'buy_to_open', quantity: 1 },
+          { symbol: 'SPY 271217P00460000', action: 'sell_to_open', quantity: 1 },
+        ],
+        quantity: 2,
+      },
+      'quantity',
+    ],
     [
       'a leg hole',
       { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[3]': 'MSFT', 'action[3]': 'buy' },

@@ -13,8 +13,8 @@ const EXIT_FIELDS = ['limit_price', ...STOP_FIELDS, 'take_profit_price', ...STOP
 export function checkOrderRules(order: Order, legFieldName: LegFieldName): void {
   checkQuantity(order.quantity, order.quantity_type, 'quantity');
   checkPrices(order);
-  checkTypeFields(order);
   checkExit(order);
+  checkTypeFields(order);
   checkGroup(order);
   order.legs?.forEach((leg, index) => {
     checkLeg(leg, order.quantity_type, (field) => legFieldName(index, field));
@@ -72,12 +72,13 @@ function checkTypeFields(order: Order): void {
 
 function checkExit(order: Order): void {
   if (!isExitAction(order.action)) return;
-  // Cancel withdraws open orders and close flattens a position: brackets mean nothing there,
-  // and a cancel has no price at all. Refused rather than ignored.
-  const fields = order.action === 'cancel' ? EXIT_FIELDS : (['take_profit_price', ...STOP_LOSS_FIELDS] as const);
-  const field = fields.find((name) => order[name] !== undefined);
+  // Cancel withdraws open orders and close flattens a position at the market (SPEC §4: close and
+  // cancel force type market; every broker closes with a market order): brackets mean nothing
+  // there, and neither has a price of its own. Refused rather than ignored: a close given a
+  // limit_price would otherwise sell at the market, below the trader's limit.
+  const field = EXIT_FIELDS.find((name) => order[name] !== undefined);
   if (field) throw refuse(field, `not used with action ${order.action}`);
-  if (order.action === 'cancel' && order.type !== 'market') throw refuse('type', 'not used with action cancel');
+  if (order.type !== 'market') throw refuse('type', `not used with action ${order.action}`);
   if (order.legs) throw refuse('legs', `not used with action ${order.action}`);
 }
 

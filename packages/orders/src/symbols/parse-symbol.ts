@@ -41,11 +41,18 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
     const bad = [...text][offset] ?? '';
     throw new OrderValidationError(field, `${field}: unexpected ${JSON.stringify(bad)} at position ${offset}`);
   }
-  const prefixed = EXCHANGE.exec(text);
-  const exchange = prefixed?.[1]?.toUpperCase();
-  const symbol = (prefixed?.[2] ?? text).trim().toUpperCase();
-  const parsed = recognize(symbol, options.now?.() ?? Date.now(), field);
+  const exchange = EXCHANGE.exec(text)?.[1]?.toUpperCase();
+  const parsed = recognize(writtenSymbol(text), options.now?.() ?? Date.now(), field);
   return exchange ? { ...parsed, exchange } : parsed;
+}
+
+/**
+ * The symbol as written, upper-cased, without an exchange prefix: how a name of the broker's own
+ * (a CFD: HK50, EU50) is spelled, where the canonical form would read it as something else.
+ */
+export function writtenSymbol(input: string): string {
+  const text = input.trim();
+  return (EXCHANGE.exec(text)?.[2] ?? text).trim().toUpperCase();
 }
 
 function recognize(symbol: string, now: number, field: string): ParsedSymbol {

@@ -143,6 +143,17 @@ describe('paper broker: margined classes', () => {
     ]);
   });
 
+  it('CFDs listed under names that read as futures (HK50: root H, May 2050) trade by those names', async () => {
+    const paper = await paperFixture();
+    for (const symbol of ['HK50', 'EU50']) {
+      expect(await paper.place({ symbol, class: 'cfd', quantity: 1 })).toMatchObject({ status: 'filled' });
+    }
+    expect((await paper.view()).positions.map(({ symbol, class: cls }) => [symbol, cls])).toEqual([
+      ['HK50', 'cfd'],
+      ['EU50', 'cfd'],
+    ]);
+  });
+
   it('crypto: BTC/USDT trades on the BTC/USD feed, paid in full', async () => {
     const paper = await paperFixture();
     expect(await paper.place({ symbol: 'BTCUSDT', class: 'crypto', quantity: 0.5 })).toMatchObject({

@@ -65,7 +65,7 @@ export const paperDescriptor: BrokerDescriptor = {
       examples: [1, 10, 0.5],
       comments:
         'Not used by cancel, nor by close but with quantity_type percent_of_position (that part of the position ' +
-        'is closed). For a multi-leg order, the quantity of each leg.',
+        'is closed; cash and percent_of_equity are refused). For a multi-leg order, the quantity of each leg.',
     },
     quantity_type: {
       values: ['fixed', 'percent_of_equity', 'cash', 'percent_of_position'],
@@ -103,7 +103,8 @@ export const paperDescriptor: BrokerDescriptor = {
     legs: {
       comments:
         'Options on one underlying, up to 8 legs, filled together (verticals, straddles, iron condors). ' +
-        'Leg quantities are ratios of the combo: 1/1/1/1 with quantity 2 trades two condors.',
+        'A leg without a quantity of its own takes quantity: four legs and quantity 2, or legs of quantity 2 each, ' +
+        'trade two condors.',
     },
     group: { values: ['combo'], comments: 'Multi-leg orders are combos.' },
     extra: {

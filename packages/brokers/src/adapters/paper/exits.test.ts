@@ -80,6 +80,55 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.view()).openOrders).toEqual([]);
   });
 
+  it('shrinks the exits of a bracket to what a partial sale left, so the stop loss still sells the rest', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 });
+    await paper.place({ action: 'sell', quantity: 4 });
+    expect((await paper.view()).openOrders.map(({ type, quantity }) => [type, quantity]).sort()).toEqual([
+      ['limit', 6],
+      ['stop', 6],
+    ]);
+    paper.prices.set('AAPL', 94);
+    paper.advance(MINUTE);
+    // The stop loss sold the 6 left at 94 (before, it tried to sell 10 and was rejected: 6 held).
+    expect(await paper.holdings()).toMatchObject({ cash: 100_000 - 1000 + 400 + 564, positions: [] });
+  });
+
+  it('never lets an exit of a partly sold margined position open a short', async () => {
+    let price = 5000;
+    const paper = await paperFixture({ quote: () => price });
+    const future = { symbol: 'ESH2025', class: 'future' } as const;
+    await paper.place({ ...future, quantity: 2, take_profit_price: 5100, stop_loss_price: 4900 });
+    await paper.place({ ...future, action: 'sell', quantity: 1 });
+    price = 4800;
+    paper.advance(MINUTE);
+    // The stop loss sold the one contract held, not the two of the entry.
+    expect((await paper.holdings()).positions).toEqual([]);
+  });
+
+  it('gives a bracket buy exits only for what it opened, never a stop loss that adds to a short', async () => {
+    let price = 5000;
+    const paper = await paperFixture({ quote: () => price });
+    const future = { symbol: 'ESH2025', class: 'future' } as const;
+    await paper.place({ ...future, action: 'sell', quantity: 5 });
+    // Buying 2 only reduces the short to 3: nothing long to protect, so no exits.
+    expect(await paper.place({ ...future, quantity: 2, take_profit_price: 5100, stop_loss_price: 4900 })).toMatchObject(
+      {
+        status_description: 'Filled: buy 2 ESH2025 at 5024.5; no take profit or stop loss: it opened no long position',
+      },
+    );
+    expect((await paper.view()).openOrders).toEqual([]);
+    price = 4800;
+    paper.advance(MINUTE);
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'ESH2025', quantity: -3 }]);
+    // Buying 5 turns it long 2: the exits sell those 2.
+    await paper.place({ ...future, quantity: 5, take_profit_price: 5100, stop_loss_price: 4700 });
+    expect((await paper.view()).openOrders.map(({ type, side, quantity }) => [type, side, quantity]).sort()).toEqual([
+      ['limit', 'sell', 2],
+      ['stop', 'sell', 2],
+    ]);
+  });
+
   it('refuses exits on the wrong side of the entry', async () => {
     const paper = await paperFixture();
     await expect(paper.place({ take_profit_price: 90 })).rejects.toMatchObject({ kind: 'InvalidOrder' });
@@ -89,6 +138,14 @@ describe('paper simulator: brackets, close and cancel', () => {
     await expect(paper.place({ type: 'limit', limit_price: 80, stop_loss_price: 85 })).rejects.toMatchObject({
       brokerMessage: 'stop_loss_price must be below the entry price 80',
     });
+    // A long's stop loss at or below zero would never trigger: refused, not accepted as protection.
+    await expect(paper.place({ quantity: 10, stop_loss_price_distance: 150 })).rejects.toMatchObject({
+      brokerMessage: 'stop_loss_price_distance 150 puts the stop loss at or below 0 (entry price 100)',
+    });
+    await expect(paper.place({ quantity: 10, stop_loss_price_percent: 100 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+    });
+    expect((await paper.holdings()).positions).toEqual([]);
   });
 
   it('close cancels the open orders of the symbol and flattens its position, whatever the quantity', async () => {
@@ -124,6 +181,18 @@ describe('paper simulator: brackets, close and cancel', () => {
       { symbol: 'AAPL', quantity: 5 },
       { symbol: 'MSFT', quantity: -2.7 },
     ]);
+  });
+
+  it('refuses a close sized in cash or percent of equity rather than closing the whole position', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, stop_loss_price: 95 });
+    for (const quantity_type of ['cash', 'percent_of_equity'] as const) {
+      await expect(paper.place({ action: 'close', quantity: 5, quantity_type })).rejects.toMatchObject({
+        brokerMessage: `close takes a fixed quantity or percent_of_position, not quantity_type ${quantity_type}`,
+      });
+    }
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'AAPL', quantity: 10 }]);
+    expect((await paper.view()).openOrders).toHaveLength(1);
   });
 
   it('closes a short by buying it back, also through closePosition', async () => {

@@ -1,7 +1,7 @@
 // What a symbol of a class is at the paper broker: listed or not, how it is priced (the quote
 // key, a multiplier in USD, a tick), how it is sized, whether it is paid in full or margined,
 // and when it expires. Built from the symbol list (symbol-list.ts).
-import { type OrderClass, parseSymbol, type SymbolParts } from '@router/orders';
+import { type OrderClass, parseSymbol, type SymbolParts, writtenSymbol } from '@router/orders';
 import { SESSION_CLOSE_UTC_HOUR } from './matching.ts';
 import { hash, type LevelOf, symbolKey } from './quotes.ts';
 import { type ListedSymbol, type ListSection, type SymbolList, SymbolListError, symbolListOf } from './symbol-list.ts';
@@ -180,7 +180,9 @@ export function createInstruments(entries: readonly ListedSymbol[]): Instruments
       return base(symbol.trim().toUpperCase(), cls, false);
     }
     const { canonical, parts } = parsed;
-    if (cls === 'cfd') return ofCfd(canonical, parsed);
+    // A listed CFD by its own name, which may read as something else (HK50: a future of 2050).
+    if (cls === 'cfd')
+      return ofCfd(section('cfd').has(writtenSymbol(symbol)) ? writtenSymbol(symbol) : canonical, parsed);
     if (cls === 'option' && parts.kind === 'option') return ofOption(parts, canonical);
     if (cls === 'future') return ofFuture(parts, canonical);
     if ((cls === 'crypto' || cls === 'forex') && parts.kind === 'pair') return ofPair(parts, cls, canonical);

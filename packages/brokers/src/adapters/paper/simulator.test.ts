@@ -71,6 +71,18 @@ describe('paper simulator: market orders and the ledger', () => {
     expect((await paper.holdings()).cash).toBe(1000);
   });
 
+  it('refuses a quantity so large that its value overflows, leaving the account as it was', async () => {
+    const paper = await paperFixture();
+    // 1e305 shares to 4 decimals is Infinity: it used to fill ("sell Infinity AAPL"), cash became NaN.
+    for (const order of [
+      { action: 'sell_short', quantity: 1e305 },
+      { symbol: 'BTC/USD', class: 'crypto', action: 'sell_short', quantity: 1e301 },
+    ] as const) {
+      expect(await rejection(paper.place(order))).toMatchObject({ kind: 'InsufficientFunds' });
+    }
+    expect(await paper.holdings()).toMatchObject({ cash: 100_000, equity: 100_000, positions: [] });
+  });
+
   it('sells only what is held; sell_short opens a short that buy_to_cover closes', async () => {
     const paper = await paperFixture({ startingCash: 1000 });
     expect(await rejection(paper.place({ action: 'sell', quantity: 1 }))).toMatchObject({ kind: 'InvalidOrder' });

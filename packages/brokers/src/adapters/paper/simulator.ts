@@ -76,6 +76,10 @@ async function cancelSymbol(book: Book, request: PlaceRequest, instrument: Instr
 async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
   const { order } = request;
   const { symbol } = instrument;
+  // An amount of cash or of equity names a part of the position: refused as other brokers do,
+  // rather than read as "all of it".
+  if (order.quantity !== undefined && (order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity'))
+    throw invalid(`close takes a fixed quantity or percent_of_position, not quantity_type ${order.quantity_type}`);
   const held = heldQuantity(book.account, instrument);
   let quantity = Math.abs(held);
   if (held !== 0 && order.quantity_type === 'percent_of_position' && order.quantity !== undefined) {
@@ -146,6 +150,13 @@ function bracketOf(order: Order, side: 'buy' | 'sell', reference: number): Paper
   }
   for (const value of [bracket.stopLossDistance, bracket.stopLossPercent]) {
     if (value !== undefined && !(value > 0)) throw invalid('stop loss distance and percent must be positive');
+  }
+  // A long's stop that far below its entry is at or below zero: a stop loss that never triggers.
+  const { stopLossDistance: distance, stopLossPercent: percent } = bracket;
+  if (long && ((distance !== undefined && distance >= reference) || (percent !== undefined && percent >= 100))) {
+    const field =
+      distance !== undefined ? `stop_loss_price_distance ${distance}` : `stop_loss_price_percent ${percent}`;
+    throw invalid(`${field} puts the stop loss at or below 0 (entry price ${reference})`);
   }
   return bracket;
 }

@@ -13,6 +13,7 @@ import {
   openOrdersOf,
   priceAt,
   symbolState,
+  touch,
   track,
 } from './book.ts';
 import type { Instrument } from './instruments.ts';
@@ -81,7 +82,8 @@ export function tradeProblem(book: Book, order: PaperOrder, trades: readonly Tra
   const { used, opens } = powerUsed(book.account, trades, marks);
   // A resting order's own hold is part of what it may use.
   const available = buyingPower(book.account, marks) + order.reservation;
-  return opens && used > available + 1e-6 ? ['InsufficientFunds', 'insufficient buying power'] : null;
+  // Written so that NaN (a quantity so large that its value overflows) is refused too, never traded.
+  return opens && !(used <= available + 1e-6) ? ['InsufficientFunds', 'insufficient buying power'] : null;
 }
 
 function describeFill(order: PaperOrder, price: number): string {
@@ -111,22 +113,29 @@ export async function fill(book: Book, order: PaperOrder, at: number, limitOrMar
   finish(book, order, 'filled', describeFill(order, price));
   const sibling = order.ocoId ? book.orders.get(order.ocoId) : undefined;
   if (sibling?.status === 'open') finish(book, sibling, 'canceled', 'Canceled: the other exit of the bracket filled');
-  for (const [i, trade] of trades.entries()) await cancelStaleExits(book, trade.instrument, before[i] ?? 0);
+  for (const [i, trade] of trades.entries()) await fitExits(book, trade.instrument, before[i] ?? 0);
   if (order.bracket) createExits(book, order, at, price);
 }
 
 /**
- * A position closed (or turned the other way) by any order leaves its bracket exits nothing to
- * protect: they are canceled, so an old stop loss never sells a position opened later.
+ * Bracket exits follow the position they protect. Closed (or turned the other way) by any order,
+ * they are canceled, so an old stop loss never sells a position opened later; reduced (a partial
+ * sale), they shrink to what is left, so an exit never sells more than is held (a stock's would be
+ * rejected, leaving the rest unprotected; a margined one's would open a short).
  */
-async function cancelStaleExits(book: Book, instrument: Instrument, before: number): Promise<void> {
+async function fitExits(book: Book, instrument: Instrument, before: number): Promise<void> {
   const held = heldQuantity(book.account, instrument);
-  if (before === 0 || Math.sign(held) === Math.sign(before)) return;
+  if (before === 0 || (Math.sign(held) === Math.sign(before) && Math.abs(held) >= Math.abs(before))) return;
   await symbolState(book, instrument.symbol);
   for (const exit of await openOrdersOf(book, instrument.symbol)) {
     if (exit.parentId === undefined || exit.class !== instrument.class) continue;
-    if (exit.side === 'sell' ? held <= 0 : held >= 0)
+    if (exit.side === 'sell' ? held <= 0 : held >= 0) {
       finish(book, exit, 'canceled', 'Canceled: the position of its bracket was closed');
+    } else if (exit.quantity > Math.abs(held)) {
+      exit.quantity = Math.abs(held);
+      exit.statusDescription = exitDescription(exit);
+      touch(book, exit);
+    }
   }
 }
 
@@ -136,28 +145,49 @@ export function exitAction(order: PaperOrder, long: boolean): OrderAction {
   return long ? 'sell' : 'buy_to_cover';
 }
 
-/** A filled bracket entry gets its exits: a take-profit limit and a stop-loss stop, one cancels the other. */
+/** What an open exit says: a take profit is a limit, a stop loss a stop. */
+function exitDescription(exit: PaperOrder): string {
+  const role = exit.type === 'limit' ? 'take profit' : 'stop loss';
+  return `Accepted: ${role} ${exit.side} ${exit.quantity} ${exit.symbol} at ${exit.limitPrice ?? exit.stopPrice}`;
+}
+
+/**
+ * A filled bracket entry gets its exits: a take-profit limit and a stop-loss stop, one cancels the
+ * other. They protect what the entry opened: a buy that only reduced a short opened nothing (its
+ * "stop loss" would sell, adding to the short), one that turned it long opened what is now held.
+ */
 function createExits(book: Book, entry: PaperOrder, at: number, price: number): void {
   const bracket = entry.bracket ?? {};
   const long = entry.side === 'buy';
-  const { tick } = instrumentOf(book, entry.symbol, entry.class);
-  const exit = (type: 'limit' | 'stop', level: number, role: string): PaperOrder => ({
-    id: nextOrderId(book),
-    accountId: entry.accountId,
-    symbol: entry.symbol,
-    class: entry.class,
-    action: exitAction(entry, long),
-    side: long ? 'sell' : 'buy',
-    quantity: entry.quantity,
-    type,
-    ...(type === 'limit' ? { limitPrice: level } : { stopPrice: level }),
-    duration: 'gtc',
-    status: 'open',
-    statusDescription: `Accepted: ${role} ${long ? 'sell' : 'buy'} ${entry.quantity} ${entry.symbol} at ${level}`,
-    createdAt: at,
-    reservation: 0,
-    parentId: entry.id,
-  });
+  const instrument = instrumentOf(book, entry.symbol, entry.class);
+  const { tick } = instrument;
+  const held = heldQuantity(book.account, instrument);
+  const quantity = Math.min(entry.quantity, long ? held : -held);
+  if (quantity <= 0) {
+    entry.statusDescription += `; no take profit or stop loss: it opened no ${long ? 'long' : 'short'} position`;
+    return;
+  }
+  const exit = (type: 'limit' | 'stop', level: number): PaperOrder => {
+    const order: PaperOrder = {
+      id: nextOrderId(book),
+      accountId: entry.accountId,
+      symbol: entry.symbol,
+      class: entry.class,
+      action: exitAction(entry, long),
+      side: long ? 'sell' : 'buy',
+      quantity,
+      type,
+      ...(type === 'limit' ? { limitPrice: level } : { stopPrice: level }),
+      duration: 'gtc',
+      status: 'open',
+      statusDescription: '',
+      createdAt: at,
+      reservation: 0,
+      parentId: entry.id,
+    };
+    order.statusDescription = exitDescription(order);
+    return order;
+  };
   const direction = long ? -1 : 1;
   let stopLevel = bracket.stopLossPrice;
   if (stopLevel === undefined && bracket.stopLossDistance !== undefined)
@@ -167,8 +197,8 @@ function createExits(book: Book, entry: PaperOrder, at: number, price: number): 
   const exits: PaperOrder[] = [];
   // The take profit is a limit: on the tick, never past the trader's price (a long's sell up, a short's buy down).
   if (bracket.takeProfitPrice !== undefined)
-    exits.push(exit('limit', roundToTick(bracket.takeProfitPrice, tick, long ? 'up' : 'down'), 'take profit'));
-  if (stopLevel !== undefined) exits.push(exit('stop', roundToTick(stopLevel, tick), 'stop loss'));
+    exits.push(exit('limit', roundToTick(bracket.takeProfitPrice, tick, long ? 'up' : 'down')));
+  if (stopLevel !== undefined) exits.push(exit('stop', roundToTick(stopLevel, tick)));
   const [first, second] = exits;
   if (first && second) {
     first.ocoId = second.id;
