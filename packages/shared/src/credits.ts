@@ -9,7 +9,8 @@ export const DEFAULT_CREDITS = 5;
  * `refund` gives it back when the order failed, `lapse` removes a period's unused credits,
  * `opening` is an account's balance when the ledger began (or the account was created with
  * credits), `adjustment` a balance written directly in SQL, `reversal` a pack's credits taken back
- * when Stripe refunded its payment or a dispute of it was lost.
+ * when Stripe refunded its payment or a dispute of it was lost, `restore` what a reversal took given
+ * back when its refund failed (no new grant).
  */
 export const CREDIT_CAUSES = [
   'signup',
@@ -23,6 +24,7 @@ export const CREDIT_CAUSES = [
   'opening',
   'adjustment',
   'reversal',
+  'restore',
 ] as const;
 export type CreditCause = (typeof CREDIT_CAUSES)[number];
 
@@ -42,6 +44,7 @@ export const CREDIT_CAUSE_LABELS: Record<CreditCause, string> = {
   opening: 'Opening balance',
   adjustment: 'Adjustment',
   reversal: 'Purchase refunded',
+  restore: 'Refund failed: credits back',
 };
 
 export function creditCauseLabel(cause: string): string {

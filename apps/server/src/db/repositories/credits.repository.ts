@@ -120,6 +120,13 @@ const creditsTotalAfter = (granted: number): SQL =>
     + ${granted}))`;
 
 /**
+ * Causes that add credits without granting any: a signal's refund, an operator's adjustment, a
+ * reversal given back (restore). credit_ledger_grants_idx leaves out the first two; the planner
+ * still uses it for the longer list, which implies its predicate.
+ */
+const NOT_GRANTS = ['refund', 'adjustment', 'restore'];
+
+/**
  * Writes a locked account's new credits and the ledger rows that lead to them (in their order),
  * in one statement. The caller holds the lock (lockCredits) and computed both from its state.
  * A balance crossing the low mark or reaching 0 emits credits.low / credits.exhausted there too.
@@ -135,8 +142,7 @@ export async function writeCredits(
     : sql``;
   const metadata = next.granted !== 0 ? sql`, metadata = ${creditsTotalAfter(next.granted)}` : sql``;
   // The last grant among the entries (lastGrantSql's rule), which the balance is measured against.
-  const grant =
-    entries.findLast((e) => e.credits > 0 && e.cause !== 'refund' && e.cause !== 'adjustment')?.credits ?? null;
+  const grant = entries.findLast((e) => e.credits > 0 && !NOT_GRANTS.includes(e.cause))?.credits ?? null;
   const { rows } = await db.execute<Row<LedgerRow>>(sql`
     with previous as (
       select balance from accounts where user_id = ${userId}
@@ -196,7 +202,7 @@ export async function listLedger(db: Executor, page: LedgerPage): Promise<Ledger
  * `columns` of that ledger row `g` instead, as a row (credit-events.sql.ts).
  */
 export const lastGrantSql = (userId: string, columns = 'g.credits') => `(select ${columns} from credit_ledger g
-    where g.user_id = ${userId} and g.credits > 0 and g.cause not in ('refund', 'adjustment')
+    where g.user_id = ${userId} and g.credits > 0 and g.cause not in (${NOT_GRANTS.map((c) => `'${c}'`).join(', ')})
     order by g.created_at desc nulls last, g.id desc nulls last limit 1)`;
 
 /** The credits of the user's most recent grant (credit_ledger_grants_idx), or null. */

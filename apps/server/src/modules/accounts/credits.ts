@@ -45,9 +45,9 @@
 //     current one (an older period's lapsed; null: none are left).
 //   restoreReversal(tx, userId, reference, periodEnd?) → LedgerEntry | null
 //     gives back what the 'reversal' entry `reference` took (its refund failed later), to the
-//     pools it came from, once: a 'purchase' entry with the same reference (the pack's credits
-//     stand again); null when there was no such reversal or it was given back already. With
-//     `periodEnd` (a plan invoice's), period credits come back only while that period is current.
+//     pools it came from, once: a 'restore' entry with the same reference (the pack's credits
+//     stand again; no grant: the low-credit mark stays that of the last grant); null when there
+//     was no such reversal or it was given back already. With `periodEnd` (a plan invoice's), period credits come back only while that period is current.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
 //     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
 
@@ -290,7 +290,7 @@ export async function reverseCredits(
 }
 
 export const restoreReversal = (tx: Transaction, userId: number, reference: string, periodEnd?: Date | null) =>
-  giveBack(tx, userId, reference, { taken: 'reversal', cause: 'purchase', periodEnd });
+  giveBack(tx, userId, reference, { taken: 'reversal', cause: 'restore', periodEnd });
 
 export const refundCredits = (tx: Transaction, userId: number, reference: string) =>
   giveBack(tx, userId, reference, { taken: 'signal', cause: 'refund' });
@@ -303,7 +303,7 @@ async function giveBack(
   tx: Transaction,
   userId: number,
   reference: string,
-  { taken, cause, periodEnd }: { taken: 'signal' | 'reversal'; cause: 'refund' | 'purchase'; periodEnd?: Date | null },
+  { taken, cause, periodEnd }: { taken: 'signal' | 'reversal'; cause: 'refund' | 'restore'; periodEnd?: Date | null },
 ): Promise<LedgerEntry | null> {
   const state = await lockOnce(tx, userId, cause, reference);
   if (!state) return null;

@@ -18,6 +18,7 @@ import { accountOf, expectBalancedLedger, inTransaction, ledgerOf } from '../../
 import { gql } from '../../../test/identity.ts';
 import { PACK_100, PACK_500, PLAN_MONTHLY, PRODUCT_ID } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
+import { lastGrant } from '../../db/repositories/credits.repository.ts';
 import { insertPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
 import { spendCredits } from '../accounts/credits.ts';
 import { clearCatalog } from './catalog.ts';
@@ -575,6 +576,20 @@ describe('a refunded pack', () => {
     await deliverAll(takeEvents(b));
     expect((await accountOf(b.t, user.id))?.balance).toBe(200);
     expect(await refunded(user.id)).toEqual([1099]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('measures the low-credit mark against the pack bought, not against credits a failed refund gave back', async () => {
+    const user = await newCustomer(b, 'refund-failed-last-grant');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100, { quantity: 3 });
+    await deliverAll(events);
+    const failing = await b.stripe.refunds.create({ payment_intent: intentOf(sessionId), amount: 1099 });
+    await deliverAll(takeEvents(b));
+    b.fake.charges.failRefund(failing.id);
+    await deliverAll(takeEvents(b));
+    expect((await accountOf(b.t, user.id))?.balance).toBe(300);
+    // The last grant is still the 300 bought: the 100 given back were no new grant.
+    expect(await lastGrant(b.t.services.db, user.id)).toBe(300);
     await expectBalancedLedger(b.t, user.id);
   });
 
