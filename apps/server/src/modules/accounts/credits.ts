@@ -309,10 +309,14 @@ async function giveBack(
   if (!state) return null;
   const entry = await findLedgerEntry(tx, taken, reference);
   if (!entry || entry.userId !== userId) return null;
-  // A plan period's credits come back only while that period is still the current one: those of
-  // a period since over would have lapsed.
-  const lapsed =
-    periodEnd !== undefined && !(periodEnd !== null && state.recurringPeriodEnd?.getTime() === periodEnd.getTime());
+  // A plan period's credits come back only while that period is still the current one and its
+  // plan runs: those of a period since over, or of a plan ended since (endCreditPeriod keeps the
+  // period end but sets its credits to 0), would have lapsed.
+  const current =
+    periodEnd != null &&
+    state.recurringPeriodEnd?.getTime() === periodEnd.getTime() &&
+    state.recurringPeriodCredits > 0;
+  const lapsed = periodEnd !== undefined && !current;
   const backRecurring = lapsed ? 0 : -entry.recurring;
   const back = -entry.credits + entry.recurring + backRecurring;
   const [written] = await writeCredits(

@@ -717,6 +717,22 @@ describe('a refunded plan payment', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('gives no period credits back into a plan that ended before the refund failed', async () => {
+    const user = await newCustomer(b, 'plan-refund-failed-ended');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    const refund = await b.stripe.refunds.create({ payment_intent: intentOfInvoice(firstInvoice(events)) });
+    await deliverAll(takeEvents(b));
+    // Cancelled at once: the period's credits left lapse with it; then the refund fails.
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliverAll(takeEvents(b));
+    b.fake.charges.failRefund(refund.id);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('takes back a refund made before the invoice’s events reached us', async () => {
     const user = await newCustomer(b, 'plan-refund-early');
     const { events } = await buy(b, user.headers, PLAN_MONTHLY);
