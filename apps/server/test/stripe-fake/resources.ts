@@ -200,6 +200,17 @@ export function registerResources(route: Route, { store, checkout, subscriptions
     return page(refunds.reverse(), form, '/v1/refunds');
   });
   route('GET', '/v1/refunds/:id', one('refund'));
+  route('GET', '/v1/disputes', (form) => {
+    const charge = text(form.charge);
+    const intent = text(form.payment_intent);
+    const disputes = store
+      .all('dispute')
+      .filter(
+        (d) => (charge === undefined || d.charge === charge) && (intent === undefined || d.payment_intent === intent),
+      );
+    // Newest first, as Stripe lists.
+    return page(disputes.reverse(), form, '/v1/disputes');
+  });
   route('GET', '/v1/disputes/:id', one('dispute'));
 
   route('GET', '/v1/coupons/:id', one('coupon'));

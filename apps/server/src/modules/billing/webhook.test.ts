@@ -625,6 +625,17 @@ describe('a refunded pack', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('grants nothing for a payment whose dispute was lost before its checkout.session.completed reached us', async () => {
+    const user = await newCustomer(b, 'dispute-before-session');
+    const { sessionId, events } = await buy(b, user.headers, PACK_500);
+    b.fake.charges.closeDispute(intentOf(sessionId), 'lost');
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    await deliverAll(events);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(0);
+    expect(await reversals(user.id)).toEqual([{ credits: -500, note: null }]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('takes the credits back when a dispute is lost, not when it is won', async () => {
     const won = await newCustomer(b, 'dispute-won');
     const first = await buy(b, won.headers, PACK_500);
@@ -737,6 +748,16 @@ describe('a refunded plan payment', () => {
     const user = await newCustomer(b, 'plan-refund-early');
     const { events } = await buy(b, user.headers, PLAN_MONTHLY);
     await b.stripe.refunds.create({ payment_intent: intentOfInvoice(firstInvoice(events)) });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    await deliverAll(events);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes back a dispute lost before the invoice’s events reached us', async () => {
+    const user = await newCustomer(b, 'plan-dispute-early');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    b.fake.charges.closeDispute(intentOfInvoice(firstInvoice(events)), 'lost');
     expect(await deliverAll(takeEvents(b))).toEqual([200]);
     await deliverAll(events);
     expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });

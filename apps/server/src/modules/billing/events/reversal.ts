@@ -14,7 +14,7 @@
 // its cents no longer count as given back. Professional status bought with the charge goes when
 // all of its money was given back, and stands again when a refund of it fails. A refund made
 // before its payment was booked (its event found nothing) is taken back when the payment's own
-// event books it (reverseEarlierRefunds).
+// event books it (reverseEarlierRefunds), and so is a dispute lost before it.
 import type Stripe from 'stripe';
 import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
 import { findLedgerEntry } from '../../../db/repositories/credits.repository.ts';
@@ -163,7 +163,7 @@ export function reversalEffect(
   };
 }
 
-/** The charge of a payment intent when some of it was given back already (else null). */
+/** The charge of a payment intent when some of it was given back already, or disputed (else null). */
 export async function refundedChargeOfIntent(
   ctx: EventContext,
   intentId: string | null,
@@ -172,7 +172,7 @@ export async function refundedChargeOfIntent(
   const chargeId = idOf((await ctx.stripe.paymentIntents.retrieve(intentId)).latest_charge);
   if (!chargeId) return null;
   const charge = await ctx.stripe.charges.retrieve(chargeId);
-  return charge.amount_refunded > 0 ? charge : null;
+  return charge.amount_refunded > 0 || charge.disputed ? charge : null;
 }
 
 /** The same for the charge that paid a plan's invoice (its InvoicePayment). */
@@ -183,9 +183,9 @@ export async function refundedChargeOfInvoice(ctx: EventContext, invoiceId: stri
 }
 
 /**
- * A payment booked just now whose charge was refunded before its event reached us (the refund's
- * event found nothing to take back then): its refunds are taken back now, once each, as
- * charge.refunded would have.
+ * A payment booked just now whose charge was refunded, or a dispute of it lost, before its event
+ * reached us (the refund's or dispute's event found nothing to take back then): those are taken
+ * back now, once each, as charge.refunded and charge.dispute.closed would have.
  */
 export async function reverseEarlierRefunds(
   ctx: EventContext,
@@ -195,6 +195,9 @@ export async function reverseEarlierRefunds(
 ): Promise<void> {
   const payment = charge ? await findPaymentByReference(tx, reference) : undefined;
   if (!charge || !payment) return;
-  const reversal = reversalEffect(ctx, payment, charge, null);
+  const disputes = charge.disputed ? await ctx.stripe.disputes.list({ charge: charge.id, limit: 10 }) : null;
+  const lost = disputes?.data.find((d) => d.status === 'lost');
+  const dispute = lost ? { id: lost.id, amount: lost.amount, created: lost.created } : null;
+  const reversal = reversalEffect(ctx, payment, charge, dispute);
   if ('apply' in reversal) await reversal.apply(tx);
 }
