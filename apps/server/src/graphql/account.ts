@@ -80,7 +80,8 @@ const LedgerEntryRef = builder.objectRef<LedgerEntryView>('LedgerEntry').impleme
     createdAt: t.exposeFloat('createdAt', { description: 'milliseconds since the epoch' }),
     credits: t.exposeInt('credits', { description: 'signed: added (grant, refund) or taken (signal, lapse)' }),
     cause: t.exposeString('cause', {
-      description: 'signup, purchase, period, reward, referral, signal, refund, lapse, opening or adjustment',
+      description:
+        'signup, purchase, period, reward, referral, signal, refund, lapse, opening, adjustment, reversal (a purchase refunded) or restore (its refund failed: the credits back)',
     }),
     balanceAfter: t.exposeInt('balanceAfter'),
   }),
