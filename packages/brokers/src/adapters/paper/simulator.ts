@@ -175,12 +175,15 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
   const paper = baseOrder(book, request, instrument.symbol);
   paper.type = order.type;
   // Prices snap to the instrument's tick, as a broker's order ticket does; a limit never past
-  // the trader's own (a buy's down, a sell's up).
-  const onTick = (price: number) => roundToTick(price, instrument.tick);
+  // the trader's own (a buy's down, a sell's up). A stop goes the same way (a sell's stop loss
+  // triggers no lower than asked, a buy's no higher), as Tradier, Robinhood and ccxt round it,
+  // which keeps a stop_limit's limit on its side of the stop (rounded to the nearest, a sell's
+  // stop of 100.004 went to 100.00 under its limit of 100.001 → 100.01: it could never fill).
+  const onTick = (price: number) => roundToTick(price, instrument.tick, paper.side === 'buy' ? 'down' : 'up');
   if (order.type === 'limit' || order.type === 'stop_limit') {
     if (!(order.limit_price !== undefined && order.limit_price > 0))
       throw invalid(`limit_price is required for ${order.type} orders`);
-    paper.limitPrice = roundToTick(order.limit_price, instrument.tick, paper.side === 'buy' ? 'down' : 'up');
+    paper.limitPrice = onTick(order.limit_price);
   }
   if (order.type === 'stop' || order.type === 'stop_limit') {
     if (!(order.stop_price !== undefined && order.stop_price > 0))
