@@ -3,7 +3,7 @@
 import { AppError } from '../errors.ts';
 
 /** The latest time a JavaScript Date holds (ms). */
-const MAX_TIME_MS = 8.64e15;
+export const MAX_TIME_MS = 8.64e15;
 
 export interface Page {
   limit: number;

@@ -85,6 +85,9 @@ const quantityFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 10
 /** An order quantity with en-US grouping and its decimals (crypto, fractional shares): 1,500 · 0.0015. */
 export const formatQuantity = (value: number): string => quantityFormat.format(value);
 
+/** An order price with en-US grouping and the decimals it has (float noise past 10 dropped): 64,000.25 · 0.00001234. */
+export const formatPrice = (value: number): string => quantityFormat.format(value);
+
 // The buckets are the browser's own hours, days, weeks and months (the chart asks for its zone),
 // or those of the zone the server counted them in when it did not know the browser's (UTC).
 const bucketOptions = {

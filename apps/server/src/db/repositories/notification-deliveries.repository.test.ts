@@ -5,6 +5,7 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { measureReads } from '../../../test/row-reads.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
+import { DISABLE_AFTER_MS, STREAK_BREAK_MS } from '../../modules/notifications/delivery-rules.ts';
 import { claimDueDeliveries, recordEndpointHealth } from './notification-deliveries.repository.ts';
 
 let t: TestApp;
@@ -65,11 +66,11 @@ describe('claiming due deliveries', () => {
 });
 
 describe("a webhook endpoint's health", () => {
-  it('a first failure starts the streak, three days of it disable the setting, a success ends it', async () => {
-    const trader = await setupTrader(t, 'health@example.com');
-    const setting = (url: string) =>
-      createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, { url });
-    await setting('https://hooks.example.com/in');
+  const webhookSetting = async (email: string) => {
+    const trader = await setupTrader(t, email);
+    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, {
+      url: 'https://hooks.example.com/in',
+    });
     const pool = t.services.db.$client;
     const { rows } = await pool.query<{ id: string }>(
       'select id from notifications where connector_id = (select id from connectors where key = $1) and type = 1',
@@ -83,19 +84,44 @@ describe("a webhook endpoint's health", () => {
           [id],
         )
       ).rows[0];
-    const DAY3 = 3 * 24 * 60 * 60 * 1000;
-    const record = (ok: boolean) => recordEndpointHealth(t.services.db, [{ notificationId: id, ok }], DAY3, 'gone');
+    const record = (ok: boolean) =>
+      recordEndpointHealth(t.services.db, [{ notificationId: id, ok }], DISABLE_AFTER_MS, 'gone', STREAK_BREAK_MS);
+    return { pool, id, state, record };
+  };
+
+  it('a first failure starts the streak, three days of it disable the setting, a success ends it', async () => {
+    const { pool, id, state, record } = await webhookSetting('health@example.com');
     // The first failure of a healthy endpoint (the statement failed on it before: no streak ever began).
     expect(await record(false)).toEqual([]);
     expect(await state()).toEqual({ failing: true, is_enabled: true });
     expect(await record(true)).toEqual([]);
     expect(await state()).toEqual({ failing: false, is_enabled: true });
     await record(false);
+    // Failing for 3 days: the streak began 3 days ago, its last failure was a moment ago.
     await pool.query(
       `update notifications set failing_since = failing_since - interval '3 days 1 minute' where id = $1`,
       [id],
     );
     expect(await record(false)).toEqual([id]);
     expect(await state()).toEqual({ failing: true, is_enabled: false });
+  });
+
+  it('a failure days after the last one starts a new streak instead of disabling the setting', async () => {
+    const { pool, id, state, record } = await webhookSetting('health-gap@example.com');
+    // Friday: the receiver fails (its deliveries given up); fixed on Saturday, nothing sent until Monday.
+    await record(false);
+    await pool.query(
+      `update notifications set failing_since = failing_since - interval '3 days 1 minute',
+        last_failed_at = last_failed_at - interval '3 days 1 minute' where id = $1`,
+      [id],
+    );
+    // Monday's one failure is the first of a new streak: the setting stays enabled, retries go on.
+    expect(await record(false)).toEqual([]);
+    expect(await state()).toEqual({ failing: true, is_enabled: true });
+    const { rows } = await pool.query<{ recent: boolean }>(
+      `select failing_since > now() - interval '1 hour' as recent from notifications where id = $1`,
+      [id],
+    );
+    expect(rows[0]?.recent).toBe(true);
   });
 });

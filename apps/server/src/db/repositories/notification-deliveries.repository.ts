@@ -225,15 +225,18 @@ export async function digestStates(
 }
 
 /**
- * Webhook outcomes per setting: a success ends a failure streak, a failure starts one. Settings
- * failing for longer than `disableAfterMs` are disabled (their waiting deliveries given up);
- * returns the ids disabled now.
+ * Webhook outcomes per setting: a success ends a failure streak, a failure starts one. A failure
+ * more than `breakAfterMs` after the streak's last one starts a new streak: an endpoint that
+ * failed once and then had nothing to deliver for days was not seen failing meanwhile (it may
+ * have been fixed the next day). Settings failing for longer than `disableAfterMs` are disabled
+ * (their waiting deliveries given up); returns the ids disabled now.
  */
 export async function recordEndpointHealth(
   db: Executor,
   outcomes: readonly { notificationId: number; ok: boolean }[],
   disableAfterMs: number,
   reason: string,
+  breakAfterMs: number,
 ): Promise<number[]> {
   if (outcomes.length === 0) return [];
   const { rows } = await db.execute<{ id: number }>(sql`
@@ -243,14 +246,18 @@ export async function recordEndpointHealth(
         as o(notification_id bigint, ok boolean)
       group by notification_id
     ), judged as (
-      -- A first failure has no streak yet (failing_since null): not disabled (false, never null,
-      -- which would fail the update below and lose every setting's health of the round).
-      select n.id, o.ok, coalesce(not o.ok and n.is_enabled
-        and n.failing_since <= now() - ${disableAfterMs} * interval '1 millisecond', false) as disable
+      -- The streak a failure continues: none when its last failure was too long ago. A first
+      -- failure has no streak yet (failing_since null): not disabled (false, never null, which
+      -- would fail the update below and lose every setting's health of the round).
+      select n.id, o.ok, s.failing_since, coalesce(not o.ok and n.is_enabled
+        and s.failing_since <= now() - ${disableAfterMs} * interval '1 millisecond', false) as disable
       from outcome o join notifications n on n.id = o.notification_id
+      cross join lateral (select case when n.last_failed_at > now() - ${breakAfterMs} * interval '1 millisecond'
+        then n.failing_since end as failing_since) s
     ), updated as (
       update notifications n set
-        failing_since = case when j.ok then null else coalesce(n.failing_since, now()) end,
+        failing_since = case when j.ok then null else coalesce(j.failing_since, now()) end,
+        last_failed_at = case when j.ok then null else now() end,
         is_enabled = n.is_enabled and not j.disable,
         disabled_at = case when j.disable then now() else n.disabled_at end,
         disabled_reason = case when j.disable then ${reason} else n.disabled_reason end

@@ -38,8 +38,13 @@ export const notifications = pgTable(
     secretKeyId: text('secret_key_id'),
     /** The previous secret still signs (beside the new one) for a day after a rotation. */
     secretRotatedAt: timestamp('secret_rotated_at', { withTimezone: true }),
-    /** First failed delivery since the last success; 3 days of failures disable the setting. */
+    /**
+     * First failure of the current streak: failed attempts since the last success, none more than
+     * a day after the one before. 3 days of it disable the setting.
+     */
     failingSince: timestamp('failing_since', { withTimezone: true }),
+    /** The streak's last failed attempt: a failure long after it starts a new streak. */
+    lastFailedAt: timestamp('last_failed_at', { withTimezone: true }),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     disabledReason: text('disabled_reason'),
     /** When the user was told by email that the setting was disabled. */

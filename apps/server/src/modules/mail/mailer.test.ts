@@ -1,5 +1,6 @@
+import { createServer, type Server, type Socket } from 'node:net';
 import pino from 'pino';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMailer } from './mailer.ts';
 import { passwordResetMail } from './templates.ts';
 
@@ -18,5 +19,47 @@ describe('mailer without SMTP_URL', () => {
       link: 'http://localhost:3000/auth/password?token=tok_123',
     });
     expect(link).toBe(fields.link);
+  });
+});
+
+describe('mailer with a stalled SMTP server', () => {
+  const servers: Server[] = [];
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
+  });
+  /** A TCP server that accepts, says `greeting` (if any) and then nothing more. */
+  const stalled = async (greeting?: string) => {
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      if (greeting) socket.write(greeting);
+    });
+    servers.push(server);
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const address = server.address();
+    return `smtp://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  };
+  const mail = passwordResetMail('http://localhost:3000', 'a@example.test', 'tok_123');
+  const log = pino({ level: 'silent' });
+
+  // nodemailer's own greeting timeout (30 s) outlasts this test's 20 s; ours gives up after 10 s.
+  it('gives up on a server that accepts and says nothing, instead of holding the sender', async () => {
+    const mailer = createMailer({ SMTP_URL: await stalled(), MAIL_FROM: 'x <x@localhost>' }, log);
+    await expect(mailer.send(mail)).rejects.toThrow(/greeting/i);
+  }, 20_000);
+
+  // nodemailer's own socket timeout is 10 minutes.
+  it('gives up on a server that greets and then stalls', async () => {
+    const mailer = createMailer(
+      { SMTP_URL: await stalled('220 stalled ESMTP\r\n'), MAIL_FROM: 'x <x@localhost>' },
+      log,
+      {
+        connectionTimeout: 1_000,
+        greetingTimeout: 1_000,
+        socketTimeout: 1_000,
+      },
+    );
+    await expect(mailer.send(mail)).rejects.toThrow(/timeout/i);
   });
 });

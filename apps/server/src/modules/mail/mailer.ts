@@ -19,7 +19,19 @@ export interface Mailer {
   readonly logOnly?: true;
 }
 
-export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log: Logger): Mailer {
+/**
+ * How long an SMTP server may keep a mail waiting: to connect, to greet, and silent at any step
+ * after. nodemailer's own (2 min, 30 s, 10 min) let a stalled server hold the notification
+ * worker's round, and its open transaction, for ten minutes. Parameters in SMTP_URL's query
+ * (`?socketTimeout=60000`) still override them.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+export function createMailer(
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>,
+  log: Logger,
+  timeouts: typeof SMTP_TIMEOUTS = SMTP_TIMEOUTS,
+): Mailer {
   if (!config.SMTP_URL) {
     return {
       logOnly: true,
@@ -33,7 +45,9 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
   let transport: Promise<Transporter> | undefined;
   return {
     async send(mail) {
-      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(url));
+      transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport({ ...timeouts, url }),
+      );
       await (await transport).sendMail({
         from: config.MAIL_FROM,
         to: mail.to,

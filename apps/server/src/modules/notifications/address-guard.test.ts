@@ -30,6 +30,25 @@ describe('isForbiddenAddress', () => {
     '2002:c0a8:0101::1', // 6to4 of 192.168.1.1
     '[::1]',
     'fe80::1%eth0',
+    '::127.0.0.1', // IPv4-compatible (::/96)
+    '::7f00:1',
+    '::10.0.0.1',
+    '::8.8.8.8',
+    '64:ff9b:1::a00:1', // NAT64 local use (64:ff9b:1::/48)
+    '64:ff9b:1::8.8.8.8',
+    '::ffff:0:127.0.0.1', // IPv4-translated (::ffff:0:0:0/96)
+    '::ffff:0:a00:1',
+    '0:0:0:0:0:ffff:7f00:1',
+    '64:ff9b::a00:1',
+    '64:ff9b::198.18.0.1',
+    '::ffff:100.64.0.1',
+    '0.1.2.3',
+    '100.127.255.255',
+    '198.19.1.1',
+    '239.1.1.1',
+    'ff05::2',
+    'fd12::1',
+    'febf::1',
     'not-an-address',
   ])('refuses %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);

@@ -25,8 +25,9 @@ const V4: Array<[string, number]> = [
 ];
 
 const V6: Array<[string, number]> = [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback and IPv4-compatible ::a.b.c.d (deprecated, never public)
+  ['::ffff:0:0:0', 96], // IPv4-translated ::ffff:0:a.b.c.d (SIIT)
+  ['64:ff9b:1::', 48], // NAT64 local use: translated by the operator's own gateway
   ['100::', 64], // discard
   ['2001::', 32], // Teredo
   ['2001:db8::', 32], // documentation

@@ -49,3 +49,9 @@ export function digestDecision(state: DigestState, due: number): DigestDecision 
 /** A webhook endpoint failing for this long is disabled (and its user told by email). */
 export const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 export const DISABLED_REASON = 'Deliveries failed for 3 days';
+/**
+ * A failure this long after the previous one starts a new streak: the endpoint was not seen
+ * failing in between (longer than any wait of the retry schedule, so a receiver down while
+ * events keep coming stays one streak).
+ */
+export const STREAK_BREAK_MS = 24 * 60 * 60 * 1000;

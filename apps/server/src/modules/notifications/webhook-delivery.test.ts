@@ -171,7 +171,8 @@ describe('signed webhooks', () => {
 
   it('disables a setting whose endpoint failed for 3 days, and tells its user by email', async () => {
     await t.services.db.$client.query(
-      `update notifications set failing_since = now() - interval '3 days 1 minute' where key = $1`,
+      `update notifications set failing_since = now() - interval '3 days 1 minute',
+        last_failed_at = now() - interval '1 hour' where key = $1`,
       [settingKey],
     );
     receiver.answer('fail');
@@ -196,7 +197,8 @@ describe('signed webhooks', () => {
 
   it("tries a re-send of a disabled setting's delivery once, not through the retry schedule", async () => {
     await t.services.db.$client.query(
-      `update notifications set failing_since = now() - interval '3 days 1 minute' where key = $1`,
+      `update notifications set failing_since = now() - interval '3 days 1 minute',
+        last_failed_at = now() - interval '1 hour' where key = $1`,
       [settingKey],
     );
     receiver.answer('fail');

@@ -24,7 +24,7 @@ import {
 import type { Services } from '../../services.ts';
 import { lookUpAll } from '../signals/order-lookup.ts';
 import type { LookupAll } from './address-guard.ts';
-import { DISABLE_AFTER_MS, DISABLED_REASON } from './delivery-rules.ts';
+import { DISABLE_AFTER_MS, DISABLED_REASON, STREAK_BREAK_MS } from './delivery-rules.ts';
 import { disabledMail, type MailContext } from './mail-content.ts';
 import { sendEmails } from './send-email.ts';
 import { sendWebhook } from './send-webhook.ts';
@@ -132,7 +132,7 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       const done = await db.transaction((tx) => round(tx, held));
       if (!done) return 0;
       const { count, health } = done;
-      const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON);
+      const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON, STREAK_BREAK_MS);
       if (disabled.length > 0) {
         log.warn({ notificationIds: disabled }, 'notification webhooks disabled after failing for 3 days');
         await notifyDisabled();

@@ -18,6 +18,7 @@ import {
 } from '../../db/repositories/stats.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { MAX_TIME_MS } from '../paging.ts';
 import { addIntervals, bucketStarts, truncateUtc } from './buckets.ts';
 
 type Maybe<T> = T | null | undefined;
@@ -44,7 +45,11 @@ export interface OrderCountersQuery {
 
 function time(value: Maybe<number>, field: string, fallback: number): number {
   if (value === null || value === undefined) return fallback;
-  if (!Number.isFinite(value)) throw new AppError('VALIDATION', `Invalid ${field}`, { field });
+  // As paging's createdAtFrom: a time before 1970 or past what a date holds is bad input (the
+  // database's to_timestamp would fail on it with an internal error).
+  if (!Number.isFinite(value) || value < 0 || value > MAX_TIME_MS) {
+    throw new AppError('VALIDATION', `Invalid ${field}`, { field });
+  }
   return value;
 }
 

@@ -94,6 +94,26 @@ describe('actionsOrderCounters', () => {
   });
 });
 
+describe('actionsOrderCounters and actionsOrderStats times', () => {
+  const WINDOW = `query($createdAtFrom: Float, $createdAtTo: Float) {
+    actionsOrderCounters(createdAtFrom: $createdAtFrom, createdAtTo: $createdAtTo) { counter }
+  }`;
+
+  it('refuse a time no date can hold as invalid input, naming the field, not as an internal error', async () => {
+    for (const [query, variables, field] of [
+      [WINDOW, { createdAtTo: 1e300 }, 'createdAtTo'],
+      [WINDOW, { createdAtFrom: 1e300 }, 'createdAtFrom'],
+      [WINDOW, { createdAtTo: -1e300 }, 'createdAtTo'],
+      [STATS, { interval: 'day', createdAtTo: 1e300 }, 'createdAtTo'],
+      [STATS, { interval: 'day', createdAtFrom: -1e300, createdAtTo: NOW }, 'createdAtFrom'],
+    ] as const) {
+      const { errors } = await gqlAs(t, a.headers, query, variables);
+      expect(errors?.[0]?.extensions?.code, JSON.stringify(variables)).toBe('BAD_USER_INPUT');
+      expect(errors?.[0]?.message).toBe(`Invalid ${field}`);
+    }
+  });
+});
+
 describe('actionsOrderStats', () => {
   it('gives 24 hourly bars ending with the current hour, empty ones as zeros', async () => {
     const rows = await stats({ interval: 'hour', createdAtTo: NOW });

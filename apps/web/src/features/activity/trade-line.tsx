@@ -1,4 +1,4 @@
-import { formatQuantity } from '../../lib/format.ts';
+import { formatPrice, formatQuantity } from '../../lib/format.ts';
 import { resultLabel } from './filters.ts';
 import type { ActionRow } from './use-activity.ts';
 
@@ -70,7 +70,7 @@ export function phaseSplit(trade: Trade): string {
   return parts.join(' · ');
 }
 
-/** What the order was: "buy 2 AAPL market @ 187.5". */
+/** What the order was: "buy 2 AAPL market @ 187.5", "buy 0.0015 BTC/USD market @ 64,000". */
 export function orderText(trade: Trade): string {
   const parts = [
     trade.side,
@@ -79,7 +79,7 @@ export function orderText(trade: Trade): string {
     trade.orderType,
   ];
   const text = parts.filter((part) => part !== null && part !== '').join(' ');
-  return trade.price === null ? text || '-' : `${text || '-'} @ ${trade.price}`;
+  return trade.price === null ? text || '-' : `${text || '-'} @ ${formatPrice(trade.price)}`;
 }
 
 /** One Order row's trade line: webhook, order, result, elapsed time with its split, broker order id. */

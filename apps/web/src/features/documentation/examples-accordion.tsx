@@ -10,6 +10,7 @@ import { useEffect, useState } from 'react';
 import Accordion from 'react-bootstrap/Accordion';
 import { useLocation, useNavigate } from 'react-router';
 import { CopyButton } from '../../components/copy-button.tsx';
+import { hashId } from '../../components/use-hash-scroll.ts';
 
 export const EXAMPLES_ID = 'examples';
 
@@ -30,7 +31,7 @@ function scrollTo(id: string) {
 export function ExamplesAccordion({ provider, onTry }: { provider: Provider; onTry(json: string): void }) {
   const location = useLocation();
   const navigate = useNavigate();
-  const hash = decodeURIComponent(location.hash.replace(/^#/, ''));
+  const hash = hashId(location.hash);
   const [open, setOpen] = useState<string | null>(() => (findExample(hash) ? hash : null));
 
   // Follows links to #examples and #<example id>, also when the same link is clicked again.

@@ -29,10 +29,10 @@ export function TestSignal({
   const confirmRef = useRef<HTMLButtonElement>(null);
   const abort = useRef<AbortController | null>(null);
 
+  // Another platform's sample replaces the body only while the trader has not edited it.
   useEffect(() => {
-    setBody(makeSample());
-    setEdited(false);
-  }, [makeSample]);
+    if (!edited) setBody(makeSample());
+  }, [makeSample, edited]);
   useEffect(() => () => abort.current?.abort(), []);
   useEffect(() => {
     if (phase === 'confirming') confirmRef.current?.focus();

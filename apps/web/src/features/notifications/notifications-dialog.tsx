@@ -51,7 +51,7 @@ export function NotificationsDialog({
           Where to tell you about orders placed, filled or rejected, refused signals, broker connections and credits on
           this account.
         </p>
-        {notifications ? (
+        {notifications && (
           <NotificationForm
             key={formKey}
             id={formId}
@@ -60,15 +60,17 @@ export function NotificationsDialog({
             liveOnly={liveOnly}
             onSave={panel.save}
           />
-        ) : panel.settingsError ? (
-          <div className="alert alert-danger mb-0" role="alert">
+        )}
+        {/* A reload that fails after the form showed keeps it, with what was typed, under this alert. */}
+        {panel.settingsError ? (
+          <div className={`alert alert-danger mb-0${notifications ? ' mt-3' : ''}`} role="alert">
             Cannot load the notification settings.{' '}
             <button type="button" className="btn btn-link p-0 align-baseline" onClick={panel.retry}>
               Try again
             </button>
           </div>
         ) : (
-          <DelayedSpinner className="py-3 text-center" />
+          !notifications && <DelayedSpinner className="py-3 text-center" />
         )}
         {panel.failure && (
           <div className="alert alert-danger mt-3 mb-0" role="alert">
@@ -112,7 +114,7 @@ export function NotificationsDialog({
           type="submit"
           form={formId}
           className="btn btn-primary"
-          disabled={liveOnly || !notifications || panel.busy !== null}
+          disabled={liveOnly || !notifications || panel.settingsError || panel.busy !== null}
         >
           Save
         </button>

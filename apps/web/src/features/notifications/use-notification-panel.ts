@@ -45,6 +45,10 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   const [busy, setBusy] = useState<string | null>(null);
   /** The last save stopped at a failure: what the form holds is not all saved. */
   const [saveFailed, setSaveFailed] = useState(false);
+  // The settings last read: a reload that fails keeps the form (and what was typed in it) on them.
+  const loaded = settings.data?.notifications as readonly NotificationItem[] | undefined;
+  const [lastLoaded, setLastLoaded] = useState(loaded);
+  if (loaded && loaded !== lastLoaded) setLastLoaded(loaded);
   const deliveries = log.data?.notificationDeliveries;
   const waiting = deliveries?.some((d) => d.status === 'pending') ?? false;
 
@@ -75,8 +79,8 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   }
 
   return {
-    notifications: settings.data?.notifications as readonly NotificationItem[] | undefined,
-    settingsError: settings.error && !settings.fetching,
+    notifications: loaded ?? lastLoaded,
+    settingsError: settings.error !== undefined && !settings.fetching,
     settingsFetching: settings.fetching,
     saveFailed,
     retry: reload,
@@ -88,7 +92,9 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
     busy,
     async save(choices: NotificationChoice[]) {
       await run('save', async () => {
-        const message = await saveNotifications(settings.data?.notifications ?? [], choices, {
+        // Saved against settings not read (a failed reload), a type saved already would be created again.
+        if (!loaded) throw new Error('Cannot load the notification settings.');
+        const message = await saveNotifications(loaded, choices, {
           create: async (type: NotificationType, metadata) => {
             const created = await mutate(NotificationCreateDocument, { ...variables, type, metadata });
             if (created.notificationCreate.secret) setSecret(created.notificationCreate.secret);

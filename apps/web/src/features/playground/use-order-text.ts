@@ -7,7 +7,7 @@ export interface OrderText {
   setText(text: string): void;
   /** The order the selectors show: the text's, or the last one that could be read. */
   draft: OrderDraft;
-  /** Rewrites the order through one of the SPEC §4 rules. */
+  /** Rewrites the order through one of the SPEC §4 rules; unreadable text is left as it is. */
   update(rule: (draft: OrderDraft) => OrderDraft): void;
 }
 
@@ -25,8 +25,13 @@ export function useOrderText(provider: Provider, search: string): OrderText {
     return lastRead.current;
   }, [text]);
 
+  // Text that cannot be read is left as typed: rewriting it from the last readable order would
+  // throw away the edits since; the parse error shows when the order is tested.
   const update = useCallback((rule: (draft: OrderDraft) => OrderDraft) => {
-    setText((current) => formatDraft(rule(readDraft(current) ?? lastRead.current)));
+    setText((current) => {
+      const read = readDraft(current);
+      return read ? formatDraft(rule(read)) : current;
+    });
   }, []);
 
   return { text, setText, draft, update };

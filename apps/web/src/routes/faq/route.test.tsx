@@ -48,6 +48,11 @@ describe('General FAQs (/faq)', () => {
     await renderRoute('/faq', { handlers: { Site: site(null) } });
     expect((document.getElementById('support') as HTMLElement).textContent).toMatch(/no support address set/);
   });
+
+  it('opens on a link whose hash is not valid percent-encoding', async () => {
+    await renderRoute('/faq#%E0', { handlers: { Providers: providersHandler } });
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('General FAQs');
+  });
 });
 
 describe('Privacy policy (/privacy)', () => {

@@ -238,4 +238,47 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
       'https://example.com/notify',
     );
   });
+  it('keeps what was typed when the settings cannot be reloaded after a save that stopped halfway', async () => {
+    let settings: unknown[] = [];
+    let loadsFail = false;
+    const { dialog, calls } = await openDialog('Main', live, {
+      Notifications: fixture(() =>
+        loadsFail ? graphQLError('Database unavailable', 'INTERNAL') : { data: { notifications: settings } },
+      ),
+      NotificationCreate: fixture((request) => {
+        if (request.variables.type === 1) {
+          if (String(request.variables.metadata).includes('192.168')) {
+            loadsFail = true;
+            return graphQLError('Private network addresses are not allowed');
+          }
+          settings = [...settings, { ...HOOK_SETTING, key: 'n3', metadata: request.variables.metadata }];
+          return { data: { notificationCreate: { key: 'n3', secret: null } } };
+        }
+        settings = [{ ...HOOK_SETTING, key: 'n2', type: 2, metadata: '{"email":"jo@example.com"}' }];
+        return { data: { notificationCreate: { key: 'n2', secret: null } } };
+      }),
+    });
+    fireEvent.click(await within(dialog).findByLabelText('Email'));
+    fireEvent.click(within(dialog).getByLabelText('Webhook'));
+    fireEvent.change(within(dialog).getByLabelText('Notification webhook URL'), {
+      target: { value: 'http://192.168.1.5/notify' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Private network addresses are not allowed')).toBeTruthy();
+    expect(await within(dialog).findByText(/Cannot load the notification settings/)).toBeTruthy();
+    expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
+      'http://192.168.1.5/notify',
+    );
+    // Saving against settings that could not be read would create the saved email again.
+    expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
+    loadsFail = false;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
+    await within(dialog).findByRole('button', { name: 'Send a test email' });
+    fireEvent.change(within(dialog).getByLabelText('Notification webhook URL'), {
+      target: { value: 'https://example.com/notify' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Saved.')).toBeTruthy();
+    expect(calls('NotificationCreate').map((call) => call.variables.type)).toEqual([2, 1, 1]);
+  });
 });

@@ -137,6 +137,17 @@ describe('Connect TradingView', () => {
     });
   });
 
+  it('keeps an edited test signal body when another platform tab is chosen', async () => {
+    await render([hook({ key: 'h1', accountId: 'PA-1', name: 'Tester', isTest: true, url: PUBLIC })]);
+    const { dialog } = await openPanel('Tester');
+    const body = within(dialog).getByLabelText('Test signal body') as HTMLTextAreaElement;
+    const edited = '{"symbol": "MSFT", "action": "sell", "quantity": 7}';
+    fireEvent.change(body, { target: { value: edited } });
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'TrendSpider' }));
+    await within(dialog).findByLabelText('TrendSpider alert');
+    expect(body.value).toBe(edited);
+  });
+
   it('says so when the server cannot be reached', async () => {
     vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('Failed to fetch'));
     await render([hook({ key: 'h1', accountId: 'PA-1', name: 'Offline', isTest: true, url: PUBLIC })]);

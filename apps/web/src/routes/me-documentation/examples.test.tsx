@@ -23,6 +23,12 @@ describe('documentation: examples accordion (SPEC §2)', { timeout: 20_000 }, ()
     }
   });
 
+  it('survives a hash that is not valid percent-encoding', async () => {
+    await open('/me/documentation/paper#%E0');
+    expect((await header('Bracket order')).getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByRole('heading', { name: 'Examples' })).toBeTruthy();
+  });
+
   it('warns when the broker lacks what an example needs', async () => {
     await open('/me/documentation/paper#iron-condor');
     await header('Iron condor (multileg)');

@@ -135,6 +135,16 @@ describe('documentation: selectors and the order (SPEC §4 playground rules)', {
     expect((await select('Order type')).value).toBe('limit');
   });
 
+  it('keeps text that cannot be read when a selector is used, instead of rewriting the last readable order', async () => {
+    await open('/me/documentation/alpaca');
+    const textarea = (await screen.findByLabelText('Order (JSON)')) as HTMLTextAreaElement;
+    const typed = '{"symbol": "MSFT", "action": "sell", "quantity": 250 2}';
+    fireEvent.change(textarea, { target: { value: typed } });
+    await choose('Order type', 'limit');
+    await choose('Action', 'close');
+    expect(textarea.value).toBe(typed);
+  });
+
   it("shows a class the broker does not trade as the order's, so the broker's first class can be chosen", async () => {
     await open('/me/documentation/alpaca');
     const textarea = await screen.findByLabelText('Order (JSON)');

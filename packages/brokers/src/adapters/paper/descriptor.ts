@@ -58,14 +58,16 @@ export const paperDescriptor: BrokerDescriptor = {
       comments:
         'A cash account: sell only what you hold; sell_short opens a short, buy_to_cover closes it ' +
         '(futures, forex and CFDs go short with sell). Options: buy_to_open, sell_to_open, buy_to_close, sell_to_close. ' +
-        "close cancels the symbol's open orders and flattens its position; cancel cancels its open orders.",
+        "close flattens the symbol's position and cancels its open orders (with a quantity: closes that part, " +
+        'keeping the open orders; bracket exits shrink to what is left); cancel cancels its open orders.',
     },
     quantity: {
       required: true,
       examples: [1, 10, 0.5],
       comments:
-        'Not used by cancel, nor by close but with quantity_type percent_of_position (that part of the position ' +
-        'is closed; cash and percent_of_equity are refused). For a multi-leg order, the quantity of each leg.',
+        'Not used by cancel. Optional for close: a fixed quantity or percent_of_position closes that part of the ' +
+        'position, at most what is held (cash and percent_of_equity are refused). For a multi-leg order, the ' +
+        'quantity of each leg.',
     },
     quantity_type: {
       values: ['fixed', 'percent_of_equity', 'cash', 'percent_of_position'],

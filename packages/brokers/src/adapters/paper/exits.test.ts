@@ -148,12 +148,12 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.holdings()).positions).toEqual([]);
   });
 
-  it('close cancels the open orders of the symbol and flattens its position, whatever the quantity', async () => {
+  it('close without a quantity cancels the open orders of the symbol and flattens its position', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 7, take_profit_price: 150 });
     await paper.place({ symbol: 'MSFT', type: 'limit', limit_price: 300 }, 'msft');
     paper.prices.set('AAPL', 102);
-    expect(await paper.place({ action: 'close', quantity: 1 })).toMatchObject({
+    expect(await paper.place({ action: 'close', quantity: undefined })).toMatchObject({
       status: 'filled',
       status_description: 'Filled: sell 7 AAPL at 102',
       price: 102,
@@ -163,6 +163,50 @@ describe('paper simulator: brackets, close and cancel', () => {
     await expect(paper.place({ action: 'close' })).rejects.toMatchObject({
       brokerMessage: 'no position in AAPL to close',
     });
+  });
+
+  it('close with a fixed quantity closes that many (at most what is held), as the live brokers do', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 7 });
+    expect(await paper.place({ action: 'close', quantity: 2 })).toMatchObject({
+      status: 'filled',
+      status_description: 'Filled: sell 2 AAPL at 100',
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'AAPL', quantity: 5 }]);
+    await paper.place({ action: 'sell_short', symbol: 'MSFT', quantity: 3 });
+    expect(await paper.place({ action: 'close', symbol: 'MSFT', quantity: 1 })).toMatchObject({
+      status_description: 'Filled: buy 1 MSFT at 400',
+    });
+    // More than is held closes what is held, never turns the position the other way.
+    expect(await paper.place({ action: 'close', quantity: 50 })).toMatchObject({
+      status_description: 'Filled: sell 5 AAPL at 100',
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'MSFT', quantity: -2 }]);
+    await expect(paper.place({ action: 'close', symbol: 'MSFT', quantity: 0.00001 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+    });
+  });
+
+  it('a partial close keeps the exits of what is still held (shrunk to it); a full close cancels them', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, take_profit_price: 110, stop_loss_price: 95 });
+    await paper.place({ action: 'close', quantity: 4 });
+    expect((await paper.view()).openOrders.map(({ type, quantity }) => [type, quantity]).sort()).toEqual([
+      ['limit', 6],
+      ['stop', 6],
+    ]);
+    await paper.place({ action: 'close', quantity: 50, quantity_type: 'percent_of_position' });
+    expect((await paper.view()).openOrders.map(({ type, quantity }) => [type, quantity]).sort()).toEqual([
+      ['limit', 3],
+      ['stop', 3],
+    ]);
+    paper.prices.set('AAPL', 94);
+    paper.advance(MINUTE);
+    // The stop loss still protected the 3 left and sold them.
+    expect((await paper.holdings()).positions).toEqual([]);
+    await paper.place({ quantity: 5, stop_loss_price: 90 });
+    await paper.place({ action: 'close', quantity: 5 });
+    expect((await paper.view()).openOrders).toEqual([]);
   });
 
   it('close with a percent_of_position quantity closes that part of the position, not all of it', async () => {
@@ -229,7 +273,7 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect(await paper.place({ class: 'cfd', action: 'cancel' })).toMatchObject({
       status_description: 'Canceled 1 open order(s) for AAPL',
     });
-    await paper.place({ class: 'cfd', action: 'close' });
+    await paper.place({ class: 'cfd', action: 'close', quantity: undefined });
     expect(await paper.getOrder('dip')).toMatchObject({ status: 'accepted' });
     expect(await paper.getOrder('cfd-dip')).toMatchObject({ status: 'canceled' });
     // The stock's stop loss still protects it.

@@ -164,6 +164,26 @@ describe('paper simulator: resting orders', () => {
     });
   });
 
+  it('snaps a stop price to the tick the way a limit goes, so a stop_limit keeps its limit on its side', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 2 });
+    // A sell stop-limit of 100.004 / 100.001: the limit goes up to 100.01 (never past the trader's);
+    // its stop to the nearest (100.00) would sit under the limit: triggered as the market falls
+    // through 100.00, a sell at 100.01 or better could never fill. Both at 100.01 it can.
+    await paper.place({ action: 'sell', type: 'stop_limit', stop_price: 100.004, limit_price: 100.001 }, 'sell');
+    // A buy stop goes down, as a buy limit does: 110.006 is 110.00, not 110.01.
+    await paper.place({ type: 'stop', stop_price: 110.006 }, 'buy');
+    const open = (await paper.view()).openOrders.map(({ side, stopPrice, limitPrice }) => [
+      side,
+      stopPrice,
+      limitPrice,
+    ]);
+    expect(open.sort()).toEqual([
+      ['buy', 110, undefined],
+      ['sell', 100.01, 100.01],
+    ]);
+  });
+
   it('triggers a stop when the market passes it and fills at that market price', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 10 });

@@ -70,8 +70,10 @@ async function cancelSymbol(book: Book, request: PlaceRequest, instrument: Instr
 }
 
 /**
- * `close`: cancels the symbol's open orders, then flattens the position at the market; with a
- * percent_of_position quantity it closes that part (as the brokers do). A fixed quantity is not used.
+ * `close`: flattens the position at the market, after canceling the symbol's open orders; with a
+ * quantity (fixed, or percent_of_position) it closes that part, at most what is held, as the
+ * brokers do. A partial close keeps the open orders: the bracket exits of what is still held
+ * shrink to it (fitExits).
  */
 async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instrument): Promise<PaperOrder> {
   const { order } = request;
@@ -80,16 +82,20 @@ async function closeSymbol(book: Book, request: PlaceRequest, instrument: Instru
   // rather than read as "all of it".
   if (order.quantity !== undefined && (order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity'))
     throw invalid(`close takes a fixed quantity or percent_of_position, not quantity_type ${order.quantity_type}`);
+  if (order.quantity !== undefined && !(Number.isFinite(order.quantity) && order.quantity > 0))
+    throw invalid('quantity must be a positive number');
   const held = heldQuantity(book.account, instrument);
   let quantity = Math.abs(held);
-  if (held !== 0 && order.quantity_type === 'percent_of_position' && order.quantity !== undefined) {
-    quantity = Math.min(quantity, roundQuantity((quantity * order.quantity) / 100, instrument.quantityDecimals));
+  if (held !== 0 && order.quantity !== undefined) {
+    const part = order.quantity_type === 'percent_of_position' ? (quantity * order.quantity) / 100 : order.quantity;
+    quantity = Math.min(quantity, roundQuantity(part, instrument.quantityDecimals));
     // Refused before anything is canceled.
     if (quantity <= 0)
-      throw invalid(`quantity ${order.quantity} (percent_of_position) is less than one tradable unit of ${symbol}`);
+      throw invalid(`quantity ${order.quantity} (${order.quantity_type}) is less than one tradable unit of ${symbol}`);
   }
   const record = baseOrder(book, request, symbol);
-  const count = await cancelOpenOrders(book, instrument, `Canceled by close order ${record.id}`);
+  const partial = quantity < Math.abs(held);
+  const count = partial ? 0 : await cancelOpenOrders(book, instrument, `Canceled by close order ${record.id}`);
   if (held === 0) {
     if (!count) throw invalid(`no position in ${symbol} to close`);
     record.status = 'canceled';
@@ -169,12 +175,15 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
   const paper = baseOrder(book, request, instrument.symbol);
   paper.type = order.type;
   // Prices snap to the instrument's tick, as a broker's order ticket does; a limit never past
-  // the trader's own (a buy's down, a sell's up).
-  const onTick = (price: number) => roundToTick(price, instrument.tick);
+  // the trader's own (a buy's down, a sell's up). A stop goes the same way (a sell's stop loss
+  // triggers no lower than asked, a buy's no higher), as Tradier, Robinhood and ccxt round it,
+  // which keeps a stop_limit's limit on its side of the stop (rounded to the nearest, a sell's
+  // stop of 100.004 went to 100.00 under its limit of 100.001 → 100.01: it could never fill).
+  const onTick = (price: number) => roundToTick(price, instrument.tick, paper.side === 'buy' ? 'down' : 'up');
   if (order.type === 'limit' || order.type === 'stop_limit') {
     if (!(order.limit_price !== undefined && order.limit_price > 0))
       throw invalid(`limit_price is required for ${order.type} orders`);
-    paper.limitPrice = roundToTick(order.limit_price, instrument.tick, paper.side === 'buy' ? 'down' : 'up');
+    paper.limitPrice = onTick(order.limit_price);
   }
   if (order.type === 'stop' || order.type === 'stop_limit') {
     if (!(order.stop_price !== undefined && order.stop_price > 0))
