@@ -1,0 +1,2 @@
+ALTER TABLE "credit_ledger" DROP CONSTRAINT "credit_ledger_cause_check";--> statement-breakpoint
+ALTER TABLE "credit_ledger" ADD CONSTRAINT "credit_ledger_cause_check" CHECK (cause in ('signup', 'purchase', 'period', 'reward', 'referral', 'signal', 'refund', 'lapse', 'opening', 'adjustment', 'reversal', 'restore'));
