@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { accountOf, expectBalancedLedger, inTransaction, ledgerOf } from '../../../test/credit-fixtures.ts';
 import { isAppError } from '../../errors.ts';
-import { endCreditPeriod, grantCredits, refundCredits, spendCredits, startCreditPeriod } from './credits.ts';
+import {
+  endCreditPeriod,
+  grantCredits,
+  refundCredits,
+  restoreReversal,
+  reverseCredits,
+  spendCredits,
+  startCreditPeriod,
+} from './credits.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,6 +32,21 @@ describe('credits', () => {
     expect(await accountOf(t, userId)).toMatchObject({ balance: 35, credits: 35, recurring_credits: 0 });
     expect((await accountOf(t, userId))?.metadata).toMatchObject({ creditsTotal: 35 });
     expect(await expectBalancedLedger(t, userId)).toHaveLength(2);
+  });
+
+  it("gives a failed refund's reversal back once, as a restore, also after one written as a purchase before 0028", async () => {
+    const userId = await newUser();
+    await inTransaction(t, (tx) => grantCredits(tx, userId, 100, 'purchase', 'cs_restore'));
+    await inTransaction(t, (tx) => reverseCredits(tx, userId, 40, 'cs_restore:re_1'));
+    const back = await inTransaction(t, (tx) => restoreReversal(tx, userId, 'cs_restore:re_1'));
+    expect(back).toMatchObject({ cause: 'restore', credits: 40, balanceAfter: 100 });
+    expect(await inTransaction(t, (tx) => restoreReversal(tx, userId, 'cs_restore:re_1'))).toBeNull();
+    // A give-back of the code before the restore cause: a 'purchase' row with the reversal's reference.
+    await inTransaction(t, (tx) => reverseCredits(tx, userId, 10, 'cs_restore:re_2'));
+    await inTransaction(t, (tx) => grantCredits(tx, userId, 10, 'purchase', 'cs_restore:re_2'));
+    expect(await inTransaction(t, (tx) => restoreReversal(tx, userId, 'cs_restore:re_2'))).toBeNull();
+    expect((await accountOf(t, userId))?.balance).toBe(100);
+    await expectBalancedLedger(t, userId);
   });
 
   it('records a grant once when the same reference arrives concurrently', async () => {

@@ -307,6 +307,9 @@ async function giveBack(
 ): Promise<LedgerEntry | null> {
   const state = await lockOnce(tx, userId, cause, reference);
   if (!state) return null;
+  // Before the 'restore' cause (migration 0028) a give-back was written as a 'purchase' with the
+  // reversal's reference, which no purchase of its own carries: such a row means it was given.
+  if (cause === 'restore' && (await hasLedgerEntry(tx, 'purchase', reference))) return null;
   const entry = await findLedgerEntry(tx, taken, reference);
   if (!entry || entry.userId !== userId) return null;
   // A plan period's credits come back only while that period is still the current one and its
