@@ -143,8 +143,9 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   /**
    * Closes the position, or `part` of it (a close signal's quantity). A close of all of it cancels
    * the market's open orders first; a close of part keeps them, since they include the stop-loss
-   * and take-profit orders of the part still held (at a spot venue, what open sells hold back is
-   * not free: a part beyond the free balance cancels them and is a close of what is held).
+   * and take-profit orders of the part still held, cut to that part where they could sell more
+   * (fitExits) (at a spot venue, what open sells hold back is not free: a part beyond the free
+   * balance cancels them and is a close of what is held).
    */
   async function close(exchange: Exchange, market: MarketInfo, part?: number): Promise<OrderResponse> {
     const order = () => call(exchange, () => closeOrder(exchange, market, venue.positions === true, part));
@@ -159,7 +160,56 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       () => exchange.createOrder(market.symbol, 'market', args.side, args.amount, undefined, args.params),
       true,
     );
-    return toOrderResponse(placed);
+    const answer = toOrderResponse(placed);
+    if (!args.partial || !market.swap || venue.positions !== true || venue.amendsQuantity !== true) return answer;
+    return fitExits(exchange, market, args.side, args.left, answer);
+  }
+
+  /**
+   * After a close of part of a swap position, its exits (the market's open orders on the closing
+   * side, not reduce-only) are cut to the `left` still held: sized for the whole position, a stop
+   * triggered later sold more than was held and opened a position the other way. At a spot venue
+   * nothing is needed: an open sell holds back its coins, and the close sells only free ones. The
+   * close stands whatever happens here: a failure is told in its answer.
+   */
+  async function fitExits(
+    exchange: Exchange,
+    market: MarketInfo,
+    side: 'buy' | 'sell',
+    left: number,
+    answer: OrderResponse,
+  ): Promise<OrderResponse> {
+    const cut: string[] = [];
+    try {
+      const open = await call(exchange, () => exchange.fetchOpenOrders(market.symbol));
+      for (const order of open) {
+        const id = order.id ?? '';
+        const filled = order.filled ?? 0;
+        const remaining = order.remaining ?? (order.amount ?? 0) - filled;
+        if (!id || id === answer.id || order.side !== side || order.reduceOnly === true || !(remaining > left))
+          continue;
+        // The order's quantity counts what it filled already: what it has still to fill becomes `left`.
+        await call(
+          exchange,
+          () => exchange.editOrder(id, market.symbol, order.type ?? 'limit', side, filled + left),
+          false,
+          true,
+        );
+        cut.push(id);
+      }
+    } catch (error) {
+      const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
+      const done = cut.length ? ` after ${cut.join(', ')}` : '';
+      return {
+        ...answer,
+        status_description: `${answer.status_description ?? 'Close placed'}; the open exits could not be cut to the ${left} left${done} (${reason})`,
+      };
+    }
+    if (!cut.length) return answer;
+    return {
+      ...answer,
+      status_description: `${answer.status_description ?? 'Close placed'}; exits cut to the ${left} left: ${cut.join(', ')}`,
+    };
   }
 
   // The exchange's ticker for the market an order would go to: its last trade, else the

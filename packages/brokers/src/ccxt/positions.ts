@@ -11,14 +11,14 @@ function amountFor(exchange: Exchange, market: MarketInfo, amount: number): numb
 
 /**
  * createOrder arguments that flatten the position, or undefined when there is none; with `part`,
- * that much of it (never more than is held). `partial`: some of the position stays.
+ * that much of it (never more than is held). `partial`: some of the position stays (`left`).
  */
 export async function closeOrder(
   exchange: Exchange,
   market: MarketInfo,
   derivatives: boolean,
   part?: number,
-): Promise<(OrderArgs & { partial: boolean }) | undefined> {
+): Promise<(OrderArgs & { partial: boolean; left: number }) | undefined> {
   const upTo = (held: number) => (part !== undefined && part > 0 ? Math.min(part, held) : held);
   if (market.swap && derivatives) {
     const positions = await exchange.fetchPositions([market.symbol]);
@@ -27,12 +27,21 @@ export async function closeOrder(
     const contracts = Math.abs(Number(position.contracts));
     const side = position.side === 'short' ? 'buy' : 'sell';
     const amount = amountFor(exchange, market, upTo(contracts));
-    return { type: 'market', side, amount, params: { reduceOnly: true }, partial: amount < contracts };
+    return {
+      type: 'market',
+      side,
+      amount,
+      params: { reduceOnly: true },
+      partial: amount < contracts,
+      left: contracts - amount,
+    };
   }
   const balances = await exchange.fetchBalance();
   const free = (balances.free ?? {}) as unknown as Record<string, unknown>;
   const held = Number(free[market.base] ?? 0);
   if (!(held > 0)) return undefined;
   const amount = amountFor(exchange, market, upTo(held));
-  return amount > 0 ? { type: 'market', side: 'sell', amount, params: {}, partial: amount < held } : undefined;
+  return amount > 0
+    ? { type: 'market', side: 'sell', amount, params: {}, partial: amount < held, left: held - amount }
+    : undefined;
 }

@@ -38,6 +38,11 @@ export interface CcxtVenue {
   cancel?(exchange: Exchange, orderId: string): Promise<unknown>;
   /** Whether the exchange has derivative positions (holdings and close read them). */
   positions?: boolean;
+  /**
+   * Whether an open order's quantity can be amended (ccxt editOrder; BitMEX: PUT /order orderQty):
+   * after a close of part of a swap position, the exits sized for the whole are cut to what is left.
+   */
+  amendsQuantity?: boolean;
   /** Last adjustments of a fresh ccxt instance (Kraken: a nonce that never repeats). */
   configure?(exchange: Exchange): void;
   /** The exchange's testnet is used when the connection says so (credential `sandbox`). */

@@ -21,3 +21,14 @@ export function roundToTick(price: number, tick: number, direction: 'nearest' | 
     direction === 'down' ? Math.floor(ticks + 1e-9) : direction === 'up' ? Math.ceil(ticks - 1e-9) : Math.round(ticks);
   return Number((whole * tick).toFixed(decimals));
 }
+
+/**
+ * A US stock or option price on the tick US markets quote (Reg NMS 612: a cent, or $0.0001 under a
+ * dollar; options in cents). A limit is never rounded past the trader's: a buy's down, a sell's up;
+ * a stop goes the same way (a sell's stop-loss triggers no lower than asked), which keeps a
+ * stop-limit's limit on its side of the stop.
+ */
+export function usPriceOnTick(price: number, buying: boolean, option: boolean): number {
+  const tick = option || price >= 1 ? 0.01 : 0.0001;
+  return roundToTick(price, tick, buying ? 'down' : 'up');
+}

@@ -251,6 +251,21 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     expect(fake.orders.find((o) => o.orderID === exit.id)?.ordStatus).toBe('Canceled');
   });
 
+  it('a close of part of the position cuts the exits larger than the rest to it; others stay as they are', async () => {
+    const stop = await place({ action: 'sell', type: 'stop', stop_price: 55000, quantity: 200 }, 'sig-stop');
+    const small = await place({ action: 'sell', type: 'limit', limit_price: 70000, quantity: 100 }, 'sig-small');
+    const entry = await place({ action: 'buy', type: 'limit', limit_price: 50000, quantity: 300 }, 'sig-entry');
+    const partial = await place({ action: 'close', quantity: 100 }, 'sig-part');
+    // Sized for the 200 held, the stop would sell 200 of the 100 left: a short of 100 opened.
+    const size = (id: string) => fake.orders.find((o) => o.orderID === id)?.leavesQty;
+    expect([size(stop.id), size(small.id), size(entry.id)]).toEqual([100, 100, 300]);
+    const amended = fake.calls('PUT', '/api/v1/order');
+    expect(amended.map((c) => JSON.parse(c.rawBody ?? '{}'))).toMatchObject([{ orderID: stop.id, orderQty: 100 }]);
+    expect((await verdictOf(prism, amended[0]!)).accepted).toBe(true);
+    expect(partial.status_description).toMatch(/exits cut to the 100 left/);
+    expect(fake.calls('DELETE', '/api/v1/order')).toHaveLength(0);
+  });
+
   it('holdings list the margin balance and positions', async () => {
     const holdings = await broker.getHoldings(context(baseUrl), session, 'default');
     expect(holdings).toMatchObject({ currency: 'BTC', cash: 0.5 });

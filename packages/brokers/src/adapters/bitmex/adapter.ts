@@ -58,6 +58,8 @@ const bitmexVenue: CcxtVenue = {
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
   currencies: true,
   positions: true,
+  // PUT /api/v1/order amends an open order's orderQty (swagger: "Amend the quantity or price of an open order").
+  amendsQuantity: true,
   sandbox: true,
   // ccxt tags orders with text "CCXT" by default; ours say where they came from.
   options: { brokerId: 'signal-router' },

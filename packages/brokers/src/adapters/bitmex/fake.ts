@@ -177,6 +177,18 @@ export function createBitmexFake(): BitmexFake {
     if (order) order.ordStatus = 'Canceled';
     return order ? [order] : [{ orderID: body.orderID, ordStatus: 'Rejected', error: 'Not Found' }];
   });
+  // Amend: orderQty is the order's whole quantity, filled part included.
+  app.put('/api/v1/order', async (request, reply) => {
+    const body = JSON.parse(String(request.body || '{}')) as { orderID?: string; orderQty?: number };
+    const order = fake.orders.find((o) => o.orderID === body.orderID);
+    if (order?.ordStatus !== 'New') return error(reply, 400, 'Invalid ordStatus', 'ValidationError');
+    const qty = Number(body.orderQty);
+    if (!Number.isInteger(qty) || qty <= Number(order.cumQty))
+      return error(reply, 400, 'Invalid orderQty', 'ValidationError');
+    order.orderQty = qty;
+    order.leavesQty = qty - Number(order.cumQty);
+    return order;
+  });
   app.post('/api/v1/order', async (request, reply) => {
     if (!(request.headers['content-type'] ?? '').startsWith('application/json'))
       return error(reply, 415, 'Unsupported content type');

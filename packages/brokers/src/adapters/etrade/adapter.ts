@@ -89,7 +89,8 @@ export function createEtradeBroker(options: EtradeBrokerOptions = {}): EtradeBro
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const id = etradeClientOrderId(clientOrderId);
-      if (order.action === 'close') return closeSymbol(api, ctx, session, accountId, order.symbol, id, order.quantity);
+      if (order.action === 'close')
+        return closeSymbol(api, ctx, session, accountId, order.symbol, id, now(ctx), order.quantity);
       if (order.action === 'cancel') return cancelOpenOrders(api, ctx, session, accountId, order, now(ctx));
       return placeRequest(api, ctx, session, accountId, toEtradeOrder(order, id));
     },
@@ -116,7 +117,15 @@ export function createEtradeBroker(options: EtradeBrokerOptions = {}): EtradeBro
     },
 
     closePosition(ctx, session, accountId, symbol) {
-      return closeSymbol(api, ctx, session, accountId, symbol, etradeClientOrderId(`close-${symbol}-${now(ctx)}`));
+      return closeSymbol(
+        api,
+        ctx,
+        session,
+        accountId,
+        symbol,
+        etradeClientOrderId(`close-${symbol}-${now(ctx)}`),
+        now(ctx),
+      );
     },
 
     findByBrokerId(ctx, session, accountId, orderId) {

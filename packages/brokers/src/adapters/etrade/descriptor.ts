@@ -74,7 +74,8 @@ export const etradeDescriptor: BrokerDescriptor = {
       values: [...ORDER_ACTIONS],
       comments:
         'Stocks: buy, sell, sell_short, buy_to_cover. Options: buy_to_open, sell_to_open, buy_to_close, ' +
-        'sell_to_close. close sends a market order for the position (a part with quantity); cancel cancels ' +
+        'sell_to_close. close cancels the symbol’s open orders and sends a market order for the position ' +
+        '(a part with quantity, leaving the orders); cancel cancels ' +
         "the symbol's open orders.",
     },
     quantity: { required: true, examples: [100, 1], comments: 'Whole shares or contracts.' },

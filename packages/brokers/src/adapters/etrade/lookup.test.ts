@@ -206,6 +206,23 @@ describe('cancel, close and holdings', () => {
     expect(none.message).toBe('E*TRADE: no open position in NVDA');
   });
 
+  it('a close of the whole position cancels the symbol’s open orders first; a close of part keeps them', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'IBM', action: 'buy', quantity: 10 }, 'sigFull1');
+    const stop = await t.place(
+      session,
+      { symbol: 'IBM', action: 'sell', quantity: 10, type: 'stop', stop_price: 100 },
+      'sigFull2',
+    );
+    await t.place(session, { symbol: 'TXN', action: 'buy', quantity: 1, limit_price: 150 }, 'sigFull3');
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'IBM', action: 'close', quantity: 4 }, 'sigFull4');
+    expect(t.bodies('/cancel.json')).toEqual([]);
+    // Left working after the close, the stop would sell 10 shares no longer held.
+    await t.place(session, { symbol: 'IBM', action: 'close' }, 'sigFull5');
+    expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: Number(stop.id) } }]);
+  });
+
   it('a close with a quantity closes that many, never more than is held', async () => {
     const session = await t.connect();
     await t.place(session, { symbol: 'CSCO', action: 'buy', quantity: 10 }, 'sigPart1');

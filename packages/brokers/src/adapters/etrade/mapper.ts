@@ -6,6 +6,7 @@
 // Multi-leg orders are one Order with several Instruments and a net price (strategy.ts).
 import { type Order, type OrderAction, type OrderClass, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
+import { usPriceOnTick } from '../../core/ticks.ts';
 import { ETRADE_TITLE } from './descriptor.ts';
 import { spreadOf } from './strategy.ts';
 
@@ -69,8 +70,8 @@ const AUCTION_TYPES: Partial<Record<string, Partial<Record<Order['type'], string
 };
 
 export const invalid = (message: string) => new BrokerError('InvalidOrder', ETRADE_TITLE, message);
-/** Float noise removed: four decimals cover sub-dollar stock prices and option prices. */
-const price = (value: number) => Math.round(value * 10_000) / 10_000;
+/** A price on the US tick, never past the trader's: `buying` rounds down, selling up (see usPriceOnTick). */
+const price = (value: number, buying: boolean, option: boolean) => usPriceOnTick(value, buying, option);
 
 export function productOf(symbol: string, orderClass: OrderClass): EtradeProduct {
   if (orderClass === 'stock') return { securityType: 'EQ', symbol: symbol.trim().toUpperCase() };
@@ -142,11 +143,14 @@ export function toEtradeOrder(order: Order, clientOrderId: string): EtradeOrderR
   if (order.quantity === undefined) throw invalid('quantity is required');
   const instrument = instrumentOf(order.symbol, order.class, order.action, order.quantity);
   const detail = termsOf(order, singlePriceType(order));
-  if (order.limit_price !== undefined) detail.limitPrice = price(order.limit_price);
-  if (order.stop_price !== undefined) detail.stopPrice = price(order.stop_price);
+  const buying = order.action.startsWith('buy');
+  const option = instrument.Product.securityType === 'OPTN';
+  if (order.limit_price !== undefined) detail.limitPrice = price(order.limit_price, buying, option);
+  if (order.stop_price !== undefined) detail.stopPrice = price(order.stop_price, buying, option);
   // The trigger goes in stopPrice and the limit in limitPrice; the docs also name
   // stopLimitPrice, so it carries the same limit.
-  if (order.type === 'stop_limit' && order.limit_price !== undefined) detail.stopLimitPrice = price(order.limit_price);
+  if (order.type === 'stop_limit' && order.limit_price !== undefined)
+    detail.stopLimitPrice = price(order.limit_price, buying, option);
   return {
     orderType: instrument.Product.securityType === 'OPTN' ? 'OPTN' : 'EQ',
     clientOrderId,
@@ -170,6 +174,9 @@ function multiLeg(order: Order, clientOrderId: string): EtradeOrderRequest {
   return {
     orderType: spreadOf(instruments),
     clientOrderId,
-    Order: [{ ...detail, ...(net !== 0 ? { limitPrice: price(Math.abs(net)) } : {}), Instrument: instruments }],
+    // A debit is paid (rounded down), a credit received (rounded up): never past the trader's net.
+    Order: [
+      { ...detail, ...(net !== 0 ? { limitPrice: price(Math.abs(net), net > 0, true) } : {}), Instrument: instruments },
+    ],
   };
 }

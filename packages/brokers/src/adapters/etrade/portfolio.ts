@@ -119,7 +119,7 @@ export async function holdingsOf(
   };
 }
 
-/** A market order for the whole position in `symbol`. */
+/** A market order for the whole position in `symbol` (`quantity`: that much of it). */
 export async function closeSymbol(
   api: EtradeApi,
   ctx: BrokerContext,
@@ -127,6 +127,7 @@ export async function closeSymbol(
   accountId: string,
   symbol: string,
   clientOrderId: string,
+  now: number,
   quantity?: number,
 ): Promise<OrderResponse> {
   const parsed = parseSymbol(symbol);
@@ -141,6 +142,10 @@ export async function closeSymbol(
       `no position in ${symbol.trim()} among the first ${MAX_PORTFOLIO_PAGES * PORTFOLIO_PAGE_SIZE} of the portfolio`,
     );
   if (!position) throw new BrokerError('InvalidOrder', ETRADE_TITLE, `no open position in ${symbol.trim()}`);
+  // A close of all of it cancels the symbol's open orders first: a stop left working sold, once
+  // triggered, shares no longer held (a short opened).
+  if (quantity === undefined || quantity >= Math.abs(position.quantity))
+    await cancelOpenOrders(api, ctx, session, accountId, { symbol: parsed.canonical, class: orderClass }, now);
   const long = position.quantity > 0;
   const option = orderClass === 'option';
   const action = option ? (long ? 'sell_to_close' : 'buy_to_close') : long ? 'sell' : 'buy_to_cover';
@@ -174,7 +179,7 @@ export async function cancelOpenOrders(
   ctx: BrokerContext,
   session: BrokerSession,
   accountId: string,
-  order: Order,
+  order: Pick<Order, 'symbol' | 'class'>,
   now: number,
 ): Promise<OrderResponse> {
   const wanted = productOf(order.symbol, order.class === 'option' ? 'option' : 'stock');

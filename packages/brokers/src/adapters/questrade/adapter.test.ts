@@ -399,6 +399,23 @@ describe('cancel, close, holdings', () => {
     expect(answer).toMatchObject({ status: 'canceled', status_description: 'Canceled 1 open order(s) of MSFT' });
   });
 
+  it('a close of the whole position cancels the symbol’s open orders first; a close of part keeps them', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'buy', quantity: 10 }));
+    const stop = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'TD.TO', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 }),
+    );
+    const deletes = () => fake.requests.filter((r) => r.method === 'DELETE').map((r) => r.url);
+    const before = deletes().length;
+    await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'close', quantity: 4 }));
+    expect(deletes().slice(before)).toEqual([]);
+    // Left working after the close, the stop would sell 10 shares no longer held.
+    await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'close' }));
+    // (with it, the symbol's other open orders, which other tests may have left)
+    expect(deletes().slice(before)).toContain(`/v1/accounts/26598145/orders/${stop.id}`);
+  });
+
   it('close sends a market order for the position or a part; holdings list it', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'buy', quantity: 6 }));
     const part = await broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'close', quantity: 2 }));

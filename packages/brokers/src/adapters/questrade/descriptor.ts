@@ -63,8 +63,9 @@ export const questradeDescriptor: BrokerDescriptor = {
       required: true,
       values: [...ORDER_ACTIONS],
       comments:
-        'Sent as Buy or Sell: Questrade tells a short sale or an option opening from the position. close sends ' +
-        "a market order for the position (a part with quantity); cancel cancels the symbol's open orders.",
+        'Sent as Buy or Sell: Questrade tells a short sale or an option opening from the position. close cancels ' +
+        'the symbol’s open orders and sends a market order for the position (a part with quantity, leaving ' +
+        "the orders); cancel cancels the symbol's open orders.",
     },
     quantity: { required: true, examples: [10, 1], comments: 'Whole shares or contracts.' },
     quantity_type: { values: ['fixed'] },

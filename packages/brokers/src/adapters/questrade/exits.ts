@@ -15,6 +15,17 @@ export async function cancelById(api: AccountApi, orderId: string): Promise<void
   await api.http.request({ method: 'DELETE', path: `${api.path}/orders/${encodeURIComponent(orderId)}` });
 }
 
+/** Cancels the open orders of `symbolId`; their ids. */
+async function cancelOpen(api: AccountApi, symbolId: number): Promise<string[]> {
+  const { body } = await api.http.request({ path: `${api.path}/orders`, query: { stateFilter: 'Open' } });
+  const ids = listOf(asRecord(body)?.orders)
+    .filter((item) => decimalField(item, 'symbolId') === symbolId)
+    .map((item) => stringField(item, 'id'))
+    .filter((id): id is string => id !== undefined);
+  for (const id of ids) await cancelById(api, id);
+  return ids;
+}
+
 export async function cancelSymbol(
   api: AccountApi,
   ctx: BrokerContext,
@@ -22,12 +33,7 @@ export async function cancelSymbol(
   now: number,
 ): Promise<OrderResponse> {
   const symbolId = await symbolIdOf(api.http, ctx.baseUrl, order.symbol, order.class, now);
-  const { body } = await api.http.request({ path: `${api.path}/orders`, query: { stateFilter: 'Open' } });
-  const ids = listOf(asRecord(body)?.orders)
-    .filter((item) => decimalField(item, 'symbolId') === symbolId)
-    .map((item) => stringField(item, 'id'))
-    .filter((id): id is string => id !== undefined);
-  for (const id of ids) await cancelById(api, id);
+  const ids = await cancelOpen(api, symbolId);
   const description = ids.length
     ? `Canceled ${ids.length} open order(s) of ${order.symbol}`
     : `No open orders of ${order.symbol}`;
@@ -50,6 +56,9 @@ export async function closeSymbol(
   const size = Math.min(quantity ?? Math.abs(held), Math.abs(held));
   if (!Number.isInteger(size) || size < 1)
     throw new BrokerError('InvalidOrder', QUESTRADE_TITLE, 'close takes whole shares or contracts');
+  // A close of all of it cancels the symbol's open orders first: a bracket's stop or take profit
+  // left working sold, once triggered, shares no longer held (a short opened).
+  if (size === Math.abs(held)) await cancelOpen(api, symbolId);
   const placed = await place(api, {
     path: 'orders',
     body: {

@@ -53,12 +53,17 @@ export async function closeSymbol(
   session: BrokerSession,
   accountId: string,
   symbol: string,
+  now: number,
   quantity?: number,
 ): Promise<OrderResponse> {
   const path = accountPath(session, accountId);
   const { body } = await api.call(ctx, session, { path, query: { fields: 'positions' } });
   const position = positionsOf(body).find((item) => sameSymbol(item.symbol, symbol));
   if (!position) throw new BrokerError('InvalidOrder', SCHWAB_TITLE, `no open position in ${symbol.trim()}`);
+  // A close of all of it cancels the symbol's open orders first: a bracket's stop or take profit
+  // left working sold, once triggered, shares no longer held (a short opened).
+  if (quantity === undefined || quantity >= Math.abs(position.quantity))
+    await cancelOpenOrders(api, ctx, session, accountId, position.symbol, now);
   const option = position.assetType === 'OPTION';
   const long = position.quantity > 0;
   const action = option ? (long ? 'sell_to_close' : 'buy_to_close') : long ? 'sell' : 'buy_to_cover';

@@ -7,6 +7,7 @@ import { findOrder } from '../../core/find-order.ts';
 import { createSchwabBroker } from './adapter.ts';
 import { type SchwabFake, startSchwabFake } from './fake.ts';
 import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
+import type { SchwabOrder } from './mapper.ts';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -170,6 +171,21 @@ describe('close, cancel, lookups and holdings', () => {
       ['SELL', 4],
       ['SELL', 6],
     ]);
+  });
+
+  it('a close of the whole position cancels the symbol’s open orders first; a close of part keeps them', async () => {
+    const session = await connect();
+    await place(session, { symbol: 'IBM', action: 'buy', quantity: 10 });
+    const stop = await place(session, { symbol: 'IBM', action: 'sell', quantity: 10, type: 'stop', stop_price: 100 });
+    const other = await place(session, { symbol: 'TXN', action: 'buy', quantity: 1, limit_price: 150 });
+    const status = (id: string) => fake.orders.get(Number(id))?.status;
+    await place(session, { symbol: 'IBM', action: 'close', quantity: 4 });
+    expect(status(stop.id)).toBe('WORKING');
+    // Left working after the close, the stop would sell 10 shares no longer held.
+    await place(session, { symbol: 'IBM', action: 'close' });
+    expect([status(stop.id), status(other.id)]).toEqual(['CANCELED', 'WORKING']);
+    const last = fake.requests.filter((r) => r.method === 'POST').at(-1)?.body as SchwabOrder;
+    expect(last.orderLegCollection?.[0]).toMatchObject({ instruction: 'SELL', quantity: 6 });
   });
 
   it('cancels open orders by id and by the cancel action', async () => {

@@ -49,7 +49,7 @@ export function createSchwabBroker(options: SchwabBrokerOptions = {}): SchwabBro
     accountId: string,
     symbol: string,
     quantity?: number,
-  ) => closeSymbol(api, ctx, session, accountId, symbol, quantity);
+  ) => closeSymbol(api, ctx, session, accountId, symbol, now(ctx), quantity);
 
   const broker: SchwabBroker = {
     descriptor: schwabDescriptor,

@@ -61,8 +61,9 @@ export const schwabDescriptor: BrokerDescriptor = {
       required: true,
       values: [...ORDER_ACTIONS],
       comments:
-        'Options take buy_to_open, buy_to_close, sell_to_open and sell_to_close. close sends a market order ' +
-        "for the whole position (a part with quantity); cancel cancels the symbol's open orders.",
+        'Options take buy_to_open, buy_to_close, sell_to_open and sell_to_close. close cancels the symbol’s open ' +
+        'orders and sends a market order for the whole position (a part with quantity, leaving the orders); ' +
+        "cancel cancels the symbol's open orders.",
     },
     quantity: { required: true, examples: [10, 1], comments: 'Whole shares or contracts.' },
     quantity_type: { values: ['fixed'] },

@@ -7,6 +7,7 @@
 import type { Order, OrderAction, OrderClass, OrderLeg } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalString } from '../../core/json-read.ts';
+import { usPriceOnTick } from '../../core/ticks.ts';
 import { SCHWAB_TITLE } from './descriptor.ts';
 import { complexStrategyOf } from './strategy.ts';
 
@@ -45,7 +46,10 @@ const EXIT_OF: Partial<Record<OrderAction, string>> = {
 };
 
 const invalid = (message: string) => new BrokerError('InvalidOrder', SCHWAB_TITLE, message);
-export const price = (value: number): string => decimalString(Math.round(value * 10_000) / 10_000);
+/** A price on the US tick, never past the trader's: `buying` rounds down, selling up (see usPriceOnTick). */
+export const price = (value: number, buying: boolean, option: boolean): string =>
+  decimalString(usPriceOnTick(value, buying, option));
+const buys = (instruction: string) => instruction.startsWith('BUY');
 
 export function legOf(symbol: string, orderClass: OrderClass, action: OrderAction, quantity: number): SchwabLeg {
   if (orderClass !== 'stock' && orderClass !== 'option') throw invalid(`${orderClass} is not traded here`);
@@ -76,13 +80,15 @@ export function toSchwabOrder(order: Order): SchwabOrder {
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
   if (order.legs) return multiLeg(order, order.legs);
   if (order.quantity === undefined) throw invalid('quantity is required');
+  const buying = buys(order.action.toUpperCase());
+  const option = order.class === 'option';
   const entry: SchwabOrder = {
     orderStrategyType: 'SINGLE',
     session: sessionOf(order),
     duration: durationOf(order),
     orderType: TYPES[order.type],
-    ...(order.limit_price !== undefined ? { price: price(order.limit_price) } : {}),
-    ...(order.stop_price !== undefined ? { stopPrice: price(order.stop_price) } : {}),
+    ...(order.limit_price !== undefined ? { price: price(order.limit_price, buying, option) } : {}),
+    ...(order.stop_price !== undefined ? { stopPrice: price(order.stop_price, buying, option) } : {}),
     orderLegCollection: [legOf(order.symbol, order.class, order.action, order.quantity)],
   };
   for (const field of ['stop_price_distance', 'stop_price_percent', 'stop_loss_price_distance'] as const) {
@@ -107,7 +113,7 @@ function bracketExits(order: Order, quantity: number): SchwabOrder[] {
     session: sessionOf(order),
     duration: 'GOOD_TILL_CANCEL',
     orderType,
-    [priceField]: price(value),
+    [priceField]: price(value, buys(instruction), order.class === 'option'),
     orderLegCollection: [{ ...legOf(order.symbol, order.class, order.action, quantity), instruction }],
   });
   const exits: SchwabOrder[] = [];
@@ -146,7 +152,8 @@ function multiLeg(order: Order, legs: OrderLeg[]): SchwabOrder {
     duration: durationOf(order),
     orderType,
     complexOrderStrategyType: complexStrategyOf(legs),
-    ...(net !== undefined ? { price: price(Math.abs(net)) } : {}),
+    // A debit is paid (rounded down), a credit received (rounded up): never past the trader's net.
+    ...(net !== undefined ? { price: price(Math.abs(net), net > 0, true) } : {}),
     orderLegCollection: legs.map((leg) => legOf(leg.symbol, leg.class, leg.action, leg.quantity)),
   };
 }

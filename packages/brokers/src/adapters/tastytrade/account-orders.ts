@@ -105,6 +105,10 @@ export async function closeSymbol(
   const position = positionsOf(body).find((item) => item.symbol === symbol);
   const rule = position && CLOSE[position.instrumentType];
   if (!position || !rule) throw invalid(`no open position in ${symbol}`);
+  // A close of all of it cancels the symbol's live orders first: a stop or take profit left
+  // working sold, once triggered, what is no longer held (a short opened).
+  if (order.quantity === undefined || order.quantity >= Math.abs(position.quantity))
+    await cancelOpenOrders(api, ctx, session, accountId, order);
   const close: TastyOrder = {
     'time-in-force': rule.tif,
     'order-type': 'Market',

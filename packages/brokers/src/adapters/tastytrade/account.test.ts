@@ -56,6 +56,22 @@ describe('close and cancel', () => {
     ]);
   });
 
+  it('a close of the whole position cancels the symbol’s live orders first; a close of part keeps them', async () => {
+    await place(session, { symbol: 'TXN', action: 'buy', quantity: 10 }, 'txn');
+    const stop = await place(
+      session,
+      { symbol: 'TXN', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 },
+      'txn-stop',
+    );
+    const deletes = () => calls().filter((call) => call.startsWith('DELETE'));
+    const before = deletes().length;
+    await place(session, { symbol: 'TXN', action: 'close', quantity: 4 }, 'txn-part');
+    expect(deletes().slice(before)).toEqual([]);
+    // Left working after the close, the stop would sell 10 shares no longer held.
+    await place(session, { symbol: 'TXN', action: 'close' }, 'txn-all');
+    expect(deletes().slice(before)).toEqual([`DELETE /accounts/${ACCOUNT}/orders/${stop.id}`]);
+  });
+
   it('closes crypto with an immediate-or-cancel market order, futures with Sell', async () => {
     await place(session, { symbol: 'ETH/USD', action: 'buy', quantity: 2 }, 'eth');
     await place(session, { symbol: 'NQZ2026', action: 'buy', quantity: 1 }, 'nq');

@@ -69,8 +69,9 @@ export const tastytradeDescriptor: BrokerDescriptor = {
       values: [...ORDER_ACTIONS],
       comments:
         'Stocks: buy (Buy to Open), sell (Sell to Close), sell_short (Sell to Open), buy_to_cover (Buy to ' +
-        'Close). Futures: buy and sell. Crypto: buy and sell. close sends a market order for the ' +
-        "position (a part with quantity); cancel cancels the symbol's live orders.",
+        'Close). Futures: buy and sell. Crypto: buy and sell. close cancels the symbol’s live ' +
+        'orders and sends a market order for the position (a part with quantity, leaving the orders); ' +
+        "cancel cancels the symbol's live orders.",
     },
     quantity: {
       required: true,

@@ -298,6 +298,23 @@ describe('orders', () => {
     });
   });
 
+  it('a percent_of_position close under one share is refused, not rounded up, and changes nothing', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'QCOM', action: 'buy', quantity: 5 }));
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'QCOM', action: 'sell', quantity: 5, type: 'stop', stop_price: 50 }),
+    );
+    const before = fake.submissions().length;
+    const tenth = input({ symbol: 'QCOM', action: 'close', quantity: 10, quantity_type: 'percent_of_position' });
+    expect(await failure(broker.placeOrder(ctx, session, tenth))).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradier: 10 % of 5 in QCOM is less than one share or contract',
+    });
+    expect(fake.submissions().length).toBe(before);
+    expect(fake.orders.filter((o) => o.symbol === 'QCOM' && o.type === 'stop' && o.status === 'open')).toHaveLength(1);
+  });
+
   it('a close of part of the position keeps the stop-loss of the rest, cut to the rest; a close of all of it cancels it', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'MU', action: 'buy', quantity: 10 }));
     await broker.placeOrder(

@@ -72,7 +72,8 @@ export const tradierDescriptor: BrokerDescriptor = {
     quantity: { required: true, examples: [10, 1], comments: 'Whole shares or contracts.' },
     quantity_type: {
       values: ['fixed', 'percent_of_position'],
-      comments: 'percent_of_position only with close (rounded down to whole shares or contracts, at least 1).',
+      comments:
+        'percent_of_position only with close (rounded down to whole shares or contracts; a part under one is refused).',
     },
     type: {
       values: ['market', 'limit', 'stop', 'stop_limit'],

@@ -162,9 +162,17 @@ export async function closingOrder(
   if (held === 0) return undefined;
   let quantity = Math.abs(held);
   if (part?.quantity !== undefined) {
-    if (part.quantity_type === 'percent_of_position')
-      quantity = Math.max(1, Math.floor((quantity * part.quantity) / 100));
-    else if (part.quantity_type === 'fixed') quantity = Math.min(quantity, part.quantity);
+    if (part.quantity_type === 'percent_of_position') {
+      // Cut down, never up: a part too small for one share or contract is refused, not rounded up
+      // (10 % of 5 shares closed one, 20 %).
+      quantity = Math.floor((quantity * part.quantity) / 100);
+      if (quantity === 0)
+        throw new BrokerError(
+          'InvalidOrder',
+          TRADIER_TITLE,
+          `${part.quantity} % of ${Math.abs(held)} in ${instrument} is less than one share or contract`,
+        );
+    } else if (part.quantity_type === 'fixed') quantity = Math.min(quantity, part.quantity);
     else throw new BrokerError('InvalidOrder', TRADIER_TITLE, 'close takes a fixed quantity or percent_of_position');
   }
   const isOption = instrument !== tradierSymbol(symbol).underlying;

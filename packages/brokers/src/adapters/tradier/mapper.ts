@@ -5,7 +5,7 @@
 import { type Order, type OrderLeg, type OrderResponse, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, decimalString, stringField } from '../../core/json-read.ts';
-import { roundToTick } from '../../core/ticks.ts';
+import { usPriceOnTick } from '../../core/ticks.ts';
 import { TRADIER_TITLE } from './descriptor.ts';
 
 export type TradierForm = Record<string, string>;
@@ -29,15 +29,9 @@ export function tradierSymbol(symbol: string): { underlying: string; option?: st
 
 const BUY_SIDES = new Set(['buy', 'buy_to_cover', 'buy_to_open', 'buy_to_close']);
 
-/**
- * A price on the tick US markets quote (Reg NMS 612: a cent, or $0.0001 under a dollar; options
- * in cents), which Tradier refuses to be off. A limit is never rounded past the trader's: a buy's
- * down, a sell's up; a stop goes the same way (a sell's stop-loss triggers no lower than asked),
- * which keeps a stop-limit's limit on its side of the stop.
- */
+/** A price on the US tick, never past the trader's (see usPriceOnTick), which Tradier refuses to be off. */
 function onTick(price: number, side: string, option: boolean): string {
-  const tick = option || price >= 1 ? 0.01 : 0.0001;
-  return decimalString(roundToTick(price, tick, BUY_SIDES.has(side) ? 'down' : 'up'));
+  return decimalString(usPriceOnTick(price, BUY_SIDES.has(side), option));
 }
 
 function wholeQuantity(quantity: number | undefined, field = 'quantity'): string {
