@@ -242,6 +242,8 @@ describe('close, cancel, lookups and holdings', () => {
 
   it('reads holdings from positions and balances', async () => {
     const session = await connect();
+    // Its own position, whatever ran before (the fake's book is shared by the file's tests).
+    await place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 });
     const holdings = await broker.getHoldings(ctx, session, HASH);
     expect(holdings.currency).toBe('USD');
     expect(holdings.cash).toBeGreaterThan(0);
