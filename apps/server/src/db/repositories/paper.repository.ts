@@ -16,7 +16,6 @@ import {
 } from '@router/brokers';
 import type pg from 'pg';
 import type { Database } from '../client.ts';
-import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { signalEventSource } from './signal-events.sql.ts';
 
@@ -164,9 +163,7 @@ export async function readAhead(
  * at the statement's end, after the account's insert. A resting order of a signal that fills here
  * emits order.filled in the orders' CTEs, one rejected when it triggers (it can no longer trade)
  * order.rejected with the paper broker's message (an order filled or rejected when placed is told
- * by the signal's outcome instead); the signal of a resting order that ends (filled, rejected or
- * canceled) moves from 'accepted' to that status, with the fill price, and its owner's activity is
- * told. A client order id used twice fails on paper_orders_client_idx.
+ * by the signal's outcome instead). A client order id used twice fails on paper_orders_client_idx.
  */
 const SAVE = `with account_saved as (
     insert into paper_accounts (id, data) select $1, $2::jsonb where $2::jsonb is not null
@@ -191,17 +188,8 @@ const SAVE = `with account_saved as (
     returning id, client_order_id, status, data
   ), ended_now as materialized (
     select o.id, o.client_order_id, o.status, o.data from saved o join previous p on p.id = o.id and p.status = 'open'
-    where o.status in ('filled', 'rejected', 'canceled')
-  ), signals_ended as (
-    -- The signal of a resting order that ended here moves to its end, as follow-fills moves a live
-    -- one's: the API's order and the activity's trade line read it. By id (signals_pkey), as below.
-    update signals s set status = o.status, price = coalesce((o.data->>'fillPrice')::float8, s.price),
-      broker_order_id = coalesce(s.broker_order_id, o.id), completed_at = now()
-    from ended_now o
-    where s.id = any((select array_agg(client_order_id) from ended_now)::text[]) and s.id = o.client_order_id
-      and s.account_id = $1 and s.status = 'accepted'
-    returning s.user_id
-  ), signals_told as (${activityChangedSql('signals_ended')}), fills as materialized (
+    where o.status in ('filled', 'rejected')
+  ), fills as materialized (
     -- Materialized, so the signals are found from the filled orders (signals_pkey): inlined, the
     -- event source's settings check led the generic plan to walk every signal of the account's
     -- user (signals_user_stats_idx) on each write (fill-events.test.ts).
@@ -211,7 +199,6 @@ const SAVE = `with account_saved as (
       case when o.status = 'rejected'
         then ${PAPER_TITLE_SQL} || ': ' || coalesce(nullif(o.data->>'statusDescription', ''), 'order rejected') end as message
     from ended_now o join signals s on s.id = o.client_order_id and s.account_id = $1
-    where o.status in ('filled', 'rejected')
   ), fill_events as (${signalEventSource('fills')}),
   ${notificationEventCtes('fill_events')}, symbols_saved as (
     insert into paper_symbols (account_id, symbol, open, data)
@@ -220,7 +207,7 @@ const SAVE = `with account_saved as (
     on conflict (account_id, symbol) do update set open = excluded.open, data = excluded.data
     returning 1
   )
-  select (select count(*) from signals_told)`;
+  select 1`;
 
 export async function savePaperChanges(tx: PaperTransaction, accountId: string, changes: PaperChanges): Promise<void> {
   const { account, orders, symbols } = changes;

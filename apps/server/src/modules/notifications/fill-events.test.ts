@@ -8,7 +8,6 @@ import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import { paperTransaction, savePaperChanges } from '../../db/repositories/paper.repository.ts';
-import { getApiOrder } from '../api/orders.ts';
 
 let t: TestApp;
 let receiver: WebhookReceiver;
@@ -145,49 +144,6 @@ describe('events of later findings', () => {
     });
     await new Promise((r) => setTimeout(r, 200));
     expect(told(signalId)).toHaveLength(1);
-  });
-
-  it('moves the signal of a resting paper order that ends to its end: the API and the activity read it', async () => {
-    // A paper limit order filled later once kept answering 'accepted' (GET /api/v1/orders/{id},
-    // the activity's trade line) while order.filled told it filled: follow-fills skips paper.
-    const { trader, accountId, connectorId, pool } = await listeningPaperTrader('paper-status@example.com');
-    const insert = (id: string) =>
-      pool.query(
-        `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, "order")
-        values ($1, $2, $3, $4, $5, 'paper', 'accepted', true, $6)`,
-        [id, trader.userId, trader.hook.id, connectorId, accountId, { symbol: 'AAPL', action: 'buy', type: 'limit' }],
-      );
-    const save = (orders: PaperOrder[]) =>
-      paperTransaction(t.services.db, accountId, (tx) => savePaperChanges(tx, accountId, { orders, symbols: [] }));
-    const ids = ['paperStatusFilled0001', 'paperStatusRejected01', 'paperStatusCanceled01', 'paperStatusOpen000001'];
-    for (const id of ids) await insert(id);
-    const open = ids.map((id, i) => sampleOrder(accountId, `PS-${i}`, { clientOrderId: id, createdAt: Date.now() }));
-    await save(open);
-    const [filled, rejected, canceled, resting] = open as [PaperOrder, PaperOrder, PaperOrder, PaperOrder];
-    await save([
-      { ...filled, status: 'filled', fillPrice: 99.5, filledAt: Date.now(), reservation: 0 },
-      { ...rejected, status: 'rejected', statusDescription: 'Rejected: insufficient buying power', reservation: 0 },
-      { ...canceled, status: 'canceled', statusDescription: 'Canceled by close order PS-9', reservation: 0 },
-      resting,
-    ]);
-    const { rows } = await pool.query<{ id: string; status: string; price: number | null; done: boolean }>(
-      `select id, status, price, completed_at is not null as done from signals where id = any($1) order by id`,
-      [ids],
-    );
-    expect(rows).toEqual([
-      { id: 'paperStatusCanceled01', status: 'canceled', price: null, done: true },
-      { id: 'paperStatusFilled0001', status: 'filled', price: 99.5, done: true },
-      { id: 'paperStatusOpen000001', status: 'accepted', price: null, done: false },
-      { id: 'paperStatusRejected01', status: 'rejected', price: null, done: true },
-    ]);
-    expect(await getApiOrder(t.services, t.app.signalRuntime, trader.userId, ids[0] as string)).toMatchObject({
-      status: 'filled',
-      price: 99.5,
-    });
-    // The cancel is told by nobody (as a live order's), the fill and the rejection once each.
-    await eventually(async () => told(ids[0] as string).length === 1 && told(ids[1] as string).length === 1);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(told(ids[2] as string)).toHaveLength(0);
   });
 
   it('finds the filled signals of a paper write by id, however many signals the user has', async () => {
