@@ -181,8 +181,6 @@ describe('events of later findings', () => {
       return { read, told: told.rowCount };
     });
     expect(read).toEqual({ read: expect.any(Number), told: 1 });
-    // A handful of reads of the one signal (the fill's event, its status moved to filled), not the
-    // 3,000 of the user's history.
-    expect(read.read).toBeLessThan(20);
+    expect(read.read).toBeLessThan(10);
   });
 });
