@@ -41,10 +41,7 @@ describe('connect', () => {
     // One account's reads are left out: a holdings read refused in another test answers at its
     // first failure, and its other read (balances) may reach the fake during this one.
     const made = fake.requests.slice(before).filter((r) => !r.url.startsWith('/v1/accounts/'));
-    expect(made.map((r) => `${r.method} ${r.url}`)).toEqual([
-      'POST /oauth2/token',
-      'GET /v1/accounts',
-    ]);
+    expect(made.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /oauth2/token', 'GET /v1/accounts']);
     expect(Object.fromEntries(new URLSearchParams(made[0]?.body ?? ''))).toEqual({
       grant_type: 'authorization_code',
       code: expect.any(String),
