@@ -10,9 +10,7 @@ export const ACCOUNT_TYPE = { BASE: 1, RECURRING: 3 } as const;
 export const CARD_PAYMENTS_OFF =
   'Card payments are not configured on this server: credits are granted by an administrator.';
 
-/** SPEC §9: a Stripe price id starts with price_. */
-export const isStripePriceId = (value: string | null | undefined): value is string =>
-  typeof value === 'string' && value.startsWith('price_');
+export { isStripePriceId } from './stripe-price.ts';
 
 /** SPEC §2 Professional application: the business fields, in the form's order. */
 export const BUSINESS_FIELDS = [

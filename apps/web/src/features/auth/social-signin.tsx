@@ -1,4 +1,4 @@
-import { isStripePriceId } from '@router/shared';
+import { isStripePriceId } from '@router/shared/stripe-price';
 import { useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useQuery } from 'urql';
