@@ -5,6 +5,7 @@ import type { OrderResponse } from '@router/orders';
 import type { Exchange } from 'ccxt';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../core/errors.ts';
+import { exitsCutAnswer, exitsNotCutAnswer } from '../core/exits-cut.ts';
 import { orderIdToCancel } from '../core/find-order.ts';
 import { roundToTick } from '../core/ticks.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
@@ -198,18 +199,9 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
         cut.push(id);
       }
     } catch (error) {
-      const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
-      const done = cut.length ? ` after ${cut.join(', ')}` : '';
-      return {
-        ...answer,
-        status_description: `${answer.status_description ?? 'Close placed'}; the open exits could not be cut to the ${left} left${done} (${reason})`,
-      };
+      return exitsNotCutAnswer(answer, `the ${left} left`, error, cut);
     }
-    if (!cut.length) return answer;
-    return {
-      ...answer,
-      status_description: `${answer.status_description ?? 'Close placed'}; exits cut to the ${left} left: ${cut.join(', ')}`,
-    };
+    return exitsCutAnswer(answer, `the ${left} left`, cut);
   }
 
   // The exchange's ticker for the market an order would go to: its last trade, else the

@@ -2,8 +2,10 @@
 // then a market order for the position from GET /v1/accounts/{id}/positions (a close of part of
 // the position keeps the open orders, the exits of the part still held, cut to that part):
 //   {"positions": {"position": {"symbol": "AAPL", "quantity": 10, "cost_basis": 1874.4, …}}}   ("null" when none)
+
 import type { Duration, Order, OrderAction, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
+import { exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath } from './client.ts';
@@ -132,18 +134,9 @@ export async function fitExits(
       replaced.push(`${id} → ${fromPlacement(sent.body).id}`);
     }
   } catch (error) {
-    const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
-    const done = replaced.length ? ` after ${replaced.join(', ')}` : '';
-    return {
-      ...answer,
-      status_description: `${answer.status_description}; the open exits could not be cut to the ${left} left${done} (${reason})`,
-    };
+    return exitsNotCutAnswer(answer, `the ${left} left`, error, replaced);
   }
-  if (!replaced.length) return answer;
-  return {
-    ...answer,
-    status_description: `${answer.status_description}; exits cut to the ${left} left: ${replaced.join(', ')}`,
-  };
+  return exitsCutAnswer(answer, `the ${left} left`, replaced);
 }
 
 /**

@@ -3,9 +3,11 @@
 // call: close cancels the symbol's open orders and sends the opposite market order for the
 // position (GET /openapi/assets/positions), with our id; a close of part of the position keeps
 // the open orders (the exits of the part still held), cut to that part.
+
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, quantityString, stringField } from '../../core/json-read.ts';
 import type { WebullApi } from './api.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
@@ -176,17 +178,9 @@ async function fitExits(
       fitted.push(stringField(exit, 'order_id') ?? '');
     }
   } catch (error) {
-    const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
-    return {
-      ...answer,
-      status_description: `${answer.status_description}; the open exits could not be cut to the ${left} left (${reason})`,
-    };
+    return exitsNotCutAnswer(answer, `the ${left} left`, error);
   }
-  if (!fitted.length) return answer;
-  return {
-    ...answer,
-    status_description: `${answer.status_description}; exits cut to the ${left} left: ${fitted.join(', ')}`,
-  };
+  return exitsCutAnswer(answer, `the ${left} left`, fitted);
 }
 
 /** The opposite market order for `quantity` of the `held` position, with our id when there is one. */

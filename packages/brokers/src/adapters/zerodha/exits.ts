@@ -3,9 +3,11 @@
 // /portfolio/positions and /portfolio/holdings), tagged with our id like any order; a close of
 // part of the position keeps the open orders, cut to the part still held (its exits). A cover order
 // position (product CO) is exited whole through its stop leg (DELETE with parent_order_id).
+
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { KiteApi } from './api.ts';
 import { ZERODHA_TITLE } from './descriptor.ts';
@@ -206,17 +208,9 @@ async function fitExits(
       }
     }
   } catch (error) {
-    const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
-    return {
-      ...answer,
-      status_description: `${answer.status_description}; the open exits could not be cut to what is left (${reason})`,
-    };
+    return exitsNotCutAnswer(answer, 'what is left', error);
   }
-  if (!fitted.length) return answer;
-  return {
-    ...answer,
-    status_description: `${answer.status_description}; exits cut to what is left: ${fitted.join(', ')}`,
-  };
+  return exitsCutAnswer(answer, 'what is left', fitted);
 }
 
 /** The opposite market order for `sizes` of each product `held`, tagged with our id when there is one. */

@@ -1,0 +1,28 @@
+// What a partial close's answer says of the exits it kept: after the close is placed, each open
+// exit on the closing side larger than what is left is cut to it (Zerodha, Tradier, Webull, the
+// ccxt venues that amend). The close stands either way: a failure here is told, not thrown.
+import type { OrderResponse } from '@router/orders';
+import { BrokerError } from './errors.ts';
+
+const described = (answer: OrderResponse) => answer.status_description ?? 'Close placed';
+
+/** `rest`: what the exits were cut to ('the 5 left', 'what is left'); `cut`: the orders cut. */
+export function exitsCutAnswer(answer: OrderResponse, rest: string, cut: readonly string[]): OrderResponse {
+  if (!cut.length) return answer;
+  return { ...answer, status_description: `${described(answer)}; exits cut to ${rest}: ${cut.join(', ')}` };
+}
+
+/** Cutting failed with `error`, `after` the orders cut before it (when the answer names them). */
+export function exitsNotCutAnswer(
+  answer: OrderResponse,
+  rest: string,
+  error: unknown,
+  after: readonly string[] = [],
+): OrderResponse {
+  const reason = error instanceof BrokerError ? error.brokerMessage : 'no answer';
+  const done = after.length ? ` after ${after.join(', ')}` : '';
+  return {
+    ...answer,
+    status_description: `${described(answer)}; the open exits could not be cut to ${rest}${done} (${reason})`,
+  };
+}
