@@ -1,5 +1,6 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useQuery } from 'urql';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 import { useLiveReload } from '../live/live-provider.tsx';
 import { HooksDocument } from './documents.ts';
 
@@ -24,9 +25,8 @@ export function useHooks(connectorKey: string) {
   }, [refetch, since]);
   // Live: last call, calls today and deactivation change with every signal.
   useLiveReload(reload);
-  // A reload that fails (a live update during a blip) answers no data: the list shown stays, and
-  // with it the trader's open edits in its rows (risk controls being typed, a rename).
-  const loaded = useRef(data?.hooks);
-  if (data?.hooks) loaded.current = data.hooks;
-  return { hooks: data?.hooks ?? loaded.current, error, fetching, reload };
+  // A reload that fails (a live update during a blip) keeps the list shown, with the trader's open
+  // edits in its rows (risk controls being typed, a rename).
+  const hooks = useLastLoaded(data?.hooks);
+  return { hooks, error, fetching, reload };
 }

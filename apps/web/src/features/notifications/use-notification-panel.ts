@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 import {
   NotificationCreateDocument,
   NotificationDeleteDocument,
@@ -47,8 +48,7 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   const [saveFailed, setSaveFailed] = useState(false);
   // The settings last read: a reload that fails keeps the form (and what was typed in it) on them.
   const loaded = settings.data?.notifications as readonly NotificationItem[] | undefined;
-  const [lastLoaded, setLastLoaded] = useState(loaded);
-  if (loaded && loaded !== lastLoaded) setLastLoaded(loaded);
+  const shown = useLastLoaded(loaded);
   const deliveries = log.data?.notificationDeliveries;
   const waiting = deliveries?.some((d) => d.status === 'pending') ?? false;
 
@@ -79,7 +79,7 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   }
 
   return {
-    notifications: loaded ?? lastLoaded,
+    notifications: shown,
     settingsError: settings.error !== undefined && !settings.fetching,
     settingsFetching: settings.fetching,
     saveFailed,

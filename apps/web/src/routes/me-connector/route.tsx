@@ -11,6 +11,7 @@ import { UnavailableDialog } from '../../features/connectors/unavailable-dialog.
 import { KillSwitch } from '../../features/hooks/kill-switch.tsx';
 import { LiveIndicator } from '../../features/live/live-indicator.tsx';
 import { useProviders } from '../../lib/providers.tsx';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 
 const BASE = '/me/connector';
 
@@ -29,9 +30,7 @@ export function Component() {
   const provider = providerName ? providers.get(providerName) : undefined;
   // A reload after a change that fails for a moment answers no data: the brokers shown stay, and
   // with them the trader's open edits in their cards.
-  const loaded = useRef(data?.connectors);
-  if (data?.connectors) loaded.current = data.connectors;
-  const connectors = data?.connectors ?? loaded.current;
+  const connectors = useLastLoaded(data?.connectors);
   // Bumped by the kill switch: the connector cards reload their webhooks (not mounted again, which
   // would drop the trader's open edits: a rename, risk controls being typed).
   const [generation, setGeneration] = useState(0);
