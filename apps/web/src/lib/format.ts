@@ -2,14 +2,15 @@
 // keeps them.
 const LOCALE = 'en-US';
 
-const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, {
+const DATE_TIME: Intl.DateTimeFormatOptions = {
   day: 'numeric',
   month: 'numeric',
   year: 'numeric',
   hour: 'numeric',
   minute: 'numeric',
   hourCycle: 'h23',
-});
+};
+const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, DATE_TIME);
 const dateFormat = new Intl.DateTimeFormat(LOCALE, { day: 'numeric', month: 'numeric', year: 'numeric' });
 /** Stripe's zero-decimal currencies: an amount is whole units (500 JPY is ¥500). */
 const ZERO_DECIMAL = new Set('BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF'.split(' '));
@@ -86,7 +87,7 @@ const quantityFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 10
 export const formatQuantity = (value: number): string => quantityFormat.format(value);
 
 /** An order price with en-US grouping and the decimals it has (float noise past 10 dropped): 64,000.25 · 0.00001234. */
-export const formatPrice = (value: number): string => quantityFormat.format(value);
+export const formatPrice = formatQuantity;
 
 // The buckets are the browser's own hours, days, weeks and months (the chart asks for its zone),
 // or those of the zone the server counted them in when it did not know the browser's (UTC).
@@ -98,7 +99,7 @@ const bucketOptions = {
 } as const satisfies Record<string, Intl.DateTimeFormatOptions>;
 
 const bucketTitleOptions = {
-  hour: { day: 'numeric', month: 'numeric', year: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' },
+  hour: DATE_TIME,
   day: { day: 'numeric', month: 'numeric', year: 'numeric' },
   week: { day: 'numeric', month: 'numeric', year: 'numeric' },
   month: { month: 'long', year: 'numeric' },
