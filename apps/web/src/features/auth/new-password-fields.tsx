@@ -24,7 +24,7 @@ export function NewPasswordFields({
         autoComplete="new-password"
         registration={password}
         error={errors.password}
-        hint="At least 10 characters with upper and lower case letters, a digit and punctuation."
+        hint="The bar turns green once the password is hard enough to guess: 12 or more random characters, or several unrelated words."
       >
         <PasswordStrength score={score} />
       </TextField>
