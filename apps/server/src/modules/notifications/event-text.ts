@@ -7,6 +7,8 @@ export interface EventText {
   summary: string;
   intro: string;
   details: Array<[string, string]>;
+  /** Why it happened, when the summary does not say (a rejection's or refusal's message): a digest's line ends with it. */
+  reason?: string;
   /** Path under PUBLIC_URL. */
   path: string;
   linkLabel: string;
@@ -74,6 +76,7 @@ function orderText(type: string, data: Data, title: Title): EventText {
       ['Broker order id', data.brokerOrderId],
       ['Signal id', data.signalId],
     ]),
+    reason: text(data.message),
     path: `/me?signal=${encodeURIComponent(signalId)}`,
     linkLabel: 'See it in your activity',
   };
@@ -100,6 +103,7 @@ function refusedText(data: Data, title: Title): EventText {
       ['Account', data.accountId],
       ['Signal id', signalId],
     ]),
+    reason: text(data.message),
     // A refused signal was stored as none: its entry is among its webhook's calls.
     path: signalId
       ? `/me?signal=${encodeURIComponent(signalId)}`

@@ -117,6 +117,24 @@ describe('digestMail and disabledMail', () => {
     expect(msft).toBeGreaterThan(aapl);
   });
 
+  it('says on each line of a digest why the order was rejected or the signal refused', () => {
+    const rejected = digestMail(ctx, 'jo@example.com', 'order.rejected', [
+      order('order.rejected', { status: 'rejected', message: 'Alpaca: insufficient <buying> power' }),
+    ]);
+    expect(rejected.text).toContain('Order rejected: BUY 10 AAPL on Alpaca (Alpaca: insufficient <buying> power)');
+    expect(rejected.html).toContain('(Alpaca: insufficient &#60;buying&#62; power)');
+    const refused = digestMail(ctx, 'jo@example.com', 'signal.refused', [
+      {
+        type: 'signal.refused',
+        at,
+        data: { hook: { key: 'h1', name: 'Swing' }, reason: 'invalid', message: 'action: must be one of buy, sell' },
+      },
+    ]);
+    expect(refused.text).toContain('Signal refused on webhook "Swing" (action: must be one of buy, sell)');
+    const filled = digestMail(ctx, 'jo@example.com', 'order.filled', [order('order.filled', { price: 189.2 })]);
+    expect(filled.text).toContain('Order filled: BUY 10 AAPL at 189.2 on Alpaca\n');
+  });
+
   it('lists the first 100 events of a long flood and counts the rest', () => {
     const events = Array.from({ length: 130 }, (_, i) => ({
       ...order('order.filled'),
