@@ -52,6 +52,23 @@ function quantityText(order: Data): string | undefined {
   return quantity !== undefined && unit ? unit(quantity) : quantity;
 }
 
+const percent = (value: unknown): string | undefined => {
+  const shown = text(value);
+  return shown === undefined ? undefined : `${shown}%`;
+};
+
+/** A multi-leg order's legs: "BUY_TO_OPEN 1 SPY…C500, SELL_TO_OPEN 1 SPY…C510". */
+function legsText(legs: unknown): string | undefined {
+  if (!Array.isArray(legs)) return undefined;
+  const shown = legs
+    .map((leg) => {
+      const l = object(leg);
+      return [text(l.action)?.toUpperCase(), text(l.quantity), text(l.symbol)].filter(Boolean).join(' ');
+    })
+    .filter(Boolean);
+  return shown.length > 0 ? shown.join(', ') : undefined;
+}
+
 function orderText(type: string, data: Data, title: Title): EventText {
   const order = object(data.order);
   const broker = title(text(data.providerName) ?? '');
@@ -70,6 +87,12 @@ function orderText(type: string, data: Data, title: Title): EventText {
       ['Order type', order.type],
       ['Limit price', order.limit_price],
       ['Stop price', order.stop_price],
+      ['Stop distance', order.stop_price_distance ?? percent(order.stop_price_percent)],
+      ['Take profit', order.take_profit_price],
+      ['Stop loss', order.stop_loss_price],
+      ['Stop loss distance', order.stop_loss_price_distance ?? percent(order.stop_loss_price_percent)],
+      ['Duration', order.duration],
+      ['Legs', legsText(order.legs)],
       ['Status', data.status],
       ['Average price', data.price],
       ['Message', data.message],

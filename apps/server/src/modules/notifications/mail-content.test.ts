@@ -90,6 +90,64 @@ describe('eventMail', () => {
     expect(filled.subject).toMatch(/^Order filled: BUY 10 AAPL at 189.2 on Alpaca/);
   });
 
+  it("shows an order's duration, its exits (take profit, stop loss) and a trailing stop's distance, and its legs", () => {
+    const bracket = eventMail(
+      ctx,
+      'jo@example.com',
+      order('order.placed', {
+        order: {
+          symbol: 'AAPL',
+          action: 'buy',
+          quantity: 10,
+          type: 'limit',
+          limit_price: 189.5,
+          duration: 'gtc',
+          take_profit_price: 200,
+          stop_loss_price: 180,
+        },
+      }),
+    );
+    for (const line of ['Duration: gtc', 'Take profit: 200', 'Stop loss: 180']) {
+      expect(bracket.text).toContain(line);
+    }
+    const trailing = eventMail(
+      ctx,
+      'jo@example.com',
+      order('order.placed', {
+        order: {
+          symbol: 'AAPL',
+          action: 'sell',
+          quantity: 10,
+          type: 'stop',
+          stop_price_percent: 2,
+          stop_loss_price_distance: 1.5,
+          duration: 'day',
+        },
+      }),
+    );
+    expect(trailing.text).toContain('Stop distance: 2%');
+    expect(trailing.text).toContain('Stop loss distance: 1.5');
+    const spread = eventMail(
+      ctx,
+      'jo@example.com',
+      order('order.placed', {
+        order: {
+          symbol: 'SPY',
+          action: 'buy',
+          quantity: 1,
+          type: 'limit',
+          limit_price: 1.25,
+          legs: [
+            { symbol: 'SPY250321C00500000', action: 'buy_to_open', quantity: 1 },
+            { symbol: 'SPY250321C00510000', action: 'sell_to_open', quantity: 1 },
+          ],
+        },
+      }),
+    );
+    expect(spread.text).toContain('Legs: BUY_TO_OPEN 1 SPY250321C00500000, SELL_TO_OPEN 1 SPY250321C00510000');
+    expect(spread.html).toContain('<th align="left">Legs</th>');
+  });
+
   it('links connection events to the brokers screen and credits to the account', () => {
     const expiring = eventMail(ctx, 'jo@example.com', {
       type: 'connector.expiring',
