@@ -7,6 +7,8 @@ export interface EventText {
   summary: string;
   intro: string;
   details: Array<[string, string]>;
+  /** Why it happened, when the summary does not say (a rejection's or refusal's message): a digest's line ends with it. */
+  reason?: string;
   /** Path under PUBLIC_URL. */
   path: string;
   linkLabel: string;
@@ -50,6 +52,23 @@ function quantityText(order: Data): string | undefined {
   return quantity !== undefined && unit ? unit(quantity) : quantity;
 }
 
+const percent = (value: unknown): string | undefined => {
+  const shown = text(value);
+  return shown === undefined ? undefined : `${shown}%`;
+};
+
+/** A multi-leg order's legs: "BUY_TO_OPEN 1 SPY…C500, SELL_TO_OPEN 1 SPY…C510". */
+function legsText(legs: unknown): string | undefined {
+  if (!Array.isArray(legs)) return undefined;
+  const shown = legs
+    .map((leg) => {
+      const l = object(leg);
+      return [text(l.action)?.toUpperCase(), text(l.quantity), text(l.symbol)].filter(Boolean).join(' ');
+    })
+    .filter(Boolean);
+  return shown.length > 0 ? shown.join(', ') : undefined;
+}
+
 function orderText(type: string, data: Data, title: Title): EventText {
   const order = object(data.order);
   const broker = title(text(data.providerName) ?? '');
@@ -68,12 +87,19 @@ function orderText(type: string, data: Data, title: Title): EventText {
       ['Order type', order.type],
       ['Limit price', order.limit_price],
       ['Stop price', order.stop_price],
+      ['Stop distance', order.stop_price_distance ?? percent(order.stop_price_percent)],
+      ['Take profit', order.take_profit_price],
+      ['Stop loss', order.stop_loss_price],
+      ['Stop loss distance', order.stop_loss_price_distance ?? percent(order.stop_loss_price_percent)],
+      ['Duration', order.duration],
+      ['Legs', legsText(order.legs)],
       ['Status', data.status],
       ['Average price', data.price],
       ['Message', data.message],
       ['Broker order id', data.brokerOrderId],
       ['Signal id', data.signalId],
     ]),
+    reason: text(data.message),
     path: `/me?signal=${encodeURIComponent(signalId)}`,
     linkLabel: 'See it in your activity',
   };
@@ -100,6 +126,7 @@ function refusedText(data: Data, title: Title): EventText {
       ['Account', data.accountId],
       ['Signal id', signalId],
     ]),
+    reason: text(data.message),
     // A refused signal was stored as none: its entry is among its webhook's calls.
     path: signalId
       ? `/me?signal=${encodeURIComponent(signalId)}`

@@ -90,6 +90,64 @@ describe('eventMail', () => {
     expect(filled.subject).toMatch(/^Order filled: BUY 10 AAPL at 189.2 on Alpaca/);
   });
 
+  it("shows an order's duration, its exits (take profit, stop loss) and a trailing stop's distance, and its legs", () => {
+    const bracket = eventMail(
+      ctx,
+      'jo@example.com',
+      order('order.placed', {
+        order: {
+          symbol: 'AAPL',
+          action: 'buy',
+          quantity: 10,
+          type: 'limit',
+          limit_price: 189.5,
+          duration: 'gtc',
+          take_profit_price: 200,
+          stop_loss_price: 180,
+        },
+      }),
+    );
+    for (const line of ['Duration: gtc', 'Take profit: 200', 'Stop loss: 180']) {
+      expect(bracket.text).toContain(line);
+    }
+    const trailing = eventMail(
+      ctx,
+      'jo@example.com',
+      order('order.placed', {
+        order: {
+          symbol: 'AAPL',
+          action: 'sell',
+          quantity: 10,
+          type: 'stop',
+          stop_price_percent: 2,
+          stop_loss_price_distance: 1.5,
+          duration: 'day',
+        },
+      }),
+    );
+    expect(trailing.text).toContain('Stop distance: 2%');
+    expect(trailing.text).toContain('Stop loss distance: 1.5');
+    const spread = eventMail(
+      ctx,
+      'jo@example.com',
+      order('order.placed', {
+        order: {
+          symbol: 'SPY',
+          action: 'buy',
+          quantity: 1,
+          type: 'limit',
+          limit_price: 1.25,
+          legs: [
+            { symbol: 'SPY250321C00500000', action: 'buy_to_open', quantity: 1 },
+            { symbol: 'SPY250321C00510000', action: 'sell_to_open', quantity: 1 },
+          ],
+        },
+      }),
+    );
+    expect(spread.text).toContain('Legs: BUY_TO_OPEN 1 SPY250321C00500000, SELL_TO_OPEN 1 SPY250321C00510000');
+    expect(spread.html).toContain('<th align="left">Legs</th>');
+  });
+
   it('links connection events to the brokers screen and credits to the account', () => {
     const expiring = eventMail(ctx, 'jo@example.com', {
       type: 'connector.expiring',
@@ -115,6 +173,24 @@ describe('digestMail and disabledMail', () => {
     const msft = lines.findIndex((l) => l.includes('SELL 1 MSFT'));
     expect(aapl).toBeGreaterThan(-1);
     expect(msft).toBeGreaterThan(aapl);
+  });
+
+  it('says on each line of a digest why the order was rejected or the signal refused', () => {
+    const rejected = digestMail(ctx, 'jo@example.com', 'order.rejected', [
+      order('order.rejected', { status: 'rejected', message: 'Alpaca: insufficient <buying> power' }),
+    ]);
+    expect(rejected.text).toContain('Order rejected: BUY 10 AAPL on Alpaca (Alpaca: insufficient <buying> power)');
+    expect(rejected.html).toContain('(Alpaca: insufficient &#60;buying&#62; power)');
+    const refused = digestMail(ctx, 'jo@example.com', 'signal.refused', [
+      {
+        type: 'signal.refused',
+        at,
+        data: { hook: { key: 'h1', name: 'Swing' }, reason: 'invalid', message: 'action: must be one of buy, sell' },
+      },
+    ]);
+    expect(refused.text).toContain('Signal refused on webhook "Swing" (action: must be one of buy, sell)');
+    const filled = digestMail(ctx, 'jo@example.com', 'order.filled', [order('order.filled', { price: 189.2 })]);
+    expect(filled.text).toContain('Order filled: BUY 10 AAPL at 189.2 on Alpaca\n');
   });
 
   it('lists the first 100 events of a long flood and counts the rest', () => {

@@ -60,7 +60,10 @@ export function digestMail(ctx: MailContext, to: string, type: string, events: r
   const listed = [...events]
     .sort((a, b) => a.at.getTime() - b.at.getTime())
     .slice(0, DIGEST_LISTED)
-    .map((event) => `${formatTime(event.at.getTime())} — ${describeEvent(event.type, event.data, ctx.title).summary}`);
+    .map((event) => {
+      const { summary, reason } = describeEvent(event.type, event.data, ctx.title);
+      return `${formatTime(event.at.getTime())} — ${summary}${reason ? ` (${reason})` : ''}`;
+    });
   const more = events.length - listed.length;
   const lines = more > 0 ? [...listed, `…and ${more} more`] : listed;
   const path = type.startsWith('connector.') ? '/me/connector' : type.startsWith('credits.') ? '/me/account' : '/me';

@@ -56,7 +56,16 @@ async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Pro
       delivery.secretRotatedAt,
     );
   } catch {
-    return giveUp('The signing secret cannot be opened (SECRETS_KEY changed?): rotate the secret');
+    // This server's setup, not the receiver's nor the setting's: an instance started with another
+    // SECRETS_KEY is put right by its operator (as a connector's unreadable secrets deactivate
+    // nothing), so the event waits for it through the retry schedule instead of being lost.
+    return {
+      ...attempt,
+      ok: false,
+      responseCode: null,
+      error: 'The signing secret cannot be opened (SECRETS_KEY changed?): rotate the secret',
+      retryInMs: nextRetry(deps.schedule, delivery),
+    };
   }
   deps.secrets?.set(delivery.notificationId, secrets);
   const event = { id: delivery.eventId, type: delivery.eventType, at: delivery.eventAt, data: delivery.data };

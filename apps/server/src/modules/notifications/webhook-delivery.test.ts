@@ -147,6 +147,26 @@ describe('signed webhooks', () => {
     expect(health[0]?.failing_since).toBeNull();
   });
 
+  it('retries a delivery whose secret this server cannot open (another SECRETS_KEY), instead of giving it up at once', async () => {
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ keyId: string }>(
+      'select secret_key_id as "keyId" from notifications where key = $1',
+      [settingKey],
+    );
+    // Sealed under a key this server does not have (an instance started with the wrong SECRETS_KEY).
+    await pool.query(`update notifications set secret_key_id = 'deadbeef' where key = $1`, [settingKey]);
+    const queued = await sendTest(t, alice, settingKey);
+    const tried = await eventually(log, (r) =>
+      r.some((d) => d.id === queued.id && (d.status === 'failed' || d.attempts >= 2)),
+    );
+    expect(tried.find((d) => d.id === queued.id)?.error).toMatch(/cannot be opened/);
+    expect(tried.find((d) => d.id === queued.id)?.attempts).toBeGreaterThanOrEqual(2);
+    // The operator puts the right key back: the event still arrives, signed with the setting's secret.
+    await pool.query('update notifications set secret_key_id = $2 where key = $1', [settingKey, rows[0]?.keyId]);
+    await gql(t, alice, `mutation($id: String!) { notificationDeliveryResend(id: $id) { id } }`, { id: queued.id });
+    expect((await received(queued.eventId))?.verifyError).toBeNull();
+  });
+
   it('gives up after the schedule, and sends the same event again on request', async () => {
     receiver.answer('fail');
     const since = receiver.received.length;
