@@ -20,6 +20,7 @@ import { PACK_100, PACK_500, PLAN_MONTHLY, PRODUCT_ID } from '../../../test/stri
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
 import { insertPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
+import { referrerStats } from '../../db/repositories/referrer.repository.ts';
 import { spendCredits } from '../accounts/credits.ts';
 import { clearCatalog } from './catalog.ts';
 
@@ -705,6 +706,31 @@ describe('a refunded pack', () => {
     expect((await accountOf(b.t, user.id))?.balance).toBe(0);
     expect(await refunded(user.id)).toEqual([1099]);
     await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('no longer counts a referred buyer as paying once the payment was refunded in full', async () => {
+    const { rows } = await b.t.services.db.$client.query<{ id: string }>(
+      "insert into referrers (code, name, credits) values ('refundrf', 'Refunds', 10) returning id",
+    );
+    const referrerId = rows[0]?.id;
+    const paying = async () => (await referrerStats(b.t.services.db)).find((r) => r.code === 'refundrf')?.payingUsers;
+    const users = [await newCustomer(b, 'referred-kept'), await newCustomer(b, 'referred-refunded')];
+    const sessions: string[] = [];
+    for (const user of users) {
+      await b.t.services.db.$client.query('insert into referral_signups (user_id, referrer_id) values ($1, $2)', [
+        user.id,
+        referrerId,
+      ]);
+      const { sessionId, events } = await buy(b, user.headers, PACK_100);
+      await deliverAll(events);
+      sessions.push(sessionId);
+    }
+    expect(await paying()).toBe(2);
+    // The first is refunded in part (still paid something), the second in full.
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessions[0] ?? ''), amount: 500 });
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessions[1] ?? '') });
+    expect(await deliverAll(takeEvents(b))).toEqual([200, 200]);
+    expect(await paying()).toBe(1);
   });
 
   it('grants nothing for a payment whose dispute was lost before its checkout.session.completed reached us', async () => {
