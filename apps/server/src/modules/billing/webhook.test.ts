@@ -394,6 +394,40 @@ describe('a plan changed within its period', () => {
   });
 });
 
+describe('a subscription whose first payment was never made (incomplete)', () => {
+  it('neither replaces the plan that runs nor takes its period’s credits when it expires', async () => {
+    const user = await newCustomer(b, 'incomplete');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const running = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    // A second subscription of the customer (made in Stripe's dashboard) whose first payment
+    // failed: incomplete for 23 hours, then incomplete_expired; it never ran.
+    const second = b.fake.store.put({
+      ...structuredClone(b.fake.store.get('subscription', running)),
+      id: b.fake.store.newId('subscription'),
+      status: 'incomplete',
+    });
+    b.fake.webhooks.emit('customer.subscription.updated', second, { metadata: {} });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    second.status = 'incomplete_expired';
+    b.fake.webhooks.emit('customer.subscription.updated', second, { status: 'incomplete' });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
+    const shown = await gql<{ account: { type: number; metadata: string } }>(
+      b.t.app,
+      '{ account { type metadata } }',
+      {},
+      user.headers,
+    );
+    expect(shown.data?.account.type).toBe(3);
+    expect(JSON.parse(shown.data?.account.metadata ?? '{}').recurring).toMatchObject({
+      subscriptionId: running,
+      status: 'active',
+    });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('a failed renewal delivered late', () => {
   it('shows no failed payment once Stripe says the plan is paid again', async () => {
     const user = await newCustomer(b, 'late-failure');
