@@ -67,7 +67,8 @@ export interface ReferrerStatsRow {
   confirmedSignups: number;
   /**
    * Signed-up users who paid something: a pack, a plan period or professional status (every Stripe
-   * payment is a row of `payments`; professional status alone grants no credits).
+   * payment is a row of `payments`; professional status alone grants no credits), and kept it: a
+   * payment given back in full (refunds, a lost dispute: `refunded`) does not count.
    */
   payingUsers: number;
   /** Live signals (test hooks excluded) of the signed-up users. */
@@ -84,7 +85,7 @@ export async function referrerStats(db: Executor): Promise<ReferrerStatsRow[]> {
       count(s.user_id)::int as signups,
       count(u.email_confirmed_at)::int as "confirmedSignups",
       (count(s.user_id) filter (where exists (
-        select 1 from payments p where p.user_id = s.user_id and p.price > 0
+        select 1 from payments p where p.user_id = s.user_id and p.price > p.refunded
       )))::int as "payingUsers",
       coalesce(sum((select count(*) from signals g where g.user_id = s.user_id and not g.is_test)), 0)::int
         as "signalsSent",

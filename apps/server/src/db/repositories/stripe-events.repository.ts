@@ -47,6 +47,16 @@ export async function lockStripeUser(db: Executor, userId: number): Promise<void
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`stripe-events:${userId}`}, 0))`);
 }
 
+/**
+ * One payment's booking and the look-up of a refund or dispute of it (for pack and plan alike,
+ * keyed by the Checkout session or invoice that pays it) take turns: a booking reads the charge's
+ * refunds from Stripe under it and a refund's event looks for the booked payment under it, so a
+ * refund made while its payment is being booked is seen by one of the two, never by neither.
+ */
+export async function lockStripePayment(db: Executor, reference: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`stripe-payment:${reference}`}, 0))`);
+}
+
 export async function setEventOutcome(db: Executor, id: string, outcome: string, userId: number | null): Promise<void> {
   await db.update(stripeEvents).set({ outcome, userId }).where(eq(stripeEvents.id, id));
 }

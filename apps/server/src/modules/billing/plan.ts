@@ -19,12 +19,18 @@ import { startCreditPeriod } from '../accounts/credits.ts';
 import { creditsOf, isProfessionalPrice } from './catalog.ts';
 import type { StripeClient } from './stripe-client.ts';
 
-/** Statuses in which the plan still runs (it may be waiting for a payment). */
-const RUNNING = new Set(['active', 'trialing', 'past_due', 'unpaid', 'incomplete', 'paused']);
+/**
+ * Statuses in which the plan still runs (it may be waiting for a payment). Not `incomplete`: its
+ * first payment was never made (it failed, needs the customer's action, or is still processing),
+ * so it never ran; Stripe makes it `active` once paid, or `incomplete_expired` after 23 hours.
+ */
+const RUNNING = new Set(['active', 'trialing', 'past_due', 'unpaid', 'paused']);
 
 export interface Plan {
   subscriptionId: string;
   running: boolean;
+  /** It will not run (again): ended, or expired before its first payment; not while `incomplete`. */
+  ended: boolean;
   /** Credits per period: Σ metadata.credits × quantity over the items. */
   credits: number;
   professional: boolean;
@@ -58,6 +64,7 @@ export function planOf(subscription: Stripe.Subscription): Plan {
   return {
     subscriptionId: subscription.id,
     running: RUNNING.has(subscription.status),
+    ended: !RUNNING.has(subscription.status) && subscription.status !== 'incomplete',
     credits,
     professional: items.some((item) => isProfessionalPrice(item.price?.metadata)),
     periodEnd: periodEnd > 0 ? new Date(periodEnd * 1000) : null,
@@ -107,13 +114,14 @@ export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
 /**
  * Whether the customer has a plan (a subscription to a price with credits) that runs in Stripe
  * now, whether or not its events have reached us yet: paid a moment ago, the account does not
- * show it, and a second Checkout would charge both.
+ * show it, and a second Checkout would charge both. An `incomplete` one counts too: its first
+ * payment may still go through (a bank debit processing), and both would be charged.
  */
 export async function hasRunningPlan(stripe: StripeClient, customer: string): Promise<boolean> {
   const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
   return subscriptions.data.some((subscription) => {
     const plan = planOf(subscription);
-    return plan.running && (plan.credits > 0 || plan.professional);
+    return (plan.running || subscription.status === 'incomplete') && (plan.credits > 0 || plan.professional);
   });
 }
 

@@ -20,6 +20,7 @@ import { PACK_100, PACK_500, PLAN_MONTHLY, PRODUCT_ID } from '../../../test/stri
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
 import { insertPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
+import { referrerStats } from '../../db/repositories/referrer.repository.ts';
 import { spendCredits } from '../accounts/credits.ts';
 import { clearCatalog } from './catalog.ts';
 
@@ -46,6 +47,39 @@ async function payments(userId: number) {
     userId,
   ]);
   return rows;
+}
+
+/** Whether a transaction waits for an advisory lock, asked until one does or `done()` (at most ~5 s). */
+async function lockAwaited(done: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 500 && !done(); i++) {
+    const { rows } = await b.t.services.db.$client.query<{ n: number }>(
+      `select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
+       where d.datname = current_database() and l.locktype = 'advisory' and not l.granted`,
+    );
+    if ((rows[0]?.n ?? 0) > 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return false;
+}
+
+/**
+ * The user's Stripe-event lock, taken here as another delivery of theirs would hold it: an event
+ * posted meanwhile has read Stripe and waits at the lock until `release`.
+ */
+async function holdUserLock(userId: number) {
+  const holder = await b.t.services.db.$client.connect();
+  await holder.query('begin');
+  await holder.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [`stripe-events:${userId}`]);
+  return {
+    /** Resolves once a transaction waits for an advisory lock. */
+    async waited() {
+      if (!(await lockAwaited(() => false))) throw new Error('nothing waited for the lock');
+    },
+    async release() {
+      await holder.query('commit');
+      holder.release();
+    },
+  };
 }
 
 describe('a credit pack', () => {
@@ -360,6 +394,40 @@ describe('a plan changed within its period', () => {
   });
 });
 
+describe('a subscription whose first payment was never made (incomplete)', () => {
+  it('neither replaces the plan that runs nor takes its period’s credits when it expires', async () => {
+    const user = await newCustomer(b, 'incomplete');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const running = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    // A second subscription of the customer (made in Stripe's dashboard) whose first payment
+    // failed: incomplete for 23 hours, then incomplete_expired; it never ran.
+    const second = b.fake.store.put({
+      ...structuredClone(b.fake.store.get('subscription', running)),
+      id: b.fake.store.newId('subscription'),
+      status: 'incomplete',
+    });
+    b.fake.webhooks.emit('customer.subscription.updated', second, { metadata: {} });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    second.status = 'incomplete_expired';
+    b.fake.webhooks.emit('customer.subscription.updated', second, { status: 'incomplete' });
+    expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
+    const shown = await gql<{ account: { type: number; metadata: string } }>(
+      b.t.app,
+      '{ account { type metadata } }',
+      {},
+      user.headers,
+    );
+    expect(shown.data?.account.type).toBe(3);
+    expect(JSON.parse(shown.data?.account.metadata ?? '{}').recurring).toMatchObject({
+      subscriptionId: running,
+      status: 'active',
+    });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('a failed renewal delivered late', () => {
   it('shows no failed payment once Stripe says the plan is paid again', async () => {
     const user = await newCustomer(b, 'late-failure');
@@ -625,6 +693,80 @@ describe('a refunded pack', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('takes back a refund made while its checkout.session.completed was being applied', async () => {
+    const user = await newCustomer(b, 'refund-during-session');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100, { quantity: 3 });
+    // The booking has read Stripe (nothing refunded then) and waits for the user's lock.
+    const lock = await holdUserLock(user.id);
+    let booking: ReturnType<typeof postEvent> | undefined;
+    try {
+      booking = postEvent(b, ofType(events, 'checkout.session.completed'));
+      await lock.waited();
+      // Meanwhile a third is refunded, and that event is handled (another delivery, another instance).
+      await b.stripe.refunds.create({ payment_intent: intentOf(sessionId), amount: 1099 });
+      expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    } finally {
+      await lock.release();
+    }
+    expect((await booking)?.status).toBe(200);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    expect(await refunded(user.id)).toEqual([1099]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('has a refund’s event wait for the booking of its payment that is reading the charge', async () => {
+    const user = await newCustomer(b, 'refund-waits');
+    const { sessionId, events } = await buy(b, user.headers, PACK_100);
+    const chargeId = String(b.fake.store.get('payment_intent', intentOf(sessionId)).latest_charge);
+    // The booking holds the payment's lock; Stripe's answer about the charge is slow.
+    const hold = b.fake.hold('GET', `/v1/charges/${chargeId}`);
+    const booking = postEvent(b, ofType(events, 'checkout.session.completed'));
+    let refundDone = false;
+    let refund: Promise<number[]> | undefined;
+    try {
+      await hold.reached;
+      await b.stripe.refunds.create({ payment_intent: intentOf(sessionId) });
+      refund = deliverAll(takeEvents(b)).finally(() => {
+        refundDone = true;
+      });
+      // Not consumed as unmatched while the booking has not committed: it waits for it.
+      expect(await lockAwaited(() => refundDone)).toBe(true);
+      expect(refundDone).toBe(false);
+    } finally {
+      hold.release();
+    }
+    expect((await booking).status).toBe(200);
+    expect(await refund).toEqual([200]);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(0);
+    expect(await refunded(user.id)).toEqual([1099]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('no longer counts a referred buyer as paying once the payment was refunded in full', async () => {
+    const { rows } = await b.t.services.db.$client.query<{ id: string }>(
+      "insert into referrers (code, name, credits) values ('refundrf', 'Refunds', 10) returning id",
+    );
+    const referrerId = rows[0]?.id;
+    const paying = async () => (await referrerStats(b.t.services.db)).find((r) => r.code === 'refundrf')?.payingUsers;
+    const users = [await newCustomer(b, 'referred-kept'), await newCustomer(b, 'referred-refunded')];
+    const sessions: string[] = [];
+    for (const user of users) {
+      await b.t.services.db.$client.query('insert into referral_signups (user_id, referrer_id) values ($1, $2)', [
+        user.id,
+        referrerId,
+      ]);
+      const { sessionId, events } = await buy(b, user.headers, PACK_100);
+      await deliverAll(events);
+      sessions.push(sessionId);
+    }
+    expect(await paying()).toBe(2);
+    // The first is refunded in part (still paid something), the second in full.
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessions[0] ?? ''), amount: 500 });
+    await b.stripe.refunds.create({ payment_intent: intentOf(sessions[1] ?? '') });
+    expect(await deliverAll(takeEvents(b))).toEqual([200, 200]);
+    expect(await paying()).toBe(1);
+  });
+
   it('grants nothing for a payment whose dispute was lost before its checkout.session.completed reached us', async () => {
     const user = await newCustomer(b, 'dispute-before-session');
     const { sessionId, events } = await buy(b, user.headers, PACK_500);
@@ -750,6 +892,30 @@ describe('a refunded plan payment', () => {
     await b.stripe.refunds.create({ payment_intent: intentOfInvoice(firstInvoice(events)) });
     expect(await deliverAll(takeEvents(b))).toEqual([200]);
     await deliverAll(events);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('takes back a refund made while a renewal’s invoice.paid was being applied', async () => {
+    const user = await newCustomer(b, 'plan-refund-during');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    const renewal = String(b.fake.subscriptions.renew(subscriptionId).id);
+    const renewed = takeEvents(b);
+    // The renewal's booking has read Stripe (nothing refunded then) and waits for the user's lock.
+    const lock = await holdUserLock(user.id);
+    let booking: ReturnType<typeof postEvent> | undefined;
+    try {
+      booking = postEvent(b, ofType(renewed, 'invoice.paid'));
+      await lock.waited();
+      await b.stripe.refunds.create({ payment_intent: intentOfInvoice(renewal) });
+      expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    } finally {
+      await lock.release();
+    }
+    expect((await booking)?.status).toBe(200);
+    await deliverAll(renewed.filter((e) => e.type !== 'invoice.paid'));
     expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 0, recurring_credits: 0 });
     await expectBalancedLedger(b.t, user.id);
   });

@@ -9,8 +9,9 @@
 //      reading Stripe's state again under the lock where the change depends on it: a repeat, an
 //      out-of-order event or the same event at two instances at once finds the id claimed or the
 //      grant booked (grants are keyed by session and invoice), and changes nothing; the state
-//      written is the newest the lock's last holder could read. 200 only after the commit; any
-//      error answers 500 and Stripe delivers again.
+//      written is the newest the lock's last holder could read. A booking and a refund of the
+//      same payment also take turns on that payment's lock (lockStripePayment, reversal.ts).
+//      200 only after the commit; any error answers 500 and Stripe delivers again.
 import { z } from 'zod';
 import {
   claimEvent,

@@ -10,7 +10,12 @@ import { grantCredits } from '../../accounts/credits.ts';
 import { creditsOf, describeProduct, isProfessionalPrice, listCatalog } from '../catalog.ts';
 import { applyPlanPayment, grantProfessional, invoicePeriodEnd } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
-import { refundedChargeOfIntent, refundedChargeOfInvoice, reverseEarlierRefunds } from './reversal.ts';
+import {
+  refundedBeforeBooking,
+  refundedChargeOfIntent,
+  refundedChargeOfInvoice,
+  reverseEarlierRefunds,
+} from './reversal.ts';
 import { currentSubscription, latestSubscription } from './subscription.ts';
 import { type Effect, type EventContext, type EventHandler, idOf, unmatched } from './types.ts';
 
@@ -54,10 +59,12 @@ async function subscriptionEffect(
   // The period the first invoice paid for, as invoice.paid reads it: the subscription's current
   // period is a later one when the session arrives after a renewal.
   const invoice = invoiceId ? await ctx.stripe.invoices.retrieve(invoiceId) : null;
-  const refunded = invoiceId ? await refundedChargeOfInvoice(ctx, invoiceId) : null;
   return {
     userId,
     apply: async (tx) => {
+      const refunded = invoiceId
+        ? await refundedBeforeBooking(tx, invoiceId, () => refundedChargeOfInvoice(ctx, invoiceId))
+        : null;
       const changed = await applyPlanPayment(
         tx,
         userId,
@@ -90,10 +97,12 @@ export const checkoutSessionCompleted: EventHandler = async (ctx, object) => {
   if (session.mode === 'subscription') return subscriptionEffect(ctx, session, userId);
   if (session.mode !== 'payment') return { userId, outcome: 'ignored' };
   const sold = row ? await soldByRow(ctx, row) : await soldByLineItems(ctx, session.id);
-  const refunded = await refundedChargeOfIntent(ctx, idOf(session.payment_intent));
   return {
     userId,
     apply: async (tx) => {
+      const refunded = await refundedBeforeBooking(tx, session.id, () =>
+        refundedChargeOfIntent(ctx, idOf(session.payment_intent)),
+      );
       const granted = sold.credits > 0 ? await grantCredits(tx, userId, sold.credits, 'purchase', session.id) : null;
       const recorded = await recordPayment(tx, {
         userId,

@@ -8,7 +8,7 @@ import type Stripe from 'stripe';
 import { setPaymentInvoice } from '../../../db/repositories/payments.repository.ts';
 import { applyPlanPayment, invoicePeriodEnd, subscriptionOfInvoice } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
-import { refundedChargeOfInvoice, reverseEarlierRefunds } from './reversal.ts';
+import { refundedBeforeBooking, refundedChargeOfInvoice, reverseEarlierRefunds } from './reversal.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
 import { type EventHandler, idOf, unmatched } from './types.ts';
 
@@ -42,10 +42,12 @@ export const invoicePaid: EventHandler = async (ctx, object) => {
     periodEnd: invoicePeriodEnd(invoice),
     change: invoice.billing_reason === 'subscription_update',
   };
-  const refunded = await refundedChargeOfInvoice(ctx, invoice.id);
   return {
     userId,
     apply: async (tx) => {
+      const refunded = await refundedBeforeBooking(tx, payment.invoiceId, () =>
+        refundedChargeOfInvoice(ctx, payment.invoiceId),
+      );
       const changed = await applyPlanPayment(tx, userId, await latestSubscription(ctx, subscription), payment);
       await reverseEarlierRefunds(ctx, tx, payment.invoiceId, refunded);
       return changed ? 'applied' : 'unchanged';

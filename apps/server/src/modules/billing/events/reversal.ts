@@ -14,7 +14,9 @@
 // its cents no longer count as given back. Professional status bought with the charge goes when
 // all of its money was given back, and stands again when a refund of it fails. A refund made
 // before its payment was booked (its event found nothing) is taken back when the payment's own
-// event books it (reverseEarlierRefunds), and so is a dispute lost before it.
+// event books it (reverseEarlierRefunds), and so is a dispute lost before it; the two take turns
+// on the payment's lock (lockStripePayment), so a refund made while the booking runs is not
+// missed by both.
 import type Stripe from 'stripe';
 import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
 import { findLedgerEntry } from '../../../db/repositories/credits.repository.ts';
@@ -26,6 +28,7 @@ import {
   type PaymentRow,
   setPaymentRefunded,
 } from '../../../db/repositories/payments.repository.ts';
+import { lockStripePayment } from '../../../db/repositories/stripe-events.repository.ts';
 import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
 import { isProfessionalPrice } from '../catalog.ts';
 import { invoicePeriodEnd } from '../plan.ts';
@@ -49,7 +52,7 @@ export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge)
   const sessions = await ctx.stripe.checkout.sessions.list({ payment_intent: intent, limit: 1 });
   const session = sessions.data[0];
   if (session?.mode === 'payment') {
-    const payment = await findPaymentByReference(ctx.services.db, session.id);
+    const payment = await bookedPayment(ctx, session.id);
     return payment?.interval === null ? payment : undefined;
   }
   const paid = await ctx.stripe.invoicePayments.list({
@@ -58,8 +61,19 @@ export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge)
   });
   const invoiceId = idOf(paid.data[0]?.invoice);
   if (!invoiceId) return undefined;
-  const payment = await findPaymentByReference(ctx.services.db, invoiceId);
+  const payment = await bookedPayment(ctx, invoiceId);
   return payment && payment.interval !== null ? payment : undefined;
+}
+
+/**
+ * The payment entry of a session or invoice, looked up under the payment's lock: a booking of it
+ * running now has committed first, or reads the charge's refunds from Stripe after this.
+ */
+function bookedPayment(ctx: EventContext, reference: string): Promise<PaymentRow | undefined> {
+  return ctx.services.db.transaction(async (tx) => {
+    await lockStripePayment(tx, reference);
+    return findPaymentByReference(tx, reference);
+  });
 }
 
 /**
@@ -180,6 +194,21 @@ export async function refundedChargeOfInvoice(ctx: EventContext, invoiceId: stri
   const paid = await ctx.stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
   const payment = paid.data.find((p) => p.status === 'paid' && p.payment?.type === 'payment_intent');
   return refundedChargeOfIntent(ctx, idOf(payment?.payment?.payment_intent));
+}
+
+/**
+ * The charge of a payment about to be booked (`reference`: its session or invoice) when some of it
+ * was given back already (`refundedCharge`), read under the payment's lock, held to the commit: a
+ * refund's event that found nothing booked looked before this read, so this read sees its refund.
+ * Called before the booking locks the account: signals spending must not wait for Stripe.
+ */
+export async function refundedBeforeBooking(
+  tx: Transaction,
+  reference: string,
+  refundedCharge: () => Promise<Stripe.Charge | null>,
+): Promise<Stripe.Charge | null> {
+  await lockStripePayment(tx, reference);
+  return refundedCharge();
 }
 
 /**

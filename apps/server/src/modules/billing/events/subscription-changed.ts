@@ -24,7 +24,7 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
       const subscription = await latestSubscription(ctx, found);
       const plan = planOf(subscription);
       if (!(await isCurrentPlan(tx, userId, plan))) return 'unchanged';
-      if (!plan.running) await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
+      if (plan.ended) await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
       await projectPlan(tx, userId, projectionOf(plan, subscription.status));
       return 'applied';
     },

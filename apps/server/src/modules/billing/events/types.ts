@@ -2,8 +2,8 @@
 // Stripe first, outside any transaction, and returns the change to make; the webhook applies it
 // in the transaction that claims the event id, so the books change once or not at all, after
 // taking the user's lock (one user's events apply one at a time). What Stripe may have changed
-// since the first read (a subscription's status and items) `apply` reads again: an answer read
-// before the lock may be older than what another event wrote meanwhile.
+// since the first read (a subscription's status and items, a payment's refunds) `apply` reads
+// again: an answer read before the lock may be older than what another event wrote meanwhile.
 import type { Transaction } from '../../../db/repositories/executor.ts';
 import type { Services } from '../../../services.ts';
 import type { StripeClient } from '../stripe-client.ts';
