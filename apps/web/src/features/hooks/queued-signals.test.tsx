@@ -72,3 +72,24 @@ describe('cancelling a queued signal twice', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });
+
+describe('queued signal quantities', () => {
+  it('groups a quantity as the trade lines do (en-US, SPEC §9), and shows an expression as written', async () => {
+    const order = (quantity: number | string) => JSON.stringify({ symbol: 'BTCUSD', action: 'sell', quantity });
+    renderWithClient(<QueuedSignals hookKey="h1" />, {
+      QueuedSignals: () => ({
+        data: {
+          queuedSignals: [
+            { ...row('q1', 'h1'), order: order(12500) },
+            { ...row('q2', 'h1'), order: order(0.0015) },
+            { ...row('q3', 'h1'), order: order('{{qty}}*2') },
+          ],
+        },
+      }),
+    });
+    const list = await screen.findByRole('region', { name: 'Queued signals' });
+    expect(list.textContent).toContain('sell 12,500 BTCUSD, placed at');
+    expect(list.textContent).toContain('sell 0.0015 BTCUSD, placed at');
+    expect(list.textContent).toContain('sell {{qty}}*2 BTCUSD, placed at');
+  });
+});

@@ -2,14 +2,15 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatQuantity } from '../../lib/format.ts';
 import { QueuedSignalCancelDocument, QueuedSignalsDocument } from './documents.ts';
 
-/** "buy 2 AAPL" from the order as read on arrival (JSON text). */
+/** "buy 1,500 AAPL" from the order as read on arrival (JSON text); a quantity expression as written. */
 function describeOrder(order: string): string {
   try {
-    const o = JSON.parse(order) as { action?: string; quantity?: number; symbol?: string };
-    return [o.action, o.quantity, o.symbol].filter((part) => part !== undefined).join(' ');
+    const o = JSON.parse(order) as { action?: string; quantity?: number | string; symbol?: string };
+    const quantity = typeof o.quantity === 'number' ? formatQuantity(o.quantity) : o.quantity;
+    return [o.action, quantity, o.symbol].filter((part) => part !== undefined).join(' ');
   } catch {
     return order;
   }
