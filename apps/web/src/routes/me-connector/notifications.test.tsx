@@ -61,9 +61,13 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     fireEvent.click(within(dialog).getByLabelText('Webhook'));
     fireEvent.change(within(dialog).getByLabelText('Notification webhook URL'), { target: { value: 'ftp://x' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Invalid email')).toBeTruthy();
-    expect(within(dialog).getByText('Invalid URL')).toBeTruthy();
+    const emailError = await within(dialog).findByText('Invalid email');
+    const urlError = within(dialog).getByText('Invalid URL');
     expect(calls('NotificationCreate')).toHaveLength(0);
+    // Each message is the description of its field, as a screen reader announces it.
+    const url = within(dialog).getByLabelText('Notification webhook URL');
+    expect(email.getAttribute('aria-describedby')?.split(' ')).toContain(emailError.id);
+    expect(url.getAttribute('aria-describedby')?.split(' ')).toContain(urlError.id);
   });
 
   it('creates, updates and deletes per type, and stops at the first error', async () => {
