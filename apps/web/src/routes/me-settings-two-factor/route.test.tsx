@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute } from '../../test/render-route.tsx';
@@ -137,5 +137,35 @@ describe('settings: two-factor panel', () => {
     expect(within(list).getAllByRole('listitem')).toHaveLength(10);
     expect(await screen.findByText('10 recovery codes left.')).toBeTruthy();
     expect(calls('UserRecoveryCodesCreate').at(-1)?.variables).toEqual({ passcode: 'wxyz-wxyz-wxyz' });
+  });
+
+  it('keeps the new recovery codes (shown only once) when the status cannot be reloaded after', async () => {
+    let down = false;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(4),
+      handlers: {
+        UserPasscode: fixture(() =>
+          down
+            ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')
+            : { data: { userPasscode: { ...active, recoveryCodesLeft: 2 } } },
+        ),
+        UserRecoveryCodesCreate: fixture(() => {
+          down = true;
+          return { data: { userRecoveryCodesCreate: CODES } };
+        }),
+      },
+    });
+    await screen.findByText('2 recovery codes left.');
+    click('Get new recovery codes');
+    fill('Authenticator or recovery code', '123456');
+    click('Get new codes');
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    // The reload that follows fails: the codes stay on screen, and the status as last read.
+    await waitFor(() => expect(calls('UserPasscode').length).toBeGreaterThan(1));
+    await act(async () => {});
+    await act(async () => {});
+    expect(screen.getByRole('list', { name: 'Recovery codes' })).toBeTruthy();
+    expect(screen.getByText('2 recovery codes left.')).toBeTruthy();
   });
 });
