@@ -49,6 +49,36 @@ describe('second-factor enrollment (SPEC §2, §4, §9)', () => {
     expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/me');
   });
 
+  it('keeps the recovery codes (shown only once) when the setup asked again after activation fails to load', async () => {
+    let down = false;
+    const { calls } = await renderRoute('/me/settings/two-factor', {
+      user: fakeUser(4),
+      handlers: {
+        // With their __typename, as the server answers them: the mutation's invalidates the query's.
+        UserPasscode: fixture(() =>
+          down
+            ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')
+            : { data: { userPasscode: { ...pending().data.userPasscode, __typename: 'Passcode' } } },
+        ),
+        UserPasscodeUpdate: fixture(() => {
+          down = true;
+          return { data: { userPasscodeUpdate: { ...active, recoveryCodes: CODES, __typename: 'Passcode' } } };
+        }),
+      },
+    });
+    await screen.findByTestId('passcode-secret');
+    fill('Verification code', '123456');
+    click('Activate');
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    // The setup is asked again (the mutation answered a UserPasscode), and that fails for a moment.
+    await waitFor(() => expect(calls('UserPasscode').length).toBeGreaterThan(1));
+    await act(async () => {});
+    await act(async () => {});
+    expect(screen.getByRole('list', { name: 'Recovery codes' })).toBeTruthy();
+    expect(screen.queryByText(/Cannot load your two-factor setup/)).toBeNull();
+  });
+
   it("says 'The verification code is not valid' for a wrong code", async () => {
     await renderRoute('/me/settings/two-factor', {
       user: fakeUser(4),
