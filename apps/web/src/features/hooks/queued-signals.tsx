@@ -3,6 +3,7 @@ import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { formatDateTime, formatQuantity } from '../../lib/format.ts';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 import { QueuedSignalCancelDocument, QueuedSignalsDocument } from './documents.ts';
 
 /** "buy 1,500 AAPL" from the order as read on arrival (JSON text); a quantity expression as written. */
@@ -28,9 +29,9 @@ export function QueuedSignals({ hookKey }: { hookKey: string }) {
   // answer 'not found' for a cancelled one.
   const [cancelling, setCancelling] = useState<string | null>(null);
   const [cancelled, setCancelled] = useState<ReadonlySet<string>>(() => new Set());
-  const waiting = (result.data?.queuedSignals ?? []).filter(
-    (s) => s.hookKey === hookKey && s.status === 'queued' && !cancelled.has(s.id),
-  );
+  // A reload that fails (after a cancel) keeps the list: the signals in it are still to be placed.
+  const queued = useLastLoaded(result.data?.queuedSignals);
+  const waiting = (queued ?? []).filter((s) => s.hookKey === hookKey && s.status === 'queued' && !cancelled.has(s.id));
   if (waiting.length === 0 && !error) return null;
 
   async function cancel(id: string) {
