@@ -62,6 +62,18 @@ describe('activity as trade lines (issue #21)', () => {
     expect(refusedLine?.textContent).not.toContain('order PO-77');
   });
 
+  it("groups a slow call's milliseconds in the line as in its detail (en-US, SPEC §9)", async () => {
+    const slow = { ...trade, elapsedMs: 12345, phases: { parse: 0.4, store: 1.2, broker: 12340.5 } };
+    open(() => [{ ...filled, trade: slow }]);
+    const button = (await seen('Webhook hook1 (paper#PA-1) called'))[0] as HTMLElement;
+    const line = screen.getByTestId('trade-line');
+    expect(line.textContent).toContain('12,345 ms');
+    expect(line.textContent).toContain('broker 12,340.5');
+    fireEvent.click(button);
+    const details = screen.getByTestId('order-call');
+    expect(details.textContent).toContain('(parse 0.4 · store 1.2 · broker 12,340.5 ms)');
+  });
+
   it('opens the request, the normalized order and the answer side by side', async () => {
     open(() => [filled]);
     const button = (await seen('Webhook hook1 (paper#PA-1) called'))[0] as HTMLElement;

@@ -1,4 +1,4 @@
-import { formatPrice, formatQuantity } from '../../lib/format.ts';
+import { formatCount, formatPrice, formatQuantity } from '../../lib/format.ts';
 import { resultLabel } from './filters.ts';
 import type { ActionRow } from './use-activity.ts';
 
@@ -59,14 +59,15 @@ export interface PillProps {
   checking?: boolean;
 }
 
-const ms = (value: number | null | undefined) => (value === null || value === undefined ? null : `${value} ms`);
+const ms = (value: number | null | undefined) =>
+  value === null || value === undefined ? null : `${formatCount(value)} ms`;
 
 /** "parse 0.4 · store 1.2 · broker 40" of the phases that ran. */
 export function phaseSplit(trade: Trade): string {
   const parts = (['parse', 'store', 'broker'] as const)
     .map((phase) => [phase, trade.phases[phase]] as const)
     .filter(([, value]) => value !== null && value !== undefined)
-    .map(([phase, value]) => `${phase} ${value}`);
+    .map(([phase, value]) => `${phase} ${formatQuantity(value as number)}`);
   return parts.join(' · ');
 }
 

@@ -1,5 +1,6 @@
 import { ADMIN_TEXT } from '@router/shared';
 import { useId } from 'react';
+import { formatCount } from '../../lib/format.ts';
 import type { ReferralCode } from './use-referral-code.ts';
 
 function Notice({ status }: { status: ReferralCode['status'] }) {
@@ -7,7 +8,7 @@ function Notice({ status }: { status: ReferralCode['status'] }) {
     case 'found':
       return status.referrer.isActive ? (
         <div className="form-text text-success">
-          You get {status.referrer.credits} extra signals once you confirm your email.
+          You get {formatCount(status.referrer.credits)} extra signals once you confirm your email.
         </div>
       ) : (
         <div className="form-text text-warning-emphasis" role="alert">

@@ -64,7 +64,14 @@ export function UpgradeForm() {
         {QUESTIONS.map(([key, question]) => {
           const error = errors.legal?.[key]?.message;
           return (
-            <div key={key} className="mb-3" role="radiogroup" aria-labelledby={`legal-${key}`}>
+            <div
+              key={key}
+              className="mb-3"
+              role="radiogroup"
+              aria-labelledby={`legal-${key}`}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `legal-${key}-error` : undefined}
+            >
               <p id={`legal-${key}`} className="mb-1">
                 {key}. {question}
               </p>
@@ -82,7 +89,11 @@ export function UpgradeForm() {
                   </label>
                 </div>
               ))}
-              {error && <div className="invalid-feedback d-block">{error}</div>}
+              {error && (
+                <div id={`legal-${key}-error`} className="invalid-feedback d-block">
+                  {error}
+                </div>
+              )}
             </div>
           );
         })}

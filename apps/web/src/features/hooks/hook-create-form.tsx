@@ -42,11 +42,17 @@ export function HookCreateForm({
             id={`${id}-name`}
             className={`form-control${nameError ? ' is-invalid' : ''}`}
             placeholder="Webhook"
+            aria-invalid={nameError ? true : undefined}
+            aria-describedby={nameError ? `${id}-name-error` : undefined}
             // biome-ignore lint/a11y/noAutofocus: the form opens because the user asked for it
             autoFocus
             {...register('name')}
           />
-          {nameError && <div className="invalid-feedback">{nameError}</div>}
+          {nameError && (
+            <div id={`${id}-name-error`} className="invalid-feedback">
+              {nameError}
+            </div>
+          )}
         </div>
         <div className="col-12 col-md-7">
           <label className="form-label small" htmlFor={`${id}-account`}>
@@ -55,6 +61,8 @@ export function HookCreateForm({
           <select
             id={`${id}-account`}
             className={`form-select${accountError ? ' is-invalid' : ''}`}
+            aria-invalid={accountError ? true : undefined}
+            aria-describedby={accountError ? `${id}-account-error` : undefined}
             {...register('accountId')}
           >
             {accounts.map((account) => (
@@ -64,7 +72,11 @@ export function HookCreateForm({
               </option>
             ))}
           </select>
-          {accountError && <div className="invalid-feedback">{accountError}</div>}
+          {accountError && (
+            <div id={`${id}-account-error`} className="invalid-feedback">
+              {accountError}
+            </div>
+          )}
         </div>
       </div>
       <div className="form-check mt-3">

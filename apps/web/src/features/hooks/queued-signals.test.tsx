@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../lib/format.ts';
 import type { GraphQLPayload } from '../../test/fake-server.ts';
@@ -70,5 +70,52 @@ describe('cancelling a queued signal twice', () => {
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
     expect(calls('QueuedSignalCancel')).toHaveLength(1);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('queued signal quantities', () => {
+  it('groups a quantity as the trade lines do (en-US, SPEC §9), and shows an expression as written', async () => {
+    const order = (quantity: number | string) => JSON.stringify({ symbol: 'BTCUSD', action: 'sell', quantity });
+    renderWithClient(<QueuedSignals hookKey="h1" />, {
+      QueuedSignals: () => ({
+        data: {
+          queuedSignals: [
+            { ...row('q1', 'h1'), order: order(12500) },
+            { ...row('q2', 'h1'), order: order(0.0015) },
+            { ...row('q3', 'h1'), order: order('{{qty}}*2') },
+          ],
+        },
+      }),
+    });
+    const list = await screen.findByRole('region', { name: 'Queued signals' });
+    expect(list.textContent).toContain('sell 12,500 BTCUSD, placed at');
+    expect(list.textContent).toContain('sell 0.0015 BTCUSD, placed at');
+    expect(list.textContent).toContain('sell {{qty}}*2 BTCUSD, placed at');
+  });
+});
+
+describe('queued signals when the list cannot be reloaded', () => {
+  it('keeps showing the signals still waiting (they will be placed) after a cancel whose reload fails', async () => {
+    let down = false;
+    const { calls } = renderWithClient(<QueuedSignals hookKey="h1" />, {
+      QueuedSignals: () =>
+        down
+          ? { data: null, errors: [{ message: 'Service unavailable', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }
+          : { data: { queuedSignals: [row('q1', 'h1'), { ...row('q2', 'h1'), order: '{"symbol":"MSFT"}' }] } },
+      QueuedSignalCancel: (request) => {
+        down = true;
+        return { data: { queuedSignalCancel: { id: request.variables.id, status: 'cancelled' } } };
+      },
+    });
+    const list = await screen.findByRole('region', { name: 'Queued signals' });
+    expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(2);
+    fireEvent.click(screen.getAllByRole('button', { name: 'Cancel' })[0] as HTMLElement);
+    await waitFor(() => expect(calls('QueuedSignals').length).toBeGreaterThan(1));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(1));
+    await act(async () => {});
+    await act(async () => {});
+    expect(list.isConnected).toBe(true);
+    expect(screen.getByRole('region', { name: 'Queued signals' }).textContent).toContain('MSFT');
+    expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(1);
   });
 });

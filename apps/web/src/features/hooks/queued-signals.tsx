@@ -2,14 +2,16 @@ import { useState } from 'react';
 import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatQuantity } from '../../lib/format.ts';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 import { QueuedSignalCancelDocument, QueuedSignalsDocument } from './documents.ts';
 
-/** "buy 2 AAPL" from the order as read on arrival (JSON text). */
+/** "buy 1,500 AAPL" from the order as read on arrival (JSON text); a quantity expression as written. */
 function describeOrder(order: string): string {
   try {
-    const o = JSON.parse(order) as { action?: string; quantity?: number; symbol?: string };
-    return [o.action, o.quantity, o.symbol].filter((part) => part !== undefined).join(' ');
+    const o = JSON.parse(order) as { action?: string; quantity?: number | string; symbol?: string };
+    const quantity = typeof o.quantity === 'number' ? formatQuantity(o.quantity) : o.quantity;
+    return [o.action, quantity, o.symbol].filter((part) => part !== undefined).join(' ');
   } catch {
     return order;
   }
@@ -27,9 +29,9 @@ export function QueuedSignals({ hookKey }: { hookKey: string }) {
   // answer 'not found' for a cancelled one.
   const [cancelling, setCancelling] = useState<string | null>(null);
   const [cancelled, setCancelled] = useState<ReadonlySet<string>>(() => new Set());
-  const waiting = (result.data?.queuedSignals ?? []).filter(
-    (s) => s.hookKey === hookKey && s.status === 'queued' && !cancelled.has(s.id),
-  );
+  // A reload that fails (after a cancel) keeps the list: the signals in it are still to be placed.
+  const queued = useLastLoaded(result.data?.queuedSignals);
+  const waiting = (queued ?? []).filter((s) => s.hookKey === hookKey && s.status === 'queued' && !cancelled.has(s.id));
   if (waiting.length === 0 && !error) return null;
 
   async function cancel(id: string) {

@@ -129,9 +129,14 @@ export function NotificationForm({
             placeholder="you@example.com"
             disabled={!emailEnabled}
             aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? `${fieldId}-email-error` : undefined}
             {...register('email')}
           />
-          {errors.email && <div className="invalid-feedback">{errors.email.message}</div>}
+          {errors.email && (
+            <div id={`${fieldId}-email-error`} className="invalid-feedback">
+              {errors.email.message}
+            </div>
+          )}
         </div>
         <div className="form-check form-switch">
           <input id={`${fieldId}-hook-on`} type="checkbox" className="form-check-input" {...register('hookEnabled')} />
@@ -150,9 +155,14 @@ export function NotificationForm({
             placeholder="https://example.com/notify"
             disabled={!hookEnabled}
             aria-invalid={errors.url ? true : undefined}
+            aria-describedby={errors.url ? `${fieldId}-url-error` : undefined}
             {...register('url')}
           />
-          {errors.url && <div className="invalid-feedback">{errors.url.message}</div>}
+          {errors.url && (
+            <div id={`${fieldId}-url-error`} className="invalid-feedback">
+              {errors.url.message}
+            </div>
+          )}
         </div>
         {(['Push', 'SMS'] as const).map((channel) => (
           <div key={channel} className="form-check form-switch">

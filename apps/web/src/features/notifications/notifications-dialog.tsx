@@ -100,6 +100,13 @@ export function NotificationsDialog({
             </h3>
             {panel.deliveries ? (
               <DeliveryLog deliveries={panel.deliveries} busy={panel.busy} onResend={panel.resend} />
+            ) : panel.deliveriesError ? (
+              <div className="alert alert-danger mb-0" role="alert">
+                Cannot load the deliveries.{' '}
+                <button type="button" className="btn btn-link p-0 align-baseline" onClick={panel.retry}>
+                  Try again
+                </button>
+              </div>
             ) : (
               <DelayedSpinner className="py-3 text-center" />
             )}

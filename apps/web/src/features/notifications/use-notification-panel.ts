@@ -49,7 +49,9 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   // The settings last read: a reload that fails keeps the form (and what was typed in it) on them.
   const loaded = settings.data?.notifications as readonly NotificationItem[] | undefined;
   const shown = useLastLoaded(loaded);
-  const deliveries = log.data?.notificationDeliveries;
+  // The log last read: a refresh that fails for a moment keeps it (and, while one of its
+  // deliveries waits, the refresh goes on).
+  const deliveries = useLastLoaded(log.data?.notificationDeliveries);
   const waiting = deliveries?.some((d) => d.status === 'pending') ?? false;
 
   useEffect(() => {
@@ -82,6 +84,8 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
     notifications: shown,
     settingsError: settings.error !== undefined && !settings.fetching,
     settingsFetching: settings.fetching,
+    /** The log could not be read, and none was before. */
+    deliveriesError: log.error !== undefined && !log.fetching && deliveries === undefined,
     saveFailed,
     retry: reload,
     deliveries: deliveries as readonly DeliveryItem[] | undefined,

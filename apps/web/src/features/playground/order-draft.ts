@@ -21,13 +21,20 @@ import {
 
 export const formatDraft = (draft: OrderDraft): string => JSON.stringify(draft, null, 2);
 
+/** The order in the text, when it reads as an object (leniently); else why it does not. */
+export function readDraftOrProblem(text: string): { draft: OrderDraft } | { problem: string } {
+  const result = parseOrderText(text);
+  if (!result.ok) return { problem: `its text is not valid JSON (${result.error})` };
+  if (typeof result.value !== 'object' || result.value === null || Array.isArray(result.value)) {
+    return { problem: 'its text is not a JSON object' };
+  }
+  return { draft: result.value as OrderDraft };
+}
+
 /** The order in the text, when it reads as an object (leniently); else undefined. */
 export function readDraft(text: string): OrderDraft | undefined {
-  const result = parseOrderText(text);
-  if (!result.ok || typeof result.value !== 'object' || result.value === null || Array.isArray(result.value)) {
-    return undefined;
-  }
-  return result.value as OrderDraft;
+  const read = readDraftOrProblem(text);
+  return 'draft' in read ? read.draft : undefined;
 }
 
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>

@@ -8,11 +8,13 @@ export interface OrderEditorProps {
   onText(text: string): void;
   onTest(): void;
   testing: boolean;
+  /** Why a selector or a picked value changed nothing (the text cannot be read). */
+  unchanged?: string | null;
   textareaRef?: RefObject<HTMLTextAreaElement | null>;
 }
 
 /** The sample order as editable JSON, with Copy, the Examples link and Test (Ctrl+Enter). */
-export function OrderEditor({ text, onText, onTest, testing, textareaRef }: OrderEditorProps) {
+export function OrderEditor({ text, onText, onTest, testing, unchanged, textareaRef }: OrderEditorProps) {
   const rows = Math.min(Math.max(text.split('\n').length, 6), 24);
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
@@ -34,8 +36,14 @@ export function OrderEditor({ text, onText, onTest, testing, textareaRef }: Orde
         value={text}
         onChange={(event) => onText(event.target.value)}
         onKeyDown={onKeyDown}
-        aria-describedby="playground-order-help"
+        isInvalid={Boolean(unchanged)}
+        aria-describedby={unchanged ? 'playground-order-help playground-order-unchanged' : 'playground-order-help'}
       />
+      {unchanged && (
+        <div id="playground-order-unchanged" className="invalid-feedback d-block" role="alert">
+          {unchanged}
+        </div>
+      )}
       <Form.Text id="playground-order-help">
         Edit freely: comments, single quotes and trailing commas are repaired. Ctrl+Enter tests.
       </Form.Text>

@@ -66,6 +66,7 @@ export function Playground({ provider, brokers, onBroker, connectors, order, tex
           onText={order.setText}
           onTest={() => void test.run(order.text, choice)}
           testing={test.testing}
+          unchanged={order.unchanged}
           textareaRef={textareaRef}
         />
         <div className="mt-3">{test.outcome && <TestResult outcome={test.outcome} providerName={provider.name} />}</div>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { useCall } from '../../lib/call.ts';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 import { PasscodeDocument, PasscodeUpdateDocument } from './documents.ts';
 import { PasscodeCodeForm } from './passcode-code-form.tsx';
 import { passcodeError } from './passcode-error.ts';
@@ -20,12 +21,14 @@ export const QR_SIZE = 100;
  */
 export function TwoFactorEnroll({ next }: { next: string }) {
   const { mutate } = useCall();
-  const [{ data, error, fetching }, refetch] = useQuery({ query: PasscodeDocument, requestPolicy: 'network-only' });
+  const [{ data, fetching }, refetch] = useQuery({ query: PasscodeDocument, requestPolicy: 'network-only' });
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const passcode = data?.userPasscode;
+  // The activation answers a Passcode, so the setup is asked again: if that fails for a moment,
+  // what was read stays, and with it the recovery codes, which are shown only this once.
+  const passcode = useLastLoaded(data?.userPasscode);
 
   if (fetching && !passcode) return <DelayedSpinner />;
-  if (error || !passcode) {
+  if (!passcode) {
     return (
       <div className="alert alert-danger" role="alert">
         Cannot load your two-factor setup.{' '}

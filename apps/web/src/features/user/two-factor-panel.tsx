@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { useCall } from '../../lib/call.ts';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 import { PasscodeDocument, PasscodeUpdateDocument, RecoveryCodesCreateDocument } from './documents.ts';
 import { passcodeError } from './passcode-error.ts';
 import { RecoveryCodeList } from './recovery-code-list.tsx';
@@ -18,13 +19,16 @@ type Asking = 'none' | 'turn-off' | 'new-codes';
  */
 export function TwoFactorPanel() {
   const { mutate } = useCall();
-  const [{ data, error, fetching }, refetch] = useQuery({ query: PasscodeDocument, requestPolicy: 'network-only' });
+  const [{ data, fetching }, refetch] = useQuery({ query: PasscodeDocument, requestPolicy: 'network-only' });
   const [asking, setAsking] = useState<Asking>('none');
   const [codes, setCodes] = useState<string[] | null>(null);
-  const active = data?.userPasscode.isActive;
+  // A reload after a change that fails for a moment keeps the status as last read, and with it the
+  // new recovery codes, which are shown only this once.
+  const passcode = useLastLoaded(data?.userPasscode);
+  const active = passcode?.isActive;
 
-  if (fetching && !data) return <DelayedSpinner />;
-  if (error || active === undefined) {
+  if (fetching && !passcode) return <DelayedSpinner />;
+  if (active === undefined) {
     return (
       <p className="text-danger" role="alert">
         Cannot load the two-factor status.
@@ -57,7 +61,7 @@ export function TwoFactorPanel() {
       </>
     );
   }
-  const left = data?.userPasscode.recoveryCodesLeft ?? 0;
+  const left = passcode?.recoveryCodesLeft ?? 0;
   return (
     <>
       <p>

@@ -23,6 +23,12 @@ describe('Professional application (SPEC §2, §5)', () => {
     await renderRoute('/me/account/upgrade', { user: fakeUser(CUSTOMER) });
     click('Apply and continue to payment');
     await waitFor(() => expect(screen.getAllByText('Required')).toHaveLength(5 + Object.keys(LEGAL_QUESTIONS).length));
+    // A question's 'Required' is told with it: the group of its answers is described by it.
+    for (const group of screen.getAllByRole('radiogroup')) {
+      expect(group.getAttribute('aria-invalid')).toBe('true');
+      const described = (group.getAttribute('aria-describedby') ?? '').split(' ');
+      expect(described.map((id) => document.getElementById(id)?.textContent)).toContain('Required');
+    }
   });
 
   it('sends the answers and goes on to the payment with a success message', async () => {

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leaveFor } from '../../features/billing/leave-for.ts';
 import { productsAnswer } from '../../test/billing.ts';
@@ -207,6 +207,33 @@ describe('Account & Billing with card payments', () => {
       },
     );
     expect(sessionStorage.getItem('checkoutSince')).toBeNull();
+  });
+
+  it('after Checkout keeps the billing page when asking the account again fails for a moment', async () => {
+    sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
+    let asked = 0;
+    const { calls } = await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        {
+          AccountCredits: fixture(() => {
+            asked += 1;
+            return asked >= 2
+              ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')
+              : { data: { account: account({ payments: [paidPack(Date.UTC(2023, 5, 1))] }) } };
+          }),
+        },
+      ),
+    });
+    expect(await screen.findByRole('heading', { name: 'Recent payments' })).toBeTruthy();
+    await waitFor(() => expect(calls('AccountCredits').length).toBeGreaterThanOrEqual(2), { timeout: 6000 });
+    await act(async () => {});
+    await act(async () => {});
+    expect(screen.getByRole('heading', { name: 'Recent payments' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Buy signals' })).toBeTruthy();
+    expect(screen.getByTestId('account-balance').textContent).toContain('105');
+    expect(screen.getByTestId('checkout-return').textContent).toMatch(/appear as soon as Stripe confirms/);
   });
 
   it('after Checkout shows the purchase in the credit history too, once the payment shows', async () => {

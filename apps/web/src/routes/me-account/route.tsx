@@ -16,6 +16,7 @@ import { SubscriptionCard } from '../../features/billing/subscription-card.tsx';
 import { GRANTED_BY_ADMIN } from '../../features/billing/texts.ts';
 import { useStripeRedirect } from '../../features/billing/use-stripe-redirect.ts';
 import { useSession } from '../../lib/session.tsx';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 
 const PORTAL = 'portal';
 
@@ -30,7 +31,10 @@ export function Component() {
   const session = useSession();
   const [params] = useSearchParams();
   const coupon = params.get('coupon') ?? undefined;
-  const [account, reexecute] = useQuery({ query: AccountCreditsDocument, requestPolicy: 'network-only' });
+  const [result, reexecute] = useQuery({ query: AccountCreditsDocument, requestPolicy: 'network-only' });
+  // Asked again every 2 s after Checkout: an answer that fails for a moment keeps the page as last
+  // read (the plan, what is on sale, the payments) rather than emptying it.
+  const account = { ...result, data: useLastLoaded(result.data ?? undefined) };
   const stripe = useStripeRedirect();
   const data = account.data?.account;
   const refresh = () => reexecute({ requestPolicy: 'network-only' });

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER, connector, providersHandler } from '../../test/connectors.ts';
 import { type FakeHandler, fixture, graphQLError } from '../../test/fake-server.ts';
@@ -61,9 +61,13 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     fireEvent.click(within(dialog).getByLabelText('Webhook'));
     fireEvent.change(within(dialog).getByLabelText('Notification webhook URL'), { target: { value: 'ftp://x' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await within(dialog).findByText('Invalid email')).toBeTruthy();
-    expect(within(dialog).getByText('Invalid URL')).toBeTruthy();
+    const emailError = await within(dialog).findByText('Invalid email');
+    const urlError = within(dialog).getByText('Invalid URL');
     expect(calls('NotificationCreate')).toHaveLength(0);
+    // Each message is the description of its field, as a screen reader announces it.
+    const url = within(dialog).getByLabelText('Notification webhook URL');
+    expect(email.getAttribute('aria-describedby')?.split(' ')).toContain(emailError.id);
+    expect(url.getAttribute('aria-describedby')?.split(' ')).toContain(urlError.id);
   });
 
   it('creates, updates and deletes per type, and stops at the first error', async () => {
@@ -165,6 +169,47 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     expect(((await within(dialog).findByLabelText('Webhook signing secret')) as HTMLInputElement).value).toBe(
       'whsec_second',
     );
+  });
+
+  it('keeps the delivery log when reloading it fails for a moment', async () => {
+    let logDown = false;
+    const { dialog, calls } = await openDialog('Main', live, {
+      Notifications: fixture(() => ({ data: { notifications: [HOOK_SETTING] } })),
+      NotificationDeliveries: fixture(() =>
+        logDown
+          ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')
+          : { data: { notificationDeliveries: [delivery('1', 'delivered', 1, { responseCode: 200 })] } },
+      ),
+      NotificationTest: fixture(() => {
+        logDown = true;
+        return { data: { notificationTest: delivery('3', 'pending', 0) } };
+      }),
+    });
+    expect(await within(dialog).findByText('Delivered')).toBeTruthy();
+    const before = calls('NotificationDeliveries').length;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send a test webhook' }));
+    await waitFor(() => expect(calls('NotificationDeliveries').length).toBeGreaterThan(before));
+    await within(dialog).findByText('Test notification queued: see the deliveries below.');
+    await act(async () => {});
+    await act(async () => {});
+    expect(within(dialog).getByText('Delivered')).toBeTruthy();
+    expect(within(dialog).queryByText('Cannot load the deliveries.')).toBeNull();
+  });
+
+  it('says the delivery log cannot be loaded, with a retry, instead of waiting forever', async () => {
+    let logDown = true;
+    const { dialog } = await openDialog('Main', live, {
+      Notifications: fixture(() => ({ data: { notifications: [HOOK_SETTING] } })),
+      NotificationDeliveries: fixture(() =>
+        logDown
+          ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')
+          : { data: { notificationDeliveries: [delivery('1', 'delivered', 1, { responseCode: 200 })] } },
+      ),
+    });
+    const alert = await within(dialog).findByText('Cannot load the deliveries.');
+    logDown = false;
+    fireEvent.click(within(alert.closest('[role="alert"]') as HTMLElement).getByRole('button', { name: 'Try again' }));
+    expect(await within(dialog).findByText('Delivered')).toBeTruthy();
   });
 
   const LIVE_ONLY = 'This setting is currently available for live trading accounts only.';

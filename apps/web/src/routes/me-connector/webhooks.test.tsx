@@ -43,6 +43,19 @@ describe('webhooks (SPEC §2)', () => {
     await waitFor(() => expect(calls('Hooks').length).toBeGreaterThan(before));
   });
 
+  it('ties a new webhook name that is too long to its field, for screen readers', async () => {
+    const { calls } = await render();
+    fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
+    const form = screen.getByRole('form', { name: 'New webhook' });
+    const name = within(form).getByLabelText('Name');
+    fireEvent.change(name, { target: { value: 'x'.repeat(65) } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Create webhook' }));
+    const error = await within(form).findByText('At most 64 characters');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(name.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+    expect(calls('HookCreate')).toHaveLength(0);
+  });
+
   it("renames a hook ('Required' when empty) and shows a server error", async () => {
     const { calls } = await render({
       HookUpdate: fixture(({ variables }) =>

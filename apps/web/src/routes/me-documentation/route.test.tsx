@@ -145,6 +145,34 @@ describe('documentation: selectors and the order (SPEC §4 playground rules)', {
     expect(textarea.value).toBe(typed);
   });
 
+  it('says why a selector or a table value changed nothing on text that cannot be read', async () => {
+    await open('/me/documentation/alpaca');
+    const textarea = (await screen.findByLabelText('Order (JSON)')) as HTMLTextAreaElement;
+    const typed = '{"symbol": "MSFT", "action": "sell", "quantity": 250 2}';
+    fireEvent.change(textarea, { target: { value: typed } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    await choose('Order type', 'limit');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe(
+      'The order was not changed: its text is not valid JSON (Colon expected at position 54). Correct it first.',
+    );
+    expect(textarea.getAttribute('aria-describedby')).toContain(alert.id);
+    expect(textarea.value).toBe(typed);
+    // Corrected: the message goes, and the next choice applies.
+    fireEvent.change(textarea, { target: { value: '{"symbol": "MSFT", "action": "sell", "quantity": 250}' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    await choose('Order type', 'limit');
+    expect(await order()).toMatchObject({ type: 'limit' });
+    expect(screen.queryByRole('alert')).toBeNull();
+    // A value clicked in the parameters table on unreadable text says so too.
+    fireEvent.change(textarea, { target: { value: typed } });
+    const table = await screen.findByRole('table');
+    const durationRow = within(table).getByRole('rowheader', { name: 'duration' }).closest('tr') as HTMLElement;
+    fireEvent.click(within(durationRow).getByRole('button', { name: 'gtc' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('The order was not changed');
+    expect(textarea.value).toBe(typed);
+  });
+
   it("shows a class the broker does not trade as the order's, so the broker's first class can be chosen", async () => {
     await open('/me/documentation/alpaca');
     const textarea = await screen.findByLabelText('Order (JSON)');

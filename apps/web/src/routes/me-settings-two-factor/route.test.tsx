@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute } from '../../test/render-route.tsx';
@@ -47,6 +47,36 @@ describe('second-factor enrollment (SPEC §2, §4, §9)', () => {
     expect(screen.getByRole('button', { name: 'Copy codes' })).toBeTruthy();
     expect(calls('UserPasscodeUpdate')[0]?.variables).toEqual({ secret: 'JBSWY3DPEHPK3PXP', passcode: '123456' });
     expect(screen.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe('/me');
+  });
+
+  it('keeps the recovery codes (shown only once) when the setup asked again after activation fails to load', async () => {
+    let down = false;
+    const { calls } = await renderRoute('/me/settings/two-factor', {
+      user: fakeUser(4),
+      handlers: {
+        // With their __typename, as the server answers them: the mutation's invalidates the query's.
+        UserPasscode: fixture(() =>
+          down
+            ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')
+            : { data: { userPasscode: { ...pending().data.userPasscode, __typename: 'Passcode' } } },
+        ),
+        UserPasscodeUpdate: fixture(() => {
+          down = true;
+          return { data: { userPasscodeUpdate: { ...active, recoveryCodes: CODES, __typename: 'Passcode' } } };
+        }),
+      },
+    });
+    await screen.findByTestId('passcode-secret');
+    fill('Verification code', '123456');
+    click('Activate');
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    // The setup is asked again (the mutation answered a UserPasscode), and that fails for a moment.
+    await waitFor(() => expect(calls('UserPasscode').length).toBeGreaterThan(1));
+    await act(async () => {});
+    await act(async () => {});
+    expect(screen.getByRole('list', { name: 'Recovery codes' })).toBeTruthy();
+    expect(screen.queryByText(/Cannot load your two-factor setup/)).toBeNull();
   });
 
   it("says 'The verification code is not valid' for a wrong code", async () => {
@@ -137,5 +167,35 @@ describe('settings: two-factor panel', () => {
     expect(within(list).getAllByRole('listitem')).toHaveLength(10);
     expect(await screen.findByText('10 recovery codes left.')).toBeTruthy();
     expect(calls('UserRecoveryCodesCreate').at(-1)?.variables).toEqual({ passcode: 'wxyz-wxyz-wxyz' });
+  });
+
+  it('keeps the new recovery codes (shown only once) when the status cannot be reloaded after', async () => {
+    let down = false;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(4),
+      handlers: {
+        UserPasscode: fixture(() =>
+          down
+            ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')
+            : { data: { userPasscode: { ...active, recoveryCodesLeft: 2 } } },
+        ),
+        UserRecoveryCodesCreate: fixture(() => {
+          down = true;
+          return { data: { userRecoveryCodesCreate: CODES } };
+        }),
+      },
+    });
+    await screen.findByText('2 recovery codes left.');
+    click('Get new recovery codes');
+    fill('Authenticator or recovery code', '123456');
+    click('Get new codes');
+    const list = await screen.findByRole('list', { name: 'Recovery codes' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(10);
+    // The reload that follows fails: the codes stay on screen, and the status as last read.
+    await waitFor(() => expect(calls('UserPasscode').length).toBeGreaterThan(1));
+    await act(async () => {});
+    await act(async () => {});
+    expect(screen.getByRole('list', { name: 'Recovery codes' })).toBeTruthy();
+    expect(screen.getByText('2 recovery codes left.')).toBeTruthy();
   });
 });

@@ -60,6 +60,32 @@ describe('settings: authorized applications (SPEC §2 Settings)', () => {
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Authorized applications' })).toBeNull());
     expect(calls('UserTokenDelete')[0]?.variables).toEqual({ key: 'g1' });
   });
+
+  it('keeps the applications shown when the revoke and the reload after it fail (their access goes on)', async () => {
+    let down = false;
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        AuthorizedApps: fixture(() =>
+          down
+            ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')
+            : { data: { userTokens: [grant('g1', 'Journal'), grant('g2', 'Tax export')] } },
+        ),
+        UserTokenDelete: fixture(() => {
+          down = true;
+          return graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR');
+        }),
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Revoke Journal' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() => expect(calls('AuthorizedApps').length).toBeGreaterThan(1));
+    await act(async () => {});
+    await act(async () => {});
+    expect(screen.getByRole('heading', { name: 'Authorized applications' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Revoke Journal' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Revoke Tax export' })).toBeTruthy();
+  });
 });
 
 describe('settings: developer applications (SPEC §2 Settings, §5)', () => {

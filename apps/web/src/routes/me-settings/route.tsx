@@ -11,6 +11,7 @@ import { SettingsSection } from '../../features/settings/settings-section.tsx';
 import { ProfileForm } from '../../features/user/profile-form.tsx';
 import { TwoFactorPanel } from '../../features/user/two-factor-panel.tsx';
 import { useSession } from '../../lib/session.tsx';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 
 interface Section {
   id: string;
@@ -26,7 +27,9 @@ export function Component() {
   useDocumentTitle('Settings');
   const { user, isAdmin, isProfessional } = useSession();
   const [granted, refetchGranted] = useQuery({ query: AuthorizedAppsDocument, requestPolicy: 'cache-and-network' });
-  const grants = granted.data?.userTokens ?? [];
+  // A reload that fails (after a revoke) keeps the grants as last read: hiding them would say that
+  // no application has access any more.
+  const grants = useLastLoaded(granted.data?.userTokens) ?? [];
   const sections: Section[] = [
     { id: 'general', title: 'General', body: user && <ProfileForm key={user.key} user={user} /> },
     { id: 'password', title: 'Password', body: <PasswordChangeForm /> },

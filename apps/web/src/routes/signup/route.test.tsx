@@ -106,12 +106,12 @@ describe('sign-up screen (SPEC §2, §5, §8)', () => {
   });
 });
 
-const campaign = (isActive: boolean) =>
+const campaign = (isActive: boolean, credits = 100) =>
   fixture(({ variables }) => ({
     data: {
       signupReferrer:
         String(variables.code).toLowerCase() === 'k7m2q9xa'
-          ? { code: 'k7m2q9xa', name: 'Spring', credits: 100, isActive }
+          ? { code: 'k7m2q9xa', name: 'Spring', credits, isActive }
           : null,
     },
   }));
@@ -123,6 +123,11 @@ describe('sign-up through a referrer link (issue 15)', () => {
     await renderRoute('/signup/k7m2q9xa', { handlers: { SignupReferrer: campaign(true) } });
     expect(referralField().value).toBe('k7m2q9xa');
     expect(await screen.findByText('You get 100 extra signals once you confirm your email.')).toBeTruthy();
+  });
+
+  it('groups a large number of credits (en-US, SPEC §9)', async () => {
+    await renderRoute('/signup/k7m2q9xa', { handlers: { SignupReferrer: campaign(true, 2500) } });
+    expect(await screen.findByText('You get 2,500 extra signals once you confirm your email.')).toBeTruthy();
   });
 
   it('says so when the campaign was deleted, or when the code is not ours', async () => {
