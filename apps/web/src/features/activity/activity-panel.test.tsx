@@ -116,27 +116,6 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     await seen('No actions found');
   });
 
-  it("says a signal link's entries could not be loaded, rather than 'No actions found', and retries", async () => {
-    let fail = true;
-    const { calls } = renderWithClient(
-      <ActivityPanel />,
-      {
-        ActivityActions: fixture(async () =>
-          fail ? graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR') : answer([orderAction(7, {})]),
-        ),
-      },
-      '/me?signal=sig123',
-    );
-    const alert = await vi.waitFor(() => screen.getByRole('alert'));
-    expect(alert.textContent).toBe('Cannot load the actions of this signal.Try again');
-    expect(screen.queryByText('No actions found')).toBeNull();
-    fail = false;
-    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
-    await seen('Webhook hook7 (paper#PA-1) called');
-    expect(calls('ActivityActions')[1]?.variables).toEqual({ signalId: 'sig123' });
-    expect(screen.queryByRole('alert')).toBeNull();
-  });
-
   it("shows 'No actions found' for a search without results", async () => {
     open(({ search }) => (search ? [] : page(1, 2)));
     await seen('You signed in to the dashboard');

@@ -85,9 +85,7 @@ export function ActivityPanel() {
             <tr>
               <td colSpan={3} className="py-3">
                 <div className="alert alert-danger d-flex flex-wrap align-items-center gap-2 mb-0" role="alert">
-                  <span className="flex-grow-1">
-                    {signalId ? 'Cannot load the actions of this signal.' : 'Cannot load the actions for this search.'}
-                  </span>
+                  <span className="flex-grow-1">Cannot load the actions for this search.</span>
                   <button
                     type="button"
                     className="btn btn-sm btn-outline-danger"

@@ -20,7 +20,7 @@ export interface ActivityState {
   hasMore: boolean;
   /** The query (search and filters) the shown list answers, as JSON ('{}' = none). */
   query: string;
-  /** Loading `query` (a search, a filter, a signal's entries) failed: no rows answer it; `retry` asks again. */
+  /** Loading `query` (a search or a filter) failed: no rows answer it; `retry` asks again. */
   failed: boolean;
 }
 
@@ -106,8 +106,6 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
       query: JSON.stringify(first),
       hidden: !signalId && (!rows || rows.length === 0),
       hasMore: !signalId && rows ? full(rows) : false,
-      // A signal's entries are shown even when there are none: a failed load says so.
-      failed: Boolean(signalId) && !rows,
     }));
     return () => {
       pending.current?.unsubscribe();
@@ -126,11 +124,11 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
       run(JSON.parse(query) as ActivityActionsQueryVariables, (rows) => (s) => ({
         ...s,
         actions: rows ?? [],
-        hasMore: rows && !signalId ? full(rows) : false,
+        hasMore: rows ? full(rows) : false,
         query,
         failed: !rows,
       })),
-    [run, signalId],
+    [run],
   );
   useEffect(() => {
     if (signalId || !state.loaded || state.loading || state.hidden || query === state.query) return;
