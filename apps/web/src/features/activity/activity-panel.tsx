@@ -81,23 +81,7 @@ export function ActivityPanel() {
           </tr>
         </thead>
         <tbody>
-          {activity.failed ? (
-            <tr>
-              <td colSpan={3} className="py-3">
-                <div className="alert alert-danger d-flex flex-wrap align-items-center gap-2 mb-0" role="alert">
-                  <span className="flex-grow-1">Cannot load the actions for this search.</span>
-                  <button
-                    type="button"
-                    className="btn btn-sm btn-outline-danger"
-                    onClick={activity.retry}
-                    disabled={activity.loading}
-                  >
-                    Try again
-                  </button>
-                </div>
-              </td>
-            </tr>
-          ) : activity.actions.length === 0 ? (
+          {activity.actions.length === 0 ? (
             <tr>
               <td colSpan={3} className="text-center text-secondary py-4">
                 No actions found

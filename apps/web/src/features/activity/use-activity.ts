@@ -20,8 +20,6 @@ export interface ActivityState {
   hasMore: boolean;
   /** The query (search and filters) the shown list answers, as JSON ('{}' = none). */
   query: string;
-  /** Loading `query` (a search or a filter) failed: no rows answer it; `retry` asks again. */
-  failed: boolean;
 }
 
 const NONE = '{}';
@@ -32,7 +30,6 @@ const INITIAL: ActivityState = {
   hidden: false,
   hasMore: false,
   query: NONE,
-  failed: false,
 };
 
 type Update = (rows: ActionRow[] | null) => (state: ActivityState) => ActivityState;
@@ -54,8 +51,7 @@ function merge(fresh: ActionRow[], shown: ActionRow[]): ActionRow[] {
 /**
  * The 'Last actions' log (SPEC §2, §4, §7): first load without parameters, search from 3
  * characters after 777 ms, 'More' by createdAtFrom; one request at a time (Search and More wait
- * or are ignored while one runs), aborted when the panel unmounts. A failed first load hides the
- * panel (SPEC §8: no message); a failed search or filter shows no rows but says it failed.
+ * or are ignored while one runs), aborted when the panel unmounts. Failed loads show no message.
  * The trade filters (issue #21) reload like a search; `refresh` (live updates) reloads the first
  * page of the current query and keeps what 'More' added. With `signalId` (a notification's link)
  * it holds that signal's entries only, shown even when there are none.
@@ -117,26 +113,16 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
   const search = useDebouncedValue(effectiveSearch(text), ACTIVITY_SEARCH_DEBOUNCE_MS);
   const symbol = useDebouncedValue(filters.symbol, ACTIVITY_SEARCH_DEBOUNCE_MS);
   const query = JSON.stringify(queryVariables(search, { ...filters, symbol }));
-  // A failed search shows no rows: those of the previous query would pass for its results. It is
-  // not retried in a loop, but by `retry`.
-  const load = useCallback(
-    (query: string) =>
-      run(JSON.parse(query) as ActivityActionsQueryVariables, (rows) => (s) => ({
-        ...s,
-        actions: rows ?? [],
-        hasMore: rows ? full(rows) : false,
-        query,
-        failed: !rows,
-      })),
-    [run],
-  );
   useEffect(() => {
     if (signalId || !state.loaded || state.loading || state.hidden || query === state.query) return;
-    load(query);
-  }, [signalId, query, state.loaded, state.loading, state.hidden, state.query, load]);
-  const retry = useCallback(() => {
-    if (state.failed && !state.loading) load(state.query);
-  }, [state.failed, state.loading, state.query, load]);
+    run(JSON.parse(query) as ActivityActionsQueryVariables, (rows) => (s) => ({
+      ...s,
+      // A failed search keeps the list (no message, SPEC §8) and is not retried in a loop.
+      actions: rows ?? s.actions,
+      hasMore: rows ? full(rows) : s.hasMore,
+      query,
+    }));
+  }, [signalId, query, state.loaded, state.loading, state.hidden, state.query, run]);
 
   // Live: the first page of the shown query again, once nothing else runs.
   const refresh = useCallback(() => {
@@ -151,7 +137,7 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
       if (!rows || s.query !== shown) return s;
       const actions = merge(rows, s.actions);
       const hasMore = actions === rows || s.actions.length === 0 ? full(rows) : s.hasMore;
-      return { ...s, actions, hasMore, hidden: s.hidden && rows.length === 0, failed: false };
+      return { ...s, actions, hasMore, hidden: s.hidden && rows.length === 0 };
     });
   }, [state, run]);
 
@@ -166,5 +152,5 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
     });
   }, [state.actions, state.loading, state.hasMore, state.query, run]);
 
-  return { ...state, more, refresh, retry };
+  return { ...state, more, refresh };
 }
