@@ -1,10 +1,10 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fixture } from '../../test/fake-server.ts';
+import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { deferred, renderWithClient } from '../../test/render-with-client.tsx';
 import { orderAction, page, signinAction } from './activity-fixtures.ts';
 import { ActivityPanel } from './activity-panel.tsx';
-import type { ActionRow } from './use-activity.ts';
+import { type ActionRow, useActivity } from './use-activity.ts';
 
 const answer = (actions: ActionRow[]) => ({ data: { actions } });
 
@@ -114,6 +114,24 @@ describe('Last actions panel (SPEC §2, §4)', () => {
   it("shows 'No actions found' for a signal link whose entry is not there", async () => {
     renderWithClient(<ActivityPanel />, { ActivityActions: fixture(async () => answer([])) }, '/me?signal=gone');
     await seen('No actions found');
+  });
+
+  it("hides the panel when a signal link's entries cannot be loaded, rather than reading 'No actions found'", async () => {
+    // What the panel decides, once the load has answered (the delayed spinner renders nothing first).
+    function Probe() {
+      const activity = useActivity('', undefined, 'sig123');
+      return <output data-testid="probe">{activity.loaded ? String(activity.hidden) : 'loading'}</output>;
+    }
+    const failing = {
+      ActivityActions: fixture(async () => graphQLError('Service unavailable', 'INTERNAL_SERVER_ERROR')),
+    };
+    renderWithClient(<Probe />, failing, '/me?signal=sig123');
+    await vi.waitFor(() => expect(screen.getByTestId('probe').textContent).not.toBe('loading'));
+    expect(screen.getByTestId('probe').textContent).toBe('true');
+    cleanup();
+    const { container } = renderWithClient(<ActivityPanel />, failing, '/me?signal=sig123');
+    await vi.waitFor(() => expect(container.textContent).toBe(''));
+    expect(screen.queryByText('No actions found')).toBeNull();
   });
 
   it("shows 'No actions found' for a search without results", async () => {

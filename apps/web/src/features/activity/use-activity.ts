@@ -100,7 +100,9 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
       actions: rows ?? [],
       loaded: true,
       query: JSON.stringify(first),
-      hidden: !signalId && (!rows || rows.length === 0),
+      // A signal's entries show even when there are none; a failed load hides the panel, as a
+      // failed first load does (no message, SPEC §8), rather than reading 'No actions found'.
+      hidden: !rows || (!signalId && rows.length === 0),
       hasMore: !signalId && rows ? full(rows) : false,
     }));
     return () => {
