@@ -127,6 +127,31 @@ describe('outsideWindow: "queue"', () => {
     expect(await queuedRows(trader.userId)).toHaveLength(0);
   });
 
+  it('a repeat of a signal placed in its window, arriving once the window has closed, is that repeat: never queued and placed again', async () => {
+    const always = [{ days: DAYS, from: '00:00', to: '24:00', timeZone: 'UTC' }];
+    const trader = await queuer('queued-repeat-after-close@example.com', {
+      tradingWindows: always,
+      outsideWindow: 'queue',
+    });
+    const alert = { ...BUY, client_id: 'close-1' };
+    const first = await postSignal(t, trader.shortKey, alert);
+    expect(first.statusCode).toBe(201);
+    // The window closes; the sender's retry of the same alert comes within the dedupe window.
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({ tradingWindows: closedToday(), outsideWindow: 'queue' }),
+    });
+    await eventually(
+      async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.windows?.[0]?.days.size === 6,
+    );
+    const repeat = await postSignal(t, trader.shortKey, alert);
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.json()).toEqual(first.json());
+    expect(await queuedRows(trader.userId)).toHaveLength(0);
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(9);
+  });
+
   it('survives a restart: queued by one instance, placed once by a fresh one at the opening, one credit', async () => {
     const trader = await queuer('queued-restart@example.com');
     const first = await startTestApp({ database: t.database });

@@ -213,6 +213,20 @@ describe('controls on the signal path', () => {
     expect(await lastRefusal(trader.userId)).toMatchObject({ rule: 'maxOrdersPerMinute' });
   });
 
+  it('maxOrdersPerDay reached: a repeat of the signal placed gets its answer, not a refusal', async () => {
+    const trader = await traderWith('day-repeat@example.com', { maxOrdersPerDay: 1 });
+    const first = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-r1' });
+    expect(first.statusCode).toBe(201);
+    // The sender sends it again (a retry): the limit is reached, but this is no new order.
+    const repeat = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-r1' });
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.json()).toEqual(first.json());
+    const another = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-r2' });
+    expect(another.json()).toMatchObject({ rule: 'maxOrdersPerDay' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(49);
+  });
+
   it('maxOrdersPerDay: one count shared by two server instances on one database', async () => {
     const trader = await traderWith('day@example.com', { maxOrdersPerDay: 3 });
     const second = await startTestApp({ database: t.database });
