@@ -152,6 +152,16 @@ describe('outsideWindow: "queue"', () => {
     expect(await balanceOf(t, trader.userId)).toBe(9);
   });
 
+  it('the same signal sent several times at once is queued once, each answered 202 with it', async () => {
+    const trader = await queuer('queued-at-once@example.com');
+    const alert = fresh({ client_id: 'once-1' });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => postSignal(t, trader.shortKey, alert)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(202));
+    const [row, ...others] = await queuedRows(trader.userId);
+    expect(others).toHaveLength(0);
+    expect(new Set(answers.map((a) => a.json().id))).toEqual(new Set([row?.id]));
+  });
+
   it('survives a restart: queued by one instance, placed once by a fresh one at the opening, one credit', async () => {
     const trader = await queuer('queued-restart@example.com');
     const first = await startTestApp({ database: t.database });
