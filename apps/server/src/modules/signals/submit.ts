@@ -8,12 +8,12 @@
 // counters are written after the answer.
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { BrokerWireRequest } from '@router/brokers';
+import type { Broker, BrokerWireRequest } from '@router/brokers';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
 import { findKeyOwner, findSignalOrder, isUnstorableInput } from '../../db/repositories/signals.repository.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { HOOK_ACCOUNT_GONE, type HookEntry } from '../hooks/index.ts';
-import { isRefusal, type RuleRefusal, type TakenCount } from '../hooks/rules/index.ts';
+import { type CompiledRules, isRefusal, prepareBody, type RuleRefusal, type TakenCount } from '../hooks/rules/index.ts';
 import {
   CONNECTOR_INACTIVE,
   hookInactive,
@@ -112,8 +112,10 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
     ? rulesBefore(entry.rules, input.address, request, input.queuedKey !== undefined)
     : request;
   if (isRefusal(before)) {
-    if (before.rule === 'tradingWindows' && entry.rules?.settings.outsideWindow === 'queue') {
-      return queueSignal(rt, input, request);
+    if (before.rule === 'tradingWindows' && entry.rules) {
+      if (entry.rules.settings.outsideWindow === 'queue') return queueSignal(rt, input, request);
+      const repeat = await windowRepeat(rt, input, entry.rules, broker, request);
+      if (repeat) return repeat;
     }
     return refuse(rt, input, ruleRefused(before.rule, before.message), request);
   }
@@ -233,6 +235,26 @@ async function repeatOf(
   // A repeat's own body is not in the first one's row: its entry keeps it.
   const waitedUs = Number(waitEnd - waitStart) / 1000;
   return { ...answered(rt, input, answer, waitedUs, owner, request, phases), repeat: true };
+}
+
+/**
+ * A signal outside the trading windows (refused there) that repeats one placed while a window was
+ * open, such as a retry just after the close: answered as that repeat. Its order is read (the
+ * symbol map applied, its age not judged) only for its key.
+ */
+async function windowRepeat(
+  rt: SignalRuntime,
+  input: SignalInput,
+  rules: CompiledRules,
+  broker: Broker,
+  request: string,
+): Promise<Submitted | undefined> {
+  const body = rules.readsBody ? prepareBody(rules, request, Date.now(), false) : request;
+  if (isRefusal(body)) return undefined;
+  const normalized = normalizeOrder(body, { provider: broker.descriptor });
+  if (!normalized.ok) return undefined;
+  const { order } = normalized;
+  return heldRepeat(rt, input, signalKey(input, order.client_id, request), order, request);
 }
 
 /**
