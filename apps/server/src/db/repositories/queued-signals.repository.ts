@@ -130,13 +130,15 @@ export async function listQueuedSignals(db: Queryable, userId: number, limit: nu
 }
 
 /**
- * Cancels the user's queued signal unless a claim is placing it right now; the row as it is
- * after (`cancelled`: by this call), undefined when not the user's.
+ * Cancels the user's queued signal unless a claim is placing it right now (or, `placed`, a lost
+ * claim placed it already); the row as it is after (`cancelled`: by this call), undefined when not
+ * the user's.
  */
 export async function cancelQueuedSignal(
   db: Queryable,
   userId: number,
   id: string,
+  placed = false,
 ): Promise<(QueuedSignalRow & { cancelled: boolean }) | undefined> {
   const { rows } = await db.query<QueuedSignalRow & { cancelled: boolean }>({
     name: 'queued_signals_cancel',
@@ -144,12 +146,13 @@ export async function cancelQueuedSignal(
         update queued_signals set status = 'cancelled', completed_at = now(),
           response = jsonb_build_object('status', 'cancelled', 'status_description', 'Cancelled before its window opened')
         where id = $2 and user_id = $1 and status = 'queued' and (lease_until is null or lease_until < now())
+          and not $3::boolean
         returning *)
       select ${COLUMNS}, true as cancelled from cancelled q join hooks h on h.id = q.hook_id
       union all
       select ${COLUMNS}, false from queued_signals q join hooks h on h.id = q.hook_id
         where q.id = $2 and q.user_id = $1 and not exists (select 1 from cancelled)`,
-    values: [userId, id],
+    values: [userId, id, placed],
   });
   return rows[0];
 }

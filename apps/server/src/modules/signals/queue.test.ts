@@ -273,6 +273,26 @@ describe('outsideWindow: "queue"', () => {
     expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
   });
 
+  it('cannot cancel a signal a lost claim already placed: the next claim writes it placed', async () => {
+    const trader = await queuer('queued-cancel-placed@example.com');
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    const queued = (await postSignal(t, trader.shortKey, fresh({ client_id: 'cp-1' }))).json();
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    // The claim placed it and died before writing so; its lease ran out.
+    await t.services.db.$client.query(
+      "update queued_signals set status = 'queued', lease_until = now() - interval '1 second' where id = $1",
+      [queued.id],
+    );
+    const CANCEL = 'mutation($id: String!) { queuedSignalCancel(id: $id) { id status } }';
+    const cancel = await gqlAs(t, trader.headers, CANCEL, { id: queued.id });
+    expect(cancel.errors?.[0]?.message).toBe('Queued signal cannot be cancelled: it is being placed now');
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'placed', response: { status: 'filled' } }]);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(9);
+  });
+
   it('applies the controls as they are at placement, and the windows as they are then', async () => {
     const trader = await queuer('queued-rules@example.com');
     expect((await postSignal(t, trader.shortKey, fresh({ quantity: 3 }))).statusCode).toBe(202);
