@@ -38,22 +38,26 @@ const COLUMNS = `q.id, q.hook_id, h.short_key, h.key as hook_key, h.name as hook
 
 /** Queues the signal; a repeat of one still queued (same hook and key) gets that one instead. */
 export async function insertQueuedSignal(db: Queryable, s: NewQueuedSignal): Promise<{ id: string; releaseAt: Date }> {
-  const { rows } = await db.query<{ id: string; release_at: Date }>({
-    name: 'queued_signals_insert',
-    text: `with inserted as (
-        insert into queued_signals (id, user_id, hook_id, key, request, "order", address, release_at)
-        values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
-        on conflict (hook_id, key) where status = 'queued' do nothing
-        returning id, release_at)
-      select id, release_at from inserted
-      union all
-      select id, release_at from queued_signals
-        where hook_id = $3 and key = $4 and status = 'queued' and not exists (select 1 from inserted)`,
-    values: [s.id, s.userId, s.hookId, s.key, s.request, s.order, s.address, s.releaseAt],
-  });
-  const [row] = rows;
-  if (!row) throw new Error('queued signal neither inserted nor found');
-  return { id: row.id, releaseAt: row.release_at };
+  // A repeat queued at the same moment by another transaction makes the insert do nothing, yet
+  // is not in this statement's snapshot: the next statement sees it.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { rows } = await db.query<{ id: string; release_at: Date }>({
+      name: 'queued_signals_insert',
+      text: `with inserted as (
+          insert into queued_signals (id, user_id, hook_id, key, request, "order", address, release_at)
+          values ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)
+          on conflict (hook_id, key) where status = 'queued' do nothing
+          returning id, release_at)
+        select id, release_at from inserted
+        union all
+        select id, release_at from queued_signals
+          where hook_id = $3 and key = $4 and status = 'queued' and not exists (select 1 from inserted)`,
+      values: [s.id, s.userId, s.hookId, s.key, s.request, s.order, s.address, s.releaseAt],
+    });
+    const [row] = rows;
+    if (row) return { id: row.id, releaseAt: row.release_at };
+  }
+  throw new Error('queued signal neither inserted nor found');
 }
 
 /** Claims up to `limit` queued signals due at `at` and not leased (or whose lease ran out). */
@@ -126,13 +130,15 @@ export async function listQueuedSignals(db: Queryable, userId: number, limit: nu
 }
 
 /**
- * Cancels the user's queued signal unless a claim is placing it right now; the row as it is
- * after (`cancelled`: by this call), undefined when not the user's.
+ * Cancels the user's queued signal unless a claim is placing it right now (or, `placed`, a lost
+ * claim placed it already); the row as it is after (`cancelled`: by this call), undefined when not
+ * the user's.
  */
 export async function cancelQueuedSignal(
   db: Queryable,
   userId: number,
   id: string,
+  placed = false,
 ): Promise<(QueuedSignalRow & { cancelled: boolean }) | undefined> {
   const { rows } = await db.query<QueuedSignalRow & { cancelled: boolean }>({
     name: 'queued_signals_cancel',
@@ -140,12 +146,13 @@ export async function cancelQueuedSignal(
         update queued_signals set status = 'cancelled', completed_at = now(),
           response = jsonb_build_object('status', 'cancelled', 'status_description', 'Cancelled before its window opened')
         where id = $2 and user_id = $1 and status = 'queued' and (lease_until is null or lease_until < now())
+          and not $3::boolean
         returning *)
       select ${COLUMNS}, true as cancelled from cancelled q join hooks h on h.id = q.hook_id
       union all
       select ${COLUMNS}, false from queued_signals q join hooks h on h.id = q.hook_id
         where q.id = $2 and q.user_id = $1 and not exists (select 1 from cancelled)`,
-    values: [userId, id],
+    values: [userId, id, placed],
   });
   return rows[0];
 }

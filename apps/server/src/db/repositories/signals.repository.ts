@@ -125,6 +125,16 @@ export async function claimedKeys(db: Queryable, pairs: Array<{ hookId: number; 
   return new Set(rows.map((row) => `${row.hook_id}:${row.key}`));
 }
 
+/** The signal owning a hook's idempotency key while it is inside its window, or undefined. */
+export async function findKeyOwner(db: Queryable, hookId: number, key: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ signal_id: string }>({
+    name: 'signal_key_owner',
+    text: 'select signal_id from signal_keys where hook_id = $1 and key = $2 and expires_at >= now()',
+    values: [hookId, key],
+  });
+  return rows[0]?.signal_id;
+}
+
 /** The check constraint that refuses a live signal without a credit. */
 export function isNoCreditError(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string } | null;

@@ -3,6 +3,7 @@
 import type { Order } from '@router/orders';
 import { API_ORDER_STATUSES, type ApiOrder, type ApiOrderStatus } from '@router/shared/api';
 import type { OrderRow } from '../../db/repositories/api-orders.repository.ts';
+import { isPendingBody } from '../signals/index.ts';
 import { accountId } from './accounts.ts';
 
 const KNOWN: ReadonlySet<string> = new Set(API_ORDER_STATUSES);
@@ -23,11 +24,15 @@ export interface AnswerOverlay {
   statusDescription: string | null;
 }
 
-/** The answer body of a placed signal (201): the broker's order id when it differs from ours. */
-export function overlayFromAnswer(signalId: string, body: Record<string, unknown>): AnswerOverlay {
+/**
+ * The answer body of a placed signal (201): the broker's order id when it differs from ours. The
+ * answer given at the deadline (`pending`: 'accepted', confirmation pending) says nothing of the
+ * broker's: the order is still being placed.
+ */
+export function overlayFromAnswer(signalId: string, body: Record<string, unknown>, title: string): AnswerOverlay {
   const id = text(body.id);
   return {
-    status: text(body.status) ?? 'placing',
+    status: isPendingBody(body, signalId, title) ? 'placing' : (text(body.status) ?? 'placing'),
     brokerOrderId: id && id !== signalId ? id : null,
     price: num(body.price),
     statusDescription: text(body.status_description),

@@ -26,14 +26,17 @@ export interface Page<T> {
 
 /**
  * A row still 'placing' whose answer this process already gave (its outcome is written in a batch
- * just after): that answer, so a read right after the POST agrees with it.
+ * just after): that answer, so a read right after the POST agrees with it. The deadline's answer
+ * reads as still placing (overlayFromAnswer).
  */
 async function answered(signals: SignalRuntime, row: OrderRow): Promise<AnswerOverlay | undefined> {
   const inFlight = row.status === 'placing' ? signals.inFlight.get(row.id) : undefined;
   if (!inFlight) return undefined;
   // Only an answer already given: a call still running stays 'pending'.
   const answer = await Promise.race([inFlight, Promise.resolve(undefined)]);
-  return answer?.statusCode === 201 ? overlayFromAnswer(row.id, answer.body) : undefined;
+  if (answer?.statusCode !== 201) return undefined;
+  const title = signals.services.brokers.get(row.providerName)?.descriptor.title ?? row.providerName;
+  return overlayFromAnswer(row.id, answer.body, title);
 }
 
 const view = async (signals: SignalRuntime, row: OrderRow) => toApiOrder(row, await answered(signals, row));

@@ -102,5 +102,5 @@ export async function placeApiOrder(
   }
   const row = await findUserSignal(services.db, req.userId, signalId);
   if (!row) throw new Error('a stored signal was not found');
-  return { statusCode: 201, order: toApiOrder(row, overlayFromAnswer(signalId, answer.body)) };
+  return { statusCode: 201, order: toApiOrder(row, overlayFromAnswer(signalId, answer.body, entry.title)) };
 }

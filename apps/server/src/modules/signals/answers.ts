@@ -1,4 +1,5 @@
 // The hook's answers (SPEC §8), in one place so the messages stay consistent.
+import { isDeepStrictEqual } from 'node:util';
 import { MAX_BODY_LENGTH, type OrderResponse } from '@router/orders';
 import type { Answer } from './types.ts';
 
@@ -58,6 +59,11 @@ export function pending(signalId: string, title: string): Answer {
     statusCode: 201,
     body: { id: signalId, status: 'accepted', status_description: `Sent to ${title}; confirmation pending` },
   };
+}
+
+/** Whether `body` is `pending`'s (as answered, or as stored): the broker has said nothing yet. */
+export function isPendingBody(body: unknown, signalId: string, title: string): boolean {
+  return isDeepStrictEqual(body, pending(signalId, title).body);
 }
 
 /** The broker cannot tell whether it has the order: stored as the signal's answer, for repeats too. */

@@ -9,18 +9,23 @@ import { withBrokerSession } from '../connectors/index.ts';
 import type { HookEntry } from '../hooks/index.ts';
 import type { BrokerFacts, BrokerNeeds } from '../hooks/rules/broker-limits.ts';
 import { type RuleRefusal, refusal } from '../hooks/rules/check.ts';
+import type { CompiledRules } from '../hooks/rules/compile.ts';
 import type { SignalRuntime } from './runtime.ts';
 
-/** The facts, or the refusal of a broker that cannot give them. */
+/**
+ * The facts, or the refusal of a broker that cannot give them. `entry` is the account asked (a
+ * fan-out leg's own, which carries no rules), `rules` the hook's.
+ */
 export async function askBroker(
   rt: SignalRuntime,
   entry: HookEntry,
+  rules: CompiledRules,
   order: Order,
   needs: BrokerNeeds,
 ): Promise<BrokerFacts | RuleRefusal> {
   const { broker, title } = entry;
   // The quote serves maxNotional when it is set (a market order), else maxPosition (a cash size).
-  const quoteRule = entry.rules?.maxNotional !== undefined ? 'maxNotional' : 'maxPosition';
+  const quoteRule = rules.maxNotional !== undefined ? 'maxNotional' : 'maxPosition';
   if (needs.quote && (!broker?.lastPrice || !broker.descriptor.has.lastPrice)) {
     return refusal(
       quoteRule,

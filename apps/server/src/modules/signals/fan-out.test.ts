@@ -3,15 +3,24 @@
 // its own Order entry with its accountId; a leg that cannot be placed does not stop the others.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import {
+  balanceOf,
+  eventually,
+  flakyBroker,
+  paperOrders,
+  postSignal,
+  setupTrader,
+} from '../../../test/signal-fixtures.ts';
 import { listActions } from '../actions/list-actions.ts';
 import { activateConnector, deactivateConnector } from '../connectors/index.ts';
 import { updateHook } from '../hooks/index.ts';
 import { legSignalId } from './signal-id.ts';
 
 let t: TestApp;
+/** A broker that quotes no last price (and reports no positions), for legs on it. */
+const unquoted = flakyBroker();
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ brokers: [unquoted.broker] });
 });
 afterAll(() => t.close());
 
@@ -108,6 +117,29 @@ describe('fanOut', () => {
     await eventually(async () => (await paperOrders(t, copyAccount)).length === 2);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
     expect(await balanceOf(t, trader.userId)).toBe(6);
+  });
+
+  it('names maxNotional when a leg’s broker quotes no price for a market order under it', async () => {
+    const trader = await setupTrader(t, 'fan-notional@example.com', { credits: 10 });
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'flaky', []);
+    const copyAccount = copy.accounts[0]?.id as string;
+    const rules = { maxNotional: 100_000, fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 1 }] };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'fan-notional-1' })).statusCode).toBe(201);
+    const legEntry = async () => {
+      await t.app.signalRuntime.writer.flush();
+      return (await listActions(t.services, trader.userId, { code: 'Order' }))
+        .map((a) => JSON.parse(a.metadata))
+        .find((m) => m.accountId === copyAccount);
+    };
+    await eventually(async () => (await legEntry()) !== undefined);
+    expect((await legEntry())?.response).toMatchObject({
+      rule: 'maxNotional',
+      message:
+        'fanOut[0]: maxNotional: a market order has no price to value it with and Flaky Broker quotes no last price here; send a limit price',
+    });
+    expect(unquoted.calls.placeOrder).toBe(0);
   });
 
   it('refuses a leg whose percent quantity the multiplier takes past 100, placing nothing there', async () => {

@@ -127,6 +127,41 @@ describe('outsideWindow: "queue"', () => {
     expect(await queuedRows(trader.userId)).toHaveLength(0);
   });
 
+  it('a repeat of a signal placed in its window, arriving once the window has closed, is that repeat: never queued and placed again', async () => {
+    const always = [{ days: DAYS, from: '00:00', to: '24:00', timeZone: 'UTC' }];
+    const trader = await queuer('queued-repeat-after-close@example.com', {
+      tradingWindows: always,
+      outsideWindow: 'queue',
+    });
+    const alert = { ...BUY, client_id: 'close-1' };
+    const first = await postSignal(t, trader.shortKey, alert);
+    expect(first.statusCode).toBe(201);
+    // The window closes; the sender's retry of the same alert comes within the dedupe window.
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({ tradingWindows: closedToday(), outsideWindow: 'queue' }),
+    });
+    await eventually(
+      async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.windows?.[0]?.days.size === 6,
+    );
+    const repeat = await postSignal(t, trader.shortKey, alert);
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.json()).toEqual(first.json());
+    expect(await queuedRows(trader.userId)).toHaveLength(0);
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(9);
+  });
+
+  it('the same signal sent several times at once is queued once, each answered 202 with it', async () => {
+    const trader = await queuer('queued-at-once@example.com');
+    const alert = fresh({ client_id: 'once-1' });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => postSignal(t, trader.shortKey, alert)));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(8).fill(202));
+    const [row, ...others] = await queuedRows(trader.userId);
+    expect(others).toHaveLength(0);
+    expect(new Set(answers.map((a) => a.json().id))).toEqual(new Set([row?.id]));
+  });
+
   it('survives a restart: queued by one instance, placed once by a fresh one at the opening, one credit', async () => {
     const trader = await queuer('queued-restart@example.com');
     const first = await startTestApp({ database: t.database });
@@ -236,6 +271,26 @@ describe('outsideWindow: "queue"', () => {
     expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
     expect(await placements()).toHaveLength(1);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
+  it('cannot cancel a signal a lost claim already placed: the next claim writes it placed', async () => {
+    const trader = await queuer('queued-cancel-placed@example.com');
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    const queued = (await postSignal(t, trader.shortKey, fresh({ client_id: 'cp-1' }))).json();
+    expect(await t.app.signalRuntime.sweepQueue(nextMidnight())).toBe(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    // The claim placed it and died before writing so; its lease ran out.
+    await t.services.db.$client.query(
+      "update queued_signals set status = 'queued', lease_until = now() - interval '1 second' where id = $1",
+      [queued.id],
+    );
+    const CANCEL = 'mutation($id: String!) { queuedSignalCancel(id: $id) { id status } }';
+    const cancel = await gqlAs(t, trader.headers, CANCEL, { id: queued.id });
+    expect(cancel.errors?.[0]?.message).toBe('Queued signal cannot be cancelled: it is being placed now');
+    await t.app.signalRuntime.sweepQueue(nextMidnight());
+    expect(await queuedRows(trader.userId)).toMatchObject([{ status: 'placed', response: { status: 'filled' } }]);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(9);
   });
 
   it('applies the controls as they are at placement, and the windows as they are then', async () => {

@@ -5,7 +5,8 @@
 // signal path again with its idempotency key: every rule applied then (kill switch included), one
 // credit if placed, and a second placement of it is only ever a repeat. The queued id is not the
 // signal's: the signal placed gets one derived from it (queuedSignalId; its answer, kept on the
-// queued row, carries it), so a claim taken over after a crash finds it.
+// queued row, carries it), so a claim taken over after a crash finds it. A repeat of a signal
+// already stored (its key held) is answered as that repeat, never queued.
 import { normalizeOrder } from '@router/orders';
 import { insertQueuedSignal } from '../../db/repositories/queued-signals.repository.ts';
 import { checkOrder, isRefusal, prepareBody } from '../hooks/rules/index.ts';
@@ -13,7 +14,7 @@ import { nextOpening } from '../hooks/rules/next-opening.ts';
 import { refusal, ruleRefused, UNAVAILABLE } from './answers.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { newSignalId } from './signal-id.ts';
-import { answered, refuse, type SignalInput, type Submitted, signalKey } from './submit.ts';
+import { answered, heldRepeat, refuse, type SignalInput, type Submitted, signalKey } from './submit.ts';
 
 export async function queueSignal(rt: SignalRuntime, input: SignalInput, request: string): Promise<Submitted> {
   const { entry } = input;
@@ -26,6 +27,11 @@ export async function queueSignal(rt: SignalRuntime, input: SignalInput, request
   const { order } = normalized;
   const limit = checkOrder(rules, order);
   if (limit) return refuse(rt, input, ruleRefused(limit.rule, limit.message), request);
+  const key = signalKey(input, order.client_id, request);
+  // A repeat of a signal placed while the window was open (a retry once it has closed) is that
+  // signal's repeat: queued, it would be placed again at the next opening.
+  const repeat = await heldRepeat(rt, input, key, order, request);
+  if (repeat) return repeat;
   const opens = nextOpening(rules, new Date());
   if (!opens) return refuse(rt, input, ruleRefused('tradingWindows', 'no trading window opens'), request);
   let queued: { id: string; releaseAt: Date };
@@ -34,7 +40,7 @@ export async function queueSignal(rt: SignalRuntime, input: SignalInput, request
       id: newSignalId(),
       userId: entry.userId,
       hookId: entry.hookId,
-      key: signalKey(input, order.client_id, request),
+      key,
       request,
       order: JSON.stringify(order),
       address: input.address,

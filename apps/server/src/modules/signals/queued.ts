@@ -7,9 +7,11 @@ import {
   listQueuedSignals,
   type QueuedSignalRow,
 } from '../../db/repositories/queued-signals.repository.ts';
+import { findSignalState } from '../../db/repositories/signals.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import type { Actor } from '../connectors/index.ts';
+import { queuedSignalId } from './signal-id.ts';
 
 export interface QueuedSignalView {
   id: string;
@@ -47,7 +49,11 @@ export async function queuedSignals(services: Services, actor: Actor, limit = 50
 }
 
 export async function cancelQueued(services: Services, actor: Actor, id: string): Promise<QueuedSignalView> {
-  const row = await cancelQueuedSignal(services.db.$client, actor.userId, id);
+  // A claim that placed it and died before writing so left it queued, its lease run out: its
+  // signal (stored under the id derived from the queued one) is placed, and the next claim says so.
+  // Looked at first: a claim taking it after this look sets its lease, which cancelling respects.
+  const placed = (await findSignalState(services.db.$client, queuedSignalId(id))) !== undefined;
+  const row = await cancelQueuedSignal(services.db.$client, actor.userId, id, placed);
   if (!row) throw new AppError('NOT_FOUND', 'Queued signal not found');
   if (!row.cancelled) {
     const why = row.status === 'queued' ? 'it is being placed now' : `it is already ${row.status}`;

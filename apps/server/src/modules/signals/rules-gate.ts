@@ -62,6 +62,6 @@ export async function checkOrderLimits(
   if (refused) return refused;
   const needs = brokerNeeds(rules, order);
   if (!needs) return undefined;
-  const facts = await askBroker(rt, entry, order, needs);
+  const facts = await askBroker(rt, entry, rules, order, needs);
   return 'rule' in facts ? facts : checkWithBroker(rules, order, facts);
 }

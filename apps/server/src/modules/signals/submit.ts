@@ -8,12 +8,12 @@
 // counters are written after the answer.
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { BrokerWireRequest } from '@router/brokers';
+import type { Broker, BrokerWireRequest } from '@router/brokers';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
-import { findSignalOrder, isUnstorableInput } from '../../db/repositories/signals.repository.ts';
+import { findKeyOwner, findSignalOrder, isUnstorableInput } from '../../db/repositories/signals.repository.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { HOOK_ACCOUNT_GONE, type HookEntry } from '../hooks/index.ts';
-import { isRefusal, type TakenCount } from '../hooks/rules/index.ts';
+import { type CompiledRules, isRefusal, prepareBody, type RuleRefusal, type TakenCount } from '../hooks/rules/index.ts';
 import {
   CONNECTOR_INACTIVE,
   hookInactive,
@@ -112,8 +112,10 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
     ? rulesBefore(entry.rules, input.address, request, input.queuedKey !== undefined)
     : request;
   if (isRefusal(before)) {
-    if (before.rule === 'tradingWindows' && entry.rules?.settings.outsideWindow === 'queue') {
-      return queueSignal(rt, input, request);
+    if (before.rule === 'tradingWindows' && entry.rules) {
+      if (entry.rules.settings.outsideWindow === 'queue') return queueSignal(rt, input, request);
+      const repeat = await windowRepeat(rt, input, entry.rules, broker, request);
+      if (repeat) return repeat;
     }
     return refuse(rt, input, ruleRefused(before.rule, before.message), request);
   }
@@ -126,17 +128,21 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
     return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request, phases);
   }
   const { order } = normalized;
+  const key = input.queuedKey ?? signalKey(input, order.client_id, request);
   let count: TakenCount | undefined;
   if (entry.rules) {
+    // A limit reached since (the day's orders, a position the first one grew) is no reason to
+    // refuse a repeat: it places nothing either way, and it is answered as the first.
+    const refusedUnlessRepeat = async (r: RuleRefusal) =>
+      (await heldRepeat(rt, input, key, order, request)) ?? refuse(rt, input, ruleRefused(r.rule, r.message), request);
     const refused = await checkOrderLimits(rt, entry, entry.rules, order);
-    if (refused) return refuse(rt, input, ruleRefused(refused.rule, refused.message), request);
+    if (refused) return refusedUnlessRepeat(refused);
     const counted = await countSignal(rt, entry, entry.rules);
     if (counted === 'outage') return { answer: UNAVAILABLE, waitedUs: 0 };
-    if (isRefusal(counted)) return refuse(rt, input, ruleRefused(counted.rule, counted.message), request);
+    if (isRefusal(counted)) return refusedUnlessRepeat(counted);
     count = counted;
   }
 
-  const key = input.queuedKey ?? signalKey(input, order.client_id, request);
   const afterStore = entry.fanOut.length > 0 ? (first: Signal) => startFanOut(rt, input, first, before) : undefined;
   return place(rt, input, { id: input.signalId ?? newSignalId(), key, order, request, count, afterStore, phases });
 }
@@ -189,29 +195,90 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   rt.timings.record('store', storeStart);
   phases.store = msSince(storeStart);
 
-  const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
   const { owner } = stored;
   // A repeat places nothing: it does not count against the hook's order limits.
   if (owner !== signal.id) {
     await giveBack(rt, count);
-    const reused = await clientIdReused(rt, input, signal, owner);
-    if (reused) return refuse(rt, input, reused, request, phases);
-  } else p.afterStore?.(signal);
-  if (owner === signal.id && entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner, undefined, phases);
-  const waitStart = process.hrtime.bigint();
-  let answer: Answer;
-  if (owner === signal.id) {
-    answer = await send(rt, signal, deadlineAt);
-    rt.timings.record('broker', waitStart);
-  } else {
-    answer = await repeatAnswer(rt, entry, owner, deadlineAt).catch(() => pending(owner, entry.title));
+    return repeatOf(rt, input, owner, signal.order, request, phases);
   }
+  p.afterStore?.(signal);
+  if (entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner, undefined, phases);
+  const waitStart = process.hrtime.bigint();
+  const answer = await send(rt, signal, input.receivedAt + rt.services.config.HOOK_DEADLINE_MS);
+  rt.timings.record('broker', waitStart);
   const waitEnd = process.hrtime.bigint();
+  phases.broker = msSince(waitStart, waitEnd);
   const waitedUs = Number(waitEnd - waitStart) / 1000;
+  return answered(rt, input, answer, waitedUs, owner, undefined, phases, signal.wire?.orderRequest());
+}
+
+/**
+ * A repeat of the stored signal `owner` (its key is held): the first one's answer, placing nothing
+ * (a client_id used again for another order is refused).
+ */
+async function repeatOf(
+  rt: SignalRuntime,
+  input: SignalInput,
+  owner: string,
+  order: Order,
+  request: string,
+  phases: Phases = {},
+): Promise<Submitted> {
+  const reused = await clientIdReused(rt, input, order, owner);
+  if (reused) return refuse(rt, input, reused, request, phases);
+  const { entry } = input;
+  const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
+  const waitStart = process.hrtime.bigint();
+  const answer = await repeatAnswer(rt, entry, owner, deadlineAt).catch(() => pending(owner, entry.title));
+  const waitEnd = process.hrtime.bigint();
   phases.broker = msSince(waitStart, waitEnd);
   // A repeat's own body is not in the first one's row: its entry keeps it.
-  if (owner !== signal.id) return { ...answered(rt, input, answer, waitedUs, owner, request, phases), repeat: true };
-  return answered(rt, input, answer, waitedUs, owner, undefined, phases, signal.wire?.orderRequest());
+  const waitedUs = Number(waitEnd - waitStart) / 1000;
+  return { ...answered(rt, input, answer, waitedUs, owner, request, phases), repeat: true };
+}
+
+/**
+ * A signal outside the trading windows (refused there) that repeats one placed while a window was
+ * open, such as a retry just after the close: answered as that repeat. Its order is read (the
+ * symbol map applied, its age not judged) only for its key.
+ */
+async function windowRepeat(
+  rt: SignalRuntime,
+  input: SignalInput,
+  rules: CompiledRules,
+  broker: Broker,
+  request: string,
+): Promise<Submitted | undefined> {
+  const body = rules.readsBody ? prepareBody(rules, request, Date.now(), false) : request;
+  if (isRefusal(body)) return undefined;
+  const normalized = normalizeOrder(body, { provider: broker.descriptor });
+  if (!normalized.ok) return undefined;
+  const { order } = normalized;
+  return heldRepeat(rt, input, signalKey(input, order.client_id, request), order, request);
+}
+
+/**
+ * A signal a control would refuse or hold whose key is already held, inside its window, by a
+ * stored signal: that signal's repeat, answered as such; undefined when it is no repeat. Asked
+ * only then (one read), since controls that depend on the moment (the trading window, the order
+ * counts, a position the first one grew) judge a repeat otherwise than they judged the first.
+ */
+export async function heldRepeat(
+  rt: SignalRuntime,
+  input: SignalInput,
+  key: string,
+  order: Order,
+  request: string,
+): Promise<Submitted | undefined> {
+  let owner: string | undefined;
+  try {
+    owner = await findKeyOwner(rt.services.db.$client, input.entry.hookId, key);
+  } catch (error) {
+    // Not known to be a repeat: judged as a new signal, as before.
+    rt.services.log.error({ err: error }, 'idempotency key not read');
+    return undefined;
+  }
+  return owner === undefined ? undefined : repeatOf(rt, input, owner, order, request);
 }
 
 /**
@@ -224,10 +291,10 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
 async function clientIdReused(
   rt: SignalRuntime,
   input: SignalInput,
-  signal: Signal,
+  order: Order,
   owner: string,
 ): Promise<Answer | undefined> {
-  const clientId = signal.order.client_id;
+  const clientId = order.client_id;
   if (input.idempotencyKey !== undefined || clientId === undefined) return undefined;
   let stored: unknown;
   try {
@@ -237,7 +304,7 @@ async function clientIdReused(
     rt.services.log.error({ err: error }, 'repeated signal order not read');
     return undefined;
   }
-  if (stored == null || isDeepStrictEqual(stored, JSON.parse(JSON.stringify(signal.order)))) return undefined;
+  if (stored == null || isDeepStrictEqual(stored, JSON.parse(JSON.stringify(order)))) return undefined;
   const windowS = rt.services.config.HOOK_DEDUPE_WINDOW_S;
   return refusal(
     400,

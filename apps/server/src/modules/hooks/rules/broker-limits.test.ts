@@ -78,8 +78,9 @@ describe('maxNotional of a market order', () => {
 describe('maxPosition', () => {
   it('refuses an order that would hold more than the maximum, and lets a reducing one through', async () => {
     const trader = await traderWith('position@example.com', { maxPosition: 5 });
-    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 3 })).statusCode).toBe(201);
-    const over = await postSignal(t, trader.shortKey, { ...BUY, quantity: 3 });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 3, client_id: 'p1' })).statusCode).toBe(201);
+    // Another order (its own client_id: the same body again would be the first one's repeat).
+    const over = await postSignal(t, trader.shortKey, { ...BUY, quantity: 3, client_id: 'p2' });
     expect(over.statusCode).toBe(400);
     expect(over.json()).toMatchObject({ rule: 'maxPosition' });
     expect(over.json().message).toBe(

@@ -5,7 +5,7 @@ import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../../test/app.ts';
-import { balanceOf, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
+import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../../test/signal-fixtures.ts';
 import { listActions } from '../../actions/list-actions.ts';
 import { updateHook } from '../index.ts';
 import { checkOrder, prepareBody } from './check.ts';
@@ -200,6 +200,33 @@ describe('controls on the signal path', () => {
     expect((await postSignal(t, open.shortKey, BUY)).statusCode).toBe(201);
   });
 
+  it('tradingWindows: a repeat of a signal placed in its window, arriving once it has closed, gets the first answer', async () => {
+    const days = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+    const otherDays = days.filter((d) => d !== days[new Date().getUTCDay()]);
+    const trader = await traderWith('window-repeat@example.com', {
+      tradingWindows: [{ days, from: '00:00', to: '24:00', timeZone: 'UTC' }],
+    });
+    const alert = { ...BUY, client_id: 'win-r1' };
+    const first = await postSignal(t, trader.shortKey, alert);
+    expect(first.statusCode).toBe(201);
+    // The window closes; the sender's retry of the same alert comes within the dedupe window.
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({ tradingWindows: [{ days: otherDays, from: '00:00', to: '24:00', timeZone: 'UTC' }] }),
+    });
+    await eventually(
+      async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.windows?.[0]?.days.size === 6,
+    );
+    const repeat = await postSignal(t, trader.shortKey, alert);
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.json()).toEqual(first.json());
+    // Another order is refused as outside the windows.
+    expect((await postSignal(t, trader.shortKey, { ...alert, client_id: 'win-r2' })).json()).toMatchObject({
+      rule: 'tradingWindows',
+    });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(49);
+  });
+
   it('maxOrdersPerMinute counts test-hook drafts; repeats do not count', async () => {
     const trader = await traderWith('minute@example.com', { maxOrdersPerMinute: 2 }, { isTest: true });
     const first = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'a' });
@@ -211,6 +238,20 @@ describe('controls on the signal path', () => {
     expect(third.statusCode).toBe(400);
     expect(third.json()).toMatchObject({ rule: 'maxOrdersPerMinute' });
     expect(await lastRefusal(trader.userId)).toMatchObject({ rule: 'maxOrdersPerMinute' });
+  });
+
+  it('maxOrdersPerDay reached: a repeat of the signal placed gets its answer, not a refusal', async () => {
+    const trader = await traderWith('day-repeat@example.com', { maxOrdersPerDay: 1 });
+    const first = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-r1' });
+    expect(first.statusCode).toBe(201);
+    // The sender sends it again (a retry): the limit is reached, but this is no new order.
+    const repeat = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-r1' });
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.json()).toEqual(first.json());
+    const another = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-r2' });
+    expect(another.json()).toMatchObject({ rule: 'maxOrdersPerDay' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(49);
   });
 
   it('maxOrdersPerDay: one count shared by two server instances on one database', async () => {
