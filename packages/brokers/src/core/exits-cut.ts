@@ -26,3 +26,28 @@ export function exitsNotCutAnswer(
     status_description: `${described(answer)}; the open exits could not be cut to ${rest}${done} (${reason})`,
   };
 }
+
+/**
+ * After a partial close (`answer`, unless it was rejected), each of the `exits` listed then is cut
+ * by `cut`, which names what it did ('id', 'id → new id') or undefined when there was nothing to
+ * cut (filled or canceled meanwhile). The answer tells which were cut, or that cutting failed and
+ * after which ones: the close stands either way.
+ */
+export async function cutExits<T>(
+  answer: OrderResponse,
+  rest: string,
+  exits: () => Promise<readonly T[]>,
+  cut: (exit: T) => Promise<string | undefined>,
+): Promise<OrderResponse> {
+  if (answer.status === 'rejected') return answer;
+  const done: string[] = [];
+  try {
+    for (const exit of await exits()) {
+      const what = await cut(exit);
+      if (what !== undefined) done.push(what);
+    }
+  } catch (error) {
+    return exitsNotCutAnswer(answer, rest, error, done);
+  }
+  return exitsCutAnswer(answer, rest, done);
+}

@@ -1,25 +1,30 @@
 // close and cancel signals at Questrade, which has no call for either. close: the position
 // (GET …/positions → {"positions":[{"symbol","symbolId","openQuantity",…}]}) and an opposite
-// market order for it or a part; cancel: the symbol's open orders (GET …/orders?stateFilter=Open),
-// each DELETEd.
+// market order for it or a part (the exits of a part kept, cut to what is left); cancel: the
+// symbol's open orders (GET …/orders?stateFilter=Open), each DELETEd.
 import type { Order, OrderClass, OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { AccountApi } from './api.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
-import { place } from './orders.ts';
+import { fromPlacement, place } from './orders.ts';
 import { symbolIdOf } from './symbols.ts';
 
 export async function cancelById(api: AccountApi, orderId: string): Promise<void> {
   await api.http.request({ method: 'DELETE', path: `${api.path}/orders/${encodeURIComponent(orderId)}` });
 }
 
+/** The open orders of `symbolId` (Questrade lists today's unless told otherwise). */
+async function openOrders(api: AccountApi, symbolId: number) {
+  const { body } = await api.http.request({ path: `${api.path}/orders`, query: { stateFilter: 'Open' } });
+  return listOf(asRecord(body)?.orders).filter((item) => decimalField(item, 'symbolId') === symbolId);
+}
+
 /** Cancels the open orders of `symbolId`; their ids. */
 async function cancelOpen(api: AccountApi, symbolId: number): Promise<string[]> {
-  const { body } = await api.http.request({ path: `${api.path}/orders`, query: { stateFilter: 'Open' } });
-  const ids = listOf(asRecord(body)?.orders)
-    .filter((item) => decimalField(item, 'symbolId') === symbolId)
+  const ids = (await openOrders(api, symbolId))
     .map((item) => stringField(item, 'id'))
     .filter((id): id is string => id !== undefined);
   for (const id of ids) await cancelById(api, id);
@@ -74,8 +79,67 @@ export async function closeSymbol(
       secondaryRoute: 'AUTO',
     },
   });
-  return {
+  const answer = {
     ...placed,
     status_description: `Closing ${size} of ${Math.abs(held)} ${symbol.trim()}: ${placed.status_description}`,
   };
+  return size === Math.abs(held)
+    ? answer
+    : fitExits(api, symbolId, held > 0 ? 'Sell' : 'Buy', Math.abs(held) - size, answer);
+}
+
+/** Sides Questrade lists for an order that buys (Order Side enum); the others sell. */
+const BUYING_SIDES = new Set(['Buy', 'Cov', 'BTO', 'BTC']);
+
+/**
+ * After a close of part of the position, its exits (the symbol's open single orders on the
+ * closing side, `action`) larger than the `left` still held are cut to it: sized for the whole
+ * position, a stop triggered later sold more than was held (a short opened). Questrade replaces
+ * an order with a full new one (POST …/orders/{orderId}, WIRE.md §4): same terms, for what filled
+ * plus what is left. Exits of a bracket whose entry has not executed (ContingentOrder) close no
+ * part of what is held and are left alone. The close stands whatever happens here.
+ */
+function fitExits(
+  api: AccountApi,
+  symbolId: number,
+  action: 'Buy' | 'Sell',
+  left: number,
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const exits = async () =>
+    (await openOrders(api, symbolId)).filter(
+      (item) =>
+        (BUYING_SIDES.has(stringField(item, 'side') ?? '') ? 'Buy' : 'Sell') === action &&
+        stringField(item, 'state') !== 'ContingentOrder' &&
+        listOf(item.legs).length === 0 &&
+        (decimalField(item, 'openQuantity') ?? 0) > left,
+    );
+  return cutExits(answer, `the ${left} left`, exits, async (exit) => {
+    const id = stringField(exit, 'id') ?? '';
+    const optional = (key: string) => (exit[key] === null || exit[key] === undefined ? {} : { [key]: exit[key] });
+    const json = {
+      accountNumber: api.accountNumber,
+      symbolId,
+      quantity: (decimalField(exit, 'filledQuantity') ?? 0) + left,
+      ...optional('limitPrice'),
+      ...optional('stopPrice'),
+      isAllOrNone: exit.isAllOrNone === true,
+      isAnonymous: exit.isAnonymous === true,
+      ...optional('orderType'),
+      ...optional('timeInForce'),
+      ...optional('gtdDate'),
+      action,
+      ...optional('primaryRoute'),
+      ...optional('secondaryRoute'),
+    };
+    const { body } = await api.http.request({
+      method: 'POST',
+      path: `${api.path}/orders/${encodeURIComponent(id)}`,
+      json,
+    });
+    const replaced = fromPlacement(body);
+    if (replaced.status === 'rejected')
+      throw new BrokerError('InvalidOrder', QUESTRADE_TITLE, replaced.status_description ?? 'replacement rejected');
+    return `${id} → ${replaced.id}`;
+  });
 }

@@ -1,5 +1,5 @@
 // The fake's order routes: place (201, id in the Location header), preview, list by entered
-// time (both bounds required, as Schwab requires them), get and cancel. Bodies are checked as
+// time (both bounds required, as Schwab requires them), get, replace and cancel. Bodies are checked as
 // Schwab checks them (fake-book.ts); refusals are {"message":"...","errors":["..."]}.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type FakeAccount, type FakeOrder, FakeRejection, fill, orderCost, orderProblems } from './fake-book.ts';
@@ -126,6 +126,34 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState): voi
       const order = orders.get(Number((request.params as Json).id));
       if (!order) throw new FakeRejection(404, 'Order not found');
       return view(order);
+    } catch (error) {
+      return reject(reply, error);
+    }
+  });
+  // Replace (PUT): the old order is canceled (REPLACED) and the new one created, its id in the
+  // Location header of an empty 201, as for a placement.
+  app.put('/trader/v1/accounts/:hash/orders/:id', async (request, reply) => {
+    try {
+      const account = accountOf(request);
+      const old = orders.get(Number((request.params as Json).id));
+      if (!old || old.accountNumber !== account.accountNumber) throw new FakeRejection(404, 'Order not found');
+      if (!OPEN.has(old.status)) throw new FakeRejection(400, `Order is ${old.status} and cannot be replaced`);
+      const body = (request.body ?? {}) as Json;
+      validate(body, account);
+      old.status = 'REPLACED';
+      const order: FakeOrder = {
+        orderId: state.nextOrderId(),
+        accountNumber: account.accountNumber,
+        enteredTime: new Date(now()).toISOString(),
+        status: 'WORKING',
+        body,
+      };
+      orders.set(order.orderId, order);
+      const origin = `http://${request.headers.host}`;
+      return reply
+        .code(201)
+        .header('location', `${origin}/trader/v1/accounts/${account.hashValue}/orders/${order.orderId}`)
+        .send();
     } catch (error) {
       return reject(reply, error);
     }
