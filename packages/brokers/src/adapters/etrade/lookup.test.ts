@@ -218,9 +218,48 @@ describe('cancel, close and holdings', () => {
     t.fake.requests.length = 0;
     await t.place(session, { symbol: 'IBM', action: 'close', quantity: 4 }, 'sigFull4');
     expect(t.bodies('/cancel.json')).toEqual([]);
-    // Left working after the close, the stop would sell 10 shares no longer held.
+    // Kept, for what is left (changed into a new order).
+    const kept = t.fake.orders.at(-1);
+    expect([t.fake.orders.find((order) => order.orderId === Number(stop.id))?.status, kept?.status]).toEqual([
+      'CANCELLED',
+      'OPEN',
+    ]);
+    // Left working after the close, the stop would sell shares no longer held.
     await t.place(session, { symbol: 'IBM', action: 'close' }, 'sigFull5');
-    expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: Number(stop.id) } }]);
+    expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: kept?.orderId } }]);
+  });
+
+  it('a close of part changes the exits larger than what is left into ones for what is left', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'QCOM', action: 'buy', quantity: 10 }, 'sigCut1');
+    const stop = await t.place(
+      session,
+      { symbol: 'QCOM', action: 'sell', quantity: 10, type: 'stop', stop_price: 90, duration: 'gtc' },
+      'sigCut2',
+    );
+    await t.place(session, { symbol: 'QCOM', action: 'sell', quantity: 3, limit_price: 300 }, 'sigCut3');
+    t.fake.requests.length = 0;
+    const answer = await t.place(session, { symbol: 'QCOM', action: 'close', quantity: 4 }, 'sigCut4');
+    const changes = t.calls().filter((call) => call.includes('/change/'));
+    const path = `/v1/accounts/${ACCOUNT}/orders/${stop.id}/change`;
+    expect(changes).toEqual([`PUT ${path}/preview`, `PUT ${path}/place`]);
+    // Left at 10, the stop would sell 4 shares more than the 6 held once triggered (a short).
+    const changed = t.fake.orders.at(-1);
+    expect(t.fake.orders.find((order) => order.orderId === Number(stop.id))?.status).toBe('CANCELLED');
+    expect(changed?.status).toBe('OPEN');
+    expect(changed?.order).toEqual({
+      allOrNone: false,
+      priceType: 'STOP',
+      orderTerm: 'GOOD_UNTIL_CANCEL',
+      marketSession: 'REGULAR',
+      stopPrice: 90,
+      Instrument: [
+        { Product: { securityType: 'EQ', symbol: 'QCOM' }, orderAction: 'SELL', quantityType: 'QUANTITY', quantity: 6 },
+      ],
+    });
+    expect(answer.status_description).toMatch(
+      new RegExp(`; exits cut to the 6 left: ${stop.id} → ${changed?.orderId}$`),
+    );
   });
 
   it('a close with a quantity closes that many, never more than is held', async () => {
