@@ -100,7 +100,11 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
     const accountKey = accountKeyOf(session, accountId);
     const instrument = await instruments.resolve(ctx, session, named);
     const closing = await closingOrder(api, ctx, session, accountKey, instrument, reference, named.quantity);
-    return place(ctx, session, accountKey, closing, reference);
+    // A close of all of it cancels the instrument's open orders first: a stop loss or take profit
+    // left working sold (or bought), once triggered, what is no longer held (a position opened the
+    // other way).
+    if (closing.whole) await cancelOpenOrders(api, ctx, session, accountKey, instrument, named);
+    return place(ctx, session, accountKey, closing.order, reference);
   };
 
   const broker: SaxoBroker = {

@@ -161,6 +161,24 @@ describe('cancel, close and holdings', () => {
     expect(none.message).toBe('Saxo: no open position in SPY:arcx');
   });
 
+  it('a close of the whole position cancels the instrument’s open orders first', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'EUR/DKK', action: 'buy', quantity: 30000 }, 'sig-w-1');
+    const target = await t.place(
+      session,
+      { symbol: 'EUR/DKK', action: 'sell', quantity: 30000, limit_price: 8 },
+      'sig-w-2',
+    );
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'EUR/DKK', action: 'close' }, 'sig-w-3');
+    // Left working after the close, the take profit would sell 30000 no longer held (a short opened).
+    expect(t.calls().filter((call) => call.startsWith('DELETE') || call === `POST ${ORDERS}`)).toEqual([
+      `DELETE ${ORDERS}/${target.id}`,
+      `POST ${ORDERS}`,
+    ]);
+    expect(t.fake.state.open.has(target.id)).toBe(false);
+  });
+
   it('a close with a quantity closes that much of the position, never more than is held', async () => {
     const session = await t.connect();
     await t.place(session, { symbol: 'EUR/DKK', action: 'buy', quantity: 30000 }, 'sig-part-1');

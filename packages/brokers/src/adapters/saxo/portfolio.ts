@@ -87,7 +87,10 @@ export async function holdingsOf(
   };
 }
 
-/** The market order that flattens the net position in `instrument`, or closes `quantity` of it (at most all). */
+/**
+ * The market order that flattens the net position in `instrument`, or closes `quantity` of it (at
+ * most all); `whole` when it closes all of it.
+ */
 export async function closingOrder(
   api: SaxoApi,
   ctx: BrokerContext,
@@ -96,16 +99,18 @@ export async function closingOrder(
   instrument: SaxoInstrument,
   reference: string,
   quantity?: number,
-): Promise<SaxoOrder> {
+): Promise<{ order: SaxoOrder; whole: boolean }> {
   const positions = await netPositions(api, ctx, session, accountKey);
   const position = positions.find((item) => item.uic === instrument.uic && item.assetType === instrument.assetType);
   if (!position) throw new BrokerError('InvalidOrder', SAXO_TITLE, `no open position in ${instrument.symbol}`);
-  return {
+  const held = Math.abs(position.amount);
+  const amount = Math.min(held, quantity ?? Number.POSITIVE_INFINITY);
+  const order: SaxoOrder = {
     AccountKey: accountKey,
     Uic: instrument.uic,
     AssetType: instrument.assetType,
     BuySell: position.amount > 0 ? 'Sell' : 'Buy',
-    Amount: Math.min(Math.abs(position.amount), quantity ?? Number.POSITIVE_INFINITY),
+    Amount: amount,
     OrderType: 'Market',
     // FX market orders as Saxo's FX market activities show them (FillOrKill); others for the day.
     OrderDuration: { DurationType: instrument.assetType === 'FxSpot' ? 'FillOrKill' : 'DayOrder' },
@@ -113,6 +118,7 @@ export async function closingOrder(
     ExternalReference: reference,
     ManualOrder: false,
   };
+  return { order, whole: amount === held };
 }
 
 /** The cancel action: every open order of the instrument; none open is an answer, not an error. */
@@ -122,7 +128,7 @@ export async function cancelOpenOrders(
   session: BrokerSession,
   accountKey: string,
   instrument: SaxoInstrument,
-  order: Order,
+  order: Pick<Order, 'symbol'>,
 ): Promise<OrderResponse> {
   const open = await openOrders(api, ctx, session, accountKey);
   const ids = open
