@@ -10,6 +10,7 @@ import { findOrder } from '../../core/find-order.ts';
 import { createQuestradeBroker } from './adapter.ts';
 import { questradeDescriptor } from './descriptor.ts';
 import { type QuestradeFake, startQuestradeFake } from './fake.ts';
+import { questradeTime } from './fake-rules.ts';
 
 const broker = createQuestradeBroker();
 let fake: QuestradeFake;
@@ -417,6 +418,21 @@ describe('cancel, close, holdings', () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'close' }));
     // (with it, the symbol's other open orders, which other tests may have left)
     expect(deletes().slice(before)).toContain(`/v1/accounts/26598145/orders/${kept?.id}`);
+  });
+
+  it('a close of the whole position cancels the open orders of earlier days too', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'buy', quantity: 5 }));
+    const stop = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'SPY', action: 'sell', quantity: 5, type: 'stop', stop_price: 500, duration: 'gtc' }),
+    );
+    // Placed three days ago: Questrade lists only today's orders unless told a start (WIRE.md §6).
+    const record = fake.book.records.find((item) => String(item.id) === stop.id);
+    if (record) record.creationTime = questradeTime(Date.now() - 3 * 24 * 60 * 60_000);
+    await broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'close' }));
+    // Left working, the stop would sell 5 shares no longer held once triggered (a short).
+    expect(record?.state).toBe('Canceled');
   });
 
   it('a close of part replaces the exits larger than what is left with ones for what is left', async () => {

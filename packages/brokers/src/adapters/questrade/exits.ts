@@ -16,15 +16,28 @@ export async function cancelById(api: AccountApi, orderId: string): Promise<void
   await api.http.request({ method: 'DELETE', path: `${api.path}/orders/${encodeURIComponent(orderId)}` });
 }
 
-/** The open orders of `symbolId` (Questrade lists today's unless told otherwise). */
-async function openOrders(api: AccountApi, symbolId: number) {
-  const { body } = await api.http.request({ path: `${api.path}/orders`, query: { stateFilter: 'Open' } });
+/** How far back open orders are looked for: a good-till-canceled order may rest for months. */
+const OPEN_ORDER_LOOKBACK_MS = 180 * 24 * 60 * 60_000;
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/**
+ * The open orders of `symbolId`. Questrade lists only today's unless given a start (WIRE.md §6): a
+ * stop left from an earlier day would go unseen. The end is a little past `now`, in case
+ * Questrade's clock runs ahead of ours.
+ */
+async function openOrders(api: AccountApi, symbolId: number, now: number) {
+  const query = {
+    stateFilter: 'Open',
+    startTime: new Date(now - OPEN_ORDER_LOOKBACK_MS).toISOString(),
+    endTime: new Date(now + CLOCK_MARGIN_MS).toISOString(),
+  };
+  const { body } = await api.http.request({ path: `${api.path}/orders`, query });
   return listOf(asRecord(body)?.orders).filter((item) => decimalField(item, 'symbolId') === symbolId);
 }
 
 /** Cancels the open orders of `symbolId`; their ids. */
-async function cancelOpen(api: AccountApi, symbolId: number): Promise<string[]> {
-  const ids = (await openOrders(api, symbolId))
+async function cancelOpen(api: AccountApi, symbolId: number, now: number): Promise<string[]> {
+  const ids = (await openOrders(api, symbolId, now))
     .map((item) => stringField(item, 'id'))
     .filter((id): id is string => id !== undefined);
   for (const id of ids) await cancelById(api, id);
@@ -38,7 +51,7 @@ export async function cancelSymbol(
   now: number,
 ): Promise<OrderResponse> {
   const symbolId = await symbolIdOf(api.http, ctx.baseUrl, order.symbol, order.class, now);
-  const ids = await cancelOpen(api, symbolId);
+  const ids = await cancelOpen(api, symbolId, now);
   const description = ids.length
     ? `Canceled ${ids.length} open order(s) of ${order.symbol}`
     : `No open orders of ${order.symbol}`;
@@ -63,7 +76,7 @@ export async function closeSymbol(
     throw new BrokerError('InvalidOrder', QUESTRADE_TITLE, 'close takes whole shares or contracts');
   // A close of all of it cancels the symbol's open orders first: a bracket's stop or take profit
   // left working sold, once triggered, shares no longer held (a short opened).
-  if (size === Math.abs(held)) await cancelOpen(api, symbolId);
+  if (size === Math.abs(held)) await cancelOpen(api, symbolId, now);
   const placed = await place(api, {
     path: 'orders',
     body: {
@@ -85,7 +98,7 @@ export async function closeSymbol(
   };
   return size === Math.abs(held)
     ? answer
-    : fitExits(api, symbolId, held > 0 ? 'Sell' : 'Buy', Math.abs(held) - size, answer);
+    : fitExits(api, symbolId, now, held > 0 ? 'Sell' : 'Buy', Math.abs(held) - size, answer);
 }
 
 /** Sides Questrade lists for an order that buys (Order Side enum); the others sell. */
@@ -102,12 +115,13 @@ const BUYING_SIDES = new Set(['Buy', 'Cov', 'BTO', 'BTC']);
 function fitExits(
   api: AccountApi,
   symbolId: number,
+  now: number,
   action: 'Buy' | 'Sell',
   left: number,
   answer: OrderResponse,
 ): Promise<OrderResponse> {
   const exits = async () =>
-    (await openOrders(api, symbolId)).filter(
+    (await openOrders(api, symbolId, now)).filter(
       (item) =>
         (BUYING_SIDES.has(stringField(item, 'side') ?? '') ? 'Buy' : 'Sell') === action &&
         stringField(item, 'state') !== 'ContingentOrder' &&
