@@ -159,6 +159,25 @@ function fitExits(
   });
 }
 
+/** The symbols of an order's legs, its child orders' too. */
+const symbolsOf = (order: JsonRecord): string[] => [
+  ...listOf(order.orderLegCollection).map((leg) => stringField(asRecord(leg.instrument), 'symbol') ?? ''),
+  ...listOf(order.childOrderStrategies).flatMap(symbolsOf),
+];
+
+/**
+ * The open orders among `listed`: each open one (its child orders go with it), else the open ones
+ * among its child orders. Schwab lists a bracket's exits inside their entry (childOrderStrategies,
+ * each with its own orderId and status): once the entry has filled, they are what is open of it.
+ */
+function openAmong(listed: JsonRecord[]): JsonRecord[] {
+  return listed.flatMap((order) => {
+    const open = OPEN_STATUSES.has(stringField(order, 'status') ?? '') && stringField(order, 'orderId') !== undefined;
+    if (!open) return openAmong(listOf(order.childOrderStrategies));
+    return order.cancelable === false ? [] : [order];
+  });
+}
+
 /** The open orders with a leg in `symbol` (entered within the year Schwab lists at most). */
 async function openOrders(
   api: SchwabApi,
@@ -173,13 +192,7 @@ async function openOrders(
     toEnteredTime: new Date(now).toISOString(),
   };
   const { body } = await api.call(ctx, session, { path: `${accountPath(session, accountId)}/orders`, query });
-  return listOf(body).filter((order) => {
-    const symbols = listOf(order.orderLegCollection).map(
-      (leg) => stringField(asRecord(leg.instrument), 'symbol') ?? '',
-    );
-    const status = stringField(order, 'status') ?? '';
-    return OPEN_STATUSES.has(status) && order.cancelable !== false && symbols.some((item) => sameSymbol(item, symbol));
-  });
+  return openAmong(listOf(body)).filter((order) => symbolsOf(order).some((item) => sameSymbol(item, symbol)));
 }
 
 /** The cancel action; none open is an answer, not an error. */

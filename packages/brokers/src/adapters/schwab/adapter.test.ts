@@ -215,6 +215,50 @@ describe('close, cancel, lookups and holdings', () => {
     );
   });
 
+  it('a close of all of it cancels a bracket’s exits, listed inside its filled entry', async () => {
+    const session = await connect();
+    const bracket = { symbol: 'INTU', action: 'buy', quantity: 5, take_profit_price: 120, stop_loss_price: 90 };
+    const entry = await place(session, bracket);
+    const oco = fake.orders.get(Number(entry.id))?.children?.[0];
+    await place(session, { symbol: 'INTU', action: 'close' });
+    // Left working, the stop or the take profit would sell 5 shares no longer held (a short).
+    expect([oco?.status, ...(oco?.children ?? []).map((child) => child.status)]).toEqual([
+      'CANCELED',
+      'CANCELED',
+      'CANCELED',
+    ]);
+  });
+
+  it('a bracket’s exits, listed inside its filled entry, are cut by a close of part and canceled by a close of all', async () => {
+    const session = await connect();
+    const bracket = { symbol: 'ADBE', action: 'buy', quantity: 10, take_profit_price: 120, stop_loss_price: 90 };
+    const entry = await place(session, bracket);
+    const oco = fake.orders.get(Number(entry.id))?.children?.[0];
+    expect([fake.orders.get(Number(entry.id))?.status, oco?.status]).toEqual(['FILLED', 'WORKING']);
+    const answer = await place(session, { symbol: 'ADBE', action: 'close', quantity: 4 });
+    // Left at 10, the stop would sell 4 shares more than the 6 held once triggered (a short).
+    expect(oco?.status).toBe('REPLACED');
+    const replacing = [...fake.orders.values()].at(-1);
+    const leg = { instruction: 'SELL', quantity: 6, instrument: { symbol: 'ADBE', assetType: 'EQUITY' } };
+    expect(replacing?.body).toEqual({
+      orderStrategyType: 'OCO',
+      childOrderStrategies: [
+        { ...oco?.children?.[0]?.body, orderLegCollection: [leg] },
+        { ...oco?.children?.[1]?.body, orderLegCollection: [leg] },
+      ],
+    });
+    expect(answer.status_description).toBe(
+      `Order placed at Schwab; exits cut to the 6 left: ${oco?.orderId} → ${replacing?.orderId}`,
+    );
+    await place(session, { symbol: 'ADBE', action: 'close' });
+    // Left working after a close of all of it, they would sell shares no longer held.
+    expect([replacing?.status, ...(replacing?.children ?? []).map((child) => child.status)]).toEqual([
+      'CANCELED',
+      'CANCELED',
+      'CANCELED',
+    ]);
+  });
+
   it('cancels open orders by id and by the cancel action', async () => {
     const session = await connect();
     const first = await place(session, { symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 150 });
