@@ -19,6 +19,8 @@ import {
 import { orderView } from './fake-views.ts';
 
 type Json = Record<string, unknown>;
+/** Orders still working: open, or open with part executed. */
+const WORKING = new Set(['OPEN', 'INDIVIDUAL_FILLS']);
 
 /** How long a preview may be placed (E*TRADE does not say; "minutes, in practice"). */
 export const PREVIEW_TTL_MS = 3 * 60_000;
@@ -123,7 +125,8 @@ export function registerOrderRoutes(app: FastifyInstance, state: OrderState): vo
       throw new FakeRefusal(400, 1037, `Duplicate order: client order id ${clientOrderId} was already used.`);
     }
     if (replaces) {
-      if (replaces.status !== 'OPEN') throw new FakeRefusal(400, 5001, `Order ${replaces.orderId} cannot be changed.`);
+      if (!WORKING.has(replaces.status))
+        throw new FakeRefusal(400, 5001, `Order ${replaces.orderId} cannot be changed.`);
       replaces.status = 'CANCELLED';
     }
     const placed: FakeOrder = {
@@ -160,7 +163,7 @@ export function registerOrderRoutes(app: FastifyInstance, state: OrderState): vo
     const orderId = Number((request.params as { id: string }).id);
     const order = orders.find((item) => item.accountIdKey === account.accountIdKey && item.orderId === orderId);
     if (!order) throw new FakeRefusal(400, 5001, `Order ${orderId} was not found.`);
-    if (order.status !== 'OPEN') throw new FakeRefusal(400, 5001, `Order ${orderId} cannot be changed.`);
+    if (!WORKING.has(order.status)) throw new FakeRefusal(400, 5001, `Order ${orderId} cannot be changed.`);
     return order;
   };
 
@@ -242,7 +245,7 @@ export function registerOrderRoutes(app: FastifyInstance, state: OrderState): vo
       const orderId = Number(record(record(request.body)?.CancelOrderRequest)?.orderId);
       const order = orders.find((item) => item.accountIdKey === account.accountIdKey && item.orderId === orderId);
       if (!order) throw new FakeRefusal(400, 5001, `Order ${orderId} was not found.`);
-      if (order.status !== 'OPEN') throw new FakeRefusal(400, 5001, `Order ${orderId} cannot be cancelled.`);
+      if (!WORKING.has(order.status)) throw new FakeRefusal(400, 5001, `Order ${orderId} cannot be cancelled.`);
       order.status = 'CANCEL_REQUESTED';
       return {
         CancelOrderResponse: {

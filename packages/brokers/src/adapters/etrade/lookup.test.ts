@@ -142,7 +142,8 @@ describe('cancel, close and holdings', () => {
       status: 'canceled',
       status_description: 'Canceled 2 open order(s) of AAPL',
     });
-    expect(new URL(t.fake.requests[0]?.url ?? '', 'http://x').searchParams.get('status')).toBe('OPEN');
+    // Listed by symbol, every status (an order executed in part works on): the working ones canceled.
+    expect(new URL(t.fake.requests[0]?.url ?? '', 'http://x').searchParams.get('symbol')).toBe('AAPL');
     expect(await t.place(session, { symbol: 'AAPL', action: 'cancel' })).toMatchObject({
       status_description: 'No open orders of AAPL',
     });
@@ -260,6 +261,25 @@ describe('cancel, close and holdings', () => {
     expect(answer.status_description).toMatch(
       new RegExp(`; exits cut to the 6 left: ${stop.id} → ${changed?.orderId}$`),
     );
+  });
+
+  it('a close of all of it cancels an exit executed in part too (INDIVIDUAL_FILLS, still working)', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'NFLX', action: 'buy', quantity: 10 }, 'sigFill1');
+    const target = await t.place(
+      session,
+      { symbol: 'NFLX', action: 'sell', quantity: 10, limit_price: 300, duration: 'gtc' },
+      'sigFill2',
+    );
+    t.fake.fillPart(Number(target.id), 4);
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'NFLX', action: 'close' }, 'sigFill3');
+    // Left working, the 6 the take profit has still to sell would be sold a second time (a short).
+    expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: Number(target.id) } }]);
+    const [close] = t.bodies('/place.json') as Array<{
+      PlaceOrderRequest: { Order: Array<{ Instrument: Array<{ quantity: number }> }> };
+    }>;
+    expect(close?.PlaceOrderRequest.Order[0]?.Instrument[0]?.quantity).toBe(6);
   });
 
   it('a close with a quantity closes that many, never more than is held', async () => {

@@ -199,12 +199,7 @@ function fitExits(
 ): Promise<OrderResponse> {
   const left = closing.quantity;
   const exits = async () => {
-    const { orders: open } = await listOrders(api, ctx, session, accountId, {
-      from: sent.now - OPEN_ORDER_LOOKBACK_MS,
-      to: sent.now,
-      status: 'OPEN',
-      symbol: closing.Product.symbol,
-    });
+    const open = await workingOrders(api, ctx, session, accountId, closing.Product, sent.now);
     return open.flatMap(({ order, detail }) => {
       const [instrument, ...more] = listOf(detail?.Instrument);
       const id = stringField(order, 'orderId');
@@ -247,6 +242,33 @@ function fitExits(
   });
 }
 
+/** What E*TRADE lists of an order still working: open, or open with part executed (WIRE.md §6). */
+const WORKING = new Set(['OPEN', 'INDIVIDUAL_FILLS']);
+
+/**
+ * The working orders with a leg in `product`. Listed by symbol, not by status: E*TRADE's status
+ * filter takes one status, and an exit executed in part (INDIVIDUAL_FILLS) works on.
+ */
+async function workingOrders(
+  api: EtradeApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  product: EtradeProduct,
+  now: number,
+) {
+  const { orders } = await listOrders(api, ctx, session, accountId, {
+    from: now - OPEN_ORDER_LOOKBACK_MS,
+    to: now,
+    symbol: product.symbol,
+  });
+  return orders.filter(
+    (item) =>
+      WORKING.has(stringField(item.detail, 'status') ?? '') &&
+      listOf(item.detail?.Instrument).some((leg) => sameProduct(asRecord(leg.Product), product)),
+  );
+}
+
 /** The cancel action: every open order of the symbol; none open is an answer, not an error. */
 export async function cancelOpenOrders(
   api: EtradeApi,
@@ -257,14 +279,7 @@ export async function cancelOpenOrders(
   now: number,
 ): Promise<OrderResponse> {
   const wanted = productOf(order.symbol, order.class === 'option' ? 'option' : 'stock');
-  const { orders: open } = await listOrders(api, ctx, session, accountId, {
-    from: now - OPEN_ORDER_LOOKBACK_MS,
-    to: now,
-    status: 'OPEN',
-    symbol: wanted.symbol,
-  });
-  const ids = open
-    .filter((item) => listOf(item.detail?.Instrument).some((leg) => sameProduct(asRecord(leg.Product), wanted)))
+  const ids = (await workingOrders(api, ctx, session, accountId, wanted, now))
     .map((item) => stringField(item.order, 'orderId'))
     .filter((id): id is string => id !== undefined);
   for (const id of ids) await cancelById(api, ctx, session, accountId, id);
