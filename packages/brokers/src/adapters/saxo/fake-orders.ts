@@ -152,8 +152,8 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState, pref
       return reply.code(404).send({ ErrorInfo: { ErrorCode: 'OrderNotFound', Message: 'Order not found' } });
     }
     try {
-      const changed = { ...order.body, ...body, Uic: order.instrument.Identifier, BuySell: order.body.BuySell };
-      delete changed.OrderId;
+      const { OrderId: _id, ...terms } = body;
+      const changed = { ...order.body, ...terms, Uic: order.instrument.Identifier, BuySell: order.body.BuySell };
       const checked = checkOrder(changed, accountKeys());
       if (order.Status === 'Working' && wrongSide(checked))
         throw business(400, WRONG_SIDE.ErrorCode, WRONG_SIDE.Message);
