@@ -26,3 +26,48 @@ export function exitsNotCutAnswer(
     status_description: `${described(answer)}; the open exits could not be cut to ${rest}${done} (${reason})`,
   };
 }
+
+/** What cutting the exits came to: the ones cut, and the error that stopped it, if one did. */
+export interface ExitsCut {
+  done: string[];
+  failed?: { error: unknown };
+}
+
+/**
+ * Cuts each of the `exits` (listed when called) with `cut`, which names what it did ('id',
+ * 'id → new id') or answers undefined when there was nothing to cut (filled or canceled
+ * meanwhile). Stops at the first failure: nothing is thrown.
+ */
+export async function cutEach<T>(
+  exits: () => Promise<readonly T[]>,
+  cut: (exit: T) => Promise<string | undefined>,
+): Promise<ExitsCut> {
+  const done: string[] = [];
+  try {
+    for (const exit of await exits()) {
+      const what = await cut(exit);
+      if (what !== undefined) done.push(what);
+    }
+  } catch (error) {
+    return { done, failed: { error } };
+  }
+  return { done };
+}
+
+/** The close's `answer` telling what cutting its exits to `rest` came to. */
+export const exitsCutOutcome = (answer: OrderResponse, rest: string, { done, failed }: ExitsCut): OrderResponse =>
+  failed ? exitsNotCutAnswer(answer, rest, failed.error, done) : exitsCutAnswer(answer, rest, done);
+
+/**
+ * After a partial close (`answer`, unless it was rejected), its exits are cut (cutEach) and the
+ * answer tells which were, or that cutting failed and after which ones: the close stands either way.
+ */
+export async function cutExits<T>(
+  answer: OrderResponse,
+  rest: string,
+  exits: () => Promise<readonly T[]>,
+  cut: (exit: T) => Promise<string | undefined>,
+): Promise<OrderResponse> {
+  if (answer.status === 'rejected') return answer;
+  return exitsCutOutcome(answer, rest, await cutEach(exits, cut));
+}

@@ -214,7 +214,7 @@ describe('orders', () => {
       session,
       input({ symbol: 'AMD', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
     );
-    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v2/positions/AMD?percentage=50' });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v2/positions/AMD?qty=5' });
     expect(half.status).toBe('accepted');
     const holdings = await broker.getHoldings(ctx, session, accountId);
     expect(holdings.positions.find((p) => p.symbol === 'AMD')?.quantity).toBe(5);
@@ -222,6 +222,42 @@ describe('orders', () => {
     expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v2/positions/AMD' });
     const none = await failure(broker.closePosition(ctx, session, accountId, 'AMD'));
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Alpaca: position does not exist' });
+  });
+
+  it('a close of part keeps the symbol’s open orders, its exits replaced by ones for what is left', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'buy', quantity: 10 }));
+    const stop = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'INTC', action: 'sell', quantity: 10, type: 'stop', stop_price: 90, duration: 'gtc' }),
+    );
+    const entry = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'INTC', action: 'buy', quantity: 5, limit_price: 80 }),
+    );
+    const small = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'INTC', action: 'sell', quantity: 3, limit_price: 150 }),
+    );
+    const answer = await broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'close', quantity: 4 }));
+    const status = (id: string) => fake.orders.find((o) => o.id === id)?.status;
+    // Canceled, the rest of the position lost its stop; left at 10, the stop would sell 4 shares
+    // more than the 6 held once triggered (a short).
+    expect([status(stop.id), status(entry.id), status(small.id)]).toEqual(['replaced', 'new', 'new']);
+    const replacing = fake.orders.find((o) => o.replaces === stop.id);
+    expect(replacing).toMatchObject({
+      status: 'new',
+      qty: '6',
+      side: 'sell',
+      type: 'stop',
+      stop_price: '90',
+      time_in_force: 'gtc',
+    });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/v2/positions/INTC?qty=4' });
+    expect(answer.status_description).toMatch(new RegExp(`; exits cut to the 6 left: ${stop.id} → ${replacing?.id}$`));
+    await broker.closePosition(ctx, session, accountId, 'INTC');
   });
 
   it('a quantity past 9 decimals is cut, never rounded up (openapi.yaml Order.qty: up to 9 decimal points)', async () => {

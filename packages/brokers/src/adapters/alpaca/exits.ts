@@ -1,12 +1,24 @@
 // close and cancel signals at Alpaca: cancel the symbol's open orders, and for close liquidate
-// the position with DELETE /v2/positions/{symbol} (Alpaca sizes it, long or short, fractions too).
-// A repeated close finds no position, so it cannot close twice.
+// the position with DELETE /v2/positions/{symbol} (Alpaca sizes it, long or short, fractions too);
+// a close of part keeps the open orders, its exits cut to what is left. A repeated close finds no
+// position, so it cannot close twice.
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
+import { cutEach, exitsCutOutcome } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
-import { decimalString, listOf, quantityString, stringField } from '../../core/json-read.ts';
+import { decimalField, decimalString, listOf, quantityString, stringField } from '../../core/json-read.ts';
 import { ALPACA_TITLE } from './descriptor.ts';
 import { alpacaSymbol, fromAlpacaOrder, positionSymbol } from './mapper.ts';
+
+/** The open orders of a symbol. */
+async function openOrdersOf(http: HttpClient, symbol: string, orderClass: Order['class']) {
+  const wanted = positionSymbol(symbol, orderClass);
+  const open = await http.request({
+    path: '/v2/orders',
+    query: { status: 'open', symbols: alpacaSymbol(symbol, orderClass), limit: 500 },
+  });
+  return listOf(open.body).filter((order) => stringField(order, 'symbol')?.replace('/', '') === wanted);
+}
 
 /** Cancels the open orders of a symbol; returns their ids. Orders that filled meanwhile are skipped. */
 export async function cancelOpenOrders(
@@ -14,13 +26,7 @@ export async function cancelOpenOrders(
   symbol: string,
   orderClass: Order['class'],
 ): Promise<string[]> {
-  const wanted = positionSymbol(symbol, orderClass);
-  const open = await http.request({
-    path: '/v2/orders',
-    query: { status: 'open', symbols: alpacaSymbol(symbol, orderClass), limit: 500 },
-  });
-  const ids = listOf(open.body)
-    .filter((order) => stringField(order, 'symbol')?.replace('/', '') === wanted)
+  const ids = (await openOrdersOf(http, symbol, orderClass))
     .map((order) => stringField(order, 'id'))
     .filter((id): id is string => id !== undefined);
   const canceled: string[] = [];
@@ -44,24 +50,25 @@ export async function cancelSymbol(http: HttpClient, order: Order, clientOrderId
   };
 }
 
-/** Liquidates all of a position, or `qty` / `percentage` of it. */
+/**
+ * Liquidates all of a position (its open orders canceled first: a flat position keeps no exits),
+ * or `qty` / `percentage` of it (closePartOf).
+ */
 export async function closeSymbol(
   http: HttpClient,
   symbol: string,
   orderClass: Order['class'],
   part?: { qty: number } | { percentage: number },
 ): Promise<OrderResponse> {
+  if (part) {
+    const closed = await closePartOf(http, symbol, orderClass, part);
+    if (closed) return closed;
+  }
   const canceled = await cancelOpenOrders(http, symbol, orderClass);
-  const query =
-    part && 'qty' in part
-      ? { qty: quantityString(part.qty) }
-      : part
-        ? { percentage: decimalString(part.percentage) }
-        : undefined;
   const answer = await http.request({
     method: 'DELETE',
     path: `/v2/positions/${encodeURIComponent(positionSymbol(symbol, orderClass))}`,
-    ...(query ? { query } : {}),
+    ...(part ? { query: partQuery(part) } : {}),
     accept: [404],
   });
   if (answer.status !== 404) return fromAlpacaOrder(answer.body, true);
@@ -72,6 +79,65 @@ export async function closeSymbol(
     status: 'canceled',
     status_description: `No position in ${positionSymbol(symbol, orderClass)}; canceled ${canceled.length} open order(s)`,
   };
+}
+
+const partQuery = (part: { qty: number } | { percentage: number }) =>
+  'qty' in part ? { qty: quantityString(part.qty) } : { percentage: decimalString(part.percentage) };
+
+/**
+ * A close of part of the position keeps the symbol's open orders: they include the stop loss and
+ * take profit of the part still held. Each exit (an open order on the closing side) larger than
+ * what is left is cut to it first, with Alpaca's replace (PATCH /v2/orders/{id} {"qty"}: a new
+ * order, the old one replaced): sized for the whole position, a stop triggered later sold more than
+ * was held (a short opened); and Alpaca counts the shares of open orders as not available to sell
+ * (Position.qty_available), so the close could not take them before. Then the part is liquidated.
+ * The part of a percentage is worked out here (sent as a qty), cut down to whole shares for a whole
+ * position (never rounded up), so that what is left is known. Undefined when the part is all of the position, or
+ * there is none: the whole close then.
+ */
+async function closePartOf(
+  http: HttpClient,
+  symbol: string,
+  orderClass: Order['class'],
+  part: { qty: number } | { percentage: number },
+): Promise<OrderResponse | undefined> {
+  const key = positionSymbol(symbol, orderClass);
+  const position = await http.request({ path: `/v2/positions/${encodeURIComponent(key)}`, accept: [404] });
+  const signed = position.status === 404 ? undefined : decimalField(position.body, 'qty');
+  if (!signed) return undefined;
+  const held = Math.abs(signed);
+  const share = 'qty' in part ? part.qty : (held * part.percentage) / 100;
+  const whole = 'percentage' in part && Number.isInteger(held);
+  const qty = Number(quantityString(whole ? Math.floor(share + 1e-9) : share));
+  if (!(qty > 0))
+    throw new BrokerError('InvalidOrder', ALPACA_TITLE, `${decimalString(share)} of ${held} ${key} is not a share`);
+  if (qty >= held) return undefined;
+  const left = Number(quantityString(held - qty));
+  const side = signed > 0 ? 'sell' : 'buy';
+  const outcome = await cutEach(
+    async () =>
+      (await openOrdersOf(http, symbol, orderClass)).filter(
+        (order) =>
+          stringField(order, 'side') === side &&
+          stringField(order, 'type') !== 'market' &&
+          (decimalField(order, 'qty') ?? 0) - (decimalField(order, 'filled_qty') ?? 0) > left,
+      ),
+    async (exit) => {
+      const id = stringField(exit, 'id') ?? '';
+      const replaced = await http.request({
+        method: 'PATCH',
+        path: `/v2/orders/${encodeURIComponent(id)}`,
+        json: { qty: quantityString(left) },
+      });
+      return `${id} → ${stringField(replaced.body, 'id') ?? 'a new order'}`;
+    },
+  );
+  const answer = await http.request({
+    method: 'DELETE',
+    path: `/v2/positions/${encodeURIComponent(key)}`,
+    query: { qty: quantityString(qty) },
+  });
+  return exitsCutOutcome(fromAlpacaOrder(answer.body, true), `the ${quantityString(left)} left`, outcome);
 }
 
 export function closePart(order: Order): { qty: number } | { percentage: number } | undefined {

@@ -101,6 +101,40 @@ export async function startFakeAlpaca(options: FakeAlpacaOptions = {}) {
     return reply.code(204).send();
   });
 
+  // Replace (PATCH): a new order with the old one's terms but those given, the old one 'replaced'.
+  app.patch('/v2/orders/:id', async (request, reply) => {
+    const old = orders.find((o) => o.id === (request.params as { id: string }).id);
+    if (!old) return reply.code(404).send({ code: 40410000, message: 'order not found' });
+    if (!['new', 'accepted'].includes(old.status))
+      return reply.code(422).send({ code: 42210000, message: 'order is not replaceable' });
+    const patch = (request.body ?? {}) as Record<string, unknown>;
+    const terms = [
+      'qty',
+      'time_in_force',
+      'limit_price',
+      'stop_price',
+      'trail_price',
+      'trail_percent',
+      'client_order_id',
+    ];
+    const body: Record<string, unknown> = { symbol: old.symbol, side: old.side, type: old.type };
+    for (const key of terms) {
+      const value = patch[key] ?? old[key];
+      if (value !== null && value !== undefined) body[key] = value;
+    }
+    if (patch.client_order_id === undefined) delete body.client_order_id;
+    try {
+      validateOrder(body, new Set(orders.map((o) => o.client_order_id)));
+    } catch (error) {
+      if (error instanceof FakeRefusal) return refusal(reply, error);
+      throw error;
+    }
+    const order = { ...newOrder(body, new Date().toISOString()), replaces: old.id, status: 'new' };
+    Object.assign(old, { status: 'replaced', replaced_by: order.id });
+    orders.push(order);
+    return order;
+  });
+
   app.delete('/v2/positions/:symbol', async (request, reply) => {
     const { symbol } = request.params as { symbol: string };
     const held = positions.get(symbol);
@@ -118,16 +152,19 @@ export async function startFakeAlpaca(options: FakeAlpacaOptions = {}) {
     return answer;
   });
 
-  app.get('/v2/positions', async () =>
-    [...positions.values()].map((p) => ({
-      symbol: p.symbol,
-      asset_class: p.assetClass,
-      qty: String(p.qty),
-      avg_entry_price: String(p.avg),
-      side: p.qty > 0 ? 'long' : 'short',
-      market_value: String(p.qty * quoteOf(p.symbol)),
-    })),
-  );
+  const positionView = (p: FakePosition) => ({
+    symbol: p.symbol,
+    asset_class: p.assetClass,
+    qty: String(p.qty),
+    avg_entry_price: String(p.avg),
+    side: p.qty > 0 ? 'long' : 'short',
+    market_value: String(p.qty * quoteOf(p.symbol)),
+  });
+  app.get('/v2/positions', async () => [...positions.values()].map(positionView));
+  app.get('/v2/positions/:symbol', async (request, reply) => {
+    const held = positions.get((request.params as { symbol: string }).symbol);
+    return held ? positionView(held) : reply.code(404).send({ code: 40410000, message: 'position does not exist' });
+  });
 
   app.get('/v2/account', async () => ({
     id: 'e6fe16f3-64a4-4921-8928-cadf02f92f98',

@@ -2,14 +2,13 @@
 // /callback/etrade), accounts by accountIdKey, every order previewed then placed with its
 // PreviewIds. Our signal id is the clientOrderId E*TRADE refuses to take twice; E*TRADE never
 // returns it, so an order is found again by its id or by its terms among the day's orders.
-import { boundedId } from '../../ccxt/client-id.ts';
 import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import { createEtradeApi } from './api.ts';
 import { ETRADE_SANDBOX_URL, ETRADE_TITLE, etradeDescriptor } from './descriptor.ts';
 import { findById, listMatching } from './lookup.ts';
-import { toEtradeOrder } from './mapper.ts';
+import { etradeClientOrderId, toEtradeOrder } from './mapper.ts';
 import { accountPath, cancelById, placeRequest, previewOf } from './orders.ts';
 import { cancelOpenOrders, closeSymbol, holdingsOf } from './portfolio.ts';
 import { lastPriceOf } from './quote.ts';
@@ -34,9 +33,6 @@ export interface EtradeBrokerOptions {
 function sessionOf(tokens: EtradeTokens, accounts: BrokerAccount[]): BrokerSession {
   return { secrets: secretsOf(tokens), accounts, expiresAt: tokens.expiresAt, refreshAt: renewDueAt(tokens) };
 }
-
-/** Our signal id as E*TRADE's clientOrderId: itself when it fits (20 letters and digits), else its hash. */
-export const etradeClientOrderId = (id: string) => boundedId(id, 20, /^[A-Za-z0-9]+$/);
 
 export type EtradeBroker = BrokerWith<
   | 'startAuthorization'

@@ -132,8 +132,10 @@ export interface FakeOrder {
   executedTime?: number;
   status: string;
   order: Json;
-  /** Execution price per instrument, once executed. */
+  /** Execution price per instrument, once executed (or executed in part). */
   fills?: number[];
+  /** What executed of each instrument while it works on (INDIVIDUAL_FILLS). */
+  filled?: number;
   /** Placed through the API (not seeded from the published examples). */
   placed: boolean;
 }
@@ -158,12 +160,17 @@ export function orderCost(order: Json, quote: (product: Json | undefined) => num
   }, 0);
 }
 
-/** Fills every instrument at the quote: positions and cash move; returns the prices. */
-export function fillOrder(account: FakeAccount, order: Json, quote: (product: Json | undefined) => number): number[] {
+/** Fills every instrument at the quote (`part` of each, else all): positions and cash move; returns the prices. */
+export function fillOrder(
+  account: FakeAccount,
+  order: Json,
+  quote: (product: Json | undefined) => number,
+  part?: number,
+): number[] {
   return list(order.Instrument).map((instrument) => {
     const product = record(instrument.Product) ?? {};
     const price = quote(product);
-    const signed = Number(instrument.quantity) * (buys(instrument.orderAction) ? 1 : -1);
+    const signed = (part ?? Number(instrument.quantity)) * (buys(instrument.orderAction) ? 1 : -1);
     const key = productKey(product);
     const held = account.positions.get(key) ?? { product, quantity: 0, costPerShare: price };
     const total = held.quantity + signed;

@@ -1,5 +1,6 @@
 // The fake's order routes (WIRE.md §4–§7): preview (PreviewIds), place (the same request plus
-// those PreviewIds, or 101), the orders list (MMDDYYYY dates, status and symbol filters, 204 when
+// those PreviewIds, or 101), a change (the same two steps under …/orders/{orderId}/change/, the
+// order replaced by a new one), the orders list (MMDDYYYY dates, status and symbol filters, 204 when
 // empty, marker/next pages of at most 100), one order, and cancel (CANCEL_REQUESTED, read back as
 // CANCELLED). Errors are {"Error":{"code","message"}}.
 import { isDeepStrictEqual } from 'node:util';
@@ -18,6 +19,8 @@ import {
 import { orderView } from './fake-views.ts';
 
 type Json = Record<string, unknown>;
+/** Orders still working: open, or open with part executed. */
+const WORKING = new Set(['OPEN', 'INDIVIDUAL_FILLS']);
 
 /** How long a preview may be placed (E*TRADE does not say; "minutes, in practice"). */
 export const PREVIEW_TTL_MS = 3 * 60_000;
@@ -83,77 +86,105 @@ export function registerOrderRoutes(app: FastifyInstance, state: OrderState): vo
     ratio: '',
   });
 
-  app.post(
-    '/v1/accounts/:key/orders/preview.json',
-    handle((request, _reply, account) => {
-      const body = record(record(request.body)?.PreviewOrderRequest);
-      const order = checkOrderRequest(body);
-      if (orderCost(order, quote) > account.cash) {
-        throw new FakeRefusal(400, 1041, 'You do not have enough buying power for this trade.');
-      }
-      const previewId = nextPreviewId++;
-      previews.set(previewId, { accountIdKey: account.accountIdKey, request: body ?? {}, at: now() });
-      return {
-        PreviewOrderResponse: {
-          orderType: body?.orderType,
-          totalOrderValue: orderCost(order, quote),
-          previewTime: now(),
-          dstFlag: false,
-          accountId: account.accountId,
-          optionLevelCd: 2,
-          marginLevelCd: account.accountMode === 'MARGIN' ? 'MARGIN_TRADING_ALLOWED' : 'MARGIN_TRADING_NOT_ALLOWED',
-          Order: [echo(order)],
-          PreviewIds: [{ previewId }],
-        },
-      };
-    }),
-  );
+  const previewed = (request: FastifyRequest, account: FakeAccount) => {
+    const body = record(record(request.body)?.PreviewOrderRequest);
+    const order = checkOrderRequest(body);
+    if (orderCost(order, quote) > account.cash) {
+      throw new FakeRefusal(400, 1041, 'You do not have enough buying power for this trade.');
+    }
+    const previewId = nextPreviewId++;
+    previews.set(previewId, { accountIdKey: account.accountIdKey, request: body ?? {}, at: now() });
+    return {
+      PreviewOrderResponse: {
+        orderType: body?.orderType,
+        totalOrderValue: orderCost(order, quote),
+        previewTime: now(),
+        dstFlag: false,
+        accountId: account.accountId,
+        optionLevelCd: 2,
+        marginLevelCd: account.accountMode === 'MARGIN' ? 'MARGIN_TRADING_ALLOWED' : 'MARGIN_TRADING_NOT_ALLOWED',
+        Order: [echo(order)],
+        PreviewIds: [{ previewId }],
+      },
+    };
+  };
+
+  /** A place, or with `replaces` the place of a change: that order is canceled, replaced by the new one. */
+  const placing = (request: FastifyRequest, account: FakeAccount, replaces?: FakeOrder) => {
+    const { PreviewIds, ...body } = record(record(request.body)?.PlaceOrderRequest) ?? {};
+    const order = checkOrderRequest(body);
+    const previewId = Number(list(PreviewIds)[0]?.previewId);
+    const preview = previews.get(previewId);
+    if (!preview || preview.accountIdKey !== account.accountIdKey || !isDeepStrictEqual(preview.request, body)) {
+      throw new FakeRefusal(400, 101, '{com.etrade.api.v1.order.InvalidPreviewId}');
+    }
+    previews.delete(previewId);
+    if (now() - preview.at > PREVIEW_TTL_MS) throw new FakeRefusal(400, 101, STALE_PREVIEW);
+    const clientOrderId = String(body.clientOrderId);
+    if (orders.some((item) => item.accountIdKey === account.accountIdKey && item.clientOrderId === clientOrderId)) {
+      throw new FakeRefusal(400, 1037, `Duplicate order: client order id ${clientOrderId} was already used.`);
+    }
+    if (replaces) {
+      if (!WORKING.has(replaces.status))
+        throw new FakeRefusal(400, 5001, `Order ${replaces.orderId} cannot be changed.`);
+      replaces.status = 'CANCELLED';
+    }
+    const placed: FakeOrder = {
+      orderId: nextOrderId++,
+      accountIdKey: account.accountIdKey,
+      orderType: String(body.orderType),
+      clientOrderId,
+      placedTime: now(),
+      status: 'OPEN',
+      order,
+      placed: true,
+    };
+    if (order.priceType === 'MARKET') {
+      placed.fills = fillOrder(account, order, quote);
+      placed.status = 'EXECUTED';
+      placed.executedTime = now();
+    }
+    orders.push(placed);
+    return {
+      PlaceOrderResponse: {
+        orderType: placed.orderType,
+        dstFlag: false,
+        optionLevelCd: 2,
+        marginLevelCd: account.accountMode === 'MARGIN' ? 'MARGIN_TRADING_ALLOWED' : 'MARGIN_TRADING_NOT_ALLOWED',
+        placedTime: placed.placedTime,
+        accountId: account.accountId,
+        Order: [echo(order)],
+        OrderIds: [{ orderId: placed.orderId }],
+      },
+    };
+  };
+  /** The open order a change names (PUT …/orders/{orderId}/change/preview|place). */
+  const changed = (request: FastifyRequest, account: FakeAccount) => {
+    const orderId = Number((request.params as { id: string }).id);
+    const order = orders.find((item) => item.accountIdKey === account.accountIdKey && item.orderId === orderId);
+    if (!order) throw new FakeRefusal(400, 5001, `Order ${orderId} was not found.`);
+    if (!WORKING.has(order.status)) throw new FakeRefusal(400, 5001, `Order ${orderId} cannot be changed.`);
+    return order;
+  };
 
   app.post(
+    '/v1/accounts/:key/orders/preview.json',
+    handle((request, _reply, account) => previewed(request, account)),
+  );
+  app.post(
     '/v1/accounts/:key/orders/place.json',
+    handle((request, _reply, account) => placing(request, account)),
+  );
+  app.put(
+    '/v1/accounts/:key/orders/:id/change/preview',
     handle((request, _reply, account) => {
-      const { PreviewIds, ...body } = record(record(request.body)?.PlaceOrderRequest) ?? {};
-      const order = checkOrderRequest(body);
-      const previewId = Number(list(PreviewIds)[0]?.previewId);
-      const preview = previews.get(previewId);
-      if (!preview || preview.accountIdKey !== account.accountIdKey || !isDeepStrictEqual(preview.request, body)) {
-        throw new FakeRefusal(400, 101, '{com.etrade.api.v1.order.InvalidPreviewId}');
-      }
-      previews.delete(previewId);
-      if (now() - preview.at > PREVIEW_TTL_MS) throw new FakeRefusal(400, 101, STALE_PREVIEW);
-      const clientOrderId = String(body.clientOrderId);
-      if (orders.some((item) => item.accountIdKey === account.accountIdKey && item.clientOrderId === clientOrderId)) {
-        throw new FakeRefusal(400, 1037, `Duplicate order: client order id ${clientOrderId} was already used.`);
-      }
-      const placed: FakeOrder = {
-        orderId: nextOrderId++,
-        accountIdKey: account.accountIdKey,
-        orderType: String(body.orderType),
-        clientOrderId,
-        placedTime: now(),
-        status: 'OPEN',
-        order,
-        placed: true,
-      };
-      if (order.priceType === 'MARKET') {
-        placed.fills = fillOrder(account, order, quote);
-        placed.status = 'EXECUTED';
-        placed.executedTime = now();
-      }
-      orders.push(placed);
-      return {
-        PlaceOrderResponse: {
-          orderType: placed.orderType,
-          dstFlag: false,
-          optionLevelCd: 2,
-          marginLevelCd: account.accountMode === 'MARGIN' ? 'MARGIN_TRADING_ALLOWED' : 'MARGIN_TRADING_NOT_ALLOWED',
-          placedTime: placed.placedTime,
-          accountId: account.accountId,
-          Order: [echo(order)],
-          OrderIds: [{ orderId: placed.orderId }],
-        },
-      };
+      changed(request, account);
+      return previewed(request, account);
     }),
+  );
+  app.put(
+    '/v1/accounts/:key/orders/:id/change/place',
+    handle((request, _reply, account) => placing(request, account, changed(request, account))),
   );
 
   const settle = (order: FakeOrder) => {
@@ -214,7 +245,7 @@ export function registerOrderRoutes(app: FastifyInstance, state: OrderState): vo
       const orderId = Number(record(record(request.body)?.CancelOrderRequest)?.orderId);
       const order = orders.find((item) => item.accountIdKey === account.accountIdKey && item.orderId === orderId);
       if (!order) throw new FakeRefusal(400, 5001, `Order ${orderId} was not found.`);
-      if (order.status !== 'OPEN') throw new FakeRefusal(400, 5001, `Order ${orderId} cannot be cancelled.`);
+      if (!WORKING.has(order.status)) throw new FakeRefusal(400, 5001, `Order ${orderId} cannot be cancelled.`);
       order.status = 'CANCEL_REQUESTED';
       return {
         CancelOrderResponse: {

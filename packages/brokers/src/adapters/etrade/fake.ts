@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createFakeServer } from '../../core/fake-server.ts';
 import { type StartProtocolFake, wireRecord } from '../../core/protocol-fake.ts';
-import { type FakeAccount, type FakeOrder, FakeRefusal, productKey } from './fake-book.ts';
+import { type FakeAccount, type FakeOrder, FakeRefusal, fillOrder, productKey } from './fake-book.ts';
 import { type FakeApp, registerOAuth } from './fake-oauth.ts';
 import { registerOrderRoutes } from './fake-orders.ts';
 import { registerQuoteRoutes } from './fake-quotes.ts';
@@ -97,6 +97,15 @@ export async function startEtradeFake(options: EtradeFakeOptions = {}) {
     placed: () => orders.filter((order) => order.placed),
     /** Requests that reached place.json (retries show up here). */
     placements: () => server.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/orders/place.json')),
+    /** The market reaches a working order: `quantity` of it executes, the rest works on (INDIVIDUAL_FILLS). */
+    fillPart(orderId: number, quantity: number) {
+      const order = orders.find((item) => item.orderId === orderId);
+      const account = [...accounts.values()].find((item) => item.accountIdKey === order?.accountIdKey);
+      if (!order || !account) throw new Error(`no order ${orderId}`);
+      order.fills = fillOrder(account, order.order, quote, quantity);
+      order.filled = (order.filled ?? 0) + quantity;
+      order.status = 'INDIVIDUAL_FILLS';
+    },
     inject: server.inject,
     close: () => app.close(),
   };

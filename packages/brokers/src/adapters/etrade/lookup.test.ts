@@ -142,7 +142,8 @@ describe('cancel, close and holdings', () => {
       status: 'canceled',
       status_description: 'Canceled 2 open order(s) of AAPL',
     });
-    expect(new URL(t.fake.requests[0]?.url ?? '', 'http://x').searchParams.get('status')).toBe('OPEN');
+    // Listed by symbol, every status (an order executed in part works on): the working ones canceled.
+    expect(new URL(t.fake.requests[0]?.url ?? '', 'http://x').searchParams.get('symbol')).toBe('AAPL');
     expect(await t.place(session, { symbol: 'AAPL', action: 'cancel' })).toMatchObject({
       status_description: 'No open orders of AAPL',
     });
@@ -218,9 +219,67 @@ describe('cancel, close and holdings', () => {
     t.fake.requests.length = 0;
     await t.place(session, { symbol: 'IBM', action: 'close', quantity: 4 }, 'sigFull4');
     expect(t.bodies('/cancel.json')).toEqual([]);
-    // Left working after the close, the stop would sell 10 shares no longer held.
+    // Kept, for what is left (changed into a new order).
+    const kept = t.fake.orders.at(-1);
+    expect([t.fake.orders.find((order) => order.orderId === Number(stop.id))?.status, kept?.status]).toEqual([
+      'CANCELLED',
+      'OPEN',
+    ]);
+    // Left working after the close, the stop would sell shares no longer held.
     await t.place(session, { symbol: 'IBM', action: 'close' }, 'sigFull5');
-    expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: Number(stop.id) } }]);
+    expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: kept?.orderId } }]);
+  });
+
+  it('a close of part changes the exits larger than what is left into ones for what is left', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'QCOM', action: 'buy', quantity: 10 }, 'sigCut1');
+    const stop = await t.place(
+      session,
+      { symbol: 'QCOM', action: 'sell', quantity: 10, type: 'stop', stop_price: 90, duration: 'gtc' },
+      'sigCut2',
+    );
+    await t.place(session, { symbol: 'QCOM', action: 'sell', quantity: 3, limit_price: 300 }, 'sigCut3');
+    t.fake.requests.length = 0;
+    const answer = await t.place(session, { symbol: 'QCOM', action: 'close', quantity: 4 }, 'sigCut4');
+    const changes = t.calls().filter((call) => call.includes('/change/'));
+    const path = `/v1/accounts/${ACCOUNT}/orders/${stop.id}/change`;
+    expect(changes).toEqual([`PUT ${path}/preview`, `PUT ${path}/place`]);
+    // Left at 10, the stop would sell 4 shares more than the 6 held once triggered (a short).
+    const changed = t.fake.orders.at(-1);
+    expect(t.fake.orders.find((order) => order.orderId === Number(stop.id))?.status).toBe('CANCELLED');
+    expect(changed?.status).toBe('OPEN');
+    expect(changed?.order).toEqual({
+      allOrNone: false,
+      priceType: 'STOP',
+      orderTerm: 'GOOD_UNTIL_CANCEL',
+      marketSession: 'REGULAR',
+      stopPrice: 90,
+      Instrument: [
+        { Product: { securityType: 'EQ', symbol: 'QCOM' }, orderAction: 'SELL', quantityType: 'QUANTITY', quantity: 6 },
+      ],
+    });
+    expect(answer.status_description).toMatch(
+      new RegExp(`; exits cut to the 6 left: ${stop.id} → ${changed?.orderId}$`),
+    );
+  });
+
+  it('a close of all of it cancels an exit executed in part too (INDIVIDUAL_FILLS, still working)', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'NFLX', action: 'buy', quantity: 10 }, 'sigFill1');
+    const target = await t.place(
+      session,
+      { symbol: 'NFLX', action: 'sell', quantity: 10, limit_price: 300, duration: 'gtc' },
+      'sigFill2',
+    );
+    t.fake.fillPart(Number(target.id), 4);
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'NFLX', action: 'close' }, 'sigFill3');
+    // Left working, the 6 the take profit has still to sell would be sold a second time (a short).
+    expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: Number(target.id) } }]);
+    const [close] = t.bodies('/place.json') as Array<{
+      PlaceOrderRequest: { Order: Array<{ Instrument: Array<{ quantity: number }> }> };
+    }>;
+    expect(close?.PlaceOrderRequest.Order[0]?.Instrument[0]?.quantity).toBe(6);
   });
 
   it('a close with a quantity closes that many, never more than is held', async () => {

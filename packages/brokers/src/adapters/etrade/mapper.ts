@@ -5,6 +5,7 @@
 // Options are not OCC strings on the wire: the underlying plus callPut, expiry and strike.
 // Multi-leg orders are one Order with several Instruments and a net price (strategy.ts).
 import { type Order, type OrderAction, type OrderClass, parseSymbol } from '@router/orders';
+import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { usPriceOnTick } from '../../core/ticks.ts';
 import { ETRADE_TITLE } from './descriptor.ts';
@@ -68,6 +69,9 @@ const AUCTION_TYPES: Partial<Record<string, Partial<Record<Order['type'], string
   ato: { market: 'MARKET_ON_OPEN', limit: 'LIMIT_ON_OPEN' },
   atc: { market: 'MARKET_ON_CLOSE', limit: 'LIMIT_ON_CLOSE' },
 };
+
+/** Our signal id as E*TRADE's clientOrderId: itself when it fits (20 letters and digits), else its hash. */
+export const etradeClientOrderId = (id: string) => boundedId(id, 20, /^[A-Za-z0-9]+$/);
 
 export const invalid = (message: string) => new BrokerError('InvalidOrder', ETRADE_TITLE, message);
 /** A price on the US tick, never past the trader's: `buying` rounds down, selling up (see usPriceOnTick). */

@@ -51,17 +51,27 @@ function refusalIn(answer: Record<string, unknown> | undefined): BrokerError | u
   return new BrokerError(kind, ETRADE_TITLE, text);
 }
 
+/** Where a step (preview, place) is sent: a new order's, or a change's of the open order `change`. */
+function stepOf(session: BrokerSession, accountId: string, step: 'preview' | 'place', change?: string) {
+  const orders = `${accountPath(session, accountId)}/orders`;
+  return change
+    ? { method: 'PUT' as const, path: `${orders}/${encodeURIComponent(change)}/change/${step}` }
+    : { method: 'POST' as const, path: `${orders}/${step}.json` };
+}
+
+/** The preview of a new order, or with `change` (an open order's id) of that order's change. */
 export async function previewRequest(
   api: EtradeApi,
   ctx: BrokerContext,
   session: BrokerSession,
   accountId: string,
   request: EtradeOrderRequest,
+  change?: string,
 ) {
-  const path = `${accountPath(session, accountId)}/orders/preview.json`;
+  const step = stepOf(session, accountId, 'preview', change);
   // A preview creates nothing: it may be renewed and repeated like a read.
   const { body } = await paced(ctx, () =>
-    api.call(ctx, session, { method: 'POST', path, json: { PreviewOrderRequest: request }, mutating: false }),
+    api.call(ctx, session, { ...step, json: { PreviewOrderRequest: request }, mutating: false }),
   );
   const answer = asRecord(asRecord(body)?.PreviewOrderResponse);
   const previewIds = previewIdsOf(body);
@@ -71,20 +81,26 @@ export async function previewRequest(
   return { previewIds, answer };
 }
 
+/**
+ * Previews and places a new order; with `change` (an open order's id), changes that order the same
+ * way (PUT …/orders/{orderId}/change/preview, then …/change/place, WIRE.md §7): E*TRADE replaces
+ * it with a new order, whose id is the answer's.
+ */
 export async function placeRequest(
   api: EtradeApi,
   ctx: BrokerContext,
   session: BrokerSession,
   accountId: string,
   request: EtradeOrderRequest,
+  change?: string,
 ): Promise<OrderResponse> {
-  const path = `${accountPath(session, accountId)}/orders/place.json`;
+  const step = stepOf(session, accountId, 'place', change);
   for (let attempt = 1; ; attempt++) {
-    const { previewIds } = await previewRequest(api, ctx, session, accountId, request);
+    const { previewIds } = await previewRequest(api, ctx, session, accountId, request, change);
     const { orderType, clientOrderId, Order } = request;
     try {
       const json = { PlaceOrderRequest: { orderType, clientOrderId, PreviewIds: previewIds, Order } };
-      const { body } = await paced(ctx, () => api.call(ctx, session, { method: 'POST', path, json }, 'order'));
+      const { body } = await paced(ctx, () => api.call(ctx, session, { ...step, json }, 'order'));
       return placedOf(body);
     } catch (error) {
       if (attempt === 1 && error instanceof EtradeError && error.code === STALE_PREVIEW) continue;

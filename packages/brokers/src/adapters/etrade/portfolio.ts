@@ -5,16 +5,24 @@
 //     "marketValue":17525,"Product":{"symbol":"AAPL","securityType":"EQ"}}]}]}}  (at most 50 positions a page)
 //   GET /v1/accounts/{k}/balance.json?instType=BROKERAGE&realTimeNAV=true  {"BalanceResponse":{"Computed":
 //     {"cashAvailableForInvestment":…,"cashBuyingPower":…,"marginBuyingPower":…,"RealTimeValues":{"totalAccountValue":…}}}}
-// close: a market order for the whole position, previewed and placed like any other; cancel: every
-// open order of the symbol.
+// close: a market order for the whole position or a part (whose exits are kept, cut to what is left),
+// previewed and placed like any other; cancel: every open order of the symbol.
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import type { BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { EtradeApi } from './api.ts';
 import { ETRADE_TITLE } from './descriptor.ts';
 import { listOrders } from './lookup.ts';
-import { type EtradeOrderRequest, type EtradeProduct, instrumentOf, productOf } from './mapper.ts';
+import {
+  type EtradeInstrument,
+  type EtradeOrderRequest,
+  type EtradeProduct,
+  etradeClientOrderId,
+  instrumentOf,
+  productOf,
+} from './mapper.ts';
 import { accountPath, cancelById, placeRequest } from './orders.ts';
 
 /** How far back open orders are looked for: a good-until-cancel order may rest for months. */
@@ -142,9 +150,13 @@ export async function closeSymbol(
       `no position in ${symbol.trim()} among the first ${MAX_PORTFOLIO_PAGES * PORTFOLIO_PAGE_SIZE} of the portfolio`,
     );
   if (!position) throw new BrokerError('InvalidOrder', ETRADE_TITLE, `no open position in ${symbol.trim()}`);
+  const size = Math.abs(position.quantity);
+  // A quantity closes that much of the position, never more than is held.
+  const closed = Math.min(size, quantity ?? Number.POSITIVE_INFINITY);
   // A close of all of it cancels the symbol's open orders first: a stop left working sold, once
-  // triggered, shares no longer held (a short opened).
-  if (quantity === undefined || quantity >= Math.abs(position.quantity))
+  // triggered, shares no longer held (a short opened). A close of part keeps them, cut to what is
+  // left once it is placed (fitExits).
+  if (closed === size)
     await cancelOpenOrders(api, ctx, session, accountId, { symbol: parsed.canonical, class: orderClass }, now);
   const long = position.quantity > 0;
   const option = orderClass === 'option';
@@ -158,19 +170,103 @@ export async function closeSymbol(
         priceType: 'MARKET',
         orderTerm: 'GOOD_FOR_DAY',
         marketSession: 'REGULAR',
-        // A quantity closes that much of the position, never more than is held.
-        Instrument: [
-          instrumentOf(
-            parsed.canonical,
-            orderClass,
-            action,
-            Math.min(Math.abs(position.quantity), quantity ?? Infinity),
-          ),
-        ],
+        Instrument: [instrumentOf(parsed.canonical, orderClass, action, closed)],
       },
     ],
   };
-  return placeRequest(api, ctx, session, accountId, request);
+  const placed = await placeRequest(api, ctx, session, accountId, request);
+  if (closed === size) return placed;
+  const closing = instrumentOf(parsed.canonical, orderClass, action, size - closed);
+  return fitExits(api, ctx, session, accountId, closing, { clientOrderId, now }, placed);
+}
+
+/**
+ * After a close of part of the position, its exits (the open single orders closing it as
+ * `closing` does) larger than what is left (`closing.quantity`) are cut to it: sized for the whole
+ * position, a stop triggered later sold more than was held (a short opened). E*TRADE changes an
+ * open order (WIRE.md §7) into a new one with the same terms, for what filled plus what is left;
+ * each change carries its own clientOrderId, the close's with a number. The close stands whatever
+ * happens here.
+ */
+function fitExits(
+  api: EtradeApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  closing: EtradeInstrument,
+  sent: { clientOrderId: string; now: number },
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const left = closing.quantity;
+  const exits = async () => {
+    const open = await workingOrders(api, ctx, session, accountId, closing.Product, sent.now);
+    return open.flatMap(({ order, detail }) => {
+      const [instrument, ...more] = listOf(detail?.Instrument);
+      const id = stringField(order, 'orderId');
+      const filled = decimalField(instrument, 'filledQuantity') ?? 0;
+      const ordered = decimalField(instrument, 'orderedQuantity') ?? decimalField(instrument, 'quantity') ?? 0;
+      const exit =
+        id !== undefined &&
+        detail !== undefined &&
+        more.length === 0 &&
+        sameProduct(asRecord(instrument?.Product), closing.Product) &&
+        stringField(instrument, 'orderAction') === closing.orderAction &&
+        ordered - filled > left;
+      return exit ? [{ id, order, detail, filled }] : [];
+    });
+  };
+  let count = 0;
+  return cutExits(answer, `the ${left} left`, exits, async ({ id, order, detail, filled }) => {
+    const price = (key: string) => {
+      const value = decimalField(detail, key);
+      return value ? { [key]: value } : {};
+    };
+    const request: EtradeOrderRequest = {
+      orderType: stringField(order, 'orderType') ?? 'EQ',
+      clientOrderId: etradeClientOrderId(`${sent.clientOrderId}x${++count}`),
+      Order: [
+        {
+          allOrNone: detail.allOrNone === true,
+          priceType: stringField(detail, 'priceType') ?? 'STOP',
+          orderTerm: stringField(detail, 'orderTerm') ?? 'GOOD_FOR_DAY',
+          marketSession: stringField(detail, 'marketSession') === 'EXTENDED' ? 'EXTENDED' : 'REGULAR',
+          ...price('limitPrice'),
+          ...price('stopPrice'),
+          ...price('stopLimitPrice'),
+          Instrument: [{ ...closing, quantity: filled + left }],
+        },
+      ],
+    };
+    const changed = await placeRequest(api, ctx, session, accountId, request, id);
+    return `${id} → ${changed.id}`;
+  });
+}
+
+/** What E*TRADE lists of an order still working: open, or open with part executed (WIRE.md §6). */
+const WORKING = new Set(['OPEN', 'INDIVIDUAL_FILLS']);
+
+/**
+ * The working orders with a leg in `product`. Listed by symbol, not by status: E*TRADE's status
+ * filter takes one status, and an exit executed in part (INDIVIDUAL_FILLS) works on.
+ */
+async function workingOrders(
+  api: EtradeApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  product: EtradeProduct,
+  now: number,
+) {
+  const { orders } = await listOrders(api, ctx, session, accountId, {
+    from: now - OPEN_ORDER_LOOKBACK_MS,
+    to: now,
+    symbol: product.symbol,
+  });
+  return orders.filter(
+    (item) =>
+      WORKING.has(stringField(item.detail, 'status') ?? '') &&
+      listOf(item.detail?.Instrument).some((leg) => sameProduct(asRecord(leg.Product), product)),
+  );
 }
 
 /** The cancel action: every open order of the symbol; none open is an answer, not an error. */
@@ -183,14 +279,7 @@ export async function cancelOpenOrders(
   now: number,
 ): Promise<OrderResponse> {
   const wanted = productOf(order.symbol, order.class === 'option' ? 'option' : 'stock');
-  const { orders: open } = await listOrders(api, ctx, session, accountId, {
-    from: now - OPEN_ORDER_LOOKBACK_MS,
-    to: now,
-    status: 'OPEN',
-    symbol: wanted.symbol,
-  });
-  const ids = open
-    .filter((item) => listOf(item.detail?.Instrument).some((leg) => sameProduct(asRecord(leg.Product), wanted)))
+  const ids = (await workingOrders(api, ctx, session, accountId, wanted, now))
     .map((item) => stringField(item.order, 'orderId'))
     .filter((id): id is string => id !== undefined);
   for (const id of ids) await cancelById(api, ctx, session, accountId, id);

@@ -1,25 +1,43 @@
 // close and cancel signals at Questrade, which has no call for either. close: the position
 // (GET …/positions → {"positions":[{"symbol","symbolId","openQuantity",…}]}) and an opposite
-// market order for it or a part; cancel: the symbol's open orders (GET …/orders?stateFilter=Open),
-// each DELETEd.
+// market order for it or a part (the exits of a part kept, cut to what is left); cancel: the
+// symbol's open orders (GET …/orders?stateFilter=Open), each DELETEd.
 import type { Order, OrderClass, OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { AccountApi } from './api.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
-import { place } from './orders.ts';
+import { fromPlacement, place } from './orders.ts';
 import { symbolIdOf } from './symbols.ts';
 
 export async function cancelById(api: AccountApi, orderId: string): Promise<void> {
   await api.http.request({ method: 'DELETE', path: `${api.path}/orders/${encodeURIComponent(orderId)}` });
 }
 
+/** How far back open orders are looked for: a good-till-canceled order may rest for months. */
+const OPEN_ORDER_LOOKBACK_MS = 180 * 24 * 60 * 60_000;
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/**
+ * The open orders of `symbolId`. Questrade lists only today's unless given a start (WIRE.md §6): a
+ * stop left from an earlier day would go unseen. The end is a little past `now`, in case
+ * Questrade's clock runs ahead of ours.
+ */
+async function openOrders(api: AccountApi, symbolId: number, now: number) {
+  const query = {
+    stateFilter: 'Open',
+    startTime: new Date(now - OPEN_ORDER_LOOKBACK_MS).toISOString(),
+    endTime: new Date(now + CLOCK_MARGIN_MS).toISOString(),
+  };
+  const { body } = await api.http.request({ path: `${api.path}/orders`, query });
+  return listOf(asRecord(body)?.orders).filter((item) => decimalField(item, 'symbolId') === symbolId);
+}
+
 /** Cancels the open orders of `symbolId`; their ids. */
-async function cancelOpen(api: AccountApi, symbolId: number): Promise<string[]> {
-  const { body } = await api.http.request({ path: `${api.path}/orders`, query: { stateFilter: 'Open' } });
-  const ids = listOf(asRecord(body)?.orders)
-    .filter((item) => decimalField(item, 'symbolId') === symbolId)
+async function cancelOpen(api: AccountApi, symbolId: number, now: number): Promise<string[]> {
+  const ids = (await openOrders(api, symbolId, now))
     .map((item) => stringField(item, 'id'))
     .filter((id): id is string => id !== undefined);
   for (const id of ids) await cancelById(api, id);
@@ -33,7 +51,7 @@ export async function cancelSymbol(
   now: number,
 ): Promise<OrderResponse> {
   const symbolId = await symbolIdOf(api.http, ctx.baseUrl, order.symbol, order.class, now);
-  const ids = await cancelOpen(api, symbolId);
+  const ids = await cancelOpen(api, symbolId, now);
   const description = ids.length
     ? `Canceled ${ids.length} open order(s) of ${order.symbol}`
     : `No open orders of ${order.symbol}`;
@@ -58,7 +76,7 @@ export async function closeSymbol(
     throw new BrokerError('InvalidOrder', QUESTRADE_TITLE, 'close takes whole shares or contracts');
   // A close of all of it cancels the symbol's open orders first: a bracket's stop or take profit
   // left working sold, once triggered, shares no longer held (a short opened).
-  if (size === Math.abs(held)) await cancelOpen(api, symbolId);
+  if (size === Math.abs(held)) await cancelOpen(api, symbolId, now);
   const placed = await place(api, {
     path: 'orders',
     body: {
@@ -74,8 +92,68 @@ export async function closeSymbol(
       secondaryRoute: 'AUTO',
     },
   });
-  return {
+  const answer = {
     ...placed,
     status_description: `Closing ${size} of ${Math.abs(held)} ${symbol.trim()}: ${placed.status_description}`,
   };
+  return size === Math.abs(held)
+    ? answer
+    : fitExits(api, symbolId, now, held > 0 ? 'Sell' : 'Buy', Math.abs(held) - size, answer);
+}
+
+/** Sides Questrade lists for an order that buys (Order Side enum); the others sell. */
+const BUYING_SIDES = new Set(['Buy', 'Cov', 'BTO', 'BTC']);
+
+/**
+ * After a close of part of the position, its exits (the symbol's open single orders on the
+ * closing side, `action`) larger than the `left` still held are cut to it: sized for the whole
+ * position, a stop triggered later sold more than was held (a short opened). Questrade replaces
+ * an order with a full new one (POST …/orders/{orderId}, WIRE.md §4): same terms, for what filled
+ * plus what is left. Exits of a bracket whose entry has not executed (ContingentOrder) close no
+ * part of what is held and are left alone. The close stands whatever happens here.
+ */
+function fitExits(
+  api: AccountApi,
+  symbolId: number,
+  now: number,
+  action: 'Buy' | 'Sell',
+  left: number,
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const exits = async () =>
+    (await openOrders(api, symbolId, now)).filter(
+      (item) =>
+        (BUYING_SIDES.has(stringField(item, 'side') ?? '') ? 'Buy' : 'Sell') === action &&
+        stringField(item, 'state') !== 'ContingentOrder' &&
+        listOf(item.legs).length === 0 &&
+        (decimalField(item, 'openQuantity') ?? 0) > left,
+    );
+  return cutExits(answer, `the ${left} left`, exits, async (exit) => {
+    const id = stringField(exit, 'id') ?? '';
+    const optional = (key: string) => (exit[key] === null || exit[key] === undefined ? {} : { [key]: exit[key] });
+    const json = {
+      accountNumber: api.accountNumber,
+      symbolId,
+      quantity: (decimalField(exit, 'filledQuantity') ?? 0) + left,
+      ...optional('limitPrice'),
+      ...optional('stopPrice'),
+      isAllOrNone: exit.isAllOrNone === true,
+      isAnonymous: exit.isAnonymous === true,
+      ...optional('orderType'),
+      ...optional('timeInForce'),
+      ...optional('gtdDate'),
+      action,
+      ...optional('primaryRoute'),
+      ...optional('secondaryRoute'),
+    };
+    const { body } = await api.http.request({
+      method: 'POST',
+      path: `${api.path}/orders/${encodeURIComponent(id)}`,
+      json,
+    });
+    const replaced = fromPlacement(body);
+    if (replaced.status === 'rejected')
+      throw new BrokerError('InvalidOrder', QUESTRADE_TITLE, replaced.status_description ?? 'replacement rejected');
+    return `${id} → ${replaced.id}`;
+  });
 }

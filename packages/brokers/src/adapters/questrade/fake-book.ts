@@ -242,6 +242,25 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
     return { orders };
   }
 
+  /** POST …/orders/{id}: the open order replaced by a full new one of the same symbol, in its chain. */
+  function replace(number: string, id: number, body: Json): Json {
+    account(number);
+    const old = records.find((item) => item.id === id);
+    if (!old) throw new FakeAnswer(404, { code: 1020, message: 'Order not found' });
+    if (!OPEN.has(String(old.state))) throw refuse(`Order cannot be replaced in state ${String(old.state)}`);
+    checkFields(body, ORDER_FIELDS);
+    if (body.symbolId !== old.symbolId) throw refuse('A replacing order is for the same symbol');
+    checkTerms(body);
+    checkRoutes(body);
+    const order = record(nextId++, old.symbolId as number, body, {
+      side: sideOf(number, old.symbolId as number, body.action),
+      chainId: old.chainId,
+    });
+    Object.assign(old, { state: 'Replaced', openQuantity: 0 });
+    records.push(order);
+    return { orderId: order.id, orders: [structuredClone(order)] };
+  }
+
   function cancel(number: string, id: number): Json {
     account(number);
     const order = records.find((item) => item.id === id);
@@ -257,6 +276,7 @@ export function createFakeBook(symbols: FakeSymbols, accounts: FakeAccount[], no
     placeBracket,
     placeStrategy,
     list,
+    replace,
     cancel,
     find: (number: string, id: number) => {
       account(number);

@@ -105,6 +105,10 @@ export async function startQuestradeFake(options: QuestradeFakeOptions = {}) {
       `${v1}/accounts/:number/orders/:id`,
       answer((request) => book.find(params(request).number, Number(params(request).id))),
     );
+    app.post(
+      `${v1}/accounts/:number/orders/:id`,
+      answer((request) => book.replace(params(request).number, Number(params(request).id), body(request)), true),
+    );
     app.delete(
       `${v1}/accounts/:number/orders/:id`,
       answer((request) => book.cancel(params(request).number, Number(params(request).id)), true),

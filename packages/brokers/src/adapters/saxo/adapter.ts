@@ -16,7 +16,7 @@ import { findById, listByReference, openOrders } from './lookup.ts';
 import { ocoLegs, type SaxoOco, type SaxoOrder, toSaxoOco, toSaxoOrder } from './mapper.ts';
 import { authorizationUrl, exchangeCode, REFRESH_MARGIN_MS, type SaxoTokens, tokenSecrets } from './oauth.ts';
 import { accountKeyOf, cancelOrders, placeOrder, precheck } from './orders.ts';
-import { cancelOpenOrders, closingOrder, holdingsOf } from './portfolio.ts';
+import { cancelOpenOrders, closingOrder, fitExits, holdingsOf } from './portfolio.ts';
 import { toAccounts } from './reader.ts';
 
 export interface SaxoBrokerOptions {
@@ -100,7 +100,12 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
     const accountKey = accountKeyOf(session, accountId);
     const instrument = await instruments.resolve(ctx, session, named);
     const closing = await closingOrder(api, ctx, session, accountKey, instrument, reference, named.quantity);
-    return place(ctx, session, accountKey, closing, reference);
+    // A close of all of it cancels the instrument's open orders first: a stop loss or take profit
+    // left working sold (or bought), once triggered, what is no longer held (a position opened the
+    // other way). A close of part keeps them, cut to what is left once it is placed.
+    if (closing.left === 0) await cancelOpenOrders(api, ctx, session, accountKey, instrument, named);
+    const placed = await place(ctx, session, accountKey, closing.order, reference);
+    return closing.left === 0 ? placed : fitExits(api, ctx, session, closing.order, closing.left, placed);
   };
 
   const broker: SaxoBroker = {

@@ -1,7 +1,8 @@
 // The fake's trading routes (WIRE.md §4, §5, §7): placing a single order, an entry with related
 // orders, or two orders one-cancels-other; Saxo's 15-second rule (the same order with the same
 // X-Request-ID again → 409); legs on the wrong side of the market refused while the others stand
-// (400 with the placed OrderIds beside the ErrorInfo); precheck; cancel by comma-separated ids.
+// (400 with the placed OrderIds beside the ErrorInfo); precheck; modify (PATCH); cancel by
+// comma-separated ids.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   business,
@@ -139,6 +140,28 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState, pref
       if (error instanceof FakeRefusal && record(error.body.ErrorInfo)) {
         return { ErrorInfo: error.body.ErrorInfo, EstimatedCashRequired: 0, PreCheckResult: 'Error' };
       }
+      return refuse(reply, error);
+    }
+  });
+
+  // Modify (PATCH): the open order changed in place to the type, price, amount and duration given.
+  app.patch(`${prefix}/trade/v2/orders`, async (request, reply) => {
+    const body = record(request.body) ?? {};
+    const order = state.open.get(String(body.OrderId));
+    if (!order || order.account.AccountKey !== body.AccountKey) {
+      return reply.code(404).send({ ErrorInfo: { ErrorCode: 'OrderNotFound', Message: 'Order not found' } });
+    }
+    try {
+      const { OrderId: _id, ...terms } = body;
+      const changed = { ...order.body, ...terms, Uic: order.instrument.Identifier, BuySell: order.body.BuySell };
+      const checked = checkOrder(changed, accountKeys());
+      if (order.Status === 'Working' && wrongSide(checked))
+        throw business(400, WRONG_SIDE.ErrorCode, WRONG_SIDE.Message);
+      order.body = checked.body;
+      order.amount = Number(checked.body.Amount);
+      logActivity(state, order, 'Changed');
+      return { OrderId: order.OrderId };
+    } catch (error) {
       return refuse(reply, error);
     }
   });

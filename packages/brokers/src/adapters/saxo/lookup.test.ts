@@ -161,6 +161,57 @@ describe('cancel, close and holdings', () => {
     expect(none.message).toBe('Saxo: no open position in SPY:arcx');
   });
 
+  it('a close of the whole position cancels the instrument’s open orders first', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'EUR/DKK', action: 'buy', quantity: 30000 }, 'sig-w-1');
+    const target = await t.place(
+      session,
+      { symbol: 'EUR/DKK', action: 'sell', quantity: 30000, limit_price: 8 },
+      'sig-w-2',
+    );
+    t.fake.requests.length = 0;
+    await t.place(session, { symbol: 'EUR/DKK', action: 'close' }, 'sig-w-3');
+    // Left working after the close, the take profit would sell 30000 no longer held (a short opened).
+    expect(t.calls().filter((call) => call.startsWith('DELETE') || call === `POST ${ORDERS}`)).toEqual([
+      `DELETE ${ORDERS}/${target.id}`,
+      `POST ${ORDERS}`,
+    ]);
+    expect(t.fake.state.open.has(target.id)).toBe(false);
+  });
+
+  it('a close of part keeps the instrument’s exits, cut to what is left', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'EUR/DKK', action: 'buy', quantity: 30000 }, 'sig-k-1');
+    const target = await t.place(
+      session,
+      { symbol: 'EUR/DKK', action: 'sell', quantity: 30000, limit_price: 8, duration: 'gtc' },
+      'sig-k-2',
+    );
+    const small = await t.place(
+      session,
+      { symbol: 'EUR/DKK', action: 'sell', quantity: 5000, limit_price: 9 },
+      'sig-k-3',
+    );
+    t.fake.requests.length = 0;
+    const answer = await t.place(session, { symbol: 'EUR/DKK', action: 'close', quantity: 10000 }, 'sig-k-4');
+    expect(t.calls().filter((call) => !call.startsWith('GET'))).toEqual([`POST ${ORDERS}`, `PATCH ${ORDERS}`]);
+    // Left at 30000, the take profit would sell 10000 more than the 20000 held once reached (a short).
+    expect(JSON.parse(t.fake.requests.at(-1)?.body ?? '{}')).toEqual({
+      AccountKey: ACCOUNT,
+      OrderId: target.id,
+      AssetType: 'FxSpot',
+      OrderType: 'Limit',
+      OrderPrice: 8,
+      Amount: 20000,
+      OrderDuration: { DurationType: 'GoodTillCancel' },
+      ManualOrder: false,
+    });
+    expect([t.fake.state.open.get(target.id)?.amount, t.fake.state.open.get(small.id)?.amount]).toEqual([20000, 5000]);
+    expect(answer.status_description).toMatch(new RegExp(`; exits cut to the 20000 left: ${target.id}$`));
+    await t.place(session, { symbol: 'EUR/DKK', action: 'close' }, 'sig-k-5');
+    expect(t.fake.state.open.has(target.id)).toBe(false);
+  });
+
   it('a close with a quantity closes that much of the position, never more than is held', async () => {
     const session = await t.connect();
     await t.place(session, { symbol: 'EUR/DKK', action: 'buy', quantity: 30000 }, 'sig-part-1');

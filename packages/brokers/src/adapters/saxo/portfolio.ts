@@ -4,10 +4,12 @@
 //   GET /port/v1/netpositions?ClientKey&AccountKey&FieldGroups=NetPositionBase,NetPositionView,DisplayAndFormat
 //     {"Data":[{"NetPositionBase":{"Uic":211,"AssetType":"Stock","Amount":100},"NetPositionView":
 //       {"AverageOpenPrice":170.1,"MarketValue":17525},"DisplayAndFormat":{"Symbol":"AAPL:xnas"}}]}
-// close: a market order against the net position; cancel: the instrument's open orders.
+// close: a market order against the net position (a part keeps its exits, cut to what is left);
+// cancel: the instrument's open orders.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { SaxoApi } from './api.ts';
 import { SAXO_TITLE } from './descriptor.ts';
@@ -87,7 +89,10 @@ export async function holdingsOf(
   };
 }
 
-/** The market order that flattens the net position in `instrument`, or closes `quantity` of it (at most all). */
+/**
+ * The market order that flattens the net position in `instrument`, or closes `quantity` of it (at
+ * most all); `left`: what it leaves held.
+ */
 export async function closingOrder(
   api: SaxoApi,
   ctx: BrokerContext,
@@ -96,16 +101,18 @@ export async function closingOrder(
   instrument: SaxoInstrument,
   reference: string,
   quantity?: number,
-): Promise<SaxoOrder> {
+): Promise<{ order: SaxoOrder; left: number }> {
   const positions = await netPositions(api, ctx, session, accountKey);
   const position = positions.find((item) => item.uic === instrument.uic && item.assetType === instrument.assetType);
   if (!position) throw new BrokerError('InvalidOrder', SAXO_TITLE, `no open position in ${instrument.symbol}`);
-  return {
+  const held = Math.abs(position.amount);
+  const amount = Math.min(held, quantity ?? Number.POSITIVE_INFINITY);
+  const order: SaxoOrder = {
     AccountKey: accountKey,
     Uic: instrument.uic,
     AssetType: instrument.assetType,
     BuySell: position.amount > 0 ? 'Sell' : 'Buy',
-    Amount: Math.min(Math.abs(position.amount), quantity ?? Number.POSITIVE_INFINITY),
+    Amount: amount,
     OrderType: 'Market',
     // FX market orders as Saxo's FX market activities show them (FillOrKill); others for the day.
     OrderDuration: { DurationType: instrument.assetType === 'FxSpot' ? 'FillOrKill' : 'DayOrder' },
@@ -113,6 +120,53 @@ export async function closingOrder(
     ExternalReference: reference,
     ManualOrder: false,
   };
+  return { order, left: held - amount };
+}
+
+/**
+ * After a close of part of the position, its exits (the instrument's working orders on the side of
+ * the `closing` order) larger than the `left` still held are cut to it: sized for the whole
+ * position, a stop triggered later sold more than was held (a position opened the other way). Saxo
+ * modifies an order in place (PATCH /trade/v2/orders, WIRE.md §7) with its type, price and
+ * duration and the new Amount (what filled plus what is left). Exits of an entry not yet filled
+ * (NotWorking) close nothing held and are left alone. The close stands whatever happens here.
+ */
+export function fitExits(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  closing: SaxoOrder,
+  left: number,
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const { AccountKey, Uic, AssetType, BuySell } = closing;
+  const exits = async () =>
+    (await openOrders(api, ctx, session, AccountKey)).filter(
+      (item) =>
+        decimalField(item, 'Uic') === Uic &&
+        stringField(item, 'AssetType') === AssetType &&
+        stringField(item, 'BuySell') === BuySell &&
+        stringField(item, 'Status') !== 'NotWorking' &&
+        (decimalField(item, 'Amount') ?? 0) - (decimalField(item, 'FilledAmount') ?? 0) > left,
+    );
+  return cutExits(answer, `the ${left} left`, exits, async (exit) => {
+    const OrderId = stringField(exit, 'OrderId') ?? '';
+    const price = decimalField(exit, 'Price');
+    const stopLimit = decimalField(exit, 'StopLimitPrice');
+    const json = {
+      AccountKey,
+      OrderId,
+      AssetType,
+      OrderType: stringField(exit, 'OpenOrderType'),
+      ...(price !== undefined ? { OrderPrice: price } : {}),
+      ...(stopLimit !== undefined ? { StopLimitPrice: stopLimit } : {}),
+      Amount: (decimalField(exit, 'FilledAmount') ?? 0) + left,
+      OrderDuration: asRecord(exit.Duration) ?? { DurationType: 'DayOrder' },
+      ManualOrder: false,
+    };
+    await api.call(ctx, session, { method: 'PATCH', path: '/trade/v2/orders', json }, 'order');
+    return OrderId;
+  });
 }
 
 /** The cancel action: every open order of the instrument; none open is an answer, not an error. */
@@ -122,7 +176,7 @@ export async function cancelOpenOrders(
   session: BrokerSession,
   accountKey: string,
   instrument: SaxoInstrument,
-  order: Order,
+  order: Pick<Order, 'symbol'>,
 ): Promise<OrderResponse> {
   const open = await openOrders(api, ctx, session, accountKey);
   const ids = open

@@ -180,12 +180,83 @@ describe('close, cancel, lookups and holdings', () => {
     const other = await place(session, { symbol: 'TXN', action: 'buy', quantity: 1, limit_price: 150 });
     const status = (id: string) => fake.orders.get(Number(id))?.status;
     await place(session, { symbol: 'IBM', action: 'close', quantity: 4 });
-    expect(status(stop.id)).toBe('WORKING');
-    // Left working after the close, the stop would sell 10 shares no longer held.
+    // Kept, for what is left (replaced).
+    const kept = [...fake.orders.values()].at(-1);
+    expect([status(stop.id), kept?.status]).toEqual(['REPLACED', 'WORKING']);
+    // Left working after the close, the stop would sell shares no longer held.
     await place(session, { symbol: 'IBM', action: 'close' });
-    expect([status(stop.id), status(other.id)]).toEqual(['CANCELED', 'WORKING']);
+    expect([status(String(kept?.orderId)), status(other.id)]).toEqual(['CANCELED', 'WORKING']);
     const last = fake.requests.filter((r) => r.method === 'POST').at(-1)?.body as SchwabOrder;
     expect(last.orderLegCollection?.[0]).toMatchObject({ instruction: 'SELL', quantity: 6 });
+  });
+
+  it('a close of part replaces the exits larger than what is left with ones for what is left', async () => {
+    const session = await connect();
+    await place(session, { symbol: 'QCOM', action: 'buy', quantity: 10 });
+    const stop = await place(session, { symbol: 'QCOM', action: 'sell', quantity: 10, type: 'stop', stop_price: 90 });
+    const small = await place(session, { symbol: 'QCOM', action: 'sell', quantity: 3, limit_price: 120 });
+    const entry = await place(session, { symbol: 'QCOM', action: 'buy', quantity: 5, limit_price: 80 });
+    const answer = await place(session, { symbol: 'QCOM', action: 'close', quantity: 4 });
+    const status = (id: string) => fake.orders.get(Number(id))?.status;
+    // Left at 10, the stop would sell 4 shares more than the 6 held once triggered (a short).
+    expect([status(stop.id), status(small.id), status(entry.id)]).toEqual(['REPLACED', 'WORKING', 'WORKING']);
+    const replacing = [...fake.orders.values()].at(-1);
+    expect(replacing?.status).toBe('WORKING');
+    expect(replacing?.body).toEqual({
+      session: 'NORMAL',
+      duration: 'GOOD_TILL_CANCEL',
+      orderType: 'STOP',
+      stopPrice: '90',
+      orderStrategyType: 'SINGLE',
+      orderLegCollection: [{ instruction: 'SELL', quantity: 6, instrument: { symbol: 'QCOM', assetType: 'EQUITY' } }],
+    });
+    expect(answer.status_description).toBe(
+      `Order placed at Schwab; exits cut to the 6 left: ${stop.id} → ${replacing?.orderId}`,
+    );
+  });
+
+  it('a close of all of it cancels a bracket’s exits, listed inside its filled entry', async () => {
+    const session = await connect();
+    const bracket = { symbol: 'INTU', action: 'buy', quantity: 5, take_profit_price: 120, stop_loss_price: 90 };
+    const entry = await place(session, bracket);
+    const oco = fake.orders.get(Number(entry.id))?.children?.[0];
+    await place(session, { symbol: 'INTU', action: 'close' });
+    // Left working, the stop or the take profit would sell 5 shares no longer held (a short).
+    expect([oco?.status, ...(oco?.children ?? []).map((child) => child.status)]).toEqual([
+      'CANCELED',
+      'CANCELED',
+      'CANCELED',
+    ]);
+  });
+
+  it('a bracket’s exits, listed inside its filled entry, are cut by a close of part and canceled by a close of all', async () => {
+    const session = await connect();
+    const bracket = { symbol: 'ADBE', action: 'buy', quantity: 10, take_profit_price: 120, stop_loss_price: 90 };
+    const entry = await place(session, bracket);
+    const oco = fake.orders.get(Number(entry.id))?.children?.[0];
+    expect([fake.orders.get(Number(entry.id))?.status, oco?.status]).toEqual(['FILLED', 'WORKING']);
+    const answer = await place(session, { symbol: 'ADBE', action: 'close', quantity: 4 });
+    // Left at 10, the stop would sell 4 shares more than the 6 held once triggered (a short).
+    expect(oco?.status).toBe('REPLACED');
+    const replacing = [...fake.orders.values()].at(-1);
+    const leg = { instruction: 'SELL', quantity: 6, instrument: { symbol: 'ADBE', assetType: 'EQUITY' } };
+    expect(replacing?.body).toEqual({
+      orderStrategyType: 'OCO',
+      childOrderStrategies: [
+        { ...oco?.children?.[0]?.body, orderLegCollection: [leg] },
+        { ...oco?.children?.[1]?.body, orderLegCollection: [leg] },
+      ],
+    });
+    expect(answer.status_description).toBe(
+      `Order placed at Schwab; exits cut to the 6 left: ${oco?.orderId} → ${replacing?.orderId}`,
+    );
+    await place(session, { symbol: 'ADBE', action: 'close' });
+    // Left working after a close of all of it, they would sell shares no longer held.
+    expect([replacing?.status, ...(replacing?.children ?? []).map((child) => child.status)]).toEqual([
+      'CANCELED',
+      'CANCELED',
+      'CANCELED',
+    ]);
   });
 
   it('cancels open orders by id and by the cancel action', async () => {

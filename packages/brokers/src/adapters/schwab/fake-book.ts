@@ -16,6 +16,8 @@ export interface FakeOrder {
   status: string;
   body: Record<string, unknown>;
   fillPrice?: number;
+  /** Its child orders (a bracket's exits, an OCO's two), listed inside it, each with its own id. */
+  children?: FakeOrder[];
 }
 
 export class FakeRejection extends Error {

@@ -1,14 +1,16 @@
 // Order actions on one tastytrade account: placing (single and multi-leg orders, brackets as
-// complex orders), the dry-run preview, closing a position with a market order, and the cancel
-// action (every live order of a symbol). The account must belong to the connection.
+// complex orders), the dry-run preview, closing a position with a market order (a part keeps its
+// exits, cut to what is left), and the cancel action (every live order of a symbol). The account
+// must belong to the connection.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
-import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { cutExits } from '../../core/exits-cut.ts';
+import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { TastyApi } from './api.ts';
 import { hasExits, toComplexOrder } from './complex.ts';
 import { TASTYTRADE_TITLE } from './descriptor.ts';
-import { externalIdFor, ORDER_SOURCE, type TastyOrder, toTastyOrder } from './mapper.ts';
+import { externalIdFor, ORDER_SOURCE, type TastyLeg, type TastyOrder, toTastyOrder } from './mapper.ts';
 import { dataOf, itemsOf, LIVE_STATUSES, positionsOf, toOrderResponse } from './reader.ts';
 import { type InstrumentType, instrumentOf, invalid } from './symbols.ts';
 
@@ -105,26 +107,108 @@ export async function closeSymbol(
   const position = positionsOf(body).find((item) => item.symbol === symbol);
   const rule = position && CLOSE[position.instrumentType];
   if (!position || !rule) throw invalid(`no open position in ${symbol}`);
+  const held = Math.abs(position.quantity);
+  // A quantity closes that much of the position, never more than is held.
+  const size = Math.min(held, order.quantity ?? Number.POSITIVE_INFINITY);
   // A close of all of it cancels the symbol's live orders first: a stop or take profit left
-  // working sold, once triggered, what is no longer held (a short opened).
-  if (order.quantity === undefined || order.quantity >= Math.abs(position.quantity))
-    await cancelOpenOrders(api, ctx, session, accountId, order);
+  // working sold, once triggered, what is no longer held (a short opened). A close of part keeps
+  // them, cut to what is left once it is placed (fitExits).
+  if (size === held) await cancelOpenOrders(api, ctx, session, accountId, order);
+  const leg: TastyLeg = {
+    'instrument-type': position.instrumentType as InstrumentType,
+    symbol,
+    action: position.quantity > 0 ? rule.long : rule.short,
+  };
   const close: TastyOrder = {
     'time-in-force': rule.tif,
     'order-type': 'Market',
     source: ORDER_SOURCE,
     ...(clientOrderId ? { 'external-identifier': externalIdFor(clientOrderId) } : {}),
-    legs: [
-      {
-        'instrument-type': position.instrumentType as InstrumentType,
-        symbol,
-        // A quantity closes that much of the position, never more than is held.
-        quantity: Math.min(Math.abs(position.quantity), order.quantity ?? Number.POSITIVE_INFINITY),
-        action: position.quantity > 0 ? rule.long : rule.short,
-      },
-    ],
+    legs: [{ ...leg, quantity: size }],
   };
-  return submit(api, ctx, session, accountId, { path: '/orders', json: close });
+  const placed = await submit(api, ctx, session, accountId, { path: '/orders', json: close });
+  return size === held ? placed : fitExits(api, ctx, session, accountId, leg, held - size, placed);
+}
+
+/** A listed order's own terms, as a new order takes them. */
+const TERMS = ['time-in-force', 'gtc-date', 'order-type', 'price', 'price-effect', 'stop-trigger'] as const;
+
+/**
+ * After a close of part of the position, its exits (live single-leg orders closing it as `closing`
+ * does) are cut to the `left` still held: sized for the whole position, a stop triggered later sold
+ * more than was held (a short opened). tastytrade's replace takes no legs, so no new quantity
+ * (WIRE.md §7): each exit larger than what is left is canceled and sent again for it, with its
+ * terms and no external identifier (it is no signal's). The exits of one complex order (a
+ * bracket's pair, one canceling the other) go together, canceled with DELETE …/complex-orders/{id}
+ * and sent again as an OCO complex order, so that one filling still cancels the other. Exits of a
+ * bracket whose entry has not filled (Contingent) close nothing held and are left alone. Canceled
+ * first: for a moment what is left has no exit, never two. The close stands whatever happens here.
+ */
+function fitExits(
+  api: TastyApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  closing: TastyLeg,
+  left: number,
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const path = accountPath(session, accountId);
+  const remaining = (item: JsonRecord) => decimalField(listOf(item.legs)[0], 'remaining-quantity') ?? 0;
+  const exits = async () => {
+    const { body } = await api.call(ctx, session, { path: `${path}/orders/live` });
+    const live = itemsOf(body).filter((item) => {
+      const legs = listOf(item.legs);
+      const status = stringField(item, 'status') ?? '';
+      return (
+        LIVE_STATUSES.has(status) &&
+        status !== 'Contingent' &&
+        item.cancellable !== false &&
+        legs.length === 1 &&
+        stringField(legs[0], 'symbol') === closing.symbol &&
+        stringField(legs[0], 'action') === closing.action
+      );
+    });
+    const groups = new Map<string, JsonRecord[]>();
+    for (const item of live) {
+      const key = stringField(item, 'complex-order-id') ?? `order ${stringField(item, 'id')}`;
+      groups.set(key, [...(groups.get(key) ?? []), item]);
+    }
+    return [...groups.values()].filter((group) => group.some((item) => remaining(item) > left));
+  };
+  return cutExits(answer, `the ${left} left`, exits, async (group) => {
+    const [first] = group;
+    const complexId = stringField(first, 'complex-order-id');
+    const ids = group.map((item) => stringField(item, 'id') ?? '');
+    const cancel = complexId
+      ? `/complex-orders/${encodeURIComponent(complexId)}`
+      : `/orders/${encodeURIComponent(ids[0] ?? '')}`;
+    await api.call(ctx, session, { method: 'DELETE', path: `${path}${cancel}` });
+    const again = group.map((item): TastyOrder => {
+      const terms = Object.fromEntries(TERMS.filter((key) => item[key] !== undefined).map((key) => [key, item[key]]));
+      const quantity = Math.min(remaining(item), left);
+      return {
+        ...(terms as Pick<TastyOrder, 'time-in-force' | 'order-type'>),
+        source: ORDER_SOURCE,
+        legs: [{ ...closing, quantity }],
+      };
+    });
+    const [one, other] = again;
+    const request =
+      one && other
+        ? { path: '/complex-orders', json: { type: 'OCO', orders: again, source: ORDER_SOURCE } }
+        : { path: '/orders', json: one };
+    const sent = await api.call(
+      ctx,
+      session,
+      { method: 'POST', path: `${path}${request.path}`, json: request.json },
+      'order',
+    );
+    const data = dataOf(sent.body);
+    const placed = listOf(asRecord(data?.['complex-order'])?.orders);
+    const newIds = placed.length ? placed.map((item) => stringField(item, 'id')) : [stringField(data?.order, 'id')];
+    return `${ids.join(' and ')} → ${newIds.join(' and ')}`;
+  });
 }
 
 /** The cancel action: every live, cancellable order with a leg in the symbol; none is an answer. */

@@ -66,10 +66,56 @@ describe('close and cancel', () => {
     const deletes = () => calls().filter((call) => call.startsWith('DELETE'));
     const before = deletes().length;
     await place(session, { symbol: 'TXN', action: 'close', quantity: 4 }, 'txn-part');
-    expect(deletes().slice(before)).toEqual([]);
-    // Left working after the close, the stop would sell 10 shares no longer held.
-    await place(session, { symbol: 'TXN', action: 'close' }, 'txn-all');
+    // Kept, for what is left (canceled and sent again).
+    const kept = t.fake.orders.at(-1);
     expect(deletes().slice(before)).toEqual([`DELETE /accounts/${ACCOUNT}/orders/${stop.id}`]);
+    expect(kept).toMatchObject({ status: 'Live', body: { 'order-type': 'Stop', legs: [{ quantity: '6' }] } });
+    // Left working after the close, the stop would sell shares no longer held.
+    await place(session, { symbol: 'TXN', action: 'close' }, 'txn-all');
+    expect(deletes().slice(before)).toEqual([
+      `DELETE /accounts/${ACCOUNT}/orders/${stop.id}`,
+      `DELETE /accounts/${ACCOUNT}/orders/${kept?.id}`,
+    ]);
+  });
+
+  it('a close of part sends the exits larger than what is left again for what is left, a bracket’s pair as an OCO', async () => {
+    const bracket = { symbol: 'ORCL', action: 'buy', quantity: 10, take_profit_price: 200, stop_loss_price: 90 };
+    await place(session, bracket, 'orcl');
+    const small = await place(session, { symbol: 'ORCL', action: 'sell', quantity: 3, limit_price: 150 }, 'orcl-tp');
+    const pair = t.fake.orders.filter((order) => order.complexOrderId && order.status === 'Live');
+    const complexId = pair[0]?.complexOrderId;
+    const before = calls().length;
+    const answer = await place(session, { symbol: 'ORCL', action: 'close', quantity: 4 }, 'orcl-part');
+    expect(calls().slice(before)).toContain(`DELETE /accounts/${ACCOUNT}/complex-orders/${complexId}`);
+    // Left at 10, the stop would sell 4 shares more than the 6 held once triggered (a short).
+    const sent = postedBodies().at(-1);
+    const leg = { 'instrument-type': 'Equity', symbol: 'ORCL', quantity: 6, action: 'Sell to Close' };
+    expect(sent).toEqual({
+      type: 'OCO',
+      source: 'signal-router',
+      orders: [
+        {
+          'time-in-force': 'GTC',
+          'order-type': 'Limit',
+          price: '200.00',
+          'price-effect': 'Credit',
+          source: 'signal-router',
+          legs: [leg],
+        },
+        { 'time-in-force': 'GTC', 'order-type': 'Stop', 'stop-trigger': '90.00', source: 'signal-router', legs: [leg] },
+      ],
+    });
+    const live = t.fake.orders.filter(
+      (order) => order.status === 'Live' && JSON.stringify(order.body).includes('ORCL'),
+    );
+    expect(live.map((order) => order.id)).toEqual([Number(small.id), ...live.slice(1).map((order) => order.id)]);
+    expect(live).toHaveLength(3);
+    const [, one, other] = live;
+    expect(one?.complexOrderId).toBe(other?.complexOrderId);
+    expect(answer.status_description).toMatch(
+      new RegExp(`; exits cut to the 6 left: ${pair[0]?.id} and ${pair[1]?.id} → ${one?.id} and ${other?.id}$`),
+    );
+    await place(session, { symbol: 'ORCL', action: 'close' }, 'orcl-all');
   });
 
   it('closes crypto with an immediate-or-cancel market order, futures with Sell', async () => {

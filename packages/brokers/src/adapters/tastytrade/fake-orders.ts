@@ -1,7 +1,8 @@
 // The fake's order routes, as tastytrade answers them: place (201 {"data":{"order":…,
 // "buying-power-effect":…}}), dry-run (the same, no id, nothing kept), complex orders (OTO, OTOCO:
-// exits Contingent until the trigger fills), get, live orders, the history by time (paginated),
-// and cancel (200 with the order 'Cancel Requested'; 'Cancelled' on the next read).
+// exits Contingent until the trigger fills; OCO), get, live orders, the history by time
+// (paginated), and cancel of an order or a complex order (200, 'Cancel Requested'; 'Cancelled' on
+// the next read).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type FakeAccount, FakeRefusal, type Json, list, validateOrder } from './fake-book.ts';
 import { effects, type FakeOrder, isOpen, orderView, tryFill } from './fake-ledger.ts';
@@ -64,6 +65,20 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState): voi
   const withBody = { schema: { body: ORDER_SCHEMA }, attachValidation: true };
   const withComplexBody = { schema: { body: COMPLEX_ORDER_SCHEMA }, attachValidation: true };
 
+  /** An OCO complex order: two orders, no trigger, both routed; one filling cancels the other. */
+  const oco = (account: FakeAccount, body: Json, pair: Json[], dryRun: boolean) => {
+    if (body['trigger-order'] !== undefined || pair.length !== 2)
+      throw new FakeRefusal(400, 'validation_error', 'OCO takes two orders and no trigger-order');
+    const cost = pair.reduce((sum, item) => sum + validateOrder(item, account, quotes), 0);
+    const id = dryRun ? 0 : nextComplexId++;
+    const created = pair.map((item) => newOrder(account, item, id, dryRun));
+    const view = () => ({ id, 'account-number': account.number, type: 'OCO', orders: created.map(orderView) });
+    if (dryRun) return { 'complex-order': { ...view(), id: undefined }, ...effects(cost, account.cash) };
+    orders.push(...created);
+    for (const order of created) route(order);
+    return { 'complex-order': view(), ...effects(cost, account.cash) };
+  };
+
   for (const dryRun of [false, true]) {
     const suffix = dryRun ? '/dry-run' : '';
     app.post(`/accounts/:account/orders${suffix}`, withBody, async (request, reply) =>
@@ -95,6 +110,7 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState): voi
           const { account, body } = checked(request);
           const trigger = body['trigger-order'] as Json | undefined;
           const exits = list(body.orders);
+          if (body.type === 'OCO') return oco(account, body, exits, dryRun);
           if (
             !trigger ||
             (body.type === 'OTOCO') !== (exits.length === 2) ||
@@ -155,6 +171,18 @@ export function registerOrderRoutes(app: FastifyInstance, state: FakeState): voi
       order.updatedAt = now();
       for (const exit of order.contingent ?? []) Object.assign(exit, { status: 'Cancelled', updatedAt: now() });
       return orderView(order);
+    }),
+  );
+  app.delete('/accounts/:account/complex-orders/:id', async (request, reply) =>
+    answer(reply, request.url, () => {
+      const account = accountOf(request);
+      const id = Number((request.params as { id: string }).id);
+      const components = orders.filter((item) => item.complexOrderId === id && item.account === account);
+      if (components.length === 0) throw notFound('Complex order');
+      // Every non-terminal component is asked to cancel.
+      for (const order of components.filter(isOpen))
+        Object.assign(order, { status: 'Cancel Requested', updatedAt: now() });
+      return { id, 'account-number': account.number, orders: components.map(orderView) };
     }),
   );
   app.get('/accounts/:account/orders', async (request, reply) => {
