@@ -3,6 +3,7 @@
 // empty and BOM bodies, garbage bytes), byte-level mutations of valid ones, and wrong content
 // types. Each case says what it may get: 'valid' must place (201), 'invalid' must not, 'either'
 // may go both ways — never a 5xx.
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 
 export const BODY_LIMIT = 65_536;
@@ -32,8 +33,9 @@ const OTHER_TYPES = [
 ];
 
 const utf8 = (text: string) => Buffer.from(text, 'utf8');
-let counter = 0;
-const uniqueId = () => `bad-${process.pid}-${++counter}`;
+// Random, not a counter: a mutated body's edit can turn a counter's id into a later one (a
+// deleted digit: bad-…-2871 → bad-…-287), and that valid order was then refused as a reuse.
+const uniqueId = () => `bad-${randomUUID()}`;
 
 const symbol = fc.constantFrom('AAPL', 'MSFT', 'SPY', 'TSLA', 'QQQ');
 const action = fc.constantFrom('buy'); // a paper cash account refuses a sell of what it does not hold
