@@ -33,6 +33,21 @@ describe('paper simulator: brackets, close and cancel', () => {
     ]);
   });
 
+  it('puts the stop loss on the tick, never past the trader’s price', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, stop_loss_price: 95.004 });
+    await paper.place({ action: 'sell_short', symbol: 'MSFT', quantity: 1, stop_loss_price: 420.006 });
+    const exits = (await paper.view()).openOrders
+      .map(({ symbol, side, stopPrice }) => [symbol, side, stopPrice])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    // A long's stop sells once the price falls to 95.01 (not 95.00: a loss larger than asked), a
+    // short's buys back once it rises to 420.00 (not 420.01), as a placed stop rounds.
+    expect(exits).toEqual([
+      ['AAPL', 'sell', 95.01],
+      ['MSFT', 'buy', 420],
+    ]);
+  });
+
   it('executes exits in the order the market reached them', async () => {
     // Up through the take profit at minute 3, down through the stop loss at minute 6.
     const quote: QuoteSource = (_symbol, _cls, at) => {
