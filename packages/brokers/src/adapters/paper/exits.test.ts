@@ -262,6 +262,20 @@ describe('paper simulator: brackets, close and cancel', () => {
     expect((await paper.holdings()).positions).toEqual([]);
   });
 
+  it('refuses closePosition of a symbol held in two classes rather than guessing which', async () => {
+    const paper = await paperFixture();
+    await paper.place({ symbol: 'AAPL', class: 'cfd', quantity: 10 });
+    await paper.place({ symbol: 'AAPL', quantity: 5 });
+    await expect(paper.broker.closePosition(paper.ctx, paper.session, paper.accountId, 'AAPL')).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'AAPL is held as cfd and stock: close it with an order that names its class',
+    });
+    expect((await paper.view()).positions).toMatchObject([
+      { symbol: 'AAPL', class: 'cfd', quantity: 10 },
+      { symbol: 'AAPL', class: 'stock', quantity: 5 },
+    ]);
+  });
+
   it("cancel cancels the symbol's open orders only", async () => {
     const paper = await paperFixture();
     await paper.place({ type: 'limit', limit_price: 90 }, 'a1');
