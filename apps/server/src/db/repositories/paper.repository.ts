@@ -165,7 +165,7 @@ export async function readAhead(
  * emits order.filled in the orders' CTEs, one rejected when it triggers (it can no longer trade)
  * order.rejected with the paper broker's message (an order filled or rejected when placed is told
  * by the signal's outcome instead). A client order id used twice fails on paper_orders_client_idx.
- * Returns the resting orders it ended (filled, rejected), for their signals (ENDED below).
+ * Returns the resting orders it ended (filled, rejected, canceled), for their signals (ENDED below).
  */
 const SAVE = `with account_saved as (
     insert into paper_accounts (id, data) select $1, $2::jsonb where $2::jsonb is not null
@@ -190,7 +190,7 @@ const SAVE = `with account_saved as (
     returning id, client_order_id, status, data
   ), ended_now as materialized (
     select o.id, o.client_order_id, o.status, o.data from saved o join previous p on p.id = o.id and p.status = 'open'
-    where o.status in ('filled', 'rejected')
+    where o.status in ('filled', 'rejected', 'canceled')
   ), fills as materialized (
     -- Materialized, so the signals are found from the filled orders (signals_pkey): inlined, the
     -- event source's settings check led the generic plan to walk every signal of the account's
@@ -201,6 +201,8 @@ const SAVE = `with account_saved as (
       case when o.status = 'rejected'
         then ${PAPER_TITLE_SQL} || ': ' || coalesce(nullif(o.data->>'statusDescription', ''), 'order rejected') end as message
     from ended_now o join signals s on s.id = o.client_order_id and s.account_id = $1
+    -- Canceled after placed (a day order expired, a cancel) tells nothing.
+    where o.status in ('filled', 'rejected')
   ), fill_events as (${signalEventSource('fills')}),
   ${notificationEventCtes('fill_events')}, symbols_saved as (
     insert into paper_symbols (account_id, symbol, open, data)
@@ -212,7 +214,8 @@ const SAVE = `with account_saved as (
   select client_order_id, status, id, (data->>'fillPrice')::float8 as price from ended_now`;
 
 /**
- * The signals of resting orders the write just ended (filled, or rejected when they triggered):
+ * The signals of resting orders the write just ended (filled, rejected when they triggered, or
+ * canceled: a day order expired, a cancel, a reset):
  * from 'accepted' (answered resting) to the order's status, by signals_pkey, so the API and the
  * activity read it as the fill follower's write makes them read a live broker's. Kept out of the
  * write's statement (whose generic plan once walked the user's whole signal history); the events

@@ -194,6 +194,31 @@ describe('events of later findings', () => {
     expect(told(signalId)).toHaveLength(1);
   });
 
+  it('moves the signal of a resting paper order that ends canceled (a day order expired) to canceled, untold', async () => {
+    // As the fill follower writes a live broker's canceled order: the API and the activity no
+    // longer show it resting, and canceled after placed tells nothing.
+    const { trader, accountId, connectorId, pool } = await listeningPaperTrader('paper-expired@example.com');
+    const signalId = 'paperExpiredSignal001';
+    await pool.query(
+      `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, "order")
+      values ($1, $2, $3, $4, $5, 'paper', 'accepted', true, $6)`,
+      [signalId, trader.userId, trader.hook.id, connectorId, accountId, { symbol: 'AAPL', action: 'buy' }],
+    );
+    const order = sampleOrder(accountId, 'PO-E', { clientOrderId: signalId, createdAt: Date.now() });
+    const save = (o: PaperOrder) =>
+      paperTransaction(t.services.db, accountId, (tx) => savePaperChanges(tx, accountId, { orders: [o], symbols: [] }));
+    await save(order);
+    await save({
+      ...order,
+      status: 'canceled',
+      statusDescription: 'Canceled: expired at the end of the day',
+      reservation: 0,
+    });
+    expect(await findSignalState(pool, signalId)).toMatchObject({ status: 'canceled', broker_order_id: 'PO-E' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(told(signalId)).toHaveLength(0);
+  });
+
   it('finds the filled signals of a paper write by id, however many signals the user has', async () => {
     // With notification settings, the paper write's generic plan once walked every signal of the
     // user (by user_id) on each write to find the few that filled: its cost grew with the history.
