@@ -16,6 +16,7 @@ import {
 } from '@router/brokers';
 import type pg from 'pg';
 import type { Database } from '../client.ts';
+import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { signalEventSource } from './signal-events.sql.ts';
 
@@ -164,6 +165,7 @@ export async function readAhead(
  * emits order.filled in the orders' CTEs, one rejected when it triggers (it can no longer trade)
  * order.rejected with the paper broker's message (an order filled or rejected when placed is told
  * by the signal's outcome instead). A client order id used twice fails on paper_orders_client_idx.
+ * Returns the resting orders it ended (filled, rejected, canceled), for their signals (ENDED below).
  */
 const SAVE = `with account_saved as (
     insert into paper_accounts (id, data) select $1, $2::jsonb where $2::jsonb is not null
@@ -188,7 +190,7 @@ const SAVE = `with account_saved as (
     returning id, client_order_id, status, data
   ), ended_now as materialized (
     select o.id, o.client_order_id, o.status, o.data from saved o join previous p on p.id = o.id and p.status = 'open'
-    where o.status in ('filled', 'rejected')
+    where o.status in ('filled', 'rejected', 'canceled')
   ), fills as materialized (
     -- Materialized, so the signals are found from the filled orders (signals_pkey): inlined, the
     -- event source's settings check led the generic plan to walk every signal of the account's
@@ -199,6 +201,8 @@ const SAVE = `with account_saved as (
       case when o.status = 'rejected'
         then ${PAPER_TITLE_SQL} || ': ' || coalesce(nullif(o.data->>'statusDescription', ''), 'order rejected') end as message
     from ended_now o join signals s on s.id = o.client_order_id and s.account_id = $1
+    -- Canceled after placed (a day order expired, a cancel) tells nothing.
+    where o.status in ('filled', 'rejected')
   ), fill_events as (${signalEventSource('fills')}),
   ${notificationEventCtes('fill_events')}, symbols_saved as (
     insert into paper_symbols (account_id, symbol, open, data)
@@ -207,7 +211,26 @@ const SAVE = `with account_saved as (
     on conflict (account_id, symbol) do update set open = excluded.open, data = excluded.data
     returning 1
   )
-  select 1`;
+  select client_order_id, status, id, (data->>'fillPrice')::float8 as price from ended_now`;
+
+/**
+ * The signals of resting orders the write just ended (filled, rejected when they triggered, or
+ * canceled: a day order expired, a cancel, a reset):
+ * from 'accepted' (answered resting) to the order's status, by signals_pkey, so the API and the
+ * activity read it as the fill follower's write makes them read a live broker's. Kept out of the
+ * write's statement (whose generic plan once walked the user's whole signal history); the events
+ * were emitted there, so this emits none, and tells the owners' screens (live updates).
+ */
+const ENDED = `with ended as (
+    select * from unnest($2::text[], $3::text[], $4::text[], $5::float8[]) as e(id, status, broker_order_id, price)
+  ), moved as (
+    update signals s set status = e.status, broker_order_id = coalesce(s.broker_order_id, e.broker_order_id),
+      price = coalesce(e.price, s.price), completed_at = now()
+    from ended e
+    where s.id = any($2::text[]) and s.id = e.id and s.account_id = $1 and s.status = 'accepted'
+    returning s.user_id
+  )
+  ${activityChangedSql('moved')}`;
 
 export async function savePaperChanges(tx: PaperTransaction, accountId: string, changes: PaperChanges): Promise<void> {
   const { account, orders, symbols } = changes;
@@ -216,9 +239,23 @@ export async function savePaperChanges(tx: PaperTransaction, accountId: string, 
     const { low, high } = order.status === 'open' ? reachLevels(order) : {};
     return { o: order, lo: low ?? null, hi: high ?? null };
   });
+  const { rows: ended } = await tx.query<{ client_order_id: string; status: string; id: string; price: number | null }>(
+    {
+      name: 'paper_save',
+      text: SAVE,
+      values: [accountId, account ? JSON.stringify(account) : null, JSON.stringify(rows), JSON.stringify(symbols)],
+    },
+  );
+  if (ended.length === 0) return;
   await tx.query({
-    name: 'paper_save',
-    text: SAVE,
-    values: [accountId, account ? JSON.stringify(account) : null, JSON.stringify(rows), JSON.stringify(symbols)],
+    name: 'paper_ended_signals',
+    text: ENDED,
+    values: [
+      accountId,
+      ended.map((e) => e.client_order_id),
+      ended.map((e) => e.status),
+      ended.map((e) => e.id),
+      ended.map((e) => e.price),
+    ],
   });
 }

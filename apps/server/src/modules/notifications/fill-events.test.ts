@@ -1,6 +1,6 @@
 // Fills and rejections the broker reports later: reconciliation's findings (found filled, not
 // found) and a resting paper order that fills, each told once by a signed webhook.
-import type { PaperOrder } from '@router/brokers';
+import { type BrokerSession, createPaperBroker, type PaperOrder } from '@router/brokers';
 import { sampleOrder } from '@router/brokers/paper/store-contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
@@ -8,6 +8,8 @@ import { createSetting } from '../../../test/notification-fixtures.ts';
 import { eventually, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import { paperTransaction, savePaperChanges } from '../../db/repositories/paper.repository.ts';
+import { findSignalState } from '../../db/repositories/signals.repository.ts';
+import { createPostgresPaperStore } from '../paper/store.ts';
 
 let t: TestApp;
 let receiver: WebhookReceiver;
@@ -107,6 +109,50 @@ describe('events of later findings', () => {
     expect(told(signalId)).toHaveLength(1);
   });
 
+  it('moves the signal of a resting paper limit order that fills on a later price to filled, told once', async () => {
+    // The signal answered 'accepted' (its order rests); the market reaches the limit later, when
+    // another call sweeps the symbol: the signal reads filled (API, activity), order.filled once.
+    const { trader, accountId } = await listeningPaperTrader('paper-resting@example.com');
+    const placed = await postSignal(t, trader.shortKey, {
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      type: 'limit',
+      limit_price: 1,
+      duration: 'gtc',
+    });
+    // The answer's id is the paper broker's order id; the signal's own id is its client order id.
+    expect(placed.json()).toMatchObject({ status: 'accepted' });
+    const brokerOrderId = placed.json().id as string;
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from signals where user_id = $1', [trader.userId]);
+    const signalId = rows[0]?.id ?? '';
+    await eventually(async () => (await findSignalState(pool, signalId))?.status === 'accepted');
+    // The same account on a second paper broker whose market is hand-set: at 0.5 two minutes later.
+    let now = Date.now();
+    const market = createPaperBroker({
+      store: createPostgresPaperStore(t.services.db),
+      quote: () => 0.5,
+      now: () => now,
+    });
+    const session: BrokerSession = { secrets: {}, accounts: [{ id: accountId, name: 'Paper account', demo: true }] };
+    now += 2 * 60_000;
+    await market.getHoldings({ baseUrl: '' }, session, accountId);
+    expect(await market.findByClientId({ baseUrl: '' }, session, accountId, signalId)).toMatchObject({
+      id: brokerOrderId,
+      status: 'filled',
+    });
+    const fills = () => told(signalId).filter((r) => r.payload?.type === 'order.filled');
+    await eventually(async () => fills().length === 1);
+    expect(await findSignalState(pool, signalId)).toMatchObject({
+      status: 'filled',
+      broker_order_id: brokerOrderId,
+      price: 1, // a buy limit fills at its limit
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fills()).toHaveLength(1);
+  });
+
   it('tells a resting paper order of a signal that the paper broker rejects when it triggers, once', async () => {
     // A resting order that can no longer trade when the market reaches it (the buying power spent
     // meanwhile) is rejected by the paper broker: order.rejected with its message, as a live
@@ -142,8 +188,35 @@ describe('events of later findings', () => {
         message: 'Paper Trading: Rejected: insufficient buying power',
       },
     });
+    // The signal reads rejected too (it was placed: its credit stays spent, as a live broker's).
+    expect(await findSignalState(pool, signalId)).toMatchObject({ status: 'rejected', broker_order_id: 'PO-R' });
     await new Promise((r) => setTimeout(r, 200));
     expect(told(signalId)).toHaveLength(1);
+  });
+
+  it('moves the signal of a resting paper order that ends canceled (a day order expired) to canceled, untold', async () => {
+    // As the fill follower writes a live broker's canceled order: the API and the activity no
+    // longer show it resting, and canceled after placed tells nothing.
+    const { trader, accountId, connectorId, pool } = await listeningPaperTrader('paper-expired@example.com');
+    const signalId = 'paperExpiredSignal001';
+    await pool.query(
+      `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, "order")
+      values ($1, $2, $3, $4, $5, 'paper', 'accepted', true, $6)`,
+      [signalId, trader.userId, trader.hook.id, connectorId, accountId, { symbol: 'AAPL', action: 'buy' }],
+    );
+    const order = sampleOrder(accountId, 'PO-E', { clientOrderId: signalId, createdAt: Date.now() });
+    const save = (o: PaperOrder) =>
+      paperTransaction(t.services.db, accountId, (tx) => savePaperChanges(tx, accountId, { orders: [o], symbols: [] }));
+    await save(order);
+    await save({
+      ...order,
+      status: 'canceled',
+      statusDescription: 'Canceled: expired at the end of the day',
+      reservation: 0,
+    });
+    expect(await findSignalState(pool, signalId)).toMatchObject({ status: 'canceled', broker_order_id: 'PO-E' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(told(signalId)).toHaveLength(0);
   });
 
   it('finds the filled signals of a paper write by id, however many signals the user has', async () => {
@@ -156,9 +229,14 @@ describe('events of later findings', () => {
       from generate_series(1, 3000) n`,
       [trader.userId, trader.hook.id, connectorId, accountId],
     );
+    // One of them rests (answered 'accepted'): its fill moves it to filled by id too.
+    await pool.query(`update signals set status = 'accepted' where id = 'history00000000000001'`);
     const order = sampleOrder(accountId, 'PO-H', { clientOrderId: 'history00000000000001', createdAt: Date.now() });
     const read = await paperTransaction(t.services.db, accountId, async (tx) => {
-      // The plan a long-prepared statement settles on, whatever this connection has cached.
+      // The plan a long-prepared statement settles on, whatever this connection has cached: a
+      // generic plan cached while the table held a few rows (earlier tests on this connection) may
+      // seq-scan it until it is analyzed, and would count the rows before the one found.
+      await tx.query('discard plans');
       await tx.query('set local plan_cache_mode = force_generic_plan');
       // The backend's counts not yet reported (earlier transactions' too): read before and after.
       const signalReads = async () =>
@@ -178,9 +256,10 @@ describe('events of later findings', () => {
       const told = await tx.query(`select 1 from notification_events where data->>'signalId' = $1`, [
         order.clientOrderId,
       ]);
-      return { read, told: told.rowCount };
+      const [signal] = (await tx.query(`select status, price from signals where id = $1`, [order.clientOrderId])).rows;
+      return { read, told: told.rowCount, signal };
     });
-    expect(read).toEqual({ read: expect.any(Number), told: 1 });
+    expect(read).toEqual({ read: expect.any(Number), told: 1, signal: { status: 'filled', price: 99.5 } });
     expect(read.read).toBeLessThan(10);
   });
 });

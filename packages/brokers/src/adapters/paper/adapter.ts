@@ -11,7 +11,7 @@ import { describeAccount, type PaperAccountView, resetAccount } from './account-
 import { type Book, finish, instrumentOf, loadOrder, type Market, openBook, priceAt, save } from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
 import { createInstruments } from './instruments.ts';
-import { PAPER_TITLE } from './placing.ts';
+import { invalid, PAPER_TITLE } from './placing.ts';
 import { positionOf } from './portfolio.ts';
 import { createSyntheticQuote, type QuoteSource } from './quotes.ts';
 import { placeOrder } from './simulator.ts';
@@ -201,7 +201,13 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
 
     closePosition(ctx, session, accountId, symbol) {
       return withAccount(ctx, session, accountId, async (book) => {
-        const cls = positionOf(book.account, symbol.trim().toUpperCase())?.class ?? 'stock';
+        const held = symbol.trim().toUpperCase();
+        // One symbol may be held in two classes (AAPL as a stock and as a CFD): closing the first
+        // found would close one the trader may not mean, so the order must name its class.
+        const classes = book.account.positions.filter((p) => p.symbol === held).map((p) => p.class);
+        if (classes.length > 1)
+          throw invalid(`${held} is held as ${classes.join(' and ')}: close it with an order that names its class`);
+        const cls = positionOf(book.account, held)?.class ?? 'stock';
         const order = {
           symbol,
           class: cls,

@@ -117,6 +117,22 @@ describe('paper broker: margined classes', () => {
     expect(after.positions).toMatchObject([{ symbol: 'ES1!', quantity: -1, averagePrice: exit }]);
   });
 
+  it('refuses a fractional number of contracts rather than trading fewer than asked', async () => {
+    const paper = await paperFixture();
+    paper.prices.set('ES', 5000);
+    // 1.5 contracts were once traded as 1, silently (a live broker refuses them).
+    await expect(paper.place({ symbol: 'ES1!', class: 'future', quantity: 1.5 })).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'quantity 1.5 must be a whole number: ES1! trades in whole units',
+    });
+    expect((await paper.holdings()).positions).toEqual([]);
+    // A whole number given with floating point noise (a strategy's computed size) is that number.
+    expect(await paper.place({ symbol: 'ES1!', class: 'future', quantity: 2.0000000001 })).toMatchObject({
+      status: 'filled',
+    });
+    expect((await paper.holdings()).positions).toMatchObject([{ symbol: 'ES1!', quantity: 2 }]);
+  });
+
   it('forex: P&L of a pair quoted in yen converts to USD', async () => {
     const paper = await paperFixture();
     paper.prices.set('USDJPY', 150);

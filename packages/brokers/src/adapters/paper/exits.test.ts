@@ -33,6 +33,21 @@ describe('paper simulator: brackets, close and cancel', () => {
     ]);
   });
 
+  it('puts the stop loss on the tick, never past the trader’s price', async () => {
+    const paper = await paperFixture();
+    await paper.place({ quantity: 10, stop_loss_price: 95.004 });
+    await paper.place({ action: 'sell_short', symbol: 'MSFT', quantity: 1, stop_loss_price: 420.006 });
+    const exits = (await paper.view()).openOrders
+      .map(({ symbol, side, stopPrice }) => [symbol, side, stopPrice])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    // A long's stop sells once the price falls to 95.01 (not 95.00: a loss larger than asked), a
+    // short's buys back once it rises to 420.00 (not 420.01), as a placed stop rounds.
+    expect(exits).toEqual([
+      ['AAPL', 'sell', 95.01],
+      ['MSFT', 'buy', 420],
+    ]);
+  });
+
   it('executes exits in the order the market reached them', async () => {
     // Up through the take profit at minute 3, down through the stop loss at minute 6.
     const quote: QuoteSource = (_symbol, _cls, at) => {
@@ -245,6 +260,20 @@ describe('paper simulator: brackets, close and cancel', () => {
     const closed = await paper.broker.closePosition(paper.ctx, paper.session, paper.accountId, 'AAPL');
     expect(closed).toMatchObject({ status: 'filled', status_description: 'Filled: buy 3 AAPL at 100' });
     expect((await paper.holdings()).positions).toEqual([]);
+  });
+
+  it('refuses closePosition of a symbol held in two classes rather than guessing which', async () => {
+    const paper = await paperFixture();
+    await paper.place({ symbol: 'AAPL', class: 'cfd', quantity: 10 });
+    await paper.place({ symbol: 'AAPL', quantity: 5 });
+    await expect(paper.broker.closePosition(paper.ctx, paper.session, paper.accountId, 'AAPL')).rejects.toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'AAPL is held as cfd and stock: close it with an order that names its class',
+    });
+    expect((await paper.view()).positions).toMatchObject([
+      { symbol: 'AAPL', class: 'cfd', quantity: 10 },
+      { symbol: 'AAPL', class: 'stock', quantity: 5 },
+    ]);
   });
 
   it("cancel cancels the symbol's open orders only", async () => {

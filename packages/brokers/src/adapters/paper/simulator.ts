@@ -117,6 +117,10 @@ function resolveQuantity(book: Book, order: Order, instrument: Instrument, price
   let quantity: number;
   switch (order.quantity_type) {
     case 'fixed':
+      // A number of contracts, options or units is whole: trading fewer than asked is no answer
+      // (a live broker refuses it). The epsilon lets a computed size's floating point noise pass.
+      if (instrument.quantityDecimals === 0 && Math.abs(amount - Math.round(amount)) > 1e-6)
+        throw invalid(`quantity ${amount} must be a whole number: ${instrument.symbol} trades in whole units`);
       quantity = amount;
       break;
     case 'cash':

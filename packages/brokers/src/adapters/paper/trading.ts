@@ -195,10 +195,11 @@ function createExits(book: Book, entry: PaperOrder, at: number, price: number): 
   if (stopLevel === undefined && bracket.stopLossPercent !== undefined)
     stopLevel = price * (1 + (direction * bracket.stopLossPercent) / 100);
   const exits: PaperOrder[] = [];
-  // The take profit is a limit: on the tick, never past the trader's price (a long's sell up, a short's buy down).
-  if (bracket.takeProfitPrice !== undefined)
-    exits.push(exit('limit', roundToTick(bracket.takeProfitPrice, tick, long ? 'up' : 'down')));
-  if (stopLevel !== undefined) exits.push(exit('stop', roundToTick(stopLevel, tick)));
+  // On the tick, never past the trader's price (a long's sell up, a short's buy down): the take
+  // profit as a limit rounds, the stop loss as a placed stop does (it triggers no later than asked).
+  const onTick = (level: number) => roundToTick(level, tick, long ? 'up' : 'down');
+  if (bracket.takeProfitPrice !== undefined) exits.push(exit('limit', onTick(bracket.takeProfitPrice)));
+  if (stopLevel !== undefined) exits.push(exit('stop', onTick(stopLevel)));
   const [first, second] = exits;
   if (first && second) {
     first.ocoId = second.id;
