@@ -397,6 +397,18 @@ describe('real answers against the document', () => {
     expect(tooLong.status).toBe(400);
   });
 
+  it('answers a path it cannot route (a broken %-escape, an id past any parameter length) with the documented 400 error', async () => {
+    // The router refuses these before any route (or the token check) runs: no caller needed.
+    for (const path of ['/api/v1/orders/%E0%A4%A', `/api/v1/orders/${'x'.repeat(1200)}`]) {
+      const answer = await api(server, null, 'GET', path);
+      expect({ status: answer.status, body: answer.body }, path.slice(0, 40)).toEqual({
+        status: 400,
+        body: { status: 'ValidationError', message: expect.any(String) },
+      });
+      contract.check('GET', '/api/v1/orders/{orderId}', answer.status, answer.body);
+    }
+  });
+
   it('cancels a resting order at the broker, once', async () => {
     const { trader: alice, account } = await traderWithAccount('cancel@example.test');
     const placed = await call(
