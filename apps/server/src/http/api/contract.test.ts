@@ -3,7 +3,7 @@
 // go through the signal path (validation as for a hook, exactly once with Idempotency-Key, one
 // credit), lists page with cursors, cancel and holdings reach the paper broker.
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { normalizeOrder } from '@router/orders';
+import { MAX_BODY_LENGTH, normalizeOrder } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiTrader, oauthAccessToken } from '../../../test/api.ts';
 import { bearer, gql } from '../../../test/identity.ts';
@@ -496,6 +496,11 @@ describe('real answers against the document', () => {
         if (declared.includes('404')) {
           const missing = await call(alice.apiToken, method, path, unknown, init);
           expect(missing.status, `${method} ${path}`).toBe(404);
+        }
+        // Every route reads a body up to the order's limit (a GET can carry none in fetch): past it, 413.
+        if (method !== 'get') {
+          const huge = await call(alice.apiToken, method, path, unknown, { body: 'x'.repeat(MAX_BODY_LENGTH + 1) });
+          expect(huge.status, `${method} ${path}`).toBe(413);
         }
       }
     }
