@@ -10,7 +10,7 @@ import { registerNotificationWorker } from '../modules/notifications/worker-plug
 import { createSignalRuntime, type SignalRuntime } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { registerApi } from './api/index.ts';
-import { registerErrorHandler } from './error-handler.ts';
+import { frameworkError, registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOAuth } from './oauth.ts';
@@ -49,6 +49,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     // of the connection key and the broker's account id) is longer for a Schwab account hash, and
     // past 200 characters the route's own schema answers its documented 400.
     routerOptions: { maxParamLength: 1000 },
+    // A path the router cannot take (a broken %-escape, a parameter past that length) answers
+    // SPEC §8's {status, message} (400), as every other error, not Fastify's own shape.
+    frameworkErrors: frameworkError,
     logController: new LogController({
       disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
     }),

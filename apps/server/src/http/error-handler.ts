@@ -1,6 +1,6 @@
 // Errors become SPEC §8 bodies `{status, message}` with the HTTP status of the error table.
 // No stack traces or SQL reach a response; unknown errors are logged with the request id.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toAppError } from '../errors.ts';
 
 function fromFastify(error: FastifyError): AppError | null {
@@ -16,6 +16,23 @@ function fromFastify(error: FastifyError): AppError | null {
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500)
     return new AppError('VALIDATION', error.message);
   return null;
+}
+
+/**
+ * Fastify's `frameworkErrors`: what its router refuses before any route runs (a path whose
+ * %-escapes do not decode, a path parameter past `maxParamLength`) answers `{status, message}` as
+ * every other error, not Fastify's own `{error, code, message, statusCode}` (nor a 414): for
+ * /api/v1 the documented 400 of a bad id.
+ */
+export function frameworkError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+  const appError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? new AppError('VALIDATION', 'Malformed URL: a %-escape of the path does not decode')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new AppError('VALIDATION', 'A path parameter is too long')
+        : toAppError(error);
+  if (appError.code === 'INTERNAL') reply.log.error({ err: error }, 'request failed');
+  reply.status(appError.mapping.http).send(appError.toBody());
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -3,7 +3,7 @@
 // go through the signal path (validation as for a hook, exactly once with Idempotency-Key, one
 // credit), lists page with cursors, cancel and holdings reach the paper broker.
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { normalizeOrder } from '@router/orders';
+import { MAX_BODY_LENGTH, normalizeOrder } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiTrader, oauthAccessToken } from '../../../test/api.ts';
 import { bearer, gql } from '../../../test/identity.ts';
@@ -397,6 +397,18 @@ describe('real answers against the document', () => {
     expect(tooLong.status).toBe(400);
   });
 
+  it('answers a path it cannot route (a broken %-escape, an id past any parameter length) with the documented 400 error', async () => {
+    // The router refuses these before any route (or the token check) runs: no caller needed.
+    for (const path of ['/api/v1/orders/%E0%A4%A', `/api/v1/orders/${'x'.repeat(1200)}`]) {
+      const answer = await api(server, null, 'GET', path);
+      expect({ status: answer.status, body: answer.body }, path.slice(0, 40)).toEqual({
+        status: 400,
+        body: { status: 'ValidationError', message: expect.any(String) },
+      });
+      contract.check('GET', '/api/v1/orders/{orderId}', answer.status, answer.body);
+    }
+  });
+
   it('cancels a resting order at the broker, once', async () => {
     const { trader: alice, account } = await traderWithAccount('cancel@example.test');
     const placed = await call(
@@ -484,6 +496,11 @@ describe('real answers against the document', () => {
         if (declared.includes('404')) {
           const missing = await call(alice.apiToken, method, path, unknown, init);
           expect(missing.status, `${method} ${path}`).toBe(404);
+        }
+        // Every route reads a body up to the order's limit (a GET can carry none in fetch): past it, 413.
+        if (method !== 'get') {
+          const huge = await call(alice.apiToken, method, path, unknown, { body: 'x'.repeat(MAX_BODY_LENGTH + 1) });
+          expect(huge.status, `${method} ${path}`).toBe(413);
         }
       }
     }

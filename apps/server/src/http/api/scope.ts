@@ -40,10 +40,14 @@ export function principal(req: { apiPrincipal: ApiPrincipal | null }): ApiPrinci
   return req.apiPrincipal;
 }
 
-/** The error answers every authenticated route may give. */
+/**
+ * The error answers every authenticated route may give. 413: every route of the scope reads a
+ * request body (whatever its method) up to the order's limit, and refuses a larger one.
+ */
 export const COMMON_ERRORS = {
   401: apiErrorSchema,
   403: apiErrorSchema,
+  413: apiErrorSchema,
   429: apiErrorSchema,
 } as const;
 

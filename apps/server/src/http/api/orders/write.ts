@@ -38,7 +38,6 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         body: apiOrderBodySchema,
         response: {
           201: apiOrderSchema,
-          413: apiErrorSchema,
           503: apiErrorSchema,
           ...LOOKUP_ERRORS,
         },
