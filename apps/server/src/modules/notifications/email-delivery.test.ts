@@ -155,6 +155,35 @@ describe('email notifications', () => {
     expect(mails.map((m) => m.text.match(/Signal id: (\S+)/)?.[1]).sort()).toEqual(['on-client', 'set-1']);
   });
 
+  it('fails only the delivery whose mail cannot be written, not the round of every other delivery', async () => {
+    await createSetting(t, alice, live.key, 'L-1', 2, { email: 'odd@example.com' });
+    const before = mailsTo('odd@example.com').length;
+    // A stored event with odd data (an expiry past what a Date holds) makes its mail throw while
+    // it is written. Before, that failed the whole round, every round: no mail went out at all.
+    const odd: NotificationEvent = {
+      userId: aliceId,
+      connectorId: liveId,
+      type: 'connector.expiring',
+      data: { connectorKey: live.key, providerName: 'keyfake', accountIds: ['L-1'], expiresAt: 9e15 },
+    };
+    await emitEvents(t.services.db, [odd, order('order.rejected', 'beside-odd')]);
+    const mails = await eventually(
+      async () => mailsTo('odd@example.com').slice(before),
+      (m) => m.length > 0,
+    );
+    expect(mails.map((m) => m.subject)).toEqual(['Order rejected: BUY 5 AAPL on Key Fake · Signal Router']);
+    // The odd one is retried on the schedule, then given up, with what went wrong.
+    const log = await eventually(
+      () => deliveries(t, alice, live.key, 'L-1'),
+      (rows) => rows.some((d) => d.event === 'connector.expiring' && d.status === 'failed'),
+    );
+    expect(log.find((d) => d.event === 'connector.expiring')).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      error: 'Mail not sent: Invalid time value',
+    });
+  });
+
   it('writes nothing when the emitting transaction rolls back', async () => {
     const count = async () =>
       (await t.services.db.$client.query<{ n: number }>('select count(*)::int as n from notification_events')).rows[0]

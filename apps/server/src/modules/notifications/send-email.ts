@@ -25,10 +25,15 @@ const toMailEvent = (d: ClaimedDelivery) => ({ type: d.eventType, at: d.eventAt,
 /** Without SMTP_URL a mail is only logged: its delivery says so, and is not tried again. */
 export const NO_MAIL_SERVER = 'Mail not sent: this server has no mail server (SMTP_URL); it was written to the log';
 
-async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], mail: Mail, inDigest: boolean) {
+/**
+ * Writes and sends one mail. Writing it is part of the attempt: a mail that cannot be written
+ * (odd data in a stored event) fails its own deliveries, retried and then given up like any
+ * failed send, instead of the worker's round and so every other user's deliveries with it.
+ */
+async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], write: () => Mail, inDigest: boolean) {
   let error: string | null = null;
   try {
-    await deps.mailer.send(mail);
+    await deps.mailer.send(write());
     if (deps.mailer.logOnly) error = NO_MAIL_SERVER;
   } catch (failure) {
     error = `Mail not sent: ${(failure as Error).message ?? 'error'}`.slice(0, 300);
@@ -92,10 +97,10 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
           DIGEST_MAX_EVENTS,
         );
         const all = [...group, ...rest];
-        return attempt(deps, all, digestMail(deps.mail, to, first.eventType, all.map(toMailEvent)), true);
+        return attempt(deps, all, () => digestMail(deps.mail, to, first.eventType, all.map(toMailEvent)), true);
       }
       const each = await Promise.all(
-        group.map((d) => attempt(deps, [d], eventMail(deps.mail, to, toMailEvent(d)), false)),
+        group.map((d) => attempt(deps, [d], () => eventMail(deps.mail, to, toMailEvent(d)), false)),
       );
       return each.flat();
     }),
