@@ -120,6 +120,11 @@ export interface DeliveryResult {
   /** When to try again after a failure; null gives up ('failed'). */
   retryInMs: number | null;
   inDigest: boolean;
+  /**
+   * A failure of this server's own setup (a signing secret it cannot open: another SECRETS_KEY),
+   * the receiver never called: it says nothing of the endpoint's health.
+   */
+  ownSetup?: boolean;
 }
 
 /** Records attempts of deliveries claimed in the same transaction; returns the ids written. */

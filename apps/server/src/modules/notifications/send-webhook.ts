@@ -65,6 +65,9 @@ async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Pro
       responseCode: null,
       error: 'The signing secret cannot be opened (SECRETS_KEY changed?): rotate the secret',
       retryInMs: nextRetry(deps.schedule, delivery),
+      // Not the receiver's failure: no streak of its endpoint, so no disable and no notice
+      // asking the user to fix a receiver that is fine.
+      ownSetup: true,
     };
   }
   deps.secrets?.set(delivery.notificationId, secrets);

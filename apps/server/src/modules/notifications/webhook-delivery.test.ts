@@ -167,6 +167,23 @@ describe('signed webhooks', () => {
     expect((await received(queued.eventId))?.verifyError).toBeNull();
   });
 
+  it("does not count a secret this server cannot open against the receiver's health (no streak, no disable)", async () => {
+    const pool = t.services.db.$client;
+    await pool.query(`update notifications set secret_key_id = 'deadbeef' where key = $1`, [settingKey]);
+    const since = receiver.received.length;
+    const queued = await sendTest(t, alice, settingKey);
+    const tried = await eventually(log, (r) => r.some((d) => d.id === queued.id && d.status === 'failed'));
+    expect(tried.find((d) => d.id === queued.id)).toMatchObject({ attempts: 4, responseCode: null });
+    expect(receiver.received.length).toBe(since);
+    // The receiver was never called: its endpoint starts no failure streak, which would disable
+    // the setting after 3 days and mail the user to fix a receiver that is fine.
+    const { rows } = await pool.query(
+      'select failing_since, last_failed_at, is_enabled from notifications where key = $1',
+      [settingKey],
+    );
+    expect(rows).toEqual([{ failing_since: null, last_failed_at: null, is_enabled: true }]);
+  });
+
   it('gives up after the schedule, and sends the same event again on request', async () => {
     receiver.answer('fail');
     const since = receiver.received.length;

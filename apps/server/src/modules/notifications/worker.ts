@@ -230,9 +230,10 @@ function takingTurns(hooks: readonly ClaimedDelivery[]): ClaimedDelivery[] {
 }
 
 /**
- * Webhook outcomes that change a setting's health: every failure (it may start a streak or
- * disable the setting), and a success of a setting that was failing. A success of a healthy
- * setting changes nothing, so the usual round writes nothing here.
+ * Webhook outcomes that change a setting's health: every failure of its endpoint (it may start a
+ * streak or disable the setting), and a success of a setting that was failing. A success of a
+ * healthy setting changes nothing, so the usual round writes nothing here; nor does a failure of
+ * this server's own setup (`ownSetup`), which never reached the receiver.
  */
 function endpointChanges(
   hooks: readonly ClaimedDelivery[],
@@ -242,7 +243,7 @@ function endpointChanges(
   const byId = new Map(results.map((r) => [r.id, r]));
   return hooks.flatMap((d) => {
     const result = byId.get(d.id);
-    if (!result || !recorded.has(d.id) || (result.ok && d.failingSince === null)) return [];
+    if (!result || !recorded.has(d.id) || result.ownSetup || (result.ok && d.failingSince === null)) return [];
     return [{ notificationId: d.notificationId, ok: result.ok }];
   });
 }
