@@ -64,6 +64,7 @@ type Documents = {
     "\n  mutation QueuedSignalCancel($id: String!) {\n    queuedSignalCancel(id: $id) {\n      id\n      status\n    }\n  }\n": typeof types.QueuedSignalCancelDocument,
     "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": typeof types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": typeof types.NotificationsDocument,
+    "\n  query ConnectorNotifications($connectorKey: String!) {\n    notifications(connectorKey: $connectorKey) {\n      key\n      accountId\n    }\n  }\n": typeof types.ConnectorNotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": typeof types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": typeof types.NotificationUpdateDocument,
     "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n": typeof types.NotificationDeleteDocument,
@@ -144,6 +145,7 @@ const documents: Documents = {
     "\n  mutation QueuedSignalCancel($id: String!) {\n    queuedSignalCancel(id: $id) {\n      id\n      status\n    }\n  }\n": types.QueuedSignalCancelDocument,
     "\n  subscription Live {\n    live {\n      kind\n      at\n    }\n  }\n": types.LiveDocument,
     "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n": types.NotificationsDocument,
+    "\n  query ConnectorNotifications($connectorKey: String!) {\n    notifications(connectorKey: $connectorKey) {\n      key\n      accountId\n    }\n  }\n": types.ConnectorNotificationsDocument,
     "\n  mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {\n    notificationCreate(connectorKey: $connectorKey, accountId: $accountId, type: $type, metadata: $metadata) {\n      key\n      secret\n    }\n  }\n": types.NotificationCreateDocument,
     "\n  mutation NotificationUpdate($key: String!, $metadata: String!) {\n    notificationUpdate(key: $key, metadata: $metadata) {\n      key\n    }\n  }\n": types.NotificationUpdateDocument,
     "\n  mutation NotificationDelete($key: String!) {\n    notificationDelete(key: $key)\n  }\n": types.NotificationDeleteDocument,
@@ -388,6 +390,10 @@ export function graphql(source: "\n  subscription Live {\n    live {\n      kind
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n"): (typeof documents)["\n  query Notifications($connectorKey: String!, $accountId: String) {\n    notifications(connectorKey: $connectorKey, accountId: $accountId) {\n      key\n      type\n      isEnabled\n      metadata\n      connectorKey\n      accountId\n      disabledReason\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConnectorNotifications($connectorKey: String!) {\n    notifications(connectorKey: $connectorKey) {\n      key\n      accountId\n    }\n  }\n"): (typeof documents)["\n  query ConnectorNotifications($connectorKey: String!) {\n    notifications(connectorKey: $connectorKey) {\n      key\n      accountId\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -114,6 +114,8 @@ const DEFAULTS: Record<string, FakeHandler> = {
   TourConnectorActivations: () => ({ data: { actions: [] } }),
   // The playground's note on the webhooks' symbol maps: none.
   PlaygroundHooks: () => ({ data: { hooks: [] } }),
+  // A connector card's notification settings (those of accounts no longer connected): none.
+  ConnectorNotifications: () => ({ data: { notifications: [] } }),
   // A webhook's settings: no queued signals.
   QueuedSignals: () => ({ data: { queuedSignals: [] } }),
 };

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
 import { useProviders } from '../../lib/providers.tsx';
 import { HookCreateForm } from '../hooks/hook-create-form.tsx';
@@ -9,6 +10,7 @@ import { HookReactivateDialog } from '../hooks/hook-reactivate-dialog.tsx';
 import { PlatformPanel } from '../hooks/platform-panel.tsx';
 import { useHookActions } from '../hooks/use-hook-actions.ts';
 import { useHooks } from '../hooks/use-hooks.ts';
+import { ConnectorNotificationsDocument } from '../notifications/documents.ts';
 import { NotificationsDialog } from '../notifications/notifications-dialog.tsx';
 import { PaperAccountLink } from '../paper/paper-account-link.tsx';
 import { AccountSection } from './account-section.tsx';
@@ -65,6 +67,21 @@ export function ConnectorCard({
   };
   const known = new Set(accounts.map((account) => account.id));
   const orphans = hooks?.filter((hook) => !known.has(hook.accountId)) ?? [];
+  // Notification settings of accounts no longer connected stay as their webhooks do (they tell of
+  // this connection, credits and the hooks' refusals, and come back with the account): listed
+  // apart, so they can be seen and deleted.
+  const [settings, refetchSettings] = useQuery({
+    query: ConnectorNotificationsDocument,
+    variables: { connectorKey: connector.key },
+    requestPolicy: 'cache-and-network',
+  });
+  const goneNotified = [
+    ...new Set(settings.data?.notifications.map((n) => n.accountId).filter((id) => !known.has(id))),
+  ].sort();
+  const closeNotifications = () => {
+    setNotifying(null);
+    refetchSettings({ requestPolicy: 'network-only' });
+  };
   const reconnect = () => onReconnect(connector.providerName);
 
   async function confirmDelete() {
@@ -156,6 +173,30 @@ export function ConnectorCard({
             <HookList hooks={orphans} accountConnected={false} actions={hookActions} />
           </section>
         )}
+        {goneNotified.length > 0 && (
+          <section className="border-top pt-3 mt-3">
+            <h4 className="h6">Notifications of accounts no longer connected</h4>
+            <p className="small text-secondary">
+              They still tell you about this connection and your credits, and work again for the account once you
+              reconnect the broker with it. Delete them if it is gone for good.
+            </p>
+            <ul className="list-unstyled mb-0">
+              {goneNotified.map((id) => (
+                <li key={id} className="d-flex align-items-center gap-2 mb-1">
+                  <span>Account {id}</span>
+                  <button
+                    type="button"
+                    className="btn btn-sm btn-outline-secondary"
+                    onClick={() => setNotifying(goneAccount(id))}
+                    aria-label={`Notifications for ${id}`}
+                  >
+                    Notifications
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
       </div>
       <HookDeleteDialog
         hook={deleting}
@@ -173,9 +214,17 @@ export function ConnectorCard({
       {connecting && provider && (
         <PlatformPanel hook={connecting} provider={provider} onClose={() => setConnecting(null)} />
       )}
-      {notifying && (
-        <NotificationsDialog connector={connector} account={notifying} onClose={() => setNotifying(null)} />
-      )}
+      {notifying && <NotificationsDialog connector={connector} account={notifying} onClose={closeNotifications} />}
     </article>
   );
 }
+
+/** An account the connection no longer brings: only its id is left (its name went with it). */
+const goneAccount = (id: string): ConnectorAccount => ({
+  id,
+  name: id,
+  dataTitle: null,
+  dataType: null,
+  dataCurrency: null,
+  demo: false,
+});

@@ -15,6 +15,19 @@ export const NotificationsDocument = graphql(`
   }
 `);
 
+/**
+ * Which accounts of a connector have settings: those of accounts a reconnect no longer brought
+ * are listed apart (they stay, as the accounts' webhooks do, and can be seen and deleted there).
+ */
+export const ConnectorNotificationsDocument = graphql(`
+  query ConnectorNotifications($connectorKey: String!) {
+    notifications(connectorKey: $connectorKey) {
+      key
+      accountId
+    }
+  }
+`);
+
 /** A new webhook setting answers its signing secret, this once. */
 export const NotificationCreateDocument = graphql(`
   mutation NotificationCreate($connectorKey: String!, $accountId: String!, $type: Int!, $metadata: String!) {

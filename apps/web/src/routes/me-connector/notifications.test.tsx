@@ -221,6 +221,29 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     expect(within(paper.dialog).getByRole('button', { name: 'Save' })).toHaveProperty('disabled', false);
   });
 
+  it('shows and deletes the settings of an account a reconnect no longer brought', async () => {
+    const gone = { ...HOOK_SETTING, key: 'n9', accountId: 'OLD-7' };
+    const { dialog, calls } = await openDialog('OLD-7', live, {
+      ConnectorNotifications: fixture(() => ({
+        data: {
+          notifications: [
+            { key: 'n1', accountId: 'ACC-1' },
+            { key: gone.key, accountId: gone.accountId },
+          ],
+        },
+      })),
+      Notifications: fixture(() => ({ data: { notifications: [gone] } })),
+      NotificationDelete: fixture(() => ({ data: { notificationDelete: true } })),
+    });
+    expect(screen.getByRole('heading', { name: 'Notifications of accounts no longer connected' })).toBeTruthy();
+    expect(calls('Notifications').at(-1)?.variables).toEqual({ connectorKey: 'c', accountId: 'OLD-7' });
+    const hookToggle = (await within(dialog).findByLabelText('Webhook')) as HTMLInputElement;
+    expect(hookToggle.checked).toBe(true);
+    fireEvent.click(hookToggle);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls('NotificationDelete')[0]?.variables).toEqual({ key: 'n9' }));
+  });
+
   it("refuses a broker's demo connectors", async () => {
     const message = LIVE_ONLY;
     const demo = await openDialog('Paper account', [connector({ key: 'd', providerName: 'alpaca' })]);
