@@ -17,6 +17,7 @@ import { listActions } from '../../actions/list-actions.ts';
 import { activateConnector } from '../../connectors/index.ts';
 import { updateHook } from '../index.ts';
 import { checkWithBroker } from './broker-limits.ts';
+import { checkOrder } from './check.ts';
 import { compileRules } from './compile.ts';
 
 let t: TestApp;
@@ -185,6 +186,79 @@ describe('maxPosition against the positions as a broker names them', () => {
     expect(checkWithBroker(rules, buy('BTCUSD'), { positions: [holding('XBTUSD', 4)] })).toMatchObject({
       rule: 'maxPosition',
       message: "maxPosition: BTC/USD position would be 7 (now 4), more than this webhook's maximum of 5",
+    });
+  });
+});
+
+describe('maxNotional of options and futures', () => {
+  const rules = compileRules({ maxNotional: 10_000 });
+  if (!rules) throw new Error('no rules');
+  const option = (quantity: number, price?: number) =>
+    normalizeOrderOrThrow({
+      symbol: 'SPY 271217C00500000',
+      action: 'buy_to_open',
+      quantity,
+      ...(price === undefined ? {} : { type: 'limit', limit_price: price }),
+    });
+
+  it('values an option contract as 100 shares: 10 contracts at 50 are 50,000, not 500', () => {
+    expect(checkOrder(rules, option(10, 50))).toEqual({
+      rule: 'maxNotional',
+      message: "maxNotional: notional 50000 is more than this webhook's maximum of 10000",
+    });
+    expect(checkOrder(rules, option(2, 50))).toBeUndefined();
+    // A market order at the broker's last price, the same way.
+    expect(checkWithBroker(rules, option(10), { lastPrice: 50 })).toMatchObject({
+      message: "maxNotional: notional 50000 is more than this webhook's maximum of 10000",
+    });
+    expect(checkWithBroker(rules, option(2), { lastPrice: 50 })).toBeUndefined();
+  });
+
+  it('values a spread of options in contracts of 100 too', () => {
+    const spread = normalizeOrderOrThrow({
+      legs: [
+        { symbol: 'SPY 271217C00500000', action: 'buy_to_open' },
+        { symbol: 'SPY 271217C00510000', action: 'sell_to_open' },
+      ],
+      quantity: 30,
+      type: 'limit',
+      limit_price: 4,
+    });
+    expect(checkOrder(rules, spread)).toMatchObject({
+      message: "maxNotional: notional 12000 is more than this webhook's maximum of 10000",
+    });
+  });
+
+  it('refuses a future, whose value per point it cannot know, before asking the broker anything', () => {
+    const future = (extra: Record<string, unknown>) =>
+      normalizeOrderOrThrow({ symbol: 'ESZ2030', action: 'buy', quantity: 1, ...extra });
+    const why =
+      'maxNotional: the notional of a future cannot be known here (the value of a point of ESZ2030 is not); limit futures with maxQuantity';
+    expect(checkOrder(rules, future({ type: 'limit', limit_price: 5000 }))).toEqual({
+      rule: 'maxNotional',
+      message: why,
+    });
+    expect(checkOrder(rules, future({}))).toEqual({ rule: 'maxNotional', message: why });
+    // A cash amount is its own notional.
+    expect(checkOrder(rules, future({ quantity: 5000, quantity_type: 'cash' }))).toBeUndefined();
+  });
+
+  it('maxPosition sizes a cash amount of options in contracts of 100 shares', () => {
+    const position = compileRules({ maxPosition: 20 });
+    if (!position) throw new Error('no rules');
+    // 5,000 at 5 a share is 10 contracts (as the paper broker sizes it), not 1,000.
+    const cash = normalizeOrderOrThrow({
+      symbol: 'SPY 271217C00500000',
+      action: 'buy_to_open',
+      quantity: 5000,
+      quantity_type: 'cash',
+      type: 'limit',
+      limit_price: 5,
+    });
+    expect(checkWithBroker(position, cash, { positions: [] })).toBeUndefined();
+    expect(checkWithBroker(position, { ...cash, quantity: 15_000 }, { positions: [] })).toMatchObject({
+      message:
+        "maxPosition: SPY   271217C00500000 position would be 30 (now 0), more than this webhook's maximum of 20",
     });
   });
 });

@@ -132,10 +132,34 @@ function checkNotional(order: Order, max: number): RuleRefusal | undefined {
   if (order.quantity_type !== 'fixed') {
     return refusal('maxNotional', `a ${order.quantity_type} quantity cannot be valued; send a fixed or cash quantity`);
   }
+  const multiplier = contractMultiplier(order);
+  if (multiplier === undefined) return futureRefusal(order);
   // A market order has no price of its own: valued at the broker's last price (broker-limits.ts).
   const price = ownPrice(order);
-  return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price), max);
+  return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price * multiplier), max);
 }
+
+/** Shares per (US equity and index) option contract: its price is per share, as the brokers here quote it. */
+export const OPTION_MULTIPLIER = 100;
+
+/**
+ * What one unit of the order's quantity is worth per unit of its price: an option contract is
+ * 100 shares (its price is per share); a future's value per point is its contract's own (ES $50,
+ * NQ $20…), which the order does not say: undefined. Anything else: 1. A multi-leg order counts
+ * as its largest leg.
+ */
+export function contractMultiplier(order: Order): number | undefined {
+  const classes = order.legs?.length ? order.legs.map((leg) => leg.class) : [order.class];
+  if (classes.includes('future')) return undefined;
+  return classes.includes('option') ? OPTION_MULTIPLIER : 1;
+}
+
+/** maxNotional cannot value a future: refused rather than valued at a guess (too low lets it through). */
+export const futureRefusal = (order: Order): RuleRefusal =>
+  refusal(
+    'maxNotional',
+    `the notional of a future cannot be known here (the value of a point of ${order.legs?.find((leg) => leg.class === 'future')?.symbol ?? order.symbol} is not); limit futures with maxQuantity`,
+  );
 
 /** The price the order itself may trade at: the stop price of a stop order, else its limit price. */
 export const ownPrice = (order: Order): number | undefined =>
