@@ -22,8 +22,11 @@ import { compileRules } from './compile.ts';
 
 let t: TestApp;
 const flaky = flakyBroker();
+// A broker whose quantities are lots (as MetaTrader's): 1 lot of EURUSD is 100,000 EUR.
+const lots = flakyBroker({ name: 'lots' });
+lots.broker = { ...lots.broker, descriptor: { ...lots.broker.descriptor, quantityInLots: true } };
 beforeAll(async () => {
-  t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker] });
+  t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker, lots.broker] });
 });
 afterAll(() => t.close());
 
@@ -260,5 +263,51 @@ describe('maxNotional of options and futures', () => {
       message:
         "maxPosition: SPY   271217C00500000 position would be 30 (now 0), more than this webhook's maximum of 20",
     });
+  });
+});
+
+describe('maxNotional at a broker whose quantities are lots', () => {
+  const why =
+    'maxNotional: Flaky Broker takes quantities in lots, whose size differs per symbol, so no notional can be known; limit them with maxQuantity';
+
+  it('is refused as a setting, nothing changed', async () => {
+    const trader = await traderWith('lots-setting@example.com', { maxQuantity: 5 }, 'lots');
+    const answer = await gqlAs(t, trader.headers, UPDATE, {
+      key: trader.hook.key,
+      rules: JSON.stringify({ maxNotional: 10_000 }),
+    });
+    expect(answer.errors?.[0]?.message).toBe(why);
+    const read = await gqlAs<{ hook: { rules: string } }>(
+      t,
+      trader.headers,
+      'query($k: String!) { hook(key: $k) { rules } }',
+      {
+        k: trader.hook.key,
+      },
+    );
+    expect(JSON.parse(read.data?.hook.rules ?? '')).toEqual({ maxQuantity: 5 });
+  });
+
+  it('refuses a fanOut leg there at signal time rather than valuing 10 lots at 1.08 as 10.8', async () => {
+    const trader = await traderWith('lots-fan@example.com', {});
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'lots', []);
+    const rules = {
+      maxNotional: 10_000,
+      fanOut: [{ connectorKey: copy.key, accountId: copy.accounts[0]?.id, multiplier: 1 }],
+    };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    const before = lots.calls.placeOrder;
+    const eurusd = { symbol: 'AAPL', action: 'buy', quantity: 10, type: 'limit', limit_price: 1.08 };
+    expect((await postSignal(t, trader.shortKey, eurusd)).statusCode).toBe(201);
+    const copyEntry = async () => {
+      await t.app.signalRuntime.writer.flush();
+      return (await listActions(t.services, trader.userId, { code: 'Order' }))
+        .map((a) => JSON.parse(a.metadata))
+        .find((m) => m.accountId === copy.accounts[0]?.id);
+    };
+    await eventually(async () => (await copyEntry()) !== undefined);
+    expect((await copyEntry())?.response).toMatchObject({ rule: 'maxNotional', message: `fanOut[0]: ${why}` });
+    expect(lots.calls.placeOrder).toBe(before);
   });
 });
