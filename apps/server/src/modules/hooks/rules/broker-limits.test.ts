@@ -25,8 +25,19 @@ const flaky = flakyBroker();
 // A broker whose quantities are lots (as MetaTrader's): 1 lot of EURUSD is 100,000 EUR.
 const lots = flakyBroker({ name: 'lots' });
 lots.broker = { ...lots.broker, descriptor: { ...lots.broker.descriptor, quantityInLots: true } };
+// A broker that reports positions but quotes no price.
+const holds = flakyBroker({ name: 'holds' });
+holds.broker = {
+  ...holds.broker,
+  descriptor: {
+    ...holds.broker.descriptor,
+    has: { ...holds.broker.descriptor.has, getHoldings: true },
+    reference: { ...holds.broker.descriptor.reference, quantity_type: { values: ['fixed', 'cash'] } },
+  },
+  getHoldings: async () => ({ positions: [] }),
+};
 beforeAll(async () => {
-  t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker, lots.broker] });
+  t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker, lots.broker, holds.broker] });
 });
 afterAll(() => t.close());
 
@@ -309,5 +320,21 @@ describe('maxNotional at a broker whose quantities are lots', () => {
     await eventually(async () => (await copyEntry()) !== undefined);
     expect((await copyEntry())?.response).toMatchObject({ rule: 'maxNotional', message: `fanOut[0]: ${why}` });
     expect(lots.calls.placeOrder).toBe(before);
+  });
+});
+
+describe('the last price maxPosition alone needs', () => {
+  it('is refused in maxPosition’s name, not maxNotional’s, when a cash amount at market cannot be sized', async () => {
+    // maxNotional values a cash amount as itself (500, within 100,000): only maxPosition needs a price.
+    const trader = await traderWith('cash-size@example.com', { maxNotional: 100_000, maxPosition: 10 }, 'holds');
+    const before = holds.calls.placeOrder;
+    const answer = await postSignal(t, trader.shortKey, { ...BUY, quantity: 500, quantity_type: 'cash' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({
+      rule: 'maxPosition',
+      message:
+        'maxPosition: a market order has no price to value it with and Flaky Broker quotes no last price here; send a limit price',
+    });
+    expect(holds.calls.placeOrder).toBe(before);
   });
 });
