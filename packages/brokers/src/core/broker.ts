@@ -22,6 +22,11 @@ export interface BrokerDescriptor extends Provider {
    * user's latest attempt is meant). Every other OAuth broker's callback must bring the state.
    */
   callbackWithoutState?: true;
+  /**
+   * A fixed quantity is a number of lots whose size differs per symbol and server (MetaTrader: 1
+   * lot of EURUSD is 100,000 EUR), not of units: a webhook's maxNotional cannot value it.
+   */
+  quantityInLots?: true;
 }
 
 /** One account at the broker (SPEC §3 Connector.accounts). */

@@ -17,6 +17,7 @@ import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
+import { lotsAt, lotsRefusal } from './rules/check.ts';
 import { type HookRules, parseHookRules } from './rules/settings.ts';
 
 export const HOOK_NOT_FOUND = 'Hook not found';
@@ -113,6 +114,7 @@ export async function updateHook(services: Services, actor: Actor, key: string, 
   const hook = await requireHook(services, actor.userId, key);
   if (values.rules?.fanOut) await checkFanOut(services, actor, hook, values.rules.fanOut);
   if (values.rules?.maxPosition !== undefined) checkPositionsReported(services, hook.providerName);
+  if (values.rules?.maxNotional !== undefined) checkNotionalKnown(services, hook.providerName);
   if (Object.keys(values).length === 0) return hook;
   await services.db.transaction(async (tx) => {
     await updateHookRow(tx, hook.id, values);
@@ -152,6 +154,12 @@ function checkPositionsReported(services: Services, providerName: string): void 
   throw new AppError('VALIDATION', `maxPosition: ${title} does not report positions, so no position can be checked`, {
     field: 'rules',
   });
+}
+
+/** maxNotional cannot value lots (their size differs per symbol): refused when saved where quantities are lots. */
+function checkNotionalKnown(services: Services, providerName: string): void {
+  const title = lotsAt(services.brokers.get(providerName));
+  if (title !== undefined) throw new AppError('VALIDATION', lotsRefusal(title).message, { field: 'rules' });
 }
 
 export async function deleteHook(services: Services, actor: Actor, key: string): Promise<boolean> {

@@ -24,8 +24,9 @@ export async function askBroker(
   needs: BrokerNeeds,
 ): Promise<BrokerFacts | RuleRefusal> {
   const { broker, title } = entry;
-  // The quote serves maxNotional when it is set (a market order), else maxPosition (a cash size).
-  const quoteRule = rules.maxNotional !== undefined ? 'maxNotional' : 'maxPosition';
+  // The quote serves maxNotional when it values the order (a fixed quantity at market), else
+  // maxPosition (a cash or equity amount to size): a cash amount is its own notional.
+  const quoteRule = rules.maxNotional !== undefined && order.quantity_type === 'fixed' ? 'maxNotional' : 'maxPosition';
   if (needs.quote && (!broker?.lastPrice || !broker.descriptor.has.lastPrice)) {
     return refusal(
       quoteRule,

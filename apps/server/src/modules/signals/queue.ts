@@ -9,7 +9,7 @@
 // already stored (its key held) is answered as that repeat, never queued.
 import { normalizeOrder } from '@router/orders';
 import { insertQueuedSignal } from '../../db/repositories/queued-signals.repository.ts';
-import { checkOrder, isRefusal, prepareBody } from '../hooks/rules/index.ts';
+import { checkOrder, isRefusal, lotsAt, prepareBody } from '../hooks/rules/index.ts';
 import { nextOpening } from '../hooks/rules/next-opening.ts';
 import { refusal, ruleRefused, UNAVAILABLE } from './answers.ts';
 import type { SignalRuntime } from './runtime.ts';
@@ -25,7 +25,7 @@ export async function queueSignal(rt: SignalRuntime, input: SignalInput, request
   const normalized = normalizeOrder(body, { provider: broker.descriptor });
   if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
   const { order } = normalized;
-  const limit = checkOrder(rules, order);
+  const limit = checkOrder(rules, order, lotsAt(broker));
   if (limit) return refuse(rt, input, ruleRefused(limit.rule, limit.message), request);
   const key = signalKey(input, order.client_id, request);
   // A repeat of a signal placed while the window was open (a retry once it has closed) is that

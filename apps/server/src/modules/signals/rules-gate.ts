@@ -9,6 +9,7 @@ import {
   checkOrder,
   checkSource,
   checkWindow,
+  lotsAt,
   prepareBody,
   type RuleRefusal,
   type TakenCount,
@@ -58,7 +59,7 @@ export async function checkOrderLimits(
   rules: CompiledRules,
   order: Order,
 ): Promise<RuleRefusal | undefined> {
-  const refused = checkOrder(rules, order);
+  const refused = checkOrder(rules, order, lotsAt(entry.broker));
   if (refused) return refused;
   const needs = brokerNeeds(rules, order);
   if (!needs) return undefined;

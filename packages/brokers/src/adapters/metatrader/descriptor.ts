@@ -23,6 +23,8 @@ export const metatraderDescriptor: BrokerDescriptor = {
   status: 'beta',
   scale: 0.8,
   baseUrl: PROVISIONING_URL,
+  // Lots (the quantity parameter below): no notional can be known of them.
+  quantityInLots: true,
   has: {
     previewOrder: false,
     cancelOrder: true,

@@ -17,12 +17,27 @@ import { listActions } from '../../actions/list-actions.ts';
 import { activateConnector } from '../../connectors/index.ts';
 import { updateHook } from '../index.ts';
 import { checkWithBroker } from './broker-limits.ts';
+import { checkOrder } from './check.ts';
 import { compileRules } from './compile.ts';
 
 let t: TestApp;
 const flaky = flakyBroker();
+// A broker whose quantities are lots (as MetaTrader's): 1 lot of EURUSD is 100,000 EUR.
+const lots = flakyBroker({ name: 'lots' });
+lots.broker = { ...lots.broker, descriptor: { ...lots.broker.descriptor, quantityInLots: true } };
+// A broker that reports positions but quotes no price.
+const holds = flakyBroker({ name: 'holds' });
+holds.broker = {
+  ...holds.broker,
+  descriptor: {
+    ...holds.broker.descriptor,
+    has: { ...holds.broker.descriptor.has, getHoldings: true },
+    reference: { ...holds.broker.descriptor.reference, quantity_type: { values: ['fixed', 'cash'] } },
+  },
+  getHoldings: async () => ({ positions: [] }),
+};
 beforeAll(async () => {
-  t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker] });
+  t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker, lots.broker, holds.broker] });
 });
 afterAll(() => t.close());
 
@@ -186,5 +201,140 @@ describe('maxPosition against the positions as a broker names them', () => {
       rule: 'maxPosition',
       message: "maxPosition: BTC/USD position would be 7 (now 4), more than this webhook's maximum of 5",
     });
+  });
+});
+
+describe('maxNotional of options and futures', () => {
+  const rules = compileRules({ maxNotional: 10_000 });
+  if (!rules) throw new Error('no rules');
+  const option = (quantity: number, price?: number) =>
+    normalizeOrderOrThrow({
+      symbol: 'SPY 271217C00500000',
+      action: 'buy_to_open',
+      quantity,
+      ...(price === undefined ? {} : { type: 'limit', limit_price: price }),
+    });
+
+  it('values an option contract as 100 shares: 10 contracts at 50 are 50,000, not 500', () => {
+    expect(checkOrder(rules, option(10, 50))).toEqual({
+      rule: 'maxNotional',
+      message: "maxNotional: notional 50000 is more than this webhook's maximum of 10000",
+    });
+    expect(checkOrder(rules, option(2, 50))).toBeUndefined();
+    // A market order at the broker's last price, the same way.
+    expect(checkWithBroker(rules, option(10), { lastPrice: 50 })).toMatchObject({
+      message: "maxNotional: notional 50000 is more than this webhook's maximum of 10000",
+    });
+    expect(checkWithBroker(rules, option(2), { lastPrice: 50 })).toBeUndefined();
+  });
+
+  it('values a spread of options in contracts of 100 too', () => {
+    const spread = normalizeOrderOrThrow({
+      legs: [
+        { symbol: 'SPY 271217C00500000', action: 'buy_to_open' },
+        { symbol: 'SPY 271217C00510000', action: 'sell_to_open' },
+      ],
+      quantity: 30,
+      type: 'limit',
+      limit_price: 4,
+    });
+    expect(checkOrder(rules, spread)).toMatchObject({
+      message: "maxNotional: notional 12000 is more than this webhook's maximum of 10000",
+    });
+  });
+
+  it('refuses a future, whose value per point it cannot know, before asking the broker anything', () => {
+    const future = (extra: Record<string, unknown>) =>
+      normalizeOrderOrThrow({ symbol: 'ESZ2030', action: 'buy', quantity: 1, ...extra });
+    const why =
+      'maxNotional: the notional of a future cannot be known here (the value of a point of ESZ2030 is not); limit futures with maxQuantity';
+    expect(checkOrder(rules, future({ type: 'limit', limit_price: 5000 }))).toEqual({
+      rule: 'maxNotional',
+      message: why,
+    });
+    expect(checkOrder(rules, future({}))).toEqual({ rule: 'maxNotional', message: why });
+    // A cash amount is its own notional.
+    expect(checkOrder(rules, future({ quantity: 5000, quantity_type: 'cash' }))).toBeUndefined();
+  });
+
+  it('maxPosition sizes a cash amount of options in contracts of 100 shares', () => {
+    const position = compileRules({ maxPosition: 20 });
+    if (!position) throw new Error('no rules');
+    // 5,000 at 5 a share is 10 contracts (as the paper broker sizes it), not 1,000.
+    const cash = normalizeOrderOrThrow({
+      symbol: 'SPY 271217C00500000',
+      action: 'buy_to_open',
+      quantity: 5000,
+      quantity_type: 'cash',
+      type: 'limit',
+      limit_price: 5,
+    });
+    expect(checkWithBroker(position, cash, { positions: [] })).toBeUndefined();
+    expect(checkWithBroker(position, { ...cash, quantity: 15_000 }, { positions: [] })).toMatchObject({
+      message:
+        "maxPosition: SPY   271217C00500000 position would be 30 (now 0), more than this webhook's maximum of 20",
+    });
+  });
+});
+
+describe('maxNotional at a broker whose quantities are lots', () => {
+  const why =
+    'maxNotional: Flaky Broker takes quantities in lots, whose size differs per symbol, so no notional can be known; limit them with maxQuantity';
+
+  it('is refused as a setting, nothing changed', async () => {
+    const trader = await traderWith('lots-setting@example.com', { maxQuantity: 5 }, 'lots');
+    const answer = await gqlAs(t, trader.headers, UPDATE, {
+      key: trader.hook.key,
+      rules: JSON.stringify({ maxNotional: 10_000 }),
+    });
+    expect(answer.errors?.[0]?.message).toBe(why);
+    const read = await gqlAs<{ hook: { rules: string } }>(
+      t,
+      trader.headers,
+      'query($k: String!) { hook(key: $k) { rules } }',
+      {
+        k: trader.hook.key,
+      },
+    );
+    expect(JSON.parse(read.data?.hook.rules ?? '')).toEqual({ maxQuantity: 5 });
+  });
+
+  it('refuses a fanOut leg there at signal time rather than valuing 10 lots at 1.08 as 10.8', async () => {
+    const trader = await traderWith('lots-fan@example.com', {});
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'lots', []);
+    const rules = {
+      maxNotional: 10_000,
+      fanOut: [{ connectorKey: copy.key, accountId: copy.accounts[0]?.id, multiplier: 1 }],
+    };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    const before = lots.calls.placeOrder;
+    const eurusd = { symbol: 'AAPL', action: 'buy', quantity: 10, type: 'limit', limit_price: 1.08 };
+    expect((await postSignal(t, trader.shortKey, eurusd)).statusCode).toBe(201);
+    const copyEntry = async () => {
+      await t.app.signalRuntime.writer.flush();
+      return (await listActions(t.services, trader.userId, { code: 'Order' }))
+        .map((a) => JSON.parse(a.metadata))
+        .find((m) => m.accountId === copy.accounts[0]?.id);
+    };
+    await eventually(async () => (await copyEntry()) !== undefined);
+    expect((await copyEntry())?.response).toMatchObject({ rule: 'maxNotional', message: `fanOut[0]: ${why}` });
+    expect(lots.calls.placeOrder).toBe(before);
+  });
+});
+
+describe('the last price maxPosition alone needs', () => {
+  it('is refused in maxPosition’s name, not maxNotional’s, when a cash amount at market cannot be sized', async () => {
+    // maxNotional values a cash amount as itself (500, within 100,000): only maxPosition needs a price.
+    const trader = await traderWith('cash-size@example.com', { maxNotional: 100_000, maxPosition: 10 }, 'holds');
+    const before = holds.calls.placeOrder;
+    const answer = await postSignal(t, trader.shortKey, { ...BUY, quantity: 500, quantity_type: 'cash' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({
+      rule: 'maxPosition',
+      message:
+        'maxPosition: a market order has no price to value it with and Flaky Broker quotes no last price here; send a limit price',
+    });
+    expect(holds.calls.placeOrder).toBe(before);
   });
 });

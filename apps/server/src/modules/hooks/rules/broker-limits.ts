@@ -4,7 +4,7 @@
 // nothing makes no broker call; checkWithBroker judges the answers.
 import type { Holding } from '@router/brokers';
 import { type Order, type OrderAction, parseSymbol } from '@router/orders';
-import { overNotional, ownPrice, type RuleRefusal, refusal } from './check.ts';
+import { contractMultiplier, futureRefusal, overNotional, ownPrice, type RuleRefusal, refusal } from './check.ts';
 import type { CompiledRules } from './compile.ts';
 
 /** What to ask the broker before the order may go; undefined: nothing. */
@@ -39,7 +39,11 @@ export function checkWithBroker(rules: CompiledRules, order: Order, facts: Broke
   const price = ownPrice(order) ?? facts.lastPrice;
   if (rules.maxNotional !== undefined && order.quantity_type === 'fixed' && order.quantity !== undefined) {
     if (price !== undefined) {
-      const over = overNotional(Math.abs(order.quantity * price), rules.maxNotional);
+      const multiplier = contractMultiplier(order);
+      const over =
+        multiplier === undefined
+          ? futureRefusal(order)
+          : overNotional(Math.abs(order.quantity * price * multiplier), rules.maxNotional);
       if (over) return over;
     }
   }
@@ -99,15 +103,18 @@ function checkPosition(order: Order, max: number, facts: BrokerFacts, price: num
 /** The order's quantity in units of the symbol; undefined when it cannot be known here. */
 function units(order: Order, held: number, facts: BrokerFacts, price: number | undefined): number | undefined {
   const q = Math.abs(order.quantity ?? 0);
+  // A unit's value: an option contract is 100 times its price; a future's unknown point value
+  // counts as 1, which can only make more contracts of the amount than the broker will.
+  const unit = price ? price * (contractMultiplier(order) ?? 1) : undefined;
   switch (order.quantity_type) {
     case 'fixed':
       return q;
     case 'percent_of_position':
       return (Math.abs(held) * q) / 100;
     case 'cash':
-      return price ? q / price : undefined;
+      return unit ? q / unit : undefined;
     case 'percent_of_equity':
-      return price && facts.equity !== undefined ? (facts.equity * q) / 100 / price : undefined;
+      return unit && facts.equity !== undefined ? (facts.equity * q) / 100 / unit : undefined;
   }
 }
 

@@ -108,8 +108,11 @@ function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, st
   }
 }
 
-/** Symbols, quantity and notional of the normalized order. */
-export function checkOrder(rules: CompiledRules, order: Order): RuleRefusal | undefined {
+/**
+ * Symbols, quantity and notional of the normalized order. `lotsAt`: the title of the order's
+ * broker when its quantities are lots (`quantityInLots`), which no notional can be known of.
+ */
+export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string): RuleRefusal | undefined {
   if (rules.symbols) {
     const symbols = order.legs?.length ? order.legs.map((leg) => leg.symbol) : [order.symbol];
     const denied = symbols.find((s) => !rules.symbols?.has(s.toUpperCase()));
@@ -122,20 +125,56 @@ export function checkOrder(rules: CompiledRules, order: Order): RuleRefusal | un
       return refusal('maxQuantity', `quantity ${largest} is more than this webhook's maximum of ${rules.maxQuantity}`);
     }
   }
-  if (rules.maxNotional !== undefined) return checkNotional(order, rules.maxNotional);
+  if (rules.maxNotional !== undefined) return checkNotional(order, rules.maxNotional, lotsAt);
   return undefined;
 }
 
-function checkNotional(order: Order, max: number): RuleRefusal | undefined {
+function checkNotional(order: Order, max: number, lotsAt: string | undefined): RuleRefusal | undefined {
   if (order.quantity === undefined) return undefined;
   if (order.quantity_type === 'cash') return overNotional(order.quantity, max);
   if (order.quantity_type !== 'fixed') {
     return refusal('maxNotional', `a ${order.quantity_type} quantity cannot be valued; send a fixed or cash quantity`);
   }
+  if (lotsAt !== undefined) return lotsRefusal(lotsAt);
+  const multiplier = contractMultiplier(order);
+  if (multiplier === undefined) return futureRefusal(order);
   // A market order has no price of its own: valued at the broker's last price (broker-limits.ts).
   const price = ownPrice(order);
-  return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price), max);
+  return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price * multiplier), max);
 }
+
+/** Shares per (US equity and index) option contract: its price is per share, as the brokers here quote it. */
+export const OPTION_MULTIPLIER = 100;
+
+/**
+ * What one unit of the order's quantity is worth per unit of its price: an option contract is
+ * 100 shares (its price is per share); a future's value per point is its contract's own (ES $50,
+ * NQ $20…), which the order does not say: undefined. Anything else: 1. A multi-leg order counts
+ * as its largest leg.
+ */
+export function contractMultiplier(order: Order): number | undefined {
+  const classes = order.legs?.length ? order.legs.map((leg) => leg.class) : [order.class];
+  if (classes.includes('future')) return undefined;
+  return classes.includes('option') ? OPTION_MULTIPLIER : 1;
+}
+
+/** maxNotional cannot value a future: refused rather than valued at a guess (too low lets it through). */
+export const futureRefusal = (order: Order): RuleRefusal =>
+  refusal(
+    'maxNotional',
+    `the notional of a future cannot be known here (the value of a point of ${order.legs?.find((leg) => leg.class === 'future')?.symbol ?? order.symbol} is not); limit futures with maxQuantity`,
+  );
+
+/** The broker's title when its quantities are lots (checkOrder's `lotsAt`); else undefined. */
+export const lotsAt = (broker: { descriptor: { title: string; quantityInLots?: true } } | undefined) =>
+  broker?.descriptor.quantityInLots ? broker.descriptor.title : undefined;
+
+/** maxNotional at a broker whose quantities are lots (a lot's size differs per symbol): refused. */
+export const lotsRefusal = (title: string): RuleRefusal =>
+  refusal(
+    'maxNotional',
+    `${title} takes quantities in lots, whose size differs per symbol, so no notional can be known; limit them with maxQuantity`,
+  );
 
 /** The price the order itself may trade at: the stop price of a stop order, else its limit price. */
 export const ownPrice = (order: Order): number | undefined =>

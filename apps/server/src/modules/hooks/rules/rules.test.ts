@@ -10,6 +10,7 @@ import { listActions } from '../../actions/list-actions.ts';
 import { updateHook } from '../index.ts';
 import { checkOrder, prepareBody } from './check.ts';
 import { compileRules } from './compile.ts';
+import { parseHookRules } from './settings.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -286,6 +287,21 @@ describe('symbolMap keys', () => {
     expect(mapped('es1!')).toBe('ESZ2030');
     expect(mapped('btcusd')).toBe('BTC/USD');
     expect(mapped('MSFT')).toBe('MSFT');
+  });
+
+  it('take a target named like a member of every object (toString, constructor) as no chain', () => {
+    const parsed = parseHookRules(
+      JSON.stringify({ symbolMap: { TS: 'toString', C: 'constructor', X: 'hasOwnProperty' } }),
+    );
+    expect(parsed).toEqual({
+      ok: true,
+      rules: { symbolMap: { TS: 'toString', C: 'constructor', X: 'hasOwnProperty' } },
+    });
+    // A real chain is still refused.
+    expect(parseHookRules(JSON.stringify({ symbolMap: { A: 'toString', toString: 'B' } }))).toEqual({
+      ok: false,
+      message: 'symbolMap.A: toString is mapped again (a chain or a loop)',
+    });
   });
 });
 

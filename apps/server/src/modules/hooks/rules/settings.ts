@@ -156,7 +156,8 @@ function mapProblem(rules: HookRules): string | undefined {
   const map = rules.symbolMap ?? {};
   for (const [from, to] of Object.entries(map)) {
     // Mapped once, never again: a target that is itself mapped is a chain or a loop.
-    if (from !== to && to in map && map[to] !== to)
+    // Own keys only: every object has `toString` and `constructor`, which are no mapping.
+    if (from !== to && Object.hasOwn(map, to) && map[to] !== to)
       return `symbolMap.${from}: ${to} is mapped again (a chain or a loop)`;
   }
   return undefined;
