@@ -176,8 +176,8 @@ export interface InvoicePayment {
 /**
  * A paid plan invoice (from invoice.paid, or the first one from checkout.session.completed): the
  * period's credits once per invoice while the plan runs and the period is not over, the payment
- * entry once, professional status when the plan sells it, then the account's plan. True when
- * anything changed.
+ * entry once (with the credits it granted: a plan change's difference, none when nothing was),
+ * professional status when the plan sells it, then the account's plan. True when anything changed.
  */
 export async function applyPlanPayment(
   tx: Transaction,
@@ -189,6 +189,7 @@ export async function applyPlanPayment(
   let changed = false;
   if (payment) {
     const periodEnd = payment.periodEnd ?? plan.periodEnd;
+    let granted = 0;
     if (plan.running && plan.credits > 0 && periodEnd && periodEnd.getTime() > Date.now()) {
       const entries = await startCreditPeriod(tx, userId, {
         credits: plan.credits,
@@ -201,12 +202,13 @@ export async function applyPlanPayment(
         change: payment.change === true,
       });
       changed = entries !== null;
+      granted = entries?.find((entry) => entry.cause === 'period')?.credits ?? 0;
     }
     const recorded = await recordPayment(tx, {
       userId,
       reference: payment.invoiceId,
       stripeInvoiceId: payment.invoiceId,
-      credits: plan.credits,
+      credits: granted,
       price: payment.amount,
       currency: payment.currency,
       description: plan.name,

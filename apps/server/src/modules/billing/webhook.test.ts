@@ -361,7 +361,7 @@ describe('a plan changed within its period', () => {
     expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 50, recurring_credits: 50 });
 
     // Upgraded to 2 × 300 for the rest of the period: 300 more, not a fresh 600.
-    b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    const upgradeInvoice = b.fake.subscriptions.changeQuantity(subscriptionId, 2);
     const upgrade = takeEvents(b);
     expect(await deliverAll([...upgrade, ...upgrade.map((e) => ({ ...e, id: `${e.id}again` }))])).toEqual([
       200, 200, 200, 200,
@@ -373,7 +373,7 @@ describe('a plan changed within its period', () => {
     });
 
     // Down again, nothing paid: 300 fewer; and down and up again changes nothing on the whole.
-    b.fake.subscriptions.changeQuantity(subscriptionId, 1);
+    const downgradeInvoice = b.fake.subscriptions.changeQuantity(subscriptionId, 1);
     await deliverAll(takeEvents(b));
     expect(await accountOf(b.t, user.id)).toMatchObject({
       balance: 50,
@@ -391,6 +391,18 @@ describe('a plan changed within its period', () => {
     await deliverAll(takeEvents(b));
     expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
     await expectBalancedLedger(b.t, user.id);
+
+    // The payments the user sees state what each granted: the difference on an upgrade, none on a
+    // downgrade, not the new plan's whole credits.
+    const shown = await gql<{ account: { payments: Array<{ credits: number; stripeInvoiceId: string }> } }>(
+      b.t.app,
+      '{ account { payments { credits stripeInvoiceId } } }',
+      {},
+      user.headers,
+    );
+    const byInvoice = new Map(shown.data?.account.payments.map((p) => [p.stripeInvoiceId, p.credits]));
+    expect([upgradeInvoice, downgradeInvoice].map((invoice) => byInvoice.get(invoice.id))).toEqual([300, 0]);
+    expect((await payments(user.id)).map((p) => p.credits)).toEqual([300, 300, 0, 300, 0, 300]);
   });
 });
 
