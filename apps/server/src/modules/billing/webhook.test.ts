@@ -406,6 +406,59 @@ describe('a plan changed within its period', () => {
   });
 });
 
+describe('an extra invoice on a plan’s subscription', () => {
+  it('grants no period credits for an operator’s one-off invoice, with or without a period on its line', async () => {
+    const user = await newCustomer(b, 'extra-invoice');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscription = objectOf(ofType(events, 'customer.subscription.created'));
+    const customer = String(subscription.customer);
+    const periodEnd = (await accountOf(b.t, user.id))?.recurring_period_end?.getTime();
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 250, 'extra-invoice-signals'));
+
+    // A setup fee, then a fee stating the plan's period (the service it is for): billing_reason manual.
+    const periods = [
+      undefined,
+      { start: Math.floor(Date.now() / 1000) - 60, end: Math.floor((periodEnd ?? 0) / 1000) },
+    ];
+    const invoiceIds: string[] = [];
+    for (const period of periods) {
+      await b.stripe.invoiceItems.create({
+        customer,
+        subscription: subscription.id,
+        amount: 500,
+        currency: 'usd',
+        description: 'Setup fee',
+        ...(period ? { period } : {}),
+      });
+      const invoice = await b.stripe.invoices.create({
+        customer,
+        subscription: subscription.id,
+        pending_invoice_items_behavior: 'include',
+      });
+      const paid = await b.stripe.invoices.pay(invoice.id ?? '');
+      expect(paid).toMatchObject({ status: 'paid', billing_reason: 'manual', amount_paid: 500 });
+      invoiceIds.push(paid.id ?? '');
+      expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    }
+
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 50,
+      recurring_credits: 50,
+      recurring_period_credits: 300,
+    });
+    expect((await accountOf(b.t, user.id))?.recurring_period_end?.getTime()).toBe(periodEnd);
+    const ledger = await expectBalancedLedger(b.t, user.id);
+    expect(ledger.filter((l) => invoiceIds.includes(l.reference ?? ''))).toEqual([]);
+    // The payments are listed, with the credits they brought: none.
+    const extra = (await payments(user.id)).filter((p) => invoiceIds.includes(p.reference));
+    expect(extra.map((p) => ({ credits: p.credits, price: p.price }))).toEqual([
+      { credits: 0, price: 500 },
+      { credits: 0, price: 500 },
+    ]);
+  });
+});
+
 describe('a subscription whose first payment was never made (incomplete)', () => {
   it('neither replaces the plan that runs nor takes its period’s credits when it expires', async () => {
     const user = await newCustomer(b, 'incomplete');
