@@ -406,6 +406,29 @@ describe('a plan changed within its period', () => {
   });
 });
 
+describe('a plan changed before its first invoice’s events arrived', () => {
+  it('starts the period once: the first invoice delivered after the change’s hands out nothing again', async () => {
+    const user = await newCustomer(b, 'change-first');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    // Only the subscription reached us (the server was down); then an upgrade, delivered at once.
+    await deliverAll([ofType(events, 'customer.subscription.created')]);
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 600, recurring_credits: 600 });
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 500, 'change-first-signals'));
+    // Stripe's retries of the first payment at last: the same period, started already.
+    await deliverAll([ofType(events, 'invoice.paid'), ofType(events, 'checkout.session.completed')]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 100,
+      recurring_credits: 100,
+      recurring_period_credits: 600,
+    });
+    expect(await payments(user.id)).toHaveLength(2);
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('an extra invoice on a plan’s subscription', () => {
   it('grants no period credits for an operator’s one-off invoice, with or without a period on its line', async () => {
     const user = await newCustomer(b, 'extra-invoice');
