@@ -5,9 +5,20 @@ import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Line, unitAmount } from './money.ts';
 import { now, type Store } from './store.ts';
 
+/** A pending invoice item (POST /v1/invoiceitems) as it becomes a line: its own period (start = end unless given). */
+export interface ItemLine {
+  invoiceItem: string;
+  amount: number;
+  currency: string;
+  description: string;
+  period: { start: number; end: number };
+}
+
 export interface InvoiceInput {
   customer: string;
   lines: Line[];
+  /** Invoice items instead of `lines` (an operator's one-off invoice, billing_reason manual). */
+  items?: ItemLine[];
   amountDue: number;
   metadata: Record<string, string>;
   billingReason: string;
@@ -68,11 +79,49 @@ function invoiceLine(invoiceId: string, line: Line, input: InvoiceInput): Stripe
   };
 }
 
+function itemLine(invoiceId: string, item: ItemLine, subscription: string | null): StripeObject {
+  return {
+    id: `il_${randomBytes(10).toString('hex')}`,
+    object: 'line_item',
+    amount: item.amount,
+    currency: item.currency,
+    description: item.description,
+    discount_amounts: [],
+    discountable: true,
+    discounts: [],
+    invoice: invoiceId,
+    livemode: false,
+    metadata: {},
+    period: item.period,
+    quantity: 1,
+    subscription: null,
+    pretax_credit_amounts: null,
+    taxes: [],
+    parent: {
+      type: 'invoice_item_details',
+      invoice_item_details: {
+        invoice_item: item.invoiceItem,
+        proration: false,
+        proration_details: { credited_items: null },
+        subscription,
+      },
+      subscription_item_details: null,
+    },
+    pricing: null,
+    subtotal: item.amount,
+    quantity_decimal: '1',
+  };
+}
+
 export function makeInvoice(store: Store, base: string, input: InvoiceInput): StripeObject {
   const id = store.newId('invoice');
   const at = now();
-  const subtotal = input.lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
-  const lines = input.lines.map((line) => invoiceLine(id, line, input));
+  const subtotal = input.items
+    ? input.items.reduce((sum, item) => sum + item.amount, 0)
+    : input.lines.reduce((sum, line) => sum + unitAmount(line.price) * line.quantity, 0);
+  const lines = input.items
+    ? input.items.map((item) => itemLine(id, item, input.subscription?.id ?? null))
+    : input.lines.map((line) => invoiceLine(id, line, input));
   const sub = input.subscription;
   const invoice = store.put(
     fromFixture('invoice.paid', {
@@ -86,7 +135,7 @@ export function makeInvoice(store: Store, base: string, input: InvoiceInput): St
       attempted: true,
       billing_reason: input.billingReason,
       created: at,
-      currency: String(input.lines[0]?.price.currency ?? 'usd'),
+      currency: String(input.items?.[0]?.currency ?? input.lines[0]?.price.currency ?? 'usd'),
       due_date: null,
       effective_at: at,
       from_invoice: null,
@@ -123,27 +172,34 @@ export function makeInvoice(store: Store, base: string, input: InvoiceInput): St
       webhooks_delivered_at: null,
     }),
   );
-  // A plan's invoice paid by card: its payment intent and charge (what a refund or dispute names),
-  // linked to the invoice by an InvoicePayment (current API versions: neither the charge nor the
-  // intent names the invoice; GET /v1/invoice_payments?payment[payment_intent]= finds it).
-  if (sub && input.paid && input.amountDue > 0) {
-    const intent = makePaymentIntent(store, input.customer, input.amountDue, {}, String(invoice.currency));
-    store.put({
-      id: store.newId('invoice_payment'),
-      object: 'invoice_payment',
-      amount_paid: input.amountDue,
-      amount_requested: input.amountDue,
-      created: at,
-      currency: invoice.currency,
-      invoice: id,
-      is_default: true,
-      livemode: false,
-      payment: { type: 'payment_intent', payment_intent: intent.id },
-      status: 'paid',
-      status_transitions: { canceled_at: null, paid_at: at },
-    });
-  }
+  if (sub && input.paid) chargeInvoice(store, invoice);
   return invoice;
+}
+
+/**
+ * A subscription's invoice paid by card: its payment intent and charge (what a refund or dispute
+ * names), linked to the invoice by an InvoicePayment (current API versions: neither the charge nor
+ * the intent names the invoice; GET /v1/invoice_payments?payment[payment_intent]= finds it).
+ */
+export function chargeInvoice(store: Store, invoice: StripeObject): void {
+  const amount = Number(invoice.amount_due);
+  if (amount <= 0) return;
+  const at = now();
+  const intent = makePaymentIntent(store, String(invoice.customer), amount, {}, String(invoice.currency));
+  store.put({
+    id: store.newId('invoice_payment'),
+    object: 'invoice_payment',
+    amount_paid: amount,
+    amount_requested: amount,
+    created: at,
+    currency: invoice.currency,
+    invoice: invoice.id,
+    is_default: true,
+    livemode: false,
+    payment: { type: 'payment_intent', payment_intent: intent.id },
+    status: 'paid',
+    status_transitions: { canceled_at: null, paid_at: at },
+  });
 }
 
 export function makeSubscription(

@@ -74,6 +74,8 @@ export function startingCoupons(): StripeObject[] {
   return [
     coupon('WELCOME10', { percent_off: 10 }),
     coupon('SPENT', { percent_off: 50, valid: false, redeem_by: 1700000000 }),
+    // Valid, but only for another product: Checkout refuses it for ours.
+    coupon('OTHERPRODUCT', { percent_off: 20, applies_to: { products: ['prod_QXg1other000000'] } }),
   ];
 }
 
@@ -98,5 +100,12 @@ export function startingPromotionCodes(): StripeObject[] {
   return [
     promotion('promo_1Spring0000000000000001', 'SPRING', 'WELCOME10', {}),
     promotion('promo_1Expired000000000000001', 'LASTYEAR', 'WELCOME10', { active: false, expires_at: 1700000000 }),
+    // Active, but Checkout refuses them for a customer who paid before, or below $500.
+    promotion('promo_1FirstBuy00000000000001', 'FIRSTBUY', 'WELCOME10', {
+      restrictions: { first_time_transaction: true, minimum_amount: null, minimum_amount_currency: null },
+    }),
+    promotion('promo_1BigSpend00000000000001', 'BIGSPEND', 'WELCOME10', {
+      restrictions: { first_time_transaction: false, minimum_amount: 50000, minimum_amount_currency: 'usd' },
+    }),
   ];
 }

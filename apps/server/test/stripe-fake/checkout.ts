@@ -57,18 +57,59 @@ export class Checkout {
     return lines;
   }
 
-  private discountOf(form: Form): { coupon: StripeObject | null; promotionCode: string | null } {
+  /** Whether the customer paid before (a completed Checkout session, a paid invoice). */
+  private hasPaid(customer: string | null): boolean {
+    if (!customer) return false;
+    return (
+      this.store.all('checkout.session').some((s) => s.customer === customer && s.payment_status === 'paid') ||
+      this.store.all('invoice').some((i) => i.customer === customer && i.status === 'paid')
+    );
+  }
+
+  /**
+   * The session's discount, refused as Stripe refuses one at creation: a coupon no longer valid or
+   * applying to none of the products; a promotion code inactive, for another customer, for
+   * first-time customers only (this one paid before), or below its minimum amount.
+   */
+  private discountOf(
+    form: Form,
+    lines: Line[],
+    customer: string | null,
+  ): { coupon: StripeObject | null; promotionCode: string | null } {
     const discount = record(list(form.discounts)[0]);
-    if (discount.coupon) {
-      const coupon = this.store.get('coupon', discount.coupon);
+    const usable = (coupon: StripeObject) => {
       if (!coupon.valid) throw new InvalidRequest(`Coupon ${coupon.id} is no longer valid.`, 'discounts');
-      return { coupon, promotionCode: null };
-    }
+      const products = (coupon.applies_to as { products?: string[] } | undefined)?.products;
+      if (products && !lines.some((line) => products.includes(String(line.price.product)))) {
+        throw new InvalidRequest(`Coupon ${coupon.id} does not apply to any of the line items.`, 'discounts');
+      }
+      return coupon;
+    };
+    if (discount.coupon) return { coupon: usable(this.store.get('coupon', discount.coupon)), promotionCode: null };
     if (discount.promotion_code) {
       const code = this.store.get('promotion_code', discount.promotion_code);
       if (!code.active) throw new InvalidRequest('This promotion code is not active.', 'discounts');
+      if (code.customer && code.customer !== customer) {
+        throw new InvalidRequest('This promotion code cannot be redeemed by this customer.', 'discounts');
+      }
+      const restrictions = (code.restrictions ?? {}) as {
+        first_time_transaction?: boolean;
+        minimum_amount?: number | null;
+      };
+      if (restrictions.first_time_transaction && this.hasPaid(customer)) {
+        throw new InvalidRequest(
+          'This promotion code cannot be redeemed because the associated customer has prior transactions.',
+          'discounts',
+        );
+      }
+      if (restrictions.minimum_amount && subtotalOf(lines) < restrictions.minimum_amount) {
+        throw new InvalidRequest(
+          `This promotion code requires a minimum order amount of ${restrictions.minimum_amount}.`,
+          'discounts',
+        );
+      }
       const couponId = (code.promotion as { coupon: string }).coupon;
-      return { coupon: this.store.get('coupon', couponId), promotionCode: code.id };
+      return { coupon: usable(this.store.get('coupon', couponId)), promotionCode: code.id };
     }
     return { coupon: null, promotionCode: null };
   }
@@ -79,7 +120,7 @@ export class Checkout {
     const customer = text(form.customer) ?? null;
     if (customer) this.store.get('customer', customer);
     const lines = this.linesOf(form, mode);
-    const { coupon, promotionCode } = this.discountOf(form);
+    const { coupon, promotionCode } = this.discountOf(form, lines, customer);
     if (uiMode === 'hosted_page' && !text(form.success_url))
       throw new InvalidRequest('Missing required param: success_url.', 'success_url');
     if (uiMode === 'elements' && !text(form.return_url))

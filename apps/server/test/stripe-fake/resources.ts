@@ -172,6 +172,9 @@ export function registerResources(route: Route, { store, checkout, subscriptions
   route('DELETE', '/v1/subscriptions/:id', (_form, params) => subscriptions.cancelNow(params.id ?? ''));
 
   route('GET', '/v1/invoices/:id', one('invoice'));
+  route('POST', '/v1/invoiceitems', (form) => subscriptions.addInvoiceItem(form));
+  route('POST', '/v1/invoices', (form) => subscriptions.createInvoice(form));
+  route('POST', '/v1/invoices/:id/pay', (_form, params) => subscriptions.payInvoice(params.id ?? ''));
   route('GET', '/v1/invoice_payments', (form) => {
     const invoice = text(form.invoice);
     const payment = record(form.payment);

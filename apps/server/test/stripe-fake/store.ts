@@ -16,6 +16,7 @@ const PREFIXES: Record<string, string> = {
   subscription_item: 'si',
   invoice: 'in',
   invoice_payment: 'inpay',
+  invoiceitem: 'ii',
   payment_intent: 'pi',
   charge: 'ch',
   refund: 're',

@@ -1,8 +1,12 @@
 // Subscriptions over time in the fake: cancelled at the period's end or at once (what the billing
 // portal does), changed within the period (its quantity, invoiced at once), renewed (a new
-// period, its invoice paid) or failing to renew (past_due), each with the events Stripe sends for it.
-import { makeInvoice } from './billing-objects.ts';
+// period, its invoice paid) or failing to renew (past_due), each with the events Stripe sends for
+// it; and an operator's one-off invoice on one (invoice items, an invoice with billing_reason
+// manual, paid).
+import { chargeInvoice, makeInvoice } from './billing-objects.ts';
+import { InvalidRequest } from './checkout.ts';
 import type { StripeObject } from './fixtures.ts';
+import { type Form, record, text } from './form.ts';
 import { addInterval, type Line } from './money.ts';
 import { now, type Store } from './store.ts';
 import type { FakeParts, Webhooks } from './webhooks.ts';
@@ -110,6 +114,104 @@ export class Subscriptions {
       this.webhooks.emit('invoice.paid', invoice);
     }
     this.webhooks.emit('customer.subscription.updated', subscription, previous);
+    return invoice;
+  }
+
+  /** POST /v1/invoiceitems: pending until an invoice takes it; its period is now unless given. */
+  addInvoiceItem(form: Form): StripeObject {
+    const customer = this.store.get('customer', text(form.customer) ?? '');
+    const subscription = text(form.subscription) ?? null;
+    if (subscription) this.store.get('subscription', subscription);
+    const at = now();
+    const period = record(form.period);
+    return this.store.put({
+      id: this.store.newId('invoiceitem'),
+      object: 'invoiceitem',
+      amount: Number(text(form.amount) ?? 0),
+      currency: text(form.currency) ?? 'usd',
+      customer: customer.id,
+      date: at,
+      description: text(form.description) ?? null,
+      invoice: null,
+      livemode: false,
+      metadata: record(form.metadata),
+      period: { start: Number(period.start ?? at), end: Number(period.end ?? at) },
+      subscription,
+    });
+  }
+
+  /**
+   * POST /v1/invoices: a draft invoice (billing_reason manual) for the customer, on `subscription`
+   * when given, taking its pending invoice items with pending_invoice_items_behavior=include.
+   */
+  createInvoice(form: Form): StripeObject {
+    const customer = this.store.get('customer', text(form.customer) ?? '');
+    const subscriptionId = text(form.subscription);
+    const subscription = subscriptionId ? this.store.get('subscription', subscriptionId) : null;
+    const pending =
+      text(form.pending_invoice_items_behavior) === 'include'
+        ? this.store
+            .all('invoiceitem')
+            .filter(
+              (item) =>
+                item.customer === customer.id &&
+                item.invoice === null &&
+                item.subscription === (subscriptionId ?? null),
+            )
+        : [];
+    const item = subscription ? itemOf(subscription) : null;
+    const invoice = makeInvoice(this.store, this.base(), {
+      customer: customer.id,
+      lines: [],
+      items: pending.map((p) => ({
+        invoiceItem: p.id,
+        amount: Number(p.amount),
+        currency: String(p.currency),
+        description: String(p.description ?? 'Invoice item'),
+        period: p.period as { start: number; end: number },
+      })),
+      amountDue: pending.reduce((sum, p) => sum + Number(p.amount), 0),
+      metadata: record(form.metadata),
+      billingReason: 'manual',
+      ...(subscription && item
+        ? {
+            subscription: {
+              id: subscription.id,
+              itemId: item.id,
+              metadata: subscription.metadata as Record<string, string>,
+              start: item.current_period_start,
+              end: item.current_period_end,
+            },
+          }
+        : {}),
+      paid: false,
+    });
+    for (const p of pending) p.invoice = invoice.id;
+    Object.assign(invoice, {
+      status: 'draft',
+      hosted_invoice_url: null,
+      invoice_pdf: null,
+      next_payment_attempt: null,
+      status_transitions: { finalized_at: null, marked_uncollectible_at: null, paid_at: null, voided_at: null },
+    });
+    return invoice;
+  }
+
+  /** POST /v1/invoices/:id/pay: finalized and paid by the customer's card: invoice.paid. */
+  payInvoice(id: string): StripeObject {
+    const invoice = this.store.get('invoice', id);
+    if (invoice.status !== 'draft' && invoice.status !== 'open') throw new InvalidRequest('Invoice is already paid.');
+    const at = now();
+    Object.assign(invoice, {
+      status: 'paid',
+      amount_paid: invoice.amount_due,
+      amount_remaining: 0,
+      hosted_invoice_url: `${this.base()}/i/${id}`,
+      invoice_pdf: `${this.base()}/invoice/${id}/pdf`,
+      status_transitions: { finalized_at: at, marked_uncollectible_at: null, paid_at: at, voided_at: null },
+    });
+    if (invoice.parent) chargeInvoice(this.store, invoice);
+    this.webhooks.emit('invoice.paid', invoice);
     return invoice;
   }
 }

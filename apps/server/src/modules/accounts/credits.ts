@@ -25,7 +25,8 @@
 //     a paid plan period (reference: the Stripe invoice id): unused period credits lapse, then
 //     the period's credits. null: already recorded, or a period ending before the current one
 //     (an event delivered out of order) unless `current`: Stripe holds it as its plan's current
-//     period now (a plan that replaced a longer one: a yearly plan ended early, or switched).
+//     period now (a plan that replaced a longer one: a yearly plan ended early, or switched); or
+//     the period recorded (ending then), started by another invoice, unless `change`.
 //     `change`: the plan changed within the period (an invoice for its rest): when it is the
 //     period recorded, what was spent of it stays spent: the credits left change by the
 //     difference between the new period credits and the old (never below 0), instead of
@@ -138,9 +139,11 @@ export async function startCreditPeriod(
   const state = await lockOnce(tx, userId, 'period', period.reference);
   if (!state) return null;
   if (!period.current && state.recurringPeriodEnd && period.periodEnd < state.recurringPeriodEnd) return null;
-  if (period.change && state.recurringPeriodEnd?.getTime() === period.periodEnd.getTime()) {
-    return changeCreditPeriod(tx, userId, state, period);
-  }
+  const recorded = state.recurringPeriodEnd?.getTime() === period.periodEnd.getTime();
+  if (period.change && recorded) return changeCreditPeriod(tx, userId, state, period);
+  // The period recorded, started by another invoice: a plan change's, delivered before the
+  // period's own (first or renewal) invoice. It started it with the plan as it is now.
+  if (recorded) return null;
   const entries = lapse(state, period.reference);
   entries.push({
     credits: period.credits,

@@ -11,7 +11,7 @@ import type { UserRow } from '../../db/repositories/user.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import type { Services } from '../../services.ts';
 import type { CatalogProduct } from './catalog.ts';
-import type { Discount } from './discounts.ts';
+import { type Discount, discountRefusal } from './discounts.ts';
 import { type StripeClient, stripeFailure } from './stripe-client.ts';
 
 export type CheckoutPage =
@@ -65,6 +65,8 @@ export async function createCheckout(
     await setPaymentSessionStripeId(services.db, input.row.id, session.id);
     return session;
   } catch (error) {
-    throw stripeFailure(services, error, 'creating a checkout session');
+    throw (
+      discountRefusal(services, error, input.discount) ?? stripeFailure(services, error, 'creating a checkout session')
+    );
   }
 }

@@ -1,9 +1,10 @@
 // Coupons (`?coupon=`, SPEC §3 Coupon) and promotion codes (`promotionCode` at sign-up) applied to
 // a Checkout session as Stripe's own discounts. An unknown or no longer usable one is refused
-// with a message naming it, before any session is made.
+// with a message naming it, before any session is made; one Stripe refuses for this purchase when
+// the session is made (first-time customers only, a minimum amount…) is a validation error too.
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { isMissing, type StripeClient, stripeFailure } from './stripe-client.ts';
+import { isDiscountRefusal, isMissing, type StripeClient, stripeFailure } from './stripe-client.ts';
 
 export type Discount = { coupon: string } | { promotion_code: string };
 
@@ -62,4 +63,21 @@ export async function resolveDiscount(
   const ids: string[] = [];
   for (const code of input.promotionCodes ?? []) ids.push(await promotionCode(services, stripe, code));
   return ids[0] ? { promotion_code: ids[0] } : null;
+}
+
+/**
+ * Stripe's refusal of the session's discount as a validation error on its field (null: the
+ * error is something else). The promotion code is known here by its Stripe id only: not named.
+ */
+export function discountRefusal(services: Pick<Services, 'log'>, error: unknown, discount: Discount | null) {
+  if (!discount || !isDiscountRefusal(error)) return null;
+  services.log.info(
+    { stripe: { message: error instanceof Error ? error.message : String(error) } },
+    'stripe: a discount was refused',
+  );
+  return 'coupon' in discount
+    ? new AppError('VALIDATION', `The coupon ${shown(discount.coupon)} cannot be used for this purchase`, {
+        field: 'coupon',
+      })
+    : new AppError('VALIDATION', 'The promotion code cannot be used for this purchase', { field: 'promotionCode' });
 }

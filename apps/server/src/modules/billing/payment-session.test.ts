@@ -174,6 +174,17 @@ describe('accountPaymentSession', () => {
     }
   });
 
+  it('says a coupon Stripe refuses for this purchase cannot be used, not that payments are down', async () => {
+    const user = await newCustomer(b, 'coupon-refused');
+    const sessions = b.fake.store.all('checkout.session').length;
+    const refused = await paymentSession(b, user.headers, { price: PACK_100, coupon: 'OTHERPRODUCT' });
+    expect(refused.errors?.[0]).toMatchObject({
+      message: 'The coupon "OTHERPRODUCT" cannot be used for this purchase',
+      extensions: { code: 'BAD_USER_INPUT', field: 'coupon' },
+    });
+    expect(b.fake.store.all('checkout.session')).toHaveLength(sessions);
+  });
+
   it('refuses prices not on sale, bad quantities, and professional status without an application', async () => {
     const user = await newCustomer(b, 'refusals');
     const cases: Array<[Record<string, unknown>, string]> = [

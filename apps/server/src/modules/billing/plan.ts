@@ -102,6 +102,20 @@ export function subscriptionOfInvoice(invoice: Stripe.Invoice): string | null {
   return idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(legacy);
 }
 
+/**
+ * Invoices that pay a period of the plan (Stripe's `billing_reason`): the first one, a renewal, and
+ * the rest of a period after a plan change. Others on a subscription pay for something else (an
+ * operator's one-off invoice `manual`, usage `subscription_threshold`, pending invoice items
+ * `automatic_pending_invoice_item_invoice`): no period credits, whatever their lines' period.
+ */
+const PERIOD_REASONS: ReadonlySet<string> = new Set([
+  'subscription_create',
+  'subscription_cycle',
+  'subscription_update',
+]);
+
+export const paysPlanPeriod = (invoice: Stripe.Invoice): boolean => PERIOD_REASONS.has(invoice.billing_reason ?? '');
+
 /** The service period the invoice paid for: its lines' end, when they state a real period. */
 export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
   let end = 0;
@@ -171,13 +185,16 @@ export interface InvoicePayment {
   periodEnd: Date | null;
   /** An invoice for the rest of the period after a plan change (billing_reason subscription_update). */
   change?: boolean;
+  /** It pays a period of the plan (paysPlanPeriod); else no credits, no professional status. */
+  period: boolean;
 }
 
 /**
  * A paid plan invoice (from invoice.paid, or the first one from checkout.session.completed): the
  * period's credits once per invoice while the plan runs and the period is not over, the payment
- * entry once, professional status when the plan sells it, then the account's plan. True when
- * anything changed.
+ * entry once (with the credits it granted: a plan change's difference, none when nothing was, as
+ * for an invoice that pays no period), professional status when the plan sells it (by an invoice
+ * that pays a period), then the account's plan. True when anything changed.
  */
 export async function applyPlanPayment(
   tx: Transaction,
@@ -189,7 +206,8 @@ export async function applyPlanPayment(
   let changed = false;
   if (payment) {
     const periodEnd = payment.periodEnd ?? plan.periodEnd;
-    if (plan.running && plan.credits > 0 && periodEnd && periodEnd.getTime() > Date.now()) {
+    let granted = 0;
+    if (payment.period && plan.running && plan.credits > 0 && periodEnd && periodEnd.getTime() > Date.now()) {
       const entries = await startCreditPeriod(tx, userId, {
         credits: plan.credits,
         periodEnd,
@@ -201,18 +219,19 @@ export async function applyPlanPayment(
         change: payment.change === true,
       });
       changed = entries !== null;
+      granted = entries?.find((entry) => entry.cause === 'period')?.credits ?? 0;
     }
     const recorded = await recordPayment(tx, {
       userId,
       reference: payment.invoiceId,
       stripeInvoiceId: payment.invoiceId,
-      credits: plan.credits,
+      credits: granted,
       price: payment.amount,
       currency: payment.currency,
       description: plan.name,
       interval: plan.interval,
     });
-    if (recorded && plan.professional) await grantProfessional(tx, userId);
+    if (recorded && payment.period && plan.professional) await grantProfessional(tx, userId);
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {

@@ -81,6 +81,34 @@ describe('accountSignupPaymentSession', () => {
     expect(coupon.errors?.[0]?.message).toBe('The coupon "NOSUCH" is unknown or has expired');
   });
 
+  it('says a promotion code Stripe refuses for this purchase cannot be used, not that payments are down', async () => {
+    await signup('bigspend@signup.test', { stripePriceId: PACK_100, promotionCode: 'BIGSPEND' });
+    const sessions = () => b.fake.store.all('checkout.session').length;
+    const before = sessions();
+    const minimum = await session({ email: 'bigspend@signup.test', price: PACK_100 });
+    expect(minimum.errors?.[0]).toMatchObject({
+      message: 'The promotion code cannot be used for this purchase',
+      extensions: { code: 'BAD_USER_INPUT', field: 'promotionCode' },
+    });
+    expect(sessions()).toBe(before);
+    // A reload gets the same answer; without the code the purchase goes on.
+    expect((await session({ email: 'bigspend@signup.test', price: PACK_100 })).errors?.[0]?.message).toBe(
+      'The promotion code cannot be used for this purchase',
+    );
+    expect((await session({ email: 'bigspend@signup.test', price: PACK_100, codes: '' })).errors).toBeUndefined();
+
+    // First-time customers only: refused once this customer paid.
+    await signup('firstbuy@signup.test', { stripePriceId: PACK_100 });
+    const paid = await session({ email: 'firstbuy@signup.test', price: PACK_100 });
+    b.fake.checkout.complete(paid.data?.accountSignupPaymentSession.clientSecret.split('_secret_')[0] ?? '');
+    takeEvents(b);
+    const first = await session({ email: 'firstbuy@signup.test', price: PACK_100, codes: 'FIRSTBUY' });
+    expect(first.errors?.[0]).toMatchObject({
+      message: 'The promotion code cannot be used for this purchase',
+      extensions: { code: 'BAD_USER_INPUT', field: 'promotionCode' },
+    });
+  });
+
   it('reuses the open session on a reload and after a crash before our write', async () => {
     await signup('reload@signup.test', { stripePriceId: PACK_100 });
     const first = await session({ email: 'reload@signup.test', price: PACK_100 });

@@ -60,6 +60,19 @@ export function isMissing(error: unknown): boolean {
 }
 
 /**
+ * Stripe refused the discount of a Checkout session it was asked to create: a coupon or promotion
+ * code valid in itself that this purchase cannot use (first-time customers only, a minimum
+ * amount, other products, expired or used up since we looked). Its error names `discounts`.
+ */
+export function isDiscountRefusal(error: unknown): boolean {
+  return (
+    isStripeError(error) &&
+    error.rawType === 'invalid_request_error' &&
+    (error.param?.startsWith('discounts') === true || error.code === 'coupon_expired')
+  );
+}
+
+/**
  * A failed Stripe call as our error: logged with what Stripe says about it (never the key), and
  * answered UNAVAILABLE, since the caller can do nothing but try again later.
  */

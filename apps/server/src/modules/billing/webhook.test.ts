@@ -361,7 +361,7 @@ describe('a plan changed within its period', () => {
     expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 50, recurring_credits: 50 });
 
     // Upgraded to 2 × 300 for the rest of the period: 300 more, not a fresh 600.
-    b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    const upgradeInvoice = b.fake.subscriptions.changeQuantity(subscriptionId, 2);
     const upgrade = takeEvents(b);
     expect(await deliverAll([...upgrade, ...upgrade.map((e) => ({ ...e, id: `${e.id}again` }))])).toEqual([
       200, 200, 200, 200,
@@ -373,7 +373,7 @@ describe('a plan changed within its period', () => {
     });
 
     // Down again, nothing paid: 300 fewer; and down and up again changes nothing on the whole.
-    b.fake.subscriptions.changeQuantity(subscriptionId, 1);
+    const downgradeInvoice = b.fake.subscriptions.changeQuantity(subscriptionId, 1);
     await deliverAll(takeEvents(b));
     expect(await accountOf(b.t, user.id)).toMatchObject({
       balance: 50,
@@ -391,6 +391,94 @@ describe('a plan changed within its period', () => {
     await deliverAll(takeEvents(b));
     expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
     await expectBalancedLedger(b.t, user.id);
+
+    // The payments the user sees state what each granted: the difference on an upgrade, none on a
+    // downgrade, not the new plan's whole credits.
+    const shown = await gql<{ account: { payments: Array<{ credits: number; stripeInvoiceId: string }> } }>(
+      b.t.app,
+      '{ account { payments { credits stripeInvoiceId } } }',
+      {},
+      user.headers,
+    );
+    const byInvoice = new Map(shown.data?.account.payments.map((p) => [p.stripeInvoiceId, p.credits]));
+    expect([upgradeInvoice, downgradeInvoice].map((invoice) => byInvoice.get(invoice.id))).toEqual([300, 0]);
+    expect((await payments(user.id)).map((p) => p.credits)).toEqual([300, 300, 0, 300, 0, 300]);
+  });
+});
+
+describe('a plan changed before its first invoice’s events arrived', () => {
+  it('starts the period once: the first invoice delivered after the change’s hands out nothing again', async () => {
+    const user = await newCustomer(b, 'change-first');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    // Only the subscription reached us (the server was down); then an upgrade, delivered at once.
+    await deliverAll([ofType(events, 'customer.subscription.created')]);
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 600, recurring_credits: 600 });
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 500, 'change-first-signals'));
+    // Stripe's retries of the first payment at last: the same period, started already.
+    await deliverAll([ofType(events, 'invoice.paid'), ofType(events, 'checkout.session.completed')]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 100,
+      recurring_credits: 100,
+      recurring_period_credits: 600,
+    });
+    expect(await payments(user.id)).toHaveLength(2);
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
+describe('an extra invoice on a plan’s subscription', () => {
+  it('grants no period credits for an operator’s one-off invoice, with or without a period on its line', async () => {
+    const user = await newCustomer(b, 'extra-invoice');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscription = objectOf(ofType(events, 'customer.subscription.created'));
+    const customer = String(subscription.customer);
+    const periodEnd = (await accountOf(b.t, user.id))?.recurring_period_end?.getTime();
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 250, 'extra-invoice-signals'));
+
+    // A setup fee, then a fee stating the plan's period (the service it is for): billing_reason manual.
+    const periods = [
+      undefined,
+      { start: Math.floor(Date.now() / 1000) - 60, end: Math.floor((periodEnd ?? 0) / 1000) },
+    ];
+    const invoiceIds: string[] = [];
+    for (const period of periods) {
+      await b.stripe.invoiceItems.create({
+        customer,
+        subscription: subscription.id,
+        amount: 500,
+        currency: 'usd',
+        description: 'Setup fee',
+        ...(period ? { period } : {}),
+      });
+      const invoice = await b.stripe.invoices.create({
+        customer,
+        subscription: subscription.id,
+        pending_invoice_items_behavior: 'include',
+      });
+      const paid = await b.stripe.invoices.pay(invoice.id ?? '');
+      expect(paid).toMatchObject({ status: 'paid', billing_reason: 'manual', amount_paid: 500 });
+      invoiceIds.push(paid.id ?? '');
+      expect(await deliverAll(takeEvents(b))).toEqual([200]);
+    }
+
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 50,
+      recurring_credits: 50,
+      recurring_period_credits: 300,
+    });
+    expect((await accountOf(b.t, user.id))?.recurring_period_end?.getTime()).toBe(periodEnd);
+    const ledger = await expectBalancedLedger(b.t, user.id);
+    expect(ledger.filter((l) => invoiceIds.includes(l.reference ?? ''))).toEqual([]);
+    // The payments are listed, with the credits they brought: none.
+    const extra = (await payments(user.id)).filter((p) => invoiceIds.includes(p.reference));
+    expect(extra.map((p) => ({ credits: p.credits, price: p.price }))).toEqual([
+      { credits: 0, price: 500 },
+      { credits: 0, price: 500 },
+    ]);
   });
 });
 

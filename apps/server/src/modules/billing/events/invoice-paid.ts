@@ -1,12 +1,14 @@
 // invoice.paid. A plan's invoice starts the period it paid for: credits = the plan's
 // metadata.credits × quantity, the period end from the invoice's lines (else the subscription
 // items' current_period_end), once per invoice; one for the rest of a period after a plan change
-// (billing_reason subscription_update) moves the credits left by the difference (credits.ts). A
+// (billing_reason subscription_update) moves the credits left by the difference (credits.ts); any
+// other invoice on the subscription (an operator's one-off, billing_reason manual…) is recorded
+// as a payment and grants nothing (plan.ts paysPlanPeriod). A
 // one-time invoice is one Checkout made for a pack: the session grants; here the payment learns
 // its invoice id (for the PDF).
 import type Stripe from 'stripe';
 import { setPaymentInvoice } from '../../../db/repositories/payments.repository.ts';
-import { applyPlanPayment, invoicePeriodEnd, subscriptionOfInvoice } from '../plan.ts';
+import { applyPlanPayment, invoicePeriodEnd, paysPlanPeriod, subscriptionOfInvoice } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
 import { refundedBeforeBooking, refundedChargeOfInvoice, reverseEarlierRefunds } from './reversal.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
@@ -41,6 +43,7 @@ export const invoicePaid: EventHandler = async (ctx, object) => {
     currency: invoice.currency,
     periodEnd: invoicePeriodEnd(invoice),
     change: invoice.billing_reason === 'subscription_update',
+    period: paysPlanPeriod(invoice),
   };
   return {
     userId,
