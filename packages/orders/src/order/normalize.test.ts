@@ -406,6 +406,25 @@ describe('normalizeOrder refuses', () => {
     ['an empty symbol', { symbol: '  ', action: 'buy', quantity: 1 }, 'symbol'],
     ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
     ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],
+    // A constant client_id makes every later signal a repeat: answered as the first, never placed.
+    [
+      'an unreplaced placeholder in client_id',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: '{{strategy.order.id}}' },
+      'client_id',
+      'client_id: placeholder {{strategy.order.id}} was not replaced by the sender',
+    ],
+    [
+      'an unreplaced placeholder inside client_id',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 'long-%alert_time%' },
+      'client_id',
+      'client_id: placeholder %alert_time% was not replaced by the sender',
+    ],
+    [
+      'an unreplaced placeholder in parent_id',
+      { symbol: 'AAPL', action: 'sell', quantity: 1, parent_id: '{{strategy.order.id}}' },
+      'parent_id',
+      'parent_id: placeholder {{strategy.order.id}} was not replaced by the sender',
+    ],
     ['one leg', { legs: [{ symbol: 'AAPL', action: 'buy', quantity: 1 }] }, 'legs'],
     // Legs 1/1 with quantity 2: one spread or two? The quantity would vanish, so it is refused.
     [
