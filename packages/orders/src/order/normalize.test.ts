@@ -376,6 +376,39 @@ describe('normalizeOrder refuses', () => {
       { symbol: 'AAPL', action: 'buy', quantity: 1, stop_loss_price_percent: 101 },
       'stop_loss_price_percent',
     ],
+    // Swapped exits: whatever the fill, one of them is marketable at once and the position is
+    // closed as it opens (a long's sell limit at 90 fills at the market of 100).
+    [
+      "a buy's take profit below its stop loss",
+      { symbol: 'AAPL', action: 'buy', quantity: 1, take_profit_price: 90, stop_loss_price: 110 },
+      'take_profit_price',
+      'take_profit_price: must be above stop_loss_price (110) for a buy',
+    ],
+    [
+      "a buy's take profit equal to its stop loss",
+      { symbol: 'AAPL', action: 'buy', quantity: 1, group: 'bracket', take_profit_price: 100, stop_loss_price: 100 },
+      'take_profit_price',
+      'take_profit_price: must be above stop_loss_price (100) for a buy',
+    ],
+    [
+      "a short's take profit above its stop loss",
+      { symbol: 'AAPL', action: 'sell_short', quantity: 1, take_profit_price: 110, stop_loss_price: 90 },
+      'take_profit_price',
+      'take_profit_price: must be below stop_loss_price (90) for a sell_short',
+    ],
+    [
+      "an option sale's take profit above its stop loss",
+      {
+        symbol: 'AAPL271217C200',
+        action: 'sell_to_open',
+        quantity: 1,
+        limit_price: 5,
+        take_profit_price: '5 * 1.5',
+        stop_loss_price: 2.5,
+      },
+      'take_profit_price',
+      'take_profit_price: must be below stop_loss_price (2.5) for a sell_to_open',
+    ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
     // Every broker closes at the market: a limit close would sell below the limit it names.

@@ -53,6 +53,24 @@ function checkPrices(order: Order): void {
     const given = fields.filter((field) => order[field] !== undefined);
     if (given.length > 1) throw refuse(given[1] ?? fields[0], `give only one of ${fields.join(', ')}`);
   }
+  checkExitSides(order);
+}
+
+/**
+ * A long's take profit is above its stop loss, a short's below. Swapped (or equal), one of the two
+ * exits is marketable whatever the fill (a long's sell limit at 90 fills at a market of 100), so
+ * the position would be closed as it opens.
+ */
+function checkExitSides(order: Order): void {
+  const { take_profit_price: profit, stop_loss_price: loss } = order;
+  if (profit === undefined || loss === undefined || order.legs) return;
+  const long = order.action.startsWith('buy');
+  if (long ? profit <= loss : profit >= loss) {
+    throw refuse(
+      'take_profit_price',
+      `must be ${long ? 'above' : 'below'} stop_loss_price (${loss}) for a ${order.action}`,
+    );
+  }
 }
 
 function checkTypeFields(order: Order): void {
