@@ -560,6 +560,25 @@ describe('normalizeOrder refuses', () => {
       'legs[0].type',
       'legs[0].type: stop_limit is not a leg type; use market or limit',
     ],
+    // Only a combo's net price may be a credit; a leg's own limit is one instrument's price.
+    [
+      'a negative leg limit price',
+      {
+        group: 'oco',
+        legs: [
+          { symbol: 'ESZ2030', action: 'sell', quantity: 1, limit_price: 5000 },
+          { symbol: 'ESZ2030', action: 'sell', quantity: 1, limit_price: '4900 - 5000' },
+        ],
+      },
+      'legs[1].limit_price',
+      'legs[1].limit_price: must be greater than 0',
+    ],
+    [
+      'a zero indexed leg limit price',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'limit_price[2]': 0 },
+      'limit_price[2]',
+      'limit_price[2]: must be greater than 0',
+    ],
     [
       'one leg field as symbol[2] and symbol[02]',
       { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'symbol[02]': 'TSLA' },

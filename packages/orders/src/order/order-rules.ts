@@ -118,6 +118,9 @@ function checkLeg(leg: OrderLeg, quantityType: Order['quantity_type'], name: (fi
   if (leg.type === 'stop' || leg.type === 'stop_limit') {
     throw refuse(name('type'), `${leg.type} is not a leg type; use market or limit`);
   }
+  // Only a combo's net price may be zero or a credit; a leg's own limit is one instrument's price.
+  if (leg.limit_price !== undefined && leg.limit_price <= 0)
+    throw refuse(name('limit_price'), 'must be greater than 0');
   if (leg.limit_price !== undefined && leg.type !== 'limit') {
     throw refuse(name('limit_price'), `only for limit legs, not ${leg.type ?? 'market'}`);
   }
