@@ -458,6 +458,13 @@ describe('normalizeOrder refuses', () => {
       'parent_id',
       'parent_id: placeholder {{strategy.order.id}} was not replaced by the sender',
     ],
+    // The paper broker read Number('{{close}}'), NaN, as no price given and filled at its own.
+    [
+      'an unreplaced placeholder in extra',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, extra: { price: '{{close}}' } },
+      'extra.price',
+      'extra.price: placeholder {{close}} was not replaced by the sender',
+    ],
     ['one leg', { legs: [{ symbol: 'AAPL', action: 'buy', quantity: 1 }] }, 'legs'],
     // Legs 1/1 with quantity 2: one spread or two? The quantity would vanish, so it is refused.
     [

@@ -62,16 +62,24 @@ const id = () =>
       { error: 'must be text' },
     )
     .pipe(text(MAX_ID_LENGTH))
-    .superRefine((value, context) => {
-      const placeholder = PLACEHOLDER.exec(value);
-      if (placeholder) {
-        context.addIssue({ code: 'custom', message: `placeholder ${placeholder[0]} was not replaced by the sender` });
-      }
-    });
+    .superRefine(replaced);
 
-const scalar = z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()], {
-  error: `must be text (at most ${MAX_TEXT_LENGTH} characters), a number or true/false`,
-});
+/** An extra value goes to the broker as written: an unsubstituted "{{close}}" is no value of it. */
+const scalar = z
+  .union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()], {
+    error: `must be text (at most ${MAX_TEXT_LENGTH} characters), a number or true/false`,
+  })
+  .superRefine((value, context) => {
+    if (typeof value === 'string') replaced(value, context);
+  });
+
+/** Refuses text still holding a charting platform's variable, which the sender did not substitute. */
+function replaced(value: string, context: z.RefinementCtx): void {
+  const placeholder = PLACEHOLDER.exec(value);
+  if (placeholder) {
+    context.addIssue({ code: 'custom', message: `placeholder ${placeholder[0]} was not replaced by the sender` });
+  }
+}
 
 export const rawLegSchema = z.strictObject({
   symbol: text(MAX_TEXT_LENGTH).optional(),
