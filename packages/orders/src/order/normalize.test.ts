@@ -409,6 +409,27 @@ describe('normalizeOrder refuses', () => {
       'take_profit_price',
       'take_profit_price: must be below stop_loss_price (2.5) for a sell_to_open',
     ],
+    // A buy limit fills at its limit or lower, so a stop loss at or above the limit is at or
+    // above the fill: the sell stop triggers at once (a sell limit likewise upwards).
+    [
+      "a buy limit's stop loss above its limit",
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100, stop_loss_price: 105 },
+      'stop_loss_price',
+      'stop_loss_price: must be below limit_price (100) for a buy',
+    ],
+    [
+      "a short stop_limit's stop loss below its limit",
+      {
+        symbol: 'AAPL',
+        action: 'sell_short',
+        quantity: 1,
+        stop_price: 101,
+        limit_price: 100,
+        stop_loss_price: '100 * 0.95',
+      },
+      'stop_loss_price',
+      'stop_loss_price: must be above limit_price (100) for a sell_short',
+    ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
     // Every broker closes at the market: a limit close would sell below the limit it names.

@@ -57,19 +57,24 @@ function checkPrices(order: Order): void {
 }
 
 /**
- * A long's take profit is above its stop loss, a short's below. Swapped (or equal), one of the two
- * exits is marketable whatever the fill (a long's sell limit at 90 fills at a market of 100), so
- * the position would be closed as it opens.
+ * Exits that would close the position as it opens, whatever the fill: a long's take profit at or
+ * under its stop loss (one of the two is marketable: a sell limit at 90 fills at a market of 100),
+ * or its stop loss at or over the limit it buys at (it fills there or lower, so under the stop).
+ * A short's the other way round.
  */
 function checkExitSides(order: Order): void {
-  const { take_profit_price: profit, stop_loss_price: loss } = order;
-  if (profit === undefined || loss === undefined || order.legs) return;
+  const { take_profit_price: profit, stop_loss_price: loss, limit_price: limit } = order;
+  if (loss === undefined || order.legs) return;
   const long = order.action.startsWith('buy');
-  if (long ? profit <= loss : profit >= loss) {
+  if (profit !== undefined && (long ? profit <= loss : profit >= loss)) {
     throw refuse(
       'take_profit_price',
       `must be ${long ? 'above' : 'below'} stop_loss_price (${loss}) for a ${order.action}`,
     );
+  }
+  const buysAtLimit = order.type === 'limit' || order.type === 'stop_limit';
+  if (limit !== undefined && buysAtLimit && (long ? loss >= limit : loss <= limit)) {
+    throw refuse('stop_loss_price', `must be ${long ? 'below' : 'above'} limit_price (${limit}) for a ${order.action}`);
   }
 }
 
