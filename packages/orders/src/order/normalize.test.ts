@@ -430,6 +430,19 @@ describe('normalizeOrder refuses', () => {
       'stop_loss_price',
       'stop_loss_price: must be above limit_price (100) for a sell_short',
     ],
+    // A buy stop fills at its stop or higher, so a take profit at or under the stop is marketable at once.
+    [
+      "a buy stop's take profit under its stop",
+      { symbol: 'ESZ2030', action: 'buy', quantity: 1, stop_price: 5000, take_profit_price: 4990 },
+      'take_profit_price',
+      'take_profit_price: must be above stop_price (5000) for a buy',
+    ],
+    [
+      "a sell stop's take profit over its stop",
+      { symbol: 'ESZ2030', action: 'sell', quantity: 1, type: 'stop', stop_price: 5000, take_profit_price: 5000 },
+      'take_profit_price',
+      'take_profit_price: must be below stop_price (5000) for a sell',
+    ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
     // Every broker closes at the market: a limit close would sell below the limit it names.

@@ -59,22 +59,25 @@ function checkPrices(order: Order): void {
 /**
  * Exits that would close the position as it opens, whatever the fill: a long's take profit at or
  * under its stop loss (one of the two is marketable: a sell limit at 90 fills at a market of 100),
- * or its stop loss at or over the limit it buys at (it fills there or lower, so under the stop).
+ * its stop loss at or over the limit it buys at (it fills there or lower, so under the stop), or
+ * its take profit at or under the stop it buys at (it fills there or higher, so over the limit).
  * A short's the other way round.
  */
 function checkExitSides(order: Order): void {
-  const { take_profit_price: profit, stop_loss_price: loss, limit_price: limit } = order;
-  if (loss === undefined || order.legs) return;
+  const { take_profit_price: profit, stop_loss_price: loss, limit_price: limit, stop_price: stop } = order;
+  if (order.legs) return;
   const long = order.action.startsWith('buy');
-  if (profit !== undefined && (long ? profit <= loss : profit >= loss)) {
-    throw refuse(
-      'take_profit_price',
-      `must be ${long ? 'above' : 'below'} stop_loss_price (${loss}) for a ${order.action}`,
-    );
+  const [up, down] = long ? (['above', 'below'] as const) : (['below', 'above'] as const);
+  const beyond = (a: number, b: number) => (long ? a > b : a < b);
+  if (profit !== undefined && loss !== undefined && !beyond(profit, loss)) {
+    throw refuse('take_profit_price', `must be ${up} stop_loss_price (${loss}) for a ${order.action}`);
   }
   const buysAtLimit = order.type === 'limit' || order.type === 'stop_limit';
-  if (limit !== undefined && buysAtLimit && (long ? loss >= limit : loss <= limit)) {
-    throw refuse('stop_loss_price', `must be ${long ? 'below' : 'above'} limit_price (${limit}) for a ${order.action}`);
+  if (loss !== undefined && limit !== undefined && buysAtLimit && !beyond(limit, loss)) {
+    throw refuse('stop_loss_price', `must be ${down} limit_price (${limit}) for a ${order.action}`);
+  }
+  if (profit !== undefined && stop !== undefined && order.type === 'stop' && !beyond(profit, stop)) {
+    throw refuse('take_profit_price', `must be ${up} stop_price (${stop}) for a ${order.action}`);
   }
 }
 
