@@ -445,6 +445,12 @@ describe('normalizeOrder refuses', () => {
     ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
+    [
+      'exits on a close',
+      { symbol: 'AAPL', action: 'close', take_profit_price: 110, stop_loss_price: 95 },
+      'take_profit_price',
+      'take_profit_price: not used with action close',
+    ],
     // Every broker closes at the market: a limit close would sell below the limit it names.
     ['a limit price on a close', { symbol: 'AAPL', action: 'close', limit_price: 105 }, 'limit_price'],
     ['a stop price on a close', { symbol: 'AAPL', action: 'close', type: 'stop', stop_price: 95 }, 'stop_price'],

@@ -65,7 +65,8 @@ function checkPrices(order: Order): void {
  */
 function checkExitSides(order: Order): void {
   const { take_profit_price: profit, stop_loss_price: loss, limit_price: limit, stop_price: stop } = order;
-  if (order.legs) return;
+  // Close and cancel take no exits at all (checkExit says so); legs have no one entry price.
+  if (order.legs || isExitAction(order.action)) return;
   const long = order.action.startsWith('buy');
   const [up, down] = long ? (['above', 'below'] as const) : (['below', 'above'] as const);
   const beyond = (a: number, b: number) => (long ? a > b : a < b);
