@@ -376,8 +376,81 @@ describe('normalizeOrder refuses', () => {
       { symbol: 'AAPL', action: 'buy', quantity: 1, stop_loss_price_percent: 101 },
       'stop_loss_price_percent',
     ],
+    // Swapped exits: whatever the fill, one of them is marketable at once and the position is
+    // closed as it opens (a long's sell limit at 90 fills at the market of 100).
+    [
+      "a buy's take profit below its stop loss",
+      { symbol: 'AAPL', action: 'buy', quantity: 1, take_profit_price: 90, stop_loss_price: 110 },
+      'take_profit_price',
+      'take_profit_price: must be above stop_loss_price (110) for a buy',
+    ],
+    [
+      "a buy's take profit equal to its stop loss",
+      { symbol: 'AAPL', action: 'buy', quantity: 1, group: 'bracket', take_profit_price: 100, stop_loss_price: 100 },
+      'take_profit_price',
+      'take_profit_price: must be above stop_loss_price (100) for a buy',
+    ],
+    [
+      "a short's take profit above its stop loss",
+      { symbol: 'AAPL', action: 'sell_short', quantity: 1, take_profit_price: 110, stop_loss_price: 90 },
+      'take_profit_price',
+      'take_profit_price: must be below stop_loss_price (90) for a sell_short',
+    ],
+    [
+      "an option sale's take profit above its stop loss",
+      {
+        symbol: 'AAPL271217C200',
+        action: 'sell_to_open',
+        quantity: 1,
+        limit_price: 5,
+        take_profit_price: '5 * 1.5',
+        stop_loss_price: 2.5,
+      },
+      'take_profit_price',
+      'take_profit_price: must be below stop_loss_price (2.5) for a sell_to_open',
+    ],
+    // A buy limit fills at its limit or lower, so a stop loss at or above the limit is at or
+    // above the fill: the sell stop triggers at once (a sell limit likewise upwards).
+    [
+      "a buy limit's stop loss above its limit",
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100, stop_loss_price: 105 },
+      'stop_loss_price',
+      'stop_loss_price: must be below limit_price (100) for a buy',
+    ],
+    [
+      "a short stop_limit's stop loss below its limit",
+      {
+        symbol: 'AAPL',
+        action: 'sell_short',
+        quantity: 1,
+        stop_price: 101,
+        limit_price: 100,
+        stop_loss_price: '100 * 0.95',
+      },
+      'stop_loss_price',
+      'stop_loss_price: must be above limit_price (100) for a sell_short',
+    ],
+    // A buy stop fills at its stop or higher, so a take profit at or under the stop is marketable at once.
+    [
+      "a buy stop's take profit under its stop",
+      { symbol: 'ESZ2030', action: 'buy', quantity: 1, stop_price: 5000, take_profit_price: 4990 },
+      'take_profit_price',
+      'take_profit_price: must be above stop_price (5000) for a buy',
+    ],
+    [
+      "a sell stop's take profit over its stop",
+      { symbol: 'ESZ2030', action: 'sell', quantity: 1, type: 'stop', stop_price: 5000, take_profit_price: 5000 },
+      'take_profit_price',
+      'take_profit_price: must be below stop_price (5000) for a sell',
+    ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
+    [
+      'exits on a close',
+      { symbol: 'AAPL', action: 'close', take_profit_price: 110, stop_loss_price: 95 },
+      'take_profit_price',
+      'take_profit_price: not used with action close',
+    ],
     // Every broker closes at the market: a limit close would sell below the limit it names.
     ['a limit price on a close', { symbol: 'AAPL', action: 'close', limit_price: 105 }, 'limit_price'],
     ['a stop price on a close', { symbol: 'AAPL', action: 'close', type: 'stop', stop_price: 95 }, 'stop_price'],
@@ -406,6 +479,32 @@ describe('normalizeOrder refuses', () => {
     ['an empty symbol', { symbol: '  ', action: 'buy', quantity: 1 }, 'symbol'],
     ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
     ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],
+    // A constant client_id makes every later signal a repeat: answered as the first, never placed.
+    [
+      'an unreplaced placeholder in client_id',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: '{{strategy.order.id}}' },
+      'client_id',
+      'client_id: placeholder {{strategy.order.id}} was not replaced by the sender',
+    ],
+    [
+      'an unreplaced placeholder inside client_id',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 'long-%alert_time%' },
+      'client_id',
+      'client_id: placeholder %alert_time% was not replaced by the sender',
+    ],
+    [
+      'an unreplaced placeholder in parent_id',
+      { symbol: 'AAPL', action: 'sell', quantity: 1, parent_id: '{{strategy.order.id}}' },
+      'parent_id',
+      'parent_id: placeholder {{strategy.order.id}} was not replaced by the sender',
+    ],
+    // The paper broker read Number('{{close}}'), NaN, as no price given and filled at its own.
+    [
+      'an unreplaced placeholder in extra',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, extra: { price: '{{close}}' } },
+      'extra.price',
+      'extra.price: placeholder {{close}} was not replaced by the sender',
+    ],
     ['one leg', { legs: [{ symbol: 'AAPL', action: 'buy', quantity: 1 }] }, 'legs'],
     // Legs 1/1 with quantity 2: one spread or two? The quantity would vanish, so it is refused.
     [
@@ -507,6 +606,25 @@ describe('normalizeOrder refuses', () => {
       },
       'legs[0].type',
       'legs[0].type: stop_limit is not a leg type; use market or limit',
+    ],
+    // Only a combo's net price may be a credit; a leg's own limit is one instrument's price.
+    [
+      'a negative leg limit price',
+      {
+        group: 'oco',
+        legs: [
+          { symbol: 'ESZ2030', action: 'sell', quantity: 1, limit_price: 5000 },
+          { symbol: 'ESZ2030', action: 'sell', quantity: 1, limit_price: '4900 - 5000' },
+        ],
+      },
+      'legs[1].limit_price',
+      'legs[1].limit_price: must be greater than 0',
+    ],
+    [
+      'a zero indexed leg limit price',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'limit_price[2]': 0 },
+      'limit_price[2]',
+      'limit_price[2]: must be greater than 0',
     ],
     [
       'one leg field as symbol[2] and symbol[02]',

@@ -53,6 +53,33 @@ function checkPrices(order: Order): void {
     const given = fields.filter((field) => order[field] !== undefined);
     if (given.length > 1) throw refuse(given[1] ?? fields[0], `give only one of ${fields.join(', ')}`);
   }
+  checkExitSides(order);
+}
+
+/**
+ * Exits that would close the position as it opens, whatever the fill: a long's take profit at or
+ * under its stop loss (one of the two is marketable: a sell limit at 90 fills at a market of 100),
+ * its stop loss at or over the limit it buys at (it fills there or lower, so under the stop), or
+ * its take profit at or under the stop it buys at (it fills there or higher, so over the limit).
+ * A short's the other way round.
+ */
+function checkExitSides(order: Order): void {
+  const { take_profit_price: profit, stop_loss_price: loss, limit_price: limit, stop_price: stop } = order;
+  // Close and cancel take no exits at all (checkExit says so); legs have no one entry price.
+  if (order.legs || isExitAction(order.action)) return;
+  const long = order.action.startsWith('buy');
+  const [up, down] = long ? (['above', 'below'] as const) : (['below', 'above'] as const);
+  const beyond = (a: number, b: number) => (long ? a > b : a < b);
+  if (profit !== undefined && loss !== undefined && !beyond(profit, loss)) {
+    throw refuse('take_profit_price', `must be ${up} stop_loss_price (${loss}) for a ${order.action}`);
+  }
+  const buysAtLimit = order.type === 'limit' || order.type === 'stop_limit';
+  if (loss !== undefined && limit !== undefined && buysAtLimit && !beyond(limit, loss)) {
+    throw refuse('stop_loss_price', `must be ${down} limit_price (${limit}) for a ${order.action}`);
+  }
+  if (profit !== undefined && stop !== undefined && order.type === 'stop' && !beyond(profit, stop)) {
+    throw refuse('take_profit_price', `must be ${up} stop_price (${stop}) for a ${order.action}`);
+  }
 }
 
 function checkTypeFields(order: Order): void {
@@ -100,6 +127,9 @@ function checkLeg(leg: OrderLeg, quantityType: Order['quantity_type'], name: (fi
   if (leg.type === 'stop' || leg.type === 'stop_limit') {
     throw refuse(name('type'), `${leg.type} is not a leg type; use market or limit`);
   }
+  // Only a combo's net price may be zero or a credit; a leg's own limit is one instrument's price.
+  if (leg.limit_price !== undefined && leg.limit_price <= 0)
+    throw refuse(name('limit_price'), 'must be greater than 0');
   if (leg.limit_price !== undefined && leg.type !== 'limit') {
     throw refuse(name('limit_price'), `only for limit legs, not ${leg.type ?? 'market'}`);
   }

@@ -47,7 +47,8 @@ const text = (max: number) =>
 /**
  * An order's id (client_id, parent_id), text or a number, but no integer past 2^53: JSON.parse
  * has already rounded it, and client ids 1700000000000000001 and …002 would be one (the second
- * a "repeat", never placed).
+ * a "repeat", never placed). Nor an unsubstituted variable: "{{strategy.order.id}}" would be the
+ * same id in every signal, and each after the first a repeat.
  */
 const id = () =>
   z
@@ -60,11 +61,25 @@ const id = () =>
       ],
       { error: 'must be text' },
     )
-    .pipe(text(MAX_ID_LENGTH));
+    .pipe(text(MAX_ID_LENGTH))
+    .superRefine(replaced);
 
-const scalar = z.union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()], {
-  error: `must be text (at most ${MAX_TEXT_LENGTH} characters), a number or true/false`,
-});
+/** An extra value goes to the broker as written: an unsubstituted "{{close}}" is no value of it. */
+const scalar = z
+  .union([z.string().max(MAX_TEXT_LENGTH), z.number(), z.boolean()], {
+    error: `must be text (at most ${MAX_TEXT_LENGTH} characters), a number or true/false`,
+  })
+  .superRefine((value, context) => {
+    if (typeof value === 'string') replaced(value, context);
+  });
+
+/** Refuses text still holding a charting platform's variable, which the sender did not substitute. */
+function replaced(value: string, context: z.RefinementCtx): void {
+  const placeholder = PLACEHOLDER.exec(value);
+  if (placeholder) {
+    context.addIssue({ code: 'custom', message: `placeholder ${placeholder[0]} was not replaced by the sender` });
+  }
+}
 
 export const rawLegSchema = z.strictObject({
   symbol: text(MAX_TEXT_LENGTH).optional(),

@@ -214,7 +214,8 @@ describe('orders', () => {
       'Rithmic: take_profit_price 6000.1 is not a whole number of ticks (0.25) from the entry 6000',
     ],
     [
-      { type: 'limit', limit_price: 6000, stop_loss_price: 6010 },
+      // (A limit entry's stop loss on the wrong side is refused by the order language already.)
+      { type: 'stop', stop_price: 6000, stop_loss_price: 6010 },
       'Rithmic: stop_loss_price 6010 must be below the entry 6000',
     ],
     [
