@@ -6,8 +6,10 @@ export interface FakeBrokerHandle {
   broker: Broker;
   /** Calls seen, for assertions. */
   calls: { connect: number; refresh: number; placeOrder: number };
-  /** The next placeOrder fails as the broker rejecting the credentials. */
+  /** The next placeOrder fails as the broker rejecting the credentials (their refresh too). */
   rejectCredentials: boolean;
+  /** placeOrder meets a refused access token (expired early, revoked) while the grant still renews. */
+  refuseAccessToken: boolean;
   /** refreshAt of new sessions, relative to now (negative: already due). */
   refreshInMs: number;
   /** API keys whose refresh finds the broker unavailable. */
@@ -25,6 +27,7 @@ function fakeBroker(
   const handle: FakeBrokerHandle = {
     calls: { connect: 0, refresh: 0, placeOrder: 0 },
     rejectCredentials: false,
+    refuseAccessToken: false,
     refreshInMs: 3_600_000,
     unavailableFor: new Set(),
     broker: undefined as unknown as Broker,
@@ -60,11 +63,13 @@ function fakeBroker(
       await new Promise((resolve) => setTimeout(resolve, 20));
       if (handle.unavailableFor.has(previous.secrets.apiKey ?? ''))
         throw new BrokerError('BrokerUnavailable', title, 'no answer within 10000 ms');
+      if (handle.rejectCredentials) throw new BrokerError('AuthenticationError', title, 'token revoked');
       return session({ ...previous.secrets, accessToken: `access-${handle.calls.refresh + 1}` });
     },
     async placeOrder() {
       handle.calls.placeOrder += 1;
       if (handle.rejectCredentials) throw new BrokerError('AuthenticationError', title, 'token revoked');
+      if (handle.refuseAccessToken) throw new BrokerError('AuthenticationError', title, 'access token expired');
       return FAKE_ORDER;
     },
   };

@@ -98,6 +98,18 @@ describe('tastytrade: a live hook per class', () => {
     expect(rows[0]?.expires_at).toBeNull();
   });
 
+  it('an order meeting an access token revoked early is refused, not resent; the grant renews, the hook works on', async () => {
+    fake.revokeAccessTokens();
+    const refused = await postSignal(t, shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ status: 'AuthenticationError' });
+    const stored = await findConnector(t.services.db, user.userId, connectorKey);
+    expect(stored?.isActive).toBe(true);
+    // Another signal (the same one again would be answered as the first was).
+    const next = await postSignal(t, shortKey, { symbol: 'AAPL', action: 'buy', quantity: 2 });
+    expect(next.statusCode, next.body).toBe(201);
+  });
+
   it("answers tastytrade's refusal with its title, and spends nothing", async () => {
     const answer = await postSignal(t, shortKey, { symbol: 'KO', action: 'sell', quantity: 5 });
     expect(answer.statusCode).toBe(400);

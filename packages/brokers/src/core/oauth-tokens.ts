@@ -47,6 +47,21 @@ function outage(title: string, response: HttpResponse): BrokerError | undefined 
   return new BrokerError('BrokerUnavailable', title, messageOf(response.body) ?? `HTTP ${response.status}`);
 }
 
+/**
+ * A refresh refused for this server's app (RFC 6749 §5.2 invalid_client: its id or secret wrong,
+ * rotated, or the app suspended) is no refusal of the user's grant: deactivating would make every
+ * user of the broker reconnect once the operator fixes it, so it is an outage until then.
+ */
+function appRefused(title: string, request: TokenRequest, response: HttpResponse): BrokerError | undefined {
+  const grant = (request.form ?? request.json ?? request.query)?.grant_type;
+  if (grant !== 'refresh_token' || stringField(response.body, 'error') !== 'invalid_client') return undefined;
+  return new BrokerError(
+    'BrokerUnavailable',
+    title,
+    "this server's app credentials were refused (invalid_client); the operator must correct them",
+  );
+}
+
 /** One call to the token endpoint; a refusal there (400 invalid_grant, …) means signing in again. */
 export async function requestTokens(request: TokenRequest): Promise<TokenAnswer> {
   const { brokerTitle: title, ctx } = request;
@@ -56,7 +71,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(request.fetch ? { fetch: request.fetch } : {}),
     ...(request.headers ? { headers: request.headers } : {}),
-    mapError: (response) => outage(title, response),
+    mapError: (response) => appRefused(title, request, response) ?? outage(title, response),
   });
   try {
     // A token request changes nothing a retry could duplicate; it is still never retried here.

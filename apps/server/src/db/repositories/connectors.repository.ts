@@ -42,6 +42,16 @@ export async function listProviderConnectors(db: Executor, userId: number, provi
     .orderBy(asc(connectors.id));
 }
 
+/**
+ * Serializes a user's activations of one provider until the transaction ends: two at once (a
+ * second tab, a retried request) would each find no connection of the accounts and make two.
+ */
+export async function lockProviderActivation(tx: Transaction, userId: number, providerName: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtext('connectors:activate:' || ${userId}::text || ':' || ${providerName}))`,
+  );
+}
+
 /** The user's pending OAuth connections to a provider created after `since`, newest first. */
 export async function listPendingConnectors(db: Executor, userId: number, providerName: string, since: Date) {
   return db

@@ -13,6 +13,7 @@ import {
   insertConnector,
   listPendingConnectors,
   listProviderConnectors,
+  lockProviderActivation,
   updateConnector,
 } from '../../db/repositories/connectors.repository.ts';
 import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
@@ -99,26 +100,28 @@ export async function activateConnector(
     throw new AppError('EXECUTION', `${broker.descriptor.title}: no accounts found for these credentials`);
   }
   const ids = new Set(session.accounts.map((account) => account.id));
-  const existing = (await listProviderConnectors(services.db, actor.userId, providerName)).find((row) =>
-    row.accounts.some((account) => ids.has(account.id)),
-  );
-  const target = existing ?? pending;
-  const key = target?.key ?? newKey();
-  const sealed = sealSecrets(services.secretsKey, key, session.secrets);
-  const accounts = mergeAccounts(existing?.accounts ?? [], session.accounts);
-  const changes = {
-    isActive: true,
-    isDemo: accounts.every((account) => account.demo),
-    accounts,
-    secrets: sealed.data,
-    secretsKeyId: sealed.keyId,
-    oauthState: null,
-    expiresAt: toDate(session.expiresAt),
-    refreshAt: toDate(session.refreshAt),
-    branch: session.branch ?? null,
-    deactivatedReason: null,
-  };
   const row = await services.db.transaction(async (tx): Promise<ConnectorRow> => {
+    // Looked up under the lock: a connect of the same accounts at once then finds this one.
+    await lockProviderActivation(tx, actor.userId, providerName);
+    const existing = (await listProviderConnectors(tx, actor.userId, providerName)).find((row) =>
+      row.accounts.some((account) => ids.has(account.id)),
+    );
+    const target = existing ?? pending;
+    const key = target?.key ?? newKey();
+    const sealed = sealSecrets(services.secretsKey, key, session.secrets);
+    const accounts = mergeAccounts(existing?.accounts ?? [], session.accounts);
+    const changes = {
+      isActive: true,
+      isDemo: accounts.every((account) => account.demo),
+      accounts,
+      secrets: sealed.data,
+      secretsKeyId: sealed.keyId,
+      oauthState: null,
+      expiresAt: toDate(session.expiresAt),
+      refreshAt: toDate(session.refreshAt),
+      branch: session.branch ?? null,
+      deactivatedReason: null,
+    };
     const saved = target
       ? await updateConnector(tx, target.id, changes)
       : await insertConnector(tx, { key, userId: actor.userId, providerName, ...changes });

@@ -99,6 +99,17 @@ describe('credentials broker', () => {
     expect(again.key).toBe(connector.key);
   });
 
+  it('two connects of the same accounts at once (a second tab, a retried request) make one connector', async () => {
+    const { headers: erin } = await insertTestUser(t.services, 'erin@example.com');
+    const both = await Promise.all([
+      connect(t, erin, 'keyfake', ['key-twice', 'sekret-ok']),
+      connect(t, erin, 'keyfake', ['key-twice', 'sekret-ok']),
+    ]);
+    expect(both[1].key).toBe(both[0].key);
+    const list = await gql<{ connectors: Array<{ key: string }> }>(t, erin, LIST);
+    expect(list.data?.connectors.map((c) => c.key)).toEqual([both[0].key]);
+  });
+
   it('renames accounts, skipping empty names and unknown ids', async () => {
     const connector = await connect(t, alice, 'keyfake', ['key-2', 'sekret-ok']);
     const accounts = JSON.stringify([

@@ -177,6 +177,28 @@ describe('withBrokerSession', () => {
     expect(again).toMatchObject({ key: connector.key, isActive: true });
   });
 
+  it('an order meeting a refused access token renews it, keeps the connection, and is not sent again', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-early', 'sekret-ok']);
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const before = { ...fake.calls };
+    fake.refuseAccessToken = true;
+    try {
+      const failing = withBrokerSession(t.services, row, ({ broker, ctx, session }) =>
+        broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId: 'sig-early' }),
+      );
+      await expect(failing).rejects.toMatchObject({ kind: 'AuthenticationError' });
+    } finally {
+      fake.refuseAccessToken = false;
+    }
+    expect(fake.calls.placeOrder - before.placeOrder).toBe(1);
+    // The grant still renews: the connection stays, with the renewed token stored for the next signal.
+    expect(fake.calls.refresh - before.refresh).toBe(1);
+    const stored = await requireConnector(t.services, aliceId, connector.key);
+    expect(stored.isActive).toBe(true);
+    expect(openSession(t.services, stored).secrets.accessToken).toMatch(/^access-/);
+    expect(await withBrokerSession(t.services, stored, async () => 'works')).toBe('works');
+  });
+
   it('keeps a connector reconnected while a call on its old credentials was being refused', async () => {
     const connector = await connect(t, alice, 'keyfake', ['key-rc', 'sekret-ok']);
     const row = await requireConnector(t.services, aliceId, connector.key);

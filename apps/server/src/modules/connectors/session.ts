@@ -125,9 +125,38 @@ async function deactivateQuietly(services: Services, id: number, reason: string,
 }
 
 /**
+ * A call refused for its access token (expired early, or revoked at the broker's whim: Schwab
+ * does) is no refusal of the grant while that renews: a refresh under the lock decides, and the
+ * connection is deactivated only when the refresh is refused too. The refused call itself is not
+ * sent again. Without renewable tokens (or after a renewal in this very call) the refusal stands.
+ */
+async function settleRefusal(
+  services: Services,
+  id: number,
+  broker: Broker,
+  entry: CachedSession | undefined,
+  error: Error,
+  version: number,
+): Promise<void> {
+  if (!broker.refresh || entry?.session.refreshAt === undefined) {
+    await deactivateQuietly(services, id, error.message, version);
+    return;
+  }
+  try {
+    await refreshSession(services, id, broker, entry);
+  } catch (refusal) {
+    // Anything else (an outage, a connection deactivated or deleted meanwhile) settles nothing.
+    if (isBrokerError(refusal) && refusal.kind === 'AuthenticationError') {
+      await deactivateQuietly(services, id, refusal.message, refusedVersions.get(refusal) ?? version);
+    }
+  }
+}
+
+/**
  * Runs `work` with the connector's broker, context and session. Throws AppError EXECUTION when
  * the connector is inactive or its secrets unreadable; rethrows the broker's BrokerError as is
- * (after deactivating the connector when its kind is AuthenticationError).
+ * (after deactivating the connector when its kind is AuthenticationError and its credentials,
+ * renewed where they renew, are refused).
  */
 export async function withBrokerSession<T>(
   services: Services,
@@ -140,19 +169,24 @@ export async function withBrokerSession<T>(
   if (!broker) throw new AppError('EXECUTION', `Provider ${connector.providerName} is not available`);
   // The version whose credentials the broker saw: a reconnect after it is not deactivated.
   let version = connector.updatedAt.getTime();
+  let entry: CachedSession | undefined;
+  /** The version the call began with: a renewal during it already checked the grant. */
+  let calledWith: number | undefined;
   try {
-    let entry = cachedSession(services, connector.id, connector.updatedAt.getTime()) ?? openEntry(services, connector);
+    entry = cachedSession(services, connector.id, connector.updatedAt.getTime()) ?? openEntry(services, connector);
     version = entry.updatedAt;
     if (broker.refresh && due(entry, Date.now())) entry = await refreshSession(services, connector.id, broker, entry);
     version = entry.updatedAt;
+    calledWith = version;
     const ctx = brokerContextFor(services, broker, options.signal);
     // A token the broker finds stale during the call is renewed here too: under the row lock and
     // stored, so a rotated refresh token is not kept only in this process (lost on a restart,
     // spent behind another instance's back).
     const refreshSessionNow = async () => {
-      entry = await refreshSession(services, connector.id, broker, entry);
-      version = entry.updatedAt;
-      return entry.session;
+      const renewed = await refreshSession(services, connector.id, broker, entry as CachedSession);
+      entry = renewed;
+      version = renewed.updatedAt;
+      return renewed.session;
     };
     return await work({
       broker,
@@ -161,7 +195,11 @@ export async function withBrokerSession<T>(
     });
   } catch (error) {
     if (isBrokerError(error) && error.kind === 'AuthenticationError') {
-      await deactivateQuietly(services, connector.id, error.message, refusedVersions.get(error) ?? version);
+      const refused = refusedVersions.get(error);
+      // A refused refresh, or a call refused after its session was renewed: the credentials are.
+      if (refused !== undefined || calledWith === undefined || calledWith !== version)
+        await deactivateQuietly(services, connector.id, error.message, refused ?? version);
+      else await settleRefusal(services, connector.id, broker, entry, error, version);
     }
     throw error;
   }

@@ -170,6 +170,29 @@ describe('tokens on the clock', () => {
     expect(t.fake.placements()).toHaveLength(1);
   });
 
+  it("a refusal of this server's request, not of the user's token, is an outage: no reconnect is asked", async () => {
+    const session = await t.connect();
+    // The server's clock off (timestamp_refused), the operator's consumer key unknown at E*TRADE.
+    const skewed = { ...t.ctx, now: () => t.clock.time + 10 * MINUTE };
+    const read = await brokerFailure(t.broker.getHoldings(skewed, session, ACCOUNT));
+    expect([read.kind, read.message]).toEqual(['BrokerUnavailable', 'E*TRADE: oauth_problem=timestamp_refused']);
+    t.clock.time += 2 * HOUR - 5 * MINUTE;
+    for (const ctx of [skewed, { ...t.ctx, clientId: 'retired-consumer-key' }]) {
+      const renewal = await brokerFailure(t.broker.refresh(ctx, session));
+      expect(renewal.kind).toBe('BrokerUnavailable');
+    }
+    // E*TRADE's rate limit is a 400 (WIRE.md §8), no refused sign-in either.
+    t.fake.inject({
+      path: '/oauth/renew_access_token',
+      status: 400,
+      body: 'Number of requests exceeded the rate limit set',
+    });
+    expect((await brokerFailure(t.broker.refresh(t.ctx, session))).kind).toBe('RateLimited');
+    // Fixed by the operator: the same token renews.
+    const renewed = await t.broker.refresh(t.ctx, session);
+    expect(renewed.secrets.accessToken).toBe(session.secrets.accessToken);
+  });
+
   it('ends at midnight US Eastern: no renewal, no call, a new sign-in', async () => {
     const session = await t.connect();
     t.clock.time = (session.expiresAt ?? 0) + MINUTE;

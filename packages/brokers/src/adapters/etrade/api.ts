@@ -13,7 +13,7 @@ import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { ETRADE_TITLE, etradeDescriptor } from './descriptor.ts';
 import { authorizationHeader } from './oauth1.ts';
-import { consumerOf, type EtradeTokens, renewAccessToken, renewDueAt, tokensOf } from './tokens.ts';
+import { consumerOf, type EtradeTokens, isServerProblem, renewAccessToken, renewDueAt, tokensOf } from './tokens.ts';
 
 /** E*TRADE's code and message of an error answer. */
 export function errorOf(body: unknown): { code?: string; message?: string } {
@@ -45,6 +45,8 @@ export function etradeError(response: HttpResponse, mutating: boolean, path = ''
   const { status } = response;
   const text = message ?? (code ? `error ${code}` : `HTTP ${status}`);
   const table = etradeDescriptor.exceptions;
+  // The server's clock or consumer key refused (401), not the user's token: nothing was done.
+  if (status === 401 && isServerProblem(message)) return new EtradeError('BrokerUnavailable', text, code, false);
   const named = (code && matchException(table, code)) || matchException(table, message);
   // An account's calls (orders, portfolio, balance): not the account list of connecting.
   const accountCall = /^\/v1\/accounts\/(?!list\.json$)[^/]+\//.test(path);

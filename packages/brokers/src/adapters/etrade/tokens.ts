@@ -40,6 +40,15 @@ export interface EtradeTokens {
 const authError = (message: string) => new BrokerError('AuthenticationError', ETRADE_TITLE, message);
 
 /**
+ * OAuth problems (RFC 5849's Problem Reporting words, WIRE.md §8) that refuse this server's
+ * request, not the user's token: its clock, a reused nonce, the operator's consumer key. A call
+ * meeting one is an outage: deactivating would make every user sign in again for nothing.
+ */
+const SERVER_PROBLEM =
+  /oauth_problem=(timestamp_refused|nonce_used|consumer_key_(unknown|rejected|refused)|signature_method_rejected|version_rejected)\b/;
+export const isServerProblem = (text: string | undefined): boolean => SERVER_PROBLEM.test(text ?? '');
+
+/**
  * The app's consumer key and secret, which sign every call. Missing, it is this server's setup,
  * no refusal of the user's tokens: a call meeting it does not deactivate the connection.
  */
@@ -94,11 +103,16 @@ async function oauthCall(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
     headers: { authorization: authorizationHeader('GET', url, signer, now, extra) },
-    // E*TRADE answers OAuth refusals 401 "oauth_problem=…"; a 400 here is a refused sign-in too.
-    mapError: (response) =>
-      response.status === 400 || response.status === 401
-        ? authError(`sign-in refused (${String(response.body ?? `HTTP ${response.status}`).trim()}); connect again`)
-        : undefined,
+    // E*TRADE answers OAuth refusals 401 "oauth_problem=…"; a 400 here is a refused sign-in too,
+    // unless it is the rate limit (a 400 as well) or a problem of this server's request.
+    mapError: (response) => {
+      if (response.status !== 400 && response.status !== 401) return undefined;
+      const text = String(response.body ?? `HTTP ${response.status}`).trim();
+      if (isServerProblem(text))
+        return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `${text}: this server's request was refused`);
+      if (/exceeded the rate limit/i.test(text)) return new BrokerError('RateLimited', ETRADE_TITLE, text);
+      return authError(`sign-in refused (${text}); connect again`);
+    },
   });
   const { body } = await client.request({ path, headers: { accept: 'application/x-www-form-urlencoded' } });
   return new URLSearchParams(typeof body === 'string' ? body : '');

@@ -102,6 +102,9 @@ describe('tokens on the clock', () => {
       'BrokerUnavailable',
       'Saxo: SAXO_CLIENT_ID and SAXO_CLIENT_SECRET are not set',
     ]);
+    // Nor is a secret Saxo refuses (invalid_client: mistyped, rotated): the grant is the user's.
+    const wrong = await brokerFailure(t.broker.refresh({ ...t.ctx, clientSecret: 'rotated' }, session));
+    expect(wrong.kind).toBe('BrokerUnavailable');
     expect((await t.broker.refresh(t.ctx, session)).secrets.refreshToken).not.toBe(session.secrets.refreshToken);
   });
 

@@ -109,6 +109,16 @@ describe('a server without its Schwab app', () => {
       'Schwab: this server is not set up for Schwab yet (no app credentials)',
     ]);
   });
+
+  it('refreshes with app credentials Schwab refuses (invalid_client) to BrokerUnavailable: the grant still works', async () => {
+    const session = await connect();
+    const wrong = await failure(broker.refresh?.({ ...ctx, clientSecret: 'rotated' }, session) ?? Promise.resolve());
+    expect(wrong.kind).toBe('BrokerUnavailable');
+    expect(wrong.message).toMatch(/app credentials/);
+    // The operator fixes the secret: the same refresh token renews the connection.
+    const renewed = await broker.refresh?.(ctx, session);
+    expect(renewed?.secrets.accessToken).not.toBe(session.secrets.accessToken);
+  });
 });
 
 describe('orders the descriptor claims', () => {
