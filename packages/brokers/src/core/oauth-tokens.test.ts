@@ -113,3 +113,36 @@ it('reads only a 400, 401 or 403 of the token endpoint as a refusal; a 404 or 40
     message: 'Acme: sign-in refused (invalid_grant); reconnect',
   });
 });
+
+it("reads an outage page (200 with text, a firewall's 403 with HTML) as an outage, a 403 with the broker's error body as a refusal", async () => {
+  const answers: Array<[number, string, string]> = [
+    [200, 'Service temporarily unavailable, back soon', 'text/plain'],
+    [200, '<html><body>Maintenance</body></html>', 'text/html'],
+    [403, '<html><body>Request blocked</body></html>', 'text/html'],
+    [403, 'Forbidden', 'text/plain'],
+    [403, '', 'text/plain'],
+    // Kite's token endpoint refuses a request token with 403 TokenException (zerodha/WIRE.md §8).
+    [
+      403,
+      '{"status":"error","message":"Token is invalid or has expired.","data":null,"error_type":"TokenException"}',
+      'application/json',
+    ],
+  ];
+  const fetch: typeof globalThis.fetch = async () => {
+    const [status, body, type] = answers.shift() ?? [500, '', 'text/plain'];
+    return new Response(body, { status, headers: { 'content-type': type } });
+  };
+  const request = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/token',
+    form: { grant_type: 'refresh_token', refresh_token: 'rt' },
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  for (let i = 0; i < 5; i++) await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable' });
+  await expect(requestTokens(request)).rejects.toMatchObject({
+    kind: 'AuthenticationError',
+    message: 'Acme: Token is invalid or has expired.',
+  });
+});

@@ -38,13 +38,22 @@ export interface TokenAnswer {
 /** What the token endpoint answers when it refuses a grant or the app (RFC 6749 §5.2), besides 429. */
 const REFUSAL_STATUSES = new Set([400, 401, 403, 429]);
 
+/** A JSON answer carrying an error (OAuth's `error`, a broker's `message`), not a page or nothing. */
+function errorBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && messageOf(body) !== undefined;
+}
+
 /**
  * Other 4xx answers (a gateway's 404, 408) are no refusal of the grant: an outage, so a refresh
- * meeting one does not deactivate a working connection.
+ * meeting one does not deactivate a working connection. Nor is a 403 without an error body (a
+ * firewall's or a CDN's HTML page): the brokers that refuse a grant with 403 say so in JSON (Kite's
+ * TokenException, zerodha/WIRE.md §8).
  */
 function outage(title: string, response: HttpResponse): BrokerError | undefined {
-  if (response.status < 400 || response.status >= 500 || REFUSAL_STATUSES.has(response.status)) return undefined;
-  return new BrokerError('BrokerUnavailable', title, messageOf(response.body) ?? `HTTP ${response.status}`);
+  const { status, body } = response;
+  if (status === 403 && !errorBody(body)) return new BrokerError('BrokerUnavailable', title, `HTTP ${status}`);
+  if (status < 400 || status >= 500 || REFUSAL_STATUSES.has(status)) return undefined;
+  return new BrokerError('BrokerUnavailable', title, messageOf(body) ?? `HTTP ${status}`);
 }
 
 /**
@@ -89,8 +98,9 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
     // Field names as OAuth spells them, or in camel case (cTrader: accessToken, expiresIn).
     const accessToken = stringField(body, 'access_token') ?? stringField(body, 'accessToken');
     if (!accessToken) {
-      // A refusal may come as 200 with an error body (cTrader: {"errorCode": "…", "description": "…"}).
-      const refusal = messageOf(body) ?? stringField(body, 'errorCode');
+      // A refusal may come as 200 with an error body (cTrader: {"errorCode": "…", "description": "…"});
+      // a text or HTML page (a maintenance page) is an outage.
+      const refusal = errorBody(body) ? messageOf(body) : stringField(body, 'errorCode');
       if (refusal) throw new BrokerError('AuthenticationError', title, `sign-in refused (${refusal}); reconnect`);
       throw new BrokerError('BrokerUnavailable', title, 'no access token in the answer');
     }
