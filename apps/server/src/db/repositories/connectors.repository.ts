@@ -75,6 +75,15 @@ export async function deleteStalePendingConnectors(db: Executor, userId: number,
     .where(and(eq(connectors.userId, userId), isNotNull(connectors.oauthState), lt(connectors.createdAt, before)));
 }
 
+/** Forgets every user's pending OAuth connections started before `before` (abandoned sign-ins). */
+export async function deleteExpiredPendingConnectors(db: Executor, before: Date): Promise<number> {
+  const rows = await db
+    .delete(connectors)
+    .where(and(isNotNull(connectors.oauthState), lt(connectors.createdAt, before)))
+    .returning({ id: connectors.id });
+  return rows.length;
+}
+
 /** Applies `changes` and bumps updated_at (which invalidates cached sessions). */
 export async function updateConnector(
   db: Executor,

@@ -2,9 +2,14 @@
 // are refreshed through withBrokerSession (one refresh per connector at a time, across instances
 // by its row lock). So a signal seldom waits for a token refresh on its way to the broker, and a
 // session that lapses when unused (Questrade's single-use refresh token, Tradovate's and IBKR's
-// sessions, Saxo's refresh token) stays alive while nobody trades.
-import { listConnectorsDueForRefresh } from '../../db/repositories/connectors.repository.ts';
+// sessions, Saxo's refresh token) stays alive while nobody trades. A pass also forgets pending
+// OAuth connections abandoned past their window (with E*TRADE's sealed request tokens).
+import {
+  deleteExpiredPendingConnectors,
+  listConnectorsDueForRefresh,
+} from '../../db/repositories/connectors.repository.ts';
 import type { Services } from '../../services.ts';
+import { OAUTH_STATE_TTL_MS } from './create.ts';
 import { withBrokerSession } from './session.ts';
 
 const INTERVAL_MS = 60_000;
@@ -21,6 +26,9 @@ export interface RefreshPass {
  * pass (its broker down), would keep every other session from being refreshed until it lapsed.
  */
 export async function refreshDueConnectors(services: Services, now = new Date(), batch = BATCH): Promise<RefreshPass> {
+  // A callback after this is refused anyway (activate.ts reads pending rows within the same window).
+  const expired = await deleteExpiredPendingConnectors(services.db, new Date(now.getTime() - OAUTH_STATE_TTL_MS));
+  if (expired) services.log.info({ expired }, 'abandoned OAuth authorizations forgotten');
   const refreshing = services.brokers
     .list()
     .filter((broker) => broker.refresh)

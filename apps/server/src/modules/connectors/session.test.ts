@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { CONNECTOR_FIELDS, connect, gql } from '../../../test/connector-fixtures.ts';
 import { type FakeBrokerHandle, fakeKeyBroker } from '../../../test/fake-brokers.ts';
+import { insertConnector } from '../../db/repositories/connectors.repository.ts';
 import { findHookForSignal } from '../hooks/index.ts';
+import { OAUTH_STATE_TTL_MS } from './create.ts';
 import {
   CONNECTOR_DEACTIVATED_MESSAGE,
   requireConnector,
@@ -117,6 +119,29 @@ describe('withBrokerSession', () => {
     const calls = fake.calls.refresh;
     expect(await refreshDueConnectors(t.services)).toEqual({ refreshed: 0, failed: 0 });
     expect(fake.calls.refresh).toBe(calls);
+  });
+
+  it('a background pass forgets pending OAuth connections abandoned past their window, keeping recent ones', async () => {
+    const { id: userId } = await insertTestUser(t.services, 'abandoned@example.com');
+    const now = new Date();
+    const pending = async (ageMs: number) =>
+      (
+        await insertConnector(t.services.db, {
+          key: `pending-${ageMs}`,
+          userId,
+          providerName: 'keyfake',
+          oauthState: `state-${ageMs}`,
+          createdAt: new Date(now.getTime() - ageMs),
+        })
+      ).id;
+    const abandoned = await pending(OAUTH_STATE_TTL_MS + 60_000);
+    const recent = await pending(60_000);
+    await refreshDueConnectors(t.services, now);
+    const { rows } = await t.database.pool.query<{ id: number }>('select id from connectors where user_id = $1', [
+      userId,
+    ]);
+    expect(rows.map((r) => Number(r.id))).toEqual([recent]);
+    expect(abandoned).not.toBe(recent);
   });
 
   it('a batch of refreshes that keep failing does not keep the other due sessions from theirs', async () => {
