@@ -135,6 +135,46 @@ describe('credentials broker', () => {
     });
     expect(bad.error?.code).toBe('BAD_USER_INPUT');
   });
+
+  it('a rename waiting on a reconnect renames the accounts the reconnect left, not the ones it read before', async () => {
+    const { headers: fay } = await insertTestUser(t.services, 'fay@example.com');
+    const connector = await connect(t, fay, 'keyfake', ['key-race', 'sekret-ok']);
+    // A reconnect in flight: D-2 gone, N-3 new, not committed yet.
+    const reconnect = await t.database.pool.connect();
+    try {
+      await reconnect.query('begin');
+      await reconnect.query(
+        `update connectors set accounts = '[{"id":"L-1","name":"Live one","demo":false},{"id":"N-3","name":"New three","demo":false}]'::jsonb
+         where key = $1`,
+        [connector.key],
+      );
+      const renaming = gql<{ connectorUpdate: { accounts: string } }>(
+        t,
+        fay,
+        `mutation($k: String!, $a: String!) { connectorUpdate(key: $k, accounts: $a) { accounts } }`,
+        { k: connector.key, a: JSON.stringify([{ id: 'L-1', name: 'Main' }]) },
+      );
+      // The rename has read the connector and now waits on the reconnect's row lock.
+      for (;;) {
+        const { rows } = await t.database.pool.query(
+          `select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+        );
+        if (rows.length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await reconnect.query('commit');
+      const answer = await renaming;
+      const names = (
+        JSON.parse(answer.data?.connectorUpdate.accounts ?? '[]') as Array<{ id: string; name: string }>
+      ).map((a) => [a.id, a.name]);
+      expect(names).toEqual([
+        ['L-1', 'Main'],
+        ['N-3', 'New three'],
+      ]);
+    } finally {
+      reconnect.release();
+    }
+  });
 });
 
 describe('OAuth broker', () => {

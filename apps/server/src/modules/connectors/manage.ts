@@ -6,6 +6,7 @@ import {
   deleteConnectorRow,
   findConnector,
   listConnectors as listConnectorRows,
+  lockConnector,
   updateConnector,
 } from '../../db/repositories/connectors.repository.ts';
 import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
@@ -59,8 +60,14 @@ export async function renameConnectorAccounts(
     const parsed = accountNameSchema.safeParse(name ?? '');
     if (parsed.success) names.set(id, parsed.data);
   }
-  const accounts = row.accounts.map((account) => ({ ...account, name: names.get(account.id) ?? account.name }));
-  const updated = await updateConnector(services.db, row.id, { accounts });
+  // The list is read again under the row's lock: a reconnect committing meanwhile may have added
+  // or dropped accounts, and writing back the list read above would undo that.
+  const updated = await services.db.transaction(async (tx) => {
+    const current = await lockConnector(tx, row.id);
+    if (!current) return undefined;
+    const accounts = current.accounts.map((account) => ({ ...account, name: names.get(account.id) ?? account.name }));
+    return updateConnector(tx, row.id, { accounts });
+  });
   if (!updated) throw new AppError('NOT_FOUND', CONNECTOR_NOT_FOUND, { field: 'key' });
   return toConnectorView(updated);
 }
