@@ -155,6 +155,46 @@ export async function listHookShortKeys(db: Executor, connectorId: number): Prom
   return rows.map((row) => row.shortKey);
 }
 
+/**
+ * Moves the hooks of these accounts from one of the user's connectors to another (a reconnect
+ * bringing the accounts under the other's credentials), and points the fan-out legs naming them
+ * there too. An API hook stays where the target has its own for the account.
+ */
+export async function moveAccountHooks(
+  db: Executor,
+  userId: number,
+  from: { id: number; key: string },
+  to: { id: number; key: string },
+  accountIds: readonly string[],
+): Promise<void> {
+  if (accountIds.length === 0) return;
+  const ids = JSON.stringify(accountIds);
+  await db
+    .update(hooks)
+    .set({ connectorId: to.id })
+    .where(
+      and(
+        eq(hooks.connectorId, from.id),
+        inArray(hooks.accountId, [...accountIds]),
+        or(
+          eq(hooks.isApi, false),
+          sql`not exists (select 1 from hooks h where h.connector_id = ${to.id}
+            and h.account_id = hooks.account_id and h.is_api)`,
+        ),
+      ),
+    );
+  await db.execute(sql`
+    update hooks set rules = jsonb_set(rules, '{fanOut}', (
+      select jsonb_agg(case
+        when leg->>'connectorKey' = ${from.key}
+          and leg->>'accountId' in (select jsonb_array_elements_text(${ids}::jsonb))
+        then jsonb_set(leg, '{connectorKey}', to_jsonb(${to.key}::text))
+        else leg end order by n)
+      from jsonb_array_elements(rules->'fanOut') with ordinality as l(leg, n)))
+    where user_id = ${userId}
+      and rules->'fanOut' @> jsonb_build_array(jsonb_build_object('connectorKey', ${from.key}::text))`);
+}
+
 /** What the hook endpoint needs to place an order: the hook and its connector, one indexed query. */
 const signalView = {
   hookId: hooks.id,

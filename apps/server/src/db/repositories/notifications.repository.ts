@@ -1,5 +1,5 @@
 // Notification settings per connector account (SPEC §3 Notification), scoped to their user.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { connectors, notifications } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
@@ -126,4 +126,48 @@ export async function findNotificationSecret(db: Executor, id: number) {
     .limit(1)
     .for('update');
   return row?.secret && row.keyId ? { data: row.secret, keyId: row.keyId } : null;
+}
+
+/**
+ * The settings of these accounts on connector `fromId` that connector `toId` has none of the same
+ * type for (a reconnect taking the accounts over), locked until the transaction ends.
+ */
+export async function listMovableNotifications(
+  db: Executor,
+  fromId: number,
+  toId: number,
+  accountIds: readonly string[],
+) {
+  if (accountIds.length === 0) return [];
+  return db
+    .select({
+      id: notifications.id,
+      accountId: notifications.accountId,
+      type: notifications.type,
+      secret: notifications.secret,
+      secretKeyId: notifications.secretKeyId,
+    })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.connectorId, fromId),
+        inArray(notifications.accountId, [...accountIds]),
+        sql`not exists (select 1 from notifications n where n.connector_id = ${toId}
+          and n.account_id = notifications.account_id and n.type = notifications.type)`,
+      ),
+    )
+    .for('update');
+}
+
+/** Moves a setting to another connector, with its secret sealed for its new identity. */
+export async function moveNotification(
+  db: Executor,
+  id: number,
+  connectorId: number,
+  secret: SealedSecret | null,
+): Promise<void> {
+  await db
+    .update(notifications)
+    .set({ connectorId, ...(secret ? { secret: secret.data, secretKeyId: secret.keyId } : {}) })
+    .where(eq(notifications.id, id));
 }

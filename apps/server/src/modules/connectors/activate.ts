@@ -13,13 +13,17 @@ import {
   insertConnector,
   listPendingConnectors,
   listProviderConnectors,
+  lockConnector,
   lockProviderActivation,
   updateConnector,
 } from '../../db/repositories/connectors.repository.ts';
-import { listHookShortKeys, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
+import type { Transaction } from '../../db/repositories/executor.ts';
+import { listHookShortKeys, moveAccountHooks, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
+import { listMovableNotifications, moveNotification } from '../../db/repositories/notifications.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { resealWebhookSecret } from '../notifications/secret.ts';
 import { OAUTH_STATE_TTL_MS } from './create.ts';
 import { brokerContextFor, connectFailure, providerBroker } from './provider.ts';
 import { type Actor, type ConnectorView, connectorActionMetadata, toConnectorView } from './types.ts';
@@ -77,6 +81,41 @@ function mergeAccounts(known: readonly StoredBrokerAccount[], fresh: readonly Br
   return fresh.map((account) => ({ ...account, name: known.find((k) => k.id === account.id)?.name ?? account.name }));
 }
 
+/**
+ * One account belongs to one connection: accounts a reconnect brought to `to` leave `from` (whose
+ * credentials no longer serve them), with their hooks, fan-out legs and notification settings, so
+ * the hooks' URLs keep working under the new credentials. A setting `to` already has stays put.
+ */
+async function handOver(
+  services: Services,
+  tx: Transaction,
+  userId: number,
+  from: ConnectorRow,
+  to: ConnectorRow,
+  ids: ReadonlySet<string>,
+): Promise<void> {
+  const moving = from.accounts.filter((account) => ids.has(account.id)).map((account) => account.id);
+  const left = from.accounts.filter((account) => !ids.has(account.id));
+  await updateConnector(tx, from.id, {
+    accounts: left,
+    ...(left.length > 0 ? { isDemo: left.every((account) => account.demo) } : {}),
+  });
+  await moveAccountHooks(tx, userId, from, to, moving);
+  for (const setting of await listMovableNotifications(tx, from.id, to.id, moving)) {
+    const identity = { accountId: setting.accountId, type: setting.type };
+    const secret =
+      setting.secret && setting.secretKeyId
+        ? resealWebhookSecret(
+            services.secretsKey,
+            { connectorId: from.id, ...identity },
+            { connectorId: to.id, ...identity },
+            { data: setting.secret, keyId: setting.secretKeyId },
+          )
+        : null;
+    await moveNotification(tx, setting.id, to.id, secret);
+  }
+}
+
 const toDate = (ms: number | undefined) => (ms === undefined ? null : new Date(ms));
 
 export async function activateConnector(
@@ -103,13 +142,22 @@ export async function activateConnector(
   const row = await services.db.transaction(async (tx): Promise<ConnectorRow> => {
     // Looked up under the lock: a connect of the same accounts at once then finds this one.
     await lockProviderActivation(tx, actor.userId, providerName);
-    const existing = (await listProviderConnectors(tx, actor.userId, providerName)).find((row) =>
-      row.accounts.some((account) => ids.has(account.id)),
-    );
+    // Every connection holding one of the accounts, each read again under its row lock (a rename
+    // meanwhile is kept). The first is reconnected; the others hand those accounts over to it.
+    const holding: ConnectorRow[] = [];
+    for (const row of await listProviderConnectors(tx, actor.userId, providerName)) {
+      if (!row.accounts.some((account) => ids.has(account.id))) continue;
+      const locked = await lockConnector(tx, row.id);
+      if (locked) holding.push(locked);
+    }
+    const [existing, ...others] = holding;
     const target = existing ?? pending;
     const key = target?.key ?? newKey();
     const sealed = sealSecrets(services.secretsKey, key, session.secrets);
-    const accounts = mergeAccounts(existing?.accounts ?? [], session.accounts);
+    const accounts = mergeAccounts(
+      holding.flatMap((row) => row.accounts),
+      session.accounts,
+    );
     const changes = {
       isActive: true,
       isDemo: accounts.every((account) => account.demo),
@@ -128,6 +176,7 @@ export async function activateConnector(
     // The pending row vanished meanwhile (the same callback submitted twice).
     if (!saved) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
     if (pending && existing) await deleteConnectorRow(tx, pending.id);
+    for (const other of others) await handOver(services, tx, actor.userId, other, saved, ids);
     // One activity line per connection: SPEC words ConnectorCreate and ConnectorActivate alike
     // ('… connected'), and the dashboard's tour looks for ConnectorActivate.
     const metadata = connectorActionMetadata(saved);

@@ -3,6 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { CONNECTOR_FIELDS, connect, gql } from '../../../test/connector-fixtures.ts';
 import { fakeKeyBroker, fakeOAuthBroker } from '../../../test/fake-brokers.ts';
+import { sealSecrets } from '../../crypto/secrets.ts';
+import { insertConnector } from '../../db/repositories/connectors.repository.ts';
+import { findHookForSignal } from '../hooks/index.ts';
+import { sealWebhookSecret, signingSecrets } from '../notifications/secret.ts';
+import { requireConnector } from './index.ts';
+import { openSession } from './session.ts';
 
 let t: TestApp;
 let alice: Record<string, string>;
@@ -174,6 +180,90 @@ describe('credentials broker', () => {
     } finally {
       reconnect.release();
     }
+  });
+});
+
+describe('a reconnect bringing accounts of two connections', () => {
+  it('takes the accounts over, with their hooks, fan-out legs and notification settings', async () => {
+    const { headers: gus, id: gusId } = await insertTestUser(t.services, 'gus@example.com');
+    // Two connections of the same broker: L-1 under one login, D-2 under another.
+    const first = await connect(t, gus, 'keyfake', ['key-one', 'sekret-ok']);
+    await t.database.pool.query(
+      `update connectors set accounts = '[{"id":"L-1","name":"Live one","demo":false}]'::jsonb where key = $1`,
+      [first.key],
+    );
+    const secondKey = 'second-connection';
+    const sealed = sealSecrets(t.services.secretsKey, secondKey, { apiKey: 'key-two', apiSecret: 'sekret-ok' });
+    const second = await insertConnector(t.services.db, {
+      key: secondKey,
+      userId: gusId,
+      providerName: 'keyfake',
+      isActive: true,
+      accounts: [{ id: 'D-2', name: 'My demo', demo: true }],
+      secrets: sealed.data,
+      secretsKeyId: sealed.keyId,
+    });
+    const hookCreate = `mutation($k: String!, $a: String!) { hookCreate(connectorKey: $k, accountId: $a) { key shortKey } }`;
+    const onDemo = await gql<{ hookCreate: { shortKey: string } }>(t, gus, hookCreate, { k: secondKey, a: 'D-2' });
+    const onLive = await gql<{ hookCreate: { shortKey: string } }>(t, gus, hookCreate, { k: first.key, a: 'L-1' });
+    const demoShortKey = onDemo.data?.hookCreate.shortKey ?? '';
+    const liveShortKey = onLive.data?.hookCreate.shortKey ?? '';
+    await t.database.pool.query(
+      `update hooks set rules = jsonb_build_object('fanOut', jsonb_build_array(
+         jsonb_build_object('connectorKey', $1::text, 'accountId', 'D-2', 'multiplier', 1))) where short_key = $2`,
+      [secondKey, liveShortKey],
+    );
+    const setting = { connectorId: second.id, accountId: 'D-2', type: 1 };
+    const secret = sealWebhookSecret(t.services.secretsKey, setting, 'whsec_dGVzdA==');
+    await t.database.pool.query(
+      `insert into notifications (key, user_id, connector_id, account_id, type, metadata, secret, secret_key_id)
+       values ('setting-d2', $1, $2, 'D-2', 1, '{"url":"https://hooks.example/x"}', $3, $4)`,
+      [gusId, second.id, secret.data, secret.keyId],
+    );
+
+    // The broker now brings both accounts under one login.
+    const reconnected = await connect(t, gus, 'keyfake', ['key-both', 'sekret-ok']);
+    expect(reconnected.key).toBe(first.key);
+    const names = (JSON.parse(reconnected.accounts) as Array<{ id: string; name: string }>).map((a) => [a.id, a.name]);
+    expect(names).toEqual([
+      ['L-1', 'Live one'],
+      ['D-2', 'My demo'],
+    ]);
+    // D-2 belongs to one connection: the old one no longer holds it, nor its hook, fan-out leg or setting.
+    const { rows: held } = await t.database.pool.query<{ key: string; accounts: Array<{ id: string }> }>(
+      'select key, accounts from connectors where user_id = $1 order by id',
+      [gusId],
+    );
+    expect(held.map((row) => [row.key, row.accounts.map((a) => a.id)])).toEqual([
+      [first.key, ['L-1', 'D-2']],
+      [secondKey, []],
+    ]);
+    const hook = await findHookForSignal(t.services, demoShortKey);
+    expect(hook?.connector.key).toBe(first.key);
+    expect(openSession(t.services, hook?.connector ?? second).secrets.apiKey).toBe('key-both');
+    const { rows: legs } = await t.database.pool.query<{ rules: { fanOut: Array<{ connectorKey: string }> } }>(
+      'select rules from hooks where short_key = $1',
+      [liveShortKey],
+    );
+    expect(legs[0]?.rules.fanOut.map((leg) => leg.connectorKey)).toEqual([first.key]);
+    const { rows: settings } = await t.database.pool.query<{
+      connector_id: number;
+      secret: Buffer;
+      secret_key_id: string;
+    }>(`select connector_id, secret, secret_key_id from notifications where key = 'setting-d2'`);
+    const moved = settings[0];
+    expect(Number(moved?.connector_id)).toBe(Number((await requireConnector(t.services, gusId, first.key)).id));
+    expect(
+      signingSecrets(
+        t.services.secretsKey,
+        { ...setting, connectorId: Number(moved?.connector_id) },
+        {
+          data: moved?.secret ?? Buffer.alloc(0),
+          keyId: moved?.secret_key_id ?? '',
+        },
+        null,
+      ),
+    ).toEqual(['whsec_dGVzdA==']);
   });
 });
 

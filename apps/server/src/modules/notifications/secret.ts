@@ -49,3 +49,13 @@ export function signingSecrets(
 export function currentSecret(key: Buffer, setting: SettingIdentity, sealed: SealedSecret): string | undefined {
   return openSecrets(key, aad(setting), sealed).current;
 }
+
+/** The same secrets bound to the setting's new identity (its account taken over by another connector). */
+export function resealWebhookSecret(
+  key: Buffer,
+  from: SettingIdentity,
+  to: SettingIdentity,
+  sealed: SealedSecret,
+): SealedSecret {
+  return sealSecrets(key, aad(to), openSecrets(key, aad(from), sealed));
+}
