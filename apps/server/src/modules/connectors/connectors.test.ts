@@ -1,5 +1,5 @@
 // Connectors through GraphQL: paper, a credentials broker, an OAuth broker; scoping; secrets.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { CONNECTOR_FIELDS, connect, gql } from '../../../test/connector-fixtures.ts';
 import { fakeKeyBroker, fakeOAuthBroker } from '../../../test/fake-brokers.ts';
@@ -221,8 +221,38 @@ describe('a reconnect bringing accounts of two connections', () => {
       [gusId, second.id, secret.data, secret.keyId],
     );
 
+    // A hook of a third connection whose fan-out names D-2: only its rules change.
+    const thirdKey = 'third-connection';
+    const thirdSealed = sealSecrets(t.services.secretsKey, thirdKey, { apiKey: 'key-three', apiSecret: 'sekret-ok' });
+    await insertConnector(t.services.db, {
+      key: thirdKey,
+      userId: gusId,
+      providerName: 'keyfake',
+      isActive: true,
+      accounts: [{ id: 'X-3', name: 'Other', demo: true }],
+      secrets: thirdSealed.data,
+      secretsKeyId: thirdSealed.keyId,
+    });
+    const onOther = await gql<{ hookCreate: { shortKey: string } }>(t, gus, hookCreate, { k: thirdKey, a: 'X-3' });
+    const otherShortKey = onOther.data?.hookCreate.shortKey ?? '';
+    await t.database.pool.query(
+      `update hooks set rules = jsonb_build_object('fanOut', jsonb_build_array(
+         jsonb_build_object('connectorKey', $1::text, 'accountId', 'D-2', 'multiplier', 1))) where short_key = $2`,
+      [secondKey, otherShortKey],
+    );
+    // Every instance hears which hooks changed (their cached entries name the old connection).
+    const listener = await t.database.pool.connect();
+    const changed: string[] = [];
+    listener.on('notification', (message) => changed.push(message.payload ?? ''));
+    await listener.query('listen hook_changed');
+
     // The broker now brings both accounts under one login.
     const reconnected = await connect(t, gus, 'keyfake', ['key-both', 'sekret-ok']);
+    await vi.waitFor(() =>
+      expect(changed).toEqual(expect.arrayContaining([demoShortKey, liveShortKey, otherShortKey])),
+    );
+    await listener.query('unlisten hook_changed');
+    listener.release();
     expect(reconnected.key).toBe(first.key);
     const names = (JSON.parse(reconnected.accounts) as Array<{ id: string; name: string }>).map((a) => [a.id, a.name]);
     expect(names).toEqual([
@@ -237,6 +267,7 @@ describe('a reconnect bringing accounts of two connections', () => {
     expect(held.map((row) => [row.key, row.accounts.map((a) => a.id)])).toEqual([
       [first.key, ['L-1', 'D-2']],
       [secondKey, []],
+      [thirdKey, ['X-3']],
     ]);
     const hook = await findHookForSignal(t.services, demoShortKey);
     expect(hook?.connector.key).toBe(first.key);
