@@ -21,9 +21,10 @@ const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 const object = (value: unknown): Data => (value && typeof value === 'object' ? (value as Data) : {});
 
-/** "2025-03-14 09:30 UTC" */
+/** "2025-03-14 09:30 UTC"; a number no date can hold (a stored event's) as it was given. */
 export function formatTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 function rows(pairs: Array<[string, unknown]>): Array<[string, string]> {
