@@ -21,10 +21,11 @@ const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 const object = (value: unknown): Data => (value && typeof value === 'object' ? (value as Data) : {});
 
-/** "2025-03-14 09:30 UTC"; a number no date can hold (a stored event's) as it was given. */
+/** "2025-03-14 09:30 UTC"; a number no date of years 0–9999 can hold (a stored event's) as it was given. */
 export function formatTime(ms: number): string {
   const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? String(ms) : `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const iso = Number.isNaN(date.getTime()) ? '' : date.toISOString();
+  return /^\d{4}-/.test(iso) ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : String(ms);
 }
 
 function rows(pairs: Array<[string, unknown]>): Array<[string, string]> {

@@ -173,6 +173,9 @@ describe('eventMail', () => {
     expect(digestMail(ctx, 'jo@example.com', 'connector.expiring', [event, event]).text).toContain(
       '2025-03-14 09:30 UTC — Your Alpaca connection expires on 9000000000000000',
     );
+    // A date past year 9999 (ISO text "+010000-…") is no time to cut to minutes either.
+    const far = eventMail(ctx, 'jo@example.com', { ...event, data: { ...event.data, expiresAt: 3e14 } });
+    expect(far.text).toContain('Expires: 300000000000000\n');
   });
 });
 
