@@ -31,16 +31,6 @@ export async function findUserSignal(db: Executor, userId: number, id: string) {
   return row;
 }
 
-/** The body a signal was placed with (parsed JSON, as stored), to tell a retry from another order. */
-export async function findSignalRequest(db: Executor, userId: number, id: string): Promise<unknown> {
-  const [row] = await db
-    .select({ request: signals.request })
-    .from(signals)
-    .where(and(eq(signals.userId, userId), eq(signals.id, id)))
-    .limit(1);
-  return row?.request;
-}
-
 export interface AccountOrdersQuery {
   userId: number;
   connectorId: number;

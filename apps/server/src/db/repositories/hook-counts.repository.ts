@@ -60,11 +60,17 @@ async function readDayCount(db: Queryable, hookId: number): Promise<number> {
   return rows[0]?.day ?? 0;
 }
 
-/** Gives back a count taken at `at` (the signal was not stored after all: a repeat, no credit). */
+/**
+ * Gives back a count taken at `at` (the signal was not stored after all: a repeat, no credit).
+ * One instant of the last minute's, not every equal one (array_remove): counts taken in one
+ * microsecond (or on a coarse clock) share their instant, and the others still hold.
+ */
 export async function releaseHookCount(db: Queryable, hookId: number, at: string): Promise<void> {
   await db.query({
     name: 'hook_count_release',
-    text: `update hook_order_counts set recent = array_remove(recent, $2::timestamptz),
+    text: `update hook_order_counts set recent = coalesce(
+          recent[:array_position(recent, $2::timestamptz) - 1] || recent[array_position(recent, $2::timestamptz) + 1:],
+          recent),
         day_count = case when day = ($2::timestamptz at time zone 'utc')::date then greatest(day_count - 1, 0) else day_count end
       where hook_id = $1`,
     values: [hookId, at],

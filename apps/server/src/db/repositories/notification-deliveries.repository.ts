@@ -121,8 +121,9 @@ export interface DeliveryResult {
   retryInMs: number | null;
   inDigest: boolean;
   /**
-   * A failure of this server's own setup (a signing secret it cannot open: another SECRETS_KEY),
-   * the receiver never called: it says nothing of the endpoint's health.
+   * A failure of this server's or the setting's own setup (a signing secret it cannot open:
+   * another SECRETS_KEY; a setting without one), the receiver never called: it says nothing of
+   * the endpoint's health.
    */
   ownSetup?: boolean;
 }

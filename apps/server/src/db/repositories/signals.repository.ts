@@ -257,6 +257,16 @@ export async function findSignalOrder(db: Queryable, id: string): Promise<unknow
   return rows[0]?.order;
 }
 
+/** The body a signal was placed with (parsed JSON, as stored), to tell a retry from another order. */
+export async function findSignalRequest(db: Queryable, id: string): Promise<unknown> {
+  const { rows } = await db.query<{ request: unknown }>({
+    name: 'signal_request',
+    text: 'select request from signals where id = $1',
+    values: [id],
+  });
+  return rows[0]?.request;
+}
+
 export async function findSignalState(db: Queryable, id: string): Promise<SignalState | undefined> {
   const { rows } = await db.query<SignalState>({
     name: 'signal_state',

@@ -3,11 +3,9 @@
 // language and validation, credits, exactly-once storage and broker call. The account's hook is
 // the REST API's own (hooks.is_api), made on the first order and never listed; its idempotency
 // keys are the caller's `Idempotency-Key` (else client_id or the body, as for a hook).
-import { isDeepStrictEqual } from 'node:util';
-import { withoutByteOrderMark } from '@router/orders';
 import { API_STATUSES, type ApiOrder } from '@router/shared/api';
 import { newKey, newShortKey } from '../../crypto/random.ts';
-import { findSignalRequest, findUserSignal } from '../../db/repositories/api-orders.repository.ts';
+import { findUserSignal } from '../../db/repositories/api-orders.repository.ts';
 import { insertApiHook, selectApiHookForSignal } from '../../db/repositories/hooks.repository.ts';
 import type { ApiStatus } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -56,34 +54,14 @@ export type PlaceOrderResult =
 
 const apiStatus = (value: unknown): ApiStatus => API_STATUSES.find((status) => status === value) ?? 'Error';
 
-export const KEY_REUSED = 'Idempotency-Key: already used for another order; send a new key for a new order';
-
-/**
- * Whether the order a key names was placed with this body: a retry sends the same order (its JSON
- * compared as values: key order and spacing aside); another order under a used key is refused,
- * not answered as the first (the signal path, keyed by it alone, placed nothing for it).
- */
-async function sameRequest(services: Services, req: PlaceOrderRequest, signalId: string): Promise<boolean> {
-  const stored = await findSignalRequest(services.db, req.userId, signalId);
-  const text = withoutByteOrderMark(req.body ?? '');
-  try {
-    // jsonb keeps no -0.
-    return isDeepStrictEqual(
-      stored,
-      JSON.parse(text, (_key, value: unknown) => (Object.is(value, -0) ? 0 : value)),
-    );
-  } catch {
-    return stored === text;
-  }
-}
-
 export async function placeApiOrder(
   services: Services,
   signals: SignalRuntime,
   req: PlaceOrderRequest,
 ): Promise<PlaceOrderResult> {
   const entry = await apiHookEntry(services, req.userId, req.account);
-  const { answer, signalId, repeat } = await submitSignal(signals, {
+  // An Idempotency-Key reused for another order is refused by the signal path (KEY_REUSED).
+  const { answer, signalId } = await submitSignal(signals, {
     entry,
     body: req.body,
     address: req.address,
@@ -92,10 +70,6 @@ export async function placeApiOrder(
     client: req.client,
     ...(req.idempotencyKey !== undefined ? { idempotencyKey: req.idempotencyKey } : {}),
   });
-  // Only a repeat is compared: a new order was stored with this very body.
-  if (repeat && signalId && req.idempotencyKey !== undefined && !(await sameRequest(services, req, signalId))) {
-    return { statusCode: 400, error: { status: 'ValidationError', message: KEY_REUSED } };
-  }
   if (answer.statusCode !== 201 || !signalId) {
     const { status, message } = answer.body;
     return { statusCode: answer.statusCode, error: { status: apiStatus(status), message: String(message) } };

@@ -21,9 +21,11 @@ const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : undefined;
 const object = (value: unknown): Data => (value && typeof value === 'object' ? (value as Data) : {});
 
-/** "2025-03-14 09:30 UTC" */
+/** "2025-03-14 09:30 UTC"; a number no date of years 0–9999 can hold (a stored event's) as it was given. */
 export function formatTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const date = new Date(ms);
+  const iso = Number.isNaN(date.getTime()) ? '' : date.toISOString();
+  return /^\d{4}-/.test(iso) ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : String(ms);
 }
 
 function rows(pairs: Array<[string, unknown]>): Array<[string, string]> {

@@ -160,6 +160,23 @@ describe('eventMail', () => {
     expect(credits.subject).toMatch(/^You have 3 signals left/);
     expect(credits.link).toBe('https://router.example/me/account');
   });
+
+  it('writes a stored time no date can hold as it was given, instead of failing the mail', () => {
+    const event = {
+      type: 'connector.expiring',
+      at,
+      data: { connectorKey: 'c1', providerName: 'alpaca', accountIds: ['PA-1'], expiresAt: 9e15 },
+    };
+    const mail = eventMail(ctx, 'jo@example.com', event);
+    expect(mail.subject).toMatch(/^Your Alpaca connection expires on 9000000000000000 ·/);
+    expect(mail.text).toContain('Expires: 9000000000000000');
+    expect(digestMail(ctx, 'jo@example.com', 'connector.expiring', [event, event]).text).toContain(
+      '2025-03-14 09:30 UTC — Your Alpaca connection expires on 9000000000000000',
+    );
+    // A date past year 9999 (ISO text "+010000-…") is no time to cut to minutes either.
+    const far = eventMail(ctx, 'jo@example.com', { ...event, data: { ...event.data, expiresAt: 3e14 } });
+    expect(far.text).toContain('Expires: 300000000000000\n');
+  });
 });
 
 describe('digestMail and disabledMail', () => {

@@ -46,7 +46,10 @@ async function attemptWebhook(deps: WebhookDeps, delivery: ClaimedDelivery): Pro
   });
   const url = delivery.metadata.url;
   if (!url) return giveUp('No webhook URL');
-  if (!delivery.secret || !delivery.secretKeyId) return giveUp('No signing secret: rotate the secret');
+  // The setting's own setup, not the receiver's (never called): no streak of its endpoint.
+  if (!delivery.secret || !delivery.secretKeyId) {
+    return { ...giveUp('No signing secret: rotate the secret'), ownSetup: true };
+  }
   let secrets = deps.secrets?.get(delivery.notificationId);
   try {
     secrets ??= signingSecrets(

@@ -184,6 +184,25 @@ describe('signed webhooks', () => {
     expect(rows).toEqual([{ failing_since: null, last_failed_at: null, is_enabled: true }]);
   });
 
+  it("does not count a setting without a signing secret against the receiver's health (no streak, no disable)", async () => {
+    const pool = t.services.db.$client;
+    await pool.query('update notifications set secret = null, secret_key_id = null where key = $1', [settingKey]);
+    const since = receiver.received.length;
+    const queued = await sendTest(t, alice, settingKey);
+    const tried = await eventually(log, (r) => r.some((d) => d.id === queued.id && d.status === 'failed'));
+    expect(tried.find((d) => d.id === queued.id)).toMatchObject({
+      attempts: 1,
+      responseCode: null,
+      error: 'No signing secret: rotate the secret',
+    });
+    expect(receiver.received.length).toBe(since);
+    const { rows } = await pool.query(
+      'select failing_since, last_failed_at, is_enabled from notifications where key = $1',
+      [settingKey],
+    );
+    expect(rows).toEqual([{ failing_since: null, last_failed_at: null, is_enabled: true }]);
+  });
+
   it('gives up after the schedule, and sends the same event again on request', async () => {
     receiver.answer('fail');
     const since = receiver.received.length;

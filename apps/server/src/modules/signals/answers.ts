@@ -27,6 +27,13 @@ export const CONNECTOR_INACTIVE = refusal(
   'Broker connection is deactivated: reconnect it in Brokers & Webhooks',
 );
 
+/** The REST API's Idempotency-Key sent again with another order: the caller's mistake, not a retry. */
+export const KEY_REUSED = refusal(
+  400,
+  'ValidationError',
+  'Idempotency-Key: already used for another order; send a new key for a new order',
+);
+
 export const HOOK_INACTIVE = 'Webhook is deactivated';
 
 /** A risk control refused the signal: the answer names it (`rule`), and so does its activity entry. */

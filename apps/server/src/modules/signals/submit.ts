@@ -10,7 +10,12 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Broker, BrokerWireRequest } from '@router/brokers';
 import { normalizeOrder, type Order, withoutByteOrderMark } from '@router/orders';
-import { findKeyOwner, findSignalOrder, isUnstorableInput } from '../../db/repositories/signals.repository.ts';
+import {
+  findKeyOwner,
+  findSignalOrder,
+  findSignalRequest,
+  isUnstorableInput,
+} from '../../db/repositories/signals.repository.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { HOOK_ACCOUNT_GONE, type HookEntry } from '../hooks/index.ts';
 import { type CompiledRules, isRefusal, prepareBody, type RuleRefusal, type TakenCount } from '../hooks/rules/index.ts';
@@ -18,6 +23,7 @@ import {
   CONNECTOR_INACTIVE,
   hookInactive,
   hooksPaused,
+  KEY_REUSED,
   NO_SIGNALS_LEFT,
   pending,
   refusal,
@@ -224,7 +230,11 @@ async function repeatOf(
   request: string,
   phases: Phases = {},
 ): Promise<Submitted> {
-  const reused = await clientIdReused(rt, input, order, owner);
+  const reused =
+    input.idempotencyKey !== undefined
+      ? await idempotencyKeyReused(rt, owner, request)
+      : await clientIdReused(rt, input, order, owner);
+  if (reused === 'unread') return { answer: UNAVAILABLE, waitedUs: 0 };
   if (reused) return refuse(rt, input, reused, request, phases);
   const { entry } = input;
   const deadlineAt = input.receivedAt + rt.services.config.HOOK_DEADLINE_MS;
@@ -286,7 +296,7 @@ export async function heldRepeat(
  * answered as the first, which would tell the sender an order was placed that never was. Only a
  * repeat pays this read; the orders are compared normalized, so a resend differing in `time`,
  * spacing or key order is still the same order. The REST API's own Idempotency-Key is compared
- * by the API (KEY_REUSED); a body-hash key names the very same body.
+ * by idempotencyKeyReused; a body-hash key names the very same body.
  */
 async function clientIdReused(
   rt: SignalRuntime,
@@ -311,6 +321,37 @@ async function clientIdReused(
     'ValidationError',
     `client_id ${clientId} was already used for another order within the last ${windowS} s: give each order its own client_id`,
   );
+}
+
+/**
+ * The REST API's Idempotency-Key sent again with another order: refused (KEY_REUSED), with this
+ * call's own entry, not answered (nor logged) as the first order. A retry sends the same order:
+ * its JSON compared as values, key order and spacing aside. Only a repeat pays this read; when it
+ * fails, nothing is known of the first order's body, so nothing is answered for it ('unread').
+ */
+async function idempotencyKeyReused(
+  rt: SignalRuntime,
+  owner: string,
+  request: string,
+): Promise<Answer | 'unread' | undefined> {
+  let stored: unknown;
+  try {
+    stored = await findSignalRequest(rt.services.db.$client, owner);
+  } catch (error) {
+    rt.services.log.error({ err: error }, 'repeated signal request not read');
+    return 'unread';
+  }
+  let same: boolean;
+  try {
+    // jsonb keeps no -0.
+    same = isDeepStrictEqual(
+      stored,
+      JSON.parse(request, (_key, value: unknown) => (Object.is(value, -0) ? 0 : value)),
+    );
+  } catch {
+    same = stored === request;
+  }
+  return same ? undefined : KEY_REUSED;
 }
 
 /** The signal's idempotency key: the caller's own, else client_id, else a hash of the body (per API client). */

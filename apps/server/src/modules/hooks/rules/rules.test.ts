@@ -303,6 +303,20 @@ describe('symbolMap keys', () => {
       message: 'symbolMap.A: toString is mapped again (a chain or a loop)',
     });
   });
+
+  it('refuse a key __proto__ (which an object cannot hold) instead of dropping it silently', () => {
+    for (const key of ['__proto__', ' __proto__ ']) {
+      expect(parseHookRules(JSON.stringify({ symbolMap: { [key]: 'AAPL', X: 'Y' } }))).toEqual({
+        ok: false,
+        message: 'symbolMap.__proto__: cannot be mapped (a reserved name)',
+      });
+    }
+    // As a target it is an ordinary symbol.
+    expect(parseHookRules(JSON.stringify({ symbolMap: { X: '__proto__' } }))).toEqual({
+      ok: true,
+      rules: { symbolMap: { X: '__proto__' } },
+    });
+  });
 });
 
 describe('a hook whose rules read the body', () => {

@@ -87,6 +87,7 @@ export function parseHookRules(text: string): RulesResult {
     return fail('rules: not valid JSON');
   }
   if (value === null) return { ok: true, rules: null };
+  if (hasProtoMapKey(value)) return fail('symbolMap.__proto__: cannot be mapped (a reserved name)');
   const parsed = hookRulesSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -98,6 +99,15 @@ export function parseHookRules(text: string): RulesResult {
   const problem = addressProblem(rules) ?? windowProblem(rules) ?? mapProblem(rules) ?? fanOutProblem(rules);
   if (problem) return fail(problem);
   return { ok: true, rules: Object.keys(rules).length === 0 ? null : rules };
+}
+
+/**
+ * A symbolMap key `__proto__` (as JSON.parse makes it: an own key) is one no object can hold: the
+ * schema's record would drop it without a word, and the mapping the user wrote would do nothing.
+ */
+function hasProtoMapKey(value: unknown): boolean {
+  const map = typeof value === 'object' && value !== null ? (value as { symbolMap?: unknown }).symbolMap : undefined;
+  return typeof map === 'object' && map !== null && Object.keys(map).some((key) => key.trim() === '__proto__');
 }
 
 function formatPath(path: readonly PropertyKey[]): string {

@@ -1,0 +1,46 @@
+// maxOrdersPerMinute / maxOrdersPerDay counts taken and given back: giving one back leaves every
+// other count, even one taken at the very same instant.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { setupTrader } from '../../../test/signal-fixtures.ts';
+import { releaseHookCount, takeHookCount } from './hook-counts.repository.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('releaseHookCount', () => {
+  it('gives back one of two counts taken at the same instant, not both', async () => {
+    const trader = await setupTrader(t, 'same-instant@example.com');
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from hooks where key = $1', [trader.hook.key]);
+    const hookId = Number(rows[0]?.id);
+    const limits = { perMinute: 2, perDay: null };
+    // now() is the transaction's instant: two counts taken in one transaction share it, as two
+    // instances' counts taken in the same microsecond (or on a coarse clock) do.
+    const client = await pool.connect();
+    const taken = [];
+    try {
+      await client.query('begin');
+      taken.push(await takeHookCount(client, hookId, limits), await takeHookCount(client, hookId, limits));
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    const [first, second] = taken;
+    if (!first || !('at' in first)) throw new Error(`not counted: ${JSON.stringify(first)}`);
+    expect(second).toEqual(first);
+
+    await releaseHookCount(pool, hookId, first.at);
+    const counts = await pool.query(
+      'select cardinality(recent) as minute, day_count as day from hook_order_counts where hook_id = $1',
+      [hookId],
+    );
+    expect(counts.rows).toEqual([{ minute: 1, day: 1 }]);
+    // One count is still held: one more signal fits in the minute, a second does not.
+    expect(await takeHookCount(pool, hookId, limits)).toHaveProperty('at');
+    expect(await takeHookCount(pool, hookId, limits)).toEqual({ reached: 'minute' });
+  });
+});
