@@ -33,6 +33,36 @@ describe('parseOrderText', () => {
     expect(parseOrderText(text)).toEqual({ ok: false, error });
   });
 
+  // jsonrepair completes a number cut short with a 0: `1e` would become 1 and `-` 0, a price
+  // nobody typed.
+  it.each([
+    ['{"limit_price": 1e}', 'Incomplete number "1e" at position 16'],
+    ['{"limit_price": -}', 'Incomplete number "-" at position 16'],
+    ['{"limit_price": 2.}', 'Incomplete number "2." at position 16'],
+    ["{limit_price: 1e+, 'quantity': 1,}", 'Incomplete number "1e+" at position 14'],
+    ['{"a": 1, "stop_price": 5E-', 'Incomplete number "5E-" at position 23'],
+    ['{"legs": [{"quantity": 1}, -]}', 'Incomplete number "-" at position 27'],
+    ['{"a": /* note */ -\n}', 'Incomplete number "-" at position 17'],
+  ])('refuses a truncated number rather than repairing it: %j', (text, error) => {
+    expect(parseOrderText(text)).toEqual({ ok: false, error });
+  });
+
+  it.each([
+    ['numbers with a dot first', '{"a": .5, "b": -.5,}', { a: 0.5, b: -0.5 }],
+    [
+      'minus signs and exponents in text',
+      '{symbol: BRK-B, \'note\': \'1e - 2.\', /* - */ "x": "e-",}',
+      {
+        symbol: 'BRK-B',
+        note: '1e - 2.',
+        x: 'e-',
+      },
+    ],
+    ['whole exponents', '{a: 1e5, b: 2.5E-3,}', { a: 1e5, b: 2.5e-3 }],
+  ])('still repairs %s', (_name, text, value) => {
+    expect(parseOrderText(text)).toEqual({ ok: true, value, repaired: true });
+  });
+
   // JSON.parse would keep the last "action" and the playground would test another order than the
   // hook, which refuses this text.
   it.each([

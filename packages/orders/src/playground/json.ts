@@ -14,12 +14,57 @@ export function parseOrderText(text: string): OrderTextResult {
   } catch {
     // Not strict JSON: fall through to the repair.
   }
+  const truncated = truncatedNumber(text);
+  if (truncated) return { ok: false, error: truncated };
   try {
     return parsed(jsonrepair(text), true);
   } catch (error) {
     if (error instanceof JSONRepairError) return { ok: false, error: error.message };
     return { ok: false, error: error instanceof Error ? error.message : 'Invalid JSON' };
   }
+}
+
+const CLOSING_QUOTE: Record<string, string> = { '"': '"', "'": "'", '`': '`', '\u201c': '\u201d', '\u2018': '\u2019' };
+/** Where jsonrepair's numbers end (its atEndOfNumber): a delimiter, whitespace or the end. */
+const NUMBER = /-?\d*(?:\.\d*)?(?:[eE][+-]?\d*)?(?=[,:[\]/{}()\n+]|\s|$)/y;
+/** Cut short: a lone minus, a dot or an exponent with no digits after it. */
+const TRUNCATED = /^-?$|\.$|[eE][+-]?$/;
+
+/**
+ * A value that is a number cut short (`1e`, `2.`, `1e+`, `-`), as typing leaves it: jsonrepair
+ * completes it with a 0 (1e0 is 1, -0 is 0), a price nobody typed. Refused instead, in
+ * jsonrepair's words: 'Incomplete number "1e" at position 15'.
+ */
+function truncatedNumber(text: string): string | undefined {
+  let previous = ''; // The last character outside whitespace, comments and strings.
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i] as string;
+    const closing = CLOSING_QUOTE[char];
+    if (closing) {
+      i += 1;
+      while (i < text.length && text[i] !== closing) i += text[i] === '\\' ? 2 : 1;
+      i += 1;
+      previous = closing;
+    } else if (text.startsWith('//', i)) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else if (/\s/.test(char)) {
+      i += 1;
+    } else {
+      if ((previous === '' || ':[,'.includes(previous)) && /[-.\d]/.test(char)) {
+        NUMBER.lastIndex = i;
+        const number = NUMBER.exec(text)?.[0];
+        if (number !== undefined && TRUNCATED.test(number)) return `Incomplete number "${number}" at position ${i}`;
+      }
+      previous = char;
+      i += 1;
+    }
+  }
+  return undefined;
 }
 
 /** Parsed JSON, or a key given twice: the hook refuses that text, so the playground does too. */

@@ -8,6 +8,9 @@ describe('playground rules', () => {
     expect(applyAction(draft, 'close')).toEqual({ symbol: 'AAPL', action: 'close', quantity: 1, type: 'market' });
     expect(applyAction(draft, 'cancel')).toMatchObject({ action: 'cancel', type: 'market' });
     expect(applyAction(draft, 'sell')).toEqual({ ...draft, action: 'sell' });
+    // A bracket's exits are refused on close and cancel ('take_profit_price: not used with action close').
+    const bracket = { ...draft, group: 'bracket', take_profit_price: 160, stop_loss_price_percent: 2 };
+    expect(applyAction(bracket, 'close')).toEqual({ symbol: 'AAPL', action: 'close', quantity: 1, type: 'market' });
   });
 
   it('sets the action to buy when a type is chosen while closing or canceling', () => {

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ADMIN_TEXT, DEFAULT_REFERRER_CREDITS, referrerCreateSchema } from '@router/shared';
+import { ADMIN_TEXT, DEFAULT_REFERRER_CREDITS, REFERRER_NAME_MAX, referrerCreateSchema } from '@router/shared';
 import { useId, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
@@ -48,7 +48,7 @@ export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
           className="col-sm-5 mb-3"
           label="Name"
           autoComplete="off"
-          maxLength={64}
+          maxLength={REFERRER_NAME_MAX}
           registration={register('name')}
           error={errors.name?.message}
         />

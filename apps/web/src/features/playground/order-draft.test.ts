@@ -1,3 +1,4 @@
+import { normalizeOrder } from '@router/orders';
 import { describe, expect, it } from 'vitest';
 import { ALPACA, KRAKEN } from '../../routes/me-documentation/test-fixtures.ts';
 import { applyValue, draftSelection, prefillDraft, readDraft, typedValue } from './order-draft.ts';
@@ -47,6 +48,28 @@ describe('order draft', () => {
       action: 'buy_to_open',
     });
   });
+
+  it.each(['close', 'cancel'] as const)(
+    'drops a bracket and its exits when the action becomes %s, so Test is not refused',
+    (action) => {
+      const bracket = {
+        symbol: 'AAPL',
+        action: 'buy',
+        quantity: 1,
+        type: 'limit',
+        limit_price: 150,
+        group: 'bracket',
+        take_profit_price: 160,
+        stop_loss_price: 140,
+        stop_loss_price_distance: 5,
+        stop_loss_price_percent: 2,
+      };
+      const next = applyValue(bracket, 'action', action, ALPACA);
+      expect(next).toEqual({ symbol: 'AAPL', action, quantity: 1, type: 'market' });
+      expect(normalizeOrder(next)).toMatchObject({ ok: true });
+      expect(applyValue({ ...bracket, group: 'oco' }, 'action', action, ALPACA)).toMatchObject({ group: 'oco' });
+    },
+  );
 
   it('selection falls back to the provider first class and market', () => {
     expect(draftSelection({ action: 'BUY' }, KRAKEN)).toEqual({ class: 'crypto', type: 'market', action: '' });

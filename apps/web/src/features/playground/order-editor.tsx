@@ -19,7 +19,8 @@ export function OrderEditor({ text, onText, onTest, testing, unchanged, textarea
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
-      onTest();
+      // As the Test button: no second preview while one is on its way.
+      if (!testing) onTest();
     }
   };
   return (

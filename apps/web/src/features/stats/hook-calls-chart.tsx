@@ -1,10 +1,14 @@
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatCount } from '../../lib/format.ts';
 import { CHART_HEIGHT, CHART_Y_TICKS, SERIES, type StatsBar } from './chart-data.ts';
 
 const titleOf = (payload: ReadonlyArray<{ payload?: unknown }>): string => {
   const bar = payload[0]?.payload as StatsBar | undefined;
   return bar?.title ?? '';
 };
+
+/** Call counts on the axis and in the tooltip, grouped en-US (SPEC §9): 12,345. */
+const countOf = (value: unknown): string => (typeof value === 'number' ? formatCount(value) : String(value ?? ''));
 
 /** Stacked bars of hook calls: placed, rejected, refused and test calls in different colours (SPEC §2). */
 export function HookCallsChart({ bars }: { bars: StatsBar[] }) {
@@ -23,8 +27,18 @@ export function HookCallsChart({ bars }: { bars: StatsBar[] }) {
       >
         <CartesianGrid vertical={false} strokeDasharray="3 3" />
         <XAxis dataKey="label" tick={{ fontSize: 12 }} tickLine={false} minTickGap={12} />
-        <YAxis allowDecimals={false} tickCount={CHART_Y_TICKS} width={40} tick={{ fontSize: 12 }} />
-        <Tooltip labelFormatter={(_label, payload) => titleOf(payload)} cursor={{ fill: 'rgba(0,0,0,0.05)' }} />
+        <YAxis
+          allowDecimals={false}
+          tickCount={CHART_Y_TICKS}
+          tickFormatter={countOf}
+          width={40}
+          tick={{ fontSize: 12 }}
+        />
+        <Tooltip
+          formatter={countOf}
+          labelFormatter={(_label, payload) => titleOf(payload)}
+          cursor={{ fill: 'rgba(0,0,0,0.05)' }}
+        />
         <Legend iconType="square" itemSorter={null} wrapperStyle={{ fontSize: 12 }} />
         {SERIES.map((series) => (
           <Bar

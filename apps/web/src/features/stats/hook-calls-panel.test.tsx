@@ -1,9 +1,12 @@
 import { fireEvent, screen } from '@testing-library/react';
+import { Children, isValidElement, type ReactElement, type ReactNode } from 'react';
+import { Tooltip, YAxis } from 'recharts';
 import { describe, expect, it } from 'vitest';
 import { formatBucket } from '../../lib/format.ts';
 import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderWithClient } from '../../test/render-with-client.tsx';
 import { hasNoCalls, type StatsRow, toBars } from './chart-data.ts';
+import { HookCallsChart } from './hook-calls-chart.tsx';
 import { HookCallsPanel } from './hook-calls-panel.tsx';
 
 const DAY = 86_400_000;
@@ -17,6 +20,17 @@ const zeros = (count: number) =>
     counterRefused: 0,
     counterTest: 0,
   }));
+/** The element of `type` in a tree of elements (recharts draws nothing measurable in jsdom). */
+function findElement(node: ReactNode, type: unknown): ReactElement<Record<string, unknown>> | undefined {
+  for (const child of Children.toArray(node)) {
+    if (!isValidElement<Record<string, unknown>>(child)) continue;
+    if (child.type === type) return child;
+    const found = findElement(child.props.children as ReactNode, type);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 const row = (createdAt: number, counts: Partial<StatsRow>): StatsRow => ({
   counter: 0,
   counterError: 0,
@@ -38,6 +52,15 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     expect(hasNoCalls(toBars([row(day, { counterRefused: 1 })], 'day'))).toBe(false);
     expect(hasNoCalls(toBars(zeros(3), 'day'))).toBe(true);
     expect(hasNoCalls([])).toBe(true);
+  });
+
+  it('groups the y-axis and tooltip counts en-US (12,345)', () => {
+    const chart = HookCallsChart({ bars: [] });
+    const tick = findElement(chart, YAxis)?.props.tickFormatter as ((value: number) => string) | undefined;
+    const tooltip = findElement(chart, Tooltip)?.props.formatter as ((value: number) => string) | undefined;
+    expect(tick?.(12345)).toBe('12,345');
+    expect(tooltip?.(1500)).toBe('1,500');
+    expect(tooltip?.(7)).toBe('7');
   });
 
   it('labels the buckets in the zone the server counted them in (UTC after a fallback)', () => {

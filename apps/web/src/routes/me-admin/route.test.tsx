@@ -138,6 +138,8 @@ describe('admin screen (SPEC §2 Admin)', () => {
     expect(form(create).getByText('Complete and submit the form to get referrer link')).toBeTruthy();
     expect((form(create).getByLabelText('Credits') as HTMLInputElement).value).toBe('100');
     expect(form(create).getByRole('option', { name: '- None -' })).toBeTruthy();
+    // SPEC §5, §9: a referrer name is at most 16 characters; the input takes no more.
+    expect((form(create).getByLabelText('Name') as HTMLInputElement).maxLength).toBe(16);
     press(create, 'Create');
     expect(await form(create).findByText('Required, if brokerage is not selected')).toBeTruthy();
     fillIn(create, 'Name', 'A'.repeat(17));

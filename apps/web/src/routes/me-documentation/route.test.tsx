@@ -173,6 +173,22 @@ describe('documentation: selectors and the order (SPEC §4 playground rules)', {
     expect(textarea.value).toBe(typed);
   });
 
+  it.each([
+    ['1e', 68],
+    ['-', 68],
+    ['2.', 68],
+  ])('keeps a price typed half-way (%s) as typed instead of repairing it into a number', async (price, position) => {
+    await open('/me/documentation/alpaca');
+    const textarea = (await screen.findByLabelText('Order (JSON)')) as HTMLTextAreaElement;
+    const typed = `{"symbol": "MSFT", "action": "buy", "type": "limit", "limit_price": ${price}}`;
+    fireEvent.change(textarea, { target: { value: typed } });
+    await choose('Action', 'sell');
+    expect(textarea.value).toBe(typed);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      `The order was not changed: its text is not valid JSON (Incomplete number "${price}" at position ${position}). Correct it first.`,
+    );
+  });
+
   it("shows a class the broker does not trade as the order's, so the broker's first class can be chosen", async () => {
     await open('/me/documentation/alpaca');
     const textarea = await screen.findByLabelText('Order (JSON)');

@@ -101,6 +101,26 @@ describe('documentation: Test (SPEC §4 test flow, §8 messages)', { timeout: 20
 });
 
 describe('documentation: Test result and the chosen account', { timeout: 20_000 }, () => {
+  it('sends no second preview on Ctrl+Enter while one is on its way (the Test button is disabled)', async () => {
+    const later: { answer?: (payload: GraphQLPayload) => void } = {};
+    const { calls } = await open(
+      [PAPER],
+      () =>
+        new Promise<GraphQLPayload>((resolve) => {
+          later.answer = resolve;
+        }),
+    );
+    await typeOrder("{symbol: 'AAPL', action: 'buy', quantity: 2}");
+    fireEvent.keyDown(screen.getByLabelText('Order (JSON)'), { key: 'Enter', ctrlKey: true });
+    await waitFor(() => expect(later.answer).toBeDefined());
+    expect((screen.getByRole('button', { name: 'Testing…' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.keyDown(screen.getByLabelText('Order (JSON)'), { key: 'Enter', ctrlKey: true });
+    await act(async () => {});
+    expect(calls('PlaygroundOrderPreview')).toHaveLength(1);
+    later.answer?.({ data: { orderPreview: { id: 'sig-P-1', status: 'draft' } } });
+    expect(within(await screen.findByTestId('test-success')).getByText('sig-P-1')).toBeTruthy();
+  });
+
   it('drops the result (and an answer still on its way) when another account is chosen', async () => {
     const later: { answer?: (payload: GraphQLPayload) => void } = {};
     const { calls } = await open([PAPER], (request) =>
