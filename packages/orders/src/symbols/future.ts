@@ -59,6 +59,15 @@ export function parseFuture(symbol: string, now: number): ParsedSymbol | undefin
 }
 
 /**
+ * The one-digit year brokers name a contract with (ESZ6), when it reads back as `year`: for a
+ * contract five years or more from now it names another decade's (ESZ2036 → ESZ6, December 2026).
+ */
+export function oneDigitYear(year: number, month: number, now: number): string | undefined {
+  const digit = String(year % 10);
+  return resolveYear(digit, month, now) === year ? digit : undefined;
+}
+
+/**
  * The full year of a 1 or 2 digit year: of the candidate decades (centuries), the one whose
  * contract month lies nearest to now; a tie goes to the later one, since contracts trade ahead.
  */
