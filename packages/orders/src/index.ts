@@ -50,6 +50,7 @@ export {
   providerTypes,
   type SampleSelection,
 } from './playground/sample.ts';
+export { oneDigitYear } from './symbols/future.ts';
 export {
   isClassCompatible,
   MAX_SYMBOL_LENGTH,

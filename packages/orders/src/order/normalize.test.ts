@@ -234,6 +234,19 @@ describe('normalizeOrder accepts', () => {
     expect(result).toEqual({ ok: true, order });
     if (result.ok) expect(Object.keys(result.order)).toEqual(Object.keys(order));
   });
+
+  // Index CFDs by the names brokers give them: never a futures contract of some year.
+  it.each(['HK50', 'CN50', 'CH20', 'SG30', 'EU50', 'DAX40', 'HK33', 'US30', 'UK100', 'DE40', 'JP225', 'AUS200'])(
+    'the index CFD %s without a class, or as an index, keeps its name',
+    (symbol) => {
+      expect(normalize({ symbol, action: 'buy', quantity: 1 })).toMatchObject({ ok: true, order: { symbol } });
+      expect(normalize({ symbol, action: 'buy', quantity: 1 })).not.toMatchObject({ order: { class: 'future' } });
+      expect(normalize({ symbol, class: 'index', action: 'buy', quantity: 1 })).toMatchObject({
+        ok: true,
+        order: { symbol, class: 'index' },
+      });
+    },
+  );
 });
 
 describe('normalizeOrder multi-leg', () => {

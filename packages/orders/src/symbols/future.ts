@@ -2,11 +2,33 @@
 //   "ES1!"  "NQ2!"  "6E1!"                      continuous: front (1) or next (2) contract
 //   "ESZ4"  "ESZ24"  "ESZ2024"  "/ESZ24"        dated: root, month code, 1, 2 or 4 digit year
 // All dated spellings of a contract have one canonical form: root + month code + 4-digit year.
+// A dated contract lies within ten years of now: further off the symbol names something else, a
+// CFD (HK50, the Hang Seng, not May 2050) or another market's code (AU2506: Shanghai gold, June
+// 2025), and is read as a ticker. So are index CFDs whose names read like a contract month soon.
 import { FUTURE_MONTH_CODES, type FutureMonthCode, type ParsedSymbol } from './parsed-symbol.ts';
 
 const CONTINUOUS = /^\/?([A-Z0-9]{1,5})([1-9])!$/;
 // The root is lazy so that a root ending in a month letter still leaves the last one for the month.
 const DATED = /^\/?([A-Z0-9]{1,5}?)([FGHJKMNQUVXZ])(\d{4}|\d{2}|\d)$/;
+const MAX_YEARS_AWAY = 10;
+/** Index CFDs as brokers name them whose names would read as a contract month. */
+// biome-ignore format: one market per line
+export const INDEX_CFD_NAMES: ReadonlySet<string> = new Set([
+  'DJ30',
+  'UK50',
+  'DAX30', 'DAX40',
+  'EU50', 'EUSTX50', 'ESTX50', 'STOXX50',
+  'IBEX35',
+  'NETH25', 'AEX25',
+  'CH20',
+  'HK50', 'HK33', 'HKG33',
+  'CN50', 'CHN50',
+  'SG30', 'SGX30',
+  'IN50',
+  'NZ50',
+  'MEX35',
+  'TWN50',
+]);
 
 export function parseFuture(symbol: string, now: number): ParsedSymbol | undefined {
   const continuous = CONTINUOUS.exec(symbol);
@@ -21,18 +43,28 @@ export function parseFuture(symbol: string, now: number): ParsedSymbol | undefin
     };
   }
   const dated = DATED.exec(symbol);
-  if (!dated) return undefined;
+  if (!dated || INDEX_CFD_NAMES.has(symbol)) return undefined;
   const [, root = '', code = 'F', digits = '0'] = dated;
   if (!/[A-Z]/.test(root)) return undefined;
   const monthCode = code as FutureMonthCode;
   const month = FUTURE_MONTH_CODES.indexOf(monthCode) + 1;
   const year = resolveYear(digits, month, now);
+  if (Math.abs(year - new Date(now).getUTCFullYear()) > MAX_YEARS_AWAY) return undefined;
   return {
     canonical: `${root}${monthCode}${year}`,
     class: 'future',
     recognized: true,
     parts: { kind: 'future', root, monthCode, month, year },
   };
+}
+
+/**
+ * The one-digit year brokers name a contract with (ESZ6), when it reads back as `year`: for a
+ * contract five years or more from now it names another decade's (ESZ2036 → ESZ6, December 2026).
+ */
+export function oneDigitYear(year: number, month: number, now: number): string | undefined {
+  const digit = String(year % 10);
+  return resolveYear(digit, month, now) === year ? digit : undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
 //   cfd, bond, warrant   GET /iserver/secdef/search?symbol=…  a result's section of that type
 //   option, future       contracts.ts' neighbour derivatives.ts
 //   "#265598"  any class, by its conid
-import { type OrderClass, parseSymbol } from '@router/orders';
+import { type OrderClass, parseSymbol, writtenSymbol } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { IbkrApi } from './api.ts';
@@ -94,10 +94,12 @@ async function searched(get: SecDefCall, symbol: string, secType: SecType, what:
   return { conid, secType };
 }
 
+/** A CFD by the name the order carries: read again, HK50 would be a contract month (HK2050). */
 function cfdSymbol(symbol: string): string {
   const parsed = parseSymbol(symbol);
   if (parsed.parts.kind === 'pair') return `${parsed.parts.base}.${parsed.parts.quote}`;
-  return INDEX_CFDS[parsed.canonical] ?? ibkrTicker(parsed.canonical);
+  const name = writtenSymbol(symbol);
+  return INDEX_CFDS[name] ?? ibkrTicker(name);
 }
 
 export type { Instrument, SecType };

@@ -80,6 +80,8 @@ function baseContracts(): FakeContract[] {
       ['IBUST100', 230949985, 21000],
       ['IBDE40', 230949980, 19500],
       ['IBGB100', 230949981, 8300],
+      ['IBHK50', 230949986, 19500],
+      ['IBEU50', 230949987, 5000],
       ['EUR.USD', 143916318, 1.08],
     ].map(([symbol, conid, price]) => ({
       ...stock(Number(conid), String(symbol), `${symbol} CFD`, Number(price), { exchange: 'SMART', isUS: false }),

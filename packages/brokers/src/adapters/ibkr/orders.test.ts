@@ -240,6 +240,18 @@ describe('instruments', () => {
     expect(ticket).toMatchObject({ conid: front?.conid, manualIndicator: false });
   });
 
+  it('an index CFD is looked up by the name the trader wrote, not read as a contract month', async () => {
+    const conidOf = (name: string) => c.fake.market.all().find((contract) => contract.symbol === name)?.conid;
+    for (const [symbol, ibkrName] of [
+      ['HK50', 'IBHK50'],
+      ['EU50', 'IBEU50'],
+    ]) {
+      await c.broker.placeOrder(c.ctx, c.session, input({ symbol, class: 'cfd', action: 'buy', quantity: 1 }));
+      const ticket = (bodyOf(c.fake.requests.length - 1) as { orders: Array<{ conid: number }> }).orders[0];
+      expect(ticket?.conid).toBe(conidOf(ibkrName ?? ''));
+    }
+  });
+
   it('resolves a symbol once: conids are permanent', async () => {
     await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
     const before = c.fake.requests.length;

@@ -5,7 +5,7 @@
 //   - the server's name for the signal's symbol (GET …/symbols, kept 15 minutes): letter case
 //     as the server has it, and a suffix or prefix it adds (EURUSDm, EURUSD.m, #AAPL) when exactly
 //     one symbol fits. Digits and capitals are never added: US30 is not US300, EURUSD not EURUSDX.
-import { type Order, parseSymbol } from '@router/orders';
+import { type Order, parseSymbol, writtenSymbol } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { accountPath, fail, type MetaApiLink, provisioningClient, tradingClient } from './client.ts';
 
@@ -32,10 +32,13 @@ function expiringMap<T>(ttlMs: number, now: () => number) {
   };
 }
 
-/** What a signal names, as MetaTrader servers spell it: EUR/USD → EURUSD. */
+/**
+ * What a signal names, as MetaTrader servers spell it: EUR/USD → EURUSD. Anything else goes as the
+ * order carries it: a CFD's name (HK50) read again would be a contract month (HK2050).
+ */
 export function wantedName(order: Pick<Order, 'symbol'>): string {
   const parsed = parseSymbol(order.symbol);
-  return parsed.parts.kind === 'pair' ? `${parsed.parts.base}${parsed.parts.quote}` : parsed.canonical;
+  return parsed.parts.kind === 'pair' ? `${parsed.parts.base}${parsed.parts.quote}` : writtenSymbol(order.symbol);
 }
 
 /** The one symbol of the server `wanted` names, or a refusal naming what was found. */

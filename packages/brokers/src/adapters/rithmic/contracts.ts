@@ -4,7 +4,7 @@
 // 114 trading_symbol, as async_rithmic's get_front_month_contract asks it), kept an hour; later
 // positions (ES2!) have no such request and are refused.
 import type { Order } from '@router/orders';
-import { parseSymbol } from '@router/orders';
+import { oneDigitYear, parseSymbol } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { RITHMIC_TITLE } from './descriptor.ts';
@@ -66,7 +66,9 @@ export function contractOf(order: Pick<Order, 'symbol' | 'exchange'>, now: numbe
   const exchange = order.exchange?.toUpperCase() ?? EXCHANGE_OF.get(parts.root);
   if (!exchange) throw invalid(`the exchange of ${parts.root} is not known; prefix it, e.g. CME:${parts.root}H2027`);
   if (parts.kind === 'continuous_future') return { root: parts.root, exchange };
-  return { root: parts.root, symbol: `${parts.root}${parts.monthCode}${parts.year % 10}`, exchange };
+  const digit = oneDigitYear(parts.year, parts.month, now);
+  if (digit === undefined) throw invalid(`${order.symbol} is too far off to name with a one-digit year`);
+  return { root: parts.root, symbol: `${parts.root}${parts.monthCode}${digit}`, exchange };
 }
 
 async function frontMonth(ctx: BrokerContext, credentials: Credentials, wanted: WantedContract): Promise<Contract> {

@@ -4,7 +4,7 @@
 //   future  ESU2026 → /ESU6 (last digit of year)   Future
 //   crypto  BTC/USD                                Cryptocurrency
 // and the leg action each of our actions is at tastytrade (futures: Buy / Sell only).
-import { type OrderAction, type OrderClass, parseSymbol } from '@router/orders';
+import { type OrderAction, type OrderClass, oneDigitYear, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { TASTYTRADE_TITLE } from './descriptor.ts';
 
@@ -23,7 +23,9 @@ function futureSymbol(symbol: string): string {
     throw invalid(`${symbol} is a continuous contract; give the contract month, such as ${parts.root}Z2026`);
   }
   if (parts.kind !== 'future') throw invalid(`${symbol} is not a futures contract`);
-  return `/${parts.root}${parts.monthCode}${parts.year % 10}`;
+  const digit = oneDigitYear(parts.year, parts.month, Date.now());
+  if (digit === undefined) throw invalid(`${symbol} is too far off to name with a one-digit year`);
+  return `/${parts.root}${parts.monthCode}${digit}`;
 }
 
 function cryptoSymbol(symbol: string): string {

@@ -4,7 +4,7 @@
 //     GET /product/find?name=ES → {id}; GET /contractMaturity/deps?masterid={id} → [{id,
 //     expirationDate, isFront}]; GET /contract/deps?masterid={maturity id} → [{id, name}]
 // Answers are kept an hour (continuous) or a day (contract ids), per origin.
-import { parseSymbol } from '@router/orders';
+import { oneDigitYear, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { TRADOVATE_TITLE } from './descriptor.ts';
@@ -44,7 +44,11 @@ type Parsed = { kind: 'dated'; name: string } | { kind: 'continuous'; root: stri
 /** The symbol as Tradovate reads it; anything but a future is refused. */
 export function parseContract(symbol: string, now: number): Parsed {
   const { parts } = parseSymbol(symbol, { now: () => now });
-  if (parts.kind === 'future') return { kind: 'dated', name: `${parts.root}${parts.monthCode}${parts.year % 10}` };
+  if (parts.kind === 'future') {
+    const digit = oneDigitYear(parts.year, parts.month, now);
+    if (digit === undefined) throw invalid(`${symbol} is too far off to name with a one-digit year`);
+    return { kind: 'dated', name: `${parts.root}${parts.monthCode}${digit}` };
+  }
   if (parts.kind === 'continuous_future') return { kind: 'continuous', root: parts.root, position: parts.position };
   throw invalid(`${symbol} is not a futures contract; give one as ESZ2026 or ES1!`);
 }

@@ -2,7 +2,7 @@
 // root + month code + one-digit year (ESZ2026 → ESZ6, FUTURES), crypto as BTCUSD (CRYPTO), and
 // options not as an OCC string but as a leg {symbol: underlying, strike_price, option_expire_date,
 // option_type}. Several option legs on one underlying are one strategy order, named from the legs.
-import { type OrderAction, type OrderClass, type OrderLeg, parseSymbol } from '@router/orders';
+import { type OrderAction, type OrderClass, type OrderLeg, oneDigitYear, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalString } from '../../core/json-read.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
@@ -18,8 +18,11 @@ export function webullInstrument(symbol: string, orderClass: OrderClass): Webull
   const { parts, canonical } = parseSymbol(symbol);
   if (parts.kind === 'continuous_future')
     throw invalid(`${canonical} is a continuous contract; give the contract month, such as ESZ2026`);
-  if (parts.kind === 'future')
-    return { symbol: `${parts.root}${parts.monthCode}${parts.year % 10}`, instrumentType: 'FUTURES' };
+  if (parts.kind === 'future') {
+    const digit = oneDigitYear(parts.year, parts.month, Date.now());
+    if (digit === undefined) throw invalid(`${canonical} is too far off to name with a one-digit year`);
+    return { symbol: `${parts.root}${parts.monthCode}${digit}`, instrumentType: 'FUTURES' };
+  }
   if (parts.kind === 'pair') {
     if (orderClass !== 'crypto' || parts.quote !== 'USD')
       throw invalid(`${canonical}: Webull trades crypto against USD`);

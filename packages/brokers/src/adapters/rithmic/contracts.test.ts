@@ -1,0 +1,18 @@
+// Rithmic names contracts with a one-digit year: a contract further off is refused, not sent as
+// the one of the current decade.
+import { describe, expect, it } from 'vitest';
+import { contractOf } from './contracts.ts';
+
+const NOW = Date.UTC(2026, 10, 27);
+
+describe('contractOf', () => {
+  it('names a contract within five years by its one-digit year', () => {
+    expect(contractOf({ symbol: 'ESZ2026' }, NOW)).toMatchObject({ root: 'ES', symbol: 'ESZ6' });
+  });
+
+  it('refuses a contract whose one-digit year would name another decade’s (ESZ2036 is not ESZ6)', () => {
+    expect(() => contractOf({ symbol: 'ESZ2036' }, NOW)).toThrow(
+      'ESZ2036 is too far off to name with a one-digit year',
+    );
+  });
+});
