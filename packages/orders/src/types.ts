@@ -193,3 +193,11 @@ export interface OrderResponse {
   status_description?: string;
   price?: number;
 }
+
+/** A bracket's exits: take profit and stop loss, by price, distance or percent. */
+export const EXIT_FIELDS = [
+  'take_profit_price',
+  'stop_loss_price',
+  'stop_loss_price_distance',
+  'stop_loss_price_percent',
+] as const;

@@ -4,22 +4,22 @@
 // symbol of a recognizable class switches the class.
 import { actionsForClass, isExitAction } from '../enumerations.ts';
 import { parseSymbol } from '../symbols/parse-symbol.ts';
-import { ORDER_CLASSES, type OrderAction, type OrderClass, type OrderType, type Provider } from '../types.ts';
+import {
+  EXIT_FIELDS,
+  ORDER_CLASSES,
+  type OrderAction,
+  type OrderClass,
+  type OrderType,
+  type Provider,
+} from '../types.ts';
 import { classExampleSymbol, examplePrice, firstActionFor, type OrderDraft } from './sample.ts';
 
 const PRICE_FIELDS = ['limit_price', 'stop_price', 'stop_price_distance', 'stop_price_percent'] as const;
-/** A bracket's exits: close and cancel take none (the hook refuses them), so choosing either drops them. */
-const BRACKET_FIELDS = [
-  'take_profit_price',
-  'stop_loss_price',
-  'stop_loss_price_distance',
-  'stop_loss_price_percent',
-] as const;
-
 export function applyAction(draft: OrderDraft, action: OrderAction, provider?: Provider): OrderDraft {
   const next: OrderDraft = { ...draft, action };
   if (!isExitAction(action)) return next;
-  for (const field of BRACKET_FIELDS) delete next[field];
+  // A bracket's exits: close and cancel take none (the hook refuses them), so choosing either drops them.
+  for (const field of EXIT_FIELDS) delete next[field];
   // A bracket with its exits gone is refused too ('bracket needs take_profit_price or a stop loss').
   if (next.group === 'bracket') delete next.group;
   return withType(next, 'market', provider);

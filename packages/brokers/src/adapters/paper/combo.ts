@@ -4,6 +4,7 @@
 // positive for a debit paid, negative for a credit received. A limit combo rests until the net
 // is at or below its limit, and fills at the legs' market prices then.
 
+import { EXIT_FIELDS } from '@router/orders';
 import { roundToTick } from '../../core/ticks.ts';
 import type { Book } from './book.ts';
 import type { Instrument } from './instruments.ts';
@@ -15,12 +16,6 @@ import { fill } from './trading.ts';
 import type { PaperLeg, PaperOrder } from './types.ts';
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-const BRACKET_FIELDS = [
-  'take_profit_price',
-  'stop_loss_price',
-  'stop_loss_price_distance',
-  'stop_loss_price_percent',
-] as const;
 
 export async function placeCombo(book: Book, request: PlaceRequest): Promise<PaperOrder> {
   const { order } = request;
@@ -34,7 +29,7 @@ export async function placeCombo(book: Book, request: PlaceRequest): Promise<Pap
   // The combo trades at its net: a leg's own type or price would be dropped, so it is refused.
   if (legs.some((leg) => leg.limit_price !== undefined || leg.type !== undefined))
     throw invalid('legs take no type or price: give the net price as limit_price');
-  if (BRACKET_FIELDS.some((field) => order[field] !== undefined))
+  if (EXIT_FIELDS.some((field) => order[field] !== undefined))
     throw invalid('take profit and stop loss do not apply to multi-leg orders');
   if (order.quantity_type !== 'fixed') throw invalid('multi-leg orders take a fixed quantity per leg');
   if (!DURATIONS.has(order.duration)) throw invalid(`duration ${order.duration} is not supported`);
