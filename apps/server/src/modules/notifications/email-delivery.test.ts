@@ -174,12 +174,8 @@ describe('email notifications', () => {
     // A stored event whose mail throws while it is written (an expiry past what a Date holds did,
     // until event texts read dates defensively). Before, that failed the whole round, every round:
     // no mail went out at all.
-    const odd: NotificationEvent = {
-      userId: aliceId,
-      connectorId: liveId,
-      type: 'connector.expiring',
-      data: { connectorKey: live.key, providerName: 'keyfake', accountIds: ['L-1'], unwritable: true },
-    };
+    const data = { connectorKey: live.key, providerName: 'keyfake', accountIds: ['L-1'], unwritable: true };
+    const odd = { userId: aliceId, connectorId: liveId, type: 'connector.expiring', data } as NotificationEvent;
     await emitEvents(t.services.db, [odd, order('order.rejected', 'beside-odd')]);
     const mails = await eventually(
       async () => mailsTo('odd@example.com').slice(before),
