@@ -1,7 +1,7 @@
 import { CombinedError, gql } from '@urql/core';
 import { describe, expect, it, vi } from 'vitest';
 import { UserDocument } from '../features/user/documents.ts';
-import { createAppClient, createErrorHandler, isUnauthenticated, requestHeaders } from './client.ts';
+import { createAppClient, createErrorHandler, isUnauthenticated, pageLeaving, requestHeaders } from './client.ts';
 import { PROXIED_USER_KEY, TOKEN_KEY } from './storage.ts';
 
 const json = (body: unknown, status = 200) =>
@@ -85,6 +85,11 @@ describe('error handling (SPEC §8)', () => {
     window.dispatchEvent(new Event('pageshow'));
     handle(cut, operation);
     expect(log).toHaveBeenCalledOnce();
+    // A page closing itself (the broker callback popup) says so before pagehide can fire.
+    pageLeaving();
+    handle(cut, operation);
+    expect(log).toHaveBeenCalledOnce();
+    window.dispatchEvent(new Event('pageshow'));
   });
 });
 

@@ -39,6 +39,14 @@ if (typeof window !== 'undefined') {
   });
 }
 
+/**
+ * The page is about to go by its own doing (the callback popup's `window.close()`): its requests
+ * in flight may be aborted before `pagehide` fires, and that says nothing about the server.
+ */
+export function pageLeaving(): void {
+  leaving = true;
+}
+
 export function createErrorHandler({ onUnauthenticated, log = console.error }: ErrorHandlerOptions) {
   return (error: CombinedError, operation: Operation): void => {
     if (error.networkError && !leaving) {

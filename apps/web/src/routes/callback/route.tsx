@@ -5,6 +5,7 @@ import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { findCallbackProvider, readCallback } from '../../features/connectors/callback-request.ts';
 import { ConnectorActivateDocument } from '../../features/connectors/documents.ts';
 import { useCall } from '../../lib/call.ts';
+import { pageLeaving } from '../../lib/client.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { useProviders } from '../../lib/providers.tsx';
 
@@ -32,6 +33,7 @@ export function Component() {
       () => {
         if (window.opener) {
           setConnected(true);
+          pageLeaving();
           window.close();
         } else navigate(LIST, { replace: true });
       },
