@@ -75,8 +75,6 @@ export interface Submitted {
   waitedUs: number;
   /** The stored signal it placed, or the first one it repeats; absent when refused. */
   signalId?: string;
-  /** A repeat: signalId is the first signal's, and this call placed nothing. */
-  repeat?: true;
   /** A 429's Retry-After, in whole seconds: when the limit has room again. */
   retryAfterS?: number;
 }
@@ -244,7 +242,7 @@ async function repeatOf(
   phases.broker = msSince(waitStart, waitEnd);
   // A repeat's own body is not in the first one's row: its entry keeps it.
   const waitedUs = Number(waitEnd - waitStart) / 1000;
-  return { ...answered(rt, input, answer, waitedUs, owner, request, phases), repeat: true };
+  return answered(rt, input, answer, waitedUs, owner, request, phases);
 }
 
 /**
