@@ -22,7 +22,8 @@ export function isCallbackUrl(value: string): boolean {
   } catch {
     return false;
   }
-  if (url.hash || url.username || url.password) return false;
+  // An empty fragment ('…/cb#') parses to an empty hash: look at the text itself.
+  if (value.includes('#') || url.username || url.password) return false;
   if (LOOPBACK.has(url.hostname)) return url.protocol === 'https:' || url.protocol === 'http:';
   return url.protocol === 'https:' && /^([a-z0-9-]+\.)+[a-z]{2,63}$/i.test(url.hostname);
 }

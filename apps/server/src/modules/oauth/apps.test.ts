@@ -81,6 +81,9 @@ describe('developer applications', () => {
       [{ ...valid, redirectUrl: 'http://journal.example.com/cb' }, 'redirectUrl', 'Invalid URL'],
       [{ ...valid, redirectUrl: 'https://intranet/cb' }, 'redirectUrl', 'Invalid URL'],
       [{ ...valid, redirectUrl: 'https://journal.example.com/cb#frag' }, 'redirectUrl', 'Invalid URL'],
+      // RFC 6749 §3.1.2: no fragment at all, an empty one included (the URL parser reports no hash).
+      [{ ...valid, redirectUrl: 'https://journal.example.com/cb#' }, 'redirectUrl', 'Invalid URL'],
+      [{ ...valid, redirectUrl: 'http://localhost:3000/cb#' }, 'redirectUrl', 'Invalid URL'],
       [{ ...valid, redirectUrl: 'javascript:alert(1)' }, 'redirectUrl', 'Invalid URL'],
       [
         { ...valid, redirectUrl: `https://journal.example.com/${'p'.repeat(230)}` },
@@ -124,6 +127,16 @@ describe('developer applications', () => {
       bearer(pro.token),
     );
     expect(badUrl.errors?.[0]).toMatchObject({ message: 'Invalid URL', extensions: { field: 'metadata.redirectUrl' } });
+    const emptyFragment = await gql(
+      t.app,
+      UPDATE,
+      { key, metadata: { redirectUrl: 'https://journal.example.com/oauth#' } },
+      bearer(pro.token),
+    );
+    expect(emptyFragment.errors?.[0]).toMatchObject({
+      message: 'Invalid URL',
+      extensions: { field: 'metadata.redirectUrl' },
+    });
     const unknownField = await gql(t.app, UPDATE, { key, metadata: { secret: 'x' } }, bearer(pro.token));
     expect(unknownField.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const byCustomer = await gql(t.app, UPDATE, { key, metadata: { name: 'x' } }, bearer(customer.token));
