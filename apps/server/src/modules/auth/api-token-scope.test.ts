@@ -64,7 +64,7 @@ describe('an API token at GraphQL', () => {
     expect(signin.data?.signin.token).toBeTruthy();
   });
 
-  it('cannot delete the owner’s tokens or applications, redirect an application, nor open billing', async () => {
+  it('cannot delete or rename the owner’s tokens, delete or redirect an application, nor open billing', async () => {
     const owner = await confirmedUser(t, 'leak@example.test');
     await t.services.db.$client.query('update users set "group" = "group" | 16 where id = $1', [owner.id]);
     const leaked = await newApiToken(owner.token, 'ci');
@@ -83,6 +83,11 @@ describe('an API token at GraphQL', () => {
     const refused: Array<[string, Record<string, unknown>]> = [
       ...tokens.map((row): [string, Record<string, unknown>] => [
         'mutation($k: String!) { userTokenDelete(key: $k) }',
+        { k: row.key },
+      ]),
+      // Nor rename one (itself included): the names are how the owner tells which to revoke.
+      ...tokens.map((row): [string, Record<string, unknown>] => [
+        'mutation($k: String!) { userTokenUpdate(key: $k, metadata: {name: "harmless"}) { key } }',
         { k: row.key },
       ]),
       ['mutation($k: String!) { userAppDelete(key: $k) }', { k: appKey }],

@@ -28,7 +28,7 @@ export const API_TOKEN_REFUSED = 'An API token cannot do this: sign in to the da
 
 /**
  * A signed-in customer at the dashboard, or an administrator acting as them: never a personal API
- * token. Deleting the user's API tokens, authorized applications or developer applications,
+ * token. Deleting or renaming the user's API tokens, deleting authorized or developer applications,
  * changing an application, and billing are account management: a leaked token must not lock its
  * owner's scripts out, end an application for all its users or send its users' consent elsewhere,
  * nor open the billing portal. Trading and reads stay the token's.

@@ -58,8 +58,9 @@ export async function getToken(caller: Caller, key: string): Promise<UserTokenVi
   return row ? tokenView(row) : findGrant(caller.services, viewer.userKey, key);
 }
 
+/** Renaming is managing: the dashboard's, never a token's (a leaked one would pass for another). */
 export async function updateToken(caller: Caller, key: string, metadata: unknown): Promise<UserTokenView> {
-  const viewer = requireViewer(caller);
+  const viewer = requireDashboard(caller);
   const row = await updateApiTokenMetadata(caller.services.db, viewer.userId, key, metadataOf(metadata));
   if (!row) throw new AppError('NOT_FOUND', 'Token not found');
   return tokenView(row);
