@@ -105,10 +105,32 @@ function compareHashedSecret(this: { clientSecret?: string }, actual: string): b
   return stored.length === given.length && timingSafeEqual(stored, given);
 }
 
+/**
+ * Every URL the provider writes (discovery's endpoints, the resume redirect) is PUBLIC_URL's, as
+ * its issuer is: Koa would take the origin from the request's Host, or behind a trusted proxy its
+ * X-Forwarded-Host and -Proto, which a client writes (a cached discovery document naming another
+ * host would send applications' secrets and codes there).
+ */
+function pinOrigin(provider: Provider, publicUrl: string): void {
+  const origin = new URL(publicUrl);
+  const protocol = origin.protocol.slice(0, -1);
+  Object.defineProperties(provider.request, {
+    host: { get: () => origin.host },
+    protocol: { get: () => protocol },
+    href: {
+      get(this: { originalUrl: string }) {
+        const url = new URL(this.originalUrl, origin);
+        return `${origin.origin}${url.pathname}${url.search}`;
+      },
+    },
+  });
+}
+
 async function createProvider(services: Services): Promise<Provider> {
   const provider = new Provider(`${services.config.PUBLIC_URL}${OIDC_PATH}`, await configuration(services));
   provider.proxy = services.config.TRUST_PROXY > 0;
   provider.maxIpsCount = services.config.TRUST_PROXY;
+  pinOrigin(provider, services.config.PUBLIC_URL);
   provider.Client.prototype.compareClientSecret = compareHashedSecret;
   provider.on('server_error', (_ctx: unknown, err: Error) => services.log.error({ err }, 'oauth provider error'));
   return provider;
