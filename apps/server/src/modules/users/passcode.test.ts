@@ -89,6 +89,10 @@ describe('second-factor notices', () => {
     expect(wrongRecovery.errors?.[0]?.extensions?.field).toBe('passcode');
     const renew = await gql(t.app, RENEW, { passcode: '000000' }, bearer(session));
     expect(renew.errors?.[0]?.message).toBe('The verification code is not valid');
+    // So is userRecoveryCodesCreate's, whose argument is named passcode too.
+    const renewRecovery = await gql(t.app, RENEW, { passcode: 'abcd-efgh-jkmn' }, bearer(session));
+    expect(renewRecovery.errors?.[0]?.message).toBe('The recovery code is not valid');
+    expect(renewRecovery.errors?.[0]?.extensions?.field).toBe('passcode');
     expect(smtp.mails.filter((m) => m.to.includes(email)).length).toBe(before);
   });
 });

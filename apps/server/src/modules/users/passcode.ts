@@ -121,7 +121,8 @@ export async function regenerateRecoveryCodes(caller: Caller, code: string): Pro
   if (!user.passcodeActiveAt) {
     throw new AppError('VALIDATION', 'The second factor is not active', { field: 'passcode' });
   }
-  await verifySecondFactor(caller.services, user, code);
+  // A wrong recovery code is named on the argument it came in, as a wrong authenticator code is.
+  await verifySecondFactor(caller.services, user, code, 'passcode');
   const codes = await issueRecoveryCodes(caller.services, user.id);
   await sendSecondFactorNotice(caller.services, user, 'recovery-codes');
   return codes;
