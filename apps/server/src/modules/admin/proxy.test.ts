@@ -4,13 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { footprint, PROXY_END, PROXY_START, readAudit } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { fakeKeyBroker } from '../../../test/fake-brokers.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof confirmedUser>>;
 let bob: Awaited<ReturnType<typeof confirmedUser>>;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ brokers: [fakeKeyBroker().broker] });
   admin = await confirmedUser(t, 'admin@example.test');
   bob = await confirmedUser(t, 'bob@example.test');
 });
@@ -255,6 +256,31 @@ describe('proxy', () => {
     const mine = await gql(t.app, UPDATE, { k: key, m: elsewhere }, bearer(frank.token));
     expect(mine.errors).toBeUndefined();
     expect(await stored()).toEqual({ url: 'https://example.org/collector' });
+  });
+
+  it("never connects a broker with a login while proxied: it would be the administrator's, in the user's account", async () => {
+    const hank = await confirmedUser(t, 'hank@example.test');
+    const asHank = await proxiedAs('hank@example.test');
+    const ACTIVATE = `mutation($p: String!, $c: [String!]!) {
+      connectorActivate(providerName: $p, credentials: $c) { key providerName } }`;
+    const connectors = async () =>
+      (
+        await t.services.db.$client.query<{ provider_name: string }>(
+          'select provider_name from connectors where user_id = $1 order by id',
+          [hank.id],
+        )
+      ).rows.map((row) => row.provider_name);
+    const refused = await gql(t.app, ACTIVATE, { p: 'keyfake', c: ['admins-key', 'sekret-ok'] }, asHank);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(refused.data?.connectorActivate ?? null).toBeNull();
+    expect(await connectors()).toEqual([]);
+    // Paper trading needs no login: the administrator may set it up.
+    const paper = await gql(t.app, ACTIVATE, { p: 'paper', c: [] }, asHank);
+    expect(paper.data?.connectorActivate).toMatchObject({ providerName: 'paper' });
+    // The owner connects their broker.
+    const own = await gql(t.app, ACTIVATE, { p: 'keyfake', c: ['hanks-key', 'sekret-ok'] }, bearer(hank.token));
+    expect(own.data?.connectorActivate).toMatchObject({ providerName: 'keyfake' });
+    expect(await connectors()).toEqual(['paper', 'keyfake']);
   });
 
   it('honours X-User only once adminProxyStart recorded it, in that sign-in session, until adminProxyEnd', async () => {
