@@ -1,6 +1,5 @@
 // SPEC §7 connector calls: connectorCreate, connectorActivate, connectorUpdate, connectorDelete,
 // connector(key), connectors. Credentials and tokens are never part of any answer.
-
 import { AppError } from '../errors.ts';
 import {
   type Actor,
