@@ -1,5 +1,6 @@
 // SPEC §7 connector calls: connectorCreate, connectorActivate, connectorUpdate, connectorDelete,
 // connector(key), connectors. Credentials and tokens are never part of any answer.
+import { AppError } from '../errors.ts';
 import {
   type Actor,
   activateConnector,
@@ -14,6 +15,9 @@ import {
 import { builder } from './builder.ts';
 import type { GraphQLContext } from './context.ts';
 import { requireViewer } from './guards.ts';
+
+const BROKER_LOGIN_OWNER_ONLY =
+  'A broker is connected by the account owner only: acting as the user, the broker login would be yours';
 
 /** The signed-in caller as the modules' Actor (scoping and the activity log's address). */
 export function actorOf(ctx: GraphQLContext): Actor {
@@ -88,8 +92,14 @@ builder.mutationFields((t) => ({
       providerName: t.arg.string({ required: true }),
       credentials: t.arg.stringList({ required: true }),
     },
-    resolve: (_root, { providerName, credentials }, ctx) =>
-      activateConnector(ctx.services, actorOf(ctx), providerName, credentials),
+    resolve: (_root, { providerName, credentials }, ctx) => {
+      // A broker login given while an administrator acts as the user (X-User) would be the
+      // administrator's: their broker session in the OAuth window, or keys through their hands.
+      if (credentials.length > 0 && ctx.viewer?.proxiedBy !== undefined) {
+        throw new AppError('FORBIDDEN', BROKER_LOGIN_OWNER_ONLY);
+      }
+      return activateConnector(ctx.services, actorOf(ctx), providerName, credentials);
+    },
   }),
   connectorUpdate: t.field({
     type: ConnectorRef,

@@ -14,7 +14,7 @@ import { frameworkError, registerErrorHandler } from './error-handler.ts';
 import { registerHealth } from './health.ts';
 import { registerMetrics } from './metrics.ts';
 import { registerOAuth } from './oauth.ts';
-import { registerSecurityHeaders } from './security-headers.ts';
+import { registerSecurityHeaders, securityHeaders } from './security-headers.ts';
 import { registerStripeWebhook } from './stripe-webhook.ts';
 import { registerWebApp } from './web-app.ts';
 
@@ -50,8 +50,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     // past 200 characters the route's own schema answers its documented 400.
     routerOptions: { maxParamLength: 1000 },
     // A path the router cannot take (a broken %-escape, a parameter past that length) answers
-    // SPEC §8's {status, message} (400), as every other error, not Fastify's own shape.
-    frameworkErrors: frameworkError,
+    // SPEC §8's {status, message} (400), as every other error, not Fastify's own shape, with
+    // helmet's headers (its hook does not run for these).
+    frameworkErrors: frameworkError(securityHeaders(services.config.PUBLIC_URL)),
     logController: new LogController({
       disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
     }),

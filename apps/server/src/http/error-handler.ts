@@ -22,17 +22,21 @@ function fromFastify(error: FastifyError): AppError | null {
  * Fastify's `frameworkErrors`: what its router refuses before any route runs (a path whose
  * %-escapes do not decode, a path parameter past `maxParamLength`) answers `{status, message}` as
  * every other error, not Fastify's own `{error, code, message, statusCode}` (nor a 414): for
- * /api/v1 the documented 400 of a bad id.
+ * /api/v1 the documented 400 of a bad id. No hook runs for it, helmet's neither: `headers` are
+ * helmet's (security-headers.ts securityHeaders), set here as on every other answer.
  */
-export function frameworkError(error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
-  const appError =
-    error.code === 'FST_ERR_BAD_URL'
-      ? new AppError('VALIDATION', 'Malformed URL: a %-escape of the path does not decode')
-      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? new AppError('VALIDATION', 'A path parameter is too long')
-        : toAppError(error);
-  if (appError.code === 'INTERNAL') reply.log.error({ err: error }, 'request failed');
-  reply.status(appError.mapping.http).send(appError.toBody());
+export function frameworkError(headers: ReadonlyArray<readonly [string, string]>) {
+  return (error: FastifyError, _req: FastifyRequest, reply: FastifyReply): void => {
+    const appError =
+      error.code === 'FST_ERR_BAD_URL'
+        ? new AppError('VALIDATION', 'Malformed URL: a %-escape of the path does not decode')
+        : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('VALIDATION', 'A path parameter is too long')
+          : toAppError(error);
+    if (appError.code === 'INTERNAL') reply.log.error({ err: error }, 'request failed');
+    for (const [name, value] of headers) reply.header(name, value);
+    reply.status(appError.mapping.http).send(appError.toBody());
+  };
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -97,6 +97,29 @@ describe('security headers', () => {
     for (const res of [hook, tooLarge]) expect(ours(res.headers)).toEqual(helmetSet);
   });
 
+  it.each([
+    ['http', () => http],
+    ['https', () => https],
+  ] as const)(
+    "are helmet's very headers on the router's own 400s (an undecodable path, a parameter too long) on %s",
+    async (_name, app) => {
+      const ours = (headers: Record<string, unknown>) =>
+        Object.fromEntries(
+          Object.entries(headers).filter(
+            ([name]) => !['content-type', 'content-length', 'date', 'connection', 'keep-alive'].includes(name),
+          ),
+        );
+      const helmetSet = ours((await app().app.inject({ method: 'GET', url: '/api/nothing' })).headers);
+      expect(helmetSet['x-frame-options']).toBe('DENY');
+      for (const url of ['/api/v1/orders/%E0%A4%A', `/api/v1/orders/${'x'.repeat(1200)}`, '/%zz']) {
+        const res = await app().app.inject({ method: 'GET', url });
+        expect(res.statusCode, url.slice(0, 30)).toBe(400);
+        expect(res.json()).toEqual({ status: 'ValidationError', message: expect.any(String) });
+        expect(ours(res.headers), url.slice(0, 30)).toEqual(helmetSet);
+      }
+    },
+  );
+
   it('come from one helmet middleware per app, not one built per request', async () => {
     await http.app.inject({ method: 'GET', url: '/healthz' });
     const before = helmetBuilds();

@@ -1,5 +1,6 @@
 // The administrators' audit log (admin_audit_log): appended to, read newest first. The table
 // refuses UPDATE, DELETE and TRUNCATE (migration 0014); nothing here tries.
+import { AUDIT_ACTIONS } from '@router/shared';
 import { sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
 
@@ -40,6 +41,25 @@ export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Prom
   const id = rows[0]?.id;
   if (id === undefined) throw new Error(`audit entry for a missing administrator ${entry.adminId}`);
   return id;
+}
+
+/**
+ * Whether the administrator started acting as the user in this sign-in session and has not ended
+ * it: their newest 'proxy on' or 'proxy off' for the user is a 'proxy on' naming the session
+ * (proxy.ts startProxy). A 'proxy off' (Reset, or a switch to another user) ends it in every session.
+ */
+export async function isProxyOpen(
+  db: Executor,
+  proxy: { adminId: number; targetId: number; sessionId: number },
+): Promise<boolean> {
+  const { rows } = await db.execute<Row<{ open: boolean }>>(sql`
+    select action = ${AUDIT_ACTIONS.proxyOn} and details->>'session' = ${String(proxy.sessionId)} as open
+    from admin_audit_log
+    where admin_id = ${proxy.adminId} and target_id = ${proxy.targetId}
+      and action in (${AUDIT_ACTIONS.proxyOn}, ${AUDIT_ACTIONS.proxyOff})
+    order by id desc
+    limit 1`);
+  return rows[0]?.open === true;
 }
 
 /** Safety bound on a page grown by millisecond ties. */

@@ -4,13 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { footprint, PROXY_END, PROXY_START, readAudit } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import { fakeKeyBroker } from '../../../test/fake-brokers.ts';
+import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof confirmedUser>>;
 let bob: Awaited<ReturnType<typeof confirmedUser>>;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ brokers: [fakeKeyBroker().broker] });
   admin = await confirmedUser(t, 'admin@example.test');
   bob = await confirmedUser(t, 'bob@example.test');
 });
@@ -19,6 +20,13 @@ afterAll(() => t.close());
 const RENAME = `mutation($firstName: String) { userUpdate(firstName: $firstName) { email firstName } }`;
 
 const latestAudit = (limit: number) => readAudit(t, admin.token, limit);
+
+/** The administrator's headers acting as `email`, proxy mode applied first (adminProxyStart). */
+async function proxiedAs(email: string, token = admin.token): Promise<Record<string, string>> {
+  const started = await gql(t.app, PROXY_START, { email }, bearer(token));
+  expect(started.data).toEqual({ adminProxyStart: email });
+  return bearer(token, { 'x-user': email });
+}
 
 describe('proxy', () => {
   it('applies to confirmed users only, recording it', async () => {
@@ -42,7 +50,7 @@ describe('proxy', () => {
   });
 
   it('shows the proxied user’s data and records each mutation made as them, secrets redacted', async () => {
-    const asBob = bearer(admin.token, { 'x-user': 'bob@example.test' });
+    const asBob = await proxiedAs('bob@example.test');
     const me = await gql(t.app, '{ user { email group } }', {}, asBob);
     expect(me.data).toEqual({ user: { email: 'bob@example.test', group: 4 } });
 
@@ -86,7 +94,7 @@ describe('proxy', () => {
 
   it('records the end of the proxy of one user when the administrator switches to another', async () => {
     await confirmedUser(t, 'erin@example.test');
-    const asBob = bearer(admin.token, { 'x-user': 'bob@example.test' });
+    const asBob = await proxiedAs('bob@example.test');
     const [newest] = await latestAudit(1);
     // The admin screen's Save while Bob is proxied sends X-User: bob with the new email.
     const res = await gql(t.app, PROXY_START, { email: 'erin@example.test' }, asBob);
@@ -113,7 +121,7 @@ describe('proxy', () => {
 
   it('never hands the administrator a credential of the user: API token, second factor, email change', async () => {
     const carol = await confirmedUser(t, 'carol@example.test');
-    const asCarol = bearer(admin.token, { 'x-user': 'carol@example.test' });
+    const asCarol = await proxiedAs('carol@example.test');
     const token = await gql(t.app, 'mutation { userTokenCreate(metadata: {name: "x"}) { secret } }', {}, asCarol);
     expect(token.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const seed = await gql<{ userPasscode: { secret: string; isActive: boolean } }>(
@@ -141,7 +149,7 @@ describe('proxy', () => {
 
   it("never answers or rotates a webhook's signing secret while proxied, nor for an API token", async () => {
     const dave = await confirmedUser(t, 'dave@example.test');
-    const asDave = bearer(admin.token, { 'x-user': 'dave@example.test' });
+    const asDave = await proxiedAs('dave@example.test');
     const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
       t.app,
       'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
@@ -204,7 +212,7 @@ describe('proxy', () => {
 
   it("never sends a webhook's signed notifications elsewhere while proxied, nor for an API token", async () => {
     const frank = await confirmedUser(t, 'frank@example.test');
-    const asFrank = bearer(admin.token, { 'x-user': 'frank@example.test' });
+    const asFrank = await proxiedAs('frank@example.test');
     const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
       t.app,
       'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
@@ -248,6 +256,79 @@ describe('proxy', () => {
     const mine = await gql(t.app, UPDATE, { k: key, m: elsewhere }, bearer(frank.token));
     expect(mine.errors).toBeUndefined();
     expect(await stored()).toEqual({ url: 'https://example.org/collector' });
+  });
+
+  it("never connects a broker with a login while proxied: it would be the administrator's, in the user's account", async () => {
+    const hank = await confirmedUser(t, 'hank@example.test');
+    const asHank = await proxiedAs('hank@example.test');
+    const ACTIVATE = `mutation($p: String!, $c: [String!]!) {
+      connectorActivate(providerName: $p, credentials: $c) { key providerName } }`;
+    const connectors = async () =>
+      (
+        await t.services.db.$client.query<{ provider_name: string }>(
+          'select provider_name from connectors where user_id = $1 order by id',
+          [hank.id],
+        )
+      ).rows.map((row) => row.provider_name);
+    const refused = await gql(t.app, ACTIVATE, { p: 'keyfake', c: ['admins-key', 'sekret-ok'] }, asHank);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(refused.data?.connectorActivate ?? null).toBeNull();
+    expect(await connectors()).toEqual([]);
+    // Paper trading needs no login: the administrator may set it up.
+    const paper = await gql(t.app, ACTIVATE, { p: 'paper', c: [] }, asHank);
+    expect(paper.data?.connectorActivate).toMatchObject({ providerName: 'paper' });
+    // The owner connects their broker.
+    const own = await gql(t.app, ACTIVATE, { p: 'keyfake', c: ['hanks-key', 'sekret-ok'] }, bearer(hank.token));
+    expect(own.data?.connectorActivate).toMatchObject({ providerName: 'keyfake' });
+    expect(await connectors()).toEqual(['paper', 'keyfake']);
+  });
+
+  it('honours X-User only once adminProxyStart recorded it, in that sign-in session, until adminProxyEnd', async () => {
+    const gina = await confirmedUser(t, 'gina@example.test');
+    const asGina = bearer(admin.token, { 'x-user': 'gina@example.test' });
+    const ginaName = async () =>
+      (await gql<{ user: { firstName: string | null } }>(t.app, '{ user { firstName } }', {}, bearer(gina.token))).data
+        ?.user.firstName;
+    const refusedAsGina = async () => {
+      const before = await footprint(t);
+      const read = await gql(t.app, '{ user { email } }', {}, asGina);
+      expect(read.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(read.data?.user ?? null).toBeNull();
+      const renamed = await gql(t.app, RENAME, { firstName: 'Unrecorded' }, asGina);
+      expect(renamed.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      expect(await ginaName()).toBeNull();
+      expect(await footprint(t)).toEqual(before);
+    };
+    // Never applied: the header alone acts as nobody, and records nothing.
+    await refusedAsGina();
+
+    // Applied in another sign-in session of the administrator: not in this one.
+    const other = await gql<{ signin: { token: string } }>(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email: 'admin@example.test', password: STRONG_PASSWORD },
+    });
+    const otherToken = other.data?.signin.token ?? '';
+    expect(otherToken).not.toBe('');
+    await proxiedAs('gina@example.test', otherToken);
+    await refusedAsGina();
+
+    // Applied here: honoured, each mutation recorded.
+    await proxiedAs('gina@example.test');
+    const me = await gql(t.app, '{ user { email } }', {}, asGina);
+    expect(me.data).toEqual({ user: { email: 'gina@example.test' } });
+
+    // Reset: refused again, in every session.
+    expect((await gql(t.app, PROXY_END, { email: 'gina@example.test' }, bearer(admin.token))).data).toEqual({
+      adminProxyEnd: true,
+    });
+    await refusedAsGina();
+    const otherAsGina = await gql(
+      t.app,
+      '{ user { email } }',
+      {},
+      bearer(otherToken, { 'x-user': 'gina@example.test' }),
+    );
+    expect(otherAsGina.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
   it("is FORBIDDEN with a personal API token, even an administrator's, and changes nothing", async () => {

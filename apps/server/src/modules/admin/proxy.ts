@@ -1,6 +1,7 @@
 // Proxy mode (SPEC §2 Admin, §6): the web app keeps the proxied email (session storage) and sends
-// it as X-User. Applying it asks the server first, which checks the user and records 'proxy on';
-// the reset records 'proxy off'. Requests while proxied: modules/auth/authenticate.ts.
+// it as X-User. Applying it asks the server first, which checks the user and records 'proxy on'
+// (X-User is honoured only after it, in the same sign-in session); the reset records 'proxy off'.
+// Requests while proxied: modules/auth/authenticate.ts.
 import { AUDIT_ACTIONS, adminProxySchema } from '@router/shared';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { parseInput } from '../auth/caller.ts';
@@ -20,7 +21,9 @@ export async function startProxy(caller: AdminCaller, email: string): Promise<st
     if (current !== undefined && current !== target.id) {
       await recordAudit(tx, { adminId, targetId: current, action: AUDIT_ACTIONS.proxyOff });
     }
-    await recordAudit(tx, { adminId, targetId: target.id, action: AUDIT_ACTIONS.proxyOn });
+    // The sign-in session it is started in: X-User is honoured there only (auth/authenticate.ts).
+    const session = caller.viewer?.sessionId;
+    await recordAudit(tx, { adminId, targetId: target.id, action: AUDIT_ACTIONS.proxyOn, details: { session } });
   });
   return target.email;
 }

@@ -1,6 +1,7 @@
 // Bearer credentials (sessions, API tokens), the admin proxy header, and rate limits: wrong,
 // expired, revoked and other users' credentials fail cleanly.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PROXY_START } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, type GqlResult, gql, SIGNIN, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
 import { RULES } from './rate-limit.ts';
@@ -89,6 +90,8 @@ describe('bearer tokens', () => {
 describe('admin proxy (X-User)', () => {
   it('acts as the user for an administrator and logs it', async () => {
     expect(admin.group & 1).toBe(1);
+    const started = await gql(t.app, PROXY_START, { email: 'alice@example.test' }, bearer(admin.token));
+    expect(started.data).toEqual({ adminProxyStart: 'alice@example.test' });
     const info = vi.spyOn(t.services.log, 'info');
     const res = await t.app.inject({
       method: 'POST',

@@ -1,10 +1,12 @@
 // Resolves the caller of a request: `Authorization: Bearer <session or API token>`, then the
-// admin proxy header `X-User: <email>` (administrators' sign-in sessions only, never an API token;
-// every request logged, every mutation also in the audit log: graphql/proxy-audit.ts).
+// admin proxy header `X-User: <email>` (administrators' sign-in sessions only, never an API token,
+// and only once adminProxyStart recorded 'proxy on' for that user in that session; every request
+// logged, every mutation also in the audit log: graphql/proxy-audit.ts).
 // Second-factor (mfa) sessions are no viewer at all: they only complete `signin(type: "passcode")`.
 // Unknown, expired or revoked tokens are anonymous, so protected fields answer UNAUTHENTICATED.
 import { ADMIN_TEXT, GROUP } from '@router/shared';
 import type { FastifyRequest } from 'fastify';
+import { isProxyOpen } from '../../db/repositories/admin-audit.repository.ts';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
@@ -12,6 +14,8 @@ import type { Authenticate } from '../../graphql/yoga.ts';
 import type { Services } from '../../services.ts';
 import { API_TOKEN_REFUSED } from './caller.ts';
 import { resolveToken } from './sessions.ts';
+
+export const PROXY_NOT_STARTED = 'Proxy mode is not on for this user: apply the user on the Admin screen first';
 
 export const authenticate: Authenticate = async (services, req, bearer) => {
   const session = bearer ? await resolveToken(services, bearer) : null;
@@ -39,6 +43,14 @@ async function proxyViewer(services: Services, req: FastifyRequest, admin: Viewe
   }
   const target = email.length <= 254 ? await findUserByEmail(services.db, email) : undefined;
   if (!target?.emailConfirmedAt) throw new AppError('FORBIDDEN', ADMIN_TEXT.notActivated);
+  // Acting as a user is started explicitly (adminProxyStart records 'proxy on' for this session)
+  // and ends with 'proxy off': a header alone would act as anyone, with no record it began.
+  const open = await isProxyOpen(services.db, {
+    adminId: admin.userId,
+    targetId: target.id,
+    sessionId: admin.sessionId,
+  });
+  if (!open) throw new AppError('FORBIDDEN', PROXY_NOT_STARTED);
   services.log.info(
     { adminId: admin.userId, userId: target.id, operation: operationOf(req), requestId: req.id },
     'admin proxy request',

@@ -2,6 +2,7 @@
 // the client secret shown once and stored hashed, and a delete that really deletes.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROXY_START } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
 
@@ -169,6 +170,8 @@ describe('developer applications', () => {
 
   it('is created only by its owner, never by an administrator acting as them (X-User)', async () => {
     const proxied = await professional('proxied-pro@example.test');
+    const started = await gql(t.app, PROXY_START, { email: 'proxied-pro@example.test' }, bearer(admin.token));
+    expect(started.data).toEqual({ adminProxyStart: 'proxied-pro@example.test' });
     expect(
       (await gql(t.app, CREATE, valid, bearer(admin.token, { 'x-user': 'proxied-pro@example.test' }))).errors?.[0],
     ).toMatchObject({ message: 'Applications can only be created by their owner', extensions: { code: 'FORBIDDEN' } });

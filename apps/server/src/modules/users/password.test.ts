@@ -1,6 +1,7 @@
 // Settings' password change: the current password is required, SPEC §5 rules for the new one,
 // and every other session of the user ends while the caller's own stays.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROXY_START } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
 
@@ -82,6 +83,8 @@ describe('password change', () => {
     const admin = await confirmedUser(t, 'root@example.test');
     await t.services.db.$client.query('update users set "group" = 5 where id = $1', [admin.id]);
     await confirmedUser(t, 'proxied@example.test');
+    const started = await gql(t.app, PROXY_START, { email: 'proxied@example.test' }, bearer(admin.token));
+    expect(started.data).toEqual({ adminProxyStart: 'proxied@example.test' });
     const answer = await gql(
       t.app,
       CHANGE,
