@@ -389,6 +389,19 @@ describe('normalizeOrder refuses', () => {
       { symbol: 'AAPL', action: 'buy', quantity: 1, stop_loss_price_percent: 101 },
       'stop_loss_price_percent',
     ],
+    // 100 % under the entry is a stop loss at 0: the position is left with no stop at all.
+    [
+      'a stop loss 100 % away',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, stop_loss_price_percent: 100 },
+      'stop_loss_price_percent',
+      'stop_loss_price_percent: must be greater than 0 and less than 100 (100 % away is a stop at 0)',
+    ],
+    [
+      'a stop 100 % away',
+      { symbol: 'AAPL', action: 'sell', quantity: 1, stop_price_percent: '50 * 2' },
+      'stop_price_percent',
+      'stop_price_percent: must be greater than 0 and less than 100 (100 % away is a stop at 0)',
+    ],
     // Swapped exits: whatever the fill, one of them is marketable at once and the position is
     // closed as it opens (a long's sell limit at 90 fills at the market of 100).
     [

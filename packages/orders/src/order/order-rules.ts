@@ -1,6 +1,6 @@
 // Rules an order must satisfy whatever the provider (SPEC §5 "Order rules from the docs"):
-// which prices go with which type, positive amounts, percentages in (0, 100], one way of giving
-// a stop, and what groups need. Runs on the built order, so expressions are already numbers.
+// which prices go with which type, positive amounts, stop percentages in (0, 100), one way of
+// giving a stop, and what groups need. Runs on the built order, so expressions are already numbers.
 import { isExitAction } from '../enumerations.ts';
 import { refuse } from '../errors.ts';
 import type { Order, OrderLeg } from '../types.ts';
@@ -44,10 +44,12 @@ function checkPrices(order: Order): void {
     const value = order[field];
     if (value !== undefined && value <= 0) throw refuse(field, 'must be greater than 0');
   }
+  // 100 % away from the price is a stop at zero (a long's stop loss that never triggers, or a
+  // sell stop at 0): no stop at all, so refused like anything past it.
   for (const field of ['stop_price_percent', 'stop_loss_price_percent'] as const) {
     const value = order[field];
-    if (value !== undefined && (value <= 0 || value > 100))
-      throw refuse(field, 'must be greater than 0 and at most 100');
+    if (value !== undefined && (value <= 0 || value >= 100))
+      throw refuse(field, 'must be greater than 0 and less than 100 (100 % away is a stop at 0)');
   }
   for (const fields of [STOP_FIELDS, STOP_LOSS_FIELDS]) {
     const given = fields.filter((field) => order[field] !== undefined);
