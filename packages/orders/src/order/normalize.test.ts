@@ -524,6 +524,20 @@ describe('normalizeOrder refuses', () => {
       'parent_id',
       'parent_id: placeholder {{strategy.order.id}} was not replaced by the sender',
     ],
+    // An unreplaced {{timenow}} is the same text in every alert: two like orders within the dedupe
+    // window have one body, and the second is taken for a repeat of the first, never placed.
+    [
+      'an unreplaced placeholder in time',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, time: '{{timenow}}' },
+      'time',
+      'time: placeholder {{timenow}} was not replaced by the sender',
+    ],
+    [
+      'an unreplaced placeholder in timestamp',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, timestamp: '%alert_time%' },
+      'timestamp',
+      'timestamp: placeholder %alert_time% was not replaced by the sender',
+    ],
     // The paper broker read Number('{{close}}'), NaN, as no price given and filled at its own.
     [
       'an unreplaced placeholder in extra',
