@@ -276,6 +276,19 @@ describe('controls on the signal path', () => {
   });
 });
 
+describe('settings text', () => {
+  it('refuses a key given twice (JSON.parse would keep the last without a word)', () => {
+    expect(parseHookRules('{"maxQuantity": 5, "symbols": ["AAPL"], "maxQuantity": 500}')).toEqual({
+      ok: false,
+      message: 'maxQuantity: given twice',
+    });
+    expect(parseHookRules('{"symbolMap": {"ES1": "ESZ2030", "ES1": "ESH2031"}}')).toEqual({
+      ok: false,
+      message: 'symbolMap.ES1: given twice',
+    });
+  });
+});
+
 describe('symbolMap keys', () => {
   it('match whatever the case, as symbols does: a key written es1! maps the ES1! a sender sends', () => {
     const rules = compileRules({ symbolMap: { 'es1!': 'ESZ2030', BTCUSD: 'BTC/USD' } });
@@ -301,6 +314,23 @@ describe('symbolMap keys', () => {
     expect(parseHookRules(JSON.stringify({ symbolMap: { A: 'toString', toString: 'B' } }))).toEqual({
       ok: false,
       message: 'symbolMap.A: toString is mapped again (a chain or a loop)',
+    });
+  });
+
+  it('refuse two keys that are one symbol whatever their case and spaces, mapped otherwise, instead of keeping one', () => {
+    expect(parseHookRules(JSON.stringify({ symbolMap: { BTCUSD: 'BTC/USD', btcusd: 'ETH/USD' } }))).toEqual({
+      ok: false,
+      message:
+        'symbolMap.btcusd: the same symbol as BTCUSD (keys match whatever their case and spaces), mapped otherwise; keep one',
+    });
+    expect(parseHookRules(JSON.stringify({ symbolMap: { ES1: 'ESZ2030', ' ES1 ': 'ESH2031' } }))).toEqual({
+      ok: false,
+      message:
+        'symbolMap.ES1: the same symbol as ES1 (keys match whatever their case and spaces), mapped otherwise; keep one',
+    });
+    // The same mapping written twice loses nothing.
+    expect(parseHookRules(JSON.stringify({ symbolMap: { BTCUSD: 'BTC/USD', btcusd: 'BTC/USD' } }))).toMatchObject({
+      ok: true,
     });
   });
 
