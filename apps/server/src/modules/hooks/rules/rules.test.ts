@@ -255,6 +255,37 @@ describe('controls on the signal path', () => {
     expect(await balanceOf(t, trader.userId)).toBe(49);
   });
 
+  it('maxOrdersPerDay counts orders placed: one the broker rejected is given back for the day, not the minute', async () => {
+    const trader = await traderWith('day-rejected@example.com', { maxOrdersPerDay: 1, maxOrdersPerMinute: 5 });
+    const counts = async () => {
+      const { rows } = await t.services.db.$client.query<{ day_count: number; recent: number }>(
+        `select c.day_count, cardinality(c.recent) as recent from hook_order_counts c
+          join hooks h on h.id = c.hook_id where h.short_key = $1`,
+        [trader.shortKey],
+      );
+      return rows[0];
+    };
+    // A stop loss the paper broker refuses (below 0): nothing placed, the credit given back.
+    const rejected = await postSignal(t, trader.shortKey, {
+      ...BUY,
+      client_id: 'day-x1',
+      stop_loss_price_distance: 1_000_000,
+    });
+    expect(rejected.statusCode).toBe(400);
+    expect(rejected.json()).toMatchObject({ status: 'ExecutionError' });
+    expect(rejected.json().rule).toBeUndefined();
+    // Given back once its outcome is written (after the answer).
+    await eventually(async () => (await counts())?.day_count === 0);
+    expect(await counts()).toEqual({ day_count: 0, recent: 1 });
+    // The day's one order is still to be placed.
+    const placed = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-x2' });
+    expect(placed.statusCode).toBe(201);
+    const another = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-x3' });
+    expect(another.json()).toMatchObject({ rule: 'maxOrdersPerDay' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(49);
+  });
+
   it('maxOrdersPerDay: one count shared by two server instances on one database', async () => {
     const trader = await traderWith('day@example.com', { maxOrdersPerDay: 3 });
     const second = await startTestApp({ database: t.database });
