@@ -243,6 +243,33 @@ describe('maxNotional of options and futures', () => {
     });
   });
 
+  it('values every leg of a multi-leg order without a price of its own, not only the first', () => {
+    const legs = (second: Record<string, unknown>) =>
+      normalizeOrderOrThrow({
+        legs: [
+          { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 190 },
+          { symbol: 'TSLA', action: 'buy', quantity: 100, ...second },
+        ],
+        group: 'oto',
+      });
+    // 1 AAPL at 190 and 100 TSLA at 250: 25,190, not the first leg's 190.
+    const priced = legs({ limit_price: 250 });
+    const over = {
+      rule: 'maxNotional',
+      message: "maxNotional: notional 25190 is more than this webhook's maximum of 10000",
+    };
+    expect(checkOrder(rules, priced) ?? checkWithBroker(rules, priced, { lastPrice: 190 })).toEqual(over);
+    // A leg at market: AAPL's last price values no TSLA; refused, never valued at 190.
+    const market = legs({});
+    expect(checkOrder(rules, market) ?? checkWithBroker(rules, market, { lastPrice: 190 })).toEqual({
+      rule: 'maxNotional',
+      message:
+        'maxNotional: the leg on TSLA has no price to value it with; give every leg a limit price, or the order a limit_price',
+    });
+    // Within the limit: 1 AAPL at 190 and 10 TSLA at 250.
+    expect(checkOrder(rules, legs({ quantity: 10, limit_price: 250 }))).toBeUndefined();
+  });
+
   it('refuses a future, whose value per point it cannot know, before asking the broker anything', () => {
     const future = (extra: Record<string, unknown>) =>
       normalizeOrderOrThrow({ symbol: 'ESZ2030', action: 'buy', quantity: 1, ...extra });

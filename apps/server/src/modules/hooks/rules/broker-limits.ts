@@ -27,8 +27,14 @@ const placesQuantity = (order: Order) => order.action !== 'close' && order.actio
 
 export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | undefined {
   const unpriced = ownPrice(order) === undefined;
+  // A multi-leg order without a price of its own is valued by its legs' prices (check.ts): one
+  // symbol's last price values none of them.
   const notional =
-    rules.maxNotional !== undefined && order.quantity_type === 'fixed' && order.quantity !== undefined && unpriced;
+    rules.maxNotional !== undefined &&
+    order.quantity_type === 'fixed' &&
+    order.quantity !== undefined &&
+    unpriced &&
+    !order.legs?.length;
   const positions = rules.maxPosition !== undefined && placesQuantity(order);
   const sizedByMoney = order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity';
   const quote = notional || (positions && sizedByMoney && !order.legs?.length && unpriced);
@@ -37,7 +43,13 @@ export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | u
 
 export function checkWithBroker(rules: CompiledRules, order: Order, facts: BrokerFacts): RuleRefusal | undefined {
   const price = ownPrice(order) ?? facts.lastPrice;
-  if (rules.maxNotional !== undefined && order.quantity_type === 'fixed' && order.quantity !== undefined) {
+  const valuedByLegs = ownPrice(order) === undefined && Boolean(order.legs?.length);
+  if (
+    rules.maxNotional !== undefined &&
+    order.quantity_type === 'fixed' &&
+    order.quantity !== undefined &&
+    !valuedByLegs
+  ) {
     if (price !== undefined) {
       const multiplier = contractMultiplier(order);
       const over =
