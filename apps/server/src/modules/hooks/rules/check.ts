@@ -93,8 +93,10 @@ export function signalTime(value: unknown): number | undefined {
 /** `symbol`, `symbol[n]` and `legs[i].symbol`, each mapped once. */
 function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, string>): void {
   const mapped = (value: unknown): unknown => {
-    if (typeof value !== 'string') return value;
-    return map.get(value.trim()) ?? map.get(value.trim().toUpperCase()) ?? value;
+    // A ticker sent as a number (7203) is a symbol too: the order language reads it as text.
+    if (typeof value !== 'string' && typeof value !== 'number') return value;
+    const text = String(value).trim();
+    return map.get(text) ?? map.get(text.toUpperCase()) ?? value;
   };
   for (const key of Object.keys(fields)) {
     if (key === 'symbol' || /^symbol\[\d+\]$/.test(key)) fields[key] = mapped(fields[key]);

@@ -333,6 +333,20 @@ describe('symbolMap keys', () => {
     expect(mapped('MSFT')).toBe('MSFT');
   });
 
+  it('map a symbol sent as a number (a ticker of 7203), which the order language reads as text', () => {
+    const rules = compileRules({ symbolMap: { '7203': '7203.T' } });
+    if (!rules) throw new Error('no rules');
+    const body = (symbol: unknown) => prepareBody(rules, JSON.stringify({ symbol, action: 'buy', quantity: 1 }), 0);
+    expect(body(7203)).toMatchObject({ symbol: '7203.T' });
+    expect(body('7203')).toMatchObject({ symbol: '7203.T' });
+    const legs = prepareBody(
+      rules,
+      JSON.stringify({ legs: [{ symbol: 7203, action: 'buy' }], 'symbol[2]': 7203, quantity: 1 }),
+      0,
+    );
+    expect(legs).toMatchObject({ legs: [{ symbol: '7203.T' }], 'symbol[2]': '7203.T' });
+  });
+
   it('take a target named like a member of every object (toString, constructor) as no chain', () => {
     const parsed = parseHookRules(
       JSON.stringify({ symbolMap: { TS: 'toString', C: 'constructor', X: 'hasOwnProperty' } }),
