@@ -196,6 +196,22 @@ describe('maxPosition against the positions as a broker names them', () => {
     expect(checkWithBroker(rules, buy('NQ1!'), { positions: [holding('ESZ0', 5)] })).toBeUndefined();
   });
 
+  it('finds the coins a spot exchange reports as a balance (BTC, XBT) and a swap ccxt names BTC/USD:BTC', () => {
+    // Kraken and Coinbase report what is held as balances per currency: 4 BTC held plus 3 is 7.
+    const over = "maxPosition: BTC/USD position would be 7 (now 4), more than this webhook's maximum of 5";
+    for (const held of ['BTC', 'XBT', 'BTC/USD:BTC']) {
+      expect(checkWithBroker(rules, buy('BTCUSD'), { positions: [holding(held, 4)] })).toEqual({
+        rule: 'maxPosition',
+        message: over,
+      });
+    }
+    expect(checkWithBroker(rules, buy('BTC/USDT'), { positions: [holding('BTC', 4)] })).toMatchObject({
+      rule: 'maxPosition',
+    });
+    // The quote currency held is no position in the pair: ETH/BTC is bought with BTC.
+    expect(checkWithBroker(rules, buy('ETH/BTC'), { positions: [holding('BTC', 4)] })).toBeUndefined();
+  });
+
   it('finds a coin held under its exchange code (XBTUSD for BTC/USD)', () => {
     expect(checkWithBroker(rules, buy('BTCUSD'), { positions: [holding('XBTUSD', 4)] })).toMatchObject({
       rule: 'maxPosition',
