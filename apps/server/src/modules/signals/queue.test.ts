@@ -145,22 +145,31 @@ describe('outsideWindow: "queue"', () => {
     expect(await balanceOf(t, trader.userId)).toBe(8);
   });
 
-  it('judges a signal moved by new settings on the hook as stored, not on the windows this instance still caches', async () => {
+  it('judges a signal moved by new settings on the hook as stored, not on the windows an instance still caches', async () => {
     const trader = await queuer('queued-cached@example.com');
     expect((await postSignal(t, trader.shortKey, fresh({ client_id: 'cached-1' }))).statusCode).toBe(202);
-    // The windows saved open now, and the signal moved to now, as hookUpdate does on another
-    // instance: this one has not heard of it yet (no notification here).
-    const always = [{ days: DAYS, from: '00:00', to: '24:00', timeZone: 'UTC' }];
-    const pool = t.services.db.$client;
-    await pool.query('update hooks set rules = $1::jsonb where short_key = $2', [
-      JSON.stringify({ tradingWindows: always, outsideWindow: 'queue' }),
-      trader.shortKey,
-    ]);
-    await pool.query('update queued_signals set release_at = now() where user_id = $1', [trader.userId]);
-    expect((await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.windows?.[0]?.days.size).toBe(6);
-    await t.app.signalRuntime.sweepQueue(new Date());
-    expect((await queuedRows(trader.userId)).map((row) => row.status)).toEqual(['placed']);
-    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    // Another instance caches the hook with its windows closed today.
+    const second = await startTestApp({ database: t.database });
+    try {
+      const cachedDays = async () =>
+        (await second.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.windows?.[0]?.days.size;
+      expect(await cachedDays()).toBe(6);
+      // The windows saved open now and the signal moved to now, as hookUpdate does, before that
+      // instance hears of it (no notification here).
+      const always = [{ days: DAYS, from: '00:00', to: '24:00', timeZone: 'UTC' }];
+      const pool = t.services.db.$client;
+      await pool.query('update hooks set rules = $1::jsonb where short_key = $2', [
+        JSON.stringify({ tradingWindows: always, outsideWindow: 'queue' }),
+        trader.shortKey,
+      ]);
+      await pool.query('update queued_signals set release_at = now() where user_id = $1', [trader.userId]);
+      expect(await cachedDays()).toBe(6);
+      await second.app.signalRuntime.sweepQueue(new Date());
+      expect((await queuedRows(trader.userId)).map((row) => row.status)).toEqual(['placed']);
+      expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
   });
 
   it('refuses on arrival what can be judged then: a stale signal, an unreadable order, a limit', async () => {
