@@ -397,6 +397,12 @@ describe('normalizeOrder refuses', () => {
       'stop_loss_price_percent: must be greater than 0 and less than 100 (100 % away is a stop at 0)',
     ],
     [
+      "a buy's stop loss distance past its limit price",
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100, stop_loss_price_distance: 100 },
+      'stop_loss_price_distance',
+      'stop_loss_price_distance: must be less than limit_price (100) for a buy: the stop loss would be at or below 0',
+    ],
+    [
       'a stop 100 % away',
       { symbol: 'AAPL', action: 'sell', quantity: 1, stop_price_percent: '50 * 2' },
       'stop_price_percent',
