@@ -389,6 +389,25 @@ describe('normalizeOrder refuses', () => {
       { symbol: 'AAPL', action: 'buy', quantity: 1, stop_loss_price_percent: 101 },
       'stop_loss_price_percent',
     ],
+    // 100 % under the entry is a stop loss at 0: the position is left with no stop at all.
+    [
+      'a stop loss 100 % away',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, stop_loss_price_percent: 100 },
+      'stop_loss_price_percent',
+      'stop_loss_price_percent: must be greater than 0 and less than 100 (100 % away is a stop at 0)',
+    ],
+    [
+      "a buy's stop loss distance past its limit price",
+      { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100, stop_loss_price_distance: 100 },
+      'stop_loss_price_distance',
+      'stop_loss_price_distance: must be less than limit_price (100) for a buy: the stop loss would be at or below 0',
+    ],
+    [
+      'a stop 100 % away',
+      { symbol: 'AAPL', action: 'sell', quantity: 1, stop_price_percent: '50 * 2' },
+      'stop_price_percent',
+      'stop_price_percent: must be greater than 0 and less than 100 (100 % away is a stop at 0)',
+    ],
     // Swapped exits: whatever the fill, one of them is marketable at once and the position is
     // closed as it opens (a long's sell limit at 90 fills at the market of 100).
     [
@@ -510,6 +529,20 @@ describe('normalizeOrder refuses', () => {
       { symbol: 'AAPL', action: 'sell', quantity: 1, parent_id: '{{strategy.order.id}}' },
       'parent_id',
       'parent_id: placeholder {{strategy.order.id}} was not replaced by the sender',
+    ],
+    // An unreplaced {{timenow}} is the same text in every alert: two like orders within the dedupe
+    // window have one body, and the second is taken for a repeat of the first, never placed.
+    [
+      'an unreplaced placeholder in time',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, time: '{{timenow}}' },
+      'time',
+      'time: placeholder {{timenow}} was not replaced by the sender',
+    ],
+    [
+      'an unreplaced placeholder in timestamp',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, timestamp: '%alert_time%' },
+      'timestamp',
+      'timestamp: placeholder %alert_time% was not replaced by the sender',
     ],
     // The paper broker read Number('{{close}}'), NaN, as no price given and filled at its own.
     [

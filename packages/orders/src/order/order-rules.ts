@@ -1,6 +1,6 @@
 // Rules an order must satisfy whatever the provider (SPEC §5 "Order rules from the docs"):
-// which prices go with which type, positive amounts, percentages in (0, 100], one way of giving
-// a stop, and what groups need. Runs on the built order, so expressions are already numbers.
+// which prices go with which type, positive amounts, stop percentages in (0, 100), one way of
+// giving a stop, and what groups need. Runs on the built order, so expressions are already numbers.
 import { isExitAction } from '../enumerations.ts';
 import { refuse } from '../errors.ts';
 import type { Order, OrderLeg } from '../types.ts';
@@ -44,10 +44,12 @@ function checkPrices(order: Order): void {
     const value = order[field];
     if (value !== undefined && value <= 0) throw refuse(field, 'must be greater than 0');
   }
+  // 100 % away from the price is a stop at zero (a long's stop loss that never triggers, or a
+  // sell stop at 0): no stop at all, so refused like anything past it.
   for (const field of ['stop_price_percent', 'stop_loss_price_percent'] as const) {
     const value = order[field];
-    if (value !== undefined && (value <= 0 || value > 100))
-      throw refuse(field, 'must be greater than 0 and at most 100');
+    if (value !== undefined && (value <= 0 || value >= 100))
+      throw refuse(field, 'must be greater than 0 and less than 100 (100 % away is a stop at 0)');
   }
   for (const fields of [STOP_FIELDS, STOP_LOSS_FIELDS]) {
     const given = fields.filter((field) => order[field] !== undefined);
@@ -61,7 +63,8 @@ function checkPrices(order: Order): void {
  * under its stop loss (one of the two is marketable: a sell limit at 90 fills at a market of 100),
  * its stop loss at or over the limit it buys at (it fills there or lower, so under the stop), or
  * its take profit at or under the stop it buys at (it fills there or higher, so over the limit).
- * A short's the other way round.
+ * A short's the other way round. And a long's stop loss distance at or past the limit it buys at,
+ * which puts the stop at or below 0.
  */
 function checkExitSides(order: Order): void {
   const { take_profit_price: profit, stop_loss_price: loss, limit_price: limit, stop_price: stop } = order;
@@ -79,6 +82,15 @@ function checkExitSides(order: Order): void {
   }
   if (profit !== undefined && stop !== undefined && order.type === 'stop' && !beyond(profit, stop)) {
     throw refuse('take_profit_price', `must be ${up} stop_price (${stop}) for a ${order.action}`);
+  }
+  // A long fills at its limit or lower: a stop loss that far under the fill is at or below 0, no
+  // stop at all (as a stop_loss_price_percent of 100).
+  const distance = order.stop_loss_price_distance;
+  if (long && distance !== undefined && limit !== undefined && buysAtLimit && distance >= limit) {
+    throw refuse(
+      'stop_loss_price_distance',
+      `must be less than limit_price (${limit}) for a ${order.action}: the stop loss would be at or below 0`,
+    );
   }
 }
 

@@ -111,9 +111,11 @@ export const rawOrderSchema = z.strictObject({
   class: oneOf(ORDER_CLASSES).optional(),
   client_id: id().optional(),
   /** When the sender made the signal (TradingView's {{timenow}}): read by the webhook's
-   * stale-signal guard (maxLagSeconds), accepted and unused otherwise. */
-  time: text(MAX_ID_LENGTH).optional(),
-  timestamp: text(MAX_ID_LENGTH).optional(),
+   * stale-signal guard (maxLagSeconds), accepted and unused otherwise. Never an unsubstituted
+   * "{{timenow}}": the same text in every alert, it makes two like orders one body, and the
+   * second a "repeat", never placed. */
+  time: text(MAX_ID_LENGTH).superRefine(replaced).optional(),
+  timestamp: text(MAX_ID_LENGTH).superRefine(replaced).optional(),
   parent_id: id().optional(),
   group: oneOf(ORDER_GROUPS).optional(),
   legs: z

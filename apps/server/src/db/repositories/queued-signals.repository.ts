@@ -2,6 +2,8 @@
 // modules/signals/queue.ts). Claimed with a lease like reconciliation's signals: the due rows are
 // picked FOR UPDATE SKIP LOCKED inside one short UPDATE, so two instances never claim one row, and
 // every later write is fenced by the claim (owner and attempt).
+import { sql } from 'drizzle-orm';
+import type { Executor } from './executor.ts';
 import type { Queryable } from './signals.repository.ts';
 
 export interface NewQueuedSignal {
@@ -80,6 +82,15 @@ export async function claimDueQueuedSignals(
     values: [o.owner, o.leaseMs, o.at, o.limit],
   });
   return rows;
+}
+
+/**
+ * The hook's trading windows changed: its signals still waiting (not being placed right now) are
+ * due at `releaseAt`, when its windows as they are now open, not when the old ones did.
+ */
+export async function rescheduleQueuedSignals(db: Executor, hookId: number, releaseAt: Date): Promise<void> {
+  await db.execute(sql`update queued_signals set release_at = ${releaseAt.toISOString()}::timestamptz
+    where hook_id = ${hookId} and status = 'queued' and (lease_until is null or lease_until < now())`);
 }
 
 /** When the next queued signal after `after` is due (queued_signals_due_idx), or null. */

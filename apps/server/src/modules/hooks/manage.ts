@@ -13,11 +13,14 @@ import {
   notifyHookChanged,
   updateHookRow,
 } from '../../db/repositories/hooks.repository.ts';
+import { rescheduleQueuedSignals } from '../../db/repositories/queued-signals.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
-import { lotsAt, lotsRefusal } from './rules/check.ts';
+import { checkWindow, lotsAt, lotsRefusal } from './rules/check.ts';
+import { compileRules } from './rules/compile.ts';
+import { nextOpening } from './rules/next-opening.ts';
 import { type HookRules, parseHookRules } from './rules/settings.ts';
 
 export const HOOK_NOT_FOUND = 'Hook not found';
@@ -120,6 +123,8 @@ export async function updateHook(services: Services, actor: Actor, key: string, 
     await updateHookRow(tx, hook.id, values);
     await notifyHookChanged(tx, [hook.shortKey]);
     if (values.rules !== undefined) {
+      const releaseAt = queuedRelease(values.rules, new Date());
+      if (releaseAt) await rescheduleQueuedSignals(tx, hook.id, releaseAt);
       await recordAction(tx, {
         userId: actor.userId,
         code: 'HookRules',
@@ -129,6 +134,17 @@ export async function updateHook(services: Services, actor: Actor, key: string, 
     }
   });
   return { ...hook, ...values };
+}
+
+/**
+ * When a hook's queued signals (outsideWindow: "queue") are due under its new settings: now when a
+ * window is open or none is left, else when its windows next open while it still queues; undefined
+ * (kept) when it no longer does: the sweeper refuses each at its opening as it stands.
+ */
+function queuedRelease(rules: HookRules | null, now: Date): Date | undefined {
+  const compiled = compileRules(rules);
+  if (!compiled?.windows || !checkWindow(compiled, now)) return now;
+  return compiled.settings.outsideWindow === 'queue' ? nextOpening(compiled, now) : undefined;
 }
 
 /** Each fan-out leg is an account of one of the caller's own connectors, other than the hook's. */

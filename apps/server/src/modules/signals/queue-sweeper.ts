@@ -108,7 +108,7 @@ async function sweep(rt: SignalRuntime, owner: string, at: Date): Promise<number
 async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRow, at: Date): Promise<void> {
   const pool = rt.services.db.$client;
   const claim = { id: row.id, owner, attempt: row.attempts };
-  const entry = await rt.hooks.get(row.short_key);
+  let entry = await rt.hooks.get(row.short_key);
   // Deleting the hook deletes its queued signals; one deleted this instant has nowhere to go.
   if (!entry) {
     await finishQueuedSignal(pool, claim, {
@@ -141,7 +141,14 @@ async function placeQueued(rt: SignalRuntime, owner: string, row: QueuedSignalRo
     return;
   }
   // The windows may have changed since it was queued: still closed, it waits for the new opening.
-  const closed = entry.rules ? checkWindow(entry.rules, at) : undefined;
+  let closed = entry.rules ? checkWindow(entry.rules, at) : undefined;
+  if (closed) {
+    // Saving the settings moved it (hookUpdate) maybe before this instance dropped its cached
+    // hook: judged on the hook as stored, not on the windows it had.
+    rt.hooks.invalidate(row.short_key);
+    entry = (await rt.hooks.get(row.short_key)) ?? entry;
+    closed = entry.rules ? checkWindow(entry.rules, at) : undefined;
+  }
   if (entry.rules && closed) {
     const opens = entry.rules.settings.outsideWindow === 'queue' ? nextOpening(entry.rules, at) : undefined;
     if (opens) {

@@ -116,6 +116,62 @@ describe('outsideWindow: "queue"', () => {
     expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
   });
 
+  it('follows windows changed while it waits: placed at once when they now open earlier (open now) or are gone', async () => {
+    const trader = await queuer('queued-earlier@example.com');
+    const actor = { userId: trader.userId, address: null };
+    const cachedDays = async (days: number | undefined) =>
+      (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.windows?.[0]?.days.size === days;
+    expect((await postSignal(t, trader.shortKey, fresh({ client_id: 'earlier-1' }))).statusCode).toBe(202);
+    // The trader opens the window on every day: it is open now, so the signal is due now, not at
+    // the midnight stored when it was queued.
+    const always = [{ days: DAYS, from: '00:00', to: '24:00', timeZone: 'UTC' }];
+    await updateHook(t.services, actor, trader.hook.key, {
+      rules: JSON.stringify({ tradingWindows: always, outsideWindow: 'queue' }),
+    });
+    await eventually(() => cachedDays(7));
+    await t.app.signalRuntime.sweepQueue(new Date());
+    expect((await queuedRows(trader.userId)).map((row) => row.status)).toEqual(['placed']);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+
+    // Queued again under closed windows, then the windows are removed: due at once too.
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(QUEUE()) });
+    await eventually(() => cachedDays(6));
+    expect((await postSignal(t, trader.shortKey, fresh({ client_id: 'earlier-2' }))).statusCode).toBe(202);
+    await updateHook(t.services, actor, trader.hook.key, { rules: '{}' });
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules === null);
+    await t.app.signalRuntime.sweepQueue(new Date());
+    expect((await queuedRows(trader.userId)).map((row) => row.status)).toEqual(['placed', 'placed']);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+    expect(await balanceOf(t, trader.userId)).toBe(8);
+  });
+
+  it('judges a signal moved by new settings on the hook as stored, not on the windows an instance still caches', async () => {
+    const trader = await queuer('queued-cached@example.com');
+    expect((await postSignal(t, trader.shortKey, fresh({ client_id: 'cached-1' }))).statusCode).toBe(202);
+    // Another instance caches the hook with its windows closed today.
+    const second = await startTestApp({ database: t.database });
+    try {
+      const cachedDays = async () =>
+        (await second.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.windows?.[0]?.days.size;
+      expect(await cachedDays()).toBe(6);
+      // The windows saved open now and the signal moved to now, as hookUpdate does, before that
+      // instance hears of it (no notification here).
+      const always = [{ days: DAYS, from: '00:00', to: '24:00', timeZone: 'UTC' }];
+      const pool = t.services.db.$client;
+      await pool.query('update hooks set rules = $1::jsonb where short_key = $2', [
+        JSON.stringify({ tradingWindows: always, outsideWindow: 'queue' }),
+        trader.shortKey,
+      ]);
+      await pool.query('update queued_signals set release_at = now() where user_id = $1', [trader.userId]);
+      expect(await cachedDays()).toBe(6);
+      await second.app.signalRuntime.sweepQueue(new Date());
+      expect((await queuedRows(trader.userId)).map((row) => row.status)).toEqual(['placed']);
+      expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('refuses on arrival what can be judged then: a stale signal, an unreadable order, a limit', async () => {
     const trader = await queuer('queued-refused@example.com', { ...QUEUE(), maxQuantity: 5 });
     const stale = await postSignal(t, trader.shortKey, { ...BUY, time: new Date(Date.now() - 120_000).toISOString() });

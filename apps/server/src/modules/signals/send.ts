@@ -9,6 +9,7 @@ import { isAppError } from '../../errors.ts';
 import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { withBrokerSession } from '../connectors/index.ts';
 import type { HookEntry } from '../hooks/index.ts';
+import type { TakenCount } from '../hooks/rules/index.ts';
 import { pending } from './answers.ts';
 import { type SignalState, storedFrom, transition } from './lifecycle.ts';
 import { fromError, fromResult, lost, notSent, type Outcome } from './outcome.ts';
@@ -30,6 +31,8 @@ export interface Signal {
   readonly receivedAt: number;
   /** What was sent to the broker, redacted (set when the broker is called). */
   wire?: WireLog;
+  /** Its maxOrdersPerDay count: given back when the broker rejected it or it was never sent. */
+  readonly count?: TakenCount | undefined;
 }
 
 /**
@@ -142,5 +145,11 @@ async function settle(rt: SignalRuntime, s: Signal, o: Outcome, answered: Answer
   } catch (error) {
     // The row stays 'placing': reconciliation asks the broker later.
     rt.services.log.error({ err: error, signalId: s.id }, 'signal outcome not recorded');
+  }
+  // Rejected for sure (or never sent), like its credit: no order placed today.
+  if (o.releaseCredit) {
+    await s.count?.releaseDay().catch((error: unknown) => {
+      rt.services.log.error({ err: error, signalId: s.id }, 'hook day count not released');
+    });
   }
 }

@@ -179,6 +179,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
     order: p.order,
     address: input.address,
     receivedAt: input.receivedAt,
+    count,
   };
   const storeStart = process.hrtime.bigint();
   let stored: StoreResult;

@@ -196,6 +196,22 @@ describe('maxPosition against the positions as a broker names them', () => {
     expect(checkWithBroker(rules, buy('NQ1!'), { positions: [holding('ESZ0', 5)] })).toBeUndefined();
   });
 
+  it('finds the coins a spot exchange reports as a balance (BTC, XBT) and a swap ccxt names BTC/USD:BTC', () => {
+    // Kraken and Coinbase report what is held as balances per currency: 4 BTC held plus 3 is 7.
+    const over = "maxPosition: BTC/USD position would be 7 (now 4), more than this webhook's maximum of 5";
+    for (const held of ['BTC', 'XBT', 'BTC/USD:BTC']) {
+      expect(checkWithBroker(rules, buy('BTCUSD'), { positions: [holding(held, 4)] })).toEqual({
+        rule: 'maxPosition',
+        message: over,
+      });
+    }
+    expect(checkWithBroker(rules, buy('BTC/USDT'), { positions: [holding('BTC', 4)] })).toMatchObject({
+      rule: 'maxPosition',
+    });
+    // The quote currency held is no position in the pair: ETH/BTC is bought with BTC.
+    expect(checkWithBroker(rules, buy('ETH/BTC'), { positions: [holding('BTC', 4)] })).toBeUndefined();
+  });
+
   it('finds a coin held under its exchange code (XBTUSD for BTC/USD)', () => {
     expect(checkWithBroker(rules, buy('BTCUSD'), { positions: [holding('XBTUSD', 4)] })).toMatchObject({
       rule: 'maxPosition',
@@ -241,6 +257,33 @@ describe('maxNotional of options and futures', () => {
     expect(checkOrder(rules, spread)).toMatchObject({
       message: "maxNotional: notional 12000 is more than this webhook's maximum of 10000",
     });
+  });
+
+  it('values every leg of a multi-leg order without a price of its own, not only the first', () => {
+    const legs = (second: Record<string, unknown>) =>
+      normalizeOrderOrThrow({
+        legs: [
+          { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 190 },
+          { symbol: 'TSLA', action: 'buy', quantity: 100, ...second },
+        ],
+        group: 'oto',
+      });
+    // 1 AAPL at 190 and 100 TSLA at 250: 25,190, not the first leg's 190.
+    const priced = legs({ limit_price: 250 });
+    const over = {
+      rule: 'maxNotional',
+      message: "maxNotional: notional 25190 is more than this webhook's maximum of 10000",
+    };
+    expect(checkOrder(rules, priced) ?? checkWithBroker(rules, priced, { lastPrice: 190 })).toEqual(over);
+    // A leg at market: AAPL's last price values no TSLA; refused, never valued at 190.
+    const market = legs({});
+    expect(checkOrder(rules, market) ?? checkWithBroker(rules, market, { lastPrice: 190 })).toEqual({
+      rule: 'maxNotional',
+      message:
+        'maxNotional: the leg on TSLA has no price to value it with; give every leg a limit price, or the order a limit_price',
+    });
+    // Within the limit: 1 AAPL at 190 and 10 TSLA at 250.
+    expect(checkOrder(rules, legs({ quantity: 10, limit_price: 250 }))).toBeUndefined();
   });
 
   it('refuses a future, whose value per point it cannot know, before asking the broker anything', () => {

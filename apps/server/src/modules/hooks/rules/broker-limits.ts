@@ -27,8 +27,14 @@ const placesQuantity = (order: Order) => order.action !== 'close' && order.actio
 
 export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | undefined {
   const unpriced = ownPrice(order) === undefined;
+  // A multi-leg order without a price of its own is valued by its legs' prices (check.ts): one
+  // symbol's last price values none of them.
   const notional =
-    rules.maxNotional !== undefined && order.quantity_type === 'fixed' && order.quantity !== undefined && unpriced;
+    rules.maxNotional !== undefined &&
+    order.quantity_type === 'fixed' &&
+    order.quantity !== undefined &&
+    unpriced &&
+    !order.legs?.length;
   const positions = rules.maxPosition !== undefined && placesQuantity(order);
   const sizedByMoney = order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity';
   const quote = notional || (positions && sizedByMoney && !order.legs?.length && unpriced);
@@ -37,7 +43,13 @@ export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | u
 
 export function checkWithBroker(rules: CompiledRules, order: Order, facts: BrokerFacts): RuleRefusal | undefined {
   const price = ownPrice(order) ?? facts.lastPrice;
-  if (rules.maxNotional !== undefined && order.quantity_type === 'fixed' && order.quantity !== undefined) {
+  const valuedByLegs = ownPrice(order) === undefined && Boolean(order.legs?.length);
+  if (
+    rules.maxNotional !== undefined &&
+    order.quantity_type === 'fixed' &&
+    order.quantity !== undefined &&
+    !valuedByLegs
+  ) {
     if (price !== undefined) {
       const multiplier = contractMultiplier(order);
       const over =
@@ -54,16 +66,41 @@ export function checkWithBroker(rules: CompiledRules, order: Order, facts: Broke
 /**
  * Symbols compared as instruments, however the broker writes them: case and separators aside
  * (`SPY_2612…`, `BTC/USD`), in the order language's canonical spelling (ESZ5 is ESZ2025, XBTUSD
- * is BTC/USD). A continuous future (ES1!) stands for any contract of its root.
+ * is BTC/USD; ccxt's swap BTC/USD:BTC is BTC/USD). A continuous future (ES1!) stands for any
+ * contract of its root. `coin`: the coin a crypto pair trades (BTC of BTC/USD); `balance`: the
+ * coin a bare currency code names (XBT is BTC): a spot exchange reports what is held as balances
+ * per currency, so the BTC balance is the BTC/USD (and BTC/USDT) position.
  */
-function instrumentKey(symbol: string): { key: string; root?: string; continuous?: boolean } {
+function instrumentKey(symbol: string): {
+  key: string;
+  root?: string;
+  continuous?: boolean;
+  coin?: string;
+  balance?: string;
+} {
   const plain = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const market = symbol.replace(/^([^:/]+\/[^:/]+):[A-Za-z0-9]+$/, '$1');
   try {
-    const { canonical, parts } = parseSymbol(symbol);
+    const { canonical, parts } = parseSymbol(market);
+    if (parts.kind === 'pair') return { key: plain(canonical), ...coinOf(parts.base, canonical) };
+    if (parts.kind === 'ticker') {
+      const { coin } = coinOf(parts.ticker);
+      return { key: plain(canonical), ...(coin ? { balance: coin } : {}) };
+    }
     if (parts.kind !== 'future' && parts.kind !== 'continuous_future') return { key: plain(canonical) };
     return { key: plain(canonical), root: parts.root, continuous: parts.kind === 'continuous_future' };
   } catch {
     return { key: plain(symbol) };
+  }
+}
+
+/** The coin `code` names (aliases read: XBT is BTC) when it is one, as a crypto pair's base. */
+function coinOf(code: string, pair?: string): { coin?: string } {
+  try {
+    const parsed = parseSymbol(pair ?? `${code}/USD`);
+    return parsed.class === 'crypto' && parsed.parts.kind === 'pair' ? { coin: parsed.parts.base } : {};
+  } catch {
+    return {};
   }
 }
 
@@ -73,7 +110,12 @@ function checkPosition(order: Order, max: number, facts: BrokerFacts, price: num
   const held = (symbol: string) => {
     const wanted = instrumentKey(symbol);
     return positions
-      .filter((p) => p.key === wanted.key || (wanted.continuous && p.root === wanted.root))
+      .filter(
+        (p) =>
+          p.key === wanted.key ||
+          (wanted.continuous && p.root === wanted.root) ||
+          (wanted.coin !== undefined && p.balance === wanted.coin),
+      )
       .reduce((sum, p) => sum + p.quantity, 0);
   };
   // A leg's quantity is what it trades (the order's quantity is only its first leg's).

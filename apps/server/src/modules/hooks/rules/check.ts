@@ -2,7 +2,7 @@
 // the sender's address and the clock (before the body is read), the body before normalization
 // (signal time, symbol mapping), the normalized order (symbols, quantity, notional). Each refusal
 // names its rule by the settings key, which the answer and the activity entry carry.
-import { duplicateKey, type Order } from '@router/orders';
+import { duplicateKey, type Order, type OrderLeg } from '@router/orders';
 import { type CompiledRules, localTime } from './compile.ts';
 
 export interface RuleRefusal {
@@ -93,8 +93,10 @@ export function signalTime(value: unknown): number | undefined {
 /** `symbol`, `symbol[n]` and `legs[i].symbol`, each mapped once. */
 function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, string>): void {
   const mapped = (value: unknown): unknown => {
-    if (typeof value !== 'string') return value;
-    return map.get(value.trim()) ?? map.get(value.trim().toUpperCase()) ?? value;
+    // A ticker sent as a number (7203) is a symbol too: the order language reads it as text.
+    if (typeof value !== 'string' && typeof value !== 'number') return value;
+    const text = String(value).trim();
+    return map.get(text) ?? map.get(text.toUpperCase()) ?? value;
   };
   for (const key of Object.keys(fields)) {
     if (key === 'symbol' || /^symbol\[\d+\]$/.test(key)) fields[key] = mapped(fields[key]);
@@ -140,7 +142,28 @@ function checkNotional(order: Order, max: number, lotsAt: string | undefined): R
   if (multiplier === undefined) return futureRefusal(order);
   // A market order has no price of its own: valued at the broker's last price (broker-limits.ts).
   const price = ownPrice(order);
+  if (price === undefined && order.legs?.length) return legsNotional(order.legs, max);
   return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price * multiplier), max);
+}
+
+/**
+ * A multi-leg order without a net price of its own (legs on several symbols, each at its own
+ * limit, as an oto or oco sends them): every leg valued at its own limit price, summed. The
+ * broker's last price is of one symbol only, so a leg at market is refused rather than valued at
+ * another leg's price (or left out).
+ */
+function legsNotional(legs: readonly OrderLeg[], max: number): RuleRefusal | undefined {
+  let notional = 0;
+  for (const leg of legs) {
+    if (leg.limit_price === undefined) {
+      return refusal(
+        'maxNotional',
+        `the leg on ${leg.symbol} has no price to value it with; give every leg a limit price, or the order a limit_price`,
+      );
+    }
+    notional += Math.abs(leg.quantity * leg.limit_price * (leg.class === 'option' ? OPTION_MULTIPLIER : 1));
+  }
+  return overNotional(notional, max);
 }
 
 /** Shares per (US equity and index) option contract: its price is per share, as the brokers here quote it. */

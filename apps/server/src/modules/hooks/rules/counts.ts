@@ -1,10 +1,15 @@
 // maxOrdersPerMinute / maxOrdersPerDay: a signal that passed every other rule is counted before it
 // is stored (one statement, only for hooks with such a limit, which also says which limit a
-// refused one reached), and given back when storing did
-// not make it a new signal (a repeat, no credit, a failure). Counted in PostgreSQL, so two server
-// instances share the limits.
+// refused one reached), and given back when storing did not make it a new signal (a repeat, no
+// credit, a failure). One the broker then rejected (or that was never sent) gives back its day's
+// count only: the day's orders are those placed, the minute's every one sent. Counted in
+// PostgreSQL, so two server instances share the limits.
 
-import { releaseHookCount, takeHookCount } from '../../../db/repositories/hook-counts.repository.ts';
+import {
+  releaseHookCount,
+  releaseHookDayCount,
+  takeHookCount,
+} from '../../../db/repositories/hook-counts.repository.ts';
 import type { Queryable } from '../../../db/repositories/signals.repository.ts';
 import type { RuleRefusal } from './check.ts';
 import type { CompiledRules } from './compile.ts';
@@ -12,6 +17,8 @@ import type { CompiledRules } from './compile.ts';
 /** A taken count: give it back unless the signal was stored as new. */
 export interface TakenCount {
   release(): Promise<void>;
+  /** The broker rejected it (or it was never sent): no order today, but it was sent this minute. */
+  releaseDay(): Promise<void>;
 }
 
 export async function takeCount(
@@ -22,7 +29,12 @@ export async function takeCount(
   if (rules.perMinute === undefined && rules.perDay === undefined) return undefined;
   const limits = { perMinute: rules.perMinute ?? null, perDay: rules.perDay ?? null };
   const taken = await takeHookCount(db, hookId, limits);
-  if ('at' in taken) return { release: () => releaseHookCount(db, hookId, taken.at) };
+  if ('at' in taken) {
+    return {
+      release: () => releaseHookCount(db, hookId, taken.at),
+      releaseDay: () => releaseHookDayCount(db, hookId, taken.at),
+    };
+  }
   return taken.reached === 'day'
     ? {
         rule: 'maxOrdersPerDay',

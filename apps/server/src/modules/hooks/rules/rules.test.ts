@@ -255,6 +255,37 @@ describe('controls on the signal path', () => {
     expect(await balanceOf(t, trader.userId)).toBe(49);
   });
 
+  it('maxOrdersPerDay counts orders placed: one the broker rejected is given back for the day, not the minute', async () => {
+    const trader = await traderWith('day-rejected@example.com', { maxOrdersPerDay: 1, maxOrdersPerMinute: 5 });
+    const counts = async () => {
+      const { rows } = await t.services.db.$client.query<{ day_count: number; recent: number }>(
+        `select c.day_count, cardinality(c.recent) as recent from hook_order_counts c
+          join hooks h on h.id = c.hook_id where h.short_key = $1`,
+        [trader.shortKey],
+      );
+      return rows[0];
+    };
+    // A stop loss the paper broker refuses (below 0): nothing placed, the credit given back.
+    const rejected = await postSignal(t, trader.shortKey, {
+      ...BUY,
+      client_id: 'day-x1',
+      stop_loss_price_distance: 1_000_000,
+    });
+    expect(rejected.statusCode).toBe(400);
+    expect(rejected.json()).toMatchObject({ status: 'ExecutionError' });
+    expect(rejected.json().rule).toBeUndefined();
+    // Given back once its outcome is written (after the answer).
+    await eventually(async () => (await counts())?.day_count === 0);
+    expect(await counts()).toEqual({ day_count: 0, recent: 1 });
+    // The day's one order is still to be placed.
+    const placed = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-x2' });
+    expect(placed.statusCode).toBe(201);
+    const another = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-x3' });
+    expect(another.json()).toMatchObject({ rule: 'maxOrdersPerDay' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(49);
+  });
+
   it('maxOrdersPerDay: one count shared by two server instances on one database', async () => {
     const trader = await traderWith('day@example.com', { maxOrdersPerDay: 3 });
     const second = await startTestApp({ database: t.database });
@@ -276,6 +307,19 @@ describe('controls on the signal path', () => {
   });
 });
 
+describe('settings text', () => {
+  it('refuses a key given twice (JSON.parse would keep the last without a word)', () => {
+    expect(parseHookRules('{"maxQuantity": 5, "symbols": ["AAPL"], "maxQuantity": 500}')).toEqual({
+      ok: false,
+      message: 'maxQuantity: given twice',
+    });
+    expect(parseHookRules('{"symbolMap": {"ES1": "ESZ2030", "ES1": "ESH2031"}}')).toEqual({
+      ok: false,
+      message: 'symbolMap.ES1: given twice',
+    });
+  });
+});
+
 describe('symbolMap keys', () => {
   it('match whatever the case, as symbols does: a key written es1! maps the ES1! a sender sends', () => {
     const rules = compileRules({ symbolMap: { 'es1!': 'ESZ2030', BTCUSD: 'BTC/USD' } });
@@ -287,6 +331,20 @@ describe('symbolMap keys', () => {
     expect(mapped('es1!')).toBe('ESZ2030');
     expect(mapped('btcusd')).toBe('BTC/USD');
     expect(mapped('MSFT')).toBe('MSFT');
+  });
+
+  it('map a symbol sent as a number (a ticker of 7203), which the order language reads as text', () => {
+    const rules = compileRules({ symbolMap: { '7203': '7203.T' } });
+    if (!rules) throw new Error('no rules');
+    const body = (symbol: unknown) => prepareBody(rules, JSON.stringify({ symbol, action: 'buy', quantity: 1 }), 0);
+    expect(body(7203)).toMatchObject({ symbol: '7203.T' });
+    expect(body('7203')).toMatchObject({ symbol: '7203.T' });
+    const legs = prepareBody(
+      rules,
+      JSON.stringify({ legs: [{ symbol: 7203, action: 'buy' }], 'symbol[2]': 7203, quantity: 1 }),
+      0,
+    );
+    expect(legs).toMatchObject({ legs: [{ symbol: '7203.T' }], 'symbol[2]': '7203.T' });
   });
 
   it('take a target named like a member of every object (toString, constructor) as no chain', () => {
@@ -301,6 +359,23 @@ describe('symbolMap keys', () => {
     expect(parseHookRules(JSON.stringify({ symbolMap: { A: 'toString', toString: 'B' } }))).toEqual({
       ok: false,
       message: 'symbolMap.A: toString is mapped again (a chain or a loop)',
+    });
+  });
+
+  it('refuse two keys that are one symbol whatever their case and spaces, mapped otherwise, instead of keeping one', () => {
+    expect(parseHookRules(JSON.stringify({ symbolMap: { BTCUSD: 'BTC/USD', btcusd: 'ETH/USD' } }))).toEqual({
+      ok: false,
+      message:
+        'symbolMap.btcusd: the same symbol as BTCUSD (keys match whatever their case and spaces), mapped otherwise; keep one',
+    });
+    expect(parseHookRules(JSON.stringify({ symbolMap: { ES1: 'ESZ2030', ' ES1 ': 'ESH2031' } }))).toEqual({
+      ok: false,
+      message:
+        'symbolMap.ES1: the same symbol as ES1 (keys match whatever their case and spaces), mapped otherwise; keep one',
+    });
+    // The same mapping written twice loses nothing.
+    expect(parseHookRules(JSON.stringify({ symbolMap: { BTCUSD: 'BTC/USD', btcusd: 'BTC/USD' } }))).toMatchObject({
+      ok: true,
     });
   });
 

@@ -2,6 +2,7 @@
 // validated whole. Anything wrong refuses the whole object with `key: reason`, so a half-applied
 // setting can never let through what the user meant to stop.
 import { BlockList, isIP } from 'node:net';
+import { duplicateKey } from '@router/orders';
 import { PLATFORMS } from '@router/shared';
 import { z } from 'zod';
 
@@ -87,7 +88,13 @@ export function parseHookRules(text: string): RulesResult {
     return fail('rules: not valid JSON');
   }
   if (value === null) return { ok: true, rules: null };
+  // JSON.parse keeps the last of a key given twice: `"maxQuantity": 5, …, "maxQuantity": 500`
+  // would save 500 without a word.
+  const twice = duplicateKey(text);
+  if (twice !== undefined) return fail(`${twice}: given twice`);
   if (hasProtoMapKey(value)) return fail('symbolMap.__proto__: cannot be mapped (a reserved name)');
+  const clash = mapKeyClash(value);
+  if (clash) return fail(clash);
   const parsed = hookRulesSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -108,6 +115,28 @@ export function parseHookRules(text: string): RulesResult {
 function hasProtoMapKey(value: unknown): boolean {
   const map = typeof value === 'object' && value !== null ? (value as { symbolMap?: unknown }).symbolMap : undefined;
   return typeof map === 'object' && map !== null && Object.keys(map).some((key) => key.trim() === '__proto__');
+}
+
+/**
+ * Two symbolMap keys that are one symbol once trimmed and upper-cased (`BTCUSD` and `btcusd `),
+ * mapped to different targets: symbols are matched whatever their case (compile.ts), so one of
+ * the two mappings would be lost without a word.
+ */
+function mapKeyClash(value: unknown): string | undefined {
+  const map = typeof value === 'object' && value !== null ? (value as { symbolMap?: unknown }).symbolMap : undefined;
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return undefined;
+  const same = (a: unknown, b: unknown) =>
+    typeof a === 'string' && typeof b === 'string' ? a.trim() === b.trim() : a === b;
+  const seen = new Map<string, [key: string, target: unknown]>();
+  for (const [key, target] of Object.entries(map)) {
+    const symbol = key.trim().toUpperCase();
+    const first = seen.get(symbol);
+    if (first && !same(first[1], target)) {
+      return `symbolMap.${key.trim()}: the same symbol as ${first[0].trim()} (keys match whatever their case and spaces), mapped otherwise; keep one`;
+    }
+    seen.set(symbol, [key, target]);
+  }
+  return undefined;
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
