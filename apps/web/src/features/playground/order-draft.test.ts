@@ -67,7 +67,11 @@ describe('order draft', () => {
       const next = applyValue(bracket, 'action', action, ALPACA);
       expect(next).toEqual({ symbol: 'AAPL', action, quantity: 1, type: 'market' });
       expect(normalizeOrder(next)).toMatchObject({ ok: true });
-      expect(applyValue({ ...bracket, group: 'oco' }, 'action', action, ALPACA)).toMatchObject({ group: 'oco' });
+      // Legs go too (close and cancel take none), and with them any group: 'oco needs legs'.
+      const oco = { ...bracket, group: 'oco', 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'limit_price[2]': 300 };
+      const closed = applyValue(oco, 'action', action, ALPACA);
+      expect(closed).toEqual({ symbol: 'AAPL', action, quantity: 1, type: 'market' });
+      expect(normalizeOrder(closed)).toMatchObject({ ok: true });
     },
   );
 
