@@ -6,7 +6,7 @@ import { UNLIMITED } from '../billing/texts.ts';
 import { useLiveReload } from '../live/live-provider.tsx';
 import { DashboardAccountDocument, DashboardOrderCountersDocument } from './documents.ts';
 import { Tile, tileState } from './tile.tsx';
-import { activeConnectorCount, lastDayCounts, signalsLeft } from './tile-values.ts';
+import { connectorCounts, connectorHint, lastDayCounts, signalsLeft } from './tile-values.ts';
 
 type Result<T> = UseQueryState<T, AnyVariables>;
 
@@ -33,12 +33,8 @@ export function DashboardTiles({ connectors }: { connectors: Result<{ connectors
           title="Connected brokers"
           testId="tile-brokers"
           to="/me/connector"
-          hint={
-            connectors.data && activeConnectorCount(connectors.data.connectors) === 0
-              ? 'Connect a broker'
-              : 'Brokers & Webhooks'
-          }
-          state={tileState(connectors, (data) => formatCount(activeConnectorCount(data.connectors)))}
+          hint={connectors.data ? connectorHint(connectorCounts(connectors.data.connectors)) : 'Brokers & Webhooks'}
+          state={tileState(connectors, (data) => formatCount(connectorCounts(data.connectors).connected))}
         />
       </Col>
       <Col>

@@ -1,8 +1,23 @@
 // The dashboard tiles' figures (SPEC §2 Dashboard), from the query results.
+import { formatCount } from '../../lib/format.ts';
 
-/** Connected brokers: active connections only. */
-export const activeConnectorCount = (connectors: ReadonlyArray<{ isActive: boolean }>): number =>
-  connectors.filter((connector) => connector.isActive).length;
+/**
+ * Connected brokers (SPEC §2: the brokers listed on Brokers & Webhooks, a deactivated one too: it
+ * is still there, to be reconnected), and how many of them are deactivated.
+ */
+export const connectorCounts = (
+  connectors: ReadonlyArray<{ isActive: boolean }>,
+): { connected: number; deactivated: number } => ({
+  connected: connectors.length,
+  deactivated: connectors.filter((connector) => !connector.isActive).length,
+});
+
+/** The tile's hint: where to go, or that a connection needs reconnecting. */
+export function connectorHint({ connected, deactivated }: { connected: number; deactivated: number }): string {
+  if (connected === 0) return 'Connect a broker';
+  if (deactivated > 0) return `${formatCount(deactivated)} deactivated: reconnect on Brokers & Webhooks`;
+  return 'Brokers & Webhooks';
+}
 
 /** SPEC §9: the balance is shown floored at 0 (a negative balance reads as none left). */
 export const signalsLeft = (balance: number): number => Math.max(0, Math.floor(balance));
