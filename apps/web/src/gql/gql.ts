@@ -46,7 +46,7 @@ type Documents = {
     "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": typeof types.ConnectorUpdateDocument,
     "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": typeof types.ConnectorDeleteDocument,
     "\n  query ProviderBranches($search: String!) {\n    providerMetatraderBranches(search: $search) {\n      name\n      broker\n      platform\n    }\n  }\n": typeof types.ProviderBranchesDocument,
-    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
+    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n      expiresAt\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": typeof types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderCountersDocument,
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppsDocument,
@@ -127,7 +127,7 @@ const documents: Documents = {
     "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": types.ConnectorUpdateDocument,
     "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": types.ConnectorDeleteDocument,
     "\n  query ProviderBranches($search: String!) {\n    providerMetatraderBranches(search: $search) {\n      name\n      broker\n      platform\n    }\n  }\n": types.ProviderBranchesDocument,
-    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": types.DashboardConnectorsDocument,
+    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n      expiresAt\n    }\n  }\n": types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": types.DashboardOrderCountersDocument,
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppsDocument,
@@ -321,7 +321,7 @@ export function graphql(source: "\n  query ProviderBranches($search: String!) {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n"): (typeof documents)["\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n"];
+export function graphql(source: "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n      expiresAt\n    }\n  }\n"): (typeof documents)["\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n      expiresAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

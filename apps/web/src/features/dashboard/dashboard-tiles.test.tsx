@@ -15,13 +15,16 @@ function Tiles() {
 const value = async (testId: string) => (await screen.findByTestId(`${testId}-value`)).textContent;
 
 describe('dashboard tiles (SPEC §2 Dashboard, §9)', () => {
-  it('floors the balance at 0 and counts every connected broker, deactivated ones apart', () => {
+  it('floors the balance at 0 and counts every connected broker, those to reconnect apart', () => {
     expect(signalsLeft(-3)).toBe(0);
     expect(signalsLeft(0)).toBe(0);
     expect(signalsLeft(42)).toBe(42);
-    expect(connectorCounts([{ isActive: true }, { isActive: false }, { isActive: true }])).toEqual({
-      connected: 3,
-      deactivated: 1,
+    const now = Date.UTC(2025, 0, 31);
+    const expired = { isActive: true, expiresAt: now - 1 };
+    const expiring = { isActive: true, expiresAt: now + 1 };
+    expect(connectorCounts([{ isActive: true }, { isActive: false }, expired, expiring], now)).toEqual({
+      connected: 4,
+      toReconnect: 2,
     });
     expect(lastDayCounts([])).toEqual({ live: 0, test: 0 });
     expect(lastDayCounts([{ counter: 3, counterTest: 1 }])).toEqual({ live: 3, test: 1 });
@@ -43,7 +46,7 @@ describe('dashboard tiles (SPEC §2 Dashboard, §9)', () => {
     await screen.findByText('1,234 / 2');
     // A deactivated connection is still a connected broker, to be reconnected (SPEC §2 Brokers & Webhooks).
     expect(await value('tile-brokers')).toBe('2');
-    expect(screen.getByText('1 deactivated: reconnect on Brokers & Webhooks')).toBeTruthy();
+    expect(screen.getByText('1 to reconnect on Brokers & Webhooks')).toBeTruthy();
     expect(await value('tile-balance')).toBe('0');
     expect(screen.getByText('live / test')).toBeTruthy();
     expect(calls('DashboardOrderCounters')[0]?.variables).toEqual({});

@@ -11,7 +11,11 @@ import { connectorCounts, connectorHint, lastDayCounts, signalsLeft } from './ti
 type Result<T> = UseQueryState<T, AnyVariables>;
 
 /** The three figures of SPEC §2 Dashboard; connectors come from the page (the tour needs them too). */
-export function DashboardTiles({ connectors }: { connectors: Result<{ connectors: Array<{ isActive: boolean }> }> }) {
+export function DashboardTiles({
+  connectors,
+}: {
+  connectors: Result<{ connectors: Array<{ isActive: boolean; expiresAt?: number | null }> }>;
+}) {
   const [account, refetchAccount] = useQuery({ query: DashboardAccountDocument, requestPolicy: 'network-only' });
   const [counters, refetchCounters] = useQuery({
     query: DashboardOrderCountersDocument,

@@ -1,21 +1,30 @@
 // The dashboard tiles' figures (SPEC §2 Dashboard), from the query results.
 import { formatCount } from '../../lib/format.ts';
 
+export interface ConnectorCounts {
+  connected: number;
+  /** Deactivated or expired (SPEC §2): signals to them fail until the broker is reconnected. */
+  toReconnect: number;
+}
+
 /**
- * Connected brokers (SPEC §2: the brokers listed on Brokers & Webhooks, a deactivated one too: it
- * is still there, to be reconnected), and how many of them are deactivated.
+ * Connected brokers (SPEC §2: the brokers listed on Brokers & Webhooks, a deactivated or expired
+ * one too: it is still there, to be reconnected), and how many of them need reconnecting.
  */
 export const connectorCounts = (
-  connectors: ReadonlyArray<{ isActive: boolean }>,
-): { connected: number; deactivated: number } => ({
+  connectors: ReadonlyArray<{ isActive: boolean; expiresAt?: number | null }>,
+  now: number = Date.now(),
+): ConnectorCounts => ({
   connected: connectors.length,
-  deactivated: connectors.filter((connector) => !connector.isActive).length,
+  toReconnect: connectors.filter(
+    (connector) => !connector.isActive || (typeof connector.expiresAt === 'number' && connector.expiresAt <= now),
+  ).length,
 });
 
 /** The tile's hint: where to go, or that a connection needs reconnecting. */
-export function connectorHint({ connected, deactivated }: { connected: number; deactivated: number }): string {
+export function connectorHint({ connected, toReconnect }: ConnectorCounts): string {
   if (connected === 0) return 'Connect a broker';
-  if (deactivated > 0) return `${formatCount(deactivated)} deactivated: reconnect on Brokers & Webhooks`;
+  if (toReconnect > 0) return `${formatCount(toReconnect)} to reconnect on Brokers & Webhooks`;
   return 'Brokers & Webhooks';
 }
 
