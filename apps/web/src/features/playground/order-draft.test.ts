@@ -101,6 +101,12 @@ describe('order draft', () => {
       type: 'limit',
       limit_price: 150,
     });
+    // A bracket's exit too: close and cancel take none.
+    expect(pickValue(close, 'take_profit_price', 160, ALPACA)).toEqual({
+      ...close,
+      action: 'buy',
+      take_profit_price: 160,
+    });
     // No type given: the prices make it (SPEC §5), nothing else changes.
     expect(pickValue({ symbol: 'AAPL', action: 'buy' }, 'limit_price', 150, KRAKEN)).toEqual({
       symbol: 'AAPL',
@@ -113,6 +119,8 @@ describe('order draft', () => {
       [limit, 'stop_price', 140],
       [stop, 'limit_price', 150],
       [close, 'limit_price', 150],
+      [close, 'take_profit_price', 160],
+      [close, 'stop_loss_price', 140],
     ] as const) {
       expect(normalizeOrder(pickValue(draft, parameter, value, ALPACA))).toMatchObject({ ok: true });
     }

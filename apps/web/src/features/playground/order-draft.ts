@@ -97,10 +97,13 @@ function typeForPrice(draft: OrderDraft, kind: 'limit' | 'stop', provider: Provi
  * A value clicked in the parameters table, by the rules: a limit or stop price also brings a type
  * that uses it (a market order given a limit_price would be refused), and a stop or stop loss
  * replaces the other ways of giving it (only one of stop_price, stop_price_distance, stop_price_percent).
+ * A bracket's exit on a close or cancel, which take none, makes it an order to buy as a type would.
  */
 export function pickValue(draft: OrderDraft, parameter: string, value: unknown, provider: Provider): OrderDraft {
   const kind = parameter === 'limit_price' ? 'limit' : STOP_FIELDS.includes(parameter) ? 'stop' : undefined;
-  const type = kind && typeForPrice(draft, kind, provider);
+  const closing = isOneOf(ORDER_ACTIONS, draft.action) && isExitAction(draft.action);
+  const exit = parameter === 'take_profit_price' || STOP_LOSS_FIELDS.includes(parameter);
+  const type = kind ? typeForPrice(draft, kind, provider) : exit && closing ? 'market' : undefined;
   const next: OrderDraft = type ? applyType(draft, type, provider) : { ...draft };
   for (const fields of [STOP_FIELDS, STOP_LOSS_FIELDS]) {
     if (fields.includes(parameter)) for (const field of fields) delete next[field];
