@@ -33,6 +33,7 @@ const SignupPaymentSessionRef = builder.objectRef<SignupSession>('SignupPaymentS
   fields: (t) => ({
     clientSecret: t.exposeString('clientSecret'),
     total: t.exposeInt('total', { description: 'cents, after the discount' }),
+    currency: t.exposeString('currency', { description: "Stripe's currency code of total (usd)" }),
     description: t.exposeString('description'),
     publishableKey: t.exposeString('publishableKey', {
       nullable: true,

@@ -37,7 +37,7 @@ type Documents = {
     "\n  query AccountProducts {\n    accountProducts {\n      stripePriceId\n      name\n      description\n      credits\n      price\n      currency\n      type\n      interval\n      professional\n    }\n  }\n": typeof types.AccountProductsDocument,
     "\n  query AccountPaymentSession($stripePriceId: String, $coupon: String) {\n    accountPaymentSession(stripePriceId: $stripePriceId, coupon: $coupon) {\n      url\n    }\n  }\n": typeof types.AccountPaymentSessionDocument,
     "\n  query AccountInvoice($id: String!) {\n    accountInvoice(id: $id) {\n      id\n      invoicePdf\n    }\n  }\n": typeof types.AccountInvoiceDocument,
-    "\n  query AccountSignupPaymentSession(\n    $email: String!\n    $stripePriceId: String!\n    $successUrl: String\n    $cancelUrl: String\n    $coupon: String\n    $promotionCode: String\n  ) {\n    accountSignupPaymentSession(\n      email: $email\n      stripePriceId: $stripePriceId\n      successUrl: $successUrl\n      cancelUrl: $cancelUrl\n      coupon: $coupon\n      promotionCode: $promotionCode\n    ) {\n      clientSecret\n      total\n      description\n      publishableKey\n    }\n  }\n": typeof types.AccountSignupPaymentSessionDocument,
+    "\n  query AccountSignupPaymentSession(\n    $email: String!\n    $stripePriceId: String!\n    $successUrl: String\n    $cancelUrl: String\n    $coupon: String\n    $promotionCode: String\n  ) {\n    accountSignupPaymentSession(\n      email: $email\n      stripePriceId: $stripePriceId\n      successUrl: $successUrl\n      cancelUrl: $cancelUrl\n      coupon: $coupon\n      promotionCode: $promotionCode\n    ) {\n      clientSecret\n      total\n      currency\n      description\n      publishableKey\n    }\n  }\n": typeof types.AccountSignupPaymentSessionDocument,
     "\n  mutation AccountUpgrade($metadata: JSON!) {\n    accountUpgrade(metadata: $metadata)\n  }\n": typeof types.AccountUpgradeDocument,
     "\n  query AccountLedger($createdAtFrom: Float) {\n    accountLedger(createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      credits\n      cause\n      balanceAfter\n    }\n  }\n": typeof types.AccountLedgerDocument,
     "\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": typeof types.ConnectorsDocument,
@@ -46,7 +46,7 @@ type Documents = {
     "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": typeof types.ConnectorUpdateDocument,
     "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": typeof types.ConnectorDeleteDocument,
     "\n  query ProviderBranches($search: String!) {\n    providerMetatraderBranches(search: $search) {\n      name\n      broker\n      platform\n    }\n  }\n": typeof types.ProviderBranchesDocument,
-    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
+    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n      expiresAt\n    }\n  }\n": typeof types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": typeof types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderCountersDocument,
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": typeof types.UserAppsDocument,
@@ -118,7 +118,7 @@ const documents: Documents = {
     "\n  query AccountProducts {\n    accountProducts {\n      stripePriceId\n      name\n      description\n      credits\n      price\n      currency\n      type\n      interval\n      professional\n    }\n  }\n": types.AccountProductsDocument,
     "\n  query AccountPaymentSession($stripePriceId: String, $coupon: String) {\n    accountPaymentSession(stripePriceId: $stripePriceId, coupon: $coupon) {\n      url\n    }\n  }\n": types.AccountPaymentSessionDocument,
     "\n  query AccountInvoice($id: String!) {\n    accountInvoice(id: $id) {\n      id\n      invoicePdf\n    }\n  }\n": types.AccountInvoiceDocument,
-    "\n  query AccountSignupPaymentSession(\n    $email: String!\n    $stripePriceId: String!\n    $successUrl: String\n    $cancelUrl: String\n    $coupon: String\n    $promotionCode: String\n  ) {\n    accountSignupPaymentSession(\n      email: $email\n      stripePriceId: $stripePriceId\n      successUrl: $successUrl\n      cancelUrl: $cancelUrl\n      coupon: $coupon\n      promotionCode: $promotionCode\n    ) {\n      clientSecret\n      total\n      description\n      publishableKey\n    }\n  }\n": types.AccountSignupPaymentSessionDocument,
+    "\n  query AccountSignupPaymentSession(\n    $email: String!\n    $stripePriceId: String!\n    $successUrl: String\n    $cancelUrl: String\n    $coupon: String\n    $promotionCode: String\n  ) {\n    accountSignupPaymentSession(\n      email: $email\n      stripePriceId: $stripePriceId\n      successUrl: $successUrl\n      cancelUrl: $cancelUrl\n      coupon: $coupon\n      promotionCode: $promotionCode\n    ) {\n      clientSecret\n      total\n      currency\n      description\n      publishableKey\n    }\n  }\n": types.AccountSignupPaymentSessionDocument,
     "\n  mutation AccountUpgrade($metadata: JSON!) {\n    accountUpgrade(metadata: $metadata)\n  }\n": types.AccountUpgradeDocument,
     "\n  query AccountLedger($createdAtFrom: Float) {\n    accountLedger(createdAtFrom: $createdAtFrom) {\n      id\n      createdAt\n      credits\n      cause\n      balanceAfter\n    }\n  }\n": types.AccountLedgerDocument,
     "\n  query Connectors {\n    connectors {\n      key\n      providerName\n      accounts\n      branch\n      status\n      isActive\n      isDemo\n      expiresAt\n    }\n  }\n": types.ConnectorsDocument,
@@ -127,7 +127,7 @@ const documents: Documents = {
     "\n  mutation ConnectorUpdate($key: String!, $accounts: String!) {\n    connectorUpdate(key: $key, accounts: $accounts) {\n      key\n      accounts\n    }\n  }\n": types.ConnectorUpdateDocument,
     "\n  mutation ConnectorDelete($key: String!) {\n    connectorDelete(key: $key)\n  }\n": types.ConnectorDeleteDocument,
     "\n  query ProviderBranches($search: String!) {\n    providerMetatraderBranches(search: $search) {\n      name\n      broker\n      platform\n    }\n  }\n": types.ProviderBranchesDocument,
-    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n": types.DashboardConnectorsDocument,
+    "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n      expiresAt\n    }\n  }\n": types.DashboardConnectorsDocument,
     "\n  query DashboardAccount {\n    account {\n      balance\n      unlimited\n    }\n  }\n": types.DashboardAccountDocument,
     "\n  query DashboardOrderCounters {\n    actionsOrderCounters {\n      counter\n      counterTest\n    }\n  }\n": types.DashboardOrderCountersDocument,
     "\n  query UserApps {\n    userApps {\n      key\n      name\n      description\n      redirectUrl\n      createdAt\n    }\n  }\n": types.UserAppsDocument,
@@ -285,7 +285,7 @@ export function graphql(source: "\n  query AccountInvoice($id: String!) {\n    a
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query AccountSignupPaymentSession(\n    $email: String!\n    $stripePriceId: String!\n    $successUrl: String\n    $cancelUrl: String\n    $coupon: String\n    $promotionCode: String\n  ) {\n    accountSignupPaymentSession(\n      email: $email\n      stripePriceId: $stripePriceId\n      successUrl: $successUrl\n      cancelUrl: $cancelUrl\n      coupon: $coupon\n      promotionCode: $promotionCode\n    ) {\n      clientSecret\n      total\n      description\n      publishableKey\n    }\n  }\n"): (typeof documents)["\n  query AccountSignupPaymentSession(\n    $email: String!\n    $stripePriceId: String!\n    $successUrl: String\n    $cancelUrl: String\n    $coupon: String\n    $promotionCode: String\n  ) {\n    accountSignupPaymentSession(\n      email: $email\n      stripePriceId: $stripePriceId\n      successUrl: $successUrl\n      cancelUrl: $cancelUrl\n      coupon: $coupon\n      promotionCode: $promotionCode\n    ) {\n      clientSecret\n      total\n      description\n      publishableKey\n    }\n  }\n"];
+export function graphql(source: "\n  query AccountSignupPaymentSession(\n    $email: String!\n    $stripePriceId: String!\n    $successUrl: String\n    $cancelUrl: String\n    $coupon: String\n    $promotionCode: String\n  ) {\n    accountSignupPaymentSession(\n      email: $email\n      stripePriceId: $stripePriceId\n      successUrl: $successUrl\n      cancelUrl: $cancelUrl\n      coupon: $coupon\n      promotionCode: $promotionCode\n    ) {\n      clientSecret\n      total\n      currency\n      description\n      publishableKey\n    }\n  }\n"): (typeof documents)["\n  query AccountSignupPaymentSession(\n    $email: String!\n    $stripePriceId: String!\n    $successUrl: String\n    $cancelUrl: String\n    $coupon: String\n    $promotionCode: String\n  ) {\n    accountSignupPaymentSession(\n      email: $email\n      stripePriceId: $stripePriceId\n      successUrl: $successUrl\n      cancelUrl: $cancelUrl\n      coupon: $coupon\n      promotionCode: $promotionCode\n    ) {\n      clientSecret\n      total\n      currency\n      description\n      publishableKey\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -321,7 +321,7 @@ export function graphql(source: "\n  query ProviderBranches($search: String!) {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n"): (typeof documents)["\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n    }\n  }\n"];
+export function graphql(source: "\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n      expiresAt\n    }\n  }\n"): (typeof documents)["\n  query DashboardConnectors {\n    connectors {\n      key\n      isActive\n      expiresAt\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

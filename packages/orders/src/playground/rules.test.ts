@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { normalizeOrder } from '../order/normalize.ts';
 import { now, optionsBroker, stockBroker } from '../test-fixtures.ts';
 import { applyAction, applyClass, applySymbol, applyType, cleanResult } from './rules.ts';
 
@@ -11,6 +12,41 @@ describe('playground rules', () => {
     // A bracket's exits are refused on close and cancel ('take_profit_price: not used with action close').
     const bracket = { ...draft, group: 'bracket', take_profit_price: 160, stop_loss_price_percent: 2 };
     expect(applyAction(bracket, 'close')).toEqual({ symbol: 'AAPL', action: 'close', quantity: 1, type: 'market' });
+  });
+
+  it.each(['close', 'cancel'] as const)('drops legs and their group when the action becomes %s', (action) => {
+    const condor = {
+      symbol: 'SPY_271217P00540000',
+      action: 'buy_to_open',
+      'symbol[2]': 'SPY_271217P00550000',
+      'action[2]': 'sell_to_open',
+      'quantity[2]': 2,
+      quantity: 1,
+      type: 'limit',
+      limit_price: -1.25,
+      group: 'combo',
+    };
+    const closed = { symbol: 'SPY_271217P00540000', action, quantity: 1, type: 'market' };
+    expect(applyAction(condor, action)).toEqual(closed);
+    const array = {
+      action: 'buy',
+      quantity: 1,
+      group: 'oco',
+      legs: [{ symbol: 'AAPL', action: 'buy' }, { symbol: 'MSFT' }],
+    };
+    expect(applyAction(array, action)).toEqual({ action, quantity: 1, symbol: 'AAPL', type: 'market' });
+    const indexedFirst = {
+      'symbol[1]': 'AAPL',
+      'action[1]': 'buy',
+      'symbol[2]': 'MSFT',
+      action: 'buy',
+      type: 'market',
+    };
+    expect(applyAction(indexedFirst, action)).toEqual({ symbol: 'AAPL', action, type: 'market' });
+    // (An option's own close is buy_to_close or sell_to_close: the stock legs show the order is taken.)
+    for (const order of [array, indexedFirst]) {
+      expect(normalizeOrder(applyAction(order, action))).toMatchObject({ ok: true });
+    }
   });
 
   it('sets the action to buy when a type is chosen while closing or canceling', () => {

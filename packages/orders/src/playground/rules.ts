@@ -15,13 +15,22 @@ import {
 import { classExampleSymbol, examplePrice, firstActionFor, type OrderDraft } from './sample.ts';
 
 const PRICE_FIELDS = ['limit_price', 'stop_price', 'stop_price_distance', 'stop_price_percent'] as const;
+/** A leg's field given by index: symbol[2], action[2], quantity[3]. */
+const INDEXED_FIELD = /^[a-z_]+\[\d{1,3}\]$/;
 export function applyAction(draft: OrderDraft, action: OrderAction, provider?: Provider): OrderDraft {
   const next: OrderDraft = { ...draft, action };
   if (!isExitAction(action)) return next;
   // A bracket's exits: close and cancel take none (the hook refuses them), so choosing either drops them.
   for (const field of EXIT_FIELDS) delete next[field];
-  // A bracket with its exits gone is refused too ('bracket needs take_profit_price or a stop loss').
-  if (next.group === 'bracket') delete next.group;
+  // Legs too ('legs: not used with action close'), as an array or as indexed fields such as
+  // symbol[2]; leg 1's symbol stays the order's. With neither legs nor exits left, any group is
+  // refused ('bracket needs take_profit_price or a stop loss', 'oco needs legs'), so it goes as well.
+  const firstLeg = Array.isArray(next.legs) ? (next.legs[0] as OrderDraft | undefined) : undefined;
+  const firstSymbol = next['symbol[1]'] ?? firstLeg?.symbol;
+  if (next.symbol === undefined && firstSymbol !== undefined) next.symbol = firstSymbol;
+  for (const field of Object.keys(next)) if (INDEXED_FIELD.test(field)) delete next[field];
+  delete next.legs;
+  delete next.group;
   return withType(next, 'market', provider);
 }
 

@@ -20,13 +20,14 @@ beforeEach(() => b.t.services.identity.limiter.reset('signup-payment:127.0.0.1',
 interface Session {
   clientSecret: string;
   total: number;
+  currency: string;
   description: string;
   publishableKey: string | null;
 }
 
 const SESSION = `query($email: String!, $price: String!, $success: String, $coupon: String, $codes: String) {
   accountSignupPaymentSession(email: $email, stripePriceId: $price, successUrl: $success, cancelUrl: $success,
-    coupon: $coupon, promotionCode: $codes) { clientSecret total description publishableKey }
+    coupon: $coupon, promotionCode: $codes) { clientSecret total currency description publishableKey }
 }`;
 
 async function signup(email: string, extra: Record<string, unknown> = {}) {
@@ -54,6 +55,7 @@ describe('accountSignupPaymentSession', () => {
     expect(answer.data?.accountSignupPaymentSession).toEqual({
       clientSecret: expect.stringMatching(/^cs_test_\w+_secret_\w+$/),
       total: 2000,
+      currency: 'usd',
       description: 'Pro plan: 300 signal credits per month',
       publishableKey: 'pk_test_fake_0123456789',
     });

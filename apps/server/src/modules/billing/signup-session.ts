@@ -41,6 +41,8 @@ export interface SignupSession {
   clientSecret: string;
   /** Cents, after the discount. */
   total: number;
+  /** Stripe's currency code of `total` (usd, eur). */
+  currency: string;
   description: string;
   publishableKey: string | null;
 }
@@ -155,6 +157,7 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
   return {
     clientSecret: session.client_secret,
     total: session.amount_total ?? product.price,
+    currency: session.currency ?? product.currency,
     description: describeProduct(product),
     publishableKey: services.config.STRIPE_PUBLISHABLE_KEY ?? null,
   };

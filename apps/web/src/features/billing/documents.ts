@@ -102,6 +102,7 @@ export const AccountSignupPaymentSessionDocument = graphql(`
     ) {
       clientSecret
       total
+      currency
       description
       publishableKey
     }

@@ -6,12 +6,16 @@ import { UNLIMITED } from '../billing/texts.ts';
 import { useLiveReload } from '../live/live-provider.tsx';
 import { DashboardAccountDocument, DashboardOrderCountersDocument } from './documents.ts';
 import { Tile, tileState } from './tile.tsx';
-import { activeConnectorCount, lastDayCounts, signalsLeft } from './tile-values.ts';
+import { connectorCounts, connectorHint, lastDayCounts, signalsLeft } from './tile-values.ts';
 
 type Result<T> = UseQueryState<T, AnyVariables>;
 
 /** The three figures of SPEC §2 Dashboard; connectors come from the page (the tour needs them too). */
-export function DashboardTiles({ connectors }: { connectors: Result<{ connectors: Array<{ isActive: boolean }> }> }) {
+export function DashboardTiles({
+  connectors,
+}: {
+  connectors: Result<{ connectors: Array<{ isActive: boolean; expiresAt?: number | null }> }>;
+}) {
   const [account, refetchAccount] = useQuery({ query: DashboardAccountDocument, requestPolicy: 'network-only' });
   const [counters, refetchCounters] = useQuery({
     query: DashboardOrderCountersDocument,
@@ -33,12 +37,8 @@ export function DashboardTiles({ connectors }: { connectors: Result<{ connectors
           title="Connected brokers"
           testId="tile-brokers"
           to="/me/connector"
-          hint={
-            connectors.data && activeConnectorCount(connectors.data.connectors) === 0
-              ? 'Connect a broker'
-              : 'Brokers & Webhooks'
-          }
-          state={tileState(connectors, (data) => formatCount(activeConnectorCount(data.connectors)))}
+          hint={connectors.data ? connectorHint(connectorCounts(connectors.data.connectors)) : 'Brokers & Webhooks'}
+          state={tileState(connectors, (data) => formatCount(connectorCounts(data.connectors).connected))}
         />
       </Col>
       <Col>

@@ -1,11 +1,12 @@
 import { graphql } from '../../gql/index.ts';
 
-/** Connected brokers tile and the tour's start rule (only isActive is needed here). */
+/** Connected brokers tile (and those to reconnect: deactivated or expired) and the tour's start rule. */
 export const DashboardConnectorsDocument = graphql(`
   query DashboardConnectors {
     connectors {
       key
       isActive
+      expiresAt
     }
   }
 `);

@@ -3,7 +3,7 @@ import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import type { BrokerOptions } from '../playground/broker-options.ts';
 import type { PlaygroundConnector } from '../playground/connectors.ts';
-import { applyValue, typedValue } from '../playground/order-draft.ts';
+import { pickValue, typedValue } from '../playground/order-draft.ts';
 import { Playground } from '../playground/playground.tsx';
 import { useOrderText } from '../playground/use-order-text.ts';
 import { ExamplesAccordion } from './examples-accordion.tsx';
@@ -39,7 +39,7 @@ export function ProviderDocs({ provider, brokers, onBroker, connectors }: Provid
 
   const pick = (parameter: string, value: string | number) => {
     const typed = typeof value === 'string' && /^[[{]/.test(value.trim()) ? typedValue(value) : value;
-    order.update((draft) => applyValue(draft, parameter, typed, provider));
+    order.update((draft) => pickValue(draft, parameter, typed, provider));
     reveal();
   };
 

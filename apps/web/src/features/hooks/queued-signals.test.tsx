@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDateTime } from '../../lib/format.ts';
 import type { GraphQLPayload } from '../../test/fake-server.ts';
 import { deferred, renderWithClient } from '../../test/render-with-client.tsx';
+import { LiveProvider } from '../live/live-provider.tsx';
 import { QueuedSignals } from './queued-signals.tsx';
 
 const PLACE_AT = Date.UTC(2026, 10, 30, 14, 30);
@@ -117,5 +118,30 @@ describe('queued signals when the list cannot be reloaded', () => {
     expect(list.isConnected).toBe(true);
     expect(screen.getByRole('region', { name: 'Queued signals' }).textContent).toContain('MSFT');
     expect(screen.getAllByRole('button', { name: 'Cancel' })).toHaveLength(1);
+  });
+});
+
+describe('queued signals placed meanwhile', () => {
+  it('are no longer offered to cancel once the server tells of the new activity', async () => {
+    let rows = [row('q1', 'h1')];
+    let tell: (payload: GraphQLPayload) => void = () => {};
+    const { calls } = renderWithClient(
+      <LiveProvider>
+        <QueuedSignals hookKey="h1" />
+      </LiveProvider>,
+      {
+        QueuedSignals: () => ({ data: { queuedSignals: rows } }),
+        Live: () =>
+          new Promise<GraphQLPayload>((resolve) => {
+            tell = resolve;
+          }),
+      },
+    );
+    expect(await screen.findByRole('button', { name: 'Cancel' })).toBeTruthy();
+    await waitFor(() => expect(calls('Live')).toHaveLength(1));
+    // The trading window opened: the signal was placed, its placement logged.
+    rows = [row('q1', 'h1', 'placed')];
+    await act(async () => tell({ data: { live: { kind: 'activity', at: 1 } } }));
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Queued signals' })).toBeNull());
   });
 });

@@ -4,6 +4,7 @@ import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { formatDateTime, formatQuantity } from '../../lib/format.ts';
 import { useLastLoaded } from '../../lib/use-last-loaded.ts';
+import { useLiveReload } from '../live/live-provider.tsx';
 import { QueuedSignalCancelDocument, QueuedSignalsDocument } from './documents.ts';
 
 /** "buy 1,500 AAPL" from the order as read on arrival (JSON text); a quantity expression as written. */
@@ -23,6 +24,8 @@ function describeOrder(order: string): string {
  */
 export function QueuedSignals({ hookKey }: { hookKey: string }) {
   const [result, reexecute] = useQuery({ query: QueuedSignalsDocument, requestPolicy: 'cache-and-network' });
+  // Live: a window that opened placed them (an entry of its own), so they are no longer to cancel.
+  useLiveReload(() => reexecute({ requestPolicy: 'network-only' }));
   const { mutate } = useCall();
   const [error, setError] = useState<string | null>(null);
   // The signal being cancelled, and those cancelled until the list says so: a second click would

@@ -3,9 +3,10 @@ import { useQuery } from 'urql';
 import type { PaperAccountFieldsFragment } from '../../gql/graphql.ts';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
+import { useLiveReload } from '../live/live-provider.tsx';
 import { PaperAccountDocument, PaperAccountResetDocument } from './documents.ts';
 
-/** A paper account, refreshable, and its reset (the answer replaces what is shown). */
+/** A paper account, refreshed on new activity or on demand, and its reset (the answer replaces what is shown). */
 export function usePaperAccount(connectorKey: string, accountId: string) {
   const variables = { connectorKey, accountId };
   const [{ data, error, fetching }, refetch] = useQuery({
@@ -19,6 +20,8 @@ export function usePaperAccount(connectorKey: string, accountId: string) {
     setAfterReset(null);
     refetch({ requestPolicy: 'network-only' });
   }, [refetch]);
+  // Live: a signal to one of the account's webhooks fills or places an order (a new activity entry).
+  useLiveReload(reload);
   /** Resets; resolves to an error message, or null when done. */
   const reset = useCallback(async (): Promise<string | null> => {
     try {

@@ -1,7 +1,7 @@
 import { normalizeOrder } from '@router/orders';
 import { describe, expect, it } from 'vitest';
-import { ALPACA, KRAKEN } from '../../routes/me-documentation/test-fixtures.ts';
-import { applyValue, draftSelection, prefillDraft, readDraft, typedValue } from './order-draft.ts';
+import { ALPACA, KRAKEN, TRADIER } from '../../routes/me-documentation/test-fixtures.ts';
+import { applyValue, draftSelection, pickValue, prefillDraft, readDraft, typedValue } from './order-draft.ts';
 
 describe('order draft', () => {
   it('reads objects leniently and nothing else', () => {
@@ -67,9 +67,66 @@ describe('order draft', () => {
       const next = applyValue(bracket, 'action', action, ALPACA);
       expect(next).toEqual({ symbol: 'AAPL', action, quantity: 1, type: 'market' });
       expect(normalizeOrder(next)).toMatchObject({ ok: true });
-      expect(applyValue({ ...bracket, group: 'oco' }, 'action', action, ALPACA)).toMatchObject({ group: 'oco' });
+      // Legs go too (close and cancel take none), and with them any group: 'oco needs legs'.
+      const oco = { ...bracket, group: 'oco', 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'limit_price[2]': 300 };
+      const closed = applyValue(oco, 'action', action, ALPACA);
+      expect(closed).toEqual({ symbol: 'AAPL', action, quantity: 1, type: 'market' });
+      expect(normalizeOrder(closed)).toMatchObject({ ok: true });
     },
   );
+
+  it('brings a type that uses a picked limit or stop price, as choosing it would', () => {
+    const market = { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'market' };
+    expect(pickValue(market, 'limit_price', 150, ALPACA)).toEqual({ ...market, type: 'limit', limit_price: 150 });
+    expect(pickValue(market, 'stop_price', 140, ALPACA)).toEqual({ ...market, type: 'stop', stop_price: 140 });
+    const limit = { ...market, type: 'limit', limit_price: 150 };
+    expect(pickValue(limit, 'stop_price', 140, ALPACA)).toEqual({ ...limit, type: 'stop_limit', stop_price: 140 });
+    const stop = { ...market, type: 'stop', stop_price: 140 };
+    expect(pickValue(stop, 'limit_price', 150, ALPACA)).toEqual({ ...stop, type: 'stop_limit', limit_price: 150 });
+    // A stop given another way replaces the stop price ('give only one of').
+    expect(pickValue(stop, 'stop_price_percent', 2, ALPACA)).toEqual({
+      ...market,
+      type: 'stop',
+      stop_price_percent: 2,
+    });
+    expect(pickValue({ ...market, stop_loss_price: 140 }, 'stop_loss_price_percent', 2, ALPACA)).toEqual({
+      ...market,
+      stop_loss_price_percent: 2,
+    });
+    // Close and cancel take no price: as choosing a type, the action becomes buy.
+    const close = { symbol: 'AAPL', action: 'close', quantity: 1, type: 'market' };
+    expect(pickValue(close, 'limit_price', 150, ALPACA)).toEqual({
+      ...close,
+      action: 'buy',
+      type: 'limit',
+      limit_price: 150,
+    });
+    // A bracket's exit too: close and cancel take none.
+    expect(pickValue(close, 'take_profit_price', 160, ALPACA)).toEqual({
+      ...close,
+      action: 'buy',
+      take_profit_price: 160,
+    });
+    // No type given: the prices make it (SPEC §5), nothing else changes.
+    expect(pickValue({ symbol: 'AAPL', action: 'buy' }, 'limit_price', 150, KRAKEN)).toEqual({
+      symbol: 'AAPL',
+      action: 'buy',
+      limit_price: 150,
+    });
+    for (const [draft, parameter, value] of [
+      [market, 'limit_price', 150],
+      [market, 'stop_price', 140],
+      [limit, 'stop_price', 140],
+      [stop, 'limit_price', 150],
+      [close, 'limit_price', 150],
+      [close, 'take_profit_price', 160],
+      [close, 'stop_loss_price', 140],
+    ] as const) {
+      expect(normalizeOrder(pickValue(draft, parameter, value, ALPACA))).toMatchObject({ ok: true });
+    }
+    expect(pickValue(market, 'limit_price', 150, TRADIER)).toMatchObject({ type: 'limit', limit_price: 150 });
+    expect(pickValue(market, 'duration', 'gtc', ALPACA)).toEqual({ ...market, duration: 'gtc' });
+  });
 
   it('selection falls back to the provider first class and market', () => {
     expect(draftSelection({ action: 'BUY' }, KRAKEN)).toEqual({ class: 'crypto', type: 'market', action: '' });

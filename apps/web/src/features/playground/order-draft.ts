@@ -6,6 +6,7 @@ import {
   applyClass,
   applySymbol,
   applyType,
+  isExitAction,
   ORDER_ACTIONS,
   ORDER_CLASSES,
   ORDER_PARAMETERS,
@@ -17,6 +18,7 @@ import {
   type Provider,
   parseOrderText,
   playgroundChoices,
+  providerTypes,
 } from '@router/orders';
 
 export const formatDraft = (draft: OrderDraft): string => JSON.stringify(draft, null, 2);
@@ -64,6 +66,49 @@ export function applyValue(draft: OrderDraft, parameter: string, value: unknown,
   if (parameter === 'type' && isOneOf(ORDER_TYPES, value)) return applyType(draft, value, provider);
   if (parameter === 'action' && isOneOf(ORDER_ACTIONS, value)) return applyAction(draft, value, provider);
   return { ...draft, [parameter]: value };
+}
+
+const STOP_FIELDS = ['stop_price', 'stop_price_distance', 'stop_price_percent'];
+const STOP_LOSS_FIELDS = ['stop_loss_price', 'stop_loss_price_distance', 'stop_loss_price_percent'];
+const TYPES_USING: Record<'limit' | 'stop', readonly OrderType[]> = {
+  limit: ['limit', 'stop_limit'],
+  stop: ['stop', 'stop_limit'],
+};
+
+/**
+ * The type an order needs for a limit or stop price put into it, when its own does not use one
+ * (SPEC §5: limit_price applies to limit orders only): a market order becomes a limit or stop
+ * order, a stop or limit order a stop_limit one, as far as the broker offers them. Undefined when
+ * nothing is to change, or the order gives no type and is no close or cancel (its prices make it).
+ */
+function typeForPrice(draft: OrderDraft, kind: 'limit' | 'stop', provider: Provider): OrderType | undefined {
+  const closing = isOneOf(ORDER_ACTIONS, draft.action) && isExitAction(draft.action);
+  const current = isOneOf(ORDER_TYPES, draft.type) ? draft.type : closing ? 'market' : undefined;
+  if (current === undefined) return undefined;
+  const uses = TYPES_USING[kind];
+  // Close and cancel take no price: choosing the type turns the action to buy (SPEC §4).
+  if (uses.includes(current)) return closing ? current : undefined;
+  const offered = providerTypes(provider.reference);
+  const preferred: OrderType = current === 'market' ? kind : 'stop_limit';
+  return offered.includes(preferred) ? preferred : uses.find((type) => offered.includes(type));
+}
+
+/**
+ * A value clicked in the parameters table, by the rules: a limit or stop price also brings a type
+ * that uses it (a market order given a limit_price would be refused), and a stop or stop loss
+ * replaces the other ways of giving it (only one of stop_price, stop_price_distance, stop_price_percent).
+ * A bracket's exit on a close or cancel, which take none, makes it an order to buy as a type would.
+ */
+export function pickValue(draft: OrderDraft, parameter: string, value: unknown, provider: Provider): OrderDraft {
+  const kind = parameter === 'limit_price' ? 'limit' : STOP_FIELDS.includes(parameter) ? 'stop' : undefined;
+  const closing = isOneOf(ORDER_ACTIONS, draft.action) && isExitAction(draft.action);
+  const exit = parameter === 'take_profit_price' || STOP_LOSS_FIELDS.includes(parameter);
+  const type = kind ? typeForPrice(draft, kind, provider) : exit && closing ? 'market' : undefined;
+  const next: OrderDraft = type ? applyType(draft, type, provider) : { ...draft };
+  for (const fields of [STOP_FIELDS, STOP_LOSS_FIELDS]) {
+    if (fields.includes(parameter)) for (const field of fields) delete next[field];
+  }
+  return applyValue(next, parameter, value, provider);
 }
 
 const INDEXED = /^([a-z_]+)\[[1-8]\]$/;

@@ -1,5 +1,5 @@
 import type { StatsInterval } from '@router/shared';
-import { formatBucket, formatBucketTitle } from '../../lib/format.ts';
+import { formatBucket, formatBucketTitle, formatCount } from '../../lib/format.ts';
 
 /** SPEC §9: the chart is 180 px high with about 5 y-axis ticks. */
 export const CHART_HEIGHT = 180;
@@ -64,3 +64,19 @@ export function toBars(rows: readonly StatsRow[], interval: StatsInterval, timeZ
 /** 'No stats': every bucket is zero (or none came back). */
 export const hasNoCalls = (bars: readonly StatsBar[]): boolean =>
   bars.every((bar) => SERIES.every((series) => bar[series.key] === 0));
+
+/** A digit or comma of the axis's 12 px font, rounded up; and the tick line with its margin. */
+const AXIS_CHAR_PX = 7;
+const AXIS_TICK_PX = 10;
+const AXIS_MIN_WIDTH = 40;
+
+/**
+ * The y-axis width that fits its highest tick: the tallest stacked bar rounded up to the next round
+ * number (9,800 reads 10,000 at the top), grouped en-US, so 12,345 calls are not clipped to 2,345.
+ */
+export function yAxisWidth(bars: readonly StatsBar[]): number {
+  const top = Math.max(0, ...bars.map((bar) => SERIES.reduce((sum, series) => sum + bar[series.key], 0)));
+  const unit = top > 0 ? 10 ** Math.floor(Math.log10(top)) : 1;
+  const highestTick = Math.ceil(top / unit) * unit;
+  return Math.max(AXIS_MIN_WIDTH, AXIS_TICK_PX + AXIS_CHAR_PX * formatCount(highestTick).length);
+}

@@ -1,6 +1,6 @@
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatCount } from '../../lib/format.ts';
-import { CHART_HEIGHT, CHART_Y_TICKS, SERIES, type StatsBar } from './chart-data.ts';
+import { CHART_HEIGHT, CHART_Y_TICKS, SERIES, type StatsBar, yAxisWidth } from './chart-data.ts';
 
 const titleOf = (payload: ReadonlyArray<{ payload?: unknown }>): string => {
   const bar = payload[0]?.payload as StatsBar | undefined;
@@ -31,7 +31,7 @@ export function HookCallsChart({ bars }: { bars: StatsBar[] }) {
           allowDecimals={false}
           tickCount={CHART_Y_TICKS}
           tickFormatter={countOf}
-          width={40}
+          width={yAxisWidth(bars)}
           tick={{ fontSize: 12 }}
         />
         <Tooltip

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { formatBucket } from '../../lib/format.ts';
 import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderWithClient } from '../../test/render-with-client.tsx';
-import { hasNoCalls, type StatsRow, toBars } from './chart-data.ts';
+import { hasNoCalls, type StatsBar, type StatsRow, toBars } from './chart-data.ts';
 import { HookCallsChart } from './hook-calls-chart.tsx';
 import { HookCallsPanel } from './hook-calls-panel.tsx';
 
@@ -61,6 +61,18 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     expect(tick?.(12345)).toBe('12,345');
     expect(tooltip?.(1500)).toBe('1,500');
     expect(tooltip?.(7)).toBe('7');
+  });
+
+  it('widens the y-axis for its longest count, so 12,345 is not clipped', () => {
+    const axisWidth = (bars: StatsBar[]) => findElement(HookCallsChart({ bars }), YAxis)?.props.width as number;
+    const day = Date.UTC(2024, 0, 31);
+    // Six characters of a 12 px font (about 7 px each) after the tick line: more than 40 px.
+    const wide = toBars([row(day, { counter: 12_000, counterRefused: 345 })], 'day');
+    expect(axisWidth(wide)).toBeGreaterThanOrEqual(10 + 7 * '12,345'.length);
+    // 9,800 calls put 10,000 at the top of the axis.
+    expect(axisWidth(toBars([row(day, { counter: 9_800 })], 'day'))).toBeGreaterThanOrEqual(10 + 7 * '10,000'.length);
+    expect(axisWidth(toBars([row(day, { counter: 12 })], 'day'))).toBe(40);
+    expect(axisWidth([])).toBe(40);
   });
 
   it('labels the buckets in the zone the server counted them in (UTC after a fallback)', () => {

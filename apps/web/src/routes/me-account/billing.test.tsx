@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { leaveFor } from '../../features/billing/leave-for.ts';
 import { productsAnswer } from '../../test/billing.ts';
-import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
+import { fakeUser, fixture, type GraphQLPayload, graphQLError } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
 const CUSTOMER = 4;
@@ -326,6 +326,37 @@ describe('Account & Billing with card payments', () => {
     await renderRoute('/me/account', { user: fakeUser(CUSTOMER | PROFESSIONAL), handlers: server() });
     await screen.findByTestId('product-price_pack');
     expect(screen.queryByText('Request professional status')).toBeNull();
+  });
+});
+
+describe('Account & Billing while signals come in', () => {
+  it('shows the signals left and spent anew when the server tells of new activity', async () => {
+    let spent = 0;
+    let tell: (payload: GraphQLPayload) => void = () => {};
+    const { calls } = await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        {
+          AccountCredits: fixture(() => ({
+            data: { account: account({ balance: 105 - spent, credits: 105 - spent, signalsSpent: spent }) },
+          })),
+          Live: fixture(
+            () =>
+              new Promise<GraphQLPayload>((resolve) => {
+                tell = resolve;
+              }),
+          ),
+        },
+      ),
+    });
+    await waitFor(() => expect(screen.getByTestId('account-balance-value').textContent).toBe('105'));
+    await waitFor(() => expect(calls('Live')).toHaveLength(1));
+    // A live signal spent a credit.
+    spent = 1;
+    await act(async () => tell({ data: { live: { kind: 'activity', at: 1 } } }));
+    await waitFor(() => expect(screen.getByTestId('account-balance-value').textContent).toBe('104'));
+    expect(screen.getByTestId('account-spent-value').textContent).toBe('1');
   });
 });
 

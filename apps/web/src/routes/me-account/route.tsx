@@ -15,6 +15,7 @@ import { ProfessionalCard } from '../../features/billing/professional-card.tsx';
 import { SubscriptionCard } from '../../features/billing/subscription-card.tsx';
 import { GRANTED_BY_ADMIN } from '../../features/billing/texts.ts';
 import { useStripeRedirect } from '../../features/billing/use-stripe-redirect.ts';
+import { useLiveReload } from '../../features/live/live-provider.tsx';
 import { useSession } from '../../lib/session.tsx';
 import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 
@@ -38,6 +39,8 @@ export function Component() {
   const stripe = useStripeRedirect();
   const data = account.data?.account;
   const refresh = () => reexecute({ requestPolicy: 'network-only' });
+  // Live: each signal spends a credit; Signals left must not lag the low-credit banner above it.
+  useLiveReload(refresh);
   const manage = () => void stripe.open(PORTAL);
   // Bumped when a Checkout payment shows: the credit history loads again with its purchase.
   const [ledgerVersion, setLedgerVersion] = useState(0);

@@ -1,7 +1,7 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { CUSTOMER, connector, DAY, hook, providersHandler } from '../../test/connectors.ts';
-import { type FakeHandler, fixture } from '../../test/fake-server.ts';
+import { type FakeHandler, fixture, type GraphQLPayload } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
 
 const LIVE_ACCOUNTS = JSON.stringify([
@@ -48,6 +48,36 @@ describe('Brokers & Webhooks: provider grid (SPEC §2)', () => {
 });
 
 describe('Brokers & Webhooks: connectors (SPEC §2)', () => {
+  it('shows a connection the server deactivated meanwhile when it tells of new activity', async () => {
+    let active = true;
+    let tell: (payload: GraphQLPayload) => void = () => {};
+    const { calls } = await render('/me/connector', {
+      Connectors: fixture(() => ({
+        data: {
+          connectors: [
+            connector({ key: 'd', providerName: 'alpaca', accounts: LIVE_ACCOUNTS, isDemo: false, isActive: active }),
+          ],
+        },
+      })),
+      Live: fixture(
+        () =>
+          new Promise<GraphQLPayload>((resolve) => {
+            tell = resolve;
+          }),
+      ),
+    });
+    const card = await screen.findByRole('article', { name: 'Alpaca' });
+    expect(within(card).getByText('active')).toBeTruthy();
+    await waitFor(() => expect(calls('Live')).toHaveLength(1));
+    active = false;
+    await act(async () => tell({ data: { live: { kind: 'activity', at: 1 } } }));
+    expect(
+      await within(card).findByText(
+        'The connection is deactivated due to connection or authorization issues. Try manually to Reconnect',
+      ),
+    ).toBeTruthy();
+  });
+
   it('shows expired, about to expire (6 days; 3 for schwab) and deactivated states with Reconnect', async () => {
     const now = Date.now();
     const { router } = await render('/me/connector', {

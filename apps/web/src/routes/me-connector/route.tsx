@@ -10,6 +10,7 @@ import { ProviderGrid } from '../../features/connectors/provider-grid.tsx';
 import { UnavailableDialog } from '../../features/connectors/unavailable-dialog.tsx';
 import { KillSwitch } from '../../features/hooks/kill-switch.tsx';
 import { LiveIndicator } from '../../features/live/live-indicator.tsx';
+import { useLiveReload } from '../../features/live/live-provider.tsx';
 import { useProviders } from '../../lib/providers.tsx';
 import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 
@@ -27,6 +28,8 @@ export function Component() {
     requestPolicy: 'cache-and-network',
   });
   const reload = useCallback(() => refetch({ requestPolicy: 'network-only' }), [refetch]);
+  // Live: a connection the server deactivated (an authorization refused, SPEC §2) shows so at once.
+  useLiveReload(reload);
   const provider = providerName ? providers.get(providerName) : undefined;
   // A reload after a change that fails for a moment answers no data: the brokers shown stay, and
   // with them the trader's open edits in their cards.

@@ -212,6 +212,20 @@ describe('documentation: selectors and the order (SPEC §4 playground rules)', {
     expect(await order()).toMatchObject({ duration: 'gtc' });
   });
 
+  it('makes a market order a limit or stop order when a price example is clicked, so Test is not refused', async () => {
+    await open('/me/documentation/alpaca');
+    const table = await screen.findByRole('table');
+    const pick = (parameter: string, value: string) => {
+      const row = within(table).getByRole('rowheader', { name: parameter }).closest('tr') as HTMLElement;
+      fireEvent.click(within(row).getByRole('button', { name: value }));
+    };
+    expect(await order()).toMatchObject({ type: 'market' });
+    pick('limit_price', '190.5');
+    expect(await order()).toMatchObject({ type: 'limit', limit_price: 190.5 });
+    pick('stop_price', '185');
+    expect(await order()).toMatchObject({ type: 'stop_limit', limit_price: 190.5, stop_price: 185 });
+  });
+
   it('shows a row only for the parameters the broker supports', async () => {
     await open('/me/documentation/kraken');
     const table = await screen.findByRole('table');

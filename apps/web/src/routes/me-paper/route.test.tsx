@@ -1,7 +1,7 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER, connector, hook, providersHandler } from '../../test/connectors.ts';
-import { type FakeHandler, fixture, graphQLError } from '../../test/fake-server.ts';
+import { type FakeHandler, fixture, type GraphQLPayload, graphQLError } from '../../test/fake-server.ts';
 import { renderRoute, where } from '../../test/render-route.tsx';
 
 const AT = Date.UTC(2026, 10, 25, 15);
@@ -97,6 +97,27 @@ describe('paper account screen', () => {
     expect(within(screen.getByRole('region', { name: 'Open orders' })).getByText(/limit 200/)).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Recent fills' })).getByText('PA-1-1')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Recent fills' })).getByText(/at 190/)).toBeTruthy();
+  });
+
+  it('shows an order a signal filled meanwhile when the server tells of the new activity', async () => {
+    let filled = false;
+    let tell: (payload: GraphQLPayload) => void = () => {};
+    const { calls } = await render({
+      PaperAccount: fixture(() => ({ data: { paperAccount: filled ? account() : account(EMPTY) } })),
+      Live: fixture(
+        () =>
+          new Promise<GraphQLPayload>((resolve) => {
+            tell = resolve;
+          }),
+      ),
+    });
+    expect(await screen.findByText('No fills yet.')).toBeTruthy();
+    await waitFor(() => expect(calls('Live')).toHaveLength(1));
+    // A TradingView alert to the account's webhook bought 10 AAPL.
+    filled = true;
+    await act(async () => tell({ data: { live: { kind: 'activity', at: 1 } } }));
+    const fills = await screen.findByRole('region', { name: 'Recent fills' });
+    expect(await within(fills).findByText('PA-1-1')).toBeTruthy();
   });
 
   it('says what is empty', async () => {

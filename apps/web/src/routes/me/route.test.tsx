@@ -1,6 +1,6 @@
-import { screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { fakeUser, fixture } from '../../test/fake-server.ts';
+import { fakeUser, fixture, type GraphQLPayload } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
 const CUSTOMER = 4;
@@ -32,5 +32,30 @@ describe('dashboard route (SPEC §2 Dashboard)', () => {
       await screen.findByRole('alertdialog', { name: 'Welcome to Signal Router' }, { timeout: 5000 }),
     ).toBeTruthy();
     expect((await screen.findByTestId('tile-brokers-value')).textContent).toBe('0');
+  });
+
+  it('shows a connection deactivated meanwhile when the server tells of new activity', async () => {
+    let active = true;
+    let tell: (payload: GraphQLPayload) => void = () => {};
+    const { calls } = await renderRoute('/me', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        DashboardConnectors: fixture(() => ({ data: { connectors: [{ key: 'c1', isActive: active }] } })),
+        Live: fixture(
+          () =>
+            new Promise<GraphQLPayload>((resolve) => {
+              tell = resolve;
+            }),
+        ),
+      },
+    });
+    expect((await screen.findByTestId('tile-brokers-value')).textContent).toBe('1');
+    expect(screen.getByTestId('tile-brokers').textContent).not.toContain('to reconnect');
+    await waitFor(() => expect(calls('Live')).toHaveLength(1));
+    // The broker refused the authorization: the server deactivated the connection and logged it.
+    active = false;
+    await act(async () => tell({ data: { live: { kind: 'activity', at: 1 } } }));
+    expect(await screen.findByText('1 to reconnect on Brokers & Webhooks')).toBeTruthy();
+    expect((await screen.findByTestId('tile-brokers-value')).textContent).toBe('1');
   });
 });

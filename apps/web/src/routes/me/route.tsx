@@ -4,9 +4,11 @@ import { ActivityPanel } from '../../features/activity/activity-panel.tsx';
 import { DashboardTiles } from '../../features/dashboard/dashboard-tiles.tsx';
 import { DashboardConnectorsDocument } from '../../features/dashboard/documents.ts';
 import { LiveIndicator } from '../../features/live/live-indicator.tsx';
+import { useLiveReload } from '../../features/live/live-provider.tsx';
 import { HookCallsPanel } from '../../features/stats/hook-calls-panel.tsx';
 import { DashboardTour } from '../../features/tour/dashboard-tour.tsx';
 import { useSession } from '../../lib/session.tsx';
+import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 
 /**
  * SPEC §2 Dashboard: three tiles, the hook-calls chart, the Last actions panel and, for a user
@@ -16,8 +18,15 @@ import { useSession } from '../../lib/session.tsx';
 export function Component() {
   useDocumentTitle('Dashboard');
   const { user } = useSession();
-  const [connectors] = useQuery({ query: DashboardConnectorsDocument, requestPolicy: 'network-only' });
-  const connectorCount = connectors.data && !connectors.fetching ? connectors.data.connectors.length : null;
+  const [connectors, refetchConnectors] = useQuery({
+    query: DashboardConnectorsDocument,
+    requestPolicy: 'network-only',
+  });
+  // Live: a connection deactivated (or made) meanwhile changes the Connected brokers tile.
+  useLiveReload(() => refetchConnectors({ requestPolicy: 'network-only' }));
+  // The count once settled; a live reload keeps the last one (the tour stays where it is).
+  const connectorCount =
+    useLastLoaded(connectors.data && !connectors.fetching ? connectors.data.connectors.length : undefined) ?? null;
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-3">

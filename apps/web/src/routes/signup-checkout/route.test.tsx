@@ -8,6 +8,7 @@ const QUERY = '?stripe_price_id=price_pack&stripe_email=new%40example.com';
 const session = {
   clientSecret: 'cs_test_1_secret_2',
   total: 989,
+  currency: 'usd',
   description: '100 signal credits',
   publishableKey: 'pk_test_1',
 };
@@ -44,6 +45,18 @@ describe('Signup checkout (SPEC §2, §4, §8)', () => {
       coupon: 'WELCOME10',
       successUrl: `${window.location.origin}/signup/success${QUERY}&coupon=WELCOME10`,
     });
+  });
+
+  it("shows the total in the plan's currency, not always in dollars", async () => {
+    vi.spyOn(stripeJs, 'load').mockResolvedValue(null);
+    await renderRoute(`/signup/checkout${QUERY}`, {
+      handlers: {
+        AccountSignupPaymentSession: fixture(() => ({
+          data: { accountSignupPaymentSession: { ...session, total: 1999, currency: 'eur' } },
+        })),
+      },
+    });
+    expect((await screen.findByTestId('checkout-total')).textContent).toBe('Total: €19.99');
   });
 
   it('names an unknown promotion code and goes on without it', async () => {

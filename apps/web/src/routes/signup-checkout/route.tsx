@@ -83,12 +83,12 @@ export function Component() {
         <>
           <p className="mb-1">{state.session.description}</p>
           <p className="fs-4 fw-semibold" data-testid="checkout-total">
-            Total: {formatCurrency(state.session.total)}
+            Total: {formatCurrency(state.session.total, state.session.currency)}
           </p>
           <CardPaymentForm
             publishableKey={state.session.publishableKey ?? null}
             clientSecret={state.session.clientSecret}
-            label={`Pay ${formatCurrency(state.session.total)}`}
+            label={`Pay ${formatCurrency(state.session.total, state.session.currency)}`}
           />
         </>
       )}
