@@ -146,3 +146,37 @@ it("reads an outage page (200 with text, a firewall's 403 with HTML) as an outag
     message: 'Acme: Token is invalid or has expired.',
   });
 });
+
+it("reads a 400 or 401 that is a proxy's or a CDN's page (or empty) as an outage; the broker's words as a refusal", async () => {
+  const answers: Array<[number, string, string]> = [
+    [401, '<html><body><h1>401 Authorization Required</h1></body></html>', 'text/html'],
+    [400, '<!DOCTYPE html><html><body>Bad Request</body></html>', 'text/html'],
+    [401, '', 'text/html'],
+    [400, '{"error":"invalid_grant","error_description":"Refresh token expired"}', 'application/json'],
+    // Questrade refuses a spent refresh token with a bare "Bad Request" (questrade/fake-oauth.ts).
+    [400, 'Bad Request', 'text/plain'],
+  ];
+  const fetch: typeof globalThis.fetch = async () => {
+    const [status, body, type] = answers.shift() ?? [500, '', 'text/plain'];
+    return new Response(body, { status, headers: { 'content-type': type } });
+  };
+  const request = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/token',
+    form: { grant_type: 'refresh_token', refresh_token: 'rt' },
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 401' });
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 400' });
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 401' });
+  await expect(requestTokens(request)).rejects.toMatchObject({
+    kind: 'AuthenticationError',
+    message: 'Acme: sign-in refused (Refresh token expired); reconnect',
+  });
+  await expect(requestTokens(request)).rejects.toMatchObject({
+    kind: 'AuthenticationError',
+    message: 'Acme: sign-in refused (Bad Request); reconnect',
+  });
+});

@@ -43,14 +43,22 @@ function errorBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && messageOf(body) !== undefined;
 }
 
+/** An error page (HTML) or nothing at all: what a proxy or a CDN answers, not the broker's words. */
+function errorPage(body: unknown): boolean {
+  return body === undefined || (typeof body === 'string' && messageOf(body) === undefined);
+}
+
 /**
  * Other 4xx answers (a gateway's 404, 408) are no refusal of the grant: an outage, so a refresh
- * meeting one does not deactivate a working connection. Nor is a 403 without an error body (a
- * firewall's or a CDN's HTML page): the brokers that refuse a grant with 403 say so in JSON (Kite's
- * TokenException, zerodha/WIRE.md §8).
+ * meeting one does not deactivate a working connection. Nor is a 400 or 401 that is only an error
+ * page or empty (a proxy's or a CDN's), nor a 403 without an error body (a firewall's page): the
+ * broker refuses a grant in words (OAuth's JSON `invalid_grant`, RFC 6749 §5.2; Questrade's text
+ * "Bad Request"; Kite's 403 TokenException in JSON, zerodha/WIRE.md §8).
  */
 function outage(title: string, response: HttpResponse): BrokerError | undefined {
   const { status, body } = response;
+  if ((status === 400 || status === 401) && errorPage(body))
+    return new BrokerError('BrokerUnavailable', title, `HTTP ${status}`);
   if (status === 403 && !errorBody(body)) return new BrokerError('BrokerUnavailable', title, `HTTP ${status}`);
   if (status < 400 || status >= 500 || REFUSAL_STATUSES.has(status)) return undefined;
   return new BrokerError('BrokerUnavailable', title, messageOf(body) ?? `HTTP ${status}`);

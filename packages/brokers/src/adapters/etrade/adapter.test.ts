@@ -193,6 +193,26 @@ describe('tokens on the clock', () => {
     expect(renewed.secrets.accessToken).toBe(session.secrets.accessToken);
   });
 
+  it("a proxy's or a CDN's error page (or nothing) instead of E*TRADE's answer is an outage, no refused token", async () => {
+    const session = await t.connect();
+    t.clock.time += 2 * HOUR - 5 * MINUTE;
+    const pages: Array<[number, string]> = [
+      [401, '<html><body><h1>401 Authorization Required</h1></body></html>'],
+      [400, '<!DOCTYPE html><html><body>Bad Request</body></html>'],
+      [401, ''],
+    ];
+    for (const [status, body] of pages) {
+      t.fake.inject({ path: '/oauth/renew_access_token', status, body, headers: { 'content-type': 'text/html' } });
+      const renewal = await brokerFailure(t.broker.refresh(t.ctx, session));
+      expect([renewal.kind, renewal.message]).toEqual(['BrokerUnavailable', `E*TRADE: HTTP ${status}`]);
+    }
+    // E*TRADE's own refusal still asks for a new sign-in.
+    t.fake.inject({ path: '/oauth/renew_access_token', status: 401, body: 'oauth_problem=token_rejected' });
+    expect((await brokerFailure(t.broker.refresh(t.ctx, session))).kind).toBe('AuthenticationError');
+    const renewed = await t.broker.refresh(t.ctx, session);
+    expect(renewed.secrets.accessToken).toBe(session.secrets.accessToken);
+  });
+
   it('ends at midnight US Eastern: no renewal, no call, a new sign-in', async () => {
     const session = await t.connect();
     t.clock.time = (session.expiresAt ?? 0) + MINUTE;

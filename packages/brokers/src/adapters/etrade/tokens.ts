@@ -104,10 +104,13 @@ async function oauthCall(
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
     headers: { authorization: authorizationHeader('GET', url, signer, now, extra) },
     // E*TRADE answers OAuth refusals 401 "oauth_problem=…"; a 400 here is a refused sign-in too,
-    // unless it is the rate limit (a 400 as well) or a problem of this server's request.
+    // unless it is the rate limit (a 400 as well) or a problem of this server's request. An HTML
+    // page or an empty answer is a proxy's or a CDN's, no refusal: an outage.
     mapError: (response) => {
       if (response.status !== 400 && response.status !== 401) return undefined;
-      const text = String(response.body ?? `HTTP ${response.status}`).trim();
+      const text = String(response.body ?? '').trim();
+      if (!text || text.startsWith('<'))
+        return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `HTTP ${response.status}`);
       if (isServerProblem(text))
         return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `${text}: this server's request was refused`);
       if (/exceeded the rate limit/i.test(text)) return new BrokerError('RateLimited', ETRADE_TITLE, text);
