@@ -180,3 +180,28 @@ it("reads a 400 or 401 that is a proxy's or a CDN's page (or empty) as an outage
     message: 'Acme: sign-in refused (Bad Request); reconnect',
   });
 });
+
+it("reads invalid_client (this server's app refused) as its misconfiguration, on a connect as on a refresh", async () => {
+  const fetch: typeof globalThis.fetch = async () =>
+    new Response('{"error":"invalid_client","error_description":"Client authentication failed"}', {
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+    });
+  const base = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/token',
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  for (const form of [
+    { grant_type: 'authorization_code', code: 'c', redirect_uri: 'https://router.example/callback/acme' },
+    { grant_type: 'refresh_token', refresh_token: 'rt' },
+  ]) {
+    await expect(requestTokens({ ...base, form })).rejects.toMatchObject({
+      kind: 'BrokerUnavailable',
+      message:
+        "Acme: the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support.",
+    });
+  }
+});

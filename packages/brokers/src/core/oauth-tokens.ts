@@ -65,17 +65,17 @@ function outage(title: string, response: HttpResponse): BrokerError | undefined 
 }
 
 /**
- * A refresh refused for this server's app (RFC 6749 §5.2 invalid_client: its id or secret wrong,
- * rotated, or the app suspended) is no refusal of the user's grant: deactivating would make every
- * user of the broker reconnect once the operator fixes it, so it is an outage until then.
+ * A grant refused for this server's app (RFC 6749 §5.2 invalid_client: its id or secret wrong,
+ * rotated, or the app suspended) is no refusal of the user's sign-in or grant: on a refresh,
+ * deactivating would make every user of the broker reconnect once the operator fixes it; on a
+ * connect, signing in again cannot help. An outage until the operator corrects it.
  */
-function appRefused(title: string, request: TokenRequest, response: HttpResponse): BrokerError | undefined {
-  const grant = (request.form ?? request.json ?? request.query)?.grant_type;
-  if (grant !== 'refresh_token' || stringField(response.body, 'error') !== 'invalid_client') return undefined;
+function appRefused(title: string, response: HttpResponse): BrokerError | undefined {
+  if (stringField(response.body, 'error') !== 'invalid_client') return undefined;
   return new BrokerError(
     'BrokerUnavailable',
     title,
-    "this server's app credentials were refused (invalid_client); the operator must correct them",
+    "the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support.",
   );
 }
 
@@ -88,7 +88,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(request.fetch ? { fetch: request.fetch } : {}),
     ...(request.headers ? { headers: request.headers } : {}),
-    mapError: (response) => appRefused(title, request, response) ?? outage(title, response),
+    mapError: (response) => appRefused(title, response) ?? outage(title, response),
   });
   try {
     // A token request changes nothing a retry could duplicate; it is still never retried here.
