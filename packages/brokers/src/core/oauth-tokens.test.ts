@@ -56,6 +56,44 @@ it('retries a read once after a refusal of its token, never an order', async () 
   expect(renewals).toEqual(['rt']);
 });
 
+it('an order due for a renewal the broker cannot make now goes with the token still valid; never once expired', async () => {
+  let now = 1_000_000;
+  let failure = new BrokerError('BrokerUnavailable', 'Acme', 'no answer within 10000 ms');
+  const tokens = createTokenKeeper<AccessTokens>({
+    now: () => now,
+    read: (session) => ({
+      accessToken: session.secrets.accessToken ?? '',
+      refreshToken: session.secrets.refreshToken ?? '',
+      accessExpiresAt: Number(session.secrets.accessExpiresAt),
+    }),
+    renew: async () => {
+      throw failure;
+    },
+    marginMs: 60_000,
+  });
+  const session: BrokerSession = {
+    secrets: { accessToken: 'stored', refreshToken: 'rt', accessExpiresAt: String(now + 900_000) },
+    accounts: [],
+  };
+  const sent: string[] = [];
+  const send = async (fresh: AccessTokens) => {
+    sent.push(fresh.accessToken);
+    return fresh.accessToken;
+  };
+  // Due (30 s before expiry), the token service down: the order goes once, with the valid token.
+  now += 870_000;
+  expect(await tokens.authorized(ctx, session, 'order', send)).toBe('stored');
+  failure = new BrokerError('RateLimited', 'Acme', 'rate limit reached');
+  expect(await tokens.authorized(ctx, session, 'order', send)).toBe('stored');
+  // A refused renewal stands, and so does the outage once the token has expired: nothing is sent.
+  failure = new BrokerError('AuthenticationError', 'Acme', 'sign-in refused (invalid_grant); reconnect');
+  await expect(tokens.authorized(ctx, session, 'order', send)).rejects.toBe(failure);
+  failure = new BrokerError('BrokerUnavailable', 'Acme', 'HTTP 503');
+  now += 30_000;
+  await expect(tokens.authorized(ctx, session, 'order', send)).rejects.toBe(failure);
+  expect(sent).toEqual(['stored', 'stored']);
+});
+
 it('asks with a GET query where the broker takes one, reads camel-case fields and a refusal in a 200 body', async () => {
   const asked: Array<{ method: string; url: string }> = [];
   const answers = [

@@ -204,8 +204,17 @@ export function createTokenKeeper<T extends AccessTokens>(options: TokenKeeperOp
     refresh,
     async authorized(ctx, session, kind, send) {
       let tokens = current(session);
-      // Proactive: an order must never meet an expired token, since it is not sent twice.
-      if (options.now(ctx) >= dueAt(tokens)) tokens = await refresh(ctx, session);
+      // Proactive: an order must never meet an expired token, since it is not sent twice. A
+      // renewal the broker cannot make now (its token service down or busy) leaves an access
+      // token that has not expired yet good for this call; a refused renewal stands.
+      if (options.now(ctx) >= dueAt(tokens)) {
+        try {
+          tokens = await refresh(ctx, session);
+        } catch (error) {
+          const outage = isBrokerError(error) && (error.kind === 'BrokerUnavailable' || error.kind === 'RateLimited');
+          if (!outage || options.now(ctx) >= tokens.accessExpiresAt) throw error;
+        }
+      }
       try {
         return await send(tokens);
       } catch (error) {
