@@ -259,16 +259,18 @@ describe('a reconnect bringing accounts of two connections', () => {
       ['L-1', 'Live one'],
       ['D-2', 'My demo'],
     ]);
-    // D-2 belongs to one connection: the old one no longer holds it, nor its hook, fan-out leg or setting.
+    // D-2 belongs to one connection: the old one no longer holds it, nor its hook, fan-out leg or
+    // setting; left with nothing, it is gone rather than listed empty until the user deletes it.
     const { rows: held } = await t.database.pool.query<{ key: string; accounts: Array<{ id: string }> }>(
       'select key, accounts from connectors where user_id = $1 order by id',
       [gusId],
     );
     expect(held.map((row) => [row.key, row.accounts.map((a) => a.id)])).toEqual([
       [first.key, ['L-1', 'D-2']],
-      [secondKey, []],
       [thirdKey, ['X-3']],
     ]);
+    const listed = await gql<{ connectors: Array<{ key: string }> }>(t, gus, LIST);
+    expect(listed.data?.connectors.map((c) => c.key)).toEqual([first.key, thirdKey]);
     const hook = await findHookForSignal(t.services, demoShortKey);
     expect(hook?.connector.key).toBe(first.key);
     expect(openSession(t.services, hook?.connector ?? second).secrets.apiKey).toBe('key-both');
