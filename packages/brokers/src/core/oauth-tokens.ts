@@ -8,7 +8,7 @@
 import type { BrokerContext, BrokerSession } from './broker.ts';
 import { BrokerError, isBrokerError } from './errors.ts';
 import { createHttpClient, type HttpResponse } from './http.ts';
-import { messageOf } from './http-errors.ts';
+import { isErrorPage, messageOf } from './http-errors.ts';
 import { decimalField, stringField } from './json-read.ts';
 
 export interface TokenRequest {
@@ -43,11 +43,6 @@ function errorBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && messageOf(body) !== undefined;
 }
 
-/** An error page (HTML) or nothing at all: what a proxy or a CDN answers, not the broker's words. */
-function errorPage(body: unknown): boolean {
-  return body === undefined || (typeof body === 'string' && messageOf(body) === undefined);
-}
-
 /**
  * Other 4xx answers (a gateway's 404, 408) are no refusal of the grant: an outage, so a refresh
  * meeting one does not deactivate a working connection. Nor is a 400 or 401 that is only an error
@@ -57,7 +52,7 @@ function errorPage(body: unknown): boolean {
  */
 function outage(title: string, response: HttpResponse): BrokerError | undefined {
   const { status, body } = response;
-  if ((status === 400 || status === 401) && errorPage(body))
+  if ((status === 400 || status === 401) && isErrorPage(body))
     return new BrokerError('BrokerUnavailable', title, `HTTP ${status}`);
   if (status === 403 && !errorBody(body)) return new BrokerError('BrokerUnavailable', title, `HTTP ${status}`);
   if (status < 400 || status >= 500 || REFUSAL_STATUSES.has(status)) return undefined;

@@ -8,6 +8,7 @@
 import type { BrokerContext, BrokerSecrets } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { createHttpClient } from '../../core/http.ts';
+import { isErrorPage } from '../../core/http-errors.ts';
 import { ETRADE_BASE_URL, ETRADE_SANDBOX_URL, ETRADE_TITLE } from './descriptor.ts';
 import { nextEasternMidnight } from './eastern.ts';
 import { authorizationHeader, type OAuthSigner } from './oauth1.ts';
@@ -108,9 +109,9 @@ async function oauthCall(
     // page or an empty answer is a proxy's or a CDN's, no refusal: an outage.
     mapError: (response) => {
       if (response.status !== 400 && response.status !== 401) return undefined;
-      const text = String(response.body ?? '').trim();
-      if (!text || text.startsWith('<'))
+      if (isErrorPage(response.body))
         return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `HTTP ${response.status}`);
+      const text = String(response.body).trim();
       if (isServerProblem(text))
         return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `${text}: this server's request was refused`);
       if (/exceeded the rate limit/i.test(text)) return new BrokerError('RateLimited', ETRADE_TITLE, text);
