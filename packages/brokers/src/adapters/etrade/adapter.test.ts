@@ -70,9 +70,13 @@ describe('sign-in', () => {
     expect(refused.message).toBe('E*TRADE: sign-in refused (oauth_problem=verifier_invalid); connect again');
   });
 
-  it('refuses a wrong consumer secret, a request token past 5 minutes and a missing request token', async () => {
+  it("refuses a wrong consumer secret as this server's setup, a request token past 5 minutes and a missing one", async () => {
+    // Only the operator's consumer key and secret sign the request token: connecting again cannot help.
     const wrong = await brokerFailure(t.broker.startAuthorization({ ...t.ctx, clientSecret: 'nope' }, 's'));
-    expect(wrong.message).toBe('E*TRADE: sign-in refused (oauth_problem=signature_invalid); connect again');
+    expect([wrong.kind, wrong.message]).toEqual([
+      'BrokerUnavailable',
+      "E*TRADE: the broker connection is misconfigured on this server's side: its consumer key was refused (oauth_problem=signature_invalid). Please contact support.",
+    ]);
     const { requestUrl, pending } = await t.broker.startAuthorization(t.ctx, 's');
     const back = new URL((await fetch(requestUrl, { redirect: 'manual' })).headers.get('location') ?? '');
     t.clock.time += 6 * MINUTE;

@@ -96,6 +96,8 @@ async function oauthCall(
   now: number,
   extra: Record<string, string>,
   fetchImpl: typeof fetch | undefined,
+  /** Signed by this server's consumer key and secret alone (request_token): a refusal is its setup. */
+  appOnly = false,
 ): Promise<URLSearchParams> {
   const url = new URL(`${ctx.baseUrl}${path}`);
   const client = createHttpClient({
@@ -115,6 +117,12 @@ async function oauthCall(
       if (isServerProblem(text))
         return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `${text}: this server's request was refused`);
       if (/exceeded the rate limit/i.test(text)) return new BrokerError('RateLimited', ETRADE_TITLE, text);
+      if (appOnly)
+        return new BrokerError(
+          'BrokerUnavailable',
+          ETRADE_TITLE,
+          `the broker connection is misconfigured on this server's side: its consumer key was refused (${text}). Please contact support.`,
+        );
       return authError(`sign-in refused (${text}); connect again`);
     },
   });
@@ -130,7 +138,15 @@ export interface RequestToken {
 export async function requestToken(ctx: BrokerContext, now: number, fetchImpl?: typeof fetch): Promise<RequestToken> {
   const consumer = consumerOf(ctx);
   // "Must always be set to 'oob', whether using a callback or not" (E*TRADE's request_token page).
-  const answer = await oauthCall(ctx, '/oauth/request_token', consumer, now, { oauth_callback: 'oob' }, fetchImpl);
+  const answer = await oauthCall(
+    ctx,
+    '/oauth/request_token',
+    consumer,
+    now,
+    { oauth_callback: 'oob' },
+    fetchImpl,
+    true,
+  );
   const token = answer.get('oauth_token');
   const tokenSecret = answer.get('oauth_token_secret');
   if (!token || !tokenSecret)
