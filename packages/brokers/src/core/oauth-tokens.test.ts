@@ -243,3 +243,27 @@ it("reads invalid_client (this server's app refused) as its misconfiguration, on
     });
   }
 });
+
+it('reads unauthorized_client and unsupported_grant_type (RFC 6749 §5.2: the app refused) as an outage, no refused grant', async () => {
+  const answers = ['unauthorized_client', 'unsupported_grant_type'];
+  const fetch: typeof globalThis.fetch = async () =>
+    new Response(JSON.stringify({ error: answers.shift() ?? 'invalid_grant' }), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    });
+  const request = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/token',
+    form: { grant_type: 'refresh_token', refresh_token: 'rt' },
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  for (const error of ['unauthorized_client', 'unsupported_grant_type']) {
+    await expect(requestTokens(request)).rejects.toMatchObject({
+      kind: 'BrokerUnavailable',
+      message: `Acme: the broker connection is misconfigured on this server's side: its app was refused (${error}). Please contact support.`,
+    });
+  }
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'AuthenticationError' });
+});

@@ -60,17 +60,26 @@ function outage(title: string, response: HttpResponse): BrokerError | undefined 
 }
 
 /**
- * A grant refused for this server's app (RFC 6749 §5.2 invalid_client: its id or secret wrong,
- * rotated, or the app suspended) is no refusal of the user's sign-in or grant: on a refresh,
- * deactivating would make every user of the broker reconnect once the operator fixes it; on a
- * connect, signing in again cannot help. An outage until the operator corrects it.
+ * RFC 6749 §5.2 errors that refuse this server's app, not the user: invalid_client (its id or
+ * secret wrong, rotated, or the app suspended), unauthorized_client (the app not allowed this
+ * grant type), unsupported_grant_type (a grant the broker does not take from it).
+ */
+const APP_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'unsupported_grant_type']);
+
+/**
+ * A grant refused for this server's app is no refusal of the user's sign-in or grant: on a
+ * refresh, deactivating would make every user of the broker reconnect once the operator fixes
+ * it; on a connect, signing in again cannot help. An outage until the operator corrects it.
  */
 function appRefused(title: string, response: HttpResponse): BrokerError | undefined {
-  if (stringField(response.body, 'error') !== 'invalid_client') return undefined;
+  const error = stringField(response.body, 'error');
+  if (!error || !APP_ERRORS.has(error)) return undefined;
   return new BrokerError(
     'BrokerUnavailable',
     title,
-    "the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support.",
+    error === 'invalid_client'
+      ? "the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support."
+      : `the broker connection is misconfigured on this server's side: its app was refused (${error}). Please contact support.`,
   );
 }
 
