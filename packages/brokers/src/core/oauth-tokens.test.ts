@@ -232,10 +232,11 @@ it("reads invalid_client (this server's app refused) as its misconfiguration, on
     defaultLifetimeMs: 1,
     fetch,
   };
-  for (const form of [
+  const forms: Array<Record<string, string>> = [
     { grant_type: 'authorization_code', code: 'c', redirect_uri: 'https://router.example/callback/acme' },
     { grant_type: 'refresh_token', refresh_token: 'rt' },
-  ]) {
+  ];
+  for (const form of forms) {
     await expect(requestTokens({ ...base, form })).rejects.toMatchObject({
       kind: 'BrokerUnavailable',
       message:
