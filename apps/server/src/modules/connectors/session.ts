@@ -186,7 +186,8 @@ export async function withBrokerSession<T>(
         entry = await refreshSession(services, connector.id, broker, entry);
       } catch (error) {
         // Tokens are renewed a margin before they expire: the access token still serves this
-        // call (the adapter refuses it itself once expired). A refusal of the grant stands.
+        // call (once expired, the adapter or the broker refuses it, and nothing is sent twice).
+        // A refusal of the grant stands.
         if (options.refreshOnly || !isBrokerError(error)) throw error;
         if (error.kind !== 'BrokerUnavailable' && error.kind !== 'RateLimited') throw error;
         outage = error;
