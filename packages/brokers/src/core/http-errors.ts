@@ -39,3 +39,8 @@ export function messageOf(body: unknown, depth = 0): string | undefined {
   }
   return undefined;
 }
+
+/** An error page (HTML) or nothing at all: what a proxy or a CDN answers in a broker's place. */
+export function isErrorPage(body: unknown): boolean {
+  return body === undefined || (typeof body === 'string' && messageOf(body) === undefined);
+}

@@ -56,6 +56,44 @@ it('retries a read once after a refusal of its token, never an order', async () 
   expect(renewals).toEqual(['rt']);
 });
 
+it('an order due for a renewal the broker cannot make now goes with the token still valid; never once expired', async () => {
+  let now = 1_000_000;
+  let failure = new BrokerError('BrokerUnavailable', 'Acme', 'no answer within 10000 ms');
+  const tokens = createTokenKeeper<AccessTokens>({
+    now: () => now,
+    read: (session) => ({
+      accessToken: session.secrets.accessToken ?? '',
+      refreshToken: session.secrets.refreshToken ?? '',
+      accessExpiresAt: Number(session.secrets.accessExpiresAt),
+    }),
+    renew: async () => {
+      throw failure;
+    },
+    marginMs: 60_000,
+  });
+  const session: BrokerSession = {
+    secrets: { accessToken: 'stored', refreshToken: 'rt', accessExpiresAt: String(now + 900_000) },
+    accounts: [],
+  };
+  const sent: string[] = [];
+  const send = async (fresh: AccessTokens) => {
+    sent.push(fresh.accessToken);
+    return fresh.accessToken;
+  };
+  // Due (30 s before expiry), the token service down: the order goes once, with the valid token.
+  now += 870_000;
+  expect(await tokens.authorized(ctx, session, 'order', send)).toBe('stored');
+  failure = new BrokerError('RateLimited', 'Acme', 'rate limit reached');
+  expect(await tokens.authorized(ctx, session, 'order', send)).toBe('stored');
+  // A refused renewal stands, and so does the outage once the token has expired: nothing is sent.
+  failure = new BrokerError('AuthenticationError', 'Acme', 'sign-in refused (invalid_grant); reconnect');
+  await expect(tokens.authorized(ctx, session, 'order', send)).rejects.toBe(failure);
+  failure = new BrokerError('BrokerUnavailable', 'Acme', 'HTTP 503');
+  now += 30_000;
+  await expect(tokens.authorized(ctx, session, 'order', send)).rejects.toBe(failure);
+  expect(sent).toEqual(['stored', 'stored']);
+});
+
 it('asks with a GET query where the broker takes one, reads camel-case fields and a refusal in a 200 body', async () => {
   const asked: Array<{ method: string; url: string }> = [];
   const answers = [
@@ -145,4 +183,88 @@ it("reads an outage page (200 with text, a firewall's 403 with HTML) as an outag
     kind: 'AuthenticationError',
     message: 'Acme: Token is invalid or has expired.',
   });
+});
+
+it("reads a 400 or 401 that is a proxy's or a CDN's page (or empty) as an outage; the broker's words as a refusal", async () => {
+  const answers: Array<[number, string, string]> = [
+    [401, '<html><body><h1>401 Authorization Required</h1></body></html>', 'text/html'],
+    [400, '<!DOCTYPE html><html><body>Bad Request</body></html>', 'text/html'],
+    [401, '', 'text/html'],
+    [400, '{"error":"invalid_grant","error_description":"Refresh token expired"}', 'application/json'],
+    // Questrade refuses a spent refresh token with a bare "Bad Request" (questrade/fake-oauth.ts).
+    [400, 'Bad Request', 'text/plain'],
+  ];
+  const fetch: typeof globalThis.fetch = async () => {
+    const [status, body, type] = answers.shift() ?? [500, '', 'text/plain'];
+    return new Response(body, { status, headers: { 'content-type': type } });
+  };
+  const request = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/token',
+    form: { grant_type: 'refresh_token', refresh_token: 'rt' },
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 401' });
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 400' });
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 401' });
+  await expect(requestTokens(request)).rejects.toMatchObject({
+    kind: 'AuthenticationError',
+    message: 'Acme: sign-in refused (Refresh token expired); reconnect',
+  });
+  await expect(requestTokens(request)).rejects.toMatchObject({
+    kind: 'AuthenticationError',
+    message: 'Acme: sign-in refused (Bad Request); reconnect',
+  });
+});
+
+it("reads invalid_client (this server's app refused) as its misconfiguration, on a connect as on a refresh", async () => {
+  const fetch: typeof globalThis.fetch = async () =>
+    new Response('{"error":"invalid_client","error_description":"Client authentication failed"}', {
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+    });
+  const base = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/token',
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  const forms: Array<Record<string, string>> = [
+    { grant_type: 'authorization_code', code: 'c', redirect_uri: 'https://router.example/callback/acme' },
+    { grant_type: 'refresh_token', refresh_token: 'rt' },
+  ];
+  for (const form of forms) {
+    await expect(requestTokens({ ...base, form })).rejects.toMatchObject({
+      kind: 'BrokerUnavailable',
+      message:
+        "Acme: the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support.",
+    });
+  }
+});
+
+it('reads unauthorized_client and unsupported_grant_type (RFC 6749 §5.2: the app refused) as an outage, no refused grant', async () => {
+  const answers = ['unauthorized_client', 'unsupported_grant_type'];
+  const fetch: typeof globalThis.fetch = async () =>
+    new Response(JSON.stringify({ error: answers.shift() ?? 'invalid_grant' }), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    });
+  const request = {
+    brokerTitle: 'Acme',
+    ctx: { baseUrl: 'https://auth.example' },
+    path: '/token',
+    form: { grant_type: 'refresh_token', refresh_token: 'rt' },
+    defaultLifetimeMs: 1,
+    fetch,
+  };
+  for (const error of ['unauthorized_client', 'unsupported_grant_type']) {
+    await expect(requestTokens(request)).rejects.toMatchObject({
+      kind: 'BrokerUnavailable',
+      message: `Acme: the broker connection is misconfigured on this server's side: its app was refused (${error}). Please contact support.`,
+    });
+  }
+  await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'AuthenticationError' });
 });

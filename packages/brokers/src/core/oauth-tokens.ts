@@ -8,7 +8,7 @@
 import type { BrokerContext, BrokerSession } from './broker.ts';
 import { BrokerError, isBrokerError } from './errors.ts';
 import { createHttpClient, type HttpResponse } from './http.ts';
-import { messageOf } from './http-errors.ts';
+import { isErrorPage, messageOf } from './http-errors.ts';
 import { decimalField, stringField } from './json-read.ts';
 
 export interface TokenRequest {
@@ -45,29 +45,41 @@ function errorBody(body: unknown): boolean {
 
 /**
  * Other 4xx answers (a gateway's 404, 408) are no refusal of the grant: an outage, so a refresh
- * meeting one does not deactivate a working connection. Nor is a 403 without an error body (a
- * firewall's or a CDN's HTML page): the brokers that refuse a grant with 403 say so in JSON (Kite's
- * TokenException, zerodha/WIRE.md §8).
+ * meeting one does not deactivate a working connection. Nor is a 400 or 401 that is only an error
+ * page or empty (a proxy's or a CDN's), nor a 403 without an error body (a firewall's page): the
+ * broker refuses a grant in words (OAuth's JSON `invalid_grant`, RFC 6749 §5.2; Questrade's text
+ * "Bad Request"; Kite's 403 TokenException in JSON, zerodha/WIRE.md §8).
  */
 function outage(title: string, response: HttpResponse): BrokerError | undefined {
   const { status, body } = response;
+  if ((status === 400 || status === 401) && isErrorPage(body))
+    return new BrokerError('BrokerUnavailable', title, `HTTP ${status}`);
   if (status === 403 && !errorBody(body)) return new BrokerError('BrokerUnavailable', title, `HTTP ${status}`);
   if (status < 400 || status >= 500 || REFUSAL_STATUSES.has(status)) return undefined;
   return new BrokerError('BrokerUnavailable', title, messageOf(body) ?? `HTTP ${status}`);
 }
 
 /**
- * A refresh refused for this server's app (RFC 6749 §5.2 invalid_client: its id or secret wrong,
- * rotated, or the app suspended) is no refusal of the user's grant: deactivating would make every
- * user of the broker reconnect once the operator fixes it, so it is an outage until then.
+ * RFC 6749 §5.2 errors that refuse this server's app, not the user: invalid_client (its id or
+ * secret wrong, rotated, or the app suspended), unauthorized_client (the app not allowed this
+ * grant type), unsupported_grant_type (a grant the broker does not take from it).
  */
-function appRefused(title: string, request: TokenRequest, response: HttpResponse): BrokerError | undefined {
-  const grant = (request.form ?? request.json ?? request.query)?.grant_type;
-  if (grant !== 'refresh_token' || stringField(response.body, 'error') !== 'invalid_client') return undefined;
+const APP_ERRORS = new Set(['invalid_client', 'unauthorized_client', 'unsupported_grant_type']);
+
+/**
+ * A grant refused for this server's app is no refusal of the user's sign-in or grant: on a
+ * refresh, deactivating would make every user of the broker reconnect once the operator fixes
+ * it; on a connect, signing in again cannot help. An outage until the operator corrects it.
+ */
+function appRefused(title: string, response: HttpResponse): BrokerError | undefined {
+  const error = stringField(response.body, 'error');
+  if (!error || !APP_ERRORS.has(error)) return undefined;
   return new BrokerError(
     'BrokerUnavailable',
     title,
-    "this server's app credentials were refused (invalid_client); the operator must correct them",
+    error === 'invalid_client'
+      ? "the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support."
+      : `the broker connection is misconfigured on this server's side: its app was refused (${error}). Please contact support.`,
   );
 }
 
@@ -80,7 +92,7 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(request.fetch ? { fetch: request.fetch } : {}),
     ...(request.headers ? { headers: request.headers } : {}),
-    mapError: (response) => appRefused(title, request, response) ?? outage(title, response),
+    mapError: (response) => appRefused(title, response) ?? outage(title, response),
   });
   try {
     // A token request changes nothing a retry could duplicate; it is still never retried here.
@@ -196,8 +208,17 @@ export function createTokenKeeper<T extends AccessTokens>(options: TokenKeeperOp
     refresh,
     async authorized(ctx, session, kind, send) {
       let tokens = current(session);
-      // Proactive: an order must never meet an expired token, since it is not sent twice.
-      if (options.now(ctx) >= dueAt(tokens)) tokens = await refresh(ctx, session);
+      // Proactive: an order must never meet an expired token, since it is not sent twice. A
+      // renewal the broker cannot make now (its token service down or busy) leaves an access
+      // token that has not expired yet good for this call; a refused renewal stands.
+      if (options.now(ctx) >= dueAt(tokens)) {
+        try {
+          tokens = await refresh(ctx, session);
+        } catch (error) {
+          const outage = isBrokerError(error) && (error.kind === 'BrokerUnavailable' || error.kind === 'RateLimited');
+          if (!outage || options.now(ctx) >= tokens.accessExpiresAt) throw error;
+        }
+      }
       try {
         return await send(tokens);
       } catch (error) {

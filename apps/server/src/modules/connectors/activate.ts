@@ -18,7 +18,12 @@ import {
   updateConnector,
 } from '../../db/repositories/connectors.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
-import { listHookShortKeys, moveAccountHooks, notifyHookChanged } from '../../db/repositories/hooks.repository.ts';
+import {
+  listHookShortKeys,
+  listHooks,
+  moveAccountHooks,
+  notifyHookChanged,
+} from '../../db/repositories/hooks.repository.ts';
 import { listMovableNotifications, moveNotification } from '../../db/repositories/notifications.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
@@ -26,6 +31,7 @@ import type { Services } from '../../services.ts';
 import { resealWebhookSecret } from '../notifications/secret.ts';
 import { OAUTH_STATE_TTL_MS } from './create.ts';
 import { brokerContextFor, connectFailure, providerBroker } from './provider.ts';
+import { forgetSession } from './session-cache.ts';
 import { type Actor, type ConnectorView, connectorActionMetadata, toConnectorView } from './types.ts';
 
 export const OAUTH_STATE_MESSAGE = 'The authorization has expired or does not match. Please connect again.';
@@ -85,6 +91,8 @@ function mergeAccounts(known: readonly StoredBrokerAccount[], fresh: readonly Br
  * One account belongs to one connection: accounts a reconnect brought to `to` leave `from` (whose
  * credentials no longer serve them), with their hooks, fan-out legs and notification settings, so
  * the hooks' URLs keep working under the new credentials. A setting `to` already has stays put.
+ * A `from` left with no account and no webhook of the user's is gone (true): nothing of it is of
+ * use, and listed it would only be an empty connection the user has to delete.
  */
 async function handOver(
   services: Services,
@@ -93,7 +101,7 @@ async function handOver(
   from: ConnectorRow,
   to: ConnectorRow,
   ids: ReadonlySet<string>,
-): Promise<void> {
+): Promise<boolean> {
   const moving = from.accounts.filter((account) => ids.has(account.id)).map((account) => account.id);
   const left = from.accounts.filter((account) => !ids.has(account.id));
   await updateConnector(tx, from.id, {
@@ -114,6 +122,11 @@ async function handOver(
         : null;
     await moveNotification(tx, setting.id, to.id, secret);
   }
+  if (left.length > 0 || (await listHooks(tx, userId, from.id)).length > 0) return false;
+  // What stays (a REST API hook `to` has its own of, a setting `to` already has) goes with it.
+  await notifyHookChanged(tx, await listHookShortKeys(tx, from.id));
+  await deleteConnectorRow(tx, from.id);
+  return true;
 }
 
 const toDate = (ms: number | undefined) => (ms === undefined ? null : new Date(ms));
@@ -139,6 +152,7 @@ export async function activateConnector(
     throw new AppError('EXECUTION', `${broker.descriptor.title}: no accounts found for these credentials`);
   }
   const ids = new Set(session.accounts.map((account) => account.id));
+  const emptied: number[] = [];
   const row = await services.db.transaction(async (tx): Promise<ConnectorRow> => {
     // Looked up under the lock: a connect of the same accounts at once then finds this one.
     await lockProviderActivation(tx, actor.userId, providerName);
@@ -176,7 +190,8 @@ export async function activateConnector(
     // The pending row vanished meanwhile (the same callback submitted twice).
     if (!saved) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
     if (pending && existing) await deleteConnectorRow(tx, pending.id);
-    for (const other of others) await handOver(services, tx, actor.userId, other, saved, ids);
+    for (const other of others)
+      if (await handOver(services, tx, actor.userId, other, saved, ids)) emptied.push(other.id);
     // One activity line per connection: SPEC words ConnectorCreate and ConnectorActivate alike
     // ('… connected'), and the dashboard's tour looks for ConnectorActivate.
     const metadata = connectorActionMetadata(saved);
@@ -185,5 +200,6 @@ export async function activateConnector(
     if (existing) await notifyHookChanged(tx, await listHookShortKeys(tx, saved.id));
     return saved;
   });
+  for (const id of emptied) forgetSession(services, id);
   return toConnectorView(row);
 }

@@ -5,6 +5,7 @@ import { CONNECTOR_FIELDS, connect, gql } from '../../../test/connector-fixtures
 import { fakeKeyBroker, fakeOAuthBroker } from '../../../test/fake-brokers.ts';
 import { sealSecrets } from '../../crypto/secrets.ts';
 import { insertConnector } from '../../db/repositories/connectors.repository.ts';
+import { insertHook } from '../../db/repositories/hooks.repository.ts';
 import { findHookForSignal } from '../hooks/index.ts';
 import { sealWebhookSecret, signingSecrets } from '../notifications/secret.ts';
 import { requireConnector } from './index.ts';
@@ -259,16 +260,18 @@ describe('a reconnect bringing accounts of two connections', () => {
       ['L-1', 'Live one'],
       ['D-2', 'My demo'],
     ]);
-    // D-2 belongs to one connection: the old one no longer holds it, nor its hook, fan-out leg or setting.
+    // D-2 belongs to one connection: the old one no longer holds it, nor its hook, fan-out leg or
+    // setting; left with nothing, it is gone rather than listed empty until the user deletes it.
     const { rows: held } = await t.database.pool.query<{ key: string; accounts: Array<{ id: string }> }>(
       'select key, accounts from connectors where user_id = $1 order by id',
       [gusId],
     );
     expect(held.map((row) => [row.key, row.accounts.map((a) => a.id)])).toEqual([
       [first.key, ['L-1', 'D-2']],
-      [secondKey, []],
       [thirdKey, ['X-3']],
     ]);
+    const listed = await gql<{ connectors: Array<{ key: string }> }>(t, gus, LIST);
+    expect(listed.data?.connectors.map((c) => c.key)).toEqual([first.key, thirdKey]);
     const hook = await findHookForSignal(t.services, demoShortKey);
     expect(hook?.connector.key).toBe(first.key);
     expect(openSession(t.services, hook?.connector ?? second).secrets.apiKey).toBe('key-both');
@@ -295,6 +298,44 @@ describe('a reconnect bringing accounts of two connections', () => {
         null,
       ),
     ).toEqual(['whsec_dGVzdA==']);
+  });
+});
+
+describe('a connection a reconnect left with no account', () => {
+  it('stays listed while it still holds a webhook of the user (on an account it no longer brings)', async () => {
+    const { headers: hal, id: halId } = await insertTestUser(t.services, 'hal@example.com');
+    const first = await connect(t, hal, 'keyfake', ['key-first', 'sekret-ok']);
+    await t.database.pool.query(
+      `update connectors set accounts = '[{"id":"L-1","name":"Live one","demo":false}]'::jsonb where key = $1`,
+      [first.key],
+    );
+    const oldKey = 'old-connection';
+    const sealed = sealSecrets(t.services.secretsKey, oldKey, { apiKey: 'key-old', apiSecret: 'sekret-ok' });
+    const old = await insertConnector(t.services.db, {
+      key: oldKey,
+      userId: halId,
+      providerName: 'keyfake',
+      isActive: true,
+      accounts: [{ id: 'D-2', name: 'My demo', demo: true }],
+      secrets: sealed.data,
+      secretsKeyId: sealed.keyId,
+    });
+    // A webhook of an account an earlier reconnect of it no longer brought.
+    await insertHook(t.services.db, {
+      key: 'hook-left-behind',
+      shortKey: 'LeftBehind0123456789ab',
+      userId: halId,
+      connectorId: old.id,
+      accountId: 'Z-9',
+      name: 'left behind',
+    });
+    const reconnected = await connect(t, hal, 'keyfake', ['key-new', 'sekret-ok']);
+    expect(reconnected.key).toBe(first.key);
+    const list = await gql<{ connectors: Array<{ key: string; accounts: string }> }>(t, hal, LIST);
+    expect(list.data?.connectors.map((c) => [c.key, (JSON.parse(c.accounts) as unknown[]).length])).toEqual([
+      [first.key, 2],
+      [oldKey, 0],
+    ]);
   });
 });
 

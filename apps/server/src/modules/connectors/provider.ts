@@ -69,6 +69,9 @@ export function requireAppCredentials(services: Services, broker: Broker, ctx: B
 export function connectFailure(services: Services, broker: Broker, error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isBrokerError(error)) {
+    // An outage, or this server's app refused (its credentials wrong): the operator reads it here.
+    if (error.kind === 'BrokerUnavailable')
+      services.log.warn({ provider: broker.descriptor.name, reason: error.message }, 'broker connect failed');
     return new AppError(error.kind === 'AuthenticationError' ? 'BROKER_AUTHENTICATION' : 'EXECUTION', error.message, {
       cause: error,
     });

@@ -41,7 +41,7 @@ export async function refreshDueConnectors(services: Services, now = new Date(),
       tried.push(connector.id);
       try {
         // A refused refresh deactivates the connector there (and tells its user).
-        await withBrokerSession(services, connector, async () => undefined);
+        await withBrokerSession(services, connector, async () => undefined, { refreshOnly: true });
         pass.refreshed++;
       } catch (error) {
         pass.failed++;

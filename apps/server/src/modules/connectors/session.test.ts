@@ -169,6 +169,37 @@ describe('withBrokerSession', () => {
     }
   });
 
+  it('a due refresh the broker cannot make now does not fail the order: the still-valid token places it, once', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-outage', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const before = { ...fake.calls };
+    fake.unavailableFor = new Set(['key-outage']);
+    try {
+      const placed = await withBrokerSession(t.services, row, ({ broker, ctx, session }) =>
+        broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId: 'sig-outage' }),
+      );
+      expect(placed).toMatchObject({ id: 'B-1', status: 'filled' });
+      expect(fake.calls.placeOrder - before.placeOrder).toBe(1);
+      expect(fake.calls.refresh - before.refresh).toBe(1);
+      // A renewal the adapter asks for in the same call is not tried at the broker again.
+      const asked = withBrokerSession(t.services, row, async ({ ctx }) => ctx.refreshSession?.());
+      await expect(asked).rejects.toMatchObject({ kind: 'BrokerUnavailable' });
+      expect(fake.calls.refresh - before.refresh).toBe(2);
+      // The background refresher still counts it as failed, and tries again on its next pass.
+      const pass = await refreshDueConnectors(t.services);
+      expect(pass.failed).toBeGreaterThanOrEqual(1);
+      const stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(stored.isActive).toBe(true);
+      expect(stored.refreshAt?.getTime()).toBeLessThan(Date.now());
+    } finally {
+      fake.unavailableFor = new Set();
+    }
+    const renewed = await refreshDueConnectors(t.services);
+    expect(renewed.refreshed).toBeGreaterThanOrEqual(1);
+  });
+
   it('deactivates the connector when the broker rejects the credentials; a reconnect reactivates it', async () => {
     const connector = await connect(t, alice, 'keyfake', ['key-d', 'sekret-ok']);
     const row = await requireConnector(t.services, aliceId, connector.key);

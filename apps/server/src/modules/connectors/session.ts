@@ -2,7 +2,7 @@
 // (cached per connector version), refreshes tokens once refreshAt has passed (one refresh at a
 // time per connector, across instances through a row lock), and deactivates the connector when
 // the broker rejects its credentials.
-import { type Broker, type BrokerContext, type BrokerSession, isBrokerError } from '@router/brokers';
+import { type Broker, type BrokerContext, type BrokerError, type BrokerSession, isBrokerError } from '@router/brokers';
 import { openSecrets, sealSecrets } from '../../crypto/secrets.ts';
 import { lockConnector, updateConnector } from '../../db/repositories/connectors.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
@@ -162,7 +162,11 @@ export async function withBrokerSession<T>(
   services: Services,
   connector: SessionConnector,
   work: (call: BrokerCall) => Promise<T>,
-  options: { signal?: AbortSignal } = {},
+  options: {
+    signal?: AbortSignal;
+    /** The call is the renewal itself (the background refresher): a renewal that fails fails it. */
+    refreshOnly?: boolean;
+  } = {},
 ): Promise<T> {
   if (!connector.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
   const broker = services.brokers.get(connector.providerName);
@@ -175,7 +179,24 @@ export async function withBrokerSession<T>(
   try {
     entry = cachedSession(services, connector.id, connector.updatedAt.getTime()) ?? openEntry(services, connector);
     version = entry.updatedAt;
-    if (broker.refresh && due(entry, Date.now())) entry = await refreshSession(services, connector.id, broker, entry);
+    /** A renewal the broker could not make now (its token service down): not tried again in this call. */
+    let outage: BrokerError | undefined;
+    if (broker.refresh && due(entry, Date.now())) {
+      try {
+        entry = await refreshSession(services, connector.id, broker, entry);
+      } catch (error) {
+        // Tokens are renewed a margin before they expire: the access token still serves this
+        // call (once expired, the adapter or the broker refuses it, and nothing is sent twice).
+        // A refusal of the grant stands.
+        if (options.refreshOnly || !isBrokerError(error)) throw error;
+        if (error.kind !== 'BrokerUnavailable' && error.kind !== 'RateLimited') throw error;
+        outage = error;
+        services.log.warn(
+          { connectorId: connector.id, broker: connector.providerName, reason: error.message },
+          'token refresh failed: the call goes on with the current token',
+        );
+      }
+    }
     version = entry.updatedAt;
     calledWith = version;
     const ctx = brokerContextFor(services, broker, options.signal);
@@ -183,6 +204,7 @@ export async function withBrokerSession<T>(
     // stored, so a rotated refresh token is not kept only in this process (lost on a restart,
     // spent behind another instance's back).
     const refreshSessionNow = async () => {
+      if (outage) throw outage;
       const renewed = await refreshSession(services, connector.id, broker, entry as CachedSession);
       entry = renewed;
       version = renewed.updatedAt;

@@ -70,9 +70,13 @@ describe('sign-in', () => {
     expect(refused.message).toBe('E*TRADE: sign-in refused (oauth_problem=verifier_invalid); connect again');
   });
 
-  it('refuses a wrong consumer secret, a request token past 5 minutes and a missing request token', async () => {
+  it("refuses a wrong consumer secret as this server's setup, a request token past 5 minutes and a missing one", async () => {
+    // Only the operator's consumer key and secret sign the request token: connecting again cannot help.
     const wrong = await brokerFailure(t.broker.startAuthorization({ ...t.ctx, clientSecret: 'nope' }, 's'));
-    expect(wrong.message).toBe('E*TRADE: sign-in refused (oauth_problem=signature_invalid); connect again');
+    expect([wrong.kind, wrong.message]).toEqual([
+      'BrokerUnavailable',
+      "E*TRADE: the broker connection is misconfigured on this server's side: its consumer key was refused (oauth_problem=signature_invalid). Please contact support.",
+    ]);
     const { requestUrl, pending } = await t.broker.startAuthorization(t.ctx, 's');
     const back = new URL((await fetch(requestUrl, { redirect: 'manual' })).headers.get('location') ?? '');
     t.clock.time += 6 * MINUTE;
@@ -189,6 +193,26 @@ describe('tokens on the clock', () => {
     });
     expect((await brokerFailure(t.broker.refresh(t.ctx, session))).kind).toBe('RateLimited');
     // Fixed by the operator: the same token renews.
+    const renewed = await t.broker.refresh(t.ctx, session);
+    expect(renewed.secrets.accessToken).toBe(session.secrets.accessToken);
+  });
+
+  it("a proxy's or a CDN's error page (or nothing) instead of E*TRADE's answer is an outage, no refused token", async () => {
+    const session = await t.connect();
+    t.clock.time += 2 * HOUR - 5 * MINUTE;
+    const pages: Array<[number, string]> = [
+      [401, '<html><body><h1>401 Authorization Required</h1></body></html>'],
+      [400, '<!DOCTYPE html><html><body>Bad Request</body></html>'],
+      [401, ''],
+    ];
+    for (const [status, body] of pages) {
+      t.fake.inject({ path: '/oauth/renew_access_token', status, body, headers: { 'content-type': 'text/html' } });
+      const renewal = await brokerFailure(t.broker.refresh(t.ctx, session));
+      expect([renewal.kind, renewal.message]).toEqual(['BrokerUnavailable', `E*TRADE: HTTP ${status}`]);
+    }
+    // E*TRADE's own refusal still asks for a new sign-in.
+    t.fake.inject({ path: '/oauth/renew_access_token', status: 401, body: 'oauth_problem=token_rejected' });
+    expect((await brokerFailure(t.broker.refresh(t.ctx, session))).kind).toBe('AuthenticationError');
     const renewed = await t.broker.refresh(t.ctx, session);
     expect(renewed.secrets.accessToken).toBe(session.secrets.accessToken);
   });

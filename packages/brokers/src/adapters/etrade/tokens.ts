@@ -8,6 +8,7 @@
 import type { BrokerContext, BrokerSecrets } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { createHttpClient } from '../../core/http.ts';
+import { isErrorPage } from '../../core/http-errors.ts';
 import { ETRADE_BASE_URL, ETRADE_SANDBOX_URL, ETRADE_TITLE } from './descriptor.ts';
 import { nextEasternMidnight } from './eastern.ts';
 import { authorizationHeader, type OAuthSigner } from './oauth1.ts';
@@ -95,6 +96,8 @@ async function oauthCall(
   now: number,
   extra: Record<string, string>,
   fetchImpl: typeof fetch | undefined,
+  /** Signed by this server's consumer key and secret alone (request_token): a refusal is its setup. */
+  appOnly = false,
 ): Promise<URLSearchParams> {
   const url = new URL(`${ctx.baseUrl}${path}`);
   const client = createHttpClient({
@@ -104,13 +107,22 @@ async function oauthCall(
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
     headers: { authorization: authorizationHeader('GET', url, signer, now, extra) },
     // E*TRADE answers OAuth refusals 401 "oauth_problem=…"; a 400 here is a refused sign-in too,
-    // unless it is the rate limit (a 400 as well) or a problem of this server's request.
+    // unless it is the rate limit (a 400 as well) or a problem of this server's request. An HTML
+    // page or an empty answer is a proxy's or a CDN's, no refusal: an outage.
     mapError: (response) => {
       if (response.status !== 400 && response.status !== 401) return undefined;
-      const text = String(response.body ?? `HTTP ${response.status}`).trim();
+      if (isErrorPage(response.body))
+        return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `HTTP ${response.status}`);
+      const text = String(response.body).trim();
       if (isServerProblem(text))
         return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `${text}: this server's request was refused`);
       if (/exceeded the rate limit/i.test(text)) return new BrokerError('RateLimited', ETRADE_TITLE, text);
+      if (appOnly)
+        return new BrokerError(
+          'BrokerUnavailable',
+          ETRADE_TITLE,
+          `the broker connection is misconfigured on this server's side: its consumer key was refused (${text}). Please contact support.`,
+        );
       return authError(`sign-in refused (${text}); connect again`);
     },
   });
@@ -126,7 +138,15 @@ export interface RequestToken {
 export async function requestToken(ctx: BrokerContext, now: number, fetchImpl?: typeof fetch): Promise<RequestToken> {
   const consumer = consumerOf(ctx);
   // "Must always be set to 'oob', whether using a callback or not" (E*TRADE's request_token page).
-  const answer = await oauthCall(ctx, '/oauth/request_token', consumer, now, { oauth_callback: 'oob' }, fetchImpl);
+  const answer = await oauthCall(
+    ctx,
+    '/oauth/request_token',
+    consumer,
+    now,
+    { oauth_callback: 'oob' },
+    fetchImpl,
+    true,
+  );
   const token = answer.get('oauth_token');
   const tokenSecret = answer.get('oauth_token_secret');
   if (!token || !tokenSecret)

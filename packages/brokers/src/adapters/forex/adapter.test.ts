@@ -51,6 +51,18 @@ describe('connect and refresh', () => {
     expect(t.posted('/session')).toHaveLength(1);
   });
 
+  it("a logon meeting a proxy's or a CDN's 401 page (or an empty 401) is an outage, no refused login", async () => {
+    for (const body of ['<html><body><h1>401 Authorization Required</h1></body></html>', '']) {
+      t.fake.inject({ method: 'POST', path: '/session', status: 401, body, headers: { 'content-type': 'text/html' } });
+      expect(await failure(t.broker.refresh(t.ctx, t.session))).toMatchObject({
+        kind: 'BrokerUnavailable',
+        message: 'FOREX.com: HTTP 401',
+      });
+    }
+    const renewed = await t.broker.refresh(t.ctx, t.session);
+    expect(renewed.secrets.session).not.toBe(t.session.secrets.session);
+  });
+
   it('an expired session (ErrorCode 4011) is renewed; a read and an order each go through once', async () => {
     const { fake, broker, ctx, session, place, posted } = await connected();
     try {

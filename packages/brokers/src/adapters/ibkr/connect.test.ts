@@ -122,6 +122,26 @@ describe('OAuth 1.0a', () => {
     ]);
   });
 
+  it("a refresh meeting a proxy's or a CDN's 401 page (or an empty 401) is an outage; IBKR's own 401 a refusal", async () => {
+    c.clock.now += 23.5 * 60 * 60_000;
+    for (const body of ['<html><body><h1>401 Authorization Required</h1></body></html>', '']) {
+      c.fake.inject({
+        path: '/v1/api/oauth/live_session_token',
+        status: 401,
+        body,
+        headers: { 'content-type': 'text/html' },
+      });
+      expect(await failure(c.broker.refresh(c.ctx, c.session))).toMatchObject({
+        kind: 'BrokerUnavailable',
+        message: 'Interactive Brokers: HTTP 401',
+      });
+    }
+    c.fake.inject({ path: '/v1/api/oauth/live_session_token', status: 401, body: { error: 'invalid consumer' } });
+    expect(await failure(c.broker.refresh(c.ctx, c.session))).toMatchObject({ kind: 'AuthenticationError' });
+    const refreshed = await c.broker.refresh(c.ctx, c.session);
+    expect(refreshed.secrets.liveSessionToken).not.toBe(c.session.secrets.liveSessionToken);
+  });
+
   it('a revoked access token is an authentication error, titled', async () => {
     c.fake.consumer?.revoke();
     c.clock.now += 2 * 60_000;

@@ -266,15 +266,12 @@ describe('answers', () => {
     });
   });
 
-  it('HTTP errors: a revoked token, MetaApi failing, a body that is not a trade answer', async () => {
+  it("HTTP errors: the site's token revoked, MetaApi failing, a body that is not a trade answer", async () => {
     const trade = `/users/current/accounts/${DEMO_ID}/trade`;
     const cases = [
-      [
-        401,
-        { id: 1, error: 'UnauthorizedError', message: 'Authorization token invalid' },
-        'AuthenticationError',
-        false,
-      ],
+      // The site's token (the account was added with it): the operator's to correct, no refused
+      // sign-in that would deactivate every such connection.
+      [401, { id: 1, error: 'UnauthorizedError', message: 'Authorization token invalid' }, 'BrokerUnavailable', false],
       // 403: the token is good (a bad one is 401) but this trade is not allowed: refused alone.
       [
         403,
@@ -290,6 +287,10 @@ describe('answers', () => {
       const error = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
       expect(error).toMatchObject({ kind, outcomeUnknown });
       expect(error.message).toMatch(/^MetaTrader: /);
+      if (status === 401)
+        expect(error.message).toBe(
+          "MetaTrader: the broker connection is misconfigured on this server's side: its MetaApi token was refused (Authorization token invalid). Please contact support.",
+        );
     }
   });
 

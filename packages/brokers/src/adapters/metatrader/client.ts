@@ -51,14 +51,29 @@ export function errorOf(response: HttpResponse): BrokerError {
   );
 }
 
+/**
+ * MetaApi refusing the site's token (401): this server's setup, not the user's credentials. Every
+ * account the site added is reached with it: deactivating would make each of their users
+ * reconnect, which cannot help until the operator corrects METATRADER_CLIENT_SECRET.
+ */
+function siteTokenRefused(response: HttpResponse): BrokerError {
+  const reason = stringField(response.body, 'message') ?? `HTTP ${response.status}`;
+  return fail(
+    'BrokerUnavailable',
+    `the broker connection is misconfigured on this server's side: its MetaApi token was refused (${reason}). Please contact support.`,
+  );
+}
+
 export function metaApiClient(ctx: BrokerContext, baseUrl: string, token: string): HttpClient {
+  const site = ctx.clientSecret !== undefined && token === ctx.clientSecret;
   return createHttpClient({
     brokerTitle: METATRADER_TITLE,
     baseUrl,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     headers: { 'auth-token': token },
     exceptions: metatraderDescriptor.exceptions,
-    mapError: metaApiError,
+    mapError: (response, mutating) =>
+      site && response.status === 401 ? siteTokenRefused(response) : metaApiError(response, mutating),
   });
 }
 

@@ -50,7 +50,10 @@ describe('sign-in', () => {
     const wrong = await brokerFailure(
       t.broker.connect({ ...t.ctx, clientSecret: 'nope' }, { credentials: { code: t.fake.oauth.issueCode(CALLBACK) } }),
     );
-    expect(wrong.kind).toBe('AuthenticationError');
+    expect([wrong.kind, wrong.message]).toEqual([
+      'BrokerUnavailable',
+      "Saxo: the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support.",
+    ]);
   });
 });
 

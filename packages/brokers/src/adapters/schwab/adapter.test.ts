@@ -84,7 +84,7 @@ describe('sign-in', () => {
     expect(tokenCall?.body).toMatchObject({ grant_type: 'authorization_code', redirect_uri: ctx.redirectUrl });
   });
 
-  it('refuses a used code and wrong app credentials as AuthenticationError', async () => {
+  it("refuses a used code as AuthenticationError; this server's wrong app credentials are its misconfiguration", async () => {
     const code = fake.issueCode(ctx.redirectUrl ?? '');
     await broker.connect(ctx, { credentials: { code } });
     const reused = await failure(broker.connect(ctx, { credentials: { code } }));
@@ -96,7 +96,11 @@ describe('sign-in', () => {
         { credentials: { code: fake.issueCode(ctx.redirectUrl ?? '') } },
       ),
     );
-    expect(wrongSecret.kind).toBe('AuthenticationError');
+    // Not the user's sign-in: connecting again cannot help, the operator must correct the secret.
+    expect([wrongSecret.kind, wrongSecret.message]).toEqual([
+      'BrokerUnavailable',
+      "Schwab: the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support.",
+    ]);
   });
 });
 

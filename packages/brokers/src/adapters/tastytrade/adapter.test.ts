@@ -65,7 +65,7 @@ describe('sign-in', () => {
     );
   });
 
-  it('refuses a used code and a wrong app secret as AuthenticationError; a missing app is the server setup', async () => {
+  it("refuses a used code as AuthenticationError; a wrong app secret or a missing app is this server's setup", async () => {
     const code = t.fake.issueCode(t.ctx.redirectUrl ?? '');
     await broker.connect(t.ctx, { credentials: { code } });
     const reused = await failure(broker.connect(t.ctx, { credentials: { code } }));
@@ -79,7 +79,11 @@ describe('sign-in', () => {
         { credentials: { code: t.fake.issueCode(t.ctx.redirectUrl ?? '') } },
       ),
     );
-    expect([wrong.kind, wrong.message]).toEqual(['AuthenticationError', 'tastytrade: Client authentication failed']);
+    // This server's app refused: the user cannot fix it by connecting again.
+    expect([wrong.kind, wrong.message]).toEqual([
+      'BrokerUnavailable',
+      "tastytrade: the broker connection is misconfigured on this server's side: its app credentials were refused (invalid_client). Please contact support.",
+    ]);
     const unset = await failure(broker.connect({ baseUrl: t.fake.baseUrl }, { credentials: { code: 'x' } }));
     // This server's setup, not the user's grant: nothing a refresh meeting it would deactivate.
     expect([unset.kind, unset.message]).toEqual([

@@ -139,6 +139,23 @@ describe('refresh', () => {
     expect(renewed.secrets.accessToken).not.toBe(session.secrets.accessToken);
   });
 
+  it("a proxy's or a CDN's 401 page (or an empty 401) at the renewal and sign-in is an outage, no refused sign-in", async () => {
+    const session = await broker.connect(ctx, { credentials: FAKE_CREDENTIALS });
+    for (const body of ['<html><body><h1>401 Authorization Required</h1></body></html>', '']) {
+      for (const path of ['/v1/auth/renewaccesstoken', '/v1/auth/accesstokenrequest'])
+        fake.inject({ path, status: 401, body, headers: { 'content-type': 'text/html' } });
+      try {
+        expect(await failure(broker.refresh(ctx, session))).toMatchObject({
+          kind: 'BrokerUnavailable',
+          message: 'Tradovate: HTTP 401',
+        });
+      } finally {
+        fake.clearInjections();
+      }
+    }
+    expect((await broker.refresh(ctx, session)).secrets.accessToken).not.toBe(session.secrets.accessToken);
+  });
+
   it('a session missing its token asks to reconnect', async () => {
     const error = await failure(broker.refresh(ctx, { secrets: {}, accounts: [] }));
     expect(error).toMatchObject({ kind: 'AuthenticationError', message: 'Tradovate: not signed in; reconnect' });

@@ -126,6 +126,19 @@ describe('2FA token', () => {
     });
   });
 
+  it("a renewal meeting a proxy's or a CDN's 401 page (or an empty 401) is an outage, not a refused sign-in", async () => {
+    const session = await broker.connect({ baseUrl: fake.baseUrl }, { credentials: fake.keys });
+    for (const body of ['<html><body><h1>401 Unauthorized</h1></body></html>', '']) {
+      fake.inject({ path: '/openapi/auth/token/refresh', status: 401, body, headers: { 'content-type': 'text/html' } });
+      expect(await expectFailure(broker.refresh({ baseUrl: fake.baseUrl }, session))).toMatchObject({
+        kind: 'BrokerUnavailable',
+        message: 'Webull: HTTP 401',
+      });
+    }
+    const renewed = await broker.refresh({ baseUrl: fake.baseUrl }, session);
+    expect(renewed.secrets.accessToken).not.toBe(session.secrets.accessToken);
+  });
+
   it('fails when the user does not approve in time, or revoked it', async () => {
     const slow = createWebullBroker({ now: () => clock.now, tokenPolling: { intervalMs: 10, maxWaitMs: 15 } });
     const never = await startWebullFake({ now: () => clock.now, twoFactor: { approveAfterChecks: 1_000 } });
