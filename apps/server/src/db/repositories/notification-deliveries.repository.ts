@@ -79,13 +79,16 @@ export async function claimDueDeliveries(
   limit: number,
   /** Settings to pass by (their deliveries being sent by another round of this worker). */
   passing: readonly number[] = [],
+  /** Only the deliveries of this channel's settings (HOOK or EMAIL). */
+  channel?: number,
 ): Promise<ClaimedDelivery[]> {
   await tx.execute(sql`set local enable_bitmapscan = off`);
   const passed = passing.length > 0 ? sql`and d.notification_id <> all(${`{${passing.join(',')}}`}::bigint[])` : sql``;
+  const only = channel === undefined ? sql`` : sql`and n.type = ${channel}`;
   return claim(
     tx,
     sql`${CLAIMED}
-    where d.status = 'pending' and d.next_attempt_at <= now() ${passed}
+    where d.status = 'pending' and d.next_attempt_at <= now() ${passed} ${only}
     order by d.next_attempt_at
     limit ${limit}
     for update of d skip locked`,

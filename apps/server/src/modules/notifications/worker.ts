@@ -50,7 +50,7 @@ export interface WorkerOptions {
 }
 
 export interface NotificationWorker {
-  /** One claim-send-record round; the number of deliveries claimed. */
+  /** One claim-send-record round per channel; the most deliveries one of them claimed. */
   runOnce(): Promise<number>;
   /** Runs rounds until nothing is due. */
   drain(): Promise<void>;
@@ -98,9 +98,12 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     }
   };
 
-  /** Claims, sends and records one batch in one transaction; undefined when nothing was due. */
-  async function round(tx: Transaction, held: number[]) {
-    const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()]);
+  /**
+   * Claims, sends and records one batch of one channel's deliveries in one transaction;
+   * undefined when nothing was due.
+   */
+  async function round(tx: Transaction, held: number[], channel: number) {
+    const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()], channel);
     if (claimed.length === 0) return undefined;
     held.push(...new Set(claimed.map((d) => d.notificationId)));
     hold(held, 1);
@@ -126,10 +129,21 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     return { count: claimed.length, health: endpointChanges(hooks, hookResults, recorded) };
   }
 
+  /**
+   * Emails and webhooks in rounds (transactions) of their own: a mail sent is recorded as soon as
+   * the round's mails are, not when its slowest webhook answers (up to the timeout). In one
+   * round, a crash while a receiver hung sent every mail of that round again.
+   */
   async function runOnce(): Promise<number> {
+    const counts = await Promise.all([runChannel(NOTIFICATION_TYPE.EMAIL), runChannel(NOTIFICATION_TYPE.HOOK)]);
+    // A full round of either channel means more is due.
+    return Math.max(...counts);
+  }
+
+  async function runChannel(channel: number): Promise<number> {
     const held: number[] = [];
     try {
-      const done = await db.transaction((tx) => round(tx, held));
+      const done = await db.transaction((tx) => round(tx, held, channel));
       if (!done) return 0;
       const { count, health } = done;
       const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON, STREAK_BREAK_MS);
