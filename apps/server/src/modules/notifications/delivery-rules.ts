@@ -46,6 +46,16 @@ export function digestDecision(state: DigestState, due: number): DigestDecision 
   return state.now.getTime() >= at ? { kind: 'digest' } : { kind: 'wait', until: new Date(at) };
 }
 
+/**
+ * How many of a kind's due mails (oldest first) still go one by one when the rule above says
+ * digest: what DIGEST_THRESHOLD leaves after the `earlier` mails of the window, so the first of
+ * a burst are told at once, as they are when the same events come one at a time; the rest wait
+ * for the digest. None of mails that already waited for a digest (`collected`).
+ */
+export function singlesFirst(earlier: number, collected: boolean): number {
+  return collected ? 0 : Math.max(0, DIGEST_THRESHOLD - earlier);
+}
+
 /** A webhook endpoint failing for this long is disabled (and its user told by email). */
 export const DISABLE_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 export const DISABLED_REASON = 'Deliveries failed for 3 days';
