@@ -361,13 +361,15 @@ export async function findDelivery(db: Executor, userId: number, id: number): Pr
 }
 
 /**
- * Makes one of the user's deliveries due now (same event, same webhook-id). One being sent at
- * this moment (locked by a worker's round) is left alone. False when not found.
+ * Makes one of the user's deliveries due now (same event, same webhook-id), queued anew: the
+ * log, newest first, shows it on top (before, it kept the place of its first queueing, past the
+ * last 50 for an older one, so the re-send the user asked for could not be seen). One being
+ * sent at this moment (locked by a worker's round) is left alone. False when not found.
  */
 export async function resendDelivery(db: Executor, userId: number, id: number): Promise<boolean> {
   const { rows } = await db.execute<{ id: number }>(sql`
     update notification_deliveries d
-    set status = 'pending', next_attempt_at = now(), in_digest = false
+    set status = 'pending', next_attempt_at = now(), in_digest = false, created_at = now()
     from notifications n
     where d.id = (select id from notification_deliveries where id = ${id} for update skip locked)
       and n.id = d.notification_id and n.user_id = ${userId}

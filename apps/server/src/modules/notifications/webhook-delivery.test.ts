@@ -225,6 +225,20 @@ describe('signed webhooks', () => {
     expect((await gql(t, bob, RESEND, { id: entry?.id })).error?.message).toBe('Delivery not found');
   });
 
+  it('shows a re-sent delivery first in the log, as the newest', async () => {
+    receiver.answer('ok');
+    const since = receiver.received.length;
+    for (const signalId of ['sig-log-old', 'sig-log-new-1', 'sig-log-new-2']) await rejected(signalId);
+    await receiver.waitFor(since, 3);
+    const before = await eventually(log, (r) => r.filter((d) => d.status === 'delivered').length === 3);
+    const oldest = before.at(-1);
+    const RESEND = `mutation($id: String!) { notificationDeliveryResend(id: $id) { id status } }`;
+    await gql(t, alice, RESEND, { id: oldest?.id });
+    const after = await eventually(log, (r) => r.some((d) => d.id === oldest?.id && d.attempts === 2));
+    expect(after.map((d) => d.id)).toEqual([oldest?.id, ...before.slice(0, -1).map((d) => d.id)]);
+    expect(after[0]).toMatchObject({ eventId: oldest?.eventId, status: 'delivered', attempts: 2 });
+  });
+
   it('disables a setting whose endpoint failed for 3 days, and tells its user by email', async () => {
     await t.services.db.$client.query(
       `update notifications set failing_since = now() - interval '3 days 1 minute',
