@@ -225,7 +225,7 @@ describe('signed webhooks', () => {
     expect((await gql(t, bob, RESEND, { id: entry?.id })).error?.message).toBe('Delivery not found');
   });
 
-  it("signs an event two webhook settings of one URL both hear once with each setting's own secret", async () => {
+  it("delivers an event two webhook settings of one URL both chose to each, signed with that setting's own secret", async () => {
     const paper = await connect(t, alice, 'paper');
     const paperAccount = (JSON.parse(paper.accounts) as Array<{ id: string }>)[0]?.id ?? '';
     const other = await createSetting(t, alice, paper.key, paperAccount, 1, { url: `${receiver.url}/hooks` });
