@@ -38,6 +38,11 @@ describe('digestDecision', () => {
     expect(digestDecision(state(40, DIGEST_WINDOW_MS), 40)).toEqual({ kind: 'digest' });
   });
 
+  it('sends the mails that waited for a digest as one, however few they are by then', () => {
+    expect(digestDecision(state(0, DIGEST_WINDOW_MS), 3)).toEqual({ kind: 'single' });
+    expect(digestDecision(state(0, DIGEST_WINDOW_MS), 3, true)).toEqual({ kind: 'digest' });
+  });
+
   it('sends at most one digest a minute while the flood goes on', () => {
     expect(digestDecision(state(30, DIGEST_WINDOW_MS + 5_000, 20_000), 12)).toEqual({
       kind: 'wait',

@@ -90,12 +90,13 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
       const state = states.find((s) => s.notificationId === first?.notificationId && s.type === first?.eventType);
       const to = first?.metadata.email;
       if (!first || !state || !to) return [];
-      // A flood collecting for its digest stays one, however few of it this round holds.
-      const decision = digestDecision(state, Math.max(group.length, state.waiting));
+      // A flood collecting for its digest stays one, however few of it this round holds, and so
+      // do the mails that waited for it (the rest of a burst whose first ones went one by one).
+      const waited = group.some(collected);
+      const decision = digestDecision(state, Math.max(group.length, state.waiting), waited);
       // A burst's first mails (up to the threshold within the window) go one by one, as they
       // would have had the events come a round apart; the rest wait for the digest.
-      const singles =
-        decision.kind === 'single' ? group : group.slice(0, singlesFirst(state.earlier, group.some(collected)));
+      const singles = decision.kind === 'single' ? group : group.slice(0, singlesFirst(state.earlier, waited));
       const held = group.slice(singles.length);
       const each = Promise.all(
         singles.map((d) => attempt(deps, [d], () => eventMail(deps.mail, to, toMailEvent(d)), false)),
@@ -117,12 +118,12 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
           DIGEST_MAX_EVENTS,
         );
         const all = [...held, ...rest];
-        const digest = await attempt(
-          deps,
-          all,
-          () => digestMail(deps.mail, to, first.eventType, all.map(toMailEvent)),
-          true,
-        );
+        // A digest of one event is that event's own mail (more readable than a list of one).
+        const write = () =>
+          all.length === 1 && all[0]
+            ? eventMail(deps.mail, to, toMailEvent(all[0]))
+            : digestMail(deps.mail, to, first.eventType, all.map(toMailEvent));
+        const digest = await attempt(deps, all, write, true);
         return [...(await each).flat(), ...digest];
       }
       return (await each).flat();
