@@ -99,14 +99,30 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   };
 
   /**
+   * This worker's claims, one at a time: a round's claim starts once the one before it has
+   * registered the settings it holds, so it passes them by. Two claims at once (a lane started
+   * while another's claim was still running) each took a share of one setting's deliveries: a
+   * flood's digest went out in two mails.
+   */
+  let claims: Promise<unknown> = Promise.resolve();
+  function claimInTurn(tx: Transaction, held: number[], channel: number): Promise<ClaimedDelivery[]> {
+    const turn = claims.then(async () => {
+      const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()], channel);
+      held.push(...new Set(claimed.map((d) => d.notificationId)));
+      hold(held, 1);
+      return claimed;
+    });
+    claims = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /**
    * Claims, sends and records one batch of one channel's deliveries in one transaction;
    * undefined when nothing was due.
    */
   async function round(tx: Transaction, held: number[], channel: number) {
-    const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()], channel);
+    const claimed = await claimInTurn(tx, held, channel);
     if (claimed.length === 0) return undefined;
-    held.push(...new Set(claimed.map((d) => d.notificationId)));
-    hold(held, 1);
     const hooks = takingTurns(claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK));
     const emails = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.EMAIL);
     const webhookDeps = {
