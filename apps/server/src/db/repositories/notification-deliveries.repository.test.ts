@@ -50,7 +50,7 @@ describe('claiming due deliveries', () => {
 
     const claim = async () => {
       const { value, read } = await measureReads(t.services.db, 'notification_deliveries', (tx) =>
-        claimDueDeliveries(tx, 200),
+        claimDueDeliveries(tx, 200, [], 2),
       );
       return { claimed: value.length, read };
     };

@@ -19,6 +19,8 @@ export interface ClaimedDelivery {
   id: number;
   attempts: number;
   createdAt: Date;
+  /** When it was due: later than `createdAt` for a delivery never tried that waited for a digest. */
+  dueAt: Date;
   eventId: string;
   eventType: string;
   eventAt: Date;
@@ -43,7 +45,7 @@ export interface ClaimedDelivery {
 }
 
 const CLAIMED = sql`
-  select d.id::float8 as id, d.attempts, d.created_at as "createdAt",
+  select d.id::float8 as id, d.attempts, d.created_at as "createdAt", d.next_attempt_at as "dueAt",
     e.id as "eventId", e.type as "eventType", e.created_at as "eventAt", e.data,
     n.id::int as "notificationId", n.key as "notificationKey", n.user_id::int as "userId",
     n.connector_id::int as "connectorId", n.account_id as "accountId", n.type as channel, n.metadata,
@@ -59,6 +61,7 @@ async function claim(tx: Transaction, query: SQL): Promise<ClaimedDelivery[]> {
   return rows.map((row) => ({
     ...row,
     createdAt: new Date(row.createdAt),
+    dueAt: new Date(row.dueAt),
     eventAt: new Date(row.eventAt),
     secretRotatedAt: row.secretRotatedAt ? new Date(row.secretRotatedAt) : null,
     failingSince: row.failingSince ? new Date(row.failingSince) : null,
@@ -79,14 +82,17 @@ export async function claimDueDeliveries(
   limit: number,
   /** Settings to pass by (their deliveries being sent by another round of this worker). */
   passing: readonly number[] = [],
+  /** Only the deliveries of this channel's settings (HOOK or EMAIL). */
+  channel?: number,
 ): Promise<ClaimedDelivery[]> {
   await tx.execute(sql`set local enable_bitmapscan = off`);
   const passed = passing.length > 0 ? sql`and d.notification_id <> all(${`{${passing.join(',')}}`}::bigint[])` : sql``;
+  const only = channel === undefined ? sql`` : sql`and n.type = ${channel}`;
   return claim(
     tx,
     sql`${CLAIMED}
-    where d.status = 'pending' and d.next_attempt_at <= now() ${passed}
-    order by d.next_attempt_at
+    where d.status = 'pending' and d.next_attempt_at <= now() ${passed} ${only}
+    order by d.next_attempt_at, d.id
     limit ${limit}
     for update of d skip locked`,
   );
@@ -183,6 +189,8 @@ export interface DigestState {
   type: string;
   /** Deliveries of this setting and event type created within the window (counted up to a cap). */
   arrived: number;
+  /** Of those, the ones written before the group's oldest (`before`; all of them without it). */
+  earlier: number;
   /** Its deliveries waiting (due or collecting for a digest), this round's included (up to a cap). */
   waiting: number;
   lastDigestAt: Date | null;
@@ -197,7 +205,8 @@ export interface DigestState {
  */
 export async function digestStates(
   db: Executor,
-  groups: readonly { notificationId: number; type: string }[],
+  /** `before`: the id of the group's oldest delivery, which `earlier` counts up to. */
+  groups: readonly { notificationId: number; type: string; before?: number }[],
   windowMs: number,
   countUpTo: number,
 ): Promise<DigestState[]> {
@@ -208,6 +217,11 @@ export async function digestStates(
           and d.created_at > now() - ${windowMs} * interval '1 millisecond'
         order by d.created_at desc nulls last limit ${countUpTo}) arrivals)::int as arrived,
       (select count(*) from (select 1 from notification_deliveries d
+        where d.notification_id = g.notification_id and d.type = g.type
+          and d.created_at > now() - ${windowMs} * interval '1 millisecond'
+          and (d.created_at, d.id) < (b.created_at, g.before_id)
+        order by d.created_at desc nulls last limit ${countUpTo}) earlier)::int as earlier,
+      (select count(*) from (select 1 from notification_deliveries d
         where d.notification_id = g.notification_id and d.type = g.type and d.status = 'pending'
         limit ${countUpTo}) waiting)::int as waiting,
       (select d.last_attempt_at from notification_deliveries d
@@ -216,13 +230,22 @@ export async function digestStates(
       (select d.created_at from notification_deliveries d
         where d.notification_id = g.notification_id and d.type = g.type and d.status = 'pending'
         order by d.created_at limit 1) as "oldestPendingAt"
-    from json_to_recordset(${JSON.stringify(groups.map((g) => ({ notification_id: g.notificationId, type: g.type })))}::json)
-      as g(notification_id bigint, type text)`);
+    from json_to_recordset(${JSON.stringify(
+      groups.map((g) => ({
+        notification_id: g.notificationId,
+        type: g.type,
+        before_id: g.before ?? null,
+      })),
+    )}::json)
+      as g(notification_id bigint, type text, before_id bigint)
+    cross join lateral (select coalesce((select d.created_at from notification_deliveries d where d.id = g.before_id),
+      'infinity') as created_at) b`);
   const date = (value: unknown) => (value ? new Date(value as string) : null);
   return rows.map((row) => ({
     notificationId: Number(row.notificationId),
     type: String(row.type),
     arrived: Number(row.arrived),
+    earlier: Number(row.earlier),
     waiting: Number(row.waiting),
     lastDigestAt: date(row.lastDigestAt),
     oldestPendingAt: date(row.oldestPendingAt),
@@ -338,13 +361,15 @@ export async function findDelivery(db: Executor, userId: number, id: number): Pr
 }
 
 /**
- * Makes one of the user's deliveries due now (same event, same webhook-id). One being sent at
- * this moment (locked by a worker's round) is left alone. False when not found.
+ * Makes one of the user's deliveries due now (same event, same webhook-id), queued anew: the
+ * log, newest first, shows it on top (before, it kept the place of its first queueing, past the
+ * last 50 for an older one, so the re-send the user asked for could not be seen). One being
+ * sent at this moment (locked by a worker's round) is left alone. False when not found.
  */
 export async function resendDelivery(db: Executor, userId: number, id: number): Promise<boolean> {
   const { rows } = await db.execute<{ id: number }>(sql`
     update notification_deliveries d
-    set status = 'pending', next_attempt_at = now(), in_digest = false
+    set status = 'pending', next_attempt_at = now(), in_digest = false, created_at = now()
     from notifications n
     where d.id = (select id from notification_deliveries where id = ${id} for update skip locked)
       and n.id = d.notification_id and n.user_id = ${userId}

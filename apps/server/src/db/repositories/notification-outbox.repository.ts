@@ -14,8 +14,10 @@ import type { Queryable } from './signals.repository.ts';
  *
  * Matching settings: the user's enabled EMAIL and HOOK settings of that connector and account
  * (any account when the event has none, any connector when it has none) whose `events` list
- * is absent or holds the type. One delivery per event and destination (URL or address), due
- * now, or when the digest its setting and kind is collecting for goes.
+ * is absent or holds the type. One delivery per event and webhook setting (each signed with
+ * its setting's own secret, its receiver's to verify, and in its setting's log, though two settings
+ * share a URL) and per email address (case-insensitively), due now, or when the digest its
+ * setting and kind is collecting for goes.
  */
 export function notificationEventCtes(source: string): string {
   return `notify_source as materialized (
@@ -24,7 +26,7 @@ export function notificationEventCtes(source: string): string {
         s.data::jsonb as data
       from ${source} s
     ), notify_targets as (
-      select distinct on (e.event_id, n.type, coalesce(n.metadata->>'url', lower(n.metadata->>'email')))
+      select distinct on (e.event_id, n.type, case when n.type = 2 then lower(n.metadata->>'email') else n.id::text end)
         e.event_id, n.id as notification_id, e.type
       from notify_source e
       join notifications n on n.user_id = e.user_id
@@ -32,7 +34,7 @@ export function notificationEventCtes(source: string): string {
         and (e.account_id is null or n.account_id = e.account_id)
       where n.is_enabled and n.type in (1, 2)
         and (n.metadata->'events' is null or n.metadata->'events' ? e.type)
-      order by e.event_id, n.type, coalesce(n.metadata->>'url', lower(n.metadata->>'email')), n.id
+      order by e.event_id, n.type, case when n.type = 2 then lower(n.metadata->>'email') else n.id::text end, n.id
     ), notify_events as (
       insert into notification_events (id, user_id, connector_id, account_id, type, data)
       select e.event_id, e.user_id, e.connector_id, e.account_id, e.type, e.data from notify_source e

@@ -110,6 +110,7 @@ export const notificationDeliveries = pgTable(
     /** Sent as part of a digest mail instead of a mail of its own. */
     inDigest: boolean('in_digest').notNull().default(false),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    /** When it was queued: written, or re-sent (the log lists the newest first). */
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

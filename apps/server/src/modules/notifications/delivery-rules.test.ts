@@ -1,6 +1,6 @@
 // Retry waits and the email digest rule.
 import { describe, expect, it } from 'vitest';
-import { DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay } from './delivery-rules.ts';
+import { DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, retryDelay, singlesFirst } from './delivery-rules.ts';
 
 const DEFAULT = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000];
 
@@ -17,6 +17,7 @@ describe('digestDecision', () => {
     notificationId: 1,
     type: 'order.rejected',
     arrived,
+    earlier: 0,
     waiting: 0,
     oldestPendingAt: oldestPendingAgoMs === null ? null : ago(oldestPendingAgoMs),
     lastDigestAt: lastDigestAgoMs === null ? null : ago(lastDigestAgoMs),
@@ -37,11 +38,25 @@ describe('digestDecision', () => {
     expect(digestDecision(state(40, DIGEST_WINDOW_MS), 40)).toEqual({ kind: 'digest' });
   });
 
+  it('sends the mails that waited for a digest as one, however few they are by then', () => {
+    expect(digestDecision(state(0, DIGEST_WINDOW_MS), 3)).toEqual({ kind: 'single' });
+    expect(digestDecision(state(0, DIGEST_WINDOW_MS), 3, true)).toEqual({ kind: 'digest' });
+  });
+
   it('sends at most one digest a minute while the flood goes on', () => {
     expect(digestDecision(state(30, DIGEST_WINDOW_MS + 5_000, 20_000), 12)).toEqual({
       kind: 'wait',
       until: new Date(now.getTime() - 20_000 + DIGEST_WINDOW_MS),
     });
     expect(digestDecision(state(30, DIGEST_WINDOW_MS + 5_000, DIGEST_WINDOW_MS), 12)).toEqual({ kind: 'digest' });
+  });
+});
+
+describe('singlesFirst', () => {
+  it(`mails the first ${DIGEST_THRESHOLD} of a minute one by one, however many come at once; not those that waited for a digest`, () => {
+    expect(singlesFirst(0, false)).toBe(DIGEST_THRESHOLD);
+    expect(singlesFirst(3, false)).toBe(DIGEST_THRESHOLD - 3);
+    expect(singlesFirst(DIGEST_THRESHOLD + 4, false)).toBe(0);
+    expect(singlesFirst(0, true)).toBe(0);
   });
 });

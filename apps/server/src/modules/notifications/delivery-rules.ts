@@ -36,14 +36,25 @@ export type DigestDecision = { kind: 'single' } | { kind: 'digest' } | { kind: '
  * For the due email deliveries of one setting and event type: a mail each while at most
  * DIGEST_THRESHOLD arrived within the window; beyond that the mails wait and go out as one
  * digest a window after the oldest waiting one (and never sooner than a window after the last
- * digest), so a flood costs at most one mail a minute.
+ * digest), so a flood costs at most one mail a minute. Mails that waited for a digest
+ * (`collected`) go as one, however few they are by then.
  */
-export function digestDecision(state: DigestState, due: number): DigestDecision {
-  if (state.arrived <= DIGEST_THRESHOLD && due <= DIGEST_THRESHOLD) return { kind: 'single' };
+export function digestDecision(state: DigestState, due: number, collected = false): DigestDecision {
+  if (!collected && state.arrived <= DIGEST_THRESHOLD && due <= DIGEST_THRESHOLD) return { kind: 'single' };
   const oldest = (state.oldestPendingAt ?? state.now).getTime();
   const lastDigest = state.lastDigestAt ? state.lastDigestAt.getTime() : Number.NEGATIVE_INFINITY;
   const at = Math.max(oldest + DIGEST_WINDOW_MS, lastDigest + DIGEST_WINDOW_MS);
   return state.now.getTime() >= at ? { kind: 'digest' } : { kind: 'wait', until: new Date(at) };
+}
+
+/**
+ * How many of a kind's due mails (oldest first) still go one by one when the rule above says
+ * digest: what DIGEST_THRESHOLD leaves after the `earlier` mails of the window, so the first of
+ * a burst are told at once, as they are when the same events come one at a time; the rest wait
+ * for the digest. None of mails that already waited for a digest (`collected`).
+ */
+export function singlesFirst(earlier: number, collected: boolean): number {
+  return collected ? 0 : Math.max(0, DIGEST_THRESHOLD - earlier);
 }
 
 /** A webhook endpoint failing for this long is disabled (and its user told by email). */

@@ -277,6 +277,53 @@ describe('connections renewed by the server', () => {
 describe('digests', () => {
   const rejectedMails = (since: number) => mailsTo('flood@example.com').slice(since);
 
+  it('mails the first 5 of a burst at once and the rest as one digest a minute later, none lost', async () => {
+    await createSetting(t, alice, live.key, 'L-1', 2, { email: 'burst@example.com', events: ['order.placed'] });
+    const burst = () => mailsTo('burst@example.com');
+    const since = burst().length;
+    await emitEvents(
+      t.services.db,
+      [1, 2, 3, 4, 5, 6, 7, 8].map((n) => order('order.placed', `burst-${n}`)),
+    );
+    const first = await eventually(
+      async () => burst().slice(since),
+      (m) => m.length === 5,
+    );
+    expect(first.every((m) => m.subject.startsWith('Order placed: BUY 5 AAPL'))).toBe(true);
+    // The other three wait for their digest: a minute passes (moved back rather than waited for).
+    await eventually(
+      async () =>
+        (
+          await t.services.db.$client.query<{ n: number }>(
+            `select count(*)::int as n from notification_deliveries where status = 'pending' and type = 'order.placed'`,
+          )
+        ).rows[0]?.n,
+      (n) => n === 3,
+    );
+    await t.services.db.$client.query(
+      `update notification_deliveries set created_at = created_at - interval '61 s',
+         next_attempt_at = next_attempt_at - interval '61 s' where type = 'order.placed'`,
+    );
+    await t.services.db.$client.query(
+      `update notification_digests set collecting_until = collecting_until - interval '61 s'`,
+    );
+    const [, , , , , digest] = await eventually(
+      async () => burst().slice(since),
+      (m) => m.length > 5,
+    );
+    expect(digest?.subject).toBe('3 × Order placed · Signal Router');
+    const { rows } = await t.services.db.$client.query<{ in_digest: boolean; n: number }>(
+      `select d.in_digest, count(*)::int as n from notification_deliveries d join notification_events e on e.id = d.event_id
+       where e.data->>'signalId' like 'burst-%' and d.status = 'delivered' group by 1 order by 1`,
+    );
+    expect(rows).toEqual([
+      { in_digest: false, n: 5 },
+      { in_digest: true, n: 3 },
+    ]);
+    await t.app.notificationWorker.drain();
+    expect(burst().slice(since)).toHaveLength(6);
+  });
+
   it('sends up to 5 events of a kind a minute one by one, and a flood as one digest', async () => {
     await createSetting(t, alice, live.key, 'L-1', 2, { email: 'flood@example.com', events: ['order.rejected'] });
     let since = mailsTo('flood@example.com').length;
@@ -294,7 +341,12 @@ describe('digests', () => {
       t.services.db,
       [1, 2, 3, 4, 5, 6, 7, 8].map((n) => order('order.rejected', `flood-${n}`)),
     );
-    // The flood waits for its digest, a minute after the oldest waiting event.
+    // The first two of the flood make the minute's five and go at once, one by one (whatever
+    // rounds it spans); the rest waits for its digest, a minute after the oldest waiting event.
+    await eventually(
+      async () => rejectedMails(since),
+      (m) => m.length === 2,
+    );
     await eventually(
       async () =>
         (
@@ -303,10 +355,10 @@ describe('digests', () => {
              where status = 'pending' and next_attempt_at > now() + interval '30 s'`,
           )
         ).rows[0]?.n,
-      (n) => n === 8,
+      (n) => n === 6,
     );
     await t.app.notificationWorker.drain();
-    expect(rejectedMails(since)).toHaveLength(0);
+    expect(rejectedMails(since)).toHaveLength(2);
     // More of the flood while it collects: written due when the digest goes, so no round claims
     // them and puts them back one by one.
     await emitEvents(
@@ -327,7 +379,7 @@ describe('digests', () => {
     const { rows: collecting } = await t.services.db.$client.query<{ at: string }>(
       `select collecting_until::text as at from notification_digests where type = 'order.rejected'`,
     );
-    expect(waiting).toEqual([{ at: collecting[0]?.at, n: 10 }]);
+    expect(waiting).toEqual([{ at: collecting[0]?.at, n: 8 }]);
     // A minute passes (moved back in the rows rather than waited for).
     await t.services.db.$client.query(
       `update notification_deliveries set created_at = created_at - interval '61 s',
@@ -336,18 +388,27 @@ describe('digests', () => {
     await t.services.db.$client.query(
       `update notification_digests set collecting_until = collecting_until - interval '61 s'`,
     );
-    const [digest] = await eventually(
+    const [, , digest] = await eventually(
       async () => rejectedMails(since),
-      (m) => m.length > 0,
+      (m) => m.length > 2,
     );
-    expect(digest?.subject).toBe('10 × Order rejected or failed · Signal Router');
-    expect(digest?.text.match(/ — Order rejected: BUY 5 AAPL on Key Fake/g)).toHaveLength(10);
+    expect(digest?.subject).toBe('8 × Order rejected or failed · Signal Router');
+    expect(digest?.text.match(/ — Order rejected: BUY 5 AAPL on Key Fake/g)).toHaveLength(8);
     const log = await eventually(
       () => deliveries(t, alice, live.key, 'L-1'),
-      (rows) => rows.filter((d) => d.inDigest && d.status === 'delivered').length === 10,
+      (rows) => rows.filter((d) => d.event === 'order.rejected' && d.inDigest && d.status === 'delivered').length === 8,
     );
-    expect(log.filter((d) => d.inDigest)).toHaveLength(10);
+    expect(log.filter((d) => d.event === 'order.rejected' && d.inDigest)).toHaveLength(8);
     await t.app.notificationWorker.drain();
-    expect(rejectedMails(since)).toHaveLength(1);
+    expect(rejectedMails(since)).toHaveLength(3);
+    // Every event of the flood told once: two on their own, the rest in the digest.
+    const { rows: told } = await t.services.db.$client.query<{ in_digest: boolean; n: number }>(
+      `select d.in_digest, count(*)::int as n from notification_deliveries d join notification_events e on e.id = d.event_id
+       where e.data->>'signalId' like 'flood-%' and d.status = 'delivered' and d.attempts = 1 group by 1 order by 1`,
+    );
+    expect(told).toEqual([
+      { in_digest: false, n: 2 },
+      { in_digest: true, n: 8 },
+    ]);
   });
 });

@@ -140,7 +140,11 @@ function refusedText(data: Data, title: Title): EventText {
 }
 
 function connectorText(type: string, data: Data, title: Title): EventText {
-  const broker = title(text(data.providerName) ?? '');
+  const providerName = text(data.providerName);
+  const broker = title(providerName ?? '');
+  // The broker's own page (SPEC's /me/connector/{providerName}) opens its connect dialog: the
+  // reconnection the link offers, as the connector card's Reconnect button does.
+  const path = providerName ? `/me/connector/${encodeURIComponent(providerName)}` : '/me/connector';
   const accounts = Array.isArray(data.accountIds) ? data.accountIds.map(String).join(', ') : undefined;
   const expiresAt = typeof data.expiresAt === 'number' ? formatTime(data.expiresAt) : undefined;
   if (type === 'connector.expiring') {
@@ -152,7 +156,7 @@ function connectorText(type: string, data: Data, title: Title): EventText {
         ['Accounts', accounts],
         ['Expires', expiresAt],
       ]),
-      path: '/me/connector',
+      path,
       linkLabel: 'Reconnect',
     };
   }
@@ -164,7 +168,7 @@ function connectorText(type: string, data: Data, title: Title): EventText {
       ['Accounts', accounts],
       ['Reason', data.reason],
     ]),
-    path: '/me/connector',
+    path,
     linkLabel: 'Reconnect',
   };
 }

@@ -148,14 +148,20 @@ describe('eventMail', () => {
     expect(spread.html).toContain('<th align="left">Legs</th>');
   });
 
-  it('links connection events to the brokers screen and credits to the account', () => {
+  it("links connection events to their broker's page (its reconnect dialog) and credits to the account", () => {
     const expiring = eventMail(ctx, 'jo@example.com', {
       type: 'connector.expiring',
       at,
       data: { connectorKey: 'c1', providerName: 'alpaca', accountIds: ['PA-1'], expiresAt: Date.UTC(2025, 2, 20, 8) },
     });
     expect(expiring.subject).toMatch(/^Your Alpaca connection expires on 2025-03-20 08:00 UTC/);
-    expect(expiring.link).toBe('https://router.example/me/connector');
+    expect(expiring.link).toBe('https://router.example/me/connector/alpaca');
+    const deactivated = eventMail(ctx, 'jo@example.com', {
+      type: 'connector.deactivated',
+      at,
+      data: { connectorKey: 'c1', providerName: 'alpaca', accountIds: ['PA-1'], reason: 'Alpaca: unauthorized' },
+    });
+    expect(deactivated.link).toBe('https://router.example/me/connector/alpaca');
     const credits = eventMail(ctx, 'jo@example.com', { type: 'credits.low', at, data: { balance: 3, threshold: 5 } });
     expect(credits.subject).toMatch(/^You have 3 signals left/);
     expect(credits.link).toBe('https://router.example/me/account');

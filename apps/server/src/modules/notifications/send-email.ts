@@ -9,7 +9,14 @@ import {
   digestStates,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
-import { DIGEST_MAX_EVENTS, DIGEST_THRESHOLD, DIGEST_WINDOW_MS, digestDecision, nextRetry } from './delivery-rules.ts';
+import {
+  DIGEST_MAX_EVENTS,
+  DIGEST_THRESHOLD,
+  DIGEST_WINDOW_MS,
+  digestDecision,
+  nextRetry,
+  singlesFirst,
+} from './delivery-rules.ts';
 import { digestMail, eventMail, type MailContext } from './mail-content.ts';
 
 export interface EmailDeps {
@@ -51,6 +58,7 @@ async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], 
   );
 }
 
+/** The deliveries by setting and event type, each group oldest first. */
 function groupBySettingAndType(deliveries: readonly ClaimedDelivery[]) {
   const groups = new Map<string, ClaimedDelivery[]>();
   for (const d of deliveries) {
@@ -59,15 +67,20 @@ function groupBySettingAndType(deliveries: readonly ClaimedDelivery[]) {
     group.push(d);
     groups.set(key, group);
   }
-  return [...groups.values()];
+  return [...groups.values()].map((group) =>
+    group.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id),
+  );
 }
+
+/** Never tried, and due later than written: it waited for a digest of its kind. */
+const collected = (d: ClaimedDelivery) => d.attempts === 0 && d.dueAt.getTime() > d.createdAt.getTime();
 
 export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDelivery[]): Promise<DeliveryResult[]> {
   if (deliveries.length === 0) return [];
   const groups = groupBySettingAndType(deliveries);
   const states = await digestStates(
     deps.db,
-    groups.map((g) => ({ notificationId: g[0]?.notificationId ?? 0, type: g[0]?.eventType ?? '' })),
+    groups.map((g) => ({ notificationId: g[0]?.notificationId ?? 0, type: g[0]?.eventType ?? '', before: g[0]?.id })),
     DIGEST_WINDOW_MS,
     DIGEST_THRESHOLD + 1,
   );
@@ -77,18 +90,26 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
       const state = states.find((s) => s.notificationId === first?.notificationId && s.type === first?.eventType);
       const to = first?.metadata.email;
       if (!first || !state || !to) return [];
-      // A flood collecting for its digest stays one, however few of it this round holds.
-      const decision = digestDecision(state, Math.max(group.length, state.waiting));
-      if (decision.kind === 'wait') {
+      // A flood collecting for its digest stays one, however few of it this round holds, and so
+      // do the mails that waited for it (the rest of a burst whose first ones went one by one).
+      const waited = group.some(collected);
+      const decision = digestDecision(state, Math.max(group.length, state.waiting), waited);
+      // A burst's first mails (up to the threshold within the window) go one by one, as they
+      // would have had the events come a round apart; the rest wait for the digest.
+      const singles = decision.kind === 'single' ? group : group.slice(0, singlesFirst(state.earlier, waited));
+      const held = group.slice(singles.length);
+      const each = Promise.all(
+        singles.map((d) => attempt(deps, [d], () => eventMail(deps.mail, to, toMailEvent(d)), false)),
+      );
+      if (decision.kind === 'wait' && held.length > 0) {
         await collectDigest(
           deps.db,
           { notificationId: first.notificationId, type: first.eventType },
-          group,
+          held,
           decision.until,
         );
-        return [];
       }
-      if (decision.kind === 'digest') {
+      if (decision.kind === 'digest' && held.length > 0) {
         // The whole flood in one mail, not only this round's share of it.
         const claimed = group.map((d) => d.id);
         const rest = await claimWaitingDeliveries(
@@ -96,13 +117,16 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
           { notificationId: first.notificationId, type: first.eventType, claimed },
           DIGEST_MAX_EVENTS,
         );
-        const all = [...group, ...rest];
-        return attempt(deps, all, () => digestMail(deps.mail, to, first.eventType, all.map(toMailEvent)), true);
+        const all = [...held, ...rest];
+        // A digest of one event is that event's own mail (more readable than a list of one).
+        const write = () =>
+          all.length === 1 && all[0]
+            ? eventMail(deps.mail, to, toMailEvent(all[0]))
+            : digestMail(deps.mail, to, first.eventType, all.map(toMailEvent));
+        const digest = await attempt(deps, all, write, true);
+        return [...(await each).flat(), ...digest];
       }
-      const each = await Promise.all(
-        group.map((d) => attempt(deps, [d], () => eventMail(deps.mail, to, toMailEvent(d)), false)),
-      );
-      return each.flat();
+      return (await each).flat();
     }),
   );
   return results.flat();

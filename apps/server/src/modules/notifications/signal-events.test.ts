@@ -335,7 +335,7 @@ describe('notifications of the signal path', () => {
       accountIds: ['F-1'],
     });
     expect((await mail('Your Flaky Broker connection expires on')).text).toContain(
-      'https://router.example/me/connector',
+      'https://router.example/me/connector/flaky',
     );
     expect(await deactivateConnector(t.services, connectorId, 'Flaky Broker: token revoked')).toBe(true);
     const [deactivated] = await webhooks('connector.deactivated');

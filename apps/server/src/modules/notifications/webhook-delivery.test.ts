@@ -225,6 +225,51 @@ describe('signed webhooks', () => {
     expect((await gql(t, bob, RESEND, { id: entry?.id })).error?.message).toBe('Delivery not found');
   });
 
+  it("delivers an event two webhook settings of one URL both chose to each, signed with that setting's own secret", async () => {
+    const paper = await connect(t, alice, 'paper');
+    const paperAccount = (JSON.parse(paper.accounts) as Array<{ id: string }>)[0]?.id ?? '';
+    const other = await createSetting(t, alice, paper.key, paperAccount, 1, { url: `${receiver.url}/hooks` });
+    const since = receiver.received.length;
+    // An event of the user, not of one account: both settings chose it.
+    expect(
+      await emitEvents(t.services.db, [{ userId: aliceId, type: 'credits.low', data: { balance: 2, threshold: 5 } }]),
+    ).toBe(2);
+    const got = await receiver.waitFor(since, 2);
+    // The same event (one webhook-id), each setting's delivery signed with its own secret.
+    expect(new Set(got.map((r) => r.id)).size).toBe(1);
+    const verifying = (secret: string) =>
+      got.filter((r) => {
+        try {
+          verifiedWith(secret, r);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    expect(verifying(receiver.secret)).toHaveLength(1);
+    expect(verifying(other.secret ?? '')).toHaveLength(1);
+    const { rows } = await t.services.db.$client.query<{ key: string }>(
+      `select n.key from notification_deliveries d join notifications n on n.id = d.notification_id
+      where d.event_id = $1 order by n.key`,
+      [got[0]?.id],
+    );
+    expect(rows.map((r) => r.key)).toEqual([settingKey, other.key].sort());
+  });
+
+  it('shows a re-sent delivery first in the log, as the newest', async () => {
+    receiver.answer('ok');
+    const since = receiver.received.length;
+    for (const signalId of ['sig-log-old', 'sig-log-new-1', 'sig-log-new-2']) await rejected(signalId);
+    await receiver.waitFor(since, 3);
+    const before = await eventually(log, (r) => r.filter((d) => d.status === 'delivered').length === 3);
+    const oldest = before.at(-1);
+    const RESEND = `mutation($id: String!) { notificationDeliveryResend(id: $id) { id status } }`;
+    await gql(t, alice, RESEND, { id: oldest?.id });
+    const after = await eventually(log, (r) => r.some((d) => d.id === oldest?.id && d.attempts === 2));
+    expect(after.map((d) => d.id)).toEqual([oldest?.id, ...before.slice(0, -1).map((d) => d.id)]);
+    expect(after[0]).toMatchObject({ eventId: oldest?.eventId, status: 'delivered', attempts: 2 });
+  });
+
   it('disables a setting whose endpoint failed for 3 days, and tells its user by email', async () => {
     await t.services.db.$client.query(
       `update notifications set failing_since = now() - interval '3 days 1 minute',

@@ -3,7 +3,7 @@
 // server without SMTP_URL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
-import { createSetting, sendTest } from '../../../test/notification-fixtures.ts';
+import { createSetting, eventually, sendTest } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
 import type { Mail } from '../mail/mailer.ts';
@@ -89,6 +89,61 @@ describe('the notification worker', () => {
       await worker.stop();
       await fast.close();
       await settle([held.key, told.key]);
+    }
+  });
+
+  it('records a mail once sent, not when a webhook of the same round answers: a crash meanwhile sends no mail twice', async () => {
+    const slow = await startWebhookReceiver();
+    slow.answer('hang', 'ok');
+    const trader = await setupTrader(t, 'mail-beside-hang@example.com');
+    const hook = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, { url: slow.url });
+    const email = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'mail-beside-hang@example.com',
+    });
+    await sendTest(t, trader.headers, hook.key);
+    await sendTest(t, trader.headers, email.key);
+    const sent: Mail[] = [];
+    const mailer = {
+      async send(mail: Mail) {
+        sent.push(mail);
+      },
+    };
+    const services = { ...t.services, identity: { ...t.services.identity, mailer } };
+    const status = async () =>
+      (
+        await t.services.db.$client.query<{ status: string }>(
+          `select d.status from notification_deliveries d join notifications n on n.id = d.notification_id
+          where n.key = $1`,
+          [email.key],
+        )
+      ).rows[0]?.status;
+
+    const first = createNotificationWorker(services, { webhookTimeoutMs: 120_000 });
+    const draining = first.drain();
+    try {
+      await slow.waitFor(0, 1);
+      await eventually(
+        async () => sent.length,
+        (n) => n === 1,
+      );
+      // The webhook still hangs; the mail went, and says so.
+      expect(await eventually(status, (s) => s !== 'pending')).toBe('delivered');
+      // SIGKILL: the server's connections go (here the one of the round still waiting for the webhook).
+      await t.services.db.$client.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and state = 'idle in transaction' and query like '%skip locked%'`,
+      );
+      // The next server sends what the killed one had not recorded: the webhook, not the mail.
+      const next = createNotificationWorker(services);
+      await next.drain();
+      await next.stop();
+      expect(slow.received.length).toBe(2);
+      expect(sent).toHaveLength(1);
+    } finally {
+      await slow.close();
+      await draining;
+      await first.stop();
+      await settle([hook.key, email.key]);
     }
   });
 

@@ -50,7 +50,7 @@ export interface WorkerOptions {
 }
 
 export interface NotificationWorker {
-  /** One claim-send-record round; the number of deliveries claimed. */
+  /** One claim-send-record round per channel; the most deliveries one of them claimed. */
   runOnce(): Promise<number>;
   /** Runs rounds until nothing is due. */
   drain(): Promise<void>;
@@ -98,12 +98,31 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     }
   };
 
-  /** Claims, sends and records one batch in one transaction; undefined when nothing was due. */
-  async function round(tx: Transaction, held: number[]) {
-    const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()]);
+  /**
+   * This worker's claims, one at a time: a round's claim starts once the one before it has
+   * registered the settings it holds, so it passes them by. Two claims at once (a lane started
+   * while another's claim was still running) each took a share of one setting's deliveries: a
+   * flood's digest went out in two mails.
+   */
+  let claims: Promise<unknown> = Promise.resolve();
+  function claimInTurn(tx: Transaction, held: number[], channel: number): Promise<ClaimedDelivery[]> {
+    const turn = claims.then(async () => {
+      const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()], channel);
+      held.push(...new Set(claimed.map((d) => d.notificationId)));
+      hold(held, 1);
+      return claimed;
+    });
+    claims = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /**
+   * Claims, sends and records one batch of one channel's deliveries in one transaction;
+   * undefined when nothing was due.
+   */
+  async function round(tx: Transaction, held: number[], channel: number) {
+    const claimed = await claimInTurn(tx, held, channel);
     if (claimed.length === 0) return undefined;
-    held.push(...new Set(claimed.map((d) => d.notificationId)));
-    hold(held, 1);
     const hooks = takingTurns(claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK));
     const emails = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.EMAIL);
     const webhookDeps = {
@@ -126,10 +145,21 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     return { count: claimed.length, health: endpointChanges(hooks, hookResults, recorded) };
   }
 
+  /**
+   * Emails and webhooks in rounds (transactions) of their own: a mail sent is recorded as soon as
+   * the round's mails are, not when its slowest webhook answers (up to the timeout). In one
+   * round, a crash while a receiver hung sent every mail of that round again.
+   */
   async function runOnce(): Promise<number> {
+    const counts = await Promise.all([runChannel(NOTIFICATION_TYPE.EMAIL), runChannel(NOTIFICATION_TYPE.HOOK)]);
+    // A full round of either channel means more is due.
+    return Math.max(...counts);
+  }
+
+  async function runChannel(channel: number): Promise<number> {
     const held: number[] = [];
     try {
-      const done = await db.transaction((tx) => round(tx, held));
+      const done = await db.transaction((tx) => round(tx, held, channel));
       if (!done) return 0;
       const { count, health } = done;
       const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON, STREAK_BREAK_MS);
