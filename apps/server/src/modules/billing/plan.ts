@@ -163,6 +163,25 @@ export async function expireOpenPlanCheckouts(
 }
 
 /**
+ * Runs `check` for a Checkout session made just now, whose page nobody has yet: it expires the
+ * customer's other pages that must not stay payable with it, and throws when this one must not be
+ * sold after all (paid meanwhile elsewhere). Then this one is expired too (an expiry refused is
+ * left: its page was never shown), and the error thrown.
+ */
+export async function keepOnlyThisPage(
+  stripe: StripeClient,
+  session: Stripe.Checkout.Session,
+  check: () => Promise<void>,
+): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    await stripe.checkout.sessions.expire(session.id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
  * Whether this subscription is the one the account shows: the account has none yet, it is the
  * same, or it runs (a new plan replaces an ended one; an old one ending does not touch a new one).
  */
