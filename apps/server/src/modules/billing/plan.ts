@@ -196,6 +196,14 @@ export async function grantProfessional(tx: Transaction, userId: number): Promis
   await markProfessionalPaid(tx, userId);
 }
 
+/**
+ * Whether the period ending `periodEnd` is (part of) the subscription's free trial: its invoice,
+ * of 0, paid for nothing, so it brings no period credits; those come with the first paid invoice,
+ * the period after the trial.
+ */
+const inTrial = (subscription: Stripe.Subscription, periodEnd: Date): boolean =>
+  subscription.trial_end != null && periodEnd.getTime() <= subscription.trial_end * 1000;
+
 export interface InvoicePayment {
   invoiceId: string;
   /** Cents paid. */
@@ -226,7 +234,14 @@ export async function applyPlanPayment(
   if (payment) {
     const periodEnd = payment.periodEnd ?? plan.periodEnd;
     let granted = 0;
-    if (payment.period && plan.running && plan.credits > 0 && periodEnd && periodEnd.getTime() > Date.now()) {
+    if (
+      payment.period &&
+      plan.running &&
+      plan.credits > 0 &&
+      periodEnd &&
+      periodEnd.getTime() > Date.now() &&
+      !inTrial(subscription, periodEnd)
+    ) {
       const entries = await startCreditPeriod(tx, userId, {
         credits: plan.credits,
         periodEnd,

@@ -21,7 +21,7 @@ import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
 import { insertPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
 import { referrerStats } from '../../db/repositories/referrer.repository.ts';
-import { spendCredits } from '../accounts/credits.ts';
+import { grantCredits, spendCredits } from '../accounts/credits.ts';
 import { clearCatalog } from './catalog.ts';
 
 let b: Billing;
@@ -328,6 +328,43 @@ describe('a monthly plan', () => {
     b.fake.subscriptions.renew(subscriptionId);
     await deliverAll(takeEvents(b));
     expect((await metadata()).recurring).toEqual({ subscriptionId, status: 'active', cancelAt: null });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
+describe('a plan that starts with a free trial', () => {
+  it('grants the period’s credits with the first paid invoice, none for the trial’s invoice of 0', async () => {
+    const user = await newCustomer(b, 'trial');
+    await inTransaction(b.t, (tx) => grantCredits(tx, user.id, 5, 'signup'));
+    const marks = { user_key: user.key };
+    // A trial set up in Stripe (the operator's own Checkout): nothing is charged for 14 days.
+    const session = await b.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      client_reference_id: user.key,
+      line_items: [{ price: PLAN_MONTHLY, quantity: 1 }],
+      metadata: marks,
+      subscription_data: { metadata: marks, trial_period_days: 14 },
+      success_url: 'http://localhost:3999/me/account',
+    });
+    b.fake.checkout.complete(session.id);
+    const events = takeEvents(b);
+    expect(objectOf(ofType(events, 'invoice.paid'))).toMatchObject({ amount_paid: 0 });
+    expect(await deliverAll([...events, ...events.map((e) => ({ ...e, id: `${e.id}again` }))])).toEqual(
+      Array(6).fill(200),
+    );
+    // The plan shows (trialing); a period no one paid for brings no period credits.
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 5, recurring_credits: 0 });
+    const shown = await gql<{ account: { type: number } }>(b.t.app, '{ account { type } }', {}, user.headers);
+    expect(shown.data?.account.type).toBe(3);
+    // The trial over, the first paid invoice starts the plan's period.
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 305,
+      recurring_credits: 300,
+      recurring_period_credits: 300,
+    });
     await expectBalancedLedger(b.t, user.id);
   });
 });
