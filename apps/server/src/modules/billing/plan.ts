@@ -265,7 +265,8 @@ export async function applyPlanPayment(
       description: plan.name,
       interval: plan.interval,
     });
-    if (recorded && payment.period && plan.professional) await grantProfessional(tx, userId);
+    // Not by a payment delivered after its plan ended (the end took the status away, if given).
+    if (recorded && payment.period && plan.professional && plan.running) await grantProfessional(tx, userId);
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {

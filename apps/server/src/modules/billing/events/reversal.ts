@@ -31,7 +31,8 @@ import {
 import { lockStripePayment } from '../../../db/repositories/stripe-events.repository.ts';
 import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
 import { isProfessionalPrice } from '../catalog.ts';
-import { invoicePeriodEnd } from '../plan.ts';
+import { invoicePeriodEnd, planOf, subscriptionOfInvoice } from '../plan.ts';
+import { currentSubscription } from './subscription.ts';
 import { type Effect, type EventContext, idOf } from './types.ts';
 
 /** Money given back: a refund, or a lost dispute. */
@@ -110,13 +111,32 @@ async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: 
   };
 }
 
-/** Whether the pack's Checkout session sold professional status: our row, else its line items. */
-async function soldProfessional(ctx: EventContext, tx: Transaction, sessionId: string): Promise<boolean> {
-  const row = await findPaymentSessionByStripeId(tx, sessionId);
+/**
+ * Whether the payment holds professional status: a pack's Checkout session that sold it (our row,
+ * else its line items); a plan's invoice that paid the current period (first or renewal, not a
+ * change's rest of it) of a plan that sells it and runs.
+ */
+async function soldProfessional(ctx: EventContext, tx: Transaction, payment: PaymentRow): Promise<boolean> {
+  if (payment.interval !== null) {
+    const invoice = await ctx.stripe.invoices.retrieve(payment.reference);
+    const subscriptionId = subscriptionOfInvoice(invoice);
+    if (!subscriptionId || !PERIOD_START_REASONS.has(invoice.billing_reason ?? '')) return false;
+    const subscription = await currentSubscription(ctx, subscriptionId);
+    const plan = subscription ? planOf(subscription) : null;
+    const end = invoicePeriodEnd(invoice);
+    return plan !== null && plan.professional && plan.running && end?.getTime() === plan.periodEnd?.getTime();
+  }
+  const row = await findPaymentSessionByStripeId(tx, payment.reference);
   if (row) return row.professional;
-  const items = await ctx.stripe.checkout.sessions.listLineItems(sessionId, { limit: 100, expand: ['data.price'] });
+  const items = await ctx.stripe.checkout.sessions.listLineItems(payment.reference, {
+    limit: 100,
+    expand: ['data.price'],
+  });
   return items.data.some((item) => isProfessionalPrice(item.price?.metadata));
 }
+
+/** Invoices that pay a plan's period from its start: the first one and renewals. */
+const PERIOD_START_REASONS: ReadonlySet<string> = new Set(['subscription_create', 'subscription_cycle']);
 
 const share = (credits: number, part: number, whole: number) =>
   whole > 0 ? Math.round((credits * part) / whole) : credits;
@@ -165,9 +185,8 @@ export function reversalEffect(
       const givenBack = (await findPaymentByReference(tx, payment.reference))?.refunded ?? before;
       const held = givenBack < charge.amount;
       if (
-        payment.interval === null &&
         (!held || restored) &&
-        (await soldProfessional(ctx, tx, payment.reference)) &&
+        (await soldProfessional(ctx, tx, payment)) &&
         (await setProfessionalHeld(tx, payment.userId, held))
       ) {
         changed = true;

@@ -1,8 +1,9 @@
 // customer.subscription.updated and .deleted: the plan as Stripe holds it now is projected onto
 // the account (cancel date, status, product). A subscription that ended takes the unused period
-// credits with it (endCreditPeriod, once per subscription); one-time credits stay.
+// credits with it (endCreditPeriod, once per subscription), and the professional status it sold;
+// one-time credits stay.
 import type Stripe from 'stripe';
-import { projectPlan } from '../../../db/repositories/billing-account.repository.ts';
+import { projectPlan, setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
 import { endCreditPeriod } from '../../accounts/credits.ts';
 import { isCurrentPlan, planOf, projectionOf } from '../plan.ts';
 import { userOf } from './event-user.ts';
@@ -24,7 +25,11 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
       const subscription = await latestSubscription(ctx, found);
       const plan = planOf(subscription);
       if (!(await isCurrentPlan(tx, userId, plan))) return 'unchanged';
-      if (plan.ended) await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
+      if (plan.ended) {
+        await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
+        // Professional status the plan sold is held while the plan runs.
+        if (plan.professional) await setProfessionalHeld(tx, userId, false);
+      }
       await projectPlan(tx, userId, projectionOf(plan, subscription.status));
       return 'applied';
     },
