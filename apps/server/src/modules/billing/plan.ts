@@ -214,6 +214,14 @@ export interface InvoicePayment {
   change?: boolean;
   /** It pays a period of the plan (paysPlanPeriod); else no credits, no professional status. */
   period: boolean;
+  /** What an invoice that pays no period was for (its lines), shown instead of the plan's name. */
+  description?: string;
+}
+
+/** What an invoice's lines say they are for, or null. */
+export function invoiceDescription(invoice: Stripe.Invoice): string | null {
+  const lines = (invoice.lines?.data ?? []).map((line) => line.description?.trim()).filter(Boolean);
+  return lines.join(', ').slice(0, 500) || invoice.description?.trim() || null;
 }
 
 /**
@@ -262,8 +270,9 @@ export async function applyPlanPayment(
       credits: granted,
       price: payment.amount,
       currency: payment.currency,
-      description: plan.name,
-      interval: plan.interval,
+      // A one-off invoice on the subscription is no payment of the plan, nor 'per month'.
+      description: payment.period ? plan.name : (payment.description ?? 'Invoice'),
+      interval: payment.period ? plan.interval : null,
     });
     // Not by a payment delivered after its plan ended (the end took the status away, if given).
     if (recorded && payment.period && plan.professional && plan.running) await grantProfessional(tx, userId);

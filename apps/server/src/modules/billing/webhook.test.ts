@@ -516,6 +516,18 @@ describe('an extra invoice on a plan’s subscription', () => {
       { credits: 0, price: 500 },
       { credits: 0, price: 500 },
     ]);
+    // Under what they were for, not the plan's name, and not 'per month': they pay no period.
+    const shown = await gql<{
+      account: { payments: Array<{ description: string; interval: string | null; stripeInvoiceId: string }> };
+    }>(b.t.app, '{ account { payments { description interval stripeInvoiceId } } }', {}, user.headers);
+    expect(
+      shown.data?.account.payments
+        .filter((p) => invoiceIds.includes(p.stripeInvoiceId))
+        .map(({ description, interval }) => ({ description, interval })),
+    ).toEqual([
+      { description: 'Setup fee', interval: null },
+      { description: 'Setup fee', interval: null },
+    ]);
   });
 });
 

@@ -54,7 +54,7 @@ export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge)
   const session = sessions.data[0];
   if (session?.mode === 'payment') {
     const payment = await bookedPayment(ctx, session.id);
-    return payment?.interval === null ? payment : undefined;
+    return payment && !paysInvoice(payment) ? payment : undefined;
   }
   const paid = await ctx.stripe.invoicePayments.list({
     payment: { type: 'payment_intent', payment_intent: intent },
@@ -63,8 +63,14 @@ export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge)
   const invoiceId = idOf(paid.data[0]?.invoice);
   if (!invoiceId) return undefined;
   const payment = await bookedPayment(ctx, invoiceId);
-  return payment && payment.interval !== null ? payment : undefined;
+  return payment && paysInvoice(payment) ? payment : undefined;
 }
+
+/**
+ * A payment entry of an invoice on a subscription (a plan's period, or a one-off invoice on it),
+ * not of a pack's Checkout session (whose reference is the session; its invoice is a receipt).
+ */
+const paysInvoice = (payment: PaymentRow) => payment.reference === payment.stripeInvoiceId;
 
 /**
  * The payment entry of a session or invoice, looked up under the payment's lock: a booking of it
@@ -86,7 +92,7 @@ async function reversible(
   tx: Transaction,
   payment: PaymentRow,
 ): Promise<{ credits: number; periodEnd?: Date | null }> {
-  if (payment.interval === null) return { credits: payment.credits };
+  if (!paysInvoice(payment)) return { credits: payment.credits };
   const granted = await findLedgerEntry(tx, 'period', payment.reference);
   if (!granted || granted.userId !== payment.userId) return { credits: 0, periodEnd: null };
   return {
@@ -117,7 +123,7 @@ async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: 
  * change's rest of it) of a plan that sells it and runs.
  */
 async function soldProfessional(ctx: EventContext, tx: Transaction, payment: PaymentRow): Promise<boolean> {
-  if (payment.interval !== null) {
+  if (paysInvoice(payment)) {
     const invoice = await ctx.stripe.invoices.retrieve(payment.reference);
     const subscriptionId = subscriptionOfInvoice(invoice);
     if (!subscriptionId || !PERIOD_START_REASONS.has(invoice.billing_reason ?? '')) return false;
