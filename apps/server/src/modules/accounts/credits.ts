@@ -191,6 +191,8 @@ function changeCreditPeriod(
       period: { credits: period.credits, end: period.periodEnd },
       granted: added,
       spent: 0,
+      // The low-credit mark is the new plan's period's, not the difference's.
+      grant: period.credits,
     },
     entries,
   );
