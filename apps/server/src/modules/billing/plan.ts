@@ -201,7 +201,7 @@ export async function grantProfessional(tx: Transaction, userId: number): Promis
  * of 0, paid for nothing, so it brings no period credits; those come with the first paid invoice,
  * the period after the trial.
  */
-const inTrial = (subscription: Stripe.Subscription, periodEnd: Date): boolean =>
+export const inTrial = (subscription: Stripe.Subscription, periodEnd: Date): boolean =>
   subscription.trial_end != null && periodEnd.getTime() <= subscription.trial_end * 1000;
 
 export interface InvoicePayment {

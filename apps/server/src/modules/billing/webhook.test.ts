@@ -443,6 +443,44 @@ describe('a plan changed within its period', () => {
   });
 });
 
+describe('a plan upgraded within its period, billed at the next renewal', () => {
+  it('adds the difference for the rest of the period at once, and the renewal starts the new plan’s period, once', async () => {
+    const user = await newCustomer(b, 'change-billed-later');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 250, 'change-billed-later-signals'));
+    // Upgraded to 2 × 300: the account shows 600 a month at once, and the rest of this period
+    // is billed with the renewal: its credits come now, as when it is invoiced at once.
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2, { billed: 'at renewal' });
+    const change = takeEvents(b);
+    expect(change.map((e) => e.type)).toEqual(['customer.subscription.updated']);
+    await deliverAll([...change, ...change.map((e) => ({ ...e, id: `${e.id}again` }))]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 350,
+      recurring_credits: 350,
+      recurring_period_credits: 600,
+    });
+    // The renewal: the new plan's whole period, nothing more for the one before.
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 600, recurring_credits: 600 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('adds nothing while the upgrade’s invoice is unpaid', async () => {
+    const user = await newCustomer(b, 'change-unpaid');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    // Invoiced at once, and its payment failed: the subscription's latest invoice is open.
+    const invoice = b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    Object.assign(b.fake.store.get('invoice', String(invoice.id)), { status: 'open', amount_paid: 0 });
+    await deliverAll(takeEvents(b).filter((e) => e.type === 'customer.subscription.updated'));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_period_credits: 300 });
+  });
+});
+
 describe('a plan changed before its first invoice’s events arrived', () => {
   it('starts the period once: the first invoice delivered after the change’s hands out nothing again', async () => {
     const user = await newCustomer(b, 'change-first');

@@ -4,11 +4,23 @@
 // one-time credits stay.
 import type Stripe from 'stripe';
 import { projectPlan, setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
-import { endCreditPeriod } from '../../accounts/credits.ts';
-import { isCurrentPlan, planOf, projectionOf } from '../plan.ts';
+import { changeRecordedPeriod, endCreditPeriod } from '../../accounts/credits.ts';
+import { inTrial, isCurrentPlan, planOf, projectionOf } from '../plan.ts';
 import { userOf } from './event-user.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
-import { type EventHandler, idOf, unmatched } from './types.ts';
+import { type EventContext, type EventHandler, idOf, unmatched } from './types.ts';
+
+/**
+ * Whether the plan is paid up: active, and its latest invoice paid (a change invoiced at once
+ * whose payment has not gone through, or failed, moves no credits: its invoice.paid will).
+ */
+async function settled(ctx: EventContext, subscription: Stripe.Subscription): Promise<boolean> {
+  if (subscription.status !== 'active') return false;
+  const latest = subscription.latest_invoice;
+  if (!latest) return true;
+  const invoice = typeof latest === 'string' ? await ctx.stripe.invoices.retrieve(latest) : latest;
+  return invoice.status === 'paid';
+}
 
 export const subscriptionChanged: EventHandler = async (ctx, object) => {
   const sent = object as Stripe.Subscription;
@@ -29,6 +41,16 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
         await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
         // Professional status the plan sold is held while the plan runs.
         if (plan.professional) await setProfessionalHeld(tx, userId, false);
+      } else if (plan.periodEnd && !inTrial(subscription, plan.periodEnd) && (await settled(ctx, subscription))) {
+        // Changed within the period recorded, the rest of it billed with the renewal (Stripe's
+        // proration items) or not at all: the account shows the new plan now, and its credits
+        // for the rest of the period come now, as for a change invoiced at once (once: the
+        // period's credits are the plan's afterwards; the renewal starts a fresh period).
+        await changeRecordedPeriod(tx, userId, {
+          credits: plan.credits,
+          periodEnd: plan.periodEnd,
+          reference: `${subscription.id}:${ctx.eventId ?? subscription.id}`,
+        });
       }
       await projectPlan(tx, userId, projectionOf(plan, subscription.status));
       return 'applied';
