@@ -130,7 +130,7 @@ async function soldProfessional(ctx: EventContext, tx: Transaction, payment: Pay
     const subscription = await currentSubscription(ctx, subscriptionId);
     const plan = subscription ? planOf(subscription) : null;
     const end = invoicePeriodEnd(invoice);
-    return plan !== null && plan.professional && plan.running && end?.getTime() === plan.periodEnd?.getTime();
+    return plan?.professional === true && plan.running && end?.getTime() === plan.periodEnd?.getTime();
   }
   const row = await findPaymentSessionByStripeId(tx, payment.reference);
   if (row) return row.professional;
