@@ -1,11 +1,13 @@
 // customer.subscription.updated and .deleted: the plan as Stripe holds it now is projected onto
 // the account (cancel date, status, product). A subscription that ended takes the unused period
 // credits with it (endCreditPeriod, once per subscription), and the professional status it sold;
-// one-time credits stay.
+// one-time credits stay. One changed within the period recorded, with nothing invoiced now (the
+// rest billed with the renewal), moves that period's credits by the difference (changeRecordedPeriod).
 import type Stripe from 'stripe';
 import { projectPlan, setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
 import { changeRecordedPeriod, endCreditPeriod } from '../../accounts/credits.ts';
 import { inTrial, isCurrentPlan, planOf, projectionOf } from '../plan.ts';
+import { isMissing } from '../stripe-client.ts';
 import { userOf } from './event-user.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
 import { type EventContext, type EventHandler, idOf, unmatched } from './types.ts';
@@ -18,8 +20,14 @@ async function settled(ctx: EventContext, subscription: Stripe.Subscription): Pr
   if (subscription.status !== 'active') return false;
   const latest = subscription.latest_invoice;
   if (!latest) return true;
-  const invoice = typeof latest === 'string' ? await ctx.stripe.invoices.retrieve(latest) : latest;
-  return invoice.status === 'paid';
+  try {
+    const invoice = typeof latest === 'string' ? await ctx.stripe.invoices.retrieve(latest) : latest;
+    return invoice.status === 'paid';
+  } catch (error) {
+    // A draft deleted since: nothing paid.
+    if (isMissing(error)) return false;
+    throw error;
+  }
 }
 
 export const subscriptionChanged: EventHandler = async (ctx, object) => {
