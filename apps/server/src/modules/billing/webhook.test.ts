@@ -468,6 +468,20 @@ describe('a plan upgraded within its period, billed at the next renewal', () => 
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('leaves a change invoiced at once to its invoice, whichever of its events comes first', async () => {
+    const user = await newCustomer(b, 'change-invoiced-order');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    const invoice = b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    const change = takeEvents(b);
+    await deliverAll([ofType(change, 'customer.subscription.updated'), ofType(change, 'invoice.paid')]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 600, recurring_period_credits: 600 });
+    // The upgrade's payment says what it brought.
+    expect((await payments(user.id)).find((p) => p.reference === invoice.id)?.credits).toBe(300);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('adds nothing while the upgrade’s invoice is unpaid', async () => {
     const user = await newCustomer(b, 'change-unpaid');
     const { events } = await buy(b, user.headers, PLAN_MONTHLY);

@@ -5,6 +5,8 @@
 // rest billed with the renewal), moves that period's credits by the difference (changeRecordedPeriod).
 import type Stripe from 'stripe';
 import { projectPlan, setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
+import type { Transaction } from '../../../db/repositories/executor.ts';
+import { findPaymentByReference } from '../../../db/repositories/payments.repository.ts';
 import { changeRecordedPeriod, endCreditPeriod } from '../../accounts/credits.ts';
 import { inTrial, isCurrentPlan, planOf, projectionOf } from '../plan.ts';
 import { isMissing } from '../stripe-client.ts';
@@ -13,16 +15,20 @@ import { currentSubscription, latestSubscription, subscriptionKeys } from './sub
 import { type EventContext, type EventHandler, idOf, unmatched } from './types.ts';
 
 /**
- * Whether the plan is paid up: active, and its latest invoice paid (a change invoiced at once
- * whose payment has not gone through, or failed, moves no credits: its invoice.paid will).
+ * Whether the plan is paid up, a change in it invoiced later or not at all: active, and its latest
+ * invoice paid and booked. A change invoiced at once moves no credits here: its invoice.paid does
+ * (and its payment entry says so), once paid.
  */
-async function settled(ctx: EventContext, subscription: Stripe.Subscription): Promise<boolean> {
+async function settled(ctx: EventContext, tx: Transaction, subscription: Stripe.Subscription): Promise<boolean> {
   if (subscription.status !== 'active') return false;
   const latest = subscription.latest_invoice;
   if (!latest) return true;
   try {
     const invoice = typeof latest === 'string' ? await ctx.stripe.invoices.retrieve(latest) : latest;
-    return invoice.status === 'paid';
+    if (invoice.status !== 'paid') return false;
+    return (
+      invoice.billing_reason !== 'subscription_update' || (await findPaymentByReference(tx, invoice.id)) !== undefined
+    );
   } catch (error) {
     // A draft deleted since: nothing paid.
     if (isMissing(error)) return false;
@@ -49,7 +55,7 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
         await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
         // Professional status the plan sold is held while the plan runs.
         if (plan.professional) await setProfessionalHeld(tx, userId, false);
-      } else if (plan.periodEnd && !inTrial(subscription, plan.periodEnd) && (await settled(ctx, subscription))) {
+      } else if (plan.periodEnd && !inTrial(subscription, plan.periodEnd) && (await settled(ctx, tx, subscription))) {
         // Changed within the period recorded, the rest of it billed with the renewal (Stripe's
         // proration items) or not at all: the account shows the new plan now, and its credits
         // for the rest of the period come now, as for a change invoiced at once (once: the
