@@ -233,6 +233,21 @@ describe('professional status paid once', () => {
   });
 });
 
+describe('professional status with a coupon Stripe refuses', () => {
+  it('leaves the payment page open before as it was', async () => {
+    const user = await newCustomer(b, 'pro-coupon-refused');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const first = (await paymentSession(b, user.headers, { price: PROFESSIONAL })).data?.accountPaymentSession.url;
+    const refused = await paymentSession(b, user.headers, { price: PROFESSIONAL, coupon: 'OTHERPRODUCT' });
+    expect(refused.errors?.[0]?.message).toBe('The coupon "OTHERPRODUCT" cannot be used for this purchase');
+    const firstId = first?.split('/').at(-1) ?? '';
+    expect(b.fake.store.get('checkout.session', firstId).status).toBe('open');
+    b.fake.checkout.complete(firstId);
+    for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+});
+
 describe('the customer group', () => {
   it('is required by every signed-in resolver; the user query still answers', async () => {
     const outsider = await newCustomer(b, 'no-customer-bit', 0);
