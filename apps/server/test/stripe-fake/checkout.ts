@@ -23,6 +23,8 @@ interface SessionExtras {
   promotionCode: string | null;
   invoiceMetadata: Record<string, string> | null;
   subscriptionMetadata: Record<string, string>;
+  /** subscription_data[trial_period_days]: the plan starts with a free trial. */
+  trialDays: number;
 }
 
 export class Checkout {
@@ -138,6 +140,7 @@ export class Checkout {
       promotionCode,
       invoiceMetadata: invoiceEnabled ? invoiceData : null,
       subscriptionMetadata: record(subscriptionData?.metadata),
+      trialDays: Number(text(subscriptionData?.trial_period_days) ?? 0),
     });
     const session = fromFixture('checkout.session.payment.open', {
       id,
@@ -204,13 +207,21 @@ export class Checkout {
     const customer = String(
       session.customer ?? this.store.put(fromFixture('customer', { id: this.store.newId('customer') })).id,
     );
-    const amount = Number(session.amount_total);
+    // A free trial: nothing is charged now; the trial's invoice is of 0 and its period the trial.
+    const trial = session.mode === 'subscription' && extras.trialDays > 0;
+    const amount = trial ? 0 : Number(session.amount_total);
     const events: StripeObject[] = [];
-    Object.assign(session, { status: 'complete', payment_status: 'paid', customer, url: null });
+    Object.assign(session, {
+      status: 'complete',
+      payment_status: trial ? 'no_payment_required' : 'paid',
+      customer,
+      url: null,
+      ...(trial ? { amount_total: 0 } : {}),
+    });
     if (session.mode === 'subscription') {
       const line = extras.lines[0] as Line;
       const start = now();
-      const end = addInterval(start, line.price);
+      const end = trial ? start + extras.trialDays * 86_400 : addInterval(start, line.price);
       const subscription = makeSubscription(this.store, {
         customer,
         line,
@@ -218,6 +229,7 @@ export class Checkout {
         start,
         end,
       });
+      if (trial) Object.assign(subscription, { status: 'trialing', trial_start: start, trial_end: end });
       const item = (subscription.items as { data: Array<{ id: string }> }).data[0];
       const invoice = makeInvoice(this.store, this.base(), {
         customer,

@@ -61,8 +61,10 @@ export class Subscriptions {
    * always_invoice): the item's quantity changes now and an invoice for the rest of the period
    * (billing_reason subscription_update; nothing due on a downgrade, Stripe credits the customer's
    * balance) is paid at once: invoice.paid and customer.subscription.updated. Returns the invoice.
+   * `billed: 'at renewal'`: the rest of the period is billed with the next renewal instead;
+   * customer.subscription.updated only. Returns the subscription then.
    */
-  changeQuantity(id: string, quantity: number): StripeObject {
+  changeQuantity(id: string, quantity: number, options: { billed?: 'now' | 'at renewal' } = {}): StripeObject {
     const subscription = this.store.get('subscription', id);
     const item = itemOf(subscription);
     const start = now();
@@ -71,6 +73,27 @@ export class Subscriptions {
     const due = Math.max(0, Math.round(Number(item.price.unit_amount) * (quantity - item.quantity) * left));
     const previous = { items: structuredClone(subscription.items), latest_invoice: subscription.latest_invoice };
     item.quantity = quantity;
+    if (options.billed === 'at renewal') {
+      // proration_behavior create_prorations (the API's default): the rest of the period is a
+      // pending invoice item, billed with the next renewal; only the subscription changes now.
+      this.store.put({
+        id: this.store.newId('invoiceitem'),
+        object: 'invoiceitem',
+        amount: due,
+        currency: String(item.price.currency),
+        customer: String(subscription.customer),
+        date: start,
+        description: `Remaining time on ${quantity} × ${String(item.price.nickname ?? 'item')}`,
+        invoice: null,
+        livemode: false,
+        metadata: {},
+        period: { start, end },
+        proration: true,
+        subscription: id,
+      });
+      this.webhooks.emit('customer.subscription.updated', subscription, previous);
+      return subscription;
+    }
     const invoice = makeInvoice(this.store, this.base(), {
       customer: String(subscription.customer),
       lines: [{ price: item.price, quantity }],

@@ -3,14 +3,15 @@
 // the balance it reports and costs no round trip. The rule is the web app's low-credit banner
 // (creditsAlert of @router/shared), told when the balance crosses into it:
 //   low: the balance went from above the low mark to at most it (and above 0); the low mark is
-//     LOW_CREDITS_SHARE (20 %) of the user's last grant (a free account's 5 sign-up credits: 1);
+//     LOW_CREDITS_SHARE (20 %) of the user's last grant (a free account's 5 sign-up credits: 1;
+//     a plan period's: the plan's credits per period, also after a change within the period);
 //   exhausted: the balance went from above 0 to 0;
 //   each once per grant (a refund lifting the balance back and the next signal crossing again
 //   is not told again).
 // Nothing when signals are not metered (SIGNAL_CREDITS=unlimited). The last grant is read only
 // for users with an enabled setting.
 import { LOW_CREDITS_SHARE } from '@router/shared';
-import { lastGrantSql, UNMETERED_SQL } from './credits.repository.ts';
+import { GRANT_CREDITS_SQL, lastGrantSql, UNMETERED_SQL } from './credits.repository.ts';
 
 /**
  * A select of notification source rows (see notificationEventCtes) from `changed`, a relation
@@ -28,7 +29,7 @@ export function creditEventSource(changed: string, grant = 'null::int'): string 
       case when x.balance_after <= 0 then 'credits.exhausted' else 'credits.low' end as type,
       jsonb_build_object('balance', x.balance_after, 'threshold', m.mark) as data
     from ${changed} x
-    left join lateral ${lastGrantSql('x.user_id', 'g.credits, g.created_at, g.id')} g on true
+    left join lateral ${lastGrantSql('x.user_id', `${GRANT_CREDITS_SQL} as credits, g.created_at, g.id`)} g on true
     cross join lateral (
       select floor(coalesce(${grant}, g.credits, 0) * ${LOW_CREDITS_SHARE})::int as mark
     ) m

@@ -112,6 +112,11 @@ export interface CreditWrite {
   granted: number;
   /** Added to signals_spent. */
   spent: number;
+  /**
+   * The grant the low-credit mark is measured against after this change, when it is not the last
+   * grant among the entries: a plan changed within its period, the new plan's credits per period.
+   */
+  grant?: number;
 }
 
 const creditsTotalAfter = (granted: number): SQL =>
@@ -142,7 +147,7 @@ export async function writeCredits(
     : sql``;
   const metadata = next.granted !== 0 ? sql`, metadata = ${creditsTotalAfter(next.granted)}` : sql``;
   // The last grant among the entries (lastGrantSql's rule), which the balance is measured against.
-  const grant = entries.findLast((e) => e.credits > 0 && !NOT_GRANTS.includes(e.cause))?.credits ?? null;
+  const grant = next.grant ?? entries.findLast((e) => e.credits > 0 && !NOT_GRANTS.includes(e.cause))?.credits ?? null;
   const { rows } = await db.execute<Row<LedgerRow>>(sql`
     with previous as (
       select balance from accounts where user_id = ${userId}
@@ -198,10 +203,20 @@ export async function listLedger(db: Executor, page: LedgerPage): Promise<Ledger
 }
 
 /**
- * SQL: the credits of the most recent grant of the user `userId` (an SQL expression), or null;
- * `columns` of that ledger row `g` instead, as a row (credit-events.sql.ts).
+ * SQL: what the grant `g` (a ledger row) counts as for the low-credit mark. A plan period's is the
+ * plan's credits per period as the account holds them now: a plan changed within its period
+ * granted the difference (or nothing, a downgrade), yet its period is the new plan's. Once the
+ * plan ended (no credits per period), what the row granted.
  */
-export const lastGrantSql = (userId: string, columns = 'g.credits') => `(select ${columns} from credit_ledger g
+export const GRANT_CREDITS_SQL = `case when g.cause = 'period' then coalesce((select nullif(a.recurring_period_credits, 0)
+    from accounts a where a.user_id = g.user_id), g.credits) else g.credits end`;
+
+/**
+ * SQL: the credits of the most recent grant of the user `userId` (an SQL expression; a plan
+ * period's as GRANT_CREDITS_SQL counts them), or null; `columns` of that ledger row `g` instead,
+ * as a row (credit-events.sql.ts).
+ */
+export const lastGrantSql = (userId: string, columns = GRANT_CREDITS_SQL) => `(select ${columns} from credit_ledger g
     where g.user_id = ${userId} and g.credits > 0 and g.cause not in (${NOT_GRANTS.map((c) => `'${c}'`).join(', ')})
     order by g.created_at desc nulls last, g.id desc nulls last limit 1)`;
 

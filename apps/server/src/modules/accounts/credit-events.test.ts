@@ -6,6 +6,7 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { inTransaction } from '../../../test/credit-fixtures.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
+import { lastGrant } from '../../db/repositories/credits.repository.ts';
 import { endCreditPeriod, grantCredits, refundCredits, spendCredits, startCreditPeriod } from './credits.ts';
 
 let t: TestApp;
@@ -80,6 +81,27 @@ describe('credit events of a new plan period', () => {
     // Measured against the new grant: 10 is its low mark.
     await inTransaction(t, (tx) => spendCredits(tx, userId, 40, 'small-spend'));
     expect(await eventsOf(userId)).toEqual([{ type: 'credits.low', data: { balance: 10, threshold: 10 } }]);
+  });
+});
+
+describe('credit events of a plan changed within its period', () => {
+  it('measures the low mark against the new plan’s credits per period, not the difference the change added', async () => {
+    const userId = await trader('upgrade@example.com');
+    const periodEnd = new Date(Date.now() + 86_400_000);
+    await inTransaction(t, (tx) => startCreditPeriod(tx, userId, { credits: 100, periodEnd, reference: 'in_up_1' }));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 50, 'up-spend-1'));
+    // Upgraded to 300 a period: 200 more, 250 left; its low mark is 60, as a fresh 300 period's.
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 300, periodEnd, reference: 'in_up_2', change: true }),
+    );
+    expect(await lastGrant(t.services.db, userId)).toBe(300);
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 190, 'up-spend-2'));
+    expect(await eventsOf(userId)).toEqual([{ type: 'credits.low', data: { balance: 60, threshold: 60 } }]);
+    // Down to 150 a period: nothing granted, 150 fewer left (0); measured against 150 from now on.
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 150, periodEnd, reference: 'in_up_3', change: true }),
+    );
+    expect(await lastGrant(t.services.db, userId)).toBe(150);
   });
 });
 

@@ -31,6 +31,10 @@
 //     period recorded, what was spent of it stays spent: the credits left change by the
 //     difference between the new period credits and the old (never below 0), instead of
 //     starting afresh (else every upgrade, or a downgrade, would hand out a whole new period).
+//   changeRecordedPeriod(tx, userId, { credits, periodEnd, reference }) → LedgerEntry[] | null
+//     the plan of the period recorded (ending periodEnd) changed within it with no invoice now
+//     (the rest billed with the renewal): `change`'s move by the difference, once; null when
+//     that is not the period recorded or its credits per period are these already.
 //   endCreditPeriod(tx, userId, reference) → LedgerEntry | null
 //     the plan ended (subscription deleted): unused period credits lapse, recurringPeriodCredits
 //     becomes 0; recurringPeriodEnd stays, so an older period arriving late is still refused.
@@ -166,6 +170,25 @@ export async function startCreditPeriod(
   );
 }
 
+/**
+ * The plan of the period recorded (ending `periodEnd`) changed within it, with nothing invoiced
+ * for it now (billed with the renewal, or not at all): the credits left move by the difference,
+ * as startCreditPeriod's `change` does for an invoice of the rest of the period. Null when that
+ * period is not the one recorded, its credits per period are these already, or `reference` was
+ * recorded.
+ */
+export async function changeRecordedPeriod(
+  tx: Transaction,
+  userId: number,
+  period: { credits: number; periodEnd: Date; reference: string },
+): Promise<LedgerEntry[] | null> {
+  checkCredits(period.credits, 0);
+  const state = await lockOnce(tx, userId, 'period', period.reference);
+  if (!state || state.recurringPeriodEnd?.getTime() !== period.periodEnd.getTime()) return null;
+  if (state.recurringPeriodCredits === period.credits) return null;
+  return changeCreditPeriod(tx, userId, state, period);
+}
+
 /** The recorded period's plan changed (startCreditPeriod `change`): its credits left move by the difference. */
 function changeCreditPeriod(
   tx: Transaction,
@@ -191,6 +214,8 @@ function changeCreditPeriod(
       period: { credits: period.credits, end: period.periodEnd },
       granted: added,
       spent: 0,
+      // The low-credit mark is the new plan's period's, not the difference's.
+      grant: period.credits,
     },
     entries,
   );

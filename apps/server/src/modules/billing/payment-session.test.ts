@@ -8,6 +8,7 @@ import { authenticateAsUserId, insertTestUser, startTestApp } from '../../../tes
 import { type Billing, buy, newCustomer, paymentSession, postEvent, startBilling } from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
 import { PACK_100, PACK_500, PLAN_MONTHLY, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { HAS_PLAN } from './payment-session.ts';
 
 let b: Billing;
 beforeAll(async () => {
@@ -150,6 +151,37 @@ describe('accountPaymentSession', () => {
     const customer = String(b.fake.store.get('checkout.session', second).customer);
     const subscriptions = b.fake.store.all('subscription').filter((s) => s.customer === customer);
     expect(subscriptions).toHaveLength(1);
+    for (const event of b.fake.webhooks.pending.splice(0)) expect((await postEvent(b, event)).status).toBe(200);
+  });
+
+  it('leaves the plan page open before as it was when Stripe refuses the new page’s coupon', async () => {
+    const user = await newCustomer(b, 'plan-coupon-refused');
+    const first = sessionIdOf(
+      (await paymentSession(b, user.headers, { price: PLAN_MONTHLY })).data?.accountPaymentSession.url,
+    );
+    const refused = await paymentSession(b, user.headers, { price: PLAN_MONTHLY, coupon: 'OTHERPRODUCT' });
+    expect(refused.errors?.[0]?.message).toBe('The coupon "OTHERPRODUCT" cannot be used for this purchase');
+    // No new page was made: the one the user has open can still be paid.
+    expect(b.fake.store.get('checkout.session', first).status).toBe('open');
+    b.fake.checkout.complete(first);
+    for (const event of b.fake.webhooks.pending.splice(0)) expect((await postEvent(b, event)).status).toBe(200);
+  });
+
+  it('expires the plan page it just made, and refuses, when a plan was paid meanwhile', async () => {
+    const user = await newCustomer(b, 'plan-paid-meanwhile');
+    const first = sessionIdOf(
+      (await paymentSession(b, user.headers, { price: PLAN_MONTHLY })).data?.accountPaymentSession.url,
+    );
+    // The first page is paid while the second is being made, after Stripe made the second.
+    const created = b.fake.hold('POST', '/v1/checkout/sessions');
+    const second = paymentSession(b, user.headers, { price: PLAN_MONTHLY });
+    await created.reached;
+    b.fake.checkout.complete(first);
+    created.release();
+    expect((await second).errors?.[0]?.message).toBe(HAS_PLAN);
+    const customer = String(b.fake.store.get('checkout.session', first).customer);
+    const open = b.fake.store.all('checkout.session').filter((s) => s.customer === customer && s.status === 'open');
+    expect(open).toEqual([]);
     for (const event of b.fake.webhooks.pending.splice(0)) expect((await postEvent(b, event)).status).toBe(200);
   });
 

@@ -19,7 +19,7 @@ import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
-import { expireOpenPlanCheckouts, hasRunningPlan } from './plan.ts';
+import { expireOpenPlanCheckouts, hasRunningPlan, keepOnlyThisPage } from './plan.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 import { ALREADY_PROFESSIONAL } from './upgrade.ts';
 
@@ -65,14 +65,23 @@ async function portalSession(services: Services, stripe: StripeClient, user: Use
 export const PROFESSIONAL_PENDING = 'Your payment for professional status is being processed.';
 
 /**
- * Expires the customer's open Checkout pages that sell professional status; true when one was
- * paid and its payment is not booked yet.
+ * Expires the customer's open Checkout pages that sell professional status but `made` (the page
+ * made just now); true when one was paid and its payment is not booked yet.
  */
-async function professionalPending(services: Services, stripe: StripeClient, customer: string): Promise<boolean> {
+async function professionalPending(
+  services: Services,
+  stripe: StripeClient,
+  customer: string,
+  made: string,
+): Promise<boolean> {
   const sellsProfessional = async (session: Stripe.Checkout.Session) =>
     (await findPaymentSessionByStripeId(services.db, session.id))?.professional === true;
   try {
-    await expireOpenPlanCheckouts(stripe, customer, sellsProfessional);
+    await expireOpenPlanCheckouts(
+      stripe,
+      customer,
+      async (session) => session.id !== made && (await sellsProfessional(session)),
+    );
     const complete = await stripe.checkout.sessions.list({ customer, status: 'complete', limit: 100 });
     for (const session of complete.data) {
       if (session.payment_status === 'unpaid' || !(await sellsProfessional(session))) continue;
@@ -111,22 +120,6 @@ export async function createPaymentSession(
   }
   const discount = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
   const customer = await ensureCustomer(services, stripe, user);
-  if (subscription) {
-    // A plan page opened before and left open could be paid as well as this one: two plans, both
-    // charged. It is expired first (can no longer be paid); one paid meanwhile shows as running.
-    try {
-      await expireOpenPlanCheckouts(stripe, customer);
-    } catch (error) {
-      throw stripeFailure(services, error, 'expiring a checkout session');
-    }
-  }
-  // The same for professional status: one page payable; one paid a moment ago (its event not
-  // here yet, so the group not granted) is not sold again.
-  if (product.professional && (await professionalPending(services, stripe, customer))) {
-    throw new AppError('EXECUTION', PROFESSIONAL_PENDING);
-  }
-  // Paid a moment ago, its events not here yet: the account does not show the plan.
-  if (subscription && (await runningPlan(services, stripe, customer))) throw new AppError('EXECUTION', HAS_PLAN);
   const row = await insertPaymentSession(services.db, {
     userId: user.id,
     kind: 'hosted',
@@ -155,6 +148,30 @@ export async function createPaymentSession(
           successUrl: `${base}/me/account?checkout=success`,
           cancelUrl: `${base}/me/account?checkout=cancel`,
         },
+  });
+  await keepOnlyThisPage(stripe, session, async () => {
+    if (subscription) {
+      // A plan page opened before and left open could be paid as well as this one: two plans, both
+      // charged. It is expired (can no longer be paid) once this one is made, not before: a
+      // discount Stripe refuses for this one leaves it open as it was. One paid meanwhile shows
+      // as running.
+      try {
+        await expireOpenPlanCheckouts(
+          stripe,
+          customer,
+          (open) => open.mode === 'subscription' && open.id !== session.id,
+        );
+      } catch (error) {
+        throw stripeFailure(services, error, 'expiring a checkout session');
+      }
+    }
+    // The same for professional status: one page payable; one paid a moment ago (its event not
+    // here yet, so the group not granted) is not sold again.
+    if (product.professional && (await professionalPending(services, stripe, customer, session.id))) {
+      throw new AppError('EXECUTION', PROFESSIONAL_PENDING);
+    }
+    // Paid a moment ago, its events not here yet: the account does not show the plan.
+    if (subscription && (await runningPlan(services, stripe, customer))) throw new AppError('EXECUTION', HAS_PLAN);
   });
   if (!session.url)
     throw stripeFailure(services, new Error('checkout session without a url'), 'creating a checkout session');

@@ -163,6 +163,25 @@ export async function expireOpenPlanCheckouts(
 }
 
 /**
+ * Runs `check` for a Checkout session made just now, whose page nobody has yet: it expires the
+ * customer's other pages that must not stay payable with it, and throws when this one must not be
+ * sold after all (paid meanwhile elsewhere). Then this one is expired too (an expiry refused is
+ * left: its page was never shown), and the error thrown.
+ */
+export async function keepOnlyThisPage(
+  stripe: StripeClient,
+  session: Stripe.Checkout.Session,
+  check: () => Promise<void>,
+): Promise<void> {
+  try {
+    await check();
+  } catch (error) {
+    await stripe.checkout.sessions.expire(session.id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
  * Whether this subscription is the one the account shows: the account has none yet, it is the
  * same, or it runs (a new plan replaces an ended one; an old one ending does not touch a new one).
  */
@@ -177,6 +196,14 @@ export async function grantProfessional(tx: Transaction, userId: number): Promis
   await markProfessionalPaid(tx, userId);
 }
 
+/**
+ * Whether the period ending `periodEnd` is (part of) the subscription's free trial: its invoice,
+ * of 0, paid for nothing, so it brings no period credits; those come with the first paid invoice,
+ * the period after the trial.
+ */
+export const inTrial = (subscription: Stripe.Subscription, periodEnd: Date): boolean =>
+  subscription.trial_end != null && periodEnd.getTime() <= subscription.trial_end * 1000;
+
 export interface InvoicePayment {
   invoiceId: string;
   /** Cents paid. */
@@ -187,6 +214,14 @@ export interface InvoicePayment {
   change?: boolean;
   /** It pays a period of the plan (paysPlanPeriod); else no credits, no professional status. */
   period: boolean;
+  /** What an invoice that pays no period was for (its lines), shown instead of the plan's name. */
+  description?: string;
+}
+
+/** What an invoice's lines say they are for, or null. */
+export function invoiceDescription(invoice: Stripe.Invoice): string | null {
+  const lines = (invoice.lines?.data ?? []).map((line) => line.description?.trim()).filter(Boolean);
+  return lines.join(', ').slice(0, 500) || invoice.description?.trim() || null;
 }
 
 /**
@@ -207,7 +242,14 @@ export async function applyPlanPayment(
   if (payment) {
     const periodEnd = payment.periodEnd ?? plan.periodEnd;
     let granted = 0;
-    if (payment.period && plan.running && plan.credits > 0 && periodEnd && periodEnd.getTime() > Date.now()) {
+    if (
+      payment.period &&
+      plan.running &&
+      plan.credits > 0 &&
+      periodEnd &&
+      periodEnd.getTime() > Date.now() &&
+      !inTrial(subscription, periodEnd)
+    ) {
       const entries = await startCreditPeriod(tx, userId, {
         credits: plan.credits,
         periodEnd,
@@ -228,10 +270,12 @@ export async function applyPlanPayment(
       credits: granted,
       price: payment.amount,
       currency: payment.currency,
-      description: plan.name,
-      interval: plan.interval,
+      // A one-off invoice on the subscription is no payment of the plan, nor 'per month'.
+      description: payment.period ? plan.name : (payment.description ?? 'Invoice'),
+      interval: payment.period ? plan.interval : null,
     });
-    if (recorded && payment.period && plan.professional) await grantProfessional(tx, userId);
+    // Not by a payment delivered after its plan ended (the end took the status away, if given).
+    if (recorded && payment.period && plan.professional && plan.running) await grantProfessional(tx, userId);
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {

@@ -7,13 +7,16 @@ import {
   type Billing,
   buy,
   newCustomer,
+  objectOf,
+  ofType,
   paymentSession,
   postEvent,
   startBilling,
   takeEvents,
 } from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
-import { PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { clearCatalog } from './catalog.ts';
 import { PROFESSIONAL_PENDING } from './payment-session.ts';
 
 let b: Billing;
@@ -141,6 +144,72 @@ describe('professional status paid and then given back', () => {
   });
 });
 
+describe('professional status bought with a plan', () => {
+  let planPrice = '';
+  beforeAll(async () => {
+    const price = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 2900,
+      recurring: { interval: 'month' },
+      nickname: 'Professional desk',
+      metadata: { professional: 'true', credits: '100' },
+      product: PRODUCT_ID,
+    });
+    planPrice = price.id;
+    clearCatalog(b.t.services);
+  });
+  const deliver = async (events = takeEvents(b)) => {
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+  };
+  const subscribe = async (name: string, delivered = true) => {
+    const user = await newCustomer(b, name);
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const { events } = await buy(b, user.headers, planPrice);
+    if (delivered) {
+      await deliver(events);
+      expect(await groupOf(user.headers)).toBe(4 | 16);
+    }
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    const invoiceId = String(objectOf(ofType(events, 'invoice.paid')).id);
+    const payment = b.fake.store.all('invoice_payment').find((p) => p.invoice === invoiceId);
+    const intent = String((payment?.payment as { payment_intent?: string } | undefined)?.payment_intent);
+    return { user, events, subscriptionId, intent };
+  };
+
+  it('goes when the plan ends', async () => {
+    const { user, subscriptionId } = await subscribe('pro-plan-ends');
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('is not granted by the plan’s first payment delivered after the plan ended', async () => {
+    const { user, events, subscriptionId } = await subscribe('pro-plan-ended-first', false);
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver([...takeEvents(b), ...events]);
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('goes when the payment of its current period is refunded in full, and stands again when the refund fails', async () => {
+    const { user, intent } = await subscribe('pro-plan-refund');
+    const refund = await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    b.fake.charges.failRefund(refund.id);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+
+  it('stays when an earlier period’s payment is refunded: the current period is paid', async () => {
+    const { user, intent, subscriptionId } = await subscribe('pro-plan-refund-old');
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliver();
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+});
+
 describe('professional status paid once', () => {
   it('leaves one payment page payable, and refuses another while a paid one is on its way', async () => {
     const user = await newCustomer(b, 'pro-twice');
@@ -160,6 +229,21 @@ describe('professional status paid once', () => {
     // Paid, its events not here yet: no third page.
     expect((await open()).error?.message).toBe(PROFESSIONAL_PENDING);
     for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+});
+
+describe('professional status with a coupon Stripe refuses', () => {
+  it('leaves the payment page open before as it was', async () => {
+    const user = await newCustomer(b, 'pro-coupon-refused');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const first = (await paymentSession(b, user.headers, { price: PROFESSIONAL })).data?.accountPaymentSession.url;
+    const refused = await paymentSession(b, user.headers, { price: PROFESSIONAL, coupon: 'OTHERPRODUCT' });
+    expect(refused.errors?.[0]?.message).toBe('The coupon "OTHERPRODUCT" cannot be used for this purchase');
+    const firstId = first?.split('/').at(-1) ?? '';
+    expect(b.fake.store.get('checkout.session', firstId).status).toBe('open');
+    b.fake.checkout.complete(firstId);
+    for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
     expect(await groupOf(user.headers)).toBe(4 | 16);
   });
 });

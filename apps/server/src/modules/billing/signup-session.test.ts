@@ -189,6 +189,21 @@ describe('accountSignupPaymentSession', () => {
     for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
   });
 
+  it('leaves the plan page open before as it was when Stripe refuses the new page’s coupon', async () => {
+    await signup('plan-coupon-refused@signup.test', { stripePriceId: PLAN_MONTHLY });
+    const first = await session({ email: 'plan-coupon-refused@signup.test', price: PLAN_MONTHLY });
+    const refused = await session({
+      email: 'plan-coupon-refused@signup.test',
+      price: PLAN_MONTHLY,
+      coupon: 'OTHERPRODUCT',
+    });
+    expect(refused.errors?.[0]?.message).toBe('The coupon "OTHERPRODUCT" cannot be used for this purchase');
+    const firstId = first.data?.accountSignupPaymentSession.clientSecret.split('_secret_')[0] ?? '';
+    expect(b.fake.store.get('checkout.session', firstId).status).toBe('open');
+    b.fake.checkout.complete(firstId);
+    for (const event of takeEvents(b)) expect((await postEvent(b, event)).status).toBe(200);
+  });
+
   it('sends Stripe back only to our own origin', async () => {
     await signup('origin@signup.test', { stripePriceId: PACK_100 });
     await session({ email: 'origin@signup.test', price: PACK_100, success: 'https://evil.example/steal' });

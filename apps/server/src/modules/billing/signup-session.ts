@@ -24,7 +24,7 @@ import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
 import { runningPlan } from './payment-session.ts';
-import { expireOpenPlanCheckouts } from './plan.ts';
+import { expireOpenPlanCheckouts, keepOnlyThisPage } from './plan.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 
 export interface SignupSessionInput {
@@ -131,18 +131,9 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
             mode: subscription ? 'subscription' : 'payment',
           });
     const customer = await ensureCustomer(services, stripe, user);
-    if (subscription) {
-      // As on Account & Billing: a plan page opened before (another tab, another discount) could
-      // be paid as well as this one, two plans both charged; it can no longer be paid.
-      try {
-        await expireOpenPlanCheckouts(stripe, customer);
-      } catch (error) {
-        throw stripeFailure(services, error, 'expiring a checkout session');
-      }
-    }
     const returnUrl =
       ownUrl(input.successUrl, services.config.PUBLIC_URL) ?? `${services.config.PUBLIC_URL}/signup/success`;
-    session = await createCheckout(services, stripe, {
+    const made = await createCheckout(services, stripe, {
       user,
       customer,
       product,
@@ -150,6 +141,27 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
       discount,
       page: { kind: 'elements', returnUrl },
     });
+    if (subscription) {
+      // As on Account & Billing: a plan page opened before (another tab, another discount) could
+      // be paid as well as this one, two plans both charged; it can no longer be paid once this
+      // one is made (a discount Stripe refuses for this one leaves it as it was). One paid
+      // meanwhile shows as running: this one is not sold then.
+      await keepOnlyThisPage(stripe, made, async () => {
+        try {
+          await expireOpenPlanCheckouts(
+            stripe,
+            customer,
+            (open) => open.mode === 'subscription' && open.id !== made.id,
+          );
+        } catch (error) {
+          throw stripeFailure(services, error, 'expiring a checkout session');
+        }
+        if (await runningPlan(services, stripe, customer)) {
+          throw new AppError('VALIDATION', NO_RECENT_SIGNUP, { field: 'email' });
+        }
+      });
+    }
+    session = made;
   }
   if (!session.client_secret) {
     throw stripeFailure(services, new Error('checkout session without a client secret'), 'creating a checkout session');

@@ -21,7 +21,7 @@ import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
 import { insertPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
 import { referrerStats } from '../../db/repositories/referrer.repository.ts';
-import { spendCredits } from '../accounts/credits.ts';
+import { grantCredits, spendCredits } from '../accounts/credits.ts';
 import { clearCatalog } from './catalog.ts';
 
 let b: Billing;
@@ -332,6 +332,43 @@ describe('a monthly plan', () => {
   });
 });
 
+describe('a plan that starts with a free trial', () => {
+  it('grants the period’s credits with the first paid invoice, none for the trial’s invoice of 0', async () => {
+    const user = await newCustomer(b, 'trial');
+    await inTransaction(b.t, (tx) => grantCredits(tx, user.id, 5, 'signup'));
+    const marks = { user_key: user.key };
+    // A trial set up in Stripe (the operator's own Checkout): nothing is charged for 14 days.
+    const session = await b.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      client_reference_id: user.key,
+      line_items: [{ price: PLAN_MONTHLY, quantity: 1 }],
+      metadata: marks,
+      subscription_data: { metadata: marks, trial_period_days: 14 },
+      success_url: 'http://localhost:3999/me/account',
+    });
+    b.fake.checkout.complete(session.id);
+    const events = takeEvents(b);
+    expect(objectOf(ofType(events, 'invoice.paid'))).toMatchObject({ amount_paid: 0 });
+    expect(await deliverAll([...events, ...events.map((e) => ({ ...e, id: `${e.id}again` }))])).toEqual(
+      Array(6).fill(200),
+    );
+    // The plan shows (trialing); a period no one paid for brings no period credits.
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 5, recurring_credits: 0 });
+    const shown = await gql<{ account: { type: number } }>(b.t.app, '{ account { type } }', {}, user.headers);
+    expect(shown.data?.account.type).toBe(3);
+    // The trial over, the first paid invoice starts the plan's period.
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 305,
+      recurring_credits: 300,
+      recurring_period_credits: 300,
+    });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('a plan’s checkout.session.completed delivered late', () => {
   it('books nothing again after the plan renewed, whichever of the first invoice’s events comes last', async () => {
     const user = await newCustomer(b, 'late-session');
@@ -403,6 +440,58 @@ describe('a plan changed within its period', () => {
     const byInvoice = new Map(shown.data?.account.payments.map((p) => [p.stripeInvoiceId, p.credits]));
     expect([upgradeInvoice, downgradeInvoice].map((invoice) => byInvoice.get(invoice.id))).toEqual([300, 0]);
     expect((await payments(user.id)).map((p) => p.credits)).toEqual([300, 300, 0, 300, 0, 300]);
+  });
+});
+
+describe('a plan upgraded within its period, billed at the next renewal', () => {
+  it('adds the difference for the rest of the period at once, and the renewal starts the new plan’s period, once', async () => {
+    const user = await newCustomer(b, 'change-billed-later');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 250, 'change-billed-later-signals'));
+    // Upgraded to 2 × 300: the account shows 600 a month at once, and the rest of this period
+    // is billed with the renewal: its credits come now, as when it is invoiced at once.
+    b.fake.subscriptions.changeQuantity(subscriptionId, 2, { billed: 'at renewal' });
+    const change = takeEvents(b);
+    expect(change.map((e) => e.type)).toEqual(['customer.subscription.updated']);
+    await deliverAll([...change, ...change.map((e) => ({ ...e, id: `${e.id}again` }))]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({
+      balance: 350,
+      recurring_credits: 350,
+      recurring_period_credits: 600,
+    });
+    // The renewal: the new plan's whole period, nothing more for the one before.
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 600, recurring_credits: 600 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('leaves a change invoiced at once to its invoice, whichever of its events comes first', async () => {
+    const user = await newCustomer(b, 'change-invoiced-order');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    const invoice = b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    const change = takeEvents(b);
+    await deliverAll([ofType(change, 'customer.subscription.updated'), ofType(change, 'invoice.paid')]);
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 600, recurring_period_credits: 600 });
+    // The upgrade's payment says what it brought.
+    expect((await payments(user.id)).find((p) => p.reference === invoice.id)?.credits).toBe(300);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('adds nothing while the upgrade’s invoice is unpaid', async () => {
+    const user = await newCustomer(b, 'change-unpaid');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    // Invoiced at once, and its payment failed: the subscription's latest invoice is open.
+    const invoice = b.fake.subscriptions.changeQuantity(subscriptionId, 2);
+    Object.assign(b.fake.store.get('invoice', String(invoice.id)), { status: 'open', amount_paid: 0 });
+    await deliverAll(takeEvents(b).filter((e) => e.type === 'customer.subscription.updated'));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_period_credits: 300 });
   });
 });
 
@@ -478,6 +567,18 @@ describe('an extra invoice on a plan’s subscription', () => {
     expect(extra.map((p) => ({ credits: p.credits, price: p.price }))).toEqual([
       { credits: 0, price: 500 },
       { credits: 0, price: 500 },
+    ]);
+    // Under what they were for, not the plan's name, and not 'per month': they pay no period.
+    const shown = await gql<{
+      account: { payments: Array<{ description: string; interval: string | null; stripeInvoiceId: string }> };
+    }>(b.t.app, '{ account { payments { description interval stripeInvoiceId } } }', {}, user.headers);
+    expect(
+      shown.data?.account.payments
+        .filter((p) => invoiceIds.includes(p.stripeInvoiceId))
+        .map(({ description, interval }) => ({ description, interval })),
+    ).toEqual([
+      { description: 'Setup fee', interval: null },
+      { description: 'Setup fee', interval: null },
     ]);
   });
 });

@@ -67,7 +67,7 @@ export async function receiveStripeEvent(
   try {
     if (await eventSeen(services.db, id)) return { status: 200, body: { received: true, duplicate: true } };
     const stripe = await stripeClient(services);
-    const effect = await handler({ services, stripe }, data.object);
+    const effect = await handler({ services, stripe, eventId: id }, data.object);
     const outcome = await services.db.transaction(async (tx) => {
       if (!(await claimEvent(tx, { id, type, created, objectId: data.object.id ?? null }))) return 'duplicate';
       let result: string;

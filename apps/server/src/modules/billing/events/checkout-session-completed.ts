@@ -8,7 +8,7 @@ import type { PaymentSessionRow } from '../../../db/repositories/payment-session
 import { recordPayment } from '../../../db/repositories/payments.repository.ts';
 import { grantCredits } from '../../accounts/credits.ts';
 import { creditsOf, describeProduct, isProfessionalPrice, listCatalog } from '../catalog.ts';
-import { applyPlanPayment, grantProfessional, invoicePeriodEnd, paysPlanPeriod } from '../plan.ts';
+import { applyPlanPayment, grantProfessional, invoiceDescription, invoicePeriodEnd, paysPlanPeriod } from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
 import {
   refundedBeforeBooking,
@@ -76,6 +76,7 @@ async function subscriptionEffect(
               currency: session.currency ?? 'usd',
               periodEnd: invoice ? invoicePeriodEnd(invoice) : null,
               period: invoice ? paysPlanPeriod(invoice) : true,
+              description: (invoice && invoiceDescription(invoice)) ?? undefined,
             }
           : null,
       );

@@ -8,7 +8,13 @@
 // its invoice id (for the PDF).
 import type Stripe from 'stripe';
 import { setPaymentInvoice } from '../../../db/repositories/payments.repository.ts';
-import { applyPlanPayment, invoicePeriodEnd, paysPlanPeriod, subscriptionOfInvoice } from '../plan.ts';
+import {
+  applyPlanPayment,
+  invoiceDescription,
+  invoicePeriodEnd,
+  paysPlanPeriod,
+  subscriptionOfInvoice,
+} from '../plan.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
 import { refundedBeforeBooking, refundedChargeOfInvoice, reverseEarlierRefunds } from './reversal.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
@@ -44,6 +50,7 @@ export const invoicePaid: EventHandler = async (ctx, object) => {
     periodEnd: invoicePeriodEnd(invoice),
     change: invoice.billing_reason === 'subscription_update',
     period: paysPlanPeriod(invoice),
+    description: invoiceDescription(invoice) ?? undefined,
   };
   return {
     userId,

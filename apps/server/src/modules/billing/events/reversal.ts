@@ -31,7 +31,8 @@ import {
 import { lockStripePayment } from '../../../db/repositories/stripe-events.repository.ts';
 import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
 import { isProfessionalPrice } from '../catalog.ts';
-import { invoicePeriodEnd } from '../plan.ts';
+import { invoicePeriodEnd, planOf, subscriptionOfInvoice } from '../plan.ts';
+import { currentSubscription } from './subscription.ts';
 import { type Effect, type EventContext, idOf } from './types.ts';
 
 /** Money given back: a refund, or a lost dispute. */
@@ -53,7 +54,7 @@ export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge)
   const session = sessions.data[0];
   if (session?.mode === 'payment') {
     const payment = await bookedPayment(ctx, session.id);
-    return payment?.interval === null ? payment : undefined;
+    return payment && !paysInvoice(payment) ? payment : undefined;
   }
   const paid = await ctx.stripe.invoicePayments.list({
     payment: { type: 'payment_intent', payment_intent: intent },
@@ -62,8 +63,14 @@ export async function purchaseOfCharge(ctx: EventContext, charge: Stripe.Charge)
   const invoiceId = idOf(paid.data[0]?.invoice);
   if (!invoiceId) return undefined;
   const payment = await bookedPayment(ctx, invoiceId);
-  return payment && payment.interval !== null ? payment : undefined;
+  return payment && paysInvoice(payment) ? payment : undefined;
 }
+
+/**
+ * A payment entry of an invoice on a subscription (a plan's period, or a one-off invoice on it),
+ * not of a pack's Checkout session (whose reference is the session; its invoice is a receipt).
+ */
+const paysInvoice = (payment: PaymentRow) => payment.reference === payment.stripeInvoiceId;
 
 /**
  * The payment entry of a session or invoice, looked up under the payment's lock: a booking of it
@@ -85,7 +92,7 @@ async function reversible(
   tx: Transaction,
   payment: PaymentRow,
 ): Promise<{ credits: number; periodEnd?: Date | null }> {
-  if (payment.interval === null) return { credits: payment.credits };
+  if (!paysInvoice(payment)) return { credits: payment.credits };
   const granted = await findLedgerEntry(tx, 'period', payment.reference);
   if (!granted || granted.userId !== payment.userId) return { credits: 0, periodEnd: null };
   return {
@@ -110,13 +117,32 @@ async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: 
   };
 }
 
-/** Whether the pack's Checkout session sold professional status: our row, else its line items. */
-async function soldProfessional(ctx: EventContext, tx: Transaction, sessionId: string): Promise<boolean> {
-  const row = await findPaymentSessionByStripeId(tx, sessionId);
+/**
+ * Whether the payment holds professional status: a pack's Checkout session that sold it (our row,
+ * else its line items); a plan's invoice that paid the current period (first or renewal, not a
+ * change's rest of it) of a plan that sells it and runs.
+ */
+async function soldProfessional(ctx: EventContext, tx: Transaction, payment: PaymentRow): Promise<boolean> {
+  if (paysInvoice(payment)) {
+    const invoice = await ctx.stripe.invoices.retrieve(payment.reference);
+    const subscriptionId = subscriptionOfInvoice(invoice);
+    if (!subscriptionId || !PERIOD_START_REASONS.has(invoice.billing_reason ?? '')) return false;
+    const subscription = await currentSubscription(ctx, subscriptionId);
+    const plan = subscription ? planOf(subscription) : null;
+    const end = invoicePeriodEnd(invoice);
+    return plan?.professional === true && plan.running && end?.getTime() === plan.periodEnd?.getTime();
+  }
+  const row = await findPaymentSessionByStripeId(tx, payment.reference);
   if (row) return row.professional;
-  const items = await ctx.stripe.checkout.sessions.listLineItems(sessionId, { limit: 100, expand: ['data.price'] });
+  const items = await ctx.stripe.checkout.sessions.listLineItems(payment.reference, {
+    limit: 100,
+    expand: ['data.price'],
+  });
   return items.data.some((item) => isProfessionalPrice(item.price?.metadata));
 }
+
+/** Invoices that pay a plan's period from its start: the first one and renewals. */
+const PERIOD_START_REASONS: ReadonlySet<string> = new Set(['subscription_create', 'subscription_cycle']);
 
 const share = (credits: number, part: number, whole: number) =>
   whole > 0 ? Math.round((credits * part) / whole) : credits;
@@ -165,9 +191,8 @@ export function reversalEffect(
       const givenBack = (await findPaymentByReference(tx, payment.reference))?.refunded ?? before;
       const held = givenBack < charge.amount;
       if (
-        payment.interval === null &&
         (!held || restored) &&
-        (await soldProfessional(ctx, tx, payment.reference)) &&
+        (await soldProfessional(ctx, tx, payment)) &&
         (await setProfessionalHeld(tx, payment.userId, held))
       ) {
         changed = true;

@@ -11,6 +11,8 @@ import type { StripeClient } from '../stripe-client.ts';
 export interface EventContext {
   services: Services;
   stripe: StripeClient;
+  /** The Stripe event being applied. */
+  eventId?: string;
 }
 
 /** What the event changes: `apply` (under the user's lock) returns the outcome recorded with the event. */
