@@ -76,21 +76,36 @@ type Rows<T> = T & Record<string, unknown>;
 const zoneOf = (timeZone: string): SQL => (timeZone === 'UTC' ? sql`'UTC'` : sql`${timeZone}::text`);
 
 /**
+ * The instant the local hour holding `at` (timestamptz) began: `at` less its offset into that
+ * hour. Unlike the local hour's start read back in `zone`, it tells apart the two hours a
+ * fall-back repeats, whole-hour zones or not.
+ */
+const hourStart = (at: SQL, zone: SQL): SQL =>
+  sql`(${at} - ((${at} at time zone ${zone}) - date_trunc('hour', ${at} at time zone ${zone})))`;
+
+/**
  * Per bucket start (date_trunc in UTC, or in `timeZone`: the trader's own days) and, when grouped,
  * per hook; only buckets with signals.
  */
 export function orderStatsQuery(r: SignalRange, interval: string, timeZone = 'UTC'): SQL {
   const zone = zoneOf(timeZone);
-  // On wall-clock time (timestamp without zone): faster than date_trunc's zone argument.
-  const bucket = sql`date_trunc(${interval}, s.created_at at time zone ${zone})`;
-  const refusedBucket = sql`date_trunc(${interval}, a.created_at at time zone ${zone})`;
+  const hourly = interval === 'hour';
+  // Hours on instants (hourStart, as zonedBucketStarts counts them): a wall-clock hour would merge
+  // the two hours a fall-back repeats into one bar.
+  // Days, weeks and months on wall-clock time (timestamp without zone): faster than date_trunc's
+  // zone argument.
+  const bucketOf = (at: SQL) =>
+    hourly ? hourStart(at, zone) : sql`date_trunc(${interval}, ${at} at time zone ${zone})`;
+  const bucket = bucketOf(sql`s.created_at`);
+  const refusedBucket = bucketOf(sql`a.created_at`);
+  const start = hourly ? sql`u.bucket` : sql`u.bucket at time zone ${zone}`;
   const hook = r.isGroup ? sql`s.hook_id` : sql`null::bigint`;
   const refusedHook = r.isGroup
     ? sql`(select h.id from hooks h where h.short_key = a.metadata -> 'hook' ->> 'shortKey')`
     : sql`null::bigint`;
   const where = range(r);
   return sql`
-    select (extract(epoch from u.bucket at time zone ${zone}) * 1000)::float8 as "createdAt", ${SHORT_KEY} as "hookShortKey",
+    select (extract(epoch from ${start}) * 1000)::float8 as "createdAt", ${SHORT_KEY} as "hookShortKey",
       sum(u.counter)::int as counter, sum(u.counter_test)::int as "counterTest",
       sum(u.counter_error)::int as "counterError", sum(u.counter_refused)::int as "counterRefused"
     from (
@@ -128,9 +143,9 @@ export async function zonedBucketStarts(
   const zone = zoneOf(w.timeZone);
   if (w.interval === 'hour') {
     // Hours are counted on instants: a wall-clock series would hold the hour a spring-forward
-    // skips (the same instant as the next one) and miss the hour a fall-back repeats.
-    const start = (ms: number) =>
-      sql`(date_trunc('hour', to_timestamp(${ms}::float8 / 1000) at time zone ${zone}) at time zone ${zone})`;
+    // skips (the same instant as the next one) and miss the hour a fall-back repeats. The start of
+    // the hour holding `ms`, as orderStatsQuery buckets it (a repeated local hour names two).
+    const start = (ms: number) => hourStart(sql`to_timestamp(${ms}::float8 / 1000)`, zone);
     const last = start(w.to);
     const first = w.from === null ? sql`${last} - ${w.bars - 1}::int * interval '1 hour'` : start(w.from);
     const { rows } = await db.execute<{ start: number }>(sql`

@@ -155,6 +155,17 @@ describe('actions', () => {
     expect((await actions({ search: '' })).data?.actions).toHaveLength(21);
   });
 
+  it('refuses a since no date can hold as invalid input, naming the field, not as an internal error', async () => {
+    const query = 'query($since: Float) { actions(since: $since) { id } }';
+    for (const since of [1e300, -1e300, 8.64e15 + 1, -1]) {
+      const { errors } = await gqlAs(t, a.headers, query, { since });
+      expect(errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      expect(errors?.[0]?.message).toBe('Invalid since');
+    }
+    const day = await gqlAs<{ actions: Action[] }>(t, a.headers, query, { since: Date.parse('2025-02-01T00:00:00Z') });
+    expect(day.data?.actions).toHaveLength(21);
+  });
+
   it("never shows another user's actions", async () => {
     const { data } = await actions({ limit: 100 }, b.headers);
     expect(data?.actions.map((x) => x.id)).toEqual([otherId]);

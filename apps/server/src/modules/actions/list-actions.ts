@@ -17,7 +17,7 @@ import {
 } from '../../db/repositories/action-query.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { parsePage } from '../paging.ts';
+import { MAX_TIME_MS, parsePage } from '../paging.ts';
 import { TRADE_RESULTS, type TradeLine, tradeLine } from './trade-line.ts';
 
 export interface ActionView {
@@ -78,7 +78,11 @@ const isTradeResult = (value: string): value is TradeResult => (TRADE_RESULTS as
 function tradeFilter(query: ActionsQuery): Partial<ActionFilter> {
   const filter: Partial<ActionFilter> = {};
   if (query.since !== null && query.since !== undefined) {
-    if (!Number.isFinite(query.since)) throw new AppError('VALIDATION', 'Invalid since', { field: 'since' });
+    // As paging's createdAtFrom: a time before 1970 or past what a date holds is bad input (the
+    // database's to_timestamp would fail on it with an internal error).
+    if (!Number.isFinite(query.since) || query.since < 0 || query.since > MAX_TIME_MS) {
+      throw new AppError('VALIDATION', 'Invalid since', { field: 'since' });
+    }
     filter.since = query.since;
   }
   if (query.result) {

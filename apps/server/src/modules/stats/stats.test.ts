@@ -202,6 +202,39 @@ describe('actionsOrderStats', () => {
     expect(starts.at(-1)).toBe(Date.parse('2025-03-09T12:00:00Z'));
   });
 
+  it('keeps the two hours a fall-back repeats apart, each with its own calls', async () => {
+    // New York falls back at 2025-11-02T06:00Z: local 01:00-02:00 happens twice (EDT, then EST).
+    const c = await insertTestUser(t.services, 'fall-back@example.test');
+    const hook = { ...(await insertHook(t, c.id, 'fall-back', 'paper')), userId: c.id };
+    await insertSignal(t, hook, { createdAt: at('2025-11-02T05:30:00Z') });
+    await insertSignal(t, hook, { createdAt: at('2025-11-02T06:10:00Z') });
+    await insertSignal(t, hook, { createdAt: at('2025-11-02T06:20:00Z'), status: 'rejected' });
+    const to = Date.parse('2025-11-02T12:30:00Z');
+    const hours = await stats(
+      { interval: 'hour', createdAtTo: to, width: 24, timeZone: 'America/New_York' },
+      c.headers,
+    );
+    expect(hours).toHaveLength(24);
+    expect(nonEmpty(hours).map((r) => [new Date(r.createdAt).toISOString(), r.counter, r.counterError])).toEqual([
+      ['2025-11-02T05:00:00.000Z', 1, 0],
+      ['2025-11-02T06:00:00.000Z', 2, 1],
+    ]);
+    // Asked during the first of the two: the last bar is that hour, not the one still to come.
+    const first = await stats(
+      { interval: 'hour', createdAtTo: Date.parse('2025-11-02T05:45:00Z'), width: 2, timeZone: 'America/New_York' },
+      c.headers,
+    );
+    expect(first.map((r) => [new Date(r.createdAt).toISOString(), r.counter])).toEqual([
+      ['2025-11-02T04:00:00.000Z', 0],
+      ['2025-11-02T05:00:00.000Z', 1],
+    ]);
+    // A zone half an hour off UTC: its hours start at half past.
+    const kolkata = await stats({ interval: 'hour', createdAtTo: to, width: 24, timeZone: 'Asia/Kolkata' }, c.headers);
+    expect(nonEmpty(kolkata).map((r) => [new Date(r.createdAt).toISOString(), r.counter])).toEqual([
+      ['2025-11-02T05:30:00.000Z', 3],
+    ]);
+  });
+
   it("refuses, as invalid input, a zone the browser's ICU knows but PostgreSQL does not", async () => {
     expect(() => new Intl.DateTimeFormat('en-US', { timeZone: 'US/Pacific-New' })).not.toThrow();
     const bad = await gqlAs(t, a.headers, STATS, { interval: 'day', timeZone: 'US/Pacific-New' });
