@@ -336,6 +336,25 @@ describe('cancel, close, holdings, preview', () => {
     });
   });
 
+  it('a cancel of a stock leaves the option orders on it (listed under the underlying)', async () => {
+    await place(
+      {
+        limit_price: 1.2,
+        legs: [
+          { symbol: 'AMD261218C00200000', action: 'buy_to_open', quantity: 1 },
+          { symbol: 'AMD261218C00210000', action: 'sell_to_open', quantity: 1 },
+        ],
+      },
+      'sigAmdSpread',
+    );
+    await place({ symbol: 'AMD', action: 'buy', quantity: 1, limit_price: 1 }, 'sigAmdStock');
+    const status = (id: string) => c.fake.orders.find((order) => order.client_order_id === id)?.status;
+    const answer = await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'AMD', action: 'cancel' }));
+    expect(answer.status_description).toBe('Canceled 1 open order(s) of AMD');
+    expect(status('sigAmdStock')).toBe('CANCELLED');
+    expect(status('sigAmdSpread')).toBe('SUBMITTED');
+  });
+
   it('a cancel signal whose answer was lost is unknown, not none: the cancels carry no id of ours', async () => {
     await place({ symbol: 'NVDA', action: 'buy', quantity: 1, limit_price: 1 }, 'sigNvdaRest');
     c.fake.inject({ method: 'POST', path: '/openapi/trade/order/cancel', delayMs: 400 });

@@ -43,6 +43,15 @@ export async function cancelByClientId(
   return (await api.call(ctx, session, { method: 'POST', path: '/openapi/trade/order/cancel', json }, 'order')).body;
 }
 
+/**
+ * Whether an open order is one of `symbol`'s. Option orders carry the underlying as their symbol
+ * and the option in their legs: they are no orders of the stock.
+ */
+const ofSymbol = (symbol: string) => (order: JsonRecord) =>
+  stringField(order, 'symbol') === symbol &&
+  stringField(order, 'instrument_type') !== 'OPTION' &&
+  listOf(order.legs).length === 0;
+
 async function cancelSymbolOrders(
   api: WebullApi,
   ctx: BrokerContext,
@@ -50,9 +59,7 @@ async function cancelSymbolOrders(
   accountId: string,
   symbol: string,
 ) {
-  const mine = (await openOrders(api, ctx, session, accountId)).filter(
-    (order) => stringField(order, 'symbol') === symbol,
-  );
+  const mine = (await openOrders(api, ctx, session, accountId)).filter(ofSymbol(symbol));
   const canceled: string[] = [];
   for (const order of mine) {
     await cancelByClientId(api, ctx, session, accountId, stringField(order, 'client_order_id') ?? '');
@@ -164,7 +171,7 @@ async function fitExits(
   try {
     const exits = (await openOrders(api, ctx, session, accountId)).filter(
       (order) =>
-        stringField(order, 'symbol') === symbol &&
+        ofSymbol(symbol)(order) &&
         stringField(order, 'side') === closing &&
         (decimalField(order, 'quantity') ?? 0) - (decimalField(order, 'filled_quantity') ?? 0) > left,
     );
