@@ -290,6 +290,16 @@ describe('cancel, close, holdings, preview', () => {
     expect(close.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '0.00004073' });
   });
 
+  it('a close of a percentage of a futures position closes whole contracts, rounded down', async () => {
+    await place({ symbol: 'NQZ26', action: 'sell', quantity: 3 }, 'sigNqShort', FUTURES);
+    const close = await place(
+      { symbol: 'NQZ26', action: 'close', quantity: 50, quantity_type: 'percent_of_position' },
+      'sigNqHalf',
+      FUTURES,
+    );
+    expect(close.body.new_orders[0]).toMatchObject({ symbol: 'NQZ6', side: 'BUY', quantity: '1' });
+  });
+
   it('a close of part of the position keeps the stop-loss of the rest; a close of all of it cancels it', async () => {
     await place({ symbol: 'KO', action: 'buy', quantity: 10 }, 'sigKoOpen');
     await place({ symbol: 'KO', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 }, 'sigKoStop');
