@@ -34,7 +34,11 @@ export async function cancelById(lookup: Lookup, orderId: string): Promise<Order
   return readTradeAnswer(body, true);
 }
 
-/** The cancel action: every working stop/limit order of the market; none is an answer, not an error. */
+/**
+ * The cancel action: every working entry order of the market (its own IfDone exits go with it);
+ * none is an answer, not an error. The exits of an open position are listed too, with the
+ * position as their ParentOrderId: they protect what is held and are left working.
+ */
 export async function cancelWorking(lookup: Lookup, market: ForexMarket): Promise<OrderResponse> {
   const { api, ctx, session, account } = lookup;
   const { body } = await api.call(ctx, session, {
@@ -42,7 +46,7 @@ export async function cancelWorking(lookup: Lookup, market: ForexMarket): Promis
     query: { TradingAccountId: account.tradingAccountId },
   });
   const ids = listOf(asRecord(body)?.ActiveStopLimitOrders)
-    .filter((order) => decimalField(order, 'MarketId') === market.marketId)
+    .filter((order) => decimalField(order, 'MarketId') === market.marketId && order.ParentOrderId == null)
     .map((order) => stringField(order, 'OrderId'))
     .filter((id): id is string => id !== undefined);
   for (const id of ids) await cancelById(lookup, id);

@@ -207,6 +207,20 @@ describe('orders the descriptor claims', () => {
     expect(flat.message).toBe('FOREX.com: no open position in USD/JPY');
   });
 
+  it('cancel cancels the working entries, not the stop and limit exits protecting an open position', async () => {
+    const trade = await t.place({
+      symbol: 'EURUSD',
+      action: 'buy',
+      quantity: 10000,
+      stop_loss_price: 1.08,
+      take_profit_price: 1.1,
+    });
+    await t.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'limit', limit_price: 1.05 });
+    const cancelled = await t.place({ symbol: 'EURUSD', action: 'cancel' });
+    expect(cancelled.status_description).toBe('Cancelled 1 working order(s) of EUR/USD');
+    expect(t.fake.trading.working.filter((o) => o.ParentOrderId === Number(trade.id))).toHaveLength(2);
+  });
+
   it('a close with a quantity trades that much of the position back, never more than is held', async () => {
     await t.place({ symbol: 'GBP/USD', action: 'sell', quantity: 3000 });
     await t.place({ symbol: 'GBP/USD', action: 'close', quantity: 1000 });

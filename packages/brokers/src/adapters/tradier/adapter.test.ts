@@ -275,6 +275,29 @@ describe('orders', () => {
     });
   });
 
+  it('a cancel of a stock cancels its stock orders, not the option spreads on it (listed under the underlying)', async () => {
+    const spread = await broker.placeOrder(
+      ctx,
+      session,
+      input({
+        limit_price: 1.2,
+        duration: 'day',
+        legs: [
+          { symbol: 'QQQ240119C00400000', action: 'buy_to_open', quantity: 1 },
+          { symbol: 'QQQ240119C00410000', action: 'sell_to_open', quantity: 1 },
+        ],
+      }),
+    );
+    const stock = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'QQQ', action: 'buy', quantity: 1, limit_price: 10 }),
+    );
+    const answer = await broker.placeOrder(ctx, session, input({ symbol: 'QQQ', action: 'cancel' }));
+    expect(answer).toMatchObject({ id: stock.id, status_description: 'Canceled 1 open order(s) of QQQ' });
+    expect(fake.orders.find((o) => String(o.id) === spread.id)?.status).toBe('open');
+  });
+
   it('close sends a market order for the position, tagged; percent_of_position closes a part', async () => {
     await broker.placeOrder(
       ctx,

@@ -53,12 +53,19 @@ export function instrumentOf(symbol: string): string {
   return option ?? underlying;
 }
 
+/**
+ * The instrument an order is filed under: its option symbol, else its ticker. A multi-leg order is
+ * listed under its underlying with its options in its legs: it is no order of the stock.
+ */
+const orderInstrument = (order: unknown) =>
+  stringField(order, 'class') === 'multileg'
+    ? undefined
+    : (stringField(order, 'option_symbol') ?? stringField(order, 'symbol'));
+
 export async function cancelOpenOrders(http: HttpClient, accountId: string, symbol: string): Promise<string[]> {
   const instrument = instrumentOf(symbol);
   const targets = (await listOrders(http, accountId)).orders.filter(
-    (order) =>
-      OPEN.has(stringField(order, 'status') ?? '') &&
-      (stringField(order, 'option_symbol') ?? stringField(order, 'symbol')) === instrument,
+    (order) => OPEN.has(stringField(order, 'status') ?? '') && orderInstrument(order) === instrument,
   );
   const canceled: string[] = [];
   for (const order of targets) {
@@ -102,7 +109,7 @@ export async function fitExits(
     const exits = (await listOrders(http, accountId)).orders.filter(
       (order) =>
         OPEN.has(stringField(order, 'status') ?? '') &&
-        (stringField(order, 'option_symbol') ?? stringField(order, 'symbol')) === instrument &&
+        orderInstrument(order) === instrument &&
         stringField(order, 'side') === closing.action &&
         EXIT_TYPES.has(stringField(order, 'type') ?? '') &&
         remainingOf(order) > left,

@@ -290,6 +290,16 @@ describe('cancel, close, holdings, preview', () => {
     expect(close.body.new_orders[0]).toMatchObject({ side: 'SELL', quantity: '0.00004073' });
   });
 
+  it('a close of a percentage of a futures position closes whole contracts, rounded down', async () => {
+    await place({ symbol: 'NQZ26', action: 'sell', quantity: 3 }, 'sigNqShort', FUTURES);
+    const close = await place(
+      { symbol: 'NQZ26', action: 'close', quantity: 50, quantity_type: 'percent_of_position' },
+      'sigNqHalf',
+      FUTURES,
+    );
+    expect(close.body.new_orders[0]).toMatchObject({ symbol: 'NQZ6', side: 'BUY', quantity: '1' });
+  });
+
   it('a close of part of the position keeps the stop-loss of the rest; a close of all of it cancels it', async () => {
     await place({ symbol: 'KO', action: 'buy', quantity: 10 }, 'sigKoOpen');
     await place({ symbol: 'KO', action: 'sell', quantity: 10, type: 'stop', stop_price: 50 }, 'sigKoStop');
@@ -334,6 +344,25 @@ describe('cancel, close, holdings, preview', () => {
       status: 'canceled',
       status_description: 'Canceled 0 open order(s) of MSFT',
     });
+  });
+
+  it('a cancel of a stock leaves the option orders on it (listed under the underlying)', async () => {
+    await place(
+      {
+        limit_price: 1.2,
+        legs: [
+          { symbol: 'AMD261218C00200000', action: 'buy_to_open', quantity: 1 },
+          { symbol: 'AMD261218C00210000', action: 'sell_to_open', quantity: 1 },
+        ],
+      },
+      'sigAmdSpread',
+    );
+    await place({ symbol: 'AMD', action: 'buy', quantity: 1, limit_price: 1 }, 'sigAmdStock');
+    const status = (id: string) => c.fake.orders.find((order) => order.client_order_id === id)?.status;
+    const answer = await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'AMD', action: 'cancel' }));
+    expect(answer.status_description).toBe('Canceled 1 open order(s) of AMD');
+    expect(status('sigAmdStock')).toBe('CANCELLED');
+    expect(status('sigAmdSpread')).toBe('SUBMITTED');
   });
 
   it('a cancel signal whose answer was lost is unknown, not none: the cancels carry no id of ours', async () => {

@@ -43,6 +43,15 @@ export async function cancelByClientId(
   return (await api.call(ctx, session, { method: 'POST', path: '/openapi/trade/order/cancel', json }, 'order')).body;
 }
 
+/**
+ * Whether an open order is one of `symbol`'s. Option orders carry the underlying as their symbol
+ * and the option in their legs: they are no orders of the stock.
+ */
+const ofSymbol = (symbol: string) => (order: JsonRecord) =>
+  stringField(order, 'symbol') === symbol &&
+  stringField(order, 'instrument_type') !== 'OPTION' &&
+  listOf(order.legs).length === 0;
+
 async function cancelSymbolOrders(
   api: WebullApi,
   ctx: BrokerContext,
@@ -50,9 +59,7 @@ async function cancelSymbolOrders(
   accountId: string,
   symbol: string,
 ) {
-  const mine = (await openOrders(api, ctx, session, accountId)).filter(
-    (order) => stringField(order, 'symbol') === symbol,
-  );
+  const mine = (await openOrders(api, ctx, session, accountId)).filter(ofSymbol(symbol));
   const canceled: string[] = [];
   for (const order of mine) {
     await cancelByClientId(api, ctx, session, accountId, stringField(order, 'client_order_id') ?? '');
@@ -87,10 +94,12 @@ export async function cancelSymbol(
 /** `value` cut (never rounded up) to 8 decimals; the hair of tolerance absorbs binary noise. */
 const down8 = (value: number) => Number((Math.floor(value * 1e8 + 1e-6) / 1e8).toFixed(8));
 
-function closingQuantity(held: number, order: Pick<Order, 'quantity' | 'quantity_type'>): number {
+/** What a close takes of the `held`; futures (`whole`) in whole contracts, cut down, never up. */
+function closingQuantity(held: number, order: Pick<Order, 'quantity' | 'quantity_type'>, whole: boolean): number {
   if (order.quantity === undefined) return held;
   if (order.quantity_type === 'percent_of_position') {
-    const part = down8((held * order.quantity) / 100);
+    const share = (held * order.quantity) / 100;
+    const part = whole ? Math.floor(share + 1e-9) : down8(share);
     if (!(part > 0)) throw invalid(`${order.quantity} % of ${held} is less than the smallest quantity`);
     return part;
   }
@@ -107,6 +116,7 @@ export async function closeSymbol(
   clientOrderId?: string,
 ): Promise<OrderResponse> {
   const symbol = positionSymbol(order);
+  const whole = webullInstrument(order.symbol, order.class).instrumentType === 'FUTURES';
   const heldNow = async () => {
     const query = { account_id: accountId };
     const positions = listOf((await api.call(ctx, session, { path: '/openapi/assets/positions', query })).body);
@@ -121,7 +131,7 @@ export async function closeSymbol(
   if (order.quantity !== undefined) {
     const held = await heldNow();
     if (held) {
-      const quantity = closingQuantity(Math.abs(held), order);
+      const quantity = closingQuantity(Math.abs(held), order, whole);
       if (quantity < Math.abs(held)) {
         const answer = await submitClose(api, ctx, session, accountId, order, held, quantity, clientOrderId);
         if (answer.status === 'rejected') return answer;
@@ -139,7 +149,16 @@ export async function closeSymbol(
       status_description: `No position in ${symbol}; canceled ${canceled.length} open order(s)`,
     };
   }
-  return submitClose(api, ctx, session, accountId, order, held, closingQuantity(Math.abs(held), order), clientOrderId);
+  return submitClose(
+    api,
+    ctx,
+    session,
+    accountId,
+    order,
+    held,
+    closingQuantity(Math.abs(held), order, whole),
+    clientOrderId,
+  );
 }
 
 /**
@@ -164,7 +183,7 @@ async function fitExits(
   try {
     const exits = (await openOrders(api, ctx, session, accountId)).filter(
       (order) =>
-        stringField(order, 'symbol') === symbol &&
+        ofSymbol(symbol)(order) &&
         stringField(order, 'side') === closing &&
         (decimalField(order, 'quantity') ?? 0) - (decimalField(order, 'filled_quantity') ?? 0) > left,
     );
