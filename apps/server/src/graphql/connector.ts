@@ -14,7 +14,7 @@ import {
 } from '../modules/connectors/index.ts';
 import { builder } from './builder.ts';
 import type { GraphQLContext } from './context.ts';
-import { requireViewer } from './guards.ts';
+import { requireDashboard, requireViewer } from './guards.ts';
 
 const BROKER_LOGIN_OWNER_ONLY =
   'A broker is connected by the account owner only: acting as the user, the broker login would be yours';
@@ -22,6 +22,16 @@ const BROKER_LOGIN_OWNER_ONLY =
 /** The signed-in caller as the modules' Actor (scoping and the activity log's address). */
 export function actorOf(ctx: GraphQLContext): Actor {
   return { userId: requireViewer(ctx).userId, address: ctx.ip || null };
+}
+
+/**
+ * The caller as an Actor for what connects, renames or deletes the account's setup (broker
+ * connections, webhooks, notification settings): a dashboard session or the admin proxy, never a
+ * personal API token, which drives trading and reads, so that a leaked one cannot silently
+ * disconnect a broker or remove a webhook (docs/ARCHITECTURE.md, `requireDashboard`).
+ */
+export function dashboardActorOf(ctx: GraphQLContext): Actor {
+  return { userId: requireDashboard(ctx).userId, address: ctx.ip || null };
 }
 
 export const ConnectorRef = builder.objectRef<ConnectorView>('Connector').implement({
@@ -82,7 +92,7 @@ builder.mutationFields((t) => ({
     type: ConnectorCreationRef,
     description: "Starts a connection: the credential form, or for 'open' providers the authorization URL.",
     args: { providerName: t.arg.string({ required: true }) },
-    resolve: (_root, { providerName }, ctx) => createConnector(ctx.services, actorOf(ctx), providerName),
+    resolve: (_root, { providerName }, ctx) => createConnector(ctx.services, dashboardActorOf(ctx), providerName),
   }),
   connectorActivate: t.field({
     type: ConnectorRef,
@@ -98,18 +108,19 @@ builder.mutationFields((t) => ({
       if (credentials.length > 0 && ctx.viewer?.proxiedBy !== undefined) {
         throw new AppError('FORBIDDEN', BROKER_LOGIN_OWNER_ONLY);
       }
-      return activateConnector(ctx.services, actorOf(ctx), providerName, credentials);
+      return activateConnector(ctx.services, dashboardActorOf(ctx), providerName, credentials);
     },
   }),
   connectorUpdate: t.field({
     type: ConnectorRef,
     description: 'Renames accounts: accounts is a JSON list of {id, name}; an empty name is skipped.',
     args: { key: t.arg.string({ required: true }), accounts: t.arg.string({ required: true }) },
-    resolve: (_root, { key, accounts }, ctx) => renameConnectorAccounts(ctx.services, actorOf(ctx), key, accounts),
+    resolve: (_root, { key, accounts }, ctx) =>
+      renameConnectorAccounts(ctx.services, dashboardActorOf(ctx), key, accounts),
   }),
   connectorDelete: t.boolean({
     description: 'Deletes the connector with its hooks and notification settings.',
     args: { key: t.arg.string({ required: true }) },
-    resolve: (_root, { key }, ctx) => deleteConnector(ctx.services, actorOf(ctx), key),
+    resolve: (_root, { key }, ctx) => deleteConnector(ctx.services, dashboardActorOf(ctx), key),
   }),
 }));

@@ -25,4 +25,10 @@ export interface GraphQLContext {
   bearer: string | null;
   /** Live updates of this instance (the `live` subscription). */
   live: LiveHub;
+  /**
+   * The caller of this request as of now (the same bearer and X-User resolved again; null when
+   * refused): a long-lived stream asks before each event, so a session signed out, reset or
+   * revoked, or a proxy ended, ends it.
+   */
+  reauthenticate: () => Promise<Viewer | null>;
 }

@@ -18,7 +18,7 @@ import {
   updateHook,
 } from '../modules/hooks/index.ts';
 import { builder } from './builder.ts';
-import { actorOf } from './connector.ts';
+import { actorOf, dashboardActorOf } from './connector.ts';
 import type { GraphQLContext } from './context.ts';
 
 /**
@@ -149,6 +149,6 @@ builder.mutationFields((t) => ({
   }),
   hookDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },
-    resolve: (_root, { key }, ctx) => deleteHook(ctx.services, actorOf(ctx), key),
+    resolve: (_root, { key }, ctx) => deleteHook(ctx.services, dashboardActorOf(ctx), key),
   }),
 }));

@@ -4,6 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../test/app.ts';
+import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../test/identity.ts';
 import { eventually, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
 import { recordAction } from '../db/repositories/action.repository.ts';
 import { recordSignalOutcomes } from '../db/repositories/signals.repository.ts';
@@ -18,8 +19,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** Subscribes as `headers`; `next()` resolves with the next event's kind. */
-async function subscribe(headers: Record<string, string>) {
-  const response = await fetch(`${base}/graphql`, {
+async function subscribe(headers: Record<string, string>, at = base) {
+  const response = await fetch(`${at}/graphql`, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: JSON.stringify({ query: 'subscription { live { kind at } }' }),
@@ -119,5 +120,37 @@ describe('live subscription', () => {
     });
     const text = await response.text();
     expect(text).toContain('UNAUTHENTICATED');
+  });
+});
+
+describe('live subscription of a session that ends', () => {
+  it('ends the stream when its session signs out; another session of the user keeps its own', async () => {
+    const real = await startTestApp();
+    try {
+      await real.app.listen({ port: 0, host: '127.0.0.1' });
+      const at = `http://127.0.0.1:${(real.app.server.address() as AddressInfo).port}`;
+      const user = await confirmedUser(real, 'live-signout@example.com');
+      const other = await gql<{ signin: { token: string } }>(real.app, SIGNIN, {
+        type: 'password',
+        credentials: { email: 'live-signout@example.com', password: STRONG_PASSWORD },
+      });
+      const otherToken = other.data?.signin.token ?? '';
+      const live = await subscribe(bearer(user.token), at);
+      const kept = await subscribe(bearer(otherToken), at);
+      expect(await live.next()).toBe('ready');
+      expect(await kept.next()).toBe('ready');
+      await recordAction(real.services.db, { userId: user.id, code: 'Signin', address: null });
+      expect(await live.next()).toBe('activity');
+      expect(await kept.next()).toBe('activity');
+
+      expect((await gql(real.app, 'mutation { signout }', {}, bearer(user.token))).data).toEqual({ signout: true });
+      await recordAction(real.services.db, { userId: user.id, code: 'Signin', address: null });
+      expect(await kept.next()).toBe('activity');
+      // The signed-out stream tells nothing more: it ends.
+      expect(await live.next()).toBeNull();
+      expect(live.kinds).toEqual(['ready', 'activity']);
+    } finally {
+      await real.close();
+    }
   });
 });

@@ -1,9 +1,25 @@
 // The `live` subscription (issue #21): tells a signed-in screen when to look again. Served over
 // Server-Sent Events by GraphQL Yoga (Accept: text/event-stream). Its first event is 'ready'.
+// Before each later event the caller is authenticated again: a stream whose session was signed
+// out, reset or revoked (or whose proxy ended, or whose user lost the customer bit) ends instead.
+import { GROUP } from '@router/shared';
 import { Repeater } from 'graphql-yoga';
 import type { LiveEvent } from '../modules/live/hub.ts';
 import { builder } from './builder.ts';
+import type { GraphQLContext, Viewer } from './context.ts';
 import { requireViewer } from './guards.ts';
+
+/** The request's caller is still the one who subscribed, with the customer bit. */
+async function stillViewer(ctx: GraphQLContext, viewer: Viewer): Promise<boolean> {
+  const now = await ctx.reauthenticate();
+  return (
+    now !== null &&
+    now.userId === viewer.userId &&
+    now.sessionId === viewer.sessionId &&
+    now.proxiedBy === viewer.proxiedBy &&
+    (now.group & GROUP.CUSTOMER) !== 0
+  );
+}
 
 const LiveEventRef = builder.objectRef<LiveEvent>('LiveEvent').implement({
   description: "A change to the caller's screens: reload what they show.",
@@ -21,10 +37,18 @@ builder.subscriptionFields((t) => ({
     type: LiveEventRef,
     description: "The caller's activity, stats and webhooks changed; first event 'ready'.",
     subscribe: (_root, _args, ctx) => {
-      const { userId } = requireViewer(ctx);
+      const viewer = requireViewer(ctx);
       return new Repeater<LiveEvent>(async (push, stop) => {
         await push({ kind: 'ready', at: Date.now() });
-        const unsubscribe = ctx.live.subscribe(userId, { event: (event) => void push(event), end: () => stop() });
+        // Checked one event after another, so events keep their order.
+        let checked = Promise.resolve();
+        const event = (next: LiveEvent) => {
+          checked = checked.then(async () => {
+            if (await stillViewer(ctx, viewer)) void push(next);
+            else stop();
+          });
+        };
+        const unsubscribe = ctx.live.subscribe(viewer.userId, { event, end: () => stop() });
         await stop;
         unsubscribe();
       });

@@ -15,7 +15,7 @@ import {
   updateNotification,
 } from '../modules/notifications/index.ts';
 import { builder } from './builder.ts';
-import { actorOf } from './connector.ts';
+import { actorOf, dashboardActorOf } from './connector.ts';
 import { requireOwner } from './guards.ts';
 
 /**
@@ -127,7 +127,7 @@ builder.mutationFields((t) => ({
   }),
   notificationDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },
-    resolve: (_root, { key }, ctx) => deleteNotification(ctx.services, actorOf(ctx), key),
+    resolve: (_root, { key }, ctx) => deleteNotification(ctx.services, dashboardActorOf(ctx), key),
   }),
   notificationSecretRotate: t.field({
     type: NotificationRef,

@@ -53,6 +53,7 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
         userAgent: req.headers['user-agent'] ?? '',
         bearer,
         live,
+        reauthenticate: () => authenticate(services, req, bearer).catch(() => null),
       };
     },
   });

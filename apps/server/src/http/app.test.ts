@@ -1,5 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { authenticate } from '../modules/auth/authenticate.ts';
+import { buildApp } from './app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -97,4 +101,64 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
       }
     },
   );
+});
+
+describe('while shutting down', () => {
+  it('answers a request on a kept-alive connection 503 with {status, message} and the security headers', async () => {
+    // An instance held in its closing phase by a preClose hook (its own services: closing ends their brokers).
+    const own = await startTestApp();
+    const app = await buildApp(own.services, { authenticate, webApp: false });
+    let enteredClose: () => void = () => {};
+    const closingStarted = new Promise<void>((resolve) => {
+      enteredClose = resolve;
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    app.addHook('preClose', async () => {
+      enteredClose();
+      await held;
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (app.server.address() as AddressInfo).port;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (path: string) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path, agent }, (res) => {
+            let body = '';
+            res.on('data', (chunk) => {
+              body += String(chunk);
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+          })
+          .on('error', reject);
+      });
+    try {
+      expect((await get('/healthz')).status).toBe(200);
+      const closed = app.close();
+      await closingStarted;
+      for (const path of ['/api/v1/accounts', '/healthz']) {
+        const answer = await get(path);
+        expect(answer.status, path).toBe(503);
+        expect(JSON.parse(answer.body), path).toEqual({
+          status: 'Error',
+          message: 'The server is shutting down, please try again',
+        });
+        expect(answer.headers['x-content-type-options'], path).toBe('nosniff');
+        expect(
+          answer.headers['strict-transport-security'] ?? answer.headers['cross-origin-resource-policy'],
+          path,
+        ).toBeTruthy();
+      }
+      release();
+      await closed;
+    } finally {
+      release();
+      agent.destroy();
+      await app.close();
+      await own.close();
+    }
+  });
 });

@@ -2,6 +2,7 @@
 // webhook, OAuth, the REST API and the web app.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { AppError } from '../errors.ts';
 import type { Authenticate } from '../graphql/yoga.ts';
 import { registerGraphQL } from '../graphql/yoga.ts';
 import { registerHook } from '../hook/plugin.ts';
@@ -57,10 +58,13 @@ export async function buildApp(services: Services, options: AppOptions): Promise
       disableRequestLogging: services.config.LOG_LEVEL !== 'debug' && services.config.LOG_LEVEL !== 'trace',
     }),
     forceCloseConnections: false,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing is written raw (its `{error, statusCode}` shape, no hook, no
+    // helmet header): ours answers below, after helmet's hook, through the error handler.
+    return503OnClosing: false,
   });
   await registerSecurityHeaders(app, services.config.PUBLIC_URL);
   registerErrorHandler(app);
+  registerClosing(app);
   registerHealth(app, services);
   registerGraphQL(app, services, options.authenticate);
   const signals = createSignalRuntime(services);
@@ -79,4 +83,20 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   await registerApi(app, services, signals);
   if (options.webApp !== false) await registerWebApp(app, options.webDist);
   return app;
+}
+
+/**
+ * While the server shuts down (from the first preClose hook, so before open streams end and the
+ * listener closes), a request arriving on a kept-alive connection is refused 503 as every other
+ * error, `{status, message}`, with the security headers (Fastify adds `Connection: close`): the
+ * load balancer sends it elsewhere and the client may retry it, nothing was done.
+ */
+function registerClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new AppError('UNAVAILABLE', 'The server is shutting down, please try again');
+  });
 }

@@ -1,10 +1,12 @@
 // Before every /api/v1 handler: the per-token rate limit (429 with Retry-After), the bearer (401:
 // none, unknown, expired or revoked, and sign-in sessions), the same limit per client and user (an
 // application's every access token for one user shares it: a refreshed or second token brings no
-// fresh allowance), then the route's scope (403), each refusal with its RFC 6750 WWW-Authenticate
+// fresh allowance), the customer group bit (403, as GraphQL's requireViewer: SPEC §6), then the
+// route's scope (403), each refusal with its RFC 6750 WWW-Authenticate
 // challenge. The token itself is never logged: the limit is keyed by its SHA-256, as
 // ApiPrincipal.credentialId.
 import { createHash } from 'node:crypto';
+import { GROUP } from '@router/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { RateLimiter } from '../../hook/rate-limit.ts';
@@ -39,6 +41,11 @@ export function registerGuard(api: ApiInstance, services: Services): void {
       throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
     }
     limit(`${caller.client}:${caller.userId}`);
+    // Every signed-in ability is the customer's (SPEC §6): a user without the bit trades nowhere.
+    if ((caller.group & GROUP.CUSTOMER) === 0) {
+      reply.header('www-authenticate', CHALLENGE);
+      throw new AppError('FORBIDDEN', 'You are not allowed to do this');
+    }
     const needed = req.routeOptions.config.apiScope;
     if (needed && !caller.scopes.has(needed)) {
       reply.header('www-authenticate', `${CHALLENGE}, error="insufficient_scope", scope="${needed}"`);

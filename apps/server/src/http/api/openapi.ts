@@ -17,7 +17,8 @@ Authenticate with \`Authorization: Bearer <token>\`: a personal API token (Setti
 every scope) or an OAuth 2.0 access token of an application (authorization code with PKCE at the
 provider below; the scopes the user granted). Errors answer \`{"status", "message"}\` with status
 ValidationError, ExecutionError, AuthenticationError (401), ForbiddenError (403: a scope is
-missing) or Error (404, 429, 5xx). Each token may make a limited number of requests per second;
+missing, or the user's account may not use the API) or Error (404, 429, 500, 503 while the server
+restarts: retry). Each token may make a limited number of requests per second;
 over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
 
 export async function registerOpenApi(app: FastifyInstance, services: Services): Promise<void> {

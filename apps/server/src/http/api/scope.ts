@@ -42,13 +42,16 @@ export function principal(req: { apiPrincipal: ApiPrincipal | null }): ApiPrinci
 
 /**
  * The error answers every authenticated route may give. 413: every route of the scope reads a
- * request body (whatever its method) up to the order's limit, and refuses a larger one.
+ * request body (whatever its method) up to the order's limit, and refuses a larger one. 500: our
+ * own failure (generic message); 503: the server is shutting down, or a dependency is down.
  */
 export const COMMON_ERRORS = {
   401: apiErrorSchema,
   403: apiErrorSchema,
   413: apiErrorSchema,
   429: apiErrorSchema,
+  500: apiErrorSchema,
+  503: apiErrorSchema,
 } as const;
 
 /** Routes with parameters also answer 400 (a malformed one) and 404 (unknown, or another user's). */

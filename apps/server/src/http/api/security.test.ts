@@ -185,6 +185,25 @@ describe('ids no row can hold', () => {
   });
 });
 
+describe('a user without the customer group bit (SPEC §6)', () => {
+  it('is refused 403 on every route, with a personal token or an application token, and nothing is placed', async () => {
+    const carol = await apiTrader(server, 'carol@example.test');
+    const { app } = await professionalWithApp(server, 'dev-carol@example.test');
+    const oauth = await oauthAccessToken(server, app, carol.token, 'orders:write');
+    const account = Buffer.from(`${carol.connector.key}\n${carol.brokerAccountId}`).toString('base64url');
+    // Tokens are resolved for the first time after the change (no cached resolution).
+    await server.services.db.$client.query('update users set "group" = "group" & ~4 where id = $1', [carol.id]);
+    for (const token of [carol.apiToken, oauth]) {
+      const listed = await api(server, token, 'GET', '/api/v1/accounts');
+      expect(listed.status).toBe(403);
+      expect(listed.body).toEqual({ status: 'ForbiddenError', message: 'You are not allowed to do this' });
+      const placed = await api(server, token, 'POST', `/api/v1/accounts/${account}/orders`, ORDER);
+      expect(placed.status).toBe(403);
+    }
+    expect(await paperOrders(server, carol.brokerAccountId)).toEqual([]);
+  });
+});
+
 describe('a revoked application', () => {
   it('gets 401 at once', async () => {
     const { app } = await professionalWithApp(server, 'dev-revoked@example.test');

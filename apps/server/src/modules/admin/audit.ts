@@ -49,16 +49,48 @@ export async function listAudit(
 const SECRET_KEY = /pass|secret|token|credential|authorization|shortkey|verifier|recovery|^code$/i;
 const MAX_TEXT = 500;
 
-/** A mutation's arguments as the audit log keeps them: secrets replaced, long texts cut. */
+/** Keys holding a URL that may carry a secret (a notification's webhook URL: Slack's path, a `?token=`). */
+const URL_KEY = /^url$/i;
+
+/** Only a URL's origin is kept: its path, query and user info may be the receiver's secret. */
+function redactUrl(value: unknown): unknown {
+  if (typeof value !== 'string') return '[redacted]';
+  try {
+    const url = new URL(value);
+    return url.origin === 'null' ? '[redacted]' : `${url.origin}/[redacted]`;
+  } catch {
+    return '[redacted]';
+  }
+}
+
+/** A JSON object given as text (a `metadata` argument), else undefined. */
+function jsonObject(text: string): object | undefined {
+  if (!text.trimStart().startsWith('{')) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A mutation's arguments as the audit log keeps them: secrets replaced, URLs cut to their origin
+ * (also inside a JSON object given as text, such as a notification's `metadata`), long texts cut.
+ */
 export function redactArguments(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
+  if (typeof value === 'string') {
+    const object = depth <= 5 ? jsonObject(value) : undefined;
+    const text = object ? JSON.stringify(redactArguments(object, depth + 1)) : value;
+    return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+  }
   if (value === null || typeof value !== 'object') return value;
   if (depth > 5) return '…';
   if (Array.isArray(value)) return value.slice(0, 50).map((item) => redactArguments(item, depth + 1));
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key,
-      SECRET_KEY.test(key) ? '[redacted]' : redactArguments(item, depth + 1),
+      SECRET_KEY.test(key) ? '[redacted]' : URL_KEY.test(key) ? redactUrl(item) : redactArguments(item, depth + 1),
     ]),
   );
 }

@@ -258,6 +258,47 @@ describe('proxy', () => {
     expect(await stored()).toEqual({ url: 'https://example.org/collector' });
   });
 
+  it("records a notification's webhook URL by its origin only: its path and query may be the receiver's secret", async () => {
+    const owner = await confirmedUser(t, 'audit-url@example.test');
+    const asOwner = await proxiedAs('audit-url@example.test');
+    const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
+      t.app,
+      'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
+      {},
+      bearer(owner.token),
+    );
+    const connectorKey = paper.data?.connectorActivate.key ?? '';
+    const accountId = (JSON.parse(paper.data?.connectorActivate.accounts ?? '[]') as Array<{ id: string }>)[0]?.id;
+    const url = 'https://hooks.example.com/services/T0/B0/pathSecret42?token=querySecret42';
+    const own = await gql<{ notificationCreate: { key: string } }>(
+      t.app,
+      `mutation($k: String!, $a: String!, $m: String!) {
+        notificationCreate(connectorKey: $k, accountId: $a, type: 1, metadata: $m) { key } }`,
+      { k: connectorKey, a: accountId, m: JSON.stringify({ url }) },
+      bearer(owner.token),
+    );
+    const key = own.data?.notificationCreate.key ?? '';
+    // The administrator changes the events of the same receiver (allowed while proxied).
+    const updated = await gql(
+      t.app,
+      'mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { key } }',
+      { k: key, m: JSON.stringify({ url, events: ['order.filled'] }) },
+      asOwner,
+    );
+    expect(updated.errors).toBeUndefined();
+    const [entry] = await latestAudit(1);
+    expect(entry?.details).not.toMatch(/Secret42/);
+    const details = JSON.parse(entry?.details ?? '') as {
+      mutation: string;
+      arguments: { key: string; metadata: string };
+    };
+    expect(details.mutation).toBe('notificationUpdate');
+    expect(JSON.parse(details.arguments.metadata)).toEqual({
+      url: 'https://hooks.example.com/[redacted]',
+      events: ['order.filled'],
+    });
+  });
+
   it("never connects a broker with a login while proxied: it would be the administrator's, in the user's account", async () => {
     const hank = await confirmedUser(t, 'hank@example.test');
     const asHank = await proxiedAs('hank@example.test');

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { activateConnector } from '../connectors/index.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -112,5 +113,57 @@ describe('an API token at GraphQL', () => {
       bearer(owner.token),
     );
     expect(deleted.data).toEqual({ userAppDelete: true });
+  });
+
+  it('cannot connect, rename or delete a broker connection, nor delete a webhook or a notification setting', async () => {
+    const owner = await confirmedUser(t, 'setup@example.test');
+    const leaked = await newApiToken(owner.token, 'ci');
+    const connector = await activateConnector(t.services, { userId: owner.id, address: null }, 'paper', []);
+    const accountId = connector.accounts[0]?.id ?? '';
+    const hook = await gql<{ hookCreate: { key: string } }>(
+      t.app,
+      'mutation($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "Main") { key } }',
+      { c: connector.key, a: accountId },
+      bearer(owner.token),
+    );
+    const hookKey = hook.data?.hookCreate.key ?? '';
+    const setting = await gql<{ notificationCreate: { key: string } }>(
+      t.app,
+      'mutation($c: String!, $a: String!, $m: String!) { notificationCreate(connectorKey: $c, accountId: $a, type: 2, metadata: $m) { key } }',
+      { c: connector.key, a: accountId, m: JSON.stringify({ email: 'alerts@example.test' }) },
+      bearer(owner.token),
+    );
+    const settingKey = setting.data?.notificationCreate.key ?? '';
+    expect(hookKey && settingKey).toBeTruthy();
+    const LIST = `query($c: String!, $a: String!) { connectors { key accounts isActive }
+      hooks(connectorKey: $c) { key name } notifications(connectorKey: $c, accountId: $a) { key } }`;
+    const vars = { c: connector.key, a: accountId };
+    const before = await gql(t.app, LIST, vars, bearer(owner.token));
+    const refused: Array<[string, Record<string, unknown>]> = [
+      ['mutation($k: String!) { connectorDelete(key: $k) }', { k: connector.key }],
+      [
+        'mutation($k: String!, $a: String!) { connectorUpdate(key: $k, accounts: $a) { key } }',
+        { k: connector.key, a: JSON.stringify([{ id: accountId, name: 'renamed' }]) },
+      ],
+      ['mutation { connectorCreate(providerName: "paper") { type } }', {}],
+      ['mutation { connectorActivate(providerName: "paper", credentials: []) { key } }', {}],
+      ['mutation($k: String!) { hookDelete(key: $k) }', { k: hookKey }],
+      ['mutation($k: String!) { notificationDelete(key: $k) }', { k: settingKey }],
+    ];
+    for (const [query, variables] of refused) {
+      const result = await gql(t.app, query, variables, bearer(leaked));
+      expect(result.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
+      expect(result.errors?.[0]?.message, query).toMatch(/sign in to the dashboard/i);
+    }
+    // Nothing changed; the token still reads the setup, and the dashboard session still manages it.
+    expect(await gql(t.app, LIST, vars, bearer(owner.token))).toEqual(before);
+    expect(await gql(t.app, LIST, vars, bearer(leaked))).toEqual(before);
+    const deleted = await gql(
+      t.app,
+      'mutation($k: String!) { hookDelete(key: $k) }',
+      { k: hookKey },
+      bearer(owner.token),
+    );
+    expect(deleted.data).toEqual({ hookDelete: true });
   });
 });

@@ -3,7 +3,6 @@
 import { MAX_BODY_LENGTH } from '@router/orders';
 import {
   accountParamsSchema,
-  apiErrorSchema,
   apiOrderBodySchema,
   apiOrderSchema,
   idempotencyHeadersSchema,
@@ -38,7 +37,6 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         body: apiOrderBodySchema,
         response: {
           201: apiOrderSchema,
-          503: apiErrorSchema,
           ...LOOKUP_ERRORS,
         },
       },
