@@ -269,7 +269,9 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
         const mapped = toBrokerError(error, mapping, true, lastStatusOf(exchange));
         if (mapped.kind !== 'DuplicateOrder') throw mapped;
         // The client order id was used already: that order is the answer, nothing new is placed.
-        const found = await existing(exchange, clientOrderId);
+        // A lookup that fails proves nothing of it: the duplicate stands (an order may exist, the
+        // outcome is unknown), never a refusal that would say nothing was placed.
+        const found = await existing(exchange, clientOrderId).catch(() => null);
         if (found) return found;
         throw mapped;
       }

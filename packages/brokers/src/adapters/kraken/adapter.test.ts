@@ -176,6 +176,18 @@ describe('kraken errors', () => {
     expect(addOrders()).toHaveLength(2);
     expect(fake.orders).toHaveLength(1);
   });
+
+  it('a repeated client order id whose order cannot be looked up is still a duplicate, not a refusal', async () => {
+    // The first order exists; the lookup of it failing proves nothing: "nothing placed" would be wrong.
+    await place({ type: 'limit', limit_price: 60000 }, 'sig-dup-lost');
+    fake.inject({ method: 'POST', path: '/0/private/OpenOrders', status: 503, body: 'Service Unavailable' });
+    await expectBrokerError(
+      place({ type: 'limit', limit_price: 60000 }, 'sig-dup-lost'),
+      'DuplicateOrder',
+      /^Kraken: /,
+    );
+    expect(fake.orders).toHaveLength(1);
+  });
 });
 
 describe('kraken lookups, cancel, close and holdings', () => {
