@@ -254,7 +254,8 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
         return { id: clientOrderId, status: 'canceled', status_description: `${count} open orders canceled` };
       }
       const args = limitOnTick(exchange, market, venue.orderArgs(order, market, clientOrderId));
-      checkLot(exchange, market, args.amount);
+      // A cash quantity (`cost`) is in the quote currency: the base lot size says nothing of it.
+      if (args.params.cost === undefined) checkLot(exchange, market, args.amount);
       try {
         const placed = await exchange.createOrder(
           market.symbol,
