@@ -146,9 +146,16 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
    * the market's open orders first; a close of part keeps them, since they include the stop-loss
    * and take-profit orders of the part still held, cut to that part where they could sell more
    * (fitExits) (at a spot venue, what open sells hold back is not free: a part beyond the free
-   * balance cancels them and is a close of what is held).
+   * balance cancels them and is a close of what is held). A close signal's closing order carries
+   * its `clientOrderId`: a lost answer is then looked up like any order's, where the exchange's
+   * own id of it would prove nothing (Coinbase's listing found no order of ours: "nothing placed").
    */
-  async function close(exchange: Exchange, market: MarketInfo, part?: number): Promise<OrderResponse> {
+  async function close(
+    exchange: Exchange,
+    market: MarketInfo,
+    part?: number,
+    clientOrderId?: string,
+  ): Promise<OrderResponse> {
     const order = () => call(exchange, () => closeOrder(exchange, market, venue.positions === true, part));
     let args = part === undefined ? undefined : await order();
     if (!args?.partial) {
@@ -158,7 +165,11 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     if (!args) throw new BrokerError('InvalidOrder', title, `no position in ${market.symbol} to close`);
     const placed = await call(
       exchange,
-      () => exchange.createOrder(market.symbol, 'market', args.side, args.amount, undefined, args.params),
+      () =>
+        exchange.createOrder(market.symbol, 'market', args.side, args.amount, undefined, {
+          ...args.params,
+          ...(clientOrderId !== undefined ? venue.clientIdParams(clientOrderId) : {}),
+        }),
       true,
     );
     const answer = toOrderResponse(placed);
@@ -247,7 +258,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       if (order.action === 'close') {
         if (order.quantity !== undefined && order.quantity_type !== 'fixed')
           throw new BrokerError('InvalidOrder', title, 'close takes a fixed quantity');
-        return close(exchange, market, order.quantity);
+        return close(exchange, market, order.quantity, clientOrderId);
       }
       if (order.action === 'cancel') {
         const count = await cancelOpen(exchange, market);

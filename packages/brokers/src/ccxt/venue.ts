@@ -30,6 +30,11 @@ export interface CcxtVenue {
   /** createOrder arguments; throws a BrokerError for what the exchange cannot do. */
   orderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs;
   /**
+   * The createOrder params that carry our client order id, in the exchange's form: a close
+   * signal's closing order is sent with them, so it can be found again like any other order.
+   */
+  clientIdParams(clientOrderId: string): Record<string, unknown>;
+  /**
    * The order placed with our client order id, if the exchange has it: asked for by that id
    * (`has.findOrderByClientId`), or found in the orders listed since `since` (`has.listRecentOrders`).
    */

@@ -240,6 +240,15 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     },
   );
 
+  it('a close whose answer was lost is found by its clOrdID, not left unknown', async () => {
+    const closed = await place({ action: 'close', quantity: 100 }, 'sig-close-lost');
+    expect(bodyOf()).toMatchObject({ clOrdID: 'sig-close-lost', execInst: 'ReduceOnly' });
+    expect((await verdictOf(prism, posted()[0]!)).accepted).toBe(true);
+    expect(
+      await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-close-lost', order: order({ action: 'close' }) }),
+    ).toMatchObject({ match: 'exact', order: { id: closed.id } });
+  });
+
   it('a close of part of the position keeps the open orders (the exits of the rest); a close of all cancels them', async () => {
     const exit = await place({ action: 'sell', type: 'limit', limit_price: 70000, quantity: 200 }, 'sig-exit');
     const canceled = () => fake.calls('DELETE', '/api/v1/order');

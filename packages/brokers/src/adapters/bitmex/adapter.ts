@@ -65,6 +65,7 @@ const bitmexVenue: CcxtVenue = {
   options: { brokerId: 'signal-router' },
   readMessage: readBitmexMessage,
   orderArgs: bitmexOrderArgs,
+  clientIdParams: (clientOrderId) => ({ clOrdID: bitmexClientId(clientOrderId) }),
   async findByClientId(exchange, clientOrderId) {
     const filter = { clOrdID: bitmexClientId(clientOrderId) };
     const orders = await exchange.fetchOrders(undefined, undefined, undefined, { filter, reverse: true });

@@ -240,6 +240,14 @@ describe('coinbase lookups, cancel, close and holdings', () => {
     });
   });
 
+  it('a close whose answer was lost is found by its client order id, not proved absent', async () => {
+    const placed = await place({ action: 'close', quantity: 0.2 }, 'sig-close-lost');
+    expect(bodyOf()).toMatchObject({ client_order_id: 'sig-close-lost' });
+    expect(
+      await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-close-lost', order: order({ action: 'close' }) }),
+    ).toMatchObject({ match: 'exact', order: { id: placed.id } });
+  });
+
   it('close with a quantity sells that much of the base currency, not all of it', async () => {
     await place({ action: 'close', quantity: 0.2 }, 'sig-close');
     expect(bodyOf()).toMatchObject({
