@@ -2,7 +2,7 @@
 // fresh ccxt instance (credentials, deadline, base URL), so nothing leaks between connections.
 
 import type { OrderResponse } from '@router/orders';
-import type { Exchange } from 'ccxt';
+import type { Order as CcxtOrder, Exchange } from 'ccxt';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../core/errors.ts';
 import { exitsCutAnswer, exitsNotCutAnswer } from '../core/exits-cut.ts';
@@ -113,6 +113,16 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     };
   }
 
+  /**
+   * The answer to a createOrder. One that names no order (an empty or garbled 200, which ccxt reads
+   * as an order without id) proves nothing: the order may stand or not, and is looked up by our id.
+   */
+  function answerOf(placed: CcxtOrder): OrderResponse {
+    if (!placed.id)
+      throw new BrokerError('BrokerUnavailable', title, 'the answer names no order', { outcomeUnknown: true });
+    return toOrderResponse(placed);
+  }
+
   async function existing(exchange: Exchange, clientOrderId: string, since?: number): Promise<OrderResponse | null> {
     const found = await call(exchange, () => venue.findByClientId(exchange, clientOrderId, since));
     return found ? toOrderResponse(found) : null;
@@ -172,7 +182,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
         }),
       true,
     );
-    const answer = toOrderResponse(placed);
+    const answer = answerOf(placed);
     if (!args.partial || !market.swap || venue.positions !== true || venue.amendsQuantity !== true) return answer;
     return fitExits(exchange, market, args.side, args.left, answer);
   }
@@ -276,7 +286,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
           args.price,
           args.params,
         );
-        return toOrderResponse(placed);
+        return answerOf(placed);
       } catch (error) {
         const mapped = toBrokerError(error, mapping, true, lastStatusOf(exchange));
         if (mapped.kind !== 'DuplicateOrder') throw mapped;

@@ -146,6 +146,13 @@ describe('kraken errors', () => {
     expect(addOrders()).toHaveLength(1);
   });
 
+  it('an answer that names no order leaves the outcome unknown, not accepted with no id', async () => {
+    fake.inject({ method: 'POST', path: '/0/private/AddOrder', status: 200, body: { error: [], result: {} } });
+    const error = await expectBrokerError(place({}), 'BrokerUnavailable', 'Kraken: the answer names no order');
+    expect(error.outcomeUnknown).toBe(true);
+    expect(addOrders()).toHaveLength(1);
+  });
+
   it('rate limits are typed', async () => {
     fake.failNextOrder = 'EAPI:Rate limit exceeded';
     await expectBrokerError(place({}), 'RateLimited', 'Kraken: rate limit exceeded');
