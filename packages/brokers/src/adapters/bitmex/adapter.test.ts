@@ -216,6 +216,14 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     expect(fake.orders[0]?.ordStatus).toBe('New');
   });
 
+  it('a cancel of a filled order is refused, and the order stays filled', async () => {
+    // BitMEX answers 200 with the order and "Unable to cancel order due to existing state: Filled".
+    const filled = await place({}, 'sig-filled');
+    const cancel = broker.cancelOrder(context(baseUrl), session, { accountId: 'default', brokerOrderId: filled.id });
+    await expectBrokerError(cancel, 'OrderNotFound', /Unable to cancel order due to existing state: Filled/);
+    expect(fake.orders.find((o) => o.orderID === filled.id)?.ordStatus).toBe('Filled');
+  });
+
   it('close sends a reduce-only market order against the position', async () => {
     const closed = await place({ action: 'close' }, 'sig-close');
     expect(closed.status).toBe('filled');

@@ -174,8 +174,12 @@ export function createBitmexFake(): BitmexFake {
     }
     const body = JSON.parse(String(request.body || '{}')) as { orderID?: string };
     const order = fake.orders.find((o) => o.orderID === body.orderID);
-    if (order) order.ordStatus = 'Canceled';
-    return order ? [order] : [{ orderID: body.orderID, ordStatus: 'Rejected', error: 'Not Found' }];
+    if (!order) return [{ orderID: body.orderID, ordStatus: 'Rejected', error: 'Not Found' }];
+    // An order no longer working (filled, canceled) is not canceled: a 200 naming its state.
+    if (!['New', 'PartiallyFilled'].includes(String(order.ordStatus)))
+      return [{ ...order, error: `Unable to cancel order due to existing state: ${order.ordStatus}` }];
+    order.ordStatus = 'Canceled';
+    return [order];
   });
   // Amend: orderQty is the order's whole quantity, filled part included.
   app.put('/api/v1/order', async (request, reply) => {
