@@ -224,6 +224,15 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     expect(fake.orders.find((o) => o.orderID === filled.id)?.ordStatus).toBe('Filled');
   });
 
+  it('a cancel of an order BitMEX does not know is refused, not reported done', async () => {
+    // DELETE /order answers 200 with one entry per order; one it could not cancel carries `error`.
+    const cancel = broker.cancelOrder(context(baseUrl), session, {
+      accountId: 'default',
+      brokerOrderId: 'no-such-order',
+    });
+    await expectBrokerError(cancel, 'OrderNotFound', 'BitMEX: Not Found');
+  });
+
   it('close sends a reduce-only market order against the position', async () => {
     const closed = await place({ action: 'close' }, 'sig-close');
     expect(closed.status).toBe('filled');
