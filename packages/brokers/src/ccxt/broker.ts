@@ -75,7 +75,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
 
   async function marketFor(exchange: Exchange, symbol: string, extra?: Record<string, string | number | boolean>) {
     const markets = await call(exchange, () => loadMarketInfos(exchange));
-    const market = findMarket(markets, symbol, preferredKind(extra));
+    const market = findMarket(markets, symbol, preferredKind(extra) ?? venue.defaultKind);
     if (!market) throw new BrokerError('InvalidOrder', title, `unknown symbol ${symbol}`);
     return market;
   }

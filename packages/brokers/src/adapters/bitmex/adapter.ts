@@ -59,6 +59,7 @@ const bitmexVenue: CcxtVenue = {
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
   currencies: true,
   positions: true,
+  defaultKind: 'swap',
   // PUT /api/v1/order amends an open order's orderQty (swagger: "Amend the quantity or price of an open order").
   amendsQuantity: true,
   sandbox: true,

@@ -69,6 +69,24 @@ const INSTRUMENTS = [
     tickSize: 0.05,
     lastPrice: 3000,
   },
+  // BitMEX lists spot pairs too (typ IFXXXP): XBT_USDT is BTC/USDT spot, beside the XBTUSDT swap.
+  {
+    ...base,
+    typ: 'IFXXXP',
+    symbol: 'XBT_USDT',
+    rootSymbol: 'XBT',
+    underlying: 'XBT',
+    quoteCurrency: 'USDT',
+    settlCurrency: 'USDt',
+    positionCurrency: 'XBT',
+    isInverse: false,
+    isQuanto: false,
+    multiplier: 1,
+    underlyingToPositionMultiplier: 1_000_000,
+    lotSize: 100,
+    tickSize: 0.5,
+    lastPrice: 65000,
+  },
 ];
 const ASSETS = [
   { asset: 'XBT', currency: 'XBt', name: 'Bitcoin', scale: 8, enabled: true, isMarginCurrency: true, networks: [] },
