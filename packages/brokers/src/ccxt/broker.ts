@@ -2,7 +2,7 @@
 // fresh ccxt instance (credentials, deadline, base URL), so nothing leaks between connections.
 
 import type { OrderResponse } from '@router/orders';
-import type { Exchange } from 'ccxt';
+import type { Order as CcxtOrder, Exchange } from 'ccxt';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../core/errors.ts';
 import { exitsCutAnswer, exitsNotCutAnswer } from '../core/exits-cut.ts';
@@ -75,7 +75,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
 
   async function marketFor(exchange: Exchange, symbol: string, extra?: Record<string, string | number | boolean>) {
     const markets = await call(exchange, () => loadMarketInfos(exchange));
-    const market = findMarket(markets, symbol, preferredKind(extra));
+    const market = findMarket(markets, symbol, preferredKind(extra) ?? venue.defaultKind);
     if (!market) throw new BrokerError('InvalidOrder', title, `unknown symbol ${symbol}`);
     return market;
   }
@@ -113,6 +113,16 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     };
   }
 
+  /**
+   * The answer to a createOrder. One that names no order (an empty or garbled 200, which ccxt reads
+   * as an order without id) proves nothing: the order may stand or not, and is looked up by our id.
+   */
+  function answerOf(placed: CcxtOrder): OrderResponse {
+    if (!placed.id)
+      throw new BrokerError('BrokerUnavailable', title, 'the answer names no order', { outcomeUnknown: true });
+    return toOrderResponse(placed);
+  }
+
   async function existing(exchange: Exchange, clientOrderId: string, since?: number): Promise<OrderResponse | null> {
     const found = await call(exchange, () => venue.findByClientId(exchange, clientOrderId, since));
     return found ? toOrderResponse(found) : null;
@@ -146,9 +156,16 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
    * the market's open orders first; a close of part keeps them, since they include the stop-loss
    * and take-profit orders of the part still held, cut to that part where they could sell more
    * (fitExits) (at a spot venue, what open sells hold back is not free: a part beyond the free
-   * balance cancels them and is a close of what is held).
+   * balance cancels them and is a close of what is held). A close signal's closing order carries
+   * its `clientOrderId`: a lost answer is then looked up like any order's, where the exchange's
+   * own id of it would prove nothing (Coinbase's listing found no order of ours: "nothing placed").
    */
-  async function close(exchange: Exchange, market: MarketInfo, part?: number): Promise<OrderResponse> {
+  async function close(
+    exchange: Exchange,
+    market: MarketInfo,
+    part?: number,
+    clientOrderId?: string,
+  ): Promise<OrderResponse> {
     const order = () => call(exchange, () => closeOrder(exchange, market, venue.positions === true, part));
     let args = part === undefined ? undefined : await order();
     if (!args?.partial) {
@@ -158,10 +175,14 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     if (!args) throw new BrokerError('InvalidOrder', title, `no position in ${market.symbol} to close`);
     const placed = await call(
       exchange,
-      () => exchange.createOrder(market.symbol, 'market', args.side, args.amount, undefined, args.params),
+      () =>
+        exchange.createOrder(market.symbol, 'market', args.side, args.amount, undefined, {
+          ...args.params,
+          ...(clientOrderId !== undefined ? venue.clientIdParams(clientOrderId) : {}),
+        }),
       true,
     );
-    const answer = toOrderResponse(placed);
+    const answer = answerOf(placed);
     if (!args.partial || !market.swap || venue.positions !== true || venue.amendsQuantity !== true) return answer;
     return fitExits(exchange, market, args.side, args.left, answer);
   }
@@ -247,14 +268,15 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       if (order.action === 'close') {
         if (order.quantity !== undefined && order.quantity_type !== 'fixed')
           throw new BrokerError('InvalidOrder', title, 'close takes a fixed quantity');
-        return close(exchange, market, order.quantity);
+        return close(exchange, market, order.quantity, clientOrderId);
       }
       if (order.action === 'cancel') {
         const count = await cancelOpen(exchange, market);
         return { id: clientOrderId, status: 'canceled', status_description: `${count} open orders canceled` };
       }
       const args = limitOnTick(exchange, market, venue.orderArgs(order, market, clientOrderId));
-      checkLot(exchange, market, args.amount);
+      // A cash quantity (`cost`) is in the quote currency: the base lot size says nothing of it.
+      if (args.params.cost === undefined) checkLot(exchange, market, args.amount);
       try {
         const placed = await exchange.createOrder(
           market.symbol,
@@ -264,12 +286,14 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
           args.price,
           args.params,
         );
-        return toOrderResponse(placed);
+        return answerOf(placed);
       } catch (error) {
         const mapped = toBrokerError(error, mapping, true, lastStatusOf(exchange));
         if (mapped.kind !== 'DuplicateOrder') throw mapped;
         // The client order id was used already: that order is the answer, nothing new is placed.
-        const found = await existing(exchange, clientOrderId);
+        // A lookup that fails proves nothing of it: the duplicate stands (an order may exist, the
+        // outcome is unknown), never a refusal that would say nothing was placed.
+        const found = await existing(exchange, clientOrderId).catch(() => null);
         if (found) return found;
         throw mapped;
       }

@@ -6,7 +6,7 @@ import type { Order as CcxtOrder, Exchange } from 'ccxt';
 import type { BrokerDescriptor } from '../core/broker.ts';
 import type { MessageReader } from './errors.ts';
 import type { ExchangeClassOf, ExchangeCredentials } from './exchange.ts';
-import type { MarketInfo } from './symbols.ts';
+import type { MarketInfo, MarketKind } from './symbols.ts';
 
 /** ccxt createOrder(symbol, type, side, amount, price, params). */
 export interface OrderArgs {
@@ -30,12 +30,22 @@ export interface CcxtVenue {
   /** createOrder arguments; throws a BrokerError for what the exchange cannot do. */
   orderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs;
   /**
+   * The createOrder params that carry our client order id, in the exchange's form: a close
+   * signal's closing order is sent with them, so it can be found again like any other order.
+   */
+  clientIdParams(clientOrderId: string): Record<string, unknown>;
+  /**
    * The order placed with our client order id, if the exchange has it: asked for by that id
    * (`has.findOrderByClientId`), or found in the orders listed since `since` (`has.listRecentOrders`).
    */
   findByClientId(exchange: Exchange, clientOrderId: string, since?: number): Promise<CcxtOrder | undefined>;
   /** Cancels by order id alone, where ccxt also wants the symbol (WOO). */
   cancel?(exchange: Exchange, orderId: string): Promise<unknown>;
+  /**
+   * The kind of market a symbol names when the order does not say (`extra.market`): BitMEX trades
+   * its perpetual swaps only, though it lists spot pairs of the same names (XBT_USDT beside XBTUSDT).
+   */
+  defaultKind?: MarketKind;
   /** Whether the exchange has derivative positions (holdings and close read them). */
   positions?: boolean;
   /**

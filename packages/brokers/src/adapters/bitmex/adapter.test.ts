@@ -216,6 +216,23 @@ describe('bitmex lookups, cancel, close and holdings', () => {
     expect(fake.orders[0]?.ordStatus).toBe('New');
   });
 
+  it('a cancel of a filled order is refused, and the order stays filled', async () => {
+    // BitMEX answers 200 with the order and "Unable to cancel order due to existing state: Filled".
+    const filled = await place({}, 'sig-filled');
+    const cancel = broker.cancelOrder(context(baseUrl), session, { accountId: 'default', brokerOrderId: filled.id });
+    await expectBrokerError(cancel, 'OrderNotFound', /Unable to cancel order due to existing state: Filled/);
+    expect(fake.orders.find((o) => o.orderID === filled.id)?.ordStatus).toBe('Filled');
+  });
+
+  it('a cancel of an order BitMEX does not know is refused, not reported done', async () => {
+    // DELETE /order answers 200 with one entry per order; one it could not cancel carries `error`.
+    const cancel = broker.cancelOrder(context(baseUrl), session, {
+      accountId: 'default',
+      brokerOrderId: 'no-such-order',
+    });
+    await expectBrokerError(cancel, 'OrderNotFound', 'BitMEX: Not Found');
+  });
+
   it('close sends a reduce-only market order against the position', async () => {
     const closed = await place({ action: 'close' }, 'sig-close');
     expect(closed.status).toBe('filled');
@@ -239,6 +256,15 @@ describe('bitmex lookups, cancel, close and holdings', () => {
       expect(bodyOf()).toMatchObject({ symbol: 'XBTUSD', side: 'Sell', orderQty: sent, execInst: 'ReduceOnly' });
     },
   );
+
+  it('a close whose answer was lost is found by its clOrdID, not left unknown', async () => {
+    const closed = await place({ action: 'close', quantity: 100 }, 'sig-close-lost');
+    expect(bodyOf()).toMatchObject({ clOrdID: 'sig-close-lost', execInst: 'ReduceOnly' });
+    expect((await verdictOf(prism, posted()[0]!)).accepted).toBe(true);
+    expect(
+      await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-close-lost', order: order({ action: 'close' }) }),
+    ).toMatchObject({ match: 'exact', order: { id: closed.id } });
+  });
 
   it('a close of part of the position keeps the open orders (the exits of the rest); a close of all cancels them', async () => {
     const exit = await place({ action: 'sell', type: 'limit', limit_price: 70000, quantity: 200 }, 'sig-exit');

@@ -7,6 +7,7 @@ import { boundedId } from '../../ccxt/client-id.ts';
 import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
 import type { MarketInfo } from '../../ccxt/symbols.ts';
 import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
+import { BrokerError } from '../../core/errors.ts';
 import { BITMEX_TITLE, bitmexDescriptor } from './descriptor.ts';
 
 const TIME_IN_FORCE: Readonly<Record<string, string>> = {
@@ -58,6 +59,7 @@ const bitmexVenue: CcxtVenue = {
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
   currencies: true,
   positions: true,
+  defaultKind: 'swap',
   // PUT /api/v1/order amends an open order's orderQty (swagger: "Amend the quantity or price of an open order").
   amendsQuantity: true,
   sandbox: true,
@@ -65,6 +67,15 @@ const bitmexVenue: CcxtVenue = {
   options: { brokerId: 'signal-router' },
   readMessage: readBitmexMessage,
   orderArgs: bitmexOrderArgs,
+  clientIdParams: (clientOrderId) => ({ clOrdID: bitmexClientId(clientOrderId) }),
+  // DELETE /order answers 200 with an entry per order; one it did not cancel says why in `error`
+  // ("Not Found"), where ccxt throws only for "Unable to cancel order due to existing state".
+  async cancel(exchange, orderId) {
+    const order = await exchange.cancelOrder(orderId);
+    const error = (order.info as { error?: unknown } | undefined)?.error;
+    if (typeof error === 'string' && error) throw new BrokerError('OrderNotFound', BITMEX_TITLE, error);
+    return order;
+  },
   async findByClientId(exchange, clientOrderId) {
     const filter = { clOrdID: bitmexClientId(clientOrderId) };
     const orders = await exchange.fetchOrders(undefined, undefined, undefined, { filter, reverse: true });

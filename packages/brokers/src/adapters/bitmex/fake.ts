@@ -69,6 +69,24 @@ const INSTRUMENTS = [
     tickSize: 0.05,
     lastPrice: 3000,
   },
+  // BitMEX lists spot pairs too (typ IFXXXP): XBT_USDT is BTC/USDT spot, beside the XBTUSDT swap.
+  {
+    ...base,
+    typ: 'IFXXXP',
+    symbol: 'XBT_USDT',
+    rootSymbol: 'XBT',
+    underlying: 'XBT',
+    quoteCurrency: 'USDT',
+    settlCurrency: 'USDt',
+    positionCurrency: 'XBT',
+    isInverse: false,
+    isQuanto: false,
+    multiplier: 1,
+    underlyingToPositionMultiplier: 1_000_000,
+    lotSize: 100,
+    tickSize: 0.5,
+    lastPrice: 65000,
+  },
 ];
 const ASSETS = [
   { asset: 'XBT', currency: 'XBt', name: 'Bitcoin', scale: 8, enabled: true, isMarginCurrency: true, networks: [] },
@@ -174,8 +192,12 @@ export function createBitmexFake(): BitmexFake {
     }
     const body = JSON.parse(String(request.body || '{}')) as { orderID?: string };
     const order = fake.orders.find((o) => o.orderID === body.orderID);
-    if (order) order.ordStatus = 'Canceled';
-    return order ? [order] : [{ orderID: body.orderID, ordStatus: 'Rejected', error: 'Not Found' }];
+    if (!order) return [{ orderID: body.orderID, ordStatus: 'Rejected', error: 'Not Found' }];
+    // An order no longer working (filled, canceled) is not canceled: a 200 naming its state.
+    if (!['New', 'PartiallyFilled'].includes(String(order.ordStatus)))
+      return [{ ...order, error: `Unable to cancel order due to existing state: ${order.ordStatus}` }];
+    order.ordStatus = 'Canceled';
+    return [order];
   });
   // Amend: orderQty is the order's whole quantity, filled part included.
   app.put('/api/v1/order', async (request, reply) => {

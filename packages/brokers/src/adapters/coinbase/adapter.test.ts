@@ -154,6 +154,16 @@ describe('coinbase errors', () => {
     await expectBrokerError(place({}), 'RateLimited', /^Coinbase: /);
   });
 
+  it('a cash market buy is an amount of the quote currency, not held to the base lot size', async () => {
+    // SHIB trades in whole coins: $25.50 of it is a fine quote_size, not "25.5 SHIB" truncated to 25.
+    await place({ symbol: 'SHIB-USD', quantity: 25.5, quantity_type: 'cash' });
+    expect(bodyOf()).toMatchObject({
+      product_id: 'SHIB-USD',
+      side: 'BUY',
+      order_configuration: { market_market_ioc: { quote_size: '25.5' } },
+    });
+  });
+
   it('a repeated client_order_id answers with the existing order', async () => {
     const first = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
     const again = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
@@ -228,6 +238,14 @@ describe('coinbase lookups, cancel, close and holdings', () => {
       side: 'SELL',
       order_configuration: { market_market_ioc: { base_size: '0.5' } },
     });
+  });
+
+  it('a close whose answer was lost is found by its client order id, not proved absent', async () => {
+    const placed = await place({ action: 'close', quantity: 0.2 }, 'sig-close-lost');
+    expect(bodyOf()).toMatchObject({ client_order_id: 'sig-close-lost' });
+    expect(
+      await lookUp(broker, baseUrl, session, { clientOrderId: 'sig-close-lost', order: order({ action: 'close' }) }),
+    ).toMatchObject({ match: 'exact', order: { id: placed.id } });
   });
 
   it('close with a quantity sells that much of the base currency, not all of it', async () => {

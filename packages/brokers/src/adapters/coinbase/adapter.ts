@@ -81,6 +81,7 @@ const coinbaseVenue: CcxtVenue = {
   options: { fetchBalance: 'v3PrivateGetBrokerageAccounts' },
   readMessage: readCoinbaseMessage,
   orderArgs: (order, _market, clientOrderId) => coinbaseOrderArgs(order, clientOrderId),
+  clientIdParams: (clientOrderId) => ({ client_order_id: coinbaseClientId(clientOrderId) }),
   // Coinbase lists orders with the client_order_id they were placed with (has.listRecentOrders).
   async findByClientId(exchange, clientOrderId, since) {
     const id = coinbaseClientId(clientOrderId);

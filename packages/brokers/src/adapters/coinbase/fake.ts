@@ -47,6 +47,19 @@ const PRODUCTS = [
     base_currency_id: 'ADA',
     quote_currency_id: 'USDT',
   },
+  // Traded in whole coins (Coinbase's SHIB-USD: base_increment 1).
+  {
+    product_id: 'SHIB-USD',
+    price: '0.00001',
+    base_increment: '1',
+    quote_increment: '0.00000001',
+    base_min_size: '1',
+    base_max_size: '100000000000',
+    quote_min_size: '1',
+    quote_max_size: '10000000',
+    base_currency_id: 'SHIB',
+    quote_currency_id: 'USD',
+  },
   {
     product_id: 'SOL-USDC',
     price: '150',

@@ -146,6 +146,13 @@ describe('kraken errors', () => {
     expect(addOrders()).toHaveLength(1);
   });
 
+  it('an answer that names no order leaves the outcome unknown, not accepted with no id', async () => {
+    fake.inject({ method: 'POST', path: '/0/private/AddOrder', status: 200, body: { error: [], result: {} } });
+    const error = await expectBrokerError(place({}), 'BrokerUnavailable', 'Kraken: the answer names no order');
+    expect(error.outcomeUnknown).toBe(true);
+    expect(addOrders()).toHaveLength(1);
+  });
+
   it('rate limits are typed', async () => {
     fake.failNextOrder = 'EAPI:Rate limit exceeded';
     await expectBrokerError(place({}), 'RateLimited', 'Kraken: rate limit exceeded');
@@ -174,6 +181,18 @@ describe('kraken errors', () => {
     expect(again.id).toBe(first.id);
     expect(again.status).toBe('accepted');
     expect(addOrders()).toHaveLength(2);
+    expect(fake.orders).toHaveLength(1);
+  });
+
+  it('a repeated client order id whose order cannot be looked up is still a duplicate, not a refusal', async () => {
+    // The first order exists; the lookup of it failing proves nothing: "nothing placed" would be wrong.
+    await place({ type: 'limit', limit_price: 60000 }, 'sig-dup-lost');
+    fake.inject({ method: 'POST', path: '/0/private/OpenOrders', status: 503, body: 'Service Unavailable' });
+    await expectBrokerError(
+      place({ type: 'limit', limit_price: 60000 }, 'sig-dup-lost'),
+      'DuplicateOrder',
+      /^Kraken: /,
+    );
     expect(fake.orders).toHaveLength(1);
   });
 });

@@ -71,6 +71,7 @@ const krakenVenue: CcxtVenue = {
     exchange.nonce = nextNonce;
   },
   orderArgs: (order, _market, clientOrderId) => krakenOrderArgs(order, clientOrderId),
+  clientIdParams: (clientOrderId) => ({ clientOrderId: krakenClientId(clientOrderId) }),
   async findByClientId(exchange, clientOrderId) {
     const params = { clientOrderId: krakenClientId(clientOrderId) };
     const open = await exchange.fetchOpenOrders(undefined, undefined, undefined, params);

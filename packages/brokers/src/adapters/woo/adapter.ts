@@ -54,6 +54,7 @@ const wooVenue: CcxtVenue = {
   sandbox: true,
   readMessage: readWooMessage,
   orderArgs: wooOrderArgs,
+  clientIdParams: (clientOrderId) => ({ clientOrderId: wooClientId(clientOrderId) }),
   async findByClientId(exchange, clientOrderId) {
     try {
       return await exchange.fetchOrder('', undefined, { clientOrderId: String(wooClientId(clientOrderId)) });
