@@ -141,6 +141,12 @@ export interface ParameterReference {
    * 1000 units, a micro lot). Example orders use it instead of 1, so they are not refused there.
    */
   minimum?: number;
+  /**
+   * Only on client_id: the ids the broker takes (a regular expression), where it sends the signal's
+   * client_id on (MetaTrader: the order comment, up to 10 letters, digits or _). Alert messages
+   * leave out a client_id that would not fit.
+   */
+  pattern?: string;
   comments?: string;
   /** Only on symbol: the class of each example, broker branch, account and a comment. */
   examplesClass?: OrderClass[];

@@ -18,7 +18,7 @@ export const apiErrorSchema = z
     status: z.enum(API_STATUSES),
     message: z.string(),
   })
-  .meta({ id: 'Error', examples: [{ status: 'ValidationError', message: 'symbol: is required' }] });
+  .meta({ id: 'Error', examples: [{ status: 'ValidationError', message: 'symbol: required' }] });
 
 const opaqueId = z.string().min(1).max(200);
 
@@ -149,26 +149,46 @@ export const idempotencyHeadersSchema = z.object({
 
 const numberOrExpression = z.union([z.number(), z.string()]);
 const word = z.string();
+/** client_id and parent_id: text or a number, at most 64 characters (the order language's MAX_ID_LENGTH). */
+const orderId = z.union([z.string().max(64), z.number()]);
 
 /**
  * The body of `POST /api/v1/accounts/{id}/orders`: the webhook's order language, for the document
- * only. The route reads the body as text and `@router/orders` validates it, exactly as for a hook.
+ * only. The route reads the body as text and `@router/orders` validates it, exactly as for a hook,
+ * so every field it takes is listed here and none is marked required: a legs order gives symbol and
+ * action inside each leg, and is refused when it gives them on top.
  */
 export const apiOrderBodySchema = z
   .object({
-    symbol: word,
-    action: word.meta({ description: 'buy, sell, buy_to_cover, sell_short, buy_to_open, …, close, cancel' }),
-    quantity: numberOrExpression.optional(),
+    symbol: word.optional().meta({ description: 'Required, except in a legs order (then inside each leg)' }),
+    action: word.optional().meta({
+      description:
+        'buy, sell, buy_to_cover, sell_short, buy_to_open, …, close, cancel. Required, except in a legs order (then inside each leg)',
+    }),
+    quantity: numberOrExpression.optional().meta({ description: 'Required, except for close and cancel' }),
     quantity_type: word.optional().meta({ description: 'fixed, percent_of_equity, cash, percent_of_position' }),
     type: word.optional().meta({ description: 'market, limit, stop, stop_limit' }),
     limit_price: numberOrExpression.optional(),
     stop_price: numberOrExpression.optional(),
+    stop_price_distance: numberOrExpression.optional(),
+    stop_price_percent: numberOrExpression.optional(),
     take_profit_price: numberOrExpression.optional(),
     stop_loss_price: numberOrExpression.optional(),
+    stop_loss_price_distance: numberOrExpression.optional(),
+    stop_loss_price_percent: numberOrExpression.optional(),
     duration: word.optional().meta({ description: 'day, gtc, ioc, fok, …' }),
     class: word.optional().meta({ description: 'stock, crypto, option, future, forex, cfd, …' }),
-    client_id: word.optional(),
-    legs: z.array(z.record(z.string(), z.unknown())).optional(),
+    client_id: orderId.optional(),
+    time: z.union([z.string(), z.number()]).optional().meta({
+      description:
+        "When the sender made the signal (ISO 8601, or seconds or ms since 1970), for a webhook's maxLagSeconds",
+    }),
+    timestamp: z.union([z.string(), z.number()]).optional().meta({ description: 'Another name for time' }),
+    parent_id: orderId.optional(),
+    group: word.optional().meta({ description: 'combo, oco, oto, bracket' }),
+    legs: z.array(z.record(z.string(), z.unknown())).max(8).optional().meta({
+      description: 'Up to 8 legs of {symbol, class, action, quantity, type, limit_price}; or symbol[2], action[2], …',
+    }),
     extra: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   })
   .meta({

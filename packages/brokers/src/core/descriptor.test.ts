@@ -1,13 +1,13 @@
 // Every broker folder against its own declaration (ccxt's test.features): a capability declared
 // is a method present, a method present is declared, `reference` names only order parameters,
 // and the tables a screen or reconciliation reads are well formed. A new folder is checked here.
-import { ORDER_PARAMETERS } from '@router/orders';
+import { defaultExamplePayload, normalizeOrder, ORDER_PARAMETERS } from '@router/orders';
 import { describe, expect, it } from 'vitest';
 import { brokersTable } from '../brokers-table.ts';
 import { brokerFolders, brokerModules } from '../discover.ts';
 import { CAPABILITY_METHODS, NO_CAPABILITIES, summarize } from './capabilities.ts';
 import { BROKER_ERROR_KINDS, BrokerError } from './errors.ts';
-import { createBrokerRegistry } from './registry.ts';
+import { createBrokerRegistry, toProvider } from './registry.ts';
 import { isUnavailable } from './unavailable.ts';
 
 const all = brokerModules.map((module) => module.create());
@@ -59,6 +59,15 @@ describe.each(brokers.map((broker) => [broker.descriptor.name, broker] as const)
   it('declares only known order parameters in its reference', () => {
     const known: readonly string[] = ORDER_PARAMETERS;
     expect(Object.keys(descriptor.reference).filter((key) => !known.includes(key))).toEqual([]);
+  });
+
+  it('promises no client_id longer than the order language takes', () => {
+    const stated = /up to (\d+) characters/i.exec(descriptor.reference.client_id?.comments ?? '')?.[1];
+    if (stated === undefined) return;
+    const provider = toProvider(descriptor);
+    const order = { ...defaultExamplePayload(provider), client_id: 'a'.repeat(Number(stated)) };
+    const result = normalizeOrder(order, { provider });
+    expect(result.ok ? 'ok' : result.error.message).toBe('ok');
   });
 
   it('declares brackets and multi-leg as its reference does', () => {

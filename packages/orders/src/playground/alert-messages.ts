@@ -76,12 +76,27 @@ function atPrice(provider: Provider, price: string): Record<string, string> {
   return takesLimit(provider) ? { type: 'limit', limit_price: price } : {};
 }
 
+/** The strategy alert's client_id, and that id as TradingView fills it in. */
+const STRATEGY_CLIENT_ID = '{{strategy.order.id}}-{{timenow}}';
+const FILLED_STRATEGY_CLIENT_ID = 'Long-2026-03-02T14:30:05Z';
+
+/**
+ * The strategy alert's client_id, unless the broker sends client_id on in a form that cannot hold
+ * it (MetaTrader's order comment): there, every strategy alert would be refused.
+ */
+function strategyClientId(provider: Provider): Record<string, string> {
+  const pattern = provider.reference.client_id?.pattern;
+  return pattern === undefined || new RegExp(pattern).test(FILLED_STRATEGY_CLIENT_ID)
+    ? { client_id: STRATEGY_CLIENT_ID }
+    : {};
+}
+
 export function alertMessages(provider: Provider): AlertMessage[] {
   const action = firstActionFor(providerClasses(provider.reference)[0] ?? 'stock');
   const quantity = exampleQuantity(provider);
   // The order id and the firing time tell two strategy orders apart; a resend of one alert
   // carries the same client_id, so it is still one order. Every provider takes client_id: it is
-  // the router's own idempotency key.
+  // the router's own idempotency key; a broker that also sends it on takes only what fits there.
   return [
     {
       id: 'tradingview-strategy',
@@ -94,7 +109,7 @@ export function alertMessages(provider: Provider): AlertMessage[] {
         action: '{{strategy.order.action}}',
         quantity: '{{strategy.order.contracts}}',
         ...marketOr(provider, '{{close}}'),
-        client_id: '{{strategy.order.id}}-{{timenow}}',
+        ...strategyClientId(provider),
       },
     },
     {

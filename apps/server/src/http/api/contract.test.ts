@@ -3,7 +3,7 @@
 // go through the signal path (validation as for a hook, exactly once with Idempotency-Key, one
 // credit), lists page with cursors, cancel and holdings reach the paper broker.
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { MAX_BODY_LENGTH, normalizeOrder } from '@router/orders';
+import { MAX_BODY_LENGTH, normalizeOrder, rawOrderSchema } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiTrader, oauthAccessToken } from '../../../test/api.ts';
 import { bearer, gql } from '../../../test/identity.ts';
@@ -98,6 +98,29 @@ describe('the OpenAPI document', () => {
       const body = (op.requestBody as { content: { 'application/json': { schema: unknown } } } | undefined)?.content;
       if (body) expect(component(body['application/json'].schema).examples?.length).toBeGreaterThan(0);
     }
+  });
+
+  it('documents the order body as the order language reads it: every field it takes, none it refuses', () => {
+    const body = doc.components.schemas.OrderRequest as { properties: Record<string, unknown>; required?: string[] };
+    expect(Object.keys(body.properties).sort()).toEqual(Object.keys(rawOrderSchema.shape).sort());
+    // A legs array carries each leg's symbol and action, and the order refuses them on top: neither is required.
+    const legs = {
+      legs: [
+        { symbol: 'SPY_271217P00540000', action: 'buy_to_open' },
+        { symbol: 'SPY_271217P00550000', action: 'sell_to_open' },
+      ],
+      quantity: 1,
+      limit_price: -0.5,
+    };
+    expect(normalizeOrder(legs).ok).toBe(true);
+    expect(normalizeOrder({ ...legs, symbol: 'SPY_271217P00540000' }).ok).toBe(false);
+    expect(body.required ?? []).toEqual([]);
+  });
+
+  it('quotes, in its error example, the message the order language gives', () => {
+    const error = doc.components.schemas.Error as { examples: Array<{ status: string; message: string }> };
+    const refused = normalizeOrder({ action: 'buy', quantity: 1 });
+    expect(error.examples[0]).toEqual({ status: 'ValidationError', message: refused.ok ? '' : refused.error.message });
   });
 });
 

@@ -20,8 +20,9 @@ export function Notes() {
         <dt>Option symbols</dt>
         <dd>
           The <ExternalLink href={OCC_SYMBOLOGY_URL}>OCC standard</ExternalLink>: root, expiry date YYMMDD, C or P, and
-          the strike times 1000 in 8 digits, as in <code>AAPL&nbsp;&nbsp;271217C00200000</code>. The padding spaces may
-          be an underscore or left out (<code>AAPL_271217C00200000</code>, <code>AAPL271217C00200000</code>
+          the strike times 1000 in 8 digits, as in <code className="code-spaces">{'AAPL  271217C00200000'}</code>. The
+          padding spaces may be an underscore or left out (<code>AAPL_271217C00200000</code>,{' '}
+          <code>AAPL271217C00200000</code>
           ), and the strike's zeros are optional: <code>AAPL271217C200</code>.
         </dd>
         <dt>Limit and stop orders are GTC</dt>

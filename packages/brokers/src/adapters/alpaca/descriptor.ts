@@ -110,7 +110,7 @@ export const alpacaDescriptor: BrokerDescriptor = {
     },
     client_id: {
       examples: ['my-order-1'],
-      comments: 'Up to 128 characters. Our signal id is sent as Alpaca’s client_order_id, so a repeat is refused.',
+      comments: 'Up to 64 characters. Our signal id is sent as Alpaca’s client_order_id, so a repeat is refused.',
     },
     extra: {
       values: ['extended_hours'],

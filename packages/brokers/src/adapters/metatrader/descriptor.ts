@@ -136,6 +136,7 @@ export const metatraderDescriptor: BrokerDescriptor = {
     },
     client_id: {
       examples: ['tv1'],
+      pattern: `^[A-Za-z0-9_]{1,${MAX_COMMENT_LENGTH}}$`,
       comments:
         'Up to 10 letters, digits or _, shown as the order’s comment in MetaTrader. It shares 26 characters with ' +
         'our signal id (MetaApi’s clientId), which is then sent as a 16 to 25 character hash of itself.',

@@ -2,8 +2,11 @@
 // condor is not offered (no options, no multi-leg orders), and each other example whose values
 // are literal becomes the trade MetaApi takes (the bracket at MetaTrader's own exit levels).
 import {
+  alertJson,
+  alertMessages,
   exampleBody,
   exampleUnavailableMessage,
+  fillPlaceholders,
   isExampleAvailable,
   normalizeOrderOrThrow,
   ORDER_EXAMPLES,
@@ -38,4 +41,17 @@ describe('documentation examples for MetaTrader', () => {
     const trade = toTrade(order, 'sigExample', wantedName(order), 'mt5');
     expect(trade).toMatchObject({ ...fields, clientId: 'sigExample', expiration: { type: 'ORDER_TIME_GTC' } });
   });
+
+  it.each(alertMessages(provider).map((message) => [message.id, message] as const))(
+    'the %s alert message, filled in as the platform sends it, becomes a trade',
+    (_id, message) => {
+      const text = fillPlaceholders(alertJson(message), provider, new Date('2026-03-02T14:30:05Z'));
+      const order = normalizeOrderOrThrow(text, { provider });
+      expect(toTrade(order, 'sigAlert', wantedName(order), 'mt5')).toMatchObject({
+        actionType: expect.stringMatching(/^ORDER_TYPE_BUY/),
+        symbol: 'AAPL',
+        clientId: 'sigAlert',
+      });
+    },
+  );
 });
