@@ -140,11 +140,11 @@ export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string):
 function checkQuantity(order: Order, max: number): RuleRefusal | undefined {
   const over = (units: number, what = `quantity ${units}`) =>
     units > max ? refusal('maxQuantity', `${what} is more than this webhook's maximum of ${max}`) : undefined;
-  if (order.quantity === undefined) return undefined;
   if (order.quantity_type === 'fixed') {
-    const quantities = [order.quantity, ...(order.legs ?? []).map((leg) => leg.quantity)];
+    const quantities = [order.quantity ?? 0, ...(order.legs ?? []).map((leg) => leg.quantity)];
     return over(Math.max(...quantities.map(Math.abs)));
   }
+  if (order.quantity === undefined) return undefined;
   const price = ownPrice(order);
   const multiplier = contractMultiplier(order);
   if (order.quantity_type === 'cash' && price !== undefined && price > 0 && multiplier !== undefined) {
