@@ -189,6 +189,8 @@ describe('outsideWindow: "queue"', () => {
     await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
       rules: JSON.stringify({ ...QUEUE(), maxQuantity: 5 }),
     });
+    // The hook is cached from the buy: wait for hook_changed to reach this instance.
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.maxQuantity === 5);
     expect((await postSignal(t, trader.shortKey, fresh({ action: 'sell', quantity: 6 }))).statusCode).toBe(202);
     // Past the long held (it would open a short), or a buy growing it: refused on arrival.
     const past = await postSignal(t, trader.shortKey, fresh({ action: 'sell', quantity: 9 }));

@@ -138,6 +138,11 @@ describe('maxQuantity and maxNotional on the way out of a position', () => {
     await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
       rules: JSON.stringify(rules),
     });
+    // The hook is cached from the buy: wait for hook_changed to reach this instance.
+    await eventually(async () => {
+      const cached = (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings as Record<string, unknown>;
+      return cached !== undefined && Object.entries(rules).every(([key, value]) => cached[key] === value);
+    });
     return trader;
   }
 
