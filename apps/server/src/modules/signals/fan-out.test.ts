@@ -175,4 +175,37 @@ describe('fanOut', () => {
     expect(await paperOrders(t, copyAccount)).toHaveLength(1);
     expect(await balanceOf(t, trader.userId)).toBe(7);
   });
+
+  it('rounds a copy of contracts down to whole ones, and refuses a leg the multiplier takes to nothing', async () => {
+    const trader = await setupTrader(t, 'fan-whole@example.com', { credits: 10 });
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'paper', []);
+    const copyAccount = copy.accounts[0]?.id as string;
+    const rules = { fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 0.5 }] };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    const option = { symbol: 'SPY271217C00500000', action: 'buy_to_open' };
+    // Three contracts at half size: one contract on the copy, not 1.5 (no broker takes that).
+    expect((await postSignal(t, trader.shortKey, { ...option, quantity: 3, client_id: 'w-3' })).statusCode).toBe(201);
+    await eventually(async () => (await paperOrders(t, copyAccount)).length === 1);
+    const quantities = await t.services.db.$client.query<{ quantity: string }>(
+      "select (data->>'quantity') as quantity from paper_orders where account_id = $1",
+      [copyAccount],
+    );
+    expect(Number(quantities.rows[0]?.quantity)).toBe(1);
+    // One contract at half size is none: refused on the copy, nothing sent there.
+    expect((await postSignal(t, trader.shortKey, { ...option, quantity: 1, client_id: 'w-1' })).statusCode).toBe(201);
+    const copyEntries = async () => {
+      await t.app.signalRuntime.writer.flush();
+      return (await listActions(t.services, trader.userId, { code: 'Order' }))
+        .map((a) => JSON.parse(a.metadata))
+        .filter((m) => m.accountId === copyAccount);
+    };
+    await eventually(async () => (await copyEntries()).length === 2);
+    expect((await copyEntries())[0]?.response).toMatchObject({
+      rule: 'fanOut',
+      message: 'fanOut[0]: quantity 1 × multiplier 0.5 comes to 0 whole contracts: nothing to place on this account',
+    });
+    expect(await paperOrders(t, copyAccount)).toHaveLength(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
 });

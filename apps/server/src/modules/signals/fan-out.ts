@@ -49,6 +49,8 @@ async function placeLeg(
   if (!normalized.ok)
     return refuse(rt, legInput, ruleRefused('fanOut', `${name}: ${normalized.error.message}`), request);
   const order = scaled(normalized.order, target.multiplier);
+  const unsized = unplaceableSize(normalized.order, order, target.multiplier);
+  if (unsized) return refuse(rt, legInput, ruleRefused('fanOut', `${name}: ${unsized}`), request);
   // A percent the multiplier takes past 100 is more than the account has: 120 % of a position
   // would sell it and open the other way. Refused as the order language refuses it.
   const percent = order.quantity_type === 'percent_of_equity' || order.quantity_type === 'percent_of_position';
@@ -68,11 +70,38 @@ async function placeLeg(
   });
 }
 
-/** The order with its quantities times the multiplier (close and cancel carry none). */
+/** Options and futures trade in whole contracts at every broker. */
+const CONTRACTS: ReadonlySet<string> = new Set(['option', 'future']);
+
+/**
+ * The order with its quantities times the multiplier (close and cancel may carry none). A fixed
+ * number of contracts of a single-leg order is rounded down to whole contracts: a copy is never
+ * larger than its multiplier makes it (legs are not: rounding each would change their ratio).
+ */
 function scaled(order: Order, multiplier: number): Order {
   const times = (q: number) => Math.round(q * multiplier * 1e8) / 1e8;
   const copy: Order = { ...order };
-  if (copy.quantity !== undefined) copy.quantity = times(copy.quantity);
+  const whole = order.quantity_type === 'fixed' && !order.legs?.length && CONTRACTS.has(order.class);
+  if (copy.quantity !== undefined) copy.quantity = whole ? Math.floor(times(copy.quantity)) : times(copy.quantity);
   if (copy.legs) copy.legs = copy.legs.map((l) => ({ ...l, quantity: times(l.quantity) }));
   return copy;
+}
+
+/**
+ * Why the scaled order cannot be placed, if it cannot: a quantity the multiplier took to nothing
+ * (a close with quantity 0 could be read as "all" by a broker), or legs of contracts in fractions.
+ */
+function unplaceableSize(order: Order, copy: Order, multiplier: number): string | undefined {
+  if (copy.quantity !== undefined && order.quantity !== undefined && copy.quantity <= 0) {
+    const unit = CONTRACTS.has(order.class) && order.quantity_type === 'fixed' ? ' whole contracts' : '';
+    return `quantity ${order.quantity} × multiplier ${multiplier} comes to 0${unit}: nothing to place on this account`;
+  }
+  const legs = copy.legs ?? [];
+  for (const [i, leg] of legs.entries()) {
+    if (leg.quantity <= 0 || (CONTRACTS.has(leg.class) && !Number.isInteger(leg.quantity))) {
+      const why = leg.quantity <= 0 ? 'nothing to place on this account' : 'not a whole number of contracts';
+      return `legs[${i}].quantity ${order.legs?.[i]?.quantity} × multiplier ${multiplier} comes to ${leg.quantity}: ${why}`;
+    }
+  }
+  return undefined;
 }

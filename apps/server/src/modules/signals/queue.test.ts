@@ -183,6 +183,24 @@ describe('outsideWindow: "queue"', () => {
     expect(await queuedRows(trader.userId)).toHaveLength(0);
   });
 
+  it('queues a sell over maxQuantity that is the way out of the long held, judged again at the opening', async () => {
+    const trader = await queuer('queued-way-out@example.com', {});
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 8 })).statusCode).toBe(201);
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify({ ...QUEUE(), maxQuantity: 5 }),
+    });
+    // The hook is cached from the buy: wait for hook_changed to reach this instance.
+    await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.maxQuantity === 5);
+    expect((await postSignal(t, trader.shortKey, fresh({ action: 'sell', quantity: 6 }))).statusCode).toBe(202);
+    // Past the long held (it would open a short), or a buy growing it: refused on arrival.
+    const past = await postSignal(t, trader.shortKey, fresh({ action: 'sell', quantity: 9 }));
+    expect(past.json()).toMatchObject({ rule: 'maxQuantity' });
+    expect((await postSignal(t, trader.shortKey, fresh({ quantity: 6 }))).json()).toMatchObject({
+      rule: 'maxQuantity',
+    });
+    expect(await queuedRows(trader.userId)).toHaveLength(1);
+  });
+
   it('a repeat of a signal placed in its window, arriving once the window has closed, is that repeat: never queued and placed again', async () => {
     const always = [{ days: DAYS, from: '00:00', to: '24:00', timeZone: 'UTC' }];
     const trader = await queuer('queued-repeat-after-close@example.com', {

@@ -12,6 +12,7 @@ import { insertQueuedSignal } from '../../db/repositories/queued-signals.reposit
 import { checkOrder, isRefusal, lotsAt, prepareBody } from '../hooks/rules/index.ts';
 import { nextOpening } from '../hooks/rules/next-opening.ts';
 import { refusal, ruleRefused, UNAVAILABLE } from './answers.ts';
+import { unlessWayOut } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { newSignalId } from './signal-id.ts';
 import { answered, heldRepeat, refuse, type SignalInput, type Submitted, signalKey } from './submit.ts';
@@ -26,7 +27,10 @@ export async function queueSignal(rt: SignalRuntime, input: SignalInput, request
   if (!normalized.ok) return refuse(rt, input, refusal(400, 'ValidationError', normalized.error.message), request);
   const { order } = normalized;
   const limit = checkOrder(rules, order, lotsAt(broker));
-  if (limit) return refuse(rt, input, ruleRefused(limit.rule, limit.message), request);
+  // A sell (or buy back) over maxQuantity or maxNotional that is the way out of the position held
+  // now is queued (rules-gate.ts), and judged again at the opening against the position then.
+  const refused = limit && (await unlessWayOut(rt, entry, rules, order, limit));
+  if (refused) return refuse(rt, input, ruleRefused(refused.rule, refused.message), request);
   const key = signalKey(input, order.client_id, request);
   // A repeat of a signal placed while the window was open (a retry once it has closed) is that
   // signal's repeat: queued, it would be placed again at the next opening.

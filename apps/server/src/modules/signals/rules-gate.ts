@@ -1,9 +1,11 @@
 // Where the signal path meets a hook's risk controls (modules/hooks/rules): the checks before
 // normalization, those of the normalized order, and the shared order counts. Only hooks with
 // rules get here; refusals go back to submit.ts's refuse(), like every other refusal.
+
+import type { Holding } from '@router/brokers';
 import type { Order } from '@router/orders';
 import type { HookEntry } from '../hooks/index.ts';
-import { brokerNeeds, checkWithBroker } from '../hooks/rules/broker-limits.ts';
+import { brokerNeeds, checkWithBroker, mayBeWayOut, wayOut } from '../hooks/rules/broker-limits.ts';
 import {
   type CompiledRules,
   checkOrder,
@@ -60,9 +62,35 @@ export async function checkOrderLimits(
   order: Order,
 ): Promise<RuleRefusal | undefined> {
   const refused = checkOrder(rules, order, lotsAt(entry.broker));
-  if (refused) return refused;
+  if (refused) return unlessWayOut(rt, entry, rules, order, refused);
   const needs = brokerNeeds(rules, order);
   if (!needs) return undefined;
   const facts = await askBroker(rt, entry, rules, order, needs);
-  return 'rule' in facts ? facts : checkWithBroker(rules, order, facts);
+  if ('rule' in facts) return facts;
+  const over = checkWithBroker(rules, order, facts);
+  return over ? unlessWayOut(rt, entry, rules, order, over, facts.positions) : undefined;
+}
+
+/**
+ * A maxQuantity or maxNotional refusal of an order that only takes the position held towards
+ * flat (a trader must always be able to get out): lifted when the broker's positions say so.
+ * Asked only then, and only of a broker that reports positions; when they cannot be known the
+ * refusal stands (a `close` needs none: it is never refused by these limits).
+ */
+export async function unlessWayOut(
+  rt: SignalRuntime,
+  entry: HookEntry,
+  rules: CompiledRules,
+  order: Order,
+  refused: RuleRefusal,
+  known?: readonly Holding[],
+): Promise<RuleRefusal | undefined> {
+  if (!mayBeWayOut(refused, order)) return refused;
+  let positions = known;
+  if (!positions) {
+    const facts = await askBroker(rt, entry, rules, order, { quote: false, positions: true });
+    if ('rule' in facts) return refused;
+    positions = facts.positions;
+  }
+  return positions && wayOut(order, positions) ? undefined : refused;
 }

@@ -130,6 +130,65 @@ describe('maxPosition', () => {
   });
 });
 
+describe('maxQuantity and maxNotional on the way out of a position', () => {
+  /** A trader holding `held` AAPL (bought before the rules were set), then with `rules`. */
+  async function holding(email: string, held: number, rules: Record<string, unknown>) {
+    const trader = await traderWith(email, {});
+    expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: held, client_id: 'in' })).statusCode).toBe(201);
+    await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+      rules: JSON.stringify(rules),
+    });
+    // The hook is cached from the buy: wait for hook_changed to reach this instance.
+    await eventually(async () => {
+      const cached = (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings as Record<string, unknown>;
+      return cached !== undefined && Object.entries(rules).every(([key, value]) => cached[key] === value);
+    });
+    return trader;
+  }
+
+  it('let a sell of at most the long held through, refuse one that would open a short', async () => {
+    const trader = await holding('way-out-qty@example.com', 8, { maxQuantity: 5 });
+    const past = await postSignal(t, trader.shortKey, { ...BUY, action: 'sell', quantity: 9, client_id: 's9' });
+    expect(past.statusCode).toBe(400);
+    expect(past.json()).toMatchObject({ rule: 'maxQuantity' });
+    expect(
+      (await postSignal(t, trader.shortKey, { ...BUY, action: 'sell', quantity: 6, client_id: 's6' })).statusCode,
+    ).toBe(201);
+    // A buy growing the long is still limited.
+    const grow = await postSignal(t, trader.shortKey, { ...BUY, quantity: 6, client_id: 'b6' });
+    expect(grow.json()).toMatchObject({ rule: 'maxQuantity' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
+  it('let a close with a quantity and a sell of a percent of the position through, at market past maxNotional', async () => {
+    const trader = await holding('way-out-notional@example.com', 8, { maxNotional: 100, maxQuantity: 1 });
+    const close = await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'close', quantity: 3 });
+    expect(close.statusCode).toBe(201);
+    const sell = await postSignal(t, trader.shortKey, { ...BUY, action: 'sell', quantity: 4, client_id: 's4' });
+    expect(sell.statusCode).toBe(201);
+    const rest = { ...BUY, action: 'sell', quantity: 100, quantity_type: 'percent_of_position', client_id: 'all' };
+    expect((await postSignal(t, trader.shortKey, rest)).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
+  });
+
+  it('stand at a broker that reports no positions, which is not asked to place anything', async () => {
+    const trader = await traderWith('way-out-unknown@example.com', { maxQuantity: 1 }, 'flaky');
+    const before = flaky.calls.placeOrder;
+    const sell = await postSignal(t, trader.shortKey, { ...BUY, action: 'sell', quantity: 2 });
+    expect(sell.statusCode).toBe(400);
+    expect(sell.json()).toMatchObject({ rule: 'maxQuantity' });
+    expect(flaky.calls.placeOrder).toBe(before);
+  });
+
+  it('never refuse a close, which at most flattens what is held', () => {
+    const rules = compileRules({ maxQuantity: 1, maxNotional: 10 });
+    if (!rules) throw new Error('no rules');
+    const close = normalizeOrderOrThrow({ symbol: 'AAPL', action: 'close', quantity: 50 });
+    expect(checkOrder(rules, close)).toBeUndefined();
+    expect(checkWithBroker(rules, close, { lastPrice: 190 })).toBeUndefined();
+  });
+});
+
 describe('maxPosition on a fanOut leg whose broker reports no positions', () => {
   it('refuses the leg at signal time with the same reason a setting gets', async () => {
     const trader = await traderWith('fan-no-positions@example.com', {});

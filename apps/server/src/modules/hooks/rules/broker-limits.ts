@@ -24,6 +24,10 @@ export interface BrokerFacts {
 const BUYS: ReadonlySet<OrderAction> = new Set(['buy', 'buy_to_cover', 'buy_to_open', 'buy_to_close']);
 /** close and cancel never grow a position. */
 const placesQuantity = (order: Order) => order.action !== 'close' && order.action !== 'cancel';
+/** The actions that trade a position held the other way towards flat (sell_short and *_to_open open one). */
+const MAY_REDUCE: ReadonlySet<OrderAction> = new Set(['sell', 'sell_to_close', 'buy', 'buy_to_cover', 'buy_to_close']);
+/** The limits an order of the size of a position must pass when it only takes that position towards flat. */
+const WAY_OUT_RULES: ReadonlySet<string> = new Set(['maxQuantity', 'maxNotional']);
 
 export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | undefined {
   const unpriced = ownPrice(order) === undefined;
@@ -33,6 +37,7 @@ export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | u
     rules.maxNotional !== undefined &&
     order.quantity_type === 'fixed' &&
     order.quantity !== undefined &&
+    placesQuantity(order) &&
     unpriced &&
     !order.legs?.length;
   const positions = rules.maxPosition !== undefined && placesQuantity(order);
@@ -48,6 +53,7 @@ export function checkWithBroker(rules: CompiledRules, order: Order, facts: Broke
     rules.maxNotional !== undefined &&
     order.quantity_type === 'fixed' &&
     order.quantity !== undefined &&
+    placesQuantity(order) &&
     !valuedByLegs
   ) {
     if (price !== undefined) {
@@ -104,10 +110,10 @@ function coinOf(code: string, pair?: string): { coin?: string } {
   }
 }
 
-function checkPosition(order: Order, max: number, facts: BrokerFacts, price: number | undefined) {
-  const positions = (facts.positions ?? []).map((p) => ({ ...instrumentKey(p.symbol), quantity: p.quantity }));
-  // Every position of the instrument (of a continuous future: of its root) counts.
-  const held = (symbol: string) => {
+/** The position held in `symbol`'s instrument: every position of it (of a continuous future: of its root) counts. */
+function heldIn(holdings: readonly Holding[]): (symbol: string) => number {
+  const positions = holdings.map((p) => ({ ...instrumentKey(p.symbol), quantity: p.quantity }));
+  return (symbol: string) => {
     const wanted = instrumentKey(symbol);
     return positions
       .filter(
@@ -118,6 +124,35 @@ function checkPosition(order: Order, max: number, facts: BrokerFacts, price: num
       )
       .reduce((sum, p) => sum + p.quantity, 0);
   };
+}
+
+/**
+ * A refusal by maxQuantity or maxNotional that the position may lift: the order (one symbol, a
+ * fixed or percent_of_position quantity) sells or buys back, so it is the way out of a position
+ * held the other way if there is one. Only then are the positions asked (wayOut judges them).
+ */
+export const mayBeWayOut = (refused: RuleRefusal, order: Order): boolean =>
+  WAY_OUT_RULES.has(refused.rule) &&
+  MAY_REDUCE.has(order.action) &&
+  !order.legs?.length &&
+  order.quantity !== undefined &&
+  (order.quantity_type === 'fixed' || order.quantity_type === 'percent_of_position');
+
+/**
+ * The order only takes the position the broker holds towards flat (a sell of at most the long
+ * held, a buy of at most the short), so it cannot open or grow anything: as maxPosition lets the
+ * way out through, maxQuantity and maxNotional do too.
+ */
+export function wayOut(order: Order, positions: readonly Holding[]): boolean {
+  const held = heldIn(positions)(order.symbol);
+  const quantity = units(order, held, {}, undefined);
+  if (held === 0 || quantity === undefined) return false;
+  const towardsFlat = BUYS.has(order.action) ? held < 0 : held > 0;
+  return towardsFlat && quantity <= Math.abs(held) + 1e-9;
+}
+
+function checkPosition(order: Order, max: number, facts: BrokerFacts, price: number | undefined) {
+  const held = heldIn(facts.positions ?? []);
   // A leg's quantity is what it trades (the order's quantity is only its first leg's).
   const changes = order.legs?.length
     ? order.legs.map((leg) => ({ symbol: leg.symbol, action: leg.action, quantity: leg.quantity }))

@@ -2,7 +2,7 @@
 // the sender's address and the clock (before the body is read), the body before normalization
 // (signal time, symbol mapping), the normalized order (symbols, quantity, notional). Each refusal
 // names its rule by the settings key, which the answer and the activity entry carry.
-import { duplicateKey, type Order, type OrderLeg } from '@router/orders';
+import { duplicateKey, isExitAction, type Order, type OrderLeg } from '@router/orders';
 import { type CompiledRules, localTime } from './compile.ts';
 
 export interface RuleRefusal {
@@ -120,15 +120,42 @@ export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string):
     const denied = symbols.find((s) => !rules.symbols?.has(s.toUpperCase()));
     if (denied !== undefined) return refusal('symbols', `${denied} is not among this webhook's symbols`);
   }
-  if (rules.maxQuantity !== undefined && order.quantity_type === 'fixed') {
-    const quantities = [order.quantity ?? 0, ...(order.legs ?? []).map((leg) => leg.quantity)];
-    const largest = Math.max(...quantities.map(Math.abs));
-    if (largest > rules.maxQuantity) {
-      return refusal('maxQuantity', `quantity ${largest} is more than this webhook's maximum of ${rules.maxQuantity}`);
-    }
+  // A close (at most what is held, at every broker) and a cancel never open or grow a position:
+  // they are the way out, which no size limit may stand in (maxPosition lets them through too).
+  if (isExitAction(order.action)) return undefined;
+  if (rules.maxQuantity !== undefined) {
+    const over = checkQuantity(order, rules.maxQuantity);
+    if (over) return over;
   }
   if (rules.maxNotional !== undefined) return checkNotional(order, rules.maxNotional, lotsAt);
   return undefined;
+}
+
+/**
+ * maxQuantity counts units (shares, contracts, coins): a fixed quantity as it is, a cash amount
+ * at the order's own price (a limit, a stop) turned into units. A quantity that cannot be counted
+ * here (a percent, a cash amount at market) is refused rather than let through unchecked: 100 %
+ * of the equity would pass any maximum.
+ */
+function checkQuantity(order: Order, max: number): RuleRefusal | undefined {
+  const over = (units: number, what = `quantity ${units}`) =>
+    units > max ? refusal('maxQuantity', `${what} is more than this webhook's maximum of ${max}`) : undefined;
+  if (order.quantity_type === 'fixed') {
+    const quantities = [order.quantity ?? 0, ...(order.legs ?? []).map((leg) => leg.quantity)];
+    return over(Math.max(...quantities.map(Math.abs)));
+  }
+  if (order.quantity === undefined) return undefined;
+  const price = ownPrice(order);
+  const multiplier = contractMultiplier(order);
+  if (order.quantity_type === 'cash' && price !== undefined && price > 0 && multiplier !== undefined) {
+    const units = Math.abs(order.quantity) / (price * multiplier);
+    return over(units, `cash ${order.quantity} at ${price} buys ${Math.round(units * 1e4) / 1e4} units, which`);
+  }
+  const why =
+    order.quantity_type === 'cash'
+      ? 'a cash quantity without a price of its own cannot be counted in units here; send a limit price or a fixed quantity'
+      : `a ${order.quantity_type} quantity cannot be counted in units here; send a fixed quantity`;
+  return refusal('maxQuantity', why);
 }
 
 function checkNotional(order: Order, max: number, lotsAt: string | undefined): RuleRefusal | undefined {

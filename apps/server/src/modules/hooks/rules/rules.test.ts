@@ -420,3 +420,29 @@ describe('symbols as written in the settings', () => {
     });
   });
 });
+
+describe('maxQuantity of a quantity not in units', () => {
+  const rules = compileRules({ maxQuantity: 10 });
+  if (!rules) throw new Error('no rules');
+  const order = (fields: Record<string, unknown>) =>
+    normalizeOrderOrThrow({ symbol: 'AAPL', action: 'buy', ...fields });
+
+  it('turns a cash amount at the order’s own price into units', () => {
+    const cash = { quantity_type: 'cash', type: 'limit', limit_price: 100 };
+    expect(checkOrder(rules, order({ ...cash, quantity: 1000 }))).toBeUndefined();
+    expect(checkOrder(rules, order({ ...cash, quantity: 5000 }))).toEqual({
+      rule: 'maxQuantity',
+      message: "maxQuantity: cash 5000 at 100 buys 50 units, which is more than this webhook's maximum of 10",
+    });
+  });
+
+  it('refuses a percent of the equity or a cash amount at market, which it cannot count, rather than passing it', () => {
+    expect(checkOrder(rules, order({ quantity_type: 'percent_of_equity', quantity: 100 }))).toEqual({
+      rule: 'maxQuantity',
+      message: 'maxQuantity: a percent_of_equity quantity cannot be counted in units here; send a fixed quantity',
+    });
+    expect(checkOrder(rules, order({ quantity_type: 'cash', quantity: 100_000 }))).toMatchObject({
+      rule: 'maxQuantity',
+    });
+  });
+});
