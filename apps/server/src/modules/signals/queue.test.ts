@@ -165,6 +165,9 @@ describe('outsideWindow: "queue"', () => {
       await pool.query('update queued_signals set release_at = now() where user_id = $1', [trader.userId]);
       expect(await cachedDays()).toBe(6);
       await second.app.signalRuntime.sweepQueue(new Date());
+      // This instance's regular pass may have claimed it first, on its own stale cache (it cached
+      // the hook when the signal came in): either way it is placed, once, not put back.
+      await eventually(async () => (await queuedRows(trader.userId))[0]?.status === 'placed', 10_000);
       expect((await queuedRows(trader.userId)).map((row) => row.status)).toEqual(['placed']);
       expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
     } finally {
