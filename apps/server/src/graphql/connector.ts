@@ -19,9 +19,17 @@ import { requireDashboard, requireViewer } from './guards.ts';
 const BROKER_LOGIN_OWNER_ONLY =
   'A broker is connected by the account owner only: acting as the user, the broker login would be yours';
 
+/**
+ * The activity log's source address of a call: none while an administrator acts as the user, whose
+ * log it is (the administrator's address is not theirs to see, as recordActionForHookOwners).
+ */
+function addressOf(ctx: GraphQLContext): string | null {
+  return ctx.viewer?.proxiedBy !== undefined ? null : ctx.ip || null;
+}
+
 /** The signed-in caller as the modules' Actor (scoping and the activity log's address). */
 export function actorOf(ctx: GraphQLContext): Actor {
-  return { userId: requireViewer(ctx).userId, address: ctx.ip || null };
+  return { userId: requireViewer(ctx).userId, address: addressOf(ctx) };
 }
 
 /**
@@ -31,7 +39,7 @@ export function actorOf(ctx: GraphQLContext): Actor {
  * disconnect a broker or remove a webhook (docs/ARCHITECTURE.md, `requireDashboard`).
  */
 export function dashboardActorOf(ctx: GraphQLContext): Actor {
-  return { userId: requireDashboard(ctx).userId, address: ctx.ip || null };
+  return { userId: requireDashboard(ctx).userId, address: addressOf(ctx) };
 }
 
 export const ConnectorRef = builder.objectRef<ConnectorView>('Connector').implement({

@@ -1,6 +1,8 @@
 // SPEC §7 hook calls: hookCreate, hookUpdate (name, risk-control settings), hookDelete, hook(key),
 // hooks(connectorKey); the kill switch hooksPause / hooksResume (issue 22); hookActivate and
-// Hook.health (issue #21), which SPEC does not list.
+// Hook.health (issue #21), which SPEC does not list. A personal API token may create and pause
+// webhooks (trading and the emergency stop), never weaken them: hookUpdate, hooksResume,
+// hookActivate and hookDelete need a dashboard session (dashboardActorOf).
 import type { HookView } from '../db/repositories/hooks.repository.ts';
 import { requireAdmin } from '../modules/admin/guard.ts';
 import {
@@ -122,9 +124,10 @@ builder.mutationFields((t) => ({
   hookUpdate: t.field({
     type: HookRef,
     description:
-      "Renames a hook (a given name must not be blank: 'Required') and/or replaces its risk-control settings (`rules`, a JSON object as text; invalid settings are refused whole).",
+      "Renames a hook (a given name must not be blank: 'Required') and/or replaces its risk-control settings (`rules`, a JSON object as text; invalid settings are refused whole). FORBIDDEN to a personal API token: a leaked one must not clear the risk controls.",
     args: { key: t.arg.string({ required: true }), name: t.arg.string(), rules: t.arg.string() },
-    resolve: (_root, { key, name, rules }, ctx) => updateHook(ctx.services, actorOf(ctx), key, { name, rules }),
+    resolve: (_root, { key, name, rules }, ctx) =>
+      updateHook(ctx.services, dashboardActorOf(ctx), key, { name, rules }),
   }),
   hooksPause: t.int({
     description:
@@ -135,17 +138,19 @@ builder.mutationFields((t) => ({
     },
   }),
   hooksResume: t.int({
-    description: 'Ends the pause of hooksPause (with everyone, an admin: of every user). Returns how many resumed.',
+    description:
+      'Ends the pause of hooksPause (with everyone, an admin: of every user). Returns how many resumed. FORBIDDEN to a personal API token, which can pause (an emergency stop) but not lift the stop.',
     args: { everyone: t.arg.boolean() },
     resolve: (_root, { everyone }, ctx) => {
-      return resumeHooks(ctx.services, actorOf(ctx), everyoneOf(ctx, everyone));
+      return resumeHooks(ctx.services, dashboardActorOf(ctx), everyoneOf(ctx, everyone));
     },
   }),
   hookActivate: t.field({
     type: HookRef,
-    description: "Turns one of the caller's deactivated hooks back on; NOT_FOUND 'Hook not found' otherwise.",
+    description:
+      "Turns one of the caller's deactivated hooks back on; NOT_FOUND 'Hook not found' otherwise. FORBIDDEN to a personal API token.",
     args: { key: t.arg.string({ required: true }) },
-    resolve: (_root, { key }, ctx) => activateHook(ctx.services, actorOf(ctx), key),
+    resolve: (_root, { key }, ctx) => activateHook(ctx.services, dashboardActorOf(ctx), key),
   }),
   hookDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },

@@ -105,7 +105,7 @@ builder.mutationFields((t) => ({
   notificationCreate: t.field({
     type: NotificationRef,
     description:
-      'Creates (or, for an existing type on the account, updates) a notification. type EMAIL 2 with metadata {email}, HOOK 1 with {url} (https); optional `events`; PUSH and SMS are refused; live and paper accounts only. A new webhook setting answers its secret once; a webhook setting is FORBIDDEN to an administrator acting as the user and to a personal API token.',
+      'Creates (or, for an existing type on the account, updates) a notification. type EMAIL 2 with metadata {email}, HOOK 1 with {url} (https); optional `events`; PUSH and SMS are refused; live and paper accounts only. A new webhook setting answers its secret once; a webhook setting is FORBIDDEN to an administrator acting as the user. FORBIDDEN to a personal API token (account setup: an email setting would mail any address).',
     args: {
       connectorKey: t.arg.string({ required: true }),
       accountId: t.arg.string({ required: true }),
@@ -114,16 +114,16 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) => {
       if (args.type === NOTIFICATION_TYPE.HOOK) requireOwner(ctx, SECRET_OWNER_ONLY);
-      return createNotification(ctx.services, actorOf(ctx), args);
+      return createNotification(ctx.services, dashboardActorOf(ctx), args);
     },
   }),
   notificationUpdate: t.field({
     type: NotificationRef,
     description:
-      "New metadata for a setting; it is enabled again. A webhook setting's new URL is FORBIDDEN to an administrator acting as the user and to a personal API token.",
+      "New metadata for a setting; it is enabled again. A webhook setting's new URL is FORBIDDEN to an administrator acting as the user. FORBIDDEN to a personal API token (account setup: it could turn events off or mail another address).",
     args: { key: t.arg.string({ required: true }), metadata: t.arg.string({ required: true }) },
     resolve: (_root, { key, metadata }, ctx) =>
-      updateNotification(ctx.services, actorOf(ctx), key, metadata, () => requireOwner(ctx, URL_OWNER_ONLY)),
+      updateNotification(ctx.services, dashboardActorOf(ctx), key, metadata, () => requireOwner(ctx, URL_OWNER_ONLY)),
   }),
   notificationDelete: t.boolean({
     args: { key: t.arg.string({ required: true }) },

@@ -419,4 +419,43 @@ describe('proxy', () => {
     expect(adminUser.data?.user.firstName).toBeNull();
     expect(await footprint(t)).toEqual(before);
   });
+
+  it("records no source address in the user's activity log for what the administrator does as them", async () => {
+    const ivy = await confirmedUser(t, 'ivy@example.test');
+    const asIvy = await proxiedAs('ivy@example.test');
+    const paper = await gql<{ connectorActivate: { key: string; accounts: string } }>(
+      t.app,
+      'mutation { connectorActivate(providerName: "paper", credentials: []) { key accounts } }',
+      {},
+      bearer(ivy.token),
+    );
+    const connectorKey = paper.data?.connectorActivate.key ?? '';
+    const accountId = (JSON.parse(paper.data?.connectorActivate.accounts ?? '[]') as Array<{ id: string }>)[0]?.id;
+    const created = await gql<{ hookCreate: { key: string } }>(
+      t.app,
+      'mutation($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "By support") { key } }',
+      { c: connectorKey, a: accountId },
+      asIvy,
+    );
+    const hookKey = created.data?.hookCreate.key ?? '';
+    expect(hookKey).toBeTruthy();
+    const steps = [
+      ['mutation($k: String!) { hookDelete(key: $k) }', { k: hookKey }],
+      ['mutation { hooksPause(reason: "support") }', {}],
+      ['mutation($k: String!) { connectorDelete(key: $k) }', { k: connectorKey }],
+    ] as const;
+    for (const [query, variables] of steps)
+      expect((await gql(t.app, query, variables, asIvy)).errors, query).toBeUndefined();
+    const { rows } = await t.services.db.$client.query(
+      'select code, address from actions where user_id = $1 order by id',
+      [ivy.id],
+    );
+    const byAdmin = rows.filter((row) =>
+      ['HookCreate', 'HookDelete', 'HooksPause', 'ConnectorDelete'].includes(row.code),
+    );
+    expect(byAdmin.map((row) => row.code)).toEqual(['HookCreate', 'HookDelete', 'HooksPause', 'ConnectorDelete']);
+    expect(byAdmin.map((row) => row.address)).toEqual([null, null, null, null]);
+    // The user's own call keeps its address.
+    expect(rows.find((row) => row.code === 'ConnectorActivate')?.address).toBeTruthy();
+  });
 });

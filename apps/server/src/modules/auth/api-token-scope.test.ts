@@ -166,4 +166,71 @@ describe('an API token at GraphQL', () => {
     );
     expect(deleted.data).toEqual({ hookDelete: true });
   });
+
+  it('cannot weaken a webhook nor change notification settings, but pauses the webhooks and creates one', async () => {
+    const owner = await confirmedUser(t, 'weaken@example.test');
+    const leaked = await newApiToken(owner.token, 'ci');
+    const connector = await activateConnector(t.services, { userId: owner.id, address: null }, 'paper', []);
+    const accountId = connector.accounts[0]?.id ?? '';
+    const hook = await gql<{ hookCreate: { key: string } }>(
+      t.app,
+      'mutation($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "Main") { key } }',
+      { c: connector.key, a: accountId },
+      bearer(owner.token),
+    );
+    const hookKey = hook.data?.hookCreate.key ?? '';
+    const rules = await gql(
+      t.app,
+      'mutation($k: String!, $r: String) { hookUpdate(key: $k, rules: $r) { key } }',
+      { k: hookKey, r: JSON.stringify({ maxQuantity: 5 }) },
+      bearer(owner.token),
+    );
+    expect(rules.errors).toBeUndefined();
+    const setting = await gql<{ notificationCreate: { key: string } }>(
+      t.app,
+      'mutation($c: String!, $a: String!, $m: String!) { notificationCreate(connectorKey: $c, accountId: $a, type: 2, metadata: $m) { key } }',
+      { c: connector.key, a: accountId, m: JSON.stringify({ email: 'alerts@example.test' }) },
+      bearer(owner.token),
+    );
+    const settingKey = setting.data?.notificationCreate.key ?? '';
+    expect(hookKey && settingKey).toBeTruthy();
+    const LIST = `query($c: String!, $a: String!) { hooks(connectorKey: $c) { key name rules isActive pausedReason }
+      notifications(connectorKey: $c, accountId: $a) { key type isEnabled metadata } }`;
+    const vars = { c: connector.key, a: accountId };
+    // The emergency stop is the token's: a script can halt trading.
+    const paused = await gql(t.app, 'mutation { hooksPause(reason: "script stop") }', {}, bearer(leaked));
+    expect(paused.data).toEqual({ hooksPause: 1 });
+    const before = await gql(t.app, LIST, vars, bearer(owner.token));
+    const refused: Array<[string, Record<string, unknown>]> = [
+      ['mutation($k: String!) { hookUpdate(key: $k, rules: "{}") { key } }', { k: hookKey }],
+      ['mutation($k: String!) { hookUpdate(key: $k, name: "renamed") { key } }', { k: hookKey }],
+      ['mutation { hooksResume }', {}],
+      ['mutation($k: String!) { hookActivate(key: $k) { key } }', { k: hookKey }],
+      [
+        'mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { key } }',
+        { k: settingKey, m: JSON.stringify({ email: 'alerts@example.test', events: ['order.placed'] }) },
+      ],
+      [
+        'mutation($c: String!, $a: String!, $m: String!) { notificationCreate(connectorKey: $c, accountId: $a, type: 2, metadata: $m) { key } }',
+        { c: connector.key, a: accountId, m: JSON.stringify({ email: 'victim@example.test' }) },
+      ],
+    ];
+    for (const [query, variables] of refused) {
+      const result = await gql(t.app, query, variables, bearer(leaked));
+      expect(result.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
+      expect(result.errors?.[0]?.message, query).toMatch(/sign in to the dashboard/i);
+    }
+    expect(await gql(t.app, LIST, vars, bearer(owner.token))).toEqual(before);
+    // The token still creates a webhook (trading), paused as the others; the dashboard session
+    // lifts the stop.
+    const created = await gql<{ hookCreate: { key: string } }>(
+      t.app,
+      'mutation($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "Bot") { key } }',
+      vars,
+      bearer(leaked),
+    );
+    expect(created.data?.hookCreate.key).toBeTruthy();
+    const resumed = await gql(t.app, 'mutation { hooksResume }', {}, bearer(owner.token));
+    expect(resumed.data).toEqual({ hooksResume: 2 });
+  });
 });

@@ -30,9 +30,11 @@ export const API_TOKEN_REFUSED = 'An API token cannot do this: sign in to the da
  * A signed-in customer at the dashboard, or an administrator acting as them: never a personal API
  * token. Deleting or renaming the user's API tokens, deleting authorized or developer applications,
  * changing an application, billing, and connecting, renaming or deleting broker connections,
- * webhooks and notification settings are account management: a leaked token must not lock its
- * owner's scripts out, end an application for all its users or send its users' consent elsewhere,
- * open the billing portal, nor silently undo the account's setup. Trading and reads stay the token's.
+ * changing, resuming, reactivating or deleting webhooks, and creating, changing or deleting
+ * notification settings are account management: a leaked token must not lock its owner's scripts
+ * out, end an application for all its users or send its users' consent elsewhere, open the
+ * billing portal, weaken a webhook's risk controls, mail any address, nor silently undo the
+ * account's setup. Trading, reads, webhook creation and the kill switch's pause stay the token's.
  */
 export function requireDashboard(caller: Pick<Caller, 'viewer'>): Viewer {
   const viewer = requireViewer(caller);

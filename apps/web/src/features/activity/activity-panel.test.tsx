@@ -152,6 +152,21 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     expect(screen.queryByRole('button', { name: 'More' })).toBeNull();
   });
 
+  it("pages a signal link's entries with 'More' too, keeping the signal", async () => {
+    const first = page(1, 20);
+    const { calls } = renderWithClient(
+      <ActivityPanel />,
+      { ActivityActions: fixture(async ({ variables }) => answer(variables.createdAtFrom ? page(21, 3) : first)) },
+      '/me?signal=sig123',
+    );
+    await seen('Activity of signal sig123');
+    await vi.waitFor(() => expect(screen.getAllByText('You signed in to the dashboard')).toHaveLength(20));
+    fireEvent.click(screen.getByRole('button', { name: 'More' }));
+    await vi.waitFor(() => expect(screen.getAllByText('You signed in to the dashboard')).toHaveLength(23));
+    expect(calls('ActivityActions')[1]?.variables).toEqual({ signalId: 'sig123', createdAtFrom: first[19]?.createdAt });
+    expect(screen.queryByRole('button', { name: 'More' })).toBeNull();
+  });
+
   it('ignores More while a request runs, and aborts it when the panel closes', async () => {
     const later = deferred<ActionRow[]>();
     const { calls, unmount } = open(({ createdAtFrom }) => (createdAtFrom ? later.promise : page(1, 20)));

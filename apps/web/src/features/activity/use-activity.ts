@@ -103,7 +103,7 @@ export function useActivity(text: string, filters: ActivityFilters = NO_FILTERS,
       // A signal's entries show even when there are none; a failed load hides the panel, as a
       // failed first load does (no message, SPEC §8), rather than reading 'No actions found'.
       hidden: !rows || (!signalId && rows.length === 0),
-      hasMore: !signalId && rows ? full(rows) : false,
+      hasMore: rows ? full(rows) : false,
     }));
     return () => {
       pending.current?.unsubscribe();
