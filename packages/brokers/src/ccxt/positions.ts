@@ -9,6 +9,9 @@ function amountFor(exchange: Exchange, market: MarketInfo, amount: number): numb
   return Number.isFinite(rounded) ? rounded : 0;
 }
 
+/** `held - amount` without the binary fraction's noise (0.3 - 0.1 is 0.19999999999999998). */
+const rest = (held: number, amount: number) => Number((held - amount).toPrecision(12));
+
 /**
  * createOrder arguments that flatten the position, or undefined when there is none; with `part`,
  * that much of it (never more than is held). `partial`: some of the position stays (`left`).
@@ -33,7 +36,7 @@ export async function closeOrder(
       amount,
       params: { reduceOnly: true },
       partial: amount < contracts,
-      left: contracts - amount,
+      left: rest(contracts, amount),
     };
   }
   const balances = await exchange.fetchBalance();
@@ -42,6 +45,6 @@ export async function closeOrder(
   if (!(held > 0)) return undefined;
   const amount = amountFor(exchange, market, upTo(held));
   return amount > 0
-    ? { type: 'market', side: 'sell', amount, params: {}, partial: amount < held, left: held - amount }
+    ? { type: 'market', side: 'sell', amount, params: {}, partial: amount < held, left: rest(held, amount) }
     : undefined;
 }

@@ -250,6 +250,24 @@ describe('lookup, cancel, close, holdings', () => {
     expect(answer).toMatchObject({ status: 'canceled', status_description: 'Canceled 1 open order(s) of XAUUSD' });
   });
 
+  it("a close quantity off the symbol's step is refused before anything is closed", async () => {
+    await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-eu1');
+    await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-eu2');
+    const before = await c.broker.getHoldings(c.ctx, c.session, DEMO);
+    const since = c.fake.records.length;
+    // 1500 units: the first position (1000) would close, the 500 left of the next is off the 1000-unit step.
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'close', quantity: 1500 }, 'sig-eu-odd'));
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: "cTrader: quantity 1500 is not a multiple of EUR/USD's step of 1000 units",
+    });
+    expect(c.sent('ProtoOAClosePositionReq', since)).toHaveLength(0);
+    expect((await c.broker.getHoldings(c.ctx, c.session, DEMO)).positions).toEqual(before.positions);
+    const part = await c.place({ symbol: 'EURUSD', action: 'close', quantity: 1000 }, 'sig-eu-part');
+    expect(part.status).toBe('filled');
+    await c.broker.closePosition(c.ctx, c.session, DEMO, 'EURUSD');
+  });
+
   it('holdings, then close: the positions of a symbol closed at market', async () => {
     await c.place({ symbol: 'XAUUSD', action: 'sell', quantity: 2 }, 'sig-gold');
     const holdings = await c.broker.getHoldings(c.ctx, c.session, DEMO);

@@ -10,7 +10,7 @@ import { CTRADER_TITLE, ctraderDescriptor } from './descriptor.ts';
 import { answerError } from './errors.ts';
 import { holdingsOf } from './holdings.ts';
 import { findById, listMatching, pendingOrderId } from './lookup.ts';
-import { clientOrderIdFor, toNewOrder } from './mapper.ts';
+import { clientOrderIdFor, closeVolumeOf, toNewOrder } from './mapper.ts';
 import { authorizationUrl, exchangeCode, refreshTokens } from './oauth.ts';
 import { cancelById, cancelSymbol, closeSymbol, submitOrder } from './orders.ts';
 import { createPool, type Pool } from './pool.ts';
@@ -104,8 +104,10 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const client = clientOf(ctx, session, accountId);
       const symbol = await symbols.resolve(client, order.symbol, now(ctx));
-      if (order.action === 'close')
-        return closeSymbol(client, symbol.symbolId, symbol.name, order.quantity, ctx.signal);
+      if (order.action === 'close') {
+        const volume = order.quantity === undefined ? undefined : closeVolumeOf(order.quantity, symbol);
+        return closeSymbol(client, symbol.symbolId, symbol.name, volume, ctx.signal);
+      }
       if (order.action === 'cancel') return cancelSymbol(client, symbol.symbolId, symbol.name);
       const ours = clientOrderIdFor(clientOrderId);
       return submitOrder(client, toNewOrder(order, symbol, ours), ours, ctx.signal);

@@ -111,6 +111,17 @@ function closePosition(book: FakeBook, account: number, request: JsonRecord): Re
     return orderError(account, 'TRADING_BAD_VOLUME', 'Close volume exceeds the position', {
       positionId: position.positionId,
     });
+  // A part is closed in the symbol's steps, as it is traded.
+  const symbol = book.symbol((position.tradeData as { symbolId: number }).symbolId);
+  if (symbol && volume < held && (volume < symbol.minVolume || volume % symbol.stepVolume !== 0))
+    return orderError(
+      account,
+      'TRADING_BAD_VOLUME',
+      `Close volume ${volume / 100} is not valid for ${symbol.symbolName}`,
+      {
+        positionId: position.positionId,
+      },
+    );
   const order = book.closingOrder(position, volume);
   const accepted = execution(account, 2, { order, position }, true);
   const { deal } = book.fill(order, book.symbol((position.tradeData as { symbolId: number }).symbolId)?.quote ?? 1);

@@ -49,6 +49,16 @@ export function volumeOf(quantity: number, symbol: SymbolDetails): number {
 }
 
 /**
+ * A close's units → volume: in the symbol's minimum and steps, as cTrader closes a part (no
+ * maximum: a close spanning several positions sends each its own part). Checked before anything
+ * is closed, so an odd amount does not close one position and then fail on the next.
+ */
+export function closeVolumeOf(quantity: number, symbol: SymbolDetails): number {
+  const { maxVolume: _maximum, ...limits } = symbol;
+  return volumeOf(quantity, limits);
+}
+
+/**
  * A distance in 1/100000 of a price unit. A take profit is a limit: its distance rounds up, so the
  * exit is never closer to the entry than the trader's (rounding 5.4 down to 5 would take the profit
  * short of it); a stop loss's rounds to the nearest.

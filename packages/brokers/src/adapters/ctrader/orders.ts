@@ -133,12 +133,12 @@ export async function reconcile(client: AccountClient): Promise<{ positions: Jso
 
 const symbolIdOf = (item: JsonRecord) => decimalField(asRecord(item.tradeData), 'symbolId');
 
-/** The close action: positions of the symbol closed, oldest first, up to `units` when given. */
+/** The close action: positions of the symbol closed, oldest first, up to `volume` (hundredths of a unit) when given. */
 export async function closeSymbol(
   client: AccountClient,
   symbolId: number,
   symbolName: string,
-  units?: number,
+  volume?: number,
   signal?: AbortSignal,
 ): Promise<OrderResponse> {
   const open = (await reconcile(client)).positions
@@ -149,23 +149,23 @@ export async function closeSymbol(
         (decimalField(asRecord(b.tradeData), 'openTimestamp') ?? 0),
     );
   if (open.length === 0) throw new BrokerError('InvalidOrder', CTRADER_TITLE, `no open position in ${symbolName}`);
-  let left = units === undefined ? Number.POSITIVE_INFINITY : Math.round(units * 100);
+  let left = volume ?? Number.POSITIVE_INFINITY;
   let last: OrderResponse | undefined;
   for (const position of open) {
     if (left <= 0) break;
     const positionId = stringField(position, 'positionId') ?? '';
-    const volume = Math.min(decimalField(asRecord(position.tradeData), 'volume') ?? 0, left);
+    const part = Math.min(decimalField(asRecord(position.tradeData), 'volume') ?? 0, left);
     last = await confirmed(
       client,
       {
         name: 'ProtoOAClosePositionReq',
-        payload: { positionId: Number(positionId), volume },
+        payload: { positionId: Number(positionId), volume: part },
         matches: (event) => stringField(asRecord(event.position), 'positionId') === positionId,
         awaitFill: true,
       },
       signal,
     );
-    left -= volume;
+    left -= part;
   }
   return last ?? { id: '', status: 'canceled', status_description: `Nothing to close in ${symbolName}` };
 }

@@ -186,6 +186,26 @@ describe('orders the descriptor claims', () => {
     }
   });
 
+  it('a close with every coin held for an open sell says so, and how to free them', async () => {
+    const own = await startRobinhoodFake({ holdings: { BTC: 0.5 } });
+    try {
+      const ownCtx = { baseUrl: own.url };
+      const ownSession = await broker.connect(ownCtx, { credentials: own.credentials });
+      const signal = { symbol: 'BTC-USD', action: 'sell', quantity: 0.5, limit_price: 200_000 };
+      await broker.placeOrder(ownCtx, ownSession, { accountId: V2, order: toOrder(signal), clientOrderId: 'sig-tp' });
+      const close = toOrder({ symbol: 'BTC-USD', action: 'close' });
+      const error = await failure(
+        broker.placeOrder(ownCtx, ownSession, { accountId: V2, order: close, clientOrderId: 'sig-close' }),
+      );
+      expect(error).toMatchObject({ kind: 'InvalidOrder' });
+      expect(error.message).toBe(
+        'Robinhood: no BTC available to sell: the 0.5 BTC held are in open orders (the cancel action frees them)',
+      );
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a close with a quantity sells that many coins, never more than are held', async () => {
     await place(V1, { symbol: 'DOGE-USD', action: 'close', quantity: 400 });
     await place(V1, { symbol: 'DOGE-USD', action: 'close', quantity: 5000 });

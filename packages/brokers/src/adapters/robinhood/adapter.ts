@@ -46,11 +46,18 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
     ref: accountRefOf(session, accountId),
   });
 
-  /** The coins of the pair available for trading; none is a refusal. */
+  /** The coins of the pair available for trading; none is a refusal (saying so when open orders hold them). */
   async function available(listing: Listing, pair: TradingPair): Promise<number> {
     const [held] = await holdings(listing, pair.assetCode);
-    if (!held || held.available <= 0)
-      throw new BrokerError('InvalidOrder', ROBINHOOD_TITLE, `no ${pair.assetCode} to sell`);
+    if (!held || held.available <= 0) {
+      // Coins a sell order holds are not available: a take profit for all of them leaves none to close.
+      const asset = pair.assetCode;
+      const message =
+        held && held.total > 0
+          ? `no ${asset} available to sell: the ${held.total} ${asset} held are in open orders (the cancel action frees them)`
+          : `no ${asset} to sell`;
+      throw new BrokerError('InvalidOrder', ROBINHOOD_TITLE, message);
+    }
     return held.available;
   }
 

@@ -342,6 +342,51 @@ describe('cancel, close, holdings', () => {
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Tradovate: no open position in CLG7' });
   });
 
+  it('a partial close cuts the bracket exits to the contracts left (a stop never sells more than is held)', async () => {
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'CLJ27', action: 'buy', quantity: 3, take_profit_price: 90, stop_loss_price: 60 }),
+    );
+    const [, profit, loss] = fake.book.orders.slice(-3);
+    const before = fake.requests.length;
+    const part = await broker.placeOrder(ctx, session, input({ symbol: 'CLJ27', action: 'close', quantity: 2 }));
+    expect(part.status_description).toBe(`Closing 2 of 3 CLJ7; exits cut to the 1 left: ${profit?.id}, ${loss?.id}`);
+    expect([profit?.orderQty, loss?.orderQty]).toEqual([1, 1]);
+    expect([profit?.ordStatus, loss?.ordStatus, profit?.price, loss?.stopPrice]).toEqual([
+      'Working',
+      'Working',
+      90,
+      60,
+    ]);
+    const modified = fake.requests.slice(before).filter((r) => r.url === '/v1/order/modifyorder');
+    expect(modified.map((r) => JSON.parse(r.body ?? '{}'))).toEqual([
+      { orderId: profit?.id, orderQty: 1, orderType: 'Limit', price: 90, timeInForce: 'GTC', isAutomated: true },
+      { orderId: loss?.id, orderQty: 1, orderType: 'Stop', stopPrice: 60, timeInForce: 'GTC', isAutomated: true },
+    ]);
+    // Closing what is left leaves no exit working.
+    const all = await broker.placeOrder(ctx, session, input({ symbol: 'CLJ27', action: 'close', quantity: 1 }));
+    expect(all.status_description).toBe(`Closing 1 of 1 CLJ7; exits cut to none left: ${profit?.id}, ${loss?.id}`);
+    expect([profit?.ordStatus, loss?.ordStatus]).toEqual(['Canceled', 'Canceled']);
+  });
+
+  it('a partial close whose exits cannot be cut stands, and says so', async () => {
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'CLK27', action: 'buy', quantity: 2, take_profit_price: 90, stop_loss_price: 60 }),
+    );
+    fake.inject({
+      path: '/v1/order/modifyorder',
+      status: 200,
+      body: { failureReason: 'TooLate', failureText: 'Order is already Filled' },
+    });
+    const part = await broker.placeOrder(ctx, session, input({ symbol: 'CLK27', action: 'close', quantity: 1 }));
+    expect(part.status).toBe('accepted');
+    expect(part.status_description).toMatch(/^Closing 1 of 2 CLK7; the open exits could not be cut to the 1 left \(/);
+    await broker.closePosition(ctx, session, accountId, 'CLK27');
+  });
+
   it('close with percent_of_position never rounds the contracts up', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'CLH27', action: 'buy', quantity: 3 }));
     // 50 % of 3 contracts is 1.5: one contract is closed, not two (two would be 67 % of the position).

@@ -83,7 +83,8 @@ export const tradovateDescriptor: BrokerDescriptor = {
       comments:
         'Futures have no short sale of their own: sell_short is a sell and buy_to_cover a buy. close flattens the ' +
         "contract's position (Tradovate liquidates it, canceling its working orders), or with a quantity sends " +
-        "an opposite market order for that part; cancel cancels the contract's working orders.",
+        'an opposite market order for that part, cutting working exits larger than what is left to it (canceling ' +
+        "them when none is left); cancel cancels the contract's working orders.",
     },
     quantity: { required: true, examples: [1, 2], comments: 'Whole contracts.' },
     quantity_type: {

@@ -4,9 +4,15 @@
 //           /order/liquidateposition {"accountId","contractId","admin":false} (Tradovate also cancels
 //           the contract's working orders); with one: an opposite Market order (with our clOrdId).
 //   cancel: GET /order/list → the contract's working orders → POST /order/cancelorder each.
+//   After a part is closed, the working exits on the closing side (a bracket's, or the trader's)
+//   larger than what is left are cut to it: GET /orderVersion/deps?masterid={orderId} (quantity
+//   and prices live on the OrderVersion, not the Order) → POST /order/modifyorder with the same
+//   terms and orderQty = what is left; none left: POST /order/cancelorder. A stop sized for the
+//   whole position would otherwise, once triggered, sell contracts no longer held (open a short).
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { cutExits } from '../../core/exits-cut.ts';
+import { decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import { type Contract, resolveContract } from './contracts.ts';
 import { TRADOVATE_TITLE } from './descriptor.ts';
 import { clOrdIdOf, fromPlacement } from './mapper.ts';
@@ -89,5 +95,56 @@ export async function closeSymbol(
     },
   });
   const placed = fromPlacement(answer.body, path);
-  return { ...placed, status_description: `Closing ${part} of ${Math.abs(net)} ${contract.name}` };
+  const closing = { ...placed, status_description: `Closing ${part} of ${Math.abs(net)} ${contract.name}` };
+  return cutExitsTo(client, contract, net > 0 ? 'Sell' : 'Buy', Math.abs(net) - part, closing);
+}
+
+/** The terms of an OrderVersion that modifyorder takes again. */
+const KEPT_TERMS = ['orderType', 'price', 'stopPrice', 'maxShow', 'pegDifference', 'timeInForce', 'expireTime'];
+
+/**
+ * After a partial close (`answer`): the contract's working orders on the closing side (`action`)
+ * larger than the `left` still held are cut to it, or canceled when nothing is left. Exits of a
+ * bracket whose entry has not filled (Suspended) close no part of what is held and are left
+ * alone. The close stands whatever happens here.
+ */
+async function cutExitsTo(
+  client: AccountClient,
+  contract: Contract,
+  action: 'Buy' | 'Sell',
+  left: number,
+  answer: OrderResponse,
+): Promise<OrderResponse> {
+  const exits = async () => {
+    const { body } = await client.call({ path: '/order/list' });
+    const working = listOf(body)
+      .filter(ofContract(client, contract))
+      .filter((item) => stringField(item, 'action') === action && stringField(item, 'ordStatus') === 'Working');
+    const sized: Array<{ id: string; version: JsonRecord }> = [];
+    for (const item of working) {
+      const id = stringField(item, 'id');
+      // The close itself, while it works, is no exit.
+      if (id === undefined || id === answer.id) continue;
+      const versions = await client.call({ path: '/orderVersion/deps', query: { masterid: id } });
+      const latest = (a: JsonRecord, b: JsonRecord) => (decimalField(a, 'id') ?? 0) - (decimalField(b, 'id') ?? 0);
+      const version = listOf(versions.body).sort(latest).at(-1);
+      if (version && (decimalField(version, 'orderQty') ?? 0) > left) sized.push({ id, version });
+    }
+    return sized;
+  };
+  const rest = left > 0 ? `the ${left} left` : 'none left';
+  return cutExits(answer, rest, exits, async ({ id, version }) => {
+    if (left === 0) {
+      await cancelById(client, id);
+      return id;
+    }
+    const terms = Object.fromEntries(
+      KEPT_TERMS.filter((key) => version[key] != null).map((key) => [key, version[key]]),
+    );
+    await client.call({
+      path: '/order/modifyorder',
+      json: { orderId: Number(id), orderQty: left, ...terms, isAutomated: true },
+    });
+    return id;
+  });
 }

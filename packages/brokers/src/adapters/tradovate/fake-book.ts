@@ -34,11 +34,22 @@ export interface FakeCommand {
   orderId: number;
   timestamp: string;
   clOrdId?: string;
-  commandType: 'New' | 'Cancel';
+  commandType: 'New' | 'Modify' | 'Cancel';
   commandStatus: string;
   senderId: number;
   userSessionId: number;
   isAutomated: boolean;
+}
+
+/** An order's terms as placed or last modified (OrderVersion: quantity and prices live here). */
+export interface FakeOrderVersion {
+  id: number;
+  orderId: number;
+  orderQty: number;
+  orderType: string;
+  price?: number;
+  stopPrice?: number;
+  timeInForce: string;
 }
 
 export class FakeAnswer extends Error {
@@ -119,6 +130,7 @@ function checkPrices(body: Json): void {
 export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[], now: () => number) {
   const orders: FakeOrder[] = [];
   const commands: FakeCommand[] = [];
+  const versions: FakeOrderVersion[] = [];
   const fills: Array<{
     id: number;
     orderId: number;
@@ -131,7 +143,21 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
   const positions = new Map<string, { accountId: number; contractId: number; netPos: number; netPrice: number }>();
   let nextOrder = 8_812_345_678;
   let nextCommand = 9_900_000_001;
+  let nextVersion = 7_700_000_001;
   const at = () => new Date(now()).toISOString();
+
+  function version(order: FakeOrder): void {
+    const { id: orderId, orderQty, orderType, price, stopPrice, timeInForce } = order;
+    versions.push({
+      id: nextVersion++,
+      orderId,
+      orderQty,
+      orderType,
+      ...(price !== undefined ? { price } : {}),
+      ...(stopPrice !== undefined ? { stopPrice } : {}),
+      timeInForce,
+    });
+  }
 
   const positionOf = (accountId: number, contractId: number) => positions.get(`${accountId}:${contractId}`);
 
@@ -189,6 +215,7 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
       timeInForce: String(fields.timeInForce ?? 'Day'),
     };
     orders.push(order);
+    version(order);
     commands.push({
       id: nextCommand++,
       orderId: order.id,
@@ -279,6 +306,58 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
     return { commandId: command.id };
   }
 
+  /** POST /order/modifyorder: a working order's quantity, prices or time in force (a new OrderVersion). */
+  function modify(body: Json, userId: number, session: number): Json {
+    const { orderId, ...fields } = body;
+    const violations = violationsOf(
+      fields,
+      [
+        'clOrdId',
+        'orderQty',
+        'orderType',
+        'price',
+        'stopPrice',
+        'maxShow',
+        'pegDifference',
+        'timeInForce',
+        'expireTime',
+        'text',
+        'activationTime',
+        'customTag50',
+        'isAutomated',
+      ],
+      ['orderQty', 'orderType'],
+    );
+    if (!Number.isInteger(orderId)) violations.push('orderId: integer required');
+    if (violations.length) throw new FakeAnswer(200, { violations });
+    const order = orders.find((item) => item.id === orderId);
+    if (!order || !accounts.some((item) => item.id === order.accountId && item.userId === userId))
+      throw new FakeAnswer(404, 'Order not found');
+    if (!['Working', 'Suspended', 'PendingNew'].includes(order.ordStatus))
+      throw failure('TooLate', `Order is already ${order.ordStatus}`);
+    checkPrices(fields);
+    if (!((fields.orderQty as number) > 0)) throw failure('UnknownReason', 'orderQty must be positive');
+    order.orderQty = fields.orderQty as number;
+    order.orderType = String(fields.orderType);
+    if (typeof fields.price === 'number') order.price = fields.price;
+    if (typeof fields.stopPrice === 'number') order.stopPrice = fields.stopPrice;
+    if (typeof fields.timeInForce === 'string') order.timeInForce = fields.timeInForce;
+    version(order);
+    const command: FakeCommand = {
+      id: nextCommand++,
+      orderId: order.id,
+      timestamp: at(),
+      ...(typeof fields.clOrdId === 'string' ? { clOrdId: fields.clOrdId } : {}),
+      commandType: 'Modify',
+      commandStatus: 'RiskPassed',
+      senderId: userId,
+      userSessionId: session,
+      isAutomated: fields.isAutomated === true,
+    };
+    commands.push(command);
+    return { commandId: command.id };
+  }
+
   function liquidate(body: Json, userId: number, session: number): Json {
     const owner = accounts.find((item) => item.id === body.accountId && item.userId === userId);
     if (!owner) throw new FakeAnswer(404, 'Account not found');
@@ -326,6 +405,8 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
       price: 5400.25,
       timeInForce: 'Day',
     });
+    const seeded = orders.at(-1);
+    if (seeded) version(seeded);
     commands.push({
       id: 9_900_000_001,
       orderId: 8_812_345_678,
@@ -347,9 +428,15 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
     seedPublished,
     place,
     cancel,
+    modify,
     liquidate,
     ordersOf: (userId: number) => orders.filter(ownedBy(userId)),
     commandsOf: (userId: number) => commands.filter((item) => item.senderId === userId),
+    /** GET /orderVersion/deps?masterid={orderId}: the order's versions, the latest last. */
+    versionsOf: (userId: number, orderId: number) =>
+      orders.some((item) => item.id === orderId && ownedBy(userId)(item))
+        ? versions.filter((item) => item.orderId === orderId)
+        : [],
     fillsOf: (orderId: number) => fills.filter((item) => item.orderId === orderId),
     positionsOf: (userId: number) =>
       [...positions.values()]

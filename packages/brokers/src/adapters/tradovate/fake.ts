@@ -159,6 +159,13 @@ export async function startTradovateFake(options: TradovateFakeOptions = {}) {
     }),
   );
   app.post(
+    '/v1/order/modifyorder',
+    answer((request) => {
+      const { user, session } = who(request);
+      return book.modify(body(request), user.userId, session);
+    }),
+  );
+  app.post(
     '/v1/order/liquidateposition',
     answer((request) => {
       const { user, session } = who(request);
@@ -176,6 +183,10 @@ export async function startTradovateFake(options: TradovateFakeOptions = {}) {
   app.get(
     '/v1/command/list',
     answer((request) => book.commandsOf(who(request).user.userId)),
+  );
+  app.get(
+    '/v1/orderVersion/deps',
+    answer((request) => book.versionsOf(who(request).user.userId, num(query(request).masterid))),
   );
   app.get(
     '/v1/fill/deps',

@@ -150,3 +150,32 @@ describe('woo lookups, cancel, close and holdings', () => {
     );
   });
 });
+
+describe('woo partial close of a perpetual', () => {
+  it('cuts the open exit to what is left (a later fill never opens a position the other way)', async () => {
+    // The fake holds 0.05 BTC short in PERP_BTC_USDT; its take profit buys all 0.05 back.
+    const exit = await place(
+      { symbol: 'BTC/USDT:USDT', action: 'buy', type: 'limit', quantity: 0.05, limit_price: 60000 },
+      'sig-tp',
+    );
+    const part = await place({ symbol: 'BTC/USDT:USDT', action: 'close', quantity: 0.02 }, 'sig-part');
+    expect(part.status_description).toContain(`exits cut to the 0.03 left: ${exit.id}`);
+    const edited = fake.orders.find((o) => String(o.orderId) === exit.id);
+    expect(edited?.quantity).toBe(0.03);
+  });
+
+  it('what is left is exact: 0.3 less 0.1 leaves the exit at 0.2, not truncated to 0.1999', async () => {
+    fake.positions.splice(0, fake.positions.length, {
+      symbol: 'PERP_BTC_USDT',
+      holding: -0.3,
+      averageOpenPrice: 66000,
+    });
+    const exit = await place(
+      { symbol: 'BTC/USDT:USDT', action: 'buy', type: 'limit', quantity: 0.3, limit_price: 60000 },
+      'sig-tp',
+    );
+    const part = await place({ symbol: 'BTC/USDT:USDT', action: 'close', quantity: 0.1 }, 'sig-part');
+    expect(part.status_description).toContain(`exits cut to the 0.2 left: ${exit.id}`);
+    expect(fake.orders.find((o) => String(o.orderId) === exit.id)?.quantity).toBe(0.2);
+  });
+});

@@ -51,6 +51,8 @@ const wooVenue: CcxtVenue = {
   exchangeClass: (ccxt) => ccxt.woo,
   credentials: (values) => ({ apiKey: values.apiKey ?? '', secret: values.apiSecret ?? '' }),
   positions: true,
+  // PUT /v3/trade/order (ccxt editOrder) edits an open order's quantity: a partial close cuts the exits.
+  amendsQuantity: true,
   sandbox: true,
   readMessage: readWooMessage,
   orderArgs: wooOrderArgs,

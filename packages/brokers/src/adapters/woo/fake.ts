@@ -147,6 +147,20 @@ export function createWooFake(): WooFake {
     order.status = 'CANCELLED';
     return ok({ status: 'CANCEL_SENT' });
   });
+  // Edit an open order's quantity or price (ccxt editOrder: PUT /v3/trade/order, JSON body).
+  app.put('/v3/trade/order', async (request, reply) => {
+    const o = JSON.parse(String(request.body ?? '{}')) as Record<string, string | number>;
+    const order = fake.orders.find((x) => String(x.orderId) === String(o.orderId));
+    if (!order || !['NEW', 'PARTIAL_FILLED'].includes(order.status))
+      return fail(reply, 400, 317184, 'The order cannot be found, or it is already completed.');
+    const quantity = Number(o.quantity ?? order.quantity);
+    if (!(quantity > Number(order.executed)))
+      return fail(reply, 400, -1005, 'quantity must be more than what is executed');
+    order.quantity = quantity;
+    order.visible = quantity;
+    if (o.price !== undefined) order.price = Number(o.price);
+    return ok({ status: 'EDIT_SENT' });
+  });
   app.post('/v3/trade/order', async (request, reply) => {
     if (!(request.headers['content-type'] ?? '').startsWith('application/json'))
       return fail(reply, 400, -1005, 'Some parameters are in wrong format for api.');
