@@ -50,6 +50,12 @@ export {
   providerTypes,
   type SampleSelection,
 } from './playground/sample.ts';
+export {
+  currentExample,
+  exampleContractMonth,
+  exampleOptionExpiry,
+  withCurrentExamples,
+} from './symbols/dated-examples.ts';
 export { oneDigitYear } from './symbols/future.ts';
 export {
   isClassCompatible,

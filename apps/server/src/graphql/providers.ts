@@ -1,6 +1,7 @@
 // SPEC §7: `providers` (a JSON string of every working provider), `provider(name)`, and
 // `providerMetatraderBranches(search)` (server names for the connect form's branch field).
 import type { BrokerBranch } from '@router/brokers';
+import { type Provider, withCurrentExamples } from '@router/orders';
 import { BRANCH_PROVIDER, searchBranches } from '../modules/connectors/index.ts';
 import { builder } from './builder.ts';
 import { requireViewer } from './guards.ts';
@@ -14,10 +15,15 @@ const ProviderBranchRef = builder.objectRef<BrokerBranch>('ProviderBranch').impl
   }),
 });
 
+/** The providers with their dated examples (option expiries, contract months) current as of today. */
+function currentProviders(providers: readonly Provider[], now = Date.now()): Provider[] {
+  return providers.map((provider) => withCurrentExamples(provider, now));
+}
+
 builder.queryFields((t) => ({
   providers: t.string({
     description: 'JSON array of SPEC §3 Provider objects of the working adapters.',
-    resolve: (_root, _args, ctx) => JSON.stringify(ctx.services.brokers.providers()),
+    resolve: (_root, _args, ctx) => JSON.stringify(currentProviders(ctx.services.brokers.providers())),
   }),
   provider: t.string({
     nullable: true,
@@ -25,7 +31,7 @@ builder.queryFields((t) => ({
     args: { name: t.arg.string({ required: true }) },
     resolve: (_root, { name }, ctx) => {
       const provider = ctx.services.brokers.providers().find((p) => p.name === name);
-      return provider ? JSON.stringify(provider) : null;
+      return provider ? JSON.stringify(withCurrentExamples(provider, Date.now())) : null;
     },
   }),
   providerMetatraderBranches: t.field({

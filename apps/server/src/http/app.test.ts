@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ParsedSymbol, type Provider, parseSymbol } from '@router/orders';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { authenticate } from '../modules/auth/authenticate.ts';
 import { buildApp } from './app.ts';
@@ -47,6 +48,41 @@ describe('HTTP skeleton', () => {
       payload: { query: 'query($n: String!) { provider(name: $n) }', variables: { n: 'paper' } },
     });
     expect(JSON.parse(one.json().data.provider).title).toBe('Paper Trading');
+  });
+
+  it('serves the providers’ dated examples as of today: no option or contract month that has expired', async () => {
+    const today = Date.UTC(2031, 0, 10);
+    vi.useFakeTimers({ toFake: ['Date'], now: today });
+    let providers: Provider[];
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/graphql', payload: { query: '{ providers }' } });
+      providers = JSON.parse(res.json().data.providers) as Provider[];
+    } finally {
+      vi.useRealTimers();
+    }
+    const expired: string[] = [];
+    let dated = 0;
+    for (const provider of providers) {
+      for (const example of provider.reference.symbol?.examples ?? []) {
+        let parts: ParsedSymbol['parts'];
+        try {
+          parts = parseSymbol(String(example), { now: () => today }).parts;
+        } catch {
+          continue;
+        }
+        const lastDay =
+          parts.kind === 'option'
+            ? Date.parse(parts.expiry)
+            : parts.kind === 'future'
+              ? Date.UTC(parts.year, parts.month, 0)
+              : undefined;
+        if (lastDay === undefined) continue;
+        dated += 1;
+        if (lastDay < today) expired.push(`${provider.name}: ${example}`);
+      }
+    }
+    expect(dated).toBeGreaterThan(0);
+    expect(expired).toEqual([]);
   });
 
   it('limits query depth and aliases (graphql-armor)', async () => {

@@ -13,6 +13,29 @@ describe('normalizeOrder against a provider reference', () => {
     expect(result).toMatchObject({ ok: true, order: { client_id: 'abc-1' } });
   });
 
+  it('refuses a client_id the broker’s id pattern does not take, as its mapper does (a test webhook too)', () => {
+    const provider: Provider = {
+      ...stockBroker,
+      title: 'MetaTrader',
+      reference: {
+        ...stockBroker.reference,
+        client_id: {
+          pattern: '^[A-Za-z0-9_]{1,10}$',
+          comments: 'Up to 10 letters, digits or _, shown as the order comment. It shares 26 characters.',
+        },
+      },
+    };
+    const order = (client_id: string) => ({ symbol: 'AAPL', action: 'buy', quantity: 1, client_id });
+    expect(normalize(order('tv_1'), provider)).toMatchObject({ ok: true, order: { client_id: 'tv_1' } });
+    expect(normalize(order('strategy-long-entry'), provider)).toEqual({
+      ok: false,
+      error: {
+        field: 'client_id',
+        message: 'MetaTrader: client_id: up to 10 letters, digits or _, shown as the order comment',
+      },
+    });
+  });
+
   it('accepts what the provider supports', () => {
     expect(
       normalize(

@@ -71,6 +71,14 @@ export function checkProviderValues(order: Order, raw: RawOrder, provider: Provi
     check('action', leg.action, legFieldName(index, 'action'));
     if (leg.type !== undefined) check('type', leg.type, legFieldName(index, 'type'));
   });
+  // The ids the broker takes where it sends client_id on (MetaTrader: the order comment): refused
+  // here, as the broker's mapper would refuse it, so a test webhook and the playground do too.
+  const idPattern = reference.client_id?.pattern;
+  if (order.client_id !== undefined && idPattern && !new RegExp(idPattern).test(order.client_id)) {
+    // The rule as the reference's comment opens: "Up to 10 letters, digits or _, shown as …".
+    const rule = reference.client_id?.comments?.split(/\.(?:\s|$)/)[0];
+    throw refuse('client_id', rule ? rule.charAt(0).toLowerCase() + rule.slice(1) : `must match ${idPattern}`, title);
+  }
   for (const parameter of ORDER_PARAMETERS) {
     if (!reference[parameter]?.required || order[parameter] !== undefined) continue;
     if (parameter === 'quantity' && isExitAction(order.action)) continue;

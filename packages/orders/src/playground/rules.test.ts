@@ -76,8 +76,9 @@ describe('playground rules', () => {
 
   it('resets the symbol to the class example and fixes the action', () => {
     const draft = { symbol: 'AAPL', action: 'sell', quantity: 1 };
-    expect(applyClass(draft, 'option', optionsBroker)).toEqual({
-      symbol: 'SPY_271217C00600000',
+    // The broker's example expires in December 2027; as of NOW (June 2025) it is moved to a current expiry.
+    expect(applyClass(draft, 'option', optionsBroker, now)).toEqual({
+      symbol: 'SPY_250919C00600000',
       class: 'option',
       action: 'buy_to_open',
       quantity: 1,

@@ -42,8 +42,13 @@ export function applyType(draft: OrderDraft, type: OrderType, provider?: Provide
   return next;
 }
 
-export function applyClass(draft: OrderDraft, orderClass: OrderClass, provider?: Provider): OrderDraft {
-  const next: OrderDraft = { ...draft, symbol: classExampleSymbol(orderClass, provider) };
+export function applyClass(
+  draft: OrderDraft,
+  orderClass: OrderClass,
+  provider?: Provider,
+  now: () => number = Date.now,
+): OrderDraft {
+  const next: OrderDraft = { ...draft, symbol: classExampleSymbol(orderClass, provider, now()) };
   if ('class' in draft || orderClass !== 'stock') next.class = orderClass;
   return withValidAction(next, orderClass);
 }

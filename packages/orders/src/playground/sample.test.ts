@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cryptoExchange, optionsBroker, stockBroker } from '../test-fixtures.ts';
+import { cryptoExchange, NOW, optionsBroker, stockBroker } from '../test-fixtures.ts';
 import { buildSampleOrder, classExampleSymbol, defaultExamplePayload, playgroundChoices } from './sample.ts';
 
 describe('playground samples', () => {
@@ -76,7 +76,8 @@ describe('playground samples', () => {
     [
       { provider: optionsBroker, class: 'option' as const, type: 'limit' as const, action: 'buy' as const },
       {
-        symbol: 'SPY_271217C00600000',
+        // The broker's example (December 2027) moved to a current expiry as of NOW (June 2025).
+        symbol: 'SPY_250919C00600000',
         action: 'buy_to_open',
         quantity: 1,
         class: 'option',
@@ -87,6 +88,6 @@ describe('playground samples', () => {
     [{ provider: cryptoExchange }, { symbol: 'BTCUSD', action: 'buy', quantity: 1, type: 'market' }],
     [{}, { symbol: 'AAPL', action: 'buy', quantity: 1 }],
   ])('builds a sample for %j', (selection, draft) => {
-    expect(buildSampleOrder(selection)).toEqual(draft);
+    expect(buildSampleOrder(selection, NOW)).toEqual(draft);
   });
 });

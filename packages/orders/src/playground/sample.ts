@@ -2,6 +2,7 @@
 // playground"): the selectors offer the provider's classes, types and actions, and choosing them
 // builds an order such as {"symbol": "AAPL", "action": "buy", "quantity": 1, "type": "limit", "limit_price": 150}.
 import { actionsForClass, isExitAction, ORDER_CLASS_INFO, sortClasses } from '../enumerations.ts';
+import { currentExample } from '../symbols/dated-examples.ts';
 import {
   ORDER_ACTIONS,
   ORDER_CLASSES,
@@ -56,12 +57,15 @@ export function providerActions(reference: ProviderReference, orderClass: OrderC
   return ORDER_ACTIONS.filter((action) => forClass.includes(action) && (!declared || declared.includes(action)));
 }
 
-/** The symbol shown for a class: the provider's first example of that class, else a generic one. */
-export function classExampleSymbol(orderClass: OrderClass, provider?: Provider): string {
+/**
+ * The symbol shown for a class: the provider's first example of that class, else a generic one;
+ * a dated one (an option, a contract month) moved to a date that is current at `now`.
+ */
+export function classExampleSymbol(orderClass: OrderClass, provider?: Provider, now = Date.now()): string {
   const symbol = provider?.reference.symbol;
   const index = symbol?.examplesClass?.indexOf(orderClass) ?? -1;
   const example = index >= 0 ? symbol?.examples?.[index] : undefined;
-  return example !== undefined ? String(example) : (ORDER_CLASS_INFO[orderClass].examples[0] ?? 'AAPL');
+  return String(currentExample(example ?? ORDER_CLASS_INFO[orderClass].examples[0] ?? 'AAPL', now));
 }
 
 /** The quantity example orders use: 1, or the broker's smallest amount where 1 is below it. */
@@ -95,8 +99,11 @@ export interface SampleSelection {
   action?: OrderAction;
 }
 
-/** The sample order for the selectors: type limit adds limit_price, stop adds stop_price, and so on. */
-export function buildSampleOrder(selection: SampleSelection): OrderDraft {
+/**
+ * The sample order for the selectors: type limit adds limit_price, stop adds stop_price, and so on.
+ * A dated example symbol is dated as of `now`.
+ */
+export function buildSampleOrder(selection: SampleSelection, now = Date.now()): OrderDraft {
   const { provider } = selection;
   const classes = provider ? providerClasses(provider.reference) : ['stock' as const];
   const orderClass = selection.class ?? classes[0] ?? 'stock';
@@ -104,7 +111,7 @@ export function buildSampleOrder(selection: SampleSelection): OrderDraft {
   if (!actionsForClass(orderClass).includes(action)) action = firstActionFor(orderClass);
   // Close and cancel force a market order (SPEC §4 playground rules).
   const type: OrderType = isExitAction(action) ? 'market' : (selection.type ?? 'market');
-  const draft: OrderDraft = { symbol: classExampleSymbol(orderClass, provider), action };
+  const draft: OrderDraft = { symbol: classExampleSymbol(orderClass, provider, now), action };
   if (action !== 'cancel') draft.quantity = exampleQuantity(provider);
   if (classes.length > 1) draft.class = orderClass;
   if (type !== 'market' || provider?.reference.type) draft.type = type;

@@ -6,24 +6,45 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { Notes } from './notes.tsx';
 
-function codesOf(term: string): string[] {
-  const router = createMemoryRouter([{ path: '/', element: <Notes /> }]);
+function definitionOf(term: string, now?: number): Element | null {
+  const router = createMemoryRouter([{ path: '/', element: <Notes now={now} /> }]);
   render(<RouterProvider router={router} />);
-  const definition = screen.getByText(term).nextElementSibling;
+  return screen.getByText(term).nextElementSibling;
+}
+
+function codesOf(term: string, now?: number): string[] {
+  const definition = definitionOf(term, now);
   return [...(definition?.querySelectorAll('code') ?? [])].map((code) => code.textContent ?? '');
 }
 
 describe('documentation notes', () => {
   it('spells the option symbols so that each copied one is the same contract', () => {
-    const codes = codesOf('Option symbols');
+    const now = Date.UTC(2025, 5, 15);
+    const codes = codesOf('Option symbols', now);
     expect(codes).toHaveLength(4);
     const read = codes.map((code) => {
       try {
-        return parseSymbol(code).canonical;
+        return parseSymbol(code, { now: () => now }).canonical;
       } catch (error) {
         return `${JSON.stringify(code)}: ${(error as Error).message}`;
       }
     });
-    expect(read).toEqual(codes.map(() => 'AAPL  271217C00200000'));
+    expect(read).toEqual(codes.map(() => 'AAPL  250919C00200000'));
+  });
+
+  it('dates the futures and option examples as of the clock: contracts still ahead, the 1-digit year the one said', () => {
+    const now = Date.UTC(2031, 0, 10);
+    const futures = definitionOf('Futures symbols', now);
+    const codes = (definition: Element | null) =>
+      [...(definition?.querySelectorAll('code') ?? [])].map((code) => code.textContent ?? '');
+    const read = codes(futures)
+      .slice(0, 3)
+      .map((code) => parseSymbol(code, { now: () => now }).canonical);
+    expect(read).toEqual(['ESH2031', 'ESH2031', 'ESH2031']);
+    expect(futures?.textContent).toContain('the same March 2031 contract');
+    const options = codes(screen.getByText('Option symbols').nextElementSibling).map(
+      (code) => parseSymbol(code, { now: () => now }).canonical,
+    );
+    expect(options).toEqual(options.map(() => 'AAPL  310418C00200000'));
   });
 });

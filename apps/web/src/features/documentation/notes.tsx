@@ -1,9 +1,31 @@
+import { currentExample, exampleContractMonth } from '@router/orders';
 import { HashLink } from '../../components/hash-link.tsx';
 import { ExternalLink } from './external-link.tsx';
 import { MATH_SYNTAX_URL, OCC_SYMBOLOGY_URL, TRADINGVIEW_VARIABLES_URL, TRENDSPIDER_VARIABLES_URL } from './links.ts';
 
-/** SPEC §2 notes: futures and option symbols, GTC, expressions, and the platform variables FAQ. */
-export function Notes() {
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+/**
+ * SPEC §2 notes: futures and option symbols, GTC, expressions, and the platform variables FAQ.
+ * The symbol examples are dated as of `now` (a contract month and an expiry still ahead), so that
+ * one a user copies names a contract that trades and the 1-digit year reads as the year said.
+ */
+export function Notes({ now = Date.now() }: { now?: number }) {
+  const current = (example: string) => String(currentExample(example, now));
+  const month = exampleContractMonth(now);
   return (
     <section className="mb-4" aria-labelledby="notes-title">
       <h2 id="notes-title" className="h5">
@@ -12,18 +34,20 @@ export function Notes() {
       <dl className="mb-0">
         <dt>Futures symbols</dt>
         <dd>
-          Root, month code and year: the year may have 1, 2 or 4 digits, so <code>ESZ4</code>, <code>ESZ24</code> and{' '}
-          <code>ESZ2024</code> are the same December 2024 contract. A continuous contract is the root followed by{' '}
+          Root, month code and year: the year may have 1, 2 or 4 digits, so <code>{current('ESZ4')}</code>,{' '}
+          <code>{current('ESZ24')}</code> and <code>{current('ESZ2024')}</code> are the same{' '}
+          {MONTH_NAMES[month.month - 1]} {month.year} contract. A continuous contract is the root followed by{' '}
           <code>N!</code>: <code>ES1!</code> is the front month, <code>ES2!</code> the next. Month codes: F G H J K M N
           Q U V X Z (January to December).
         </dd>
         <dt>Option symbols</dt>
         <dd>
           The <ExternalLink href={OCC_SYMBOLOGY_URL}>OCC standard</ExternalLink>: root, expiry date YYMMDD, C or P, and
-          the strike times 1000 in 8 digits, as in <code className="code-spaces">{'AAPL  271217C00200000'}</code>. The
-          padding spaces may be an underscore or left out (<code>AAPL_271217C00200000</code>,{' '}
-          <code>AAPL271217C00200000</code>
-          ), and the strike's zeros are optional: <code>AAPL271217C200</code>.
+          the strike times 1000 in 8 digits, as in{' '}
+          <code className="code-spaces">{current('AAPL  271217C00200000')}</code>. The padding spaces may be an
+          underscore or left out (<code>{current('AAPL_271217C00200000')}</code>,{' '}
+          <code>{current('AAPL271217C00200000')}</code>
+          ), and the strike's zeros are optional: <code>{current('AAPL271217C200')}</code>.
         </dd>
         <dt>Limit and stop orders are GTC</dt>
         <dd>
