@@ -126,17 +126,13 @@ it('asks with a GET query where the broker takes one, reads camel-case fields an
   });
 });
 
-it('reads only a 400, 401 or 403 of the token endpoint as a refusal; a 404 or 408 of a gateway is an outage', async () => {
-  const answers: Array<[number, string]> = [
-    [408, '{"message":"Request Timeout"}'],
-    [404, '{"message":"Not Found"}'],
-    [400, '{"error":"invalid_grant"}'],
-  ];
+/** A refresh of the token endpoint answered, one call after another, by `answers` (then a bare 500). */
+function refreshAnswered(answers: Array<[number, string, string]>) {
   const fetch: typeof globalThis.fetch = async () => {
-    const [status, body] = answers.shift() ?? [500, ''];
-    return new Response(body, { status, headers: { 'content-type': 'application/json' } });
+    const [status, body, type] = answers.shift() ?? [500, '', 'text/plain'];
+    return new Response(body, { status, headers: { 'content-type': type } });
   };
-  const request = {
+  return {
     brokerTitle: 'Acme',
     ctx: { baseUrl: 'https://auth.example' },
     path: '/token',
@@ -144,6 +140,15 @@ it('reads only a 400, 401 or 403 of the token endpoint as a refusal; a 404 or 40
     defaultLifetimeMs: 1,
     fetch,
   };
+}
+
+it('reads only a 400, 401 or 403 of the token endpoint as a refusal; a 404 or 408 of a gateway is an outage', async () => {
+  const answers: Array<[number, string]> = [
+    [408, '{"message":"Request Timeout"}'],
+    [404, '{"message":"Not Found"}'],
+    [400, '{"error":"invalid_grant"}'],
+  ];
+  const request = refreshAnswered(answers.map(([status, body]) => [status, body, 'application/json']));
   await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable' });
   await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable' });
   await expect(requestTokens(request)).rejects.toMatchObject({
@@ -166,18 +171,7 @@ it("reads an outage page (200 with text, a firewall's 403 with HTML) as an outag
       'application/json',
     ],
   ];
-  const fetch: typeof globalThis.fetch = async () => {
-    const [status, body, type] = answers.shift() ?? [500, '', 'text/plain'];
-    return new Response(body, { status, headers: { 'content-type': type } });
-  };
-  const request = {
-    brokerTitle: 'Acme',
-    ctx: { baseUrl: 'https://auth.example' },
-    path: '/token',
-    form: { grant_type: 'refresh_token', refresh_token: 'rt' },
-    defaultLifetimeMs: 1,
-    fetch,
-  };
+  const request = refreshAnswered(answers);
   for (let i = 0; i < 5; i++) await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable' });
   await expect(requestTokens(request)).rejects.toMatchObject({
     kind: 'AuthenticationError',
@@ -194,18 +188,7 @@ it("reads a 400 or 401 that is a proxy's or a CDN's page (or empty) as an outage
     // Questrade refuses a spent refresh token with a bare "Bad Request" (questrade/fake-oauth.ts).
     [400, 'Bad Request', 'text/plain'],
   ];
-  const fetch: typeof globalThis.fetch = async () => {
-    const [status, body, type] = answers.shift() ?? [500, '', 'text/plain'];
-    return new Response(body, { status, headers: { 'content-type': type } });
-  };
-  const request = {
-    brokerTitle: 'Acme',
-    ctx: { baseUrl: 'https://auth.example' },
-    path: '/token',
-    form: { grant_type: 'refresh_token', refresh_token: 'rt' },
-    defaultLifetimeMs: 1,
-    fetch,
-  };
+  const request = refreshAnswered(answers);
   await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 401' });
   await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 400' });
   await expect(requestTokens(request)).rejects.toMatchObject({ kind: 'BrokerUnavailable', message: 'Acme: HTTP 401' });

@@ -27,6 +27,39 @@ async function newApiToken(sessionToken: string, name = 'bot'): Promise<string> 
   return created.data?.userTokenCreate.secret ?? '';
 }
 
+/** Each call answered FORBIDDEN for the token, asking for the dashboard. */
+async function expectDashboardOnly(refused: Array<[string, Record<string, unknown>?]>, token: string) {
+  for (const [query, variables] of refused) {
+    const result = await gql(t.app, query, variables ?? {}, bearer(token));
+    expect(result.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
+    expect(result.errors?.[0]?.message, query).toMatch(/sign in to the dashboard/i);
+  }
+}
+
+/** A trader with a paper connection, a webhook and an email setting, and an API token of theirs. */
+async function setupWithToken(email: string) {
+  const owner = await confirmedUser(t, email);
+  const leaked = await newApiToken(owner.token, 'ci');
+  const connector = await activateConnector(t.services, { userId: owner.id, address: null }, 'paper', []);
+  const accountId = connector.accounts[0]?.id ?? '';
+  const hook = await gql<{ hookCreate: { key: string } }>(
+    t.app,
+    'mutation($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "Main") { key } }',
+    { c: connector.key, a: accountId },
+    bearer(owner.token),
+  );
+  const hookKey = hook.data?.hookCreate.key ?? '';
+  const setting = await gql<{ notificationCreate: { key: string } }>(
+    t.app,
+    'mutation($c: String!, $a: String!, $m: String!) { notificationCreate(connectorKey: $c, accountId: $a, type: 2, metadata: $m) { key } }',
+    { c: connector.key, a: accountId, m: JSON.stringify({ email: 'alerts@example.test' }) },
+    bearer(owner.token),
+  );
+  const settingKey = setting.data?.notificationCreate.key ?? '';
+  expect(hookKey && settingKey).toBeTruthy();
+  return { owner, leaked, connector, accountId, hookKey, settingKey };
+}
+
 describe('an API token at GraphQL', () => {
   it('reads, but cannot change the password, email, second factor, tokens or applications', async () => {
     const email = 'scope@example.test';
@@ -99,11 +132,7 @@ describe('an API token at GraphQL', () => {
       ['{ accountPaymentSession { url } }', {}],
       ['{ accountPaymentSession(stripePriceId: "price_pack") { url } }', {}],
     ];
-    for (const [query, variables] of refused) {
-      const result = await gql(t.app, query, variables, bearer(leaked));
-      expect(result.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
-      expect(result.errors?.[0]?.message, query).toMatch(/sign in to the dashboard/i);
-    }
+    await expectDashboardOnly(refused, leaked);
     // Everything is as it was, and the owner's dashboard session still manages it.
     expect(await gql(t.app, LIST, {}, bearer(owner.token))).toEqual(before);
     const deleted = await gql(
@@ -116,25 +145,7 @@ describe('an API token at GraphQL', () => {
   });
 
   it('cannot connect, rename or delete a broker connection, nor delete a webhook or a notification setting', async () => {
-    const owner = await confirmedUser(t, 'setup@example.test');
-    const leaked = await newApiToken(owner.token, 'ci');
-    const connector = await activateConnector(t.services, { userId: owner.id, address: null }, 'paper', []);
-    const accountId = connector.accounts[0]?.id ?? '';
-    const hook = await gql<{ hookCreate: { key: string } }>(
-      t.app,
-      'mutation($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "Main") { key } }',
-      { c: connector.key, a: accountId },
-      bearer(owner.token),
-    );
-    const hookKey = hook.data?.hookCreate.key ?? '';
-    const setting = await gql<{ notificationCreate: { key: string } }>(
-      t.app,
-      'mutation($c: String!, $a: String!, $m: String!) { notificationCreate(connectorKey: $c, accountId: $a, type: 2, metadata: $m) { key } }',
-      { c: connector.key, a: accountId, m: JSON.stringify({ email: 'alerts@example.test' }) },
-      bearer(owner.token),
-    );
-    const settingKey = setting.data?.notificationCreate.key ?? '';
-    expect(hookKey && settingKey).toBeTruthy();
+    const { owner, leaked, connector, accountId, hookKey, settingKey } = await setupWithToken('setup@example.test');
     const LIST = `query($c: String!, $a: String!) { connectors { key accounts isActive }
       hooks(connectorKey: $c) { key name } notifications(connectorKey: $c, accountId: $a) { key } }`;
     const vars = { c: connector.key, a: accountId };
@@ -150,11 +161,7 @@ describe('an API token at GraphQL', () => {
       ['mutation($k: String!) { hookDelete(key: $k) }', { k: hookKey }],
       ['mutation($k: String!) { notificationDelete(key: $k) }', { k: settingKey }],
     ];
-    for (const [query, variables] of refused) {
-      const result = await gql(t.app, query, variables, bearer(leaked));
-      expect(result.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
-      expect(result.errors?.[0]?.message, query).toMatch(/sign in to the dashboard/i);
-    }
+    await expectDashboardOnly(refused, leaked);
     // Nothing changed; the token still reads the setup, and the dashboard session still manages it.
     expect(await gql(t.app, LIST, vars, bearer(owner.token))).toEqual(before);
     expect(await gql(t.app, LIST, vars, bearer(leaked))).toEqual(before);
@@ -168,17 +175,7 @@ describe('an API token at GraphQL', () => {
   });
 
   it('cannot weaken a webhook nor change notification settings, but pauses the webhooks and creates one', async () => {
-    const owner = await confirmedUser(t, 'weaken@example.test');
-    const leaked = await newApiToken(owner.token, 'ci');
-    const connector = await activateConnector(t.services, { userId: owner.id, address: null }, 'paper', []);
-    const accountId = connector.accounts[0]?.id ?? '';
-    const hook = await gql<{ hookCreate: { key: string } }>(
-      t.app,
-      'mutation($c: String!, $a: String!) { hookCreate(connectorKey: $c, accountId: $a, name: "Main") { key } }',
-      { c: connector.key, a: accountId },
-      bearer(owner.token),
-    );
-    const hookKey = hook.data?.hookCreate.key ?? '';
+    const { owner, leaked, connector, accountId, hookKey, settingKey } = await setupWithToken('weaken@example.test');
     const rules = await gql(
       t.app,
       'mutation($k: String!, $r: String) { hookUpdate(key: $k, rules: $r) { key } }',
@@ -186,14 +183,6 @@ describe('an API token at GraphQL', () => {
       bearer(owner.token),
     );
     expect(rules.errors).toBeUndefined();
-    const setting = await gql<{ notificationCreate: { key: string } }>(
-      t.app,
-      'mutation($c: String!, $a: String!, $m: String!) { notificationCreate(connectorKey: $c, accountId: $a, type: 2, metadata: $m) { key } }',
-      { c: connector.key, a: accountId, m: JSON.stringify({ email: 'alerts@example.test' }) },
-      bearer(owner.token),
-    );
-    const settingKey = setting.data?.notificationCreate.key ?? '';
-    expect(hookKey && settingKey).toBeTruthy();
     const LIST = `query($c: String!, $a: String!) { hooks(connectorKey: $c) { key name rules isActive pausedReason }
       notifications(connectorKey: $c, accountId: $a) { key type isEnabled metadata } }`;
     const vars = { c: connector.key, a: accountId };
@@ -215,11 +204,7 @@ describe('an API token at GraphQL', () => {
         { c: connector.key, a: accountId, m: JSON.stringify({ email: 'victim@example.test' }) },
       ],
     ];
-    for (const [query, variables] of refused) {
-      const result = await gql(t.app, query, variables, bearer(leaked));
-      expect(result.errors?.[0]?.extensions?.code, query).toBe('FORBIDDEN');
-      expect(result.errors?.[0]?.message, query).toMatch(/sign in to the dashboard/i);
-    }
+    await expectDashboardOnly(refused, leaked);
     expect(await gql(t.app, LIST, vars, bearer(owner.token))).toEqual(before);
     // The token still creates a webhook (trading), paused as the others; the dashboard session
     // lifts the stop.

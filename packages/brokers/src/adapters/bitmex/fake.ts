@@ -20,6 +20,22 @@ const base = {
   maxOrderQty: 10_000_000,
   maxPrice: 1_000_000,
 };
+const XBTUSDT = {
+  ...base,
+  symbol: 'XBTUSDT',
+  rootSymbol: 'XBT',
+  underlying: 'XBT',
+  quoteCurrency: 'USDT',
+  settlCurrency: 'USDt',
+  positionCurrency: 'XBT',
+  isInverse: false,
+  isQuanto: false,
+  multiplier: 1,
+  underlyingToPositionMultiplier: 1_000_000,
+  lotSize: 1000,
+  tickSize: 0.5,
+  lastPrice: 65000,
+};
 const INSTRUMENTS = [
   {
     ...base,
@@ -37,22 +53,7 @@ const INSTRUMENTS = [
     tickSize: 0.5,
     lastPrice: 65000,
   },
-  {
-    ...base,
-    symbol: 'XBTUSDT',
-    rootSymbol: 'XBT',
-    underlying: 'XBT',
-    quoteCurrency: 'USDT',
-    settlCurrency: 'USDt',
-    positionCurrency: 'XBT',
-    isInverse: false,
-    isQuanto: false,
-    multiplier: 1,
-    underlyingToPositionMultiplier: 1_000_000,
-    lotSize: 1000,
-    tickSize: 0.5,
-    lastPrice: 65000,
-  },
+  XBTUSDT,
   {
     ...base,
     symbol: 'ETHUSD',
@@ -70,23 +71,7 @@ const INSTRUMENTS = [
     lastPrice: 3000,
   },
   // BitMEX lists spot pairs too (typ IFXXXP): XBT_USDT is BTC/USDT spot, beside the XBTUSDT swap.
-  {
-    ...base,
-    typ: 'IFXXXP',
-    symbol: 'XBT_USDT',
-    rootSymbol: 'XBT',
-    underlying: 'XBT',
-    quoteCurrency: 'USDT',
-    settlCurrency: 'USDt',
-    positionCurrency: 'XBT',
-    isInverse: false,
-    isQuanto: false,
-    multiplier: 1,
-    underlyingToPositionMultiplier: 1_000_000,
-    lotSize: 100,
-    tickSize: 0.5,
-    lastPrice: 65000,
-  },
+  { ...XBTUSDT, typ: 'IFXXXP', symbol: 'XBT_USDT', lotSize: 100 },
 ];
 const ASSETS = [
   { asset: 'XBT', currency: 'XBt', name: 'Bitcoin', scale: 8, enabled: true, isMarginCurrency: true, networks: [] },
