@@ -6,16 +6,15 @@
 //   dates     YYYY-MM-DD in any other example (an `extra` JSON) → that same option expiry
 
 import type { Provider } from '../types.ts';
-import { oneDigitYear } from './future.ts';
+import { DATED, oneDigitYear } from './future.ts';
 import { parseSymbol } from './parse-symbol.ts';
+import { FUTURE_MONTH_CODES } from './parsed-symbol.ts';
 
 const OPTION = /^([A-Za-z][A-Za-z0-9.]{0,5}?(?: +|_)?)(\d{6})([CPcp]\d{1,8}(?:\.\d{1,3})?)$/;
-const FUTURE = /^(\/?[A-Z0-9]{1,5}?)([FGHJKMNQUVXZ])(\d{4}|\d{2}|\d)$/;
 /** An exchange prefix as TradingView writes it: CME:NQH27. */
 const EXCHANGE = /^([A-Za-z0-9_]{1,20}:)(.+)$/;
 const ISO_DATE = /(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)/g;
 const QUARTERLY = [3, 6, 9, 12] as const;
-const QUARTERLY_CODES = { 3: 'H', 6: 'M', 9: 'U', 12: 'Z' } as const;
 
 /** A monthly option expiry a few months ahead: the third Friday of the month three months from now. */
 export function exampleOptionExpiry(now: number): Date {
@@ -43,9 +42,10 @@ export function currentExample<T extends string | number>(example: T, now: numbe
     const [, root = '', , rest = ''] = option;
     return `${root}${isoDate(exampleOptionExpiry(now)).slice(2).replaceAll('-', '')}${rest}`;
   }
-  const future = FUTURE.exec(example);
+  const future = DATED.exec(example);
   // Read as a contract from its own year's clock: one long past reads as a ticker today (ESZ2014).
   const [, root = '', , digits = ''] = future ?? [];
+  const slash = example.startsWith('/') ? '/' : '';
   const written = digits.length === 1 ? now : Date.UTC((digits.length === 2 ? 2000 : 0) + Number(digits), 0, 1);
   if (future && isSymbolOfClass(example, 'future', written)) {
     const { year, month } = exampleContractMonth(now);
@@ -55,7 +55,7 @@ export function currentExample<T extends string | number>(example: T, now: numbe
         : digits.length === 2
           ? String(year % 100).padStart(2, '0')
           : (oneDigitYear(year, month, now) ?? String(year % 10));
-    return `${root}${QUARTERLY_CODES[month]}${spelled}`;
+    return `${slash}${root}${FUTURE_MONTH_CODES[month - 1]}${spelled}`;
   }
   return example.replace(ISO_DATE, isoDate(exampleOptionExpiry(now)));
 }

@@ -9,7 +9,8 @@ import { FUTURE_MONTH_CODES, type FutureMonthCode, type ParsedSymbol } from './p
 
 const CONTINUOUS = /^\/?([A-Z0-9]{1,5})([1-9])!$/;
 // The root is lazy so that a root ending in a month letter still leaves the last one for the month.
-const DATED = /^\/?([A-Z0-9]{1,5}?)([FGHJKMNQUVXZ])(\d{4}|\d{2}|\d)$/;
+/** A dated contract: root, month code, 1, 2 or 4 digit year (a leading / as thinkorswim writes it). */
+export const DATED = /^\/?([A-Z0-9]{1,5}?)([FGHJKMNQUVXZ])(\d{4}|\d{2}|\d)$/;
 const MAX_YEARS_AWAY = 10;
 /** Index CFDs as brokers name them whose names would read as a contract month. */
 // biome-ignore format: one market per line
