@@ -31,39 +31,34 @@ const WAY_OUT_RULES: ReadonlySet<string> = new Set(['maxQuantity', 'maxNotional'
 
 export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | undefined {
   const unpriced = ownPrice(order) === undefined;
-  // A multi-leg order without a price of its own is valued by its legs' prices (check.ts): one
-  // symbol's last price values none of them.
-  const notional =
-    rules.maxNotional !== undefined &&
-    order.quantity_type === 'fixed' &&
-    order.quantity !== undefined &&
-    placesQuantity(order) &&
-    unpriced &&
-    !order.legs?.length;
+  const notional = notionalHere(rules, order) !== undefined && unpriced;
   const positions = rules.maxPosition !== undefined && placesQuantity(order);
   const sizedByMoney = order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity';
   const quote = notional || (positions && sizedByMoney && !order.legs?.length && unpriced);
   return quote || positions ? { quote, positions } : undefined;
 }
 
+/**
+ * maxNotional of a fixed size valued here, at the order's own price or the broker's last price:
+ * the size and the maximum, or undefined. A multi-leg order without a price of its own is valued
+ * by its legs' prices (check.ts): one symbol's last price values none of them.
+ */
+function notionalHere(rules: CompiledRules, order: Order): { quantity: number; max: number } | undefined {
+  if (rules.maxNotional === undefined || order.quantity_type !== 'fixed' || order.quantity === undefined) return;
+  if (!placesQuantity(order) || (ownPrice(order) === undefined && order.legs?.length)) return;
+  return { quantity: order.quantity, max: rules.maxNotional };
+}
+
 export function checkWithBroker(rules: CompiledRules, order: Order, facts: BrokerFacts): RuleRefusal | undefined {
   const price = ownPrice(order) ?? facts.lastPrice;
-  const valuedByLegs = ownPrice(order) === undefined && Boolean(order.legs?.length);
-  if (
-    rules.maxNotional !== undefined &&
-    order.quantity_type === 'fixed' &&
-    order.quantity !== undefined &&
-    placesQuantity(order) &&
-    !valuedByLegs
-  ) {
-    if (price !== undefined) {
-      const multiplier = contractMultiplier(order);
-      const over =
-        multiplier === undefined
-          ? futureRefusal(order)
-          : overNotional(Math.abs(order.quantity * price * multiplier), rules.maxNotional);
-      if (over) return over;
-    }
+  const notional = notionalHere(rules, order);
+  if (notional && price !== undefined) {
+    const multiplier = contractMultiplier(order);
+    const over =
+      multiplier === undefined
+        ? futureRefusal(order)
+        : overNotional(Math.abs(notional.quantity * price * multiplier), notional.max);
+    if (over) return over;
   }
   if (rules.maxPosition === undefined || !facts.positions || !placesQuantity(order)) return undefined;
   return checkPosition(order, rules.maxPosition, facts, price);
