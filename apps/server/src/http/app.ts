@@ -96,7 +96,8 @@ function registerClosing(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new AppError('UNAVAILABLE', 'The server is shutting down, please try again');
+  // Every request passes here, /hook's too: a callback hook, no promise per request.
+  app.addHook('onRequest', (_req, _reply, done) => {
+    done(closing ? new AppError('UNAVAILABLE', 'The server is shutting down, please try again') : undefined);
   });
 }
