@@ -96,8 +96,8 @@ builder.queryFields((t) => ({
 builder.mutationField('accountUpgrade', (t) =>
   t.boolean({
     description:
-      'Applies for professional status (SPEC §2 Professional application); true when stored. Status comes when its payment completes (Stripe webhook).',
+      'Applies for professional status (SPEC §2 Professional application); true when stored. Status comes when its payment completes (Stripe webhook). FORBIDDEN to a personal API token (its answers are a legal statement).',
     args: { metadata: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, { metadata }, ctx) => applyForProfessional(ctx.services, requireViewer(ctx), metadata),
+    resolve: (_root, { metadata }, ctx) => applyForProfessional(ctx.services, requireDashboard(ctx), metadata),
   }),
 );

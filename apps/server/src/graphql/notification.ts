@@ -141,14 +141,16 @@ builder.mutationFields((t) => ({
   }),
   notificationTest: t.field({
     type: DeliveryRef,
-    description: 'Sends a test notification (event notification.test) through one setting; answers its delivery.',
+    description:
+      'Sends a test notification (event notification.test) through one setting; answers its delivery. FORBIDDEN to a personal API token (it sends mail on demand).',
     args: { key: t.arg.string({ required: true }) },
-    resolve: (_root, { key }, ctx) => sendTestNotification(ctx.services, actorOf(ctx), key),
+    resolve: (_root, { key }, ctx) => sendTestNotification(ctx.services, dashboardActorOf(ctx), key),
   }),
   notificationDeliveryResend: t.field({
     type: DeliveryRef,
-    description: 'Sends one delivery again (same event, same webhook-id).',
+    description:
+      'Sends one delivery again (same event, same webhook-id). FORBIDDEN to a personal API token (it sends mail on demand).',
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, { id }, ctx) => resendNotificationDelivery(ctx.services, actorOf(ctx), Number(id)),
+    resolve: (_root, { id }, ctx) => resendNotificationDelivery(ctx.services, dashboardActorOf(ctx), Number(id)),
   }),
 }));

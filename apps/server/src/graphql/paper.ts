@@ -4,7 +4,7 @@
 import type { PaperFillView, PaperOrderView, PaperPositionView } from '@router/brokers';
 import { getPaperAccount, type PaperAccountResult, resetPaperAccount } from '../modules/paper/index.ts';
 import { builder } from './builder.ts';
-import { actorOf } from './connector.ts';
+import { actorOf, dashboardActorOf } from './connector.ts';
 
 const PaperPositionRef = builder.objectRef<PaperPositionView>('PaperPosition').implement({
   description: 'A position of a paper account, valued at the simulated price now.',
@@ -104,9 +104,10 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   paperAccountReset: t.field({
     type: PaperAccountRef,
-    description: 'Resets a paper account to its starting cash: open orders canceled, positions cleared.',
+    description:
+      "Resets a paper account to its starting cash: open orders canceled, positions cleared. FORBIDDEN to a personal API token (it wipes the account's paper history).",
     args: { connectorKey: t.arg.string({ required: true }), accountId: t.arg.string({ required: true }) },
     resolve: (_root, { connectorKey, accountId }, ctx) =>
-      resetPaperAccount(ctx.services, actorOf(ctx), connectorKey, accountId),
+      resetPaperAccount(ctx.services, dashboardActorOf(ctx), connectorKey, accountId),
   }),
 }));

@@ -1,6 +1,7 @@
 // A personal API token drives trading and reading; it cannot take the account over: what changes
 // a credential of the user (password, email, second factor, API tokens, applications) needs a
 // dashboard sign-in session.
+import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
@@ -217,5 +218,49 @@ describe('an API token at GraphQL', () => {
     expect(created.data?.hookCreate.key).toBeTruthy();
     const resumed = await gql(t.app, 'mutation { hooksResume }', {}, bearer(owner.token));
     expect(resumed.data).toEqual({ hooksResume: 2 });
+  });
+
+  it('cannot reset a paper account, apply for professional status, nor send or resend a notification', async () => {
+    const { owner, leaked, connector, accountId, settingKey } = await setupWithToken('account@example.test');
+    const tested = await gql<{ notificationTest: { id: string } }>(
+      t.app,
+      'mutation($k: String!) { notificationTest(key: $k) { id } }',
+      { k: settingKey },
+      bearer(owner.token),
+    );
+    const deliveryId = tested.data?.notificationTest.id ?? '';
+    expect(deliveryId).toBeTruthy();
+    const STATE = `query($c: String!, $a: String!) { paperAccount(connectorKey: $c, accountId: $a) { cash resetAt }
+      notificationDeliveries(connectorKey: $c, accountId: $a) { id status attempts } }`;
+    const vars = { c: connector.key, a: accountId };
+    const before = await gql(t.app, STATE, vars, bearer(owner.token));
+    const application = {
+      businessName: 'Acme Signals LLC',
+      businessWebsite: 'https://acme.example',
+      businessAddress: '1 Main St, Chicago',
+      businessDescription: 'Signals for our clients',
+      businessContact: 'Jane Doe, jane@acme.example',
+      legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
+    };
+    const refused: Array<[string, Record<string, unknown>]> = [
+      // Wipes the trader's paper history.
+      ['mutation($c: String!, $a: String!) { paperAccountReset(connectorKey: $c, accountId: $a) { cash } }', vars],
+      // A legal statement in the owner's name.
+      ['mutation($m: JSON!) { accountUpgrade(metadata: $m) }', { m: application }],
+      // Mail (or a webhook call) on demand, as often as the holder likes.
+      ['mutation($k: String!) { notificationTest(key: $k) { id } }', { k: settingKey }],
+      ['mutation($id: String!) { notificationDeliveryResend(id: $id) { id } }', { id: deliveryId }],
+    ];
+    await expectDashboardOnly(refused, leaked);
+    expect(await gql(t.app, STATE, vars, bearer(owner.token))).toEqual(before);
+    const { rows } = await t.services.db.$client.query('select 1 from professional_applications where user_id = $1', [
+      owner.id,
+    ]);
+    expect(rows).toEqual([]);
+    // The dashboard session still does all of it.
+    const reset = await gql(t.app, refused[0]?.[0] ?? '', vars, bearer(owner.token));
+    expect(reset.errors).toBeUndefined();
+    const applied = await gql(t.app, refused[1]?.[0] ?? '', { m: application }, bearer(owner.token));
+    expect(applied.data).toEqual({ accountUpgrade: true });
   });
 });

@@ -30,11 +30,13 @@ export const API_TOKEN_REFUSED = 'An API token cannot do this: sign in to the da
  * A signed-in customer at the dashboard, or an administrator acting as them: never a personal API
  * token. Deleting or renaming the user's API tokens, deleting authorized or developer applications,
  * changing an application, billing, and connecting, renaming or deleting broker connections,
- * changing, resuming, reactivating or deleting webhooks, and creating, changing or deleting
- * notification settings are account management: a leaked token must not lock its owner's scripts
- * out, end an application for all its users or send its users' consent elsewhere, open the
- * billing portal, weaken a webhook's risk controls, mail any address, nor silently undo the
- * account's setup. Trading, reads, webhook creation and the kill switch's pause stay the token's.
+ * changing, resuming, reactivating or deleting webhooks, creating, changing or deleting
+ * notification settings, sending a test notification or a delivery again, resetting a paper
+ * account and applying for professional status are account management: a leaked token must not
+ * lock its owner's scripts out, end an application for all its users or send its users' consent
+ * elsewhere, open the billing portal, weaken a webhook's risk controls, mail any address or mail
+ * on demand, wipe the paper history, make a legal statement in the owner's name, nor silently undo
+ * the account's setup. Trading, reads, webhook creation and the kill switch's pause stay the token's.
  */
 export function requireDashboard(caller: Pick<Caller, 'viewer'>): Viewer {
   const viewer = requireViewer(caller);
