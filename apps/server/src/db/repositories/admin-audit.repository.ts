@@ -62,6 +62,25 @@ export async function isProxyOpen(
   return rows[0]?.open === true;
 }
 
+/**
+ * Whether the administrator acts as some user in this sign-in session: for one user at least, their
+ * newest 'proxy on' or 'proxy off' is a 'proxy on' naming the session (as `isProxyOpen`).
+ */
+export async function hasOpenProxy(db: Executor, proxy: { adminId: number; sessionId: number }): Promise<boolean> {
+  const { rows } = await db.execute<Row<{ open: boolean }>>(sql`
+    select exists (
+      select 1 from (
+        select distinct on (target_id) action, details->>'session' as session
+        from admin_audit_log
+        where admin_id = ${proxy.adminId} and target_id is not null
+          and action in (${AUDIT_ACTIONS.proxyOn}, ${AUDIT_ACTIONS.proxyOff})
+        order by target_id, id desc
+      ) latest
+      where action = ${AUDIT_ACTIONS.proxyOn} and session = ${String(proxy.sessionId)}
+    ) as open`);
+  return rows[0]?.open === true;
+}
+
 /** Safety bound on a page grown by millisecond ties. */
 const MAX_PAGE = 1000;
 

@@ -3,6 +3,7 @@
 // refresh, revocation in settings, and the bad requests that must not yield a token.
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROXY_END, PROXY_START } from '../../../test/admin-fixtures.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
 import {
   browse,
@@ -15,6 +16,7 @@ import {
   startAuthorization,
   startOAuthServer,
 } from '../../../test/oauth.ts';
+import { CONSENT_WHILE_PROXIED } from './interaction.ts';
 import { oauthProvider } from './provider.ts';
 import { verifyBearer } from './verify-bearer.ts';
 
@@ -269,6 +271,60 @@ describe('authorization code flow', () => {
       expectedState: again.state,
     });
     expect(await verifyBearer(server.services, tokens.access_token)).toMatchObject({ userId: second.id });
+  });
+
+  it('grants nothing while an administrator acts as another user, and the administrator once proxy mode ends', async () => {
+    const config = await discover(server, app);
+    const admin = await confirmedUser(server, 'proxy-admin@example.test');
+    await server.services.db.$client.query('update users set "group" = "group" | 1 where id = $1', [admin.id]);
+    const target = await confirmedUser(server, 'proxied-trader@example.test');
+    const started = await gql(server.app, PROXY_START, { email: 'proxied-trader@example.test' }, bearer(admin.token));
+    expect(started.data).toEqual({ adminProxyStart: 'proxied-trader@example.test' });
+    const grants = async () =>
+      (
+        await server.services.db.$client.query<{ account: string }>(
+          `select u.email as account from oidc_payloads p join users u on u.key = p.account_id
+           where p.kind = 'Grant' and p.client_id = $1 and u.id = any($2) order by 1`,
+          [app.key, [admin.id, target.id]],
+        )
+      ).rows;
+
+    // The consent screen of the proxied web app carries the administrator's own session token.
+    const start = await startAuthorization(config, server);
+    const uid = start.consentUrl.searchParams.get('uid') ?? '';
+    const details = await browse(start.jar, `${server.baseUrl}/api/oauth/interaction?uid=${uid}`, {
+      headers: bearer(admin.token, { 'x-user': 'proxied-trader@example.test' }),
+    });
+    expect(details.status).toBe(403);
+    expect((await details.json()).message).toBe(CONSENT_WHILE_PROXIED);
+    // Nor does a form post with a consent token made before proxy mode grant anything.
+    const before = await startAuthorization(config, server);
+    const beforeUid = before.consentUrl.searchParams.get('uid') ?? '';
+    await gql(server.app, PROXY_END, { email: 'proxied-trader@example.test' }, bearer(admin.token));
+    const { token } = (await (
+      await browse(before.jar, `${server.baseUrl}/api/oauth/interaction?uid=${beforeUid}`, {
+        headers: bearer(admin.token),
+      })
+    ).json()) as { token: string };
+    expect(token).toBeTruthy();
+    await gql(server.app, PROXY_START, { email: 'proxied-trader@example.test' }, bearer(admin.token));
+    const posted = await browse(before.jar, `${server.baseUrl}/api/oauth/authorize${before.consentUrl.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ access_token: admin.token, token }),
+    });
+    expect(posted.status).toBe(403);
+    expect((await posted.json()).message).toBe(CONSENT_WHILE_PROXIED);
+    expect(await grants()).toEqual([]);
+
+    // Proxy mode ended: the administrator grants access for their own account.
+    await gql(server.app, PROXY_END, { email: 'proxied-trader@example.test' }, bearer(admin.token));
+    const tokens = await client.authorizationCodeGrant(config, await grantAccess(server, before, admin.token), {
+      pkceCodeVerifier: before.verifier,
+      expectedState: before.state,
+    });
+    expect(await verifyBearer(server.services, tokens.access_token)).toMatchObject({ userId: admin.id });
+    expect(await grants()).toEqual([{ account: 'proxy-admin@example.test' }]);
   });
 
   it("ends an application's tokens at once when the user revokes it in settings", async () => {

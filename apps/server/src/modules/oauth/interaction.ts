@@ -7,10 +7,11 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ConsentDetails, scopeDescription } from '@router/shared';
+import { type ConsentDetails, GROUP, scopeDescription } from '@router/shared';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { deriveKey } from '../../crypto/derive.ts';
+import { hasOpenProxy } from '../../db/repositories/admin-audit.repository.ts';
 import { findUserGrantId } from '../../db/repositories/oidc.repository.ts';
 import { findUserById } from '../../db/repositories/user.repository.ts';
 import { findUserAppByKey } from '../../db/repositories/user-app.repository.ts';
@@ -25,6 +26,8 @@ export interface RawExchange {
 }
 
 export const INTERACTION_EXPIRED = 'This authorization request has expired. Please start again from the application.';
+export const CONSENT_WHILE_PROXIED =
+  'You are acting as another user: an application cannot be granted access in proxy mode. Reset proxy mode on the Admin screen (or sign in again) first.';
 
 async function interactionOf(provider: Provider, raw: RawExchange, uid: string) {
   const interaction = await provider.interactionDetails(raw.req, raw.res).catch(() => null);
@@ -44,10 +47,21 @@ function consentToken(services: Services, uid: string, userKey: string): string 
     .digest('base64url');
 }
 
-/** The signed-in user behind a web session token (not an API token: granting is a person's act). */
+/**
+ * The signed-in user behind a web session token (not an API token: granting is a person's act).
+ * An administrator's session acting as another user (adminProxyStart) grants nothing: the consent
+ * form carries the administrator's own session, so the grant would be theirs, not the user's
+ * shown on the screen, and a grant made for the user would outlive the proxy.
+ */
 async function sessionUser(services: Services, token: string | null | undefined) {
   const session = token ? await resolveToken(services, token) : null;
   if (session?.kind !== 'session') return null;
+  if (
+    (session.group & GROUP.ADMIN) !== 0 &&
+    (await hasOpenProxy(services.db, { adminId: session.userId, sessionId: session.id }))
+  ) {
+    throw new AppError('FORBIDDEN', CONSENT_WHILE_PROXIED);
+  }
   return findUserById(services.db, session.userId);
 }
 
