@@ -9,7 +9,7 @@ interface Operation {
 export interface OpenApiDocument {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown> };
+  components: { schemas: Record<string, unknown>; headers?: Record<string, unknown> };
 }
 
 export class Contract {

@@ -100,6 +100,26 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('declares the headers of its refusals: WWW-Authenticate on 401 and 403, Retry-After on 429', () => {
+    const headers = doc.components.headers as Record<string, { schema: { type: string } }>;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const op of Object.values(item) as Array<{ responses: Record<string, { headers?: unknown }> }>) {
+        for (const [status, name] of [
+          ['401', 'WWW-Authenticate'],
+          ['403', 'WWW-Authenticate'],
+          ['429', 'Retry-After'],
+        ] as const) {
+          expect(op.responses[status]?.headers, `${path} ${status}`).toEqual({
+            [name]: { $ref: `#/components/headers/${name}` },
+          });
+        }
+        expect(op.responses['200']?.headers ?? op.responses['201']?.headers, path).toBeUndefined();
+      }
+    }
+    expect(headers['WWW-Authenticate']?.schema.type).toBe('string');
+    expect(headers['Retry-After']?.schema.type).toBe('integer');
+  });
+
   it('documents the order body as the order language reads it: every field it takes, none it refuses', () => {
     const body = doc.components.schemas.OrderRequest as { properties: Record<string, unknown>; required?: string[] };
     expect(Object.keys(body.properties).sort()).toEqual(Object.keys(rawOrderSchema.shape).sort());

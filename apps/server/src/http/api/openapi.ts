@@ -21,6 +21,45 @@ missing, or the user's account may not use the API) or Error (404, 429, 500, 503
 restarts: retry). Each token may make a limited number of requests per second;
 over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
 
+/** The headers of the guard's refusals (guard.ts), declared once and named by each answer. */
+const HEADERS = {
+  'WWW-Authenticate': {
+    description:
+      'RFC 6750 challenge: `Bearer realm="api"`, with `error="invalid_token"` for an unknown, expired or revoked token, or `error="insufficient_scope", scope="<scope>"` for a missing scope.',
+    schema: { type: 'string', examples: ['Bearer realm="api", error="invalid_token"'] },
+  },
+  'Retry-After': {
+    description: 'Seconds until this token may make a request again.',
+    schema: { type: 'integer', minimum: 1, examples: [1] },
+  },
+} as const;
+
+const HEADERS_OF: Record<string, keyof typeof HEADERS> = {
+  '401': 'WWW-Authenticate',
+  '403': 'WWW-Authenticate',
+  '429': 'Retry-After',
+};
+
+type OpenApiObject = ReturnType<typeof jsonSchemaTransformObject>;
+
+/** Declares HEADERS in the components and on every operation's 401, 403 and 429. */
+function declareHeaders(document: OpenApiObject): OpenApiObject {
+  const doc = document as {
+    paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+    components?: { headers?: Record<string, unknown> };
+  };
+  doc.components = { ...doc.components, headers: { ...doc.components?.headers, ...HEADERS } };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const name = HEADERS_OF[status];
+        if (name) response.headers = { ...response.headers, [name]: { $ref: `#/components/headers/${name}` } };
+      }
+    }
+  }
+  return document;
+}
+
 export async function registerOpenApi(app: FastifyInstance, services: Services): Promise<void> {
   const origin = services.config.PUBLIC_URL;
   await app.register(swagger, {
@@ -52,7 +91,7 @@ export async function registerOpenApi(app: FastifyInstance, services: Services):
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: (input) => declareHeaders(jsonSchemaTransformObject(input)),
   });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', 'no-cache');
