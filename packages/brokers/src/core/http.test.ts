@@ -12,6 +12,9 @@ const routes: Record<string, Handler> = {
     res.end(JSON.stringify({ echoed: body, url: _req.url, type: _req.headers['content-type'] ?? null }));
   },
   '/slow': () => {}, // never answers
+  '/limited-until': (_req, res) => {
+    res.writeHead(429, { 'retry-after': 'Fri, 27 Nov 2026 15:00:00 GMT' }).end();
+  },
   '/limited': (_req, res) => {
     res.writeHead(429, { 'retry-after': '3' }).end('{"message":"too many requests"}');
   },
@@ -121,6 +124,13 @@ describe('createHttpClient', () => {
       kind: 'RateLimited',
       outcomeUnknown: false,
       brokerMessage: 'rate limit reached, retry after 3 s',
+    });
+  });
+
+  it('tells a Retry-After given as a date as that time, not as seconds', async () => {
+    expect(await failure({ path: '/limited-until' })).toMatchObject({
+      kind: 'RateLimited',
+      brokerMessage: 'rate limit reached, retry after 2026-11-27T15:00:00.000Z',
     });
   });
 

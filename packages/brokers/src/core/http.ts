@@ -115,17 +115,20 @@ function tableError(
   return new BrokerError(kind, title, message, { outcomeUnknown: mutating && kind === 'BrokerUnavailable' });
 }
 
+/** Retry-After as said: seconds, or an HTTP date (RFC 9110 §10.2.3); nothing when it is neither. */
+function retryAfterText(headers: Headers): string {
+  const value = headers.get('retry-after')?.trim();
+  if (!value) return '';
+  if (/^\d+$/.test(value)) return `, retry after ${value} s`;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? '' : `, retry after ${new Date(at).toISOString()}`;
+}
+
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
   const { status } = response;
   const message = messageOf(response.body) ?? `HTTP ${status}`;
-  if (status === 429) {
-    const retryAfter = response.headers.get('retry-after');
-    return new BrokerError(
-      'RateLimited',
-      title,
-      `rate limit reached${retryAfter ? `, retry after ${retryAfter} s` : ''}`,
-    );
-  }
+  if (status === 429)
+    return new BrokerError('RateLimited', title, `rate limit reached${retryAfterText(response.headers)}`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', title, message);
   if (status >= 500) return new BrokerError('BrokerUnavailable', title, message, { outcomeUnknown: mutating });
   return new BrokerError('InvalidOrder', title, message);
