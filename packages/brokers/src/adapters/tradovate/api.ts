@@ -135,6 +135,8 @@ export async function tradovateCall(
     const answer = await http.request({
       method,
       path: request.path,
+      // A sign-in or a renewal places nothing: a lost answer to one leaves no order's outcome unknown.
+      ...(request.path.startsWith('/auth/') ? { mutating: false } : {}),
       ...(request.query ? { query: request.query } : {}),
       ...(json ? { json } : {}),
       ...(request.accept ? { accept: request.accept } : {}),
