@@ -38,6 +38,10 @@ function robinhoodError(response: HttpResponse, mutating: boolean): BrokerError 
   if (status === 404) return new BrokerError('OrderNotFound', ROBINHOOD_TITLE, message);
   // Robinhood's token bucket refuses before anything is processed.
   if (status === 429) return rateLimited(mutating ? 'the order was not placed' : 'try again in a minute');
+  // 403 is a key without the permission (WIRE.md §2): on an order or a cancel, a refusal of that
+  // one, which leaves the connection (its reads) alone, as a bad key (401) does not.
+  if (status === 403 && mutating)
+    return new BrokerError('InvalidOrder', ROBINHOOD_TITLE, `${message} (HTTP 403: the API key may not trade)`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', ROBINHOOD_TITLE, message);
   if (status >= 500)
     return new BrokerError('BrokerUnavailable', ROBINHOOD_TITLE, message, { outcomeUnknown: mutating });

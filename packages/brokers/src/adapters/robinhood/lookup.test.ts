@@ -156,6 +156,20 @@ describe('errors', () => {
     }
   });
 
+  it('a 403 on an order (a key without trading permission) refuses that order, not the connection', async () => {
+    const body = {
+      type: 'client_error',
+      errors: [{ detail: 'You do not have permission to perform this action.', attr: null }],
+    };
+    fake.inject({ method: 'POST', path: '/api/v1/crypto/trading/orders/', status: 403, body });
+    const refused = await failure(place(BUY, 'sig-forbidden'));
+    expect([refused.kind, refused.message, refused.outcomeUnknown]).toEqual([
+      'InvalidOrder',
+      'Robinhood: You do not have permission to perform this action. (HTTP 403: the API key may not trade)',
+      false,
+    ]);
+  });
+
   it('retries a read once after a 429; an order meeting one says it was not placed', async () => {
     fake.exhaustRateLimit();
     const holdings = await broker.getHoldings(ctx, session, V1);
