@@ -74,6 +74,13 @@ export function toBrokerError(
   if (!(error instanceof Error)) return new BrokerError('BrokerUnavailable', title, String(error));
   const status = answer?.status;
   const message = exchangeMessage(error, mapping.readMessage, mapping.exchangeId, answer?.path);
+  // A 401/403 page or empty answer (a CDN's, a firewall's) is no refusal of the keys: an outage,
+  // which keeps the connection (as core/http.ts reads it).
+  if (answer?.page && (isCcxtError(error, 'AuthenticationError') || isCcxtError(error, 'PermissionDenied')))
+    return new BrokerError('BrokerUnavailable', title, `HTTP ${answer.status}`, {
+      cause: error,
+      outcomeUnknown: submission,
+    });
   const named = matchException(mapping.exceptions, message);
   if (submission && named === 'DuplicateOrder')
     return new BrokerError('DuplicateOrder', title, message, { cause: error });

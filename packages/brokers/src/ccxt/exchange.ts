@@ -3,6 +3,7 @@
 // URL when the context overrides the exchange's own (`<NAME>_BASE_URL`, a fake in tests).
 import type { Exchange } from 'ccxt';
 
+import { isErrorPage } from '../core/http-errors.ts';
 import { type CcxtModule, loadCcxt } from './ccxt-module.ts';
 
 export type ExchangeClass = new (config: Record<string, unknown>) => Exchange;
@@ -54,6 +55,8 @@ const lastAnswer = new WeakMap<Exchange, LastAnswer>();
 export interface LastAnswer {
   status: number;
   path: string;
+  /** A 401 or 403 that is an HTML page or nothing: a CDN's or a firewall's, not the exchange's words. */
+  page?: boolean;
 }
 
 /**
@@ -71,7 +74,16 @@ function fetchWithSignal(signal: AbortSignal | undefined, onAnswer: (answer: Las
     const joined = signal && own ? AbortSignal.any([signal, own]) : (signal ?? own);
     const response = await fetch(input, { ...init, ...(joined ? { signal: joined } : {}), redirect: 'error' });
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    onAnswer({ status: response.status, path: new URL(url).pathname });
+    const { status } = response;
+    const page =
+      (status === 401 || status === 403) &&
+      isErrorPage(
+        (await response
+          .clone()
+          .text()
+          .catch(() => '')) || undefined,
+      );
+    onAnswer({ status, path: new URL(url).pathname, ...(page ? { page } : {}) });
     return response;
   };
 }
