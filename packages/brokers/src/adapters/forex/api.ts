@@ -48,7 +48,11 @@ function forexError(response: HttpResponse, mutating: boolean, request: HttpRequ
     return new BrokerError('AuthenticationError', FOREX_TITLE, message);
   if (code === 5002) {
     // Throttled before anything is processed.
-    const detail = mutating ? 'the order was not placed' : 'try again in a minute';
+    const detail = !mutating
+      ? 'try again in a minute'
+      : request.path === '/order/cancel'
+        ? 'the order was not canceled'
+        : 'the order was not placed';
     return new BrokerError('RateLimited', FOREX_TITLE, `throttled (${message}); ${detail}`);
   }
   if (code === 5001 || response.status === 404) return new BrokerError('OrderNotFound', FOREX_TITLE, message);
