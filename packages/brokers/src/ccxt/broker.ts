@@ -9,7 +9,7 @@ import { exitsCutAnswer, exitsNotCutAnswer } from '../core/exits-cut.ts';
 import { orderIdToCancel } from '../core/find-order.ts';
 import { roundToTick } from '../core/ticks.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
-import { createExchange, lastStatusOf } from './exchange.ts';
+import { createExchange, lastAnswerOf } from './exchange.ts';
 import { closeOrder } from './positions.ts';
 import { loadMarketInfos, toHoldings, toOrderResponse } from './readers.ts';
 import { findMarket, type MarketInfo, preferredKind } from './symbols.ts';
@@ -65,7 +65,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     try {
       return await work();
     } catch (error) {
-      throw toBrokerError(error, mapping, submission, lastStatusOf(exchange), onOrder);
+      throw toBrokerError(error, mapping, submission, lastAnswerOf(exchange), onOrder);
     }
   }
 
@@ -288,7 +288,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
         );
         return answerOf(placed);
       } catch (error) {
-        const mapped = toBrokerError(error, mapping, true, lastStatusOf(exchange));
+        const mapped = toBrokerError(error, mapping, true, lastAnswerOf(exchange));
         if (mapped.kind !== 'DuplicateOrder') throw mapped;
         // The client order id was used already: that order is the answer, nothing new is placed.
         // A lookup that fails proves nothing of it: the duplicate stands (an order may exist, the
@@ -325,7 +325,7 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       try {
         return toOrderResponse(await exchange.fetchOrder(orderId));
       } catch (error) {
-        const mapped = toBrokerError(error, mapping, false, lastStatusOf(exchange));
+        const mapped = toBrokerError(error, mapping, false, lastAnswerOf(exchange));
         if (mapped.kind === 'OrderNotFound') return null;
         throw mapped;
       }

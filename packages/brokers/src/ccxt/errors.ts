@@ -5,9 +5,10 @@
 import { BrokerError, type BrokerErrorKind, isBrokerError } from '../core/errors.ts';
 import { type ExceptionTable, matchException } from '../core/exceptions.ts';
 import { isCcxtError } from './ccxt-module.ts';
+import type { LastAnswer } from './exchange.ts';
 
-/** Reads the exchange's message out of its parsed error body (or undefined). */
-export type MessageReader = (body: unknown) => string | undefined;
+/** Reads the exchange's message out of its parsed error body (or undefined); `path`: the call answered. */
+export type MessageReader = (body: unknown, path?: string) => string | undefined;
 
 export interface ErrorMapping {
   title: string;
@@ -32,8 +33,8 @@ export function bodyOf(message: string): unknown {
 }
 
 /** The exchange's words, else ccxt's message without the exchange id in front. */
-function exchangeMessage(error: Error, readMessage: MessageReader, exchangeId: string): string {
-  const fromBody = readMessage(bodyOf(error.message));
+function exchangeMessage(error: Error, readMessage: MessageReader, exchangeId: string, path?: string): string {
+  const fromBody = readMessage(bodyOf(error.message), path);
   const prefix = `${exchangeId} `;
   const text =
     fromBody ?? (error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message).trim();
@@ -65,13 +66,21 @@ export function toBrokerError(
   error: unknown,
   mapping: ErrorMapping,
   submission = false,
-  status?: number,
+  answer?: LastAnswer,
   onOrder = submission,
 ): BrokerError {
   if (isBrokerError(error)) return error;
   const { title } = mapping;
   if (!(error instanceof Error)) return new BrokerError('BrokerUnavailable', title, String(error));
-  const message = exchangeMessage(error, mapping.readMessage, mapping.exchangeId);
+  const status = answer?.status;
+  const message = exchangeMessage(error, mapping.readMessage, mapping.exchangeId, answer?.path);
+  // A 401/403 page or empty answer (a CDN's, a firewall's) is no refusal of the keys: an outage,
+  // which keeps the connection (as core/http.ts reads it).
+  if (answer?.page && (isCcxtError(error, 'AuthenticationError') || isCcxtError(error, 'PermissionDenied')))
+    return new BrokerError('BrokerUnavailable', title, `HTTP ${answer.status}`, {
+      cause: error,
+      outcomeUnknown: submission,
+    });
   const named = matchException(mapping.exceptions, message);
   if (submission && named === 'DuplicateOrder')
     return new BrokerError('DuplicateOrder', title, message, { cause: error });
@@ -88,7 +97,7 @@ export function toBrokerError(
   if (kind === 'network' || kind === undefined) {
     // Unclassified exchange errors (ccxt's ExchangeError) are refusals, not lost answers.
     if (kind === undefined) return new BrokerError('InvalidOrder', title, message, { cause: error });
-    const said = mapping.readMessage(bodyOf(error.message));
+    const said = mapping.readMessage(bodyOf(error.message), answer?.path);
     const text = said ?? (isCcxtError(error, 'RequestTimeout') ? 'no answer in time' : 'exchange unavailable');
     return new BrokerError('BrokerUnavailable', title, text, { cause: error, outcomeUnknown: submission });
   }

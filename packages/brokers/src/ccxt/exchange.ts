@@ -3,6 +3,7 @@
 // URL when the context overrides the exchange's own (`<NAME>_BASE_URL`, a fake in tests).
 import type { Exchange } from 'ccxt';
 
+import { isErrorPage } from '../core/http-errors.ts';
 import { type CcxtModule, loadCcxt } from './ccxt-module.ts';
 
 export type ExchangeClass = new (config: Record<string, unknown>) => Exchange;
@@ -48,20 +49,41 @@ function overrideApiUrls(api: unknown, baseUrl: string): unknown {
   return result;
 }
 
-const lastStatus = new WeakMap<Exchange, number>();
+const lastAnswer = new WeakMap<Exchange, LastAnswer>();
 
-/** The HTTP status of the exchange's last answer: ccxt files some 5xx bodies under ExchangeError. */
-export function lastStatusOf(exchange: Exchange): number | undefined {
-  return lastStatus.get(exchange);
+/** The exchange's last answer: its HTTP status and the path it answered. */
+export interface LastAnswer {
+  status: number;
+  path: string;
+  /** A 401 or 403 that is an HTML page or nothing: a CDN's or a firewall's, not the exchange's words. */
+  page?: boolean;
 }
 
-/** fetch with the caller's signal joined to ccxt's own (its timeout), noting each status. */
-function fetchWithSignal(signal: AbortSignal | undefined, onStatus: (status: number) => void): typeof fetch {
+/**
+ * The exchange's last answer: ccxt files some 5xx bodies under ExchangeError, and some exchanges
+ * answer the same words for different calls (Kraken's "Permission denied").
+ */
+export function lastAnswerOf(exchange: Exchange): LastAnswer | undefined {
+  return lastAnswer.get(exchange);
+}
+
+/** fetch with the caller's signal joined to ccxt's own (its timeout), noting each answer. */
+function fetchWithSignal(signal: AbortSignal | undefined, onAnswer: (answer: LastAnswer) => void): typeof fetch {
   return async (input, init) => {
     const own = init?.signal ?? undefined;
     const joined = signal && own ? AbortSignal.any([signal, own]) : (signal ?? own);
     const response = await fetch(input, { ...init, ...(joined ? { signal: joined } : {}), redirect: 'error' });
-    onStatus(response.status);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const { status } = response;
+    const page =
+      (status === 401 || status === 403) &&
+      isErrorPage(
+        (await response
+          .clone()
+          .text()
+          .catch(() => '')) || undefined,
+      );
+    onAnswer({ status, path: new URL(url).pathname, ...(page ? { page } : {}) });
     return response;
   };
 }
@@ -75,7 +97,7 @@ export async function createExchange(classOf: ExchangeClassOf, setup: ExchangeSe
     // Never resend a request: a resent order could be a second order.
     options: { maxRetriesOnFailure: 0, ...setup.options },
   });
-  exchange.fetchImplementation = fetchWithSignal(setup.signal, (status) => lastStatus.set(exchange, status));
+  exchange.fetchImplementation = fetchWithSignal(setup.signal, (answer) => lastAnswer.set(exchange, answer));
   // Markets come from the exchange's market list alone; currencies endpoints are not needed.
   if (!setup.currencies) exchange.has.fetchCurrencies = false;
   if (setup.sandbox) exchange.setSandboxMode(true);

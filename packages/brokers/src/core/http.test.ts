@@ -12,11 +12,20 @@ const routes: Record<string, Handler> = {
     res.end(JSON.stringify({ echoed: body, url: _req.url, type: _req.headers['content-type'] ?? null }));
   },
   '/slow': () => {}, // never answers
+  '/limited-until': (_req, res) => {
+    res.writeHead(429, { 'retry-after': 'Fri, 27 Nov 2026 15:00:00 GMT' }).end();
+  },
   '/limited': (_req, res) => {
     res.writeHead(429, { 'retry-after': '3' }).end('{"message":"too many requests"}');
   },
   '/unauthorized': (_req, res) => {
     res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"token expired"}}');
+  },
+  '/waf': (_req, res) => {
+    res.writeHead(403, { 'content-type': 'text/html' }).end('<html><h1>403 Forbidden</h1>cloudflare</html>');
+  },
+  '/empty-401': (_req, res) => {
+    res.writeHead(401).end();
   },
   '/broken': (_req, res) => {
     res.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
@@ -118,11 +127,46 @@ describe('createHttpClient', () => {
     });
   });
 
+  it('tells a Retry-After given as a date as that time, not as seconds', async () => {
+    expect(await failure({ path: '/limited-until' })).toMatchObject({
+      kind: 'RateLimited',
+      brokerMessage: 'rate limit reached, retry after 2026-11-27T15:00:00.000Z',
+    });
+  });
+
   it('maps 401 to AuthenticationError with the broker message', async () => {
     expect(await failure({ path: '/unauthorized' })).toMatchObject({
       kind: 'AuthenticationError',
       message: 'Acme: token expired',
     });
+  });
+
+  it('a 401/403 page or empty answer (a CDN, a firewall) is an outage, not a refused sign-in, before the adapter’s mapping', async () => {
+    const adapterAuth = createHttpClient({
+      brokerTitle: 'Acme',
+      baseUrl,
+      mapError: (response) => new BrokerError('AuthenticationError', 'Acme', `refused ${response.status}`),
+    });
+    for (const path of ['/waf', '/empty-401']) {
+      await expect(adapterAuth.request({ path })).rejects.toMatchObject({
+        kind: 'BrokerUnavailable',
+        outcomeUnknown: false,
+      });
+      await expect(adapterAuth.request({ method: 'POST', path, json: {} })).rejects.toMatchObject({
+        kind: 'BrokerUnavailable',
+        outcomeUnknown: true,
+      });
+    }
+    expect(await failure({ path: '/waf' })).toMatchObject({
+      kind: 'BrokerUnavailable',
+      message: 'Acme: HTTP 403',
+    });
+  });
+
+  it('a broker that refuses credentials with an empty 401 keeps it a refusal; a page still is an outage', async () => {
+    const empties = createHttpClient({ brokerTitle: 'Acme', baseUrl, emptyAuthRefusals: true });
+    await expect(empties.request({ path: '/empty-401' })).rejects.toMatchObject({ kind: 'AuthenticationError' });
+    await expect(empties.request({ path: '/waf' })).rejects.toMatchObject({ kind: 'BrokerUnavailable' });
   });
 
   it('maps 5xx to BrokerUnavailable, outcome unknown for a submission, HTML bodies not quoted', async () => {

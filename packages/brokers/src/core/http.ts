@@ -3,7 +3,7 @@
 // (reconciliation by client order id) decides what happens after an unknown outcome.
 import { BrokerError } from './errors.ts';
 import { type ExceptionTable, matchException } from './exceptions.ts';
-import { errorCodeOf, messageOf } from './http-errors.ts';
+import { errorCodeOf, isErrorPage, messageOf } from './http-errors.ts';
 import { recordBrokerRequest } from './wire-log.ts';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -50,6 +50,12 @@ export interface HttpClientOptions {
    * `request.path`). Undefined falls back to the mapping by status.
    */
   mapError?: (response: HttpResponse, mutating: boolean, request: HttpRequest) => BrokerError | undefined;
+  /**
+   * The broker itself refuses credentials with an empty 401/403 (Saxo, saxo/WIRE.md §8; Trading
+   * 212's spec gives its 401 and 403 no body): an empty one is then the broker's refusal, and only
+   * an HTML page is a proxy's.
+   */
+  emptyAuthRefusals?: boolean;
 }
 
 export interface HttpClient {
@@ -109,20 +115,42 @@ function tableError(
   return new BrokerError(kind, title, message, { outcomeUnknown: mutating && kind === 'BrokerUnavailable' });
 }
 
+/** Retry-After as said: seconds, or an HTTP date (RFC 9110 §10.2.3); nothing when it is neither. */
+function retryAfterText(headers: Headers): string {
+  const value = headers.get('retry-after')?.trim();
+  if (!value) return '';
+  if (/^\d+$/.test(value)) return `, retry after ${value} s`;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? '' : `, retry after ${new Date(at).toISOString()}`;
+}
+
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
   const { status } = response;
   const message = messageOf(response.body) ?? `HTTP ${status}`;
-  if (status === 429) {
-    const retryAfter = response.headers.get('retry-after');
-    return new BrokerError(
-      'RateLimited',
-      title,
-      `rate limit reached${retryAfter ? `, retry after ${retryAfter} s` : ''}`,
-    );
-  }
+  if (status === 429)
+    return new BrokerError('RateLimited', title, `rate limit reached${retryAfterText(response.headers)}`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', title, message);
   if (status >= 500) return new BrokerError('BrokerUnavailable', title, message, { outcomeUnknown: mutating });
   return new BrokerError('InvalidOrder', title, message);
+}
+
+/**
+ * A 401 or 403 that is an HTML page or nothing comes from a CDN, a firewall or a proxy in the
+ * broker's place, not from the broker refusing the credentials (brokers refuse in words): an
+ * outage, which keeps the connection, never a refused sign-in that deactivates it.
+ */
+function pageInBrokersPlace(
+  title: string,
+  response: HttpResponse,
+  mutating: boolean,
+  emptyAuthRefusals: boolean | undefined,
+): BrokerError | undefined {
+  const { status, body } = response;
+  if ((status !== 401 && status !== 403) || !isErrorPage(body)) return undefined;
+  if (emptyAuthRefusals && (body === undefined || (typeof body === 'string' && !body.trim()))) return undefined;
+  return new BrokerError('BrokerUnavailable', title, `HTTP ${status}`, {
+    outcomeUnknown: mutating,
+  });
 }
 
 export function createHttpClient(options: HttpClientOptions): HttpClient {
@@ -182,6 +210,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         return response;
       throw (
         tableError(title, options.exceptions, response, mutating) ??
+        pageInBrokersPlace(title, response, mutating, options.emptyAuthRefusals) ??
         options.mapError?.(response, mutating, request) ??
         statusError(title, response, mutating)
       );

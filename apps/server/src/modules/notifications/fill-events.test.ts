@@ -14,13 +14,25 @@ import { createPostgresPaperStore } from '../paper/store.ts';
 let t: TestApp;
 let receiver: WebhookReceiver;
 const flaky = flakyBroker();
+/** A broker found again by listing its recent orders, with our ids (Coinbase's way): it lists none. */
+const listing = flakyBroker({ name: 'listing', knows: 'nothing' });
+listing.broker = {
+  ...listing.broker,
+  descriptor: {
+    ...listing.broker.descriptor,
+    title: 'Listing Broker',
+    has: { ...listing.broker.descriptor.has, listRecentOrders: true },
+    clientOrderId: { maxLength: 64, pattern: '^.+$' },
+  },
+  listRecentOrders: async () => [],
+};
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   t = await startTestApp({
     env: { ALLOW_PRIVATE_WEBHOOKS: 'true' },
     authenticate: authenticateAsUserId,
-    brokers: [flaky.broker],
+    brokers: [flaky.broker, listing.broker],
     notifications: { pollMs: 25 },
   });
 });
@@ -83,6 +95,41 @@ describe('events of later findings', () => {
     await t.app.signalRuntime.reconcile(0);
     await new Promise((r) => setTimeout(r, 200));
     expect(told(kept).length + told(lost).length).toBe(3);
+  });
+
+  it('a full close whose closing order the broker never got tells that its open orders were canceled and the position is still open', async () => {
+    const trader = await setupTrader(t, 'reconclose@example.com', { provider: 'listing', credits: 10 });
+    await listen(trader);
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
+      trader.connector.key,
+    ]);
+    // Left 'placing' a minute ago: a crash after the cancels, with the closing order sent or not.
+    const orders = {
+      lostFullClose0000001: { symbol: 'AAPL', action: 'close', type: 'market' },
+      lostPartClose0000001: { symbol: 'AAPL', action: 'close', type: 'market', quantity: 2, quantity_type: 'fixed' },
+    };
+    for (const [id, order] of Object.entries(orders)) {
+      await pool.query(
+        `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, "order", created_at)
+        values ($1, $2, $3, $4, $5, 'listing', 'placing', true, $6, now() - interval '1 minute')`,
+        [id, trader.userId, trader.hook.id, Number(rows[0]?.id), trader.accountId, JSON.stringify(order)],
+      );
+    }
+    await t.app.signalRuntime.reconcile(0);
+    await eventually(async () => Object.keys(orders).every((id) => told(id).length === 1));
+    expect(told('lostFullClose0000001')[0]?.payload).toMatchObject({
+      type: 'order.rejected',
+      data: {
+        status: 'failed',
+        message:
+          'Listing Broker: the closing order was not found at the broker, so it was not placed: the open orders of AAPL were canceled before it, and the position is still open',
+      },
+    });
+    // A close of part keeps the open orders: nothing changed.
+    expect(told('lostPartClose0000001')[0]?.payload?.data).toMatchObject({
+      message: 'Listing Broker: the order was not found at the broker; nothing was placed',
+    });
   });
 
   it('tells a resting paper order of a signal that fills, once', async () => {

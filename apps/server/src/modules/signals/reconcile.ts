@@ -79,6 +79,18 @@ function reconciled(
 const titleOf = (services: Services, s: ClaimedSignal) =>
   services.brokers.get(s.provider_name)?.descriptor.title ?? s.provider_name;
 
+/**
+ * What a signal whose order the broker proves it never got changed: nothing, but for a close of
+ * the whole position, which cancels the symbol's open orders before it sends the closing order (a
+ * flat position keeps no exits): those are canceled, and the position is still open.
+ */
+function notPlaced(stored: unknown): string {
+  const { action, quantity, symbol } = (stored ?? {}) as { action?: unknown; quantity?: unknown; symbol?: unknown };
+  if (action !== 'close' || (quantity !== undefined && quantity !== null) || typeof symbol !== 'string')
+    return 'the order was not found at the broker; nothing was placed';
+  return `the closing order was not found at the broker, so it was not placed: the open orders of ${symbol} were canceled before it, and the position is still open`;
+}
+
 /** What a lookup means for a claimed signal. */
 function finding(services: Services, s: ClaimedSignal, owner: string, found: OrderLookupResult): Finding {
   switch (found.match) {
@@ -100,7 +112,7 @@ function finding(services: Services, s: ClaimedSignal, owner: string, found: Ord
     }
     case 'none': {
       // Older than any call of any instance can run, and the broker has no such order.
-      const message = `${titleOf(services, s)}: the order was not found at the broker; nothing was placed`;
+      const message = `${titleOf(services, s)}: ${notPlaced(s.order)}`;
       return { write: reconciled(s, owner, { status: STORED.failed, releaseCredit: true, message }) };
     }
     case 'unknown': {

@@ -110,6 +110,24 @@ describe('errors', () => {
     expect(fake.submissions().length).toBe(before + 1);
   });
 
+  it('a 401/403 page or empty answer (a CDN’s, a firewall’s) is an outage, not refused keys', async () => {
+    for (const injected of [
+      { status: 403, body: '<html><h1>403 Forbidden</h1></html>', headers: { 'content-type': 'text/html' } },
+      { status: 401 },
+    ]) {
+      const before = fake.submissions().length;
+      fake.inject({ method: 'POST', path: '/v2/orders', ...injected });
+      const error = await failure(broker.placeOrder(ctx, session, input(buy)));
+      expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+      expect(fake.submissions().length).toBe(before + 1);
+      fake.inject({ method: 'GET', ...injected });
+      expect(await failure(broker.getHoldings(ctx, session, accountId))).toMatchObject({
+        kind: 'BrokerUnavailable',
+        outcomeUnknown: false,
+      });
+    }
+  });
+
   it('a timed-out submission is not resent; its outcome is unknown and reconciled by client order id', async () => {
     const before = fake.submissions().length;
     fake.inject({ delayMs: 400 });

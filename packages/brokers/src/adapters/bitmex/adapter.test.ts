@@ -174,6 +174,20 @@ describe('bitmex errors', () => {
     await expectBrokerError(place({}, 'sig-2'), 'AuthenticationError', 'BitMEX: Invalid API Key.');
   });
 
+  it('a 401/403 page or empty answer (a CDN’s, a firewall’s) is an outage, not a refused key', async () => {
+    const page = { status: 403, body: '<html><h1>403 Forbidden</h1></html>', headers: { 'content-type': 'text/html' } };
+    fake.inject({ method: 'POST', path: '/api/v1/order', ...page });
+    const order = await expectBrokerError(place({}), 'BrokerUnavailable', /^BitMEX: /);
+    expect(order.outcomeUnknown).toBe(true);
+    fake.inject({ method: 'GET', status: 401 });
+    const read = await expectBrokerError(
+      broker.getHoldings(context(baseUrl), session, 'default'),
+      'BrokerUnavailable',
+      'BitMEX: HTTP 401',
+    );
+    expect(read.outcomeUnknown).toBe(false);
+  });
+
   it('429 is rate limited', async () => {
     fake.failNextOrder = { status: 429, message: 'Rate limit exceeded, retry in 1 seconds.' };
     await expectBrokerError(place({}), 'RateLimited', /^BitMEX: Rate limit exceeded/);

@@ -6,7 +6,6 @@
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
-import { isErrorPage } from '../../core/http-errors.ts';
 import { asRecord, decimalField, stringField } from '../../core/json-read.ts';
 import { type AccessTokens, createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
@@ -41,9 +40,7 @@ function forexError(response: HttpResponse, mutating: boolean, request: HttpRequ
   const code = decimalField(body, 'ErrorCode');
   const message = stringField(body, 'ErrorMessage') ?? `HTTP ${response.status}`;
   // FOREX.com refuses a logon in JSON (ErrorCode 4010): a page (or nothing) in its place is a
-  // proxy's or a CDN's, an outage that deactivates nothing when the session is renewed.
-  if ((response.status === 401 || response.status === 403) && request.path === '/session' && isErrorPage(response.body))
-    return new BrokerError('BrokerUnavailable', FOREX_TITLE, message);
+  // proxy's or a CDN's, an outage the shared client reads before this (http.ts).
   if (code === 4011) return new BrokerError('AuthenticationError', FOREX_TITLE, message, { cause: INVALID_SESSION });
   if ((code === 403 || response.status === 403) && isMarketData(request.path))
     return new BrokerError('InvalidOrder', FOREX_TITLE, `market data refused (${message}); nothing was placed`);
@@ -51,7 +48,11 @@ function forexError(response: HttpResponse, mutating: boolean, request: HttpRequ
     return new BrokerError('AuthenticationError', FOREX_TITLE, message);
   if (code === 5002) {
     // Throttled before anything is processed.
-    const detail = mutating ? 'the order was not placed' : 'try again in a minute';
+    const detail = !mutating
+      ? 'try again in a minute'
+      : request.path === '/order/cancel'
+        ? 'the order was not canceled'
+        : 'the order was not placed';
     return new BrokerError('RateLimited', FOREX_TITLE, `throttled (${message}); ${detail}`);
   }
   if (code === 5001 || response.status === 404) return new BrokerError('OrderNotFound', FOREX_TITLE, message);

@@ -170,7 +170,7 @@ describe('errors', () => {
     }
   });
 
-  it('a throttled read is asked once more; a throttled order says it was not placed', async () => {
+  it('a throttled read is asked once more; a throttled order says it was not placed, a throttled cancel not canceled', async () => {
     const throttled = { status: 503, body: { HttpStatus: 503, ErrorMessage: 'Throttled', ErrorCode: 5002 } };
     t.fake.inject({ method: 'GET', path: '/margin/ClientAccountMargin', ...throttled });
     const holdings = await t.broker.getHoldings(t.ctx, t.session, ACCOUNT);
@@ -179,5 +179,18 @@ describe('errors', () => {
     t.fake.inject({ method: 'POST', path: '/order/newtradeorder', ...throttled });
     const refused = await failure(t.place({ symbol: 'EUR/USD', action: 'buy', quantity: 1000 }));
     expect(refused.message).toBe('FOREX.com: throttled (Throttled); the order was not placed');
+    // A throttled cancel left its order working: it was placed, and not canceled.
+    const working = await t.place({
+      symbol: 'EUR/USD',
+      action: 'buy',
+      quantity: 1000,
+      type: 'limit',
+      limit_price: 1.04,
+    });
+    t.fake.inject({ method: 'POST', path: '/order/cancel', ...throttled });
+    const cancel = await failure(
+      t.broker.cancelOrder(t.ctx, t.session, { accountId: ACCOUNT, brokerOrderId: working.id }),
+    );
+    expect(cancel.message).toBe('FOREX.com: throttled (Throttled); the order was not canceled');
   });
 });

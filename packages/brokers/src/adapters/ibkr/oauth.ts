@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { createHttpClient } from '../../core/http.ts';
-import { isErrorPage } from '../../core/http-errors.ts';
 import { decimalField, stringField } from '../../core/json-read.ts';
 import { decryptAccessTokenSecret, type OAuthCredentials } from './credentials.ts';
 import { IBKR_TITLE } from './descriptor.ts';
@@ -81,11 +80,8 @@ export async function requestLiveSessionToken(
       authorization: authorizationHeader({ ...params, oauth_signature: signature }, realmOf(credentials.consumerKey)),
     },
     // IBKR refuses credentials in JSON; a 401 that is an HTML page or empty is a proxy's or a
-    // CDN's, no refusal: an outage, so a refresh meeting one does not deactivate the connection.
-    mapError: (response) =>
-      response.status === 401 && isErrorPage(response.body)
-        ? new BrokerError('BrokerUnavailable', IBKR_TITLE, 'HTTP 401')
-        : undefined,
+    // CDN's, no refusal: an outage the shared client reads (http.ts), so a refresh meeting one
+    // does not deactivate the connection.
   });
   // A token request changes nothing a retry could duplicate.
   const { body } = await client.request({ method: 'POST', path: '/oauth/live_session_token', mutating: false });

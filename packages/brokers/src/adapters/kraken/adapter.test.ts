@@ -162,8 +162,26 @@ describe('kraken errors', () => {
   it('permission denied refuses that order, not the keys (those are EAPI:Invalid key/signature)', async () => {
     // A key without "Create & modify orders", or a pair the account may not trade: the connection stays.
     fake.failNextOrder = 'EGeneral:Permission denied';
-    await expectBrokerError(place({}), 'InvalidOrder', 'Kraken: permission denied');
+    await expectBrokerError(
+      place({}),
+      'InvalidOrder',
+      'Kraken: permission denied: the API key needs the permission "Create & modify orders", or the account may not trade this pair',
+    );
     expect(addOrders()).toHaveLength(1);
+  });
+
+  it('permission denied names the permission the key lacks for that call: connect, holdings, close', async () => {
+    fake.denied = ['BalanceEx'];
+    const needsFunds = 'Kraken: permission denied: the API key needs the permission "Query funds"';
+    await expectBrokerError(broker.connect(context(baseUrl), { credentials }), 'InvalidOrder', needsFunds);
+    await expectBrokerError(broker.getHoldings(context(baseUrl), session, 'default'), 'InvalidOrder', needsFunds);
+    fake.denied = ['OpenOrders'];
+    await expectBrokerError(
+      place({ action: 'close' }),
+      'InvalidOrder',
+      'Kraken: permission denied: the API key needs the permission "Query open orders & trades"',
+    );
+    expect(addOrders()).toHaveLength(0);
   });
 
   it('an invalid nonce is a passing failure with nothing placed, not refused keys (the connection stays)', async () => {

@@ -13,14 +13,37 @@ export function krakenClientId(id: string): string {
   return id.length <= 18 && /^[A-Za-z0-9_-]+$/.test(id) ? boundedId(id, 18) : uuidFor(id);
 }
 
-/** "EOrder:Insufficient funds" → "insufficient funds". */
-function readKrakenMessage(body: unknown): string | undefined {
+/**
+ * The API key permission each private call needs (the API reference's "API Key Permissions
+ * Required"), named in the key settings of Kraken Pro under these words.
+ */
+const PERMISSIONS: Record<string, string> = {
+  Balance: 'Query funds',
+  BalanceEx: 'Query funds',
+  TradeBalance: 'Query funds',
+  OpenOrders: 'Query open orders & trades',
+  ClosedOrders: 'Query closed orders & trades',
+  QueryOrders: 'Query open orders & trades" and "Query closed orders & trades',
+  AddOrder: 'Create & modify orders',
+  CancelOrder: 'Cancel & close orders',
+};
+
+/**
+ * "EOrder:Insufficient funds" → "insufficient funds". Kraken answers every call the key may not
+ * make with the same "EGeneral:Permission denied": the call (`path`) names the permission missing.
+ */
+function readKrakenMessage(body: unknown, path?: string): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const errors = (body as { error?: unknown }).error;
   const first = Array.isArray(errors) ? errors.find((e): e is string => typeof e === 'string') : undefined;
   if (!first) return undefined;
   const words = first.replace(/^[EW][A-Za-z]+:/, '').trim();
-  return words.charAt(0).toLowerCase() + words.slice(1);
+  const message = words.charAt(0).toLowerCase() + words.slice(1);
+  const permission = first === 'EGeneral:Permission denied' ? PERMISSIONS[path?.split('/').at(-1) ?? ''] : undefined;
+  if (!permission) return message;
+  // AddOrder is also refused so for a pair the account may not trade.
+  const orPair = path?.endsWith('/AddOrder') ? ', or the account may not trade this pair' : '';
+  return `${message}: the API key needs the permission "${permission}"${orPair}`;
 }
 
 function krakenOrderArgs(order: Order, clientOrderId: string): OrderArgs {

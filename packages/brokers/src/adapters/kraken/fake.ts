@@ -65,6 +65,8 @@ export interface KrakenFake extends FakeServer {
   orders: KrakenFakeOrder[];
   /** Answers the next AddOrder with this error instead of handling it. */
   failNextOrder?: string;
+  /** Private methods the key lacks the permission for (BalanceEx), answered "EGeneral:Permission denied". */
+  denied: string[];
 }
 
 const ok = (result: unknown) => ({ error: [], result });
@@ -114,7 +116,11 @@ function describe(order: KrakenFakeOrder) {
 
 export function createKrakenFake(): KrakenFake {
   const server = createFakeServer();
-  const fake: KrakenFake = Object.assign(server, { balances: { ZUSD: 100_000, XXBT: 1.5, XETH: 0 }, orders: [] });
+  const fake: KrakenFake = Object.assign(server, {
+    balances: { ZUSD: 100_000, XXBT: 1.5, XETH: 0 },
+    orders: [],
+    denied: [],
+  });
   let lastNonce = 0n;
   let sequence = 0;
 
@@ -179,6 +185,7 @@ export function createKrakenFake(): KrakenFake {
     if (!/^\d+$/.test(nonce) || BigInt(nonce) <= lastNonce) return fail('EAPI:Invalid nonce');
     lastNonce = BigInt(nonce);
     const { method } = request.params as { method: string };
+    if (fake.denied.includes(method)) return fail('EGeneral:Permission denied');
     const balance = (code: string) => fake.balances[code] ?? 0;
     switch (method) {
       case 'BalanceEx':

@@ -321,4 +321,25 @@ describe('answers', () => {
     ]);
     if (account) Object.assign(account, { state: 'DEPLOYED', connectionStatus: 'CONNECTED' });
   });
+
+  it('a stopped account whose start meets a 5xx: nothing sent, the outcome known', async () => {
+    const fresh = createMetatraderBroker({ limits: FAST });
+    const account = world.fake.accounts.get(DEMO_ID);
+    if (account) Object.assign(account, { state: 'UNDEPLOYED', connectionStatus: 'DISCONNECTED' });
+    try {
+      world.fake.inject({
+        method: 'POST',
+        path: `/users/current/accounts/${DEMO_ID}/deploy`,
+        status: 502,
+        body: '<html>bad gateway</html>',
+      });
+      const error = await brokerFailure(
+        fresh.placeOrder(world.ctx, session, input(session, { symbol: 'EURUSD', action: 'buy', quantity: 0.01 })),
+      );
+      expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
+    } finally {
+      world.fake.clearInjections();
+      if (account) Object.assign(account, { state: 'DEPLOYED', connectionStatus: 'CONNECTED' });
+    }
+  });
 });

@@ -80,7 +80,8 @@ export function createTerminalChecks(now: () => number = Date.now) {
         return;
       }
       if (state === 'UNDEPLOYED' || state === 'CREATED') {
-        await http.request({ method: 'POST', path: `${accountPath(link.metaApiId)}/deploy` });
+        // Starting the account places no trade: a lost answer leaves no order's outcome unknown.
+        await http.request({ method: 'POST', path: `${accountPath(link.metaApiId)}/deploy`, mutating: false });
         throw fail(
           'BrokerUnavailable',
           'the account was stopped at MetaApi and is starting now; send the signal again in a minute',

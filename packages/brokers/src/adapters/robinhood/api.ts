@@ -32,12 +32,22 @@ export function envelopeMessage(body: unknown): string | undefined {
   return parts.length ? parts.join('; ') : messageOf(body);
 }
 
-function robinhoodError(response: HttpResponse, mutating: boolean): BrokerError {
+function robinhoodError(response: HttpResponse, mutating: boolean, request?: Pick<HttpRequest, 'path'>): BrokerError {
   const { status } = response;
   const message = envelopeMessage(response.body) ?? `HTTP ${status}`;
   if (status === 404) return new BrokerError('OrderNotFound', ROBINHOOD_TITLE, message);
   // Robinhood's token bucket refuses before anything is processed.
-  if (status === 429) return rateLimited(mutating ? 'the order was not placed' : 'try again in a minute');
+  if (status === 429) {
+    // A cancel refused so left its order working.
+    const cancel = request?.path.endsWith('/cancel/') === true;
+    return rateLimited(
+      !mutating ? 'try again in a minute' : cancel ? 'the order was not canceled' : 'the order was not placed',
+    );
+  }
+  // 403 is a key without the permission (WIRE.md §2): on an order or a cancel, a refusal of that
+  // one, which leaves the connection (its reads) alone, as a bad key (401) does not.
+  if (status === 403 && mutating)
+    return new BrokerError('InvalidOrder', ROBINHOOD_TITLE, `${message} (HTTP 403: the API key may not trade)`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', ROBINHOOD_TITLE, message);
   if (status >= 500)
     return new BrokerError('BrokerUnavailable', ROBINHOOD_TITLE, message, { outcomeUnknown: mutating });

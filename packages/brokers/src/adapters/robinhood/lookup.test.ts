@@ -107,6 +107,18 @@ describe('cancel', () => {
     expect([unknown.kind, unknown.message]).toEqual(['OrderNotFound', 'Robinhood: Not found.']);
   });
 
+  it('a cancel refused 429 says the order was not canceled (it is still working), not that it was not placed', async () => {
+    const open = await place({ symbol: 'ETH-USD', action: 'buy', quantity: 0.1, limit_price: 3000 }, 'sig-cancel-429');
+    const body = { type: 'client_error', errors: [{ detail: 'Request was throttled.', attr: null }] };
+    fake.inject({ method: 'POST', path: `/api/v1/crypto/trading/orders/${open.id}/cancel/`, status: 429, body });
+    const refused = await failure(broker.cancelOrder(ctx, session, { accountId: V1, brokerOrderId: open.id }));
+    expect([refused.kind, refused.message]).toEqual([
+      'RateLimited',
+      'Robinhood: rate limit reached (100 requests a minute, bursts of 300); the order was not canceled',
+    ]);
+    expect(fake.orders.find((order) => order.id === open.id)?.state).not.toBe('canceled');
+  });
+
   it('cannot cancel by our id alone: Robinhood lists orders only by time', async () => {
     const refused = await failure(broker.cancelOrder(ctx, session, { accountId: V1, clientOrderId: 'sig-cancel-1' }));
     expect([refused.kind, refused.message]).toEqual([
@@ -154,6 +166,20 @@ describe('errors', () => {
       expect([error.kind, error.outcomeUnknown]).toEqual([kind, unknown]);
       expect(submissions()).toHaveLength(1);
     }
+  });
+
+  it('a 403 on an order (a key without trading permission) refuses that order, not the connection', async () => {
+    const body = {
+      type: 'client_error',
+      errors: [{ detail: 'You do not have permission to perform this action.', attr: null }],
+    };
+    fake.inject({ method: 'POST', path: '/api/v1/crypto/trading/orders/', status: 403, body });
+    const refused = await failure(place(BUY, 'sig-forbidden'));
+    expect([refused.kind, refused.message, refused.outcomeUnknown]).toEqual([
+      'InvalidOrder',
+      'Robinhood: You do not have permission to perform this action. (HTTP 403: the API key may not trade)',
+      false,
+    ]);
   });
 
   it('retries a read once after a 429; an order meeting one says it was not placed', async () => {

@@ -123,6 +123,8 @@ export function createSaxoApi(options: { now: (ctx: BrokerContext) => number; fe
         ...(options.fetch ? { fetch: options.fetch } : {}),
         headers: { authorization: `Bearer ${fresh.accessToken}` },
         mapError: saxoError,
+        // Saxo refuses a token 401 with an empty body (WIRE.md §8).
+        emptyAuthRefusals: true,
       }).request(request),
     );
 

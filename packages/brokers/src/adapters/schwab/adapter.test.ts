@@ -421,6 +421,24 @@ describe('errors', () => {
     expect(tokenCalls()).toHaveLength(0);
   });
 
+  it('a 401 page (a CDN’s, a firewall’s) on a read or an order is an outage: no reconnect, no renewal, no resend', async () => {
+    const session = await connect();
+    fake.requests.length = 0;
+    const page = {
+      status: 401,
+      body: '<html><body>Access denied</body></html>',
+      headers: { 'content-type': 'text/html' },
+    };
+    fake.failNext({ method: 'GET', path: `/trader/v1/accounts/${HASH}`, ...page });
+    const read = await failure(broker.getHoldings(ctx, session, HASH));
+    expect([read.kind, read.outcomeUnknown]).toEqual(['BrokerUnavailable', false]);
+    fake.failNext({ method: 'POST', path: /\/orders$/, ...page });
+    const order = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
+    expect([order.kind, order.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
+    expect(fake.submissions()).toBe(1);
+    expect(tokenCalls()).toHaveLength(0);
+  });
+
   it('never resends an order: not on 5xx, not on 401, not on 429', async () => {
     const session = await connect();
     const path = /\/orders$/;

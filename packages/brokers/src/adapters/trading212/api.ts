@@ -71,6 +71,8 @@ export function clientFor(
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
     headers: { authorization: authorizationOf(apiKey, apiSecret) },
     mapError: trading212Error,
+    // Trading 212 answers a bad key 401 and a missing scope 403 with no body.
+    emptyAuthRefusals: true,
   });
 }
 

@@ -12,7 +12,6 @@ import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpResponse } from '../../core/http.ts';
-import { isErrorPage } from '../../core/http-errors.ts';
 import { asRecord, decimalField, type JsonRecord, stringField } from '../../core/json-read.ts';
 import { TRADOVATE_TITLE, tradovateDescriptor } from './descriptor.ts';
 
@@ -37,11 +36,9 @@ export interface TradovateRequest {
 const rateLimited = (message: string) => new BrokerError('RateLimited', TRADOVATE_TITLE, message);
 
 /** 423 and an empty 429 are Tradovate's escalations after repeated penalty tickets. */
-function statusError(response: HttpResponse, _mutating: boolean, { path }: { path: string }): BrokerError | undefined {
-  // Tradovate refuses a sign-in in a 200 body and a token with 401 "Access is denied": a page (or
-  // nothing) at its sign-in or renewal is a proxy's or a CDN's, an outage that deactivates nothing.
-  if ((response.status === 401 || response.status === 403) && path.startsWith('/auth/') && isErrorPage(response.body))
-    return new BrokerError('BrokerUnavailable', TRADOVATE_TITLE, `HTTP ${response.status}`);
+// Tradovate refuses a sign-in in a 200 body and a token with 401 "Access is denied": a page (or
+// nothing) in their place is a proxy's or a CDN's, an outage the shared client reads (http.ts).
+function statusError(response: HttpResponse): BrokerError | undefined {
   if (response.status === 429)
     return rateLimited('blocked after too many requests; Tradovate lifts the block after about an hour');
   if (response.status === 423)
@@ -135,6 +132,8 @@ export async function tradovateCall(
     const answer = await http.request({
       method,
       path: request.path,
+      // A sign-in or a renewal places nothing: a lost answer to one leaves no order's outcome unknown.
+      ...(request.path.startsWith('/auth/') ? { mutating: false } : {}),
       ...(request.query ? { query: request.query } : {}),
       ...(json ? { json } : {}),
       ...(request.accept ? { accept: request.accept } : {}),

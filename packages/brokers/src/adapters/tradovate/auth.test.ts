@@ -156,6 +156,17 @@ describe('refresh', () => {
     expect((await broker.refresh(ctx, session)).secrets.accessToken).not.toBe(session.secrets.accessToken);
   });
 
+  it("a sign-in meeting a proxy's page or a 502 is an outage that sent no order: its outcome is known", async () => {
+    for (const status of [401, 502]) {
+      const page = { status, body: `<html>${status}</html>`, headers: { 'content-type': 'text/html' } };
+      fake.inject({ path: '/v1/auth/accesstokenrequest', ...page });
+      expect(await failure(broker.connect(ctx, { credentials: FAKE_CREDENTIALS }))).toMatchObject({
+        kind: 'BrokerUnavailable',
+        outcomeUnknown: false,
+      });
+    }
+  });
+
   it('a session missing its token asks to reconnect', async () => {
     const error = await failure(broker.refresh(ctx, { secrets: {}, accounts: [] }));
     expect(error).toMatchObject({ kind: 'AuthenticationError', message: 'Tradovate: not signed in; reconnect' });

@@ -8,7 +8,7 @@ import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { createHttpClient, type HttpMethod, type HttpResponse } from '../../core/http.ts';
-import { isErrorPage, messageOf } from '../../core/http-errors.ts';
+import { messageOf } from '../../core/http-errors.ts';
 import { stringField } from '../../core/json-read.ts';
 import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import { WEBULL_ENVIRONMENTS, WEBULL_TITLE, webullDescriptor } from './descriptor.ts';
@@ -47,10 +47,8 @@ function webullError(response: HttpResponse, mutating: boolean, path: string): B
     stringField(response.body, 'error_code') ??
     `HTTP ${response.status}`;
   const { status } = response;
-  // Webull refuses a token in JSON; a page (or nothing) in its place is a proxy's or a CDN's: the
-  // token's renewal meeting one is an outage, not a refused sign-in that deactivates the connection.
-  if ((status === 401 || status === 403) && path.startsWith('/openapi/auth/') && isErrorPage(response.body))
-    return new BrokerError('BrokerUnavailable', WEBULL_TITLE, text);
+  // Webull refuses a token in JSON; a page (or nothing) in its place is a proxy's or a CDN's, an
+  // outage the shared client reads before this (http.ts).
   if (status === 404) return new BrokerError('OrderNotFound', WEBULL_TITLE, text);
   if (status === 403 && (path.startsWith('/openapi/trade/') || path.startsWith('/openapi/assets/')))
     return new BrokerError('InvalidOrder', WEBULL_TITLE, text);

@@ -69,6 +69,22 @@ describe('errors', () => {
     expect(c.fake.submissions().length).toBe(before + 1);
   });
 
+  it('429 on a cancel: reported, not retried, and the order said to be still working (not canceled)', async () => {
+    const open = await c.broker.placeOrder(c.ctx, c.session, input({ ...BUY, limit_price: 702 }));
+    c.fake.inject({
+      method: 'DELETE',
+      path: `/orders/regular/${open.id}`,
+      ...kiteError(429, 'NetworkException', 'Too many requests'),
+    });
+    const error = await expectFailure(
+      c.broker.cancelOrder(c.ctx, c.session, { accountId: ACCOUNT, brokerOrderId: open.id }),
+    );
+    expect(error).toMatchObject({
+      kind: 'RateLimited',
+      message: 'Zerodha: rate limit reached (Too many requests); the order was not canceled',
+    });
+  });
+
   it('429 on a read: tried once more after a second', async () => {
     c.fake.inject({ method: 'GET', path: '/user/margins', ...kiteError(429, 'NetworkException', 'Too many requests') });
     const before = c.fake.requests.length;

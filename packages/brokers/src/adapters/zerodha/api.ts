@@ -15,10 +15,19 @@ import { ZERODHA_TITLE, zerodhaDescriptor } from './descriptor.ts';
 export const KITE_VERSION = '3';
 
 /** The error a Kite error body names, by its `error_type` (429: by status, whatever it names). */
-export function kiteError(response: HttpResponse, mutating: boolean): BrokerError | undefined {
+export function kiteError(
+  response: HttpResponse,
+  mutating: boolean,
+  request?: Pick<HttpRequest, 'method'>,
+): BrokerError | undefined {
   const message = messageOf(response.body);
   if (response.status === 429) {
-    const what = mutating ? '; the order was not placed' : '';
+    // A cancel (DELETE) refused so left the order working: it was not canceled.
+    const what = !mutating
+      ? ''
+      : request?.method === 'DELETE'
+        ? '; the order was not canceled'
+        : '; the order was not placed';
     return new BrokerError(
       'RateLimited',
       ZERODHA_TITLE,
@@ -68,7 +77,7 @@ export function createKiteApi(options: { fetch?: typeof fetch } = {}): KiteApi {
     const method = request.method ?? (request.form || request.json !== undefined ? 'POST' : 'GET');
     const mutating = request.mutating ?? method !== 'GET';
     throw (
-      kiteError({ status, headers, body }, mutating) ??
+      kiteError({ status, headers, body }, mutating, request) ??
       new BrokerError('BrokerUnavailable', ZERODHA_TITLE, 'unexpected answer', { outcomeUnknown: mutating })
     );
   }

@@ -96,7 +96,7 @@ describe('login', () => {
     expect((await broker.getHoldings(ctx, session, 'ZR1234')).currency).toBe('INR');
   });
 
-  it('a request token works once; a wrong secret fails the checksum', async () => {
+  it('a request token works once; a wrong secret fails the checksum: the server’s misconfiguration, no reconnect', async () => {
     const token = fake.issueRequestToken();
     await broker.connect(ctx, { credentials: { request_token: token } });
     expect(await expectFailure(broker.connect(ctx, { credentials: { request_token: token } }))).toMatchObject({
@@ -107,9 +107,14 @@ describe('login', () => {
     expect(
       await expectFailure(broker.connect(wrong, { credentials: { request_token: fake.issueRequestToken() } })),
     ).toMatchObject({
-      kind: 'AuthenticationError',
-      message: 'Zerodha: Invalid `checksum`.',
+      kind: 'BrokerUnavailable',
+      message:
+        "Zerodha: the broker connection is misconfigured on this server's side: its app credentials were refused (Invalid `checksum`.). Please contact support.",
     });
+    const wrongKey = { ...ctx, clientId: 'not-the-key' };
+    expect(
+      await expectFailure(broker.connect(wrongKey, { credentials: { request_token: fake.issueRequestToken() } })),
+    ).toMatchObject({ kind: 'BrokerUnavailable' });
     expect(await expectFailure(broker.connect(ctx, { credentials: {} }))).toMatchObject({
       kind: 'AuthenticationError',
     });

@@ -7,7 +7,7 @@
 // until 6 AM IST the next morning; ordinary apps cannot renew it, so the user signs in daily.
 import { createHash } from 'node:crypto';
 import type { AuthorizationRequest, BrokerAccount, BrokerContext } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { requestTokens } from '../../core/oauth-tokens.ts';
 import { KITE_VERSION } from './api.ts';
@@ -45,6 +45,23 @@ export function kiteChecksum(apiKey: string, requestToken: string, apiSecret: st
     .digest('hex');
 }
 
+/**
+ * Kite's refusals of the app's own credentials at the exchange: the checksum proves the server's
+ * api_secret (a fresh request token's checksum fails only on a wrong secret), the api_key is the
+ * server's too. Signing in again cannot help: an outage until the operator corrects them.
+ */
+const APP_REFUSALS = new Set(['Invalid `checksum`.', 'Invalid `api_key`.']);
+
+function appRefused(error: unknown): BrokerError | undefined {
+  if (!isBrokerError(error) || !APP_REFUSALS.has(error.brokerMessage)) return undefined;
+  return new BrokerError(
+    'BrokerUnavailable',
+    ZERODHA_TITLE,
+    `the broker connection is misconfigured on this server's side: its app credentials were refused (${error.brokerMessage}). Please contact support.`,
+    { cause: error },
+  );
+}
+
 export interface KiteLogin {
   apiKey: string;
   accessToken: string;
@@ -70,6 +87,8 @@ export async function exchangeRequestToken(
     defaultLifetimeMs: expiresAt - now,
     unwrap: (body) => asRecord(body)?.data,
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  }).catch((error: unknown) => {
+    throw appRefused(error) ?? error;
   });
   const user = asRecord(answer.body)?.data;
   const userId = stringField(user, 'user_id');
