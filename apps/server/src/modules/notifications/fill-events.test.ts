@@ -123,7 +123,7 @@ describe('events of later findings', () => {
       data: {
         status: 'failed',
         message:
-          'Listing Broker: the closing order was not found at the broker, so it was not placed: the open orders of AAPL were canceled before it, and the position is still open',
+          'Listing Broker: the closing order was not found at the broker, so it was not placed and the position is still open; open orders of AAPL may have been canceled before it (check them at the broker)',
       },
     });
     // A close of part keeps the open orders: nothing changed.

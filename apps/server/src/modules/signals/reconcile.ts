@@ -81,14 +81,14 @@ const titleOf = (services: Services, s: ClaimedSignal) =>
 
 /**
  * What a signal whose order the broker proves it never got changed: nothing, but for a close of
- * the whole position, which cancels the symbol's open orders before it sends the closing order (a
- * flat position keeps no exits): those are canceled, and the position is still open.
+ * the whole position, which at most brokers cancels the symbol's open orders before it sends the
+ * closing order (a flat position keeps no exits): those may be gone, and the position is still open.
  */
 function notPlaced(stored: unknown): string {
   const { action, quantity, symbol } = (stored ?? {}) as { action?: unknown; quantity?: unknown; symbol?: unknown };
   if (action !== 'close' || (quantity !== undefined && quantity !== null) || typeof symbol !== 'string')
     return 'the order was not found at the broker; nothing was placed';
-  return `the closing order was not found at the broker, so it was not placed: the open orders of ${symbol} were canceled before it, and the position is still open`;
+  return `the closing order was not found at the broker, so it was not placed and the position is still open; open orders of ${symbol} may have been canceled before it (check them at the broker)`;
 }
 
 /** What a lookup means for a claimed signal. */
