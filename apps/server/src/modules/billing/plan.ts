@@ -241,15 +241,10 @@ export async function applyPlanPayment(
   let changed = false;
   if (payment) {
     const periodEnd = payment.periodEnd ?? plan.periodEnd;
+    // The trial's invoice (of 0) paid for nothing: no period credits, no professional status.
+    const trial = periodEnd ? inTrial(subscription, periodEnd) : subscription.status === 'trialing';
     let granted = 0;
-    if (
-      payment.period &&
-      plan.running &&
-      plan.credits > 0 &&
-      periodEnd &&
-      periodEnd.getTime() > Date.now() &&
-      !inTrial(subscription, periodEnd)
-    ) {
+    if (payment.period && plan.running && plan.credits > 0 && periodEnd && periodEnd.getTime() > Date.now() && !trial) {
       const entries = await startCreditPeriod(tx, userId, {
         credits: plan.credits,
         periodEnd,
@@ -274,8 +269,9 @@ export async function applyPlanPayment(
       description: payment.period ? plan.name : (payment.description ?? 'Invoice'),
       interval: payment.period ? plan.interval : null,
     });
-    // Not by a payment delivered after its plan ended (the end took the status away, if given).
-    if (recorded && payment.period && plan.professional && plan.running) await grantProfessional(tx, userId);
+    // Not by a payment delivered after its plan ended (the end took the status away, if given),
+    // nor by a free trial's: the status comes with the first invoice that pays for it.
+    if (recorded && payment.period && !trial && plan.professional && plan.running) await grantProfessional(tx, userId);
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {

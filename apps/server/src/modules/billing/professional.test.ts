@@ -176,6 +176,30 @@ describe('professional status bought with a plan', () => {
     return { user, events, subscriptionId, intent };
   };
 
+  it('is not granted during a free trial, only by the first paid invoice after it', async () => {
+    const user = await newCustomer(b, 'pro-plan-trial');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const marks = { user_key: user.key };
+    // A trial set up in Stripe (the operator's own Checkout): nothing is charged for 14 days.
+    const session = await b.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      client_reference_id: user.key,
+      line_items: [{ price: planPrice, quantity: 1 }],
+      metadata: marks,
+      subscription_data: { metadata: marks, trial_period_days: 14 },
+      success_url: 'http://localhost:3999/me/account',
+    });
+    b.fake.checkout.complete(session.id);
+    const events = takeEvents(b);
+    expect(objectOf(ofType(events, 'invoice.paid'))).toMatchObject({ amount_paid: 0 });
+    await deliver(events);
+    expect(await groupOf(user.headers)).toBe(4);
+    // The trial over, the plan's first paid invoice grants it.
+    b.fake.subscriptions.renew(String(objectOf(ofType(events, 'customer.subscription.created')).id));
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+
   it('goes when the plan ends', async () => {
     const { user, subscriptionId } = await subscribe('pro-plan-ends');
     await b.stripe.subscriptions.cancel(subscriptionId);
