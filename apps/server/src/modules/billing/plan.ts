@@ -11,6 +11,8 @@ import {
   markProfessionalPaid,
   type PlanProjection,
   projectPlan,
+  setProfessionalHeld,
+  showsProfessionalPlan,
 } from '../../db/repositories/billing-account.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
 import { recordPayment } from '../../db/repositories/payments.repository.ts';
@@ -90,6 +92,7 @@ export function projectionOf(plan: Plan, status: string): PlanProjection {
           currency: plan.currency,
           interval: plan.interval,
           stripePriceId: plan.stripePriceId,
+          professional: plan.professional,
         }
       : null,
     recurring: { subscriptionId: plan.subscriptionId, status, cancelAt: plan.cancelAt },
@@ -191,6 +194,18 @@ export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan)
   return current === null || current === plan.subscriptionId || plan.running;
 }
 
+/**
+ * Writes the plan onto the account (the caller decided it is the current one). Professional status
+ * a plan sold is held while the plan sells it: changed to one that does not, the status goes (it
+ * comes back only with a paid invoice of one that does).
+ */
+export async function showPlan(tx: Transaction, userId: number, plan: Plan, status: string): Promise<void> {
+  if (plan.running && !plan.professional && (await showsProfessionalPlan(tx, userId, plan.subscriptionId))) {
+    await setProfessionalHeld(tx, userId, false);
+  }
+  await projectPlan(tx, userId, projectionOf(plan, status));
+}
+
 export async function grantProfessional(tx: Transaction, userId: number): Promise<void> {
   await changeGroup(tx, userId, { add: GROUP.PROFESSIONAL });
   await markProfessionalPaid(tx, userId);
@@ -275,7 +290,7 @@ export async function applyPlanPayment(
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {
-    await projectPlan(tx, userId, projectionOf(plan, subscription.status));
+    await showPlan(tx, userId, plan, subscription.status);
     changed = true;
   }
   return changed;

@@ -15,7 +15,7 @@ import {
   takeEvents,
 } from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
-import { PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { PLAN_MONTHLY, PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
 import { clearCatalog } from './catalog.ts';
 import { PROFESSIONAL_PENDING } from './payment-session.ts';
 
@@ -203,6 +203,21 @@ describe('professional status bought with a plan', () => {
   it('goes when the plan ends', async () => {
     const { user, subscriptionId } = await subscribe('pro-plan-ends');
     await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('goes when the plan is changed to one that does not sell it, and its end does not bring it back', async () => {
+    const { user, subscriptionId } = await subscribe('pro-plan-downgrade');
+    // The portal's "Update plan" to the plain plan, the rest of the period billed with the renewal.
+    const subscription = b.fake.store.get('subscription', subscriptionId);
+    const previous = { items: structuredClone(subscription.items) };
+    const [item] = (subscription.items as { data: Array<Record<string, unknown>> }).data;
+    if (item) item.price = structuredClone(b.fake.store.get('price', PLAN_MONTHLY));
+    b.fake.webhooks.emit('customer.subscription.updated', subscription, previous);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    b.fake.subscriptions.renew(subscriptionId);
     await deliver();
     expect(await groupOf(user.headers)).toBe(4);
   });
