@@ -196,11 +196,12 @@ export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan)
 
 /**
  * Writes the plan onto the account (the caller decided it is the current one). Professional status
- * a plan sold is held while the plan sells it: changed to one that does not, the status goes (it
- * comes back only with a paid invoice of one that does).
+ * a plan sold is held while the plan runs and sells it: changed to one that does not, or over
+ * (whatever it sold by then: the change's own event may never have come), the status goes; it
+ * comes back only with a paid invoice of a plan that sells it.
  */
 export async function showPlan(tx: Transaction, userId: number, plan: Plan, status: string): Promise<void> {
-  if (plan.running && !plan.professional && (await showsProfessionalPlan(tx, userId, plan.subscriptionId))) {
+  if (!(plan.running && plan.professional) && (await showsProfessionalPlan(tx, userId, plan.subscriptionId))) {
     await setProfessionalHeld(tx, userId, false);
   }
   await projectPlan(tx, userId, projectionOf(plan, status));

@@ -207,17 +207,30 @@ describe('professional status bought with a plan', () => {
     expect(await groupOf(user.headers)).toBe(4);
   });
 
-  it('goes when the plan is changed to one that does not sell it, and its end does not bring it back', async () => {
-    const { user, subscriptionId } = await subscribe('pro-plan-downgrade');
-    // The portal's "Update plan" to the plain plan, the rest of the period billed with the renewal.
+  /** The portal's "Update plan" to the plain plan, the rest of the period billed with the renewal. */
+  const changeToPlainPlan = (subscriptionId: string) => {
     const subscription = b.fake.store.get('subscription', subscriptionId);
     const previous = { items: structuredClone(subscription.items) };
     const [item] = (subscription.items as { data: Array<Record<string, unknown>> }).data;
     if (item) item.price = structuredClone(b.fake.store.get('price', PLAN_MONTHLY));
     b.fake.webhooks.emit('customer.subscription.updated', subscription, previous);
+  };
+
+  it('goes when the plan is changed to one that does not sell it, and its renewal does not bring it back', async () => {
+    const { user, subscriptionId } = await subscribe('pro-plan-downgrade');
+    changeToPlainPlan(subscriptionId);
     await deliver();
     expect(await groupOf(user.headers)).toBe(4);
     b.fake.subscriptions.renew(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('goes when the plan ends after a change to one that does not sell it, that change’s event lost', async () => {
+    const { user, subscriptionId } = await subscribe('pro-plan-downgrade-ends');
+    changeToPlainPlan(subscriptionId);
+    takeEvents(b);
+    await b.stripe.subscriptions.cancel(subscriptionId);
     await deliver();
     expect(await groupOf(user.headers)).toBe(4);
   });
