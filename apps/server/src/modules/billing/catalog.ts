@@ -130,8 +130,8 @@ export function describeProduct(product: CatalogProduct, quantity = 1): string {
   // The credits as a number of their own in the name ('500 signal credits'), not a part of another.
   // Professional status alone brings no credits: its name says what it is.
   const named = product.credits === 0 || new RegExp(`(^|\\D)${product.credits}(\\D|$)`).test(product.name);
-  if (quantity <= 1)
-    return named ? `${product.name}${per}` : `${product.name}: ${product.credits} signal credits${per}`;
+  const one = named ? product.name : `${product.name}: ${product.credits} signal credits`;
+  if (quantity <= 1) return `${one}${per}`;
   const each = named ? product.name : `${product.name} (${product.credits} signal credits each)`;
   return `${quantity} × ${each}: ${product.credits * quantity} signal credits${per}`;
 }
