@@ -84,6 +84,30 @@ describe('accountUpgrade', () => {
   });
 });
 
+describe('professional status whose price left the catalogue before its payment’s event', () => {
+  it('is recorded as professional status, not as 0 signal credits', async () => {
+    const price = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 5900,
+      nickname: 'Professional status 2027',
+      metadata: { professional: 'true' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'pro-price-gone');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const { events } = await buy(b, user.headers, price.id);
+    await b.stripe.prices.update(price.id, { active: false });
+    clearCatalog(b.t.services);
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const { rows } = await b.t.services.db.$client.query('select description from payments where user_id = $1', [
+      user.id,
+    ]);
+    expect(rows).toEqual([{ description: 'Professional status' }]);
+  });
+});
+
 describe('professional status paid and then given back', () => {
   const paidProfessional = async (name: string) => {
     const user = await newCustomer(b, name);
