@@ -34,8 +34,9 @@ async function soldByRow(ctx: EventContext, row: PaymentSessionRow): Promise<Sol
   return {
     credits: row.credits,
     professional: row.professional,
+    // With the credits the row sold (what is granted), whatever the price carries by now.
     description: product
-      ? describeProduct(product, row.quantity)
+      ? describeProduct({ ...product, credits: row.credits / Math.max(row.quantity, 1) }, row.quantity)
       : row.professional
         ? 'Professional status'
         : `${row.credits} signal credits`,
