@@ -81,6 +81,14 @@ export async function projectPlan(db: Executor, userId: number, plan: PlanProjec
     where user_id = ${userId}`);
 }
 
+/** Whether the account shows this subscription as a plan that sells professional status. */
+export async function showsProfessionalPlan(db: Executor, userId: number, subscriptionId: string): Promise<boolean> {
+  const { rows } = await db.execute(sql`
+    select 1 from accounts where user_id = ${userId} and stripe_subscription_id = ${subscriptionId}
+      and product ->> 'professional' = 'true'`);
+  return rows.length > 0;
+}
+
 /** Merges `values` into metadata.recurring (e.g. a failed payment) when `subscriptionId` is the account's. */
 export async function mergeRecurring(
   db: Executor,

@@ -158,7 +158,14 @@ export async function writeCredits(
       returning user_id, credits + recurring_credits as balance_after
     ), balance_change as (
       select c.user_id, p.balance as balance_before, c.balance_after from changed c, previous p
-    ), credit_events as (${sql.raw(creditEventSource('balance_change', grant === null ? undefined : `${grant}::int`))}),
+    ), credit_events as (${sql.raw(
+      creditEventSource(
+        'balance_change',
+        grant === null ? undefined : `${grant}::int`,
+        // The statement's own update is not visible to it: the plan's credits per period afterwards.
+        next.period ? `${Math.trunc(next.period.credits)}::int` : undefined,
+      ),
+    )}),
     ${sql.raw(notificationEventCtes('credit_events'))}, added as (
       insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after, note)
       select c.user_id, e.credits, e.recurring, e.cause, e.reference, e."balanceAfter", e.note
@@ -202,22 +209,29 @@ export async function listLedger(db: Executor, page: LedgerPage): Promise<Ledger
   return rows;
 }
 
+/** SQL: the credits per period of the plan the account `g.user_id` holds now (0: none). */
+const PERIOD_CREDITS_SQL = '(select a.recurring_period_credits from accounts a where a.user_id = g.user_id)';
+
 /**
  * SQL: what the grant `g` (a ledger row) counts as for the low-credit mark. A plan period's is the
- * plan's credits per period as the account holds them now: a plan changed within its period
- * granted the difference (or nothing, a downgrade), yet its period is the new plan's. Once the
- * plan ended (no credits per period), what the row granted.
+ * plan's credits per period as the account holds them (`periodCredits`, an SQL expression; by
+ * default as stored now): a plan changed within its period granted the difference (or nothing, a
+ * downgrade), yet its period is the new plan's.
  */
-export const GRANT_CREDITS_SQL = `case when g.cause = 'period' then coalesce((select nullif(a.recurring_period_credits, 0)
-    from accounts a where a.user_id = g.user_id), g.credits) else g.credits end`;
+export const grantCreditsSql = (periodCredits = PERIOD_CREDITS_SQL) =>
+  `case when g.cause = 'period' then ${periodCredits} else g.credits end`;
 
 /**
  * SQL: the credits of the most recent grant of the user `userId` (an SQL expression; a plan
- * period's as GRANT_CREDITS_SQL counts them), or null; `columns` of that ledger row `g` instead,
- * as a row (credit-events.sql.ts).
+ * period's as grantCreditsSql counts them), or null; `columns` of that ledger row `g` instead,
+ * as a row (credit-events.sql.ts). A plan's periods count only while the account has a plan that
+ * gives credits (`periodCredits` > 0): once it ended, what is left are credits granted otherwise
+ * (a pack, a reward, sign-up), measured against the last of those; none: no low mark.
  */
-export const lastGrantSql = (userId: string, columns = GRANT_CREDITS_SQL) => `(select ${columns} from credit_ledger g
+export const lastGrantSql = (userId: string, columns = grantCreditsSql(), periodCredits = PERIOD_CREDITS_SQL) =>
+  `(select ${columns} from credit_ledger g
     where g.user_id = ${userId} and g.credits > 0 and g.cause not in (${NOT_GRANTS.map((c) => `'${c}'`).join(', ')})
+      and (g.cause <> 'period' or ${periodCredits} > 0)
     order by g.created_at desc nulls last, g.id desc nulls last limit 1)`;
 
 /** The credits of the user's most recent grant (credit_ledger_grants_idx), or null. */

@@ -57,11 +57,36 @@ describe('credit events', () => {
     expect(await eventsOf(userId)).toEqual([]);
     await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 's2'));
     expect(await eventsOf(userId)).toEqual([{ type: 'credits.low', data: { balance: 20, threshold: 20 } }]);
+    // The plan ended: no grant is left to measure a low mark against.
     await inTransaction(t, (tx) => endCreditPeriod(tx, userId, 'sub_end'));
     expect((await eventsOf(userId)).at(-1)).toEqual({
       type: 'credits.exhausted',
-      data: { balance: 0, threshold: 20 },
+      data: { balance: 0, threshold: 0 },
     });
+  });
+});
+
+describe('credit events after a plan ended', () => {
+  it('measures the low mark against the last grant of another kind, not the plan’s last period', async () => {
+    const userId = await trader('plan-ended@example.com');
+    const periodEnd = new Date(Date.now() + 86_400_000);
+    await inTransaction(t, (tx) => grantCredits(tx, userId, 50, 'purchase', 'cs_before_plan'));
+    await inTransaction(t, (tx) => startCreditPeriod(tx, userId, { credits: 300, periodEnd, reference: 'in_ended' }));
+    expect(await lastGrant(t.services.db, userId)).toBe(300);
+    // The plan ends: its 300 lapse; the 50 bought are all there is, and all of them are left.
+    await inTransaction(t, (tx) => endCreditPeriod(tx, userId, 'sub_ended'));
+    expect(await lastGrant(t.services.db, userId)).toBe(50);
+    expect(await eventsOf(userId)).toEqual([]);
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 40, 'after-end'));
+    expect(await eventsOf(userId)).toEqual([{ type: 'credits.low', data: { balance: 10, threshold: 10 } }]);
+  });
+
+  it('has no low mark when the plan gave all the credits there were', async () => {
+    const userId = await trader('plan-only@example.com');
+    const periodEnd = new Date(Date.now() + 86_400_000);
+    await inTransaction(t, (tx) => startCreditPeriod(tx, userId, { credits: 100, periodEnd, reference: 'in_only' }));
+    await inTransaction(t, (tx) => endCreditPeriod(tx, userId, 'sub_only'));
+    expect(await lastGrant(t.services.db, userId)).toBeNull();
   });
 });
 

@@ -119,12 +119,19 @@ export function clearCatalog(services: Services): void {
   caches.delete(services.config);
 }
 
-/** The session's description (SPEC §3 Payment session): what is bought, in words. */
+/**
+ * The session's description (SPEC §3 Payment session): what is bought, in words. One: the name,
+ * with its credits unless the name states them ('Pro plan: 300 signal credits per month').
+ * Several: what each brings, then all of them together ('2 × Pro plan (300 signal credits each):
+ * 600 signal credits'), never a total that reads as each one's.
+ */
 export function describeProduct(product: CatalogProduct, quantity = 1): string {
-  const credits = product.credits * quantity;
-  const times = quantity > 1 ? `${quantity} × ` : '';
-  const what = product.name.includes(String(product.credits))
-    ? product.name
-    : `${product.name}: ${credits} signal credits`;
-  return `${times}${what}${product.interval ? ` per ${product.interval}` : ''}`;
+  const per = product.interval ? ` per ${product.interval}` : '';
+  // The credits as a number of their own in the name ('500 signal credits'), not a part of another.
+  // Professional status alone brings no credits: its name says what it is.
+  const named = product.credits === 0 || new RegExp(`(^|\\D)${product.credits}(\\D|$)`).test(product.name);
+  const one = named ? product.name : `${product.name}: ${product.credits} signal credits`;
+  if (quantity <= 1) return `${one}${per}`;
+  const each = named ? product.name : `${product.name} (${product.credits} signal credits each)`;
+  return `${quantity} × ${each}: ${product.credits * quantity} signal credits${per}`;
 }

@@ -11,6 +11,8 @@ import {
   markProfessionalPaid,
   type PlanProjection,
   projectPlan,
+  setProfessionalHeld,
+  showsProfessionalPlan,
 } from '../../db/repositories/billing-account.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
 import { recordPayment } from '../../db/repositories/payments.repository.ts';
@@ -90,6 +92,7 @@ export function projectionOf(plan: Plan, status: string): PlanProjection {
           currency: plan.currency,
           interval: plan.interval,
           stripePriceId: plan.stripePriceId,
+          professional: plan.professional,
         }
       : null,
     recurring: { subscriptionId: plan.subscriptionId, status, cancelAt: plan.cancelAt },
@@ -191,6 +194,19 @@ export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan)
   return current === null || current === plan.subscriptionId || plan.running;
 }
 
+/**
+ * Writes the plan onto the account (the caller decided it is the current one). Professional status
+ * a plan sold is held while the plan runs and sells it: changed to one that does not, or over
+ * (whatever it sold by then: the change's own event may never have come), the status goes; it
+ * comes back only with a paid invoice of a plan that sells it.
+ */
+export async function showPlan(tx: Transaction, userId: number, plan: Plan, status: string): Promise<void> {
+  if (!(plan.running && plan.professional) && (await showsProfessionalPlan(tx, userId, plan.subscriptionId))) {
+    await setProfessionalHeld(tx, userId, false);
+  }
+  await projectPlan(tx, userId, projectionOf(plan, status));
+}
+
 export async function grantProfessional(tx: Transaction, userId: number): Promise<void> {
   await changeGroup(tx, userId, { add: GROUP.PROFESSIONAL });
   await markProfessionalPaid(tx, userId);
@@ -241,15 +257,10 @@ export async function applyPlanPayment(
   let changed = false;
   if (payment) {
     const periodEnd = payment.periodEnd ?? plan.periodEnd;
+    // The trial's invoice (of 0) paid for nothing: no period credits, no professional status.
+    const trial = periodEnd ? inTrial(subscription, periodEnd) : subscription.status === 'trialing';
     let granted = 0;
-    if (
-      payment.period &&
-      plan.running &&
-      plan.credits > 0 &&
-      periodEnd &&
-      periodEnd.getTime() > Date.now() &&
-      !inTrial(subscription, periodEnd)
-    ) {
+    if (payment.period && plan.running && plan.credits > 0 && periodEnd && periodEnd.getTime() > Date.now() && !trial) {
       const entries = await startCreditPeriod(tx, userId, {
         credits: plan.credits,
         periodEnd,
@@ -274,12 +285,13 @@ export async function applyPlanPayment(
       description: payment.period ? plan.name : (payment.description ?? 'Invoice'),
       interval: payment.period ? plan.interval : null,
     });
-    // Not by a payment delivered after its plan ended (the end took the status away, if given).
-    if (recorded && payment.period && plan.professional && plan.running) await grantProfessional(tx, userId);
+    // Not by a payment delivered after its plan ended (the end took the status away, if given),
+    // nor by a free trial's: the status comes with the first invoice that pays for it.
+    if (recorded && payment.period && !trial && plan.professional && plan.running) await grantProfessional(tx, userId);
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {
-    await projectPlan(tx, userId, projectionOf(plan, subscription.status));
+    await showPlan(tx, userId, plan, subscription.status);
     changed = true;
   }
   return changed;

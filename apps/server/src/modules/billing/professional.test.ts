@@ -15,7 +15,7 @@ import {
   takeEvents,
 } from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
-import { PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
+import { PLAN_MONTHLY, PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
 import { clearCatalog } from './catalog.ts';
 import { PROFESSIONAL_PENDING } from './payment-session.ts';
 
@@ -81,6 +81,30 @@ describe('accountUpgrade', () => {
       user.headers,
     );
     expect(pay.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('professional status whose price left the catalogue before its payment’s event', () => {
+  it('is recorded as professional status, not as 0 signal credits', async () => {
+    const price = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 5900,
+      nickname: 'Professional status 2027',
+      metadata: { professional: 'true' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'pro-price-gone');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const { events } = await buy(b, user.headers, price.id);
+    await b.stripe.prices.update(price.id, { active: false });
+    clearCatalog(b.t.services);
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const { rows } = await b.t.services.db.$client.query('select description from payments where user_id = $1', [
+      user.id,
+    ]);
+    expect(rows).toEqual([{ description: 'Professional status' }]);
   });
 });
 
@@ -176,8 +200,60 @@ describe('professional status bought with a plan', () => {
     return { user, events, subscriptionId, intent };
   };
 
+  it('is not granted during a free trial, only by the first paid invoice after it', async () => {
+    const user = await newCustomer(b, 'pro-plan-trial');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const marks = { user_key: user.key };
+    // A trial set up in Stripe (the operator's own Checkout): nothing is charged for 14 days.
+    const session = await b.stripe.checkout.sessions.create({
+      mode: 'subscription',
+      client_reference_id: user.key,
+      line_items: [{ price: planPrice, quantity: 1 }],
+      metadata: marks,
+      subscription_data: { metadata: marks, trial_period_days: 14 },
+      success_url: 'http://localhost:3999/me/account',
+    });
+    b.fake.checkout.complete(session.id);
+    const events = takeEvents(b);
+    expect(objectOf(ofType(events, 'invoice.paid'))).toMatchObject({ amount_paid: 0 });
+    await deliver(events);
+    expect(await groupOf(user.headers)).toBe(4);
+    // The trial over, the plan's first paid invoice grants it.
+    b.fake.subscriptions.renew(String(objectOf(ofType(events, 'customer.subscription.created')).id));
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+
   it('goes when the plan ends', async () => {
     const { user, subscriptionId } = await subscribe('pro-plan-ends');
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  /** The portal's "Update plan" to the plain plan, the rest of the period billed with the renewal. */
+  const changeToPlainPlan = (subscriptionId: string) => {
+    const subscription = b.fake.store.get('subscription', subscriptionId);
+    const previous = { items: structuredClone(subscription.items) };
+    const [item] = (subscription.items as { data: Array<Record<string, unknown>> }).data;
+    if (item) item.price = structuredClone(b.fake.store.get('price', PLAN_MONTHLY));
+    b.fake.webhooks.emit('customer.subscription.updated', subscription, previous);
+  };
+
+  it('goes when the plan is changed to one that does not sell it, and its renewal does not bring it back', async () => {
+    const { user, subscriptionId } = await subscribe('pro-plan-downgrade');
+    changeToPlainPlan(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('goes when the plan ends after a change to one that does not sell it, that change’s event lost', async () => {
+    const { user, subscriptionId } = await subscribe('pro-plan-downgrade-ends');
+    changeToPlainPlan(subscriptionId);
+    takeEvents(b);
     await b.stripe.subscriptions.cancel(subscriptionId);
     await deliver();
     expect(await groupOf(user.headers)).toBe(4);

@@ -227,6 +227,30 @@ describe('a credit pack', () => {
   });
 });
 
+describe('a credit pack whose price changed before its payment’s event', () => {
+  it('is described with the credits it granted, not the price’s credits now', async () => {
+    const price = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 1500,
+      nickname: 'Starter pack',
+      metadata: { credits: '100' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'pack-price-changed');
+    const { events } = await buy(b, user.headers, price.id, { quantity: 2 });
+    // The operator gives the price more credits from now on: this purchase was made for 100 each.
+    await b.stripe.prices.update(price.id, { metadata: { credits: '150' } });
+    clearCatalog(b.t.services);
+    await deliverAll(events);
+    expect((await accountOf(b.t, user.id))?.balance).toBe(200);
+    const { rows } = await b.t.services.db.$client.query('select description from payments where user_id = $1', [
+      user.id,
+    ]);
+    expect(rows).toEqual([{ description: '2 × Starter pack (100 signal credits each): 200 signal credits' }]);
+  });
+});
+
 describe('a monthly plan', () => {
   it('starts one period for the first invoice whichever event books it, renews, and ends', async () => {
     const user = await newCustomer(b, 'plan');

@@ -25,13 +25,21 @@ interface Sold {
   description: string;
 }
 
-/** What our row says was sold, described from the catalogue when the price is still on it. */
+/**
+ * What our row says was sold, described from the catalogue when the price is still on it (else,
+ * or when the catalogue cannot be read now, from the row).
+ */
 async function soldByRow(ctx: EventContext, row: PaymentSessionRow): Promise<Sold> {
   const product = (await listCatalog(ctx.services).catch(() => [])).find((p) => p.stripePriceId === row.stripePriceId);
   return {
     credits: row.credits,
     professional: row.professional,
-    description: product ? describeProduct(product, row.quantity) : `${row.credits} signal credits`,
+    // With the credits the row sold (what is granted), whatever the price carries by now.
+    description: product
+      ? describeProduct({ ...product, credits: row.credits / Math.max(row.quantity, 1) }, row.quantity)
+      : row.professional
+        ? 'Professional status'
+        : `${row.credits} signal credits`,
   };
 }
 

@@ -1,14 +1,14 @@
 // customer.subscription.updated and .deleted: the plan as Stripe holds it now is projected onto
 // the account (cancel date, status, product). A subscription that ended takes the unused period
 // credits with it (endCreditPeriod, once per subscription), and the professional status it sold;
-// one-time credits stay. One changed within the period recorded, with nothing invoiced now (the
+// one-time credits stay. One changed to a plan that does not sell that status takes it (showPlan). One changed within the period recorded, with nothing invoiced now (the
 // rest billed with the renewal), moves that period's credits by the difference (changeRecordedPeriod).
 import type Stripe from 'stripe';
-import { projectPlan, setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
+import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
 import type { Transaction } from '../../../db/repositories/executor.ts';
 import { findPaymentByReference } from '../../../db/repositories/payments.repository.ts';
 import { changeRecordedPeriod, endCreditPeriod } from '../../accounts/credits.ts';
-import { inTrial, isCurrentPlan, planOf, projectionOf } from '../plan.ts';
+import { inTrial, isCurrentPlan, planOf, showPlan } from '../plan.ts';
 import { isMissing } from '../stripe-client.ts';
 import { userOf } from './event-user.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
@@ -66,7 +66,7 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
           reference: `${subscription.id}:${ctx.eventId ?? subscription.id}`,
         });
       }
-      await projectPlan(tx, userId, projectionOf(plan, subscription.status));
+      await showPlan(tx, userId, plan, subscription.status);
       return 'applied';
     },
   };
