@@ -182,7 +182,8 @@ function creditsText(type: string, data: Data): EventText {
       : 'Add credits before they run out, so live webhooks keep placing orders.',
     details: rows([
       ['Signals left', data.balance],
-      ['Low at', data.threshold],
+      // No low mark to tell once none are left, or when nothing granted sets one (a plan ended).
+      ['Low at', exhausted || !data.threshold ? undefined : data.threshold],
     ]),
     path: '/me/account',
     linkLabel: 'Add credits',
