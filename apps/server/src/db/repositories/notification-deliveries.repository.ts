@@ -170,8 +170,10 @@ export async function recordDeliveryResults(db: Executor, results: readonly Deli
     update notification_deliveries d set
       status = case when r.ok then 'delivered' when r.retry_in_ms is null then 'failed' else 'pending' end,
       attempts = d.attempts + 1,
+      -- The wait runs from now, when the attempt ended, not from the round's start (now()): a
+      -- receiver answering at the 10 s timeout was tried again at once instead of 5 s later.
       next_attempt_at = case when r.ok or r.retry_in_ms is null then null
-        else now() + r.retry_in_ms * interval '1 millisecond' end,
+        else clock_timestamp() + r.retry_in_ms * interval '1 millisecond' end,
       response_code = r.response_code, error = r.error, in_digest = r.in_digest,
       last_attempt_at = now()
     from json_to_recordset(${JSON.stringify(
