@@ -111,7 +111,7 @@ describe('newest-first pages', () => {
     expect(log.value[0]?.eventId).toBe('msg_history1');
     expect(log.read).toBeLessThan(A_PAGE);
     const digest = await measure('notification_deliveries', (tx) =>
-      digestStates(tx, [{ notificationId, type: 'order.placed' }], 60_000, 11),
+      digestStates(tx, [{ userId: trader.userId, email: 'deliveries@example.com', type: 'order.placed' }], 60_000, 11),
     );
     expect(digest.value[0]).toMatchObject({ arrived: 11, waiting: 11 });
     expect(digest.read).toBeLessThan(A_PAGE);

@@ -1,12 +1,17 @@
 // The worker's claim walks the due deliveries in order and stops: the versions that deliveries
 // left behind in the due index (until vacuum) are passed once, not read on every round.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createSetting } from '../../../test/notification-fixtures.ts';
 import { measureReads } from '../../../test/row-reads.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import { DISABLE_AFTER_MS, STREAK_BREAK_MS } from '../../modules/notifications/delivery-rules.ts';
-import { claimDueDeliveries, recordEndpointHealth } from './notification-deliveries.repository.ts';
+import {
+  claimDueDeliveries,
+  recordDeliveryResults,
+  recordEndpointHealth,
+} from './notification-deliveries.repository.ts';
 
 let t: TestApp;
 
@@ -123,5 +128,39 @@ describe("a webhook endpoint's health", () => {
       [id],
     );
     expect(rows[0]?.recent).toBe(true);
+  });
+});
+
+describe('recording results', () => {
+  it('waits the retry from when the attempt ended, not from when its round began', async () => {
+    const trader = await setupTrader(t, 'retry-wait@example.com');
+    const { key } = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'retry-wait@example.com',
+    });
+    const { rows: queued } = await t.services.db.$client.query<{ id: number }>(
+      `with event as (
+        insert into notification_events (id, user_id, connector_id, account_id, type, data)
+        select 'msg_retry_wait', n.user_id, n.connector_id, n.account_id, 'order.placed', '{}' from notifications n
+        where n.key = $1 returning id
+      )
+      insert into notification_deliveries (event_id, notification_id, type, next_attempt_at)
+      select e.id, n.id, 'order.placed', now() - interval '1 minute' from event e, notifications n where n.key = $1
+      returning id::float8 as id`,
+      [key],
+    );
+    const id = queued[0]?.id ?? 0;
+    const waited = await t.services.db.transaction(async (tx) => {
+      // An attempt that took its time (a receiver answering at the timeout), then a 100 ms wait.
+      await tx.execute(sql`select pg_sleep(0.3)`);
+      await recordDeliveryResults(tx, [
+        { id, ok: false, responseCode: null, error: 'Timed out', retryInMs: 100, inDigest: false },
+      ]);
+      const { rows } = await tx.execute<{ after: boolean }>(
+        sql`select next_attempt_at >= now() + interval '400 ms' as after from notification_deliveries where id = ${id}`,
+      );
+      return rows[0]?.after;
+    });
+    expect(waited).toBe(true);
+    await t.services.db.$client.query(`update notification_deliveries set status = 'failed' where id = $1`, [id]);
   });
 });

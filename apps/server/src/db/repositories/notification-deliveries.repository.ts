@@ -99,18 +99,47 @@ export async function claimDueDeliveries(
 }
 
 /**
- * Locks, as claimDueDeliveries, the other waiting deliveries of one email setting and event type
- * (due or not), oldest first: a digest takes the whole flood, not only the round's share.
+ * One user's email address (lower case) and event type: a digest's scope. The settings of that
+ * user sending to that address (one per connector account) share it, so a flood through several
+ * of them reaches the inbox as one flood: the first mails, then one digest a minute.
+ */
+export interface DigestGroup {
+  userId: number;
+  email: string;
+  type: string;
+}
+
+/**
+ * Holds the digests of these groups until `tx` ends (transaction-level advisory locks, taken in
+ * one order so two rounds cannot wait on each other): a round of another instance (or lane)
+ * holding part of the same flood waits, then finds the digest sent and its share waiting for the
+ * next one, instead of both deciding on a digest and each mailing its part of the flood.
+ */
+export async function lockDigestGroups(tx: Transaction, groups: readonly DigestGroup[]): Promise<void> {
+  if (groups.length === 0) return;
+  const keys = groups.map((g) => JSON.stringify(['notification-digest', g.userId, g.email, g.type]));
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(l.id) from (
+      select distinct hashtextextended(k, 0) as id from json_array_elements_text(${JSON.stringify(keys)}::json) k
+      order by 1
+    ) l`);
+}
+
+/**
+ * Locks, as claimDueDeliveries, the other waiting deliveries of one digest group (due or not),
+ * oldest first: a digest takes the whole flood, not only the round's share.
  */
 export function claimWaitingDeliveries(
   tx: Transaction,
-  group: { notificationId: number; type: string; claimed: readonly number[] },
+  group: DigestGroup & { claimed: readonly number[] },
   limit: number,
 ): Promise<ClaimedDelivery[]> {
   return claim(
     tx,
     sql`${CLAIMED}
-    where d.notification_id = ${group.notificationId} and d.status = 'pending' and d.type = ${group.type}
+    where d.notification_id in (select n.id from notifications n
+        where n.user_id = ${group.userId} and n.type = 2 and lower(n.metadata->>'email') = ${group.email})
+      and d.status = 'pending' and d.type = ${group.type}
       and d.id <> all(${`{${group.claimed.join(',')}}`}::bigint[])
     order by d.created_at
     limit ${limit}
@@ -141,8 +170,10 @@ export async function recordDeliveryResults(db: Executor, results: readonly Deli
     update notification_deliveries d set
       status = case when r.ok then 'delivered' when r.retry_in_ms is null then 'failed' else 'pending' end,
       attempts = d.attempts + 1,
+      -- The wait runs from now, when the attempt ended, not from the round's start (now()): a
+      -- receiver answering at the 10 s timeout was tried again at once instead of 5 s later.
       next_attempt_at = case when r.ok or r.retry_in_ms is null then null
-        else now() + r.retry_in_ms * interval '1 millisecond' end,
+        else clock_timestamp() + r.retry_in_ms * interval '1 millisecond' end,
       response_code = r.response_code, error = r.error, in_digest = r.in_digest,
       last_attempt_at = now()
     from json_to_recordset(${JSON.stringify(
@@ -162,13 +193,13 @@ export async function recordDeliveryResults(db: Executor, results: readonly Deli
 }
 
 /**
- * An email digest collecting until `until`: puts the claimed deliveries of the setting and kind
- * back to wait until then, and records it (notification_digests), so deliveries of that kind
- * written meanwhile are due then too instead of each being claimed and put back.
+ * An email digest collecting until `until`: puts the claimed deliveries of the group back to wait
+ * until then, and records it for each setting of the group (notification_digests), so deliveries
+ * of that kind written meanwhile are due then too instead of each being claimed and put back.
  */
 export async function collectDigest(
   tx: Transaction,
-  group: { notificationId: number; type: string },
+  group: DigestGroup,
   claims: readonly { id: number }[],
   until: Date,
 ) {
@@ -176,7 +207,8 @@ export async function collectDigest(
   await tx.execute(sql`
     with collecting as (
       insert into notification_digests (notification_id, type, collecting_until)
-      values (${group.notificationId}, ${group.type}, ${at}::timestamptz)
+      select n.id, ${group.type}, ${at}::timestamptz from notifications n
+      where n.user_id = ${group.userId} and n.type = 2 and lower(n.metadata->>'email') = ${group.email}
       on conflict (notification_id, type) do update set collecting_until = excluded.collecting_until
     )
     update notification_deliveries d set next_attempt_at = ${at}::timestamptz
@@ -184,10 +216,8 @@ export async function collectDigest(
     where d.id = c.id`);
 }
 
-export interface DigestState {
-  notificationId: number;
-  type: string;
-  /** Deliveries of this setting and event type created within the window (counted up to a cap). */
+export interface DigestState extends DigestGroup {
+  /** Deliveries of this group created within the window (counted up to a cap). */
   arrived: number;
   /** Of those, the ones written before the group's oldest (`before`; all of them without it). */
   earlier: number;
@@ -199,50 +229,58 @@ export interface DigestState {
 }
 
 /**
- * What the digest rule needs per (email setting, event type). Each figure is read through an
- * index and stops early (arrivals are counted up to `countUpTo`, enough for the rule), so a
- * setting's long history or a flood's backlog does not make every round slower.
+ * What the digest rule needs per digest group, summed over its settings. Each figure is read per
+ * setting through an index and stops early (arrivals are counted up to `countUpTo`, enough for
+ * the rule), so a setting's long history or a flood's backlog does not make every round slower.
  */
 export async function digestStates(
   db: Executor,
   /** `before`: the id of the group's oldest delivery, which `earlier` counts up to. */
-  groups: readonly { notificationId: number; type: string; before?: number }[],
+  groups: readonly (DigestGroup & { before?: number })[],
   windowMs: number,
   countUpTo: number,
 ): Promise<DigestState[]> {
   const { rows } = await db.execute<Record<string, unknown>>(sql`
-    select g.notification_id::int as "notificationId", g.type, now() as now,
-      (select count(*) from (select 1 from notification_deliveries d
-        where d.notification_id = g.notification_id and d.type = g.type
-          and d.created_at > now() - ${windowMs} * interval '1 millisecond'
-        order by d.created_at desc nulls last limit ${countUpTo}) arrivals)::int as arrived,
-      (select count(*) from (select 1 from notification_deliveries d
-        where d.notification_id = g.notification_id and d.type = g.type
-          and d.created_at > now() - ${windowMs} * interval '1 millisecond'
-          and (d.created_at, d.id) < (b.created_at, g.before_id)
-        order by d.created_at desc nulls last limit ${countUpTo}) earlier)::int as earlier,
-      (select count(*) from (select 1 from notification_deliveries d
-        where d.notification_id = g.notification_id and d.type = g.type and d.status = 'pending'
-        limit ${countUpTo}) waiting)::int as waiting,
-      (select d.last_attempt_at from notification_deliveries d
-        where d.notification_id = g.notification_id and d.type = g.type and d.in_digest and d.status = 'delivered'
-        order by d.last_attempt_at desc nulls last limit 1) as "lastDigestAt",
-      (select d.created_at from notification_deliveries d
-        where d.notification_id = g.notification_id and d.type = g.type and d.status = 'pending'
-        order by d.created_at limit 1) as "oldestPendingAt"
+    select g.user_id::int as "userId", g.email, g.type, now() as now,
+      least(sum(f.arrived), ${countUpTo})::int as arrived, least(sum(f.earlier), ${countUpTo})::int as earlier,
+      least(sum(f.waiting), ${countUpTo})::int as waiting,
+      max(f.last_digest_at) as "lastDigestAt", min(f.oldest_pending_at) as "oldestPendingAt"
     from json_to_recordset(${JSON.stringify(
       groups.map((g) => ({
-        notification_id: g.notificationId,
+        user_id: g.userId,
+        email: g.email,
         type: g.type,
         before_id: g.before ?? null,
       })),
     )}::json)
-      as g(notification_id bigint, type text, before_id bigint)
+      as g(user_id bigint, email text, type text, before_id bigint)
     cross join lateral (select coalesce((select d.created_at from notification_deliveries d where d.id = g.before_id),
-      'infinity') as created_at) b`);
+      'infinity') as created_at) b
+    join notifications s on s.user_id = g.user_id and s.type = 2 and lower(s.metadata->>'email') = g.email
+    cross join lateral (select
+      (select count(*) from (select 1 from notification_deliveries d
+        where d.notification_id = s.id and d.type = g.type
+          and d.created_at > now() - ${windowMs} * interval '1 millisecond'
+        order by d.created_at desc nulls last limit ${countUpTo}) arrivals) as arrived,
+      (select count(*) from (select 1 from notification_deliveries d
+        where d.notification_id = s.id and d.type = g.type
+          and d.created_at > now() - ${windowMs} * interval '1 millisecond'
+          and (d.created_at, d.id) < (b.created_at, g.before_id)
+        order by d.created_at desc nulls last limit ${countUpTo}) earlier) as earlier,
+      (select count(*) from (select 1 from notification_deliveries d
+        where d.notification_id = s.id and d.type = g.type and d.status = 'pending'
+        limit ${countUpTo}) waiting) as waiting,
+      (select d.last_attempt_at from notification_deliveries d
+        where d.notification_id = s.id and d.type = g.type and d.in_digest and d.status = 'delivered'
+        order by d.last_attempt_at desc nulls last limit 1) as last_digest_at,
+      (select d.created_at from notification_deliveries d
+        where d.notification_id = s.id and d.type = g.type and d.status = 'pending'
+        order by d.created_at limit 1) as oldest_pending_at) f
+    group by g.user_id, g.email, g.type`);
   const date = (value: unknown) => (value ? new Date(value as string) : null);
   return rows.map((row) => ({
-    notificationId: Number(row.notificationId),
+    userId: Number(row.userId),
+    email: String(row.email),
     type: String(row.type),
     arrived: Number(row.arrived),
     earlier: Number(row.earlier),

@@ -14,7 +14,8 @@ describe('digestDecision', () => {
   const now = new Date('2025-03-14T12:00:00Z');
   const ago = (ms: number) => new Date(now.getTime() - ms);
   const state = (arrived: number, oldestPendingAgoMs: number | null, lastDigestAgoMs: number | null = null) => ({
-    notificationId: 1,
+    userId: 1,
+    email: 'desk@example.com',
     type: 'order.rejected',
     arrived,
     earlier: 0,

@@ -72,7 +72,13 @@ export async function updateNotification(
   onWebhookUrlChange?: () => void,
 ): Promise<NotificationView> {
   const row = await requireNotification(services, actor, key);
+  // The rules notificationCreate checks, again: the account may since have left the connector or
+  // become a demo one (a reconnect), and saving must not revive a setting it could not create.
+  const connector = await requireConnector(services, actor.userId, row.connectorKey);
+  const account = connector.accounts.find((a) => a.id === row.accountId);
+  if (!account) throw new AppError('VALIDATION', 'Account not found on this connector', { field: 'accountId' });
   const metadata = parseMetadata(row.type, metadataJson, services.config.ALLOW_PRIVATE_WEBHOOKS);
+  checkLive(connector.providerName, connector.isDemo, account);
   if (row.type === NOTIFICATION_TYPE.HOOK && metadata.url !== row.metadata.url) onWebhookUrlChange?.();
   await updateNotificationMetadata(services.db, row.id, metadata);
   return { ...row, metadata, isEnabled: true, disabledReason: null };

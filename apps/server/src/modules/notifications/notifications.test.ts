@@ -130,6 +130,43 @@ describe('notification data', () => {
     expect((await gql(t, alice, ONE, { k: email?.key })).data).toBeTruthy();
   });
 
+  it('refuses an update that notificationCreate would refuse, and changes nothing', async () => {
+    const UPDATE = `mutation($k: String!, $m: String!) { notificationUpdate(key: $k, metadata: $m) { metadata } }`;
+    const ONE = `query($k: String!) { notification(key: $k) { metadata isEnabled } }`;
+    const email = (await create(2, { email: 'before@example.com' }, 'L-1')).data?.notificationCreate;
+    const sql = t.services.db.$client;
+    const setDemo = (demo: boolean) =>
+      sql.query(
+        `update connectors set accounts = (select jsonb_agg(case when a->>'id' = 'L-1'
+           then jsonb_set(a, '{demo}', to_jsonb($2::boolean)) else a end) from jsonb_array_elements(accounts) a)
+         where key = $1`,
+        [live.key, demo],
+      );
+    await sql.query('update notifications set is_enabled = false where key = $1', [email?.key]);
+    try {
+      // The account became a broker demo account (a reconnect): it cannot have a setting.
+      await setDemo(true);
+      const demo = await gql(t, alice, UPDATE, { k: email?.key, m: JSON.stringify({ email: 'after@example.com' }) });
+      expect(demo.error?.message).toBe(LIVE_ONLY);
+      expect((await gql(t, alice, ONE, { k: email?.key })).data).toEqual({
+        notification: { metadata: JSON.stringify({ email: 'before@example.com' }), isEnabled: false },
+      });
+    } finally {
+      await setDemo(false);
+    }
+    // The account left the connector.
+    await sql.query(`update notifications set account_id = 'GONE' where key = $1`, [email?.key]);
+    try {
+      const gone = await gql(t, alice, UPDATE, { k: email?.key, m: JSON.stringify({ email: 'after@example.com' }) });
+      expect(gone.error).toMatchObject({ field: 'accountId' });
+      expect((await gql(t, alice, ONE, { k: email?.key })).data).toEqual({
+        notification: { metadata: JSON.stringify({ email: 'before@example.com' }), isEnabled: false },
+      });
+    } finally {
+      await sql.query(`update notifications set account_id = 'L-1', is_enabled = true where key = $1`, [email?.key]);
+    }
+  });
+
   it("answers another user's notification or connector as not found", async () => {
     const email = (await create(2, { email: 'alice@example.com' })).data?.notificationCreate;
     for (const query of [

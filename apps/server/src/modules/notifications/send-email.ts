@@ -1,12 +1,15 @@
-// Claimed email deliveries: grouped by setting and event type, each group sent as a mail per
-// event, as one digest, or put back to wait for its digest (delivery-rules.ts).
+// Claimed email deliveries: grouped by user, address and event type (a digest group: the settings
+// of a user mailing one address share its flood), each group sent as a mail per event, as one
+// digest, or put back to wait for its digest (delivery-rules.ts).
 import type { Transaction } from '../../db/repositories/executor.ts';
 import {
   type ClaimedDelivery,
   claimWaitingDeliveries,
   collectDigest,
   type DeliveryResult,
+  type DigestGroup,
   digestStates,
+  lockDigestGroups,
 } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
 import {
@@ -58,11 +61,18 @@ async function attempt(deps: EmailDeps, deliveries: readonly ClaimedDelivery[], 
   );
 }
 
-/** The deliveries by setting and event type, each group oldest first. */
-function groupBySettingAndType(deliveries: readonly ClaimedDelivery[]) {
+/** The digest group of an email delivery: its user, address (case-insensitively) and event type. */
+const groupOf = (d: ClaimedDelivery): DigestGroup => ({
+  userId: d.userId,
+  email: (d.metadata.email ?? '').toLowerCase(),
+  type: d.eventType,
+});
+
+/** The deliveries by digest group, each group oldest first. */
+function groupByDigest(deliveries: readonly ClaimedDelivery[]) {
   const groups = new Map<string, ClaimedDelivery[]>();
   for (const d of deliveries) {
-    const key = `${d.notificationId}/${d.eventType}`;
+    const key = JSON.stringify(groupOf(d));
     const group = groups.get(key) ?? [];
     group.push(d);
     groups.set(key, group);
@@ -77,17 +87,20 @@ const collected = (d: ClaimedDelivery) => d.attempts === 0 && d.dueAt.getTime() 
 
 export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDelivery[]): Promise<DeliveryResult[]> {
   if (deliveries.length === 0) return [];
-  const groups = groupBySettingAndType(deliveries);
+  const groups = groupByDigest(deliveries).flatMap((g) => (g[0] ? [{ ...groupOf(g[0]), deliveries: g }] : []));
+  // The groups' digests are this round's until it ends: another round holding part of a flood
+  // (another instance's) waits, then sees this one's digest, rather than mailing its own part.
+  await lockDigestGroups(deps.db, groups);
   const states = await digestStates(
     deps.db,
-    groups.map((g) => ({ notificationId: g[0]?.notificationId ?? 0, type: g[0]?.eventType ?? '', before: g[0]?.id })),
+    groups.map(({ deliveries: [first], ...group }) => ({ ...group, before: first?.id })),
     DIGEST_WINDOW_MS,
     DIGEST_THRESHOLD + 1,
   );
   const results = await Promise.all(
-    groups.map(async (group) => {
+    groups.map(async ({ deliveries: group, ...key }) => {
       const first = group[0];
-      const state = states.find((s) => s.notificationId === first?.notificationId && s.type === first?.eventType);
+      const state = states.find((s) => s.userId === key.userId && s.email === key.email && s.type === key.type);
       const to = first?.metadata.email;
       if (!first || !state || !to) return [];
       // A flood collecting for its digest stays one, however few of it this round holds, and so
@@ -102,21 +115,12 @@ export async function sendEmails(deps: EmailDeps, deliveries: readonly ClaimedDe
         singles.map((d) => attempt(deps, [d], () => eventMail(deps.mail, to, toMailEvent(d)), false)),
       );
       if (decision.kind === 'wait' && held.length > 0) {
-        await collectDigest(
-          deps.db,
-          { notificationId: first.notificationId, type: first.eventType },
-          held,
-          decision.until,
-        );
+        await collectDigest(deps.db, key, held, decision.until);
       }
       if (decision.kind === 'digest' && held.length > 0) {
         // The whole flood in one mail, not only this round's share of it.
         const claimed = group.map((d) => d.id);
-        const rest = await claimWaitingDeliveries(
-          deps.db,
-          { notificationId: first.notificationId, type: first.eventType, claimed },
-          DIGEST_MAX_EVENTS,
-        );
+        const rest = await claimWaitingDeliveries(deps.db, { ...key, claimed }, DIGEST_MAX_EVENTS);
         const all = [...held, ...rest];
         // A digest of one event is that event's own mail (more readable than a list of one).
         const write = () =>

@@ -6,8 +6,9 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { createSetting, eventually, sendTest } from '../../../test/notification-fixtures.ts';
 import { setupTrader } from '../../../test/signal-fixtures.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.ts';
+import { claimDueDeliveries, recordDeliveryResults } from '../../db/repositories/notification-deliveries.repository.ts';
 import type { Mail } from '../mail/mailer.ts';
-import { NO_MAIL_SERVER } from './send-email.ts';
+import { NO_MAIL_SERVER, sendEmails } from './send-email.ts';
 import { createNotificationWorker } from './worker.ts';
 
 let t: TestApp;
@@ -37,6 +38,58 @@ async function settle(keys: string[]): Promise<void> {
 }
 
 describe('the notification worker', () => {
+  it("sends one digest of a flood that two instances' rounds each claimed a share of", async () => {
+    const trader = await setupTrader(t, 'two-instances@example.com');
+    const setting = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'two-instances@example.com',
+    });
+    try {
+      for (let i = 0; i < 8; i++) await sendTest(t, trader.headers, setting.key);
+      // A flood that waited a minute for its digest: due now, as one digest.
+      await t.services.db.$client.query(
+        `update notification_deliveries d set created_at = now() - interval '61 s', next_attempt_at = now() - interval '1 s'
+         from notifications n where n.id = d.notification_id and n.key = $1`,
+        [setting.key],
+      );
+      const sent: Mail[] = [];
+      const mailer = {
+        async send(mail: Mail) {
+          sent.push(mail);
+        },
+      };
+      const deps = (tx: Parameters<typeof sendEmails>[0]['db']) => ({
+        db: tx,
+        mailer,
+        mail: { publicUrl: 'https://router.example', title: (name: string) => name },
+        schedule: [50],
+      });
+      // Two instances' rounds: each claims a share of the flood before either has sent it.
+      let aClaimed = () => {};
+      let bClaimed = () => {};
+      const aHas = new Promise<void>((resolve) => (aClaimed = resolve));
+      const bHas = new Promise<void>((resolve) => (bClaimed = resolve));
+      const instance = (first: boolean) =>
+        t.services.db.transaction(async (tx) => {
+          if (!first) await aHas;
+          const claimed = await claimDueDeliveries(tx, 4, [], 2);
+          (first ? aClaimed : bClaimed)();
+          if (first) await bHas;
+          await recordDeliveryResults(tx, await sendEmails(deps(tx), claimed));
+        });
+      await Promise.all([instance(true), instance(false)]);
+      const digests = sent.filter((m) => m.to === 'two-instances@example.com');
+      expect(digests.map((m) => m.subject)).toEqual(['4 × Test notification · Signal Router']);
+      // The other share waits for the next digest, a minute after this one.
+      const { rows } = await t.services.db.$client.query<{ n: number }>(
+        `select count(*)::int as n from notification_deliveries d join notifications n on n.id = d.notification_id
+         where n.key = $1 and d.status = 'pending' and d.next_attempt_at > now() + interval '30 s'`,
+        [setting.key],
+      );
+      expect(rows[0]?.n).toBe(4);
+    } finally {
+      await settle([setting.key]);
+    }
+  });
   it("sends another setting's delivery of the same round while one receiver holds many of its own", async () => {
     const slow = await startWebhookReceiver();
     const fast = await startWebhookReceiver();
