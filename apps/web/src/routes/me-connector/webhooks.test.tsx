@@ -43,6 +43,17 @@ describe('webhooks (SPEC §2)', () => {
     await waitFor(() => expect(calls('Hooks').length).toBeGreaterThan(before));
   });
 
+  it('closes the new webhook form on Escape without creating anything', async () => {
+    const { calls } = await render();
+    fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
+    const form = screen.getByRole('form', { name: 'New webhook' });
+    const name = within(form).getByLabelText('Name');
+    fireEvent.change(name, { target: { value: 'TV alerts' } });
+    fireEvent.keyDown(name, { key: 'Escape' });
+    expect(screen.queryByRole('form', { name: 'New webhook' })).toBeNull();
+    expect(calls('HookCreate')).toHaveLength(0);
+  });
+
   it('ties a new webhook name that is too long to its field, for screen readers', async () => {
     const { calls } = await render();
     fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));

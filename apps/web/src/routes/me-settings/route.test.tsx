@@ -62,6 +62,18 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
     expect(calls('UserTokenUpdate')[0]?.variables).toEqual({ key: 'tok-aaaa', metadata: { name: 'Zapier live' } });
   });
 
+  it('cancels a rename on Escape without saving, from the focused field', async () => {
+    const { calls } = await renderRoute('/me/settings', { user: fakeUser(CUSTOMER), handlers: tokenServer() });
+    fireEvent.click(await screen.findByRole('button', { name: 'Rename Zapier' }));
+    const field = screen.getByLabelText('New name');
+    expect(document.activeElement).toBe(field);
+    fireEvent.change(field, { target: { value: 'Zapier live' } });
+    fireEvent.keyDown(field, { key: 'Escape' });
+    expect(screen.queryByLabelText('New name')).toBeNull();
+    expect(screen.getByText('Zapier')).toBeTruthy();
+    expect(calls('UserTokenUpdate')).toHaveLength(0);
+  });
+
   it('deletes after confirming; a failure is ignored but logged', async () => {
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     const handlers = { ...tokenServer(), UserTokenDelete: fixture(() => graphQLError('Token not found')) };
