@@ -77,6 +77,7 @@ export function TwoFactorPanel() {
           submitLabel={asking === 'turn-off' ? 'Turn off' : 'Get new codes'}
           variant={asking === 'turn-off' ? 'outline-danger' : 'primary'}
           onCode={submit}
+          onCancel={() => setAsking('none')}
         >
           <button type="button" className="btn btn-link" onClick={() => setAsking('none')}>
             Cancel
