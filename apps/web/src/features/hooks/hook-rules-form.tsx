@@ -31,7 +31,7 @@ const pretty = (rules: string): string => {
 
 /**
  * A webhook's risk controls as one JSON object, saved whole: the server refuses invalid settings
- * with `key: reason` and changes nothing. Empty removes every control.
+ * with `key: reason` and changes nothing. Empty removes every control. Escape is Close (unsaved).
  */
 export function HookRulesForm({
   hook,
@@ -76,6 +76,13 @@ export function HookRulesForm({
         event.preventDefault();
         if (pretty(text.trim() || '{}') === '' && pretty(hook.rules) !== '') setConfirming(true);
         else void save();
+      }}
+      onKeyDown={(event) => {
+        // Escape in the confirmation (a portal, whose events bubble here too) closes only it.
+        if (event.key === 'Escape' && event.currentTarget.contains(event.target as Node)) {
+          event.stopPropagation();
+          onClose();
+        }
       }}
     >
       <label htmlFor={`${id}-rules`} className="form-label small fw-semibold mb-1">

@@ -171,6 +171,27 @@ describe('risk controls and the kill switch', () => {
       },
     }));
 
+  it('closes the risk controls unsaved on Escape; Escape in its confirmation closes only the confirmation', async () => {
+    const { calls } = await render({
+      Hooks: controlled(),
+      HookRules: fixture(({ variables }) => ({ data: { hookUpdate: { key: 'h1', rules: variables.rules } } })),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Risk controls of webhook Main hook' }));
+    const form = screen.getByRole('form', { name: 'Risk controls of Main hook' });
+    const editor = within(form).getByLabelText('Risk controls (JSON)');
+    fireEvent.change(editor, { target: { value: '' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save controls' }));
+    const dialog = await screen.findByRole('dialog');
+    // react-bootstrap's modal reads the key's code.
+    fireEvent.keyDown(dialog, { key: 'Escape', code: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByRole('form', { name: 'Risk controls of Main hook' })).toBeTruthy();
+    fireEvent.change(editor, { target: { value: '{"maxQuantity":5}' } });
+    fireEvent.keyDown(editor, { key: 'Escape' });
+    expect(screen.queryByRole('form', { name: 'Risk controls of Main hook' })).toBeNull();
+    expect(calls('HookRules')).toHaveLength(0);
+  });
+
   it('asks before saving empty controls, which removes every limit of the webhook', async () => {
     const { calls } = await render({
       Hooks: controlled(),
