@@ -95,14 +95,15 @@ export function HookRulesForm({
         value={text}
         placeholder={EXAMPLE}
         spellCheck={false}
-        aria-describedby={`${id}-help`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error ${id}-help` : `${id}-help`}
         onChange={(event) => {
           setText(event.target.value);
           setSaved(false);
         }}
       />
       {error && (
-        <div className="invalid-feedback d-block" role="alert">
+        <div id={`${id}-error`} className="invalid-feedback d-block" role="alert">
           {error}
         </div>
       )}

@@ -212,6 +212,29 @@ describe('risk controls and the kill switch', () => {
     expect(calls('HookRules')[0]?.variables).toEqual({ key: 'h1', rules: '{}' });
   });
 
+  it("ties the server's refusal of risk controls, and of a pause, to their fields for screen readers", async () => {
+    await render({
+      Hooks: controlled(),
+      HookRules: fixture(() => graphQLError('maxQuantity: must be a positive number')),
+      HooksPause: fixture(() => graphQLError('Reason too long')),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Risk controls of webhook Main hook' }));
+    const form = screen.getByRole('form', { name: 'Risk controls of Main hook' });
+    const editor = within(form).getByLabelText('Risk controls (JSON)');
+    fireEvent.change(editor, { target: { value: '{"maxQuantity": -1}' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save controls' }));
+    const error = await within(form).findByText('maxQuantity: must be a positive number');
+    expect(editor.getAttribute('aria-invalid')).toBe('true');
+    expect(editor.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+
+    const kill = screen.getByRole('form', { name: 'Kill switch' });
+    const reason = within(kill).getByLabelText('Pause all webhooks: reason');
+    fireEvent.click(within(kill).getByRole('button', { name: 'Pause all webhooks' }));
+    const refusal = await within(kill).findByText('Reason too long');
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(reason.getAttribute('aria-describedby')?.split(' ')).toContain(refusal.id);
+  });
+
   it('keeps the open edits of the page when all webhooks are paused, and reloads them', async () => {
     const { calls } = await render({
       Hooks: controlled(),
