@@ -1,6 +1,7 @@
 import { accountNameSchema } from '@router/shared';
 import { type ReactNode, useId, useState } from 'react';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
+import { useFocusBack } from '../../components/use-focus-back.ts';
 import { accountDetails, type ConnectorAccount } from './connector-model.ts';
 
 /** One broker account's heading: name (renamable), details, demo badge, its actions; hooks below. */
@@ -22,6 +23,7 @@ export function AccountSection({
 }) {
   const id = useId();
   const [editing, setEditing] = useState(false);
+  const renameButton = useFocusBack<HTMLButtonElement>(editing);
   const details = accountDetails(account);
   return (
     <section className="border-top pt-3 mt-3" aria-labelledby={`${id}-name`}>
@@ -44,6 +46,7 @@ export function AccountSection({
           </h4>
           {account.demo && <span className="badge text-bg-warning">demo</span>}
           <button
+            ref={renameButton}
             type="button"
             className="btn btn-sm btn-link p-0"
             onClick={() => setEditing(true)}

@@ -89,6 +89,23 @@ describe('webhooks (SPEC §2)', () => {
     expect(calls('HookUpdate').at(-1)?.variables).toEqual({ key: 'h1', name: 'Renamed' });
   });
 
+  it('gives the focus back to Rename when a webhook or account rename is cancelled or saved', async () => {
+    await render({
+      HookUpdate: fixture(({ variables }) => ({ data: { hookUpdate: { key: 'h1', name: variables.name } } })),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Rename webhook Main hook' }));
+    fireEvent.keyDown(screen.getByLabelText('Webhook name'), { key: 'Escape' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename webhook Main hook' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rename webhook Main hook' }));
+    fireEvent.change(screen.getByLabelText('Webhook name'), { target: { value: 'Renamed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByLabelText('Webhook name')).toBeNull());
+    expect(document.activeElement?.getAttribute('aria-label')).toMatch(/^Rename webhook /);
+    fireEvent.click(screen.getByRole('button', { name: 'Rename account Paper account' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename account Paper account' }));
+  });
+
   it('renames an account through connectorUpdate', async () => {
     const { calls } = await render({
       ConnectorUpdate: fixture(() => ({ data: { connectorUpdate: { key: 'p', accounts: '[]' } } })),

@@ -72,6 +72,8 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
     expect(screen.queryByLabelText('New name')).toBeNull();
     expect(screen.getByText('Zapier')).toBeTruthy();
     expect(calls('UserTokenUpdate')).toHaveLength(0);
+    // The keyboard goes on from the button that opened the form.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Zapier' }));
   });
 
   it('deletes after confirming; a failure is ignored but logged', async () => {
