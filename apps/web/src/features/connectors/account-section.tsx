@@ -10,6 +10,7 @@ export function AccountSection({
   onRename,
   onNotifications,
   onNewHook,
+  creatingHook = false,
   actions,
   children,
 }: {
@@ -17,6 +18,8 @@ export function AccountSection({
   onRename: (account: ConnectorAccount, name: string) => Promise<string | null>;
   onNotifications: (account: ConnectorAccount) => void;
   onNewHook: (account: ConnectorAccount) => void;
+  /** The new-webhook form is open under it: New webhook takes the focus back when it closes. */
+  creatingHook?: boolean;
   /** More of the account's actions (a paper account's own screen). */
   actions?: ReactNode;
   children: ReactNode;
@@ -24,6 +27,7 @@ export function AccountSection({
   const id = useId();
   const [editing, setEditing] = useState(false);
   const renameButton = useFocusBack<HTMLButtonElement>(editing);
+  const newHookButton = useFocusBack<HTMLButtonElement>(creatingHook);
   const details = accountDetails(account);
   return (
     <section className="border-top pt-3 mt-3" aria-labelledby={`${id}-name`}>
@@ -62,6 +66,7 @@ export function AccountSection({
       </div>
       <div className="d-flex flex-wrap gap-2 mb-2">
         <button
+          ref={newHookButton}
           type="button"
           className="btn btn-sm btn-outline-primary"
           onClick={() => onNewHook(account)}

@@ -52,6 +52,9 @@ describe('webhooks (SPEC §2)', () => {
     fireEvent.keyDown(name, { key: 'Escape' });
     expect(screen.queryByRole('form', { name: 'New webhook' })).toBeNull();
     expect(calls('HookCreate')).toHaveLength(0);
+    expect(document.activeElement).toBe(
+      within(await card()).getByRole('button', { name: 'New webhook for Paper account' }),
+    );
   });
 
   it('ties a new webhook name that is too long to its field, for screen readers', async () => {
