@@ -154,7 +154,7 @@ describe('settings: two-factor panel', () => {
     fireEvent.change(field, { target: { value: '654321' } });
     fireEvent.keyDown(field, { key: 'Escape' });
     expect(screen.queryByLabelText('Authenticator or recovery code')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Turn off' })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Turn off' }));
     expect(calls('UserPasscodeUpdate')).toHaveLength(0);
   });
 
