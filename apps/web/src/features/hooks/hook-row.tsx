@@ -29,6 +29,7 @@ export function HookRow({
   const [editing, setEditing] = useState(false);
   const renameButton = useFocusBack<HTMLButtonElement>(editing);
   const [settings, setSettings] = useState(false);
+  const settingsButton = useFocusBack<HTMLButtonElement>(settings);
   const controlled = hook.rules !== '{}';
   const calledAt = hook.calledAt ? new Date(hook.calledAt) : null;
   return (
@@ -77,6 +78,7 @@ export function HookRow({
                 Connect TradingView
               </button>
               <button
+                ref={settingsButton}
                 type="button"
                 className="btn btn-sm btn-link"
                 onClick={() => setSettings((open) => !open)}

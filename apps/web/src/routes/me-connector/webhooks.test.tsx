@@ -210,6 +210,9 @@ describe('risk controls and the kill switch', () => {
     fireEvent.keyDown(editor, { key: 'Escape' });
     expect(screen.queryByRole('form', { name: 'Risk controls of Main hook' })).toBeNull();
     expect(calls('HookRules')).toHaveLength(0);
+    expect(document.activeElement).toBe(
+      within(await card()).getByRole('button', { name: 'Risk controls of webhook Main hook' }),
+    );
   });
 
   it('asks before saving empty controls, which removes every limit of the webhook', async () => {
