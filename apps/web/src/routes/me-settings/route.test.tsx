@@ -106,6 +106,27 @@ describe('settings: general and menu', () => {
     expect(calls('User').length).toBeGreaterThanOrEqual(2);
   });
 
+  it("shows the server's refusal of a new email under the email field, keeping what was typed", async () => {
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        UserUpdate: fixture(() => ({
+          data: null,
+          errors: [{ message: 'Email taken', extensions: { code: 'BAD_USER_INPUT', field: 'email' } }],
+        })),
+      },
+    });
+    const form = within(screen.getByRole('form', { name: 'General' }));
+    const email = form.getByLabelText('Email') as HTMLInputElement;
+    fireEvent.change(email, { target: { value: 'taken@example.com' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save' }));
+    const error = await form.findByText('Email taken');
+    await waitFor(() => expect(calls('UserUpdate')).toHaveLength(1));
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(email.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+    expect(email.value).toBe('taken@example.com');
+  });
+
   it('greys out Followers (3) for admins only', async () => {
     await renderRoute('/me/settings', { user: fakeUser(CUSTOMER | ADMIN) });
     const menu = screen.getByRole('navigation', { name: 'Settings' });
