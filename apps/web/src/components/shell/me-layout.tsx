@@ -29,6 +29,7 @@ export function Component() {
         </a>
         <aside className="app-sidebar text-bg-dark">
           <Offcanvas
+            id="app-menu"
             responsive="lg"
             show={drawerOpen}
             onHide={close}
@@ -61,6 +62,8 @@ export function Component() {
               className="btn btn-outline-secondary btn-sm"
               onClick={() => setDrawerOpen(true)}
               aria-label="Open menu"
+              aria-controls="app-menu"
+              aria-expanded={drawerOpen}
             >
               ☰
             </button>

@@ -25,12 +25,20 @@ export const resultLabel = (result: string): string => (result === 'draft' ? 'te
 export const isFiltered = (filters: ActivityFilters): boolean =>
   Object.values(filters).some((value) => value.trim() !== '');
 
+/** Local midnight of a day; a year below 100 as written (`new Date(50, …)` would read 1950). */
+function localMidnight(year: number, month: number, day: number): number {
+  const date = new Date(0);
+  date.setFullYear(year, month, day);
+  date.setHours(0, 0, 0, 0);
+  return date.getTime();
+}
+
 /** The local day of a yyyy-mm-dd date, as [start, next day's start) in milliseconds. */
 export function dayRange(date: string): [number, number] | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]) - 1, Number(match[3])];
-  return [new Date(year, month, day).getTime(), new Date(year, month, day + 1).getTime()];
+  return [localMidnight(year, month, day), localMidnight(year, month, day + 1)];
 }
 
 /** The query variables a search and the filters ask for; paging narrows `createdAtFrom` further. */
@@ -44,8 +52,9 @@ export function queryVariables(search: string, filters: ActivityFilters): Activi
   if (symbol) variables.symbol = symbol;
   const day = dayRange(filters.date);
   if (day) {
-    variables.since = day[0];
-    variables.createdAtFrom = day[1];
+    // The server refuses times before 1970 (nothing is older): a day before then asks for none.
+    variables.since = Math.max(0, day[0]);
+    variables.createdAtFrom = Math.max(0, day[1]);
   }
   return variables;
 }

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ADMIN_TEXT, adminProxySchema } from '@router/shared';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { EmailField } from '../../components/email-field.tsx';
@@ -13,7 +14,7 @@ type Fields = z.input<typeof adminProxySchema>;
 /**
  * SPEC §2 Admin, proxied user: Save checks the user on the server (which records 'proxy on'),
  * stores the lower-cased email (sent as X-User from then on) and reloads the user as them;
- * Reset records 'proxy off' and clears it.
+ * Reset records 'proxy off' and clears it. Either button waits for the other: a double click records once.
  */
 export function ProxyForm({ onDone }: { onDone: () => void }) {
   const session = useSession();
@@ -34,8 +35,12 @@ export function ProxyForm({ onDone }: { onDone: () => void }) {
     }),
   );
 
-  const onReset = () =>
-    run(async () => {
+  const [resetting, setResetting] = useState(false);
+  const busy = formState.isSubmitting || resetting;
+
+  const onReset = async () => {
+    setResetting(true);
+    await run(async () => {
       const email = store.getState().proxiedUser;
       if (email) {
         // The record is best effort: proxy mode ends whatever the answer.
@@ -47,15 +52,17 @@ export function ProxyForm({ onDone }: { onDone: () => void }) {
       reset({ email: '' });
       return null;
     });
+    setResetting(false);
+  };
 
   return (
     <form onSubmit={onSave} noValidate aria-label="Proxied user">
       <EmailField autoComplete="off" registration={register('email')} error={formState.errors.email?.message} />
       <div className="d-flex flex-wrap align-items-center gap-2">
-        <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
+        <button type="submit" className="btn btn-primary" disabled={busy}>
           Save
         </button>
-        <button type="button" className="btn btn-outline-secondary" onClick={() => void onReset()}>
+        <button type="button" className="btn btn-outline-secondary" disabled={busy} onClick={() => void onReset()}>
           Reset
         </button>
         <FormResult outcome={outcome} />

@@ -1,6 +1,7 @@
 import { accountNameSchema } from '@router/shared';
 import { type ReactNode, useId, useState } from 'react';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
+import { useFocusBack } from '../../components/use-focus-back.ts';
 import { accountDetails, type ConnectorAccount } from './connector-model.ts';
 
 /** One broker account's heading: name (renamable), details, demo badge, its actions; hooks below. */
@@ -9,6 +10,7 @@ export function AccountSection({
   onRename,
   onNotifications,
   onNewHook,
+  creatingHook = false,
   actions,
   children,
 }: {
@@ -16,12 +18,16 @@ export function AccountSection({
   onRename: (account: ConnectorAccount, name: string) => Promise<string | null>;
   onNotifications: (account: ConnectorAccount) => void;
   onNewHook: (account: ConnectorAccount) => void;
+  /** The new-webhook form is open under it: New webhook takes the focus back when it closes. */
+  creatingHook?: boolean;
   /** More of the account's actions (a paper account's own screen). */
   actions?: ReactNode;
   children: ReactNode;
 }) {
   const id = useId();
   const [editing, setEditing] = useState(false);
+  const renameButton = useFocusBack<HTMLButtonElement>(editing);
+  const newHookButton = useFocusBack<HTMLButtonElement>(creatingHook);
   const details = accountDetails(account);
   return (
     <section className="border-top pt-3 mt-3" aria-labelledby={`${id}-name`}>
@@ -44,6 +50,7 @@ export function AccountSection({
           </h4>
           {account.demo && <span className="badge text-bg-warning">demo</span>}
           <button
+            ref={renameButton}
             type="button"
             className="btn btn-sm btn-link p-0"
             onClick={() => setEditing(true)}
@@ -59,6 +66,7 @@ export function AccountSection({
       </div>
       <div className="d-flex flex-wrap gap-2 mb-2">
         <button
+          ref={newHookButton}
           type="button"
           className="btn btn-sm btn-outline-primary"
           onClick={() => onNewHook(account)}

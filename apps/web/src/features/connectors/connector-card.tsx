@@ -146,6 +146,7 @@ export function ConnectorCard({
             onRename={renameAccount}
             onNotifications={setNotifying}
             onNewHook={setCreatingFor}
+            creatingHook={creatingFor?.id === account.id}
             actions={
               connector.providerName === 'paper' && <PaperAccountLink connectorKey={connector.key} account={account} />
             }

@@ -9,7 +9,7 @@ const formSchema = hookCreateSchema.omit({ connectorKey: true });
 type FormInput = z.input<typeof formSchema>;
 type FormOutput = z.output<typeof formSchema>;
 
-/** SPEC §2 hook create: name, account (of this connector), test flag. */
+/** SPEC §2 hook create: name, account (of this connector), test flag; Cancel or Escape closes it unsaved. */
 export function HookCreateForm({
   accounts,
   initialAccountId,
@@ -32,7 +32,18 @@ export function HookCreateForm({
   const accountError = formState.errors.accountId?.message;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="border rounded p-3 bg-body-tertiary" aria-label="New webhook">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="border rounded p-3 bg-body-tertiary"
+      aria-label="New webhook"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
       <div className="row g-2">
         <div className="col-12 col-md-5">
           <label className="form-label small" htmlFor={`${id}-name`}>

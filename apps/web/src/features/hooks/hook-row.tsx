@@ -2,6 +2,7 @@ import { hookNameSchema } from '@router/shared';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { InlineNameForm } from '../../components/inline-name-form.tsx';
+import { useFocusBack } from '../../components/use-focus-back.ts';
 import { formatCount, formatDateTime, formatPercent } from '../../lib/format.ts';
 import { deactivationText } from './hook-deactivation.ts';
 import type { HookActions, HookItem } from './hook-model.ts';
@@ -26,7 +27,9 @@ export function HookRow({
   const { onRename, onDelete, onConnect, onReactivate, onChanged } = actions;
   const id = useId();
   const [editing, setEditing] = useState(false);
+  const renameButton = useFocusBack<HTMLButtonElement>(editing);
   const [settings, setSettings] = useState(false);
+  const settingsButton = useFocusBack<HTMLButtonElement>(settings);
   const controlled = hook.rules !== '{}';
   const calledAt = hook.calledAt ? new Date(hook.calledAt) : null;
   return (
@@ -75,6 +78,7 @@ export function HookRow({
                 Connect TradingView
               </button>
               <button
+                ref={settingsButton}
                 type="button"
                 className="btn btn-sm btn-link"
                 onClick={() => setSettings((open) => !open)}
@@ -84,6 +88,7 @@ export function HookRow({
                 Risk controls
               </button>
               <button
+                ref={renameButton}
                 type="button"
                 className="btn btn-sm btn-link"
                 onClick={() => setEditing(true)}

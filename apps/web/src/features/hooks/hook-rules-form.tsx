@@ -31,7 +31,7 @@ const pretty = (rules: string): string => {
 
 /**
  * A webhook's risk controls as one JSON object, saved whole: the server refuses invalid settings
- * with `key: reason` and changes nothing. Empty removes every control.
+ * with `key: reason` and changes nothing. Empty removes every control. Escape is Close (unsaved).
  */
 export function HookRulesForm({
   hook,
@@ -77,6 +77,13 @@ export function HookRulesForm({
         if (pretty(text.trim() || '{}') === '' && pretty(hook.rules) !== '') setConfirming(true);
         else void save();
       }}
+      onKeyDown={(event) => {
+        // Escape in the confirmation (a portal, whose events bubble here too) closes only it.
+        if (event.key === 'Escape' && event.currentTarget.contains(event.target as Node)) {
+          event.stopPropagation();
+          onClose();
+        }
+      }}
     >
       <label htmlFor={`${id}-rules`} className="form-label small fw-semibold mb-1">
         Risk controls (JSON)
@@ -88,14 +95,15 @@ export function HookRulesForm({
         value={text}
         placeholder={EXAMPLE}
         spellCheck={false}
-        aria-describedby={`${id}-help`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error ${id}-help` : `${id}-help`}
         onChange={(event) => {
           setText(event.target.value);
           setSaved(false);
         }}
       />
       {error && (
-        <div className="invalid-feedback d-block" role="alert">
+        <div id={`${id}-error`} className="invalid-feedback d-block" role="alert">
           {error}
         </div>
       )}

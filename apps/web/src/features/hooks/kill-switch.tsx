@@ -49,10 +49,12 @@ export function KillSwitch({ onChanged }: { onChanged: () => void }) {
           value={reason}
           maxLength={256}
           placeholder="e.g. FOMC day, strategy under review"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
           onChange={(event) => setReason(event.target.value)}
         />
         {error && (
-          <div className="invalid-feedback d-block" role="alert">
+          <div id={`${id}-error`} className="invalid-feedback d-block" role="alert">
             {error}
           </div>
         )}

@@ -1,5 +1,5 @@
 import type { PaperAccountFieldsFragment } from '../../gql/graphql.ts';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatCount, formatDateTime } from '../../lib/format.ts';
 import { formatNumber, formatPnl, formatUsd, pnlClass } from './format.ts';
 
 type Account = PaperAccountFieldsFragment;
@@ -103,7 +103,7 @@ export function OpenOrdersTable({ orders, total }: { orders: Account['openOrders
       </ul>
       {total > orders.length && (
         <p className="small text-secondary mb-0">
-          The newest {orders.length} of {total} open orders.
+          The newest {formatCount(orders.length)} of {formatCount(total)} open orders.
         </p>
       )}
     </>

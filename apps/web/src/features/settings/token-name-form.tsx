@@ -3,7 +3,7 @@ import { type UserTokenForm, userTokenFormSchema } from '@router/shared';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 
-/** The one-field form naming a token: creating one, or renaming it in its row. */
+/** The one-field form naming a token: creating one, or renaming it in its row (Cancel or Escape). */
 export function TokenNameForm({
   initial = '',
   submitLabel,
@@ -31,7 +31,17 @@ export function TokenNameForm({
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="d-flex flex-wrap align-items-start gap-2">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="d-flex flex-wrap align-items-start gap-2"
+      onKeyDown={(event) => {
+        if (onCancel && event.key === 'Escape') {
+          event.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
       <div className="flex-grow-1" style={{ minWidth: '12rem', maxWidth: '24rem' }}>
         <label htmlFor={id} className="visually-hidden">
           {label}
@@ -42,6 +52,8 @@ export function TokenNameForm({
           placeholder={label}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
+          // biome-ignore lint/a11y/noAutofocus: a rename field appears because the user asked to rename
+          autoFocus={onCancel !== undefined}
           {...register('name')}
         />
         {error && (

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useFocusBack } from '../../components/use-focus-back.ts';
 import type { UserTokensQuery } from '../../gql/graphql.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { tokenName } from './token-name.ts';
@@ -17,6 +18,7 @@ export function TokenRow({
   onDelete: (token: TokenItem) => void;
 }) {
   const [editing, setEditing] = useState(false);
+  const renameButton = useFocusBack<HTMLButtonElement>(editing);
   const name = tokenName(token.metadata);
   const created = new Date(token.createdAt);
   return (
@@ -45,6 +47,7 @@ export function TokenRow({
       <td className="text-end text-nowrap">
         {!editing && (
           <button
+            ref={renameButton}
             type="button"
             className="btn btn-sm btn-link"
             onClick={() => setEditing(true)}

@@ -11,12 +11,18 @@ import { UserUpdateDocument } from './documents.ts';
 
 type Fields = z.input<typeof userUpdateSchema>;
 
+const FIELDS = ['email', 'firstName', 'lastName'] as const;
+
 /** Settings' general block: name and email (a new email applies once its link is opened). */
 export function ProfileForm({ user }: { user: SessionUser }) {
   const { mutate } = useCall();
   const session = useSession();
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const { register, handleSubmit, formState, reset } = useForm<Fields, unknown, z.output<typeof userUpdateSchema>>({
+  const { register, handleSubmit, formState, reset, setError } = useForm<
+    Fields,
+    unknown,
+    z.output<typeof userUpdateSchema>
+  >({
     resolver: zodResolver(userUpdateSchema),
     defaultValues: { email: user.email, firstName: user.firstName ?? '', lastName: user.lastName ?? '' },
   });
@@ -38,7 +44,11 @@ export function ProfileForm({ user }: { user: SessionUser }) {
         text: emailChanged ? `Saved. Open the link we sent to ${email} to change your email.` : 'Saved',
       });
     } catch (error) {
-      setResult({ ok: false, text: errorMessage(error) });
+      // A refusal naming a field (an email already taken) is told under that field, as the password form does.
+      const field = (error as { extensions?: { field?: unknown } } | null)?.extensions?.field;
+      const known = FIELDS.find((name) => name === field);
+      if (known) setError(known, { message: errorMessage(error) }, { shouldFocus: true });
+      else setResult({ ok: false, text: errorMessage(error) });
     }
   });
 

@@ -11,16 +11,19 @@ type Fields = z.input<typeof schema>;
 /**
  * A code of the authenticator app or a recovery code: what turning the factor off or getting new
  * recovery codes asks for. `onCode` answers an error message, or null when the code was taken.
+ * It opens at the user's asking: its field takes focus, and Escape is `onCancel` (its Cancel).
  */
 export function SecondFactorCodeForm({
   submitLabel,
   variant = 'primary',
   onCode,
+  onCancel,
   children,
 }: {
   submitLabel: string;
   variant?: 'primary' | 'outline-danger';
   onCode: (code: string) => Promise<string | null>;
+  onCancel: () => void;
   children?: ReactNode;
 }) {
   const [error, setError] = useState<string | null>(null);
@@ -35,10 +38,21 @@ export function SecondFactorCodeForm({
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate style={{ maxWidth: '22rem' }}>
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      style={{ maxWidth: '22rem' }}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.stopPropagation();
+          onCancel();
+        }
+      }}
+    >
       <TextField
         label="Authenticator or recovery code"
         autoComplete="one-time-code"
+        autoFocus
         registration={register('code')}
         error={formState.errors.code?.message ?? error ?? undefined}
       />

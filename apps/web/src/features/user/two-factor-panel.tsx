@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useFocusBack } from '../../components/use-focus-back.ts';
 import { useCall } from '../../lib/call.ts';
 import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 import { PasscodeDocument, PasscodeUpdateDocument, RecoveryCodesCreateDocument } from './documents.ts';
@@ -22,6 +23,9 @@ export function TwoFactorPanel() {
   const [{ data, fetching }, refetch] = useQuery({ query: PasscodeDocument, requestPolicy: 'network-only' });
   const [asking, setAsking] = useState<Asking>('none');
   const [codes, setCodes] = useState<string[] | null>(null);
+  // The button that asked for a code takes the focus back when the code form closes.
+  const newCodesButton = useFocusBack<HTMLButtonElement>(asking === 'new-codes');
+  const turnOffButton = useFocusBack<HTMLButtonElement>(asking === 'turn-off');
   // A reload after a change that fails for a moment keeps the status as last read, and with it the
   // new recovery codes, which are shown only this once.
   const passcode = useLastLoaded(data?.userPasscode);
@@ -77,6 +81,7 @@ export function TwoFactorPanel() {
           submitLabel={asking === 'turn-off' ? 'Turn off' : 'Get new codes'}
           variant={asking === 'turn-off' ? 'outline-danger' : 'primary'}
           onCode={submit}
+          onCancel={() => setAsking('none')}
         >
           <button type="button" className="btn btn-link" onClick={() => setAsking('none')}>
             Cancel
@@ -85,6 +90,7 @@ export function TwoFactorPanel() {
       ) : (
         <div className="d-flex flex-wrap gap-2">
           <button
+            ref={newCodesButton}
             type="button"
             className="btn btn-outline-primary"
             onClick={() => {
@@ -94,7 +100,12 @@ export function TwoFactorPanel() {
           >
             Get new recovery codes
           </button>
-          <button type="button" className="btn btn-outline-danger" onClick={() => setAsking('turn-off')}>
+          <button
+            ref={turnOffButton}
+            type="button"
+            className="btn btn-outline-danger"
+            onClick={() => setAsking('turn-off')}
+          >
             Turn off
           </button>
         </div>

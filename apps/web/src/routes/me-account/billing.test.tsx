@@ -72,6 +72,27 @@ describe('Account & Billing with card payments', () => {
     expect(calls('AccountPaymentSession')[0]?.variables).toEqual({ stripePriceId: 'price_pack', coupon: 'WELCOME10' });
   });
 
+  it('enables the buy buttons again when Back from Checkout restores the page from the back/forward cache', async () => {
+    const assign = leaving();
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
+    const pack = await screen.findByTestId('product-price_pack');
+    fireEvent.click(within(pack).getByRole('button', { name: 'Buy' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://stripe.test/price_pack'));
+    const opening = within(pack).getByRole('button', { name: 'Opening Stripe…' }) as HTMLButtonElement;
+    expect(opening.disabled).toBe(true);
+    // A page shown afresh (not from the cache) changes nothing.
+    act(() => {
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: false }));
+    });
+    expect(within(pack).getByRole('button', { name: 'Opening Stripe…' })).toBeTruthy();
+    act(() => {
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    });
+    const buy = within(pack).getByRole('button', { name: 'Buy' }) as HTMLButtonElement;
+    expect(buy.disabled).toBe(false);
+    expect((screen.getAllByRole('button', { name: 'Manage billing' })[0] as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it('shows the server’s message when Checkout cannot be opened', async () => {
     leaving();
     await renderRoute('/me/account', {

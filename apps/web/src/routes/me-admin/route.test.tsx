@@ -45,6 +45,26 @@ describe('admin screen (SPEC §2 Admin)', () => {
     expect(sessionStorage.getItem('proxiedUserEmail')).toBeNull();
   });
 
+  it('records a double-clicked Reset once', async () => {
+    const { calls } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: {
+        AdminProxyStart: fixture(({ variables }) => ({ data: { adminProxyStart: variables.email } })),
+        AdminProxyEnd: () => ({ data: { adminProxyEnd: true } }),
+      },
+    });
+    fillIn('Proxied user', 'Email', 'bob@example.com');
+    press('Proxied user', 'Save');
+    expect(await screen.findByText('Applied')).toBeTruthy();
+    press('Proxied user', 'Reset');
+    press('Proxied user', 'Reset');
+    await waitFor(() => expect(screen.queryByText('Switched to bob@')).toBeNull());
+    await waitFor(() =>
+      expect((form('Proxied user').getByRole('button', { name: 'Reset' }) as HTMLButtonElement).disabled).toBe(false),
+    );
+    expect(calls('AdminProxyEnd')).toHaveLength(1);
+  });
+
   it("says 'User not registered or not activated' and stores nothing when the server refuses", async () => {
     await renderRoute('/me/admin', {
       user: fakeUser(ADMIN),

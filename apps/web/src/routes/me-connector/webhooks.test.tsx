@@ -43,6 +43,20 @@ describe('webhooks (SPEC §2)', () => {
     await waitFor(() => expect(calls('Hooks').length).toBeGreaterThan(before));
   });
 
+  it('closes the new webhook form on Escape without creating anything', async () => {
+    const { calls } = await render();
+    fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
+    const form = screen.getByRole('form', { name: 'New webhook' });
+    const name = within(form).getByLabelText('Name');
+    fireEvent.change(name, { target: { value: 'TV alerts' } });
+    fireEvent.keyDown(name, { key: 'Escape' });
+    expect(screen.queryByRole('form', { name: 'New webhook' })).toBeNull();
+    expect(calls('HookCreate')).toHaveLength(0);
+    expect(document.activeElement).toBe(
+      within(await card()).getByRole('button', { name: 'New webhook for Paper account' }),
+    );
+  });
+
   it('ties a new webhook name that is too long to its field, for screen readers', async () => {
     const { calls } = await render();
     fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
@@ -76,6 +90,23 @@ describe('webhooks (SPEC §2)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.queryByLabelText('Webhook name')).toBeNull());
     expect(calls('HookUpdate').at(-1)?.variables).toEqual({ key: 'h1', name: 'Renamed' });
+  });
+
+  it('gives the focus back to Rename when a webhook or account rename is cancelled or saved', async () => {
+    await render({
+      HookUpdate: fixture(({ variables }) => ({ data: { hookUpdate: { key: 'h1', name: variables.name } } })),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Rename webhook Main hook' }));
+    fireEvent.keyDown(screen.getByLabelText('Webhook name'), { key: 'Escape' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename webhook Main hook' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Rename webhook Main hook' }));
+    fireEvent.change(screen.getByLabelText('Webhook name'), { target: { value: 'Renamed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByLabelText('Webhook name')).toBeNull());
+    expect(document.activeElement?.getAttribute('aria-label')).toMatch(/^Rename webhook /);
+    fireEvent.click(screen.getByRole('button', { name: 'Rename account Paper account' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename account Paper account' }));
   });
 
   it('renames an account through connectorUpdate', async () => {
@@ -160,6 +191,30 @@ describe('risk controls and the kill switch', () => {
       },
     }));
 
+  it('closes the risk controls unsaved on Escape; Escape in its confirmation closes only the confirmation', async () => {
+    const { calls } = await render({
+      Hooks: controlled(),
+      HookRules: fixture(({ variables }) => ({ data: { hookUpdate: { key: 'h1', rules: variables.rules } } })),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Risk controls of webhook Main hook' }));
+    const form = screen.getByRole('form', { name: 'Risk controls of Main hook' });
+    const editor = within(form).getByLabelText('Risk controls (JSON)');
+    fireEvent.change(editor, { target: { value: '' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save controls' }));
+    const dialog = await screen.findByRole('dialog');
+    // react-bootstrap's modal reads the key's code.
+    fireEvent.keyDown(dialog, { key: 'Escape', code: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByRole('form', { name: 'Risk controls of Main hook' })).toBeTruthy();
+    fireEvent.change(editor, { target: { value: '{"maxQuantity":5}' } });
+    fireEvent.keyDown(editor, { key: 'Escape' });
+    expect(screen.queryByRole('form', { name: 'Risk controls of Main hook' })).toBeNull();
+    expect(calls('HookRules')).toHaveLength(0);
+    expect(document.activeElement).toBe(
+      within(await card()).getByRole('button', { name: 'Risk controls of webhook Main hook' }),
+    );
+  });
+
   it('asks before saving empty controls, which removes every limit of the webhook', async () => {
     const { calls } = await render({
       Hooks: controlled(),
@@ -178,6 +233,29 @@ describe('risk controls and the kill switch', () => {
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Remove all controls' }));
     await waitFor(() => expect(calls('HookRules')).toHaveLength(1));
     expect(calls('HookRules')[0]?.variables).toEqual({ key: 'h1', rules: '{}' });
+  });
+
+  it("ties the server's refusal of risk controls, and of a pause, to their fields for screen readers", async () => {
+    await render({
+      Hooks: controlled(),
+      HookRules: fixture(() => graphQLError('maxQuantity: must be a positive number')),
+      HooksPause: fixture(() => graphQLError('Reason too long')),
+    });
+    fireEvent.click(await within(await card()).findByRole('button', { name: 'Risk controls of webhook Main hook' }));
+    const form = screen.getByRole('form', { name: 'Risk controls of Main hook' });
+    const editor = within(form).getByLabelText('Risk controls (JSON)');
+    fireEvent.change(editor, { target: { value: '{"maxQuantity": -1}' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save controls' }));
+    const error = await within(form).findByText('maxQuantity: must be a positive number');
+    expect(editor.getAttribute('aria-invalid')).toBe('true');
+    expect(editor.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+
+    const kill = screen.getByRole('form', { name: 'Kill switch' });
+    const reason = within(kill).getByLabelText('Pause all webhooks: reason');
+    fireEvent.click(within(kill).getByRole('button', { name: 'Pause all webhooks' }));
+    const refusal = await within(kill).findByText('Reason too long');
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(reason.getAttribute('aria-describedby')?.split(' ')).toContain(refusal.id);
   });
 
   it('keeps the open edits of the page when all webhooks are paused, and reloads them', async () => {

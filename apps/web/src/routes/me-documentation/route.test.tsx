@@ -79,6 +79,17 @@ describe('documentation: broker select (SPEC §2)', { timeout: 20_000 }, () => {
     expect(optionTexts(await select('Broker'))).not.toContain('Lightspeed');
   });
 
+  it('offers no unavailable broker even when the user has a connector of it', async () => {
+    await open(
+      '/me/documentation/lightspeed',
+      docsServer([{ key: 'c1', providerName: 'lightspeed', accounts: [{ id: 'L-1' }] }]),
+    );
+    expect(
+      await screen.findByText('Lightspeed is unavailable: Lightspeed publishes no order API. Showing Alpaca.'),
+    ).toBeTruthy();
+    expect(optionTexts(await select('Broker'))).not.toContain('Lightspeed');
+  });
+
   it('shows the account select only for more than one account', async () => {
     const accounts = [
       { id: 'PA-1', name: 'Main', dataType: 'cash', dataCurrency: 'USD' },

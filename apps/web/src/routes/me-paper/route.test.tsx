@@ -120,6 +120,12 @@ describe('paper account screen', () => {
     expect(await within(fills).findByText('PA-1-1')).toBeTruthy();
   });
 
+  it('groups the count of open orders beyond those listed en-US (SPEC §9)', async () => {
+    await render({ PaperAccount: fixture(() => ({ data: { paperAccount: account({ openOrderCount: 1500 }) } })) });
+    const orders = await screen.findByRole('region', { name: 'Open orders' });
+    expect(within(orders).getByText('The newest 1 of 1,500 open orders.')).toBeTruthy();
+  });
+
   it('says what is empty', async () => {
     await render({ PaperAccount: fixture(() => ({ data: { paperAccount: account(EMPTY) } })) });
     expect(await screen.findByText(/No positions/)).toBeTruthy();

@@ -143,6 +143,21 @@ describe('settings: two-factor panel', () => {
     expect(calls('UserPasscodeUpdate')[0]?.variables).toEqual({ secret: '', passcode: '654321' });
   });
 
+  it('cancels turning it off on Escape, from the focused code field', async () => {
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(4),
+      handlers: { UserPasscode: fixture(() => ({ data: { userPasscode: active } })) },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Turn off' }));
+    const field = screen.getByLabelText('Authenticator or recovery code');
+    expect(document.activeElement).toBe(field);
+    fireEvent.change(field, { target: { value: '654321' } });
+    fireEvent.keyDown(field, { key: 'Escape' });
+    expect(screen.queryByLabelText('Authenticator or recovery code')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Turn off' }));
+    expect(calls('UserPasscodeUpdate')).toHaveLength(0);
+  });
+
   it('gets ten new recovery codes with an authenticator or a recovery code, shown once', async () => {
     let left = 2;
     const { calls } = await renderRoute('/me/settings', {

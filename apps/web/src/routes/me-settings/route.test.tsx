@@ -62,6 +62,20 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
     expect(calls('UserTokenUpdate')[0]?.variables).toEqual({ key: 'tok-aaaa', metadata: { name: 'Zapier live' } });
   });
 
+  it('cancels a rename on Escape without saving, from the focused field', async () => {
+    const { calls } = await renderRoute('/me/settings', { user: fakeUser(CUSTOMER), handlers: tokenServer() });
+    fireEvent.click(await screen.findByRole('button', { name: 'Rename Zapier' }));
+    const field = screen.getByLabelText('New name');
+    expect(document.activeElement).toBe(field);
+    fireEvent.change(field, { target: { value: 'Zapier live' } });
+    fireEvent.keyDown(field, { key: 'Escape' });
+    expect(screen.queryByLabelText('New name')).toBeNull();
+    expect(screen.getByText('Zapier')).toBeTruthy();
+    expect(calls('UserTokenUpdate')).toHaveLength(0);
+    // The keyboard goes on from the button that opened the form.
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Zapier' }));
+  });
+
   it('deletes after confirming; a failure is ignored but logged', async () => {
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     const handlers = { ...tokenServer(), UserTokenDelete: fixture(() => graphQLError('Token not found')) };
@@ -90,6 +104,27 @@ describe('settings: general and menu', () => {
     expect(await screen.findByText('Saved')).toBeTruthy();
     expect(calls('UserUpdate')[0]?.variables).toEqual({ firstName: 'Jo', lastName: 'Doe' });
     expect(calls('User').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("shows the server's refusal of a new email under the email field, keeping what was typed", async () => {
+    const { calls } = await renderRoute('/me/settings', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        UserUpdate: fixture(() => ({
+          data: null,
+          errors: [{ message: 'Email taken', extensions: { code: 'BAD_USER_INPUT', field: 'email' } }],
+        })),
+      },
+    });
+    const form = within(screen.getByRole('form', { name: 'General' }));
+    const email = form.getByLabelText('Email') as HTMLInputElement;
+    fireEvent.change(email, { target: { value: 'taken@example.com' } });
+    fireEvent.click(form.getByRole('button', { name: 'Save' }));
+    const error = await form.findByText('Email taken');
+    await waitFor(() => expect(calls('UserUpdate')).toHaveLength(1));
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(email.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+    expect(email.value).toBe('taken@example.com');
   });
 
   it('greys out Followers (3) for admins only', async () => {

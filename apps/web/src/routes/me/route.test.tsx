@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeUser, fixture, type GraphQLPayload } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
@@ -21,6 +21,16 @@ describe('dashboard route (SPEC §2 Dashboard)', () => {
     expect((await screen.findByTestId('tile-balance-value')).textContent).toBe('5');
     expect(screen.queryByRole('alertdialog')).toBeNull();
     expect(calls('TourConnectorActivations')).toHaveLength(0);
+  });
+
+  it("tells assistive technology that the small screens' menu button opens the menu, and whether it is open", async () => {
+    await renderRoute('/me', { user: fakeUser(CUSTOMER) });
+    const button = await screen.findByRole('button', { name: 'Open menu' });
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    const menu = document.getElementById(button.getAttribute('aria-controls') ?? '');
+    expect(menu?.contains(screen.getByRole('navigation', { name: 'Main' }))).toBe(true);
+    fireEvent.click(button);
+    await waitFor(() => expect(button.getAttribute('aria-expanded')).toBe('true'));
   });
 
   it('welcomes a user without connectors with the tour', async () => {
