@@ -76,17 +76,3 @@ export async function releaseHookCount(db: Queryable, hookId: number, at: string
     values: [hookId, at],
   });
 }
-
-/**
- * Gives back the day's count of a signal counted at `at` that the broker rejected (or that was
- * never sent): it placed no order today. Its instant stays in the last minute's, which bounds how
- * often the broker is sent orders, rejected or not.
- */
-export async function releaseHookDayCount(db: Queryable, hookId: number, at: string): Promise<void> {
-  await db.query({
-    name: 'hook_count_release_day',
-    text: `update hook_order_counts set day_count = greatest(day_count - 1, 0)
-      where hook_id = $1 and day = ($2::timestamptz at time zone 'utc')::date`,
-    values: [hookId, at],
-  });
-}

@@ -382,6 +382,7 @@ async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
     order: JSON.stringify(s.order),
     response: entry.isTest ? JSON.stringify(draftAnswer(s).body) : null,
     address: s.address,
+    dayCountedAt: s.count?.at ?? null,
   });
   if ('owner' in stored && stored.owner === s.id) s.state = transition(s.state, 'accept');
   return stored;
