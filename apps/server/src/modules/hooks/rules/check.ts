@@ -116,9 +116,18 @@ function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, st
  */
 export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string): RuleRefusal | undefined {
   if (rules.symbols) {
-    const symbols = order.legs?.length ? order.legs.map((leg) => leg.symbol) : [order.symbol];
-    const denied = symbols.find((s) => !rules.symbols?.has(s.toUpperCase()));
-    if (denied !== undefined) return refusal('symbols', `${denied} is not among this webhook's symbols`);
+    // A bare entry allows the symbol on any exchange; NASDAQ:AAPL only an order that names NASDAQ
+    // (a leg names none: its prefix is not kept, so it goes wherever the broker routes it).
+    const allowed = (symbol: string, exchange?: string) =>
+      rules.symbols?.has(symbol) || (exchange !== undefined && rules.symbols?.has(`${exchange}:${symbol}`));
+    const symbols = order.legs?.length
+      ? order.legs.map((leg) => ({ symbol: leg.symbol.toUpperCase(), exchange: undefined }))
+      : [{ symbol: order.symbol.toUpperCase(), exchange: order.exchange?.toUpperCase() }];
+    const denied = symbols.find((s) => !allowed(s.symbol, s.exchange));
+    if (denied !== undefined) {
+      const named = denied.exchange ? `${denied.exchange}:${denied.symbol}` : denied.symbol;
+      return refusal('symbols', `${named} is not among this webhook's symbols`);
+    }
   }
   // A close (at most what is held, at every broker) and a cancel never open or grow a position:
   // they are the way out, which no size limit may stand in (maxPosition lets them through too).

@@ -421,6 +421,24 @@ describe('symbols as written in the settings', () => {
   });
 });
 
+describe('symbols with an exchange prefix', () => {
+  it('an exchange-qualified entry allows that exchange only; a bare entry any exchange', () => {
+    const rules = compileRules({ symbols: ['NASDAQ:AAPL', 'msft', 'nse:infy'] });
+    if (!rules) throw new Error('no rules');
+    const order = (symbol: string) => normalizeOrderOrThrow({ symbol, action: 'buy', quantity: 1 });
+    expect(checkOrder(rules, order('NASDAQ:AAPL'))).toBeUndefined();
+    expect(checkOrder(rules, order('nasdaq:aapl'))).toBeUndefined();
+    expect(checkOrder(rules, order('NSE:INFY'))).toBeUndefined();
+    for (const other of ['NYSE:AAPL', 'AAPL', 'BSE:INFY', 'INFY']) {
+      expect(checkOrder(rules, order(other))).toMatchObject({ rule: 'symbols' });
+    }
+    expect(checkOrder(rules, order('NYSE:AAPL'))?.message).toBe(
+      "symbols: NYSE:AAPL is not among this webhook's symbols",
+    );
+    for (const any of ['MSFT', 'NASDAQ:MSFT', 'BATS:MSFT']) expect(checkOrder(rules, order(any))).toBeUndefined();
+  });
+});
+
 describe('maxQuantity of a quantity not in units', () => {
   const rules = compileRules({ maxQuantity: 10 });
   if (!rules) throw new Error('no rules');
