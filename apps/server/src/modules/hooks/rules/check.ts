@@ -178,24 +178,30 @@ function checkNotional(order: Order, max: number, lotsAt: string | undefined): R
   if (multiplier === undefined) return futureRefusal(order);
   // A market order has no price of its own: valued at the broker's last price (broker-limits.ts).
   const price = ownPrice(order);
-  if (price === undefined && order.legs?.length) return legsNotional(order.legs, max);
+  if (valuedByLegs(order) && order.legs) return legsNotional(order.legs, max, price === 0);
   return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price * multiplier), max);
 }
 
 /**
- * A multi-leg order without a net price of its own (legs on several symbols, each at its own
- * limit, as an oto or oco sends them): every leg valued at its own limit price, summed. The
- * broker's last price is of one symbol only, so a leg at market is refused rather than valued at
- * another leg's price (or left out).
+ * A multi-leg order valued by its legs: without a net price of its own, or at a net price of 0
+ * (legs that offset each other, which values none of them: a spread of any size would pass).
  */
-function legsNotional(legs: readonly OrderLeg[], max: number): RuleRefusal | undefined {
+export const valuedByLegs = (order: Order): boolean => Boolean(order.legs?.length) && !ownPrice(order);
+
+/**
+ * A multi-leg order without a net price of its own (legs on several symbols, each at its own
+ * limit, as an oto or oco sends them), or at a net price of 0 (`netZero`): every leg valued at its
+ * own limit price, summed. The broker's last price is of one symbol only, so a leg at market is
+ * refused rather than valued at another leg's price (or left out).
+ */
+function legsNotional(legs: readonly OrderLeg[], max: number, netZero: boolean): RuleRefusal | undefined {
   let notional = 0;
   for (const leg of legs) {
     if (leg.limit_price === undefined) {
-      return refusal(
-        'maxNotional',
-        `the leg on ${leg.symbol} has no price to value it with; give every leg a limit price, or the order a limit_price`,
-      );
+      const how = netZero
+        ? ' (a net price of 0 values none of the legs); give every leg a limit price'
+        : '; give every leg a limit price, or the order a limit_price';
+      return refusal('maxNotional', `the leg on ${leg.symbol} has no price to value it with${how}`);
     }
     notional += Math.abs(leg.quantity * leg.limit_price * (leg.class === 'option' ? OPTION_MULTIPLIER : 1));
   }
