@@ -141,7 +141,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
       (await heldRepeat(rt, input, key, order, request)) ?? refuse(rt, input, ruleRefused(r.rule, r.message), request);
     const refused = await checkOrderLimits(rt, entry, entry.rules, order);
     if (refused) return refusedUnlessRepeat(refused);
-    const counted = await countSignal(rt, entry, entry.rules);
+    const counted = await countSignal(rt, entry, entry.rules, order);
     if (counted === 'outage') return { answer: UNAVAILABLE, waitedUs: 0 };
     if (isRefusal(counted)) return refusedUnlessRepeat(counted);
     count = counted;

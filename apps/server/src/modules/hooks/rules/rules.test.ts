@@ -286,6 +286,18 @@ describe('controls on the signal path', () => {
     expect(await balanceOf(t, trader.userId)).toBe(49);
   });
 
+  it('maxOrdersPerDay reached: a close is still placed (the way out), a new order is not', async () => {
+    const trader = await traderWith('day-close@example.com', { maxOrdersPerDay: 1 });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-c1' })).statusCode).toBe(201);
+    const more = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-c2' });
+    expect(more.json()).toMatchObject({ rule: 'maxOrdersPerDay' });
+    // The position opened must not be held until tomorrow because the day's orders are reached.
+    const close = await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'close', client_id: 'day-c3' });
+    expect(close.json().rule).toBeUndefined();
+    expect(close.statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
   it('maxOrdersPerDay: one count shared by two server instances on one database', async () => {
     const trader = await traderWith('day@example.com', { maxOrdersPerDay: 3 });
     const second = await startTestApp({ database: t.database });
