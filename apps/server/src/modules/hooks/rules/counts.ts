@@ -16,7 +16,8 @@ import type { CompiledRules } from './compile.ts';
 export interface TakenCount {
   /** When it was taken, stored with the signal: its day's count goes back with a rejection. */
   at: string;
-  release(): Promise<void>;
+  /** Gives it back: the signal `signalId` was not stored as new (unless it was after all). */
+  release(signalId: string): Promise<void>;
 }
 
 export async function takeCount(
@@ -28,7 +29,7 @@ export async function takeCount(
   const limits = { perMinute: rules.perMinute ?? null, perDay: rules.perDay ?? null };
   const taken = await takeHookCount(db, hookId, limits);
   if ('at' in taken) {
-    return { at: taken.at, release: () => releaseHookCount(db, hookId, taken.at) };
+    return { at: taken.at, release: (signalId) => releaseHookCount(db, hookId, taken.at, signalId) };
   }
   return taken.reached === 'day'
     ? {
