@@ -374,6 +374,17 @@ describe('symbolMap keys', () => {
     });
   });
 
+  it('refuse a chain or a loop whatever the case of the target, as keys match whatever their case', () => {
+    // A sender's nq is mapped by the key NQ: ES → nq → YM is a chain.
+    expect(parseHookRules(JSON.stringify({ symbolMap: { ES: 'nq', NQ: 'YM' } }))).toEqual({
+      ok: false,
+      message: 'symbolMap.ES: nq is mapped again (a chain or a loop)',
+    });
+    expect(parseHookRules(JSON.stringify({ symbolMap: { A: ' b ', b: 'C' } }))).toMatchObject({ ok: false });
+    // A key mapped to itself in another case is no chain.
+    expect(parseHookRules(JSON.stringify({ symbolMap: { aapl: 'AAPL', APPLE: 'aapl' } }))).toMatchObject({ ok: true });
+  });
+
   it('refuse two keys that are one symbol whatever their case and spaces, mapped otherwise, instead of keeping one', () => {
     expect(parseHookRules(JSON.stringify({ symbolMap: { BTCUSD: 'BTC/USD', btcusd: 'ETH/USD' } }))).toEqual({
       ok: false,
