@@ -33,7 +33,7 @@ describe('releaseHookCount', () => {
     if (!first || !('at' in first)) throw new Error(`not counted: ${JSON.stringify(first)}`);
     expect(second).toEqual(first);
 
-    await releaseHookCount(pool, hookId, first.at);
+    await releaseHookCount(pool, hookId, first.at, 'notStoredSignal00001');
     const counts = await pool.query(
       'select cardinality(recent) as minute, day_count as day from hook_order_counts where hook_id = $1',
       [hookId],
@@ -42,5 +42,31 @@ describe('releaseHookCount', () => {
     // One count is still held: one more signal fits in the minute, a second does not.
     expect(await takeHookCount(pool, hookId, limits)).toHaveProperty('at');
     expect(await takeHookCount(pool, hookId, limits)).toEqual({ reached: 'minute' });
+  });
+
+  it('gives back nothing for a signal stored with its count after all (its store failed only as seen from here)', async () => {
+    const trader = await setupTrader(t, 'stored-after-all@example.com');
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string; connector_id: string }>(
+      'select id, connector_id from hooks where key = $1',
+      [trader.hook.key],
+    );
+    const hookId = Number(rows[0]?.id);
+    const taken = await takeHookCount(pool, hookId, { perMinute: null, perDay: 5 });
+    if (!('at' in taken)) throw new Error('not counted');
+    // The store committed, but its answer was lost: the signal holds its count, which its
+    // outcome (reconciliation finding it never sent) gives back; giving it back here too is twice.
+    await pool.query(
+      `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, day_counted_at)
+      values ('storedAfterAll000001', $1, $2, $3, 'x', 'paper', 'placing', true, $4)`,
+      [trader.userId, hookId, Number(rows[0]?.connector_id), taken.at],
+    );
+    await releaseHookCount(pool, hookId, taken.at, 'storedAfterAll000001');
+    const day = await pool.query('select day_count from hook_order_counts where hook_id = $1', [hookId]);
+    expect(day.rows).toEqual([{ day_count: 1 }]);
+    // A signal not stored (a repeat, no credit) gives its count back.
+    await releaseHookCount(pool, hookId, taken.at, 'neverStored000000001');
+    const after = await pool.query('select day_count from hook_order_counts where hook_id = $1', [hookId]);
+    expect(after.rows).toEqual([{ day_count: 0 }]);
   });
 });

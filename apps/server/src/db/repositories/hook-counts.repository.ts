@@ -63,30 +63,18 @@ async function readDayCount(db: Queryable, hookId: number): Promise<number> {
 /**
  * Gives back a count taken at `at` (the signal was not stored after all: a repeat, no credit).
  * One instant of the last minute's, not every equal one (array_remove): counts taken in one
- * microsecond (or on a coarse clock) share their instant, and the others still hold.
+ * microsecond (or on a coarse clock) share their instant, and the others still hold. Nothing when
+ * the signal `signalId` was stored with its count after all (a store whose commit we did not
+ * hear of): its outcome gives its day's count back (recordSignalOutcomes), never twice.
  */
-export async function releaseHookCount(db: Queryable, hookId: number, at: string): Promise<void> {
+export async function releaseHookCount(db: Queryable, hookId: number, at: string, signalId: string): Promise<void> {
   await db.query({
     name: 'hook_count_release',
     text: `update hook_order_counts set recent = coalesce(
           recent[:array_position(recent, $2::timestamptz) - 1] || recent[array_position(recent, $2::timestamptz) + 1:],
           recent),
         day_count = case when day = ($2::timestamptz at time zone 'utc')::date then greatest(day_count - 1, 0) else day_count end
-      where hook_id = $1`,
-    values: [hookId, at],
-  });
-}
-
-/**
- * Gives back the day's count of a signal counted at `at` that the broker rejected (or that was
- * never sent): it placed no order today. Its instant stays in the last minute's, which bounds how
- * often the broker is sent orders, rejected or not.
- */
-export async function releaseHookDayCount(db: Queryable, hookId: number, at: string): Promise<void> {
-  await db.query({
-    name: 'hook_count_release_day',
-    text: `update hook_order_counts set day_count = greatest(day_count - 1, 0)
-      where hook_id = $1 and day = ($2::timestamptz at time zone 'utc')::date`,
-    values: [hookId, at],
+      where hook_id = $1 and not exists (select 1 from signals where id = $3 and day_counted_at is not null)`,
+    values: [hookId, at, signalId],
   });
 }

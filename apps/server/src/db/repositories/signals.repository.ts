@@ -31,13 +31,15 @@ export interface NewSignal {
   /** JSON text of the answer, known up front for test hooks. */
   response: string | null;
   address: string | null;
+  /** When the hook's maxOrdersPer* count of it was taken (takeHookCount's instant), or null. */
+  dayCountedAt?: string | null;
 }
 
 /** storeSignals' statement, built once (a text made per call is a fresh string of ~5 KB). */
 const STORE = `with input as (
     select * from json_to_recordset($1::json) as t(id text, "hookId" bigint, key text, "userId" bigint,
       "isTest" boolean, "connectorId" bigint, "accountId" text, "providerName" text, request text, "order" text,
-      response text, address text, position int)
+      response text, address text, "dayCountedAt" timestamptz, position int)
   ), claimed as (
     insert into signal_keys as k (hook_id, key, signal_id, expires_at)
     select "hookId", key, id, now() + $2 * interval '1 second' from input
@@ -71,10 +73,10 @@ const STORE = `with input as (
     order by l.user_id, l.rank
   ), stored as (
     insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, is_test, status,
-      request, "order", response, credit_held, address, completed_at)
+      request, "order", response, credit_held, address, day_counted_at, completed_at)
     select id, "userId", "hookId", "connectorId", "accountId", "providerName", "isTest",
       case when "isTest" then 'draft' else 'placing' end, request::jsonb, "order"::jsonb, response::jsonb,
-      not "isTest" and (${UNMETERED_SQL} or "userId" in (select user_id from credit)), address,
+      not "isTest" and (${UNMETERED_SQL} or "userId" in (select user_id from credit)), address, "dayCountedAt",
       case when "isTest" then now() end
     from fresh
     returning id
@@ -157,7 +159,7 @@ export interface SignalOutcome {
   /** JSON text of the answer given; kept when one was already stored (the first answer stands). */
   response: string | null;
   elapsedMs: number | null;
-  /** Give the held credit back (refusal, certain failure). */
+  /** Give the held credit back (refusal, certain failure), and its maxOrdersPerDay count (dayCountedAt). */
   releaseCredit: boolean;
   /** Why it was rejected or failed (the broker's message): order.rejected's `message`. */
   message?: string | null;
@@ -176,17 +178,33 @@ const OUTCOMES = `with input as (
       price = coalesce(i.price, s.price), response = coalesce(s.response, i.response::jsonb),
       elapsed_ms = coalesce(s.elapsed_ms, i."elapsedMs"),
       completed_at = case when i.status in ('placing', 'unknown') then null else now() end,
-      credit_held = s.credit_held and not i."releaseCredit"
+      credit_held = s.credit_held and not i."releaseCredit",
+      day_counted_at = case when i."releaseCredit" then null else s.day_counted_at end
     from input i
     -- The ids as one array parameter for signals_pkey: with only the join, the generic plan made
     -- while the table was small (a fresh database) seq-scans it, however large it has grown.
     where s.id = any((select array_agg(id) from input)::text[]) and s.id = i.id and s.status = i."from"
       and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
     returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
-      s.status, s."order", s.broker_order_id, s.price, i.message, i.response is null as late,
+      s.status, s."order", s.broker_order_id, s.price, s.day_counted_at, i.message, i.response is null as late,
       ${orderEventTypesSql('s.status', 'i."from"', `s."order"->>'action'`)} as types
   ), released as (
     select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
+  ), uncounted as (
+    -- Placed nothing: its maxOrdersPerDay count goes back with its credit, once (the column is
+    -- cleared by this write), to the day it was taken for (a later day's count starts afresh).
+    select s.hook_id, (s.day_counted_at at time zone 'utc')::date as day, count(*)::int as n
+    from signals s join updated u on u.id = s.id
+    where s.day_counted_at is not null and u.day_counted_at is null and s.hook_id is not null
+    group by s.hook_id, day
+  ), counts_held as materialized (
+    select c.hook_id from hook_order_counts c join uncounted d on d.hook_id = c.hook_id and d.day = c.day
+    order by c.hook_id for update of c
+  ), day_released as (
+    update hook_order_counts c set day_count = greatest(c.day_count - d.n, 0)
+    from counts_held h join uncounted d on d.hook_id = h.hook_id
+    where c.hook_id = h.hook_id and c.day = d.day
+    returning c.hook_id
   ), refunds as (
     select r.user_id, r.id, coalesce(-l.credits, case when ${UNMETERED_SQL} then 0 else 1 end) as credits,
       coalesce(-l.recurring, 0) as recurring, row_number() over (partition by r.user_id order by r.id) as rank
@@ -214,7 +232,8 @@ const OUTCOMES = `with input as (
 
 /**
  * Records brokers' outcomes (one statement for many signals, distinct ids); gives back the held
- * credits of those asking for it in the same statement, each with a 'refund' ledger row: what
+ * credits of those asking for it in the same statement (and their hooks' maxOrdersPerDay counts,
+ * which the write clears from the row, so never twice), each with a 'refund' ledger row: what
  * the signal's 'signal' row took, to the same pools (a signal without one, stored before the
  * ledger existed, gets one one-time credit; none when not metered). A row that left `from`, or
  * whose lease another claim took over, is left as it is. Each row written emits its

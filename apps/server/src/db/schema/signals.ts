@@ -52,6 +52,11 @@ export const signals = pgTable(
     /** A signal credit is held while placing, kept on success, released on failure. */
     creditHeld: boolean('credit_held').notNull().default(false),
     address: text('address'),
+    /**
+     * When the hook's maxOrdersPer* limits counted it (null: no count taken, or given back): a
+     * signal that placed nothing gives back its day's count once, with the write of its outcome.
+     */
+    dayCountedAt: timestamp('day_counted_at', { withTimezone: true }),
     elapsedMs: integer('elapsed_ms'),
     /** Reconciliation's lease (modules/signals/reconcile.ts), also the fill follower's. */
     ...leaseColumns(),

@@ -5,7 +5,16 @@ import type { Broker } from '@router/brokers';
 import type { OrderResponse } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { balanceOf, flakyBroker, setupTrader, signalRows } from '../../../test/signal-fixtures.ts';
+import {
+  balanceOf,
+  eventually,
+  type FlakyBroker,
+  flakyBroker,
+  postSignal,
+  setupTrader,
+  signalRows,
+} from '../../../test/signal-fixtures.ts';
+import { updateHook } from '../hooks/index.ts';
 import { reconcileOnce } from './reconcile.ts';
 
 /** A broker that finds orders by our client order id, counting lookups, each held at `gate`. */
@@ -15,11 +24,14 @@ interface Book {
   /** Lookups per client order id. */
   lookups: Map<string, number>;
   gate: Promise<void>;
+  /** How its placeOrder behaves (mode 'lost': no answer). */
+  flaky: FlakyBroker;
 }
 
 function gatedBroker(): Book {
-  const base = flakyBroker({ knows: 'clientId' }).broker;
-  const book: Book = { broker: base, orders: new Map(), lookups: new Map(), gate: Promise.resolve() };
+  const flaky = flakyBroker({ knows: 'clientId' });
+  const base = flaky.broker;
+  const book: Book = { broker: base, orders: new Map(), lookups: new Map(), gate: Promise.resolve(), flaky };
   book.broker = {
     ...base,
     descriptor: { ...base.descriptor, name: 'gated', title: 'Gated Broker' },
@@ -141,5 +153,79 @@ describe('reconciliation', () => {
       done: true,
     });
     expect(await balanceOf(t, trader.userId)).toBe(4);
+  });
+
+  it("gives back a lost signal's maxOrdersPerDay count once when it is found rejected, never one never taken", async () => {
+    const trader = await setupTrader(t, 'lost-day@example.com', { provider: 'gated', credits: 10 });
+    const pool = t.services.db.$client;
+    const dayCount = async () =>
+      (
+        await pool.query<{ day_count: number }>('select day_count from hook_order_counts where hook_id = $1', [
+          trader.hook.id,
+        ])
+      ).rows[0]?.day_count;
+    const lostSignal = async (clientId: string) => {
+      book.flaky.mode = 'lost';
+      const answer = await postSignal(t, trader.shortKey, {
+        symbol: 'AAPL',
+        action: 'buy',
+        quantity: 1,
+        client_id: clientId,
+      });
+      book.flaky.mode = 'fill';
+      expect(answer.json()).toMatchObject({ status: 'accepted' });
+      const id = answer.json().id as string;
+      await eventually(async () =>
+        (await signalRows(t, trader.userId)).some((s) => s.id === id && s.status === 'unknown'),
+      );
+      return id;
+    };
+    const setRules = (rules: Record<string, unknown>) =>
+      updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+        rules: JSON.stringify(rules),
+      });
+
+    // Taken before any limit was set: no count of it to give back.
+    const uncounted = await lostSignal('lostDay0');
+    await setRules({ maxOrdersPerDay: 2 });
+    // Its cache is told by a notification: not waited for.
+    t.app.signalRuntime.hooks.invalidate(trader.shortKey);
+    const counted = await lostSignal('lostDay1');
+    book.flaky.mode = 'fill';
+    const placed = await postSignal(t, trader.shortKey, {
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      client_id: 'lostDay2',
+    });
+    expect(placed.statusCode).toBe(201);
+    await eventually(async () => (await signalRows(t, trader.userId)).every((s) => s.status !== 'placing'));
+    expect(await dayCount()).toBe(2);
+
+    // The broker never placed either lost one.
+    book.orders.set(uncounted, { id: 'R-0', status: 'rejected', status_description: 'insufficient buying power' });
+    book.orders.set(counted, { id: 'R-1', status: 'rejected', status_description: 'insufficient buying power' });
+    await reconcileOnce(t.services, options('day'));
+    const rows = await signalRows(t, trader.userId);
+    expect(rows.filter((s) => s.status === 'rejected')).toHaveLength(2);
+    // Only the counted one's count is given back, once, however often reconciliation runs.
+    expect(await dayCount()).toBe(1);
+    await reconcileOnce(t.services, options('day-again'));
+    expect(await dayCount()).toBe(1);
+    // The day's second order may still go; a third may not.
+    const second = await postSignal(t, trader.shortKey, {
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      client_id: 'lostDay3',
+    });
+    expect(second.statusCode).toBe(201);
+    const third = await postSignal(t, trader.shortKey, {
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      client_id: 'lostDay4',
+    });
+    expect(third.json()).toMatchObject({ rule: 'maxOrdersPerDay' });
   });
 });

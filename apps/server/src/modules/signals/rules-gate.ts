@@ -3,7 +3,7 @@
 // rules get here; refusals go back to submit.ts's refuse(), like every other refusal.
 
 import type { Holding } from '@router/brokers';
-import type { Order } from '@router/orders';
+import { isExitAction, type Order } from '@router/orders';
 import type { HookEntry } from '../hooks/index.ts';
 import { brokerNeeds, checkWithBroker, mayBeWayOut, wayOut } from '../hooks/rules/broker-limits.ts';
 import {
@@ -11,6 +11,7 @@ import {
   checkOrder,
   checkSource,
   checkWindow,
+  isRefusal,
   lotsAt,
   prepareBody,
   type RuleRefusal,
@@ -36,14 +37,21 @@ export function rulesBefore(
   return rules.readsBody ? prepareBody(rules, request, Date.now(), !queued) : request;
 }
 
-/** Counts the signal for maxOrdersPer*: a count to give back if not stored, a refusal, or our outage. */
+/**
+ * Counts the signal for maxOrdersPer*: a count to give back if not stored, a refusal, or our
+ * outage. A close or cancel is counted while within the limits, but never refused by them (then
+ * placed uncounted): it cannot open or grow a position, and a trader must always be able to get
+ * out, not be held in a position until the next UTC day because the day's orders are reached.
+ */
 export async function countSignal(
   rt: SignalRuntime,
   entry: HookEntry,
   rules: CompiledRules,
+  order: Order,
 ): Promise<TakenCount | RuleRefusal | 'outage' | undefined> {
   try {
-    return await takeCount(rt.services.db.$client, entry.hookId, rules);
+    const counted = await takeCount(rt.services.db.$client, entry.hookId, rules);
+    return isRefusal(counted) && isExitAction(order.action) ? undefined : counted;
   } catch (error) {
     rt.services.log.error({ err: error }, 'hook count not taken');
     return 'outage';

@@ -31,7 +31,7 @@ export interface Signal {
   readonly receivedAt: number;
   /** What was sent to the broker, redacted (set when the broker is called). */
   wire?: WireLog;
-  /** Its maxOrdersPerDay count: given back when the broker rejected it or it was never sent. */
+  /** Its maxOrdersPer* count (stored with it: the day's goes back with a rejection's write). */
   readonly count?: TakenCount | undefined;
 }
 
@@ -145,11 +145,5 @@ async function settle(rt: SignalRuntime, s: Signal, o: Outcome, answered: Answer
   } catch (error) {
     // The row stays 'placing': reconciliation asks the broker later.
     rt.services.log.error({ err: error, signalId: s.id }, 'signal outcome not recorded');
-  }
-  // Rejected for sure (or never sent), like its credit: no order placed today.
-  if (o.releaseCredit) {
-    await s.count?.releaseDay().catch((error: unknown) => {
-      rt.services.log.error({ err: error, signalId: s.id }, 'hook day count not released');
-    });
   }
 }

@@ -141,7 +141,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
       (await heldRepeat(rt, input, key, order, request)) ?? refuse(rt, input, ruleRefused(r.rule, r.message), request);
     const refused = await checkOrderLimits(rt, entry, entry.rules, order);
     if (refused) return refusedUnlessRepeat(refused);
-    const counted = await countSignal(rt, entry, entry.rules);
+    const counted = await countSignal(rt, entry, entry.rules, order);
     if (counted === 'outage') return { answer: UNAVAILABLE, waitedUs: 0 };
     if (isRefusal(counted)) return refusedUnlessRepeat(counted);
     count = counted;
@@ -186,7 +186,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   try {
     stored = await accept(rt, signal);
   } catch (error) {
-    await giveBack(rt, count);
+    await giveBack(rt, count, signal.id);
     if (isUnstorableInput(error)) {
       return refuse(rt, input, refusal(400, 'ValidationError', UNSTORABLE), request, phases);
     }
@@ -194,7 +194,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
     return { answer: UNAVAILABLE, waitedUs: 0 };
   }
   if ('noCredit' in stored) {
-    await giveBack(rt, count);
+    await giveBack(rt, count, signal.id);
     return refuse(rt, input, NO_SIGNALS_LEFT, request, phases);
   }
   rt.timings.record('store', storeStart);
@@ -203,7 +203,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const { owner } = stored;
   // A repeat places nothing: it does not count against the hook's order limits.
   if (owner !== signal.id) {
-    await giveBack(rt, count);
+    await giveBack(rt, count, signal.id);
     return repeatOf(rt, input, owner, signal.order, request, phases);
   }
   p.afterStore?.(signal);
@@ -362,8 +362,10 @@ export function signalKey(input: SignalInput, clientId: string | undefined, requ
 
 /** A count taken for maxOrdersPer* goes back when the signal was not stored as a new one. */
 // Awaited (only hooks with such a limit, and only then): the next signal must see it given back.
-async function giveBack(rt: SignalRuntime, count: TakenCount | undefined): Promise<void> {
-  await count?.release().catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
+async function giveBack(rt: SignalRuntime, count: TakenCount | undefined, signalId: string): Promise<void> {
+  await count
+    ?.release(signalId)
+    .catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
 }
 
 /** received → accepted: stored with its key and credit (batched). A repeat or no credit is no move. */
@@ -382,6 +384,7 @@ async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
     order: JSON.stringify(s.order),
     response: entry.isTest ? JSON.stringify(draftAnswer(s).body) : null,
     address: s.address,
+    dayCountedAt: s.count?.at ?? null,
   });
   if ('owner' in stored && stored.owner === s.id) s.state = transition(s.state, 'accept');
   return stored;

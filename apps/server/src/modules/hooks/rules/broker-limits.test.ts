@@ -318,6 +318,31 @@ describe('maxNotional of options and futures', () => {
     });
   });
 
+  it('values a spread at a net price of 0 by its legs, not at 0: unpriced legs are refused', () => {
+    const spread = (legPrices: [number, number] | []) =>
+      normalizeOrderOrThrow({
+        legs: [
+          { symbol: 'SPY 271217C00500000', action: 'buy_to_open', limit_price: legPrices[0] },
+          { symbol: 'SPY 271217C00510000', action: 'sell_to_open', limit_price: legPrices[1] },
+        ],
+        quantity: 1000,
+        type: 'limit',
+        limit_price: 0,
+      });
+    // 1,000 spreads, 100,000 shares a leg: a net price of 0 says nothing of what they are worth.
+    const unpriced = spread([]);
+    expect(checkOrder(rules, unpriced) ?? checkWithBroker(rules, unpriced, { lastPrice: 12 })).toEqual({
+      rule: 'maxNotional',
+      message:
+        'maxNotional: the leg on SPY   271217C00500000 has no price to value it with (a net price of 0 values none of the legs); give every leg a limit price',
+    });
+    // Each leg at its own price: 1,000 × 100 × (12 + 12).
+    expect(checkOrder(rules, spread([12, 12]))).toEqual({
+      rule: 'maxNotional',
+      message: "maxNotional: notional 2400000 is more than this webhook's maximum of 10000",
+    });
+  });
+
   it('values every leg of a multi-leg order without a price of its own, not only the first', () => {
     const legs = (second: Record<string, unknown>) =>
       normalizeOrderOrThrow({

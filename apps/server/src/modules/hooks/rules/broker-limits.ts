@@ -4,7 +4,15 @@
 // nothing makes no broker call; checkWithBroker judges the answers.
 import type { Holding } from '@router/brokers';
 import { type Order, type OrderAction, parseSymbol } from '@router/orders';
-import { contractMultiplier, futureRefusal, overNotional, ownPrice, type RuleRefusal, refusal } from './check.ts';
+import {
+  contractMultiplier,
+  futureRefusal,
+  overNotional,
+  ownPrice,
+  type RuleRefusal,
+  refusal,
+  valuedByLegs,
+} from './check.ts';
 import type { CompiledRules } from './compile.ts';
 
 /** What to ask the broker before the order may go; undefined: nothing. */
@@ -40,12 +48,12 @@ export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | u
 
 /**
  * maxNotional of a fixed size valued here, at the order's own price or the broker's last price:
- * the size and the maximum, or undefined. A multi-leg order without a price of its own is valued
- * by its legs' prices (check.ts): one symbol's last price values none of them.
+ * the size and the maximum, or undefined. A multi-leg order without a price of its own (or at a
+ * net 0) is valued by its legs' prices (check.ts): one symbol's last price values none of them.
  */
 function notionalHere(rules: CompiledRules, order: Order): { quantity: number; max: number } | undefined {
   if (rules.maxNotional === undefined || order.quantity_type !== 'fixed' || order.quantity === undefined) return;
-  if (!placesQuantity(order) || (ownPrice(order) === undefined && order.legs?.length)) return;
+  if (!placesQuantity(order) || valuedByLegs(order)) return;
   return { quantity: order.quantity, max: rules.maxNotional };
 }
 

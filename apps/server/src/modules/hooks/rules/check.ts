@@ -116,9 +116,18 @@ function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, st
  */
 export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string): RuleRefusal | undefined {
   if (rules.symbols) {
-    const symbols = order.legs?.length ? order.legs.map((leg) => leg.symbol) : [order.symbol];
-    const denied = symbols.find((s) => !rules.symbols?.has(s.toUpperCase()));
-    if (denied !== undefined) return refusal('symbols', `${denied} is not among this webhook's symbols`);
+    // A bare entry allows the symbol on any exchange; NASDAQ:AAPL only an order that names NASDAQ
+    // (a leg names none: its prefix is not kept, so it goes wherever the broker routes it).
+    const allowed = (symbol: string, exchange?: string) =>
+      rules.symbols?.has(symbol) || (exchange !== undefined && rules.symbols?.has(`${exchange}:${symbol}`));
+    const symbols = order.legs?.length
+      ? order.legs.map((leg) => ({ symbol: leg.symbol.toUpperCase(), exchange: undefined }))
+      : [{ symbol: order.symbol.toUpperCase(), exchange: order.exchange?.toUpperCase() }];
+    const denied = symbols.find((s) => !allowed(s.symbol, s.exchange));
+    if (denied !== undefined) {
+      const named = denied.exchange ? `${denied.exchange}:${denied.symbol}` : denied.symbol;
+      return refusal('symbols', `${named} is not among this webhook's symbols`);
+    }
   }
   // A close (at most what is held, at every broker) and a cancel never open or grow a position:
   // they are the way out, which no size limit may stand in (maxPosition lets them through too).
@@ -169,24 +178,30 @@ function checkNotional(order: Order, max: number, lotsAt: string | undefined): R
   if (multiplier === undefined) return futureRefusal(order);
   // A market order has no price of its own: valued at the broker's last price (broker-limits.ts).
   const price = ownPrice(order);
-  if (price === undefined && order.legs?.length) return legsNotional(order.legs, max);
+  if (valuedByLegs(order) && order.legs) return legsNotional(order.legs, max, price === 0);
   return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price * multiplier), max);
 }
 
 /**
- * A multi-leg order without a net price of its own (legs on several symbols, each at its own
- * limit, as an oto or oco sends them): every leg valued at its own limit price, summed. The
- * broker's last price is of one symbol only, so a leg at market is refused rather than valued at
- * another leg's price (or left out).
+ * A multi-leg order valued by its legs: without a net price of its own, or at a net price of 0
+ * (legs that offset each other, which values none of them: a spread of any size would pass).
  */
-function legsNotional(legs: readonly OrderLeg[], max: number): RuleRefusal | undefined {
+export const valuedByLegs = (order: Order): boolean => Boolean(order.legs?.length) && !ownPrice(order);
+
+/**
+ * A multi-leg order without a net price of its own (legs on several symbols, each at its own
+ * limit, as an oto or oco sends them), or at a net price of 0 (`netZero`): every leg valued at its
+ * own limit price, summed. The broker's last price is of one symbol only, so a leg at market is
+ * refused rather than valued at another leg's price (or left out).
+ */
+function legsNotional(legs: readonly OrderLeg[], max: number, netZero: boolean): RuleRefusal | undefined {
   let notional = 0;
   for (const leg of legs) {
     if (leg.limit_price === undefined) {
-      return refusal(
-        'maxNotional',
-        `the leg on ${leg.symbol} has no price to value it with; give every leg a limit price, or the order a limit_price`,
-      );
+      const how = netZero
+        ? ' (a net price of 0 values none of the legs); give every leg a limit price'
+        : '; give every leg a limit price, or the order a limit_price';
+      return refusal('maxNotional', `the leg on ${leg.symbol} has no price to value it with${how}`);
     }
     notional += Math.abs(leg.quantity * leg.limit_price * (leg.class === 'option' ? OPTION_MULTIPLIER : 1));
   }

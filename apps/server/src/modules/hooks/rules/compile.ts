@@ -2,7 +2,7 @@
 // symbol sets and maps, time-zone formatters. A hook without settings has no compiled rules at
 // all, so its signals take no step of this module.
 import { BlockList } from 'node:net';
-import { parseSymbol } from '@router/orders';
+import { parseSymbol, writtenSymbol } from '@router/orders';
 import {
   addSource,
   type FanOutLeg,
@@ -52,9 +52,16 @@ export function compileRules(settings: HookRules | null): CompiledRules | null {
     }
     compiled.sources = list;
   }
-  // As written and as the order language spells the instrument (an order's symbol is canonical).
-  if (settings.symbols?.length)
-    compiled.symbols = new Set(settings.symbols.flatMap((s) => [s.toUpperCase(), canonical(s)]));
+  // As written and as the order language spells the instrument (an order's symbol is canonical);
+  // an entry with an exchange prefix (NASDAQ:AAPL) as EXCHANGE:symbol, allowing that exchange only.
+  if (settings.symbols?.length) {
+    compiled.symbols = new Set(
+      settings.symbols.flatMap((s) => {
+        const prefix = exchangeOf(s);
+        return [writtenSymbol(s), canonical(s)].map((name) => (prefix ? `${prefix}:${name}` : name));
+      }),
+    );
+  }
   const map = Object.entries(settings.symbolMap ?? {});
   // Looked up as sent, then upper-cased (check.ts): upper-cased keys too, so `es1!` maps ES1!.
   if (map.length > 0)
@@ -88,6 +95,15 @@ function canonical(symbol: string): string {
     return parseSymbol(symbol).canonical;
   } catch {
     return symbol.toUpperCase();
+  }
+}
+
+/** The exchange prefix of a symbol as TradingView writes it (NASDAQ:AAPL → NASDAQ), upper-cased. */
+function exchangeOf(symbol: string): string | undefined {
+  try {
+    return parseSymbol(symbol).exchange;
+  } catch {
+    return /^([A-Za-z0-9_]{1,20}):./.exec(symbol.trim())?.[1]?.toUpperCase();
   }
 }
 

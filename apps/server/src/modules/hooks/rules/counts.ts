@@ -1,24 +1,23 @@
 // maxOrdersPerMinute / maxOrdersPerDay: a signal that passed every other rule is counted before it
 // is stored (one statement, only for hooks with such a limit, which also says which limit a
 // refused one reached), and given back when storing did not make it a new signal (a repeat, no
-// credit, a failure). One the broker then rejected (or that was never sent) gives back its day's
-// count only: the day's orders are those placed, the minute's every one sent. Counted in
-// PostgreSQL, so two server instances share the limits.
+// credit, a failure). The signal is stored with the instant of its count: one the broker then
+// rejected (or that was never sent, or that reconciliation finds so later) gives back its day's
+// count only, once, with the write of that outcome (recordSignalOutcomes): the day's orders are
+// those placed, the minute's every one sent. Counted in PostgreSQL, so two server instances share
+// the limits.
 
-import {
-  releaseHookCount,
-  releaseHookDayCount,
-  takeHookCount,
-} from '../../../db/repositories/hook-counts.repository.ts';
+import { releaseHookCount, takeHookCount } from '../../../db/repositories/hook-counts.repository.ts';
 import type { Queryable } from '../../../db/repositories/signals.repository.ts';
 import type { RuleRefusal } from './check.ts';
 import type { CompiledRules } from './compile.ts';
 
 /** A taken count: give it back unless the signal was stored as new. */
 export interface TakenCount {
-  release(): Promise<void>;
-  /** The broker rejected it (or it was never sent): no order today, but it was sent this minute. */
-  releaseDay(): Promise<void>;
+  /** When it was taken, stored with the signal: its day's count goes back with a rejection. */
+  at: string;
+  /** Gives it back: the signal `signalId` was not stored as new (unless it was after all). */
+  release(signalId: string): Promise<void>;
 }
 
 export async function takeCount(
@@ -30,10 +29,7 @@ export async function takeCount(
   const limits = { perMinute: rules.perMinute ?? null, perDay: rules.perDay ?? null };
   const taken = await takeHookCount(db, hookId, limits);
   if ('at' in taken) {
-    return {
-      release: () => releaseHookCount(db, hookId, taken.at),
-      releaseDay: () => releaseHookDayCount(db, hookId, taken.at),
-    };
+    return { at: taken.at, release: (signalId) => releaseHookCount(db, hookId, taken.at, signalId) };
   }
   return taken.reached === 'day'
     ? {

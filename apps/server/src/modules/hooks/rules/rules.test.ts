@@ -286,6 +286,18 @@ describe('controls on the signal path', () => {
     expect(await balanceOf(t, trader.userId)).toBe(49);
   });
 
+  it('maxOrdersPerDay reached: a close is still placed (the way out), a new order is not', async () => {
+    const trader = await traderWith('day-close@example.com', { maxOrdersPerDay: 1 });
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-c1' })).statusCode).toBe(201);
+    const more = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-c2' });
+    expect(more.json()).toMatchObject({ rule: 'maxOrdersPerDay' });
+    // The position opened must not be held until tomorrow because the day's orders are reached.
+    const close = await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'close', client_id: 'day-c3' });
+    expect(close.json().rule).toBeUndefined();
+    expect(close.statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
   it('maxOrdersPerDay: one count shared by two server instances on one database', async () => {
     const trader = await traderWith('day@example.com', { maxOrdersPerDay: 3 });
     const second = await startTestApp({ database: t.database });
@@ -362,6 +374,17 @@ describe('symbolMap keys', () => {
     });
   });
 
+  it('refuse a chain or a loop whatever the case of the target, as keys match whatever their case', () => {
+    // A sender's nq is mapped by the key NQ: ES → nq → YM is a chain.
+    expect(parseHookRules(JSON.stringify({ symbolMap: { ES: 'nq', NQ: 'YM' } }))).toEqual({
+      ok: false,
+      message: 'symbolMap.ES: nq is mapped again (a chain or a loop)',
+    });
+    expect(parseHookRules(JSON.stringify({ symbolMap: { A: ' b ', b: 'C' } }))).toMatchObject({ ok: false });
+    // A key mapped to itself in another case is no chain.
+    expect(parseHookRules(JSON.stringify({ symbolMap: { aapl: 'AAPL', APPLE: 'aapl' } }))).toMatchObject({ ok: true });
+  });
+
   it('refuse two keys that are one symbol whatever their case and spaces, mapped otherwise, instead of keeping one', () => {
     expect(parseHookRules(JSON.stringify({ symbolMap: { BTCUSD: 'BTC/USD', btcusd: 'ETH/USD' } }))).toEqual({
       ok: false,
@@ -418,6 +441,24 @@ describe('symbols as written in the settings', () => {
       rule: 'symbols',
       message: "symbols: SPY   271217C00510000 is not among this webhook's symbols",
     });
+  });
+});
+
+describe('symbols with an exchange prefix', () => {
+  it('an exchange-qualified entry allows that exchange only; a bare entry any exchange', () => {
+    const rules = compileRules({ symbols: ['NASDAQ:AAPL', 'msft', 'nse:infy'] });
+    if (!rules) throw new Error('no rules');
+    const order = (symbol: string) => normalizeOrderOrThrow({ symbol, action: 'buy', quantity: 1 });
+    expect(checkOrder(rules, order('NASDAQ:AAPL'))).toBeUndefined();
+    expect(checkOrder(rules, order('nasdaq:aapl'))).toBeUndefined();
+    expect(checkOrder(rules, order('NSE:INFY'))).toBeUndefined();
+    for (const other of ['NYSE:AAPL', 'AAPL', 'BSE:INFY', 'INFY']) {
+      expect(checkOrder(rules, order(other))).toMatchObject({ rule: 'symbols' });
+    }
+    expect(checkOrder(rules, order('NYSE:AAPL'))?.message).toBe(
+      "symbols: NYSE:AAPL is not among this webhook's symbols",
+    );
+    for (const any of ['MSFT', 'NASDAQ:MSFT', 'BATS:MSFT']) expect(checkOrder(rules, order(any))).toBeUndefined();
   });
 });
 

@@ -193,10 +193,14 @@ function windowProblem(rules: HookRules): string | undefined {
 
 function mapProblem(rules: HookRules): string | undefined {
   const map = rules.symbolMap ?? {};
+  // Keys match whatever their case and spaces (compile.ts), so a target does too: `nq` is mapped
+  // by the key NQ. A Map, not the object: every object has `toString` and `constructor`.
+  const plain = (symbol: string) => symbol.trim().toUpperCase();
+  const keys = new Map(Object.entries(map).map(([from, to]) => [plain(from), to] as const));
   for (const [from, to] of Object.entries(map)) {
-    // Mapped once, never again: a target that is itself mapped is a chain or a loop.
-    // Own keys only: every object has `toString` and `constructor`, which are no mapping.
-    if (from !== to && Object.hasOwn(map, to) && map[to] !== to)
+    // Mapped once, never again: a target that is itself mapped (to another symbol) is a chain or a loop.
+    const next = keys.get(plain(to));
+    if (plain(from) !== plain(to) && next !== undefined && plain(next) !== plain(to))
       return `symbolMap.${from}: ${to} is mapped again (a chain or a loop)`;
   }
   return undefined;

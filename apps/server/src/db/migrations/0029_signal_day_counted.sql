@@ -1,0 +1,1 @@
+ALTER TABLE "signals" ADD COLUMN "day_counted_at" timestamp with time zone;
