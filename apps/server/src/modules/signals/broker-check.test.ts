@@ -56,6 +56,30 @@ const CASES = [
     message: 'Coinbase: cash quantity except on market buys is not supported',
     valid: { symbol: 'BTC-USD', action: 'buy', quantity: 100, quantity_type: 'cash' },
   },
+  {
+    provider: 'etrade',
+    refused: { symbol: 'AAPL', action: 'buy', quantity: 1.5 },
+    message: 'E*TRADE: quantity must be a whole number of shares or contracts',
+    valid: { symbol: 'AAPL', action: 'buy', quantity: 2 },
+  },
+  {
+    provider: 'webull',
+    refused: { symbol: 'BTCUSD', class: 'crypto', action: 'buy', quantity: 1, type: 'stop', stop_price: 10 },
+    message: 'Webull: crypto stops are stop_limit orders',
+    valid: { symbol: 'BTCUSD', class: 'crypto', action: 'buy', quantity: 1 },
+  },
+  {
+    provider: 'tastytrade',
+    refused: { symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'gtd' },
+    message: 'tastytrade: duration gtd needs extra.gtc_date, the last day as YYYY-MM-DD',
+    valid: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+  },
+  {
+    provider: 'zerodha',
+    refused: { symbol: 'NSE:INFY', action: 'buy', quantity: 1.5 },
+    message: 'Zerodha: quantity must be a whole number of shares or units',
+    valid: { symbol: 'NSE:INFY', action: 'buy', quantity: 1 },
+  },
 ];
 
 /** A user with credits and a test hook on a connection to `provider` (never opened: a test hook calls no broker). */
