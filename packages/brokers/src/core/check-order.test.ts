@@ -40,6 +40,12 @@ const CASES = [
     message: 'Zerodha: market_protection is for market and stop orders',
     valid: { symbol: 'NSE:INFY', action: 'buy', quantity: 1, extra: { market_protection: 5 } },
   },
+  {
+    broker: 'rithmic',
+    refused: { symbol: 'ES2!', action: 'buy', quantity: 1 },
+    message: 'Rithmic: only the front month (ES1!) is resolved; name the month of ES2!',
+    valid: { symbol: 'ES1!', action: 'buy', quantity: 1 },
+  },
 ];
 
 /** A session on an account, at an address that answers nothing: a call would fail otherwise. */

@@ -80,6 +80,12 @@ const CASES = [
     message: 'Zerodha: quantity must be a whole number of shares or units',
     valid: { symbol: 'NSE:INFY', action: 'buy', quantity: 1 },
   },
+  {
+    provider: 'rithmic',
+    refused: { symbol: 'ES2!', action: 'buy', quantity: 1 },
+    message: 'Rithmic: only the front month (ES1!) is resolved; name the month of ES2!',
+    valid: { symbol: 'ES1!', action: 'buy', quantity: 1 },
+  },
 ];
 
 /** A user with credits and a test hook on a connection to `provider` (never opened: a test hook calls no broker). */
