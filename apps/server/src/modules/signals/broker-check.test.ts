@@ -3,7 +3,7 @@
 // a valid order is still a draft; a broker without checks drafts what the order language takes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
-import { balanceOf, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { balanceOf, postSignal } from '../../../test/signal-fixtures.ts';
 import { newShortKey } from '../../crypto/random.ts';
 
 let t: TestApp;
@@ -86,6 +86,12 @@ const CASES = [
     message: 'Rithmic: only the front month (ES1!) is resolved; name the month of ES2!',
     valid: { symbol: 'ES1!', action: 'buy', quantity: 1 },
   },
+  {
+    provider: 'paper',
+    refused: { symbol: 'NOSUCHSYMBOL', action: 'buy', quantity: 1 },
+    message: 'Paper Trading: Symbol not found: NOSUCHSYMBOL',
+    valid: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+  },
 ];
 
 /** A user with credits and a test hook on a connection to `provider` (never opened: a test hook calls no broker). */
@@ -135,10 +141,10 @@ describe('a test hook checks the order as its broker would', () => {
   });
 
   it('a broker without checks drafts what the order language takes, as before', async () => {
-    const trader = await setupTrader(t, 'check-paper@example.com', { isTest: true });
-    expect(t.services.brokers.get('paper')?.checkOrder).toBeUndefined();
-    // Paper places no such symbol; its test hook checks the order language only.
-    const res = await postSignal(t, trader.shortKey, { symbol: 'NOSUCHSYMBOL', action: 'buy', quantity: 1 });
+    // IBKR resolves a symbol at the broker (a contract search): its test hook checks the order language only.
+    expect(t.services.brokers.get('ibkr')?.checkOrder).toBeUndefined();
+    const { shortKey } = await testHookOn('ibkr');
+    const res = await postSignal(t, shortKey, { symbol: 'NOSUCHSYMBOL', action: 'buy', quantity: 1 });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ status: 'draft' });
   });
