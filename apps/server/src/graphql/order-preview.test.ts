@@ -56,4 +56,23 @@ describe('orderPreview', () => {
     const inactive = await gql(t, trader.headers, PREVIEW, { connectorKey: trader.connector.key, data });
     expect(inactive.error?.message).toBe('Please, reconnect the broker');
   });
+
+  it("refuses what the broker's own checks refuse, with the live message (a broker without a preview)", async () => {
+    const { id: userId, headers } = await insertTestUser(t.services, 'preview-checks@example.com');
+    const accounts = [{ id: 'A1', name: 'Main', demo: true }];
+    await t.services.db.$client.query(
+      `insert into connectors (key, user_id, provider_name, is_active, accounts) values ($1, $2, 'alpaca', true, $3)`,
+      ['c_preview_checks', userId, JSON.stringify(accounts)],
+    );
+    const preview = (order: Record<string, unknown>) =>
+      gql<{ orderPreview: Record<string, unknown> }>(t, headers, PREVIEW, {
+        connectorKey: 'c_preview_checks',
+        data: JSON.stringify(order),
+      });
+    const refused = await preview({ symbol: 'BTCUSD', class: 'crypto', action: 'sell_short', quantity: 1 });
+    expect(refused.error?.message).toBe('Alpaca: crypto cannot be sold short');
+    const valid = await preview({ symbol: 'BTCUSD', class: 'crypto', action: 'sell', quantity: 1 });
+    expect(valid.error).toBeUndefined();
+    expect(valid.data?.orderPreview).toMatchObject({ status: 'draft', order: { action: 'sell' } });
+  });
 });

@@ -1,7 +1,7 @@
 // The Broker contract over ccxt, shared by kraken, coinbase, bitmex and woo. Each call builds a
 // fresh ccxt instance (credentials, deadline, base URL), so nothing leaks between connections.
 
-import type { OrderResponse } from '@router/orders';
+import type { Order, OrderResponse } from '@router/orders';
 import type { Order as CcxtOrder, Exchange } from 'ccxt';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../core/errors.ts';
@@ -26,7 +26,7 @@ const STOP_PARAMS = ['stopLossPrice', 'triggerPrice'] as const;
 const isSandbox = (values: Readonly<Record<string, string>>) => /^(1|true|yes|on)$/i.test(values.sandbox ?? '');
 
 /** What every ccxt exchange has; finding by client id, or by listing, as `has` says. */
-export type CcxtBroker = BrokerWith<'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId'>;
+export type CcxtBroker = BrokerWith<'checkOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId'>;
 
 export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   const { descriptor } = venue;
@@ -78,6 +78,13 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     const market = findMarket(markets, symbol, preferredKind(extra) ?? venue.defaultKind);
     if (!market) throw new BrokerError('InvalidOrder', title, `unknown symbol ${symbol}`);
     return market;
+  }
+
+  /** What of the position a close sells: a fixed quantity, or (undefined) all of it. */
+  function closeQuantity(order: Order): number | undefined {
+    if (order.quantity !== undefined && order.quantity_type !== 'fixed')
+      throw new BrokerError('InvalidOrder', title, 'close takes a fixed quantity');
+    return order.quantity;
   }
 
   /** ccxt truncates amounts to the lot size; a material change (150 → 100 contracts) is refused. */
@@ -260,16 +267,18 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       };
     },
 
+    // placeOrder's own checks of the order, short of its market (the symbol, lot and tick sizes).
+    checkOrder({ order, clientOrderId }) {
+      if (order.action === 'close') closeQuantity(order);
+      else if (order.action !== 'cancel') venue.orderArgs(order, undefined, clientOrderId);
+    },
+
     async placeOrder(ctx, session, input) {
       checkAccount(session, input.accountId);
       const { order, clientOrderId } = input;
       const exchange = await exchangeFor(ctx, session.secrets);
       const market = await marketFor(exchange, order.symbol, order.extra);
-      if (order.action === 'close') {
-        if (order.quantity !== undefined && order.quantity_type !== 'fixed')
-          throw new BrokerError('InvalidOrder', title, 'close takes a fixed quantity');
-        return close(exchange, market, order.quantity, clientOrderId);
-      }
+      if (order.action === 'close') return close(exchange, market, closeQuantity(order), clientOrderId);
       if (order.action === 'cancel') {
         const count = await cancelOpen(exchange, market);
         return { id: clientOrderId, status: 'canceled', status_description: `${count} open orders canceled` };

@@ -27,8 +27,12 @@ export interface CcxtVenue {
   /** ccxt options of this exchange. */
   options?: Record<string, unknown>;
   readMessage: MessageReader;
-  /** createOrder arguments; throws a BrokerError for what the exchange cannot do. */
-  orderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs;
+  /**
+   * createOrder arguments; throws a BrokerError for what the exchange cannot do. `market` is
+   * undefined in a check without the exchange (Broker.checkOrder): what only the market can tell
+   * (spot or swap) is left to placing, every other check runs.
+   */
+  orderArgs(order: Order, market: MarketInfo | undefined, clientOrderId: string): OrderArgs;
   /**
    * The createOrder params that carry our client order id, in the exchange's form: a close
    * signal's closing order is sent with them, so it can be found again like any other order.

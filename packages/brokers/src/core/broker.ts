@@ -135,6 +135,13 @@ export interface Broker {
   connect(ctx: BrokerContext, input: ConnectInput): Promise<BrokerSession>;
   /** Renews tokens; returns the new session. Providers without expiring tokens omit it. */
   refresh?(ctx: BrokerContext, session: BrokerSession): Promise<BrokerSession>;
+  /**
+   * The broker's own checks of an order, without a session or any call (a test hook's "check
+   * without placing"): throws the BrokerError placeOrder would throw for it before sending
+   * anything, through the same mapping code. Pure. Omitted where the mapping needs the broker
+   * (instruments, quotes): such a broker's test hooks check the order language only.
+   */
+  checkOrder?(input: PlaceOrderInput): void;
   placeOrder(ctx: BrokerContext, session: BrokerSession, input: PlaceOrderInput): Promise<OrderResponse>;
   /** Validates and prices the order without placing it, where the broker can. */
   previewOrder?(ctx: BrokerContext, session: BrokerSession, input: PlaceOrderInput): Promise<OrderResponse>;

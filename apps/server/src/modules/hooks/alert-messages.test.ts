@@ -1,6 +1,7 @@
 // The alert messages the web app offers (Brokers & Webhooks, "Connect TradingView"): for every
 // provider this server connects to, each message, filled in as the platform would, is an order the
-// provider accepts; and a filled TradingView message placed through a real test hook is a draft.
+// provider accepts (its order language and its broker's own checks, Broker.checkOrder); and a
+// filled TradingView message placed through a real test hook is a draft.
 import { type AlertMessage, alertJson, alertMessages, fillPlaceholders, normalizeOrder } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
@@ -22,7 +23,15 @@ describe('alert messages of every provider', () => {
     const refusals = providers.flatMap((provider) =>
       alertMessages(provider).flatMap((message) => {
         const result = normalizeOrder(fillPlaceholders(alertJson(message), provider), { provider });
-        return result.ok ? [] : [`${provider.name} ${message.id}: ${result.error.message}`];
+        if (!result.ok) return [`${provider.name} ${message.id}: ${result.error.message}`];
+        // A test hook runs the broker's own checks too (Broker.checkOrder): they take it as well.
+        const check = t.services.brokers.get(provider.name)?.checkOrder;
+        try {
+          check?.({ accountId: 'A1', order: result.order, clientOrderId: 'sig_alert' });
+          return [];
+        } catch (error) {
+          return [`${provider.name} ${message.id}: ${(error as Error).message}`];
+        }
       }),
     );
     expect(refusals).toEqual([]);

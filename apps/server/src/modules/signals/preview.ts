@@ -1,5 +1,6 @@
 // orderPreview (SPEC §4 Playground test flow): the hook's normalization and validation, then the
-// broker's own preview where it has one (paper does), else the normalized order as a draft.
+// broker's own checks (Broker.checkOrder, as a test hook runs them), then its own preview where it
+// has one (paper does), else the normalized order as a draft.
 // Nothing is placed, stored or charged.
 import { normalizeOrder, type Order } from '@router/orders';
 import { findConnector } from '../../db/repositories/connectors.repository.ts';
@@ -7,6 +8,7 @@ import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { asAppError, withBrokerSession } from '../connectors/index.ts';
+import { brokerRefusal } from './broker-check.ts';
 import { newSignalId } from './signal-id.ts';
 
 export const CONNECT_FIRST = 'Please, connect the broker to submit test orders';
@@ -36,6 +38,12 @@ export async function previewOrder(
   if (!normalized.ok) throw new AppError('VALIDATION', normalized.error.message, { field: normalized.error.field });
   const { order } = normalized;
   const id = newSignalId();
+  // The broker's own checks, as a test hook runs them (broker-check.ts): what it would refuse live.
+  const refused = brokerRefusal(
+    { broker, title: broker.descriptor.title, accountId, order, signalId: id },
+    services.log,
+  );
+  if (refused) throw new AppError('EXECUTION', String(refused.body.message));
   if (!broker.previewOrder) {
     const { title } = broker.descriptor;
     return draft(id, order, `${title} has no preview: this is the order as it would be sent`);

@@ -30,6 +30,7 @@ import {
   ruleRefused,
   UNAVAILABLE,
 } from './answers.ts';
+import { brokerRefusal } from './broker-check.ts';
 import { startFanOut } from './fan-out.ts';
 import { countInvalid } from './invalid-requests.ts';
 import { STORED, transition } from './lifecycle.ts';
@@ -170,6 +171,13 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const { entry } = input;
   const { request, count } = p;
   const phases: Phases = { ...p.phases };
+  // A test hook checks what the broker would refuse before sending, as its live twin is refused
+  // (nothing stored, like any refusal of its order).
+  const refused = entry.isTest ? brokerRefusal(checkOf(entry, p), rt.services.log) : undefined;
+  if (refused) {
+    await giveBack(rt, count);
+    return refuse(rt, input, refused, request, phases);
+  }
   const signal: Signal = {
     id: p.id,
     state: 'received',
@@ -216,6 +224,14 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const waitedUs = Number(waitEnd - waitStart) / 1000;
   return answered(rt, input, answer, waitedUs, owner, undefined, phases, signal.wire?.orderRequest());
 }
+
+const checkOf = (entry: HookEntry, p: Placement) => ({
+  broker: entry.broker,
+  title: entry.title,
+  accountId: entry.accountId,
+  order: p.order,
+  signalId: p.id,
+});
 
 /**
  * A repeat of the stored signal `owner` (its key is held): the first one's answer, placing nothing

@@ -304,3 +304,25 @@ describe('orders', () => {
     expect(holdings.positions).toContainEqual({ symbol: 'MSFT', quantity: 2, averagePrice: 100, marketValue: 200 });
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  it.each([
+    [{ symbol: 'BTCUSD', class: 'crypto', action: 'sell_short', quantity: 1 }, 'Alpaca: crypto cannot be sold short'],
+    [
+      { symbol: 'AMD', action: 'close', quantity: 100, quantity_type: 'cash' },
+      'Alpaca: close takes a fixed quantity or percent_of_position',
+    ],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const order = input(signal);
+    const sent = fake.requests.length;
+    const live = await failure(broker.placeOrder(ctx, session, order));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(fake.requests.length).toBe(sent);
+    expect(() => broker.checkOrder(order)).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() => broker.checkOrder(input({ ...buy, type: 'limit', limit_price: 180 }))).not.toThrow();
+    expect(() => broker.checkOrder(input({ symbol: 'AMD', action: 'close' }))).not.toThrow();
+  });
+});

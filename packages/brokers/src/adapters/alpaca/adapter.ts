@@ -48,7 +48,7 @@ function account(body: unknown, demo: boolean) {
 }
 
 export type AlpacaBroker = BrokerWith<
-  'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId'
+  'checkOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId'
 >;
 
 export function createAlpacaBroker(options: AlpacaBrokerOptions = {}): AlpacaBroker {
@@ -75,6 +75,13 @@ export function createAlpacaBroker(options: AlpacaBrokerOptions = {}): AlpacaBro
         secrets: { apiKeyId, apiSecretKey, environment: demo ? 'paper' : 'live' },
         accounts: [account(found.result, demo)],
       };
+    },
+
+    // placeOrder's own mapping, before anything is sent.
+    checkOrder({ order, clientOrderId }) {
+      if (order.action === 'cancel') return;
+      if (order.action === 'close') closePart(order);
+      else toAlpacaOrder(order, clientOrderId);
     },
 
     async placeOrder(ctx, session, input) {

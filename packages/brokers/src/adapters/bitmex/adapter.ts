@@ -27,9 +27,10 @@ function readBitmexMessage(body: unknown): string | undefined {
   return typeof error?.message === 'string' && error.message ? error.message : undefined;
 }
 
-function bitmexOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
+function bitmexOrderArgs(order: Order, market: MarketInfo | undefined, clientOrderId: string): OrderArgs {
   const basic = basicOrder(BITMEX_TITLE, order);
-  refuseUnless(BITMEX_TITLE, market.swap, `${market.symbol} (only perpetual swaps)`);
+  // Without the market (a check), whether it is a swap is left to placing.
+  if (market) refuseUnless(BITMEX_TITLE, market.swap, `${market.symbol} (only perpetual swaps)`);
   refuseUnless(BITMEX_TITLE, order.quantity_type === 'fixed', `quantity_type ${order.quantity_type}`);
   const timeInForce = TIME_IN_FORCE[order.duration];
   refuseUnless(BITMEX_TITLE, timeInForce !== undefined, `duration ${order.duration}`);

@@ -282,3 +282,22 @@ describe('coinbase lastPrice', () => {
     await expectBrokerError(lastPrice('BTC-USD', 'other'), 'InvalidOrder', /^Coinbase: account other/);
   });
 });
+
+describe('coinbase checkOrder (a test hook: check without placing)', () => {
+  const input = (fields: Partial<Order>) => ({ accountId: 'default', order: order(fields), clientOrderId: 'sig-1' });
+
+  it('refuses what placing refuses, with its error, sending nothing; passes an order placing takes', async () => {
+    const fields = { action: 'sell', quantity: 100, quantity_type: 'cash' } as const;
+    const live = await expectBrokerError(
+      place(fields),
+      'InvalidOrder',
+      'Coinbase: cash quantity except on market buys is not supported',
+    );
+    expect(posted()).toHaveLength(0);
+    expect(() => broker.checkOrder(input(fields))).toThrow(live);
+    expect(() => broker.checkOrder(input({ ...fields, action: 'buy' }))).not.toThrow();
+    expect(() =>
+      broker.checkOrder(input({ action: 'close', quantity: 50, quantity_type: 'percent_of_position' })),
+    ).toThrow('Coinbase: close takes a fixed quantity');
+  });
+});

@@ -36,6 +36,7 @@ function sessionOf(tokens: EtradeTokens, accounts: BrokerAccount[]): BrokerSessi
 
 export type EtradeBroker = BrokerWith<
   | 'startAuthorization'
+  | 'checkOrder'
   | 'refresh'
   | 'previewOrder'
   | 'cancelOrder'
@@ -81,6 +82,12 @@ export function createEtradeBroker(options: EtradeBrokerOptions = {}): EtradeBro
 
     async refresh(ctx, session) {
       return sessionOf(await api.refresh(ctx, session), session.accounts);
+    },
+
+    // placeOrder's own mapping of an order it sends as given.
+    checkOrder({ order, clientOrderId }) {
+      const id = etradeClientOrderId(clientOrderId);
+      if (order.action !== 'close' && order.action !== 'cancel') toEtradeOrder(order, id);
     },
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {

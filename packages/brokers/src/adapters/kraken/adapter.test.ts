@@ -267,3 +267,20 @@ describe('kraken lastPrice', () => {
     await expectBrokerError(lastPrice('BTC/USD', 'other'), 'InvalidOrder', /^Kraken: account other/);
   });
 });
+
+describe('kraken checkOrder (a test hook: check without placing)', () => {
+  const input = (fields: Partial<Order>) => ({ accountId: 'default', order: order(fields), clientOrderId: 'sig-1' });
+
+  it('refuses what placing refuses, with its error, sending nothing; passes an order placing takes', async () => {
+    const fields = { action: 'sell', quantity: 100, quantity_type: 'cash' } as const;
+    const before = addOrders().length;
+    const live = await expectBrokerError(
+      place(fields),
+      'InvalidOrder',
+      'Kraken: cash quantity except on market buys is not supported',
+    );
+    expect(addOrders()).toHaveLength(before);
+    expect(() => broker.checkOrder(input(fields))).toThrow(live);
+    expect(() => broker.checkOrder(input({ ...fields, action: 'buy' }))).not.toThrow();
+  });
+});

@@ -11,7 +11,7 @@ import { describeAccount, type PaperAccountView, resetAccount } from './account-
 import { type Book, finish, instrumentOf, loadOrder, type Market, openBook, priceAt, save } from './book.ts';
 import { paperDescriptor } from './descriptor.ts';
 import { createInstruments } from './instruments.ts';
-import { invalid, PAPER_TITLE } from './placing.ts';
+import { invalid, PAPER_TITLE, tradableIn } from './placing.ts';
 import { positionOf } from './portfolio.ts';
 import { createSyntheticQuote, type QuoteSource } from './quotes.ts';
 import { placeOrder } from './simulator.ts';
@@ -55,7 +55,14 @@ export function toOrderResponse(order: PaperOrder): OrderResponse {
 
 /** The paper broker, with what only a simulated account offers: its whole state, and a reset. */
 export type PaperBroker = BrokerWith<
-  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId' | 'findByBrokerId' | 'lastPrice'
+  | 'checkOrder'
+  | 'previewOrder'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByClientId'
+  | 'findByBrokerId'
+  | 'lastPrice'
 > & {
   accountView(ctx: BrokerContext, session: BrokerSession, accountId: string): Promise<PaperAccountView>;
   /** Cancels the open orders, clears positions and puts the cash back to the starting cash. */
@@ -150,6 +157,13 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
           },
         ],
       };
+    },
+
+    // The symbol list's refusals placeOrder gives first (a combo is checked leg by leg with its book).
+    checkOrder({ order }) {
+      if (order.legs?.length) return;
+      const closing = order.action === 'close' || order.action === 'cancel';
+      tradableIn({ instruments, now: (options.now ?? Date.now)() }, order.symbol, order.class, closing);
     },
 
     placeOrder(ctx, session, input) {

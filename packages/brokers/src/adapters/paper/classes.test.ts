@@ -14,6 +14,23 @@ describe('paper broker: a real broker refuses what it does not list', () => {
     expect(await paper.holdings()).toMatchObject({ cash: 100_000, positions: [] });
   });
 
+  it('checks an order without an account as placing refuses it (checkOrder, a test hook)', async () => {
+    const paper = await paperFixture();
+    const check = (fields: Parameters<typeof paper.order>[0]) => () =>
+      paper.broker.checkOrder({ accountId: 'A1', clientOrderId: 'sig-check', order: paper.order(fields) });
+    for (const fields of [{ symbol: 'ZZZZZQ' }, { symbol: 'ESZ2024', class: 'future' as const }]) {
+      const live = await paper.place(fields).then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      expect(live).toMatchObject({ kind: 'InvalidOrder' });
+      expect(check(fields)).toThrow(live);
+    }
+    expect(check({ symbol: 'AAPL' })).not.toThrow();
+    // An expired contract may still be closed, as placing allows.
+    expect(check({ symbol: 'ESZ2024', class: 'future', action: 'close' })).not.toThrow();
+  });
+
   it("trades a self-hoster's own symbols", async () => {
     const paper = await paperFixture({ symbols: [{ section: 'stock', symbol: 'ZZZZZQ', price: 12 }] });
     expect(await paper.place({ symbol: 'ZZZZZQ', quantity: 3 })).toMatchObject({ status: 'filled', price: 10 });

@@ -2,7 +2,7 @@
 // record, the money check, and resting an order that cannot execute now.
 import type { Order, OrderAction, OrderClass } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { type Book, endWithContract, instrumentOf, marksAt, nextOrderId, track } from './book.ts';
+import { type Book, endWithContract, type Market, marksAt, nextOrderId, track } from './book.ts';
 import type { Instrument } from './instruments.ts';
 import { sessionClose } from './matching.ts';
 import { powerUsed } from './portfolio.ts';
@@ -38,10 +38,20 @@ export function invalid(message: string): BrokerError {
 
 /** The instrument a symbol names, or the refusal a broker gives for it; an expired one only to close or cancel. */
 export function tradable(book: Book, symbol: string, cls: OrderClass, closing = false): Instrument {
+  return tradableIn(book.market, symbol, cls, closing);
+}
+
+/** tradable() on the symbol list at a time, with no account (Broker.checkOrder). */
+export function tradableIn(
+  market: Pick<Market, 'instruments' | 'now'>,
+  symbol: string,
+  cls: OrderClass,
+  closing = false,
+): Instrument {
   if (!PAPER_CLASSES.includes(cls)) throw invalid(`${cls} orders are not supported`);
-  const instrument = instrumentOf(book, symbol, cls);
+  const instrument = market.instruments.resolve(symbol, cls);
   if (!instrument.listed) throw invalid(`${SYMBOL_NOT_FOUND}: ${symbol.trim().toUpperCase()}`);
-  if (!closing && instrument.expiresAt !== undefined && instrument.expiresAt <= book.market.now) {
+  if (!closing && instrument.expiresAt !== undefined && instrument.expiresAt <= market.now) {
     throw invalid(`${instrument.symbol} expired on ${new Date(instrument.expiresAt).toISOString().slice(0, 10)}`);
   }
   return instrument;

@@ -25,7 +25,7 @@ import {
 import { createPlantPool } from './pool.ts';
 import { watchOrder } from './watch.ts';
 
-export type RithmicBroker = BrokerWith<'cancelOrder' | 'findByBrokerId' | 'listRecentOrders'> & {
+export type RithmicBroker = BrokerWith<'checkOrder' | 'cancelOrder' | 'findByBrokerId' | 'listRecentOrders'> & {
   /** Logs out the kept sessions (shutdown, tests). */
   close(): Promise<void>;
 };
@@ -51,6 +51,11 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
         accounts: brokerAccounts(accounts, credentials.systemName),
         branch: credentials.systemName,
       };
+    },
+
+    // placeOrder's own checks: the contract the symbol names (on today's clock) and the order.
+    checkOrder({ order }) {
+      checkOrder(order, contractOf(order, (options.now ?? Date.now)()));
     },
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {

@@ -506,3 +506,21 @@ describe('tokens on the clock', () => {
     expect(read.kind).toBe('AuthenticationError');
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  it('refuses what placing refuses, with its error, sending nothing; passes an order placing takes', async () => {
+    const session = await connect();
+    fake.requests.length = 0;
+    const signal = { symbol: 'AAPL', action: 'sell', quantity: 1, take_profit_price: 250 };
+    const live = await failure(Promise.resolve().then(() => place(session, signal)));
+    expect(live).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Schwab: take profit and stop loss need an opening action, not sell',
+    });
+    expect(fake.requests).toEqual([]);
+    const check = (s: Record<string, unknown>) => () =>
+      broker.checkOrder({ accountId: HASH, order: toOrder(s), clientOrderId: 'sig-1' });
+    expect(check(signal)).toThrow(live);
+    expect(check({ ...signal, action: 'buy' })).not.toThrow();
+  });
+});

@@ -30,6 +30,7 @@ function sessionOf(tokens: SchwabTokens, accounts: BrokerAccount[]): BrokerSessi
 
 export type SchwabBroker = BrokerWith<
   | 'authorizationUrl'
+  | 'checkOrder'
   | 'refresh'
   | 'previewOrder'
   | 'cancelOrder'
@@ -70,6 +71,11 @@ export function createSchwabBroker(options: SchwabBrokerOptions = {}): SchwabBro
 
     async refresh(ctx, session) {
       return sessionOf(await api.refresh(ctx, session), session.accounts);
+    },
+
+    // placeOrder's own mapping of an order it sends as given.
+    checkOrder({ order }) {
+      if (order.action !== 'close' && order.action !== 'cancel') toSchwabOrder(order);
     },
 
     placeOrder(ctx, session, { accountId, order }) {

@@ -26,6 +26,7 @@ function sessionOf(tokens: TastyTokens, accounts: BrokerAccount[]): BrokerSessio
 
 export type TastytradeBroker = BrokerWith<
   | 'authorizationUrl'
+  | 'checkOrder'
   | 'refresh'
   | 'previewOrder'
   | 'cancelOrder'
@@ -56,6 +57,11 @@ export function createTastytradeBroker(options: TastytradeBrokerOptions = {}): T
 
     async refresh(ctx, session) {
       return sessionOf(await api.refresh(ctx, session), session.accounts);
+    },
+
+    // placeOrder's own mapping of an order it sends as given.
+    checkOrder({ order, clientOrderId }) {
+      if (order.action !== 'close' && order.action !== 'cancel') orderRequest(order, clientOrderId);
     },
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {

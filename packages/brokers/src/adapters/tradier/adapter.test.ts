@@ -415,3 +415,28 @@ describe('orders', () => {
     }
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  it.each([
+    [
+      { symbol: 'AAPL', action: 'buy', quantity: 1.5 },
+      'Tradier: quantity must be a whole number of shares or contracts',
+    ],
+    [
+      { symbol: 'AAPL', action: 'buy', quantity: 50, quantity_type: 'percent_of_position' },
+      'Tradier: quantity_type percent_of_position is only for close',
+    ],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const order = input(signal);
+    const sent = fake.submissions().length;
+    const live = await failure(broker.placeOrder(ctx, session, order));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(fake.submissions().length).toBe(sent);
+    expect(() => broker.checkOrder(order)).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() => broker.checkOrder(input({ ...buy, type: 'limit', limit_price: 180 }))).not.toThrow();
+    expect(() => broker.checkOrder(input({ symbol: 'AAPL', action: 'close' }))).not.toThrow();
+  });
+});

@@ -104,7 +104,14 @@ export interface TradierBrokerOptions {
 }
 
 export type TradierBroker = BrokerWith<
-  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders' | 'lastPrice'
+  | 'checkOrder'
+  | 'previewOrder'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
+  | 'lastPrice'
 >;
 
 export function createTradierBroker(options: TradierBrokerOptions = {}): TradierBroker {
@@ -126,6 +133,11 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
         throw new BrokerError('AuthenticationError', TRADIER_TITLE, 'no open account for this token');
       const sandbox = accounts.every((account) => account.demo);
       return { secrets: { accessToken, environment: sandbox ? 'sandbox' : 'live' }, accounts };
+    },
+
+    // placeOrder's own mapping of an order it sends as given (a close is built from the position).
+    checkOrder({ order, clientOrderId }) {
+      if (order.action !== 'cancel' && order.action !== 'close') toTradierForm(order, tagOf(clientOrderId));
     },
 
     async placeOrder(ctx, session, input) {

@@ -259,3 +259,27 @@ describe('errors', () => {
     }
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  it.each([
+    [
+      { symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'gtc' },
+      'Trading 212: market orders are day orders, not gtc',
+    ],
+    [
+      { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 150, extra: { extended_hours: true } },
+      'Trading 212: extra.extended_hours is for market orders only',
+    ],
+  ])('refuses %j as placing does, with its error, placing nothing', async (signal, message) => {
+    const live = await failure(place(signal));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(posts()).toEqual([]);
+    const check = () => broker.checkOrder({ accountId: ACCOUNT, order: toOrder(signal), clientOrderId: 'sig-1' });
+    expect(check).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    const order = toOrder({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 150 });
+    expect(() => broker.checkOrder({ accountId: ACCOUNT, order, clientOrderId: 'sig-1' })).not.toThrow();
+  });
+});

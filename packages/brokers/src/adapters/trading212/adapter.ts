@@ -12,7 +12,14 @@ import { clientFor, sessionClient } from './api.ts';
 import { TRADING212_ENVIRONMENTS, TRADING212_TITLE, trading212Descriptor } from './descriptor.ts';
 import { createInstrumentCache } from './instruments.ts';
 import { findById, listMatching } from './lookup.ts';
-import { marketRequest, type Trading212Request, tickerOf, toOrderResponse, toTrading212Request } from './mapper.ts';
+import {
+  closePart,
+  marketRequest,
+  type Trading212Request,
+  tickerOf,
+  toOrderResponse,
+  toTrading212Request,
+} from './mapper.ts';
 
 export interface Trading212BrokerOptions {
   now?: () => number;
@@ -20,7 +27,7 @@ export interface Trading212BrokerOptions {
 }
 
 export type Trading212Broker = BrokerWith<
-  'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  'checkOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
 >;
 
 export function createTrading212Broker(options: Trading212BrokerOptions = {}): Trading212Broker {
@@ -106,12 +113,14 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
       };
     },
 
+    // placeOrder's own mapping; the ticker it finds for the symbol (a lookup) is only carried.
+    checkOrder({ order }) {
+      if (order.action === 'close') closePart(order);
+      else if (order.action !== 'cancel') toTrading212Request(order, order.symbol);
+    },
+
     async placeOrder(ctx, session, { accountId, order }) {
-      if (order.action === 'close') {
-        if (order.quantity !== undefined && order.quantity_type !== 'fixed')
-          throw new BrokerError('InvalidOrder', TRADING212_TITLE, `close takes a fixed quantity`);
-        return closePosition(ctx, session, accountId, order.symbol, order.quantity);
-      }
+      if (order.action === 'close') return closePosition(ctx, session, accountId, order.symbol, closePart(order));
       if (order.action === 'cancel') return cancelPending(ctx, session, accountId, order.symbol);
       const client = clientOf(ctx, session, accountId);
       const ticker = await tickerFor(ctx, session, client)(order.symbol);

@@ -27,6 +27,12 @@ export function marketRequest(ticker: string, quantity: number, extendedHours = 
   return { path: '/api/v0/equity/orders/market', body: { ticker, quantity, extendedHours } };
 }
 
+/** What of the position a close sells: a fixed quantity, or (undefined) all of it. */
+export function closePart(order: Order): number | undefined {
+  if (order.quantity !== undefined && order.quantity_type !== 'fixed') throw invalid('close takes a fixed quantity');
+  return order.quantity;
+}
+
 export function toTrading212Request(order: Order, ticker: string): Trading212Request {
   if (order.class !== 'stock') throw invalid(`${order.class} is not traded through the API`);
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);

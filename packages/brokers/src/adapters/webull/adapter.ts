@@ -31,7 +31,7 @@ export const TOKEN_REFRESH_MARGIN_MS = 7 * 24 * 60 * 60_000;
 const DEFAULT_POLLING: TokenPolling = { intervalMs: 5_000, maxWaitMs: 120_000 };
 
 export type WebullBroker = BrokerWith<
-  'previewOrder' | 'refresh' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId'
+  'checkOrder' | 'previewOrder' | 'refresh' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByClientId'
 >;
 
 function accountsOf(body: unknown, demo: boolean): BrokerAccount[] {
@@ -108,6 +108,11 @@ export function createWebullBroker(options: WebullBrokerOptions = {}): WebullBro
       const baseUrl = environmentBaseUrl(ctx, WEBULL_ENVIRONMENTS, environment);
       const token = await renewedToken(ctx, baseUrl, keys, client(ctx));
       return sessionOf(keys, environment, session.accounts, token);
+    },
+
+    // placeOrder's own mapping of an order it sends as given.
+    checkOrder({ accountId, order, clientOrderId }) {
+      if (order.action !== 'cancel' && order.action !== 'close') toWebullPlacement(order, accountId, clientOrderId);
     },
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {

@@ -179,3 +179,30 @@ describe('woo partial close of a perpetual', () => {
     expect(fake.orders.find((o) => String(o.orderId) === exit.id)?.quantity).toBe(0.2);
   });
 });
+
+describe('woo checkOrder (a test hook: check without placing)', () => {
+  const input = (fields: Partial<Order>) => ({
+    accountId: 'default',
+    order: order({ symbol: 'BTC/USDT', ...fields }),
+    clientOrderId: 'sig-1',
+  });
+
+  it.each([
+    [{ duration: 'fok' }, 'WOO X: duration fok on market orders is not supported'],
+    [
+      { action: 'sell', quantity: 100, quantity_type: 'cash' },
+      'WOO X: cash quantity except on spot market buys is not supported',
+    ],
+  ] as const)('refuses %j as placing does, with its error, sending nothing', async (fields, message) => {
+    const live = await expectBrokerError(place(fields), 'InvalidOrder', message);
+    expect(posted()).toHaveLength(0);
+    expect(() => broker.checkOrder(input(fields))).toThrow(live);
+  });
+
+  it('passes an order placing takes; what only the market tells is left to placing', () => {
+    expect(() => broker.checkOrder(input({ type: 'limit', limit_price: 60_000, duration: 'ioc' }))).not.toThrow();
+    expect(() =>
+      broker.checkOrder(input({ symbol: 'PERP_BTC_USDT', quantity: 100, quantity_type: 'cash' })),
+    ).not.toThrow();
+  });
+});

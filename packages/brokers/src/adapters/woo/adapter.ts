@@ -19,7 +19,7 @@ function readWooMessage(body: unknown): string | undefined {
   return typeof message === 'string' && message ? message : undefined;
 }
 
-function wooOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): OrderArgs {
+function wooOrderArgs(order: Order, market: MarketInfo | undefined, clientOrderId: string): OrderArgs {
   const basic = basicOrder(WOO_TITLE, order);
   const { side, amount } = basic;
   refuseUnless(WOO_TITLE, order.type === 'market' || order.type === 'limit', `${order.type} orders`);
@@ -31,7 +31,8 @@ function wooOrderArgs(order: Order, market: MarketInfo, clientOrderId: string): 
       `duration ${order.duration} on market orders`,
     );
     if (order.quantity_type === 'cash') {
-      refuseUnless(WOO_TITLE, market.spot && side === 'buy', 'cash quantity except on spot market buys');
+      // Without the market (a check), a cash market buy is left to placing to judge.
+      refuseUnless(WOO_TITLE, (market?.spot ?? true) && side === 'buy', 'cash quantity except on spot market buys');
       return { type: 'market', side, amount, params: { ...params, cost: amount } };
     }
   }

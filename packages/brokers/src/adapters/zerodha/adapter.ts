@@ -24,6 +24,7 @@ export interface ZerodhaBrokerOptions {
 
 export type ZerodhaBroker = BrokerWith<
   | 'authorizationUrl'
+  | 'checkOrder'
   | 'cancelOrder'
   | 'closePosition'
   | 'getHoldings'
@@ -49,6 +50,12 @@ export function createZerodhaBroker(options: ZerodhaBrokerOptions = {}): Zerodha
         accounts: [login.account],
         expiresAt: login.expiresAt,
       };
+    },
+
+    // placeOrder's own mapping: the instrument of a cancel or close, the whole order otherwise.
+    checkOrder({ order, clientOrderId }) {
+      if (order.action === 'cancel' || order.action === 'close') kiteInstrument(order);
+      else toKiteOrder(order, clientOrderId);
     },
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }): Promise<OrderResponse> {
