@@ -4,7 +4,11 @@
 // fresh allowance), the customer group bit (403, as GraphQL's requireViewer: SPEC §6), then the
 // route's scope (403), each refusal with its RFC 6750 WWW-Authenticate
 // challenge. The token itself is never logged: the limit is keyed by its SHA-256, as
-// ApiPrincipal.credentialId.
+// ApiPrincipal.credentialId. Failed authentications are limited per client address (req.ip, as
+// TRUST_PROXY names it): random tokens each have a fresh per-token allowance and each cost a
+// database lookup, so an address that sprays them is answered 429 before the lookup. Valid
+// tokens spend none of it, and one that authenticated lately still passes from such an address
+// (a script looping on a stale token does not stop its neighbours behind the same NAT).
 import { createHash } from 'node:crypto';
 import { GROUP } from '@router/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -20,8 +24,19 @@ export const UNAUTHENTICATED_MESSAGE = 'A valid access token is required (Author
 /** RFC 6750 §3: a 401 and a 403 name the scheme, and why (OAuth clients refresh on invalid_token). */
 const CHALLENGE = 'Bearer realm="api"';
 
+/** Unknown, expired or revoked tokens per client address: 50 at once, then one a second. */
+export const FAILED_AUTH_PER_ADDRESS = { rate: 1, burst: 50 };
+export const TOO_MANY_FAILURES = 'Too many invalid access tokens from this address, slow down';
+/** Tokens (by hash) that authenticated lately, let past an address's failure limit: how long, how many. */
+const KNOWN_TTL_MS = 10 * 60_000;
+const KNOWN_MAX = 10_000;
+
 export function registerGuard(api: ApiInstance, services: Services): void {
   const limiter = new RateLimiter<string>(services.config.API_RATE_PER_TOKEN);
+  const failures = new RateLimiter<string>(FAILED_AUTH_PER_ADDRESS);
+  /** Token hash → when it last authenticated (oldest first: a Map keeps insertion order). */
+  const known = new Map<string, number>();
+  const isKnown = (hash: string) => (known.get(hash) ?? 0) > Date.now() - KNOWN_TTL_MS;
   api.decorateRequest('apiPrincipal', null);
   api.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(req);
@@ -34,12 +49,21 @@ export function registerGuard(api: ApiInstance, services: Services): void {
       reply.header('retry-after', String(limiter.retryAfterS(key)));
       throw new AppError('RATE_LIMITED', 'Too many requests for this token, slow down');
     };
-    limit(createHash('sha256').update(token).digest('base64url'));
+    const hash = createHash('sha256').update(token).digest('base64url');
+    if (failures.waitMs(req.ip) > 0 && !isKnown(hash)) {
+      reply.header('retry-after', String(failures.retryAfterS(req.ip)));
+      throw new AppError('RATE_LIMITED', TOO_MANY_FAILURES);
+    }
+    limit(hash);
     const caller = await verifyBearer(services, token);
+    known.delete(hash);
     if (!caller) {
+      failures.take(req.ip);
       reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token"`);
       throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
     }
+    if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value ?? '');
+    known.set(hash, Date.now());
     limit(`${caller.client}:${caller.userId}`);
     // Every signed-in ability is the customer's (SPEC §6): a user without the bit trades nowhere.
     if ((caller.group & GROUP.CUSTOMER) === 0) {

@@ -12,6 +12,7 @@ import { type OAuthServer, professionalWithApp, startOAuthServer } from '../../.
 import { paperOrders } from '../../../test/signal-fixtures.ts';
 import { loggerOptions } from '../../logger.ts';
 import { verifyBearer } from '../../modules/oauth/verify-bearer.ts';
+import { FAILED_AUTH_PER_ADDRESS, TOO_MANY_FAILURES } from './guard.ts';
 
 let server: OAuthServer;
 let alice: Awaited<ReturnType<typeof apiTrader>>;
@@ -263,6 +264,45 @@ describe('rate limits and logs', () => {
       const log = lines.join('');
       expect(log).toContain('/api/v1/accounts');
       for (const secret of [...tokens, wrong, user.token]) expect(log).not.toContain(secret);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('failed authentications per address', () => {
+  it('answers 429 to an address spraying invalid tokens (behind TRUST_PROXY), not to valid tokens or others', async () => {
+    const t = await startTestApp({ env: { TRUST_PROXY: '1' } });
+    try {
+      const user = await confirmedUser(t, 'sprayed@example.test');
+      const created = await gql<{ userTokenCreate: { secret: string } }>(
+        t.app,
+        'mutation { userTokenCreate(metadata: {name: "valid"}) { secret } }',
+        {},
+        bearer(user.token),
+      );
+      const valid = created.data?.userTokenCreate.secret ?? '';
+      const get = (token: string, from: string) =>
+        t.app.inject({
+          method: 'GET',
+          url: '/api/v1/accounts',
+          headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': from },
+        });
+      const random = (i: number) => `spray-${i}-${'x'.repeat(40)}`;
+      for (let i = 0; i < FAILED_AUTH_PER_ADDRESS.burst; i++) {
+        expect((await get(random(i), '198.51.100.7')).statusCode).toBe(401);
+        // Valid tokens from the same address spend none of the allowance.
+        if (i % 10 === 0) expect((await get(valid, '198.51.100.7')).statusCode).toBe(200);
+      }
+      const limited = await get(random(-1), '198.51.100.7');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ status: 'Error', message: TOO_MANY_FAILURES });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // A token that authenticated lately still passes from there.
+      expect((await get(valid, '198.51.100.7')).statusCode).toBe(200);
+      // Another client behind the same proxy is not limited.
+      expect((await get(random(-2), '198.51.100.8')).statusCode).toBe(401);
+      expect((await get(valid, '198.51.100.8')).statusCode).toBe(200);
     } finally {
       await t.close();
     }

@@ -119,7 +119,44 @@ describe('second factor', () => {
     const judged = answers.filter((a) => a.errors?.[0]?.extensions?.code !== 'RATE_LIMITED');
     expect(judged.length).toBe(RULES.passcodeFailures.limit);
   });
+
+  it('spends the identity token once when two valid codes race to complete the sign-in', async () => {
+    const email = 'totp-race@example.test';
+    const { secret } = await userWithSecondFactor(t, email);
+    const id = (await userId(email)) ?? 0;
+    // Two unused time steps (the previous and the current one): each code alone is valid.
+    await t.services.db.$client.query('update users set passcode_last_step = null where id = $1', [id]);
+    const mfa = bearer(await identityToken(t, email));
+    const answers = await Promise.all(
+      [totpCode(secret, -1), totpCode(secret)].map((passcode) =>
+        gql<{ signin: { issuer: string } }>(t.app, SIGNIN, { type: 'passcode', credentials: { passcode } }, mfa),
+      ),
+    );
+    expect(answers.filter((a) => a.data?.signin.issuer === 'user')).toHaveLength(1);
+    expect(await liveSessions(id)).toBe(2); // the one of userWithSecondFactor, and this sign-in's
+
+    const codes = (await userWithSecondFactor(t, 'totp-race-recovery@example.test')).recoveryCodes;
+    const other = (await userId('totp-race-recovery@example.test')) ?? 0;
+    const identity = bearer(await identityToken(t, 'totp-race-recovery@example.test'));
+    const recovered = await Promise.all(
+      codes
+        .slice(0, 2)
+        .map((code) =>
+          gql<{ signin: { issuer: string } }>(t.app, SIGNIN, { type: 'recovery', credentials: { code } }, identity),
+        ),
+    );
+    expect(recovered.filter((a) => a.data?.signin.issuer === 'user')).toHaveLength(1);
+    expect(await liveSessions(other)).toBe(2);
+  });
 });
+
+async function liveSessions(id: number): Promise<number> {
+  const { rows } = await t.services.db.$client.query<{ n: number }>(
+    "select count(*)::int as n from sessions where user_id = $1 and kind = 'session' and revoked_at is null",
+    [id],
+  );
+  return rows[0]?.n ?? 0;
+}
 
 async function userId(email: string): Promise<number | undefined> {
   const { rows } = await t.services.db.$client.query<{ id: string }>('select id from users where email = $1', [email]);

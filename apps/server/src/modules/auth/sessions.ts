@@ -62,8 +62,11 @@ export async function resolveToken(services: Services, token: string): Promise<A
   return session;
 }
 
-export async function revokeOne(services: Services, sessionId: number): Promise<void> {
-  services.identity.sessions.evict([await revokeSession(services.db, sessionId)]);
+/** Revokes one credential; false when it was already revoked (another request spent it first). */
+export async function revokeOne(services: Services, sessionId: number): Promise<boolean> {
+  const tokenHash = await revokeSession(services.db, sessionId);
+  services.identity.sessions.evict([tokenHash]);
+  return tokenHash !== undefined;
 }
 
 /** Revokes the user's credentials of these kinds, all but `exceptId` (the caller's own session). */

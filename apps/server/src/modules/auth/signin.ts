@@ -91,11 +91,19 @@ async function secondFactorUser(caller: Caller) {
   return { user, sessionId: session.id };
 }
 
+/**
+ * Spends the identity token once the second factor is proven: revoked atomically, so of two
+ * completions racing with two valid codes (two time steps, two recovery codes) only one signs in.
+ */
+async function spendIdentityToken(caller: Caller, sessionId: number): Promise<void> {
+  if (!(await revokeOne(caller.services, sessionId))) throw new AppError('UNAUTHENTICATED', SIGNIN_EXPIRED);
+}
+
 async function passcodeSignin(caller: Caller, credentials: unknown): Promise<SigninResult> {
   const { passcode } = parseInput(passcodeCredentialsSchema, credentials, 'credentials');
   const { user, sessionId } = await secondFactorUser(caller);
   await verifyPasscode(caller.services, user, passcode);
-  await revokeOne(caller.services, sessionId);
+  await spendIdentityToken(caller, sessionId);
   return completeSignin(caller.services, user, caller.ip, { method: 'passcode', skipSecondFactor: true });
 }
 
@@ -103,7 +111,7 @@ async function recoverySignin(caller: Caller, credentials: unknown): Promise<Sig
   const { code } = parseInput(recoveryCredentialsSchema, credentials, 'credentials');
   const { user, sessionId } = await secondFactorUser(caller);
   await verifyRecoveryCode(caller.services, user, code);
-  await revokeOne(caller.services, sessionId);
+  await spendIdentityToken(caller, sessionId);
   return completeSignin(caller.services, user, caller.ip, { method: 'recovery', skipSecondFactor: true, recall: true });
 }
 
