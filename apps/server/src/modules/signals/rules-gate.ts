@@ -42,15 +42,14 @@ export function rulesBefore(
  * is placed now, neither refused nor queued (as maxQuantity, maxNotional, maxPosition and the
  * order counts let it through): it can neither open nor grow a position, and a trader must not
  * be held in one until the window opens. Returns the body to normalize (the rest of the controls
- * apply as to any signal), or undefined: the window's refusal (or queue) stands.
+ * apply as to any signal), or undefined: the window's refusal (or queue) stands. Only asked once
+ * the sender's address passed (rulesBefore checks it before the window).
  */
 export function exitOutsideWindow(
   rules: CompiledRules,
-  address: string,
   request: string,
   provider: NormalizeOptions['provider'],
 ): string | object | undefined {
-  if (checkSource(rules, address)) return undefined;
   const body = rules.readsBody ? prepareBody(rules, request, Date.now()) : request;
   if (isRefusal(body)) return undefined;
   const normalized = normalizeOrder(body, { provider });

@@ -114,7 +114,7 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   if (entry.pausedReason !== null) return refuse(rt, input, hooksPaused(entry.pausedReason), request);
   let before = entry.rules ? rulesBefore(entry.rules, input.address, request, input.queuedKey !== undefined) : request;
   if (isRefusal(before) && before.rule === 'tradingWindows' && entry.rules) {
-    before = exitOutsideWindow(entry.rules, input.address, request, broker.descriptor) ?? before;
+    before = exitOutsideWindow(entry.rules, request, broker.descriptor) ?? before;
   }
   if (isRefusal(before)) {
     if (before.rule === 'tradingWindows' && entry.rules) {
