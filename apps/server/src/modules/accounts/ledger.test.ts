@@ -1,5 +1,6 @@
 // Sign-up grants through the ledger, and `accountLedger`: own entries, newest first, paged like
 // `actions`.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { expectBalancedLedger, inTransaction } from '../../../test/credit-fixtures.ts';
@@ -75,6 +76,26 @@ describe('accountLedger', () => {
     }
     expect(await ledgerPage(user.token, { limit: 5 })).toHaveLength(5);
     expect((await ledgerPage(other.token)).map((e) => e.cause)).toEqual(['reward', 'signup']);
+  });
+
+  it('pages entries sharing one created_at with a page boundary among them, none skipped or repeated', async () => {
+    const user = await confirmedUser(t, 'ledger-ties@example.com');
+    // Seven spends at one created_at, to the microsecond (a batch's rows may share a millisecond).
+    await t.services.db.execute(sql`
+      insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after, created_at)
+      select ${user.id}, -1, 0, 'signal', 'tie-sig-' || i, 12 - i, now() + interval '1 second'
+      from generate_series(1, 7) i`);
+    const seen: Entry[] = [];
+    let from: number | undefined;
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await ledgerPage(user.token, { limit: 3, ...(from === undefined ? {} : { createdAtFrom: from }) });
+      if (page.length === 0) break;
+      seen.push(...page);
+      from = page.at(-1)?.createdAt;
+    }
+    expect(seen).toHaveLength(8);
+    expect(new Set(seen.map((e) => e.id)).size).toBe(8);
+    expect(seen.at(-1)).toMatchObject({ cause: 'signup' });
   });
 
   it('refuses a bad limit and anonymous callers', async () => {

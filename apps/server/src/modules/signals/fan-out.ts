@@ -61,6 +61,8 @@ async function placeLeg(
   // The leg's own broker prices it and reports its positions (maxNotional, maxPosition).
   const limit = first.entry.rules ? await checkOrderLimits(rt, entry, first.entry.rules, order) : undefined;
   if (limit) return refuse(rt, legInput, ruleRefused(limit.rule, `${name}: ${limit.message}`), request);
+  // No maxOrdersPer* count of its own: the limits count the hook's signals (the first leg's), so
+  // a copy never misses an order its first leg got (docs/RISK-CONTROLS.md, Fan-out).
   return place(rt, legInput, {
     id: legSignalId(first.id, leg),
     // In front, not behind: a first key is `c:<client_id>`, and a client_id may end in "#1".

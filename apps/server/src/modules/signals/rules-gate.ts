@@ -3,7 +3,7 @@
 // rules get here; refusals go back to submit.ts's refuse(), like every other refusal.
 
 import type { Holding } from '@router/brokers';
-import { isExitAction, type Order } from '@router/orders';
+import { isExitAction, type NormalizeOptions, normalizeOrder, type Order } from '@router/orders';
 import type { HookEntry } from '../hooks/index.ts';
 import { brokerNeeds, checkWithBroker, mayBeWayOut, wayOut } from '../hooks/rules/broker-limits.ts';
 import {
@@ -35,6 +35,25 @@ export function rulesBefore(
   const refused = checkSource(rules, address) ?? (queued ? undefined : checkWindow(rules, new Date()));
   if (refused) return refused;
   return rules.readsBody ? prepareBody(rules, request, Date.now(), !queued) : request;
+}
+
+/**
+ * The way out of the trading windows: outside them, a signal that reads as a `close` or `cancel`
+ * is placed now, neither refused nor queued (as maxQuantity, maxNotional, maxPosition and the
+ * order counts let it through): it can neither open nor grow a position, and a trader must not
+ * be held in one until the window opens. Returns the body to normalize (the rest of the controls
+ * apply as to any signal), or undefined: the window's refusal (or queue) stands. Only asked once
+ * the sender's address passed (rulesBefore checks it before the window).
+ */
+export function exitOutsideWindow(
+  rules: CompiledRules,
+  request: string,
+  provider: NormalizeOptions['provider'],
+): string | object | undefined {
+  const body = rules.readsBody ? prepareBody(rules, request, Date.now()) : request;
+  if (isRefusal(body)) return undefined;
+  const normalized = normalizeOrder(body, { provider });
+  return normalized.ok && isExitAction(normalized.order.action) ? body : undefined;
 }
 
 /**

@@ -37,7 +37,7 @@ import { STORED, transition } from './lifecycle.ts';
 import { queueSignal } from './queue.ts';
 import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
-import { checkOrderLimits, countSignal, rulesBefore } from './rules-gate.ts';
+import { checkOrderLimits, countSignal, exitOutsideWindow, rulesBefore } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { type Signal, send } from './send.ts';
 import { newSignalId } from './signal-id.ts';
@@ -113,9 +113,10 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const request = withoutByteOrderMark(input.body ?? '');
   // Paused (hooksPause): refused, but with its entry, so no signal is lost silently.
   if (entry.pausedReason !== null) return refuse(rt, input, hooksPaused(entry.pausedReason), request);
-  const before = entry.rules
-    ? rulesBefore(entry.rules, input.address, request, input.queuedKey !== undefined)
-    : request;
+  let before = entry.rules ? rulesBefore(entry.rules, input.address, request, input.queuedKey !== undefined) : request;
+  if (isRefusal(before) && before.rule === 'tradingWindows' && entry.rules) {
+    before = exitOutsideWindow(entry.rules, request, broker.descriptor) ?? before;
+  }
   if (isRefusal(before)) {
     if (before.rule === 'tradingWindows' && entry.rules) {
       if (entry.rules.settings.outsideWindow === 'queue') return queueSignal(rt, input, request);

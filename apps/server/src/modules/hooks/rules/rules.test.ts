@@ -228,6 +228,32 @@ describe('controls on the signal path', () => {
     expect(await balanceOf(t, trader.userId)).toBe(49);
   });
 
+  it.each(['refuse', 'queue'])(
+    'tradingWindows (outsideWindow %s): a close or cancel outside them is placed now (the way out), a new order is not',
+    async (outsideWindow) => {
+      const days = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+      const otherDays = days.filter((d) => d !== days[new Date().getUTCDay()]);
+      const trader = await traderWith(`window-exit-${outsideWindow}@example.com`, {});
+      expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'win-x1' })).statusCode).toBe(201);
+      // The window closes with the position open.
+      await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+        rules: JSON.stringify({
+          tradingWindows: [{ days: otherDays, from: '00:00', to: '24:00', timeZone: 'UTC' }],
+          outsideWindow,
+        }),
+      });
+      await eventually(
+        async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.windows?.[0]?.days.size === 6,
+      );
+      const more = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'win-x2' });
+      expect(more.statusCode).toBe(outsideWindow === 'queue' ? 202 : 400);
+      const close = await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'close', client_id: 'win-x3' });
+      expect(close.json().rule).toBeUndefined();
+      expect(close.statusCode).toBe(201);
+      expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+    },
+  );
+
   it('maxOrdersPerMinute counts test-hook drafts; repeats do not count', async () => {
     const trader = await traderWith('minute@example.com', { maxOrdersPerMinute: 2 }, { isTest: true });
     const first = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'a' });
