@@ -134,6 +134,19 @@ describe('createHttpClient', () => {
     });
   });
 
+  it('keeps the Retry-After on a rate limit, whichever mapping made it, for the read retry to wait for', async () => {
+    expect(await failure({ path: '/limited' })).toMatchObject({ kind: 'RateLimited', retryAfter: '3' });
+    const mapped = await createHttpClient({
+      brokerTitle: 'Acme',
+      baseUrl: `${baseUrl}/`,
+      mapError: (response) =>
+        response.status === 429 ? new BrokerError('RateLimited', 'Acme', 'slow down') : undefined,
+    })
+      .request({ path: '/limited-until' })
+      .catch((error: unknown) => error);
+    expect(mapped).toMatchObject({ kind: 'RateLimited', retryAfter: 'Fri, 27 Nov 2026 15:00:00 GMT' });
+  });
+
   it('maps 401 to AuthenticationError with the broker message', async () => {
     expect(await failure({ path: '/unauthorized' })).toMatchObject({
       kind: 'AuthenticationError',

@@ -124,6 +124,14 @@ function retryAfterText(headers: Headers): string {
   return Number.isNaN(at) ? '' : `, retry after ${new Date(at).toISOString()}`;
 }
 
+/** A rate limit keeps the answer's Retry-After, so that a read waits as long as the broker asks. */
+function withRetryAfter(error: BrokerError, headers: Headers): BrokerError {
+  const retryAfter = headers.get('retry-after')?.trim();
+  if (error.kind !== 'RateLimited' || !retryAfter || error.retryAfter !== undefined) return error;
+  const { cause, outcomeUnknown } = error;
+  return new BrokerError(error.kind, error.brokerTitle, error.brokerMessage, { cause, outcomeUnknown, retryAfter });
+}
+
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
   const { status } = response;
   const message = messageOf(response.body) ?? `HTTP ${status}`;
@@ -208,11 +216,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       if ((response.status >= 200 && response.status < 300) || request.accept?.includes(response.status))
         return response;
-      throw (
+      throw withRetryAfter(
         tableError(title, options.exceptions, response, mutating) ??
-        pageInBrokersPlace(title, response, mutating, options.emptyAuthRefusals) ??
-        options.mapError?.(response, mutating, request) ??
-        statusError(title, response, mutating)
+          pageInBrokersPlace(title, response, mutating, options.emptyAuthRefusals) ??
+          options.mapError?.(response, mutating, request) ??
+          statusError(title, response, mutating),
+        response.headers,
       );
     },
   };
