@@ -45,6 +45,16 @@ describe('retryReadAfterRateLimit', () => {
     await expect(result).resolves.toBe('ok');
   });
 
+  it('reads a Retry-After that is neither seconds nor a date as none: one retry after a second', async () => {
+    const { calls, send } = sender(limited('1.5'));
+    const result = retryReadAfterRateLimit({ baseUrl: 'http://x', now: () => NOW }, 'read', send);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls.count).toBe(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls.count).toBe(2);
+    await expect(result).resolves.toBe('ok');
+  });
+
   it('does not retry when Retry-After asks for longer than the cap: the rate limit is the answer', async () => {
     const refusal = limited('600');
     const { calls, send } = sender(refusal);

@@ -22,7 +22,10 @@ export function readRetryWaitMs(
   const value = retryAfter?.trim();
   let waitMs = fallbackMs;
   if (value && /^\d+$/.test(value)) waitMs = Number(value) * 1_000;
-  else if (value && !Number.isNaN(Date.parse(value))) waitMs = Math.max(0, Date.parse(value) - now);
+  // An HTTP date names its day and month ("Fri, 27 Nov 2026 15:00:00 GMT"); Date.parse would
+  // read a bare "1.5" or "-1" as a date of 2001.
+  else if (value && /[a-z]/i.test(value) && !Number.isNaN(Date.parse(value)))
+    waitMs = Math.max(0, Date.parse(value) - now);
   return waitMs <= READ_RETRY_MAX_WAIT_MS ? waitMs : undefined;
 }
 
