@@ -15,6 +15,9 @@ const routes: Record<string, Handler> = {
   '/limited-until': (_req, res) => {
     res.writeHead(429, { 'retry-after': 'Fri, 27 Nov 2026 15:00:00 GMT' }).end();
   },
+  '/limited-odd': (_req, res) => {
+    res.writeHead(429, { 'retry-after': '1.5' }).end();
+  },
   '/limited': (_req, res) => {
     res.writeHead(429, { 'retry-after': '3' }).end('{"message":"too many requests"}');
   },
@@ -145,6 +148,13 @@ describe('createHttpClient', () => {
       .request({ path: '/limited-until' })
       .catch((error: unknown) => error);
     expect(mapped).toMatchObject({ kind: 'RateLimited', retryAfter: 'Fri, 27 Nov 2026 15:00:00 GMT' });
+  });
+
+  it('tells no time for a Retry-After that is neither seconds nor a date (not a date of 2001)', async () => {
+    expect(await failure({ path: '/limited-odd' })).toMatchObject({
+      kind: 'RateLimited',
+      brokerMessage: 'rate limit reached',
+    });
   });
 
   it('maps 401 to AuthenticationError with the broker message', async () => {

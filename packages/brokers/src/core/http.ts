@@ -120,7 +120,8 @@ function retryAfterText(headers: Headers): string {
   const value = headers.get('retry-after')?.trim();
   if (!value) return '';
   if (/^\d+$/.test(value)) return `, retry after ${value} s`;
-  const at = Date.parse(value);
+  // An HTTP date names its day and month; Date.parse would read a bare "1.5" as a date of 2001.
+  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(at) ? '' : `, retry after ${new Date(at).toISOString()}`;
 }
 
