@@ -54,6 +54,10 @@ function kindOf(error: Error): BrokerErrorKind | 'network' | undefined {
   // RateLimitExceeded and DDoSProtection are NetworkErrors in ccxt: test them first.
   if (isCcxtError(error, 'RateLimitExceeded') || isCcxtError(error, 'DDoSProtection')) return 'RateLimited';
   if (isCcxtError(error, 'ExchangeNotAvailable') || isCcxtError(error, 'NetworkError')) return 'network';
+  // The exchange failed to process the call or its answer could not be read (OperationFailed,
+  // BadResponse: WOO's -1000 "An unknown error occurred while processing the request"): no
+  // refusal; after a submission the order may stand.
+  if (isCcxtError(error, 'OperationFailed')) return 'network';
   return undefined;
 }
 

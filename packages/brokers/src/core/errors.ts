@@ -22,17 +22,21 @@ export class BrokerError extends Error {
     kind: BrokerErrorKind,
     brokerTitle: string,
     brokerMessage: string,
-    options?: { cause?: unknown; outcomeUnknown?: boolean },
+    options?: { cause?: unknown; outcomeUnknown?: boolean; retryAfter?: string },
   ) {
     super(`${brokerTitle}: ${brokerMessage}`, options);
     this.kind = kind;
     this.brokerTitle = brokerTitle;
     this.brokerMessage = brokerMessage;
     this.outcomeUnknown = options?.outcomeUnknown ?? false;
+    this.retryAfter = options?.retryAfter;
   }
 
   /** True when an order may have reached the broker anyway (timeout, dropped connection). */
   readonly outcomeUnknown: boolean;
+
+  /** A rate limit's Retry-After as the broker said it (seconds or an HTTP date), if it said one. */
+  readonly retryAfter: string | undefined;
 }
 
 export function isBrokerError(error: unknown): error is BrokerError {

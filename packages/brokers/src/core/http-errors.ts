@@ -18,16 +18,38 @@ export function errorCodeOf(error: unknown, depth = 0): string | undefined {
 const MESSAGE_FIELDS = ['message', 'error_description', 'error', 'detail', 'msg', 'errors', 'description'];
 const MAX_LENGTH = 300;
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** An HTML page (a proxy's, a CDN's), as against a broker's XML answer. */
+const HTML = /^<(!doctype\s+html|html|head|body)[\s>]/i;
+
 /**
- * The broker's message: {"message": "..."}, {"error": {"message": "..."}}, {"errors": [{"detail": "..."}]}
- * or a short plain-text body. HTML error pages say nothing useful and are skipped.
+ * The text of the first `<name>…</name>` element of an XML answer (E*TRADE's default format:
+ * <Error><code>100</code><message>…</message></Error>), entities decoded; nothing from an HTML page.
+ */
+export function xmlField(body: unknown, name: string): string | undefined {
+  if (typeof body !== 'string') return undefined;
+  const text = body.trim();
+  if (!text.startsWith('<') || HTML.test(text) || /<html[\s>]/i.test(text)) return undefined;
+  const found = new RegExp(`<${name}(?:\\s[^>]*)?>([^<]*)</${name}>`, 'i').exec(text)?.[1]?.trim();
+  return found ? found.replace(/&(amp|lt|gt|quot|apos);/g, (_, entity: string) => ENTITIES[entity] ?? '') : undefined;
+}
+
+const clip = (text: string) => (text.length > MAX_LENGTH ? `${text.slice(0, MAX_LENGTH)}…` : text);
+
+/**
+ * The broker's message: {"message": "..."}, {"error": {"message": "..."}}, {"errors": [{"detail": "..."}]},
+ * an XML error's <message>, or a short plain-text body. HTML error pages say nothing useful and are skipped.
  */
 export function messageOf(body: unknown, depth = 0): string | undefined {
   if (depth > 3 || body === undefined || body === null) return undefined;
   if (typeof body === 'string') {
     const text = body.trim();
-    if (!text || text.startsWith('<')) return undefined;
-    return text.length > MAX_LENGTH ? `${text.slice(0, MAX_LENGTH)}…` : text;
+    if (!text) return undefined;
+    if (text.startsWith('<')) {
+      const found = MESSAGE_FIELDS.map((field) => xmlField(text, field)).find(Boolean);
+      return found ? clip(found) : undefined;
+    }
+    return clip(text);
   }
   if (Array.isArray(body)) return messageOf(body[0], depth + 1);
   if (typeof body === 'object') {
@@ -40,7 +62,10 @@ export function messageOf(body: unknown, depth = 0): string | undefined {
   return undefined;
 }
 
-/** An error page (HTML) or nothing at all: what a proxy or a CDN answers in a broker's place. */
+/**
+ * An error page (HTML, or XML without a message) or nothing at all: what a proxy or a CDN answers
+ * in a broker's place. A broker's own XML error, with its message, is no page.
+ */
 export function isErrorPage(body: unknown): boolean {
   return body === undefined || (typeof body === 'string' && messageOf(body) === undefined);
 }

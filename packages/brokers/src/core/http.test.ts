@@ -15,6 +15,9 @@ const routes: Record<string, Handler> = {
   '/limited-until': (_req, res) => {
     res.writeHead(429, { 'retry-after': 'Fri, 27 Nov 2026 15:00:00 GMT' }).end();
   },
+  '/limited-odd': (_req, res) => {
+    res.writeHead(429, { 'retry-after': '1.5' }).end();
+  },
   '/limited': (_req, res) => {
     res.writeHead(429, { 'retry-after': '3' }).end('{"message":"too many requests"}');
   },
@@ -131,6 +134,26 @@ describe('createHttpClient', () => {
     expect(await failure({ path: '/limited-until' })).toMatchObject({
       kind: 'RateLimited',
       brokerMessage: 'rate limit reached, retry after 2026-11-27T15:00:00.000Z',
+    });
+  });
+
+  it('keeps the Retry-After on a rate limit, whichever mapping made it, for the read retry to wait for', async () => {
+    expect(await failure({ path: '/limited' })).toMatchObject({ kind: 'RateLimited', retryAfter: '3' });
+    const mapped = await createHttpClient({
+      brokerTitle: 'Acme',
+      baseUrl: `${baseUrl}/`,
+      mapError: (response) =>
+        response.status === 429 ? new BrokerError('RateLimited', 'Acme', 'slow down') : undefined,
+    })
+      .request({ path: '/limited-until' })
+      .catch((error: unknown) => error);
+    expect(mapped).toMatchObject({ kind: 'RateLimited', retryAfter: 'Fri, 27 Nov 2026 15:00:00 GMT' });
+  });
+
+  it('tells no time for a Retry-After that is neither seconds nor a date (not a date of 2001)', async () => {
+    expect(await failure({ path: '/limited-odd' })).toMatchObject({
+      kind: 'RateLimited',
+      brokerMessage: 'rate limit reached',
     });
   });
 

@@ -120,8 +120,17 @@ function retryAfterText(headers: Headers): string {
   const value = headers.get('retry-after')?.trim();
   if (!value) return '';
   if (/^\d+$/.test(value)) return `, retry after ${value} s`;
-  const at = Date.parse(value);
+  // An HTTP date names its day and month; Date.parse would read a bare "1.5" as a date of 2001.
+  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(at) ? '' : `, retry after ${new Date(at).toISOString()}`;
+}
+
+/** A rate limit keeps the answer's Retry-After, so that a read waits as long as the broker asks. */
+function withRetryAfter(error: BrokerError, headers: Headers): BrokerError {
+  const retryAfter = headers.get('retry-after')?.trim();
+  if (error.kind !== 'RateLimited' || !retryAfter || error.retryAfter !== undefined) return error;
+  const { cause, outcomeUnknown } = error;
+  return new BrokerError(error.kind, error.brokerTitle, error.brokerMessage, { cause, outcomeUnknown, retryAfter });
 }
 
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
@@ -208,11 +217,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       if ((response.status >= 200 && response.status < 300) || request.accept?.includes(response.status))
         return response;
-      throw (
+      throw withRetryAfter(
         tableError(title, options.exceptions, response, mutating) ??
-        pageInBrokersPlace(title, response, mutating, options.emptyAuthRefusals) ??
-        options.mapError?.(response, mutating, request) ??
-        statusError(title, response, mutating)
+          pageInBrokersPlace(title, response, mutating, options.emptyAuthRefusals) ??
+          options.mapError?.(response, mutating, request) ??
+          statusError(title, response, mutating),
+        response.headers,
       );
     },
   };

@@ -1,13 +1,54 @@
 // A read refused by a broker's rate limit is asked once more after a pause, within the caller's
-// deadline; an order never is (a resent order could be a second order).
-import { setTimeout as sleep } from 'node:timers/promises';
+// deadline; an order never is (a resent order could be a second order). The pause is the one the
+// broker asks for (Retry-After), within a cap: asking sooner only lengthens a penalty (IBKR's
+// penalty box), and a longer wait than the cap is not worth holding the caller for.
 import type { BrokerContext } from './broker.ts';
 import { isBrokerError } from './errors.ts';
 
-/** How long a read waits before its one retry after a rate-limit answer. */
+/** How long a read waits before its one retry after a rate-limit answer that says no Retry-After. */
 export const READ_RETRY_WAIT_MS = 1_000;
+/** The longest Retry-After a read waits for; beyond it the rate limit is the answer. */
+export const READ_RETRY_MAX_WAIT_MS = 5_000;
 
-/** Runs `send`; a read answered RateLimited runs once more after `waitMs`, unless the deadline comes first. */
+/**
+ * How long to wait before the retry: the broker's Retry-After (seconds, or an HTTP date, RFC 9110
+ * §10.2.3), else `fallbackMs`; undefined when that is beyond the cap (no retry then).
+ */
+export function readRetryWaitMs(
+  retryAfter: string | null | undefined,
+  now: number,
+  fallbackMs = READ_RETRY_WAIT_MS,
+): number | undefined {
+  const value = retryAfter?.trim();
+  let waitMs = fallbackMs;
+  if (value && /^\d+$/.test(value)) waitMs = Number(value) * 1_000;
+  // An HTTP date names its day and month ("Fri, 27 Nov 2026 15:00:00 GMT"); Date.parse would
+  // read a bare "1.5" or "-1" as a date of 2001.
+  else if (value && /[a-z]/i.test(value) && !Number.isNaN(Date.parse(value)))
+    waitMs = Math.max(0, Date.parse(value) - now);
+  return waitMs <= READ_RETRY_MAX_WAIT_MS ? waitMs : undefined;
+}
+
+/** Resolves after `ms`; rejects when `signal` aborts first. */
+export function pauseFor(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
+/**
+ * Runs `send`; a read answered RateLimited runs once more after the broker's Retry-After (else
+ * `waitMs`), unless that is beyond the cap or the deadline comes first.
+ */
 export async function retryReadAfterRateLimit<T>(
   ctx: BrokerContext,
   kind: 'read' | 'order',
@@ -18,8 +59,10 @@ export async function retryReadAfterRateLimit<T>(
     return await send();
   } catch (error) {
     if (kind === 'order' || !isBrokerError(error) || error.kind !== 'RateLimited') throw error;
+    const wait = readRetryWaitMs(error.retryAfter, (ctx.now ?? Date.now)(), waitMs);
+    if (wait === undefined) throw error;
     try {
-      await sleep(waitMs, undefined, ctx.signal ? { signal: ctx.signal } : {});
+      await pauseFor(wait, ctx.signal);
     } catch {
       throw error;
     }

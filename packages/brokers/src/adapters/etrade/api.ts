@@ -9,6 +9,7 @@ import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
+import { messageOf, xmlField } from '../../core/http-errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { ETRADE_TITLE, etradeDescriptor } from './descriptor.ts';
@@ -18,6 +19,12 @@ import { consumerOf, type EtradeTokens, isServerProblem, renewAccessToken, renew
 /** E*TRADE's code and message of an error answer. */
 export function errorOf(body: unknown): { code?: string; message?: string } {
   const error = asRecord(asRecord(body)?.Error);
+  if (!error && typeof body === 'string' && body.trim().startsWith('<')) {
+    // XML, E*TRADE's default format: <Error><code>100</code><message>…</message></Error>.
+    const code = xmlField(body, 'code');
+    const message = messageOf(body);
+    return { ...(code ? { code } : {}), ...(message ? { message } : {}) };
+  }
   if (!error) return typeof body === 'string' && body.trim() ? { message: body.trim() } : {};
   const code = stringField(error, 'code');
   const message = stringField(error, 'message');

@@ -124,6 +124,44 @@ describe("E*TRADE's refusals and confirmations", () => {
     ]);
   });
 
+  it('reads E*TRADE’s own XML error (its default format) as its error, not as a proxy’s page', async () => {
+    const session = await t.connect();
+    t.fake.requests.length = 0;
+    const xml = (code: number | undefined, message: string) => ({
+      status: code === undefined ? 401 : 400,
+      headers: { 'content-type': 'application/xml' },
+      body: `<?xml version="1.0" encoding="UTF-8"?><Error>${code === undefined ? '' : `<code>${code}</code>`}<message>${message}</message></Error>`,
+    });
+    // A stale preview (101) in XML is placed again once, as in JSON.
+    t.fake.inject({
+      method: 'POST',
+      path: `${ORDERS}/place.json`,
+      ...xml(101, 'For your protection, we have timed out your original order request.'),
+    });
+    await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 2 }, 'sigXml1');
+    expect(t.calls()).toEqual([
+      `POST ${ORDERS}/preview.json`,
+      `POST ${ORDERS}/place.json`,
+      `POST ${ORDERS}/preview.json`,
+      `POST ${ORDERS}/place.json`,
+    ]);
+    // A refusal shows E*TRADE's message, with its kind.
+    t.fake.inject({
+      method: 'POST',
+      path: `${ORDERS}/preview.json`,
+      ...xml(100, 'Account key does not belong to user &amp; session'),
+    });
+    const refused = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sigXml2'));
+    expect([refused.kind, refused.message]).toEqual([
+      'InvalidOrder',
+      'E*TRADE: Account key does not belong to user & session',
+    ]);
+    // A refused token in XML is a refused token, not an outage.
+    t.fake.inject({ method: 'POST', path: `${ORDERS}/place.json`, ...xml(undefined, 'oauth_problem=token_rejected') });
+    const token = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }, 'sigXml3'));
+    expect([token.kind, token.outcomeUnknown]).toEqual(['AuthenticationError', false]);
+  });
+
   it('refuses a place whose terms differ from its preview (101), as E*TRADE does', async () => {
     const session = await t.connect();
     const request = {

@@ -2,12 +2,13 @@
 // its credentials, the newest live session token (renewed here when the stored one ran out, as
 // the server's refresh would), and the session checks. A call that meets a lost session (401,
 // "no bridge") opens it again and is sent once more: IBKR processed nothing, so even an order
-// cannot be doubled (and its cOID would be refused). Reads that hit the pacing limit wait a
-// second, within the caller's deadline, and are tried once more; submissions are not.
-import { setTimeout as sleep } from 'node:timers/promises';
+// cannot be doubled (and its cOID would be refused). Reads that hit the pacing limit wait as long
+// as Retry-After says (a second without one), within a cap and the caller's deadline, and are
+// tried once more; submissions are not.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import type { HttpRequest, HttpResponse } from '../../core/http.ts';
+import { pauseFor, readRetryWaitMs } from '../../core/read-retry.ts';
 import { type Brokerage, ensureBrokerage, keepGatewayAlive, type RawSend } from './brokerage.ts';
 import { credentialsOf } from './credentials.ts';
 import { IBKR_TITLE } from './descriptor.ts';
@@ -111,7 +112,11 @@ export function createIbkrApi(options: IbkrApiOptions = {}): IbkrApi {
       await ensureBrokerage(raw, ctx, connection, now(), { reopen: true });
       response = await raw(ctx, connection, request);
     } else if (response.status === 429 && !mutating) {
-      await sleep(1_000, undefined, ctx.signal ? { signal: ctx.signal } : {}).catch(() => {
+      // Asked again sooner than IBKR says lengthens the penalty box (WIRE.md §8); a wait beyond
+      // the cap is not waited for.
+      const wait = readRetryWaitMs(response.headers.get('retry-after'), now());
+      if (wait === undefined) throw failure(response, mutating);
+      await pauseFor(wait, ctx.signal).catch(() => {
         throw new BrokerError('RateLimited', IBKR_TITLE, 'rate limit reached before the deadline');
       });
       response = await raw(ctx, connection, request);

@@ -155,6 +155,16 @@ describe('exactly once', () => {
     });
   });
 
+  it('a read told by Retry-After to wait longer than the cap is not asked again (the penalty box would grow)', async () => {
+    c.fake.inject({ method: 'GET', path: '/v1/api/trsrv/stocks', status: 429, headers: { 'retry-after': '600' } });
+    const error = await failure(
+      c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'AMD', action: 'buy', quantity: 1 })),
+    );
+    expect(error).toMatchObject({ kind: 'RateLimited', outcomeUnknown: false });
+    const lookups = c.fake.requests.filter((r) => r.url.startsWith('/v1/api/trsrv/stocks?symbols=AMD'));
+    expect(lookups).toHaveLength(1);
+  });
+
   it('a read that meets the pacing limit is tried once more within the deadline', async () => {
     c.fake.inject({ method: 'GET', path: '/v1/api/trsrv/stocks', status: 429 });
     const placed = await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NVDA', action: 'buy', quantity: 1 }));

@@ -44,9 +44,10 @@ export async function submitOrder(
   const path = `${accountPath(session, accountId)}/orders`;
   const response = await api.call(ctx, session, { method: 'POST', path, json: order }, 'order');
   const id = orderIdFromLocation(response.headers.get('location'));
-  return id
-    ? { id, status: 'accepted', status_description: 'Order placed at Schwab' }
-    : { id: '', status: 'accepted', status_description: 'Order placed at Schwab; no order id in the answer' };
+  // A 2xx without the order's id says nothing sure: the order is found again by its terms.
+  if (!id)
+    throw new BrokerError('BrokerUnavailable', SCHWAB_TITLE, 'no order id in the answer', { outcomeUnknown: true });
+  return { id, status: 'accepted', status_description: 'Order placed at Schwab' };
 }
 
 export async function closeSymbol(

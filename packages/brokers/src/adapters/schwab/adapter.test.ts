@@ -439,6 +439,15 @@ describe('errors', () => {
     expect(tokenCalls()).toHaveLength(0);
   });
 
+  it('a 2xx to a placement without a Location header is an unknown outcome, not accepted without an id', async () => {
+    const session = await connect();
+    fake.requests.length = 0;
+    fake.failNext({ method: 'POST', path: /\/orders$/, status: 201, body: '' });
+    const error = await failure(place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
+    expect([error.kind, error.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
+    expect(fake.submissions()).toBe(1);
+  });
+
   it('never resends an order: not on 5xx, not on 401, not on 429', async () => {
     const session = await connect();
     const path = /\/orders$/;

@@ -249,6 +249,14 @@ describe('errors', () => {
     expect(fake.submissions()).toBe(2);
   });
 
+  it('a 2xx to an order without the order’s id is an unknown outcome, not accepted without an id', async () => {
+    fake.requests.length = 0;
+    fake.failNext({ method: 'POST', path: /\/orders\/market$/, status: 200, body: {} });
+    const error = await failure(place({ symbol: 'AAPL', action: 'buy', quantity: 1 }));
+    expect([error.kind, error.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
+    expect(fake.submissions()).toBe(1);
+  });
+
   it('marks a timeout or a server error as an unknown outcome, sent once', async () => {
     for (const status of [408, 500]) {
       fake.requests.length = 0;

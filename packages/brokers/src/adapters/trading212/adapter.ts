@@ -45,6 +45,11 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
   async function submit(client: HttpClient, request: Trading212Request): Promise<OrderResponse> {
     // Trading 212 says its order endpoints are not idempotent: one POST, never repeated.
     const { body } = await client.request({ method: 'POST', path: request.path, json: request.body });
+    // A 2xx without the order's id says nothing sure: the order is found again by its terms.
+    if (!stringField(body, 'id'))
+      throw new BrokerError('BrokerUnavailable', TRADING212_TITLE, 'no order id in the answer', {
+        outcomeUnknown: true,
+      });
     return toOrderResponse(body);
   }
 

@@ -99,6 +99,17 @@ describe('woo errors', () => {
     expect(posted()).toHaveLength(1);
   });
 
+  it('an order WOO failed to process (-1000, an unknown error) leaves the outcome unknown, not refused', async () => {
+    fake.failNextOrder = {
+      status: 400,
+      code: -1000,
+      message: 'An unknown error occurred while processing the request.',
+    };
+    const error = await expectBrokerError(place({}), 'BrokerUnavailable', /^WOO X: /);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(posted()).toHaveLength(1);
+  });
+
   it('rate limits are typed', async () => {
     fake.failNextOrder = { status: 429, code: -1003, message: 'Rate limit exceed.' };
     await expectBrokerError(place({}), 'RateLimited', 'WOO X: Rate limit exceed.');
