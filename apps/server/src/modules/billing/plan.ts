@@ -293,13 +293,13 @@ export async function applyPlanPayment(
       price: payment.amount,
       currency: payment.currency,
       // A one-off invoice on the subscription is no payment of the plan, nor 'per month'; nor is
-      // the free trial's (of 0).
+      // the free trial's (of 0), nor a change's (the rest of the period, once).
       description: payment.period
         ? trial
           ? `${plan.name} (free trial)`
           : plan.name
         : (payment.description ?? 'Invoice'),
-      interval: payment.period && !trial ? plan.interval : null,
+      interval: payment.period && !trial && !payment.change ? plan.interval : null,
     });
     // Not by a payment delivered after its plan ended (the end took the status away, if given),
     // nor by a free trial's: the status comes with the first invoice that pays for it.

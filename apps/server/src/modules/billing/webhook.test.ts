@@ -488,6 +488,8 @@ describe('a plan changed within its period', () => {
     const byInvoice = new Map(shown.data?.account.payments.map((p) => [p.stripeInvoiceId, p.credits]));
     expect([upgradeInvoice, downgradeInvoice].map((invoice) => byInvoice.get(invoice.id))).toEqual([300, 0]);
     expect((await payments(user.id)).map((p) => p.credits)).toEqual([300, 300, 0, 300, 0, 300]);
+    // A change's invoice is a one-off amount for the rest of the period, not a price 'per month'.
+    expect((await payments(user.id)).map((p) => p.interval)).toEqual(['month', null, null, null, null, 'month']);
   });
 });
 
