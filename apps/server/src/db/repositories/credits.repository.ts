@@ -93,6 +93,24 @@ export async function findLedgerEntry(db: Executor, cause: string, reference: st
   return rows[0];
 }
 
+/**
+ * SQL: whether the plan period the ledger row `l` (an alias) was written in is over: a period
+ * started or the plan ended after it (a 'period' or 'lapse' row of its user came later; a
+ * user's rows are written under the account's lock, so their ids and times follow its
+ * history). Conservative: a plan changed within its period counts as over too.
+ */
+export const periodOverSinceSql = (l: string) =>
+  `exists (select 1 from credit_ledger p where p.user_id = ${l}.user_id and p.created_at >= ${l}.created_at
+    and p.id > ${l}.id and p.cause in ('period', 'lapse'))`;
+
+/** Whether the plan period the ledger row `ledgerId` was written in is over (periodOverSinceSql). */
+export async function periodOverSince(db: Executor, ledgerId: number): Promise<boolean> {
+  const { rows } = await db.execute<Row<{ over: boolean }>>(
+    sql`select ${sql.raw(periodOverSinceSql('l'))} as over from credit_ledger l where l.id = ${ledgerId}`,
+  );
+  return rows[0]?.over === true;
+}
+
 export interface NewLedgerEntry {
   credits: number;
   recurring: number;

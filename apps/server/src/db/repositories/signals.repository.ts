@@ -3,11 +3,12 @@
 // per signal) and inserts the signals of a whole batch at once; the signals_live_credit_check
 // constraint aborts it when a user's credits do not cover the batch. The credit rules are those
 // of modules/accounts/credits.ts: period credits first, one-time credits next; a refund gives
-// back what the signal's ledger row took. SIGNAL_CREDITS=unlimited (UNMETERED_SQL): live
+// back what the signal's ledger row took (its period credits only while their period runs).
+// SIGNAL_CREDITS=unlimited (UNMETERED_SQL): live
 // signals hold their credit without taking one, and nothing is given back.
 import type pg from 'pg';
 import { creditEventSource } from './credit-events.sql.ts';
-import { UNMETERED_SQL } from './credits.repository.ts';
+import { periodOverSinceSql, UNMETERED_SQL } from './credits.repository.ts';
 import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { orderEventTypesSql, signalEventSource } from './signal-events.sql.ts';
@@ -206,24 +207,43 @@ const OUTCOMES = `with input as (
     where c.hook_id = h.hook_id and c.day = d.day
     returning c.hook_id
   ), refunds as (
+    -- Period credits come back only while the period they were spent in runs: none started and
+    -- the plan not ended since (periodOverSinceSql); else they lapsed with it.
     select r.user_id, r.id, coalesce(-l.credits, case when ${UNMETERED_SQL} then 0 else 1 end) as credits,
-      coalesce(-l.recurring, 0) as recurring, row_number() over (partition by r.user_id order by r.id) as rank
+      case when l.recurring < 0 and not ${periodOverSinceSql('l')} then -l.recurring else 0 end
+        as recurring,
+      coalesce(-l.recurring, 0) as spent_recurring, row_number() over (partition by r.user_id order by r.id) as rank
     from released r left join credit_ledger l on l.cause = 'signal' and l.reference = r.id
   ), due as (
-    select user_id, sum(credits)::int as n, sum(recurring)::int as r from refunds where credits > 0 group by user_id
+    select user_id, sum(credits)::int as n from refunds where credits > 0 group by user_id
   ), held as materialized (
-    select a.user_id, a.credits, a.recurring_credits from accounts a join due d on d.user_id = a.user_id
+    select a.user_id, a.credits, a.recurring_credits, a.recurring_period_credits from accounts a
+    join due d on d.user_id = a.user_id
     order by a.user_id for update of a
+  ), back as (
+    -- What goes back to the period, never above the credits the running period gives (none once
+    -- the plan ended); the rest of what the period gave lapsed.
+    select y.*, y.credits - y.spent_recurring + y.recurring as back from (
+      select f.user_id, f.id, f.rank, f.credits, f.spent_recurring, least(f.recurring,
+        greatest(h.recurring_period_credits - h.recurring_credits - (sum(f.recurring) over w - f.recurring), 0))
+        as recurring
+      from refunds f join held h on h.user_id = f.user_id where f.credits > 0
+      window w as (partition by f.user_id order by f.rank)
+    ) y
+  ), total as (
+    select user_id, sum(back)::int as n, sum(recurring)::int as r from back group by user_id
   ), refunded as (
-    update accounts a set credits = h.credits + d.n - d.r, recurring_credits = h.recurring_credits + d.r,
+    update accounts a set credits = h.credits + t.n - t.r, recurring_credits = h.recurring_credits + t.r,
       signals_spent = greatest(a.signals_spent - d.n, 0), updated_at = now()
-    from held h join due d on d.user_id = h.user_id where a.user_id = h.user_id
+    from held h join due d on d.user_id = h.user_id join total t on t.user_id = h.user_id where a.user_id = h.user_id
     returning a.user_id, h.credits + h.recurring_credits as balance_before
   ), ledger as (
-    insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
-    select f.user_id, f.credits, f.recurring, 'refund', f.id,
-      b.balance_before + sum(f.credits) over (partition by f.user_id order by f.rank)
-    from refunds f join refunded b on b.user_id = f.user_id where f.credits > 0
+    insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after, note)
+    select f.user_id, f.back, f.recurring, 'refund', f.id,
+      b.balance_before + sum(f.back) over (partition by f.user_id order by f.rank),
+      case when f.back < f.credits then format('%s of %s credits lapsed with their plan period', f.credits - f.back,
+        f.credits) end
+    from back f join refunded b on b.user_id = f.user_id
     order by f.user_id, f.rank
   ), told as (${activityChangedSql('updated', 'late')}),
   order_events as (${signalEventSource('updated')}),
@@ -235,7 +255,9 @@ const OUTCOMES = `with input as (
  * credits of those asking for it in the same statement (and their hooks' maxOrdersPerDay counts,
  * which the write clears from the row, so never twice), each with a 'refund' ledger row: what
  * the signal's 'signal' row took, to the same pools (a signal without one, stored before the
- * ledger existed, gets one one-time credit; none when not metered). A row that left `from`, or
+ * ledger existed, gets one one-time credit; none when not metered) — period credits only while
+ * the period they were spent in runs and up to its credits, else they lapsed (the row's note
+ * says so); signalsSpent drops by the whole signal. A row that left `from`, or
  * whose lease another claim took over, is left as it is. Each row written emits its
  * notification events (order.placed, order.filled, order.rejected) in the same statement, and
  * tells the owners' screens (live updates) of outcomes that come after the call's activity entry:

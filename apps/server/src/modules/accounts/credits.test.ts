@@ -116,6 +116,47 @@ describe('credits', () => {
     await expectBalancedLedger(t, userId);
   });
 
+  it("gives a signal's period credit back only while its period runs: a renewed or ended plan lets it lapse", async () => {
+    const userId = await newUser();
+    await inTransaction(t, async (tx) => {
+      await grantCredits(tx, userId, 2, 'signup');
+      await startCreditPeriod(tx, userId, { credits: 3, periodEnd: day(31), reference: 'in_lapse_1' });
+    });
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'sig-old-period'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'sig-same-period'));
+    // Refunded within its period: back to the period's credits.
+    expect(await inTransaction(t, (tx) => refundCredits(tx, userId, 'sig-same-period'))).toMatchObject({
+      credits: 1,
+      recurring: 1,
+    });
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 3, periodEnd: day(62), reference: 'in_lapse_2' }),
+    );
+    // The renewed 3-credit period never holds 4: the old period's credit lapsed with it.
+    const late = await inTransaction(t, (tx) => refundCredits(tx, userId, 'sig-old-period'));
+    expect(late).toMatchObject({ cause: 'refund', credits: 0, recurring: 0 });
+    expect(await inTransaction(t, (tx) => refundCredits(tx, userId, 'sig-old-period'))).toBeNull();
+    expect(await accountOf(t, userId)).toMatchObject({
+      balance: 5,
+      credits: 2,
+      recurring_credits: 3,
+      signals_spent: 0,
+    });
+
+    // A plan that ended with its credits spent: the refund leaves no period credit behind.
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 4, 'sig-before-end'));
+    await inTransaction(t, (tx) => endCreditPeriod(tx, userId, 'sub_lapse'));
+    const afterEnd = await inTransaction(t, (tx) => refundCredits(tx, userId, 'sig-before-end'));
+    expect(afterEnd).toMatchObject({ cause: 'refund', credits: 1, recurring: 0 });
+    expect(await accountOf(t, userId)).toMatchObject({
+      balance: 2,
+      credits: 2,
+      recurring_credits: 0,
+      recurring_period_credits: 0,
+    });
+    await expectBalancedLedger(t, userId);
+  });
+
   it('refunds only the owner of a spend', async () => {
     const [owner, other] = [await newUser(), await newUser()];
     await inTransaction(t, (tx) => grantCredits(tx, owner, 2, 'signup'));

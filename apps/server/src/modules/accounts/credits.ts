@@ -54,7 +54,10 @@
 //     stand again; no grant: the low-credit mark stays that of the last grant); null when there
 //     was no such reversal or it was given back already. With `periodEnd` (a plan invoice's), period credits come back only while that period is current.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
-//     gives back what the 'signal' entry `reference` took, to the pools it came from, once.
+//     gives back what the 'signal' entry `reference` took, to the pools it came from, once; its
+//     period credits only while the period it was spent in runs (no period started and the plan
+//     not ended since: else they lapsed, and the refund row says so in its note), never above the
+//     period's credits. signalsSpent drops by the whole signal's credits (it kept none).
 
 import {
   type CreditState,
@@ -63,6 +66,7 @@ import {
   type LedgerRow,
   lockCredits,
   type NewLedgerEntry,
+  periodOverSince,
   writeCredits,
 } from '../../db/repositories/credits.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
@@ -323,6 +327,10 @@ export const restoreReversal = (tx: Transaction, userId: number, reference: stri
 export const refundCredits = (tx: Transaction, userId: number, reference: string) =>
   giveBack(tx, userId, reference, { taken: 'signal', cause: 'refund' });
 
+/** The ledger note of a give-back that found part of what was taken lapsed (its plan period is over). */
+export const lapseNote = (due: number, back: number) =>
+  back < due ? `${due - back} of ${due} credits lapsed with their plan period` : null;
+
 /**
  * Gives back, once, what the `taken` entry `reference` took, to the pools it came from: a `cause`
  * entry with the same reference. A signal's refund also takes back what it counted as spent.
@@ -342,13 +350,17 @@ async function giveBack(
   if (!entry || entry.userId !== userId) return null;
   // A plan period's credits come back only while that period is still the current one and its
   // plan runs: those of a period since over, or of a plan ended since (endCreditPeriod keeps the
-  // period end but sets its credits to 0), would have lapsed.
+  // period end but sets its credits to 0), would have lapsed. A signal's period: the one current
+  // when it was spent, over once a period started or the plan ended after it.
   const current =
-    periodEnd != null &&
-    state.recurringPeriodEnd?.getTime() === periodEnd.getTime() &&
-    state.recurringPeriodCredits > 0;
-  const lapsed = periodEnd !== undefined && !current;
-  const backRecurring = lapsed ? 0 : -entry.recurring;
+    state.recurringPeriodCredits > 0 &&
+    (taken === 'signal'
+      ? !(await periodOverSince(tx, entry.id))
+      : periodEnd != null && state.recurringPeriodEnd?.getTime() === periodEnd.getTime());
+  const lapsed = (taken === 'signal' || periodEnd !== undefined) && !current;
+  // Never more period credits than the period gives.
+  const room = Math.max(state.recurringPeriodCredits - state.recurringCredits, 0);
+  const backRecurring = lapsed ? 0 : Math.min(-entry.recurring, room);
   const back = -entry.credits + entry.recurring + backRecurring;
   const [written] = await writeCredits(
     tx,
@@ -357,9 +369,19 @@ async function giveBack(
       credits: state.credits + back - backRecurring,
       recurringCredits: state.recurringCredits + backRecurring,
       granted: 0,
-      spent: taken === 'signal' ? -back : 0,
+      // A refunded signal did not keep its credit (signalsSpent), even when that credit lapsed.
+      spent: taken === 'signal' ? entry.credits : 0,
     },
-    [{ credits: back, recurring: backRecurring, cause, reference, balanceAfter: balanceOf(state) + back }],
+    [
+      {
+        credits: back,
+        recurring: backRecurring,
+        cause,
+        reference,
+        balanceAfter: balanceOf(state) + back,
+        note: lapseNote(-entry.credits, back),
+      },
+    ],
   );
   return written ?? null;
 }

@@ -13,7 +13,8 @@ import {
   setupTrader,
   signalRows,
 } from '../../../test/signal-fixtures.ts';
-import { startCreditPeriod } from './credits.ts';
+import { recordSignalOutcomes, storeSignals } from '../../db/repositories/signals.repository.ts';
+import { endCreditPeriod, startCreditPeriod } from './credits.ts';
 
 let t: TestApp;
 let flaky: FlakyBroker;
@@ -90,6 +91,80 @@ describe('credits on the hook path', () => {
     expect(ledger.slice(-2)).toMatchObject([
       { cause: 'signal', credits: -1, recurring: -1, reference: signal?.id },
       { cause: 'refund', credits: 1, recurring: 1, reference: signal?.id, balance_after: 2 },
+    ]);
+  });
+
+  it('lets a refunded credit lapse when its plan period ended meanwhile (renewed or plan ended)', async () => {
+    const trader = await setupTrader(t, 'refund-lapsed@example.com', { credits: 1 });
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select connector_id as id from hooks where id = $1', [
+      trader.hook.id,
+    ]);
+    const store = (id: string) =>
+      storeSignals(
+        pool,
+        [
+          {
+            id,
+            hookId: trader.hook.id,
+            key: id,
+            userId: trader.userId,
+            isTest: false,
+            connectorId: Number(rows[0]?.id),
+            accountId: trader.accountId,
+            providerName: 'paper',
+            request: '{}',
+            order: '{}',
+            response: null,
+            address: null,
+          },
+        ],
+        60,
+      );
+    const reject = (...ids: string[]) =>
+      recordSignalOutcomes(
+        pool,
+        ids.map((id) => ({
+          id,
+          from: 'placing',
+          status: 'rejected',
+          brokerOrderId: null,
+          price: null,
+          response: null,
+          elapsedMs: null,
+          releaseCredit: true,
+        })),
+      );
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, trader.userId, { credits: 2, periodEnd, reference: 'in_lapsed_1' }),
+    );
+    await store('lapsedRefundSignal01');
+    await store('lapsedRefundSignal02');
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, trader.userId, {
+        credits: 2,
+        periodEnd: new Date(periodEnd.getTime() + 30 * 86_400_000),
+        reference: 'in_lapsed_2',
+      }),
+    );
+    await reject('lapsedRefundSignal01', 'lapsedRefundSignal02');
+    // The renewed 2-credit period holds 2, not 4.
+    expect(await accountOf(t, trader.userId)).toMatchObject({
+      balance: 3,
+      credits: 1,
+      recurring_credits: 2,
+      signals_spent: 0,
+    });
+    // A plan ended with its credits spent: the refund leaves no period credit that never lapses.
+    await store('lapsedRefundSignal03');
+    await inTransaction(t, (tx) => endCreditPeriod(tx, trader.userId, 'sub_lapsed'));
+    await reject('lapsedRefundSignal03');
+    expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 1, credits: 1, recurring_credits: 0 });
+    const ledger = await expectBalancedLedger(t, trader.userId);
+    expect(ledger.filter((l) => l.cause === 'refund').map((l) => [l.reference, l.credits, l.recurring])).toEqual([
+      ['lapsedRefundSignal01', 0, 0],
+      ['lapsedRefundSignal02', 0, 0],
+      ['lapsedRefundSignal03', 0, 0],
     ]);
   });
 

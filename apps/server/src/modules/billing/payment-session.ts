@@ -62,11 +62,27 @@ async function portalSession(services: Services, stripe: StripeClient, user: Use
   }
 }
 
+/** Payment intent statuses of a payment that failed or was given up: nothing will be paid. */
+const NOT_PAYING: ReadonlySet<string> = new Set(['requires_payment_method', 'canceled']);
+
+/**
+ * Whether a complete Checkout session left unpaid may still be paid: a delayed payment method (a
+ * bank debit) processing for days, its intent not failed or given up. Paid, it books the purchase
+ * (checkout.session.async_payment_succeeded); a second page paid meanwhile would charge twice.
+ */
+async function stillPaying(stripe: StripeClient, session: Stripe.Checkout.Session): Promise<boolean> {
+  const intent = session.payment_intent;
+  if (!intent) return false;
+  const status = typeof intent === 'string' ? (await stripe.paymentIntents.retrieve(intent)).status : intent.status;
+  return !NOT_PAYING.has(status);
+}
+
 export const PROFESSIONAL_PENDING = 'Your payment for professional status is being processed.';
 
 /**
  * Expires the customer's open Checkout pages that sell professional status but `made` (the page
- * made just now); true when one was paid and its payment is not booked yet.
+ * made just now); true when one was paid, or is being paid (a bank debit processing), and its
+ * payment is not booked yet.
  */
 async function professionalPending(
   services: Services,
@@ -84,7 +100,8 @@ async function professionalPending(
     );
     const complete = await stripe.checkout.sessions.list({ customer, status: 'complete', limit: 100 });
     for (const session of complete.data) {
-      if (session.payment_status === 'unpaid' || !(await sellsProfessional(session))) continue;
+      if (!(await sellsProfessional(session))) continue;
+      if (session.payment_status === 'unpaid' && !(await stillPaying(stripe, session))) continue;
       if (!(await findPaymentByReference(services.db, session.id))) return true;
     }
     return false;

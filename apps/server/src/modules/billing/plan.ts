@@ -45,6 +45,8 @@ export interface Plan {
   currency: string;
   stripePriceId: string | null;
   cancelAt: number | null;
+  /** While in its free trial (status trialing): when the trial ends, the first payment (seconds). */
+  trialEnd: number | null;
 }
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
@@ -76,6 +78,8 @@ export function planOf(subscription: Stripe.Subscription): Plan {
     currency: subscription.currency ?? first?.currency ?? 'usd',
     stripePriceId: first?.id ?? null,
     cancelAt: subscription.cancel_at ?? (subscription.cancel_at_period_end && periodEnd > 0 ? periodEnd : null),
+    trialEnd:
+      subscription.status === 'trialing' ? (subscription.trial_end ?? (periodEnd > 0 ? periodEnd : null)) : null,
   };
 }
 
@@ -95,7 +99,14 @@ export function projectionOf(plan: Plan, status: string): PlanProjection {
           professional: plan.professional,
         }
       : null,
-    recurring: { subscriptionId: plan.subscriptionId, status, cancelAt: plan.cancelAt },
+    recurring: {
+      subscriptionId: plan.subscriptionId,
+      status,
+      cancelAt: plan.cancelAt,
+      // The card tells a trial by it: no period paid yet (recurringPeriodEnd is none, or an
+      // earlier plan's), the first payment at its end.
+      ...(plan.trialEnd !== null ? { trialEnd: plan.trialEnd } : {}),
+    },
   };
 }
 
@@ -281,9 +292,14 @@ export async function applyPlanPayment(
       credits: granted,
       price: payment.amount,
       currency: payment.currency,
-      // A one-off invoice on the subscription is no payment of the plan, nor 'per month'.
-      description: payment.period ? plan.name : (payment.description ?? 'Invoice'),
-      interval: payment.period ? plan.interval : null,
+      // A one-off invoice on the subscription is no payment of the plan, nor 'per month'; nor is
+      // the free trial's (of 0), nor a change's (the rest of the period, once).
+      description: payment.period
+        ? trial
+          ? `${plan.name} (free trial)`
+          : plan.name
+        : (payment.description ?? 'Invoice'),
+      interval: payment.period && !trial && !payment.change ? plan.interval : null,
     });
     // Not by a payment delivered after its plan ended (the end took the status away, if given),
     // nor by a free trial's: the status comes with the first invoice that pays for it.

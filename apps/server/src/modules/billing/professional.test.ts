@@ -309,6 +309,30 @@ describe('professional status paid once', () => {
   });
 });
 
+describe('professional status paid by a bank debit still processing', () => {
+  it('refuses another payment page while the debit processes, and sells again once it failed', async () => {
+    const user = await newCustomer(b, 'pro-debit');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const open = async () => {
+      const answer = await paymentSession(b, user.headers, { price: PROFESSIONAL });
+      return { url: answer.data?.accountPaymentSession.url, error: answer.errors?.[0] };
+    };
+    const first = await open();
+    const id = first.url?.split('/').at(-1) ?? '';
+    b.fake.checkout.complete(id);
+    takeEvents(b);
+    // A bank debit: the session completes unpaid, its payment processing for days.
+    const session = b.fake.store.get('checkout.session', id);
+    session.payment_status = 'unpaid';
+    const intent = b.fake.store.get('payment_intent', String(session.payment_intent));
+    intent.status = 'processing';
+    expect((await open()).error?.message).toBe(PROFESSIONAL_PENDING);
+    // The debit failed: nothing was paid, another page may be opened.
+    intent.status = 'requires_payment_method';
+    expect((await open()).url).toEqual(expect.any(String));
+  });
+});
+
 describe('professional status with a coupon Stripe refuses', () => {
   it('leaves the payment page open before as it was', async () => {
     const user = await newCustomer(b, 'pro-coupon-refused');

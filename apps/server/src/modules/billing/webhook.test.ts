@@ -380,6 +380,26 @@ describe('a plan that starts with a free trial', () => {
     expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 5, recurring_credits: 0 });
     const shown = await gql<{ account: { type: number } }>(b.t.app, '{ account { type } }', {}, user.headers);
     expect(shown.data?.account.type).toBe(3);
+    // The card tells the trial and when it ends (the first payment); the trial's invoice of 0 is
+    // no payment 'per month'.
+    const trialEnd = objectOf(ofType(events, 'customer.subscription.created')).trial_end;
+    expect(trialEnd).toEqual(expect.any(Number));
+    const shownPlan = async () => {
+      const answer = await gql<{ account: { metadata: string; payments: Array<Record<string, unknown>> } }>(
+        b.t.app,
+        '{ account { metadata payments { price interval description } } }',
+        {},
+        user.headers,
+      );
+      return {
+        recurring: (JSON.parse(answer.data?.account.metadata ?? '{}') as { recurring: Record<string, unknown> })
+          .recurring,
+        payments: answer.data?.account.payments ?? [],
+      };
+    };
+    const inTrial = await shownPlan();
+    expect(inTrial.recurring).toMatchObject({ status: 'trialing', trialEnd });
+    expect(inTrial.payments).toEqual([{ price: 0, interval: null, description: 'Pro plan (free trial)' }]);
     // The trial over, the first paid invoice starts the plan's period.
     const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
     b.fake.subscriptions.renew(subscriptionId);
@@ -389,6 +409,10 @@ describe('a plan that starts with a free trial', () => {
       recurring_credits: 300,
       recurring_period_credits: 300,
     });
+    const paid = await shownPlan();
+    expect(paid.recurring.status).toBe('active');
+    expect(paid.recurring).not.toHaveProperty('trialEnd');
+    expect(paid.payments[0]).toMatchObject({ price: 2000, interval: 'month' });
     await expectBalancedLedger(b.t, user.id);
   });
 });
@@ -464,6 +488,8 @@ describe('a plan changed within its period', () => {
     const byInvoice = new Map(shown.data?.account.payments.map((p) => [p.stripeInvoiceId, p.credits]));
     expect([upgradeInvoice, downgradeInvoice].map((invoice) => byInvoice.get(invoice.id))).toEqual([300, 0]);
     expect((await payments(user.id)).map((p) => p.credits)).toEqual([300, 300, 0, 300, 0, 300]);
+    // A change's invoice is a one-off amount for the rest of the period, not a price 'per month'.
+    expect((await payments(user.id)).map((p) => p.interval)).toEqual(['month', null, null, null, null, 'month']);
   });
 });
 

@@ -4,6 +4,8 @@ export interface Recurring {
   status: string | null;
   /** Seconds since the epoch. */
   cancelAt: number | null;
+  /** In a free trial (status trialing): when it ends and the first payment is due (seconds). */
+  trialEnd: number | null;
   paymentFailed: { invoiceId: string; url: string | null } | null;
 }
 
@@ -23,6 +25,7 @@ export function parseRecurring(metadata: string | null | undefined): Recurring {
     subscriptionId: text(recurring.subscriptionId),
     status: text(recurring.status),
     cancelAt: typeof recurring.cancelAt === 'number' ? recurring.cancelAt : null,
+    trialEnd: typeof recurring.trialEnd === 'number' ? recurring.trialEnd : null,
     paymentFailed:
       failed && typeof failed === 'object' ? { invoiceId: text(failed.invoiceId) ?? '', url: text(failed.url) } : null,
   };

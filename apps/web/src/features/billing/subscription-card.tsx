@@ -5,13 +5,14 @@ import Card from 'react-bootstrap/Card';
 import type { AccountCreditsQuery } from '../../gql/graphql.ts';
 import { formatCount, formatCurrency, formatDate } from '../../lib/format.ts';
 import { parseRecurring } from './recurring.ts';
-import { ACTIVATE_SUBSCRIPTION } from './texts.ts';
+import { ACTIVATE_SUBSCRIPTION, FREE_TRIAL } from './texts.ts';
 
 type Account = AccountCreditsQuery['account'];
 
 /**
  * SPEC §2 Account & Billing's subscription card: the plan, its Renewal date, or the Cancel date
- * once a cancellation is set; with no end date yet, the activation text and the link. Manage
+ * once a cancellation is set; with no end date yet, the activation text and the link. In a free
+ * trial, says so, and its Renewal date is the trial's end (the first payment). Manage
  * billing opens Stripe's billing portal (change the card, cancel, invoices).
  */
 export function SubscriptionCard({
@@ -27,6 +28,9 @@ export function SubscriptionCard({
   const { product } = account;
   const recurring = parseRecurring(account.metadata);
   const period = paymentPeriodLabel(product.interval);
+  // A free trial has paid no period yet: recurringPeriodEnd is none, or an earlier plan's. Its
+  // renewal is the trial's end, the first payment.
+  const trial = recurring.status === 'trialing';
   return (
     <Card as="section" className="shadow-sm mb-4" aria-labelledby="subscription-title" data-testid="subscription-card">
       <Card.Body>
@@ -37,10 +41,23 @@ export function SubscriptionCard({
           {formatCount(product.credits)} signals {period ?? ''} · {formatCurrency(product.price, product.currency)}{' '}
           {period ?? ''}
         </p>
+        {trial && (
+          <p className="mb-2" data-testid="subscription-trial">
+            {recurring.trialEnd !== null
+              ? `${FREE_TRIAL}: nothing is charged until ${formatDate(recurring.trialEnd * 1000)}.`
+              : `${FREE_TRIAL}: nothing is charged until it ends.`}
+          </p>
+        )}
         {recurring.cancelAt !== null ? (
           <p className="mb-2" data-testid="subscription-date">
             Cancel date: {formatDate(recurring.cancelAt * 1000)}
           </p>
+        ) : trial ? (
+          recurring.trialEnd !== null && (
+            <p className="mb-2" data-testid="subscription-date">
+              Renewal date: {formatDate(recurring.trialEnd * 1000)}
+            </p>
+          )
         ) : account.recurringPeriodEnd !== null && account.recurringPeriodEnd !== undefined ? (
           <p className="mb-2" data-testid="subscription-date">
             Renewal date: {formatDate(account.recurringPeriodEnd * 1000)}

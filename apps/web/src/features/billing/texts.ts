@@ -11,6 +11,9 @@ export const UNLIMITED = 'Unlimited';
 /** SPEC §2 Account & Billing: a subscription without an end date. */
 export const ACTIVATE_SUBSCRIPTION = 'Please click the link below to activate the subscription.';
 
+/** A plan in its free trial (Stripe status trialing); not in SPEC, ours. */
+export const FREE_TRIAL = 'Free trial';
+
 export const CHECKOUT_RETURN = {
   waiting: 'Thank you: your payment went through. Your credits appear as soon as Stripe confirms it.',
   confirmed: 'Payment confirmed: your credits are in.',

@@ -131,6 +131,25 @@ describe('Account & Billing with card payments', () => {
     expect(screen.queryByTestId('subscription-card')).toBeNull();
   });
 
+  it('tells a free trial: its end is the renewal date, not the activation text nor an earlier plan’s date', async () => {
+    const trialing = JSON.stringify({ recurring: { status: 'trialing', trialEnd: PERIOD_END } });
+    const earlierPlanEnd = PERIOD_END - 90 * 86_400;
+    for (const recurringPeriodEnd of [null, earlierPlanEnd]) {
+      const view = await renderRoute('/me/account', {
+        user: fakeUser(CUSTOMER),
+        handlers: server({ type: 3, product: plan, recurringPeriodEnd, metadata: trialing }),
+      });
+      const card = await screen.findByTestId('subscription-card');
+      expect(within(card).getByTestId('subscription-trial').textContent).toBe(
+        'Free trial: nothing is charged until 1/31/2030.',
+      );
+      expect(within(card).getByTestId('subscription-date').textContent).toBe('Renewal date: 1/31/2030');
+      expect(card.textContent).not.toContain('Please click the link below');
+      view.router.dispose();
+      document.body.innerHTML = '';
+    }
+  });
+
   it('opens the billing portal from Manage billing', async () => {
     const assign = leaving();
     const { calls } = await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
