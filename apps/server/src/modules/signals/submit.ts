@@ -176,7 +176,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   // (nothing stored, like any refusal of its order).
   const refused = entry.isTest ? brokerRefusal(checkOf(entry, p), rt.services.log) : undefined;
   if (refused) {
-    await giveBack(rt, count);
+    await giveBack(rt, count, p.id);
     return refuse(rt, input, refused, request, phases);
   }
   const signal: Signal = {
