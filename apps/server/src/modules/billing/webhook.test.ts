@@ -1,7 +1,7 @@
 // Stripe events change the books once: a pack grants metadata.credits × quantity per session,
 // a plan one period per invoice, whatever arrives twice, out of order, or at two instances at
 // once; the balance is the ledger's sum after each. Success pages grant nothing: only events.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type Billing,
   buy,
@@ -175,6 +175,33 @@ describe('a credit pack', () => {
     ]);
     expect(rows[0]).toEqual({ outcome: 'unmatched' });
     expect((await accountOf(b.t, user.id))?.balance ?? 0).toBe(0);
+  });
+
+  it('warns the operator, with Stripe’s ids, of a paid session and invoice for a user who is gone; still 200', async () => {
+    const user = await newCustomer(b, 'gone');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    const completed = ofType(events, 'checkout.session.completed');
+    const paid = ofType(events, 'invoice.paid');
+    await b.t.services.db.$client.query('delete from users where id = $1', [user.id]);
+    const warn = vi.spyOn(b.t.services.log, 'warn');
+    try {
+      expect((await postEvent(b, completed)).status).toBe(200);
+      expect((await postEvent(b, paid)).status).toBe(200);
+      const warned = warn.mock.calls.map(([fields]) => fields as unknown as Record<string, unknown>);
+      expect(warned).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            event: completed.id,
+            type: 'checkout.session.completed',
+            object: objectOf(completed).id,
+          }),
+          expect.objectContaining({ event: paid.id, type: 'invoice.paid', object: objectOf(paid).id }),
+        ]),
+      );
+      expect(JSON.stringify(warned)).not.toContain('whsec_');
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('grants nothing for another installation’s session whose payment_session names a row of ours', async () => {

@@ -39,6 +39,16 @@ const eventSchema = z.object({
   data: z.object({ object: z.looseObject({ id: z.string().optional() }) }),
 });
 
+/** Events of a payment taken, whose goods (credits, a plan) go to the user they name. */
+const DELIVERS: ReadonlySet<string> = new Set(['checkout.session.completed', 'invoice.paid']);
+
+const stripeIdOf = (value: unknown): string | null =>
+  typeof value === 'string'
+    ? value
+    : value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string'
+      ? (value as { id: string }).id
+      : null;
+
 const refuse = (message: string): WebhookAnswer => ({ status: 400, body: { received: false, message } });
 
 export async function receiveStripeEvent(
@@ -81,7 +91,21 @@ export async function receiveStripeEvent(
     // A grant may change the user's group (professional status): resolve their sessions afresh,
     // as an administrator's change does, so what was paid for opens at once.
     if (outcome === 'applied' && effect.userId !== null) services.identity.sessions.evictUser(effect.userId);
-    services.log.info({ event: id, type, outcome, userId: effect.userId }, 'stripe event');
+    if (outcome === 'unmatched' && DELIVERS.has(type)) {
+      // Paid, and nobody to deliver it to (the user gone, or not ours): the operator must look.
+      // Still 200: a retry would find nobody either. Stripe's ids only, never a secret.
+      const object = data.object as { customer?: unknown; payment_intent?: unknown };
+      services.log.warn(
+        {
+          event: id,
+          type,
+          object: data.object.id ?? null,
+          customer: stripeIdOf(object.customer),
+          paymentIntent: stripeIdOf(object.payment_intent),
+        },
+        'stripe payment for no user of ours: nothing delivered; refund or assign it in Stripe',
+      );
+    } else services.log.info({ event: id, type, outcome, userId: effect.userId }, 'stripe event');
     return { status: 200, body: { received: true, ...(outcome === 'duplicate' ? { duplicate: true } : {}) } };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
