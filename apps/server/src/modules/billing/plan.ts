@@ -103,6 +103,9 @@ export function projectionOf(plan: Plan, status: string): PlanProjection {
       subscriptionId: plan.subscriptionId,
       status,
       cancelAt: plan.cancelAt,
+      // The running plan's own renewal (seconds): a plan that gives no credits never sets
+      // recurringPeriodEnd, which may still be an earlier plan's.
+      ...(plan.running && plan.periodEnd !== null ? { periodEnd: Math.floor(plan.periodEnd.getTime() / 1000) } : {}),
       // The card tells a trial by it: no period paid yet (recurringPeriodEnd is none, or an
       // earlier plan's), the first payment at its end.
       ...(plan.trialEnd !== null ? { trialEnd: plan.trialEnd } : {}),

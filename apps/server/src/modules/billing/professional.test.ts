@@ -369,3 +369,35 @@ describe('the customer group', () => {
     expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 });
+
+describe('professional status sold by a plan that gives no credits', () => {
+  it('shows the plan’s own renewal date (its period end) though no credit period starts', async () => {
+    const price = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 1900,
+      recurring: { interval: 'month' },
+      nickname: 'Professional monthly',
+      metadata: { professional: 'true' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'pro-monthly');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const { events } = await buy(b, user.headers, price.id);
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const subscription = objectOf(ofType(events, 'customer.subscription.created')) as {
+      items: { data: Array<{ current_period_end: number }> };
+    };
+    const periodEnd = subscription.items.data[0]?.current_period_end;
+    expect(periodEnd).toEqual(expect.any(Number));
+    const answer = await gql<{ account: { type: number; recurringPeriodEnd: number | null; metadata: string } }>(
+      b.t.app,
+      '{ account { type recurringPeriodEnd metadata } }',
+      {},
+      user.headers,
+    );
+    expect(answer.data?.account).toMatchObject({ type: 3, recurringPeriodEnd: null });
+    expect(JSON.parse(answer.data?.account.metadata ?? '{}').recurring).toMatchObject({ status: 'active', periodEnd });
+  });
+});

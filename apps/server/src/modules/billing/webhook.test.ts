@@ -378,7 +378,12 @@ describe('a monthly plan', () => {
     expect((await accountOf(b.t, user.id))?.balance).toBe(300);
     b.fake.subscriptions.renew(subscriptionId);
     await deliverAll(takeEvents(b));
-    expect((await metadata()).recurring).toEqual({ subscriptionId, status: 'active', cancelAt: null });
+    expect((await metadata()).recurring).toEqual({
+      subscriptionId,
+      status: 'active',
+      cancelAt: null,
+      periodEnd: expect.any(Number),
+    });
     await expectBalancedLedger(b.t, user.id);
   });
 });
@@ -708,7 +713,12 @@ describe('a failed renewal delivered late', () => {
     expect((await postEvent(b, ofType(failed, 'invoice.payment_failed'))).status).toBe(200);
     const answer = await gql<{ account: { metadata: string } }>(b.t.app, '{ account { metadata } }', {}, user.headers);
     const metadata = JSON.parse(answer.data?.account.metadata ?? '{}') as { recurring: Record<string, unknown> };
-    expect(metadata.recurring).toEqual({ subscriptionId, status: 'active', cancelAt: null });
+    expect(metadata.recurring).toEqual({
+      subscriptionId,
+      status: 'active',
+      cancelAt: null,
+      periodEnd: expect.any(Number),
+    });
   });
 });
 

@@ -4,6 +4,8 @@ export interface Recurring {
   status: string | null;
   /** Seconds since the epoch. */
   cancelAt: number | null;
+  /** The running plan's current period end, its renewal (seconds); set even by a plan with no credits. */
+  periodEnd: number | null;
   /** In a free trial (status trialing): when it ends and the first payment is due (seconds). */
   trialEnd: number | null;
   paymentFailed: { invoiceId: string; url: string | null } | null;
@@ -25,6 +27,7 @@ export function parseRecurring(metadata: string | null | undefined): Recurring {
     subscriptionId: text(recurring.subscriptionId),
     status: text(recurring.status),
     cancelAt: typeof recurring.cancelAt === 'number' ? recurring.cancelAt : null,
+    periodEnd: typeof recurring.periodEnd === 'number' ? recurring.periodEnd : null,
     trialEnd: typeof recurring.trialEnd === 'number' ? recurring.trialEnd : null,
     paymentFailed:
       failed && typeof failed === 'object' ? { invoiceId: text(failed.invoiceId) ?? '', url: text(failed.url) } : null,

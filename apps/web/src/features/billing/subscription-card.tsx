@@ -31,6 +31,9 @@ export function SubscriptionCard({
   // A free trial has paid no period yet: recurringPeriodEnd is none, or an earlier plan's. Its
   // renewal is the trial's end, the first payment.
   const trial = recurring.status === 'trialing';
+  // The plan's own renewal as the server projected it from Stripe; recurringPeriodEnd (the credit
+  // period) is none for a plan that gives no credits, or an earlier plan's.
+  const renewal = recurring.periodEnd ?? account.recurringPeriodEnd ?? null;
   return (
     <Card as="section" className="shadow-sm mb-4" aria-labelledby="subscription-title" data-testid="subscription-card">
       <Card.Body>
@@ -58,9 +61,9 @@ export function SubscriptionCard({
               Renewal date: {formatDate(recurring.trialEnd * 1000)}
             </p>
           )
-        ) : account.recurringPeriodEnd !== null && account.recurringPeriodEnd !== undefined ? (
+        ) : renewal !== null ? (
           <p className="mb-2" data-testid="subscription-date">
-            Renewal date: {formatDate(account.recurringPeriodEnd * 1000)}
+            Renewal date: {formatDate(renewal * 1000)}
           </p>
         ) : (
           <p className="mb-2">{ACTIVATE_SUBSCRIPTION}</p>

@@ -150,6 +150,23 @@ describe('Account & Billing with card payments', () => {
     }
   });
 
+  it('shows the running plan’s own renewal date for a plan that gives no credits, not an earlier plan’s', async () => {
+    const proOnly = { name: 'Professional monthly', credits: 0, price: 1900, interval: 'month' };
+    const own = JSON.stringify({ recurring: { status: 'active', periodEnd: PERIOD_END } });
+    const earlierPlanEnd = PERIOD_END - 90 * 86_400;
+    for (const recurringPeriodEnd of [null, earlierPlanEnd]) {
+      const view = await renderRoute('/me/account', {
+        user: fakeUser(CUSTOMER),
+        handlers: server({ type: 3, product: proOnly, recurringPeriodEnd, metadata: own }),
+      });
+      const card = await screen.findByTestId('subscription-card');
+      expect(within(card).getByTestId('subscription-date').textContent).toBe('Renewal date: 1/31/2030');
+      expect(card.textContent).not.toContain('Please click the link below');
+      view.router.dispose();
+      document.body.innerHTML = '';
+    }
+  });
+
   it('opens the billing portal from Manage billing', async () => {
     const assign = leaving();
     const { calls } = await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
