@@ -84,6 +84,11 @@ const LedgerEntryRef = builder.objectRef<LedgerEntryView>('LedgerEntry').impleme
         'signup, purchase, period, reward, referral, signal, refund, lapse, opening, adjustment, reversal (a purchase refunded) or restore (its refund failed: the credits back)',
     }),
     balanceAfter: t.exposeInt('balanceAfter'),
+    note: t.exposeString('note', {
+      nullable: true,
+      description:
+        'what the cause does not say, e.g. credits a refund could not give back (lapsed with their plan period)',
+    }),
   }),
 });
 

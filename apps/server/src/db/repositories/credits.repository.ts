@@ -33,11 +33,13 @@ export interface LedgerRow {
   cause: string;
   reference: string | null;
   balanceAfter: number;
+  /** What the cause does not say (e.g. credits that lapsed with their plan period), or null. */
+  note: string | null;
 }
 
 const LEDGER_COLUMNS = sql.raw(`id::float8 as id, user_id::float8 as "userId",
   floor(extract(epoch from created_at) * 1000)::float8 as "createdAt", credits, recurring, cause, reference,
-  balance_after as "balanceAfter"`);
+  balance_after as "balanceAfter", note`);
 
 type Row<T> = T & Record<string, unknown>;
 

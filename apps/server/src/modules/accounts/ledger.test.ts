@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { expectBalancedLedger, inTransaction } from '../../../test/credit-fixtures.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
-import { grantCredits, spendCredits } from './credits.ts';
+import { endCreditPeriod, grantCredits, refundCredits, spendCredits, startCreditPeriod } from './credits.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -96,6 +96,25 @@ describe('accountLedger', () => {
     expect(seen).toHaveLength(8);
     expect(new Set(seen.map((e) => e.id)).size).toBe(8);
     expect(seen.at(-1)).toMatchObject({ cause: 'signup' });
+  });
+
+  it('tells, with its note, a refund of 0: the signal’s period credit lapsed with its plan period', async () => {
+    const user = await confirmedUser(t, 'ledger-lapsed@example.com');
+    const periodEnd = new Date(Date.now() + 30 * 86_400_000);
+    await inTransaction(t, (tx) => startCreditPeriod(tx, user.id, { credits: 10, periodEnd, reference: 'in_lapse_1' }));
+    await inTransaction(t, (tx) => spendCredits(tx, user.id, 1, 'lapse-sig'));
+    await inTransaction(t, (tx) => endCreditPeriod(tx, user.id, 'sub_lapse_end'));
+    await inTransaction(t, (tx) => refundCredits(tx, user.id, 'lapse-sig'));
+    const answer = await gql<{ accountLedger: Array<Entry & { note: string | null }> }>(
+      t.app,
+      '{ accountLedger { credits cause note } }',
+      {},
+      bearer(user.token),
+    );
+    const entries = answer.data?.accountLedger ?? [];
+    expect(entries[0]).toEqual({ credits: 0, cause: 'refund', note: '1 of 1 credits lapsed with their plan period' });
+    expect(entries.find((entry) => entry.cause === 'signup')?.note).toBeNull();
+    await expectBalancedLedger(t, user.id);
   });
 
   it('refuses a bad limit and anonymous callers', async () => {

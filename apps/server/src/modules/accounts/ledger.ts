@@ -13,6 +13,8 @@ export interface LedgerEntryView {
   credits: number;
   cause: string;
   balanceAfter: number;
+  /** What the cause does not say: a refund of 0 is one whose credits lapsed with their period. */
+  note: string | null;
 }
 
 export async function listLedgerEntries(
@@ -22,11 +24,12 @@ export async function listLedgerEntries(
 ): Promise<LedgerEntryView[]> {
   const page = parsePage(query, LEDGER_PAGE_SIZE, LEDGER_PAGE_MAX);
   const rows = await listLedger(services.db, { userId, ...page });
-  return rows.map(({ id, createdAt, credits, cause, balanceAfter }) => ({
+  return rows.map(({ id, createdAt, credits, cause, balanceAfter, note }) => ({
     id,
     createdAt,
     credits,
     cause,
     balanceAfter,
+    note: note ?? null,
   }));
 }

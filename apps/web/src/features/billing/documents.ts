@@ -125,6 +125,7 @@ export const AccountLedgerDocument = graphql(`
       credits
       cause
       balanceAfter
+      note
     }
   }
 `);

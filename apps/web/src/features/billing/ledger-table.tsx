@@ -29,7 +29,11 @@ export function LedgerTable() {
               <td title={formatIsoSeconds(entry.createdAt)}>{formatDateTime(entry.createdAt)}</td>
               <td className={entry.credits < 0 ? 'text-danger' : 'text-success'}>{formatChange(entry.credits)}</td>
               <td>{formatCount(entry.balanceAfter)}</td>
-              <td>{creditCauseLabel(entry.cause)}</td>
+              <td>
+                {creditCauseLabel(entry.cause)}
+                {/* What the cause does not say: a refund of 0 gave back credits that had lapsed. */}
+                {entry.note && <div className="small text-secondary">{entry.note}</div>}
+              </td>
             </tr>
           ))}
           {ledger.loaded && ledger.entries.length === 0 && (

@@ -167,6 +167,32 @@ describe('Account & Billing with card payments', () => {
     }
   });
 
+  it('tells in the credit history why a refund gave back 0: its note (the credit lapsed)', async () => {
+    const refund = {
+      id: 2,
+      createdAt: Date.UTC(2024, 10, 20),
+      credits: 0,
+      cause: 'refund',
+      balanceAfter: 5,
+      note: '1 of 1 credits lapsed with their plan period',
+    };
+    const signup = {
+      id: 1,
+      createdAt: Date.UTC(2024, 0, 31),
+      credits: 5,
+      cause: 'signup',
+      balanceAfter: 5,
+      note: null,
+    };
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({}, { AccountLedger: fixture(() => ({ data: { accountLedger: [refund, signup] } })) }),
+    });
+    const history = () => screen.getByRole('region', { name: 'Credit history' });
+    await waitFor(() => expect(within(history()).getByText('+5')).toBeTruthy());
+    expect(within(history()).getByText('1 of 1 credits lapsed with their plan period')).toBeTruthy();
+  });
+
   it('opens the billing portal from Manage billing', async () => {
     const assign = leaving();
     const { calls } = await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
