@@ -36,7 +36,11 @@ export function CheckoutReturn({
   const [polls, setPolls] = useState(0);
   // Read once: the note is cleared on confirmation, and 'recent' must not slide with the clock.
   const [since] = useState(() => readCheckoutSince() ?? Date.now() - RECENT_MS);
-  const confirmed = (account?.payments ?? []).some((p) => p.createdAt > since);
+  const arrived = (account?.payments ?? []).filter((p) => p.createdAt > since);
+  const confirmed = arrived.length > 0;
+  // A free trial's invoice of 0 paid nothing and brought no credits: say so, not "credits are in".
+  const noCredits = arrived.every((p) => p.credits === 0);
+  const trial = noCredits && arrived.every((p) => p.price === 0);
 
   useEffect(() => {
     if (state !== 'success' || confirmed || polls >= POLLS) return;
@@ -58,7 +62,15 @@ export function CheckoutReturn({
   if (state !== 'success') return null;
   return (
     <Alert variant={confirmed ? 'success' : 'info'} role="status" data-testid="checkout-return">
-      {confirmed ? CHECKOUT_RETURN.confirmed : polls >= POLLS ? CHECKOUT_RETURN.slow : CHECKOUT_RETURN.waiting}
+      {confirmed
+        ? trial
+          ? CHECKOUT_RETURN.trial
+          : noCredits
+            ? CHECKOUT_RETURN.confirmedNoCredits
+            : CHECKOUT_RETURN.confirmed
+        : polls >= POLLS
+          ? CHECKOUT_RETURN.slow
+          : CHECKOUT_RETURN.waiting}
     </Alert>
   );
 }

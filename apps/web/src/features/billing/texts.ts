@@ -17,6 +17,10 @@ export const FREE_TRIAL = 'Free trial';
 export const CHECKOUT_RETURN = {
   waiting: 'Thank you: your payment went through. Your credits appear as soon as Stripe confirms it.',
   confirmed: 'Payment confirmed: your credits are in.',
+  /** What came was a free trial's invoice of 0: nothing paid, no credits yet. */
+  trial: 'Free trial started: nothing is charged until it ends. Your plan’s credits come with its first payment.',
+  /** Paid, but for something without credits (professional status). */
+  confirmedNoCredits: 'Payment confirmed.',
   slow: 'Stripe has not confirmed the payment yet. Your credits appear here once it does; reload this page in a minute.',
   cancelled: 'Payment cancelled: nothing was charged.',
 } as const;

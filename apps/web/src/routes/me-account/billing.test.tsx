@@ -292,6 +292,26 @@ describe('Account & Billing with card payments', () => {
     expect(sessionStorage.getItem('checkoutSince')).toBeNull();
   });
 
+  it('after Checkout of a plan with a free trial says the trial started, not that credits are in', async () => {
+    sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
+    const trialInvoice = {
+      ...paidPack(Date.UTC(2024, 10, 20)),
+      credits: 0,
+      price: 0,
+      description: 'Pro plan (free trial)',
+      stripeInvoiceId: 'in_trial',
+    };
+    await renderRoute('/me/account?checkout=success', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ payments: [trialInvoice] }),
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('checkout-return').textContent).toBe(
+        'Free trial started: nothing is charged until it ends. Your plan’s credits come with its first payment.',
+      ),
+    );
+  });
+
   it('after Checkout keeps the billing page when asking the account again fails for a moment', async () => {
     sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
     let asked = 0;
