@@ -40,9 +40,10 @@ export function SubscriptionCard({
         <Card.Title as="h2" id="subscription-title" className="h6">
           Subscription: {product.name}
         </Card.Title>
-        <p className="mb-2">
-          {formatCount(product.credits)} signals {period ?? ''} · {formatCurrency(product.price, product.currency)}{' '}
-          {period ?? ''}
+        <p className="mb-2" data-testid="subscription-terms">
+          {/* A plan that gives no credits (professional status only) sells no signals: no "0 signals". */}
+          {product.credits > 0 && `${formatCount(product.credits)} signals ${period ?? ''} · `}
+          {formatCurrency(product.price, product.currency)} {period ?? ''}
         </p>
         {trial && (
           <p className="mb-2" data-testid="subscription-trial">

@@ -167,6 +167,17 @@ describe('Account & Billing with card payments', () => {
     }
   });
 
+  it('does not sell "0 signals" on the card of a plan that gives no credits', async () => {
+    const proOnly = { name: 'Professional monthly', credits: 0, price: 1900, interval: 'month' };
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ type: 3, product: proOnly, recurringPeriodEnd: PERIOD_END }),
+    });
+    const card = await screen.findByTestId('subscription-card');
+    expect(card.textContent).not.toContain('0 signals');
+    expect(within(card).getByTestId('subscription-terms').textContent?.trim()).toBe('$19.00 per month');
+  });
+
   it('tells in the credit history why a refund gave back 0: its note (the credit lapsed)', async () => {
     const refund = {
       id: 2,
