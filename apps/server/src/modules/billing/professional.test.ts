@@ -386,7 +386,7 @@ describe('professional status sold by a plan that gives no credits', () => {
     const { events } = await buy(b, user.headers, price.id);
     for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
     expect(await groupOf(user.headers)).toBe(4 | 16);
-    const subscription = objectOf(ofType(events, 'customer.subscription.created')) as {
+    const subscription = objectOf(ofType(events, 'customer.subscription.created')) as unknown as {
       items: { data: Array<{ current_period_end: number }> };
     };
     const periodEnd = subscription.items.data[0]?.current_period_end;
