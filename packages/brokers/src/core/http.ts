@@ -142,13 +142,16 @@ function withRetryAfter(error: BrokerError, headers: Headers): BrokerError {
  */
 const NOT_REFUSED_STATUSES = new Set([408, 409, 421, 425, 499]);
 
+/** Whether a 4xx status is no proof of a refusal (NOT_REFUSED_STATUSES), for adapters' own mappings. */
+export const isInconclusiveStatus = (status: number): boolean => NOT_REFUSED_STATUSES.has(status);
+
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
   const { status } = response;
   const message = messageOf(response.body) ?? `HTTP ${status}`;
   if (status === 429)
     return new BrokerError('RateLimited', title, `rate limit reached${retryAfterText(response.headers)}`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', title, message);
-  if (status >= 500 || NOT_REFUSED_STATUSES.has(status))
+  if (status >= 500 || isInconclusiveStatus(status))
     return new BrokerError('BrokerUnavailable', title, message, { outcomeUnknown: mutating });
   return new BrokerError('InvalidOrder', title, message);
 }
