@@ -4,6 +4,7 @@
 
 import { BrokerError, type BrokerErrorKind, isBrokerError } from '../core/errors.ts';
 import { type ExceptionTable, matchException } from '../core/exceptions.ts';
+import { isInconclusiveStatus } from '../core/http.ts';
 import { isCcxtError } from './ccxt-module.ts';
 import type { LastAnswer } from './exchange.ts';
 
@@ -93,9 +94,11 @@ export function toBrokerError(
   // AuthenticationError proper, or by the table, and only those deactivate the connection.
   if (onOrder && named === undefined && isCcxtError(error, 'PermissionDenied'))
     return new BrokerError('InvalidOrder', title, message, { cause: error });
-  // The table is this exchange's own knowledge: it wins over ccxt's generic classes.
+  // The table is this exchange's own knowledge: it wins over ccxt's generic classes. A gateway's
+  // 408, 409, 421, 425 or 499 (core/http.ts) proves no refusal, whatever class ccxt gave it.
   const kind =
     (named === 'DuplicateOrder' ? undefined : named) ??
+    (status !== undefined && isInconclusiveStatus(status) ? 'network' : undefined) ??
     kindOf(error) ??
     (status !== undefined && status >= 500 ? 'network' : undefined);
   if (kind === 'network' || kind === undefined) {

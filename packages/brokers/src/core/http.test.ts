@@ -36,6 +36,21 @@ const routes: Record<string, Handler> = {
   '/rejected': (_req, res) => {
     res.writeHead(422, { 'content-type': 'application/json' }).end('{"errors":[{"detail":"Symbol not found"}]}');
   },
+  '/gateway-timeout': (_req, res) => {
+    res.writeHead(408, { 'content-type': 'text/html' }).end('<html>408 Request Timeout</html>');
+  },
+  '/client-closed': (_req, res) => {
+    res.writeHead(499).end();
+  },
+  '/conflict': (_req, res) => {
+    res.writeHead(409, { 'content-type': 'application/json' }).end('{"message":"duplicate client order id"}');
+  },
+  '/misdirected': (_req, res) => {
+    res.writeHead(421).end();
+  },
+  '/too-early': (_req, res) => {
+    res.writeHead(425).end();
+  },
   '/missing': (_req, res) => {
     res.writeHead(404).end();
   },
@@ -206,6 +221,16 @@ describe('createHttpClient', () => {
       kind: 'InvalidOrder',
       message: 'Acme: Symbol not found',
     });
+  });
+
+  it('a 408, 409, 421, 425 or 499 to a submission is no proof of a refusal: outcome unknown, not InvalidOrder', async () => {
+    for (const path of ['/gateway-timeout', '/client-closed', '/conflict', '/misdirected', '/too-early']) {
+      expect(await failure({ method: 'POST', path, json: {} }), path).toMatchObject({
+        kind: 'BrokerUnavailable',
+        outcomeUnknown: true,
+      });
+      expect(await failure({ path }), path).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
+    }
   });
 
   it('hands back accepted statuses instead of throwing', async () => {

@@ -133,13 +133,26 @@ function withRetryAfter(error: BrokerError, headers: Headers): BrokerError {
   return new BrokerError(error.kind, error.brokerTitle, error.brokerMessage, { cause, outcomeUnknown, retryAfter });
 }
 
+/**
+ * 4xx statuses that do not prove the broker refused the request: a gateway or load balancer
+ * gave up waiting (408 Request Timeout, 499 client closed) or sent it to the wrong place (421
+ * Misdirected), a server declined an early replay (425 Too Early), or the request met another
+ * one (409 Conflict, e.g. the same client order id). The order may stand at the broker: for a
+ * submission the outcome is unknown, settled by looking the order up, never credit given back.
+ */
+const NOT_REFUSED_STATUSES = new Set([408, 409, 421, 425, 499]);
+
+/** Whether a 4xx status is no proof of a refusal (NOT_REFUSED_STATUSES), for adapters' own mappings. */
+export const isInconclusiveStatus = (status: number): boolean => NOT_REFUSED_STATUSES.has(status);
+
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
   const { status } = response;
   const message = messageOf(response.body) ?? `HTTP ${status}`;
   if (status === 429)
     return new BrokerError('RateLimited', title, `rate limit reached${retryAfterText(response.headers)}`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', title, message);
-  if (status >= 500) return new BrokerError('BrokerUnavailable', title, message, { outcomeUnknown: mutating });
+  if (status >= 500 || isInconclusiveStatus(status))
+    return new BrokerError('BrokerUnavailable', title, message, { outcomeUnknown: mutating });
   return new BrokerError('InvalidOrder', title, message);
 }
 

@@ -90,7 +90,8 @@ const FINAL_STATUSES: Record<string, OrderResponse['status']> = {
   expired: 'canceled',
   replaced: 'canceled',
   rejected: 'rejected',
-  suspended: 'rejected',
+  // Not here: suspended ("not eligible for trading", openapi.yaml OrderStatus) is no end, unlike
+  // rejected ("no further updates will occur"): the order stands and may still fill.
 };
 
 /**

@@ -92,6 +92,19 @@ describe('errors', () => {
     expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
   });
 
+  it('a generic error (UNKNOWN_ERROR) to a submission is no refusal: outcome unknown, sent once', async () => {
+    const since = c.fake.records.length;
+    c.fake.answerNext({
+      method: 'WS',
+      path: 'ProtoOANewOrderReq',
+      status: 2142,
+      body: { ctidTraderAccountId: 44533070, errorCode: 'UNKNOWN_ERROR', description: 'Generic error' },
+    });
+    const error = await failure(c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-generic'));
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    expect(c.sent('ProtoOANewOrderReq', since)).toHaveLength(1);
+  });
+
   it('no answer before the deadline: outcome unknown, sent once, found again by reconciliation', async () => {
     const since = c.fake.records.length;
     c.fake.answerNext({ method: 'WS', path: 'ProtoOANewOrderReq', delayMs: 1_500 });

@@ -67,7 +67,7 @@ export function accountClient(
       { mutating: options.mutating ?? false, ...signal, ...(options.match ? { match: options.match } : {}) },
     );
     if (!isRefusal(answer)) return answer;
-    const error = answerError(answer);
+    const error = answerError(answer, options.mutating ?? false);
     if (retried) throw error;
     if (stringField(answer.payload, 'errorCode') === 'ACCOUNT_NOT_AUTHORIZED') {
       link.forget(account.id);

@@ -3,7 +3,8 @@
 // proxy itself) or an execution event ORDER_REJECTED / ORDER_CANCEL_REJECTED with an errorCode:
 //   {"errorCode": "NOT_ENOUGH_MONEY", "description": "Not enough money"}  → "cTrader: Not enough money (NOT_ENOUGH_MONEY)"
 // The descriptor's table maps the errorCode; anything else is an invalid order (cTrader acted on
-// nothing). A refusal is a known outcome: nothing was placed.
+// nothing). A refusal is a known outcome: nothing was placed; only a generic UNKNOWN_ERROR to what
+// could change the account leaves it unknown.
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { decimalField, stringField } from '../../core/json-read.ts';
@@ -52,7 +53,9 @@ export function answerError(message: WireMessage, mutating = false): BrokerError
   const retryAfter = decimalField(message.payload, 'retryAfter');
   const text = description ? `${description} (${code})` : code;
   const message_ = retryAfter !== undefined ? `${text}; retry after ${retryAfter} s` : text;
-  return new BrokerError(matchException(ctraderDescriptor.exceptions, code) ?? 'InvalidOrder', CTRADER_TITLE, message_);
+  const kind = matchException(ctraderDescriptor.exceptions, code) ?? 'InvalidOrder';
+  // "Generic error" names no reason the request was refused: what was sent may have been acted on.
+  return new BrokerError(kind, CTRADER_TITLE, message_, { outcomeUnknown: mutating && code === 'UNKNOWN_ERROR' });
 }
 
 /** Seconds cTrader asks to wait before the same request is accepted again, for a rate-limit refusal. */

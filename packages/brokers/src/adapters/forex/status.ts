@@ -93,13 +93,22 @@ export function orderStatus(status: number | undefined): [OrderResponse['status'
   return (status !== undefined && ORDER_STATUS[status]) || ['accepted', `status ${status ?? 'unknown'}`];
 }
 
-/** Throws the refusal an order answer carries: the instruction's, else its first order's. */
-function throwIfRefused(answer: Record<string, unknown>, status: number): void {
+/**
+ * Throws the refusal an order answer carries: the instruction's, else its first order's. An
+ * instruction in Status 4 "Error" for StatusReason 7 "Unexpected error" (or none) names no reason
+ * the request was refused: the broker failed, and a submitted order may stand (WIRE.md §6), an
+ * outcome settled by looking it up, never a refusal that gives the signal's credit back.
+ */
+function throwIfRefused(answer: Record<string, unknown>, status: number, submitted: boolean): void {
+  const reason = decimalField(answer, 'StatusReason');
+  if (status === 4 && (reason === undefined || reason === 7)) {
+    throw new BrokerError('BrokerUnavailable', FOREX_TITLE, reasonText(INSTRUCTION_REASONS, reason, 'Error'), {
+      outcomeUnknown: submitted,
+    });
+  }
   if (REFUSED_INSTRUCTIONS.has(status)) {
     const message = stringField(answer, 'ErrorMessage');
-    throw refusal(
-      message ?? reasonText(INSTRUCTION_REASONS, decimalField(answer, 'StatusReason'), 'Order request refused'),
-    );
+    throw refusal(message ?? reasonText(INSTRUCTION_REASONS, reason, 'Order request refused'));
   }
   const [order] = listOf(answer.Orders);
   const orderState = decimalField(order, 'Status');
@@ -117,7 +126,7 @@ export function readTradeAnswer(body: unknown, submitted: boolean): OrderRespons
   if (!answer || status === undefined) {
     throw new BrokerError('BrokerUnavailable', FOREX_TITLE, 'unexpected order answer', { outcomeUnknown: submitted });
   }
-  throwIfRefused(answer, status);
+  throwIfRefused(answer, status, submitted);
   const [order] = listOf(answer.Orders);
   const id = stringField(answer, 'OrderId') ?? stringField(order, 'OrderId');
   if (!id || id === '0') {
@@ -140,7 +149,7 @@ export function readSimulation(body: unknown, id: string): OrderResponse {
   const status = decimalField(answer, 'Status');
   if (!answer || status === undefined)
     throw new BrokerError('BrokerUnavailable', FOREX_TITLE, 'unexpected simulation answer');
-  throwIfRefused(answer, status);
+  throwIfRefused(answer, status, false);
   const margin = decimalField(answer, 'SimulatedTotalMarginRequirement');
   const cash = decimalField(answer, 'SimulatedCash');
   const effects = [

@@ -135,6 +135,9 @@ describe('exactly once', () => {
     [500, { error: 'internal server error' }, 'BrokerUnavailable', true],
     [503, { error: 'Service Unavailable' }, 'BrokerUnavailable', true],
     [429, '', 'RateLimited', false],
+    // A gateway's timeout or a closed client connection proves no refusal: the order may stand.
+    [408, 'Request Timeout', 'BrokerUnavailable', true],
+    [499, '', 'BrokerUnavailable', true],
     // One account's or order's refusal: a refused token is a 401 (WIRE.md §8); it must not deactivate the connection.
     [403, { error: 'Access Denied' }, 'InvalidOrder', false],
     [200, { error: 'Order rejected: insufficient available funds' }, 'InsufficientFunds', false],

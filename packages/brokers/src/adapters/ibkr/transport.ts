@@ -5,7 +5,7 @@
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
+import { createHttpClient, type HttpRequest, type HttpResponse, isInconclusiveStatus } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { asRecord } from '../../core/json-read.ts';
 import type { Credentials } from './credentials.ts';
@@ -81,7 +81,7 @@ export function failure(response: HttpResponse, mutating: boolean): BrokerError 
   if (response.status === 400 && sessionLost(response)) {
     return new BrokerError('BrokerUnavailable', IBKR_TITLE, 'the brokerage session is not open (no bridge)');
   }
-  if (response.status >= 500)
+  if (response.status >= 500 || isInconclusiveStatus(response.status))
     return new BrokerError('BrokerUnavailable', IBKR_TITLE, message, { outcomeUnknown: mutating });
   return refusalOf(message);
 }

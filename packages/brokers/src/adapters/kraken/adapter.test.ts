@@ -153,6 +153,17 @@ describe('kraken errors', () => {
     expect(addOrders()).toHaveLength(1);
   });
 
+  it("a gateway's 408 or 499 to AddOrder is no refusal: the outcome is unknown", async () => {
+    for (const [status, body] of [
+      [408, 'Request Timeout'],
+      [499, { error: ['EGeneral:Client closed request'] }],
+    ] as const) {
+      fake.inject({ method: 'POST', path: '/0/private/AddOrder', status, body });
+      const error = await expectBrokerError(place({}), 'BrokerUnavailable', /^Kraken: /);
+      expect(error.outcomeUnknown, String(status)).toBe(true);
+    }
+  });
+
   it('rate limits are typed', async () => {
     fake.failNextOrder = 'EAPI:Rate limit exceeded';
     await expectBrokerError(place({}), 'RateLimited', 'Kraken: rate limit exceeded');

@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
+import { createHttpClient, type HttpRequest, type HttpResponse, isInconclusiveStatus } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
 import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
@@ -49,7 +49,7 @@ function robinhoodError(response: HttpResponse, mutating: boolean, request?: Pic
   if (status === 403 && mutating)
     return new BrokerError('InvalidOrder', ROBINHOOD_TITLE, `${message} (HTTP 403: the API key may not trade)`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', ROBINHOOD_TITLE, message);
-  if (status >= 500)
+  if (status >= 500 || isInconclusiveStatus(status))
     return new BrokerError('BrokerUnavailable', ROBINHOOD_TITLE, message, { outcomeUnknown: mutating });
   const kind = matchException(robinhoodDescriptor.exceptions, message) ?? 'InvalidOrder';
   return new BrokerError(kind, ROBINHOOD_TITLE, message);

@@ -149,6 +149,8 @@ describe('errors', () => {
       },
       { injection: { delayMs: 300, status: 201, body: {} }, kind: 'BrokerUnavailable', unknown: true, deadline: 100 },
       { injection: { drop: true }, kind: 'BrokerUnavailable', unknown: true },
+      // A gateway's timeout proves no refusal: the order may stand.
+      { injection: { status: 408, body: 'Request Timeout' }, kind: 'BrokerUnavailable', unknown: true },
       {
         injection: {
           status: 429,

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
+import { createHttpClient, type HttpRequest, type HttpResponse, isInconclusiveStatus } from '../../core/http.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
@@ -63,7 +63,8 @@ function kindOf(status: number, code: string | undefined, message: string | unde
   if (status === 404) return 'OrderNotFound';
   if (status === 409) return 'DuplicateOrder';
   if (status === 429) return 'RateLimited';
-  if (status >= 500) return 'BrokerUnavailable';
+  // A gateway's 408, 421, 425 or 499 proves no refusal (its own 409 above is Saxo’s, WIRE.md §8).
+  if (status >= 500 || isInconclusiveStatus(status)) return 'BrokerUnavailable';
   return 'InvalidOrder';
 }
 

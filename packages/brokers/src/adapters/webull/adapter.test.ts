@@ -194,6 +194,9 @@ describe('exactly once', () => {
   it.each([
     [500, { error_code: 'INTERNAL_ERROR', message: 'Internal error' }, 'BrokerUnavailable', true],
     [401, { error_code: 'UNAUTHORIZED', message: 'signature does not match' }, 'AuthenticationError', false],
+    // A gateway's timeout or a closed client connection proves no refusal: the order may stand.
+    [408, { message: 'Request Timeout' }, 'BrokerUnavailable', true],
+    [499, { message: 'Client Closed Request' }, 'BrokerUnavailable', true],
     [417, { error_code: 'BUYING_POWER_NOT_ENOUGH', message: 'Insufficient buying power' }, 'InsufficientFunds', false],
     // No options permission: this order is refused, the keys are not (a 401 would say so).
     [403, { error_code: 'PERMISSION_DENIED', message: 'No permission to trade options' }, 'InvalidOrder', false],

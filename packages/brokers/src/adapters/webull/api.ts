@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
-import { createHttpClient, type HttpMethod, type HttpResponse } from '../../core/http.ts';
+import { createHttpClient, type HttpMethod, type HttpResponse, isInconclusiveStatus } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { stringField } from '../../core/json-read.ts';
 import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
@@ -53,7 +53,8 @@ function webullError(response: HttpResponse, mutating: boolean, path: string): B
   if (status === 403 && (path.startsWith('/openapi/trade/') || path.startsWith('/openapi/assets/')))
     return new BrokerError('InvalidOrder', WEBULL_TITLE, text);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', WEBULL_TITLE, text);
-  if (status >= 500) return new BrokerError('BrokerUnavailable', WEBULL_TITLE, text, { outcomeUnknown: mutating });
+  if (status >= 500 || isInconclusiveStatus(status))
+    return new BrokerError('BrokerUnavailable', WEBULL_TITLE, text, { outcomeUnknown: mutating });
   if (status === 429) return undefined;
   return new BrokerError('InvalidOrder', WEBULL_TITLE, text);
 }

@@ -37,11 +37,8 @@ describe('errors', () => {
     // An account-level refusal of this order (Kite: "user account related errors"); only TokenException
     // says the session is gone (WIRE.md §8).
     [kiteError(403, 'UserException', 'Your account is not enabled for this segment.'), 'InvalidOrder', false],
-    [
-      kiteError(500, 'OrderException', 'Your order could not be converted to a After Market Order (AMO).'),
-      'InvalidOrder',
-      false,
-    ],
+    // Kite's order system failing on the order (500): it may stand, so the outcome is unknown.
+    [kiteError(500, 'OrderException', 'Order could not be placed. Try again.'), 'BrokerUnavailable', true],
     [kiteError(500, 'GeneralException', 'Something went wrong'), 'BrokerUnavailable', true],
     [kiteError(503, 'NetworkException', 'Gateway timed out'), 'BrokerUnavailable', true],
     [kiteError(502, 'DataException', 'Bad response from the OMS'), 'BrokerUnavailable', true],
@@ -97,7 +94,7 @@ describe('errors', () => {
       method: 'POST',
       path: '/orders/regular',
       status: 200,
-      body: { status: 'error', message: 'Order placement failed', error_type: 'OrderException' },
+      body: { status: 'error', message: 'Order placement failed', error_type: 'InputException' },
     });
     expect(await expectFailure(c.broker.placeOrder(c.ctx, c.session, input(BUY)))).toMatchObject({
       kind: 'InvalidOrder',

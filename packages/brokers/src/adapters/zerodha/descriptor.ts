@@ -49,7 +49,10 @@ export const zerodhaDescriptor: BrokerDescriptor = {
       // session; TokenException alone says the session is gone (WIRE.md §8).
       UserException: 'InvalidOrder',
       InputException: 'InvalidOrder',
-      OrderException: 'InvalidOrder',
+      // HTTP 500, "the order could not be placed/modified/fetched" (WIRE.md §8): Kite's order system
+      // failing names no reason the order was refused, and an order it answers so for may stand:
+      // an unknown outcome, settled by finding the tag in the day's book, never a refusal.
+      OrderException: 'BrokerUnavailable',
       MarginException: 'InsufficientFunds',
       HoldingException: 'InsufficientFunds',
       NetworkException: 'BrokerUnavailable',
