@@ -111,7 +111,9 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
     return true;
   });
   if (!done) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
-  await revokeAllOfUser(services, user.id, ['session', 'mfa']);
+  // Every way in but the personal API tokens and granted applications (docs/ARCHITECTURE.md):
+  // a partner's one-time sign-in token (kind 'signin') too, as a password change ends it.
+  await revokeAllOfUser(services, user.id, ['session', 'mfa', 'signin']);
   await revokeUnprovenAccess(services, user);
   if (undo) await revokeForeignAccess(services, user);
   return true;
