@@ -2,6 +2,7 @@
 // hook from the in-process cache (no round trip when cached), the hook's own limit. Then
 // submitSignal (modules/signals) does the rest.
 import { platformOfAddress, SHORT_KEY_PATTERN } from '@router/shared';
+import { addressKey } from '../address-key.ts';
 import type { HookEntry } from '../modules/hooks/index.ts';
 import {
   NOT_FOUND,
@@ -40,8 +41,10 @@ const tooMany = <K>(limiter: RateLimiter<K>, key: K): Submitted => ({
 
 export async function receiveSignal(h: HookTransport, req: HookRequest): Promise<Submitted> {
   // TradingView's addresses are shared by all its users: never limited by address.
-  if (platformOfAddress(req.address)?.name !== 'tradingview' && !h.byAddress.take(req.address))
-    return tooMany(h.byAddress, req.address);
+  // Others by client (an IPv6 sender by its /64: addressKey).
+  const sender = addressKey(req.address);
+  if (platformOfAddress(req.address)?.name !== 'tradingview' && !h.byAddress.take(sender))
+    return tooMany(h.byAddress, sender);
   if (!SHORT_KEY_PATTERN.test(req.shortKey)) return refused(NOT_FOUND);
   let entry: HookEntry | null;
   try {

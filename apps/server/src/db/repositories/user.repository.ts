@@ -88,6 +88,19 @@ export async function setPasscode(
     .where(eq(users.id, id));
 }
 
+/**
+ * Activates the pending secret `secret` (sealed, as stored): false when the factor is already
+ * active or the secret was replaced meanwhile. One statement: of two activations at once, one wins.
+ */
+export async function activatePasscode(db: Executor, id: number, secret: string, activeAt: Date): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ passcodeActiveAt: activeAt })
+    .where(and(eq(users.id, id), isNull(users.passcodeActiveAt), eq(users.passcodeSecret, secret)))
+    .returning({ id: users.id });
+  return rows.length === 1;
+}
+
 /** Records a TOTP time step as used; false when it (or a later one) was used before: a replay. */
 export async function consumePasscodeStep(db: Executor, id: number, step: number): Promise<boolean> {
   const rows = await db

@@ -5,13 +5,15 @@
 // route's scope (403), each refusal with its RFC 6750 WWW-Authenticate
 // challenge. The token itself is never logged: the limit is keyed by its SHA-256, as
 // ApiPrincipal.credentialId. Failed authentications are limited per client address (req.ip, as
-// TRUST_PROXY names it): random tokens each have a fresh per-token allowance and each cost a
-// database lookup, so an address that sprays them is answered 429 before the lookup. Valid
-// tokens spend none of it, and one that authenticated lately still passes from such an address
-// (a script looping on a stale token does not stop its neighbours behind the same NAT).
+// TRUST_PROXY names it; an IPv6 client by its /64: addressKey): random tokens each have a fresh
+// per-token allowance and each cost a database lookup, so an address that sprays them is
+// answered 429 before the lookup. Valid tokens spend none of it, and one that authenticated
+// lately still passes from such an address (a script looping on a stale token does not stop its
+// neighbours behind the same NAT).
 import { createHash } from 'node:crypto';
 import { GROUP } from '@router/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { addressKey } from '../../address-key.ts';
 import { AppError } from '../../errors.ts';
 import { RateLimiter } from '../../hook/rate-limit.ts';
 import { verifyBearer } from '../../modules/oauth/verify-bearer.ts';
@@ -50,15 +52,16 @@ export function registerGuard(api: ApiInstance, services: Services): void {
       throw new AppError('RATE_LIMITED', 'Too many requests for this token, slow down');
     };
     const hash = createHash('sha256').update(token).digest('base64url');
-    if (failures.waitMs(req.ip) > 0 && !isKnown(hash)) {
-      reply.header('retry-after', String(failures.retryAfterS(req.ip)));
+    const address = addressKey(req.ip);
+    if (failures.waitMs(address) > 0 && !isKnown(hash)) {
+      reply.header('retry-after', String(failures.retryAfterS(address)));
       throw new AppError('RATE_LIMITED', TOO_MANY_FAILURES);
     }
     limit(hash);
     const caller = await verifyBearer(services, token);
     known.delete(hash);
     if (!caller) {
-      failures.take(req.ip);
+      failures.take(address);
       reply.header('www-authenticate', `${CHALLENGE}, error="invalid_token"`);
       throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
     }

@@ -307,6 +307,27 @@ describe('failed authentications per address', () => {
       await t.close();
     }
   });
+  it('counts an IPv6 /64 as one address: fresh addresses in it bring no fresh allowance', async () => {
+    const t = await startTestApp({ env: { TRUST_PROXY: '1' } });
+    try {
+      const get = (i: number, from: string) =>
+        t.app.inject({
+          method: 'GET',
+          url: '/api/v1/accounts',
+          headers: { authorization: `Bearer spray6-${i}-${'x'.repeat(40)}`, 'x-forwarded-for': from },
+        });
+      for (let i = 0; i < FAILED_AUTH_PER_ADDRESS.burst; i++) {
+        expect((await get(i, `2001:db8:7:7::${(i + 1).toString(16)}`)).statusCode).toBe(401);
+      }
+      const limited = await get(-1, '2001:db8:7:7:abcd::1');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({ status: 'Error', message: TOO_MANY_FAILURES });
+      // Another /64 is another client.
+      expect((await get(-2, '2001:db8:7:8::1')).statusCode).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('rate limits per application', () => {

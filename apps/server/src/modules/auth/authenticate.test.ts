@@ -140,4 +140,24 @@ describe('rate limits', () => {
     const estimate = await ask('mutation { authPasswordEstimate(password: "abcd") }');
     expect(estimate.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
   });
+
+  it('counts an IPv6 /64 as one address: each attempt from a fresh address in it is still limited', async () => {
+    const ask = async (ip: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/graphql',
+          payload: {
+            query: SIGNIN,
+            variables: { type: 'password', credentials: { email: 'nobody6@example.test', password: 'wrong-password' } },
+          },
+          remoteAddress: ip,
+        })
+      ).json<GqlResult>();
+    for (let i = 1; i <= RULES.signin.limit; i++) {
+      expect((await ask(`2001:db8:9:9::${i.toString(16)}`)).errors?.[0]?.extensions?.code).not.toBe('RATE_LIMITED');
+    }
+    expect((await ask('2001:db8:9:9:ffff::1')).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    expect((await ask('2001:db8:9:a::1')).errors?.[0]?.extensions?.code).not.toBe('RATE_LIMITED');
+  });
 });

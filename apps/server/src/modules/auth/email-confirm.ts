@@ -1,6 +1,7 @@
 // `authEmailConfirm`: a confirmation (or email-change) link; success signs the user in (SPEC §4).
 // A newly confirmed email brings the referral credits and maybe the administrator role
 // (modules/admin/confirmed.ts), in the same transaction.
+import { addressKey } from '../../address-key.ts';
 import {
   consumeEmailToken,
   findUsableEmailToken,
@@ -20,7 +21,7 @@ export const CONFIRM_LINK_INVALID = 'This confirmation link is expired or incorr
 
 export async function confirmEmail(caller: Caller, token: string): Promise<SigninResult> {
   const { services, ip } = caller;
-  if (!(await services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink))) throw rateLimited();
+  if (!(await services.identity.limiter.take(`email-link:${addressKey(ip)}`, RULES.emailLink))) throw rateLimited();
   const invalid = () => new AppError('VALIDATION', CONFIRM_LINK_INVALID, { field: 'token' });
   if (!token || token.length > 200) throw invalid();
   const row = await findUsableEmailToken(services.db, hashToken(token), ['email_confirm', 'email_change']);

@@ -13,6 +13,7 @@ import {
 } from '../../../test/identity.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { RESET_LINK_INVALID } from './password-reset.ts';
+import { issueSession } from './sessions.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -31,13 +32,17 @@ const RESET = `mutation($token: String!, $password: String!, $password2: String!
 }`;
 const NEW_PASSWORD = 'Velvet-Harbor-Comet-58?';
 
-/** Requests a reset link for `email` and returns the token of the mail that request sent. */
-async function requestLink(email: string): Promise<string> {
+/**
+ * Requests a reset link for `email` and returns the token of the mail that request sent; from an
+ * address of its own where the default's per-address limit must not be spent.
+ */
+async function requestLink(email: string, remoteAddress?: string): Promise<string> {
   const since = smtp.mails.length;
   const res = await t.app.inject({
     method: 'POST',
     url: '/graphql',
     payload: { query: REQUEST, variables: { email } },
+    ...(remoteAddress ? { remoteAddress } : {}),
   });
   expect(res.json()).toEqual({ data: { authPasswordResetRequest: true } });
   await t.services.identity.settled();
@@ -107,6 +112,25 @@ describe('password reset', () => {
     expect(rows.map((r: { code: string }) => r.code)).toEqual(
       expect.arrayContaining(['AuthPasswordResetRequest', 'AuthPasswordReset', 'Signin']),
     );
+  });
+
+  it("ends a partner's one-time sign-in token too, but keeps the personal API tokens", async () => {
+    const email = 'reset-signin-token@example.test';
+    const user = await confirmedUser(t, email);
+    const { token: once } = await issueSession(t.services, user.id, 'signin', { address: null });
+    const created = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "script"}) { secret } }',
+      {},
+      bearer(user.token),
+    );
+    const apiToken = created.data?.userTokenCreate.secret ?? '';
+    const token = await requestLink(email, '192.0.2.61');
+    const ok = await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: NEW_PASSWORD });
+    expect(ok).toEqual({ data: { authPasswordReset: true } });
+    const exchange = await gql(t.app, SIGNIN, { type: 'token', credentials: { issuer: 'id', token: once } });
+    expect(exchange.errors?.[0]?.message).toBe('The sign-in token is not valid, please try again');
+    expect((await gql(t.app, '{ user { email } }', {}, bearer(apiToken))).data).toEqual({ user: { email } });
   });
 
   it('ends a pending email change: the link an intruder asked for no longer works after the reset', async () => {

@@ -5,6 +5,7 @@
 // (email-links.ts) resets without a code and turns that factor off, ending API tokens too; the
 // link in the notice of an email change does the same and brings the old address back.
 import { PASSWORD_MAX, passwordResetRequestSchema, passwordResetSchema } from '@router/shared';
+import { addressKey } from '../../address-key.ts';
 import { recordAction } from '../../db/repositories/action.repository.ts';
 import {
   consumeEmailToken,
@@ -35,7 +36,8 @@ const RESET_LINKS: EmailTokenPurpose[] = ['password_reset', 'factor_undo', 'emai
 export async function requestPasswordReset(caller: Caller, input: { email: string }): Promise<boolean> {
   const { services, ip } = caller;
   const { email } = parseInput(passwordResetRequestSchema, input);
-  if (!(await services.identity.limiter.take(`reset-request:${ip}`, RULES.resetRequestIp))) throw rateLimited();
+  if (!(await services.identity.limiter.take(`reset-request:${addressKey(ip)}`, RULES.resetRequestIp)))
+    throw rateLimited();
   // Whether the email exists decides only what happens after the answer.
   services.identity.background(async () => {
     if (!(await services.identity.limiter.take(`reset-request:${email.toLowerCase()}`, RULES.resetRequestEmail)))
@@ -57,7 +59,7 @@ export interface PasswordResetInput {
 
 export async function resetPassword(caller: Caller, input: PasswordResetInput): Promise<boolean> {
   const { services, ip } = caller;
-  if (!(await services.identity.limiter.take(`email-link:${ip}`, RULES.emailLink))) throw rateLimited();
+  if (!(await services.identity.limiter.take(`email-link:${addressKey(ip)}`, RULES.emailLink))) throw rateLimited();
   const { token, password, passcode } = parseInput(passwordResetSchema, { ...input, passcode: input.passcode ?? '' });
   const row = await findUsableEmailToken(services.db, hashToken(token), RESET_LINKS);
   const user = row && (await findUserById(services.db, row.userId));
@@ -109,7 +111,9 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
     return true;
   });
   if (!done) throw new AppError('VALIDATION', RESET_LINK_INVALID, { field: 'token' });
-  await revokeAllOfUser(services, user.id, ['session', 'mfa']);
+  // Every way in but the personal API tokens and granted applications (docs/ARCHITECTURE.md):
+  // a partner's one-time sign-in token (kind 'signin') too, as a password change ends it.
+  await revokeAllOfUser(services, user.id, ['session', 'mfa', 'signin']);
   await revokeUnprovenAccess(services, user);
   if (undo) await revokeForeignAccess(services, user);
   return true;
@@ -117,7 +121,8 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
 
 /** `authPasswordEstimate`: zxcvbn guesses_log10, rate limited per address. */
 export async function passwordEstimate(caller: Caller, password: string): Promise<number> {
-  if (!(await caller.services.identity.limiter.take(`estimate:${caller.ip}`, RULES.estimate))) throw rateLimited();
+  if (!(await caller.services.identity.limiter.take(`estimate:${addressKey(caller.ip)}`, RULES.estimate)))
+    throw rateLimited();
   if (password.length > PASSWORD_MAX)
     throw new AppError('VALIDATION', `At most ${PASSWORD_MAX} characters`, { field: 'password' });
   return estimatePassword(password);

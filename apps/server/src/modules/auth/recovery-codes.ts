@@ -28,11 +28,18 @@ function hashCode(services: Services, userId: number, code: string): string {
 
 const newCode = (): string => randomCode(RECOVERY_CODE_ALPHABET, RECOVERY_CODE_LENGTH);
 
-/** Replaces the user's codes with ten new ones and returns them (`xxxx-xxxx-xxxx`), this once. */
-export async function issueRecoveryCodes(services: Services, userId: number): Promise<string[]> {
+/**
+ * Replaces the user's codes with ten new ones and returns them (`xxxx-xxxx-xxxx`), this once.
+ * `db`: an open transaction they are replaced in, if any.
+ */
+export async function issueRecoveryCodes(
+  services: Services,
+  userId: number,
+  db: Executor = services.db,
+): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
   await replaceRecoveryCodes(
-    services.db,
+    db,
     userId,
     codes.map((code) => hashCode(services, userId, code)),
   );

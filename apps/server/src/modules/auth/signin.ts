@@ -9,6 +9,7 @@ import {
   signinSchema,
   socialCredentialsSchema,
 } from '@router/shared';
+import { addressKey } from '../../address-key.ts';
 import { useSigninToken } from '../../db/repositories/session.repository.ts';
 import { findUserByEmail, findUserById } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
@@ -46,8 +47,8 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
   const { email, password } = parseInput(signinSchema, credentials, 'credentials');
   const { limiter } = services.identity;
   if (
-    !(await limiter.take(`signin:${ip}:${email.toLowerCase()}`, RULES.signin)) ||
-    !(await limiter.take(`signin:${ip}`, RULES.signinIp))
+    !(await limiter.take(`signin:${addressKey(ip)}:${email.toLowerCase()}`, RULES.signin)) ||
+    !(await limiter.take(`signin:${addressKey(ip)}`, RULES.signinIp))
   ) {
     throw rateLimited('Too many sign-in attempts, please wait a minute and try again');
   }
@@ -66,7 +67,7 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
 
 async function socialSignin(caller: Caller, credentials: unknown, metadata: unknown): Promise<SigninResult> {
   const { services, ip } = caller;
-  if (!(await services.identity.limiter.take(`signin:${ip}`, RULES.signinIp))) throw rateLimited();
+  if (!(await services.identity.limiter.take(`signin:${addressKey(ip)}`, RULES.signinIp))) throw rateLimited();
   const { issuer, token } = parseInput(socialCredentialsSchema, credentials, 'credentials');
   if (issuer === 'id') return oneTimeSignin(caller, token);
   const identity = await verifySocialToken(services, issuer, token);

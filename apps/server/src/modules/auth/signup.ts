@@ -2,6 +2,7 @@
 // (Google/Apple) creates a confirmed account. A referrer code names a campaign of ours (its
 // credits come with the confirmed email); who becomes administrator: modules/admin/administrators.ts.
 import { GROUP, nameSchema, signupCredentialsSchema, socialCredentialsSchema } from '@router/shared';
+import { addressKey } from '../../address-key.ts';
 import { newKey } from '../../crypto/random.ts';
 import type { ReferrerRow } from '../../db/repositories/referrer.repository.ts';
 import {
@@ -70,7 +71,7 @@ export function createWithCredits(
 
 export async function signup(caller: Caller, input: SignupInput): Promise<UserRow> {
   const { services, ip } = caller;
-  if (!(await services.identity.limiter.take(`signup:${ip}`, RULES.signup))) throw rateLimited();
+  if (!(await services.identity.limiter.take(`signup:${addressKey(ip)}`, RULES.signup))) throw rateLimited();
   const firstName = parseInput(nameSchema, input.firstName ?? undefined, 'firstName') ?? null;
   const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
   const referrer = await signupReferrer(services.db, input.referrerCode);

@@ -8,6 +8,7 @@
 // its events reached us; a new plan session expires the plan pages still open.
 import { emailSchema, isStripePriceId } from '@router/shared';
 import type Stripe from 'stripe';
+import { addressKey } from '../../address-key.ts';
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
 import {
   findRecentSession,
@@ -80,7 +81,8 @@ async function openSession(stripe: StripeClient, row: PaymentSessionRow | undefi
 
 export async function createSignupPaymentSession(caller: Caller, input: SignupSessionInput): Promise<SignupSession> {
   const { services } = caller;
-  if (!(await services.identity.limiter.take(`signup-payment:${caller.ip}`, RULES.signup))) throw rateLimited();
+  if (!(await services.identity.limiter.take(`signup-payment:${addressKey(caller.ip)}`, RULES.signup)))
+    throw rateLimited();
   const stripe = await stripeClient(services);
   const email = parseInput(emailSchema, input.email, 'email');
   if (!isStripePriceId(input.stripePriceId)) {

@@ -7,6 +7,7 @@
 // (modules/auth/claim.ts), so nobody can prepare an account in someone else's name.
 import { emailSchema, GROUP, nameSchema } from '@router/shared';
 import { z } from 'zod';
+import { addressKey } from '../../address-key.ts';
 import { newKey } from '../../crypto/random.ts';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
@@ -35,7 +36,7 @@ export async function legacyRegister(
   ip: string,
   body: unknown,
 ): Promise<{ token: string }> {
-  if (!(await services.identity.limiter.take(`signup:${ip}`, RULES.signup))) throw rateLimited();
+  if (!(await services.identity.limiter.take(`signup:${addressKey(ip)}`, RULES.signup))) throw rateLimited();
   const input = parseInput(legacyRegisterSchema, body);
   const interaction = await liveInteraction(services, raw, input.uid, input.client_id);
   const hint = interaction.params.login_hint;

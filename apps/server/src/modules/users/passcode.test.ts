@@ -2,8 +2,17 @@
 // factor on (locking the owner out), off, or renew the recovery codes unseen.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, gql, SIGNIN, STRONG_PASSWORD, totpCode, userWithSecondFactor } from '../../../test/identity.ts';
+import {
+  bearer,
+  confirmedUser,
+  gql,
+  SIGNIN,
+  STRONG_PASSWORD,
+  totpCode,
+  userWithSecondFactor,
+} from '../../../test/identity.ts';
 import { type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { recoveryCodesLeft, spendRecoveryCode } from '../auth/recovery-codes.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -181,3 +190,46 @@ describe('the reset link of a second factor turned on (a taken session must not 
     expect(refused.errors?.[0]?.message).toBe('Please enter the code of your authenticator app or a recovery code');
   });
 });
+
+describe('second-factor activation', () => {
+  it('two activations at once: one wins with the codes that work, the other is refused', async () => {
+    // A few accounts: whether the second code is checked before the first is activated is up to
+    // the scheduler; each account must end with exactly one activation either way.
+    for (const email of ['factor-race-1@example.test', 'factor-race-2@example.test', 'factor-race-3@example.test']) {
+      await raceActivations(email);
+    }
+  });
+});
+
+async function raceActivations(email: string): Promise<void> {
+  const user = await confirmedUser(t, email);
+  const pending = await gql<{ userPasscode: { secret: string } }>(
+    t.app,
+    '{ userPasscode { secret } }',
+    {},
+    bearer(user.token),
+  );
+  const secret = pending.data?.userPasscode.secret ?? '';
+  const ON = `mutation($s: String!, $p: String!) {
+      userPasscodeUpdate(secret: $s, passcode: $p) { isActive recoveryCodes }
+    }`;
+  const answers = await Promise.all(
+    [0, 1].map((steps) =>
+      gql<{ userPasscodeUpdate: { isActive: boolean; recoveryCodes: string[] } }>(
+        t.app,
+        ON,
+        { s: secret, p: totpCode(secret, steps) },
+        bearer(user.token),
+      ),
+    ),
+  );
+  const won = answers.filter((a) => a.data?.userPasscodeUpdate.isActive);
+  expect(won).toHaveLength(1);
+  const lost = answers.find((a) => !a.data?.userPasscodeUpdate.isActive);
+  expect(lost?.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  // The codes shown are the codes kept, all ten of them.
+  const codes = won[0]?.data?.userPasscodeUpdate.recoveryCodes ?? [];
+  expect(codes).toHaveLength(10);
+  expect(await recoveryCodesLeft(t.services, user.id)).toBe(10);
+  expect(await spendRecoveryCode(t.services, user.id, codes[0] ?? '')).toBe(true);
+}

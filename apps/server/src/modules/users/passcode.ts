@@ -6,7 +6,7 @@
 // Each change (on, off, new recovery codes) is mailed to the account's address.
 import { timingSafeEqual } from 'node:crypto';
 import { deleteRecoveryCodes } from '../../db/repositories/recovery-code.repository.ts';
-import { findUserById, setPasscode, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
+import { activatePasscode, findUserById, setPasscode, type UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Caller } from '../auth/caller.ts';
 import { requireOwner, requireViewer } from '../auth/caller.ts';
@@ -108,8 +108,14 @@ export async function updatePasscode(
   await verifyPasscode(services, user, passcode, pending);
   // The step just used stays burnt, so the enrollment code cannot be replayed at sign-in.
   const activeAt = new Date();
-  await updateUser(services.db, user.id, { passcodeActiveAt: activeAt });
-  const codes = await issueRecoveryCodes(services, user.id);
+  // Activated only if still pending with this very secret, with its codes in one transaction: of
+  // two activations at once one wins, and the codes it shows are the ones kept.
+  const codes = await services.db.transaction(async (tx) => {
+    if (!user.passcodeSecret || !(await activatePasscode(tx, user.id, user.passcodeSecret, activeAt))) {
+      throw new AppError('VALIDATION', 'The second factor is already active', { field: 'secret' });
+    }
+    return issueRecoveryCodes(services, user.id, tx);
+  });
   // The owner learns of it at the account's address: a taken session could lock them out so.
   await sendSecondFactorNotice(services, user, 'enabled', activeAt);
   return active(codes, codes.length);

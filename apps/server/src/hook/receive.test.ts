@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import type { SignalRuntime } from '../modules/signals/index.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { type HookTransport, receiveSignal } from './receive.ts';
+
+describe('the per-address hook limit', () => {
+  it('counts an IPv6 /64 as one sender: fresh addresses in it bring no fresh burst', async () => {
+    const h: HookTransport = {
+      signals: {} as SignalRuntime,
+      byHook: new RateLimiter<number>({ rate: 0, burst: 0 }),
+      byAddress: new RateLimiter<string>({ rate: 0.001, burst: 3 }),
+    };
+    const post = (address: string) =>
+      receiveSignal(h, { shortKey: '-', body: undefined, address, receivedAt: 0, hrStart: 0n });
+    for (let i = 1; i <= 3; i++) expect((await post(`2001:db8:5:5::${i}`)).answer.statusCode).toBe(404);
+    expect((await post('2001:db8:5:5:ffff::9')).answer.statusCode).toBe(429);
+    expect((await post('2001:db8:5:6::1')).answer.statusCode).toBe(404);
+    expect((await post('203.0.113.9')).answer.statusCode).toBe(404);
+  });
+});
