@@ -300,7 +300,8 @@ describe('Account & Billing with card payments', () => {
         timeout: 6000,
       },
     );
-    expect(sessionStorage.getItem('checkoutSince')).toBeNull();
+    // Cleared by the confirmation's effect, which may run just after the text is painted.
+    await waitFor(() => expect(sessionStorage.getItem('checkoutSince')).toBeNull());
   });
 
   it('after Checkout of a plan with a free trial says the trial started, not that credits are in', async () => {
