@@ -15,6 +15,20 @@ export function errorCodeOf(error: unknown, depth = 0): string | undefined {
   return errorCodeOf(cause, depth + 1);
 }
 
+/**
+ * A Retry-After as the broker said it (RFC 9110 §10.2.3): seconds, or an HTTP date (`at`, ms since
+ * the epoch); undefined when it is neither.
+ */
+export function parseRetryAfter(value: string | null | undefined): { seconds: number } | { at: number } | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return { seconds: Number(text) };
+  // An HTTP date names its day and month ("Fri, 27 Nov 2026 15:00:00 GMT"); Date.parse would
+  // read a bare "1.5" or "-1" as a date of 2001.
+  const at = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(at) ? undefined : { at };
+}
+
 const MESSAGE_FIELDS = ['message', 'error_description', 'error', 'detail', 'msg', 'errors', 'description'];
 const MAX_LENGTH = 300;
 

@@ -3,7 +3,7 @@
 // (reconciliation by client order id) decides what happens after an unknown outcome.
 import { BrokerError } from './errors.ts';
 import { type ExceptionTable, matchException } from './exceptions.ts';
-import { errorCodeOf, isErrorPage, messageOf } from './http-errors.ts';
+import { errorCodeOf, isErrorPage, messageOf, parseRetryAfter } from './http-errors.ts';
 import { recordBrokerRequest } from './wire-log.ts';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -115,14 +115,11 @@ function tableError(
   return new BrokerError(kind, title, message, { outcomeUnknown: mutating && kind === 'BrokerUnavailable' });
 }
 
-/** Retry-After as said: seconds, or an HTTP date (RFC 9110 §10.2.3); nothing when it is neither. */
+/** Retry-After as said: seconds, or an HTTP date; nothing when it is neither. */
 function retryAfterText(headers: Headers): string {
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return '';
-  if (/^\d+$/.test(value)) return `, retry after ${value} s`;
-  // An HTTP date names its day and month; Date.parse would read a bare "1.5" as a date of 2001.
-  const at = /[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
-  return Number.isNaN(at) ? '' : `, retry after ${new Date(at).toISOString()}`;
+  const said = parseRetryAfter(headers.get('retry-after'));
+  if (!said) return '';
+  return 'seconds' in said ? `, retry after ${said.seconds} s` : `, retry after ${new Date(said.at).toISOString()}`;
 }
 
 /** A rate limit keeps the answer's Retry-After, so that a read waits as long as the broker asks. */

@@ -4,6 +4,7 @@
 // penalty box), and a longer wait than the cap is not worth holding the caller for.
 import type { BrokerContext } from './broker.ts';
 import { isBrokerError } from './errors.ts';
+import { parseRetryAfter } from './http-errors.ts';
 
 /** How long a read waits before its one retry after a rate-limit answer that says no Retry-After. */
 export const READ_RETRY_WAIT_MS = 1_000;
@@ -19,13 +20,8 @@ export function readRetryWaitMs(
   now: number,
   fallbackMs = READ_RETRY_WAIT_MS,
 ): number | undefined {
-  const value = retryAfter?.trim();
-  let waitMs = fallbackMs;
-  if (value && /^\d+$/.test(value)) waitMs = Number(value) * 1_000;
-  // An HTTP date names its day and month ("Fri, 27 Nov 2026 15:00:00 GMT"); Date.parse would
-  // read a bare "1.5" or "-1" as a date of 2001.
-  else if (value && /[a-z]/i.test(value) && !Number.isNaN(Date.parse(value)))
-    waitMs = Math.max(0, Date.parse(value) - now);
+  const said = parseRetryAfter(retryAfter);
+  const waitMs = !said ? fallbackMs : 'seconds' in said ? said.seconds * 1_000 : Math.max(0, said.at - now);
   return waitMs <= READ_RETRY_MAX_WAIT_MS ? waitMs : undefined;
 }
 
