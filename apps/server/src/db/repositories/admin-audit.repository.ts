@@ -44,35 +44,22 @@ export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Prom
 }
 
 /**
- * Whether the administrator started acting as the user in this sign-in session and has not ended
- * it: their newest 'proxy on' or 'proxy off' for the user is a 'proxy on' naming the session
- * (proxy.ts startProxy). A 'proxy off' (Reset, or a switch to another user) ends it in every session.
+ * Whether the administrator acts as the user (`targetId`; without it, as any user) in this
+ * sign-in session and has not ended it: their newest 'proxy on' or 'proxy off' for that user is a
+ * 'proxy on' naming the session (proxy.ts startProxy). A 'proxy off' (Reset, or a switch to
+ * another user) ends it in every session.
  */
 export async function isProxyOpen(
   db: Executor,
-  proxy: { adminId: number; targetId: number; sessionId: number },
+  proxy: { adminId: number; sessionId: number; targetId?: number },
 ): Promise<boolean> {
-  const { rows } = await db.execute<Row<{ open: boolean }>>(sql`
-    select action = ${AUDIT_ACTIONS.proxyOn} and details->>'session' = ${String(proxy.sessionId)} as open
-    from admin_audit_log
-    where admin_id = ${proxy.adminId} and target_id = ${proxy.targetId}
-      and action in (${AUDIT_ACTIONS.proxyOn}, ${AUDIT_ACTIONS.proxyOff})
-    order by id desc
-    limit 1`);
-  return rows[0]?.open === true;
-}
-
-/**
- * Whether the administrator acts as some user in this sign-in session: for one user at least, their
- * newest 'proxy on' or 'proxy off' is a 'proxy on' naming the session (as `isProxyOpen`).
- */
-export async function hasOpenProxy(db: Executor, proxy: { adminId: number; sessionId: number }): Promise<boolean> {
+  const target = proxy.targetId === undefined ? sql`target_id is not null` : sql`target_id = ${proxy.targetId}`;
   const { rows } = await db.execute<Row<{ open: boolean }>>(sql`
     select exists (
       select 1 from (
         select distinct on (target_id) action, details->>'session' as session
         from admin_audit_log
-        where admin_id = ${proxy.adminId} and target_id is not null
+        where admin_id = ${proxy.adminId} and ${target}
           and action in (${AUDIT_ACTIONS.proxyOn}, ${AUDIT_ACTIONS.proxyOff})
         order by target_id, id desc
       ) latest

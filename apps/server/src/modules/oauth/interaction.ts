@@ -11,7 +11,7 @@ import { type ConsentDetails, GROUP, scopeDescription } from '@router/shared';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';
 import { deriveKey } from '../../crypto/derive.ts';
-import { hasOpenProxy } from '../../db/repositories/admin-audit.repository.ts';
+import { isProxyOpen } from '../../db/repositories/admin-audit.repository.ts';
 import { findUserGrantId } from '../../db/repositories/oidc.repository.ts';
 import { findUserById } from '../../db/repositories/user.repository.ts';
 import { findUserAppByKey } from '../../db/repositories/user-app.repository.ts';
@@ -58,7 +58,7 @@ async function sessionUser(services: Services, token: string | null | undefined)
   if (session?.kind !== 'session') return null;
   if (
     (session.group & GROUP.ADMIN) !== 0 &&
-    (await hasOpenProxy(services.db, { adminId: session.userId, sessionId: session.id }))
+    (await isProxyOpen(services.db, { adminId: session.userId, sessionId: session.id }))
   ) {
     throw new AppError('FORBIDDEN', CONSENT_WHILE_PROXIED);
   }
