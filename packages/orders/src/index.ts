@@ -58,6 +58,7 @@ export {
 } from './symbols/dated-examples.ts';
 export { oneDigitYear } from './symbols/future.ts';
 export {
+  exchangePrefix,
   isClassCompatible,
   MAX_SYMBOL_LENGTH,
   type ParseSymbolOptions,

@@ -41,9 +41,14 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
     const bad = [...text][offset] ?? '';
     throw new OrderValidationError(field, `${field}: unexpected ${JSON.stringify(bad)} at position ${offset}`);
   }
-  const exchange = EXCHANGE.exec(text)?.[1]?.toUpperCase();
+  const exchange = exchangePrefix(text);
   const parsed = recognize(writtenSymbol(text), options.now?.() ?? Date.now(), field);
   return exchange ? { ...parsed, exchange } : parsed;
+}
+
+/** The exchange prefix of a symbol as TradingView writes it (NASDAQ:AAPL → NASDAQ), upper-cased. */
+export function exchangePrefix(input: string): string | undefined {
+  return EXCHANGE.exec(input.trim())?.[1]?.toUpperCase();
 }
 
 /**

@@ -2,7 +2,7 @@
 // symbol sets and maps, time-zone formatters. A hook without settings has no compiled rules at
 // all, so its signals take no step of this module.
 import { BlockList } from 'node:net';
-import { parseSymbol, writtenSymbol } from '@router/orders';
+import { exchangePrefix, parseSymbol, writtenSymbol } from '@router/orders';
 import {
   addSource,
   type FanOutLeg,
@@ -57,7 +57,7 @@ export function compileRules(settings: HookRules | null): CompiledRules | null {
   if (settings.symbols?.length) {
     compiled.symbols = new Set(
       settings.symbols.flatMap((s) => {
-        const prefix = exchangeOf(s);
+        const prefix = exchangePrefix(s);
         return [writtenSymbol(s), canonical(s)].map((name) => (prefix ? `${prefix}:${name}` : name));
       }),
     );
@@ -95,15 +95,6 @@ function canonical(symbol: string): string {
     return parseSymbol(symbol).canonical;
   } catch {
     return symbol.toUpperCase();
-  }
-}
-
-/** The exchange prefix of a symbol as TradingView writes it (NASDAQ:AAPL → NASDAQ), upper-cased. */
-function exchangeOf(symbol: string): string | undefined {
-  try {
-    return parseSymbol(symbol).exchange;
-  } catch {
-    return /^([A-Za-z0-9_]{1,20}):./.exec(symbol.trim())?.[1]?.toUpperCase();
   }
 }
 
