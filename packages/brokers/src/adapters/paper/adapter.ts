@@ -2,7 +2,7 @@
 // runs in one store transaction on the account, catching up first on the resting orders of the
 // symbols it touches (sweep.ts).
 import { randomInt } from 'node:crypto';
-import type { OrderResponse } from '@router/orders';
+import { isExitAction, type OrderResponse } from '@router/orders';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
 import { accountNotInConnection, BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
@@ -162,8 +162,8 @@ export function createPaperBroker(options: PaperBrokerOptions): PaperBroker {
     // The symbol list's refusals placeOrder gives first (a combo is checked leg by leg with its book).
     checkOrder({ order }) {
       if (order.legs?.length) return;
-      const closing = order.action === 'close' || order.action === 'cancel';
-      tradableIn({ instruments, now: (options.now ?? Date.now)() }, order.symbol, order.class, closing);
+      const market = { instruments, now: (options.now ?? Date.now)() };
+      tradableIn(market, order.symbol, order.class, isExitAction(order.action));
     },
 
     placeOrder(ctx, session, input) {

@@ -1,7 +1,7 @@
 // Placing, closing and canceling on a paper account: turns a normalized order into a paper
 // order, refuses what a broker would (unknown symbols, expired contracts, what a cash account
 // cannot do), and executes it when the market allows. Multi-leg orders: combo.ts.
-import { isActionValidForClass, type Order } from '@router/orders';
+import { isActionValidForClass, isExitAction, type Order } from '@router/orders';
 import { roundToTick } from '../../core/ticks.ts';
 import { type Book, finish, marksAt, openOrdersOf, priceAt, scaleOf, track } from './book.ts';
 import { placeCombo } from './combo.ts';
@@ -38,7 +38,7 @@ function priceHint(order: Order): number | undefined {
 export async function placeOrder(book: Book, request: PlaceRequest): Promise<PaperOrder> {
   const { order } = request;
   if (order.legs?.length) return placeCombo(book, request);
-  const instrument = tradable(book, order.symbol, order.class, order.action === 'close' || order.action === 'cancel');
+  const instrument = tradable(book, order.symbol, order.class, isExitAction(order.action));
   await sweep(book, [instrument.symbol]);
   const hint = priceHint(order);
   if (hint !== undefined) {
