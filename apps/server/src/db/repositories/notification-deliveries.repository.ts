@@ -3,6 +3,7 @@
 // results: other instances pass them by, and a worker that dies lets them go with its
 // connection, due again at once. No claim is written, so a delivery costs one update (its
 // result) instead of two, and no lease has to run out before a crashed claim is retried.
+import { NOTIFICATION_TYPE } from '@router/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from './executor.ts';
 
@@ -109,6 +110,11 @@ export interface DigestGroup {
   type: string;
 }
 
+/** The ids of the email settings a digest group spans: the user's settings mailing that address. */
+const groupSettings = (group: DigestGroup) =>
+  sql`select n.id from notifications n where n.user_id = ${group.userId}
+    and n.type = ${NOTIFICATION_TYPE.EMAIL} and lower(n.metadata->>'email') = ${group.email}`;
+
 /**
  * Holds the digests of these groups until `tx` ends (transaction-level advisory locks, taken in
  * one order so two rounds cannot wait on each other): a round of another instance (or lane)
@@ -137,8 +143,7 @@ export function claimWaitingDeliveries(
   return claim(
     tx,
     sql`${CLAIMED}
-    where d.notification_id in (select n.id from notifications n
-        where n.user_id = ${group.userId} and n.type = 2 and lower(n.metadata->>'email') = ${group.email})
+    where d.notification_id in (${groupSettings(group)})
       and d.status = 'pending' and d.type = ${group.type}
       and d.id <> all(${`{${group.claimed.join(',')}}`}::bigint[])
     order by d.created_at
@@ -207,8 +212,7 @@ export async function collectDigest(
   await tx.execute(sql`
     with collecting as (
       insert into notification_digests (notification_id, type, collecting_until)
-      select n.id, ${group.type}, ${at}::timestamptz from notifications n
-      where n.user_id = ${group.userId} and n.type = 2 and lower(n.metadata->>'email') = ${group.email}
+      select s.id, ${group.type}, ${at}::timestamptz from (${groupSettings(group)}) s
       on conflict (notification_id, type) do update set collecting_until = excluded.collecting_until
     )
     update notification_deliveries d set next_attempt_at = ${at}::timestamptz
@@ -256,7 +260,8 @@ export async function digestStates(
       as g(user_id bigint, email text, type text, before_id bigint)
     cross join lateral (select coalesce((select d.created_at from notification_deliveries d where d.id = g.before_id),
       'infinity') as created_at) b
-    join notifications s on s.user_id = g.user_id and s.type = 2 and lower(s.metadata->>'email') = g.email
+    join notifications s on s.user_id = g.user_id and s.type = ${NOTIFICATION_TYPE.EMAIL}
+      and lower(s.metadata->>'email') = g.email
     cross join lateral (select
       (select count(*) from (select 1 from notification_deliveries d
         where d.notification_id = s.id and d.type = g.type
