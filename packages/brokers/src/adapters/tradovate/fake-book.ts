@@ -93,6 +93,14 @@ const RESTRAINED_FIELDS = [
   'expireTime',
   'text',
 ];
+/** What /order/modifyorder takes besides orderId: a working order's terms, not its side. */
+const MODIFY_FIELDS = [
+  ...RESTRAINED_FIELDS.filter((field) => field !== 'action'),
+  'orderQty',
+  'activationTime',
+  'customTag50',
+  'isAutomated',
+];
 const TYPES = ['Market', 'Limit', 'Stop', 'StopLimit', 'MIT', 'TrailingStop', 'TrailingStopLimit', 'QTS'];
 const TIFS = ['Day', 'GTC', 'GTD', 'IOC', 'FOK'];
 const MAX_POSITION = 50;
@@ -309,25 +317,7 @@ export function createFakeBook(library: ContractLibrary, accounts: FakeAccount[]
   /** POST /order/modifyorder: a working order's quantity, prices or time in force (a new OrderVersion). */
   function modify(body: Json, userId: number, session: number): Json {
     const { orderId, ...fields } = body;
-    const violations = violationsOf(
-      fields,
-      [
-        'clOrdId',
-        'orderQty',
-        'orderType',
-        'price',
-        'stopPrice',
-        'maxShow',
-        'pegDifference',
-        'timeInForce',
-        'expireTime',
-        'text',
-        'activationTime',
-        'customTag50',
-        'isAutomated',
-      ],
-      ['orderQty', 'orderType'],
-    );
+    const violations = violationsOf(fields, MODIFY_FIELDS, ['orderQty', 'orderType']);
     if (!Number.isInteger(orderId)) violations.push('orderId: integer required');
     if (violations.length) throw new FakeAnswer(200, { violations });
     const order = orders.find((item) => item.id === orderId);
