@@ -25,14 +25,17 @@ import type { SignalRuntime } from './runtime.ts';
  * Address, trading window, then the body (signal time, symbol map): what to normalize, or a
  * refusal. A queued signal being placed (`queued`) had its window checked by the sweeper and its
  * age when it arrived: a trader queues it to have it placed at the opening, however long that is.
+ * Outside the windows, a close or cancel goes on (wayOutOfWindow).
  */
 export function rulesBefore(
   rules: CompiledRules,
   address: string,
   request: string,
+  provider: NormalizeOptions['provider'],
   queued = false,
 ): string | object | RuleRefusal {
   const refused = checkSource(rules, address) ?? (queued ? undefined : checkWindow(rules, new Date()));
+  if (refused?.rule === 'tradingWindows') return wayOutOfWindow(rules, request, provider) ?? refused;
   if (refused) return refused;
   return rules.readsBody ? prepareBody(rules, request, Date.now(), !queued) : request;
 }
@@ -42,10 +45,9 @@ export function rulesBefore(
  * is placed now, neither refused nor queued (as maxQuantity, maxNotional, maxPosition and the
  * order counts let it through): it can neither open nor grow a position, and a trader must not
  * be held in one until the window opens. Returns the body to normalize (the rest of the controls
- * apply as to any signal), or undefined: the window's refusal (or queue) stands. Only asked once
- * the sender's address passed (rulesBefore checks it before the window).
+ * apply as to any signal), or undefined: the window's refusal (or queue) stands.
  */
-export function exitOutsideWindow(
+function wayOutOfWindow(
   rules: CompiledRules,
   request: string,
   provider: NormalizeOptions['provider'],

@@ -37,7 +37,7 @@ import { STORED, transition } from './lifecycle.ts';
 import { queueSignal } from './queue.ts';
 import { refusalEvent } from './refusal-event.ts';
 import { repeatAnswer } from './repeat.ts';
-import { checkOrderLimits, countSignal, exitOutsideWindow, rulesBefore } from './rules-gate.ts';
+import { checkOrderLimits, countSignal, rulesBefore } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
 import { type Signal, send } from './send.ts';
 import { newSignalId } from './signal-id.ts';
@@ -113,10 +113,9 @@ export async function submitSignal(rt: SignalRuntime, input: SignalInput): Promi
   const request = withoutByteOrderMark(input.body ?? '');
   // Paused (hooksPause): refused, but with its entry, so no signal is lost silently.
   if (entry.pausedReason !== null) return refuse(rt, input, hooksPaused(entry.pausedReason), request);
-  let before = entry.rules ? rulesBefore(entry.rules, input.address, request, input.queuedKey !== undefined) : request;
-  if (isRefusal(before) && before.rule === 'tradingWindows' && entry.rules) {
-    before = exitOutsideWindow(entry.rules, request, broker.descriptor) ?? before;
-  }
+  const before = entry.rules
+    ? rulesBefore(entry.rules, input.address, request, broker.descriptor, input.queuedKey !== undefined)
+    : request;
   if (isRefusal(before)) {
     if (before.rule === 'tradingWindows' && entry.rules) {
       if (entry.rules.settings.outsideWindow === 'queue') return queueSignal(rt, input, request);
@@ -174,7 +173,12 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const phases: Phases = { ...p.phases };
   // A test hook checks what the broker would refuse before sending, as its live twin is refused
   // (nothing stored, like any refusal of its order).
-  const refused = entry.isTest ? brokerRefusal(checkOf(entry, p), rt.services.log) : undefined;
+  const refused = entry.isTest
+    ? brokerRefusal(
+        { broker: entry.broker, title: entry.title, accountId: entry.accountId, order: p.order, signalId: p.id },
+        rt.services.log,
+      )
+    : undefined;
   if (refused) {
     await giveBack(rt, count, p.id);
     return refuse(rt, input, refused, request, phases);
@@ -225,14 +229,6 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const waitedUs = Number(waitEnd - waitStart) / 1000;
   return answered(rt, input, answer, waitedUs, owner, undefined, phases, signal.wire?.orderRequest());
 }
-
-const checkOf = (entry: HookEntry, p: Placement) => ({
-  broker: entry.broker,
-  title: entry.title,
-  accountId: entry.accountId,
-  order: p.order,
-  signalId: p.id,
-});
 
 /**
  * A repeat of the stored signal `owner` (its key is held): the first one's answer, placing nothing
