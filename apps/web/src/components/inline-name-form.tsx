@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { type ZodType, z } from 'zod';
+import { cancelOnEscape } from './cancel-on-escape.ts';
 
 /**
  * A one-field rename form shown in place of a name: Save or Cancel (Escape). `onSave` answers
@@ -38,12 +39,7 @@ export function InlineNameForm({
       onSubmit={onSubmit}
       noValidate
       className="d-flex flex-wrap align-items-start gap-2"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          onCancel();
-        }
-      }}
+      onKeyDown={cancelOnEscape(onCancel)}
     >
       <div className="flex-grow-1" style={{ minWidth: '10rem', maxWidth: '22rem' }}>
         <label htmlFor={id} className="visually-hidden">

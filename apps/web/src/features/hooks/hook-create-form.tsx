@@ -3,6 +3,7 @@ import { hookCreateSchema } from '@router/shared';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { cancelOnEscape } from '../../components/cancel-on-escape.ts';
 import type { ConnectorAccount } from '../connectors/connector-model.ts';
 
 const formSchema = hookCreateSchema.omit({ connectorKey: true });
@@ -37,12 +38,7 @@ export function HookCreateForm({
       noValidate
       className="border rounded p-3 bg-body-tertiary"
       aria-label="New webhook"
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          onCancel();
-        }
-      }}
+      onKeyDown={cancelOnEscape(onCancel)}
     >
       <div className="row g-2">
         <div className="col-12 col-md-5">

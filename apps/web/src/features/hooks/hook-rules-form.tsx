@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { cancelOnEscape } from '../../components/cancel-on-escape.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -77,13 +78,7 @@ export function HookRulesForm({
         if (pretty(text.trim() || '{}') === '' && pretty(hook.rules) !== '') setConfirming(true);
         else void save();
       }}
-      onKeyDown={(event) => {
-        // Escape in the confirmation (a portal, whose events bubble here too) closes only it.
-        if (event.key === 'Escape' && event.currentTarget.contains(event.target as Node)) {
-          event.stopPropagation();
-          onClose();
-        }
-      }}
+      onKeyDown={cancelOnEscape(onClose)}
     >
       <label htmlFor={`${id}-rules`} className="form-label small fw-semibold mb-1">
         Risk controls (JSON)

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type UserTokenForm, userTokenFormSchema } from '@router/shared';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
+import { cancelOnEscape } from '../../components/cancel-on-escape.ts';
 
 /** The one-field form naming a token: creating one, or renaming it in its row (Cancel or Escape). */
 export function TokenNameForm({
@@ -35,12 +36,7 @@ export function TokenNameForm({
       onSubmit={onSubmit}
       noValidate
       className="d-flex flex-wrap align-items-start gap-2"
-      onKeyDown={(event) => {
-        if (onCancel && event.key === 'Escape') {
-          event.stopPropagation();
-          onCancel();
-        }
-      }}
+      onKeyDown={cancelOnEscape(onCancel)}
     >
       <div className="flex-grow-1" style={{ minWidth: '12rem', maxWidth: '24rem' }}>
         <label htmlFor={id} className="visually-hidden">

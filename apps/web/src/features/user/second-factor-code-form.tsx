@@ -3,6 +3,7 @@ import { secondFactorCodeSchema } from '@router/shared';
 import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { cancelOnEscape } from '../../components/cancel-on-escape.ts';
 import { TextField } from '../../components/text-field.tsx';
 
 const schema = z.object({ code: secondFactorCodeSchema });
@@ -38,17 +39,7 @@ export function SecondFactorCodeForm({
   });
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      style={{ maxWidth: '22rem' }}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') {
-          event.stopPropagation();
-          onCancel();
-        }
-      }}
-    >
+    <form onSubmit={onSubmit} noValidate style={{ maxWidth: '22rem' }} onKeyDown={cancelOnEscape(onCancel)}>
       <TextField
         label="Authenticator or recovery code"
         autoComplete="one-time-code"
