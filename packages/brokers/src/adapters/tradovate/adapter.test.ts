@@ -400,3 +400,49 @@ describe('cancel, close, holdings', () => {
     await broker.closePosition(ctx, session, accountId, 'CLH27');
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  it.each([
+    [
+      { symbol: 'ESZ6', action: 'buy', quantity: 1.5 },
+      'Tradovate: quantity must be a whole number of contracts, not 1.5',
+    ],
+    [
+      { symbol: 'AAPL', action: 'buy', quantity: 1 },
+      'Tradovate: AAPL is not a futures contract; give one as ESZ2026 or ES1!',
+    ],
+    [
+      {
+        legs: [
+          { symbol: 'ESH7', action: 'buy', quantity: 1, limit_price: 5300 },
+          { symbol: 'NQH7', action: 'sell', quantity: 1, limit_price: 19500 },
+        ],
+        group: 'oco',
+      },
+      'Tradovate: both legs of a one-cancels-other pair trade the same contract and quantity',
+    ],
+    [
+      { symbol: 'ZZ1!', action: 'close', quantity: 1.5 },
+      'Tradovate: close takes whole contracts or percent_of_position',
+    ],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const order = input(signal);
+    const sent = fake.requests.length;
+    const live = await failure(broker.placeOrder(ctx, session, order));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(fake.requests.length).toBe(sent);
+    expect(() => broker.checkOrder(order)).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() =>
+      broker.checkOrder(input({ symbol: 'ES1!', action: 'buy', quantity: 1, limit_price: 5000 })),
+    ).not.toThrow();
+    expect(() =>
+      broker.checkOrder(
+        input({ symbol: 'CLG27', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+      ),
+    ).not.toThrow();
+    expect(() => broker.checkOrder(input({ symbol: 'NQM27', action: 'cancel' }))).not.toThrow();
+  });
+});

@@ -11,9 +11,9 @@ import { BrokerError } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { readCredentials, renewToken, requestToken } from './auth.ts';
-import { contractName } from './contracts.ts';
+import { contractName, parseContract } from './contracts.ts';
 import { TRADOVATE_ENVIRONMENTS, TRADOVATE_TITLE, tradovateDescriptor } from './descriptor.ts';
-import { cancelById, cancelSymbol, closeSymbol } from './exits.ts';
+import { cancelById, cancelSymbol, closePart, closeSymbol } from './exits.ts';
 import { findById, listByClOrdId } from './lookup.ts';
 import { fromPlacement, toPlacement } from './mapper.ts';
 import { type AccountRef, accountClient, baseUrlOf, listAccounts, sessionOf, stateOf } from './session.ts';
@@ -26,7 +26,7 @@ export interface TradovateBrokerOptions {
 }
 
 export type TradovateBroker = BrokerWith<
-  'refresh' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  'refresh' | 'checkOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
 >;
 
 /** Where the accounts are listed: demo always, live when the user has it; one origin when overridden. */
@@ -82,16 +82,28 @@ export function createTradovateBroker(options: TradovateBrokerOptions = {}): Tra
       return sessionOf(state, session.accounts, token);
     },
 
+    // placeOrder's own checks, up to the contract lookup.
+    checkOrder({ order, clientOrderId }) {
+      const symbol = order.legs?.[0]?.symbol ?? order.symbol;
+      parseContract(symbol, (options.now ?? Date.now)());
+      if (order.action === 'close') closePart(order);
+      else if (order.action !== 'cancel') toPlacement(order, clientOrderId);
+    },
+
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const http = client(ctx, session, accountId);
       if (order.action === 'close') return closeSymbol(http, order.symbol, now(ctx), order, clientOrderId);
       if (order.action === 'cancel') return cancelSymbol(http, order.symbol, now(ctx));
-      const symbol = await contractName(http, order.legs?.[0]?.symbol ?? order.symbol, now(ctx));
+      const symbol = order.legs?.[0]?.symbol ?? order.symbol;
+      parseContract(symbol, now(ctx));
       const placement = toPlacement(
         order,
-        { accountSpec: http.account.spec, accountId: http.accountId, symbol },
         clientOrderId,
-      );
+      )({
+        accountSpec: http.account.spec,
+        accountId: http.accountId,
+        symbol: await contractName(http, symbol, now(ctx)),
+      });
       const answer = await http.call({ path: placement.path, json: placement.body });
       return fromPlacement(answer.body, placement.path);
     },

@@ -13,7 +13,7 @@ import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { cutExits } from '../../core/exits-cut.ts';
 import { decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
-import { type Contract, resolveContract } from './contracts.ts';
+import { type Contract, parseContract, resolveContract } from './contracts.ts';
 import { TRADOVATE_TITLE } from './descriptor.ts';
 import { clOrdIdOf, fromPlacement } from './mapper.ts';
 import type { AccountClient } from './session.ts';
@@ -46,16 +46,17 @@ export async function cancelSymbol(client: AccountClient, symbol: string, now: n
   return { id: ids.join(','), status: 'canceled', status_description: description };
 }
 
-function partOf(order: Order | undefined, held: number): number | undefined {
+/**
+ * The part of the held contracts a close takes (undefined: all of them), refused before any call
+ * when it can never be whole contracts (Broker.checkOrder stops here).
+ */
+export function closePart(order: Order | undefined): ((held: number) => number) | undefined {
   if (order?.quantity === undefined) return undefined;
-  const wanted =
-    order.quantity_type === 'percent_of_position'
-      ? Math.max(1, Math.floor((held * order.quantity) / 100))
-      : order.quantity_type === 'fixed'
-        ? order.quantity
-        : Number.NaN;
-  if (!Number.isInteger(wanted) || wanted < 1) throw invalid('close takes whole contracts or percent_of_position');
-  return Math.min(wanted, held);
+  const { quantity, quantity_type: type } = order;
+  if (type === 'percent_of_position') return (held) => Math.min(Math.max(1, Math.floor((held * quantity) / 100)), held);
+  if (type !== 'fixed' || !Number.isInteger(quantity) || quantity < 1)
+    throw invalid('close takes whole contracts or percent_of_position');
+  return (held) => Math.min(quantity, held);
 }
 
 /** Flattens the contract's position, or closes `order.quantity` of it. */
@@ -66,11 +67,13 @@ export async function closeSymbol(
   order?: Order,
   clientOrderId?: string,
 ): Promise<OrderResponse> {
+  parseContract(symbol, now);
+  const partOf = closePart(order);
   const contract = await resolveContract(client, symbol, now);
   const { body } = await client.call({ path: '/position/list' });
   const net = decimalField(listOf(body).find(ofContract(client, contract)), 'netPos') ?? 0;
   if (net === 0) throw invalid(`no open position in ${contract.name}`);
-  const part = partOf(order, Math.abs(net));
+  const part = partOf?.(Math.abs(net));
   // Liquidation takes no clOrdId: only a close without a quantity uses it.
   if (part === undefined) {
     const answer = await client.call({

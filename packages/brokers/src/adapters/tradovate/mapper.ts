@@ -49,23 +49,27 @@ function timeInForce(order: Order): string {
   return value;
 }
 
+/** A body checked now and sent to the contract the broker names later. */
+type ToDestination<T> = (to: Destination) => T;
+
 /** The entry order's fields; a market day order leaves timeInForce to Tradovate's default (Day). */
-function entryOf(order: Order, to: Destination, clOrdId: string): JsonRecord {
+function entryOf(order: Order, clOrdId: string): ToDestination<JsonRecord> {
   const orderType = TYPES[order.type];
   const tif = timeInForce(order);
-  return {
+  const orderQty = wholeContracts(order.quantity);
+  return (to) => ({
     accountSpec: to.accountSpec,
     accountId: to.accountId,
     clOrdId,
     action: sideOf(order.action),
     symbol: to.symbol,
-    orderQty: wholeContracts(order.quantity),
+    orderQty,
     orderType,
     ...(order.limit_price !== undefined ? { price: price(order.limit_price) } : {}),
     ...(order.stop_price !== undefined ? { stopPrice: price(order.stop_price) } : {}),
     ...(orderType === 'Market' && tif === 'Day' ? {} : { timeInForce: tif }),
     isAutomated: true,
-  };
+  });
 }
 
 function exits(order: Order): JsonRecord[] {
@@ -78,7 +82,7 @@ function exits(order: Order): JsonRecord[] {
   return found;
 }
 
-function ocoOf(order: Order, legs: OrderLeg[], to: Destination, clOrdId: string): Placement {
+function ocoOf(order: Order, legs: OrderLeg[], clOrdId: string): ToDestination<Placement> {
   const [first, second] = legs;
   if (order.group !== 'oco' || legs.length !== 2 || !first || !second)
     throw invalid('legs are sent as one-cancels-other only: group oco with exactly two legs');
@@ -89,7 +93,6 @@ function ocoOf(order: Order, legs: OrderLeg[], to: Destination, clOrdId: string)
   const tif = timeInForce(order);
   const main = entryOf(
     { ...order, action: first.action, quantity: first.quantity, type: 'limit', limit_price: first.limit_price },
-    to,
     clOrdId,
   );
   const other = {
@@ -98,23 +101,26 @@ function ocoOf(order: Order, legs: OrderLeg[], to: Destination, clOrdId: string)
     price: price(second.limit_price),
     timeInForce: tif,
   };
-  return { path: '/order/placeoco', body: { ...main, other } };
+  return (to) => ({ path: '/order/placeoco', body: { ...main(to), other } });
 }
 
-/** The request a signal becomes (close and cancel are handled by the adapter). */
-export function toPlacement(order: Order, to: Destination, clientOrderId: string): Placement {
+/**
+ * The request a signal becomes (close and cancel are handled by the adapter), every refusal
+ * thrown here, before the contract is looked up (Broker.checkOrder stops at this point).
+ */
+export function toPlacement(order: Order, clientOrderId: string): ToDestination<Placement> {
   if (order.class !== 'future') throw invalid(`${order.class} is not traded at Tradovate; futures only`);
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is only for close`);
   const clOrdId = clOrdIdOf(clientOrderId);
   if (order.legs) {
     if (order.take_profit_price !== undefined || order.stop_loss_price !== undefined)
       throw invalid('a one-cancels-other pair takes no take profit or stop loss');
-    return ocoOf(order, order.legs, to, clOrdId);
+    return ocoOf(order, order.legs, clOrdId);
   }
-  const entry = entryOf(order, to, clOrdId);
+  const entry = entryOf(order, clOrdId);
   const [bracket1, bracket2] = exits(order);
-  if (!bracket1) return { path: '/order/placeorder', body: entry };
-  return { path: '/order/placeoso', body: { ...entry, bracket1, ...(bracket2 ? { bracket2 } : {}) } };
+  if (!bracket1) return (to) => ({ path: '/order/placeorder', body: entry(to) });
+  return (to) => ({ path: '/order/placeoso', body: { ...entry(to), bracket1, ...(bracket2 ? { bracket2 } : {}) } });
 }
 
 /** {"orderId": 8812345678} (+ oso1Id/oso2Id, ocoId) → our response. */
