@@ -481,3 +481,37 @@ describe('cancel, close, holdings', () => {
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Questrade: no open position in SPY' });
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  it.each([
+    [{ symbol: 'NOPE', action: 'buy', quantity: 0.5 }, 'Questrade: quantity must be a whole number, not 0.5'],
+    [
+      {
+        legs: [
+          { symbol: 'SPY   261218C00600000', action: 'buy_to_open', quantity: 1 },
+          { symbol: 'AAPL  261218C00200000', action: 'sell_to_open', quantity: 1 },
+        ],
+      },
+      'Questrade: all legs of a strategy share one underlying',
+    ],
+    [
+      { symbol: 'NOPE', class: 'option', action: 'buy_to_open', quantity: 1 },
+      'Questrade: NOPE is not an option symbol (OCC form)',
+    ],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const order = input(signal);
+    const sent = fake.requests.length;
+    const live = await failure(broker.placeOrder(ctx, session, order));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(fake.requests.length).toBe(sent);
+    expect(() => broker.checkOrder(order)).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() =>
+      broker.checkOrder(input({ symbol: 'AAPL', action: 'buy', quantity: 3, stop_loss_price: 180 })),
+    ).not.toThrow();
+    expect(() => broker.checkOrder(input({ symbol: 'AAPL', action: 'close', quantity: 1 }))).not.toThrow();
+    expect(() => broker.checkOrder(input({ symbol: 'AAPL', action: 'cancel' }))).not.toThrow();
+  });
+});

@@ -10,6 +10,7 @@ import { accountApi, apiClient } from './api.ts';
 import { QUESTRADE_PRACTICE_LOGIN_URL, QUESTRADE_TITLE, questradeDescriptor } from './descriptor.ts';
 import { cancelById, cancelSymbol, closeSymbol } from './exits.ts';
 import { findById, listMatching } from './lookup.ts';
+import { closeQuantity, toSubmission } from './mapper.ts';
 import {
   authorizationUrl,
   exchangeCode,
@@ -20,6 +21,7 @@ import {
   tokensOf,
 } from './oauth.ts';
 import { place, preview, submissionOf } from './orders.ts';
+import { checkSymbol } from './symbols.ts';
 
 export interface QuestradeBrokerOptions {
   /** Clock when the context brings none. */
@@ -30,6 +32,7 @@ export type QuestradeBroker = BrokerWith<
   | 'authorizationUrl'
   | 'refresh'
   | 'previewOrder'
+  | 'checkOrder'
   | 'cancelOrder'
   | 'closePosition'
   | 'getHoldings'
@@ -87,14 +90,18 @@ export function createQuestradeBroker(options: QuestradeBrokerOptions = {}): Que
       return sessionOf(await refreshTokens(ctx, tokensOf(session.secrets), now(ctx)), session.accounts);
     },
 
+    // placeOrder's own checks, up to the symbol id lookups.
+    checkOrder({ order }) {
+      if (order.action === 'close') closeQuantity(order);
+      if (order.action === 'close' || order.action === 'cancel') checkSymbol(order.symbol, order.class);
+      else toSubmission(order);
+    },
+
     async placeOrder(ctx, session, { accountId, order }) {
       const api = accountApi(ctx, session, accountId);
       if (order.action === 'cancel') return cancelSymbol(api, ctx, order, now(ctx));
-      if (order.action === 'close') {
-        if (order.quantity_type !== 'fixed')
-          throw new BrokerError('InvalidOrder', QUESTRADE_TITLE, 'close takes a fixed quantity');
-        return closeSymbol(api, ctx, order.symbol, order.class, now(ctx), order.quantity);
-      }
+      if (order.action === 'close')
+        return closeSymbol(api, ctx, order.symbol, order.class, now(ctx), closeQuantity(order));
       return place(api, await submissionOf(api, ctx, order, now(ctx)));
     },
 

@@ -10,6 +10,7 @@ import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
+import { checkSymbol, underlyingOf } from './symbols.ts';
 
 export type OrderPath = 'orders' | 'orders/bracket' | 'orders/strategy';
 
@@ -70,25 +71,37 @@ const prices = (order: Order): JsonRecord => ({
   ...(order.stop_price !== undefined ? { stopPrice: price(order.stop_price) } : {}),
 });
 
-export function singleOrder(order: Order, accountNumber: string, symbolId: number): Submission {
-  return {
+/** Where the broker's lookups send an order: the account, the symbol's id (a strategy's underlying), its legs'. */
+export interface Target {
+  accountNumber: string;
+  symbolId: number;
+  legIds: number[];
+}
+
+/** A submission checked now, completed with the ids the broker gives later. */
+type ToTarget = (to: Target) => Submission;
+
+function singleOrder(order: Order): ToTarget {
+  const quantity = whole(order.quantity);
+  const fields = { ...prices(order), ...special(order) };
+  const tif = timeInForce(order);
+  return ({ accountNumber, symbolId }) => ({
     path: 'orders',
     body: {
       accountNumber,
       symbolId,
-      quantity: whole(order.quantity),
-      ...prices(order),
-      ...special(order),
+      quantity,
+      ...fields,
       orderType: TYPES[order.type],
-      timeInForce: timeInForce(order),
+      timeInForce: tif,
       action: actionOf(order.action),
       ...ROUTES,
     },
-  };
+  });
 }
 
 /** Entry (Primary) and its exits (Limit, StopLoss), each with the entry's duration. */
-export function bracketOrder(order: Order, symbolId: number): Submission {
+function bracketOrder(order: Order): ToTarget {
   const quantity = whole(order.quantity);
   const tif = timeInForce(order);
   const exit = opposite(actionOf(order.action));
@@ -123,14 +136,14 @@ export function bracketOrder(order: Order, symbolId: number): Submission {
       quantity,
       action: exit,
     });
-  return { path: 'orders/bracket', body: { symbolId, ...ROUTES, components } };
+  return ({ symbolId }) => ({ path: 'orders/bracket', body: { symbolId, ...ROUTES, components } });
 }
 
 const opposite = (action: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (action === 'Buy' ? 'Sell' : 'Buy');
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
 /** A multi-leg order as a Custom strategy: leg quantities factorised by their common divisor. */
-export function strategyOrder(order: Order, accountNumber: string, underlying: number, legIds: number[]): Submission {
+function strategyOrder(order: Order): ToTarget {
   const legs = order.legs ?? [];
   if (order.group !== 'combo') throw invalid(`group ${order.group} with legs is not supported; use combo`);
   if (legs.length > MAX_LEGS) throw invalid(`at most ${MAX_LEGS} legs`);
@@ -139,14 +152,15 @@ export function strategyOrder(order: Order, accountNumber: string, underlying: n
   if (order.type !== 'market' && order.type !== 'limit') throw invalid('a strategy order is market or limit');
   const quantities = legs.map((leg) => whole(leg.quantity));
   const common = quantities.reduce(gcd);
-  return {
+  const tif = timeInForce(order);
+  return ({ accountNumber, symbolId, legIds }) => ({
     path: 'orders/strategy',
     body: {
       accountNumber,
-      symbolId: underlying,
+      symbolId,
       strategy: 'Custom',
       orderType: TYPES[order.type],
-      timeInForce: timeInForce(order),
+      timeInForce: tif,
       ...(order.limit_price !== undefined ? { limitPrice: price(order.limit_price) } : {}),
       quantity: common,
       legs: legs.map((leg, index) => ({
@@ -156,7 +170,37 @@ export function strategyOrder(order: Order, accountNumber: string, underlying: n
       })),
       ...ROUTES,
     },
-  };
+  });
+}
+
+/**
+ * The request a signal becomes (close and cancel are handled by the adapter), every refusal that
+ * needs no symbol id thrown here, before any lookup (Broker.checkOrder stops at this point).
+ */
+export function toSubmission(order: Order): ToTarget {
+  if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
+  for (const field of [
+    'stop_price_distance',
+    'stop_price_percent',
+    'stop_loss_price_distance',
+    'stop_loss_price_percent',
+  ] as const)
+    if (order[field] !== undefined) throw invalid(`${field} is not supported; give an absolute price`);
+  if (order.legs) {
+    if (new Set(order.legs.map((leg) => underlyingOf(leg.symbol))).size !== 1)
+      throw invalid('all legs of a strategy share one underlying');
+    for (const leg of order.legs) checkSymbol(leg.symbol, leg.class);
+    return strategyOrder(order);
+  }
+  checkSymbol(order.symbol, order.class);
+  if (order.take_profit_price !== undefined || order.stop_loss_price !== undefined) return bracketOrder(order);
+  return singleOrder(order);
+}
+
+/** A close's quantity, refused before any lookup unless fixed (the held size is checked when known). */
+export function closeQuantity(order: Order): number | undefined {
+  if (order.quantity_type !== 'fixed') throw invalid('close takes a fixed quantity');
+  return order.quantity;
 }
 
 const FINAL: Record<string, OrderResponse['status']> = {

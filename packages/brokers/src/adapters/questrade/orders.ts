@@ -10,40 +10,26 @@ import { matchException } from '../../core/exceptions.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { AccountApi } from './api.ts';
 import { QUESTRADE_TITLE, questradeDescriptor } from './descriptor.ts';
-import { bracketOrder, fromRecord, type Submission, singleOrder, strategyOrder } from './mapper.ts';
+import { fromRecord, type Submission, toSubmission } from './mapper.ts';
 import { symbolIdOf, underlyingOf } from './symbols.ts';
 
 const invalid = (message: string) => new BrokerError('InvalidOrder', QUESTRADE_TITLE, message);
 
-/** The request a signal becomes (close and cancel are handled by the adapter). */
+/** The request a signal becomes (close and cancel are handled by the adapter): checked, then its ids looked up. */
 export async function submissionOf(
   api: AccountApi,
   ctx: BrokerContext,
   order: Order,
   now: number,
 ): Promise<Submission> {
+  const toTarget = toSubmission(order);
   const scope = ctx.baseUrl;
-  if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
-  for (const field of [
-    'stop_price_distance',
-    'stop_price_percent',
-    'stop_loss_price_distance',
-    'stop_loss_price_percent',
-  ] as const)
-    if (order[field] !== undefined) throw invalid(`${field} is not supported; give an absolute price`);
-  if (order.legs) {
-    const roots = new Set(order.legs.map((leg) => underlyingOf(leg.symbol)));
-    const [root] = roots;
-    if (roots.size !== 1 || !root) throw invalid('all legs of a strategy share one underlying');
-    const underlying = await symbolIdOf(api.http, scope, root, 'stock', now);
-    const legIds: number[] = [];
-    for (const leg of order.legs) legIds.push(await symbolIdOf(api.http, scope, leg.symbol, leg.class, now));
-    return strategyOrder(order, api.accountNumber, underlying, legIds);
-  }
-  const symbolId = await symbolIdOf(api.http, scope, order.symbol, order.class, now);
-  if (order.take_profit_price !== undefined || order.stop_loss_price !== undefined)
-    return bracketOrder(order, symbolId);
-  return singleOrder(order, api.accountNumber, symbolId);
+  const symbolId = order.legs
+    ? await symbolIdOf(api.http, scope, underlyingOf(order.legs[0]?.symbol ?? ''), 'stock', now)
+    : await symbolIdOf(api.http, scope, order.symbol, order.class, now);
+  const legIds: number[] = [];
+  for (const leg of order.legs ?? []) legIds.push(await symbolIdOf(api.http, scope, leg.symbol, leg.class, now));
+  return toTarget({ accountNumber: api.accountNumber, symbolId, legIds });
 }
 
 /** `{orderId, orders: [records]}` → ours; a body with a code is a rejection. */

@@ -43,6 +43,15 @@ async function optionId(
   return id;
 }
 
+/** The symbol's parts, refused before any lookup unless a stock or an option in OCC form. */
+export function checkSymbol(symbol: string, orderClass: OrderClass): ReturnType<typeof parseSymbol>['parts'] {
+  const { parts } = parseSymbol(symbol);
+  if (orderClass === 'option') {
+    if (parts.kind !== 'option') throw invalid(`${symbol} is not an option symbol (OCC form)`);
+  } else if (orderClass !== 'stock') throw invalid(`${orderClass} is not traded at Questrade`);
+  return parts;
+}
+
 /** The symbolId of a stock or option; `scope` keeps answers of different Questrade hosts apart. */
 export async function symbolIdOf(
   http: HttpClient,
@@ -51,18 +60,15 @@ export async function symbolIdOf(
   orderClass: OrderClass,
   now: number,
 ): Promise<number> {
+  const parts = checkSymbol(symbol, orderClass);
   const parsed = parseSymbol(symbol);
   const key = `${scope}|${parsed.canonical}`;
   const known = cache.get(key);
   if (known && known.until > now) return known.id;
-  let id: number;
-  if (orderClass === 'option') {
-    if (parsed.parts.kind !== 'option') throw invalid(`${symbol} is not an option symbol (OCC form)`);
-    id = await optionId(http, parsed.parts, await symbolIdOf(http, scope, parsed.parts.root, 'stock', now));
-  } else {
-    if (orderClass !== 'stock') throw invalid(`${orderClass} is not traded at Questrade`);
-    id = await stockId(http, parsed.canonical);
-  }
+  const id =
+    orderClass === 'option' && parts.kind === 'option'
+      ? await optionId(http, parts, await symbolIdOf(http, scope, parts.root, 'stock', now))
+      : await stockId(http, parsed.canonical);
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value ?? '');
   cache.set(key, { id, until: now + TTL_MS });
   return id;
