@@ -294,3 +294,40 @@ describe('refused before anything is placed, with the reason', () => {
     ]);
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  const input = (signal: Record<string, unknown>) => ({
+    accountId: V1,
+    order: toOrder(signal),
+    clientOrderId: 'sig-1',
+  });
+
+  it.each([
+    [
+      { symbol: 'BTC/USDT', action: 'buy', quantity: 1 },
+      'Robinhood: only pairs against USD trade (BTC-USD), not BTC/USDT',
+    ],
+    [
+      { symbol: 'NOPE-USD', action: 'buy', quantity: 50, quantity_type: 'cash' },
+      'Robinhood: a USD amount (quantity_type cash) goes with limit and stop orders; market orders take coins',
+    ],
+    [
+      { symbol: 'NOPE-USD', action: 'close', quantity: 50, quantity_type: 'cash' },
+      'Robinhood: close takes coins or percent_of_position',
+    ],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const order = input(signal);
+    const live = await failure(broker.placeOrder(ctx, session, order));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(fake.requests).toHaveLength(0);
+    expect(() => broker.checkOrder(order)).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() => broker.checkOrder(input({ symbol: 'BTC-USD', action: 'buy', quantity: 0.001 }))).not.toThrow();
+    expect(() =>
+      broker.checkOrder(input({ symbol: 'ETH-USD', action: 'sell', quantity: 0.1, type: 'limit', limit_price: 3500 })),
+    ).not.toThrow();
+    expect(() => broker.checkOrder(input({ symbol: 'BTC-USD', action: 'close' }))).not.toThrow();
+  });
+});

@@ -13,7 +13,7 @@ import { createRobinhoodApi, type RobinhoodKeys } from './api.ts';
 import { robinhoodClientOrderId } from './client-order-id.ts';
 import { ROBINHOOD_TITLE, robinhoodDescriptor } from './descriptor.ts';
 import { findById, type Listing, listByClientId } from './lookup.ts';
-import { toRobinhoodOrder } from './mapper.ts';
+import { closeOrder, toRobinhoodOrder } from './mapper.ts';
 import { createPairCache, pairSymbol, type TradingPair } from './pairs.ts';
 import { quoteMid } from './quote.ts';
 import { createRateLimiter } from './rate-limit.ts';
@@ -25,7 +25,14 @@ export interface RobinhoodBrokerOptions {
 }
 
 export type RobinhoodBroker = BrokerWith<
-  'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders' | 'lastPrice'
+  | 'checkOrder'
+  | 'previewOrder'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
+  | 'lastPrice'
 >;
 
 const refuseAuth = (message: string) => new BrokerError('AuthenticationError', ROBINHOOD_TITLE, message);
@@ -65,35 +72,16 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
    * close: a market sell of the coins available: all, `quantity` percent of them, or `quantity`
    * coins (never more than are available).
    */
-  async function closeRequest(
-    listing: Listing,
-    pair: TradingPair,
-    part: Partial<Pick<Order, 'quantity' | 'quantity_type'>>,
-    clientOrderId: string,
-  ) {
-    const held = await available(listing, pair);
-    const coins = part.quantity !== undefined && part.quantity_type === 'fixed';
-    if (part.quantity !== undefined && !coins && part.quantity_type !== 'percent_of_position')
-      throw new BrokerError('InvalidOrder', ROBINHOOD_TITLE, 'close takes coins or percent_of_position');
-    const order = {
-      symbol: pair.symbol,
-      class: 'crypto',
-      action: 'sell',
-      quantity: coins ? Math.min(part.quantity ?? held, held) : (part.quantity ?? 100),
-      quantity_type: coins ? 'fixed' : 'percent_of_position',
-      type: 'market',
-      duration: 'gtc',
-    } as const;
-    return toRobinhoodOrder(order, pair, clientOrderId, held);
-  }
-
-  /** The order body for a buy, sell or close, checked against the pair. */
+  /** The order body for a buy, sell or close: checked, then completed with the pair (and the coins held). */
   async function orderRequest(listing: Listing, order: Order, clientOrderId: string) {
+    pairSymbol(order.symbol);
+    const toPair = order.action === 'close' ? closeOrder(order, clientOrderId) : toRobinhoodOrder(order, clientOrderId);
     const pair = await pairs.pair(listing.ctx, listing.keys, listing.ref, order.symbol, now(listing.ctx));
-    const percent = order.quantity_type === 'percent_of_position';
-    return order.action === 'close'
-      ? closeRequest(listing, pair, order, clientOrderId)
-      : toRobinhoodOrder(order, pair, clientOrderId, percent ? await available(listing, pair) : undefined);
+    const held =
+      order.action === 'close' || order.quantity_type === 'percent_of_position'
+        ? await available(listing, pair)
+        : undefined;
+    return toPair(pair, held);
   }
 
   const broker: RobinhoodBroker = {
@@ -111,6 +99,14 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
       const accounts = accountsOf(v1.status === 404 ? undefined : v1.body, v2.status === 404 ? undefined : v2.body);
       if (!accounts.length) throw refuseAuth('no active crypto account for this API key');
       return { secrets: { apiKey, privateKey }, accounts };
+    },
+
+    // placeOrder's own checks, up to the pair lookup.
+    checkOrder({ order, clientOrderId }) {
+      pairSymbol(order.symbol);
+      const id = robinhoodClientOrderId(clientOrderId);
+      if (order.action === 'close') closeOrder(order, id);
+      else if (order.action !== 'cancel') toRobinhoodOrder(order, id);
     },
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
@@ -145,7 +141,7 @@ export function createRobinhoodBroker(options: RobinhoodBrokerOptions = {}): Rob
       const pair = await pairs.pair(ctx, listing.keys, listing.ref, symbol, now(ctx));
       // A direct close carries no signal id: a UUID of its own.
       const id = randomUUID();
-      return submitOrder(listing, await closeRequest(listing, pair, {}, id), id, now(ctx));
+      return submitOrder(listing, closeOrder({}, id)(pair, await available(listing, pair)), id, now(ctx));
     },
 
     findByBrokerId: (ctx, session, accountId, orderId) => findById(listingOf(ctx, session, accountId), orderId),

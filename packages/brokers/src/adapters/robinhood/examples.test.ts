@@ -29,7 +29,7 @@ describe('documentation examples for Robinhood', () => {
 
   it('turns the limit order example into a gtc limit buy of BTC-USD', () => {
     const order = normalizeOrderOrThrow(exampleBody(example('limit-order'), provider), { provider });
-    expect(toRobinhoodOrder(order, BTC, 'c6a1f8c4-0b57-4d6e-9a34-6f1c2b7e9d10')).toEqual({
+    expect(toRobinhoodOrder(order, 'c6a1f8c4-0b57-4d6e-9a34-6f1c2b7e9d10')(BTC)).toEqual({
       client_order_id: 'c6a1f8c4-0b57-4d6e-9a34-6f1c2b7e9d10',
       side: 'buy',
       type: 'limit',

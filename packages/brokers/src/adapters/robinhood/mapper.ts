@@ -50,29 +50,34 @@ export function toIncrement(value: number, increment: string, mode: 'down' | 'up
   return (units * step).toFixed(decimalsOf(increment));
 }
 
-function amountOf(order: Order, pair: TradingPair, held: number | undefined): Amount {
+/** A body checked now, completed with the pair (and the coins held) the broker gives later. */
+export type ToPair = (pair: TradingPair, held?: number) => RobinhoodOrderRequest;
+
+/** The amount's kind, checked now; its size is rounded and bounded by the pair. */
+function amountOf(order: Order): (pair: TradingPair, held: number | undefined) => Amount {
   const quantity = order.quantity ?? 0;
   if (order.quantity_type === 'cash') {
     if (order.type === 'market')
       throw invalid('a USD amount (quantity_type cash) goes with limit and stop orders; market orders take coins');
-    return { quote_amount: toIncrement(quantity, pair.quoteIncrement, 'down') };
+    return (pair) => ({ quote_amount: toIncrement(quantity, pair.quoteIncrement, 'down') });
   }
-  let coins = quantity;
-  if (order.quantity_type === 'percent_of_position') {
-    if (order.action !== 'sell' || held === undefined) throw invalid('percent_of_position goes with sell and close');
-    coins = (held * quantity) / 100;
-  } else if (order.quantity_type !== 'fixed') {
+  const percent = order.quantity_type === 'percent_of_position';
+  if (percent && order.action !== 'sell') throw invalid('percent_of_position goes with sell and close');
+  if (!percent && order.quantity_type !== 'fixed')
     throw invalid(`quantity_type ${order.quantity_type} is not supported`);
-  }
-  const asset = trimZeros(toIncrement(coins, pair.assetIncrement, 'down'));
-  const size = Number(asset);
-  if (!(size > 0) || (pair.minOrderSize !== undefined && size < pair.minOrderSize))
-    throw invalid(
-      `${decimalString(coins)} ${pair.assetCode} is below the minimum order size of ${pair.minOrderSize ?? 0}`,
-    );
-  if (pair.maxOrderSize !== undefined && size > pair.maxOrderSize)
-    throw invalid(`${size} ${pair.assetCode} is above the maximum order size of ${pair.maxOrderSize}`);
-  return { asset_quantity: asset };
+  return (pair, held) => {
+    if (percent && held === undefined) throw invalid('percent_of_position goes with sell and close');
+    const coins = percent ? ((held ?? 0) * quantity) / 100 : quantity;
+    const asset = trimZeros(toIncrement(coins, pair.assetIncrement, 'down'));
+    const size = Number(asset);
+    if (!(size > 0) || (pair.minOrderSize !== undefined && size < pair.minOrderSize))
+      throw invalid(
+        `${decimalString(coins)} ${pair.assetCode} is below the minimum order size of ${pair.minOrderSize ?? 0}`,
+      );
+    if (pair.maxOrderSize !== undefined && size > pair.maxOrderSize)
+      throw invalid(`${size} ${pair.assetCode} is above the maximum order size of ${pair.maxOrderSize}`);
+    return { asset_quantity: asset };
+  };
 }
 
 function checkTradable(order: Order, pair: TradingPair): void {
@@ -81,22 +86,23 @@ function checkTradable(order: Order, pair: TradingPair): void {
   if (pair.status === 'sellonly' && order.action !== 'sell') throw invalid(`${pair.symbol} can only be sold`);
 }
 
-/** The order body; `held` is the coins available for trading, for percent_of_position. */
-export function toRobinhoodOrder(
-  order: Order,
-  pair: TradingPair,
-  clientOrderId: string,
-  held?: number,
-): RobinhoodOrderRequest {
-  if (order.action !== 'buy' && order.action !== 'sell')
-    throw invalid(`${order.action} is not an order Robinhood takes; no short selling`);
-  checkTradable(order, pair);
-  const head = { client_order_id: clientOrderId, side: order.action, symbol: pair.symbol } as const;
-  const amount = amountOf(order, pair, held);
-  if (order.type === 'market') {
-    if (!('asset_quantity' in amount)) throw invalid('market orders take coins');
-    return { ...head, type: 'market', market_order_config: amount };
-  }
+/**
+ * The order body: every refusal that needs no pair thrown here, before any lookup
+ * (Broker.checkOrder stops at this point); the pair's status, increments and sizes once it is
+ * known. `held` is the coins available for trading, for percent_of_position.
+ */
+export function toRobinhoodOrder(order: Order, clientOrderId: string): ToPair {
+  const side = order.action;
+  if (side !== 'buy' && side !== 'sell') throw invalid(`${side} is not an order Robinhood takes; no short selling`);
+  const amountFor = amountOf(order);
+  const head = (pair: TradingPair) => ({ client_order_id: clientOrderId, side, symbol: pair.symbol }) as const;
+  if (order.type === 'market')
+    return (pair, held) => {
+      checkTradable(order, pair);
+      const amount = amountFor(pair, held);
+      if (!('asset_quantity' in amount)) throw invalid('market orders take coins');
+      return { ...head(pair), type: 'market', market_order_config: amount };
+    };
   const time_in_force = TIME_IN_FORCE[order.duration];
   if (!time_in_force) throw invalid(`duration ${order.duration} is not supported; use gtc, day, gtw or gtm`);
   // A limit price is never rounded past the trader's: a buy's down, a sell's up. A stop goes the
@@ -105,33 +111,70 @@ export function toRobinhoodOrder(
   // went to 100.00 under its limit of 100.001 → 100.01, a limit that cannot fill as it falls.
   const price = (value: number | undefined, field: string) => {
     if (value === undefined || !(value > 0)) throw invalid(`${field} must be a positive price`);
-    return toIncrement(value, pair.quoteIncrement, order.action === 'buy' ? 'down' : 'up');
+    return (pair: TradingPair) => toIncrement(value, pair.quoteIncrement, side === 'buy' ? 'down' : 'up');
+  };
+  const tradable = (pair: TradingPair, held: number | undefined) => {
+    checkTradable(order, pair);
+    return { ...head(pair), amount: amountFor(pair, held) };
   };
   switch (order.type) {
-    case 'limit':
-      return {
-        ...head,
-        type: 'limit',
-        limit_order_config: { ...amount, limit_price: price(order.limit_price, 'limit_price'), time_in_force },
+    case 'limit': {
+      const limit = price(order.limit_price, 'limit_price');
+      return (pair, held) => {
+        const { amount, ...start } = tradable(pair, held);
+        return {
+          ...start,
+          type: 'limit',
+          limit_order_config: { ...amount, limit_price: limit(pair), time_in_force },
+        };
       };
-    case 'stop':
-      return {
-        ...head,
-        type: 'stop_loss',
-        stop_loss_order_config: { ...amount, stop_price: price(order.stop_price, 'stop_price'), time_in_force },
+    }
+    case 'stop': {
+      const stop = price(order.stop_price, 'stop_price');
+      return (pair, held) => {
+        const { amount, ...start } = tradable(pair, held);
+        return {
+          ...start,
+          type: 'stop_loss',
+          stop_loss_order_config: { ...amount, stop_price: stop(pair), time_in_force },
+        };
       };
-    case 'stop_limit':
-      return {
-        ...head,
-        type: 'stop_limit',
-        stop_limit_order_config: {
-          ...amount,
-          stop_price: price(order.stop_price, 'stop_price'),
-          limit_price: price(order.limit_price, 'limit_price'),
-          time_in_force,
-        },
+    }
+    case 'stop_limit': {
+      const stop = price(order.stop_price, 'stop_price');
+      const limit = price(order.limit_price, 'limit_price');
+      return (pair, held) => {
+        const { amount, ...start } = tradable(pair, held);
+        return {
+          ...start,
+          type: 'stop_limit',
+          stop_limit_order_config: { ...amount, stop_price: stop(pair), limit_price: limit(pair), time_in_force },
+        };
       };
+    }
   }
+}
+
+/**
+ * A close: the sell of what is held (all of it, a part in coins or a percent of it), its
+ * quantity's kind checked now, its size once the coins held are known.
+ */
+export function closeOrder(part: Partial<Pick<Order, 'quantity' | 'quantity_type'>>, clientOrderId: string): ToPair {
+  const coins = part.quantity !== undefined && part.quantity_type === 'fixed';
+  if (part.quantity !== undefined && !coins && part.quantity_type !== 'percent_of_position')
+    throw invalid('close takes coins or percent_of_position');
+  return (pair, held = 0) => {
+    const order = {
+      symbol: pair.symbol,
+      class: 'crypto',
+      action: 'sell',
+      quantity: coins ? Math.min(part.quantity ?? held, held) : (part.quantity ?? 100),
+      quantity_type: coins ? 'fixed' : 'percent_of_position',
+      type: 'market',
+      duration: 'gtc',
+    } as const;
+    return toRobinhoodOrder(order, clientOrderId)(pair, held);
+  };
 }
 
 const STATUSES: Record<string, OrderResponse['status']> = {
