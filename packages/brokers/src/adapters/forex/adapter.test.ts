@@ -280,3 +280,31 @@ describe('orders the descriptor claims', () => {
     expect(holdings.positions).toContainEqual({ symbol: 'EUR/USD', quantity: 10000, averagePrice: 1.08512 });
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  const input = (signal: Record<string, unknown>) => ({
+    accountId: ACCOUNT,
+    order: toOrder(signal),
+    clientOrderId: 'sig-fx',
+  });
+
+  it.each([
+    [{ symbol: 'AAPL', action: 'buy', quantity: 1000 }, 'FOREX.com: AAPL is not a currency or metal pair'],
+    [{ symbol: 'AAPL', action: 'close' }, 'FOREX.com: AAPL is not a currency or metal pair'],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const live = await failure(t.place(signal));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(t.fake.requests).toHaveLength(0);
+    expect(() => t.broker.checkOrder(input(signal))).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() => t.broker.checkOrder(input({ symbol: 'EUR/USD', action: 'buy', quantity: 1000 }))).not.toThrow();
+    expect(() =>
+      t.broker.checkOrder(
+        input({ symbol: 'USD/JPY', action: 'sell', quantity: 1000, type: 'limit', limit_price: 152 }),
+      ),
+    ).not.toThrow();
+    expect(() => t.broker.checkOrder(input({ symbol: 'EUR/USD', action: 'cancel' }))).not.toThrow();
+  });
+});

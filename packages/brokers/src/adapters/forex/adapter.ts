@@ -11,7 +11,7 @@ import { createForexApi, type ForexTokens, logOn, SESSION_RENEW_MS } from './api
 import { FOREX_TITLE, forexDescriptor } from './descriptor.ts';
 import { findById, type Lookup, listMatching } from './lookup.ts';
 import { toForexRequest } from './mapper.ts';
-import { accountOf, createMarketCache, quoteOf } from './markets.ts';
+import { accountOf, createMarketCache, marketName, quoteOf } from './markets.ts';
 import { readSimulation } from './status.ts';
 
 export interface ForexBrokerOptions {
@@ -21,6 +21,7 @@ export interface ForexBrokerOptions {
 
 export type ForexBroker = BrokerWith<
   | 'refresh'
+  | 'checkOrder'
   | 'previewOrder'
   | 'cancelOrder'
   | 'closePosition'
@@ -88,11 +89,11 @@ export function createForexBroker(options: ForexBrokerOptions = {}): ForexBroker
   /** The request for a buy, sell or close on the current quote. */
   async function orderRequest(lookup: Lookup, order: Order) {
     const { ctx, session, account } = lookup;
+    marketName(order.symbol);
+    const toMarket = order.action === 'close' ? undefined : toForexRequest(order);
     const market = await markets.market(ctx, session, account, order.symbol, now(ctx));
     const quote = await quoteOf(api, ctx, session, market.marketId);
-    return order.action === 'close'
-      ? closeRequest(lookup, market, quote, order.quantity)
-      : toForexRequest(order, market, account, quote);
+    return toMarket ? toMarket(market, account, quote) : closeRequest(lookup, market, quote, order.quantity);
   }
 
   const broker: ForexBroker = {
@@ -116,6 +117,12 @@ export function createForexBroker(options: ForexBrokerOptions = {}): ForexBroker
 
     async refresh(ctx, session) {
       return sessionOf(await api.refresh(ctx, session), session.accounts, session.secrets.clientAccountId ?? '');
+    },
+
+    // placeOrder's own checks, up to the market lookup.
+    checkOrder({ order }) {
+      marketName(order.symbol);
+      if (order.action !== 'close' && order.action !== 'cancel') toForexRequest(order);
     },
 
     async placeOrder(ctx, session, { accountId, order }) {

@@ -17,7 +17,7 @@ const EURUSD = { marketId: 401484347, name: 'EUR/USD', decimals: 5 };
 const ACCOUNT = { tradingAccountId: 400234567, clientAccountId: 400123456, kind: 'cfd', currency: 'USD' } as const;
 const QUOTE = { bid: 1.08495, offer: 1.08512 };
 const request = (id: string) =>
-  toForexRequest(normalizeOrderOrThrow(exampleBody(example(id), provider), { provider }), EURUSD, ACCOUNT, QUOTE);
+  toForexRequest(normalizeOrderOrThrow(exampleBody(example(id), provider), { provider }))(EURUSD, ACCOUNT, QUOTE);
 
 describe('documentation examples for FOREX.com', () => {
   it('offers every example but the iron condor', () => {

@@ -68,15 +68,18 @@ export function entryLevel(value: number, type: Order['type'], direction: Direct
   return Number((steps / scale).toFixed(market.decimals));
 }
 
-function quantityOf(order: Order, market: ForexMarket): number {
+/** The quantity, checked now; against the market's sizes once it is known. */
+function quantityOf(order: Order): (market: ForexMarket) => number {
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
   const quantity = order.quantity ?? 0;
   if (!(quantity > 0)) throw invalid('quantity must be greater than zero');
-  if (market.minSize !== undefined && quantity < market.minSize)
-    throw invalid(`${quantity} is below the minimum of ${market.minSize} for ${market.name}`);
-  if (market.maxSize !== undefined && quantity > market.maxSize)
-    throw invalid(`${quantity} is above the maximum of ${market.maxSize} for ${market.name}`);
-  return quantity;
+  return (market) => {
+    if (market.minSize !== undefined && quantity < market.minSize)
+      throw invalid(`${quantity} is below the minimum of ${market.minSize} for ${market.name}`);
+    if (market.maxSize !== undefined && quantity > market.maxSize)
+      throw invalid(`${quantity} is above the maximum of ${market.maxSize} for ${market.name}`);
+    return quantity;
+  };
 }
 
 /** A limit buy below the offer, a stop buy above it (and the reverse for sells), as FOREX.com infers them. */
@@ -112,49 +115,61 @@ function exitsOf(order: Order, direction: Direction, quantity: number, entry: nu
   ];
 }
 
-export function toForexRequest(order: Order, market: ForexMarket, account: ForexAccount, quote: Quote): ForexRequest {
+/** A request checked now, completed with the market, the account and the quote the broker gives later. */
+export type ToMarket = (market: ForexMarket, account: ForexAccount, quote: Quote) => ForexRequest;
+
+/**
+ * The request a buy or sell becomes: every refusal that needs no market or quote thrown here,
+ * before any lookup (Broker.checkOrder stops at this point).
+ */
+export function toForexRequest(order: Order): ToMarket {
   if (order.action !== 'buy' && order.action !== 'sell')
     throw invalid(`${order.action} is not an order FOREX.com takes`);
   const direction: Direction = order.action;
-  const quantity = quantityOf(order, market);
-  const common: Common = {
-    MarketId: market.marketId,
-    Direction: direction,
-    Quantity: quantity,
-    BidPrice: quote.bid,
-    OfferPrice: quote.offer,
-  };
-  const settings: Account = {
-    TradingAccountId: account.tradingAccountId,
-    Currency: account.currency,
-    AutoRollover: false,
-    PositionMethodId: 1,
-  };
-  if (order.type === 'market') {
-    const entry = direction === 'buy' ? quote.offer : quote.bid;
-    return {
-      path: '/order/newtradeorder',
-      body: { ...common, ...settings, IfDone: exitsOf(order, direction, quantity, entry, market), Close: [] },
-    };
-  }
-  if (order.type === 'stop_limit') throw invalid('FOREX.com has no stop-limit order');
+  const quantityIn = quantityOf(order);
   const raw = order.type === 'limit' ? order.limit_price : order.stop_price;
-  if (raw === undefined) throw invalid(`${order.type === 'limit' ? 'limit_price' : 'stop_price'} is required`);
-  const trigger = entryLevel(raw, order.type, direction, market);
-  checkSide(order, direction, trigger, quote);
-  if (order.duration !== 'gtc' && order.duration !== 'day')
-    throw invalid(`duration ${order.duration} is not supported; use day or gtc`);
-  return {
-    path: '/order/newstoplimitorder',
-    body: {
-      ...common,
-      TriggerPrice: trigger,
-      Applicability: order.duration === 'day' ? 'gfd' : 'gtc',
-      ExpiryDateTimeUTC: null,
-      Guaranteed: false,
-      ...settings,
-      IfDone: exitsOf(order, direction, quantity, trigger, market),
-      OcoOrder: null,
-    },
+  if (order.type !== 'market') {
+    if (order.type === 'stop_limit') throw invalid('FOREX.com has no stop-limit order');
+    if (raw === undefined) throw invalid(`${order.type === 'limit' ? 'limit_price' : 'stop_price'} is required`);
+    if (order.duration !== 'gtc' && order.duration !== 'day')
+      throw invalid(`duration ${order.duration} is not supported; use day or gtc`);
+  }
+  return (market, account, quote) => {
+    const quantity = quantityIn(market);
+    const common: Common = {
+      MarketId: market.marketId,
+      Direction: direction,
+      Quantity: quantity,
+      BidPrice: quote.bid,
+      OfferPrice: quote.offer,
+    };
+    const settings: Account = {
+      TradingAccountId: account.tradingAccountId,
+      Currency: account.currency,
+      AutoRollover: false,
+      PositionMethodId: 1,
+    };
+    if (order.type === 'market' || raw === undefined) {
+      const entry = direction === 'buy' ? quote.offer : quote.bid;
+      return {
+        path: '/order/newtradeorder',
+        body: { ...common, ...settings, IfDone: exitsOf(order, direction, quantity, entry, market), Close: [] },
+      };
+    }
+    const trigger = entryLevel(raw, order.type, direction, market);
+    checkSide(order, direction, trigger, quote);
+    return {
+      path: '/order/newstoplimitorder',
+      body: {
+        ...common,
+        TriggerPrice: trigger,
+        Applicability: order.duration === 'day' ? 'gfd' : 'gtc',
+        ExpiryDateTimeUTC: null,
+        Guaranteed: false,
+        ...settings,
+        IfDone: exitsOf(order, direction, quantity, trigger, market),
+        OcoOrder: null,
+      },
+    };
   };
 }
