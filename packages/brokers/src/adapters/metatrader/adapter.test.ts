@@ -343,3 +343,36 @@ describe('answers', () => {
     }
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  it.each([
+    [
+      { symbol: 'NZDCAD', action: 'buy', quantity: 1, duration: 'gtc' },
+      'MetaTrader: duration: market orders take day, ioc or fok, not gtc',
+    ],
+    [
+      { symbol: 'EURUSD', action: 'buy', quantity: 1, limit_price: 1, duration: 'gtd' },
+      'MetaTrader: extra.expiration: the time a gtd order expires (ISO 8601)',
+    ],
+    [
+      { symbol: 'EURUSD', action: 'close', quantity: 1 },
+      'MetaTrader: close takes no quantity, or quantity_type percent_of_position',
+    ],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const order = input(session, signal);
+    const from = world.fake.requests.length;
+    const live = await brokerFailure(world.broker.placeOrder(world.ctx, session, order));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(callsSince(world.fake, from)).toEqual([]);
+    expect(() => world.broker.checkOrder(order)).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    const check = (signal: Record<string, unknown>) => world.broker.checkOrder(input(session, signal));
+    expect(() => check({ symbol: 'EURUSD', action: 'buy', quantity: 0.1, limit_price: 1.07 })).not.toThrow();
+    expect(() =>
+      check({ symbol: 'EURUSD', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    ).not.toThrow();
+    expect(() => check({ symbol: 'EURUSD', action: 'cancel' })).not.toThrow();
+  });
+});

@@ -10,7 +10,7 @@ import { decimalField } from '../../core/json-read.ts';
 import { accountPath, fail, linkOf, siteToken, tradingClient } from './client.ts';
 import { CONNECT_LIMITS, type ConnectLimits, connectAccount } from './connect.ts';
 import { metatraderDescriptor } from './descriptor.ts';
-import { cancelSymbol, closeSymbol, holdingsOf } from './exits.ts';
+import { cancelSymbol, closePercent, closeSymbol, holdingsOf } from './exits.ts';
 import { findTicket, listByClientId } from './lookup.ts';
 import { toTrade } from './mapper.ts';
 import { undeployAccount } from './provisioning.ts';
@@ -26,6 +26,7 @@ export interface MetatraderBrokerOptions {
 }
 
 export type MetatraderBroker = BrokerWith<
+  | 'checkOrder'
   | 'cancelOrder'
   | 'closePosition'
   | 'getHoldings'
@@ -46,14 +47,23 @@ export function createMetatraderBroker(options: MetatraderBrokerOptions = {}): M
 
     connect: (ctx, input) => connectAccount(ctx, input.credentials, servers, limits),
 
+    // placeOrder's own checks, up to the terminal's symbol and the account's platform.
+    checkOrder({ order, clientOrderId }) {
+      if (order.action === 'close') closePercent(order);
+      else if (order.action !== 'cancel') toTrade(order, clientOrderId);
+    },
+
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const link = linkOf(ctx, session, accountId);
+      const percent = order.action === 'close' ? closePercent(order) : undefined;
+      const toServer =
+        order.action === 'close' || order.action === 'cancel' ? undefined : toTrade(order, clientOrderId);
       await terminal.ready(ctx, link);
       const symbol = await terminal.symbol(ctx, link, order);
       const http = tradingClient(ctx, link);
       if (order.action === 'cancel') return cancelSymbol(ctx, http, link, symbol);
-      if (order.action === 'close') return closeSymbol(ctx, http, link, symbol, order);
-      const trade = toTrade(order, clientOrderId, symbol, link.platform);
+      if (!toServer) return closeSymbol(ctx, http, link, symbol, percent);
+      const trade = toServer(symbol, link.platform);
       try {
         const result = await sendTrade(ctx, http, link, trade);
         return placedOrder(result, order.type !== 'market', trade.clientId ?? clientOrderId);

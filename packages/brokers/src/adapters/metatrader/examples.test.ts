@@ -38,7 +38,7 @@ describe('documentation examples for MetaTrader', () => {
     const example = ORDER_EXAMPLES.find((item) => item.id === id);
     if (!example) throw new Error(`no example ${id}`);
     const order = normalizeOrderOrThrow(exampleBody(example, provider), { provider });
-    const trade = toTrade(order, 'sigExample', wantedName(order), 'mt5');
+    const trade = toTrade(order, 'sigExample')(wantedName(order), 'mt5');
     expect(trade).toMatchObject({ ...fields, clientId: 'sigExample', expiration: { type: 'ORDER_TIME_GTC' } });
   });
 
@@ -47,7 +47,7 @@ describe('documentation examples for MetaTrader', () => {
     (_id, message) => {
       const text = fillPlaceholders(alertJson(message), provider, new Date('2026-03-02T14:30:05Z'));
       const order = normalizeOrderOrThrow(text, { provider });
-      expect(toTrade(order, 'sigAlert', wantedName(order), 'mt5')).toMatchObject({
+      expect(toTrade(order, 'sigAlert')(wantedName(order), 'mt5')).toMatchObject({
         actionType: expect.stringMatching(/^ORDER_TYPE_BUY/),
         symbol: 'AAPL',
         clientId: 'sigAlert',

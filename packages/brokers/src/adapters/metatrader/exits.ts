@@ -48,16 +48,22 @@ export async function cancelSymbol(
   };
 }
 
+/** The percent of each position a close takes (undefined: all), refused before any call unless a percent. */
+export function closePercent(order: Pick<Order, 'quantity' | 'quantity_type'>): number | undefined {
+  const percent = order.quantity_type === 'percent_of_position' ? order.quantity : undefined;
+  if (order.quantity !== undefined && percent === undefined)
+    throw fail('InvalidOrder', 'close takes no quantity, or quantity_type percent_of_position');
+  return percent;
+}
+
+/** Closes the symbol's positions, or `percent` of each (closePercent), after canceling its pending orders. */
 export async function closeSymbol(
   ctx: BrokerContext,
   http: HttpClient,
   link: MetaApiLink,
   symbol: string,
-  order?: Pick<Order, 'quantity' | 'quantity_type'>,
+  percent?: number,
 ): Promise<OrderResponse> {
-  const percent = order?.quantity_type === 'percent_of_position' ? order.quantity : undefined;
-  if (order?.quantity !== undefined && percent === undefined)
-    throw fail('InvalidOrder', 'close takes no quantity, or quantity_type percent_of_position');
   const canceled = await cancelPending(ctx, http, link, symbol);
   const positions = await symbolItems(http, link, 'positions', symbol);
   if (!positions.length) {

@@ -63,51 +63,64 @@ function magic(order: Order): number | undefined {
   return number;
 }
 
-/** Market orders: the filling mode; pending orders: how long they rest (MT4 knows GTC and a set time only). */
-function timing(order: Order, platform: MetaApiLink['platform']): Pick<MetatraderTrade, 'fillingModes' | 'expiration'> {
+type Platform = MetaApiLink['platform'];
+
+/**
+ * Market orders: the filling mode; pending orders: how long they rest (MT4 knows GTC and a set
+ * time only, which the account's platform decides).
+ */
+function timing(order: Order): (platform: Platform) => Pick<MetatraderTrade, 'fillingModes' | 'expiration'> {
   const { duration, type } = order;
   const at = order.extra?.expiration;
   if (at !== undefined && duration !== 'gtd') throw invalid('extra.expiration goes with duration gtd');
   if (type === 'market') {
-    if (duration === 'ioc') return { fillingModes: ['ORDER_FILLING_IOC'] };
-    if (duration === 'fok') return { fillingModes: ['ORDER_FILLING_FOK'] };
-    if (duration === 'day') return {};
+    if (duration === 'ioc') return () => ({ fillingModes: ['ORDER_FILLING_IOC'] });
+    if (duration === 'fok') return () => ({ fillingModes: ['ORDER_FILLING_FOK'] });
+    if (duration === 'day') return () => ({});
     throw invalid(`duration: market orders take day, ioc or fok, not ${duration}`);
   }
-  if (duration === 'gtc') return { expiration: { type: 'ORDER_TIME_GTC' } };
-  if (duration === 'day') {
-    if (platform === 'mt4') throw invalid('duration: MetaTrader 4 has no day orders; use gtc or gtd');
-    return { expiration: { type: 'ORDER_TIME_DAY' } };
-  }
+  if (duration === 'gtc') return () => ({ expiration: { type: 'ORDER_TIME_GTC' } });
+  if (duration === 'day')
+    return (platform) => {
+      if (platform === 'mt4') throw invalid('duration: MetaTrader 4 has no day orders; use gtc or gtd');
+      return { expiration: { type: 'ORDER_TIME_DAY' } };
+    };
   if (duration === 'gtd') {
     const time = typeof at === 'string' ? Date.parse(at) : Number.NaN;
     if (!Number.isFinite(time)) throw invalid('extra.expiration: the time a gtd order expires (ISO 8601)');
-    return { expiration: { type: 'ORDER_TIME_SPECIFIED', time: new Date(time).toISOString() } };
+    return () => ({ expiration: { type: 'ORDER_TIME_SPECIFIED', time: new Date(time).toISOString() } });
   }
   throw invalid(`duration: pending orders take gtc, day or gtd, not ${duration}`);
 }
 
-/** A new position's order; `symbol` is the server's name for the order's symbol (symbols.ts). */
-export function toTrade(order: Order, signalId: string, symbol: string, platform: MetaApiLink['platform']) {
+/**
+ * A new position's order: every refusal that needs neither the server's symbol name (symbols.ts)
+ * nor the account's platform thrown here, before any call (Broker.checkOrder stops at this point).
+ */
+export function toTrade(order: Order, signalId: string): (symbol: string, platform: Platform) => MetatraderTrade {
   if (order.quantity === undefined || order.quantity_type !== 'fixed')
     throw invalid('quantity: lots (quantity_type fixed); percent_of_position goes with close');
-  if (order.type === 'stop_limit' && platform === 'mt4')
-    throw invalid('stop_limit orders need MetaTrader 5 (this is a MetaTrader 4 account)');
   const side = BUY.has(order.action) ? 'BUY' : 'SELL';
   const note = comment(order);
-  const trade: MetatraderTrade = {
-    actionType: order.type === 'market' ? `ORDER_TYPE_${side}` : `ORDER_TYPE_${side}_${PENDING_TYPES[order.type]}`,
-    symbol,
-    volume: clean(order.quantity),
-  };
-  if (order.type === 'limit') trade.openPrice = clean(order.limit_price);
-  if (order.type === 'stop' || order.type === 'stop_limit') trade.openPrice = clean(order.stop_price);
-  if (order.type === 'stop_limit') trade.stopLimitPrice = clean(order.limit_price);
-  if (order.stop_loss_price !== undefined) trade.stopLoss = clean(order.stop_loss_price);
-  if (order.take_profit_price !== undefined) trade.takeProfit = clean(order.take_profit_price);
-  if (note !== undefined) trade.comment = note;
-  trade.clientId = clientIdFor(signalId, note?.length ?? 0);
   const expert = magic(order);
-  if (expert !== undefined) trade.magic = expert;
-  return { ...trade, ...timing(order, platform) };
+  const timed = timing(order);
+  const volume = clean(order.quantity);
+  return (symbol, platform) => {
+    if (order.type === 'stop_limit' && platform === 'mt4')
+      throw invalid('stop_limit orders need MetaTrader 5 (this is a MetaTrader 4 account)');
+    const trade: MetatraderTrade = {
+      actionType: order.type === 'market' ? `ORDER_TYPE_${side}` : `ORDER_TYPE_${side}_${PENDING_TYPES[order.type]}`,
+      symbol,
+      volume,
+    };
+    if (order.type === 'limit') trade.openPrice = clean(order.limit_price);
+    if (order.type === 'stop' || order.type === 'stop_limit') trade.openPrice = clean(order.stop_price);
+    if (order.type === 'stop_limit') trade.stopLimitPrice = clean(order.limit_price);
+    if (order.stop_loss_price !== undefined) trade.stopLoss = clean(order.stop_loss_price);
+    if (order.take_profit_price !== undefined) trade.takeProfit = clean(order.take_profit_price);
+    if (note !== undefined) trade.comment = note;
+    trade.clientId = clientIdFor(signalId, note?.length ?? 0);
+    if (expert !== undefined) trade.magic = expert;
+    return { ...trade, ...timed(platform) };
+  };
 }
