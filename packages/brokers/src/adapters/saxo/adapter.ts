@@ -11,9 +11,9 @@ import { orderIdToCancel } from '../../core/find-order.ts';
 import { stringField } from '../../core/json-read.ts';
 import { createSaxoApi } from './api.ts';
 import { SAXO_SIM_URL, SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
-import { createInstruments } from './instruments.ts';
+import { checkInstrument, createInstruments } from './instruments.ts';
 import { findById, listByReference, openOrders } from './lookup.ts';
-import { ocoLegs, type SaxoOco, type SaxoOrder, toSaxoOco, toSaxoOrder } from './mapper.ts';
+import { type SaxoOco, type SaxoOcoPlan, type SaxoOrder, type ToInstrument, toSaxoOco, toSaxoOrder } from './mapper.ts';
 import { authorizationUrl, exchangeCode, REFRESH_MARGIN_MS, type SaxoTokens, tokenSecrets } from './oauth.ts';
 import { accountKeyOf, cancelOrders, placeOrder, precheck } from './orders.ts';
 import { cancelOpenOrders, closingOrder, fitExits, holdingsOf } from './portfolio.ts';
@@ -42,6 +42,7 @@ function sessionOf(tokens: SaxoTokens, accounts: BrokerAccount[], clientKey: str
 export type SaxoBroker = BrokerWith<
   | 'authorizationUrl'
   | 'refresh'
+  | 'checkOrder'
   | 'previewOrder'
   | 'cancelOrder'
   | 'closePosition'
@@ -49,6 +50,27 @@ export type SaxoBroker = BrokerWith<
   | 'findByBrokerId'
   | 'listRecentOrders'
 >;
+
+type Plan =
+  | { kind: 'close' }
+  | { kind: 'cancel' }
+  | { kind: 'oco'; oco: SaxoOcoPlan }
+  | { kind: 'single'; toInstrument: ToInstrument };
+
+/** Every refusal of an order that needs no instrument: placing's first step, and all of Broker.checkOrder. */
+function planOf(order: Order, reference: string): Plan {
+  if (order.action === 'close' || order.action === 'cancel') {
+    checkInstrument(order);
+    return order.action === 'close' ? { kind: 'close' } : { kind: 'cancel' };
+  }
+  if (order.legs) {
+    const oco = toSaxoOco(order, reference);
+    for (const leg of oco.legs) checkInstrument(leg);
+    return { kind: 'oco', oco };
+  }
+  checkInstrument(order);
+  return { kind: 'single', toInstrument: toSaxoOrder(order, reference) };
+}
 
 export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
   const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
@@ -74,20 +96,19 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
     });
   };
 
-  /** A one-cancels-other pair: its legs checked, then each leg's instrument resolved. */
+  /** A one-cancels-other pair (checked: planOf), each leg's instrument resolved. */
   const ocoOf = async (
     ctx: BrokerContext,
     session: BrokerSession,
     order: Order,
+    { legs, build }: SaxoOcoPlan,
     accountKey: string,
-    reference: string,
   ): Promise<SaxoOco> => {
-    const legs = ocoLegs(order);
     const resolve = (leg: OrderLeg) =>
       instruments.resolve(ctx, session, { ...leg, ...(order.extra ? { extra: order.extra } : {}) });
     const first = await resolve(legs[0]);
     const second = await resolve(legs[1]);
-    return toSaxoOco(order, legs, [first, second], accountKey, reference);
+    return build([first, second], accountKey);
   };
 
   const close = async (
@@ -128,32 +149,38 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
       return sessionOf(await api.refresh(ctx, session), session.accounts, session.secrets.clientKey ?? '');
     },
 
+    // placeOrder's own checks, up to the instrument lookups.
+    checkOrder({ order, clientOrderId }) {
+      planOf(order, saxoReference(clientOrderId));
+    },
+
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const accountKey = accountKeyOf(session, accountId);
       const reference = saxoReference(clientOrderId);
-      if (order.action === 'close') return close(ctx, session, accountId, order, reference);
-      if (order.legs)
-        return place(ctx, session, accountKey, await ocoOf(ctx, session, order, accountKey, reference), reference);
+      const plan = planOf(order, reference);
+      if (plan.kind === 'close') return close(ctx, session, accountId, order, reference);
+      if (plan.kind === 'oco')
+        return place(ctx, session, accountKey, await ocoOf(ctx, session, order, plan.oco, accountKey), reference);
       const instrument = await instruments.resolve(ctx, session, order);
-      if (order.action === 'cancel') return cancelOpenOrders(api, ctx, session, accountKey, instrument, order);
-      return place(ctx, session, accountKey, toSaxoOrder(order, instrument, accountKey, reference), reference);
+      if (plan.kind === 'cancel') return cancelOpenOrders(api, ctx, session, accountKey, instrument, order);
+      return place(ctx, session, accountKey, plan.toInstrument(instrument, accountKey), reference);
     },
 
     async previewOrder(ctx, session, { accountId, order, clientOrderId }) {
       const accountKey = accountKeyOf(session, accountId);
-      if (order.action === 'close' || order.action === 'cancel') {
+      const plan = planOf(order, saxoReference(clientOrderId));
+      if (plan.kind === 'close' || plan.kind === 'cancel') {
         return { id: clientOrderId, status: 'draft', status_description: `Preview of ${order.action}: nothing sent` };
       }
-      const reference = saxoReference(clientOrderId);
       // Saxo prechecks single orders: each leg of a pair on its own.
-      if (order.legs) {
-        const [first, second] = (await ocoOf(ctx, session, order, accountKey, reference)).Orders;
+      if (plan.kind === 'oco') {
+        const [first, second] = (await ocoOf(ctx, session, order, plan.oco, accountKey)).Orders;
         const checked = await precheck(api, ctx, session, first, clientOrderId);
         const other = await precheck(api, ctx, session, second, clientOrderId);
         return { ...checked, status_description: `${checked.status_description} ${other.status_description}` };
       }
       const instrument = await instruments.resolve(ctx, session, order);
-      return precheck(api, ctx, session, toSaxoOrder(order, instrument, accountKey, reference), clientOrderId);
+      return precheck(api, ctx, session, plan.toInstrument(instrument, accountKey), clientOrderId);
     },
 
     async cancelOrder(ctx, session, target) {

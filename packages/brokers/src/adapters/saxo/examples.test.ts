@@ -35,7 +35,7 @@ describe('documentation examples for Saxo', () => {
       provider,
       now: () => Date.parse('2026-06-09T14:31:00Z'),
     });
-    const body = toSaxoOrder(order, AAPL, 'Cf4xZWiYL6W1nMKpygBLLA==', 'sig-example');
+    const body = toSaxoOrder(order, 'sig-example')(AAPL, 'Cf4xZWiYL6W1nMKpygBLLA==');
     expect(body).toMatchObject({ Uic: 211, AssetType: 'Stock', BuySell: 'Buy', ...fields });
     expect(body.Orders ?? []).toHaveLength(related);
   });

@@ -75,6 +75,21 @@ function oneListing(found: Candidate[], name: string, exchange: string | undefin
   throw invalid(`${name} is listed on several exchanges (${where}); give extra.exchange`);
 }
 
+/**
+ * What Saxo can never list for a signal, refused before any search (Broker.checkOrder stops
+ * here); the asset types to search otherwise.
+ */
+export function checkInstrument(order: Pick<Order, 'symbol' | 'class'>): string {
+  const assetTypes = ASSET_TYPES[order.class];
+  if (!assetTypes) throw invalid(`${order.class} is not traded here`);
+  const { parts } = parseSymbol(order.symbol);
+  if (order.class === 'option') {
+    if (parts.kind !== 'option') throw invalid(`${order.symbol} is not an option symbol`);
+  } else if (parts.kind === 'continuous_future')
+    throw invalid(`${order.symbol} is a continuous contract; give the contract month`);
+  return assetTypes;
+}
+
 export function createInstruments(api: SaxoApi) {
   const cache = new Map<string, Promise<SaxoInstrument>>();
 
@@ -108,13 +123,10 @@ export function createInstruments(api: SaxoApi) {
   }
 
   async function lookUp(ctx: BrokerContext, session: BrokerSession, order: Pick<Order, 'symbol' | 'class' | 'extra'>) {
-    const assetTypes = ASSET_TYPES[order.class];
-    if (!assetTypes) throw invalid(`${order.class} is not traded here`);
+    const assetTypes = checkInstrument(order);
     if (order.class === 'option') return option(ctx, session, order.symbol);
     const { parts } = parseSymbol(order.symbol);
     const exchange = order.extra?.exchange === undefined ? undefined : String(order.extra.exchange);
-    if (parts.kind === 'continuous_future')
-      throw invalid(`${order.symbol} is a continuous contract; give the contract month`);
     let keywords = order.symbol;
     let wanted = [tickerOf(order.symbol)];
     if (parts.kind === 'pair') {

@@ -72,10 +72,7 @@ function durationOf(order: Order): SaxoDuration {
   };
 }
 
-function typeAndPrices(
-  order: Order,
-  instrument: SaxoInstrument,
-): Pick<SaxoOrder, 'OrderType' | 'OrderPrice' | 'StopLimitPrice'> {
+function checkAbsolute(order: Order): void {
   for (const field of [
     'stop_price_distance',
     'stop_price_percent',
@@ -84,6 +81,12 @@ function typeAndPrices(
   ] as const) {
     if (order[field] !== undefined) throw invalid(`${field} is not supported; give an absolute price`);
   }
+}
+
+function typeAndPrices(
+  order: Order,
+  instrument: SaxoInstrument,
+): Pick<SaxoOrder, 'OrderType' | 'OrderPrice' | 'StopLimitPrice'> {
   const { limit_price: limit, stop_price: stop } = order;
   switch (order.type) {
     case 'market':
@@ -97,33 +100,39 @@ function typeAndPrices(
   }
 }
 
-/** The body Saxo receives for a signal (close and cancel are the adapter's). */
-export function toSaxoOrder(
-  order: Order,
-  instrument: SaxoInstrument,
-  accountKey: string,
-  reference: string,
-): SaxoOrder {
+/** A body checked now, completed with the instrument Saxo lists and the account later. */
+export type ToInstrument = (instrument: SaxoInstrument, accountKey: string) => SaxoOrder;
+
+/**
+ * The body Saxo receives for a signal (close and cancel are the adapter's): every refusal that
+ * needs no instrument thrown here, before any lookup (Broker.checkOrder stops at this point).
+ */
+export function toSaxoOrder(order: Order, reference: string): ToInstrument {
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
   if (order.legs && order.legs.length > 1) throw invalid('legs are sent only as one-cancels-other (group oco)');
   if (order.quantity === undefined || order.quantity <= 0) throw invalid('quantity is required');
   const sides = SIDES[order.action];
   if (!sides) throw invalid(`${order.action} is not an order action`);
-  const option = instrument.assetType.endsWith('Option');
-  const entry: SaxoOrder = {
-    AccountKey: accountKey,
-    Uic: instrument.uic,
-    AssetType: instrument.assetType,
-    BuySell: sides.side,
-    Amount: order.quantity,
-    ...typeAndPrices(order, instrument),
-    OrderDuration: durationOf(order),
-    ...(option ? { ToOpenClose: sides.openClose ?? (sides.side === 'Buy' ? 'ToOpen' : 'ToClose') } : {}),
-    ExternalReference: reference,
-    ManualOrder: false,
+  checkAbsolute(order);
+  const duration = durationOf(order);
+  const amount = order.quantity;
+  return (instrument, accountKey) => {
+    const option = instrument.assetType.endsWith('Option');
+    const entry: SaxoOrder = {
+      AccountKey: accountKey,
+      Uic: instrument.uic,
+      AssetType: instrument.assetType,
+      BuySell: sides.side,
+      Amount: amount,
+      ...typeAndPrices(order, instrument),
+      OrderDuration: duration,
+      ...(option ? { ToOpenClose: sides.openClose ?? (sides.side === 'Buy' ? 'ToOpen' : 'ToClose') } : {}),
+      ExternalReference: reference,
+      ManualOrder: false,
+    };
+    const exits = exitsOf(order, entry, instrument);
+    return exits.length ? { ...entry, Orders: exits } : entry;
   };
-  const exits = exitsOf(order, entry, instrument);
-  return exits.length ? { ...entry, Orders: exits } : entry;
 }
 
 function exitsOf(order: Order, entry: SaxoOrder, instrument: SaxoInstrument): SaxoOrder[] {
@@ -154,7 +163,7 @@ export interface SaxoOco {
 }
 
 /** The legs of a one-cancels-other pair, checked before anything is sent. */
-export function ocoLegs(order: Order): [OrderLeg, OrderLeg] {
+function ocoLegs(order: Order): [OrderLeg, OrderLeg] {
   const [first, second, ...more] = order.legs ?? [];
   if (order.group !== 'oco' || !first || !second || more.length)
     throw invalid('legs are sent only as one-cancels-other: group oco with exactly two legs');
@@ -169,19 +178,25 @@ export function ocoLegs(order: Order): [OrderLeg, OrderLeg] {
 
 /**
  * Both legs carry our reference (Saxo does not need it unique), so a lost pair is found by either
- * leg, even when Saxo refused the other.
+ * leg, even when Saxo refused the other. The legs and each leg's order are checked now.
  */
-export function toSaxoOco(
-  order: Order,
-  legs: [OrderLeg, OrderLeg],
-  instruments: [SaxoInstrument, SaxoInstrument],
-  accountKey: string,
-  reference: string,
-): SaxoOco {
-  const single = (leg: OrderLeg, instrument: SaxoInstrument): SaxoOrder => {
+/** A pair's legs, checked, and its body once each leg's instrument is known. */
+export interface SaxoOcoPlan {
+  legs: [OrderLeg, OrderLeg];
+  build: (instruments: [SaxoInstrument, SaxoInstrument], accountKey: string) => SaxoOco;
+}
+
+export function toSaxoOco(order: Order, reference: string): SaxoOcoPlan {
+  const single = (leg: OrderLeg): ToInstrument => {
     const { legs: _legs, group: _group, ...rest } = order;
     const alone: Order = { ...rest, ...leg, type: 'limit' };
-    return toSaxoOrder(alone, instrument, accountKey, reference);
+    return toSaxoOrder(alone, reference);
   };
-  return { Orders: [single(legs[0], instruments[0]), single(legs[1], instruments[1])] };
+  const legs = ocoLegs(order);
+  const first = single(legs[0]);
+  const second = single(legs[1]);
+  return {
+    legs,
+    build: ([one, other], accountKey) => ({ Orders: [first(one, accountKey), second(other, accountKey)] }),
+  };
 }

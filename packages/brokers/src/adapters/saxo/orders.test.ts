@@ -216,3 +216,45 @@ describe("Saxo's answers", () => {
     expect(t.fake.placements()).toHaveLength(0);
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  const input = (signal: Record<string, unknown>) => ({
+    accountId: ACCOUNT,
+    order: toOrder(signal),
+    clientOrderId: 'sig-check',
+  });
+
+  it.each([
+    [
+      { symbol: 'ZZZZ', action: 'buy', quantity: 1, duration: 'gtd' },
+      'Saxo: a gtd order needs extra.expiration as YYYY-MM-DD or YYYY-MM-DDTHH:MM',
+    ],
+    [{ symbol: 'ES1!', action: 'buy', quantity: 1 }, 'Saxo: ES1! is a continuous contract; give the contract month'],
+    [{ symbol: 'ES1!', action: 'close' }, 'Saxo: ES1! is a continuous contract; give the contract month'],
+    [
+      {
+        legs: [
+          { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 150 },
+          { symbol: 'AAPL', action: 'sell', quantity: 1, limit_price: 250 },
+        ],
+        group: 'oco',
+        duration: 'gtd',
+      },
+      'Saxo: a gtd order needs extra.expiration as YYYY-MM-DD or YYYY-MM-DDTHH:MM',
+    ],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const session = await t.connect();
+    const from = t.fake.requests.length;
+    const live = await brokerFailure(t.place(session, signal, 'sig-check'));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(t.fake.requests.slice(from)).toEqual([]);
+    expect(() => t.broker.checkOrder(input(signal))).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() =>
+      t.broker.checkOrder(input({ ...buy, type: 'limit', limit_price: 150, take_profit_price: 200 })),
+    ).not.toThrow();
+    expect(() => t.broker.checkOrder(input({ symbol: 'AAPL', action: 'close' }))).not.toThrow();
+  });
+});
