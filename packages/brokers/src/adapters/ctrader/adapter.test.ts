@@ -272,3 +272,42 @@ describe('orders', () => {
     });
   });
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  const input = (signal: Record<string, unknown>) => ({
+    accountId: DEMO,
+    order: order(signal),
+    clientOrderId: 'sig-check',
+  });
+
+  it.each([
+    [
+      { symbol: 'GBPJPY', action: 'buy', quantity: 1000, take_profit_price: 1.2 },
+      'cTrader: a market order takes its stop loss and take profit as distances (stop_loss_price_distance, extra.take_profit_distance)',
+    ],
+    [
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000.001 },
+      'cTrader: quantity 1000.001 must be positive with at most 2 decimals (cTrader counts hundredths of a unit)',
+    ],
+    [
+      { symbol: 'EURUSD', action: 'buy', quantity: 1000, type: 'stop_limit', stop_price: 1.1, limit_price: 1.09 },
+      'cTrader: a stop_limit buy needs its limit at or beyond its stop price',
+    ],
+    [
+      { symbol: 'GBPJPY', action: 'close', quantity: 0.001 },
+      'cTrader: quantity 0.001 must be positive with at most 2 decimals (cTrader counts hundredths of a unit)',
+    ],
+  ])('refuses %j as placing does, with its error, sending nothing', async (signal, message) => {
+    const since = c.fake.records.length;
+    const live = await failure(c.place(signal, 'sig-check'));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message });
+    expect(c.fake.records.slice(since)).toEqual([]);
+    expect(() => c.broker.checkOrder(input(signal))).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() => c.broker.checkOrder(input({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }))).not.toThrow();
+    expect(() => c.broker.checkOrder(input({ symbol: 'EURUSD', action: 'close', quantity: 1000 }))).not.toThrow();
+    expect(() => c.broker.checkOrder(input({ symbol: 'EURUSD', action: 'cancel' }))).not.toThrow();
+  });
+});

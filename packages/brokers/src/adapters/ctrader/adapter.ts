@@ -26,6 +26,7 @@ export interface CtraderBrokerOptions {
 export type CtraderBroker = BrokerWith<
   | 'authorizationUrl'
   | 'refresh'
+  | 'checkOrder'
   | 'cancelOrder'
   | 'closePosition'
   | 'getHoldings'
@@ -101,16 +102,22 @@ export function createCtraderBroker(options: CtraderBrokerOptions = {}): Ctrader
       return sessionOf({ ...fresh, accounts: state.accounts }, session.accounts);
     },
 
+    // placeOrder's own checks, up to the symbol lookup.
+    checkOrder({ order, clientOrderId }) {
+      if (order.action === 'close') closeVolumeOf(order.quantity);
+      else if (order.action !== 'cancel') toNewOrder(order, clientOrderIdFor(clientOrderId));
+    },
+
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {
       const client = clientOf(ctx, session, accountId);
-      const symbol = await symbols.resolve(client, order.symbol, now(ctx));
-      if (order.action === 'close') {
-        const volume = order.quantity === undefined ? undefined : closeVolumeOf(order.quantity, symbol);
-        return closeSymbol(client, symbol.symbolId, symbol.name, volume, ctx.signal);
-      }
-      if (order.action === 'cancel') return cancelSymbol(client, symbol.symbolId, symbol.name);
       const ours = clientOrderIdFor(clientOrderId);
-      return submitOrder(client, toNewOrder(order, symbol, ours), ours, ctx.signal);
+      const closing = order.action === 'close' ? closeVolumeOf(order.quantity) : undefined;
+      const toSymbol = order.action === 'close' || order.action === 'cancel' ? undefined : toNewOrder(order, ours);
+      const symbol = await symbols.resolve(client, order.symbol, now(ctx));
+      if (order.action === 'close')
+        return closeSymbol(client, symbol.symbolId, symbol.name, closing?.(symbol), ctx.signal);
+      if (!toSymbol) return cancelSymbol(client, symbol.symbolId, symbol.name);
+      return submitOrder(client, toSymbol(symbol), ours, ctx.signal);
     },
 
     async cancelOrder(ctx, session, target) {

@@ -39,6 +39,6 @@ describe('documentation examples for cTrader', () => {
     const example = ORDER_EXAMPLES.find((item) => item.id === id);
     if (!example) throw new Error(`no example ${id}`);
     const order = normalizeOrderOrThrow(exampleBody(example, provider), { provider });
-    expect(toNewOrder(order, symbol, 'sig-example')).toMatchObject({ ...fields, clientOrderId: 'sig-example' });
+    expect(toNewOrder(order, 'sig-example')(symbol)).toMatchObject({ ...fields, clientOrderId: 'sig-example' });
   });
 });

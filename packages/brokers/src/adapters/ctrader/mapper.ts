@@ -30,12 +30,17 @@ export function tradeSideOf(action: Order['action']): number {
   throw refuse(`${action} is not an order side`);
 }
 
-/** Units → cTrader volume (hundredths of a unit), within the symbol's limits. */
-export function volumeOf(quantity: number, symbol: SymbolDetails): number {
+/** Units → cTrader volume (hundredths of a unit), refused before any lookup unless a whole number of them. */
+export function hundredthsOf(quantity: number): number {
   const volume = Math.round(quantity * 100);
   if (volume <= 0 || Math.abs(volume - quantity * 100) > 1e-6) {
     throw refuse(`quantity ${quantity} must be positive with at most 2 decimals (cTrader counts hundredths of a unit)`);
   }
+  return volume;
+}
+
+/** A volume (hundredthsOf `quantity`) within the symbol's limits. */
+function withinLimits(volume: number, quantity: number, symbol: SymbolDetails): number {
   const units = (value: number) => value / 100;
   if (symbol.minVolume !== undefined && volume < symbol.minVolume)
     throw refuse(`quantity ${quantity} is below ${symbol.name}'s minimum of ${units(symbol.minVolume)} units`);
@@ -49,13 +54,15 @@ export function volumeOf(quantity: number, symbol: SymbolDetails): number {
 }
 
 /**
- * A close's units → volume: in the symbol's minimum and steps, as cTrader closes a part (no
- * maximum: a close spanning several positions sends each its own part). Checked before anything
- * is closed, so an odd amount does not close one position and then fail on the next.
+ * A close's units → volume: checked now (hundredthsOf), then in the symbol's minimum and steps, as
+ * cTrader closes a part (no maximum: a close spanning several positions sends each its own part).
+ * Checked before anything is closed, so an odd amount does not close one position and then fail
+ * on the next.
  */
-export function closeVolumeOf(quantity: number, symbol: SymbolDetails): number {
-  const { maxVolume: _maximum, ...limits } = symbol;
-  return volumeOf(quantity, limits);
+export function closeVolumeOf(quantity: number | undefined): ((symbol: SymbolDetails) => number) | undefined {
+  if (quantity === undefined) return undefined;
+  const volume = hundredthsOf(quantity);
+  return ({ maxVolume: _maximum, ...limits }) => withinLimits(volume, quantity, limits);
 }
 
 /**
@@ -111,18 +118,23 @@ function timeInForce(order: Order): JsonRecord {
   return { timeInForce: value };
 }
 
-function prices(order: Order, side: number, symbol: SymbolDetails): JsonRecord {
+/** The prices, checked now; a stop-limit's slippage counts the symbol's points. */
+function prices(order: Order, side: number): (symbol: SymbolDetails) => JsonRecord {
   const need = (value: number | undefined, field: string) => {
     if (value === undefined) throw refuse(`a ${order.type} order needs ${field}`);
     return value;
   };
   switch (order.type) {
     case 'market':
-      return {};
-    case 'limit':
-      return { limitPrice: need(order.limit_price, 'limit_price') };
-    case 'stop':
-      return { stopPrice: need(order.stop_price, 'stop_price') };
+      return () => ({});
+    case 'limit': {
+      const limitPrice = need(order.limit_price, 'limit_price');
+      return () => ({ limitPrice });
+    }
+    case 'stop': {
+      const stopPrice = need(order.stop_price, 'stop_price');
+      return () => ({ stopPrice });
+    }
     case 'stop_limit': {
       const stop = need(order.stop_price, 'stop_price');
       const limit = need(order.limit_price, 'limit_price');
@@ -134,7 +146,7 @@ function prices(order: Order, side: number, symbol: SymbolDetails): JsonRecord {
       }
       // Whole points toward the stop: the limit cTrader derives never goes past the trader's
       // (a buy's above it, a sell's below it); the epsilon keeps 0.0002 (1.9999… points) at 20.
-      return { stopPrice: stop, slippageInPoints: Math.floor(beyond * 10 ** symbol.digits + 1e-6) };
+      return (symbol) => ({ stopPrice: stop, slippageInPoints: Math.floor(beyond * 10 ** symbol.digits + 1e-6) });
     }
   }
 }
@@ -161,23 +173,31 @@ function protection(order: Order): JsonRecord {
   };
 }
 
-/** The ProtoOANewOrderReq payload (without the account, which the client adds). */
-export function toNewOrder(order: Order, symbol: SymbolDetails, clientOrderId: string): JsonRecord {
+/**
+ * The ProtoOANewOrderReq payload (without the account, which the client adds): every refusal that
+ * needs no symbol details thrown here, before any call (Broker.checkOrder stops at this point).
+ */
+export function toNewOrder(order: Order, clientOrderId: string): (symbol: SymbolDetails) => JsonRecord {
   if (order.quantity_type !== 'fixed') throw refuse(`quantity_type ${order.quantity_type} is not available`);
   if (order.quantity === undefined) throw refuse('quantity is required');
+  const { quantity } = order;
   const tradeSide = tradeSideOf(order.action);
   const label = textExtra(order, 'label', LABEL_MAX);
   const comment = textExtra(order, 'comment', COMMENT_MAX);
-  return {
+  const volume = hundredthsOf(quantity);
+  const priced = prices(order, tradeSide);
+  const timed = timeInForce(order);
+  const protect = protection(order);
+  return (symbol) => ({
     symbolId: symbol.symbolId,
     orderType: ORDER_TYPE[order.type],
     tradeSide,
-    volume: volumeOf(order.quantity, symbol),
-    ...prices(order, tradeSide, symbol),
-    ...timeInForce(order),
-    ...protection(order),
+    volume: withinLimits(volume, quantity, symbol),
+    ...priced(symbol),
+    ...timed,
+    ...protect,
     ...(label !== undefined ? { label } : {}),
     ...(comment !== undefined ? { comment } : {}),
     clientOrderId,
-  };
+  });
 }
