@@ -2,7 +2,7 @@
 // Portal Gateway (credentials.ts), a brokerage session opened and kept (brokerage.ts), symbols
 // resolved to contract ids (contracts.ts), tickets with our signal id as cOID (mapper.ts), IBKR's
 // questions answered or declined (submit.ts), and orders found again by order_ref (lookup.ts).
-import { type Order, parseSymbol } from '@router/orders';
+import { type Order, type OrderLeg, parseSymbol } from '@router/orders';
 import type { BrokerAccount, BrokerSecrets, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -12,9 +12,10 @@ import { credentialSecrets, credentialsOf, readCredentials } from './credentials
 import { IBKR_TITLE, ibkrDescriptor } from './descriptor.ts';
 import { type AccountCall, cancelById, cancelSymbol, closeSymbol } from './exits.ts';
 import { holdingsOf, previewTickets } from './holdings.ts';
+import type { Instrument } from './instrument.ts';
 import { findById, findOwnOrder, listOwnOrders } from './lookup.ts';
-import { bracketTickets, entryTicket, invalid, priced, type Ticket, timeInForce } from './mapper.ts';
-import { checkLegs, comboTicket } from './mapper-combo.ts';
+import { bracketTickets, type Ticket, type ToInstrument } from './mapper.ts';
+import { comboTicket } from './mapper-combo.ts';
 import { type LiveSession, requestLiveSessionToken } from './oauth.ts';
 import { accountPath, submitTickets } from './submit.ts';
 
@@ -22,7 +23,14 @@ import { accountPath, submitTickets } from './submit.ts';
 export const REFRESH_MARGIN_MS = 60 * 60_000;
 
 export type IbkrBroker = BrokerWith<
-  'refresh' | 'previewOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
+  | 'refresh'
+  | 'checkOrder'
+  | 'previewOrder'
+  | 'cancelOrder'
+  | 'closePosition'
+  | 'getHoldings'
+  | 'findByBrokerId'
+  | 'listRecentOrders'
 > & { close(): void };
 
 function sessionOf(secrets: BrokerSecrets, accounts: BrokerAccount[], lst: LiveSession | undefined): BrokerSession {
@@ -60,25 +68,32 @@ function classOf(symbol: string): Order['class'] {
   return parsed === 'option' || parsed === 'future' || parsed === 'forex' ? parsed : 'stock';
 }
 
+/** Every refusal of a new order that needs no contract: placing's first step, and all of Broker.checkOrder. */
+function ticketsOf(
+  order: Order,
+  clientOrderId: string,
+):
+  | { kind: 'combo'; legs: OrderLeg[]; on: (instruments: Instrument[], accountId: string) => Ticket }
+  | { kind: 'single'; on: ToInstrument<Ticket[]> } {
+  if (order.legs) return { kind: 'combo', legs: order.legs, on: comboTicket(order, order.legs, clientOrderId) };
+  return { kind: 'single', on: bracketTickets(order, clientOrderId) };
+}
+
 export function createIbkrBroker(options: IbkrApiOptions = {}): IbkrBroker {
   const now = options.now ?? Date.now;
   const api = createIbkrApi(options);
   const contracts = createContracts(api, now);
 
-  /** The tickets of an order, checked before any contract is looked up. */
+  /** The tickets of an order: checked (ticketsOf), then its contracts looked up. */
   async function ticketsFor(call: AccountCall, order: Order, clientOrderId: string): Promise<Ticket[]> {
-    timeInForce(order);
-    priced(order);
     const { ctx, session, accountId } = call;
-    if (order.legs) {
-      checkLegs(order, order.legs);
+    const planned = ticketsOf(order, clientOrderId);
+    if (planned.kind === 'combo') {
       const instruments = [];
-      for (const leg of order.legs) instruments.push(await contracts.resolve(ctx, session, leg.symbol, leg.class));
-      return [comboTicket(order, order.legs, instruments, accountId, clientOrderId)];
+      for (const leg of planned.legs) instruments.push(await contracts.resolve(ctx, session, leg.symbol, leg.class));
+      return [planned.on(instruments, accountId)];
     }
-    if (order.quantity === undefined || !(order.quantity > 0)) throw invalid('quantity must be positive');
-    const instrument = await contracts.resolve(ctx, session, order.symbol, order.class);
-    return bracketTickets(order, entryTicket(order, accountId, instrument, clientOrderId), instrument);
+    return planned.on(await contracts.resolve(ctx, session, order.symbol, order.class), accountId);
   }
 
   const broker: IbkrBroker = {
@@ -102,6 +117,11 @@ export function createIbkrBroker(options: IbkrApiOptions = {}): IbkrBroker {
       if (credentials.mode === 'gateway') return session;
       const lst = await requestLiveSessionToken(ctx, credentials, now(), options.fetch);
       return sessionOf(session.secrets, session.accounts, lst);
+    },
+
+    // placeOrder's own checks, up to the contract lookups.
+    checkOrder({ order, clientOrderId }) {
+      if (order.action !== 'cancel' && order.action !== 'close') ticketsOf(order, clientOrderId);
     },
 
     async placeOrder(ctx, session, { accountId, order, clientOrderId }) {

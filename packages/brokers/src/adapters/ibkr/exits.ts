@@ -93,6 +93,6 @@ export async function closeSymbol(
   if (quantity > Math.abs(position))
     throw invalid(`close quantity ${quantity} exceeds the position of ${Math.abs(position)}`);
   const closing: Order = { ...order, action: position > 0 ? 'sell' : 'buy', type: 'market', duration: 'day', quantity };
-  const ticket = entryTicket(closing, call.accountId, instrument, clientOrderId);
+  const ticket = entryTicket(closing, clientOrderId)(instrument, call.accountId);
   return submitTickets(call.api, call.ctx, call.session, call.accountId, [ticket]);
 }

@@ -15,7 +15,7 @@ function gcd(a: number, b: number): number {
 }
 
 /** The legs' own checks, before any contract is looked up. */
-export function checkLegs(order: Order, legs: OrderLeg[]): void {
+function checkLegs(order: Order, legs: OrderLeg[]): void {
   if (order.group !== 'combo') throw invalid(`group ${order.group} with legs is not supported; use combo`);
   if (order.take_profit_price !== undefined || order.stop_loss_price !== undefined)
     throw invalid('a combo takes no take profit or stop loss');
@@ -30,29 +30,35 @@ export function checkLegs(order: Order, legs: OrderLeg[]): void {
   }
 }
 
+/**
+ * The combo ticket: the legs, prices and duration checked now, before any contract is looked up
+ * (Broker.checkOrder stops here); the legs' currency once their contracts are known.
+ */
 export function comboTicket(
   order: Order,
   legs: OrderLeg[],
-  instruments: Instrument[],
-  accountId: string,
   clientOrderId: string,
-): Ticket {
-  for (const [index, instrument] of instruments.entries())
-    if (instrument.currency !== 'USD') throw invalid(`leg ${index + 1}: combos are sent in USD only`);
-  const unit = legs.reduce((divisor, leg) => gcd(divisor, leg.quantity), 0);
-  const parts = legs.map((leg, index) => {
-    const ratio = (leg.quantity / unit) * (sideOf(leg.action) === 'BUY' ? 1 : -1);
-    return `${instruments[index]?.conid}/${ratio}`;
-  });
+): (instruments: Instrument[], accountId: string) => Ticket {
+  const tif = timeInForce(order);
   const { orderType, ...prices } = priced(order);
-  return {
-    acctId: accountId,
-    conidex: `${USD_SPREAD_CONID};;;${parts.join(',')}`,
-    cOID: clientOrderId,
-    orderType,
-    side: 'BUY',
-    ...prices,
-    quantity: unit,
-    ...timeInForce(order),
+  checkLegs(order, legs);
+  const unit = legs.reduce((divisor, leg) => gcd(divisor, leg.quantity), 0);
+  return (instruments, accountId) => {
+    for (const [index, instrument] of instruments.entries())
+      if (instrument.currency !== 'USD') throw invalid(`leg ${index + 1}: combos are sent in USD only`);
+    const parts = legs.map((leg, index) => {
+      const ratio = (leg.quantity / unit) * (sideOf(leg.action) === 'BUY' ? 1 : -1);
+      return `${instruments[index]?.conid}/${ratio}`;
+    });
+    return {
+      acctId: accountId,
+      conidex: `${USD_SPREAD_CONID};;;${parts.join(',')}`,
+      cOID: clientOrderId,
+      orderType,
+      side: 'BUY',
+      ...prices,
+      quantity: unit,
+      ...tif,
+    };
   };
 }

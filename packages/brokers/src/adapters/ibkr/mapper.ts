@@ -78,53 +78,62 @@ export function priced(order: Pick<Order, 'type' | 'limit_price' | 'stop_price'>
 /** US futures need the automated-order flag or IBKR rejects them (WIRE.md §4); ours are automated. */
 const flags = (instrument: Instrument) => (instrument.secType === 'FUT' ? { manualIndicator: false } : {});
 
-export function entryTicket(
-  order: Order,
-  accountId: string,
-  instrument: Instrument,
-  clientOrderId: string | undefined,
-): Ticket {
-  if (order.quantity === undefined || !(order.quantity > 0)) throw invalid('quantity must be positive');
+/** Tickets checked now, completed with the contract IBKR names and the account later. */
+export type ToInstrument<T> = (instrument: Instrument, accountId: string) => T;
+
+/** A single order's ticket: its quantity, prices and duration checked now. */
+export function entryTicket(order: Order, clientOrderId: string | undefined): ToInstrument<Ticket> {
+  const tif = timeInForce(order);
   const { orderType, ...prices } = priced(order);
-  return {
+  const { quantity } = order;
+  if (quantity === undefined || !(quantity > 0)) throw invalid('quantity must be positive');
+  return (instrument, accountId) => ({
     acctId: accountId,
     conid: instrument.conid,
     ...(clientOrderId !== undefined ? { cOID: clientOrderId } : {}),
     orderType,
     side: sideOf(order.action),
     ...prices,
-    quantity: order.quantity,
-    ...timeInForce(order),
+    quantity,
+    ...tif,
     ...flags(instrument),
-  };
+  });
 }
 
 const OPENING_ACTIONS = new Set(['buy', 'sell_short', 'buy_to_open', 'sell_to_open']);
 
-/** The entry and its exits: a take profit (LMT) and/or a stop loss (STP), GTC, linked by parentId. */
-export function bracketTickets(order: Order, entry: Ticket, instrument: Instrument): Ticket[] {
-  if (order.take_profit_price === undefined && order.stop_loss_price === undefined) return [entry];
+/**
+ * The entry and its exits: a take profit (LMT) and/or a stop loss (STP), GTC, linked by parentId.
+ * Every refusal is thrown here, before any contract is looked up (Broker.checkOrder stops here).
+ */
+export function bracketTickets(order: Order, clientOrderId: string): ToInstrument<Ticket[]> {
+  const entryOn = entryTicket(order, clientOrderId);
+  if (order.take_profit_price === undefined && order.stop_loss_price === undefined)
+    return (instrument, accountId) => [entryOn(instrument, accountId)];
   if (!OPENING_ACTIONS.has(order.action))
     throw invalid(`take profit and stop loss need an opening action, not ${order.action}`);
-  if (!entry.cOID) throw invalid('a bracket needs a client order id');
-  // IBKR's bracket example routes every ticket SMART; stocks only, futures go to their exchange.
-  const routing = instrument.secType === 'STK' ? { listingExchange: 'SMART' } : {};
-  const exit = (orderType: 'LMT' | 'STP', value: number): Ticket => ({
-    acctId: entry.acctId,
-    conid: instrument.conid,
-    orderType,
-    price: price(value),
-    ...routing,
-    outsideRTH: entry.outsideRTH,
-    side: entry.side === 'BUY' ? 'SELL' : 'BUY',
-    tif: 'GTC',
-    quantity: entry.quantity,
-    parentId: entry.cOID,
-    ...flags(instrument),
-  });
-  // Stop loss first, as in IBKR's bracket example.
-  const exits: Ticket[] = [];
-  if (order.stop_loss_price !== undefined) exits.push(exit('STP', order.stop_loss_price));
-  if (order.take_profit_price !== undefined) exits.push(exit('LMT', order.take_profit_price));
-  return [{ ...entry, ...routing }, ...exits];
+  if (!clientOrderId) throw invalid('a bracket needs a client order id');
+  return (instrument, accountId) => {
+    const entry = entryOn(instrument, accountId);
+    // IBKR's bracket example routes every ticket SMART; stocks only, futures go to their exchange.
+    const routing = instrument.secType === 'STK' ? { listingExchange: 'SMART' } : {};
+    const exit = (orderType: 'LMT' | 'STP', value: number): Ticket => ({
+      acctId: entry.acctId,
+      conid: instrument.conid,
+      orderType,
+      price: price(value),
+      ...routing,
+      outsideRTH: entry.outsideRTH,
+      side: entry.side === 'BUY' ? 'SELL' : 'BUY',
+      tif: 'GTC',
+      quantity: entry.quantity,
+      parentId: clientOrderId,
+      ...flags(instrument),
+    });
+    // Stop loss first, as in IBKR's bracket example.
+    const exits: Ticket[] = [];
+    if (order.stop_loss_price !== undefined) exits.push(exit('STP', order.stop_loss_price));
+    if (order.take_profit_price !== undefined) exits.push(exit('LMT', order.take_profit_price));
+    return [{ ...entry, ...routing }, ...exits];
+  };
 }

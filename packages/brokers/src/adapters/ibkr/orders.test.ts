@@ -299,3 +299,39 @@ describe('the documentation examples', () => {
     },
   );
 });
+
+describe('checkOrder (a test hook: check without placing)', () => {
+  it.each([
+    [
+      { symbol: 'NOPE', action: 'sell', quantity: 1, limit_price: 200, take_profit_price: 210 },
+      'take profit and stop loss need an opening action, not sell',
+    ],
+    [
+      { symbol: 'NOPE', action: 'buy', quantity: 1, duration: 'dyp' },
+      'duration dyp (outside regular hours) needs a limit or stop_limit order',
+    ],
+    [
+      {
+        symbol: 'SPY_281215C00600000',
+        action: 'buy_to_open',
+        'symbol[2]': 'SPY_281215C00610000',
+        'action[2]': 'sell_to_open',
+        'limit_price[2]': 1,
+        quantity: 1,
+      },
+      'legs take no type or price: give the net price as limit_price',
+    ],
+  ])('refuses %o as placing does, with its error, sending nothing', async (signal, message) => {
+    const order = input(signal);
+    const before = c.fake.requests.length;
+    const live = await failure(c.broker.placeOrder(c.ctx, c.session, order));
+    expect(live).toMatchObject({ kind: 'InvalidOrder', message: `Interactive Brokers: ${message}` });
+    expect(sentSince(c.fake, before)).toEqual([]);
+    expect(() => c.broker.checkOrder(order)).toThrow(live);
+  });
+
+  it('passes an order placing takes', () => {
+    expect(() => c.broker.checkOrder(input({ ...buy, limit_price: 150, take_profit_price: 160 }))).not.toThrow();
+    expect(() => c.broker.checkOrder(input({ symbol: 'AAPL', action: 'close' }))).not.toThrow();
+  });
+});
