@@ -138,8 +138,9 @@ export interface Broker {
   /**
    * The broker's own checks of an order, without a session or any call (a test hook's "check
    * without placing"): throws the BrokerError placeOrder would throw for it before sending
-   * anything, through the same mapping code. Pure. Omitted where the mapping needs the broker
-   * (instruments, quotes): such a broker's test hooks check the order language only.
+   * anything, through the same mapping code. Pure. Where the mapping needs the broker
+   * (instruments, quotes), it runs the mapping's first step, every refusal that needs no
+   * looked-up data; what only the broker can tell is left to placing.
    */
   checkOrder?(input: PlaceOrderInput): void;
   placeOrder(ctx: BrokerContext, session: BrokerSession, input: PlaceOrderInput): Promise<OrderResponse>;

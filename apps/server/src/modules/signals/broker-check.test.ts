@@ -1,6 +1,6 @@
 // A test hook checks an order as its broker would before sending it (Broker.checkOrder): what a
 // live signal would have refused is refused with the live answer, stored and charged as nothing;
-// a valid order is still a draft; a broker without checks drafts what the order language takes.
+// a valid order is still a draft; what only the broker can tell (a symbol it lists) is not checked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { balanceOf, postSignal } from '../../../test/signal-fixtures.ts';
@@ -87,6 +87,55 @@ const CASES = [
     valid: { symbol: 'ES1!', action: 'buy', quantity: 1 },
   },
   {
+    provider: 'ibkr',
+    refused: { symbol: 'AAPL', action: 'sell', quantity: 1, limit_price: 200, take_profit_price: 210 },
+    message: 'Interactive Brokers: take profit and stop loss need an opening action, not sell',
+    valid: { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 200, take_profit_price: 210 },
+  },
+  {
+    provider: 'metatrader',
+    refused: { symbol: 'EURUSD', action: 'buy', quantity: 1, duration: 'gtc' },
+    message: 'MetaTrader: duration: market orders take day, ioc or fok, not gtc',
+    valid: { symbol: 'EURUSD', action: 'buy', quantity: 0.1 },
+  },
+  {
+    provider: 'saxo',
+    refused: { symbol: 'ES1!', action: 'buy', quantity: 1 },
+    message: 'Saxo: ES1! is a continuous contract; give the contract month',
+    valid: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+  },
+  {
+    provider: 'ctrader',
+    refused: { symbol: 'EURUSD', action: 'buy', quantity: 1000.001 },
+    message:
+      'cTrader: quantity 1000.001 must be positive with at most 2 decimals (cTrader counts hundredths of a unit)',
+    valid: { symbol: 'EURUSD', action: 'buy', quantity: 1000 },
+  },
+  {
+    provider: 'tradovate',
+    refused: { symbol: 'ES1!', action: 'buy', quantity: 1.5 },
+    message: 'Tradovate: quantity must be a whole number of contracts, not 1.5',
+    valid: { symbol: 'ES1!', action: 'buy', quantity: 1 },
+  },
+  {
+    provider: 'forex',
+    refused: { symbol: 'AAPL', action: 'buy', quantity: 1000 },
+    message: 'FOREX.com: AAPL is not a currency or metal pair',
+    valid: { symbol: 'EUR/USD', action: 'buy', quantity: 1000 },
+  },
+  {
+    provider: 'questrade',
+    refused: { symbol: 'AAPL', action: 'buy', quantity: 0.5 },
+    message: 'Questrade: quantity must be a whole number, not 0.5',
+    valid: { symbol: 'AAPL', action: 'buy', quantity: 1 },
+  },
+  {
+    provider: 'robinhood',
+    refused: { symbol: 'BTC/USDT', action: 'buy', quantity: 1 },
+    message: 'Robinhood: only pairs against USD trade (BTC-USD), not BTC/USDT',
+    valid: { symbol: 'BTC-USD', action: 'buy', quantity: 0.001 },
+  },
+  {
     provider: 'paper',
     refused: { symbol: 'NOSUCHSYMBOL', action: 'buy', quantity: 1 },
     message: 'Paper Trading: Symbol not found: NOSUCHSYMBOL',
@@ -95,21 +144,21 @@ const CASES = [
 ];
 
 /** A user with credits and a test hook on a connection to `provider` (never opened: a test hook calls no broker). */
-async function testHookOn(provider: string) {
-  const { id: userId } = await insertTestUser(t.services, `check-${provider}@example.com`);
+async function testHookOn(provider: string, tag = provider) {
+  const { id: userId } = await insertTestUser(t.services, `check-${tag}@example.com`);
   const db = t.services.db.$client;
   await db.query('insert into accounts (user_id, balance, credits) values ($1, 5, 5)', [userId]);
   const accounts = [{ id: 'A1', name: 'Main', demo: true }];
   const connector = await db.query<{ id: string }>(
     `insert into connectors (key, user_id, provider_name, is_active, accounts) values ($1, $2, $3, true, $4)
      returning id`,
-    [`c_check_${provider}`, userId, provider, JSON.stringify(accounts)],
+    [`c_check_${tag}`, userId, provider, JSON.stringify(accounts)],
   );
   const shortKey = newShortKey();
   await db.query(
     `insert into hooks (key, short_key, user_id, connector_id, account_id, name, is_test)
      values ($1, $2, $3, $4, 'A1', 'Test', true)`,
-    [`h_check_${provider}`, shortKey, userId, Number(connector.rows[0]?.id)],
+    [`h_check_${tag}`, shortKey, userId, Number(connector.rows[0]?.id)],
   );
   return { userId, shortKey };
 }
@@ -140,10 +189,9 @@ describe('a test hook checks the order as its broker would', () => {
     expect(valid.json()).toMatchObject({ status: 'draft' });
   });
 
-  it('a broker without checks drafts what the order language takes, as before', async () => {
-    // IBKR resolves a symbol at the broker (a contract search): its test hook checks the order language only.
-    expect(t.services.brokers.get('ibkr')?.checkOrder).toBeUndefined();
-    const { shortKey } = await testHookOn('ibkr');
+  it('what only the broker can tell is not checked: a symbol it may not list is drafted', async () => {
+    // IBKR resolves a symbol at the broker (a contract search), which a test hook never calls.
+    const { shortKey } = await testHookOn('ibkr', 'ibkr-lookup');
     const res = await postSignal(t, shortKey, { symbol: 'NOSUCHSYMBOL', action: 'buy', quantity: 1 });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ status: 'draft' });
