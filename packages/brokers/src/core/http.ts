@@ -112,7 +112,11 @@ function tableError(
   const message = messageOf(response.body);
   const kind = matchException(table, message);
   if (!kind || !message) return undefined;
-  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && kind === 'BrokerUnavailable' });
+  // The words name the kind, the status whether the broker decided: a 5xx or an inconclusive 4xx
+  // to a submission ("internal error: not enough resources") refuses nothing for sure.
+  const { status } = response;
+  const undecided = kind === 'BrokerUnavailable' || status >= 500 || isInconclusiveStatus(status);
+  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && undecided });
 }
 
 /** Retry-After as said: seconds, or an HTTP date; nothing when it is neither. */
