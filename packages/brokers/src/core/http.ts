@@ -112,10 +112,8 @@ function tableError(
   const message = messageOf(response.body);
   const kind = matchException(table, message);
   if (!kind || !message) return undefined;
-  // The words name the kind, the status whether the broker decided: a 5xx or an inconclusive 4xx
-  // to a submission ("internal error: not enough resources") refuses nothing for sure.
-  const { status } = response;
-  const undecided = kind === 'BrokerUnavailable' || status >= 500 || isInconclusiveStatus(status);
+  // The words name the kind, the status whether the broker decided (isUndecidedStatus).
+  const undecided = kind === 'BrokerUnavailable' || isUndecidedStatus(response.status);
   return new BrokerError(kind, title, message, { outcomeUnknown: mutating && undecided });
 }
 
@@ -146,13 +144,20 @@ const NOT_REFUSED_STATUSES = new Set([408, 409, 421, 425, 499]);
 /** Whether a 4xx status is no proof of a refusal (NOT_REFUSED_STATUSES), for adapters' own mappings. */
 export const isInconclusiveStatus = (status: number): boolean => NOT_REFUSED_STATUSES.has(status);
 
+/**
+ * Whether an error status leaves a submission undecided, whatever words come with it: a 5xx or an
+ * inconclusive 4xx. The words may name the kind ("internal error: not enough resources"), never
+ * that the broker decided.
+ */
+export const isUndecidedStatus = (status: number): boolean => status >= 500 || isInconclusiveStatus(status);
+
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
   const { status } = response;
   const message = messageOf(response.body) ?? `HTTP ${status}`;
   if (status === 429)
     return new BrokerError('RateLimited', title, `rate limit reached${retryAfterText(response.headers)}`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', title, message);
-  if (status >= 500 || isInconclusiveStatus(status))
+  if (isUndecidedStatus(status))
     return new BrokerError('BrokerUnavailable', title, message, { outcomeUnknown: mutating });
   return new BrokerError('InvalidOrder', title, message);
 }
