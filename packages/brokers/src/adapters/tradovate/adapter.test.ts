@@ -160,6 +160,19 @@ describe('errors', () => {
     expect(found).toMatchObject({ match: 'exact', order: { id: String(fake.book.orders.at(-1)?.id) } });
   });
 
+  it('a failure beside an order id is no rejection: the order exists, an unknown outcome found by its clOrdId', async () => {
+    const placing = input({ symbol: 'CLF27', action: 'buy', quantity: 1 });
+    const sentAt = Date.now();
+    fake.loseNextPlacement('OtherExecutionRelated', 'Execution report not received', true);
+    const failed = await failure(broker.placeOrder(ctx, session, placing));
+    expect(failed).toMatchObject({
+      message: 'Tradovate: Execution report not received (OtherExecutionRelated)',
+      outcomeUnknown: true,
+    });
+    const found = await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt });
+    expect(found).toMatchObject({ match: 'exact', order: { id: String(fake.book.orders.at(-1)?.id) } });
+  });
+
   it('an HTTP 200 failureReason Unauthorized refuses that order, not the token (a refused token is a 401)', async () => {
     const place = () => broker.placeOrder(ctx, session, input({ symbol: 'ESZ6', action: 'buy', quantity: 1 }));
     fake.inject({

@@ -85,7 +85,11 @@ export function bodyError(
     const byReason = kindOf(reason);
     const byText = kindOf(text);
     const kind = byReason ?? (byText === 'AuthenticationError' ? undefined : byText) ?? 'InvalidOrder';
-    return new BrokerError(ofThis(kind), TRADOVATE_TITLE, message, { outcomeUnknown: UNDECIDED.has(reason) });
+    // An order id beside the failure: the order exists at Tradovate, whatever became of it.
+    const created = !read && stringField(record, 'orderId') !== undefined;
+    return new BrokerError(ofThis(kind), TRADOVATE_TITLE, message, {
+      outcomeUnknown: UNDECIDED.has(reason) || created,
+    });
   }
   const errorText = stringField(record, 'errorText')?.trim();
   if (errorText) return new BrokerError(ofThis(kindOf(errorText) ?? refusal), TRADOVATE_TITLE, errorText);

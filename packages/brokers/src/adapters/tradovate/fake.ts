@@ -152,6 +152,7 @@ export async function startTradovateFake(options: TradovateFakeOptions = {}) {
         const placed = book.place(body(request), kind, user.userId, session);
         const lost = lostAnswer;
         lostAnswer = undefined;
+        if (lost?.orderId === true) return { ...lost, orderId: (placed as Json).orderId };
         return lost ?? placed;
       }),
     );
@@ -215,9 +216,16 @@ export async function startTradovateFake(options: TradovateFakeOptions = {}) {
     accounts,
     inject: server.inject,
     clearInjections: server.clearInjections,
-    /** The next placement is carried out but answered with this failure (e.g. RiskCheckTimeout). */
-    loseNextPlacement: (failureReason: string, failureText?: string) => {
-      lostAnswer = { failureReason, ...(failureText ? { failureText } : {}) };
+    /**
+     * The next placement is carried out but answered with this failure (e.g. RiskCheckTimeout),
+     * beside the order's id when `withOrderId`.
+     */
+    loseNextPlacement: (failureReason: string, failureText?: string, withOrderId = false) => {
+      lostAnswer = {
+        failureReason,
+        ...(failureText ? { failureText } : {}),
+        ...(withOrderId ? { orderId: true } : {}),
+      };
     },
     /** Requests that could have placed an order. */
     submissions: () => server.requests.filter((r) => r.method === 'POST' && /\/order\/place/.test(r.url)),
