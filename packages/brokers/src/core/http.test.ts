@@ -51,6 +51,11 @@ const routes: Record<string, Handler> = {
   '/too-early': (_req, res) => {
     res.writeHead(425).end();
   },
+  '/internal-worded': (_req, res) => {
+    res
+      .writeHead(500, { 'content-type': 'application/json' })
+      .end('{"message":"internal error: not enough resources"}');
+  },
   '/missing': (_req, res) => {
     res.writeHead(404).end();
   },
@@ -231,6 +236,29 @@ describe('createHttpClient', () => {
       });
       expect(await failure({ path }), path).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: false });
     }
+  });
+
+  it('a 5xx or inconclusive 4xx whose words the exception table names still leaves a submission undecided', async () => {
+    const worded = createHttpClient({
+      brokerTitle: 'Acme',
+      baseUrl,
+      exceptions: { broad: { 'not enough': 'InsufficientFunds', duplicate: 'DuplicateOrder' } },
+    });
+    const failed = (request: HttpRequest) =>
+      worded.request(request).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+    expect(await failed({ method: 'POST', path: '/internal-worded', json: {} })).toMatchObject({
+      kind: 'InsufficientFunds',
+      message: 'Acme: internal error: not enough resources',
+      outcomeUnknown: true,
+    });
+    expect(await failed({ method: 'POST', path: '/conflict', json: {} })).toMatchObject({
+      kind: 'DuplicateOrder',
+      outcomeUnknown: true,
+    });
+    expect(await failed({ path: '/internal-worded' })).toMatchObject({ outcomeUnknown: false });
   });
 
   it('hands back accepted statuses instead of throwing', async () => {

@@ -112,7 +112,9 @@ function tableError(
   const message = messageOf(response.body);
   const kind = matchException(table, message);
   if (!kind || !message) return undefined;
-  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && kind === 'BrokerUnavailable' });
+  // The words name the kind, the status whether the broker decided (isUndecidedStatus).
+  const undecided = kind === 'BrokerUnavailable' || isUndecidedStatus(response.status);
+  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && undecided });
 }
 
 /** Retry-After as said: seconds, or an HTTP date; nothing when it is neither. */
@@ -142,13 +144,20 @@ const NOT_REFUSED_STATUSES = new Set([408, 409, 421, 425, 499]);
 /** Whether a 4xx status is no proof of a refusal (NOT_REFUSED_STATUSES), for adapters' own mappings. */
 export const isInconclusiveStatus = (status: number): boolean => NOT_REFUSED_STATUSES.has(status);
 
+/**
+ * Whether an error status leaves a submission undecided, whatever words come with it: a 5xx or an
+ * inconclusive 4xx. The words may name the kind ("internal error: not enough resources"), never
+ * that the broker decided.
+ */
+export const isUndecidedStatus = (status: number): boolean => status >= 500 || isInconclusiveStatus(status);
+
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
   const { status } = response;
   const message = messageOf(response.body) ?? `HTTP ${status}`;
   if (status === 429)
     return new BrokerError('RateLimited', title, `rate limit reached${retryAfterText(response.headers)}`);
   if (status === 401 || status === 403) return new BrokerError('AuthenticationError', title, message);
-  if (status >= 500 || isInconclusiveStatus(status))
+  if (isUndecidedStatus(status))
     return new BrokerError('BrokerUnavailable', title, message, { outcomeUnknown: mutating });
   return new BrokerError('InvalidOrder', title, message);
 }

@@ -278,6 +278,24 @@ describe('orders', () => {
     await broker.closePosition(ctx, session, accountId, 'INTC');
   });
 
+  it('a resting order replaced (its exit cut by a partial close) is followed to its replacement and its fill', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'ORCL', action: 'buy', quantity: 10 }));
+    const stop = input({ symbol: 'ORCL', action: 'sell', quantity: 10, type: 'stop', stop_price: 90, duration: 'gtc' });
+    const placed = await broker.placeOrder(ctx, session, stop);
+    await broker.placeOrder(ctx, session, input({ symbol: 'ORCL', action: 'close', quantity: 4 }));
+    const replacing = fake.orders.find((o) => o.replaces === placed.id);
+    const lookup = { accountId, clientOrderId: stop.clientOrderId, brokerOrderId: placed.id };
+    expect(await findOrder(broker, ctx, session, lookup)).toEqual({
+      match: 'exact',
+      order: { id: replacing?.id, status: 'accepted', status_description: `Alpaca order new (replacing ${placed.id})` },
+    });
+    fake.fillResting(String(replacing?.id));
+    expect(await broker.findByBrokerId(ctx, session, accountId, placed.id)).toMatchObject({
+      id: replacing?.id,
+      status: 'filled',
+    });
+  });
+
   it('a quantity past 9 decimals is cut, never rounded up (openapi.yaml Order.qty: up to 9 decimal points)', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TSLA', action: 'buy', quantity: 1.9999999999 }));
     expect(JSON.parse(fake.submissions().at(-1)?.body ?? '{}')).toMatchObject({ qty: '1.999999999' });

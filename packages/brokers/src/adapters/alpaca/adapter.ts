@@ -16,18 +16,51 @@ export interface AlpacaBrokerOptions {
   environments?: BrokerEnvironments;
 }
 
+/** Replacements followed at most (a user editing an order again and again). */
+const MAX_REPLACEMENTS = 10;
+
+const orderById = (http: HttpClient, orderId: string) =>
+  http.request({ path: `/v2/orders/${encodeURIComponent(orderId)}`, accept: [404] });
+
+/**
+ * An order replaced (PATCH: our exits cut by a partial close, or the user's edit in Alpaca) is not
+ * over: it lives on as the order in its `replaced_by`, which may still fill. Its last replacement is
+ * the order's state; one that cannot be found leaves it working (not final), since it was not ended.
+ */
+async function current(http: HttpClient, body: unknown) {
+  const first = stringField(body, 'id');
+  let order = body;
+  for (let hop = 0; hop < MAX_REPLACEMENTS && stringField(order, 'status') === 'replaced'; hop++) {
+    const next = stringField(order, 'replaced_by');
+    const answer = next ? await orderById(http, next) : undefined;
+    if (!answer || answer.status === 404) {
+      const found = fromAlpacaOrder(order);
+      return {
+        ...found,
+        status: 'accepted' as const,
+        status_description: `${found.status_description}, its replacement not found`,
+      };
+    }
+    order = answer.body;
+  }
+  const found = fromAlpacaOrder(order);
+  return found.id === first
+    ? found
+    : { ...found, status_description: `${found.status_description} (replacing ${first})` };
+}
+
 async function findByClientId(http: HttpClient, clientOrderId: string) {
   const answer = await http.request({
     path: '/v2/orders:by_client_order_id',
     query: { client_order_id: clientOrderId },
     accept: [404],
   });
-  return answer.status === 404 ? null : fromAlpacaOrder(answer.body);
+  return answer.status === 404 ? null : current(http, answer.body);
 }
 
 async function findByBrokerId(http: HttpClient, orderId: string) {
-  const answer = await http.request({ path: `/v2/orders/${encodeURIComponent(orderId)}`, accept: [404] });
-  return answer.status === 404 ? null : fromAlpacaOrder(answer.body);
+  const answer = await orderById(http, orderId);
+  return answer.status === 404 ? null : current(http, answer.body);
 }
 
 function account(body: unknown, demo: boolean) {

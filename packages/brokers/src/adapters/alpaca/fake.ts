@@ -186,9 +186,12 @@ export async function startFakeAlpaca(options: FakeAlpacaOptions = {}) {
     orders,
     /** Requests that reached POST /v2/orders. */
     submissions: () => requests.filter((r) => r.method === 'POST' && r.url === '/v2/orders'),
-    /** The market reaches a resting order (by our client order id): it fills, whole, later. */
+    /** The market reaches a resting order (by our client order id or its id): it fills, whole, later. */
     fillResting(clientOrderId: string) {
-      const order = orders.find((o) => o.client_order_id === clientOrderId && ['new', 'accepted'].includes(o.status));
+      const order = orders.find(
+        (o) =>
+          (o.client_order_id === clientOrderId || o.id === clientOrderId) && ['new', 'accepted'].includes(o.status),
+      );
       if (!order) throw new Error(`no resting order ${clientOrderId}`);
       fill(order, Number(order.qty));
       Object.assign(order, { filled_at: new Date().toISOString(), updated_at: new Date().toISOString() });

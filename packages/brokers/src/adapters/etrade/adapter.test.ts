@@ -174,6 +174,20 @@ describe('tokens on the clock', () => {
     expect(t.fake.placements()).toHaveLength(1);
   });
 
+  it('words the table names on a 500 to a placement name the kind, not a decision: the outcome is unknown', async () => {
+    const session = await t.connect();
+    const before = t.fake.placements().length;
+    t.fake.inject({
+      method: 'POST',
+      path: /place\.json$/,
+      status: 500,
+      body: { Error: { code: 9999, message: 'Insufficient resources to process the request; try again later' } },
+    });
+    const failed = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1 }));
+    expect([failed.kind, failed.outcomeUnknown]).toEqual(['InsufficientFunds', true]);
+    expect(t.fake.placements()).toHaveLength(before + 1);
+  });
+
   it("a refusal of this server's request, not of the user's token, is an outage: no reconnect is asked", async () => {
     const session = await t.connect();
     // The server's clock off (timestamp_refused), the operator's consumer key unknown at E*TRADE.

@@ -8,7 +8,7 @@
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpRequest, type HttpResponse, isInconclusiveStatus } from '../../core/http.ts';
+import { createHttpClient, type HttpRequest, type HttpResponse, isUndecidedStatus } from '../../core/http.ts';
 import { messageOf, xmlField } from '../../core/http-errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
@@ -68,10 +68,11 @@ export function etradeError(response: HttpResponse, mutating: boolean, path = ''
           ? 'OrderNotFound'
           : status === 429
             ? 'RateLimited'
-            : status >= 500 || isInconclusiveStatus(status)
+            : isUndecidedStatus(status)
               ? 'BrokerUnavailable'
               : 'InvalidOrder');
-  return new EtradeError(kind, text, code, mutating && kind === 'BrokerUnavailable');
+  // Words the table names on a 5xx or an inconclusive 4xx decide nothing (core/http.ts isUndecidedStatus).
+  return new EtradeError(kind, text, code, mutating && (kind === 'BrokerUnavailable' || isUndecidedStatus(status)));
 }
 
 export interface EtradeApi {

@@ -212,6 +212,25 @@ describe('answers', () => {
     expect(world.fake.trades().length).toBe(before + 1);
   });
 
+  it.each([
+    [10012, 'TRADE_RETCODE_TIMEOUT', 'Request canceled by timeout'],
+    [10011, 'TRADE_RETCODE_ERROR', 'Request processing error'],
+    [128, 'ERR_TRADE_TIMEOUT', 'Trade timeout'],
+    [1, 'ERR_NO_RESULT', 'No error returned, but the result is unknown'],
+  ])('%i %s proves no refusal: an unknown outcome, not resent, the order found by its id', async (code, name, text) => {
+    const before = world.fake.trades().length;
+    const [clientOrderId, sentAt] = [`Lost${code}Answer0000001`, Date.now()];
+    world.fake.loseNextTradeAnswer(code, name, text);
+    const error = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }, clientOrderId));
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    expect(error.message).toBe(`MetaTrader: ${text} (${name})`);
+    expect(world.fake.trades().length).toBe(before + 1);
+    expect(await findOrder(world.broker, world.ctx, session, { accountId, clientOrderId, sentAt })).toMatchObject({
+      match: 'exact',
+      order: { status: 'filled' },
+    });
+  });
+
   it('-10 (disconnected before the trade) never reached the broker: sent once more', async () => {
     const before = world.fake.trades().length;
     world.fake.inject({

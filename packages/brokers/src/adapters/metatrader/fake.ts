@@ -79,7 +79,8 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
     return undefined;
   }
 
-  let disconnectDuring = false;
+  /** What the next trade, carried out, is answered instead of its result (a lost answer). */
+  let lostAnswer: Record<string, unknown> | undefined;
   const base = '/users/current/accounts/:id';
   app.get(`${base}/account-information`, async (request, reply) => terminalOf(request, reply)?.info() ?? reply);
   app.get(`${base}/symbols`, async (request, reply) => terminalOf(request, reply)?.symbols() ?? reply);
@@ -136,15 +137,17 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
     if (body.clientId !== undefined && !/^[A-Za-z0-9_]+$/.test(String(body.clientId)))
       return invalid('clientId must contain letters, digits and _ only');
     const result = terminal.trade(body);
-    if (!disconnectDuring) return result;
+    if (!lostAnswer) return result;
     // MetaApi's odd part: the trade reached the broker but the terminal lost its answer.
-    disconnectDuring = false;
-    return {
-      numericCode: -11,
-      stringCode: 'TRADE_RETCODE_DISCONNECTED_DURING_TRADE',
-      message: 'Disconnected during trade',
-    };
+    const answer = lostAnswer;
+    lostAnswer = undefined;
+    return answer;
   });
+
+  /** The next trade is carried out but answered with this code instead of its result. */
+  const loseNextTradeAnswer = (numericCode: number, stringCode: string, message: string) => {
+    lostAnswer = { numericCode, stringCode, message };
+  };
 
   const url = await server.listen();
   return {
@@ -158,9 +161,9 @@ export async function startFakeMetaApi(options: FakeMetaApiOptions = {}) {
     trades: () => server.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/trade')),
     inject: server.inject,
     /** The next trade is carried out but answered -11 (disconnected during the trade). */
-    disconnectDuringNextTrade: () => {
-      disconnectDuring = true;
-    },
+    disconnectDuringNextTrade: () =>
+      loseNextTradeAnswer(-11, 'TRADE_RETCODE_DISCONNECTED_DURING_TRADE', 'Disconnected during trade'),
+    loseNextTradeAnswer,
     clearInjections: server.clearInjections,
     close: () => app.close(),
   };

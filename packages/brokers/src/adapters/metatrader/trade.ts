@@ -1,6 +1,7 @@
 // POST …/accounts/:id/trade and what its answer means (WIRE §5). MetaApi answers HTTP 200 with
 // {numericCode, stringCode, message, orderId?, positionId?} for accepted and refused trades
-// alike: only 0, 10008, 10009, 10010 and 10025 are success. -11 (disconnected during the trade)
+// alike: only 0, 10008, 10009, 10010 and 10025 are success. A code that does not prove a refusal
+// (-11 disconnected during the trade, a timeout, a processing error, MT4's "no result") may have
 // reached the broker with an unknown outcome: reconciliation finds out, nothing is resent. What
 // cannot have created an order is sent once more: -10 (disconnected before the trade) at once,
 // a 429 when MetaApi asks to wait at most half a second.
@@ -14,7 +15,13 @@ import { metatraderDescriptor } from './descriptor.ts';
 import type { MetatraderTrade } from './mapper.ts';
 
 export const SUCCESS_CODES: ReadonlySet<number> = new Set([0, 10008, 10009, 10010, 10025]);
-const OUTCOME_UNKNOWN = -11;
+/**
+ * Codes that leave the trade's fate open: -11 TRADE_RETCODE_DISCONNECTED_DURING_TRADE, MT5's
+ * 10011 TRADE_RETCODE_ERROR (request processing error), 10012 TRADE_RETCODE_TIMEOUT (the terminal
+ * stopped waiting, the server may still execute), 10028 TRADE_RETCODE_LOCKED (locked for
+ * processing), MT4's 1 ERR_NO_RESULT (result unknown) and 128 ERR_TRADE_TIMEOUT.
+ */
+const OUTCOME_UNKNOWN: ReadonlySet<number> = new Set([-11, 1, 128, 10011, 10012, 10028]);
 const NOT_DELIVERED = -10;
 const FILLED_CODES = new Set([0, 10009]);
 /** A 429 is sent again only when MetaApi asks for a short wait (a longer one is reported). */
@@ -43,10 +50,10 @@ export function readResult(body: unknown): TradeResult {
   };
 }
 
-/** A refused trade as the error it names; -11 as an unknown outcome. */
+/** A refused trade as the error it names; a code that proves no refusal as an unknown outcome. */
 export function refusal(result: TradeResult) {
   const text = `${result.message} (${result.stringCode})`;
-  if (result.numericCode === OUTCOME_UNKNOWN) return fail('BrokerUnavailable', text, true);
+  if (OUTCOME_UNKNOWN.has(result.numericCode)) return fail('BrokerUnavailable', text, true);
   return fail(matchException(metatraderDescriptor.exceptions, result.stringCode) ?? 'InvalidOrder', text);
 }
 

@@ -186,6 +186,22 @@ describe('errors', () => {
     expect(fake.submissions().length).toBe(before + 1);
   });
 
+  it('a code beside an order id is no rejection unless the order record says so', async () => {
+    const path = '/v1/accounts/26598145/orders';
+    const body = { code: 3054, message: 'Order rejected', orderId: 177106005 };
+    const live = { id: 177106005, symbol: 'AAPL', symbolId: 8049, state: 'Accepted', source: 'TradingAPI' };
+    fake.inject({ method: 'POST', path, status: 200, body: { ...body, orders: [live] } });
+    expect(await broker.placeOrder(ctx, session, input({ symbol: 'AAPL', action: 'buy', quantity: 1 }))).toEqual({
+      id: '177106005',
+      status: 'accepted',
+      status_description: 'Order rejected; Questrade order Accepted',
+    });
+    fake.inject({ method: 'POST', path, status: 200, body: { ...body, orders: [] } });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'AAPL', action: 'buy', quantity: 1 })));
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    expect(error.message).toBe('Questrade: Order rejected (order 177106005, its state not given)');
+  });
+
   it('a malformed special instruction is refused before sending', async () => {
     const error = await failure(
       broker.placeOrder(

@@ -2,7 +2,9 @@
 // the answer. An answer with a top-level "code" is no success even on HTTP 200 (WIRE.md §8):
 //   {"code":3054,"message":"Order rejected","orderId":177106005,"orders":[{…,"state":"Rejected",
 //    "clientReasonStr":"Insufficient buying power"}]}
-// is an order Questrade created and rejected: answered as rejected, with its id.
+// is an order Questrade created and rejected: answered as rejected, with its id, when its record
+// says Rejected or Failed; beside a record in another state it is that order's state, and without
+// a record its outcome is unknown (reconciliation finds the order).
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
@@ -50,8 +52,18 @@ export function fromPlacement(body: unknown): OrderResponse {
         QUESTRADE_TITLE,
         message,
       );
-    const reason = stringField(primary, 'clientReasonStr') || stringField(primary, 'rejectionReason');
-    return { id, status: 'rejected', status_description: reason ? `${message}: ${reason}` : message };
+    // Rejected only when the order's own record says so: a code beside an order in another
+    // state (or none) does not prove the order is gone.
+    const order = primary ? fromRecord(primary, id) : undefined;
+    if (order?.status === 'rejected') {
+      const reason = stringField(primary, 'clientReasonStr') || stringField(primary, 'rejectionReason');
+      return { id, status: 'rejected', status_description: reason ? `${message}: ${reason}` : message };
+    }
+    if (order && stringField(primary, 'state'))
+      return { ...order, status_description: `${message}; ${order.status_description}` };
+    throw new BrokerError('BrokerUnavailable', QUESTRADE_TITLE, `${message} (order ${id}, its state not given)`, {
+      outcomeUnknown: true,
+    });
   }
   if (!id) {
     // Neither an order nor an error: the order may exist; reconciliation looks for it by terms.

@@ -325,6 +325,30 @@ describe('lost answers and lookup', () => {
     expect(found).toMatchObject({ match: 'exact', order: { status: 'filled', id: fake.book.orders.at(-1)?.basketId } });
   });
 
+  it.each([
+    ['a basket_id beside a refusing rp_code', ['1', 'order not routed'], true, 'order not routed'],
+    [
+      'a refusal saying it timed out',
+      ['11', 'timed out waiting for the exchange'],
+      false,
+      'timed out waiting for the exchange',
+    ],
+  ])('%s is outcome-unknown, not resent, the order found by its user_tag', async (_case, rpCode, basket, text) => {
+    const before = fake.book.orders.length;
+    fake.bookNextOrderAnswering(rpCode, basket);
+    const sentAt = Date.now();
+    const clientOrderId = `sig-undecided-${rpCode[0]}`;
+    const lost = await failure(broker.placeOrder(ctx, session, input(ES, clientOrderId)));
+    expect(lost).toMatchObject({
+      kind: 'BrokerUnavailable',
+      message: `Rithmic: ${text} (outcome unknown)`,
+      outcomeUnknown: true,
+    });
+    expect(fake.book.orders.length).toBe(before + 1);
+    const found = await findOrder(broker, ctx, session, { accountId, clientOrderId, sentAt });
+    expect(found).toMatchObject({ match: 'exact', order: { id: fake.book.orders.at(-1)?.basketId } });
+  });
+
   it('no answer before the deadline is outcome-unknown; a forced logout too', async () => {
     fake.answerNext({ method: 'SEND', path: '/RequestNewOrder', status: 200, body: [] });
     const late = await failure(

@@ -57,11 +57,22 @@ interface Pending {
 const unavailable = (message: string, outcomeUnknown = false) =>
   new BrokerError('BrokerUnavailable', RITHMIC_TITLE, message, { outcomeUnknown });
 
-/** "13 permission denied" → kind and the text shown ("permission denied"). */
-export function refusalOf(codes: string[], fallback: BrokerErrorKind): BrokerError {
+/** ResponseNewOrder, ResponseBracketOrder: a basket_id in them is the new order's (a cancel's echoes its request). */
+const NEW_ORDER_ANSWERS = new Set([313, 331]);
+
+/**
+ * "13 permission denied" → kind and the text shown ("permission denied"). A refusal of a request
+ * that may change something is certain only when nothing in it says the plant acted or stopped
+ * waiting: an order's answer naming a basket_id (the order has an id at Rithmic) or a text saying
+ * it timed out leaves the outcome unknown.
+ */
+export function refusalOf(codes: string[], fallback: BrokerErrorKind, answer?: RithmicFields): BrokerError {
   const [code = '', ...texts] = codes;
   const text = texts.join(' ').trim() || `error ${code}`;
   const kind = matchException(rithmicDescriptor.exceptions, code) ?? matchException(rithmicDescriptor.exceptions, text);
+  const created = NEW_ORDER_ANSWERS.has(Number(answer?.template_id)) && Boolean(answer?.basket_id);
+  const undecided = answer !== undefined && (created || /time[ds]?[\s-]?out/i.test(text));
+  if (undecided) return unavailable(`${text} (outcome unknown)`, true);
   return new BrokerError(kind ?? fallback, RITHMIC_TITLE, text);
 }
 
@@ -156,7 +167,10 @@ export async function openConnection(url: string, signal?: AbortSignal): Promise
     pending = undefined;
     if (isSuccess(codes) || (codes[0] === NO_DATA && current.options.snapshots))
       current.resolve({ parts: current.parts, last: message, snapshots: current.snapshots });
-    else current.reject(refusalOf(codes, current.options.refusal ?? 'InvalidOrder'));
+    else
+      current.reject(
+        refusalOf(codes, current.options.refusal ?? 'InvalidOrder', current.options.mutating ? message : undefined),
+      );
   }
 
   let counter = 0;

@@ -64,6 +64,8 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
   const requests: WireRecord[] = [];
   const answers: RecordedAnswer[] = [];
   const counts = { logins: 0, heartbeats: 0, logouts: 0 };
+  /** An rp_code the next order, booked all the same, is answered with (and its basket_id or not). */
+  let bookedWith: { rpCode: string[]; basket: boolean } | undefined;
   /** Message name → how many heartbeats its next request waits for before it is answered. */
   const holds = new Map<string, number>();
   const http = createServer();
@@ -268,11 +270,13 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
       if (problem) return reply(request, { template_id: answer, user_tag: request.user_tag, rp_code: ['3', problem] });
       const at = now();
       const { order: booked, notifications } = book.place(request, at);
+      const { rpCode, basket } = bookedWith ?? { rpCode: OK, basket: true };
+      bookedWith = undefined;
       reply(request, {
         template_id: answer,
         user_tag: request.user_tag,
-        rp_code: OK,
-        basket_id: booked.basketId,
+        rp_code: rpCode,
+        ...(basket ? { basket_id: booked.basketId } : {}),
         ssboe: Math.floor(at / 1000),
         usecs: (at % 1000) * 1000,
       });
@@ -298,6 +302,10 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
     counts,
     answerNext: (answer: RecordedAnswer) => {
       answers.push(answer);
+    },
+    /** The next order is booked but answered with this rp_code (with its basket_id unless told). */
+    bookNextOrderAnswering: (rpCode: string[], basket = true) => {
+      bookedWith = { rpCode, basket };
     },
     /** Answers the next request to this message (/RequestShowOrders) only after `heartbeats` more heartbeats. */
     holdNext: (path: string, heartbeats: number) => {

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpRequest, type HttpResponse, isInconclusiveStatus } from '../../core/http.ts';
+import { createHttpClient, type HttpRequest, type HttpResponse, isUndecidedStatus } from '../../core/http.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
@@ -64,7 +64,7 @@ function kindOf(status: number, code: string | undefined, message: string | unde
   if (status === 409) return 'DuplicateOrder';
   if (status === 429) return 'RateLimited';
   // A gateway's 408, 421, 425 or 499 proves no refusal (its own 409 above is Saxo’s, WIRE.md §8).
-  if (status >= 500 || isInconclusiveStatus(status)) return 'BrokerUnavailable';
+  if (isUndecidedStatus(status)) return 'BrokerUnavailable';
   return 'InvalidOrder';
 }
 
@@ -80,7 +80,9 @@ export function saxoError(response: HttpResponse, mutating: boolean): BrokerErro
           ? 'the same order was sent within 15 seconds (HTTP 409)'
           : `HTTP ${status}`;
   const kind = kindOf(status, code, message);
-  return new SaxoError(kind, message ?? code ?? fallback, response, code, mutating && kind === 'BrokerUnavailable');
+  // Words the table names on a 5xx or a gateway's inconclusive 4xx decide nothing (Saxo's own 409 does).
+  const undecided = kind === 'BrokerUnavailable' || (status !== 409 && isUndecidedStatus(status));
+  return new SaxoError(kind, message ?? code ?? fallback, response, code, mutating && undecided);
 }
 
 /** Seconds until the exhausted limit resets (X-RateLimit-<Dimension>-Reset), the longest named. */

@@ -187,6 +187,15 @@ describe("Saxo's answers", () => {
     t.fake.inject({ method: 'POST', path: ORDERS, status: 503, body: { Message: 'Service unavailable' } });
     const down = await brokerFailure(t.place(session, buy, 'sig-503'));
     expect([down.kind, down.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
+    // Words the table names ("not enough") on a 500 name the kind, not a decision.
+    t.fake.inject({
+      method: 'POST',
+      path: ORDERS,
+      status: 500,
+      body: { ErrorInfo: { ErrorCode: 'InternalServerError', Message: 'Not enough resources to process the request' } },
+    });
+    const worded = await brokerFailure(t.place(session, buy, 'sig-500'));
+    expect([worded.kind, worded.outcomeUnknown]).toEqual(['InsufficientFunds', true]);
     t.fake.inject({ method: 'POST', path: ORDERS, delayMs: 400 });
     const late = await brokerFailure(
       t.broker.placeOrder({ ...t.ctx, signal: AbortSignal.timeout(250) }, session, {
@@ -196,7 +205,7 @@ describe("Saxo's answers", () => {
       }),
     );
     expect([late.kind, late.outcomeUnknown]).toEqual(['BrokerUnavailable', true]);
-    expect(t.fake.placements()).toHaveLength(5);
+    expect(t.fake.placements()).toHaveLength(6);
   });
 
   it('prechecks without placing: the estimate, or the refusal placing would meet', async () => {

@@ -102,6 +102,17 @@ describe('errors', () => {
     expect(fake.submissions().length).toBe(before + 1);
   });
 
+  it('a back-office refusal in an HTTP 200 (errors, no order) is a rejection with Tradier’s words, sent once', async () => {
+    const before = fake.submissions().length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...buy, action: 'buy_to_cover' })));
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradier: Backoffice rejected override of the order. UnexpectedBuyToCoverOrder',
+      outcomeUnknown: false,
+    });
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
   it('maps other 400s to InvalidOrder with Tradier’s message', async () => {
     const error = await failure(broker.placeOrder(ctx, session, input({ ...buy, symbol: 'NOPE' })));
     expect(error).toMatchObject({ kind: 'InvalidOrder', message: 'Tradier: Invalid symbol: NOPE' });

@@ -83,6 +83,10 @@ export async function startFakeTradier(options: FakeTradierOptions = {}) {
       if (error instanceof TradierRefusal) return reply.code(400).send(errors(error.message));
       throw error;
     }
+    // Tradier's back office refuses with HTTP 200 and no order: a market buy to cover, no short held.
+    const held = positions.get(form.symbol ?? '')?.quantity ?? 0;
+    if (form.preview !== 'true' && form.type === 'market' && form.side === 'buy_to_cover' && !(held < 0))
+      return { errors: { error: ['Backoffice rejected override of the order.', 'UnexpectedBuyToCoverOrder'] } };
     if (form.preview === 'true')
       return {
         order: {

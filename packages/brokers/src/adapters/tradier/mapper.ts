@@ -4,9 +4,10 @@
 //   class=multileg&symbol=SPY&type=debit&price=1.2&option_symbol[0]=…&side[0]=buy_to_open&quantity[0]=1
 import { type Order, type OrderLeg, type OrderResponse, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { decimalField, decimalString, stringField } from '../../core/json-read.ts';
+import { matchException } from '../../core/exceptions.ts';
+import { asRecord, decimalField, decimalString, stringField } from '../../core/json-read.ts';
 import { usPriceOnTick } from '../../core/ticks.ts';
-import { TRADIER_TITLE } from './descriptor.ts';
+import { TRADIER_TITLE, tradierDescriptor } from './descriptor.ts';
 
 export type TradierForm = Record<string, string>;
 
@@ -91,8 +92,26 @@ function multilegForm(order: Order, legs: OrderLeg[], tag: string | undefined): 
   return form;
 }
 
-/** {"order": {"id": 257459, "status": "ok", "partner_id": "c4998eb7-…"}} */
+/**
+ * The refusal Tradier's back office answers with HTTP 200 and no order (as its 400s word theirs):
+ *   {"errors": {"error": ["Backoffice rejected override of the order.", "UnexpectedBuyToCoverOrder"]}}
+ */
+function bodyRefusal(body: unknown): BrokerError | undefined {
+  const said = asRecord(asRecord(body)?.errors)?.error;
+  const texts = (Array.isArray(said) ? said : [said]).filter((text): text is string => typeof text === 'string');
+  if (texts.length === 0 || asRecord(body)?.order !== undefined) return undefined;
+  const message = texts.join(' ');
+  return new BrokerError(
+    matchException(tradierDescriptor.exceptions, message) ?? 'InvalidOrder',
+    TRADIER_TITLE,
+    message,
+  );
+}
+
+/** {"order": {"id": 257459, "status": "ok", "partner_id": "c4998eb7-…"}}; a 200 refusal (bodyRefusal) is one. */
 export function fromPlacement(body: unknown): OrderResponse {
+  const refused = bodyRefusal(body);
+  if (refused) throw refused;
   const order = (body as { order?: unknown } | undefined)?.order;
   const id = stringField(order, 'id');
   if (!id || stringField(order, 'status') !== 'ok')
@@ -102,6 +121,8 @@ export function fromPlacement(body: unknown): OrderResponse {
 
 /** {"order": {"status": "ok", "result": true, "cost": 1121.5, "commission": 0, "fees": 0, …}} */
 export function fromPreview(body: unknown, tag: string): OrderResponse {
+  const refused = bodyRefusal(body);
+  if (refused) throw refused;
   const order = (body as { order?: unknown } | undefined)?.order;
   if (stringField(order, 'status') !== 'ok')
     throw new BrokerError('BrokerUnavailable', TRADIER_TITLE, 'unexpected preview answer');

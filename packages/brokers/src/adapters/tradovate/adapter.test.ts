@@ -141,16 +141,36 @@ describe('errors', () => {
       message: 'Tradovate: Max position limit of 50 reached (MaxPosLimitReached)',
       outcomeUnknown: false,
     });
-    fake.inject({ path: '/v1/order/placeorder', status: 200, body: { failureReason: 'RiskCheckTimeout' } });
-    const timeout = await failure(
-      broker.placeOrder(ctx, session, input({ symbol: 'CLF27', action: 'buy', quantity: 1 })),
-    );
+    expect(fake.submissions().length).toBe(before + 1);
+  });
+
+  it('RiskCheckTimeout decides nothing: an unknown outcome, not resent, the order found by its clOrdId', async () => {
+    const before = fake.submissions().length;
+    const placing = input({ symbol: 'CLF27', action: 'buy', quantity: 1 });
+    const sentAt = Date.now();
+    fake.loseNextPlacement('RiskCheckTimeout');
+    const timeout = await failure(broker.placeOrder(ctx, session, placing));
     expect(timeout).toMatchObject({
       kind: 'BrokerUnavailable',
-      outcomeUnknown: false,
+      outcomeUnknown: true,
       message: 'Tradovate: RiskCheckTimeout',
     });
-    expect(fake.submissions().length).toBe(before + 2);
+    expect(fake.submissions().length).toBe(before + 1);
+    const found = await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt });
+    expect(found).toMatchObject({ match: 'exact', order: { id: String(fake.book.orders.at(-1)?.id) } });
+  });
+
+  it('a failure beside an order id is no rejection: the order exists, an unknown outcome found by its clOrdId', async () => {
+    const placing = input({ symbol: 'CLF27', action: 'buy', quantity: 1 });
+    const sentAt = Date.now();
+    fake.loseNextPlacement('OtherExecutionRelated', 'Execution report not received', true);
+    const failed = await failure(broker.placeOrder(ctx, session, placing));
+    expect(failed).toMatchObject({
+      message: 'Tradovate: Execution report not received (OtherExecutionRelated)',
+      outcomeUnknown: true,
+    });
+    const found = await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt });
+    expect(found).toMatchObject({ match: 'exact', order: { id: String(fake.book.orders.at(-1)?.id) } });
   });
 
   it('an HTTP 200 failureReason Unauthorized refuses that order, not the token (a refused token is a 401)', async () => {

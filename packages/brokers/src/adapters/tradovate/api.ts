@@ -55,6 +55,12 @@ function kindOf(...texts: Array<string | undefined>): BrokerErrorKind | undefine
 }
 
 /**
+ * failureReasons that decide nothing: the risk check ran out of time with the order in it, so the
+ * order may still go on (reconciliation finds it by its clOrdId).
+ */
+const UNDECIDED = new Set(['RiskCheckTimeout']);
+
+/**
  * The failure a 200 body reports, if it reports one. The token of a 200 was accepted (a refused
  * one is a 401, WIRE.md §8): a read (positions, an order lookup) answered with words the table
  * reads as credentials ("Access is denied") concerns that account and that read, and refuses it
@@ -79,7 +85,11 @@ export function bodyError(
     const byReason = kindOf(reason);
     const byText = kindOf(text);
     const kind = byReason ?? (byText === 'AuthenticationError' ? undefined : byText) ?? 'InvalidOrder';
-    return new BrokerError(ofThis(kind), TRADOVATE_TITLE, message);
+    // An order id beside the failure: the order exists at Tradovate, whatever became of it.
+    const created = !read && stringField(record, 'orderId') !== undefined;
+    return new BrokerError(ofThis(kind), TRADOVATE_TITLE, message, {
+      outcomeUnknown: UNDECIDED.has(reason) || created,
+    });
   }
   const errorText = stringField(record, 'errorText')?.trim();
   if (errorText) return new BrokerError(ofThis(kindOf(errorText) ?? refusal), TRADOVATE_TITLE, errorText);

@@ -142,12 +142,18 @@ export async function startTradovateFake(options: TradovateFakeOptions = {}) {
     '/v1/contractMaturity/deps',
     answer((request) => library.maturities.filter((item) => item.productId === num(query(request).masterid))),
   );
+  /** What the next placement, carried out, is answered instead (its answer lost to a timeout). */
+  let lostAnswer: Json | undefined;
   for (const kind of ['order', 'oso', 'oco'] as const) {
     app.post(
       `/v1/order/place${kind}`,
       answer((request) => {
         const { user, session } = who(request);
-        return book.place(body(request), kind, user.userId, session);
+        const placed = book.place(body(request), kind, user.userId, session);
+        const lost = lostAnswer;
+        lostAnswer = undefined;
+        if (lost?.orderId === true) return { ...lost, orderId: (placed as Json).orderId };
+        return lost ?? placed;
       }),
     );
   }
@@ -210,6 +216,17 @@ export async function startTradovateFake(options: TradovateFakeOptions = {}) {
     accounts,
     inject: server.inject,
     clearInjections: server.clearInjections,
+    /**
+     * The next placement is carried out but answered with this failure (e.g. RiskCheckTimeout),
+     * beside the order's id when `withOrderId`.
+     */
+    loseNextPlacement: (failureReason: string, failureText?: string, withOrderId = false) => {
+      lostAnswer = {
+        failureReason,
+        ...(failureText ? { failureText } : {}),
+        ...(withOrderId ? { orderId: true } : {}),
+      };
+    },
     /** Requests that could have placed an order. */
     submissions: () => server.requests.filter((r) => r.method === 'POST' && /\/order\/place/.test(r.url)),
     close: () => server.app.close(),

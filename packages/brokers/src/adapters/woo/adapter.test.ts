@@ -99,6 +99,17 @@ describe('woo errors', () => {
     expect(posted()).toHaveLength(1);
   });
 
+  it('a 5xx whose words the table names keeps its kind but leaves the outcome unknown', async () => {
+    fake.failNextOrder = {
+      status: 500,
+      code: -1011,
+      message: 'Internal error: order not found in the matching engine',
+    };
+    const error = await expectBrokerError(place({}), 'OrderNotFound', /^WOO X: /);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(posted()).toHaveLength(1);
+  });
+
   it('an order WOO failed to process (-1000, an unknown error) leaves the outcome unknown, not refused', async () => {
     fake.failNextOrder = {
       status: 400,
