@@ -101,6 +101,8 @@ export type NotificationEvent = {
     accountId?: string | null;
     type: T;
     data: EventDataByType[T];
+    /** When it happened (its webhook's `timestamp`); default: when it is written. */
+    at?: Date;
   };
 }[NotificationEventType];
 
@@ -113,6 +115,7 @@ export function eventsJson(events: readonly NotificationEvent[]): string {
       account_id: e.accountId ?? null,
       type: e.type,
       data: e.data,
+      created_at: e.at?.toISOString() ?? null,
     })),
   );
 }

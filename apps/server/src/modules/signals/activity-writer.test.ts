@@ -44,12 +44,16 @@ describe('the activity writer', () => {
       await writer.flush();
       await locker.query('commit');
 
+      const retried = new Date();
       await writer.flush();
-      const events = await t.services.db.$client.query<{ data: { message: string } }>(
-        `select data from notification_events where user_id = $1 and type = 'signal.refused'`,
+      const events = await t.services.db.$client.query<{ data: { message: string }; created_at: Date }>(
+        `select data, created_at from notification_events where user_id = $1 and type = 'signal.refused'`,
         [trader.userId],
       );
       expect(events.rows.map((r) => r.data.message)).toEqual(['Webhooks are paused: outage test']);
+      // The event's time (its webhook's `timestamp`) is when the signal was refused, not when the
+      // kept batch was written.
+      expect(events.rows[0]?.created_at.getTime()).toBeLessThan(retried.getTime());
       const entries = await t.services.db.$client.query(`select 1 from actions where user_id = $1 and code = 'Order'`, [
         trader.userId,
       ]);

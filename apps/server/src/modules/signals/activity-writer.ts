@@ -141,7 +141,8 @@ export class ActivityWriter {
       if (this.#quiet.size >= 10_000) this.#quiet.clear();
       this.#quiet.set(unread.hookId, now);
     }
-    this.#events.push(event);
+    // Stamped now: the batch (or, through an outage, a later one) writes it after it happened.
+    this.#events.push(event.at ? event : { ...event, at: new Date() });
     this.#schedule();
   }
 
