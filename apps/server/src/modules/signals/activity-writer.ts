@@ -4,9 +4,10 @@
 // most the entries of the last batch, never a signal (the signals row is the source of truth,
 // written before the broker is called). A batch the database cannot take for a moment (an
 // outage, a lock held past the statement timeout; not a row it refuses) is kept, up to
-// MAX_HELD entries, and written by a later flush instead of being dropped. The request is stored once: an entry of a stored signal
-// names it (signalId) and the activity log reads the request from its row; a refused call (no
-// row) and a repeat (the row holds the first's body) keep theirs here.
+// MAX_HELD entries, and written by a later flush instead of being dropped. The request is
+// stored once: an entry of a stored signal names it (signalId) and the activity log reads the
+// request from its row; a refused call (no row) and a repeat (the row holds the first's body)
+// keep theirs here.
 import type { BrokerWireRequest } from '@router/brokers';
 import type pg from 'pg';
 import type { Logger } from 'pino';
