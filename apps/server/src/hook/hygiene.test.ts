@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/app.ts';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../test/app.ts';
+import { createSetting } from '../../test/notification-fixtures.ts';
 import { eventually, postSignal, setupTrader } from '../../test/signal-fixtures.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({
     env: { HOOK_INVALID_THRESHOLD: '3', HOOK_RATE_PER_HOOK: '1/5', HOOK_RATE_PER_ADDRESS: '0', HOOK_TIMINGS: 'true' },
+    authenticate: authenticateAsUserId,
   });
 });
 afterAll(() => t.close());
@@ -45,6 +47,30 @@ describe('hook hygiene', () => {
     expect(res.json()).toEqual({ status: 'Error', message: 'Too many requests: slow down' });
     // When to try again, in whole seconds (RFC 9110): the burst refills within a second or so.
     expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it("tells a live hook's trader of signals refused over its rate (signal.refused, once a minute)", async () => {
+    // A trader whose strategy outruns the limit loses those signals (4xx: the sender does not
+    // retry): told as any refusal, but once a minute per hook however many are refused.
+    const trader = await setupTrader(t, 'outrun@example.com', { credits: 20 });
+    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, { email: 'outrun@example.com' });
+    const codes = [];
+    for (let i = 0; i < 9; i++)
+      codes.push((await postSignal(t, trader.shortKey, { ...BUY, quantity: i + 1 })).statusCode);
+    expect(codes.filter((code) => code === 429).length).toBeGreaterThanOrEqual(2);
+    await t.app.signalRuntime.writer.flush();
+    const { rows } = await t.services.db.$client.query<{ data: Record<string, unknown> }>(
+      `select data from notification_events where user_id = $1 and type = 'signal.refused'`,
+      [trader.userId],
+    );
+    expect(rows.map((r) => r.data)).toEqual([
+      expect.objectContaining({
+        reason: 'refused',
+        message: 'Too many requests: slow down',
+        hook: { key: trader.hook.key, shortKey: trader.shortKey, name: 'Main' },
+        accountId: trader.accountId,
+      }),
+    ]);
   });
 
   it('drops a cached hook on hook_changed', async () => {

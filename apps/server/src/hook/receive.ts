@@ -1,11 +1,12 @@
 // POST /hook/:shortKey before the signal path: the sender's address limit, the key's shape, the
-// hook from the in-process cache (no round trip when cached), the hook's own limit. Then
-// submitSignal (modules/signals) does the rest.
+// hook from the in-process cache (no round trip when cached), the hook's own limit (a signal over
+// it is told as signal.refused). Then submitSignal (modules/signals) does the rest.
 import { platformOfAddress, SHORT_KEY_PATTERN } from '@router/shared';
 import { addressKey } from '../address-key.ts';
 import type { HookEntry } from '../modules/hooks/index.ts';
 import {
   NOT_FOUND,
+  refusalEvent,
   type SignalRuntime,
   type Submitted,
   submitSignal,
@@ -57,7 +58,13 @@ export async function receiveSignal(h: HookTransport, req: HookRequest): Promise
   }
   h.signals.timings.record('lookup', req.hrStart);
   if (!entry) return refused(NOT_FOUND);
-  if (!h.byHook.take(entry.hookId)) return tooMany(h.byHook, entry.hookId);
+  if (!h.byHook.take(entry.hookId)) {
+    // The sender does not retry a 4xx: the trader hears of it (signal.refused), as of a refusal
+    // before the body is read, at most once a minute per hook however many are refused.
+    const event = refusalEvent(entry, TOO_MANY);
+    if (event) h.signals.writer.notify(event, entry);
+    return tooMany(h.byHook, entry.hookId);
+  }
   return submitSignal(h.signals, { entry, body: req.body, address: req.address, receivedAt: req.receivedAt });
 }
 

@@ -1,7 +1,7 @@
 // What the hook writes after answering: activity entries and called_at in batches, invalid
 // request counting (and the deactivation past the threshold, with its hook_changed notification).
 import { HOOK_CHANGED_CHANNEL } from './hooks.repository.ts';
-import { jsonEventSource, notificationEventCtes } from './notification-outbox.repository.ts';
+import { jsonEventCtes, jsonEventSource } from './notification-outbox.repository.ts';
 import type { Queryable } from './signals.repository.ts';
 
 export interface ActionRow {
@@ -18,7 +18,7 @@ const ACTIONS_BATCH = `with added as (
     insert into actions (user_id, code, address, metadata, created_at)
     select user_id, code, address, metadata, created_at from json_to_recordset($1::json)
       as t(user_id bigint, code text, address text, metadata jsonb, created_at timestamptz)
-  ), events as (${jsonEventSource('$2')}), ${notificationEventCtes('events')}
+  ), events as (${jsonEventSource('$2')}), ${jsonEventCtes('events')}
   select 1`;
 
 /**

@@ -146,7 +146,7 @@ export function claimWaitingDeliveries(
     where d.notification_id in (${groupSettings(group)})
       and d.status = 'pending' and d.type = ${group.type}
       and d.id <> all(${`{${group.claimed.join(',')}}`}::bigint[])
-    order by d.created_at
+    order by d.created_at, d.id
     limit ${limit}
     for update of d skip locked`,
   );

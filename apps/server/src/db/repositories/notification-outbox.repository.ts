@@ -17,27 +17,31 @@ import type { Queryable } from './signals.repository.ts';
  * is absent or holds the type. One delivery per event and webhook setting (each signed with
  * its setting's own secret, its receiver's to verify, and in its setting's log, though two settings
  * share a URL) and per email address (case-insensitively), due now, or when the digest its
- * setting and kind is collecting for goes.
+ * setting and kind is collecting for goes. The deliveries are numbered in the order of `source`'s
+ * rows (the order the events were emitted: a batch of refusals, a signal's order.placed before
+ * its order.filled), which is the order the worker claims, sends and lists them in; they share
+ * one `now()`, so without it their order was that of their random event ids. `at`: an SQL
+ * expression over the source row `s` for when the event happened (default: the statement's now()).
  */
-export function notificationEventCtes(source: string): string {
+export function notificationEventCtes(source: string, at = 'now()'): string {
   return `notify_source as materialized (
-      select 'msg_' || replace(gen_random_uuid()::text, '-', '') as event_id, s.user_id::bigint as user_id,
-        s.connector_id::bigint as connector_id, s.account_id::text as account_id, s.type::text as type,
-        s.data::jsonb as data
+      select 'msg_' || replace(gen_random_uuid()::text, '-', '') as event_id, row_number() over () as seq,
+        s.user_id::bigint as user_id, s.connector_id::bigint as connector_id, s.account_id::text as account_id,
+        s.type::text as type, s.data::jsonb as data, ${at} as created_at
       from ${source} s
     ), notify_targets as (
-      select distinct on (e.event_id, n.type, case when n.type = 2 then lower(n.metadata->>'email') else n.id::text end)
-        e.event_id, n.id as notification_id, e.type
+      select distinct on (e.seq, n.type, case when n.type = 2 then lower(n.metadata->>'email') else n.id::text end)
+        e.event_id, e.seq, n.id as notification_id, e.type
       from notify_source e
       join notifications n on n.user_id = e.user_id
         and (e.connector_id is null or n.connector_id = e.connector_id)
         and (e.account_id is null or n.account_id = e.account_id)
       where n.is_enabled and n.type in (1, 2)
         and (n.metadata->'events' is null or n.metadata->'events' ? e.type)
-      order by e.event_id, n.type, case when n.type = 2 then lower(n.metadata->>'email') else n.id::text end, n.id
+      order by e.seq, n.type, case when n.type = 2 then lower(n.metadata->>'email') else n.id::text end, n.id
     ), notify_events as (
-      insert into notification_events (id, user_id, connector_id, account_id, type, data)
-      select e.event_id, e.user_id, e.connector_id, e.account_id, e.type, e.data from notify_source e
+      insert into notification_events (id, user_id, connector_id, account_id, type, data, created_at)
+      select e.event_id, e.user_id, e.connector_id, e.account_id, e.type, e.data, e.created_at from notify_source e
       where exists (select 1 from notify_targets t where t.event_id = e.event_id)
       returning id
     ), notify_deliveries as (
@@ -46,18 +50,26 @@ export function notificationEventCtes(source: string): string {
       select t.event_id, t.notification_id, t.type, greatest(now(), (select g.collecting_until
           from notification_digests g where g.notification_id = t.notification_id and g.type = t.type))
       from notify_targets t
+      order by t.seq, t.notification_id
       returning id
     )`;
 }
 
-/** The columns of emitEvents' JSON input rows (json_to_recordset). */
-const SOURCE_COLUMNS = 'user_id bigint, connector_id bigint, account_id text, type text, data jsonb';
+/** The columns of emitEvents' JSON input rows (json_to_recordset); created_at may be null (now). */
+const SOURCE_COLUMNS =
+  'user_id bigint, connector_id bigint, account_id text, type text, data jsonb, created_at timestamptz';
 
 /** A select of source rows from `param`, a JSON parameter holding events (eventsJson of events.ts). */
 export const jsonEventSource = (param: string) =>
   `select * from json_to_recordset(${param}::json) as t(${SOURCE_COLUMNS})`;
 
-const EMIT_TAIL = `${notificationEventCtes('source')}
+/**
+ * notificationEventCtes of a jsonEventSource: each event at its own time when it has one (a
+ * refusal queued by the hook's batch writer, written up to a batch, or an outage, later).
+ */
+export const jsonEventCtes = (source: string) => notificationEventCtes(source, 'coalesce(s.created_at, now())');
+
+const EMIT_TAIL = `${jsonEventCtes('source')}
   select (select count(*) from notify_deliveries)::int as deliveries`;
 
 /** insertEventsOn's statement text, built once (pg compares a named statement's text each call). */

@@ -6,7 +6,8 @@
 //   order.placed, order.filled, order.rejected — the statements writing a signal's outcome
 //     (signals.repository.ts recordSignalOutcomes, reconciliation included) and paper fills
 //     (paper.repository.ts), through db/repositories/signal-events.sql.ts;
-//   signal.refused — modules/signals/refusal-event.ts, written with the refusal's activity entry;
+//   signal.refused — modules/signals/refusal-event.ts, written with the refusal's activity entry
+//     (a signal over the hook's rate limit: hook/receive.ts, no entry, once a minute per hook);
 //   credits.low, credits.exhausted — where the balance goes down: the hook's store statement
 //     (signals.repository.ts) and modules/accounts/credits.ts, by the rule of credit-events.ts;
 //   connector.expiring — the notification worker (expiry.ts); connector.deactivated —
@@ -100,6 +101,8 @@ export type NotificationEvent = {
     accountId?: string | null;
     type: T;
     data: EventDataByType[T];
+    /** When it happened (its webhook's `timestamp`); default: when it is written. */
+    at?: Date;
   };
 }[NotificationEventType];
 
@@ -112,6 +115,7 @@ export function eventsJson(events: readonly NotificationEvent[]): string {
       account_id: e.accountId ?? null,
       type: e.type,
       data: e.data,
+      created_at: e.at?.toISOString() ?? null,
     })),
   );
 }

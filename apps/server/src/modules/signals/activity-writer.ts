@@ -2,18 +2,26 @@
 // with the signal.refused events of the refusals among them) and hooks.called_at (one update)
 // every 200 ms. Cheaper than a job queue, and a crash loses at
 // most the entries of the last batch, never a signal (the signals row is the source of truth,
-// written before the broker is called). The request is stored once: an entry of a stored signal
-// names it (signalId) and the activity log reads the request from its row; a refused call (no
-// row) and a repeat (the row holds the first's body) keep theirs here.
+// written before the broker is called). A batch the database cannot take for a moment (an
+// outage, a lock held past the statement timeout; not a row it refuses) is kept, up to
+// MAX_HELD entries, and written by a later flush instead of being dropped. The request is
+// stored once: an entry of a stored signal names it (signalId) and the activity log reads the
+// request from its row; a refused call (no row) and a repeat (the row holds the first's body)
+// keep theirs here.
 import type { BrokerWireRequest } from '@router/brokers';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { isDataError } from '../../db/repositories/executor.ts';
 import { type ActionRow, insertActions, touchHooks } from '../../db/repositories/hook-activity.repository.ts';
 import type { HookEntry } from '../hooks/index.ts';
 import { eventsJson, type NotificationEvent } from '../notifications/events.ts';
 
 const FLUSH_EVERY_MS = 200;
 const FLUSH_AT = 500;
+/** After a batch failed for an outage: the next try (not at FLUSH_AT, which would hammer it). */
+const RETRY_AFTER_MS = 1_000;
+/** Entries (and events) kept through an outage at most; the oldest go first beyond it. */
+const MAX_HELD = 5_000;
 const MAX_REQUEST_TEXT = 8_192;
 /** A refusal before the body is read (hook or connector off) is told once a minute per hook. */
 const QUIET_MS = 60_000;
@@ -84,6 +92,9 @@ export class ActivityWriter {
   #quiet = new Map<number, number>();
   #touched = new Map<number, Date>();
   #timer: NodeJS.Timeout | undefined;
+  /** The last batch failed for an outage: flushes wait for the retry timer. */
+  #holding = false;
+  #closed = false;
   #flushing: Promise<void> = Promise.resolve();
   readonly #pool: pg.Pool;
   readonly #log: Logger;
@@ -131,7 +142,8 @@ export class ActivityWriter {
       if (this.#quiet.size >= 10_000) this.#quiet.clear();
       this.#quiet.set(unread.hookId, now);
     }
-    this.#events.push(event);
+    // Stamped now: the batch (or, through an outage, a later one) writes it after it happened.
+    this.#events.push(event.at ? event : { ...event, at: new Date() });
     this.#schedule();
   }
 
@@ -142,11 +154,57 @@ export class ActivityWriter {
   }
 
   #schedule(): void {
-    if (this.#actions.length >= FLUSH_AT) void this.flush();
+    if (this.#closed) return;
+    if (this.#actions.length >= FLUSH_AT && !this.#holding) void this.flush();
     else if (!this.#timer) {
-      this.#timer = setTimeout(() => void this.flush(), FLUSH_EVERY_MS);
+      this.#timer = setTimeout(() => void this.flush(), this.#holding ? RETRY_AFTER_MS : FLUSH_EVERY_MS);
       this.#timer.unref();
     }
+  }
+
+  /** Puts a batch the database could not take back ahead of what came since, within MAX_HELD. */
+  #hold(actions: PendingAction[], events: NotificationEvent[], error: unknown): void {
+    this.#holding = true;
+    this.#actions = [...actions, ...this.#actions].slice(-MAX_HELD);
+    this.#events = [...events, ...this.#events].slice(-MAX_HELD);
+    this.#log.error(
+      { err: error, entries: this.#actions.length },
+      'hook activity not written yet: kept for the next try',
+    );
+    this.#schedule();
+  }
+
+  /** A failure of the rows themselves (one the database refuses), not of the database. */
+  static #refusedRows(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return isDataError(error) || (typeof code === 'string' && code.startsWith('54'));
+  }
+
+  /** One row the database refuses must not cost the others theirs: each row, then the events, alone. */
+  async #writeApart(rows: readonly ActionRow[], json: string): Promise<void> {
+    for (const row of rows) {
+      await insertActions(this.#pool, [row]).catch((error: unknown) =>
+        this.#log.error({ err: error, code: row.code }, 'hook activity entry not written'),
+      );
+    }
+    await insertActions(this.#pool, [], json).catch((error: unknown) =>
+      this.#log.error({ err: error }, 'signal.refused events not written'),
+    );
+  }
+
+  /** Stops retrying a kept batch (the server stops, after its last flush): it is dropped, and logged. */
+  close(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#actions.length > 0 || this.#events.length > 0) {
+      this.#log.error(
+        { entries: this.#actions.length, events: this.#events.length },
+        'hook activity not written: the database could not take it before the server stopped',
+      );
+    }
+    this.#actions = [];
+    this.#events = [];
+    this.#closed = true;
   }
 
   /** Writes what is queued; failures are logged (activity only, the signals are stored). */
@@ -165,16 +223,10 @@ export class ActivityWriter {
       const json = eventsJson(events);
       try {
         await insertActions(this.#pool, rows, json);
-      } catch {
-        // One row the database refuses must not cost the others theirs.
-        for (const row of rows) {
-          await insertActions(this.#pool, [row]).catch((error: unknown) =>
-            this.#log.error({ err: error, code: row.code }, 'hook activity entry not written'),
-          );
-        }
-        await insertActions(this.#pool, [], json).catch((error: unknown) =>
-          this.#log.error({ err: error }, 'signal.refused events not written'),
-        );
+        this.#holding = false;
+      } catch (error) {
+        if (ActivityWriter.#refusedRows(error)) await this.#writeApart(rows, json);
+        else this.#hold(actions, events, error);
       }
       await touchHooks(this.#pool, touched).catch((error: unknown) =>
         this.#log.error({ err: error }, 'hook call times not written'),

@@ -108,6 +108,7 @@ export function createSignalRuntime(services: Services): SignalRuntime {
       await queue?.stop();
       await inFlight.drain(config.HOOK_DEADLINE_MS + 2_000);
       await writer.flush();
+      writer.close();
       await listener?.close();
     },
   };

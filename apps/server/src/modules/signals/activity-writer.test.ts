@@ -1,0 +1,67 @@
+// The activity writer's batch (activity entries with the signal.refused events among them) when
+// the database cannot take it for a moment: kept and written by a later flush, not dropped.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { createSetting } from '../../../test/notification-fixtures.ts';
+import { setupTrader } from '../../../test/signal-fixtures.ts';
+import { ActivityWriter } from './activity-writer.ts';
+import { ruleRefused } from './answers.ts';
+import { refusalEvent } from './refusal-event.ts';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp({ authenticate: authenticateAsUserId, notifications: { pollMs: 600_000 } });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the activity writer', () => {
+  it('keeps a batch the database could not take for a moment, and writes it with the next flush', async () => {
+    const trader = await setupTrader(t, 'writer-outage@example.com');
+    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'writer-outage@example.com',
+    });
+    const entry = await t.app.signalRuntime.hooks.get(trader.shortKey);
+    if (!entry) throw new Error('hook not found');
+    // A pool of the writer's own whose statements give up after 300 ms: a table held by another
+    // session (a migration, a long lock) fails them as an outage would.
+    const connectionString = (t.services.db.$client.options as { connectionString: string }).connectionString;
+    const pool = new pg.Pool({ connectionString, max: 2, statement_timeout: 300 });
+    const locker = await t.services.db.$client.connect();
+    try {
+      const writer = new ActivityWriter(pool, t.services.log);
+      const answer = ruleRefused('paused', 'Webhooks are paused: outage test');
+      const event = refusalEvent(entry, answer);
+      if (!event) throw new Error('no event');
+      writer.notify(event);
+      writer.order({ hook: entry, address: null, request: '{}', response: answer.body, elapsedMs: 1, at: new Date() });
+
+      await locker.query('begin');
+      await locker.query('lock table notification_events, actions in access exclusive mode');
+      await writer.flush();
+      await locker.query('commit');
+
+      const retried = new Date();
+      await writer.flush();
+      const events = await t.services.db.$client.query<{ data: { message: string }; created_at: Date }>(
+        `select data, created_at from notification_events where user_id = $1 and type = 'signal.refused'`,
+        [trader.userId],
+      );
+      expect(events.rows.map((r) => r.data.message)).toEqual(['Webhooks are paused: outage test']);
+      // The event's time (its webhook's `timestamp`) is when the signal was refused, not when the
+      // kept batch was written.
+      expect(events.rows[0]?.created_at.getTime()).toBeLessThan(retried.getTime());
+      const entries = await t.services.db.$client.query(`select 1 from actions where user_id = $1 and code = 'Order'`, [
+        trader.userId,
+      ]);
+      expect(entries.rows).toHaveLength(1);
+    } finally {
+      await locker.query('rollback').catch(() => {});
+      locker.release();
+      await pool.end();
+    }
+  });
+});
