@@ -5,8 +5,10 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { toAppError } from '../errors.ts';
+import { AppError, toAppError } from '../errors.ts';
 import { bearerToken } from '../http/bearer.ts';
+import { TOO_MANY_FAILURES } from '../modules/auth/failed-auth.ts';
+import { hashToken } from '../modules/auth/tokens.ts';
 import type { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 import type { GraphQLContext } from './context.ts';
@@ -47,7 +49,7 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
       const bearer = bearerToken(req);
       return {
         services,
-        viewer: await authenticate(services, req, bearer),
+        viewer: await viewerOf(services, authenticate, req, bearer),
         requestId: String(req.id),
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',
@@ -57,4 +59,22 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
       };
     },
   });
+}
+
+/**
+ * The caller, with bearer tokens that resolve to nothing limited per client address as the REST
+ * API limits them (modules/auth/failed-auth.ts): an address spraying random tokens is refused
+ * before the database lookup, while tokens that authenticated lately still pass. A second-factor
+ * token is no viewer but a live credential (its session is cached by the lookup): no failure.
+ */
+async function viewerOf(services: Services, authenticate: Authenticate, req: FastifyRequest, bearer: string | null) {
+  if (!bearer) return authenticate(services, req, null);
+  const gate = services.identity.failedAuth;
+  const hash = hashToken(bearer);
+  // Answered as every GraphQL rate limit is: code RATE_LIMITED (the web app keeps the session).
+  if (gate.refusal(req.ip, hash) > 0) throw new AppError('RATE_LIMITED', TOO_MANY_FAILURES);
+  const viewer = await authenticate(services, req, bearer);
+  if (viewer || services.identity.sessions.get(hash)) gate.succeeded(hash);
+  else gate.failed(req.ip, hash);
+  return viewer;
 }
