@@ -28,6 +28,8 @@ export const RULES = {
   emailLink: { limit: 30, windowMs: 60_000 },
   passcodeFailures: { limit: 5, windowMs: 5 * 60_000 },
   confirmationResend: { limit: 1, windowMs: 5 * 60_000 },
+  /** A Google or Apple ID token's nonce signs in once; blocked at least an hour (Google's token lifetime). */
+  socialNonce: { limit: 1, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, Rule>;
 
 /** How often expired counters are removed, by whichever instance gets there. */

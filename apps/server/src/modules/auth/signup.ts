@@ -76,8 +76,9 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
   const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
   const referrer = await signupReferrer(services.db, input.referrerCode);
   if (input.type === 'token') {
-    const { issuer, token } = parseInput(socialCredentialsSchema, input.credentials, 'credentials');
-    const identity = await verifySocialToken(services, issuer, token);
+    // The nonce is checked, not spent: the sign-in that follows a token sign-up (SPEC §4) spends it.
+    const { issuer, token, nonce } = parseInput(socialCredentialsSchema, input.credentials, 'credentials');
+    const identity = await verifySocialToken(services, issuer, token, nonce);
     return findOrCreateSocialUser(services, {
       email: identity.email,
       firstName: firstName ?? identity.firstName,
