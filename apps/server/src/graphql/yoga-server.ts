@@ -5,10 +5,8 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { AppError, toAppError } from '../errors.ts';
+import { toAppError } from '../errors.ts';
 import { bearerToken } from '../http/bearer.ts';
-import { TOO_MANY_FAILURES } from '../modules/auth/failed-auth.ts';
-import { hashToken } from '../modules/auth/tokens.ts';
 import type { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 import type { GraphQLContext } from './context.ts';
@@ -69,12 +67,11 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
  */
 async function viewerOf(services: Services, authenticate: Authenticate, req: FastifyRequest, bearer: string | null) {
   if (!bearer) return authenticate(services, req, null);
-  const gate = services.identity.failedAuth;
-  const hash = hashToken(bearer);
   // Answered as every GraphQL rate limit is: code RATE_LIMITED (the web app keeps the session).
-  if (gate.refusal(req.ip, hash) > 0) throw new AppError('RATE_LIMITED', TOO_MANY_FAILURES);
-  const viewer = await authenticate(services, req, bearer);
-  if (viewer || services.identity.sessions.get(hash)) gate.succeeded(hash);
-  else gate.failed(req.ip, hash);
-  return viewer;
+  return services.identity.failedAuth.resolve(
+    req.ip,
+    bearer,
+    () => authenticate(services, req, bearer),
+    (viewer, hash) => viewer !== null || services.identity.sessions.get(hash) !== undefined,
+  );
 }

@@ -1,11 +1,14 @@
-// Failed authentications per client address, shared by the REST API (/api/v1) and /graphql:
+// Failed authentications per client address, shared by the REST API (/api/v1), /graphql and the
+// consent endpoints (/api/oauth):
 // random bearer tokens each cost a database lookup, so an address that sprays them is refused
 // before the lookup (one allowance for both endpoints). The address is req.ip, as TRUST_PROXY
 // names it; an IPv6 client by its /64 (addressKey). Valid tokens spend none of it, and one that
 // authenticated lately (or was just issued) still passes from such an address: a script looping
 // on a stale token does not stop its neighbours behind the same NAT.
 import { addressKey } from '../../address-key.ts';
+import { AppError } from '../../errors.ts';
 import { RateLimiter } from '../../hook/rate-limit.ts';
+import { hashToken } from './tokens.ts';
 
 /** Unknown, expired or revoked tokens per client address: 50 at once, then one a second. */
 export const FAILED_AUTH_PER_ADDRESS = { rate: 1, burst: 50 };
@@ -37,5 +40,19 @@ export class FailedAuthGate {
     this.#known.delete(tokenHash);
     if (this.#known.size >= KNOWN_MAX) this.#known.delete(this.#known.keys().next().value ?? '');
     this.#known.set(tokenHash, Date.now());
+  }
+
+  /**
+   * Looks `token` up from `ip` (`lookup`), refused before the lookup (RATE_LIMITED) when the
+   * address is over its failures and the token not known lately; `live` tells a credential
+   * from nothing by the answer and the token's hash.
+   */
+  async resolve<T>(ip: string, token: string, lookup: () => Promise<T>, live: (found: T, hash: string) => boolean) {
+    const hash = hashToken(token);
+    if (this.refusal(ip, hash) > 0) throw new AppError('RATE_LIMITED', TOO_MANY_FAILURES);
+    const found = await lookup();
+    if (live(found, hash)) this.succeeded(hash);
+    else this.failed(ip, hash);
+    return found;
   }
 }
