@@ -76,6 +76,7 @@ async function socialSignin(caller: Caller, credentials: unknown, metadata: unkn
   const names = signinMetadataSchema.parse(metadata) ?? {};
   const user = await findOrCreateSocialUser(services, {
     email: identity.email,
+    vouched: identity.vouched,
     firstName: names.firstName ?? identity.firstName,
     lastName: names.lastName ?? identity.lastName,
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN } from '../../../test/identity.ts';
 import { browserNonce, type LocalJwks, startLocalJwks } from '../../../test/jwks.ts';
+import { NOT_VOUCHED } from './signup.ts';
 import { NONCE_MISSING, NONCE_SPENT } from './social.ts';
 
 let t: TestApp;
@@ -161,5 +162,21 @@ describe('social sign-in', () => {
       c: { issuer: 'google', token },
     });
     expect(signup.errors?.[0]?.message).toBe(NONCE_MISSING);
+  });
+
+  it('opens an account with a password only through a Google identity Google is authoritative for', async () => {
+    await confirmedUser(t, 'pat@work.example');
+    // A Google account made once with this work address: verified then, perhaps not its owner now.
+    const foreign = await socialSignin('google', await google({ email: 'pat@work.example' }));
+    expect(foreign.data).toBeNull();
+    expect(foreign.errors?.[0]).toMatchObject({ message: NOT_VOUCHED, extensions: { code: 'FORBIDDEN' } });
+    // The address's Google Workspace account (hd) is authoritative, as Gmail is.
+    nonce = browserNonce();
+    const workspace = await socialSignin('google', await google({ email: 'pat@work.example', hd: 'work.example' }));
+    expect(workspace.data?.signin.issuer).toBe('user');
+    await confirmedUser(t, 'pat.home@gmail.com');
+    nonce = browserNonce();
+    const gmail = await socialSignin('google', await google({ email: 'Pat.Home@gmail.com' }));
+    expect(gmail.data?.signin.issuer).toBe('user');
   });
 });

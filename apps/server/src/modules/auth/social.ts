@@ -21,7 +21,15 @@ export interface SocialIdentity {
   lastName?: string;
   /** The token's nonce claim (the hash of the browser's value), spent by a sign-in. */
   nonce: string;
+  /**
+   * Whether the provider is authoritative for the address, not only verified it once: Google is
+   * for Gmail and for a Workspace account (`hd`); any other address on a Google account was
+   * proven when the account was made and may have changed hands since (Google's guidance).
+   */
+  vouched: boolean;
 }
+
+const GMAIL = /@(gmail|googlemail)\.com$/;
 
 /** What the browser gives Google or Apple as the nonce for its random value: SHA-256, hex. */
 export function socialNonceHash(nonce: string): string {
@@ -80,6 +88,7 @@ export async function verifySocialToken(
     firstName: name(payload.given_name),
     lastName: name(payload.family_name),
     nonce: payload.nonce as string,
+    vouched: issuer === 'apple' || GMAIL.test(payload.email.toLowerCase()) || typeof payload.hd === 'string',
   };
 }
 
