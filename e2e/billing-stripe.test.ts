@@ -5,7 +5,7 @@
 // would have. Credits, professional status and payments come from the webhooks only.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalJwks, startLocalJwks } from '../apps/server/test/jwks.ts';
+import { browserNonce, type LocalJwks, startLocalJwks } from '../apps/server/test/jwks.ts';
 import { PACK_100, PLAN_MONTHLY } from '../apps/server/test/stripe-fake/catalog.ts';
 import { stripeEnv } from '../apps/server/test/stripe-fake/client.ts';
 import { type StripeFake, startStripeFake } from '../apps/server/test/stripe-fake/server.ts';
@@ -21,7 +21,8 @@ const browser = useBrowser();
 let fake: StripeFake;
 let server: E2eServer;
 // Google's ID tokens, signed by a local key set (Google's own script is unreachable offline; the
-// sign-up screen also reads a token from the address hash, SPEC §2).
+// sign-up screen also reads a token from the address hash, SPEC §2, with the nonce value the
+// sign-in's start kept in session storage).
 let jwks: LocalJwks;
 
 beforeAll(async () => {
@@ -182,6 +183,7 @@ describe('card payments with Stripe', () => {
 
   it('signs up with Google and a plan: on to Stripe Checkout for that plan, then the plan is running', async () => {
     const email = `google-plan-${Date.now()}@example.test`;
+    const nonce = browserNonce();
     const token = await jwks.sign({
       iss: 'https://accounts.google.com',
       aud: GOOGLE_CLIENT_ID,
@@ -190,8 +192,10 @@ describe('card payments with Stripe', () => {
       email_verified: true,
       given_name: 'Grace',
       family_name: 'Hopper',
+      nonce: nonce.claim,
     });
     const { page, errors, close } = await openPage(browser(), DESKTOP);
+    await page.addInitScript((value) => window.sessionStorage.setItem('signinNonce', value), nonce.value);
     await page.goto(`/signup?stripe_price_id=${PLAN_MONTHLY}#id_token=${token}`);
     await page.waitForURL(`${fake.url}/c/pay/**`);
     const customer = fake.store.all('customer').find((c) => c.email === email);

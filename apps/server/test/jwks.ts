@@ -1,4 +1,5 @@
 // A local JWKS endpoint with keys made by jose, signing ID tokens like Google's and Apple's.
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
@@ -8,6 +9,15 @@ export interface LocalJwks {
   /** Signs an ID token with the served key (or `foreign`, a key not in the set). */
   sign(payload: JWTPayload, options?: { foreign?: boolean; expiresIn?: string | number }): Promise<string>;
   close(): Promise<void>;
+}
+
+/**
+ * A browser's sign-in nonce: `value` is what it keeps and sends with the token, `claim` what it
+ * gives Google or Apple (SHA-256, hex), which the ID token carries as its nonce.
+ */
+export function browserNonce(): { value: string; claim: string } {
+  const value = randomBytes(24).toString('base64url');
+  return { value, claim: createHash('sha256').update(value).digest('hex') };
 }
 
 export async function startLocalJwks(): Promise<LocalJwks> {

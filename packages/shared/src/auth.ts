@@ -55,6 +55,11 @@ export const signinSchema = z.object({ email: emailSchema, password: passwordSch
 export const socialCredentialsSchema = z.object({
   issuer: z.enum(['google', 'apple', 'id']),
   token: z.string().min(1, MESSAGES.required).max(8192),
+  /**
+   * Google and Apple: the random value the browser kept, whose SHA-256 (hex) it gave the provider
+   * as the ID token's nonce; binds the token to this browser's sign-in (issuer 'id' has none).
+   */
+  nonce: z.string().min(16).max(256).optional(),
 });
 
 /** `signin(type: "passcode")` credentials, sent with the identity (mfa) token as Bearer. */

@@ -1,7 +1,8 @@
 // SPEC §7 sign-up, sign-in and sign-out, and which social sign-ins are configured.
 // `type` and `credentials` are a String and JSON (SPEC §3 payloads), checked by the services:
 //   type "password": credentials {email, password}
-//   type "token":    credentials {issuer: "google" | "apple", token: <ID token>}
+//   type "token":    credentials {issuer: "google" | "apple", token: <ID token>, nonce: <the value
+//                    whose SHA-256 the token carries>} or {issuer: "id", token: <one-time token>}
 //   type "passcode": credentials {passcode} (signin only, with the identity token as Bearer)
 
 import type { UserRow } from '../db/repositories/user.repository.ts';

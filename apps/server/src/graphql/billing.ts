@@ -2,11 +2,11 @@
 // accountUpgrade; issue 14): thin resolvers over modules/billing.
 import { type CatalogProduct, listCatalog } from '../modules/billing/catalog.ts';
 import { getInvoice } from '../modules/billing/invoice.ts';
-import { createPaymentSession } from '../modules/billing/payment-session.ts';
+import { createPaymentSession, PAYMENT_OWNER_ONLY } from '../modules/billing/payment-session.ts';
 import { createSignupPaymentSession, type SignupSession } from '../modules/billing/signup-session.ts';
-import { applyForProfessional } from '../modules/billing/upgrade.ts';
+import { applyForProfessional, UPGRADE_OWNER_ONLY } from '../modules/billing/upgrade.ts';
 import { builder } from './builder.ts';
-import { requireDashboard, requireViewer } from './guards.ts';
+import { requireOwner, requireViewer } from './guards.ts';
 
 const ProductRef = builder.objectRef<CatalogProduct>('Product').implement({
   description: 'A Stripe price on sale: a credit pack (type 1), a plan (type 3) or professional status.',
@@ -66,8 +66,9 @@ builder.queryFields((t) => ({
       quantity: t.arg.int({ description: 'default 1' }),
       coupon: t.arg.string({ description: 'a Stripe coupon id (the ?coupon= of the page)' }),
     },
-    // Checkout and the billing portal are the dashboard's, never a personal API token's.
-    resolve: (_root, args, ctx) => createPaymentSession(ctx.services, requireDashboard(ctx), args),
+    // Checkout and the billing portal are the user's own: never a personal API token's, nor an
+    // administrator's acting as them (a card, a plan or its cancellation in the user's name).
+    resolve: (_root, args, ctx) => createPaymentSession(ctx.services, requireOwner(ctx, PAYMENT_OWNER_ONLY), args),
   }),
   accountSignupPaymentSession: t.field({
     type: SignupPaymentSessionRef,
@@ -96,8 +97,9 @@ builder.queryFields((t) => ({
 builder.mutationField('accountUpgrade', (t) =>
   t.boolean({
     description:
-      'Applies for professional status (SPEC §2 Professional application); true when stored. Status comes when its payment completes (Stripe webhook). FORBIDDEN to a personal API token (its answers are a legal statement).',
+      'Applies for professional status (SPEC §2 Professional application); true when stored. Status comes when its payment completes (Stripe webhook). FORBIDDEN to a personal API token and in admin proxy mode (its answers are a legal statement of the user).',
     args: { metadata: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, { metadata }, ctx) => applyForProfessional(ctx.services, requireDashboard(ctx), metadata),
+    resolve: (_root, { metadata }, ctx) =>
+      applyForProfessional(ctx.services, requireOwner(ctx, UPGRADE_OWNER_ONLY), metadata),
   }),
 );

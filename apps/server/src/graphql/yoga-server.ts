@@ -47,7 +47,7 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
       const bearer = bearerToken(req);
       return {
         services,
-        viewer: await authenticate(services, req, bearer),
+        viewer: await viewerOf(services, authenticate, req, bearer),
         requestId: String(req.id),
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? '',
@@ -57,4 +57,21 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
       };
     },
   });
+}
+
+/**
+ * The caller, with bearer tokens that resolve to nothing limited per client address as the REST
+ * API limits them (modules/auth/failed-auth.ts): an address spraying random tokens is refused
+ * before the database lookup, while tokens that authenticated lately still pass. A second-factor
+ * token is no viewer but a live credential (its session is cached by the lookup): no failure.
+ */
+async function viewerOf(services: Services, authenticate: Authenticate, req: FastifyRequest, bearer: string | null) {
+  if (!bearer) return authenticate(services, req, null);
+  // Answered as every GraphQL rate limit is: code RATE_LIMITED (the web app keeps the session).
+  return services.identity.failedAuth.resolve(
+    req.ip,
+    bearer,
+    () => authenticate(services, req, bearer),
+    (viewer, hash) => viewer !== null || services.identity.sessions.get(hash) !== undefined,
+  );
 }

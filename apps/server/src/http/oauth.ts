@@ -51,7 +51,7 @@ export async function registerOAuth(app: FastifyInstance, services: Services): P
 
     scope.get('/api/oauth/interaction', async (req, reply) => {
       const { consentDetails } = await load();
-      return consentDetails(services, raw(req, reply), field(req.query, 'uid') ?? '', bearerToken(req));
+      return consentDetails(services, raw(req, reply), field(req.query, 'uid') ?? '', bearerToken(req), req.ip);
     });
 
     scope.post('/api/oauth/authorize', async (req, reply) => {
@@ -59,6 +59,7 @@ export async function registerOAuth(app: FastifyInstance, services: Services): P
       reply.header('cache-control', 'no-store');
       const next = await completeConsent(services, raw(req, reply), {
         uid: field(req.query, 'uid') ?? field(req.body, 'uid') ?? '',
+        ip: req.ip,
         clientId: field(req.query, 'client_id'),
         accessToken: field(req.body, 'access_token'),
         token: field(req.body, 'token'),

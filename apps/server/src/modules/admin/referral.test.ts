@@ -15,7 +15,7 @@ import {
 } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, STRONG_PASSWORD } from '../../../test/identity.ts';
-import { type LocalJwks, startLocalJwks } from '../../../test/jwks.ts';
+import { browserNonce, type LocalJwks, startLocalJwks } from '../../../test/jwks.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { grantReferralCredits } from './referral.ts';
 
@@ -155,16 +155,18 @@ describe('the referral journey', () => {
 
   it('keeps the code through a Google sign-up, crediting at once (the provider verified the email)', async () => {
     const code = await createCampaign({ name: 'Social', credits: 40 });
+    const nonce = browserNonce();
     const token = await jwks.sign({
       iss: 'https://accounts.google.com',
       aud: 'google-client.apps.test',
       email: 'gina@example.test',
       email_verified: true,
+      nonce: nonce.claim,
     });
     const res = await gql(
       t.app,
       `mutation($credentials: JSON!, $code: String) { signup(type: "token", credentials: $credentials, referrerCode: $code) { email } }`,
-      { credentials: { issuer: 'google', token }, code },
+      { credentials: { issuer: 'google', token, nonce: nonce.value }, code },
     );
     expect(res.errors).toBeUndefined();
     expect(await balanceOf(t, 'gina@example.test')).toBe(45);

@@ -120,6 +120,28 @@ describe('second factor', () => {
     expect(judged.length).toBe(RULES.passcodeFailures.limit);
   });
 
+  it('holds a daily limit of wrong codes: the short window passing again and again brings no fresh guesses', async () => {
+    const email = 'totp-daily@example.test';
+    const { secret } = await userWithSecondFactor(t, email);
+    const id = (await userId(email)) ?? 0;
+    const mfa = bearer(await identityToken(t, email));
+    const attempt = (passcode: string) =>
+      gql<{ signin: { issuer: string } }>(t.app, SIGNIN, { type: 'passcode', credentials: { passcode } }, mfa);
+    const rounds = RULES.passcodeFailuresDaily.limit / RULES.passcodeFailures.limit;
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < RULES.passcodeFailures.limit; i++) {
+        expect((await attempt(String(200000 + round * 10 + i))).errors?.[0]?.message).toBe(
+          'The verification code is not valid',
+        );
+      }
+      // Five minutes pass: the short window is empty again.
+      await t.services.identity.limiter.reset(`passcode:${id}`, RULES.passcodeFailures);
+    }
+    const limited = await attempt(totpCode(secret, 1));
+    expect(limited.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    expect(limited.data).toBeNull();
+  });
+
   it('spends the identity token once when two valid codes race to complete the sign-in', async () => {
     const email = 'totp-race@example.test';
     const { secret } = await userWithSecondFactor(t, email);

@@ -1,5 +1,5 @@
 // TOTP second factor (RFC 6238: SHA-1, 6 digits, 30 s). A code is accepted once: the used time
-// step is stored and only later steps pass. Wrong codes: 5 per 5 minutes per user.
+// step is stored and only later steps pass. Wrong codes: 5 per 5 minutes and 20 a day per user.
 import { Secret, TOTP } from 'otpauth';
 import { openText, sealText } from '../../crypto/secrets.ts';
 import type { Executor } from '../../db/repositories/executor.ts';
@@ -49,13 +49,7 @@ export async function verifyPasscode(
   secret?: string,
   db: Executor = services.db,
 ): Promise<void> {
-  const { limiter } = services.identity;
-  const key = `passcode:${user.id}`;
-  // Every attempt is counted before it is judged (atomically: codes sent all at once cannot each
-  // slip under the limit), and a valid one clears the count.
-  if (!(await limiter.take(key, RULES.passcodeFailures))) {
-    throw rateLimited('Too many wrong verification codes, please wait a few minutes');
-  }
+  await takeCodeAttempt(services, user.id);
   const fail = () => new AppError('VALIDATION', INVALID_PASSCODE, { field: 'passcode' });
   const used = secret ?? openPasscodeSecret(services, user);
   if (!used || !/^\d{6}$/.test(code)) throw fail();
@@ -64,5 +58,24 @@ export async function verifyPasscode(
   if (delta === null) throw fail();
   const step = Math.floor(now / 1000 / PERIOD_S) + delta;
   if (!(await consumePasscodeStep(db, user.id, step))) throw fail();
-  await limiter.reset(key, RULES.passcodeFailures);
+  await clearCodeAttempts(services, user.id);
+}
+
+const CODE_LIMITS = [RULES.passcodeFailures, RULES.passcodeFailuresDaily];
+
+/**
+ * Counts a second-factor attempt (authenticator or recovery code) before it is judged, atomically
+ * (codes sent all at once cannot each slip under the limit); RATE_LIMITED past either limit.
+ */
+export async function takeCodeAttempt(services: Services, userId: number): Promise<void> {
+  for (const rule of CODE_LIMITS) {
+    if (!(await services.identity.limiter.take(`passcode:${userId}`, rule))) {
+      throw rateLimited('Too many wrong verification codes, please wait a few minutes');
+    }
+  }
+}
+
+/** A valid code clears the count. */
+export async function clearCodeAttempts(services: Services, userId: number): Promise<void> {
+  for (const rule of CODE_LIMITS) await services.identity.limiter.reset(`passcode:${userId}`, rule);
 }

@@ -27,7 +27,14 @@ export const RULES = {
   resetRequestEmail: { limit: 5, windowMs: 60 * 60_000 },
   emailLink: { limit: 30, windowMs: 60_000 },
   passcodeFailures: { limit: 5, windowMs: 5 * 60_000 },
+  /**
+   * And per day: 5 per 5 minutes alone is 1,440 guesses a day, each with 3 codes in 10^6 valid
+   * (the window ±1 step), so whoever holds the password would pass in months.
+   */
+  passcodeFailuresDaily: { limit: 20, windowMs: 24 * 60 * 60_000 },
   confirmationResend: { limit: 1, windowMs: 5 * 60_000 },
+  /** A Google or Apple ID token's nonce signs in once; blocked at least an hour (Google's token lifetime). */
+  socialNonce: { limit: 1, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, Rule>;
 
 /** How often expired counters are removed, by whichever instance gets there. */

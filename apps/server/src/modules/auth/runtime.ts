@@ -1,10 +1,11 @@
-// Per-instance identity state: rate limiter, session cache, mailer, social key sets, and the
+// Per-instance identity state: rate limiters, session cache, mailer, social key sets, and the
 // background work started by requests (awaited by tests).
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../db/repositories/signals.repository.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
+import { FailedAuthGate } from './failed-auth.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { SessionCache } from './session-cache.ts';
 
@@ -12,6 +13,8 @@ export type SocialIssuer = 'google' | 'apple';
 
 export interface Identity {
   limiter: RateLimiter;
+  /** Bearer tokens that resolved to nothing, per client address (REST API and /graphql). */
+  failedAuth: FailedAuthGate;
   sessions: SessionCache;
   mailer: Mailer;
   /** The provider's key set, fetched and cached by jose (refetched on an unknown key id). */
@@ -27,6 +30,7 @@ export function createIdentity(config: Config, log: Logger, db: Queryable): Iden
   const pending = new Set<Promise<void>>();
   return {
     limiter: new RateLimiter(db),
+    failedAuth: new FailedAuthGate(),
     sessions: new SessionCache(),
     mailer: createMailer(config, log),
     jwks(issuer) {

@@ -5,9 +5,7 @@ import type { Executor } from '../../db/repositories/executor.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { rateLimited } from './caller.ts';
-import { verifyPasscode } from './passcode.ts';
-import { RULES } from './rate-limit.ts';
+import { clearCodeAttempts, takeCodeAttempt, verifyPasscode } from './passcode.ts';
 import { spendRecoveryCode } from './recovery-codes.ts';
 
 /** Spends a recovery code of the user; VALIDATION when it is wrong or used, RATE_LIMITED after many. */
@@ -18,16 +16,12 @@ export async function verifyRecoveryCode(
   field = 'code',
   db: Executor = services.db,
 ): Promise<void> {
-  const { limiter } = services.identity;
-  const key = `passcode:${user.id}`;
   // Counted before it is judged, as passcodes are (verifyPasscode); a valid one clears the count.
-  if (!(await limiter.take(key, RULES.passcodeFailures))) {
-    throw rateLimited('Too many wrong verification codes, please wait a few minutes');
-  }
+  await takeCodeAttempt(services, user.id);
   if (!user.passcodeActiveAt || !isRecoveryCode(code) || !(await spendRecoveryCode(services, user.id, code, db))) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.recoveryCodeInvalid, { field });
   }
-  await limiter.reset(key, RULES.passcodeFailures);
+  await clearCodeAttempts(services, user.id);
 }
 
 /**

@@ -44,6 +44,8 @@ export async function issueSession(
     address: options.address,
     expiresAt: ttlMs === null ? null : new Date(Date.now() + ttlMs),
   });
+  // A new credential passes its address's failed-token limit from its first use.
+  services.identity.failedAuth.succeeded(hashToken(token));
   return { token, key };
 }
 

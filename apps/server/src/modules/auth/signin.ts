@@ -22,7 +22,7 @@ import { RULES } from './rate-limit.ts';
 import { verifyRecoveryCode } from './second-factor.ts';
 import { resolveToken, revokeOne } from './sessions.ts';
 import { findOrCreateSocialUser } from './signup.ts';
-import { verifySocialToken } from './social.ts';
+import { spendSocialNonce, verifySocialToken } from './social.ts';
 import { hashToken } from './tokens.ts';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password';
@@ -68,13 +68,15 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
 async function socialSignin(caller: Caller, credentials: unknown, metadata: unknown): Promise<SigninResult> {
   const { services, ip } = caller;
   if (!(await services.identity.limiter.take(`signin:${addressKey(ip)}`, RULES.signinIp))) throw rateLimited();
-  const { issuer, token } = parseInput(socialCredentialsSchema, credentials, 'credentials');
+  const { issuer, token, nonce } = parseInput(socialCredentialsSchema, credentials, 'credentials');
   if (issuer === 'id') return oneTimeSignin(caller, token);
-  const identity = await verifySocialToken(services, issuer, token);
+  const identity = await verifySocialToken(services, issuer, token, nonce);
+  await spendSocialNonce(services, identity);
   // Apple sends the name only to the client, once: it arrives as metadata.
   const names = signinMetadataSchema.parse(metadata) ?? {};
   const user = await findOrCreateSocialUser(services, {
     email: identity.email,
+    vouched: identity.vouched,
     firstName: names.firstName ?? identity.firstName,
     lastName: names.lastName ?? identity.lastName,
   });

@@ -76,10 +76,12 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
   const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
   const referrer = await signupReferrer(services.db, input.referrerCode);
   if (input.type === 'token') {
-    const { issuer, token } = parseInput(socialCredentialsSchema, input.credentials, 'credentials');
-    const identity = await verifySocialToken(services, issuer, token);
+    // The nonce is checked, not spent: the sign-in that follows a token sign-up (SPEC §4) spends it.
+    const { issuer, token, nonce } = parseInput(socialCredentialsSchema, input.credentials, 'credentials');
+    const identity = await verifySocialToken(services, issuer, token, nonce);
     return findOrCreateSocialUser(services, {
       email: identity.email,
+      vouched: identity.vouched,
       firstName: firstName ?? identity.firstName,
       lastName: lastName ?? identity.lastName,
       accountMetadata: signupMetadata(input),
@@ -110,11 +112,21 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
   return user;
 }
 
-/** The provider verified the email: an existing account is signed in (and confirmed), else created. */
+export const NOT_VOUCHED =
+  'Google does not vouch for this email address: sign in with your email and password (or reset the password)';
+
+/**
+ * The provider verified the email: an existing account is signed in (and confirmed), else created.
+ * An account with a password, or not yet confirmed, is entered only with an identity the provider
+ * vouches for (SocialIdentity.vouched): a Google account made once with a work address would
+ * otherwise open the account of that address's owner today.
+ */
 export async function findOrCreateSocialUser(
   services: Services,
   identity: {
     email: string;
+    /** false: the provider is not authoritative for the address (see SocialIdentity). */
+    vouched?: boolean;
     firstName?: string;
     lastName?: string;
     accountMetadata?: Record<string, unknown>;
@@ -125,6 +137,9 @@ export async function findOrCreateSocialUser(
   for (let attempt = 0; attempt < 2; attempt++) {
     const existing = await findUserByEmail(services.db, identity.email);
     if (existing) {
+      if (identity.vouched === false && (existing.passwordHash || !existing.emailConfirmedAt)) {
+        throw new AppError('FORBIDDEN', NOT_VOUCHED);
+      }
       if (existing.emailConfirmedAt) return existing;
       return confirmBySocialSignin(services, existing);
     }

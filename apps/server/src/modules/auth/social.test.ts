@@ -1,8 +1,11 @@
-// Google and Apple sign-in against a local JWKS: good, wrong audience, expired, wrong signature.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// Google and Apple sign-in against a local JWKS: good, wrong audience, expired, wrong signature,
+// and the nonce binding the ID token to the browser that asked for it (once).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN } from '../../../test/identity.ts';
-import { type LocalJwks, startLocalJwks } from '../../../test/jwks.ts';
+import { browserNonce, type LocalJwks, startLocalJwks } from '../../../test/jwks.ts';
+import { NOT_VOUCHED } from './signup.ts';
+import { NONCE_MISSING, NONCE_SPENT } from './social.ts';
 
 let t: TestApp;
 let jwks: LocalJwks;
@@ -22,6 +25,9 @@ afterAll(async () => {
   await jwks.close();
 });
 
+/** The browser's nonce of this test file's sign-ins: each test signs tokens for a fresh one. */
+let nonce = browserNonce();
+
 const google = (claims: Record<string, unknown> = {}, options?: { foreign?: boolean; expiresIn?: number }) =>
   jwks.sign(
     {
@@ -31,17 +37,22 @@ const google = (claims: Record<string, unknown> = {}, options?: { foreign?: bool
       email_verified: true,
       given_name: 'Grace',
       family_name: 'Hopper',
+      nonce: nonce.claim,
       ...claims,
     },
     options,
   );
 
-const socialSignin = async (issuer: string, token: string, metadata?: unknown) =>
+const socialSignin = async (issuer: string, token: string, metadata?: unknown, value: string | null = nonce.value) =>
   gql<{ signin: { token: string; issuer: string } }>(t.app, SIGNIN, {
     type: 'token',
-    credentials: { issuer, token },
+    credentials: { issuer, token, ...(value === null ? {} : { nonce: value }) },
     metadata,
   });
+
+beforeEach(() => {
+  nonce = browserNonce();
+});
 
 describe('social sign-in', () => {
   it('tells the web app which providers are configured', async () => {
@@ -74,6 +85,7 @@ describe('social sign-in', () => {
     expect(me.data).toEqual({
       user: { email: 'grace@example.test', firstName: 'Grace', lastName: 'Hopper', group: 5 },
     });
+    nonce = browserNonce();
     const second = await socialSignin('google', await google({ iss: 'accounts.google.com' }));
     expect(second.data?.signin.issuer).toBe('user');
     expect(await users()).toBe(before + 1);
@@ -87,6 +99,7 @@ describe('social sign-in', () => {
       aud: 'com.example.router',
       email: 'tim@privaterelay.example',
       email_verified: 'true',
+      nonce: nonce.claim,
     });
     const res = await socialSignin('apple', token, { firstName: 'Tim', lastName: 'Cook' });
     const me = await gql(t.app, '{ user { firstName lastName group } }', {}, bearer(res.data?.signin.token ?? ''));
@@ -121,12 +134,49 @@ describe('social sign-in', () => {
     const res = await gql<{ signup: { email: string; firstName: string } }>(
       t.app,
       `mutation($c: JSON!) { signup(type: "token", credentials: $c, promotionCode: "A, B") { email firstName } }`,
-      { c: { issuer: 'google', token } },
+      { c: { issuer: 'google', token, nonce: nonce.value } },
     );
     expect(res.data).toEqual({ signup: { email: 'new@example.test', firstName: 'New' } });
+    // The sign-in that follows a token sign-up (SPEC §4) takes the same token.
+    expect((await socialSignin('google', token)).data?.signin.issuer).toBe('user');
     const { rows } = await t.services.db.$client.query(
       `select a.metadata from accounts a join users u on u.id = a.user_id where u.email = 'new@example.test'`,
     );
     expect(rows[0].metadata.signup).toEqual({ promotionCodes: ['A', 'B'] });
+  });
+
+  it('refuses an ID token not bound to this browser: no nonce, another nonce, or one already used', async () => {
+    const token = await google({ email: 'bound@example.test' });
+    const missing = await socialSignin('google', token, undefined, null);
+    expect(missing.errors?.[0]).toMatchObject({ message: NONCE_MISSING, extensions: { code: 'BAD_USER_INPUT' } });
+    const other = await socialSignin('google', token, undefined, browserNonce().value);
+    expect(other.errors?.[0]?.message).toBe('The sign-in token is not valid, please try again');
+    const unbound = await socialSignin('google', await google({ nonce: undefined, email: 'bound@example.test' }));
+    expect(unbound.errors?.[0]?.message).toBe('The sign-in token is not valid, please try again');
+    // The browser's own sign-in passes once; the captured request sent again signs nobody in.
+    expect((await socialSignin('google', token)).data?.signin.issuer).toBe('user');
+    const replayed = await socialSignin('google', token);
+    expect(replayed.data).toBeNull();
+    expect(replayed.errors?.[0]).toMatchObject({ message: NONCE_SPENT, extensions: { code: 'BAD_USER_INPUT' } });
+    const signup = await gql(t.app, `mutation($c: JSON!) { signup(type: "token", credentials: $c) { email } }`, {
+      c: { issuer: 'google', token },
+    });
+    expect(signup.errors?.[0]?.message).toBe(NONCE_MISSING);
+  });
+
+  it('opens an account with a password only through a Google identity Google is authoritative for', async () => {
+    await confirmedUser(t, 'pat@work.example');
+    // A Google account made once with this work address: verified then, perhaps not its owner now.
+    const foreign = await socialSignin('google', await google({ email: 'pat@work.example' }));
+    expect(foreign.data).toBeNull();
+    expect(foreign.errors?.[0]).toMatchObject({ message: NOT_VOUCHED, extensions: { code: 'FORBIDDEN' } });
+    // The address's Google Workspace account (hd) is authoritative, as Gmail is.
+    nonce = browserNonce();
+    const workspace = await socialSignin('google', await google({ email: 'pat@work.example', hd: 'work.example' }));
+    expect(workspace.data?.signin.issuer).toBe('user');
+    await confirmedUser(t, 'pat.home@gmail.com');
+    nonce = browserNonce();
+    const gmail = await socialSignin('google', await google({ email: 'Pat.Home@gmail.com' }));
+    expect(gmail.data?.signin.issuer).toBe('user');
   });
 });

@@ -1,8 +1,13 @@
 // Google and Apple ID tokens, verified with jose against the provider's JWKS: signature,
-// issuer, audience (our client id) and expiry; the email must be verified by the provider.
+// issuer, audience (our client id) and expiry; the email must be verified by the provider. The
+// token must carry the nonce the browser asked for (the SHA-256 of a random value only that
+// browser holds and sends along), and a sign-in spends it: a captured ID token alone, or a
+// captured sign-in request sent again, signs nobody in.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { errors, jwtVerify } from 'jose';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { RULES } from './rate-limit.ts';
 import type { SocialIssuer } from './runtime.ts';
 
 const ISSUERS: Record<SocialIssuer, string[]> = {
@@ -14,7 +19,25 @@ export interface SocialIdentity {
   email: string;
   firstName?: string;
   lastName?: string;
+  /** The token's nonce claim (the hash of the browser's value), spent by a sign-in. */
+  nonce: string;
+  /**
+   * Whether the provider is authoritative for the address, not only verified it once: Google is
+   * for Gmail and for a Workspace account (`hd`); any other address on a Google account was
+   * proven when the account was made and may have changed hands since (Google's guidance).
+   */
+  vouched: boolean;
 }
+
+const GMAIL = /@(gmail|googlemail)\.com$/;
+
+/** What the browser gives Google or Apple as the nonce for its random value: SHA-256, hex. */
+export function socialNonceHash(nonce: string): string {
+  return createHash('sha256').update(nonce).digest('hex');
+}
+
+export const NONCE_MISSING = 'This sign-in is not bound to your browser: reload the page and try again';
+export const NONCE_SPENT = 'This sign-in was already used: please sign in again';
 
 export function socialClientId(services: Services, issuer: SocialIssuer): string | undefined {
   return issuer === 'google' ? services.config.GOOGLE_CLIENT_ID : services.config.APPLE_CLIENT_ID;
@@ -23,12 +46,18 @@ export function socialClientId(services: Services, issuer: SocialIssuer): string
 const invalid = () =>
   new AppError('VALIDATION', 'The sign-in token is not valid, please try again', { field: 'token' });
 
-export async function verifySocialToken(services: Services, issuer: string, token: string): Promise<SocialIdentity> {
+export async function verifySocialToken(
+  services: Services,
+  issuer: string,
+  token: string,
+  nonce: string | undefined,
+): Promise<SocialIdentity> {
   if (issuer !== 'google' && issuer !== 'apple') {
     throw new AppError('VALIDATION', 'This sign-in provider is not supported', { field: 'issuer' });
   }
   const audience = socialClientId(services, issuer);
   if (!audience) throw new AppError('VALIDATION', `Sign-in with ${issuer} is not configured`, { field: 'issuer' });
+  if (!nonce) throw new AppError('VALIDATION', NONCE_MISSING, { field: 'nonce' });
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, services.identity.jwks(issuer), {
@@ -44,6 +73,10 @@ export async function verifySocialToken(services: Services, issuer: string, toke
     }
     throw err;
   }
+  if (!sameText(payload.nonce, socialNonceHash(nonce))) {
+    services.log.info({ issuer, reason: 'nonce' }, 'social sign-in token refused');
+    throw invalid();
+  }
   // Apple sends email_verified as the string "true".
   const verified = payload.email_verified === true || payload.email_verified === 'true';
   if (typeof payload.email !== 'string' || !verified) {
@@ -54,5 +87,19 @@ export async function verifySocialToken(services: Services, issuer: string, toke
     email: payload.email.toLowerCase(),
     firstName: name(payload.given_name),
     lastName: name(payload.family_name),
+    nonce: payload.nonce as string,
+    vouched: issuer === 'apple' || GMAIL.test(payload.email.toLowerCase()) || typeof payload.hd === 'string',
   };
+}
+
+/** Spends the token's nonce: the first sign-in with it passes, any later one is refused. */
+export async function spendSocialNonce(services: Services, identity: SocialIdentity): Promise<void> {
+  if (!(await services.identity.limiter.take(`social-nonce:${identity.nonce}`, RULES.socialNonce))) {
+    throw new AppError('VALIDATION', NONCE_SPENT, { field: 'token' });
+  }
+}
+
+function sameText(claim: unknown, expected: string): boolean {
+  if (typeof claim !== 'string' || claim.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(claim), Buffer.from(expected));
 }

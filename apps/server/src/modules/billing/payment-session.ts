@@ -29,6 +29,9 @@ export interface PaymentSessionInput {
   coupon?: string | null;
 }
 
+/** Paying, subscribing or managing billing for the user is theirs alone (admin proxy refused). */
+export const PAYMENT_OWNER_ONLY =
+  'Payments and billing can only be managed by the user, not by an administrator acting as them';
 export const HAS_PLAN = 'You already have a plan: change or cancel it with Manage billing.';
 const MAX_QUANTITY = 100;
 

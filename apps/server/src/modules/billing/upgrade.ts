@@ -9,6 +9,9 @@ import type { Services } from '../../services.ts';
 import { parseInput } from '../auth/caller.ts';
 
 export const ALREADY_PROFESSIONAL = 'You already have professional status';
+/** The answers (legal.a–l) are the user's statement: never made by an administrator acting as them. */
+export const UPGRADE_OWNER_ONLY =
+  'The professional application is a statement of the user: only they can send it, not an administrator acting as them';
 
 export async function applyForProfessional(services: Services, viewer: Viewer, metadata: unknown): Promise<boolean> {
   if ((viewer.group & GROUP.PROFESSIONAL) !== 0) throw new AppError('FORBIDDEN', ALREADY_PROFESSIONAL);

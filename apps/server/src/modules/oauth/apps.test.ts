@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY_START } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import { CALLBACK_OWNER_ONLY } from './apps.ts';
 
 let t: TestApp;
 let pro: { token: string; id: number };
@@ -177,6 +178,25 @@ describe('developer applications', () => {
     ).toMatchObject({ message: 'Applications can only be created by their owner', extensions: { code: 'FORBIDDEN' } });
     const { rows } = await t.services.db.$client.query('select 1 from user_apps where user_id = $1', [proxied.id]);
     expect(rows).toEqual([]);
+  });
+
+  it("keeps its callback URL the owner's: an administrator acting as them (X-User) cannot send the consent elsewhere", async () => {
+    const owner = await professional('proxied-callback@example.test');
+    const { key } = (await create(owner.token)).data?.userAppCreate ?? { key: '' };
+    await gql(t.app, PROXY_START, { email: 'proxied-callback@example.test' }, bearer(admin.token));
+    const asOwner = bearer(admin.token, { 'x-user': 'proxied-callback@example.test' });
+    const moved = await gql(
+      t.app,
+      UPDATE,
+      { key, metadata: { redirectUrl: 'https://elsewhere.example.com/cb' } },
+      asOwner,
+    );
+    expect(moved.errors?.[0]).toMatchObject({ message: CALLBACK_OWNER_ONLY, extensions: { code: 'FORBIDDEN' } });
+    // Renaming stays support's to do; the callback URL is unchanged.
+    const renamed = await gql(t.app, UPDATE, { key, metadata: { name: 'Journal (support)' } }, asOwner);
+    expect(renamed.data).toEqual({
+      userAppUpdate: { key, name: 'Journal (support)', description: 'Trade journal', redirectUrl: valid.redirectUrl },
+    });
   });
 
   it('is deleted by its owner after the professional status is gone', async () => {

@@ -38,6 +38,8 @@ function requireProfessional(caller: Caller): Viewer {
   return requireGroup(caller, GROUP.PROFESSIONAL);
 }
 
+export const CALLBACK_OWNER_ONLY = "An application's callback URL can only be changed by its owner";
+
 export interface UserAppInput {
   name: string;
   description?: string | null;
@@ -71,7 +73,11 @@ export async function updateApp(caller: Caller, key: string, metadata: unknown):
   const parsed = parseInput(userAppUpdateSchema, input, 'metadata');
   const changes: UserAppChanges = {};
   if (parsed.name !== undefined) changes.name = parsed.name;
-  if (parsed.redirectUrl !== undefined) changes.redirectUrl = parsed.redirectUrl;
+  if (parsed.redirectUrl !== undefined) {
+    // Where every user's consent is sent is the owner's word, not an administrator's acting as them.
+    requireOwner(caller, CALLBACK_OWNER_ONLY);
+    changes.redirectUrl = parsed.redirectUrl;
+  }
   if (input && typeof input === 'object' && 'description' in input) changes.description = parsed.description ?? null;
   const row = Object.keys(changes).length
     ? await updateUserApp(caller.services.db, viewer.userId, key, changes)

@@ -53,8 +53,11 @@ function consentToken(services: Services, uid: string, userKey: string): string 
  * form carries the administrator's own session, so the grant would be theirs, not the user's
  * shown on the screen, and a grant made for the user would outlive the proxy.
  */
-async function sessionUser(services: Services, token: string | null | undefined) {
-  const session = token ? await resolveToken(services, token) : null;
+async function sessionUser(services: Services, ip: string, token: string | null | undefined) {
+  // Tokens that resolve to nothing are limited per address, as at /graphql and /api/v1.
+  const session = token
+    ? await services.identity.failedAuth.resolve(ip, token, () => resolveToken(services, token), Boolean)
+    : null;
   if (session?.kind !== 'session') return null;
   if (
     (session.group & GROUP.ADMIN) !== 0 &&
@@ -70,12 +73,13 @@ export async function consentDetails(
   raw: RawExchange,
   uid: string,
   bearer: string | null,
+  ip: string,
 ): Promise<ConsentDetails> {
   const provider = await oauthProvider(services);
   const interaction = await interactionOf(provider, raw, uid);
   const app = await findUserAppByKey(services.db, String(interaction.params.client_id ?? ''));
   if (!app) throw new AppError('VALIDATION', INTERACTION_EXPIRED);
-  const user = await sessionUser(services, bearer);
+  const user = await sessionUser(services, ip, bearer);
   const hint = interaction.params.login_hint;
   return {
     uid: interaction.uid,
@@ -90,6 +94,7 @@ export async function consentDetails(
 
 export interface ConsentInput {
   uid: string;
+  ip: string;
   clientId?: string;
   accessToken?: string;
   token?: string;
@@ -107,7 +112,7 @@ export async function completeConsent(services: Services, raw: RawExchange, inpu
   if (input.clientId && input.clientId !== clientId) throw new AppError('VALIDATION', INTERACTION_EXPIRED);
   // Deleted since its consent screen was shown: no grant for an application that no longer exists.
   if (!(await findUserAppByKey(services.db, clientId))) throw new AppError('VALIDATION', INTERACTION_EXPIRED);
-  const user = await sessionUser(services, input.accessToken);
+  const user = await sessionUser(services, input.ip, input.accessToken);
   if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in to grant access');
   const expected = Buffer.from(consentToken(services, interaction.uid, user.key));
   const given = Buffer.from(input.token ?? '');

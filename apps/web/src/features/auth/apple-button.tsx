@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { loadScript } from './load-script.ts';
-import { APPLE_SCRIPT, type SocialToken } from './social-sdk.ts';
+import { APPLE_SCRIPT, newSignInNonce, type SignInNonce, type SocialToken } from './social-sdk.ts';
 
 /** SPEC §9: Apple success events within 1 second of each other are ignored. */
 export const APPLE_DEDUPE_MS = 1000;
@@ -10,17 +10,20 @@ export function AppleButton({ clientId, onToken }: { clientId: string; onToken: 
   const [ready, setReady] = useState(false);
   const [failed, setFailed] = useState(false);
   const lastSuccess = useRef(0);
+  const nonce = useRef<SignInNonce | null>(null);
 
   useEffect(() => {
     let live = true;
-    loadScript(APPLE_SCRIPT).then(
-      () => {
+    Promise.all([loadScript(APPLE_SCRIPT), newSignInNonce()]).then(
+      ([, fresh]) => {
         if (!live || !window.AppleID) return;
+        nonce.current = fresh;
         window.AppleID.auth.init({
           clientId,
           scope: 'name email',
           redirectURI: `${window.location.origin}/signin`,
           usePopup: true,
+          nonce: fresh.claim,
         });
         setReady(true);
       },
@@ -42,7 +45,12 @@ export function AppleButton({ clientId, onToken }: { clientId: string; onToken: 
       if (now - lastSuccess.current < APPLE_DEDUPE_MS) return;
       lastSuccess.current = now;
       const name = user?.name;
-      onToken({ issuer: 'apple', token: authorization.id_token, ...(name ? { metadata: name } : {}) });
+      onToken({
+        issuer: 'apple',
+        token: authorization.id_token,
+        ...(nonce.current ? { nonce: nonce.current.value } : {}),
+        ...(name ? { metadata: name } : {}),
+      });
     } catch {
       // The person closed Apple's popup: nothing to report.
     }

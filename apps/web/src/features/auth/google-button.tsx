@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { loadScript } from './load-script.ts';
-import { GOOGLE_SCRIPT, type SocialToken } from './social-sdk.ts';
+import { GOOGLE_SCRIPT, newSignInNonce, type SocialToken } from './social-sdk.ts';
 
-/** Google's own button (Google Identity Services), drawn once its script has loaded. */
+/** Google's own button (Google Identity Services), drawn once its script has loaded; its ID token carries our nonce. */
 export function GoogleButton({ clientId, onToken }: { clientId: string; onToken: (token: SocialToken) => void }) {
   const slot = useRef<HTMLDivElement>(null);
   const callback = useRef(onToken);
@@ -11,13 +11,14 @@ export function GoogleButton({ clientId, onToken }: { clientId: string; onToken:
 
   useEffect(() => {
     let live = true;
-    loadScript(GOOGLE_SCRIPT).then(
-      () => {
+    Promise.all([loadScript(GOOGLE_SCRIPT), newSignInNonce()]).then(
+      ([, nonce]) => {
         const google = window.google;
         if (!live || !google || !slot.current) return;
         google.accounts.id.initialize({
           client_id: clientId,
-          callback: ({ credential }) => callback.current({ issuer: 'google', token: credential }),
+          nonce: nonce.claim,
+          callback: ({ credential }) => callback.current({ issuer: 'google', token: credential, nonce: nonce.value }),
         });
         google.accounts.id.renderButton(slot.current, {
           type: 'standard',

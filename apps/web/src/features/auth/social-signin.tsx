@@ -39,19 +39,20 @@ export function SocialSignin({
   const navigate = useNavigate();
   const hashToken = useRef(tokenFromHash(location.hash));
 
-  async function signIn({ issuer, token, metadata }: SocialToken) {
+  async function signIn({ issuer, token, nonce, metadata }: SocialToken) {
     onError(null);
+    const credentials = { issuer, token, ...(nonce ? { nonce } : {}) };
     try {
       if (signup) {
         await mutate(SignupDocument, {
           type: 'token',
-          credentials: { issuer, token },
+          credentials,
           firstName: metadata?.firstName ?? null,
           lastName: metadata?.lastName ?? null,
           ...signup,
         });
       }
-      const { signin } = await mutate(SigninDocument, { type: 'token', credentials: { issuer, token }, metadata });
+      const { signin } = await mutate(SigninDocument, { type: 'token', credentials, metadata });
       const price = signup?.stripePriceId;
       if (!isStripePriceId(price) || signin.issuer === IDENTITY_ISSUER) {
         await complete(signin);

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { SIGNIN_NONCE_KEY } from '../../features/auth/social-sdk.ts';
 import { IDENTITY_TOKEN_KEY, TOKEN_KEY } from '../../lib/storage.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
@@ -142,6 +143,57 @@ describe('sign-in screen (SPEC §2, §5, §8)', () => {
     expect(apple.calls('Signin')[0]?.variables).toMatchObject({
       credentials: { issuer: 'apple', token: 'apple-id-token' },
     });
+  });
+
+  it("binds Google's ID token to this browser: the token's nonce is the hash of a value sent with it", async () => {
+    let options: { nonce: string; callback: (response: { credential: string }) => void } | undefined;
+    window.google = {
+      accounts: {
+        id: {
+          initialize: (given) => {
+            options = given;
+          },
+          renderButton: () => {},
+        },
+      },
+    };
+    try {
+      const { calls } = await renderRoute('/signin', {
+        handlers: {
+          ...userAfterSignin(),
+          AuthProviders: fixture(() => ({
+            data: { authProviders: { google: true, googleClientId: 'g.example', apple: false, appleClientId: null } },
+          })),
+        },
+      });
+      const script = await waitFor(() => {
+        const found = document.querySelector('script[src*="accounts.google.com"]');
+        expect(found).toBeTruthy();
+        return found as HTMLScriptElement;
+      });
+      script.dispatchEvent(new Event('load'));
+      await waitFor(() => expect(options).toBeTruthy());
+      options?.callback({ credential: 'google-id-token' });
+      await waitFor(() => expect(calls('Signin')).toHaveLength(1));
+      const credentials = calls('Signin')[0]?.variables.credentials as { nonce: string };
+      expect(credentials).toMatchObject({ issuer: 'google', token: 'google-id-token' });
+      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(credentials.nonce));
+      const hash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+      expect(options?.nonce).toBe(hash);
+      expect(credentials.nonce).toMatch(/^[0-9a-f]{48}$/);
+    } finally {
+      delete window.google;
+    }
+  });
+
+  it('sends an id_token of the URL hash with the nonce value its start kept, spent once', async () => {
+    sessionStorage.setItem(SIGNIN_NONCE_KEY, 'kept-nonce-value-0123456789');
+    const { calls } = await renderRoute('/signin#id_token=google-id-token', { handlers: userAfterSignin() });
+    await waitFor(() => expect(calls('Signin')).toHaveLength(1));
+    expect(calls('Signin')[0]?.variables).toMatchObject({
+      credentials: { issuer: 'google', token: 'google-id-token', nonce: 'kept-nonce-value-0123456789' },
+    });
+    expect(sessionStorage.getItem(SIGNIN_NONCE_KEY)).toBeNull();
   });
 
   it('the email field is keyboard reachable and submits with Enter', async () => {
