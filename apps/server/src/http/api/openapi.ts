@@ -16,7 +16,8 @@ const DESCRIPTION = `Place and follow orders on your connected broker accounts.
 Authenticate with \`Authorization: Bearer <token>\`: a personal API token (Settings → API tokens;
 every scope) or an OAuth 2.0 access token of an application (authorization code with PKCE at the
 provider below; the scopes the user granted). Errors answer \`{"status", "message"}\` with status
-ValidationError, ExecutionError, AuthenticationError (401), ForbiddenError (403: a scope is
+ValidationError, ExecutionError, AuthenticationError (401: this token; 400: the broker refused the
+connection's own credentials, reconnect the broker), ForbiddenError (403: a scope is
 missing, or the user's account may not use the API) or Error (404, 429, 500, 503 while the server
 restarts: retry). Each token may make a limited number of requests per second:
 every answer tells the allowance in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`
