@@ -55,12 +55,33 @@ export class RateLimiter<K> {
     return true;
   }
 
+  /** The bucket's size: how many requests may come at once. */
+  get burst(): number {
+    return this.#burst;
+  }
+
+  /** The tokens `key` has now (a full bucket for a key not seen, or with the limit off). */
+  #tokens(key: K): number {
+    const bucket = this.#buckets.get(key);
+    if (!bucket || this.#rate <= 0) return this.#burst;
+    return Math.min(this.#burst, bucket.tokens + (this.#now() - bucket.at) * this.#rate);
+  }
+
   /** Milliseconds until `key` has a token again (0 when it has one): a 429's Retry-After. */
   waitMs(key: K): number {
-    const bucket = this.#buckets.get(key);
-    if (!bucket || this.#rate <= 0) return 0;
-    const tokens = Math.min(this.#burst, bucket.tokens + (this.#now() - bucket.at) * this.#rate);
+    const tokens = this.#tokens(key);
     return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / this.#rate);
+  }
+
+  /** Whole requests `key` may make now (RateLimit-Remaining). */
+  remaining(key: K): number {
+    return Math.floor(this.#tokens(key));
+  }
+
+  /** Whole seconds until `key`'s bucket is full again, 0 when it is (RateLimit-Reset). */
+  resetS(key: K): number {
+    const missing = this.#burst - this.#tokens(key);
+    return missing <= 0 ? 0 : Math.ceil(missing / this.#rate / 1000);
   }
 
   /** A 429's Retry-After: whole seconds until `key` has a token again, at least 1. */

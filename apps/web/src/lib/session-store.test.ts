@@ -17,13 +17,15 @@ function makeStore(fetchUser: (client: number) => Promise<SessionUser>) {
   const replaceUrl = vi.fn();
   const onAnonymous = vi.fn();
   const fetch = vi.fn(fetchUser);
+  const onProxyEnded = vi.fn();
   const store = createSessionStore<number>({
     createClient: () => ++clients,
     fetchUser: fetch,
     replaceUrl,
     onAnonymous,
+    onProxyEnded,
   });
-  return { store, replaceUrl, onAnonymous, fetch };
+  return { store, replaceUrl, onAnonymous, fetch, onProxyEnded };
 }
 
 const at = (href: string) => ({ href });
@@ -143,7 +145,7 @@ describe('session store (SPEC §4 Session)', () => {
     localStorage.setItem(TOKEN_KEY, 'admin-token');
     const admin = { ...customer, key: 'admin', group: 5 };
     let proxyAccepted = true;
-    const { store } = makeStore(async () => {
+    const { store, onProxyEnded } = makeStore(async () => {
       if (sessionStorage.getItem(PROXIED_USER_KEY)) {
         if (!proxyAccepted) {
           // What the client's error exchange does before the failed result arrives.
@@ -163,6 +165,9 @@ describe('session store (SPEC §4 Session)', () => {
     await vi.waitFor(() => expect(store.getState().user).toEqual(admin));
     expect(store.getState()).toMatchObject({ isAuthenticated: true, proxiedUser: null, token: 'admin-token' });
     expect(sessionStorage.getItem(PROXIED_USER_KEY)).toBeNull();
+    // Ended here, not by Reset: recorded all the same (before, the server never heard of it and
+    // kept the proxy open), once, with the administrator's own client.
+    expect(onProxyEnded.mock.calls).toEqual([[store.getClient(), 'nobody@example.com']]);
   });
 
   it('UNAUTHENTICATED without a proxy signs out', async () => {

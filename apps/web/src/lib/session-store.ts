@@ -29,6 +29,7 @@ export interface SessionStore<C> {
   reload(): Promise<void>;
   /** Act as another user (admin); resolves after the user was fetched as that user. */
   proxy(email: string): Promise<void>;
+  /** Ends proxy mode (the caller records it: the admin screen's Reset). */
   endProxy(): Promise<void>;
   /** An UNAUTHENTICATED API error: end proxy mode if set, else sign out (SPEC §8). */
   handleUnauthenticated(): void;
@@ -41,6 +42,11 @@ export interface SessionStoreOptions<C> {
   onAnonymous?: () => void;
   /** Drops the token query parameter from the address bar once stored. */
   replaceUrl?: (url: string) => void;
+  /**
+   * Proxy mode ended by the store (the proxied user could no longer be loaded): records it on
+   * the server with the administrator's own client (no X-User any more). Best effort.
+   */
+  onProxyEnded?: (client: C, email: string) => void;
 }
 
 /** Emailed links whose `token` is their own (confirmation, password reset), not a session. */
@@ -97,7 +103,7 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
         // The proxied user cannot be loaded (not a confirmed user, or no longer an administrator
         // behind it): end proxy mode, not the administrator's session.
         console.error('Cannot load the proxied user; ending proxy mode', error);
-        void endProxy();
+        void endProxy(true);
         return;
       }
       console.error('Cannot load the user; signing out', error);
@@ -111,10 +117,14 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
     set({ ...signedOut }, true);
   }
 
-  async function endProxy(): Promise<void> {
+  /** `record`: ended here, not by the admin screen's Reset (which records it itself). */
+  async function endProxy(record = false): Promise<void> {
+    const email = snapshot.proxiedUser ?? readProxiedUser();
     writeProxiedUser(null);
     // The user shown was the proxied one: nothing is decided on it until the administrator is back.
     set({ proxiedUser: null, user: null }, true);
+    // An end the server never hears of stays open there (and out of the audit log).
+    if (record && email) options.onProxyEnded?.(client, email);
     await reload();
   }
 
@@ -154,9 +164,9 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
       set({ proxiedUser: email }, true);
       await reload();
     },
-    endProxy,
+    endProxy: () => endProxy(),
     handleUnauthenticated() {
-      if (readProxiedUser() || snapshot.proxiedUser) void endProxy();
+      if (readProxiedUser() || snapshot.proxiedUser) void endProxy(true);
       else if (snapshot.isAuthenticated || readToken()) signOut();
     },
   };

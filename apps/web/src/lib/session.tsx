@@ -1,6 +1,7 @@
 import type { Client } from '@urql/core';
 import { createContext, type ReactNode, use, useMemo, useSyncExternalStore } from 'react';
 import { Provider as UrqlProvider } from 'urql';
+import { AdminProxyEndDocument } from '../features/admin/documents.ts';
 import { UserDocument } from '../features/user/documents.ts';
 import { unwrap } from './call.ts';
 import { createAppClient } from './client.ts';
@@ -30,6 +31,11 @@ export function createAppSession(options: { fetch?: typeof fetch } = {}): AppSes
       return (await unwrap(Promise.resolve(result))).user;
     },
     replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
+    onProxyEnded: (client, email) => {
+      void unwrap(client.mutation(AdminProxyEndDocument, { email }).toPromise()).catch((error: unknown) =>
+        console.warn('Cannot record the end of proxy mode', error),
+      );
+    },
   });
   return store;
 }

@@ -44,28 +44,34 @@ export async function insertAuditEntry(db: Executor, entry: NewAuditEntry): Prom
 }
 
 /**
- * Whether the administrator acts as the user (`targetId`; without it, as any user) in this
- * sign-in session and has not ended it: their newest 'proxy on' or 'proxy off' for that user is a
- * 'proxy on' naming the session (proxy.ts startProxy). A 'proxy off' (Reset, or a switch to
- * another user) ends it in every session.
+ * The users the administrator acts as (`targetId`: that one only) in this sign-in session and has
+ * not stopped acting as: their newest 'proxy on' or 'proxy off' for that user is a 'proxy on'
+ * naming the session (proxy.ts startProxy). A 'proxy off' (Reset, or a switch to another user)
+ * ends it in every session.
  */
+export async function openProxyTargets(
+  db: Executor,
+  proxy: { adminId: number; sessionId: number; targetId?: number },
+): Promise<number[]> {
+  const target = proxy.targetId === undefined ? sql`target_id is not null` : sql`target_id = ${proxy.targetId}`;
+  const { rows } = await db.execute<Row<{ targetId: number }>>(sql`
+    select target_id::float8 as "targetId" from (
+      select distinct on (target_id) target_id, action, details->>'session' as session
+      from admin_audit_log
+      where admin_id = ${proxy.adminId} and ${target}
+        and action in (${AUDIT_ACTIONS.proxyOn}, ${AUDIT_ACTIONS.proxyOff})
+      order by target_id, id desc
+    ) latest
+    where action = ${AUDIT_ACTIONS.proxyOn} and session = ${String(proxy.sessionId)}`);
+  return rows.map((row) => row.targetId);
+}
+
+/** Whether the administrator acts as the user (without `targetId`, as anyone) in this session. */
 export async function isProxyOpen(
   db: Executor,
   proxy: { adminId: number; sessionId: number; targetId?: number },
 ): Promise<boolean> {
-  const target = proxy.targetId === undefined ? sql`target_id is not null` : sql`target_id = ${proxy.targetId}`;
-  const { rows } = await db.execute<Row<{ open: boolean }>>(sql`
-    select exists (
-      select 1 from (
-        select distinct on (target_id) action, details->>'session' as session
-        from admin_audit_log
-        where admin_id = ${proxy.adminId} and ${target}
-          and action in (${AUDIT_ACTIONS.proxyOn}, ${AUDIT_ACTIONS.proxyOff})
-        order by target_id, id desc
-      ) latest
-      where action = ${AUDIT_ACTIONS.proxyOn} and session = ${String(proxy.sessionId)}
-    ) as open`);
-  return rows[0]?.open === true;
+  return (await openProxyTargets(db, proxy)).length > 0;
 }
 
 /** Safety bound on a page grown by millisecond ties. */

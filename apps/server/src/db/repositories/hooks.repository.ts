@@ -116,9 +116,14 @@ export async function hookPauseForNewHook(db: Executor, userId: number): Promise
  * everyone leaves what a user paused, and a user's resume leaves what an administrator paused for
  * everyone (a user's own pause takes over such hooks, and their resume hands them back to it).
  * A second pause of the same kind keeps the first one's reason. Run inside a transaction; returns
- * the short keys changed, for hook_changed.
+ * the short keys changed, for hook_changed, and how many of them are webhooks (the REST API's own
+ * hooks, never listed, are switched with them but not counted as webhooks).
  */
-export async function setHooksPaused(db: Executor, userId: number | null, reason: string | null): Promise<string[]> {
+export async function setHooksPaused(
+  db: Executor,
+  userId: number | null,
+  reason: string | null,
+): Promise<{ shortKeys: string[]; webhooks: number }> {
   const byAdmin = userId === null;
   await lockHookPauses(db, userId);
   const scope = userId === null ? isNull(hookPauses.userId) : eq(hookPauses.userId, userId);
@@ -136,8 +141,8 @@ export async function setHooksPaused(db: Executor, userId: number | null, reason
     .update(hooks)
     .set(fallback ?? { pausedReason: reason, pausedByAdmin: reason !== null && byAdmin })
     .where(userId === null ? changing : and(eq(hooks.userId, userId), changing))
-    .returning({ shortKey: hooks.shortKey });
-  return rows.map((row) => row.shortKey);
+    .returning({ shortKey: hooks.shortKey, isApi: hooks.isApi });
+  return { shortKeys: rows.map((row) => row.shortKey), webhooks: rows.filter((row) => !row.isApi).length };
 }
 
 export async function deleteHookRow(db: Executor, id: number): Promise<void> {

@@ -54,6 +54,11 @@ async function traderWithAccount(email: string) {
 const placeOrder = (token: string, account: string, body: unknown, headers?: Record<string, string>) =>
   call(token, 'POST', '/api/v1/accounts/{id}/orders', { id: account }, { body, headers });
 
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+const RATE_LIMIT_REFS = Object.fromEntries(
+  RATE_LIMIT_HEADERS.map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
+
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1', async () => {
     expect(doc.openapi).toBe('3.1.0');
@@ -100,7 +105,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('declares the headers of its refusals: WWW-Authenticate on 401 and 403, Retry-After on 429', () => {
+  it('declares its headers: WWW-Authenticate on 401 and 403, Retry-After on 429, RateLimit-* on every answer', () => {
     const headers = doc.components.headers as Record<string, { schema: { type: string } }>;
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const op of Object.values(item) as Array<{ responses: Record<string, { headers?: unknown }> }>) {
@@ -111,13 +116,18 @@ describe('the OpenAPI document', () => {
         ] as const) {
           expect(op.responses[status]?.headers, `${path} ${status}`).toEqual({
             [name]: { $ref: `#/components/headers/${name}` },
+            ...RATE_LIMIT_REFS,
           });
         }
-        expect(op.responses['200']?.headers ?? op.responses['201']?.headers, path).toBeUndefined();
+        // Every answer given once a token was counted tells the allowance left.
+        for (const [status, response] of Object.entries(op.responses)) {
+          expect(response.headers, `${path} ${status}`).toMatchObject(RATE_LIMIT_REFS);
+        }
       }
     }
     expect(headers['WWW-Authenticate']?.schema.type).toBe('string');
     expect(headers['Retry-After']?.schema.type).toBe('integer');
+    for (const name of RATE_LIMIT_HEADERS) expect(headers[name]?.schema.type).toBe('integer');
   });
 
   it('documents the order body as the order language reads it: every field it takes, none it refuses', () => {

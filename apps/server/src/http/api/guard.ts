@@ -1,4 +1,5 @@
-// Before every /api/v1 handler: the per-token rate limit (429 with Retry-After), the bearer (401:
+// Before every /api/v1 handler: the per-token rate limit (429 with Retry-After; every answer past
+// it tells the allowance left in RateLimit-* headers), the bearer (401:
 // none, unknown, expired or revoked, and sign-in sessions), the same limit per client and user (an
 // application's every access token for one user shares it: a refreshed or second token brings no
 // fresh allowance), the customer group bit (403, as GraphQL's requireViewer: SPEC §6), then the
@@ -25,6 +26,17 @@ const CHALLENGE = 'Bearer realm="api"';
 
 export { FAILED_AUTH_PER_ADDRESS, TOO_MANY_FAILURES } from '../../modules/auth/failed-auth.ts';
 
+/**
+ * RateLimit-Limit, -Remaining and -Reset (the IETF httpapi draft's names): the bucket's size, the
+ * requests left now and the seconds until it is full again, of the tightest bucket counted, so a
+ * client paces itself before a 429 rather than after.
+ */
+function tellAllowance(reply: FastifyReply, limiter: RateLimiter<string>, keys: readonly string[]): void {
+  reply.header('ratelimit-limit', String(limiter.burst));
+  reply.header('ratelimit-remaining', String(Math.min(...keys.map((key) => limiter.remaining(key)))));
+  reply.header('ratelimit-reset', String(Math.max(...keys.map((key) => limiter.resetS(key)))));
+}
+
 export function registerGuard(api: ApiInstance, services: Services): void {
   const limiter = new RateLimiter<string>(services.config.API_RATE_PER_TOKEN);
   const failures = services.identity.failedAuth;
@@ -35,8 +47,13 @@ export function registerGuard(api: ApiInstance, services: Services): void {
       reply.header('www-authenticate', CHALLENGE);
       throw new AppError('UNAUTHENTICATED', UNAUTHENTICATED_MESSAGE);
     }
+    /** The buckets this request was counted in (the token's, then its client's for the user). */
+    const counted: string[] = [];
     const limit = (key: string) => {
-      if (limiter.take(key)) return;
+      counted.push(key);
+      const taken = limiter.take(key);
+      if (limiter.enabled) tellAllowance(reply, limiter, counted);
+      if (taken) return;
       reply.header('retry-after', String(limiter.retryAfterS(key)));
       throw new AppError('RATE_LIMITED', 'Too many requests for this token, slow down');
     };

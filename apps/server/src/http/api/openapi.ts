@@ -16,10 +16,12 @@ const DESCRIPTION = `Place and follow orders on your connected broker accounts.
 Authenticate with \`Authorization: Bearer <token>\`: a personal API token (Settings → API tokens;
 every scope) or an OAuth 2.0 access token of an application (authorization code with PKCE at the
 provider below; the scopes the user granted). Errors answer \`{"status", "message"}\` with status
-ValidationError, ExecutionError, AuthenticationError (401), ForbiddenError (403: a scope is
+ValidationError, ExecutionError, AuthenticationError (401: this token; 400: the broker refused the
+connection's own credentials, reconnect the broker), ForbiddenError (403: a scope is
 missing, or the user's account may not use the API) or Error (404, 429, 500, 503 while the server
-restarts: retry). Each token may make a limited number of requests per second;
-over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
+restarts: retry). Each token may make a limited number of requests per second:
+every answer tells the allowance in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`
+(seconds until it is whole again); over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
 
 /** The headers of the guard's refusals (guard.ts), declared once and named by each answer. */
 const HEADERS = {
@@ -32,9 +34,26 @@ const HEADERS = {
     description: 'Seconds until this token may make a request again.',
     schema: { type: 'integer', minimum: 1, examples: [1] },
   },
+  'RateLimit-Limit': {
+    description: 'Requests this token may make at once (its allowance refills at a steady rate).',
+    schema: { type: 'integer', minimum: 1, examples: [50] },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests this token may still make now; at 0 the next one answers 429.',
+    schema: { type: 'integer', minimum: 0, examples: [49] },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the allowance is whole again (0: it is).',
+    schema: { type: 'integer', minimum: 0, examples: [1] },
+  },
 } as const;
 
-const HEADERS_OF: Record<string, keyof typeof HEADERS> = {
+type HeaderName = keyof typeof HEADERS;
+
+/** Every answer once the token is counted (all but a request with no token at all, or refused by its address). */
+const RATE_LIMIT: HeaderName[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+
+const HEADERS_OF: Record<string, HeaderName> = {
   '401': 'WWW-Authenticate',
   '403': 'WWW-Authenticate',
   '429': 'Retry-After',
@@ -42,7 +61,7 @@ const HEADERS_OF: Record<string, keyof typeof HEADERS> = {
 
 type OpenApiObject = ReturnType<typeof jsonSchemaTransformObject>;
 
-/** Declares HEADERS in the components and on every operation's 401, 403 and 429. */
+/** Declares HEADERS in the components, on every operation's 401, 403 and 429, and RateLimit-* on every answer. */
 function declareHeaders(document: OpenApiObject): OpenApiObject {
   const doc = document as {
     paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
@@ -52,8 +71,9 @@ function declareHeaders(document: OpenApiObject): OpenApiObject {
   for (const item of Object.values(doc.paths ?? {})) {
     for (const operation of Object.values(item)) {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        const name = HEADERS_OF[status];
-        if (name) response.headers = { ...response.headers, [name]: { $ref: `#/components/headers/${name}` } };
+        const names = [...(HEADERS_OF[status] ? [HEADERS_OF[status]] : []), ...RATE_LIMIT];
+        const refs = Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+        response.headers = { ...response.headers, ...refs };
       }
     }
   }

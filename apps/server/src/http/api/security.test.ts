@@ -1,6 +1,7 @@
 // Who may call what: every /api/v1 route refuses a missing, unknown or non-API credential (401),
 // a token without the route's scope (403), and another user's account or order (404, leaving it
-// untouched); rate limits per token answer 429 with Retry-After; no token reaches a log line.
+// untouched); rate limits per token answer 429 with Retry-After, and every counted answer tells
+// the allowance left (RateLimit-*); no token reaches a log line.
 import { Writable } from 'node:stream';
 import type { ApiScope } from '@router/shared';
 import pino from 'pino';
@@ -250,12 +251,20 @@ describe('rate limits and logs', () => {
       }
       const get = (token: string) =>
         t.app.inject({ method: 'GET', url: '/api/v1/accounts', headers: { authorization: `Bearer ${token}` } });
-      expect((await get(tokens[0] ?? '')).statusCode).toBe(200);
-      expect((await get(tokens[0] ?? '')).statusCode).toBe(200);
+      // Each answer tells the client its allowance (RateLimit-*), so it can pace itself before a 429.
+      const allowance = (answer: { headers: Record<string, unknown> }) =>
+        ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => answer.headers[name]);
+      const first = await get(tokens[0] ?? '');
+      expect(first.statusCode).toBe(200);
+      expect(allowance(first)).toEqual(['2', '1', '1']);
+      const second = await get(tokens[0] ?? '');
+      expect(second.statusCode).toBe(200);
+      expect(allowance(second)).toEqual(['2', '0', '2']);
       const limited = await get(tokens[0] ?? '');
       expect(limited.statusCode).toBe(429);
       expect(limited.json()).toEqual({ status: 'Error', message: 'Too many requests for this token, slow down' });
       expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(allowance(limited)).toEqual(['2', '0', '2']);
       // Another token of the same user has its own allowance.
       expect((await get(tokens[1] ?? '')).statusCode).toBe(200);
       const wrong = `${tokens[1]}x`;

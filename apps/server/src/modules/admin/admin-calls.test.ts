@@ -208,6 +208,12 @@ describe('adminUserProfessional', () => {
     expect(removed?.targetEmail).toBe('bob@example.test');
     const unknown = await gql(t.app, PROFESSIONAL, { email: 'nobody@example.test', on: true }, asAdmin());
     expect(unknown.errors?.[0]?.message).toBe('User not registered or not activated');
+    // Removing it again changes nothing, and the log says nothing happened: before, a second
+    // 'Professional status removed' read as if Bob had had it again in between.
+    const again = await gql(t.app, PROFESSIONAL, { email: 'bob@example.test', on: false }, asAdmin());
+    expect(again.data).toEqual({ adminUserProfessional: { email: 'bob@example.test', group: 4 } });
+    const [newest] = await auditLog(1);
+    expect(newest?.id).toBe(removed?.id);
   });
 });
 

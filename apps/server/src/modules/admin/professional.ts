@@ -18,18 +18,21 @@ export async function setProfessional(
   const adminId = requireAdmin(caller);
   const { email, isProfessional } = parseInput(professionalSchema, input);
   const { services } = caller;
-  const user = await services.db.transaction(async (tx) => {
+  const { user, changed } = await services.db.transaction(async (tx) => {
     const target = await confirmedUserByEmail(tx, email);
     const change = isProfessional ? { add: GROUP.PROFESSIONAL } : { remove: GROUP.PROFESSIONAL };
     const group = (await changeGroup(tx, target.id, change)) ?? target.group;
+    // A grant to a professional, or a removal from someone without the status, changes nothing:
+    // the log records changes only, or it would show a status given or taken that was not.
+    if (group === target.group) return { user: target, changed: false };
     await recordAudit(tx, {
       adminId,
       targetId: target.id,
       action: isProfessional ? AUDIT_ACTIONS.professionalGrant : AUDIT_ACTIONS.professionalRemove,
       details: { group },
     });
-    return { ...target, group };
+    return { user: { ...target, group }, changed: true };
   });
-  services.identity.sessions.evictUser(user.id);
+  if (changed) services.identity.sessions.evictUser(user.id);
   return user;
 }

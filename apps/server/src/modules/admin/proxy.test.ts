@@ -372,6 +372,27 @@ describe('proxy', () => {
     expect(otherAsGina.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
+  it("ends the proxy open in this session at Reset, even when the user's email changed meanwhile", async () => {
+    const ivan = await confirmedUser(t, 'ivan@example.test');
+    await proxiedAs('ivan@example.test');
+    // Ivan moves to another address while the administrator acts as him.
+    await t.services.db.$client.query('update users set email = $2 where id = $1', [ivan.id, 'ivan2@example.test']);
+    const [before] = await latestAudit(1);
+    // Reset names the email the admin screen kept: it no longer names anyone.
+    const reset = await gql(t.app, PROXY_END, { email: 'ivan@example.test' }, bearer(admin.token));
+    expect(reset.data).toEqual({ adminProxyEnd: true });
+    // Before, the 'proxy off' named nobody and Ivan's proxy stayed open: X-User with his new
+    // address still acted as him, with no record that it began again.
+    const asIvan = await gql(t.app, '{ user { email } }', {}, bearer(admin.token, { 'x-user': 'ivan2@example.test' }));
+    expect(asIvan.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(asIvan.data?.user ?? null).toBeNull();
+    const ended = (await latestAudit(20)).filter((e) => e.id > (before?.id ?? 0) && e.targetEmail?.startsWith('ivan'));
+    expect(ended.map((e) => [e.action, e.targetEmail]).sort()).toEqual([
+      ['proxy_off', 'ivan2@example.test'],
+      ['proxy_off', 'ivan@example.test'],
+    ]);
+  });
+
   it("is FORBIDDEN with a personal API token, even an administrator's, and changes nothing", async () => {
     const created = await gql<{ userTokenCreate: { secret: string } }>(
       t.app,

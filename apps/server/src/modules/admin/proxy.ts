@@ -3,6 +3,7 @@
 // (X-User is honoured only after it, in the same sign-in session); the reset records 'proxy off'.
 // Requests while proxied: modules/auth/authenticate.ts.
 import { AUDIT_ACTIONS, adminProxySchema } from '@router/shared';
+import { openProxyTargets } from '../../db/repositories/admin-audit.repository.ts';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { parseInput } from '../auth/caller.ts';
 import { recordAudit } from './audit.ts';
@@ -28,16 +29,29 @@ export async function startProxy(caller: AdminCaller, email: string): Promise<st
   return target.email;
 }
 
-/** Records the end of proxy mode (the web app has dropped the header already). */
+/**
+ * Records the end of proxy mode: for the user named, and for every user the administrator still
+ * acts as in this sign-in session. The email the admin screen kept may no longer name the user
+ * (they changed it meanwhile): a 'proxy off' naming nobody would leave their proxy open, X-User
+ * with their new address still honoured, and the log showing it never ended.
+ */
 export async function endProxy(caller: AdminCaller, email: string): Promise<boolean> {
   const adminId = requireAdmin(caller);
   const input = parseInput(adminProxySchema, { email });
-  const target = await findUserByEmail(caller.services.db, input.email);
-  await recordAudit(caller.services.db, {
-    adminId,
-    targetId: target?.id ?? null,
-    targetEmail: input.email,
-    action: AUDIT_ACTIONS.proxyOff,
+  const { db } = caller.services;
+  const target = await findUserByEmail(db, input.email);
+  const sessionId = caller.viewer?.sessionId;
+  const open = sessionId === undefined ? [] : await openProxyTargets(db, { adminId, sessionId });
+  await db.transaction(async (tx) => {
+    for (const targetId of open.filter((id) => id !== target?.id)) {
+      await recordAudit(tx, { adminId, targetId, action: AUDIT_ACTIONS.proxyOff });
+    }
+    await recordAudit(tx, {
+      adminId,
+      targetId: target?.id ?? null,
+      targetEmail: input.email,
+      action: AUDIT_ACTIONS.proxyOff,
+    });
   });
   return true;
 }

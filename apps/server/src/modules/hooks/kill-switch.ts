@@ -18,7 +18,10 @@ export interface Everyone {
 
 const MAX_REASON = 256;
 
-/** Without `everyone`, the actor's own webhooks. Returns how many webhooks changed. */
+/**
+ * Without `everyone`, the actor's own webhooks. Returns how many webhooks changed: the REST API's
+ * own hooks (never listed) switch with them, uncounted.
+ */
 export async function pauseHooks(
   services: Services,
   actor: Actor,
@@ -38,14 +41,14 @@ export function resumeHooks(services: Services, actor: Actor, everyone: Everyone
 
 async function switchHooks(services: Services, actor: Actor, reason: string | null, everyone: Everyone | null) {
   return services.db.transaction(async (tx) => {
-    const shortKeys = await setHooksPaused(tx, everyone ? null : actor.userId, reason);
+    const { shortKeys, webhooks } = await setHooksPaused(tx, everyone ? null : actor.userId, reason);
     // Sent on commit: every instance drops these hooks from its cache.
     await notifyHookChanged(tx, shortKeys);
     await recordAction(tx, {
       userId: actor.userId,
       code: reason === null ? 'HooksResume' : 'HooksPause',
       address: actor.address,
-      metadata: { ...(reason === null ? {} : { reason }), everyone: everyone !== null, hooks: shortKeys.length },
+      metadata: { ...(reason === null ? {} : { reason }), everyone: everyone !== null, hooks: webhooks },
     });
     if (everyone) {
       await recordActionForHookOwners(tx, {
@@ -57,9 +60,9 @@ async function switchHooks(services: Services, actor: Actor, reason: string | nu
       await recordAudit(tx, {
         adminId: everyone.adminId,
         action: reason === null ? AUDIT_ACTIONS.hooksResumeAll : AUDIT_ACTIONS.hooksPauseAll,
-        details: { ...(reason === null ? {} : { reason }), hooks: shortKeys.length },
+        details: { ...(reason === null ? {} : { reason }), hooks: webhooks },
       });
     }
-    return shortKeys.length;
+    return webhooks;
   });
 }

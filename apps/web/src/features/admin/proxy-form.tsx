@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { EmailField } from '../../components/email-field.tsx';
 import { useCall } from '../../lib/call.ts';
+import { requestHeaders } from '../../lib/client.ts';
 import { useSession, useSessionStore } from '../../lib/session.tsx';
 import { AdminProxyEndDocument, AdminProxyStartDocument } from './documents.ts';
 import { FormResult, useAdminAction } from './form-result.tsx';
@@ -14,7 +15,7 @@ type Fields = z.input<typeof adminProxySchema>;
 /**
  * SPEC §2 Admin, proxied user: Save checks the user on the server (which records 'proxy on'),
  * stores the lower-cased email (sent as X-User from then on) and reloads the user as them;
- * Reset records 'proxy off' and clears it. Either button waits for the other: a double click records once.
+ * Reset records 'proxy off' (as the administrator) and clears it. Either button waits for the other: a double click records once.
  */
 export function ProxyForm({ onDone }: { onDone: () => void }) {
   const session = useSession();
@@ -43,8 +44,11 @@ export function ProxyForm({ onDone }: { onDone: () => void }) {
     await run(async () => {
       const email = store.getState().proxiedUser;
       if (email) {
-        // The record is best effort: proxy mode ends whatever the answer.
-        await mutate(AdminProxyEndDocument, { email }).catch((error: unknown) =>
+        // Asked as the administrator (no X-User): a header whose email no longer names the user
+        // (changed meanwhile) would be refused before the record. Best effort: proxy mode ends
+        // whatever the answer.
+        const { 'X-User': _proxied, ...headers } = requestHeaders();
+        await mutate(AdminProxyEndDocument, { email }, { fetchOptions: { headers } }).catch((error: unknown) =>
           console.warn('Cannot record the end of proxy mode', error),
         );
       }

@@ -41,7 +41,11 @@ describe('admin screen (SPEC §2 Admin)', () => {
 
     press('Proxied user', 'Reset');
     await waitFor(() => expect(screen.queryByText('Switched to bob@')).toBeNull());
+    // Recorded as the administrator: an X-User whose email no longer names the user (changed
+    // meanwhile) would be refused before the record, leaving the proxy open.
+    await waitFor(() => expect(server.requests.some((r) => r.name === 'AdminProxyEnd')).toBe(true));
     expect(calls('AdminProxyEnd')[0]?.variables).toEqual({ email: 'bob@example.com' });
+    expect(server.requests.find((r) => r.name === 'AdminProxyEnd')?.headers['x-user']).toBeUndefined();
     expect(sessionStorage.getItem('proxiedUserEmail')).toBeNull();
   });
 
