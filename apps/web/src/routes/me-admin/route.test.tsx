@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { providersHandler } from '../../test/connectors.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
@@ -180,6 +181,16 @@ describe('admin screen (SPEC §2 Admin)', () => {
       providerName: 'paper',
       credits: 100,
     });
+  });
+
+  it('offers only the brokerages a referred user can connect on this server', async () => {
+    await renderRoute('/me/admin', { user: fakeUser(ADMIN), handlers: { Providers: providersHandler } });
+    const select = form('Create a referrer link').getByLabelText('Brokerage');
+    const offered = within(select)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    // Lightspeed is unavailable (no order API; an unconfigured OAuth broker reads the same), Gone is disabled.
+    expect(offered).toEqual(['- None -', 'Alpaca', 'BitMEX', 'E*TRADE', 'Paper Trading', 'Schwab']);
   });
 
   it('deletes a campaign by link or suffix (Check is disabled)', async () => {
