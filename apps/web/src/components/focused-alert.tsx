@@ -1,12 +1,21 @@
-import { type ReactNode, useEffect, useRef } from 'react';
+import { type ReactNode, type RefObject, useEffect, useRef } from 'react';
+
+/**
+ * A ref whose element takes the focus when it is shown: a form's outcome, while the button that
+ * was pressed is disabled by the call (the focus would fall back to the page) or far from it.
+ */
+export function useFocusWhenShown<T extends HTMLElement>(): RefObject<T | null> {
+  const ref = useRef<T>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return ref;
+}
 
 /**
  * A form's failure, read out and focused when it appears: above a long form the submit button is
  * far below it, so the focus (and the view) is taken to the message, as field errors take it.
  */
 export function FocusedAlert({ children }: { children: ReactNode }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  const ref = useFocusWhenShown<HTMLDivElement>();
   return (
     <div ref={ref} tabIndex={-1} role="alert" className="alert alert-danger">
       {children}

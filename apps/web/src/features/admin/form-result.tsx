@@ -1,5 +1,6 @@
 import { ADMIN_TEXT } from '@router/shared';
 import { useCallback, useState } from 'react';
+import { useFocusWhenShown } from '../../components/focused-alert.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
 
 export interface FormOutcome {
@@ -37,11 +38,23 @@ export function useAdminAction(onDone: () => void) {
   return { outcome, run };
 }
 
-/** An admin form's outcome beside its buttons. */
+/**
+ * An admin form's outcome beside its buttons. It takes the focus: the pressed button was disabled
+ * while the call ran, which dropped the focus to the page, and a failure is then read out in place.
+ */
 export function FormResult({ outcome }: { outcome: FormOutcome | null }) {
-  if (!outcome) return null;
+  return outcome && <Outcome outcome={outcome} />;
+}
+
+function Outcome({ outcome }: { outcome: FormOutcome }) {
+  const ref = useFocusWhenShown<HTMLSpanElement>();
   return (
-    <span className={outcome.ok ? 'text-success' : 'text-danger'} role={outcome.ok ? 'status' : 'alert'}>
+    <span
+      ref={ref}
+      tabIndex={-1}
+      className={outcome.ok ? 'text-success' : 'text-danger'}
+      role={outcome.ok ? 'status' : 'alert'}
+    >
       {outcome.text}
     </span>
   );
