@@ -11,13 +11,14 @@ export function useFocusWhenShown<T extends HTMLElement>(): RefObject<T | null> 
 }
 
 /**
- * A form's failure, read out and focused when it appears: above a long form the submit button is
- * far below it, so the focus (and the view) is taken to the message, as field errors take it.
+ * A form's failure, read out and focused when it appears: the submit button (and the fields) were
+ * disabled by the call, or are far below it in a long form, so the focus (and the view) is taken
+ * to the message, as field errors take it.
  */
-export function FocusedAlert({ children }: { children: ReactNode }) {
+export function FocusedAlert({ children, className }: { children: ReactNode; className?: string }) {
   const ref = useFocusWhenShown<HTMLDivElement>();
   return (
-    <div ref={ref} tabIndex={-1} role="alert" className="alert alert-danger">
+    <div ref={ref} tabIndex={-1} role="alert" className={`alert alert-danger${className ? ` ${className}` : ''}`}>
       {children}
     </div>
   );
