@@ -1,12 +1,9 @@
 import { ADMIN_TEXT } from '@router/shared';
 import { useCallback, useState } from 'react';
-import { useFocusWhenShown } from '../../components/focused-alert.tsx';
+import type { FormOutcome } from '../../components/form-outcome.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
 
-export interface FormOutcome {
-  ok: boolean;
-  text: string;
-}
+export { type FormOutcome, FormResult } from '../../components/form-outcome.tsx';
 
 /** SPEC §8 admin forms: the server's message, or 'Something went wrong...' when it is empty or 'Error'. */
 export function failure(error: unknown): FormOutcome {
@@ -36,28 +33,6 @@ export function useAdminAction(onDone: () => void) {
     [onDone],
   );
   return { outcome, run };
-}
-
-/**
- * An admin form's outcome beside its buttons. It takes the focus: the pressed button was disabled
- * while the call ran, which dropped the focus to the page, and a failure is then read out in place.
- */
-export function FormResult({ outcome }: { outcome: FormOutcome | null }) {
-  return outcome && <Outcome outcome={outcome} />;
-}
-
-function Outcome({ outcome }: { outcome: FormOutcome }) {
-  const ref = useFocusWhenShown<HTMLSpanElement>();
-  return (
-    <span
-      ref={ref}
-      tabIndex={-1}
-      className={outcome.ok ? 'text-success' : 'text-danger'}
-      role={outcome.ok ? 'status' : 'alert'}
-    >
-      {outcome.text}
-    </span>
-  );
 }
 
 /** A number input's value for a zod number schema: '' is missing ('Required'). */
