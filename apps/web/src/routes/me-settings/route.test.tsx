@@ -45,7 +45,10 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
     expect(await screen.findByText('Required')).toBeTruthy();
     fill('Token name', 'Script');
     click('Create token');
-    expect(((await screen.findByLabelText('New secret token')) as HTMLInputElement).value).toBe('secret-shown-once');
+    const secret = (await screen.findByLabelText('New secret token')) as HTMLInputElement;
+    expect(secret.value).toBe('secret-shown-once');
+    // The form that asked for it is gone: the focus goes to the secret, ready to copy.
+    expect(document.activeElement).toBe(secret);
     expect(calls('UserTokenCreate')[0]?.variables).toEqual({ metadata: { name: 'Script' } });
     expect(await screen.findByText('Script')).toBeTruthy();
     click('Done');
