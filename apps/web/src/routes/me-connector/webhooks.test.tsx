@@ -43,6 +43,22 @@ describe('webhooks (SPEC §2)', () => {
     await waitFor(() => expect(calls('Hooks').length).toBeGreaterThan(before));
   });
 
+  it("shows a refused webhook's reason in the form, and takes the focus to it", async () => {
+    await render({ HookCreate: fixture(() => graphQLError('At most 50 webhooks per account')) });
+    fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
+    const form = screen.getByRole('form', { name: 'New webhook' });
+    const create = within(form).getByRole('button', { name: 'Create webhook' });
+    create.focus();
+    fireEvent.click(create);
+    const alert = await within(form).findByRole('alert');
+    expect(alert.textContent).toBe('At most 50 webhooks per account');
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+    // Refused again: read out and focused again.
+    create.focus();
+    fireEvent.click(create);
+    await waitFor(() => expect(document.activeElement).toBe(within(form).getByRole('alert')));
+  });
+
   it('closes the new webhook form on Escape without creating anything', async () => {
     const { calls } = await render();
     fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
