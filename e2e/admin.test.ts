@@ -53,6 +53,12 @@ describe('admin tools', () => {
 
     const create = form(page, 'Create a referrer link');
     await create.getByText('Complete and submit the form to get referrer link').waitFor();
+    // Only brokerages a referred user can connect here: not Lightspeed (no order API), nor Saxo
+    // (OAuth, no app credentials on this server); Schwab's are set (global-setup).
+    const brokerages = await create.getByLabel('Brokerage').locator('option').allTextContents();
+    expect(brokerages).toEqual(expect.arrayContaining(['- None -', 'Paper Trading', 'Schwab']));
+    expect(brokerages).not.toContain('Lightspeed');
+    expect(brokerages).not.toContain('Saxo');
     await create.getByLabel('Name').fill('E2E Spring');
     await create.getByRole('button', { name: 'Create' }).click();
     const linkField = create.getByLabel('Referrer link');

@@ -2,7 +2,8 @@
 // connects Paper Trading from the grid, creates a live and a test webhook, copies a URL, renames
 // a hook and an account, opens notifications, deletes a webhook and the broker; and
 // connects Schwab through the OAuth popup (the Schwab protocol fake started by global-setup);
-// finds Lightspeed, learns why it is unavailable and cannot connect it (issue #23 point 6).
+// finds Lightspeed, learns why it is unavailable and cannot connect it (issue #23 point 6), and
+// likewise Saxo, an OAuth broker this server has no app credentials for.
 // Screenshots at desktop and phone sizes go to SCREENS_DIR (default e2e/artifacts/).
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -178,6 +179,33 @@ describe('brokers and webhooks', () => {
     await schwab.getByRole('heading', { level: 4 }).first().waitFor();
     await snap(page, 'connectors-schwab-connected-desktop');
     expect(popupErrors).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('shows an OAuth broker this server has no app for (Saxo) as unavailable, and why', async () => {
+    const user = await createUser('connectors-unconfigured');
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
+    await signInPage(page, user);
+    await page.goto('/me/connector');
+    await page.getByText('No brokers connected yet').waitFor();
+    const search = page.getByLabel('Search brokers');
+    const grid = page.getByRole('list', { name: 'Brokers' });
+    await search.fill('saxo');
+    await expect.poll(() => grid.getByRole('link').count()).toBe(1);
+    await grid.getByRole('link', { name: 'Saxo (unavailable)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Saxo is unavailable' });
+    await dialog
+      .getByText(
+        'Saxo is not available on this server yet: its operator has not configured it. Please contact support.',
+      )
+      .waitFor();
+    expect(await dialog.getByRole('button', { name: /^(Connect|Continue)/ }).count()).toBe(0);
+    await dialog.getByText('Close', { exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // Schwab, whose app this server has (global-setup), is offered.
+    await search.fill('schwab');
+    await grid.getByRole('link', { name: /^Connect Schwab/ }).waitFor();
     expect(errors).toEqual([]);
     await close();
   });

@@ -2,7 +2,7 @@
 // `providerMetatraderBranches(search)` (server names for the connect form's branch field).
 import type { BrokerBranch } from '@router/brokers';
 import { type Provider, withCurrentExamples } from '@router/orders';
-import { BRANCH_PROVIDER, searchBranches } from '../modules/connectors/index.ts';
+import { BRANCH_PROVIDER, offeredProviders, searchBranches } from '../modules/connectors/index.ts';
 import { builder } from './builder.ts';
 import { requireViewer } from './guards.ts';
 
@@ -22,15 +22,16 @@ function currentProviders(providers: readonly Provider[], now = Date.now()): Pro
 
 builder.queryFields((t) => ({
   providers: t.string({
-    description: 'JSON array of SPEC §3 Provider objects of the working adapters.',
-    resolve: (_root, _args, ctx) => JSON.stringify(currentProviders(ctx.services.brokers.providers())),
+    description:
+      "JSON array of SPEC §3 Provider objects of the working adapters; an OAuth broker this server has no app credentials for is 'unavailable', its help saying why.",
+    resolve: (_root, _args, ctx) => JSON.stringify(currentProviders(offeredProviders(ctx.services))),
   }),
   provider: t.string({
     nullable: true,
     description: 'JSON of one Provider, or null when unknown.',
     args: { name: t.arg.string({ required: true }) },
     resolve: (_root, { name }, ctx) => {
-      const provider = ctx.services.brokers.providers().find((p) => p.name === name);
+      const provider = offeredProviders(ctx.services).find((p) => p.name === name);
       return provider ? JSON.stringify(withCurrentExamples(provider, Date.now())) : null;
     },
   }),

@@ -1,5 +1,6 @@
 // The public `site` query, and an OAuth broker this server has no app credentials for: the user
 // reads that the operator has not configured it, never a variable name.
+import type { Provider } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../test/app.ts';
 import { gql } from '../../test/connector-fixtures.ts';
@@ -29,6 +30,26 @@ describe('connecting an OAuth broker the operator has not configured', () => {
     expect(answer.error?.message).toBe(
       'Schwab is not available on this server yet: its operator has not configured it. Please contact support.',
     );
+    expect(answer.body).not.toMatch(/SCHWAB_|CLIENT_ID|CLIENT_SECRET/);
+  });
+
+  it("lists it as 'unavailable' with that reason, after the brokers one can connect", async () => {
+    const answer = await gql<{ providers: string }>(t, {}, '{ providers }');
+    const providers = JSON.parse(answer.data?.providers ?? '[]') as Provider[];
+    const schwab = providers.find((p) => p.name === 'schwab');
+    expect(schwab).toMatchObject({
+      status: 'unavailable',
+      authentication: {
+        type: 'open',
+        help: 'Schwab is not available on this server yet: its operator has not configured it. Please contact support.',
+      },
+    });
+    // Sorted as the registry sorts: every unavailable one after every one that can be connected.
+    const statuses = providers.map((p) => p.status);
+    expect(statuses.slice(statuses.indexOf('unavailable')).every((s) => s === 'unavailable')).toBe(true);
+    expect(providers.find((p) => p.name === 'paper')?.status).toBe('active');
+    const one = await gql<{ provider: string }>(t, {}, '{ provider(name: "schwab") }');
+    expect(JSON.parse(one.data?.provider ?? 'null')).toMatchObject({ status: 'unavailable' });
     expect(answer.body).not.toMatch(/SCHWAB_|CLIENT_ID|CLIENT_SECRET/);
   });
 });

@@ -13,6 +13,15 @@ export interface BrokerRegistry {
 
 const STATUS_ORDER = { active: 0, beta: 1, unavailable: 2, disabled: 3 } as const;
 
+/** The order users see providers in: active, then beta, then unavailable, each by title. */
+export function compareProviders(a: Provider, b: Provider): number {
+  return (
+    STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+    a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) ||
+    a.name.localeCompare(b.name)
+  );
+}
+
 /** The public part of a descriptor (server-only fields such as baseUrl stay here). */
 export function toProvider(descriptor: BrokerDescriptor): Provider {
   const { name, title, status, authentication, reference, scale, notice } = descriptor;
@@ -50,12 +59,7 @@ export function createBrokerRegistry(brokers: readonly Broker[]): BrokerRegistry
     all
       .map((broker) => toProvider(broker.descriptor))
       .filter((provider) => provider.status !== 'disabled')
-      .sort(
-        (a, b) =>
-          STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
-          a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) ||
-          a.name.localeCompare(b.name),
-      ),
+      .sort(compareProviders),
   );
   return {
     get: (name) => byName.get(name),

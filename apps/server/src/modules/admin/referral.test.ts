@@ -98,6 +98,9 @@ describe('adminReferrerCreate', () => {
     [{ name: '', credits: 100 }, 'Required, if brokerage is not selected'],
     [{ name: '   ', providerName: '', credits: 100 }, 'Required, if brokerage is not selected'],
     [{ providerName: 'nosuchbroker', credits: 100 }, 'Unknown brokerage'],
+    // Listed but not connectable here: no order API, or an OAuth broker without this server's app.
+    [{ providerName: 'lightspeed', credits: 100 }, 'Lightspeed cannot be connected on this server'],
+    [{ providerName: 'saxo', credits: 100 }, 'Saxo cannot be connected on this server'],
     [{ name: 'Spring', credits: 0 }, 'Must be greater than 0'],
     [{ name: 'Spring', credits: -100 }, 'Must be greater than 0'],
     [{ name: 'Spring', credits: 2_000_000_000 }, 'At most 1000000'],

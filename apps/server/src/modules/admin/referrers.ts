@@ -7,6 +7,7 @@ import { insertReferrer, markReferrerDeleted, type ReferrerRow } from '../../db/
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { parseInput } from '../auth/caller.ts';
+import { offeredProviders } from '../connectors/index.ts';
 import { recordAudit } from './audit.ts';
 import { type AdminCaller, requireAdmin } from './guard.ts';
 import { findReferrer } from './referral.ts';
@@ -24,9 +25,7 @@ export async function createReferrer(
   const adminId = requireAdmin(caller);
   const { services } = caller;
   const { name, providerName, credits } = parseInput(referrerCreateSchema, input);
-  if (providerName && !services.brokers.get(providerName)) {
-    throw new AppError('VALIDATION', ADMIN_TEXT.unknownBrokerage, { field: 'providerName' });
-  }
+  if (providerName) requireOffered(services, providerName);
   return services.db.transaction(async (tx) => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const referrer = await insertReferrer(tx, {
@@ -46,6 +45,15 @@ export async function createReferrer(
     }
     throw new Error('no free referrer code after 5 draws');
   });
+}
+
+/** A campaign's brokerage is one users can connect here: not unknown, disabled or unavailable. */
+function requireOffered(services: Services, providerName: string): void {
+  const provider = offeredProviders(services).find((p) => p.name === providerName);
+  if (!provider) throw new AppError('VALIDATION', ADMIN_TEXT.unknownBrokerage, { field: 'providerName' });
+  if (provider.status === 'unavailable') {
+    throw new AppError('VALIDATION', `${provider.title} cannot be connected on this server`, { field: 'providerName' });
+  }
 }
 
 export async function deleteReferrer(caller: AdminCaller, referrerCodeOrUrl: string): Promise<boolean> {

@@ -12,6 +12,6 @@ export {
   renameConnectorAccounts,
   requireConnector,
 } from './manage.ts';
-export { brokerContextFor, providerBroker } from './provider.ts';
+export { brokerContextFor, offeredProviders, providerBroker } from './provider.ts';
 export { type BrokerCall, type SessionConnector, UNREADABLE_SECRETS_MESSAGE, withBrokerSession } from './session.ts';
 export { type Actor, CONNECTOR_DEACTIVATED_MESSAGE, type ConnectorView, toConnectorView } from './types.ts';

@@ -3,12 +3,14 @@
 import {
   type Broker,
   type BrokerContext,
+  compareProviders,
   configPrefix,
   isBrokerError,
   isUnavailable,
   resolveBrokerContext,
   unavailableError,
 } from '@router/brokers';
+import type { Provider } from '@router/orders';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -62,7 +64,27 @@ export function requireAppCredentials(services: Services, broker: Broker, ctx: B
     { provider: name },
     `${title} is not configured: set ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET to connect it`,
   );
-  throw new AppError('EXECUTION', `${title} is not available on this server yet: ${NOT_CONFIGURED}`);
+  throw new AppError('EXECUTION', notConfigured(title));
+}
+
+const notConfigured = (title: string) => `${title} is not available on this server yet: ${NOT_CONFIGURED}`;
+
+/**
+ * The providers users see (the `providers` query): the registry's, where an OAuth broker this
+ * server has no app for is 'unavailable' with the reason as its help, so the connect grid, the
+ * docs and the admin's referral form do not offer what `requireAppCredentials` would refuse.
+ */
+export function offeredProviders(services: Services): Provider[] {
+  return services.brokers
+    .providers()
+    .map((provider) => {
+      const broker = services.brokers.get(provider.name);
+      if (provider.authentication.type !== 'open' || !broker || brokerContextFor(services, broker).clientId)
+        return provider;
+      const authentication = { ...provider.authentication, help: notConfigured(provider.title) };
+      return { ...provider, status: 'unavailable' as const, authentication };
+    })
+    .sort(compareProviders);
 }
 
 /** A failed connect or authorization: the broker's message, or a generic one (logged). */

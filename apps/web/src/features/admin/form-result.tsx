@@ -1,11 +1,9 @@
 import { ADMIN_TEXT } from '@router/shared';
 import { useCallback, useState } from 'react';
+import type { FormOutcome } from '../../components/form-outcome.tsx';
 import { errorMessage } from '../../lib/error-message.ts';
 
-export interface FormOutcome {
-  ok: boolean;
-  text: string;
-}
+export { type FormOutcome, FormResult } from '../../components/form-outcome.tsx';
 
 /** SPEC §8 admin forms: the server's message, or 'Something went wrong...' when it is empty or 'Error'. */
 export function failure(error: unknown): FormOutcome {
@@ -35,16 +33,6 @@ export function useAdminAction(onDone: () => void) {
     [onDone],
   );
   return { outcome, run };
-}
-
-/** An admin form's outcome beside its buttons. */
-export function FormResult({ outcome }: { outcome: FormOutcome | null }) {
-  if (!outcome) return null;
-  return (
-    <span className={outcome.ok ? 'text-success' : 'text-danger'} role={outcome.ok ? 'status' : 'alert'}>
-      {outcome.text}
-    </span>
-  );
 }
 
 /** A number input's value for a zod number schema: '' is missing ('Required'). */

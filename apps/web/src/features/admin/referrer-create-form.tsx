@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/copy-button.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { useProviders } from '../../lib/providers.tsx';
+import { supportedProviders } from '../connectors/provider-search.ts';
 import { AdminReferrerCreateDocument } from './documents.ts';
 import { CreditsField } from './fields.tsx';
 import { FormResult, numberValue, useAdminAction } from './form-result.tsx';
@@ -21,7 +22,8 @@ export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
   const { providers } = useProviders();
   const [link, setLink] = useState<string | null>(null);
   const { outcome, run } = useAdminAction(onDone);
-  const options = useMemo(() => [...providers.values()].sort((a, b) => a.title.localeCompare(b.title)), [providers]);
+  // Only brokers a referred user can connect here: not unavailable (nor unconfigured) ones.
+  const options = useMemo(() => supportedProviders(providers.values()), [providers]);
   const { register, handleSubmit, formState } = useForm<Fields, unknown, z.output<typeof referrerCreateSchema>>({
     resolver: zodResolver(referrerCreateSchema),
     defaultValues: { name: '', providerName: '', credits: DEFAULT_REFERRER_CREDITS },

@@ -1,8 +1,8 @@
 import { paymentPeriodLabel } from '@router/shared';
 import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
+import { FocusedAlert } from '../../components/focused-alert.tsx';
 import type { AccountCreditsQuery } from '../../gql/graphql.ts';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -36,11 +36,7 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
   };
   return (
     <BillingSection id="payments" title="Recent payments">
-      {error && (
-        <Alert variant="danger" className="m-3 mb-0">
-          {error}
-        </Alert>
-      )}
+      {error && <FocusedAlert className="m-3 mb-0">{error}</FocusedAlert>}
       <Table responsive hover size="sm" className="mb-0 align-middle">
         <thead>
           <tr>

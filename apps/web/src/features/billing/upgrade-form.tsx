@@ -7,9 +7,9 @@ import {
   professionalApplicationSchema,
 } from '@router/shared';
 import { useState } from 'react';
-import Alert from 'react-bootstrap/Alert';
 import { type Resolver, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import { FocusedAlert } from '../../components/focused-alert.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -50,7 +50,7 @@ export function UpgradeForm() {
   });
   return (
     <form onSubmit={onSubmit} noValidate>
-      {failure && <Alert variant="danger">{failure}</Alert>}
+      {failure && <FocusedAlert>{failure}</FocusedAlert>}
       {BUSINESS_FIELDS.map((field) => (
         <TextField
           key={field.name}

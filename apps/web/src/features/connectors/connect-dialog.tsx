@@ -1,6 +1,7 @@
 import type { Provider } from '@router/orders';
 import { useId } from 'react';
 import Modal from 'react-bootstrap/Modal';
+import { FocusedAlert } from '../../components/focused-alert.tsx';
 import { CredentialsForm } from './credentials-form.tsx';
 import { useConnect } from './use-connect.ts';
 
@@ -50,11 +51,7 @@ export function ConnectDialog({
             onSubmit={connectWithCredentials}
           />
         )}
-        {error && (
-          <div className="alert alert-danger mt-3 mb-0" role="alert">
-            {error}
-          </div>
-        )}
+        {error && <FocusedAlert className="mt-3 mb-0">{error}</FocusedAlert>}
       </Modal.Body>
       <Modal.Footer>
         <button type="button" className="btn btn-secondary" onClick={onClose}>

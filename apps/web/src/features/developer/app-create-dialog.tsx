@@ -4,6 +4,7 @@ import { useState } from 'react';
 import Modal from 'react-bootstrap/Modal';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FocusedAlert } from '../../components/focused-alert.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -70,11 +71,7 @@ export function AppCreateDialog({
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          {failure && (
-            <div className="alert alert-danger py-2" role="alert">
-              {failure}
-            </div>
-          )}
+          {failure && <FocusedAlert className="py-2">{failure}</FocusedAlert>}
           {created && (
             <>
               <p className="small mb-2">

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { cancelOnEscape } from '../../components/cancel-on-escape.ts';
+import { FocusedAlert } from '../../components/focused-alert.tsx';
 import type { ConnectorAccount } from '../connectors/connector-model.ts';
 
 const formSchema = hookCreateSchema.omit({ connectorKey: true });
@@ -28,7 +29,12 @@ export function HookCreateForm({
     resolver: zodResolver(formSchema),
     defaultValues: { name: '', accountId: initialAccountId ?? accounts[0]?.id ?? '', isTest: false },
   });
-  const onSubmit = handleSubmit(async (values) => setFailure(await onCreate(values)));
+  // Each attempt's refusal is a new alert, focused even when it says what the last one said.
+  const [attempt, setAttempt] = useState(0);
+  const onSubmit = handleSubmit(async (values) => {
+    setAttempt((n) => n + 1);
+    setFailure(await onCreate(values));
+  });
   const nameError = formState.errors.name?.message;
   const accountError = formState.errors.accountId?.message;
 
@@ -96,9 +102,9 @@ export function HookCreateForm({
         </div>
       </div>
       {failure && (
-        <div className="alert alert-danger py-2 mt-3 mb-0" role="alert">
+        <FocusedAlert key={attempt} className="py-2 mt-3 mb-0">
           {failure}
-        </div>
+        </FocusedAlert>
       )}
       <div className="d-flex gap-2 mt-3">
         <button type="submit" className="btn btn-primary btn-sm" disabled={formState.isSubmitting}>

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { cancelOnEscape } from '../../components/cancel-on-escape.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useCall } from '../../lib/call.ts';
@@ -46,6 +46,7 @@ export function HookRulesForm({
   const id = useId();
   const { mutate } = useCall();
   const [text, setText] = useState(() => pretty(hook.rules));
+  const editor = useRef<HTMLTextAreaElement>(null);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -64,6 +65,8 @@ export function HookRulesForm({
       onSaved();
     } catch (failure) {
       setError(errorMessage(failure));
+      // The refusal is the controls' own: told with them, focused (Save was disabled meanwhile).
+      editor.current?.focus();
     } finally {
       setBusy(false);
     }
@@ -84,6 +87,7 @@ export function HookRulesForm({
         Risk controls (JSON)
       </label>
       <textarea
+        ref={editor}
         id={`${id}-rules`}
         className={`form-control form-control-sm font-monospace ${error ? 'is-invalid' : ''}`}
         rows={Math.min(16, Math.max(6, text.split('\n').length + 1))}

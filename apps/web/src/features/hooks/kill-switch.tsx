@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { HooksPauseDocument, HooksResumeDocument } from './documents.ts';
@@ -14,6 +14,7 @@ export function KillSwitch({ onChanged }: { onChanged: () => void }) {
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const reasonField = useRef<HTMLInputElement>(null);
 
   async function run(action: () => Promise<string>) {
     setBusy(true);
@@ -24,6 +25,8 @@ export function KillSwitch({ onChanged }: { onChanged: () => void }) {
       onChanged();
     } catch (failure) {
       setError(errorMessage(failure));
+      // Told under the reason and focused there: the pressed button was disabled meanwhile.
+      reasonField.current?.focus();
     } finally {
       setBusy(false);
     }
@@ -44,6 +47,7 @@ export function KillSwitch({ onChanged }: { onChanged: () => void }) {
           Pause all webhooks: reason
         </label>
         <input
+          ref={reasonField}
           id={`${id}-reason`}
           className={`form-control form-control-sm ${error ? 'is-invalid' : ''}`}
           value={reason}

@@ -1,11 +1,16 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
+import { useFocusWhenShown } from '../../components/focused-alert.tsx';
 import type { ShownOutcome } from './use-order-test.ts';
 
 const show = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
-/** The Test result: success box with the returned fields, error box, or warning text. */
+/**
+ * The Test result: success box with the returned fields, error box, or warning text. It takes the
+ * focus when the Test button, disabled while testing, had it (not from Ctrl+Enter in the order).
+ */
 export function TestResult({ outcome, providerName }: { outcome: ShownOutcome; providerName: string }) {
+  const ref = useFocusWhenShown<HTMLDivElement>({ unlessTyping: true });
   const emoji = (
     <span className="playground-emoji" aria-hidden="true">
       {outcome.emoji}
@@ -13,7 +18,13 @@ export function TestResult({ outcome, providerName }: { outcome: ShownOutcome; p
   );
   if (outcome.kind === 'success') {
     return (
-      <div className="alert alert-success position-relative mb-0" role="status" data-testid="test-success">
+      <div
+        ref={ref}
+        tabIndex={-1}
+        className="alert alert-success position-relative mb-0"
+        role="status"
+        data-testid="test-success"
+      >
         {emoji}
         <h3 className="h6 alert-heading">Preview</h3>
         <dl className="row mb-0 small">
@@ -31,7 +42,13 @@ export function TestResult({ outcome, providerName }: { outcome: ShownOutcome; p
   }
   if (outcome.kind === 'error') {
     return (
-      <div className="alert alert-danger position-relative mb-0" role="alert" data-testid="test-error">
+      <div
+        ref={ref}
+        tabIndex={-1}
+        className="alert alert-danger position-relative mb-0"
+        role="alert"
+        data-testid="test-error"
+      >
         {emoji}
         <h3 className="h6 alert-heading">{outcome.name}</h3>
         <p className="mb-0 text-break">{outcome.message}</p>
@@ -39,7 +56,13 @@ export function TestResult({ outcome, providerName }: { outcome: ShownOutcome; p
     );
   }
   return (
-    <div className="alert alert-warning position-relative mb-0" role="alert" data-testid="test-warning">
+    <div
+      ref={ref}
+      tabIndex={-1}
+      className="alert alert-warning position-relative mb-0"
+      role="alert"
+      data-testid="test-warning"
+    >
       {emoji}
       <p className="mb-0 pe-4">{outcome.message}</p>
       {outcome.connect && (

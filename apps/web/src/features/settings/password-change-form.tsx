@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type PasswordChangeForm as Fields, MESSAGES, PASSWORD_MIN_SCORE, passwordChangeSchema } from '@router/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { type FormOutcome, FormResult } from '../../components/form-outcome.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -16,7 +17,7 @@ const FIELDS = ['password', 'newPassword', 'newPassword2'] as const;
 /** Settings' password change: the current password, then the new one (SPEC §5 strength rule). */
 export function PasswordChangeForm() {
   const { mutate } = useCall();
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<FormOutcome | null>(null);
   const { register, handleSubmit, watch, setError, reset, formState } = useForm<Fields>({
     resolver: zodResolver(passwordChangeSchema),
     defaultValues: { password: '', newPassword: '', newPassword2: '' },
@@ -63,11 +64,7 @@ export function PasswordChangeForm() {
         <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
           Change password
         </button>
-        {result && (
-          <span className={result.ok ? 'text-success' : 'text-danger'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
-          </span>
-        )}
+        <FormResult outcome={result} />
       </div>
     </form>
   );

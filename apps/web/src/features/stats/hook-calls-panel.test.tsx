@@ -105,6 +105,21 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'month', width: 12, timeZone: ZONE });
   });
 
+  it('offers the intervals as one radio group: one tab stop, no extra buttons', async () => {
+    renderWithClient(<HookCallsPanel />, {
+      DashboardOrderStats: fixture(({ variables }) => ({
+        data: { actionsOrderStats: zeros(Number(variables.width)) },
+      })),
+    });
+    const group = await screen.findByRole('radiogroup', { name: 'Chart interval' });
+    for (const name of ['Hour', 'Day', 'Week', 'Month'])
+      expect(screen.getByRole('radio', { name }).closest('[role="radiogroup"]')).toBe(group);
+    expect(screen.getByRole('radio', { name: 'Hour' })).toHaveProperty('checked', true);
+    // Their labels are what is clicked, not controls of their own: no 'Hour' button, no tab stop.
+    expect(screen.queryAllByRole('button', { name: /^(Hour|Day|Week|Month)$/ })).toEqual([]);
+    expect(group.querySelectorAll('label[tabindex]')).toHaveLength(0);
+  });
+
   it('draws the chart when some bucket has calls', async () => {
     const rows = zeros(24).map((r, i) => (i === 3 ? { ...r, counter: 4, counterError: 1 } : r));
     renderWithClient(<HookCallsPanel />, {

@@ -3,6 +3,7 @@ import { userUpdateSchema } from '@router/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { type FormOutcome, FormResult } from '../../components/form-outcome.tsx';
 import { NameEmailFields } from '../../components/name-email-fields.tsx';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
@@ -17,7 +18,7 @@ const FIELDS = ['email', 'firstName', 'lastName'] as const;
 export function ProfileForm({ user }: { user: SessionUser }) {
   const { mutate } = useCall();
   const session = useSession();
-  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [result, setResult] = useState<FormOutcome | null>(null);
   const { register, handleSubmit, formState, reset, setError } = useForm<
     Fields,
     unknown,
@@ -59,11 +60,7 @@ export function ProfileForm({ user }: { user: SessionUser }) {
         <button type="submit" className="btn btn-primary" disabled={isSubmitting || !isDirty}>
           Save
         </button>
-        {result && (
-          <span className={result.ok ? 'text-success' : 'text-danger'} role={result.ok ? 'status' : 'alert'}>
-            {result.text}
-          </span>
-        )}
+        <FormResult outcome={result} />
       </div>
     </form>
   );

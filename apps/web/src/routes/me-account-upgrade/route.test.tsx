@@ -64,6 +64,20 @@ describe('Professional application (SPEC §2, §5)', () => {
     expect(await screen.findByText('Error')).toBeTruthy();
   });
 
+  it('takes the focus to the failure, above the form, so it is seen and read out', async () => {
+    await renderRoute('/me/account/upgrade', {
+      user: fakeUser(CUSTOMER),
+      handlers: { AccountUpgrade: fixture(() => graphQLError('Too many attempts, please wait', 'RATE_LIMITED')) },
+    });
+    answerAll();
+    const submit = screen.getByRole('button', { name: 'Apply and continue to payment' });
+    submit.focus();
+    fireEvent.click(submit);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('Too many attempts, please wait');
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+  });
+
   it('sends a professional away (SPEC §6)', async () => {
     const { router } = await renderRoute('/me/account/upgrade', { user: fakeUser(CUSTOMER | PROFESSIONAL) });
     await waitFor(() => expect(where(router)).toBe('/me'));

@@ -257,6 +257,33 @@ describe('Account & Billing with card payments', () => {
     expect(calls('AccountInvoice')[0]?.variables).toEqual({ id: 'in_plan' });
   });
 
+  it('says so when an invoice cannot be opened, and takes the focus to it', async () => {
+    const payment = {
+      credits: 300,
+      price: 2000,
+      currency: 'usd',
+      createdAt: Date.UTC(2024, 10, 24, 12),
+      stripeInvoiceId: 'in_gone',
+      description: 'Pro plan',
+      interval: 'month',
+    };
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        { payments: [payment] },
+        { AccountInvoice: fixture(() => graphQLError('No invoice in_gone', 'NOT_FOUND')) },
+      ),
+    });
+    const table = (await screen.findByRole('heading', { name: 'Recent payments' })).closest('section') as HTMLElement;
+    const download = within(table).getByRole('button', { name: 'Download PDF' });
+    download.focus();
+    fireEvent.click(download);
+    const alert = await within(table).findByRole('alert');
+    expect(alert.textContent).toBe('No invoice in_gone');
+    // Download PDF was disabled while asking: the focus goes to the failure.
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+  });
+
   it('shows each payment and the plan in its own currency (yen have no minor units), and a refunded payment as refunded', async () => {
     const payment = { createdAt: Date.UTC(2024, 10, 24, 12), stripeInvoiceId: null, interval: null, refunded: 0 };
     const payments = [

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { providersHandler } from '../../test/connectors.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
@@ -184,6 +185,41 @@ describe('admin screen (SPEC §2 Admin)', () => {
       providerName: 'paper',
       credits: 100,
     });
+  });
+
+  it("takes the focus to the professional-status form's outcome, a failure read out in place", async () => {
+    await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: {
+        AdminUserProfessional: fixture(({ variables }) =>
+          variables.email === 'bob@example.com'
+            ? { data: { adminUserProfessional: { email: 'bob@example.com', group: 4 | 16 } } }
+            : graphQLError('User not registered or not activated'),
+        ),
+      },
+    });
+    const name = 'Professional status';
+    fillIn(name, 'Email', 'nobody@example.com');
+    const grant = form(name).getByRole('button', { name: 'Grant' });
+    grant.focus();
+    fireEvent.click(grant);
+    const failure = await form(name).findByRole('alert');
+    expect(failure.textContent).toBe('User not registered or not activated');
+    await waitFor(() => expect(document.activeElement).toBe(failure));
+    fillIn(name, 'Email', 'bob@example.com');
+    fireEvent.click(grant);
+    const done = await form(name).findByText('Professional status granted');
+    await waitFor(() => expect(document.activeElement).toBe(done));
+  });
+
+  it('offers only the brokerages a referred user can connect on this server', async () => {
+    await renderRoute('/me/admin', { user: fakeUser(ADMIN), handlers: { Providers: providersHandler } });
+    const select = form('Create a referrer link').getByLabelText('Brokerage');
+    const offered = within(select)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
+    // Lightspeed is unavailable (no order API; an unconfigured OAuth broker reads the same), Gone is disabled.
+    expect(offered).toEqual(['- None -', 'Alpaca', 'BitMEX', 'E*TRADE', 'Paper Trading', 'Schwab']);
   });
 
   it('deletes a campaign by link or suffix (Check is disabled)', async () => {

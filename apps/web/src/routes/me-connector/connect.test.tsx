@@ -83,6 +83,8 @@ describe('Brokers & Webhooks: connect dialog (SPEC §2, §4, §5, §8)', () => {
     const alert = await within(dialog).findByRole('alert');
     expect(alert.textContent).toBe('Alpaca: invalid API key');
     expect(alert.className).toContain('alert-danger');
+    // The Connect button and the fields were disabled by the call: the focus goes to the failure.
+    await waitFor(() => expect(document.activeElement).toBe(alert));
     message = '';
     fireEvent.click(within(dialog).getByRole('button', { name: 'Connect' }));
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe('Error...'));

@@ -43,6 +43,22 @@ describe('webhooks (SPEC §2)', () => {
     await waitFor(() => expect(calls('Hooks').length).toBeGreaterThan(before));
   });
 
+  it("shows a refused webhook's reason in the form, and takes the focus to it", async () => {
+    await render({ HookCreate: fixture(() => graphQLError('At most 50 webhooks per account')) });
+    fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
+    const form = screen.getByRole('form', { name: 'New webhook' });
+    const create = within(form).getByRole('button', { name: 'Create webhook' });
+    create.focus();
+    fireEvent.click(create);
+    const alert = await within(form).findByRole('alert');
+    expect(alert.textContent).toBe('At most 50 webhooks per account');
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+    // Refused again: read out and focused again.
+    create.focus();
+    fireEvent.click(create);
+    await waitFor(() => expect(document.activeElement).toBe(within(form).getByRole('alert')));
+  });
+
   it('closes the new webhook form on Escape without creating anything', async () => {
     const { calls } = await render();
     fireEvent.click(within(await card()).getByRole('button', { name: 'New webhook for Paper account' }));
@@ -245,17 +261,24 @@ describe('risk controls and the kill switch', () => {
     const form = screen.getByRole('form', { name: 'Risk controls of Main hook' });
     const editor = within(form).getByLabelText('Risk controls (JSON)');
     fireEvent.change(editor, { target: { value: '{"maxQuantity": -1}' } });
-    fireEvent.click(within(form).getByRole('button', { name: 'Save controls' }));
+    const saveControls = within(form).getByRole('button', { name: 'Save controls' });
+    saveControls.focus();
+    fireEvent.click(saveControls);
     const error = await within(form).findByText('maxQuantity: must be a positive number');
     expect(editor.getAttribute('aria-invalid')).toBe('true');
     expect(editor.getAttribute('aria-describedby')?.split(' ')).toContain(error.id);
+    // Save was disabled by the call: the focus goes to the field the refusal is about.
+    expect(document.activeElement).toBe(editor);
 
     const kill = screen.getByRole('form', { name: 'Kill switch' });
     const reason = within(kill).getByLabelText('Pause all webhooks: reason');
-    fireEvent.click(within(kill).getByRole('button', { name: 'Pause all webhooks' }));
+    const pause = within(kill).getByRole('button', { name: 'Pause all webhooks' });
+    pause.focus();
+    fireEvent.click(pause);
     const refusal = await within(kill).findByText('Reason too long');
     expect(reason.getAttribute('aria-invalid')).toBe('true');
     expect(reason.getAttribute('aria-describedby')?.split(' ')).toContain(refusal.id);
+    expect(document.activeElement).toBe(reason);
   });
 
   it('keeps the open edits of the page when all webhooks are paused, and reloads them', async () => {

@@ -139,10 +139,14 @@ describe('settings: developer applications (SPEC §2 Settings, §5)', () => {
     fill('Name', 'Journal');
     fill('Callback URL', 'https://journal.example.com/cb');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('At most 20 applications; delete one first');
+    const refused = await within(dialog).findByRole('alert');
+    expect(refused.textContent).toBe('At most 20 applications; delete one first');
+    // Save was disabled by the call: the focus goes to the red alert, inside the dialog.
+    await waitFor(() => expect(document.activeElement).toBe(refused));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('New secret token:')).toBeTruthy();
     expect((within(dialog).getByLabelText('New secret token') as HTMLInputElement).value).toBe('client-secret-once');
+    expect(document.activeElement).toBe(within(dialog).getByLabelText('New secret token'));
     expect(within(dialog).getByText('NewKey1234567890')).toBeTruthy();
     expect(within(dialog).getByRole('button', { name: 'Copy' })).toBeTruthy();
     expect((within(dialog).getByLabelText('Name') as HTMLInputElement).value).toBe('');

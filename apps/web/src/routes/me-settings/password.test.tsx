@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { fill, renderRoute } from '../../test/render-route.tsx';
@@ -44,7 +44,8 @@ describe('settings: password change', () => {
     submit();
     expect(await screen.findByText('The current password is not correct')).toBeTruthy();
     submit();
-    expect(await screen.findByText('Password changed. You were signed out on your other devices.')).toBeTruthy();
+    const changed = await screen.findByText('Password changed. You were signed out on your other devices.');
+    await waitFor(() => expect(document.activeElement).toBe(changed));
     expect(calls('UserPasswordUpdate').at(-1)?.variables).toEqual({
       password: 'Old-Password-1!',
       newPassword: 'Harbor-Velvet-Orchid-77?',

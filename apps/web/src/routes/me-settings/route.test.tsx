@@ -45,7 +45,10 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
     expect(await screen.findByText('Required')).toBeTruthy();
     fill('Token name', 'Script');
     click('Create token');
-    expect(((await screen.findByLabelText('New secret token')) as HTMLInputElement).value).toBe('secret-shown-once');
+    const secret = (await screen.findByLabelText('New secret token')) as HTMLInputElement;
+    expect(secret.value).toBe('secret-shown-once');
+    // The form that asked for it is gone: the focus goes to the secret, ready to copy.
+    expect(document.activeElement).toBe(secret);
     expect(calls('UserTokenCreate')[0]?.variables).toEqual({ metadata: { name: 'Script' } });
     expect(await screen.findByText('Script')).toBeTruthy();
     click('Done');
@@ -100,8 +103,12 @@ describe('settings: general and menu', () => {
       },
     });
     fill('Last name', 'Doe');
-    fireEvent.click(within(screen.getByRole('form', { name: 'General' })).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Saved')).toBeTruthy();
+    const save = within(screen.getByRole('form', { name: 'General' })).getByRole('button', { name: 'Save' });
+    save.focus();
+    fireEvent.click(save);
+    const saved = await screen.findByText('Saved');
+    // Save was disabled by the call (and stays so, nothing left to save): the focus goes to the outcome.
+    await waitFor(() => expect(document.activeElement).toBe(saved));
     expect(calls('UserUpdate')[0]?.variables).toEqual({ firstName: 'Jo', lastName: 'Doe' });
     expect(calls('User').length).toBeGreaterThanOrEqual(2);
   });
