@@ -15,7 +15,7 @@ import {
   showsProfessionalPlan,
 } from '../../db/repositories/billing-account.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
-import { recordPayment } from '../../db/repositories/payments.repository.ts';
+import { keepsProfessionalPayment, recordPayment } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { startCreditPeriod } from '../accounts/credits.ts';
 import { creditsOf, isProfessionalPrice } from './catalog.ts';
@@ -211,14 +211,57 @@ export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan)
 /**
  * Writes the plan onto the account (the caller decided it is the current one). Professional status
  * a plan sold is held while the plan runs and sells it: changed to one that does not, or over
- * (whatever it sold by then: the change's own event may never have come), the status goes; it
- * comes back only with a paid invoice of a plan that sells it.
+ * (whatever it sold by then: the change's own event may never have come), the status goes unless
+ * another source holds it (releaseProfessional); it comes back only with a paid invoice of a plan
+ * that sells it.
  */
-export async function showPlan(tx: Transaction, userId: number, plan: Plan, status: string): Promise<void> {
+export async function showPlan(
+  stripe: StripeClient,
+  tx: Transaction,
+  userId: number,
+  plan: Plan,
+  status: string,
+): Promise<void> {
   if (!(plan.running && plan.professional) && (await showsProfessionalPlan(tx, userId, plan.subscriptionId))) {
-    await setProfessionalHeld(tx, userId, false);
+    await releaseProfessional(stripe, tx, userId, { subscriptionId: plan.subscriptionId });
   }
   await projectPlan(tx, userId, projectionOf(plan, status));
+}
+
+/** What gave professional status: a one-time payment (its reference) or a plan (its subscription). */
+export interface ProfessionalSource {
+  reference?: string;
+  subscriptionId?: string;
+}
+
+/**
+ * Takes professional status away as `source` no longer holds it (refunded, the plan ended or
+ * changed), unless another source still does: a one-time payment for it kept, or another plan
+ * that sells it and runs past its trial (as Stripe holds the customer's subscriptions now). True
+ * when the status went.
+ */
+export async function releaseProfessional(
+  stripe: StripeClient,
+  tx: Transaction,
+  userId: number,
+  source: ProfessionalSource,
+): Promise<boolean> {
+  if (await keepsProfessionalPayment(tx, userId, source.reference ?? null)) return false;
+  const customer = (await findBillingAccount(tx, userId))?.stripeCustomerId;
+  if (customer) {
+    const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
+    const other = subscriptions.data.some((subscription) => {
+      const plan = planOf(subscription);
+      return (
+        subscription.id !== source.subscriptionId &&
+        subscription.status !== 'trialing' &&
+        plan.running &&
+        plan.professional
+      );
+    });
+    if (other) return false;
+  }
+  return setProfessionalHeld(tx, userId, false);
 }
 
 export async function grantProfessional(tx: Transaction, userId: number): Promise<void> {
@@ -262,6 +305,7 @@ export function invoiceDescription(invoice: Stripe.Invoice): string | null {
  * that pays a period), then the account's plan. True when anything changed.
  */
 export async function applyPlanPayment(
+  stripe: StripeClient,
   tx: Transaction,
   userId: number,
   subscription: Stripe.Subscription,
@@ -310,7 +354,7 @@ export async function applyPlanPayment(
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {
-    await showPlan(tx, userId, plan, subscription.status);
+    await showPlan(stripe, tx, userId, plan, subscription.status);
     changed = true;
   }
   return changed;

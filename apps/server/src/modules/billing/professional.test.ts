@@ -231,14 +231,15 @@ describe('professional status bought with a plan', () => {
     expect(await groupOf(user.headers)).toBe(4);
   });
 
-  /** The portal's "Update plan" to the plain plan, the rest of the period billed with the renewal. */
-  const changeToPlainPlan = (subscriptionId: string) => {
+  /** The portal's "Update plan" to another price, the rest of the period billed with the renewal. */
+  const changePlan = (subscriptionId: string, priceId: string) => {
     const subscription = b.fake.store.get('subscription', subscriptionId);
     const previous = { items: structuredClone(subscription.items) };
     const [item] = (subscription.items as { data: Array<Record<string, unknown>> }).data;
-    if (item) item.price = structuredClone(b.fake.store.get('price', PLAN_MONTHLY));
+    if (item) item.price = structuredClone(b.fake.store.get('price', priceId));
     b.fake.webhooks.emit('customer.subscription.updated', subscription, previous);
   };
+  const changeToPlainPlan = (subscriptionId: string) => changePlan(subscriptionId, PLAN_MONTHLY);
 
   it('goes when the plan is changed to one that does not sell it, and its renewal does not bring it back', async () => {
     const { user, subscriptionId } = await subscribe('pro-plan-downgrade');
@@ -274,6 +275,38 @@ describe('professional status bought with a plan', () => {
     b.fake.charges.failRefund(refund.id);
     await deliver();
     expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+
+  it('stays while another source holds it: a one-time payment kept, or a plan selling it that runs', async () => {
+    const user = await newCustomer(b, 'pro-two-sources');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const bought = await buy(b, user.headers, PROFESSIONAL);
+    await deliver(bought.events);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const intent = String(b.fake.store.get('checkout.session', bought.sessionId).payment_intent);
+    const plan = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliver(plan.events);
+    const subscriptionId = String(objectOf(ofType(plan.events, 'customer.subscription.created')).id);
+    // Changed in the portal to the plan that sells the status, paid, then back to the plain one:
+    // the status bought once stays.
+    changePlan(subscriptionId, planPrice);
+    await deliver();
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliver();
+    changeToPlainPlan(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    // On the plan that sells it again (paid): the one-time payment refunded in full leaves it.
+    changePlan(subscriptionId, planPrice);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliver();
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    // Nothing holds it once that plan ends too.
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
   });
 
   it('stays when an earlier period’s payment is refunded: the current period is paid', async () => {

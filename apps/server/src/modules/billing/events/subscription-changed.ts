@@ -4,11 +4,10 @@
 // one-time credits stay. One changed to a plan that does not sell that status takes it (showPlan). One changed within the period recorded, with nothing invoiced now (the
 // rest billed with the renewal), moves that period's credits by the difference (changeRecordedPeriod).
 import type Stripe from 'stripe';
-import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
 import type { Transaction } from '../../../db/repositories/executor.ts';
 import { findPaymentByReference } from '../../../db/repositories/payments.repository.ts';
 import { changeRecordedPeriod, endCreditPeriod } from '../../accounts/credits.ts';
-import { inTrial, isCurrentPlan, planOf, showPlan } from '../plan.ts';
+import { inTrial, isCurrentPlan, planOf, releaseProfessional, showPlan } from '../plan.ts';
 import { isMissing } from '../stripe-client.ts';
 import { userOf } from './event-user.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
@@ -53,8 +52,8 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
       if (!(await isCurrentPlan(tx, userId, plan))) return 'unchanged';
       if (plan.ended) {
         await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
-        // Professional status the plan sold is held while the plan runs.
-        if (plan.professional) await setProfessionalHeld(tx, userId, false);
+        // Professional status the plan sold is held while the plan runs (and no other source holds it).
+        if (plan.professional) await releaseProfessional(ctx.stripe, tx, userId, { subscriptionId: subscription.id });
       } else if (plan.periodEnd && !inTrial(subscription, plan.periodEnd) && (await settled(ctx, tx, subscription))) {
         // Changed within the period recorded, the rest of it billed with the renewal (Stripe's
         // proration items) or not at all: the account shows the new plan now, and its credits
@@ -66,7 +65,7 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
           reference: `${subscription.id}:${ctx.eventId ?? subscription.id}`,
         });
       }
-      await showPlan(tx, userId, plan, subscription.status);
+      await showPlan(ctx.stripe, tx, userId, plan, subscription.status);
       return 'applied';
     },
   };
