@@ -142,17 +142,46 @@ export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
   return end > 0 ? new Date(end * 1000) : null;
 }
 
+/** What a plan brings: credits per period, professional status. */
+export interface PlanKind {
+  credits: number;
+  professional: boolean;
+}
+
 /**
- * Whether the customer has a plan (a subscription to a price with credits) that runs in Stripe
- * now, whether or not its events have reached us yet: paid a moment ago, the account does not
- * show it, and a second Checkout would charge both. An `incomplete` one counts too: its first
+ * Whether two plans cannot both run: both give credits (two periods' credits would not add up, both
+ * charged), or both sell professional status. A plan for professional status alone (no credits)
+ * runs beside one for credits.
+ */
+export const plansConflict = (a: PlanKind, b: PlanKind): boolean =>
+  (a.credits > 0 && b.credits > 0) || (a.professional && b.professional);
+
+/** What the plan the account shows running brings (its product), or null when none runs. */
+export function shownPlanKind(account: { type: number; product: unknown } | undefined): PlanKind | null {
+  if (account?.type !== ACCOUNT_TYPE.RECURRING) return null;
+  const product = (account.product ?? {}) as { credits?: unknown; professional?: unknown };
+  // A plan shown without its credits recorded counts as one that gives credits.
+  const credits = typeof product.credits === 'number' ? product.credits : 1;
+  return { credits, professional: product.professional === true };
+}
+
+/** Whether the account shows a running plan that cannot run beside `wanted`. */
+export function showsConflictingPlan(account: { type: number; product: unknown } | undefined, wanted: PlanKind) {
+  const shown = shownPlanKind(account);
+  return shown !== null && plansConflict(shown, wanted);
+}
+
+/**
+ * Whether the customer has a plan that cannot run beside `wanted` (plansConflict) running in
+ * Stripe now, whether or not its events have reached us yet: paid a moment ago, the account does
+ * not show it, and a second Checkout would charge both. An `incomplete` one counts too: its first
  * payment may still go through (a bank debit processing), and both would be charged.
  */
-export async function hasRunningPlan(stripe: StripeClient, customer: string): Promise<boolean> {
+export async function hasRunningPlan(stripe: StripeClient, customer: string, wanted: PlanKind): Promise<boolean> {
   const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
   return subscriptions.data.some((subscription) => {
     const plan = planOf(subscription);
-    return (plan.running || subscription.status === 'incomplete') && (plan.credits > 0 || plan.professional);
+    return (plan.running || subscription.status === 'incomplete') && plansConflict(plan, wanted);
   });
 }
 
@@ -201,11 +230,15 @@ export async function keepOnlyThisPage(
 /**
  * Whether this subscription is the one the account shows: the account has none yet, it is the
  * same, or it runs (a new plan replaces an ended one; an old one ending does not touch a new one).
+ * One for professional status alone does not push a running plan with credits off the account:
+ * both run, and the credits are what the account shows.
  */
 export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan): Promise<boolean> {
   const account = await findBillingAccount(tx, userId);
   const current = account?.stripeSubscriptionId ?? null;
-  return current === null || current === plan.subscriptionId || plan.running;
+  if (current === null || current === plan.subscriptionId) return true;
+  if (!plan.running) return false;
+  return plan.credits > 0 || (shownPlanKind(account)?.credits ?? 0) === 0;
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 import { gql } from '../../../test/identity.ts';
 import { PLAN_MONTHLY, PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
 import { clearCatalog } from './catalog.ts';
-import { PROFESSIONAL_PENDING } from './payment-session.ts';
+import { HAS_PLAN, PROFESSIONAL_PENDING } from './payment-session.ts';
 
 let b: Billing;
 beforeAll(async () => {
@@ -316,6 +316,53 @@ describe('professional status bought with a plan', () => {
     await b.stripe.refunds.create({ payment_intent: intent });
     await deliver();
     expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+});
+
+describe('professional status sold by a plan without credits', () => {
+  it('leaves a plan with credits to be bought beside it, shown on the account, and goes when it ends', async () => {
+    const price = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 1900,
+      recurring: { interval: 'month' },
+      nickname: 'Professional membership',
+      metadata: { professional: 'true' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const deliver = async (events = takeEvents(b)) => {
+      for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    };
+    const user = await newCustomer(b, 'pro-only-plan');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const membership = await buy(b, user.headers, price.id);
+    await deliver(membership.events);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const membershipId = String(objectOf(ofType(membership.events, 'customer.subscription.created')).id);
+    // The credits plan is sold beside it, and it is what the account shows.
+    const plan = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliver(plan.events);
+    const planId = String(objectOf(ofType(plan.events, 'customer.subscription.created')).id);
+    const shown = async () => {
+      const { rows } = await b.t.services.db.$client.query<{ sub: string; type: number; balance: number }>(
+        'select stripe_subscription_id as sub, type, balance from accounts where user_id = $1',
+        [user.id],
+      );
+      return rows[0];
+    };
+    expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
+    // The membership renewing does not push the credits plan off the account.
+    b.fake.subscriptions.renew(membershipId);
+    await deliver();
+    expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
+    // A second credits plan is still refused.
+    const again = await paymentSession(b, user.headers, { price: PLAN_MONTHLY });
+    expect(again.errors?.[0]?.message).toBe(HAS_PLAN);
+    // The membership ended: the status goes, the credits plan stays.
+    await b.stripe.subscriptions.cancel(membershipId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
   });
 });
 

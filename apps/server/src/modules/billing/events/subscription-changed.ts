@@ -49,7 +49,15 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
     apply: async (tx) => {
       const subscription = await latestSubscription(ctx, found);
       const plan = planOf(subscription);
-      if (!(await isCurrentPlan(tx, userId, plan))) return 'unchanged';
+      if (!(await isCurrentPlan(tx, userId, plan))) {
+        // Another plan is shown (one for credits, beside this one for professional status): this
+        // one ending still takes the status it sold, unless another source holds it.
+        const released =
+          plan.ended && plan.professional
+            ? await releaseProfessional(ctx.stripe, tx, userId, { subscriptionId: subscription.id })
+            : false;
+        return released ? 'applied' : 'unchanged';
+      }
       if (plan.ended) {
         await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
         // Professional status the plan sold is held while the plan runs (and no other source holds it).
