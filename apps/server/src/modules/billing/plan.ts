@@ -133,12 +133,16 @@ const PERIOD_REASONS: ReadonlySet<string> = new Set([
 
 export const paysPlanPeriod = (invoice: Stripe.Invoice): boolean => PERIOD_REASONS.has(invoice.billing_reason ?? '');
 
-/** The service period the invoice paid for: its lines' end, when they state a real period. */
+/**
+ * The service period the invoice paid for: its lines' end, when they state a real period. Not a
+ * credit line's (a negative amount: the unused time of the price changed from, up to its period's
+ * end, a year's when a yearly plan became monthly), unless the invoice has nothing else.
+ */
 export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
+  const lines = (invoice.lines?.data ?? []).filter((line) => line.period && line.period.end > line.period.start);
+  const charged = lines.filter((line) => line.amount >= 0);
   let end = 0;
-  for (const line of invoice.lines?.data ?? []) {
-    if (line.period && line.period.end > line.period.start) end = Math.max(end, line.period.end);
-  }
+  for (const line of charged.length > 0 ? charged : lines) end = Math.max(end, line.period.end);
   return end > 0 ? new Date(end * 1000) : null;
 }
 
