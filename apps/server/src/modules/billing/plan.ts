@@ -246,22 +246,18 @@ export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan)
 }
 
 /**
- * Writes the plan onto the account (the caller decided it is the current one). Professional status
- * a plan sold is held while the plan runs and sells it: changed to one that does not, or over
- * (whatever it sold by then: the change's own event may never have come), the status goes unless
- * another source holds it (releaseProfessional); it comes back only with a paid invoice of a plan
- * that sells it.
+ * Writes the plan onto the account (the caller decided it is the current one), and takes
+ * professional status away when `dropProfessional` (planDropsProfessional, read before the
+ * account was locked).
  */
 export async function showPlan(
-  stripe: StripeClient,
   tx: Transaction,
   userId: number,
   plan: Plan,
   status: string,
+  dropProfessional: boolean,
 ): Promise<void> {
-  if (!(plan.running && plan.professional) && (await showsProfessionalPlan(tx, userId, plan.subscriptionId))) {
-    await releaseProfessional(stripe, tx, userId, { subscriptionId: plan.subscriptionId });
-  }
+  if (dropProfessional) await setProfessionalHeld(tx, userId, false);
   await projectPlan(tx, userId, projectionOf(plan, status));
 }
 
@@ -272,33 +268,58 @@ export interface ProfessionalSource {
 }
 
 /**
- * Takes professional status away as `source` no longer holds it (refunded, the plan ended or
- * changed), unless another source still does: a one-time payment for it kept, or another plan
- * that sells it and runs past its trial (as Stripe holds the customer's subscriptions now). True
- * when the status went.
+ * Whether professional status stands without `source` (refunded, the plan ended or changed): a
+ * one-time payment for it kept, or another plan that sells it and runs past its trial (as Stripe
+ * holds the customer's subscriptions now). Asks Stripe: read it before the account is locked.
  */
+export async function professionalHeldElsewhere(
+  stripe: StripeClient,
+  tx: Transaction,
+  userId: number,
+  source: ProfessionalSource,
+): Promise<boolean> {
+  if (await keepsProfessionalPayment(tx, userId, source.reference ?? null)) return true;
+  const customer = (await findBillingAccount(tx, userId))?.stripeCustomerId;
+  if (!customer) return false;
+  const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
+  return subscriptions.data.some((subscription) => {
+    const plan = planOf(subscription);
+    return (
+      subscription.id !== source.subscriptionId &&
+      subscription.status !== 'trialing' &&
+      plan.running &&
+      plan.professional
+    );
+  });
+}
+
+/** Takes professional status away as `source` no longer holds it, unless another does. True when it went. */
 export async function releaseProfessional(
   stripe: StripeClient,
   tx: Transaction,
   userId: number,
   source: ProfessionalSource,
 ): Promise<boolean> {
-  if (await keepsProfessionalPayment(tx, userId, source.reference ?? null)) return false;
-  const customer = (await findBillingAccount(tx, userId))?.stripeCustomerId;
-  if (customer) {
-    const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
-    const other = subscriptions.data.some((subscription) => {
-      const plan = planOf(subscription);
-      return (
-        subscription.id !== source.subscriptionId &&
-        subscription.status !== 'trialing' &&
-        plan.running &&
-        plan.professional
-      );
-    });
-    if (other) return false;
-  }
+  if (await professionalHeldElsewhere(stripe, tx, userId, source)) return false;
   return setProfessionalHeld(tx, userId, false);
+}
+
+/**
+ * Whether the plan as it is now takes professional status away: it sold it and is over (whatever
+ * it sold by then: the change's own event may never have come), or the account shows it as one
+ * that sells it and it no longer does; and no other source holds the status. The status comes
+ * back only with a paid invoice of a plan that sells it. Read before the account is locked.
+ */
+export async function planDropsProfessional(
+  stripe: StripeClient,
+  tx: Transaction,
+  userId: number,
+  plan: Plan,
+): Promise<boolean> {
+  const lost =
+    (plan.ended && plan.professional) ||
+    (!(plan.running && plan.professional) && (await showsProfessionalPlan(tx, userId, plan.subscriptionId)));
+  return lost && !(await professionalHeldElsewhere(stripe, tx, userId, { subscriptionId: plan.subscriptionId }));
 }
 
 export async function grantProfessional(tx: Transaction, userId: number): Promise<void> {
@@ -349,6 +370,7 @@ export async function applyPlanPayment(
   payment: InvoicePayment | null,
 ): Promise<boolean> {
   const plan = planOf(subscription);
+  const dropProfessional = await planDropsProfessional(stripe, tx, userId, plan);
   let changed = false;
   if (payment) {
     const periodEnd = payment.periodEnd ?? plan.periodEnd;
@@ -391,7 +413,7 @@ export async function applyPlanPayment(
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {
-    await showPlan(stripe, tx, userId, plan, subscription.status);
+    await showPlan(tx, userId, plan, subscription.status, dropProfessional);
     changed = true;
   }
   return changed;

@@ -4,10 +4,11 @@
 // one-time credits stay. One changed to a plan that does not sell that status takes it (showPlan). One changed within the period recorded, with nothing invoiced now (the
 // rest billed with the renewal), moves that period's credits by the difference (changeRecordedPeriod).
 import type Stripe from 'stripe';
+import { setProfessionalHeld } from '../../../db/repositories/billing-account.repository.ts';
 import type { Transaction } from '../../../db/repositories/executor.ts';
 import { findPaymentByReference } from '../../../db/repositories/payments.repository.ts';
 import { changeRecordedPeriod, endCreditPeriod } from '../../accounts/credits.ts';
-import { inTrial, isCurrentPlan, planOf, releaseProfessional, showPlan } from '../plan.ts';
+import { inTrial, isCurrentPlan, planDropsProfessional, planOf, showPlan } from '../plan.ts';
 import { isMissing } from '../stripe-client.ts';
 import { userOf } from './event-user.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
@@ -49,19 +50,15 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
     apply: async (tx) => {
       const subscription = await latestSubscription(ctx, found);
       const plan = planOf(subscription);
+      const dropProfessional = await planDropsProfessional(ctx.stripe, tx, userId, plan);
       if (!(await isCurrentPlan(tx, userId, plan))) {
         // Another plan is shown (one for credits, beside this one for professional status): this
         // one ending still takes the status it sold, unless another source holds it.
-        const released =
-          plan.ended && plan.professional
-            ? await releaseProfessional(ctx.stripe, tx, userId, { subscriptionId: subscription.id })
-            : false;
-        return released ? 'applied' : 'unchanged';
+        const dropped = dropProfessional && (await setProfessionalHeld(tx, userId, false));
+        return dropped ? 'applied' : 'unchanged';
       }
       if (plan.ended) {
         await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
-        // Professional status the plan sold is held while the plan runs (and no other source holds it).
-        if (plan.professional) await releaseProfessional(ctx.stripe, tx, userId, { subscriptionId: subscription.id });
       } else if (plan.periodEnd && !inTrial(subscription, plan.periodEnd) && (await settled(ctx, tx, subscription))) {
         // Changed within the period recorded, the rest of it billed with the renewal (Stripe's
         // proration items) or not at all: the account shows the new plan now, and its credits
@@ -73,7 +70,7 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
           reference: `${subscription.id}:${ctx.eventId ?? subscription.id}`,
         });
       }
-      await showPlan(ctx.stripe, tx, userId, plan, subscription.status);
+      await showPlan(tx, userId, plan, subscription.status, dropProfessional);
       return 'applied';
     },
   };
