@@ -134,16 +134,33 @@ const PERIOD_REASONS: ReadonlySet<string> = new Set([
 export const paysPlanPeriod = (invoice: Stripe.Invoice): boolean => PERIOD_REASONS.has(invoice.billing_reason ?? '');
 
 /**
- * The service period the invoice paid for: its lines' end, when they state a real period. Not a
+ * The lines that state the service period the invoice paid for: those with a real period, not a
  * credit line's (a negative amount: the unused time of the price changed from, up to its period's
  * end, a year's when a yearly plan became monthly), unless the invoice has nothing else.
  */
-export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
+function periodLines(invoice: Stripe.Invoice) {
   const lines = (invoice.lines?.data ?? []).filter((line) => line.period && line.period.end > line.period.start);
   const charged = lines.filter((line) => line.amount >= 0);
-  let end = 0;
-  for (const line of charged.length > 0 ? charged : lines) end = Math.max(end, line.period.end);
+  return charged.length > 0 ? charged : lines;
+}
+
+/** The end of the service period the invoice paid for (periodLines). */
+export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
+  const end = Math.max(0, ...periodLines(invoice).map((line) => line.period.end));
   return end > 0 ? new Date(end * 1000) : null;
+}
+
+/**
+ * Whether the invoice paid for the subscription's current period from its start: the first one, a
+ * renewal, or a change that started a new billing cycle (to a price of another interval), not a
+ * change's rest of a period.
+ */
+export function paysCurrentPeriodFromStart(invoice: Stripe.Invoice, subscription: Stripe.Subscription): boolean {
+  const reason = invoice.billing_reason ?? '';
+  if (reason === 'subscription_create' || reason === 'subscription_cycle') return true;
+  if (reason !== 'subscription_update') return false;
+  const start = Math.min(...periodLines(invoice).map((line) => line.period.start));
+  return (subscription.items?.data ?? []).some((item) => item.current_period_start === start);
 }
 
 /** What a plan brings: credits per period, professional status. */

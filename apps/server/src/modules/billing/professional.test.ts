@@ -277,6 +277,32 @@ describe('professional status bought with a plan', () => {
     expect(await groupOf(user.headers)).toBe(4 | 16);
   });
 
+  it('goes when the invoice of a change to a yearly plan selling it is refunded in full', async () => {
+    const yearly = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 29000,
+      recurring: { interval: 'year' },
+      nickname: 'Professional desk yearly',
+      metadata: { professional: 'true', credits: '1200' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'pro-yearly-change-refund');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const plan = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliver(plan.events);
+    const subscriptionId = String(objectOf(ofType(plan.events, 'customer.subscription.created')).id);
+    // Changed in the portal to the yearly plan: a new billing cycle, paid by the change's invoice.
+    const invoice = b.fake.subscriptions.changeInterval(subscriptionId, yearly.id);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const payment = b.fake.store.all('invoice_payment').find((p) => p.invoice === invoice.id);
+    const intent = String((payment?.payment as { payment_intent?: string } | undefined)?.payment_intent);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
   it('stays while another source holds it: a one-time payment kept, or a plan selling it that runs', async () => {
     const user = await newCustomer(b, 'pro-two-sources');
     await gql(b.t.app, UPGRADE, { m: application() }, user.headers);

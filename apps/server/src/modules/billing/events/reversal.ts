@@ -34,6 +34,7 @@ import { isProfessionalPrice } from '../catalog.ts';
 import {
   invoicePeriodEnd,
   type ProfessionalSource,
+  paysCurrentPeriodFromStart,
   planOf,
   releaseProfessional,
   subscriptionOfInvoice,
@@ -126,7 +127,8 @@ async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: 
 /**
  * What the payment holds professional status as (null: it does not): a pack's Checkout session
  * that sold it (our row, else its line items); a plan's invoice that paid the current period
- * (first or renewal, not a change's rest of it) of a plan that sells it and runs.
+ * from its start (paysCurrentPeriodFromStart: not a change's rest of it) of a plan that sells it
+ * and runs.
  */
 async function soldProfessional(
   ctx: EventContext,
@@ -136,11 +138,11 @@ async function soldProfessional(
   if (paysInvoice(payment)) {
     const invoice = await ctx.stripe.invoices.retrieve(payment.reference);
     const subscriptionId = subscriptionOfInvoice(invoice);
-    if (!subscriptionId || !PERIOD_START_REASONS.has(invoice.billing_reason ?? '')) return null;
-    const subscription = await currentSubscription(ctx, subscriptionId);
-    const plan = subscription ? planOf(subscription) : null;
+    const subscription = subscriptionId ? await currentSubscription(ctx, subscriptionId) : null;
+    if (!subscriptionId || !subscription || !paysCurrentPeriodFromStart(invoice, subscription)) return null;
+    const plan = planOf(subscription);
     const end = invoicePeriodEnd(invoice);
-    const sold = plan?.professional === true && plan.running && end?.getTime() === plan.periodEnd?.getTime();
+    const sold = plan.professional && plan.running && end?.getTime() === plan.periodEnd?.getTime();
     return sold ? { reference: payment.reference, subscriptionId } : null;
   }
   const source = { reference: payment.reference };
@@ -152,9 +154,6 @@ async function soldProfessional(
   });
   return items.data.some((item) => isProfessionalPrice(item.price?.metadata)) ? source : null;
 }
-
-/** Invoices that pay a plan's period from its start: the first one and renewals. */
-const PERIOD_START_REASONS: ReadonlySet<string> = new Set(['subscription_create', 'subscription_cycle']);
 
 const share = (credits: number, part: number, whole: number) =>
   whole > 0 ? Math.round((credits * part) / whole) : credits;
