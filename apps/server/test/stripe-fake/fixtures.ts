@@ -3,7 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const FILE = path.resolve(import.meta.dirname, '../../../../../shared/stripe/fixtures.json');
+/**
+ * shared/stripe/fixtures.json beside the checkout (../shared), found upwards from here: a git
+ * worktree may sit a level deeper than the main checkout.
+ */
+function fixturesPath(): string {
+  for (let dir = path.resolve(import.meta.dirname, '../../../..'); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'shared/stripe/fixtures.json');
+    if (fs.existsSync(file) || path.dirname(dir) === dir) return file;
+  }
+}
 
 export type StripeObject = Record<string, unknown> & { id: string; object: string };
 
@@ -15,7 +24,7 @@ interface FixtureFile {
 let loaded: FixtureFile | undefined;
 
 export function fixtureFile(): FixtureFile {
-  loaded ??= JSON.parse(fs.readFileSync(FILE, 'utf8')) as FixtureFile;
+  loaded ??= JSON.parse(fs.readFileSync(fixturesPath(), 'utf8')) as FixtureFile;
   return loaded;
 }
 

@@ -109,6 +109,56 @@ export class Subscriptions {
     return invoice;
   }
 
+  /**
+   * A change to a price of another interval (the portal's "Update plan", always_invoice): Stripe
+   * starts a new billing cycle now, credits the old price's unused time (a negative line up to
+   * the old period's end) and charges the new price's first period, in one invoice
+   * (billing_reason subscription_update; nothing due when the credit covers it): invoice.paid and
+   * customer.subscription.updated. Returns the invoice.
+   */
+  changeInterval(id: string, priceId: string): StripeObject {
+    const subscription = this.store.get('subscription', id);
+    const item = itemOf(subscription);
+    const price = this.store.get('price', priceId);
+    const start = now();
+    const end = addInterval(start, price);
+    const left = (item.current_period_end - start) / (item.current_period_end - item.current_period_start);
+    const unused = -Math.round(Number(item.price.unit_amount) * item.quantity * left);
+    const charged = Number(price.unit_amount) * item.quantity;
+    const previous = { items: structuredClone(subscription.items), latest_invoice: subscription.latest_invoice };
+    const currency = String(price.currency);
+    const invoice = makeInvoice(this.store, this.base(), {
+      customer: String(subscription.customer),
+      lines: [],
+      items: [
+        {
+          invoiceItem: this.store.newId('invoiceitem'),
+          amount: unused,
+          currency,
+          description: `Unused time on ${item.quantity} × ${String(item.price.nickname ?? 'item')}`,
+          period: { start, end: item.current_period_end },
+        },
+        {
+          invoiceItem: this.store.newId('invoiceitem'),
+          amount: charged,
+          currency,
+          description: `${item.quantity} × ${String(price.nickname ?? 'item')}`,
+          period: { start, end },
+        },
+      ],
+      amountDue: Math.max(0, charged + unused),
+      metadata: {},
+      billingReason: 'subscription_update',
+      subscription: { id, itemId: item.id, metadata: subscription.metadata as Record<string, string>, start, end },
+      paid: true,
+    });
+    Object.assign(item, { price: structuredClone(price), current_period_start: start, current_period_end: end });
+    subscription.latest_invoice = invoice.id;
+    this.webhooks.emit('invoice.paid', invoice);
+    this.webhooks.emit('customer.subscription.updated', subscription, previous);
+    return invoice;
+  }
+
   /** The next period starts: its invoice is paid (or fails: past_due). Returns the invoice. */
   renew(id: string, options: { fail?: boolean } = {}): StripeObject {
     const subscription = this.store.get('subscription', id);

@@ -12,6 +12,8 @@ export interface BillingAccount {
   type: number;
   stripeCustomerId: string | null;
   stripeSubscriptionId: string | null;
+  /** The plan shown (SPEC §3 Account.product): its credits per period, whether it sells professional status. */
+  product: unknown;
 }
 
 export async function findBillingAccount(db: Executor, userId: number): Promise<BillingAccount | undefined> {
@@ -21,6 +23,7 @@ export async function findBillingAccount(db: Executor, userId: number): Promise<
       type: accounts.type,
       stripeCustomerId: accounts.stripeCustomerId,
       stripeSubscriptionId: accounts.stripeSubscriptionId,
+      product: accounts.product,
     })
     .from(accounts)
     .where(eq(accounts.userId, userId))

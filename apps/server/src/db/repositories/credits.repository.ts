@@ -96,14 +96,20 @@ export async function findLedgerEntry(db: Executor, cause: string, reference: st
 }
 
 /**
+ * The note of the ledger rows of a plan changed within its period (credits.ts changeCreditPeriod):
+ * the period goes on, with the new plan's credits; it neither started nor ended.
+ */
+export const PLAN_CHANGE_NOTE = 'plan changed within its period';
+
+/**
  * SQL: whether the plan period the ledger row `l` (an alias) was written in is over: a period
- * started or the plan ended after it (a 'period' or 'lapse' row of its user came later; a
- * user's rows are written under the account's lock, so their ids and times follow its
- * history). Conservative: a plan changed within its period counts as over too.
+ * started or the plan ended after it (a 'period' or 'lapse' row of its user came later, other than
+ * a plan change's within the period; a user's rows are written under the account's lock, so their
+ * ids and times follow its history).
  */
 export const periodOverSinceSql = (l: string) =>
   `exists (select 1 from credit_ledger p where p.user_id = ${l}.user_id and p.created_at >= ${l}.created_at
-    and p.id > ${l}.id and p.cause in ('period', 'lapse'))`;
+    and p.id > ${l}.id and p.cause in ('period', 'lapse') and p.note is distinct from '${PLAN_CHANGE_NOTE}')`;
 
 /** Whether the plan period the ledger row `ledgerId` was written in is over (periodOverSinceSql). */
 export async function periodOverSince(db: Executor, ledgerId: number): Promise<boolean> {

@@ -64,3 +64,16 @@ export async function findPaymentByInvoice(db: Executor, userId: number, stripeI
     .limit(1);
   return row;
 }
+
+/**
+ * Whether the user keeps a one-time payment for professional status (our Checkout session sold
+ * it, not all of its money given back), other than `except` (a payment's reference).
+ */
+export async function keepsProfessionalPayment(db: Executor, userId: number, except: string | null): Promise<boolean> {
+  const { rows } = await db.execute(sql`
+    select 1 from payments p join payment_sessions s on s.stripe_id = p.reference and s.user_id = p.user_id
+    where p.user_id = ${userId} and s.professional and (p.refunded < p.price or p.price = 0)
+      and p.reference is distinct from ${except}
+    limit 1`);
+  return rows.length > 0;
+}

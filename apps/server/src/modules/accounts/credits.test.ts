@@ -3,6 +3,7 @@ import { insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts
 import { accountOf, expectBalancedLedger, inTransaction, ledgerOf } from '../../../test/credit-fixtures.ts';
 import { isAppError } from '../../errors.ts';
 import {
+  changeRecordedPeriod,
   endCreditPeriod,
   grantCredits,
   refundCredits,
@@ -154,6 +155,36 @@ describe('credits', () => {
       recurring_credits: 0,
       recurring_period_credits: 0,
     });
+    await expectBalancedLedger(t, userId);
+  });
+
+  it("gives a signal's period credit back after its plan changed within the period: the period goes on", async () => {
+    const userId = await newUser();
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 3, periodEnd: day(31), reference: 'in_change_1' }),
+    );
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'sig-before-upgrade'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'sig-before-downgrade'));
+    // Upgraded to 6 a period, invoiced at once: the same period, 3 more credits.
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 6, periodEnd: day(31), reference: 'in_change_2', change: true }),
+    );
+    expect(await accountOf(t, userId)).toMatchObject({ recurring_credits: 4, recurring_period_credits: 6 });
+    expect(await inTransaction(t, (tx) => refundCredits(tx, userId, 'sig-before-upgrade'))).toMatchObject({
+      credits: 1,
+      recurring: 1,
+      note: null,
+    });
+    // Down to 4, billed with the renewal: still the period it was spent in.
+    await inTransaction(t, (tx) =>
+      changeRecordedPeriod(tx, userId, { credits: 4, periodEnd: day(31), reference: 'sub_change:evt_1' }),
+    );
+    expect(await accountOf(t, userId)).toMatchObject({ recurring_credits: 3, recurring_period_credits: 4 });
+    expect(await inTransaction(t, (tx) => refundCredits(tx, userId, 'sig-before-downgrade'))).toMatchObject({
+      credits: 1,
+      recurring: 1,
+    });
+    expect(await accountOf(t, userId)).toMatchObject({ balance: 4, recurring_credits: 4, signals_spent: 0 });
     await expectBalancedLedger(t, userId);
   });
 

@@ -66,6 +66,7 @@ import {
   type LedgerRow,
   lockCredits,
   type NewLedgerEntry,
+  PLAN_CHANGE_NOTE,
   periodOverSince,
   writeCredits,
 } from '../../db/repositories/credits.repository.ts';
@@ -203,11 +204,27 @@ function changeCreditPeriod(
   const left = Math.max(0, state.recurringCredits + period.credits - state.recurringPeriodCredits);
   const delta = left - state.recurringCredits;
   const entries: NewLedgerEntry[] = [];
+  // Noted as a change: the period goes on (a signal spent in it still gets its credit back to it).
+  const note = PLAN_CHANGE_NOTE;
   if (delta < 0) {
-    entries.push({ credits: delta, recurring: delta, cause: 'lapse', reference: period.reference, balanceAfter: 0 });
+    entries.push({
+      credits: delta,
+      recurring: delta,
+      cause: 'lapse',
+      reference: period.reference,
+      balanceAfter: 0,
+      note,
+    });
   }
   const added = Math.max(delta, 0);
-  entries.push({ credits: added, recurring: added, cause: 'period', reference: period.reference, balanceAfter: 0 });
+  entries.push({
+    credits: added,
+    recurring: added,
+    cause: 'period',
+    reference: period.reference,
+    balanceAfter: 0,
+    note,
+  });
   for (const entry of entries) entry.balanceAfter = state.credits + left;
   return writeCredits(
     tx,

@@ -27,6 +27,50 @@ afterAll(() => t.close());
 const order = (n: number) => ({ symbol: 'AAPL', action: 'buy', quantity: n });
 const periodEnd = new Date(Date.now() + 30 * 86_400_000);
 
+/** Stores a live signal of the trader's hook as the hook does, and rejects stored ones (credit released). */
+async function hookBooks(trader: Awaited<ReturnType<typeof setupTrader>>) {
+  const pool = t.services.db.$client;
+  const { rows } = await pool.query<{ id: string }>('select connector_id as id from hooks where id = $1', [
+    trader.hook.id,
+  ]);
+  const store = (id: string) =>
+    storeSignals(
+      pool,
+      [
+        {
+          id,
+          hookId: trader.hook.id,
+          key: id,
+          userId: trader.userId,
+          isTest: false,
+          connectorId: Number(rows[0]?.id),
+          accountId: trader.accountId,
+          providerName: 'paper',
+          request: '{}',
+          order: '{}',
+          response: null,
+          address: null,
+        },
+      ],
+      60,
+    );
+  const reject = (...ids: string[]) =>
+    recordSignalOutcomes(
+      pool,
+      ids.map((id) => ({
+        id,
+        from: 'placing',
+        status: 'rejected',
+        brokerOrderId: null,
+        price: null,
+        response: null,
+        elapsedMs: null,
+        releaseCredit: true,
+      })),
+    );
+  return { store, reject };
+}
+
 describe('credits on the hook path', () => {
   it('spends period credits first, one ledger row per signal naming it', async () => {
     const trader = await setupTrader(t, 'period-first@example.com', { credits: 5 });
@@ -96,45 +140,7 @@ describe('credits on the hook path', () => {
 
   it('lets a refunded credit lapse when its plan period ended meanwhile (renewed or plan ended)', async () => {
     const trader = await setupTrader(t, 'refund-lapsed@example.com', { credits: 1 });
-    const pool = t.services.db.$client;
-    const { rows } = await pool.query<{ id: string }>('select connector_id as id from hooks where id = $1', [
-      trader.hook.id,
-    ]);
-    const store = (id: string) =>
-      storeSignals(
-        pool,
-        [
-          {
-            id,
-            hookId: trader.hook.id,
-            key: id,
-            userId: trader.userId,
-            isTest: false,
-            connectorId: Number(rows[0]?.id),
-            accountId: trader.accountId,
-            providerName: 'paper',
-            request: '{}',
-            order: '{}',
-            response: null,
-            address: null,
-          },
-        ],
-        60,
-      );
-    const reject = (...ids: string[]) =>
-      recordSignalOutcomes(
-        pool,
-        ids.map((id) => ({
-          id,
-          from: 'placing',
-          status: 'rejected',
-          brokerOrderId: null,
-          price: null,
-          response: null,
-          elapsedMs: null,
-          releaseCredit: true,
-        })),
-      );
+    const { store, reject } = await hookBooks(trader);
     await inTransaction(t, (tx) =>
       startCreditPeriod(tx, trader.userId, { credits: 2, periodEnd, reference: 'in_lapsed_1' }),
     );
@@ -166,6 +172,23 @@ describe('credits on the hook path', () => {
       ['lapsedRefundSignal02', 0, 0],
       ['lapsedRefundSignal03', 0, 0],
     ]);
+  });
+
+  it('gives a rejected order its period credit back after its plan changed within the period: the period goes on', async () => {
+    const trader = await setupTrader(t, 'refund-plan-changed@example.com', { credits: 1 });
+    const { store, reject } = await hookBooks(trader);
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, trader.userId, { credits: 2, periodEnd, reference: 'in_changed_1' }),
+    );
+    await store('changedPlanSignal001');
+    // Upgraded within the period (its invoice for the rest of it): 2 more credits, same period.
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, trader.userId, { credits: 4, periodEnd, reference: 'in_changed_2', change: true }),
+    );
+    await reject('changedPlanSignal001');
+    expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 5, credits: 1, recurring_credits: 4 });
+    const ledger = await expectBalancedLedger(t, trader.userId);
+    expect(ledger.filter((l) => l.cause === 'refund').map((l) => [l.credits, l.recurring])).toEqual([[1, 1]]);
   });
 
   it('refunds a signal stored before the ledger (no spend row) with one one-time credit', async () => {

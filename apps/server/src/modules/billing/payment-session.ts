@@ -19,7 +19,13 @@ import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
-import { expireOpenPlanCheckouts, hasRunningPlan, keepOnlyThisPage } from './plan.ts';
+import {
+  expireOpenPlanCheckouts,
+  hasRunningPlan,
+  keepOnlyThisPage,
+  type PlanKind,
+  showsConflictingPlan,
+} from './plan.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 import { ALREADY_PROFESSIONAL } from './upgrade.ts';
 
@@ -42,9 +48,14 @@ async function signedInUser(services: Services, viewer: Viewer): Promise<UserRow
 }
 
 /** hasRunningPlan, a failed call answered as card payments unavailable. */
-export async function runningPlan(services: Services, stripe: StripeClient, customer: string): Promise<boolean> {
+export async function runningPlan(
+  services: Services,
+  stripe: StripeClient,
+  customer: string,
+  wanted: PlanKind,
+): Promise<boolean> {
   try {
-    return await hasRunningPlan(stripe, customer);
+    return await hasRunningPlan(stripe, customer, wanted);
   } catch (error) {
     throw stripeFailure(services, error, 'reading subscriptions');
   }
@@ -135,7 +146,9 @@ export async function createPaymentSession(
     }
   }
   const subscription = product.type === ACCOUNT_TYPE.RECURRING;
-  if (subscription && (await findBillingAccount(services.db, user.id))?.type === ACCOUNT_TYPE.RECURRING) {
+  // A plan beside one that runs only when they bring different things (plansConflict): status
+  // alone beside credits.
+  if (subscription && showsConflictingPlan(await findBillingAccount(services.db, user.id), product)) {
     throw new AppError('EXECUTION', HAS_PLAN);
   }
   const discount = await resolveDiscount(services, stripe, { coupon: input.coupon ?? null });
@@ -191,7 +204,9 @@ export async function createPaymentSession(
       throw new AppError('EXECUTION', PROFESSIONAL_PENDING);
     }
     // Paid a moment ago, its events not here yet: the account does not show the plan.
-    if (subscription && (await runningPlan(services, stripe, customer))) throw new AppError('EXECUTION', HAS_PLAN);
+    if (subscription && (await runningPlan(services, stripe, customer, product))) {
+      throw new AppError('EXECUTION', HAS_PLAN);
+    }
   });
   if (!session.url)
     throw stripeFailure(services, new Error('checkout session without a url'), 'creating a checkout session');

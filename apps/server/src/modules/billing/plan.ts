@@ -15,7 +15,7 @@ import {
   showsProfessionalPlan,
 } from '../../db/repositories/billing-account.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
-import { recordPayment } from '../../db/repositories/payments.repository.ts';
+import { keepsProfessionalPayment, recordPayment } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { startCreditPeriod } from '../accounts/credits.ts';
 import { creditsOf, isProfessionalPrice } from './catalog.ts';
@@ -133,26 +133,76 @@ const PERIOD_REASONS: ReadonlySet<string> = new Set([
 
 export const paysPlanPeriod = (invoice: Stripe.Invoice): boolean => PERIOD_REASONS.has(invoice.billing_reason ?? '');
 
-/** The service period the invoice paid for: its lines' end, when they state a real period. */
+/**
+ * The lines that state the service period the invoice paid for: those with a real period, not a
+ * credit line's (a negative amount: the unused time of the price changed from, up to its period's
+ * end, a year's when a yearly plan became monthly), unless the invoice has nothing else.
+ */
+function periodLines(invoice: Stripe.Invoice) {
+  const lines = (invoice.lines?.data ?? []).filter((line) => line.period && line.period.end > line.period.start);
+  const charged = lines.filter((line) => line.amount >= 0);
+  return charged.length > 0 ? charged : lines;
+}
+
+/** The end of the service period the invoice paid for (periodLines). */
 export function invoicePeriodEnd(invoice: Stripe.Invoice): Date | null {
-  let end = 0;
-  for (const line of invoice.lines?.data ?? []) {
-    if (line.period && line.period.end > line.period.start) end = Math.max(end, line.period.end);
-  }
+  const end = Math.max(0, ...periodLines(invoice).map((line) => line.period.end));
   return end > 0 ? new Date(end * 1000) : null;
 }
 
 /**
- * Whether the customer has a plan (a subscription to a price with credits) that runs in Stripe
- * now, whether or not its events have reached us yet: paid a moment ago, the account does not
- * show it, and a second Checkout would charge both. An `incomplete` one counts too: its first
+ * Whether the invoice paid for the subscription's current period from its start: the first one, a
+ * renewal, or a change that started a new billing cycle (to a price of another interval), not a
+ * change's rest of a period.
+ */
+export function paysCurrentPeriodFromStart(invoice: Stripe.Invoice, subscription: Stripe.Subscription): boolean {
+  const reason = invoice.billing_reason ?? '';
+  if (reason === 'subscription_create' || reason === 'subscription_cycle') return true;
+  if (reason !== 'subscription_update') return false;
+  const start = Math.min(...periodLines(invoice).map((line) => line.period.start));
+  return (subscription.items?.data ?? []).some((item) => item.current_period_start === start);
+}
+
+/** What a plan brings: credits per period, professional status. */
+export interface PlanKind {
+  credits: number;
+  professional: boolean;
+}
+
+/**
+ * Whether two plans cannot both run: both give credits (two periods' credits would not add up, both
+ * charged), or both sell professional status. A plan for professional status alone (no credits)
+ * runs beside one for credits.
+ */
+export const plansConflict = (a: PlanKind, b: PlanKind): boolean =>
+  (a.credits > 0 && b.credits > 0) || (a.professional && b.professional);
+
+/** What the plan the account shows running brings (its product), or null when none runs. */
+export function shownPlanKind(account: { type: number; product: unknown } | undefined): PlanKind | null {
+  if (account?.type !== ACCOUNT_TYPE.RECURRING) return null;
+  const product = (account.product ?? {}) as { credits?: unknown; professional?: unknown };
+  // A plan shown without its credits recorded counts as one that gives credits.
+  const credits = typeof product.credits === 'number' ? product.credits : 1;
+  return { credits, professional: product.professional === true };
+}
+
+/** Whether the account shows a running plan that cannot run beside `wanted`. */
+export function showsConflictingPlan(account: { type: number; product: unknown } | undefined, wanted: PlanKind) {
+  const shown = shownPlanKind(account);
+  return shown !== null && plansConflict(shown, wanted);
+}
+
+/**
+ * Whether the customer has a plan that cannot run beside `wanted` (plansConflict) running in
+ * Stripe now, whether or not its events have reached us yet: paid a moment ago, the account does
+ * not show it, and a second Checkout would charge both. An `incomplete` one counts too: its first
  * payment may still go through (a bank debit processing), and both would be charged.
  */
-export async function hasRunningPlan(stripe: StripeClient, customer: string): Promise<boolean> {
+export async function hasRunningPlan(stripe: StripeClient, customer: string, wanted: PlanKind): Promise<boolean> {
   const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
   return subscriptions.data.some((subscription) => {
     const plan = planOf(subscription);
-    return (plan.running || subscription.status === 'incomplete') && (plan.credits > 0 || plan.professional);
+    return (plan.running || subscription.status === 'incomplete') && plansConflict(plan, wanted);
   });
 }
 
@@ -201,24 +251,92 @@ export async function keepOnlyThisPage(
 /**
  * Whether this subscription is the one the account shows: the account has none yet, it is the
  * same, or it runs (a new plan replaces an ended one; an old one ending does not touch a new one).
+ * One for professional status alone does not push a running plan with credits off the account:
+ * both run, and the credits are what the account shows.
  */
 export async function isCurrentPlan(tx: Transaction, userId: number, plan: Plan): Promise<boolean> {
   const account = await findBillingAccount(tx, userId);
   const current = account?.stripeSubscriptionId ?? null;
-  return current === null || current === plan.subscriptionId || plan.running;
+  if (current === null || current === plan.subscriptionId) return true;
+  if (!plan.running) return false;
+  return plan.credits > 0 || (shownPlanKind(account)?.credits ?? 0) === 0;
 }
 
 /**
- * Writes the plan onto the account (the caller decided it is the current one). Professional status
- * a plan sold is held while the plan runs and sells it: changed to one that does not, or over
- * (whatever it sold by then: the change's own event may never have come), the status goes; it
- * comes back only with a paid invoice of a plan that sells it.
+ * Writes the plan onto the account (the caller decided it is the current one), and takes
+ * professional status away when `dropProfessional` (planDropsProfessional, read before the
+ * account was locked).
  */
-export async function showPlan(tx: Transaction, userId: number, plan: Plan, status: string): Promise<void> {
-  if (!(plan.running && plan.professional) && (await showsProfessionalPlan(tx, userId, plan.subscriptionId))) {
-    await setProfessionalHeld(tx, userId, false);
-  }
+export async function showPlan(
+  tx: Transaction,
+  userId: number,
+  plan: Plan,
+  status: string,
+  dropProfessional: boolean,
+): Promise<void> {
+  if (dropProfessional) await setProfessionalHeld(tx, userId, false);
   await projectPlan(tx, userId, projectionOf(plan, status));
+}
+
+/** What gave professional status: a one-time payment (its reference) or a plan (its subscription). */
+export interface ProfessionalSource {
+  reference?: string;
+  subscriptionId?: string;
+}
+
+/**
+ * Whether professional status stands without `source` (refunded, the plan ended or changed): a
+ * one-time payment for it kept, or another plan that sells it and runs past its trial (as Stripe
+ * holds the customer's subscriptions now). Asks Stripe: read it before the account is locked.
+ */
+export async function professionalHeldElsewhere(
+  stripe: StripeClient,
+  tx: Transaction,
+  userId: number,
+  source: ProfessionalSource,
+): Promise<boolean> {
+  if (await keepsProfessionalPayment(tx, userId, source.reference ?? null)) return true;
+  const customer = (await findBillingAccount(tx, userId))?.stripeCustomerId;
+  if (!customer) return false;
+  const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
+  return subscriptions.data.some((subscription) => {
+    const plan = planOf(subscription);
+    return (
+      subscription.id !== source.subscriptionId &&
+      subscription.status !== 'trialing' &&
+      plan.running &&
+      plan.professional
+    );
+  });
+}
+
+/** Takes professional status away as `source` no longer holds it, unless another does. True when it went. */
+export async function releaseProfessional(
+  stripe: StripeClient,
+  tx: Transaction,
+  userId: number,
+  source: ProfessionalSource,
+): Promise<boolean> {
+  if (await professionalHeldElsewhere(stripe, tx, userId, source)) return false;
+  return setProfessionalHeld(tx, userId, false);
+}
+
+/**
+ * Whether the plan as it is now takes professional status away: it sold it and is over (whatever
+ * it sold by then: the change's own event may never have come), or the account shows it as one
+ * that sells it and it no longer does; and no other source holds the status. The status comes
+ * back only with a paid invoice of a plan that sells it. Read before the account is locked.
+ */
+export async function planDropsProfessional(
+  stripe: StripeClient,
+  tx: Transaction,
+  userId: number,
+  plan: Plan,
+): Promise<boolean> {
+  const lost =
+    (plan.ended && plan.professional) ||
+    (!(plan.running && plan.professional) && (await showsProfessionalPlan(tx, userId, plan.subscriptionId)));
+  return lost && !(await professionalHeldElsewhere(stripe, tx, userId, { subscriptionId: plan.subscriptionId }));
 }
 
 export async function grantProfessional(tx: Transaction, userId: number): Promise<void> {
@@ -262,12 +380,14 @@ export function invoiceDescription(invoice: Stripe.Invoice): string | null {
  * that pays a period), then the account's plan. True when anything changed.
  */
 export async function applyPlanPayment(
+  stripe: StripeClient,
   tx: Transaction,
   userId: number,
   subscription: Stripe.Subscription,
   payment: InvoicePayment | null,
 ): Promise<boolean> {
   const plan = planOf(subscription);
+  const dropProfessional = await planDropsProfessional(stripe, tx, userId, plan);
   let changed = false;
   if (payment) {
     const periodEnd = payment.periodEnd ?? plan.periodEnd;
@@ -310,7 +430,7 @@ export async function applyPlanPayment(
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {
-    await showPlan(tx, userId, plan, subscription.status);
+    await showPlan(tx, userId, plan, subscription.status, dropProfessional);
     changed = true;
   }
   return changed;

@@ -17,7 +17,7 @@ import {
 import { gql } from '../../../test/identity.ts';
 import { PLAN_MONTHLY, PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
 import { clearCatalog } from './catalog.ts';
-import { PROFESSIONAL_PENDING } from './payment-session.ts';
+import { HAS_PLAN, PROFESSIONAL_PENDING } from './payment-session.ts';
 
 let b: Billing;
 beforeAll(async () => {
@@ -231,14 +231,15 @@ describe('professional status bought with a plan', () => {
     expect(await groupOf(user.headers)).toBe(4);
   });
 
-  /** The portal's "Update plan" to the plain plan, the rest of the period billed with the renewal. */
-  const changeToPlainPlan = (subscriptionId: string) => {
+  /** The portal's "Update plan" to another price, the rest of the period billed with the renewal. */
+  const changePlan = (subscriptionId: string, priceId: string) => {
     const subscription = b.fake.store.get('subscription', subscriptionId);
     const previous = { items: structuredClone(subscription.items) };
     const [item] = (subscription.items as { data: Array<Record<string, unknown>> }).data;
-    if (item) item.price = structuredClone(b.fake.store.get('price', PLAN_MONTHLY));
+    if (item) item.price = structuredClone(b.fake.store.get('price', priceId));
     b.fake.webhooks.emit('customer.subscription.updated', subscription, previous);
   };
+  const changeToPlainPlan = (subscriptionId: string) => changePlan(subscriptionId, PLAN_MONTHLY);
 
   it('goes when the plan is changed to one that does not sell it, and its renewal does not bring it back', async () => {
     const { user, subscriptionId } = await subscribe('pro-plan-downgrade');
@@ -276,6 +277,64 @@ describe('professional status bought with a plan', () => {
     expect(await groupOf(user.headers)).toBe(4 | 16);
   });
 
+  it('goes when the invoice of a change to a yearly plan selling it is refunded in full', async () => {
+    const yearly = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 29000,
+      recurring: { interval: 'year' },
+      nickname: 'Professional desk yearly',
+      metadata: { professional: 'true', credits: '1200' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'pro-yearly-change-refund');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const plan = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliver(plan.events);
+    const subscriptionId = String(objectOf(ofType(plan.events, 'customer.subscription.created')).id);
+    // Changed in the portal to the yearly plan: a new billing cycle, paid by the change's invoice.
+    const invoice = b.fake.subscriptions.changeInterval(subscriptionId, yearly.id);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const payment = b.fake.store.all('invoice_payment').find((p) => p.invoice === invoice.id);
+    const intent = String((payment?.payment as { payment_intent?: string } | undefined)?.payment_intent);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('stays while another source holds it: a one-time payment kept, or a plan selling it that runs', async () => {
+    const user = await newCustomer(b, 'pro-two-sources');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const bought = await buy(b, user.headers, PROFESSIONAL);
+    await deliver(bought.events);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const intent = String(b.fake.store.get('checkout.session', bought.sessionId).payment_intent);
+    const plan = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliver(plan.events);
+    const subscriptionId = String(objectOf(ofType(plan.events, 'customer.subscription.created')).id);
+    // Changed in the portal to the plan that sells the status, paid, then back to the plain one:
+    // the status bought once stays.
+    changePlan(subscriptionId, planPrice);
+    await deliver();
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliver();
+    changeToPlainPlan(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    // On the plan that sells it again (paid): the one-time payment refunded in full leaves it.
+    changePlan(subscriptionId, planPrice);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliver();
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    // Nothing holds it once that plan ends too.
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+  });
+
   it('stays when an earlier period’s payment is refunded: the current period is paid', async () => {
     const { user, intent, subscriptionId } = await subscribe('pro-plan-refund-old');
     b.fake.subscriptions.renew(subscriptionId);
@@ -283,6 +342,53 @@ describe('professional status bought with a plan', () => {
     await b.stripe.refunds.create({ payment_intent: intent });
     await deliver();
     expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+});
+
+describe('professional status sold by a plan without credits', () => {
+  it('leaves a plan with credits to be bought beside it, shown on the account, and goes when it ends', async () => {
+    const price = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 1900,
+      recurring: { interval: 'month' },
+      nickname: 'Professional membership',
+      metadata: { professional: 'true' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const deliver = async (events = takeEvents(b)) => {
+      for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+    };
+    const user = await newCustomer(b, 'pro-only-plan');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const membership = await buy(b, user.headers, price.id);
+    await deliver(membership.events);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+    const membershipId = String(objectOf(ofType(membership.events, 'customer.subscription.created')).id);
+    // The credits plan is sold beside it, and it is what the account shows.
+    const plan = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliver(plan.events);
+    const planId = String(objectOf(ofType(plan.events, 'customer.subscription.created')).id);
+    const shown = async () => {
+      const { rows } = await b.t.services.db.$client.query<{ sub: string; type: number; balance: number }>(
+        'select stripe_subscription_id as sub, type, balance from accounts where user_id = $1',
+        [user.id],
+      );
+      return rows[0];
+    };
+    expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
+    // The membership renewing does not push the credits plan off the account.
+    b.fake.subscriptions.renew(membershipId);
+    await deliver();
+    expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
+    // A second credits plan is still refused.
+    const again = await paymentSession(b, user.headers, { price: PLAN_MONTHLY });
+    expect(again.errors?.[0]?.message).toBe(HAS_PLAN);
+    // The membership ended: the status goes, the credits plan stays.
+    await b.stripe.subscriptions.cancel(membershipId);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
   });
 });
 

@@ -25,7 +25,7 @@ import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
 import { runningPlan } from './payment-session.ts';
-import { expireOpenPlanCheckouts, keepOnlyThisPage } from './plan.ts';
+import { expireOpenPlanCheckouts, keepOnlyThisPage, showsConflictingPlan } from './plan.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 
 export interface SignupSessionInput {
@@ -101,8 +101,8 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
   // Stripe is asked too: a reload right after paying comes before the plan's events.
   if (
     subscription &&
-    (account?.type === ACCOUNT_TYPE.RECURRING ||
-      (account?.stripeCustomerId && (await runningPlan(services, stripe, account.stripeCustomerId))))
+    (showsConflictingPlan(account, product) ||
+      (account?.stripeCustomerId && (await runningPlan(services, stripe, account.stripeCustomerId, product))))
   ) {
     throw new AppError('VALIDATION', NO_RECENT_SIGNUP, { field: 'email' });
   }
@@ -158,7 +158,7 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
         } catch (error) {
           throw stripeFailure(services, error, 'expiring a checkout session');
         }
-        if (await runningPlan(services, stripe, customer)) {
+        if (await runningPlan(services, stripe, customer, product)) {
           throw new AppError('VALIDATION', NO_RECENT_SIGNUP, { field: 'email' });
         }
       });

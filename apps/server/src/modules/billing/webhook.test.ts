@@ -758,6 +758,39 @@ describe('a plan replaced by a shorter one', () => {
   });
 });
 
+describe('a yearly plan changed to a monthly one within its year', () => {
+  it('starts the monthly period the change paid for, not one ending with the year credited back', async () => {
+    const yearly = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 99000,
+      recurring: { interval: 'year' },
+      product: PRODUCT_ID,
+      nickname: 'Yearly desk',
+      metadata: { credits: '4000' },
+    });
+    clearCatalog(b.t.services);
+    const user = await newCustomer(b, 'yearly-to-monthly');
+    const first = await buy(b, user.headers, yearly.id);
+    await deliverAll(first.events);
+    await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 100, 'yearly-to-monthly-signals'));
+    // The portal's "Update plan" to the monthly price: the unused year is credited back to the
+    // customer, and a month starts now.
+    const subscriptionId = String(objectOf(ofType(first.events, 'customer.subscription.created')).id);
+    b.fake.subscriptions.changeInterval(subscriptionId, PLAN_MONTHLY);
+    const change = takeEvents(b);
+    await deliverAll([...change, ...change.map((e) => ({ ...e, id: `${e.id}again` }))]);
+    const account = await accountOf(b.t, user.id);
+    // The year's credits left lapse with the year given back; the month's 300 are the plan's.
+    expect(account).toMatchObject({ balance: 300, recurring_credits: 300, recurring_period_credits: 300 });
+    expect(account?.recurring_period_end?.getTime() ?? 0).toBeLessThan(Date.now() + 32 * 86_400_000);
+    // Its renewal a month later: the next month, once.
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliverAll(takeEvents(b));
+    expect(await accountOf(b.t, user.id)).toMatchObject({ balance: 300, recurring_credits: 300 });
+    await expectBalancedLedger(b.t, user.id);
+  });
+});
+
 describe('two events of one subscription applied at once', () => {
   it('leaves the plan as Stripe holds it last, though an older answer of Stripe arrives late', async () => {
     const user = await newCustomer(b, 'race');

@@ -178,6 +178,23 @@ describe('Account & Billing with card payments', () => {
     expect(within(card).getByTestId('subscription-terms').textContent?.trim()).toBe('$19.00 per month');
   });
 
+  it('offers plans with credits beside a running plan that gives none (professional status alone), not beside one that gives credits', async () => {
+    const proOnly = { name: 'Professional monthly', credits: 0, price: 1900, interval: 'month' };
+    const view = await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER | PROFESSIONAL),
+      handlers: server({ type: 3, product: proOnly, recurringPeriodEnd: PERIOD_END }),
+    });
+    expect(await screen.findByTestId('product-price_plan')).toBeTruthy();
+    view.router.dispose();
+    document.body.innerHTML = '';
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ type: 3, product: plan, recurringPeriodEnd: PERIOD_END }),
+    });
+    await screen.findByTestId('product-price_pack');
+    expect(screen.queryByTestId('product-price_plan')).toBeNull();
+  });
+
   it('tells in the credit history why a refund gave back 0: its note (the credit lapsed)', async () => {
     const refund = {
       id: 2,

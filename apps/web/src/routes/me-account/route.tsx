@@ -73,7 +73,8 @@ export function Component() {
           <SubscriptionCard account={data} onManage={manage} busy={stripe.busy !== null} />
           <BuyCredits
             busy={stripe.busy}
-            hasPlan={data.type === ACCOUNT_TYPE.RECURRING}
+            // A plan for professional status alone (no credits) leaves plans with credits on sale.
+            hasPlan={data.type === ACCOUNT_TYPE.RECURRING && (data.product?.credits ?? 1) > 0}
             onBuy={(product) => {
               noteCheckoutStart(data);
               void stripe.open(product.stripePriceId, {

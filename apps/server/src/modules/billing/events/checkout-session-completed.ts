@@ -74,6 +74,7 @@ async function subscriptionEffect(
         ? await refundedBeforeBooking(tx, invoiceId, () => refundedChargeOfInvoice(ctx, invoiceId))
         : null;
       const changed = await applyPlanPayment(
+        ctx.stripe,
         tx,
         userId,
         await latestSubscription(ctx, subscription),

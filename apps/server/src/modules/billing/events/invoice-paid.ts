@@ -58,7 +58,13 @@ export const invoicePaid: EventHandler = async (ctx, object) => {
       const refunded = await refundedBeforeBooking(tx, payment.invoiceId, () =>
         refundedChargeOfInvoice(ctx, payment.invoiceId),
       );
-      const changed = await applyPlanPayment(tx, userId, await latestSubscription(ctx, subscription), payment);
+      const changed = await applyPlanPayment(
+        ctx.stripe,
+        tx,
+        userId,
+        await latestSubscription(ctx, subscription),
+        payment,
+      );
       await reverseEarlierRefunds(ctx, tx, payment.invoiceId, refunded);
       return changed ? 'applied' : 'unchanged';
     },

@@ -31,7 +31,14 @@ import {
 import { lockStripePayment } from '../../../db/repositories/stripe-events.repository.ts';
 import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
 import { isProfessionalPrice } from '../catalog.ts';
-import { invoicePeriodEnd, planOf, subscriptionOfInvoice } from '../plan.ts';
+import {
+  invoicePeriodEnd,
+  type ProfessionalSource,
+  paysCurrentPeriodFromStart,
+  planOf,
+  releaseProfessional,
+  subscriptionOfInvoice,
+} from '../plan.ts';
 import { currentSubscription } from './subscription.ts';
 import { type Effect, type EventContext, idOf } from './types.ts';
 
@@ -118,31 +125,35 @@ async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: 
 }
 
 /**
- * Whether the payment holds professional status: a pack's Checkout session that sold it (our row,
- * else its line items); a plan's invoice that paid the current period (first or renewal, not a
- * change's rest of it) of a plan that sells it and runs.
+ * What the payment holds professional status as (null: it does not): a pack's Checkout session
+ * that sold it (our row, else its line items); a plan's invoice that paid the current period
+ * from its start (paysCurrentPeriodFromStart: not a change's rest of it) of a plan that sells it
+ * and runs.
  */
-async function soldProfessional(ctx: EventContext, tx: Transaction, payment: PaymentRow): Promise<boolean> {
+async function soldProfessional(
+  ctx: EventContext,
+  tx: Transaction,
+  payment: PaymentRow,
+): Promise<ProfessionalSource | null> {
   if (paysInvoice(payment)) {
     const invoice = await ctx.stripe.invoices.retrieve(payment.reference);
     const subscriptionId = subscriptionOfInvoice(invoice);
-    if (!subscriptionId || !PERIOD_START_REASONS.has(invoice.billing_reason ?? '')) return false;
-    const subscription = await currentSubscription(ctx, subscriptionId);
-    const plan = subscription ? planOf(subscription) : null;
+    const subscription = subscriptionId ? await currentSubscription(ctx, subscriptionId) : null;
+    if (!subscriptionId || !subscription || !paysCurrentPeriodFromStart(invoice, subscription)) return null;
+    const plan = planOf(subscription);
     const end = invoicePeriodEnd(invoice);
-    return plan?.professional === true && plan.running && end?.getTime() === plan.periodEnd?.getTime();
+    const sold = plan.professional && plan.running && end?.getTime() === plan.periodEnd?.getTime();
+    return sold ? { reference: payment.reference, subscriptionId } : null;
   }
+  const source = { reference: payment.reference };
   const row = await findPaymentSessionByStripeId(tx, payment.reference);
-  if (row) return row.professional;
+  if (row) return row.professional ? source : null;
   const items = await ctx.stripe.checkout.sessions.listLineItems(payment.reference, {
     limit: 100,
     expand: ['data.price'],
   });
-  return items.data.some((item) => isProfessionalPrice(item.price?.metadata));
+  return items.data.some((item) => isProfessionalPrice(item.price?.metadata)) ? source : null;
 }
-
-/** Invoices that pay a plan's period from its start: the first one and renewals. */
-const PERIOD_START_REASONS: ReadonlySet<string> = new Set(['subscription_create', 'subscription_cycle']);
 
 const share = (credits: number, part: number, whole: number) =>
   whole > 0 ? Math.round((credits * part) / whole) : credits;
@@ -188,12 +199,15 @@ export function reversalEffect(
       // Professional status: gone once all was given back, as the entry counts it (a dispute lost
       // before stays counted when a later event lists only the refunds); granted back only by a
       // refund failing now, so no other event undoes what an administrator decided since.
+      // Taken away only when no other source (another payment for it, a plan selling it) holds it.
       const givenBack = (await findPaymentByReference(tx, payment.reference))?.refunded ?? before;
       const held = givenBack < charge.amount;
+      const source = !held || restored ? await soldProfessional(ctx, tx, payment) : null;
       if (
-        (!held || restored) &&
-        (await soldProfessional(ctx, tx, payment)) &&
-        (await setProfessionalHeld(tx, payment.userId, held))
+        source &&
+        (held
+          ? await setProfessionalHeld(tx, payment.userId, true)
+          : await releaseProfessional(ctx.stripe, tx, payment.userId, source))
       ) {
         changed = true;
       }

@@ -8,7 +8,7 @@ import { setProfessionalHeld } from '../../../db/repositories/billing-account.re
 import type { Transaction } from '../../../db/repositories/executor.ts';
 import { findPaymentByReference } from '../../../db/repositories/payments.repository.ts';
 import { changeRecordedPeriod, endCreditPeriod } from '../../accounts/credits.ts';
-import { inTrial, isCurrentPlan, planOf, showPlan } from '../plan.ts';
+import { inTrial, isCurrentPlan, planDropsProfessional, planOf, showPlan } from '../plan.ts';
 import { isMissing } from '../stripe-client.ts';
 import { userOf } from './event-user.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
@@ -50,11 +50,15 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
     apply: async (tx) => {
       const subscription = await latestSubscription(ctx, found);
       const plan = planOf(subscription);
-      if (!(await isCurrentPlan(tx, userId, plan))) return 'unchanged';
+      const dropProfessional = await planDropsProfessional(ctx.stripe, tx, userId, plan);
+      if (!(await isCurrentPlan(tx, userId, plan))) {
+        // Another plan is shown (one for credits, beside this one for professional status): this
+        // one ending still takes the status it sold, unless another source holds it.
+        const dropped = dropProfessional && (await setProfessionalHeld(tx, userId, false));
+        return dropped ? 'applied' : 'unchanged';
+      }
       if (plan.ended) {
         await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
-        // Professional status the plan sold is held while the plan runs.
-        if (plan.professional) await setProfessionalHeld(tx, userId, false);
       } else if (plan.periodEnd && !inTrial(subscription, plan.periodEnd) && (await settled(ctx, tx, subscription))) {
         // Changed within the period recorded, the rest of it billed with the renewal (Stripe's
         // proration items) or not at all: the account shows the new plan now, and its credits
@@ -66,7 +70,7 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
           reference: `${subscription.id}:${ctx.eventId ?? subscription.id}`,
         });
       }
-      await showPlan(tx, userId, plan, subscription.status);
+      await showPlan(tx, userId, plan, subscription.status, dropProfessional);
       return 'applied';
     },
   };
