@@ -198,7 +198,7 @@ describe('errors', () => {
     });
     fake.inject({ method: 'POST', path, status: 200, body: { ...body, orders: [] } });
     const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'AAPL', action: 'buy', quantity: 1 })));
-    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true, brokerOrderId: '177106005' });
     expect(error.message).toBe('Questrade: Order rejected (order 177106005, its state not given)');
   });
 
