@@ -42,6 +42,9 @@ describe('errors', () => {
     [kiteError(500, 'GeneralException', 'Something went wrong'), 'BrokerUnavailable', true],
     [kiteError(503, 'NetworkException', 'Gateway timed out'), 'BrokerUnavailable', true],
     [kiteError(502, 'DataException', 'Bad response from the OMS'), 'BrokerUnavailable', true],
+    // A 5xx decides nothing, whatever error_type it carries: the order may stand, the session is not refused.
+    [kiteError(500, 'InputException', 'Something went wrong'), 'InvalidOrder', true],
+    [kiteError(503, 'TokenException', 'Gateway could not verify the session'), 'BrokerUnavailable', true],
   ])('maps %j by error_type, sent once', async (answer, kind, outcomeUnknown) => {
     const before = c.fake.submissions().length;
     c.fake.inject({ method: 'POST', path: '/orders/regular', ...answer });
