@@ -216,6 +216,27 @@ describe('cancel', () => {
     });
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:INFY', action: 'buy', quantity: 2 }));
+    const exit = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:INFY', action: 'sell', quantity: 2, limit_price: 99_999 }),
+    );
+    c.fake.inject({
+      method: 'POST',
+      path: '/orders/regular',
+      ...kiteError(400, 'InputException', 'Market is closed.'),
+    });
+    const error = await expectFailure(
+      c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:INFY', action: 'close' })),
+    );
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `Zerodha: Market is closed.; the open orders of NSE:INFY were canceled before the close (${exit.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a cancel signal cancels the symbol’s open orders', async () => {
     const first = await c.broker.placeOrder(
       c.ctx,
