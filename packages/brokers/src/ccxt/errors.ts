@@ -4,7 +4,7 @@
 
 import { BrokerError, type BrokerErrorKind, isBrokerError } from '../core/errors.ts';
 import { type ExceptionTable, matchException } from '../core/exceptions.ts';
-import { isInconclusiveStatus, isUndecidedStatus } from '../core/http.ts';
+import { isInconclusiveStatus, isUndecidedStatus, kindForStatus } from '../core/http.ts';
 import { isCcxtError } from './ccxt-module.ts';
 import type { LastAnswer } from './exchange.ts';
 
@@ -97,7 +97,7 @@ export function toBrokerError(
   // The table names the kind, the status whether the exchange decided (core/http.ts
   // isUndecidedStatus): its words on a 5xx or an inconclusive 4xx leave a submission's outcome unknown.
   if (named && named !== 'DuplicateOrder' && status !== undefined && isUndecidedStatus(status))
-    return new BrokerError(named, title, message, { cause: error, outcomeUnknown: submission });
+    return new BrokerError(kindForStatus(named, status), title, message, { cause: error, outcomeUnknown: submission });
   // The table is this exchange's own knowledge: it wins over ccxt's generic classes. A gateway's
   // 408, 409, 421, 425 or 499 (core/http.ts) proves no refusal, whatever class ccxt gave it.
   const kind =

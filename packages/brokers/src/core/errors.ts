@@ -22,7 +22,7 @@ export class BrokerError extends Error {
     kind: BrokerErrorKind,
     brokerTitle: string,
     brokerMessage: string,
-    options?: { cause?: unknown; outcomeUnknown?: boolean; retryAfter?: string },
+    options?: { cause?: unknown; outcomeUnknown?: boolean; retryAfter?: string; brokerOrderId?: string },
   ) {
     super(`${brokerTitle}: ${brokerMessage}`, options);
     this.kind = kind;
@@ -30,6 +30,7 @@ export class BrokerError extends Error {
     this.brokerMessage = brokerMessage;
     this.outcomeUnknown = options?.outcomeUnknown ?? false;
     this.retryAfter = options?.retryAfter;
+    this.brokerOrderId = options?.brokerOrderId;
   }
 
   /** True when an order may have reached the broker anyway (timeout, dropped connection). */
@@ -37,6 +38,12 @@ export class BrokerError extends Error {
 
   /** A rate limit's Retry-After as the broker said it (seconds or an HTTP date), if it said one. */
   readonly retryAfter: string | undefined;
+
+  /**
+   * The broker's id of the order an unknown outcome concerns, when its answer named one (an
+   * error beside an order id): kept on the signal, so that reconciliation looks that order up.
+   */
+  readonly brokerOrderId: string | undefined;
 }
 
 export function isBrokerError(error: unknown): error is BrokerError {

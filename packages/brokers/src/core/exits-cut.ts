@@ -71,3 +71,20 @@ export async function cutExits<T>(
   if (answer.status === 'rejected') return answer;
   return exitsCutOutcome(answer, rest, await cutEach(exits, cut));
 }
+
+/**
+ * A close of the whole position refused (or its outcome unknown) after the symbol's open orders
+ * were canceled for it: the error says so, since the position is still open and its stop loss or
+ * take profit gone. Any other error is handed back as is.
+ */
+export function closeFailedAfterCancel(error: unknown, symbol: string, canceled: readonly string[]): unknown {
+  if (!(error instanceof BrokerError) || canceled.length === 0) return error;
+  const { kind, brokerTitle, brokerMessage, outcomeUnknown, retryAfter, brokerOrderId } = error;
+  const told = `${brokerMessage}; the open orders of ${symbol} were canceled before the close (${canceled.join(', ')}): check the position and its exits at the broker`;
+  return new BrokerError(kind, brokerTitle, told, {
+    cause: error,
+    outcomeUnknown,
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+    ...(brokerOrderId !== undefined ? { brokerOrderId } : {}),
+  });
+}

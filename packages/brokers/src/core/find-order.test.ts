@@ -83,6 +83,20 @@ describe('findOrder', () => {
     expect(await findOrder(none.broker, ctx, session, lookup())).toEqual({ match: 'none' });
   });
 
+  it('not found by our id while the broker named its own id for the order: that id is asked, and none is never proven', async () => {
+    const byBoth = stub({ has: { findOrderByClientId: true, findOrderByBrokerId: true }, byBrokerId: ORDER });
+    expect(await findOrder(byBoth.broker, ctx, session, lookup({ brokerOrderId: 'B-7' }))).toEqual({
+      match: 'exact',
+      order: ORDER,
+    });
+    expect(byBoth.calls).toEqual(['client', 'broker']);
+    const byClient = stub({ has: { findOrderByClientId: true, listRecentOrders: true } });
+    expect(await findOrder(byClient.broker, ctx, session, lookup({ brokerOrderId: 'B-7' }))).toEqual({
+      match: 'unknown',
+      reason: 'Stub does not find its own order B-7 by our id',
+    });
+  });
+
   it('a cancel or close signal not found by our id is unknown: what it sent may carry no id of ours', async () => {
     const cancel: Order = { ...BUY, action: 'cancel', quantity: undefined };
     const none = stub({ has: { findOrderByClientId: true } });

@@ -73,7 +73,11 @@ export async function findOrder(
     const action = lookup.order?.action;
     if (action === 'cancel' || action === 'close')
       return unknown(`${title} may keep no id of ours on what a ${action} signal sends`);
-    return { match: 'none' };
+    // The broker named its own id for the order (an unknown outcome's answer): it exists, whatever
+    // our id finds; that id is asked next, and not finding it proves nothing either.
+    if (!brokerOrderId) return { match: 'none' };
+    if (!has.findOrderByBrokerId || !broker.findByBrokerId)
+      return unknown(`${title} does not find its own order ${brokerOrderId} by our id`);
   }
   if (has.findOrderByBrokerId && broker.findByBrokerId && brokerOrderId) {
     const order = await broker.findByBrokerId(ctx, session, accountId, brokerOrderId);

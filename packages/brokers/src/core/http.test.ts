@@ -56,6 +56,9 @@ const routes: Record<string, Handler> = {
       .writeHead(500, { 'content-type': 'application/json' })
       .end('{"message":"internal error: not enough resources"}');
   },
+  '/internal-unauthorized': (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"upstream: invalid token"}');
+  },
   '/missing': (_req, res) => {
     res.writeHead(404).end();
   },
@@ -259,6 +262,30 @@ describe('createHttpClient', () => {
       outcomeUnknown: true,
     });
     expect(await failed({ path: '/internal-worded' })).toMatchObject({ outcomeUnknown: false });
+  });
+
+  it('words naming a refused sign-in on a 5xx or inconclusive 4xx are an outage, never a refusal that deactivates', async () => {
+    const worded = createHttpClient({
+      brokerTitle: 'Acme',
+      baseUrl,
+      exceptions: { broad: { 'invalid token': 'AuthenticationError', duplicate: 'AuthenticationError' } },
+    });
+    const failed = (request: HttpRequest) =>
+      worded.request(request).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+    expect(await failed({ method: 'POST', path: '/internal-unauthorized', json: {} })).toMatchObject({
+      kind: 'BrokerUnavailable',
+      message: 'Acme: upstream: invalid token',
+      outcomeUnknown: true,
+    });
+    expect(await failed({ path: '/internal-unauthorized' })).toMatchObject({ kind: 'BrokerUnavailable' });
+    expect(await failed({ method: 'POST', path: '/conflict', json: {} })).toMatchObject({
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: true,
+    });
+    expect(await failed({ path: '/unauthorized' })).toMatchObject({ kind: 'AuthenticationError' });
   });
 
   it('hands back accepted statuses instead of throwing', async () => {

@@ -1,7 +1,7 @@
 // The HTTP client broker adapters share: fetch with a deadline, and failures mapped to typed
 // BrokerErrors. It never retries: a resent order could be a second order, so the caller
 // (reconciliation by client order id) decides what happens after an unknown outcome.
-import { BrokerError } from './errors.ts';
+import { BrokerError, type BrokerErrorKind } from './errors.ts';
 import { type ExceptionTable, matchException } from './exceptions.ts';
 import { errorCodeOf, isErrorPage, messageOf, parseRetryAfter } from './http-errors.ts';
 import { recordBrokerRequest } from './wire-log.ts';
@@ -112,9 +112,7 @@ function tableError(
   const message = messageOf(response.body);
   const kind = matchException(table, message);
   if (!kind || !message) return undefined;
-  // The words name the kind, the status whether the broker decided (isUndecidedStatus).
-  const undecided = kind === 'BrokerUnavailable' || isUndecidedStatus(response.status);
-  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && undecided });
+  return namedError(title, kind, message, response.status, mutating);
 }
 
 /** Retry-After as said: seconds, or an HTTP date; nothing when it is neither. */
@@ -150,6 +148,27 @@ export const isInconclusiveStatus = (status: number): boolean => NOT_REFUSED_STA
  * that the broker decided.
  */
 export const isUndecidedStatus = (status: number): boolean => status >= 500 || isInconclusiveStatus(status);
+
+/**
+ * The kind a broker's table named, as far as the status lets it stand: a refusal of the
+ * credentials in a 5xx or an inconclusive 4xx proves none (a server in trouble, a gateway saying
+ * "unauthorized upstream"), and an AuthenticationError deactivates the connection: an outage.
+ */
+export const kindForStatus = (kind: BrokerErrorKind, status: number): BrokerErrorKind =>
+  kind === 'AuthenticationError' && isUndecidedStatus(status) ? 'BrokerUnavailable' : kind;
+
+/** An error answer whose words the table names: the words give the kind, the status whether the broker decided. */
+export function namedError(
+  title: string,
+  named: BrokerErrorKind,
+  message: string,
+  status: number,
+  mutating: boolean,
+): BrokerError {
+  const kind = kindForStatus(named, status);
+  const undecided = kind === 'BrokerUnavailable' || isUndecidedStatus(status);
+  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && undecided });
+}
 
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {
   const { status } = response;

@@ -63,16 +63,18 @@ export function fromError(signalId: string, title: string, error: unknown): Outc
       connectorRejected: auth,
     };
   }
-  return lost(signalId, title);
+  // An answer that named the broker's order id beside its failure: the signal keeps it, so that
+  // reconciliation looks that very order up.
+  return lost(signalId, title, (isBrokerError(error) && error.brokerOrderId) || null);
 }
 
-/** No answer from the broker: the order may be placed. */
-export function lost(signalId: string, title: string): Outcome {
+/** No answer from the broker (or none that decides): the order may be placed. */
+export function lost(signalId: string, title: string, brokerOrderId: string | null = null): Outcome {
   return {
     event: 'lose',
     answer: pending(signalId, title),
     status: STORED.unknown,
-    brokerOrderId: null,
+    brokerOrderId,
     price: null,
     releaseCredit: false,
   };

@@ -242,6 +242,26 @@ describe('orders', () => {
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Alpaca: position does not exist' });
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'NFLX', action: 'buy', quantity: 2 }));
+    const stop = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'NFLX', action: 'sell', quantity: 2, type: 'stop', stop_price: 90, duration: 'gtc' }),
+    );
+    fake.inject({
+      method: 'DELETE',
+      path: '/v2/positions/NFLX',
+      status: 403,
+      body: { code: 40310000, message: 'trading is halted for NFLX' },
+    });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'NFLX', action: 'close' })));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `Alpaca: trading is halted for NFLX; the open orders of NFLX were canceled before the close (${stop.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a close of part keeps the symbol’s open orders, its exits replaced by ones for what is left', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'buy', quantity: 10 }));
     const stop = await broker.placeOrder(

@@ -4,7 +4,7 @@
 // position, so it cannot close twice.
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
-import { cutEach, exitsCutOutcome } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, cutEach, exitsCutOutcome } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { decimalField, decimalString, listOf, quantityString, stringField } from '../../core/json-read.ts';
 import { ALPACA_TITLE } from './descriptor.ts';
@@ -65,12 +65,16 @@ export async function closeSymbol(
     if (closed) return closed;
   }
   const canceled = await cancelOpenOrders(http, symbol, orderClass);
-  const answer = await http.request({
-    method: 'DELETE',
-    path: `/v2/positions/${encodeURIComponent(positionSymbol(symbol, orderClass))}`,
-    ...(part ? { query: partQuery(part) } : {}),
-    accept: [404],
-  });
+  const answer = await http
+    .request({
+      method: 'DELETE',
+      path: `/v2/positions/${encodeURIComponent(positionSymbol(symbol, orderClass))}`,
+      ...(part ? { query: partQuery(part) } : {}),
+      accept: [404],
+    })
+    .catch((error: unknown) => {
+      throw closeFailedAfterCancel(error, positionSymbol(symbol, orderClass), canceled);
+    });
   if (answer.status !== 404) return fromAlpacaOrder(answer.body, true);
   const message = stringField(answer.body, 'message') ?? 'position does not exist';
   if (!canceled.length) throw new BrokerError('InvalidOrder', ALPACA_TITLE, message);

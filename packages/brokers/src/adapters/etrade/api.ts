@@ -8,7 +8,13 @@
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpRequest, type HttpResponse, isUndecidedStatus } from '../../core/http.ts';
+import {
+  createHttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  isUndecidedStatus,
+  kindForStatus,
+} from '../../core/http.ts';
 import { messageOf, xmlField } from '../../core/http-errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
@@ -54,7 +60,8 @@ export function etradeError(response: HttpResponse, mutating: boolean, path = ''
   const table = etradeDescriptor.exceptions;
   // The server's clock or consumer key refused (401), not the user's token: nothing was done.
   if (status === 401 && isServerProblem(message)) return new EtradeError('BrokerUnavailable', text, code, false);
-  const named = (code && matchException(table, code)) || matchException(table, message);
+  const said = (code && matchException(table, code)) || matchException(table, message);
+  const named = said ? kindForStatus(said, status) : undefined;
   // An account's calls (orders, portfolio, balance): not the account list of connecting.
   const accountCall = /^\/v1\/accounts\/(?!list\.json$)[^/]+\//.test(path);
   const callRefusal = accountCall || path.startsWith('/v1/market/');

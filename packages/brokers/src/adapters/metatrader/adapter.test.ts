@@ -316,6 +316,24 @@ describe('answers', () => {
     }
   });
 
+  it('names MetaApi gives on a 5xx or inconclusive 4xx keep their kind but decide nothing: no refusal, no deactivation', async () => {
+    const trade = `/users/current/accounts/${DEMO_ID}/trade`;
+    const cases = [
+      [
+        502,
+        { id: 1, error: 'InternalError', message: 'bad gateway', details: 'TRADE_RETCODE_NO_MONEY' },
+        'InsufficientFunds',
+      ],
+      [504, { id: 1, error: 'UnauthorizedError', message: 'upstream refused' }, 'BrokerUnavailable'],
+      [409, { id: 1, error: 'ValidationError', message: 'in progress', details: 'E_AUTH' }, 'BrokerUnavailable'],
+    ] as const;
+    for (const [status, body, kind] of cases) {
+      world.fake.inject({ method: 'POST', path: trade, status, body });
+      const error = await brokerFailure(place({ symbol: 'EURUSD', action: 'buy', quantity: 0.01 }));
+      expect(error).toMatchObject({ kind, outcomeUnknown: true });
+    }
+  });
+
   it('refuses an account that is not part of the connection', async () => {
     const error = await brokerFailure(world.broker.getHoldings(world.ctx, session, '1234567@Elsewhere'));
     expect(error.kind).toBe('InvalidOrder');

@@ -5,7 +5,7 @@
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpClient, type HttpResponse } from '../../core/http.ts';
+import { createHttpClient, type HttpClient, type HttpResponse, namedError } from '../../core/http.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { METATRADER_TITLE, metatraderDescriptor, PROVISIONING_URL, regionTradingUrl } from './descriptor.ts';
 
@@ -40,7 +40,8 @@ function metaApiError(response: HttpResponse, mutating: boolean): BrokerError | 
     matchException(exceptions, stringField(response.body, 'error'));
   if (!kind) return undefined;
   const message = stringField(response.body, 'message') ?? `HTTP ${response.status}`;
-  return fail(kind, message, mutating && kind === 'BrokerUnavailable');
+  // The status says whether MetaApi decided (core/http.ts): its names on a 5xx decide nothing.
+  return namedError(METATRADER_TITLE, kind, message, response.status, mutating);
 }
 
 /** A 4xx answer a caller accepted to read itself, as the error it is when it reads nothing more. */

@@ -198,7 +198,7 @@ describe('errors', () => {
     });
     fake.inject({ method: 'POST', path, status: 200, body: { ...body, orders: [] } });
     const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'AAPL', action: 'buy', quantity: 1 })));
-    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true });
+    expect(error).toMatchObject({ kind: 'BrokerUnavailable', outcomeUnknown: true, brokerOrderId: '177106005' });
     expect(error.message).toBe('Questrade: Order rejected (order 177106005, its state not given)');
   });
 
@@ -434,6 +434,24 @@ describe('cancel, close, holdings', () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'close' }));
     // (with it, the symbol's other open orders, which other tests may have left)
     expect(deletes().slice(before)).toContain(`/v1/accounts/26598145/orders/${kept?.id}`);
+  });
+
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'AAPL', action: 'buy', quantity: 3 }));
+    const stop = await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'AAPL', action: 'sell', quantity: 3, type: 'stop', stop_price: 60 }),
+    );
+    const path = '/v1/accounts/26598145/orders';
+    fake.inject({ method: 'POST', path, status: 400, body: { code: 1019, message: 'Market is closed' } });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'AAPL', action: 'close' })));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    // (with it, the symbol's other open orders, which other tests may have left)
+    expect(error.message).toMatch(
+      /^Questrade: Market is closed; the open orders of AAPL were canceled before the close \(.+\): check the position and its exits at the broker$/,
+    );
+    expect(error.message).toContain(stop.id);
   });
 
   it('a close of the whole position cancels the open orders of earlier days too', async () => {

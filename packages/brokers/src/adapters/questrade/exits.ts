@@ -5,7 +5,7 @@
 import type { Order, OrderClass, OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { cutExits } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import type { AccountApi } from './api.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
@@ -76,7 +76,7 @@ export async function closeSymbol(
     throw new BrokerError('InvalidOrder', QUESTRADE_TITLE, 'close takes whole shares or contracts');
   // A close of all of it cancels the symbol's open orders first: a bracket's stop or take profit
   // left working sold, once triggered, shares no longer held (a short opened).
-  if (size === Math.abs(held)) await cancelOpen(api, symbolId, now);
+  const canceled = size === Math.abs(held) ? await cancelOpen(api, symbolId, now) : [];
   const placed = await place(api, {
     path: 'orders',
     body: {
@@ -91,6 +91,8 @@ export async function closeSymbol(
       primaryRoute: 'AUTO',
       secondaryRoute: 'AUTO',
     },
+  }).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, symbol.trim(), canceled);
   });
   const answer = {
     ...placed,

@@ -63,6 +63,7 @@ export function fromPlacement(body: unknown): OrderResponse {
       return { ...order, status_description: `${message}; ${order.status_description}` };
     throw new BrokerError('BrokerUnavailable', QUESTRADE_TITLE, `${message} (order ${id}, its state not given)`, {
       outcomeUnknown: true,
+      brokerOrderId: id,
     });
   }
   if (!id) {

@@ -12,7 +12,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, type BrokerErrorKind } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpRequest, type HttpResponse, isUndecidedStatus } from '../../core/http.ts';
+import {
+  createHttpClient,
+  type HttpRequest,
+  type HttpResponse,
+  isUndecidedStatus,
+  kindForStatus,
+} from '../../core/http.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
 import { SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
@@ -58,7 +64,7 @@ export class SaxoError extends BrokerError {
 function kindOf(status: number, code: string | undefined, message: string | undefined): BrokerErrorKind {
   const table = saxoDescriptor.exceptions;
   const named = (code && matchException(table, code)) || matchException(table, message);
-  if (named) return named;
+  if (named) return kindForStatus(named, status);
   if (status === 401) return 'AuthenticationError';
   if (status === 404) return 'OrderNotFound';
   if (status === 409) return 'DuplicateOrder';

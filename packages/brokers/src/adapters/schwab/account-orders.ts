@@ -5,7 +5,7 @@
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
-import { cutExits } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { SchwabApi } from './api.ts';
 import { SCHWAB_TITLE } from './descriptor.ts';
@@ -69,7 +69,8 @@ export async function closeSymbol(
   // A close of all of it cancels the symbol's open orders first: a bracket's stop or take profit
   // left working sold, once triggered, shares no longer held (a short opened). A close of part
   // keeps them, cut to what is left once it is placed (fitExits).
-  if (size === held) await cancelOpenOrders(api, ctx, session, accountId, position.symbol, now);
+  const canceled =
+    size === held ? (await cancelOpenOrders(api, ctx, session, accountId, position.symbol, now)).id.split(',') : [];
   const option = position.assetType === 'OPTION';
   const long = position.quantity > 0;
   const action = option ? (long ? 'sell_to_close' : 'buy_to_close') : long ? 'sell' : 'buy_to_cover';
@@ -80,6 +81,8 @@ export async function closeSymbol(
     duration: 'DAY',
     orderType: 'MARKET',
     orderLegCollection: [leg],
+  }).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, symbol.trim(), canceled.filter(Boolean));
   });
   return size === held ? placed : fitExits(api, ctx, session, accountId, leg, held - size, now, placed);
 }

@@ -204,6 +204,23 @@ describe('close, cancel, lookups and holdings', () => {
     expect(last.orderLegCollection?.[0]).toMatchObject({ instruction: 'SELL', quantity: 6 });
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    const session = await connect();
+    await place(session, { symbol: 'CRM', action: 'buy', quantity: 2 });
+    const stop = await place(session, { symbol: 'CRM', action: 'sell', quantity: 2, type: 'stop', stop_price: 90 });
+    fake.failNext({
+      method: 'POST',
+      path: /\/orders$/,
+      status: 400,
+      body: { message: 'Order rejected', errors: ['market is closed'] },
+    });
+    const error = await failure(place(session, { symbol: 'CRM', action: 'close' }));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `Schwab: Order rejected: market is closed; the open orders of CRM were canceled before the close (${stop.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a close of part replaces the exits larger than what is left with ones for what is left', async () => {
     const session = await connect();
     await place(session, { symbol: 'QCOM', action: 'buy', quantity: 10 });

@@ -5,7 +5,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
-import { cutExits } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { TastyApi } from './api.ts';
 import { hasExits, toComplexOrder } from './complex.ts';
@@ -113,7 +113,7 @@ export async function closeSymbol(
   // A close of all of it cancels the symbol's live orders first: a stop or take profit left
   // working sold, once triggered, what is no longer held (a short opened). A close of part keeps
   // them, cut to what is left once it is placed (fitExits).
-  if (size === held) await cancelOpenOrders(api, ctx, session, accountId, order);
+  const canceled = size === held ? (await cancelOpenOrders(api, ctx, session, accountId, order)).id.split(',') : [];
   const leg: TastyLeg = {
     'instrument-type': position.instrumentType as InstrumentType,
     symbol,
@@ -126,7 +126,11 @@ export async function closeSymbol(
     ...(clientOrderId ? { 'external-identifier': externalIdFor(clientOrderId) } : {}),
     legs: [{ ...leg, quantity: size }],
   };
-  const placed = await submit(api, ctx, session, accountId, { path: '/orders', json: close });
+  const placed = await submit(api, ctx, session, accountId, { path: '/orders', json: close }).catch(
+    (error: unknown) => {
+      throw closeFailedAfterCancel(error, symbol, canceled.filter(Boolean));
+    },
+  );
   return size === held ? placed : fitExits(api, ctx, session, accountId, leg, held - size, placed);
 }
 

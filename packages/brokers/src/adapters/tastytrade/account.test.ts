@@ -78,6 +78,26 @@ describe('close and cancel', () => {
     ]);
   });
 
+  it('a close refused after the live orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await place(session, { symbol: 'MU', action: 'buy', quantity: 2 }, 'mu');
+    const stop = await place(
+      session,
+      { symbol: 'MU', action: 'sell', quantity: 2, type: 'stop', stop_price: 50 },
+      'mu-stop',
+    );
+    t.fake.failNext({
+      method: 'POST',
+      path: `/accounts/${ACCOUNT}/orders`,
+      status: 422,
+      body: { error: { code: 'market_closed', message: 'Market is closed' } },
+    });
+    const error = await failure(place(session, { symbol: 'MU', action: 'close' }, 'mu-close'));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `tastytrade: Market is closed; the open orders of MU were canceled before the close (${stop.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a close of part sends the exits larger than what is left again for what is left, a bracket’s pair as an OCO', async () => {
     const bracket = { symbol: 'ORCL', action: 'buy', quantity: 10, take_profit_price: 200, stop_loss_price: 90 };
     await place(session, bracket, 'orcl');

@@ -378,6 +378,22 @@ describe('orders', () => {
     expect(stops()).toEqual([]);
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'buy', quantity: 2 }));
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ symbol: 'SPY', action: 'sell', quantity: 2, type: 'stop', stop_price: 50 }),
+    );
+    const stop = fake.orders.find((o) => o.symbol === 'SPY' && o.type === 'stop' && o.status === 'open');
+    fake.inject({ method: 'POST', path: `/v1/accounts/${accountId}/orders`, status: 400, body: 'Market is closed' });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'SPY', action: 'close' })));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `Tradier: Market is closed; the open orders of SPY were canceled before the close (${stop?.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('previewing a close cancels nothing: the working orders of the symbol stay', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'buy', quantity: 2 }));
     const working = await broker.placeOrder(

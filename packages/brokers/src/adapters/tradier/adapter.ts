@@ -12,6 +12,7 @@ import type {
 } from '../../core/broker.ts';
 import { type BrokerEnvironments, connectToEnvironment } from '../../core/environments.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
@@ -69,7 +70,7 @@ async function resolveOrder(
   http: HttpClient,
   input: PlaceOrderInput,
   preview = false,
-): Promise<{ order: Order; left?: number }> {
+): Promise<{ order: Order; left?: number; canceled?: string[] }> {
   const { order, accountId } = input;
   if (order.action !== 'close') return { order };
   const noPosition = () => new BrokerError('InvalidOrder', TRADIER_TITLE, `no position in ${order.symbol} to close`);
@@ -80,10 +81,10 @@ async function resolveOrder(
     if (closing && preview) return { order: withoutPartial(closing) };
     if (preview) throw noPosition();
   }
-  await cancelOpenOrders(http, accountId, order.symbol);
+  const canceled = await cancelOpenOrders(http, accountId, order.symbol);
   const closing = await closingOrder(http, accountId, order.symbol, order);
-  if (!closing) throw noPosition();
-  return { order: withoutPartial(closing) };
+  if (!closing) throw closeFailedAfterCancel(noPosition(), order.symbol, canceled);
+  return { order: withoutPartial(closing), canceled };
 }
 
 const withoutPartial = ({
@@ -158,8 +159,10 @@ export function createTradierBroker(options: TradierBrokerOptions = {}): Tradier
           TRADIER_TITLE,
           'too many orders today to check that this signal was not placed already; nothing was sent',
         );
-      const { order: resolved, left } = await resolveOrder(http, input);
-      const placed = await place(http, accountId, resolved, tag);
+      const { order: resolved, left, canceled = [] } = await resolveOrder(http, input);
+      const placed = await place(http, accountId, resolved, tag).catch((error: unknown) => {
+        throw closeFailedAfterCancel(error, resolved.symbol, canceled);
+      });
       return left ? fitExits(http, accountId, resolved, left, placed) : placed;
     },
 

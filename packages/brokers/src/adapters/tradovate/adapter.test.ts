@@ -168,6 +168,7 @@ describe('errors', () => {
     expect(failed).toMatchObject({
       message: 'Tradovate: Execution report not received (OtherExecutionRelated)',
       outcomeUnknown: true,
+      brokerOrderId: String(fake.book.orders.at(-1)?.id),
     });
     const found = await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt });
     expect(found).toMatchObject({ match: 'exact', order: { id: String(fake.book.orders.at(-1)?.id) } });

@@ -86,9 +86,10 @@ export function bodyError(
     const byText = kindOf(text);
     const kind = byReason ?? (byText === 'AuthenticationError' ? undefined : byText) ?? 'InvalidOrder';
     // An order id beside the failure: the order exists at Tradovate, whatever became of it.
-    const created = !read && stringField(record, 'orderId') !== undefined;
+    const orderId = read ? undefined : stringField(record, 'orderId');
     return new BrokerError(ofThis(kind), TRADOVATE_TITLE, message, {
-      outcomeUnknown: UNDECIDED.has(reason) || created,
+      outcomeUnknown: UNDECIDED.has(reason) || orderId !== undefined,
+      ...(orderId !== undefined ? { brokerOrderId: orderId } : {}),
     });
   }
   const errorText = stringField(record, 'errorText')?.trim();

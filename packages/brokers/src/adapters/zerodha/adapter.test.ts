@@ -42,6 +42,9 @@ describe('errors', () => {
     [kiteError(500, 'GeneralException', 'Something went wrong'), 'BrokerUnavailable', true],
     [kiteError(503, 'NetworkException', 'Gateway timed out'), 'BrokerUnavailable', true],
     [kiteError(502, 'DataException', 'Bad response from the OMS'), 'BrokerUnavailable', true],
+    // A 5xx decides nothing, whatever error_type it carries: the order may stand, the session is not refused.
+    [kiteError(500, 'InputException', 'Something went wrong'), 'InvalidOrder', true],
+    [kiteError(503, 'TokenException', 'Gateway could not verify the session'), 'BrokerUnavailable', true],
   ])('maps %j by error_type, sent once', async (answer, kind, outcomeUnknown) => {
     const before = c.fake.submissions().length;
     c.fake.inject({ method: 'POST', path: '/orders/regular', ...answer });
@@ -211,6 +214,27 @@ describe('cancel', () => {
       kind: 'OrderNotFound',
       message: 'Zerodha: no open order with client order id cancelMe',
     });
+  });
+
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:INFY', action: 'buy', quantity: 2 }));
+    const exit = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:INFY', action: 'sell', quantity: 2, limit_price: 99_999 }),
+    );
+    c.fake.inject({
+      method: 'POST',
+      path: '/orders/regular',
+      ...kiteError(400, 'InputException', 'Market is closed.'),
+    });
+    const error = await expectFailure(
+      c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:INFY', action: 'close' })),
+    );
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `Zerodha: Market is closed.; the open orders of NSE:INFY were canceled before the close (${exit.id}): check the position and its exits at the broker`,
+    );
   });
 
   it('a cancel signal cancels the symbol’s open orders', async () => {

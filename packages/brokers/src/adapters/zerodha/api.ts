@@ -6,7 +6,7 @@
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { createHttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
+import { createHttpClient, type HttpRequest, type HttpResponse, namedError } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
@@ -37,9 +37,8 @@ export function kiteError(
   const errorType = stringField(response.body, 'error_type');
   const kind = matchException(zerodhaDescriptor.exceptions, errorType);
   if (!kind) return undefined;
-  return new BrokerError(kind, ZERODHA_TITLE, message ?? errorType ?? `HTTP ${response.status}`, {
-    outcomeUnknown: mutating && kind === 'BrokerUnavailable',
-  });
+  // error_type names the kind, the status whether Kite decided (core/http.ts namedError).
+  return namedError(ZERODHA_TITLE, kind, message ?? errorType ?? `HTTP ${response.status}`, response.status, mutating);
 }
 
 /** The session's app key and access token (secrets as connect stored them). */

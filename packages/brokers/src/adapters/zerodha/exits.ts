@@ -7,7 +7,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { KiteApi } from './api.ts';
 import { ZERODHA_TITLE } from './descriptor.ts';
@@ -162,7 +162,9 @@ export async function closeSymbol(
       status_description: `No position in ${key}; canceled ${canceled.length} open order(s)`,
     };
   }
-  return sendCloses(api, ctx, session, instrument, held, closingSizes(held, part), options);
+  return sendCloses(api, ctx, session, instrument, held, closingSizes(held, part), options).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, key, canceled);
+  });
 }
 
 /**
