@@ -70,9 +70,11 @@ export async function buildApp(services: Services, options: AppOptions): Promise
   const signals = createSignalRuntime(services);
   app.decorate('signalRuntime', signals);
   app.addHook('onReady', () => signals.start());
-  app.addHook('onClose', () => signals.stop());
-  // What brokers keep between calls ends with the server (Rithmic's sessions log out).
+  // One hook, in this order: the broker calls in flight finish and their outcomes are stored, then
+  // what brokers keep between calls ends (Rithmic's sessions log out). Fastify runs onClose hooks
+  // last-added first, so a hook of its own added after this one closed them under those calls.
   app.addHook('onClose', async () => {
+    await signals.stop();
     await Promise.allSettled(services.brokers.list().map(async (broker) => broker.close?.()));
   });
   await registerHook(app, services, signals);

@@ -1,0 +1,60 @@
+// Shutdown (SIGTERM runs server.stop, which closes the app): an order in flight finishes and its
+// outcome is stored before what brokers keep between calls (sessions, sockets) is closed.
+import { type Broker, BrokerError } from '@router/brokers';
+import { describe, expect, it } from 'vitest';
+import { startTestApp } from '../../test/app.ts';
+import { FLAKY_TITLE, flakyBroker, postSignal, setupTrader, signalRows } from '../../test/signal-fixtures.ts';
+
+/** A slow broker whose calls run on a session its close() ends, as Rithmic's socket does. */
+function sessionBroker() {
+  const flaky = flakyBroker();
+  flaky.mode = 'slow';
+  flaky.delayMs = 700;
+  const running = new Set<() => void>();
+  const events: string[] = [];
+  const broker: Broker = {
+    ...flaky.broker,
+    placeOrder: (ctx, session, input) =>
+      new Promise((resolve, reject) => {
+        const cut = () =>
+          reject(new BrokerError('BrokerUnavailable', FLAKY_TITLE, 'session closed', { outcomeUnknown: true }));
+        running.add(cut);
+        flaky.broker.placeOrder(ctx, session, input).then((order) => {
+          running.delete(cut);
+          events.push('placed');
+          resolve(order);
+        }, reject);
+      }),
+    close() {
+      events.push('closed');
+      for (const cut of running) cut();
+    },
+  };
+  return { flaky, broker, events };
+}
+
+describe('shutting down with an order in flight', () => {
+  it('lets the broker call finish and stores its outcome before closing the broker, placing once', async () => {
+    const { flaky, broker, events } = sessionBroker();
+    const t = await startTestApp({ brokers: [broker], env: { HOOK_DEADLINE_MS: '300' } });
+    let closed = false;
+    try {
+      const trader = await setupTrader(t, 'shutdown@example.com', { provider: 'flaky' });
+      const res = await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+      // Answered at the deadline: the broker call is still running when the server is told to stop.
+      expect(res.json().status).toBe('accepted');
+      await t.app.close();
+      closed = true;
+      expect(events).toEqual(['placed', 'closed']);
+      const [signal] = await signalRows(t, trader.userId);
+      expect(signal?.status).toBe('filled');
+      expect(signal?.broker_order_id).toMatch(/^FB-/);
+      expect(flaky.calls.placeOrder).toBe(1);
+      expect(flaky.orders.size).toBe(1);
+    } finally {
+      if (!closed) await t.app.close();
+      await t.services.identity.settled();
+      await t.database.drop();
+    }
+  });
+});
