@@ -73,6 +73,34 @@ describe('hook hygiene', () => {
     ]);
   });
 
+  it("tells a live hook's trader of alerts too large to read (413, signal.refused, once a minute)", async () => {
+    // TradingView does not resend a refused alert: a body over 64 KiB is a lost signal, told
+    // without reading it, as one over the hook's rate is.
+    const trader = await setupTrader(t, 'verbose@example.com');
+    await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, { email: 'verbose@example.com' });
+    const huge = JSON.stringify({ ...BUY, comment: 'x'.repeat(70_000) });
+    for (let i = 0; i < 2; i++) expect((await postSignal(t, trader.shortKey, huge)).statusCode).toBe(413);
+    // Another key of the same shape, known to nobody: nothing to tell, still 413.
+    expect((await postSignal(t, 'AAAAAAAAAAAAAAAAAAAAAA', huge)).statusCode).toBe(413);
+    const told = async () => {
+      await t.app.signalRuntime.writer.flush();
+      const { rows } = await t.services.db.$client.query<{ data: Record<string, unknown> }>(
+        `select data from notification_events where user_id = $1 and type = 'signal.refused'`,
+        [trader.userId],
+      );
+      return rows.map((r) => r.data);
+    };
+    await eventually(async () => (await told()).length > 0);
+    expect(await told()).toEqual([
+      expect.objectContaining({
+        reason: 'invalid',
+        message: 'body: larger than 64 KiB',
+        hook: { key: trader.hook.key, shortKey: trader.shortKey, name: 'Main' },
+        accountId: trader.accountId,
+      }),
+    ]);
+  });
+
   it('drops a cached hook on hook_changed', async () => {
     const trader = await setupTrader(t, 'renamed@example.com', { isTest: true });
     expect((await postSignal(t, trader.shortKey, BUY)).statusCode).toBe(201);

@@ -9,7 +9,7 @@ import { securityHeaders } from '../http/security-headers.ts';
 import { type SignalRuntime, TOO_LARGE, UNAVAILABLE } from '../modules/signals/index.ts';
 import type { Services } from '../services.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { receiveSignal } from './receive.ts';
+import { receiveSignal, tellTooLarge } from './receive.ts';
 
 export async function registerHook(app: FastifyInstance, services: Services, signals: SignalRuntime): Promise<void> {
   const { config } = services;
@@ -33,7 +33,9 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
     });
     hook.setErrorHandler((error: FastifyError, req, reply) => {
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
-        return reply.status(TOO_LARGE.statusCode).send(TOO_LARGE.body);
+        reply.status(TOO_LARGE.statusCode).send(TOO_LARGE.body);
+        void tellTooLarge(transport, (req.params as { shortKey?: string }).shortKey ?? '');
+        return reply;
       }
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
         return reply.status(400).send({ status: 'ValidationError', message: `body: ${error.message}` });

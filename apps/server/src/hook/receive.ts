@@ -1,6 +1,6 @@
 // POST /hook/:shortKey before the signal path: the sender's address limit, the key's shape, the
 // hook from the in-process cache (no round trip when cached), the hook's own limit (a signal over
-// it is told as signal.refused). Then submitSignal (modules/signals) does the rest.
+// it is told as signal.refused, as is a body too large to read). Then submitSignal (modules/signals) does the rest.
 import { platformOfAddress, SHORT_KEY_PATTERN } from '@router/shared';
 import { addressKey } from '../address-key.ts';
 import type { HookEntry } from '../modules/hooks/index.ts';
@@ -10,6 +10,7 @@ import {
   type SignalRuntime,
   type Submitted,
   submitSignal,
+  TOO_LARGE,
   TOO_MANY,
   UNAVAILABLE,
 } from '../modules/signals/index.ts';
@@ -59,13 +60,34 @@ export async function receiveSignal(h: HookTransport, req: HookRequest): Promise
   h.signals.timings.record('lookup', req.hrStart);
   if (!entry) return refused(NOT_FOUND);
   if (!h.byHook.take(entry.hookId)) {
-    // The sender does not retry a 4xx: the trader hears of it (signal.refused), as of a refusal
-    // before the body is read, at most once a minute per hook however many are refused.
-    const event = refusalEvent(entry, TOO_MANY);
-    if (event) h.signals.writer.notify(event, entry);
+    tellUnread(h, entry, TOO_MANY);
     return tooMany(h.byHook, entry.hookId);
   }
   return submitSignal(h.signals, { entry, body: req.body, address: req.address, receivedAt: req.receivedAt });
+}
+
+/**
+ * The sender does not retry a 4xx: the trader hears of a signal refused before its body is read
+ * (signal.refused), at most once a minute per hook however many are refused.
+ */
+function tellUnread(h: HookTransport, entry: HookEntry, answer: Submitted['answer']): void {
+  const event = refusalEvent(entry, answer);
+  if (event) h.signals.writer.notify(event, entry);
+}
+
+/**
+ * A body over 64 KiB (413, never read) sent to a known hook: a lost alert (TradingView does not
+ * resend), told to its trader as a signal over the hook's rate is. Runs after the answer.
+ */
+export async function tellTooLarge(h: HookTransport, shortKey: string): Promise<void> {
+  if (!SHORT_KEY_PATTERN.test(shortKey)) return;
+  try {
+    const cached = h.signals.hooks.get(shortKey);
+    const entry = cached instanceof Promise ? await cached : cached;
+    if (entry) tellUnread(h, entry, TOO_LARGE);
+  } catch (error) {
+    h.signals.services.log.error({ code: databaseCode(error) }, 'hook lookup failed');
+  }
 }
 
 function databaseCode(error: unknown): string | undefined {
