@@ -1,6 +1,14 @@
 import { NOTIFICATION_EVENTS } from '@router/shared';
 import { describe, expect, it, vi } from 'vitest';
-import { deliveryState, parseMetadata, saveNotifications, storedEvents } from './notification-model.ts';
+import {
+  DELIVERY_REFRESH_MS,
+  DELIVERY_REFRESH_SLOW_MS,
+  deliveryRefreshMs,
+  deliveryState,
+  parseMetadata,
+  saveNotifications,
+  storedEvents,
+} from './notification-model.ts';
 
 const existing = [
   { key: 'n-email', type: 2, isEnabled: true, metadata: '{"email":"old@example.com"}' },
@@ -104,6 +112,19 @@ describe('notifications save (SPEC §4)', () => {
     expect(deliveryState({ status: 'pending', attempts: 2, inDigest: false }).label).toBe('Retrying');
     expect(deliveryState({ status: 'delivered', attempts: 1, inDigest: true }).label).toBe('Delivered (digest)');
     expect(deliveryState({ status: 'failed', attempts: 7, inDigest: false }).tone).toBe('danger');
+  });
+
+  it('asks the delivery log again fast only while a delivery is due', () => {
+    const now = 1_000_000_000;
+    const pending = (nextAttemptAt: number | null) => ({ status: 'pending', nextAttemptAt });
+    expect(deliveryRefreshMs([{ status: 'delivered', nextAttemptAt: null }], now)).toBeNull();
+    expect(deliveryRefreshMs([pending(null)], now)).toBe(DELIVERY_REFRESH_MS);
+    expect(deliveryRefreshMs([pending(now - 5_000)], now)).toBe(DELIVERY_REFRESH_MS);
+    expect(deliveryRefreshMs([pending(now + 20_000)], now)).toBe(20_000);
+    expect(deliveryRefreshMs([pending(now + 36_000_000), pending(now + 9_000)], now)).toBe(9_000);
+    expect(deliveryRefreshMs([pending(now + 36_000_000)], now)).toBe(DELIVERY_REFRESH_SLOW_MS);
+    // Long overdue: the worker is down or late, not worth a request every two seconds.
+    expect(deliveryRefreshMs([pending(now - 3_600_000)], now)).toBe(DELIVERY_REFRESH_SLOW_MS);
   });
 
   it('parses metadata leniently', () => {

@@ -95,6 +95,28 @@ export const CHANNEL_NAMES: Readonly<Record<number, string>> = {
   [NOTIFICATION_TYPE.HOOK]: 'Webhook',
 };
 
+/** The log is asked again this often while one of its deliveries is due (or late by less than a slow interval). */
+export const DELIVERY_REFRESH_MS = 2_000;
+/** …and at most this long apart while one waits for a later retry (5 s … 10 h apart) or the worker is late. */
+export const DELIVERY_REFRESH_SLOW_MS = 60_000;
+
+/**
+ * When to ask the delivery log again, or null when none of its deliveries waits: fast while the
+ * earliest waiting one is due (or just overdue, being sent), else at its due time, at most a
+ * minute away (a retry hours off, or a worker down, is not polled every two seconds for hours).
+ */
+export function deliveryRefreshMs(
+  deliveries: readonly Pick<DeliveryItem, 'status' | 'nextAttemptAt'>[],
+  now: number,
+): number | null {
+  let due = Number.POSITIVE_INFINITY;
+  for (const d of deliveries) if (d.status === 'pending') due = Math.min(due, d.nextAttemptAt ?? now);
+  if (due === Number.POSITIVE_INFINITY) return null;
+  const until = due - now;
+  if (until <= -DELIVERY_REFRESH_SLOW_MS) return DELIVERY_REFRESH_SLOW_MS;
+  return Math.min(Math.max(until, DELIVERY_REFRESH_MS), DELIVERY_REFRESH_SLOW_MS);
+}
+
 /** A delivery's state in words: delivered, failed, or waiting for its first try or a retry. */
 export function deliveryState(delivery: Pick<DeliveryItem, 'status' | 'attempts' | 'inDigest'>): {
   label: string;

@@ -1,5 +1,5 @@
 // The notifications panel's data and actions: settings, the delivery log (refreshed while a
-// delivery waits), saving, tests, re-sends and secret rotation; a new secret is kept to be shown once.
+// delivery waits, fast only while one is due), saving, tests, re-sends and secret rotation; a new secret is kept to be shown once.
 import type { NotificationType } from '@router/shared';
 import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
@@ -18,13 +18,11 @@ import {
 } from './documents.ts';
 import {
   type DeliveryItem,
+  deliveryRefreshMs,
   type NotificationChoice,
   type NotificationItem,
   saveNotifications,
 } from './notification-model.ts';
-
-/** The log is asked again this often while one of its deliveries waits. */
-export const DELIVERY_REFRESH_MS = 2_000;
 
 export function useNotificationPanel(variables: { connectorKey: string; accountId: string }, paused: boolean) {
   const { mutate } = useCall();
@@ -52,13 +50,12 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
   // The log last read: a refresh that fails for a moment keeps it (and, while one of its
   // deliveries waits, the refresh goes on).
   const deliveries = useLastLoaded(log.data?.notificationDeliveries);
-  const waiting = deliveries?.some((d) => d.status === 'pending') ?? false;
-
   useEffect(() => {
-    if (!waiting || log.fetching) return;
-    const timer = setTimeout(() => refetchLog({ requestPolicy: 'network-only' }), DELIVERY_REFRESH_MS);
+    const after = log.fetching || !deliveries ? null : deliveryRefreshMs(deliveries, Date.now());
+    if (after === null) return;
+    const timer = setTimeout(() => refetchLog({ requestPolicy: 'network-only' }), after);
     return () => clearTimeout(timer);
-  }, [waiting, log.fetching, refetchLog]);
+  }, [deliveries, log.fetching, refetchLog]);
 
   const reload = () => {
     refetchSettings({ requestPolicy: 'network-only' });

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CUSTOMER, connector, providersHandler } from '../../test/connectors.ts';
 import { type FakeHandler, fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
@@ -194,6 +194,35 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     await act(async () => {});
     expect(within(dialog).getByText('Delivered')).toBeTruthy();
     expect(within(dialog).queryByText('Cannot load the deliveries.')).toBeNull();
+  });
+
+  it('asks the delivery log again fast only while a delivery is due, not through a retry hours away', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let dueAt = Date.now() + 3_600_000;
+      const { dialog, calls } = await openDialog('Main', live, {
+        Notifications: fixture(() => ({ data: { notifications: [HOOK_SETTING] } })),
+        NotificationDeliveries: fixture(() => ({
+          data: { notificationDeliveries: [delivery('1', 'pending', 3, { nextAttemptAt: dueAt })] },
+        })),
+      });
+      expect(await within(dialog).findByText('Retrying')).toBeTruthy();
+      const asked = () => calls('NotificationDeliveries').length;
+      const before = asked();
+      // The retry is an hour away: the log is asked at most once a minute meanwhile.
+      await act(() => vi.advanceTimersByTimeAsync(50_000));
+      expect(asked()).toBe(before);
+      await act(() => vi.advanceTimersByTimeAsync(15_000));
+      expect(asked()).toBe(before + 1);
+      // Once a retry is due (by the next read), every two seconds until it is done.
+      dueAt = Date.now() + 60_000;
+      await act(() => vi.advanceTimersByTimeAsync(60_000));
+      const due = asked();
+      for (let i = 0; i < 3; i++) await act(() => vi.advanceTimersByTimeAsync(2_100));
+      expect(asked() - due).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says the delivery log cannot be loaded, with a retry, instead of waiting forever', async () => {
