@@ -34,7 +34,7 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
     hook.setErrorHandler((error: FastifyError, req, reply) => {
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
         reply.status(TOO_LARGE.statusCode).send(TOO_LARGE.body);
-        void tellTooLarge(transport, (req.params as { shortKey?: string }).shortKey ?? '');
+        void tellTooLarge(transport, (req.params as { shortKey?: string }).shortKey ?? '', req.ip);
         return reply;
       }
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {

@@ -41,12 +41,20 @@ const tooMany = <K>(limiter: RateLimiter<K>, key: K): Submitted => ({
   retryAfterS: limiter.retryAfterS(key),
 });
 
-export async function receiveSignal(h: HookTransport, req: HookRequest): Promise<Submitted> {
-  // TradingView's addresses are shared by all its users: never limited by address.
-  // Others by client (an IPv6 sender by its /64: addressKey).
-  const sender = addressKey(req.address);
-  if (platformOfAddress(req.address)?.name !== 'tradingview' && !h.byAddress.take(sender))
+/**
+ * The sender's address limit: TradingView's addresses are shared by all its users, never limited
+ * by address; others by client (an IPv6 sender by its /64: addressKey).
+ */
+function overAddressLimit(h: HookTransport, address: string): Submitted | undefined {
+  const sender = addressKey(address);
+  if (platformOfAddress(address)?.name !== 'tradingview' && !h.byAddress.take(sender))
     return tooMany(h.byAddress, sender);
+  return undefined;
+}
+
+export async function receiveSignal(h: HookTransport, req: HookRequest): Promise<Submitted> {
+  const limited = overAddressLimit(h, req.address);
+  if (limited) return limited;
   if (!SHORT_KEY_PATTERN.test(req.shortKey)) return refused(NOT_FOUND);
   let entry: HookEntry | null;
   try {
@@ -79,8 +87,9 @@ function tellUnread(h: HookTransport, entry: HookEntry, answer: Submitted['answe
  * A body over 64 KiB (413, never read) sent to a known hook: a lost alert (TradingView does not
  * resend), told to its trader as a signal over the hook's rate is. Runs after the answer.
  */
-export async function tellTooLarge(h: HookTransport, shortKey: string): Promise<void> {
-  if (!SHORT_KEY_PATTERN.test(shortKey)) return;
+export async function tellTooLarge(h: HookTransport, shortKey: string, address: string): Promise<void> {
+  // Within the sender's address limit, as any request: no lookup per key scanned this way.
+  if (!SHORT_KEY_PATTERN.test(shortKey) || overAddressLimit(h, address)) return;
   try {
     const cached = h.signals.hooks.get(shortKey);
     const entry = cached instanceof Promise ? await cached : cached;
