@@ -136,15 +136,15 @@ export const accountParamsSchema = z.object({
 });
 export const orderParamsSchema = z.object({ orderId: opaqueId.meta({ description: 'An order id' }) });
 
-/** At most this long; one key names one order of one account for HOOK_DEDUPE_WINDOW_S. */
+/** At most this long; one key names one order of one account, for its client, for IDEMPOTENCY_KEY_TTL_S. */
 export const IDEMPOTENCY_KEY_MAX = 255;
+/** How long an Idempotency-Key names its order (Stripe's 24 hours), however short the hook's dedupe window. */
+export const IDEMPOTENCY_KEY_TTL_S = 24 * 60 * 60;
 export const idempotencyHeadersSchema = z.object({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(IDEMPOTENCY_KEY_MAX)
-    .optional()
-    .meta({ description: 'A retry with the same key answers the first order and places nothing' }),
+  'idempotency-key': z.string().min(1).max(IDEMPOTENCY_KEY_MAX).optional().meta({
+    description:
+      'Kept 24 hours: a retry with the same key and body answers the first order and places nothing; the key with another body is refused',
+  }),
 });
 
 const numberOrExpression = z.union([z.number(), z.string()]);

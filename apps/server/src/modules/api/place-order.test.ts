@@ -1,10 +1,13 @@
-// The REST API's orders in the activity log: each call's Order entry holds the answer its caller got.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+// The REST API's orders: each call's Order entry holds the answer its caller got; an Idempotency-Key
+// holds for 24 hours (not the hook's 60 s window), a retry after a minute placing nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { paperOrders, setupTrader } from '../../../test/signal-fixtures.ts';
+import { balanceOf, paperOrders, setupTrader } from '../../../test/signal-fixtures.ts';
 import { listActions } from '../actions/list-actions.ts';
 import { accountId, requireApiAccount } from './accounts.ts';
 import { placeApiOrder } from './place-order.ts';
+
+const KEY_REUSED = 'Idempotency-Key: already used for another order; send a new key for a new order';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,7 +31,6 @@ it('logs an Idempotency-Key reused for another order with the 400 its caller got
   const first = await place({ symbol: 'AAPL', action: 'buy', quantity: 2 });
   expect(first.statusCode).toBe(201);
   const other = await place({ symbol: 'MSFT', action: 'sell', quantity: 5 });
-  const KEY_REUSED = 'Idempotency-Key: already used for another order; send a new key for a new order';
   expect(other).toEqual({ statusCode: 400, error: { status: 'ValidationError', message: KEY_REUSED } });
   expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
 
@@ -39,4 +41,89 @@ it('logs an Idempotency-Key reused for another order with the 400 its caller got
   // Before, the MSFT call's entry held the AAPL order's answer (201, filled).
   const logged = entries.filter((entry) => entry.request?.symbol === 'MSFT');
   expect(logged.map((entry) => entry.response)).toEqual([{ status: 'ValidationError', message: KEY_REUSED }]);
+});
+
+describe('an Idempotency-Key holds for 24 hours, not the hook’s dedupe window', () => {
+  /** Places `order` under `key` for the trader, as the REST API route does. */
+  async function placer(email: string) {
+    const trader = await setupTrader(t, email);
+    const account = await requireApiAccount(
+      t.services,
+      trader.userId,
+      accountId(trader.connector.key, trader.accountId),
+    );
+    const place = (order: Record<string, unknown>, key: string | undefined) =>
+      placeApiOrder(t.services, t.app.signalRuntime, {
+        userId: trader.userId,
+        account,
+        body: JSON.stringify(order),
+        idempotencyKey: key,
+        client: 'token:1',
+        address: '127.0.0.1',
+        receivedAt: performance.now(),
+      });
+    return { trader, place };
+  }
+  /** Moves the trader's keys `seconds` towards their expiry, as that much time passing would. */
+  const age = (userId: number, seconds: number) =>
+    t.services.db.$client.query(
+      `update signal_keys set expires_at = expires_at - $2 * interval '1 second'
+       where hook_id in (select id from hooks where user_id = $1)`,
+      [userId, seconds],
+    );
+  const ORDER = { symbol: 'AAPL', action: 'buy', quantity: 2 };
+  const orderId = (r: Awaited<ReturnType<typeof placeApiOrder>>) => ('order' in r ? r.order.id : r.error.message);
+
+  it('answers a retry after the 60 s window (an hour later) with the first order, placing and charging nothing', async () => {
+    const { trader, place } = await placer('api-key-hour@example.com');
+    const first = await place(ORDER, 'retry-1');
+    expect(first.statusCode).toBe(201);
+    const before = await balanceOf(t, trader.userId);
+    await age(trader.userId, 3600);
+    const retry = await place(ORDER, 'retry-1');
+    expect(retry.statusCode).toBe(201);
+    expect(orderId(retry)).toBe(orderId(first));
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+    expect(await balanceOf(t, trader.userId)).toBe(before);
+    // Past 24 hours the key is free again (Stripe's rule): a new order.
+    await age(trader.userId, 24 * 3600);
+    const later = await place(ORDER, 'retry-1');
+    expect(later.statusCode).toBe(201);
+    expect(orderId(later)).not.toBe(orderId(first));
+  });
+
+  it('refuses the key with another body after the 60 s window, placing nothing', async () => {
+    const { trader, place } = await placer('api-key-other@example.com');
+    expect((await place(ORDER, 'retry-2')).statusCode).toBe(201);
+    await age(trader.userId, 120);
+    const other = await place({ symbol: 'MSFT', action: 'sell', quantity: 5 }, 'retry-2');
+    expect(other).toEqual({ statusCode: 400, error: { status: 'ValidationError', message: KEY_REUSED } });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
+  it('places one order for concurrent identical requests, also when retried after the window', async () => {
+    const { trader, place } = await placer('api-key-race@example.com');
+    const answers = await Promise.all(Array.from({ length: 5 }, () => place(ORDER, 'retry-3')));
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(answers.map(orderId)).size).toBe(1);
+    await age(trader.userId, 90);
+    const retries = await Promise.all(Array.from({ length: 5 }, () => place(ORDER, 'retry-3')));
+    expect(new Set([...answers, ...retries].map(orderId)).size).toBe(1);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
+  it('keeps keys without an Idempotency-Key (client_id, body) to the hook’s dedupe window', async () => {
+    const { trader, place } = await placer('api-key-window@example.com');
+    expect((await place(ORDER, 'retry-4')).statusCode).toBe(201);
+    expect((await place({ ...ORDER, quantity: 3 }, undefined)).statusCode).toBe(201);
+    const { rows } = await t.services.db.$client.query<{ kind: string; left: number }>(
+      `select left(key, 1) as kind, round(extract(epoch from expires_at - now()))::int as left from signal_keys
+       where hook_id in (select id from hooks where user_id = $1) order by kind`,
+      [trader.userId],
+    );
+    const window = t.services.config.HOOK_DEDUPE_WINDOW_S;
+    expect(rows.map((r) => r.kind)).toEqual(['h', 'i']);
+    expect(rows[0]?.left).toBeLessThanOrEqual(window);
+    expect(rows[1]?.left).toBeGreaterThan(24 * 3600 - 60);
+  });
 });

@@ -2,6 +2,7 @@
 // batched writers (signals, outcomes, activity), the signals in flight, and the reconciler.
 // Started when the app is ready, stopped (in-flight broker calls given time to finish) on close.
 import { randomUUID } from 'node:crypto';
+import { IDEMPOTENCY_KEY_TTL_S } from '@router/shared/api';
 import { GroupCommit } from '../../db/group-commit.ts';
 import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
@@ -31,6 +32,12 @@ export interface SignalRuntime {
   inFlight: InFlight<Answer>;
   writer: ActivityWriter;
   signals: SignalStore;
+  /**
+   * Signals under the REST API's own Idempotency-Key (`i:` keys, used by nothing else): the same
+   * statement with the key's 24 hours instead of the hook's window, so a retry an hour later is
+   * still the first order's. Kept apart so the hook's store (and its batches) stay as they are.
+   */
+  keyed: SignalStore;
   /** Brokers' outcomes, written in batches after the answers. */
   outcomes: GroupCommit<SignalOutcome, void>;
   /** How long a broker call may run in the background before it is aborted and left 'unknown'. */
@@ -68,6 +75,7 @@ export function createSignalRuntime(services: Services): SignalRuntime {
     inFlight,
     writer,
     signals: new SignalStore(pool, config.HOOK_DEDUPE_WINDOW_S),
+    keyed: new SignalStore(pool, Math.max(IDEMPOTENCY_KEY_TTL_S, config.HOOK_DEDUPE_WINDOW_S)),
     // Outcomes are written after the answers (a repeat meanwhile finds its answer in InFlight, a
     // crash leaves the row 'placing' for reconciliation), so they wait a little to share commits
     // with each other instead of competing with the stores senders wait for.

@@ -197,7 +197,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
   const storeStart = process.hrtime.bigint();
   let stored: StoreResult;
   try {
-    stored = await accept(rt, signal);
+    stored = await accept(rt, signal, input.idempotencyKey !== undefined);
   } catch (error) {
     await giveBack(rt, count, signal.id);
     if (isUnstorableInput(error)) {
@@ -381,10 +381,13 @@ async function giveBack(rt: SignalRuntime, count: TakenCount | undefined, signal
     .catch((error: unknown) => rt.services.log.error({ err: error }, 'hook count not released'));
 }
 
-/** received → accepted: stored with its key and credit (batched). A repeat or no credit is no move. */
-async function accept(rt: SignalRuntime, s: Signal): Promise<StoreResult> {
+/**
+ * received → accepted: stored with its key and credit (batched). A repeat or no credit is no move.
+ * A REST API Idempotency-Key (`keyed`) is claimed for its 24 hours, every other key for the window.
+ */
+async function accept(rt: SignalRuntime, s: Signal, keyed: boolean): Promise<StoreResult> {
   const { entry } = s;
-  const stored = await rt.signals.store({
+  const stored = await (keyed ? rt.keyed : rt.signals).store({
     id: s.id,
     hookId: entry.hookId,
     key: s.key,

@@ -29,7 +29,7 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         operationId: 'placeOrder',
         summary: 'Place an order',
         description:
-          'The body is the webhook order language, validated the same way, and the order is placed exactly once: a repeat by the same application or token with the same `Idempotency-Key` (or, without one, the same `client_id` or body) within the dedupe window answers the first order and places nothing; a used `Idempotency-Key` with another body is refused (ValidationError) and places nothing. Each order spends one signal credit. Scope: orders:write.',
+          'The body is the webhook order language, validated the same way, and the order is placed exactly once: a repeat by the same application or token with the same `Idempotency-Key` within 24 hours (without one, the same `client_id` or body within the dedupe window, 60 s by default) answers the first order and places nothing, also while the first is still being placed; a used `Idempotency-Key` with another body within those 24 hours is refused (400 ValidationError) and places nothing. Each order spends one signal credit. Scope: orders:write.',
         tags: ['Orders'],
         security: bearerSecurity('orders:write'),
         params: accountParamsSchema,
