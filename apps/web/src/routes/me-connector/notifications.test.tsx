@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER, connector, providersHandler } from '../../test/connectors.ts';
 import { type FakeHandler, fixture, graphQLError } from '../../test/fake-server.ts';
-import { labelsMissingText } from '../../test/label-in-name.ts';
+import { labelsMissingText } from '../../test/names.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
 const LIVE = JSON.stringify([{ id: 'ACC-1', name: 'Main', dataType: 'margin', dataCurrency: 'USD', demo: false }]);

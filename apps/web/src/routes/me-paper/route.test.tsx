@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER, connector, hook, providersHandler } from '../../test/connectors.ts';
 import { type FakeHandler, fixture, type GraphQLPayload, graphQLError } from '../../test/fake-server.ts';
-import { labelsMissingText } from '../../test/label-in-name.ts';
+import { labelsMissingText } from '../../test/names.ts';
 import { renderRoute, where } from '../../test/render-route.tsx';
 
 const AT = Date.UTC(2026, 10, 25, 15);

@@ -14,3 +14,10 @@ export function labelsMissingText(root: HTMLElement): string[] {
     .filter((control) => !words(control.getAttribute('aria-label')).includes(words(control.textContent)))
     .map((control) => `${control.getAttribute('aria-label')} → ${words(control.textContent)}`);
 }
+
+/** The labels under `root` that name no control (a `for` pointing at a paragraph, or nowhere). */
+export function labelsWithoutControl(root: HTMLElement): string[] {
+  return [...root.querySelectorAll('label')]
+    .filter((label) => label.control === null)
+    .map((label) => label.textContent ?? '');
+}
