@@ -214,6 +214,22 @@ describe('a second factor turned on by someone else', () => {
 });
 
 describe('identity screens', () => {
+  it("a refused sign-in's message takes the focus the disabled Sign in button dropped", async () => {
+    const { page, errors, close } = await openPage(browser);
+    await page.goto('/signin');
+    await page.getByLabel('Email').fill(`nobody-${Date.now()}@example.test`);
+    await page.getByLabel('Password').fill('Not-The-Password-1!');
+    await page.getByLabel('Password').press('Enter');
+    const alert = page.getByRole('alert');
+    await alert.getByText('Wrong email or password').waitFor();
+    await expect.poll(() => alert.evaluate((element) => element === document.activeElement)).toBe(true);
+    // Tab goes on from the message to its 'Forgot your password?' link.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Forgot your password?');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   const sizes = [
     { name: 'desktop', width: 1280, height: 800 },
     { name: 'phone', width: 390, height: 844 },

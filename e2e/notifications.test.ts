@@ -72,11 +72,11 @@ describe('notifications panel', () => {
     await secretField.waitFor({ state: 'detached' });
 
     // Test notifications: the webhook arrives signed, the email is written to the log (no SMTP_URL here).
-    await panel.getByRole('button', { name: 'Send a test webhook' }).click();
+    await panel.getByRole('button', { name: 'Send test webhook' }).click();
     const [test] = await receiver.waitFor(0);
     expect(test?.verifyError).toBeNull();
     expect(test?.payload?.type).toBe('notification.test');
-    await panel.getByRole('button', { name: 'Send a test email' }).click();
+    await panel.getByRole('button', { name: 'Send test email' }).click();
     await expect.poll(() => logRows(panel).filter({ hasText: 'Delivered' }).count(), { timeout: 15_000 }).toBe(1);
     // Without SMTP_URL the email is only written to the log: its row says so, never "Delivered".
     await expect.poll(() => logRows(panel).filter({ hasText: 'no mail server' }).count(), { timeout: 15_000 }).toBe(1);
@@ -159,7 +159,7 @@ describe('notifications panel', () => {
     const panel = await openPanel(page);
     await panel.getByRole('checkbox', { name: 'Email', exact: true }).check();
     await panel.getByRole('button', { name: 'Save' }).click();
-    await panel.getByRole('button', { name: 'Send a test email' }).click();
+    await panel.getByRole('button', { name: 'Send test email' }).click();
     await expect.poll(() => logRows(panel).filter({ hasText: 'no mail server' }).count(), { timeout: 15_000 }).toBe(1);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(PHONE.width);

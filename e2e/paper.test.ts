@@ -42,7 +42,7 @@ describe('paper account', () => {
       body: { status: 'ExecutionError', message: 'Paper Trading: Symbol not found: ZZZZZQ' },
     });
 
-    await paper.getByRole('link', { name: 'Positions and orders of Paper account' }).click();
+    await paper.getByRole('link', { name: 'Positions & orders of Paper account' }).click();
     await page.getByRole('heading', { level: 1, name: 'Paper account' }).waitFor();
     const positions = page.getByRole('region', { name: 'Positions' });
     await positions.getByRole('rowheader', { name: /AAPL/ }).waitFor();
@@ -81,7 +81,7 @@ describe('paper account', () => {
     await signInPage(page, user);
     await page.goto('/me/connector');
     const paper = page.getByRole('article', { name: 'Paper Trading' });
-    await paper.getByRole('link', { name: 'Positions and orders of Paper account' }).click();
+    await paper.getByRole('link', { name: 'Positions & orders of Paper account' }).click();
     await page.getByRole('heading', { level: 1, name: 'Paper account' }).waitFor();
     await expect.poll(() => page.getByRole('region', { name: 'Positions' }).getByRole('row').count()).toBe(3);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

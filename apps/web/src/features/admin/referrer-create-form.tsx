@@ -15,6 +15,8 @@ import { referrerLink } from './referrer-link.ts';
 
 type Fields = z.input<typeof referrerCreateSchema>;
 
+const LINK_TITLE = 'Referrer link';
+
 /** SPEC §2 Admin, referral campaigns: name, brokerage ('- None -'), credits; then its link. */
 export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
   const id = useId();
@@ -73,21 +75,23 @@ export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
           error={errors.credits?.message}
         />
       </div>
-      <div className="mb-3">
-        <label className="form-label" htmlFor={`${id}-link`}>
-          Referrer link
-        </label>
-        {link ? (
+      {/* A label only once there is a field to name: before, the title and the hint are text. */}
+      {link ? (
+        <div className="mb-3">
+          <label className="form-label" htmlFor={`${id}-link`}>
+            {LINK_TITLE}
+          </label>
           <div className="input-group">
             <input id={`${id}-link`} className="form-control" value={link} readOnly />
             <CopyButton text={link} />
           </div>
-        ) : (
-          <p id={`${id}-link`} className="form-text m-0">
-            {ADMIN_TEXT.referrerLinkHint}
-          </p>
-        )}
-      </div>
+        </div>
+      ) : (
+        <div className="mb-3">
+          <div className="form-label">{LINK_TITLE}</div>
+          <p className="form-text m-0">{ADMIN_TEXT.referrerLinkHint}</p>
+        </div>
+      )}
       <div className="d-flex flex-wrap align-items-center gap-2">
         <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
           Create

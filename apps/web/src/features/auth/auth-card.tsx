@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { FocusedAlert } from '../../components/focused-alert.tsx';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
 
 /** The centered card of the public identity screens (sign-in, sign-up, reset, confirmation). */
@@ -19,12 +20,15 @@ export function AuthCard({ title, children, footer }: { title: string; children:
   );
 }
 
-/** A form's failure, read out when it appears. */
+/**
+ * The outcome of an identity screen's form (or of its link's check), focused when it appears: the
+ * pressed button was disabled by the call, which dropped the focus to the page.
+ */
 export function FormAlert({ children, variant = 'danger' }: { children: ReactNode; variant?: 'danger' | 'success' }) {
   return (
-    <div className={`alert alert-${variant} py-2`} role={variant === 'danger' ? 'alert' : 'status'}>
+    <FocusedAlert variant={variant} className="py-2">
       {children}
-    </div>
+    </FocusedAlert>
   );
 }
 

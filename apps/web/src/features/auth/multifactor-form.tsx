@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { passcodeCredentialsSchema, recoveryCredentialsSchema } from '@router/shared';
-import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'react-router';
 import type { z } from 'zod';
+import { useFailure } from '../../components/focused-alert.tsx';
 import { useCall } from '../../lib/call.ts';
 import { readIdentityToken, writeIdentityToken } from '../../lib/storage.ts';
 import { FormAlert, SubmitButton } from './auth-card.tsx';
@@ -29,7 +29,7 @@ export function MultifactorForm({ recovery = false }: { recovery?: boolean }) {
   const { mutate } = useCall();
   const complete = useCompleteSignin();
   const location = useLocation();
-  const [error, setError] = useState<{ message: string; expired: boolean } | null>(null);
+  const [error, setError] = useFailure<{ message: string; expired: boolean }>();
   const schema = recovery ? recoveryCredentialsSchema : passcodeCredentialsSchema;
   const { register, handleSubmit, setValue, formState } = useForm<Fields, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
@@ -58,9 +58,9 @@ export function MultifactorForm({ recovery = false }: { recovery?: boolean }) {
   return (
     <form onSubmit={onSubmit} noValidate>
       {error && (
-        <FormAlert>
-          <div>{error.message}</div>
-          {error.expired && (
+        <FormAlert key={error.attempt}>
+          <div>{error.value.message}</div>
+          {error.value.expired && (
             <Link to={`/signin${location.search}`} state={location.state} className="alert-link">
               Sign in again
             </Link>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
+import { useFailure } from '../../components/focused-alert.tsx';
 import { useCall } from '../../lib/call.ts';
 import { useSession } from '../../lib/session.tsx';
 import { FormAlert, SubmitButton } from './auth-card.tsx';
@@ -26,7 +27,7 @@ export function PasswordResetForm({ token }: { token: string }) {
   const { mutate } = useCall();
   const navigate = useNavigate();
   const session = useSession();
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useFailure<string>();
   const [recovery, setRecovery] = useState(false);
   const { register, handleSubmit, watch, setError, setValue, clearErrors, formState } = useForm<
     Fields,
@@ -67,7 +68,7 @@ export function PasswordResetForm({ token }: { token: string }) {
 
   return (
     <form onSubmit={onSubmit} noValidate>
-      {failure && <FormAlert>{failure}</FormAlert>}
+      {failure && <FormAlert key={failure.attempt}>{failure.value}</FormAlert>}
       <NewPasswordFields
         password={register('password')}
         password2={register('password2')}

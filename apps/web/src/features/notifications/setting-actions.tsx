@@ -37,7 +37,7 @@ export function SettingActions({
                 className="btn btn-sm btn-outline-secondary"
                 disabled={busy !== null}
                 onClick={() => onTest(setting)}
-                aria-label={`Send a test ${channel.toLowerCase()}`}
+                aria-label={`Send test ${channel.toLowerCase()}`}
               >
                 Send test
               </button>

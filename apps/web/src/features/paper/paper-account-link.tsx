@@ -16,7 +16,7 @@ export function PaperAccountLink({
     <Link
       to={paperAccountPath(connectorKey, account.id)}
       className="btn btn-sm btn-outline-success"
-      aria-label={`Positions and orders of ${account.name}`}
+      aria-label={`Positions & orders of ${account.name}`}
     >
       Positions &amp; orders
     </Link>

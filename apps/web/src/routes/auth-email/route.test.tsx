@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TOKEN_KEY } from '../../lib/storage.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
@@ -14,7 +14,10 @@ describe('email confirmation (SPEC §2, §4, §8)', () => {
         User: fixture(() => ({ data: { user: fakeUser(4) } })),
       },
     });
-    expect(await screen.findByText('You have successfully confirmed your email, you can log in now.')).toBeTruthy();
+    // The outcome replaces the spinner: it takes the focus, so it is read out and Tab reaches its link next.
+    const confirmed = await screen.findByRole('status');
+    expect(confirmed.textContent).toBe('You have successfully confirmed your email, you can log in now.');
+    await waitFor(() => expect(document.activeElement).toBe(confirmed));
     expect(calls('AuthEmailConfirm').map((call) => call.variables)).toEqual([{ token: 'link-1' }]);
     expect(localStorage.getItem(TOKEN_KEY)).toBe('session-3');
     expect(session.getState().isAuthenticated).toBe(true);
@@ -25,7 +28,9 @@ describe('email confirmation (SPEC §2, §4, §8)', () => {
     await renderRoute('/auth/email?token=used', {
       handlers: { AuthEmailConfirm: fixture(() => graphQLError('This confirmation link is expired or incorrect')) },
     });
-    expect(await screen.findByText('Error, confirmation link expired or incorrect')).toBeTruthy();
+    const refused = await screen.findByRole('alert');
+    expect(refused.textContent).toBe('Error, confirmation link expired or incorrect');
+    await waitFor(() => expect(document.activeElement).toBe(refused));
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
   });
 

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute } from '../../test/render-route.tsx';
@@ -18,7 +18,10 @@ describe('password reset request (SPEC §2, §8)', () => {
     });
     fill('Email', 'jo@example.com');
     click('Send reset link');
-    expect(await screen.findByText(text)).toBeTruthy();
+    // The answer replaces the form (and its pressed button): it takes the focus.
+    const answer = await screen.findByRole('status');
+    expect(answer.textContent).toBe(text);
+    await waitFor(() => expect(document.activeElement).toBe(answer));
     expect(calls('AuthPasswordResetRequest')[0]?.variables).toEqual({ email: 'jo@example.com' });
     expect(screen.queryByRole('alert')).toBeNull();
   });

@@ -114,7 +114,10 @@ describe('password reset (SPEC §2, §5, §8)', () => {
     fill('Password', STRONG);
     fill('Password confirmation', STRONG);
     click('Set new password');
-    expect((await screen.findByRole('alert')).textContent).toBe("We can't process the request with these credentials");
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe("We can't process the request with these credentials");
+    // Set new password was disabled by the call: the failure takes the focus.
+    await waitFor(() => expect(document.activeElement).toBe(alert));
   });
 
   it('explains a server refusal after the SPEC text', async () => {

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { providersHandler } from '../../test/connectors.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
+import { labelsWithoutControl } from '../../test/names.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
 const ADMIN = 1 | 4;
@@ -161,6 +162,8 @@ describe('admin screen (SPEC §2 Admin)', () => {
     });
     const create = 'Create a referrer link';
     expect(form(create).getByText('Complete and submit the form to get referrer link')).toBeTruthy();
+    // Until a link exists there is nothing to label: no label points at the hint (nor anywhere else).
+    expect(labelsWithoutControl(document.body)).toEqual([]);
     expect((form(create).getByLabelText('Credits') as HTMLInputElement).value).toBe('100');
     expect(form(create).getByRole('option', { name: '- None -' })).toBeTruthy();
     // SPEC §5, §9: a referrer name is at most 16 characters; the input takes no more.
@@ -179,6 +182,7 @@ describe('admin screen (SPEC §2 Admin)', () => {
     fireEvent.change(form(create).getByLabelText('Brokerage'), { target: { value: 'paper' } });
     press(create, 'Create');
     const link = (await form(create).findByLabelText('Referrer link')) as HTMLInputElement;
+    expect(labelsWithoutControl(document.body)).toEqual([]);
     expect(link.value).toBe(`${window.location.origin}/signup/k7m2q9xa`);
     expect(calls('AdminReferrerCreate')[0]?.variables).toEqual({
       name: 'Spring 2025',

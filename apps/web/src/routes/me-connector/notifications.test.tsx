@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest';
 import { CUSTOMER, connector, providersHandler } from '../../test/connectors.ts';
 import { type FakeHandler, fixture, graphQLError } from '../../test/fake-server.ts';
+import { labelsMissingText } from '../../test/names.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
 const LIVE = JSON.stringify([{ id: 'ACC-1', name: 'Main', dataType: 'margin', dataCurrency: 'USD', demo: false }]);
@@ -161,7 +162,9 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
         expect.stringMatching(/WebhookTest notificationDelivered1200Re-send/),
       ]),
     );
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Send a test webhook' }));
+    // Every button's name holds its visible words (WCAG 2.5.3): 'Send test', 'Re-send'.
+    expect(labelsMissingText(dialog)).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send test webhook' }));
     await waitFor(() => expect(calls('NotificationTest')[0]?.variables).toEqual({ key: 'n1' }));
     fireEvent.click(await within(dialog).findByRole('button', { name: /^Re-send Order rejected or failed of / }));
     await waitFor(() => expect(calls('NotificationDeliveryResend')[0]?.variables).toEqual({ id: '2' }));
@@ -187,7 +190,7 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     });
     expect(await within(dialog).findByText('Delivered')).toBeTruthy();
     const before = calls('NotificationDeliveries').length;
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Send a test webhook' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send test webhook' }));
     await waitFor(() => expect(calls('NotificationDeliveries').length).toBeGreaterThan(before));
     await within(dialog).findByText('Test notification queued: see the deliveries below.');
     await act(async () => {});
@@ -316,7 +319,7 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Private network addresses are not allowed');
     // The saved email shows in the saved settings (the list was asked again), and can be tested.
-    fireEvent.click(await within(dialog).findByRole('button', { name: 'Send a test email' }));
+    fireEvent.click(await within(dialog).findByRole('button', { name: 'Send test email' }));
     expect(await within(dialog).findByText(/Test notification queued/)).toBeTruthy();
     await waitFor(() => expect(calls('Notifications').length).toBeGreaterThanOrEqual(3));
     expect((within(dialog).getByLabelText('Webhook') as HTMLInputElement).checked).toBe(true);
@@ -329,7 +332,7 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Saved.')).toBeTruthy();
-    await within(dialog).findByRole('button', { name: 'Send a test webhook' });
+    await within(dialog).findByRole('button', { name: 'Send test webhook' });
     expect(calls('NotificationCreate').map((call) => call.variables.type)).toEqual([2, 1, 1]);
     expect((within(dialog).getByLabelText('Notification webhook URL') as HTMLInputElement).value).toBe(
       'https://example.com/notify',
@@ -370,7 +373,7 @@ describe('notifications dialog (SPEC §2, §4, §5)', () => {
     expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
     loadsFail = false;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Try again' }));
-    await within(dialog).findByRole('button', { name: 'Send a test email' });
+    await within(dialog).findByRole('button', { name: 'Send test email' });
     fireEvent.change(within(dialog).getByLabelText('Notification webhook URL'), {
       target: { value: 'https://example.com/notify' },
     });

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER, connector, hook, providersHandler } from '../../test/connectors.ts';
 import { type FakeHandler, fixture, type GraphQLPayload, graphQLError } from '../../test/fake-server.ts';
+import { labelsMissingText } from '../../test/names.ts';
 import { renderRoute, where } from '../../test/render-route.tsx';
 
 const AT = Date.UTC(2026, 10, 25, 15);
@@ -178,7 +179,10 @@ describe('paper account screen', () => {
         PaperAccount: fixture(() => ({ data: { paperAccount: account() } })),
       },
     });
-    fireEvent.click(await screen.findByRole('link', { name: 'Positions and orders of Paper account' }));
+    const link = await screen.findByRole('link', { name: 'Positions & orders of Paper account' });
+    // Its name says what it shows (WCAG 2.5.3), as every named control of the screen does.
+    expect(labelsMissingText(document.body)).toEqual([]);
+    fireEvent.click(link);
     expect(await screen.findByRole('heading', { level: 1, name: 'Swing' })).toBeTruthy();
     expect(where(router)).toBe('/me/paper/p/PA-1');
   });

@@ -50,7 +50,10 @@ describe('second-factor screen (SPEC §2, §5, §8)', () => {
     });
     fill('Verification code', '000000');
     click('Verify');
-    expect((await screen.findByRole('alert')).textContent).toContain('The verification code is not valid');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The verification code is not valid');
+    // Verify was disabled by the call: the failure takes the focus.
+    await waitFor(() => expect(document.activeElement).toBe(alert));
     const [request] = calls('Signin');
     expect(request?.variables).toEqual({ type: 'passcode', credentials: { passcode: '000000' } });
     expect(request?.headers.authorization).toBe('Bearer identity-1');

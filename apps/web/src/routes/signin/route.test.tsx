@@ -45,6 +45,12 @@ describe('sign-in screen (SPEC §2, §5, §8)', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Wrong email or password');
     expect(alert.querySelector('a')?.getAttribute('href')).toBe('/auth/password/request');
+    // Sign in was disabled by the call, which dropped the focus to the page: the failure takes it,
+    // again at the next attempt with the same answer.
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+    screen.getByRole('button', { name: 'Sign in' }).focus();
+    click('Sign in');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('alert')));
   });
 
   it("falls back to 'We can't sign you in with these credentials' without a server message", async () => {

@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { useFailure } from '../../components/focused-alert.tsx';
 import { AuthCard, FormAlert } from '../../features/auth/auth-card.tsx';
 import { AUTH_TEXT } from '../../features/auth/messages.ts';
 import { SigninForm } from '../../features/auth/signin-form.tsx';
@@ -9,7 +9,7 @@ export const RESET_REQUEST_PATH = '/auth/password/request';
 
 /** SPEC §2 Sign-in: password form, social buttons when configured, links to reset and sign-up. */
 export function Component() {
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useFailure<string>();
   const notice = noticeOf(useLocation().state);
   return (
     <AuthCard
@@ -22,8 +22,8 @@ export function Component() {
     >
       {notice && !error && <FormAlert variant="success">{notice}</FormAlert>}
       {error && (
-        <FormAlert>
-          <div>{error}</div>
+        <FormAlert key={error.attempt}>
+          <div>{error.value}</div>
           <Link to={RESET_REQUEST_PATH} className="alert-link">
             Forgot your password?
           </Link>

@@ -92,12 +92,17 @@ describe('sign-up screen (SPEC §2, §5, §8)', () => {
     });
     fillForm();
     click('Create account');
-    expect((await screen.findByRole('alert')).textContent).toBe('This email is already registered');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('This email is already registered');
+    // Above a long form whose button was disabled by the call: the failure takes the focus (and the view).
+    await waitFor(() => expect(document.activeElement).toBe(alert));
     message = 'Error';
+    screen.getByRole('button', { name: 'Create account' }).focus();
     click('Create account');
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toBe("We can't sign you up with these credentials"),
     );
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('alert')));
   });
 
   it('links the terms of service', async () => {

@@ -1,5 +1,5 @@
-import { useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
+import { useFailure } from '../../components/focused-alert.tsx';
 import { AuthCard, FormAlert } from '../../features/auth/auth-card.tsx';
 import { AUTH_TEXT } from '../../features/auth/messages.ts';
 import { SignupForm } from '../../features/auth/signup-form.tsx';
@@ -12,7 +12,7 @@ export function Component() {
   const { referrer } = useParams();
   const { search } = useLocation();
   const referral = useReferralCode(referrer, search);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useFailure<string>();
   return (
     <AuthCard
       title="Create an account"
@@ -22,7 +22,7 @@ export function Component() {
         </>
       }
     >
-      {error && <FormAlert>{error}</FormAlert>}
+      {error && <FormAlert key={error.attempt}>{error.value}</FormAlert>}
       <SignupForm onError={setError} referral={referral} />
       <SocialSignin
         onError={setError}
