@@ -324,6 +324,18 @@ describe('cancel, close, holdings, preview', () => {
     expect(stop()).toBe('CANCELLED');
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await place({ symbol: 'PEP', action: 'buy', quantity: 5 }, 'sigPepOpen');
+    const stop = await place({ symbol: 'PEP', action: 'sell', quantity: 5, type: 'stop', stop_price: 50 }, 'sigPepStop');
+    const body = { error_code: 'BUYING_POWER_NOT_ENOUGH', message: 'Insufficient buying power' };
+    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/place', status: 417, body });
+    const error = await expectFailure(c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'PEP', action: 'close' })));
+    expect(error).toMatchObject({ kind: 'InsufficientFunds', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `Webull: Insufficient buying power; the open orders of PEP were canceled before the close (${stop.answer.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a cancel signal cancels the symbol’s open orders; close sells the position with our id', async () => {
     await place({ symbol: 'MSFT', action: 'sell', quantity: 1, limit_price: 999 }, 'sigMsftOpen');
     const close = await place({ symbol: 'MSFT', action: 'close' }, 'sigCloseMsft');

@@ -7,7 +7,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, quantityString, stringField } from '../../core/json-read.ts';
 import type { WebullApi } from './api.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
@@ -158,7 +158,9 @@ export async function closeSymbol(
     held,
     closingQuantity(Math.abs(held), order, whole),
     clientOrderId,
-  );
+  ).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, symbol, canceled);
+  });
 }
 
 /**
