@@ -230,6 +230,23 @@ describe('cancel, close and holdings', () => {
     expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: kept?.orderId } }]);
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'ORCL', action: 'buy', quantity: 5 }, 'sigGone1');
+    const stop = await t.place(
+      session,
+      { symbol: 'ORCL', action: 'sell', quantity: 5, type: 'stop', stop_price: 100 },
+      'sigGone2',
+    );
+    const message = 'Insufficient resources to process the request; try again later';
+    t.fake.inject({ method: 'POST', path: /place\.json$/, status: 500, body: { Error: { code: 9999, message } } });
+    const error = await brokerFailure(t.place(session, { symbol: 'ORCL', action: 'close' }, 'sigGone3'));
+    expect([error.kind, error.outcomeUnknown]).toEqual(['InsufficientFunds', true]);
+    expect(error.message).toBe(
+      `E*TRADE: ${message}; the open orders of ORCL were canceled before the close (${stop.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a close of part changes the exits larger than what is left into ones for what is left', async () => {
     const session = await t.connect();
     await t.place(session, { symbol: 'QCOM', action: 'buy', quantity: 10 }, 'sigCut1');

@@ -10,7 +10,7 @@
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import type { BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { cutExits } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { EtradeApi } from './api.ts';
 import { ETRADE_TITLE } from './descriptor.ts';
@@ -156,8 +156,12 @@ export async function closeSymbol(
   // A close of all of it cancels the symbol's open orders first: a stop left working sold, once
   // triggered, shares no longer held (a short opened). A close of part keeps them, cut to what is
   // left once it is placed (fitExits).
-  if (closed === size)
-    await cancelOpenOrders(api, ctx, session, accountId, { symbol: parsed.canonical, class: orderClass }, now);
+  const canceled =
+    closed === size
+      ? (await cancelOpenOrders(api, ctx, session, accountId, { symbol: parsed.canonical, class: orderClass }, now)).id
+          .split(',')
+          .filter(Boolean)
+      : [];
   const long = position.quantity > 0;
   const option = orderClass === 'option';
   const action = option ? (long ? 'sell_to_close' : 'buy_to_close') : long ? 'sell' : 'buy_to_cover';
@@ -174,7 +178,9 @@ export async function closeSymbol(
       },
     ],
   };
-  const placed = await placeRequest(api, ctx, session, accountId, request);
+  const placed = await placeRequest(api, ctx, session, accountId, request).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, symbol.trim(), canceled);
+  });
   if (closed === size) return placed;
   const closing = instrumentOf(parsed.canonical, orderClass, action, size - closed);
   return fitExits(api, ctx, session, accountId, closing, { clientOrderId, now }, placed);
