@@ -5,8 +5,9 @@
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, Holdings } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
+import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
-import { decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath, fail, type MetaApiLink } from './client.ts';
 import { sendTrade } from './trade.ts';
 
@@ -74,6 +75,21 @@ export async function closeSymbol(
       status_description: `No position in ${symbol}; canceled ${canceled.length} pending order(s)`,
     };
   }
+  // The symbol's pending orders (its stop losses and take profits among them) are gone by now: a
+  // close refused past here says so.
+  return closePositions(ctx, http, link, symbol, positions, percent).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, symbol, canceled);
+  });
+}
+
+async function closePositions(
+  ctx: BrokerContext,
+  http: HttpClient,
+  link: MetaApiLink,
+  symbol: string,
+  positions: JsonRecord[],
+  percent: number | undefined,
+): Promise<OrderResponse> {
   if (percent === undefined || percent >= 100) {
     const result = await sendTrade(ctx, http, link, { actionType: 'POSITIONS_CLOSE_SYMBOL', symbol });
     const id = result.orderId ?? result.positionId ?? positions.map((p) => stringField(p, 'id')).join(',');

@@ -55,6 +55,20 @@ describe('close and cancel', () => {
     );
   });
 
+  it('a close refused after the pending orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    const opened = await place({ symbol: 'GER40', action: 'buy', quantity: 0.01 });
+    const target = await place({ symbol: 'GER40', action: 'sell', quantity: 0.01, limit_price: 30000 });
+    const error = await brokerFailure(
+      place({ symbol: 'GER40', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    );
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `MetaTrader: 50 % of the GER40 position is less than 0.01 lot; the open orders of GER40 were canceled before the close (${target.id}): check the position and its exits at the broker`,
+    );
+    expect(terminal()?.positions.has(opened.id)).toBe(true);
+    await world.broker.closePosition(world.ctx, session, accountId, 'GER40');
+  });
+
   it('close with percent_of_position: 50 % of 0.58 lot is 0.29, not 0.28 (no binary noise in the rounding)', async () => {
     const opened = await place({ symbol: 'US30', action: 'buy', quantity: 0.58 });
     const before = world.fake.trades().length;
