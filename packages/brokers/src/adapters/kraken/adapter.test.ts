@@ -258,6 +258,18 @@ describe('kraken lookups, cancel, close and holdings', () => {
     expect(await place({ action: 'cancel' }, 'sig-cancel')).toMatchObject({ status: 'canceled' });
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    const open = await place({ type: 'limit', limit_price: 60000 }, 'sig-open');
+    fake.failNextOrder = 'HTTP 503';
+    const error = await expectBrokerError(place({ action: 'close' }, 'sig-close'), 'BrokerUnavailable', /^Kraken: /);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.message).toMatch(
+      new RegExp(
+        `; the open orders of BTC/USD were canceled before the close \\(${open.id}\\): check the position and its exits at the broker$`,
+      ),
+    );
+  });
+
   it('holdings come from BalanceEx', async () => {
     const holdings = await broker.getHoldings(context(baseUrl), session, 'default');
     expect(holdings).toMatchObject({ currency: 'USD', cash: 100000, positions: [{ symbol: 'BTC', quantity: 1.5 }] });
