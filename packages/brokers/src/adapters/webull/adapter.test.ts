@@ -326,7 +326,10 @@ describe('cancel, close, holdings, preview', () => {
 
   it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
     await place({ symbol: 'PEP', action: 'buy', quantity: 5 }, 'sigPepOpen');
-    const stop = await place({ symbol: 'PEP', action: 'sell', quantity: 5, type: 'stop', stop_price: 50 }, 'sigPepStop');
+    const stop = await place(
+      { symbol: 'PEP', action: 'sell', quantity: 5, type: 'stop', stop_price: 50 },
+      'sigPepStop',
+    );
     const body = { error_code: 'BUYING_POWER_NOT_ENOUGH', message: 'Insufficient buying power' };
     c.fake.inject({ method: 'POST', path: '/openapi/trade/order/place', status: 417, body });
     const error = await expectFailure(c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'PEP', action: 'close' })));
