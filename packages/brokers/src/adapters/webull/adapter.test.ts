@@ -364,6 +364,26 @@ describe('cancel, close, holdings, preview', () => {
     });
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const one = await place({ symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 1 }, 'sigOrcl1');
+    const two = await place({ symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 2 }, 'sigOrcl2');
+    const path = '/openapi/trade/order/cancel';
+    // The first cancel goes through; the second is refused.
+    c.fake.inject({ method: 'POST', path, delayMs: 1 });
+    const body = { error_code: 'ORDER_NOT_CANCELABLE', message: 'Order cannot be cancelled' };
+    c.fake.inject({ method: 'POST', path, status: 400, body });
+    const error = await expectFailure(
+      c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'ORCL', action: 'cancel' })),
+    );
+    expect(error.outcomeUnknown).toBe(false);
+    const status = (id: string) => c.fake.orders.find((order) => order.order_id === id)?.status;
+    const [done, left] = status(one.answer.id) === 'CANCELLED' ? [one, two] : [two, one];
+    expect([status(done.answer.id), status(left.answer.id)]).toEqual(['CANCELLED', 'SUBMITTED']);
+    expect(error.message).toBe(
+      `Webull: Order cannot be cancelled; of the open orders of ORCL, only some were canceled: ${done.answer.id}; not ${left.answer.id}: check them at the broker`,
+    );
+  });
+
   it('a cancel of a stock leaves the option orders on it (listed under the underlying)', async () => {
     await place(
       {

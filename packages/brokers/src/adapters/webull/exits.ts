@@ -6,6 +6,7 @@
 
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, quantityString, stringField } from '../../core/json-read.ts';
@@ -60,12 +61,13 @@ async function cancelSymbolOrders(
   symbol: string,
 ) {
   const mine = (await openOrders(api, ctx, session, accountId)).filter(ofSymbol(symbol));
-  const canceled: string[] = [];
-  for (const order of mine) {
-    await cancelByClientId(api, ctx, session, accountId, stringField(order, 'client_order_id') ?? '');
-    canceled.push(stringField(order, 'order_id') ?? '');
-  }
-  return canceled;
+  // Canceled by our id, told by Webull's.
+  const clientIds = new Map(
+    mine.map((order) => [stringField(order, 'order_id') ?? '', stringField(order, 'client_order_id') ?? '']),
+  );
+  return cancelEach([...clientIds.keys()], symbol, (id) =>
+    cancelByClientId(api, ctx, session, accountId, clientIds.get(id) ?? ''),
+  );
 }
 
 /** Webull's symbol of a stock, future or crypto order (options close with sell_to_close). */
