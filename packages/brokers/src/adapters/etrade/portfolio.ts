@@ -9,6 +9,7 @@
 // previewed and placed like any other; cancel: every open order of the symbol.
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import type { BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -288,8 +289,8 @@ export async function cancelOpenOrders(
   const ids = (await workingOrders(api, ctx, session, accountId, wanted, now))
     .map((item) => stringField(item.order, 'orderId'))
     .filter((id): id is string => id !== undefined);
-  for (const id of ids) await cancelById(api, ctx, session, accountId, id);
   const name = order.symbol.trim();
+  await cancelEach(ids, name, (id) => cancelById(api, ctx, session, accountId, id));
   const description = ids.length ? `Canceled ${ids.length} open order(s) of ${name}` : `No open orders of ${name}`;
   return { id: ids.join(','), status: 'canceled', status_description: description };
 }
