@@ -4,6 +4,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import type { Order as CcxtOrder, Exchange } from 'ccxt';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
+import { cancelEach } from '../core/cancel-each.ts';
 import { BrokerError, checkAccountInConnection } from '../core/errors.ts';
 import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../core/exits-cut.ts';
 import { orderIdToCancel } from '../core/find-order.ts';
@@ -154,13 +155,10 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   /** Cancels the market's open orders; the ids of those canceled. */
   async function cancelOpen(exchange: Exchange, market: MarketInfo): Promise<string[]> {
     const open = await call(exchange, () => exchange.fetchOpenOrders(market.symbol));
-    const canceled: string[] = [];
-    for (const { id } of open) {
-      if (!id) continue;
-      await call(exchange, () => exchange.cancelOrder(id, market.symbol), false, true);
-      canceled.push(id);
-    }
-    return canceled;
+    const ids = open.map((order) => order.id).filter((id): id is string => Boolean(id));
+    return cancelEach(ids, market.symbol, (id) =>
+      call(exchange, () => exchange.cancelOrder(id, market.symbol), false, true),
+    );
   }
 
   /**
