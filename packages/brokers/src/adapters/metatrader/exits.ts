@@ -57,6 +57,15 @@ export function closePercent(order: Pick<Order, 'quantity' | 'quantity_type'>): 
   return percent;
 }
 
+/** `percent` of the position's volume in whole lot steps, cut down. */
+function partOf(position: JsonRecord, percent: number): number {
+  // The hair of tolerance absorbs binary noise (0.58 × 50 % is 28.999… steps).
+  return Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP + 1e-6) * LOT_STEP;
+}
+
+const tooSmall = (symbol: string, percent: number) =>
+  fail('InvalidOrder', `${percent} % of the ${symbol} position is less than 0.01 lot`);
+
 /** Closes the symbol's positions, or `percent` of each (closePercent), after canceling its pending orders. */
 export async function closeSymbol(
   ctx: BrokerContext,
@@ -65,6 +74,11 @@ export async function closeSymbol(
   symbol: string,
   percent?: number,
 ): Promise<OrderResponse> {
+  // A part too small to close anything is refused before the pending orders (the exits) go.
+  if (percent !== undefined && percent < 100) {
+    const held = await symbolItems(http, link, 'positions', symbol);
+    if (held.length && !held.some((position) => partOf(position, percent) >= LOT_STEP)) throw tooSmall(symbol, percent);
+  }
   const canceled = await cancelPending(ctx, http, link, symbol);
   const positions = await symbolItems(http, link, 'positions', symbol);
   if (!positions.length) {
@@ -98,9 +112,7 @@ async function closePositions(
   const closed: string[] = [];
   for (const position of positions) {
     const positionId = stringField(position, 'id') ?? '';
-    // Whole lot steps, cut down; the hair of tolerance absorbs binary noise (0.58 × 50 % is 28.999… steps).
-    const steps = Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP + 1e-6);
-    const volume = steps * LOT_STEP;
+    const volume = partOf(position, percent);
     if (volume < LOT_STEP) continue;
     const result = await sendTrade(ctx, http, link, {
       actionType: 'POSITION_PARTIAL',
@@ -109,7 +121,7 @@ async function closePositions(
     });
     closed.push(result.orderId ?? positionId);
   }
-  if (!closed.length) throw fail('InvalidOrder', `${percent} % of the ${symbol} position is less than 0.01 lot`);
+  if (!closed.length) throw tooSmall(symbol, percent);
   return {
     id: closed.join(','),
     status: 'filled',
