@@ -4,8 +4,9 @@
 import type { Order, OrderResponse } from '@router/orders';
 import type { Order as CcxtOrder, Exchange } from 'ccxt';
 import type { Broker, BrokerContext, BrokerSession, BrokerWith } from '../core/broker.ts';
+import { cancelEach } from '../core/cancel-each.ts';
 import { BrokerError, checkAccountInConnection } from '../core/errors.ts';
-import { exitsCutAnswer, exitsNotCutAnswer } from '../core/exits-cut.ts';
+import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../core/exits-cut.ts';
 import { orderIdToCancel } from '../core/find-order.ts';
 import { roundToTick } from '../core/ticks.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
@@ -151,11 +152,13 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     return found ? [{ order: found, match: 'id' }] : [];
   };
 
-  async function cancelOpen(exchange: Exchange, market: MarketInfo): Promise<number> {
+  /** Cancels the market's open orders; the ids of those canceled. */
+  async function cancelOpen(exchange: Exchange, market: MarketInfo): Promise<string[]> {
     const open = await call(exchange, () => exchange.fetchOpenOrders(market.symbol));
-    for (const order of open)
-      if (order.id) await call(exchange, () => exchange.cancelOrder(order.id ?? '', market.symbol), false, true);
-    return open.length;
+    const ids = open.map((order) => order.id).filter((id): id is string => Boolean(id));
+    return cancelEach(ids, market.symbol, (id) =>
+      call(exchange, () => exchange.cancelOrder(id, market.symbol), false, true),
+    );
   }
 
   /**
@@ -175,20 +178,27 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
   ): Promise<OrderResponse> {
     const order = () => call(exchange, () => closeOrder(exchange, market, venue.positions === true, part));
     let args = part === undefined ? undefined : await order();
+    let canceled: string[] = [];
     if (!args?.partial) {
-      await cancelOpen(exchange, market);
-      args = await order();
+      canceled = await cancelOpen(exchange, market);
+      args = await order().catch((error: unknown) => {
+        throw closeFailedAfterCancel(error, market.symbol, canceled);
+      });
     }
     if (!args) throw new BrokerError('InvalidOrder', title, `no position in ${market.symbol} to close`);
+    const { side, amount, params } = args;
     const placed = await call(
       exchange,
       () =>
-        exchange.createOrder(market.symbol, 'market', args.side, args.amount, undefined, {
-          ...args.params,
+        exchange.createOrder(market.symbol, 'market', side, amount, undefined, {
+          ...params,
           ...(clientOrderId !== undefined ? venue.clientIdParams(clientOrderId) : {}),
         }),
       true,
-    );
+    ).catch((error: unknown) => {
+      // The market's open orders (its stop loss and take profit among them) are gone by now.
+      throw closeFailedAfterCancel(error, market.symbol, canceled);
+    });
     const answer = answerOf(placed);
     if (!args.partial || !market.swap || venue.positions !== true || venue.amendsQuantity !== true) return answer;
     return fitExits(exchange, market, args.side, args.left, answer);
@@ -280,8 +290,8 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
       const market = await marketFor(exchange, order.symbol, order.extra);
       if (order.action === 'close') return close(exchange, market, closeQuantity(order), clientOrderId);
       if (order.action === 'cancel') {
-        const count = await cancelOpen(exchange, market);
-        return { id: clientOrderId, status: 'canceled', status_description: `${count} open orders canceled` };
+        const { length } = await cancelOpen(exchange, market);
+        return { id: clientOrderId, status: 'canceled', status_description: `${length} open orders canceled` };
       }
       const args = limitOnTick(exchange, market, venue.orderArgs(order, market, clientOrderId));
       // A cash quantity (`cost`) is in the quote currency: the base lot size says nothing of it.

@@ -263,6 +263,30 @@ describe('lookup, cancel, close, holdings', () => {
     expect(answer).toMatchObject({ status: 'canceled', status_description: 'Canceled 1 open order(s) of XAUUSD' });
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const limit = (price: number, id: string) =>
+      c.place({ symbol: 'XAUUSD', action: 'buy', quantity: 1, type: 'limit', limit_price: price }, id);
+    const first = await limit(2000, 'sig-xp1');
+    const second = await limit(2001, 'sig-xp2');
+    // The first cancel goes through; the second is refused.
+    c.fake.answerNext({ method: 'WS', path: 'ProtoOACancelOrderReq', delayMs: 1 });
+    c.fake.answerNext({
+      method: 'WS',
+      path: 'ProtoOACancelOrderReq',
+      status: 2142,
+      body: { ctidTraderAccountId: 44533070, errorCode: 'UNABLE_TO_CANCEL_ORDER', description: 'Order is not pending' },
+    });
+    const error = await failure(c.place({ symbol: 'XAUUSD', action: 'cancel' }, 'sig-xp3'));
+    expect(error.outcomeUnknown).toBe(false);
+    const status = (id: string) => c.fake.book.orders.get(Number(id))?.orderStatus;
+    const [done, left] = status(first.id) === 5 ? [first, second] : [second, first];
+    expect(status(left.id)).not.toBe(5);
+    expect(error.message).toBe(
+      `cTrader: Order is not pending (UNABLE_TO_CANCEL_ORDER); of the open orders of XAUUSD, only some were canceled: ${done.id}; not ${left.id}: check them at the broker`,
+    );
+    await c.place({ symbol: 'XAUUSD', action: 'cancel' }, 'sig-xp4');
+  });
+
   it("a close quantity off the symbol's step is refused before anything is closed", async () => {
     await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-eu1');
     await c.place({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }, 'sig-eu2');

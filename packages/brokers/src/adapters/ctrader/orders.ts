@@ -4,6 +4,7 @@
 // ORDER_REJECTED event (client.ts throws them as typed errors). A new order is sent once; an
 // answer lost on the way is outcomeUnknown, for reconciliation to settle.
 import type { OrderResponse } from '@router/orders';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import { recordBrokerRequest } from '../../core/wire-log.ts';
@@ -178,7 +179,7 @@ export async function cancelSymbol(
 ): Promise<OrderResponse> {
   const pending = (await reconcile(client)).orders.filter((order) => symbolIdOf(order) === symbolId);
   const ids = pending.map((order) => stringField(order, 'orderId')).filter((id): id is string => id !== undefined);
-  for (const id of ids) await cancelById(client, id);
+  await cancelEach(ids, symbolName, (id) => cancelById(client, id));
   const description = ids.length
     ? `Canceled ${ids.length} open order(s) of ${symbolName}`
     : `No open orders of ${symbolName}`;

@@ -149,6 +149,22 @@ describe('cancel, close and holdings', () => {
     });
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const session = await t.connect();
+    const a = await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 140 }, 'sigSplit1');
+    const b = await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 141 }, 'sigSplit2');
+    // The first cancel goes through (the newest first: b); the second is refused.
+    t.fake.inject({ method: 'PUT', path: /\/cancel\.json$/, delayMs: 1 });
+    const body = { Error: { code: 5001, message: 'This order cannot be cancelled.' } };
+    t.fake.inject({ method: 'PUT', path: /\/cancel\.json$/, status: 403, body });
+    const error = await brokerFailure(t.place(session, { symbol: 'AAPL', action: 'cancel' }));
+    expect([error.kind, error.outcomeUnknown]).toEqual(['InvalidOrder', false]);
+    expect(error.message).toBe(
+      `E*TRADE: This order cannot be cancelled.; of the open orders of AAPL, only some were canceled: ${b.id}; not ${a.id}: check them at the broker`,
+    );
+    expect(await t.place(session, { symbol: 'AAPL', action: 'cancel' })).toMatchObject({ id: a.id });
+  });
+
   it('closes a long and a short position with market orders; holdings show them', async () => {
     const session = await t.connect();
     await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 30 }, 'sigClose1');
@@ -230,6 +246,23 @@ describe('cancel, close and holdings', () => {
     expect(t.bodies('/cancel.json')).toEqual([{ CancelOrderRequest: { orderId: kept?.orderId } }]);
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'ORCL', action: 'buy', quantity: 5 }, 'sigGone1');
+    const stop = await t.place(
+      session,
+      { symbol: 'ORCL', action: 'sell', quantity: 5, type: 'stop', stop_price: 100 },
+      'sigGone2',
+    );
+    const message = 'Insufficient resources to process the request; try again later';
+    t.fake.inject({ method: 'POST', path: /place\.json$/, status: 500, body: { Error: { code: 9999, message } } });
+    const error = await brokerFailure(t.place(session, { symbol: 'ORCL', action: 'close' }, 'sigGone3'));
+    expect([error.kind, error.outcomeUnknown]).toEqual(['InsufficientFunds', true]);
+    expect(error.message).toBe(
+      `E*TRADE: ${message}; the open orders of ORCL were canceled before the close (${stop.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a close of part changes the exits larger than what is left into ones for what is left', async () => {
     const session = await t.connect();
     await t.place(session, { symbol: 'QCOM', action: 'buy', quantity: 10 }, 'sigCut1');
@@ -284,9 +317,9 @@ describe('cancel, close and holdings', () => {
 
   it('a close with a quantity closes that many, never more than is held', async () => {
     const session = await t.connect();
-    await t.place(session, { symbol: 'CSCO', action: 'buy', quantity: 10 }, 'sigPart1');
+    await t.place(session, { symbol: 'CSCO', action: 'buy', quantity: 10 }, 'sigHalf1');
     t.fake.requests.length = 0;
-    await t.place(session, { symbol: 'CSCO', action: 'close', quantity: 4 }, 'sigPart2');
+    await t.place(session, { symbol: 'CSCO', action: 'close', quantity: 4 }, 'sigHalf2');
     await t.place(session, { symbol: 'CSCO', action: 'close', quantity: 50 }, 'sigPart3');
     const placed = t.bodies('/place.json') as Array<{
       PlaceOrderRequest: { Order: Array<{ Instrument: Array<{ orderAction: string; quantity: number }> }> };

@@ -9,8 +9,9 @@
 // previewed and placed like any other; cancel: every open order of the symbol.
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import type { BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { cutExits } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import type { EtradeApi } from './api.ts';
 import { ETRADE_TITLE } from './descriptor.ts';
@@ -156,8 +157,12 @@ export async function closeSymbol(
   // A close of all of it cancels the symbol's open orders first: a stop left working sold, once
   // triggered, shares no longer held (a short opened). A close of part keeps them, cut to what is
   // left once it is placed (fitExits).
-  if (closed === size)
-    await cancelOpenOrders(api, ctx, session, accountId, { symbol: parsed.canonical, class: orderClass }, now);
+  const canceled =
+    closed === size
+      ? (await cancelOpenOrders(api, ctx, session, accountId, { symbol: parsed.canonical, class: orderClass }, now)).id
+          .split(',')
+          .filter(Boolean)
+      : [];
   const long = position.quantity > 0;
   const option = orderClass === 'option';
   const action = option ? (long ? 'sell_to_close' : 'buy_to_close') : long ? 'sell' : 'buy_to_cover';
@@ -174,7 +179,9 @@ export async function closeSymbol(
       },
     ],
   };
-  const placed = await placeRequest(api, ctx, session, accountId, request);
+  const placed = await placeRequest(api, ctx, session, accountId, request).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, symbol.trim(), canceled);
+  });
   if (closed === size) return placed;
   const closing = instrumentOf(parsed.canonical, orderClass, action, size - closed);
   return fitExits(api, ctx, session, accountId, closing, { clientOrderId, now }, placed);
@@ -282,8 +289,8 @@ export async function cancelOpenOrders(
   const ids = (await workingOrders(api, ctx, session, accountId, wanted, now))
     .map((item) => stringField(item.order, 'orderId'))
     .filter((id): id is string => id !== undefined);
-  for (const id of ids) await cancelById(api, ctx, session, accountId, id);
   const name = order.symbol.trim();
+  await cancelEach(ids, name, (id) => cancelById(api, ctx, session, accountId, id));
   const description = ids.length ? `Canceled ${ids.length} open order(s) of ${name}` : `No open orders of ${name}`;
   return { id: ids.join(','), status: 'canceled', status_description: description };
 }

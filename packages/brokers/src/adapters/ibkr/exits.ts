@@ -6,6 +6,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
+import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import { decimalField, type JsonRecord, listOf } from '../../core/json-read.ts';
 import type { IbkrApi } from './api.ts';
 import type { Contracts } from './contracts.ts';
@@ -90,9 +91,13 @@ export async function closeSymbol(
     throw invalid(`no position in ${order.symbol}`);
   }
   const quantity = order.quantity ?? Math.abs(position);
+  // The symbol's open orders are gone by now: a close refused past here says so.
+  const refused = (error: unknown) => closeFailedAfterCancel(error, order.symbol.trim(), canceled);
   if (quantity > Math.abs(position))
-    throw invalid(`close quantity ${quantity} exceeds the position of ${Math.abs(position)}`);
+    throw refused(invalid(`close quantity ${quantity} exceeds the position of ${Math.abs(position)}`));
   const closing: Order = { ...order, action: position > 0 ? 'sell' : 'buy', type: 'market', duration: 'day', quantity };
   const ticket = entryTicket(closing, clientOrderId)(instrument, call.accountId);
-  return submitTickets(call.api, call.ctx, call.session, call.accountId, [ticket]);
+  return submitTickets(call.api, call.ctx, call.session, call.accountId, [ticket]).catch((error: unknown) => {
+    throw refused(error);
+  });
 }

@@ -195,6 +195,24 @@ describe('close, holdings, preview', () => {
     expect(none).toMatchObject({ kind: 'InvalidOrder', message: 'Interactive Brokers: no position in IBM' });
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'buy', quantity: 4 }));
+    const stop = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'MSFT', action: 'sell', quantity: 4, type: 'stop', stop_price: 50 }),
+    );
+    const body = { error: 'Order rejected: insufficient available funds' };
+    c.fake.inject({ method: 'POST', path: ORDERS_PATH, status: 200, body });
+    const error = await failure(c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'close' })));
+    expect(error).toMatchObject({ kind: 'InsufficientFunds', outcomeUnknown: false });
+    // (with it, the symbol's other open orders, which other tests may have left)
+    expect(error.message).toMatch(
+      /^Interactive Brokers: Order rejected: insufficient available funds; the open orders of MSFT were canceled before the close \(.+\): check the position and its exits at the broker$/,
+    );
+    expect(error.message).toContain(stop.id);
+  });
+
   it('holdings: cash, equity, buying power and positions by symbol', async () => {
     // Its own account, so that no other test's positions change what it reads.
     const own = await connected();

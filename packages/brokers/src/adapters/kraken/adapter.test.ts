@@ -258,6 +258,41 @@ describe('kraken lookups, cancel, close and holdings', () => {
     expect(await place({ action: 'cancel' }, 'sig-cancel')).toMatchObject({ status: 'canceled' });
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    const open = await place({ type: 'limit', limit_price: 60000 }, 'sig-open');
+    fake.failNextOrder = 'HTTP 503';
+    const error = await expectBrokerError(place({ action: 'close' }, 'sig-close'), 'BrokerUnavailable', /^Kraken: /);
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.message).toMatch(
+      new RegExp(
+        `; the open orders of BTC/USD were canceled before the close \\(${open.id}\\): check the position and its exits at the broker$`,
+      ),
+    );
+  });
+
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const one = await place({ type: 'limit', limit_price: 60000 }, 'sig-open-1');
+    const two = await place({ type: 'limit', limit_price: 60001 }, 'sig-open-2');
+    // The first cancel goes through; the second is refused.
+    fake.inject({ method: 'POST', path: '/0/private/CancelOrder', delayMs: 1 });
+    fake.inject({
+      method: 'POST',
+      path: '/0/private/CancelOrder',
+      status: 200,
+      body: { error: ['EGeneral:Permission denied'] },
+    });
+    const error = await expectBrokerError(place({ action: 'cancel' }, 'sig-cancel'), 'InvalidOrder', /^Kraken: /);
+    expect(error.outcomeUnknown).toBe(false);
+    const canceled = fake.orders.filter((item) => item.status === 'canceled').map((item) => item.txid);
+    expect(canceled).toHaveLength(1);
+    const [done, left] = canceled[0] === one.id ? [one, two] : [two, one];
+    expect(error.message).toMatch(
+      new RegExp(
+        `; of the open orders of BTC/USD, only some were canceled: ${done.id}; not ${left.id}: check them at the broker$`,
+      ),
+    );
+  });
+
   it('holdings come from BalanceEx', async () => {
     const holdings = await broker.getHoldings(context(baseUrl), session, 'default');
     expect(holdings).toMatchObject({ currency: 'USD', cash: 100000, positions: [{ symbol: 'BTC', quantity: 1.5 }] });

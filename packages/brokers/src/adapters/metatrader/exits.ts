@@ -5,8 +5,9 @@
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, Holdings } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
+import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
-import { decimalField, listOf, stringField } from '../../core/json-read.ts';
+import { decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath, fail, type MetaApiLink } from './client.ts';
 import { sendTrade } from './trade.ts';
 
@@ -56,6 +57,15 @@ export function closePercent(order: Pick<Order, 'quantity' | 'quantity_type'>): 
   return percent;
 }
 
+/** `percent` of the position's volume in whole lot steps, cut down. */
+function partOf(position: JsonRecord, percent: number): number {
+  // The hair of tolerance absorbs binary noise (0.58 × 50 % is 28.999… steps).
+  return Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP + 1e-6) * LOT_STEP;
+}
+
+const tooSmall = (symbol: string, percent: number) =>
+  fail('InvalidOrder', `${percent} % of the ${symbol} position is less than 0.01 lot`);
+
 /** Closes the symbol's positions, or `percent` of each (closePercent), after canceling its pending orders. */
 export async function closeSymbol(
   ctx: BrokerContext,
@@ -64,6 +74,11 @@ export async function closeSymbol(
   symbol: string,
   percent?: number,
 ): Promise<OrderResponse> {
+  // A part too small to close anything is refused before the pending orders (the exits) go.
+  if (percent !== undefined && percent < 100) {
+    const held = await symbolItems(http, link, 'positions', symbol);
+    if (held.length && !held.some((position) => partOf(position, percent) >= LOT_STEP)) throw tooSmall(symbol, percent);
+  }
   const canceled = await cancelPending(ctx, http, link, symbol);
   const positions = await symbolItems(http, link, 'positions', symbol);
   if (!positions.length) {
@@ -74,6 +89,21 @@ export async function closeSymbol(
       status_description: `No position in ${symbol}; canceled ${canceled.length} pending order(s)`,
     };
   }
+  // The symbol's pending orders (its stop losses and take profits among them) are gone by now: a
+  // close refused past here says so.
+  return closePositions(ctx, http, link, symbol, positions, percent).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, symbol, canceled);
+  });
+}
+
+async function closePositions(
+  ctx: BrokerContext,
+  http: HttpClient,
+  link: MetaApiLink,
+  symbol: string,
+  positions: JsonRecord[],
+  percent: number | undefined,
+): Promise<OrderResponse> {
   if (percent === undefined || percent >= 100) {
     const result = await sendTrade(ctx, http, link, { actionType: 'POSITIONS_CLOSE_SYMBOL', symbol });
     const id = result.orderId ?? result.positionId ?? positions.map((p) => stringField(p, 'id')).join(',');
@@ -82,9 +112,7 @@ export async function closeSymbol(
   const closed: string[] = [];
   for (const position of positions) {
     const positionId = stringField(position, 'id') ?? '';
-    // Whole lot steps, cut down; the hair of tolerance absorbs binary noise (0.58 × 50 % is 28.999… steps).
-    const steps = Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP + 1e-6);
-    const volume = steps * LOT_STEP;
+    const volume = partOf(position, percent);
     if (volume < LOT_STEP) continue;
     const result = await sendTrade(ctx, http, link, {
       actionType: 'POSITION_PARTIAL',
@@ -93,7 +121,7 @@ export async function closeSymbol(
     });
     closed.push(result.orderId ?? positionId);
   }
-  if (!closed.length) throw fail('InvalidOrder', `${percent} % of the ${symbol} position is less than 0.01 lot`);
+  if (!closed.length) throw tooSmall(symbol, percent);
   return {
     id: closed.join(','),
     status: 'filled',

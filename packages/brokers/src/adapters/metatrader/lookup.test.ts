@@ -55,6 +55,38 @@ describe('close and cancel', () => {
     );
   });
 
+  it('a close refused after the pending orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    const opened = await place({ symbol: 'GER40', action: 'buy', quantity: 0.01 });
+    const target = await place({ symbol: 'GER40', action: 'sell', quantity: 0.01, limit_price: 30000 });
+    const trade = `/users/current/accounts/${DEMO_ID}/trade`;
+    // The pending order's cancel goes through; the close is refused.
+    world.fake.inject({ method: 'POST', path: trade, delayMs: 1 });
+    const body = { id: 1, error: 'ForbiddenError', message: 'Trading is not allowed for this account' };
+    world.fake.inject({ method: 'POST', path: trade, status: 403, body });
+    const error = await brokerFailure(place({ symbol: 'GER40', action: 'close' }));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toMatch(
+      new RegExp(
+        `; the open orders of GER40 were canceled before the close \\(${target.id}\\): check the position and its exits at the broker$`,
+      ),
+    );
+    expect(terminal()?.positions.has(opened.id)).toBe(true);
+    await world.broker.closePosition(world.ctx, session, accountId, 'GER40');
+  });
+
+  it('a part too small to close anything is refused before the pending orders (its exits) are canceled', async () => {
+    await place({ symbol: 'GER40', action: 'buy', quantity: 0.01 });
+    const target = await place({ symbol: 'GER40', action: 'sell', quantity: 0.01, limit_price: 30000 });
+    const before = world.fake.trades().length;
+    const error = await brokerFailure(
+      place({ symbol: 'GER40', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+    );
+    expect(error.message).toBe('MetaTrader: 50 % of the GER40 position is less than 0.01 lot');
+    expect(tradesSince(world.fake, before)).toEqual([]);
+    expect(terminal()?.orders.has(target.id)).toBe(true);
+    await world.broker.closePosition(world.ctx, session, accountId, 'GER40');
+  });
+
   it('close with percent_of_position: 50 % of 0.58 lot is 0.29, not 0.28 (no binary noise in the rounding)', async () => {
     const opened = await place({ symbol: 'US30', action: 'buy', quantity: 0.58 });
     const before = world.fake.trades().length;

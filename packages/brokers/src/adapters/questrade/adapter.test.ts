@@ -416,6 +416,22 @@ describe('cancel, close, holdings', () => {
     expect(answer).toMatchObject({ status: 'canceled', status_description: 'Canceled 1 open order(s) of MSFT' });
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not, and when that is unsure', async () => {
+    const limit = (price: number) => input({ symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: price });
+    const orders = [];
+    for (const price of [290, 291, 292]) orders.push(await broker.placeOrder(ctx, session, limit(price)));
+    const [first, second, third] = orders.map((order) => order.id);
+    const path = `/v1/accounts/26598145/orders/${second}`;
+    fake.inject({ method: 'DELETE', path, status: 503, body: { code: 1002, message: 'Service unavailable' } });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'cancel' })));
+    expect(error.outcomeUnknown).toBe(true);
+    expect(error.message).toBe(
+      `Questrade: Service unavailable; of the open orders of MSFT, only some were canceled: ${first}; ${second} perhaps (its cancel's outcome unknown), not ${third}: check them at the broker`,
+    );
+    const again = await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'cancel' }));
+    expect(again).toMatchObject({ status: 'canceled', status_description: 'Canceled 2 open order(s) of MSFT' });
+  });
+
   it('a close of the whole position cancels the symbol’s open orders first; a close of part keeps them', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'buy', quantity: 10 }));
     const stop = await broker.placeOrder(

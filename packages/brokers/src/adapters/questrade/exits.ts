@@ -4,6 +4,7 @@
 // symbol's open orders (GET …/orders?stateFilter=Open), each DELETEd.
 import type { Order, OrderClass, OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
@@ -35,13 +36,12 @@ async function openOrders(api: AccountApi, symbolId: number, now: number) {
   return listOf(asRecord(body)?.orders).filter((item) => decimalField(item, 'symbolId') === symbolId);
 }
 
-/** Cancels the open orders of `symbolId`; their ids. */
-async function cancelOpen(api: AccountApi, symbolId: number, now: number): Promise<string[]> {
+/** Cancels the open orders of `symbolId` (`symbol`), one by one; their ids. */
+async function cancelOpen(api: AccountApi, symbolId: number, symbol: string, now: number): Promise<string[]> {
   const ids = (await openOrders(api, symbolId, now))
     .map((item) => stringField(item, 'id'))
     .filter((id): id is string => id !== undefined);
-  for (const id of ids) await cancelById(api, id);
-  return ids;
+  return cancelEach(ids, symbol, (id) => cancelById(api, id));
 }
 
 export async function cancelSymbol(
@@ -51,7 +51,7 @@ export async function cancelSymbol(
   now: number,
 ): Promise<OrderResponse> {
   const symbolId = await symbolIdOf(api.http, ctx.baseUrl, order.symbol, order.class, now);
-  const ids = await cancelOpen(api, symbolId, now);
+  const ids = await cancelOpen(api, symbolId, order.symbol.trim(), now);
   const description = ids.length
     ? `Canceled ${ids.length} open order(s) of ${order.symbol}`
     : `No open orders of ${order.symbol}`;
@@ -76,7 +76,7 @@ export async function closeSymbol(
     throw new BrokerError('InvalidOrder', QUESTRADE_TITLE, 'close takes whole shares or contracts');
   // A close of all of it cancels the symbol's open orders first: a bracket's stop or take profit
   // left working sold, once triggered, shares no longer held (a short opened).
-  const canceled = size === Math.abs(held) ? await cancelOpen(api, symbolId, now) : [];
+  const canceled = size === Math.abs(held) ? await cancelOpen(api, symbolId, symbol.trim(), now) : [];
   const placed = await place(api, {
     path: 'orders',
     body: {

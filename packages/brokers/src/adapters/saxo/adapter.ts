@@ -7,6 +7,7 @@ import { type Order, type OrderLeg, parseSymbol } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import type { BrokerAccount, BrokerContext, BrokerSession, BrokerWith } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import { stringField } from '../../core/json-read.ts';
 import { createSaxoApi } from './api.ts';
@@ -124,8 +125,13 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
     // A close of all of it cancels the instrument's open orders first: a stop loss or take profit
     // left working sold (or bought), once triggered, what is no longer held (a position opened the
     // other way). A close of part keeps them, cut to what is left once it is placed.
-    if (closing.left === 0) await cancelOpenOrders(api, ctx, session, accountKey, instrument, named);
-    const placed = await place(ctx, session, accountKey, closing.order, reference);
+    const canceled =
+      closing.left === 0
+        ? (await cancelOpenOrders(api, ctx, session, accountKey, instrument, named)).id.split(',').filter(Boolean)
+        : [];
+    const placed = await place(ctx, session, accountKey, closing.order, reference).catch((error: unknown) => {
+      throw closeFailedAfterCancel(error, named.symbol.trim(), canceled);
+    });
     return closing.left === 0 ? placed : fitExits(api, ctx, session, closing.order, closing.left, placed);
   };
 

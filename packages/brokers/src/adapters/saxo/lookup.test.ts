@@ -179,6 +179,23 @@ describe('cancel, close and holdings', () => {
     expect(t.fake.state.open.has(target.id)).toBe(false);
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'GBP/USD', action: 'buy', quantity: 30000 }, 'sig-g-1');
+    const target = await t.place(
+      session,
+      { symbol: 'GBP/USD', action: 'sell', quantity: 30000, limit_price: 1.5 },
+      'sig-g-2',
+    );
+    const body = { ErrorCode: 'InvalidModelState', Message: 'Market is closed' };
+    t.fake.inject({ method: 'POST', path: ORDERS, status: 400, body });
+    const error = await brokerFailure(t.place(session, { symbol: 'GBP/USD', action: 'close' }, 'sig-g-3'));
+    expect([error.kind, error.outcomeUnknown]).toEqual(['InvalidOrder', false]);
+    expect(error.message).toBe(
+      `Saxo: Market is closed; the open orders of GBP/USD were canceled before the close (${target.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a close of part keeps the instrument’s exits, cut to what is left', async () => {
     const session = await t.connect();
     await t.place(session, { symbol: 'EUR/DKK', action: 'buy', quantity: 30000 }, 'sig-k-1');

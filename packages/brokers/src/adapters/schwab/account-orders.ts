@@ -4,6 +4,7 @@
 // must belong to the connection.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -211,8 +212,10 @@ export async function cancelOpenOrders(
   const path = `${accountPath(session, accountId)}/orders`;
   const open = await openOrders(api, ctx, session, accountId, symbol, now);
   const ids = open.map((order) => stringField(order, 'orderId')).filter((id): id is string => id !== undefined);
-  for (const id of ids) await api.call(ctx, session, { method: 'DELETE', path: `${path}/${encodeURIComponent(id)}` });
   const name = symbol.trim();
+  await cancelEach(ids, name, (id) =>
+    api.call(ctx, session, { method: 'DELETE', path: `${path}/${encodeURIComponent(id)}` }),
+  );
   const description = ids.length ? `Canceled ${ids.length} open order(s) of ${name}` : `No open orders of ${name}`;
   return { id: ids.join(','), status: 'canceled', status_description: description };
 }

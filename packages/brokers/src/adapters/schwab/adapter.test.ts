@@ -303,6 +303,23 @@ describe('close, cancel, lookups and holdings', () => {
     expect(again.message).toBe('Schwab: Order is CANCELED and cannot be canceled');
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const session = await connect();
+    const first = await place(session, { symbol: 'ADBE', action: 'buy', quantity: 1, limit_price: 300 });
+    const second = await place(session, { symbol: 'ADBE', action: 'buy', quantity: 1, limit_price: 301 });
+    const body = { message: 'Order cannot be canceled now' };
+    fake.failNext({ method: 'DELETE', path: new RegExp(`/orders/${second.id}$`), status: 400, body });
+    const error = await failure(place(session, { symbol: 'ADBE', action: 'cancel' }));
+    expect(error).toMatchObject({ kind: 'InvalidOrder', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `Schwab: Order cannot be canceled now; of the open orders of ADBE, only some were canceled: ${first.id}; not ${second.id}: check them at the broker`,
+    );
+    expect([fake.orders.get(Number(first.id))?.status, fake.orders.get(Number(second.id))?.status]).toEqual([
+      'CANCELED',
+      'WORKING',
+    ]);
+  });
+
   it('findOrder: by broker id when known, else by terms around the send time, never by our id alone', async () => {
     const session = await connect();
     time += MINUTE;

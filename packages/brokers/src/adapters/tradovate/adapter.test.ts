@@ -349,6 +349,24 @@ describe('cancel, close, holdings', () => {
     });
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const limit = (price: number) => input({ symbol: 'NQM27', action: 'buy', quantity: 1, limit_price: price });
+    const first = await broker.placeOrder(ctx, session, limit(15_000));
+    const second = await broker.placeOrder(ctx, session, limit(15_001));
+    // The first cancel goes through; the second is answered with a refusal.
+    fake.inject({ path: '/v1/order/cancelorder', delayMs: 1 });
+    fake.inject({ path: '/v1/order/cancelorder', status: 200, body: { failureReason: 'AccountClosed' } });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'NQM27', action: 'cancel' })));
+    expect(error.outcomeUnknown).toBe(false);
+    const status = (id: string) => fake.book.orders.find((o) => String(o.id) === id)?.ordStatus;
+    const [done, left] = status(first.id) === 'Canceled' ? [first, second] : [second, first];
+    expect(status(left.id)).toBe('Working');
+    expect(error.message).toBe(
+      `Tradovate: AccountClosed; of the open orders of NQM7, only some were canceled: ${done.id}; not ${left.id}: check them at the broker`,
+    );
+    await broker.placeOrder(ctx, session, input({ symbol: 'NQM27', action: 'cancel' }));
+  });
+
   it('close: a part by an opposite market order, the rest by liquidation; none left is refused', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'CLG27', action: 'buy', quantity: 4 }));
     const part = await broker.placeOrder(ctx, session, input({ symbol: 'CLG27', action: 'close', quantity: 1 }));

@@ -10,6 +10,7 @@
 //   terms and orderQty = what is left; none left: POST /order/cancelorder. A stop sized for the
 //   whole position would otherwise, once triggered, sell contracts no longer held (open a short).
 import type { Order, OrderResponse } from '@router/orders';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { cutExits } from '../../core/exits-cut.ts';
 import { decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -39,7 +40,7 @@ export async function cancelSymbol(client: AccountClient, symbol: string, now: n
     .filter((item) => WORKING.has(stringField(item, 'ordStatus') ?? ''))
     .map((item) => stringField(item, 'id'))
     .filter((id): id is string => id !== undefined);
-  for (const id of ids) await cancelById(client, id);
+  await cancelEach(ids, contract.name, (id) => cancelById(client, id));
   const description = ids.length
     ? `Canceled ${ids.length} working order(s) of ${contract.name}`
     : `No working orders of ${contract.name}`;

@@ -324,6 +324,21 @@ describe('cancel, close, holdings, preview', () => {
     expect(stop()).toBe('CANCELLED');
   });
 
+  it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
+    await place({ symbol: 'PEP', action: 'buy', quantity: 5 }, 'sigPepOpen');
+    const stop = await place(
+      { symbol: 'PEP', action: 'sell', quantity: 5, type: 'stop', stop_price: 50 },
+      'sigPepStop',
+    );
+    const body = { error_code: 'BUYING_POWER_NOT_ENOUGH', message: 'Insufficient buying power' };
+    c.fake.inject({ method: 'POST', path: '/openapi/trade/order/place', status: 417, body });
+    const error = await expectFailure(c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'PEP', action: 'close' })));
+    expect(error).toMatchObject({ kind: 'InsufficientFunds', outcomeUnknown: false });
+    expect(error.message).toBe(
+      `Webull: Insufficient buying power; the open orders of PEP were canceled before the close (${stop.answer.id}): check the position and its exits at the broker`,
+    );
+  });
+
   it('a cancel signal cancels the symbol’s open orders; close sells the position with our id', async () => {
     await place({ symbol: 'MSFT', action: 'sell', quantity: 1, limit_price: 999 }, 'sigMsftOpen');
     const close = await place({ symbol: 'MSFT', action: 'close' }, 'sigCloseMsft');
@@ -347,6 +362,26 @@ describe('cancel, close, holdings, preview', () => {
       status: 'canceled',
       status_description: 'Canceled 0 open order(s) of MSFT',
     });
+  });
+
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const one = await place({ symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 1 }, 'sigOrcl1');
+    const two = await place({ symbol: 'ORCL', action: 'buy', quantity: 1, limit_price: 2 }, 'sigOrcl2');
+    const path = '/openapi/trade/order/cancel';
+    // The first cancel goes through; the second is refused.
+    c.fake.inject({ method: 'POST', path, delayMs: 1 });
+    const body = { error_code: 'ORDER_NOT_CANCELABLE', message: 'Order cannot be cancelled' };
+    c.fake.inject({ method: 'POST', path, status: 400, body });
+    const error = await expectFailure(
+      c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'ORCL', action: 'cancel' })),
+    );
+    expect(error.outcomeUnknown).toBe(false);
+    const status = (id: string) => c.fake.orders.find((order) => order.order_id === id)?.status;
+    const [done, left] = status(one.answer.id) === 'CANCELLED' ? [one, two] : [two, one];
+    expect([status(done.answer.id), status(left.answer.id)]).toEqual(['CANCELLED', 'SUBMITTED']);
+    expect(error.message).toBe(
+      `Webull: Order cannot be cancelled; of the open orders of ORCL, only some were canceled: ${done.answer.id}; not ${left.answer.id}: check them at the broker`,
+    );
   });
 
   it('a cancel of a stock leaves the option orders on it (listed under the underlying)', async () => {

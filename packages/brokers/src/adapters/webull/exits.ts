@@ -6,8 +6,9 @@
 
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
+import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, quantityString, stringField } from '../../core/json-read.ts';
 import type { WebullApi } from './api.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
@@ -60,12 +61,13 @@ async function cancelSymbolOrders(
   symbol: string,
 ) {
   const mine = (await openOrders(api, ctx, session, accountId)).filter(ofSymbol(symbol));
-  const canceled: string[] = [];
-  for (const order of mine) {
-    await cancelByClientId(api, ctx, session, accountId, stringField(order, 'client_order_id') ?? '');
-    canceled.push(stringField(order, 'order_id') ?? '');
-  }
-  return canceled;
+  // Canceled by our id, told by Webull's.
+  const clientIds = new Map(
+    mine.map((order) => [stringField(order, 'order_id') ?? '', stringField(order, 'client_order_id') ?? '']),
+  );
+  return cancelEach([...clientIds.keys()], symbol, (id) =>
+    cancelByClientId(api, ctx, session, accountId, clientIds.get(id) ?? ''),
+  );
 }
 
 /** Webull's symbol of a stock, future or crypto order (options close with sell_to_close). */
@@ -158,7 +160,9 @@ export async function closeSymbol(
     held,
     closingQuantity(Math.abs(held), order, whole),
     clientOrderId,
-  );
+  ).catch((error: unknown) => {
+    throw closeFailedAfterCancel(error, symbol, canceled);
+  });
 }
 
 /**
