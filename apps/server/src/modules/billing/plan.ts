@@ -5,6 +5,7 @@
 // (credits.ts: once per invoice, never an older period after a newer one).
 import { GROUP } from '@router/shared';
 import type Stripe from 'stripe';
+import { adminGrantsProfessional } from '../../db/repositories/admin-audit.repository.ts';
 import { changeGroup } from '../../db/repositories/administrators.repository.ts';
 import {
   findBillingAccount,
@@ -285,8 +286,8 @@ export interface ProfessionalSource {
 }
 
 /**
- * Whether professional status stands without `source` (refunded, the plan ended or changed): a
- * one-time payment for it kept, or another plan that sells it and runs past its trial (as Stripe
+ * Whether professional status stands without `source` (refunded, the plan ended or changed): an
+ * administrator's grant (until an administrator removes it), a one-time payment for it kept, or another plan that sells it and runs past its trial (as Stripe
  * holds the customer's subscriptions now). Asks Stripe: read it before the account is locked.
  */
 export async function professionalHeldElsewhere(
@@ -295,6 +296,7 @@ export async function professionalHeldElsewhere(
   userId: number,
   source: ProfessionalSource,
 ): Promise<boolean> {
+  if (await adminGrantsProfessional(tx, userId)) return true;
   if (await keepsProfessionalPayment(tx, userId, source.reference ?? null)) return true;
   const customer = (await findBillingAccount(tx, userId))?.stripeCustomerId;
   if (!customer) return false;
