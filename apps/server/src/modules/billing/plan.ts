@@ -8,9 +8,12 @@ import type Stripe from 'stripe';
 import { adminGrantsProfessional } from '../../db/repositories/admin-audit.repository.ts';
 import { changeGroup } from '../../db/repositories/administrators.repository.ts';
 import {
+  clearMembership,
   findBillingAccount,
+  keepShownAsMembership,
   markProfessionalPaid,
   type PlanProjection,
+  projectMembership,
   projectPlan,
   setProfessionalHeld,
   showsProfessionalPlan,
@@ -276,7 +279,22 @@ export async function showPlan(
   dropProfessional: boolean,
 ): Promise<void> {
   if (dropProfessional) await setProfessionalHeld(tx, userId, false);
+  await clearMembership(tx, userId, plan.subscriptionId);
+  if (plan.running && plan.credits > 0) await keepShownAsMembership(tx, userId, plan.subscriptionId);
   await projectPlan(tx, userId, projectionOf(plan, status));
+}
+
+/**
+ * A plan for professional status alone, not the one the account shows (a credits plan runs beside
+ * it): metadata.membership shows its state (cancel date, renewal, a failed payment) while it runs.
+ * True when the account changed.
+ */
+export async function showMembership(tx: Transaction, userId: number, plan: Plan, status: string): Promise<boolean> {
+  if (!plan.running) return clearMembership(tx, userId, plan.subscriptionId);
+  if (plan.credits > 0 || !plan.professional) return false;
+  const { recurring, product } = projectionOf(plan, status);
+  await projectMembership(tx, userId, { ...product, ...recurring, subscriptionId: plan.subscriptionId });
+  return true;
 }
 
 /** What gave professional status: a one-time payment (its reference) or a plan (its subscription). */
@@ -434,6 +452,8 @@ export async function applyPlanPayment(
   if (await isCurrentPlan(tx, userId, plan)) {
     await showPlan(tx, userId, plan, subscription.status, dropProfessional);
     changed = true;
+  } else {
+    changed = (await showMembership(tx, userId, plan, subscription.status)) || changed;
   }
   return changed;
 }

@@ -401,6 +401,24 @@ describe('professional status sold by a plan without credits', () => {
     b.fake.subscriptions.renew(membershipId);
     await deliver();
     expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
+    // Its state is shown beside the credits plan's: a failed payment, the cancel date.
+    const membershipOf = async () => {
+      const { rows } = await b.t.services.db.$client.query<{ m: Record<string, unknown> | null }>(
+        "select metadata -> 'membership' as m from accounts where user_id = $1",
+        [user.id],
+      );
+      return rows[0]?.m ?? null;
+    };
+    expect(await membershipOf()).toMatchObject({ subscriptionId: membershipId, name: 'Professional membership' });
+    b.fake.subscriptions.renew(membershipId, { fail: true });
+    await deliver();
+    expect(await membershipOf()).toMatchObject({
+      status: 'past_due',
+      paymentFailed: { invoiceId: expect.any(String) },
+    });
+    await b.stripe.subscriptions.update(membershipId, { cancel_at_period_end: true });
+    await deliver();
+    expect((await membershipOf())?.cancelAt).toEqual(expect.any(Number));
     // A second credits plan is still refused.
     const again = await paymentSession(b, user.headers, { price: PLAN_MONTHLY });
     expect(again.errors?.[0]?.message).toBe(HAS_PLAN);
@@ -409,6 +427,7 @@ describe('professional status sold by a plan without credits', () => {
     await deliver();
     expect(await groupOf(user.headers)).toBe(4);
     expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
+    expect(await membershipOf()).toBeNull();
   });
 });
 
