@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import type { AccountCreditsQuery } from '../../gql/graphql.ts';
 import { formatCount, formatCurrency, formatDate } from '../../lib/format.ts';
-import { parseRecurring } from './recurring.ts';
+import { type PlanTerms, parseMembership, parseRecurring, type Recurring } from './recurring.ts';
 import { ACTIVATE_SUBSCRIPTION, FREE_TRIAL } from './texts.ts';
 
 type Account = AccountCreditsQuery['account'];
@@ -25,19 +25,58 @@ export function SubscriptionCard({
   busy: boolean;
 }) {
   if (account.type !== ACCOUNT_TYPE.RECURRING || !account.product) return null;
-  const { product } = account;
-  const recurring = parseRecurring(account.metadata);
+  const membership = parseMembership(account.metadata);
+  return (
+    <>
+      <PlanCard
+        id="subscription"
+        product={account.product}
+        recurring={parseRecurring(account.metadata)}
+        creditPeriodEnd={account.recurringPeriodEnd ?? null}
+        onManage={onManage}
+        busy={busy}
+      />
+      {/* A plan for professional status alone running beside it: its own dates and payments. */}
+      {membership && (
+        <PlanCard
+          id="membership"
+          product={membership.product}
+          recurring={membership.recurring}
+          creditPeriodEnd={null}
+          onManage={onManage}
+          busy={busy}
+        />
+      )}
+    </>
+  );
+}
+
+function PlanCard({
+  id,
+  product,
+  recurring,
+  creditPeriodEnd,
+  onManage,
+  busy,
+}: {
+  id: string;
+  product: PlanTerms;
+  recurring: Recurring;
+  creditPeriodEnd: number | null;
+  onManage: () => void;
+  busy: boolean;
+}) {
   const period = paymentPeriodLabel(product.interval);
   // A free trial has paid no period yet: recurringPeriodEnd is none, or an earlier plan's. Its
   // renewal is the trial's end, the first payment.
   const trial = recurring.status === 'trialing';
   // The plan's own renewal as the server projected it from Stripe; recurringPeriodEnd (the credit
   // period) is none for a plan that gives no credits, or an earlier plan's.
-  const renewal = recurring.periodEnd ?? account.recurringPeriodEnd ?? null;
+  const renewal = recurring.periodEnd ?? creditPeriodEnd;
   return (
-    <Card as="section" className="shadow-sm mb-4" aria-labelledby="subscription-title" data-testid="subscription-card">
+    <Card as="section" className="shadow-sm mb-4" aria-labelledby={`${id}-title`} data-testid={`${id}-card`}>
       <Card.Body>
-        <Card.Title as="h2" id="subscription-title" className="h6">
+        <Card.Title as="h2" id={`${id}-title`} className="h6">
           Subscription: {product.name}
         </Card.Title>
         <p className="mb-2" data-testid="subscription-terms">
