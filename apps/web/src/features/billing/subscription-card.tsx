@@ -24,19 +24,22 @@ export function SubscriptionCard({
   onManage: () => void;
   busy: boolean;
 }) {
-  if (account.type !== ACCOUNT_TYPE.RECURRING || !account.product) return null;
+  const shown = account.type === ACCOUNT_TYPE.RECURRING ? account.product : null;
   const membership = parseMembership(account.metadata);
   return (
     <>
-      <PlanCard
-        id="subscription"
-        product={account.product}
-        recurring={parseRecurring(account.metadata)}
-        creditPeriodEnd={account.recurringPeriodEnd ?? null}
-        onManage={onManage}
-        busy={busy}
-      />
-      {/* A plan for professional status alone running beside it: its own dates and payments. */}
+      {shown && (
+        <PlanCard
+          id="subscription"
+          product={shown}
+          recurring={parseRecurring(account.metadata)}
+          creditPeriodEnd={account.recurringPeriodEnd ?? null}
+          onManage={onManage}
+          busy={busy}
+        />
+      )}
+      {/* A plan for professional status alone running beside it: its own dates and payments (shown
+          too when the credits plan ended before this one's next event makes it the plan shown). */}
       {membership && (
         <PlanCard
           id="membership"
