@@ -8,7 +8,8 @@ export interface Recurring {
   periodEnd: number | null;
   /** In a free trial (status trialing): when it ends and the first payment is due (seconds). */
   trialEnd: number | null;
-  paymentFailed: { invoiceId: string; url: string | null } | null;
+  /** nextAttempt: when Stripe tries the payment again (seconds); null when it will not. */
+  paymentFailed: { invoiceId: string; url: string | null; nextAttempt: number | null } | null;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
@@ -37,7 +38,13 @@ function recurringOf(recurring: Record<string, unknown>): Recurring {
     periodEnd: typeof recurring.periodEnd === 'number' ? recurring.periodEnd : null,
     trialEnd: typeof recurring.trialEnd === 'number' ? recurring.trialEnd : null,
     paymentFailed:
-      failed && typeof failed === 'object' ? { invoiceId: text(failed.invoiceId) ?? '', url: text(failed.url) } : null,
+      failed && typeof failed === 'object'
+        ? {
+            invoiceId: text(failed.invoiceId) ?? '',
+            url: text(failed.url),
+            nextAttempt: typeof failed.nextAttempt === 'number' ? failed.nextAttempt : null,
+          }
+        : null,
   };
 }
 

@@ -113,7 +113,10 @@ function PlanCard({
         )}
         {recurring.paymentFailed && (
           <Alert variant="warning" className="small py-2">
-            The last payment of your plan failed; Stripe will try again.{' '}
+            {/* Stripe's retries over (no next attempt), it does not try again: only paying does. */}
+            {recurring.paymentFailed.nextAttempt !== null
+              ? `The last payment of your plan failed; Stripe will try again on ${formatDate(recurring.paymentFailed.nextAttempt * 1000)}.`
+              : 'The last payment of your plan failed, and Stripe will not try again.'}{' '}
             {recurring.paymentFailed.url ? (
               <a href={recurring.paymentFailed.url} className="alert-link">
                 Pay the invoice now

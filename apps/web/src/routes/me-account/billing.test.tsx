@@ -197,6 +197,26 @@ describe('Account & Billing with card payments', () => {
     );
   });
 
+  it('says when Stripe tries a failed plan payment again, and that it will not once its retries are over', async () => {
+    const plan = { name: 'Monthly', credits: 300, price: 2900, interval: 'month' };
+    for (const [nextAttempt, text] of [
+      [PERIOD_END, 'Stripe will try again on 1/31/2030.'],
+      [null, 'Stripe will not try again.'],
+    ] as const) {
+      const metadata = JSON.stringify({
+        recurring: { status: 'past_due', paymentFailed: { invoiceId: 'in_2', url: null, nextAttempt } },
+      });
+      const view = await renderRoute('/me/account', {
+        user: fakeUser(CUSTOMER),
+        handlers: server({ type: 3, product: plan, recurringPeriodEnd: PERIOD_END, metadata }),
+      });
+      const alert = within(await screen.findByTestId('subscription-card')).getByRole('alert');
+      expect(alert.textContent).toContain(text);
+      view.router.dispose();
+      document.body.innerHTML = '';
+    }
+  });
+
   it('does not sell "0 signals" on the card of a plan that gives no credits', async () => {
     const proOnly = { name: 'Professional monthly', credits: 0, price: 1900, interval: 'month' };
     await renderRoute('/me/account', {
