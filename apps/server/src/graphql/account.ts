@@ -53,7 +53,7 @@ const AccountRef = builder.objectRef<AccountView>('Account').implement({
     recurringPeriodEnd: t.exposeFloat('recurringPeriodEnd', { nullable: true, description: 'seconds since the epoch' }),
     metadata: t.string({
       description:
-        'JSON: {creditsTotal, recurring: {subscriptionId, status, cancelAt (seconds), paymentFailed?}, payments: [Payment]}',
+        'JSON: {creditsTotal, recurring: {subscriptionId, status, cancelAt (seconds), paymentFailed?}, membership? (a plan for professional status alone beside the credits plan: its product fields and recurring state), payments: [Payment]}',
       resolve: (account) => JSON.stringify(account.metadata),
     }),
     product: t.field({ type: AccountProductRef, nullable: true, resolve: (account) => account.product }),

@@ -96,3 +96,17 @@ export async function listAuditEntries(db: Executor, page: { limit: number; befo
     limit ${MAX_PAGE}`);
   return rows;
 }
+
+/**
+ * Whether an administrator's grant holds the user's professional status: their newest
+ * 'professional_grant' or 'professional_remove' is a grant. Such a grant is a source of the status
+ * of its own; only an administrator's removal ends it (never a plan ending or a refund).
+ */
+export async function adminGrantsProfessional(db: Executor, userId: number): Promise<boolean> {
+  const { rows } = await db.execute<Row<{ action: string }>>(sql`
+    select action from admin_audit_log
+    where target_id = ${userId}
+      and action in (${AUDIT_ACTIONS.professionalGrant}, ${AUDIT_ACTIONS.professionalRemove})
+    order by id desc limit 1`);
+  return rows[0]?.action === AUDIT_ACTIONS.professionalGrant;
+}

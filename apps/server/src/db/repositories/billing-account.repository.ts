@@ -92,7 +92,52 @@ export async function showsProfessionalPlan(db: Executor, userId: number, subscr
   return rows.length > 0;
 }
 
-/** Merges `values` into metadata.recurring (e.g. a failed payment) when `subscriptionId` is the account's. */
+/**
+ * metadata.membership: a plan for professional status alone that runs beside the plan shown (one
+ * for credits), as metadata.recurring holds that one, with its name and price. A failed payment
+ * noted earlier stays until it is active again.
+ */
+export async function projectMembership(
+  db: Executor,
+  userId: number,
+  membership: Record<string, unknown> & { subscriptionId: string },
+): Promise<void> {
+  const status = String(membership.status ?? '');
+  await db.execute(sql`
+    update accounts set
+      metadata = jsonb_set(metadata, '{membership}', ${JSON.stringify(membership)}::jsonb
+        || case when ${status} not in ('active', 'trialing')
+             and metadata -> 'membership' ->> 'subscriptionId' = ${membership.subscriptionId}
+             and jsonb_typeof(metadata -> 'membership' -> 'paymentFailed') = 'object'
+           then jsonb_build_object('paymentFailed', metadata -> 'membership' -> 'paymentFailed') else '{}'::jsonb end),
+      updated_at = now()
+    where user_id = ${userId}`);
+}
+
+/**
+ * A plan with credits about to be shown (`subscriptionId`): the plan for professional status alone
+ * the account shows, running, moves to metadata.membership (it goes on beside it).
+ */
+export async function keepShownAsMembership(db: Executor, userId: number, subscriptionId: string): Promise<void> {
+  await db.execute(sql`
+    update accounts set metadata = jsonb_set(metadata, '{membership}', product || (metadata -> 'recurring'))
+    where user_id = ${userId} and type = ${ACCOUNT_TYPE.RECURRING} and stripe_subscription_id <> ${subscriptionId}
+      and product ->> 'credits' = '0' and product ->> 'professional' = 'true'
+      and jsonb_typeof(metadata -> 'recurring') = 'object'`);
+}
+
+/** Removes metadata.membership when it is this subscription's (it ended, or the account shows it). */
+export async function clearMembership(db: Executor, userId: number, subscriptionId: string): Promise<boolean> {
+  const { rowCount } = await db.execute(sql`
+    update accounts set metadata = metadata - 'membership', updated_at = now()
+    where user_id = ${userId} and metadata -> 'membership' ->> 'subscriptionId' = ${subscriptionId}`);
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Merges `values` into metadata.recurring (e.g. a failed payment) when `subscriptionId` is the
+ * account's, or into metadata.membership when it is that plan's.
+ */
 export async function mergeRecurring(
   db: Executor,
   userId: number,
@@ -106,7 +151,12 @@ export async function mergeRecurring(
           || ${JSON.stringify(values)}::jsonb),
       updated_at = now()
     where user_id = ${userId} and stripe_subscription_id = ${subscriptionId}`);
-  return (rowCount ?? 0) > 0;
+  const membership = await db.execute(sql`
+    update accounts set
+      metadata = jsonb_set(metadata, '{membership}', (metadata -> 'membership') || ${JSON.stringify(values)}::jsonb),
+      updated_at = now()
+    where user_id = ${userId} and metadata -> 'membership' ->> 'subscriptionId' = ${subscriptionId}`);
+  return (rowCount ?? 0) + (membership.rowCount ?? 0) > 0;
 }
 
 export async function saveProfessionalApplication(

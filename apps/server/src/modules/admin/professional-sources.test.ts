@@ -4,10 +4,11 @@
 // sign-in sessions (whose resolved group the server caches briefly).
 import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Billing, buy, postEvent, startBilling } from '../../../test/billing.ts';
+import { type Billing, buy, objectOf, ofType, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
-import { PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
+import { PRODUCT_ID, PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
 import { authenticate } from '../auth/authenticate.ts';
+import { clearCatalog } from '../billing/catalog.ts';
 
 let b: Billing;
 let adminToken: string;
@@ -40,6 +41,25 @@ async function appKeys(token: string): Promise<string[]> {
   const res = await gql<{ userApps: Array<{ key: string }> }>(b.t.app, APPS, {}, bearer(token));
   if (!res.data) throw new Error(JSON.stringify(res.errors));
   return res.data.userApps.map((app) => app.key);
+}
+
+/** accountUpgrade: the application every payment for professional status needs first. */
+async function apply(token: string): Promise<void> {
+  const application = {
+    businessName: 'Paid Signals LLC',
+    businessWebsite: 'https://paid.example',
+    businessAddress: '2 Main St, Chicago',
+    businessDescription: 'Signals for our clients',
+    businessContact: 'Pat Doe, pat@paid.example',
+    legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
+  };
+  const applied = await gql(
+    b.t.app,
+    'mutation($m: JSON!) { accountUpgrade(metadata: $m) }',
+    { m: application },
+    bearer(token),
+  );
+  expect(applied.data).toEqual({ accountUpgrade: true });
 }
 
 describe('the Applications resolvers and professional status', () => {
@@ -78,21 +98,7 @@ describe('the Applications resolvers and professional status', () => {
     const headers = bearer(user.token);
     // The session is resolved (and cached) as a customer's before the payment.
     expect(await createApp(user.token, 'Before')).toBe('FORBIDDEN');
-    const application = {
-      businessName: 'Paid Signals LLC',
-      businessWebsite: 'https://paid.example',
-      businessAddress: '2 Main St, Chicago',
-      businessDescription: 'Signals for our clients',
-      businessContact: 'Pat Doe, pat@paid.example',
-      legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
-    };
-    const applied = await gql(
-      b.t.app,
-      'mutation($m: JSON!) { accountUpgrade(metadata: $m) }',
-      { m: application },
-      headers,
-    );
-    expect(applied.data).toEqual({ accountUpgrade: true });
+    await apply(user.token);
     const { events } = await buy(b, headers, PROFESSIONAL_PRICE);
     for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
     const me = await gql<{ user: { group: number } }>(b.t.app, '{ user { group } }', {}, headers);
@@ -104,5 +110,51 @@ describe('the Applications resolvers and professional status', () => {
     const off = await gql(b.t.app, GRANT, { email: 'paid@pro.test', on: false }, bearer(adminToken));
     expect(off.data).toEqual({ adminUserProfessional: { group: 4 } });
     expect(await createApp(user.token, 'After')).toBe('FORBIDDEN');
+  });
+});
+
+describe('professional status granted by an administrator', () => {
+  const grant = (email: string, on: boolean) => gql(b.t.app, GRANT, { email, on }, bearer(adminToken));
+  const groupOf = async (token: string) =>
+    (await gql<{ user: { group: number } }>(b.t.app, '{ user { group } }', {}, bearer(token))).data?.user.group;
+  const deliver = async (events = takeEvents(b)) => {
+    for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+  };
+
+  it('holds when a payment for it is refunded in full, until an administrator removes it', async () => {
+    const user = await confirmedUser(b.t, 'refunded@pro.test');
+    await apply(user.token);
+    const { sessionId, events } = await buy(b, bearer(user.token), PROFESSIONAL_PRICE);
+    await deliver(events);
+    expect(await groupOf(user.token)).toBe(4 | 16);
+    // Granted as well (the server's operator vouches for this trader): a source of its own.
+    expect((await grant('refunded@pro.test', true)).data).toEqual({ adminUserProfessional: { group: 4 | 16 } });
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(user.token)).toBe(4 | 16);
+    expect((await grant('refunded@pro.test', false)).data).toEqual({ adminUserProfessional: { group: 4 } });
+    expect(await groupOf(user.token)).toBe(4);
+  });
+
+  it('holds when a plan that sells it ends', async () => {
+    const price = await b.stripe.prices.create({
+      currency: 'usd',
+      unit_amount: 2900,
+      recurring: { interval: 'month' },
+      nickname: 'Professional desk',
+      metadata: { professional: 'true' },
+      product: PRODUCT_ID,
+    });
+    clearCatalog(b.t.services);
+    const user = await confirmedUser(b.t, 'plan-ended@pro.test');
+    await apply(user.token);
+    const { events } = await buy(b, bearer(user.token), price.id);
+    await deliver(events);
+    expect(await groupOf(user.token)).toBe(4 | 16);
+    await grant('plan-ended@pro.test', true);
+    await b.stripe.subscriptions.cancel(String(objectOf(ofType(events, 'customer.subscription.created')).id));
+    await deliver();
+    expect(await groupOf(user.token)).toBe(4 | 16);
   });
 });

@@ -2,6 +2,7 @@
 // bit 16), which a server without card payments needs for the developer Applications section.
 import { AUDIT_ACTIONS, adminEmailSchema, GROUP } from '@router/shared';
 import { z } from 'zod';
+import { adminGrantsProfessional } from '../../db/repositories/admin-audit.repository.ts';
 import { changeGroup } from '../../db/repositories/administrators.repository.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import { parseInput } from '../auth/caller.ts';
@@ -22,16 +23,18 @@ export async function setProfessional(
     const target = await confirmedUserByEmail(tx, email);
     const change = isProfessional ? { add: GROUP.PROFESSIONAL } : { remove: GROUP.PROFESSIONAL };
     const group = (await changeGroup(tx, target.id, change)) ?? target.group;
-    // A grant to a professional, or a removal from someone without the status, changes nothing:
-    // the log records changes only, or it would show a status given or taken that was not.
-    if (group === target.group) return { user: target, changed: false };
+    // The log records changes only, or it would show a status given or taken that was not. A
+    // grant is a source of the status of its own (it outlasts a plan or a payment that also
+    // gives it), so a grant to someone who holds the status only as paid for is one.
+    const granted = await adminGrantsProfessional(tx, target.id);
+    if (group === target.group && granted === isProfessional) return { user: target, changed: false };
     await recordAudit(tx, {
       adminId,
       targetId: target.id,
       action: isProfessional ? AUDIT_ACTIONS.professionalGrant : AUDIT_ACTIONS.professionalRemove,
       details: { group },
     });
-    return { user: { ...target, group }, changed: true };
+    return { user: { ...target, group }, changed: group !== target.group };
   });
   if (changed) services.identity.sessions.evictUser(user.id);
   return user;

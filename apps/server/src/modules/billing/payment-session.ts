@@ -24,6 +24,7 @@ import {
   hasRunningPlan,
   keepOnlyThisPage,
   type PlanKind,
+  plansConflict,
   showsConflictingPlan,
 } from './plan.ts';
 import { type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
@@ -187,13 +188,14 @@ export async function createPaymentSession(
       // A plan page opened before and left open could be paid as well as this one: two plans, both
       // charged. It is expired (can no longer be paid) once this one is made, not before: a
       // discount Stripe refuses for this one leaves it open as it was. One paid meanwhile shows
-      // as running.
+      // as running. A page of a plan that runs beside this one (plansConflict) stays payable.
+      const conflicting = async (open: Stripe.Checkout.Session) => {
+        if (open.mode !== 'subscription' || open.id === session.id) return false;
+        const other = await findPaymentSessionByStripeId(services.db, open.id);
+        return !other || plansConflict(other, product);
+      };
       try {
-        await expireOpenPlanCheckouts(
-          stripe,
-          customer,
-          (open) => open.mode === 'subscription' && open.id !== session.id,
-        );
+        await expireOpenPlanCheckouts(stripe, customer, conflicting);
       } catch (error) {
         throw stripeFailure(services, error, 'expiring a checkout session');
       }

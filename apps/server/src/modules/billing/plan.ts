@@ -5,11 +5,15 @@
 // (credits.ts: once per invoice, never an older period after a newer one).
 import { GROUP } from '@router/shared';
 import type Stripe from 'stripe';
+import { adminGrantsProfessional } from '../../db/repositories/admin-audit.repository.ts';
 import { changeGroup } from '../../db/repositories/administrators.repository.ts';
 import {
+  clearMembership,
   findBillingAccount,
+  keepShownAsMembership,
   markProfessionalPaid,
   type PlanProjection,
+  projectMembership,
   projectPlan,
   setProfessionalHeld,
   showsProfessionalPlan,
@@ -275,7 +279,22 @@ export async function showPlan(
   dropProfessional: boolean,
 ): Promise<void> {
   if (dropProfessional) await setProfessionalHeld(tx, userId, false);
+  await clearMembership(tx, userId, plan.subscriptionId);
+  if (plan.running && plan.credits > 0) await keepShownAsMembership(tx, userId, plan.subscriptionId);
   await projectPlan(tx, userId, projectionOf(plan, status));
+}
+
+/**
+ * A plan for professional status alone, not the one the account shows (a credits plan runs beside
+ * it): metadata.membership shows its state (cancel date, renewal, a failed payment) while it runs.
+ * True when the account changed.
+ */
+export async function showMembership(tx: Transaction, userId: number, plan: Plan, status: string): Promise<boolean> {
+  if (!plan.running) return clearMembership(tx, userId, plan.subscriptionId);
+  if (plan.credits > 0 || !plan.professional) return false;
+  const { recurring, product } = projectionOf(plan, status);
+  await projectMembership(tx, userId, { ...product, ...recurring, subscriptionId: plan.subscriptionId });
+  return true;
 }
 
 /** What gave professional status: a one-time payment (its reference) or a plan (its subscription). */
@@ -285,8 +304,8 @@ export interface ProfessionalSource {
 }
 
 /**
- * Whether professional status stands without `source` (refunded, the plan ended or changed): a
- * one-time payment for it kept, or another plan that sells it and runs past its trial (as Stripe
+ * Whether professional status stands without `source` (refunded, the plan ended or changed): an
+ * administrator's grant (until an administrator removes it), a one-time payment for it kept, or another plan that sells it and runs past its trial (as Stripe
  * holds the customer's subscriptions now). Asks Stripe: read it before the account is locked.
  */
 export async function professionalHeldElsewhere(
@@ -295,6 +314,7 @@ export async function professionalHeldElsewhere(
   userId: number,
   source: ProfessionalSource,
 ): Promise<boolean> {
+  if (await adminGrantsProfessional(tx, userId)) return true;
   if (await keepsProfessionalPayment(tx, userId, source.reference ?? null)) return true;
   const customer = (await findBillingAccount(tx, userId))?.stripeCustomerId;
   if (!customer) return false;
@@ -432,6 +452,8 @@ export async function applyPlanPayment(
   if (await isCurrentPlan(tx, userId, plan)) {
     await showPlan(tx, userId, plan, subscription.status, dropProfessional);
     changed = true;
+  } else {
+    changed = (await showMembership(tx, userId, plan, subscription.status)) || changed;
   }
   return changed;
 }

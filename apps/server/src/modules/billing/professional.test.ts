@@ -346,8 +346,9 @@ describe('professional status bought with a plan', () => {
 });
 
 describe('professional status sold by a plan without credits', () => {
-  it('leaves a plan with credits to be bought beside it, shown on the account, and goes when it ends', async () => {
-    const price = await b.stripe.prices.create({
+  let price = { id: '' };
+  beforeAll(async () => {
+    price = await b.stripe.prices.create({
       currency: 'usd',
       unit_amount: 1900,
       recurring: { interval: 'month' },
@@ -356,6 +357,25 @@ describe('professional status sold by a plan without credits', () => {
       product: PRODUCT_ID,
     });
     clearCatalog(b.t.services);
+  });
+
+  it('leaves the open payment page of a plan with credits payable, and the other way round', async () => {
+    const user = await newCustomer(b, 'pro-only-pages');
+    await gql(b.t.app, UPGRADE, { m: application() }, user.headers);
+    const open = async (priceId: string) => {
+      const url = (await paymentSession(b, user.headers, { price: priceId })).data?.accountPaymentSession.url;
+      return url?.split('/').at(-1) ?? '';
+    };
+    const status = (id: string) => b.fake.store.get('checkout.session', id).status;
+    const credits = await open(PLAN_MONTHLY);
+    const membership = await open(price.id);
+    expect([status(credits), status(membership)]).toEqual(['open', 'open']);
+    // Another page of the same kind still takes the place of the one left open.
+    const credits2 = await open(PLAN_MONTHLY);
+    expect([status(credits), status(membership), status(credits2)]).toEqual(['expired', 'open', 'open']);
+  });
+
+  it('leaves a plan with credits to be bought beside it, shown on the account, and goes when it ends', async () => {
     const deliver = async (events = takeEvents(b)) => {
       for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
     };
@@ -381,6 +401,24 @@ describe('professional status sold by a plan without credits', () => {
     b.fake.subscriptions.renew(membershipId);
     await deliver();
     expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
+    // Its state is shown beside the credits plan's: a failed payment, the cancel date.
+    const membershipOf = async () => {
+      const { rows } = await b.t.services.db.$client.query<{ m: Record<string, unknown> | null }>(
+        "select metadata -> 'membership' as m from accounts where user_id = $1",
+        [user.id],
+      );
+      return rows[0]?.m ?? null;
+    };
+    expect(await membershipOf()).toMatchObject({ subscriptionId: membershipId, name: 'Professional membership' });
+    b.fake.subscriptions.renew(membershipId, { fail: true });
+    await deliver();
+    expect(await membershipOf()).toMatchObject({
+      status: 'past_due',
+      paymentFailed: { invoiceId: expect.any(String) },
+    });
+    await b.stripe.subscriptions.update(membershipId, { cancel_at_period_end: true });
+    await deliver();
+    expect((await membershipOf())?.cancelAt).toEqual(expect.any(Number));
     // A second credits plan is still refused.
     const again = await paymentSession(b, user.headers, { price: PLAN_MONTHLY });
     expect(again.errors?.[0]?.message).toBe(HAS_PLAN);
@@ -389,6 +427,7 @@ describe('professional status sold by a plan without credits', () => {
     await deliver();
     expect(await groupOf(user.headers)).toBe(4);
     expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
+    expect(await membershipOf()).toBeNull();
   });
 });
 

@@ -8,20 +8,28 @@ export interface Recurring {
   periodEnd: number | null;
   /** In a free trial (status trialing): when it ends and the first payment is due (seconds). */
   trialEnd: number | null;
-  paymentFailed: { invoiceId: string; url: string | null } | null;
+  /** nextAttempt: when Stripe tries the payment again (seconds); null when it will not. */
+  paymentFailed: { invoiceId: string; url: string | null; nextAttempt: number | null } | null;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : null);
 
-export function parseRecurring(metadata: string | null | undefined): Recurring {
-  let recurring: Record<string, unknown> = {};
+/** The object at `key` of the account's metadata JSON; null when absent or not one. */
+function metadataObject(metadata: string | null | undefined, key: string): Record<string, unknown> | null {
   try {
-    const parsed = JSON.parse(metadata ?? '{}') as { recurring?: unknown };
-    if (parsed.recurring && typeof parsed.recurring === 'object')
-      recurring = parsed.recurring as Record<string, unknown>;
+    const value = (JSON.parse(metadata ?? '{}') as Record<string, unknown>)[key];
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
   } catch {
     // A metadata the server did not write: no plan details.
+    return null;
   }
+}
+
+export function parseRecurring(metadata: string | null | undefined): Recurring {
+  return recurringOf(metadataObject(metadata, 'recurring') ?? {});
+}
+
+function recurringOf(recurring: Record<string, unknown>): Recurring {
   const failed = recurring.paymentFailed as Record<string, unknown> | undefined;
   return {
     subscriptionId: text(recurring.subscriptionId),
@@ -30,6 +38,43 @@ export function parseRecurring(metadata: string | null | undefined): Recurring {
     periodEnd: typeof recurring.periodEnd === 'number' ? recurring.periodEnd : null,
     trialEnd: typeof recurring.trialEnd === 'number' ? recurring.trialEnd : null,
     paymentFailed:
-      failed && typeof failed === 'object' ? { invoiceId: text(failed.invoiceId) ?? '', url: text(failed.url) } : null,
+      failed && typeof failed === 'object'
+        ? {
+            invoiceId: text(failed.invoiceId) ?? '',
+            url: text(failed.url),
+            nextAttempt: typeof failed.nextAttempt === 'number' ? failed.nextAttempt : null,
+          }
+        : null,
+  };
+}
+
+/** A plan's name and price, as Account.product has them. */
+export interface PlanTerms {
+  name: string;
+  credits: number;
+  price: number;
+  currency: string;
+  interval: string | null;
+}
+
+/**
+ * metadata.membership: a plan for professional status alone running beside the plan shown (one
+ * for credits), its terms and state as metadata.recurring has the shown plan's; null when none.
+ */
+export function parseMembership(
+  metadata: string | null | undefined,
+): { product: PlanTerms; recurring: Recurring } | null {
+  const membership = metadataObject(metadata, 'membership');
+  if (!membership) return null;
+  const number = (value: unknown) => (typeof value === 'number' ? value : 0);
+  return {
+    product: {
+      name: text(membership.name) ?? 'Professional status',
+      credits: number(membership.credits),
+      price: number(membership.price),
+      currency: text(membership.currency) ?? 'usd',
+      interval: text(membership.interval),
+    },
+    recurring: recurringOf(membership),
   };
 }

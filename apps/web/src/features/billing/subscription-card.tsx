@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import type { AccountCreditsQuery } from '../../gql/graphql.ts';
 import { formatCount, formatCurrency, formatDate } from '../../lib/format.ts';
-import { parseRecurring } from './recurring.ts';
+import { type PlanTerms, parseMembership, parseRecurring, type Recurring } from './recurring.ts';
 import { ACTIVATE_SUBSCRIPTION, FREE_TRIAL } from './texts.ts';
 
 type Account = AccountCreditsQuery['account'];
@@ -24,20 +24,62 @@ export function SubscriptionCard({
   onManage: () => void;
   busy: boolean;
 }) {
-  if (account.type !== ACCOUNT_TYPE.RECURRING || !account.product) return null;
-  const { product } = account;
-  const recurring = parseRecurring(account.metadata);
+  const shown = account.type === ACCOUNT_TYPE.RECURRING ? account.product : null;
+  const membership = parseMembership(account.metadata);
+  return (
+    <>
+      {shown && (
+        <PlanCard
+          id="subscription"
+          product={shown}
+          recurring={parseRecurring(account.metadata)}
+          creditPeriodEnd={account.recurringPeriodEnd ?? null}
+          onManage={onManage}
+          busy={busy}
+        />
+      )}
+      {/* A plan for professional status alone running beside it: its own dates and payments (shown
+          too when the credits plan ended before this one's next event makes it the plan shown). */}
+      {membership && (
+        <PlanCard
+          id="membership"
+          product={membership.product}
+          recurring={membership.recurring}
+          creditPeriodEnd={null}
+          onManage={onManage}
+          busy={busy}
+        />
+      )}
+    </>
+  );
+}
+
+function PlanCard({
+  id,
+  product,
+  recurring,
+  creditPeriodEnd,
+  onManage,
+  busy,
+}: {
+  id: string;
+  product: PlanTerms;
+  recurring: Recurring;
+  creditPeriodEnd: number | null;
+  onManage: () => void;
+  busy: boolean;
+}) {
   const period = paymentPeriodLabel(product.interval);
   // A free trial has paid no period yet: recurringPeriodEnd is none, or an earlier plan's. Its
   // renewal is the trial's end, the first payment.
   const trial = recurring.status === 'trialing';
   // The plan's own renewal as the server projected it from Stripe; recurringPeriodEnd (the credit
   // period) is none for a plan that gives no credits, or an earlier plan's.
-  const renewal = recurring.periodEnd ?? account.recurringPeriodEnd ?? null;
+  const renewal = recurring.periodEnd ?? creditPeriodEnd;
   return (
-    <Card as="section" className="shadow-sm mb-4" aria-labelledby="subscription-title" data-testid="subscription-card">
+    <Card as="section" className="shadow-sm mb-4" aria-labelledby={`${id}-title`} data-testid={`${id}-card`}>
       <Card.Body>
-        <Card.Title as="h2" id="subscription-title" className="h6">
+        <Card.Title as="h2" id={`${id}-title`} className="h6">
           Subscription: {product.name}
         </Card.Title>
         <p className="mb-2" data-testid="subscription-terms">
@@ -71,7 +113,10 @@ export function SubscriptionCard({
         )}
         {recurring.paymentFailed && (
           <Alert variant="warning" className="small py-2">
-            The last payment of your plan failed; Stripe will try again.{' '}
+            {/* Stripe's retries over (no next attempt), it does not try again: only paying does. */}
+            {recurring.paymentFailed.nextAttempt !== null
+              ? `The last payment of your plan failed; Stripe will try again on ${formatDate(recurring.paymentFailed.nextAttempt * 1000)}.`
+              : 'The last payment of your plan failed, and Stripe will not try again.'}{' '}
             {recurring.paymentFailed.url ? (
               <a href={recurring.paymentFailed.url} className="alert-link">
                 Pay the invoice now

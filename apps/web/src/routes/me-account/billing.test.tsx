@@ -167,6 +167,56 @@ describe('Account & Billing with card payments', () => {
     }
   });
 
+  it('shows a plan for professional status alone beside the credits plan: its cancel date and failed payment', async () => {
+    const credits = { name: 'Monthly', credits: 300, price: 2900, interval: 'month' };
+    const metadata = JSON.stringify({
+      recurring: { status: 'active', periodEnd: PERIOD_END },
+      membership: {
+        name: 'Professional membership',
+        credits: 0,
+        price: 1900,
+        currency: 'usd',
+        interval: 'month',
+        status: 'past_due',
+        cancelAt: PERIOD_END,
+        paymentFailed: { invoiceId: 'in_1', url: 'https://pay.example/in_1' },
+      },
+    });
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ type: 3, product: credits, recurringPeriodEnd: PERIOD_END, metadata }),
+    });
+    const plan = await screen.findByTestId('subscription-card');
+    expect(within(plan).getByTestId('subscription-date').textContent).toBe('Renewal date: 1/31/2030');
+    expect(plan.textContent).not.toContain('failed');
+    const membership = screen.getByTestId('membership-card');
+    expect(membership.textContent).toContain('Subscription: Professional membership');
+    expect(within(membership).getByTestId('subscription-date').textContent).toBe('Cancel date: 1/31/2030');
+    expect(within(membership).getByRole('link', { name: 'Pay the invoice now' }).getAttribute('href')).toBe(
+      'https://pay.example/in_1',
+    );
+  });
+
+  it('says when Stripe tries a failed plan payment again, and that it will not once its retries are over', async () => {
+    const plan = { name: 'Monthly', credits: 300, price: 2900, interval: 'month' };
+    for (const [nextAttempt, text] of [
+      [PERIOD_END, 'Stripe will try again on 1/31/2030.'],
+      [null, 'Stripe will not try again.'],
+    ] as const) {
+      const metadata = JSON.stringify({
+        recurring: { status: 'past_due', paymentFailed: { invoiceId: 'in_2', url: null, nextAttempt } },
+      });
+      const view = await renderRoute('/me/account', {
+        user: fakeUser(CUSTOMER),
+        handlers: server({ type: 3, product: plan, recurringPeriodEnd: PERIOD_END, metadata }),
+      });
+      const alert = within(await screen.findByTestId('subscription-card')).getByRole('alert');
+      expect(alert.textContent).toContain(text);
+      view.router.dispose();
+      document.body.innerHTML = '';
+    }
+  });
+
   it('does not sell "0 signals" on the card of a plan that gives no credits', async () => {
     const proOnly = { name: 'Professional monthly', credits: 0, price: 1900, interval: 'month' };
     await renderRoute('/me/account', {

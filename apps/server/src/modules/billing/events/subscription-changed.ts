@@ -8,7 +8,7 @@ import { setProfessionalHeld } from '../../../db/repositories/billing-account.re
 import type { Transaction } from '../../../db/repositories/executor.ts';
 import { findPaymentByReference } from '../../../db/repositories/payments.repository.ts';
 import { changeRecordedPeriod, endCreditPeriod } from '../../accounts/credits.ts';
-import { inTrial, isCurrentPlan, planDropsProfessional, planOf, showPlan } from '../plan.ts';
+import { inTrial, isCurrentPlan, planDropsProfessional, planOf, showMembership, showPlan } from '../plan.ts';
 import { isMissing } from '../stripe-client.ts';
 import { userOf } from './event-user.ts';
 import { currentSubscription, latestSubscription, subscriptionKeys } from './subscription.ts';
@@ -55,7 +55,8 @@ export const subscriptionChanged: EventHandler = async (ctx, object) => {
         // Another plan is shown (one for credits, beside this one for professional status): this
         // one ending still takes the status it sold, unless another source holds it.
         const dropped = dropProfessional && (await setProfessionalHeld(tx, userId, false));
-        return dropped ? 'applied' : 'unchanged';
+        const shown = await showMembership(tx, userId, plan, subscription.status);
+        return dropped || shown ? 'applied' : 'unchanged';
       }
       if (plan.ended) {
         await endCreditPeriod(tx, userId, `ended:${subscription.id}`);
