@@ -1,7 +1,8 @@
 // close and cancel signals at IBKR, which has no call for either: cancel the open orders of the
 // symbol's contract (DELETE /iserver/account/{accountId}/order/{orderId}, an acknowledgement
 // {"msg":"Request was submitted",…}), and for close send a market order against the position
-// GET /portfolio/{accountId}/positions/0 shows. A repeated close carries the same cOID, which
+// GET /portfolio/{accountId}/positions/0 shows (the exits of a part kept, cut to what is left:
+// cut-exits.ts). A repeated close carries the same cOID, which
 // IBKR refuses within 24 hours, so it cannot close twice.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
@@ -10,6 +11,7 @@ import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import { decimalField, type JsonRecord, listOf } from '../../core/json-read.ts';
 import type { IbkrApi } from './api.ts';
 import type { Contracts } from './contracts.ts';
+import { fitExits } from './cut-exits.ts';
 import { IBKR_TITLE } from './descriptor.ts';
 import { conidOf } from './instrument.ts';
 import { liveOrders } from './lookup.ts';
@@ -75,7 +77,11 @@ export async function cancelSymbol(call: AccountCall, contracts: Contracts, orde
   return canceledAnswer(await cancelContract(call, conid), clientOrderId, order.symbol);
 }
 
-/** Flattens the position (or `order.quantity` of it); `clientOrderId` is the closing order's cOID. */
+/**
+ * Flattens the position (or `order.quantity` of it); `clientOrderId` is the closing order's cOID.
+ * A close of all of it cancels the contract's open orders first (a stop left working would sell,
+ * once triggered, what is no longer held); a close of part keeps them, cut to what is left.
+ */
 export async function closeSymbol(
   call: AccountCall,
   contracts: Contracts,
@@ -83,21 +89,37 @@ export async function closeSymbol(
   clientOrderId: string | undefined,
 ): Promise<OrderResponse> {
   const instrument = await contracts.resolve(call.ctx, call.session, order.symbol, order.class);
-  const canceled = await cancelContract(call, instrument.conid);
+  const symbol = order.symbol.trim();
   const held = (await positionsOf(call)).find((position) => conidOf(position.conid) === instrument.conid);
-  const position = decimalField(held, 'position') ?? 0;
+  const position = Math.abs(decimalField(held, 'position') ?? 0);
+  const quantity = order.quantity ?? position;
+  if (position > 0 && quantity > position)
+    throw invalid(`close quantity ${quantity} exceeds the position of ${position}`);
+  const whole = position === 0 || quantity === position;
+  const canceled = whole ? await cancelContract(call, instrument.conid) : [];
   if (position === 0) {
     if (canceled.length > 0) return canceledAnswer(canceled, clientOrderId ?? '', order.symbol);
     throw invalid(`no position in ${order.symbol}`);
   }
-  const quantity = order.quantity ?? Math.abs(position);
-  // The symbol's open orders are gone by now: a close refused past here says so.
-  const refused = (error: unknown) => closeFailedAfterCancel(error, order.symbol.trim(), canceled);
-  if (quantity > Math.abs(position))
-    throw refused(invalid(`close quantity ${quantity} exceeds the position of ${Math.abs(position)}`));
-  const closing: Order = { ...order, action: position > 0 ? 'sell' : 'buy', type: 'market', duration: 'day', quantity };
+  const side = (decimalField(held, 'position') ?? 0) > 0 ? 'SELL' : 'BUY';
+  const closing: Order = {
+    ...order,
+    action: side === 'SELL' ? 'sell' : 'buy',
+    type: 'market',
+    duration: 'day',
+    quantity,
+  };
   const ticket = entryTicket(closing, clientOrderId)(instrument, call.accountId);
-  return submitTickets(call.api, call.ctx, call.session, call.accountId, [ticket]).catch((error: unknown) => {
-    throw refused(error);
-  });
+  const answer = await submitTickets(call.api, call.ctx, call.session, call.accountId, [ticket]).catch(
+    (error: unknown) => {
+      // The symbol's open orders are gone by now (a close of all of it): a refusal says so.
+      throw closeFailedAfterCancel(error, symbol, canceled);
+    },
+  );
+  if (whole) return answer;
+  const described = {
+    ...answer,
+    status_description: `Closing ${quantity} of ${position} ${symbol}: ${answer.status_description}`,
+  };
+  return fitExits(call, instrument, side, position - quantity, described);
 }

@@ -1,6 +1,7 @@
 // The protocol fake's order routes (WIRE.md §4-7): placing with IBKR's questions (o354 without
 // market data, o163 for a limit price over 3 % away, and any a test asks for; none that the
-// session suppressed), /iserver/reply/{id}, what-if, cancel, status by id, live orders, trades.
+// session suppressed), /iserver/reply/{id}, what-if, modify (the full ticket again, the same
+// questions), cancel, status by id, live orders, trades.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
@@ -11,6 +12,7 @@ import {
   duplicateOf,
   FakeAnswer,
   type FakeLeg,
+  type FakeOrder,
   type FakeTicket,
   legsOf,
   refused,
@@ -37,9 +39,9 @@ export interface OrderRoutesOptions {
 
 type Resolved = { ticket: FakeTicket; contract: FakeContract; legs?: FakeLeg[] };
 interface Pending {
-  accountId: string;
-  tickets: Resolved[];
   questions: FakeQuestion[];
+  /** What is done once the questions are answered: the answer. */
+  act: () => unknown;
 }
 
 const NO_MARKET_DATA =
@@ -93,7 +95,7 @@ export function registerOrderRoutes(app: FastifyInstance, options: OrderRoutesOp
     return asked.filter((question) => !options.suppressed.has(question.messageId));
   }
 
-  /** Asks the next question, or places the order. */
+  /** Asks the next question, or acts (places or modifies the order). */
   function proceed(request: Pending) {
     const [question, ...rest] = request.questions;
     if (question) {
@@ -101,14 +103,20 @@ export function registerOrderRoutes(app: FastifyInstance, options: OrderRoutesOp
       pending.set(id, { ...request, questions: rest });
       return [{ id, message: [question.message], isSuppressed: false, messageIds: [question.messageId] }];
     }
+    return request.act();
+  }
+
+  const placedView = (order: FakeOrder) => ({
+    order_id: String(order.orderId),
+    order_status: order.status,
+    encrypt_message: '1',
+  });
+
+  function placeAll(accountId: string, tickets: Resolved[]) {
     // The cOID is taken when the order is placed, after its questions.
-    const cOID = request.tickets[0]?.ticket.cOID;
+    const cOID = tickets[0]?.ticket.cOID;
     if (duplicateOf(ledger.orders, cOID, now())) throw duplicateError(cOID ?? '');
-    return place(ledger, request.accountId, request.tickets, now()).map((order) => ({
-      order_id: String(order.orderId),
-      order_status: order.status,
-      encrypt_message: '1',
-    }));
+    return place(ledger, accountId, tickets, now()).map(placedView);
   }
 
   app.post('/v1/api/iserver/account/:accountId/orders', async (request, reply) => {
@@ -117,7 +125,33 @@ export function registerOrderRoutes(app: FastifyInstance, options: OrderRoutesOp
       const tickets = resolve(accountId, request.body);
       const cOID = tickets[0]?.ticket.cOID;
       if (duplicateOf(ledger.orders, cOID, now())) throw duplicateError(cOID ?? '');
-      return proceed({ accountId, tickets, questions: questionsFor(tickets) });
+      return proceed({ questions: questionsFor(tickets), act: () => placeAll(accountId, tickets) });
+    } catch (error) {
+      return answer(reply, error);
+    }
+  });
+
+  // Modify: a single ticket object, the order's terms all given again; an order no longer working
+  // is unknown to it (as to cancel).
+  app.post('/v1/api/iserver/account/:accountId/order/:orderId', async (request, reply) => {
+    const { accountId, orderId } = request.params as { accountId: string; orderId: string };
+    try {
+      const body = Array.isArray(request.body) ? undefined : request.body;
+      const [ticket] = ticketsOf({ orders: [body] });
+      const order = ledger.orders.find((o) => String(o.orderId) === orderId && o.account === accountId);
+      if (!ticket || !order || ['Filled', 'Cancelled'].includes(order.status))
+        return { error: `OrderID ${orderId} doesn't exist` };
+      if (order.legs || ticket.conid !== order.contract.conid || ticket.side !== order.side)
+        throw refused('The contract and side of an order cannot be modified');
+      checkTicket(ticket, accountId, order.contract);
+      if (ticket.quantity < order.filled)
+        throw refused(`Order quantity cannot be less than the ${order.filled} filled`);
+      const { quantity, orderType, price, auxPrice, tif, outsideRTH } = ticket;
+      const act = () => {
+        Object.assign(order, { quantity, orderType, price, auxPrice, tif, outsideRTH });
+        return [placedView(order)];
+      };
+      return proceed({ questions: questionsFor([{ ticket, contract: order.contract }]), act });
     } catch (error) {
       return answer(reply, error);
     }

@@ -76,7 +76,7 @@ export function priced(order: Pick<Order, 'type' | 'limit_price' | 'stop_price'>
 }
 
 /** US futures need the automated-order flag or IBKR rejects them (WIRE.md §4); ours are automated. */
-const flags = (instrument: Instrument) => (instrument.secType === 'FUT' ? { manualIndicator: false } : {});
+export const flags = (instrument: Instrument) => (instrument.secType === 'FUT' ? { manualIndicator: false } : {});
 
 /** Tickets checked now, completed with the contract IBKR names and the account later. */
 export type ToInstrument<T> = (instrument: Instrument, accountId: string) => T;

@@ -3,7 +3,8 @@
 //   [{"id":"9909…","message":["…Are you sure…?"],"messageIds":["o354"]}]  a question (questions.ts)
 //   {"error":"Order not confirmed "}                                     a refusal, still HTTP 200
 //   {"messageId":"p12","orderId":123456789,"prompt":true,"text":"…"}     placed, with a prompt to answer in IBKR
-// Questions are answered until the order is placed, at most MAX_REPLY_ROUNDS times.
+// Questions are answered until the order is placed, at most MAX_REPLY_ROUNDS times. A modify
+// (POST …/order/{orderId}, one ticket) is answered the same way.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
@@ -50,7 +51,23 @@ export function submitTickets(
   tickets: Ticket[],
 ): Promise<OrderResponse> {
   const path = `${accountPath(session, accountId)}/orders`;
-  return api.serially(ctx, session, () => submit(api, ctx, session, path, tickets));
+  return api.serially(ctx, session, () => submit(api, ctx, session, path, { orders: tickets }));
+}
+
+/**
+ * Modifies a working order: POST …/order/{orderId} with its full ticket again, the changes in it
+ * (WIRE.md §7), answered as placing is (questions included).
+ */
+export function modifyTicket(
+  api: IbkrApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountId: string,
+  orderId: string,
+  ticket: Ticket,
+): Promise<OrderResponse> {
+  const path = `${accountPath(session, accountId)}/order/${encodeURIComponent(orderId)}`;
+  return api.serially(ctx, session, () => submit(api, ctx, session, path, ticket));
 }
 
 async function submit(
@@ -58,9 +75,9 @@ async function submit(
   ctx: BrokerContext,
   session: BrokerSession,
   path: string,
-  tickets: Ticket[],
+  json: { orders: Ticket[] } | Ticket,
 ): Promise<OrderResponse> {
-  let answer = (await api.call(ctx, session, { method: 'POST', path, json: { orders: tickets } })).body;
+  let answer = (await api.call(ctx, session, { method: 'POST', path, json })).body;
   for (let round = 1; ; round++) {
     const question = questionOf(answer);
     if (!question) return placedOf(answer);

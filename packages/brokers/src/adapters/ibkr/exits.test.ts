@@ -1,0 +1,102 @@
+// Contract: a close of part of a position keeps the stop loss and take profit protecting the rest,
+// cut to what is left (POST /iserver/account/{accountId}/order/{orderId}, WIRE.md §7); a close of
+// all of it still cancels the contract's open orders first; a cut IBKR refuses is told, the close
+// standing.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT, type Connected, connected, input, sentSince } from './test-support.ts';
+
+let c: Connected;
+beforeAll(async () => {
+  c = await connected();
+});
+afterAll(() => c.close());
+afterEach(() => c.fake.clearInjections());
+
+const place = (signal: Record<string, unknown>) => c.broker.placeOrder(c.ctx, c.session, input(signal));
+const ledgerOrder = (id: string) => c.fake.ledger.orders.find((order) => String(order.orderId) === id);
+const modifyPath = (id: string) => `/v1/api/iserver/account/${ACCOUNT}/order/${id}`;
+
+describe('close of part of a position', () => {
+  it('keeps its exits, each larger than what is left cut to it', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 10 });
+    const stop = await place({
+      symbol: 'MSFT',
+      action: 'sell',
+      quantity: 10,
+      type: 'stop',
+      stop_price: 400,
+      duration: 'gtc',
+    });
+    const profit = await place({ symbol: 'MSFT', action: 'sell', quantity: 10, limit_price: 450, duration: 'gtc' });
+    const small = await place({ symbol: 'MSFT', action: 'sell', quantity: 3, limit_price: 460 });
+    const dip = await place({ symbol: 'MSFT', action: 'buy', quantity: 10, limit_price: 400 });
+    const before = c.fake.requests.length;
+    const closed = await place({ symbol: 'MSFT', action: 'close', quantity: 4 });
+    expect(closed.status).toBe('filled');
+    expect(closed.status_description).toMatch(
+      new RegExp(`^Closing 4 of 10 MSFT: .+; exits cut to the 6 left: ${stop.id}, ${profit.id}$`),
+    );
+    expect(sentSince(c.fake, before).filter((sent) => sent.startsWith('DELETE'))).toEqual([]);
+    const modified = c.fake.requests.slice(before).find((r) => r.method === 'POST' && r.url === modifyPath(stop.id));
+    expect(JSON.parse(modified?.body ?? '')).toEqual({
+      acctId: ACCOUNT,
+      conid: 272093,
+      orderType: 'STP',
+      side: 'SELL',
+      price: 400,
+      quantity: 6,
+      tif: 'GTC',
+      outsideRTH: false,
+    });
+    expect(ledgerOrder(stop.id)).toMatchObject({ status: 'PreSubmitted', quantity: 6, orderType: 'STP', price: 400 });
+    expect(ledgerOrder(profit.id)).toMatchObject({ status: 'PreSubmitted', quantity: 6, orderType: 'LMT', price: 450 });
+    expect(ledgerOrder(small.id)).toMatchObject({ status: 'PreSubmitted', quantity: 3 });
+    expect(ledgerOrder(dip.id)).toMatchObject({ status: 'PreSubmitted', quantity: 10 });
+    expect(c.fake.ledger.accounts.get(ACCOUNT)?.positions.get(272093)?.position).toBe(6);
+  });
+
+  it('a cut IBKR refuses is told, not thrown: the close stands', async () => {
+    await place({ symbol: 'AAPL', action: 'buy', quantity: 10 });
+    const stop = await place({
+      symbol: 'AAPL',
+      action: 'sell',
+      quantity: 10,
+      type: 'stop',
+      stop_price: 150,
+      duration: 'gtc',
+    });
+    c.fake.inject({
+      method: 'POST',
+      path: modifyPath(stop.id),
+      status: 200,
+      body: { error: 'Order cannot be modified' },
+    });
+    const closed = await place({ symbol: 'AAPL', action: 'close', quantity: 4 });
+    expect(closed.status).toBe('filled');
+    expect(closed.status_description).toMatch(
+      /^Closing 4 of 10 AAPL: .+; the open exits could not be cut to the 6 left \(Order cannot be modified\)$/,
+    );
+    expect(ledgerOrder(stop.id)).toMatchObject({ status: 'PreSubmitted', quantity: 10 });
+    expect(c.fake.ledger.accounts.get(ACCOUNT)?.positions.get(265598)?.position).toBe(6);
+  });
+});
+
+describe('close of the whole position', () => {
+  it('still cancels the open orders of the contract first', async () => {
+    await place({ symbol: 'NVDA', action: 'buy', quantity: 5 });
+    const stop = await place({
+      symbol: 'NVDA',
+      action: 'sell',
+      quantity: 5,
+      type: 'stop',
+      stop_price: 130,
+      duration: 'gtc',
+    });
+    const before = c.fake.requests.length;
+    const closed = await place({ symbol: 'NVDA', action: 'close', quantity: 5 });
+    expect(closed.status).toBe('filled');
+    expect(sentSince(c.fake, before)).toContain(`DELETE ${modifyPath(stop.id)}`);
+    expect(ledgerOrder(stop.id)?.status).toBe('Cancelled');
+    expect(c.fake.ledger.accounts.get(ACCOUNT)?.positions.has(4815747)).toBe(false);
+  });
+});
