@@ -79,6 +79,26 @@ describe('close of part of a position', () => {
     expect(ledgerOrder(stop.id)).toMatchObject({ status: 'PreSubmitted', quantity: 10 });
     expect(c.fake.ledger.accounts.get(ACCOUNT)?.positions.get(265598)?.position).toBe(6);
   });
+
+  it('an exit whose terms IBKR does not list in full is not guessed at: told, left as it was', async () => {
+    await place({ symbol: 'SPY', action: 'buy', quantity: 8 });
+    const stop = await place({
+      symbol: 'SPY',
+      action: 'sell',
+      quantity: 8,
+      type: 'stop_limit',
+      stop_price: 450,
+      limit_price: 445,
+      duration: 'gtc',
+    });
+    const closed = await place({ symbol: 'SPY', action: 'close', quantity: 2 });
+    expect(closed.status_description).toMatch(
+      new RegExp(
+        `; the open exits could not be cut to the 6 left \\(the terms of order ${stop.id} \\(stop limit, GTC\\) are not all listed\\)$`,
+      ),
+    );
+    expect(ledgerOrder(stop.id)).toMatchObject({ status: 'PreSubmitted', quantity: 8 });
+  });
 });
 
 describe('close of the whole position', () => {
