@@ -119,7 +119,7 @@ export async function closeSymbol(
   if (whole) return answer;
   const described = {
     ...answer,
-    status_description: `Closing ${quantity} of ${position} ${symbol}: ${answer.status_description}`,
+    status_description: `Closing ${quantity} of ${position} ${symbol}: ${answer.status_description ?? 'close placed'}`,
   };
   return fitExits(call, instrument, side, position - quantity, described);
 }
