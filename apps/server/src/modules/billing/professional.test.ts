@@ -19,6 +19,15 @@ import { PLAN_MONTHLY, PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fak
 import { clearCatalog } from './catalog.ts';
 import { HAS_PLAN, PROFESSIONAL_PENDING } from './payment-session.ts';
 
+/** metadata.membership as stored (billing-account.repository.ts showMembership). */
+interface MembershipRow {
+  subscriptionId: string;
+  name?: string;
+  status?: string;
+  cancelAt?: number;
+  paymentFailed?: { invoiceId: string };
+}
+
 let b: Billing;
 beforeAll(async () => {
   b = await startBilling();
@@ -403,7 +412,7 @@ describe('professional status sold by a plan without credits', () => {
     expect(await shown()).toEqual({ sub: planId, type: 3, balance: 300 });
     // Its state is shown beside the credits plan's: a failed payment, the cancel date.
     const membershipOf = async () => {
-      const { rows } = await b.t.services.db.$client.query<{ m: Record<string, unknown> | null }>(
+      const { rows } = await b.t.services.db.$client.query<{ m: MembershipRow | null }>(
         "select metadata -> 'membership' as m from accounts where user_id = $1",
         [user.id],
       );
@@ -412,13 +421,12 @@ describe('professional status sold by a plan without credits', () => {
     expect(await membershipOf()).toMatchObject({ subscriptionId: membershipId, name: 'Professional membership' });
     b.fake.subscriptions.renew(membershipId, { fail: true });
     await deliver();
-    expect(await membershipOf()).toMatchObject({
-      status: 'past_due',
-      paymentFailed: { invoiceId: expect.any(String) },
-    });
+    const failed = await membershipOf();
+    expect(failed?.status).toBe('past_due');
+    expect(typeof failed?.paymentFailed?.invoiceId).toBe('string');
     await b.stripe.subscriptions.update(membershipId, { cancel_at_period_end: true });
     await deliver();
-    expect((await membershipOf())?.cancelAt).toEqual(expect.any(Number));
+    expect(typeof (await membershipOf())?.cancelAt).toBe('number');
     // A second credits plan is still refused.
     const again = await paymentSession(b, user.headers, { price: PLAN_MONTHLY });
     expect(again.errors?.[0]?.message).toBe(HAS_PLAN);
