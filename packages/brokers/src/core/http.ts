@@ -157,6 +157,10 @@ export const isUndecidedStatus = (status: number): boolean => status >= 500 || i
 export const kindForStatus = (kind: BrokerErrorKind, status: number): BrokerErrorKind =>
   kind === 'AuthenticationError' && isUndecidedStatus(status) ? 'BrokerUnavailable' : kind;
 
+/** Whether an error of `kind` answered with `status` leaves a submission undecided: an outage's kind, or an undecided status. */
+export const leavesUndecided = (kind: BrokerErrorKind, status: number): boolean =>
+  kind === 'BrokerUnavailable' || isUndecidedStatus(status);
+
 /** An error answer whose words the table names: the words give the kind, the status whether the broker decided. */
 export function namedError(
   title: string,
@@ -166,8 +170,7 @@ export function namedError(
   mutating: boolean,
 ): BrokerError {
   const kind = kindForStatus(named, status);
-  const undecided = kind === 'BrokerUnavailable' || isUndecidedStatus(status);
-  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && undecided });
+  return new BrokerError(kind, title, message, { outcomeUnknown: mutating && leavesUndecided(kind, status) });
 }
 
 function statusError(title: string, response: HttpResponse, mutating: boolean): BrokerError {

@@ -14,6 +14,7 @@ import {
   type HttpResponse,
   isUndecidedStatus,
   kindForStatus,
+  leavesUndecided,
 } from '../../core/http.ts';
 import { messageOf, xmlField } from '../../core/http-errors.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
@@ -79,7 +80,7 @@ export function etradeError(response: HttpResponse, mutating: boolean, path = ''
               ? 'BrokerUnavailable'
               : 'InvalidOrder');
   // Words the table names on a 5xx or an inconclusive 4xx decide nothing (core/http.ts isUndecidedStatus).
-  return new EtradeError(kind, text, code, mutating && (kind === 'BrokerUnavailable' || isUndecidedStatus(status)));
+  return new EtradeError(kind, text, code, mutating && leavesUndecided(kind, status));
 }
 
 export interface EtradeApi {

@@ -18,6 +18,7 @@ import {
   type HttpResponse,
   isUndecidedStatus,
   kindForStatus,
+  leavesUndecided,
 } from '../../core/http.ts';
 import { asRecord, stringField } from '../../core/json-read.ts';
 import { createTokenKeeper } from '../../core/oauth-tokens.ts';
@@ -87,7 +88,7 @@ export function saxoError(response: HttpResponse, mutating: boolean): BrokerErro
           : `HTTP ${status}`;
   const kind = kindOf(status, code, message);
   // Words the table names on a 5xx or a gateway's inconclusive 4xx decide nothing (Saxo's own 409 does).
-  const undecided = kind === 'BrokerUnavailable' || (status !== 409 && isUndecidedStatus(status));
+  const undecided = status === 409 ? kind === 'BrokerUnavailable' : leavesUndecided(kind, status);
   return new SaxoError(kind, message ?? code ?? fallback, response, code, mutating && undecided);
 }
 
