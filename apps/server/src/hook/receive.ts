@@ -56,15 +56,9 @@ export async function receiveSignal(h: HookTransport, req: HookRequest): Promise
   const limited = overAddressLimit(h, req.address);
   if (limited) return limited;
   if (!SHORT_KEY_PATTERN.test(req.shortKey)) return refused(NOT_FOUND);
-  let entry: HookEntry | null;
-  try {
-    const cached = h.signals.hooks.get(req.shortKey);
-    entry = cached instanceof Promise ? await cached : cached;
-  } catch (error) {
-    // Not the error itself: a failed query's message carries its parameters (the hook key).
-    h.signals.services.log.error({ code: databaseCode(error) }, 'hook lookup failed');
-    return refused(UNAVAILABLE);
-  }
+  const found = hookOf(h, req.shortKey);
+  const entry = found instanceof Promise ? await found : found;
+  if (entry === undefined) return refused(UNAVAILABLE);
   h.signals.timings.record('lookup', req.hrStart);
   if (!entry) return refused(NOT_FOUND);
   if (!h.byHook.take(entry.hookId)) {
@@ -90,12 +84,27 @@ function tellUnread(h: HookTransport, entry: HookEntry, answer: Submitted['answe
 export async function tellTooLarge(h: HookTransport, shortKey: string, address: string): Promise<void> {
   // Within the sender's address limit, as any request: no lookup per key scanned this way.
   if (!SHORT_KEY_PATTERN.test(shortKey) || overAddressLimit(h, address)) return;
+  const entry = await hookOf(h, shortKey);
+  if (entry) tellUnread(h, entry, TOO_LARGE);
+}
+
+type Found = HookEntry | null | undefined;
+
+/**
+ * The hook of `shortKey` from the cache (no promise when cached: no await on the signal's path);
+ * null: no such hook; undefined: the lookup failed (logged by its code only: a failed query's
+ * message carries its parameters, the hook key).
+ */
+function hookOf(h: HookTransport, shortKey: string): Found | Promise<Found> {
+  const failed = (error: unknown): undefined => {
+    h.signals.services.log.error({ code: databaseCode(error) }, 'hook lookup failed');
+    return undefined;
+  };
   try {
     const cached = h.signals.hooks.get(shortKey);
-    const entry = cached instanceof Promise ? await cached : cached;
-    if (entry) tellUnread(h, entry, TOO_LARGE);
+    return cached instanceof Promise ? cached.catch(failed) : cached;
   } catch (error) {
-    h.signals.services.log.error({ code: databaseCode(error) }, 'hook lookup failed');
+    return failed(error);
   }
 }
 
