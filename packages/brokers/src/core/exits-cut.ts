@@ -59,6 +59,25 @@ export const exitsCutOutcome = (answer: OrderResponse, rest: string, { done, fai
   failed ? exitsNotCutAnswer(answer, rest, failed.error, done) : exitsCutAnswer(answer, rest, done);
 
 /**
+ * The close's `answer` telling what canceling its exits larger than `rest` came to, at a broker
+ * that cannot cut an open order's size (`why`): the ones canceled, or that canceling failed.
+ */
+export function exitsCanceledOutcome(
+  answer: OrderResponse,
+  rest: string,
+  why: string,
+  { done, failed }: ExitsCut,
+): OrderResponse {
+  if (!failed && !done.length) return answer;
+  const reason = failed && (failed.error instanceof BrokerError ? failed.error.brokerMessage : 'no answer');
+  const after = done.length ? ` after ${done.join(', ')}` : '';
+  const told = failed
+    ? `the open exits larger than ${rest} could not all be canceled${after} (${reason}): check them at the broker`
+    : `exits larger than ${rest} canceled (${why}): ${done.join(', ')}`;
+  return { ...answer, status_description: `${described(answer)}; ${told}` };
+}
+
+/**
  * After a partial close (`answer`, unless it was rejected), its exits are cut (cutEach) and the
  * answer tells which were, or that cutting failed and after which ones: the close stands either way.
  */

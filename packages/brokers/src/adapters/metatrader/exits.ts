@@ -1,35 +1,24 @@
 // close and cancel signals, and the holdings, at MetaTrader. cancel: ORDER_CANCEL for each pending
 // order of the symbol. close: its pending orders canceled and its positions closed with
-// POSITIONS_CLOSE_SYMBOL, or a part of each (POSITION_PARTIAL, rounded down to 0.01 lot) for
-// percent_of_position. Nothing to close or cancel is refused, so a repeated close closes nothing.
+// POSITIONS_CLOSE_SYMBOL, or a part of each for percent_of_position (partial-close.ts: nothing
+// canceled but the exits larger than what is left). Nothing to close or cancel is refused, so a
+// repeated close closes nothing.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, Holdings } from '../../core/broker.ts';
-import { isBrokerError } from '../../core/errors.ts';
 import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
-import { decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
+import { decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { accountPath, fail, type MetaApiLink } from './client.ts';
+import { cancelPendingOrder, symbolItems } from './items.ts';
+import { closePart, LOT_STEP, partOf, tooSmall } from './partial-close.ts';
 import { sendTrade } from './trade.ts';
-
-const LOT_STEP = 0.01;
-
-async function symbolItems(http: HttpClient, link: MetaApiLink, what: 'orders' | 'positions', symbol: string) {
-  const { body } = await http.request({ path: `${accountPath(link.metaApiId)}/${what}` });
-  return listOf(body).filter((item) => stringField(item, 'symbol') === symbol);
-}
 
 /** Cancels the symbol's pending orders; ids of those canceled (one filled meanwhile is skipped). */
 async function cancelPending(ctx: BrokerContext, http: HttpClient, link: MetaApiLink, symbol: string) {
   const canceled: string[] = [];
   for (const order of await symbolItems(http, link, 'orders', symbol)) {
     const orderId = stringField(order, 'id');
-    if (!orderId) continue;
-    try {
-      await sendTrade(ctx, http, link, { actionType: 'ORDER_CANCEL', orderId });
-      canceled.push(orderId);
-    } catch (error) {
-      if (!(isBrokerError(error) && error.kind === 'OrderNotFound')) throw error;
-    }
+    if (orderId && (await cancelPendingOrder(ctx, http, link, orderId))) canceled.push(orderId);
   }
   return canceled;
 }
@@ -57,16 +46,10 @@ export function closePercent(order: Pick<Order, 'quantity' | 'quantity_type'>): 
   return percent;
 }
 
-/** `percent` of the position's volume in whole lot steps, cut down. */
-function partOf(position: JsonRecord, percent: number): number {
-  // The hair of tolerance absorbs binary noise (0.58 × 50 % is 28.999… steps).
-  return Math.floor(((decimalField(position, 'volume') ?? 0) * percent) / 100 / LOT_STEP + 1e-6) * LOT_STEP;
-}
-
-const tooSmall = (symbol: string, percent: number) =>
-  fail('InvalidOrder', `${percent} % of the ${symbol} position is less than 0.01 lot`);
-
-/** Closes the symbol's positions, or `percent` of each (closePercent), after canceling its pending orders. */
+/**
+ * Closes the symbol's positions after canceling its pending orders, or `percent` of each
+ * (closePercent) canceling only the exits larger than what is left (partial-close.ts).
+ */
 export async function closeSymbol(
   ctx: BrokerContext,
   http: HttpClient,
@@ -74,10 +57,11 @@ export async function closeSymbol(
   symbol: string,
   percent?: number,
 ): Promise<OrderResponse> {
-  // A part too small to close anything is refused before the pending orders (the exits) go.
   if (percent !== undefined && percent < 100) {
     const held = await symbolItems(http, link, 'positions', symbol);
+    // A part too small to close anything is refused before anything is sent.
     if (held.length && !held.some((position) => partOf(position, percent) >= LOT_STEP)) throw tooSmall(symbol, percent);
+    if (held.length) return closePart(ctx, http, link, symbol, held, percent);
   }
   const canceled = await cancelPending(ctx, http, link, symbol);
   const positions = await symbolItems(http, link, 'positions', symbol);
@@ -91,42 +75,13 @@ export async function closeSymbol(
   }
   // The symbol's pending orders (its stop losses and take profits among them) are gone by now: a
   // close refused past here says so.
-  return closePositions(ctx, http, link, symbol, positions, percent).catch((error: unknown) => {
-    throw closeFailedAfterCancel(error, symbol, canceled);
-  });
-}
-
-async function closePositions(
-  ctx: BrokerContext,
-  http: HttpClient,
-  link: MetaApiLink,
-  symbol: string,
-  positions: JsonRecord[],
-  percent: number | undefined,
-): Promise<OrderResponse> {
-  if (percent === undefined || percent >= 100) {
+  try {
     const result = await sendTrade(ctx, http, link, { actionType: 'POSITIONS_CLOSE_SYMBOL', symbol });
     const id = result.orderId ?? result.positionId ?? positions.map((p) => stringField(p, 'id')).join(',');
     return { id, status: 'filled', status_description: `Closed ${positions.length} position(s) of ${symbol}` };
+  } catch (error) {
+    throw closeFailedAfterCancel(error, symbol, canceled);
   }
-  const closed: string[] = [];
-  for (const position of positions) {
-    const positionId = stringField(position, 'id') ?? '';
-    const volume = partOf(position, percent);
-    if (volume < LOT_STEP) continue;
-    const result = await sendTrade(ctx, http, link, {
-      actionType: 'POSITION_PARTIAL',
-      positionId,
-      volume: Number(volume.toFixed(2)),
-    });
-    closed.push(result.orderId ?? positionId);
-  }
-  if (!closed.length) throw tooSmall(symbol, percent);
-  return {
-    id: closed.join(','),
-    status: 'filled',
-    status_description: `Closed ${percent} % of ${closed.length} position(s) of ${symbol}`,
-  };
 }
 
 /** Balance, equity and free margin; positions per symbol, long positive, short negative. */

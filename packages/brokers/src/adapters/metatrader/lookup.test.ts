@@ -87,6 +87,59 @@ describe('close and cancel', () => {
     await world.broker.closePosition(world.ctx, session, accountId, 'GER40');
   });
 
+  it('a close of part cancels nothing first: the exits that fit what is left stay, one larger is canceled after and named', async () => {
+    const opened = await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.1 });
+    const stop = await place({ symbol: 'BTCUSD', action: 'sell', quantity: 0.1, stop_price: 55_000 });
+    const target = await place({ symbol: 'BTCUSD', action: 'sell', quantity: 0.04, limit_price: 65_000 });
+    const entry = await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.1, limit_price: 50_000 });
+    const before = world.fake.trades().length;
+    try {
+      const answer = await place({
+        symbol: 'BTCUSD',
+        action: 'close',
+        quantity: 50,
+        quantity_type: 'percent_of_position',
+      });
+      expect(tradesSince(world.fake, before)).toEqual([
+        { actionType: 'POSITION_PARTIAL', positionId: opened.id, volume: 0.05 },
+        { actionType: 'ORDER_CANCEL', orderId: stop.id },
+      ]);
+      expect(answer).toMatchObject({
+        status: 'filled',
+        status_description: `Closed 50 % of 1 position(s) of BTCUSD; exits larger than the 0.05 lot left canceled (MetaTrader cannot change a pending order's volume): ${stop.id}`,
+      });
+      expect(terminal()?.positions.get(opened.id)?.volume).toBe(0.05);
+      expect([...(terminal()?.orders.keys() ?? [])]).toEqual(expect.arrayContaining([target.id, entry.id]));
+    } finally {
+      await world.broker.closePosition(world.ctx, session, accountId, 'BTCUSD');
+    }
+  });
+
+  it('a close of part whose exit cannot be canceled stands, and its answer says the exit is still there', async () => {
+    await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.1 });
+    const stop = await place({ symbol: 'BTCUSD', action: 'sell', quantity: 0.1, stop_price: 55_000 });
+    const trade = `/users/current/accounts/${DEMO_ID}/trade`;
+    world.fake.inject({ method: 'POST', path: trade, delayMs: 1 });
+    const body = { id: 1, error: 'ForbiddenError', message: 'Trading is not allowed for this account' };
+    world.fake.inject({ method: 'POST', path: trade, status: 403, body });
+    try {
+      const answer = await place({
+        symbol: 'BTCUSD',
+        action: 'close',
+        quantity: 50,
+        quantity_type: 'percent_of_position',
+      });
+      expect(answer).toMatchObject({
+        status: 'filled',
+        status_description:
+          'Closed 50 % of 1 position(s) of BTCUSD; the open exits larger than the 0.05 lot left could not all be canceled (Trading is not allowed for this account): check them at the broker',
+      });
+      expect(terminal()?.orders.has(stop.id)).toBe(true);
+    } finally {
+      await world.broker.closePosition(world.ctx, session, accountId, 'BTCUSD');
+    }
+  });
+
   it('close with percent_of_position: 50 % of 0.58 lot is 0.29, not 0.28 (no binary noise in the rounding)', async () => {
     const opened = await place({ symbol: 'US30', action: 'buy', quantity: 0.58 });
     const before = world.fake.trades().length;
