@@ -432,6 +432,26 @@ describe('cancel, close, holdings', () => {
     expect(again).toMatchObject({ status: 'canceled', status_description: 'Canceled 2 open order(s) of MSFT' });
   });
 
+  it('a cancel signal passes over an order the open list shows already canceled or executed: no failed cancel', async () => {
+    const limit = (price: number) => input({ symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: price });
+    const open = await broker.placeOrder(ctx, session, limit(280));
+    const gone = await broker.placeOrder(ctx, session, limit(281));
+    await broker.cancelOrder(ctx, session, { accountId, brokerOrderId: gone.id });
+    // Questrade's Open filter still lists the one just canceled (and an executed one).
+    const listed = (id: string) => structuredClone(fake.book.records.find((item) => String(item.id) === id));
+    const executed = { ...listed(open.id), id: 1, state: 'Executed', openQuantity: 0, filledQuantity: 1 };
+    const path = '/v1/accounts/26598145/orders';
+    fake.inject({ method: 'GET', path, status: 200, body: { orders: [listed(gone.id), executed, listed(open.id)] } });
+    const before = fake.requests.length;
+    const answer = await broker.placeOrder(ctx, session, input({ symbol: 'MSFT', action: 'cancel' }));
+    expect(answer).toEqual({
+      id: open.id,
+      status: 'canceled',
+      status_description: 'Canceled 1 open order(s) of MSFT',
+    });
+    expect(since(before).filter((call) => call.startsWith('DELETE'))).toEqual([`DELETE ${path}/${open.id}`]);
+  });
+
   it('a close of the whole position cancels the symbol’s open orders first; a close of part keeps them', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'TD.TO', action: 'buy', quantity: 10 }));
     const stop = await broker.placeOrder(

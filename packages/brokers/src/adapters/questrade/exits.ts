@@ -22,6 +22,22 @@ const OPEN_ORDER_LOOKBACK_MS = 180 * 24 * 60 * 60_000;
 const CLOCK_MARGIN_MS = 5 * 60_000;
 
 /**
+ * States of an order with nothing left to cancel or cut: done (WIRE.md §5) or being canceled
+ * already. The Open filter is Questrade's own; one of these listed anyway is passed over, so a
+ * refused cancel of it ("cannot be canceled in state Canceled") does not fail the signal.
+ */
+const DONE_STATES = new Set([
+  'Executed',
+  'Canceled',
+  'PartialCanceled',
+  'Expired',
+  'Rejected',
+  'Failed',
+  'Replaced',
+  'CancelPending',
+]);
+
+/**
  * The open orders of `symbolId`. Questrade lists only today's unless given a start (WIRE.md §6): a
  * stop left from an earlier day would go unseen. The end is a little past `now`, in case
  * Questrade's clock runs ahead of ours.
@@ -33,7 +49,9 @@ async function openOrders(api: AccountApi, symbolId: number, now: number) {
     endTime: new Date(now + CLOCK_MARGIN_MS).toISOString(),
   };
   const { body } = await api.http.request({ path: `${api.path}/orders`, query });
-  return listOf(asRecord(body)?.orders).filter((item) => decimalField(item, 'symbolId') === symbolId);
+  return listOf(asRecord(body)?.orders).filter(
+    (item) => decimalField(item, 'symbolId') === symbolId && !DONE_STATES.has(stringField(item, 'state') ?? ''),
+  );
 }
 
 /** Cancels the open orders of `symbolId` (`symbol`), one by one; their ids. */
