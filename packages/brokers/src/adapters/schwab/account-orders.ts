@@ -13,7 +13,12 @@ import { SCHWAB_TITLE } from './descriptor.ts';
 import { legOf, type SchwabLeg, type SchwabOrder } from './mapper.ts';
 import { orderIdFromLocation, positionsOf } from './reader.ts';
 
+/**
+ * Statuses of a live order (apiOrderStatus in the openapi), one sent and not yet acknowledged
+ * among them: left out, its stop would be left working by a close of all of it.
+ */
 const OPEN_STATUSES = new Set([
+  'PENDING_ACKNOWLEDGEMENT',
   'WORKING',
   'QUEUED',
   'ACCEPTED',
@@ -174,6 +179,8 @@ const symbolsOf = (order: JsonRecord): string[] => [
  * The open orders among `listed`: each open one (its child orders go with it), else the open ones
  * among its child orders. Schwab lists a bracket's exits inside their entry (childOrderStrategies,
  * each with its own orderId and status): once the entry has filled, they are what is open of it.
+ * Done ones (FILLED, CANCELED, EXPIRED, REJECTED, REPLACED) and those being canceled or replaced
+ * are passed over.
  */
 function openAmong(listed: JsonRecord[]): JsonRecord[] {
   return listed.flatMap((order) => {

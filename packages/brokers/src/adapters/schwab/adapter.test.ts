@@ -204,6 +204,17 @@ describe('close, cancel, lookups and holdings', () => {
     expect(last.orderLegCollection?.[0]).toMatchObject({ instruction: 'SELL', quantity: 6 });
   });
 
+  it('a close of the whole position cancels an exit Schwab has not acknowledged yet: it is live too', async () => {
+    const session = await connect();
+    await place(session, { symbol: 'ADBE', action: 'buy', quantity: 4 });
+    const stop = await place(session, { symbol: 'ADBE', action: 'sell', quantity: 4, type: 'stop', stop_price: 90 });
+    const listed = fake.orders.get(Number(stop.id));
+    if (listed) listed.status = 'PENDING_ACKNOWLEDGEMENT';
+    await place(session, { symbol: 'ADBE', action: 'close' });
+    // Left working, the stop would sell 4 shares no longer held once triggered (a short).
+    expect(listed?.status).toBe('CANCELED');
+  });
+
   it('a close refused after the open orders were canceled for it says so: the position is still open, its exits gone', async () => {
     const session = await connect();
     await place(session, { symbol: 'CRM', action: 'buy', quantity: 2 });

@@ -16,7 +16,15 @@ export interface FakeState {
 }
 
 type Json = Record<string, unknown>;
-const OPEN = new Set(['WORKING', 'QUEUED', 'PENDING_ACTIVATION', 'ACCEPTED', 'AWAITING_PARENT_ORDER']);
+// An order sent and not yet acknowledged is live too (and cancelable): a test may set it so.
+const OPEN = new Set([
+  'WORKING',
+  'QUEUED',
+  'PENDING_ACTIVATION',
+  'PENDING_ACKNOWLEDGEMENT',
+  'ACCEPTED',
+  'AWAITING_PARENT_ORDER',
+]);
 
 function list(order: Json): Json[] {
   const legs = order.orderLegCollection;
