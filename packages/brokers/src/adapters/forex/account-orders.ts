@@ -3,6 +3,7 @@
 // market), closing a market's open positions with an opposite trade naming them, and holdings.
 import type { OrderResponse } from '@router/orders';
 import type { Holdings } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
 import { FOREX_TITLE } from './descriptor.ts';
@@ -49,7 +50,7 @@ export async function cancelWorking(lookup: Lookup, market: ForexMarket): Promis
     .filter((order) => decimalField(order, 'MarketId') === market.marketId && order.ParentOrderId == null)
     .map((order) => stringField(order, 'OrderId'))
     .filter((id): id is string => id !== undefined);
-  for (const id of ids) await cancelById(lookup, id);
+  await cancelEach(ids, market.name, (id) => cancelById(lookup, id));
   const description = ids.length
     ? `Cancelled ${ids.length} working order(s) of ${market.name}`
     : `No working orders of ${market.name}`;

@@ -207,6 +207,23 @@ describe('orders the descriptor claims', () => {
     expect(flat.message).toBe('FOREX.com: no open position in USD/JPY');
   });
 
+  it('a cancel that fails partway says which entries were cancelled and which not', async () => {
+    const ids: string[] = [];
+    for (const price of [150, 149, 148])
+      ids.push(
+        (await t.place({ symbol: 'USD/JPY', action: 'buy', quantity: 1000, type: 'limit', limit_price: price })).id,
+      );
+    const throttled = { status: 503, body: { HttpStatus: 503, ErrorMessage: 'Throttled', ErrorCode: 5002 } };
+    // The first cancel goes through, the second is throttled.
+    t.fake.inject({ method: 'POST', path: '/order/cancel', delayMs: 1 });
+    t.fake.inject({ method: 'POST', path: '/order/cancel', ...throttled });
+    const error = await failure(t.place({ symbol: 'USD/JPY', action: 'cancel' }));
+    expect(error.message).toBe(
+      `FOREX.com: throttled (Throttled); the order was not canceled; of the open orders of USD/JPY, only some were canceled: ${ids[0]}; not ${ids[1]}, ${ids[2]}: check them at the broker`,
+    );
+    expect(t.fake.trading.working.map((order) => String(order.OrderId))).toEqual([ids[1], ids[2]]);
+  });
+
   it('cancel cancels the working entries, not the stop and limit exits protecting an open position', async () => {
     const trade = await t.place({
       symbol: 'EURUSD',

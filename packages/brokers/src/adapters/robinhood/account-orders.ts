@@ -3,6 +3,7 @@
 // (POST .../cancel/, empty body), the cancel action (every open order of a pair), and the coins
 // held, for close and percent_of_position.
 import type { OrderResponse } from '@router/orders';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { isBrokerError } from '../../core/errors.ts';
 import { decimalField, stringField } from '../../core/json-read.ts';
 import { LOOKUP_WINDOW_AFTER_MS } from '../../core/lookup.ts';
@@ -56,7 +57,7 @@ export async function cancelOpenOrders(listing: Listing, symbol: string): Promis
       if (id && OPEN_STATES.includes(stringField(order, 'state') ?? '')) ids.push(id);
     }
   }
-  for (const id of ids) await cancelById(listing, id);
+  await cancelEach(ids, symbol, (id) => cancelById(listing, id));
   const description = ids.length ? `Canceled ${ids.length} open order(s) of ${symbol}` : `No open orders of ${symbol}`;
   return { id: ids.join(','), status: 'canceled', status_description: description };
 }

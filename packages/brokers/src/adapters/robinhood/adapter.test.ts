@@ -232,6 +232,30 @@ describe('orders the descriptor claims', () => {
     });
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const mine: string[] = [];
+    for (const price of [2900, 2901, 2902])
+      mine.push((await place(V1, { symbol: 'ETH-USD', action: 'buy', quantity: 0.1, limit_price: price })).id);
+    const body = { type: 'client_error', errors: [{ detail: 'Request was throttled.', attr: null }] };
+    // The first cancel goes through, the second is throttled.
+    fake.inject({ method: 'POST', path: /\/cancel\/$/, delayMs: 1 });
+    fake.inject({ method: 'POST', path: /\/cancel\/$/, status: 429, body });
+    const error = await failure(place(V1, { symbol: 'ETH-USD', action: 'cancel' }));
+    const stateOf = (id: string) => fake.orders.find((order) => order.id === id)?.state;
+    const canceled = mine.filter((id) => stateOf(id) === 'canceled');
+    const open = mine.filter((id) => stateOf(id) !== 'canceled');
+    expect([canceled.length, open.length]).toEqual([1, 2]);
+    expect(error.kind).toBe('RateLimited');
+    const told =
+      /; of the open orders of ETH-USD, only some were canceled: (.+); not (.+): check them at the broker$/.exec(
+        error.message,
+      );
+    expect([told?.[1], told?.[2]?.split(', ').sort()]).toEqual([canceled[0], open.sort()]);
+    expect(await place(V1, { symbol: 'ETH-USD', action: 'cancel' })).toMatchObject({
+      status_description: 'Canceled 2 open order(s) of ETH-USD',
+    });
+  });
+
   it('previews an order as it would be sent, sending nothing that places', async () => {
     const order = toOrder({ symbol: 'BTC-USD', action: 'buy', quantity: 0.002 });
     const preview = await broker.previewOrder(ctx, session, { accountId: V1, order, clientOrderId: 'p-1' });

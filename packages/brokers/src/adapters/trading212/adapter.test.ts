@@ -187,6 +187,27 @@ describe('close, cancel, lookups and holdings', () => {
     expect(gone.kind).toBe('OrderNotFound');
   });
 
+  it('a cancel of the pending orders of a symbol that fails partway says which were cancelled and which not', async () => {
+    const ids: string[] = [];
+    for (const price of [100, 101, 102]) {
+      ids.push((await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: price })).id);
+      time += 2_000;
+    }
+    time += 5_000;
+    // The first cancel goes through, the second meets an outage.
+    fake.failNext({ method: 'DELETE', path: /^\/api\/v0\/equity\/orders\/\d+$/, delayMs: 1 });
+    fake.failNext({ method: 'DELETE', path: /^\/api\/v0\/equity\/orders\/\d+$/, status: 400, body: {} });
+    const error = await failure(place({ symbol: 'AAPL', action: 'cancel' }));
+    const told =
+      /; of the open orders of AAPL_US_EQ, only some were canceled: (\d+); not (.+): check them at the broker$/.exec(
+        error.message,
+      );
+    expect([told?.[1], told?.[2]?.split(', ')].flat().sort()).toEqual([...ids].sort());
+    time += 5_000;
+    const rest = await place({ symbol: 'AAPL', action: 'cancel' });
+    expect(rest.id.split(',').sort()).toEqual(told?.[2]?.split(', ').sort());
+  });
+
   it('findOrder: by its id (pending, then history), else by terms around the send time', async () => {
     const signal = { symbol: 'AAPL', action: 'buy', quantity: 0.1 };
     const sentAt = time;

@@ -3,6 +3,7 @@
 // Trading 212 takes no client order id: an order is found again by its id, or by its terms.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { connectToEnvironment } from '../../core/environments.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
@@ -79,7 +80,7 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
       .filter((order) => tickerOf(order) === ticker)
       .map((order) => stringField(order, 'id'))
       .filter((id): id is string => id !== undefined);
-    for (const id of ids) await client.request({ method: 'DELETE', path: `/api/v0/equity/orders/${id}` });
+    await cancelEach(ids, ticker, (id) => client.request({ method: 'DELETE', path: `/api/v0/equity/orders/${id}` }));
     const description = ids.length
       ? `Cancelled ${ids.length} pending order(s) of ${ticker}`
       : `No pending orders of ${ticker}`;
