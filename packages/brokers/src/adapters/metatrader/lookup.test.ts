@@ -140,6 +140,32 @@ describe('close and cancel', () => {
     }
   });
 
+  it('a close of part refused at the second position after the first closed says what closed and where it stopped', async () => {
+    const first = await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.1 });
+    const second = await place({ symbol: 'BTCUSD', action: 'buy', quantity: 0.2 });
+    const trade = `/users/current/accounts/${DEMO_ID}/trade`;
+    world.fake.inject({ method: 'POST', path: trade, delayMs: 1 });
+    const body = { id: 1, error: 'ForbiddenError', message: 'Trading is not allowed for this account' };
+    world.fake.inject({ method: 'POST', path: trade, status: 403, body });
+    try {
+      const answer = await place({
+        symbol: 'BTCUSD',
+        action: 'close',
+        quantity: 50,
+        quantity_type: 'percent_of_position',
+      });
+      expect(answer).toMatchObject({
+        status: 'filled',
+        status_description: `Closed 50 % of 1 position(s) of BTCUSD; stopped at position ${second.id} (Trading is not allowed for this account): check it at the broker`,
+      });
+      expect([terminal()?.positions.get(first.id)?.volume, terminal()?.positions.get(second.id)?.volume]).toEqual([
+        0.05, 0.2,
+      ]);
+    } finally {
+      await world.broker.closePosition(world.ctx, session, accountId, 'BTCUSD');
+    }
+  });
+
   it('close with percent_of_position: 50 % of 0.58 lot is 0.29, not 0.28 (no binary noise in the rounding)', async () => {
     const opened = await place({ symbol: 'US30', action: 'buy', quantity: 0.58 });
     const before = world.fake.trades().length;

@@ -3,9 +3,11 @@
 // stop loss and take profit stay on what is left, and so do the pending exits (orders on the
 // closing side) that still fit it. MetaApi cannot change a pending order's volume (ORDER_MODIFY
 // moves its prices and expiration only), so an exit larger than what is left, which would open
-// the other way once triggered, is canceled after the close, and the answer names it.
+// the other way once triggered, is canceled after the close, and the answer names it. A part
+// refused after others closed stops there: the answer tells what closed and where it stopped.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
+import { type BrokerError, isBrokerError } from '../../core/errors.ts';
 import { cutEach, exitsCanceledOutcome } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { decimalField, type JsonRecord, stringField } from '../../core/json-read.ts';
@@ -28,6 +30,14 @@ export const tooSmall = (symbol: string, percent: number) =>
 const lots = (volume: number) => Number(volume.toFixed(2));
 const isLong = (position: JsonRecord) => stringField(position, 'type') !== 'POSITION_TYPE_SELL';
 
+/** Where closing parts stopped: the position refused (or perhaps closed in part) and those not tried. */
+function stoppedAt(positionId: string, error: BrokerError, untried: readonly JsonRecord[]): string {
+  const perhaps = error.outcomeUnknown ? ', perhaps closed in part (its outcome unknown)' : '';
+  const rest = untried.map((position) => stringField(position, 'id')).filter(Boolean);
+  const others = rest.length ? `; not tried: ${rest.join(', ')}` : '';
+  return `; stopped at position ${positionId}${perhaps} (${error.brokerMessage})${others}: check it at the broker`;
+}
+
 /** The lots left long and short once `parts` (position id → lots closed) are closed. */
 function leftOf(positions: readonly JsonRecord[], parts: ReadonlyMap<string, number>) {
   const left = { long: 0, short: 0 };
@@ -49,19 +59,28 @@ export async function closePart(
 ): Promise<OrderResponse> {
   const parts = new Map<string, number>();
   const closed: string[] = [];
-  for (const position of positions) {
+  const due = positions.filter((position) => lots(partOf(position, percent)) >= LOT_STEP);
+  let stopped = '';
+  for (const [index, position] of due.entries()) {
     const positionId = stringField(position, 'id') ?? '';
     const volume = lots(partOf(position, percent));
-    if (volume < LOT_STEP) continue;
-    const result = await sendTrade(ctx, http, link, { actionType: 'POSITION_PARTIAL', positionId, volume });
-    parts.set(positionId, volume);
-    closed.push(result.orderId ?? positionId);
+    try {
+      const result = await sendTrade(ctx, http, link, { actionType: 'POSITION_PARTIAL', positionId, volume });
+      parts.set(positionId, volume);
+      closed.push(result.orderId ?? positionId);
+    } catch (error) {
+      // Refused (or unknown) before anything closed: the whole signal is. After a part closed,
+      // what closed stands and the answer says where it stopped.
+      if (!closed.length || !isBrokerError(error)) throw error;
+      stopped = stoppedAt(positionId, error, due.slice(index + 1));
+      break;
+    }
   }
   if (!closed.length) throw tooSmall(symbol, percent);
   const answer: OrderResponse = {
     id: closed.join(','),
     status: 'filled',
-    status_description: `Closed ${percent} % of ${closed.length} position(s) of ${symbol}`,
+    status_description: `Closed ${percent} % of ${closed.length} position(s) of ${symbol}${stopped}`,
   };
   const left = leftOf(positions, parts);
   const long = positions.some(isLong);
