@@ -4,7 +4,8 @@
 import { BrokerError } from './errors.ts';
 
 /**
- * Cancels each of the `ids` (the open orders of `symbol`) in turn with `cancel`; their ids. When
+ * Cancels each of the `ids` (the open orders of `symbol`) in turn with `cancel`, which may answer
+ * false for one gone meanwhile (filled or canceled: not counted); the ids canceled. When
  * one fails after others were canceled, the error (its kind and outcomeUnknown kept) says which
  * were canceled, which one failed (canceled or not, unknown when its outcome is) and which were
  * not tried. A failure of the first is handed back as is: nothing was canceled.
@@ -17,7 +18,7 @@ export async function cancelEach(
   const done: string[] = [];
   for (const [index, id] of ids.entries()) {
     try {
-      await cancel(id);
+      if ((await cancel(id)) === false) continue;
     } catch (error) {
       if (!(error instanceof BrokerError) || done.length === 0) throw error;
       const rest = ids.slice(index + 1);

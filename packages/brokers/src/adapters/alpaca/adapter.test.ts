@@ -262,6 +262,33 @@ describe('orders', () => {
     );
   });
 
+  it('a close whose cancels fail partway says which exits were canceled and which not, and closes nothing', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'ORCL', action: 'buy', quantity: 2 }));
+    const exit = (signal: Record<string, unknown>) =>
+      broker.placeOrder(
+        ctx,
+        session,
+        input({ symbol: 'ORCL', action: 'sell', quantity: 2, duration: 'gtc', ...signal }),
+      );
+    const ids = [(await exit({ type: 'stop', stop_price: 90 })).id, (await exit({ limit_price: 500 })).id];
+    const path = /^\/v2\/orders\/[^/]+$/;
+    fake.inject({ method: 'DELETE', path, delayMs: 1 });
+    fake.inject({
+      method: 'DELETE',
+      path,
+      status: 403,
+      body: { code: 40310000, message: 'trading is halted for ORCL' },
+    });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'ORCL', action: 'close' })));
+    const told =
+      /^Alpaca: trading is halted for ORCL; of the open orders of ORCL, only some were canceled: (\S+); not (\S+): check them at the broker$/.exec(
+        error.message,
+      );
+    expect([told?.[1], told?.[2]].sort()).toEqual([...ids].sort());
+    expect(fake.requests.filter((r) => r.method === 'DELETE' && r.url.startsWith('/v2/positions/ORCL'))).toEqual([]);
+    await broker.closePosition(ctx, session, accountId, 'ORCL');
+  });
+
   it('a close of part keeps the symbol’s open orders, its exits replaced by ones for what is left', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'buy', quantity: 10 }));
     const stop = await broker.placeOrder(

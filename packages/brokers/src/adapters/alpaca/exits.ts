@@ -3,6 +3,7 @@
 // a close of part keeps the open orders, its exits cut to what is left. A repeated close finds no
 // position, so it cannot close twice.
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { closeFailedAfterCancel, cutEach, exitsCutOutcome } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
@@ -29,16 +30,14 @@ export async function cancelOpenOrders(
   const ids = (await openOrdersOf(http, symbol, orderClass))
     .map((order) => stringField(order, 'id'))
     .filter((id): id is string => id !== undefined);
-  const canceled: string[] = [];
-  for (const id of ids) {
+  return cancelEach(ids, alpacaSymbol(symbol, orderClass), async (id) => {
     const answer = await http.request({
       method: 'DELETE',
       path: `/v2/orders/${encodeURIComponent(id)}`,
       accept: [404, 422],
     });
-    if (answer.status < 300) canceled.push(id);
-  }
-  return canceled;
+    return answer.status < 300;
+  });
 }
 
 export async function cancelSymbol(http: HttpClient, order: Order, clientOrderId: string): Promise<OrderResponse> {

@@ -5,6 +5,7 @@
 // repeated close closes nothing.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, Holdings } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { decimalField, listOf, stringField } from '../../core/json-read.ts';
@@ -13,14 +14,15 @@ import { cancelPendingOrder, symbolItems } from './items.ts';
 import { closePart, LOT_STEP, partOf, tooSmall } from './partial-close.ts';
 import { sendTrade } from './trade.ts';
 
-/** Cancels the symbol's pending orders; ids of those canceled (one filled meanwhile is skipped). */
+/**
+ * Cancels the symbol's pending orders; ids of those canceled (one filled meanwhile is skipped). A
+ * failure after some were canceled names them (cancelEach).
+ */
 async function cancelPending(ctx: BrokerContext, http: HttpClient, link: MetaApiLink, symbol: string) {
-  const canceled: string[] = [];
-  for (const order of await symbolItems(http, link, 'orders', symbol)) {
-    const orderId = stringField(order, 'id');
-    if (orderId && (await cancelPendingOrder(ctx, http, link, orderId))) canceled.push(orderId);
-  }
-  return canceled;
+  const ids = (await symbolItems(http, link, 'orders', symbol))
+    .map((order) => stringField(order, 'id'))
+    .filter((id): id is string => id !== undefined);
+  return cancelEach(ids, symbol, (orderId) => cancelPendingOrder(ctx, http, link, orderId));
 }
 
 export async function cancelSymbol(

@@ -74,6 +74,24 @@ describe('close and cancel', () => {
     await world.broker.closePosition(world.ctx, session, accountId, 'GER40');
   });
 
+  it('a close whose cancels fail partway says which pending orders were canceled and which not, and closes nothing', async () => {
+    const opened = await place({ symbol: 'GER40', action: 'buy', quantity: 0.01 });
+    const stop = await place({ symbol: 'GER40', action: 'sell', quantity: 0.01, stop_price: 18_000 });
+    const target = await place({ symbol: 'GER40', action: 'sell', quantity: 0.01, limit_price: 19_000 });
+    const trade = `/users/current/accounts/${DEMO_ID}/trade`;
+    world.fake.inject({ method: 'POST', path: trade, delayMs: 1 });
+    const body = { id: 1, error: 'ForbiddenError', message: 'Trading is not allowed for this account' };
+    world.fake.inject({ method: 'POST', path: trade, status: 403, body });
+    const before = world.fake.trades().length;
+    const error = await brokerFailure(place({ symbol: 'GER40', action: 'close' }));
+    expect(error.message).toBe(
+      `MetaTrader: Trading is not allowed for this account; of the open orders of GER40, only some were canceled: ${stop.id}; not ${target.id}: check them at the broker`,
+    );
+    expect(tradesSince(world.fake, before).map((sent) => sent.actionType)).toEqual(['ORDER_CANCEL', 'ORDER_CANCEL']);
+    expect(terminal()?.positions.has(opened.id)).toBe(true);
+    await world.broker.closePosition(world.ctx, session, accountId, 'GER40');
+  });
+
   it('a part too small to close anything is refused before the pending orders (its exits) are canceled', async () => {
     await place({ symbol: 'GER40', action: 'buy', quantity: 0.01 });
     const target = await place({ symbol: 'GER40', action: 'sell', quantity: 0.01, limit_price: 30000 });

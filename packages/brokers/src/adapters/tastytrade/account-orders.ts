@@ -4,6 +4,7 @@
 // must belong to the connection.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { closeFailedAfterCancel, cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -231,7 +232,9 @@ export async function cancelOpenOrders(
     .filter((item) => listOf(item.legs).some((leg) => stringField(leg, 'symbol') === symbol))
     .map((item) => stringField(item, 'id'))
     .filter((id): id is string => id !== undefined);
-  for (const id of ids) await api.call(ctx, session, { method: 'DELETE', path: `${path}/${encodeURIComponent(id)}` });
+  await cancelEach(ids, symbol, (id) =>
+    api.call(ctx, session, { method: 'DELETE', path: `${path}/${encodeURIComponent(id)}` }),
+  );
   const description = ids.length ? `Canceled ${ids.length} live order(s) of ${symbol}` : `No live orders of ${symbol}`;
   return { id: ids.join(','), status: 'canceled', status_description: description };
 }

@@ -78,6 +78,28 @@ describe('close and cancel', () => {
     ]);
   });
 
+  it('a close whose cancels fail partway says which exits were canceled and which not, and closes nothing', async () => {
+    await place(session, { symbol: 'LRCX', action: 'buy', quantity: 2 }, 'lrcx');
+    const stop = await place(
+      session,
+      { symbol: 'LRCX', action: 'sell', quantity: 2, type: 'stop', stop_price: 50 },
+      'lrcx-stop',
+    );
+    const profit = await place(session, { symbol: 'LRCX', action: 'sell', quantity: 2, limit_price: 900 }, 'lrcx-tp');
+    const path = new RegExp(`^/accounts/${ACCOUNT}/orders/\\d+$`);
+    t.fake.failNext({ method: 'DELETE', path, delayMs: 1 });
+    const body = { error: { code: 'order_not_cancellable', message: 'Order is not cancellable' } };
+    t.fake.failNext({ method: 'DELETE', path, status: 422, body });
+    const before = postedBodies().length;
+    const error = await failure(place(session, { symbol: 'LRCX', action: 'close' }, 'lrcx-close'));
+    const told =
+      /^tastytrade: Order is not cancellable; of the open orders of LRCX, only some were canceled: (\d+); not (\d+): check them at the broker$/.exec(
+        error.message,
+      );
+    expect([told?.[1], told?.[2]].sort()).toEqual([stop.id, profit.id].sort());
+    expect(postedBodies().length).toBe(before);
+  });
+
   it('a close refused after the live orders were canceled for it says so: the position is still open, its exits gone', async () => {
     await place(session, { symbol: 'MU', action: 'buy', quantity: 2 }, 'mu');
     const stop = await place(
