@@ -3,6 +3,7 @@
 // all of it still cancels the contract's open orders first; a cut IBKR refuses is told, the close
 // standing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { brokerFailure } from '../../core/expect-failure.ts';
 import { ACCOUNT, type Connected, connected, input, sentSince } from './test-support.ts';
 
 let c: Connected;
@@ -29,7 +30,7 @@ describe('close of part of a position', () => {
     });
     const profit = await place({ symbol: 'MSFT', action: 'sell', quantity: 10, limit_price: 450, duration: 'gtc' });
     const small = await place({ symbol: 'MSFT', action: 'sell', quantity: 3, limit_price: 460 });
-    const dip = await place({ symbol: 'MSFT', action: 'buy', quantity: 10, limit_price: 400 });
+    const dip = await place({ symbol: 'MSFT', action: 'buy', quantity: 10, limit_price: 300 });
     const before = c.fake.requests.length;
     const closed = await place({ symbol: 'MSFT', action: 'close', quantity: 4 });
     expect(closed.status).toBe('filled');
@@ -118,5 +119,20 @@ describe('close of the whole position', () => {
     expect(sentSince(c.fake, before)).toContain(`DELETE ${modifyPath(stop.id)}`);
     expect(ledgerOrder(stop.id)?.status).toBe('Cancelled');
     expect(c.fake.ledger.accounts.get(ACCOUNT)?.positions.has(4815747)).toBe(false);
+  });
+
+  it('cancels that fail partway say which exits were canceled and which not, and close nothing', async () => {
+    await place({ symbol: 'IBM', action: 'buy', quantity: 3 });
+    const exit = (signal: Record<string, unknown>) =>
+      place({ symbol: 'IBM', action: 'sell', quantity: 3, duration: 'gtc', ...signal });
+    const stop = await exit({ type: 'stop', stop_price: 100 });
+    const profit = await exit({ limit_price: 300 });
+    c.fake.inject({ method: 'DELETE', path: modifyPath(profit.id), status: 200, body: { error: 'Order is locked' } });
+    const error = await brokerFailure(place({ symbol: 'IBM', action: 'close' }));
+    expect(error.message).toBe(
+      `Interactive Brokers: Order is locked; of the open orders of IBM, only some were canceled: ${stop.id}; not ${profit.id}: check them at the broker`,
+    );
+    expect(ledgerOrder(profit.id)?.status).toBe('PreSubmitted');
+    expect(c.fake.ledger.accounts.get(ACCOUNT)?.positions.get(8314)?.position).toBe(3);
   });
 });

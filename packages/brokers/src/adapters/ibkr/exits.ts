@@ -6,6 +6,7 @@
 // IBKR refuses within 24 hours, so it cannot close twice.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { isBrokerError } from '../../core/errors.ts';
 import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import { decimalField, type JsonRecord, listOf } from '../../core/json-read.ts';
@@ -48,22 +49,23 @@ export async function positionsOf({ api, ctx, session, accountId }: AccountCall)
   return positions;
 }
 
-/** Cancels the working orders of one contract; returns their ids (those gone meanwhile are skipped). */
-async function cancelContract(call: AccountCall, conid: number): Promise<string[]> {
+/** Cancels the working orders of one contract (`symbol`); their ids (those gone meanwhile are skipped). */
+async function cancelContract(call: AccountCall, conid: number, symbol: string): Promise<string[]> {
   const open = (await liveOrders(call.api, call.ctx, call.session, call.accountId, true)).filter(
     (order) => conidOf(order.conid) === conid && WORKING_STATUSES.has(String(order.status).toLowerCase()),
   );
-  const canceled: string[] = [];
-  for (const order of open) {
-    const id = String(order.orderId);
-    try {
-      await cancelById(call, id);
-      canceled.push(id);
-    } catch (error) {
-      if (!isBrokerError(error) || error.kind !== 'OrderNotFound') throw error;
-    }
-  }
-  return canceled;
+  return cancelEach(
+    open.map((order) => String(order.orderId)),
+    symbol,
+    (id) =>
+      cancelById(call, id).then(
+        () => true,
+        (error: unknown) => {
+          if (!isBrokerError(error) || error.kind !== 'OrderNotFound') throw error;
+          return false;
+        },
+      ),
+  );
 }
 
 const canceledAnswer = (ids: string[], fallbackId: string, symbol: string): OrderResponse => ({
@@ -74,7 +76,7 @@ const canceledAnswer = (ids: string[], fallbackId: string, symbol: string): Orde
 
 export async function cancelSymbol(call: AccountCall, contracts: Contracts, order: Order, clientOrderId: string) {
   const { conid } = await contracts.resolve(call.ctx, call.session, order.symbol, order.class);
-  return canceledAnswer(await cancelContract(call, conid), clientOrderId, order.symbol);
+  return canceledAnswer(await cancelContract(call, conid, order.symbol.trim()), clientOrderId, order.symbol);
 }
 
 /**
@@ -96,7 +98,7 @@ export async function closeSymbol(
   if (position > 0 && quantity > position)
     throw invalid(`close quantity ${quantity} exceeds the position of ${position}`);
   const whole = position === 0 || quantity === position;
-  const canceled = whole ? await cancelContract(call, instrument.conid) : [];
+  const canceled = whole ? await cancelContract(call, instrument.conid, symbol) : [];
   if (position === 0) {
     if (canceled.length > 0) return canceledAnswer(canceled, clientOrderId ?? '', order.symbol);
     throw invalid(`no position in ${order.symbol}`);

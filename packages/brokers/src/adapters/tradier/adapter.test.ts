@@ -286,6 +286,22 @@ describe('orders', () => {
     });
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const limit = (price: number) =>
+      broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'buy', quantity: 1, limit_price: price }));
+    const ids = [(await limit(10)).id, (await limit(11)).id];
+    const path = new RegExp(`^/v1/accounts/${accountId}/orders/\\d+$`);
+    fake.inject({ method: 'DELETE', path, delayMs: 1 });
+    fake.inject({ method: 'DELETE', path, status: 503, body: 'Service Unavailable' });
+    const error = await failure(broker.placeOrder(ctx, session, input({ symbol: 'INTC', action: 'cancel' })));
+    const told =
+      /; of the open orders of INTC, only some were canceled: (\d+); (\d+) perhaps \(its cancel's outcome unknown\): check them at the broker$/.exec(
+        error.message,
+      );
+    expect([told?.[1], told?.[2]].sort()).toEqual([...ids].sort());
+    expect(error.outcomeUnknown).toBe(true);
+  });
+
   it('a cancel of a stock cancels its stock orders, not the option spreads on it (listed under the underlying)', async () => {
     const spread = await broker.placeOrder(
       ctx,

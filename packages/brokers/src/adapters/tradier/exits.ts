@@ -4,6 +4,7 @@
 //   {"positions": {"position": {"symbol": "AAPL", "quantity": 10, "cost_basis": 1874.4, …}}}   ("null" when none)
 
 import type { Duration, Order, OrderAction, OrderResponse } from '@router/orders';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import type { HttpClient } from '../../core/http.ts';
@@ -67,17 +68,15 @@ export async function cancelOpenOrders(http: HttpClient, accountId: string, symb
   const targets = (await listOrders(http, accountId)).orders.filter(
     (order) => OPEN.has(stringField(order, 'status') ?? '') && orderInstrument(order) === instrument,
   );
-  const canceled: string[] = [];
-  for (const order of targets) {
-    const id = stringField(order, 'id') ?? '';
+  const ids = targets.map((order) => stringField(order, 'id') ?? '');
+  return cancelEach(ids, instrument, async (id) => {
     const answer = await http.request({
       method: 'DELETE',
       path: accountPath(accountId, `/orders/${id}`),
       accept: [400],
     });
-    if (answer.status < 300) canceled.push(id);
-  }
-  return canceled;
+    return answer.status < 300;
+  });
 }
 
 const EXIT_TYPES = new Set(['limit', 'stop', 'stop_limit']);

@@ -237,6 +237,28 @@ describe('cancel', () => {
     );
   });
 
+  it('a cancel signal that fails partway says which orders were canceled and which not', async () => {
+    const limit = (price: number) =>
+      c.broker.placeOrder(
+        c.ctx,
+        c.session,
+        input({ symbol: 'NSE:RELIANCE', action: 'buy', quantity: 1, limit_price: price }),
+      );
+    const [first, second] = [await limit(2000), await limit(2001)];
+    c.fake.inject({
+      method: 'DELETE',
+      path: `/orders/regular/${second.id}`,
+      ...kiteError(429, 'NetworkException', 'Too many requests'),
+    });
+    const error = await expectFailure(
+      c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'NSE:RELIANCE', action: 'cancel' }, 'cancelSome')),
+    );
+    expect(error).toMatchObject({
+      kind: 'RateLimited',
+      message: `Zerodha: rate limit reached (Too many requests); the order was not canceled; of the open orders of NSE:RELIANCE, only some were canceled: ${first.id}; not ${second.id}: check them at the broker`,
+    });
+  });
+
   it('a cancel signal cancels the symbol’s open orders', async () => {
     const first = await c.broker.placeOrder(
       c.ctx,

@@ -6,6 +6,7 @@
 
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, type JsonRecord, listOf, stringField } from '../../core/json-read.ts';
@@ -33,12 +34,13 @@ export async function cancelOpenOrders(
   const open = (await orderBook(api, ctx, session)).filter(
     (order) => !isFinal(order) && sameInstrument(order, exchange, tradingsymbol),
   );
-  const canceled: string[] = [];
-  // Stop legs of cover orders go with their entry: cancel entries first.
-  for (const order of open.filter((o) => !stringField(o, 'parent_order_id'))) {
-    canceled.push(await cancelKiteOrder(api, ctx, session, order));
-  }
-  return canceled;
+  // Stop legs of cover orders go with their entry: only entries are canceled.
+  const byId = new Map(
+    open.filter((o) => !stringField(o, 'parent_order_id')).map((o) => [stringField(o, 'order_id') ?? '', o] as const),
+  );
+  return cancelEach([...byId.keys()], instrumentKey(exchange, tradingsymbol), (id) =>
+    cancelKiteOrder(api, ctx, session, byId.get(id) ?? {}),
+  );
 }
 
 /** A cancel signal: the instrument's open orders canceled, their ids as the answer's. */
