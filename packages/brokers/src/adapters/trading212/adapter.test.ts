@@ -208,6 +208,25 @@ describe('close, cancel, lookups and holdings', () => {
     expect(rest.id.split(',').sort()).toEqual(told?.[2]?.split(', ').sort());
   });
 
+  it('a cancel of the pending orders of a symbol passes over one whose cancel is under way', async () => {
+    const first = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100 });
+    time += 2_000;
+    const second = await place({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 101 });
+    const listed = [...(fake.accounts.values() ?? [])].flatMap((account) => [...account.orders.values()]);
+    const cancelling = listed.find((order) => String(order.id) === first.id);
+    if (cancelling) cancelling.status = 'CANCELLING';
+    time += 5_000;
+    const answer = await place({ symbol: 'AAPL', action: 'cancel' });
+    expect(answer).toEqual({
+      id: second.id,
+      status: 'canceled',
+      status_description: 'Cancelled 1 pending order(s) of AAPL_US_EQ',
+    });
+    expect(fake.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
+      `/api/v0/equity/orders/${second.id}`,
+    ]);
+  });
+
   it('findOrder: by its id (pending, then history), else by terms around the send time', async () => {
     const signal = { symbol: 'AAPL', action: 'buy', quantity: 0.1 };
     const sentAt = time;

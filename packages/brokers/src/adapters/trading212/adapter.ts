@@ -31,6 +31,9 @@ export type Trading212Broker = BrokerWith<
   'checkOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
 >;
 
+/** Statuses (Order.status) of an order with nothing to cancel: done, or its cancel under way. */
+const DONE_STATUSES = new Set(['CANCELLING', 'CANCELLED', 'FILLED', 'REJECTED', 'REPLACED']);
+
 export function createTrading212Broker(options: Trading212BrokerOptions = {}): Trading212Broker {
   const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
   const instruments = createInstrumentCache();
@@ -77,7 +80,7 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
     const ticker = await tickerFor(ctx, session, client)(symbol);
     const { body } = await client.request({ path: '/api/v0/equity/orders' });
     const ids = listOf(body)
-      .filter((order) => tickerOf(order) === ticker)
+      .filter((order) => tickerOf(order) === ticker && !DONE_STATUSES.has(stringField(order, 'status') ?? ''))
       .map((order) => stringField(order, 'id'))
       .filter((id): id is string => id !== undefined);
     await cancelEach(ids, ticker, (id) => client.request({ method: 'DELETE', path: `/api/v0/equity/orders/${id}` }));

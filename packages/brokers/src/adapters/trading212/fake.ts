@@ -122,7 +122,9 @@ export async function startTrading212Fake(options: Trading212FakeOptions = {}) {
       }
     });
   }
-  const pending = (account: Account) => [...account.orders.values()].filter((order) => order.status === 'NEW');
+  // Active: not yet filled, cancelled or expired; one whose cancel is under way is listed as CANCELLING.
+  const pending = (account: Account) =>
+    [...account.orders.values()].filter((order) => order.status === 'NEW' || order.status === 'CANCELLING');
   app.get('/api/v0/equity/orders', async (request) =>
     pending(accountOf(request)).map((o) => orderView(o, instruments)),
   );
