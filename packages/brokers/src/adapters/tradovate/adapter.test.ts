@@ -438,6 +438,25 @@ describe('cancel, close, holdings', () => {
     expect(part.status_description).toBe('Closing 1 of 3 CLH7');
     await broker.closePosition(ctx, session, accountId, 'CLH27');
   });
+
+  it('close with percent_of_position under one contract is refused, not rounded up to one, and sends nothing', async () => {
+    await broker.placeOrder(ctx, session, input({ symbol: 'CLH27', action: 'buy', quantity: 1 }));
+    const sent = fake.requests.length;
+    // 50 % of 1 contract: rounded up to 1, the close would take all of it (100 %).
+    const refused = await failure(
+      broker.placeOrder(
+        ctx,
+        session,
+        input({ symbol: 'CLH27', action: 'close', quantity: 50, quantity_type: 'percent_of_position' }),
+      ),
+    );
+    expect(refused).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradovate: 50 % of the CLH7 position of 1 is less than one contract',
+    });
+    expect(fake.requests.slice(sent).filter((r) => r.method === 'POST' && r.url.includes('/order/'))).toEqual([]);
+    await broker.closePosition(ctx, session, accountId, 'CLH27');
+  });
 });
 
 describe('checkOrder (a test hook: check without placing)', () => {

@@ -54,7 +54,8 @@ export async function cancelSymbol(client: AccountClient, symbol: string, now: n
 export function closePart(order: Order | undefined): ((held: number) => number) | undefined {
   if (order?.quantity === undefined) return undefined;
   const { quantity, quantity_type: type } = order;
-  if (type === 'percent_of_position') return (held) => Math.min(Math.max(1, Math.floor((held * quantity) / 100)), held);
+  // Cut down to whole contracts, never up (the hair absorbs binary noise): 0 is refused by closeSymbol.
+  if (type === 'percent_of_position') return (held) => Math.min(Math.floor((held * quantity) / 100 + 1e-9), held);
   if (type !== 'fixed' || !Number.isInteger(quantity) || quantity < 1)
     throw invalid('close takes whole contracts or percent_of_position');
   return (held) => Math.min(quantity, held);
@@ -75,6 +76,10 @@ export async function closeSymbol(
   const net = decimalField(listOf(body).find(ofContract(client, contract)), 'netPos') ?? 0;
   if (net === 0) throw invalid(`no open position in ${contract.name}`);
   const part = partOf?.(Math.abs(net));
+  if (part !== undefined && part < 1)
+    throw invalid(
+      `${order?.quantity} % of the ${contract.name} position of ${Math.abs(net)} is less than one contract`,
+    );
   // Liquidation takes no clOrdId: only a close without a quantity uses it.
   if (part === undefined) {
     const answer = await client.call({
