@@ -240,6 +240,17 @@ describe('professional status bought with a plan', () => {
     expect(await groupOf(user.headers)).toBe(4);
   });
 
+  it('can be bought again once the plan that sold it ended (its booked payment is no pending one)', async () => {
+    const { user, subscriptionId } = await subscribe('pro-plan-ends-buys-again');
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver();
+    // The plan's Checkout session is complete and its payment booked under its invoice's id.
+    const again = await paymentSession(b, user.headers, { price: PROFESSIONAL });
+    expect(again.errors).toBeUndefined();
+    await deliver((await buy(b, user.headers, PROFESSIONAL)).events);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
+
   /** The portal's "Update plan" to another price, the rest of the period billed with the renewal. */
   const changePlan = (subscriptionId: string, priceId: string) => {
     const subscription = b.fake.store.get('subscription', subscriptionId);
