@@ -45,7 +45,13 @@ export interface AccountView {
   recurringPeriodCredits: number;
   /** Seconds since the epoch (SPEC §3). */
   recurringPeriodEnd: number | null;
-  metadata: { creditsTotal: number; recurring: Record<string, unknown>; payments: PaymentView[] };
+  metadata: {
+    creditsTotal: number;
+    recurring: Record<string, unknown>;
+    /** A plan for professional status alone beside the plan shown (billing plan.ts showMembership). */
+    membership?: Record<string, unknown>;
+    payments: PaymentView[];
+  };
   product: AccountProductView | null;
   payments: PaymentView[];
   signalsSpent: number;
@@ -103,6 +109,7 @@ export async function getAccount(services: Services, userId: number): Promise<Ac
     metadata: {
       creditsTotal: typeof stored.creditsTotal === 'number' ? stored.creditsTotal : 0,
       recurring: isObject(stored.recurring) ? stored.recurring : {},
+      ...(isObject(stored.membership) ? { membership: stored.membership } : {}),
       payments,
     },
     product: productView(row?.product),

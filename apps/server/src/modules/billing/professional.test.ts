@@ -430,6 +430,17 @@ describe('professional status sold by a plan without credits', () => {
       return rows[0]?.m ?? null;
     };
     expect(await membershipOf()).toMatchObject({ subscriptionId: membershipId, name: 'Professional membership' });
+    // …and answered to Account & Billing, which draws its card from account.metadata.membership.
+    const answered = await gql<{ account: { metadata: string } }>(
+      b.t.app,
+      '{ account { metadata } }',
+      {},
+      user.headers,
+    );
+    expect(JSON.parse(answered.data?.account.metadata ?? '{}').membership).toMatchObject({
+      subscriptionId: membershipId,
+      name: 'Professional membership',
+    });
     b.fake.subscriptions.renew(membershipId, { fail: true });
     await deliver();
     const failed = await membershipOf();
