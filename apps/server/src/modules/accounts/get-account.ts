@@ -4,6 +4,7 @@
 // Also what the screens need beside SPEC's fields: signals spent, the last grant (low-credit
 // banner), unlimited credits, card payments offered, the payments as typed entries.
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
+import { professionalAppliedAt } from '../../db/repositories/billing-account.repository.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
 import { listPayments, type PaymentRow } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
@@ -58,6 +59,8 @@ export interface AccountView {
   lastGrant: number | null;
   unlimited: boolean;
   cardPayments: boolean;
+  /** When the user last sent their application for professional status (ms), null when never. */
+  professionalAppliedAt: number | null;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -92,10 +95,11 @@ function productView(stored: Record<string, unknown> | null | undefined): Accoun
 
 /** The caller's account; a user without a row (made by SQL, not sign-up) has no credits. */
 export async function getAccount(services: Services, userId: number): Promise<AccountView> {
-  const [row, grant, paid] = await Promise.all([
+  const [row, grant, paid, applied] = await Promise.all([
     findAccountOfUser(services.db, userId),
     lastGrant(services.db, userId),
     listPayments(services.db, userId, RECENT_PAYMENTS),
+    professionalAppliedAt(services.db, userId),
   ]);
   const stored = row?.metadata ?? {};
   const payments = paid.map(paymentView);
@@ -118,5 +122,6 @@ export async function getAccount(services: Services, userId: number): Promise<Ac
     lastGrant: grant,
     unlimited: services.config.SIGNAL_CREDITS.unlimited,
     cardPayments: services.config.STRIPE_SECRET_KEY !== undefined,
+    professionalAppliedAt: applied?.getTime() ?? null,
   };
 }

@@ -63,6 +63,31 @@ describe('accountUpgrade', () => {
     expect(blank.errors?.[0]?.extensions?.field).toBe('businessContact');
   });
 
+  it('answers when the application was sent (account.professionalAppliedAt), null before; sent again, it is one', async () => {
+    const user = await newCustomer(b, 'apply-on-file');
+    const appliedAt = async () =>
+      (
+        await gql<{ account: { professionalAppliedAt: number | null } }>(
+          b.t.app,
+          '{ account { professionalAppliedAt } }',
+          {},
+          user.headers,
+        )
+      ).data?.account.professionalAppliedAt;
+    expect(await appliedAt()).toBeNull();
+    const before = Date.now();
+    expect((await gql(b.t.app, UPGRADE, { m: application() }, user.headers)).data).toEqual({ accountUpgrade: true });
+    const first = await appliedAt();
+    expect(first).toBeGreaterThanOrEqual(before - 1000);
+    expect((await gql(b.t.app, UPGRADE, { m: application() }, user.headers)).data).toEqual({ accountUpgrade: true });
+    expect(await appliedAt()).toBeGreaterThanOrEqual(first ?? 0);
+    const { rows } = await b.t.services.db.$client.query(
+      'select count(*)::int as n from professional_applications where user_id = $1',
+      [user.id],
+    );
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+
   it('grants group 16 when the payment completes, from the webhook only', async () => {
     const user = await newCustomer(b, 'apply-pay');
     expect((await gql(b.t.app, UPGRADE, { m: application() }, user.headers)).data).toEqual({ accountUpgrade: true });
