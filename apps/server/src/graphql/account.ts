@@ -70,6 +70,11 @@ const AccountRef = builder.objectRef<AccountView>('Account').implement({
     }),
     unlimited: t.exposeBoolean('unlimited', { description: 'SIGNAL_CREDITS=unlimited: signals are not metered' }),
     cardPayments: t.exposeBoolean('cardPayments', { description: 'this server takes card payments (Stripe)' }),
+    professionalAppliedAt: t.exposeFloat('professionalAppliedAt', {
+      nullable: true,
+      description:
+        'when the caller last sent their application for professional status (accountUpgrade), milliseconds since the epoch; null when never',
+    }),
   }),
 });
 

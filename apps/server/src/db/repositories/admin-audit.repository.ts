@@ -98,15 +98,27 @@ export async function listAuditEntries(db: Executor, page: { limit: number; befo
 }
 
 /**
+ * The newest administrator's decision on the user's professional status ('professional_grant' or
+ * 'professional_remove'), with its time; null when none was ever made.
+ */
+export async function adminProfessionalDecision(
+  db: Executor,
+  userId: number,
+): Promise<{ granted: boolean; at: Date } | null> {
+  const { rows } = await db.execute<Row<{ action: string; at: number }>>(sql`
+    select action, (extract(epoch from created_at) * 1000)::float8 as at from admin_audit_log
+    where target_id = ${userId}
+      and action in (${AUDIT_ACTIONS.professionalGrant}, ${AUDIT_ACTIONS.professionalRemove})
+    order by id desc limit 1`);
+  const row = rows[0];
+  return row ? { granted: row.action === AUDIT_ACTIONS.professionalGrant, at: new Date(row.at) } : null;
+}
+
+/**
  * Whether an administrator's grant holds the user's professional status: their newest
  * 'professional_grant' or 'professional_remove' is a grant. Such a grant is a source of the status
  * of its own; only an administrator's removal ends it (never a plan ending or a refund).
  */
 export async function adminGrantsProfessional(db: Executor, userId: number): Promise<boolean> {
-  const { rows } = await db.execute<Row<{ action: string }>>(sql`
-    select action from admin_audit_log
-    where target_id = ${userId}
-      and action in (${AUDIT_ACTIONS.professionalGrant}, ${AUDIT_ACTIONS.professionalRemove})
-    order by id desc limit 1`);
-  return rows[0]?.action === AUDIT_ACTIONS.professionalGrant;
+  return (await adminProfessionalDecision(db, userId))?.granted === true;
 }

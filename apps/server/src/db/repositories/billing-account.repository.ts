@@ -170,13 +170,18 @@ export async function saveProfessionalApplication(
     .onConflictDoUpdate({ target: professionalApplications.userId, set: { answers, submittedAt: new Date() } });
 }
 
-export async function hasProfessionalApplication(db: Executor, userId: number): Promise<boolean> {
-  const rows = await db
-    .select({ userId: professionalApplications.userId })
+/** When the user last sent their application for professional status, or null when never. */
+export async function professionalAppliedAt(db: Executor, userId: number): Promise<Date | null> {
+  const [row] = await db
+    .select({ submittedAt: professionalApplications.submittedAt })
     .from(professionalApplications)
     .where(eq(professionalApplications.userId, userId))
     .limit(1);
-  return rows.length > 0;
+  return row?.submittedAt ?? null;
+}
+
+export async function hasProfessionalApplication(db: Executor, userId: number): Promise<boolean> {
+  return (await professionalAppliedAt(db, userId)) !== null;
 }
 
 /**

@@ -102,14 +102,30 @@ export async function findLedgerEntry(db: Executor, cause: string, reference: st
 export const PLAN_CHANGE_NOTE = 'plan changed within its period';
 
 /**
+ * SQL: whether the 'period' or 'lapse' row `p` (an alias) is a plan change's within its period.
+ * Its note says so; rows written before the note existed are known by their shape: a change shown
+ * by customer.subscription.updated is referenced '<subscription id>:<event id>' (a period's
+ * rows, by its invoice id; a plan's end, 'ended:<subscription id>'); a change invoiced at once
+ * writes a 'period' row of 0 credits when it added none (a period started gives its credits), and
+ * a downgrade's 'lapse' row has the balance after of its own 'period' row (a period started lowers
+ * the balance with its lapse, then raises it with its credits). An upgrade invoiced at once
+ * before the note (one 'period' row of the difference) still reads as a period started.
+ */
+const planChangeSql = (p: string) =>
+  `(${p}.note is not distinct from '${PLAN_CHANGE_NOTE}' or ${p}.reference like 'sub\\_%:%'
+    or (${p}.cause = 'period' and ${p}.credits = 0)
+    or (${p}.cause = 'lapse' and exists (select 1 from credit_ledger c where c.cause = 'period'
+      and c.reference = ${p}.reference and c.user_id = ${p}.user_id and c.balance_after = ${p}.balance_after)))`;
+
+/**
  * SQL: whether the plan period the ledger row `l` (an alias) was written in is over: a period
  * started or the plan ended after it (a 'period' or 'lapse' row of its user came later, other than
- * a plan change's within the period; a user's rows are written under the account's lock, so their
- * ids and times follow its history).
+ * a plan change's within the period, planChangeSql; a user's rows are written under the account's
+ * lock, so their ids and times follow its history).
  */
 export const periodOverSinceSql = (l: string) =>
   `exists (select 1 from credit_ledger p where p.user_id = ${l}.user_id and p.created_at >= ${l}.created_at
-    and p.id > ${l}.id and p.cause in ('period', 'lapse') and p.note is distinct from '${PLAN_CHANGE_NOTE}')`;
+    and p.id > ${l}.id and p.cause in ('period', 'lapse') and not ${planChangeSql('p')})`;
 
 /** Whether the plan period the ledger row `ledgerId` was written in is over (periodOverSinceSql). */
 export async function periodOverSince(db: Executor, ledgerId: number): Promise<boolean> {

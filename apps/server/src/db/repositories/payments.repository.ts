@@ -67,13 +67,20 @@ export async function findPaymentByInvoice(db: Executor, userId: number, stripeI
 
 /**
  * Whether the user keeps a one-time payment for professional status (our Checkout session sold
- * it, not all of its money given back), other than `except` (a payment's reference).
+ * it, not all of its money given back), other than `except` (a payment's reference), bought after
+ * `boughtAfter` when given (an administrator's removal: what was bought before it gives nothing).
  */
-export async function keepsProfessionalPayment(db: Executor, userId: number, except: string | null): Promise<boolean> {
+export async function keepsProfessionalPayment(
+  db: Executor,
+  userId: number,
+  except: string | null,
+  boughtAfter: Date | null = null,
+): Promise<boolean> {
+  const since = boughtAfter === null ? sql`true` : sql`s.created_at > ${boughtAfter.toISOString()}::timestamptz`;
   const { rows } = await db.execute(sql`
     select 1 from payments p join payment_sessions s on s.stripe_id = p.reference and s.user_id = p.user_id
     where p.user_id = ${userId} and s.professional and (p.refunded < p.price or p.price = 0)
-      and p.reference is distinct from ${except}
+      and p.reference is distinct from ${except} and ${since}
     limit 1`);
   return rows.length > 0;
 }

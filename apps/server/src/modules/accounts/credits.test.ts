@@ -188,6 +188,51 @@ describe('credits', () => {
     await expectBalancedLedger(t, userId);
   });
 
+  it("gives a signal's period credit back after a plan change written before changes carried their note", async () => {
+    const userId = await newUser();
+    await inTransaction(t, (tx) =>
+      startCreditPeriod(tx, userId, { credits: 3, periodEnd: day(31), reference: 'in_legacy_1' }),
+    );
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'sig-legacy-1'));
+    await inTransaction(t, (tx) => spendCredits(tx, userId, 1, 'sig-legacy-2'));
+    // The rows the code of 2026-11-27 02:25–18:11 wrote for a change, with no note (the ledger
+    // takes no UPDATE, so they stay so), and the account as that code left it.
+    const legacy = async (rows: Array<[number, string, string]>, recurring: number, periodCredits: number) => {
+      for (const [credits, cause, reference] of rows) {
+        await t.services.db.$client.query(
+          `insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after)
+           select user_id, $2, $2, $3, $4, credits + $5 from accounts where user_id = $1`,
+          [userId, credits, cause, reference, recurring],
+        );
+      }
+      await t.services.db.$client.query(
+        'update accounts set recurring_credits = $2, recurring_period_credits = $3 where user_id = $1',
+        [userId, recurring, periodCredits],
+      );
+    };
+    // Down to 2 a period, invoiced at once: the credit left lapses, none added.
+    await legacy(
+      [
+        [-1, 'lapse', 'in_legacy_2'],
+        [0, 'period', 'in_legacy_2'],
+      ],
+      0,
+      2,
+    );
+    expect(await inTransaction(t, (tx) => refundCredits(tx, userId, 'sig-legacy-1'))).toMatchObject({
+      credits: 1,
+      recurring: 1,
+      note: null,
+    });
+    // Up to 3 again, billed with the renewal (customer.subscription.updated): one more.
+    await legacy([[1, 'period', 'sub_legacy:evt_1']], 2, 3);
+    expect(await inTransaction(t, (tx) => refundCredits(tx, userId, 'sig-legacy-2'))).toMatchObject({
+      credits: 1,
+      recurring: 1,
+    });
+    expect(await accountOf(t, userId)).toMatchObject({ balance: 3, recurring_credits: 3, signals_spent: 0 });
+  });
+
   it('refunds only the owner of a spend', async () => {
     const [owner, other] = [await newUser(), await newUser()];
     await inTransaction(t, (tx) => grantCredits(tx, owner, 2, 'signup'));

@@ -4,6 +4,7 @@
 // Also what the screens need beside SPEC's fields: signals spent, the last grant (low-credit
 // banner), unlimited credits, card payments offered, the payments as typed entries.
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
+import { professionalAppliedAt } from '../../db/repositories/billing-account.repository.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
 import { listPayments, type PaymentRow } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
@@ -45,13 +46,21 @@ export interface AccountView {
   recurringPeriodCredits: number;
   /** Seconds since the epoch (SPEC §3). */
   recurringPeriodEnd: number | null;
-  metadata: { creditsTotal: number; recurring: Record<string, unknown>; payments: PaymentView[] };
+  metadata: {
+    creditsTotal: number;
+    recurring: Record<string, unknown>;
+    /** A plan for professional status alone beside the plan shown (billing plan.ts showMembership). */
+    membership?: Record<string, unknown>;
+    payments: PaymentView[];
+  };
   product: AccountProductView | null;
   payments: PaymentView[];
   signalsSpent: number;
   lastGrant: number | null;
   unlimited: boolean;
   cardPayments: boolean;
+  /** When the user last sent their application for professional status (ms), null when never. */
+  professionalAppliedAt: number | null;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -86,10 +95,11 @@ function productView(stored: Record<string, unknown> | null | undefined): Accoun
 
 /** The caller's account; a user without a row (made by SQL, not sign-up) has no credits. */
 export async function getAccount(services: Services, userId: number): Promise<AccountView> {
-  const [row, grant, paid] = await Promise.all([
+  const [row, grant, paid, applied] = await Promise.all([
     findAccountOfUser(services.db, userId),
     lastGrant(services.db, userId),
     listPayments(services.db, userId, RECENT_PAYMENTS),
+    professionalAppliedAt(services.db, userId),
   ]);
   const stored = row?.metadata ?? {};
   const payments = paid.map(paymentView);
@@ -103,6 +113,7 @@ export async function getAccount(services: Services, userId: number): Promise<Ac
     metadata: {
       creditsTotal: typeof stored.creditsTotal === 'number' ? stored.creditsTotal : 0,
       recurring: isObject(stored.recurring) ? stored.recurring : {},
+      ...(isObject(stored.membership) ? { membership: stored.membership } : {}),
       payments,
     },
     product: productView(row?.product),
@@ -111,5 +122,6 @@ export async function getAccount(services: Services, userId: number): Promise<Ac
     lastGrant: grant,
     unlimited: services.config.SIGNAL_CREDITS.unlimited,
     cardPayments: services.config.STRIPE_SECRET_KEY !== undefined,
+    professionalAppliedAt: applied?.getTime() ?? null,
   };
 }

@@ -19,6 +19,7 @@ import { findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
 import { ensureCustomer } from './customer.ts';
 import { discountId, resolveDiscount } from './discounts.ts';
+import { idOf } from './events/types.ts';
 import {
   expireOpenPlanCheckouts,
   hasRunningPlan,
@@ -117,7 +118,9 @@ async function professionalPending(
     for (const session of complete.data) {
       if (!(await sellsProfessional(session))) continue;
       if (session.payment_status === 'unpaid' && !(await stillPaying(stripe, session))) continue;
-      if (!(await findPaymentByReference(services.db, session.id))) return true;
+      // A plan's payment is booked under its first invoice, a one-time payment under the session.
+      const reference = session.mode === 'subscription' ? idOf(session.invoice) : session.id;
+      if (reference && !(await findPaymentByReference(services.db, reference))) return true;
     }
     return false;
   } catch (error) {

@@ -5,7 +5,7 @@
 // (credits.ts: once per invoice, never an older period after a newer one).
 import { GROUP } from '@router/shared';
 import type Stripe from 'stripe';
-import { adminGrantsProfessional } from '../../db/repositories/admin-audit.repository.ts';
+import { adminProfessionalDecision } from '../../db/repositories/admin-audit.repository.ts';
 import { changeGroup } from '../../db/repositories/administrators.repository.ts';
 import {
   clearMembership,
@@ -19,6 +19,7 @@ import {
   showsProfessionalPlan,
 } from '../../db/repositories/billing-account.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
+import { findPaymentSession } from '../../db/repositories/payment-sessions.repository.ts';
 import { keepsProfessionalPayment, recordPayment } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { startCreditPeriod } from '../accounts/credits.ts';
@@ -304,9 +305,34 @@ export interface ProfessionalSource {
 }
 
 /**
+ * When an administrator last removed the user's professional status (their newest decision on it
+ * is a removal), else null. A removal holds until an administrator grants it again or the user
+ * buys it anew: what was bought before it (a plan's renewals included) gives it back no more.
+ */
+async function adminRemovedAt(tx: Transaction, userId: number): Promise<Date | null> {
+  const decision = await adminProfessionalDecision(tx, userId);
+  return decision && !decision.granted ? decision.at : null;
+}
+
+/** Whether a purchase made at `boughtAt` may give professional status (adminRemovedAt). */
+export async function purchaseGivesProfessional(tx: Transaction, userId: number, boughtAt: Date): Promise<boolean> {
+  const removedAt = await adminRemovedAt(tx, userId);
+  return removedAt === null || boughtAt.getTime() > removedAt.getTime();
+}
+
+/** When the plan was bought: our Checkout row of it (metadata.payment_session), else when Stripe made it. */
+export async function planBoughtAt(tx: Transaction, userId: number, subscription: Stripe.Subscription): Promise<Date> {
+  const id = subscription.metadata?.payment_session;
+  const row = id && /^\d{1,15}$/.test(id) ? await findPaymentSession(tx, Number(id)) : undefined;
+  return row?.userId === userId ? row.createdAt : new Date(subscription.created * 1000);
+}
+
+/**
  * Whether professional status stands without `source` (refunded, the plan ended or changed): an
- * administrator's grant (until an administrator removes it), a one-time payment for it kept, or another plan that sells it and runs past its trial (as Stripe
- * holds the customer's subscriptions now). Asks Stripe: read it before the account is locked.
+ * administrator's grant (until an administrator removes it), a one-time payment for it kept, or
+ * another plan that sells it and runs past its trial (as Stripe holds the customer's subscriptions
+ * now), either bought after an administrator's removal, if any. Asks Stripe: read it before the
+ * account is locked.
  */
 export async function professionalHeldElsewhere(
   stripe: StripeClient,
@@ -314,20 +340,23 @@ export async function professionalHeldElsewhere(
   userId: number,
   source: ProfessionalSource,
 ): Promise<boolean> {
-  if (await adminGrantsProfessional(tx, userId)) return true;
-  if (await keepsProfessionalPayment(tx, userId, source.reference ?? null)) return true;
+  const decision = await adminProfessionalDecision(tx, userId);
+  if (decision?.granted) return true;
+  const removedAt = decision?.at ?? null;
+  if (await keepsProfessionalPayment(tx, userId, source.reference ?? null, removedAt)) return true;
   const customer = (await findBillingAccount(tx, userId))?.stripeCustomerId;
   if (!customer) return false;
   const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
-  return subscriptions.data.some((subscription) => {
+  for (const subscription of subscriptions.data) {
     const plan = planOf(subscription);
-    return (
+    const sells =
       subscription.id !== source.subscriptionId &&
       subscription.status !== 'trialing' &&
       plan.running &&
-      plan.professional
-    );
-  });
+      plan.professional;
+    if (sells && (removedAt === null || (await planBoughtAt(tx, userId, subscription)) > removedAt)) return true;
+  }
+  return false;
 }
 
 /** Takes professional status away as `source` no longer holds it, unless another does. True when it went. */
@@ -359,7 +388,9 @@ export async function planDropsProfessional(
   return lost && !(await professionalHeldElsewhere(stripe, tx, userId, { subscriptionId: plan.subscriptionId }));
 }
 
-export async function grantProfessional(tx: Transaction, userId: number): Promise<void> {
+/** Grants professional status paid for by a purchase made at `boughtAt`, unless an administrator removed it since. */
+export async function grantProfessional(tx: Transaction, userId: number, boughtAt: Date): Promise<void> {
+  if (!(await purchaseGivesProfessional(tx, userId, boughtAt))) return;
   await changeGroup(tx, userId, { add: GROUP.PROFESSIONAL });
   await markProfessionalPaid(tx, userId);
 }
@@ -446,7 +477,9 @@ export async function applyPlanPayment(
     });
     // Not by a payment delivered after its plan ended (the end took the status away, if given),
     // nor by a free trial's: the status comes with the first invoice that pays for it.
-    if (recorded && payment.period && !trial && plan.professional && plan.running) await grantProfessional(tx, userId);
+    if (recorded && payment.period && !trial && plan.professional && plan.running) {
+      await grantProfessional(tx, userId, await planBoughtAt(tx, userId, subscription));
+    }
     changed ||= recorded;
   }
   if (await isCurrentPlan(tx, userId, plan)) {

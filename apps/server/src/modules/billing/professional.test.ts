@@ -63,6 +63,31 @@ describe('accountUpgrade', () => {
     expect(blank.errors?.[0]?.extensions?.field).toBe('businessContact');
   });
 
+  it('answers when the application was sent (account.professionalAppliedAt), null before; sent again, it is one', async () => {
+    const user = await newCustomer(b, 'apply-on-file');
+    const appliedAt = async () =>
+      (
+        await gql<{ account: { professionalAppliedAt: number | null } }>(
+          b.t.app,
+          '{ account { professionalAppliedAt } }',
+          {},
+          user.headers,
+        )
+      ).data?.account.professionalAppliedAt;
+    expect(await appliedAt()).toBeNull();
+    const before = Date.now();
+    expect((await gql(b.t.app, UPGRADE, { m: application() }, user.headers)).data).toEqual({ accountUpgrade: true });
+    const first = await appliedAt();
+    expect(first).toBeGreaterThanOrEqual(before - 1000);
+    expect((await gql(b.t.app, UPGRADE, { m: application() }, user.headers)).data).toEqual({ accountUpgrade: true });
+    expect(await appliedAt()).toBeGreaterThanOrEqual(first ?? 0);
+    const { rows } = await b.t.services.db.$client.query(
+      'select count(*)::int as n from professional_applications where user_id = $1',
+      [user.id],
+    );
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+
   it('grants group 16 when the payment completes, from the webhook only', async () => {
     const user = await newCustomer(b, 'apply-pay');
     expect((await gql(b.t.app, UPGRADE, { m: application() }, user.headers)).data).toEqual({ accountUpgrade: true });
@@ -238,6 +263,17 @@ describe('professional status bought with a plan', () => {
     await b.stripe.subscriptions.cancel(subscriptionId);
     await deliver();
     expect(await groupOf(user.headers)).toBe(4);
+  });
+
+  it('can be bought again once the plan that sold it ended (its booked payment is no pending one)', async () => {
+    const { user, subscriptionId } = await subscribe('pro-plan-ends-buys-again');
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver();
+    // The plan's Checkout session is complete and its payment booked under its invoice's id.
+    const again = await paymentSession(b, user.headers, { price: PROFESSIONAL });
+    expect(again.errors).toBeUndefined();
+    await deliver((await buy(b, user.headers, PROFESSIONAL)).events);
+    expect(await groupOf(user.headers)).toBe(4 | 16);
   });
 
   /** The portal's "Update plan" to another price, the rest of the period billed with the renewal. */
@@ -419,6 +455,17 @@ describe('professional status sold by a plan without credits', () => {
       return rows[0]?.m ?? null;
     };
     expect(await membershipOf()).toMatchObject({ subscriptionId: membershipId, name: 'Professional membership' });
+    // …and answered to Account & Billing, which draws its card from account.metadata.membership.
+    const answered = await gql<{ account: { metadata: string } }>(
+      b.t.app,
+      '{ account { metadata } }',
+      {},
+      user.headers,
+    );
+    expect(JSON.parse(answered.data?.account.metadata ?? '{}').membership).toMatchObject({
+      subscriptionId: membershipId,
+      name: 'Professional membership',
+    });
     b.fake.subscriptions.renew(membershipId, { fail: true });
     await deliver();
     const failed = await membershipOf();

@@ -722,6 +722,27 @@ describe('a failed renewal delivered late', () => {
   });
 });
 
+describe('failed renewal attempts delivered out of order', () => {
+  it('shows the attempts as Stripe holds them now: no retry date once Stripe stopped retrying', async () => {
+    const user = await newCustomer(b, 'retries-out-of-order');
+    const { events } = await buy(b, user.headers, PLAN_MONTHLY);
+    await deliverAll(events);
+    const subscriptionId = objectOf(ofType(events, 'customer.subscription.created')).id;
+    const invoice = b.fake.subscriptions.renew(subscriptionId, { fail: true });
+    const first = ofType(takeEvents(b), 'invoice.payment_failed');
+    // Stripe's last retry fails too: no further attempt.
+    Object.assign(b.fake.store.get('invoice', String(invoice.id)), { attempt_count: 4, next_payment_attempt: null });
+    const last = b.fake.webhooks.emit('invoice.payment_failed', b.fake.store.get('invoice', String(invoice.id)));
+    takeEvents(b);
+    for (const event of [last, first]) expect((await postEvent(b, event)).status).toBe(200);
+    const answer = await gql<{ account: { metadata: string } }>(b.t.app, '{ account { metadata } }', {}, user.headers);
+    const metadata = JSON.parse(answer.data?.account.metadata ?? '{}') as {
+      recurring: { paymentFailed?: { invoiceId: string; nextAttempt: number | null } };
+    };
+    expect(metadata.recurring.paymentFailed).toMatchObject({ invoiceId: invoice.id, nextAttempt: null });
+  });
+});
+
 describe('a plan replaced by a shorter one', () => {
   it('books the new plan’s period although the ended yearly plan’s period ran longer', async () => {
     const yearly = await b.stripe.prices.create({

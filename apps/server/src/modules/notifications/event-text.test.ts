@@ -18,4 +18,9 @@ describe('credit events in words', () => {
     ]);
     expect(describeEvent('credits.low', { balance: 0, threshold: 0 }, title).details).toEqual([['Signals left', '0']]);
   });
+
+  it('says "1 signal left", not "1 signals" (a free account of 5 is low at 1)', () => {
+    expect(describeEvent('credits.low', { balance: 1, threshold: 1 }, title).summary).toBe('You have 1 signal left');
+    expect(describeEvent('credits.low', { balance: 3, threshold: 20 }, title).summary).toBe('You have 3 signals left');
+  });
 });

@@ -176,7 +176,9 @@ function connectorText(type: string, data: Data, title: Title): EventText {
 function creditsText(type: string, data: Data): EventText {
   const exhausted = type === 'credits.exhausted';
   return {
-    summary: exhausted ? 'You have no signals left' : `You have ${text(data.balance) ?? 'few'} signals left`,
+    summary: exhausted
+      ? 'You have no signals left'
+      : `You have ${text(data.balance) ?? 'few'} ${data.balance === 1 ? 'signal' : 'signals'} left`,
     intro: exhausted
       ? 'Live webhooks refuse signals until you add credits.'
       : 'Add credits before they run out, so live webhooks keep placing orders.',

@@ -25,6 +25,7 @@ export const AccountCreditsDocument = graphql(`
       signalsSpent
       unlimited
       cardPayments
+      professionalAppliedAt
       metadata
       product {
         name

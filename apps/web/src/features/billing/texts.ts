@@ -32,6 +32,8 @@ export const CARD_FORM_UNAVAILABLE =
 /** The professional application's payment and its return (SPEC §2: success content not shown; ours). */
 export const UPGRADE_TEXT = {
   applied: 'Your application was received.',
+  /** The card on Account & Billing once the application is on file, its payment not made. */
+  payToFinish: 'Professional status starts once its payment is made.',
   notOnSale:
     'Professional status is not on sale on this server: an administrator reviews your application and grants it.',
   waiting: 'Thank you: your payment went through. Professional status starts as soon as Stripe confirms it.',

@@ -20,6 +20,7 @@ const account = (overrides: Record<string, unknown> = {}) => ({
   signalsSpent: 0,
   unlimited: false,
   cardPayments: true,
+  professionalAppliedAt: null,
   metadata: '{"recurring":{}}',
   product: null,
   payments: [],
@@ -535,6 +536,31 @@ describe('Account & Billing with card payments', () => {
     await renderRoute('/me/account', { user: fakeUser(CUSTOMER | PROFESSIONAL), handlers: server() });
     await screen.findByTestId('product-price_pack');
     expect(screen.queryByText('Request professional status')).toBeNull();
+  });
+
+  it('leads a user whose application is on file on to its payment, not to the whole form again', async () => {
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ professionalAppliedAt: Date.UTC(2026, 10, 20) }),
+    });
+    const card = await screen.findByTestId('professional-card');
+    expect(card.textContent).toContain('Your application was received.');
+    expect(within(card).getByRole('link', { name: 'Continue to payment' }).getAttribute('href')).toBe(
+      '/me/account/upgrade/checkout',
+    );
+    expect(within(card).getByRole('link', { name: 'Change your answers' }).getAttribute('href')).toBe(
+      '/me/account/upgrade',
+    );
+    expect(within(card).queryByRole('link', { name: 'Apply for professional status' })).toBeNull();
+    // Without card payments an administrator grants it: no payment to continue to.
+    document.body.innerHTML = '';
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ professionalAppliedAt: Date.UTC(2026, 10, 20), cardPayments: false }),
+    });
+    const offline = await screen.findByTestId('professional-card');
+    expect(offline.textContent).toContain('an administrator reviews your application and grants it');
+    expect(within(offline).queryByRole('link', { name: 'Continue to payment' })).toBeNull();
   });
 });
 

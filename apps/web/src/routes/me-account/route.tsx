@@ -86,7 +86,9 @@ export function Component() {
           <PaymentsTable payments={data.payments} />
         </>
       )}
-      {!session.isProfessional && <ProfessionalCard />}
+      {!session.isProfessional && data && (
+        <ProfessionalCard appliedAt={data.professionalAppliedAt ?? null} cardPayments={data.cardPayments} />
+      )}
       <LedgerTable key={ledgerVersion} />
     </>
   );

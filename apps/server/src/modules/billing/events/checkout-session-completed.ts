@@ -125,7 +125,9 @@ export const checkoutSessionCompleted: EventHandler = async (ctx, object) => {
         description: sold.description,
         interval: null,
       });
-      if (recorded && sold.professional) await grantProfessional(tx, userId);
+      if (recorded && sold.professional) {
+        await grantProfessional(tx, userId, row?.createdAt ?? new Date(session.created * 1000));
+      }
       await reverseEarlierRefunds(ctx, tx, session.id, refunded);
       return granted || recorded ? 'applied' : 'unchanged';
     },

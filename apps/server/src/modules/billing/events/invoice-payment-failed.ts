@@ -2,7 +2,8 @@
 // was not paid); Account & Billing shows the failure with Stripe's page to pay the invoice, until
 // the plan is active again. Stripe retries the charge itself (Smart Retries). A failure delivered
 // after the plan was paid again (Stripe keeps no order) is stale: the subscription as Stripe
-// holds it now decides, as projectPlan does.
+// holds it now decides, as projectPlan does, and so does the invoice as Stripe holds it now (the
+// attempts' events come in any order: the last one's retry date, or none, is what stands).
 import type Stripe from 'stripe';
 import { mergeRecurring } from '../../../db/repositories/billing-account.repository.ts';
 import { subscriptionOfInvoice } from '../plan.ts';
@@ -19,19 +20,24 @@ export const invoicePaymentFailed: EventHandler = async (ctx, object) => {
     customer: idOf(invoice.customer),
   });
   if (userId === null) return unmatched;
-  const failed = {
-    invoiceId: invoice.id,
-    at: invoice.created,
-    amount: invoice.amount_due,
-    url: invoice.hosted_invoice_url ?? null,
-    nextAttempt: invoice.next_payment_attempt ?? null,
-  };
+  const invoiceId = invoice.id;
   return {
     userId,
     apply: async (tx) => {
       // Read under the user's lock: a renewal paid meanwhile is seen here.
       const subscription = await currentSubscription(ctx, subscriptionId);
       if (subscription && (subscription.status === 'active' || subscription.status === 'trialing')) return 'unchanged';
+      // The invoice as Stripe holds it now, not as this event saw it: an earlier attempt's failure
+      // delivered after a later one's must not bring back a retry date Stripe has given up on.
+      const current = await ctx.stripe.invoices.retrieve(invoiceId);
+      if (current.status === 'paid') return 'unchanged';
+      const failed = {
+        invoiceId,
+        at: current.created,
+        amount: current.amount_due,
+        url: current.hosted_invoice_url ?? null,
+        nextAttempt: current.next_payment_attempt ?? null,
+      };
       return (await mergeRecurring(tx, userId, subscriptionId, { paymentFailed: failed })) ? 'applied' : 'unchanged';
     },
   };

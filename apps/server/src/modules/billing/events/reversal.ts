@@ -35,7 +35,9 @@ import {
   invoicePeriodEnd,
   type ProfessionalSource,
   paysCurrentPeriodFromStart,
+  planBoughtAt,
   planOf,
+  purchaseGivesProfessional,
   releaseProfessional,
   subscriptionOfInvoice,
 } from '../plan.ts';
@@ -125,16 +127,16 @@ async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: 
 }
 
 /**
- * What the payment holds professional status as (null: it does not): a pack's Checkout session
- * that sold it (our row, else its line items); a plan's invoice that paid the current period
- * from its start (paysCurrentPeriodFromStart: not a change's rest of it) of a plan that sells it
- * and runs.
+ * What the payment holds professional status as (null: it does not), and when it was bought: a
+ * pack's Checkout session that sold it (our row, else its line items); a plan's invoice that paid
+ * the current period from its start (paysCurrentPeriodFromStart: not a change's rest of it) of a
+ * plan that sells it and runs.
  */
 async function soldProfessional(
   ctx: EventContext,
   tx: Transaction,
   payment: PaymentRow,
-): Promise<ProfessionalSource | null> {
+): Promise<(ProfessionalSource & { boughtAt: Date }) | null> {
   if (paysInvoice(payment)) {
     const invoice = await ctx.stripe.invoices.retrieve(payment.reference);
     const subscriptionId = subscriptionOfInvoice(invoice);
@@ -143,10 +145,11 @@ async function soldProfessional(
     const plan = planOf(subscription);
     const end = invoicePeriodEnd(invoice);
     const sold = plan.professional && plan.running && end?.getTime() === plan.periodEnd?.getTime();
-    return sold ? { reference: payment.reference, subscriptionId } : null;
+    const boughtAt = await planBoughtAt(tx, payment.userId, subscription);
+    return sold ? { reference: payment.reference, subscriptionId, boughtAt } : null;
   }
-  const source = { reference: payment.reference };
   const row = await findPaymentSessionByStripeId(tx, payment.reference);
+  const source = { reference: payment.reference, boughtAt: row?.createdAt ?? payment.createdAt };
   if (row) return row.professional ? source : null;
   const items = await ctx.stripe.checkout.sessions.listLineItems(payment.reference, {
     limit: 100,
@@ -198,7 +201,7 @@ export function reversalEffect(
       if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
       // Professional status: gone once all was given back, as the entry counts it (a dispute lost
       // before stays counted when a later event lists only the refunds); granted back only by a
-      // refund failing now, so no other event undoes what an administrator decided since.
+      // refund failing now, and not when an administrator removed the status after the purchase.
       // Taken away only when no other source (another payment for it, a plan selling it) holds it.
       const givenBack = (await findPaymentByReference(tx, payment.reference))?.refunded ?? before;
       const held = givenBack < charge.amount;
@@ -206,7 +209,8 @@ export function reversalEffect(
       if (
         source &&
         (held
-          ? await setProfessionalHeld(tx, payment.userId, true)
+          ? (await purchaseGivesProfessional(tx, payment.userId, source.boughtAt)) &&
+            (await setProfessionalHeld(tx, payment.userId, true))
           : await releaseProfessional(ctx.stripe, tx, payment.userId, source))
       ) {
         changed = true;

@@ -1,0 +1,115 @@
+// An administrator's removal of professional status (`adminUserProfessional(isProfessional:
+// false)`) holds until an administrator grants it again or the user buys it anew: what was bought
+// before the removal (a plan's renewals, a refund of it that fails) does not bring it back.
+import { LEGAL_QUESTIONS } from '@router/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Billing, buy, objectOf, ofType, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
+import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import { PRODUCT_ID, PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
+import { authenticate } from '../auth/authenticate.ts';
+import { clearCatalog } from '../billing/catalog.ts';
+
+let b: Billing;
+let adminToken: string;
+let planPrice = '';
+beforeAll(async () => {
+  b = await startBilling({ authenticate });
+  adminToken = (await confirmedUser(b.t, 'admin@removal.test')).token;
+  const price = await b.stripe.prices.create({
+    currency: 'usd',
+    unit_amount: 2900,
+    recurring: { interval: 'month' },
+    nickname: 'Professional desk',
+    metadata: { professional: 'true' },
+    product: PRODUCT_ID,
+  });
+  planPrice = price.id;
+  clearCatalog(b.t.services);
+});
+afterAll(() => b?.close());
+
+const GRANT = `mutation($email: String!, $on: Boolean!) {
+  adminUserProfessional(email: $email, isProfessional: $on) { group }
+}`;
+const setStatus = async (email: string, on: boolean) =>
+  expect((await gql(b.t.app, GRANT, { email, on }, bearer(adminToken))).errors).toBeUndefined();
+const groupOf = async (token: string) =>
+  (await gql<{ user: { group: number } }>(b.t.app, '{ user { group } }', {}, bearer(token))).data?.user.group;
+const deliver = async (events = takeEvents(b)) => {
+  for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+};
+
+/** A confirmed user who applied for professional status (accountUpgrade). */
+async function applicant(email: string): Promise<string> {
+  const { token } = await confirmedUser(b.t, email);
+  const application = {
+    businessName: 'Desk LLC',
+    businessWebsite: 'https://desk.example',
+    businessAddress: '3 Main St, Chicago',
+    businessDescription: 'Signals for our clients',
+    businessContact: 'Sam Doe, sam@desk.example',
+    legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
+  };
+  const applied = await gql(
+    b.t.app,
+    'mutation($m: JSON!) { accountUpgrade(metadata: $m) }',
+    { m: application },
+    bearer(token),
+  );
+  expect(applied.data).toEqual({ accountUpgrade: true });
+  return token;
+}
+
+describe("an administrator's removal of professional status", () => {
+  it('is not undone by the next renewal of the plan that sold it, but by a plan bought after it', async () => {
+    const token = await applicant('renewed@removal.test');
+    const { events } = await buy(b, bearer(token), planPrice);
+    await deliver(events);
+    expect(await groupOf(token)).toBe(4 | 16);
+    await setStatus('renewed@removal.test', false);
+    expect(await groupOf(token)).toBe(4);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    b.fake.subscriptions.renew(subscriptionId);
+    await deliver();
+    expect(await groupOf(token)).toBe(4);
+    // The trader ends that plan and subscribes again: a purchase of their own after the removal.
+    await b.stripe.subscriptions.cancel(subscriptionId);
+    await deliver();
+    await deliver((await buy(b, bearer(token), planPrice)).events);
+    expect(await groupOf(token)).toBe(4 | 16);
+  });
+
+  it('is not undone when a refund of the payment made before it fails', async () => {
+    const token = await applicant('refund-failed@removal.test');
+    const { sessionId, events } = await buy(b, bearer(token), PROFESSIONAL_PRICE);
+    await deliver(events);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    await setStatus('refund-failed@removal.test', false);
+    const refund = await b.stripe.refunds.create({ payment_intent: intent, amount: 900 });
+    await deliver();
+    b.fake.charges.failRefund(refund.id);
+    await deliver();
+    expect(await groupOf(token)).toBe(4);
+  });
+
+  it('leaves a status bought anew to its own payment: refunded in full, it goes though an older plan runs', async () => {
+    const token = await applicant('anew@removal.test');
+    await deliver((await buy(b, bearer(token), planPrice)).events);
+    await setStatus('anew@removal.test', false);
+    const { sessionId, events } = await buy(b, bearer(token), PROFESSIONAL_PRICE);
+    await deliver(events);
+    expect(await groupOf(token)).toBe(4 | 16);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    await b.stripe.refunds.create({ payment_intent: intent });
+    await deliver();
+    expect(await groupOf(token)).toBe(4);
+  });
+
+  it('ends when an administrator grants the status again', async () => {
+    const token = await applicant('regranted@removal.test');
+    await setStatus('regranted@removal.test', true);
+    await setStatus('regranted@removal.test', false);
+    await setStatus('regranted@removal.test', true);
+    expect(await groupOf(token)).toBe(4 | 16);
+  });
+});
