@@ -138,6 +138,13 @@ async function createProvider(services: Services): Promise<Provider> {
   pinOrigin(provider, services.config.PUBLIC_URL);
   provider.Client.prototype.compareClientSecret = compareHashedSecret;
   provider.on('server_error', (_ctx: unknown, err: Error) => services.log.error({ err }, 'oauth provider error'));
+  // A new access token passes its address's failed-token limit from its first use, as a new
+  // personal token does (issueSession): an application's server, calling for all its users from
+  // one address, is not locked out of its fresh tokens by the revoked ones it still tries.
+  // An opaque token's value is its id.
+  provider.on('access_token.saved', (token: { jti: string }) =>
+    services.identity.failedAuth.succeeded(hashToken(token.jti)),
+  );
   return provider;
 }
 
