@@ -429,8 +429,10 @@ describe('real answers against the document', () => {
     const placed = await placeOrder(alice.apiToken, account, { symbol: 'AAPL', action: 'buy', quantity: 1 });
     const own = (placed.body as Order).id;
     const { trader: bob, account: bobAccount } = await traderWithAccount('cursor-other@example.test');
-    // A mangled cursor, and a real order id of another user: neither is a place in this list.
-    for (const cursor of [`${own}x`, 'nope']) {
+    // A mangled cursor, and a real order id of another user: neither is a place in this list. Nor
+    // is an empty one (a client sending the last page's null `next` as ''): answered as the first
+    // page, it had the client read the list again from the top, forever.
+    for (const cursor of [`${own}x`, 'nope', '']) {
       const listed = await call(
         bob.apiToken,
         'GET',
