@@ -69,9 +69,35 @@ function isUnstorableText(error: unknown): boolean {
   return [failure?.code, failure?.cause?.code].some((code) => code === '22021' || code === '22P05');
 }
 
-/** Any error as an AppError: known ones as they are, the rest INTERNAL with a generic message. */
+export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please retry';
+
+/** PostgreSQL's SQLSTATEs of a database out of reach: connection exceptions, shutting down or starting, full. */
+const UNREACHABLE_STATE = /^(08...|57P0[123]|53300)$/;
+/** node-postgres' own errors when the connection drops or none can be had in time. */
+const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect)/;
+
+/**
+ * The database could not be reached (restarting, refusing connections, the connection dropped):
+ * a dependency down, not our fault, so the caller may retry (503). Also when a query builder
+ * wrapped the driver's error.
+ */
+function isUnreachable(error: unknown): boolean {
+  const failure = error as { code?: unknown; syscall?: unknown; message?: unknown; cause?: unknown } | null;
+  return [failure, failure?.cause as typeof failure].some((e) => {
+    if (!e || typeof e !== 'object') return false;
+    if (e.syscall === 'connect' || e.code === 'ECONNREFUSED' || e.code === 'ECONNRESET') return true;
+    if (typeof e.code === 'string' && UNREACHABLE_STATE.test(e.code)) return true;
+    return typeof e.message === 'string' && UNREACHABLE_MESSAGE.test(e.message);
+  });
+}
+
+/**
+ * Any error as an AppError: known ones as they are, the database out of reach UNAVAILABLE, the
+ * rest INTERNAL with a generic message.
+ */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   if (isUnstorableText(error)) return new AppError('VALIDATION', UNSTORABLE_TEXT, { cause: error });
+  if (isUnreachable(error)) return new AppError('UNAVAILABLE', UNAVAILABLE_MESSAGE, { cause: error });
   return new AppError('INTERNAL', GENERIC_MESSAGE, { cause: error });
 }

@@ -38,6 +38,9 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
         if (original instanceof GraphQLError && !original.originalError) return original;
         const appError = toAppError(original);
         if (appError.code === 'INTERNAL') services.log.error({ err: original }, 'graphql resolver failed');
+        else if (appError.code === 'UNAVAILABLE' && appError.cause) {
+          services.log.warn({ err: original }, 'graphql resolver: dependency unavailable');
+        }
         return new GraphQLError(appError.message, {
           extensions: { code: appError.mapping.graphql, status: appError.mapping.status, field: appError.field },
         });

@@ -43,6 +43,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const appError = fromFastify(error) ?? toAppError(error);
     if (appError.code === 'INTERNAL') req.log.error({ err: error }, 'request failed');
+    else if (appError.code === 'UNAVAILABLE' && appError.cause) req.log.warn({ err: error }, 'dependency unavailable');
     return reply.status(appError.mapping.http).send(appError.toBody());
   });
   app.setNotFoundHandler((req, reply) =>

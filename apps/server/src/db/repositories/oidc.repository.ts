@@ -73,6 +73,18 @@ export async function consumeOidc(db: Executor, kind: string, id: string): Promi
   return rows.length > 0;
 }
 
+/**
+ * Revokes the grant of a code or refresh token, with everything issued under it: what the library
+ * does when a spent one is presented again (reuse detection), for the loser of two requests that
+ * both found it unused.
+ */
+export async function revokeGrantOf(db: Executor, kind: string, id: string): Promise<void> {
+  await db.execute(sql`
+    with spent as (select grant_id from oidc_payloads where kind = ${kind} and id = ${id} and grant_id is not null)
+    delete from oidc_payloads
+    where grant_id in (select grant_id from spent) or (kind = 'Grant' and id in (select grant_id from spent))`);
+}
+
 export async function destroyOidc(db: Executor, kind: string, id: string): Promise<void> {
   await db.delete(oidcPayloads).where(and(eq(oidcPayloads.kind, kind), eq(oidcPayloads.id, id)));
 }

@@ -54,6 +54,23 @@ async function traderWithAccount(email: string) {
 const placeOrder = (token: string, account: string, body: unknown, headers?: Record<string, string>) =>
   call(token, 'POST', '/api/v1/accounts/{id}/orders', { id: account }, { body, headers });
 
+/** Fastify's printRoutes tree (`├── /segment (GET, HEAD)`, nested by 4 columns) as method and full path. */
+function routesOf(tree: string): Array<{ method: string; path: string }> {
+  const stack: string[] = [];
+  return tree.split('\n').flatMap((line) => {
+    const match = /^(.*?)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!match) return [];
+    const depth = (match[1] ?? '').length / 4;
+    stack.length = depth;
+    stack.push(match[2] ?? '');
+    const path = stack.join('');
+    return (match[3] ?? '')
+      .split(', ')
+      .filter(Boolean)
+      .map((method) => ({ method, path }));
+  });
+}
+
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 const RATE_LIMIT_REFS = Object.fromEntries(
   RATE_LIMIT_HEADERS.map((name) => [name, { $ref: `#/components/headers/${name}` }]),
@@ -103,6 +120,17 @@ describe('the OpenAPI document', () => {
       const body = (op.requestBody as { content: { 'application/json': { schema: unknown } } } | undefined)?.content;
       if (body) expect(component(body['application/json'].schema).examples?.length).toBeGreaterThan(0);
     }
+  });
+
+  it('has exactly the operations the server routes under /api/v1, as the router itself lists them', () => {
+    // A route without tags is served (behind the guard) but left out of the document (hideUntagged).
+    const routed = routesOf(server.app.printRoutes({ commonPrefix: false }))
+      .filter((route) => route.path.startsWith('/api/v1/') && route.method !== 'HEAD')
+      .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`);
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(routed.sort()).toEqual(documented.sort());
   });
 
   it('declares its headers: WWW-Authenticate on 401 and 403, Retry-After on 429, RateLimit-* on every answer', () => {
@@ -401,8 +429,10 @@ describe('real answers against the document', () => {
     const placed = await placeOrder(alice.apiToken, account, { symbol: 'AAPL', action: 'buy', quantity: 1 });
     const own = (placed.body as Order).id;
     const { trader: bob, account: bobAccount } = await traderWithAccount('cursor-other@example.test');
-    // A mangled cursor, and a real order id of another user: neither is a place in this list.
-    for (const cursor of [`${own}x`, 'nope']) {
+    // A mangled cursor, and a real order id of another user: neither is a place in this list. Nor
+    // is an empty one (a client sending the last page's null `next` as ''): answered as the first
+    // page, it had the client read the list again from the top, forever.
+    for (const cursor of [`${own}x`, 'nope', '']) {
       const listed = await call(
         bob.apiToken,
         'GET',

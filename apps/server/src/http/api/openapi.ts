@@ -19,7 +19,7 @@ provider below; the scopes the user granted). Errors answer \`{"status", "messag
 ValidationError, ExecutionError, AuthenticationError (401: this token; 400: the broker refused the
 connection's own credentials, reconnect the broker), ForbiddenError (403: a scope is
 missing, or the user's account may not use the API) or Error (404, 429, 500, 503 while the server
-restarts: retry). Each token may make a limited number of requests per second:
+restarts or its database is out of reach: retry). Each token may make a limited number of requests per second:
 every answer tells the allowance in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`
 (seconds until it is whole again); over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
 

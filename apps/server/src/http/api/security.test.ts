@@ -316,6 +316,29 @@ describe('failed authentications per address', () => {
       await t.close();
     }
   });
+  it("lets an application's just-issued access token past its address's failure limit, as a new personal token", async () => {
+    // An application's server calls for all its users from one address: some of them revoked it
+    // (their tokens now fail), and every hour it gets new access tokens for the others.
+    const t = await startOAuthServer({ TRUST_PROXY: '1' });
+    try {
+      const user = await confirmedUser(t, 'hourly@example.test');
+      const { app } = await professionalWithApp(t, 'dev-hourly@example.test');
+      const from = { 'x-forwarded-for': '198.51.100.9' };
+      for (let i = 0; i < FAILED_AUTH_PER_ADDRESS.burst; i++) {
+        expect(
+          (await api(t, `revoked-${i}-${'x'.repeat(40)}`, 'GET', '/api/v1/accounts', undefined, from)).status,
+        ).toBe(401);
+      }
+      expect((await api(t, `revoked-${'x'.repeat(40)}`, 'GET', '/api/v1/accounts', undefined, from)).status).toBe(429);
+      const fresh = await oauthAccessToken(t, app, user.token, 'accounts:read');
+      const answer = await api(t, fresh, 'GET', '/api/v1/accounts', undefined, from);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ data: [], next: null });
+    } finally {
+      await t.close();
+    }
+  });
+
   it('counts an IPv6 /64 as one address: fresh addresses in it bring no fresh allowance', async () => {
     const t = await startTestApp({ env: { TRUST_PROXY: '1' } });
     try {

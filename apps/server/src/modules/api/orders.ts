@@ -49,8 +49,9 @@ export async function listApiOrders(
   page: { limit: number; cursor?: string | undefined },
 ): Promise<Page<ApiOrder>> {
   // A cursor names an order of this list: another (mangled, or another account's) would read as
-  // an empty last page, and a client would stop paging with orders left unread.
-  if (page.cursor) {
+  // an empty last page, and a client would stop paging with orders left unread; an empty one
+  // (the last page's null sent back as '') as the first page, read again and again.
+  if (page.cursor !== undefined) {
     const at = await findUserSignal(services.db, userId, page.cursor);
     if (at?.connectorId !== target.connector.id || at.accountId !== target.account.id) {
       throw new AppError('VALIDATION', CURSOR_UNKNOWN);

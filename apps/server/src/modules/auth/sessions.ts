@@ -57,7 +57,10 @@ export async function resolveToken(services: Services, token: string): Promise<A
   if (cached) return cached;
   const session = await findActiveSession(services.db, tokenHash);
   if (!session) return null;
-  services.identity.sessions.set(tokenHash, session);
+  // A personal API token is read at every use, as an application's access token is: deleting
+  // one (leaked with a script) stops its orders at once on every instance, not seconds later on
+  // the instances that cached it. Sign-in sessions keep the cache (docs/SCALING.md).
+  if (session.kind !== 'api') services.identity.sessions.set(tokenHash, session);
   if (!session.lastUsedAt || Date.now() - session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     await touchSession(services.db, session.id);
   }

@@ -9,6 +9,7 @@ import {
   findOidcByUid,
   findOidcByUserCode,
   type OidcRow,
+  revokeGrantOf,
   revokeOidcByGrantId,
   upsertOidc,
 } from '../../db/repositories/oidc.repository.ts';
@@ -65,12 +66,15 @@ function modelAdapter(services: Services, kind: string): Adapter {
     findByUid: async (uid) => payloadOf(await findOidcByUid(db, kind, uid)),
     findByUserCode: async (code) => payloadOf(await findOidcByUserCode(db, kind, code)),
     // The provider reads a code or refresh token, sees it unused, then consumes it: two requests
-    // racing with one code would both get tokens. The loser is refused as a replay is.
+    // racing with one code would both get tokens. The loser is a replay, and answered as one:
+    // refused, and the grant ends with everything issued under it (else a thief racing the
+    // application with a copied refresh token would go unnoticed, whichever of them won).
     async consume(id) {
       if (await consumeOidc(db, kind, id)) return;
       if (kind === 'PushedAuthorizationRequest') {
         throw new errors.InvalidRequestUri('request_uri is invalid, expired, or was already used');
       }
+      await revokeGrantOf(db, kind, id);
       throw new errors.InvalidGrant(`${kind} already consumed`);
     },
     destroy: (id) => destroyOidc(db, kind, id),

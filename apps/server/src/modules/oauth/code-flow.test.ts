@@ -188,6 +188,48 @@ describe('authorization code flow', () => {
     await expect(b.consume()).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('rotates the refresh token at every use, and ends the grant when a used one comes back (reuse detection)', async () => {
+    const config = await discover(server, app);
+    const rotated = await confirmedUser(server, 'rotated@example.test');
+    const signIn = async () => {
+      const start = await startAuthorization(config, server, { scope: 'accounts:read' });
+      return client.authorizationCodeGrant(config, await grantAccess(server, start, rotated.token), {
+        pkceCodeVerifier: start.verifier,
+        expectedState: start.state,
+      });
+    };
+    const tokens = await signIn();
+    const first = await client.refreshTokenGrant(config, tokens.refresh_token ?? '');
+    expect(first.refresh_token).toBeTruthy();
+    expect(first.refresh_token).not.toBe(tokens.refresh_token);
+    const second = await client.refreshTokenGrant(config, first.refresh_token ?? '');
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await verifyBearer(server.services, second.access_token)).toMatchObject({ userId: rotated.id });
+
+    // A spent refresh token used again (a copy taken from the application): refused, and every
+    // token of the grant ends, the thief's and the application's alike.
+    await expect(client.refreshTokenGrant(config, first.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+    expect(await verifyBearer(server.services, second.access_token)).toBeNull();
+    await expect(client.refreshTokenGrant(config, second.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+
+    // Two requests that both found one refresh token unused: the loser is such a reuse too.
+    const again = await signIn();
+    const provider = await oauthProvider(server.services);
+    const [a, b] = [
+      await provider.RefreshToken.find(again.refresh_token ?? ''),
+      await provider.RefreshToken.find(again.refresh_token ?? ''),
+    ];
+    if (!a || !b) throw new Error('the refresh token was not stored');
+    await a.consume();
+    await expect(b.consume()).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(await verifyBearer(server.services, again.access_token)).toBeNull();
+    expect(await provider.Grant.find(a.grantId ?? '')).toBeUndefined();
+  });
+
   it('sends access_denied back when the user declines', async () => {
     const config = await discover(server, app);
     const start = await startAuthorization(config, server);

@@ -75,6 +75,11 @@ async function configuration(services: Services): Promise<Configuration> {
     },
     // Our applications are confidential clients: refresh tokens without asking for offline_access.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Every refresh spends its refresh token and answers a new one; a spent one presented again
+    // (a copy used by someone else) ends the grant (the library's reuse detection, adapter.ts for
+    // two requests at once). Without it a copied refresh token kept working beside the
+    // application's for up to 21 days unnoticed (the library rotates only past 70 % of the TTL).
+    rotateRefreshToken: true,
     // Tokens live by their grant; the provider's own browser session is short (policy() above).
     expiresWithSession: async () => false,
     ttl: {
@@ -133,6 +138,13 @@ async function createProvider(services: Services): Promise<Provider> {
   pinOrigin(provider, services.config.PUBLIC_URL);
   provider.Client.prototype.compareClientSecret = compareHashedSecret;
   provider.on('server_error', (_ctx: unknown, err: Error) => services.log.error({ err }, 'oauth provider error'));
+  // A new access token passes its address's failed-token limit from its first use, as a new
+  // personal token does (issueSession): an application's server, calling for all its users from
+  // one address, is not locked out of its fresh tokens by the revoked ones it still tries.
+  // An opaque token's value is its id.
+  provider.on('access_token.saved', (token: { jti: string }) =>
+    services.identity.failedAuth.succeeded(hashToken(token.jti)),
+  );
   return provider;
 }
 

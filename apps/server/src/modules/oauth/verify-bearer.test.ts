@@ -33,4 +33,33 @@ describe('verifyBearer', () => {
     await gql(t.app, 'mutation($k: String!) { userTokenDelete(key: $k) }', { k: key }, bearer(user.token));
     expect(await verifyBearer(t.services, secret)).toBeNull();
   });
+
+  it('stops a deleted token at once on every server instance, not after a cache lifetime', async () => {
+    const user = await confirmedUser(t, 'leaked-token@example.test');
+    const created = await gql<{ userTokenCreate: { key: string; secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "leaked"}) { key secret } }',
+      {},
+      bearer(user.token),
+    );
+    const { key, secret } = created.data?.userTokenCreate ?? { key: '', secret: '' };
+    const other = await startTestApp({ database: t.database });
+    try {
+      const accounts = () => other.app.inject({ method: 'GET', url: '/api/v1/accounts', headers: bearer(secret) });
+      // In use on the other instance (a script trading with it)...
+      expect((await accounts()).statusCode).toBe(200);
+      // ...when its owner deletes it on this one: its next request is refused.
+      const deleted = await gql(
+        t.app,
+        'mutation($k: String!) { userTokenDelete(key: $k) }',
+        { k: key },
+        bearer(user.token),
+      );
+      expect(deleted.data).toEqual({ userTokenDelete: true });
+      expect((await accounts()).statusCode).toBe(401);
+      expect(await verifyBearer(other.services, secret)).toBeNull();
+    } finally {
+      await other.close();
+    }
+  });
 });

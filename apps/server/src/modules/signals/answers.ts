@@ -1,6 +1,7 @@
 // The hook's answers (SPEC §8), in one place so the messages stay consistent.
 import { isDeepStrictEqual } from 'node:util';
 import { MAX_BODY_LENGTH, type OrderResponse } from '@router/orders';
+import { UNAVAILABLE_MESSAGE } from '../../errors.ts';
 import type { Answer } from './types.ts';
 
 type ErrorStatus = 'ValidationError' | 'ExecutionError' | 'AuthenticationError' | 'ForbiddenError' | 'Error';
@@ -19,7 +20,7 @@ export function refusal(statusCode: number, status: ErrorStatus, message: string
 export const NOT_FOUND = refusal(404, 'Error', 'Webhook not found');
 export const TOO_MANY = refusal(429, 'Error', 'Too many requests: slow down');
 export const TOO_LARGE = refusal(413, 'ValidationError', `body: larger than ${MAX_BODY_LENGTH / 1024} KiB`);
-export const UNAVAILABLE = refusal(503, 'Error', 'Service temporarily unavailable, please retry');
+export const UNAVAILABLE = refusal(503, 'Error', UNAVAILABLE_MESSAGE);
 export const NO_SIGNALS_LEFT = refusal(400, 'ExecutionError', 'No signals left: top up in Account & Billing');
 export const CONNECTOR_INACTIVE = refusal(
   400,
