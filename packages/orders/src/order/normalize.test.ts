@@ -745,6 +745,43 @@ describe('normalizeOrder refuses a form-encoded body', () => {
   });
 });
 
+describe('normalizeOrder names a placeholder left unquoted and unreplaced', () => {
+  // TradingView fills {{strategy.order.contracts}} only in a strategy's alerts: a plain alert sends
+  // it as written, and a template with it unquoted is no JSON at all ("Expected property name…").
+  it.each([
+    [
+      '{"symbol":"AAPL","action":"buy","quantity":{{strategy.order.contracts}}}',
+      'quantity',
+      'quantity: placeholder {{strategy.order.contracts}} was not replaced by the sender',
+    ],
+    [
+      '{"symbol":"AAPL","action":"buy","quantity":1,"limit_price": %last_price% }',
+      'limit_price',
+      'limit_price: placeholder %last_price% was not replaced by the sender',
+    ],
+    [
+      '{\r\n  "symbol": "{{ticker}}",\r\n  "quantity[2]" :\t{{plot_0}},\r\n}',
+      'quantity[2]',
+      'quantity[2]: placeholder {{plot_0}} was not replaced by the sender',
+    ],
+    // The whole message as one variable: a strategy order without an alert_message of its own.
+    [
+      ' {{strategy.order.alert_message}}\n',
+      'body',
+      'body: placeholder {{strategy.order.alert_message}} was not replaced by the sender',
+    ],
+  ])('%s', (text, field, message) => {
+    expect(normalize(text)).toEqual({ ok: false, error: { field, message } });
+  });
+
+  it("keeps the parser's reason for other text that is no JSON, a quoted placeholder included", () => {
+    for (const text of ['{"symbol":"{{ticker}}","quantity":}', '{"note":"{{close}}",', '{"a":"x: {{close}}" 1}']) {
+      const result = normalize(text);
+      expect(result.ok ? '' : result.error.message).toMatch(/^body: not valid JSON \(/);
+    }
+  });
+});
+
 describe('normalizeOrder on hostile input', () => {
   const hostile: Array<[string, unknown]> = [
     ['undefined', undefined],

@@ -11,7 +11,8 @@ export const MAX_EXTRA_KEYS = 32;
 export const MAX_ID_LENGTH = 64;
 export const MAX_TEXT_LENGTH = 256;
 
-const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
+/** A charting platform's variable: TradingView's {{close}}, TrendSpider's %last_price%. */
+export const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
 
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   const list = `must be one of ${values.join(', ')}`;
