@@ -55,18 +55,24 @@ export function prepareBody(
   }
   const fields = body as Record<string, unknown>;
   if (rules.maxLagMs !== undefined && checkAge) {
-    const stale = staleness(fields.time ?? fields.timestamp, rules.maxLagMs, nowMs);
+    const field = fields.time !== undefined && fields.time !== null ? 'time' : 'timestamp';
+    const stale = staleness(fields[field], field, rules.maxLagMs, nowMs);
     if (stale) return refusal('maxLagSeconds', stale);
   }
   if (rules.symbolMap) mapSymbols(fields, rules.symbolMap);
   return fields;
 }
 
-function staleness(value: unknown, maxLagMs: number, nowMs: number): string | undefined {
+function staleness(value: unknown, field: string, maxLagMs: number, nowMs: number): string | undefined {
   if (value === undefined || value === null || value === '')
     return 'the signal carries no time; add "time": "{{timenow}}" to the alert';
   const sentAt = signalTime(value);
-  if (sentAt === undefined) return `time: not a time: ${String(value).slice(0, 64)}`;
+  if (sentAt === undefined) {
+    const text = String(value).trim().slice(0, 64);
+    return ZONELESS_TIME.test(text)
+      ? `${field}: ${text} gives no time zone; send it in UTC with a Z, as TradingView's {{timenow}} does (2026-03-02T14:30:05Z)`
+      : `${field}: not a time: ${text}`;
+  }
   const lag = nowMs - sentAt;
   if (lag > maxLagMs + MAX_CLOCK_SKEW_MS) {
     return `signal is ${Math.round(lag / 1000)} s old, more than this webhook's ${maxLagMs / 1000} s`;
@@ -75,7 +81,16 @@ function staleness(value: unknown, maxLagMs: number, nowMs: number): string | un
   return undefined;
 }
 
-/** Milliseconds since the epoch: ISO 8601 text, or seconds / milliseconds as number or digits. */
+/** ISO 8601 date and time with its zone, as TradingView's {{timenow}}: 2026-03-02T14:30:05Z. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+/** The same without a zone: JavaScript reads it in the server's zone, which is not the sender's. */
+const ZONELESS_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
+/**
+ * Milliseconds since the epoch: ISO 8601 text with its zone, or seconds / milliseconds as number
+ * or digits. Other text is no time (Date.parse would read "11/27/2026 21:00" or a zoneless time
+ * in the server's own zone, and a late alert from a sender east of it would pass as fresh).
+ */
 export function signalTime(value: unknown): number | undefined {
   const numeric =
     typeof value === 'number'
@@ -85,8 +100,8 @@ export function signalTime(value: unknown): number | undefined {
         : undefined;
   // Seconds until the year 5138; anything larger is milliseconds.
   if (numeric !== undefined) return Number.isFinite(numeric) ? (numeric < 1e11 ? numeric * 1000 : numeric) : undefined;
-  if (typeof value !== 'string') return undefined;
-  const ms = Date.parse(value);
+  if (typeof value !== 'string' || !ISO_TIME.test(value.trim())) return undefined;
+  const ms = Date.parse(value.trim());
   return Number.isNaN(ms) ? undefined : ms;
 }
 

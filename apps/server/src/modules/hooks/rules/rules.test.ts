@@ -358,6 +358,41 @@ describe('settings text', () => {
   });
 });
 
+describe('maxLagSeconds reads a time with its zone only', () => {
+  // A time without a zone was read in the server's zone, not the sender's: from a sender two hours
+  // east of the server, an alert two hours late read as fresh and was placed.
+  it('refuses a time without a zone, whatever zone the server runs in, and names its field', () => {
+    const rules = compileRules({ maxLagSeconds: 30 });
+    if (!rules) throw new Error('no rules');
+    const now = Date.now();
+    const zoneless = new Date(now).toISOString().slice(0, 19);
+    const body = (fields: Record<string, unknown>) => prepareBody(rules, JSON.stringify({ ...BUY, ...fields }), now);
+    for (const [field, text] of [
+      ['time', zoneless],
+      ['timestamp', zoneless.replace('T', ' ')],
+      ['time', `${zoneless.slice(0, 16)}`],
+    ] as const) {
+      expect(body({ [field]: text })).toEqual({
+        rule: 'maxLagSeconds',
+        message: `maxLagSeconds: ${field}: ${text} gives no time zone; send it in UTC with a Z, as TradingView's {{timenow}} does (2026-03-02T14:30:05Z)`,
+      });
+    }
+    // Text that is no ISO 8601 at all (read by the engine's own rules, in the server's zone) is no time.
+    expect(body({ time: new Date(now).toString() })).toMatchObject({
+      message: expect.stringMatching(/^maxLagSeconds: time: not a time: /),
+    });
+    for (const text of [
+      `${zoneless}Z`,
+      `${zoneless}.250z`,
+      `${zoneless}+00:00`,
+      `${zoneless} +0000`.replace(' ', ''),
+    ]) {
+      expect(body({ time: text })).toMatchObject({ symbol: 'AAPL' });
+    }
+    expect(body({ time: String(Math.floor(now / 1000)) })).toMatchObject({ symbol: 'AAPL' });
+  });
+});
+
 describe('symbolMap keys', () => {
   it('match whatever the case, as symbols does: a key written es1! maps the ES1! a sender sends', () => {
     const rules = compileRules({ symbolMap: { 'es1!': 'ESZ2030', BTCUSD: 'BTC/USD' } });
