@@ -695,6 +695,40 @@ describe('normalizeOrder refuses', () => {
   });
 });
 
+describe('normalizeOrder hints at the field another product names otherwise', () => {
+  // Near in spelling is not near in meaning: "side" read as a misspelt "time", "tp" as "type".
+  it.each([
+    ['side', 'buy', 'side: unknown field (did you mean action?)'],
+    ['tp', 110, 'tp: unknown field (did you mean take_profit_price?)'],
+    ['sl', 90, 'sl: unknown field (did you mean stop_loss_price?)'],
+    ['qty', 1, 'qty: unknown field (did you mean quantity?)'],
+    ['Contracts', 1, 'Contracts: unknown field (did you mean quantity?)'],
+    ['ticker', 'MSFT', 'ticker: unknown field (did you mean symbol?)'],
+    ['price', 100, 'price: unknown field (did you mean limit_price?)'],
+    ['order_type', 'limit', 'order_type: unknown field (did you mean type?)'],
+    ['time_in_force', 'gtc', 'time_in_force: unknown field (did you mean duration?)'],
+    ['stop_los_price', 90, 'stop_los_price: unknown field (did you mean stop_loss_price?)'],
+  ])('%s', (key, value, message) => {
+    const result = normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: value });
+    expect(result).toEqual({ ok: false, error: { field: key, message } });
+  });
+
+  it('names only fields a leg has inside a leg', () => {
+    const legs = [
+      { symbol: 'AAPL', action: 'buy', quantity: 1, side: 'buy' },
+      { symbol: 'MSFT', action: 'sell', quantity: 1, sl: 90 },
+    ];
+    expect(normalize({ legs })).toEqual({
+      ok: false,
+      error: { field: 'legs[0].side', message: 'legs[0].side: unknown field (did you mean action?)' },
+    });
+    expect(normalize({ legs: [legs[1], legs[1]] })).toEqual({
+      ok: false,
+      error: { field: 'legs[0].sl', message: 'legs[0].sl: unknown field' },
+    });
+  });
+});
+
 describe('normalizeOrder refuses a key given twice in the JSON text', () => {
   // JSON.parse keeps the last one: the order would be what the sender did not mean.
   it.each([

@@ -36,12 +36,40 @@ function fieldName(path: readonly PropertyKey[], last: PropertyKey | undefined):
     .join('');
 }
 
-/** The known name within two edits of a mistyped one (stop_los_price → stop_loss_price). */
+/**
+ * What other products (and their users) call our fields: near in meaning, not in spelling, so the
+ * edit distance alone hints wrong ("side" is no misspelt "time", nor "tp" a "type").
+ */
+const ALIASES: Readonly<Record<string, string>> = {
+  side: 'action',
+  direction: 'action',
+  ticker: 'symbol',
+  instrument: 'symbol',
+  qty: 'quantity',
+  size: 'quantity',
+  amount: 'quantity',
+  contracts: 'quantity',
+  price: 'limit_price',
+  tp: 'take_profit_price',
+  take_profit: 'take_profit_price',
+  sl: 'stop_loss_price',
+  stop_loss: 'stop_loss_price',
+  order_type: 'type',
+  ordertype: 'type',
+  tif: 'duration',
+  time_in_force: 'duration',
+  timeinforce: 'duration',
+};
+
+/** The known name meant by another product's (side → action), else within two edits of a mistyped one (stop_los_price → stop_loss_price). */
 function closest(name: string, known: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  const alias = Object.hasOwn(ALIASES, lower) ? ALIASES[lower] : undefined;
+  if (alias !== undefined) return known.includes(alias) ? alias : undefined;
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {
-    const distance = editDistance(name.toLowerCase(), candidate, bestDistance);
+    const distance = editDistance(lower, candidate, bestDistance);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
