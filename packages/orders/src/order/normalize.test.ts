@@ -695,6 +695,40 @@ describe('normalizeOrder refuses', () => {
   });
 });
 
+describe('normalizeOrder refuses a number longer than it can carry', () => {
+  // Past 15 digits a number is not what was written: "12345678901234567" became 12345678901234600.
+  const message = (field: string) =>
+    `${field}: too large: at most 15 digits before the decimal point (a longer number loses digits)`;
+  it.each<[string, unknown, string]>([
+    ['text', '{"symbol":"AAPL","action":"buy","quantity":"12345678901234567"}', 'quantity'],
+    ['16 digits as text', '{"symbol":"AAPL","action":"buy","quantity":"1234567890123456"}', 'quantity'],
+    ['a JSON number', '{"symbol":"AAPL","action":"buy","quantity":12345678901234567}', 'quantity'],
+    ['an expression', { symbol: 'AAPL', action: 'buy', quantity: '10 ^ 15' }, 'quantity'],
+    [
+      'a price',
+      { symbol: 'AAPL', action: 'sell', quantity: 1, limit_price: '-1e15', 'symbol[2]': 'MSFT', 'action[2]': 'buy' },
+      'limit_price',
+    ],
+    [
+      'a leg',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'quantity[2]': '1e16' },
+      'quantity[2]',
+    ],
+  ])('%s', (_name, input, field) => {
+    expect(normalize(input)).toEqual({ ok: false, error: { field, message: message(field) } });
+  });
+
+  it('takes 15 digits, and long decimals rounded to what a number holds', () => {
+    const order = (quantity: unknown) => {
+      const result = normalize({ symbol: 'AAPL', action: 'buy', quantity });
+      return result.ok ? result.order.quantity : result.error.message;
+    };
+    expect(order('999999999999999')).toBe(999_999_999_999_999);
+    expect(order(999_999_999_999_999)).toBe(999_999_999_999_999);
+    expect(order('0.12345678901234567890')).toBe(0.123456789012346);
+  });
+});
+
 describe('normalizeOrder hints at the field another product names otherwise', () => {
   // Near in spelling is not near in meaning: "side" read as a misspelt "time", "tp" as "type".
   it.each([
