@@ -7,7 +7,7 @@
 export type Operator = '+' | '-' | '*' | '/' | '^';
 
 export type Token =
-  | { kind: 'number'; value: number; pos: number }
+  | { kind: 'number'; value: number; text: string; pos: number }
   | { kind: 'operator'; op: Operator; pos: number }
   | { kind: 'name'; name: string; pos: number }
   | { kind: '(' | ')' | ',' | 'end'; pos: number };
@@ -65,7 +65,7 @@ export function tokenize(text: string): Token[] {
     if (number) {
       const value = Number(number[0]);
       if (!Number.isFinite(value)) throw new ExpressionSyntaxError('number out of range', i);
-      tokens.push({ kind: 'number', value, pos: i });
+      tokens.push({ kind: 'number', value, text: number[0], pos: i });
       i += number[0].length;
       continue;
     }
