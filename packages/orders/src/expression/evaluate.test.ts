@@ -102,7 +102,7 @@ describe('evaluateExpression', () => {
     ['process.exit()', 'limit_price: unexpected "." at position 7'],
     ['process', 'limit_price: unknown name "process" at position 0'],
     ["constructor.constructor('x')()", 'limit_price: unexpected "." at position 11'],
-    ['1 + 😀', 'limit_price: unexpected "😀" at position 4'],
+    ['1 + 😀', 'limit_price: unexpected "😀" (U+1F600) at position 4'],
   ])('refuses %j', (text, message) => {
     expect(refusal(text)).toBe(message);
   });

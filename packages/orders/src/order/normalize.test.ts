@@ -695,6 +695,48 @@ describe('normalizeOrder refuses', () => {
   });
 });
 
+describe('normalizeOrder shows a character it cannot read by its code', () => {
+  // Pasted from a web page or a document: a zero-width space or a Cyrillic А looks like nothing,
+  // or like the letter meant, in the refusal; its code says what it is.
+  it.each<[string, Record<string, unknown>, string, string]>([
+    [
+      'a zero-width space in a symbol',
+      { symbol: 'AAPL\u200b' },
+      'symbol',
+      'symbol: unexpected "\u200b" (U+200B) at position 4',
+    ],
+    [
+      'a Cyrillic letter in a symbol',
+      { symbol: '\u0410APL' },
+      'symbol',
+      'symbol: unexpected "\u0410" (U+0410) at position 0',
+    ],
+    [
+      'a zero-width space in a number',
+      { quantity: '\u200b5' },
+      'quantity',
+      'quantity: unexpected "\u200b" (U+200B) at position 0',
+    ],
+    ['a full-width digit', { quantity: '\uff15' }, 'quantity', 'quantity: unexpected "\uff15" (U+FF15) at position 0'],
+    ['an en dash', { quantity: '10 \u2013 5' }, 'quantity', 'quantity: unexpected "\u2013" (U+2013) at position 3'],
+  ])('%s', (_name, fields, field, message) => {
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, ...fields })).toEqual({
+      ok: false,
+      error: { field, message },
+    });
+  });
+
+  it('reads a no-break space in an expression as the space it looks like', () => {
+    const result = normalize({
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: '2\u00a0',
+      limit_price: '100\u00a0*\u202f0.99',
+    });
+    expect(result.ok && [result.order.quantity, result.order.limit_price]).toEqual([2, 99]);
+  });
+});
+
 describe('normalizeOrder refuses a number longer than it can carry', () => {
   // Past 15 digits a number is not what was written: "12345678901234567" became 12345678901234600.
   const message = (field: string) =>
