@@ -726,6 +726,26 @@ describe('normalizeOrder shows a character it cannot read by its code', () => {
     });
   });
 
+  // "buy" with a zero-width space was told "must be one of buy, sell, …", as if buy were not buy.
+  it.each([
+    [
+      'action',
+      'buy\u200b',
+      'action: must be one of buy, sell, buy_to_cover, sell_short, buy_to_open, buy_to_close, sell_to_open, sell_to_close, close, cancel; the value holds "\u200b" (U+200B)',
+    ],
+    ['type', 'limit\u00ad', 'type: must be one of market, limit, stop, stop_limit; the value holds "\u00ad" (U+00AD)'],
+    [
+      'duration',
+      'g\u0442c',
+      'duration: must be one of atc, ato, aon, clo, cls, day, fak, fok, gfa, gtc, gtd, gtt, gtw, gtm, ioc, opg, dyp, gcp; the value holds "\u0442" (U+0442)',
+    ],
+  ])('names the character in an enumerated %s that looks right', (field, value, message) => {
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 1, [field]: value })).toEqual({
+      ok: false,
+      error: { field, message },
+    });
+  });
+
   it('reads a no-break space in an expression as the space it looks like', () => {
     const result = normalize({
       symbol: 'AAPL',
