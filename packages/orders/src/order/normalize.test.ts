@@ -825,6 +825,27 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
   });
 });
 
+describe('normalizeOrder words every refusal itself', () => {
+  // Not the schema library's "Invalid input: expected object, received null", nor ": unknown field".
+  it.each<[string, unknown, string, string]>([
+    [
+      'a leg that is no object',
+      { legs: [null, { symbol: 'MSFT', action: 'buy', quantity: 1 }] },
+      'legs[0]',
+      'legs[0]: must be an object of leg fields (symbol, class, action, quantity, type, limit_price)',
+    ],
+    [
+      'a leg that is a number',
+      { legs: [1, 2] },
+      'legs[0]',
+      'legs[0]: must be an object of leg fields (symbol, class, action, quantity, type, limit_price)',
+    ],
+    ['an empty field name', '{"symbol":"AAPL","action":"buy","quantity":1,"":1}', '""', '"": unknown field'],
+  ])('%s', (_name, input, field, message) => {
+    expect(normalize(input)).toEqual({ ok: false, error: { field, message } });
+  });
+});
+
 describe('normalizeOrder refuses a key given twice in the JSON text', () => {
   // JSON.parse keeps the last one: the order would be what the sender did not mean.
   it.each([

@@ -89,13 +89,17 @@ function replaced(value: string, context: z.RefinementCtx): void {
   }
 }
 
-export const rawLegSchema = z.strictObject({
+const legShape = {
   symbol: text(MAX_TEXT_LENGTH).optional(),
   class: oneOf(ORDER_CLASSES).optional(),
   action: oneOf(ORDER_ACTIONS).optional(),
   quantity: numeric.optional(),
   type: oneOf(ORDER_TYPES).optional(),
   limit_price: numeric.optional(),
+};
+export const rawLegSchema = z.strictObject(legShape, {
+  // Only a leg that is no object at all: unknown keys have their own issue (schema-issues.ts).
+  error: `must be an object of leg fields (${Object.keys(legShape).join(', ')})`,
 });
 export type RawLeg = z.infer<typeof rawLegSchema>;
 /** Fields a leg may carry, as `symbol[2]` or inside `legs: [{...}]`. */

@@ -12,9 +12,10 @@ export function schemaIssueError(issues: readonly Issue[], legFieldName: LegFiel
   if (!issue) return new OrderValidationError('body', 'body: invalid order');
   const inLeg = issue.path[0] === 'legs' && typeof issue.path[1] === 'number';
   if (issue.code === 'unrecognized_keys') {
-    const names = issue.keys.map((key) =>
-      inLeg ? legFieldName(Number(issue.path[1]), key) : fieldName(issue.path, key),
-    );
+    // An empty name is quoted, or the message would open with ": unknown field".
+    const names = issue.keys
+      .map((key) => (key === '' ? '""' : key))
+      .map((key) => (inLeg ? legFieldName(Number(issue.path[1]), key) : fieldName(issue.path, key)));
     const known: readonly string[] = inLeg ? LEG_FIELDS : RAW_ORDER_FIELDS;
     const hints = issue.keys.map((key) => closest(key, known)).filter((hint) => hint !== undefined);
     const hint = hints.length > 0 ? ` (did you mean ${hints.join(', ')}?)` : '';
