@@ -2,7 +2,7 @@
 // the sender's address and the clock (before the body is read), the body before normalization
 // (signal time, symbol mapping), the normalized order (symbols, quantity, notional). Each refusal
 // names its rule by the settings key, which the answer and the activity entry carry.
-import { duplicateKey, isExitAction, type Order, type OrderLeg } from '@router/orders';
+import { duplicateKey, exchangePrefix, isExitAction, type Order, type OrderLeg } from '@router/orders';
 import { type CompiledRules, localTime } from './compile.ts';
 
 export interface RuleRefusal {
@@ -107,11 +107,19 @@ export function signalTime(value: unknown): number | undefined {
 
 /** `symbol`, `symbol[n]` and `legs[i].symbol`, each mapped once. */
 function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, string>): void {
+  const lookUp = (text: string) => map.get(text) ?? map.get(text.toUpperCase());
   const mapped = (value: unknown): unknown => {
     // A ticker sent as a number (7203) is a symbol too: the order language reads it as text.
     if (typeof value !== 'string' && typeof value !== 'number') return value;
     const text = String(value).trim();
-    return map.get(text) ?? map.get(text.toUpperCase()) ?? value;
+    const target = lookUp(text);
+    if (target !== undefined) return target;
+    // TradingView's {{exchange}}:{{ticker}} (CME_MINI:ES1!): mapped by the symbol's own key, on
+    // its exchange, unless the target names its own.
+    const prefix = exchangePrefix(text);
+    const bare = prefix === undefined ? undefined : lookUp(text.slice(text.indexOf(':') + 1).trim());
+    if (bare === undefined) return value;
+    return exchangePrefix(bare) === undefined ? `${prefix}:${bare}` : bare;
   };
   for (const key of Object.keys(fields)) {
     if (key === 'symbol' || /^symbol\[\d+\]$/.test(key)) fields[key] = mapped(fields[key]);

@@ -406,6 +406,29 @@ describe('symbolMap keys', () => {
     expect(mapped('MSFT')).toBe('MSFT');
   });
 
+  // TradingView's {{exchange}}:{{ticker}}: the map passed CME_MINI:ES1! by, and the broker's own
+  // front month was traded, not the contract the trader mapped ES1! to.
+  it('map a symbol sent with an exchange prefix by its key, keeping the exchange', () => {
+    const rules = compileRules({
+      symbolMap: { 'es1!': 'ESZ2030', BTCUSD: 'BTC/USD', 'NYSE:BRK.B': 'BRK-B', X: 'BINANCE:BTCUSDT' },
+    });
+    if (!rules) throw new Error('no rules');
+    const mapped = (symbol: string) =>
+      (prepareBody(rules, JSON.stringify({ symbol, action: 'buy', quantity: 1 }), Date.now()) as { symbol: string })
+        .symbol;
+    expect(mapped('CME_MINI:ES1!')).toBe('CME_MINI:ESZ2030');
+    expect(mapped(' coinbase:btcusd ')).toBe('COINBASE:BTC/USD');
+    expect(mapped('NYSE:BRK.B')).toBe('BRK-B');
+    expect(mapped('NASDAQ:X')).toBe('BINANCE:BTCUSDT');
+    expect(mapped('NASDAQ:MSFT')).toBe('NASDAQ:MSFT');
+    const legs = prepareBody(
+      rules,
+      JSON.stringify({ legs: [{ symbol: 'CME:ES1!', action: 'buy' }], 'symbol[2]': 'CME:ES1!', quantity: 1 }),
+      0,
+    );
+    expect(legs).toMatchObject({ legs: [{ symbol: 'CME:ESZ2030' }], 'symbol[2]': 'CME:ESZ2030' });
+  });
+
   it('map a symbol sent as a number (a ticker of 7203), which the order language reads as text', () => {
     const rules = compileRules({ symbolMap: { '7203': '7203.T' } });
     if (!rules) throw new Error('no rules');
