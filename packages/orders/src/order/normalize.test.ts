@@ -809,6 +809,23 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
     expect(result).toEqual({ ok: false, error: { field: key, message } });
   });
 
+  // Hinted at take_profit_price alone, "take_profit_percent": 2 became a take profit at 2 (dollars).
+  it.each([
+    'take_profit_percent',
+    'take_profit_price_percent',
+    'tp_percent',
+    'take_profit_distance',
+    'take_profit_price_distance',
+  ])('says %s has no relative form, and how to write one', (key) => {
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: 2 })).toEqual({
+      ok: false,
+      error: {
+        field: key,
+        message: `${key}: unknown field (take_profit_price takes a price, not a distance or percent: "{{close}} * 1.02" is 2 % over the close, "{{close}} + 5" 5 over it)`,
+      },
+    });
+  });
+
   it('names only fields a leg has inside a leg', () => {
     const legs = [
       { symbol: 'AAPL', action: 'buy', quantity: 1, side: 'buy' },

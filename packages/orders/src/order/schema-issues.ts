@@ -17,8 +17,17 @@ export function schemaIssueError(issues: readonly Issue[], legFieldName: LegFiel
       .map((key) => (key === '' ? '""' : key))
       .map((key) => (inLeg ? legFieldName(Number(issue.path[1]), key) : fieldName(issue.path, key)));
     const known: readonly string[] = inLeg ? LEG_FIELDS : RAW_ORDER_FIELDS;
-    const hints = issue.keys.map((key) => closest(key, known)).filter((hint) => hint !== undefined);
-    const hint = hints.length > 0 ? ` (did you mean ${hints.join(', ')}?)` : '';
+    const meant: string[] = [];
+    const notes = new Set<string>();
+    for (const key of issue.keys) {
+      if (!inLeg && RELATIVE_TAKE_PROFIT.test(key.toLowerCase())) notes.add(TAKE_PROFIT_NOTE);
+      else {
+        const name = closest(key, known);
+        if (name !== undefined) meant.push(name);
+      }
+    }
+    const parts = [...(meant.length > 0 ? [`did you mean ${meant.join(', ')}?`] : []), ...notes];
+    const hint = parts.length > 0 ? ` (${parts.join('; ')})` : '';
     const field = names[0] ?? 'body';
     return new OrderValidationError(field, `${names.join(', ')}: unknown field${names.length > 1 ? 's' : ''}${hint}`);
   }
@@ -36,6 +45,14 @@ function fieldName(path: readonly PropertyKey[], last: PropertyKey | undefined):
     .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`))
     .join('');
 }
+
+/**
+ * A take profit as a distance or percent, as stop losses may be given: there is no such field, and
+ * pointed at take_profit_price alone, a sender's 2 (meaning 2 %) became a take profit at 2.
+ */
+const RELATIVE_TAKE_PROFIT = /^(?:take_?profit|tp)(?:_price)?_(?:percent|pct|distance|offset|points|ticks)$/;
+const TAKE_PROFIT_NOTE =
+  'take_profit_price takes a price, not a distance or percent: "{{close}} * 1.02" is 2 % over the close, "{{close}} + 5" 5 over it';
 
 /**
  * What other products (and their users) call our fields: near in meaning, not in spelling, so the
