@@ -249,6 +249,29 @@ describe('normalizeOrder accepts', () => {
   );
 });
 
+describe('normalizeOrder takes an explicit class over a short-year contract reading', () => {
+  // B3's stocks and BDRs end in digits that read as a contract month: ABEV3 (Ambev) as ABEV
+  // October 2023, PFIZ34 (Pfizer's BDR) as PFI December 2034. "class": "stock" was refused as a
+  // contradiction, so they could not be traded at all.
+  it.each<[unknown, string, string | undefined]>([
+    [{ symbol: 'ABEV3', class: 'stock', action: 'buy', quantity: 100 }, 'ABEV3', undefined],
+    [{ symbol: 'bmfbovespa:PFIZ34', class: 'stock', action: 'buy', quantity: 10 }, 'PFIZ34', 'BMFBOVESPA'],
+    [{ symbol: 'USIM5', class: 'fund', action: 'buy', quantity: 1 }, 'USIM5', undefined],
+  ])('%j', (input, symbol, exchange) => {
+    const result = normalize(input);
+    expect(result.ok && [result.order.symbol, result.order.class, result.order.exchange]).toEqual([
+      symbol,
+      (input as { class: string }).class,
+      exchange,
+    ]);
+  });
+
+  it('still reads them as contracts without a class', () => {
+    const result = normalize({ symbol: 'ABEV3', action: 'buy', quantity: 1 });
+    expect(result.ok && [result.order.symbol, result.order.class]).toEqual(['ABEV2023', 'future']);
+  });
+});
+
 describe('normalizeOrder multi-leg', () => {
   const condor = {
     symbol: 'SPY_271217P00540000',
@@ -491,7 +514,7 @@ describe('normalizeOrder refuses', () => {
     ['an option action for a stock', { symbol: 'AAPL', action: 'buy_to_open', quantity: 1 }, 'action'],
     [
       'a class contradicting the symbol',
-      { symbol: 'ESZ24', class: 'stock', action: 'buy', quantity: 1 },
+      { symbol: 'ESZ2024', class: 'stock', action: 'buy', quantity: 1 },
       'class',
       'class: stock contradicts the symbol ESZ2024, which is a future',
     ],
