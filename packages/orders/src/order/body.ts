@@ -3,7 +3,7 @@
 // Only the three levels an order has (top, legs[i], extra) are copied; anything deeper is left
 // for the schema to refuse at a glance, so nested junk costs nothing. Null means "not given".
 import { OrderValidationError } from '../errors.ts';
-import { PLACEHOLDER } from './raw-schema.ts';
+import { whyNotJson } from './not-json.ts';
 
 /** 64 KiB: the hook's body limit in bytes, and this reader's in characters. */
 export const MAX_BODY_LENGTH = 65_536;
@@ -13,11 +13,6 @@ const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor',
 
 export type Fields = Record<string, unknown>;
 
-/** `symbol=AAPL&action=buy`: a form post (Zapier's Webhooks "Form" payload type), not JSON. */
-const FORM_ENCODED = /^[\w.%[\]-]+=[^&{}]*(?:&[\w.%[\]-]+=[^&{}]*)*$/;
-const FORM_REFUSAL =
-  'not valid JSON: this is form-encoded (key=value&…); send the order as a JSON object (in Zapier, Payload Type: JSON)';
-
 export function readBody(input: unknown): Fields {
   let value = input;
   if (typeof input === 'string') {
@@ -25,10 +20,7 @@ export function readBody(input: unknown): Fields {
     try {
       value = JSON.parse(withoutByteOrderMark(input));
     } catch (error) {
-      const unreplaced = unquotedPlaceholder(input);
-      if (unreplaced) throw unreplaced;
-      if (FORM_ENCODED.test(input.trim())) throw refuseBody(FORM_REFUSAL);
-      throw refuseBody(`not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`);
+      throw whyNotJson(withoutByteOrderMark(input), error);
     }
   }
   const body = copyFields(value, 'body');
@@ -45,29 +37,6 @@ export function readBody(input: unknown): Fields {
   const extra = copyFields(body.extra, 'extra', false);
   if (extra) body.extra = extra;
   return body;
-}
-
-/** `"quantity": {{strategy.order.contracts}}`: a value that is a bare placeholder, with its key. */
-const BARE_VALUE = new RegExp(`"((?:[^"\\\\]|\\\\.)*)"\\s*:\\s*(${PLACEHOLDER.source})`);
-const WHOLE_BODY = new RegExp(`^(?:${PLACEHOLDER.source})$`);
-
-/**
- * A placeholder the sender wrote as a bare value, unquoted, and did not replace (TradingView fills
- * strategy variables only in a strategy's alerts), or as the whole message: the text is then no
- * JSON, and the parser's "Expected property name" would hide why. Only read when parsing failed.
- */
-function unquotedPlaceholder(text: string): OrderValidationError | undefined {
-  const trimmed = text.trim();
-  const bare = WHOLE_BODY.test(trimmed) ? ['body', trimmed] : BARE_VALUE.exec(text)?.slice(1, 3);
-  if (!bare) return undefined;
-  const [key = '', placeholder] = bare;
-  let field = key;
-  try {
-    field = JSON.parse(`"${key}"`);
-  } catch {
-    // An escape JSON does not know: the key as written.
-  }
-  return new OrderValidationError(field, `${field}: placeholder ${placeholder} was not replaced by the sender`);
 }
 
 /** The text without a leading byte-order mark: invisible in an alert editor, fatal to JSON.parse. */

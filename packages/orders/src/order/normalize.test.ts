@@ -918,6 +918,26 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
   });
 });
 
+describe('normalizeOrder refuses several orders in one body', () => {
+  // One signal is one order: two in one alert (a line each, or joined by a comma) were answered
+  // with the parser's "Unexpected non-whitespace character after JSON at position 45".
+  const message = 'body: holds more than one order; send one order per signal (an alert or a call each)';
+  it.each([
+    '{"symbol":"AAPL","action":"buy","quantity":1}\n{"symbol":"MSFT","action":"sell","quantity":1}',
+    '\ufeff{"symbol":"AAPL","action":"buy","quantity":1},\r\n{"symbol":"MSFT","note":"}{","quantity":1}',
+    '{"symbol":"AAPL","action":"buy","quantity":1} {"broken',
+  ])('%j', (text) => {
+    expect(normalize(text)).toEqual({ ok: false, error: { field: 'body', message } });
+  });
+
+  it("keeps the parser's reason for one object cut short or followed by other text", () => {
+    for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"']) {
+      const result = normalize(text);
+      expect(result.ok ? '' : result.error.message).toMatch(/^body: not valid JSON \(/);
+    }
+  });
+});
+
 describe('normalizeOrder refuses a form-encoded body', () => {
   it('says so, and how to send JSON instead (Zapier posts forms unless told JSON)', () => {
     for (const text of ['symbol=AAPL&action=buy&quantity=1', 'symbol%5B2%5D=MSFT', 'symbol=']) {
