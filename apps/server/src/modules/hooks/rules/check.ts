@@ -2,7 +2,7 @@
 // the sender's address and the clock (before the body is read), the body before normalization
 // (signal time, symbol mapping), the normalized order (symbols, quantity, notional). Each refusal
 // names its rule by the settings key, which the answer and the activity entry carry.
-import { duplicateKey, exchangePrefix, isExitAction, type Order, type OrderLeg } from '@router/orders';
+import { duplicateKey, exchangePrefix, isExitAction, type Order, type OrderLeg, PLACEHOLDER } from '@router/orders';
 import { type CompiledRules, localTime } from './compile.ts';
 
 export interface RuleRefusal {
@@ -69,6 +69,8 @@ function staleness(value: unknown, field: string, maxLagMs: number, nowMs: numbe
   const sentAt = signalTime(value);
   if (sentAt === undefined) {
     const text = String(value).trim().slice(0, 64);
+    const placeholder = PLACEHOLDER.exec(text)?.[0];
+    if (placeholder) return `${field}: placeholder ${placeholder} was not replaced by the sender`;
     return ZONELESS_TIME.test(text)
       ? `${field}: ${text} gives no time zone; send it in UTC with a Z, as TradingView's {{timenow}} does (2026-03-02T14:30:05Z)`
       : `${field}: not a time: ${text}`;

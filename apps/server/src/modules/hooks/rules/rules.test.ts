@@ -377,6 +377,11 @@ describe('maxLagSeconds reads a time with its zone only', () => {
         message: `maxLagSeconds: ${field}: ${text} gives no time zone; send it in UTC with a Z, as TradingView's {{timenow}} does (2026-03-02T14:30:05Z)`,
       });
     }
+    // An unreplaced {{timenow}} is told as such, as the order language tells it when the guard is off.
+    expect(body({ timestamp: '{{timenow}}' })).toEqual({
+      rule: 'maxLagSeconds',
+      message: 'maxLagSeconds: timestamp: placeholder {{timenow}} was not replaced by the sender',
+    });
     // Text that is no ISO 8601 at all (read by the engine's own rules, in the server's zone) is no time.
     expect(body({ time: new Date(now).toString() })).toMatchObject({
       message: expect.stringMatching(/^maxLagSeconds: time: not a time: /),
