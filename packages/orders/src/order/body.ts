@@ -3,7 +3,7 @@
 // Only the three levels an order has (top, legs[i], extra) are copied; anything deeper is left
 // for the schema to refuse at a glance, so nested junk costs nothing. Null means "not given".
 import { OrderValidationError } from '../errors.ts';
-import { whyNotJson } from './not-json.ts';
+import { SEVERAL_REFUSAL, whyNotJson } from './not-json.ts';
 
 /** 64 KiB: the hook's body limit in bytes, and this reader's in characters. */
 export const MAX_BODY_LENGTH = 65_536;
@@ -24,7 +24,7 @@ export function readBody(input: unknown): Fields {
     }
   }
   const body = copyFields(value, 'body');
-  if (!body) throw refuseBody('must be a JSON object');
+  if (!body) throw isListOfOrders(value) ? refuseBody(SEVERAL_REFUSAL) : refuseBody('must be a JSON object');
   if (typeof input === 'string') {
     // JSON.parse keeps the last of two equal keys: {"action": "buy", …, "action": "sell"} would sell.
     const twice = duplicateKey(input);
@@ -37,6 +37,11 @@ export function readBody(input: unknown): Fields {
   const extra = copyFields(body.extra, 'extra', false);
   if (extra) body.extra = extra;
   return body;
+}
+
+/** `[{…}, {…}]`: several orders in one body, as a list. */
+function isListOfOrders(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 1 && value.every((item) => typeof item === 'object' && item !== null);
 }
 
 /** The text without a leading byte-order mark: invisible in an alert editor, fatal to JSON.parse. */

@@ -930,6 +930,19 @@ describe('normalizeOrder refuses several orders in one body', () => {
     expect(normalize(text)).toEqual({ ok: false, error: { field: 'body', message } });
   });
 
+  it('says so of a list of orders too', () => {
+    const list = [
+      { symbol: 'AAPL', action: 'buy', quantity: 1 },
+      { symbol: 'MSFT', action: 'sell', quantity: 1 },
+    ];
+    expect(normalize(JSON.stringify(list))).toEqual({ ok: false, error: { field: 'body', message } });
+    expect(normalize(list)).toEqual({ ok: false, error: { field: 'body', message } });
+    expect(normalize([list[0]])).toEqual({
+      ok: false,
+      error: { field: 'body', message: 'body: must be a JSON object' },
+    });
+  });
+
   it("keeps the parser's reason for one object cut short or followed by other text", () => {
     for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"']) {
       const result = normalize(text);

@@ -41,7 +41,7 @@ function unquotedPlaceholder(text: string): OrderValidationError | undefined {
   return new OrderValidationError(field, `${field}: placeholder ${placeholder} was not replaced by the sender`);
 }
 
-const SEVERAL_REFUSAL = 'holds more than one order; send one order per signal (an alert or a call each)';
+export const SEVERAL_REFUSAL = 'holds more than one order; send one order per signal (an alert or a call each)';
 
 /**
  * `{…}\n{…}` or `{…},{…}`: a whole JSON object, then the start of another, as two orders written
