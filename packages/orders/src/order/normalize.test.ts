@@ -827,6 +827,9 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
     ['order_type', 'limit', 'order_type: unknown field (did you mean type?)'],
     ['time_in_force', 'gtc', 'time_in_force: unknown field (did you mean duration?)'],
     ['stop_los_price', 90, 'stop_los_price: unknown field (did you mean stop_loss_price?)'],
+    // An indexed leg field in capitals is no leg field at all (names are exact): said which it is.
+    ['Symbol[2]', 'MSFT', 'Symbol[2]: unknown field (did you mean symbol[2]?)'],
+    ['QUANTITY[2]', 2, 'QUANTITY[2]: unknown field (did you mean quantity[2]?)'],
   ])('%s', (key, value, message) => {
     const result = normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: value });
     expect(result).toEqual({ ok: false, error: { field: key, message } });

@@ -82,6 +82,12 @@ const ALIASES: Readonly<Record<string, string>> = {
 /** The known name meant by another product's (side → action), else within two edits of a mistyped one (stop_los_price → stop_loss_price). */
 function closest(name: string, known: readonly string[]): string | undefined {
   const lower = name.toLowerCase();
+  // Symbol[2]: the indexed leg field as it is spelt (a top-level name only: legs have no indexes).
+  const indexed = /^([a-z_]+)\[\d{1,3}\]$/.exec(lower);
+  if (indexed)
+    return (LEG_FIELDS as readonly string[]).includes(indexed[1] ?? '') && known === RAW_ORDER_FIELDS
+      ? lower
+      : undefined;
   const alias = Object.hasOwn(ALIASES, lower) ? ALIASES[lower] : undefined;
   if (alias !== undefined) return known.includes(alias) ? alias : undefined;
   let best: string | undefined;
