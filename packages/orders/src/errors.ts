@@ -24,3 +24,13 @@ export function refuse(field: string, reason: string, providerTitle?: string): O
   const message = `${field}: ${reason}`;
   return new OrderValidationError(field, providerTitle ? `${providerTitle}: ${message}` : message);
 }
+
+/**
+ * A character as a refusal quotes it: `"x"`, and past printable ASCII with its code as well,
+ * `"\u200b" (U+200B)`: a zero-width space shows as nothing, a Cyrillic А as the A it is not.
+ */
+export function quoteCharacter(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  const quoted = JSON.stringify(char);
+  return code >= 0x20 && code < 0x7f ? quoted : `${quoted} (U+${code.toString(16).toUpperCase().padStart(4, '0')})`;
+}

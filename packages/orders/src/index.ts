@@ -15,7 +15,7 @@ export {
   normalizeOrderOrThrow,
   type OrderRefusal,
 } from './order/normalize.ts';
-export { MAX_LEGS, type RawLeg, type RawOrder, rawLegSchema, rawOrderSchema } from './order/raw-schema.ts';
+export { MAX_LEGS, PLACEHOLDER, type RawLeg, type RawOrder, rawLegSchema, rawOrderSchema } from './order/raw-schema.ts';
 export {
   type AlertMessage,
   type AlertPlatform,

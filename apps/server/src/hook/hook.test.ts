@@ -58,6 +58,17 @@ describe('POST /hook/:shortKey', () => {
     const twice = await postSignal(t, trader.shortKey, '{"symbol":"AAPL","action":"buy","quantity":1,"action":"sell"}');
     expect(twice.statusCode).toBe(400);
     expect(twice.json()).toEqual({ status: 'ValidationError', message: 'action: given twice' });
+    // TradingView's plain alert leaves a strategy variable as written: unquoted, the text is no JSON.
+    const bare = '{"symbol": "AAPL", "action": "buy", "quantity": {{strategy.order.contracts}}}';
+    const unreplaced = await postSignal(t, trader.shortKey, bare, 'text/plain; charset=utf-8');
+    expect(unreplaced.json()).toEqual({
+      status: 'ValidationError',
+      message: 'quantity: placeholder {{strategy.order.contracts}} was not replaced by the sender',
+    });
+    const two = await postSignal(t, trader.shortKey, `${JSON.stringify(BUY)}\n${JSON.stringify(BUY)}`, 'text/plain');
+    expect(two.json().message).toBe(
+      'body: holds more than one order; send one order per signal (an alert or a call each)',
+    );
     expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
     expect(await balanceOf(t, trader.userId)).toBe(5);
   });

@@ -77,6 +77,10 @@ describe('evaluateExpression', () => {
     ['(1 + 2', 'limit_price: missing ")" at position 6'],
     ['1 + 2)', 'limit_price: unexpected ")" at position 5'],
     ['1 2', 'limit_price: unexpected "2" at position 2'],
+    // The number as written, not as read: no ".3" in "1.2.3" is a "0.3".
+    ['1.2.3', 'limit_price: unexpected ".3" at position 3'],
+    ['100 1e3', 'limit_price: unexpected "1e3" at position 4'],
+    ['(1) 00.50', 'limit_price: unexpected "00.50" at position 4'],
     ['1 / 0', 'limit_price: division by zero at position 2'],
     ['1 / (2 - 2)', 'limit_price: division by zero at position 2'],
     ['1e309', 'limit_price: number out of range at position 0'],
@@ -98,7 +102,7 @@ describe('evaluateExpression', () => {
     ['process.exit()', 'limit_price: unexpected "." at position 7'],
     ['process', 'limit_price: unknown name "process" at position 0'],
     ["constructor.constructor('x')()", 'limit_price: unexpected "." at position 11'],
-    ['1 + 😀', 'limit_price: unexpected "😀" at position 4'],
+    ['1 + 😀', 'limit_price: unexpected "😀" (U+1F600) at position 4'],
   ])('refuses %j', (text, message) => {
     expect(refusal(text)).toBe(message);
   });

@@ -34,14 +34,28 @@ export function evaluateExpression(text: string, field = 'expression'): number {
   return outcome.value;
 }
 
+/**
+ * 10^15: a number this large has 16 digits before the point, more than a double carries exactly
+ * (and evaluation rounds to 15): "12345678901234567" would be 12345678901234600. No order is.
+ */
+const MAX_MAGNITUDE = 1e15;
+
 /** A numeric field's value: a finite number, or a string holding a number or an expression. */
 export function toNumber(value: unknown, field: string): number {
+  let number: number;
   if (typeof value === 'number') {
-    if (Number.isFinite(value)) return value;
-    throw new OrderValidationError(field, `${field}: must be a finite number`);
+    if (!Number.isFinite(value)) throw new OrderValidationError(field, `${field}: must be a finite number`);
+    number = value;
+  } else if (typeof value === 'string') {
+    number = evaluateExpression(value, field);
+  } else {
+    throw new OrderValidationError(field, `${field}: must be a number or a math expression`);
   }
-  if (typeof value === 'string') return evaluateExpression(value, field);
-  throw new OrderValidationError(field, `${field}: must be a number or a math expression`);
+  if (Math.abs(number) >= MAX_MAGNITUDE) {
+    const reason = 'too large: at most 15 digits before the decimal point (a longer number loses digits)';
+    throw new OrderValidationError(field, `${field}: ${reason}`);
+  }
+  return number;
 }
 
 export function expressionCacheSize(): number {

@@ -44,7 +44,7 @@ export function parseExpression(tokens: readonly Token[]): ExpressionNode {
   };
   const fail = (token: Token): never => {
     if (token.kind === 'end') throw new ExpressionSyntaxError('unexpected end of expression', token.pos);
-    const text = token.kind === 'number' ? String(token.value) : token.kind === 'operator' ? token.op : token.kind;
+    const text = token.kind === 'number' ? token.text : token.kind === 'operator' ? token.op : token.kind;
     throw new ExpressionSyntaxError(
       `unexpected ${JSON.stringify(token.kind === 'name' ? token.name : text)}`,
       token.pos,

@@ -4,10 +4,12 @@
 // Positions are 0-based character offsets into the text (as jsonrepair reports them), so the
 // playground shows one convention for JSON and expression errors alike.
 
+import { quoteCharacter } from '../errors.ts';
+
 export type Operator = '+' | '-' | '*' | '/' | '^';
 
 export type Token =
-  | { kind: 'number'; value: number; pos: number }
+  | { kind: 'number'; value: number; text: string; pos: number }
   | { kind: 'operator'; op: Operator; pos: number }
   | { kind: 'name'; name: string; pos: number }
   | { kind: '(' | ')' | ',' | 'end'; pos: number };
@@ -36,6 +38,7 @@ const SINGLE: Readonly<Record<string, Operator | '(' | ')' | ','>> = {
   ',': ',',
 };
 
+const WHITESPACE = /\s/;
 const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
 const NAME = /[a-zA-Z_][a-zA-Z0-9_]*/y;
 const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/y;
@@ -45,7 +48,8 @@ export function tokenize(text: string): Token[] {
   let i = 0;
   while (i < text.length) {
     const ch = text.charAt(i);
-    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') {
+    // Any space, a no-break one pasted from a document included: numbers never span one.
+    if (ch === ' ' || WHITESPACE.test(ch)) {
       i++;
       continue;
     }
@@ -65,7 +69,7 @@ export function tokenize(text: string): Token[] {
     if (number) {
       const value = Number(number[0]);
       if (!Number.isFinite(value)) throw new ExpressionSyntaxError('number out of range', i);
-      tokens.push({ kind: 'number', value, pos: i });
+      tokens.push({ kind: 'number', value, text: number[0], pos: i });
       i += number[0].length;
       continue;
     }
@@ -82,7 +86,7 @@ export function tokenize(text: string): Token[] {
       // A variable the charting platform did not substitute: say so rather than "unexpected {".
       throw new ExpressionSyntaxError(`placeholder ${placeholder[0]} was not replaced by the sender`, i);
     }
-    throw new ExpressionSyntaxError(`unexpected ${JSON.stringify(String.fromCodePoint(text.codePointAt(i) ?? 0))}`, i);
+    throw new ExpressionSyntaxError(`unexpected ${quoteCharacter(String.fromCodePoint(text.codePointAt(i) ?? 0))}`, i);
   }
   tokens.push({ kind: 'end', pos: text.length });
   return tokens;

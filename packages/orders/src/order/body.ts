@@ -3,6 +3,7 @@
 // Only the three levels an order has (top, legs[i], extra) are copied; anything deeper is left
 // for the schema to refuse at a glance, so nested junk costs nothing. Null means "not given".
 import { OrderValidationError } from '../errors.ts';
+import { SEVERAL_REFUSAL, whyNotJson } from './not-json.ts';
 
 /** 64 KiB: the hook's body limit in bytes, and this reader's in characters. */
 export const MAX_BODY_LENGTH = 65_536;
@@ -12,11 +13,6 @@ const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor',
 
 export type Fields = Record<string, unknown>;
 
-/** `symbol=AAPL&action=buy`: a form post (Zapier's Webhooks "Form" payload type), not JSON. */
-const FORM_ENCODED = /^[\w.%[\]-]+=[^&{}]*(?:&[\w.%[\]-]+=[^&{}]*)*$/;
-const FORM_REFUSAL =
-  'not valid JSON: this is form-encoded (key=value&…); send the order as a JSON object (in Zapier, Payload Type: JSON)';
-
 export function readBody(input: unknown): Fields {
   let value = input;
   if (typeof input === 'string') {
@@ -24,12 +20,11 @@ export function readBody(input: unknown): Fields {
     try {
       value = JSON.parse(withoutByteOrderMark(input));
     } catch (error) {
-      if (FORM_ENCODED.test(input.trim())) throw refuseBody(FORM_REFUSAL);
-      throw refuseBody(`not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`);
+      throw whyNotJson(withoutByteOrderMark(input), error);
     }
   }
   const body = copyFields(value, 'body');
-  if (!body) throw refuseBody('must be a JSON object');
+  if (!body) throw isListOfOrders(value) ? refuseBody(SEVERAL_REFUSAL) : refuseBody('must be a JSON object');
   if (typeof input === 'string') {
     // JSON.parse keeps the last of two equal keys: {"action": "buy", …, "action": "sell"} would sell.
     const twice = duplicateKey(input);
@@ -42,6 +37,11 @@ export function readBody(input: unknown): Fields {
   const extra = copyFields(body.extra, 'extra', false);
   if (extra) body.extra = extra;
   return body;
+}
+
+/** `[{…}, {…}]`: several orders in one body, as a list. */
+function isListOfOrders(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 1 && value.every((item) => typeof item === 'object' && item !== null);
 }
 
 /** The text without a leading byte-order mark: invisible in an alert editor, fatal to JSON.parse. */

@@ -12,6 +12,7 @@ import {
 } from '../enumerations.ts';
 import { refuse } from '../errors.ts';
 import { toNumber } from '../expression/evaluate.ts';
+import { DATED } from '../symbols/future.ts';
 import { isClassCompatible, parseSymbol, writtenSymbol } from '../symbols/parse-symbol.ts';
 import type { Duration, Order, OrderAction, OrderClass, OrderLeg, OrderType, Provider } from '../types.ts';
 import type { LegFieldName } from './indexed-legs.ts';
@@ -144,6 +145,12 @@ function resolveSymbol(
   const parsed = parseSymbol(text, { now: context.now, field });
   const exchange = parsed.exchange ? { exchange: parsed.exchange } : {};
   if (explicit !== undefined) {
+    // A 1 or 2 digit year reads a contract month into names that are none: B3's ABEV3 (Ambev) and
+    // PFIZ34 (a BDR). An explicit class other than future says which it is; a 4-digit year does not yield.
+    const written = writtenSymbol(text);
+    if (explicit !== 'future' && parsed.parts.kind === 'future' && (DATED.exec(written)?.[3]?.length ?? 4) < 4) {
+      return { symbol: written, orderClass: explicit, ...exchange };
+    }
     if (!isClassCompatible(parsed, explicit)) {
       throw refuse(
         classField,
@@ -153,7 +160,7 @@ function resolveSymbol(
     // A CFD is named by its broker, never a contract month: HK50 and EU50 are the Hang Seng and
     // Euro Stoxx 50, not futures of May and September 2050.
     const cfdName = explicit === 'cfd' && parsed.parts.kind === 'future';
-    return { symbol: cfdName ? writtenSymbol(text) : parsed.canonical, orderClass: explicit, ...exchange };
+    return { symbol: cfdName ? written : parsed.canonical, orderClass: explicit, ...exchange };
   }
   if (parsed.recognized) return { symbol: parsed.canonical, orderClass: parsed.class, ...exchange };
   // A plain ticker is stock, unless the provider trades no stock (a crypto exchange's "DOGE").

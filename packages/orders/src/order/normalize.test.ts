@@ -249,6 +249,29 @@ describe('normalizeOrder accepts', () => {
   );
 });
 
+describe('normalizeOrder takes an explicit class over a short-year contract reading', () => {
+  // B3's stocks and BDRs end in digits that read as a contract month: ABEV3 (Ambev) as ABEV
+  // October 2023, PFIZ34 (Pfizer's BDR) as PFI December 2034. "class": "stock" was refused as a
+  // contradiction, so they could not be traded at all.
+  it.each<[unknown, string, string | undefined]>([
+    [{ symbol: 'ABEV3', class: 'stock', action: 'buy', quantity: 100 }, 'ABEV3', undefined],
+    [{ symbol: 'bmfbovespa:PFIZ34', class: 'stock', action: 'buy', quantity: 10 }, 'PFIZ34', 'BMFBOVESPA'],
+    [{ symbol: 'USIM5', class: 'fund', action: 'buy', quantity: 1 }, 'USIM5', undefined],
+  ])('%j', (input, symbol, exchange) => {
+    const result = normalize(input);
+    expect(result.ok && [result.order.symbol, result.order.class, result.order.exchange]).toEqual([
+      symbol,
+      (input as { class: string }).class,
+      exchange,
+    ]);
+  });
+
+  it('still reads them as contracts without a class', () => {
+    const result = normalize({ symbol: 'ABEV3', action: 'buy', quantity: 1 });
+    expect(result.ok && [result.order.symbol, result.order.class]).toEqual(['ABEV2023', 'future']);
+  });
+});
+
 describe('normalizeOrder multi-leg', () => {
   const condor = {
     symbol: 'SPY_271217P00540000',
@@ -491,7 +514,7 @@ describe('normalizeOrder refuses', () => {
     ['an option action for a stock', { symbol: 'AAPL', action: 'buy_to_open', quantity: 1 }, 'action'],
     [
       'a class contradicting the symbol',
-      { symbol: 'ESZ24', class: 'stock', action: 'buy', quantity: 1 },
+      { symbol: 'ESZ2024', class: 'stock', action: 'buy', quantity: 1 },
       'class',
       'class: stock contradicts the symbol ESZ2024, which is a future',
     ],
@@ -695,6 +718,177 @@ describe('normalizeOrder refuses', () => {
   });
 });
 
+describe('normalizeOrder shows a character it cannot read by its code', () => {
+  // Pasted from a web page or a document: a zero-width space or a Cyrillic А looks like nothing,
+  // or like the letter meant, in the refusal; its code says what it is.
+  it.each<[string, Record<string, unknown>, string, string]>([
+    [
+      'a zero-width space in a symbol',
+      { symbol: 'AAPL\u200b' },
+      'symbol',
+      'symbol: unexpected "\u200b" (U+200B) at position 4',
+    ],
+    [
+      'a Cyrillic letter in a symbol',
+      { symbol: '\u0410APL' },
+      'symbol',
+      'symbol: unexpected "\u0410" (U+0410) at position 0',
+    ],
+    [
+      'a zero-width space in a number',
+      { quantity: '\u200b5' },
+      'quantity',
+      'quantity: unexpected "\u200b" (U+200B) at position 0',
+    ],
+    ['a full-width digit', { quantity: '\uff15' }, 'quantity', 'quantity: unexpected "\uff15" (U+FF15) at position 0'],
+    ['an en dash', { quantity: '10 \u2013 5' }, 'quantity', 'quantity: unexpected "\u2013" (U+2013) at position 3'],
+  ])('%s', (_name, fields, field, message) => {
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, ...fields })).toEqual({
+      ok: false,
+      error: { field, message },
+    });
+  });
+
+  // "buy" with a zero-width space was told "must be one of buy, sell, …", as if buy were not buy.
+  it.each([
+    [
+      'action',
+      'buy\u200b',
+      'action: must be one of buy, sell, buy_to_cover, sell_short, buy_to_open, buy_to_close, sell_to_open, sell_to_close, close, cancel; the value holds "\u200b" (U+200B)',
+    ],
+    ['type', 'limit\u00ad', 'type: must be one of market, limit, stop, stop_limit; the value holds "\u00ad" (U+00AD)'],
+    [
+      'duration',
+      'g\u0442c',
+      'duration: must be one of atc, ato, aon, clo, cls, day, fak, fok, gfa, gtc, gtd, gtt, gtw, gtm, ioc, opg, dyp, gcp; the value holds "\u0442" (U+0442)',
+    ],
+  ])('names the character in an enumerated %s that looks right', (field, value, message) => {
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 1, [field]: value })).toEqual({
+      ok: false,
+      error: { field, message },
+    });
+  });
+
+  it('reads a no-break space in an expression as the space it looks like', () => {
+    const result = normalize({
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: '2\u00a0',
+      limit_price: '100\u00a0*\u202f0.99',
+    });
+    expect(result.ok && [result.order.quantity, result.order.limit_price]).toEqual([2, 99]);
+  });
+});
+
+describe('normalizeOrder refuses a number longer than it can carry', () => {
+  // Past 15 digits a number is not what was written: "12345678901234567" became 12345678901234600.
+  const message = (field: string) =>
+    `${field}: too large: at most 15 digits before the decimal point (a longer number loses digits)`;
+  it.each<[string, unknown, string]>([
+    ['text', '{"symbol":"AAPL","action":"buy","quantity":"12345678901234567"}', 'quantity'],
+    ['16 digits as text', '{"symbol":"AAPL","action":"buy","quantity":"1234567890123456"}', 'quantity'],
+    ['a JSON number', '{"symbol":"AAPL","action":"buy","quantity":12345678901234567}', 'quantity'],
+    ['an expression', { symbol: 'AAPL', action: 'buy', quantity: '10 ^ 15' }, 'quantity'],
+    [
+      'a price',
+      { symbol: 'AAPL', action: 'sell', quantity: 1, limit_price: '-1e15', 'symbol[2]': 'MSFT', 'action[2]': 'buy' },
+      'limit_price',
+    ],
+    [
+      'a leg',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'quantity[2]': '1e16' },
+      'quantity[2]',
+    ],
+  ])('%s', (_name, input, field) => {
+    expect(normalize(input)).toEqual({ ok: false, error: { field, message: message(field) } });
+  });
+
+  it('takes 15 digits, and long decimals rounded to what a number holds', () => {
+    const order = (quantity: unknown) => {
+      const result = normalize({ symbol: 'AAPL', action: 'buy', quantity });
+      return result.ok ? result.order.quantity : result.error.message;
+    };
+    expect(order('999999999999999')).toBe(999_999_999_999_999);
+    expect(order(999_999_999_999_999)).toBe(999_999_999_999_999);
+    expect(order('0.12345678901234567890')).toBe(0.123456789012346);
+  });
+});
+
+describe('normalizeOrder hints at the field another product names otherwise', () => {
+  // Near in spelling is not near in meaning: "side" read as a misspelt "time", "tp" as "type".
+  it.each([
+    ['side', 'buy', 'side: unknown field (did you mean action?)'],
+    ['tp', 110, 'tp: unknown field (did you mean take_profit_price?)'],
+    ['sl', 90, 'sl: unknown field (did you mean stop_loss_price?)'],
+    ['qty', 1, 'qty: unknown field (did you mean quantity?)'],
+    ['Contracts', 1, 'Contracts: unknown field (did you mean quantity?)'],
+    ['ticker', 'MSFT', 'ticker: unknown field (did you mean symbol?)'],
+    ['price', 100, 'price: unknown field (did you mean limit_price?)'],
+    ['order_type', 'limit', 'order_type: unknown field (did you mean type?)'],
+    ['time_in_force', 'gtc', 'time_in_force: unknown field (did you mean duration?)'],
+    ['stop_los_price', 90, 'stop_los_price: unknown field (did you mean stop_loss_price?)'],
+    // An indexed leg field in capitals is no leg field at all (names are exact): said which it is.
+    ['Symbol[2]', 'MSFT', 'Symbol[2]: unknown field (did you mean symbol[2]?)'],
+    ['QUANTITY[2]', 2, 'QUANTITY[2]: unknown field (did you mean quantity[2]?)'],
+  ])('%s', (key, value, message) => {
+    const result = normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: value });
+    expect(result).toEqual({ ok: false, error: { field: key, message } });
+  });
+
+  // Hinted at take_profit_price alone, "take_profit_percent": 2 became a take profit at 2 (dollars).
+  it.each([
+    'take_profit_percent',
+    'take_profit_price_percent',
+    'tp_percent',
+    'take_profit_distance',
+    'take_profit_price_distance',
+  ])('says %s has no relative form, and how to write one', (key) => {
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: 2 })).toEqual({
+      ok: false,
+      error: {
+        field: key,
+        message: `${key}: unknown field (take_profit_price takes a price, not a distance or percent: "{{close}} * 1.02" is 2 % over the close, "{{close}} + 5" 5 over it)`,
+      },
+    });
+  });
+
+  it('names only fields a leg has inside a leg', () => {
+    const legs = [
+      { symbol: 'AAPL', action: 'buy', quantity: 1, side: 'buy' },
+      { symbol: 'MSFT', action: 'sell', quantity: 1, sl: 90 },
+    ];
+    expect(normalize({ legs })).toEqual({
+      ok: false,
+      error: { field: 'legs[0].side', message: 'legs[0].side: unknown field (did you mean action?)' },
+    });
+    expect(normalize({ legs: [legs[1], legs[1]] })).toEqual({
+      ok: false,
+      error: { field: 'legs[0].sl', message: 'legs[0].sl: unknown field' },
+    });
+  });
+});
+
+describe('normalizeOrder words every refusal itself', () => {
+  // Not the schema library's "Invalid input: expected object, received null", nor ": unknown field".
+  it.each<[string, unknown, string, string]>([
+    [
+      'a leg that is no object',
+      { legs: [null, { symbol: 'MSFT', action: 'buy', quantity: 1 }] },
+      'legs[0]',
+      'legs[0]: must be an object of leg fields (symbol, class, action, quantity, type, limit_price)',
+    ],
+    [
+      'a leg that is a number',
+      { legs: [1, 2] },
+      'legs[0]',
+      'legs[0]: must be an object of leg fields (symbol, class, action, quantity, type, limit_price)',
+    ],
+    ['an empty field name', '{"symbol":"AAPL","action":"buy","quantity":1,"":1}', '""', '"": unknown field'],
+  ])('%s', (_name, input, field, message) => {
+    expect(normalize(input)).toEqual({ ok: false, error: { field, message } });
+  });
+});
+
 describe('normalizeOrder refuses a key given twice in the JSON text', () => {
   // JSON.parse keeps the last one: the order would be what the sender did not mean.
   it.each([
@@ -727,6 +921,39 @@ describe('normalizeOrder refuses a key given twice in the JSON text', () => {
   });
 });
 
+describe('normalizeOrder refuses several orders in one body', () => {
+  // One signal is one order: two in one alert (a line each, or joined by a comma) were answered
+  // with the parser's "Unexpected non-whitespace character after JSON at position 45".
+  const message = 'body: holds more than one order; send one order per signal (an alert or a call each)';
+  it.each([
+    '{"symbol":"AAPL","action":"buy","quantity":1}\n{"symbol":"MSFT","action":"sell","quantity":1}',
+    '\ufeff{"symbol":"AAPL","action":"buy","quantity":1},\r\n{"symbol":"MSFT","note":"}{","quantity":1}',
+    '{"symbol":"AAPL","action":"buy","quantity":1} {"broken',
+  ])('%j', (text) => {
+    expect(normalize(text)).toEqual({ ok: false, error: { field: 'body', message } });
+  });
+
+  it('says so of a list of orders too', () => {
+    const list = [
+      { symbol: 'AAPL', action: 'buy', quantity: 1 },
+      { symbol: 'MSFT', action: 'sell', quantity: 1 },
+    ];
+    expect(normalize(JSON.stringify(list))).toEqual({ ok: false, error: { field: 'body', message } });
+    expect(normalize(list)).toEqual({ ok: false, error: { field: 'body', message } });
+    expect(normalize([list[0]])).toEqual({
+      ok: false,
+      error: { field: 'body', message: 'body: must be a JSON object' },
+    });
+  });
+
+  it("keeps the parser's reason for one object cut short or followed by other text", () => {
+    for (const text of ['{"symbol":"AAPL"', '{"symbol":"AAPL"} trailing', '{"a":"}"']) {
+      const result = normalize(text);
+      expect(result.ok ? '' : result.error.message).toMatch(/^body: not valid JSON \(/);
+    }
+  });
+});
+
 describe('normalizeOrder refuses a form-encoded body', () => {
   it('says so, and how to send JSON instead (Zapier posts forms unless told JSON)', () => {
     for (const text of ['symbol=AAPL&action=buy&quantity=1', 'symbol%5B2%5D=MSFT', 'symbol=']) {
@@ -742,6 +969,43 @@ describe('normalizeOrder refuses a form-encoded body', () => {
     // Other text that is no JSON keeps the parser's reason.
     const broken = normalize('{"symbol": "AAPL",');
     expect(broken.ok ? '' : broken.error.message).toMatch(/^body: not valid JSON \(/);
+  });
+});
+
+describe('normalizeOrder names a placeholder left unquoted and unreplaced', () => {
+  // TradingView fills {{strategy.order.contracts}} only in a strategy's alerts: a plain alert sends
+  // it as written, and a template with it unquoted is no JSON at all ("Expected property name…").
+  it.each([
+    [
+      '{"symbol":"AAPL","action":"buy","quantity":{{strategy.order.contracts}}}',
+      'quantity',
+      'quantity: placeholder {{strategy.order.contracts}} was not replaced by the sender',
+    ],
+    [
+      '{"symbol":"AAPL","action":"buy","quantity":1,"limit_price": %last_price% }',
+      'limit_price',
+      'limit_price: placeholder %last_price% was not replaced by the sender',
+    ],
+    [
+      '{\r\n  "symbol": "{{ticker}}",\r\n  "quantity[2]" :\t{{plot_0}},\r\n}',
+      'quantity[2]',
+      'quantity[2]: placeholder {{plot_0}} was not replaced by the sender',
+    ],
+    // The whole message as one variable: a strategy order without an alert_message of its own.
+    [
+      ' {{strategy.order.alert_message}}\n',
+      'body',
+      'body: placeholder {{strategy.order.alert_message}} was not replaced by the sender',
+    ],
+  ])('%s', (text, field, message) => {
+    expect(normalize(text)).toEqual({ ok: false, error: { field, message } });
+  });
+
+  it("keeps the parser's reason for other text that is no JSON, a quoted placeholder included", () => {
+    for (const text of ['{"symbol":"{{ticker}}","quantity":}', '{"note":"{{close}}",', '{"a":"x: {{close}}" 1}']) {
+      const result = normalize(text);
+      expect(result.ok ? '' : result.error.message).toMatch(/^body: not valid JSON \(/);
+    }
   });
 });
 

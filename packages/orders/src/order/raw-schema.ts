@@ -4,6 +4,7 @@
 // not vanish). Numeric fields stay number-or-text here: expressions are evaluated in build-order.ts.
 // Enumeration values are trimmed and lower-cased ("BUY" is buy). Built once at import.
 import { z } from 'zod';
+import { quoteCharacter } from '../errors.ts';
 import { DURATIONS, ORDER_ACTIONS, ORDER_CLASSES, ORDER_GROUPS, ORDER_TYPES, QUANTITY_TYPES } from '../types.ts';
 
 export const MAX_LEGS = 8;
@@ -11,14 +12,21 @@ export const MAX_EXTRA_KEYS = 32;
 export const MAX_ID_LENGTH = 64;
 export const MAX_TEXT_LENGTH = 256;
 
-const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
+/** A charting platform's variable: TradingView's {{close}}, TrendSpider's %last_price%. */
+export const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
+/** A character outside printable ASCII, which every enumerated value is written in. */
+const UNPRINTABLE = /[^\x20-\x7e]/u;
 
 function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   const list = `must be one of ${values.join(', ')}`;
   // An unsubstituted charting variable deserves a plainer answer than the list of values.
   const message = (issue: { input?: unknown }): string => {
-    const placeholder = typeof issue.input === 'string' ? PLACEHOLDER.exec(issue.input) : null;
-    return placeholder ? `placeholder ${placeholder[0]} was not replaced by the sender` : list;
+    if (typeof issue.input !== 'string') return list;
+    const placeholder = PLACEHOLDER.exec(issue.input);
+    if (placeholder) return `placeholder ${placeholder[0]} was not replaced by the sender`;
+    // "buy" with a zero-width space, or a Cyrillic т in "gtc", looks like a value of the list.
+    const odd = UNPRINTABLE.exec(issue.input)?.[0];
+    return odd ? `${list}; the value holds ${quoteCharacter(odd)}` : list;
   };
   return z
     .string({ error: message })
@@ -81,13 +89,17 @@ function replaced(value: string, context: z.RefinementCtx): void {
   }
 }
 
-export const rawLegSchema = z.strictObject({
+const legShape = {
   symbol: text(MAX_TEXT_LENGTH).optional(),
   class: oneOf(ORDER_CLASSES).optional(),
   action: oneOf(ORDER_ACTIONS).optional(),
   quantity: numeric.optional(),
   type: oneOf(ORDER_TYPES).optional(),
   limit_price: numeric.optional(),
+};
+export const rawLegSchema = z.strictObject(legShape, {
+  // Only a leg that is no object at all: unknown keys have their own issue (schema-issues.ts).
+  error: `must be an object of leg fields (${Object.keys(legShape).join(', ')})`,
 });
 export type RawLeg = z.infer<typeof rawLegSchema>;
 /** Fields a leg may carry, as `symbol[2]` or inside `legs: [{...}]`. */

@@ -5,7 +5,7 @@
 //   indices   "^SPX" (Yahoo-style caret)
 //   tickers   "AAPL"  "BRK.B"  "NASDAQ:AAPL" (exchange prefix kept apart)
 // and returns one canonical spelling per instrument. Plain tickers are stock unless told otherwise.
-import { OrderValidationError } from '../errors.ts';
+import { OrderValidationError, quoteCharacter } from '../errors.ts';
 import type { OrderClass } from '../types.ts';
 import { parseFuture } from './future.ts';
 import { parseOption } from './option.ts';
@@ -39,7 +39,7 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
   if (!ALLOWED.test(text)) {
     const offset = [...text].findIndex((ch) => !ALLOWED.test(ch));
     const bad = [...text][offset] ?? '';
-    throw new OrderValidationError(field, `${field}: unexpected ${JSON.stringify(bad)} at position ${offset}`);
+    throw new OrderValidationError(field, `${field}: unexpected ${quoteCharacter(bad)} at position ${offset}`);
   }
   const exchange = exchangePrefix(text);
   const parsed = recognize(writtenSymbol(text), options.now?.() ?? Date.now(), field);

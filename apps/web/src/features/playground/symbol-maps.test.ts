@@ -31,4 +31,14 @@ describe('playground symbol maps', () => {
     expect(mappedSymbol(map, { symbol: 'AAPL' })).toBeUndefined();
     expect(mappedSymbol(map, {})).toBeUndefined();
   });
+
+  it('maps a symbol with an exchange prefix by its own key, on its exchange, as the server does', () => {
+    const [crypto] = symbolMapsOf(hooks, 'A');
+    const map = crypto?.map ?? [];
+    expect(mappedSymbol(map, { symbol: 'CME_MINI:ES1!' })).toBe('CME_MINI:ESZ2026');
+    expect(mappedSymbol(map, { symbol: 'coinbase:btcusd' })).toBe('COINBASE:BTC/USD');
+    expect(mappedSymbol(map, { symbol: 'NASDAQ:AAPL' })).toBeUndefined();
+    // Keys match whatever their case, as on the server: a key written es1! maps ES1!.
+    expect(mappedSymbol([['es1!', 'ESZ2030']], { symbol: 'ES1!' })).toBe('ESZ2030');
+  });
 });

@@ -1,8 +1,8 @@
 // The symbol maps (risk control `symbolMap`, docs/RISK-CONTROLS.md) of the caller's webhooks on
 // the playground's account: the playground previews without a webhook, so it shows what each
 // webhook would place instead of the order's symbol. Mapped as the server maps: the symbol as
-// written, else in capitals; once.
-import type { OrderDraft } from '@router/orders';
+// written, else in capitals, else (with an exchange prefix) the symbol after it; once.
+import { exchangePrefix, type OrderDraft } from '@router/orders';
 
 export interface HookSymbolMap {
   hookKey: string;
@@ -42,6 +42,12 @@ function mapOf(rules: string): Array<[string, string]> {
 export function mappedSymbol(map: HookSymbolMap['map'], draft: OrderDraft): string | undefined {
   const symbol = typeof draft.symbol === 'string' ? draft.symbol.trim() : '';
   if (!symbol) return undefined;
-  const found = map.find(([from]) => from === symbol) ?? map.find(([from]) => from === symbol.toUpperCase());
-  return found && found[1] !== symbol ? found[1] : undefined;
+  const lookUp = (text: string) =>
+    (map.find(([from]) => from === text) ?? map.find(([from]) => from.toUpperCase() === text.toUpperCase()))?.[1];
+  let target = lookUp(symbol);
+  // NASDAQ:AAPL by AAPL's key, on its exchange, unless the target names its own.
+  const prefix = target === undefined ? exchangePrefix(symbol) : undefined;
+  const bare = prefix === undefined ? undefined : lookUp(symbol.slice(symbol.indexOf(':') + 1).trim());
+  if (bare !== undefined) target = exchangePrefix(bare) === undefined ? `${prefix}:${bare}` : bare;
+  return target !== undefined && target !== symbol ? target : undefined;
 }

@@ -2,7 +2,7 @@
 // the sender's address and the clock (before the body is read), the body before normalization
 // (signal time, symbol mapping), the normalized order (symbols, quantity, notional). Each refusal
 // names its rule by the settings key, which the answer and the activity entry carry.
-import { duplicateKey, isExitAction, type Order, type OrderLeg } from '@router/orders';
+import { duplicateKey, exchangePrefix, isExitAction, type Order, type OrderLeg, PLACEHOLDER } from '@router/orders';
 import { type CompiledRules, localTime } from './compile.ts';
 
 export interface RuleRefusal {
@@ -55,18 +55,26 @@ export function prepareBody(
   }
   const fields = body as Record<string, unknown>;
   if (rules.maxLagMs !== undefined && checkAge) {
-    const stale = staleness(fields.time ?? fields.timestamp, rules.maxLagMs, nowMs);
+    const field = fields.time !== undefined && fields.time !== null ? 'time' : 'timestamp';
+    const stale = staleness(fields[field], field, rules.maxLagMs, nowMs);
     if (stale) return refusal('maxLagSeconds', stale);
   }
   if (rules.symbolMap) mapSymbols(fields, rules.symbolMap);
   return fields;
 }
 
-function staleness(value: unknown, maxLagMs: number, nowMs: number): string | undefined {
+function staleness(value: unknown, field: string, maxLagMs: number, nowMs: number): string | undefined {
   if (value === undefined || value === null || value === '')
     return 'the signal carries no time; add "time": "{{timenow}}" to the alert';
   const sentAt = signalTime(value);
-  if (sentAt === undefined) return `time: not a time: ${String(value).slice(0, 64)}`;
+  if (sentAt === undefined) {
+    const text = String(value).trim().slice(0, 64);
+    const placeholder = PLACEHOLDER.exec(text)?.[0];
+    if (placeholder) return `${field}: placeholder ${placeholder} was not replaced by the sender`;
+    return ZONELESS_TIME.test(text)
+      ? `${field}: ${text} gives no time zone; send it in UTC with a Z, as TradingView's {{timenow}} does (2026-03-02T14:30:05Z)`
+      : `${field}: not a time: ${text}`;
+  }
   const lag = nowMs - sentAt;
   if (lag > maxLagMs + MAX_CLOCK_SKEW_MS) {
     return `signal is ${Math.round(lag / 1000)} s old, more than this webhook's ${maxLagMs / 1000} s`;
@@ -75,7 +83,16 @@ function staleness(value: unknown, maxLagMs: number, nowMs: number): string | un
   return undefined;
 }
 
-/** Milliseconds since the epoch: ISO 8601 text, or seconds / milliseconds as number or digits. */
+/** ISO 8601 date and time with its zone, as TradingView's {{timenow}}: 2026-03-02T14:30:05Z. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+/** The same without a zone: JavaScript reads it in the server's zone, which is not the sender's. */
+const ZONELESS_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/;
+
+/**
+ * Milliseconds since the epoch: ISO 8601 text with its zone, or seconds / milliseconds as number
+ * or digits. Other text is no time (Date.parse would read "11/27/2026 21:00" or a zoneless time
+ * in the server's own zone, and a late alert from a sender east of it would pass as fresh).
+ */
 export function signalTime(value: unknown): number | undefined {
   const numeric =
     typeof value === 'number'
@@ -85,18 +102,26 @@ export function signalTime(value: unknown): number | undefined {
         : undefined;
   // Seconds until the year 5138; anything larger is milliseconds.
   if (numeric !== undefined) return Number.isFinite(numeric) ? (numeric < 1e11 ? numeric * 1000 : numeric) : undefined;
-  if (typeof value !== 'string') return undefined;
-  const ms = Date.parse(value);
+  if (typeof value !== 'string' || !ISO_TIME.test(value.trim())) return undefined;
+  const ms = Date.parse(value.trim());
   return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** `symbol`, `symbol[n]` and `legs[i].symbol`, each mapped once. */
 function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, string>): void {
+  const lookUp = (text: string) => map.get(text) ?? map.get(text.toUpperCase());
   const mapped = (value: unknown): unknown => {
     // A ticker sent as a number (7203) is a symbol too: the order language reads it as text.
     if (typeof value !== 'string' && typeof value !== 'number') return value;
     const text = String(value).trim();
-    return map.get(text) ?? map.get(text.toUpperCase()) ?? value;
+    const target = lookUp(text);
+    if (target !== undefined) return target;
+    // TradingView's {{exchange}}:{{ticker}} (CME_MINI:ES1!): mapped by the symbol's own key, on
+    // its exchange, unless the target names its own.
+    const prefix = exchangePrefix(text);
+    const bare = prefix === undefined ? undefined : lookUp(text.slice(text.indexOf(':') + 1).trim());
+    if (bare === undefined) return value;
+    return exchangePrefix(bare) === undefined ? `${prefix}:${bare}` : bare;
   };
   for (const key of Object.keys(fields)) {
     if (key === 'symbol' || /^symbol\[\d+\]$/.test(key)) fields[key] = mapped(fields[key]);

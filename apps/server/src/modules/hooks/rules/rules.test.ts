@@ -358,6 +358,46 @@ describe('settings text', () => {
   });
 });
 
+describe('maxLagSeconds reads a time with its zone only', () => {
+  // A time without a zone was read in the server's zone, not the sender's: from a sender two hours
+  // east of the server, an alert two hours late read as fresh and was placed.
+  it('refuses a time without a zone, whatever zone the server runs in, and names its field', () => {
+    const rules = compileRules({ maxLagSeconds: 30 });
+    if (!rules) throw new Error('no rules');
+    const now = Date.now();
+    const zoneless = new Date(now).toISOString().slice(0, 19);
+    const body = (fields: Record<string, unknown>) => prepareBody(rules, JSON.stringify({ ...BUY, ...fields }), now);
+    for (const [field, text] of [
+      ['time', zoneless],
+      ['timestamp', zoneless.replace('T', ' ')],
+      ['time', `${zoneless.slice(0, 16)}`],
+    ] as const) {
+      expect(body({ [field]: text })).toEqual({
+        rule: 'maxLagSeconds',
+        message: `maxLagSeconds: ${field}: ${text} gives no time zone; send it in UTC with a Z, as TradingView's {{timenow}} does (2026-03-02T14:30:05Z)`,
+      });
+    }
+    // An unreplaced {{timenow}} is told as such, as the order language tells it when the guard is off.
+    expect(body({ timestamp: '{{timenow}}' })).toEqual({
+      rule: 'maxLagSeconds',
+      message: 'maxLagSeconds: timestamp: placeholder {{timenow}} was not replaced by the sender',
+    });
+    // Text that is no ISO 8601 at all (read by the engine's own rules, in the server's zone) is no time.
+    expect(body({ time: new Date(now).toString() })).toMatchObject({
+      message: expect.stringMatching(/^maxLagSeconds: time: not a time: /),
+    });
+    for (const text of [
+      `${zoneless}Z`,
+      `${zoneless}.250z`,
+      `${zoneless}+00:00`,
+      `${zoneless} +0000`.replace(' ', ''),
+    ]) {
+      expect(body({ time: text })).toMatchObject({ symbol: 'AAPL' });
+    }
+    expect(body({ time: String(Math.floor(now / 1000)) })).toMatchObject({ symbol: 'AAPL' });
+  });
+});
+
 describe('symbolMap keys', () => {
   it('match whatever the case, as symbols does: a key written es1! maps the ES1! a sender sends', () => {
     const rules = compileRules({ symbolMap: { 'es1!': 'ESZ2030', BTCUSD: 'BTC/USD' } });
@@ -369,6 +409,29 @@ describe('symbolMap keys', () => {
     expect(mapped('es1!')).toBe('ESZ2030');
     expect(mapped('btcusd')).toBe('BTC/USD');
     expect(mapped('MSFT')).toBe('MSFT');
+  });
+
+  // TradingView's {{exchange}}:{{ticker}}: the map passed CME_MINI:ES1! by, and the broker's own
+  // front month was traded, not the contract the trader mapped ES1! to.
+  it('map a symbol sent with an exchange prefix by its key, keeping the exchange', () => {
+    const rules = compileRules({
+      symbolMap: { 'es1!': 'ESZ2030', BTCUSD: 'BTC/USD', 'NYSE:BRK.B': 'BRK-B', X: 'BINANCE:BTCUSDT' },
+    });
+    if (!rules) throw new Error('no rules');
+    const mapped = (symbol: string) =>
+      (prepareBody(rules, JSON.stringify({ symbol, action: 'buy', quantity: 1 }), Date.now()) as { symbol: string })
+        .symbol;
+    expect(mapped('CME_MINI:ES1!')).toBe('CME_MINI:ESZ2030');
+    expect(mapped(' coinbase:btcusd ')).toBe('COINBASE:BTC/USD');
+    expect(mapped('NYSE:BRK.B')).toBe('BRK-B');
+    expect(mapped('NASDAQ:X')).toBe('BINANCE:BTCUSDT');
+    expect(mapped('NASDAQ:MSFT')).toBe('NASDAQ:MSFT');
+    const legs = prepareBody(
+      rules,
+      JSON.stringify({ legs: [{ symbol: 'CME:ES1!', action: 'buy' }], 'symbol[2]': 'CME:ES1!', quantity: 1 }),
+      0,
+    );
+    expect(legs).toMatchObject({ legs: [{ symbol: 'CME:ESZ2030' }], 'symbol[2]': 'CME:ESZ2030' });
   });
 
   it('map a symbol sent as a number (a ticker of 7203), which the order language reads as text', () => {

@@ -1,0 +1,78 @@
+// Why a body's text is no JSON, in the sender's terms rather than the parser's, for the mistakes
+// senders make: a form post (Zapier), a placeholder left bare and unreplaced (TradingView), two
+// orders in one alert. Only read when JSON.parse has failed: nothing here runs for a good body.
+import { OrderValidationError, refuse } from '../errors.ts';
+import { PLACEHOLDER } from './raw-schema.ts';
+
+/** `symbol=AAPL&action=buy`: a form post (Zapier's Webhooks "Form" payload type), not JSON. */
+const FORM_ENCODED = /^[\w.%[\]-]+=[^&{}]*(?:&[\w.%[\]-]+=[^&{}]*)*$/;
+const FORM_REFUSAL =
+  'not valid JSON: this is form-encoded (key=value&…); send the order as a JSON object (in Zapier, Payload Type: JSON)';
+
+/** The refusal of `text` (without a byte-order mark), which JSON.parse refused with `error`. */
+export function whyNotJson(text: string, error: unknown): OrderValidationError {
+  const unreplaced = unquotedPlaceholder(text);
+  if (unreplaced) return unreplaced;
+  if (severalObjects(text)) return refuse('body', SEVERAL_REFUSAL);
+  if (FORM_ENCODED.test(text.trim())) return refuse('body', FORM_REFUSAL);
+  return refuse('body', `not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`);
+}
+
+/** `"quantity": {{strategy.order.contracts}}`: a value that is a bare placeholder, with its key. */
+const BARE_VALUE = new RegExp(`"((?:[^"\\\\]|\\\\.)*)"\\s*:\\s*(${PLACEHOLDER.source})`);
+const WHOLE_BODY = new RegExp(`^(?:${PLACEHOLDER.source})$`);
+
+/**
+ * A placeholder the sender wrote as a bare value, unquoted, and did not replace (TradingView fills
+ * strategy variables only in a strategy's alerts), or as the whole message: the text is then no
+ * JSON, and the parser's "Expected property name" would hide why. Only read when parsing failed.
+ */
+function unquotedPlaceholder(text: string): OrderValidationError | undefined {
+  const trimmed = text.trim();
+  const bare = WHOLE_BODY.test(trimmed) ? ['body', trimmed] : BARE_VALUE.exec(text)?.slice(1, 3);
+  if (!bare) return undefined;
+  const [key = '', placeholder] = bare;
+  let field = key;
+  try {
+    field = JSON.parse(`"${key}"`);
+  } catch {
+    // An escape JSON does not know: the key as written.
+  }
+  return new OrderValidationError(field, `${field}: placeholder ${placeholder} was not replaced by the sender`);
+}
+
+export const SEVERAL_REFUSAL = 'holds more than one order; send one order per signal (an alert or a call each)';
+
+/**
+ * `{…}\n{…}` or `{…},{…}`: a whole JSON object, then the start of another, as two orders written
+ * into one alert. Only read when parsing failed.
+ */
+function severalObjects(text: string): boolean {
+  const start = text.search(/\S/);
+  if (text.charAt(start) !== '{') return false;
+  const end = closingBrace(text, start);
+  if (end < 0) return false;
+  try {
+    JSON.parse(text.slice(start, end + 1));
+  } catch {
+    return false;
+  }
+  return /^\s*,?\s*\{/.test(text.slice(end + 1));
+}
+
+/** Where the object opening at `start` closes (strings skipped), or -1. */
+function closingBrace(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x22 /* " */) {
+      i++;
+      while (i < text.length && text.charCodeAt(i) !== 0x22) i += text.charCodeAt(i) === 0x5c /* \ */ ? 2 : 1;
+    } else if (ch === 0x7b /* { */ || ch === 0x5b /* [ */) {
+      depth++;
+    } else if ((ch === 0x7d /* } */ || ch === 0x5d) /* ] */ && --depth === 0) {
+      return i;
+    }
+  }
+  return -1;
+}
