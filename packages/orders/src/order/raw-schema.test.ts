@@ -11,7 +11,7 @@ const bodies: Array<Record<string, unknown>> = [
   { symbol: 'aapl', action: 'BUY', quantity: '10', type: 'limit', limit_price: '101.5 * 1.01', duration: 'gtc' },
   { symbol: '', action: 'hold', quantity: true, type: 'market', class: 'moon' },
   { symbol: 'AAPL', action: '{{strategy.order.action}}', quantity: 1, time: '{{timenow}}' },
-  { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 1700000000000000001 },
+  { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 2 ** 60 },
   { symbol: 'AAPL', action: 'buy', quantity: 1, client_id: 'x'.repeat(65), parent_id: '' },
   { symbol: 'AAPL', action: 'buy', quantity: 1, stop_los_price: 3 },
   { symbol: 'AAPL', action: 'buy', quantity: 1, extra: { a: 1, b: 'two', c: true } },
