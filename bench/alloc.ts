@@ -17,6 +17,8 @@ import path from 'node:path';
 import { freePort, freshDataDir, removeDataDir, startLiveServer } from '../apps/server/test/faults/live-server.ts';
 import { createTrader } from '../apps/server/test/faults/trader.ts';
 import { startSmtpSink } from '../apps/server/test/smtp-sink.ts';
+import { type ProfileNode, summarize } from './lib/heap-profile.ts';
+import { Inspector } from './lib/inspector.ts';
 import { listenToNotifications, type NotificationReceiver } from './lib/notify.ts';
 import { runPaced } from './lib/paced.ts';
 
@@ -30,61 +32,6 @@ const SETTLE_MS = 1_500;
 let counter = 0;
 const runId = Date.now().toString(36);
 const body = () => JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1, client_id: `a-${runId}-${++counter}` });
-
-/** A minimal Chrome DevTools Protocol client over the server's inspector WebSocket. */
-class Inspector {
-  #next = 1;
-  #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  readonly #ws: WebSocket;
-  private constructor(ws: WebSocket) {
-    this.#ws = ws;
-    ws.addEventListener('message', (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown; error?: { message: string } };
-      const waiting = message.id === undefined ? undefined : this.#pending.get(message.id);
-      if (!waiting || message.id === undefined) return;
-      this.#pending.delete(message.id);
-      if (message.error) waiting.reject(new Error(message.error.message));
-      else waiting.resolve(message.result);
-    });
-  }
-
-  static async connect(port: number): Promise<Inspector> {
-    const list = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Array<{
-      webSocketDebuggerUrl: string;
-    }>;
-    const url = list[0]?.webSocketDebuggerUrl;
-    if (!url) throw new Error('no inspector target');
-    const ws = new WebSocket(url);
-    await new Promise((resolve, reject) => {
-      ws.addEventListener('open', resolve, { once: true });
-      ws.addEventListener('error', reject, { once: true });
-    });
-    return new Inspector(ws);
-  }
-
-  send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const id = this.#next++;
-    return new Promise<T>((resolve, reject) => {
-      this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.#ws.send(JSON.stringify({ id, method, params }));
-    });
-  }
-
-  /** Evaluates `expression` in the server and returns its value (JSON). */
-  async evaluate<T>(expression: string): Promise<T> {
-    const answer = await this.send<{ result: { value?: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', {
-      expression,
-      returnByValue: true,
-      awaitPromise: true,
-    });
-    if (answer.exceptionDetails) throw new Error(`evaluate: ${JSON.stringify(answer.exceptionDetails)}`);
-    return answer.result.value as T;
-  }
-
-  close(): void {
-    this.#ws.close();
-  }
-}
 
 const START = `(() => {
   const v8 = process.getBuiltinModule('v8');
@@ -108,51 +55,6 @@ const STOP = `(() => {
   delete globalThis.__alloc;
   return { allocated: usedNow - used + freed, scavenges, full };
 })()`;
-
-interface ProfileNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: ProfileNode[];
-}
-
-/** Top functions (name, file:line) by self size, and top packages/folders, from a sampling profile. */
-function summarize(head: ProfileNode, signals: number): string {
-  const bySite = new Map<string, number>();
-  const byArea = new Map<string, number>();
-  let total = 0;
-  const walk = (node: ProfileNode) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const file = url.replace(/^file:\/\//, '').replace(`${process.cwd()}/`, '');
-    const site = `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
-    const area = file.includes('node_modules/')
-      ? (file
-          .split('node_modules/')
-          .at(-1)
-          ?.split('/')
-          .slice(0, file.includes('node_modules/@') ? 2 : 1)
-          .join('/') ?? file)
-      : file === ''
-        ? '(native / V8)'
-        : file.startsWith('node:')
-          ? file
-          : path.dirname(file);
-    bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
-    byArea.set(area, (byArea.get(area) ?? 0) + node.selfSize);
-    total += node.selfSize;
-    for (const child of node.children) walk(child);
-  };
-  walk(head);
-  const top = (m: Map<string, number>, n: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(
-        ([k, v]) =>
-          `  ${((100 * v) / total).toFixed(1).padStart(5)} %  ${(v / signals / 1024).toFixed(2).padStart(7)} KB/signal  ${k}`,
-      )
-      .join('\n');
-  return `sampled ${(total / signals / 1024).toFixed(1)} KB/signal\nby area:\n${top(byArea, 25)}\nby function:\n${top(bySite, 40)}`;
-}
 
 async function main() {
   const smtp = await startSmtpSink();

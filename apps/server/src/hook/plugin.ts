@@ -56,13 +56,15 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
           receivedAt,
           hrStart,
         });
-        const answerStart = process.hrtime.bigint();
+        const answerStart = timings.enabled ? process.hrtime.bigint() : 0n;
         if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
         reply.status(answer.statusCode).send(answer.body);
         services.counters.hookAnswer(answer.statusCode);
-        const end = process.hrtime.bigint();
-        timings.record('answer', answerStart, end);
-        timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - waitedUs));
+        if (timings.enabled) {
+          const end = process.hrtime.bigint();
+          timings.record('answer', answerStart, end);
+          timings.recordUs('own', Math.max(0, Number(end - hrStart) / 1000 - waitedUs));
+        }
         return reply;
       },
     );

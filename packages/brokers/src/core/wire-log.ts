@@ -114,22 +114,37 @@ export function redactWireRequest(raw: RawWireRequest, secrets: readonly string[
 
 /** A log for one broker call; `secrets` (the session's values, the app's client secret) are redacted. */
 export function createWireLog(secrets: readonly string[]): WireLog & { run<T>(work: () => Promise<T>): Promise<T> } {
+  return new CallLog(secrets);
+}
+
+// A class, not closures per log: a live signal keeps its log while it waits for the broker (a
+// burst's backlog holds thousands).
+class CallLog implements OpenLog {
   // Kept as sent and redacted when read: a call's other requests (look-ups) are never redacted for nothing.
-  const raws: RawWireRequest[] = [];
-  const redact = (raw: RawWireRequest | undefined) => (raw ? redactWireRequest(raw, secrets) : undefined);
-  const log: OpenLog = {
-    get requests() {
-      return raws.map((raw) => redactWireRequest(raw, secrets));
-    },
-    add(raw) {
-      if (raws.length >= MAX_REQUESTS) raws.shift();
-      raws.push(raw);
-    },
-    orderRequest() {
-      return redact(raws.findLast((raw) => STATE_CHANGING.has(raw.method.toUpperCase())) ?? raws.at(-1));
-    },
-  };
-  return Object.assign(log, { run: <T>(work: () => Promise<T>) => storage.run(log, work) });
+  readonly #raws: RawWireRequest[] = [];
+  readonly #secrets: readonly string[];
+
+  constructor(secrets: readonly string[]) {
+    this.#secrets = secrets;
+  }
+
+  get requests(): BrokerWireRequest[] {
+    return this.#raws.map((raw) => redactWireRequest(raw, this.#secrets));
+  }
+
+  add(raw: RawWireRequest): void {
+    if (this.#raws.length >= MAX_REQUESTS) this.#raws.shift();
+    this.#raws.push(raw);
+  }
+
+  orderRequest(): BrokerWireRequest | undefined {
+    const raw = this.#raws.findLast((r) => STATE_CHANGING.has(r.method.toUpperCase())) ?? this.#raws.at(-1);
+    return raw ? redactWireRequest(raw, this.#secrets) : undefined;
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return storage.run(this, work);
+  }
 }
 
 /**

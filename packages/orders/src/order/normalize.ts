@@ -7,7 +7,7 @@ import { buildOrder } from './build-order.ts';
 import { expandIndexedLegs } from './indexed-legs.ts';
 import { checkOrderRules } from './order-rules.ts';
 import { checkProviderValues, checkSupported } from './provider-rules.ts';
-import { rawOrderSchema } from './raw-schema.ts';
+import { parseRawOrder } from './raw-schema.ts';
 import { schemaIssueError } from './schema-issues.ts';
 
 export interface NormalizeOptions {
@@ -38,7 +38,7 @@ export function normalizeOrder(input: unknown, options: NormalizeOptions = {}): 
 export function normalizeOrderOrThrow(input: unknown, options: NormalizeOptions = {}): Order {
   try {
     const { body, legFieldName } = expandIndexedLegs(readBody(input));
-    const parsed = rawOrderSchema.safeParse(body);
+    const parsed = parseRawOrder(body);
     if (!parsed.success) throw schemaIssueError(parsed.error.issues, legFieldName);
     const raw = parsed.data;
     const { provider } = options;

@@ -12,6 +12,7 @@ import {
   type PaperSource,
   type PaperSymbolState,
   paperDescriptor,
+  type Reach,
   reachLevels,
 } from '@router/brokers';
 import type pg from 'pg';
@@ -62,70 +63,102 @@ export async function paperTransaction<T>(
 
 type DataRow = { data: unknown };
 
-async function dataRows(tx: PaperTransaction, name: string, text: string, values: unknown[]): Promise<unknown[]> {
-  const { rows } = await tx.query<DataRow>({ name, text, values });
-  return rows.map((row) => row.data);
-}
-
 const ORDER_COLUMNS = 'select data from paper_orders where account_id = $1';
 const OPEN = `${ORDER_COLUMNS} and status = 'open'`;
 /** Each branch walks its partial index from the market outwards; an order sits in one branch. */
 const REACHED = `${OPEN} and symbol = $2 and reach_low >= $3
   union all ${OPEN} and symbol = $2 and reach_high <= $4`;
+const BY_ID = `${ORDER_COLUMNS} and id = $2`;
+const BY_CLIENT_ID = `${ORDER_COLUMNS} and client_order_id = $2`;
+const OPEN_ALL = `${OPEN} order by created_at, id`;
+const OPEN_SYMBOL = `${OPEN} and symbol = $2 order by created_at, id`;
+const REACHED_EXPIRING = `${REACHED} union all ${OPEN} and symbol = $2 and expires_at <= $5`;
+const FILLS = `${ORDER_COLUMNS} and status = 'filled' and filled_at >= $2 order by filled_at desc, created_at desc limit $3`;
 
-/** The account's state as the database holds it. */
-export function paperSource(tx: PaperTransaction, accountId: string): PaperSource {
-  const orders = async (name: string, text: string, values: unknown[]) =>
-    (await dataRows(tx, name, text, [accountId, ...values])) as PaperOrder[];
-  const symbols = async (name: string, text: string, values: unknown[]) =>
-    (await dataRows(tx, name, text, [accountId, ...values])) as PaperSymbolState[];
-  return {
-    async getAccount() {
-      const [data] = await dataRows(tx, 'paper_account', 'select data from paper_accounts where id = $1', [accountId]);
-      return (data as PaperAccount | undefined) ?? null;
-    },
-    async getOrder(orderId) {
-      return (await orders('paper_order', `${ORDER_COLUMNS} and id = $2`, [orderId]))[0] ?? null;
-    },
-    async findOrderByClientId(clientOrderId) {
-      return (
-        (await orders('paper_order_client', `${ORDER_COLUMNS} and client_order_id = $2`, [clientOrderId]))[0] ?? null
-      );
-    },
-    async listOpenOrders(symbol) {
-      return symbol === undefined
-        ? orders('paper_open', `${OPEN} order by created_at, id`, [])
-        : orders('paper_open_symbol', `${OPEN} and symbol = $2 order by created_at, id`, [symbol]);
-    },
-    async listReachedOrders(symbol, reach) {
-      return reach.expiringBy === undefined
-        ? orders('paper_reached', REACHED, [symbol, reach.low, reach.high])
-        : orders('paper_reached_expiring', `${REACHED} union all ${OPEN} and symbol = $2 and expires_at <= $5`, [
-            symbol,
-            reach.low,
-            reach.high,
-            reach.expiringBy,
-          ]);
-    },
-    async listFills(since, limit) {
-      return orders(
-        'paper_fills',
-        `${ORDER_COLUMNS} and status = 'filled' and filled_at >= $2 order by filled_at desc, created_at desc limit $3`,
-        [since, limit],
-      );
-    },
-    async getSymbol(symbol) {
-      const [data] = await symbols(
-        'paper_symbol',
-        'select data from paper_symbols where account_id = $1 and symbol = $2',
-        [symbol],
-      );
-      return data ?? null;
-    },
-    async listActiveSymbols() {
-      return symbols('paper_symbols_active', 'select data from paper_symbols where account_id = $1 and open > 0', []);
-    },
-  };
+/** The account's state as the database holds it, keeping the first error a read threw. */
+export interface DatabaseSource extends PaperSource {
+  /** The first read that failed (it aborted the database transaction), if any. */
+  failure(): { error: unknown } | undefined;
+}
+
+export function paperSource(tx: PaperTransaction, accountId: string): DatabaseSource {
+  return new TransactionSource(tx, accountId);
+}
+
+// A class, not a closure per method: one is made per paper batch, i.e. per signal at a paced rate.
+class TransactionSource implements DatabaseSource {
+  readonly #tx: PaperTransaction;
+  readonly #accountId: string;
+  #failure: { error: unknown } | undefined;
+
+  constructor(tx: PaperTransaction, accountId: string) {
+    this.#tx = tx;
+    this.#accountId = accountId;
+  }
+
+  failure(): { error: unknown } | undefined {
+    return this.#failure;
+  }
+
+  async #rows(name: string, text: string, values: unknown[]): Promise<unknown[]> {
+    try {
+      const { rows } = await this.#tx.query<DataRow>({ name, text, values: [this.#accountId, ...values] });
+      return rows.map((row) => row.data);
+    } catch (error) {
+      this.#failure ??= { error };
+      throw error;
+    }
+  }
+
+  async #orders(name: string, text: string, values: unknown[]): Promise<PaperOrder[]> {
+    return (await this.#rows(name, text, values)) as PaperOrder[];
+  }
+
+  async getAccount(): Promise<PaperAccount | null> {
+    const [data] = await this.#rows('paper_account', 'select data from paper_accounts where id = $1', []);
+    return (data as PaperAccount | undefined) ?? null;
+  }
+
+  async getOrder(orderId: string): Promise<PaperOrder | null> {
+    return (await this.#orders('paper_order', BY_ID, [orderId]))[0] ?? null;
+  }
+
+  async findOrderByClientId(clientOrderId: string): Promise<PaperOrder | null> {
+    return (await this.#orders('paper_order_client', BY_CLIENT_ID, [clientOrderId]))[0] ?? null;
+  }
+
+  listOpenOrders(symbol?: string): Promise<PaperOrder[]> {
+    return symbol === undefined
+      ? this.#orders('paper_open', OPEN_ALL, [])
+      : this.#orders('paper_open_symbol', OPEN_SYMBOL, [symbol]);
+  }
+
+  listReachedOrders(symbol: string, reach: Reach): Promise<PaperOrder[]> {
+    return reach.expiringBy === undefined
+      ? this.#orders('paper_reached', REACHED, [symbol, reach.low, reach.high])
+      : this.#orders('paper_reached_expiring', REACHED_EXPIRING, [symbol, reach.low, reach.high, reach.expiringBy]);
+  }
+
+  listFills(since: number, limit: number): Promise<PaperOrder[]> {
+    return this.#orders('paper_fills', FILLS, [since, limit]);
+  }
+
+  async getSymbol(symbol: string): Promise<PaperSymbolState | null> {
+    const [data] = await this.#rows(
+      'paper_symbol',
+      'select data from paper_symbols where account_id = $1 and symbol = $2',
+      [symbol],
+    );
+    return (data as PaperSymbolState | undefined) ?? null;
+  }
+
+  async listActiveSymbols(): Promise<PaperSymbolState[]> {
+    return (await this.#rows(
+      'paper_symbols_active',
+      'select data from paper_symbols where account_id = $1 and open > 0',
+      [],
+    )) as PaperSymbolState[];
+  }
 }
 
 /**
@@ -147,14 +180,16 @@ export async function readAhead(
       select 's', data from paper_symbols where account_id = $1 and symbol = any($3::text[])`,
     values: [accountId, clientOrderIds, symbols],
   });
-  const of = (kind: string) => rows.filter((row) => row.kind === kind).map((row) => row.data);
-  return {
-    account: (of('a')[0] as PaperAccount | undefined) ?? null,
-    clientOrderIds,
-    orders: of('o') as PaperOrder[],
-    symbols,
-    states: of('s') as PaperSymbolState[],
-  };
+  // One pass (not a filter and a map per kind): this runs once per paper batch.
+  let account: PaperAccount | null = null;
+  const orders: PaperOrder[] = [];
+  const states: PaperSymbolState[] = [];
+  for (const { kind, data } of rows) {
+    if (kind === 'o') orders.push(data as PaperOrder);
+    else if (kind === 's') states.push(data as PaperSymbolState);
+    else if (kind === 'a' && account === null) account = data as PaperAccount;
+  }
+  return { account, clientOrderIds, orders, symbols, states };
 }
 
 /**

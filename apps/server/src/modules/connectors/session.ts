@@ -176,6 +176,16 @@ export async function withBrokerSession<T>(
   let entry: CachedSession | undefined;
   /** The version the call began with: a renewal during it already checked the grant. */
   let calledWith: number | undefined;
+  const failed = async (error: unknown): Promise<never> => {
+    if (isBrokerError(error) && error.kind === 'AuthenticationError') {
+      const refused = refusedVersions.get(error);
+      // A refused refresh, or a call refused after its session was renewed: the credentials are.
+      if (refused !== undefined || calledWith === undefined || calledWith !== version)
+        await deactivateQuietly(services, connector.id, error.message, refused ?? version);
+      else await settleRefusal(services, connector.id, broker, entry, error, version);
+    }
+    throw error;
+  };
   try {
     entry = cachedSession(services, connector.id, connector.updatedAt.getTime()) ?? openEntry(services, connector);
     version = entry.updatedAt;
@@ -210,19 +220,14 @@ export async function withBrokerSession<T>(
       version = renewed.updatedAt;
       return renewed.session;
     };
-    return await work({
+    // Chained, not awaited: a call waiting for its broker (a burst's backlog) keeps no suspended
+    // frame of this function; a failure is settled as one thrown before the call.
+    return work({
       broker,
       ctx: broker.refresh ? { ...ctx, refreshSession: refreshSessionNow } : ctx,
       session: entry.session,
-    });
+    }).catch(failed);
   } catch (error) {
-    if (isBrokerError(error) && error.kind === 'AuthenticationError') {
-      const refused = refusedVersions.get(error);
-      // A refused refresh, or a call refused after its session was renewed: the credentials are.
-      if (refused !== undefined || calledWith === undefined || calledWith !== version)
-        await deactivateQuietly(services, connector.id, error.message, refused ?? version);
-      else await settleRefusal(services, connector.id, broker, entry, error, version);
-    }
-    throw error;
+    return failed(error);
   }
 }

@@ -9,7 +9,6 @@ import {
   createAccountState,
   createQueuedPaperStore,
   type Outcome,
-  type PaperSource,
   type PaperStore,
   type PaperWork,
   runBatch,
@@ -52,39 +51,14 @@ function commitBatch(
   hint: Required<TransactionHint>,
 ): Promise<Outcome[]> {
   return paperTransaction(db, accountId, async (tx) => {
-    const reads = watched(paperSource(tx, accountId));
-    const state = createAccountState(accountId, reads.source);
+    const source = paperSource(tx, accountId);
+    const state = createAccountState(accountId, source);
     state.know(await readAhead(tx, accountId, hint.clientOrderIds, hint.symbols));
     const { outcomes, changes } = await runBatch(accountId, state, works);
     // A failed read aborted the database transaction, whatever the work that met it did next.
-    const failure = reads.failure();
+    const failure = source.failure();
     if (failure) throw failure.error;
     await savePaperChanges(tx, accountId, changes);
     return outcomes;
   });
-}
-
-/** The source, keeping the first error a read threw. */
-function watched(source: PaperSource): { source: PaperSource; failure(): { error: unknown } | undefined } {
-  let failure: { error: unknown } | undefined;
-  const watch =
-    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      read(...args).catch((error: unknown) => {
-        failure ??= { error };
-        throw error;
-      });
-  return {
-    source: {
-      getAccount: watch(source.getAccount),
-      getOrder: watch(source.getOrder),
-      findOrderByClientId: watch(source.findOrderByClientId),
-      listOpenOrders: watch(source.listOpenOrders),
-      listReachedOrders: watch(source.listReachedOrders),
-      listFills: watch(source.listFills),
-      getSymbol: watch(source.getSymbol),
-      listActiveSymbols: watch(source.listActiveSymbols),
-    },
-    failure: () => failure,
-  };
 }

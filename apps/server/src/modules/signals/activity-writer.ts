@@ -72,8 +72,9 @@ function readableRequest(request: unknown): unknown {
 
 /** Metadata as storable JSON; a body too deep to serialize is kept as text. */
 function metadataJson(metadata: Record<string, unknown>): string {
+  // A stored signal's own entry has no request (its row holds it): no copy without it.
+  if (!('request' in metadata)) return storableJson(metadata);
   const { request, ...rest } = metadata;
-  if (!('request' in metadata)) return storableJson(rest);
   try {
     return storableJson({ ...rest, request: readableRequest(request) });
   } catch {

@@ -8,15 +8,13 @@ export class InFlight<T> {
   /** Registers the answer of `id` until `settled` (the outcome is stored) resolves. */
   track(id: string, answer: Promise<T>, settled: Promise<unknown>): void {
     this.#answers.set(id, answer);
-    const done = settled.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#background.add(done);
-    void done.then(() => {
+    // One callback, settled or failed (a waiting signal holds it through a burst's backlog).
+    const forget = () => {
       this.#answers.delete(id);
       this.#background.delete(done);
-    });
+    };
+    const done: Promise<void> = settled.then(forget, forget);
+    this.#background.add(done);
   }
 
   ids(): string[] {

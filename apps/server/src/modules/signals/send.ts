@@ -69,7 +69,10 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
       const secrets = [...Object.values(session.secrets), ctx.clientSecret ?? '', ctx.clientId ?? ''];
       const wire = createWireLog(secrets);
       s.wire = wire;
-      return fromResult(s.id, entry.title, await wire.run(() => broker.placeOrder(ctx, session, input)));
+      // Chained, not awaited: a call waiting in a burst's backlog keeps no suspended frame of this function.
+      return wire
+        .run(() => broker.placeOrder(ctx, session, input))
+        .then((result) => fromResult(s.id, entry.title, result));
     },
     { signal: controller.signal },
   ).catch((error: unknown) => {

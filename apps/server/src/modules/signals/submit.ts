@@ -194,10 +194,12 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
     receivedAt: input.receivedAt,
     count,
   };
+  // A test hook's answer is known up front: stored with it, and given.
+  const draft = entry.isTest ? draftAnswer(signal) : undefined;
   const storeStart = process.hrtime.bigint();
   let stored: StoreResult;
   try {
-    stored = await accept(rt, signal, input.idempotencyKey !== undefined);
+    stored = await accept(rt, signal, input.idempotencyKey !== undefined, draft);
   } catch (error) {
     await giveBack(rt, count, signal.id);
     if (isUnstorableInput(error)) {
@@ -220,7 +222,7 @@ export async function place(rt: SignalRuntime, input: SignalInput, p: Placement)
     return repeatOf(rt, input, owner, signal.order, request, phases);
   }
   p.afterStore?.(signal);
-  if (entry.isTest) return answered(rt, input, draftAnswer(signal), 0, owner, undefined, phases);
+  if (draft) return answered(rt, input, draft, 0, owner, undefined, phases);
   const waitStart = process.hrtime.bigint();
   const answer = await send(rt, signal, input.receivedAt + rt.services.config.HOOK_DEADLINE_MS);
   rt.timings.record('broker', waitStart);
@@ -385,7 +387,7 @@ async function giveBack(rt: SignalRuntime, count: TakenCount | undefined, signal
  * received → accepted: stored with its key and credit (batched). A repeat or no credit is no move.
  * A REST API Idempotency-Key (`keyed`) is claimed for its 24 hours, every other key for the window.
  */
-async function accept(rt: SignalRuntime, s: Signal, keyed: boolean): Promise<StoreResult> {
+async function accept(rt: SignalRuntime, s: Signal, keyed: boolean, draft: Answer | undefined): Promise<StoreResult> {
   const { entry } = s;
   const stored = await (keyed ? rt.keyed : rt.signals).store({
     id: s.id,
@@ -398,7 +400,7 @@ async function accept(rt: SignalRuntime, s: Signal, keyed: boolean): Promise<Sto
     providerName: entry.providerName,
     request: s.request,
     order: JSON.stringify(s.order),
-    response: entry.isTest ? JSON.stringify(draftAnswer(s).body) : null,
+    response: draft ? JSON.stringify(draft.body) : null,
     address: s.address,
     dayCountedAt: s.count?.at ?? null,
   });

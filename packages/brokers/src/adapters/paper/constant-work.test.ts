@@ -12,8 +12,14 @@ function countingStore(): { store: PaperStore; taken: () => number } {
     orders += Array.isArray(value) ? value.length : value ? 1 : 0;
     return value;
   };
+  // Every method delegated by name (a transaction's methods live on its prototype: no spread).
   const wrap = (tx: PaperStoreTransaction): PaperStoreTransaction => ({
-    ...tx,
+    getAccount: () => tx.getAccount(),
+    putAccount: (account) => tx.putAccount(account),
+    putOrder: (order) => tx.putOrder(order),
+    getSymbol: (symbol) => tx.getSymbol(symbol),
+    putSymbol: (state) => tx.putSymbol(state),
+    listActiveSymbols: () => tx.listActiveSymbols(),
     getOrder: async (id) => count(await tx.getOrder(id)),
     findOrderByClientId: async (id) => count(await tx.findOrderByClientId(id)),
     listOpenOrders: async (symbol) => count(await tx.listOpenOrders(symbol)),
