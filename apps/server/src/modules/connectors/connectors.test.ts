@@ -392,6 +392,26 @@ describe('OAuth broker', () => {
     const again = await gql(t, alice, ACTIVATE, { p: 'oauthfake', c: ['good', state] });
     expect(again.error?.message).toMatch(/authorization has expired/);
   });
+
+  it('a callback submitted twice at once connects once: the second is refused, the connection stays', async () => {
+    // A first connection of these accounts: the pending row itself becomes the connector.
+    const { headers: frank, id: frankId } = await insertTestUser(t.services, 'double-callback@example.com');
+    const { state } = await start(frank);
+    const both = await Promise.all([
+      gql<{ connectorActivate: { key: string } }>(t, frank, ACTIVATE, { p: 'oauthfake', c: ['good', state] }),
+      gql<{ connectorActivate: { key: string } }>(t, frank, ACTIVATE, { p: 'oauthfake', c: ['good', state] }),
+    ]);
+    const made = both.filter((answer) => answer.data);
+    expect(made).toHaveLength(1);
+    expect(both.find((answer) => answer.error)?.error?.message).toBe(
+      'The authorization has expired or does not match. Please connect again.',
+    );
+    const list = await gql<{ connectors: Array<{ key: string; isActive: boolean }> }>(t, frank, LIST);
+    expect(list.data?.connectors).toEqual([
+      expect.objectContaining({ key: made[0]?.data?.connectorActivate.key, isActive: true }),
+    ]);
+    expect(await actionsOf(frankId, 'ConnectorActivate')).toHaveLength(1);
+  });
 });
 
 describe('scoping', () => {
