@@ -45,11 +45,7 @@ export type BrokerSecrets = Record<string, string>;
 export interface BrokerSession {
   secrets: BrokerSecrets;
   accounts: BrokerAccount[];
-  /**
-   * When the session's longest-lived credential expires (ms since epoch), if it does: an end the
-   * user must act on (the connector reads "about to expire" and its user is told before it), so
-   * none for a credential each refresh moves on (Saxo's refresh token).
-   */
+  /** When the session's longest-lived credential expires (ms since epoch), if it does. */
   expiresAt?: number;
   /** When the access token must be refreshed (ms since epoch), if it must. */
   refreshAt?: number;
