@@ -27,9 +27,7 @@ describe('sign-in', () => {
       { id: ACCOUNT, name: 'Saxo EUR …6397', dataTitle: '…6397', dataType: 'normal', dataCurrency: 'EUR', demo: true },
     ]);
     expect(session.secrets.clientKey).toBe(ACCOUNT);
-    // A sliding sign-in (each refresh moves its end on): no expiry to warn the user of.
-    expect(session.expiresAt).toBeUndefined();
-    expect(session.secrets.refreshExpiresAt).toBe(String(t.clock.time + 60 * MINUTE));
+    expect(session.expiresAt).toBe(t.clock.time + 60 * MINUTE);
     expect(session.refreshAt).toBe(t.clock.time + 18 * MINUTE);
     const [call] = tokenCalls();
     expect(call?.headers.authorization).toBe(
@@ -60,13 +58,12 @@ describe('sign-in', () => {
 });
 
 describe('tokens on the clock', () => {
-  it('rotates the refresh token on every refresh, moving the sign-in end on (no expiry told to the user)', async () => {
+  it('rotates the refresh token on every refresh, moving the session expiry on', async () => {
     const session = await t.connect();
     t.clock.time += 19 * MINUTE;
     const refreshed = await t.broker.refresh(t.ctx, session);
     expect(refreshed.secrets.refreshToken).not.toBe(session.secrets.refreshToken);
-    expect(refreshed.expiresAt).toBeUndefined();
-    expect(refreshed.secrets.refreshExpiresAt).toBe(String(t.clock.time + 60 * MINUTE));
+    expect(refreshed.expiresAt).toBe(t.clock.time + 60 * MINUTE);
     expect(refreshed.secrets.clientKey).toBe(ACCOUNT);
     expect(Object.fromEntries(new URLSearchParams(tokenCalls().at(-1)?.body))).toMatchObject({
       grant_type: 'refresh_token',
@@ -97,7 +94,7 @@ describe('tokens on the clock', () => {
     // After a restart only what was stored is known; its refresh token was not spent.
     const restarted = createSaxoBroker();
     const next = await restarted.refresh(t.ctx, stored);
-    expect(next.secrets.refreshExpiresAt).toBe(String(t.clock.time + 60 * MINUTE));
+    expect(next.expiresAt).toBe(t.clock.time + 60 * MINUTE);
   });
 
   it("a refresh on a server without the app's key and secret is no refusal of the sign-in", async () => {

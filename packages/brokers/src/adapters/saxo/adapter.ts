@@ -31,17 +31,11 @@ export const saxoReference = (id: string) => boundedId(id, 50);
 /** How far back a duplicate's first order is looked for (Saxo's window is 15 s). */
 const DUPLICATE_WINDOW_MS = 60_000;
 
-/**
- * No expiresAt: each refresh moves the refresh token's end on (about an hour), and the server
- * refreshes before it, so the sign-in does not end on a date the user must act on. Told as one,
- * the connection would read "about to expire" at all times and its user would hear of a new
- * expiry (connector.expiring) after every refresh. A sign-in lapsed anyway (the server was down
- * past it) is refused at the next refresh (secrets' refreshExpiresAt), which deactivates it.
- */
 function sessionOf(tokens: SaxoTokens, accounts: BrokerAccount[], clientKey: string): BrokerSession {
   return {
     secrets: { ...tokenSecrets(tokens), clientKey },
     accounts,
+    expiresAt: tokens.refreshExpiresAt,
     refreshAt: Math.min(tokens.accessExpiresAt - REFRESH_MARGIN_MS, tokens.refreshExpiresAt),
   };
 }
