@@ -26,6 +26,15 @@ describe('logger', () => {
     );
   });
 
+  it("masks the broker callbacks' credentials (Kite's request_token, E*TRADE's verifier and token)", () => {
+    expect(maskUrl('/callback/zerodha?action=login&type=login&status=success&request_token=rt1&state=s')).toBe(
+      '/callback/zerodha?action=login&type=login&status=success&request_token=***&state=s',
+    );
+    expect(maskUrl('/callback/etrade?oauth_token=ot1&oauth_verifier=V42')).toBe(
+      '/callback/etrade?oauth_token=***&oauth_verifier=***',
+    );
+  });
+
   it('redacts secrets in logged objects', () => {
     const { lines, sink } = lineSink();
     const log = pino(loggerOptions('info'), sink);

@@ -94,12 +94,16 @@ export function withoutQueryValues(error: unknown, depth = 0): unknown {
   return copy;
 }
 
-/** `/hook/AbC…` → `/hook/***`: the key is the hook's only secret; so are OAuth codes and tokens. */
+/**
+ * `/hook/AbC…` → `/hook/***`: the key is the hook's only secret; so are OAuth codes and tokens,
+ * and what brokers' callbacks bring instead of a code (Kite's request_token, OAuth 1.0a's
+ * oauth_token and oauth_verifier).
+ */
 export function maskUrl(url: string): string {
   return url
     .replace(/\/hook\/[^/?#]+/, '/hook/***')
     .replace(
-      /([?&](?:token|code|access_token|refresh_token|id_token|id_token_hint|client_secret|code_verifier)=)[^&#]*/g,
+      /([?&](?:token|code|access_token|refresh_token|id_token|id_token_hint|client_secret|code_verifier|request_token|oauth_token|oauth_verifier)=)[^&#]*/g,
       '$1***',
     );
 }

@@ -68,6 +68,33 @@ export async function listPendingConnectors(db: Executor, userId: number, provid
     .orderBy(sql`${connectors.createdAt} desc`, sql`${connectors.id} desc`);
 }
 
+/**
+ * Stores a pending OAuth connection unless the user already has `max` started after `since`
+ * (undefined then). Counted under a lock per user, so attempts sent at once cannot all pass.
+ */
+export async function insertPendingConnector(
+  db: Executor,
+  values: NewConnector & { userId: number },
+  since: Date,
+  max: number,
+): Promise<ConnectorRow | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('connectors:pending:' || ${values.userId}::text))`);
+    const [row] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(connectors)
+      .where(
+        and(
+          eq(connectors.userId, values.userId),
+          isNotNull(connectors.oauthState),
+          sql`${connectors.createdAt} > ${since.toISOString()}`,
+        ),
+      );
+    if ((row?.count ?? 0) >= max) return undefined;
+    return insertConnector(tx, values);
+  });
+}
+
 /** Forgets the user's pending OAuth connections started before `before`. */
 export async function deleteStalePendingConnectors(db: Executor, userId: number, before: Date): Promise<void> {
   await db

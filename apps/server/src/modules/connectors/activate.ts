@@ -156,6 +156,10 @@ export async function activateConnector(
   const row = await services.db.transaction(async (tx): Promise<ConnectorRow> => {
     // Looked up under the lock: a connect of the same accounts at once then finds this one.
     await lockProviderActivation(tx, actor.userId, providerName);
+    // The state is single-use: the same callback submitted twice at once read the pending row
+    // before either activation; the later one finds it consumed (it may be the connection now).
+    if (pending && (await lockConnector(tx, pending.id))?.oauthState !== pending.oauthState)
+      throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
     // Every connection holding one of the accounts, each read again under its row lock (a rename
     // meanwhile is kept). The first is reconnected; the others hand those accounts over to it.
     const holding: ConnectorRow[] = [];
@@ -187,7 +191,6 @@ export async function activateConnector(
     const saved = target
       ? await updateConnector(tx, target.id, changes)
       : await insertConnector(tx, { key, userId: actor.userId, providerName, ...changes });
-    // The pending row vanished meanwhile (the same callback submitted twice).
     if (!saved) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });
     if (pending && existing) await deleteConnectorRow(tx, pending.id);
     for (const other of others)

@@ -8,6 +8,7 @@ import { insertConnector } from '../../db/repositories/connectors.repository.ts'
 import { insertHook } from '../../db/repositories/hooks.repository.ts';
 import { findHookForSignal } from '../hooks/index.ts';
 import { sealWebhookSecret, signingSecrets } from '../notifications/secret.ts';
+import { TOO_MANY_AUTHORIZATIONS } from './create.ts';
 import { requireConnector } from './index.ts';
 import { openSession } from './session.ts';
 
@@ -391,6 +392,44 @@ describe('OAuth broker', () => {
     expect(connector).toMatchObject({ providerName: 'oauthfake', isActive: true, isDemo: false });
     const again = await gql(t, alice, ACTIVATE, { p: 'oauthfake', c: ['good', state] });
     expect(again.error?.message).toMatch(/authorization has expired/);
+  });
+
+  it('bounds the authorizations a user has under way, also when asked for at once', async () => {
+    const { headers: gina, id: ginaId } = await insertTestUser(t.services, 'many-attempts@example.com');
+    const answers = await Promise.all(Array.from({ length: 12 }, () => gql(t, gina, CREATE, { p: 'oauthfake' })));
+    expect(answers.filter((answer) => answer.data?.connectorCreate)).toHaveLength(10);
+    expect(answers.filter((answer) => answer.error).map((answer) => answer.error)).toEqual([
+      { message: TOO_MANY_AUTHORIZATIONS, code: 'RATE_LIMITED', field: undefined },
+      { message: TOO_MANY_AUTHORIZATIONS, code: 'RATE_LIMITED', field: undefined },
+    ]);
+    const { rows } = await t.database.pool.query(
+      'select 1 from connectors where user_id = $1 and oauth_state is not null',
+      [ginaId],
+    );
+    expect(rows).toHaveLength(10);
+    // Another user is not held back by it.
+    const { headers: hal } = await insertTestUser(t.services, 'one-attempt@example.com');
+    expect((await start(hal)).type).toBe('open');
+  });
+
+  it('a callback submitted twice at once connects once: the second is refused, the connection stays', async () => {
+    // A first connection of these accounts: the pending row itself becomes the connector.
+    const { headers: frank, id: frankId } = await insertTestUser(t.services, 'double-callback@example.com');
+    const { state } = await start(frank);
+    const both = await Promise.all([
+      gql<{ connectorActivate: { key: string } }>(t, frank, ACTIVATE, { p: 'oauthfake', c: ['good', state] }),
+      gql<{ connectorActivate: { key: string } }>(t, frank, ACTIVATE, { p: 'oauthfake', c: ['good', state] }),
+    ]);
+    const made = both.filter((answer) => answer.data);
+    expect(made).toHaveLength(1);
+    expect(both.find((answer) => answer.error)?.error?.message).toBe(
+      'The authorization has expired or does not match. Please connect again.',
+    );
+    const list = await gql<{ connectors: Array<{ key: string; isActive: boolean }> }>(t, frank, LIST);
+    expect(list.data?.connectors).toEqual([
+      expect.objectContaining({ key: made[0]?.data?.connectorActivate.key, isActive: true }),
+    ]);
+    expect(await actionsOf(frankId, 'ConnectorActivate')).toHaveLength(1);
   });
 });
 

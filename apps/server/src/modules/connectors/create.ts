@@ -5,7 +5,12 @@ import type { AuthorizationRequest } from '@router/brokers';
 import { CONNECTOR_TIMEOUT_MS } from '@router/shared';
 import { newKey, randomBase62 } from '../../crypto/random.ts';
 import { sealSecrets } from '../../crypto/secrets.ts';
-import { deleteStalePendingConnectors, insertConnector } from '../../db/repositories/connectors.repository.ts';
+import {
+  deleteConnectorRow,
+  deleteStalePendingConnectors,
+  insertPendingConnector,
+  updateConnector,
+} from '../../db/repositories/connectors.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { brokerContextFor, connectFailure, providerBroker, requireAppCredentials } from './provider.ts';
@@ -25,6 +30,14 @@ export interface ConnectorCreation {
 
 /** A pending OAuth connection is kept twice the authorization window, then forgotten. */
 export const OAUTH_STATE_TTL_MS = 2 * CONNECTOR_TIMEOUT_MS;
+/**
+ * Authorizations a user may have under way (started within OAUTH_STATE_TTL_MS). Each stores a
+ * row and asks the broker with this server's app (E*TRADE hands out a request token each time):
+ * unbounded, one user's script could fill the table and get the app throttled for every user.
+ */
+export const MAX_PENDING_AUTHORIZATIONS = 10;
+export const TOO_MANY_AUTHORIZATIONS =
+  'Too many connection attempts in a short time. Please wait a few minutes and try again.';
 
 export async function createConnector(
   services: Services,
@@ -47,25 +60,31 @@ export async function createConnector(
   const ctx = brokerContextFor(services, broker);
   requireAppCredentials(services, broker, ctx);
   const state = randomBase62(32);
+  const since = new Date(Date.now() - OAUTH_STATE_TTL_MS);
+  await deleteStalePendingConnectors(services.db, actor.userId, since);
+  const key = newKey();
+  // Counted and stored before the broker is asked: attempts beyond the bound never reach it.
+  const pending = await insertPendingConnector(
+    services.db,
+    { key, userId: actor.userId, providerName, oauthState: state },
+    since,
+    MAX_PENDING_AUTHORIZATIONS,
+  );
+  if (!pending) throw new AppError('RATE_LIMITED', TOO_MANY_AUTHORIZATIONS);
   let authorization: AuthorizationRequest;
   try {
     if (broker.startAuthorization) authorization = await broker.startAuthorization(ctx, state);
     else if (broker.authorizationUrl) authorization = broker.authorizationUrl(ctx, state);
     else throw new AppError('EXECUTION', `${title}: authorization is not available`);
   } catch (error) {
+    await deleteConnectorRow(services.db, pending.id);
     throw connectFailure(services, broker, error);
   }
-  await deleteStalePendingConnectors(services.db, actor.userId, new Date(Date.now() - OAUTH_STATE_TTL_MS));
-  const key = newKey();
   // What the broker handed out for this authorization (OAuth 1.0a's request token) stays sealed.
-  const sealed = authorization.pending ? sealSecrets(services.secretsKey, key, authorization.pending) : undefined;
-  await insertConnector(services.db, {
-    key,
-    userId: actor.userId,
-    providerName,
-    oauthState: state,
-    ...(sealed ? { secrets: sealed.data, secretsKeyId: sealed.keyId } : {}),
-  });
+  if (authorization.pending) {
+    const sealed = sealSecrets(services.secretsKey, key, authorization.pending);
+    await updateConnector(services.db, pending.id, { secrets: sealed.data, secretsKeyId: sealed.keyId });
+  }
   return {
     type: 'open',
     credentials: [...(authentication.credentials?.length ? authentication.credentials : ['code'])],

@@ -88,6 +88,30 @@ describe('withBrokerSession', () => {
     expect(fake.calls.refresh - refreshesBefore).toBe(1);
   });
 
+  it('two instances finding one token due at once refresh it once: the later one takes what the first stored', async () => {
+    // A second server on the same database, with its own caches and its own in-process single flight.
+    const other = await startTestApp({ database: t.database, brokers: [fake.broker] });
+    try {
+      fake.refreshInMs = -1000;
+      const connector = await connect(t, alice, 'keyfake', ['key-two-instances', 'sekret-ok']);
+      fake.refreshInMs = 3_600_000;
+      const row = await requireConnector(t.services, aliceId, connector.key);
+      const before = fake.calls.refresh;
+      const tokens = await Promise.all(
+        [t.services, other.services, t.services, other.services].map((services) =>
+          withBrokerSession(services, row, async ({ session }) => session.secrets.accessToken),
+        ),
+      );
+      expect(fake.calls.refresh - before).toBe(1);
+      expect(new Set(tokens).size).toBe(1);
+      const stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(stored.isActive).toBe(true);
+      expect(openSession(t.services, stored).secrets.accessToken).toBe(tokens[0]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a renewal the broker asks for during a call is made under the lock and stored before it is used', async () => {
     const connector = await connect(t, alice, 'keyfake', ['key-in-call', 'sekret-ok']);
     const row = await requireConnector(t.services, aliceId, connector.key);

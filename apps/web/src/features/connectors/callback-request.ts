@@ -24,6 +24,13 @@ export type CallbackRequest =
   | { kind: 'failure'; message: string }
   | { kind: 'activate'; credentials: string[] };
 
+/** The broker's refusal of the authorization, in its own words where it gave some. */
+function authorizationRefused(title: string, error: string, description: string | null): string {
+  const reason = error === 'access_denied' ? 'access was not granted' : `the broker answered ${error}`;
+  const words = description?.trim().slice(0, 200);
+  return `${title}: the authorization was not completed (${reason}${words ? `: ${words}` : ''}). Please connect again.`;
+}
+
 /** The provider's first listed credential from the query ('code' by default), with `state`. */
 export function readCallback(provider: Provider, search: string): CallbackRequest {
   const query = new URLSearchParams(search);
@@ -32,7 +39,14 @@ export function readCallback(provider: Provider, search: string): CallbackReques
   }
   const parameter = provider.authentication.credentials?.[0] ?? 'code';
   const code = query.get(parameter);
-  if (!code) return { kind: 'leave' };
+  if (!code) {
+    // The broker's refusal (RFC 6749 §4.1.2.1: the user denied access, or the request was
+    // refused) comes back with `error` instead of a code: said, not left in silence, since the
+    // popup would otherwise show the connector list inside itself. Nothing is sent or stored.
+    const error = query.get('error');
+    if (!error) return { kind: 'leave' };
+    return { kind: 'failure', message: authorizationRefused(provider.title, error, query.get('error_description')) };
+  }
   const state = query.get('state');
   return { kind: 'activate', credentials: state ? [code, state] : [code] };
 }

@@ -75,6 +75,19 @@ describe('broker callback (SPEC §2)', () => {
     expect(unknown.calls('ConnectorActivate')).toHaveLength(0);
   });
 
+  it('says so when the broker comes back with a refusal instead of a code, calling nothing', async () => {
+    const { router, calls } = await render(
+      '/callback/schwab?error=access_denied&error_description=The+user+denied+the+request&state=s',
+    );
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Schwab: the authorization was not completed (access was not granted: The user denied the request). Please connect again.',
+    );
+    expect(where(router)).toBe(
+      '/callback/schwab?error=access_denied&error_description=The+user+denied+the+request&state=s',
+    );
+    expect(calls('ConnectorActivate')).toHaveLength(0);
+  });
+
   it('leaves when the credential is missing', async () => {
     const missing = await render('/callback/schwab?state=s');
     await waitFor(() => expect(where(missing.router)).toBe('/me/connector'));
