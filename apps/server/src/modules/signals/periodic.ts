@@ -1,6 +1,7 @@
-// A background pass run every few seconds by each instance (queued signals, resting orders),
-// never two at once in one process: a pass asked for while one runs goes after it, and the timer
-// skips its tick instead. A failed pass is logged and counts as none done.
+// A background pass run every few seconds by each instance (reconciliation, queued signals,
+// resting orders), never two at once in one process: a pass asked for while one runs goes after it, and the timer
+// skips its tick instead. A failed pass is logged and counts as none done. Once stopped, no pass
+// starts (one asked for then, or waiting behind the running one, counts as none done).
 import type { Services } from '../../services.ts';
 
 export interface PeriodicPass<A extends unknown[]> {
@@ -15,9 +16,11 @@ export function startPeriodicPass<A extends unknown[]>(
   options: { intervalMs: number; failure: string; pass(...args: A): Promise<number>; timerArgs: A },
 ): PeriodicPass<A> {
   let running: Promise<number> | undefined;
+  let stopped = false;
   const runOnce = (...args: A) => {
+    if (stopped) return Promise.resolve(0);
     const pass = (running ?? Promise.resolve(0))
-      .then(() => options.pass(...args))
+      .then(() => (stopped ? 0 : options.pass(...args)))
       .catch((error: unknown) => {
         log.error({ err: error }, options.failure);
         return 0;
@@ -35,6 +38,7 @@ export function startPeriodicPass<A extends unknown[]>(
   return {
     runOnce,
     async stop() {
+      stopped = true;
       clearInterval(timer);
       await running;
     },
