@@ -1,26 +1,34 @@
 // A background pass run every few seconds by each instance (reconciliation, queued signals,
 // resting orders), never two at once in one process: a pass asked for while one runs goes after it, and the timer
 // skips its tick instead. A failed pass is logged and counts as none done. Once stopped, no pass
-// starts (one asked for then, or waiting behind the running one, counts as none done).
+// starts (one asked for then, or waiting behind the running one, counts as none done), and the
+// running one is told (`stopping`), to end after the batch in hand: a shutdown must not wait for
+// a whole backlog, nor go on placing a queue's or claiming more after it began.
 import type { Services } from '../../services.ts';
 
 export interface PeriodicPass<A extends unknown[]> {
   /** One pass now, after the one running if any: how many rows it handled. */
   runOnce(...args: A): Promise<number>;
-  /** Stops the timer and waits for the pass running, if any. */
+  /** Stops the timer, tells the pass running, if any, and waits for it. */
   stop(): Promise<void>;
 }
 
 export function startPeriodicPass<A extends unknown[]>(
   log: Services['log'],
-  options: { intervalMs: number; failure: string; pass(...args: A): Promise<number>; timerArgs: A },
+  options: {
+    intervalMs: number;
+    failure: string;
+    /** `stopping` is aborted when the pass should end after its batch in hand. */
+    pass(stopping: AbortSignal, ...args: A): Promise<number>;
+    timerArgs: A;
+  },
 ): PeriodicPass<A> {
   let running: Promise<number> | undefined;
-  let stopped = false;
+  const stopping = new AbortController();
   const runOnce = (...args: A) => {
-    if (stopped) return Promise.resolve(0);
+    if (stopping.signal.aborted) return Promise.resolve(0);
     const pass = (running ?? Promise.resolve(0))
-      .then(() => (stopped ? 0 : options.pass(...args)))
+      .then(() => (stopping.signal.aborted ? 0 : options.pass(stopping.signal, ...args)))
       .catch((error: unknown) => {
         log.error({ err: error }, options.failure);
         return 0;
@@ -38,7 +46,7 @@ export function startPeriodicPass<A extends unknown[]>(
   return {
     runOnce,
     async stop() {
-      stopped = true;
+      stopping.abort();
       clearInterval(timer);
       await running;
     },

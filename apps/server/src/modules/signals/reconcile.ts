@@ -30,8 +30,8 @@ import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
 
 /**
  * `runOnce(staleAfterMs)` overrides the option for that pass (tests). `stop()` waits for the pass
- * running, which ends after the batch in hand: a pass cut short at shutdown used the pool (and the
- * brokers' clients) after they were closed, and left its claimed signals to the next lease.
+ * running, which ends after the batch in hand: before, a pass still running at shutdown went on
+ * using the pool (and the brokers' clients) after they were closed, its claims left half done.
  */
 export type Reconciler = PeriodicPass<[staleAfterMs?: number]>;
 
@@ -200,20 +200,13 @@ export async function reconcileOnce(
 }
 
 export function startReconciler(services: Services, options: ReconcilerOptions): Reconciler {
-  const stopping = new AbortController();
-  const passOptions = { ...options, signal: stopping.signal };
   const periodic = startPeriodicPass<[staleAfterMs?: number]>(services.log, {
     intervalMs: options.intervalMs,
     failure: 'reconciliation pass failed',
-    pass: (staleAfterMs = options.staleAfterMs) => reconcileOnce(services, passOptions, staleAfterMs),
+    pass: (signal, staleAfterMs = options.staleAfterMs) =>
+      reconcileOnce(services, { ...options, signal }, staleAfterMs),
     timerArgs: [],
   });
   void periodic.runOnce();
-  return {
-    runOnce: periodic.runOnce,
-    stop: () => {
-      stopping.abort();
-      return periodic.stop();
-    },
-  };
+  return periodic;
 }
