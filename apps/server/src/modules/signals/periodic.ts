@@ -1,9 +1,11 @@
 // A background pass run every few seconds by each instance (reconciliation, queued signals,
-// resting orders), never two at once in one process: a pass asked for while one runs goes after it, and the timer
-// skips its tick instead. A failed pass is logged and counts as none done. Once stopped, no pass
-// starts (one asked for then, or waiting behind the running one, counts as none done), and the
-// running one is told (`stopping`), to end after the batch in hand: a shutdown must not wait for
-// a whole backlog, nor go on placing a queue's or claiming more after it began.
+// resting orders), never two at once in one process: a pass asked for while one runs goes after
+// it, and the timer skips its tick instead. A failed pass counts as none done; failures in a row
+// are logged as one streak (failure-streak.ts). Once stopped, no pass starts (one asked for then,
+// or waiting behind the running one, counts as none done), and the running one is told
+// (`stopping`), to end after the batch in hand: a shutdown must not wait for a whole backlog, nor
+// go on placing a queue's or claiming more after it began.
+import { failureStreak } from '../../failure-streak.ts';
 import type { Services } from '../../services.ts';
 
 export interface PeriodicPass<A extends unknown[]> {
@@ -25,12 +27,18 @@ export function startPeriodicPass<A extends unknown[]>(
 ): PeriodicPass<A> {
   let running: Promise<number> | undefined;
   const stopping = new AbortController();
+  const failures = failureStreak(log, options.failure);
   const runOnce = (...args: A) => {
     if (stopping.signal.aborted) return Promise.resolve(0);
     const pass = (running ?? Promise.resolve(0))
-      .then(() => (stopping.signal.aborted ? 0 : options.pass(stopping.signal, ...args)))
+      .then(async () => {
+        if (stopping.signal.aborted) return 0;
+        const done = await options.pass(stopping.signal, ...args);
+        failures.succeeded();
+        return done;
+      })
       .catch((error: unknown) => {
-        log.error({ err: error }, options.failure);
+        failures.failed(error);
         return 0;
       });
     running = pass;
