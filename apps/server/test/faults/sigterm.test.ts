@@ -2,10 +2,9 @@
 // some answered by the broker during the shutdown's drain (outcome stored before the exit), some
 // slower than the drain, some taken by the broker and never answered, and one a crash left
 // 'placing' that reconciliation is looking up at that moment (its outcome written before the exit,
-// not left claimed for the next start to wait out). The server exits cleanly
-// and promptly, logs no error from work that outlived the database pool, and after a restart every
-// signal ends in its true state: one order for each the broker took, none placed twice, even
-// when each is sent again.
+// not left claimed for the next start to wait out). The server exits cleanly, logs no error from
+// work that outlived the database pool, and after a restart every signal ends in its true state:
+// one order for each the broker took, none placed twice, even when each is sent again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitSettled } from './books.ts';
 import { type Drill, drillBooks, startDrill } from './drill.ts';
