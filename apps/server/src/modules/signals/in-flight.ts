@@ -8,15 +8,21 @@ export class InFlight<T> {
   /** Registers the answer of `id` until `settled` (the outcome is stored) resolves. */
   track(id: string, answer: Promise<T>, settled: Promise<unknown>): void {
     this.#answers.set(id, answer);
-    const done = settled.then(
+    void this.hold(settled).then(() => this.#answers.delete(id));
+  }
+
+  /**
+   * Work of a signal that goes on before it is stored and tracked (a fan-out leg asking its
+   * broker first): shutdown waits for it too. Resolves (never rejects) when it settles.
+   */
+  hold(work: Promise<unknown>): Promise<void> {
+    const done = work.then(
       () => undefined,
       () => undefined,
     );
     this.#background.add(done);
-    void done.then(() => {
-      this.#answers.delete(id);
-      this.#background.delete(done);
-    });
+    void done.then(() => this.#background.delete(done));
+    return done;
   }
 
   ids(): string[] {
@@ -27,17 +33,15 @@ export class InFlight<T> {
     return this.#answers.get(id);
   }
 
-  /** Waits for running broker calls and their outcome writes, at most `ms`. */
+  /**
+   * Waits for running broker calls and their outcome writes, at most `ms`, and for those that
+   * what it waited for started meanwhile (a fan-out leg stored and sent once its broker answered).
+   */
   async drain(ms: number): Promise<void> {
-    if (this.#background.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(this.#background),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, ms);
-      }),
-    ]);
-    if (timer) clearTimeout(timer);
+    const until = Date.now() + ms;
+    while (this.#background.size > 0 && Date.now() < until) {
+      await withinDeadline(Promise.all(this.#background), until - Date.now());
+    }
   }
 }
 
