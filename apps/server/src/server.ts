@@ -83,9 +83,10 @@ export async function startServer(
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
+        // Told at once (a refresh pass ends after the refresh in hand), waited for once the app is closed.
+        const jobs = Promise.all([stopRetention(), stopRefresher()]);
         await app.close();
-        await stopRetention();
-        await stopRefresher();
+        await jobs;
         await pool.end();
         await database.stop();
         log.info('server stopped');

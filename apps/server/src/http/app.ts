@@ -77,6 +77,9 @@ export async function buildApp(services: Services, options: AppOptions): Promise
     await signals.stop();
     await Promise.allSettled(services.brokers.list().map(async (broker) => broker.close?.()));
   });
+  // Work a request left running after its answer (a password reset's mail): done before the pool
+  // closes (server.ts), which the server's own onClose (run first) does after the last request.
+  app.addHook('onClose', () => services.identity.settled());
   await registerHook(app, services, signals);
   await registerStripeWebhook(app, services);
   registerMetrics(app, services, signals.timings);

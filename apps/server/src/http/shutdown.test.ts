@@ -1,9 +1,13 @@
-// Shutdown (SIGTERM runs server.stop, which closes the app): an order in flight finishes and its
-// outcome is stored before what brokers keep between calls (sessions, sockets) is closed.
+// Shutdown (SIGTERM runs server.stop, which closes the app, then the pool): an order in flight
+// finishes and its outcome is stored before what brokers keep between calls (sessions, sockets)
+// is closed; work a request left running after its answer (a password reset's mail) is done.
 import { type Broker, BrokerError } from '@router/brokers';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../../test/app.ts';
+import { confirmedUser } from '../../test/identity.ts';
 import { FLAKY_TITLE, flakyBroker, postSignal, setupTrader, signalRows } from '../../test/signal-fixtures.ts';
+import { startSmtpSink } from '../../test/smtp-sink.ts';
+import { ACTION } from '../modules/actions/codes.ts';
 
 /** A slow broker whose calls run on a session its close() ends, as Rithmic's socket does. */
 function sessionBroker() {
@@ -55,6 +59,41 @@ describe('shutting down with an order in flight', () => {
       if (!closed) await t.app.close();
       await t.services.identity.settled();
       await t.database.drop();
+    }
+  });
+});
+
+describe('shutting down right after a password reset request', () => {
+  it('sends its mail and logs it before the app has closed (the pool closes next)', async () => {
+    const smtp = await startSmtpSink();
+    const t = await startTestApp({ env: { SMTP_URL: smtp.url } });
+    const email = 'reset-closing@example.test';
+    let closed = false;
+    try {
+      const { id } = await confirmedUser(t, email);
+      const since = smtp.mails.length;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/graphql',
+        payload: {
+          query: 'mutation($email: String!) { authPasswordResetRequest(email: $email) }',
+          variables: { email },
+        },
+      });
+      expect(res.json()).toEqual({ data: { authPasswordResetRequest: true } });
+      await t.app.close();
+      closed = true;
+      expect(smtp.mails.slice(since).filter((mail) => mail.to.includes(email))).toHaveLength(1);
+      const { rows } = await t.database.pool.query(`select 1 from actions where user_id = $1 and code = $2`, [
+        id,
+        ACTION.PASSWORD_RESET_REQUEST,
+      ]);
+      expect(rows).toHaveLength(1);
+    } finally {
+      if (!closed) await t.app.close();
+      await t.services.identity.settled();
+      await t.database.drop();
+      await smtp.close();
     }
   });
 });

@@ -24,8 +24,17 @@ export interface RefreshPass {
  * One pass over the connectors due now, in batches. Each is tried once: a refresh that failed
  * keeps its refresh time, so without skipping it the same most overdue batch, failing pass after
  * pass (its broker down), would keep every other session from being refreshed until it lapsed.
+ * Once `stopping` is aborted (the server stops) it ends after the refresh in hand: the rest are
+ * due at the next start. A shutdown that waited for every due refresh (each up to a broker's
+ * timeout) could outlast the supervisor's grace and be killed in the middle of one, which spends a
+ * single-use refresh token (Questrade) without storing its successor: the user must reconnect.
  */
-export async function refreshDueConnectors(services: Services, now = new Date(), batch = BATCH): Promise<RefreshPass> {
+export async function refreshDueConnectors(
+  services: Services,
+  now = new Date(),
+  batch = BATCH,
+  stopping?: AbortSignal,
+): Promise<RefreshPass> {
   // A callback after this is refused anyway (activate.ts reads pending rows within the same window).
   const expired = await deleteExpiredPendingConnectors(services.db, new Date(now.getTime() - OAUTH_STATE_TTL_MS));
   if (expired) services.log.info({ expired }, 'abandoned OAuth authorizations forgotten');
@@ -38,6 +47,7 @@ export async function refreshDueConnectors(services: Services, now = new Date(),
   for (;;) {
     const due = await listConnectorsDueForRefresh(services.db, refreshing, now, batch, tried);
     for (const connector of due) {
+      if (stopping?.aborted) return pass;
       tried.push(connector.id);
       try {
         // A refused refresh deactivates the connector there (and tells its user).
@@ -53,17 +63,21 @@ export async function refreshDueConnectors(services: Services, now = new Date(),
 }
 
 /**
- * Runs a pass every minute; the returned function stops it (after a running pass). A tick while a
- * pass still runs (many due, a broker slow to answer) is skipped: passes never pile up behind it.
+ * Runs a pass every minute (`intervalMs`); the returned function stops it: the running pass ends
+ * after the refresh in hand, and is waited for. A tick while a pass still runs (many due, a broker
+ * slow to answer) is skipped: passes never pile up behind it.
  */
 export function startConnectorRefresher(
   services: Services,
-  runPass: (services: Services) => Promise<RefreshPass> = refreshDueConnectors,
+  runPass: (services: Services, stopping: AbortSignal) => Promise<RefreshPass> = (s, stopping) =>
+    refreshDueConnectors(s, new Date(), BATCH, stopping),
+  intervalMs = INTERVAL_MS,
 ): () => Promise<void> {
+  const stopping = new AbortController();
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return;
-    running = runPass(services)
+    running = runPass(services, stopping.signal)
       .then(
         (pass) => {
           if (pass.refreshed || pass.failed) services.log.info(pass, 'background token refresh');
@@ -73,9 +87,10 @@ export function startConnectorRefresher(
       .finally(() => {
         running = undefined;
       });
-  }, INTERVAL_MS);
+  }, intervalMs);
   timer.unref();
   return async () => {
+    stopping.abort();
     clearInterval(timer);
     await running;
   };

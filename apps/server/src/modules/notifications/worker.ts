@@ -21,6 +21,7 @@ import {
   emitExpiringConnectors,
   sendDisabledNotices,
 } from '../../db/repositories/notification-maintenance.repository.ts';
+import { failureStreak } from '../../failure-streak.ts';
 import type { Services } from '../../services.ts';
 import { lookUpAll } from '../signals/order-lookup.ts';
 import type { LookupAll } from './address-guard.ts';
@@ -73,6 +74,9 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   };
   const mailer = services.identity.mailer;
   const agents = createWebhookAgents();
+  /** Failures in a row (the database down a while) logged as one streak, not one a poll. */
+  const roundFailures = failureStreak(log, 'notification delivery round failed');
+  const maintenanceFailures = failureStreak(log, 'notification maintenance failed');
 
   async function notifyDisabled(): Promise<void> {
     await sendDisabledNotices(
@@ -196,8 +200,9 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
           await setImmediate();
           lane.since = performance.now();
         }
+        roundFailures.succeeded();
       } catch (error) {
-        log.error({ err: error }, 'notification delivery round failed');
+        roundFailures.failed(error);
       } finally {
         lanes.delete(lane);
       }
@@ -217,8 +222,9 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
         while (!stopping && (await deleteOldEvents(db, retentionDays, retentionBatch)) === retentionBatch) {
           await setImmediate();
         }
+        maintenanceFailures.succeeded();
       } catch (error) {
-        log.error({ err: error }, 'notification maintenance failed');
+        maintenanceFailures.failed(error);
       } finally {
         maintaining = undefined;
       }

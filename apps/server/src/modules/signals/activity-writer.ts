@@ -13,6 +13,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { isDataError } from '../../db/repositories/executor.ts';
 import { type ActionRow, insertActions, touchHooks } from '../../db/repositories/hook-activity.repository.ts';
+import { failureStreak } from '../../failure-streak.ts';
 import type { HookEntry } from '../hooks/index.ts';
 import { eventsJson, type NotificationEvent } from '../notifications/events.ts';
 
@@ -99,10 +100,15 @@ export class ActivityWriter {
   #flushing: Promise<void> = Promise.resolve();
   readonly #pool: pg.Pool;
   readonly #log: Logger;
+  /** Tries failing in a row (an outage: one a second) logged as one streak each. */
+  readonly #held: ReturnType<typeof failureStreak>;
+  readonly #untouched: ReturnType<typeof failureStreak>;
 
   constructor(pool: pg.Pool, log: Logger) {
     this.#pool = pool;
     this.#log = log;
+    this.#held = failureStreak(log, 'hook activity not written yet: kept for the next try');
+    this.#untouched = failureStreak(log, 'hook call times not written');
   }
 
   /** SPEC §3 Action 'Order': the hook, connector, account, request, response and elapsed ms. */
@@ -168,10 +174,7 @@ export class ActivityWriter {
     this.#holding = true;
     this.#actions = [...actions, ...this.#actions].slice(-MAX_HELD);
     this.#events = [...events, ...this.#events].slice(-MAX_HELD);
-    this.#log.error(
-      { err: error, entries: this.#actions.length },
-      'hook activity not written yet: kept for the next try',
-    );
+    this.#held.failed(error, { entries: this.#actions.length });
     this.#schedule();
   }
 
@@ -225,12 +228,14 @@ export class ActivityWriter {
       try {
         await insertActions(this.#pool, rows, json);
         this.#holding = false;
+        this.#held.succeeded();
       } catch (error) {
         if (ActivityWriter.#refusedRows(error)) await this.#writeApart(rows, json);
         else this.#hold(actions, events, error);
       }
-      await touchHooks(this.#pool, touched).catch((error: unknown) =>
-        this.#log.error({ err: error }, 'hook call times not written'),
+      await touchHooks(this.#pool, touched).then(
+        () => this.#untouched.succeeded(),
+        (error: unknown) => this.#untouched.failed(error),
       );
     };
     this.#flushing = this.#flushing.then(write);

@@ -16,8 +16,13 @@ import { accountGone, place, refuse, type SignalInput } from './submit.ts';
 /** `body`: what the first leg normalized (after the symbol map), normalized again per leg's broker. */
 export function startFanOut(rt: SignalRuntime, input: SignalInput, first: Signal, body: string | object): void {
   first.entry.fanOut.forEach((target, index) => {
-    void placeLeg(rt, input, first, body, target, index + 1).catch((error: unknown) =>
-      rt.services.log.error({ err: error, signalId: first.id, leg: index + 1 }, 'fan-out leg failed'),
+    // Held as in flight from the start: a shutdown waits for the leg (its broker may be asked
+    // first, a maxNotional price), not only once it is stored; before, the pool closed under it
+    // and the copy was lost, with nothing stored to reconcile.
+    void rt.inFlight.hold(
+      placeLeg(rt, input, first, body, target, index + 1).catch((error: unknown) =>
+        rt.services.log.error({ err: error, signalId: first.id, leg: index + 1 }, 'fan-out leg failed'),
+      ),
     );
   });
 }

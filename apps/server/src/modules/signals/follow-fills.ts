@@ -82,7 +82,7 @@ async function followBatch(services: Services, owner: string, claimed: ClaimedSi
 }
 
 /** One pass, batch after batch while full: how many orders it found final. */
-async function followOnce(services: Services, owner: string, minAgeMs: number): Promise<number> {
+async function followOnce(services: Services, owner: string, minAgeMs: number, stopping: AbortSignal): Promise<number> {
   let done = 0;
   for (let i = 0; i < MAX_BATCHES; i++) {
     const { claimed, scanned } = await claimRestingSignals(services.db.$client, {
@@ -95,7 +95,7 @@ async function followOnce(services: Services, owner: string, minAgeMs: number): 
       limit: BATCH,
     });
     if (claimed.length > 0) done += await followBatch(services, owner, claimed);
-    if (scanned < BATCH) break;
+    if (scanned < BATCH || stopping.aborted) break;
   }
   return done;
 }
@@ -105,7 +105,7 @@ export function startFillFollower(services: Services, owner: string): FillFollow
   return startPeriodicPass<[minAgeMs?: number]>(services.log, {
     intervalMs: INTERVAL_MS,
     failure: 'fill follower pass failed',
-    pass: (minAgeMs = MIN_AGE_MS) => followOnce(services, owner, minAgeMs),
+    pass: (stopping, minAgeMs = MIN_AGE_MS) => followOnce(services, owner, minAgeMs, stopping),
     timerArgs: [],
   });
 }

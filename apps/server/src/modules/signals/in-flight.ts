@@ -17,6 +17,19 @@ export class InFlight<T> {
     this.#background.add(done);
   }
 
+  /**
+   * Work of a signal that goes on before it is stored and tracked (a fan-out leg asking its
+   * broker first): shutdown waits for it too. Resolves (never rejects) when it settles.
+   */
+  hold(work: Promise<unknown>): Promise<void> {
+    const forget = () => {
+      this.#background.delete(done);
+    };
+    const done: Promise<void> = work.then(forget, forget);
+    this.#background.add(done);
+    return done;
+  }
+
   ids(): string[] {
     return [...this.#answers.keys()];
   }
@@ -25,17 +38,15 @@ export class InFlight<T> {
     return this.#answers.get(id);
   }
 
-  /** Waits for running broker calls and their outcome writes, at most `ms`. */
+  /**
+   * Waits for running broker calls and their outcome writes, at most `ms`, and for those that
+   * what it waited for started meanwhile (a fan-out leg stored and sent once its broker answered).
+   */
   async drain(ms: number): Promise<void> {
-    if (this.#background.size === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.all(this.#background),
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, ms);
-      }),
-    ]);
-    if (timer) clearTimeout(timer);
+    const until = Date.now() + ms;
+    while (this.#background.size > 0 && Date.now() < until) {
+      await withinDeadline(Promise.all(this.#background), until - Date.now());
+    }
   }
 }
 

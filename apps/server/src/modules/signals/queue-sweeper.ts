@@ -52,8 +52,9 @@ export function startQueueSweeper(rt: SignalRuntime, owner: string, intervalMs: 
   const periodic = startPeriodicPass<[at?: Date]>(rt.services.log, {
     intervalMs,
     failure: 'queued signals not swept',
-    pass: async (at = new Date()) => {
-      const done = await sweep(rt, owner, at);
+    pass: async (stopping, at = new Date()) => {
+      const done = await sweep(rt, owner, at, stopping);
+      if (stopping.aborted) return done;
       const next = await nextQueuedRelease(rt.services.db.$client, new Date());
       if (next) wake(next);
       return done;
@@ -88,7 +89,7 @@ export function startQueueSweeper(rt: SignalRuntime, owner: string, intervalMs: 
   };
 }
 
-async function sweep(rt: SignalRuntime, owner: string, at: Date): Promise<number> {
+async function sweep(rt: SignalRuntime, owner: string, at: Date, stopping: AbortSignal): Promise<number> {
   let done = 0;
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     const claimed = await claimDueQueuedSignals(rt.services.db.$client, { owner, leaseMs: LEASE_MS, at, limit: BATCH });
@@ -100,7 +101,8 @@ async function sweep(rt: SignalRuntime, owner: string, at: Date): Promise<number
       ),
     );
     done += claimed.length;
-    if (claimed.length < BATCH) break;
+    // Stopping: the rest waits, claimed by nobody, for the next pass of any instance.
+    if (claimed.length < BATCH || stopping.aborted) break;
   }
   return done;
 }

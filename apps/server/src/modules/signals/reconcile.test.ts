@@ -1,6 +1,7 @@
 // Reconciliation with leases: two reconcilers at once look each signal up once and settle it
 // once; a claim that outlived its lease cannot overwrite the claim that took over; a signal
-// nobody can look up stays unknown. (The lookup routes themselves: reconcile-lookup.test.ts.)
+// nobody can look up stays unknown; a reconciler stopped during a pass ends it after the batch in
+// hand, its outcomes written before stop() resolves, and starts none after. (The lookup routes themselves: reconcile-lookup.test.ts.)
 import type { Broker } from '@router/brokers';
 import type { OrderResponse } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ import {
   signalRows,
 } from '../../../test/signal-fixtures.ts';
 import { updateHook } from '../hooks/index.ts';
-import { reconcileOnce } from './reconcile.ts';
+import { reconcileOnce, startReconciler } from './reconcile.ts';
 
 /** A broker that finds orders by our client order id, counting lookups, each held at `gate`. */
 interface Book {
@@ -54,15 +55,15 @@ afterAll(() => t.close());
 
 const options = (owner: string) => ({ owner, inFlight: { ids: () => [] }, staleAfterMs: 0, intervalMs: 1_000 });
 
-/** A live signal a crash left 'placing' a minute ago, its credit taken. */
-async function placing(trader: Awaited<ReturnType<typeof setupTrader>>, id: string) {
+/** A live signal a crash left 'placing' (a minute ago: `age`), its credit taken. */
+async function placing(trader: Awaited<ReturnType<typeof setupTrader>>, id: string, age = '1 minute') {
   const pool = t.services.db.$client;
   const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [trader.connector.key]);
   await pool.query(
     `with c as (update accounts set balance = balance - 1 where user_id = $2)
     insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held, created_at)
-    values ($1, $2, $3, $4, 'F-1', 'gated', 'placing', true, now() - interval '1 minute')`,
-    [id, trader.userId, trader.hook.id, Number(rows[0]?.id)],
+    values ($1, $2, $3, $4, 'F-1', 'gated', 'placing', true, now() - $5::interval)`,
+    [id, trader.userId, trader.hook.id, Number(rows[0]?.id), age],
   );
 }
 
@@ -227,5 +228,34 @@ describe('reconciliation', () => {
       client_id: 'lostDay4',
     });
     expect(third.json()).toMatchObject({ rule: 'maxOrdersPerDay' });
+  });
+
+  it('stopped during a pass, ends it after the batch in hand with its outcomes written, and starts no other', async () => {
+    const trader = await setupTrader(t, 'stopping@example.com', { provider: 'gated', credits: 20 });
+    const ids = Array.from({ length: 15 }, (_, i) => `stopMidPass${String(i).padStart(9, '0')}`);
+    for (const id of ids) {
+      book.orders.set(id, { id: `S-${id}`, status: 'filled' });
+      // Just now: the app's own reconciler (35 s) leaves them to this one.
+      await placing(trader, id, '0 seconds');
+    }
+    let open = () => {};
+    book.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const reconciler = startReconciler(t.services, { ...options('stopping'), intervalMs: 60_000 });
+    const atBroker = () => ids.filter((id) => book.lookups.has(id)).length;
+    // The first batch's first lookups are held at the broker.
+    await eventually(async () => atBroker() === 5);
+    const stopped = reconciler.stop();
+    open();
+    await stopped;
+    book.gate = Promise.resolve();
+    const settled = async () => (await signalRows(t, trader.userId)).filter((s) => s.status === 'filled').length;
+    // Written before stop() resolved (the pool closes next), and not one batch more.
+    expect(await settled()).toBe(10);
+    expect(atBroker()).toBe(10);
+    expect(await reconciler.runOnce(0)).toBe(0);
+    expect(await settled()).toBe(10);
+    expect(atBroker()).toBe(10);
   });
 });

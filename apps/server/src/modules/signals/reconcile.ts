@@ -26,12 +26,14 @@ import { unconfirmed } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
 import { STORED, storedFrom, storedState, transition } from './lifecycle.ts';
 import { lookUpAll, lookUpOrder } from './order-lookup.ts';
+import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
 
-export interface Reconciler {
-  /** `staleAfterMs` overrides the option for this pass (tests). */
-  runOnce(staleAfterMs?: number): Promise<number>;
-  stop(): void;
-}
+/**
+ * `runOnce(staleAfterMs)` overrides the option for that pass (tests). `stop()` waits for the pass
+ * running, which ends after the batch in hand: before, a pass still running at shutdown went on
+ * using the pool (and the brokers' clients) after they were closed, its claims left half done.
+ */
+export type Reconciler = PeriodicPass<[staleAfterMs?: number]>;
 
 export interface ReconcilerOptions {
   /** This instance's name on its claims. */
@@ -40,6 +42,8 @@ export interface ReconcilerOptions {
   /** A signal younger than this may still have a broker call running somewhere. */
   staleAfterMs: number;
   intervalMs: number;
+  /** Once aborted, the pass ends after the batch in hand (its outcomes written). */
+  signal?: AbortSignal;
 }
 
 const BATCH = 10;
@@ -189,25 +193,20 @@ export async function reconcileOnce(
       limit: BATCH,
     });
     if (claimed.length > 0) done += await reconcileBatch(services, options.owner, claimed, options.intervalMs / 2);
-    if (claimed.length < BATCH) break;
+    if (claimed.length < BATCH || options.signal?.aborted) break;
   }
   await deleteExpiredSignalKeys(services.db.$client, 5_000);
   return done;
 }
 
 export function startReconciler(services: Services, options: ReconcilerOptions): Reconciler {
-  let running: Promise<number> | undefined;
-  const runOnce = (staleAfterMs = options.staleAfterMs) =>
-    (running ??= reconcileOnce(services, options, staleAfterMs)
-      .catch((error: unknown) => {
-        services.log.error({ err: error }, 'reconciliation pass failed');
-        return 0;
-      })
-      .finally(() => {
-        running = undefined;
-      }));
-  void runOnce();
-  const timer = setInterval(() => void runOnce(), options.intervalMs);
-  timer.unref();
-  return { runOnce, stop: () => clearInterval(timer) };
+  const periodic = startPeriodicPass<[staleAfterMs?: number]>(services.log, {
+    intervalMs: options.intervalMs,
+    failure: 'reconciliation pass failed',
+    pass: (signal, staleAfterMs = options.staleAfterMs) =>
+      reconcileOnce(services, { ...options, signal }, staleAfterMs),
+    timerArgs: [],
+  });
+  void periodic.runOnce();
+  return periodic;
 }

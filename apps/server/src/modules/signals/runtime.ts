@@ -111,9 +111,9 @@ export function createSignalRuntime(services: Services): SignalRuntime {
       queue = startQueueSweeper(runtime, owner, QUEUE_SWEEP_MS);
     },
     async stop() {
-      await follower?.stop();
-      await reconciler?.stop();
-      await queue?.stop();
+      // Told at once, each ending after its batch in hand: one after the other, the queue went on
+      // placing batches while the follower's lookups finished.
+      await Promise.all([follower?.stop(), reconciler?.stop(), queue?.stop()]);
       await inFlight.drain(config.HOOK_DEADLINE_MS + 2_000);
       await writer.flush();
       writer.close();
