@@ -13,6 +13,8 @@ export const EVENT_HANDLERS: Readonly<Record<string, EventHandler>> = {
   'checkout.session.async_payment_succeeded': checkoutSessionCompleted,
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
+  'invoice.marked_uncollectible': invoicePaymentFailed,
+  'invoice.voided': invoicePaymentFailed,
   'customer.subscription.updated': subscriptionChanged,
   'customer.subscription.deleted': subscriptionChanged,
   'charge.refunded': chargeRefunded,
