@@ -1,5 +1,5 @@
 // The Stripe events we act on (the webhook answers 200 to any other type and changes nothing).
-import { chargeDisputeClosed } from './charge-dispute-closed.ts';
+import { chargeDispute } from './charge-dispute.ts';
 import { chargeRefunded } from './charge-refunded.ts';
 import { checkoutSessionCompleted } from './checkout-session-completed.ts';
 import { invoicePaid } from './invoice-paid.ts';
@@ -18,7 +18,8 @@ export const EVENT_HANDLERS: Readonly<Record<string, EventHandler>> = {
   'customer.subscription.updated': subscriptionChanged,
   'customer.subscription.deleted': subscriptionChanged,
   'charge.refunded': chargeRefunded,
-  'charge.dispute.closed': chargeDisputeClosed,
+  'charge.dispute.created': chargeDispute,
+  'charge.dispute.closed': chargeDispute,
   'charge.refund.updated': refundUpdated,
   'refund.updated': refundUpdated,
   'refund.failed': refundUpdated,
