@@ -46,6 +46,30 @@ export const API_ORDER_STATUSES = [
 ] as const;
 export type ApiOrderStatus = (typeof API_ORDER_STATUSES)[number];
 
+/** One leg of a multi-leg order as the API shows it. */
+export const apiOrderLegSchema = z
+  .object({
+    symbol: z.string(),
+    class: z.string(),
+    action: z.string(),
+    quantity: z.number(),
+    type: z.string().nullable(),
+    limitPrice: z.number().nullable(),
+  })
+  .meta({
+    id: 'OrderLeg',
+    examples: [
+      {
+        symbol: 'SPY 271217C00500000',
+        class: 'option',
+        action: 'buy_to_open',
+        quantity: 1,
+        type: null,
+        limitPrice: null,
+      },
+    ],
+  });
+
 export const apiOrderSchema = z
   .object({
     id: opaqueId.meta({ description: 'Our order id (opaque): what /api/v1/orders/{orderId} takes' }),
@@ -65,6 +89,11 @@ export const apiOrderSchema = z
     limitPrice: z.number().nullable(),
     stopPrice: z.number().nullable(),
     duration: z.string(),
+    group: z.string().nullable().meta({ description: "A multi-leg order's group (combo…); null for one leg" }),
+    legs: z.array(apiOrderLegSchema).meta({
+      description:
+        'Every leg of a multi-leg order, the first included (symbol, class, action and quantity above are its first leg); empty for one leg',
+    }),
     price: z.number().nullable().meta({ description: 'Fill or reference price, where the broker gives one' }),
     createdAt: z.iso.datetime(),
   })
@@ -86,6 +115,8 @@ export const apiOrderSchema = z
         limitPrice: null,
         stopPrice: null,
         duration: 'day',
+        group: null,
+        legs: [],
         price: 187.42,
         createdAt: '2026-11-25T18:00:00.000Z',
       },

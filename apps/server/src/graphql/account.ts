@@ -35,7 +35,7 @@ const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
       description: "a plan payment's billing interval (shown 'per month'); null for a one-time purchase",
     }),
     refunded: t.exposeInt('refunded', {
-      description: 'cents given back since (Stripe refunds, lost disputes); 0 when none',
+      description: 'cents given back since (Stripe refunds, disputes open or lost); 0 when none',
     }),
   }),
 });

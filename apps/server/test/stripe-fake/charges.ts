@@ -1,6 +1,7 @@
 // Refunds and disputes of a charge in the fake: a refund (POST /v1/refunds, or the dashboard's
 // button: `refund`) raises the charge's amount_refunded and sends charge.refunded with the
-// charge; a dispute closed by the card network (`closeDispute`) sends charge.dispute.closed; a
+// charge; a dispute opened by the card's bank (`openDispute`) sends charge.dispute.created, and
+// closed (`closeDispute`) charge.dispute.closed; a
 // refund that fails later (`failRefund`) sends charge.refund.updated, refund.updated and
 // refund.failed.
 
@@ -62,12 +63,31 @@ export class Charges {
     return refund;
   }
 
-  /** A dispute of the whole charge, closed with `status` ('lost', 'won'): charge.dispute.closed. */
+  /** A dispute of the whole charge opened by the card's bank (needs_response): charge.dispute.created. */
+  openDispute(id: string): StripeObject {
+    const charge = this.chargeOf(id);
+    charge.disputed = true;
+    const amount = Number(charge.amount) - Number(charge.amount_refunded);
+    const dispute = makeDispute(this.store, charge, amount, 'needs_response');
+    this.webhooks.emit('charge.dispute.created', dispute);
+    return dispute;
+  }
+
+  /**
+   * The charge's open dispute (else a new one of the whole charge) closed with `status` ('lost',
+   * 'won'): charge.dispute.closed.
+   */
   closeDispute(id: string, status: 'lost' | 'won'): StripeObject {
     const charge = this.chargeOf(id);
     charge.disputed = true;
-    const dispute = makeDispute(this.store, charge, Number(charge.amount) - Number(charge.amount_refunded), status);
-    this.webhooks.emit('charge.dispute.closed', dispute, { status: 'under_review' });
+    const open = this.store
+      .all('dispute')
+      .find((d) => d.charge === charge.id && (d.status === 'needs_response' || d.status === 'under_review'));
+    const dispute =
+      open ?? makeDispute(this.store, charge, Number(charge.amount) - Number(charge.amount_refunded), status);
+    const previous = { status: open?.status ?? 'under_review' };
+    dispute.status = status;
+    this.webhooks.emit('charge.dispute.closed', dispute, previous);
     return dispute;
   }
 }

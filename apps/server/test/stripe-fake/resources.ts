@@ -175,6 +175,10 @@ export function registerResources(route: Route, { store, checkout, subscriptions
   route('POST', '/v1/invoiceitems', (form) => subscriptions.addInvoiceItem(form));
   route('POST', '/v1/invoices', (form) => subscriptions.createInvoice(form));
   route('POST', '/v1/invoices/:id/pay', (_form, params) => subscriptions.payInvoice(params.id ?? ''));
+  route('POST', '/v1/invoices/:id/void', (_form, params) => subscriptions.closeInvoice(params.id ?? '', 'void'));
+  route('POST', '/v1/invoices/:id/mark_uncollectible', (_form, params) =>
+    subscriptions.closeInvoice(params.id ?? '', 'uncollectible'),
+  );
   route('GET', '/v1/invoice_payments', (form) => {
     const invoice = text(form.invoice);
     const payment = record(form.payment);

@@ -270,6 +270,27 @@ export class Subscriptions {
     return invoice;
   }
 
+  /**
+   * POST /v1/invoices/:id/void (invoice.voided: nothing is owed, its page takes no payment) and
+   * POST /v1/invoices/:id/mark_uncollectible (invoice.marked_uncollectible: written off, no more
+   * retries; it can still be paid). Only an open invoice (or an uncollectible one, for void).
+   */
+  closeInvoice(id: string, as: 'void' | 'uncollectible'): StripeObject {
+    const invoice = this.store.get('invoice', id);
+    if (invoice.status !== 'open' && !(as === 'void' && invoice.status === 'uncollectible')) {
+      throw new InvalidRequest(`You can only ${as === 'void' ? 'void' : 'mark uncollectible'} an open invoice.`);
+    }
+    const transitions = invoice.status_transitions as Record<string, number | null>;
+    const at = now();
+    Object.assign(invoice, {
+      status: as,
+      next_payment_attempt: null,
+      status_transitions: { ...transitions, [as === 'void' ? 'voided_at' : 'marked_uncollectible_at']: at },
+    });
+    this.webhooks.emit(as === 'void' ? 'invoice.voided' : 'invoice.marked_uncollectible', invoice);
+    return invoice;
+  }
+
   /** POST /v1/invoices/:id/pay: finalized and paid by the customer's card: invoice.paid. */
   payInvoice(id: string): StripeObject {
     const invoice = this.store.get('invoice', id);

@@ -159,6 +159,22 @@ export async function mergeRecurring(
   return (rowCount ?? 0) + (membership.rowCount ?? 0) > 0;
 }
 
+/**
+ * Removes the failed payment noted for `invoiceId` (metadata.recurring or metadata.membership):
+ * Stripe voided that invoice, nothing is owed on it any more.
+ */
+export async function clearPaymentFailed(db: Executor, userId: number, invoiceId: string): Promise<boolean> {
+  let changed = 0;
+  for (const key of ['recurring', 'membership']) {
+    const { rowCount } = await db.execute(sql`
+      update accounts set metadata = jsonb_set(metadata, ${`{${key}}`}::text[], (metadata -> ${key}) - 'paymentFailed'),
+        updated_at = now()
+      where user_id = ${userId} and metadata -> ${key} -> 'paymentFailed' ->> 'invoiceId' = ${invoiceId}`);
+    changed += rowCount ?? 0;
+  }
+  return changed > 0;
+}
+
 export async function saveProfessionalApplication(
   db: Executor,
   userId: number,

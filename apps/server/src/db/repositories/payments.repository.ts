@@ -29,7 +29,7 @@ export async function findPaymentByReference(db: Executor, reference: string): P
   return row;
 }
 
-/** Raises the cents given back (refunds and lost disputes, in total); false when it was that already. */
+/** Raises the cents given back (refunds and disputes open or lost, in total); false when it was that already. */
 export async function setPaymentRefunded(db: Executor, reference: string, refunded: number): Promise<boolean> {
   const rows = await db
     .update(payments)

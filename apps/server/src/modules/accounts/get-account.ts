@@ -34,7 +34,7 @@ export interface PaymentView {
   description: string;
   /** A plan's interval ('per month'); null for a one-time purchase. */
   interval: string | null;
-  /** Cents given back since (Stripe refunds, lost disputes); 0 when none. */
+  /** Cents given back since (Stripe refunds, disputes open or lost); 0 when none. */
   refunded: number;
 }
 

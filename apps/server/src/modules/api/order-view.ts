@@ -59,6 +59,15 @@ export function toApiOrder(row: OrderRow, overlay?: AnswerOverlay): ApiOrder {
     limitPrice: num(order.limit_price),
     stopPrice: num(order.stop_price),
     duration: order.duration ?? 'day',
+    group: order.group ?? null,
+    legs: (order.legs ?? []).map((leg) => ({
+      symbol: leg.symbol,
+      class: leg.class,
+      action: leg.action,
+      quantity: leg.quantity,
+      type: leg.type ?? null,
+      limitPrice: num(leg.limit_price),
+    })),
     price: (settled ? row.price : null) ?? overlay?.price ?? null,
     createdAt: row.createdAt.toISOString(),
   };

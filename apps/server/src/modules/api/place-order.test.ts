@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { balanceOf, paperOrders, setupTrader } from '../../../test/signal-fixtures.ts';
 import { listActions } from '../actions/list-actions.ts';
 import { accountId, requireApiAccount } from './accounts.ts';
+import { getApiOrder } from './orders.ts';
 import { placeApiOrder } from './place-order.ts';
 
 const KEY_REUSED = 'Idempotency-Key: already used for another order; send a new key for a new order';
@@ -126,4 +127,32 @@ describe('an Idempotency-Key holds for 24 hours, not the hook’s dedupe window'
     expect(rows[0]?.left).toBeLessThanOrEqual(window);
     expect(rows[1]?.left).toBeGreaterThan(24 * 3600 - 60);
   });
+});
+
+it('shows every leg of a combo order, not only its first', async () => {
+  const trader = await setupTrader(t, 'api-combo@example.com');
+  const account = await requireApiAccount(t.services, trader.userId, accountId(trader.connector.key, trader.accountId));
+  const placed = await placeApiOrder(t.services, t.app.signalRuntime, {
+    userId: trader.userId,
+    account,
+    body: JSON.stringify({
+      legs: [
+        { symbol: 'SPY 271217C00500000', action: 'buy_to_open' },
+        { symbol: 'SPY 271217C00510000', action: 'sell_to_open' },
+      ],
+      quantity: 1,
+    }),
+    idempotencyKey: undefined,
+    client: 'token:1',
+    address: '127.0.0.1',
+    receivedAt: performance.now(),
+  });
+  if (!('order' in placed)) throw new Error(JSON.stringify(placed.error));
+  const legs = [
+    expect.objectContaining({ symbol: 'SPY   271217C00500000', action: 'buy_to_open', quantity: 1 }),
+    expect.objectContaining({ symbol: 'SPY   271217C00510000', action: 'sell_to_open', quantity: 1 }),
+  ];
+  expect(placed.order).toMatchObject({ group: 'combo', legs });
+  const read = await getApiOrder(t.services, t.app.signalRuntime, trader.userId, placed.order.id);
+  expect(read).toMatchObject({ group: 'combo', legs });
 });

@@ -200,6 +200,16 @@ describe('professional status paid and then given back', () => {
     await deliver();
     expect(await groupOf(lost.user.headers)).toBe(4);
   });
+
+  it('goes while a dispute of its whole payment is open, and stands again when the dispute is won', async () => {
+    const { user, intent } = await paidProfessional('pro-dispute-open');
+    b.fake.charges.openDispute(intent);
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4);
+    b.fake.charges.closeDispute(intent, 'won');
+    await deliver();
+    expect(await groupOf(user.headers)).toBe(4 | 16);
+  });
 });
 
 describe('professional status bought with a plan', () => {

@@ -7,3 +7,14 @@ export function asAppError(error: unknown): unknown {
   const code = error.kind === 'AuthenticationError' ? 'BROKER_AUTHENTICATION' : 'EXECUTION';
   return new AppError(code, error.message, { cause: error });
 }
+
+/**
+ * The same for a read that changes nothing at the broker (holdings): the broker down is a
+ * dependency down, UNAVAILABLE (503, the caller retries it), not a refusal of the request.
+ */
+export function asReadError(error: unknown): unknown {
+  if (isBrokerError(error) && error.kind === 'BrokerUnavailable') {
+    return new AppError('UNAVAILABLE', error.message, { cause: error });
+  }
+  return asAppError(error);
+}

@@ -13,8 +13,12 @@ type Fields = z.input<typeof schema>;
 
 /**
  * Beyond SPEC (issue 15): grants or removes professional status, which opens the developer
- * Applications section on a server without card payments.
+ * Applications section on a server without card payments. Removing it cancels nothing in Stripe:
+ * a plan that sells the status goes on charging (its renewals no longer give the status back), so
+ * the form says so beside Remove.
  */
+export const REMOVE_KEEPS_PLAN =
+  'Remove does not cancel a plan that sells professional status: Stripe goes on charging it, without the status, until the plan is cancelled (in Stripe, or by the user with Manage billing).';
 export function ProfessionalForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
   const { outcome, run } = useAdminAction(onDone);
@@ -43,11 +47,15 @@ export function ProfessionalForm({ onDone }: { onDone: () => void }) {
           className="btn btn-outline-danger"
           disabled={formState.isSubmitting}
           onClick={() => void submit(false)()}
+          aria-describedby="professional-remove-note"
         >
           Remove
         </button>
         <FormResult outcome={outcome} />
       </div>
+      <p id="professional-remove-note" className="form-text mt-2 mb-0">
+        {REMOVE_KEEPS_PLAN}
+      </p>
     </form>
   );
 }

@@ -6,16 +6,31 @@ import { UPGRADE_TEXT } from './texts.ts';
  * SPEC §2: 'Request professional status' for a user who is not professional (SPEC §1: any user may
  * apply; §6: a professional cannot open the upgrade page). Once their application is on file it
  * leads on to its payment (or says an administrator grants it, without card payments) instead of
- * asking for every answer again; the answers can still be changed.
+ * asking for every answer again; the answers can still be changed. An administrator acting as the
+ * user (proxy mode) is told that only the user can apply or pay for it (the server refuses both
+ * then), without the links.
  */
-export function ProfessionalCard({ appliedAt, cardPayments }: { appliedAt: number | null; cardPayments: boolean }) {
+export function ProfessionalCard({
+  appliedAt,
+  cardPayments,
+  proxied,
+}: {
+  appliedAt: number | null;
+  cardPayments: boolean;
+  proxied: boolean;
+}) {
   return (
     <Card as="section" className="shadow-sm mb-4" aria-labelledby="professional-title" data-testid="professional-card">
       <Card.Body>
         <Card.Title as="h2" id="professional-title" className="h6">
           Request professional status
         </Card.Title>
-        {appliedAt === null ? (
+        {proxied ? (
+          <p className="mb-0 text-secondary" data-testid="professional-owner-only">
+            {appliedAt !== null && `${UPGRADE_TEXT.applied} `}
+            {UPGRADE_TEXT.ownerOnly}
+          </p>
+        ) : appliedAt === null ? (
           <>
             <p className="mb-2 text-secondary">
               Professional users register their own applications (OAuth client ID and secret) and use the API.

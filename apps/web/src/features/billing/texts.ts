@@ -38,5 +38,8 @@ export const UPGRADE_TEXT = {
     'Professional status is not on sale on this server: an administrator reviews your application and grants it.',
   waiting: 'Thank you: your payment went through. Professional status starts as soon as Stripe confirms it.',
   done: 'You now have professional status.',
+  /** An administrator acting as the user (proxy mode): the server refuses the application then. */
+  ownerOnly:
+    'The professional application is a statement of the user: only they can send it, not an administrator acting as them.',
   slow: 'Stripe has not confirmed the payment yet. Reload this page in a minute.',
 } as const;

@@ -538,6 +538,17 @@ describe('Account & Billing with card payments', () => {
     expect(screen.queryByText('Request professional status')).toBeNull();
   });
 
+  it('tells an administrator acting as the user that only the user can apply, without the links', async () => {
+    sessionStorage.setItem('proxiedUserEmail', 'trader@example.com');
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server() });
+    const card = await screen.findByTestId('professional-card');
+    expect(card.textContent).toContain(
+      'The professional application is a statement of the user: only they can send it, not an administrator acting as them.',
+    );
+    expect(within(card).queryByRole('link')).toBeNull();
+    sessionStorage.removeItem('proxiedUserEmail');
+  });
+
   it('leads a user whose application is on file on to its payment, not to the whole form again', async () => {
     await renderRoute('/me/account', {
       user: fakeUser(CUSTOMER),

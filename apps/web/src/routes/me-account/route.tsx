@@ -87,7 +87,11 @@ export function Component() {
         </>
       )}
       {!session.isProfessional && data && (
-        <ProfessionalCard appliedAt={data.professionalAppliedAt ?? null} cardPayments={data.cardPayments} />
+        <ProfessionalCard
+          appliedAt={data.professionalAppliedAt ?? null}
+          cardPayments={data.cardPayments}
+          proxied={Boolean(session.proxiedUser)}
+        />
       )}
       <LedgerTable key={ledgerVersion} />
     </>

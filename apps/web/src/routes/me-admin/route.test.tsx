@@ -216,6 +216,14 @@ describe('admin screen (SPEC §2 Admin)', () => {
     await waitFor(() => expect(document.activeElement).toBe(done));
   });
 
+  it('says beside Remove that a plan selling professional status goes on charging', async () => {
+    await renderRoute('/me/admin', { user: fakeUser(ADMIN) });
+    const remove = form('Professional status').getByRole('button', { name: 'Remove' });
+    const note = document.getElementById(remove.getAttribute('aria-describedby') ?? '');
+    expect(note?.textContent).toContain('Remove does not cancel a plan that sells professional status');
+    expect(note?.textContent).toContain('Stripe goes on charging it');
+  });
+
   it('offers only the brokerages a referred user can connect on this server', async () => {
     await renderRoute('/me/admin', { user: fakeUser(ADMIN), handlers: { Providers: providersHandler } });
     const select = form('Create a referrer link').getByLabelText('Brokerage');

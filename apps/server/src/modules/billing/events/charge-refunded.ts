@@ -9,5 +9,5 @@ export const chargeRefunded: EventHandler = async (ctx, object) => {
   const charge = object as Stripe.Charge;
   const payment = await purchaseOfCharge(ctx, charge);
   if (!payment) return unmatched;
-  return reversalEffect(ctx, payment, charge, null);
+  return reversalEffect(ctx, payment, charge);
 };

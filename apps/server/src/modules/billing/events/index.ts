@@ -1,5 +1,5 @@
 // The Stripe events we act on (the webhook answers 200 to any other type and changes nothing).
-import { chargeDisputeClosed } from './charge-dispute-closed.ts';
+import { chargeDispute } from './charge-dispute.ts';
 import { chargeRefunded } from './charge-refunded.ts';
 import { checkoutSessionCompleted } from './checkout-session-completed.ts';
 import { invoicePaid } from './invoice-paid.ts';
@@ -13,10 +13,13 @@ export const EVENT_HANDLERS: Readonly<Record<string, EventHandler>> = {
   'checkout.session.async_payment_succeeded': checkoutSessionCompleted,
   'invoice.paid': invoicePaid,
   'invoice.payment_failed': invoicePaymentFailed,
+  'invoice.marked_uncollectible': invoicePaymentFailed,
+  'invoice.voided': invoicePaymentFailed,
   'customer.subscription.updated': subscriptionChanged,
   'customer.subscription.deleted': subscriptionChanged,
   'charge.refunded': chargeRefunded,
-  'charge.dispute.closed': chargeDisputeClosed,
+  'charge.dispute.created': chargeDispute,
+  'charge.dispute.closed': chargeDispute,
   'charge.refund.updated': refundUpdated,
   'refund.updated': refundUpdated,
   'refund.failed': refundUpdated,

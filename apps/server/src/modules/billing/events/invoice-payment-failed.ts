@@ -4,8 +4,11 @@
 // after the plan was paid again (Stripe keeps no order) is stale: the subscription as Stripe
 // holds it now decides, as projectPlan does, and so does the invoice as Stripe holds it now (the
 // attempts' events come in any order: the last one's retry date, or none, is what stands).
+// invoice.marked_uncollectible: Stripe stopped retrying (no next attempt); the invoice can still
+// be paid on its page, so the failure stays, told without a retry date. invoice.voided: nothing
+// is owed on it any more: its failure (and the link to pay it) goes, whichever event came first.
 import type Stripe from 'stripe';
-import { mergeRecurring } from '../../../db/repositories/billing-account.repository.ts';
+import { clearPaymentFailed, mergeRecurring } from '../../../db/repositories/billing-account.repository.ts';
 import { subscriptionOfInvoice } from '../plan.ts';
 import { userOf } from './event-user.ts';
 import { currentSubscription } from './subscription.ts';
@@ -24,13 +27,14 @@ export const invoicePaymentFailed: EventHandler = async (ctx, object) => {
   return {
     userId,
     apply: async (tx) => {
-      // Read under the user's lock: a renewal paid meanwhile is seen here.
-      const subscription = await currentSubscription(ctx, subscriptionId);
-      if (subscription && (subscription.status === 'active' || subscription.status === 'trialing')) return 'unchanged';
       // The invoice as Stripe holds it now, not as this event saw it: an earlier attempt's failure
       // delivered after a later one's must not bring back a retry date Stripe has given up on.
       const current = await ctx.stripe.invoices.retrieve(invoiceId);
+      if (current.status === 'void') return (await clearPaymentFailed(tx, userId, invoiceId)) ? 'applied' : 'unchanged';
       if (current.status === 'paid') return 'unchanged';
+      // Read under the user's lock: a renewal paid meanwhile is seen here.
+      const subscription = await currentSubscription(ctx, subscriptionId);
+      if (subscription && (subscription.status === 'active' || subscription.status === 'trialing')) return 'unchanged';
       const failed = {
         invoiceId,
         at: current.created,

@@ -12,5 +12,5 @@ export const refundUpdated: EventHandler = async (ctx, object) => {
   const charge = await ctx.stripe.charges.retrieve(chargeId);
   const payment = await purchaseOfCharge(ctx, charge);
   if (!payment) return unmatched;
-  return reversalEffect(ctx, payment, charge, null);
+  return reversalEffect(ctx, payment, charge);
 };

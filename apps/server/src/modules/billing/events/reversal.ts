@@ -1,4 +1,4 @@
-// What charge.refunded and a lost charge.dispute.closed share: the pack purchase a charge paid,
+// What charge.refunded and the dispute events (charge-dispute.ts) share: the pack purchase a charge paid,
 // and its credits taken back in proportion to the money given back. Each refund or dispute
 // takes its share once (the ledger's reference '<session id>:<refund or dispute id>' is unique
 // per cause), whatever Stripe delivers twice: the credits due for the charge's reversals,
@@ -11,7 +11,9 @@
 // '<invoice id>:<refund or dispute id>'.
 // A refund that fails later (charge.refund.updated, refund.updated, refund.failed: the card was
 // closed, the money stays with us) gives back what its reversal took, once (restoreReversal), and
-// its cents no longer count as given back. Professional status bought with the charge goes when
+// its cents no longer count as given back. A dispute counts as money given back from its opening
+// (its credits held while the bank holds the money) until it is won, which gives them back as a
+// failed refund does. Professional status bought with the charge goes when
 // all of its money was given back, and stands again when a refund of it fails. A refund made
 // before its payment was booked (its event found nothing) is taken back when the payment's own
 // event books it (reverseEarlierRefunds), and so is a dispute lost before it; the two take turns
@@ -110,19 +112,46 @@ async function reversible(
   };
 }
 
-/**
- * The charge's refunds as Stripe holds them now, oldest first: those that gave money back or will,
- * and those that failed or were canceled (no money went back).
- */
-async function refundsOf(ctx: EventContext, chargeId: string): Promise<{ given: Reversal[]; failed: Reversal[] }> {
-  const refunds = await ctx.stripe.refunds.list({ charge: chargeId, limit: 100 });
-  const sorted = refunds.data
-    .map((r) => ({ id: r.id, amount: r.amount, created: r.created, status: r.status }))
-    .sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
-  const reversal = ({ id, amount, created }: Reversal) => ({ id, amount, created });
+type Listed = Reversal & { status: string | null };
+
+/** Oldest first: those whose money went back or may (`given`), and those whose did not (`failed`). */
+function split(items: Listed[], given: ReadonlySet<string>, failed: ReadonlySet<string>) {
+  const sorted = [...items].sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
+  const reversal = ({ id, amount, created }: Listed): Reversal => ({ id, amount, created });
   return {
-    given: sorted.filter((r) => r.status === 'succeeded' || r.status === 'pending').map(reversal),
-    failed: sorted.filter((r) => r.status === 'failed' || r.status === 'canceled').map(reversal),
+    given: sorted.filter((r) => given.has(r.status ?? '')).map(reversal),
+    failed: sorted.filter((r) => failed.has(r.status ?? '')).map(reversal),
+  };
+}
+
+const REFUND_GIVEN = new Set(['succeeded', 'pending']);
+const REFUND_FAILED = new Set(['failed', 'canceled']);
+/** A dispute open (the card's bank holds the money) or lost: its credits are held or taken. */
+const DISPUTE_GIVEN = new Set(['needs_response', 'under_review', 'lost']);
+/** Won: the money came back to us; what its opening held is given back. */
+const DISPUTE_FAILED = new Set(['won']);
+
+/**
+ * The charge's refunds, then its disputes, as Stripe holds them now: those that gave money back or
+ * will (a refund pending, a dispute open or lost), and those that did not after all (a refund
+ * failed or canceled, a dispute won). An inquiry (warning_*) takes no money: neither.
+ */
+async function reversalsOf(ctx: EventContext, chargeId: string): Promise<{ given: Reversal[]; failed: Reversal[] }> {
+  const [refunds, disputes] = await Promise.all([
+    ctx.stripe.refunds.list({ charge: chargeId, limit: 100 }),
+    ctx.stripe.disputes.list({ charge: chargeId, limit: 100 }),
+  ]);
+  const listed = (r: { id: string; amount: number; created: number; status: string | null }): Listed => ({
+    id: r.id,
+    amount: r.amount,
+    created: r.created,
+    status: r.status,
+  });
+  const ofRefunds = split(refunds.data.map(listed), REFUND_GIVEN, REFUND_FAILED);
+  const ofDisputes = split(disputes.data.map(listed), DISPUTE_GIVEN, DISPUTE_FAILED);
+  return {
+    given: [...ofRefunds.given, ...ofDisputes.given],
+    failed: [...ofRefunds.failed, ...ofDisputes.failed],
   };
 }
 
@@ -162,23 +191,24 @@ const share = (credits: number, part: number, whole: number) =>
   whole > 0 ? Math.round((credits * part) / whole) : credits;
 
 /**
- * Takes back the pack's credits for every refund of the charge (read under the user's lock) and
- * `dispute` (a lost one) after them, and records the cents given back on the payment entry.
+ * Takes back the pack's credits for every refund of the charge and every dispute of it open or lost
+ * after them (read under the user's lock), gives back what a failed refund or a won dispute took,
+ * and records the cents given back on the payment entry.
  */
 export function reversalEffect(
   ctx: EventContext,
   payment: PaymentRow,
   charge: Pick<Stripe.Charge, 'id' | 'amount'>,
-  dispute: Reversal | null,
 ): Effect {
   return {
     userId: payment.userId,
     apply: async (tx) => {
-      const refunds = await refundsOf(ctx, charge.id);
+      const refunds = await reversalsOf(ctx, charge.id);
       const { credits, periodEnd } = await reversible(ctx, tx, payment);
       let changed = false;
       let restored = false;
-      // A refund counted before that failed since: its credits back and its cents off, once.
+      // A refund counted before that failed since, or a dispute held that was won: its credits back
+      // and its cents off, once.
       for (const failed of refunds.failed) {
         if (await restoreReversal(tx, payment.userId, `${payment.reference}:${failed.id}`, periodEnd)) {
           await lowerPaymentRefunded(tx, payment.reference, failed.amount);
@@ -186,9 +216,8 @@ export function reversalEffect(
           restored = true;
         }
       }
-      const reversals = [...refunds.given, ...(dispute ? [dispute] : [])];
       let before = 0;
-      for (const reversal of reversals) {
+      for (const reversal of refunds.given) {
         const after = Math.min(before + reversal.amount, charge.amount);
         const due = share(credits, after, charge.amount) - share(credits, before, charge.amount);
         before = after;
@@ -267,9 +296,6 @@ export async function reverseEarlierRefunds(
 ): Promise<void> {
   const payment = charge ? await findPaymentByReference(tx, reference) : undefined;
   if (!charge || !payment) return;
-  const disputes = charge.disputed ? await ctx.stripe.disputes.list({ charge: charge.id, limit: 10 }) : null;
-  const lost = disputes?.data.find((d) => d.status === 'lost');
-  const dispute = lost ? { id: lost.id, amount: lost.amount, created: lost.created } : null;
-  const reversal = reversalEffect(ctx, payment, charge, dispute);
+  const reversal = reversalEffect(ctx, payment, charge);
   if ('apply' in reversal) await reversal.apply(tx);
 }

@@ -1,0 +1,62 @@
+// A dispute (chargeback) of a pack's payment: from its opening the bank holds the money, so the
+// pack's unspent credits are held, not spendable; lost, they stay taken; won, they come back;
+// each once, whatever Stripe sends twice or out of order.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Billing, buy, newCustomer, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
+import { accountOf, expectBalancedLedger, inTransaction } from '../../../test/credit-fixtures.ts';
+import { PACK_500 } from '../../../test/stripe-fake/catalog.ts';
+import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
+import { spendCredits } from '../accounts/credits.ts';
+
+let b: Billing;
+beforeAll(async () => {
+  b = await startBilling();
+});
+afterAll(() => b?.close());
+
+const deliver = async (events: StripeObject[]) => {
+  for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+};
+const balance = async (userId: number) => (await accountOf(b.t, userId))?.balance;
+
+/** A user who bought a pack of 500 and spent 100 of it: their payment intent. */
+async function packBought(name: string) {
+  const user = await newCustomer(b, name);
+  const { sessionId, events } = await buy(b, user.headers, PACK_500);
+  await deliver(events);
+  await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 100, `${name}-signals`));
+  const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+  return { user, intent };
+}
+
+describe('a disputed pack', () => {
+  it('holds the unspent credits while the dispute is open and gives them back, once, when it is won', async () => {
+    const { user, intent } = await packBought('dispute-open-won');
+    b.fake.charges.openDispute(intent);
+    const opened = takeEvents(b);
+    await deliver([...opened, ...opened]);
+    expect(await balance(user.id)).toBe(0);
+    const spent = await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 1, 'while-disputed'));
+    expect(spent.ok).toBe(false);
+    b.fake.charges.closeDispute(intent, 'won');
+    const won = takeEvents(b);
+    // The opening delivered again after the win changes nothing.
+    await deliver([...won, ...won, ...opened]);
+    expect(await balance(user.id)).toBe(400);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('keeps them taken, once, when it is lost', async () => {
+    const { user, intent } = await packBought('dispute-open-lost');
+    b.fake.charges.openDispute(intent);
+    const opened = takeEvents(b);
+    await deliver(opened);
+    expect(await balance(user.id)).toBe(0);
+    b.fake.charges.closeDispute(intent, 'lost');
+    await deliver([...takeEvents(b), ...opened]);
+    expect(await balance(user.id)).toBe(0);
+    const lines = await expectBalancedLedger(b.t, user.id);
+    expect(lines.filter((l) => l.cause === 'reversal').map((l) => l.credits)).toEqual([-400]);
+    expect(lines.filter((l) => l.cause === 'restore')).toEqual([]);
+  });
+});
