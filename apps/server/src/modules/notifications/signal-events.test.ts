@@ -81,6 +81,19 @@ async function desk(name: string) {
 }
 
 const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+/** The data keys of order.placed, order.filled and order.rejected (docs/WEBHOOKS.md), sorted. */
+const ORDER_EVENT_KEYS = [
+  'accountId',
+  'brokerOrderId',
+  'connectorKey',
+  'hook',
+  'message',
+  'order',
+  'price',
+  'providerName',
+  'signalId',
+  'status',
+];
 
 describe('notifications of the signal path', () => {
   it('tells an order placed and filled, and the credits reaching the low mark', async () => {
@@ -105,7 +118,11 @@ describe('notifications of the signal path', () => {
       brokerOrderId: `FB-${brokerOrders + 1}`,
       price: 10,
     });
+    // The keys docs/WEBHOOKS.md promises, every one present (message null but on order.rejected).
+    expect(Object.keys(placed?.payload?.data ?? {}).sort()).toEqual(ORDER_EVENT_KEYS);
+    expect(placed?.payload?.data.message).toBeNull();
     const [filled] = await webhooks('order.filled');
+    expect(Object.keys(filled?.payload?.data ?? {}).sort()).toEqual(ORDER_EVENT_KEYS);
     expect(filled?.id).not.toBe(placed?.id);
     expect(filled?.payload?.data).toMatchObject({ signalId, status: 'filled', price: 10 });
     const [low] = await webhooks('credits.low');
@@ -129,6 +146,7 @@ describe('notifications of the signal path', () => {
       message: 'Flaky Broker: insufficient buying power',
       order: { quantity: 2 },
     });
+    expect(Object.keys(rejected?.payload?.data ?? {}).sort()).toEqual(ORDER_EVENT_KEYS);
     const text = (await mail('Order rejected: BUY 2 AAPL on Flaky Broker')).text;
     expect(text).toContain('Message: Flaky Broker: insufficient buying power');
   });
