@@ -72,11 +72,14 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     const box = screen.getByPlaceholderText('Search example: AAPL');
     type('A');
     expect(box.className).toContain('is-invalid');
+    // Said to assistive technology too, not only drawn red.
+    expect(box.getAttribute('aria-invalid')).toBe('true');
     type('AA');
     await wait(2000);
     expect(calls('ActivityActions')).toHaveLength(1);
     type('AAPL');
     expect(box.className).not.toContain('is-invalid');
+    expect(box.getAttribute('aria-invalid')).toBeNull();
     await wait(776);
     expect(calls('ActivityActions')).toHaveLength(1);
     await wait(1);
