@@ -76,19 +76,21 @@ export const signinMetadataSchema = z
  * `confirmation` equals `password`. Checked once a confirmation is typed even while another field
  * is wrong (zod skips an object's refinements then): every error shows on the first submit.
  */
-export const confirmsPassword = <P extends string, C extends string>(password: P, confirmation: C) =>
-  [
-    (value: Record<P | C, string>) => value[password] === value[confirmation],
-    {
-      path: [confirmation],
-      message: MESSAGES.passwordMismatch,
-      when: ({ value }: { value: unknown }) => {
-        const fields = value as Record<string, unknown>;
-        const typed = fields[confirmation];
-        return typeof fields[password] === 'string' && typeof typed === 'string' && typed !== '';
-      },
+export const confirmsPassword = <P extends string, C extends string>(
+  password: P,
+  confirmation: C,
+): [(value: Record<P | C, string>) => boolean, z.core.$ZodCustomParams] => [
+  (value) => value[password] === value[confirmation],
+  {
+    path: [confirmation],
+    message: MESSAGES.passwordMismatch,
+    when: ({ value }) => {
+      const fields = value as Record<string, unknown>;
+      const typed = fields[confirmation];
+      return typeof fields[password] === 'string' && typeof typed === 'string' && typed !== '';
     },
-  ] as const;
+  },
+];
 
 /** The sign-up form (the terms checkbox is required; the server gets `credentials` and names). */
 export const signupSchema = z
