@@ -106,6 +106,16 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
 });
 
 describe('settings: general and menu', () => {
+  it("opens at the section its address names (the recovery-code screen's /me/settings#two-factor)", async () => {
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    await renderRoute('/me/settings#two-factor', { user: fakeUser(CUSTOMER) });
+    const section = screen.getByRole('region', { name: 'Two-factor authentication' });
+    await waitFor(() => expect(scrolled).toContain(section));
+  });
+
   it('saves the name and reloads the user', async () => {
     const { calls } = await renderRoute('/me/settings', {
       user: fakeUser(CUSTOMER),
