@@ -17,18 +17,20 @@ type Fields = z.input<typeof schema>;
  */
 export function ProfessionalForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
-  const { outcome, run } = useAdminAction(onDone);
+  const { outcome, run, clear } = useAdminAction(onDone);
   const { register, handleSubmit, formState } = useForm<Fields, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: { email: '' },
   });
 
   const submit = (isProfessional: boolean) =>
-    handleSubmit(({ email }) =>
-      run(async () => {
-        await mutate(AdminUserProfessionalDocument, { email, isProfessional });
-        return isProfessional ? 'Professional status granted' : 'Professional status removed';
-      }),
+    handleSubmit(
+      ({ email }) =>
+        run(async () => {
+          await mutate(AdminUserProfessionalDocument, { email, isProfessional });
+          return isProfessional ? 'Professional status granted' : 'Professional status removed';
+        }),
+      clear,
     );
 
   return (

@@ -25,24 +25,28 @@ export function PasswordChangeForm() {
   const { errors, isSubmitting } = formState;
   const estimate = usePasswordEstimate(watch('newPassword'));
 
-  const onSubmit = handleSubmit(async (values) => {
-    setResult(null);
-    const score = await estimate.scoreNow(values.newPassword);
-    if (score !== null && score <= PASSWORD_MIN_SCORE) {
-      setError('newPassword', { message: MESSAGES.weakPassword }, { shouldFocus: true });
-      return;
-    }
-    try {
-      await mutate(PasswordUpdateDocument, values);
-      reset();
-      setResult({ ok: true, text: PASSWORD_CHANGED });
-    } catch (error) {
-      const field = (error as { extensions?: { field?: unknown } } | null)?.extensions?.field;
-      const known = FIELDS.find((name) => name === field);
-      if (known) setError(known, { message: errorMessage(error) }, { shouldFocus: true });
-      else setResult({ ok: false, text: errorMessage(error) });
-    }
-  });
+  const onSubmit = handleSubmit(
+    async (values) => {
+      setResult(null);
+      const score = await estimate.scoreNow(values.newPassword);
+      if (score !== null && score <= PASSWORD_MIN_SCORE) {
+        setError('newPassword', { message: MESSAGES.weakPassword }, { shouldFocus: true });
+        return;
+      }
+      try {
+        await mutate(PasswordUpdateDocument, values);
+        reset();
+        setResult({ ok: true, text: PASSWORD_CHANGED });
+      } catch (error) {
+        const field = (error as { extensions?: { field?: unknown } } | null)?.extensions?.field;
+        const known = FIELDS.find((name) => name === field);
+        if (known) setError(known, { message: errorMessage(error) }, { shouldFocus: true });
+        else setResult({ ok: false, text: errorMessage(error) });
+      }
+    },
+    // Refused by its own fields: the last outcome spoke of other values.
+    () => setResult(null),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Password" style={{ maxWidth: '28rem' }}>
