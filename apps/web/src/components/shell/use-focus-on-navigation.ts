@@ -9,12 +9,10 @@ import { useLocation } from 'react-router';
  */
 export function useFocusOnNavigation(main: RefObject<HTMLElement | null>, menuId: string): void {
   const { pathname } = useLocation();
-  const first = useRef(true);
+  const shown = useRef(pathname);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (shown.current === pathname) return;
+    shown.current = pathname;
     const active = document.activeElement;
     const onMenuOrLost = active === null || active === document.body || active.closest(`#${menuId}`) !== null;
     if (onMenuOrLost) main.current?.focus({ preventScroll: true });
