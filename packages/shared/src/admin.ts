@@ -78,10 +78,12 @@ export const referrerCreateSchema = z
     providerName: providerNameSchema,
     credits: adminCreditsSchema,
   })
-  .superRefine((value, ctx) => {
-    if (!value.name && !value.providerName) {
-      ctx.addIssue({ code: 'custom', path: ['name'], message: ADMIN_TEXT.nameRequired });
-    }
+  // Checked even while the credits are wrong (zod skips an object's refinements then by default):
+  // both errors show on the first submit.
+  .refine((value) => Boolean(value.name || value.providerName), {
+    path: ['name'],
+    message: ADMIN_TEXT.nameRequired,
+    when: () => true,
   })
   .transform(({ name, providerName, credits }) => ({ name: name || undefined, providerName, credits }));
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { emailSchema, passcodeSchema, passwordResetSchema, signinSchema, signupSchema } from './index.ts';
+import {
+  emailSchema,
+  passcodeSchema,
+  passwordChangeSchema,
+  passwordResetSchema,
+  signinSchema,
+  signupSchema,
+} from './index.ts';
 
 const firstMessage = (result: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   result.error?.issues[0]?.message;
@@ -13,6 +20,24 @@ describe('identity schemas', () => {
     const mismatch = signupSchema.safeParse({ email: 'a@b.co', password: 'x1', password2: 'x2', terms: true });
     expect(firstMessage(mismatch)).toBe("Password confirmation doesn't match password.");
     expect(firstMessage(signupSchema.safeParse({ email: 'a@b.co', password: 'x', password2: 'x' }))).toBe('Required');
+  });
+
+  it('says a confirmation differs on the same submit as the other fields’ errors, not one round later', () => {
+    const messages = (result: { error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
+      result.error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const mismatch = "password2: Password confirmation doesn't match password.";
+    const signup = signupSchema.safeParse({ email: 'nope', password: 'abcd', password2: 'abce', terms: false });
+    expect(messages(signup)).toEqual(['email: Invalid email', 'terms: Required', mismatch]);
+    const reset = passwordResetSchema.safeParse({ token: '', password: 'abcd', password2: 'abce' });
+    expect(messages(reset)).toEqual(['token: Required', mismatch]);
+    const change = passwordChangeSchema.safeParse({ password: '', newPassword: 'abcd', newPassword2: 'abce' });
+    expect(messages(change)).toEqual([
+      'password: Required',
+      "newPassword2: Password confirmation doesn't match password.",
+    ]);
+    // An empty confirmation is only 'Required'.
+    const empty = signupSchema.safeParse({ email: 'nope', password: 'abcd', password2: '', terms: true });
+    expect(messages(empty)).toEqual(['email: Invalid email', 'password2: Required']);
   });
 
   it('trims pasted codes and wants exactly six characters', () => {

@@ -72,11 +72,25 @@ export const signinMetadataSchema = z
   .optional()
   .catch(undefined);
 
-const passwordPair = <T extends { password: string; password2: string }>(value: T, ctx: z.RefinementCtx) => {
-  if (value.password !== value.password2) {
-    ctx.addIssue({ code: 'custom', path: ['password2'], message: MESSAGES.passwordMismatch });
-  }
-};
+/**
+ * `confirmation` equals `password`. Checked once a confirmation is typed even while another field
+ * is wrong (zod skips an object's refinements then): every error shows on the first submit.
+ */
+export const confirmsPassword = <P extends string, C extends string>(
+  password: P,
+  confirmation: C,
+): [(value: Record<P | C, string>) => boolean, z.core.$ZodCustomParams] => [
+  (value) => value[password] === value[confirmation],
+  {
+    path: [confirmation],
+    message: MESSAGES.passwordMismatch,
+    when: ({ value }) => {
+      const fields = value as Record<string, unknown>;
+      const typed = fields[confirmation];
+      return typeof fields[password] === 'string' && typeof typed === 'string' && typed !== '';
+    },
+  },
+];
 
 /** The sign-up form (the terms checkbox is required; the server gets `credentials` and names). */
 export const signupSchema = z
@@ -88,7 +102,7 @@ export const signupSchema = z
     password2: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
     terms: z.literal(true, { error: MESSAGES.required }),
   })
-  .superRefine(passwordPair);
+  .refine(...confirmsPassword('password', 'password2'));
 
 /** `signup(type: "password")` credentials. */
 export const signupCredentialsSchema = signinSchema;
@@ -120,7 +134,7 @@ export const passwordResetSchema = z
       .transform((v) => (v ? v : undefined))
       .pipe(resetPasscodeSchema.optional()),
   })
-  .superRefine(passwordPair);
+  .refine(...confirmsPassword('password', 'password2'));
 
 export const passwordResetRequestSchema = z.object({ email: emailSchema });
 

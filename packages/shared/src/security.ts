@@ -1,6 +1,6 @@
 // Password change and second-factor recovery codes (settings), shared by forms and server.
 import { z } from 'zod';
-import { MESSAGES, PASSCODE_LENGTH, passwordSchema } from './auth.ts';
+import { confirmsPassword, MESSAGES, PASSCODE_LENGTH, passwordSchema } from './auth.ts';
 import { isRecoveryCode, RECOVERY_CODE_INVALID } from './recovery-code.ts';
 
 export * from './recovery-code.ts';
@@ -41,10 +41,6 @@ export const passwordChangeSchema = z
     newPassword: passwordSchema,
     newPassword2: z.string({ error: MESSAGES.required }).min(1, MESSAGES.required),
   })
-  .superRefine((value, ctx) => {
-    if (value.newPassword !== value.newPassword2) {
-      ctx.addIssue({ code: 'custom', path: ['newPassword2'], message: MESSAGES.passwordMismatch });
-    }
-  });
+  .refine(...confirmsPassword('newPassword', 'newPassword2'));
 
 export type PasswordChangeForm = z.infer<typeof passwordChangeSchema>;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import Offcanvas from 'react-bootstrap/Offcanvas';
 import { Link, Outlet } from 'react-router';
 import { useSignOut } from '../../features/auth/use-sign-out.ts';
@@ -9,6 +9,7 @@ import { useSession } from '../../lib/session.tsx';
 import { AppFooter } from './app-footer.tsx';
 import { ProxyBanner } from './proxy-banner.tsx';
 import { SidebarNav } from './sidebar-nav.tsx';
+import { useFocusOnNavigation } from './use-focus-on-navigation.ts';
 
 /** The /me frame: sidebar (an off-canvas drawer below lg), proxy and low-credit banners, content, footer. */
 export function Component() {
@@ -16,6 +17,14 @@ export function Component() {
   const signOut = useSignOut();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const close = () => setDrawerOpen(false);
+  const main = useRef<HTMLElement>(null);
+  useFocusOnNavigation(main, 'app-menu');
+  // A menu item chosen in the drawer: the new screen keeps the focus, not the menu button.
+  const navigated = useRef(false);
+  const navigate = () => {
+    navigated.current = drawerOpen;
+    close();
+  };
 
   // Live updates for the whole frame: the low-credit banner reloads with the screen's figures.
   return (
@@ -33,6 +42,11 @@ export function Component() {
             responsive="lg"
             show={drawerOpen}
             onHide={close}
+            restoreFocus={!navigated.current}
+            onExited={() => {
+              if (navigated.current) main.current?.focus({ preventScroll: true });
+              navigated.current = false;
+            }}
             placement="start"
             className="app-menu text-bg-dark"
             data-bs-theme="dark"
@@ -47,7 +61,7 @@ export function Component() {
               </Link>
               <SidebarNav
                 isAdmin={session.isAdmin || Boolean(session.proxiedUser)}
-                onNavigate={close}
+                onNavigate={navigate}
                 onSignOut={() => void signOut()}
               />
             </Offcanvas.Body>
@@ -71,7 +85,7 @@ export function Component() {
               {PRODUCT_NAME}
             </Link>
           </header>
-          <main id="main" tabIndex={-1} className="flex-grow-1 p-3 p-lg-4">
+          <main ref={main} id="main" tabIndex={-1} className="flex-grow-1 p-3 p-lg-4">
             <Outlet />
           </main>
           <AppFooter />

@@ -33,10 +33,11 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     expect(calls('ActivityActions')[0]?.variables).toEqual({});
     const row = cell.closest('tr') as HTMLElement;
     expect(within(row).getAllByText('TradingView')).toHaveLength(2); // Source column and, on phones, under Date
-    // An IPv4 address stays on one line.
+    // An IPv4 address stays on one line; its platform label may go under it (a phone's narrow
+    // Date column would otherwise squeeze the description to a few characters a line).
     const source = within(row).getAllByRole('cell')[1] as HTMLElement;
-    expect(source.textContent).toBe('52.89.214.238TradingView');
-    expect(source.querySelector('.text-nowrap')?.textContent).toBe('52.89.214.238TradingView');
+    expect(source.textContent).toBe('52.89.214.238 TradingView');
+    expect(source.querySelector('.text-nowrap')?.textContent).toBe('52.89.214.238');
     const time = within(row).getByText(/1\/31\/2024, \d\d:\d\d/);
     expect(time.getAttribute('title')).toBe('2024-01-31T14:04:07Z');
     expect(screen.getByText('You signed in to the dashboard')).toBeTruthy();
@@ -72,11 +73,14 @@ describe('Last actions panel (SPEC §2, §4)', () => {
     const box = screen.getByPlaceholderText('Search example: AAPL');
     type('A');
     expect(box.className).toContain('is-invalid');
+    // Said to assistive technology too, not only drawn red.
+    expect(box.getAttribute('aria-invalid')).toBe('true');
     type('AA');
     await wait(2000);
     expect(calls('ActivityActions')).toHaveLength(1);
     type('AAPL');
     expect(box.className).not.toContain('is-invalid');
+    expect(box.getAttribute('aria-invalid')).toBeNull();
     await wait(776);
     expect(calls('ActivityActions')).toHaveLength(1);
     await wait(1);

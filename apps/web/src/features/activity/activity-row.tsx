@@ -7,24 +7,30 @@ import { OrderCallDetails } from './order-call-details.tsx';
 import { phaseSplit, TradeSummary } from './trade-line.tsx';
 import type { ActionRow } from './use-activity.ts';
 
-/** The address on one line; an IPv6 one wraps only between its groups (never 203.0.113.17|5). */
+/**
+ * The address on one line; an IPv6 one wraps only between its groups (never 203.0.113.17|5). The
+ * platform label may go under it: on a phone it sits in the Date column, which it would widen.
+ */
 function Source({ address }: { address: string | null }) {
   if (!address) return <span>-</span>;
   const label = addressLabel(address);
   const groups = address.split(/(?<=:)/);
   return (
-    <span className={groups.length > 1 ? undefined : 'text-nowrap'}>
-      {groups.map((group, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one address, in order
-        <Fragment key={index}>
-          {index > 0 && <wbr />}
-          {group}
-        </Fragment>
-      ))}
+    <span>
+      <span className={groups.length > 1 ? undefined : 'text-nowrap'}>
+        {groups.map((group, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one address, in order
+          <Fragment key={index}>
+            {index > 0 && <wbr />}
+            {group}
+          </Fragment>
+        ))}
+      </span>
       {label && (
-        <Badge bg="secondary" className="ms-1">
-          {label}
-        </Badge>
+        <>
+          {' '}
+          <Badge bg="secondary">{label}</Badge>
+        </>
       )}
     </span>
   );

@@ -15,6 +15,7 @@ export function ActivitySearch({ value, onChange }: { value: string; onChange: (
         value={value}
         maxLength={ACTIVITY_SEARCH_MAX_LENGTH}
         isInvalid={invalid}
+        aria-invalid={invalid || undefined}
         aria-describedby={invalid ? 'activity-search-feedback' : undefined}
         onChange={(event) => onChange(event.target.value)}
       />

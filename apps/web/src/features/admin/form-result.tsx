@@ -15,7 +15,9 @@ export const success = (text: string): FormOutcome => ({ ok: true, text });
 
 /**
  * An admin form's submission: `action` answers the success text (null: nothing to say) or
- * throws; either way the outcome is shown and `onDone` told (the audit log reloads).
+ * throws; either way the outcome is shown and `onDone` told (the audit log reloads). `clear` is
+ * for a submission its fields refuse (react-hook-form's onInvalid): the last outcome spoke of
+ * other values.
  */
 export function useAdminAction(onDone: () => void) {
   const [outcome, setOutcome] = useState<FormOutcome | null>(null);
@@ -32,7 +34,8 @@ export function useAdminAction(onDone: () => void) {
     },
     [onDone],
   );
-  return { outcome, run };
+  const clear = useCallback(() => setOutcome(null), []);
+  return { outcome, run, clear };
 }
 
 /** A number input's value for a zod number schema: '' is missing ('Required'). */

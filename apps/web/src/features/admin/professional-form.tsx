@@ -21,18 +21,20 @@ export const REMOVE_KEEPS_PLAN =
   'Remove does not cancel a plan that sells professional status: Stripe goes on charging it, without the status, until the plan is cancelled (in Stripe, or by the user with Manage billing).';
 export function ProfessionalForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
-  const { outcome, run } = useAdminAction(onDone);
+  const { outcome, run, clear } = useAdminAction(onDone);
   const { register, handleSubmit, formState } = useForm<Fields, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     defaultValues: { email: '' },
   });
 
   const submit = (isProfessional: boolean) =>
-    handleSubmit(({ email }) =>
-      run(async () => {
-        await mutate(AdminUserProfessionalDocument, { email, isProfessional });
-        return isProfessional ? 'Professional status granted' : 'Professional status removed';
-      }),
+    handleSubmit(
+      ({ email }) =>
+        run(async () => {
+          await mutate(AdminUserProfessionalDocument, { email, isProfessional });
+          return isProfessional ? 'Professional status granted' : 'Professional status removed';
+        }),
+      clear,
     );
 
   return (

@@ -21,19 +21,21 @@ export function ProxyForm({ onDone }: { onDone: () => void }) {
   const session = useSession();
   const store = useSessionStore();
   const { mutate } = useCall();
-  const { outcome, run } = useAdminAction(onDone);
+  const { outcome, run, clear } = useAdminAction(onDone);
   const { register, handleSubmit, formState, reset } = useForm<Fields, unknown, z.output<typeof adminProxySchema>>({
     resolver: zodResolver(adminProxySchema),
     defaultValues: { email: session.proxiedUser ?? '' },
   });
 
-  const onSave = handleSubmit(({ email }) =>
-    run(async () => {
-      await mutate(AdminProxyStartDocument, { email });
-      await store.proxy(email);
-      // The store ends proxy mode when the user cannot be loaded as them.
-      return store.getState().proxiedUser ? ADMIN_TEXT.applied : { ok: false, text: ADMIN_TEXT.notActivated };
-    }),
+  const onSave = handleSubmit(
+    ({ email }) =>
+      run(async () => {
+        await mutate(AdminProxyStartDocument, { email });
+        await store.proxy(email);
+        // The store ends proxy mode when the user cannot be loaded as them.
+        return store.getState().proxiedUser ? ADMIN_TEXT.applied : { ok: false, text: ADMIN_TEXT.notActivated };
+      }),
+    clear,
   );
 
   const [resetting, setResetting] = useState(false);

@@ -23,7 +23,7 @@ export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
   const { providers } = useProviders();
   const [link, setLink] = useState<string | null>(null);
-  const { outcome, run } = useAdminAction(onDone);
+  const { outcome, run, clear } = useAdminAction(onDone);
   // Only brokers a referred user can connect here: not unavailable (nor unconfigured) ones.
   const options = useMemo(() => supportedProviders(providers.values()), [providers]);
   const { register, handleSubmit, formState } = useForm<Fields, unknown, z.output<typeof referrerCreateSchema>>({
@@ -32,17 +32,19 @@ export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
   });
   const { errors, isSubmitting } = formState;
 
-  const onSubmit = handleSubmit(({ name, providerName, credits }) =>
-    run(async () => {
-      setLink(null);
-      const { adminReferrerCreate } = await mutate(AdminReferrerCreateDocument, {
-        name: name ?? null,
-        providerName: providerName ?? null,
-        credits,
-      });
-      setLink(referrerLink(adminReferrerCreate.code));
-      return null;
-    }),
+  const onSubmit = handleSubmit(
+    ({ name, providerName, credits }) =>
+      run(async () => {
+        setLink(null);
+        const { adminReferrerCreate } = await mutate(AdminReferrerCreateDocument, {
+          name: name ?? null,
+          providerName: providerName ?? null,
+          credits,
+        });
+        setLink(referrerLink(adminReferrerCreate.code));
+        return null;
+      }),
+    clear,
   );
 
   return (

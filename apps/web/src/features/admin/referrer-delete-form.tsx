@@ -12,18 +12,20 @@ type Fields = z.input<typeof referrerDeleteSchema>;
 /** SPEC §2 Admin: deletes a campaign by its link or the link's suffix (its Check button is disabled). */
 export function ReferrerDeleteForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
-  const { outcome, run } = useAdminAction(onDone);
+  const { outcome, run, clear } = useAdminAction(onDone);
   const { register, handleSubmit, formState, reset } = useForm<Fields, unknown, z.output<typeof referrerDeleteSchema>>({
     resolver: zodResolver(referrerDeleteSchema),
     defaultValues: { referrerCodeOrUrl: '' },
   });
 
-  const onSubmit = handleSubmit((values) =>
-    run(async () => {
-      await mutate(AdminReferrerDeleteDocument, values);
-      reset({ referrerCodeOrUrl: '' });
-      return ADMIN_TEXT.referrerDeleted;
-    }),
+  const onSubmit = handleSubmit(
+    (values) =>
+      run(async () => {
+        await mutate(AdminReferrerDeleteDocument, values);
+        reset({ referrerCodeOrUrl: '' });
+        return ADMIN_TEXT.referrerDeleted;
+      }),
+    clear,
   );
 
   return (

@@ -24,7 +24,7 @@ function newIdempotencyKey(): string {
 export function RewardForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
   const submission = useRef<{ key: string; email: string; credits: number } | null>(null);
-  const { outcome, run } = useAdminAction(onDone);
+  const { outcome, run, clear } = useAdminAction(onDone);
   const defaults = { email: '', credits: DEFAULT_REWARD_CREDITS };
   const { register, handleSubmit, formState, reset } = useForm<Fields, unknown, z.output<typeof adminRewardSchema>>({
     resolver: zodResolver(adminRewardSchema),
@@ -43,7 +43,7 @@ export function RewardForm({ onDone }: { onDone: () => void }) {
       reset(defaults);
       return ADMIN_TEXT.rewarded;
     });
-  });
+  }, clear);
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Reward signals">

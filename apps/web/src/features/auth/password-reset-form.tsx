@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, PASSWORD_MIN_SCORE, passwordResetSchema } from '@router/shared';
+import { MESSAGES, passwordResetSchema } from '@router/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -29,7 +29,7 @@ export function PasswordResetForm({ token }: { token: string }) {
   const session = useSession();
   const [failure, setFailure] = useFailure<string>();
   const [recovery, setRecovery] = useState(false);
-  const { register, handleSubmit, watch, setError, setValue, clearErrors, formState } = useForm<
+  const { register, handleSubmit, watch, getValues, setError, setValue, clearErrors, formState } = useForm<
     Fields,
     unknown,
     z.output<typeof passwordResetSchema>
@@ -47,10 +47,17 @@ export function PasswordResetForm({ token }: { token: string }) {
     clearErrors('passcode');
   }
 
+  // Other fields refused the submission: a weak password is told with them, not one round later.
+  const weakWithOthers = async (invalid: { password?: unknown }) => {
+    const password = getValues('password');
+    if (!invalid.password && password && (await estimate.isWeak(password))) {
+      setError('password', { message: MESSAGES.weakPassword });
+    }
+  };
+
   const onSubmit = handleSubmit(async (values) => {
     setFailure(null);
-    const score = await estimate.scoreNow(values.password);
-    if (score !== null && score <= PASSWORD_MIN_SCORE) {
+    if (await estimate.isWeak(values.password)) {
       setError('password', { message: MESSAGES.weakPassword }, { shouldFocus: true });
       return;
     }
@@ -64,7 +71,7 @@ export function PasswordResetForm({ token }: { token: string }) {
       const detail = serverMessage(error, AUTH_TEXT.resetFailed);
       setFailure(detail === AUTH_TEXT.resetFailed ? detail : `${AUTH_TEXT.resetFailed}: ${detail}`);
     }
-  });
+  }, weakWithOthers);
 
   return (
     <form onSubmit={onSubmit} noValidate>

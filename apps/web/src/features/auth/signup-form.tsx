@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { MESSAGES, PASSWORD_MIN_SCORE, type SignupForm as SignupValues, signupSchema } from '@router/shared';
+import { MESSAGES, type SignupForm as SignupValues, signupSchema } from '@router/shared';
 import { type Resolver, useForm } from 'react-hook-form';
 import { useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
@@ -30,17 +30,28 @@ export function SignupForm({
   const { mutate } = useCall();
   const navigate = useNavigate();
   const { search } = useLocation();
-  const { register, handleSubmit, watch, setError, formState } = useForm<SignupFields, unknown, SignupValues>({
+  const { register, handleSubmit, watch, getValues, setError, formState } = useForm<
+    SignupFields,
+    unknown,
+    SignupValues
+  >({
     resolver,
     defaultValues: { firstName: '', lastName: '', email: '', password: '', password2: '', terms: false },
   });
   const { errors, isSubmitting } = formState;
   const estimate = usePasswordEstimate(watch('password'));
 
+  // Other fields refused the submission: a weak password is told with them, not one round later.
+  const weakWithOthers = async (invalid: { password?: unknown }) => {
+    const password = getValues('password');
+    if (!invalid.password && password && (await estimate.isWeak(password))) {
+      setError('password', { message: MESSAGES.weakPassword });
+    }
+  };
+
   const onSubmit = handleSubmit(async ({ email, password, firstName, lastName }) => {
     onError(null);
-    const score = await estimate.scoreNow(password);
-    if (score !== null && score <= PASSWORD_MIN_SCORE) {
+    if (await estimate.isWeak(password)) {
       setError('password', { message: MESSAGES.weakPassword }, { shouldFocus: true });
       return;
     }
@@ -56,7 +67,7 @@ export function SignupForm({
     } catch (error) {
       onError(serverMessage(error, AUTH_TEXT.signupFailed));
     }
-  });
+  }, weakWithOthers);
 
   return (
     <form onSubmit={onSubmit} noValidate>

@@ -1,4 +1,4 @@
-import { PASSWORD_ESTIMATE_MIN_LENGTH } from '@router/shared';
+import { PASSWORD_ESTIMATE_MIN_LENGTH, PASSWORD_MIN_SCORE } from '@router/shared';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useCall } from '../../lib/call.ts';
 import { PasswordEstimateDocument } from './documents.ts';
@@ -13,6 +13,12 @@ export interface PasswordEstimate {
   score: number | null;
   /** The score of `password` now: the known one, else asked at once (for submitting). */
   scoreNow(password: string): Promise<number | null>;
+  /**
+   * Whether `password` is too weak (SPEC §5: the score must exceed 10); false while unknown, the
+   * server judging then. Forms ask it on submit, and when other fields refuse the submission,
+   * so 'Password too weak.' comes with their errors, not one round later.
+   */
+  isWeak(password: string): Promise<boolean>;
 }
 
 /** The strength of the password being typed, asked (debounced) from `authPasswordEstimate`. */
@@ -54,5 +60,13 @@ export function usePasswordEstimate(password: string): PasswordEstimate {
     };
   }, [password, ask]);
 
-  return { score: known?.password === password ? known.score : null, scoreNow: ask };
+  const isWeak = useCallback(
+    async (value: string) => {
+      const score = await ask(value);
+      return score !== null && score <= PASSWORD_MIN_SCORE;
+    },
+    [ask],
+  );
+
+  return { score: known?.password === password ? known.score : null, scoreNow: ask, isWeak };
 }

@@ -26,7 +26,14 @@ export function ConnectorDeleteDialog({
   const count = connector && !fetching ? data?.hooks.length : undefined;
   const hooks = count === undefined ? 'its webhooks' : count === 1 ? 'its webhook' : `its ${count} webhooks`;
   return (
-    <ConfirmDialog show={connector !== null} title="Delete broker" busy={busy} onConfirm={onConfirm} onClose={onClose}>
+    <ConfirmDialog
+      show={connector !== null}
+      title="Delete broker"
+      busy={busy}
+      removesOpener
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
       <p>
         Disconnect <strong>{connector?.title}</strong>? This also deletes {hooks} and the notification settings of its
         accounts: alerts sent to those webhook URLs will no longer place orders.

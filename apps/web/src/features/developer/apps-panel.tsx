@@ -81,6 +81,7 @@ export function AppsPanel() {
         show={deleting.pending !== null}
         title="Delete application"
         busy={deleting.busy}
+        removesOpener
         onConfirm={deleting.confirm}
         onClose={deleting.cancel}
       >

@@ -14,7 +14,14 @@ export function HookDeleteDialog({
   onClose: () => void;
 }) {
   return (
-    <ConfirmDialog show={hook !== null} title="Delete webhook" busy={busy} onConfirm={onConfirm} onClose={onClose}>
+    <ConfirmDialog
+      show={hook !== null}
+      title="Delete webhook"
+      busy={busy}
+      removesOpener
+      onConfirm={onConfirm}
+      onClose={onClose}
+    >
       <p className="mb-0">
         Delete the webhook <strong>{hook?.name}</strong>? Alerts sent to its URL will no longer place orders. This
         cannot be undone.

@@ -54,6 +54,7 @@ export function AuthorizedAppsPanel({ apps, onChange }: { apps: readonly Authori
         title="Revoke access"
         confirmLabel="Revoke"
         busy={revoking.busy}
+        removesOpener
         onConfirm={revoking.confirm}
         onClose={revoking.cancel}
       >

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { type PasswordChangeForm as Fields, MESSAGES, PASSWORD_MIN_SCORE, passwordChangeSchema } from '@router/shared';
+import { type PasswordChangeForm as Fields, MESSAGES, passwordChangeSchema } from '@router/shared';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { type FormOutcome, FormResult } from '../../components/form-outcome.tsx';
@@ -18,31 +18,41 @@ const FIELDS = ['password', 'newPassword', 'newPassword2'] as const;
 export function PasswordChangeForm() {
   const { mutate } = useCall();
   const [result, setResult] = useState<FormOutcome | null>(null);
-  const { register, handleSubmit, watch, setError, reset, formState } = useForm<Fields>({
+  const { register, handleSubmit, watch, getValues, setError, reset, formState } = useForm<Fields>({
     resolver: zodResolver(passwordChangeSchema),
     defaultValues: { password: '', newPassword: '', newPassword2: '' },
   });
   const { errors, isSubmitting } = formState;
   const estimate = usePasswordEstimate(watch('newPassword'));
 
-  const onSubmit = handleSubmit(async (values) => {
-    setResult(null);
-    const score = await estimate.scoreNow(values.newPassword);
-    if (score !== null && score <= PASSWORD_MIN_SCORE) {
-      setError('newPassword', { message: MESSAGES.weakPassword }, { shouldFocus: true });
-      return;
-    }
-    try {
-      await mutate(PasswordUpdateDocument, values);
-      reset();
-      setResult({ ok: true, text: PASSWORD_CHANGED });
-    } catch (error) {
-      const field = (error as { extensions?: { field?: unknown } } | null)?.extensions?.field;
-      const known = FIELDS.find((name) => name === field);
-      if (known) setError(known, { message: errorMessage(error) }, { shouldFocus: true });
-      else setResult({ ok: false, text: errorMessage(error) });
-    }
-  });
+  const onSubmit = handleSubmit(
+    async (values) => {
+      setResult(null);
+      if (await estimate.isWeak(values.newPassword)) {
+        setError('newPassword', { message: MESSAGES.weakPassword }, { shouldFocus: true });
+        return;
+      }
+      try {
+        await mutate(PasswordUpdateDocument, values);
+        reset();
+        setResult({ ok: true, text: PASSWORD_CHANGED });
+      } catch (error) {
+        const field = (error as { extensions?: { field?: unknown } } | null)?.extensions?.field;
+        const known = FIELDS.find((name) => name === field);
+        if (known) setError(known, { message: errorMessage(error) }, { shouldFocus: true });
+        else setResult({ ok: false, text: errorMessage(error) });
+      }
+    },
+    // Refused by its own fields: the last outcome spoke of other values, and a weak password is
+    // told with them, not one round later.
+    async (invalid) => {
+      setResult(null);
+      const password = getValues('newPassword');
+      if (!invalid.newPassword && password && (await estimate.isWeak(password))) {
+        setError('newPassword', { message: MESSAGES.weakPassword });
+      }
+    },
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Password" style={{ maxWidth: '28rem' }}>

@@ -41,6 +41,20 @@ describe('welcome tour (SPEC §2 Dashboard)', () => {
     expect(isTourDismissed('u5')).toBe(true);
   });
 
+  it("gives the focus to the page's content when it ends, not to the page's start", async () => {
+    renderWithClient(
+      <main tabIndex={-1}>
+        <DashboardTour userKey="u6" connectorCount={0} />
+      </main>,
+      activations(0),
+    );
+    await dialog('Welcome to Signal Router');
+    screen.getByRole('button', { name: 'Continue' }).focus();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
+  });
+
   it('starts at the connector modal, linking to /me/connector, after a prior activation', async () => {
     renderWithClient(<DashboardTour userKey="u2" connectorCount={0} />, activations(1));
     expect(await dialog('Connect your first broker')).toBeTruthy();

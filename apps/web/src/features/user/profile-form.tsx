@@ -29,29 +29,33 @@ export function ProfileForm({ user }: { user: SessionUser }) {
   });
   const { errors, isSubmitting, isDirty } = formState;
 
-  const onSubmit = handleSubmit(async ({ email, firstName, lastName }) => {
-    setResult(null);
-    const emailChanged = email !== undefined && email.toLowerCase() !== user.email.toLowerCase();
-    try {
-      const { userUpdate } = await mutate(UserUpdateDocument, {
-        firstName: firstName ?? '',
-        lastName: lastName ?? '',
-        ...(emailChanged ? { email } : {}),
-      });
-      reset({ email: userUpdate.email, firstName: userUpdate.firstName ?? '', lastName: userUpdate.lastName ?? '' });
-      await session.reload();
-      setResult({
-        ok: true,
-        text: emailChanged ? `Saved. Open the link we sent to ${email} to change your email.` : 'Saved',
-      });
-    } catch (error) {
-      // A refusal naming a field (an email already taken) is told under that field, as the password form does.
-      const field = (error as { extensions?: { field?: unknown } } | null)?.extensions?.field;
-      const known = FIELDS.find((name) => name === field);
-      if (known) setError(known, { message: errorMessage(error) }, { shouldFocus: true });
-      else setResult({ ok: false, text: errorMessage(error) });
-    }
-  });
+  const onSubmit = handleSubmit(
+    async ({ email, firstName, lastName }) => {
+      setResult(null);
+      const emailChanged = email !== undefined && email.toLowerCase() !== user.email.toLowerCase();
+      try {
+        const { userUpdate } = await mutate(UserUpdateDocument, {
+          firstName: firstName ?? '',
+          lastName: lastName ?? '',
+          ...(emailChanged ? { email } : {}),
+        });
+        reset({ email: userUpdate.email, firstName: userUpdate.firstName ?? '', lastName: userUpdate.lastName ?? '' });
+        await session.reload();
+        setResult({
+          ok: true,
+          text: emailChanged ? `Saved. Open the link we sent to ${email} to change your email.` : 'Saved',
+        });
+      } catch (error) {
+        // A refusal naming a field (an email already taken) is told under that field, as the password form does.
+        const field = (error as { extensions?: { field?: unknown } } | null)?.extensions?.field;
+        const known = FIELDS.find((name) => name === field);
+        if (known) setError(known, { message: errorMessage(error) }, { shouldFocus: true });
+        else setResult({ ok: false, text: errorMessage(error) });
+      }
+    },
+    // Refused by its own fields: the last outcome spoke of other values.
+    () => setResult(null),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="General">

@@ -108,6 +108,21 @@ describe('admin screen (SPEC §2 Admin)', () => {
     });
   });
 
+  it('takes away an earlier answer when the next submission is refused by its own fields: it spoke of other values', async () => {
+    await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: { AdminAccountReward: () => ({ data: { adminAccountReward: true } }) },
+    });
+    fillIn('Reward signals', 'Email', 'bob@example.com');
+    press('Reward signals', 'Add');
+    expect(await form('Reward signals').findByText('Successfully added')).toBeTruthy();
+    fillIn('Reward signals', 'Email', 'ann@example.com');
+    fillIn('Reward signals', 'Credits', '');
+    press('Reward signals', 'Add');
+    expect(await form('Reward signals').findByText('Required')).toBeTruthy();
+    expect(form('Reward signals').queryByText('Successfully added')).toBeNull();
+  });
+
   it('sends a double-clicked reward once', async () => {
     const { calls } = await renderRoute('/me/admin', {
       user: fakeUser(ADMIN),

@@ -40,6 +40,15 @@ describe('Brokers & Webhooks: connect dialog (SPEC §2, §4, §5, §8)', () => {
     expect(calls('ConnectorCreate')).toHaveLength(0);
   });
 
+  it("hands the focus to the broker's tile when a dialog opened from a link (a notice's mail) closes", async () => {
+    const { router } = await render('/me/connector/alpaca');
+    const dialog = await screen.findByRole('dialog', { name: 'Connect Alpaca' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(where(router)).toBe('/me/connector'));
+    // Nothing on the page opened it: without this the focus fell to the page's start.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('link', { name: 'Connect Alpaca' })));
+  });
+
   it('creates, then activates with the credentials in order, and goes back to the list', async () => {
     const activated = vi.fn();
     const { router, calls } = await render('/me/connector/alpaca', {

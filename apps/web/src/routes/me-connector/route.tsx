@@ -8,6 +8,7 @@ import { ConnectorList } from '../../features/connectors/connector-list.tsx';
 import { ConnectorsDocument } from '../../features/connectors/documents.ts';
 import { ProviderGrid } from '../../features/connectors/provider-grid.tsx';
 import { UnavailableDialog } from '../../features/connectors/unavailable-dialog.tsx';
+import { useTileFocusBack } from '../../features/connectors/use-tile-focus-back.ts';
 import { KillSwitch } from '../../features/hooks/kill-switch.tsx';
 import { LiveIndicator } from '../../features/live/live-indicator.tsx';
 import { useLiveReload } from '../../features/live/live-provider.tsx';
@@ -31,6 +32,7 @@ export function Component() {
   // Live: a connection the server deactivated (an authorization refused, SPEC §2) shows so at once.
   useLiveReload(reload);
   const provider = providerName ? providers.get(providerName) : undefined;
+  useTileFocusBack(BASE, providerName);
   // A reload after a change that fails for a moment answers no data: the brokers shown stay, and
   // with them the trader's open edits in their cards.
   const connectors = useLastLoaded(data?.connectors);

@@ -153,6 +153,25 @@ describe('webhooks (SPEC §2)', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it("keeps the focus in the webhook's account when the webhook it was on is deleted, not at the page's start", async () => {
+    let hooks = [hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook' })];
+    await render({
+      Hooks: fixture(() => ({ data: { hooks } })),
+      HookDelete: fixture(() => {
+        hooks = [];
+        return { data: { hookDelete: true } };
+      }),
+    });
+    const remove = await within(await card()).findByRole('button', { name: 'Delete webhook Main hook' });
+    remove.focus();
+    fireEvent.click(remove);
+    const dialog = await screen.findByRole('dialog', { name: 'Delete webhook' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete webhook Main hook' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('region', { name: /Paper account/ })));
+  });
+
   it('deletes a broker after a confirmation that names its webhooks', async () => {
     const { calls } = await render({ ConnectorDelete: fixture(() => ({ data: { connectorDelete: true } })) });
     fireEvent.click(within(await card()).getByRole('button', { name: 'Delete broker' }));

@@ -79,6 +79,17 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename Zapier' }));
   });
 
+  it("keeps the focus in API tokens when the token it was on is deleted, not at the page's start", async () => {
+    await renderRoute('/me/settings', { user: fakeUser(CUSTOMER), handlers: tokenServer() });
+    const remove = await screen.findByRole('button', { name: 'Delete Zapier' });
+    remove.focus();
+    fireEvent.click(remove);
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('No tokens yet.');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('region', { name: 'API tokens' })));
+  });
+
   it('deletes after confirming; a failure is ignored but logged', async () => {
     const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
     const handlers = { ...tokenServer(), UserTokenDelete: fixture(() => graphQLError('Token not found')) };
@@ -95,6 +106,16 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
 });
 
 describe('settings: general and menu', () => {
+  it("opens at the section its address names (the recovery-code screen's /me/settings#two-factor)", async () => {
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = vi.fn(function (this: Element) {
+      scrolled.push(this);
+    });
+    await renderRoute('/me/settings#two-factor', { user: fakeUser(CUSTOMER) });
+    const section = screen.getByRole('region', { name: 'Two-factor authentication' });
+    await waitFor(() => expect(scrolled).toContain(section));
+  });
+
   it('saves the name and reloads the user', async () => {
     const { calls } = await renderRoute('/me/settings', {
       user: fakeUser(CUSTOMER),

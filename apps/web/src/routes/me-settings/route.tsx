@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
+import { useHashScroll } from '../../components/use-hash-scroll.ts';
 import { AppsPanel } from '../../features/developer/apps-panel.tsx';
 import { ApiTokensPanel } from '../../features/settings/api-tokens-panel.tsx';
 import { AuthorizedAppsPanel } from '../../features/settings/authorized-apps-panel.tsx';
@@ -25,6 +26,8 @@ interface Section {
  */
 export function Component() {
   useDocumentTitle('Settings');
+  // Deep links to a section (the recovery-code screen's /me/settings#two-factor) open at it.
+  useHashScroll();
   const { user, isAdmin, isProfessional } = useSession();
   const [granted, refetchGranted] = useQuery({ query: AuthorizedAppsDocument, requestPolicy: 'cache-and-network' });
   // A reload that fails (after a revoke) keeps the grants as last read: hiding them would say that

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeUser, fixture, type GraphQLPayload } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
@@ -31,6 +31,16 @@ describe('dashboard route (SPEC §2 Dashboard)', () => {
     expect(menu?.contains(screen.getByRole('navigation', { name: 'Main' }))).toBe(true);
     fireEvent.click(button);
     await waitFor(() => expect(button.getAttribute('aria-expanded')).toBe('true'));
+  });
+
+  it('takes the focus to the new screen when a menu item is chosen, so it is read from its start', async () => {
+    await renderRoute('/me', { user: fakeUser(CUSTOMER) });
+    const menu = screen.getByRole('navigation', { name: 'Main' });
+    const settings = within(menu).getByRole('link', { name: 'Settings' });
+    settings.focus();
+    fireEvent.click(settings);
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Settings'));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('main')));
   });
 
   it('welcomes a user without connectors with the tour', async () => {

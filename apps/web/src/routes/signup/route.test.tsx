@@ -57,6 +57,15 @@ describe('sign-up screen (SPEC §2, §5, §8)', () => {
     expect(calls('Signup')).toHaveLength(0);
   });
 
+  it('says a password is too weak on the same submit as the other fields’ errors, not one round later', async () => {
+    await renderRoute('/signup', { handlers: { AuthPasswordEstimate: estimate } });
+    fillForm('abcdefgh');
+    fill('Email', 'jo@example');
+    click('Create account');
+    expect(await screen.findByText('Invalid email')).toBeTruthy();
+    expect(await screen.findByText('Password too weak.')).toBeTruthy();
+  });
+
   it('sends the referrer, joined codes and price id, then goes to checkout with stripe_email', async () => {
     const { router, calls } = await renderRoute('/signup/friend42?code=A&code=B&stripe_price_id=price_9', {
       handlers: { AuthPasswordEstimate: estimate, Signup: signedUp },
