@@ -4,10 +4,14 @@
 // "no bridge") opens it again and is sent once more: IBKR processed nothing, so even an order
 // cannot be doubled (and its cOID would be refused). Reads that hit the pacing limit wait as long
 // as Retry-After says (a second without one), within a cap and the caller's deadline, and are
-// tried once more; submissions are not.
+// tried once more; submissions are not. The live orders list may come back empty the first time
+// it is read in a brokerage session, while IBKR's subscription warms up (WIRE.md §6): an empty
+// first answer is asked again once, after the list's pacing (1 request per 5 s, §9), where orders
+// are to be canceled or cut.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import type { HttpRequest, HttpResponse } from '../../core/http.ts';
+import { asRecord, type JsonRecord, listOf } from '../../core/json-read.ts';
 import { pauseFor, readRetryWaitMs } from '../../core/read-retry.ts';
 import { type Brokerage, ensureBrokerage, keepGatewayAlive, type RawSend } from './brokerage.ts';
 import { credentialsOf } from './credentials.ts';
@@ -18,12 +22,17 @@ import { errorInBody, failure, refusalOf, send, sessionLost } from './transport.
 /** The stored token is replaced this long before it runs out (the server refreshes an hour ahead). */
 const TOKEN_MARGIN_MS = 60_000;
 const MAX_CONNECTIONS = 1_000;
+/** IBKR's pacing of GET /iserver/account/orders: one request per 5 s (WIRE.md §9). */
+export const LIVE_ORDERS_PACING_MS = 5_000;
+const LIVE_ORDERS = '/iserver/account/orders';
 
 export interface IbkrApiOptions {
   now?: () => number;
   fetch?: typeof fetch;
   /** How often a gateway is tickled (IBKR: about every 60 s). */
   keepAliveMs?: number;
+  /** The wait between two reads of the live orders list (IBKR's pacing; tests shorten it). */
+  liveOrdersPacingMs?: number;
 }
 
 type Connection = Brokerage & {
@@ -39,6 +48,8 @@ export interface IbkrApi {
   call(ctx: BrokerContext, session: BrokerSession, request: HttpRequest): Promise<HttpResponse>;
   /** GET /iserver/accounts of the session; `fresh` forgets what was known (connect). */
   accounts(ctx: BrokerContext, session: BrokerSession, fresh?: boolean): Promise<unknown>;
+  /** GET /iserver/account/orders: the orders of every account of the login; `warm`: an empty first answer of the session is asked again. */
+  liveOrders(ctx: BrokerContext, session: BrokerSession, warm: boolean): Promise<JsonRecord[]>;
   /** GET /portfolio/accounts, read once per session before other /portfolio calls. */
   portfolioAccounts(ctx: BrokerContext, session: BrokerSession): Promise<unknown>;
   /** Runs `work` after the connection's earlier submissions were answered (IBKR: one at a time). */
@@ -133,6 +144,23 @@ export function createIbkrApi(options: IbkrApiOptions = {}): IbkrApi {
       const connection = connectionOf(ctx, session, fresh);
       await usable(ctx, connection);
       return connection.accounts;
+    },
+    async liveOrders(ctx, session, warm) {
+      const connection = connectionOf(ctx, session);
+      const read = async () => listOf(asRecord((await call(ctx, session, { path: LIVE_ORDERS })).body)?.orders);
+      const orders = await read();
+      // Read after the session (re)opened, in this call included: the first answer of the session.
+      const first = !connection.liveOrdersRead;
+      connection.liveOrdersRead = true;
+      if (!warm || !first || orders.length > 0) return orders;
+      await pauseFor(options.liveOrdersPacingMs ?? LIVE_ORDERS_PACING_MS, ctx.signal).catch(() => {
+        throw new BrokerError(
+          'BrokerUnavailable',
+          IBKR_TITLE,
+          'the open orders list was not ready before the deadline',
+        );
+      });
+      return read();
     },
     async portfolioAccounts(ctx, session) {
       const connection = connectionOf(ctx, session);

@@ -23,6 +23,8 @@ export interface Brokerage extends Signer {
   accounts?: unknown;
   /** GET /portfolio/accounts, which must precede other /portfolio calls. */
   portfolioAccounts?: unknown;
+  /** Whether the live orders were read in this session (the first answer may be empty, WIRE.md §6). */
+  liveOrdersRead?: boolean;
   opening?: Promise<void>;
 }
 
@@ -64,12 +66,15 @@ async function open(send: RawSend, ctx: BrokerContext, brokerage: Brokerage, reo
     }
     brokerage.accounts = undefined;
     brokerage.portfolioAccounts = undefined;
+    brokerage.liveOrdersRead = false;
   }
   const sessionId = stringField(tickle, 'session');
   if (sessionId !== brokerage.sessionId) {
     brokerage.sessionId = sessionId;
     brokerage.accounts = undefined;
     brokerage.portfolioAccounts = undefined;
+    brokerage.liveOrdersRead = false;
+    brokerage.liveOrdersRead = false;
   }
   if (brokerage.accounts === undefined) {
     brokerage.accounts = await body(send, ctx, brokerage, { path: '/iserver/accounts' });

@@ -136,3 +136,30 @@ describe('close of the whole position', () => {
     expect(c.fake.ledger.accounts.get(ACCOUNT)?.positions.get(8314)?.position).toBe(3);
   });
 });
+
+describe('close of the whole position right after login', () => {
+  it('reads the open orders again when the first list of the session is empty, and cancels the exits', async () => {
+    // The first live orders list after login may be empty while it warms up (WIRE.md §6).
+    const cold = await connected({ coldLiveOrders: true }, undefined, { liveOrdersPacingMs: 20 });
+    try {
+      const placeCold = (signal: Record<string, unknown>) =>
+        cold.broker.placeOrder(cold.ctx, cold.session, input(signal));
+      await placeCold({ symbol: 'MSFT', action: 'buy', quantity: 5 });
+      const stop = await placeCold({
+        symbol: 'MSFT',
+        action: 'sell',
+        quantity: 5,
+        type: 'stop',
+        stop_price: 400,
+        duration: 'gtc',
+      });
+      const closed = await placeCold({ symbol: 'MSFT', action: 'close' });
+      expect(closed.status).toBe('filled');
+      const order = cold.fake.ledger.orders.find((o) => String(o.orderId) === stop.id);
+      expect(order?.status).toBe('Cancelled');
+      expect(cold.fake.ledger.accounts.get(ACCOUNT)?.positions.has(272093)).toBe(false);
+    } finally {
+      await cold.close();
+    }
+  });
+});

@@ -35,6 +35,8 @@ export interface OrderRoutesOptions {
   /** Questions a test wants asked on the next order, in order. */
   questions: FakeQuestion[];
   suppressed: Set<string>;
+  /** Whether this live orders list is the session's first while it warms up: empty then. */
+  coldList: () => boolean;
 }
 
 type Resolved = { ticket: FakeTicket; contract: FakeContract; legs?: FakeLeg[] };
@@ -226,7 +228,7 @@ export function registerOrderRoutes(app: FastifyInstance, options: OrderRoutesOp
     if (filters !== undefined && !LIVE_FILTERS.test(filters))
       return reply.code(400).send({ error: `invalid filters ${filters}`, statusCode: 400 });
     // force=true clears IBKR's cache and answers an empty list (the spec's own words).
-    if (force === 'true') return { orders: [], snapshot: false };
+    if (force === 'true' || options.coldList()) return { orders: [], snapshot: false };
     const wanted = filters?.split(',').filter((f) => f !== 'sort_by_time');
     const statusKey = (status: string) => status.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
     const orders = ledger.orders.filter((o) => !wanted?.length || wanted.includes(statusKey(o.status)));

@@ -24,6 +24,8 @@ export interface FakeIbkrOptions {
   idleTimeoutMs?: number;
   lstLifetimeMs?: number;
   now?: () => number;
+  /** The first live orders list of each brokerage session answers empty (the subscription warming up, WIRE.md §6). */
+  coldLiveOrders?: boolean;
 }
 
 const SERVER_INFO = { serverName: 'JifN19053', serverVersion: 'Build 10.25.0p, Dec 5, 2023 5:48:12 PM' };
@@ -52,6 +54,7 @@ export async function startFakeIbkr(options: FakeIbkrOptions = {}) {
     id: randomBytes(16).toString('hex'),
     accountsRead: false,
     loggedIn: true,
+    liveOrdersRead: false,
   };
   const suppressed = new Set<string>();
   const questions: FakeQuestion[] = [];
@@ -127,7 +130,13 @@ export async function startFakeIbkr(options: FakeIbkrOptions = {}) {
     const { publish, compete } = (request.body ?? {}) as { publish?: unknown; compete?: unknown };
     if (typeof publish !== 'boolean' || typeof compete !== 'boolean')
       return reply.code(400).send({ error: 'publish and compete are required', statusCode: 400 });
-    Object.assign(brokerage, { open: true, lastUsed: now(), id: randomBytes(16).toString('hex'), accountsRead: false });
+    Object.assign(brokerage, {
+      open: true,
+      lastUsed: now(),
+      id: randomBytes(16).toString('hex'),
+      accountsRead: false,
+      liveOrdersRead: false,
+    });
     return authStatus();
   });
   app.post('/v1/api/logout', async () => {
@@ -143,7 +152,19 @@ export async function startFakeIbkr(options: FakeIbkrOptions = {}) {
   });
 
   registerSecDef(app, market, now);
-  registerOrderRoutes(app, { ledger, market, now, marketData: options.marketData ?? true, questions, suppressed });
+  registerOrderRoutes(app, {
+    ledger,
+    market,
+    now,
+    marketData: options.marketData ?? true,
+    questions,
+    suppressed,
+    coldList: () => {
+      const cold = options.coldLiveOrders === true && !brokerage.liveOrdersRead;
+      brokerage.liveOrdersRead = true;
+      return cold;
+    },
+  });
   registerPortfolio(app, {
     ledger,
     market,

@@ -7,7 +7,7 @@
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
-import { asRecord, type JsonRecord, listOf } from '../../core/json-read.ts';
+import { type JsonRecord, listOf } from '../../core/json-read.ts';
 import type { ListedOrder, RecentOrdersQuery } from '../../core/lookup.ts';
 import type { IbkrApi } from './api.ts';
 import { fromExecutions, fromLiveOrder, fromOrderStatus } from './reader.ts';
@@ -16,18 +16,21 @@ import { accountPath } from './submit.ts';
 /** Executions are listed this far back (GET /iserver/account/trades?days=7). */
 const EXECUTIONS_DAYS = 7;
 
-/** The live orders of the login; `accountId`'s alone when given (lists hold every account of the login). */
+/**
+ * The live orders of the login; with `exits`, `accountId`'s alone (lists hold every account of the
+ * login) and never a cold first answer of the session (WIRE.md §6): orders about to be canceled or
+ * cut must all be seen. A lookup by id needs no second read: not finding proves nothing anyway.
+ */
 export async function liveOrders(
   api: IbkrApi,
   ctx: BrokerContext,
   session: BrokerSession,
   accountId: string,
-  only = false,
+  exits = false,
 ): Promise<JsonRecord[]> {
   accountPath(session, accountId);
-  const { body } = await api.call(ctx, session, { path: '/iserver/account/orders' });
-  const orders = listOf(asRecord(body)?.orders);
-  return only ? orders.filter((order) => [order.acct, order.account].includes(accountId)) : orders;
+  const orders = await api.liveOrders(ctx, session, exits);
+  return exits ? orders.filter((order) => [order.acct, order.account].includes(accountId)) : orders;
 }
 
 export async function findById(

@@ -4,6 +4,7 @@ import { normalizeOrderOrThrow, type Order } from '@router/orders';
 import type { BrokerContext, BrokerSession, PlaceOrderInput } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { createIbkrBroker, type IbkrBroker } from './adapter.ts';
+import type { IbkrApiOptions } from './api.ts';
 import { ibkrDescriptor } from './descriptor.ts';
 import { type FakeIbkr, type FakeIbkrOptions, startFakeIbkr } from './fake.ts';
 
@@ -19,11 +20,15 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-export async function connected(options: FakeIbkrOptions = {}, keepAliveMs?: number): Promise<Connected> {
+export async function connected(
+  options: FakeIbkrOptions = {},
+  keepAliveMs?: number,
+  api: Pick<IbkrApiOptions, 'liveOrdersPacingMs'> = {},
+): Promise<Connected> {
   const clock = { now: Date.now() };
   const now = () => clock.now;
   const fake = await startFakeIbkr({ now, ...options });
-  const broker = createIbkrBroker({ now, ...(keepAliveMs ? { keepAliveMs } : {}) });
+  const broker = createIbkrBroker({ now, ...api, ...(keepAliveMs ? { keepAliveMs } : {}) });
   const ctx: BrokerContext = { baseUrl: fake.url, clientSecret: 'gateway-passphrase' };
   const credentials =
     options.mode === 'gateway'
