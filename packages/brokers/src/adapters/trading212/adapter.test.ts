@@ -6,6 +6,7 @@ import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { findOrder } from '../../core/find-order.ts';
 import { createTrading212Broker } from './adapter.ts';
+import { authorizationOf } from './api.ts';
 import { TRADING212_ENVIRONMENTS } from './descriptor.ts';
 import { startTrading212Fake, type Trading212Fake } from './fake.ts';
 import { SIGNAL_CASES, toOrder } from './fixtures/signals.ts';
@@ -18,6 +19,7 @@ let ctx: BrokerContext;
 let session: BrokerSession;
 let broker: ReturnType<typeof createTrading212Broker>;
 const credentials = { apiKey: 'fake-key', apiSecret: 'fake-secret' };
+const authorization = authorizationOf(credentials.apiKey, credentials.apiSecret);
 
 // Each case gets its own fake account (cash, positions, orders, rate-limit allowance, recorded
 // requests) and its own adapter (its instrument cache), so no case sees another's orders.
@@ -171,6 +173,34 @@ describe('close, cancel, lookups and holdings', () => {
       { ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false },
       { ticker: 'MSFT_US_EQ', quantity: -2, extendedHours: false },
     ]);
+  });
+
+  it('a close of all of it with a stop loss working cancels the stop first, then sells every share', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 3 });
+    time += 2_000;
+    const stop = await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
+    const account = fake.accounts.get(authorization);
+    fake.requests.length = 0;
+    time += 5_000;
+    // The stop holds the shares: none is available for trading while it works.
+    const closed = await place({ symbol: 'MSFT', action: 'close' });
+    expect(closed.status).toBe('filled');
+    expect(posts().map((r) => r.body)).toEqual([{ ticker: 'MSFT_US_EQ', quantity: -3, extendedHours: false }]);
+    expect(account?.orders.get(Number(stop.id))?.status).toBe('CANCELLED');
+    expect(account?.positions.has('MSFT_US_EQ')).toBe(false);
+  });
+
+  it('a close of part that pending orders leave no share for says so, and sells nothing', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 3 });
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
+    fake.requests.length = 0;
+    time += 5_000;
+    const error = await failure(place({ symbol: 'MSFT', action: 'close', quantity: 1 }));
+    expect(error.message).toBe(
+      'Trading 212: the 3 MSFT_US_EQ held are all reserved by pending orders: close all of it, or cancel them first',
+    );
+    expect(posts()).toHaveLength(0);
   });
 
   it('cancels by id and cancels the pending orders of a symbol', async () => {

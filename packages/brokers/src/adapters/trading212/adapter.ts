@@ -6,6 +6,7 @@ import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../c
 import { cancelEach } from '../../core/cancel-each.ts';
 import { connectToEnvironment } from '../../core/environments.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
+import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
 import { orderIdToCancel } from '../../core/find-order.ts';
 import type { HttpClient } from '../../core/http.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
@@ -57,7 +58,22 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
     return toOrderResponse(body);
   }
 
-  /** Sells the position, or `part` of it (never more than is held). */
+  /** Cancels the pending orders of `ticker` (those done or being canceled passed over); their ids. */
+  async function cancelOpen(client: HttpClient, ticker: string): Promise<string[]> {
+    const { body } = await client.request({ path: '/api/v0/equity/orders' });
+    const ids = listOf(body)
+      .filter((order) => tickerOf(order) === ticker && !DONE_STATUSES.has(stringField(order, 'status') ?? ''))
+      .map((order) => stringField(order, 'id'))
+      .filter((id): id is string => id !== undefined);
+    return cancelEach(ids, ticker, (id) => client.request({ method: 'DELETE', path: `/api/v0/equity/orders/${id}` }));
+  }
+
+  /**
+   * Sells the position, or `part` of it (never more than is available). A close of all of it
+   * cancels the ticker's pending orders first: a protective stop holds the shares it would sell
+   * (they are not available for trading), and left working it would sell, once triggered, what is
+   * no longer held. A close of part keeps them, and sells only shares they leave available.
+   */
   async function closePosition(
     ctx: BrokerContext,
     session: BrokerSession,
@@ -69,21 +85,32 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
     const ticker = await tickerFor(ctx, session, client)(symbol);
     const { body } = await client.request({ path: '/api/v0/equity/positions', query: { ticker } });
     const position = listOf(body).find((item) => tickerOf(item) === ticker);
-    const held = decimalField(position, 'quantityAvailableForTrading') ?? decimalField(position, 'quantity') ?? 0;
-    if (held <= 0) throw new BrokerError('InvalidOrder', TRADING212_TITLE, `no position in ${ticker} to close`);
-    const quantity = part !== undefined && part > 0 ? Math.min(part, held) : held;
-    return submit(client, marketRequest(ticker, -quantity));
+    const owned = decimalField(position, 'quantity') ?? 0;
+    const available = decimalField(position, 'quantityAvailableForTrading') ?? owned;
+    // Shares in pies are the pie's: a sell through the API cannot reach them.
+    const outsidePies = owned - (decimalField(position, 'quantityInPies') ?? 0);
+    if (owned <= 0 || outsidePies <= 0)
+      throw new BrokerError('InvalidOrder', TRADING212_TITLE, `no position in ${ticker} to close`);
+    if (part !== undefined && part > 0 && part < outsidePies) {
+      if (available <= 0)
+        throw new BrokerError(
+          'InvalidOrder',
+          TRADING212_TITLE,
+          `the ${owned} ${ticker} held are all reserved by pending orders: close all of it, or cancel them first`,
+        );
+      return submit(client, marketRequest(ticker, -Math.min(part, available)));
+    }
+    const canceled = await cancelOpen(client, ticker);
+    return submit(client, marketRequest(ticker, -outsidePies)).catch((error: unknown) => {
+      // The ticker's pending orders are gone by now: a refusal says so.
+      throw closeFailedAfterCancel(error, ticker, canceled);
+    });
   }
 
   async function cancelPending(ctx: BrokerContext, session: BrokerSession, accountId: string, symbol: string) {
     const client = clientOf(ctx, session, accountId);
     const ticker = await tickerFor(ctx, session, client)(symbol);
-    const { body } = await client.request({ path: '/api/v0/equity/orders' });
-    const ids = listOf(body)
-      .filter((order) => tickerOf(order) === ticker && !DONE_STATUSES.has(stringField(order, 'status') ?? ''))
-      .map((order) => stringField(order, 'id'))
-      .filter((id): id is string => id !== undefined);
-    await cancelEach(ids, ticker, (id) => client.request({ method: 'DELETE', path: `/api/v0/equity/orders/${id}` }));
+    const ids = await cancelOpen(client, ticker);
     const description = ids.length
       ? `Cancelled ${ids.length} pending order(s) of ${ticker}`
       : `No pending orders of ${ticker}`;

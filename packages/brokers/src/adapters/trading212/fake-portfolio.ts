@@ -42,12 +42,18 @@ export function registerPortfolioRoutes(app: FastifyInstance, state: PortfolioSt
   });
   app.get('/api/v0/equity/positions', async (request) => {
     const { ticker } = request.query as Json;
-    return [...accountOf(request).positions]
+    const account = accountOf(request);
+    // Shares a pending sell order (a stop loss, a take profit) would sell are not available for trading.
+    const reserved = (symbol: string) =>
+      [...account.orders.values()]
+        .filter((o) => o.ticker === symbol && o.quantity < 0 && (o.status === 'NEW' || o.status === 'CANCELLING'))
+        .reduce((sum, o) => sum - o.quantity, 0);
+    return [...account.positions]
       .filter(([symbol]) => !ticker || symbol === ticker)
       .map(([symbol, p]) => ({
         instrument: { ticker: symbol, name: symbol, currency: 'USD', isin: 'XX0000000000' },
         quantity: p.quantity,
-        quantityAvailableForTrading: p.quantity,
+        quantityAvailableForTrading: Math.max(0, p.quantity - reserved(symbol)),
         quantityInPies: 0,
         averagePricePaid: p.averagePrice,
         currentPrice: priceOf(symbol),
