@@ -135,6 +135,13 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
     return closing.left === 0 ? placed : fitExits(api, ctx, session, closing.order, closing.left, placed);
   };
 
+  /** Cancels `ids`; an answer that lists none of them canceled is a refusal. */
+  const cancelConfirmed = async (ctx: BrokerContext, session: BrokerSession, accountKey: string, ids: string[]) => {
+    const { canceled, refused } = await cancelOrders(api, ctx, session, accountKey, ids);
+    if (canceled.length === 0)
+      throw new BrokerError('InvalidOrder', SAXO_TITLE, refused.join('; ') || 'the cancel was not confirmed');
+  };
+
   const broker: SaxoBroker = {
     descriptor: saxoDescriptor,
     authorizationUrl,
@@ -201,10 +208,10 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
           .map((order) => stringField(order, 'OrderId') ?? '');
         if (ids.length === 0)
           throw new BrokerError('OrderNotFound', SAXO_TITLE, `no open order with client order id ${clientOrderId}`);
-        return cancelOrders(api, ctx, session, accountKey, ids);
+        return cancelConfirmed(ctx, session, accountKey, ids);
       }
       const orderId = await orderIdToCancel(broker, ctx, session, target);
-      await cancelOrders(api, ctx, session, accountKey, [orderId]);
+      await cancelConfirmed(ctx, session, accountKey, [orderId]);
     },
 
     closePosition(ctx, session, accountId, symbol) {

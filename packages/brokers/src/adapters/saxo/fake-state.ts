@@ -23,7 +23,8 @@ export interface FakeOrder {
   instrument: FakeInstrument;
   body: Json;
   amount: number;
-  Status: 'Working' | 'NotWorking';
+  /** WIRE.md §6; a cancel under way (from elsewhere) shows as WorkingLockedCancelPending. */
+  Status: 'Working' | 'NotWorking' | 'WorkingLockedCancelPending';
   OrderTime: string;
   OrderRelation: 'StandAlone' | 'IfDoneMaster' | 'IfDoneSlave' | 'Oco';
   related: string[];

@@ -5,9 +5,10 @@
 // exists is never reported as refused. Precheck is Saxo's preview: same body, nothing placed.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
-import { asRecord, decimalField, stringField } from '../../core/json-read.ts';
+import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { errorOf, type SaxoApi, SaxoError } from './api.ts';
 import { SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
 import type { SaxoOco, SaxoOrder } from './mapper.ts';
@@ -101,14 +102,52 @@ export async function precheck(
   return { id, status: 'draft', status_description: parts.join(' ') };
 }
 
-/** Cancels orders by id ("76289286" or several, comma-separated). */
+/**
+ * Cancels orders by id ("76289286" or several, comma-separated, in one request); the ids Saxo's
+ * answer lists as canceled ({"Orders":[{"OrderId"}]}, one refused carries its ErrorInfo), all of
+ * them when it lists none.
+ */
 export async function cancelOrders(
   api: SaxoApi,
   ctx: BrokerContext,
   session: BrokerSession,
   accountKey: string,
   orderIds: readonly string[],
-): Promise<void> {
+): Promise<{ canceled: string[]; refused: string[] }> {
   const ids = orderIds.map(encodeURIComponent).join(',');
-  await api.call(ctx, session, { method: 'DELETE', path: `${ORDERS}/${ids}`, query: { AccountKey: accountKey } });
+  const { body } = await api.call(ctx, session, {
+    method: 'DELETE',
+    path: `${ORDERS}/${ids}`,
+    query: { AccountKey: accountKey },
+  });
+  const listed = asRecord(body)?.Orders;
+  if (!Array.isArray(listed)) return { canceled: [...orderIds], refused: legErrors(body) };
+  const done = new Set(
+    listOf(listed)
+      .filter((item) => !asRecord(item.ErrorInfo))
+      .map((item) => stringField(item, 'OrderId')),
+  );
+  return { canceled: orderIds.filter((id) => done.has(id)), refused: legErrors(body) };
+}
+
+/**
+ * Cancels the open orders of `symbol` in one request; the ids canceled. When Saxo cancels only
+ * some, the error says which were canceled and which not (cancelEach's words: the canceled ones
+ * first, then the first not canceled, which fails with Saxo's reason).
+ */
+export async function cancelAll(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountKey: string,
+  orderIds: readonly string[],
+  symbol: string,
+): Promise<string[]> {
+  const { canceled, refused } = await cancelOrders(api, ctx, session, accountKey, orderIds);
+  const missed = orderIds.filter((id) => !canceled.includes(id));
+  if (missed.length === 0) return canceled;
+  const reason = refused.join('; ') || 'the cancel was not confirmed';
+  return cancelEach([...canceled, ...missed], symbol, async (id) => {
+    if (!canceled.includes(id)) throw new BrokerError('InvalidOrder', SAXO_TITLE, `${reason} (order ${id})`);
+  });
 }

@@ -16,7 +16,10 @@ import { SAXO_TITLE } from './descriptor.ts';
 import type { SaxoInstrument } from './instruments.ts';
 import { clientKeyOf, openOrders } from './lookup.ts';
 import type { SaxoOrder } from './mapper.ts';
-import { cancelOrders } from './orders.ts';
+import { cancelAll } from './orders.ts';
+
+/** Open orders Saxo is canceling already (WIRE.md §6): not canceled again, nor cut. */
+const CANCEL_PENDING = new Set(['WorkingLockedCancelPending', 'NotWorkingLockedCancelPending']);
 
 interface NetPosition {
   uic: number;
@@ -147,6 +150,7 @@ export function fitExits(
         stringField(item, 'AssetType') === AssetType &&
         stringField(item, 'BuySell') === BuySell &&
         stringField(item, 'Status') !== 'NotWorking' &&
+        !CANCEL_PENDING.has(stringField(item, 'Status') ?? '') &&
         (decimalField(item, 'Amount') ?? 0) - (decimalField(item, 'FilledAmount') ?? 0) > left,
     );
   return cutExits(answer, `the ${left} left`, exits, async (exit) => {
@@ -169,7 +173,10 @@ export function fitExits(
   });
 }
 
-/** The cancel action: every open order of the instrument; none open is an answer, not an error. */
+/**
+ * The cancel action: every open order of the instrument (those already being canceled passed
+ * over); none open is an answer, not an error.
+ */
 export async function cancelOpenOrders(
   api: SaxoApi,
   ctx: BrokerContext,
@@ -178,15 +185,19 @@ export async function cancelOpenOrders(
   instrument: SaxoInstrument,
   order: Pick<Order, 'symbol'>,
 ): Promise<OrderResponse> {
-  const open = await openOrders(api, ctx, session, accountKey);
-  const ids = open
-    .filter(
-      (item) => decimalField(item, 'Uic') === instrument.uic && stringField(item, 'AssetType') === instrument.assetType,
-    )
-    .map((item) => stringField(item, 'OrderId'))
-    .filter((id): id is string => id !== undefined);
-  if (ids.length) await cancelOrders(api, ctx, session, accountKey, ids);
+  const open = (await openOrders(api, ctx, session, accountKey)).filter(
+    (item) =>
+      decimalField(item, 'Uic') === instrument.uic &&
+      stringField(item, 'AssetType') === instrument.assetType &&
+      stringField(item, 'Status') !== 'Filled',
+  );
+  const idsOf = (items: typeof open) =>
+    items.map((item) => stringField(item, 'OrderId')).filter((id): id is string => id !== undefined);
+  const pending = idsOf(open.filter((item) => CANCEL_PENDING.has(stringField(item, 'Status') ?? '')));
   const name = order.symbol.trim();
-  const description = ids.length ? `Canceled ${ids.length} open order(s) of ${name}` : `No open orders of ${name}`;
-  return { id: ids.join(','), status: 'canceled', status_description: description };
+  const wanted = idsOf(open).filter((id) => !pending.includes(id));
+  const ids = wanted.length ? await cancelAll(api, ctx, session, accountKey, wanted, name) : [];
+  const parts = [ids.length ? `Canceled ${ids.length} open order(s) of ${name}` : `No open orders of ${name}`];
+  if (pending.length) parts.push(`already being canceled: ${pending.join(', ')}`);
+  return { id: ids.join(','), status: 'canceled', status_description: parts.join('; ') };
 }

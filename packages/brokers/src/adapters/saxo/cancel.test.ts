@@ -1,0 +1,47 @@
+// Contract tests of canceling an instrument's open orders at Saxo (WIRE.md §6-7): one DELETE for
+// all of them, orders already being canceled passed over, and an answer that lists only some as
+// canceled told as such (a close then places nothing).
+import { describe, expect, it } from 'vitest';
+import { brokerFailure } from '../../core/expect-failure.ts';
+import { ORDERS, useSaxoFake } from './test-support.ts';
+
+const t = useSaxoFake();
+
+describe('canceling the open orders of an instrument', () => {
+  it('passes over an order Saxo is canceling already', async () => {
+    const session = await t.connect();
+    const a = await t.place(session, { symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: 400 }, 'sig-p-1');
+    const b = await t.place(session, { symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: 401 }, 'sig-p-2');
+    const pending = t.fake.state.open.get(b.id);
+    if (pending) pending.Status = 'WorkingLockedCancelPending';
+    const answer = await t.place(session, { symbol: 'MSFT', action: 'cancel' }, 'sig-p-3');
+    expect(t.calls().filter((call) => call.startsWith('DELETE'))).toEqual([`DELETE ${ORDERS}/${a.id}`]);
+    expect(answer).toEqual({
+      id: a.id,
+      status: 'canceled',
+      status_description: `Canceled 1 open order(s) of MSFT; already being canceled: ${b.id}`,
+    });
+  });
+
+  it('a close whose cancels Saxo confirms only in part says which, and places nothing', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'EUR/DKK', action: 'buy', quantity: 30000 }, 'sig-q-1');
+    const exit = (price: number, id: string) =>
+      t.place(session, { symbol: 'EUR/DKK', action: 'sell', quantity: 30000, limit_price: price }, id);
+    const first = await exit(8, 'sig-q-2');
+    const second = await exit(9, 'sig-q-3');
+    // Saxo's answer lists the orders it canceled: here only the first.
+    t.fake.inject({
+      method: 'DELETE',
+      path: `${ORDERS}/${first.id},${second.id}`,
+      status: 200,
+      body: { Orders: [{ OrderId: first.id }] },
+    });
+    t.fake.requests.length = 0;
+    const error = await brokerFailure(t.place(session, { symbol: 'EUR/DKK', action: 'close' }, 'sig-q-4'));
+    expect(error.message).toBe(
+      `Saxo: the cancel was not confirmed (order ${second.id}); of the open orders of EUR/DKK, only some were canceled: ${first.id}; not ${second.id}: check them at the broker`,
+    );
+    expect(t.calls()).not.toContain(`POST ${ORDERS}`);
+  });
+});
