@@ -5,7 +5,6 @@
 // exists is never reported as refused. Precheck is Saxo's preview: same body, nothing placed.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
@@ -128,26 +127,4 @@ export async function cancelOrders(
       .map((item) => stringField(item, 'OrderId')),
   );
   return { canceled: orderIds.filter((id) => done.has(id)), refused: legErrors(body) };
-}
-
-/**
- * Cancels the open orders of `symbol` in one request; the ids canceled. When Saxo cancels only
- * some, the error says which were canceled and which not (cancelEach's words: the canceled ones
- * first, then the first not canceled, which fails with Saxo's reason).
- */
-export async function cancelAll(
-  api: SaxoApi,
-  ctx: BrokerContext,
-  session: BrokerSession,
-  accountKey: string,
-  orderIds: readonly string[],
-  symbol: string,
-): Promise<string[]> {
-  const { canceled, refused } = await cancelOrders(api, ctx, session, accountKey, orderIds);
-  const missed = orderIds.filter((id) => !canceled.includes(id));
-  if (missed.length === 0) return canceled;
-  const reason = refused.join('; ') || 'the cancel was not confirmed';
-  return cancelEach([...canceled, ...missed], symbol, async (id) => {
-    if (!canceled.includes(id)) throw new BrokerError('InvalidOrder', SAXO_TITLE, `${reason} (order ${id})`);
-  });
 }

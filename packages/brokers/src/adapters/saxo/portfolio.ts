@@ -8,6 +8,7 @@
 // cancel: the instrument's open orders.
 import type { Order, OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession, Holdings } from '../../core/broker.ts';
+import { cancelEach } from '../../core/cancel-each.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { cutExits } from '../../core/exits-cut.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
@@ -16,7 +17,7 @@ import { SAXO_TITLE } from './descriptor.ts';
 import type { SaxoInstrument } from './instruments.ts';
 import { clientKeyOf, openOrders } from './lookup.ts';
 import type { SaxoOrder } from './mapper.ts';
-import { cancelAll } from './orders.ts';
+import { cancelOrders } from './orders.ts';
 
 /** Open orders Saxo is canceling already (WIRE.md §6): not canceled again, nor cut. */
 const CANCEL_PENDING = new Set(['WorkingLockedCancelPending', 'NotWorkingLockedCancelPending']);
@@ -170,6 +171,36 @@ export function fitExits(
     };
     await api.call(ctx, session, { method: 'PATCH', path: '/trade/v2/orders', json }, 'order');
     return OrderId;
+  });
+}
+
+/**
+ * Cancels the open orders of `symbol` in one request; the ids canceled. Those the answer does not
+ * list as canceled count as canceled once the open orders no longer show them working (an entry's
+ * related orders go with it). When some stay, the error says which were canceled and which not
+ * (cancelEach's words: the canceled ones first, then the first not canceled, failing with Saxo's reason).
+ */
+async function cancelAll(
+  api: SaxoApi,
+  ctx: BrokerContext,
+  session: BrokerSession,
+  accountKey: string,
+  orderIds: readonly string[],
+  symbol: string,
+): Promise<string[]> {
+  const { canceled, refused } = await cancelOrders(api, ctx, session, accountKey, orderIds);
+  if (canceled.length === orderIds.length) return canceled;
+  const working = new Set(
+    (await openOrders(api, ctx, session, accountKey))
+      .filter((item) => !CANCEL_PENDING.has(stringField(item, 'Status') ?? ''))
+      .map((item) => stringField(item, 'OrderId')),
+  );
+  const gone = orderIds.filter((id) => canceled.includes(id) || !working.has(id));
+  const missed = orderIds.filter((id) => !gone.includes(id));
+  if (missed.length === 0) return gone;
+  const reason = refused.join('; ') || 'the cancel was not confirmed';
+  return cancelEach([...gone, ...missed], symbol, async (id) => {
+    if (!gone.includes(id)) throw new BrokerError('InvalidOrder', SAXO_TITLE, `${reason} (order ${id})`);
   });
 }
 
