@@ -198,9 +198,24 @@ describe('close, cancel, lookups and holdings', () => {
     time += 5_000;
     const error = await failure(place({ symbol: 'MSFT', action: 'close', quantity: 1 }));
     expect(error.message).toBe(
-      'Trading 212: the 3 MSFT_US_EQ held are all reserved by pending orders: close all of it, or cancel them first',
+      'Trading 212: only 0 of the 3 MSFT_US_EQ held are free of pending orders: close all of it, or cancel them first',
     );
     expect(posts()).toHaveLength(0);
+  });
+
+  it('a close of part larger than the shares pending orders leave free is refused, not cut down unsaid', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 4 });
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
+    fake.requests.length = 0;
+    time += 5_000;
+    const error = await failure(place({ symbol: 'MSFT', action: 'close', quantity: 2 }));
+    expect(error.message).toBe(
+      'Trading 212: only 1 of the 4 MSFT_US_EQ held are free of pending orders: close all of it, or cancel them first',
+    );
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'close', quantity: 1 });
+    expect(posts().map((r) => r.body)).toEqual([{ ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false }]);
   });
 
   it('cancels by id and cancels the pending orders of a symbol', async () => {

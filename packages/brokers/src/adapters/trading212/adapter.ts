@@ -72,7 +72,8 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
    * Sells the position, or `part` of it (never more than is available). A close of all of it
    * cancels the ticker's pending orders first: a protective stop holds the shares it would sell
    * (they are not available for trading), and left working it would sell, once triggered, what is
-   * no longer held. A close of part keeps them, and sells only shares they leave available.
+   * no longer held. A close of part keeps them, and sells only shares they leave available (or
+   * is refused, saying so).
    */
   async function closePosition(
     ctx: BrokerContext,
@@ -92,13 +93,14 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
     if (owned <= 0 || outsidePies <= 0)
       throw new BrokerError('InvalidOrder', TRADING212_TITLE, `no position in ${ticker} to close`);
     if (part !== undefined && part > 0 && part < outsidePies) {
-      if (available <= 0)
+      // Less than asked would be sold, not said: refused instead.
+      if (available < part)
         throw new BrokerError(
           'InvalidOrder',
           TRADING212_TITLE,
-          `the ${owned} ${ticker} held are all reserved by pending orders: close all of it, or cancel them first`,
+          `only ${Math.max(0, available)} of the ${owned} ${ticker} held are free of pending orders: close all of it, or cancel them first`,
         );
-      return submit(client, marketRequest(ticker, -Math.min(part, available)));
+      return submit(client, marketRequest(ticker, -part));
     }
     const canceled = await cancelOpen(client, ticker);
     return submit(client, marketRequest(ticker, -outsidePies)).catch((error: unknown) => {
