@@ -224,6 +224,61 @@ describe('withBrokerSession', () => {
     expect(renewed.refreshed).toBeGreaterThanOrEqual(1);
   });
 
+  it('a rotated token the database fails to store is kept and used, stored once it answers, never spent twice', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-rotate', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const pool = t.database.pool;
+    // The database refuses writes to this connection's row (as through an outage) after the broker rotated.
+    await pool.query(
+      `create function test_refuse_write() returns trigger language plpgsql as $$
+      begin raise exception 'database unavailable'; end $$`,
+    );
+    await pool.query(
+      `create trigger test_refuse_write before update on connectors for each row
+      when (old.id = ${Number(row.id)}) execute function test_refuse_write()`,
+    );
+    const outageOver = () =>
+      pool.query('drop trigger if exists test_refuse_write on connectors; drop function if exists test_refuse_write()');
+    fake.singleUseRefresh = true;
+    try {
+      const before = fake.calls.refresh;
+      const placed = await withBrokerSession(t.services, row, ({ broker, ctx, session }) =>
+        broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId: 'sig-rotate' }),
+      );
+      expect(placed).toMatchObject({ status: 'filled' });
+      expect(fake.calls.refresh - before).toBe(1);
+      // Not stored yet, but in use, and not refreshed again from the spent token.
+      const kept = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.refreshToken);
+      expect(kept).toMatch(/^refresh-secret-/);
+      expect(fake.calls.refresh - before).toBe(1);
+      let stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBeUndefined();
+      await outageOver();
+      // The next background pass stores it.
+      await refreshDueConnectors(t.services);
+      stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(stored.isActive).toBe(true);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBe(kept);
+      // The next renewal sends the rotated token, which the broker accepts.
+      await pool.query(
+        "update connectors set refresh_at = now() - interval '1 second', updated_at = clock_timestamp() where id = $1",
+        [row.id],
+      );
+      const due = await requireConnector(t.services, aliceId, connector.key);
+      const renewed = await withBrokerSession(t.services, due, async ({ session }) => session.secrets.refreshToken);
+      expect(renewed).toMatch(/^refresh-secret-/);
+      expect(renewed).not.toBe(kept);
+      stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(stored.isActive).toBe(true);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBe(renewed);
+    } finally {
+      fake.singleUseRefresh = false;
+      await outageOver();
+    }
+  });
+
   it('deactivates the connector when the broker rejects the credentials; a reconnect reactivates it', async () => {
     const connector = await connect(t, alice, 'keyfake', ['key-d', 'sekret-ok']);
     const row = await requireConnector(t.services, aliceId, connector.key);
