@@ -14,6 +14,10 @@ export interface FakeBrokerHandle {
   refreshInMs: number;
   /** API keys whose refresh finds the broker unavailable. */
   unavailableFor: Set<string>;
+  /** Refresh tokens are single use (Questrade, Schwab, Saxo): one sent again is refused. */
+  singleUseRefresh: boolean;
+  /** `apiKey:refreshToken` of the refreshes so far (each rotates the refresh token). */
+  spentRefreshTokens: Set<string>;
 }
 
 const FAKE_ORDER = { id: 'B-1', status: 'filled', status_description: 'Filled', price: 1 } as const;
@@ -30,6 +34,8 @@ function fakeBroker(
     refuseAccessToken: false,
     refreshInMs: 3_600_000,
     unavailableFor: new Set(),
+    singleUseRefresh: false,
+    spentRefreshTokens: new Set(),
     broker: undefined as unknown as Broker,
   };
   const session = (secrets: Record<string, string>): BrokerSession => ({
@@ -64,7 +70,12 @@ function fakeBroker(
       if (handle.unavailableFor.has(previous.secrets.apiKey ?? ''))
         throw new BrokerError('BrokerUnavailable', title, 'no answer within 10000 ms');
       if (handle.rejectCredentials) throw new BrokerError('AuthenticationError', title, 'token revoked');
-      return session({ ...previous.secrets, accessToken: `access-${handle.calls.refresh + 1}` });
+      const sent = `${previous.secrets.apiKey ?? ''}:${previous.secrets.refreshToken ?? ''}`;
+      if (handle.singleUseRefresh && handle.spentRefreshTokens.has(sent))
+        throw new BrokerError('AuthenticationError', title, 'refresh token already used');
+      handle.spentRefreshTokens.add(sent);
+      const n = handle.calls.refresh + 1;
+      return session({ ...previous.secrets, accessToken: `access-${n}`, refreshToken: `refresh-secret-${n}` });
     },
     async placeOrder() {
       handle.calls.placeOrder += 1;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { HookEntry } from '../modules/hooks/index.ts';
+import { InFlight } from '../modules/signals/in-flight.ts';
 import type { SignalRuntime } from '../modules/signals/index.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { type HookTransport, receiveSignal, tellTooLarge } from './receive.ts';
@@ -28,6 +30,7 @@ describe('the per-address hook limit', () => {
             return null;
           },
         },
+        inFlight: new InFlight(),
       } as unknown as SignalRuntime,
       byHook: new RateLimiter<number>({ rate: 0, burst: 0 }),
       byAddress: new RateLimiter<string>({ rate: 0.001, burst: 2 }),
@@ -35,5 +38,28 @@ describe('the per-address hook limit', () => {
     const keys = ['AAAAAAAAAAAAAAAAAAAAAA', 'BBBBBBBBBBBBBBBBBBBBBB', 'CCCCCCCCCCCCCCCCCCCCCC'];
     for (const key of keys) await tellTooLarge(h, key, '203.0.113.9');
     expect(looked).toEqual(keys.slice(0, 2));
+  });
+
+  it('a shutdown waits for a too-large body to be told to its trader (the hook looked up meanwhile)', async () => {
+    let found: (entry: HookEntry) => void = () => {};
+    const lookup = new Promise<HookEntry>((resolve) => {
+      found = resolve;
+    });
+    const told: unknown[] = [];
+    const inFlight = new InFlight();
+    const h: HookTransport = {
+      signals: {
+        hooks: { get: () => lookup },
+        inFlight,
+        writer: { notify: (event: unknown) => void told.push(event) },
+      } as unknown as SignalRuntime,
+      byHook: new RateLimiter<number>({ rate: 0, burst: 0 }),
+      byAddress: new RateLimiter<string>({ rate: 1, burst: 5 }),
+    };
+    void tellTooLarge(h, 'AAAAAAAAAAAAAAAAAAAAAA', '203.0.113.9');
+    // The server stops while the lookup runs; it answers a moment later.
+    setImmediate(() => found({ hookId: 1, userId: 1, isTest: false } as HookEntry));
+    await inFlight.drain(10_000);
+    expect(told).toMatchObject([{ type: 'signal.refused', userId: 1 }]);
   });
 });

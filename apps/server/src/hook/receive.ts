@@ -79,13 +79,18 @@ function tellUnread(h: HookTransport, entry: HookEntry, answer: Submitted['answe
 
 /**
  * A body over 64 KiB (413, never read) sent to a known hook: a lost alert (TradingView does not
- * resend), told to its trader as a signal over the hook's rate is. Runs after the answer.
+ * resend), told to its trader as a signal over the hook's rate is. Runs after the answer; a
+ * shutdown waits for it (the hook's lookup may still run when the server stops, and the event
+ * would go after the activity writer's last flush). Never rejects.
  */
-export async function tellTooLarge(h: HookTransport, shortKey: string, address: string): Promise<void> {
+export function tellTooLarge(h: HookTransport, shortKey: string, address: string): Promise<void> {
   // Within the sender's address limit, as any request: no lookup per key scanned this way.
-  if (!SHORT_KEY_PATTERN.test(shortKey) || overAddressLimit(h, address)) return;
-  const entry = await hookOf(h, shortKey);
-  if (entry) tellUnread(h, entry, TOO_LARGE);
+  if (!SHORT_KEY_PATTERN.test(shortKey) || overAddressLimit(h, address)) return Promise.resolve();
+  return h.signals.inFlight.hold(
+    Promise.resolve(hookOf(h, shortKey)).then((entry) => {
+      if (entry) tellUnread(h, entry, TOO_LARGE);
+    }),
+  );
 }
 
 type Found = HookEntry | null | undefined;

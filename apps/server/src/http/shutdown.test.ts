@@ -63,6 +63,53 @@ describe('shutting down with an order in flight', () => {
   });
 });
 
+describe('shutting down while an early answer is being recorded', () => {
+  it('waits for the answer given at the deadline to be stored with the signal', async () => {
+    const flaky = flakyBroker();
+    flaky.mode = 'slow';
+    flaky.delayMs = 400;
+    const t = await startTestApp({ brokers: [flaky.broker], env: { HOOK_DEADLINE_MS: '200' } });
+    const pool = t.services.db.$client;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let recorded = false;
+    // The early answer's write is slow to reach the database (a busy pool) when the server stops.
+    pool.query = ((...args: unknown[]) => {
+      if ((args[0] as { name?: string } | undefined)?.name !== 'signal_answer') return query(...args);
+      return gate
+        .then(() => query(...args))
+        .then((result) => {
+          recorded = true;
+          return result;
+        });
+    }) as typeof pool.query;
+    let closed = false;
+    try {
+      const trader = await setupTrader(t, 'early-answer@example.com', { provider: 'flaky' });
+      const res = await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 });
+      expect(res.json().status).toBe('accepted');
+      const closing = t.app.close().then(() => {
+        closed = true;
+        return recorded;
+      });
+      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+      open();
+      // Recorded before the app closed (the pool ends next).
+      expect(await closing).toBe(true);
+      const [signal] = await signalRows(t, trader.userId);
+      expect(signal?.response).toMatchObject({ status: 'accepted' });
+    } finally {
+      open();
+      if (!closed) await t.app.close();
+      await t.services.identity.settled();
+      await t.database.drop();
+    }
+  });
+});
+
 describe('shutting down right after a password reset request', () => {
   it('sends its mail and logs it before the app has closed (the pool closes next)', async () => {
     const smtp = await startSmtpSink();

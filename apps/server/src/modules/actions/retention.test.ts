@@ -1,9 +1,11 @@
 // The activity log's retention on a real PostgreSQL: months created ahead, whole months past the
 // cutoff dropped, the rest before it deleted, entries in the retained window kept.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { createActionMonth } from '../../db/repositories/action-retention.repository.ts';
-import { runRetention } from './retention.ts';
+import { runRetention, startActivityRetention } from './retention.ts';
 
 const DAY = 86_400_000;
 const NOW = new Date('2031-07-15T12:00:00Z');
@@ -84,6 +86,47 @@ describe('activity retention', () => {
     } finally {
       await holder.query('select pg_advisory_unlock(7301365)');
       holder.release();
+    }
+  });
+
+  it('a pass told to stop (the server stopping) ends after the batch in hand', async () => {
+    const { id: user } = await insertTestUser(t.services, 'stopping@example.com');
+    const cutoff = NOW.getTime() - 365 * DAY;
+    for (const hours of [1, 2, 3]) await insertAt(new Date(cutoff - hours * 3_600_000), `Old${hours}`, user);
+    const stopping = new AbortController();
+    stopping.abort();
+    expect(await runRetention(t.services, NOW, { batch: 1, stopping: stopping.signal })).toMatchObject({
+      rowsDeleted: 1,
+    });
+    expect(Object.keys(await partitions(user))).toHaveLength(2);
+    // The next pass (the next start) deletes the rest.
+    expect(await runRetention(t.services, NOW, { batch: 1 })).toMatchObject({ rowsDeleted: 2 });
+    expect(await partitions(user)).toEqual({});
+  });
+
+  it('a failed pass (the database down) is tried again soon, not an hour later', async () => {
+    const pool = t.services.db.$client;
+    let failing = true;
+    let tries = 0;
+    const flaky = {
+      connect: () => {
+        tries += 1;
+        return failing ? Promise.reject(new Error('database unavailable')) : pool.connect();
+      },
+    } as unknown as pg.Pool;
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line).msg) });
+    const db = { $client: flaky } as unknown as typeof t.services.db;
+    const stop = startActivityRetention({ db, config: t.services.config, log }, { retryMs: 20 });
+    try {
+      await vi.waitFor(() => expect(tries).toBeGreaterThanOrEqual(2), { timeout: 5_000 });
+      expect(lines[0]).toBe('activity retention pass failed');
+      failing = false;
+      await vi.waitFor(() => expect(lines).toContain('activity retention pass failed: working again'), {
+        timeout: 5_000,
+      });
+    } finally {
+      await stop();
     }
   });
 });

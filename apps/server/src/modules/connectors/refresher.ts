@@ -10,6 +10,7 @@ import {
 } from '../../db/repositories/connectors.repository.ts';
 import type { Services } from '../../services.ts';
 import { OAUTH_STATE_TTL_MS } from './create.ts';
+import { saveKeptSessions } from './kept-sessions.ts';
 import { withBrokerSession } from './session.ts';
 
 const INTERVAL_MS = 60_000;
@@ -38,6 +39,8 @@ export async function refreshDueConnectors(
   // A callback after this is refused anyway (activate.ts reads pending rows within the same window).
   const expired = await deleteExpiredPendingConnectors(services.db, new Date(now.getTime() - OAUTH_STATE_TTL_MS));
   if (expired) services.log.info({ expired }, 'abandoned OAuth authorizations forgotten');
+  // Renewed sessions the database did not take yet: saved before anything is refreshed.
+  await saveKeptSessions(services);
   const refreshing = services.brokers
     .list()
     .filter((broker) => broker.refresh)
@@ -93,5 +96,7 @@ export function startConnectorRefresher(
     stopping.abort();
     clearInterval(timer);
     await running;
+    // A renewed session not saved yet is lost with the process: a last try.
+    await saveKeptSessions(services);
   };
 }

@@ -15,7 +15,7 @@ import {
   UNREADABLE_SECRETS_MESSAGE,
   withBrokerSession,
 } from './index.ts';
-import { refreshDueConnectors } from './refresher.ts';
+import { refreshDueConnectors, startConnectorRefresher } from './refresher.ts';
 import { openSession } from './session.ts';
 
 let t: TestApp;
@@ -39,6 +39,24 @@ const ORDER: Order = {
   duration: 'day',
   extra: { price: 100 },
 };
+
+/** The database refuses writes to this connector's row (as through an outage) until the returned function runs. */
+async function refuseWrites(id: number): Promise<() => Promise<void>> {
+  const pool = t.database.pool;
+  await pool.query(
+    `create function test_refuse_write() returns trigger language plpgsql as $$
+    begin raise exception 'database unavailable'; end $$`,
+  );
+  await pool.query(
+    `create trigger test_refuse_write before update on connectors for each row
+    when (old.id = ${Number(id)}) execute function test_refuse_write()`,
+  );
+  return async () => {
+    await pool.query(
+      'drop trigger if exists test_refuse_write on connectors; drop function if exists test_refuse_write()',
+    );
+  };
+}
 
 describe('withBrokerSession', () => {
   it('places a paper order through a hook found by its short key; the account lives in PostgreSQL', async () => {
@@ -222,6 +240,98 @@ describe('withBrokerSession', () => {
     }
     const renewed = await refreshDueConnectors(t.services);
     expect(renewed.refreshed).toBeGreaterThanOrEqual(1);
+  });
+
+  it('a rotated token the database fails to store is kept and used, stored once it answers, never spent twice', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-rotate', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const pool = t.database.pool;
+    const outageOver = await refuseWrites(row.id);
+    fake.singleUseRefresh = true;
+    try {
+      const before = fake.calls.refresh;
+      const placed = await withBrokerSession(t.services, row, ({ broker, ctx, session }) =>
+        broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId: 'sig-rotate' }),
+      );
+      expect(placed).toMatchObject({ status: 'filled' });
+      expect(fake.calls.refresh - before).toBe(1);
+      // Not stored yet, but in use, and not refreshed again from the spent token.
+      const kept = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.refreshToken);
+      expect(kept).toMatch(/^refresh-secret-/);
+      expect(fake.calls.refresh - before).toBe(1);
+      let stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBeUndefined();
+      await outageOver();
+      // The next background pass stores it.
+      await refreshDueConnectors(t.services);
+      stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(stored.isActive).toBe(true);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBe(kept);
+      // The next renewal sends the rotated token, which the broker accepts.
+      await pool.query(
+        "update connectors set refresh_at = now() - interval '1 second', updated_at = clock_timestamp() where id = $1",
+        [row.id],
+      );
+      const due = await requireConnector(t.services, aliceId, connector.key);
+      const renewed = await withBrokerSession(t.services, due, async ({ session }) => session.secrets.refreshToken);
+      expect(renewed).toMatch(/^refresh-secret-/);
+      expect(renewed).not.toBe(kept);
+      stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(stored.isActive).toBe(true);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBe(renewed);
+    } finally {
+      fake.singleUseRefresh = false;
+      await outageOver();
+    }
+  });
+
+  it('a rotated token kept while the database failed is saved when the server stops', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-kept-stop', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const outageOver = await refuseWrites(row.id);
+    try {
+      const kept = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.refreshToken);
+      expect(kept).toMatch(/^refresh-secret-/);
+      await outageOver();
+      const stop = startConnectorRefresher(t.services);
+      await stop();
+      const stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBe(kept);
+    } finally {
+      await outageOver();
+    }
+  });
+
+  it('a rotated token kept while the database failed does not overwrite a reconnect made meanwhile', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-kept-reconnect', 'sekret-ok']);
+    // A first renewal stored as usual (still due): the row holds a refresh token.
+    const first = await requireConnector(t.services, aliceId, connector.key);
+    await withBrokerSession(t.services, first, async () => undefined);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    expect(openSession(t.services, row).secrets.refreshToken).toMatch(/^refresh-secret-/);
+    const outageOver = await refuseWrites(row.id);
+    try {
+      const kept = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.refreshToken);
+      expect(kept).not.toBe(openSession(t.services, row).secrets.refreshToken);
+      await outageOver();
+      // The user connects again before the kept session is saved: the new grant stays.
+      await connect(t, alice, 'keyfake', ['key-kept-reconnect', 'sekret-ok']);
+      await refreshDueConnectors(t.services);
+      const stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(stored.isActive).toBe(true);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBeUndefined();
+      expect(await withBrokerSession(t.services, stored, async ({ session }) => session.secrets.refreshToken)).toBe(
+        undefined,
+      );
+    } finally {
+      await outageOver();
+    }
   });
 
   it('deactivates the connector when the broker rejects the credentials; a reconnect reactivates it', async () => {

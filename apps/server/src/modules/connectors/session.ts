@@ -3,12 +3,13 @@
 // time per connector, across instances through a row lock), and deactivates the connector when
 // the broker rejects its credentials.
 import { type Broker, type BrokerContext, type BrokerError, type BrokerSession, isBrokerError } from '@router/brokers';
-import { openSecrets, sealSecrets } from '../../crypto/secrets.ts';
-import { lockConnector, updateConnector } from '../../db/repositories/connectors.repository.ts';
+import { openSecrets } from '../../crypto/secrets.ts';
+import { lockConnector } from '../../db/repositories/connectors.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { deactivateConnector } from './deactivate.ts';
+import { keepUnsaved, keptSession, saveKept, saveRefreshed } from './kept-sessions.ts';
 import { brokerContextFor } from './provider.ts';
 import { type CachedSession, cachedSession, storeSession } from './session-cache.ts';
 import { CONNECTOR_DEACTIVATED_MESSAGE } from './types.ts';
@@ -80,7 +81,21 @@ function refreshSession(services: Services, id: number, broker: Broker, stale: C
   }
   const running = inflight.get(id);
   if (running) return running;
-  const work = services.db
+  // A session refreshed but not saved yet: saved now if the database answers, used as is if not;
+  // never refreshed again from the spent token.
+  const work = keptSession(services, id)
+    ? saveKept(services, id)
+        .then((entry) => entry ?? refreshLocked(services, id, broker, stale))
+        .finally(() => inflight.delete(id))
+    : refreshLocked(services, id, broker, stale).finally(() => inflight.delete(id));
+  inflight.set(id, work);
+  return work;
+}
+
+function refreshLocked(services: Services, id: number, broker: Broker, stale: CachedSession): Promise<CachedSession> {
+  /** Set once the broker renewed the session: its spent secrets are then no good. */
+  let renewed: { spent: { version: number; secrets: Record<string, string> }; session: BrokerSession } | undefined;
+  return services.db
     .transaction(async (tx): Promise<CachedSession> => {
       const row = await lockConnector(tx, id);
       if (!row?.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
@@ -97,23 +112,26 @@ function refreshSession(services: Services, id: number, broker: Broker, stale: C
         if (error && typeof error === 'object') refusedVersions.set(error, entry.updatedAt);
         throw error;
       });
-      const sealed = sealSecrets(services.secretsKey, row.key, next.secrets);
-      const saved = await updateConnector(tx, id, {
-        secrets: sealed.data,
-        secretsKeyId: sealed.keyId,
-        expiresAt: next.expiresAt === undefined ? row.expiresAt : new Date(next.expiresAt),
-        refreshAt: next.refreshAt === undefined ? null : new Date(next.refreshAt),
-      });
-      if (!saved) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
-      return { updatedAt: saved.updatedAt.getTime(), session: { ...next, accounts: entry.session.accounts } };
+      const session = { ...next, accounts: entry.session.accounts };
+      renewed = { spent: { version: row.updatedAt.getTime(), secrets: entry.session.secrets }, session };
+      const saved = await saveRefreshed(services, tx, row, next);
+      if (!saved) {
+        renewed = undefined;
+        throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
+      }
+      return { updatedAt: saved.updatedAt.getTime(), session };
     })
-    .then((entry) => {
-      storeSession(services, id, entry);
-      return entry;
-    })
-    .finally(() => inflight.delete(id));
-  inflight.set(id, work);
-  return work;
+    .then(
+      (entry) => {
+        storeSession(services, id, entry);
+        return entry;
+      },
+      (error: unknown) => {
+        // The database failed after the broker rotated the tokens: keep them, and save them later.
+        if (renewed) return keepUnsaved(services, id, renewed.spent, renewed.session, error);
+        throw error;
+      },
+    );
 }
 
 async function deactivateQuietly(services: Services, id: number, reason: string, version: number): Promise<void> {

@@ -110,8 +110,11 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
       const early = pending(s.id, entry.title);
       resolve(early);
       const elapsedMs = Math.round(performance.now() - s.receivedAt);
-      void recordSignalAnswer(rt.services.db.$client, s.id, JSON.stringify(early.body), elapsedMs).catch(
-        (error: unknown) => log.error({ err: error, signalId: s.id }, 'signal answer not recorded'),
+      // Held: a shutdown waits for it (the pool ends after), as for the outcome's write.
+      void rt.inFlight.hold(
+        recordSignalAnswer(rt.services.db.$client, s.id, JSON.stringify(early.body), elapsedMs).catch(
+          (error: unknown) => log.error({ err: error, signalId: s.id }, 'signal answer not recorded'),
+        ),
       );
     }, wait);
     void outcome.then((o) => {

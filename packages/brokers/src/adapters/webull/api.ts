@@ -59,6 +59,25 @@ function webullError(response: HttpResponse, mutating: boolean, path: string): B
   return new BrokerError('InvalidOrder', WEBULL_TITLE, text);
 }
 
+/**
+ * A 401 that refuses this server's request, not the user's keys (WIRE.md §8 lists timestamp skew
+ * beside bad keys; Webull publishes no codes, so its words tell): a clock more than Webull's
+ * window off, a nonce seen before (a request replayed on the way). Nothing was done, and the
+ * keys are good: an outage the operator fixes (the server's clock), no reason to deactivate.
+ */
+const REQUEST_REFUSAL = /timestamp|nonce|server time|clock/i;
+
+function requestRefusal(error: unknown): unknown {
+  if (!(error instanceof BrokerError) || error.kind !== 'AuthenticationError') return error;
+  if (!REQUEST_REFUSAL.test(error.brokerMessage)) return error;
+  return new BrokerError(
+    'BrokerUnavailable',
+    WEBULL_TITLE,
+    `${error.brokerMessage} (this server's clock may be off; nothing was done)`,
+    { cause: error, outcomeUnknown: false },
+  );
+}
+
 export interface WebullClientOptions {
   now: () => number;
   fetch?: typeof fetch;
@@ -92,14 +111,18 @@ export function signedRequest(
     headers,
     exceptions: webullDescriptor.exceptions,
     mapError: (response, mutating) => webullError(response, mutating, request.path),
-  }).request({
-    method: request.method ?? (request.json === undefined ? 'GET' : 'POST'),
-    path: request.path,
-    query,
-    ...(request.json !== undefined ? { json: request.json } : {}),
-    ...(request.accept ? { accept: request.accept } : {}),
-    ...(request.mutating !== undefined ? { mutating: request.mutating } : {}),
-  });
+  })
+    .request({
+      method: request.method ?? (request.json === undefined ? 'GET' : 'POST'),
+      path: request.path,
+      query,
+      ...(request.json !== undefined ? { json: request.json } : {}),
+      ...(request.accept ? { accept: request.accept } : {}),
+      ...(request.mutating !== undefined ? { mutating: request.mutating } : {}),
+    })
+    .catch((error: unknown) => {
+      throw requestRefusal(error);
+    });
 }
 
 export function keysOf(session: BrokerSession): WebullKeys {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebullBroker } from './adapter.ts';
 import { startWebullFake, type WebullFake } from './fake.ts';
-import { type Connected, connected, expectFailure, STOCKS, sentSince } from './test-support.ts';
+import { type Connected, connected, expectFailure, input, STOCKS, sentSince } from './test-support.ts';
 
 let c: Connected;
 /** What connecting sent, taken before any test adds its own requests (tests run in any order). */
@@ -73,10 +73,16 @@ describe('connect', () => {
 
   it('refuses a clock more than 5 minutes off and a replayed request', async () => {
     const skewed = createWebullBroker({ now: () => c.clock.now + 6 * 60_000 });
-    expect(await expectFailure(skewed.getHoldings(c.ctx, c.session, STOCKS))).toMatchObject({
-      kind: 'AuthenticationError',
-      message: 'Webull: x-timestamp is invalid or too far from the server time',
-    });
+    // This server's clock, not the user's keys: an outage that keeps the connection, no order sent.
+    const refused = {
+      kind: 'BrokerUnavailable',
+      outcomeUnknown: false,
+      message:
+        "Webull: x-timestamp is invalid or too far from the server time (this server's clock may be off; nothing was done)",
+    };
+    expect(await expectFailure(skewed.getHoldings(c.ctx, c.session, STOCKS))).toMatchObject(refused);
+    const placing = input({ symbol: 'AAPL', action: 'buy', quantity: 1, class: 'stock', type: 'market' });
+    expect(await expectFailure(skewed.placeOrder(c.ctx, c.session, placing))).toMatchObject(refused);
     const [first] = c.fake.requests;
     const replay = await fetch(`${c.fake.baseUrl}${first?.url}`, { headers: first?.headers as Record<string, string> });
     expect(replay.status).toBe(401);
