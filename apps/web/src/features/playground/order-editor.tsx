@@ -46,7 +46,8 @@ export function OrderEditor({ text, onText, onTest, testing, unchanged, textarea
         </div>
       )}
       <Form.Text id="playground-order-help">
-        Edit freely: comments, single quotes and trailing commas are repaired. Ctrl+Enter tests.
+        Edit freely: comments, single quotes and trailing commas are repaired here (a webhook takes strict JSON only;
+        Test shows the body to paste). Ctrl+Enter tests.
       </Form.Text>
       <div className="d-flex flex-wrap gap-2 mt-2">
         <CopyButton text={text} />

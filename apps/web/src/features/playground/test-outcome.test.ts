@@ -26,11 +26,16 @@ describe('test outcome (SPEC §4, §8)', () => {
     });
   });
 
-  it('sends repaired JSON', () => {
+  it('sends repaired JSON, with the strict body the webhook would take', () => {
     expect(prepareTest("{a: 'b', c: True,}", choice(true))).toEqual({
-      connectorKey: 'c1',
-      accountId: 'A',
-      data: '{"a":"b","c":true}',
+      request: { connectorKey: 'c1', accountId: 'A', data: '{"a":"b","c":true}' },
+      strictBody: '{\n  "a": "b",\n  "c": true\n}',
+    });
+  });
+
+  it('sends strict JSON as it is, with no repaired body', () => {
+    expect(prepareTest('{"a": "b"}', choice(true))).toEqual({
+      request: { connectorKey: 'c1', accountId: 'A', data: '{"a":"b"}' },
     });
   });
 

@@ -73,6 +73,36 @@ describe('documentation: Test (SPEC §4 test flow, §8 messages)', { timeout: 20
     expect(box.querySelector('[aria-hidden="true"]')?.textContent).toMatch(/\p{Extended_Pictographic}/u);
   });
 
+  it('says a repaired text would be refused by the webhook, and shows the strict body to paste', async () => {
+    const { calls } = await open([PAPER], () => ({ data: { orderPreview: { id: 'sig-1', status: 'draft' } } }));
+    const loose = "{symbol: 'AAPL', action: 'buy', quantity: 2, /* entry */}";
+    await typeOrder(loose);
+    click('Test');
+    const notice = await screen.findByTestId('test-repaired');
+    expect(notice.textContent).toContain('not strict JSON');
+    expect(notice.textContent).toContain('a webhook would refuse it as typed');
+    const body = within(notice).getByTestId('test-repaired-body').textContent ?? '';
+    expect(() => JSON.parse(loose)).toThrow(); // What the hook does with the text as typed.
+    expect(JSON.parse(body)).toEqual({ symbol: 'AAPL', action: 'buy', quantity: 2 });
+    expect(JSON.stringify(JSON.parse(body))).toBe(calls('PlaygroundOrderPreview')[0]?.variables.data);
+    expect(within(await screen.findByTestId('test-success')).getByText('sig-1')).toBeTruthy();
+
+    click('Use this body');
+    expect((screen.getByLabelText('Order (JSON)') as HTMLTextAreaElement).value).toBe(body);
+    click('Test');
+    await waitFor(() => expect(calls('PlaygroundOrderPreview')).toHaveLength(2));
+    await screen.findByTestId('test-success');
+    expect(screen.queryByTestId('test-repaired')).toBeNull();
+  });
+
+  it('shows no repair notice for strict JSON', async () => {
+    await open([PAPER], () => ({ data: { orderPreview: { id: 'sig-1', status: 'draft' } } }));
+    await typeOrder('{"symbol": "AAPL", "action": "buy", "quantity": 2}');
+    click('Test');
+    await screen.findByTestId('test-success');
+    expect(screen.queryByTestId('test-repaired')).toBeNull();
+  });
+
   it('shows the error name and message of a refused order', async () => {
     await open([PAPER], () => ({
       data: null,
