@@ -499,6 +499,26 @@ describe('normalizeOrder refuses', () => {
       'take_profit_price: must be below stop_price (5000) for a sell',
     ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
+    // A cancel withdraws every open order on the symbol: a quantity would not make it cancel fewer.
+    [
+      'a quantity on a cancel',
+      { symbol: 'AAPL', action: 'cancel', quantity: 5 },
+      'quantity',
+      'quantity: not used with action cancel (it cancels every open order on the symbol)',
+    ],
+    // Each broker sends a close at the market on its own terms: a duration would not be kept.
+    [
+      'a duration on a close',
+      { symbol: 'AAPL', action: 'close', duration: 'gtc' },
+      'duration',
+      'duration: not used with action close',
+    ],
+    [
+      'a duration on a cancel',
+      { symbol: 'AAPL', action: 'cancel', duration: 'day' },
+      'duration',
+      'duration: not used with action cancel',
+    ],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
     [
       'exits on a close',
