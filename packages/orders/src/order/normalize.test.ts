@@ -499,6 +499,7 @@ describe('normalizeOrder refuses', () => {
       'take_profit_price: must be below stop_price (5000) for a sell',
     ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
+    ["TradingView's perpetual name", { symbol: 'BYBIT:ETHUSDT.P', action: 'sell', quantity: 1 }, 'symbol'],
     // A cancel withdraws every open order on the symbol: a quantity would not make it cancel fewer.
     [
       'a quantity on a cancel',

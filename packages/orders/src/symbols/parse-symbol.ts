@@ -9,7 +9,7 @@ import { OrderValidationError, quoteCharacter } from '../errors.ts';
 import type { OrderClass } from '../types.ts';
 import { parseFuture } from './future.ts';
 import { parseOption } from './option.ts';
-import { parsePair } from './pair.ts';
+import { parsePair, perpetualPairName } from './pair.ts';
 import type { ParsedSymbol } from './parsed-symbol.ts';
 
 export const MAX_SYMBOL_LENGTH = 64;
@@ -62,6 +62,15 @@ export function writtenSymbol(input: string): string {
 
 function recognize(symbol: string, now: number, field: string): ParsedSymbol {
   if (/[:]/.test(symbol)) throw new OrderValidationError(field, `${field}: unexpected ":"`);
+  const perpetual = perpetualPairName(symbol);
+  if (perpetual) {
+    // Refused, not traded as the pair: a spot order is not the perpetual the chart showed.
+    throw new OrderValidationError(
+      field,
+      `${field}: ${symbol} is TradingView's name for a perpetual contract, not a ticker; send the pair, ${perpetual} ` +
+        "(the broker's symbol notes say whether it trades the pair's perpetual, and how to choose it)",
+    );
+  }
   const known = parseOption(symbol, field) ?? parseFuture(symbol, now) ?? parsePair(symbol);
   if (known) return known;
   if (/^\^[A-Z0-9.]{1,10}$/.test(symbol)) {
