@@ -763,6 +763,25 @@ describe('normalizeOrder shows a character it cannot read by its code', () => {
     ],
     ['a full-width digit', { quantity: '\uff15' }, 'quantity', 'quantity: unexpected "\uff15" (U+FF15) at position 0'],
     ['an en dash', { quantity: '10 \u2013 5' }, 'quantity', 'quantity: unexpected "\u2013" (U+2013) at position 3'],
+    // One convention for every position: from the value's first character as written, spaces included.
+    [
+      'a symbol after spaces',
+      { symbol: ' \u00a0AAPL\u200b' },
+      'symbol',
+      'symbol: unexpected "\u200b" (U+200B) at position 6',
+    ],
+    [
+      'an expression after spaces',
+      { quantity: ' \u00a0100\u200b' },
+      'quantity',
+      'quantity: unexpected "\u200b" (U+200B) at position 5',
+    ],
+    [
+      'a symbol leg after spaces',
+      { 'symbol[2]': '  MSFT;', 'action[2]': 'sell' },
+      'symbol[2]',
+      'symbol[2]: unexpected ";" at position 6',
+    ],
   ])('%s', (_name, fields, field, message) => {
     expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, ...fields })).toEqual({
       ok: false,

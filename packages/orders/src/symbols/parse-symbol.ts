@@ -14,6 +14,7 @@ import type { ParsedSymbol } from './parsed-symbol.ts';
 
 export const MAX_SYMBOL_LENGTH = 64;
 const ALLOWED = /^[A-Za-z0-9 ._\-/!:=^&#+]*$/;
+const NOT_ALLOWED = /[^A-Za-z0-9 ._\-/!:=^&#+]/;
 const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
 const EXCHANGE = /^([A-Za-z0-9_]{1,20}):(.+)$/;
 
@@ -37,8 +38,10 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
     throw new OrderValidationError(field, `${field}: placeholder ${placeholder[0]} was not replaced by the sender`);
   }
   if (!ALLOWED.test(text)) {
-    const offset = [...text].findIndex((ch) => !ALLOWED.test(ch));
-    const bad = [...text][offset] ?? '';
+    // In UTF-16 units from the first character of the value as given, spaces before it counted:
+    // the positions of expressions and of the playground's JSON messages.
+    const offset = input.length - input.trimStart().length + text.search(NOT_ALLOWED);
+    const bad = String.fromCodePoint(input.codePointAt(offset) ?? 0);
     throw new OrderValidationError(field, `${field}: unexpected ${quoteCharacter(bad)} at position ${offset}`);
   }
   const exchange = exchangePrefix(text);
