@@ -1,3 +1,4 @@
+import { normalizeOrder } from '@router/orders';
 import { CombinedError } from '@urql/core';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
@@ -33,10 +34,15 @@ describe('test outcome (SPEC §4, §8)', () => {
     });
   });
 
-  it('sends strict JSON as it is, with no repaired body', () => {
+  it('sends strict JSON as typed, with no repaired body', () => {
     expect(prepareTest('{"a": "b"}', choice(true))).toEqual({
-      request: { connectorKey: 'c1', accountId: 'A', data: '{"a":"b"}' },
+      request: { connectorKey: 'c1', accountId: 'A', data: '{"a": "b"}' },
     });
+    // Read again by the server as the hook reads it: 1e400 is refused there, never "not given".
+    const huge = '{"symbol": "AAPL", "action": "buy", "quantity": 1, "limit_price": 1e400}';
+    expect(prepareTest(huge, choice(true))).toEqual({ request: { connectorKey: 'c1', accountId: 'A', data: huge } });
+    expect(normalizeOrder(huge)).toMatchObject({ ok: false, error: { field: 'limit_price' } });
+    expect(normalizeOrder(JSON.stringify(JSON.parse(huge)))).toMatchObject({ ok: true, order: { type: 'market' } });
   });
 
   it('turns the answer into a box', () => {

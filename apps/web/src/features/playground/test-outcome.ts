@@ -27,12 +27,14 @@ export function prepareTest(text: string, choice: AccountChoice | undefined): Pr
   if (!choice.isActive) return { kind: 'warning', message: RECONNECT, connect: true };
   const parsed = parseOrderText(text);
   if (!parsed.ok) return { kind: 'error', name: 'Invalid JSON', message: parsed.error };
-  const request = {
-    connectorKey: choice.connectorKey,
-    accountId: choice.accountId,
-    data: JSON.stringify(parsed.value),
+  const { connectorKey, accountId } = choice;
+  // Strict JSON goes as typed, so the preview reads it as the hook would (JSON.stringify would turn
+  // a 1e400 the hook refuses into null, "not given").
+  if (!parsed.repaired) return { request: { connectorKey, accountId, data: text } };
+  return {
+    request: { connectorKey, accountId, data: JSON.stringify(parsed.value) },
+    strictBody: JSON.stringify(parsed.value, null, 2),
   };
-  return parsed.repaired ? { request, strictBody: JSON.stringify(parsed.value, null, 2) } : { request };
 }
 
 export const isOutcome = (value: PreparedTest | TestOutcome): value is TestOutcome => 'kind' in value;
