@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeUser, fixture, type GraphQLPayload } from '../../test/fake-server.ts';
 import { click, renderRoute } from '../../test/render-route.tsx';
 import { type ConnectorFixture, docsServer } from './test-fixtures.ts';
@@ -93,6 +93,21 @@ describe('documentation: Test (SPEC §4 test flow, §8 messages)', { timeout: 20
     await waitFor(() => expect(calls('PlaygroundOrderPreview')).toHaveLength(2));
     await screen.findByTestId('test-success');
     expect(screen.queryByTestId('test-repaired')).toBeNull();
+  });
+
+  it('copies a loose text as the strict body a webhook takes', async () => {
+    const writeText = vi.fn(async (_text: string) => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await open([PAPER]);
+    await typeOrder("{symbol: 'AAPL', action: 'buy', quantity: 2,}");
+    click('Copy as strict JSON');
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    expect(writeText.mock.calls[0]?.[0]).toBe('{\n  "symbol": "AAPL",\n  "action": "buy",\n  "quantity": 2\n}');
+    // Strict text is copied as typed.
+    await typeOrder('{"symbol": "AAPL", "action": "buy", "quantity": 2}');
+    fireEvent.click(within(screen.getByRole('region', { name: 'Playground' })).getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(2));
+    expect(writeText.mock.calls[1]?.[0]).toBe('{"symbol": "AAPL", "action": "buy", "quantity": 2}');
   });
 
   it('shows no repair notice for strict JSON', async () => {
