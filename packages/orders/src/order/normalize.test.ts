@@ -994,6 +994,25 @@ describe('normalizeOrder refuses several orders in one body', () => {
   });
 });
 
+describe('normalizeOrder says when a body reads only once repaired', () => {
+  // The playground repairs such text for its Test; the hook parses strictly and says how to send it.
+  it.each([
+    ["{'symbol': 'AAPL', 'action': 'buy', 'quantity': 1}"],
+    ['{"symbol": "AAPL", "action": "buy", "quantity": 1,}'],
+    ['{"symbol": "AAPL", /* entry */ "action": "buy", "quantity": 1}'],
+  ])('%s', (text) => {
+    const result = normalize(text);
+    expect(result.ok ? '' : result.error.message).toMatch(
+      /^body: not valid JSON \(.+\); it reads only once repaired \(single quotes, trailing commas, comments…\): send the strict JSON the playground's Copy gives$/,
+    );
+  });
+
+  it('gives no such hint for text no repair makes an order', () => {
+    const result = normalize('hello');
+    expect(result.ok ? '' : result.error.message).not.toContain('repaired');
+  });
+});
+
 describe('normalizeOrder refuses a form-encoded body', () => {
   it('says so, and how to send JSON instead (Zapier posts forms unless told JSON)', () => {
     for (const text of ['symbol=AAPL&action=buy&quantity=1', 'symbol%5B2%5D=MSFT', 'symbol=']) {
