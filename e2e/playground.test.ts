@@ -64,6 +64,18 @@ describe('documentation playground', () => {
     expect(await success.textContent()).toContain('Preview, nothing placed.');
     await snap(page, 'playground-success-desktop');
 
+    // Loose JSON is repaired for the test, but a webhook parses strictly: the result says so and
+    // shows the strict body to paste, which "Use this body" puts into the order.
+    await orderText(page).fill("{symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 150,}");
+    await page.getByRole('button', { name: 'Test' }).click();
+    const repaired = page.getByTestId('test-repaired');
+    await repaired.getByText('a webhook would refuse it as typed').waitFor();
+    const body = (await repaired.getByTestId('test-repaired-body').textContent()) ?? '';
+    expect(JSON.parse(body)).toEqual({ symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 150 });
+    await page.getByTestId('test-success').waitFor();
+    await repaired.getByRole('button', { name: 'Use this body' }).click();
+    expect(await orderText(page).inputValue()).toBe(body);
+
     // Broken JSON: the repair error with its position.
     await orderText(page).fill('{"symbol": "AAPL", "quantity": 1 2}');
     await page.getByRole('button', { name: 'Test' }).click();

@@ -1,3 +1,4 @@
+import { parseOrderText } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader, signalRows } from '../../test/signal-fixtures.ts';
@@ -41,6 +42,20 @@ describe('POST /hook/:shortKey', () => {
     const none = await t.app.inject({ method: 'POST', url: `/hook/${trader.shortKey}`, payload: JSON.stringify(BUY) });
     expect(none.statusCode).toBe(201);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
+  });
+
+  it('refuses the loose text the playground repairs, saying so, and takes the strict body it shows', async () => {
+    const trader = await setupTrader(t, 'loose@example.com');
+    const loose = "{symbol: 'AAPL', action: 'buy', quantity: 1, // entry\n}";
+    const refused = await postSignal(t, trader.shortKey, loose, 'text/plain');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toContain('it reads only once repaired (single quotes, trailing commas, comments…)');
+    const read = parseOrderText(loose);
+    expect(read).toMatchObject({ ok: true, repaired: true });
+    const strict = JSON.stringify(read.ok ? read.value : null, null, 2); // What the playground shows and copies.
+    const placed = await postSignal(t, trader.shortKey, strict, 'text/plain');
+    expect(placed.statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
   });
 
   it('refuses invalid JSON and unknown fields with a ValidationError naming the problem', async () => {

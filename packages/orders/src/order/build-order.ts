@@ -44,6 +44,7 @@ export function buildOrder(raw: RawOrder, context: BuildContext): Order {
   const hasStop = ['stop_price', 'stop_price_distance', 'stop_price_percent'].some((field) => field in numbers);
   const type = raw.type ?? defaultType(numbers.limit_price !== undefined, hasStop);
   const main = raw.legs ? mainOfLegs(raw, context) : single(raw, context);
+  checkExitFields(raw, main.action);
   const order: Order = {
     symbol: main.symbol,
     ...(main.exchange ? { exchange: main.exchange } : {}),
@@ -61,6 +62,19 @@ export function buildOrder(raw: RawOrder, context: BuildContext): Order {
   if (main.legs) order.legs = main.legs;
   if (raw.extra !== undefined) order.extra = raw.extra;
   return reorder(order);
+}
+
+/**
+ * What a close or cancel cannot honour, refused rather than ignored (never broader than written):
+ * a cancel withdraws every open order on the symbol, so a quantity would not limit it; both are
+ * sent at the market by each broker's own rule, so a duration would not be kept.
+ */
+function checkExitFields(raw: RawOrder, action: OrderAction): void {
+  if (!isExitAction(action)) return;
+  if (action === 'cancel' && raw.quantity !== undefined) {
+    throw refuse('quantity', 'not used with action cancel (it cancels every open order on the symbol)');
+  }
+  if (raw.duration !== undefined) throw refuse('duration', `not used with action ${action}`);
 }
 
 export function defaultType(hasLimit: boolean, hasStop: boolean): OrderType {

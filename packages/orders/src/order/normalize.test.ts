@@ -499,6 +499,27 @@ describe('normalizeOrder refuses', () => {
       'take_profit_price: must be below stop_price (5000) for a sell',
     ],
     ['a price on a cancel', { symbol: 'AAPL', action: 'cancel', limit_price: 5 }, 'limit_price'],
+    ["TradingView's perpetual name", { symbol: 'BYBIT:ETHUSDT.P', action: 'sell', quantity: 1 }, 'symbol'],
+    // A cancel withdraws every open order on the symbol: a quantity would not make it cancel fewer.
+    [
+      'a quantity on a cancel',
+      { symbol: 'AAPL', action: 'cancel', quantity: 5 },
+      'quantity',
+      'quantity: not used with action cancel (it cancels every open order on the symbol)',
+    ],
+    // Each broker sends a close at the market on its own terms: a duration would not be kept.
+    [
+      'a duration on a close',
+      { symbol: 'AAPL', action: 'close', duration: 'gtc' },
+      'duration',
+      'duration: not used with action close',
+    ],
+    [
+      'a duration on a cancel',
+      { symbol: 'AAPL', action: 'cancel', duration: 'day' },
+      'duration',
+      'duration: not used with action cancel',
+    ],
     ['a stop loss on a close', { symbol: 'AAPL', action: 'close', stop_loss_price: 5 }, 'stop_loss_price'],
     [
       'exits on a close',
@@ -742,6 +763,25 @@ describe('normalizeOrder shows a character it cannot read by its code', () => {
     ],
     ['a full-width digit', { quantity: '\uff15' }, 'quantity', 'quantity: unexpected "\uff15" (U+FF15) at position 0'],
     ['an en dash', { quantity: '10 \u2013 5' }, 'quantity', 'quantity: unexpected "\u2013" (U+2013) at position 3'],
+    // One convention for every position: from the value's first character as written, spaces included.
+    [
+      'a symbol after spaces',
+      { symbol: ' \u00a0AAPL\u200b' },
+      'symbol',
+      'symbol: unexpected "\u200b" (U+200B) at position 6',
+    ],
+    [
+      'an expression after spaces',
+      { quantity: ' \u00a0100\u200b' },
+      'quantity',
+      'quantity: unexpected "\u200b" (U+200B) at position 5',
+    ],
+    [
+      'a symbol leg after spaces',
+      { 'symbol[2]': '  MSFT;', 'action[2]': 'sell' },
+      'symbol[2]',
+      'symbol[2]: unexpected ";" at position 6',
+    ],
   ])('%s', (_name, fields, field, message) => {
     expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, ...fields })).toEqual({
       ok: false,
@@ -951,6 +991,25 @@ describe('normalizeOrder refuses several orders in one body', () => {
       const result = normalize(text);
       expect(result.ok ? '' : result.error.message).toMatch(/^body: not valid JSON \(/);
     }
+  });
+});
+
+describe('normalizeOrder says when a body reads only once repaired', () => {
+  // The playground repairs such text for its Test; the hook parses strictly and says how to send it.
+  it.each([
+    ["{'symbol': 'AAPL', 'action': 'buy', 'quantity': 1}"],
+    ['{"symbol": "AAPL", "action": "buy", "quantity": 1,}'],
+    ['{"symbol": "AAPL", /* entry */ "action": "buy", "quantity": 1}'],
+  ])('%s', (text) => {
+    const result = normalize(text);
+    expect(result.ok ? '' : result.error.message).toMatch(
+      /^body: not valid JSON \(.+\); it reads only once repaired \(single quotes, trailing commas, comments…\): send the strict JSON the playground's Copy gives$/,
+    );
+  });
+
+  it('gives no such hint for text no repair makes an order', () => {
+    const result = normalize('hello');
+    expect(result.ok ? '' : result.error.message).not.toContain('repaired');
   });
 });
 

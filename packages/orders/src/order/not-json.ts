@@ -1,6 +1,7 @@
 // Why a body's text is no JSON, in the sender's terms rather than the parser's, for the mistakes
 // senders make: a form post (Zapier), a placeholder left bare and unreplaced (TradingView), two
 // orders in one alert. Only read when JSON.parse has failed: nothing here runs for a good body.
+import { jsonrepair } from 'jsonrepair';
 import { OrderValidationError, refuse } from '../errors.ts';
 import { PLACEHOLDER } from './raw-schema.ts';
 
@@ -15,7 +16,24 @@ export function whyNotJson(text: string, error: unknown): OrderValidationError {
   if (unreplaced) return unreplaced;
   if (severalObjects(text)) return refuse('body', SEVERAL_REFUSAL);
   if (FORM_ENCODED.test(text.trim())) return refuse('body', FORM_REFUSAL);
-  return refuse('body', `not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`);
+  const reason = `not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`;
+  return refuse('body', readsOnceRepaired(text) ? `${reason}${REPAIRABLE}` : reason);
+}
+
+const REPAIRABLE =
+  "; it reads only once repaired (single quotes, trailing commas, comments…): send the strict JSON the playground's Copy gives";
+
+/**
+ * An object once jsonrepair has fixed it, as the playground reads its text (SPEC §5): the playground
+ * tested it, the hook takes strict JSON only. Only read when parsing failed.
+ */
+function readsOnceRepaired(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(jsonrepair(text));
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 /** `"quantity": {{strategy.order.contracts}}`: a value that is a bare placeholder, with its key. */

@@ -53,6 +53,24 @@ const text = (max: number) =>
     );
 
 /**
+ * A symbol, kept as written: parseSymbol trims it itself, so that the position in a refusal
+ * (`symbol: unexpected "​" (U+200B) at position 6`) counts from the value's first character, as
+ * an expression's does.
+ */
+const symbolText = () =>
+  z
+    .union([z.string(), z.number()], { error: 'must be text' })
+    .transform((value) => String(value))
+    .pipe(
+      z
+        .string()
+        .refine((value) => value.trim() !== '', { error: 'must not be empty' })
+        .refine((value) => value.trim().length <= MAX_TEXT_LENGTH, {
+          error: `longer than ${MAX_TEXT_LENGTH} characters`,
+        }),
+    );
+
+/**
  * An order's id (client_id, parent_id), text or a number, but no integer past 2^53: JSON.parse
  * has already rounded it, and client ids 1700000000000000001 and …002 would be one (the second
  * a "repeat", never placed). Nor an unsubstituted variable: "{{strategy.order.id}}" would be the
@@ -90,7 +108,7 @@ function replaced(value: string, context: z.RefinementCtx): void {
 }
 
 const legShape = {
-  symbol: text(MAX_TEXT_LENGTH).optional(),
+  symbol: symbolText().optional(),
   class: oneOf(ORDER_CLASSES).optional(),
   action: oneOf(ORDER_ACTIONS).optional(),
   quantity: numeric.optional(),
@@ -106,7 +124,7 @@ export type RawLeg = z.infer<typeof rawLegSchema>;
 export const LEG_FIELDS = Object.keys(rawLegSchema.shape) as Array<keyof RawLeg>;
 
 export const rawOrderSchema = z.strictObject({
-  symbol: text(MAX_TEXT_LENGTH).optional(),
+  symbol: symbolText().optional(),
   action: oneOf(ORDER_ACTIONS).optional(),
   quantity: numeric.optional(),
   quantity_type: oneOf(QUANTITY_TYPES).optional(),

@@ -10,6 +10,10 @@ describe('parseOrderText', () => {
     });
   });
 
+  it('reads a leading byte-order mark as the hook does, not as a repair', () => {
+    expect(parseOrderText('\uFEFF{"symbol":"AAPL"}')).toEqual({ ok: true, value: { symbol: 'AAPL' }, repaired: false });
+  });
+
   it.each([
     ['comments', '{"symbol": "AAPL", // the ticker\n "quantity": 1 /* one */}', { symbol: 'AAPL', quantity: 1 }],
     ['single quotes', "{'symbol': 'AAPL'}", { symbol: 'AAPL' }],

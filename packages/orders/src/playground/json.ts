@@ -4,13 +4,14 @@
 // When repair fails too, its message is shown as is: "Unexpected end of json string at position 12"
 // (positions are 0-based character offsets, as in expression errors).
 import { JSONRepairError, jsonrepair } from 'jsonrepair';
-import { duplicateKey } from '../order/body.ts';
+import { duplicateKey, withoutByteOrderMark } from '../order/body.ts';
 
 export type OrderTextResult = { ok: true; value: unknown; repaired: boolean } | { ok: false; error: string };
 
 export function parseOrderText(text: string): OrderTextResult {
   try {
-    return parsed(text, false);
+    // A leading byte-order mark is no repair: the hook drops it too.
+    return parsed(withoutByteOrderMark(text), false);
   } catch {
     // Not strict JSON: fall through to the repair.
   }

@@ -7,7 +7,7 @@ describe('playground rules', () => {
   it('forces a market order when the action is close or cancel', () => {
     const draft = { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 150 };
     expect(applyAction(draft, 'close')).toEqual({ symbol: 'AAPL', action: 'close', quantity: 1, type: 'market' });
-    expect(applyAction(draft, 'cancel')).toMatchObject({ action: 'cancel', type: 'market' });
+    expect(applyAction(draft, 'cancel')).toEqual({ symbol: 'AAPL', action: 'cancel', type: 'market' });
     expect(applyAction(draft, 'sell')).toEqual({ ...draft, action: 'sell' });
     // A bracket's exits are refused on close and cancel ('take_profit_price: not used with action close').
     const bracket = { ...draft, group: 'bracket', take_profit_price: 160, stop_loss_price_percent: 2 };
@@ -26,7 +26,8 @@ describe('playground rules', () => {
       limit_price: -1.25,
       group: 'combo',
     };
-    const closed = { symbol: 'SPY_271217P00540000', action, quantity: 1, type: 'market' };
+    const quantity = action === 'close' ? { quantity: 1 } : {};
+    const closed = { symbol: 'SPY_271217P00540000', action, ...quantity, type: 'market' };
     expect(applyAction(condor, action)).toEqual(closed);
     const array = {
       action: 'buy',
@@ -34,7 +35,7 @@ describe('playground rules', () => {
       group: 'oco',
       legs: [{ symbol: 'AAPL', action: 'buy' }, { symbol: 'MSFT' }],
     };
-    expect(applyAction(array, action)).toEqual({ action, quantity: 1, symbol: 'AAPL', type: 'market' });
+    expect(applyAction(array, action)).toEqual({ action, ...quantity, symbol: 'AAPL', type: 'market' });
     const indexedFirst = {
       'symbol[1]': 'AAPL',
       'action[1]': 'buy',
@@ -49,11 +50,25 @@ describe('playground rules', () => {
     }
   });
 
+  it('drops what close and cancel refuse (a duration; a quantity on cancel), and gives it back to an order', () => {
+    const draft = { symbol: 'AAPL', action: 'buy', quantity: 3, duration: 'gtc' };
+    const canceling = applyAction(draft, 'cancel');
+    expect(canceling).toEqual({ symbol: 'AAPL', action: 'cancel', type: 'market' });
+    const closing = applyAction(draft, 'close');
+    expect(closing).toEqual({ symbol: 'AAPL', action: 'close', quantity: 3, type: 'market' });
+    for (const order of [canceling, closing]) expect(normalizeOrder(order)).toMatchObject({ ok: true });
+    // Back to an order: the cancel's missing quantity is the sample's again ('quantity: required' otherwise).
+    expect(applyAction(canceling, 'sell', stockBroker)).toMatchObject({ action: 'sell', quantity: 1 });
+    expect(applyType(canceling, 'market', stockBroker)).toMatchObject({ action: 'buy', quantity: 1 });
+    expect(applyAction(closing, 'sell')).toMatchObject({ action: 'sell', quantity: 3 });
+  });
+
   it('sets the action to buy when a type is chosen while closing or canceling', () => {
     const draft = { symbol: 'AAPL', action: 'close', type: 'market' };
     expect(applyType(draft, 'limit', stockBroker)).toEqual({
       symbol: 'AAPL',
       action: 'buy',
+      quantity: 1,
       type: 'limit',
       limit_price: 190.5,
     });

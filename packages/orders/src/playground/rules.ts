@@ -12,16 +12,19 @@ import {
   type OrderType,
   type Provider,
 } from '../types.ts';
-import { classExampleSymbol, examplePrice, firstActionFor, type OrderDraft } from './sample.ts';
+import { classExampleSymbol, examplePrice, exampleQuantity, firstActionFor, type OrderDraft } from './sample.ts';
 
 const PRICE_FIELDS = ['limit_price', 'stop_price', 'stop_price_distance', 'stop_price_percent'] as const;
 /** A leg's field given by index: symbol[2], action[2], quantity[3]. */
 const INDEXED_FIELD = /^[a-z_]+\[\d{1,3}\]$/;
 export function applyAction(draft: OrderDraft, action: OrderAction, provider?: Provider): OrderDraft {
   const next: OrderDraft = { ...draft, action };
-  if (!isExitAction(action)) return next;
+  if (!isExitAction(action)) return wasExit(draft) ? withQuantity(next, provider) : next;
   // A bracket's exits: close and cancel take none (the hook refuses them), so choosing either drops them.
   for (const field of EXIT_FIELDS) delete next[field];
+  // Nor a duration ('duration: not used with action close'); a cancel takes no quantity either.
+  delete next.duration;
+  if (action === 'cancel') delete next.quantity;
   // Legs too ('legs: not used with action close'), as an array or as indexed fields such as
   // symbol[2]; leg 1's symbol stays the order's. With neither legs nor exits left, any group is
   // refused ('bracket needs take_profit_price or a stop loss', 'oco needs legs'), so it goes as well.
@@ -36,10 +39,17 @@ export function applyAction(draft: OrderDraft, action: OrderAction, provider?: P
 
 export function applyType(draft: OrderDraft, type: OrderType, provider?: Provider): OrderDraft {
   const next = withType({ ...draft }, type, provider);
-  if (typeof next.action === 'string' && isExitAction(next.action as OrderAction)) {
-    next.action = firstActionFor(draftClass(next));
-  }
+  if (wasExit(next)) return withQuantity({ ...next, action: firstActionFor(draftClass(next)) }, provider);
   return next;
+}
+
+const wasExit = (draft: OrderDraft): boolean =>
+  typeof draft.action === 'string' && isExitAction(draft.action as OrderAction);
+
+/** An order placed again after a cancel (which takes none) gets the sample's quantity back. */
+function withQuantity(draft: OrderDraft, provider?: Provider): OrderDraft {
+  const legs = draft.legs !== undefined || Object.keys(draft).some((field) => INDEXED_FIELD.test(field));
+  return draft.quantity === undefined && !legs ? { ...draft, quantity: exampleQuantity(provider) } : draft;
 }
 
 export function applyClass(

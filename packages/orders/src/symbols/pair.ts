@@ -45,3 +45,15 @@ function pair(rawBase: string, rawQuote: string): ParsedSymbol {
 function alias(code: string): string {
   return Object.hasOwn(CURRENCY_ALIASES, code) ? (CURRENCY_ALIASES[code] ?? code) : code;
 }
+
+/** TradingView's perpetual-contract suffix, as {{ticker}} sends it on a perpetual chart: BTCUSDT.P. */
+const PERPETUAL = /^(.+)\.P$/;
+
+/**
+ * The crypto pair a TradingView perpetual name stands for (BTCUSDT.P → BTCUSDT), else undefined.
+ * Not a ticker of its own: read as one it would be a stock order, or the pair's spot market.
+ */
+export function perpetualPairName(symbol: string): string | undefined {
+  const stem = PERPETUAL.exec(symbol)?.[1];
+  return stem !== undefined && parsePair(stem)?.class === 'crypto' ? stem : undefined;
+}

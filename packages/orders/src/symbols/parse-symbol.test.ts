@@ -58,6 +58,8 @@ describe('parseSymbol', () => {
     ['aapl', 'AAPL', 'stock'],
     ['BRK.B', 'BRK.B', 'stock'],
     ['BF-B', 'BF-B', 'stock'],
+    // A .P that follows no crypto pair is a ticker of its own (a preferred share's class).
+    ['ABR.P', 'ABR.P', 'stock'],
     ['NASDAQ:AAPL', 'AAPL', 'stock'],
     ['US500', 'US500', 'stock'],
     // index CFDs whose names read like a contract month: HK50 is the Hang Seng, not May 2050
@@ -110,6 +112,13 @@ describe('parseSymbol', () => {
     ['{{ticker}}', 'symbol: placeholder {{ticker}} was not replaced by the sender'],
     ['%alert_symbol%', 'symbol: placeholder %alert_symbol% was not replaced by the sender'],
     ['A:B:C', 'symbol: unexpected ":"'],
+    // TradingView's {{ticker}} on a perpetual chart: no stock, and not the pair's spot market.
+    ...['BTCUSDT.P', 'BINANCE:BTCUSDT.P', 'btcusdt.p', 'XBTUSD.P'].map((symbol) => [
+      symbol,
+      `symbol: ${symbol.replace(/^\w+:/, '').toUpperCase()} is TradingView's name for a perpetual contract, not a ticker; ` +
+        `send the pair, ${symbol.replace(/^\w+:/, '').toUpperCase().slice(0, -2)} (the broker's symbol notes say whether it ` +
+        "trades the pair's perpetual, and how to choose it)",
+    ]),
   ])('refuses %j', (symbol, message) => {
     expect(() => parse(symbol)).toThrow(new OrderValidationError('symbol', message));
   });

@@ -9,11 +9,12 @@ import { OrderValidationError, quoteCharacter } from '../errors.ts';
 import type { OrderClass } from '../types.ts';
 import { parseFuture } from './future.ts';
 import { parseOption } from './option.ts';
-import { parsePair } from './pair.ts';
+import { parsePair, perpetualPairName } from './pair.ts';
 import type { ParsedSymbol } from './parsed-symbol.ts';
 
 export const MAX_SYMBOL_LENGTH = 64;
 const ALLOWED = /^[A-Za-z0-9 ._\-/!:=^&#+]*$/;
+const NOT_ALLOWED = /[^A-Za-z0-9 ._\-/!:=^&#+]/;
 const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
 const EXCHANGE = /^([A-Za-z0-9_]{1,20}):(.+)$/;
 
@@ -37,8 +38,10 @@ export function parseSymbol(input: string, options: ParseSymbolOptions = {}): Pa
     throw new OrderValidationError(field, `${field}: placeholder ${placeholder[0]} was not replaced by the sender`);
   }
   if (!ALLOWED.test(text)) {
-    const offset = [...text].findIndex((ch) => !ALLOWED.test(ch));
-    const bad = [...text][offset] ?? '';
+    // In UTF-16 units from the first character of the value as given, spaces before it counted:
+    // the positions of expressions and of the playground's JSON messages.
+    const offset = input.length - input.trimStart().length + text.search(NOT_ALLOWED);
+    const bad = String.fromCodePoint(input.codePointAt(offset) ?? 0);
     throw new OrderValidationError(field, `${field}: unexpected ${quoteCharacter(bad)} at position ${offset}`);
   }
   const exchange = exchangePrefix(text);
@@ -62,6 +65,15 @@ export function writtenSymbol(input: string): string {
 
 function recognize(symbol: string, now: number, field: string): ParsedSymbol {
   if (/[:]/.test(symbol)) throw new OrderValidationError(field, `${field}: unexpected ":"`);
+  const perpetual = perpetualPairName(symbol);
+  if (perpetual) {
+    // Refused, not traded as the pair: a spot order is not the perpetual the chart showed.
+    throw new OrderValidationError(
+      field,
+      `${field}: ${symbol} is TradingView's name for a perpetual contract, not a ticker; send the pair, ${perpetual} ` +
+        "(the broker's symbol notes say whether it trades the pair's perpetual, and how to choose it)",
+    );
+  }
   const known = parseOption(symbol, field) ?? parseFuture(symbol, now) ?? parsePair(symbol);
   if (known) return known;
   if (/^\^[A-Z0-9.]{1,10}$/.test(symbol)) {

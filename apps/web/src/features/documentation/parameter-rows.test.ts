@@ -26,6 +26,9 @@ describe('parameter rows (SPEC §2 request parameters)', () => {
     expect(row(rows, 'symbol')?.examples).toEqual([{ value: 'AAPL', note: 'Stock' }]);
     expect(row(rows, 'quantity')?.required).toBe('Yes, except for close and cancel');
     expect(row(rows, 'limit_price')?.required).toBe('For limit and stop_limit orders');
+    // What the order language refuses on a close or cancel is said where the field is described.
+    expect(row(rows, 'quantity')?.comments.join(' ')).toContain('a cancel takes none');
+    expect(row(rows, 'duration')?.comments.join(' ')).toContain('Not given with close or cancel.');
   });
 
   it('explains indexed legs and a limit price required without market orders', () => {

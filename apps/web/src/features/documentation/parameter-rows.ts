@@ -45,9 +45,11 @@ const MEANINGS: Partial<Record<OrderParameter, (value: string) => string | undef
 
 /** Our own rules (SPEC §5), added to the broker's comments. */
 const RULES: Partial<Record<OrderParameter, string>> = {
+  quantity:
+    'A close takes it as the part of the position to close; a cancel takes none (it cancels every open order on the symbol).',
   quantity_type: 'Default fixed. percent_of_equity 50 means 50 percent of the equity.',
   type: 'Advanced: when omitted, limit_price makes a limit order, a stop price a stop order, both a stop_limit order, none a market order.',
-  duration: 'Default gtc for limit and stop orders, else day.',
+  duration: 'Default gtc for limit and stop orders, else day. Not given with close or cancel.',
   group: 'Default combo for multileg orders.',
   legs: 'Leg 1 is symbol and action; legs 2 to 8 are indexed parameters: symbol[2], action[2], quantity[2], class[2], type[2], limit_price[2] and so on. A legs array of {symbol, action, quantity} works too.',
   extra: 'Broker-specific values as an object, e.g. "extra": {"key": "value"}; only the keys listed are accepted.',

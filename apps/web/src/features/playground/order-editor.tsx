@@ -1,3 +1,4 @@
+import { parseOrderText } from '@router/orders';
 import type { KeyboardEvent, RefObject } from 'react';
 import Form from 'react-bootstrap/Form';
 import { CopyButton } from '../../components/copy-button.tsx';
@@ -16,6 +17,9 @@ export interface OrderEditorProps {
 /** The sample order as editable JSON, with Copy, the Examples link and Test (Ctrl+Enter). */
 export function OrderEditor({ text, onText, onTest, testing, unchanged, textareaRef }: OrderEditorProps) {
   const rows = Math.min(Math.max(text.split('\n').length, 6), 24);
+  // A webhook takes strict JSON only: a text read after repair is copied as the strict body it became.
+  const read = parseOrderText(text);
+  const strict = read.ok && read.repaired ? JSON.stringify(read.value, null, 2) : undefined;
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
@@ -46,10 +50,15 @@ export function OrderEditor({ text, onText, onTest, testing, unchanged, textarea
         </div>
       )}
       <Form.Text id="playground-order-help">
-        Edit freely: comments, single quotes and trailing commas are repaired. Ctrl+Enter tests.
+        Edit freely: comments, single quotes and trailing commas are repaired here (a webhook takes strict JSON only;
+        Test shows the body to paste). Ctrl+Enter tests.
       </Form.Text>
       <div className="d-flex flex-wrap gap-2 mt-2">
-        <CopyButton text={text} />
+        {strict === undefined ? (
+          <CopyButton key="text" text={text} />
+        ) : (
+          <CopyButton key="strict" text={strict} label="Copy as strict JSON" />
+        )}
         <HashLink hash="examples" className="btn btn-outline-secondary">
           Examples
         </HashLink>

@@ -69,7 +69,9 @@ export function Playground({ provider, brokers, onBroker, connectors, order, tex
           unchanged={order.unchanged}
           textareaRef={textareaRef}
         />
-        <div className="mt-3">{test.outcome && <TestResult outcome={test.outcome} providerName={provider.name} />}</div>
+        <div className="mt-3">
+          {test.outcome && <TestResult outcome={test.outcome} providerName={provider.name} onUseBody={order.setText} />}
+        </div>
         <SymbolMapsNote choice={choice} draft={order.draft} />
       </div>
     </section>

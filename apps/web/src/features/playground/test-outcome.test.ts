@@ -1,3 +1,4 @@
+import { normalizeOrder } from '@router/orders';
 import { CombinedError } from '@urql/core';
 import { GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
@@ -26,12 +27,22 @@ describe('test outcome (SPEC §4, §8)', () => {
     });
   });
 
-  it('sends repaired JSON', () => {
+  it('sends repaired JSON, with the strict body the webhook would take', () => {
     expect(prepareTest("{a: 'b', c: True,}", choice(true))).toEqual({
-      connectorKey: 'c1',
-      accountId: 'A',
-      data: '{"a":"b","c":true}',
+      request: { connectorKey: 'c1', accountId: 'A', data: '{"a":"b","c":true}' },
+      strictBody: '{\n  "a": "b",\n  "c": true\n}',
     });
+  });
+
+  it('sends strict JSON as typed, with no repaired body', () => {
+    expect(prepareTest('{"a": "b"}', choice(true))).toEqual({
+      request: { connectorKey: 'c1', accountId: 'A', data: '{"a": "b"}' },
+    });
+    // Read again by the server as the hook reads it: 1e400 is refused there, never "not given".
+    const huge = '{"symbol": "AAPL", "action": "buy", "quantity": 1, "limit_price": 1e400}';
+    expect(prepareTest(huge, choice(true))).toEqual({ request: { connectorKey: 'c1', accountId: 'A', data: huge } });
+    expect(normalizeOrder(huge)).toMatchObject({ ok: false, error: { field: 'limit_price' } });
+    expect(normalizeOrder(JSON.stringify(JSON.parse(huge)))).toMatchObject({ ok: true, order: { type: 'market' } });
   });
 
   it('turns the answer into a box', () => {

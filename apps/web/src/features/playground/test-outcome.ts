@@ -14,16 +14,30 @@ export type TestOutcome =
 
 export type TestRequest = { connectorKey: string; accountId: string; data: string };
 
+/**
+ * What Test sends, and, when the text had to be repaired (single quotes, trailing commas,
+ * comments…), the strict JSON body it became: the webhook parses strictly and refuses the text as
+ * typed, so the result must say so and show the body to paste into the alert instead.
+ */
+export type PreparedTest = { request: TestRequest; strictBody?: string };
+
 /** The checks before sending: a connector for the broker and account, active, and readable JSON. */
-export function prepareTest(text: string, choice: AccountChoice | undefined): TestRequest | TestOutcome {
+export function prepareTest(text: string, choice: AccountChoice | undefined): PreparedTest | TestOutcome {
   if (!choice) return { kind: 'warning', message: CONNECT_FIRST, connect: true };
   if (!choice.isActive) return { kind: 'warning', message: RECONNECT, connect: true };
   const parsed = parseOrderText(text);
   if (!parsed.ok) return { kind: 'error', name: 'Invalid JSON', message: parsed.error };
-  return { connectorKey: choice.connectorKey, accountId: choice.accountId, data: JSON.stringify(parsed.value) };
+  const { connectorKey, accountId } = choice;
+  // Strict JSON goes as typed, so the preview reads it as the hook would (JSON.stringify would turn
+  // a 1e400 the hook refuses into null, "not given").
+  if (!parsed.repaired) return { request: { connectorKey, accountId, data: text } };
+  return {
+    request: { connectorKey, accountId, data: JSON.stringify(parsed.value) },
+    strictBody: JSON.stringify(parsed.value, null, 2),
+  };
 }
 
-export const isOutcome = (value: TestRequest | TestOutcome): value is TestOutcome => 'kind' in value;
+export const isOutcome = (value: PreparedTest | TestOutcome): value is TestOutcome => 'kind' in value;
 
 /** The preview's answer: the order response with the normalized `order`, or the API error. */
 export function previewOutcome(data: unknown, error: CombinedError | undefined): TestOutcome {

@@ -1,15 +1,33 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { useFocusWhenShown } from '../../components/focused-alert.tsx';
+import { RepairedNotice } from './repaired-notice.tsx';
 import type { ShownOutcome } from './use-order-test.ts';
 
 const show = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+
+interface TestResultProps {
+  outcome: ShownOutcome;
+  providerName: string;
+  /** Puts the repaired, strict body into the order text. */
+  onUseBody?(body: string): void;
+}
+
+/** The Test result, after the notice that the text was repaired when it was (the hook would refuse it). */
+export function TestResult({ outcome, providerName, onUseBody }: TestResultProps) {
+  return (
+    <>
+      {outcome.strictBody !== undefined && <RepairedNotice body={outcome.strictBody} onUse={onUseBody} />}
+      <ResultBox outcome={outcome} providerName={providerName} />
+    </>
+  );
+}
 
 /**
  * The Test result: success box with the returned fields, error box, or warning text. It takes the
  * focus when the Test button, disabled while testing, had it (not from Ctrl+Enter in the order).
  */
-export function TestResult({ outcome, providerName }: { outcome: ShownOutcome; providerName: string }) {
+function ResultBox({ outcome, providerName }: { outcome: ShownOutcome; providerName: string }) {
   const ref = useFocusWhenShown<HTMLDivElement>({ unlessTyping: true });
   const emoji = (
     <span className="playground-emoji" aria-hidden="true">

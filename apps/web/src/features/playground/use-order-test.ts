@@ -4,7 +4,8 @@ import type { AccountChoice } from './connectors.ts';
 import { PlaygroundOrderPreviewDocument } from './documents.ts';
 import { isOutcome, pickEmoji, prepareTest, previewOutcome, type TestOutcome } from './test-outcome.ts';
 
-export type ShownOutcome = TestOutcome & { emoji: string };
+/** An outcome as shown; `strictBody` when the text was repaired before sending (see prepareTest). */
+export type ShownOutcome = TestOutcome & { emoji: string; strictBody?: string };
 
 /** The Test button: checks, then orderPreview; the latest click wins. */
 export function useOrderTest() {
@@ -16,7 +17,7 @@ export function useOrderTest() {
   const run = useCallback(
     async (text: string, choice: AccountChoice | undefined) => {
       const run = ++latest.current;
-      const show = (next: TestOutcome) => {
+      const show = (next: TestOutcome & { strictBody?: string }) => {
         if (run === latest.current) setOutcome({ ...next, emoji: pickEmoji(next.kind) });
       };
       const prepared = prepareTest(text, choice);
@@ -28,8 +29,9 @@ export function useOrderTest() {
       setTesting(true);
       setOutcome(null);
       try {
-        const result = await client.mutation(PlaygroundOrderPreviewDocument, prepared).toPromise();
-        show(previewOutcome(result.data?.orderPreview, result.error));
+        const result = await client.mutation(PlaygroundOrderPreviewDocument, prepared.request).toPromise();
+        const outcome = previewOutcome(result.data?.orderPreview, result.error);
+        show(prepared.strictBody === undefined ? outcome : { ...outcome, strictBody: prepared.strictBody });
       } finally {
         if (run === latest.current) setTesting(false);
       }

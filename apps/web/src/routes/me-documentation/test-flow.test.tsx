@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeUser, fixture, type GraphQLPayload } from '../../test/fake-server.ts';
 import { click, renderRoute } from '../../test/render-route.tsx';
 import { type ConnectorFixture, docsServer } from './test-fixtures.ts';
@@ -71,6 +71,51 @@ describe('documentation: Test (SPEC §4 test flow, §8 messages)', { timeout: 20
     expect(box.textContent).not.toContain('_trace');
     expect(box.textContent).not.toContain('_raw');
     expect(box.querySelector('[aria-hidden="true"]')?.textContent).toMatch(/\p{Extended_Pictographic}/u);
+  });
+
+  it('says a repaired text would be refused by the webhook, and shows the strict body to paste', async () => {
+    const { calls } = await open([PAPER], () => ({ data: { orderPreview: { id: 'sig-1', status: 'draft' } } }));
+    const loose = "{symbol: 'AAPL', action: 'buy', quantity: 2, /* entry */}";
+    await typeOrder(loose);
+    click('Test');
+    const notice = await screen.findByTestId('test-repaired');
+    expect(notice.textContent).toContain('not strict JSON');
+    expect(notice.textContent).toContain('a webhook would refuse it as typed');
+    const body = within(notice).getByTestId('test-repaired-body').textContent ?? '';
+    expect(() => JSON.parse(loose)).toThrow(); // What the hook does with the text as typed.
+    expect(JSON.parse(body)).toEqual({ symbol: 'AAPL', action: 'buy', quantity: 2 });
+    expect(JSON.stringify(JSON.parse(body))).toBe(calls('PlaygroundOrderPreview')[0]?.variables.data);
+    expect(within(await screen.findByTestId('test-success')).getByText('sig-1')).toBeTruthy();
+
+    click('Use this body');
+    expect((screen.getByLabelText('Order (JSON)') as HTMLTextAreaElement).value).toBe(body);
+    click('Test');
+    await waitFor(() => expect(calls('PlaygroundOrderPreview')).toHaveLength(2));
+    await screen.findByTestId('test-success');
+    expect(screen.queryByTestId('test-repaired')).toBeNull();
+  });
+
+  it('copies a loose text as the strict body a webhook takes', async () => {
+    const writeText = vi.fn(async (_text: string) => {});
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await open([PAPER]);
+    await typeOrder("{symbol: 'AAPL', action: 'buy', quantity: 2,}");
+    click('Copy as strict JSON');
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    expect(writeText.mock.calls[0]?.[0]).toBe('{\n  "symbol": "AAPL",\n  "action": "buy",\n  "quantity": 2\n}');
+    // Strict text is copied as typed.
+    await typeOrder('{"symbol": "AAPL", "action": "buy", "quantity": 2}');
+    fireEvent.click(within(screen.getByRole('region', { name: 'Playground' })).getByRole('button', { name: 'Copy' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(2));
+    expect(writeText.mock.calls[1]?.[0]).toBe('{"symbol": "AAPL", "action": "buy", "quantity": 2}');
+  });
+
+  it('shows no repair notice for strict JSON', async () => {
+    await open([PAPER], () => ({ data: { orderPreview: { id: 'sig-1', status: 'draft' } } }));
+    await typeOrder('{"symbol": "AAPL", "action": "buy", "quantity": 2}');
+    click('Test');
+    await screen.findByTestId('test-success');
+    expect(screen.queryByTestId('test-repaired')).toBeNull();
   });
 
   it('shows the error name and message of a refused order', async () => {
