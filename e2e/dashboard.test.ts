@@ -62,7 +62,7 @@ describe('dashboard', () => {
     await expect.poll(() => tileValue(page, 'tile-brokers')).toBe('1');
     await expect.poll(() => tileValue(page, 'tile-last-day')).toMatch(/^[23] \/ 0$/);
     await page.getByTestId('hook-calls-chart').locator('.recharts-bar-rectangle').first().waitFor();
-    await page.getByText(`Webhook ${shortKey} (paper#`).first().waitFor();
+    await page.getByText(`Webhook ${shortKey} (Paper Trading#`).first().waitFor();
     await snap(page, 'dashboard-desktop');
 
     // Search: 2 characters are invalid; 'AAPL' leaves the AAPL calls only.
@@ -92,7 +92,7 @@ describe('dashboard', () => {
     const phone = await openPage(browser(), PHONE);
     await signInPage(phone.page, user);
     await phone.page.goto('/me');
-    await phone.page.getByText(`Webhook ${shortKey} (paper#`).first().waitFor();
+    await phone.page.getByText(`Webhook ${shortKey} (Paper Trading#`).first().waitFor();
     await phone.page.getByTestId('hook-calls-chart').waitFor();
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -24,6 +24,23 @@ describe('describeAction (SPEC §4 wording)', () => {
     expect(describeAction('ConnectorDelete', { provider: 'alpaca' })).toBe('alpaca disconnected');
   });
 
+  it('names the provider by its title in every entry where the titles know it, else as recorded', () => {
+    const titles = { paper: 'Paper Trading', ibkr: 'Interactive Brokers' };
+    expect(describeAction('ConnectorActivate', { providerName: 'paper', accountIds: ['P1'] }, titles)).toBe(
+      'Paper Trading account(s) #P1 connected',
+    );
+    expect(describeAction('ConnectorDelete', { providerName: 'ibkr' }, titles)).toBe(
+      'Interactive Brokers disconnected',
+    );
+    const hook = { shortKey: 'abc', name: 'Main', providerName: 'paper', accountId: 'P1' };
+    expect(describeAction('HookCreate', hook, titles)).toBe('Webhook abc (Main) created for Paper Trading #P1');
+    expect(describeAction('Order', { ...hook, response: { status: 'filled' } }, titles)).toBe(
+      'Webhook abc (Paper Trading#P1) called',
+    );
+    expect(describeAction('ConnectorDelete', { providerName: 'gone' }, titles)).toBe('gone disconnected');
+    expect(describeAction('ConnectorDelete', { providerName: 'toString' }, titles)).toBe('toString disconnected');
+  });
+
   it('words hook actions', () => {
     const metadata = { shortKey: 'abc', name: 'Main', providerName: 'paper', accountId: 'P1' };
     expect(describeAction('HookCreate', metadata)).toBe('Webhook abc (Main) created for paper #P1');

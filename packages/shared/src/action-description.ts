@@ -104,19 +104,24 @@ const FIXED: Record<string, string> = {
   AuthPasswordResetRequest: 'You requested password reset',
 };
 
+/** A provider's title by its name (as the connector list and the docs show it), if known. */
+export type ProviderTitles = Readonly<Record<string, string>>;
+
 /**
  * SPEC §4 wording, and ours for OWN_ACTION_CODES. Codes with fixed wording never need metadata;
  * the others show the raw code when the metadata is empty; unknown codes show '-'. Missing values
- * inside a sentence are left empty.
+ * inside a sentence are left empty. {provider} is the provider's title ('Paper Trading', as every
+ * other screen names it) where `titles` knows the name, else the name as recorded.
  * `metadata` may be the object or its JSON string.
  */
-export function describeAction(code: string, metadata: unknown): string {
+export function describeAction(code: string, metadata: unknown, titles: ProviderTitles = {}): string {
   const fixed = FIXED[code];
   if (fixed !== undefined) return fixed;
   if (!([...ACTION_CODES, ...OWN_ACTION_CODES] as readonly string[]).includes(code)) return '-';
   const m = parseActionMetadata(metadata);
   if (Object.keys(m).length === 0) return code;
-  const provider = first(m, METADATA_PATHS.provider) ?? '';
+  const recorded = first(m, METADATA_PATHS.provider) ?? '';
+  const provider = Object.hasOwn(titles, recorded) ? (titles[recorded] ?? recorded) : recorded;
   const key = first(m, METADATA_PATHS.key) ?? '';
   const name = first(m, METADATA_PATHS.name) ?? '';
   const account = first(m, METADATA_PATHS.account) ?? '';

@@ -5,12 +5,11 @@
 //                    whose SHA-256 the token carries>} or {issuer: "id", token: <one-time token>}
 //   type "passcode": credentials {passcode} (signin only, with the identity token as Bearer)
 
-import type { UserRow } from '../db/repositories/user.repository.ts';
 import type { SigninResult } from '../modules/auth/complete-signin.ts';
 import { confirmEmail } from '../modules/auth/email-confirm.ts';
 import { signin } from '../modules/auth/signin.ts';
 import { signout } from '../modules/auth/signout.ts';
-import { signup } from '../modules/auth/signup.ts';
+import { type SignupResult, signup } from '../modules/auth/signup.ts';
 import { builder } from './builder.ts';
 
 export const SigninRef = builder.objectRef<SigninResult>('Signin').implement({
@@ -24,7 +23,7 @@ export const SigninRef = builder.objectRef<SigninResult>('Signin').implement({
   }),
 });
 
-const SignupRef = builder.objectRef<UserRow>('Signup').implement({
+const SignupRef = builder.objectRef<SignupResult>('Signup').implement({
   description: 'SPEC §3 Signup result: `id` is the user key.',
   fields: (t) => ({
     id: t.exposeString('key'),
@@ -64,7 +63,8 @@ builder.queryField('authProviders', (t) =>
 builder.mutationFields((t) => ({
   signup: t.field({
     type: SignupRef,
-    description: 'Password sign-up sends a confirmation link; "This email is already registered" if taken.',
+    description:
+      'Password sign-up sends a confirmation link; a taken email answers the same (its owner gets a notice by mail).',
     args: {
       type: t.arg.string({ required: true }),
       credentials: t.arg({ type: 'JSON', required: true }),

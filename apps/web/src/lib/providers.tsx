@@ -1,4 +1,5 @@
 import type { Provider } from '@router/orders';
+import type { ProviderTitles } from '@router/shared';
 import { createContext, type ReactNode, use, useEffect, useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { ProvidersDocument } from '../features/providers/documents.ts';
@@ -32,6 +33,8 @@ export interface ProvidersValue {
   isLoaded: boolean;
   providers: ProviderMap;
   title(name: string | null | undefined): string;
+  /** Each provider's title by name (describeAction's). */
+  titles: ProviderTitles;
 }
 
 const ProvidersContext = createContext<ProvidersValue | null>(null);
@@ -58,7 +61,8 @@ export function ProvidersProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<ProvidersValue>(() => {
     const map = providers ?? new Map<string, Provider>();
-    return { isLoaded: providers !== null, providers: map, title: (name) => providerTitle(map, name) };
+    const titles = Object.fromEntries([...map.values()].map((p) => [p.name, p.title]));
+    return { isLoaded: providers !== null, providers: map, title: (name) => providerTitle(map, name), titles };
   }, [providers]);
 
   return <ProvidersContext value={value}>{children}</ProvidersContext>;

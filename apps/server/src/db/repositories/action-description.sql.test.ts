@@ -13,9 +13,12 @@ afterAll(async () => {
   await database.drop();
 });
 
+/** Provider titles as the registry gives them (one with a quote, to hold the SQL literal safe). */
+const TITLES = { paper: 'Paper Trading', kraken: "Kraken's Pro" };
+
 async function describeInSql(cases: Array<{ code: string; metadata: unknown }>): Promise<string[]> {
   const { rows } = await database.pool.query<{ description: string }>(
-    `select ${describeActionSql('c.code', 'c.metadata')} as description
+    `select ${describeActionSql('c.code', 'c.metadata', TITLES)} as description
      from rows from (jsonb_to_recordset($1::jsonb) as (code text, metadata jsonb)) with ordinality as c(code, metadata, n)
      order by n`,
     [JSON.stringify(cases)],
@@ -58,7 +61,7 @@ describe('describeActionSql', () => {
     const cases = fc.sample(fc.record({ code, metadata }), { numRuns: 2000, seed: 42 });
     const sqlDescriptions = await describeInSql(cases);
     const mismatches = cases
-      .map((c, i) => ({ ...c, ts: describeAction(c.code, c.metadata), sql: sqlDescriptions[i] }))
+      .map((c, i) => ({ ...c, ts: describeAction(c.code, c.metadata, TITLES), sql: sqlDescriptions[i] }))
       .filter((c) => c.ts !== c.sql);
     expect(mismatches.slice(0, 5)).toEqual([]);
   });
@@ -73,6 +76,7 @@ describe('describeActionSql', () => {
       { code: 'HooksPause', metadata: { reason: "it's an outage", everyone: true, hooks: 3 } },
       { code: 'QueuedSignalCancel', metadata: { id: 'q1', hookKey: 'k' } },
     ];
-    expect(await describeInSql(cases)).toEqual(cases.map((c) => describeAction(c.code, c.metadata)));
+    expect(await describeInSql(cases)).toEqual(cases.map((c) => describeAction(c.code, c.metadata, TITLES)));
+    expect((await describeInSql(cases.slice(0, 1)))[0]).toBe('Paper Trading account(s) #A1, #A2, #3 connected');
   });
 });

@@ -1,6 +1,6 @@
 // SQL twin of describeAction (packages/shared/src/action-description.ts), so activity search can
 // match the description inside PostgreSQL. action-description.sql.test.ts holds the two equal.
-import { ACTION_CODES, METADATA_PATHS, OWN_ACTION_CODES } from '@router/shared';
+import { ACTION_CODES, METADATA_PATHS, OWN_ACTION_CODES, type ProviderTitles } from '@router/shared';
 
 type Path = readonly string[];
 
@@ -33,9 +33,18 @@ function failed(m: string): string {
     or ${error} not in ('null'::jsonb, 'false'::jsonb, '""'::jsonb), false)`;
 }
 
-/** The description of the row whose code and metadata (jsonb) are the given SQL expressions. */
-export function describeActionSql(code: string, m: string): string {
-  const provider = firstOf(m, METADATA_PATHS.provider);
+/** The provider's title where `titles` knows its name (describeAction's), else the name. */
+function titled(name: string, titles: ProviderTitles): string {
+  const whens = Object.entries(titles).map(([key, title]) => `when ${literal(key)} then ${literal(title)}`);
+  return whens.length === 0 ? name : `(case ${name} ${whens.join(' ')} else ${name} end)`;
+}
+
+/**
+ * The description of the row whose code and metadata (jsonb) are the given SQL expressions;
+ * `titles` are our own constants (the provider registry), never user input.
+ */
+export function describeActionSql(code: string, m: string, titles: ProviderTitles = {}): string {
+  const provider = titled(firstOf(m, METADATA_PATHS.provider), titles);
   const key = firstOf(m, METADATA_PATHS.key);
   const name = firstOf(m, METADATA_PATHS.name);
   const account = firstOf(m, METADATA_PATHS.account);

@@ -1,4 +1,5 @@
 // Reading the activity log (SPEC §3 Action, §7 actions/action), always scoped to one user.
+import type { ProviderTitles } from '@router/shared';
 import { type SQL, sql } from 'drizzle-orm';
 import { describeActionSql } from './action-description.sql.ts';
 import type { Executor } from './executor.ts';
@@ -41,6 +42,8 @@ export interface ActionFilter {
   before?: number;
   /** Case-insensitive substring of the request text or the description. */
   search?: string;
+  /** Provider titles the description shows (describeAction's), for `search`. */
+  titles?: ProviderTitles;
   /** Only actions created at or after this millisecond. */
   since?: number;
   /** Order entries only, by result, webhook key, broker or symbol (case-insensitive). */
@@ -143,7 +146,7 @@ function conditions(filter: ActionFilter): SQL {
   }
   if (filter.search !== undefined) {
     const pattern = `%${escapeLike(filter.search)}%`;
-    const description = sql.raw(describeActionSql('a.code', 'a.metadata'));
+    const description = sql.raw(describeActionSql('a.code', 'a.metadata', filter.titles));
     parts.push(sql`((${REQUEST} #>> '{}') ilike ${pattern} or ${description} ilike ${pattern})`);
   }
   return sql.join(parts, sql` and `);

@@ -103,10 +103,10 @@ describe('actions', () => {
     // hook1 and hook2 share a microsecond: the later id comes first.
     expect(page.slice(0, 3).map((x) => JSON.parse(x.metadata).shortKey)).toEqual(['hook2', 'hook1', 'hook0']);
     const first = byKey('hook0');
-    expect(first?.description).toBe('Webhook hook0 (paper#P1) call failed');
+    expect(first?.description).toBe('Webhook hook0 (Paper Trading#P1) call failed');
     expect(first?.addressLabel).toBe('TradingView');
     expect(byKey('hook1')?.addressLabel).toBeNull();
-    expect(byKey('hook1')?.description).toBe('Webhook hook1 (paper#P1) called');
+    expect(byKey('hook1')?.description).toBe('Webhook hook1 (Paper Trading#P1) called');
     expect(JSON.parse(first?.metadata ?? '{}')).toMatchObject({ request: { symbol: 'AAPL' }, elapsed: 12 });
     expect(first?.createdAt).toBe(Date.parse('2025-03-01T12:00:00.000Z'));
   });
@@ -127,7 +127,8 @@ describe('actions', () => {
 
   it('filters by code and honours limit', async () => {
     const { data } = await actions({ code: 'ConnectorActivate', limit: 5 });
-    expect(data?.actions.map((x) => x.description)).toEqual(['paper account(s) #P1 connected']);
+    // The provider by its title, as the connector list and the docs name it.
+    expect(data?.actions.map((x) => x.description)).toEqual(['Paper Trading account(s) #P1 connected']);
     const limited = await actions({ limit: 3 });
     expect(limited.data?.actions.map((x) => x.id)).toEqual(expected.slice(0, 3));
   });
@@ -142,6 +143,9 @@ describe('actions', () => {
     expect(failed.data?.actions).toHaveLength(10);
     const signin = await actions({ search: 'signed in' });
     expect(signin.data?.actions.map((x) => x.code)).toEqual(['Signin']);
+    // The title shown is what a search finds.
+    const connected = await actions({ search: 'trading account', limit: 100 });
+    expect(connected.data?.actions.map((x) => x.code)).toEqual(['ConnectorActivate']);
     const none = await actions({ search: '50%_' });
     expect(none.data?.actions).toEqual([]);
   });

@@ -7,6 +7,7 @@ import {
   ACTIVITY_SEARCH_TOO_SHORT,
   addressLabel,
   describeAction,
+  type ProviderTitles,
 } from '@router/shared';
 import {
   type ActionFilter,
@@ -46,7 +47,12 @@ export interface ActionsQuery {
   symbol?: string | null;
 }
 
-function toView(row: ActionRow): ActionView {
+/** Each provider's title by name: entries name a provider as every other screen does. */
+function providerTitles(services: Services): ProviderTitles {
+  return Object.fromEntries(services.brokers.providers().map((p) => [p.name, p.title]));
+}
+
+function toView(row: ActionRow, titles: ProviderTitles): ActionView {
   return {
     id: row.id,
     code: row.code,
@@ -54,7 +60,7 @@ function toView(row: ActionRow): ActionView {
     addressLabel: addressLabel(row.address),
     metadata: JSON.stringify(row.metadata ?? {}),
     createdAt: row.createdAt,
-    description: describeAction(row.code, row.metadata),
+    description: describeAction(row.code, row.metadata, titles),
     trade: tradeLine(row),
   };
 }
@@ -111,14 +117,15 @@ export async function listActions(services: Services, userId: number, query: Act
   };
   if (query.code) filter.code = query.code;
   if (query.signalId) filter.signalId = query.signalId;
+  const titles = providerTitles(services);
   const search = searchTerm(query.search);
-  if (search !== undefined) filter.search = search;
+  if (search !== undefined) Object.assign(filter, { search, titles });
   const rows = await queryActions(services.db, filter);
-  return rows.map(toView);
+  return rows.map((row) => toView(row, titles));
 }
 
 export async function getAction(services: Services, userId: number, id: number): Promise<ActionView> {
   const row = await findAction(services.db, userId, id);
   if (!row) throw new AppError('NOT_FOUND', 'Action not found');
-  return toView(row);
+  return toView(row, providerTitles(services));
 }

@@ -18,6 +18,7 @@ import {
   passwordResetMail,
   type SecondFactorChange,
   secondFactorNoticeMail,
+  signupTakenMail,
 } from '../mail/templates.ts';
 import { hashToken, newToken } from './tokens.ts';
 
@@ -55,6 +56,11 @@ export async function sendConfirmation(services: Services, user: UserRow): Promi
   const token = await newLink(services, user.id, 'email_confirm', CONFIRM_TTL_MS);
   const mail = confirmEmailMail(services.config.PUBLIC_URL, user.email, token, user.firstName);
   await deliver(services.identity.mailer, services.log, mail);
+}
+
+/** The owner's notice of a sign-up with their address (signup.ts): no link of theirs changes. */
+export async function sendSignupTaken(services: Services, user: UserRow): Promise<void> {
+  await deliver(services.identity.mailer, services.log, signupTakenMail(services.config.PUBLIC_URL, user.email));
 }
 
 /**

@@ -82,16 +82,57 @@ describe('sign-up and sign-in', () => {
     expect(actions).toContainEqual({ code: 'Signin', address: '127.0.0.1' });
   });
 
-  it('makes only the first user an administrator, and refuses a taken email', async () => {
-    const second = await gql<{ signup: { group: number } }>(t.app, SIGNUP, {
+  it('makes only the first user an administrator; a taken email answers as a new one and tells its owner', async () => {
+    const second = await gql<{ signup: { id: string; group: number } }>(t.app, SIGNUP, {
       credentials: { email: 'bob@example.test', password: STRONG_PASSWORD },
     });
     expect(second.data?.signup.group).toBe(4);
-    const taken = await gql(t.app, SIGNUP, { credentials: { email: 'BOB@example.test', password: STRONG_PASSWORD } });
-    expect(taken.errors?.[0]).toMatchObject({
-      message: 'This email is already registered',
-      extensions: { code: 'BAD_USER_INPUT', field: 'email' },
+    await smtp.waitFor('bob@example.test');
+
+    // Sign-up must not tell anyone who has an account (SPEC gives no text for a taken email).
+    const other = 'Orchid-Lantern-Quarry-58!';
+    let since = smtp.mails.length;
+    const unconfirmed = await gql<{ signup: { id: string; email: string; group: number; firstName: string } }>(
+      t.app,
+      SIGNUP,
+      { credentials: { email: 'BOB@example.test', password: other }, firstName: 'Eve' },
+    );
+    expect(unconfirmed.errors).toBeUndefined();
+    expect(unconfirmed.data?.signup).toMatchObject({ email: 'bob@example.test', group: 4, firstName: 'Eve' });
+    expect(unconfirmed.data?.signup.id).not.toBe(second.data?.signup.id);
+    // The owner of an account not yet confirmed gets the confirmation link again.
+    linkIn(await smtp.waitFor('bob@example.test', since), '/auth/email');
+
+    since = smtp.mails.length;
+    const confirmed = await gql<{ signup: { id: string; email: string } }>(t.app, SIGNUP, {
+      credentials: { email: 'ada@example.test', password: other },
     });
+    expect(confirmed.errors).toBeUndefined();
+    expect(Object.keys(confirmed.data?.signup ?? {})).toEqual(Object.keys(unconfirmed.data?.signup ?? {}));
+    expect(confirmed.data?.signup.email).toBe('ada@example.test');
+    const notice = await smtp.waitFor('ada@example.test', since);
+    expect(notice.subject).toBe('You already have a Signal Router account');
+    expect(notice.text).toContain('https://router.example/signin');
+    expect(notice.text).not.toContain(other);
+
+    // Nothing of either account changed: one row each, the first password still the one.
+    const { rows } = await t.services.db.$client.query(
+      `select email, first_name from users where email in ('ada@example.test', 'bob@example.test') order by email`,
+    );
+    expect(rows).toEqual([
+      { email: 'ada@example.test', first_name: 'Ada' },
+      { email: 'bob@example.test', first_name: null },
+    ]);
+    const signin = await gql(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email: 'ada@example.test', password: other },
+    });
+    expect(signin.errors?.[0]?.message).toBe('Wrong email or password');
+    const still = await gql(t.app, SIGNIN, {
+      type: 'password',
+      credentials: { email: 'ada@example.test', password: STRONG_PASSWORD },
+    });
+    expect(still.errors).toBeUndefined();
   });
 
   it('refuses weak passwords and bad input with SPEC §5 messages', async () => {

@@ -1,4 +1,5 @@
-// `signup` (SPEC §3 Signup payload): type 'password' sends a confirmation link; type 'token'
+// `signup` (SPEC §3 Signup payload): type 'password' sends a confirmation link (a taken address
+// answers the same and its owner gets a notice: tellOwner); type 'token'
 // (Google/Apple) creates a confirmed account. A referrer code names a campaign of ours (its
 // credits come with the confirmed email); who becomes administrator: modules/admin/administrators.ts.
 import { GROUP, nameSchema, signupCredentialsSchema, socialCredentialsSchema } from '@router/shared';
@@ -19,7 +20,7 @@ import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { rememberReferral, signupReferrer } from '../admin/referral.ts';
 import { type Caller, parseInput, rateLimited } from './caller.ts';
 import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
-import { sendConfirmation } from './email-links.ts';
+import { sendConfirmation, sendSignupTaken } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
 import { RULES } from './rate-limit.ts';
 import { verifySocialToken } from './social.ts';
@@ -69,7 +70,10 @@ export function createWithCredits(
   });
 }
 
-export async function signup(caller: Caller, input: SignupInput): Promise<UserRow> {
+/** SPEC §3 Signup result (the same fields whether the address was new or not). */
+export type SignupResult = Pick<UserRow, 'key' | 'group' | 'email' | 'firstName' | 'lastName'>;
+
+export async function signup(caller: Caller, input: SignupInput): Promise<SignupResult> {
   const { services, ip } = caller;
   if (!(await services.identity.limiter.take(`signup:${addressKey(ip)}`, RULES.signup))) throw rateLimited();
   const firstName = parseInput(nameSchema, input.firstName ?? undefined, 'firstName') ?? null;
@@ -91,25 +95,45 @@ export async function signup(caller: Caller, input: SignupInput): Promise<UserRo
   if (input.type !== 'password') throw new AppError('VALIDATION', 'Unknown sign-up type', { field: 'type' });
   const { email, password } = parseInput(signupCredentialsSchema, input.credentials, 'credentials');
   await assertStrongPassword(password);
-  // Spares an argon2 hash for a taken email; the unique index decides races below.
-  if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
-  const user = await createWithCredits(
-    services,
-    {
-      key: newKey(),
-      email: email.toLowerCase(),
-      firstName,
-      lastName,
-      passwordHash: await hashPassword(password),
-      emailConfirmedAt: null,
-      group: GROUP.CUSTOMER,
-      accountMetadata: signupMetadata(input),
-    },
-    referrer,
-  );
-  if (!user) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
+  // Hashed whether the email is taken or not: the answer takes as long either way.
+  const passwordHash = await hashPassword(password);
+  const answer: SignupResult = {
+    key: newKey(),
+    email: email.toLowerCase(),
+    firstName,
+    lastName,
+    group: GROUP.CUSTOMER,
+  };
+  const existing = await findUserByEmail(services.db, email);
+  // The unique index decides races: null is taken too.
+  const user = existing
+    ? null
+    : await createWithCredits(
+        services,
+        { ...answer, passwordHash, emailConfirmedAt: null, accountMetadata: signupMetadata(input) },
+        referrer,
+      );
+  if (!user) {
+    await tellOwner(services, existing ?? (await findUserByEmail(services.db, email)));
+    return answer;
+  }
   await sendConfirmation(services, user);
   return user;
+}
+
+/**
+ * A password sign-up with a registered address answers as for a new one, so that sign-up cannot
+ * tell anyone who has an account; the address's owner is told by mail instead (a confirmation
+ * link again while the account is unconfirmed). Nothing of the account changes. At most one such
+ * mail of each kind per account in 5 minutes (a confirmation link shares sign-in's resend): no
+ * mail bombing through sign-up.
+ */
+async function tellOwner(services: Services, owner: UserRow | undefined): Promise<void> {
+  if (!owner) return;
+  const confirmed = owner.emailConfirmedAt !== null;
+  const key = `${confirmed ? 'signup-taken' : 'confirmation'}:${owner.id}`;
+  if (!(await services.identity.limiter.take(key, RULES.confirmationResend))) return;
+  await (confirmed ? sendSignupTaken(services, owner) : sendConfirmation(services, owner));
 }
 
 export const NOT_VOUCHED =

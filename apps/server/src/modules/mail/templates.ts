@@ -23,6 +23,22 @@ export function confirmEmailMail(publicUrl: string, to: string, token: string, n
   );
 }
 
+/**
+ * To an address that already has an account when someone signs up with it: the sign-up answers
+ * as for a new address (it must not tell who is registered), so the owner learns of it here.
+ */
+export function signupTakenMail(publicUrl: string, to: string): Mail {
+  return mail(
+    to,
+    `You already have a ${PRODUCT} account`,
+    [
+      'Someone (hopefully you) tried to create an account with this address, which already has one: nothing was changed.',
+      'Sign in with this link; if you forgot your password, choose "Forgot your password?" there. If it was not you, ignore this mail.',
+    ],
+    `${publicUrl}/signin`,
+  );
+}
+
 export function changeEmailMail(publicUrl: string, to: string, token: string): Mail {
   const link = `${publicUrl}/auth/email?token=${encodeURIComponent(token)}`;
   return mail(

@@ -2,6 +2,7 @@ import { addressLabel, describeAction } from '@router/shared';
 import { Fragment, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import { formatDateTime, formatIsoSeconds } from '../../lib/format.ts';
+import { useOptionalProviders } from '../../lib/providers.tsx';
 import { orderCallOf } from './order-call.ts';
 import { OrderCallDetails } from './order-call-details.tsx';
 import { phaseSplit, TradeSummary } from './trade-line.tsx';
@@ -44,7 +45,8 @@ export function ActivityRow({ action, initiallyExpanded = false }: { action: Act
   const [expanded, setExpanded] = useState(initiallyExpanded);
   const { trade } = action;
   const call = orderCallOf(action.code, action.metadata, trade?.order ?? null, trade?.repeat ?? false);
-  const description = describeAction(action.code, action.metadata);
+  const titles = useOptionalProviders()?.titles;
+  const description = describeAction(action.code, action.metadata, titles);
   const iso = formatIsoSeconds(action.createdAt);
   const detailsId = `action-${action.id}-details`;
   const toggle = () => setExpanded((open) => !open);

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { EmailField } from '../../components/email-field.tsx';
 import { useCall } from '../../lib/call.ts';
+import { useSession } from '../../lib/session.tsx';
 import { AdminUserProfessionalDocument } from './documents.ts';
 import { FormResult, useAdminAction } from './form-result.tsx';
 
@@ -15,12 +16,14 @@ type Fields = z.input<typeof schema>;
  * Beyond SPEC (issue 15): grants or removes professional status, which opens the developer
  * Applications section on a server without card payments. Removing it cancels nothing in Stripe:
  * a plan that sells the status goes on charging (its renewals no longer give the status back), so
- * the form says so beside Remove.
+ * the form says so beside Remove. A change to the user signed in (or acted as) reloads the
+ * session, so the screens it opens or closes (Applications, the upgrade card) follow at once.
  */
 export const REMOVE_KEEPS_PLAN =
   'Remove does not cancel a plan that sells professional status: Stripe goes on charging it, without the status, until the plan is cancelled (in Stripe, or by the user with Manage billing).';
 export function ProfessionalForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
+  const session = useSession();
   const { outcome, run, clear } = useAdminAction(onDone);
   const { register, handleSubmit, formState } = useForm<Fields, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
@@ -31,7 +34,11 @@ export function ProfessionalForm({ onDone }: { onDone: () => void }) {
     handleSubmit(
       ({ email }) =>
         run(async () => {
-          await mutate(AdminUserProfessionalDocument, { email, isProfessional });
+          const { adminUserProfessional: changed } = await mutate(AdminUserProfessionalDocument, {
+            email,
+            isProfessional,
+          });
+          if (changed.email.toLowerCase() === session.user?.email.toLowerCase()) await session.reload();
           return isProfessional ? 'Professional status granted' : 'Professional status removed';
         }),
       clear,

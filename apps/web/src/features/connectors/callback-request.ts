@@ -22,6 +22,8 @@ export function findCallbackProvider(
 export type CallbackRequest =
   | { kind: 'leave' }
   | { kind: 'failure'; message: string }
+  /** A provider connected with its form (no broker window comes back here): the page was opened by hand. */
+  | { kind: 'form' }
   | { kind: 'activate'; credentials: string[] };
 
 /** The broker's refusal of the authorization, in its own words where it gave some. */
@@ -33,6 +35,7 @@ function authorizationRefused(title: string, error: string, description: string 
 
 /** The provider's first listed credential from the query ('code' by default), with `state`. */
 export function readCallback(provider: Provider, search: string): CallbackRequest {
+  if (provider.authentication.type !== 'open') return { kind: 'form' };
   const query = new URLSearchParams(search);
   if (provider.name === 'etrade' && query.get('oauth_verifier')?.endsWith(ETRADE_ALREADY_AUTHORIZED)) {
     return { kind: 'failure', message: ETRADE_FAILURE_MESSAGE };

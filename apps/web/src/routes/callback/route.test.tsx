@@ -69,6 +69,16 @@ describe('broker callback (SPEC §2)', () => {
     expect(calls('ConnectorActivate')).toHaveLength(0);
   });
 
+  it('explains, calling nothing, when opened by hand for a provider connected with its form', async () => {
+    const { calls } = await render('/callback/paper?code=abc');
+    expect(await screen.findByText(/Paper Trading is connected with its form/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Connect Paper Trading' }).getAttribute('href')).toBe(
+      '/me/connector/paper',
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls('ConnectorActivate')).toHaveLength(0);
+  });
+
   it('leaves without a provider or without the credential', async () => {
     const unknown = await render('/callback/nowhere?code=abc');
     await waitFor(() => expect(where(unknown.router)).toBe('/me/connector'));

@@ -46,7 +46,14 @@ export function Component() {
   return (
     <section className="mx-auto" style={{ maxWidth: '32rem' }}>
       <h1 className="h4 mb-3">Connecting {provider?.title ?? 'your broker'}</h1>
-      {failure ? (
+      {provider && request.kind === 'form' ? (
+        <>
+          <p>{provider.title} is connected with its form on Brokers &amp; Webhooks: no broker window returns here.</p>
+          <Link to={`${LIST}/${provider.name}`} className="btn btn-primary">
+            Connect {provider.title}
+          </Link>
+        </>
+      ) : failure ? (
         <>
           <div className="alert alert-danger" role="alert">
             {failure}

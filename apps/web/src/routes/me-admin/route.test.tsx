@@ -231,6 +231,27 @@ describe('admin screen (SPEC §2 Admin)', () => {
     await waitFor(() => expect(document.activeElement).toBe(done));
   });
 
+  it('shows professional status granted to the administrator at once, without a reload', async () => {
+    const me = fakeUser(ADMIN);
+    const { session, router } = await renderRoute('/me/admin', {
+      user: me,
+      handlers: {
+        AdminUserProfessional: fixture(({ variables }) => {
+          me.group = variables.isProfessional ? me.group | 16 : me.group & ~16;
+          return { data: { adminUserProfessional: { email: me.email, group: me.group } } };
+        }),
+      },
+    });
+    fillIn('Professional status', 'Email', 'JO@example.com');
+    press('Professional status', 'Grant');
+    expect(await form('Professional status').findByText('Professional status granted')).toBeTruthy();
+    expect(session.getState().isProfessional).toBe(true);
+    // The account screen no longer offers to apply for it.
+    await router.navigate('/me/account');
+    await screen.findByRole('heading', { level: 1, name: 'Account & Billing' });
+    expect(screen.queryByText('Request professional status')).toBeNull();
+  });
+
   it('says beside Remove that a plan selling professional status goes on charging', async () => {
     await renderRoute('/me/admin', { user: fakeUser(ADMIN) });
     const remove = form('Professional status').getByRole('button', { name: 'Remove' });

@@ -23,6 +23,19 @@ describe('dashboard route (SPEC §2 Dashboard)', () => {
     expect(calls('TourConnectorActivations')).toHaveLength(0);
   });
 
+  it('names the provider of an activity entry by its title, as every other screen does', async () => {
+    const metadata = JSON.stringify({ providerName: 'paper', accountIds: ['PA-1'] });
+    await renderRoute('/me', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        ActivityActions: fixture(() => ({
+          data: { actions: [{ id: 1, code: 'ConnectorActivate', address: null, metadata, createdAt: Date.now() }] },
+        })),
+      },
+    });
+    expect(await screen.findByText('Paper trading account(s) #PA-1 connected')).toBeTruthy();
+  });
+
   it("tells assistive technology that the small screens' menu button opens the menu, and whether it is open", async () => {
     await renderRoute('/me', { user: fakeUser(CUSTOMER) });
     const button = await screen.findByRole('button', { name: 'Open menu' });
