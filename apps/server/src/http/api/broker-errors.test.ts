@@ -1,0 +1,170 @@
+// A broker's failure answers the same on every route that calls the broker (one mapping,
+// modules/connectors/broker-error.ts): its rate limit 429 with its Retry-After, its outage or a
+// call whose outcome is unknown 503 (a dependency down, retry), a refusal 400 ExecutionError,
+// always `{status, message}` with the broker's message; GraphQL's order preview with the same
+// codes (RATE_LIMITED, SERVICE_UNAVAILABLE).
+import { type Broker, BrokerError } from '@router/brokers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
+import { gql as graphql } from '../../../test/connector-fixtures.ts';
+import { gql } from '../../../test/identity.ts';
+import { FLAKY_TITLE, flakyBroker, setupTrader } from '../../../test/signal-fixtures.ts';
+import { accountId } from '../../modules/api/accounts.ts';
+import { brokerErrorCode, retryAfterSeconds } from '../../modules/connectors/broker-error.ts';
+
+/** What the broker throws from every call but placing (undefined: it answers). */
+let failure: BrokerError | undefined;
+const fail = () => {
+  if (failure) throw failure;
+};
+const flaky = flakyBroker();
+const broker: Broker = {
+  ...flaky.broker,
+  descriptor: {
+    ...flaky.broker.descriptor,
+    has: { ...flaky.broker.descriptor.has, getHoldings: true, cancelOrder: true, previewOrder: true },
+  },
+  async placeOrder(_ctx, _session, { clientOrderId }) {
+    return { id: `R-${clientOrderId}`, status: 'accepted', status_description: 'Resting' };
+  },
+  async cancelOrder() {
+    fail();
+  },
+  async getHoldings() {
+    fail();
+    return { positions: [] };
+  },
+  async previewOrder() {
+    fail();
+    return { id: 'P-1', status: 'draft' };
+  },
+};
+
+const rateLimited = (retryAfter?: string) =>
+  new BrokerError('RateLimited', FLAKY_TITLE, 'too many requests', retryAfter ? { retryAfter } : {});
+const CASES = [
+  {
+    name: 'its rate limit',
+    error: rateLimited('7'),
+    status: 429,
+    retryAfter: '7',
+    body: { status: 'Error', message: `${FLAKY_TITLE}: too many requests` },
+  },
+  {
+    name: 'its rate limit without a Retry-After',
+    error: rateLimited(),
+    status: 429,
+    retryAfter: undefined,
+    body: { status: 'Error', message: `${FLAKY_TITLE}: too many requests` },
+  },
+  {
+    name: 'its outage',
+    error: new BrokerError('BrokerUnavailable', FLAKY_TITLE, 'service unavailable'),
+    status: 503,
+    retryAfter: undefined,
+    body: { status: 'Error', message: `${FLAKY_TITLE}: service unavailable` },
+  },
+  {
+    name: 'a call whose outcome is unknown',
+    error: new BrokerError('InvalidOrder', FLAKY_TITLE, 'gateway timeout', { outcomeUnknown: true }),
+    status: 503,
+    retryAfter: undefined,
+    body: { status: 'Error', message: `${FLAKY_TITLE}: gateway timeout` },
+  },
+  {
+    name: 'its refusal',
+    error: new BrokerError('OrderNotFound', FLAKY_TITLE, 'no such order'),
+    status: 400,
+    retryAfter: undefined,
+    body: { status: 'ExecutionError', message: `${FLAKY_TITLE}: no such order` },
+  },
+];
+
+let t: TestApp;
+let trader: Awaited<ReturnType<typeof setupTrader>>;
+let token: string;
+beforeAll(async () => {
+  t = await startTestApp({ brokers: [broker], authenticate: authenticateAsUserId });
+  trader = await setupTrader(t, 'broker-errors@example.com', { provider: 'flaky', credits: 50 });
+  const created = await gql<{ userTokenCreate: { secret: string } }>(
+    t.app,
+    'mutation { userTokenCreate(metadata: {name: "bot"}) { secret } }',
+    {},
+    trader.headers,
+  );
+  token = created.data?.userTokenCreate.secret ?? '';
+});
+afterAll(() => t.close());
+
+const rest = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+  t.app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(payload ? { payload: JSON.stringify(payload) } : {}),
+  });
+
+describe.each(CASES)('the broker answering with $name', ({ error, status, retryAfter, body }) => {
+  const account = () => accountId(trader.connector.key, trader.accountId);
+
+  it('answers cancel, positions and balances alike', async () => {
+    failure = undefined;
+    const placed = await rest('POST', `/api/v1/accounts/${account()}/orders`, {
+      symbol: 'AAPL',
+      action: 'buy',
+      quantity: 1,
+      type: 'limit',
+      limit_price: 1,
+    });
+    expect(placed.statusCode, placed.body).toBe(201);
+    failure = error;
+    for (const [method, url] of [
+      ['DELETE', `/api/v1/orders/${placed.json().id}`],
+      ['GET', `/api/v1/accounts/${account()}/positions`],
+      ['GET', `/api/v1/accounts/${account()}/balances`],
+    ] as const) {
+      const answer = await rest(method, url);
+      expect({ status: answer.statusCode, body: answer.json() }, `${method} ${url}`).toEqual({ status, body });
+      expect(answer.headers['retry-after'], `${method} ${url}`).toBe(retryAfter);
+    }
+    // Not canceled: the order still rests.
+    const read = await rest('GET', `/api/v1/orders/${placed.json().id}`);
+    expect(read.json()).toMatchObject({ status: 'accepted' });
+  });
+
+  it('answers the order preview with the same code', async () => {
+    failure = error;
+    const res = await graphql(
+      t,
+      trader.headers,
+      'mutation($connectorKey: String!, $data: String!) { orderPreview(connectorKey: $connectorKey, data: $data) }',
+      { connectorKey: trader.connector.key, data: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }) },
+    );
+    const code = { 429: 'RATE_LIMITED', 503: 'SERVICE_UNAVAILABLE', 400: 'EXECUTION_ERROR' }[status];
+    expect(res.error).toEqual({ message: body.message, code, field: undefined });
+  });
+});
+
+describe('brokerErrorCode', () => {
+  it('maps every kind, and an unknown outcome to a dependency down', () => {
+    const code = (kind: BrokerError['kind'], outcomeUnknown = false) =>
+      brokerErrorCode(new BrokerError(kind, 'B', 'm', { outcomeUnknown }));
+    expect(
+      ['InvalidOrder', 'InsufficientFunds', 'OrderNotFound', 'DuplicateOrder'].map((k) => code(k as never)),
+    ).toEqual(['EXECUTION', 'EXECUTION', 'EXECUTION', 'EXECUTION']);
+    expect(code('AuthenticationError')).toBe('BROKER_AUTHENTICATION');
+    expect(code('RateLimited')).toBe('RATE_LIMITED');
+    expect(code('BrokerUnavailable')).toBe('UNAVAILABLE');
+    expect(code('InsufficientFunds', true)).toBe('UNAVAILABLE');
+  });
+
+  it('reads a Retry-After of seconds or an HTTP date as whole seconds from now', () => {
+    const now = Date.parse('2026-11-27T15:00:00Z');
+    expect(retryAfterSeconds('12', now)).toBe(12);
+    expect(retryAfterSeconds('0', now)).toBe(1);
+    expect(retryAfterSeconds('Fri, 27 Nov 2026 15:00:30 GMT', now)).toBe(30);
+    expect(retryAfterSeconds('Fri, 27 Nov 2026 14:00:00 GMT', now)).toBe(1);
+    expect(retryAfterSeconds('soon', now)).toBeUndefined();
+    expect(retryAfterSeconds(undefined, now)).toBeUndefined();
+  });
+});
