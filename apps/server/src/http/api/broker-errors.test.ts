@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { gql as graphql } from '../../../test/connector-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
-import { FLAKY_TITLE, flakyBroker, setupTrader } from '../../../test/signal-fixtures.ts';
+import { FLAKY_TITLE, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { accountId } from '../../modules/api/accounts.ts';
 import { brokerErrorCode, retryAfterSeconds } from '../../modules/connectors/broker-error.ts';
 
@@ -25,6 +25,7 @@ const broker: Broker = {
     has: { ...flaky.broker.descriptor.has, getHoldings: true, cancelOrder: true, previewOrder: true },
   },
   async placeOrder(_ctx, _session, { clientOrderId }) {
+    fail();
     return { id: `R-${clientOrderId}`, status: 'accepted', status_description: 'Resting' };
   },
   async cancelOrder() {
@@ -144,6 +145,34 @@ describe.each(CASES)('the broker answering with $name', ({ error, status, retryA
     expect(res.error).toEqual({ message: body.message, code, field: undefined });
   });
 });
+
+describe.each(CASES)(
+  'placing an order, the broker answering with $name',
+  ({ name, error, status, retryAfter, body }) => {
+    const unknown = error.outcomeUnknown;
+
+    it('answers the REST API by the same mapping, the hook 400 as SPEC §8 says', async () => {
+      failure = error;
+      const order = { symbol: 'MSFT', action: 'buy', quantity: 1, client_id: `c-${name}` };
+      const account = accountId(trader.connector.key, trader.accountId);
+      const answer = await rest('POST', `/api/v1/accounts/${account}/orders`, order);
+      const hook = await postSignal(t, trader.shortKey, order);
+      if (unknown) {
+        // It may stand at the broker: accepted, its outcome looked up later, never a 5xx.
+        expect([answer.statusCode, hook.statusCode]).toEqual([201, 201]);
+        expect(answer.json()).toMatchObject({ status: 'pending' });
+        return;
+      }
+      expect({ status: answer.statusCode, body: answer.json() }).toEqual({ status, body });
+      expect(answer.headers['retry-after']).toBe(retryAfter);
+      expect({ status: hook.statusCode, body: hook.json() }).toEqual({
+        status: 400,
+        body: { status: 'ExecutionError', message: body.message },
+      });
+      expect(hook.headers['retry-after']).toBeUndefined();
+    });
+  },
+);
 
 describe('brokerErrorCode', () => {
   it('maps every kind, and an unknown outcome to a dependency down', () => {

@@ -1,6 +1,6 @@
 // What a broker call's result or failure means for a sent signal: the move (place, reject, lose),
 // the answer for the sender, the stored status and whether the credit goes back.
-import { isBrokerError } from '@router/brokers';
+import { type BrokerError, isBrokerError } from '@router/brokers';
 import type { OrderResponse } from '@router/orders';
 import { accepted, pending, refusal } from './answers.ts';
 import { STORED } from './lifecycle.ts';
@@ -55,7 +55,7 @@ export function fromError(signalId: string, title: string, error: unknown): Outc
     const auth = error.kind === 'AuthenticationError';
     return {
       event: 'reject',
-      answer: refusal(400, auth ? 'AuthenticationError' : 'ExecutionError', error.message),
+      answer: { ...refusal(400, auth ? 'AuthenticationError' : 'ExecutionError', error.message), brokerError: error },
       status: STORED.rejected,
       brokerOrderId: null,
       price: null,
@@ -80,11 +80,11 @@ export function lost(signalId: string, title: string, brokerOrderId: string | nu
   };
 }
 
-/** Refused before the order left (connector inactive, secrets unreadable): nothing was sent. */
-export function notSent(message: string): Outcome {
+/** Refused before the order left (connector inactive, secrets unreadable, a renewal refused): nothing was sent. */
+export function notSent(message: string, brokerError?: BrokerError): Outcome {
   return {
     event: 'reject',
-    answer: refusal(400, 'ExecutionError', message),
+    answer: { ...refusal(400, 'ExecutionError', message), ...(brokerError ? { brokerError } : {}) },
     status: STORED.failed,
     brokerOrderId: null,
     price: null,

@@ -55,6 +55,7 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         receivedAt,
       });
       if ('order' in result) return reply.status(201).send(result.order);
+      if (result.retryAfterS !== undefined) reply.header('retry-after', String(result.retryAfterS));
       return reply.status(result.statusCode as 400).send(result.error);
     },
   );
