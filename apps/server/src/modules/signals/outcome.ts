@@ -46,21 +46,29 @@ export function fromResult(signalId: string, title: string, result: OrderRespons
 }
 
 /**
+ * The hook's answer to a broker's certain refusal (SPEC §8: 400), placing or opening the session
+ * alike: AuthenticationError when it refused the connection's credentials, else ExecutionError.
+ */
+function brokerRefused(error: BrokerError): Answer {
+  const status = error.kind === 'AuthenticationError' ? 'AuthenticationError' : 'ExecutionError';
+  return { ...refusal(400, status, error.message), brokerError: error };
+}
+
+/**
  * A refusal the broker gave for sure costs nothing and answers 400; anything that may have
  * reached the broker (timeout, dropped connection, a duplicate client order id, an unexpected
  * throw) is lost: 'unknown' with its credit held, answered 'accepted', reconciled later.
  */
 export function fromError(signalId: string, title: string, error: unknown): Outcome {
   if (isBrokerError(error) && !error.outcomeUnknown && error.kind !== 'DuplicateOrder') {
-    const auth = error.kind === 'AuthenticationError';
     return {
       event: 'reject',
-      answer: { ...refusal(400, auth ? 'AuthenticationError' : 'ExecutionError', error.message), brokerError: error },
+      answer: brokerRefused(error),
       status: STORED.rejected,
       brokerOrderId: null,
       price: null,
       releaseCredit: true,
-      connectorRejected: auth,
+      connectorRejected: error.kind === 'AuthenticationError',
     };
   }
   // An answer that named the broker's order id beside its failure: the signal keeps it, so that
@@ -80,11 +88,14 @@ export function lost(signalId: string, title: string, brokerOrderId: string | nu
   };
 }
 
-/** Refused before the order left (connector inactive, secrets unreadable, a renewal refused): nothing was sent. */
-export function notSent(message: string, brokerError?: BrokerError): Outcome {
+/**
+ * Refused before the order left (connector inactive, secrets unreadable, the broker refusing the
+ * session's renewal): nothing was sent.
+ */
+export function notSent(refused: string | BrokerError): Outcome {
   return {
     event: 'reject',
-    answer: { ...refusal(400, 'ExecutionError', message), ...(brokerError ? { brokerError } : {}) },
+    answer: typeof refused === 'string' ? refusal(400, 'ExecutionError', refused) : brokerRefused(refused),
     status: STORED.failed,
     brokerOrderId: null,
     price: null,

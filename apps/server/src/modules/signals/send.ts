@@ -48,7 +48,7 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
   const refused = (error: unknown): Outcome => {
     // A token refresh the broker refused: withBrokerSession deactivated the connector.
     if (isBrokerError(error)) {
-      return { ...notSent(error.message, error), connectorRejected: error.kind === 'AuthenticationError' };
+      return { ...notSent(error), connectorRejected: error.kind === 'AuthenticationError' };
     }
     if (!isAppError(error)) log.error({ err: error, signalId: s.id }, 'broker session failed');
     return notSent(
