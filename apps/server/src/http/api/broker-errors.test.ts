@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/app.ts';
 import { gql as graphql } from '../../../test/connector-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
-import { FLAKY_TITLE, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { eventually, FLAKY_TITLE, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { accountId } from '../../modules/api/accounts.ts';
 import { brokerErrorCode, retryAfterSeconds } from '../../modules/connectors/broker-error.ts';
 
@@ -97,11 +97,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const rest = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+const rest = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, headers?: Record<string, string>) =>
   t.app.inject({
     method,
     url,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
     ...(payload ? { payload: JSON.stringify(payload) } : {}),
   });
 
@@ -155,7 +155,8 @@ describe.each(CASES)(
       failure = error;
       const order = { symbol: 'MSFT', action: 'buy', quantity: 1, client_id: `c-${name}` };
       const account = accountId(trader.connector.key, trader.accountId);
-      const answer = await rest('POST', `/api/v1/accounts/${account}/orders`, order);
+      const place = () => rest('POST', `/api/v1/accounts/${account}/orders`, order, { 'idempotency-key': `k-${name}` });
+      const answer = await place();
       const hook = await postSignal(t, trader.shortKey, order);
       if (unknown) {
         // It may stand at the broker: accepted, its outcome looked up later, never a 5xx.
@@ -170,6 +171,32 @@ describe.each(CASES)(
         body: { status: 'ExecutionError', message: body.message },
       });
       expect(hook.headers['retry-after']).toBeUndefined();
+
+      // Sent again with the same Idempotency-Key (the hook: the same client_id) once the broker
+      // takes orders: placed after a passing refusal (429, 503), which placed nothing; a refusal
+      // that stands is answered again and places nothing.
+      failure = undefined;
+      const passing = status !== 400;
+      await eventually(async () => {
+        const { rows } = await t.services.db.$client.query<{ keyed: boolean }>(
+          `select exists(select 1 from signal_keys k where k.signal_id = s.id) as keyed from signals s
+           where s.user_id = $1 and s.status = 'rejected' and s."order"->>'client_id' = $2`,
+          [trader.userId, order.client_id],
+        );
+        return rows.length === 2 && rows.every((row) => row.keyed !== passing);
+      });
+      const again = await place();
+      const hookAgain = await postSignal(t, trader.shortKey, order);
+      if (passing) {
+        expect([again.statusCode, hookAgain.statusCode], again.body).toEqual([201, 201]);
+        expect(again.json()).toMatchObject({ status: 'accepted', brokerOrderId: expect.stringMatching(/^R-/) });
+      } else {
+        expect({ status: again.statusCode, body: again.json() }).toEqual({ status, body });
+        expect({ status: hookAgain.statusCode, body: hookAgain.json() }).toEqual({
+          status: hook.statusCode,
+          body: hook.json(),
+        });
+      }
     });
   },
 );

@@ -2,6 +2,7 @@
 // the answer for the sender, the stored status and whether the credit goes back.
 import { type BrokerError, isBrokerError } from '@router/brokers';
 import type { OrderResponse } from '@router/orders';
+import { brokerErrorCode } from '../connectors/broker-error.ts';
 import { accepted, pending, refusal } from './answers.ts';
 import { STORED } from './lifecycle.ts';
 import type { Answer } from './types.ts';
@@ -17,7 +18,15 @@ export interface Outcome {
   message?: string;
   /** The broker refused the connection's credentials (withBrokerSession deactivated it). */
   connectorRejected?: boolean;
+  /**
+   * The broker refused for a passing reason (its rate limit, its outage before the order reached
+   * it): nothing was placed, so the idempotency key goes free and a retry with it is placed.
+   */
+  freeKey?: boolean;
 }
+
+/** A refusal that asks for a retry (429, 503 by the one mapping), as against one that stands. */
+const passing = (error: BrokerError) => ['RATE_LIMITED', 'UNAVAILABLE'].includes(brokerErrorCode(error));
 
 export function fromResult(signalId: string, title: string, result: OrderResponse): Outcome {
   const brokerOrderId = result.id || null;
@@ -69,6 +78,7 @@ export function fromError(signalId: string, title: string, error: unknown): Outc
       price: null,
       releaseCredit: true,
       connectorRejected: error.kind === 'AuthenticationError',
+      freeKey: passing(error),
     };
   }
   // An answer that named the broker's order id beside its failure: the signal keeps it, so that

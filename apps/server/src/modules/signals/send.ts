@@ -4,7 +4,7 @@
 // reconciliation only ever looks it up.
 import { createWireLog, isBrokerError, type WireLog } from '@router/brokers';
 import type { Order } from '@router/orders';
-import { recordSignalAnswer } from '../../db/repositories/signals.repository.ts';
+import { recordSignalAnswer, releaseSignalKey } from '../../db/repositories/signals.repository.ts';
 import { isAppError } from '../../errors.ts';
 import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { withBrokerSession } from '../connectors/index.ts';
@@ -145,6 +145,11 @@ async function settle(rt: SignalRuntime, s: Signal, o: Outcome, answered: Answer
       releaseCredit: o.releaseCredit,
       message: o.event === 'reject' ? String(o.answer.body.message ?? '') : (o.message ?? null),
     });
+    if (o.freeKey) {
+      await releaseSignalKey(rt.services.db.$client, s.entry.hookId, s.key, s.id).catch((error: unknown) =>
+        rt.services.log.error({ err: error, signalId: s.id }, 'idempotency key not freed'),
+      );
+    }
   } catch (error) {
     // The row stays 'placing': reconciliation asks the broker later.
     rt.services.log.error({ err: error, signalId: s.id }, 'signal outcome not recorded');
