@@ -94,11 +94,18 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
     }, rt.callLimitMs);
     limitTimer.unref();
   });
-  const outcome = Promise.race([call, limit]).then((o) => {
+  const outcome = Promise.race([call, limit]).then(async (o) => {
     settled = true;
     clearTimeout(limitTimer);
     // The connector is deactivated: its cached hooks go, so the next signal finds it so at once.
     if (o.connectorRejected) rt.hooks.forgetConnector(entry.connectorId);
+    // Refused for a passing reason, nothing placed: the key is free before the sender is answered,
+    // so its retry (after a 429 or 503 of the REST API) is placed, not answered this refusal.
+    if (o.freeKey) {
+      await releaseSignalKey(rt.services.db.$client, entry.hookId, s.key, s.id).catch((error: unknown) =>
+        log.error({ err: error, signalId: s.id }, 'idempotency key not freed'),
+      );
+    }
     return o;
   });
 
@@ -145,11 +152,6 @@ async function settle(rt: SignalRuntime, s: Signal, o: Outcome, answered: Answer
       releaseCredit: o.releaseCredit,
       message: o.event === 'reject' ? String(o.answer.body.message ?? '') : (o.message ?? null),
     });
-    if (o.freeKey) {
-      await releaseSignalKey(rt.services.db.$client, s.entry.hookId, s.key, s.id).catch((error: unknown) =>
-        rt.services.log.error({ err: error, signalId: s.id }, 'idempotency key not freed'),
-      );
-    }
   } catch (error) {
     // The row stays 'placing': reconciliation asks the broker later.
     rt.services.log.error({ err: error, signalId: s.id }, 'signal outcome not recorded');
