@@ -24,6 +24,10 @@ const broker: Broker = {
     ...flaky.broker.descriptor,
     has: { ...flaky.broker.descriptor.has, getHoldings: true, cancelOrder: true, previewOrder: true },
   },
+  async connect(ctx, input) {
+    fail();
+    return flaky.broker.connect(ctx, input);
+  },
   async placeOrder(_ctx, _session, { clientOrderId }) {
     fail();
     return { id: `R-${clientOrderId}`, status: 'accepted', status_description: 'Resting' };
@@ -105,6 +109,12 @@ const rest = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown,
     ...(payload ? { payload: JSON.stringify(payload) } : {}),
   });
 
+const GRAPHQL_CODE: Record<number, string> = {
+  429: 'RATE_LIMITED',
+  503: 'SERVICE_UNAVAILABLE',
+  400: 'EXECUTION_ERROR',
+};
+
 describe.each(CASES)('the broker answering with $name', ({ error, status, retryAfter, body }) => {
   const account = () => accountId(trader.connector.key, trader.accountId);
 
@@ -141,8 +151,17 @@ describe.each(CASES)('the broker answering with $name', ({ error, status, retryA
       'mutation($connectorKey: String!, $data: String!) { orderPreview(connectorKey: $connectorKey, data: $data) }',
       { connectorKey: trader.connector.key, data: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }) },
     );
-    const code = { 429: 'RATE_LIMITED', 503: 'SERVICE_UNAVAILABLE', 400: 'EXECUTION_ERROR' }[status];
-    expect(res.error).toEqual({ message: body.message, code, field: undefined });
+    expect(res.error).toEqual({ message: body.message, code: GRAPHQL_CODE[status], field: undefined });
+  });
+
+  it('answers connecting with the same code', async () => {
+    failure = error;
+    const res = await graphql(
+      t,
+      trader.headers,
+      'mutation { connectorActivate(providerName: "flaky", credentials: []) { key } }',
+    );
+    expect(res.error).toMatchObject({ message: body.message, code: GRAPHQL_CODE[status] });
   });
 });
 
