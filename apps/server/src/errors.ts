@@ -37,11 +37,18 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   /** The input field at fault, when there is one. */
   readonly field: string | undefined;
+  /** RATE_LIMITED: whole seconds until a retry may pass, when known (REST answers it as Retry-After). */
+  readonly retryAfterS: number | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: { field?: string; cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details?: { field?: string; cause?: unknown; retryAfterS?: number | undefined },
+  ) {
     super(message, details?.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
     this.field = details?.field;
+    this.retryAfterS = details?.retryAfterS;
   }
 
   get mapping(): ErrorMapping {

@@ -7,6 +7,7 @@ export * from './core/context.ts';
 export * from './core/define.ts';
 export * from './core/errors.ts';
 export * from './core/find-order.ts';
+export { parseRetryAfter } from './core/http-errors.ts';
 export * from './core/lookup.ts';
 export * from './core/registry.ts';
 export * from './core/unavailable.ts';

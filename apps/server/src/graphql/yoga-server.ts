@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { toAppError } from '../errors.ts';
 import { bearerToken } from '../http/bearer.ts';
+import { asAppError } from '../modules/connectors/broker-error.ts';
 import type { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 import type { GraphQLContext } from './context.ts';
@@ -36,7 +37,7 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
       maskError(error) {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
         if (original instanceof GraphQLError && !original.originalError) return original;
-        const appError = toAppError(original);
+        const appError = toAppError(asAppError(original));
         if (appError.code === 'INTERNAL') services.log.error({ err: original }, 'graphql resolver failed');
         else if (appError.code === 'UNAVAILABLE' && appError.cause) {
           services.log.warn({ err: original }, 'graphql resolver: dependency unavailable');

@@ -2,6 +2,7 @@
 // No stack traces or SQL reach a response; unknown errors are logged with the request id.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, toAppError } from '../errors.ts';
+import { asAppError } from '../modules/connectors/broker-error.ts';
 
 function fromFastify(error: FastifyError): AppError | null {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
@@ -41,9 +42,10 @@ export function frameworkError(headers: ReadonlyArray<readonly [string, string]>
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
-    const appError = fromFastify(error) ?? toAppError(error);
+    const appError = fromFastify(error) ?? toAppError(asAppError(error));
     if (appError.code === 'INTERNAL') req.log.error({ err: error }, 'request failed');
     else if (appError.code === 'UNAVAILABLE' && appError.cause) req.log.warn({ err: error }, 'dependency unavailable');
+    if (appError.retryAfterS !== undefined) reply.header('retry-after', String(appError.retryAfterS));
     return reply.status(appError.mapping.http).send(appError.toBody());
   });
   app.setNotFoundHandler((req, reply) =>

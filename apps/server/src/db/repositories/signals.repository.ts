@@ -138,6 +138,18 @@ export async function findKeyOwner(db: Queryable, hookId: number, key: string): 
   return rows[0]?.signal_id;
 }
 
+/**
+ * Frees a hook's idempotency key from the signal holding it (a signal the broker refused for a
+ * passing reason, placing nothing): the sender's retry with it is a new order, not its repeat.
+ */
+export async function releaseSignalKey(db: Queryable, hookId: number, key: string, signalId: string): Promise<void> {
+  await db.query({
+    name: 'signal_key_release',
+    text: 'delete from signal_keys where hook_id = $1 and key = $2 and signal_id = $3',
+    values: [hookId, key, signalId],
+  });
+}
+
 /** The check constraint that refuses a live signal without a credit. */
 export function isNoCreditError(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string } | null;

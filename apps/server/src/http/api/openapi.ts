@@ -18,8 +18,9 @@ every scope) or an OAuth 2.0 access token of an application (authorization code 
 provider below; the scopes the user granted). Errors answer \`{"status", "message"}\` with status
 ValidationError, ExecutionError, AuthenticationError (401: this token; 400: the broker refused the
 connection's own credentials, reconnect the broker), ForbiddenError (403: a scope is
-missing, or the user's account may not use the API) or Error (404, 429, 500, 503 while the server
-restarts or its database is out of reach: retry). Each token may make a limited number of requests per second:
+missing, or the user's account may not use the API) or Error (404; 429: this token's limit, or the
+broker's, with \`Retry-After\` when known; 500; 503 while the server restarts, or its database or the
+broker is out of reach or did not answer: retry). Each token may make a limited number of requests per second:
 every answer tells the allowance in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`
 (seconds until it is whole again); over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
 
@@ -31,7 +32,8 @@ const HEADERS = {
     schema: { type: 'string', examples: ['Bearer realm="api", error="invalid_token"'] },
   },
   'Retry-After': {
-    description: 'Seconds until this token may make a request again.',
+    description:
+      "Seconds until a request may pass again: this token's limit, or the broker's rate limit when the broker said when.",
     schema: { type: 'integer', minimum: 1, examples: [1] },
   },
   'RateLimit-Limit': {

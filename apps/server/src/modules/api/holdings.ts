@@ -4,7 +4,7 @@ import type { Holdings } from '@router/brokers';
 import type { ApiBalances, ApiPosition } from '@router/shared/api';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { asReadError, withBrokerSession } from '../connectors/index.ts';
+import { asAppError, withBrokerSession } from '../connectors/index.ts';
 import type { ResolvedAccount } from './accounts.ts';
 
 async function holdings(services: Services, target: ResolvedAccount): Promise<Holdings> {
@@ -20,7 +20,7 @@ async function holdings(services: Services, target: ResolvedAccount): Promise<Ho
     ({ broker: b, ctx, session }) => (b.getHoldings as NonNullable<typeof b.getHoldings>)(ctx, session, account.id),
     { signal: AbortSignal.timeout(services.config.HOOK_DEADLINE_MS) },
   ).catch((error: unknown) => {
-    throw asReadError(error);
+    throw asAppError(error);
   });
 }
 

@@ -9,8 +9,10 @@ import { findUserSignal } from '../../db/repositories/api-orders.repository.ts';
 import { insertApiHook, selectApiHookForSignal } from '../../db/repositories/hooks.repository.ts';
 import type { ApiStatus } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { brokerAppError } from '../connectors/broker-error.ts';
 import { type HookEntry, toHookEntry } from '../hooks/index.ts';
 import { type SignalRuntime, submitSignal } from '../signals/index.ts';
+import type { Answer } from '../signals/types.ts';
 import type { ResolvedAccount } from './accounts.ts';
 import { overlayFromAnswer, toApiOrder } from './order-view.ts';
 
@@ -50,9 +52,24 @@ export interface PlaceOrderRequest {
 
 export type PlaceOrderResult =
   | { statusCode: 201; order: ApiOrder }
-  | { statusCode: number; error: { status: ApiStatus; message: string } };
+  | { statusCode: number; error: { status: ApiStatus; message: string }; retryAfterS?: number };
 
 const apiStatus = (value: unknown): ApiStatus => API_STATUSES.find((status) => status === value) ?? 'Error';
+
+/**
+ * A refusal as the REST API answers it: a broker's failure by the one mapping its other routes use
+ * (its rate limit 429 with Retry-After, its outage 503), where the hook answers 400 (SPEC §8);
+ * the signal path's own refusals as they are.
+ */
+function refusalOf(answer: Answer): Exclude<PlaceOrderResult, { order: ApiOrder }> {
+  if (answer.brokerError) {
+    const error = brokerAppError(answer.brokerError);
+    const { retryAfterS } = error;
+    return { statusCode: error.mapping.http, error: error.toBody(), ...(retryAfterS ? { retryAfterS } : {}) };
+  }
+  const { status, message } = answer.body;
+  return { statusCode: answer.statusCode, error: { status: apiStatus(status), message: String(message) } };
+}
 
 export async function placeApiOrder(
   services: Services,
@@ -70,10 +87,7 @@ export async function placeApiOrder(
     client: req.client,
     ...(req.idempotencyKey !== undefined ? { idempotencyKey: req.idempotencyKey } : {}),
   });
-  if (answer.statusCode !== 201 || !signalId) {
-    const { status, message } = answer.body;
-    return { statusCode: answer.statusCode, error: { status: apiStatus(status), message: String(message) } };
-  }
+  if (answer.statusCode !== 201 || !signalId) return refusalOf(answer);
   const row = await findUserSignal(services.db, req.userId, signalId);
   if (!row) throw new Error('a stored signal was not found');
   return { statusCode: 201, order: toApiOrder(row, overlayFromAnswer(signalId, answer.body, entry.title)) };

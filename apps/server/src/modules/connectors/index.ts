@@ -1,7 +1,7 @@
 // Broker connections: GraphQL services, and what the hook endpoint and the playground call.
 export { activateConnector, OAUTH_STATE_MESSAGE } from './activate.ts';
 export { BRANCH_PROVIDER, searchBranches } from './branches.ts';
-export { asAppError, asReadError } from './broker-error.ts';
+export { asAppError } from './broker-error.ts';
 export { type ConnectorCreation, createConnector } from './create.ts';
 export { deactivateConnector } from './deactivate.ts';
 export {

@@ -14,6 +14,7 @@ import type { Provider } from '@router/orders';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { brokerAppError } from './broker-error.ts';
 
 /**
  * The working adapter of `providerName`; NOT_FOUND for unknown or disabled providers, and for
@@ -94,9 +95,7 @@ export function connectFailure(services: Services, broker: Broker, error: unknow
     // An outage, or this server's app refused (its credentials wrong): the operator reads it here.
     if (error.kind === 'BrokerUnavailable')
       services.log.warn({ provider: broker.descriptor.name, reason: error.message }, 'broker connect failed');
-    return new AppError(error.kind === 'AuthenticationError' ? 'BROKER_AUTHENTICATION' : 'EXECUTION', error.message, {
-      cause: error,
-    });
+    return brokerAppError(error);
   }
   services.log.error({ err: error, provider: broker.descriptor.name }, 'broker connect failed');
   return new AppError('EXECUTION', `${broker.descriptor.title}: the connection failed, please try again`, {

@@ -1,10 +1,10 @@
 // paperAccount and paperAccountReset: a paper account's state and its reset, for the caller's
 // own paper connectors only (another user's key is not found, and nothing changes).
-import { isBrokerError, isPaperBroker, type PaperAccountView, type PaperBroker } from '@router/brokers';
+import { isPaperBroker, type PaperAccountView, type PaperBroker } from '@router/brokers';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
-import { type Actor, requireConnector, withBrokerSession } from '../connectors/index.ts';
+import { type Actor, asAppError, requireConnector, withBrokerSession } from '../connectors/index.ts';
 
 export const PAPER_ACCOUNT_NOT_FOUND = 'Paper account not found';
 
@@ -32,8 +32,7 @@ async function onPaperAccount(
     const name = connector.accounts.find((account) => account.id === accountId)?.name ?? view.name;
     return { ...view, name, connectorKey: connector.key };
   } catch (error) {
-    if (isBrokerError(error)) throw new AppError('EXECUTION', error.message, { cause: error });
-    throw error;
+    throw asAppError(error);
   }
 }
 

@@ -4,7 +4,7 @@
 // reconciliation only ever looks it up.
 import { createWireLog, isBrokerError, type WireLog } from '@router/brokers';
 import type { Order } from '@router/orders';
-import { recordSignalAnswer } from '../../db/repositories/signals.repository.ts';
+import { recordSignalAnswer, releaseSignalKey } from '../../db/repositories/signals.repository.ts';
 import { isAppError } from '../../errors.ts';
 import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { withBrokerSession } from '../connectors/index.ts';
@@ -48,7 +48,7 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
   const refused = (error: unknown): Outcome => {
     // A token refresh the broker refused: withBrokerSession deactivated the connector.
     if (isBrokerError(error)) {
-      return { ...notSent(error.message), connectorRejected: error.kind === 'AuthenticationError' };
+      return { ...notSent(error), connectorRejected: error.kind === 'AuthenticationError' };
     }
     if (!isAppError(error)) log.error({ err: error, signalId: s.id }, 'broker session failed');
     return notSent(
@@ -94,11 +94,18 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
     }, rt.callLimitMs);
     limitTimer.unref();
   });
-  const outcome = Promise.race([call, limit]).then((o) => {
+  const outcome = Promise.race([call, limit]).then(async (o) => {
     settled = true;
     clearTimeout(limitTimer);
     // The connector is deactivated: its cached hooks go, so the next signal finds it so at once.
     if (o.connectorRejected) rt.hooks.forgetConnector(entry.connectorId);
+    // Refused for a passing reason, nothing placed: the key is free before the sender is answered,
+    // so its retry (after a 429 or 503 of the REST API) is placed, not answered this refusal.
+    if (o.freeKey) {
+      await releaseSignalKey(rt.services.db.$client, entry.hookId, s.key, s.id).catch((error: unknown) =>
+        log.error({ err: error, signalId: s.id }, 'idempotency key not freed'),
+      );
+    }
     return o;
   });
 

@@ -14,7 +14,7 @@ function holdingsOptions(operationId: string, summary: string, answer: z.ZodType
       operationId,
       summary,
       description:
-        'Asked of the broker at each call. Not offered by this broker: ExecutionError (400); the broker down or not answering: 503, retry later. Scope: holdings:read.',
+        'Asked of the broker at each call. Not offered by this broker: ExecutionError (400); the broker’s rate limit: 429 (with `Retry-After` when it gave one); the broker down or not answering: 503, retry later. Scope: holdings:read.',
       tags: ['Holdings'],
       security: bearerSecurity('holdings:read'),
       params: accountParamsSchema,

@@ -29,7 +29,7 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         operationId: 'placeOrder',
         summary: 'Place an order',
         description:
-          'The body is the webhook order language, validated the same way, and the order is placed exactly once: a repeat by the same application or token with the same `Idempotency-Key` within 24 hours (without one, the same `client_id` or body within the dedupe window, 60 s by default) answers the first order and places nothing, also while the first is still being placed; a used `Idempotency-Key` with another body within those 24 hours is refused (400 ValidationError) and places nothing. Each order spends one signal credit. Scope: orders:write.',
+          'The body is the webhook order language, validated the same way, and the order is placed exactly once: a repeat by the same application or token with the same `Idempotency-Key` within 24 hours (without one, the same `client_id` or body within the dedupe window, 60 s by default) answers the first order and places nothing, also while the first is still being placed; a used `Idempotency-Key` with another body within those 24 hours is refused (400 ValidationError) and places nothing. Each order spends one signal credit. The broker refusing the order answers 400 (ExecutionError; AuthenticationError when it refused the connection’s credentials); its rate limit 429, with `Retry-After` when it gave one, and its outage 503: the order was not placed, its credit is given back and its `Idempotency-Key` is free again, so send it again (with the same key) after a while. A broker that did not answer in time leaves the order `pending` (201), looked up later. Scope: orders:write.',
         tags: ['Orders'],
         security: bearerSecurity('orders:write'),
         params: accountParamsSchema,
@@ -55,6 +55,7 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         receivedAt,
       });
       if ('order' in result) return reply.status(201).send(result.order);
+      if (result.retryAfterS !== undefined) reply.header('retry-after', String(result.retryAfterS));
       return reply.status(result.statusCode as 400).send(result.error);
     },
   );
@@ -67,7 +68,7 @@ export function writeOrderRoutes(api: ApiInstance, { services, signals }: ApiCon
         operationId: 'cancelOrder',
         summary: 'Cancel an order',
         description:
-          'Asks the broker to cancel the order and answers it as canceled. An order already filled, rejected or canceled, one still being placed, or one at a broker that cannot cancel here answers ExecutionError (400). Scope: orders:write.',
+          'Asks the broker to cancel the order and answers it as canceled. An order already filled, rejected or canceled, one still being placed, or one at a broker that cannot cancel here answers ExecutionError (400); the broker’s rate limit 429 (with `Retry-After` when it gave one), the broker down or not answering 503: retry. Scope: orders:write.',
         tags: ['Orders'],
         security: bearerSecurity('orders:write'),
         params: orderParamsSchema,
