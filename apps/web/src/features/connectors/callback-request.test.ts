@@ -21,7 +21,12 @@ describe('broker callback (SPEC §2)', () => {
       credentials: ['C0.abc@', 's1'],
     });
     expect(readCallback(get('etrade'), '?oauth_verifier=V123')).toEqual({ kind: 'activate', credentials: ['V123'] });
-    expect(readCallback(get('paper'), '?code=xyz')).toEqual({ kind: 'activate', credentials: ['xyz'] });
+    const unlisted = { ...get('schwab'), authentication: { type: 'open', credentials: [] } } as unknown as Provider;
+    expect(readCallback(unlisted, '?code=xyz')).toEqual({ kind: 'activate', credentials: ['xyz'] });
+  });
+
+  it('sends nothing for a provider connected with its form (the page opened by hand)', () => {
+    expect(readCallback(get('paper'), '?code=xyz')).toEqual({ kind: 'form' });
   });
 
   it('leaves without the credential', () => {
