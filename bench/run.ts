@@ -167,17 +167,6 @@ async function runTwoInstances(
   }
 }
 
-/** The server's NODE_OPTIONS: BENCH_NODE_FLAGS (V8 flags to try, e.g. --no-parallel-marking), and --cpu-prof for BENCH_PROFILE. */
-function serverNodeOptions(profile: string | undefined): { NODE_OPTIONS?: string } {
-  const flags = [
-    process.env.BENCH_NODE_FLAGS ?? '',
-    profile ? `--cpu-prof --cpu-prof-dir=${path.resolve(profile)}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
-  return flags ? { NODE_OPTIONS: flags } : {};
-}
-
 async function main() {
   const started = Date.now();
   const loadAverageBefore = loadAverage();
@@ -194,7 +183,7 @@ async function main() {
     SECRETS_KEY,
     ...(PG_STATS ? { PG_STAT_STATEMENTS: 'true' } : {}),
     ...(NOTIFY ? { ALLOW_PRIVATE_WEBHOOKS: 'true' } : {}),
-    ...serverNodeOptions(profile),
+    ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profile)}` } : {}),
   });
   console.log(`server started: RSS ${sampleProcesses(server.pid).stop().serverRssMb} MB`);
   const bare = await startBare();
