@@ -1,10 +1,10 @@
 // An administrator's removal of professional status (`adminUserProfessional(isProfessional:
 // false)`) holds until an administrator grants it again or the user buys it anew: what was bought
 // before the removal (a plan's renewals, a refund of it that fails) does not bring it back.
-import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Billing, buy, objectOf, ofType, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import { applyForProfessional } from '../../../test/professional-application.ts';
 import { PRODUCT_ID, PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { clearCatalog } from '../billing/catalog.ts';
@@ -42,21 +42,7 @@ const deliver = async (events = takeEvents(b)) => {
 /** A confirmed user who applied for professional status (accountUpgrade). */
 async function applicant(email: string): Promise<string> {
   const { token } = await confirmedUser(b.t, email);
-  const application = {
-    businessName: 'Desk LLC',
-    businessWebsite: 'https://desk.example',
-    businessAddress: '3 Main St, Chicago',
-    businessDescription: 'Signals for our clients',
-    businessContact: 'Sam Doe, sam@desk.example',
-    legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
-  };
-  const applied = await gql(
-    b.t.app,
-    'mutation($m: JSON!) { accountUpgrade(metadata: $m) }',
-    { m: application },
-    bearer(token),
-  );
-  expect(applied.data).toEqual({ accountUpgrade: true });
+  await applyForProfessional(b.t, bearer(token));
   return token;
 }
 

@@ -2,10 +2,10 @@
 // without card payments) and a paid Stripe professional price (the billing webhook). Both set
 // group bit 16, and the developer Applications resolvers honour either at once, through real
 // sign-in sessions (whose resolved group the server caches briefly).
-import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Billing, buy, objectOf, ofType, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import { applyForProfessional } from '../../../test/professional-application.ts';
 import { PRODUCT_ID, PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { clearCatalog } from '../billing/catalog.ts';
@@ -44,23 +44,7 @@ async function appKeys(token: string): Promise<string[]> {
 }
 
 /** accountUpgrade: the application every payment for professional status needs first. */
-async function apply(token: string): Promise<void> {
-  const application = {
-    businessName: 'Paid Signals LLC',
-    businessWebsite: 'https://paid.example',
-    businessAddress: '2 Main St, Chicago',
-    businessDescription: 'Signals for our clients',
-    businessContact: 'Pat Doe, pat@paid.example',
-    legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
-  };
-  const applied = await gql(
-    b.t.app,
-    'mutation($m: JSON!) { accountUpgrade(metadata: $m) }',
-    { m: application },
-    bearer(token),
-  );
-  expect(applied.data).toEqual({ accountUpgrade: true });
-}
+const apply = (token: string) => applyForProfessional(b.t, bearer(token));
 
 describe('the Applications resolvers and professional status', () => {
   it('honour a grant by an administrator at once, and its removal', async () => {

@@ -1,7 +1,6 @@
 // Professional status (SPEC §2, §6): the application (every field and legal.a–l required), then
 // group 16 only when Stripe says its payment completed; the customer group is required on every
 // signed-in resolver, and what is reserved for professionals refuses them once they have it.
-import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Billing,
@@ -15,6 +14,7 @@ import {
   takeEvents,
 } from '../../../test/billing.ts';
 import { gql } from '../../../test/identity.ts';
+import { professionalApplication, UPGRADE } from '../../../test/professional-application.ts';
 import { PLAN_MONTHLY, PRODUCT_ID, PROFESSIONAL } from '../../../test/stripe-fake/catalog.ts';
 import { clearCatalog } from './catalog.ts';
 import { HAS_PLAN, PROFESSIONAL_PENDING } from './payment-session.ts';
@@ -34,16 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => b?.close());
 
-const UPGRADE = 'mutation($m: JSON!) { accountUpgrade(metadata: $m) }';
-
-const application = () => ({
-  businessName: 'Acme Signals LLC',
-  businessWebsite: 'https://acme.example',
-  businessAddress: '1 Main St, Chicago',
-  businessDescription: 'Signals for our clients',
-  businessContact: 'Jane Doe, jane@acme.example',
-  legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
-});
+const application = professionalApplication;
 
 const groupOf = async (headers: Record<string, string>) =>
   (await gql<{ user: { group: number } }>(b.t.app, '{ user { group } }', {}, headers)).data?.user.group;

@@ -1,11 +1,11 @@
 // Admin proxy mode (X-User) and money or legal statements: the professional application (its
 // legal.a–l answers) and Checkout or the billing portal are the user's own, refused to an
 // administrator acting as them with a clear message; the user themselves still gets them.
-import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROXY_START } from '../../../test/admin-fixtures.ts';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
+import { professionalApplication, UPGRADE } from '../../../test/professional-application.ts';
 import { hasProfessionalApplication } from '../../db/repositories/billing-account.repository.ts';
 import { PAYMENT_OWNER_ONLY } from './payment-session.ts';
 import { UPGRADE_OWNER_ONLY } from './upgrade.ts';
@@ -19,15 +19,7 @@ afterAll(() => t?.close());
 
 const PAYMENT = 'query($p: String) { accountPaymentSession(stripePriceId: $p) { url } }';
 
-const UPGRADE = 'mutation($m: JSON!) { accountUpgrade(metadata: $m) }';
-const application = {
-  businessName: 'Acme Signals LLC',
-  businessWebsite: 'https://acme.example',
-  businessAddress: '1 Main St, Chicago',
-  businessDescription: 'Signals for our clients',
-  businessContact: 'Jane Doe, jane@acme.example',
-  legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
-};
+const application = professionalApplication();
 
 async function proxying() {
   const admin = await confirmedUser(t, 'root@proxy-billing.test');
