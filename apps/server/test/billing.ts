@@ -126,6 +126,12 @@ export async function paymentSession(
   return answer;
 }
 
+/** `account { metadata }` as the user of `headers` reads it, parsed (`T`: the keys a test reads). */
+export async function accountMetadata<T>(b: Billing, headers: Record<string, string>): Promise<T> {
+  const answer = await gql<{ account: { metadata: string } }>(b.t.app, '{ account { metadata } }', {}, headers);
+  return JSON.parse(answer.data?.account.metadata ?? '{}') as T;
+}
+
 /** Buys `price` on the fake's hosted page; the events it would send, held back. */
 export async function buy(
   b: Billing,

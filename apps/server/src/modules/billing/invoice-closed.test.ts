@@ -2,6 +2,7 @@
 // tells what is true then, whatever arrives twice or late.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accountMetadata,
   type Billing,
   buy,
   newCustomer,
@@ -12,7 +13,6 @@ import {
   takeEvents,
 } from '../../../test/billing.ts';
 import { accountOf } from '../../../test/credit-fixtures.ts';
-import { gql } from '../../../test/identity.ts';
 import { PLAN_MONTHLY } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 
@@ -25,8 +25,7 @@ afterAll(() => b?.close());
 type Failed = { invoiceId: string; url: string | null; nextAttempt: number | null };
 
 async function recurring(headers: Record<string, string>) {
-  const answer = await gql<{ account: { metadata: string } }>(b.t.app, '{ account { metadata } }', {}, headers);
-  return (JSON.parse(answer.data?.account.metadata ?? '{}') as { recurring: { paymentFailed?: Failed } }).recurring;
+  return (await accountMetadata<{ recurring: { paymentFailed?: Failed } }>(b, headers)).recurring;
 }
 
 /** A plan whose renewal failed, the failure delivered: the failed invoice and its events. */

@@ -3,6 +3,7 @@
 // signed-in resolver, and what is reserved for professionals refuses them once they have it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  accountMetadata,
   type Billing,
   buy,
   newCustomer,
@@ -457,13 +458,7 @@ describe('professional status sold by a plan without credits', () => {
     };
     expect(await membershipOf()).toMatchObject({ subscriptionId: membershipId, name: 'Professional membership' });
     // …and answered to Account & Billing, which draws its card from account.metadata.membership.
-    const answered = await gql<{ account: { metadata: string } }>(
-      b.t.app,
-      '{ account { metadata } }',
-      {},
-      user.headers,
-    );
-    expect(JSON.parse(answered.data?.account.metadata ?? '{}').membership).toMatchObject({
+    expect((await accountMetadata<{ membership: MembershipRow }>(b, user.headers)).membership).toMatchObject({
       subscriptionId: membershipId,
       name: 'Professional membership',
     });

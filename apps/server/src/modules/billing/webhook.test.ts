@@ -3,6 +3,7 @@
 // once; the balance is the ledger's sum after each. Success pages grant nothing: only events.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  accountMetadata,
   type Billing,
   buy,
   newCustomer,
@@ -360,17 +361,10 @@ describe('a monthly plan', () => {
     const subscriptionId = objectOf(events[0]).id;
     const failedInvoice = b.fake.subscriptions.renew(subscriptionId, { fail: true });
     await deliverAll(takeEvents(b));
-    const metadata = async () => {
-      const answer = await gql<{ account: { metadata: string } }>(
-        b.t.app,
-        '{ account { metadata } }',
-        {},
-        user.headers,
-      );
-      return JSON.parse(answer.data?.account.metadata ?? '{}') as {
+    const metadata = () =>
+      accountMetadata<{
         recurring: { status: string; paymentFailed?: { invoiceId: string; url: string } };
-      };
-    };
+      }>(b, user.headers);
     const failed = await metadata();
     expect(failed.recurring.status).toBe('past_due');
     expect(failed.recurring.paymentFailed).toMatchObject({ invoiceId: failedInvoice.id });
@@ -711,8 +705,7 @@ describe('a failed renewal delivered late', () => {
     // The failure arrives last (Stripe does not keep the order).
     await deliverAll([ofType(failed, 'customer.subscription.updated'), ...takeEvents(b)]);
     expect((await postEvent(b, ofType(failed, 'invoice.payment_failed'))).status).toBe(200);
-    const answer = await gql<{ account: { metadata: string } }>(b.t.app, '{ account { metadata } }', {}, user.headers);
-    const metadata = JSON.parse(answer.data?.account.metadata ?? '{}') as { recurring: Record<string, unknown> };
+    const metadata = await accountMetadata<{ recurring: Record<string, unknown> }>(b, user.headers);
     expect(metadata.recurring).toEqual({
       subscriptionId,
       status: 'active',
@@ -735,10 +728,9 @@ describe('failed renewal attempts delivered out of order', () => {
     const last = b.fake.webhooks.emit('invoice.payment_failed', b.fake.store.get('invoice', String(invoice.id)));
     takeEvents(b);
     for (const event of [last, first]) expect((await postEvent(b, event)).status).toBe(200);
-    const answer = await gql<{ account: { metadata: string } }>(b.t.app, '{ account { metadata } }', {}, user.headers);
-    const metadata = JSON.parse(answer.data?.account.metadata ?? '{}') as {
+    const metadata = await accountMetadata<{
       recurring: { paymentFailed?: { invoiceId: string; nextAttempt: number | null } };
-    };
+    }>(b, user.headers);
     expect(metadata.recurring.paymentFailed).toMatchObject({ invoiceId: invoice.id, nextAttempt: null });
   });
 });
