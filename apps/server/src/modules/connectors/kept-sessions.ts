@@ -10,6 +10,7 @@ import { openSecrets, sealSecrets } from '../../crypto/secrets.ts';
 import { type ConnectorRow, lockConnector, updateConnector } from '../../db/repositories/connectors.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
 import { type FailureStreak, failureStreak } from '../../failure-streak.ts';
+import { perServices } from '../../per-services.ts';
 import type { Services } from '../../services.ts';
 import { type CachedSession, forgetSession, storeSession } from './session-cache.ts';
 
@@ -27,16 +28,7 @@ interface Kept {
   saving?: Promise<CachedSession | undefined>;
 }
 
-const keptSessions = new WeakMap<Services, Map<number, Kept>>();
-
-function keptOf(services: Services): Map<number, Kept> {
-  let kept = keptSessions.get(services);
-  if (!kept) {
-    kept = new Map();
-    keptSessions.set(services, kept);
-  }
-  return kept;
-}
+const keptOf = perServices(() => new Map<number, Kept>());
 
 /** Writes a refreshed session into the locked row. */
 export async function saveRefreshed(services: Services, tx: Transaction, row: ConnectorRow, next: BrokerSession) {
@@ -102,7 +94,7 @@ function schedule(services: Services, id: number, kept: Kept): void {
 
 /** The kept session of a connector, if any. */
 export function keptSession(services: Services, id: number): CachedSession | undefined {
-  const kept = keptSessions.get(services)?.get(id);
+  const kept = keptOf(services).get(id);
   return kept && { updatedAt: kept.spentVersion, session: kept.session };
 }
 
@@ -112,7 +104,7 @@ export function keptSession(services: Services, id: number): CachedSession | und
  * the row holds other secrets, and is read again.
  */
 export function saveKept(services: Services, id: number): Promise<CachedSession | undefined> {
-  const kept = keptSessions.get(services)?.get(id);
+  const kept = keptOf(services).get(id);
   if (!kept) return Promise.resolve(undefined);
   kept.saving ??= services.db
     .transaction(async (tx) => {
@@ -146,6 +138,6 @@ export function saveKept(services: Services, id: number): Promise<CachedSession 
 
 /** Tries to save every kept session now (a refresher pass, shutdown). */
 export async function saveKeptSessions(services: Services): Promise<void> {
-  const ids = [...(keptSessions.get(services)?.keys() ?? [])];
+  const ids = [...keptOf(services).keys()];
   await Promise.all(ids.map((id) => saveKept(services, id)));
 }

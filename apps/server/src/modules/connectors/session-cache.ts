@@ -2,6 +2,7 @@
 // version: an entry is valid for the connector's updated_at it was read at (any update, a
 // token refresh included, bumps it). Kept per Services (one per running server).
 import type { BrokerSession } from '@router/brokers';
+import { perServices } from '../../per-services.ts';
 import type { Services } from '../../services.ts';
 
 export interface CachedSession {
@@ -11,16 +12,7 @@ export interface CachedSession {
 }
 
 const MAX_ENTRIES = 10_000;
-const caches = new WeakMap<Services, Map<number, CachedSession>>();
-
-function cacheOf(services: Services): Map<number, CachedSession> {
-  let cache = caches.get(services);
-  if (!cache) {
-    cache = new Map();
-    caches.set(services, cache);
-  }
-  return cache;
-}
+const cacheOf = perServices(() => new Map<number, CachedSession>());
 
 /** The cached session unless the caller has seen a newer version of the connector. */
 export function cachedSession(services: Services, id: number, updatedAt: number): CachedSession | undefined {
@@ -40,5 +32,5 @@ export function storeSession(services: Services, id: number, entry: CachedSessio
 }
 
 export function forgetSession(services: Services, id: number): void {
-  caches.get(services)?.delete(id);
+  cacheOf(services).delete(id);
 }

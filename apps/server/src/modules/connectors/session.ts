@@ -7,6 +7,7 @@ import { openSecrets } from '../../crypto/secrets.ts';
 import { lockConnector } from '../../db/repositories/connectors.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
+import { perServices } from '../../per-services.ts';
 import type { Services } from '../../services.ts';
 import { deactivateConnector } from './deactivate.ts';
 import { keepUnsaved, keptSession, saveKept, saveRefreshed } from './kept-sessions.ts';
@@ -68,17 +69,13 @@ function openEntry(services: Services, connector: SessionConnector): CachedSessi
 const due = (entry: CachedSession, now: number) =>
   entry.session.refreshAt !== undefined && entry.session.refreshAt <= now;
 
-const refreshing = new WeakMap<Services, Map<number, Promise<CachedSession>>>();
+const refreshing = perServices(() => new Map<number, Promise<CachedSession>>());
 /** The connector version (updated_at, ms) whose credentials a failed refresh sent. */
 const refusedVersions = new WeakMap<object, number>();
 
 /** Refreshes under the row lock; another instance's fresher secrets are taken instead. */
 function refreshSession(services: Services, id: number, broker: Broker, stale: CachedSession) {
-  let inflight = refreshing.get(services);
-  if (!inflight) {
-    inflight = new Map();
-    refreshing.set(services, inflight);
-  }
+  const inflight = refreshing(services);
   const running = inflight.get(id);
   if (running) return running;
   // A session refreshed but not saved yet: saved now if the database answers, used as is if not;
