@@ -16,7 +16,9 @@ import {
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ authenticate: authenticateAsUserId });
+  // The app's own worker would claim (and deliver) the deliveries these cases claim themselves:
+  // its rounds are put an hour apart, so only the cases' claims run.
+  t = await startTestApp({ authenticate: authenticateAsUserId, notifications: { pollMs: 3_600_000 } });
 });
 afterAll(async () => {
   await t.close();
