@@ -6,9 +6,10 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openPage } from './browser.ts';
+import { makeAdministrator } from './support/database.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
 import { createHook, signal } from './support/signals.ts';
-import { connectPaper, createUser, signInPage } from './support/users.ts';
+import { connectPaper, createUser, graphql, signInPage } from './support/users.ts';
 
 const browser = useBrowser();
 
@@ -76,5 +77,28 @@ describe('signal credits', () => {
     await saveScreen(phone.page, 'billing-account-phone', true);
     expect(phone.errors).toEqual([]);
     await phone.close();
+  });
+
+  it('takes back the warning as soon as an administrator adds credits, without a reload', async () => {
+    const user = await createUser('billing-reward');
+    const shortKey = await createHook(user, await connectPaper(user));
+    for (let n = 1; n <= 5; n++) expect(await signal(shortKey, buy(n))).toBe(201);
+    const admin = await createUser('billing-admin');
+    await makeAdministrator(admin.email);
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
+    await signInPage(page, user);
+    await page.goto('/me');
+    await page.getByTestId('live-status').filter({ hasText: 'Live' }).waitFor();
+    await banner(page).filter({ hasText: 'No signals left.' }).waitFor();
+    await expect.poll(() => tileValue(page, 'tile-balance')).toBe('0');
+
+    // The trader waits on the dashboard while the administrator rewards 3 signals.
+    await graphql(admin.token, 'mutation ($e: String!) { adminAccountReward(email: $e, credits: 3) }', {
+      e: user.email,
+    });
+    await expect.poll(() => tileValue(page, 'tile-balance')).toBe('3');
+    await expect.poll(() => banner(page).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
   });
 });

@@ -5,6 +5,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { creditEventSource } from './credit-events.sql.ts';
 import type { Executor } from './executor.ts';
+import { tellActivityChanged } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 
 /**
@@ -218,6 +219,8 @@ export async function writeCredits(
     )
     select ${LEDGER_COLUMNS} from added order by id`);
   if (rows.length !== entries.length) throw new Error(`credit write for user ${userId} stored ${rows.length} rows`);
+  // The balance on the owner's open screens (tiles, credits banner, Account & Billing) is stale now.
+  await tellActivityChanged(db, userId);
   return rows;
 }
 
