@@ -9,6 +9,7 @@ import { openPage } from './browser.ts';
 import { mailCount, mailLink } from './server-mail.ts';
 import { DESKTOP, PHONE, saveScreen, useBrowser } from './support/screens.ts';
 import { serverUrl } from './support/server.ts';
+import { createHook, signal } from './support/signals.ts';
 import { connectPaper, createUser, graphql, signInPage } from './support/users.ts';
 
 const browser = useBrowser();
@@ -147,6 +148,25 @@ describe('notifications panel', () => {
     await snap(page, 'notifications-link-activity-desktop');
     await page.getByRole('link', { name: 'Show all activity' }).click();
     await page.getByRole('heading', { name: 'Activity', exact: true }).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("shows a signal's deliveries in the open panel as the signal arrives", async () => {
+    const user = await createUser('notify-live');
+    const shortKey = await createHook(user, await connectPaper(user));
+    const { page, errors, close } = await openPage(browser(), DESKTOP);
+    await signInPage(page, user);
+    const panel = await openPanel(page);
+    await panel.getByRole('checkbox', { name: 'Email', exact: true }).check();
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await panel.getByText('Saved.').waitFor();
+    await page.getByTestId('live-status').filter({ hasText: 'Live' }).waitFor();
+    expect(await logRows(panel).count()).toBe(0);
+
+    // The trader keeps the panel open while an alert fills: its order mails show up in the log.
+    expect(await signal(shortKey, { symbol: 'AAPL', action: 'buy', quantity: 1 })).toBe(201);
+    await expect.poll(() => logRows(panel).filter({ hasText: 'Order filled' }).count(), { timeout: 15_000 }).toBe(1);
     expect(errors).toEqual([]);
     await close();
   });

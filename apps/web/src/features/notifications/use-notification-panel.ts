@@ -1,11 +1,13 @@
 // The notifications panel's data and actions: settings, the delivery log (refreshed while a
-// delivery waits, fast only while one is due), saving, tests, re-sends and secret rotation; a new secret is kept to be shown once.
+// delivery waits, fast only while one is due, and when a signal or a credit change may have made
+// new ones: live updates), saving, tests, re-sends and secret rotation; a new secret is kept to be shown once.
 import type { NotificationType } from '@router/shared';
 import { useEffect, useState } from 'react';
 import { useQuery } from 'urql';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { useLastLoaded } from '../../lib/use-last-loaded.ts';
+import { useLiveReload } from '../live/live-provider.tsx';
 import {
   NotificationCreateDocument,
   NotificationDeleteDocument,
@@ -56,6 +58,12 @@ export function useNotificationPanel(variables: { connectorKey: string; accountI
     const timer = setTimeout(() => refetchLog({ requestPolicy: 'network-only' }), after);
     return () => clearTimeout(timer);
   }, [deliveries, log.fetching, refetchLog]);
+
+  // A signal's order events are stored with their deliveries before its activity entry tells the
+  // screens (live): read again then, the open log shows them, and follows them while they wait.
+  useLiveReload(() => {
+    if (!paused) refetchLog({ requestPolicy: 'network-only' });
+  });
 
   const reload = () => {
     refetchSettings({ requestPolicy: 'network-only' });
