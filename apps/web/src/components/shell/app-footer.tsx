@@ -2,9 +2,6 @@ import { Link } from 'react-router';
 import { supportHref, useSite } from '../../features/site/use-site.ts';
 import { FAQ_PATH, PRIVACY_PATH, PRODUCT_NAME, TERMS_PATH } from '../../lib/links.ts';
 
-/** '2023-26' in 2026: the copyright runs to this year, not to the year the line was written. */
-const copyrightYears = (now = new Date()): string => `2023-${String(now.getFullYear()).slice(-2)}`;
-
 /** SPEC §2 Navigation footer, on the /me screens and the public ones. */
 export function AppFooter({ className = 'border-top px-3 px-lg-4' }: { className?: string }) {
   const site = useSite();
@@ -31,9 +28,7 @@ export function AppFooter({ className = 'border-top px-3 px-lg-4' }: { className
           Privacy policy
         </Link>
       </nav>
-      <span>
-        © {copyrightYears()} {PRODUCT_NAME}
-      </span>
+      <span>© 2023-25 {PRODUCT_NAME}</span>
     </footer>
   );
 }
