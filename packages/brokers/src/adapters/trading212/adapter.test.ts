@@ -190,32 +190,63 @@ describe('close, cancel, lookups and holdings', () => {
     expect(account?.positions.has('MSFT_US_EQ')).toBe(false);
   });
 
-  it('a close of part that pending orders leave no share for says so, and sells nothing', async () => {
+  it('a close of part that the exits leave no share for cancels the exits larger than what is left, then sells', async () => {
     await place({ symbol: 'MSFT', action: 'buy', quantity: 3 });
     time += 2_000;
-    await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
+    const stop = await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
+    const account = fake.accounts.get(authorization);
+    fake.requests.length = 0;
+    time += 5_000;
+    const closed = await place({ symbol: 'MSFT', action: 'close', quantity: 1 });
+    expect(closed.status).toBe('filled');
+    expect(closed.status_description).toBe(
+      `FILLED, -1 filled; exits larger than the 2 left canceled (Trading 212 cannot change a pending order's quantity): ${stop.id}`,
+    );
+    expect(posts().map((r) => r.body)).toEqual([{ ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false }]);
+    expect(account?.orders.get(Number(stop.id))?.status).toBe('CANCELLED');
+    expect(account?.positions.get('MSFT_US_EQ')?.quantity).toBe(2);
+  });
+
+  it('a close of part keeps the exits that fit what is left, canceling only the larger ones', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 4 });
+    time += 2_000;
+    const stop = await place({ symbol: 'MSFT', action: 'sell', quantity: 1, type: 'stop', stop_price: 350 });
+    time += 2_000;
+    const target = await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'limit', limit_price: 450 });
+    const account = fake.accounts.get(authorization);
+    time += 5_000;
+    const closed = await place({ symbol: 'MSFT', action: 'close', quantity: 2 });
+    expect(closed.status_description).toContain(`exits larger than the 2 left canceled`);
+    expect(account?.orders.get(Number(target.id))?.status).toBe('CANCELLED');
+    expect(account?.orders.get(Number(stop.id))?.status).toBe('NEW');
+    expect(account?.positions.get('MSFT_US_EQ')?.quantity).toBe(2);
+  });
+
+  it('a close of part that the exits still fitting what is left would not make room for is refused, canceling nothing', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 4 });
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'sell', quantity: 2, type: 'stop', stop_price: 350 });
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'sell', quantity: 2, type: 'limit', limit_price: 450 });
     fake.requests.length = 0;
     time += 5_000;
     const error = await failure(place({ symbol: 'MSFT', action: 'close', quantity: 1 }));
     expect(error.message).toBe(
-      'Trading 212: only 0 of the 3 MSFT_US_EQ held are free of pending orders: close all of it, or cancel them first',
+      'Trading 212: only 0 of the 4 MSFT_US_EQ held are free of pending orders: close all of it, or cancel them first',
     );
-    expect(posts()).toHaveLength(0);
+    expect(fake.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
-  it('a close of part larger than the shares pending orders leave free is refused, not cut down unsaid', async () => {
+  it('a close of part the free shares cover sells it and leaves the exits alone', async () => {
     await place({ symbol: 'MSFT', action: 'buy', quantity: 4 });
     time += 2_000;
     await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
     fake.requests.length = 0;
     time += 5_000;
-    const error = await failure(place({ symbol: 'MSFT', action: 'close', quantity: 2 }));
-    expect(error.message).toBe(
-      'Trading 212: only 1 of the 4 MSFT_US_EQ held are free of pending orders: close all of it, or cancel them first',
-    );
-    time += 2_000;
     await place({ symbol: 'MSFT', action: 'close', quantity: 1 });
-    expect(posts().map((r) => r.body)).toEqual([{ ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false }]);
+    expect(fake.requests.filter((r) => r.method !== 'GET').map((r) => r.body)).toEqual([
+      { ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false },
+    ]);
   });
 
   it('cancels by id and cancels the pending orders of a symbol', async () => {
