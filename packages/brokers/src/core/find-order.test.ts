@@ -174,6 +174,20 @@ describe('findOrder', () => {
     expect(await findOrder(terms([]), ctx, session, sent)).toEqual({ match: 'none' });
   });
 
+  it('a cancel signal the listing finds no order of is unknown: a cancel sends none with our id', async () => {
+    const cancel: Order = { ...BUY, action: 'cancel', quantity: undefined };
+    const listing = stub({ has: { listRecentOrders: true }, listed: [] });
+    expect(await findOrder(listing.broker, ctx, session, lookup({ sentAt: SENT, order: cancel }))).toEqual({
+      match: 'unknown',
+      reason: 'Stub keeps no id of ours on what a cancel signal sends',
+    });
+    const found = stub({ has: { listRecentOrders: true }, listed: [{ order: ORDER, match: 'id' }] });
+    expect(await findOrder(found.broker, ctx, session, lookup({ sentAt: SENT, order: cancel }))).toEqual({
+      match: 'exact',
+      order: ORDER,
+    });
+  });
+
   it('a listing proves nothing without a send time, without terms to compare, or past what the broker lists', async () => {
     const termsOnly = stub({ has: { listRecentOrders: true }, keepsClientId: false });
     for (const partial of [

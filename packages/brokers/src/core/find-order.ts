@@ -52,7 +52,11 @@ async function byRecentOrders(
     const ids = byTerms.map((item) => item.order.id).join(', ');
     return unknown(`${byTerms.length} orders at ${title} match (${ids})`);
   }
-  return byTerms[0] ? { match: 'probable', order: byTerms[0].order } : { match: 'none' };
+  if (byTerms[0]) return { match: 'probable', order: byTerms[0].order };
+  // A cancel signal places no order, so none carries our id: not listing one proves nothing
+  // (it may have canceled all it named), as by our id above.
+  if (lookup.order?.action === 'cancel') return unknown(`${title} keeps no id of ours on what a cancel signal sends`);
+  return { match: 'none' };
 }
 
 /** Finds the order `lookup` describes by the strongest route the broker has. Broker failures throw. */
