@@ -188,6 +188,21 @@ describe('findOrder', () => {
     });
   });
 
+  it('an order with the same terms that another signal placed is not ours: only the others count', async () => {
+    const listed = (ids: string[]) =>
+      stub({
+        has: { listRecentOrders: true },
+        keepsClientId: false,
+        listed: ids.map((id) => ({ order: { id, status: 'filled' }, match: 'terms' })),
+      }).broker;
+    const sent = lookup({ sentAt: SENT, order: BUY, otherOrderIds: ['B-1'] });
+    expect(await findOrder(listed(['B-1']), ctx, session, sent)).toEqual({ match: 'none' });
+    expect(await findOrder(listed(['B-1', 'B-2']), ctx, session, sent)).toEqual({
+      match: 'probable',
+      order: { id: 'B-2', status: 'filled' },
+    });
+  });
+
   it('a listing proves nothing without a send time, without terms to compare, or past what the broker lists', async () => {
     const termsOnly = stub({ has: { listRecentOrders: true }, keepsClientId: false });
     for (const partial of [

@@ -2,9 +2,9 @@
 // picks the broker's strongest route): the client order id (our signal id), the broker's order
 // id when the call answered one, the order and when it was sent (brokers that keep no client
 // order id find it by terms and time).
-import { findOrder, type OrderLookupResult } from '@router/brokers';
+import { findOrder, LOOKUP_WINDOW_AFTER_MS, LOOKUP_WINDOW_BEFORE_MS, type OrderLookupResult } from '@router/brokers';
 import type { Order } from '@router/orders';
-import type { ClaimedSignal } from '../../db/repositories/signal-reconcile.repository.ts';
+import { type ClaimedSignal, otherSignalsOrderIds } from '../../db/repositories/signal-reconcile.repository.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { type SessionConnector, withBrokerSession } from '../connectors/index.ts';
@@ -29,18 +29,30 @@ export function lookUpOrder(
     return Promise.resolve({ match: 'unknown', reason: 'its account is no longer part of the broker connection' });
   }
   const order = storedOrder(signal.order);
-  return withBrokerSession(
-    services,
-    connector,
-    ({ broker, ctx, session }) =>
-      findOrder(broker, ctx, session, {
-        accountId: signal.account_id,
-        clientOrderId: signal.id,
-        ...(signal.broker_order_id ? { brokerOrderId: signal.broker_order_id } : {}),
-        ...(order ? { order } : {}),
-        sentAt: signal.stored_at,
-      }),
-    { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
+  // Orders other signals placed around then: one with this order's terms is theirs, not this one's
+  // (two alike signals, one answered, one lost: the answered one's order proves nothing here).
+  const reach = LOOKUP_WINDOW_BEFORE_MS + LOOKUP_WINDOW_AFTER_MS;
+  const others = otherSignalsOrderIds(
+    services.db.$client,
+    signal.id,
+    signal.stored_at - reach,
+    signal.stored_at + reach,
+  );
+  return others.then((otherOrderIds) =>
+    withBrokerSession(
+      services,
+      connector,
+      ({ broker, ctx, session }) =>
+        findOrder(broker, ctx, session, {
+          accountId: signal.account_id,
+          clientOrderId: signal.id,
+          ...(signal.broker_order_id ? { brokerOrderId: signal.broker_order_id } : {}),
+          ...(order ? { order } : {}),
+          sentAt: signal.stored_at,
+          otherOrderIds,
+        }),
+      { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
+    ),
   );
 }
 
