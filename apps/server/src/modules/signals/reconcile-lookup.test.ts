@@ -92,6 +92,26 @@ describe('reconciliation by the strongest lookup the broker has', () => {
     expect(byTerms.calls.placeOrder).toBe(2);
   });
 
+  it("by terms: one order that two lost alike signals both match is neither one's: both unknown, credits held", async () => {
+    const trader = await setupTrader(t, 'terms-both@example.com', { provider: byTerms.broker.descriptor.name });
+    byTerms.orders.clear(); // the broker lists only this trader's orders
+    byTerms.mode = 'unknown';
+    const reached = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'one' })).json().id as string;
+    byTerms.mode = 'lost';
+    const neverSent = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'two' })).json().id as string;
+    byTerms.mode = 'fill';
+    await eventually(async () => (await signalRows(t, trader.userId)).every((s) => s.status === 'unknown'));
+    await t.app.signalRuntime.reconcile(0);
+    const rows = await signalRows(t, trader.userId);
+    for (const id of [reached, neverSent]) {
+      expect(rows.find((s) => s.id === id)).toMatchObject({
+        status: 'unknown',
+        broker_order_id: null,
+        credit_held: true,
+      });
+    }
+  });
+
   it('a broker that cannot look orders up: both unknown, credits held, the broker not asked', async () => {
     const { trader, reached, neverSent } = await lostSignals(blind, 'blind@example.com');
     await t.app.signalRuntime.reconcile(0);
