@@ -6,8 +6,8 @@
 // as Retry-After says (a second without one), within a cap and the caller's deadline, and are
 // tried once more; submissions are not. The live orders list may come back empty the first time
 // it is read in a brokerage session, while IBKR's subscription warms up (WIRE.md §6): an empty
-// first answer that is not a snapshot ("snapshot": false) is asked again once, after the list's
-// pacing (1 request per 5 s, §9), where orders are to be canceled or cut.
+// first answer is asked again once, after the list's pacing (1 request per 5 s, §9), where orders
+// are to be canceled or cut.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import type { HttpRequest, HttpResponse } from '../../core/http.ts';
@@ -147,14 +147,12 @@ export function createIbkrApi(options: IbkrApiOptions = {}): IbkrApi {
     },
     async liveOrders(ctx, session, warm) {
       const connection = connectionOf(ctx, session);
-      const read = async () => asRecord((await call(ctx, session, { path: LIVE_ORDERS })).body);
-      const answer = await read();
-      const orders = listOf(answer?.orders);
+      const read = async () => listOf(asRecord((await call(ctx, session, { path: LIVE_ORDERS })).body)?.orders);
+      const orders = await read();
       // Read after the session (re)opened, in this call included: the first answer of the session.
       const first = !connection.liveOrdersRead;
       connection.liveOrdersRead = true;
-      // An empty first answer IBKR marks a snapshot is the whole list; one it does not may be warming up.
-      if (!warm || !first || orders.length > 0 || answer?.snapshot === true) return orders;
+      if (!warm || !first || orders.length > 0) return orders;
       await pauseFor(options.liveOrdersPacingMs ?? LIVE_ORDERS_PACING_MS, ctx.signal).catch(() => {
         throw new BrokerError(
           'BrokerUnavailable',
@@ -162,7 +160,7 @@ export function createIbkrApi(options: IbkrApiOptions = {}): IbkrApi {
           'the open orders list was not ready before the deadline',
         );
       });
-      return listOf((await read())?.orders);
+      return read();
     },
     async portfolioAccounts(ctx, session) {
       const connection = connectionOf(ctx, session);

@@ -138,25 +138,6 @@ describe('close of the whole position', () => {
 });
 
 describe('close of the whole position right after login', () => {
-  it('takes an empty first list IBKR marks a snapshot as the list: read once, not waited on', async () => {
-    const fresh = await connected();
-    try {
-      fresh.fake.ledger.accounts.get(ACCOUNT)?.positions.set(272093, { position: 5, avgPrice: 400 });
-      const before = fresh.fake.requests.length;
-      const closed = await fresh.broker.placeOrder(
-        fresh.ctx,
-        fresh.session,
-        input({ symbol: 'MSFT', action: 'close' }),
-      );
-      expect(closed.status).toBe('filled');
-      const reads = sentSince(fresh.fake, before).filter((sent) => sent === 'GET /v1/api/iserver/account/orders');
-      expect(reads).toHaveLength(1);
-      expect(fresh.fake.ledger.accounts.get(ACCOUNT)?.positions.has(272093)).toBe(false);
-    } finally {
-      await fresh.close();
-    }
-  });
-
   it('reads the open orders again when the first list of the session is empty, and cancels the exits', async () => {
     // The first live orders list after login may be empty while it warms up (WIRE.md §6).
     const cold = await connected({ coldLiveOrders: true }, undefined, { liveOrdersPacingMs: 20 });
