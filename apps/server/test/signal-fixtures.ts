@@ -1,7 +1,7 @@
 // Traders for hook tests: a user with credits, a connected broker and a hook; and a broker whose
 // behaviour a test switches (slow, outcome unknown, refusing) to drill the exactly-once path.
 import { type Broker, type BrokerCapabilities, BrokerError, NO_CAPABILITIES } from '@router/brokers';
-import type { OrderResponse } from '@router/orders';
+import type { Order, OrderResponse } from '@router/orders';
 import type { LightMyRequestResponse } from 'fastify';
 import { activateConnector } from '../src/modules/connectors/index.ts';
 import { createHook } from '../src/modules/hooks/index.ts';
@@ -97,14 +97,21 @@ export interface FlakyBroker {
 
 export const FLAKY_TITLE = 'Flaky Broker';
 
-/** How the broker finds an order again: by our client order id, only by its own id, or not at all. */
-export type FlakyLookup = 'clientId' | 'brokerId' | 'nothing';
+/**
+ * How the broker finds an order again: by our client order id, only by its own id, by its terms
+ * among the recent orders (it keeps no client order id), or not at all.
+ */
+export type FlakyLookup = 'clientId' | 'brokerId' | 'terms' | 'nothing';
 
 const LOOKUPS: Record<FlakyLookup, Partial<BrokerCapabilities>> = {
   clientId: { findOrderByClientId: true, findOrderByBrokerId: true, idempotencyKey: true },
   brokerId: { findOrderByBrokerId: true },
+  terms: { findOrderByBrokerId: true, listRecentOrders: true },
   nothing: {},
 };
+
+/** What a terms lookup compares: instrument, side and quantity. */
+const termsOf = (order: Order) => `${order.symbol} ${order.action} ${order.quantity}`;
 
 /** A credentials broker (default 'flaky') whose placeOrder misbehaves as `mode` says. */
 export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}): FlakyBroker {
@@ -116,6 +123,7 @@ export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}
     calls: { placeOrder: 0, lookups: 0 },
     broker: undefined as unknown as Broker,
   };
+  const terms = new Map<string, string>();
   const keep = (clientOrderId: string): OrderResponse => {
     const order: OrderResponse = {
       id: `FB-${handle.orders.size + 1}`,
@@ -151,8 +159,9 @@ export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}
     async connect() {
       return { secrets: { token: 'secret' }, accounts: [{ id: 'F-1', name: 'Flaky account', demo: false }] };
     },
-    async placeOrder(_ctx, _session, { clientOrderId }) {
+    async placeOrder(_ctx, _session, { clientOrderId, order }) {
       handle.calls.placeOrder += 1;
+      terms.set(clientOrderId, termsOf(order));
       switch (handle.mode) {
         case 'slow':
           await new Promise((resolve) => setTimeout(resolve, handle.delayMs));
@@ -172,6 +181,16 @@ export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}
     },
     ...(knows === 'clientId'
       ? { findByClientId: (_ctx, _session, _accountId, clientOrderId) => lookedUp(handle.orders.get(clientOrderId)) }
+      : {}),
+    ...(knows === 'terms'
+      ? {
+          listRecentOrders: (_ctx, _session, query) => {
+            handle.calls.lookups += 1;
+            const wanted = query.order && termsOf(query.order);
+            const listed = [...handle.orders].filter(([clientOrderId]) => terms.get(clientOrderId) === wanted);
+            return Promise.resolve(listed.map(([, order]) => ({ order, match: 'terms' as const })));
+          },
+        }
       : {}),
     ...(knows !== 'nothing'
       ? {

@@ -174,6 +174,35 @@ describe('findOrder', () => {
     expect(await findOrder(terms([]), ctx, session, sent)).toEqual({ match: 'none' });
   });
 
+  it('a cancel signal the listing finds no order of is unknown: a cancel sends none with our id', async () => {
+    const cancel: Order = { ...BUY, action: 'cancel', quantity: undefined };
+    const listing = stub({ has: { listRecentOrders: true }, listed: [] });
+    expect(await findOrder(listing.broker, ctx, session, lookup({ sentAt: SENT, order: cancel }))).toEqual({
+      match: 'unknown',
+      reason: 'Stub keeps no id of ours on what a cancel signal sends',
+    });
+    const found = stub({ has: { listRecentOrders: true }, listed: [{ order: ORDER, match: 'id' }] });
+    expect(await findOrder(found.broker, ctx, session, lookup({ sentAt: SENT, order: cancel }))).toEqual({
+      match: 'exact',
+      order: ORDER,
+    });
+  });
+
+  it('an order with the same terms that another signal placed is not ours: only the others count', async () => {
+    const listed = (ids: string[]) =>
+      stub({
+        has: { listRecentOrders: true },
+        keepsClientId: false,
+        listed: ids.map((id) => ({ order: { id, status: 'filled' }, match: 'terms' })),
+      }).broker;
+    const sent = lookup({ sentAt: SENT, order: BUY, otherOrderIds: ['B-1'] });
+    expect(await findOrder(listed(['B-1']), ctx, session, sent)).toEqual({ match: 'none' });
+    expect(await findOrder(listed(['B-1', 'B-2']), ctx, session, sent)).toEqual({
+      match: 'probable',
+      order: { id: 'B-2', status: 'filled' },
+    });
+  });
+
   it('a listing proves nothing without a send time, without terms to compare, or past what the broker lists', async () => {
     const termsOnly = stub({ has: { listRecentOrders: true }, keepsClientId: false });
     for (const partial of [

@@ -5,7 +5,8 @@
 //   2. by the broker's order id, when we have it: found → exact, not found → unknown (the broker
 //      gave us that id, so "no such order" contradicts it and proves nothing);
 //   3. a list of the orders entered around `sentAt`: one carrying our id → exact; else one with
-//      the order's terms → probable; several → unknown; none at all → none.
+//      the order's terms → probable (one another signal is known to have placed never counts);
+//      several → unknown; none at all → none.
 // No route that can prove absence → unknown, never none: reconciliation then holds the credit.
 import type { Order } from '@router/orders';
 import type { Broker, BrokerContext, BrokerSession } from './broker.ts';
@@ -47,12 +48,18 @@ async function byRecentOrders(
   if (!listed) return unknown(`${title} no longer lists the orders of that time`);
   const byId = listed.find((item) => item.match === 'id');
   if (byId) return { match: 'exact', order: byId.order };
-  const byTerms = listed.filter((item) => item.match === 'terms');
+  // An order with our terms that another signal placed (its id known) is not ours.
+  const theirs = new Set(lookup.otherOrderIds ?? []);
+  const byTerms = listed.filter((item) => item.match === 'terms' && !theirs.has(item.order.id));
   if (byTerms.length > 1) {
     const ids = byTerms.map((item) => item.order.id).join(', ');
     return unknown(`${byTerms.length} orders at ${title} match (${ids})`);
   }
-  return byTerms[0] ? { match: 'probable', order: byTerms[0].order } : { match: 'none' };
+  if (byTerms[0]) return { match: 'probable', order: byTerms[0].order };
+  // A cancel signal places no order, so none carries our id: not listing one proves nothing
+  // (it may have canceled all it named), as by our id above.
+  if (lookup.order?.action === 'cancel') return unknown(`${title} keeps no id of ours on what a cancel signal sends`);
+  return { match: 'none' };
 }
 
 /** Finds the order `lookup` describes by the strongest route the broker has. Broker failures throw. */

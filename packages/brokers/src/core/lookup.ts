@@ -13,6 +13,11 @@ export interface OrderLookup {
   order?: Order;
   /** When it was sent (ms since epoch). */
   sentAt?: number;
+  /**
+   * The broker's ids of orders other signals of the account are known to have placed around then:
+   * an order with the same terms that is one of them is theirs, never ours.
+   */
+  otherOrderIds?: readonly string[];
 }
 
 export type OrderLookupResult =

@@ -60,6 +60,25 @@ export async function claimUnfinishedSignals(db: Queryable, o: ClaimOptions): Pr
   return rows;
 }
 
+/**
+ * The broker's order ids that other signals of `signalId`'s user, on its connection and account,
+ * stored between `from` and `to` (ms since epoch): orders known to be theirs (a lookup by terms
+ * must not take one for this signal's). An answer naming several orders ('1,2') gives each.
+ */
+export async function otherSignalsOrderIds(db: Queryable, signalId: string, from: number, to: number) {
+  const { rows } = await db.query<{ broker_order_id: string }>({
+    name: 'signals_other_order_ids',
+    text: `select o.broker_order_id from signals s
+      join signals o on o.user_id = s.user_id
+        and o.created_at between to_timestamp($2::float8 / 1000) and to_timestamp($3::float8 / 1000)
+        and o.connector_id = s.connector_id and o.account_id = s.account_id
+        and o.id <> s.id and o.broker_order_id is not null
+      where s.id = $1`,
+    values: [signalId, from, to],
+  });
+  return rows.flatMap((row) => row.broker_order_id.split(',').filter(Boolean));
+}
+
 /** Hands claimed signals back for a later pass, in `afterMs` (the look-up failed or could not tell). */
 export async function retryClaimedSignals(
   db: Queryable,

@@ -2,9 +2,9 @@
 // picks the broker's strongest route): the client order id (our signal id), the broker's order
 // id when the call answered one, the order and when it was sent (brokers that keep no client
 // order id find it by terms and time).
-import { findOrder, type OrderLookupResult } from '@router/brokers';
+import { findOrder, LOOKUP_WINDOW_AFTER_MS, LOOKUP_WINDOW_BEFORE_MS, type OrderLookupResult } from '@router/brokers';
 import type { Order } from '@router/orders';
-import type { ClaimedSignal } from '../../db/repositories/signal-reconcile.repository.ts';
+import { type ClaimedSignal, otherSignalsOrderIds } from '../../db/repositories/signal-reconcile.repository.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { type SessionConnector, withBrokerSession } from '../connectors/index.ts';
@@ -29,18 +29,30 @@ export function lookUpOrder(
     return Promise.resolve({ match: 'unknown', reason: 'its account is no longer part of the broker connection' });
   }
   const order = storedOrder(signal.order);
-  return withBrokerSession(
-    services,
-    connector,
-    ({ broker, ctx, session }) =>
-      findOrder(broker, ctx, session, {
-        accountId: signal.account_id,
-        clientOrderId: signal.id,
-        ...(signal.broker_order_id ? { brokerOrderId: signal.broker_order_id } : {}),
-        ...(order ? { order } : {}),
-        sentAt: signal.stored_at,
-      }),
-    { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
+  // Orders other signals placed around then: one with this order's terms is theirs, not this one's
+  // (two alike signals, one answered, one lost: the answered one's order proves nothing here).
+  const reach = LOOKUP_WINDOW_BEFORE_MS + LOOKUP_WINDOW_AFTER_MS;
+  const others = otherSignalsOrderIds(
+    services.db.$client,
+    signal.id,
+    signal.stored_at - reach,
+    signal.stored_at + reach,
+  );
+  return others.then((otherOrderIds) =>
+    withBrokerSession(
+      services,
+      connector,
+      ({ broker, ctx, session }) =>
+        findOrder(broker, ctx, session, {
+          accountId: signal.account_id,
+          clientOrderId: signal.id,
+          ...(signal.broker_order_id ? { brokerOrderId: signal.broker_order_id } : {}),
+          ...(order ? { order } : {}),
+          sentAt: signal.stored_at,
+          otherOrderIds,
+        }),
+      { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
+    ),
   );
 }
 
@@ -63,4 +75,28 @@ export async function lookUpAll<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/**
+ * One order found by terms for several signals of the batch (alike signals, all lost, fewer of them
+ * placed): it cannot be told whose it is, so it is none of theirs. `(i)` → the unknown for the
+ * i-th signal when its probable order is shared, else undefined.
+ */
+export function sharedByTerms(claimed: readonly ClaimedSignal[], results: PromiseSettledResult<OrderLookupResult>[]) {
+  const keyOf = (i: number) => {
+    const result = results[i];
+    if (result?.status !== 'fulfilled' || result.value.match !== 'probable') return undefined;
+    const s = claimed[i] as ClaimedSignal;
+    return `${s.connector_id} ${s.account_id} ${result.value.order.id}`;
+  };
+  const counts = new Map<string, number>();
+  for (const i of results.keys()) {
+    const key = keyOf(i);
+    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return (i: number): OrderLookupResult | undefined => {
+    const key = keyOf(i);
+    if (!key || (counts.get(key) ?? 0) < 2) return undefined;
+    return { match: 'unknown', reason: `its order's terms match one order for ${counts.get(key)} lost signals` };
+  };
 }

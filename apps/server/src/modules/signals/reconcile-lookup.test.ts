@@ -19,8 +19,9 @@ let t: TestApp;
 const byClientId = flakyBroker({ name: 'flaky_client', knows: 'clientId' });
 const byBrokerId = flakyBroker({ name: 'flaky_broker', knows: 'brokerId' });
 const blind = flakyBroker({ name: 'flaky_blind', knows: 'nothing' });
+const byTerms = flakyBroker({ name: 'flaky_terms', knows: 'terms' });
 beforeAll(async () => {
-  t = await startTestApp({ brokers: [byClientId.broker, byBrokerId.broker, blind.broker] });
+  t = await startTestApp({ brokers: [byClientId.broker, byBrokerId.broker, blind.broker, byTerms.broker] });
 });
 afterAll(() => t.close());
 
@@ -71,6 +72,44 @@ describe('reconciliation by the strongest lookup the broker has', () => {
     const repeat = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 });
     expect(repeat.json()).toEqual({ id: neverSent, status: 'accepted', status_description: UNCONFIRMED });
     expect(byBrokerId.calls.placeOrder).toBe(2);
+  });
+
+  it('by terms: the order of an earlier alike signal is not taken for a lost one that never reached the broker', async () => {
+    const trader = await setupTrader(t, 'terms@example.com', { provider: byTerms.broker.descriptor.name });
+    const answered = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'first' })).json();
+    expect(answered).toMatchObject({ id: 'FB-1', status: 'filled' });
+    byTerms.mode = 'lost';
+    const lost = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'second' })).json().id as string;
+    byTerms.mode = 'fill';
+    await eventually(async () => (await signalRows(t, trader.userId)).some((s) => s.status === 'unknown'));
+    await t.app.signalRuntime.reconcile(0);
+    const rows = await signalRows(t, trader.userId);
+    expect(rows.find((s) => s.id === lost)).toMatchObject({
+      status: 'failed',
+      broker_order_id: null,
+      credit_held: false,
+    });
+    expect(byTerms.calls.placeOrder).toBe(2);
+  });
+
+  it("by terms: one order that two lost alike signals both match is neither one's: both unknown, credits held", async () => {
+    const trader = await setupTrader(t, 'terms-both@example.com', { provider: byTerms.broker.descriptor.name });
+    byTerms.orders.clear(); // the broker lists only this trader's orders
+    byTerms.mode = 'unknown';
+    const reached = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'one' })).json().id as string;
+    byTerms.mode = 'lost';
+    const neverSent = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'two' })).json().id as string;
+    byTerms.mode = 'fill';
+    await eventually(async () => (await signalRows(t, trader.userId)).every((s) => s.status === 'unknown'));
+    await t.app.signalRuntime.reconcile(0);
+    const rows = await signalRows(t, trader.userId);
+    for (const id of [reached, neverSent]) {
+      expect(rows.find((s) => s.id === id)).toMatchObject({
+        status: 'unknown',
+        broker_order_id: null,
+        credit_held: true,
+      });
+    }
   });
 
   it('a broker that cannot look orders up: both unknown, credits held, the broker not asked', async () => {

@@ -25,7 +25,7 @@ import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { unconfirmed } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
 import { STORED, storedFrom, storedState, transition } from './lifecycle.ts';
-import { lookUpAll, lookUpOrder } from './order-lookup.ts';
+import { lookUpAll, lookUpOrder, sharedByTerms } from './order-lookup.ts';
 import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
 
 /**
@@ -139,27 +139,35 @@ async function reconcileBatch(services: Services, owner: string, claimed: Claime
     }
     return found;
   };
-  const results = await lookUpAll(claimed, CONCURRENCY, async (s) => {
+  const results = await lookUpAll(claimed, CONCURRENCY, async (s): Promise<OrderLookupResult> => {
     const connector = await connectorOf(s);
-    const found: OrderLookupResult = connector
+    return connector
       ? await lookUpOrder(services, connector, s)
       : { match: 'unknown', reason: 'the broker connection was deleted' };
-    if (found.match === 'unknown') {
-      services.log.warn({ signalId: s.id, reason: found.reason }, 'reconciliation: the broker cannot tell');
-    }
-    return finding(services, s, owner, found);
   });
+  const shared = sharedByTerms(claimed, results);
   const writes: SignalOutcome[] = [];
   const unknown: Unconfirmed[] = [];
   const retries: Array<{ id: string; attempt: number }> = [];
   for (const [i, result] of results.entries()) {
     const s = claimed[i] as ClaimedSignal;
-    let f: Finding;
-    if (result.status === 'fulfilled') f = result.value;
-    else {
+    let f: Finding | undefined;
+    let failure: unknown = result.status === 'rejected' ? result.reason : undefined;
+    if (result.status === 'fulfilled') {
+      const found = shared(i) ?? result.value;
+      if (found.match === 'unknown') {
+        services.log.warn({ signalId: s.id, reason: found.reason }, 'reconciliation: the broker cannot tell');
+      }
+      try {
+        f = finding(services, s, owner, found);
+      } catch (error) {
+        failure = error;
+      }
+    }
+    if (!f) {
       reportBrokerFailure(
         services,
-        result.reason,
+        failure,
         s.provider_name,
         { signalId: s.id },
         'reconciliation: order lookup failed, will retry',

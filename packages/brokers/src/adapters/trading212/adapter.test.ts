@@ -190,32 +190,93 @@ describe('close, cancel, lookups and holdings', () => {
     expect(account?.positions.has('MSFT_US_EQ')).toBe(false);
   });
 
-  it('a close of part that pending orders leave no share for says so, and sells nothing', async () => {
+  it('a close of part that the exits leave no share for cuts the exits to what is left: canceled, sold, placed again', async () => {
     await place({ symbol: 'MSFT', action: 'buy', quantity: 3 });
     time += 2_000;
-    await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
+    const stop = await place({
+      symbol: 'MSFT',
+      action: 'sell',
+      quantity: 3,
+      type: 'stop',
+      stop_price: 350,
+      duration: 'gtc',
+    });
+    const account = fake.accounts.get(authorization);
+    fake.requests.length = 0;
+    time += 5_000;
+    const closed = await place({ symbol: 'MSFT', action: 'close', quantity: 1 });
+    expect(closed.status).toBe('filled');
+    expect(posts().map((r) => r.body)).toEqual([
+      { ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false },
+      { ticker: 'MSFT_US_EQ', quantity: -2, stopPrice: 350, timeValidity: 'GOOD_TILL_CANCEL' },
+    ]);
+    const again = [...(account?.orders.values() ?? [])].at(-1);
+    expect(closed.status_description).toBe(
+      `FILLED, -1 filled; exits cut to the 2 left (Trading 212 cannot change a pending order's quantity: canceled before the close): ${stop.id} → ${again?.id}`,
+    );
+    expect(account?.orders.get(Number(stop.id))?.status).toBe('CANCELLED');
+    expect(again).toMatchObject({ type: 'STOP', quantity: -2, stopPrice: 350, status: 'NEW' });
+    expect(account?.positions.get('MSFT_US_EQ')?.quantity).toBe(2);
+  });
+
+  it('a close of part keeps the exits that fit what is left; the larger ones get what those leave free', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 4 });
+    time += 2_000;
+    const stop = await place({ symbol: 'MSFT', action: 'sell', quantity: 1, type: 'stop', stop_price: 350 });
+    time += 2_000;
+    const target = await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'limit', limit_price: 450 });
+    const account = fake.accounts.get(authorization);
+    fake.requests.length = 0;
+    time += 5_000;
+    const closed = await place({ symbol: 'MSFT', action: 'close', quantity: 2 });
+    expect(closed.status_description).toContain(`exits cut to the 2 left`);
+    expect(account?.orders.get(Number(target.id))?.status).toBe('CANCELLED');
+    expect(account?.orders.get(Number(stop.id))?.status).toBe('NEW');
+    expect(posts().map((r) => r.body)).toEqual([
+      { ticker: 'MSFT_US_EQ', quantity: -2, extendedHours: false },
+      { ticker: 'MSFT_US_EQ', quantity: -1, limitPrice: 450, timeValidity: 'GOOD_TILL_CANCEL' },
+    ]);
+    expect(account?.positions.get('MSFT_US_EQ')?.quantity).toBe(2);
+  });
+
+  it('an exit Trading 212 will not place again is told, the close standing', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 3 });
+    time += 2_000;
+    const stop = await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
+    time += 5_000;
+    fake.failNext({ method: 'POST', path: '/api/v0/equity/orders/stop', status: 400, body: { code: 'PriceTooFar' } });
+    const closed = await place({ symbol: 'MSFT', action: 'close', quantity: 1 });
+    expect(closed.status).toBe('filled');
+    expect(closed.status_description).toBe(
+      `FILLED, -1 filled; exits larger than the 2 left were canceled (${stop.id}) and not all placed again (price too far from the market): check them at the broker`,
+    );
+  });
+
+  it('a close of part that the exits still fitting what is left would not make room for is refused, canceling nothing', async () => {
+    await place({ symbol: 'MSFT', action: 'buy', quantity: 4 });
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'sell', quantity: 2, type: 'stop', stop_price: 350 });
+    time += 2_000;
+    await place({ symbol: 'MSFT', action: 'sell', quantity: 2, type: 'limit', limit_price: 450 });
     fake.requests.length = 0;
     time += 5_000;
     const error = await failure(place({ symbol: 'MSFT', action: 'close', quantity: 1 }));
     expect(error.message).toBe(
-      'Trading 212: only 0 of the 3 MSFT_US_EQ held are free of pending orders: close all of it, or cancel them first',
+      'Trading 212: only 0 of the 4 MSFT_US_EQ held are free of pending orders: close all of it, or cancel them first',
     );
-    expect(posts()).toHaveLength(0);
+    expect(fake.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
   });
 
-  it('a close of part larger than the shares pending orders leave free is refused, not cut down unsaid', async () => {
+  it('a close of part the free shares cover sells it and leaves the exits alone', async () => {
     await place({ symbol: 'MSFT', action: 'buy', quantity: 4 });
     time += 2_000;
     await place({ symbol: 'MSFT', action: 'sell', quantity: 3, type: 'stop', stop_price: 350 });
     fake.requests.length = 0;
     time += 5_000;
-    const error = await failure(place({ symbol: 'MSFT', action: 'close', quantity: 2 }));
-    expect(error.message).toBe(
-      'Trading 212: only 1 of the 4 MSFT_US_EQ held are free of pending orders: close all of it, or cancel them first',
-    );
-    time += 2_000;
     await place({ symbol: 'MSFT', action: 'close', quantity: 1 });
-    expect(posts().map((r) => r.body)).toEqual([{ ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false }]);
+    expect(fake.requests.filter((r) => r.method !== 'GET').map((r) => r.body)).toEqual([
+      { ticker: 'MSFT_US_EQ', quantity: -1, extendedHours: false },
+    ]);
   });
 
   it('cancels by id and cancels the pending orders of a symbol', async () => {

@@ -3,7 +3,6 @@
 // Trading 212 takes no client order id: an order is found again by its id, or by its terms.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession, BrokerWith, Holdings } from '../../core/broker.ts';
-import { cancelEach } from '../../core/cancel-each.ts';
 import { connectToEnvironment } from '../../core/environments.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { closeFailedAfterCancel } from '../../core/exits-cut.ts';
@@ -22,6 +21,7 @@ import {
   toOrderResponse,
   toTrading212Request,
 } from './mapper.ts';
+import { cancelOrders, closeSome, openOrders } from './partial-close.ts';
 
 export interface Trading212BrokerOptions {
   now?: () => number;
@@ -31,9 +31,6 @@ export interface Trading212BrokerOptions {
 export type Trading212Broker = BrokerWith<
   'checkOrder' | 'cancelOrder' | 'closePosition' | 'getHoldings' | 'findByBrokerId' | 'listRecentOrders'
 >;
-
-/** Statuses (Order.status) of an order with nothing to cancel: done, or its cancel under way. */
-const DONE_STATUSES = new Set(['CANCELLING', 'CANCELLED', 'FILLED', 'REJECTED', 'REPLACED']);
 
 export function createTrading212Broker(options: Trading212BrokerOptions = {}): Trading212Broker {
   const now = (ctx: BrokerContext) => (ctx.now ?? options.now ?? Date.now)();
@@ -60,20 +57,14 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
 
   /** Cancels the pending orders of `ticker` (those done or being canceled passed over); their ids. */
   async function cancelOpen(client: HttpClient, ticker: string): Promise<string[]> {
-    const { body } = await client.request({ path: '/api/v0/equity/orders' });
-    const ids = listOf(body)
-      .filter((order) => tickerOf(order) === ticker && !DONE_STATUSES.has(stringField(order, 'status') ?? ''))
-      .map((order) => stringField(order, 'id'))
-      .filter((id): id is string => id !== undefined);
-    return cancelEach(ids, ticker, (id) => client.request({ method: 'DELETE', path: `/api/v0/equity/orders/${id}` }));
+    return cancelOrders(client, ticker, await openOrders(client, ticker));
   }
 
   /**
    * Sells the position, or `part` of it (never more than is available). A close of all of it
    * cancels the ticker's pending orders first: a protective stop holds the shares it would sell
    * (they are not available for trading), and left working it would sell, once triggered, what is
-   * no longer held. A close of part keeps them, and sells only shares they leave available (or
-   * is refused, saying so).
+   * no longer held. A close of part keeps the exits that fit what it leaves (partial-close.ts).
    */
   async function closePosition(
     ctx: BrokerContext,
@@ -92,16 +83,8 @@ export function createTrading212Broker(options: Trading212BrokerOptions = {}): T
     const outsidePies = owned - (decimalField(position, 'quantityInPies') ?? 0);
     if (owned <= 0 || outsidePies <= 0)
       throw new BrokerError('InvalidOrder', TRADING212_TITLE, `no position in ${ticker} to close`);
-    if (part !== undefined && part > 0 && part < outsidePies) {
-      // Less than asked would be sold, not said: refused instead.
-      if (available < part)
-        throw new BrokerError(
-          'InvalidOrder',
-          TRADING212_TITLE,
-          `only ${Math.max(0, available)} of the ${owned} ${ticker} held are free of pending orders: close all of it, or cancel them first`,
-        );
-      return submit(client, marketRequest(ticker, -part));
-    }
+    if (part !== undefined && part > 0 && part < outsidePies)
+      return closeSome(client, ticker, { owned, available, outsidePies }, part, (request) => submit(client, request));
     const canceled = await cancelOpen(client, ticker);
     return submit(client, marketRequest(ticker, -outsidePies)).catch((error: unknown) => {
       // The ticker's pending orders are gone by now: a refusal says so.

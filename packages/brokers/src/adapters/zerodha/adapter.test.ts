@@ -180,6 +180,16 @@ describe('findOrder', () => {
     });
     expect(later).toEqual({ match: 'none' });
   });
+
+  it('a cancel signal whose answer was lost is unknown: it canceled orders, and none carries our tag', async () => {
+    await c.broker.placeOrder(c.ctx, c.session, input({ ...BUY, limit_price: 700 }));
+    const cancel = input({ symbol: 'NSE:SBIN', action: 'cancel' }, 'lostCancel');
+    const sentAt = c.clock.now;
+    const answer = await c.broker.placeOrder(c.ctx, c.session, cancel);
+    expect(answer.status_description).toBe('Canceled 1 open order(s) of NSE:SBIN');
+    const found = await findOrder(c.broker, c.ctx, c.session, { ...cancel, sentAt });
+    expect(found).toEqual({ match: 'unknown', reason: 'Zerodha keeps no id of ours on what a cancel signal sends' });
+  });
 });
 
 describe('cancel', () => {
