@@ -52,6 +52,12 @@ export const connectors = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     /** When the access token must be refreshed (a job does it before then). */
     refreshAt: timestamp('refresh_at', { withTimezone: true }),
+    /**
+     * When a refresh was sent to the broker with the stored secrets. While later than updated_at
+     * (no write since), its renewal is not stored: single-use refresh tokens are spent, and no
+     * other instance sends them again (kept-sessions.ts).
+     */
+    refreshSentAt: timestamp('refresh_sent_at', { withTimezone: true }),
     deactivatedReason: text('deactivated_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
