@@ -2,7 +2,7 @@
 // held across its transactions), and recorded as sent (refresh_sent_at, committed before the
 // broker is asked) so that an instance failing to store the renewal leaves a trace the others
 // read: the stored refresh token is spent, and not sent again.
-import { and, eq, getTableColumns, gt, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type { Database } from '../client.ts';
 import * as schema from '../schema/index.ts';
@@ -43,7 +43,7 @@ export async function withRefreshLock<T>(db: Database, id: number, work: (run: R
 
 /**
  * Locks the row; `sentPending`: a refresh was sent with its secrets less than `leaseMs` ago and
- * its renewal not stored (no write since).
+ * its renewal not stored (storing it, or a reconnect, clears refresh_sent_at).
  */
 export async function lockConnectorForRefresh(
   tx: Transaction,
@@ -53,8 +53,7 @@ export async function lockConnectorForRefresh(
   const [found] = await tx
     .select({
       row: getTableColumns(connectors),
-      sentPending: sql<boolean>`coalesce(${connectors.refreshSentAt} > ${connectors.updatedAt}
-        and ${connectors.refreshSentAt} > clock_timestamp() - make_interval(secs => ${leaseMs / 1000}), false)`,
+      sentPending: sql<boolean>`coalesce(${connectors.refreshSentAt} > clock_timestamp() - make_interval(secs => ${leaseMs / 1000}), false)`,
     })
     .from(connectors)
     .where(eq(connectors.id, id))
@@ -69,8 +68,5 @@ export async function markRefreshSent(tx: Transaction, id: number): Promise<void
 
 /** Forgets a refresh the broker did not make (refused, unreachable). */
 export async function clearRefreshSent(tx: Transaction, id: number): Promise<void> {
-  await tx
-    .update(connectors)
-    .set({ refreshSentAt: null })
-    .where(and(eq(connectors.id, id), gt(connectors.refreshSentAt, connectors.updatedAt)));
+  await tx.update(connectors).set({ refreshSentAt: null }).where(eq(connectors.id, id));
 }

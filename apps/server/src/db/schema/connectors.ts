@@ -53,9 +53,9 @@ export const connectors = pgTable(
     /** When the access token must be refreshed (a job does it before then). */
     refreshAt: timestamp('refresh_at', { withTimezone: true }),
     /**
-     * When a refresh was sent to the broker with the stored secrets. While later than updated_at
-     * (no write since), its renewal is not stored: single-use refresh tokens are spent, and no
-     * other instance sends them again (kept-sessions.ts).
+     * When a refresh was sent to the broker with the stored secrets; cleared when its renewal is
+     * stored (or the broker did not make it) and by a reconnect. While set, the stored refresh
+     * token may be spent: no other instance sends it again (kept-sessions.ts).
      */
     refreshSentAt: timestamp('refresh_sent_at', { withTimezone: true }),
     deactivatedReason: text('deactivated_reason'),

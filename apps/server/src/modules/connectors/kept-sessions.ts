@@ -38,6 +38,7 @@ export async function saveRefreshed(services: Services, tx: Transaction, row: Co
     secretsKeyId: sealed.keyId,
     expiresAt: next.expiresAt === undefined ? row.expiresAt : new Date(next.expiresAt),
     refreshAt: next.refreshAt === undefined ? null : new Date(next.refreshAt),
+    refreshSentAt: null,
   });
 }
 
