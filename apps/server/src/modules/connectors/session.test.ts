@@ -340,6 +340,32 @@ describe('withBrokerSession', () => {
     }
   });
 
+  it('a reconnect made while the broker renews the old grant stays: that renewal is not stored over it', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-renew-reconnect', 'sekret-ok']);
+    // A first renewal stored as usual (still due): the row holds a refresh token.
+    await withBrokerSession(t.services, await requireConnector(t.services, aliceId, connector.key), async () => 0);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const { refresh } = fake.broker;
+    if (!refresh) throw new Error('the fake renews');
+    fake.broker.refresh = async (ctx, session) => {
+      fake.broker.refresh = refresh;
+      // The user connects again while the broker answers (the row is not locked meanwhile).
+      await connect(t, alice, 'keyfake', ['key-renew-reconnect', 'sekret-ok']);
+      return refresh.call(fake.broker, ctx, session);
+    };
+    const used = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.refreshToken).finally(
+      () => {
+        fake.broker.refresh = refresh;
+      },
+    );
+    expect(used).toBeUndefined();
+    const stored = await requireConnector(t.services, aliceId, connector.key);
+    expect(stored.isActive).toBe(true);
+    expect(openSession(t.services, stored).secrets.refreshToken).toBeUndefined();
+  });
+
   it('a rotated token kept while the database failed is saved when the server stops', async () => {
     fake.refreshInMs = -1000;
     const connector = await connect(t, alice, 'keyfake', ['key-kept-stop', 'sekret-ok']);
