@@ -340,6 +340,30 @@ describe('withBrokerSession', () => {
     }
   });
 
+  it('a refresh recorded as sent long ago (its instance gone) no longer holds the others back', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-sent-lapsed', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const before = fake.calls.refresh;
+    const sentAgo = (minutes: number) =>
+      t.database.pool.query(
+        `update connectors set refresh_sent_at = clock_timestamp() - make_interval(mins => $2) where id = $1`,
+        [row.id, minutes],
+      );
+    await sentAgo(1);
+    await expect(withBrokerSession(t.services, row, async () => 0, { refreshOnly: true })).rejects.toMatchObject({
+      kind: 'BrokerUnavailable',
+    });
+    expect(fake.calls.refresh - before).toBe(0);
+    await sentAgo(11);
+    const renewed = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.refreshToken);
+    expect(renewed).toMatch(/^refresh-secret-/);
+    expect(fake.calls.refresh - before).toBe(1);
+    const { rows } = await t.database.pool.query('select refresh_sent_at from connectors where id = $1', [row.id]);
+    expect(rows[0]?.refresh_sent_at).toBeNull();
+  });
+
   it('a reconnect made while the broker renews the old grant stays: that renewal is not stored over it', async () => {
     fake.refreshInMs = -1000;
     const connector = await connect(t, alice, 'keyfake', ['key-renew-reconnect', 'sekret-ok']);
