@@ -42,8 +42,14 @@ export async function saveRefreshed(services: Services, tx: Transaction, row: Co
   });
 }
 
-const sameSecrets = (a: Record<string, string>, b: Record<string, string>) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
+/** The fields stored (JSON, as sealed): one an adapter left undefined is not. */
+const storedFields = (secrets: Record<string, string>) =>
+  Object.entries(secrets).filter(([, value]) => value !== undefined);
+
+const sameSecrets = (stored: Record<string, string>, held: Record<string, string>) => {
+  const fields = storedFields(held);
+  return fields.length === storedFields(stored).length && fields.every(([key, value]) => stored[key] === value);
+};
 
 /** The row is active and still holds these secrets (no reconnect since they were read). */
 export function holdsSecrets(services: Services, row: ConnectorRow, spent: Record<string, string>): boolean {

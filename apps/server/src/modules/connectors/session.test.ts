@@ -340,6 +340,30 @@ describe('withBrokerSession', () => {
     }
   });
 
+  it('a renewal is stored when the session it renews has a field its adapter left undefined', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-undefined-field', 'sekret-ok']);
+    const { refresh } = fake.broker;
+    if (!refresh) throw new Error('the fake renews');
+    fake.broker.refresh = async (ctx, session) => {
+      const next = await refresh.call(fake.broker, ctx, session);
+      return { ...next, secrets: { ...next.secrets, accountHint: undefined as unknown as string } };
+    };
+    fake.refreshInMs = -1000;
+    try {
+      const row = await requireConnector(t.services, aliceId, connector.key);
+      const first = await withBrokerSession(t.services, row, async ({ ctx }) => ctx.refreshSession?.());
+      // Still due: the next call renews the session just stored (cached, with its undefined field).
+      const stored = await requireConnector(t.services, aliceId, connector.key);
+      const second = await withBrokerSession(t.services, stored, async ({ session }) => session.secrets.refreshToken);
+      expect(second).not.toBe(first?.secrets.refreshToken);
+      const after = await requireConnector(t.services, aliceId, connector.key);
+      expect(openSession(t.services, after).secrets.refreshToken).toBe(second);
+    } finally {
+      fake.broker.refresh = refresh;
+      fake.refreshInMs = 3_600_000;
+    }
+  });
+
   it('a refresh recorded as sent long ago (its instance gone) no longer holds the others back', async () => {
     fake.refreshInMs = -1000;
     const connector = await connect(t, alice, 'keyfake', ['key-sent-lapsed', 'sekret-ok']);
