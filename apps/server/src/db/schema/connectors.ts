@@ -52,6 +52,12 @@ export const connectors = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     /** When the access token must be refreshed (a job does it before then). */
     refreshAt: timestamp('refresh_at', { withTimezone: true }),
+    /**
+     * When a refresh was sent to the broker with the stored secrets; cleared when its renewal is
+     * stored (or the broker did not make it) and by a reconnect. While set, the stored refresh
+     * token may be spent: no other instance sends it again (kept-sessions.ts).
+     */
+    refreshSentAt: timestamp('refresh_sent_at', { withTimezone: true }),
     deactivatedReason: text('deactivated_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

@@ -187,6 +187,7 @@ export async function activateConnector(
       refreshAt: toDate(session.refreshAt),
       branch: session.branch ?? null,
       deactivatedReason: null,
+      refreshSentAt: null,
     };
     const saved = target
       ? await updateConnector(tx, target.id, changes)

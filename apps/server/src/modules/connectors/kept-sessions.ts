@@ -38,17 +38,25 @@ export async function saveRefreshed(services: Services, tx: Transaction, row: Co
     secretsKeyId: sealed.keyId,
     expiresAt: next.expiresAt === undefined ? row.expiresAt : new Date(next.expiresAt),
     refreshAt: next.refreshAt === undefined ? null : new Date(next.refreshAt),
+    refreshSentAt: null,
   });
 }
 
-const sameSecrets = (a: Record<string, string>, b: Record<string, string>) =>
-  Object.keys(a).length === Object.keys(b).length && Object.entries(a).every(([key, value]) => b[key] === value);
+/** The fields stored (JSON, as sealed): one an adapter left undefined is not. */
+const storedFields = (secrets: Record<string, string>) =>
+  Object.entries(secrets).filter(([, value]) => value !== undefined);
 
-function holdsSpent(services: Services, row: ConnectorRow, kept: Kept): boolean {
+const sameSecrets = (stored: Record<string, string>, held: Record<string, string>) => {
+  const fields = storedFields(held);
+  return fields.length === storedFields(stored).length && fields.every(([key, value]) => stored[key] === value);
+};
+
+/** The row is active and still holds these secrets (no reconnect since they were read). */
+export function holdsSecrets(services: Services, row: ConnectorRow, spent: Record<string, string>): boolean {
   if (!row.isActive || !row.secrets || !row.secretsKeyId) return false;
   try {
     const secrets = openSecrets(services.secretsKey, row.key, { data: row.secrets, keyId: row.secretsKeyId });
-    return sameSecrets(secrets, kept.spentSecrets);
+    return sameSecrets(secrets, spent);
   } catch {
     return false;
   }
@@ -109,7 +117,7 @@ export function saveKept(services: Services, id: number): Promise<CachedSession 
   kept.saving ??= services.db
     .transaction(async (tx) => {
       const row = await lockConnector(tx, id);
-      if (!row || !holdsSpent(services, row, kept)) return undefined;
+      if (!row || !holdsSecrets(services, row, kept.spentSecrets)) return undefined;
       const saved = await saveRefreshed(services, tx, row, kept.session);
       return saved && { updatedAt: saved.updatedAt.getTime(), session: kept.session };
     })

@@ -1,6 +1,6 @@
 // The background refresher: every minute, stored broker sessions whose refresh time has passed
 // are refreshed through withBrokerSession (one refresh per connector at a time, across instances
-// by its row lock). So a signal seldom waits for a token refresh on its way to the broker, and a
+// by its refresh lock). So a signal seldom waits for a token refresh on its way to the broker, and a
 // session that lapses when unused (Questrade's single-use refresh token, Tradovate's and IBKR's
 // sessions, Saxo's refresh token) stays alive while nobody trades. A pass also forgets pending
 // OAuth connections abandoned past their window (with E*TRADE's sealed request tokens).

@@ -2,11 +2,14 @@
 // token refresh once under concurrency, deactivation when the broker rejects the credentials.
 import { BrokerError } from '@router/brokers';
 import type { Order } from '@router/orders';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateAsUserId, insertTestUser, startTestApp, type TestApp } from '../../../test/app.ts';
 import { CONNECTOR_FIELDS, connect, gql } from '../../../test/connector-fixtures.ts';
 import { type FakeBrokerHandle, fakeKeyBroker } from '../../../test/fake-brokers.ts';
+import { createDatabase } from '../../db/client.ts';
 import { insertConnector } from '../../db/repositories/connectors.repository.ts';
+import type { Services } from '../../services.ts';
 import { findHookForSignal } from '../hooks/index.ts';
 import { OAUTH_STATE_TTL_MS } from './create.ts';
 import {
@@ -40,16 +43,21 @@ const ORDER: Order = {
   extra: { price: 100 },
 };
 
-/** The database refuses writes to this connector's row (as through an outage) until the returned function runs. */
-async function refuseWrites(id: number): Promise<() => Promise<void>> {
+/**
+ * The database refuses to store new secrets in this connector's row (as through an outage after
+ * the broker answered) until the returned function runs; only for connections named `from`
+ * (application_name) when given: one instance cut off from the database, another not.
+ */
+async function refuseWrites(id: number, from?: string): Promise<() => Promise<void>> {
   const pool = t.database.pool;
+  const only = from ? `and current_setting('application_name') = '${from}'` : '';
   await pool.query(
     `create function test_refuse_write() returns trigger language plpgsql as $$
-    begin raise exception 'database unavailable'; end $$`,
+    begin if true ${only} then raise exception 'database unavailable'; end if; return new; end $$`,
   );
   await pool.query(
     `create trigger test_refuse_write before update on connectors for each row
-    when (old.id = ${Number(id)}) execute function test_refuse_write()`,
+    when (old.id = ${Number(id)} and new.secrets is distinct from old.secrets) execute function test_refuse_write()`,
   );
   return async () => {
     await pool.query(
@@ -285,6 +293,125 @@ describe('withBrokerSession', () => {
       fake.singleUseRefresh = false;
       await outageOver();
     }
+  });
+
+  it('another instance never sends a refresh token spent by one whose renewal the database did not take', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-kept-elsewhere', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    // Instance A: its own connections, its own caches; the database refuses its writes of the renewal.
+    const pool = new pg.Pool({ connectionString: t.database.url, max: 2, application_name: 'instance-a' });
+    const a: Services = { ...t.services, db: createDatabase(pool) };
+    const outageOver = await refuseWrites(row.id, 'instance-a');
+    fake.singleUseRefresh = true;
+    try {
+      const before = fake.calls.refresh;
+      const kept = await withBrokerSession(a, row, async ({ session }) => session.secrets.refreshToken);
+      expect(kept).toMatch(/^refresh-secret-/);
+      expect(fake.calls.refresh - before).toBe(1);
+      // Instance B finds the stored token due: it does not spend it again, and its order goes on.
+      const placed = await withBrokerSession(t.services, row, ({ broker, ctx, session }) =>
+        broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId: 'sig-kept-elsewhere' }),
+      );
+      expect(placed).toMatchObject({ status: 'filled' });
+      expect((await refreshDueConnectors(t.services)).failed).toBeGreaterThanOrEqual(1);
+      expect(fake.calls.refresh - before).toBe(1);
+      expect((await requireConnector(t.services, aliceId, connector.key)).isActive).toBe(true);
+      // A stores its renewal once the database takes it; B renews from it.
+      await outageOver();
+      await refreshDueConnectors(a);
+      const stored = await requireConnector(t.services, aliceId, connector.key);
+      expect(stored.isActive).toBe(true);
+      expect(openSession(t.services, stored).secrets.refreshToken).toBe(kept);
+      await t.database.pool.query(
+        "update connectors set refresh_at = now() - interval '1 second', updated_at = clock_timestamp() where id = $1",
+        [row.id],
+      );
+      const due = await requireConnector(t.services, aliceId, connector.key);
+      const renewed = await withBrokerSession(t.services, due, async ({ session }) => session.secrets.refreshToken);
+      expect(renewed).not.toBe(kept);
+      expect(fake.calls.refresh - before).toBe(2);
+      expect((await requireConnector(t.services, aliceId, connector.key)).isActive).toBe(true);
+    } finally {
+      fake.singleUseRefresh = false;
+      await outageOver();
+      await pool.end();
+    }
+  });
+
+  it('a renewal is stored when the session it renews has a field its adapter left undefined', async () => {
+    const connector = await connect(t, alice, 'keyfake', ['key-undefined-field', 'sekret-ok']);
+    const { refresh } = fake.broker;
+    if (!refresh) throw new Error('the fake renews');
+    fake.broker.refresh = async (ctx, session) => {
+      const next = await refresh.call(fake.broker, ctx, session);
+      return { ...next, secrets: { ...next.secrets, accountHint: undefined as unknown as string } };
+    };
+    fake.refreshInMs = -1000;
+    try {
+      const row = await requireConnector(t.services, aliceId, connector.key);
+      const first = await withBrokerSession(t.services, row, async ({ ctx }) => ctx.refreshSession?.());
+      // Still due: the next call renews the session just stored (cached, with its undefined field).
+      const stored = await requireConnector(t.services, aliceId, connector.key);
+      const second = await withBrokerSession(t.services, stored, async ({ session }) => session.secrets.refreshToken);
+      expect(second).not.toBe(first?.secrets.refreshToken);
+      const after = await requireConnector(t.services, aliceId, connector.key);
+      expect(openSession(t.services, after).secrets.refreshToken).toBe(second);
+    } finally {
+      fake.broker.refresh = refresh;
+      fake.refreshInMs = 3_600_000;
+    }
+  });
+
+  it('a refresh recorded as sent long ago (its instance gone) no longer holds the others back', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-sent-lapsed', 'sekret-ok']);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const before = fake.calls.refresh;
+    const sentAgo = (minutes: number) =>
+      t.database.pool.query(
+        `update connectors set refresh_sent_at = clock_timestamp() - make_interval(mins => $2) where id = $1`,
+        [row.id, minutes],
+      );
+    await sentAgo(1);
+    await expect(withBrokerSession(t.services, row, async () => 0, { refreshOnly: true })).rejects.toMatchObject({
+      kind: 'BrokerUnavailable',
+    });
+    expect(fake.calls.refresh - before).toBe(0);
+    await sentAgo(11);
+    const renewed = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.refreshToken);
+    expect(renewed).toMatch(/^refresh-secret-/);
+    expect(fake.calls.refresh - before).toBe(1);
+    const { rows } = await t.database.pool.query('select refresh_sent_at from connectors where id = $1', [row.id]);
+    expect(rows[0]?.refresh_sent_at).toBeNull();
+  });
+
+  it('a reconnect made while the broker renews the old grant stays: that renewal is not stored over it', async () => {
+    fake.refreshInMs = -1000;
+    const connector = await connect(t, alice, 'keyfake', ['key-renew-reconnect', 'sekret-ok']);
+    // A first renewal stored as usual (still due): the row holds a refresh token.
+    await withBrokerSession(t.services, await requireConnector(t.services, aliceId, connector.key), async () => 0);
+    fake.refreshInMs = 3_600_000;
+    const row = await requireConnector(t.services, aliceId, connector.key);
+    const { refresh } = fake.broker;
+    if (!refresh) throw new Error('the fake renews');
+    fake.broker.refresh = async (ctx, session) => {
+      fake.broker.refresh = refresh;
+      // The user connects again while the broker answers (the row is not locked meanwhile).
+      await connect(t, alice, 'keyfake', ['key-renew-reconnect', 'sekret-ok']);
+      return refresh.call(fake.broker, ctx, session);
+    };
+    const used = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.refreshToken).finally(
+      () => {
+        fake.broker.refresh = refresh;
+      },
+    );
+    expect(used).toBeUndefined();
+    const stored = await requireConnector(t.services, aliceId, connector.key);
+    expect(stored.isActive).toBe(true);
+    expect(openSession(t.services, stored).secrets.refreshToken).toBeUndefined();
   });
 
   it('a rotated token kept while the database failed is saved when the server stops', async () => {

@@ -1,16 +1,22 @@
 // withBrokerSession: the one way to call a broker for a stored connection. Decrypts the secrets
 // (cached per connector version), refreshes tokens once refreshAt has passed (one refresh at a
-// time per connector, across instances through a row lock), and deactivates the connector when
-// the broker rejects its credentials.
-import { type Broker, type BrokerContext, type BrokerError, type BrokerSession, isBrokerError } from '@router/brokers';
+// time per connector, across instances through an advisory lock, recorded as sent before the
+// broker is asked), and deactivates the connector when the broker rejects its credentials.
+import { type Broker, type BrokerContext, BrokerError, type BrokerSession, isBrokerError } from '@router/brokers';
 import { openSecrets } from '../../crypto/secrets.ts';
+import {
+  clearRefreshSent,
+  lockConnectorForRefresh,
+  markRefreshSent,
+  withRefreshLock,
+} from '../../db/repositories/connector-refresh.repository.ts';
 import { lockConnector } from '../../db/repositories/connectors.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import { perServices } from '../../per-services.ts';
 import type { Services } from '../../services.ts';
 import { deactivateConnector } from './deactivate.ts';
-import { keepUnsaved, keptSession, saveKept, saveRefreshed } from './kept-sessions.ts';
+import { holdsSecrets, keepUnsaved, keptSession, saveKept, saveRefreshed } from './kept-sessions.ts';
 import { brokerContextFor } from './provider.ts';
 import { type CachedSession, cachedSession, storeSession } from './session-cache.ts';
 import { CONNECTOR_DEACTIVATED_MESSAGE } from './types.ts';
@@ -73,7 +79,7 @@ const refreshing = perServices(() => new Map<number, Promise<CachedSession>>());
 /** The connector version (updated_at, ms) whose credentials a failed refresh sent. */
 const refusedVersions = new WeakMap<object, number>();
 
-/** Refreshes under the row lock; another instance's fresher secrets are taken instead. */
+/** Refreshes under the refresh lock; another instance's fresher secrets are taken instead. */
 function refreshSession(services: Services, id: number, broker: Broker, stale: CachedSession) {
   const inflight = refreshing(services);
   const running = inflight.get(id);
@@ -89,46 +95,79 @@ function refreshSession(services: Services, id: number, broker: Broker, stale: C
   return work;
 }
 
+/**
+ * How long a refresh sent by another instance, its renewal not stored, keeps this one from
+ * sending the stored (spent) refresh token: that instance keeps saving its renewal meanwhile
+ * (kept-sessions.ts). Past it (the instance gone), a refresh is sent: refused, the user reconnects.
+ */
+const SENT_LEASE_MS = 10 * 60_000;
+
+export const RENEWAL_PENDING_MESSAGE =
+  'the renewed session is being stored by another server: the current token is used meanwhile';
+
 function refreshLocked(services: Services, id: number, broker: Broker, stale: CachedSession): Promise<CachedSession> {
   /** Set once the broker renewed the session: its spent secrets are then no good. */
   let renewed: { spent: { version: number; secrets: Record<string, string> }; session: BrokerSession } | undefined;
-  return services.db
-    .transaction(async (tx): Promise<CachedSession> => {
-      const row = await lockConnector(tx, id);
-      if (!row?.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
+  return withRefreshLock(services.db, id, async (run): Promise<CachedSession> => {
+    // Under the row lock: a newer stored session is taken, or the refresh is recorded as sent.
+    const start = await run(async (tx) => {
+      const locked = await lockConnectorForRefresh(tx, id, SENT_LEASE_MS);
+      if (!locked?.row.isActive) throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
+      const { row } = locked;
       let entry = stale;
       if (row.updatedAt.getTime() > stale.updatedAt) {
         entry = openEntry(services, row);
-        if (!due(entry, Date.now())) return entry;
+        if (!due(entry, Date.now())) return { entry };
       }
-      // No deadline: a refresh cut short could leave a rotated token unsaved.
-      const next = await (broker.refresh as NonNullable<Broker['refresh']>)(
-        brokerContextFor(services, broker),
-        entry.session,
-      ).catch((error: unknown) => {
-        if (error && typeof error === 'object') refusedVersions.set(error, entry.updatedAt);
-        throw error;
-      });
-      const session = { ...next, accounts: entry.session.accounts };
-      renewed = { spent: { version: row.updatedAt.getTime(), secrets: entry.session.secrets }, session };
+      if (locked.sentPending)
+        throw new BrokerError('BrokerUnavailable', broker.descriptor.title, RENEWAL_PENDING_MESSAGE);
+      await markRefreshSent(tx, id);
+      return { entry, version: row.updatedAt.getTime() };
+    });
+    if (start.version === undefined) return start.entry;
+    const { entry, version } = start;
+    // No deadline: a refresh cut short could leave a rotated token unsaved.
+    const next = await (broker.refresh as NonNullable<Broker['refresh']>)(
+      brokerContextFor(services, broker),
+      entry.session,
+    ).catch(async (error: unknown) => {
+      if (error && typeof error === 'object') refusedVersions.set(error, entry.updatedAt);
+      await run((tx) => clearRefreshSent(tx, id)).catch((failure: unknown) =>
+        services.log.warn({ err: failure, connectorId: id }, 'refresh not made: its record stays until it lapses'),
+      );
+      throw error;
+    });
+    const session = { ...next, accounts: entry.session.accounts };
+    renewed = { spent: { version, secrets: entry.session.secrets }, session };
+    return run(async (tx) => {
+      const row = await lockConnector(tx, id);
+      if (!row?.isActive) {
+        renewed = undefined;
+        throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
+      }
+      // Connected again while the broker renewed the old grant: the new grant stays.
+      if (!holdsSecrets(services, row, entry.session.secrets)) {
+        renewed = undefined;
+        return openEntry(services, row);
+      }
       const saved = await saveRefreshed(services, tx, row, next);
       if (!saved) {
         renewed = undefined;
         throw new AppError('EXECUTION', CONNECTOR_DEACTIVATED_MESSAGE);
       }
       return { updatedAt: saved.updatedAt.getTime(), session };
-    })
-    .then(
-      (entry) => {
-        storeSession(services, id, entry);
-        return entry;
-      },
-      (error: unknown) => {
-        // The database failed after the broker rotated the tokens: keep them, and save them later.
-        if (renewed) return keepUnsaved(services, id, renewed.spent, renewed.session, error);
-        throw error;
-      },
-    );
+    });
+  }).then(
+    (entry) => {
+      storeSession(services, id, entry);
+      return entry;
+    },
+    (error: unknown) => {
+      // The database failed after the broker rotated the tokens: keep them, and save them later.
+      if (renewed) return keepUnsaved(services, id, renewed.spent, renewed.session, error);
+      throw error;
+    },
+  );
 }
 
 async function deactivateQuietly(services: Services, id: number, reason: string, version: number): Promise<void> {
@@ -225,7 +264,7 @@ export async function withBrokerSession<T>(
     version = entry.updatedAt;
     calledWith = version;
     const ctx = brokerContextFor(services, broker, options.signal);
-    // A token the broker finds stale during the call is renewed here too: under the row lock and
+    // A token the broker finds stale during the call is renewed here too: under the refresh lock and
     // stored, so a rotated refresh token is not kept only in this process (lost on a restart,
     // spent behind another instance's back).
     const refreshSessionNow = async () => {

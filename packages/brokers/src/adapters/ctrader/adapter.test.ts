@@ -70,6 +70,36 @@ describe('connect and refresh', () => {
   });
 });
 
+describe('a token refreshed elsewhere', () => {
+  it('an order on a session whose token another instance replaced takes the stored one and is sent once', async () => {
+    const own = await c.broker.connect(c.ctx, { credentials: { code: c.fake.issueCode(c.ctx.redirectUrl ?? '') } });
+    // Another server instance renewed the grant and stored it: cTrader ended the old access token.
+    const stored = await c.broker.refresh(c.ctx, own);
+    let asked = 0;
+    const ctx = {
+      ...c.ctx,
+      refreshSession: async () => {
+        asked++;
+        return stored;
+      },
+    };
+    const since = c.fake.records.length;
+    const input = { accountId: DEMO, order: order({ symbol: 'EURUSD', action: 'buy', quantity: 1000 }) };
+    const placed = await c.broker.placeOrder(ctx, own, { ...input, clientOrderId: 'sig-replaced-token' });
+    expect(placed.status).toBe('filled');
+    expect(asked).toBe(1);
+    expect(c.sent('ProtoOANewOrderReq', since)).toHaveLength(1);
+    // A token refused with no newer one to take is still a refusal (the refreshed one refused too).
+    const refused = await failure(
+      c.broker.placeOrder({ ...c.ctx, refreshSession: async () => own }, own, {
+        ...input,
+        clientOrderId: 'sig-still-refused',
+      }),
+    );
+    expect(refused.kind).toBe('AuthenticationError');
+  });
+});
+
 describe('orders', () => {
   it('market buy with relative stop loss and take profit: ACCEPTED then FILLED', async () => {
     const since = c.fake.records.length;

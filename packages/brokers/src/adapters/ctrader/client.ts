@@ -2,9 +2,10 @@
 // token, every payload carrying its ctidTraderAccountId. Refusals throw as typed errors. Two
 // refusals mean cTrader did nothing, so the request goes again, once: a rate limit whose wait
 // (retryAfter) fits the hook's answer time and the caller's deadline, and an account session the
-// server dropped (ACCOUNT_NOT_AUTHORIZED), authorized again first.
+// server dropped (ACCOUNT_NOT_AUTHORIZED), authorized again first. A token refused when the account
+// is authorized (replaced by a refresh elsewhere) is taken anew through ctx.refreshSession.
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError } from '../../core/errors.ts';
+import { BrokerError, isBrokerError } from '../../core/errors.ts';
 import { decimalField, type JsonRecord, stringField } from '../../core/json-read.ts';
 import type { RequestOptions } from './connection.ts';
 import { CTRADER_TITLE } from './descriptor.ts';
@@ -58,9 +59,27 @@ export function accountClient(
   const url = endpointOf(ctx, account.live, endpoints);
   const signal = ctx.signal ? { signal: ctx.signal } : {};
 
+  let accessToken = state.accessToken;
+  /**
+   * Authorizes the account before anything is sent. A token refused there was replaced by a
+   * refresh (cTrader ends the old one: another server instance renewed it): the server's renewal
+   * hands back the session stored since (or renews it), and nothing was sent yet.
+   */
+  async function authorize(link: Awaited<ReturnType<Pool['link']>>): Promise<void> {
+    try {
+      await link.authorize(account.id, accessToken, ctx.signal);
+    } catch (error) {
+      if (!ctx.refreshSession || !isBrokerError(error) || error.kind !== 'AuthenticationError') throw error;
+      const renewed = accountOf(await ctx.refreshSession(), accountId).state.accessToken;
+      if (renewed === accessToken) throw error;
+      accessToken = renewed;
+      await link.authorize(account.id, accessToken, ctx.signal);
+    }
+  }
+
   async function send(name: string, payload: JsonRecord, options: CallOptions, retried: boolean): Promise<WireMessage> {
     const link = await pool.link(ctx, url);
-    await link.authorize(account.id, state.accessToken, ctx.signal);
+    await authorize(link);
     const answer = await link.request(
       name,
       { ctidTraderAccountId: ctid, ...payload },

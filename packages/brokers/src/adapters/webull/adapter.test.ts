@@ -194,6 +194,13 @@ describe('exactly once', () => {
   it.each([
     [500, { error_code: 'INTERNAL_ERROR', message: 'Internal error' }, 'BrokerUnavailable', true],
     [401, { error_code: 'UNAUTHORIZED', message: 'signature does not match' }, 'AuthenticationError', false],
+    // Clocks that agree: a refusal naming the time is still one of the keys.
+    [
+      401,
+      { error_code: 'UNAUTHORIZED', message: 'App Key disabled at server time 14:31' },
+      'AuthenticationError',
+      false,
+    ],
     // A gateway's timeout or a closed client connection proves no refusal: the order may stand.
     [408, { message: 'Request Timeout' }, 'BrokerUnavailable', true],
     [499, { message: 'Client Closed Request' }, 'BrokerUnavailable', true],

@@ -60,22 +60,36 @@ function webullError(response: HttpResponse, mutating: boolean, path: string): B
 }
 
 /**
- * A 401 that refuses this server's request, not the user's keys (WIRE.md §8 lists timestamp skew
- * beside bad keys; Webull publishes no codes, so its words tell): a clock more than Webull's
- * window off, a nonce seen before (a request replayed on the way). Nothing was done, and the
- * keys are good: an outage the operator fixes (the server's clock), no reason to deactivate.
+ * Beyond this, this server's clock and Webull's disagree: Webull refuses a request whose
+ * x-timestamp is off its clock (WIRE.md §1, §8: in a 401 like bad keys, with a message and an
+ * error_code Webull does not publish), so such a refusal says nothing of the user's keys.
  */
-const REQUEST_REFUSAL = /timestamp|nonce|server time|clock/i;
+const CLOCK_TOLERANCE_MS = 30_000;
 
-function requestRefusal(error: unknown): unknown {
+/**
+ * A refusal of the keys answered (its HTTP Date, Webull's clock) far from the x-timestamp signed:
+ * this server's clock is off, not the keys. Nothing was done: an outage the operator fixes, no
+ * reason to deactivate. The clocks are compared, not Webull's words (unpublished, and not telling).
+ */
+function requestRefusal(error: unknown, signedAt: number, answeredAt: number | undefined): unknown {
   if (!(error instanceof BrokerError) || error.kind !== 'AuthenticationError') return error;
-  if (!REQUEST_REFUSAL.test(error.brokerMessage)) return error;
+  if (answeredAt === undefined || Math.abs(answeredAt - signedAt) <= CLOCK_TOLERANCE_MS) return error;
   return new BrokerError(
     'BrokerUnavailable',
     WEBULL_TITLE,
-    `${error.brokerMessage} (this server's clock may be off; nothing was done)`,
+    `${error.brokerMessage} (this server's clock is ${Math.round((signedAt - answeredAt) / 1000)} s off Webull's; nothing was done)`,
     { cause: error, outcomeUnknown: false },
   );
+}
+
+/** The fetch used, noting the Date of each answer in `answered`. */
+function noteDate(fetchImpl: typeof fetch, answered: { at?: number }): typeof fetch {
+  return async (input, init) => {
+    const response = await fetchImpl(input, init);
+    const date = Date.parse(response.headers.get('date') ?? '');
+    answered.at = Number.isNaN(date) ? undefined : date;
+    return response;
+  };
 }
 
 export interface WebullClientOptions {
@@ -94,7 +108,9 @@ export function signedRequest(
   const host = new URL(baseUrl).hostname;
   const algorithm = algorithmFor(host);
   const body = request.json === undefined ? undefined : JSON.stringify(request.json);
-  const signed = { algorithm, appKey: keys.appKey, timestamp: webullTimestamp(options.now()), nonce: randomUUID() };
+  const signedAt = options.now();
+  const signed = { algorithm, appKey: keys.appKey, timestamp: webullTimestamp(signedAt), nonce: randomUUID() };
+  const answered: { at?: number } = {};
   const query = request.query ?? {};
   const headers: Record<string, string> = {
     ...signingHeaders(signed),
@@ -107,7 +123,7 @@ export function signedRequest(
     brokerTitle: WEBULL_TITLE,
     baseUrl,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: noteDate(options.fetch ?? fetch, answered),
     headers,
     exceptions: webullDescriptor.exceptions,
     mapError: (response, mutating) => webullError(response, mutating, request.path),
@@ -121,7 +137,7 @@ export function signedRequest(
       ...(request.mutating !== undefined ? { mutating: request.mutating } : {}),
     })
     .catch((error: unknown) => {
-      throw requestRefusal(error);
+      throw requestRefusal(error, signedAt, answered.at);
     });
 }
 

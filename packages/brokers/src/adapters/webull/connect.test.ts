@@ -74,11 +74,11 @@ describe('connect', () => {
   it('refuses a clock more than 5 minutes off and a replayed request', async () => {
     const skewed = createWebullBroker({ now: () => c.clock.now + 6 * 60_000 });
     // This server's clock, not the user's keys: an outage that keeps the connection, no order sent.
+    // Told by Webull's clock (its answer's Date), not by its words, which are those of bad keys.
     const refused = {
       kind: 'BrokerUnavailable',
       outcomeUnknown: false,
-      message:
-        "Webull: x-timestamp is invalid or too far from the server time (this server's clock may be off; nothing was done)",
+      message: "Webull: signature or token invalid (this server's clock is 360 s off Webull's; nothing was done)",
     };
     expect(await expectFailure(skewed.getHoldings(c.ctx, c.session, STOCKS))).toMatchObject(refused);
     const placing = input({ symbol: 'AAPL', action: 'buy', quantity: 1, class: 'stock', type: 'market' });

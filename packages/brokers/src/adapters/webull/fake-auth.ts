@@ -51,7 +51,8 @@ export function registerAuth(app: FastifyInstance, options: AuthOptions) {
     if (header('x-signature-version') !== '1.0') return 'x-signature-version is not supported';
     const timestamp = header('x-timestamp');
     const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(timestamp) ? Date.parse(timestamp) : Number.NaN;
-    if (!(Math.abs(at - options.now()) <= SKEW_MS)) return 'x-timestamp is invalid or too far from the server time';
+    // Words that do not tell a clock from keys (WIRE.md fixtures/error-unauthorized.response.json).
+    if (!(Math.abs(at - options.now()) <= SKEW_MS)) return 'signature or token invalid';
     const nonce = header('x-signature-nonce');
     if (!nonce || nonces.has(nonce)) return 'x-signature-nonce is missing or was used before';
     const expected = signature({

@@ -55,6 +55,11 @@ export async function startWebullFake(options: WebullFakeOptions = {}) {
     },
   });
   const { app } = server;
+  // Webull's clock, as any HTTP server tells it (the adapter compares it with its x-timestamp).
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('date', new Date(now()).toUTCString());
+    return payload;
+  });
   auth = registerAuth(app, { ...keys, now, ...(options.twoFactor ? { twoFactor: options.twoFactor } : {}) });
   const { orders } = registerOrders(app, accounts, now);
 

@@ -1,0 +1,1 @@
+ALTER TABLE "connectors" ADD COLUMN "refresh_sent_at" timestamp with time zone;
