@@ -66,13 +66,15 @@ export function buildOrder(raw: RawOrder, context: BuildContext): Order {
 
 /**
  * What a close or cancel cannot honour, refused rather than ignored (never broader than written):
- * a cancel withdraws every open order on the symbol, so a quantity would not limit it; both are
+ * a cancel withdraws every open order on the symbol, so a quantity (or its quantity_type) would not limit it; both are
  * sent at the market by each broker's own rule, so a duration would not be kept.
  */
 function checkExitFields(raw: RawOrder, action: OrderAction): void {
   if (!isExitAction(action)) return;
-  if (action === 'cancel' && raw.quantity !== undefined) {
-    throw refuse('quantity', 'not used with action cancel (it cancels every open order on the symbol)');
+  if (action === 'cancel') {
+    // quantity_type says how to read a quantity, and a cancel has none: "cash" would not limit it either.
+    const field = (['quantity', 'quantity_type'] as const).find((name) => raw[name] !== undefined);
+    if (field) throw refuse(field, 'not used with action cancel (it cancels every open order on the symbol)');
   }
   if (raw.duration !== undefined) throw refuse('duration', `not used with action ${action}`);
 }

@@ -507,6 +507,13 @@ describe('normalizeOrder refuses', () => {
       'quantity',
       'quantity: not used with action cancel (it cancels every open order on the symbol)',
     ],
+    // Nor would a quantity_type: it says how to read a quantity the cancel does not take.
+    [
+      'a quantity_type on a cancel',
+      { symbol: 'AAPL', action: 'cancel', quantity_type: 'percent_of_position' },
+      'quantity_type',
+      'quantity_type: not used with action cancel (it cancels every open order on the symbol)',
+    ],
     // Each broker sends a close at the market on its own terms: a duration would not be kept.
     [
       'a duration on a close',

@@ -50,12 +50,12 @@ describe('playground rules', () => {
     }
   });
 
-  it('drops what close and cancel refuse (a duration; a quantity on cancel), and gives it back to an order', () => {
-    const draft = { symbol: 'AAPL', action: 'buy', quantity: 3, duration: 'gtc' };
+  it('drops what close and cancel refuse (a duration; a quantity and its quantity_type on cancel), and gives it back to an order', () => {
+    const draft = { symbol: 'AAPL', action: 'buy', quantity: 3, quantity_type: 'cash', duration: 'gtc' };
     const canceling = applyAction(draft, 'cancel');
     expect(canceling).toEqual({ symbol: 'AAPL', action: 'cancel', type: 'market' });
     const closing = applyAction(draft, 'close');
-    expect(closing).toEqual({ symbol: 'AAPL', action: 'close', quantity: 3, type: 'market' });
+    expect(closing).toEqual({ symbol: 'AAPL', action: 'close', quantity: 3, quantity_type: 'cash', type: 'market' });
     for (const order of [canceling, closing]) expect(normalizeOrder(order)).toMatchObject({ ok: true });
     // Back to an order: the cancel's missing quantity is the sample's again ('quantity: required' otherwise).
     expect(applyAction(canceling, 'sell', stockBroker)).toMatchObject({ action: 'sell', quantity: 1 });

@@ -22,9 +22,12 @@ export function applyAction(draft: OrderDraft, action: OrderAction, provider?: P
   if (!isExitAction(action)) return wasExit(draft) ? withQuantity(next, provider) : next;
   // A bracket's exits: close and cancel take none (the hook refuses them), so choosing either drops them.
   for (const field of EXIT_FIELDS) delete next[field];
-  // Nor a duration ('duration: not used with action close'); a cancel takes no quantity either.
+  // Nor a duration ('duration: not used with action close'); a cancel takes no quantity (nor quantity_type) either.
   delete next.duration;
-  if (action === 'cancel') delete next.quantity;
+  if (action === 'cancel') {
+    delete next.quantity;
+    delete next.quantity_type;
+  }
   // Legs too ('legs: not used with action close'), as an array or as indexed fields such as
   // symbol[2]; leg 1's symbol stays the order's. With neither legs nor exits left, any group is
   // refused ('bracket needs take_profit_price or a stop loss', 'oco needs legs'), so it goes as well.
