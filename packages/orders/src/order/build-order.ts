@@ -66,8 +66,9 @@ export function buildOrder(raw: RawOrder, context: BuildContext): Order {
 
 /**
  * What a close or cancel cannot honour, refused rather than ignored (never broader than written):
- * a cancel withdraws every open order on the symbol, so a quantity (or its quantity_type) would not limit it; both are
- * sent at the market by each broker's own rule, so a duration would not be kept.
+ * a cancel withdraws every open order on the symbol, so a quantity (or its quantity_type) would not limit it; a
+ * close's quantity_type reads its quantity, so it needs one; both are sent at the market by each
+ * broker's own rule, so a duration would not be kept.
  */
 function checkExitFields(raw: RawOrder, action: OrderAction): void {
   if (!isExitAction(action)) return;
@@ -75,6 +76,10 @@ function checkExitFields(raw: RawOrder, action: OrderAction): void {
     // quantity_type says how to read a quantity, and a cancel has none: "cash" would not limit it either.
     const field = (['quantity', 'quantity_type'] as const).find((name) => raw[name] !== undefined);
     if (field) throw refuse(field, 'not used with action cancel (it cancels every open order on the symbol)');
+  } else if (raw.quantity_type !== undefined && raw.quantity === undefined) {
+    // A close without a quantity closes the whole position: "percent_of_position" with its 50 left
+    // out would close all of it, not the half the sender meant.
+    throw refuse('quantity_type', 'given without quantity (a close without quantity closes the whole position)');
   }
   if (raw.duration !== undefined) throw refuse('duration', `not used with action ${action}`);
 }

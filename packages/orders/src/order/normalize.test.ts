@@ -122,6 +122,19 @@ describe('normalizeOrder accepts', () => {
       { symbol: 'ESZ2024', class: 'future', action: 'close', quantity_type: 'fixed', type: 'market', duration: 'day' },
     ],
     [
+      'a close of half the position',
+      { symbol: 'AAPL', action: 'close', quantity: 50, quantity_type: 'percent_of_position' },
+      {
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'close',
+        quantity: 50,
+        quantity_type: 'percent_of_position',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
       'a cancel',
       { symbol: 'EUR_USD', action: 'cancel' },
       { symbol: 'EUR/USD', class: 'forex', action: 'cancel', quantity_type: 'fixed', type: 'market', duration: 'day' },
@@ -513,6 +526,13 @@ describe('normalizeOrder refuses', () => {
       { symbol: 'AAPL', action: 'cancel', quantity_type: 'percent_of_position' },
       'quantity_type',
       'quantity_type: not used with action cancel (it cancels every open order on the symbol)',
+    ],
+    // A close without quantity closes everything: the 50 % the quantity_type announces would not be kept.
+    [
+      'a quantity_type on a close without quantity',
+      { symbol: 'AAPL', action: 'close', quantity_type: 'percent_of_position' },
+      'quantity_type',
+      'quantity_type: given without quantity (a close without quantity closes the whole position)',
     ],
     // Each broker sends a close at the market on its own terms: a duration would not be kept.
     [
