@@ -130,6 +130,39 @@ describe('order draft', () => {
     expect(pickValue(market, 'duration', 'gtc', ALPACA)).toEqual({ ...market, duration: 'gtc' });
   });
 
+  it('makes an order to buy of a close or cancel given what it refuses (a duration; on a cancel a quantity or quantity_type)', () => {
+    const close = { symbol: 'AAPL', action: 'close', quantity: 2, type: 'market' };
+    const cancel = { symbol: 'AAPL', action: 'cancel', type: 'market' };
+    expect(pickValue(close, 'duration', 'gtc', ALPACA)).toEqual({ ...close, action: 'buy', duration: 'gtc' });
+    expect(pickValue(cancel, 'duration', 'day', ALPACA)).toEqual({
+      ...cancel,
+      action: 'buy',
+      quantity: 1,
+      duration: 'day',
+    });
+    expect(pickValue(cancel, 'quantity', 10, ALPACA)).toEqual({ ...cancel, action: 'buy', quantity: 10 });
+    expect(pickValue(cancel, 'quantity_type', 'cash', ALPACA)).toEqual({
+      ...cancel,
+      action: 'buy',
+      quantity: 1,
+      quantity_type: 'cash',
+    });
+    // A close takes a quantity and its quantity_type: it stays a close.
+    expect(pickValue(close, 'quantity_type', 'percent_of_position', ALPACA)).toEqual({
+      ...close,
+      quantity_type: 'percent_of_position',
+    });
+    for (const [draft, parameter, value] of [
+      [close, 'duration', 'gtc'],
+      [cancel, 'duration', 'day'],
+      [cancel, 'quantity', 10],
+      [cancel, 'quantity_type', 'cash'],
+      [close, 'quantity_type', 'percent_of_position'],
+    ] as const) {
+      expect(normalizeOrder(pickValue(draft, parameter, value, ALPACA))).toMatchObject({ ok: true });
+    }
+  });
+
   it('selection falls back to the provider first class and market', () => {
     expect(draftSelection({ action: 'BUY' }, KRAKEN)).toEqual({ class: 'crypto', type: 'market', action: '' });
     expect(draftSelection({ class: 'crypto', type: 'limit', action: 'sell' }, ALPACA)).toEqual({

@@ -94,16 +94,30 @@ function typeForPrice(draft: OrderDraft, kind: 'limit' | 'stop', provider: Provi
 }
 
 /**
+ * What a close or cancel refuses besides prices: a bracket's exit and a duration, and on a cancel a
+ * quantity or its quantity_type ('quantity_type: not used with action cancel').
+ */
+function refusedOnExit(draft: OrderDraft, parameter: string): boolean {
+  if (parameter === 'take_profit_price' || STOP_LOSS_FIELDS.includes(parameter) || parameter === 'duration')
+    return true;
+  return draft.action === 'cancel' && (parameter === 'quantity' || parameter === 'quantity_type');
+}
+
+/**
  * A value clicked in the parameters table, by the rules: a limit or stop price also brings a type
  * that uses it (a market order given a limit_price would be refused), and a stop or stop loss
  * replaces the other ways of giving it (only one of stop_price, stop_price_distance, stop_price_percent).
- * A bracket's exit on a close or cancel, which take none, makes it an order to buy as a type would.
+ * A bracket's exit or a duration on a close or cancel, which take none (nor a cancel a quantity or
+ * quantity_type), makes it an order to buy as a type would.
  */
 export function pickValue(draft: OrderDraft, parameter: string, value: unknown, provider: Provider): OrderDraft {
   const kind = parameter === 'limit_price' ? 'limit' : STOP_FIELDS.includes(parameter) ? 'stop' : undefined;
   const closing = isOneOf(ORDER_ACTIONS, draft.action) && isExitAction(draft.action);
-  const exit = parameter === 'take_profit_price' || STOP_LOSS_FIELDS.includes(parameter);
-  const type = kind ? typeForPrice(draft, kind, provider) : exit && closing ? 'market' : undefined;
+  const type = kind
+    ? typeForPrice(draft, kind, provider)
+    : closing && refusedOnExit(draft, parameter)
+      ? 'market'
+      : undefined;
   const next: OrderDraft = type ? applyType(draft, type, provider) : { ...draft };
   for (const fields of [STOP_FIELDS, STOP_LOSS_FIELDS]) {
     if (fields.includes(parameter)) for (const field of fields) delete next[field];
