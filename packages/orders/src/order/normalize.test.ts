@@ -894,6 +894,21 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
     ['order_type', 'limit', 'order_type: unknown field (did you mean type?)'],
     ['time_in_force', 'gtc', 'time_in_force: unknown field (did you mean duration?)'],
     ['stop_los_price', 90, 'stop_los_price: unknown field (did you mean stop_loss_price?)'],
+    // Two edits from stop_price, one from type, one from legs and class: the hint named the opposite
+    // field (a stop entry for a take profit) or none of the order's.
+    ['tp_price', 110, 'tp_price: unknown field (did you mean take_profit_price?)'],
+    ['tp1', 110, 'tp1: unknown field (did you mean take_profit_price?)'],
+    ['lots', 0.1, 'lots: unknown field (did you mean quantity?)'],
+    ['close', 101.5, 'close: unknown field'],
+    // Another product's spelling of a field we have: camelCase, run together, or relative.
+    ['sl_price', 90, 'sl_price: unknown field (did you mean stop_loss_price?)'],
+    ['takeProfit', 110, 'takeProfit: unknown field (did you mean take_profit_price?)'],
+    ['stopLoss', 90, 'stopLoss: unknown field (did you mean stop_loss_price?)'],
+    ['stoploss', 90, 'stoploss: unknown field (did you mean stop_loss_price?)'],
+    ['stop_loss_percent', 2, 'stop_loss_percent: unknown field (did you mean stop_loss_price_percent?)'],
+    ['sl_distance', 2, 'sl_distance: unknown field (did you mean stop_loss_price_distance?)'],
+    ['timeInForce', 'gtc', 'timeInForce: unknown field (did you mean duration?)'],
+    ['clientId', 'a', 'clientId: unknown field (did you mean client_id?)'],
     // An indexed leg field in capitals is no leg field at all (names are exact): said which it is.
     ['Symbol[2]', 'MSFT', 'Symbol[2]: unknown field (did you mean symbol[2]?)'],
     ['QUANTITY[2]', 2, 'QUANTITY[2]: unknown field (did you mean quantity[2]?)'],
@@ -909,6 +924,7 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
     'tp_percent',
     'take_profit_distance',
     'take_profit_price_distance',
+    'takeProfitPercent',
   ])('says %s has no relative form, and how to write one', (key) => {
     expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: 2 })).toEqual({
       ok: false,
