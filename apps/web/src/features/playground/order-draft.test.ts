@@ -163,6 +163,29 @@ describe('order draft', () => {
     }
   });
 
+  it('selection reads a draft without class or type as the hook does: the symbol gives the class, the prices the type', () => {
+    const limit = { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 150 };
+    expect(draftSelection(limit, ALPACA)).toEqual({ class: 'stock', type: 'limit', action: 'buy' });
+    expect(draftSelection({ ...limit, stop_price_percent: 2 }, ALPACA)).toMatchObject({ type: 'stop_limit' });
+    expect(draftSelection({ symbol: 'AAPL', action: 'sell', stop_price: 140 }, ALPACA)).toMatchObject({ type: 'stop' });
+    const crypto = { symbol: 'BTCUSD', action: 'buy', quantity: 1 };
+    expect(draftSelection(crypto, ALPACA)).toEqual({ class: 'crypto', type: 'market', action: 'buy' });
+    const option = { symbol: 'SPY_271217C00600000', action: 'buy_to_open', quantity: 1, limit_price: 2 };
+    expect(draftSelection(option, ALPACA)).toEqual({ class: 'option', type: 'limit', action: 'buy_to_open' });
+    for (const draft of [limit, crypto, option]) {
+      const normalized = normalizeOrder(draft);
+      expect(normalized.ok && { class: normalized.order.class, type: normalized.order.type }).toEqual({
+        class: draftSelection(draft, ALPACA).class,
+        type: draftSelection(draft, ALPACA).type,
+      });
+    }
+    // A symbol half typed, or a null price (not given), changes nothing.
+    expect(draftSelection({ symbol: 'AAPL;', limit_price: null }, KRAKEN)).toMatchObject({
+      class: 'crypto',
+      type: 'market',
+    });
+  });
+
   it('selection falls back to the provider first class and market', () => {
     expect(draftSelection({ action: 'BUY' }, KRAKEN)).toEqual({ class: 'crypto', type: 'market', action: '' });
     expect(draftSelection({ class: 'crypto', type: 'limit', action: 'sell' }, ALPACA)).toEqual({

@@ -6,6 +6,7 @@ import {
   applyClass,
   applySymbol,
   applyType,
+  defaultType,
   isExitAction,
   ORDER_ACTIONS,
   ORDER_CLASSES,
@@ -17,6 +18,7 @@ import {
   type OrderType,
   type Provider,
   parseOrderText,
+  parseSymbol,
   playgroundChoices,
   providerTypes,
 } from '@router/orders';
@@ -42,21 +44,39 @@ export function readDraft(text: string): OrderDraft | undefined {
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
   typeof value === 'string' && (list as readonly string[]).includes(value);
 
+const STOP_FIELDS = ['stop_price', 'stop_price_distance', 'stop_price_percent'];
+
 export interface DraftSelection {
   class: OrderClass;
   type: OrderType;
   action: OrderAction | '';
 }
 
-/** What the selectors show for a draft: its class (else the provider's first), type and action. */
+/**
+ * What the selectors show for a draft, as the hook reads it: its class, else its symbol's (BTCUSD is
+ * crypto), else the provider's first; its type, else the one its prices make (a limit_price makes a
+ * limit order, SPEC §5); and its action.
+ */
 export function draftSelection(draft: OrderDraft, provider: Provider): DraftSelection {
   const { classes } = playgroundChoices(provider);
-  const orderClass = isOneOf(ORDER_CLASSES, draft.class) ? draft.class : (classes[0] ?? 'stock');
+  const orderClass = isOneOf(ORDER_CLASSES, draft.class) ? draft.class : (symbolClass(draft) ?? classes[0] ?? 'stock');
+  const given = (field: string) => draft[field] !== undefined && draft[field] !== null;
   return {
     class: orderClass,
-    type: isOneOf(ORDER_TYPES, draft.type) ? draft.type : 'market',
+    type: isOneOf(ORDER_TYPES, draft.type) ? draft.type : defaultType(given('limit_price'), STOP_FIELDS.some(given)),
     action: isOneOf(ORDER_ACTIONS, draft.action) ? draft.action : '',
   };
+}
+
+/** The class of the draft's symbol when it has a recognizable one (an option, a future, a pair). */
+function symbolClass(draft: OrderDraft): OrderClass | undefined {
+  if (typeof draft.symbol !== 'string') return undefined;
+  try {
+    const parsed = parseSymbol(draft.symbol);
+    return parsed.recognized ? parsed.class : undefined;
+  } catch {
+    return undefined; // Half-typed while editing: the Test button reports it.
+  }
 }
 
 /** A value from the parameters table or the query string put into the order, by the rules. */
@@ -68,7 +88,6 @@ export function applyValue(draft: OrderDraft, parameter: string, value: unknown,
   return { ...draft, [parameter]: value };
 }
 
-const STOP_FIELDS = ['stop_price', 'stop_price_distance', 'stop_price_percent'];
 const STOP_LOSS_FIELDS = ['stop_loss_price', 'stop_loss_price_distance', 'stop_loss_price_percent'];
 const TYPES_USING: Record<'limit' | 'stop', readonly OrderType[]> = {
   limit: ['limit', 'stop_limit'],
