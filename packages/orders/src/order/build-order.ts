@@ -113,11 +113,13 @@ function single(raw: RawOrder, context: BuildContext): Main {
 }
 
 function mainOfLegs(raw: RawOrder, context: BuildContext): Main {
+  // First: an order with a symbol and an empty (or one-leg) legs array is no multi-leg order, and
+  // "symbol: give it inside each leg" would send the sender into legs there are none of.
+  const rawLegs = raw.legs ?? [];
+  if (rawLegs.length < 2) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
   for (const field of ['symbol', 'action'] as const) {
     if (raw[field] !== undefined) throw refuse(field, 'with a legs array, give it inside each leg');
   }
-  const rawLegs = raw.legs ?? [];
-  if (rawLegs.length < 2) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
   // The top-level quantity is each leg's default. Used by none, it would vanish, though a sender
   // may mean it as a number of combos (legs 1/1 with quantity 2 read as two spreads, not one).
   if (raw.quantity !== undefined && rawLegs.every((leg) => leg.quantity !== undefined)) {

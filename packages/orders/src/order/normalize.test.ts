@@ -623,6 +623,20 @@ describe('normalizeOrder refuses', () => {
       'extra.price: placeholder {{close}} was not replaced by the sender',
     ],
     ['one leg', { legs: [{ symbol: 'AAPL', action: 'buy', quantity: 1 }] }, 'legs'],
+    // A single order with an empty legs array (a template's leftover): the legs are the trouble,
+    // not the symbol ("symbol: with a legs array, give it inside each leg" named legs there are none of).
+    [
+      'an order with an empty legs array',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, legs: [] },
+      'legs',
+      'legs: a multi-leg order needs at least 2 legs',
+    ],
+    [
+      'an order with one leg beside its symbol',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, legs: [{ symbol: 'MSFT', action: 'sell' }] },
+      'legs',
+      'legs: a multi-leg order needs at least 2 legs',
+    ],
     // Legs 1/1 with quantity 2: one spread or two? The quantity would vanish, so it is refused.
     [
       'a top-level quantity no leg uses',
