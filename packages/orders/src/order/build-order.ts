@@ -120,13 +120,19 @@ function mainOfLegs(raw: RawOrder, context: BuildContext): Main {
   for (const field of ['symbol', 'action'] as const) {
     if (raw[field] !== undefined) throw refuse(field, 'with a legs array, give it inside each leg');
   }
-  // The top-level quantity is each leg's default. Used by none, it would vanish, though a sender
-  // may mean it as a number of combos (legs 1/1 with quantity 2 read as two spreads, not one).
-  if (raw.quantity !== undefined && rawLegs.every((leg) => leg.quantity !== undefined)) {
-    throw refuse(
-      'quantity',
-      "every leg gives its own quantity, so this one is not used; leave it out or leave out the legs' quantities",
-    );
+  // The top-level quantity and class are each leg's default. Used by none, they would vanish, though
+  // a sender may mean the quantity as a number of combos (legs 1/1 with quantity 2 read as two
+  // spreads, not one), and a class "future" over legs of class option says the sender meant another order.
+  for (const [field, plural] of [
+    ['quantity', 'quantities'],
+    ['class', 'classes'],
+  ] as const) {
+    if (raw[field] !== undefined && rawLegs.every((leg) => leg[field] !== undefined)) {
+      throw refuse(
+        field,
+        `every leg gives its own ${field}, so this one is not used; leave it out or leave out the legs' ${plural}`,
+      );
+    }
   }
   const legs = rawLegs.map((leg, index) => buildLeg(leg, index, raw, context));
   const [first] = legs;

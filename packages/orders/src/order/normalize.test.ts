@@ -637,6 +637,20 @@ describe('normalizeOrder refuses', () => {
       'legs',
       'legs: a multi-leg order needs at least 2 legs',
     ],
+    // Every leg gives its class: a class "future" on top would vanish, though it says another order was meant.
+    [
+      'a top-level class no leg uses',
+      {
+        legs: [
+          { symbol: 'SPY 271217P00450000', class: 'option', action: 'buy_to_open' },
+          { symbol: 'SPY 271217P00460000', class: 'option', action: 'sell_to_open' },
+        ],
+        class: 'future',
+        quantity: 1,
+      },
+      'class',
+      "class: every leg gives its own class, so this one is not used; leave it out or leave out the legs' classes",
+    ],
     // Legs 1/1 with quantity 2: one spread or two? The quantity would vanish, so it is refused.
     [
       'a top-level quantity no leg uses',
