@@ -50,6 +50,16 @@ describe('playground rules', () => {
     }
   });
 
+  it('drops a quantity_type left without a quantity when legs with their own quantities go', () => {
+    const legs = [
+      { symbol: 'AAPL', action: 'buy', quantity: 1 },
+      { symbol: 'MSFT', action: 'sell', quantity: 1 },
+    ];
+    const closing = applyAction({ legs, quantity_type: 'fixed' }, 'close');
+    expect(closing).toEqual({ symbol: 'AAPL', action: 'close', type: 'market' });
+    expect(normalizeOrder(closing)).toMatchObject({ ok: true });
+  });
+
   it('drops what close and cancel refuse (a duration; a quantity and its quantity_type on cancel), and gives it back to an order', () => {
     const draft = { symbol: 'AAPL', action: 'buy', quantity: 3, quantity_type: 'cash', duration: 'gtc' };
     const canceling = applyAction(draft, 'cancel');

@@ -22,12 +22,9 @@ export function applyAction(draft: OrderDraft, action: OrderAction, provider?: P
   if (!isExitAction(action)) return wasExit(draft) ? withQuantity(next, provider) : next;
   // A bracket's exits: close and cancel take none (the hook refuses them), so choosing either drops them.
   for (const field of EXIT_FIELDS) delete next[field];
-  // Nor a duration ('duration: not used with action close'); a cancel takes no quantity (nor quantity_type) either.
+  // Nor a duration ('duration: not used with action close'); a cancel takes no quantity either.
   delete next.duration;
-  if (action === 'cancel') {
-    delete next.quantity;
-    delete next.quantity_type;
-  }
+  if (action === 'cancel') delete next.quantity;
   // Legs too ('legs: not used with action close'), as an array or as indexed fields such as
   // symbol[2]; leg 1's symbol stays the order's. With neither legs nor exits left, any group is
   // refused ('bracket needs take_profit_price or a stop loss', 'oco needs legs'), so it goes as well.
@@ -37,6 +34,9 @@ export function applyAction(draft: OrderDraft, action: OrderAction, provider?: P
   for (const field of Object.keys(next)) if (INDEXED_FIELD.test(field)) delete next[field];
   delete next.legs;
   delete next.group;
+  // A quantity_type reads a quantity: without one (a cancel's, or legs' own gone with them) it is
+  // refused ('quantity_type: given without quantity').
+  if (next.quantity === undefined) delete next.quantity_type;
   return withType(next, 'market', provider);
 }
 
