@@ -963,6 +963,21 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
     });
   });
 
+  // The docs and refusals name extra values so (extra.expiration); Zapier sends nested fields so
+  // (extra__expiration) unless its Unflatten option is on.
+  it.each([
+    ['extra.expiration', 'expiration'],
+    ['extra__extended_hours', 'extended_hours'],
+  ])('says %s goes inside extra', (key, inside) => {
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: 'x' })).toEqual({
+      ok: false,
+      error: {
+        field: key,
+        message: `${key}: unknown field (an extra value is written inside extra: "extra": {"${inside}": …})`,
+      },
+    });
+  });
+
   it('names only fields a leg has inside a leg', () => {
     const legs = [
       { symbol: 'AAPL', action: 'buy', quantity: 1, side: 'buy' },

@@ -20,7 +20,9 @@ export function schemaIssueError(issues: readonly Issue[], legFieldName: LegFiel
     const meant: string[] = [];
     const notes = new Set<string>();
     for (const key of issue.keys) {
-      if (!inLeg && RELATIVE_TAKE_PROFIT.test(snakeCase(key))) notes.add(TAKE_PROFIT_NOTE);
+      const flatExtra = inLeg ? undefined : FLAT_EXTRA.exec(key)?.[1];
+      if (flatExtra !== undefined) notes.add(`an extra value is written inside extra: "extra": {"${flatExtra}": …}`);
+      else if (!inLeg && RELATIVE_TAKE_PROFIT.test(snakeCase(key))) notes.add(TAKE_PROFIT_NOTE);
       else {
         const name = closest(key, known);
         if (name !== undefined) meant.push(name);
@@ -45,6 +47,12 @@ function fieldName(path: readonly PropertyKey[], last: PropertyKey | undefined):
     .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`))
     .join('');
 }
+
+/**
+ * `"extra.expiration": "…"`: an extra value as the docs and refusals name it (extra.expiration),
+ * or as Zapier sends a nested field without its Unflatten option (extra__expiration), as a key of its own.
+ */
+const FLAT_EXTRA = /^extra(?:\.|__)(.+)$/i;
 
 /**
  * A take profit as a distance or percent, as stop losses may be given: there is no such field, and
