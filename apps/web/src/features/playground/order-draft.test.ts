@@ -1,4 +1,4 @@
-import { normalizeOrder } from '@router/orders';
+import { normalizeOrder, type Provider } from '@router/orders';
 import { describe, expect, it } from 'vitest';
 import { ALPACA, KRAKEN, TRADIER } from '../../routes/me-documentation/test-fixtures.ts';
 import { applyValue, draftSelection, pickValue, prefillDraft, readDraft, typedValue } from './order-draft.ts';
@@ -47,6 +47,28 @@ describe('order draft', () => {
       class: 'option',
       action: 'buy_to_open',
     });
+  });
+
+  it('puts a clicked symbol example in with the class the broker lists it as, which its spelling does not say', () => {
+    const ibkr: Provider = {
+      ...ALPACA,
+      reference: {
+        ...ALPACA.reference,
+        symbol: { examples: ['AAPL', '912828YK0', 'US500'], examplesClass: ['stock', 'bond', 'cfd'] },
+        class: { values: ['stock', 'bond', 'cfd'] },
+      },
+    };
+    const stock = { symbol: 'AAPL', action: 'buy', quantity: 1, class: 'stock' };
+    expect(pickValue(stock, 'symbol', '912828YK0', ibkr)).toEqual({ ...stock, symbol: '912828YK0', class: 'bond' });
+    const bond = pickValue(stock, 'symbol', 'US500', ibkr);
+    expect(bond).toEqual({ ...stock, symbol: 'US500', class: 'cfd' });
+    expect(pickValue(bond, 'symbol', 'AAPL', ibkr)).toEqual(stock);
+    expect(normalizeOrder(pickValue(stock, 'symbol', '912828YK0', ibkr))).toMatchObject({
+      ok: true,
+      order: { class: 'bond' },
+    });
+    // Not an example: read from its spelling, as typed.
+    expect(pickValue(stock, 'symbol', 'ESZ2030', ibkr)).toMatchObject({ symbol: 'ESZ2030', class: 'future' });
   });
 
   it.each(['close', 'cancel'] as const)(

@@ -112,6 +112,14 @@ function typeForPrice(draft: OrderDraft, kind: 'limit' | 'stop', provider: Provi
   return offered.includes(preferred) ? preferred : uses.find((type) => offered.includes(type));
 }
 
+/** The class the provider lists a symbol example as, when `value` is one of its examples. */
+function symbolExampleClass(provider: Provider, value: unknown): OrderClass | undefined {
+  const symbol = provider.reference.symbol;
+  const index = symbol?.examples?.findIndex((example) => String(example) === value) ?? -1;
+  const orderClass = index >= 0 ? symbol?.examplesClass?.[index] : undefined;
+  return isOneOf(ORDER_CLASSES, orderClass) ? orderClass : undefined;
+}
+
 /**
  * What a close or cancel refuses besides prices: a bracket's exit and a duration, and on a cancel a
  * quantity or its quantity_type ('quantity_type: not used with action cancel').
@@ -130,6 +138,12 @@ function refusedOnExit(draft: OrderDraft, parameter: string): boolean {
  * quantity_type), makes it an order to buy as a type would.
  */
 export function pickValue(draft: OrderDraft, parameter: string, value: unknown, provider: Provider): OrderDraft {
+  // A symbol example is of the class the broker lists it as (IBKR's 912828YK0 a bond, US500 a CFD),
+  // which its spelling alone does not say: the order takes that class, as choosing it would.
+  // (Where the broker takes a class at all: one without it refuses the field.)
+  const exampleClass =
+    parameter === 'symbol' && provider.reference.class ? symbolExampleClass(provider, value) : undefined;
+  if (exampleClass) return { ...applyClass(draft, exampleClass, provider), symbol: value };
   const kind = parameter === 'limit_price' ? 'limit' : STOP_FIELDS.includes(parameter) ? 'stop' : undefined;
   const closing = isOneOf(ORDER_ACTIONS, draft.action) && isExitAction(draft.action);
   const type = kind
