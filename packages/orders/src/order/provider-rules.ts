@@ -60,8 +60,11 @@ export function checkProviderValues(order: Order, raw: RawOrder, provider: Provi
     if (raw.legs?.[index]?.class !== undefined) return legFieldName(index, 'class');
     return raw.class !== undefined ? 'class' : legFieldName(index, 'symbol');
   };
-  if (order.legs) order.legs.forEach((leg, index) => check('class', leg.class, classField(index)));
-  else check('class', order.class, raw.class !== undefined ? 'class' : 'symbol');
+  if (order.legs) {
+    order.legs.forEach((leg, index) => {
+      check('class', leg.class, classField(index));
+    });
+  } else check('class', order.class, raw.class !== undefined ? 'class' : 'symbol');
   check('type', order.type, 'type');
   check('action', order.action, order.legs ? legFieldName(0, 'action') : 'action');
   check('quantity_type', order.quantity_type, 'quantity_type');
