@@ -150,7 +150,8 @@ function buildLeg(leg: RawLeg, index: number, raw: RawOrder, context: BuildConte
   checkAction(leg.action, orderClass, name('action'));
   const quantityField = leg.quantity !== undefined ? name('quantity') : 'quantity';
   const quantityValue = leg.quantity ?? raw.quantity;
-  if (quantityValue === undefined) throw refuse(name('quantity'), 'required');
+  // Named as this leg's, with the way most combos give it: one quantity on top for every leg.
+  if (quantityValue === undefined) throw refuse(name('quantity'), 'required (or give quantity, for every leg)');
   const result: OrderLeg = {
     symbol,
     class: orderClass,

@@ -383,6 +383,18 @@ describe('normalizeOrder refuses', () => {
     ['a missing symbol', { action: 'buy', quantity: 1 }, 'symbol', 'symbol: required'],
     ['a missing action', { symbol: 'AAPL', quantity: 1 }, 'action', 'action: required'],
     ['a missing quantity', { symbol: 'AAPL', action: 'buy' }, 'quantity', 'quantity: required'],
+    // quantity[1] alone would send the sender to indexed quantities, where most combos give one for all.
+    [
+      'a missing quantity of indexed legs',
+      {
+        symbol: 'SPY_271217P00540000',
+        action: 'buy_to_open',
+        'symbol[2]': 'SPY_271217P00550000',
+        'action[2]': 'sell_to_open',
+      },
+      'quantity[1]',
+      'quantity[1]: required (or give quantity, for every leg)',
+    ],
     ['an unknown action', { symbol: 'AAPL', action: 'hodl', quantity: 1 }, 'action'],
     ['an unknown duration', { symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'forever' }, 'duration'],
     ['a zero quantity', { symbol: 'AAPL', action: 'buy', quantity: 0 }, 'quantity', 'quantity: must be greater than 0'],
