@@ -50,6 +50,15 @@ describe('playground rules', () => {
     }
   });
 
+  it('gives a cancel turned into an option order by its class or symbol the quantity it needs', () => {
+    const cancel = { symbol: 'AAPL', action: 'cancel', type: 'market' };
+    const byClass = applyClass(cancel, 'option', stockBroker, now);
+    expect(byClass).toMatchObject({ class: 'option', action: 'buy_to_open', quantity: 1 });
+    const bySymbol = applySymbol(cancel, 'SPY_271217C00600000');
+    expect(bySymbol).toMatchObject({ class: 'option', action: 'buy_to_open', quantity: 1 });
+    for (const order of [byClass, bySymbol]) expect(normalizeOrder(order, { now })).toMatchObject({ ok: true });
+  });
+
   it('drops a quantity_type left without a quantity when legs with their own quantities go', () => {
     const legs = [
       { symbol: 'AAPL', action: 'buy', quantity: 1 },

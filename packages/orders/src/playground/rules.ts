@@ -63,10 +63,10 @@ export function applyClass(
 ): OrderDraft {
   const next: OrderDraft = { ...draft, symbol: classExampleSymbol(orderClass, provider, now()) };
   if ('class' in draft || orderClass !== 'stock') next.class = orderClass;
-  return withValidAction(next, orderClass);
+  return withValidAction(next, orderClass, provider);
 }
 
-export function applySymbol(draft: OrderDraft, symbol: string, now?: () => number): OrderDraft {
+export function applySymbol(draft: OrderDraft, symbol: string, now?: () => number, provider?: Provider): OrderDraft {
   const next: OrderDraft = { ...draft, symbol };
   let orderClass: OrderClass | undefined;
   try {
@@ -76,7 +76,7 @@ export function applySymbol(draft: OrderDraft, symbol: string, now?: () => numbe
     return next; // Half-typed symbols are normal while editing; the Test button reports them.
   }
   if (!orderClass || orderClass === draftClass(draft)) return next;
-  return withValidAction({ ...next, class: orderClass }, orderClass);
+  return withValidAction({ ...next, class: orderClass }, orderClass, provider);
 }
 
 /** A result object for display: fields beginning with an underscore, and nulls, dropped at any depth. */
@@ -101,10 +101,12 @@ function withType(draft: OrderDraft, type: OrderType, provider?: Provider): Orde
   return next;
 }
 
-function withValidAction(draft: OrderDraft, orderClass: OrderClass): OrderDraft {
+/** The draft with an action of the class; a cancel (no quantity) made an order gets the sample's quantity. */
+function withValidAction(draft: OrderDraft, orderClass: OrderClass, provider?: Provider): OrderDraft {
   const action = draft.action as OrderAction;
   if (actionsForClass(orderClass).includes(action)) return draft;
-  return { ...draft, action: firstActionFor(orderClass) };
+  const next = { ...draft, action: firstActionFor(orderClass) };
+  return wasExit(draft) ? withQuantity(next, provider) : next;
 }
 
 function draftClass(draft: OrderDraft): OrderClass {

@@ -82,7 +82,7 @@ function symbolClass(draft: OrderDraft): OrderClass | undefined {
 /** A value from the parameters table or the query string put into the order, by the rules. */
 export function applyValue(draft: OrderDraft, parameter: string, value: unknown, provider: Provider): OrderDraft {
   if (parameter === 'class' && isOneOf(ORDER_CLASSES, value)) return applyClass(draft, value, provider);
-  if (parameter === 'symbol' && typeof value === 'string') return applySymbol(draft, value);
+  if (parameter === 'symbol' && typeof value === 'string') return applySymbol(draft, value, undefined, provider);
   if (parameter === 'type' && isOneOf(ORDER_TYPES, value)) return applyType(draft, value, provider);
   if (parameter === 'action' && isOneOf(ORDER_ACTIONS, value)) return applyAction(draft, value, provider);
   return { ...draft, [parameter]: value };
