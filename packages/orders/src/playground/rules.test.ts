@@ -59,6 +59,19 @@ describe('playground rules', () => {
     for (const order of [byClass, bySymbol]) expect(normalizeOrder(order, { now })).toMatchObject({ ok: true });
   });
 
+  it("puts a chosen stop_limit's example limit on the right side of its stop (cTrader refuses it otherwise)", () => {
+    const ctrader = {
+      ...stockBroker,
+      reference: { ...stockBroker.reference, limit_price: { examples: [2650.5] }, stop_price: { examples: [2700] } },
+    };
+    const order = (action: string) => ({ symbol: 'AAPL', action, quantity: 1, type: 'market' });
+    expect(applyType(order('buy'), 'stop_limit', ctrader)).toMatchObject({ limit_price: 2700, stop_price: 2650.5 });
+    expect(applyType(order('sell'), 'stop_limit', ctrader)).toMatchObject({ limit_price: 2650.5, stop_price: 2700 });
+    // Prices already written stay as written.
+    const limit = { ...order('buy'), type: 'limit', limit_price: 2600 };
+    expect(applyType(limit, 'stop_limit', ctrader)).toMatchObject({ limit_price: 2600, stop_price: 2700 });
+  });
+
   it('drops a quantity_type left without a quantity when legs with their own quantities go', () => {
     const legs = [
       { symbol: 'AAPL', action: 'buy', quantity: 1 },

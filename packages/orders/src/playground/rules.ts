@@ -12,7 +12,14 @@ import {
   type OrderType,
   type Provider,
 } from '../types.ts';
-import { classExampleSymbol, examplePrice, exampleQuantity, firstActionFor, type OrderDraft } from './sample.ts';
+import {
+  classExampleSymbol,
+  examplePrice,
+  exampleQuantity,
+  firstActionFor,
+  type OrderDraft,
+  stopLimitExamples,
+} from './sample.ts';
 
 const PRICE_FIELDS = ['limit_price', 'stop_price', 'stop_price_distance', 'stop_price_percent'] as const;
 /** A leg's field given by index: symbol[2], action[2], quantity[3]. */
@@ -93,6 +100,10 @@ export function cleanResult(value: unknown): unknown {
 function withType(draft: OrderDraft, type: OrderType, provider?: Provider): OrderDraft {
   const next: OrderDraft = { ...draft, type };
   for (const field of PRICE_FIELDS) delete next[field];
+  // Neither price written yet: the examples, the limit on the right side of the stop.
+  if (type === 'stop_limit' && draft.limit_price === undefined && draft.stop_price === undefined) {
+    return { ...next, ...stopLimitExamples(draft.action, provider) };
+  }
   if (type === 'limit' || type === 'stop_limit') {
     next.limit_price = draft.limit_price ?? examplePrice('limit_price', provider);
   }
