@@ -1129,6 +1129,23 @@ describe('normalizeOrder refuses a form-encoded body', () => {
   });
 });
 
+describe("normalizeOrder names TradingView's default strategy alert message", () => {
+  // The alert's Message left as it came: the parser's "Unexpected token 'b'" does not say why.
+  it.each([
+    'buy @ 1 filled on AAPL. New strategy position is 1',
+    'sell @ 0.5 filled on BINANCE:BTCUSDT. New strategy position is -0.5',
+  ])('%s', (text) => {
+    expect(normalize(text)).toEqual({
+      ok: false,
+      error: {
+        field: 'body',
+        message:
+          "body: not valid JSON: this is TradingView's default strategy alert message; replace the alert's Message with the JSON order",
+      },
+    });
+  });
+});
+
 describe('normalizeOrder names a placeholder left unquoted and unreplaced', () => {
   // TradingView fills {{strategy.order.contracts}} only in a strategy's alerts: a plain alert sends
   // it as written, and a template with it unquoted is no JSON at all ("Expected property name…").
