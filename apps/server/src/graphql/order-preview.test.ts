@@ -40,6 +40,13 @@ describe('orderPreview', () => {
     });
     expect(res.error?.code).toBe('BAD_USER_INPUT');
     expect(res.error?.message).toMatch(/stop_los_price/);
+    const cancel = await gql(t, trader.headers, PREVIEW, {
+      connectorKey: trader.connector.key,
+      data: JSON.stringify({ symbol: 'AAPL', action: 'cancel', quantity_type: 'percent_of_position' }),
+    });
+    expect(cancel.error?.message).toBe(
+      'quantity_type: not used with action cancel (it cancels every open order on the symbol)',
+    );
   });
 
   it("refuses unknown, other users' and inactive connectors with the playground's messages", async () => {

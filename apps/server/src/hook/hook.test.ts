@@ -88,6 +88,17 @@ describe('POST /hook/:shortKey', () => {
     expect(await balanceOf(t, trader.userId)).toBe(5);
   });
 
+  it('refuses a cancel given a quantity_type, which would not make it cancel fewer orders', async () => {
+    const trader = await setupTrader(t, 'cancel-quantity-type@example.com');
+    const res = await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'cancel', quantity_type: 'cash' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      status: 'ValidationError',
+      message: 'quantity_type: not used with action cancel (it cancels every open order on the symbol)',
+    });
+    expect(await balanceOf(t, trader.userId)).toBe(5);
+  });
+
   it('answers 413 over 64 KiB and takes a body of exactly 64 KiB', async () => {
     const trader = await setupTrader(t, 'large@example.com');
     const json = JSON.stringify(BUY);

@@ -66,13 +66,20 @@ export function buildOrder(raw: RawOrder, context: BuildContext): Order {
 
 /**
  * What a close or cancel cannot honour, refused rather than ignored (never broader than written):
- * a cancel withdraws every open order on the symbol, so a quantity would not limit it; both are
- * sent at the market by each broker's own rule, so a duration would not be kept.
+ * a cancel withdraws every open order on the symbol, so a quantity (or its quantity_type) would not limit it; a
+ * close's quantity_type reads its quantity, so it needs one; both are sent at the market by each
+ * broker's own rule, so a duration would not be kept.
  */
 function checkExitFields(raw: RawOrder, action: OrderAction): void {
   if (!isExitAction(action)) return;
-  if (action === 'cancel' && raw.quantity !== undefined) {
-    throw refuse('quantity', 'not used with action cancel (it cancels every open order on the symbol)');
+  if (action === 'cancel') {
+    // quantity_type says how to read a quantity, and a cancel has none: "cash" would not limit it either.
+    const field = (['quantity', 'quantity_type'] as const).find((name) => raw[name] !== undefined);
+    if (field) throw refuse(field, 'not used with action cancel (it cancels every open order on the symbol)');
+  } else if (raw.quantity_type !== undefined && raw.quantity === undefined) {
+    // A close without a quantity closes the whole position: "percent_of_position" with its 50 left
+    // out would close all of it, not the half the sender meant.
+    throw refuse('quantity_type', 'given without quantity (a close without quantity closes the whole position)');
   }
   if (raw.duration !== undefined) throw refuse('duration', `not used with action ${action}`);
 }
@@ -106,18 +113,26 @@ function single(raw: RawOrder, context: BuildContext): Main {
 }
 
 function mainOfLegs(raw: RawOrder, context: BuildContext): Main {
+  // First: an order with a symbol and an empty (or one-leg) legs array is no multi-leg order, and
+  // "symbol: give it inside each leg" would send the sender into legs there are none of.
+  const rawLegs = raw.legs ?? [];
+  if (rawLegs.length < 2) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
   for (const field of ['symbol', 'action'] as const) {
     if (raw[field] !== undefined) throw refuse(field, 'with a legs array, give it inside each leg');
   }
-  const rawLegs = raw.legs ?? [];
-  if (rawLegs.length < 2) throw refuse('legs', 'a multi-leg order needs at least 2 legs');
-  // The top-level quantity is each leg's default. Used by none, it would vanish, though a sender
-  // may mean it as a number of combos (legs 1/1 with quantity 2 read as two spreads, not one).
-  if (raw.quantity !== undefined && rawLegs.every((leg) => leg.quantity !== undefined)) {
-    throw refuse(
-      'quantity',
-      "every leg gives its own quantity, so this one is not used; leave it out or leave out the legs' quantities",
-    );
+  // The top-level quantity and class are each leg's default. Used by none, they would vanish, though
+  // a sender may mean the quantity as a number of combos (legs 1/1 with quantity 2 read as two
+  // spreads, not one), and a class "future" over legs of class option says the sender meant another order.
+  for (const [field, plural] of [
+    ['quantity', 'quantities'],
+    ['class', 'classes'],
+  ] as const) {
+    if (raw[field] !== undefined && rawLegs.every((leg) => leg[field] !== undefined)) {
+      throw refuse(
+        field,
+        `every leg gives its own ${field}, so this one is not used; leave it out or leave out the legs' ${plural}`,
+      );
+    }
   }
   const legs = rawLegs.map((leg, index) => buildLeg(leg, index, raw, context));
   const [first] = legs;
@@ -135,7 +150,8 @@ function buildLeg(leg: RawLeg, index: number, raw: RawOrder, context: BuildConte
   checkAction(leg.action, orderClass, name('action'));
   const quantityField = leg.quantity !== undefined ? name('quantity') : 'quantity';
   const quantityValue = leg.quantity ?? raw.quantity;
-  if (quantityValue === undefined) throw refuse(name('quantity'), 'required');
+  // Named as this leg's, with the way most combos give it: one quantity on top for every leg.
+  if (quantityValue === undefined) throw refuse(name('quantity'), 'required (or give quantity, for every leg)');
   const result: OrderLeg = {
     symbol,
     class: orderClass,

@@ -122,6 +122,19 @@ describe('normalizeOrder accepts', () => {
       { symbol: 'ESZ2024', class: 'future', action: 'close', quantity_type: 'fixed', type: 'market', duration: 'day' },
     ],
     [
+      'a close of half the position',
+      { symbol: 'AAPL', action: 'close', quantity: 50, quantity_type: 'percent_of_position' },
+      {
+        symbol: 'AAPL',
+        class: 'stock',
+        action: 'close',
+        quantity: 50,
+        quantity_type: 'percent_of_position',
+        type: 'market',
+        duration: 'day',
+      },
+    ],
+    [
       'a cancel',
       { symbol: 'EUR_USD', action: 'cancel' },
       { symbol: 'EUR/USD', class: 'forex', action: 'cancel', quantity_type: 'fixed', type: 'market', duration: 'day' },
@@ -370,6 +383,18 @@ describe('normalizeOrder refuses', () => {
     ['a missing symbol', { action: 'buy', quantity: 1 }, 'symbol', 'symbol: required'],
     ['a missing action', { symbol: 'AAPL', quantity: 1 }, 'action', 'action: required'],
     ['a missing quantity', { symbol: 'AAPL', action: 'buy' }, 'quantity', 'quantity: required'],
+    // quantity[1] alone would send the sender to indexed quantities, where most combos give one for all.
+    [
+      'a missing quantity of indexed legs',
+      {
+        symbol: 'SPY_271217P00540000',
+        action: 'buy_to_open',
+        'symbol[2]': 'SPY_271217P00550000',
+        'action[2]': 'sell_to_open',
+      },
+      'quantity[1]',
+      'quantity[1]: required (or give quantity, for every leg)',
+    ],
     ['an unknown action', { symbol: 'AAPL', action: 'hodl', quantity: 1 }, 'action'],
     ['an unknown duration', { symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'forever' }, 'duration'],
     ['a zero quantity', { symbol: 'AAPL', action: 'buy', quantity: 0 }, 'quantity', 'quantity: must be greater than 0'],
@@ -507,6 +532,20 @@ describe('normalizeOrder refuses', () => {
       'quantity',
       'quantity: not used with action cancel (it cancels every open order on the symbol)',
     ],
+    // Nor would a quantity_type: it says how to read a quantity the cancel does not take.
+    [
+      'a quantity_type on a cancel',
+      { symbol: 'AAPL', action: 'cancel', quantity_type: 'percent_of_position' },
+      'quantity_type',
+      'quantity_type: not used with action cancel (it cancels every open order on the symbol)',
+    ],
+    // A close without quantity closes everything: the 50 % the quantity_type announces would not be kept.
+    [
+      'a quantity_type on a close without quantity',
+      { symbol: 'AAPL', action: 'close', quantity_type: 'percent_of_position' },
+      'quantity_type',
+      'quantity_type: given without quantity (a close without quantity closes the whole position)',
+    ],
     // Each broker sends a close at the market on its own terms: a duration would not be kept.
     [
       'a duration on a close',
@@ -596,6 +635,34 @@ describe('normalizeOrder refuses', () => {
       'extra.price: placeholder {{close}} was not replaced by the sender',
     ],
     ['one leg', { legs: [{ symbol: 'AAPL', action: 'buy', quantity: 1 }] }, 'legs'],
+    // A single order with an empty legs array (a template's leftover): the legs are the trouble,
+    // not the symbol ("symbol: with a legs array, give it inside each leg" named legs there are none of).
+    [
+      'an order with an empty legs array',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, legs: [] },
+      'legs',
+      'legs: a multi-leg order needs at least 2 legs',
+    ],
+    [
+      'an order with one leg beside its symbol',
+      { symbol: 'AAPL', action: 'buy', quantity: 1, legs: [{ symbol: 'MSFT', action: 'sell' }] },
+      'legs',
+      'legs: a multi-leg order needs at least 2 legs',
+    ],
+    // Every leg gives its class: a class "future" on top would vanish, though it says another order was meant.
+    [
+      'a top-level class no leg uses',
+      {
+        legs: [
+          { symbol: 'SPY 271217P00450000', class: 'option', action: 'buy_to_open' },
+          { symbol: 'SPY 271217P00460000', class: 'option', action: 'sell_to_open' },
+        ],
+        class: 'future',
+        quantity: 1,
+      },
+      'class',
+      "class: every leg gives its own class, so this one is not used; leave it out or leave out the legs' classes",
+    ],
     // Legs 1/1 with quantity 2: one spread or two? The quantity would vanish, so it is refused.
     [
       'a top-level quantity no leg uses',
@@ -867,6 +934,21 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
     ['order_type', 'limit', 'order_type: unknown field (did you mean type?)'],
     ['time_in_force', 'gtc', 'time_in_force: unknown field (did you mean duration?)'],
     ['stop_los_price', 90, 'stop_los_price: unknown field (did you mean stop_loss_price?)'],
+    // Two edits from stop_price, one from type, one from legs and class: the hint named the opposite
+    // field (a stop entry for a take profit) or none of the order's.
+    ['tp_price', 110, 'tp_price: unknown field (did you mean take_profit_price?)'],
+    ['tp1', 110, 'tp1: unknown field (did you mean take_profit_price?)'],
+    ['lots', 0.1, 'lots: unknown field (did you mean quantity?)'],
+    ['close', 101.5, 'close: unknown field'],
+    // Another product's spelling of a field we have: camelCase, run together, or relative.
+    ['sl_price', 90, 'sl_price: unknown field (did you mean stop_loss_price?)'],
+    ['takeProfit', 110, 'takeProfit: unknown field (did you mean take_profit_price?)'],
+    ['stopLoss', 90, 'stopLoss: unknown field (did you mean stop_loss_price?)'],
+    ['stoploss', 90, 'stoploss: unknown field (did you mean stop_loss_price?)'],
+    ['stop_loss_percent', 2, 'stop_loss_percent: unknown field (did you mean stop_loss_price_percent?)'],
+    ['sl_distance', 2, 'sl_distance: unknown field (did you mean stop_loss_price_distance?)'],
+    ['timeInForce', 'gtc', 'timeInForce: unknown field (did you mean duration?)'],
+    ['clientId', 'a', 'clientId: unknown field (did you mean client_id?)'],
     // An indexed leg field in capitals is no leg field at all (names are exact): said which it is.
     ['Symbol[2]', 'MSFT', 'Symbol[2]: unknown field (did you mean symbol[2]?)'],
     ['QUANTITY[2]', 2, 'QUANTITY[2]: unknown field (did you mean quantity[2]?)'],
@@ -882,12 +964,28 @@ describe('normalizeOrder hints at the field another product names otherwise', ()
     'tp_percent',
     'take_profit_distance',
     'take_profit_price_distance',
+    'takeProfitPercent',
   ])('says %s has no relative form, and how to write one', (key) => {
     expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: 2 })).toEqual({
       ok: false,
       error: {
         field: key,
         message: `${key}: unknown field (take_profit_price takes a price, not a distance or percent: "{{close}} * 1.02" is 2 % over the close, "{{close}} + 5" 5 over it)`,
+      },
+    });
+  });
+
+  // The docs and refusals name extra values so (extra.expiration); Zapier sends nested fields so
+  // (extra__expiration) unless its Unflatten option is on.
+  it.each([
+    ['extra.expiration', 'expiration'],
+    ['extra__extended_hours', 'extended_hours'],
+  ])('says %s goes inside extra', (key, inside) => {
+    expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, [key]: 'x' })).toEqual({
+      ok: false,
+      error: {
+        field: key,
+        message: `${key}: unknown field (an extra value is written inside extra: "extra": {"${inside}": …})`,
       },
     });
   });
@@ -1028,6 +1126,23 @@ describe('normalizeOrder refuses a form-encoded body', () => {
     // Other text that is no JSON keeps the parser's reason.
     const broken = normalize('{"symbol": "AAPL",');
     expect(broken.ok ? '' : broken.error.message).toMatch(/^body: not valid JSON \(/);
+  });
+});
+
+describe("normalizeOrder names TradingView's default strategy alert message", () => {
+  // The alert's Message left as it came: the parser's "Unexpected token 'b'" does not say why.
+  it.each([
+    'buy @ 1 filled on AAPL. New strategy position is 1',
+    'sell @ 0.5 filled on BINANCE:BTCUSDT. New strategy position is -0.5',
+  ])('%s', (text) => {
+    expect(normalize(text)).toEqual({
+      ok: false,
+      error: {
+        field: 'body',
+        message:
+          "body: not valid JSON: this is TradingView's default strategy alert message; replace the alert's Message with the JSON order",
+      },
+    });
   });
 });
 

@@ -10,12 +10,22 @@ const FORM_ENCODED = /^[\w.%[\]-]+=[^&{}]*(?:&[\w.%[\]-]+=[^&{}]*)*$/;
 const FORM_REFUSAL =
   'not valid JSON: this is form-encoded (key=value&…); send the order as a JSON object (in Zapier, Payload Type: JSON)';
 
+/**
+ * TradingView's default strategy alert message, as it arrives when the alert's Message was left as
+ * it came: "{{strategy.order.action}} @ {{strategy.order.contracts}} filled on {{ticker}}. New
+ * strategy position is {{strategy.position_size}}", filled in ("buy @ 1 filled on AAPL. New …").
+ */
+const TRADINGVIEW_DEFAULT = /^\s*\S+ @ \S+ filled on \S+\. New strategy position is /;
+const TRADINGVIEW_DEFAULT_REFUSAL =
+  "not valid JSON: this is TradingView's default strategy alert message; replace the alert's Message with the JSON order";
+
 /** The refusal of `text` (without a byte-order mark), which JSON.parse refused with `error`. */
 export function whyNotJson(text: string, error: unknown): OrderValidationError {
   const unreplaced = unquotedPlaceholder(text);
   if (unreplaced) return unreplaced;
   if (severalObjects(text)) return refuse('body', SEVERAL_REFUSAL);
   if (FORM_ENCODED.test(text.trim())) return refuse('body', FORM_REFUSAL);
+  if (TRADINGVIEW_DEFAULT.test(text)) return refuse('body', TRADINGVIEW_DEFAULT_REFUSAL);
   const reason = `not valid JSON (${error instanceof Error ? error.message : 'unreadable'})`;
   return refuse('body', readsOnceRepaired(text) ? `${reason}${REPAIRABLE}` : reason);
 }

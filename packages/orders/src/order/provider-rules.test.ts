@@ -115,6 +115,42 @@ describe('normalizeOrder against a provider reference', () => {
       'legs[0].type',
       'Tradier: legs[0].type: not supported',
     ],
+    // Neither gives a class: the first leg's symbol is what reads as an unsupported one, as in a single order.
+    [
+      'a leg class the provider lacks, read from its symbol',
+      { symbol: 'ESZ2026', action: 'buy', 'symbol[2]': 'ESH2027', 'action[2]': 'sell', quantity: 1, limit_price: 1 },
+      optionsBroker,
+      'symbol',
+      'Tradier: symbol: future is not supported; use stock, option',
+    ],
+    [
+      'a leg class the provider lacks, read from its symbol in a legs array',
+      {
+        legs: [
+          { symbol: 'ESZ2026', action: 'buy' },
+          { symbol: 'ESH2027', action: 'sell' },
+        ],
+        quantity: 1,
+        limit_price: 1,
+      },
+      optionsBroker,
+      'legs[0].symbol',
+      'Tradier: legs[0].symbol: future is not supported; use stock, option',
+    ],
+    [
+      'a leg class the provider lacks, as written',
+      {
+        legs: [
+          { symbol: 'SPY', action: 'buy' },
+          { symbol: 'BTCUSD', class: 'crypto', action: 'sell' },
+        ],
+        quantity: 1,
+        limit_price: 1,
+      },
+      optionsBroker,
+      'legs[1].class',
+      'Tradier: legs[1].class: crypto is not supported; use stock, option',
+    ],
     [
       'an action the provider lacks',
       { symbol: 'BTCUSD', action: 'close' },

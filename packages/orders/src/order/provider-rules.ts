@@ -55,7 +55,16 @@ export function checkProviderValues(order: Order, raw: RawOrder, provider: Provi
   if (raw.type === undefined && order.type === 'market' && types && !types.includes('market')) {
     throw refuse('limit_price', `required (${title} takes no market orders)`, title);
   }
-  check('class', order.class, raw.class !== undefined || order.legs ? 'class' : 'symbol');
+  // A class is refused on the field that gave it: the class written, else the symbol it was read from.
+  const classField = (index: number): string => {
+    if (raw.legs?.[index]?.class !== undefined) return legFieldName(index, 'class');
+    return raw.class !== undefined ? 'class' : legFieldName(index, 'symbol');
+  };
+  if (order.legs) {
+    order.legs.forEach((leg, index) => {
+      check('class', leg.class, classField(index));
+    });
+  } else check('class', order.class, raw.class !== undefined ? 'class' : 'symbol');
   check('type', order.type, 'type');
   check('action', order.action, order.legs ? legFieldName(0, 'action') : 'action');
   check('quantity_type', order.quantity_type, 'quantity_type');
@@ -67,7 +76,6 @@ export function checkProviderValues(order: Order, raw: RawOrder, provider: Provi
     else order.duration = durations[0] as Order['duration'];
   }
   order.legs?.forEach((leg, index) => {
-    check('class', leg.class, legFieldName(index, 'symbol'));
     check('action', leg.action, legFieldName(index, 'action'));
     if (leg.type !== undefined) check('type', leg.type, legFieldName(index, 'type'));
   });

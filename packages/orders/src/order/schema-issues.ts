@@ -20,7 +20,9 @@ export function schemaIssueError(issues: readonly Issue[], legFieldName: LegFiel
     const meant: string[] = [];
     const notes = new Set<string>();
     for (const key of issue.keys) {
-      if (!inLeg && RELATIVE_TAKE_PROFIT.test(key.toLowerCase())) notes.add(TAKE_PROFIT_NOTE);
+      const flatExtra = inLeg ? undefined : FLAT_EXTRA.exec(key)?.[1];
+      if (flatExtra !== undefined) notes.add(`an extra value is written inside extra: "extra": {"${flatExtra}": …}`);
+      else if (!inLeg && RELATIVE_TAKE_PROFIT.test(snakeCase(key))) notes.add(TAKE_PROFIT_NOTE);
       else {
         const name = closest(key, known);
         if (name !== undefined) meant.push(name);
@@ -47,6 +49,12 @@ function fieldName(path: readonly PropertyKey[], last: PropertyKey | undefined):
 }
 
 /**
+ * `"extra.expiration": "…"`: an extra value as the docs and refusals name it (extra.expiration),
+ * or as Zapier sends a nested field without its Unflatten option (extra__expiration), as a key of its own.
+ */
+const FLAT_EXTRA = /^extra(?:\.|__)(.+)$/i;
+
+/**
  * A take profit as a distance or percent, as stop losses may be given: there is no such field, and
  * pointed at take_profit_price alone, a sender's 2 (meaning 2 %) became a take profit at 2.
  */
@@ -56,9 +64,12 @@ const TAKE_PROFIT_NOTE =
 
 /**
  * What other products (and their users) call our fields: near in meaning, not in spelling, so the
- * edit distance alone hints wrong ("side" is no misspelt "time", nor "tp" a "type").
+ * edit distance alone hints wrong ("side" is no misspelt "time", "tp_price" no "stop_price", "lots"
+ * no "legs"). Keyed by the name without case, underscores or a closing number ("Take_Profit1" is
+ * takeprofit), and found with or without a closing "price" (tp_price is tp). Null: a name that is
+ * no order field of any product, which no hint fits ("close", the bar's close, is no "class").
  */
-const ALIASES: Readonly<Record<string, string>> = {
+const ALIASES: Readonly<Record<string, string | null>> = {
   side: 'action',
   direction: 'action',
   ticker: 'symbol',
@@ -67,29 +78,60 @@ const ALIASES: Readonly<Record<string, string>> = {
   size: 'quantity',
   amount: 'quantity',
   contracts: 'quantity',
+  lots: 'quantity',
+  lot: 'quantity',
+  volume: 'quantity',
+  units: 'quantity',
+  shares: 'quantity',
   price: 'limit_price',
   tp: 'take_profit_price',
-  take_profit: 'take_profit_price',
+  takeprofit: 'take_profit_price',
   sl: 'stop_loss_price',
-  stop_loss: 'stop_loss_price',
-  order_type: 'type',
+  stoploss: 'stop_loss_price',
+  stoplosspercent: 'stop_loss_price_percent',
+  stoplosspct: 'stop_loss_price_percent',
+  slpercent: 'stop_loss_price_percent',
+  slpct: 'stop_loss_price_percent',
+  stoplossdistance: 'stop_loss_price_distance',
+  sldistance: 'stop_loss_price_distance',
+  stoppercent: 'stop_price_percent',
+  stoppct: 'stop_price_percent',
+  stopdistance: 'stop_price_distance',
   ordertype: 'type',
   tif: 'duration',
-  time_in_force: 'duration',
   timeinforce: 'duration',
+  close: null,
+  open: null,
+  high: null,
+  low: null,
 };
+
+/** takeProfit → take_profit: another product's camelCase name, as our fields are spelt. */
+function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** The field another product's name means (tp_price → take_profit_price), null for none, or undefined when no alias. */
+function aliasOf(name: string): string | null | undefined {
+  const compact = name
+    .toLowerCase()
+    .replace(/[_\s-]/g, '')
+    .replace(/\d+$/, '');
+  for (const key of [compact, compact.replace(/price$/, '')]) if (Object.hasOwn(ALIASES, key)) return ALIASES[key];
+  return undefined;
+}
 
 /** The known name meant by another product's (side → action), else within two edits of a mistyped one (stop_los_price → stop_loss_price). */
 function closest(name: string, known: readonly string[]): string | undefined {
-  const lower = name.toLowerCase();
+  const lower = snakeCase(name);
   // Symbol[2]: the indexed leg field as it is spelt (a top-level name only: legs have no indexes).
-  const indexed = /^([a-z_]+)\[\d{1,3}\]$/.exec(lower);
+  const indexed = /^([a-z_]+)\[\d{1,3}\]$/.exec(name.toLowerCase());
   if (indexed)
     return (LEG_FIELDS as readonly string[]).includes(indexed[1] ?? '') && known === RAW_ORDER_FIELDS
-      ? lower
+      ? name.toLowerCase()
       : undefined;
-  const alias = Object.hasOwn(ALIASES, lower) ? ALIASES[lower] : undefined;
-  if (alias !== undefined) return known.includes(alias) ? alias : undefined;
+  const alias = aliasOf(name);
+  if (alias !== undefined) return alias !== null && known.includes(alias) ? alias : undefined;
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {

@@ -50,12 +50,44 @@ describe('playground rules', () => {
     }
   });
 
-  it('drops what close and cancel refuse (a duration; a quantity on cancel), and gives it back to an order', () => {
-    const draft = { symbol: 'AAPL', action: 'buy', quantity: 3, duration: 'gtc' };
+  it('gives a cancel turned into an option order by its class or symbol the quantity it needs', () => {
+    const cancel = { symbol: 'AAPL', action: 'cancel', type: 'market' };
+    const byClass = applyClass(cancel, 'option', stockBroker, now);
+    expect(byClass).toMatchObject({ class: 'option', action: 'buy_to_open', quantity: 1 });
+    const bySymbol = applySymbol(cancel, 'SPY_271217C00600000');
+    expect(bySymbol).toMatchObject({ class: 'option', action: 'buy_to_open', quantity: 1 });
+    for (const order of [byClass, bySymbol]) expect(normalizeOrder(order, { now })).toMatchObject({ ok: true });
+  });
+
+  it("puts a chosen stop_limit's example limit on the right side of its stop (cTrader refuses it otherwise)", () => {
+    const ctrader = {
+      ...stockBroker,
+      reference: { ...stockBroker.reference, limit_price: { examples: [2650.5] }, stop_price: { examples: [2700] } },
+    };
+    const order = (action: string) => ({ symbol: 'AAPL', action, quantity: 1, type: 'market' });
+    expect(applyType(order('buy'), 'stop_limit', ctrader)).toMatchObject({ limit_price: 2700, stop_price: 2650.5 });
+    expect(applyType(order('sell'), 'stop_limit', ctrader)).toMatchObject({ limit_price: 2650.5, stop_price: 2700 });
+    // Prices already written stay as written.
+    const limit = { ...order('buy'), type: 'limit', limit_price: 2600 };
+    expect(applyType(limit, 'stop_limit', ctrader)).toMatchObject({ limit_price: 2600, stop_price: 2700 });
+  });
+
+  it('drops a quantity_type left without a quantity when legs with their own quantities go', () => {
+    const legs = [
+      { symbol: 'AAPL', action: 'buy', quantity: 1 },
+      { symbol: 'MSFT', action: 'sell', quantity: 1 },
+    ];
+    const closing = applyAction({ legs, quantity_type: 'fixed' }, 'close');
+    expect(closing).toEqual({ symbol: 'AAPL', action: 'close', type: 'market' });
+    expect(normalizeOrder(closing)).toMatchObject({ ok: true });
+  });
+
+  it('drops what close and cancel refuse (a duration; a quantity and its quantity_type on cancel), and gives it back to an order', () => {
+    const draft = { symbol: 'AAPL', action: 'buy', quantity: 3, quantity_type: 'cash', duration: 'gtc' };
     const canceling = applyAction(draft, 'cancel');
     expect(canceling).toEqual({ symbol: 'AAPL', action: 'cancel', type: 'market' });
     const closing = applyAction(draft, 'close');
-    expect(closing).toEqual({ symbol: 'AAPL', action: 'close', quantity: 3, type: 'market' });
+    expect(closing).toEqual({ symbol: 'AAPL', action: 'close', quantity: 3, quantity_type: 'cash', type: 'market' });
     for (const order of [canceling, closing]) expect(normalizeOrder(order)).toMatchObject({ ok: true });
     // Back to an order: the cancel's missing quantity is the sample's again ('quantity: required' otherwise).
     expect(applyAction(canceling, 'sell', stockBroker)).toMatchObject({ action: 'sell', quantity: 1 });

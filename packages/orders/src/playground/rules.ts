@@ -12,7 +12,14 @@ import {
   type OrderType,
   type Provider,
 } from '../types.ts';
-import { classExampleSymbol, examplePrice, exampleQuantity, firstActionFor, type OrderDraft } from './sample.ts';
+import {
+  classExampleSymbol,
+  examplePrice,
+  exampleQuantity,
+  firstActionFor,
+  type OrderDraft,
+  stopLimitExamples,
+} from './sample.ts';
 
 const PRICE_FIELDS = ['limit_price', 'stop_price', 'stop_price_distance', 'stop_price_percent'] as const;
 /** A leg's field given by index: symbol[2], action[2], quantity[3]. */
@@ -34,6 +41,9 @@ export function applyAction(draft: OrderDraft, action: OrderAction, provider?: P
   for (const field of Object.keys(next)) if (INDEXED_FIELD.test(field)) delete next[field];
   delete next.legs;
   delete next.group;
+  // A quantity_type reads a quantity: without one (a cancel's, or legs' own gone with them) it is
+  // refused ('quantity_type: given without quantity').
+  if (next.quantity === undefined) delete next.quantity_type;
   return withType(next, 'market', provider);
 }
 
@@ -60,10 +70,10 @@ export function applyClass(
 ): OrderDraft {
   const next: OrderDraft = { ...draft, symbol: classExampleSymbol(orderClass, provider, now()) };
   if ('class' in draft || orderClass !== 'stock') next.class = orderClass;
-  return withValidAction(next, orderClass);
+  return withValidAction(next, orderClass, provider);
 }
 
-export function applySymbol(draft: OrderDraft, symbol: string, now?: () => number): OrderDraft {
+export function applySymbol(draft: OrderDraft, symbol: string, now?: () => number, provider?: Provider): OrderDraft {
   const next: OrderDraft = { ...draft, symbol };
   let orderClass: OrderClass | undefined;
   try {
@@ -73,7 +83,7 @@ export function applySymbol(draft: OrderDraft, symbol: string, now?: () => numbe
     return next; // Half-typed symbols are normal while editing; the Test button reports them.
   }
   if (!orderClass || orderClass === draftClass(draft)) return next;
-  return withValidAction({ ...next, class: orderClass }, orderClass);
+  return withValidAction({ ...next, class: orderClass }, orderClass, provider);
 }
 
 /** A result object for display: fields beginning with an underscore, and nulls, dropped at any depth. */
@@ -90,6 +100,10 @@ export function cleanResult(value: unknown): unknown {
 function withType(draft: OrderDraft, type: OrderType, provider?: Provider): OrderDraft {
   const next: OrderDraft = { ...draft, type };
   for (const field of PRICE_FIELDS) delete next[field];
+  // Neither price written yet: the examples, the limit on the right side of the stop.
+  if (type === 'stop_limit' && draft.limit_price === undefined && draft.stop_price === undefined) {
+    return { ...next, ...stopLimitExamples(draft.action, provider) };
+  }
   if (type === 'limit' || type === 'stop_limit') {
     next.limit_price = draft.limit_price ?? examplePrice('limit_price', provider);
   }
@@ -98,10 +112,12 @@ function withType(draft: OrderDraft, type: OrderType, provider?: Provider): Orde
   return next;
 }
 
-function withValidAction(draft: OrderDraft, orderClass: OrderClass): OrderDraft {
+/** The draft with an action of the class; a cancel (no quantity) made an order gets the sample's quantity. */
+function withValidAction(draft: OrderDraft, orderClass: OrderClass, provider?: Provider): OrderDraft {
   const action = draft.action as OrderAction;
   if (actionsForClass(orderClass).includes(action)) return draft;
-  return { ...draft, action: firstActionFor(orderClass) };
+  const next = { ...draft, action: firstActionFor(orderClass) };
+  return wasExit(draft) ? withQuantity(next, provider) : next;
 }
 
 function draftClass(draft: OrderDraft): OrderClass {

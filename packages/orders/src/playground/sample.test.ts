@@ -61,6 +61,19 @@ describe('playground samples', () => {
         quantity: 1,
         class: 'crypto',
         type: 'stop_limit',
+        // A sell's limit at or under its stop (the examples are 190.5 and 185).
+        limit_price: 185,
+        stop_price: 190.5,
+      },
+    ],
+    [
+      { provider: stockBroker, type: 'stop_limit' as const, action: 'buy' as const },
+      {
+        symbol: 'AAPL',
+        action: 'buy',
+        quantity: 1,
+        class: 'stock',
+        type: 'stop_limit',
         limit_price: 190.5,
         stop_price: 185,
       },

@@ -87,6 +87,22 @@ export function examplePrice(field: keyof typeof FALLBACK_PRICES, provider?: Pro
   return provider?.reference[field]?.examples?.[0] ?? FALLBACK_PRICES[field];
 }
 
+/**
+ * A stop_limit's example prices with the limit at or beyond the stop on the order's side, as a
+ * stop limit is meant (and cTrader requires): a buy's limit at or over its stop, a sell's at or under.
+ * The provider's examples are two prices written apart (cTrader's limit 2650.5, stop 2700).
+ */
+export function stopLimitExamples(
+  action: unknown,
+  provider?: Provider,
+): { limit_price: number | string; stop_price: number | string } {
+  const limit = examplePrice('limit_price', provider);
+  const stop = examplePrice('stop_price', provider);
+  const buying = typeof action === 'string' && action.startsWith('buy');
+  const wrongSide = typeof limit === 'number' && typeof stop === 'number' && (buying ? limit < stop : limit > stop);
+  return wrongSide ? { limit_price: stop, stop_price: limit } : { limit_price: limit, stop_price: stop };
+}
+
 /** A valid first action for a class: buy, or buy_to_open for options. */
 export function firstActionFor(orderClass: OrderClass): OrderAction {
   return orderClass === 'option' ? 'buy_to_open' : 'buy';
@@ -115,7 +131,8 @@ export function buildSampleOrder(selection: SampleSelection, now = Date.now()): 
   if (action !== 'cancel') draft.quantity = exampleQuantity(provider);
   if (classes.length > 1) draft.class = orderClass;
   if (type !== 'market' || provider?.reference.type) draft.type = type;
-  if (type === 'limit' || type === 'stop_limit') draft.limit_price = examplePrice('limit_price', provider);
-  if (type === 'stop' || type === 'stop_limit') draft.stop_price = examplePrice('stop_price', provider);
+  if (type === 'limit') draft.limit_price = examplePrice('limit_price', provider);
+  if (type === 'stop') draft.stop_price = examplePrice('stop_price', provider);
+  if (type === 'stop_limit') Object.assign(draft, stopLimitExamples(action, provider));
   return draft;
 }

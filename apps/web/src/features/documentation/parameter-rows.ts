@@ -47,7 +47,8 @@ const MEANINGS: Partial<Record<OrderParameter, (value: string) => string | undef
 const RULES: Partial<Record<OrderParameter, string>> = {
   quantity:
     'A close takes it as the part of the position to close; a cancel takes none (it cancels every open order on the symbol).',
-  quantity_type: 'Default fixed. percent_of_equity 50 means 50 percent of the equity.',
+  quantity_type:
+    'Default fixed. percent_of_equity 50 means 50 percent of the equity. Not given with cancel, nor with a close without quantity (that closes the whole position).',
   type: 'Advanced: when omitted, limit_price makes a limit order, a stop price a stop order, both a stop_limit order, none a market order.',
   duration: 'Default gtc for limit and stop orders, else day. Not given with close or cancel.',
   group: 'Default combo for multileg orders.',

@@ -1,4 +1,4 @@
-import { normalizeOrder } from '@router/orders';
+import { normalizeOrder, type Provider } from '@router/orders';
 import { describe, expect, it } from 'vitest';
 import { ALPACA, KRAKEN, TRADIER } from '../../routes/me-documentation/test-fixtures.ts';
 import { applyValue, draftSelection, pickValue, prefillDraft, readDraft, typedValue } from './order-draft.ts';
@@ -47,6 +47,28 @@ describe('order draft', () => {
       class: 'option',
       action: 'buy_to_open',
     });
+  });
+
+  it('puts a clicked symbol example in with the class the broker lists it as, which its spelling does not say', () => {
+    const ibkr: Provider = {
+      ...ALPACA,
+      reference: {
+        ...ALPACA.reference,
+        symbol: { examples: ['AAPL', '912828YK0', 'US500'], examplesClass: ['stock', 'bond', 'cfd'] },
+        class: { values: ['stock', 'bond', 'cfd'] },
+      },
+    };
+    const stock = { symbol: 'AAPL', action: 'buy', quantity: 1, class: 'stock' };
+    expect(pickValue(stock, 'symbol', '912828YK0', ibkr)).toEqual({ ...stock, symbol: '912828YK0', class: 'bond' });
+    const bond = pickValue(stock, 'symbol', 'US500', ibkr);
+    expect(bond).toEqual({ ...stock, symbol: 'US500', class: 'cfd' });
+    expect(pickValue(bond, 'symbol', 'AAPL', ibkr)).toEqual(stock);
+    expect(normalizeOrder(pickValue(stock, 'symbol', '912828YK0', ibkr))).toMatchObject({
+      ok: true,
+      order: { class: 'bond' },
+    });
+    // Not an example: read from its spelling, as typed.
+    expect(pickValue(stock, 'symbol', 'ESZ2030', ibkr)).toMatchObject({ symbol: 'ESZ2030', class: 'future' });
   });
 
   it.each(['close', 'cancel'] as const)(
@@ -128,6 +150,62 @@ describe('order draft', () => {
     }
     expect(pickValue(market, 'limit_price', 150, TRADIER)).toMatchObject({ type: 'limit', limit_price: 150 });
     expect(pickValue(market, 'duration', 'gtc', ALPACA)).toEqual({ ...market, duration: 'gtc' });
+  });
+
+  it('makes an order to buy of a close or cancel given what it refuses (a duration; on a cancel a quantity or quantity_type)', () => {
+    const close = { symbol: 'AAPL', action: 'close', quantity: 2, type: 'market' };
+    const cancel = { symbol: 'AAPL', action: 'cancel', type: 'market' };
+    expect(pickValue(close, 'duration', 'gtc', ALPACA)).toEqual({ ...close, action: 'buy', duration: 'gtc' });
+    expect(pickValue(cancel, 'duration', 'day', ALPACA)).toEqual({
+      ...cancel,
+      action: 'buy',
+      quantity: 1,
+      duration: 'day',
+    });
+    expect(pickValue(cancel, 'quantity', 10, ALPACA)).toEqual({ ...cancel, action: 'buy', quantity: 10 });
+    expect(pickValue(cancel, 'quantity_type', 'cash', ALPACA)).toEqual({
+      ...cancel,
+      action: 'buy',
+      quantity: 1,
+      quantity_type: 'cash',
+    });
+    // A close takes a quantity and its quantity_type: it stays a close.
+    expect(pickValue(close, 'quantity_type', 'percent_of_position', ALPACA)).toEqual({
+      ...close,
+      quantity_type: 'percent_of_position',
+    });
+    for (const [draft, parameter, value] of [
+      [close, 'duration', 'gtc'],
+      [cancel, 'duration', 'day'],
+      [cancel, 'quantity', 10],
+      [cancel, 'quantity_type', 'cash'],
+      [close, 'quantity_type', 'percent_of_position'],
+    ] as const) {
+      expect(normalizeOrder(pickValue(draft, parameter, value, ALPACA))).toMatchObject({ ok: true });
+    }
+  });
+
+  it('selection reads a draft without class or type as the hook does: the symbol gives the class, the prices the type', () => {
+    const limit = { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 150 };
+    expect(draftSelection(limit, ALPACA)).toEqual({ class: 'stock', type: 'limit', action: 'buy' });
+    expect(draftSelection({ ...limit, stop_price_percent: 2 }, ALPACA)).toMatchObject({ type: 'stop_limit' });
+    expect(draftSelection({ symbol: 'AAPL', action: 'sell', stop_price: 140 }, ALPACA)).toMatchObject({ type: 'stop' });
+    const crypto = { symbol: 'BTCUSD', action: 'buy', quantity: 1 };
+    expect(draftSelection(crypto, ALPACA)).toEqual({ class: 'crypto', type: 'market', action: 'buy' });
+    const option = { symbol: 'SPY_271217C00600000', action: 'buy_to_open', quantity: 1, limit_price: 2 };
+    expect(draftSelection(option, ALPACA)).toEqual({ class: 'option', type: 'limit', action: 'buy_to_open' });
+    for (const draft of [limit, crypto, option]) {
+      const normalized = normalizeOrder(draft);
+      expect(normalized.ok && { class: normalized.order.class, type: normalized.order.type }).toEqual({
+        class: draftSelection(draft, ALPACA).class,
+        type: draftSelection(draft, ALPACA).type,
+      });
+    }
+    // A symbol half typed, or a null price (not given), changes nothing.
+    expect(draftSelection({ symbol: 'AAPL;', limit_price: null }, KRAKEN)).toMatchObject({
+      class: 'crypto',
+      type: 'market',
+    });
   });
 
   it('selection falls back to the provider first class and market', () => {

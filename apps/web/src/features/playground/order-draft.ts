@@ -6,6 +6,7 @@ import {
   applyClass,
   applySymbol,
   applyType,
+  defaultType,
   isExitAction,
   ORDER_ACTIONS,
   ORDER_CLASSES,
@@ -17,6 +18,7 @@ import {
   type OrderType,
   type Provider,
   parseOrderText,
+  parseSymbol,
   playgroundChoices,
   providerTypes,
 } from '@router/orders';
@@ -42,33 +44,50 @@ export function readDraft(text: string): OrderDraft | undefined {
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
   typeof value === 'string' && (list as readonly string[]).includes(value);
 
+const STOP_FIELDS = ['stop_price', 'stop_price_distance', 'stop_price_percent'];
+
 export interface DraftSelection {
   class: OrderClass;
   type: OrderType;
   action: OrderAction | '';
 }
 
-/** What the selectors show for a draft: its class (else the provider's first), type and action. */
+/**
+ * What the selectors show for a draft, as the hook reads it: its class, else its symbol's (BTCUSD is
+ * crypto), else the provider's first; its type, else the one its prices make (a limit_price makes a
+ * limit order, SPEC §5); and its action.
+ */
 export function draftSelection(draft: OrderDraft, provider: Provider): DraftSelection {
   const { classes } = playgroundChoices(provider);
-  const orderClass = isOneOf(ORDER_CLASSES, draft.class) ? draft.class : (classes[0] ?? 'stock');
+  const orderClass = isOneOf(ORDER_CLASSES, draft.class) ? draft.class : (symbolClass(draft) ?? classes[0] ?? 'stock');
+  const given = (field: string) => draft[field] !== undefined && draft[field] !== null;
   return {
     class: orderClass,
-    type: isOneOf(ORDER_TYPES, draft.type) ? draft.type : 'market',
+    type: isOneOf(ORDER_TYPES, draft.type) ? draft.type : defaultType(given('limit_price'), STOP_FIELDS.some(given)),
     action: isOneOf(ORDER_ACTIONS, draft.action) ? draft.action : '',
   };
+}
+
+/** The class of the draft's symbol when it has a recognizable one (an option, a future, a pair). */
+function symbolClass(draft: OrderDraft): OrderClass | undefined {
+  if (typeof draft.symbol !== 'string') return undefined;
+  try {
+    const parsed = parseSymbol(draft.symbol);
+    return parsed.recognized ? parsed.class : undefined;
+  } catch {
+    return undefined; // Half-typed while editing: the Test button reports it.
+  }
 }
 
 /** A value from the parameters table or the query string put into the order, by the rules. */
 export function applyValue(draft: OrderDraft, parameter: string, value: unknown, provider: Provider): OrderDraft {
   if (parameter === 'class' && isOneOf(ORDER_CLASSES, value)) return applyClass(draft, value, provider);
-  if (parameter === 'symbol' && typeof value === 'string') return applySymbol(draft, value);
+  if (parameter === 'symbol' && typeof value === 'string') return applySymbol(draft, value, undefined, provider);
   if (parameter === 'type' && isOneOf(ORDER_TYPES, value)) return applyType(draft, value, provider);
   if (parameter === 'action' && isOneOf(ORDER_ACTIONS, value)) return applyAction(draft, value, provider);
   return { ...draft, [parameter]: value };
 }
 
-const STOP_FIELDS = ['stop_price', 'stop_price_distance', 'stop_price_percent'];
 const STOP_LOSS_FIELDS = ['stop_loss_price', 'stop_loss_price_distance', 'stop_loss_price_percent'];
 const TYPES_USING: Record<'limit' | 'stop', readonly OrderType[]> = {
   limit: ['limit', 'stop_limit'],
@@ -93,17 +112,45 @@ function typeForPrice(draft: OrderDraft, kind: 'limit' | 'stop', provider: Provi
   return offered.includes(preferred) ? preferred : uses.find((type) => offered.includes(type));
 }
 
+/** The class the provider lists a symbol example as, when `value` is one of its examples. */
+function symbolExampleClass(provider: Provider, value: unknown): OrderClass | undefined {
+  const symbol = provider.reference.symbol;
+  const index = symbol?.examples?.findIndex((example) => String(example) === value) ?? -1;
+  const orderClass = index >= 0 ? symbol?.examplesClass?.[index] : undefined;
+  return isOneOf(ORDER_CLASSES, orderClass) ? orderClass : undefined;
+}
+
+/**
+ * What a close or cancel refuses besides prices: a bracket's exit and a duration, and on a cancel a
+ * quantity or its quantity_type ('quantity_type: not used with action cancel').
+ */
+function refusedOnExit(draft: OrderDraft, parameter: string): boolean {
+  if (parameter === 'take_profit_price' || STOP_LOSS_FIELDS.includes(parameter) || parameter === 'duration')
+    return true;
+  return draft.action === 'cancel' && (parameter === 'quantity' || parameter === 'quantity_type');
+}
+
 /**
  * A value clicked in the parameters table, by the rules: a limit or stop price also brings a type
  * that uses it (a market order given a limit_price would be refused), and a stop or stop loss
  * replaces the other ways of giving it (only one of stop_price, stop_price_distance, stop_price_percent).
- * A bracket's exit on a close or cancel, which take none, makes it an order to buy as a type would.
+ * A bracket's exit or a duration on a close or cancel, which take none (nor a cancel a quantity or
+ * quantity_type), makes it an order to buy as a type would.
  */
 export function pickValue(draft: OrderDraft, parameter: string, value: unknown, provider: Provider): OrderDraft {
+  // A symbol example is of the class the broker lists it as (IBKR's 912828YK0 a bond, US500 a CFD),
+  // which its spelling alone does not say: the order takes that class, as choosing it would.
+  // (Where the broker takes a class at all: one without it refuses the field.)
+  const exampleClass =
+    parameter === 'symbol' && provider.reference.class ? symbolExampleClass(provider, value) : undefined;
+  if (exampleClass) return { ...applyClass(draft, exampleClass, provider), symbol: value };
   const kind = parameter === 'limit_price' ? 'limit' : STOP_FIELDS.includes(parameter) ? 'stop' : undefined;
   const closing = isOneOf(ORDER_ACTIONS, draft.action) && isExitAction(draft.action);
-  const exit = parameter === 'take_profit_price' || STOP_LOSS_FIELDS.includes(parameter);
-  const type = kind ? typeForPrice(draft, kind, provider) : exit && closing ? 'market' : undefined;
+  const type = kind
+    ? typeForPrice(draft, kind, provider)
+    : closing && refusedOnExit(draft, parameter)
+      ? 'market'
+      : undefined;
   const next: OrderDraft = type ? applyType(draft, type, provider) : { ...draft };
   for (const fields of [STOP_FIELDS, STOP_LOSS_FIELDS]) {
     if (fields.includes(parameter)) for (const field of fields) delete next[field];
