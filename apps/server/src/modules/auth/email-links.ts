@@ -8,18 +8,20 @@ import {
   insertEmailToken,
   invalidateEmailTokens,
 } from '../../db/repositories/email-token.repository.ts';
-import type { UserRow } from '../../db/repositories/user.repository.ts';
+import { findUserByEmail, type UserRow } from '../../db/repositories/user.repository.ts';
 import type { Services } from '../../services.ts';
-import { deliver } from '../mail/mailer.ts';
+import { deliver, type Mail } from '../mail/mailer.ts';
 import {
   changeEmailMail,
   confirmEmailMail,
   emailChangeNoticeMail,
+  emailChangeTakenMail,
   passwordResetMail,
   type SecondFactorChange,
   secondFactorNoticeMail,
   signupTakenMail,
 } from '../mail/templates.ts';
+import { RULES } from './rate-limit.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const CONFIRM_TTL_MS = 3 * 86_400_000;
@@ -71,11 +73,28 @@ export async function sendSignupTaken(services: Services, user: UserRow): Promis
  * end it: its notice goes to the address then on the account, perhaps the taker's.
  */
 export async function sendEmailChange(services: Services, user: UserRow, email: string): Promise<void> {
-  const token = await newLink(services, user.id, 'email_change', CONFIRM_TTL_MS, { metadata: { email } });
+  const toNew = await newAddressMail(services, user, email);
   const undo = await newLink(services, user.id, 'email_undo', EMAIL_UNDO_TTL_MS, { metadata: { email: user.email } });
-  await deliver(services.identity.mailer, services.log, changeEmailMail(services.config.PUBLIC_URL, email, token));
+  if (toNew) await deliver(services.identity.mailer, services.log, toNew);
   const notice = emailChangeNoticeMail(services.config.PUBLIC_URL, user.email, undo);
   await deliver(services.identity.mailer, services.log, notice);
+}
+
+/**
+ * The change link, or, when another account holds the address, a notice to its owner (at most one
+ * in 5 minutes) and no link: the answer and the old address's notice stay those of a free address,
+ * so userUpdate(email) tells nobody who is registered, as sign-up does not. Earlier change links
+ * end either way (the latest request is the one that counts).
+ */
+async function newAddressMail(services: Services, user: UserRow, email: string): Promise<Mail | null> {
+  const owner = await findUserByEmail(services.db, email);
+  if (!owner) {
+    const token = await newLink(services, user.id, 'email_change', CONFIRM_TTL_MS, { metadata: { email } });
+    return changeEmailMail(services.config.PUBLIC_URL, email, token);
+  }
+  await invalidateEmailTokens(services.db, user.id, 'email_change');
+  if (!(await services.identity.limiter.take(`email-change-taken:${owner.id}`, RULES.confirmationResend))) return null;
+  return emailChangeTakenMail(services.config.PUBLIC_URL, owner.email);
 }
 
 /**
