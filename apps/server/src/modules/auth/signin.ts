@@ -120,11 +120,15 @@ async function recoverySignin(caller: Caller, credentials: unknown): Promise<Sig
 
 /**
  * Issuer 'id': a one-time sign-in token of ours (POST /api/oauth/legacy-register answers one,
- * handed to /signin in the address hash as `access_token`). Spent by the exchange.
+ * handed to /signin in the address hash as `access_token`). Spent by the exchange, which asks
+ * for the emailed confirmation (its link signs in): legacy-register answers a registered address
+ * with such a token too, so a token that signed in would open its owner's account, and one that
+ * failed would tell the address is registered.
  */
 async function oneTimeSignin(caller: Caller, token: string): Promise<SigninResult> {
   const userId = await useSigninToken(caller.services.db, hashToken(token));
-  const user = userId === undefined ? undefined : await findUserById(caller.services.db, userId);
-  if (!user) throw new AppError('VALIDATION', 'The sign-in token is not valid, please try again', { field: 'token' });
-  return completeSignin(caller.services, user, caller.ip, { method: 'id' });
+  if (userId === undefined) {
+    throw new AppError('VALIDATION', 'The sign-in token is not valid, please try again', { field: 'token' });
+  }
+  throw new AppError('FORBIDDEN', CONFIRM_FIRST);
 }
