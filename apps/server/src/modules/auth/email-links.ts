@@ -31,6 +31,16 @@ export const FACTOR_UNDO_TTL_MS = 3 * 86_400_000;
 export const EMAIL_UNDO_TTL_MS = 7 * 86_400_000;
 export const RESET_TTL_MS = 3_600_000;
 
+/**
+ * Sent after the answer (a failure is logged, as deliver does anyway): an answer that waited for
+ * the mail server would take longer when a mail goes out, and a registered address gets fewer
+ * mails (its owner's notices at most every 5 minutes), so a slow mail server would tell a
+ * sign-up, legacy registration or email change with a registered address from a new one.
+ */
+function send(services: Services, mail: Mail): void {
+  services.identity.background(() => deliver(services.identity.mailer, services.log, mail));
+}
+
 /** Purposes whose earlier links keep working when a new one is sent (see sendEmailChange). */
 const KEPT = new Set<EmailTokenPurpose>(['email_confirm', 'email_undo']);
 
@@ -57,12 +67,12 @@ async function newLink(
 export async function sendConfirmation(services: Services, user: UserRow): Promise<void> {
   const token = await newLink(services, user.id, 'email_confirm', CONFIRM_TTL_MS);
   const mail = confirmEmailMail(services.config.PUBLIC_URL, user.email, token, user.firstName);
-  await deliver(services.identity.mailer, services.log, mail);
+  send(services, mail);
 }
 
 /** The owner's notice of a sign-up with their address (signup.ts): no link of theirs changes. */
 export async function sendSignupTaken(services: Services, user: UserRow): Promise<void> {
-  await deliver(services.identity.mailer, services.log, signupTakenMail(services.config.PUBLIC_URL, user.email));
+  send(services, signupTakenMail(services.config.PUBLIC_URL, user.email));
 }
 
 /**
@@ -75,9 +85,9 @@ export async function sendSignupTaken(services: Services, user: UserRow): Promis
 export async function sendEmailChange(services: Services, user: UserRow, email: string): Promise<void> {
   const toNew = await newAddressMail(services, user, email);
   const undo = await newLink(services, user.id, 'email_undo', EMAIL_UNDO_TTL_MS, { metadata: { email: user.email } });
-  if (toNew) await deliver(services.identity.mailer, services.log, toNew);
+  if (toNew) send(services, toNew);
   const notice = emailChangeNoticeMail(services.config.PUBLIC_URL, user.email, undo);
-  await deliver(services.identity.mailer, services.log, notice);
+  send(services, notice);
 }
 
 /**
@@ -118,14 +128,10 @@ export async function sendSecondFactorNotice(
         })
       : undefined;
   const mail = secondFactorNoticeMail(services.config.PUBLIC_URL, user.email, change, at, undo);
-  await deliver(services.identity.mailer, services.log, mail);
+  send(services, mail);
 }
 
 export async function sendPasswordReset(services: Services, user: UserRow): Promise<void> {
   const token = await newLink(services, user.id, 'password_reset', RESET_TTL_MS);
-  await deliver(
-    services.identity.mailer,
-    services.log,
-    passwordResetMail(services.config.PUBLIC_URL, user.email, token),
-  );
+  send(services, passwordResetMail(services.config.PUBLIC_URL, user.email, token));
 }
