@@ -27,6 +27,11 @@ import { hashToken } from './tokens.ts';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password';
 export const CONFIRM_FIRST = 'Please confirm your email first: we sent you a link';
+export const ACCOUNT_SIGNIN_LIMITED =
+  'Too many sign-in attempts to this account, please try again in an hour or reset your password';
+
+/** The count of password sign-ins to one email from every address (RULES.signinAccount). */
+export const accountSigninKey = (email: string) => `signin-account:${email.toLowerCase()}`;
 
 export interface SigninInput {
   type: string;
@@ -52,11 +57,14 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
   ) {
     throw rateLimited('Too many sign-in attempts, please wait a minute and try again');
   }
+  // Counted whether the email is registered or not (no tell), cleared by a success or a reset.
+  if (!(await limiter.take(accountSigninKey(email), RULES.signinAccount))) throw rateLimited(ACCOUNT_SIGNIN_LIMITED);
   const user = await findUserByEmail(services.db, email);
   // verifyPassword spends an argon2 verification even without a user: no timing difference.
   if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
     throw new AppError('VALIDATION', WRONG_CREDENTIALS);
   }
+  await limiter.reset(accountSigninKey(email), RULES.signinAccount);
   if (!user.emailConfirmedAt) {
     // Only someone who knows the password learns this; a new link goes out at most every 5 minutes.
     if (await limiter.take(`confirmation:${user.id}`, RULES.confirmationResend)) await sendConfirmation(services, user);
