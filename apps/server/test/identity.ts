@@ -55,6 +55,8 @@ export async function confirmedUser(t: TestApp, email: string, password = STRONG
     credentials: { email, password },
   });
   if (!signin.data) throw new Error(JSON.stringify(signin.errors));
+  // Its confirmation mail (sent after the answer) is out before the test counts mails.
+  await t.services.identity.settled();
   return { ...signup.data.signup, group: user.group, id: user.id, token: signin.data.signin.token };
 }
 
@@ -82,6 +84,8 @@ export async function userWithSecondFactor(t: TestApp, email: string) {
     bearer(user.token),
   );
   if (!activated.data?.userPasscodeUpdate.isActive) throw new Error(JSON.stringify(activated.errors));
+  // Its notice (sent after the answer) is out before the test counts mails.
+  await t.services.identity.settled();
   return { ...user, secret, recoveryCodes: activated.data.userPasscodeUpdate.recoveryCodes };
 }
 

@@ -13,6 +13,7 @@ import {
 import type { Transaction } from '../../db/repositories/executor.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import type { Services } from '../../services.ts';
+import { userSessionsChanged } from '../auth/session-changes.ts';
 
 /**
  * Run in the transaction that confirmed `user`'s email; true when it became an administrator.
@@ -28,7 +29,8 @@ export async function promoteOnConfirmation(tx: Transaction, services: Services,
     if (await hasConfirmedAdministrator(tx)) return false;
   }
   await changeGroup(tx, user.id, { add: GROUP.ADMIN });
-  services.identity.sessions.evictUser(user.id);
+  // Sent on commit: every instance resolves the user's sessions afresh.
+  await userSessionsChanged(services, user.id, tx);
   services.log.info({ userId: user.id }, 'user became administrator');
   return true;
 }

@@ -6,6 +6,7 @@ import { adminGrantsProfessional } from '../../db/repositories/admin-audit.repos
 import { changeGroup } from '../../db/repositories/administrators.repository.ts';
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import { parseInput } from '../auth/caller.ts';
+import { userSessionsChanged } from '../auth/session-changes.ts';
 import { recordAudit } from './audit.ts';
 import { type AdminCaller, requireAdmin } from './guard.ts';
 import { confirmedUserByEmail } from './target-user.ts';
@@ -36,6 +37,6 @@ export async function setProfessional(
     });
     return { user: { ...target, group }, changed: group !== target.group };
   });
-  if (changed) services.identity.sessions.evictUser(user.id);
+  if (changed) await userSessionsChanged(services, user.id);
   return user;
 }

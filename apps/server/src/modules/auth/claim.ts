@@ -1,5 +1,6 @@
 // Pre-hijacking defence: an account whose email was never proven may have been prepared by
-// someone else (a partner's legacy registration signs in before the mailbox is proven). When
+// someone else (a partner's legacy registration once signed in before the mailbox was proven;
+// nothing does now, and this stays as a defence). When
 // the owner proves the email for the first time (confirmation link, password reset, Google or
 // Apple), every session, API token, application grant and pending email change made before ends,
 // and a second factor set up before is dropped (it would lock the owner out, its codes someone

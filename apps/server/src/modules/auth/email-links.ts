@@ -8,18 +8,20 @@ import {
   insertEmailToken,
   invalidateEmailTokens,
 } from '../../db/repositories/email-token.repository.ts';
-import type { UserRow } from '../../db/repositories/user.repository.ts';
+import { findUserByEmail, type UserRow } from '../../db/repositories/user.repository.ts';
 import type { Services } from '../../services.ts';
-import { deliver } from '../mail/mailer.ts';
+import { deliver, type Mail } from '../mail/mailer.ts';
 import {
   changeEmailMail,
   confirmEmailMail,
   emailChangeNoticeMail,
+  emailChangeTakenMail,
   passwordResetMail,
   type SecondFactorChange,
   secondFactorNoticeMail,
   signupTakenMail,
 } from '../mail/templates.ts';
+import { RULES } from './rate-limit.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const CONFIRM_TTL_MS = 3 * 86_400_000;
@@ -28,6 +30,16 @@ export const FACTOR_UNDO_TTL_MS = 3 * 86_400_000;
 /** How long the "it was not me" link of an email change works, the change confirmed or not. */
 export const EMAIL_UNDO_TTL_MS = 7 * 86_400_000;
 export const RESET_TTL_MS = 3_600_000;
+
+/**
+ * Sent after the answer (a failure is logged, as deliver does anyway): an answer that waited for
+ * the mail server would take longer when a mail goes out, and a registered address gets fewer
+ * mails (its owner's notices at most every 5 minutes), so a slow mail server would tell a
+ * sign-up, legacy registration or email change with a registered address from a new one.
+ */
+function send(services: Services, mail: Mail): void {
+  services.identity.background(() => deliver(services.identity.mailer, services.log, mail));
+}
 
 /** Purposes whose earlier links keep working when a new one is sent (see sendEmailChange). */
 const KEPT = new Set<EmailTokenPurpose>(['email_confirm', 'email_undo']);
@@ -55,12 +67,12 @@ async function newLink(
 export async function sendConfirmation(services: Services, user: UserRow): Promise<void> {
   const token = await newLink(services, user.id, 'email_confirm', CONFIRM_TTL_MS);
   const mail = confirmEmailMail(services.config.PUBLIC_URL, user.email, token, user.firstName);
-  await deliver(services.identity.mailer, services.log, mail);
+  send(services, mail);
 }
 
 /** The owner's notice of a sign-up with their address (signup.ts): no link of theirs changes. */
 export async function sendSignupTaken(services: Services, user: UserRow): Promise<void> {
-  await deliver(services.identity.mailer, services.log, signupTakenMail(services.config.PUBLIC_URL, user.email));
+  send(services, signupTakenMail(services.config.PUBLIC_URL, user.email));
 }
 
 /**
@@ -71,11 +83,28 @@ export async function sendSignupTaken(services: Services, user: UserRow): Promis
  * end it: its notice goes to the address then on the account, perhaps the taker's.
  */
 export async function sendEmailChange(services: Services, user: UserRow, email: string): Promise<void> {
-  const token = await newLink(services, user.id, 'email_change', CONFIRM_TTL_MS, { metadata: { email } });
+  const toNew = await newAddressMail(services, user, email);
   const undo = await newLink(services, user.id, 'email_undo', EMAIL_UNDO_TTL_MS, { metadata: { email: user.email } });
-  await deliver(services.identity.mailer, services.log, changeEmailMail(services.config.PUBLIC_URL, email, token));
+  if (toNew) send(services, toNew);
   const notice = emailChangeNoticeMail(services.config.PUBLIC_URL, user.email, undo);
-  await deliver(services.identity.mailer, services.log, notice);
+  send(services, notice);
+}
+
+/**
+ * The change link, or, when another account holds the address, a notice to its owner (at most one
+ * in 5 minutes) and no link: the answer and the old address's notice stay those of a free address,
+ * so userUpdate(email) tells nobody who is registered, as sign-up does not. Earlier change links
+ * end either way (the latest request is the one that counts).
+ */
+async function newAddressMail(services: Services, user: UserRow, email: string): Promise<Mail | null> {
+  const owner = await findUserByEmail(services.db, email);
+  if (!owner) {
+    const token = await newLink(services, user.id, 'email_change', CONFIRM_TTL_MS, { metadata: { email } });
+    return changeEmailMail(services.config.PUBLIC_URL, email, token);
+  }
+  await invalidateEmailTokens(services.db, user.id, 'email_change');
+  if (!(await services.identity.limiter.take(`email-change-taken:${owner.id}`, RULES.confirmationResend))) return null;
+  return emailChangeTakenMail(services.config.PUBLIC_URL, owner.email);
 }
 
 /**
@@ -99,14 +128,10 @@ export async function sendSecondFactorNotice(
         })
       : undefined;
   const mail = secondFactorNoticeMail(services.config.PUBLIC_URL, user.email, change, at, undo);
-  await deliver(services.identity.mailer, services.log, mail);
+  send(services, mail);
 }
 
 export async function sendPasswordReset(services: Services, user: UserRow): Promise<void> {
   const token = await newLink(services, user.id, 'password_reset', RESET_TTL_MS);
-  await deliver(
-    services.identity.mailer,
-    services.log,
-    passwordResetMail(services.config.PUBLIC_URL, user.email, token),
-  );
+  send(services, passwordResetMail(services.config.PUBLIC_URL, user.email, token));
 }

@@ -14,6 +14,7 @@ import {
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 import { RESET_LINK_INVALID } from './password-reset.ts';
 import { issueSession } from './sessions.ts';
+import { ACCOUNT_SIGNIN_LIMITED } from './signin.ts';
 
 let t: TestApp;
 let smtp: SmtpSink;
@@ -48,6 +49,37 @@ async function requestLink(email: string, remoteAddress?: string): Promise<strin
   await t.services.identity.settled();
   return linkIn(await smtp.waitFor(email, since), '/auth/password').token;
 }
+
+/** A password sign-in to `email` from the address `ip`: its error message, or 'ok'. */
+async function signinFrom(ip: string, email: string, password: string): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    payload: { query: SIGNIN, variables: { type: 'password', credentials: { email, password } } },
+    remoteAddress: ip,
+  });
+  const body = res.json() as { errors?: { message: string }[] };
+  return body.errors?.[0]?.message ?? 'ok';
+}
+
+describe('password guesses spread over many addresses', () => {
+  it('are limited per account (registered or not alike); the owner is let in again by a reset', async () => {
+    const email = 'guessed@example.test';
+    await confirmedUser(t, email);
+    for (const target of [email, 'nobody-here@example.test']) {
+      // 50 addresses, each far under its own limits, one wrong password each.
+      for (let i = 0; i < 50; i++) {
+        expect(await signinFrom(`198.51.100.${i + 1}`, target, `Wrong-Guess-${i}-x!`)).toBe('Wrong email or password');
+      }
+      expect(await signinFrom('198.51.100.201', target, STRONG_PASSWORD)).toBe(ACCOUNT_SIGNIN_LIMITED);
+    }
+    const token = await requestLink(email, '198.51.100.202');
+    expect(await gql(t.app, RESET, { token, password: NEW_PASSWORD, password2: NEW_PASSWORD })).toEqual({
+      data: { authPasswordReset: true },
+    });
+    expect(await signinFrom('198.51.100.203', email, NEW_PASSWORD)).toBe('ok');
+  });
+});
 
 describe('password reset', () => {
   it('answers the same whether or not the email is registered', async () => {

@@ -25,6 +25,7 @@ import { estimatePassword } from './password-strength.ts';
 import { RULES } from './rate-limit.ts';
 import { verifySecondFactor } from './second-factor.ts';
 import { revokeAllOfUser } from './sessions.ts';
+import { accountSigninKey } from './signin.ts';
 import { EMAIL_TAKEN } from './signup.ts';
 import { hashToken } from './tokens.ts';
 
@@ -114,6 +115,8 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
   // Every way in but the personal API tokens and granted applications (docs/ARCHITECTURE.md):
   // a partner's one-time sign-in token (kind 'signin') too, as a password change ends it.
   await revokeAllOfUser(services, user.id, ['session', 'mfa', 'signin']);
+  // The new password is the owner's: failed guesses by others no longer hold its sign-in back.
+  await services.identity.limiter.reset(accountSigninKey(restore ?? user.email), RULES.signinAccount);
   await revokeUnprovenAccess(services, user);
   if (undo) await revokeForeignAccess(services, user);
   return true;

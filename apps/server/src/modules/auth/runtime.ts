@@ -21,7 +21,7 @@ export interface Identity {
   jwks(issuer: SocialIssuer): JWTVerifyGetKey;
   /** Work that outlives its request (mails after a reset request); errors are logged. */
   background(task: () => Promise<void>): void;
-  /** Resolves when the background work started so far has finished. */
+  /** Resolves when the background work started so far (and what it started) has finished. */
   settled(): Promise<void>;
 }
 
@@ -48,7 +48,8 @@ export function createIdentity(config: Config, log: Logger, db: Queryable): Iden
       pending.add(run);
     },
     async settled() {
-      await Promise.all([...pending]);
+      // A task may start others (a reset request's mail): wait for those too.
+      while (pending.size > 0) await Promise.all([...pending]);
     },
   };
 }

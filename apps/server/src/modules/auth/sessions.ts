@@ -11,6 +11,7 @@ import {
   touchSession,
 } from '../../db/repositories/session.repository.ts';
 import type { Services } from '../../services.ts';
+import { tokensChanged, userSessionsChanged } from './session-changes.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 /** A second-factor session only completes the sign-in (SPEC §4). */
@@ -55,12 +56,14 @@ export async function resolveToken(services: Services, token: string): Promise<A
   const tokenHash = hashToken(token);
   const cached = services.identity.sessions.get(tokenHash);
   if (cached) return cached;
+  const since = services.identity.sessions.generation;
   const session = await findActiveSession(services.db, tokenHash);
   if (!session) return null;
   // A personal API token is read at every use, as an application's access token is: deleting
   // one (leaked with a script) stops its orders at once on every instance, not seconds later on
-  // the instances that cached it. Sign-in sessions keep the cache (docs/SCALING.md).
-  if (session.kind !== 'api') services.identity.sessions.set(tokenHash, session);
+  // the instances that cached it. Sign-in sessions keep the cache, which session_changed
+  // notifications keep coherent across instances (session-changes.ts, docs/SCALING.md).
+  if (session.kind !== 'api') services.identity.sessions.set(tokenHash, session, since);
   if (!session.lastUsedAt || Date.now() - session.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     await touchSession(services.db, session.id);
   }
@@ -70,7 +73,7 @@ export async function resolveToken(services: Services, token: string): Promise<A
 /** Revokes one credential; false when it was already revoked (another request spent it first). */
 export async function revokeOne(services: Services, sessionId: number): Promise<boolean> {
   const tokenHash = await revokeSession(services.db, sessionId);
-  services.identity.sessions.evict([tokenHash]);
+  await tokensChanged(services, [tokenHash]);
   return tokenHash !== undefined;
 }
 
@@ -81,6 +84,8 @@ export async function revokeAllOfUser(
   kinds: SessionKind[],
   exceptId?: number,
 ): Promise<void> {
-  services.identity.sessions.evict(await revokeUserSessions(services.db, userId, kinds, exceptId));
-  services.identity.sessions.evictUser(userId);
+  const revoked = await revokeUserSessions(services.db, userId, kinds, exceptId);
+  services.identity.sessions.evict(revoked);
+  // Every instance drops the user's cached sessions (the caller's own, kept, is read again).
+  await userSessionsChanged(services, userId);
 }

@@ -27,6 +27,11 @@ import { hashToken } from './tokens.ts';
 
 export const WRONG_CREDENTIALS = 'Wrong email or password';
 export const CONFIRM_FIRST = 'Please confirm your email first: we sent you a link';
+export const ACCOUNT_SIGNIN_LIMITED =
+  'Too many sign-in attempts to this account, please try again in an hour or reset your password';
+
+/** The count of password sign-ins to one email from every address (RULES.signinAccount). */
+export const accountSigninKey = (email: string) => `signin-account:${email.toLowerCase()}`;
 
 export interface SigninInput {
   type: string;
@@ -52,11 +57,14 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
   ) {
     throw rateLimited('Too many sign-in attempts, please wait a minute and try again');
   }
+  // Counted whether the email is registered or not (no tell), cleared by a success or a reset.
+  if (!(await limiter.take(accountSigninKey(email), RULES.signinAccount))) throw rateLimited(ACCOUNT_SIGNIN_LIMITED);
   const user = await findUserByEmail(services.db, email);
   // verifyPassword spends an argon2 verification even without a user: no timing difference.
   if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
     throw new AppError('VALIDATION', WRONG_CREDENTIALS);
   }
+  await limiter.reset(accountSigninKey(email), RULES.signinAccount);
   if (!user.emailConfirmedAt) {
     // Only someone who knows the password learns this; a new link goes out at most every 5 minutes.
     if (await limiter.take(`confirmation:${user.id}`, RULES.confirmationResend)) await sendConfirmation(services, user);
@@ -120,11 +128,15 @@ async function recoverySignin(caller: Caller, credentials: unknown): Promise<Sig
 
 /**
  * Issuer 'id': a one-time sign-in token of ours (POST /api/oauth/legacy-register answers one,
- * handed to /signin in the address hash as `access_token`). Spent by the exchange.
+ * handed to /signin in the address hash as `access_token`). Spent by the exchange, which asks
+ * for the emailed confirmation (its link signs in): legacy-register answers a registered address
+ * with such a token too, so a token that signed in would open its owner's account, and one that
+ * failed would tell the address is registered.
  */
 async function oneTimeSignin(caller: Caller, token: string): Promise<SigninResult> {
   const userId = await useSigninToken(caller.services.db, hashToken(token));
-  const user = userId === undefined ? undefined : await findUserById(caller.services.db, userId);
-  if (!user) throw new AppError('VALIDATION', 'The sign-in token is not valid, please try again', { field: 'token' });
-  return completeSignin(caller.services, user, caller.ip, { method: 'id' });
+  if (userId === undefined) {
+    throw new AppError('VALIDATION', 'The sign-in token is not valid, please try again', { field: 'token' });
+  }
+  throw new AppError('FORBIDDEN', CONFIRM_FIRST);
 }

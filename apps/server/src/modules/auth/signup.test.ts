@@ -1,7 +1,7 @@
 // Sign-up → confirmation mail through a real SMTP server → confirm → sign-in → user → sign-out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { bearer, gql, SIGNIN, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { bearer, confirmedUser, gql, SIGNIN, SIGNUP, STRONG_PASSWORD } from '../../../test/identity.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
 
 let t: TestApp;
@@ -15,6 +15,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
   await smtp.close();
+});
+
+/** Lets held mails go (a test that failed while they were held must not hold the app's close). */
+let releaseMails = () => {};
+afterEach(() => {
+  releaseMails();
+  vi.restoreAllMocks();
 });
 
 const USER = `{ user { key email firstName group } }`;
@@ -160,4 +167,24 @@ describe('sign-up and sign-in', () => {
     expect(wrong.errors?.[0]?.message).toBe('Wrong email or password');
     expect(unknown.errors).toEqual(wrong.errors);
   });
+
+  it('answers without waiting for the mail server: its pace does not tell a registered address from a new one', async () => {
+    await confirmedUser(t, 'gated-owner@example.test');
+    const held = new Promise<void>((resolve) => {
+      releaseMails = resolve;
+    });
+    const sent: string[] = [];
+    vi.spyOn(t.services.identity.mailer, 'send').mockImplementation(async (mail) => {
+      sent.push(mail.to);
+      await held;
+    });
+    // Each answer comes while its mail is still held by the mail server.
+    for (const email of ['gated-new@example.test', 'gated-owner@example.test']) {
+      const answer = await gql(t.app, SIGNUP, { credentials: { email, password: STRONG_PASSWORD } });
+      expect(answer.errors).toBeUndefined();
+    }
+    expect(sent).toEqual(['gated-new@example.test', 'gated-owner@example.test']);
+    releaseMails();
+    await t.services.identity.settled();
+  }, 15_000);
 });

@@ -128,7 +128,7 @@ export async function signup(caller: Caller, input: SignupInput): Promise<Signup
  * mail of each kind per account in 5 minutes (a confirmation link shares sign-in's resend): no
  * mail bombing through sign-up.
  */
-async function tellOwner(services: Services, owner: UserRow | undefined): Promise<void> {
+export async function tellOwner(services: Services, owner: UserRow | undefined): Promise<void> {
   if (!owner) return;
   const confirmed = owner.emailConfirmedAt !== null;
   const key = `${confirmed ? 'signup-taken' : 'confirmation'}:${owner.id}`;

@@ -20,6 +20,7 @@ import {
   setEventOutcome,
 } from '../../db/repositories/stripe-events.repository.ts';
 import type { Services } from '../../services.ts';
+import { userSessionsChanged } from '../auth/session-changes.ts';
 import { EVENT_HANDLERS } from './events/index.ts';
 import { loadStripe, stripeClient } from './stripe-client.ts';
 
@@ -90,7 +91,7 @@ export async function receiveStripeEvent(
     });
     // A grant may change the user's group (professional status): resolve their sessions afresh,
     // as an administrator's change does, so what was paid for opens at once.
-    if (outcome === 'applied' && effect.userId !== null) services.identity.sessions.evictUser(effect.userId);
+    if (outcome === 'applied' && effect.userId !== null) await userSessionsChanged(services, effect.userId);
     if (outcome === 'unmatched' && DELIVERS.has(type)) {
       // Paid, and nobody to deliver it to (the user gone, or not ours): the operator must look.
       // Still 200: a retry would find nobody either. Stripe's ids only, never a secret.

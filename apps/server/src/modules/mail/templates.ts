@@ -49,6 +49,22 @@ export function changeEmailMail(publicUrl: string, to: string, token: string): M
   );
 }
 
+/**
+ * To an address that already has an account when another account asks to move to it: userUpdate
+ * answers as for a free address (it must not tell who is registered), so the owner learns of it here.
+ */
+export function emailChangeTakenMail(publicUrl: string, to: string): Mail {
+  return mail(
+    to,
+    `Your address was given for another ${PRODUCT} account`,
+    [
+      'Someone signed in to another account asked to change its email to this address, which already has an account: nothing was changed.',
+      'Your account is signed in to with this link. If it was not you, ignore this mail.',
+    ],
+    `${publicUrl}/signin`,
+  );
+}
+
 /** To the old address when a change of email is asked for: a taken session must not move it unseen. */
 export function emailChangeNoticeMail(publicUrl: string, to: string, undoToken: string): Mail {
   return mail(

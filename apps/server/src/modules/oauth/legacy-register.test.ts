@@ -1,7 +1,8 @@
 // The legacy consent variant: an application naming the user's email (login_hint) gets the
 // partner screen, which may create the account (POST /api/oauth/legacy-register); its one-time
-// token signs in at /signin (issuer "id"), the user grants access, and once the owner proves
-// the email everything done in the account before is revoked (pre-hijacking).
+// token, exchanged at /signin (issuer "id"), asks for the emailed confirmation, whose link signs
+// in, and the user grants access. A registered email answers the same. Should a session exist
+// before the owner proves the email, what was done with it is revoked then (pre-hijacking).
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, confirmedUser, gql, SIGNIN, totpCode } from '../../../test/identity.ts';
@@ -16,6 +17,9 @@ import {
   startOAuthServer,
 } from '../../../test/oauth.ts';
 import { linkIn, type SmtpSink, startSmtpSink } from '../../../test/smtp-sink.ts';
+import { findUserByEmail } from '../../db/repositories/user.repository.ts';
+import { issueSession } from '../auth/sessions.ts';
+import { CONFIRM_FIRST } from '../auth/signin.ts';
 import { verifyBearer } from './verify-bearer.ts';
 
 let server: OAuthServer;
@@ -39,6 +43,16 @@ const register = (jar: CookieJar, body: Record<string, unknown>) =>
     body: JSON.stringify(body),
   });
 
+/**
+ * A session of the unproven account, as one signed in before its email was proven (none is any
+ * more: the one-time token asks for the confirmation); what claim.ts revokes.
+ */
+async function unprovenSession(email: string): Promise<string> {
+  const user = await findUserByEmail(server.services.db, email);
+  if (!user || user.emailConfirmedAt) throw new Error(`no unproven ${email}`);
+  return (await issueSession(server.services, user.id, 'session', { address: null })).token;
+}
+
 const exchange = (token: string) =>
   gql<{ signin: { token: string; issuer: string } }>(server.app, SIGNIN, {
     type: 'token',
@@ -46,7 +60,7 @@ const exchange = (token: string) =>
   });
 
 describe('legacy consent and registration', () => {
-  it('creates the named account, signs it in once, and its grant ends when the email is proven', async () => {
+  it('creates the named account, signs nobody in before the email is proven, and the confirmation link leads to the grant', async () => {
     const config = await discover(server, app);
     const email = 'newcomer@example.test';
     const start = await startAuthorization(config, server, { login_hint: email });
@@ -72,18 +86,39 @@ describe('legacy consent and registration', () => {
     expect(created.status).toBe(200);
     const { token } = (await created.json()) as { token: string };
     expect(token).toMatch(/^[\w-]{43}$/);
-    // The one-time token is no session, and is spent by its exchange.
+    // The one-time token is no session; its exchange asks for the confirmation, once.
     expect((await gql(server.app, '{ user { email } }', {}, bearer(token))).errors?.[0]?.extensions?.code).toBe(
       'UNAUTHENTICATED',
     );
-    const signedIn = await exchange(token);
-    expect(signedIn.data?.signin.issuer).toBe('user');
+    const refused = await exchange(token);
+    expect(refused.errors?.[0]).toMatchObject({ message: CONFIRM_FIRST, extensions: { code: 'FORBIDDEN' } });
     expect((await exchange(token)).errors?.[0]?.message).toBe('The sign-in token is not valid, please try again');
-    const session = signedIn.data?.signin.token ?? '';
+
+    // The owner opens the confirmation mail: signed in, and back at the consent.
+    const { token: link } = linkIn(await smtp.waitFor(email), '/auth/email');
+    const confirmed = await gql<{ authEmailConfirm: { token: string } }>(
+      server.app,
+      'mutation($t: String!) { authEmailConfirm(token: $t) { token } }',
+      { t: link },
+    );
+    const session = confirmed.data?.authEmailConfirm.token ?? '';
     expect((await gql(server.app, '{ user { email firstName } }', {}, bearer(session))).data).toEqual({
       user: { email, firstName: 'New' },
     });
+    const callback = await grantAccess(server, start, session);
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    expect(await verifyBearer(server.services, tokens.access_token)).not.toBeNull();
+  });
 
+  it('ends the grant of a session opened before the email was proven', async () => {
+    const config = await discover(server, app);
+    const email = 'granted-early@example.test';
+    const start = await startAuthorization(config, server, { login_hint: email });
+    await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
+    const session = await unprovenSession(email);
     const callback = await grantAccess(server, start, session);
     const tokens = await client.authorizationCodeGrant(config, callback, {
       pkceCodeVerifier: start.verifier,
@@ -91,7 +126,6 @@ describe('legacy consent and registration', () => {
     });
     expect(await verifyBearer(server.services, tokens.access_token)).not.toBeNull();
 
-    // The owner opens the confirmation mail: what was done before the proof is revoked.
     const { token: link } = linkIn(await smtp.waitFor(email), '/auth/email');
     const confirmed = await gql<{ authEmailConfirm: { token: string } }>(
       server.app,
@@ -103,18 +137,14 @@ describe('legacy consent and registration', () => {
     expect((await gql(server.app, '{ user { email } }', {}, bearer(session))).errors?.[0]?.extensions?.code).toBe(
       'UNAUTHENTICATED',
     );
-    expect(
-      (await gql(server.app, '{ user { email } }', {}, bearer(confirmed.data?.authEmailConfirm.token ?? ''))).data,
-    ).toEqual({ user: { email } });
   });
 
   it('ends an email change asked for before the email was proven', async () => {
     const config = await discover(server, app);
     const email = 'prepared@example.test';
     const start = await startAuthorization(config, server, { login_hint: email });
-    const created = await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
-    const { token } = (await created.json()) as { token: string };
-    const session = (await exchange(token)).data?.signin.token ?? '';
+    await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
+    const session = await unprovenSession(email);
     // Whoever prepared the account asks to move it to an address of theirs, and keeps the link.
     const since = smtp.mails.length;
     await gql(
@@ -142,9 +172,8 @@ describe('legacy consent and registration', () => {
     const config = await discover(server, app);
     const email = 'factor@example.test';
     const start = await startAuthorization(config, server, { login_hint: email });
-    const created = await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
-    const { token } = (await created.json()) as { token: string };
-    const session = (await exchange(token)).data?.signin.token ?? '';
+    await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
+    const session = await unprovenSession(email);
     const pending = await gql<{ userPasscode: { secret: string } }>(
       server.app,
       '{ userPasscode { secret } }',
@@ -176,11 +205,25 @@ describe('legacy consent and registration', () => {
     expect(factor.data).toEqual({ userPasscode: { isActive: false, recoveryCodesLeft: 0 } });
   });
 
-  it('refuses a registered email', async () => {
+  it('answers a registered email as a new one: a token that signs nobody in, and a mail to the owner', async () => {
     const config = await discover(server, app);
-    const start = await startAuthorization(config, server, { login_hint: 'taken@example.test' });
-    const answer = await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
-    expect(answer.status).toBe(400);
-    expect(await answer.json()).toEqual({ status: 'ValidationError', message: 'This email is already registered' });
+    const answers = [];
+    for (const email of ['taken@example.test', 'not-taken-yet@example.test']) {
+      const start = await startAuthorization(config, server, { login_hint: email });
+      const since = smtp.mails.length;
+      const answer = await register(start.jar, Object.fromEntries(start.consentUrl.searchParams));
+      const body = (await answer.json()) as { token: string };
+      expect(body.token).toMatch(/^[\w-]{43}$/);
+      const exchanged = await exchange(body.token);
+      answers.push({ status: answer.status, keys: Object.keys(body), exchanged: exchanged.errors?.[0] });
+      const mail = await smtp.waitFor(email, since);
+      if (email === 'taken@example.test') expect(mail.subject).toBe('You already have a Signal Router account');
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]?.exchanged).toMatchObject({ message: CONFIRM_FIRST, extensions: { code: 'FORBIDDEN' } });
+    const { rows } = await server.services.db.$client.query(
+      `select email_confirmed_at is not null as confirmed from users where email = 'taken@example.test'`,
+    );
+    expect(rows).toEqual([{ confirmed: true }]);
   });
 });

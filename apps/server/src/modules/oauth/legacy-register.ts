@@ -2,9 +2,10 @@
 // account as <email>'. Only inside a live authorization of a registered application in this
 // browser, and only for the email that application named (login_hint). The account starts
 // unconfirmed with no password and a confirmation mail goes out; the answer is a one-time
-// sign-in token (10 minutes) that the web app exchanges at /signin (`#access_token=`).
-// Whatever is done in the account before its email is proven is revoked when it is
-// (modules/auth/claim.ts), so nobody can prepare an account in someone else's name.
+// sign-in token (10 minutes) that the web app exchanges at /signin (`#access_token=`), where it
+// asks for the confirmation first: the confirmation link signs in (SPEC §4). A registered email
+// answers the same (its owner is mailed instead, as sign-up does: tellOwner), so this tells
+// nobody who has an account; nobody is signed in before the email is proven either.
 import { emailSchema, GROUP, nameSchema } from '@router/shared';
 import { z } from 'zod';
 import { addressKey } from '../../address-key.ts';
@@ -16,7 +17,7 @@ import { parseInput, rateLimited } from '../auth/caller.ts';
 import { sendConfirmation } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { issueSession } from '../auth/sessions.ts';
-import { createWithCredits, EMAIL_TAKEN } from '../auth/signup.ts';
+import { createWithCredits, tellOwner } from '../auth/signup.ts';
 import { liveInteraction, type RawExchange } from './interaction.ts';
 
 /** The consent screen's query parameters; others are ignored. */
@@ -44,20 +45,26 @@ export async function legacyRegister(
   if (typeof hint !== 'string' || hint.trim().toLowerCase() !== email) {
     throw new AppError('VALIDATION', EMAIL_NOT_NAMED, { field: 'email' });
   }
-  if (await findUserByEmail(services.db, email)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
   const clientId = String(interaction.params.client_id);
-  const user = await createWithCredits(services, {
-    key: newKey(),
-    email,
-    firstName: input.first_name ?? null,
-    lastName: input.last_name ?? null,
-    passwordHash: null,
-    emailConfirmedAt: null,
-    group: GROUP.CUSTOMER,
-    accountMetadata: { signup: { partner: clientId } },
-  });
-  if (!user) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
-  await sendConfirmation(services, user);
+  const existing = await findUserByEmail(services.db, email);
+  const created = existing
+    ? null
+    : await createWithCredits(services, {
+        key: newKey(),
+        email,
+        firstName: input.first_name ?? null,
+        lastName: input.last_name ?? null,
+        passwordHash: null,
+        emailConfirmedAt: null,
+        group: GROUP.CUSTOMER,
+        accountMetadata: { signup: { partner: clientId } },
+      });
+  // The unique index decides races: null is taken too.
+  const user = created ?? existing ?? (await findUserByEmail(services.db, email));
+  if (!user) throw new AppError('INTERNAL', 'Could not create the account');
+  if (created) await sendConfirmation(services, created);
+  else await tellOwner(services, user);
+  // Its exchange signs nobody in (signin.ts oneTimeSignin), whoever's address it names.
   const { token } = await issueSession(services, user.id, 'signin', {
     address: ip,
     metadata: { method: 'partner', clientId },

@@ -6,6 +6,7 @@ import { IDEMPOTENCY_KEY_TTL_S } from '@router/shared/api';
 import { GroupCommit } from '../../db/group-commit.ts';
 import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
+import { sessionChangeHandlers } from '../auth/session-changes.ts';
 import { HookCache, type HookListener, listenHookChanges, loadHookEntry } from '../hooks/index.ts';
 import { ActivityWriter } from './activity-writer.ts';
 import { type FillFollower, startFillFollower } from './follow-fills.ts';
@@ -96,7 +97,7 @@ export function createSignalRuntime(services: Services): SignalRuntime {
     wakeQueue: (releaseAt) => queue?.wake(releaseAt),
     queueWakesAt: () => queue?.wakesAt() ?? null,
     async start() {
-      listener = listenHookChanges(pool, log, hooks);
+      listener = listenHookChanges(pool, log, hooks, [sessionChangeHandlers(services.identity.sessions)]);
       await listener.ready;
       // Default 35 s: older than any broker call of any instance can run (CALL_LIMIT_MS). Lower
       // values are safe with one instance only (its own calls in flight are skipped).

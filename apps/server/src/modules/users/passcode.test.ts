@@ -199,6 +199,36 @@ describe('second-factor activation', () => {
       await raceActivations(email);
     }
   });
+
+  it("turning the factor on ends the user's other sign-in sessions, opened without it; this one and API tokens stay", async () => {
+    const email = 'factor-ends-others@example.test';
+    const user = await confirmedUser(t, email);
+    const other = (await signIn(email, STRONG_PASSWORD)).data?.signin.token ?? '';
+    const api = await gql<{ userTokenCreate: { secret: string } }>(
+      t.app,
+      'mutation { userTokenCreate(metadata: {name: "bot"}) { secret } }',
+      {},
+      bearer(user.token),
+    );
+    const pending = await gql<{ userPasscode: { secret: string } }>(
+      t.app,
+      '{ userPasscode { secret } }',
+      {},
+      bearer(user.token),
+    );
+    const secret = pending.data?.userPasscode.secret ?? '';
+    const on = await gql(
+      t.app,
+      'mutation($s: String!, $p: String!) { userPasscodeUpdate(secret: $s, passcode: $p) { isActive } }',
+      { s: secret, p: totpCode(secret) },
+      bearer(user.token),
+    );
+    expect(on.data).toEqual({ userPasscodeUpdate: { isActive: true } });
+    const me = (token: string) => gql(t.app, '{ user { email } }', {}, bearer(token));
+    expect((await me(other)).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await me(user.token)).data).toEqual({ user: { email } });
+    expect((await me(api.data?.userTokenCreate.secret ?? '')).data).toEqual({ user: { email } });
+  });
 });
 
 async function raceActivations(email: string): Promise<void> {

@@ -3,7 +3,8 @@
 // secret is never shown again. `userPasscodeUpdate(secret, passcode)` activates the pending
 // secret with one valid code and answers ten recovery codes (shown this once); with an empty
 // secret and a valid code (or a recovery code) it deactivates the factor and drops the codes.
-// Each change (on, off, new recovery codes) is mailed to the account's address.
+// Each change (on, off, new recovery codes) is mailed to the account's address. Turning it on ends
+// the user's other sign-in sessions (opened without it).
 import { timingSafeEqual } from 'node:crypto';
 import { deleteRecoveryCodes } from '../../db/repositories/recovery-code.repository.ts';
 import { activatePasscode, findUserById, setPasscode, type UserRow } from '../../db/repositories/user.repository.ts';
@@ -14,6 +15,7 @@ import { sendSecondFactorNotice } from '../auth/email-links.ts';
 import { newPasscodeSecret, openPasscodeSecret, sealPasscodeSecret, totp, verifyPasscode } from '../auth/passcode.ts';
 import { issueRecoveryCodes, recoveryCodesLeft } from '../auth/recovery-codes.ts';
 import { verifySecondFactor } from '../auth/second-factor.ts';
+import { revokeAllOfUser } from '../auth/sessions.ts';
 
 /** `qr` is the text the QR code encodes (the otpauth URI); the web app draws it (qrcode.react). */
 export interface PasscodeView {
@@ -116,6 +118,9 @@ export async function updatePasscode(
     }
     return issueRecoveryCodes(services, user.id, tx);
   });
+  // Every other way in was opened without the factor now asked for (perhaps by whoever made the
+  // owner turn it on): those sign-in sessions end; this one and API tokens stay, as on a password change.
+  await revokeAllOfUser(services, user.id, ['session', 'mfa', 'signin'], caller.viewer?.sessionId);
   // The owner learns of it at the account's address: a taken session could lock them out so.
   await sendSecondFactorNotice(services, user, 'enabled', activeAt);
   return active(codes, codes.length);

@@ -1,12 +1,12 @@
 // The signed-in user (SPEC §3 User): read and `userUpdate`. A new email takes effect only after
-// its owner opens the link sent to it; until then the old one stays.
+// its owner opens the link sent to it; until then the old one stays. An address another account
+// holds is answered as a free one (its owner is mailed instead: sendEmailChange).
 import { userUpdateSchema } from '@router/shared';
-import { findUserByEmail, findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
+import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { type Caller, parseInput, rateLimited, requireOwner, requireSignedIn, requireViewer } from '../auth/caller.ts';
 import { sendEmailChange } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
-import { EMAIL_TAKEN } from '../auth/signup.ts';
 
 /** Any signed-in user, customer or not (the web app tells a user without the customer bit so). */
 export async function getUser(caller: Caller): Promise<UserRow> {
@@ -39,7 +39,6 @@ export async function updateProfile(caller: Caller, input: UserUpdateInput): Pro
     // Refused before anything changes: an error must leave the names as they were too.
     if (!(await services.identity.limiter.take(`email-change:${user.id}`, RULES.resetRequestEmail)))
       throw rateLimited();
-    if (await findUserByEmail(services.db, newEmail)) throw new AppError('VALIDATION', EMAIL_TAKEN, { field: 'email' });
   }
   const changes: { firstName?: string | null; lastName?: string | null } = {};
   if (input.firstName !== null && input.firstName !== undefined) changes.firstName = parsed.firstName ?? null;

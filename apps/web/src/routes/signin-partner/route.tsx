@@ -8,8 +8,9 @@ import { useSession } from '../../lib/session.tsx';
 
 /**
  * SPEC §2 consent, legacy variant (/signin/partner): signed in, 'Grant access'; signed out, Login
- * or 'Create an account' as the email of the query. The new account's one-time token signs in at
- * /signin through the address hash (`#access_token=`), which brings the user back here.
+ * or 'Create an account' as the email of the query. The one-time token it answers goes to /signin
+ * through the address hash (`#access_token=`), where the server asks for the emailed confirmation
+ * first (its link signs in); a registered email is answered the same (server: legacy-register.ts).
  */
 export function Component() {
   const { pathname, search } = useLocation();
