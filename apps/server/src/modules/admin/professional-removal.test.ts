@@ -1,11 +1,21 @@
 // An administrator's removal of professional status (`adminUserProfessional(isProfessional:
 // false)`) holds until an administrator grants it again or the user buys it anew: what was bought
-// before the removal (a plan's renewals, a refund of it that fails) does not bring it back.
+// before the removal (a plan's renewals, a refund of it that fails) does not bring it back, and
+// the plans that sell it are set to end with the period paid, so Stripe charges them no more.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Billing, buy, objectOf, ofType, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
+import {
+  accountMetadata,
+  type Billing,
+  buy,
+  objectOf,
+  ofType,
+  postEvent,
+  startBilling,
+  takeEvents,
+} from '../../../test/billing.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
 import { applyForProfessional } from '../../../test/professional-application.ts';
-import { PRODUCT_ID, PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
+import { PLAN_MONTHLY, PRODUCT_ID, PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { clearCatalog } from '../billing/catalog.ts';
 
@@ -88,6 +98,25 @@ describe("an administrator's removal of professional status", () => {
     const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
     await b.stripe.refunds.create({ payment_intent: intent });
     await deliver();
+    expect(await groupOf(token)).toBe(4);
+  });
+
+  it('ends the plan that sells it with the period paid (no further charge), not a plan of credits beside it', async () => {
+    const token = await applicant('plan-ends@removal.test');
+    const professional = await buy(b, bearer(token), planPrice);
+    await deliver(professional.events);
+    const credits = await buy(b, bearer(token), PLAN_MONTHLY);
+    await deliver(credits.events);
+    const subscriptionOf = (events: typeof credits.events) =>
+      b.fake.store.get('subscription', String(objectOf(ofType(events, 'customer.subscription.created')).id));
+    await setStatus('plan-ends@removal.test', false);
+    const ending = subscriptionOf(professional.events);
+    expect(ending).toMatchObject({ status: 'active', cancel_at_period_end: true });
+    expect(subscriptionOf(credits.events)).toMatchObject({ status: 'active', cancel_at_period_end: false });
+    // Stripe's customer.subscription.updated: the status plan's card shows its Cancel date.
+    await deliver();
+    const metadata = await accountMetadata<{ membership?: { cancelAt?: number } }>(b, bearer(token));
+    expect(metadata.membership?.cancelAt).toBe(ending.cancel_at);
     expect(await groupOf(token)).toBe(4);
   });
 

@@ -1,0 +1,37 @@
+// An administrator's removal of professional status (admin/professional.ts) ends what the user
+// pays for it: every plan of theirs that sells the status and runs is set to cancel at the end of
+// the period already paid for (cancel_at_period_end), so Stripe charges it no more. The period
+// paid runs out as it is (its credits, if the plan gives any, stay); the plan's card shows its
+// Cancel date once Stripe's customer.subscription.updated arrives. Nothing is refunded here.
+import { findBillingAccount } from '../../db/repositories/billing-account.repository.ts';
+import type { Services } from '../../services.ts';
+import { planOf } from './plan.ts';
+import { stripeClient, stripeFailure } from './stripe-client.ts';
+
+/**
+ * Sets the user's running plans that sell professional status to end with their period. Without
+ * card payments, or without a Stripe customer, there is none. Throws UNAVAILABLE when Stripe
+ * cannot be asked: the caller then changes nothing.
+ */
+export async function endProfessionalPlans(services: Services, userId: number): Promise<void> {
+  if (!services.config.STRIPE_SECRET_KEY) return;
+  const customer = (await findBillingAccount(services.db, userId))?.stripeCustomerId;
+  if (!customer) return;
+  try {
+    const stripe = await stripeClient(services);
+    const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
+    for (const subscription of subscriptions.data) {
+      const plan = planOf(subscription);
+      if (!plan.running || !plan.professional || subscription.cancel_at_period_end) continue;
+      const endsBy = plan.periodEnd ? Math.floor(plan.periodEnd.getTime() / 1000) : null;
+      if (subscription.cancel_at !== null && endsBy !== null && subscription.cancel_at <= endsBy) continue;
+      // cancel_at and cancel_at_period_end exclude each other: a later cancel date is brought forward.
+      await stripe.subscriptions.update(
+        subscription.id,
+        subscription.cancel_at !== null && endsBy !== null ? { cancel_at: endsBy } : { cancel_at_period_end: true },
+      );
+    }
+  } catch (error) {
+    throw stripeFailure(services, error, 'ending a plan that sells professional status');
+  }
+}
