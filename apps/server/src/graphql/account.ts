@@ -3,6 +3,7 @@ import {
   type AccountProductView,
   type AccountView,
   getAccount,
+  type PaymentDisputeView,
   type PaymentView,
 } from '../modules/accounts/get-account.ts';
 import { type LedgerEntryView, listLedgerEntries } from '../modules/accounts/ledger.ts';
@@ -21,6 +22,16 @@ const AccountProductRef = builder.objectRef<AccountProductView>('AccountProduct'
   }),
 });
 
+const PaymentDisputeRef = builder.objectRef<PaymentDisputeView>('PaymentDispute').implement({
+  description: "A dispute (chargeback) of a payment by the card's bank, as Stripe holds it now.",
+  fields: (t) => ({
+    status: t.exposeString('status', {
+      description: "open (under review: the bank holds the money, the payment's credits are held), won or lost",
+    }),
+    amount: t.exposeInt('amount', { description: 'cents disputed (counted in refunded while open or lost)' }),
+  }),
+});
+
 const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
   description: 'SPEC §3 Payment entry: a card payment recorded from Stripe.',
   fields: (t) => ({
@@ -36,6 +47,12 @@ const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
     }),
     refunded: t.exposeInt('refunded', {
       description: 'cents given back since (Stripe refunds, disputes open or lost); 0 when none',
+    }),
+    dispute: t.field({
+      type: PaymentDisputeRef,
+      nullable: true,
+      description: "the card bank's dispute of this payment; null when none (an inquiry is none)",
+      resolve: (payment) => payment.dispute,
     }),
   }),
 });

@@ -43,6 +43,10 @@ export const AccountCreditsDocument = graphql(`
         description
         interval
         refunded
+        dispute {
+          status
+          amount
+        }
       }
     }
   }

@@ -372,6 +372,29 @@ describe('Account & Billing with card payments', () => {
     expect(pound?.textContent).toContain('£10.99 refunded');
   });
 
+  it('shows a disputed payment as under review, then won or lost, not as refunded', async () => {
+    const payment = { ...paidPack(Date.UTC(2024, 10, 24, 12)), price: 3900 };
+    const dispute = (status: string, amount = 3900) => ({ status, amount });
+    const payments = [
+      { ...payment, description: 'Open', refunded: 3900, dispute: dispute('open') },
+      { ...payment, description: 'Won', refunded: 0, dispute: dispute('won') },
+      { ...payment, description: 'Lost', refunded: 3900, dispute: dispute('lost') },
+      // 9.00 refunded, then the rest disputed.
+      { ...payment, description: 'Part', refunded: 3900, dispute: dispute('open', 3000) },
+    ];
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server({ payments }) });
+    const table = (await screen.findByRole('heading', { name: 'Recent payments' })).closest('section') as HTMLElement;
+    const [, open, won, lost, part] = within(table).getAllByRole('row') as HTMLElement[];
+    expect(open?.textContent).toContain('Disputed: under review');
+    expect(open?.textContent).not.toContain('Refunded');
+    expect(won?.textContent).toContain('Dispute won');
+    expect(won?.textContent).not.toContain('Refunded');
+    expect(lost?.textContent).toContain('Dispute lost');
+    expect(lost?.textContent).not.toContain('Refunded');
+    expect(part?.textContent).toContain('$9.00 refunded');
+    expect(part?.textContent).toContain('Disputed: under review ($30.00)');
+  });
+
   it('after Checkout asks the account again until the payment shows, then confirms', async () => {
     sessionStorage.setItem('checkoutSince', String(Date.UTC(2024, 0, 1)));
     let asked = 0;
