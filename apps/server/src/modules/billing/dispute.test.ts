@@ -59,6 +59,24 @@ describe('a disputed pack', () => {
     await expectBalancedLedger(b.t, user.id);
   });
 
+  it('holds them once an inquiry (which holds nothing) is escalated to a chargeback', async () => {
+    const { user, intent } = await packBought('dispute-escalated');
+    b.fake.charges.openInquiry(intent);
+    await deliver(takeEvents(b));
+    expect(await balance(user.id)).toBe(400);
+    expect((await paymentEntry(user.headers))?.dispute).toBeNull();
+    b.fake.charges.escalateInquiry(intent);
+    const escalated = takeEvents(b);
+    expect(escalated.map((e) => e.type)).toEqual(['charge.dispute.updated', 'charge.dispute.funds_withdrawn']);
+    await deliver(escalated);
+    expect(await balance(user.id)).toBe(0);
+    expect(await paymentEntry(user.headers)).toMatchObject({ dispute: { status: 'open' } });
+    b.fake.charges.closeDispute(intent, 'won');
+    await deliver(takeEvents(b));
+    expect(await balance(user.id)).toBe(400);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
   it('keeps them taken, once, when it is lost', async () => {
     const { user, intent } = await packBought('dispute-open-lost');
     b.fake.charges.openDispute(intent);
