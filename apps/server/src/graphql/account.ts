@@ -106,6 +106,11 @@ const LedgerEntryRef = builder.objectRef<LedgerEntryView>('LedgerEntry').impleme
         'signup, purchase, period, reward, referral, signal, refund, lapse, opening, adjustment, reversal (a purchase refunded) or restore (its refund failed: the credits back)',
     }),
     balanceAfter: t.exposeInt('balanceAfter'),
+    dispute: t.exposeBoolean('dispute', {
+      nullable: true,
+      description:
+        "true: a reversal or restore of a dispute by the card's bank (credits taken back while it is open or lost; back when won), not of a refund",
+    }),
     note: t.exposeString('note', {
       nullable: true,
       description:

@@ -27,6 +27,14 @@ interface Entry {
 }
 const paymentEntry = async (headers: Record<string, string>) =>
   (await gql<{ account: { payments: Entry[] } }>(b.t.app, PAYMENTS, {}, headers)).data?.account.payments[0];
+const LEDGER = '{ accountLedger { cause dispute } }';
+/** The ledger's reversal and restore entries, oldest first. */
+const reversals = async (headers: Record<string, string>) =>
+  (
+    await gql<{ accountLedger: Array<{ cause: string; dispute: boolean }> }>(b.t.app, LEDGER, {}, headers)
+  ).data?.accountLedger
+    .filter((e) => e.cause === 'reversal' || e.cause === 'restore')
+    .reverse();
 const balance = async (userId: number) => (await accountOf(b.t, userId))?.balance;
 
 /** A user who bought a pack of 500 and spent 100 of it: their payment intent. */
@@ -56,6 +64,11 @@ describe('a disputed pack', () => {
     await deliver([...won, ...won, ...opened]);
     expect(await balance(user.id)).toBe(400);
     expect(await paymentEntry(user.headers)).toMatchObject({ refunded: 0, dispute: { status: 'won', amount: paid } });
+    // The credit history tells the dispute's hold and give-back apart from a refund's.
+    expect(await reversals(user.headers)).toEqual([
+      { cause: 'reversal', dispute: true },
+      { cause: 'restore', dispute: true },
+    ]);
     await expectBalancedLedger(b.t, user.id);
   });
 

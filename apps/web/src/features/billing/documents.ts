@@ -131,6 +131,7 @@ export const AccountLedgerDocument = graphql(`
       cause
       balanceAfter
       note
+      dispute
     }
   }
 `);
