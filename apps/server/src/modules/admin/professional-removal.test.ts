@@ -120,6 +120,20 @@ describe("an administrator's removal of professional status", () => {
     expect(await groupOf(token)).toBe(4);
   });
 
+  it('ends at once a plan that sells it whose renewal failed, so Stripe’s retries cannot charge it', async () => {
+    const token = await applicant('past-due@removal.test');
+    const { events } = await buy(b, bearer(token), planPrice);
+    await deliver(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    b.fake.subscriptions.renew(subscriptionId, { fail: true });
+    await deliver();
+    expect(b.fake.store.get('subscription', subscriptionId).status).toBe('past_due');
+    await setStatus('past-due@removal.test', false);
+    expect(b.fake.store.get('subscription', subscriptionId).status).toBe('canceled');
+    await deliver();
+    expect(await groupOf(token)).toBe(4);
+  });
+
   it('ends when an administrator grants the status again', async () => {
     const token = await applicant('regranted@removal.test');
     await setStatus('regranted@removal.test', true);

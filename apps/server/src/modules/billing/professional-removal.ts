@@ -2,15 +2,21 @@
 // pays for it: every plan of theirs that sells the status and runs is set to cancel at the end of
 // the period already paid for (cancel_at_period_end), so Stripe charges it no more. The period
 // paid runs out as it is (its credits, if the plan gives any, stay); the plan's card shows its
-// Cancel date once Stripe's customer.subscription.updated arrives. Nothing is refunded here.
+// Cancel date once Stripe's customer.subscription.updated arrives. Nothing is refunded here. A
+// plan whose renewal failed (past_due, unpaid: the period it is in was never paid, and Stripe
+// would go on retrying its invoice until that period ends) is cancelled now: Stripe then stops
+// collecting its invoices, so a retry cannot charge a period that no longer gives the status.
 import { findBillingAccount } from '../../db/repositories/billing-account.repository.ts';
 import type { Services } from '../../services.ts';
 import { planOf } from './plan.ts';
 import { stripeClient, stripeFailure } from './stripe-client.ts';
 
+/** A renewal not paid: the plan's current period was never paid for. */
+const UNPAID: ReadonlySet<string> = new Set(['past_due', 'unpaid']);
+
 /**
  * Sets the user's running plans that sell professional status to end with their period. Without
- * card payments, or without a Stripe customer, there is none. Throws UNAVAILABLE when Stripe
+ * card payments, or without a Stripe customer, there is none. One whose renewal failed ends now. Throws UNAVAILABLE when Stripe
  * cannot be asked: the caller then changes nothing.
  */
 export async function endProfessionalPlans(services: Services, userId: number): Promise<void> {
@@ -22,7 +28,12 @@ export async function endProfessionalPlans(services: Services, userId: number): 
     const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
     for (const subscription of subscriptions.data) {
       const plan = planOf(subscription);
-      if (!plan.running || !plan.professional || subscription.cancel_at_period_end) continue;
+      if (!plan.running || !plan.professional) continue;
+      if (UNPAID.has(subscription.status)) {
+        await stripe.subscriptions.cancel(subscription.id);
+        continue;
+      }
+      if (subscription.cancel_at_period_end) continue;
       const endsBy = plan.periodEnd ? Math.floor(plan.periodEnd.getTime() / 1000) : null;
       if (subscription.cancel_at !== null && endsBy !== null && subscription.cancel_at <= endsBy) continue;
       // cancel_at and cancel_at_period_end exclude each other: a later cancel date is brought forward.
