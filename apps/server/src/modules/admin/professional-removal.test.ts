@@ -9,6 +9,7 @@ import {
   buy,
   objectOf,
   ofType,
+  paymentSession,
   postEvent,
   startBilling,
   takeEvents,
@@ -132,6 +133,20 @@ describe("an administrator's removal of professional status", () => {
     expect(b.fake.store.get('subscription', subscriptionId).status).toBe('canceled');
     await deliver();
     expect(await groupOf(token)).toBe(4);
+  });
+
+  it('expires the payment pages for it left open, which would charge without giving it', async () => {
+    const token = await applicant('open-page@removal.test');
+    // One page for the status is payable at a time (a new one expires the others).
+    const urls = [];
+    for (const price of [planPrice, PLAN_MONTHLY]) {
+      urls.push((await paymentSession(b, bearer(token), { price })).data?.accountPaymentSession.url ?? '');
+    }
+    const [plan, credits] = urls.map((url) => b.fake.store.get('checkout.session', url.split('/').at(-1) ?? ''));
+    await setStatus('open-page@removal.test', false);
+    expect(plan?.status).toBe('expired');
+    // A plan of credits alone still sells what it says.
+    expect(credits?.status).toBe('open');
   });
 
   it('ends when an administrator grants the status again', async () => {

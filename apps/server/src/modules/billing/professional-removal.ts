@@ -5,10 +5,13 @@
 // Cancel date once Stripe's customer.subscription.updated arrives. Nothing is refunded here. A
 // plan whose renewal failed (past_due, unpaid: the period it is in was never paid, and Stripe
 // would go on retrying its invoice until that period ends) is cancelled now: Stripe then stops
-// collecting its invoices, so a retry cannot charge a period that no longer gives the status.
+// collecting its invoices, so a retry cannot charge a period that no longer gives the status. A
+// payment page for the status left open is expired: paid after the removal, it would charge for a
+// purchase made before it, which gives the status no more.
 import { findBillingAccount } from '../../db/repositories/billing-account.repository.ts';
+import { findPaymentSessionByStripeId } from '../../db/repositories/payment-sessions.repository.ts';
 import type { Services } from '../../services.ts';
-import { planOf } from './plan.ts';
+import { expireOpenPlanCheckouts, planOf } from './plan.ts';
 import { stripeClient, stripeFailure } from './stripe-client.ts';
 
 /** A renewal not paid: the plan's current period was never paid for. */
@@ -16,7 +19,8 @@ const UNPAID: ReadonlySet<string> = new Set(['past_due', 'unpaid']);
 
 /**
  * Sets the user's running plans that sell professional status to end with their period. Without
- * card payments, or without a Stripe customer, there is none. One whose renewal failed ends now. Throws UNAVAILABLE when Stripe
+ * card payments, or without a Stripe customer, there is none. One whose renewal failed ends now,
+ * and the payment pages for the status left open are expired. Throws UNAVAILABLE when Stripe
  * cannot be asked: the caller then changes nothing.
  */
 export async function endProfessionalPlans(services: Services, userId: number): Promise<void> {
@@ -25,6 +29,11 @@ export async function endProfessionalPlans(services: Services, userId: number): 
   if (!customer) return;
   try {
     const stripe = await stripeClient(services);
+    await expireOpenPlanCheckouts(
+      stripe,
+      customer,
+      async (session) => (await findPaymentSessionByStripeId(services.db, session.id))?.professional === true,
+    );
     const subscriptions = await stripe.subscriptions.list({ customer, status: 'all', limit: 100 });
     for (const subscription of subscriptions.data) {
       const plan = planOf(subscription);

@@ -20,7 +20,7 @@ type Fields = z.input<typeof schema>;
  * session, so the screens it opens or closes (Applications, the upgrade card) follow at once.
  */
 export const REMOVE_ENDS_PLAN =
-  'Remove also cancels the user’s plans that sell professional status at the end of the period already paid (one whose renewal failed, at once): they are not charged again, and nothing is refunded. Grant does not renew them.';
+  'Remove also cancels the user’s plans that sell professional status at the end of the period already paid (one whose renewal failed, at once) and closes their open payment pages for it: they are not charged again, and nothing is refunded. Grant does not renew them.';
 export function ProfessionalForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
   const session = useSession();
