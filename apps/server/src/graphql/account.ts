@@ -19,6 +19,10 @@ const AccountProductRef = builder.objectRef<AccountProductView>('AccountProduct'
     price: t.exposeInt('price', { description: 'cents' }),
     currency: t.exposeString('currency', { description: "Stripe's currency code of price (usd)" }),
     interval: t.exposeString('interval', { nullable: true, description: 'billing interval: month, year' }),
+    professional: t.exposeBoolean('professional', {
+      nullable: true,
+      description: 'the plan sells professional status (the user may no longer hold it: removed, or given back)',
+    }),
   }),
 });
 

@@ -20,6 +20,8 @@ export interface AccountProductView {
   currency: string;
   /** The plan's billing interval (month, year). */
   interval: string | null;
+  /** The plan sells professional status. */
+  professional: boolean;
 }
 
 /** SPEC §3 Payment entry, with what the payments table shows beside it. */
@@ -99,6 +101,7 @@ function productView(stored: Record<string, unknown> | null | undefined): Accoun
     price: number(stored.price),
     currency: typeof stored.currency === 'string' ? stored.currency : 'usd',
     interval: typeof stored.interval === 'string' ? stored.interval : null,
+    professional: stored.professional === true,
   };
 }
 

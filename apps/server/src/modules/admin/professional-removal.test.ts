@@ -65,6 +65,14 @@ describe("an administrator's removal of professional status", () => {
     expect(await groupOf(token)).toBe(4 | 16);
     await setStatus('renewed@removal.test', false);
     expect(await groupOf(token)).toBe(4);
+    // The account still shows the plan as one selling the status (its card says it gives it no more).
+    const shown = await gql<{ account: { product: { professional: boolean } | null } }>(
+      b.t.app,
+      '{ account { product { professional } } }',
+      {},
+      bearer(token),
+    );
+    expect(shown.data?.account.product).toEqual({ professional: true });
     const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
     b.fake.subscriptions.renew(subscriptionId);
     await deliver();

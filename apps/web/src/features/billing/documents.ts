@@ -33,6 +33,7 @@ export const AccountCreditsDocument = graphql(`
         price
         currency
         interval
+        professional
       }
       payments {
         credits

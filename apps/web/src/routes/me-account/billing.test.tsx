@@ -132,6 +132,24 @@ describe('Account & Billing with card payments', () => {
     expect(screen.queryByTestId('subscription-card')).toBeNull();
   });
 
+  it('says a plan selling professional status no longer gives it to a user who lost it, not to one who holds it', async () => {
+    const sells = { type: 3, product: { ...plan, professional: true }, recurringPeriodEnd: PERIOD_END };
+    const cancelling = JSON.stringify({ recurring: { cancelAt: PERIOD_END } });
+    const view = await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ ...sells, metadata: cancelling }),
+    });
+    const card = await screen.findByTestId('subscription-card');
+    expect(within(card).getByTestId('subscription-without-status').textContent).toContain(
+      'This plan no longer gives you professional status',
+    );
+    view.router.dispose();
+    document.body.innerHTML = '';
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER | PROFESSIONAL), handlers: server(sells) });
+    expect(await screen.findByTestId('subscription-card')).toBeTruthy();
+    expect(screen.queryByTestId('subscription-without-status')).toBeNull();
+  });
+
   it('tells a free trial: its end is the renewal date, not the activation text nor an earlier plan’s date', async () => {
     const trialing = JSON.stringify({ recurring: { status: 'trialing', trialEnd: PERIOD_END } });
     const earlierPlanEnd = PERIOD_END - 90 * 86_400;
