@@ -77,7 +77,7 @@ export const payments = pgTable(
     description: text('description').notNull(),
     /** A plan's billing interval (month, year); null for a one-time purchase. */
     interval: text('interval'),
-    /** Cents given back since: Stripe refunds and lost disputes (charge.refunded, charge.dispute.closed). */
+    /** Cents given back since: Stripe refunds, and disputes open or lost (charge.refunded, charge.dispute.*). */
     refunded: integer('refunded').notNull().default(0),
     /**
      * The charge's dispute (chargeback) as Stripe holds it now: 'open' (the bank holds the money,
