@@ -9,8 +9,9 @@ export const DEFAULT_CREDITS = 5;
  * `refund` gives it back when the order failed, `lapse` removes a period's unused credits,
  * `opening` is an account's balance when the ledger began (or the account was created with
  * credits), `adjustment` a balance written directly in SQL, `reversal` a pack's credits taken back
- * when Stripe refunded its payment or a dispute of it was lost, `restore` what a reversal took given
- * back when its refund failed (no new grant).
+ * when Stripe refunded its payment or the card's bank disputed it (held while open, kept when
+ * lost), `restore` what a reversal took given back when its refund failed or the dispute was won
+ * (no new grant).
  */
 export const CREDIT_CAUSES = [
   'signup',
@@ -47,8 +48,19 @@ export const CREDIT_CAUSE_LABELS: Record<CreditCause, string> = {
   restore: 'Refund failed: credits back',
 };
 
-export function creditCauseLabel(cause: string): string {
-  return (CREDIT_CAUSE_LABELS as Record<string, string>)[cause] ?? cause;
+/**
+ * A reversal or restore of a dispute (chargeback) by the card's bank, not of a refund: held from
+ * its opening (kept when lost), given back when won.
+ */
+export const DISPUTE_CAUSE_LABELS: Partial<Record<CreditCause, string>> = {
+  reversal: 'Payment disputed: credits taken back',
+  restore: 'Dispute won: credits back',
+};
+
+/** The label of a ledger entry's cause; `dispute`: the entry is a dispute's (LedgerEntry.dispute). */
+export function creditCauseLabel(cause: string, dispute = false): string {
+  const labels: Record<string, string | undefined> = dispute ? DISPUTE_CAUSE_LABELS : {};
+  return labels[cause] ?? (CREDIT_CAUSE_LABELS as Record<string, string>)[cause] ?? cause;
 }
 
 /** Credits are low at or below this share of the last grant. */

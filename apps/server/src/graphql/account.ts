@@ -3,6 +3,7 @@ import {
   type AccountProductView,
   type AccountView,
   getAccount,
+  type PaymentDisputeView,
   type PaymentView,
 } from '../modules/accounts/get-account.ts';
 import { type LedgerEntryView, listLedgerEntries } from '../modules/accounts/ledger.ts';
@@ -18,6 +19,20 @@ const AccountProductRef = builder.objectRef<AccountProductView>('AccountProduct'
     price: t.exposeInt('price', { description: 'cents' }),
     currency: t.exposeString('currency', { description: "Stripe's currency code of price (usd)" }),
     interval: t.exposeString('interval', { nullable: true, description: 'billing interval: month, year' }),
+    professional: t.exposeBoolean('professional', {
+      nullable: true,
+      description: 'the plan sells professional status (the user may no longer hold it: removed, or given back)',
+    }),
+  }),
+});
+
+const PaymentDisputeRef = builder.objectRef<PaymentDisputeView>('PaymentDispute').implement({
+  description: "A dispute (chargeback) of a payment by the card's bank, as Stripe holds it now.",
+  fields: (t) => ({
+    status: t.exposeString('status', {
+      description: "open (under review: the bank holds the money, the payment's credits are held), won or lost",
+    }),
+    amount: t.exposeInt('amount', { description: 'cents disputed (counted in refunded while open or lost)' }),
   }),
 });
 
@@ -36,6 +51,12 @@ const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
     }),
     refunded: t.exposeInt('refunded', {
       description: 'cents given back since (Stripe refunds, disputes open or lost); 0 when none',
+    }),
+    dispute: t.field({
+      type: PaymentDisputeRef,
+      nullable: true,
+      description: "the card bank's dispute of this payment; null when none (an inquiry is none)",
+      resolve: (payment) => payment.dispute,
     }),
   }),
 });
@@ -89,6 +110,11 @@ const LedgerEntryRef = builder.objectRef<LedgerEntryView>('LedgerEntry').impleme
         'signup, purchase, period, reward, referral, signal, refund, lapse, opening, adjustment, reversal (a purchase refunded) or restore (its refund failed: the credits back)',
     }),
     balanceAfter: t.exposeInt('balanceAfter'),
+    dispute: t.exposeBoolean('dispute', {
+      nullable: true,
+      description:
+        "true: a reversal or restore of a dispute by the card's bank (credits taken back while it is open or lost; back when won), not of a refund",
+    }),
     note: t.exposeString('note', {
       nullable: true,
       description:

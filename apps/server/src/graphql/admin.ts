@@ -78,7 +78,8 @@ builder.mutationFields((t) => ({
   }),
   adminUserProfessional: t.field({
     type: UserRef,
-    description: 'Grants (true) or removes (false) professional status (group bit 16).',
+    description:
+      'Grants (true) or removes (false) professional status (group bit 16). A removal also sets the user’s running plans that sell it to cancel at the end of the period paid, or at once when their renewal failed (UNAVAILABLE, nothing removed, when Stripe cannot be reached).',
     args: { email: t.arg.string({ required: true }), isProfessional: t.arg.boolean({ required: true }) },
     resolve: (_root, args, ctx) => setProfessional(ctx, args),
   }),

@@ -1,7 +1,9 @@
 // Refunds and disputes of a charge in the fake: a refund (POST /v1/refunds, or the dashboard's
 // button: `refund`) raises the charge's amount_refunded and sends charge.refunded with the
 // charge; a dispute opened by the card's bank (`openDispute`) sends charge.dispute.created, and
-// closed (`closeDispute`) charge.dispute.closed; a
+// closed (`closeDispute`) charge.dispute.closed; an inquiry (`openInquiry`: warning_needs_response,
+// charge.dispute.created) that the bank escalates to a chargeback (`escalateInquiry`: the same
+// dispute, needs_response) sends charge.dispute.updated and charge.dispute.funds_withdrawn; a
 // refund that fails later (`failRefund`) sends charge.refund.updated, refund.updated and
 // refund.failed.
 
@@ -70,6 +72,32 @@ export class Charges {
     const amount = Number(charge.amount) - Number(charge.amount_refunded);
     const dispute = makeDispute(this.store, charge, amount, 'needs_response');
     this.webhooks.emit('charge.dispute.created', dispute);
+    return dispute;
+  }
+
+  /** An inquiry of the whole charge by the card's bank (warning_needs_response): charge.dispute.created. */
+  openInquiry(id: string): StripeObject {
+    const charge = this.chargeOf(id);
+    const amount = Number(charge.amount) - Number(charge.amount_refunded);
+    const dispute = makeDispute(this.store, charge, amount, 'warning_needs_response');
+    this.webhooks.emit('charge.dispute.created', dispute);
+    return dispute;
+  }
+
+  /**
+   * The charge's inquiry escalated by the bank to a chargeback (the same dispute, needs_response:
+   * the money is withdrawn): charge.dispute.updated, charge.dispute.funds_withdrawn.
+   */
+  escalateInquiry(id: string): StripeObject {
+    const charge = this.chargeOf(id);
+    const dispute = this.store
+      .all('dispute')
+      .find((d) => d.charge === charge.id && d.status === 'warning_needs_response');
+    if (!dispute) throw new InvalidRequest(`No inquiry of ${String(charge.id)}`, 'charge');
+    charge.disputed = true;
+    dispute.status = 'needs_response';
+    this.webhooks.emit('charge.dispute.updated', dispute, { status: 'warning_needs_response' });
+    this.webhooks.emit('charge.dispute.funds_withdrawn', dispute);
     return dispute;
   }
 

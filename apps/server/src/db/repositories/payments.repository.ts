@@ -6,6 +6,8 @@ import type { Executor } from './executor.ts';
 import { newestFirst } from './newest-first.ts';
 
 export type PaymentRow = typeof payments.$inferSelect;
+/** A dispute of the payment's charge: open (the bank holds the money, under review), won or lost. */
+export type PaymentDisputeStatus = 'open' | 'won' | 'lost';
 export type NewPayment = Omit<typeof payments.$inferInsert, 'id' | 'createdAt'>;
 
 /** Records the payment; false when its reference is recorded already (its invoice id is then filled in if missing). */
@@ -35,6 +37,27 @@ export async function setPaymentRefunded(db: Executor, reference: string, refund
     .update(payments)
     .set({ refunded })
     .where(and(eq(payments.reference, reference), lt(payments.refunded, refunded)))
+    .returning({ id: payments.id });
+  return rows.length > 0;
+}
+
+/** The charge's dispute as Stripe holds it now (null: none); false when it was recorded so already. */
+export async function setPaymentDispute(
+  db: Executor,
+  reference: string,
+  dispute: { status: PaymentDisputeStatus; amount: number } | null,
+): Promise<boolean> {
+  const status = dispute?.status ?? null;
+  const amount = dispute?.amount ?? 0;
+  const rows = await db
+    .update(payments)
+    .set({ dispute: status, disputed: amount })
+    .where(
+      and(
+        eq(payments.reference, reference),
+        sql`(${payments.dispute} is distinct from ${status} or ${payments.disputed} <> ${amount})`,
+      ),
+    )
     .returning({ id: payments.id });
   return rows.length > 0;
 }

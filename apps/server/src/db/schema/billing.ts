@@ -77,8 +77,15 @@ export const payments = pgTable(
     description: text('description').notNull(),
     /** A plan's billing interval (month, year); null for a one-time purchase. */
     interval: text('interval'),
-    /** Cents given back since: Stripe refunds and lost disputes (charge.refunded, charge.dispute.closed). */
+    /** Cents given back since: Stripe refunds, and disputes open or lost (charge.refunded, charge.dispute.*). */
     refunded: integer('refunded').notNull().default(0),
+    /**
+     * The charge's dispute (chargeback) as Stripe holds it now: 'open' (the bank holds the money,
+     * under review), 'won' or 'lost'; null when none (an inquiry, warning_*, is none).
+     */
+    dispute: text('dispute'),
+    /** Cents the dispute is for (counted in `refunded` while it is open or lost). */
+    disputed: integer('disputed').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

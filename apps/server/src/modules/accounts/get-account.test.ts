@@ -61,6 +61,7 @@ describe('account', () => {
           description: 'Plan',
           interval: 'month',
           refunded: 0,
+          dispute: null,
         },
       ],
     });

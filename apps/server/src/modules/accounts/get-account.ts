@@ -6,7 +6,7 @@
 import { findAccountOfUser } from '../../db/repositories/account-query.repository.ts';
 import { professionalAppliedAt } from '../../db/repositories/billing-account.repository.ts';
 import { lastGrant } from '../../db/repositories/credits.repository.ts';
-import { listPayments, type PaymentRow } from '../../db/repositories/payments.repository.ts';
+import { listPayments, type PaymentDisputeStatus, type PaymentRow } from '../../db/repositories/payments.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import type { Services } from '../../services.ts';
 
@@ -20,6 +20,8 @@ export interface AccountProductView {
   currency: string;
   /** The plan's billing interval (month, year). */
   interval: string | null;
+  /** The plan sells professional status. */
+  professional: boolean;
 }
 
 /** SPEC §3 Payment entry, with what the payments table shows beside it. */
@@ -36,6 +38,14 @@ export interface PaymentView {
   interval: string | null;
   /** Cents given back since (Stripe refunds, disputes open or lost); 0 when none. */
   refunded: number;
+  /** The card bank's dispute of it; null when none. */
+  dispute: PaymentDisputeView | null;
+}
+
+/** A dispute of a payment: open (under review), won or lost; `amount` in cents. */
+export interface PaymentDisputeView {
+  status: PaymentDisputeStatus;
+  amount: number;
 }
 
 export interface AccountView {
@@ -78,6 +88,7 @@ const paymentView = (row: PaymentRow): PaymentView => ({
   description: row.description,
   interval: row.interval,
   refunded: row.refunded,
+  dispute: row.dispute ? { status: row.dispute as PaymentDisputeStatus, amount: row.disputed } : null,
 });
 
 function productView(stored: Record<string, unknown> | null | undefined): AccountProductView | null {
@@ -90,6 +101,7 @@ function productView(stored: Record<string, unknown> | null | undefined): Accoun
     price: number(stored.price),
     currency: typeof stored.currency === 'string' ? stored.currency : 'usd',
     interval: typeof stored.interval === 'string' ? stored.interval : null,
+    professional: stored.professional === true,
   };
 }
 

@@ -15,7 +15,14 @@ export interface LedgerEntryView {
   balanceAfter: number;
   /** What the cause does not say: a refund of 0 is one whose credits lapsed with their period. */
   note: string | null;
+  /** A reversal or restore of a dispute by the card's bank (not of a refund). */
+  dispute: boolean;
 }
+
+/** billing/events/reversal.ts writes '<session or invoice id>:<refund or dispute id>'; Stripe's dispute ids are du_ (dp_ before). */
+const DISPUTE_REFERENCE = /:(du|dp)_[A-Za-z0-9]+$/;
+const isDisputeEntry = (cause: string, reference: string | null) =>
+  (cause === 'reversal' || cause === 'restore') && reference !== null && DISPUTE_REFERENCE.test(reference);
 
 export async function listLedgerEntries(
   services: Services,
@@ -24,12 +31,13 @@ export async function listLedgerEntries(
 ): Promise<LedgerEntryView[]> {
   const page = parsePage(query, LEDGER_PAGE_SIZE, LEDGER_PAGE_MAX);
   const rows = await listLedger(services.db, { userId, ...page });
-  return rows.map(({ id, createdAt, credits, cause, balanceAfter, note }) => ({
+  return rows.map(({ id, createdAt, credits, cause, reference, balanceAfter, note }) => ({
     id,
     createdAt,
     credits,
     cause,
     balanceAfter,
     note: note ?? null,
+    dispute: isDisputeEntry(cause, reference),
   }));
 }

@@ -1,11 +1,22 @@
 // An administrator's removal of professional status (`adminUserProfessional(isProfessional:
 // false)`) holds until an administrator grants it again or the user buys it anew: what was bought
-// before the removal (a plan's renewals, a refund of it that fails) does not bring it back.
+// before the removal (a plan's renewals, a refund of it that fails) does not bring it back, and
+// the plans that sell it are set to end with the period paid, so Stripe charges them no more.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Billing, buy, objectOf, ofType, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
+import {
+  accountMetadata,
+  type Billing,
+  buy,
+  objectOf,
+  ofType,
+  paymentSession,
+  postEvent,
+  startBilling,
+  takeEvents,
+} from '../../../test/billing.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
 import { applyForProfessional } from '../../../test/professional-application.ts';
-import { PRODUCT_ID, PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
+import { PLAN_MONTHLY, PRODUCT_ID, PROFESSIONAL as PROFESSIONAL_PRICE } from '../../../test/stripe-fake/catalog.ts';
 import { authenticate } from '../auth/authenticate.ts';
 import { clearCatalog } from '../billing/catalog.ts';
 
@@ -54,6 +65,14 @@ describe("an administrator's removal of professional status", () => {
     expect(await groupOf(token)).toBe(4 | 16);
     await setStatus('renewed@removal.test', false);
     expect(await groupOf(token)).toBe(4);
+    // The account still shows the plan as one selling the status (its card says it gives it no more).
+    const shown = await gql<{ account: { product: { professional: boolean } | null } }>(
+      b.t.app,
+      '{ account { product { professional } } }',
+      {},
+      bearer(token),
+    );
+    expect(shown.data?.account.product).toEqual({ professional: true });
     const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
     b.fake.subscriptions.renew(subscriptionId);
     await deliver();
@@ -89,6 +108,53 @@ describe("an administrator's removal of professional status", () => {
     await b.stripe.refunds.create({ payment_intent: intent });
     await deliver();
     expect(await groupOf(token)).toBe(4);
+  });
+
+  it('ends the plan that sells it with the period paid (no further charge), not a plan of credits beside it', async () => {
+    const token = await applicant('plan-ends@removal.test');
+    const professional = await buy(b, bearer(token), planPrice);
+    await deliver(professional.events);
+    const credits = await buy(b, bearer(token), PLAN_MONTHLY);
+    await deliver(credits.events);
+    const subscriptionOf = (events: typeof credits.events) =>
+      b.fake.store.get('subscription', String(objectOf(ofType(events, 'customer.subscription.created')).id));
+    await setStatus('plan-ends@removal.test', false);
+    const ending = subscriptionOf(professional.events);
+    expect(ending).toMatchObject({ status: 'active', cancel_at_period_end: true });
+    expect(subscriptionOf(credits.events)).toMatchObject({ status: 'active', cancel_at_period_end: false });
+    // Stripe's customer.subscription.updated: the status plan's card shows its Cancel date.
+    await deliver();
+    const metadata = await accountMetadata<{ membership?: { cancelAt?: number } }>(b, bearer(token));
+    expect(metadata.membership?.cancelAt).toBe(ending.cancel_at);
+    expect(await groupOf(token)).toBe(4);
+  });
+
+  it('ends at once a plan that sells it whose renewal failed, so Stripe’s retries cannot charge it', async () => {
+    const token = await applicant('past-due@removal.test');
+    const { events } = await buy(b, bearer(token), planPrice);
+    await deliver(events);
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    b.fake.subscriptions.renew(subscriptionId, { fail: true });
+    await deliver();
+    expect(b.fake.store.get('subscription', subscriptionId).status).toBe('past_due');
+    await setStatus('past-due@removal.test', false);
+    expect(b.fake.store.get('subscription', subscriptionId).status).toBe('canceled');
+    await deliver();
+    expect(await groupOf(token)).toBe(4);
+  });
+
+  it('expires the payment pages for it left open, which would charge without giving it', async () => {
+    const token = await applicant('open-page@removal.test');
+    // One page for the status is payable at a time (a new one expires the others).
+    const urls = [];
+    for (const price of [planPrice, PLAN_MONTHLY]) {
+      urls.push((await paymentSession(b, bearer(token), { price })).data?.accountPaymentSession.url ?? '');
+    }
+    const [plan, credits] = urls.map((url) => b.fake.store.get('checkout.session', url.split('/').at(-1) ?? ''));
+    await setStatus('open-page@removal.test', false);
+    expect(plan?.status).toBe('expired');
+    // A plan of credits alone still sells what it says.
+    expect(credits?.status).toBe('open');
   });
 
   it('ends when an administrator grants the status again', async () => {

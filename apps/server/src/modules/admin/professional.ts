@@ -1,5 +1,8 @@
 // `adminUserProfessional` (beyond SPEC, issue 15): grants or removes professional status (group
 // bit 16), which a server without card payments needs for the developer Applications section.
+// A removal also ends what the user pays for the status: their plans that sell it are set to
+// cancel at the end of the period paid (billing/professional-removal.ts), first, so a Stripe that
+// cannot be reached leaves the status as it was.
 import { AUDIT_ACTIONS, adminEmailSchema, GROUP } from '@router/shared';
 import { z } from 'zod';
 import { adminGrantsProfessional } from '../../db/repositories/admin-audit.repository.ts';
@@ -7,6 +10,7 @@ import { changeGroup } from '../../db/repositories/administrators.repository.ts'
 import type { UserRow } from '../../db/repositories/user.repository.ts';
 import { parseInput } from '../auth/caller.ts';
 import { userSessionsChanged } from '../auth/session-changes.ts';
+import { endProfessionalPlans } from '../billing/professional-removal.ts';
 import { recordAudit } from './audit.ts';
 import { type AdminCaller, requireAdmin } from './guard.ts';
 import { confirmedUserByEmail } from './target-user.ts';
@@ -20,6 +24,7 @@ export async function setProfessional(
   const adminId = requireAdmin(caller);
   const { email, isProfessional } = parseInput(professionalSchema, input);
   const { services } = caller;
+  if (!isProfessional) await endProfessionalPlans(services, (await confirmedUserByEmail(services.db, email)).id);
   const { user, changed } = await services.db.transaction(async (tx) => {
     const target = await confirmedUserByEmail(tx, email);
     const change = isProfessional ? { add: GROUP.PROFESSIONAL } : { remove: GROUP.PROFESSIONAL };

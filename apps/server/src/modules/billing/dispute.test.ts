@@ -1,9 +1,11 @@
 // A dispute (chargeback) of a pack's payment: from its opening the bank holds the money, so the
 // pack's unspent credits are held, not spendable; lost, they stay taken; won, they come back;
-// each once, whatever Stripe sends twice or out of order.
+// each once, whatever Stripe sends twice or out of order. The payment entry tells the dispute as
+// it stands (open, won, lost), not as a refund.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Billing, buy, newCustomer, postEvent, startBilling, takeEvents } from '../../../test/billing.ts';
 import { accountOf, expectBalancedLedger, inTransaction } from '../../../test/credit-fixtures.ts';
+import { gql } from '../../../test/identity.ts';
 import { PACK_500 } from '../../../test/stripe-fake/catalog.ts';
 import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
 import { spendCredits } from '../accounts/credits.ts';
@@ -17,6 +19,22 @@ afterAll(() => b?.close());
 const deliver = async (events: StripeObject[]) => {
   for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
 };
+const PAYMENTS = '{ account { payments { price refunded dispute { status amount } } } }';
+interface Entry {
+  price: number;
+  refunded: number;
+  dispute: { status: string; amount: number } | null;
+}
+const paymentEntry = async (headers: Record<string, string>) =>
+  (await gql<{ account: { payments: Entry[] } }>(b.t.app, PAYMENTS, {}, headers)).data?.account.payments[0];
+const LEDGER = '{ accountLedger { cause dispute } }';
+/** The ledger's reversal and restore entries, oldest first. */
+const reversals = async (headers: Record<string, string>) =>
+  (
+    await gql<{ accountLedger: Array<{ cause: string; dispute: boolean }> }>(b.t.app, LEDGER, {}, headers)
+  ).data?.accountLedger
+    .filter((e) => e.cause === 'reversal' || e.cause === 'restore')
+    .reverse();
 const balance = async (userId: number) => (await accountOf(b.t, userId))?.balance;
 
 /** A user who bought a pack of 500 and spent 100 of it: their payment intent. */
@@ -36,12 +54,38 @@ describe('a disputed pack', () => {
     const opened = takeEvents(b);
     await deliver([...opened, ...opened]);
     expect(await balance(user.id)).toBe(0);
+    const paid = (await paymentEntry(user.headers))?.price ?? 0;
+    expect(await paymentEntry(user.headers)).toMatchObject({ dispute: { status: 'open', amount: paid } });
     const spent = await inTransaction(b.t, (tx) => spendCredits(tx, user.id, 1, 'while-disputed'));
     expect(spent.ok).toBe(false);
     b.fake.charges.closeDispute(intent, 'won');
     const won = takeEvents(b);
     // The opening delivered again after the win changes nothing.
     await deliver([...won, ...won, ...opened]);
+    expect(await balance(user.id)).toBe(400);
+    expect(await paymentEntry(user.headers)).toMatchObject({ refunded: 0, dispute: { status: 'won', amount: paid } });
+    // The credit history tells the dispute's hold and give-back apart from a refund's.
+    expect(await reversals(user.headers)).toEqual([
+      { cause: 'reversal', dispute: true },
+      { cause: 'restore', dispute: true },
+    ]);
+    await expectBalancedLedger(b.t, user.id);
+  });
+
+  it('holds them once an inquiry (which holds nothing) is escalated to a chargeback', async () => {
+    const { user, intent } = await packBought('dispute-escalated');
+    b.fake.charges.openInquiry(intent);
+    await deliver(takeEvents(b));
+    expect(await balance(user.id)).toBe(400);
+    expect((await paymentEntry(user.headers))?.dispute).toBeNull();
+    b.fake.charges.escalateInquiry(intent);
+    const escalated = takeEvents(b);
+    expect(escalated.map((e) => e.type)).toEqual(['charge.dispute.updated', 'charge.dispute.funds_withdrawn']);
+    await deliver(escalated);
+    expect(await balance(user.id)).toBe(0);
+    expect(await paymentEntry(user.headers)).toMatchObject({ dispute: { status: 'open' } });
+    b.fake.charges.closeDispute(intent, 'won');
+    await deliver(takeEvents(b));
     expect(await balance(user.id)).toBe(400);
     await expectBalancedLedger(b.t, user.id);
   });
@@ -55,6 +99,8 @@ describe('a disputed pack', () => {
     b.fake.charges.closeDispute(intent, 'lost');
     await deliver([...takeEvents(b), ...opened]);
     expect(await balance(user.id)).toBe(0);
+    const entry = await paymentEntry(user.headers);
+    expect(entry).toMatchObject({ refunded: entry?.price, dispute: { status: 'lost', amount: entry?.price } });
     const lines = await expectBalancedLedger(b.t, user.id);
     expect(lines.filter((l) => l.cause === 'reversal').map((l) => l.credits)).toEqual([-400]);
     expect(lines.filter((l) => l.cause === 'restore')).toEqual([]);

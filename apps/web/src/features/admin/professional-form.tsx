@@ -14,13 +14,13 @@ type Fields = z.input<typeof schema>;
 
 /**
  * Beyond SPEC (issue 15): grants or removes professional status, which opens the developer
- * Applications section on a server without card payments. Removing it cancels nothing in Stripe:
- * a plan that sells the status goes on charging (its renewals no longer give the status back), so
+ * Applications section on a server without card payments. Removing it also ends the user's plans
+ * that sell it with the period already paid (Stripe charges them no more; nothing is refunded), so
  * the form says so beside Remove. A change to the user signed in (or acted as) reloads the
  * session, so the screens it opens or closes (Applications, the upgrade card) follow at once.
  */
-export const REMOVE_KEEPS_PLAN =
-  'Remove does not cancel a plan that sells professional status: Stripe goes on charging it, without the status, until the plan is cancelled (in Stripe, or by the user with Manage billing).';
+export const REMOVE_ENDS_PLAN =
+  'Remove also cancels the user’s plans that sell professional status at the end of the period already paid (one whose renewal failed, at once) and closes their open payment pages for it: they are not charged again, and nothing is refunded. Grant does not renew them.';
 export function ProfessionalForm({ onDone }: { onDone: () => void }) {
   const { mutate } = useCall();
   const session = useSession();
@@ -63,7 +63,7 @@ export function ProfessionalForm({ onDone }: { onDone: () => void }) {
         <FormResult outcome={outcome} />
       </div>
       <p id="professional-remove-note" className="form-text mt-2 mb-0">
-        {REMOVE_KEEPS_PLAN}
+        {REMOVE_ENDS_PLAN}
       </p>
     </form>
   );

@@ -33,6 +33,7 @@ export const AccountCreditsDocument = graphql(`
         price
         currency
         interval
+        professional
       }
       payments {
         credits
@@ -43,6 +44,10 @@ export const AccountCreditsDocument = graphql(`
         description
         interval
         refunded
+        dispute {
+          status
+          amount
+        }
       }
     }
   }
@@ -127,6 +132,7 @@ export const AccountLedgerDocument = graphql(`
       cause
       balanceAfter
       note
+      dispute
     }
   }
 `);

@@ -30,7 +30,7 @@ export function LedgerTable() {
               <td className={entry.credits < 0 ? 'text-danger' : 'text-success'}>{formatChange(entry.credits)}</td>
               <td>{formatCount(entry.balanceAfter)}</td>
               <td>
-                {creditCauseLabel(entry.cause)}
+                {creditCauseLabel(entry.cause, entry.dispute === true)}
                 {/* What the cause does not say: a refund of 0 gave back credits that had lapsed. */}
                 {entry.note && <div className="small text-secondary">{entry.note}</div>}
               </td>

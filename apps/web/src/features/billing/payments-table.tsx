@@ -10,12 +10,13 @@ import { formatCount, formatCurrency, formatDate } from '../../lib/format.ts';
 import { BillingSection } from './billing-section.tsx';
 import { AccountInvoiceDocument } from './documents.ts';
 import { leaveFor } from './leave-for.ts';
+import { PaymentOutcome } from './payment-outcome.tsx';
 
 type Payment = AccountCreditsQuery['account']['payments'][number];
 
 /**
  * SPEC §2 recent payments: date, what was bought, credits, the amount (in its own currency; a plan's
- * payment says 'per month'; a refunded one says so, or how much of it was), and the invoice PDF
+ * payment says 'per month'; a refunded or disputed one says so: PaymentOutcome), and the invoice PDF
  * through accountInvoice.
  */
 export function PaymentsTable({ payments }: { payments: Payment[] }) {
@@ -58,13 +59,7 @@ export function PaymentsTable({ payments }: { payments: Payment[] }) {
                 <td>
                   {formatCurrency(payment.price, payment.currency)}
                   {period && <span className="text-secondary"> {period}</span>}
-                  {payment.refunded > 0 && (
-                    <div className="small text-danger">
-                      {payment.refunded >= payment.price
-                        ? 'Refunded'
-                        : `${formatCurrency(payment.refunded, payment.currency)} refunded`}
-                    </div>
-                  )}
+                  <PaymentOutcome payment={payment} />
                 </td>
                 <td>
                   {payment.stripeInvoiceId ? (

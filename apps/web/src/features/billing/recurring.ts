@@ -55,6 +55,8 @@ export interface PlanTerms {
   price: number;
   currency: string;
   interval: string | null;
+  /** It sells professional status. */
+  professional?: boolean | null;
 }
 
 /**
@@ -74,6 +76,7 @@ export function parseMembership(
       price: number(membership.price),
       currency: text(membership.currency) ?? 'usd',
       interval: text(membership.interval),
+      professional: membership.professional === true,
     },
     recurring: recurringOf(membership),
   };

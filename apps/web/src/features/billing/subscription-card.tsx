@@ -4,8 +4,9 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import type { AccountCreditsQuery } from '../../gql/graphql.ts';
 import { formatCount, formatCurrency, formatDate } from '../../lib/format.ts';
+import { useSession } from '../../lib/session.tsx';
 import { type PlanTerms, parseMembership, parseRecurring, type Recurring } from './recurring.ts';
-import { ACTIVATE_SUBSCRIPTION, FREE_TRIAL } from './texts.ts';
+import { ACTIVATE_SUBSCRIPTION, FREE_TRIAL, PLAN_WITHOUT_STATUS } from './texts.ts';
 
 type Account = AccountCreditsQuery['account'];
 
@@ -76,6 +77,9 @@ function PlanCard({
   // The plan's own renewal as the server projected it from Stripe; recurringPeriodEnd (the credit
   // period) is none for a plan that gives no credits, or an earlier plan's.
   const renewal = recurring.periodEnd ?? creditPeriodEnd;
+  // It sells professional status the user no longer holds (not yet, in a trial: the first payment gives it).
+  const { isProfessional } = useSession();
+  const withoutStatus = product.professional === true && !trial && !isProfessional;
   return (
     <Card as="section" className="shadow-sm mb-4" aria-labelledby={`${id}-title`} data-testid={`${id}-card`}>
       <Card.Body>
@@ -110,6 +114,11 @@ function PlanCard({
           </p>
         ) : (
           <p className="mb-2">{ACTIVATE_SUBSCRIPTION}</p>
+        )}
+        {withoutStatus && (
+          <Alert variant="warning" className="small py-2" data-testid="subscription-without-status">
+            {PLAN_WITHOUT_STATUS}
+          </Alert>
         )}
         {recurring.paymentFailed && (
           <Alert variant="warning" className="small py-2">

@@ -43,3 +43,7 @@ export const UPGRADE_TEXT = {
     'The professional application is a statement of the user: only they can send it, not an administrator acting as them.',
   slow: 'Stripe has not confirmed the payment yet. Reload this page in a minute.',
 } as const;
+
+/** A running plan that sells professional status to a user who no longer holds it (an administrator removed it, or its payment was given back). */
+export const PLAN_WITHOUT_STATUS =
+  'This plan no longer gives you professional status, and renewing it does not give it back. Contact support before you renew it.';

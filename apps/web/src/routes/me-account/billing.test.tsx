@@ -132,6 +132,24 @@ describe('Account & Billing with card payments', () => {
     expect(screen.queryByTestId('subscription-card')).toBeNull();
   });
 
+  it('says a plan selling professional status no longer gives it to a user who lost it, not to one who holds it', async () => {
+    const sells = { type: 3, product: { ...plan, professional: true }, recurringPeriodEnd: PERIOD_END };
+    const cancelling = JSON.stringify({ recurring: { cancelAt: PERIOD_END } });
+    const view = await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server({ ...sells, metadata: cancelling }),
+    });
+    const card = await screen.findByTestId('subscription-card');
+    expect(within(card).getByTestId('subscription-without-status').textContent).toContain(
+      'This plan no longer gives you professional status',
+    );
+    view.router.dispose();
+    document.body.innerHTML = '';
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER | PROFESSIONAL), handlers: server(sells) });
+    expect(await screen.findByTestId('subscription-card')).toBeTruthy();
+    expect(screen.queryByTestId('subscription-without-status')).toBeNull();
+  });
+
   it('tells a free trial: its end is the renewal date, not the activation text nor an earlier plan’s date', async () => {
     const trialing = JSON.stringify({ recurring: { status: 'trialing', trialEnd: PERIOD_END } });
     const earlierPlanEnd = PERIOD_END - 90 * 86_400;
@@ -370,6 +388,29 @@ describe('Account & Billing with card payments', () => {
     expect(euro?.textContent).toContain('Refunded');
     expect(pound?.textContent).toContain('£32.97');
     expect(pound?.textContent).toContain('£10.99 refunded');
+  });
+
+  it('shows a disputed payment as under review, then won or lost, not as refunded', async () => {
+    const payment = { ...paidPack(Date.UTC(2024, 10, 24, 12)), price: 3900 };
+    const dispute = (status: string, amount = 3900) => ({ status, amount });
+    const payments = [
+      { ...payment, description: 'Open', refunded: 3900, dispute: dispute('open') },
+      { ...payment, description: 'Won', refunded: 0, dispute: dispute('won') },
+      { ...payment, description: 'Lost', refunded: 3900, dispute: dispute('lost') },
+      // 9.00 refunded, then the rest disputed.
+      { ...payment, description: 'Part', refunded: 3900, dispute: dispute('open', 3000) },
+    ];
+    await renderRoute('/me/account', { user: fakeUser(CUSTOMER), handlers: server({ payments }) });
+    const table = (await screen.findByRole('heading', { name: 'Recent payments' })).closest('section') as HTMLElement;
+    const [, open, won, lost, part] = within(table).getAllByRole('row') as HTMLElement[];
+    expect(open?.textContent).toContain('Disputed: under review');
+    expect(open?.textContent).not.toContain('Refunded');
+    expect(won?.textContent).toContain('Dispute won');
+    expect(won?.textContent).not.toContain('Refunded');
+    expect(lost?.textContent).toContain('Dispute lost');
+    expect(lost?.textContent).not.toContain('Refunded');
+    expect(part?.textContent).toContain('$9.00 refunded');
+    expect(part?.textContent).toContain('Disputed: under review ($30.00)');
   });
 
   it('after Checkout asks the account again until the payment shows, then confirms', async () => {

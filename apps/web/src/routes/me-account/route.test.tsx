@@ -81,6 +81,23 @@ describe('Account & Billing (SPEC §2): credits and their history', () => {
     expect(screen.queryByText(/granted by an administrator/)).toBeNull();
   });
 
+  it('tells a dispute’s credits taken back and given back apart from a refund’s', async () => {
+    const entries = [
+      { ...entry(1, 100, 'restore', 100), dispute: true },
+      { ...entry(2, -100, 'reversal', 0), dispute: true },
+      { ...entry(3, -50, 'reversal', 100), dispute: false },
+    ];
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: { ...server(), AccountLedger: fixture(() => ({ data: { accountLedger: entries } })) },
+    });
+    const table = (await screen.findByRole('heading', { name: 'Credit history' })).closest('section') as HTMLElement;
+    const [, won, held, refunded] = (await within(table).findAllByRole('row')) as HTMLElement[];
+    expect(won?.textContent).toContain('Dispute won: credits back');
+    expect(held?.textContent).toContain('Payment disputed: credits taken back');
+    expect(refunded?.textContent).toContain('Purchase refunded');
+  });
+
   it('shows an empty history', async () => {
     await renderRoute('/me/account', {
       user: fakeUser(CUSTOMER),

@@ -252,12 +252,12 @@ describe('admin screen (SPEC §2 Admin)', () => {
     expect(screen.queryByText('Request professional status')).toBeNull();
   });
 
-  it('says beside Remove that a plan selling professional status goes on charging', async () => {
+  it('says beside Remove that a plan selling professional status ends with the period paid', async () => {
     await renderRoute('/me/admin', { user: fakeUser(ADMIN) });
     const remove = form('Professional status').getByRole('button', { name: 'Remove' });
     const note = document.getElementById(remove.getAttribute('aria-describedby') ?? '');
-    expect(note?.textContent).toContain('Remove does not cancel a plan that sells professional status');
-    expect(note?.textContent).toContain('Stripe goes on charging it');
+    expect(note?.textContent).toContain('Remove also cancels the user’s plans that sell professional status');
+    expect(note?.textContent).toContain('not charged again');
   });
 
   it('offers only the brokerages a referred user can connect on this server', async () => {

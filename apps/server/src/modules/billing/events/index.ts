@@ -19,6 +19,10 @@ export const EVENT_HANDLERS: Readonly<Record<string, EventHandler>> = {
   'customer.subscription.deleted': subscriptionChanged,
   'charge.refunded': chargeRefunded,
   'charge.dispute.created': chargeDispute,
+  // An inquiry (charge.dispute.created, warning_*: nothing held) that the bank escalates to a
+  // chargeback is the same dispute, now needs_response: Stripe tells it with these two.
+  'charge.dispute.updated': chargeDispute,
+  'charge.dispute.funds_withdrawn': chargeDispute,
   'charge.dispute.closed': chargeDispute,
   'charge.refund.updated': refundUpdated,
   'refund.updated': refundUpdated,

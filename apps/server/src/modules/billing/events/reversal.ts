@@ -27,7 +27,9 @@ import { findPaymentSessionByStripeId } from '../../../db/repositories/payment-s
 import {
   findPaymentByReference,
   lowerPaymentRefunded,
+  type PaymentDisputeStatus,
   type PaymentRow,
+  setPaymentDispute,
   setPaymentRefunded,
 } from '../../../db/repositories/payments.repository.ts';
 import { lockStripePayment } from '../../../db/repositories/stripe-events.repository.ts';
@@ -126,17 +128,39 @@ function split(items: Listed[], given: ReadonlySet<string>, failed: ReadonlySet<
 
 const REFUND_GIVEN = new Set(['succeeded', 'pending']);
 const REFUND_FAILED = new Set(['failed', 'canceled']);
-/** A dispute open (the card's bank holds the money) or lost: its credits are held or taken. */
-const DISPUTE_GIVEN = new Set(['needs_response', 'under_review', 'lost']);
+/** A dispute open: the card's bank holds the money while it is reviewed. */
+const DISPUTE_OPEN = new Set(['needs_response', 'under_review']);
+/** A dispute open or lost: its credits are held or taken. */
+const DISPUTE_GIVEN = new Set([...DISPUTE_OPEN, 'lost']);
 /** Won: the money came back to us; what its opening held is given back. */
 const DISPUTE_FAILED = new Set(['won']);
+
+type Dispute = { status: PaymentDisputeStatus; amount: number } | null;
+
+/** The charge's newest dispute as the payments table tells it (an inquiry, warning_*, is none). */
+function disputeOf(disputes: Listed[]): Dispute {
+  const newest = [...disputes].sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
+  for (const d of newest) {
+    const status = DISPUTE_OPEN.has(d.status ?? '')
+      ? 'open'
+      : d.status === 'won' || d.status === 'lost'
+        ? d.status
+        : null;
+    if (status) return { status, amount: d.amount };
+  }
+  return null;
+}
 
 /**
  * The charge's refunds, then its disputes, as Stripe holds them now: those that gave money back or
  * will (a refund pending, a dispute open or lost), and those that did not after all (a refund
- * failed or canceled, a dispute won). An inquiry (warning_*) takes no money: neither.
+ * failed or canceled, a dispute won). An inquiry (warning_*) takes no money: neither. Also the
+ * charge's dispute as the payments table tells it.
  */
-async function reversalsOf(ctx: EventContext, chargeId: string): Promise<{ given: Reversal[]; failed: Reversal[] }> {
+async function reversalsOf(
+  ctx: EventContext,
+  chargeId: string,
+): Promise<{ given: Reversal[]; failed: Reversal[]; dispute: Dispute }> {
   const [refunds, disputes] = await Promise.all([
     ctx.stripe.refunds.list({ charge: chargeId, limit: 100 }),
     ctx.stripe.disputes.list({ charge: chargeId, limit: 100 }),
@@ -152,6 +176,7 @@ async function reversalsOf(ctx: EventContext, chargeId: string): Promise<{ given
   return {
     given: [...ofRefunds.given, ...ofDisputes.given],
     failed: [...ofRefunds.failed, ...ofDisputes.failed],
+    dispute: disputeOf(disputes.data.map(listed)),
   };
 }
 
@@ -228,6 +253,7 @@ export function reversalEffect(
         }
       }
       if (await setPaymentRefunded(tx, payment.reference, before)) changed = true;
+      if (await setPaymentDispute(tx, payment.reference, refunds.dispute)) changed = true;
       // Professional status: gone once all was given back, as the entry counts it (a dispute lost
       // before stays counted when a later event lists only the refunds); granted back only by a
       // refund failing now, and not when an administrator removed the status after the purchase.
