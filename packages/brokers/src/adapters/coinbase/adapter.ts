@@ -29,7 +29,13 @@ const marketBuy = (base_size: string) => ({ market_market_ioc: { base_size } });
  */
 function onLot(exchange: Exchange, market: MarketInfo, args: OrderArgs): OrderArgs {
   if (!args.params.order_configuration) return args;
-  const order_configuration = marketBuy(exchange.amountToPrecision(market.symbol, args.amount));
+  let size: string | undefined;
+  try {
+    size = exchange.amountToPrecision(market.symbol, args.amount);
+  } catch {}
+  // A size ccxt cannot write is left as it is: the lot check refuses it.
+  if (!size) return args;
+  const order_configuration = marketBuy(size);
   return { ...args, params: { ...args.params, order_configuration } };
 }
 
