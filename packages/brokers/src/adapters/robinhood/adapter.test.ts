@@ -132,6 +132,16 @@ describe('orders the descriptor claims', () => {
       },
     ],
     [
+      // On the increment already: 1.23456789 BTC is 123456789 satoshis, not cut to 123456788
+      // (1.23456789 / 0.00000001 is 123456788.99999999 in binary floating point).
+      'limit buy of a quantity on the increment',
+      { symbol: 'BTC-USD', action: 'buy', quantity: 1.23456789, limit_price: 100 },
+      {
+        type: 'limit',
+        limit_order_config: { asset_quantity: '1.23456789', limit_price: '100.00', time_in_force: 'gtc' },
+      },
+    ],
+    [
       // A sell's limit is rounded up to the tick, never below the trader's price.
       'limit sell between two ticks',
       { symbol: 'ETH-USD', action: 'sell', quantity: 0.5, limit_price: 3500.001 },
