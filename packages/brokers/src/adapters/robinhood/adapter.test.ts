@@ -312,6 +312,11 @@ describe('refused before anything is placed, with the reason', () => {
         { symbol: 'BTC-USD', action: 'buy', quantity: 50, quantity_type: 'cash' },
         'Robinhood: a USD amount (quantity_type cash) goes with limit and stop orders; market orders take coins',
       ],
+      [
+        // Cut to the cent it is nothing: never sent as a quote_amount of 0.00.
+        { symbol: 'BTC-USD', action: 'buy', quantity: 0.004, quantity_type: 'cash', limit_price: 60000 },
+        'Robinhood: 0.004 USD is less than the quote increment of BTC-USD (0.01)',
+      ],
     ];
     for (const [signal, message] of refusals) expect((await failure(place(V1, signal))).message).toBe(message);
     expect((await failure(place(V2, { symbol: 'PEPE-USD', action: 'buy', quantity: 1000 }))).message).toBe(

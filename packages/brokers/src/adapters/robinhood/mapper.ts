@@ -53,7 +53,14 @@ function amountOf(order: Order): (pair: TradingPair, held: number | undefined) =
   if (order.quantity_type === 'cash') {
     if (order.type === 'market')
       throw invalid('a USD amount (quantity_type cash) goes with limit and stop orders; market orders take coins');
-    return (pair) => ({ quote_amount: toIncrement(quantity, pair.quoteIncrement, 'down') });
+    return (pair) => {
+      const amount = toIncrement(quantity, pair.quoteIncrement, 'down');
+      if (!(Number(amount) > 0))
+        throw invalid(
+          `${decimalString(quantity)} USD is less than the quote increment of ${pair.symbol} (${trimZeros(pair.quoteIncrement)})`,
+        );
+      return { quote_amount: amount };
+    };
   }
   const percent = order.quantity_type === 'percent_of_position';
   if (percent && order.action !== 'sell') throw invalid('percent_of_position goes with sell and close');
