@@ -293,7 +293,8 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
         const { length } = await cancelOpen(exchange, market);
         return { id: clientOrderId, status: 'canceled', status_description: `${length} open orders canceled` };
       }
-      const args = limitOnTick(exchange, market, venue.orderArgs(order, market, clientOrderId));
+      const built = venue.orderArgs(order, market, clientOrderId);
+      const args = limitOnTick(exchange, market, venue.onMarket?.(exchange, market, built) ?? built);
       // A cash quantity (`cost`) is in the quote currency: the base lot size says nothing of it.
       if (args.params.cost === undefined) checkLot(exchange, market, args.amount);
       try {

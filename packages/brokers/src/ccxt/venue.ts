@@ -34,6 +34,11 @@ export interface CcxtVenue {
    */
   orderArgs(order: Order, market: MarketInfo | undefined, clientOrderId: string): OrderArgs;
   /**
+   * Last touches of the createOrder arguments that need the loaded market (Coinbase: a market
+   * buy's base_size, which ccxt does not write, on the lot size as ccxt writes every other size).
+   */
+  onMarket?(exchange: Exchange, market: MarketInfo, args: OrderArgs): OrderArgs;
+  /**
    * The createOrder params that carry our client order id, in the exchange's form: a close
    * signal's closing order is sent with them, so it can be found again like any other order.
    */

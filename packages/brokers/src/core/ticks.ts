@@ -16,10 +16,15 @@ function decimalsOf(step: number): number {
 export function roundToTick(price: number, tick: number, direction: 'nearest' | 'down' | 'up' = 'nearest'): number {
   const decimals = decimalsOf(tick);
   const ticks = price / tick;
-  // The epsilon keeps a price already on the tick (100.01 / 0.01 = 10000.999…) where it is.
+  const nearest = Math.round(ticks);
+  const onTick = (whole: number) => Number((whole * tick).toFixed(decimals));
+  // A price already on the tick stays where it is, however far from whole its quotient came out
+  // (1000000.19 / 0.01 = 100000018.99999999: past 10^8 ticks binary noise outgrows any fixed epsilon).
+  if (onTick(nearest) === price) return price;
+  // The epsilon keeps a price noise took off the tick (0.1 + 0.2 = 0.30000000000000004) on it.
   const whole =
-    direction === 'down' ? Math.floor(ticks + 1e-9) : direction === 'up' ? Math.ceil(ticks - 1e-9) : Math.round(ticks);
-  return Number((whole * tick).toFixed(decimals));
+    direction === 'down' ? Math.floor(ticks + 1e-9) : direction === 'up' ? Math.ceil(ticks - 1e-9) : nearest;
+  return onTick(whole);
 }
 
 /**

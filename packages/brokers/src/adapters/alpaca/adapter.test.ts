@@ -351,6 +351,29 @@ describe('orders', () => {
     await broker.closePosition(ctx, session, accountId, 'TSLA');
   });
 
+  it('stock prices go on the cent, never past the trader’s, where Alpaca refuses a sub-penny; crypto prices as given', async () => {
+    const sent = async (signal: Record<string, unknown>) => {
+      await broker.placeOrder(ctx, session, input(signal));
+      return JSON.parse(fake.submissions().at(-1)?.body ?? '{}') as Record<string, unknown>;
+    };
+    expect(await sent({ ...buy, limit_price: 11.055 })).toMatchObject({ limit_price: '11.05' });
+    expect(await sent({ symbol: 'AMD', action: 'sell', quantity: 1, limit_price: 11.055 })).toMatchObject({
+      limit_price: '11.06',
+    });
+    expect(await sent({ ...buy, limit_price: 0.60135 })).toMatchObject({ limit_price: '0.6013' });
+    // A long's exits are sells: a take profit no lower than asked, a stop loss that triggers no lower.
+    const bracket = { ...buy, limit_price: 100.004, take_profit_price: 110.005, stop_loss_price: 95.005 };
+    expect(await sent(bracket)).toMatchObject({
+      limit_price: '100',
+      take_profit: { limit_price: '110.01' },
+      stop_loss: { stop_price: '95.01' },
+    });
+    const short = { symbol: 'AAPL', action: 'sell_short', quantity: 1, type: 'stop', stop_price: 90.005 };
+    expect(await sent(short)).toMatchObject({ type: 'stop', stop_price: '90.01' });
+    const crypto = { symbol: 'BTC/USD', action: 'buy', quantity: 0.01, limit_price: 60000.123, duration: 'gtc' };
+    expect(await sent(crypto)).toMatchObject({ limit_price: '60000.123' });
+  });
+
   it('crypto positions are closed by their slash-less symbol', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'BTC/USD', action: 'buy', quantity: 0.01, duration: 'gtc' }));
     await broker.placeOrder(ctx, session, input({ symbol: 'BTC/USD', action: 'close' }));

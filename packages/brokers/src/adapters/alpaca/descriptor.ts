@@ -89,7 +89,12 @@ export const alpacaDescriptor: BrokerDescriptor = {
       values: ['market', 'limit', 'stop', 'stop_limit'],
       comments: 'A stop with stop_price_distance or stop_price_percent is sent as an Alpaca trailing stop.',
     },
-    limit_price: { examples: [185.5], comments: 'Required for limit and stop_limit orders.' },
+    limit_price: {
+      examples: [185.5],
+      comments:
+        'Required for limit and stop_limit orders. Stock and option prices go on the cent ($0.0001 under $1), ' +
+        'which Alpaca requires: a buy’s rounded down, a sell’s up (stops and exits too).',
+    },
     stop_price: { examples: [180], comments: 'Required for stop and stop_limit orders (or a trailing distance).' },
     stop_price_distance: { examples: [2.5], comments: 'Trailing stop: trails the price by this many USD.' },
     stop_price_percent: { examples: [1.5], comments: 'Trailing stop: trails the price by this percentage.' },

@@ -73,8 +73,28 @@ export function validateOrder(body: Record<string, unknown>, knownClientIds: Set
   const fractional = body.notional !== undefined || !Number.isInteger(qty);
   if (cls === 'us_equity' && fractional && tif !== 'day') throw refuse('fractional orders must be DAY orders');
   checkExits(body, cls);
+  if (cls !== 'crypto') checkPennies(body);
   const price = num(body.limit_price) > 0 ? num(body.limit_price) : quoteOf(symbol);
   return body.notional !== undefined ? notional : qty * price;
+}
+
+/**
+ * Stock and option prices on the US tick (a cent, $0.0001 under a dollar), or Alpaca refuses them:
+ * "invalid limit_price 11.055. sub-penny increment does not fulfill minimum pricing criteria".
+ */
+function checkPennies(body: Record<string, unknown>): void {
+  const prices: Array<[string, unknown]> = [
+    ['limit_price', body.limit_price],
+    ['stop_price', body.stop_price],
+    ['take_profit.limit_price', (body.take_profit as Record<string, unknown> | undefined)?.limit_price],
+    ['stop_loss.stop_price', (body.stop_loss as Record<string, unknown> | undefined)?.stop_price],
+  ];
+  for (const [field, value] of prices) {
+    if (value === undefined) continue;
+    const decimals = (String(value).split('.')[1] ?? '').length;
+    if (decimals > (num(value) >= 1 ? 2 : 4))
+      throw refuse(`invalid ${field} ${String(value)}. sub-penny increment does not fulfill minimum pricing criteria`);
+  }
 }
 
 function checkExits(body: Record<string, unknown>, cls: FakePosition['assetClass']): void {

@@ -5,6 +5,7 @@
 import { type Order, type OrderResponse, parseSymbol } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, decimalString, quantityString, stringField } from '../../core/json-read.ts';
+import { usPriceOnTick } from '../../core/ticks.ts';
 import { ALPACA_TITLE } from './descriptor.ts';
 
 export interface AlpacaOrderRequest {
@@ -41,6 +42,15 @@ export function positionSymbol(symbol: string, orderClass: Order['class']): stri
   return alpacaSymbol(symbol, orderClass).replace('/', '');
 }
 
+/**
+ * A price as Alpaca takes it: stocks and options on the US tick, never past the trader's (see
+ * usPriceOnTick), since Alpaca refuses a sub-penny ("invalid limit_price 11.055. sub-penny
+ * increment does not fulfill minimum pricing criteria"); crypto as given.
+ */
+function priceString(price: number, orderClass: Order['class'], buying: boolean): string {
+  return decimalString(orderClass === 'crypto' ? price : usPriceOnTick(price, buying, orderClass === 'option'));
+}
+
 const BUY_ACTIONS = new Set(['buy', 'buy_to_cover', 'buy_to_open', 'buy_to_close']);
 const OPTION_INTENTS = new Set(['buy_to_open', 'buy_to_close', 'sell_to_open', 'sell_to_close']);
 
@@ -61,8 +71,9 @@ export function toAlpacaOrder(order: Order, clientOrderId: string): AlpacaOrderR
   else if (order.quantity_type === 'cash' && order.class !== 'option')
     request.notional = quantityString(order.quantity);
   else throw invalid(`quantity_type ${order.quantity_type} is not supported for ${order.class} ${order.action} orders`);
-  if (order.limit_price !== undefined) request.limit_price = decimalString(order.limit_price);
-  if (order.stop_price !== undefined) request.stop_price = decimalString(order.stop_price);
+  const buying = request.side === 'buy';
+  if (order.limit_price !== undefined) request.limit_price = priceString(order.limit_price, order.class, buying);
+  if (order.stop_price !== undefined) request.stop_price = priceString(order.stop_price, order.class, buying);
   const trail = order.stop_price_distance ?? order.stop_price_percent;
   if (trail !== undefined) {
     if (order.type !== 'stop') throw invalid('a trailing distance goes with type stop (an Alpaca trailing stop)');
@@ -78,9 +89,12 @@ export function toAlpacaOrder(order: Order, clientOrderId: string): AlpacaOrderR
 function addExits(order: Order, request: AlpacaOrderRequest): void {
   if (order.take_profit_price === undefined && order.stop_loss_price === undefined) return;
   if (order.class !== 'stock') throw invalid('take_profit_price and stop_loss_price are for stock orders only');
+  // The exits close the entry: a long's are sells, a short's buys.
+  const buying = request.side === 'sell';
   if (order.take_profit_price !== undefined)
-    request.take_profit = { limit_price: decimalString(order.take_profit_price) };
-  if (order.stop_loss_price !== undefined) request.stop_loss = { stop_price: decimalString(order.stop_loss_price) };
+    request.take_profit = { limit_price: priceString(order.take_profit_price, order.class, buying) };
+  if (order.stop_loss_price !== undefined)
+    request.stop_loss = { stop_price: priceString(order.stop_loss_price, order.class, buying) };
   request.order_class = request.take_profit && request.stop_loss ? 'bracket' : 'oto';
 }
 

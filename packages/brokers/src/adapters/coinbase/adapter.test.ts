@@ -164,6 +164,15 @@ describe('coinbase errors', () => {
     });
   });
 
+  it('a market buy of coins is cut to the lot size, as a sell is, not refused as too precise', async () => {
+    // SHIB trades in whole coins: 1000.4 SHIB (within the lot check's tolerance) is 1000 either way.
+    fake.available.SHIB = 5000;
+    await place({ symbol: 'SHIB-USD', quantity: 1000.4 });
+    await place({ symbol: 'SHIB-USD', quantity: 1000.4, action: 'sell' }, 'sig-2');
+    for (const index of [0, 1])
+      expect(bodyOf(index).order_configuration).toEqual({ market_market_ioc: { base_size: '1000' } });
+  });
+
   it('a repeated client_order_id answers with the existing order', async () => {
     const first = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');
     const again = await place({ type: 'limit', limit_price: 60000 }, 'sig-dup');

@@ -2,10 +2,13 @@
 // JWT), our client order id as client_order_id.
 
 import type { Order } from '@router/orders';
+import type { Exchange } from 'ccxt';
 import { type CcxtBroker, createCcxtBroker } from '../../ccxt/broker.ts';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { basicOrder, refuseUnless } from '../../ccxt/order-args.ts';
+import type { MarketInfo } from '../../ccxt/symbols.ts';
 import type { CcxtVenue, OrderArgs } from '../../ccxt/venue.ts';
+import { decimalString } from '../../core/json-read.ts';
 import { COINBASE_TITLE, coinbaseDescriptor } from './descriptor.ts';
 
 const coinbaseClientId = (id: string) => boundedId(id, 128, /^[\x21-\x7e]+$/);
@@ -16,6 +19,24 @@ function readCoinbaseMessage(body: unknown): string | undefined {
   const record = body as { message?: unknown; error_response?: { message?: unknown } };
   const message = record.error_response?.message ?? record.message;
   return typeof message === 'string' && message ? message : undefined;
+}
+
+const marketBuy = (base_size: string) => ({ market_market_ioc: { base_size } });
+
+/**
+ * A market buy of coins as ccxt writes a sell's size: cut to the product's base_increment (within
+ * the lot check's tolerance: 1000.4 SHIB is 1000), which Coinbase refuses to be finer than.
+ */
+function onLot(exchange: Exchange, market: MarketInfo, args: OrderArgs): OrderArgs {
+  if (!args.params.order_configuration) return args;
+  let size: string | undefined;
+  try {
+    size = exchange.amountToPrecision(market.symbol, args.amount);
+  } catch {}
+  // A size ccxt cannot write is left as it is: the lot check refuses it.
+  if (!size) return args;
+  const order_configuration = marketBuy(size);
+  return { ...args, params: { ...args.params, order_configuration } };
 }
 
 function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArgs {
@@ -38,9 +59,9 @@ function coinbaseOrderArgs(order: Order, clientOrderId: string): OrderArgs {
       `duration ${order.duration} on market orders`,
     );
     if (cash) return { type: 'market', side, amount, params: { ...params, cost: amount } };
-    // ccxt sends quote_size for every market buy; a fixed quantity is base_size.
+    // ccxt sends quote_size for every market buy; a fixed quantity is base_size (on the lot: onMarket).
     if (side === 'sell') return { type: 'market', side, amount, params };
-    const order_configuration = { market_market_ioc: { base_size: String(amount) } };
+    const order_configuration = marketBuy(decimalString(amount));
     return {
       type: 'market',
       side,
@@ -81,6 +102,7 @@ const coinbaseVenue: CcxtVenue = {
   options: { fetchBalance: 'v3PrivateGetBrokerageAccounts' },
   readMessage: readCoinbaseMessage,
   orderArgs: (order, _market, clientOrderId) => coinbaseOrderArgs(order, clientOrderId),
+  onMarket: onLot,
   clientIdParams: (clientOrderId) => ({ client_order_id: coinbaseClientId(clientOrderId) }),
   // Coinbase lists orders with the client_order_id they were placed with (has.listRecentOrders).
   async findByClientId(exchange, clientOrderId, since) {

@@ -95,6 +95,15 @@ const CONFIGURATIONS = [
   'stop_limit_stop_limit_gtc',
 ];
 const positive = (value: unknown) => typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) && Number(value) > 0;
+/** An absent size, or one no finer than the increment ("0.00000001" → at most 8 decimals). */
+const onStep = (value: string | undefined, increment: string) => {
+  const decimals = (text: string) => (text.split('.')[1] ?? '').replace(/0+$/, '').length;
+  if (value === undefined) return true;
+  const step = Number(increment);
+  return (
+    decimals(value) <= decimals(increment) && Math.abs(Number(value) / step - Math.round(Number(value) / step)) < 1e-9
+  );
+};
 
 export type CoinbaseFakeOrder = Record<string, unknown> & { order_id: string; client_order_id: string; status: string };
 
@@ -276,6 +285,9 @@ export function createCoinbaseFake(): CoinbaseFake {
     const market = kind === 'market_market_ioc';
     if (market ? positive(config.base_size) === positive(config.quote_size) : !positive(config.base_size))
       return refuse('INVALID_SIZE', 'Invalid order size');
+    // Sizes and prices finer than the product's increments are refused, not rounded.
+    if (!onStep(config.base_size, product.base_increment) || !onStep(config.quote_size, product.quote_increment))
+      return refuse('INVALID_SIZE_PRECISION', 'Too many decimals in order amount');
     if (!market && !positive(config.limit_price)) return refuse('INVALID_LIMIT_PRICE', 'Invalid limit price');
     if (
       kind.startsWith('stop_') &&

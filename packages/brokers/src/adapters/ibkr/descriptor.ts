@@ -91,7 +91,9 @@ export const ibkrDescriptor: BrokerDescriptor = {
     type: { values: ['market', 'limit', 'stop', 'stop_limit'] },
     limit_price: {
       examples: [150, -1.25],
-      comments: 'Required for limit and stop_limit orders. For a combo the net price: negative is a credit.',
+      comments:
+        'Required for limit and stop_limit orders. For a combo the net price: negative is a credit. US stock and ' +
+        'option prices go on the cent ($0.0001 for a stock under $1): a buy’s rounded down, a sell’s up.',
     },
     stop_price: { examples: [145], comments: 'Required for stop and stop_limit orders.' },
     take_profit_price: {

@@ -126,6 +126,20 @@ export function checkTicket(t: FakeTicket, accountId: string, contract: FakeCont
   if ((t.orderType === 'LMT' || t.orderType === 'STP' || t.orderType === 'STOP_LIMIT') && t.price === undefined)
     throw refused(`Missing price for ${t.orderType} order`);
   if (t.orderType === 'STOP_LIMIT' && t.auxPrice === undefined) throw refused('Missing auxPrice for STOP_LIMIT order');
+  // US stocks and options on the Reg NMS tick: a cent ($0.0001 for a stock under $1); not combos.
+  const single = t.conidex === undefined;
+  if (
+    single &&
+    (contract.secType === 'STK' || contract.secType === 'OPT') &&
+    contract.isUS &&
+    contract.currency === 'USD'
+  ) {
+    for (const value of [t.price, t.auxPrice]) {
+      const decimals = value === undefined ? 0 : (String(value).split('.')[1] ?? '').length;
+      if (value !== undefined && decimals > (contract.secType === 'STK' && value < 1 ? 4 : 2))
+        throw refused('The price does not conform to the minimum price variation for this contract.');
+    }
+  }
   if (contract.secType === 'FUT' && t.manualIndicator === undefined)
     throw refused('Orders for US futures must indicate whether they were entered manually (manualIndicator)');
 }

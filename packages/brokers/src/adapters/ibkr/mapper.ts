@@ -7,6 +7,7 @@
 // are one ticket naming its legs in conidex (mapper-combo.ts).
 import type { Duration, Order, OrderType } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
+import { usPriceOnTick } from '../../core/ticks.ts';
 import { IBKR_TITLE } from './descriptor.ts';
 import type { Instrument } from './instrument.ts';
 
@@ -75,6 +76,25 @@ export function priced(order: Pick<Order, 'type' | 'limit_price' | 'stop_price'>
   return { orderType };
 }
 
+/**
+ * A ticket's prices on the instrument's tick where it is known: US stocks and options on the cent
+ * ($0.0001 for a stock under $1), never past the trader's (see usPriceOnTick); others as given.
+ */
+export function onTick<T extends { price?: number; auxPrice?: number }>(
+  prices: T,
+  instrument: Instrument,
+  side: Ticket['side'],
+): T {
+  const us = instrument.currency === 'USD' && (instrument.secType === 'STK' || instrument.secType === 'OPT');
+  if (!us) return prices;
+  const tick = (value: number) => usPriceOnTick(value, side === 'BUY', instrument.secType === 'OPT');
+  return {
+    ...prices,
+    ...(prices.price !== undefined ? { price: tick(prices.price) } : {}),
+    ...(prices.auxPrice !== undefined ? { auxPrice: tick(prices.auxPrice) } : {}),
+  };
+}
+
 /** US futures need the automated-order flag or IBKR rejects them (WIRE.md §4); ours are automated. */
 export const flags = (instrument: Instrument) => (instrument.secType === 'FUT' ? { manualIndicator: false } : {});
 
@@ -93,7 +113,7 @@ export function entryTicket(order: Order, clientOrderId: string | undefined): To
     ...(clientOrderId !== undefined ? { cOID: clientOrderId } : {}),
     orderType,
     side: sideOf(order.action),
-    ...prices,
+    ...onTick(prices, instrument, sideOf(order.action)),
     quantity,
     ...tif,
     ...flags(instrument),
@@ -117,14 +137,15 @@ export function bracketTickets(order: Order, clientOrderId: string): ToInstrumen
     const entry = entryOn(instrument, accountId);
     // IBKR's bracket example routes every ticket SMART; stocks only, futures go to their exchange.
     const routing = instrument.secType === 'STK' ? { listingExchange: 'SMART' } : {};
+    const side = entry.side === 'BUY' ? 'SELL' : 'BUY';
     const exit = (orderType: 'LMT' | 'STP', value: number): Ticket => ({
       acctId: entry.acctId,
       conid: instrument.conid,
       orderType,
-      price: price(value),
+      ...onTick({ price: price(value) }, instrument, side),
       ...routing,
       outsideRTH: entry.outsideRTH,
-      side: entry.side === 'BUY' ? 'SELL' : 'BUY',
+      side,
       tif: 'GTC',
       quantity: entry.quantity,
       parentId: clientOrderId,

@@ -265,6 +265,21 @@ describe('instruments', () => {
     }
   });
 
+  it('US stock prices go on the cent, never past the trader’s (exits by their side); others as given', async () => {
+    const tickets = async (signal: Record<string, unknown>) => {
+      await c.broker.placeOrder(c.ctx, c.session, input(signal));
+      return (bodyOf(c.fake.requests.length - 1) as { orders: Array<Record<string, unknown>> }).orders;
+    };
+    expect((await tickets({ ...buy, limit_price: 101 * 1.001 }))[0]).toMatchObject({ price: 101.1 });
+    const stopLimit = { symbol: 'AAPL', action: 'sell', quantity: 1, stop_price: 100.004, limit_price: 100.001 };
+    expect((await tickets(stopLimit))[0]).toMatchObject({ auxPrice: 100.01, price: 100.01 });
+    const bracket = { ...buy, limit_price: 100.004, take_profit_price: 110.005, stop_loss_price: 95.005 };
+    expect((await tickets(bracket)).map((ticket) => ticket.price)).toEqual([100, 95.01, 110.01]);
+    // A CFD is no US stock: its price goes as given, for IBKR to judge.
+    const cfd = { symbol: 'AAPL', class: 'cfd', action: 'buy', quantity: 1, limit_price: 180.125 };
+    expect((await tickets(cfd))[0]).toMatchObject({ price: 180.125 });
+  });
+
   it('resolves a symbol once: conids are permanent', async () => {
     await c.broker.placeOrder(c.ctx, c.session, input({ symbol: 'MSFT', action: 'buy', quantity: 1 }));
     const before = c.fake.requests.length;

@@ -140,6 +140,25 @@ describe('orders', () => {
     expect([entry?.state, profit?.state, loss?.state]).toEqual(['Executed', 'Accepted', 'Accepted']);
   });
 
+  it('prices from $1 up go on the cent, never past the trader’s (exits by their side); under $1 as given', async () => {
+    const sent = async (signal: Record<string, unknown>) => {
+      await broker.placeOrder(ctx, session, input(signal));
+      return JSON.parse(fake.submissions().at(-1)?.body ?? '{}') as Record<string, unknown>;
+    };
+    expect(await sent({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 101 * 1.001 })).toMatchObject({
+      limitPrice: 101.1,
+    });
+    const bracket = { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100.004 };
+    const { components } = (await sent({ ...bracket, take_profit_price: 110.005, stop_loss_price: 95.005 })) as {
+      components: Array<Record<string, unknown>>;
+    };
+    // The exits sell: a take profit no lower than asked, a stop loss that triggers no lower.
+    expect(components.map((c) => c.limitPrice ?? c.stopPrice)).toEqual([100, 110.01, 95.01]);
+    expect(await sent({ symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 0.4551 })).toMatchObject({
+      limitPrice: 0.4551,
+    });
+  });
+
   it('refuses what Questrade cannot take before sending', async () => {
     const before = fake.submissions().length;
     const half = await failure(

@@ -113,6 +113,12 @@ export function checkTerms(body: Json): void {
     throw refuse('Limit price is required');
   if (['Stop', 'StopLimit'].includes(type) && !((body.stopPrice as number) > 0)) throw refuse('Stop price is required');
   if (type === 'Market' && body.limitPrice !== undefined) throw refuse('Market orders take no limit price');
+  // From $1 up, US and Canadian listings tick a cent.
+  for (const key of ['limitPrice', 'stopPrice']) {
+    const value = body[key];
+    if (typeof value === 'number' && value >= 1 && (String(value).split('.')[1] ?? '').length > 2)
+      throw refuse(`Invalid ${key}: ${value} is not a valid price increment`);
+  }
 }
 
 export function checkRoutes(body: Json): void {

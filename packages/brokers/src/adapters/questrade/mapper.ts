@@ -9,6 +9,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
+import { roundToTick } from '../../core/ticks.ts';
 import { QUESTRADE_TITLE } from './descriptor.ts';
 import { checkSymbol, underlyingOf } from './symbols.ts';
 
@@ -66,9 +67,17 @@ function special(order: Order): JsonRecord {
   };
 }
 
+/**
+ * A single order's price: from $1 up, where every US and Canadian listing ticks a cent, on the cent
+ * and never past the trader's (a buy's rounded down, a sell's up); under $1, where the tick
+ * depends on the listing, as given.
+ */
+const onCent = (value: number, action: 'Buy' | 'Sell') =>
+  value >= 1 ? roundToTick(value, 0.01, action === 'Buy' ? 'down' : 'up') : price(value);
+
 const prices = (order: Order): JsonRecord => ({
-  ...(order.limit_price !== undefined ? { limitPrice: price(order.limit_price) } : {}),
-  ...(order.stop_price !== undefined ? { stopPrice: price(order.stop_price) } : {}),
+  ...(order.limit_price !== undefined ? { limitPrice: onCent(order.limit_price, actionOf(order.action)) } : {}),
+  ...(order.stop_price !== undefined ? { stopPrice: onCent(order.stop_price, actionOf(order.action)) } : {}),
 });
 
 /** Where the broker's lookups send an order: the account, the symbol's id (a strategy's underlying), its legs'. */
@@ -119,7 +128,7 @@ function bracketOrder(order: Order): ToTarget {
   if (order.take_profit_price !== undefined)
     components.push({
       orderId: 0,
-      limitPrice: price(order.take_profit_price),
+      limitPrice: onCent(order.take_profit_price, exit),
       orderType: 'Limit',
       timeInForce: tif,
       orderClass: 'Limit',
@@ -129,7 +138,7 @@ function bracketOrder(order: Order): ToTarget {
   if (order.stop_loss_price !== undefined)
     components.push({
       orderId: 0,
-      stopPrice: price(order.stop_loss_price),
+      stopPrice: onCent(order.stop_loss_price, exit),
       orderType: 'Stop',
       timeInForce: tif,
       orderClass: 'StopLoss',

@@ -132,6 +132,16 @@ describe('orders the descriptor claims', () => {
       },
     ],
     [
+      // On the increment already: 1.23456789 BTC is 123456789 satoshis, not cut to 123456788
+      // (1.23456789 / 0.00000001 is 123456788.99999999 in binary floating point).
+      'limit buy of a quantity on the increment',
+      { symbol: 'BTC-USD', action: 'buy', quantity: 1.23456789, limit_price: 100 },
+      {
+        type: 'limit',
+        limit_order_config: { asset_quantity: '1.23456789', limit_price: '100.00', time_in_force: 'gtc' },
+      },
+    ],
+    [
       // A sell's limit is rounded up to the tick, never below the trader's price.
       'limit sell between two ticks',
       { symbol: 'ETH-USD', action: 'sell', quantity: 0.5, limit_price: 3500.001 },
@@ -301,6 +311,11 @@ describe('refused before anything is placed, with the reason', () => {
       [
         { symbol: 'BTC-USD', action: 'buy', quantity: 50, quantity_type: 'cash' },
         'Robinhood: a USD amount (quantity_type cash) goes with limit and stop orders; market orders take coins',
+      ],
+      [
+        // Cut to the cent it is nothing: never sent as a quote_amount of 0.00.
+        { symbol: 'BTC-USD', action: 'buy', quantity: 0.004, quantity_type: 'cash', limit_price: 60000 },
+        'Robinhood: 0.004 USD is less than the quote increment of BTC-USD (0.01)',
       ],
     ];
     for (const [signal, message] of refusals) expect((await failure(place(V1, signal))).message).toBe(message);

@@ -125,6 +125,8 @@ export function checkOrder(body: Json, version: string, clientIds: Set<string>):
     throw refuse(attr('quote_amount'), 'Market orders accept asset_quantity only.');
   if ((quantity === undefined) === (quoteAmount === undefined))
     throw refuse(CONFIGS[type], 'Only one of asset_quantity or quote_amount can be present.');
+  if (quoteAmount !== undefined && (!(quoteAmount > 0) || !isMultiple(quoteAmount, found.quoteIncrement)))
+    throw refuse(attr('quote_amount'), `Must be a positive multiple of ${found.quoteIncrement}.`);
   if (quantity !== undefined) {
     if (!(quantity > 0) || !isMultiple(quantity, found.assetIncrement))
       throw refuse(attr('asset_quantity'), `Must be a multiple of ${found.assetIncrement}.`);

@@ -6,6 +6,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, decimalString, stringField } from '../../core/json-read.ts';
+import { roundToTick } from '../../core/ticks.ts';
 import { ROBINHOOD_TITLE } from './descriptor.ts';
 import type { TradingPair } from './pairs.ts';
 
@@ -40,14 +41,7 @@ const trimZeros = (text: string) => (text.includes('.') ? text.replace(/0+$/, ''
 export function toIncrement(value: number, increment: string, mode: 'down' | 'up' | 'nearest'): string {
   const step = Number(increment);
   if (!(step > 0)) return trimZeros(value.toFixed(9));
-  // A hair of tolerance: 0.0001 / 1e-8 is 9999.999999999998 in binary floating point.
-  const units =
-    mode === 'down'
-      ? Math.floor(value / step + 1e-9)
-      : mode === 'up'
-        ? Math.ceil(value / step - 1e-9)
-        : Math.round(value / step);
-  return (units * step).toFixed(decimalsOf(increment));
+  return roundToTick(value, step, mode).toFixed(decimalsOf(increment));
 }
 
 /** A body checked now, completed with the pair (and the coins held) the broker gives later. */
@@ -59,7 +53,14 @@ function amountOf(order: Order): (pair: TradingPair, held: number | undefined) =
   if (order.quantity_type === 'cash') {
     if (order.type === 'market')
       throw invalid('a USD amount (quantity_type cash) goes with limit and stop orders; market orders take coins');
-    return (pair) => ({ quote_amount: toIncrement(quantity, pair.quoteIncrement, 'down') });
+    return (pair) => {
+      const amount = toIncrement(quantity, pair.quoteIncrement, 'down');
+      if (!(Number(amount) > 0))
+        throw invalid(
+          `${decimalString(quantity)} USD is less than the quote increment of ${pair.symbol} (${trimZeros(pair.quoteIncrement)})`,
+        );
+      return { quote_amount: amount };
+    };
   }
   const percent = order.quantity_type === 'percent_of_position';
   if (percent && order.action !== 'sell') throw invalid('percent_of_position goes with sell and close');

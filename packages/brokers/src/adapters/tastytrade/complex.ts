@@ -5,8 +5,8 @@
 //     {"time-in-force":"GTC","order-type":"Limit","price":"185.00","price-effect":"Credit","legs":[…Sell to Close]},
 //     {"time-in-force":"GTC","order-type":"Stop","stop-trigger":"170.00","legs":[…Sell to Close]}]}
 import type { Order } from '@router/orders';
-import { effectOf, priceString, type TastyLeg, type TastyOrder, toTastyOrder } from './mapper.ts';
-import { invalid } from './symbols.ts';
+import { effectOf, legPrice, type TastyLeg, type TastyOrder, toTastyOrder } from './mapper.ts';
+import { invalid, isBuy } from './symbols.ts';
 
 export interface TastyComplexOrder {
   type: 'OTOCO' | 'OTO';
@@ -36,7 +36,7 @@ export function toComplexOrder(order: Order, clientOrderId: string): TastyComple
     exits.push({
       'time-in-force': 'GTC',
       'order-type': 'Limit',
-      price: priceString(order.take_profit_price),
+      price: legPrice(order.take_profit_price, leg['instrument-type'], isBuy(action)),
       'price-effect': effectOf(action),
       legs: [exitLeg],
     });
@@ -45,7 +45,7 @@ export function toComplexOrder(order: Order, clientOrderId: string): TastyComple
     exits.push({
       'time-in-force': 'GTC',
       'order-type': 'Stop',
-      'stop-trigger': priceString(order.stop_loss_price),
+      'stop-trigger': legPrice(order.stop_loss_price, leg['instrument-type'], isBuy(action)),
       legs: [exitLeg],
     });
   }

@@ -114,6 +114,19 @@ function checkOrderFields(order: Json, legs: Json[]): void {
   }
 }
 
+/** Stock and option prices on the US tick (Reg NMS 612): a cent, $0.0001 for a stock under $1. */
+function checkTick(order: Json, legs: Json[]): void {
+  const types = legs.map((leg) => String(leg['instrument-type']));
+  if (!types.every((type) => type === 'Equity' || type === 'Equity Option')) return;
+  for (const key of ['price', 'stop-trigger']) {
+    if (order[key] === undefined) continue;
+    const decimals = (String(order[key]).split('.')[1] ?? '').replace(/0+$/, '').length;
+    const subDollarStock = num(order[key]) < 1 && types.every((type) => type === 'Equity');
+    if (decimals > (subDollarStock ? 4 : 2))
+      throw preflight('invalid_price_increment', `${key} ${String(order[key])} is not a valid price increment`);
+  }
+}
+
 /**
  * Validates an order; returns what its buys cost. A bracket's exits (`exit`) close what their
  * trigger opens, so neither positions nor buying power are checked for them.
@@ -121,6 +134,7 @@ function checkOrderFields(order: Json, legs: Json[]): void {
 export function validateOrder(order: Json, account: FakeAccount, quotes: Record<string, number>, exit = false): number {
   const legs = checkLegs(order);
   checkOrderFields(order, legs);
+  checkTick(order, legs);
   const effect = order['price-effect'] ?? order['value-effect'];
   const [first] = legs;
   if (legs.length === 1 && first && effect) {

@@ -8,7 +8,8 @@
 import type { Order, OrderLeg } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { decimalString } from '../../core/json-read.ts';
-import { type Instrument, instrumentOf, invalid, isBuy, legAction } from './symbols.ts';
+import { usPriceOnTick } from '../../core/ticks.ts';
+import { type Instrument, type InstrumentType, instrumentOf, invalid, isBuy, legAction } from './symbols.ts';
 
 /** Names this router as the order's source (tastytrade's `source`, free text). */
 export const ORDER_SOURCE = 'signal-router';
@@ -43,6 +44,15 @@ export function priceString(value: number): string {
   const text = decimalString(Math.round(value * 1e6) / 1e6);
   const [whole, decimals = ''] = text.split('.');
   return `${whole}.${decimals.padEnd(2, '0')}`;
+}
+
+/**
+ * A leg's price: stocks and options on the US tick, never past the trader's (usPriceOnTick: a buy's
+ * rounded down, a sell's up), futures and crypto as given.
+ */
+export function legPrice(value: number, type: InstrumentType, buying: boolean): string {
+  const stockOrOption = type === 'Equity' || type === 'Equity Option';
+  return priceString(stockOrOption ? usPriceOnTick(value, buying, type === 'Equity Option') : value);
 }
 
 /** Our signal id as the external-identifier (its length limit is undocumented; see descriptor). */
@@ -83,11 +93,15 @@ function timeInForce(order: Order): Pick<TastyOrder, 'time-in-force' | 'gtc-date
 }
 
 /** Type, prices and effect of a single-instrument order whose leg action is `action`. */
-function pricing(order: Order, action: string): Partial<TastyOrder> & Pick<TastyOrder, 'order-type'> {
+function pricing(
+  order: Order,
+  type: InstrumentType,
+  action: string,
+): Partial<TastyOrder> & Pick<TastyOrder, 'order-type'> {
   const priced: Partial<TastyOrder> & Pick<TastyOrder, 'order-type'> = { 'order-type': TYPES[order.type] };
-  if (order.stop_price !== undefined) priced['stop-trigger'] = priceString(order.stop_price);
+  if (order.stop_price !== undefined) priced['stop-trigger'] = legPrice(order.stop_price, type, isBuy(action));
   if (order.limit_price !== undefined) {
-    priced.price = priceString(order.limit_price);
+    priced.price = legPrice(order.limit_price, type, isBuy(action));
     priced['price-effect'] = effectOf(action);
   }
   return priced;
@@ -110,7 +124,8 @@ export function toTastyOrder(order: Order, clientOrderId: string): TastyOrder {
   const action = legAction(instrument['instrument-type'], order.action);
   if (order.quantity_type === 'cash') return { ...common, ...notional(order, order.quantity, instrument, action) };
   if (order.quantity_type !== 'fixed') throw invalid(`quantity_type ${order.quantity_type} is not supported`);
-  return { ...common, ...pricing(order, action), legs: [{ ...instrument, quantity: order.quantity, action }] };
+  const priced = pricing(order, instrument['instrument-type'], action);
+  return { ...common, ...priced, legs: [{ ...instrument, quantity: order.quantity, action }] };
 }
 
 /** A dollar amount: Notional Market, its value and effect, a leg without quantity. */
@@ -146,7 +161,8 @@ function multiLeg(order: Order, legs: OrderLeg[]): Pick<TastyOrder, 'order-type'
   if (net === 0) throw invalid('a multi-leg limit needs a net price other than 0');
   return {
     'order-type': 'Limit',
-    price: priceString(Math.abs(net)),
+    // A debit paid no more than the net, a credit received no less.
+    price: legPrice(Math.abs(net), 'Equity Option', net > 0),
     'price-effect': net > 0 ? 'Debit' : 'Credit',
     legs: wire,
   };

@@ -81,7 +81,8 @@ function multilegForm(order: Order, legs: OrderLeg[], tag: string | undefined): 
     type: order.type === 'market' ? 'market' : net > 0 ? 'debit' : net < 0 ? 'credit' : 'even',
     duration: order.duration,
   };
-  if (order.type === 'limit' && net !== 0) form.price = decimalString(Math.abs(net));
+  // On the tick too: a debit paid no more than the net (a buy's rounding), a credit received no less.
+  if (order.type === 'limit' && net !== 0) form.price = onTick(Math.abs(net), net > 0 ? 'buy' : 'sell', true);
   legs.forEach((leg, index) => {
     if (!OPTION_SIDES.has(leg.action)) throw invalid(`legs[${index}]: ${leg.action} is not an option side`);
     form[`option_symbol[${index}]`] = parsed[index]?.option ?? '';

@@ -73,6 +73,19 @@ describe('Tradier orders on the wire', () => {
     expect(
       form({ symbol: 'SPY240119C00450000', action: 'sell_to_close', quantity: 1, type: 'stop', stop_price: 2.153 }),
     ).toMatchObject({ stop: '2.16' });
+    // A spread's net: a debit paid no more than asked (down), a credit received no less (up).
+    const spread = (net: number) =>
+      form({
+        legs: [
+          { symbol: 'SPY240119C00450000', action: 'buy_to_open' },
+          { symbol: 'SPY240119C00460000', action: 'sell_to_open' },
+        ],
+        quantity: 1,
+        type: 'limit',
+        limit_price: net,
+      });
+    expect(spread(1.205)).toMatchObject({ type: 'debit', price: '1.2' });
+    expect(spread(-0.805)).toMatchObject({ type: 'credit', price: '0.81' });
   });
 
   it('the table covers every class, type, duration and action the descriptor claims', () => {

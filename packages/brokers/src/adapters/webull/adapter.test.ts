@@ -88,6 +88,25 @@ describe('orders', () => {
     });
   });
 
+  it('stock and option prices go on the cent, never past the trader’s; futures prices as given', async () => {
+    const limit = async (signal: Record<string, unknown>, accountId = STOCKS) =>
+      (await place(signal, undefined, accountId)).body.new_orders[0];
+    expect(await limit({ ...BUY, limit_price: 101 * 1.001 })).toMatchObject({ limit_price: '101.1' });
+    expect(await limit({ symbol: 'AAPL', action: 'sell_short', quantity: 1, limit_price: 11.055 })).toMatchObject({
+      side: 'SHORT',
+      limit_price: '11.06',
+    });
+    expect(await limit({ ...BUY, type: 'stop', stop_price: 0.60135 })).toMatchObject({ stop_price: '0.6013' });
+    const bracket = { symbol: 'F', action: 'buy', quantity: 1, limit_price: 9.004 };
+    const { body } = await place({ ...bracket, take_profit_price: 12.005, stop_loss_price: 8.005 });
+    // The exits sell: a take profit no lower than asked, a stop loss that triggers no lower.
+    expect(body.new_orders.map((order) => order.limit_price ?? order.stop_price)).toEqual(['9', '12.01', '8.01']);
+    const option = { symbol: 'AAPL261218C00200000', action: 'buy_to_open', quantity: 1, limit_price: 4.555 };
+    expect(await limit(option)).toMatchObject({ limit_price: '4.55' });
+    const future = { symbol: 'ESZ26', action: 'sell', quantity: 1, limit_price: 5100.25 };
+    expect(await limit(future, FUTURES)).toMatchObject({ limit_price: '5100.25' });
+  });
+
   it('a bracket books the master and its exits, each with an id derived from ours', async () => {
     const { body } = await place(
       { symbol: 'F', action: 'buy', quantity: 3, limit_price: 9, take_profit_price: 12, stop_loss_price: 8 },

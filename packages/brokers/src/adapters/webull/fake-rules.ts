@@ -68,6 +68,16 @@ function checkPrices(order: WireOrder, type: string): void {
   }
 }
 
+/** US stock and option prices on the tick (Reg NMS 612: a cent, $0.0001 under a dollar). */
+function checkPennies(order: WireOrder): void {
+  for (const key of ['limit_price', 'stop_price']) {
+    if (order[key] === undefined) continue;
+    const decimals = (String(order[key]).split('.')[1] ?? '').length;
+    if (decimals > (Number(order[key]) >= 1 ? 2 : 4))
+      throw rule('INVALID_PRICE', `${key} ${String(order[key])} is not on the tick: a cent, or $0.0001 under $1`);
+  }
+}
+
 function checkSize(order: WireOrder, instrumentType: string): void {
   if (order.entrust_type === 'AMOUNT') {
     if (instrumentType !== 'EQUITY' && instrumentType !== 'CRYPTO')
@@ -118,6 +128,7 @@ export function checkOrder(order: WireOrder): string {
   const type = String(order.order_type);
   if (!TYPES[instrumentType]?.includes(type)) throw bad(`order_type ${type} is not supported for ${instrumentType}`);
   checkPrices(order, type);
+  if (instrumentType === 'EQUITY' || instrumentType === 'OPTION') checkPennies(order);
   checkSize(order, instrumentType);
   const tif = String(order.time_in_force);
   if (!['DAY', 'GTC', 'IOC'].includes(tif)) throw bad('time_in_force must be DAY, GTC or IOC');

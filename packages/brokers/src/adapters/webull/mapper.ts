@@ -9,6 +9,7 @@ import type { Order } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalString, quantityString } from '../../core/json-read.ts';
+import { usPriceOnTick } from '../../core/ticks.ts';
 import { WEBULL_TITLE } from './descriptor.ts';
 import {
   type OptionLeg,
@@ -30,6 +31,15 @@ export interface WebullPlacement {
 
 const invalid = (message: string) => new BrokerError('InvalidOrder', WEBULL_TITLE, message);
 const money = (value: number) => decimalString(value);
+
+/**
+ * A price as Webull takes it: stocks and options on the US tick, never past the trader's (see
+ * usPriceOnTick); futures and crypto as given.
+ */
+function priceOf(value: number, instrumentType: string, buying: boolean): string {
+  if (instrumentType !== 'EQUITY' && instrumentType !== 'OPTION') return money(value);
+  return money(usPriceOnTick(value, buying, instrumentType === 'OPTION'));
+}
 
 /**
  * Our id as Webull's client_order_id: itself when it is at most 30 letters and digits, else a hash
@@ -78,10 +88,11 @@ function pricing(order: Order, instrumentType: string): WireOrder {
       : order.duration === 'cls'
         ? 'MARKET_ON_CLOSE'
         : { market: 'MARKET', limit: 'LIMIT', stop: 'STOP_LOSS', stop_limit: 'STOP_LOSS_LIMIT' }[order.type];
+  const buying = sideOf(order.action) === 'BUY';
   return {
     order_type: type,
-    ...(order.limit_price !== undefined ? { limit_price: money(order.limit_price) } : {}),
-    ...(order.stop_price !== undefined ? { stop_price: money(order.stop_price) } : {}),
+    ...(order.limit_price !== undefined ? { limit_price: priceOf(order.limit_price, instrumentType, buying) } : {}),
+    ...(order.stop_price !== undefined ? { stop_price: priceOf(order.stop_price, instrumentType, buying) } : {}),
   };
 }
 
@@ -174,7 +185,7 @@ function bracket(order: Order, base: string, instrument: WebullInstrument) {
       bracketOrder(
         `${base}TP`,
         'STOP_PROFIT',
-        { order_type: 'LIMIT', limit_price: money(order.take_profit_price) },
+        { order_type: 'LIMIT', limit_price: priceOf(order.take_profit_price, 'EQUITY', exitSide === 'BUY') },
         common(exitSide),
       ),
     );
@@ -183,7 +194,7 @@ function bracket(order: Order, base: string, instrument: WebullInstrument) {
       bracketOrder(
         `${base}SL`,
         'STOP_LOSS',
-        { order_type: 'STOP_LOSS', stop_price: money(order.stop_loss_price) },
+        { order_type: 'STOP_LOSS', stop_price: priceOf(order.stop_loss_price, 'EQUITY', exitSide === 'BUY') },
         common(exitSide),
       ),
     );
@@ -237,7 +248,8 @@ function optionOrder(order: Order, clientId: string): WireOrder {
     market: 'US',
     symbol: first.root,
     quantity: String(units),
-    ...(net !== undefined ? { limit_price: money(Math.abs(net)) } : {}),
+    // A debit paid no more than the net, a credit received no less.
+    ...(net !== undefined ? { limit_price: priceOf(Math.abs(net), 'OPTION', net > 0) } : {}),
     legs: legs.map((leg) => wireLeg(leg)),
   };
 }
