@@ -42,8 +42,15 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
         else if (appError.code === 'UNAVAILABLE' && appError.cause) {
           services.log.warn({ err: original }, 'graphql resolver: dependency unavailable');
         }
+        // retryAfter: whole seconds to wait (a rate limit, a dependency down), as REST's Retry-After.
+        const { retryAfterS: retryAfter } = appError;
         return new GraphQLError(appError.message, {
-          extensions: { code: appError.mapping.graphql, status: appError.mapping.status, field: appError.field },
+          extensions: {
+            code: appError.mapping.graphql,
+            status: appError.mapping.status,
+            field: appError.field,
+            ...(retryAfter === undefined ? {} : { retryAfter }),
+          },
         });
       },
     },
