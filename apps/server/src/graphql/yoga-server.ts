@@ -11,6 +11,7 @@ import { asAppError } from '../modules/connectors/broker-error.ts';
 import type { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 import type { GraphQLContext } from './context.ts';
+import { errorCodesPlugin } from './error-codes.ts';
 import { proxyAuditPlugin } from './proxy-audit.ts';
 import { schema } from './schema.ts';
 import type { Authenticate } from './yoga.ts';
@@ -32,6 +33,7 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
     plugins: [
       EnvelopArmorPlugin({ maxDepth: { n: 10 }, maxAliases: { n: 15 }, costLimit: { maxCost: 5000 } }),
       proxyAuditPlugin(),
+      errorCodesPlugin(),
     ],
     maskedErrors: {
       maskError(error) {
