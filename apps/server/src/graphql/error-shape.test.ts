@@ -65,3 +65,34 @@ it('answers a body of a content type it does not read with a GraphQL error, not 
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   expect(res.json()).toEqual({ errors: [{ message: UNSUPPORTED_CONTENT_TYPE, extensions: { code: 'BAD_REQUEST' } }] });
 });
+
+it.each([
+  {
+    name: 'a body that is no JSON',
+    headers: { 'content-type': 'application/json' },
+    payload: '{ "query": ',
+    status: 400,
+    message: /^Invalid JSON: /,
+    extensions: { code: 'BAD_USER_INPUT', status: 'ValidationError' },
+  },
+  {
+    name: 'a body without a content type',
+    headers: { 'content-type': '' },
+    payload: '{"query":"{ user { email } }"}',
+    status: 400,
+    message: /^Unsupported content type$/,
+    extensions: { code: 'BAD_USER_INPUT', status: 'ValidationError' },
+  },
+  {
+    name: 'a body past the size limit',
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify({ query: `{ user { email } }${' '.repeat(1024 * 1024)}` }),
+    status: 413,
+    message: /^Request body is too large$/,
+    extensions: { code: 'PAYLOAD_TOO_LARGE', status: 'ValidationError' },
+  },
+])('answers $name, refused before Yoga reads it, as a GraphQL error too', async (c) => {
+  const res = await t.app.inject({ method: 'POST', url: '/graphql', headers: c.headers, payload: c.payload });
+  expect(res.statusCode).toBe(c.status);
+  expect(res.json()).toEqual({ errors: [{ message: expect.stringMatching(c.message), extensions: c.extensions }] });
+});

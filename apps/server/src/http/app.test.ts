@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type ParsedSymbol, type Provider, parseSymbol } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../errors.ts';
 import { authenticate } from '../modules/auth/authenticate.ts';
 import { buildApp } from './app.ts';
 
@@ -191,6 +192,19 @@ describe('while shutting down', () => {
           path,
         ).toBeTruthy();
       }
+      // /graphql answers a GraphQL error, with when to retry.
+      const graphql = await get('/graphql?query=%7Buser%7Bemail%7D%7D');
+      expect({ status: graphql.status, body: JSON.parse(graphql.body) }).toEqual({
+        status: 503,
+        body: {
+          errors: [
+            {
+              message: 'The server is shutting down, please try again',
+              extensions: { code: 'SERVICE_UNAVAILABLE', status: 'Error', retryAfter: UNAVAILABLE_RETRY_AFTER_S },
+            },
+          ],
+        },
+      });
       release();
       await closed;
     } finally {
