@@ -30,6 +30,9 @@ export const ERROR_TABLE = {
 
 export type ErrorCode = keyof typeof ERROR_TABLE;
 
+/** A dependency down (the database restarting, a broker's outage, the server shutting down): retry after this. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
 export const GENERIC_MESSAGE = 'Something went wrong. Please try again later.';
 
 export class AppError extends Error {
@@ -37,7 +40,11 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   /** The input field at fault, when there is one. */
   readonly field: string | undefined;
-  /** RATE_LIMITED: whole seconds until a retry may pass, when known (REST answers it as Retry-After). */
+  /**
+   * Whole seconds until a retry may pass (REST answers it as Retry-After, GraphQL as
+   * `extensions.retryAfter`): RATE_LIMITED's when known, UNAVAILABLE's UNAVAILABLE_RETRY_AFTER_S
+   * unless told otherwise.
+   */
   readonly retryAfterS: number | undefined;
 
   constructor(
@@ -48,7 +55,7 @@ export class AppError extends Error {
     super(message, details?.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
     this.field = details?.field;
-    this.retryAfterS = details?.retryAfterS;
+    this.retryAfterS = details?.retryAfterS ?? (code === 'UNAVAILABLE' ? UNAVAILABLE_RETRY_AFTER_S : undefined);
   }
 
   get mapping(): ErrorMapping {

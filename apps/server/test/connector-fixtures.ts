@@ -4,7 +4,7 @@ import type { TestApp } from './app.ts';
 
 export interface GraphQLAnswer<T> {
   data: T | null;
-  error?: { message: string; code?: string; field?: string };
+  error?: { message: string; code?: string; field?: string; retryAfter?: number };
   /** The raw body, to assert what never appears in an answer. */
   body: string;
 }
@@ -18,13 +18,20 @@ export async function gql<T = Record<string, unknown>>(
   const res = await t.app.inject({ method: 'POST', url: '/graphql', headers, payload: { query, variables } });
   const json = res.json() as {
     data?: T | null;
-    errors?: Array<{ message: string; extensions?: { code?: string; field?: string } }>;
+    errors?: Array<{ message: string; extensions?: { code?: string; field?: string; retryAfter?: number } }>;
   };
   const first = json.errors?.[0];
   return {
     data: json.data ?? null,
     ...(first
-      ? { error: { message: first.message, code: first.extensions?.code, field: first.extensions?.field } }
+      ? {
+          error: {
+            message: first.message,
+            code: first.extensions?.code,
+            field: first.extensions?.field,
+            retryAfter: first.extensions?.retryAfter,
+          },
+        }
       : {}),
     body: res.body,
   };

@@ -11,6 +11,7 @@ import { asAppError } from '../modules/connectors/broker-error.ts';
 import type { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 import type { GraphQLContext } from './context.ts';
+import { errorCodesPlugin } from './error-codes.ts';
 import { proxyAuditPlugin } from './proxy-audit.ts';
 import { schema } from './schema.ts';
 import type { Authenticate } from './yoga.ts';
@@ -32,6 +33,7 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
     plugins: [
       EnvelopArmorPlugin({ maxDepth: { n: 10 }, maxAliases: { n: 15 }, costLimit: { maxCost: 5000 } }),
       proxyAuditPlugin(),
+      errorCodesPlugin(),
     ],
     maskedErrors: {
       maskError(error) {
@@ -42,8 +44,15 @@ export function createGraphQLServer(services: Services, authenticate: Authentica
         else if (appError.code === 'UNAVAILABLE' && appError.cause) {
           services.log.warn({ err: original }, 'graphql resolver: dependency unavailable');
         }
+        // retryAfter: whole seconds to wait (a rate limit, a dependency down), as REST's Retry-After.
+        const { retryAfterS: retryAfter } = appError;
         return new GraphQLError(appError.message, {
-          extensions: { code: appError.mapping.graphql, status: appError.mapping.status, field: appError.field },
+          extensions: {
+            code: appError.mapping.graphql,
+            status: appError.mapping.status,
+            field: appError.field,
+            ...(retryAfter === undefined ? {} : { retryAfter }),
+          },
         });
       },
     },

@@ -1,6 +1,7 @@
 // GraphQL at /graphql (GET and POST). The Yoga server and its schema (yoga-server.ts, ~20 MB in
 // memory) are loaded by the first request, not at server start: the hook path never uses them,
 // so a server that only takes signals stays smaller. That first request waits for the load once.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
@@ -36,7 +37,22 @@ export function registerGraphQL(app: FastifyInstance, services: Services, authen
         reply.header(key, value);
       });
       reply.status(response.status);
+      // A refusal Yoga answers without a body (415: a content type it does not read) would go out
+      // as `null`: it gets an error as every other refusal of /graphql has one.
+      if (response.body === null && response.status >= 400) {
+        reply.header('content-type', 'application/json; charset=utf-8');
+        return reply.send({
+          errors: [{ message: refusalMessage(response.status), extensions: { code: 'BAD_REQUEST' } }],
+        });
+      }
       return reply.send(response.body);
     },
   });
+}
+
+export const UNSUPPORTED_CONTENT_TYPE =
+  'Unsupported content type: send a POST as application/json (or multipart/form-data), or use GET';
+
+function refusalMessage(status: number): string {
+  return status === 415 ? UNSUPPORTED_CONTENT_TYPE : (STATUS_CODES[status] ?? 'Bad request');
 }

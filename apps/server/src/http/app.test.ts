@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type ParsedSymbol, type Provider, parseSymbol } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../errors.ts';
 import { authenticate } from '../modules/auth/authenticate.ts';
 import { buildApp } from './app.ts';
 
@@ -124,11 +125,14 @@ describe('behind a reverse proxy (TRUST_PROXY)', () => {
             },
           });
         // The same client (203.0.113.7, appended by the farthest proxy; a nearer one may append its own) with a new made-up address each time.
-        const codes: unknown[] = [];
+        const extensions: Array<{ code?: string; retryAfter?: number } | undefined> = [];
         for (let i = 0; i < 11; i++)
-          codes.push((await signin(`198.51.100.${i}, 203.0.113.7${nearer}`)).json().errors?.[0]?.extensions?.code);
+          extensions.push((await signin(`198.51.100.${i}, 203.0.113.7${nearer}`)).json().errors?.[0]?.extensions);
+        const codes = extensions.map((e) => e?.code);
         expect(codes.slice(0, 10)).toEqual(Array(10).fill('BAD_USER_INPUT'));
         expect(codes[10]).toBe('RATE_LIMITED');
+        // When to try again: within the limit's minute, in whole seconds.
+        expect(extensions[10]?.retryAfter).toSatisfy((s: number) => Number.isInteger(s) && s >= 1 && s <= 120);
         // Another client behind the same proxy has its own limit.
         const other = await signin(`198.51.100.1, 203.0.113.8${nearer}`);
         expect(other.json().errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -188,6 +192,19 @@ describe('while shutting down', () => {
           path,
         ).toBeTruthy();
       }
+      // /graphql answers a GraphQL error, with when to retry.
+      const graphql = await get('/graphql?query=%7Buser%7Bemail%7D%7D');
+      expect({ status: graphql.status, body: JSON.parse(graphql.body) }).toEqual({
+        status: 503,
+        body: {
+          errors: [
+            {
+              message: 'The server is shutting down, please try again',
+              extensions: { code: 'SERVICE_UNAVAILABLE', status: 'Error', retryAfter: UNAVAILABLE_RETRY_AFTER_S },
+            },
+          ],
+        },
+      });
       release();
       await closed;
     } finally {

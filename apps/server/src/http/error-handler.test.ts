@@ -3,6 +3,7 @@
 import { BrokerError } from '@router/brokers';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../errors.ts';
 import { registerErrorHandler } from './error-handler.ts';
 
 const app = Fastify();
@@ -30,7 +31,7 @@ it('answers a BrokerError by its kind, with {status, message}', async () => {
   );
   expect(answers).toEqual([
     ['limited', 429, { status: 'Error', message: 'Acme: slow down' }, '3'],
-    ['down', 503, { status: 'Error', message: 'Acme: no answer' }, undefined],
+    ['down', 503, { status: 'Error', message: 'Acme: no answer' }, String(UNAVAILABLE_RETRY_AFTER_S)],
     ['refused', 400, { status: 'ExecutionError', message: 'Acme: insufficient buying power' }, undefined],
     ['credentials', 400, { status: 'AuthenticationError', message: 'Acme: token revoked' }, undefined],
   ]);

@@ -40,13 +40,32 @@ export function frameworkError(headers: ReadonlyArray<readonly [string, string]>
   };
 }
 
+/** The GraphQL endpoint (graphql/yoga.ts), not imported: that module loads the live hub. */
+const GRAPHQL_PATH = '/graphql';
+
+/**
+ * What /graphql refuses before Yoga reads the request (a body that is no JSON or too large, no
+ * content type, the server shutting down) answers as a GraphQL error, as Yoga's own refusals do:
+ * `{errors: [{message, extensions: {code, status, retryAfter?}}]}` with the same HTTP status.
+ */
+function graphqlBody(error: AppError) {
+  const retryAfter = error.retryAfterS;
+  const extensions = {
+    code: error.mapping.graphql,
+    status: error.mapping.status,
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
+  return { errors: [{ message: error.message, extensions }] };
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const appError = fromFastify(error) ?? toAppError(asAppError(error));
     if (appError.code === 'INTERNAL') req.log.error({ err: error }, 'request failed');
     else if (appError.code === 'UNAVAILABLE' && appError.cause) req.log.warn({ err: error }, 'dependency unavailable');
     if (appError.retryAfterS !== undefined) reply.header('retry-after', String(appError.retryAfterS));
-    return reply.status(appError.mapping.http).send(appError.toBody());
+    const body = req.routeOptions.url === GRAPHQL_PATH ? graphqlBody(appError) : appError.toBody();
+    return reply.status(appError.mapping.http).send(body);
   });
   app.setNotFoundHandler((req, reply) =>
     reply.status(404).send(new AppError('NOT_FOUND', `Not found: ${req.method} ${req.url.split('?')[0]}`).toBody()),

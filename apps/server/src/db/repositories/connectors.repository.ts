@@ -70,18 +70,22 @@ export async function listPendingConnectors(db: Executor, userId: number, provid
 
 /**
  * Stores a pending OAuth connection unless the user already has `max` started after `since`
- * (undefined then). Counted under a lock per user, so attempts sent at once cannot all pass.
+ * (then `{ oldestAt }`: when the oldest of them started). Counted under a lock per user, so
+ * attempts sent at once cannot all pass.
  */
 export async function insertPendingConnector(
   db: Executor,
   values: NewConnector & { userId: number },
   since: Date,
   max: number,
-): Promise<ConnectorRow | undefined> {
+): Promise<ConnectorRow | { oldestAt: Date }> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('connectors:pending:' || ${values.userId}::text))`);
     const [row] = await tx
-      .select({ count: sql<number>`count(*)::int` })
+      .select({
+        count: sql<number>`count(*)::int`,
+        oldestMs: sql<number>`(extract(epoch from min(${connectors.createdAt})) * 1000)::float8`,
+      })
       .from(connectors)
       .where(
         and(
@@ -90,7 +94,7 @@ export async function insertPendingConnector(
           sql`${connectors.createdAt} > ${since.toISOString()}`,
         ),
       );
-    if ((row?.count ?? 0) >= max) return undefined;
+    if (row && row.count >= max) return { oldestAt: new Date(Number(row.oldestMs)) };
     return insertConnector(tx, values);
   });
 }

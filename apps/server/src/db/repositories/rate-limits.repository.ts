@@ -41,6 +41,17 @@ export async function countRateHits(db: Queryable, w: Window): Promise<number> {
   return Number(result.rows[0]?.hits ?? 0);
 }
 
+/** The hits of the window's bucket and of the one before (unweighted). */
+export async function rateHitsByBucket(db: Queryable, w: Window): Promise<{ current: number; previous: number }> {
+  const result = await db.query<{ bucket: string; hits: number }>({
+    name: 'rate_limits_by_bucket',
+    text: 'select bucket::text, hits from rate_limits where key = $1 and bucket in ($2::bigint, $2::bigint - 1)',
+    values: [w.key, w.bucket],
+  });
+  const hitsOf = (bucket: number) => result.rows.find((row) => Number(row.bucket) === bucket)?.hits ?? 0;
+  return { current: hitsOf(w.bucket), previous: hitsOf(w.bucket - 1) };
+}
+
 /** Counts one hit without a limit (failures counted after the fact). */
 export async function addRateHit(db: Queryable, w: Window): Promise<void> {
   await db.query({

@@ -9,6 +9,7 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { gql as graphql } from '../../../test/connector-fixtures.ts';
 import { gql } from '../../../test/identity.ts';
 import { eventually, FLAKY_TITLE, flakyBroker, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../../errors.ts';
 import { accountId } from '../../modules/api/accounts.ts';
 import { brokerErrorCode, retryAfterSeconds } from '../../modules/connectors/broker-error.ts';
 
@@ -66,14 +67,14 @@ const CASES = [
     name: 'its outage',
     error: new BrokerError('BrokerUnavailable', FLAKY_TITLE, 'service unavailable'),
     status: 503,
-    retryAfter: undefined,
+    retryAfter: String(UNAVAILABLE_RETRY_AFTER_S),
     body: { status: 'Error', message: `${FLAKY_TITLE}: service unavailable` },
   },
   {
     name: 'a call whose outcome is unknown',
     error: new BrokerError('InvalidOrder', FLAKY_TITLE, 'gateway timeout', { outcomeUnknown: true }),
     status: 503,
-    retryAfter: undefined,
+    retryAfter: String(UNAVAILABLE_RETRY_AFTER_S),
     body: { status: 'Error', message: `${FLAKY_TITLE}: gateway timeout` },
   },
   {
@@ -143,7 +144,10 @@ describe.each(CASES)('the broker answering with $name', ({ error, status, retryA
     expect(read.json()).toMatchObject({ status: 'accepted' });
   });
 
-  it('answers the order preview with the same code', async () => {
+  // GraphQL's extensions.retryAfter: the seconds REST answers as Retry-After.
+  const waitS = retryAfter === undefined ? undefined : Number(retryAfter);
+
+  it('answers the order preview with the same code, and the same wait', async () => {
     failure = error;
     const res = await graphql(
       t,
@@ -151,7 +155,12 @@ describe.each(CASES)('the broker answering with $name', ({ error, status, retryA
       'mutation($connectorKey: String!, $data: String!) { orderPreview(connectorKey: $connectorKey, data: $data) }',
       { connectorKey: trader.connector.key, data: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }) },
     );
-    expect(res.error).toEqual({ message: body.message, code: GRAPHQL_CODE[status], field: undefined });
+    expect(res.error).toEqual({
+      message: body.message,
+      code: GRAPHQL_CODE[status],
+      field: undefined,
+      retryAfter: waitS,
+    });
   });
 
   it('answers connecting with the same code', async () => {
@@ -161,7 +170,12 @@ describe.each(CASES)('the broker answering with $name', ({ error, status, retryA
       trader.headers,
       'mutation { connectorActivate(providerName: "flaky", credentials: []) { key } }',
     );
-    expect(res.error).toMatchObject({ message: body.message, code: GRAPHQL_CODE[status] });
+    expect(res.error).toEqual({
+      message: body.message,
+      code: GRAPHQL_CODE[status],
+      field: undefined,
+      retryAfter: waitS,
+    });
   });
 });
 

@@ -133,7 +133,7 @@ describe('the OpenAPI document', () => {
     expect(routed.sort()).toEqual(documented.sort());
   });
 
-  it('declares its headers: WWW-Authenticate on 401 and 403, Retry-After on 429, RateLimit-* on every answer', () => {
+  it('declares its headers: WWW-Authenticate on 401 and 403, Retry-After on 429 and 503, RateLimit-* on every answer', () => {
     const headers = doc.components.headers as Record<string, { schema: { type: string } }>;
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const op of Object.values(item) as Array<{ responses: Record<string, { headers?: unknown }> }>) {
@@ -141,6 +141,7 @@ describe('the OpenAPI document', () => {
           ['401', 'WWW-Authenticate'],
           ['403', 'WWW-Authenticate'],
           ['429', 'Retry-After'],
+          ['503', 'Retry-After'],
         ] as const) {
           expect(op.responses[status]?.headers, `${path} ${status}`).toEqual({
             [name]: { $ref: `#/components/headers/${name}` },

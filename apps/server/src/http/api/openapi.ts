@@ -20,7 +20,7 @@ ValidationError, ExecutionError, AuthenticationError (401: this token; 400: the 
 connection's own credentials, reconnect the broker), ForbiddenError (403: a scope is
 missing, or the user's account may not use the API) or Error (404; 429: this token's limit, or the
 broker's, with \`Retry-After\` when known; 500; 503 while the server restarts, or its database or the
-broker is out of reach or did not answer: retry). Each token may make a limited number of requests per second:
+broker is out of reach or did not answer: retry after its \`Retry-After\`). Each token may make a limited number of requests per second:
 every answer tells the allowance in \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`
 (seconds until it is whole again); over it: 429 with \`Retry-After\` (seconds). Lists answer \`{"data": [...], "next": cursor|null}\`.`;
 
@@ -33,7 +33,7 @@ const HEADERS = {
   },
   'Retry-After': {
     description:
-      "Seconds until a request may pass again: this token's limit, or the broker's rate limit when the broker said when.",
+      "Seconds until a request may pass again: 429, this token's limit, or the broker's rate limit when the broker said when; 503, always (a dependency down: a few seconds).",
     schema: { type: 'integer', minimum: 1, examples: [1] },
   },
   'RateLimit-Limit': {
@@ -59,11 +59,12 @@ const HEADERS_OF: Record<string, HeaderName> = {
   '401': 'WWW-Authenticate',
   '403': 'WWW-Authenticate',
   '429': 'Retry-After',
+  '503': 'Retry-After',
 };
 
 type OpenApiObject = ReturnType<typeof jsonSchemaTransformObject>;
 
-/** Declares HEADERS in the components, on every operation's 401, 403 and 429, and RateLimit-* on every answer. */
+/** Declares HEADERS in the components, on every operation's 401, 403, 429 and 503, and RateLimit-* on every answer. */
 function declareHeaders(document: OpenApiObject): OpenApiObject {
   const doc = document as {
     paths?: Record<string, Record<string, { responses?: Record<string, { headers?: Record<string, unknown> }> }>>;

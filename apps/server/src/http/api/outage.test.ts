@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import type { TestDatabase } from '../../../test/postgres.ts';
 import { createDatabase, createPool } from '../../db/client.ts';
-import { GENERIC_MESSAGE, UNAVAILABLE_MESSAGE } from '../../errors.ts';
+import { GENERIC_MESSAGE, UNAVAILABLE_MESSAGE, UNAVAILABLE_RETRY_AFTER_S } from '../../errors.ts';
 
 let t: TestApp;
 let down: TestDatabase;
@@ -49,7 +49,22 @@ it('answers 503 {status, message} on every route while the database cannot be re
       body: { status: 'Error', message: UNAVAILABLE_MESSAGE },
     });
     expect(answer.json().message).not.toBe(GENERIC_MESSAGE);
+    // When to try again, as every 503 says.
+    expect(answer.headers['retry-after']).toBe(String(UNAVAILABLE_RETRY_AFTER_S));
     // Nothing of the driver's error (address, port, query) reaches the caller.
     expect(answer.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|select/i);
   }
+});
+
+it('answers /graphql SERVICE_UNAVAILABLE with the seconds to wait in extensions.retryAfter', async () => {
+  const answer = await t.app.inject({
+    method: 'POST',
+    url: '/graphql',
+    headers: { authorization: `Bearer ${'t'.repeat(43)}` },
+    payload: { query: '{ user { email } }' },
+  });
+  expect(answer.json().errors?.[0]).toMatchObject({
+    message: UNAVAILABLE_MESSAGE,
+    extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: UNAVAILABLE_RETRY_AFTER_S },
+  });
 });

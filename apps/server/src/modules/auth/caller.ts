@@ -66,7 +66,3 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefi
   const field = [prefix, path].filter(Boolean).join('.') || undefined;
   throw new AppError('VALIDATION', issue?.message ?? 'Invalid input', { field });
 }
-
-export function rateLimited(message = 'Too many attempts, please wait a minute and try again'): AppError {
-  return new AppError('RATE_LIMITED', message);
-}

@@ -10,7 +10,7 @@ import {
 import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
-import { type Caller, rateLimited } from './caller.ts';
+import type { Caller } from './caller.ts';
 import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { completeSignin, type SigninResult } from './complete-signin.ts';
 import { RULES } from './rate-limit.ts';
@@ -21,7 +21,7 @@ export const CONFIRM_LINK_INVALID = 'This confirmation link is expired or incorr
 
 export async function confirmEmail(caller: Caller, token: string): Promise<SigninResult> {
   const { services, ip } = caller;
-  if (!(await services.identity.limiter.take(`email-link:${addressKey(ip)}`, RULES.emailLink))) throw rateLimited();
+  await services.identity.limiter.enforce(`email-link:${addressKey(ip)}`, RULES.emailLink);
   const invalid = () => new AppError('VALIDATION', CONFIRM_LINK_INVALID, { field: 'token' });
   if (!token || token.length > 200) throw invalid();
   const row = await findUsableEmailToken(services.db, hashToken(token), ['email_confirm', 'email_change']);

@@ -26,7 +26,11 @@ describe('failed bearer tokens at /graphql', () => {
       if (i % 10 === 0) expect((await gql(t.app, ME, {}, from(sprayer, user.token))).data).toBeTruthy();
     }
     const limited = await gql(t.app, ME, {}, from(sprayer, random(-1)));
-    expect(limited.errors?.[0]).toMatchObject({ message: TOO_MANY_FAILURES, extensions: { code: 'RATE_LIMITED' } });
+    // When to try again: the address's allowance refills one a second.
+    expect(limited.errors?.[0]).toMatchObject({
+      message: TOO_MANY_FAILURES,
+      extensions: { code: 'RATE_LIMITED', retryAfter: 1 },
+    });
     // The REST API shares the allowance: the same address gets no fresh one there.
     const rest = await t.app.inject({ method: 'GET', url: '/api/v1/accounts', headers: from(sprayer, random(-2)) });
     expect(rest.statusCode).toBe(429);

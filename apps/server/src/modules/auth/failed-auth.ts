@@ -49,7 +49,8 @@ export class FailedAuthGate {
    */
   async resolve<T>(ip: string, token: string, lookup: () => Promise<T>, live: (found: T, hash: string) => boolean) {
     const hash = hashToken(token);
-    if (this.refusal(ip, hash) > 0) throw new AppError('RATE_LIMITED', TOO_MANY_FAILURES);
+    const wait = this.refusal(ip, hash);
+    if (wait > 0) throw new AppError('RATE_LIMITED', TOO_MANY_FAILURES, { retryAfterS: wait });
     const found = await lookup();
     if (live(found, hash)) this.succeeded(hash);
     else this.failed(ip, hash);

@@ -6,7 +6,6 @@ import type { Executor } from '../../db/repositories/executor.ts';
 import { consumePasscodeStep, type UserRow } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { rateLimited } from './caller.ts';
 import { RULES } from './rate-limit.ts';
 
 export const PASSCODE_ISSUER = 'Signal Router';
@@ -69,9 +68,11 @@ const CODE_LIMITS = [RULES.passcodeFailures, RULES.passcodeFailuresDaily];
  */
 export async function takeCodeAttempt(services: Services, userId: number): Promise<void> {
   for (const rule of CODE_LIMITS) {
-    if (!(await services.identity.limiter.take(`passcode:${userId}`, rule))) {
-      throw rateLimited('Too many wrong verification codes, please wait a few minutes');
-    }
+    await services.identity.limiter.enforce(
+      `passcode:${userId}`,
+      rule,
+      'Too many wrong verification codes, please wait a few minutes',
+    );
   }
 }
 

@@ -17,7 +17,7 @@ import { findUserByEmail, findUserById, updateUser } from '../../db/repositories
 import { AppError } from '../../errors.ts';
 import { ACTION } from '../actions/codes.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
-import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { type Caller, parseInput } from './caller.ts';
 import { revokeForeignAccess, revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { sendPasswordReset } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
@@ -37,8 +37,7 @@ const RESET_LINKS: EmailTokenPurpose[] = ['password_reset', 'factor_undo', 'emai
 export async function requestPasswordReset(caller: Caller, input: { email: string }): Promise<boolean> {
   const { services, ip } = caller;
   const { email } = parseInput(passwordResetRequestSchema, input);
-  if (!(await services.identity.limiter.take(`reset-request:${addressKey(ip)}`, RULES.resetRequestIp)))
-    throw rateLimited();
+  await services.identity.limiter.enforce(`reset-request:${addressKey(ip)}`, RULES.resetRequestIp);
   // Whether the email exists decides only what happens after the answer.
   services.identity.background(async () => {
     if (!(await services.identity.limiter.take(`reset-request:${email.toLowerCase()}`, RULES.resetRequestEmail)))
@@ -60,7 +59,7 @@ export interface PasswordResetInput {
 
 export async function resetPassword(caller: Caller, input: PasswordResetInput): Promise<boolean> {
   const { services, ip } = caller;
-  if (!(await services.identity.limiter.take(`email-link:${addressKey(ip)}`, RULES.emailLink))) throw rateLimited();
+  await services.identity.limiter.enforce(`email-link:${addressKey(ip)}`, RULES.emailLink);
   const { token, password, passcode } = parseInput(passwordResetSchema, { ...input, passcode: input.passcode ?? '' });
   const row = await findUsableEmailToken(services.db, hashToken(token), RESET_LINKS);
   const user = row && (await findUserById(services.db, row.userId));
@@ -124,8 +123,7 @@ export async function resetPassword(caller: Caller, input: PasswordResetInput): 
 
 /** `authPasswordEstimate`: zxcvbn guesses_log10, rate limited per address. */
 export async function passwordEstimate(caller: Caller, password: string): Promise<number> {
-  if (!(await caller.services.identity.limiter.take(`estimate:${addressKey(caller.ip)}`, RULES.estimate)))
-    throw rateLimited();
+  await caller.services.identity.limiter.enforce(`estimate:${addressKey(caller.ip)}`, RULES.estimate);
   if (password.length > PASSWORD_MAX)
     throw new AppError('VALIDATION', `At most ${PASSWORD_MAX} characters`, { field: 'password' });
   return estimatePassword(password);

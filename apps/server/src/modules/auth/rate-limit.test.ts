@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/postgres.ts';
 import { createPool } from '../../db/client.ts';
+import type { AppError } from '../../errors.ts';
 import { RateLimiter } from './rate-limit.ts';
 
 let database: TestDatabase;
@@ -38,6 +39,46 @@ describe('RateLimiter (shared, sliding window)', () => {
     expect(await limiter.take('k', rule)).toBe(true);
     await limiter.reset('k', rule);
     expect(await limiter.allows('k', { limit: 1, windowMs: 1000 })).toBe(true);
+  });
+
+  it('refuses past the limit with the whole seconds until one more hit fits', async () => {
+    const rule = { limit: 3, windowMs: 60_000 };
+    const start = 120_000_000; // a window's start
+    let now = start;
+    const limiter = new RateLimiter(database.db.$client, () => now);
+    const refusal = async (key: string) => {
+      const error = await limiter.enforce(key, rule, 'slow down').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toMatchObject({ code: 'RATE_LIMITED', message: 'slow down' });
+      return (error as AppError).retryAfterS ?? 0;
+    };
+    /** The wait told is enough, and not more than a second or two too long. */
+    const checkWait = async (key: string) => {
+      const at = now;
+      const wait = await refusal(key);
+      now = at + (wait - 2) * 1000;
+      expect(await limiter.allows(key, rule), `${key} ${wait - 2} s later`).toBe(false);
+      now = at + wait * 1000;
+      expect(await limiter.allows(key, rule), `${key} ${wait} s later`).toBe(true);
+      return wait;
+    };
+    // Three hits 15 s into a window: they fade through the next one.
+    now = start + 15_000;
+    for (let i = 0; i < 3; i++) await limiter.enforce('full', rule);
+    expect(await checkWait('full')).toBeGreaterThan(45);
+    // Three hits of the window before, 6 s into this one: only their fading weight counts.
+    now = start;
+    for (let i = 0; i < 3; i++) await limiter.enforce('faded', rule);
+    now = start + 66_000;
+    expect(await checkWait('faded')).toBeLessThan(60);
+    // Hits in both windows.
+    now = start;
+    for (let i = 0; i < 3; i++) await limiter.enforce('both', rule);
+    now = start + 90_000;
+    await limiter.enforce('both', rule);
+    await checkWait('both');
   });
 
   it('counts failures after the fact and forgets them on reset', async () => {

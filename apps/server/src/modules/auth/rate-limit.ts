@@ -5,12 +5,16 @@ import { createHash } from 'node:crypto';
 import {
   addRateHit,
   countRateHits,
+  rateHitsByBucket,
   resetRateHits,
   sweepRateHits,
   takeRateHit,
   type Window,
 } from '../../db/repositories/rate-limits.repository.ts';
 import type { Queryable } from '../../db/repositories/signals.repository.ts';
+import { AppError } from '../../errors.ts';
+
+export const TOO_MANY_ATTEMPTS = 'Too many attempts, please wait a minute and try again';
 
 export interface Rule {
   limit: number;
@@ -60,6 +64,34 @@ export class RateLimiter {
     const taken = await takeRateHit(this.#db, this.#window(key, rule), rule.limit);
     await this.#sweep();
     return taken;
+  }
+
+  /**
+   * Counts one hit, or throws RATE_LIMITED (`message`) with the whole seconds until one more
+   * would fit (Retry-After, GraphQL's `extensions.retryAfter`) when the key is at its limit.
+   */
+  async enforce(key: string, rule: Rule, message = TOO_MANY_ATTEMPTS): Promise<void> {
+    if (await this.take(key, rule)) return;
+    throw new AppError('RATE_LIMITED', message, { retryAfterS: await this.retryAfterS(key, rule) });
+  }
+
+  /**
+   * Whole seconds (at least 1) until one more hit fits, if nothing else is counted meanwhile: the
+   * previous window's weight fades through the current one, then the current's through the next.
+   */
+  async retryAfterS(key: string, rule: Rule): Promise<number> {
+    const w = this.#window(key, rule);
+    const { current, previous } = await rateHitsByBucket(this.#db, w);
+    const room = rule.limit - 1;
+    const left = w.previousWeight; // share of the current window still to run
+    // The count at a share d of a window from now: current + previous * (left - d) while in this
+    // window (fits within it when current alone does), then current * (1 - e) at a share e of the next.
+    const waitShare =
+      current <= room
+        ? Math.max(0, previous > 0 ? (current + previous * left - room) / previous : 0)
+        : left + 1 - room / current;
+    // A hair over: at the exact instant the weighted count may still round above the room.
+    return Math.max(1, Math.ceil((waitShare * rule.windowMs) / 1000 + 1e-6));
   }
 
   /** Whether one more hit fits, without counting it. */

@@ -13,7 +13,7 @@ import { addressKey } from '../../address-key.ts';
 import { useSigninToken } from '../../db/repositories/session.repository.ts';
 import { findUserByEmail, findUserById } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { type Caller, parseInput } from './caller.ts';
 import { completeSignin, type SigninResult } from './complete-signin.ts';
 import { sendConfirmation } from './email-links.ts';
 import { verifyPasscode } from './passcode.ts';
@@ -51,14 +51,11 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
   const { services, ip } = caller;
   const { email, password } = parseInput(signinSchema, credentials, 'credentials');
   const { limiter } = services.identity;
-  if (
-    !(await limiter.take(`signin:${addressKey(ip)}:${email.toLowerCase()}`, RULES.signin)) ||
-    !(await limiter.take(`signin:${addressKey(ip)}`, RULES.signinIp))
-  ) {
-    throw rateLimited('Too many sign-in attempts, please wait a minute and try again');
-  }
+  const tooMany = 'Too many sign-in attempts, please wait a minute and try again';
+  await limiter.enforce(`signin:${addressKey(ip)}:${email.toLowerCase()}`, RULES.signin, tooMany);
+  await limiter.enforce(`signin:${addressKey(ip)}`, RULES.signinIp, tooMany);
   // Counted whether the email is registered or not (no tell), cleared by a success or a reset.
-  if (!(await limiter.take(accountSigninKey(email), RULES.signinAccount))) throw rateLimited(ACCOUNT_SIGNIN_LIMITED);
+  await limiter.enforce(accountSigninKey(email), RULES.signinAccount, ACCOUNT_SIGNIN_LIMITED);
   const user = await findUserByEmail(services.db, email);
   // verifyPassword spends an argon2 verification even without a user: no timing difference.
   if (!(await verifyPassword(user?.passwordHash, password)) || !user) {
@@ -75,7 +72,7 @@ async function passwordSignin(caller: Caller, credentials: unknown): Promise<Sig
 
 async function socialSignin(caller: Caller, credentials: unknown, metadata: unknown): Promise<SigninResult> {
   const { services, ip } = caller;
-  if (!(await services.identity.limiter.take(`signin:${addressKey(ip)}`, RULES.signinIp))) throw rateLimited();
+  await services.identity.limiter.enforce(`signin:${addressKey(ip)}`, RULES.signinIp);
   const { issuer, token, nonce } = parseInput(socialCredentialsSchema, credentials, 'credentials');
   if (issuer === 'id') return oneTimeSignin(caller, token);
   const identity = await verifySocialToken(services, issuer, token, nonce);

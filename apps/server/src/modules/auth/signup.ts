@@ -18,7 +18,7 @@ import type { Services } from '../../services.ts';
 import { grantCredits } from '../accounts/credits.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { rememberReferral, signupReferrer } from '../admin/referral.ts';
-import { type Caller, parseInput, rateLimited } from './caller.ts';
+import { type Caller, parseInput } from './caller.ts';
 import { revokeUnprovenAccess, UNPROVEN_FACTOR } from './claim.ts';
 import { sendConfirmation, sendSignupTaken } from './email-links.ts';
 import { assertStrongPassword, hashPassword } from './password.ts';
@@ -75,7 +75,7 @@ export type SignupResult = Pick<UserRow, 'key' | 'group' | 'email' | 'firstName'
 
 export async function signup(caller: Caller, input: SignupInput): Promise<SignupResult> {
   const { services, ip } = caller;
-  if (!(await services.identity.limiter.take(`signup:${addressKey(ip)}`, RULES.signup))) throw rateLimited();
+  await services.identity.limiter.enforce(`signup:${addressKey(ip)}`, RULES.signup);
   const firstName = parseInput(nameSchema, input.firstName ?? undefined, 'firstName') ?? null;
   const lastName = parseInput(nameSchema, input.lastName ?? undefined, 'lastName') ?? null;
   const referrer = await signupReferrer(services.db, input.referrerCode);

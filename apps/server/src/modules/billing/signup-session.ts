@@ -18,7 +18,7 @@ import {
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
-import { type Caller, parseInput, rateLimited } from '../auth/caller.ts';
+import { type Caller, parseInput } from '../auth/caller.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { describeProduct, findProduct } from './catalog.ts';
 import { createCheckout } from './checkout.ts';
@@ -81,8 +81,7 @@ async function openSession(stripe: StripeClient, row: PaymentSessionRow | undefi
 
 export async function createSignupPaymentSession(caller: Caller, input: SignupSessionInput): Promise<SignupSession> {
   const { services } = caller;
-  if (!(await services.identity.limiter.take(`signup-payment:${addressKey(caller.ip)}`, RULES.signup)))
-    throw rateLimited();
+  await services.identity.limiter.enforce(`signup-payment:${addressKey(caller.ip)}`, RULES.signup);
   const stripe = await stripeClient(services);
   const email = parseInput(emailSchema, input.email, 'email');
   if (!isStripePriceId(input.stripePriceId)) {

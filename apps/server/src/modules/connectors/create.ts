@@ -70,7 +70,11 @@ export async function createConnector(
     since,
     MAX_PENDING_AUTHORIZATIONS,
   );
-  if (!pending) throw new AppError('RATE_LIMITED', TOO_MANY_AUTHORIZATIONS);
+  if ('oldestAt' in pending) {
+    // Room again once the oldest attempt is forgotten.
+    const retryAfterS = Math.max(1, Math.ceil((pending.oldestAt.getTime() + OAUTH_STATE_TTL_MS - Date.now()) / 1000));
+    throw new AppError('RATE_LIMITED', TOO_MANY_AUTHORIZATIONS, { retryAfterS });
+  }
   let authorization: AuthorizationRequest;
   try {
     if (broker.startAuthorization) authorization = await broker.startAuthorization(ctx, state);

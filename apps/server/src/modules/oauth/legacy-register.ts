@@ -13,7 +13,7 @@ import { newKey } from '../../crypto/random.ts';
 import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { parseInput, rateLimited } from '../auth/caller.ts';
+import { parseInput } from '../auth/caller.ts';
 import { sendConfirmation } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { issueSession } from '../auth/sessions.ts';
@@ -37,7 +37,7 @@ export async function legacyRegister(
   ip: string,
   body: unknown,
 ): Promise<{ token: string }> {
-  if (!(await services.identity.limiter.take(`signup:${addressKey(ip)}`, RULES.signup))) throw rateLimited();
+  await services.identity.limiter.enforce(`signup:${addressKey(ip)}`, RULES.signup);
   const input = parseInput(legacyRegisterSchema, body);
   const interaction = await liveInteraction(services, raw, input.uid, input.client_id);
   const hint = interaction.params.login_hint;

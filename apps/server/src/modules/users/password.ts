@@ -6,7 +6,7 @@ import { passwordChangeSchema, SECURITY_MESSAGES } from '@router/shared';
 import { invalidateEmailTokens } from '../../db/repositories/email-token.repository.ts';
 import { updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { type Caller, parseInput, rateLimited, requireOwner } from '../auth/caller.ts';
+import { type Caller, parseInput, requireOwner } from '../auth/caller.ts';
 import { assertStrongPassword, hashPassword, verifyPassword } from '../auth/password.ts';
 import { RULES } from '../auth/rate-limit.ts';
 import { revokeAllOfUser } from '../auth/sessions.ts';
@@ -24,7 +24,7 @@ export async function changePassword(caller: Caller, input: PasswordChangeInput)
   const { password, newPassword } = parseInput(passwordChangeSchema, input);
   const user = await getUser(caller);
   if (!user.passwordHash) throw new AppError('VALIDATION', SECURITY_MESSAGES.noPassword, { field: 'password' });
-  if (!(await services.identity.limiter.take(`password-change:${user.id}`, RULES.signin))) throw rateLimited();
+  await services.identity.limiter.enforce(`password-change:${user.id}`, RULES.signin);
   if (!(await verifyPassword(user.passwordHash, password))) {
     throw new AppError('VALIDATION', SECURITY_MESSAGES.currentPasswordWrong, { field: 'password' });
   }

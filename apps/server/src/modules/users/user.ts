@@ -4,7 +4,7 @@
 import { userUpdateSchema } from '@router/shared';
 import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
-import { type Caller, parseInput, rateLimited, requireOwner, requireSignedIn, requireViewer } from '../auth/caller.ts';
+import { type Caller, parseInput, requireOwner, requireSignedIn, requireViewer } from '../auth/caller.ts';
 import { sendEmailChange } from '../auth/email-links.ts';
 import { RULES } from '../auth/rate-limit.ts';
 
@@ -37,8 +37,7 @@ export async function updateProfile(caller: Caller, input: UserUpdateInput): Pro
   if (newEmail) {
     requireOwner(caller, 'The email can only be changed by its owner');
     // Refused before anything changes: an error must leave the names as they were too.
-    if (!(await services.identity.limiter.take(`email-change:${user.id}`, RULES.resetRequestEmail)))
-      throw rateLimited();
+    await services.identity.limiter.enforce(`email-change:${user.id}`, RULES.resetRequestEmail);
   }
   const changes: { firstName?: string | null; lastName?: string | null } = {};
   if (input.firstName !== null && input.firstName !== undefined) changes.firstName = parsed.firstName ?? null;
