@@ -96,6 +96,9 @@ export async function findLedgerEntry(db: Executor, cause: string, reference: st
   return rows[0];
 }
 
+/** The note of a signal's refund that kept its one-time credit: a refund of its pack took it back. */
+export const KEPT_NOTE = 'credit kept: taken back by a refund of its pack';
+
 /**
  * The note of the ledger rows of a plan changed within its period (credits.ts changeCreditPeriod):
  * the period goes on, with the new plan's credits; it neither started nor ended.

@@ -8,7 +8,8 @@
 // signals hold their credit without taking one, and nothing is given back.
 import type pg from 'pg';
 import { creditEventSource } from './credit-events.sql.ts';
-import { periodOverSinceSql, UNMETERED_SQL } from './credits.repository.ts';
+import { KEPT_NOTE, periodOverSinceSql, UNMETERED_SQL } from './credits.repository.ts';
+import { claimedSql } from './held-credits.repository.ts';
 import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { orderEventTypesSql, signalEventSource } from './signal-events.sql.ts';
@@ -224,7 +225,9 @@ const OUTCOMES = `with input as (
     select r.user_id, r.id, coalesce(-l.credits, case when ${UNMETERED_SQL} then 0 else 1 end) as credits,
       case when l.recurring < 0 and not ${periodOverSinceSql('l')} then -l.recurring else 0 end
         as recurring,
-      coalesce(-l.recurring, 0) as spent_recurring, row_number() over (partition by r.user_id order by r.id) as rank
+      coalesce(-l.recurring, 0) as spent_recurring, row_number() over (partition by r.user_id order by r.id) as rank,
+      -- A one-time credit a pack's reversal claimed (held-credits.repository.ts) stays taken.
+      case when l.credits < l.recurring and ${claimedSql('r.id')} then l.recurring - l.credits else 0 end as kept
     from released r left join credit_ledger l on l.cause = 'signal' and l.reference = r.id
   ), due as (
     select user_id, sum(credits)::int as n from refunds where credits > 0 group by user_id
@@ -235,8 +238,8 @@ const OUTCOMES = `with input as (
   ), back as (
     -- What goes back to the period, never above the credits the running period gives (none once
     -- the plan ended); the rest of what the period gave lapsed.
-    select y.*, y.credits - y.spent_recurring + y.recurring as back from (
-      select f.user_id, f.id, f.rank, f.credits, f.spent_recurring, least(f.recurring,
+    select y.*, y.credits - y.spent_recurring - y.kept + y.recurring as back from (
+      select f.user_id, f.id, f.rank, f.credits, f.spent_recurring, f.kept, least(f.recurring,
         greatest(h.recurring_period_credits - h.recurring_credits - (sum(f.recurring) over w - f.recurring), 0))
         as recurring
       from refunds f join held h on h.user_id = f.user_id where f.credits > 0
@@ -253,7 +256,7 @@ const OUTCOMES = `with input as (
     insert into credit_ledger (user_id, credits, recurring, cause, reference, balance_after, note)
     select f.user_id, f.back, f.recurring, 'refund', f.id,
       b.balance_before + sum(f.back) over (partition by f.user_id order by f.rank),
-      case when f.back < f.credits then format('%s of %s credits lapsed with their plan period', f.credits - f.back,
+      case when f.kept > 0 then '${KEPT_NOTE}' when f.back < f.credits then format('%s of %s credits lapsed with their plan period', f.credits - f.back,
         f.credits) end
     from back f join refunded b on b.user_id = f.user_id
     order by f.user_id, f.rank

@@ -45,14 +45,17 @@
 //   reverseCredits(tx, userId, credits, reference, periodEnd?) → LedgerEntry | null
 //     a pack's credits taken back (its payment refunded, a dispute of it lost; reference:
 //     '<session id>:<refund or dispute id>'), once: one-time credits, never below 0; a row that
-//     found fewer left than `credits` takes what is left and says so in its note. With
+//     found fewer left than `credits` takes what is left and says so in its note, and claims
+//     the one-time credits still short from live signals holding them (held-credits.repository.ts:
+//     their failed orders do not get them back). With
 //     `periodEnd`, a plan invoice's: period credits, only while the period ending then is the
 //     current one (an older period's lapsed; null: none are left).
 //   restoreReversal(tx, userId, reference, periodEnd?) → LedgerEntry | null
 //     gives back what the 'reversal' entry `reference` took (its refund failed later), to the
 //     pools it came from, once: a 'restore' entry with the same reference (the pack's credits
 //     stand again; no grant: the low-credit mark stays that of the last grant); null when there
-//     was no such reversal or it was given back already. With `periodEnd` (a plan invoice's), period credits come back only while that period is current.
+//     was no such reversal or it was given back already. Its claims on held signals' credits end
+//     (what a failed order's refund kept meanwhile comes back). With `periodEnd` (a plan invoice's), period credits come back only while that period is current.
 //   refundCredits(tx, userId, reference) → LedgerEntry | null
 //     gives back what the 'signal' entry `reference` took, to the pools it came from, once; its
 //     period credits only while the period it was spent in runs (no period started and the plan
@@ -63,6 +66,7 @@ import {
   type CreditState,
   findLedgerEntry,
   hasLedgerEntry,
+  KEPT_NOTE,
   type LedgerRow,
   lockCredits,
   type NewLedgerEntry,
@@ -71,6 +75,7 @@ import {
   writeCredits,
 } from '../../db/repositories/credits.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
+import { claimNote, claimsOf, heldOneTimeSignals, isClaimed } from '../../db/repositories/held-credits.repository.ts';
 import { AppError } from '../../errors.ts';
 
 export type LedgerEntry = LedgerRow;
@@ -314,7 +319,19 @@ export async function reverseCredits(
   const current = periodEnd != null && state.recurringPeriodEnd?.getTime() === periodEnd.getTime();
   const left = fromPeriod ? (current ? state.recurringCredits : 0) : state.credits;
   const taken = Math.min(credits, left);
-  const note = taken < credits ? `${credits} credits due, ${taken} left to take back` : null;
+  // A pack's credits short in the account may be held by live signals: those are claimed (their
+  // order failing does not give them back), so a refund takes each credit back once.
+  const claimed = fromPeriod ? [] : await heldOneTimeSignals(tx, userId, credits - taken);
+  const held = claimed.length ? `, ${claimed.length} held by live signals` : '';
+  const note = taken < credits ? `${credits} credits due, ${taken} left to take back${held}` : null;
+  const claims: NewLedgerEntry[] = claimed.map((id) => ({
+    credits: 0,
+    recurring: 0,
+    cause: 'reversal',
+    reference: id,
+    balanceAfter: balanceOf(state) - taken,
+    note: claimNote(reference),
+  }));
   const [entry] = await writeCredits(
     tx,
     userId,
@@ -333,13 +350,43 @@ export async function reverseCredits(
         balanceAfter: balanceOf(state) - taken,
         note,
       },
+      ...claims,
     ],
   );
   return entry ?? null;
 }
 
-export const restoreReversal = (tx: Transaction, userId: number, reference: string, periodEnd?: Date | null) =>
-  giveBack(tx, userId, reference, { taken: 'reversal', cause: 'restore', periodEnd });
+export async function restoreReversal(
+  tx: Transaction,
+  userId: number,
+  reference: string,
+  periodEnd?: Date | null,
+): Promise<LedgerEntry | null> {
+  const entry = await giveBack(tx, userId, reference, { taken: 'reversal', cause: 'restore', periodEnd });
+  if (entry && periodEnd === undefined) await endClaims(tx, userId, reference);
+  return entry;
+}
+
+/**
+ * Ends the claims on held signals' credits of the reversal `reference` given back: a 'restore'
+ * row each, with the credit its signal's failed order did not get back then.
+ */
+async function endClaims(tx: Transaction, userId: number, reference: string): Promise<void> {
+  const claims = await claimsOf(tx, userId, reference);
+  if (claims.length === 0) return;
+  const state = await lockCredits(tx, userId);
+  let balance = balanceOf(state);
+  const entries: NewLedgerEntry[] = claims.map(({ id, withheld }) => {
+    balance += withheld;
+    return { credits: withheld, recurring: 0, cause: 'restore', reference: id, balanceAfter: balance };
+  });
+  await writeCredits(
+    tx,
+    userId,
+    { credits: balance - state.recurringCredits, recurringCredits: state.recurringCredits, granted: 0, spent: 0 },
+    entries,
+  );
+}
 
 export const refundCredits = (tx: Transaction, userId: number, reference: string) =>
   giveBack(tx, userId, reference, { taken: 'signal', cause: 'refund' });
@@ -378,7 +425,9 @@ async function giveBack(
   // Never more period credits than the period gives.
   const room = Math.max(state.recurringPeriodCredits - state.recurringCredits, 0);
   const backRecurring = lapsed ? 0 : Math.min(-entry.recurring, room);
-  const back = -entry.credits + entry.recurring + backRecurring;
+  // A signal's one-time credit claimed by a pack's reversal (held-credits.repository.ts) stays taken.
+  const kept = taken === 'signal' && (await isClaimed(tx, reference)) ? entry.recurring - entry.credits : 0;
+  const back = -entry.credits + entry.recurring - kept + backRecurring;
   const [written] = await writeCredits(
     tx,
     userId,
@@ -396,7 +445,7 @@ async function giveBack(
         cause,
         reference,
         balanceAfter: balanceOf(state) + back,
-        note: lapseNote(-entry.credits, back),
+        note: kept > 0 ? KEPT_NOTE : lapseNote(-entry.credits, back),
       },
     ],
   );

@@ -14,7 +14,7 @@ import {
   signalRows,
 } from '../../../test/signal-fixtures.ts';
 import { recordSignalOutcomes, storeSignals } from '../../db/repositories/signals.repository.ts';
-import { endCreditPeriod, startCreditPeriod } from './credits.ts';
+import { endCreditPeriod, restoreReversal, reverseCredits, startCreditPeriod } from './credits.ts';
 
 let t: TestApp;
 let flaky: FlakyBroker;
@@ -189,6 +189,41 @@ describe('credits on the hook path', () => {
     expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 5, credits: 1, recurring_credits: 4 });
     const ledger = await expectBalancedLedger(t, trader.userId);
     expect(ledger.filter((l) => l.cause === 'refund').map((l) => [l.credits, l.recurring])).toEqual([[1, 1]]);
+  });
+
+  it("keeps a held credit a pack's full refund took back when its order fails: taken once", async () => {
+    const trader = await setupTrader(t, 'held-refunded@example.com', { credits: 2 });
+    const { store, reject } = await hookBooks(trader);
+    await store('heldRefundSignal0001');
+    await store('heldRefundSignal0002');
+    // The 2-credit pack is refunded in full while both signals hold its credits: none left to take.
+    await inTransaction(t, (tx) => reverseCredits(tx, trader.userId, 2, 'cs_held:re_1'));
+    await reject('heldRefundSignal0001', 'heldRefundSignal0002');
+    expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 0, credits: 0, signals_spent: 0 });
+    const ledger = await expectBalancedLedger(t, trader.userId);
+    expect(ledger.filter((l) => l.cause === 'refund').map((l) => [l.reference, l.credits])).toEqual([
+      ['heldRefundSignal0001', 0],
+      ['heldRefundSignal0002', 0],
+    ]);
+  });
+
+  it('gives held credits back once the refund that claimed them fails, before or after their orders fail', async () => {
+    const trader = await setupTrader(t, 'held-refund-failed@example.com', { credits: 3 });
+    const { store, reject } = await hookBooks(trader);
+    await store('heldFailedSignal0001');
+    await store('heldFailedSignal0002');
+    // 3 due, 1 left in the account, 2 held by the live signals.
+    await inTransaction(t, (tx) => reverseCredits(tx, trader.userId, 3, 'cs_held_failed:re_1'));
+    expect(await balanceOf(t, trader.userId)).toBe(0);
+    await reject('heldFailedSignal0001');
+    expect(await balanceOf(t, trader.userId)).toBe(0);
+    // The refund failed: what it took comes back, the withheld credit too, the other claim ends.
+    await inTransaction(t, (tx) => restoreReversal(tx, trader.userId, 'cs_held_failed:re_1'));
+    expect(await balanceOf(t, trader.userId)).toBe(2);
+    await reject('heldFailedSignal0002');
+    expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 3, credits: 3, signals_spent: 0 });
+    expect(await inTransaction(t, (tx) => restoreReversal(tx, trader.userId, 'cs_held_failed:re_1'))).toBeNull();
+    await expectBalancedLedger(t, trader.userId);
   });
 
   it('refunds a signal stored before the ledger (no spend row) with one one-time credit', async () => {

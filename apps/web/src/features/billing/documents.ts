@@ -97,6 +97,7 @@ export const AccountSignupPaymentSessionDocument = graphql(`
     $cancelUrl: String
     $coupon: String
     $promotionCode: String
+    $signupKey: String
   ) {
     accountSignupPaymentSession(
       email: $email
@@ -105,6 +106,7 @@ export const AccountSignupPaymentSessionDocument = graphql(`
       cancelUrl: $cancelUrl
       coupon: $coupon
       promotionCode: $promotionCode
+      signupKey: $signupKey
     ) {
       clientSecret
       total
