@@ -83,10 +83,6 @@ builder.queryFields((t) => ({
       promotionCode: t.arg.string({
         description: "codes joined by commas instead of those given at sign-up; '' for none",
       }),
-      signupKey: t.arg.string({
-        description:
-          'the id the sign-up answered with (not needed when signed in as the user): without it the answer is that of an unknown email',
-      }),
     },
     resolve: (_root, args, ctx) => createSignupPaymentSession(ctx, args),
   }),

@@ -42,9 +42,3 @@ export const readCheckoutSince = (): number | null => {
 };
 export const writeCheckoutSince = (since: number | null): void =>
   write(session, CHECKOUT_SINCE_KEY, since === null ? null : String(since));
-
-// The id (user key) the sign-up answered with, for its checkout page (per tab): the server opens a
-// sign-up's card payment only to the caller holding it, so a registered email stays hidden.
-export const SIGNUP_KEY_KEY = 'signupKey';
-export const readSignupKey = (): string | null => read(session, SIGNUP_KEY_KEY);
-export const writeSignupKey = (key: string | null): void => write(session, SIGNUP_KEY_KEY, key);

@@ -1,14 +1,11 @@
 // `accountSignupPaymentSession` (SPEC §2 Signup checkout): right after sign-up, before the email
 // is confirmed, a Checkout session with ui_mode `elements` for the price chosen at sign-up; its
 // client secret drives Stripe's Payment Element on /signup/checkout. Only a sign-up of the last
-// 24 hours can be paid this way (later: Account & Billing, signed in), and only by its caller
-// (signupKey: the key the sign-up answered with; or signed in as the user); the answer for an
-// unknown email, or one signed up by someone else, is the same, so it tells nothing about who is
-// registered. A reload reuses the open
+// 24 hours can be paid this way (later: Account & Billing, signed in); the answer for an unknown
+// email is the same, so it tells nothing about who is registered. A reload reuses the open
 // session; the promotion codes given at sign-up or a coupon become its discount. A plan is not
 // sold to an account that has one, nor to a customer whose plan Stripe holds as running before
 // its events reached us; a new plan session expires the plan pages still open.
-import { timingSafeEqual } from 'node:crypto';
 import { emailSchema, isStripePriceId } from '@router/shared';
 import type Stripe from 'stripe';
 import { addressKey } from '../../address-key.ts';
@@ -18,7 +15,7 @@ import {
   insertPaymentSession,
   type PaymentSessionRow,
 } from '../../db/repositories/payment-sessions.repository.ts';
-import { findUserByEmail, type UserRow } from '../../db/repositories/user.repository.ts';
+import { findUserByEmail } from '../../db/repositories/user.repository.ts';
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import { type Caller, parseInput } from '../auth/caller.ts';
@@ -39,8 +36,6 @@ export interface SignupSessionInput {
   coupon?: string | null;
   /** Codes joined by commas instead of those given at sign-up ('' for none). */
   promotionCode?: string | null;
-  /** The key (`id`) the sign-up answered with: what tells its caller from anyone knowing the email. */
-  signupKey?: string | null;
 }
 
 export interface SignupSession {
@@ -78,18 +73,6 @@ function promotionCodesOf(input: SignupSessionInput, metadata: Record<string, un
   return Array.isArray(signup?.promotionCodes) ? signup.promotionCodes.filter((c) => typeof c === 'string') : [];
 }
 
-/**
- * Whether the caller made this sign-up: it holds the key the sign-up answered with (a taken
- * email's answer has a random one), or it is signed in as the user (a social sign-up signs in).
- * Else a sign-up of the last 24 hours would answer otherwise than an unknown email.
- */
-function signedUpBy(caller: Caller, user: UserRow, input: SignupSessionInput): boolean {
-  if (caller.viewer?.userId === user.id) return true;
-  const given = Buffer.from(input.signupKey ?? '');
-  const key = Buffer.from(user.key);
-  return given.length === key.length && timingSafeEqual(given, key);
-}
-
 async function openSession(stripe: StripeClient, row: PaymentSessionRow | undefined) {
   if (!row?.stripeId) return null;
   const session = await stripe.checkout.sessions.retrieve(row.stripeId);
@@ -105,7 +88,7 @@ export async function createSignupPaymentSession(caller: Caller, input: SignupSe
     throw new AppError('VALIDATION', 'A price id starts with price_', { field: 'stripePriceId' });
   }
   const user = await findUserByEmail(services.db, email);
-  if (!user || Date.now() - user.createdAt.getTime() > SIGNUP_WINDOW_MS || !signedUpBy(caller, user, input)) {
+  if (!user || Date.now() - user.createdAt.getTime() > SIGNUP_WINDOW_MS) {
     throw new AppError('VALIDATION', NO_RECENT_SIGNUP, { field: 'email' });
   }
   const product = await findProduct(services, input.stripePriceId);

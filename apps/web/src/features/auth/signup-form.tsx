@@ -5,7 +5,6 @@ import { useLocation, useNavigate } from 'react-router';
 import type { z } from 'zod';
 import { NameEmailFields } from '../../components/name-email-fields.tsx';
 import { useCall } from '../../lib/call.ts';
-import { writeSignupKey } from '../../lib/storage.ts';
 import { SubmitButton } from './auth-card.tsx';
 import { SignupDocument } from './documents.ts';
 import { AUTH_TEXT, serverMessage } from './messages.ts';
@@ -64,7 +63,6 @@ export function SignupForm({
         lastName,
         ...signupParams(search, referral.code.trim() || undefined),
       });
-      writeSignupKey(signup.id);
       await navigate(afterSignupPath(search, signup.email));
     } catch (error) {
       onError(serverMessage(error, AUTH_TEXT.signupFailed));

@@ -97,7 +97,6 @@ export const AccountSignupPaymentSessionDocument = graphql(`
     $cancelUrl: String
     $coupon: String
     $promotionCode: String
-    $signupKey: String
   ) {
     accountSignupPaymentSession(
       email: $email
@@ -106,7 +105,6 @@ export const AccountSignupPaymentSessionDocument = graphql(`
       cancelUrl: $cancelUrl
       coupon: $coupon
       promotionCode: $promotionCode
-      signupKey: $signupKey
     ) {
       clientSecret
       total

@@ -32,7 +32,6 @@ describe('Signup checkout (SPEC §2, §4, §8)', () => {
 
   it('shows the total and description, and says so clearly when Stripe.js cannot load', async () => {
     const load = vi.spyOn(stripeJs, 'load').mockResolvedValue(null);
-    window.sessionStorage.setItem('signupKey', 'u1');
     const { calls } = await renderRoute(`/signup/checkout${QUERY}&coupon=WELCOME10`, {
       handlers: { AccountSignupPaymentSession: fixture(() => ({ data: { accountSignupPaymentSession: session } })) },
     });
@@ -44,7 +43,6 @@ describe('Signup checkout (SPEC §2, §4, §8)', () => {
       email: 'new@example.com',
       stripePriceId: 'price_pack',
       coupon: 'WELCOME10',
-      signupKey: 'u1',
       successUrl: `${window.location.origin}/signup/success${QUERY}&coupon=WELCOME10`,
     });
   });

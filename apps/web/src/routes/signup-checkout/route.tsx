@@ -10,7 +10,6 @@ import type { AccountSignupPaymentSessionQuery } from '../../gql/graphql.ts';
 import { useCall } from '../../lib/call.ts';
 import { errorMessage } from '../../lib/error-message.ts';
 import { formatCurrency } from '../../lib/format.ts';
-import { readSignupKey } from '../../lib/storage.ts';
 
 type Session = AccountSignupPaymentSessionQuery['accountSignupPaymentSession'];
 type State = { kind: 'loading' } | { kind: 'ready'; session: Session } | { kind: 'discount'; message: string };
@@ -47,7 +46,6 @@ export function Component() {
         stripePriceId: priceId,
         successUrl: `${origin}${success}`,
         cancelUrl: `${origin}/signup${search}`,
-        signupKey: readSignupKey(),
         ...(coupon && !withoutDiscount ? { coupon } : {}),
         ...(withoutDiscount ? { promotionCode: '' } : {}),
       },
