@@ -1,6 +1,12 @@
 // Traders for hook tests: a user with credits, a connected broker and a hook; and a broker whose
 // behaviour a test switches (slow, outcome unknown, refusing) to drill the exactly-once path.
-import { type Broker, type BrokerCapabilities, BrokerError, NO_CAPABILITIES } from '@router/brokers';
+import {
+  type Broker,
+  type BrokerCapabilities,
+  BrokerError,
+  NO_CAPABILITIES,
+  recordBrokerRequest,
+} from '@router/brokers';
 import type { Order, OrderResponse } from '@router/orders';
 import type { LightMyRequestResponse } from 'fastify';
 import { activateConnector } from '../src/modules/connectors/index.ts';
@@ -84,7 +90,8 @@ export async function eventually(check: () => Promise<boolean>, ms = 3_000): Pro
   }
 }
 
-export type FlakyMode = 'fill' | 'slow' | 'unknown' | 'lost' | 'refuse' | 'auth';
+/** `reading`: slow as `slow`, after a read that changes nothing (IBKR's close waiting for its live orders). */
+export type FlakyMode = 'fill' | 'slow' | 'reading' | 'unknown' | 'lost' | 'refuse' | 'auth';
 
 export interface FlakyBroker {
   broker: Broker;
@@ -163,7 +170,9 @@ export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}
       handle.calls.placeOrder += 1;
       terms.set(clientOrderId, termsOf(order));
       switch (handle.mode) {
+        case 'reading':
         case 'slow':
+          if (handle.mode === 'reading') recordBrokerRequest({ method: 'GET', path: '/orders', mutating: false });
           await new Promise((resolve) => setTimeout(resolve, handle.delayMs));
           return keep(clientOrderId);
         case 'unknown':

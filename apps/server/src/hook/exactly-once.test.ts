@@ -121,6 +121,17 @@ describe('exactly once', () => {
       expect(done).toMatchObject({ credit_held: true, response: res.json() });
       expect(done?.broker_order_id).toMatch(/^FB-/);
       expect(flaky.calls.placeOrder - placed).toBe(1);
+      // Past the deadline with only a read sent (IBKR's close waiting for its live orders list):
+      // nothing was sent to the broker yet, and the answer does not say it was.
+      flaky.mode = 'reading';
+      const reading = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2 });
+      const readingId = (await signalRows(t, trader.userId)).find((row) => row.id !== signal?.id)?.id;
+      expect(reading.json()).toEqual({
+        id: readingId,
+        status: 'accepted',
+        status_description: `Being sent to ${FLAKY_TITLE}; confirmation pending`,
+      });
+      await eventually(async () => (await signalRows(t, trader.userId)).every((row) => row.status === 'filled'));
     } finally {
       await t.close();
       t = main;

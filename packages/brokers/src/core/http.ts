@@ -228,7 +228,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       try {
         const url = urlOf(options.baseUrl, request.path, request.query);
         // Redacted as it is recorded, for the trade's detail view (wire-log.ts).
-        recordBrokerRequest({ method, path: url.pathname + url.search, headers, body });
+        recordBrokerRequest({ method, path: url.pathname + url.search, headers, body, mutating });
         const answer = await fetchImpl(url, { method, headers, body, signal, redirect: 'error' });
         response = { status: answer.status, headers: answer.headers, body: await readBody(answer) };
       } catch (error) {

@@ -61,6 +61,25 @@ describe('the wire log', () => {
     expect(everything).not.toMatch(/authorization|secret-key|key-id|x-signature/i);
   });
 
+  it('tells whether only reads were sent: none recorded, or any that may change state, is not that', async () => {
+    const wire = createWireLog([]);
+    expect(wire.sentOnlyReads()).toBe(false);
+    await wire.run(async () => {
+      await client().request({ path: '/v2/account' });
+      await client().request({ method: 'POST', path: '/login', mutating: false });
+    });
+    expect(wire.sentOnlyReads()).toBe(true);
+    // A socket broker's message states nothing: it may place the order.
+    await wire.run(async () => recordBrokerRequest({ method: 'WS', path: 'NewOrder' }));
+    expect(wire.sentOnlyReads()).toBe(false);
+    // Still so once later reads pushed the order out of the kept requests.
+    await wire.run(async () => {
+      for (let i = 0; i < 12; i++) await client().request({ path: '/v2/orders' });
+    });
+    expect(wire.requests.some((request) => request.method !== 'GET')).toBe(false);
+    expect(wire.sentOnlyReads()).toBe(false);
+  });
+
   it('reads form bodies, cuts long ones, and falls back to the last request', () => {
     const form = redactWireRequest({ method: 'post', path: '/token', body: 'grant_type=refresh&refresh_token=r1' }, []);
     expect(form.body).toEqual({ grant_type: 'refresh', refresh_token: REDACTED });

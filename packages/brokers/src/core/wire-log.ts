@@ -20,6 +20,12 @@ export interface WireLog {
   readonly requests: readonly BrokerWireRequest[];
   /** The order's own request: the last one that could change state, else the last one. */
   orderRequest(): BrokerWireRequest | undefined;
+  /**
+   * Whether requests went out and every one was said to change nothing at the broker (`mutating:
+   * false`: reads, a login): nothing of the order was sent yet. False with none recorded (an
+   * adapter may send without recording) or once any other one was.
+   */
+  sentOnlyReads(): boolean;
 }
 
 interface OpenLog extends WireLog {
@@ -32,6 +38,8 @@ export interface RawWireRequest {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /** Whether it can change state at the broker: false only where the sender knows it cannot. */
+  mutating?: boolean;
 }
 
 export const REDACTED = '[redacted]';
@@ -123,6 +131,9 @@ class CallLog implements OpenLog {
   // Kept as sent and redacted when read: a call's other requests (look-ups) are never redacted for nothing.
   readonly #raws: RawWireRequest[] = [];
   readonly #secrets: readonly string[];
+  /** Counted apart from the kept requests, which drop the oldest. */
+  #sent = 0;
+  #changing = false;
 
   constructor(secrets: readonly string[]) {
     this.#secrets = secrets;
@@ -133,6 +144,8 @@ class CallLog implements OpenLog {
   }
 
   add(raw: RawWireRequest): void {
+    this.#sent += 1;
+    if (raw.mutating !== false) this.#changing = true;
     if (this.#raws.length >= MAX_REQUESTS) this.#raws.shift();
     this.#raws.push(raw);
   }
@@ -140,6 +153,10 @@ class CallLog implements OpenLog {
   orderRequest(): BrokerWireRequest | undefined {
     const raw = this.#raws.findLast((r) => STATE_CHANGING.has(r.method.toUpperCase())) ?? this.#raws.at(-1);
     return raw ? redactWireRequest(raw, this.#secrets) : undefined;
+  }
+
+  sentOnlyReads(): boolean {
+    return this.#sent > 0 && !this.#changing;
   }
 
   run<T>(work: () => Promise<T>): Promise<T> {

@@ -61,17 +61,19 @@ export function accepted(signalId: string, response: OrderResponse): Answer {
   return { statusCode: 201, body };
 }
 
-/** The broker has not answered (deadline, unknown outcome): the order may still be placed. */
-export function pending(signalId: string, title: string): Answer {
-  return {
-    statusCode: 201,
-    body: { id: signalId, status: 'accepted', status_description: `Sent to ${title}; confirmation pending` },
-  };
+/**
+ * The broker has not answered (deadline, unknown outcome): the order may still be placed.
+ * `unsent`: nothing that could place it has left yet (the session still opening, or only reads
+ * sent so far, as IBKR's close waiting for the live orders list): it is being sent, not sent.
+ */
+export function pending(signalId: string, title: string, unsent = false): Answer {
+  const description = `${unsent ? 'Being sent' : 'Sent'} to ${title}; confirmation pending`;
+  return { statusCode: 201, body: { id: signalId, status: 'accepted', status_description: description } };
 }
 
 /** Whether `body` is `pending`'s (as answered, or as stored): the broker has said nothing yet. */
 export function isPendingBody(body: unknown, signalId: string, title: string): boolean {
-  return isDeepStrictEqual(body, pending(signalId, title).body);
+  return [false, true].some((unsent) => isDeepStrictEqual(body, pending(signalId, title, unsent).body));
 }
 
 /** The broker cannot tell whether it has the order: stored as the signal's answer, for repeats too. */

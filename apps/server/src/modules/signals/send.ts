@@ -114,7 +114,8 @@ export function send(rt: SignalRuntime, s: Signal, deadlineAt: number): Promise<
     const wait = Math.max(0, deadlineAt - performance.now());
     answerTimer = setTimeout(() => {
       if (settled) return;
-      const early = pending(s.id, entry.title);
+      // Nothing sent yet (session opening, or reads only so far): the answer says so.
+      const early = pending(s.id, entry.title, s.state === 'accepted' || s.wire?.sentOnlyReads() === true);
       resolve(early);
       const elapsedMs = Math.round(performance.now() - s.receivedAt);
       // Held: a shutdown waits for it (the pool ends after), as for the outcome's write.

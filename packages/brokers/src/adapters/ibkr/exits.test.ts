@@ -2,8 +2,9 @@
 // cut to what is left (POST /iserver/account/{accountId}/order/{orderId}, WIRE.md §7); a close of
 // all of it still cancels the contract's open orders first; a cut IBKR refuses is told, the close
 // standing.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brokerFailure } from '../../core/expect-failure.ts';
+import { createWireLog } from '../../core/wire-log.ts';
 import { ACCOUNT, type Connected, connected, input, sentSince } from './test-support.ts';
 
 let c: Connected;
@@ -158,6 +159,25 @@ describe('close of the whole position right after login', () => {
       const order = cold.fake.ledger.orders.find((o) => String(o.orderId) === stop.id);
       expect(order?.status).toBe('Cancelled');
       expect(cold.fake.ledger.accounts.get(ACCOUNT)?.positions.has(272093)).toBe(false);
+    } finally {
+      await cold.close();
+    }
+  });
+
+  it('has sent only reads while it waits for the list again: the hook does not say it was sent', async () => {
+    const cold = await connected({ coldLiveOrders: true }, undefined, { liveOrdersPacingMs: 2_000 });
+    try {
+      await cold.broker.placeOrder(cold.ctx, cold.session, input({ symbol: 'MSFT', action: 'buy', quantity: 5 }));
+      const lists = () => sentSince(cold.fake, 0).filter((r) => r === 'GET /v1/api/iserver/account/orders');
+      const log = createWireLog([]);
+      const closing = log.run(() =>
+        cold.broker.placeOrder(cold.ctx, cold.session, input({ symbol: 'MSFT', action: 'close' })),
+      );
+      // The first list of the session answered empty: the close waits before it reads it again.
+      await vi.waitFor(() => expect(lists()).toHaveLength(1), { timeout: 1_500 });
+      expect(log.sentOnlyReads()).toBe(true);
+      expect((await closing).status).toBe('filled');
+      expect(log.sentOnlyReads()).toBe(false);
     } finally {
       await cold.close();
     }

@@ -407,6 +407,19 @@ describe('lost answers and lookup', () => {
     }
   });
 
+  it('a filled order of today is found by basket_id and by user_tag, though the history dates do not list today', async () => {
+    const sentAt = Date.now();
+    const placed = await broker.placeOrder(ctx, session, input(ES, 'sig-filled-today'));
+    expect(placed.status).toBe('filled');
+    const before = fake.requests.length;
+    const byBasket = await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: placed.id });
+    expect(byBasket).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'filled' } });
+    // Not open (320 replays open orders only), and 318 did not name today: today's 324 found it.
+    expect(since(before)).toContain('RequestShowOrderHistorySummary');
+    const byTag = await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-filled-today', sentAt });
+    expect(byTag).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'filled' } });
+  });
+
   it('by basket_id: exact with its state, unknown when Rithmic has no such order', async () => {
     const placed = await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 5900 }));
     expect(

@@ -120,7 +120,7 @@ export function createRithmicBroker(options: { now?: () => number } = {}): Rithm
 
     async findByBrokerId(ctx, session, accountId, brokerOrderId) {
       checkAccount(session, accountId);
-      return pool.use(ctx, credentialsOf(session), (plant) => orderByBasket(plant, accountId, brokerOrderId));
+      return pool.use(ctx, credentialsOf(session), (plant) => orderByBasket(plant, accountId, brokerOrderId, now(ctx)));
     },
 
     async listRecentOrders(ctx, session, query) {

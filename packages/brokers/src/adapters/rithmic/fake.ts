@@ -185,7 +185,11 @@ export async function startRithmicFake(options: RithmicFakeOptions = {}) {
         case 316:
           return cancel(request);
         case 318: {
-          const dates = book.dates();
+          // WIRE.md §5 names no date the history dates must list, and 320 replays the open orders
+          // only: the fake lists past days only (the day in progress may not be listed yet),
+          // while 324 answers any date, today's included.
+          const today = new Date(now()).toISOString().slice(0, 10).replaceAll('-', '');
+          const dates = book.dates().filter((date) => date < today);
           return reply(request, { template_id: 319, rp_code: dates.length ? OK : ['7', 'no data'], date: dates });
         }
         case 320:

@@ -1,7 +1,9 @@
 // Finding an order again (WIRE.md §5): no request takes a user_tag or a basket_id, so the open
 // orders (320) and the order history of the dates asked (324, dates from 318) are replayed as
 // snapshot notifications and searched, as async_rithmic's get_order does. A date Rithmic no
-// longer keeps cannot prove anything: the window is then not listed (null).
+// longer keeps cannot prove anything: the window is then not listed (null). The history dates may
+// not list the day in progress yet, and 320 replays open orders only: today and yesterday are
+// always asked (324), or an order filled today would read as never placed.
 import type { OrderResponse } from '@router/orders';
 import { laterState, responseOf, statusOf } from './mapper.ts';
 import { accountFields, type Plant } from './plant.ts';
@@ -17,6 +19,9 @@ export function datesOf(at: number): string[] {
   const chicago = compact(CHICAGO.format(at));
   return [...new Set([chicago, utc])].sort();
 }
+
+/** Today and yesterday, in either calendar: asked whether or not the history dates list them. */
+const recentDates = (now: number) => new Set([...datesOf(now), ...datesOf(now - DAY_MS)]);
 
 /** Every order's latest state from replayed notifications, by basket_id. */
 function byBasket(snapshots: RithmicFields[]): Map<string, RithmicFields> {
@@ -63,29 +68,31 @@ export async function ordersBetween(
   const wanted = [...new Set([...datesOf(from), ...datesOf(to)])].sort();
   const kept = await historyDates(plant);
   // A date not listed is either before the history (unknown) or a day without orders. Today and
-  // yesterday, in either calendar, are always kept: from midnight UTC until Chicago's midnight
-  // the two dates differ, and a window opened a minute before a midnight reaches into the day
-  // before, which may have had no orders.
-  const recent = new Set([...datesOf(now), ...datesOf(now - DAY_MS)]);
+  // yesterday, in either calendar, are always kept and asked: from midnight UTC until Chicago's
+  // midnight the two dates differ, and a window opened a minute before a midnight reaches into
+  // the day before, which may have had no orders.
+  const recent = recentDates(now);
   const oldestKept = [...kept].sort()[0] ?? datesOf(now)[0] ?? '';
   if (wanted.some((date) => !recent.has(date) && date < oldestKept && !kept.includes(date))) return null;
   const snapshots = await openOrders(plant, accountId);
-  for (const date of wanted.filter((item) => kept.includes(item))) {
+  for (const date of wanted.filter((item) => kept.includes(item) || recent.has(item))) {
     snapshots.push(...(await history(plant, accountId, date)));
   }
   return [...byBasket(snapshots).values()];
 }
 
-/** The order with this basket_id among the open ones and the last `days` dates of history. */
+/** The order with this basket_id among the open ones, today's and yesterday's, and the last `days` dates of history. */
 export async function orderByBasket(
   plant: Plant,
   accountId: string,
   basketId: string,
+  now: number,
   days = 3,
 ): Promise<OrderResponse | null> {
   const snapshots = await openOrders(plant, accountId);
   const kept = (await historyDates(plant)).sort().slice(-days);
-  for (const date of kept) snapshots.push(...(await history(plant, accountId, date)));
+  for (const date of new Set([...kept, ...recentDates(now)]))
+    snapshots.push(...(await history(plant, accountId, date)));
   const found = byBasket(snapshots).get(basketId);
   return found ? responseOf(found) : null;
 }

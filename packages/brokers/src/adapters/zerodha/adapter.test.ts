@@ -181,6 +181,26 @@ describe('findOrder', () => {
     expect(later).toEqual({ match: 'none' });
   });
 
+  it('a close whose answer was lost after it exited a cover order is found by the stop leg it exited', async () => {
+    const entry = await c.broker.placeOrder(
+      c.ctx,
+      c.session,
+      input({ symbol: 'NSE:SBIN', action: 'buy', quantity: 2, stop_loss_price: 790 }),
+    );
+    const leg = c.fake.orders.find((order) => order.parent_order_id === entry.id);
+    c.clock.now += 60_000;
+    // The close deletes the stop leg (no tag of ours on it): Kite squares the position off with it.
+    const close = input({ symbol: 'NSE:SBIN', action: 'close' }, 'lostCoClose');
+    const sentAt = c.clock.now;
+    await c.broker.placeOrder(c.ctx, c.session, close);
+    const found = await findOrder(c.broker, c.ctx, c.session, { ...close, sentAt });
+    expect(found).toMatchObject({ match: 'probable', order: { id: leg?.order_id, status: 'filled' } });
+    // A stop leg that filled before the window is not the close's: nothing else proves absence.
+    c.clock.now += 30 * 60_000;
+    const later = input({ symbol: 'NSE:SBIN', action: 'close' }, 'laterClose');
+    expect(await findOrder(c.broker, c.ctx, c.session, { ...later, sentAt: c.clock.now })).toEqual({ match: 'none' });
+  });
+
   it('a cancel signal whose answer was lost is unknown: it canceled orders, and none carries our tag', async () => {
     await c.broker.placeOrder(c.ctx, c.session, input({ ...BUY, limit_price: 700 }));
     const cancel = input({ symbol: 'NSE:SBIN', action: 'cancel' }, 'lostCancel');

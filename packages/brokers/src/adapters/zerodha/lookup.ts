@@ -4,6 +4,9 @@
 // ours wherever it sits in the book; no such order proves absence only when the book surely
 // covers the window: it holds an order entered before the window began (so no new book was
 // started since), or the window starts after the current book's earliest start (kite-time.ts).
+// A close of a cover order position sends no order of ours: it deletes the stop leg (exits.ts),
+// which Kite then fills at market. A lost close is found by that leg, final within the window, by
+// terms and time (probable): without it, no tag proves the close was not made.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { isBrokerError } from '../../core/errors.ts';
@@ -13,6 +16,7 @@ import type { KiteApi } from './api.ts';
 import { bookCoverageStart, parseKiteTime } from './kite-time.ts';
 import { kiteTag } from './mapper.ts';
 import { carriesTag, currentState, fromKiteOrder, isFinal } from './reader.ts';
+import { kiteInstrument } from './symbols.ts';
 
 /** The order's current state; undefined when Kite does not know the id. */
 export async function orderState(
@@ -62,10 +66,28 @@ export async function listByTag(
   const book = await orderBook(api, ctx, session);
   const entry = taggedEntry(book, query.clientOrderId);
   if (entry) return [{ order: fromKiteOrder(entry), match: 'id' }];
+  const exits = coverExits(book, query);
+  if (exits.length) return exits.map((leg) => ({ order: fromKiteOrder(leg), match: 'terms' }));
   const olderInBook = book.some(
     (order) => (parseKiteTime(stringField(order, 'order_timestamp')) ?? Infinity) <= query.from,
   );
   return olderInBook || query.from >= bookCoverageStart(now) ? [] : null;
+}
+
+/** For a close, the cover order stop legs of its instrument that went final within the window. */
+function coverExits(book: JsonRecord[], query: RecentOrdersQuery): JsonRecord[] {
+  if (query.order?.action !== 'close') return [];
+  const { exchange, tradingsymbol } = kiteInstrument(query.order);
+  return book.filter((order) => {
+    if (stringField(order, 'variety') !== 'co' || !stringField(order, 'parent_order_id') || !isFinal(order))
+      return false;
+    if (stringField(order, 'exchange') !== exchange || stringField(order, 'tradingsymbol') !== tradingsymbol)
+      return false;
+    const at = parseKiteTime(
+      stringField(order, 'exchange_update_timestamp') ?? stringField(order, 'exchange_timestamp'),
+    );
+    return at !== undefined && at >= query.from && at <= query.to;
+  });
 }
 
 /** Our live order (not final) in the book, for a cancel by our id. */
