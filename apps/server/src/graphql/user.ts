@@ -1,7 +1,7 @@
 // SPEC §3 User: the `user` query, `userUpdate` and the password change of settings.
 import type { UserRow } from '../db/repositories/user.repository.ts';
 import { changePassword } from '../modules/users/password.ts';
-import { getUser, updateProfile } from '../modules/users/user.ts';
+import { getUser, pendingEmail, updateProfile } from '../modules/users/user.ts';
 import { builder } from './builder.ts';
 
 export type UserShape = Pick<UserRow, 'key' | 'group' | 'email' | 'firstName' | 'lastName'>;
@@ -13,6 +13,11 @@ export const UserRef = builder.objectRef<UserShape>('User').implement({
     email: t.exposeString('email'),
     firstName: t.exposeString('firstName', { nullable: true }),
     lastName: t.exposeString('lastName', { nullable: true }),
+    pendingEmail: t.string({
+      nullable: true,
+      description: 'a new email asked for by userUpdate, applied once the link sent to it is opened',
+      resolve: (user, _args, ctx) => pendingEmail(ctx, user.key),
+    }),
     reamazeAuthKey: t.string({ nullable: true, description: 'support-widget auth key', resolve: () => null }),
   }),
 });

@@ -87,8 +87,8 @@ type Documents = {
     "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n": typeof types.SiteDocument,
     "\n  query DashboardOrderStats($interval: String!, $width: Int, $timeZone: String) {\n    actionsOrderStats(interval: $interval, width: $width, timeZone: $timeZone) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n": typeof types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": typeof types.TourConnectorActivationsDocument,
-    "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserDocument,
-    "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserUpdateDocument,
+    "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      pendingEmail\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserDocument,
+    "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      pendingEmail\n      reamazeAuthKey\n    }\n  }\n": typeof types.UserUpdateDocument,
     "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n": typeof types.UserPasscodeDocument,
     "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n": typeof types.UserPasscodeUpdateDocument,
     "\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n": typeof types.UserRecoveryCodesCreateDocument,
@@ -168,8 +168,8 @@ const documents: Documents = {
     "\n  query Site {\n    site {\n      publicUrl\n      supportEmail\n    }\n  }\n": types.SiteDocument,
     "\n  query DashboardOrderStats($interval: String!, $width: Int, $timeZone: String) {\n    actionsOrderStats(interval: $interval, width: $width, timeZone: $timeZone) {\n      createdAt\n      counter\n      counterError\n      counterRefused\n      counterTest\n    }\n  }\n": types.DashboardOrderStatsDocument,
     "\n  query TourConnectorActivations {\n    actions(code: \"ConnectorActivate\", limit: 1) {\n      id\n    }\n  }\n": types.TourConnectorActivationsDocument,
-    "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserDocument,
-    "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n": types.UserUpdateDocument,
+    "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      pendingEmail\n      reamazeAuthKey\n    }\n  }\n": types.UserDocument,
+    "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      pendingEmail\n      reamazeAuthKey\n    }\n  }\n": types.UserUpdateDocument,
     "\n  query UserPasscode {\n    userPasscode {\n      secret\n      uri\n      isActive\n      recoveryCodesLeft\n    }\n  }\n": types.UserPasscodeDocument,
     "\n  mutation UserPasscodeUpdate($secret: String!, $passcode: String!) {\n    userPasscodeUpdate(secret: $secret, passcode: $passcode) {\n      secret\n      uri\n      isActive\n      recoveryCodes\n      recoveryCodesLeft\n    }\n  }\n": types.UserPasscodeUpdateDocument,
     "\n  mutation UserRecoveryCodesCreate($passcode: String!) {\n    userRecoveryCodesCreate(passcode: $passcode)\n  }\n": types.UserRecoveryCodesCreateDocument,
@@ -485,11 +485,11 @@ export function graphql(source: "\n  query TourConnectorActivations {\n    actio
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n"): (typeof documents)["\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n"];
+export function graphql(source: "\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      pendingEmail\n      reamazeAuthKey\n    }\n  }\n"): (typeof documents)["\n  query User {\n    user {\n      key\n      group\n      email\n      firstName\n      lastName\n      pendingEmail\n      reamazeAuthKey\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n"): (typeof documents)["\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      reamazeAuthKey\n    }\n  }\n"];
+export function graphql(source: "\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      pendingEmail\n      reamazeAuthKey\n    }\n  }\n"): (typeof documents)["\n  mutation UserUpdate($email: String, $firstName: String, $lastName: String) {\n    userUpdate(email: $email, firstName: $firstName, lastName: $lastName) {\n      key\n      group\n      email\n      firstName\n      lastName\n      pendingEmail\n      reamazeAuthKey\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

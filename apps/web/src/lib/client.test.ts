@@ -7,7 +7,15 @@ import { PROXIED_USER_KEY, TOKEN_KEY } from './storage.ts';
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-const user = { key: 'u1', group: 4, email: 'a@b.co', firstName: null, lastName: null, reamazeAuthKey: null };
+const user = {
+  key: 'u1',
+  group: 4,
+  email: 'a@b.co',
+  firstName: null,
+  lastName: null,
+  pendingEmail: null,
+  reamazeAuthKey: null,
+};
 
 function fakeServer(answer: () => Response = () => json({ data: { user } })) {
   const calls: Array<{ url: string; init: RequestInit }> = [];

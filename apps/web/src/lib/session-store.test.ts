@@ -8,6 +8,7 @@ const customer: SessionUser = {
   email: 'jo@example.com',
   firstName: 'Jo',
   lastName: null,
+  pendingEmail: null,
   reamazeAuthKey: null,
 };
 

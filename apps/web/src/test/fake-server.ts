@@ -6,6 +6,7 @@ export interface FakeUser {
   email: string;
   firstName: string | null;
   lastName: string | null;
+  pendingEmail: string | null;
   reamazeAuthKey: string | null;
 }
 
@@ -15,6 +16,7 @@ export const fakeUser = (group: number): FakeUser => ({
   email: 'jo@example.com',
   firstName: 'Jo',
   lastName: null,
+  pendingEmail: null,
   reamazeAuthKey: null,
 });
 

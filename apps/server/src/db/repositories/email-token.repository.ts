@@ -1,6 +1,6 @@
 // Single-use emailed links (confirmation, email change, password reset, and the resets that undo
 // a second factor turned on or an email changed); only hashes are stored.
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { emailTokens } from '../schema/index.ts';
 import type { Executor } from './executor.ts';
 
@@ -50,4 +50,22 @@ export async function invalidateEmailTokens(db: Executor, userId: number, purpos
     .update(emailTokens)
     .set({ usedAt: sql`now()` })
     .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
+}
+
+/** The address of the user's latest email change still waiting for its link, or null. */
+export async function findPendingEmailChange(db: Executor, userId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ metadata: emailTokens.metadata })
+    .from(emailTokens)
+    .where(
+      and(
+        eq(emailTokens.userId, userId),
+        eq(emailTokens.purpose, 'email_change'),
+        isNull(emailTokens.usedAt),
+        gt(emailTokens.expiresAt, sql`now()`),
+      ),
+    )
+    .orderBy(desc(emailTokens.id))
+    .limit(1);
+  return row?.metadata.email ?? null;
 }

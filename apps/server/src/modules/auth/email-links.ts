@@ -93,16 +93,14 @@ export async function sendEmailChange(services: Services, user: UserRow, email: 
 /**
  * The change link, or, when another account holds the address, a notice to its owner (at most one
  * in 5 minutes) and no link: the answer and the old address's notice stay those of a free address,
- * so userUpdate(email) tells nobody who is registered, as sign-up does not. Earlier change links
- * end either way (the latest request is the one that counts).
+ * so userUpdate(email) tells nobody who is registered, as sign-up does not. The change is recorded
+ * as pending either way (a link nobody receives for a held address), so the pending email the
+ * settings show tells neither; earlier change links end (the latest request is the one that counts).
  */
 async function newAddressMail(services: Services, user: UserRow, email: string): Promise<Mail | null> {
+  const token = await newLink(services, user.id, 'email_change', CONFIRM_TTL_MS, { metadata: { email } });
   const owner = await findUserByEmail(services.db, email);
-  if (!owner) {
-    const token = await newLink(services, user.id, 'email_change', CONFIRM_TTL_MS, { metadata: { email } });
-    return changeEmailMail(services.config.PUBLIC_URL, email, token);
-  }
-  await invalidateEmailTokens(services.db, user.id, 'email_change');
+  if (!owner) return changeEmailMail(services.config.PUBLIC_URL, email, token);
   if (!(await services.identity.limiter.take(`email-change-taken:${owner.id}`, RULES.confirmationResend))) return null;
   return emailChangeTakenMail(services.config.PUBLIC_URL, owner.email);
 }

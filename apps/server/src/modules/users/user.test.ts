@@ -178,6 +178,42 @@ describe('users', () => {
     expect(rows).toEqual([{ email: 'asker@example.test' }, { email: 'holder@example.test' }]);
   });
 
+  it('tells the user the pending email after a reload, a held address as a free one, until its link is opened', async () => {
+    const { token } = await confirmedUser(t, 'waiting@example.test');
+    await confirmedUser(t, 'held-elsewhere@example.test');
+    const ME = '{ user { email pendingEmail } }';
+    expect((await gql(t.app, ME, {}, bearer(token))).data).toEqual({
+      user: { email: 'waiting@example.test', pendingEmail: null },
+    });
+    const taken = await gql(
+      t.app,
+      UPDATE.replace('lastName }', 'lastName pendingEmail }'),
+      { email: 'Held-Elsewhere@example.test' },
+      bearer(token),
+    );
+    expect(taken.data?.userUpdate).toMatchObject({
+      email: 'waiting@example.test',
+      pendingEmail: 'held-elsewhere@example.test',
+    });
+    expect((await gql(t.app, ME, {}, bearer(token))).data).toEqual({
+      user: { email: 'waiting@example.test', pendingEmail: 'held-elsewhere@example.test' },
+    });
+    const since = smtp.mails.length;
+    await gql(t.app, UPDATE, { email: 'arrived@example.test' }, bearer(token));
+    expect((await gql(t.app, ME, {}, bearer(token))).data).toEqual({
+      user: { email: 'waiting@example.test', pendingEmail: 'arrived@example.test' },
+    });
+    const { token: link } = linkIn(await smtp.waitFor('arrived@example.test', since), '/auth/email');
+    const confirm = await gql<{ authEmailConfirm: { token: string } }>(
+      t.app,
+      'mutation($t: String!) { authEmailConfirm(token: $t) { token } }',
+      { t: link },
+    );
+    expect((await gql(t.app, ME, {}, bearer(confirm.data?.authEmailConfirm.token ?? ''))).data).toEqual({
+      user: { email: 'arrived@example.test', pendingEmail: null },
+    });
+  });
+
   it('changes nothing when the new email is refused, not even the names sent with it', async () => {
     const user = await confirmedUser(t, 'names-stay@example.test');
     const refused = await gql(

@@ -2,6 +2,7 @@
 // its owner opens the link sent to it; until then the old one stays. An address another account
 // holds is answered as a free one (its owner is mailed instead: sendEmailChange).
 import { userUpdateSchema } from '@router/shared';
+import { findPendingEmailChange } from '../../db/repositories/email-token.repository.ts';
 import { findUserById, type UserRow, updateUser } from '../../db/repositories/user.repository.ts';
 import { AppError } from '../../errors.ts';
 import { type Caller, parseInput, requireOwner, requireSignedIn, requireViewer } from '../auth/caller.ts';
@@ -13,6 +14,12 @@ export async function getUser(caller: Caller): Promise<UserRow> {
   const user = await findUserById(caller.services.db, requireSignedIn(caller).userId);
   if (!user) throw new AppError('UNAUTHENTICATED', 'Please sign in');
   return user;
+}
+
+/** The new email waiting for its link, told only about the caller's own (or proxied) user. */
+export async function pendingEmail(caller: Caller, key: string): Promise<string | null> {
+  const user = await getUser(caller);
+  return user.key === key ? findPendingEmailChange(caller.services.db, user.id) : null;
 }
 
 export interface UserUpdateInput {

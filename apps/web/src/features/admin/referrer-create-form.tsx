@@ -17,12 +17,16 @@ type Fields = z.input<typeof referrerCreateSchema>;
 
 const LINK_TITLE = 'Referrer link';
 
-/** SPEC §2 Admin, referral campaigns: name, brokerage ('- None -'), credits; then its link. */
-export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
+/**
+ * SPEC §2 Admin, referral campaigns: name, brokerage ('- None -'), credits; then its link, gone
+ * again once that campaign is deleted (`deletedCode`): a dead link is not offered to copy.
+ */
+export function ReferrerCreateForm({ onDone, deletedCode }: { onDone: () => void; deletedCode: string | null }) {
   const id = useId();
   const { mutate } = useCall();
   const { providers } = useProviders();
-  const [link, setLink] = useState<string | null>(null);
+  const [code, setCode] = useState<string | null>(null);
+  const link = code && code !== deletedCode ? referrerLink(code) : null;
   const { outcome, run, clear } = useAdminAction(onDone);
   // Only brokers a referred user can connect here: not unavailable (nor unconfigured) ones.
   const options = useMemo(() => supportedProviders(providers.values()), [providers]);
@@ -35,13 +39,13 @@ export function ReferrerCreateForm({ onDone }: { onDone: () => void }) {
   const onSubmit = handleSubmit(
     ({ name, providerName, credits }) =>
       run(async () => {
-        setLink(null);
+        setCode(null);
         const { adminReferrerCreate } = await mutate(AdminReferrerCreateDocument, {
           name: name ?? null,
           providerName: providerName ?? null,
           credits,
         });
-        setLink(referrerLink(adminReferrerCreate.code));
+        setCode(adminReferrerCreate.code.toLowerCase());
         return null;
       }),
     clear,

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ADMIN_TEXT, referrerDeleteSchema } from '@router/shared';
+import { ADMIN_TEXT, referrerCodeOf, referrerDeleteSchema } from '@router/shared';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { TextField } from '../../components/text-field.tsx';
@@ -9,8 +9,11 @@ import { FormResult, useAdminAction } from './form-result.tsx';
 
 type Fields = z.input<typeof referrerDeleteSchema>;
 
-/** SPEC §2 Admin: deletes a campaign by its link or the link's suffix (its Check button is disabled). */
-export function ReferrerDeleteForm({ onDone }: { onDone: () => void }) {
+/**
+ * SPEC §2 Admin: deletes a campaign by its link or the link's suffix (its Check button is
+ * disabled); `onDeleted` is told the code deleted.
+ */
+export function ReferrerDeleteForm({ onDone, onDeleted }: { onDone: () => void; onDeleted: (code: string) => void }) {
   const { mutate } = useCall();
   const { outcome, run, clear } = useAdminAction(onDone);
   const { register, handleSubmit, formState, reset } = useForm<Fields, unknown, z.output<typeof referrerDeleteSchema>>({
@@ -22,6 +25,7 @@ export function ReferrerDeleteForm({ onDone }: { onDone: () => void }) {
     (values) =>
       run(async () => {
         await mutate(AdminReferrerDeleteDocument, values);
+        onDeleted(referrerCodeOf(values.referrerCodeOrUrl));
         reset({ referrerCodeOrUrl: '' });
         return ADMIN_TEXT.referrerDeleted;
       }),

@@ -9,6 +9,7 @@ export const UserDocument = graphql(`
       email
       firstName
       lastName
+      pendingEmail
       reamazeAuthKey
     }
   }
@@ -23,6 +24,7 @@ export const UserUpdateDocument = graphql(`
       email
       firstName
       lastName
+      pendingEmail
       reamazeAuthKey
     }
   }

@@ -14,7 +14,10 @@ type Fields = z.input<typeof userUpdateSchema>;
 
 const FIELDS = ['email', 'firstName', 'lastName'] as const;
 
-/** Settings' general block: name and email (a new email applies once its link is opened). */
+/**
+ * Settings' general block: name and email (a new email applies once its link is opened; the
+ * server's pending one is told under the field, so it still shows after a reload).
+ */
 export function ProfileForm({ user }: { user: SessionUser }) {
   const { mutate } = useCall();
   const session = useSession();
@@ -60,6 +63,12 @@ export function ProfileForm({ user }: { user: SessionUser }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="General">
       <NameEmailFields register={register} errors={errors} />
+      {user.pendingEmail && (
+        <p className="form-text mb-3" role="status">
+          A change of your email to <strong>{user.pendingEmail}</strong> waits for confirmation: open the link we sent
+          to that address.
+        </p>
+      )}
       <div className="d-flex align-items-center gap-3">
         <button type="submit" className="btn btn-primary" disabled={isSubmitting || !isDirty}>
           Save

@@ -285,6 +285,30 @@ describe('admin screen (SPEC §2 Admin)', () => {
     });
   });
 
+  it('stops offering the referrer link once its campaign is deleted, keeping it when another one is', async () => {
+    await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: {
+        AdminReferrerCreate: () => ({ data: { adminReferrerCreate: { code: 'k7m2q9xa' } } }),
+        AdminReferrerDelete: () => ({ data: { adminReferrerDelete: true } }),
+      },
+    });
+    const create = 'Create a referrer link';
+    const remove = 'Delete a referrer link';
+    fillIn(create, 'Name', 'Spring 2025');
+    press(create, 'Create');
+    await form(create).findByLabelText('Referrer link');
+    fillIn(remove, 'Link or suffix', 'other123');
+    press(remove, 'Delete');
+    await screen.findByText('Deleted the referrer link');
+    expect(form(create).getByLabelText('Referrer link')).toBeTruthy();
+
+    fillIn(remove, 'Link or suffix', `${window.location.origin}/signup/K7M2Q9XA`);
+    press(remove, 'Delete');
+    await waitFor(() => expect(form(create).queryByLabelText('Referrer link')).toBeNull());
+    expect(form(create).getByText('Complete and submit the form to get referrer link')).toBeTruthy();
+  });
+
   it('downloads the stats as a CSV file named for the referrers', async () => {
     const csv = 'name,code\r\nSpring,k7m2q9xa\r\n';
     const created: Blob[] = [];

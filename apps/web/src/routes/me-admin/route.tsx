@@ -1,4 +1,4 @@
-import { useReducer } from 'react';
+import { useReducer, useState } from 'react';
 import { useDocumentTitle } from '../../components/use-document-title.ts';
 import { AuditLogPanel } from '../../features/admin/audit-log-panel.tsx';
 import { ProfessionalForm } from '../../features/admin/professional-form.tsx';
@@ -16,6 +16,7 @@ import { SettingsSection } from '../../features/settings/settings-section.tsx';
 export function Component() {
   useDocumentTitle('Admin');
   const [auditVersion, auditChanged] = useReducer((n: number) => n + 1, 0);
+  const [deletedCode, setDeletedCode] = useState<string | null>(null);
   return (
     <>
       <h1 className="h3 mb-4">Admin</h1>
@@ -33,9 +34,9 @@ export function Component() {
         </div>
         <div className="col-xl-6">
           <SettingsSection id="referrals" title="Referral campaigns">
-            <ReferrerCreateForm onDone={auditChanged} />
+            <ReferrerCreateForm onDone={auditChanged} deletedCode={deletedCode} />
             <hr />
-            <ReferrerDeleteForm onDone={auditChanged} />
+            <ReferrerDeleteForm onDone={auditChanged} onDeleted={setDeletedCode} />
             <hr />
             <StatsDownload onDone={auditChanged} />
           </SettingsSection>

@@ -155,6 +155,21 @@ describe('settings: general and menu', () => {
     expect(email.value).toBe('taken@example.com');
   });
 
+  it('tells a pending email change the server knows of, after a reload too, until it is confirmed', async () => {
+    await renderRoute('/me/settings', { user: { ...fakeUser(CUSTOMER), pendingEmail: 'new@example.com' } });
+    const form = within(screen.getByRole('form', { name: 'General' }));
+    const status = form.getByRole('status');
+    expect(status.textContent).toBe(
+      'A change of your email to new@example.com waits for confirmation: open the link we sent to that address.',
+    );
+    expect((form.getByLabelText('Email') as HTMLInputElement).value).toBe('jo@example.com');
+  });
+
+  it('tells no pending email change when there is none', async () => {
+    await renderRoute('/me/settings', { user: fakeUser(CUSTOMER) });
+    expect(within(screen.getByRole('form', { name: 'General' })).queryByText(/waits for confirmation/)).toBeNull();
+  });
+
   it('greys out Followers (3) for admins only', async () => {
     await renderRoute('/me/settings', { user: fakeUser(CUSTOMER | ADMIN) });
     const menu = screen.getByRole('navigation', { name: 'Settings' });
