@@ -313,7 +313,7 @@ describe('normalizeOrder refuses a continuous contract written without its "!"',
   it('reads the continuous, the 2 digit year and a near 1 digit year as before, and a ticker with its class', () => {
     const read = (input: Record<string, unknown>) => {
       const result = normalize({ action: 'buy', quantity: 1, ...input });
-      return result.ok ? [result.order.symbol, result.order.class] : result.message;
+      return result.ok ? [result.order.symbol, result.order.class] : result.error.message;
     };
     expect(read({ symbol: 'NQ1!' })).toEqual(['NQ1!', 'future']);
     expect(read({ symbol: 'NQU25' })).toEqual(['NQU2025', 'future']);
