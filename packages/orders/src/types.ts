@@ -133,6 +133,12 @@ export interface ParameterReference {
   required?: boolean;
   /** Allowed values (for enumerations: class, type, action, duration, quantity_type, group). */
   values?: string[];
+  /**
+   * Only on action and type: the values a class takes where it takes fewer than `values` (Alpaca's
+   * crypto: no sell_short). Orders of that class are refused any other up front, and the playground
+   * offers only these.
+   */
+  byClass?: Partial<Record<OrderClass, string[]>>;
   /** Values outside `values` with the reason they are refused, added to the refusal (SPEC §3: say why). */
   unsupported?: Record<string, string>;
   examples?: Array<string | number>;

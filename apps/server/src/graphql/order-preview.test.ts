@@ -76,8 +76,8 @@ describe('orderPreview', () => {
         connectorKey: 'c_preview_checks',
         data: JSON.stringify(order),
       });
-    const refused = await preview({ symbol: 'BTCUSD', class: 'crypto', action: 'sell_short', quantity: 1 });
-    expect(refused.error?.message).toBe('Alpaca: crypto cannot be sold short');
+    const refused = await preview({ symbol: 'AMD', action: 'close', quantity: 100, quantity_type: 'cash' });
+    expect(refused.error?.message).toBe('Alpaca: close takes a fixed quantity or percent_of_position');
     const valid = await preview({ symbol: 'BTCUSD', class: 'crypto', action: 'sell', quantity: 1 });
     expect(valid.error).toBeUndefined();
     expect(valid.data?.orderPreview).toMatchObject({ status: 'draft', order: { action: 'sell' } });

@@ -17,9 +17,9 @@ const CASES = [
   },
   {
     broker: 'webull',
-    refused: { symbol: 'BTCUSD', class: 'crypto', action: 'buy', quantity: 1, type: 'stop', stop_price: 10 },
-    message: 'Webull: crypto stops are stop_limit orders',
-    valid: { symbol: 'BTCUSD', class: 'crypto', action: 'buy', quantity: 1 },
+    refused: { symbol: 'ESZ26', action: 'buy', quantity: 1.5 },
+    message: 'Webull: futures trade whole contracts',
+    valid: { symbol: 'ESZ26', action: 'buy', quantity: 1 },
   },
   {
     broker: 'tastytrade',

@@ -12,8 +12,9 @@ import {
 } from '../enumerations.ts';
 import { refuse } from '../errors.ts';
 import { toNumber } from '../expression/evaluate.ts';
-import { DATED } from '../symbols/future.ts';
+import { continuousLookalike, DATED } from '../symbols/future.ts';
 import { isClassCompatible, parseSymbol, writtenSymbol } from '../symbols/parse-symbol.ts';
+import type { ParsedSymbol } from '../symbols/parsed-symbol.ts';
 import type { Duration, Order, OrderAction, OrderClass, OrderLeg, OrderType, Provider } from '../types.ts';
 import type { LegFieldName } from './indexed-legs.ts';
 import type { RawLeg, RawOrder } from './raw-schema.ts';
@@ -165,6 +166,23 @@ function buildLeg(leg: RawLeg, index: number, raw: RawOrder, context: BuildConte
   return result;
 }
 
+/**
+ * Why a future read with a one-digit year 1 or 2 is refused: it is as likely TradingView's
+ * continuous name without its "!" (NQ1, MNQ1), and either reading trades another contract.
+ */
+function ambiguousFuture(parsed: ParsedSymbol, text: string): string | undefined {
+  if (parsed.parts.kind !== 'future') return undefined;
+  const written = writtenSymbol(text);
+  const continuous = continuousLookalike(written);
+  if (!continuous) return undefined;
+  const { root, month, year } = parsed.parts;
+  const named = new Date(Date.UTC(year, month - 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
+  return (
+    `${written} reads two ways, as the continuous contract ${continuous} without its "!" or as ${parsed.canonical} ` +
+    `(root ${root}, ${named} ${year}); write ${continuous} for the continuous contract, or give a dated contract a 2 or 4 digit year`
+  );
+}
+
 function resolveSymbol(
   text: string,
   explicit: OrderClass | undefined,
@@ -174,6 +192,8 @@ function resolveSymbol(
 ): { symbol: string; orderClass: OrderClass; exchange?: string } {
   const parsed = parseSymbol(text, { now: context.now, field });
   const exchange = parsed.exchange ? { exchange: parsed.exchange } : {};
+  const continuous = explicit === undefined || explicit === 'future' ? ambiguousFuture(parsed, text) : undefined;
+  if (continuous) throw refuse(field, continuous);
   if (explicit !== undefined) {
     // A 1 or 2 digit year reads a contract month into names that are none: B3's ABEV3 (Ambev) and
     // PFIZ34 (a BDR). An explicit class other than future says which it is; a 4-digit year does not yield.

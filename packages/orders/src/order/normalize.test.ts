@@ -285,6 +285,43 @@ describe('normalizeOrder takes an explicit class over a short-year contract read
   });
 });
 
+describe('normalizeOrder refuses a continuous contract written without its "!"', () => {
+  // NQ1 (TradingView's NQ1! without the "!") read as root N, August 2021: another contract.
+  it.each([
+    ['NQ1', 'NQ1!', 'NQ2021 (root N, August 2021)'],
+    ['CME_MINI:MNQ1', 'MNQ1!', 'MNQ2021 (root MN, August 2021)'],
+    ['YM2', 'YM2!', 'YM2022 (root Y, June 2022)'],
+    ['/ZN1', 'ZN1!', 'ZN2021 (root Z, July 2021)'],
+  ])('%s', (symbol, continuous, dated) => {
+    const written = symbol.replace(/^\w+:/, '');
+    for (const input of [
+      { symbol, action: 'buy', quantity: 1 },
+      { symbol, class: 'future', action: 'buy', quantity: 1 },
+    ]) {
+      expect(normalize(input)).toEqual({
+        ok: false,
+        error: {
+          field: 'symbol',
+          message:
+            `symbol: ${written} reads two ways, as the continuous contract ${continuous} without its "!" or as ${dated}; ` +
+            `write ${continuous} for the continuous contract, or give a dated contract a 2 or 4 digit year`,
+        },
+      });
+    }
+  });
+
+  it('reads the continuous, the 2 digit year and a near 1 digit year as before, and a ticker with its class', () => {
+    const read = (input: Record<string, unknown>) => {
+      const result = normalize({ action: 'buy', quantity: 1, ...input });
+      return result.ok ? [result.order.symbol, result.order.class] : result.error.message;
+    };
+    expect(read({ symbol: 'NQ1!' })).toEqual(['NQ1!', 'future']);
+    expect(read({ symbol: 'NQU25' })).toEqual(['NQU2025', 'future']);
+    expect(read({ symbol: 'NQU5' })).toEqual(['NQU2025', 'future']);
+    expect(read({ symbol: 'ABCV1', class: 'stock' })).toEqual(['ABCV1', 'stock']);
+  });
+});
+
 describe('normalizeOrder multi-leg', () => {
   const condor = {
     symbol: 'SPY_271217P00540000',

@@ -4,7 +4,14 @@
 //   "Kraken: stop_loss_price: not supported"
 import { isExitAction } from '../enumerations.ts';
 import { refuse } from '../errors.ts';
-import { ORDER_PARAMETERS, type Order, type OrderParameter, type Provider, type ProviderReference } from '../types.ts';
+import {
+  ORDER_PARAMETERS,
+  type Order,
+  type OrderClass,
+  type OrderParameter,
+  type Provider,
+  type ProviderReference,
+} from '../types.ts';
 import type { LegFieldName } from './indexed-legs.ts';
 import type { RawOrder } from './raw-schema.ts';
 
@@ -45,7 +52,11 @@ export function checkSupported(raw: RawOrder, provider: Provider, legFieldName: 
 export function checkProviderValues(order: Order, raw: RawOrder, provider: Provider, legFieldName: LegFieldName): void {
   const { reference } = provider;
   const title = providerTitle(provider);
-  const check = (parameter: OrderParameter, value: string, field: string): void => {
+  const check = (parameter: OrderParameter, value: string, field: string, orderClass?: OrderClass): void => {
+    const forClass = orderClass === undefined ? undefined : reference[parameter]?.byClass?.[orderClass];
+    if (forClass && !forClass.includes(value)) {
+      throw refuse(field, `${value} is not supported for ${orderClass}; use ${forClass.join(', ')}`, title);
+    }
     const values = allowedValues(reference, parameter);
     if (!values || values.includes(value)) return;
     const why = reference[parameter]?.unsupported?.[value];
@@ -65,8 +76,13 @@ export function checkProviderValues(order: Order, raw: RawOrder, provider: Provi
       check('class', leg.class, classField(index));
     });
   } else check('class', order.class, raw.class !== undefined ? 'class' : 'symbol');
-  check('type', order.type, 'type');
-  check('action', order.action, order.legs ? legFieldName(0, 'action') : 'action');
+  check('type', order.type, 'type', order.class);
+  check(
+    'action',
+    order.action,
+    order.legs ? legFieldName(0, 'action') : 'action',
+    order.legs?.[0]?.class ?? order.class,
+  );
   check('quantity_type', order.quantity_type, 'quantity_type');
   if (order.group !== undefined) check('group', order.group, 'group');
   const durations = allowedValues(reference, 'duration');
@@ -76,8 +92,8 @@ export function checkProviderValues(order: Order, raw: RawOrder, provider: Provi
     else order.duration = durations[0] as Order['duration'];
   }
   order.legs?.forEach((leg, index) => {
-    check('action', leg.action, legFieldName(index, 'action'));
-    if (leg.type !== undefined) check('type', leg.type, legFieldName(index, 'type'));
+    check('action', leg.action, legFieldName(index, 'action'), leg.class);
+    if (leg.type !== undefined) check('type', leg.type, legFieldName(index, 'type'), leg.class);
   });
   // The ids the broker takes where it sends client_id on (MetaTrader: the order comment): refused
   // here, as the broker's mapper would refuse it, so a test webhook and the playground do too.

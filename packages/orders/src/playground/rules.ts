@@ -18,6 +18,8 @@ import {
   exampleQuantity,
   firstActionFor,
   type OrderDraft,
+  providerActions,
+  providerTypes,
   stopLimitExamples,
 } from './sample.ts';
 
@@ -115,9 +117,18 @@ function withType(draft: OrderDraft, type: OrderType, provider?: Provider): Orde
 /** The draft with an action of the class; a cancel (no quantity) made an order gets the sample's quantity. */
 function withValidAction(draft: OrderDraft, orderClass: OrderClass, provider?: Provider): OrderDraft {
   const action = draft.action as OrderAction;
-  if (actionsForClass(orderClass).includes(action)) return draft;
-  const next = { ...draft, action: firstActionFor(orderClass) };
+  const valid = provider ? providerActions(provider.reference, orderClass) : actionsForClass(orderClass);
+  const typed = withValidType(draft, orderClass, provider);
+  if (valid.includes(action)) return typed;
+  const next = { ...typed, action: firstActionFor(orderClass) };
   return wasExit(draft) ? withQuantity(next, provider) : next;
+}
+
+/** A type the provider takes for the class (Webull's crypto: no stop), else market. */
+function withValidType(draft: OrderDraft, orderClass: OrderClass, provider?: Provider): OrderDraft {
+  const type = draft.type as OrderType | undefined;
+  if (!provider?.reference.type?.byClass || type === undefined) return draft;
+  return providerTypes(provider.reference, orderClass).includes(type) ? draft : withType(draft, 'market', provider);
 }
 
 function draftClass(draft: OrderDraft): OrderClass {

@@ -29,7 +29,11 @@ export interface PlaygroundChoices {
 export function playgroundChoices(provider: Provider, orderClass?: OrderClass): PlaygroundChoices {
   const classes = providerClasses(provider.reference);
   const chosen = orderClass ?? classes[0] ?? 'stock';
-  return { classes, types: providerTypes(provider.reference), actions: providerActions(provider.reference, chosen) };
+  return {
+    classes,
+    types: providerTypes(provider.reference, chosen),
+    actions: providerActions(provider.reference, chosen),
+  };
 }
 
 export function providerClasses(reference: ProviderReference): OrderClass[] {
@@ -38,8 +42,10 @@ export function providerClasses(reference: ProviderReference): OrderClass[] {
   return sortClasses([...new Set(known)]);
 }
 
-export function providerTypes(reference: ProviderReference): OrderType[] {
-  const declared = reference.type?.values;
+/** The types the provider takes, of a class when given (`byClass`: Webull's crypto takes no stop). */
+export function providerTypes(reference: ProviderReference, orderClass?: OrderClass): OrderType[] {
+  const forClass = orderClass === undefined ? undefined : reference.type?.byClass?.[orderClass];
+  const declared = forClass ?? reference.type?.values;
   if (declared && declared.length > 0) return ORDER_TYPES.filter((type) => declared.includes(type));
   // No list: market, plus whatever the supported price fields make possible.
   return ORDER_TYPES.filter(
@@ -52,7 +58,7 @@ export function providerTypes(reference: ProviderReference): OrderType[] {
 }
 
 export function providerActions(reference: ProviderReference, orderClass: OrderClass): OrderAction[] {
-  const declared = reference.action?.values;
+  const declared = reference.action?.byClass?.[orderClass] ?? reference.action?.values;
   const forClass = actionsForClass(orderClass);
   return ORDER_ACTIONS.filter((action) => forClass.includes(action) && (!declared || declared.includes(action)));
 }

@@ -28,6 +28,12 @@ describe('dated examples', () => {
     },
   );
 
+  it('spells a year ending in 1 or 2 in two digits, never as a continuous lookalike (ESH1)', () => {
+    expect(currentExample('/ESU6', Date.UTC(2031, 0, 15))).toBe('/ESH31');
+    expect(currentExample('NQZ5', Date.UTC(2032, 7, 15))).toBe('NQU32');
+    expect(currentExample('NQZ5', Date.UTC(2033, 7, 15))).toBe('NQU3');
+  });
+
   it('keeps numbers as they are', () => {
     expect(currentExample(190.5, NOW)).toBe(190.5);
   });

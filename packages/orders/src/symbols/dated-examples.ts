@@ -6,7 +6,7 @@
 //   dates     YYYY-MM-DD in any other example (an `extra` JSON) → that same option expiry
 
 import type { Provider } from '../types.ts';
-import { DATED, oneDigitYear } from './future.ts';
+import { continuousLookalike, DATED, oneDigitYear } from './future.ts';
 import { parseSymbol } from './parse-symbol.ts';
 import { FUTURE_MONTH_CODES } from './parsed-symbol.ts';
 
@@ -49,13 +49,16 @@ export function currentExample<T extends string | number>(example: T, now: numbe
   const written = digits.length === 1 ? now : Date.UTC((digits.length === 2 ? 2000 : 0) + Number(digits), 0, 1);
   if (future && isSymbolOfClass(example, 'future', written)) {
     const { year, month } = exampleContractMonth(now);
+    const code = FUTURE_MONTH_CODES[month - 1];
+    const oneDigit = oneDigitYear(year, month, now) ?? String(year % 10);
+    // A year ending in 1 or 2 in one digit reads as a continuous contract too (ESH1: ESH1!): two digits.
     const spelled =
       digits.length === 4
         ? String(year)
-        : digits.length === 2
+        : digits.length === 2 || continuousLookalike(`${root}${code}${oneDigit}`)
           ? String(year % 100).padStart(2, '0')
-          : (oneDigitYear(year, month, now) ?? String(year % 10));
-    return `${slash}${root}${FUTURE_MONTH_CODES[month - 1]}${spelled}`;
+          : oneDigit;
+    return `${slash}${root}${code}${spelled}`;
   }
   return example.replace(ISO_DATE, isoDate(exampleOptionExpiry(now)));
 }

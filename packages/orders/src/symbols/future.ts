@@ -31,6 +31,16 @@ export const INDEX_CFD_NAMES: ReadonlySet<string> = new Set([
   'TWN50',
 ]);
 
+/**
+ * TradingView's continuous name a dated reading may stand for, its "!" left out: NQ1 reads as root
+ * N, August of a year ending in 1, and as NQ1!, the front contract (TradingView names 1! and 2!).
+ * Returns NQ1! for a symbol (as written, no exchange) that reads both ways, else undefined.
+ */
+export function continuousLookalike(written: string): string | undefined {
+  const year = DATED.exec(written)?.[3];
+  return year === '1' || year === '2' ? `${written.replace(/^\//, '')}!` : undefined;
+}
+
 export function parseFuture(symbol: string, now: number): ParsedSymbol | undefined {
   const continuous = CONTINUOUS.exec(symbol);
   if (continuous) {

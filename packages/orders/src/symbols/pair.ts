@@ -1,6 +1,6 @@
 // Currency pairs, with or without a separator:
 //   forex   "EURUSD"  "EUR/USD"  "EUR_USD"  "EUR-USD"  "XAUUSD"
-//   crypto  "BTCUSD"  "BTC/USD"  "BTC-USDT"  "XBTUSD"  "PEPE/USDT"
+//   crypto  "BTCUSD"  "BTC/USD"  "BTC-USDT"  "XBTUSD"  "PEPE/USDT"  "1INCHUSDT" (any coin over USDT/USDC)
 // Canonical: BASE/QUOTE in common codes (XBT → BTC), as ccxt spells markets.
 // A pair is crypto when either side is a crypto currency, forex when both are fiat (or metals).
 import { CURRENCY_ALIASES, FIAT_CURRENCIES, isKnownCurrency, QUOTE_LENGTHS } from './currencies.ts';
@@ -27,7 +27,15 @@ export function parsePair(symbol: string): ParsedSymbol | undefined {
     if (!FIAT_CURRENCIES.has(base) || FIAT_CURRENCIES.has(quote)) return pair(base, quote);
     fiatInCrypto ??= pair(base, quote);
   }
-  return fiatInCrypto;
+  return fiatInCrypto ?? stablecoinPair(symbol);
+}
+
+/** Quotes no ticker ends in: a coin the list does not know over one is still a pair (1INCHUSDT). */
+const STABLECOIN_QUOTED = /^([A-Z0-9]*[A-Z][A-Z0-9]*)(USDT|USDC)$/;
+
+function stablecoinPair(symbol: string): ParsedSymbol | undefined {
+  const [, base = '', quote = ''] = STABLECOIN_QUOTED.exec(symbol) ?? [];
+  return base.length >= 2 ? pair(base, quote) : undefined;
 }
 
 function pair(rawBase: string, rawQuote: string): ParsedSymbol {

@@ -51,6 +51,10 @@ describe('parseSymbol', () => {
     ['BTCTUSD', 'BTC/TUSD', 'crypto'],
     ['EURUSDT', 'EUR/USDT', 'crypto'],
     ['NEWCOIN/USDT', 'NEWCOIN/USDT', 'crypto'],
+    // a coin the list does not know over USDT or USDC: no ticker ends so
+    ['1INCHUSDT', '1INCH/USDT', 'crypto'],
+    ['BINANCE:1INCHUSDT', '1INCH/USDT', 'crypto'],
+    ['API3USDC', 'API3/USDC', 'crypto'],
     ['BINANCE:BTCUSDT', 'BTC/USDT', 'crypto'],
     // indices and plain tickers
     ['^SPX', '^SPX', 'index'],

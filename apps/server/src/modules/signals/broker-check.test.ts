@@ -16,8 +16,8 @@ afterAll(() => t.close());
 const CASES = [
   {
     provider: 'alpaca',
-    refused: { symbol: 'BTCUSD', class: 'crypto', action: 'sell_short', quantity: 1 },
-    message: 'Alpaca: crypto cannot be sold short',
+    refused: { symbol: 'AMD', action: 'close', quantity: 100, quantity_type: 'cash' },
+    message: 'Alpaca: close takes a fixed quantity or percent_of_position',
     valid: { symbol: 'AAPL', action: 'buy', quantity: 1 },
   },
   {
@@ -64,9 +64,9 @@ const CASES = [
   },
   {
     provider: 'webull',
-    refused: { symbol: 'BTCUSD', class: 'crypto', action: 'buy', quantity: 1, type: 'stop', stop_price: 10 },
-    message: 'Webull: crypto stops are stop_limit orders',
-    valid: { symbol: 'BTCUSD', class: 'crypto', action: 'buy', quantity: 1 },
+    refused: { symbol: 'ESZ26', action: 'buy', quantity: 1.5 },
+    message: 'Webull: futures trade whole contracts',
+    valid: { symbol: 'ESZ26', action: 'buy', quantity: 1 },
   },
   {
     provider: 'tastytrade',

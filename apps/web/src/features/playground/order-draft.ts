@@ -107,7 +107,7 @@ function typeForPrice(draft: OrderDraft, kind: 'limit' | 'stop', provider: Provi
   const uses = TYPES_USING[kind];
   // Close and cancel take no price: choosing the type turns the action to buy (SPEC §4).
   if (uses.includes(current)) return closing ? current : undefined;
-  const offered = providerTypes(provider.reference);
+  const offered = providerTypes(provider.reference, isOneOf(ORDER_CLASSES, draft.class) ? draft.class : undefined);
   const preferred: OrderType = current === 'market' ? kind : 'stop_limit';
   return offered.includes(preferred) ? preferred : uses.find((type) => offered.includes(type));
 }

@@ -395,7 +395,6 @@ describe('orders', () => {
 
 describe('checkOrder (a test hook: check without placing)', () => {
   it.each([
-    [{ symbol: 'BTCUSD', class: 'crypto', action: 'sell_short', quantity: 1 }, 'Alpaca: crypto cannot be sold short'],
     [
       { symbol: 'AMD', action: 'close', quantity: 100, quantity_type: 'cash' },
       'Alpaca: close takes a fixed quantity or percent_of_position',

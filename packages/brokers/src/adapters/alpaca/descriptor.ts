@@ -70,6 +70,7 @@ export const alpacaDescriptor: BrokerDescriptor = {
     action: {
       required: true,
       values: [...ORDER_ACTIONS],
+      byClass: { crypto: ['buy', 'sell', 'close', 'cancel'] },
       comments:
         'Option actions are sent as side and position_intent. close cancels the symbol’s open orders and ' +
         'liquidates the position (quantity_type percent_of_position closes a part); cancel cancels its open orders. ' +

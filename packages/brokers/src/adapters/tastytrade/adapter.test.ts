@@ -197,10 +197,6 @@ describe('orders the descriptor claims', () => {
       'BTC/EUR: cryptocurrencies trade against USD only, such as BTC/USD',
     ],
     [
-      { symbol: 'ETHUSD', action: 'sell_short', quantity: 1 },
-      'cryptocurrencies cannot be sold short; use buy and sell',
-    ],
-    [
       { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 1, duration: 'gtd' },
       'duration gtd needs extra.gtc_date, the last day as YYYY-MM-DD',
     ],

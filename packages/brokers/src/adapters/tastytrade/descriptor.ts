@@ -67,6 +67,7 @@ export const tastytradeDescriptor: BrokerDescriptor = {
     action: {
       required: true,
       values: [...ORDER_ACTIONS],
+      byClass: { crypto: ['buy', 'sell', 'close', 'cancel'] },
       comments:
         'Stocks: buy (Buy to Open), sell (Sell to Close), sell_short (Sell to Open), buy_to_cover (Buy to ' +
         'Close). Futures: buy and sell. Crypto: buy and sell. close cancels the symbol’s live ' +

@@ -138,7 +138,6 @@ describe('orders', () => {
       { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 180, extra: { session: 'LATE' } },
       'session is CORE, ALL or NIGHT',
     ],
-    [{ symbol: 'BTC/USD', action: 'buy', quantity: 1, stop_price: 50000 }, 'crypto stops are stop_limit orders'],
     [{ symbol: 'ESZ26', action: 'buy', quantity: 1.5 }, 'futures trade whole contracts'],
     [
       {

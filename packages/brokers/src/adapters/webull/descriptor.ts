@@ -93,9 +93,10 @@ export const webullDescriptor: BrokerDescriptor = {
     },
     type: {
       values: ['market', 'limit', 'stop', 'stop_limit'],
+      byClass: { crypto: ['market', 'limit', 'stop_limit'] },
       comments:
         'A stop with stop_price_distance or stop_price_percent is a trailing stop. Crypto market orders are ' +
-        'immediate or cancel.',
+        'immediate or cancel; crypto takes no stop (use stop_limit).',
     },
     limit_price: {
       examples: [188, -1.25],

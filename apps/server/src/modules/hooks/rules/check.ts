@@ -55,12 +55,34 @@ export function prepareBody(
   }
   const fields = body as Record<string, unknown>;
   if (rules.maxLagMs !== undefined && checkAge) {
-    const field = fields.time !== undefined && fields.time !== null ? 'time' : 'timestamp';
-    const stale = staleness(fields[field], field, rules.maxLagMs, nowMs);
+    const stale = signalAge(fields, rules.maxLagMs, nowMs);
     if (stale) return refusal('maxLagSeconds', stale);
   }
   if (rules.symbolMap) mapSymbols(fields, rules.symbolMap);
   return fields;
+}
+
+/** Times further apart than this in `time` and `timestamp` are two different times. */
+const MAX_TIME_DISAGREEMENT_MS = 1_000;
+
+/**
+ * The guard on the signal's time. Given both `time` and `timestamp`, each must read and pass, and
+ * they must name one instant (to the second, as epoch seconds do): a fresh `time` beside a stale
+ * `timestamp` is no fresh signal, and which one the sender meant cannot be told.
+ */
+function signalAge(fields: Record<string, unknown>, maxLagMs: number, nowMs: number): string | undefined {
+  const given = (['time', 'timestamp'] as const).filter(
+    (field) => fields[field] !== undefined && fields[field] !== null,
+  );
+  if (given.length < 2) return staleness(fields[given[0] ?? 'time'], given[0] ?? 'time', maxLagMs, nowMs);
+  for (const field of given) {
+    const stale = staleness(fields[field], field, maxLagMs, nowMs);
+    if (stale) return stale;
+  }
+  const [time = 0, timestamp = 0] = given.map((field) => signalTime(fields[field]) ?? 0);
+  if (Math.abs(time - timestamp) < MAX_TIME_DISAGREEMENT_MS) return undefined;
+  const apart = Math.round(Math.abs(time - timestamp) / 1000);
+  return `time and timestamp are ${apart} s apart; send one of them`;
 }
 
 function staleness(value: unknown, field: string, maxLagMs: number, nowMs: number): string | undefined {

@@ -396,6 +396,31 @@ describe('maxLagSeconds reads a time with its zone only', () => {
     }
     expect(body({ time: String(Math.floor(now / 1000)) })).toMatchObject({ symbol: 'AAPL' });
   });
+
+  // Only `time` was read: a stale (or unreplaced) `timestamp` beside a fresh `time` passed as fresh.
+  it('reads both time and timestamp when both are given, and refuses them when they disagree', () => {
+    const rules = compileRules({ maxLagSeconds: 30 });
+    if (!rules) throw new Error('no rules');
+    const now = Math.floor(Date.now() / 1000) * 1000 + 250;
+    const body = (fields: Record<string, unknown>) => prepareBody(rules, JSON.stringify({ ...BUY, ...fields }), now);
+    const fresh = new Date(now).toISOString();
+    const seconds = Math.floor(now / 1000);
+    expect(body({ time: fresh, timestamp: seconds - 120 })).toEqual({
+      rule: 'maxLagSeconds',
+      message: "maxLagSeconds: signal is 120 s old, more than this webhook's 30 s",
+    });
+    expect(body({ time: fresh, timestamp: '{{timenow}}' })).toEqual({
+      rule: 'maxLagSeconds',
+      message: 'maxLagSeconds: timestamp: placeholder {{timenow}} was not replaced by the sender',
+    });
+    expect(body({ time: fresh, timestamp: seconds - 20 })).toEqual({
+      rule: 'maxLagSeconds',
+      message: 'maxLagSeconds: time and timestamp are 20 s apart; send one of them',
+    });
+    // One instant in two spellings (ISO with milliseconds, epoch seconds) is one time.
+    expect(body({ time: fresh, timestamp: seconds })).toMatchObject({ symbol: 'AAPL' });
+    expect(body({ timestamp: seconds, time: null })).toMatchObject({ symbol: 'AAPL' });
+  });
 });
 
 describe('symbolMap keys', () => {
