@@ -115,9 +115,12 @@ export function forgetFrontMonths(): void {
   frontMonths.clear();
 }
 
+/** The root's tick, where it is known (an entry's prices go on it); undefined for other roots. */
+export const knownTickOf = (contract: Pick<Contract, 'root'>): number | undefined => TICKS[contract.root];
+
 /** The root's tick, for brackets; refused for a root whose tick is not known. */
 export function tickOf(contract: Pick<Contract, 'root'>): number {
-  const tick = TICKS[contract.root];
+  const tick = knownTickOf(contract);
   if (tick === undefined)
     throw invalid(`a bracket's exits are ticks from the entry, and the tick of ${contract.root} is not known`);
   return tick;
