@@ -176,7 +176,7 @@ describe('paper simulator: resting orders', () => {
       brokerMessage: 'stop_price 0.004 is less than one tick (0.01): it would be 0',
     });
     // A short's take profit is a buy: at 0.004 its exit would be a buy at 0.
-    const short = { action: 'sell_short', symbol: 'MSFT', quantity: 1, take_profit_price: 0.004 };
+    const short = { action: 'sell_short', symbol: 'MSFT', quantity: 1, take_profit_price: 0.004 } as const;
     expect(await rejection(paper.place(short))).toMatchObject({
       brokerMessage: 'take_profit_price 0.004 is less than one tick (0.01): it would be 0',
     });
