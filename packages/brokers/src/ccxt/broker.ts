@@ -8,7 +8,7 @@ import { cancelEach } from '../core/cancel-each.ts';
 import { BrokerError, checkAccountInConnection } from '../core/errors.ts';
 import { closeFailedAfterCancel, exitsCutAnswer, exitsNotCutAnswer } from '../core/exits-cut.ts';
 import { orderIdToCancel } from '../core/find-order.ts';
-import { roundToTick } from '../core/ticks.ts';
+import { positiveOnTick } from '../core/ticks.ts';
 import { type ErrorMapping, toBrokerError } from './errors.ts';
 import { createExchange, lastAnswerOf } from './exchange.ts';
 import { closeOrder } from './positions.ts';
@@ -109,14 +109,22 @@ export function createCcxtBroker(venue: CcxtVenue): CcxtBroker {
     const tick = exchange.markets?.[market.symbol]?.precision?.price;
     if (typeof tick !== 'number' || !(tick > 0) || exchange.precisionMode !== TICK_SIZE) return args;
     const direction = args.side === 'buy' ? 'down' : 'up';
+    // Under one tick a buy's price would be 0: refused (positiveOnTick), never sent so.
+    const onTick = (price: number, field: string) =>
+      positiveOnTick(
+        price,
+        tick,
+        direction,
+        (message) => new BrokerError('InvalidOrder', title, `${field} ${message}`),
+      );
     const params = { ...args.params };
     for (const key of STOP_PARAMS) {
       const stop = params[key];
-      if (typeof stop === 'number' && stop > 0) params[key] = roundToTick(stop, tick, direction);
+      if (typeof stop === 'number' && stop > 0) params[key] = onTick(stop, key);
     }
     return {
       ...args,
-      ...(args.price !== undefined ? { price: roundToTick(args.price, tick, direction) } : {}),
+      ...(args.price !== undefined ? { price: onTick(args.price, 'price') } : {}),
       params,
     };
   }

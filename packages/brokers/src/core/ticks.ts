@@ -28,12 +28,36 @@ export function roundToTick(price: number, tick: number, direction: 'nearest' | 
 }
 
 /**
+ * A positive price on its tick (roundToTick), refused with `refuse`'s error when the rounding
+ * takes it to 0 or below: a buy's limit of 0.00001234 on a cent tick is 0, another order than the
+ * trader's. The message names the price and the tick ("0.00001234 is less than one tick (0.01)…");
+ * the caller puts the field before it. A price of 0 or below to begin with is the caller's to judge
+ * (a combo's net may be a credit).
+ */
+export function positiveOnTick(
+  price: number,
+  tick: number,
+  direction: 'nearest' | 'down' | 'up',
+  refuse: (message: string) => Error,
+): number {
+  const onTick = roundToTick(price, tick, direction);
+  if (price > 0 && !(onTick > 0)) throw refuse(`${price} is less than one tick (${tick}): it would be ${onTick}`);
+  return onTick;
+}
+
+/**
  * A US stock or option price on the tick US markets quote (Reg NMS 612: a cent, or $0.0001 under a
  * dollar; options in cents). A limit is never rounded past the trader's: a buy's down, a sell's up;
  * a stop goes the same way (a sell's stop-loss triggers no lower than asked), which keeps a
- * stop-limit's limit on its side of the stop.
+ * stop-limit's limit on its side of the stop. A positive price under one tick is refused
+ * (positiveOnTick), never sent as 0.
  */
-export function usPriceOnTick(price: number, buying: boolean, option: boolean): number {
+export function usPriceOnTick(
+  price: number,
+  buying: boolean,
+  option: boolean,
+  refuse: (message: string) => Error,
+): number {
   const tick = option || price >= 1 ? 0.01 : 0.0001;
-  return roundToTick(price, tick, buying ? 'down' : 'up');
+  return positiveOnTick(price, tick, buying ? 'down' : 'up', (message) => refuse(`price ${message}`));
 }

@@ -208,4 +208,22 @@ describe('fanOut', () => {
     expect(await paperOrders(t, copyAccount)).toHaveLength(1);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
   });
+
+  it('sizes a copy at or below its exact share, never rounded up past it', async () => {
+    const trader = await setupTrader(t, 'fan-share@example.com', { credits: 10 });
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'paper', []);
+    const copyAccount = copy.accounts[0]?.id as string;
+    const rules = { fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 0.123456789 }] };
+    await updateHook(t.services, actor, trader.hook.key, { rules: JSON.stringify(rules) });
+    // 0.001 BTC × 0.123456789 is 0.000123456789 BTC: 0.00012345 on the copy, not 0.00012346.
+    const order = { symbol: 'BTC/USD', action: 'buy', quantity: 0.001, client_id: 'share-1' };
+    expect((await postSignal(t, trader.shortKey, order)).statusCode).toBe(201);
+    await eventually(async () => (await paperOrders(t, copyAccount)).length === 1);
+    const quantities = await t.services.db.$client.query<{ quantity: string }>(
+      "select (data->>'quantity') as quantity from paper_orders where account_id = $1",
+      [copyAccount],
+    );
+    expect(Number(quantities.rows[0]?.quantity)).toBe(0.00012345);
+  });
 });

@@ -86,7 +86,13 @@ const CONTRACTS: ReadonlySet<string> = new Set(['option', 'future']);
  * larger than its multiplier makes it (legs are not: rounding each would change their ratio).
  */
 function scaled(order: Order, multiplier: number): Order {
-  const times = (q: number) => Math.round(q * multiplier * 1e8) / 1e8;
+  // To 1e-8, never above the exact share (0.123456789 is 0.12345678: rounded to the nearest it
+  // bought more than the allocation gives); a nearest only float noise puts above it stays.
+  const times = (q: number) => {
+    const exact = q * multiplier;
+    const nearest = Math.round(exact * 1e8) / 1e8;
+    return nearest - exact > Math.abs(exact) * 1e-12 ? Math.floor(exact * 1e8) / 1e8 : nearest;
+  };
   const copy: Order = { ...order };
   const whole = order.quantity_type === 'fixed' && !order.legs?.length && CONTRACTS.has(order.class);
   if (copy.quantity !== undefined) copy.quantity = whole ? Math.floor(times(copy.quantity)) : times(copy.quantity);

@@ -374,6 +374,16 @@ describe('orders', () => {
     expect(await sent(crypto)).toMatchObject({ limit_price: '60000.123' });
   });
 
+  it('refuses a stock price under one tick, which the rounding would send as 0', async () => {
+    const before = fake.submissions().length;
+    const error = await failure(broker.placeOrder(ctx, session, input({ ...buy, limit_price: 0.00001234 })));
+    expect(error).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Alpaca: price 0.00001234 is less than one tick (0.0001): it would be 0',
+    });
+    expect(fake.submissions().length).toBe(before);
+  });
+
   it('crypto positions are closed by their slash-less symbol', async () => {
     await broker.placeOrder(ctx, session, input({ symbol: 'BTC/USD', action: 'buy', quantity: 0.01, duration: 'gtc' }));
     await broker.placeOrder(ctx, session, input({ symbol: 'BTC/USD', action: 'close' }));

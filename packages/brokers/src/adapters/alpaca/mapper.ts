@@ -48,7 +48,9 @@ export function positionSymbol(symbol: string, orderClass: Order['class']): stri
  * increment does not fulfill minimum pricing criteria"); crypto as given.
  */
 function priceString(price: number, orderClass: Order['class'], buying: boolean): string {
-  return decimalString(orderClass === 'crypto' ? price : usPriceOnTick(price, buying, orderClass === 'option'));
+  return decimalString(
+    orderClass === 'crypto' ? price : usPriceOnTick(price, buying, orderClass === 'option', invalid),
+  );
 }
 
 const BUY_ACTIONS = new Set(['buy', 'buy_to_cover', 'buy_to_open', 'buy_to_close']);

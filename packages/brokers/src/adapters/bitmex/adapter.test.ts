@@ -139,6 +139,15 @@ describe('bitmex errors', () => {
     expect(posted()).toHaveLength(1);
   });
 
+  it('a buy price under one 0.5 tick is refused, never sent as 0', async () => {
+    await expectBrokerError(
+      place({ type: 'limit', limit_price: 0.3 }),
+      'InvalidOrder',
+      'BitMEX: price 0.3 is less than one tick (0.5): it would be 0',
+    );
+    expect(posted()).toHaveLength(0);
+  });
+
   it('a quantity off the lot size is an invalid order', async () => {
     await expectBrokerError(
       place({ quantity: 150 }),

@@ -75,7 +75,7 @@ export const etradeClientOrderId = (id: string) => boundedId(id, 20, /^[A-Za-z0-
 
 export const invalid = (message: string) => new BrokerError('InvalidOrder', ETRADE_TITLE, message);
 /** A price on the US tick, never past the trader's: `buying` rounds down, selling up (see usPriceOnTick). */
-const price = (value: number, buying: boolean, option: boolean) => usPriceOnTick(value, buying, option);
+const price = (value: number, buying: boolean, option: boolean) => usPriceOnTick(value, buying, option, invalid);
 
 export function productOf(symbol: string, orderClass: OrderClass): EtradeProduct {
   if (orderClass === 'stock') return { securityType: 'EQ', symbol: symbol.trim().toUpperCase() };

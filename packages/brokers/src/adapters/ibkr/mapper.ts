@@ -87,7 +87,7 @@ export function onTick<T extends { price?: number; auxPrice?: number }>(
 ): T {
   const us = instrument.currency === 'USD' && (instrument.secType === 'STK' || instrument.secType === 'OPT');
   if (!us) return prices;
-  const tick = (value: number) => usPriceOnTick(value, side === 'BUY', instrument.secType === 'OPT');
+  const tick = (value: number) => usPriceOnTick(value, side === 'BUY', instrument.secType === 'OPT', invalid);
   return {
     ...prices,
     ...(prices.price !== undefined ? { price: tick(prices.price) } : {}),

@@ -164,6 +164,25 @@ describe('paper simulator: resting orders', () => {
     });
   });
 
+  it('refuses a price that rounds to 0 on the tick, placing nothing', async () => {
+    const paper = await paperFixture();
+    // A buy at most 0.00001234 would be a buy at 0 on the cent: another order, refused.
+    expect(await rejection(paper.place({ type: 'limit', limit_price: 0.00001234 }))).toMatchObject({
+      kind: 'InvalidOrder',
+      brokerMessage: 'limit_price 0.00001234 is less than one tick (0.01): it would be 0',
+    });
+    await paper.place({ quantity: 1 });
+    expect(await rejection(paper.place({ action: 'buy_to_cover', type: 'stop', stop_price: 0.004 }))).toMatchObject({
+      brokerMessage: 'stop_price 0.004 is less than one tick (0.01): it would be 0',
+    });
+    // A short's take profit is a buy: at 0.004 its exit would be a buy at 0.
+    const short = { action: 'sell_short', symbol: 'MSFT', quantity: 1, take_profit_price: 0.004 } as const;
+    expect(await rejection(paper.place(short))).toMatchObject({
+      brokerMessage: 'take_profit_price 0.004 is less than one tick (0.01): it would be 0',
+    });
+    expect(await paper.holdings()).toMatchObject({ positions: [{ symbol: 'AAPL', quantity: 1 }] });
+  });
+
   it('snaps a stop price to the tick the way a limit goes, so a stop_limit keeps its limit on its side', async () => {
     const paper = await paperFixture();
     await paper.place({ quantity: 2 });

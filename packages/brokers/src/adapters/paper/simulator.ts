@@ -2,7 +2,7 @@
 // order, refuses what a broker would (unknown symbols, expired contracts, what a cash account
 // cannot do), and executes it when the market allows. Multi-leg orders: combo.ts.
 import { isActionValidForClass, isExitAction, type Order } from '@router/orders';
-import { roundToTick } from '../../core/ticks.ts';
+import { positiveOnTick } from '../../core/ticks.ts';
 import { type Book, finish, marksAt, openOrdersOf, priceAt, scaleOf, track } from './book.ts';
 import { placeCombo } from './combo.ts';
 import type { Instrument } from './instruments.ts';
@@ -183,22 +183,27 @@ async function placeNew(book: Book, request: PlaceRequest, instrument: Instrumen
   // triggers no lower than asked, a buy's no higher), as Tradier, Robinhood and ccxt round it,
   // which keeps a stop_limit's limit on its side of the stop (rounded to the nearest, a sell's
   // stop of 100.004 went to 100.00 under its limit of 100.001 → 100.01: it could never fill).
-  const onTick = (price: number) => roundToTick(price, instrument.tick, paper.side === 'buy' ? 'down' : 'up');
+  // A price under one tick that rounding takes to 0 is refused (positiveOnTick), never an order at 0.
+  const onTick = (price: number, field: string, side = paper.side) =>
+    positiveOnTick(price, instrument.tick, side === 'buy' ? 'down' : 'up', (message) => invalid(`${field} ${message}`));
   if (order.type === 'limit' || order.type === 'stop_limit') {
     if (!(order.limit_price !== undefined && order.limit_price > 0))
       throw invalid(`limit_price is required for ${order.type} orders`);
-    paper.limitPrice = onTick(order.limit_price);
+    paper.limitPrice = onTick(order.limit_price, 'limit_price');
   }
   if (order.type === 'stop' || order.type === 'stop_limit') {
     if (!(order.stop_price !== undefined && order.stop_price > 0))
       throw invalid(`stop_price is required for ${order.type} orders`);
-    paper.stopPrice = onTick(order.stop_price);
+    paper.stopPrice = onTick(order.stop_price, 'stop_price');
   }
   const marketPrice = priceAt(book, instrument, book.market.now);
   // What the order is sized, funded and bracketed against: its own price, else the market.
   const reference = paper.limitPrice ?? paper.stopPrice ?? marketPrice;
   paper.quantity = resolveQuantity(book, order, instrument, reference);
   const bracket = bracketOf(order, paper.side, reference);
+  // A short's take profit is a buy: placed on the tick at the fill (trading.ts), checked here.
+  if (bracket?.takeProfitPrice !== undefined)
+    onTick(bracket.takeProfitPrice, 'take_profit_price', paper.side === 'buy' ? 'sell' : 'buy');
   if (bracket) paper.bracket = bracket;
   await checkTrade(book, paper, reference);
 

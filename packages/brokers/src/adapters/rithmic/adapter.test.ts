@@ -202,7 +202,23 @@ describe('orders', () => {
     expect(answer.status).toBe('filled');
   });
 
+  it("puts an entry's prices on a known tick, never past the trader's; an unknown root's as given", async () => {
+    // A buy at most 6000.1 is a buy at most 6000 (ES ticks 0.25), and its exits count from there.
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ ...ES, type: 'limit', limit_price: 6000.1, take_profit_price: 6010 }),
+    );
+    expect(lastOrder()).toMatchObject({ template_id: 330, price: 6000, target_ticks: 40 });
+    const sell = { ...ES, action: 'sell', type: 'stop_limit', stop_price: 5990.1, limit_price: 5990.05 };
+    await broker.placeOrder(ctx, session, input(sell));
+    expect(lastOrder()).toMatchObject({ template_id: 312, trigger_price: 5990.25, price: 5990.25 });
+    await broker.placeOrder(ctx, session, input({ ...ES, symbol: 'CME:6BH2027', type: 'limit', limit_price: 1.26543 }));
+    expect(lastOrder()).toMatchObject({ price: 1.26543 });
+  });
+
   it.each([
+    [{ type: 'limit', limit_price: 0.1 }, 'Rithmic: limit_price 0.1 is less than one tick (0.25): it would be 0'],
     [{ symbol: 'ES2!' }, 'Rithmic: only the front month (ES1!) is resolved; name the month of ES2!'],
     [{ symbol: 'FDAXH2027' }, 'Rithmic: the exchange of FDAX is not known; prefix it, e.g. CME:FDAXH2027'],
     [

@@ -7,6 +7,7 @@ import type { Order } from '@router/orders';
 import { oneDigitYear, parseSymbol } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
+import { futureTickOf } from '../../core/future-ticks.ts';
 import { RITHMIC_TITLE } from './descriptor.ts';
 import { type Credentials, withPlant } from './plant.ts';
 import { TICKER_PLANT } from './protocol.ts';
@@ -28,27 +29,6 @@ const EXCHANGES: Readonly<Record<string, readonly string[]>> = {
   COMEX: ['GC', 'MGC', 'SI', 'SIL', 'HG', 'MHG'],
 };
 const EXCHANGE_OF = new Map(Object.entries(EXCHANGES).flatMap(([exchange, roots]) => roots.map((r) => [r, exchange])));
-
-/** Minimum price increments of the roots a bracket's exits can be converted to ticks for. */
-const TICKS: Readonly<Record<string, number>> = {
-  ES: 0.25,
-  MES: 0.25,
-  NQ: 0.25,
-  MNQ: 0.25,
-  RTY: 0.1,
-  M2K: 0.1,
-  YM: 1,
-  MYM: 1,
-  ZB: 1 / 32,
-  ZN: 1 / 64,
-  CL: 0.01,
-  MCL: 0.01,
-  NG: 0.001,
-  GC: 0.1,
-  MGC: 0.1,
-  SI: 0.005,
-  '6E': 0.00005,
-};
 
 const FRONT_MONTH_TTL_MS = 60 * 60_000;
 const MAX_ENTRIES = 1_000;
@@ -115,9 +95,12 @@ export function forgetFrontMonths(): void {
   frontMonths.clear();
 }
 
+/** The root's tick, where it is known (an entry's prices go on it); undefined for other roots. */
+export const knownTickOf = (contract: Pick<Contract, 'root'>): number | undefined => futureTickOf(contract.root);
+
 /** The root's tick, for brackets; refused for a root whose tick is not known. */
 export function tickOf(contract: Pick<Contract, 'root'>): number {
-  const tick = TICKS[contract.root];
+  const tick = knownTickOf(contract);
   if (tick === undefined)
     throw invalid(`a bracket's exits are ticks from the entry, and the tick of ${contract.root} is not known`);
   return tick;

@@ -84,7 +84,11 @@ export const rithmicDescriptor: BrokerDescriptor = {
     quantity: { required: true, examples: [1, 2], comments: 'Whole contracts.' },
     quantity_type: { values: ['fixed'] },
     type: { values: ['market', 'limit', 'stop', 'stop_limit'] },
-    limit_price: { examples: [6050.25], comments: 'Required for limit and stop_limit orders.' },
+    limit_price: {
+      examples: [6050.25],
+      comments:
+        "Required for limit and stop_limit orders. On the root's tick where it is known (a buy's rounded down, a sell's up).",
+    },
     stop_price: { examples: [6040], comments: 'The trigger of stop (stop market) and stop_limit orders.' },
     take_profit_price: {
       examples: [6070.25],

@@ -7,7 +7,8 @@ import type { Order, OrderResponse } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalString } from '../../core/json-read.ts';
-import { type Contract, tickOf, type WantedContract } from './contracts.ts';
+import { positiveOnTick } from '../../core/ticks.ts';
+import { type Contract, knownTickOf, tickOf, type WantedContract } from './contracts.ts';
 import { RITHMIC_TITLE } from './descriptor.ts';
 import type { RithmicFields } from './protocol.ts';
 
@@ -43,6 +44,8 @@ export function checkOrder(order: Order, contract: WantedContract): void {
   if (order.legs) throw invalid('multi-leg orders are not supported');
   if (DURATIONS[order.duration] === undefined)
     throw invalid(`duration ${order.duration} is not supported; use day, gtc, ioc or fok`);
+  if (order.limit_price !== undefined) onTick(order.limit_price, 'limit_price', order, contract);
+  if (order.stop_price !== undefined) onTick(order.stop_price, 'stop_price', order, contract);
   if (hasBracket(order)) bracketOf(order, contract);
 }
 
@@ -76,9 +79,23 @@ function ticksTo(exit: number, entry: number, tick: number, above: boolean, name
   return whole;
 }
 
-/** Exit prices as whole ticks from a priced entry (take_profit_price, stop_loss_price). */
+/**
+ * An entry's price on the root's tick where it is known, never past the trader's (a buy's down, a
+ * sell's up; a stop alike, as the other adapters round it), refused if that takes it to 0; as
+ * given, without float noise, for a root whose tick is not known.
+ */
+function onTick(value: number, field: string, order: Order, contract: Pick<Contract, 'root'>): number {
+  const tick = knownTickOf(contract);
+  if (tick === undefined) return price(value);
+  const direction = BUYS.has(order.action) ? 'down' : 'up';
+  return positiveOnTick(value, tick, direction, (message) => invalid(`${field} ${message}`));
+}
+
+/** Exit prices as whole ticks from a priced entry (take_profit_price, stop_loss_price), as sent. */
 function ticksFromPrices(order: Order, contract: WantedContract): { target?: number; stop?: number } {
-  const entry = order.type === 'stop' ? order.stop_price : order.limit_price;
+  const given = order.type === 'stop' ? order.stop_price : order.limit_price;
+  const field = order.type === 'stop' ? 'stop_price' : 'limit_price';
+  const entry = given === undefined ? undefined : onTick(given, field, order, contract);
   if (order.type === 'market' || entry === undefined)
     throw invalid(
       "a bracket's exits are ticks from the entry price: give a limit, stop or stop_limit entry, or extra.target_ticks/stop_ticks",
@@ -125,8 +142,10 @@ export function orderRequest(order: Order, contract: Contract, to: Destination, 
     symbol: contract.symbol,
     exchange: contract.exchange,
     quantity: order.quantity ?? 0,
-    ...(order.limit_price !== undefined ? { price: price(order.limit_price) } : {}),
-    ...(order.stop_price !== undefined ? { trigger_price: price(order.stop_price) } : {}),
+    ...(order.limit_price !== undefined ? { price: onTick(order.limit_price, 'limit_price', order, contract) } : {}),
+    ...(order.stop_price !== undefined
+      ? { trigger_price: onTick(order.stop_price, 'stop_price', order, contract) }
+      : {}),
     transaction_type: BUYS.has(order.action) ? 1 : 2,
     duration: DURATIONS[order.duration] ?? 1,
     price_type: PRICE_TYPES[order.type],

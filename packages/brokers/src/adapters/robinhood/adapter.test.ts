@@ -317,6 +317,11 @@ describe('refused before anything is placed, with the reason', () => {
         { symbol: 'BTC-USD', action: 'buy', quantity: 0.004, quantity_type: 'cash', limit_price: 60000 },
         'Robinhood: 0.004 USD is less than the quote increment of BTC-USD (0.01)',
       ],
+      [
+        // Cut to the cent a buy's limit is 0: never sent as a limit_price of 0.00.
+        { symbol: 'BTC-USD', action: 'buy', quantity: 0.001, limit_price: 0.004 },
+        'Robinhood: limit_price 0.004 is less than one tick (0.01): it would be 0',
+      ],
     ];
     for (const [signal, message] of refusals) expect((await failure(place(V1, signal))).message).toBe(message);
     expect((await failure(place(V2, { symbol: 'PEPE-USD', action: 'buy', quantity: 1000 }))).message).toBe(

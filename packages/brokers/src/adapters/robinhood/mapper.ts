@@ -6,7 +6,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import { BrokerError } from '../../core/errors.ts';
 import { decimalField, decimalString, stringField } from '../../core/json-read.ts';
-import { roundToTick } from '../../core/ticks.ts';
+import { positiveOnTick, roundToTick } from '../../core/ticks.ts';
 import { ROBINHOOD_TITLE } from './descriptor.ts';
 import type { TradingPair } from './pairs.ts';
 
@@ -112,7 +112,13 @@ export function toRobinhoodOrder(order: Order, clientOrderId: string): ToPair {
   // went to 100.00 under its limit of 100.001 → 100.01, a limit that cannot fill as it falls.
   const price = (value: number | undefined, field: string) => {
     if (value === undefined || !(value > 0)) throw invalid(`${field} must be a positive price`);
-    return (pair: TradingPair) => toIncrement(value, pair.quoteIncrement, side === 'buy' ? 'down' : 'up');
+    const direction = side === 'buy' ? 'down' : 'up';
+    return (pair: TradingPair) => {
+      // Under one increment a buy's price would be 0: refused (positiveOnTick), never sent so.
+      const step = Number(pair.quoteIncrement);
+      if (step > 0) positiveOnTick(value, step, direction, (message) => invalid(`${field} ${message}`));
+      return toIncrement(value, pair.quoteIncrement, direction);
+    };
   };
   const tradable = (pair: TradingPair, held: number | undefined) => {
     checkTradable(order, pair);

@@ -48,7 +48,7 @@ const EXIT_OF: Partial<Record<OrderAction, string>> = {
 const invalid = (message: string) => new BrokerError('InvalidOrder', SCHWAB_TITLE, message);
 /** A price on the US tick, never past the trader's: `buying` rounds down, selling up (see usPriceOnTick). */
 export const price = (value: number, buying: boolean, option: boolean): string =>
-  decimalString(usPriceOnTick(value, buying, option));
+  decimalString(usPriceOnTick(value, buying, option, invalid));
 const buys = (instruction: string) => instruction.startsWith('BUY');
 
 export function legOf(symbol: string, orderClass: OrderClass, action: OrderAction, quantity: number): SchwabLeg {

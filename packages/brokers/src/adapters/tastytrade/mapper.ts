@@ -52,7 +52,7 @@ export function priceString(value: number): string {
  */
 export function legPrice(value: number, type: InstrumentType, buying: boolean): string {
   const stockOrOption = type === 'Equity' || type === 'Equity Option';
-  return priceString(stockOrOption ? usPriceOnTick(value, buying, type === 'Equity Option') : value);
+  return priceString(stockOrOption ? usPriceOnTick(value, buying, type === 'Equity Option', invalid) : value);
 }
 
 /** Our signal id as the external-identifier (its length limit is undocumented; see descriptor). */

@@ -32,7 +32,7 @@ const BUY_SIDES = new Set(['buy', 'buy_to_cover', 'buy_to_open', 'buy_to_close']
 
 /** A price on the US tick, never past the trader's (see usPriceOnTick), which Tradier refuses to be off. */
 function onTick(price: number, side: string, option: boolean): string {
-  return decimalString(usPriceOnTick(price, BUY_SIDES.has(side), option));
+  return decimalString(usPriceOnTick(price, BUY_SIDES.has(side), option, invalid));
 }
 
 function wholeQuantity(quantity: number | undefined, field = 'quantity'): string {

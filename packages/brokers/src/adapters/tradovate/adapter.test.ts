@@ -112,6 +112,29 @@ describe('orders', () => {
     expect(profit?.ocoId).toBe(loss?.id);
   });
 
+  it("puts prices on a known root's tick, never past the trader's; refuses one under a tick", async () => {
+    // A buy at most 19000.1 is a buy at most 19000 (NQ ticks 0.25); its exits are sells: up.
+    const bracket = { take_profit_price: 19_500.1, stop_loss_price: 18_500.1 };
+    const buy = { symbol: 'NQH2027', action: 'buy', quantity: 1, type: 'limit', limit_price: 19_000.1, ...bracket };
+    await broker.placeOrder(ctx, session, input(buy));
+    expect(lastBody()).toMatchObject({
+      price: 19_000,
+      bracket1: { action: 'Sell', price: 19_500.25 },
+      bracket2: { action: 'Sell', stopPrice: 18_500.25 },
+    });
+    await broker.placeOrder(ctx, session, input({ symbol: 'CLK27', action: 'sell', quantity: 1, limit_price: 70.123 }));
+    expect(lastBody()).toMatchObject({ price: 70.13 });
+    const before = fake.submissions().length;
+    const under = await failure(
+      broker.placeOrder(ctx, session, input({ symbol: 'ESH27', action: 'buy', quantity: 1, limit_price: 0.1 })),
+    );
+    expect(under).toMatchObject({
+      kind: 'InvalidOrder',
+      message: 'Tradovate: limit_price 0.1 is less than one tick (0.25): it would be 0',
+    });
+    expect(fake.submissions().length).toBe(before);
+  });
+
   it('an OCO pair: two working limits linked to each other', async () => {
     const placed = await broker.placeOrder(
       ctx,

@@ -4,10 +4,12 @@
 //   POST /order/placeoso  the same plus "bracket1"/"bracket2": {"action":"Sell","orderType":"Limit","price":…,
 //     "timeInForce":"GTC"} (quantity inherited; the two exits cancel each other)
 //   POST /order/placeoco  the same plus "other": the second order of a one-cancels-other pair
-import type { Order, OrderLeg, OrderResponse } from '@router/orders';
+import { type Order, type OrderLeg, type OrderResponse, parseSymbol } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
+import { futureTickOf } from '../../core/future-ticks.ts';
 import { decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
+import { positiveOnTick } from '../../core/ticks.ts';
 import { TRADOVATE_TITLE } from './descriptor.ts';
 
 export type PlacePath = '/order/placeorder' | '/order/placeoso' | '/order/placeoco' | '/order/liquidateposition';
@@ -32,6 +34,21 @@ const invalid = (message: string) => new BrokerError('InvalidOrder', TRADOVATE_T
 /** A price as a JSON number without float noise (5400.250000000001 → 5400.25). */
 const price = (value: number) => Number(decimalString(value));
 export const sideOf = (action: string): 'Buy' | 'Sell' => (BUYS.has(action) ? 'Buy' : 'Sell');
+
+/** The tick of the symbol's root where it is known (core/future-ticks.ts), else undefined. */
+function tickOf(symbol: string): number | undefined {
+  const { parts } = parseSymbol(symbol);
+  return parts.kind === 'future' || parts.kind === 'continuous_future' ? futureTickOf(parts.root) : undefined;
+}
+
+/**
+ * A price on the contract's tick where it is known, never past the trader's (a buy's down, a
+ * sell's up; a stop alike), refused if that takes it to 0; as given for a root not known.
+ */
+function onTick(value: number, side: 'Buy' | 'Sell', field: string, tick: number | undefined): number {
+  if (tick === undefined) return price(value);
+  return positiveOnTick(value, tick, side === 'Buy' ? 'down' : 'up', (message) => invalid(`${field} ${message}`));
+}
 const opposite = (side: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (side === 'Buy' ? 'Sell' : 'Buy');
 
 /** Our signal id as clOrdId (hashed only if it ever broke the descriptor's rule). */
@@ -57,16 +74,20 @@ function entryOf(order: Order, clOrdId: string): ToDestination<JsonRecord> {
   const orderType = TYPES[order.type];
   const tif = timeInForce(order);
   const orderQty = wholeContracts(order.quantity);
+  const side = sideOf(order.action);
+  const tick = tickOf(order.symbol);
+  const limit = order.limit_price === undefined ? undefined : onTick(order.limit_price, side, 'limit_price', tick);
+  const stop = order.stop_price === undefined ? undefined : onTick(order.stop_price, side, 'stop_price', tick);
   return (to) => ({
     accountSpec: to.accountSpec,
     accountId: to.accountId,
     clOrdId,
-    action: sideOf(order.action),
+    action: side,
     symbol: to.symbol,
     orderQty,
     orderType,
-    ...(order.limit_price !== undefined ? { price: price(order.limit_price) } : {}),
-    ...(order.stop_price !== undefined ? { stopPrice: price(order.stop_price) } : {}),
+    ...(limit !== undefined ? { price: limit } : {}),
+    ...(stop !== undefined ? { stopPrice: stop } : {}),
     ...(orderType === 'Market' && tif === 'Day' ? {} : { timeInForce: tif }),
     isAutomated: true,
   });
@@ -74,11 +95,16 @@ function entryOf(order: Order, clOrdId: string): ToDestination<JsonRecord> {
 
 function exits(order: Order): JsonRecord[] {
   const side = opposite(sideOf(order.action));
+  const tick = tickOf(order.symbol);
   const found: JsonRecord[] = [];
-  if (order.take_profit_price !== undefined)
-    found.push({ action: side, orderType: 'Limit', price: price(order.take_profit_price), timeInForce: 'GTC' });
-  if (order.stop_loss_price !== undefined)
-    found.push({ action: side, orderType: 'Stop', stopPrice: price(order.stop_loss_price), timeInForce: 'GTC' });
+  if (order.take_profit_price !== undefined) {
+    const limit = onTick(order.take_profit_price, side, 'take_profit_price', tick);
+    found.push({ action: side, orderType: 'Limit', price: limit, timeInForce: 'GTC' });
+  }
+  if (order.stop_loss_price !== undefined) {
+    const stop = onTick(order.stop_loss_price, side, 'stop_loss_price', tick);
+    found.push({ action: side, orderType: 'Stop', stopPrice: stop, timeInForce: 'GTC' });
+  }
   return found;
 }
 
@@ -95,10 +121,11 @@ function ocoOf(order: Order, legs: OrderLeg[], clOrdId: string): ToDestination<P
     { ...order, action: first.action, quantity: first.quantity, type: 'limit', limit_price: first.limit_price },
     clOrdId,
   );
+  const otherSide = sideOf(second.action);
   const other = {
-    action: sideOf(second.action),
+    action: otherSide,
     orderType: 'Limit',
-    price: price(second.limit_price),
+    price: onTick(second.limit_price, otherSide, 'legs[1].limit_price', tickOf(second.symbol)),
     timeInForce: tif,
   };
   return (to) => ({ path: '/order/placeoco', body: { ...main(to), other } });

@@ -38,7 +38,7 @@ const money = (value: number) => decimalString(value);
  */
 function priceOf(value: number, instrumentType: string, buying: boolean): string {
   if (instrumentType !== 'EQUITY' && instrumentType !== 'OPTION') return money(value);
-  return money(usPriceOnTick(value, buying, instrumentType === 'OPTION'));
+  return money(usPriceOnTick(value, buying, instrumentType === 'OPTION', invalid));
 }
 
 /**
