@@ -67,19 +67,20 @@ export class Charges {
 
   /** A dispute of the whole charge opened by the card's bank (needs_response): charge.dispute.created. */
   openDispute(id: string): StripeObject {
-    const charge = this.chargeOf(id);
-    charge.disputed = true;
-    const amount = Number(charge.amount) - Number(charge.amount_refunded);
-    const dispute = makeDispute(this.store, charge, amount, 'needs_response');
-    this.webhooks.emit('charge.dispute.created', dispute);
-    return dispute;
+    return this.openCase(id, 'needs_response');
   }
 
   /** An inquiry of the whole charge by the card's bank (warning_needs_response): charge.dispute.created. */
   openInquiry(id: string): StripeObject {
+    return this.openCase(id, 'warning_needs_response');
+  }
+
+  /** A dispute or inquiry of what is left of the charge: charge.dispute.created (a chargeback marks the charge disputed). */
+  private openCase(id: string, status: 'needs_response' | 'warning_needs_response'): StripeObject {
     const charge = this.chargeOf(id);
+    if (status === 'needs_response') charge.disputed = true;
     const amount = Number(charge.amount) - Number(charge.amount_refunded);
-    const dispute = makeDispute(this.store, charge, amount, 'warning_needs_response');
+    const dispute = makeDispute(this.store, charge, amount, status);
     this.webhooks.emit('charge.dispute.created', dispute);
     return dispute;
   }
