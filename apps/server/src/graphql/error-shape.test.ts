@@ -3,7 +3,7 @@
 // the body `null`).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/app.ts';
-import { UNSUPPORTED_CONTENT_TYPE } from './yoga.ts';
+import { NO_OPERATION, UNSUPPORTED_CONTENT_TYPE } from './yoga.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -96,3 +96,17 @@ it.each([
   expect(res.statusCode).toBe(c.status);
   expect(res.json()).toEqual({ errors: [{ message: expect.stringMatching(c.message), extensions: c.extensions }] });
 });
+
+it.each(['{}', '[]', 'null', '0', 'false', '"q"'])(
+  'answers the JSON body %s (no operation) with a coded error and no internals',
+  async (payload) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ errors: [{ message: NO_OPERATION, extensions: { code: 'BAD_REQUEST' } }] });
+  },
+);

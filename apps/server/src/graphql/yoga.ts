@@ -2,7 +2,7 @@
 // memory) are loaded by the first request, not at server start: the hook path never uses them,
 // so a server that only takes signals stays smaller. That first request waits for the load once.
 import { STATUS_CODES } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LiveHub } from '../modules/live/hub.ts';
 import type { Services } from '../services.ts';
 import type { Viewer } from './context.ts';
@@ -31,6 +31,10 @@ export function registerGraphQL(app: FastifyInstance, services: Services, authen
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
+      // A JSON body with nothing in it (`{}`, `[]`, `null`, `0`, `false`) or a bare string: Yoga
+      // would read the body again, from the stream Fastify has consumed, and answer "invalid JSON"
+      // with the parser's internal error. It is no operation: the caller is told so.
+      if (isJsonPost(req) && !isOperationBody(req.body)) return refuse(reply, 400, NO_OPERATION);
       const yoga = await graphQLServer();
       const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
       response.headers.forEach((value, key) => {
@@ -40,10 +44,7 @@ export function registerGraphQL(app: FastifyInstance, services: Services, authen
       // A refusal Yoga answers without a body (415: a content type it does not read) would go out
       // as `null`: it gets an error as every other refusal of /graphql has one.
       if (response.body === null && response.status >= 400) {
-        reply.header('content-type', 'application/json; charset=utf-8');
-        return reply.send({
-          errors: [{ message: refusalMessage(response.status), extensions: { code: 'BAD_REQUEST' } }],
-        });
+        return refuse(reply, response.status, refusalMessage(response.status));
       }
       return reply.send(response.body);
     },
@@ -52,6 +53,19 @@ export function registerGraphQL(app: FastifyInstance, services: Services, authen
 
 export const UNSUPPORTED_CONTENT_TYPE =
   'Unsupported content type: send a POST as application/json (or multipart/form-data), or use GET';
+
+export const NO_OPERATION = 'POST body: send a JSON object with the operation in "query"';
+
+function refuse(reply: FastifyReply, status: number, message: string) {
+  reply.status(status).header('content-type', 'application/json; charset=utf-8');
+  return reply.send({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+}
+
+const isJsonPost = (req: FastifyRequest) =>
+  req.method === 'POST' && req.body !== undefined && (req.headers['content-type'] ?? '').includes('json');
+
+/** An object or array with something in it: Yoga reads it (and refuses an unknown key, or a batch). */
+const isOperationBody = (body: unknown) => typeof body === 'object' && body !== null && Object.keys(body).length > 0;
 
 function refusalMessage(status: number): string {
   return status === 415 ? UNSUPPORTED_CONTENT_TYPE : (STATUS_CODES[status] ?? 'Bad request');
