@@ -50,9 +50,13 @@ export class InFlight<T> {
   }
 }
 
-/** `promise`'s value, or undefined when `ms` passes first. */
+/**
+ * `promise`'s value, or undefined when `ms` passes first. With no time left, its value if it has
+ * one already (a repeat handled past its deadline still gets the first signal's known answer).
+ */
 export function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  if (ms <= 0) return Promise.resolve(undefined);
+  // A settled promise's reaction is queued first, so it wins the race.
+  if (ms <= 0) return Promise.race([promise, Promise.resolve(undefined)]);
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise.finally(() => clearTimeout(timer)),
