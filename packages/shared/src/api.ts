@@ -174,7 +174,7 @@ export const IDEMPOTENCY_KEY_TTL_S = 24 * 60 * 60;
 export const idempotencyHeadersSchema = z.object({
   'idempotency-key': z.string().min(1).max(IDEMPOTENCY_KEY_MAX).optional().meta({
     description:
-      'Kept 24 hours: a retry with the same key and body answers the first order and places nothing; the key with another body is refused',
+      'Kept 24 hours, per account and per caller (the application, any of its access tokens, or the personal token): a retry with the same key and body answers the first order and places nothing; the key with another body is refused',
   }),
 });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { balanceOf, paperOrders, setupTrader } from '../../../test/signal-fixtures.ts';
 import { listActions } from '../actions/list-actions.ts';
+import { activateConnector } from '../connectors/index.ts';
 import { accountId, requireApiAccount } from './accounts.ts';
 import { getApiOrder } from './orders.ts';
 import { placeApiOrder } from './place-order.ts';
@@ -127,6 +128,34 @@ describe('an Idempotency-Key holds for 24 hours, not the hook’s dedupe window'
     expect(rows[0]?.left).toBeLessThanOrEqual(window);
     expect(rows[1]?.left).toBeGreaterThan(24 * 3600 - 60);
   });
+});
+
+it('scopes an Idempotency-Key to its account and its caller: the same key elsewhere is another order', async () => {
+  const trader = await setupTrader(t, 'api-key-scope@example.com');
+  const second = await activateConnector(t.services, { userId: trader.userId, address: null }, 'paper', []);
+  const place = async (connectorKey: string, brokerAccount: string, client: string) =>
+    placeApiOrder(t.services, t.app.signalRuntime, {
+      userId: trader.userId,
+      account: await requireApiAccount(t.services, trader.userId, accountId(connectorKey, brokerAccount)),
+      body: JSON.stringify({ symbol: 'AAPL', action: 'buy', quantity: 1 }),
+      idempotencyKey: 'same-key',
+      client,
+      address: '127.0.0.1',
+      receivedAt: performance.now(),
+    });
+  const ids = [];
+  for (const [connectorKey, brokerAccount, client] of [
+    [trader.connector.key, trader.accountId, 'token:1'],
+    [trader.connector.key, trader.accountId, 'token:1'], // the repeat: the first order
+    [trader.connector.key, trader.accountId, 'token:2'], // another token: another order
+    [second.key, second.accounts[0]?.id as string, 'token:1'], // another account: another order
+  ] as const) {
+    const placed = await place(connectorKey, brokerAccount, client);
+    if (!('order' in placed)) throw new Error(JSON.stringify(placed.error));
+    ids.push(placed.order.id);
+  }
+  expect(ids[1]).toBe(ids[0]);
+  expect(new Set(ids).size).toBe(3);
 });
 
 it('shows every leg of a combo order, not only its first', async () => {
