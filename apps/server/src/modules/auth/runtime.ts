@@ -15,7 +15,7 @@ export interface Identity {
   limiter: RateLimiter;
   /** Bearer tokens that resolved to nothing, per client address (REST API and /graphql). */
   failedAuth: FailedAuthGate;
-  /** The clock in-memory allowances (failed authentications, /api/v1 per token) refill by. */
+  /** The clock in-memory allowances (failed authentications, /api/v1 per token, hooks) refill by. */
   now: () => number;
   sessions: SessionCache;
   mailer: Mailer;
