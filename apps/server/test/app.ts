@@ -43,6 +43,14 @@ export interface TestAppOptions {
   notifications?: WorkerOptions;
   /** Another app on the same database (a second server instance). */
   database?: TestDatabase;
+  /** The clock in-memory allowances refill by (stoppedClock(): a test of a limit races no refill). */
+  now?: () => number;
+}
+
+/** A clock that never moves: an allowance spent in a test stays spent however slow the machine. */
+export function stoppedClock(): () => number {
+  const at = Date.now();
+  return () => at;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -59,7 +67,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     log,
     brokers: createBrokers(config, database.db, options.brokers),
     secretsKey: Buffer.alloc(32, 7),
-    identity: createIdentity(config, log, database.db.$client),
+    identity: createIdentity(config, log, database.db.$client, options.now),
     counters: new ServerCounters(),
   };
   const app = await buildApp(services, {

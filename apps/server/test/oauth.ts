@@ -3,7 +3,7 @@
 // provider's redirects and the consent form) with fetch.
 import net from 'node:net';
 import * as client from 'openid-client';
-import { startTestApp, type TestApp } from './app.ts';
+import { startTestApp, type TestApp, type TestAppOptions } from './app.ts';
 import { bearer, confirmedUser, gql } from './identity.ts';
 
 export interface OAuthServer extends TestApp {
@@ -20,10 +20,13 @@ async function freePort(): Promise<number> {
 }
 
 /** The app on a real port with PUBLIC_URL set to it (the provider's issuer derives from it). */
-export async function startOAuthServer(env: Record<string, string> = {}): Promise<OAuthServer> {
+export async function startOAuthServer(
+  env: Record<string, string> = {},
+  options: Pick<TestAppOptions, 'now'> = {},
+): Promise<OAuthServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await startTestApp({ env: { PUBLIC_URL: baseUrl, ...env } });
+  const t = await startTestApp({ ...options, env: { PUBLIC_URL: baseUrl, ...env } });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { ...t, baseUrl };
 }

@@ -16,8 +16,8 @@ export async function registerHook(app: FastifyInstance, services: Services, sig
   const { timings } = signals;
   const transport = {
     signals,
-    byHook: new RateLimiter<number>(config.HOOK_RATE_PER_HOOK),
-    byAddress: new RateLimiter<string>(config.HOOK_RATE_PER_ADDRESS),
+    byHook: new RateLimiter<number>(config.HOOK_RATE_PER_HOOK, { now: services.identity.now }),
+    byAddress: new RateLimiter<string>(config.HOOK_RATE_PER_ADDRESS, { now: services.identity.now }),
   };
   // Helmet's headers, made once and set by the route itself (helmet: false below), before the body
   // is read, so refusals and errors carry them too.

@@ -38,7 +38,7 @@ function tellAllowance(reply: FastifyReply, limiter: RateLimiter<string>, keys: 
 }
 
 export function registerGuard(api: ApiInstance, services: Services): void {
-  const limiter = new RateLimiter<string>(services.config.API_RATE_PER_TOKEN);
+  const limiter = new RateLimiter<string>(services.config.API_RATE_PER_TOKEN, { now: services.identity.now });
   const failures = services.identity.failedAuth;
   api.decorateRequest('apiPrincipal', null);
   api.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {

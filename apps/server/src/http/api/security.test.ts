@@ -7,7 +7,7 @@ import type { ApiScope } from '@router/shared';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiTrader, oauthAccessToken } from '../../../test/api.ts';
-import { startTestApp } from '../../../test/app.ts';
+import { startTestApp, stoppedClock } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql } from '../../../test/identity.ts';
 import { type OAuthServer, professionalWithApp, startOAuthServer } from '../../../test/oauth.ts';
 import { paperOrders } from '../../../test/signal-fixtures.ts';
@@ -236,6 +236,8 @@ describe('rate limits and logs', () => {
     const t = await startTestApp({
       env: { API_RATE_PER_TOKEN: '1/2', LOG_LEVEL: 'trace' },
       log: pino(loggerOptions('trace'), sink),
+      // One a second refills: a stopped clock keeps the allowance told exact however slow the run.
+      now: stoppedClock(),
     });
     try {
       const user = await confirmedUser(t, 'limited@example.test');
@@ -279,9 +281,11 @@ describe('rate limits and logs', () => {
   });
 });
 
+// The failure allowance refills one a second: each server's clock is stopped, so a slow run
+// earns none back between the burst and the refusal.
 describe('failed authentications per address', () => {
   it('answers 429 to an address spraying invalid tokens (behind TRUST_PROXY), not to valid tokens or others', async () => {
-    const t = await startTestApp({ env: { TRUST_PROXY: '1' } });
+    const t = await startTestApp({ env: { TRUST_PROXY: '1' }, now: stoppedClock() });
     try {
       const user = await confirmedUser(t, 'sprayed@example.test');
       const created = await gql<{ userTokenCreate: { secret: string } }>(
@@ -319,7 +323,7 @@ describe('failed authentications per address', () => {
   it("lets an application's just-issued access token past its address's failure limit, as a new personal token", async () => {
     // An application's server calls for all its users from one address: some of them revoked it
     // (their tokens now fail), and every hour it gets new access tokens for the others.
-    const t = await startOAuthServer({ TRUST_PROXY: '1' });
+    const t = await startOAuthServer({ TRUST_PROXY: '1' }, { now: stoppedClock() });
     try {
       const user = await confirmedUser(t, 'hourly@example.test');
       const { app } = await professionalWithApp(t, 'dev-hourly@example.test');
@@ -340,7 +344,7 @@ describe('failed authentications per address', () => {
   });
 
   it('counts an IPv6 /64 as one address: fresh addresses in it bring no fresh allowance', async () => {
-    const t = await startTestApp({ env: { TRUST_PROXY: '1' } });
+    const t = await startTestApp({ env: { TRUST_PROXY: '1' }, now: stoppedClock() });
     try {
       const get = (i: number, from: string) =>
         t.app.inject({

@@ -1,13 +1,14 @@
 // /graphql with random bearer tokens: each would be a database lookup, so failures are limited per
 // client address as the REST API limits them (one allowance for both), without hurting sessions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/app.ts';
+import { startTestApp, stoppedClock, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
 import { FAILED_AUTH_PER_ADDRESS, TOO_MANY_FAILURES } from './failed-auth.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { TRUST_PROXY: '1' } });
+  // The allowance refills one a second: a stopped clock keeps a slow run from earning one back.
+  t = await startTestApp({ env: { TRUST_PROXY: '1' }, now: stoppedClock() });
 });
 afterAll(() => t?.close());
 

@@ -18,15 +18,22 @@ const KNOWN_TTL_MS = 10 * 60_000;
 const KNOWN_MAX = 10_000;
 
 export class FailedAuthGate {
-  readonly #failures = new RateLimiter<string>(FAILED_AUTH_PER_ADDRESS);
+  readonly #failures: RateLimiter<string>;
   /** Token hash → when it last authenticated (oldest first: a Map keeps insertion order). */
   readonly #known = new Map<string, number>();
+  readonly #now: () => number;
+
+  /** `now`: the clock the allowance refills by (tests stop it, so a test's speed changes nothing). */
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+    this.#failures = new RateLimiter<string>(FAILED_AUTH_PER_ADDRESS, { now });
+  }
 
   /** Whole seconds to wait before a token not known lately is tried from `ip`; 0: go ahead. */
   refusal(ip: string, tokenHash: string): number {
     const address = addressKey(ip);
     if (this.#failures.waitMs(address) === 0) return 0;
-    return (this.#known.get(tokenHash) ?? 0) > Date.now() - KNOWN_TTL_MS ? 0 : this.#failures.retryAfterS(address);
+    return (this.#known.get(tokenHash) ?? 0) > this.#now() - KNOWN_TTL_MS ? 0 : this.#failures.retryAfterS(address);
   }
 
   /** The token resolved to no credential: counted against its address. */
@@ -39,7 +46,7 @@ export class FailedAuthGate {
   succeeded(tokenHash: string): void {
     this.#known.delete(tokenHash);
     if (this.#known.size >= KNOWN_MAX) this.#known.delete(this.#known.keys().next().value ?? '');
-    this.#known.set(tokenHash, Date.now());
+    this.#known.set(tokenHash, this.#now());
   }
 
   /**

@@ -15,6 +15,8 @@ export interface Identity {
   limiter: RateLimiter;
   /** Bearer tokens that resolved to nothing, per client address (REST API and /graphql). */
   failedAuth: FailedAuthGate;
+  /** The clock in-memory allowances (failed authentications, /api/v1 per token, hooks) refill by. */
+  now: () => number;
   sessions: SessionCache;
   mailer: Mailer;
   /** The provider's key set, fetched and cached by jose (refetched on an unknown key id). */
@@ -25,12 +27,14 @@ export interface Identity {
   settled(): Promise<void>;
 }
 
-export function createIdentity(config: Config, log: Logger, db: Queryable): Identity {
+/** `now`: Date.now, or a test's stopped clock (allowances then refill only as the test says). */
+export function createIdentity(config: Config, log: Logger, db: Queryable, now: () => number = Date.now): Identity {
   const keySets = new Map<SocialIssuer, JWTVerifyGetKey>();
   const pending = new Set<Promise<void>>();
   return {
     limiter: new RateLimiter(db),
-    failedAuth: new FailedAuthGate(),
+    failedAuth: new FailedAuthGate(now),
+    now,
     sessions: new SessionCache(),
     mailer: createMailer(config, log),
     jwks(issuer) {

@@ -2,6 +2,7 @@
 // the form's access_token): one live authorization must not let an address try random tokens
 // without end, each a database lookup. Limited per address with /graphql's and /api/v1's allowance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stoppedClock } from '../../../test/app.ts';
 import { bearer, confirmedUser } from '../../../test/identity.ts';
 import {
   browse,
@@ -15,7 +16,8 @@ import { FAILED_AUTH_PER_ADDRESS, TOO_MANY_FAILURES } from '../auth/failed-auth.
 
 let server: OAuthServer;
 beforeAll(async () => {
-  server = await startOAuthServer({ TRUST_PROXY: '1' });
+  // The allowance refills one a second: a stopped clock keeps a slow run from earning one back.
+  server = await startOAuthServer({ TRUST_PROXY: '1' }, { now: stoppedClock() });
 });
 afterAll(() => server?.close());
 

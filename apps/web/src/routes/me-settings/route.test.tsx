@@ -47,8 +47,9 @@ describe('settings: API tokens (SPEC §2 Settings, §3 UserToken)', () => {
     click('Create token');
     const secret = (await screen.findByLabelText('New secret token')) as HTMLInputElement;
     expect(secret.value).toBe('secret-shown-once');
-    // The form that asked for it is gone: the focus goes to the secret, ready to copy.
-    expect(document.activeElement).toBe(secret);
+    // The form that asked for it is gone: the focus goes to the secret, ready to copy (an effect
+    // after the render findBy saw, later on a busy machine).
+    await waitFor(() => expect(document.activeElement).toBe(secret));
     expect(calls('UserTokenCreate')[0]?.variables).toEqual({ metadata: { name: 'Script' } });
     expect(await screen.findByText('Script')).toBeTruthy();
     click('Done');
