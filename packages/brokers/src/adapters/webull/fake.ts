@@ -55,7 +55,7 @@ export async function startWebullFake(options: WebullFakeOptions = {}) {
     },
   });
   const { app } = server;
-  // Webull's clock, as any HTTP server tells it (the adapter compares it with its x-timestamp).
+  // Webull's clock, as every HTTP server tells it (the adapter compares it with its x-timestamp).
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('date', new Date(now()).toUTCString());
     return payload;
