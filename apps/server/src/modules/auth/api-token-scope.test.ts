@@ -1,10 +1,10 @@
 // A personal API token drives trading and reading; it cannot take the account over: what changes
 // a credential of the user (password, email, second factor, API tokens, applications) needs a
 // dashboard sign-in session.
-import { LEGAL_QUESTIONS } from '@router/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { bearer, confirmedUser, gql, SIGNIN, STRONG_PASSWORD } from '../../../test/identity.ts';
+import { professionalApplication, UPGRADE } from '../../../test/professional-application.ts';
 import { activateConnector } from '../connectors/index.ts';
 
 let t: TestApp;
@@ -234,19 +234,11 @@ describe('an API token at GraphQL', () => {
       notificationDeliveries(connectorKey: $c, accountId: $a) { id status attempts } }`;
     const vars = { c: connector.key, a: accountId };
     const before = await gql(t.app, STATE, vars, bearer(owner.token));
-    const application = {
-      businessName: 'Acme Signals LLC',
-      businessWebsite: 'https://acme.example',
-      businessAddress: '1 Main St, Chicago',
-      businessDescription: 'Signals for our clients',
-      businessContact: 'Jane Doe, jane@acme.example',
-      legal: Object.fromEntries(Object.keys(LEGAL_QUESTIONS).map((k) => [k, 'no'])),
-    };
     const refused: Array<[string, Record<string, unknown>]> = [
       // Wipes the trader's paper history.
       ['mutation($c: String!, $a: String!) { paperAccountReset(connectorKey: $c, accountId: $a) { cash } }', vars],
       // A legal statement in the owner's name.
-      ['mutation($m: JSON!) { accountUpgrade(metadata: $m) }', { m: application }],
+      [UPGRADE, { m: professionalApplication() }],
       // Mail (or a webhook call) on demand, as often as the holder likes.
       ['mutation($k: String!) { notificationTest(key: $k) { id } }', { k: settingKey }],
       ['mutation($id: String!) { notificationDeliveryResend(id: $id) { id } }', { id: deliveryId }],
@@ -260,7 +252,7 @@ describe('an API token at GraphQL', () => {
     // The dashboard session still does all of it.
     const reset = await gql(t.app, refused[0]?.[0] ?? '', vars, bearer(owner.token));
     expect(reset.errors).toBeUndefined();
-    const applied = await gql(t.app, refused[1]?.[0] ?? '', { m: application }, bearer(owner.token));
+    const applied = await gql(t.app, refused[1]?.[0] ?? '', { m: professionalApplication() }, bearer(owner.token));
     expect(applied.data).toEqual({ accountUpgrade: true });
   });
 });
