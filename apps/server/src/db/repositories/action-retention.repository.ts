@@ -1,29 +1,14 @@
 // The activity log's months (partitions of `actions`, migration 0006) and its retention.
 import type pg from 'pg';
+import { trySessionLock } from './session-lock.ts';
 import type { Queryable } from './signals.repository.ts';
 
 /** Arbitrary, fixed: one retention pass at a time across instances (a session advisory lock). */
 const RETENTION_LOCK = 7_301_365;
 
 /** Runs `work` on one connection holding the retention lock; null when another instance holds it. */
-export async function withRetentionLock<T>(
-  pool: pg.Pool,
-  work: (client: pg.PoolClient) => Promise<T>,
-): Promise<T | null> {
-  const client = await pool.connect();
-  try {
-    const { rows } = await client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [
-      RETENTION_LOCK,
-    ]);
-    if (!rows[0]?.locked) return null;
-    try {
-      return await work(client);
-    } finally {
-      await client.query('select pg_advisory_unlock($1)', [RETENTION_LOCK]);
-    }
-  } finally {
-    client.release();
-  }
+export function withRetentionLock<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T | null> {
+  return trySessionLock(pool, [RETENTION_LOCK], work);
 }
 
 /** Creates the month (UTC) holding `at` unless it exists (moving its rows out of actions_default). */

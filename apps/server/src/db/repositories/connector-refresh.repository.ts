@@ -9,36 +9,19 @@ import * as schema from '../schema/index.ts';
 import { connectors } from '../schema/index.ts';
 import type { ConnectorRow } from './connectors.repository.ts';
 import type { Transaction } from './executor.ts';
+import { withSessionLock } from './session-lock.ts';
 
 /** Arbitrary, fixed: the first key of the two-key advisory locks of connector refreshes. */
 const REFRESH_LOCK = 7_301_366;
 
 export type RunTransaction = <T>(work: (tx: Transaction) => Promise<T>) => Promise<T>;
 
-/**
- * Runs `work` on one connection holding connector `id`'s refresh lock; `run` opens transactions
- * on that connection. A connection whose lock cannot be released is closed (which releases it).
- */
-export async function withRefreshLock<T>(db: Database, id: number, work: (run: RunTransaction) => Promise<T>) {
-  const client = await db.$client.connect();
-  const keys = [REFRESH_LOCK, id % 2 ** 31];
-  let broken: Error | undefined;
-  try {
-    await client.query('select pg_advisory_lock($1, $2)', keys);
+/** Runs `work` on one connection holding connector `id`'s refresh lock; `run` opens transactions on it. */
+export function withRefreshLock<T>(db: Database, id: number, work: (run: RunTransaction) => Promise<T>): Promise<T> {
+  return withSessionLock(db.$client, [REFRESH_LOCK, id % 2 ** 31], (client) => {
     const session = drizzle(client, { schema });
-    try {
-      return await work((transaction) => session.transaction(transaction));
-    } finally {
-      await client.query('select pg_advisory_unlock($1, $2)', keys).catch((error: Error) => {
-        broken = error;
-      });
-    }
-  } catch (error) {
-    broken ??= error instanceof Error ? error : new Error(String(error));
-    throw error;
-  } finally {
-    client.release(broken);
-  }
+    return work((transaction) => session.transaction(transaction));
+  });
 }
 
 /**
