@@ -10,6 +10,7 @@ export * from './core/find-order.ts';
 export { parseRetryAfter } from './core/http-errors.ts';
 export * from './core/lookup.ts';
 export * from './core/registry.ts';
+export { roundToTick } from './core/ticks.ts';
 export * from './core/unavailable.ts';
 export * from './core/wire-log.ts';
 export { brokerModules } from './discover.ts';

@@ -4,6 +4,7 @@
 // derived from the first's, so it is stored, charged one credit, sent and reconciled exactly once
 // like any signal, and gets its own Order activity entry (with its accountId). Legs run after the
 // first is stored, each on its own: one leg's refusal or failure never touches another.
+import { roundToTick } from '@router/brokers';
 import { normalizeOrder, type Order } from '@router/orders';
 import type { FanOutTarget } from '../hooks/hook-entry.ts';
 import { CONNECTOR_INACTIVE, ruleRefused } from './answers.ts';
@@ -87,12 +88,8 @@ const CONTRACTS: ReadonlySet<string> = new Set(['option', 'future']);
  */
 function scaled(order: Order, multiplier: number): Order {
   // To 1e-8, never above the exact share (0.123456789 is 0.12345678: rounded to the nearest it
-  // bought more than the allocation gives); a nearest only float noise puts above it stays.
-  const times = (q: number) => {
-    const exact = q * multiplier;
-    const nearest = Math.round(exact * 1e8) / 1e8;
-    return nearest - exact > Math.abs(exact) * 1e-12 ? Math.floor(exact * 1e8) / 1e8 : nearest;
-  };
+  // bought more than the allocation gives); a share float noise put just under a step stays on it.
+  const times = (q: number) => roundToTick(q * multiplier, 1e-8, 'down');
   const copy: Order = { ...order };
   const whole = order.quantity_type === 'fixed' && !order.legs?.length && CONTRACTS.has(order.class);
   if (copy.quantity !== undefined) copy.quantity = whole ? Math.floor(times(copy.quantity)) : times(copy.quantity);
