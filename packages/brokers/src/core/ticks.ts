@@ -1,5 +1,6 @@
 // A price on an instrument's tick: the paper broker's fills and exits, and a limit sent to an
 // exchange whose library would round it to the nearest tick (ccxt).
+import { decimalString } from './json-read.ts';
 
 function decimalsOf(step: number): number {
   for (let decimals = 0; decimals < 12; decimals++) {
@@ -60,4 +61,19 @@ export function usPriceOnTick(
 ): number {
   const tick = option || price >= 1 ? 0.01 : 0.0001;
   return positiveOnTick(price, tick, buying ? 'down' : 'up', (message) => refuse(`price ${message}`));
+}
+
+/**
+ * A price on `tick` where it is known, never past the trader's (a buy's down, a sell's up; a stop
+ * alike), refused with `refuse`'s error if that takes it to 0; as given, without float noise
+ * (5400.250000000001 → 5400.25), where it is not (a futures root missing from the tick table).
+ */
+export function priceOnKnownTick(
+  price: number,
+  tick: number | undefined,
+  buying: boolean,
+  refuse: (message: string) => Error,
+): number {
+  if (tick === undefined) return Number(decimalString(price));
+  return positiveOnTick(price, tick, buying ? 'down' : 'up', refuse);
 }

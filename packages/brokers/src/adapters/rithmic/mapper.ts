@@ -6,8 +6,7 @@
 import type { Order, OrderResponse } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { decimalString } from '../../core/json-read.ts';
-import { positiveOnTick } from '../../core/ticks.ts';
+import { priceOnKnownTick } from '../../core/ticks.ts';
 import { type Contract, knownTickOf, tickOf, type WantedContract } from './contracts.ts';
 import { RITHMIC_TITLE } from './descriptor.ts';
 import type { RithmicFields } from './protocol.ts';
@@ -19,8 +18,6 @@ const AUTO = 2;
 const BRACKET = { stopOnly: 1, targetOnly: 2, targetAndStop: 3 } as const;
 
 const invalid = (message: string) => new BrokerError('InvalidOrder', RITHMIC_TITLE, message);
-/** A price without float noise (6050.250000000001 → 6050.25). */
-const price = (value: number) => Number(decimalString(value));
 
 /** Our signal id as user_tag (hashed only if it ever broke the descriptor's rule). */
 export const userTagOf = (clientOrderId: string) => boundedId(clientOrderId, 36);
@@ -85,10 +82,7 @@ function ticksTo(exit: number, entry: number, tick: number, above: boolean, name
  * given, without float noise, for a root whose tick is not known.
  */
 function onTick(value: number, field: string, order: Order, contract: Pick<Contract, 'root'>): number {
-  const tick = knownTickOf(contract);
-  if (tick === undefined) return price(value);
-  const direction = BUYS.has(order.action) ? 'down' : 'up';
-  return positiveOnTick(value, tick, direction, (message) => invalid(`${field} ${message}`));
+  return priceOnKnownTick(value, knownTickOf(contract), BUYS.has(order.action), (m) => invalid(`${field} ${m}`));
 }
 
 /** Exit prices as whole ticks from a priced entry (take_profit_price, stop_loss_price), as sent. */

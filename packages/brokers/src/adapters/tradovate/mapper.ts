@@ -8,8 +8,8 @@ import { type Order, type OrderLeg, type OrderResponse, parseSymbol } from '@rou
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { futureTickOf } from '../../core/future-ticks.ts';
-import { decimalString, type JsonRecord, stringField } from '../../core/json-read.ts';
-import { positiveOnTick } from '../../core/ticks.ts';
+import { type JsonRecord, stringField } from '../../core/json-read.ts';
+import { priceOnKnownTick } from '../../core/ticks.ts';
 import { TRADOVATE_TITLE } from './descriptor.ts';
 
 export type PlacePath = '/order/placeorder' | '/order/placeoso' | '/order/placeoco' | '/order/liquidateposition';
@@ -31,8 +31,6 @@ const DURATIONS: Partial<Record<Order['duration'], string>> = { day: 'Day', gtc:
 const BUYS = new Set(['buy', 'buy_to_cover']);
 
 const invalid = (message: string) => new BrokerError('InvalidOrder', TRADOVATE_TITLE, message);
-/** A price as a JSON number without float noise (5400.250000000001 → 5400.25). */
-const price = (value: number) => Number(decimalString(value));
 export const sideOf = (action: string): 'Buy' | 'Sell' => (BUYS.has(action) ? 'Buy' : 'Sell');
 
 /** The tick of the symbol's root where it is known (core/future-ticks.ts), else undefined. */
@@ -46,8 +44,7 @@ function tickOf(symbol: string): number | undefined {
  * sell's up; a stop alike), refused if that takes it to 0; as given for a root not known.
  */
 function onTick(value: number, side: 'Buy' | 'Sell', field: string, tick: number | undefined): number {
-  if (tick === undefined) return price(value);
-  return positiveOnTick(value, tick, side === 'Buy' ? 'down' : 'up', (message) => invalid(`${field} ${message}`));
+  return priceOnKnownTick(value, tick, side === 'Buy', (message) => invalid(`${field} ${message}`));
 }
 const opposite = (side: 'Buy' | 'Sell'): 'Buy' | 'Sell' => (side === 'Buy' ? 'Sell' : 'Buy');
 
