@@ -60,23 +60,40 @@ export async function claimUnfinishedSignals(db: Queryable, o: ClaimOptions): Pr
   return rows;
 }
 
-/**
- * The broker's order ids that other signals of `signalId`'s user, on its connection and account,
- * stored between `from` and `to` (ms since epoch): orders known to be theirs (a lookup by terms
- * must not take one for this signal's). An answer naming several orders ('1,2') gives each.
- */
-export async function otherSignalsOrderIds(db: Queryable, signalId: string, from: number, to: number) {
-  const { rows } = await db.query<{ broker_order_id: string }>({
-    name: 'signals_other_order_ids',
-    text: `select o.broker_order_id from signals s
+/** What other signals of a signal's user, on its connection and account, tell about its lookup. */
+export interface OtherSignals {
+  /** The broker's order ids they stored: orders known to be theirs (an answer naming several, '1,2', gives each). */
+  orderIds: string[];
+  /**
+   * How many are still unresolved ('placing' or 'unknown', no order id of theirs) and alike (same
+   * symbol and side, and the same quantity where both give a fixed one): an order found by terms
+   * may be one of theirs, so it cannot be given to this signal.
+   */
+  alikeUnresolved: number;
+}
+
+/** The other signals stored between `from` and `to` (ms since epoch): see OtherSignals. */
+export async function otherSignals(db: Queryable, signalId: string, from: number, to: number): Promise<OtherSignals> {
+  const { rows } = await db.query<{ broker_order_id: string | null; alike: boolean }>({
+    name: 'signals_other_signals',
+    text: `select o.broker_order_id,
+        o.broker_order_id is null and o."order"->'symbol' = s."order"->'symbol'
+          and o."order"->'action' = s."order"->'action'
+          and (o."order"->'quantity' = s."order"->'quantity'
+            or coalesce(o."order"->>'quantity_type', '') <> 'fixed'
+            or coalesce(s."order"->>'quantity_type', '') <> 'fixed') as alike
+      from signals s
       join signals o on o.user_id = s.user_id
         and o.created_at between to_timestamp($2::float8 / 1000) and to_timestamp($3::float8 / 1000)
-        and o.connector_id = s.connector_id and o.account_id = s.account_id
-        and o.id <> s.id and o.broker_order_id is not null
+        and o.connector_id = s.connector_id and o.account_id = s.account_id and o.id <> s.id
+        and (o.broker_order_id is not null or o.status in ('placing', 'unknown'))
       where s.id = $1`,
     values: [signalId, from, to],
   });
-  return rows.flatMap((row) => row.broker_order_id.split(',').filter(Boolean));
+  return {
+    orderIds: rows.flatMap((row) => row.broker_order_id?.split(',').filter(Boolean) ?? []),
+    alikeUnresolved: rows.filter((row) => row.alike).length,
+  };
 }
 
 /** Hands claimed signals back for a later pass, in `afterMs` (the look-up failed or could not tell). */

@@ -4,7 +4,7 @@
 // order id find it by terms and time).
 import { findOrder, LOOKUP_WINDOW_AFTER_MS, LOOKUP_WINDOW_BEFORE_MS, type OrderLookupResult } from '@router/brokers';
 import type { Order } from '@router/orders';
-import { type ClaimedSignal, otherSignalsOrderIds } from '../../db/repositories/signal-reconcile.repository.ts';
+import { type ClaimedSignal, otherSignals } from '../../db/repositories/signal-reconcile.repository.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { type SessionConnector, withBrokerSession } from '../connectors/index.ts';
@@ -32,14 +32,9 @@ export function lookUpOrder(
   // Orders other signals placed around then: one with this order's terms is theirs, not this one's
   // (two alike signals, one answered, one lost: the answered one's order proves nothing here).
   const reach = LOOKUP_WINDOW_BEFORE_MS + LOOKUP_WINDOW_AFTER_MS;
-  const others = otherSignalsOrderIds(
-    services.db.$client,
-    signal.id,
-    signal.stored_at - reach,
-    signal.stored_at + reach,
-  );
-  return others.then((otherOrderIds) =>
-    withBrokerSession(
+  const others = otherSignals(services.db.$client, signal.id, signal.stored_at - reach, signal.stored_at + reach);
+  return others.then(async ({ orderIds, alikeUnresolved }) => {
+    const found = await withBrokerSession(
       services,
       connector,
       ({ broker, ctx, session }) =>
@@ -49,11 +44,16 @@ export function lookUpOrder(
           ...(signal.broker_order_id ? { brokerOrderId: signal.broker_order_id } : {}),
           ...(order ? { order } : {}),
           sentAt: signal.stored_at,
-          otherOrderIds,
+          otherOrderIds: orderIds,
         }),
       { signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
-    ),
-  );
+    );
+    // Alike signals still unresolved (in this batch, a later one, or given up on as unknown) may
+    // own the order found by terms: whichever took it first, the other would be wrong.
+    if (found.match !== 'probable' || alikeUnresolved === 0) return found;
+    const reason = `its order's terms match order ${found.order.id}, which ${alikeUnresolved} other unresolved alike signal(s) may own`;
+    return { match: 'unknown', reason };
+  });
 }
 
 /** Lookups of one pass at `limit` at a time, each settled on its own (a failure is its own). */
@@ -75,28 +75,4 @@ export async function lookUpAll<T, R>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-/**
- * One order found by terms for several signals of the batch (alike signals, all lost, fewer of them
- * placed): it cannot be told whose it is, so it is none of theirs. `(i)` → the unknown for the
- * i-th signal when its probable order is shared, else undefined.
- */
-export function sharedByTerms(claimed: readonly ClaimedSignal[], results: PromiseSettledResult<OrderLookupResult>[]) {
-  const keyOf = (i: number) => {
-    const result = results[i];
-    if (result?.status !== 'fulfilled' || result.value.match !== 'probable') return undefined;
-    const s = claimed[i] as ClaimedSignal;
-    return `${s.connector_id} ${s.account_id} ${result.value.order.id}`;
-  };
-  const counts = new Map<string, number>();
-  for (const i of results.keys()) {
-    const key = keyOf(i);
-    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return (i: number): OrderLookupResult | undefined => {
-    const key = keyOf(i);
-    if (!key || (counts.get(key) ?? 0) < 2) return undefined;
-    return { match: 'unknown', reason: `its order's terms match one order for ${counts.get(key)} lost signals` };
-  };
 }

@@ -112,6 +112,32 @@ describe('reconciliation by the strongest lookup the broker has', () => {
     }
   });
 
+  it('by terms, across passes: a lost signal never takes the order an alike signal still unresolved may own', async () => {
+    const trader = await setupTrader(t, 'terms-apart@example.com', { provider: byTerms.broker.descriptor.name });
+    byTerms.orders.clear();
+    byTerms.mode = 'unknown';
+    const reached = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'one' })).json().id as string;
+    byTerms.mode = 'lost';
+    const neverSent = (await postSignal(t, trader.shortKey, { ...BUY, client_id: 'two' })).json().id as string;
+    byTerms.mode = 'fill';
+    await eventually(async () => (await signalRows(t, trader.userId)).every((s) => s.status === 'unknown'));
+    // Another instance holds the one that reached the broker: this pass looks up the other alone.
+    const lease = 'update signals set lease_owner = $2, lease_until = $3 where id = $1';
+    await t.services.db.$client.query(lease, [reached, 'elsewhere', new Date(Date.now() + 60_000)]);
+    await t.app.signalRuntime.reconcile(0);
+    await t.services.db.$client.query(lease, [reached, null, null]);
+    await t.app.signalRuntime.reconcile(0);
+    const rows = await signalRows(t, trader.userId);
+    for (const id of [reached, neverSent]) {
+      expect(rows.find((s) => s.id === id)).toMatchObject({
+        status: 'unknown',
+        broker_order_id: null,
+        credit_held: true,
+      });
+    }
+    expect(await balanceOf(t, trader.userId)).toBe(3);
+  });
+
   it('a broker that cannot look orders up: both unknown, credits held, the broker not asked', async () => {
     const { trader, reached, neverSent } = await lostSignals(blind, 'blind@example.com');
     await t.app.signalRuntime.reconcile(0);
