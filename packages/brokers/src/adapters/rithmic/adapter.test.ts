@@ -436,6 +436,30 @@ describe('lost answers and lookup', () => {
     expect(byTag).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'filled' } });
   });
 
+  // 318 lists past days only (the day in progress may be missing): a refusal of today's 324 with
+  // a code other than "7 no data" says nothing about that day, and asking again would not either.
+  it('a day the history dates did not list, refused by 324: unknown, not an error asked again every pass', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2025-06-10T15:00:00Z'));
+      const refused = { template_id: 325, rp_code: ['3', 'no order history for this date'] };
+      const refuse = () =>
+        fake.answerNext({ method: 'SEND', path: '/RequestShowOrderHistorySummary', status: 200, body: refused });
+      refuse();
+      const byTag = await findOrder(broker, ctx, session, {
+        accountId,
+        clientOrderId: 'refused-day',
+        sentAt: Date.now(),
+      });
+      expect(byTag).toEqual({ match: 'unknown', reason: 'Rithmic no longer lists the orders of that time' });
+      refuse();
+      const byBasket = await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: '999' });
+      expect(byBasket).toMatchObject({ match: 'unknown' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('by basket_id: exact with its state, unknown when Rithmic has no such order', async () => {
     const placed = await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 5900 }));
     expect(

@@ -3,8 +3,11 @@
 // snapshot notifications and searched, as async_rithmic's get_order does. A date Rithmic no
 // longer keeps cannot prove anything: the window is then not listed (null). The history dates may
 // not list the day in progress yet, and 320 replays open orders only: today and yesterday are
-// always asked (324), or an order filled today would read as never placed.
+// always asked (324), or an order filled today would read as never placed; Rithmic refusing one of
+// those unlisted days (a code other than "7 no data") leaves the window unknown, not an error to
+// ask again every pass.
 import type { OrderResponse } from '@router/orders';
+import { isBrokerError } from '../../core/errors.ts';
 import { laterState, responseOf, statusOf } from './mapper.ts';
 import { accountFields, type Plant } from './plant.ts';
 import type { RithmicFields } from './protocol.ts';
@@ -54,6 +57,28 @@ async function history(plant: Plant, accountId: string, date: string): Promise<R
   return snapshots;
 }
 
+/** Kinds of a refusal that are about the request itself, not the session, the link or a limit. */
+const REFUSED: ReadonlySet<string> = new Set(['InvalidOrder', 'OrderNotFound']);
+
+/**
+ * A date's history; null when Rithmic refuses a date its history dates did not list (with a code
+ * other than "7 no data", which reads as empty): it keeps no history it can show for that day, so
+ * nothing about that day can be proven (asked again, it would refuse again). A listed date's
+ * refusal, and any failure of the link, throw as they are.
+ */
+async function unlistedHistory(plant: Plant, accountId: string, date: string): Promise<RithmicFields[] | null> {
+  try {
+    return await history(plant, accountId, date);
+  } catch (error) {
+    if (isBrokerError(error) && REFUSED.has(error.kind) && !error.outcomeUnknown) return null;
+    throw error;
+  }
+}
+
+/** The history of `date`, through unlistedHistory when the history dates (`kept`) did not list it. */
+const historyOf = (plant: Plant, accountId: string, date: string, kept: readonly string[]) =>
+  kept.includes(date) ? history(plant, accountId, date) : unlistedHistory(plant, accountId, date);
+
 /**
  * The account's orders of the dates `from..to` covers (open ones included); null when one of
  * those dates is older than the history Rithmic keeps.
@@ -76,7 +101,9 @@ export async function ordersBetween(
   if (wanted.some((date) => !recent.has(date) && date < oldestKept && !kept.includes(date))) return null;
   const snapshots = await openOrders(plant, accountId);
   for (const date of wanted.filter((item) => kept.includes(item) || recent.has(item))) {
-    snapshots.push(...(await history(plant, accountId, date)));
+    const day = await historyOf(plant, accountId, date, kept);
+    if (!day) return null;
+    snapshots.push(...day);
   }
   return [...byBasket(snapshots).values()];
 }
@@ -91,8 +118,9 @@ export async function orderByBasket(
 ): Promise<OrderResponse | null> {
   const snapshots = await openOrders(plant, accountId);
   const kept = (await historyDates(plant)).sort().slice(-days);
+  // A refused day is skipped: not finding the order then proves nothing, and findOrder says so.
   for (const date of new Set([...kept, ...recentDates(now)]))
-    snapshots.push(...(await history(plant, accountId, date)));
+    snapshots.push(...((await historyOf(plant, accountId, date, kept)) ?? []));
   const found = byBasket(snapshots).get(basketId);
   return found ? responseOf(found) : null;
 }
