@@ -3,6 +3,7 @@
 // canceled told as such (a close then places nothing).
 import { describe, expect, it } from 'vitest';
 import { brokerFailure } from '../../core/expect-failure.ts';
+import { API_PREFIX } from './fake.ts';
 import { ORDERS, useSaxoFake } from './test-support.ts';
 
 const t = useSaxoFake();
@@ -43,5 +44,24 @@ describe('canceling the open orders of an instrument', () => {
       `Saxo: the cancel was not confirmed (order ${second.id}); of the open orders of EUR/DKK, only some were canceled: ${first.id}; not ${second.id}: check them at the broker`,
     );
     expect(t.calls()).not.toContain(`POST ${ORDERS}`);
+  });
+
+  it('one order gone between the listing and the DELETE: Saxo 404s the batch, the others are still canceled', async () => {
+    const session = await t.connect();
+    const a = await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100 }, 'sig-g-1');
+    const b = await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 101 }, 'sig-g-2');
+    // The listing the cancel reads still shows both; the first fills just after (gone, WIRE.md §7).
+    const listing = await fetch(`${t.fake.baseUrl}/port/v1/orders/me`, {
+      headers: { authorization: `Bearer ${session.secrets.accessToken}` },
+    });
+    t.fake.inject({ method: 'GET', path: `${API_PREFIX}/port/v1/orders/me`, status: 200, body: await listing.json() });
+    t.fake.state.open.delete(a.id);
+    const answer = await t.place(session, { symbol: 'AAPL', action: 'cancel' }, 'sig-g-3');
+    expect(t.fake.state.open.has(b.id)).toBe(false);
+    expect(answer).toMatchObject({ status: 'canceled' });
+    expect(t.calls().filter((call) => call.startsWith('DELETE'))).toEqual([
+      `DELETE ${ORDERS}/${a.id},${b.id}`,
+      `DELETE ${ORDERS}/${b.id}`,
+    ]);
   });
 });

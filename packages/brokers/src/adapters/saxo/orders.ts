@@ -5,11 +5,12 @@
 // exists is never reported as refused. Precheck is Saxo's preview: same body, nothing placed.
 import type { OrderResponse } from '@router/orders';
 import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
-import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
+import { BrokerError, checkAccountInConnection, isBrokerError } from '../../core/errors.ts';
 import { matchException } from '../../core/exceptions.ts';
 import { asRecord, decimalField, listOf, stringField } from '../../core/json-read.ts';
 import { errorOf, type SaxoApi, SaxoError } from './api.ts';
 import { SAXO_TITLE, saxoDescriptor } from './descriptor.ts';
+import { openOrders } from './lookup.ts';
 import type { SaxoOco, SaxoOrder } from './mapper.ts';
 import { legErrors, placedIds } from './reader.ts';
 
@@ -104,7 +105,9 @@ export async function precheck(
 /**
  * Cancels orders by id ("76289286" or several, comma-separated, in one request); the ids Saxo's
  * answer lists as canceled ({"Orders":[{"OrderId"}]}, one refused carries its ErrorInfo), all of
- * them when it lists none.
+ * them when it lists none. Saxo answers 404 when an order is already filled or gone (WIRE.md §7),
+ * for a batch as a whole: the orders still open are then canceled on their own, those no longer
+ * open are refused (not canceled by us), never all of them reported not found.
  */
 export async function cancelOrders(
   api: SaxoApi,
@@ -114,11 +117,24 @@ export async function cancelOrders(
   orderIds: readonly string[],
 ): Promise<{ canceled: string[]; refused: string[] }> {
   const ids = orderIds.map(encodeURIComponent).join(',');
-  const { body } = await api.call(ctx, session, {
-    method: 'DELETE',
-    path: `${ORDERS}/${ids}`,
-    query: { AccountKey: accountKey },
-  });
+  let body: unknown;
+  try {
+    ({ body } = await api.call(ctx, session, {
+      method: 'DELETE',
+      path: `${ORDERS}/${ids}`,
+      query: { AccountKey: accountKey },
+    }));
+  } catch (error) {
+    if (orderIds.length < 2 || !isBrokerError(error) || error.kind !== 'OrderNotFound') throw error;
+    const open = new Set((await openOrders(api, ctx, session, accountKey)).map((item) => stringField(item, 'OrderId')));
+    const still = orderIds.filter((id) => open.has(id));
+    // Saxo says one is gone, yet all are listed open: nothing to tell them apart by.
+    if (still.length === orderIds.length) throw error;
+    const refused = orderIds.filter((id) => !open.has(id)).map((id) => `order ${id} is no longer open`);
+    if (still.length === 0) return { canceled: [], refused };
+    const rest = await cancelOrders(api, ctx, session, accountKey, still);
+    return { canceled: rest.canceled, refused: [...refused, ...rest.refused] };
+  }
   const listed = asRecord(body)?.Orders;
   if (!Array.isArray(listed)) return { canceled: [...orderIds], refused: legErrors(body) };
   const done = new Set(
