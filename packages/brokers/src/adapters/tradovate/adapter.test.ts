@@ -322,6 +322,17 @@ describe('lookup', () => {
     });
   });
 
+  it('by clOrdId: a New command naming an order Tradovate then does not show is unknown, never none', async () => {
+    const placing = input({ symbol: 'MESH27', action: 'buy', quantity: 1 });
+    const sentAt = Date.now();
+    await broker.placeOrder(ctx, session, placing);
+    // The command list proves the order was sent; its item is not shown (404): nothing is proved.
+    fake.inject({ method: 'GET', path: '/v1/order/item', status: 404, body: 'Not found' });
+    expect(
+      await findOrder(broker, ctx, session, { accountId, clientOrderId: placing.clientOrderId, sentAt }),
+    ).toMatchObject({ match: 'unknown' });
+  });
+
   it('by clOrdId: none in this session; before the session nothing is proved', async () => {
     expect(
       await findOrder(broker, ctx, session, { accountId, clientOrderId: 'never-sent', sentAt: Date.now() }),

@@ -44,10 +44,11 @@ export async function listByClOrdId(
   const command = listOf(body).find(
     (item) => stringField(item, 'clOrdId') === clOrdId && (stringField(item, 'commandType') ?? 'New') === 'New',
   );
-  const orderId = stringField(command, 'orderId');
-  if (orderId) {
-    const order = await findById(client, orderId);
-    if (order) return [{ order, match: 'id' }];
+  // Our New command proves the order was sent: not being shown its order then proves nothing.
+  if (command) {
+    const orderId = stringField(command, 'orderId');
+    const order = orderId ? await findById(client, orderId) : null;
+    return order ? [{ order, match: 'id' }] : null;
   }
   // A liquidation (close without a quantity) and a cancel carry no clOrdId: not finding one proves nothing.
   const order = query.order;
