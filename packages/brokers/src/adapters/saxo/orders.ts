@@ -106,8 +106,8 @@ export async function precheck(
  * Cancels orders by id ("76289286" or several, comma-separated, in one request); the ids Saxo's
  * answer lists as canceled ({"Orders":[{"OrderId"}]}, one refused carries its ErrorInfo), all of
  * them when it lists none. Saxo answers 404 when an order is already filled or gone (WIRE.md §7),
- * for a batch as a whole: the orders still open are then canceled on their own, those no longer
- * open are refused (not canceled by us), never all of them reported not found.
+ * for a batch as a whole: the orders still open are then canceled on their own and those no longer
+ * open are refused (not canceled by us), rather than all of them reported not found.
  */
 export async function cancelOrders(
   api: SaxoApi,
@@ -128,10 +128,9 @@ export async function cancelOrders(
     if (orderIds.length < 2 || !isBrokerError(error) || error.kind !== 'OrderNotFound') throw error;
     const open = new Set((await openOrders(api, ctx, session, accountKey)).map((item) => stringField(item, 'OrderId')));
     const still = orderIds.filter((id) => open.has(id));
-    // Saxo says one is gone, yet all are listed open: nothing to tell them apart by.
-    if (still.length === orderIds.length) throw error;
+    // All gone, Saxo's 404 is the answer; all listed open, nothing tells the gone one apart.
+    if (still.length === 0 || still.length === orderIds.length) throw error;
     const refused = orderIds.filter((id) => !open.has(id)).map((id) => `order ${id} is no longer open`);
-    if (still.length === 0) return { canceled: [], refused };
     const rest = await cancelOrders(api, ctx, session, accountKey, still);
     return { canceled: rest.canceled, refused: [...refused, ...rest.refused] };
   }
