@@ -66,7 +66,7 @@ export interface OtherSignals {
   orderIds: string[];
   /**
    * How many are still unresolved ('placing' or 'unknown', no order id of theirs) and alike (same
-   * symbol and side, and the same quantity where both give a fixed one): an order found by terms
+   * symbol and side, and the same quantity, or none, where both give a fixed one): an order found by terms
    * may be one of theirs, so it cannot be given to this signal.
    */
   alikeUnresolved: number;
@@ -79,7 +79,7 @@ export async function otherSignals(db: Queryable, signalId: string, from: number
     text: `select o.broker_order_id,
         o.broker_order_id is null and o."order"->'symbol' = s."order"->'symbol'
           and o."order"->'action' = s."order"->'action'
-          and (o."order"->'quantity' = s."order"->'quantity'
+          and (o."order"->'quantity' is not distinct from s."order"->'quantity'
             or coalesce(o."order"->>'quantity_type', '') <> 'fixed'
             or coalesce(s."order"->>'quantity_type', '') <> 'fixed') as alike
       from signals s

@@ -76,3 +76,29 @@ export async function lookUpAll<T, R>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
 }
+
+/**
+ * One order found by terms for several signals of the batch (alike signals, all lost, fewer of them
+ * placed): it cannot be told whose it is, so it is none of theirs. lookUpOrder already holds back
+ * an order alike unresolved signals may own; this also covers signals whose stored orders differ
+ * but that the broker matches to one order. `(i)` → the unknown for the
+ * i-th signal when its probable order is shared, else undefined.
+ */
+export function sharedByTerms(claimed: readonly ClaimedSignal[], results: PromiseSettledResult<OrderLookupResult>[]) {
+  const keyOf = (i: number) => {
+    const result = results[i];
+    if (result?.status !== 'fulfilled' || result.value.match !== 'probable') return undefined;
+    const s = claimed[i] as ClaimedSignal;
+    return `${s.connector_id} ${s.account_id} ${result.value.order.id}`;
+  };
+  const counts = new Map<string, number>();
+  for (const i of results.keys()) {
+    const key = keyOf(i);
+    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return (i: number): OrderLookupResult | undefined => {
+    const key = keyOf(i);
+    if (!key || (counts.get(key) ?? 0) < 2) return undefined;
+    return { match: 'unknown', reason: `its order's terms match one order for ${counts.get(key)} lost signals` };
+  };
+}

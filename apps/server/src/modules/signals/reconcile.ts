@@ -25,7 +25,7 @@ import { reportBrokerFailure } from '../connectors/broker-failure.ts';
 import { unconfirmed } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
 import { STORED, storedFrom, storedState, transition } from './lifecycle.ts';
-import { lookUpAll, lookUpOrder } from './order-lookup.ts';
+import { lookUpAll, lookUpOrder, sharedByTerms } from './order-lookup.ts';
 import { type PeriodicPass, startPeriodicPass } from './periodic.ts';
 
 /**
@@ -145,6 +145,7 @@ async function reconcileBatch(services: Services, owner: string, claimed: Claime
       ? await lookUpOrder(services, connector, s)
       : { match: 'unknown', reason: 'the broker connection was deleted' };
   });
+  const shared = sharedByTerms(claimed, results);
   const writes: SignalOutcome[] = [];
   const unknown: Unconfirmed[] = [];
   const retries: Array<{ id: string; attempt: number }> = [];
@@ -153,7 +154,7 @@ async function reconcileBatch(services: Services, owner: string, claimed: Claime
     let f: Finding | undefined;
     let failure: unknown = result.status === 'rejected' ? result.reason : undefined;
     if (result.status === 'fulfilled') {
-      const found = result.value;
+      const found = shared(i) ?? result.value;
       if (found.match === 'unknown') {
         services.log.warn({ signalId: s.id, reason: found.reason }, 'reconciliation: the broker cannot tell');
       }
