@@ -58,7 +58,11 @@ describe('canceling the open orders of an instrument', () => {
     t.fake.state.open.delete(a.id);
     const answer = await t.place(session, { symbol: 'AAPL', action: 'cancel' }, 'sig-g-3');
     expect(t.fake.state.open.has(b.id)).toBe(false);
-    expect(answer).toMatchObject({ status: 'canceled' });
+    expect(answer).toEqual({
+      id: b.id,
+      status: 'canceled',
+      status_description: `Canceled 1 open order(s) of AAPL; no longer open before the cancel (filled or canceled elsewhere): ${a.id}`,
+    });
     expect(t.calls().filter((call) => call.startsWith('DELETE'))).toEqual([
       `DELETE ${ORDERS}/${a.id},${b.id}`,
       `DELETE ${ORDERS}/${b.id}`,

@@ -106,8 +106,8 @@ export async function precheck(
  * Cancels orders by id ("76289286" or several, comma-separated, in one request); the ids Saxo's
  * answer lists as canceled ({"Orders":[{"OrderId"}]}, one refused carries its ErrorInfo), all of
  * them when it lists none. Saxo answers 404 when an order is already filled or gone (WIRE.md §7),
- * for a batch as a whole: the orders still open are then canceled on their own and those no longer
- * open are refused (not canceled by us), rather than all of them reported not found.
+ * for a batch as a whole: the orders still open are then canceled on their own, and those no longer
+ * open are `gone` (not canceled by us), rather than all of them reported not found.
  */
 export async function cancelOrders(
   api: SaxoApi,
@@ -115,7 +115,7 @@ export async function cancelOrders(
   session: BrokerSession,
   accountKey: string,
   orderIds: readonly string[],
-): Promise<{ canceled: string[]; refused: string[] }> {
+): Promise<{ canceled: string[]; refused: string[]; gone: string[] }> {
   const ids = orderIds.map(encodeURIComponent).join(',');
   let body: unknown;
   try {
@@ -130,16 +130,15 @@ export async function cancelOrders(
     const still = orderIds.filter((id) => open.has(id));
     // All gone, Saxo's 404 is the answer; all listed open, nothing tells the gone one apart.
     if (still.length === 0 || still.length === orderIds.length) throw error;
-    const refused = orderIds.filter((id) => !open.has(id)).map((id) => `order ${id} is no longer open`);
     const rest = await cancelOrders(api, ctx, session, accountKey, still);
-    return { canceled: rest.canceled, refused: [...refused, ...rest.refused] };
+    return { ...rest, gone: [...orderIds.filter((id) => !open.has(id)), ...rest.gone] };
   }
   const listed = asRecord(body)?.Orders;
-  if (!Array.isArray(listed)) return { canceled: [...orderIds], refused: legErrors(body) };
+  if (!Array.isArray(listed)) return { canceled: [...orderIds], refused: legErrors(body), gone: [] };
   const done = new Set(
     listOf(listed)
       .filter((item) => !asRecord(item.ErrorInfo))
       .map((item) => stringField(item, 'OrderId')),
   );
-  return { canceled: orderIds.filter((id) => done.has(id)), refused: legErrors(body) };
+  return { canceled: orderIds.filter((id) => done.has(id)), refused: legErrors(body), gone: [] };
 }

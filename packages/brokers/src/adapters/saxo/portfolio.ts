@@ -175,8 +175,9 @@ export function fitExits(
 }
 
 /**
- * Cancels the open orders of `symbol` in one request; the ids canceled. Those the answer does not
- * list as canceled count as canceled once the open orders no longer show them working (an entry's
+ * Cancels the open orders of `symbol` in one request: the ids canceled, and those Saxo said were
+ * gone before (filled or canceled elsewhere: not canceled by us). Those the answer does not list
+ * as canceled count as canceled once the open orders no longer show them working (an entry's
  * related orders go with it). When some stay, the error says which were canceled and which not
  * (cancelEach's words: the canceled ones first, then the first not canceled, failing with Saxo's reason).
  */
@@ -187,21 +188,23 @@ async function cancelAll(
   accountKey: string,
   orderIds: readonly string[],
   symbol: string,
-): Promise<string[]> {
-  const { canceled, refused } = await cancelOrders(api, ctx, session, accountKey, orderIds);
-  if (canceled.length === orderIds.length) return canceled;
+): Promise<{ canceled: string[]; before: string[] }> {
+  const { canceled, refused, gone: before } = await cancelOrders(api, ctx, session, accountKey, orderIds);
+  const asked = orderIds.filter((id) => !before.includes(id));
+  if (canceled.length === asked.length) return { canceled, before };
   const working = new Set(
     (await openOrders(api, ctx, session, accountKey))
       .filter((item) => !CANCEL_PENDING.has(stringField(item, 'Status') ?? ''))
       .map((item) => stringField(item, 'OrderId')),
   );
-  const gone = orderIds.filter((id) => canceled.includes(id) || !working.has(id));
-  const missed = orderIds.filter((id) => !gone.includes(id));
-  if (missed.length === 0) return gone;
+  const gone = asked.filter((id) => canceled.includes(id) || !working.has(id));
+  const missed = asked.filter((id) => !gone.includes(id));
+  if (missed.length === 0) return { canceled: gone, before };
   const reason = refused.join('; ') || 'the cancel was not confirmed';
-  return cancelEach([...gone, ...missed], symbol, async (id) => {
+  const all = await cancelEach([...gone, ...missed], symbol, async (id) => {
     if (!gone.includes(id)) throw new BrokerError('InvalidOrder', SAXO_TITLE, `${reason} (order ${id})`);
   });
+  return { canceled: all, before };
 }
 
 /**
@@ -227,8 +230,12 @@ export async function cancelOpenOrders(
   const pending = idsOf(open.filter((item) => CANCEL_PENDING.has(stringField(item, 'Status') ?? '')));
   const name = order.symbol.trim();
   const wanted = idsOf(open).filter((id) => !pending.includes(id));
-  const ids = wanted.length ? await cancelAll(api, ctx, session, accountKey, wanted, name) : [];
+  const { canceled: ids, before } = wanted.length
+    ? await cancelAll(api, ctx, session, accountKey, wanted, name)
+    : { canceled: [], before: [] };
   const parts = [ids.length ? `Canceled ${ids.length} open order(s) of ${name}` : `No open orders of ${name}`];
   if (pending.length) parts.push(`already being canceled: ${pending.join(', ')}`);
+  if (before.length)
+    parts.push(`no longer open before the cancel (filled or canceled elsewhere): ${before.join(', ')}`);
   return { id: ids.join(','), status: 'canceled', status_description: parts.join('; ') };
 }
