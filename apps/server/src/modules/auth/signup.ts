@@ -138,12 +138,14 @@ export async function tellOwner(services: Services, owner: UserRow | undefined):
 
 export const NOT_VOUCHED =
   'Google does not vouch for this email address: sign in with your email and password (or reset the password)';
+export const NOT_VOUCHED_SIGNUP = 'Google does not vouch for this email address: sign up with your email and password';
 
 /**
  * The provider verified the email: an existing account is signed in (and confirmed), else created.
  * An account with a password, or not yet confirmed, is entered only with an identity the provider
  * vouches for (SocialIdentity.vouched): a Google account made once with a work address would
- * otherwise open the account of that address's owner today.
+ * otherwise open the account of that address's owner today. Nor is an account made with it for an
+ * address of ADMIN_EMAILS: that would be the installation's administrator.
  */
 export async function findOrCreateSocialUser(
   services: Services,
@@ -166,6 +168,11 @@ export async function findOrCreateSocialUser(
       }
       if (existing.emailConfirmedAt) return existing;
       return confirmBySocialSignin(services, existing);
+    }
+    // An address of ADMIN_EMAILS makes its confirmed account an administrator (at once, and at
+    // every start): its mailbox is proven by our link, not by a Google account made with it once.
+    if (identity.vouched === false && services.config.ADMIN_EMAILS.includes(identity.email.toLowerCase())) {
+      throw new AppError('FORBIDDEN', NOT_VOUCHED_SIGNUP);
     }
     const created = await createWithCredits(
       services,
