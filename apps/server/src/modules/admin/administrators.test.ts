@@ -9,7 +9,7 @@ import { browserNonce, type LocalJwks, startLocalJwks } from '../../../test/jwks
 import { emptyDatabase, migrationsBefore } from '../../../test/migrations-before.ts';
 import { runMigrations } from '../../db/migrate.ts';
 import type { Services } from '../../services.ts';
-import { NOT_VOUCHED_SIGNUP } from '../auth/signup.ts';
+import { NOT_VOUCHED, NOT_VOUCHED_SIGNUP } from '../auth/signup.ts';
 import { settleAdministrators } from './administrators.ts';
 
 let t: TestApp;
@@ -91,6 +91,10 @@ describe('ADMIN_EMAILS and Google sign-in', () => {
     // let in as before, a customer.
     expect((await googleSignin('desk@example.test', { hd: 'example.test' })).data?.signin.issuer).toBe('user');
     expect(await groupOf('desk@example.test')).toBe(5);
+    // Nor does such an identity enter the administrator's account the Workspace one made.
+    const again = await googleSignin('desk@example.test');
+    expect(again.data).toBeNull();
+    expect(again.errors?.[0]).toMatchObject({ message: NOT_VOUCHED, extensions: { code: 'FORBIDDEN' } });
     expect((await googleSignin('trader@example.test')).data?.signin.issuer).toBe('user');
     expect(await groupOf('trader@example.test')).toBe(4);
   });
