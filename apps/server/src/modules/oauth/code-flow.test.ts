@@ -98,9 +98,15 @@ describe('authorization code flow', () => {
       expect(credential && credential.length >= 20).toBe(true);
       expect(stored).not.toContain(credential);
     }
-    // Each still works for what it is, looked up by its hash.
+    // Each still works for what it is, looked up by its hash, and is revoked so (RFC 7009: with
+    // its grant, the refresh token too).
     expect(await verifyBearer(server.services, refreshed.access_token)).toMatchObject({ userId: user.id });
-    expect((await client.refreshTokenGrant(config, refreshed.refresh_token ?? '')).access_token).toBeTruthy();
+    const again = await client.refreshTokenGrant(config, refreshed.refresh_token ?? '');
+    await client.tokenRevocation(config, again.access_token);
+    expect(await verifyBearer(server.services, again.access_token)).toBeNull();
+    await expect(client.refreshTokenGrant(config, again.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
   });
 
   it('answers only the exact redirect URI: another one gets an error page, not a redirect', async () => {
