@@ -190,6 +190,8 @@ describe('card payments with Stripe', () => {
       sub: email,
       email,
       email_verified: true,
+      // A Workspace account (hd), which Google vouches for: whichever account confirmed first.
+      hd: 'example.test',
       given_name: 'Grace',
       family_name: 'Hopper',
       nonce: nonce.claim,

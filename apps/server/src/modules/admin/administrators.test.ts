@@ -4,17 +4,30 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/app.ts';
-import { confirmedUser } from '../../../test/identity.ts';
+import { confirmedUser, gql, SIGNIN } from '../../../test/identity.ts';
+import { browserNonce, type LocalJwks, startLocalJwks } from '../../../test/jwks.ts';
 import { emptyDatabase, migrationsBefore } from '../../../test/migrations-before.ts';
 import { runMigrations } from '../../db/migrate.ts';
 import type { Services } from '../../services.ts';
+import { NOT_VOUCHED, NOT_VOUCHED_SIGNUP } from '../auth/signup.ts';
 import { settleAdministrators } from './administrators.ts';
 
 let t: TestApp;
+let jwks: LocalJwks;
 beforeAll(async () => {
-  t = await startTestApp({ env: { ADMIN_EMAILS: 'boss@example.test, ops@example.test' } });
+  jwks = await startLocalJwks();
+  t = await startTestApp({
+    env: {
+      ADMIN_EMAILS: 'boss@example.test, ops@example.test, desk@example.test',
+      GOOGLE_CLIENT_ID: 'google-client.apps.test',
+      GOOGLE_JWKS_URL: jwks.url,
+    },
+  });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await jwks.close();
+});
 
 const groupOf = async (email: string) => {
   const { rows } = await t.services.db.$client.query<{ group: number }>('select "group" from users where email = $1', [
@@ -45,6 +58,45 @@ describe('ADMIN_EMAILS', () => {
     );
     await settleAdministrators(t.services);
     expect(await groupOf('ops@example.test')).toBe(4);
+  });
+});
+
+describe('ADMIN_EMAILS and Google sign-in', () => {
+  const googleSignin = async (email: string, claims: Record<string, unknown> = {}) => {
+    const nonce = browserNonce();
+    const token = await jwks.sign({
+      iss: 'https://accounts.google.com',
+      aud: 'google-client.apps.test',
+      email,
+      email_verified: true,
+      nonce: nonce.claim,
+      ...claims,
+    });
+    return gql<{ signin: { issuer: string } }>(t.app, SIGNIN, {
+      type: 'token',
+      credentials: { issuer: 'google', token, nonce: nonce.value },
+    });
+  };
+
+  it('makes no administrator of a Google account Google does not vouch for the listed address of', async () => {
+    // A Google account made once with the desk's address (a former employee's): verified then,
+    // perhaps not the address's holder now. Only our emailed link proves the mailbox.
+    const foreign = await googleSignin('Desk@example.test');
+    expect(foreign.data).toBeNull();
+    expect(foreign.errors?.[0]).toMatchObject({ message: NOT_VOUCHED_SIGNUP, extensions: { code: 'FORBIDDEN' } });
+    expect(await groupOf('desk@example.test')).toBeUndefined();
+    await settleAdministrators(t.services);
+    expect(await groupOf('desk@example.test')).toBeUndefined();
+    // The address's Workspace account is authoritative (hd), as Gmail is; an unlisted address is
+    // let in as before, a customer.
+    expect((await googleSignin('desk@example.test', { hd: 'example.test' })).data?.signin.issuer).toBe('user');
+    expect(await groupOf('desk@example.test')).toBe(5);
+    // Nor does such an identity enter the administrator's account the Workspace one made.
+    const again = await googleSignin('desk@example.test');
+    expect(again.data).toBeNull();
+    expect(again.errors?.[0]).toMatchObject({ message: NOT_VOUCHED, extensions: { code: 'FORBIDDEN' } });
+    expect((await googleSignin('trader@example.test')).data?.signin.issuer).toBe('user');
+    expect(await groupOf('trader@example.test')).toBe(4);
   });
 });
 

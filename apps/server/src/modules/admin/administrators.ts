@@ -36,6 +36,17 @@ export async function promoteOnConfirmation(tx: Transaction, services: Services,
 }
 
 /**
+ * Whether a new account of `email`, once confirmed, would be an administrator (as
+ * promoteOnConfirmation decides it, read without its lock): an ADMIN_EMAILS address, or without
+ * the list the first confirmed account.
+ */
+export async function wouldAdminister(services: Services, email: string): Promise<boolean> {
+  const listed = services.config.ADMIN_EMAILS;
+  if (listed.length > 0) return listed.includes(email.toLowerCase());
+  return !(await hasConfirmedAdministrator(services.db));
+}
+
+/**
  * At start: confirmed ADMIN_EMAILS accounts become administrators (the list may have changed);
  * without the list, an installation left with no confirmed administrator (migration 0014 took
  * the role from unconfirmed first sign-ups) gets its earliest confirmed account as one.

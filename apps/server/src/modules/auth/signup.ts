@@ -16,6 +16,7 @@ import {
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { grantCredits } from '../accounts/credits.ts';
+import { wouldAdminister } from '../admin/administrators.ts';
 import { onEmailConfirmed } from '../admin/confirmed.ts';
 import { rememberReferral, signupReferrer } from '../admin/referral.ts';
 import { type Caller, parseInput } from './caller.ts';
@@ -138,12 +139,14 @@ export async function tellOwner(services: Services, owner: UserRow | undefined):
 
 export const NOT_VOUCHED =
   'Google does not vouch for this email address: sign in with your email and password (or reset the password)';
+export const NOT_VOUCHED_SIGNUP = 'Google does not vouch for this email address: sign up with your email and password';
 
 /**
  * The provider verified the email: an existing account is signed in (and confirmed), else created.
  * An account with a password, or not yet confirmed, is entered only with an identity the provider
  * vouches for (SocialIdentity.vouched): a Google account made once with a work address would
- * otherwise open the account of that address's owner today.
+ * otherwise open the account of that address's owner today. Nor does such an identity enter an
+ * administrator's account or make one (an ADMIN_EMAILS address, or the installation's first).
  */
 export async function findOrCreateSocialUser(
   services: Services,
@@ -161,11 +164,16 @@ export async function findOrCreateSocialUser(
   for (let attempt = 0; attempt < 2; attempt++) {
     const existing = await findUserByEmail(services.db, identity.email);
     if (existing) {
-      if (identity.vouched === false && (existing.passwordHash || !existing.emailConfirmedAt)) {
+      const administrator = (existing.group & GROUP.ADMIN) !== 0;
+      if (identity.vouched === false && (existing.passwordHash || !existing.emailConfirmedAt || administrator)) {
         throw new AppError('FORBIDDEN', NOT_VOUCHED);
       }
       if (existing.emailConfirmedAt) return existing;
       return confirmBySocialSignin(services, existing);
+    }
+    // An administrator's mailbox is proven by our link, not by a Google account made with it once.
+    if (identity.vouched === false && (await wouldAdminister(services, identity.email))) {
+      throw new AppError('FORBIDDEN', NOT_VOUCHED_SIGNUP);
     }
     const created = await createWithCredits(
       services,

@@ -1,6 +1,7 @@
 // oidc-provider's storage contract (its adapter: one instance per model name) over PostgreSQL.
 // Clients are not stored by the provider: 'Client' reads our developer applications, so an
-// application's changes and its deletion apply to the very next request.
+// application's changes and its deletion apply to the very next request. An opaque code or token
+// is its own id (jti): those are kept as SHA-256, as sessions and API tokens are (bearerModel).
 import { type Adapter, type AdapterFactory, type AdapterPayload, errors } from 'oidc-provider';
 import {
   consumeOidc,
@@ -15,6 +16,7 @@ import {
 } from '../../db/repositories/oidc.repository.ts';
 import { findUserAppByKey, type UserAppRow } from '../../db/repositories/user-app.repository.ts';
 import type { Services } from '../../services.ts';
+import { hashToken } from '../auth/tokens.ts';
 
 /**
  * An application as the provider's client: confidential (its secret's SHA-256 stands in for the
@@ -82,6 +84,34 @@ function modelAdapter(services: Services, kind: string): Adapter {
   };
 }
 
+/**
+ * The models whose id is a bearer credential: the value an application presents (an authorization
+ * code, an access or refresh token) is the id. Kept under its SHA-256 and without its `jti`, so a
+ * copy of the database (a backup, a replica) opens no user's account; what the provider reads
+ * back has the id it asked by as its jti again.
+ */
+const BEARER_MODELS: ReadonlySet<string> = new Set(['AuthorizationCode', 'AccessToken', 'RefreshToken']);
+
+function bearerModel(model: Adapter): Adapter {
+  return {
+    ...model,
+    upsert(id, payload, expiresIn) {
+      const { jti: _jti, ...kept } = payload;
+      return model.upsert(hashToken(id), kept, expiresIn);
+    },
+    async find(id) {
+      const payload = await model.find(hashToken(id));
+      return payload && { ...payload, jti: id };
+    },
+    consume: (id) => model.consume(hashToken(id)),
+    destroy: (id) => model.destroy(hashToken(id)),
+  };
+}
+
 export function createAdapter(services: Services): AdapterFactory {
-  return (name) => (name === 'Client' ? clientAdapter(services) : modelAdapter(services, name));
+  return (name) => {
+    if (name === 'Client') return clientAdapter(services);
+    const model = modelAdapter(services, name);
+    return BEARER_MODELS.has(name) ? bearerModel(model) : model;
+  };
 }

@@ -73,6 +73,42 @@ describe('authorization code flow', () => {
     expect(await verifyBearer(server.services, refreshed.access_token)).toMatchObject({ userId: user.id });
   });
 
+  it("keeps no application's code, access token or refresh token as such: a copy of the database opens nothing", async () => {
+    const config = await discover(server, app);
+    const start = await startAuthorization(config, server);
+    const callback = await grantAccess(server, start, user.token);
+    const code = callback.searchParams.get('code') ?? '';
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+    });
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token ?? '');
+    const credentials = [
+      code,
+      tokens.access_token,
+      tokens.refresh_token,
+      refreshed.access_token,
+      refreshed.refresh_token,
+    ];
+    const { rows } = await server.services.db.$client.query<{ row: string }>(
+      'select row_to_json(p)::text as row from oidc_payloads p',
+    );
+    const stored = rows.map((r) => r.row).join('\n');
+    for (const credential of credentials) {
+      expect(credential && credential.length >= 20).toBe(true);
+      expect(stored).not.toContain(credential);
+    }
+    // Each still works for what it is, looked up by its hash, and is revoked so (RFC 7009: with
+    // its grant, the refresh token too).
+    expect(await verifyBearer(server.services, refreshed.access_token)).toMatchObject({ userId: user.id });
+    const again = await client.refreshTokenGrant(config, refreshed.refresh_token ?? '');
+    await client.tokenRevocation(config, again.access_token);
+    expect(await verifyBearer(server.services, again.access_token)).toBeNull();
+    await expect(client.refreshTokenGrant(config, again.refresh_token ?? '')).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
+  });
+
   it('answers only the exact redirect URI: another one gets an error page, not a redirect', async () => {
     const config = await discover(server, app);
     for (const redirect of [
