@@ -364,10 +364,53 @@ describe('maxNotional of options and futures', () => {
     expect(checkOrder(rules, market) ?? checkWithBroker(rules, market, { lastPrice: 190 })).toEqual({
       rule: 'maxNotional',
       message:
-        'maxNotional: the leg on TSLA has no price to value it with; give every leg a limit price, or the order a limit_price',
+        "maxNotional: the leg on TSLA has no price to value it with (an oto's legs are orders of their own); give every leg a limit price",
     });
     // Within the limit: 1 AAPL at 190 and 10 TSLA at 250.
     expect(checkOrder(rules, legs({ quantity: 10, limit_price: 250 }))).toBeUndefined();
+  });
+
+  // An oco or oto sent with a limit_price of its own as well was valued at it: 0.01 × 1,000 is
+  // 10, while its legs are placed each at its own price (Saxo's oco), 590,000 in all.
+  it('values an oco or oto by its legs even with a limit_price of its own, which prices none of them', () => {
+    for (const group of ['oco', 'oto']) {
+      const pair = (legPrices: [number, number] | [number]) =>
+        normalizeOrderOrThrow({
+          legs: [
+            { symbol: 'AAPL', action: 'buy', quantity: 1000, type: 'limit', limit_price: legPrices[0] },
+            {
+              symbol: 'MSFT',
+              action: 'buy',
+              quantity: 1000,
+              ...(legPrices[1] === undefined ? {} : { type: 'limit', limit_price: legPrices[1] }),
+            },
+          ],
+          group,
+          type: 'limit',
+          limit_price: 0.01,
+        });
+      const priced = pair([190, 400]);
+      expect(checkOrder(rules, priced) ?? checkWithBroker(rules, priced, { lastPrice: 190 })).toEqual({
+        rule: 'maxNotional',
+        message: "maxNotional: notional 590000 is more than this webhook's maximum of 10000",
+      });
+      const market = pair([190]);
+      expect(checkOrder(rules, market) ?? checkWithBroker(rules, market, { lastPrice: 190 })).toEqual({
+        rule: 'maxNotional',
+        message: `maxNotional: the leg on MSFT has no price to value it with (an ${group}'s legs are orders of their own); give every leg a limit price`,
+      });
+    }
+    // A combo is placed at its net price: valued at it, as before.
+    const combo = normalizeOrderOrThrow({
+      legs: [
+        { symbol: 'SPY 271217C00500000', action: 'buy_to_open' },
+        { symbol: 'SPY 271217C00510000', action: 'sell_to_open' },
+      ],
+      quantity: 20,
+      type: 'limit',
+      limit_price: 4,
+    });
+    expect(checkOrder(rules, combo)).toBeUndefined();
   });
 
   it('refuses a future, whose value per point it cannot know, before asking the broker anything', () => {
