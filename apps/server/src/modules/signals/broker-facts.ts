@@ -8,7 +8,7 @@ import { isAppError } from '../../errors.ts';
 import { withBrokerSession } from '../connectors/index.ts';
 import type { HookEntry } from '../hooks/index.ts';
 import type { BrokerFacts, BrokerNeeds } from '../hooks/rules/broker-limits.ts';
-import { type RuleRefusal, refusal } from '../hooks/rules/check.ts';
+import { ownPrice, type RuleRefusal, refusal } from '../hooks/rules/check.ts';
 import type { CompiledRules } from '../hooks/rules/compile.ts';
 import type { SignalRuntime } from './runtime.ts';
 
@@ -48,7 +48,12 @@ export async function askBroker(
           needs.positions ? b.getHoldings?.(ctx, session, entry.accountId) : undefined,
         ]);
         if (needs.quote && !(typeof lastPrice === 'number' && lastPrice > 0)) {
-          return refusal(quoteRule, `${title} has no last price for ${order.symbol}; send a limit price`);
+          // A priced order asks only when its price does not bound its fill (fillsPastItsPrice).
+          const why =
+            ownPrice(order) === undefined
+              ? 'send a limit price'
+              : `a ${order.action} ${order.type} order fills at the market once it is past its price; nothing was placed`;
+          return refusal(quoteRule, `${title} has no last price for ${order.symbol}; ${why}`);
         }
         const facts: BrokerFacts = {};
         if (typeof lastPrice === 'number') facts.lastPrice = lastPrice;

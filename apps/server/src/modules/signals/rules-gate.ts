@@ -92,7 +92,8 @@ export async function checkOrderLimits(
 ): Promise<RuleRefusal | undefined> {
   const refused = checkOrder(rules, order, lotsAt(entry.broker));
   if (refused) return unlessWayOut(rt, entry, rules, order, refused);
-  const needs = brokerNeeds(rules, order);
+  const quotes = Boolean(entry.broker?.lastPrice && entry.broker.descriptor.has.lastPrice);
+  const needs = brokerNeeds(rules, order, quotes);
   if (!needs) return undefined;
   const facts = await askBroker(rt, entry, rules, order, needs);
   if ('rule' in facts) return facts;

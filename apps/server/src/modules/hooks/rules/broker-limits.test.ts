@@ -90,6 +90,44 @@ describe('maxNotional of a market order', () => {
   });
 });
 
+describe('maxNotional of an order its own price does not bound', () => {
+  // Valued at its own price, a short sale at a limit of 0.01 (it sells at the bid) or a buy stop at
+  // 0.01 (it buys at the ask) passed any maximum: 10 shares were worth 0.10, and were placed.
+  it('is valued at the last price when the market is past it: a sell limit or a buy stop at 0.01', async () => {
+    const probe = await setupTrader(t, 'past-probe@example.com');
+    const price = await paperPrice(probe.accountId);
+    const trader = await traderWith('past-price@example.com', { maxNotional: Math.round(price * 9) });
+    for (const order of [
+      { action: 'sell_short', type: 'limit', limit_price: 0.01 },
+      { action: 'buy', type: 'stop', stop_price: 0.01 },
+      { action: 'sell_short', type: 'stop_limit', stop_price: price * 2, limit_price: 0.01 },
+    ]) {
+      const over = await postSignal(t, trader.shortKey, { symbol: 'AAPL', quantity: 10, ...order });
+      expect(over.statusCode).toBe(400);
+      expect(over.json().message).toMatch(/^maxNotional: notional \d+(\.\d+)? is more than this webhook's maximum/);
+    }
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    // Bounded by their price: a buy limit fills at most at it, a sell stop triggers at or below it.
+    expect(
+      (await postSignal(t, trader.shortKey, { ...BUY, quantity: 10, type: 'limit', limit_price: 1 })).statusCode,
+    ).toBe(201);
+    const stop = { symbol: 'AAPL', action: 'sell_short', quantity: 10, type: 'stop', stop_price: 1 };
+    expect((await postSignal(t, trader.shortKey, stop)).statusCode).toBe(201);
+    // Within the maximum at the market: placed.
+    const within = { symbol: 'AAPL', action: 'sell_short', quantity: 5, type: 'limit', limit_price: 0.01 };
+    expect((await postSignal(t, trader.shortKey, within)).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(3);
+  });
+
+  it('keeps valuing it at its own price at a broker that quotes no last price', async () => {
+    const trader = await traderWith('past-no-quote@example.com', { maxNotional: 1000 }, 'flaky');
+    const before = flaky.calls.placeOrder;
+    const sell = { symbol: 'AAPL', action: 'sell', quantity: 5, type: 'limit', limit_price: 10 };
+    expect((await postSignal(t, trader.shortKey, sell)).statusCode).toBe(201);
+    expect(flaky.calls.placeOrder).toBe(before + 1);
+  });
+});
+
 describe('maxPosition', () => {
   it('refuses an order that would hold more than the maximum, and lets a reducing one through', async () => {
     const trader = await traderWith('position@example.com', { maxPosition: 5 });

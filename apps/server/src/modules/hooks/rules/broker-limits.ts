@@ -37,9 +37,22 @@ const MAY_REDUCE: ReadonlySet<OrderAction> = new Set(['sell', 'sell_to_close', '
 /** The limits an order of the size of a position must pass when it only takes that position towards flat. */
 const WAY_OUT_RULES: ReadonlySet<string> = new Set(['maxQuantity', 'maxNotional']);
 
-export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | undefined {
+/**
+ * The order's own price does not bound what it fills at: a sell limit (or stop-limit) fills at or
+ * above its limit and a buy stop at or above its stop, at the market when the market is already
+ * past them: a sell limit at 0.01 sells at the bid, a buy stop at 0.01 buys at the ask. A buy
+ * limit (at most its limit) and a sell stop (triggered at or below its stop) are bounded.
+ */
+export const fillsPastItsPrice = (order: Order): boolean =>
+  BUYS.has(order.action) ? order.type === 'stop' : order.type === 'limit' || order.type === 'stop_limit';
+
+/**
+ * `quotes`: the broker quotes a last price (has.lastPrice). A maxNotional of an order without a
+ * price asks it; so does one whose price does not bound its fill, where the broker quotes one.
+ */
+export function brokerNeeds(rules: CompiledRules, order: Order, quotes = false): BrokerNeeds | undefined {
   const unpriced = ownPrice(order) === undefined;
-  const notional = notionalHere(rules, order) !== undefined && unpriced;
+  const notional = notionalHere(rules, order) !== undefined && (unpriced || (quotes && fillsPastItsPrice(order)));
   const positions = rules.maxPosition !== undefined && placesQuantity(order);
   const sizedByMoney = order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity';
   const quote = notional || (positions && sizedByMoney && !order.legs?.length && unpriced);
@@ -58,14 +71,20 @@ function notionalHere(rules: CompiledRules, order: Order): { quantity: number; m
 }
 
 export function checkWithBroker(rules: CompiledRules, order: Order, facts: BrokerFacts): RuleRefusal | undefined {
-  const price = ownPrice(order) ?? facts.lastPrice;
+  const own = ownPrice(order);
+  const price = own ?? facts.lastPrice;
   const notional = notionalHere(rules, order);
-  if (notional && price !== undefined) {
+  // Valued at the market when that is past the order's price and the fill follows it there.
+  const worth =
+    own !== undefined && facts.lastPrice !== undefined && fillsPastItsPrice(order)
+      ? Math.max(own, facts.lastPrice)
+      : price;
+  if (notional && worth !== undefined) {
     const multiplier = contractMultiplier(order);
     const over =
       multiplier === undefined
         ? futureRefusal(order)
-        : overNotional(Math.abs(notional.quantity * price * multiplier), notional.max);
+        : overNotional(Math.abs(notional.quantity * worth * multiplier), notional.max);
     if (over) return over;
   }
   if (rules.maxPosition === undefined || !facts.positions || !placesQuantity(order)) return undefined;
