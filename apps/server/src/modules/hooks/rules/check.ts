@@ -164,15 +164,19 @@ function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, st
 export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string): RuleRefusal | undefined {
   if (rules.symbols) {
     // A bare entry allows the symbol on any exchange; NASDAQ:AAPL only an order that names NASDAQ
-    // (a leg names none: its prefix is not kept, so it goes wherever the broker routes it).
-    const allowed = (symbol: string, exchange?: string) =>
-      rules.symbols?.has(symbol) || (exchange !== undefined && rules.symbols?.has(`${exchange}:${symbol}`));
+    // (a leg names none: its prefix is not kept, so it goes wherever the broker routes it). Saxo
+    // routes by extra.exchange, not by the prefix: an order naming both must be allowed on each.
+    const allowed = (symbol: string, exchanges: readonly string[]) =>
+      rules.symbols?.has(symbol) ||
+      (exchanges.length > 0 && exchanges.every((exchange) => rules.symbols?.has(`${exchange}:${symbol}`)));
+    const routed = order.extra?.exchange === undefined ? [] : [String(order.extra.exchange).toUpperCase()];
     const symbols = order.legs?.length
-      ? order.legs.map((leg) => ({ symbol: leg.symbol.toUpperCase(), exchange: undefined }))
-      : [{ symbol: order.symbol.toUpperCase(), exchange: order.exchange?.toUpperCase() }];
-    const denied = symbols.find((s) => !allowed(s.symbol, s.exchange));
+      ? order.legs.map((leg) => ({ symbol: leg.symbol.toUpperCase(), exchanges: routed }))
+      : [{ symbol: order.symbol.toUpperCase(), exchanges: [order.exchange?.toUpperCase() ?? [], routed].flat() }];
+    const denied = symbols.find((s) => !allowed(s.symbol, s.exchanges));
     if (denied !== undefined) {
-      const named = denied.exchange ? `${denied.exchange}:${denied.symbol}` : denied.symbol;
+      const exchange = denied.exchanges.find((e) => !rules.symbols?.has(`${e}:${denied.symbol}`));
+      const named = exchange ? `${exchange}:${denied.symbol}` : denied.symbol;
       return refusal('symbols', `${named} is not among this webhook's symbols`);
     }
   }
