@@ -1,6 +1,7 @@
 // The limits that ask the broker, on the real hook endpoint (paper broker, real PostgreSQL):
 // maxNotional of a market order at the broker's last price, maxPosition from the positions it
 // reports; brokers that quote no price or report no positions refuse with why.
+import type { Holding } from '@router/brokers';
 import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
@@ -34,8 +35,10 @@ holds.broker = {
     has: { ...holds.broker.descriptor.has, getHoldings: true },
     reference: { ...holds.broker.descriptor.reference, quantity_type: { values: ['fixed', 'cash'] } },
   },
-  getHoldings: async () => ({ positions: [] }),
+  getHoldings: async () => ({ positions: holdsPositions }),
 };
+/** What the `holds` broker reports as held (a test sets it, and puts it back). */
+let holdsPositions: Holding[] = [];
 beforeAll(async () => {
   t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker, lots.broker, holds.broker] });
 });
@@ -528,6 +531,32 @@ describe('maxNotional at a broker whose quantities are lots', () => {
     await eventually(async () => (await copyEntry()) !== undefined);
     expect((await copyEntry())?.response).toMatchObject({ rule: 'maxNotional', message: `fanOut[0]: ${why}` });
     expect(lots.calls.placeOrder).toBe(before);
+  });
+});
+
+describe('the way out at a broker that quotes no price', () => {
+  // A market sell of a long held was refused by maxNotional for want of a quote, the way out
+  // notwithstanding: the positions were never asked.
+  it('lets a market sell within the long held through maxNotional; a larger one or a buy stays refused', async () => {
+    const trader = await traderWith('no-quote-way-out@example.com', { maxNotional: 1000 }, 'holds');
+    holdsPositions = [{ symbol: 'AAPL', quantity: 50 }];
+    try {
+      const before = holds.calls.placeOrder;
+      const sell = await postSignal(t, trader.shortKey, { ...BUY, action: 'sell', quantity: 20 });
+      expect(sell.statusCode).toBe(201);
+      expect(holds.calls.placeOrder).toBe(before + 1);
+      for (const order of [
+        { ...BUY, action: 'sell', quantity: 60 },
+        { ...BUY, quantity: 2 },
+      ]) {
+        const refused = await postSignal(t, trader.shortKey, order);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().message).toMatch(/^maxNotional: .*quotes no last price here; send a limit price$/);
+      }
+      expect(holds.calls.placeOrder).toBe(before + 1);
+    } finally {
+      holdsPositions = [];
+    }
   });
 });
 
