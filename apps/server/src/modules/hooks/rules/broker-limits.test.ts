@@ -255,6 +255,27 @@ describe('maxPosition on a fanOut leg whose broker reports no positions', () => 
   });
 });
 
+describe('maxPosition of an order that turns a position round', () => {
+  // Long 100 past a maximum of 50 (lowered since, or grown by signals arriving together): a sell
+  // of 190 was let through as "smaller" (90 < 100), and opened a short of 90.
+  it('refuses a reversal past the maximum, and lets one that only shrinks the position through', () => {
+    const rules = compileRules({ maxPosition: 50 });
+    if (!rules) throw new Error('no rules');
+    const sell = (quantity: number) => normalizeOrderOrThrow({ symbol: 'AAPL', action: 'sell', quantity });
+    const held = { positions: [{ symbol: 'AAPL', quantity: 100 }] };
+    expect(checkWithBroker(rules, sell(190), held)).toEqual({
+      rule: 'maxPosition',
+      message: "maxPosition: AAPL position would be -90 (now 100), more than this webhook's maximum of 50",
+    });
+    // Towards flat, to flat, and round to a short within the maximum: each placed.
+    for (const quantity of [40, 100, 150]) expect(checkWithBroker(rules, sell(quantity), held)).toBeUndefined();
+    const buy = normalizeOrderOrThrow({ symbol: 'AAPL', action: 'buy', quantity: 180 });
+    expect(checkWithBroker(rules, buy, { positions: [{ symbol: 'AAPL', quantity: -100 }] })).toMatchObject({
+      message: "maxPosition: AAPL position would be 80 (now -100), more than this webhook's maximum of 50",
+    });
+  });
+});
+
 describe('maxPosition of a multi-leg order', () => {
   const spread = (quantity: number) =>
     normalizeOrderOrThrow({

@@ -189,7 +189,9 @@ function checkPosition(order: Order, max: number, facts: BrokerFacts, price: num
     const before = held(change.symbol);
     const after = before + (BUYS.has(change.action) ? change.quantity : -change.quantity);
     // An order that only shrinks a position too large already is let through: it is the way out.
-    if (Math.abs(after) > max && Math.abs(after) > Math.abs(before)) {
+    // One that turns it round is not (long 100 to short 90 is a new short, past a maximum of 50).
+    const turned = Math.sign(after) === -Math.sign(before) && after !== 0;
+    if (Math.abs(after) > max && (Math.abs(after) > Math.abs(before) || turned)) {
       return refusal(
         'maxPosition',
         `${change.symbol} position would be ${round(after)} (now ${round(before)}), more than this webhook's maximum of ${max}`,
