@@ -24,9 +24,11 @@ export async function askBroker(
   needs: BrokerNeeds,
 ): Promise<BrokerFacts | RuleRefusal> {
   const { broker, title } = entry;
-  // The quote serves maxNotional when it values the order (a fixed quantity at market), else
-  // maxPosition (a cash or equity amount to size): a cash amount is its own notional.
-  const quoteRule = rules.maxNotional !== undefined && order.quantity_type === 'fixed' ? 'maxNotional' : 'maxPosition';
+  // The quote serves maxNotional when it values the order (a fixed quantity, or a cash amount at a
+  // price the market may be past: broker-limits.ts), else maxPosition (a cash or equity amount to
+  // size at market): a cash amount at market is its own notional.
+  const valued = order.quantity_type === 'fixed' || (order.quantity_type === 'cash' && ownPrice(order) !== undefined);
+  const quoteRule = rules.maxNotional !== undefined && valued ? 'maxNotional' : 'maxPosition';
   if (needs.quote && (!broker?.lastPrice || !broker.descriptor.has.lastPrice)) {
     return refusal(
       quoteRule,

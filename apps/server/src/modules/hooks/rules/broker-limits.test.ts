@@ -122,6 +122,22 @@ describe('maxNotional of an order its own price does not bound', () => {
     expect(await paperOrders(t, trader.accountId)).toHaveLength(3);
   });
 
+  // 50 to sell short at a limit of 1 is 50 shares (the paper broker sizes a cash amount at the
+  // order's own price), sold at the bid: its notional was taken as the 50.
+  it('values a cash amount at such a price by the units it buys, at the last price', async () => {
+    const probe = await setupTrader(t, 'cash-past-probe@example.com');
+    const price = await paperPrice(probe.accountId);
+    const trader = await traderWith('cash-past@example.com', { maxNotional: Math.round(price * 9) });
+    const short = { symbol: 'AAPL', action: 'sell_short', quantity: 50, quantity_type: 'cash' };
+    const over = await postSignal(t, trader.shortKey, { ...short, type: 'limit', limit_price: 1 });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().message).toMatch(/^maxNotional: notional \d+(\.\d+)? is more than this webhook's maximum/);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    // At a limit the market is not past, the amount is what it sells.
+    const resting = await postSignal(t, trader.shortKey, { ...short, type: 'limit', limit_price: price * 2 });
+    expect(resting.statusCode).toBe(201);
+  });
+
   it('keeps valuing it at its own price at a broker that quotes no last price', async () => {
     const trader = await traderWith('past-no-quote@example.com', { maxNotional: 1000 }, 'flaky');
     const before = flaky.calls.placeOrder;

@@ -52,7 +52,9 @@ export const fillsPastItsPrice = (order: Order): boolean =>
  */
 export function brokerNeeds(rules: CompiledRules, order: Order, quotes = false): BrokerNeeds | undefined {
   const unpriced = ownPrice(order) === undefined;
-  const notional = notionalHere(rules, order) !== undefined && (unpriced || (quotes && fillsPastItsPrice(order)));
+  const notional =
+    (notionalHere(rules, order) !== undefined && (unpriced || (quotes && fillsPastItsPrice(order)))) ||
+    (quotes && cashPastItsPrice(rules, order) !== undefined);
   const positions = rules.maxPosition !== undefined && placesQuantity(order);
   const sizedByMoney = order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity';
   const quote = notional || (positions && sizedByMoney && !order.legs?.length && unpriced);
@@ -70,7 +72,25 @@ function notionalHere(rules: CompiledRules, order: Order): { quantity: number; m
   return { quantity: order.quantity, max: rules.maxNotional };
 }
 
+/**
+ * maxNotional of a cash amount at a price that does not bound its fill (fillsPastItsPrice): the
+ * amount buys (or sells) amount / price units, filled at the market when that is past the price
+ * (5,000 to sell at a limit of 0.01 is 500,000 shares, sold at the bid). The amount, its price and
+ * the maximum, or undefined.
+ */
+function cashPastItsPrice(rules: CompiledRules, order: Order) {
+  const own = ownPrice(order);
+  if (rules.maxNotional === undefined || order.quantity_type !== 'cash' || order.quantity === undefined) return;
+  if (own === undefined || !(own > 0) || order.legs?.length || !fillsPastItsPrice(order)) return;
+  return { amount: Math.abs(order.quantity), own, max: rules.maxNotional };
+}
+
 export function checkWithBroker(rules: CompiledRules, order: Order, facts: BrokerFacts): RuleRefusal | undefined {
+  const cash = cashPastItsPrice(rules, order);
+  if (cash && facts.lastPrice !== undefined && facts.lastPrice > cash.own) {
+    const over = overNotional((cash.amount * facts.lastPrice) / cash.own, cash.max);
+    if (over) return over;
+  }
   const own = ownPrice(order);
   const price = own ?? facts.lastPrice;
   const notional = notionalHere(rules, order);
