@@ -268,6 +268,19 @@ describe('controls on the signal path', () => {
     expect(await lastRefusal(trader.userId)).toMatchObject({ rule: 'maxOrdersPerMinute' });
   });
 
+  // Saved before the setting was bounded: past PostgreSQL's int, every signal's count failed and
+  // the webhook answered 503 to every alert.
+  it('maxOrdersPerDay stored past an int counts as the largest int, not as an outage', async () => {
+    const trader = await setupTrader(t, 'day-huge@example.com', { credits: 50 });
+    await t.services.db.$client.query(`update hooks set rules = $1 where short_key = $2`, [
+      JSON.stringify({ maxOrdersPerDay: 10_000_000_000 }),
+      trader.shortKey,
+    ]);
+    const answer = await postSignal(t, trader.shortKey, BUY);
+    expect(answer.statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
   it('maxOrdersPerDay reached: a repeat of the signal placed gets its answer, not a refusal', async () => {
     const trader = await traderWith('day-repeat@example.com', { maxOrdersPerDay: 1 });
     const first = await postSignal(t, trader.shortKey, { ...BUY, client_id: 'day-r1' });

@@ -50,3 +50,15 @@ describe('empty allowlists', () => {
     expect(parseHookRules('{"fanOut": []}')).toEqual({ ok: true, rules: { fanOut: [] } });
   });
 });
+
+describe('maxOrdersPerDay', () => {
+  // 10,000,000,000 ("no limit, really") was saved, and every signal's count then failed in
+  // PostgreSQL (an int): the webhook answered 503 to every alert.
+  it('is refused past 1,000,000, as maxOrdersPerMinute past 1,000', () => {
+    expect(parseHookRules('{"maxOrdersPerDay": 10000000000}')).toEqual({
+      ok: false,
+      message: 'maxOrdersPerDay: at most 1000000',
+    });
+    expect(parseHookRules('{"maxOrdersPerDay": 1000000}')).toMatchObject({ ok: true });
+  });
+});

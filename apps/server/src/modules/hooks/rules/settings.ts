@@ -18,6 +18,11 @@ export const SOURCE_PRESETS = {
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const MAX_LIST = 500;
 const MAX_PER_MINUTE = 1_000;
+/**
+ * Counted in an int column (hook_order_counts): past 2^31 every signal's count failed (503).
+ * Checked when saved, not by the schema, which reads the settings stored before too.
+ */
+const MAX_PER_DAY = 1_000_000;
 
 const positive = z.number({ error: 'must be a number' }).positive({ error: 'must be greater than 0' });
 const count = z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, {
@@ -104,6 +109,7 @@ export function parseHookRules(text: string): RulesResult {
   }
   const rules = parsed.data;
   const problem =
+    perDayProblem(rules) ??
     emptyListProblem(rules) ??
     addressProblem(rules) ??
     windowProblem(rules) ??
@@ -149,6 +155,10 @@ function formatPath(path: readonly PropertyKey[]): string {
     (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)),
     '',
   );
+}
+
+function perDayProblem(rules: HookRules): string | undefined {
+  return (rules.maxOrdersPerDay ?? 0) > MAX_PER_DAY ? `maxOrdersPerDay: at most ${MAX_PER_DAY}` : undefined;
 }
 
 /**
