@@ -40,7 +40,10 @@ export class HookCache {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The hook, or null for an unknown key. A miss loads it (one query, shared by concurrent misses). */
+  /**
+   * The hook, or null for an unknown key. A miss loads it (one query, shared by concurrent misses
+   * until the key is invalidated: a load begun before a change is not shared after it).
+   */
   get(shortKey: string): HookEntry | null | Promise<HookEntry | null> {
     const slot = this.#slots.get(shortKey);
     if (slot) {
@@ -61,6 +64,8 @@ export class HookCache {
   /** Drops one key (a hook_changed notification). */
   invalidate(shortKey: string): void {
     this.#slots.delete(shortKey);
+    // A load under way may have read the row before the change: the next get loads afresh.
+    this.#loading.delete(shortKey);
     this.#generation++;
   }
 
@@ -69,12 +74,14 @@ export class HookCache {
     for (const [shortKey, slot] of this.#slots) {
       if (slot.entry?.connectorId === connectorId) this.#slots.delete(shortKey);
     }
+    this.#loading.clear();
     this.#generation++;
   }
 
   /** Drops everything (the listener reconnected and may have missed notifications). */
   clear(): void {
     this.#slots.clear();
+    this.#loading.clear();
     this.#generation++;
   }
 
@@ -88,12 +95,12 @@ export class HookCache {
     const generation = this.#generation;
     const loading = this.#load(shortKey).then(
       (entry) => {
-        this.#loading.delete(shortKey);
+        if (this.#loading.get(shortKey) === loading) this.#loading.delete(shortKey);
         if (generation === this.#generation) this.#store(shortKey, entry);
         return entry;
       },
       (error: unknown) => {
-        this.#loading.delete(shortKey);
+        if (this.#loading.get(shortKey) === loading) this.#loading.delete(shortKey);
         throw error;
       },
     );

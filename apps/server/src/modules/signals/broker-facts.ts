@@ -8,7 +8,7 @@ import { isAppError } from '../../errors.ts';
 import { withBrokerSession } from '../connectors/index.ts';
 import type { HookEntry } from '../hooks/index.ts';
 import type { BrokerFacts, BrokerNeeds } from '../hooks/rules/broker-limits.ts';
-import { type RuleRefusal, refusal } from '../hooks/rules/check.ts';
+import { ownPrice, type RuleRefusal, refusal } from '../hooks/rules/check.ts';
 import type { CompiledRules } from '../hooks/rules/compile.ts';
 import type { SignalRuntime } from './runtime.ts';
 
@@ -24,9 +24,11 @@ export async function askBroker(
   needs: BrokerNeeds,
 ): Promise<BrokerFacts | RuleRefusal> {
   const { broker, title } = entry;
-  // The quote serves maxNotional when it values the order (a fixed quantity at market), else
-  // maxPosition (a cash or equity amount to size): a cash amount is its own notional.
-  const quoteRule = rules.maxNotional !== undefined && order.quantity_type === 'fixed' ? 'maxNotional' : 'maxPosition';
+  // The quote serves maxNotional when it values the order (a fixed quantity, or a cash amount at a
+  // price the market may be past: broker-limits.ts), else maxPosition (a cash or equity amount to
+  // size at market): a cash amount at market is its own notional.
+  const valued = order.quantity_type === 'fixed' || (order.quantity_type === 'cash' && ownPrice(order) !== undefined);
+  const quoteRule = rules.maxNotional !== undefined && valued ? 'maxNotional' : 'maxPosition';
   if (needs.quote && (!broker?.lastPrice || !broker.descriptor.has.lastPrice)) {
     return refusal(
       quoteRule,
@@ -48,7 +50,12 @@ export async function askBroker(
           needs.positions ? b.getHoldings?.(ctx, session, entry.accountId) : undefined,
         ]);
         if (needs.quote && !(typeof lastPrice === 'number' && lastPrice > 0)) {
-          return refusal(quoteRule, `${title} has no last price for ${order.symbol}; send a limit price`);
+          // A priced order asks only when its price does not bound its fill (fillsPastItsPrice).
+          const why =
+            ownPrice(order) === undefined
+              ? 'send a limit price'
+              : `a ${order.action} ${order.type} order fills at the market once it is past its price; nothing was placed`;
+          return refusal(quoteRule, `${title} has no last price for ${order.symbol}; ${why}`);
         }
         const facts: BrokerFacts = {};
         if (typeof lastPrice === 'number') facts.lastPrice = lastPrice;

@@ -92,10 +92,13 @@ export async function checkOrderLimits(
 ): Promise<RuleRefusal | undefined> {
   const refused = checkOrder(rules, order, lotsAt(entry.broker));
   if (refused) return unlessWayOut(rt, entry, rules, order, refused);
-  const needs = brokerNeeds(rules, order);
+  const quotes = Boolean(entry.broker?.lastPrice && entry.broker.descriptor.has.lastPrice);
+  const needs = brokerNeeds(rules, order, quotes);
   if (!needs) return undefined;
   const facts = await askBroker(rt, entry, rules, order, needs);
-  if ('rule' in facts) return facts;
+  // No price to value it with (none quoted, the quote failed): a maxNotional refusal, lifted as any
+  // other for the way out of a position held (a market sell of the long).
+  if ('rule' in facts) return unlessWayOut(rt, entry, rules, order, facts);
   const over = checkWithBroker(rules, order, facts);
   return over ? unlessWayOut(rt, entry, rules, order, over, facts.positions) : undefined;
 }

@@ -1,6 +1,7 @@
 // The limits that ask the broker, on the real hook endpoint (paper broker, real PostgreSQL):
 // maxNotional of a market order at the broker's last price, maxPosition from the positions it
 // reports; brokers that quote no price or report no positions refuse with why.
+import type { Holding } from '@router/brokers';
 import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
@@ -34,8 +35,10 @@ holds.broker = {
     has: { ...holds.broker.descriptor.has, getHoldings: true },
     reference: { ...holds.broker.descriptor.reference, quantity_type: { values: ['fixed', 'cash'] } },
   },
-  getHoldings: async () => ({ positions: [] }),
+  getHoldings: async () => ({ positions: holdsPositions }),
 };
+/** What the `holds` broker reports as held (a test sets it, and puts it back). */
+let holdsPositions: Holding[] = [];
 beforeAll(async () => {
   t = await startTestApp({ authenticate: authenticateAsUserId, brokers: [flaky.broker, lots.broker, holds.broker] });
 });
@@ -86,6 +89,60 @@ describe('maxNotional of a market order', () => {
     expect(market.json().message).toMatch(/quotes no last price here; send a limit price$/);
     const limit = await postSignal(t, trader.shortKey, { ...BUY, type: 'limit', limit_price: 10, quantity: 5 });
     expect(limit.statusCode).toBe(201);
+    expect(flaky.calls.placeOrder).toBe(before + 1);
+  });
+});
+
+describe('maxNotional of an order its own price does not bound', () => {
+  // Valued at its own price, a short sale at a limit of 0.01 (it sells at the bid) or a buy stop at
+  // 0.01 (it buys at the ask) passed any maximum: 10 shares were worth 0.10, and were placed.
+  it('is valued at the last price when the market is past it: a sell limit or a buy stop at 0.01', async () => {
+    const probe = await setupTrader(t, 'past-probe@example.com');
+    const price = await paperPrice(probe.accountId);
+    const trader = await traderWith('past-price@example.com', { maxNotional: Math.round(price * 9) });
+    for (const order of [
+      { action: 'sell_short', type: 'limit', limit_price: 0.01 },
+      { action: 'buy', type: 'stop', stop_price: 0.01 },
+      { action: 'sell_short', type: 'stop_limit', stop_price: price * 2, limit_price: 0.01 },
+    ]) {
+      const over = await postSignal(t, trader.shortKey, { symbol: 'AAPL', quantity: 10, ...order });
+      expect(over.statusCode).toBe(400);
+      expect(over.json().message).toMatch(/^maxNotional: notional \d+(\.\d+)? is more than this webhook's maximum/);
+    }
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    // Bounded by their price: a buy limit fills at most at it, a sell stop triggers at or below it.
+    expect(
+      (await postSignal(t, trader.shortKey, { ...BUY, quantity: 10, type: 'limit', limit_price: 1 })).statusCode,
+    ).toBe(201);
+    const stop = { symbol: 'AAPL', action: 'sell_short', quantity: 10, type: 'stop', stop_price: 1 };
+    expect((await postSignal(t, trader.shortKey, stop)).statusCode).toBe(201);
+    // Within the maximum at the market: placed.
+    const within = { symbol: 'AAPL', action: 'sell_short', quantity: 5, type: 'limit', limit_price: 0.01 };
+    expect((await postSignal(t, trader.shortKey, within)).statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(3);
+  });
+
+  // 50 to sell short at a limit of 1 is 50 shares (the paper broker sizes a cash amount at the
+  // order's own price), sold at the bid: its notional was taken as the 50.
+  it('values a cash amount at such a price by the units it buys, at the last price', async () => {
+    const probe = await setupTrader(t, 'cash-past-probe@example.com');
+    const price = await paperPrice(probe.accountId);
+    const trader = await traderWith('cash-past@example.com', { maxNotional: Math.round(price * 9) });
+    const short = { symbol: 'AAPL', action: 'sell_short', quantity: 50, quantity_type: 'cash' };
+    const over = await postSignal(t, trader.shortKey, { ...short, type: 'limit', limit_price: 1 });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().message).toMatch(/^maxNotional: notional \d+(\.\d+)? is more than this webhook's maximum/);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(0);
+    // At a limit the market is not past, the amount is what it sells.
+    const resting = await postSignal(t, trader.shortKey, { ...short, type: 'limit', limit_price: price * 2 });
+    expect(resting.statusCode).toBe(201);
+  });
+
+  it('keeps valuing it at its own price at a broker that quotes no last price', async () => {
+    const trader = await traderWith('past-no-quote@example.com', { maxNotional: 1000 }, 'flaky');
+    const before = flaky.calls.placeOrder;
+    const sell = { symbol: 'AAPL', action: 'sell', quantity: 5, type: 'limit', limit_price: 10 };
+    expect((await postSignal(t, trader.shortKey, sell)).statusCode).toBe(201);
     expect(flaky.calls.placeOrder).toBe(before + 1);
   });
 });
@@ -210,6 +267,27 @@ describe('maxPosition on a fanOut leg whose broker reports no positions', () => 
     expect((await copyEntry())?.response).toMatchObject({
       rule: 'maxPosition',
       message: 'fanOut[0]: maxPosition: Flaky Broker does not report positions, so no position can be checked',
+    });
+  });
+});
+
+describe('maxPosition of an order that turns a position round', () => {
+  // Long 100 past a maximum of 50 (lowered since, or grown by signals arriving together): a sell
+  // of 190 was let through as "smaller" (90 < 100), and opened a short of 90.
+  it('refuses a reversal past the maximum, and lets one that only shrinks the position through', () => {
+    const rules = compileRules({ maxPosition: 50 });
+    if (!rules) throw new Error('no rules');
+    const sell = (quantity: number) => normalizeOrderOrThrow({ symbol: 'AAPL', action: 'sell', quantity });
+    const held = { positions: [{ symbol: 'AAPL', quantity: 100 }] };
+    expect(checkWithBroker(rules, sell(190), held)).toEqual({
+      rule: 'maxPosition',
+      message: "maxPosition: AAPL position would be -90 (now 100), more than this webhook's maximum of 50",
+    });
+    // Towards flat, to flat, and round to a short within the maximum: each placed.
+    for (const quantity of [40, 100, 150]) expect(checkWithBroker(rules, sell(quantity), held)).toBeUndefined();
+    const buy = normalizeOrderOrThrow({ symbol: 'AAPL', action: 'buy', quantity: 180 });
+    expect(checkWithBroker(rules, buy, { positions: [{ symbol: 'AAPL', quantity: -100 }] })).toMatchObject({
+      message: "maxPosition: AAPL position would be 80 (now -100), more than this webhook's maximum of 50",
     });
   });
 });
@@ -364,10 +442,53 @@ describe('maxNotional of options and futures', () => {
     expect(checkOrder(rules, market) ?? checkWithBroker(rules, market, { lastPrice: 190 })).toEqual({
       rule: 'maxNotional',
       message:
-        'maxNotional: the leg on TSLA has no price to value it with; give every leg a limit price, or the order a limit_price',
+        "maxNotional: the leg on TSLA has no price to value it with (an oto's legs are orders of their own); give every leg a limit price",
     });
     // Within the limit: 1 AAPL at 190 and 10 TSLA at 250.
     expect(checkOrder(rules, legs({ quantity: 10, limit_price: 250 }))).toBeUndefined();
+  });
+
+  // An oco or oto sent with a limit_price of its own as well was valued at it: 0.01 × 1,000 is
+  // 10, while its legs are placed each at its own price (Saxo's oco), 590,000 in all.
+  it('values an oco or oto by its legs even with a limit_price of its own, which prices none of them', () => {
+    for (const group of ['oco', 'oto']) {
+      const pair = (legPrices: [number, number] | [number]) =>
+        normalizeOrderOrThrow({
+          legs: [
+            { symbol: 'AAPL', action: 'buy', quantity: 1000, type: 'limit', limit_price: legPrices[0] },
+            {
+              symbol: 'MSFT',
+              action: 'buy',
+              quantity: 1000,
+              ...(legPrices[1] === undefined ? {} : { type: 'limit', limit_price: legPrices[1] }),
+            },
+          ],
+          group,
+          type: 'limit',
+          limit_price: 0.01,
+        });
+      const priced = pair([190, 400]);
+      expect(checkOrder(rules, priced) ?? checkWithBroker(rules, priced, { lastPrice: 190 })).toEqual({
+        rule: 'maxNotional',
+        message: "maxNotional: notional 590000 is more than this webhook's maximum of 10000",
+      });
+      const market = pair([190]);
+      expect(checkOrder(rules, market) ?? checkWithBroker(rules, market, { lastPrice: 190 })).toEqual({
+        rule: 'maxNotional',
+        message: `maxNotional: the leg on MSFT has no price to value it with (an ${group}'s legs are orders of their own); give every leg a limit price`,
+      });
+    }
+    // A combo is placed at its net price: valued at it, as before.
+    const combo = normalizeOrderOrThrow({
+      legs: [
+        { symbol: 'SPY 271217C00500000', action: 'buy_to_open' },
+        { symbol: 'SPY 271217C00510000', action: 'sell_to_open' },
+      ],
+      quantity: 20,
+      type: 'limit',
+      limit_price: 4,
+    });
+    expect(checkOrder(rules, combo)).toBeUndefined();
   });
 
   it('refuses a future, whose value per point it cannot know, before asking the broker anything', () => {
@@ -447,6 +568,32 @@ describe('maxNotional at a broker whose quantities are lots', () => {
     await eventually(async () => (await copyEntry()) !== undefined);
     expect((await copyEntry())?.response).toMatchObject({ rule: 'maxNotional', message: `fanOut[0]: ${why}` });
     expect(lots.calls.placeOrder).toBe(before);
+  });
+});
+
+describe('the way out at a broker that quotes no price', () => {
+  // A market sell of a long held was refused by maxNotional for want of a quote, the way out
+  // notwithstanding: the positions were never asked.
+  it('lets a market sell within the long held through maxNotional; a larger one or a buy stays refused', async () => {
+    const trader = await traderWith('no-quote-way-out@example.com', { maxNotional: 1000 }, 'holds');
+    holdsPositions = [{ symbol: 'AAPL', quantity: 50 }];
+    try {
+      const before = holds.calls.placeOrder;
+      const sell = await postSignal(t, trader.shortKey, { ...BUY, action: 'sell', quantity: 20 });
+      expect(sell.statusCode).toBe(201);
+      expect(holds.calls.placeOrder).toBe(before + 1);
+      for (const order of [
+        { ...BUY, action: 'sell', quantity: 60 },
+        { ...BUY, quantity: 2 },
+      ]) {
+        const refused = await postSignal(t, trader.shortKey, order);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().message).toMatch(/^maxNotional: .*quotes no last price here; send a limit price$/);
+      }
+      expect(holds.calls.placeOrder).toBe(before + 1);
+    } finally {
+      holdsPositions = [];
+    }
   });
 });
 

@@ -37,9 +37,24 @@ const MAY_REDUCE: ReadonlySet<OrderAction> = new Set(['sell', 'sell_to_close', '
 /** The limits an order of the size of a position must pass when it only takes that position towards flat. */
 const WAY_OUT_RULES: ReadonlySet<string> = new Set(['maxQuantity', 'maxNotional']);
 
-export function brokerNeeds(rules: CompiledRules, order: Order): BrokerNeeds | undefined {
+/**
+ * The order's own price does not bound what it fills at: a sell limit (or stop-limit) fills at or
+ * above its limit and a buy stop at or above its stop, at the market when the market is already
+ * past them: a sell limit at 0.01 sells at the bid, a buy stop at 0.01 buys at the ask. A buy
+ * limit (at most its limit) and a sell stop (triggered at or below its stop) are bounded.
+ */
+export const fillsPastItsPrice = (order: Order): boolean =>
+  BUYS.has(order.action) ? order.type === 'stop' : order.type === 'limit' || order.type === 'stop_limit';
+
+/**
+ * `quotes`: the broker quotes a last price (has.lastPrice). A maxNotional of an order without a
+ * price asks it; so does one whose price does not bound its fill, where the broker quotes one.
+ */
+export function brokerNeeds(rules: CompiledRules, order: Order, quotes = false): BrokerNeeds | undefined {
   const unpriced = ownPrice(order) === undefined;
-  const notional = notionalHere(rules, order) !== undefined && unpriced;
+  const notional =
+    (notionalHere(rules, order) !== undefined && (unpriced || (quotes && fillsPastItsPrice(order)))) ||
+    (quotes && cashPastItsPrice(rules, order) !== undefined);
   const positions = rules.maxPosition !== undefined && placesQuantity(order);
   const sizedByMoney = order.quantity_type === 'cash' || order.quantity_type === 'percent_of_equity';
   const quote = notional || (positions && sizedByMoney && !order.legs?.length && unpriced);
@@ -57,15 +72,39 @@ function notionalHere(rules: CompiledRules, order: Order): { quantity: number; m
   return { quantity: order.quantity, max: rules.maxNotional };
 }
 
+/**
+ * maxNotional of a cash amount at a price that does not bound its fill (fillsPastItsPrice): the
+ * amount buys (or sells) amount / price units, filled at the market when that is past the price
+ * (5,000 to sell at a limit of 0.01 is 500,000 shares, sold at the bid). The amount, its price and
+ * the maximum, or undefined.
+ */
+function cashPastItsPrice(rules: CompiledRules, order: Order) {
+  const own = ownPrice(order);
+  if (rules.maxNotional === undefined || order.quantity_type !== 'cash' || order.quantity === undefined) return;
+  if (own === undefined || !(own > 0) || order.legs?.length || !fillsPastItsPrice(order)) return;
+  return { amount: Math.abs(order.quantity), own, max: rules.maxNotional };
+}
+
 export function checkWithBroker(rules: CompiledRules, order: Order, facts: BrokerFacts): RuleRefusal | undefined {
-  const price = ownPrice(order) ?? facts.lastPrice;
+  const cash = cashPastItsPrice(rules, order);
+  if (cash && facts.lastPrice !== undefined && facts.lastPrice > cash.own) {
+    const over = overNotional((cash.amount * facts.lastPrice) / cash.own, cash.max);
+    if (over) return over;
+  }
+  const own = ownPrice(order);
+  const price = own ?? facts.lastPrice;
   const notional = notionalHere(rules, order);
-  if (notional && price !== undefined) {
+  // Valued at the market when that is past the order's price and the fill follows it there.
+  const worth =
+    own !== undefined && facts.lastPrice !== undefined && fillsPastItsPrice(order)
+      ? Math.max(own, facts.lastPrice)
+      : price;
+  if (notional && worth !== undefined) {
     const multiplier = contractMultiplier(order);
     const over =
       multiplier === undefined
         ? futureRefusal(order)
-        : overNotional(Math.abs(notional.quantity * price * multiplier), notional.max);
+        : overNotional(Math.abs(notional.quantity * worth * multiplier), notional.max);
     if (over) return over;
   }
   if (rules.maxPosition === undefined || !facts.positions || !placesQuantity(order)) return undefined;
@@ -170,7 +209,9 @@ function checkPosition(order: Order, max: number, facts: BrokerFacts, price: num
     const before = held(change.symbol);
     const after = before + (BUYS.has(change.action) ? change.quantity : -change.quantity);
     // An order that only shrinks a position too large already is let through: it is the way out.
-    if (Math.abs(after) > max && Math.abs(after) > Math.abs(before)) {
+    // One that turns it round is not (long 100 to short 90 is a new short, past a maximum of 50).
+    const turned = Math.sign(after) === -Math.sign(before) && after !== 0;
+    if (Math.abs(after) > max && (Math.abs(after) > Math.abs(before) || turned)) {
       return refusal(
         'maxPosition',
         `${change.symbol} position would be ${round(after)} (now ${round(before)}), more than this webhook's maximum of ${max}`,

@@ -164,15 +164,19 @@ function mapSymbols(fields: Record<string, unknown>, map: ReadonlyMap<string, st
 export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string): RuleRefusal | undefined {
   if (rules.symbols) {
     // A bare entry allows the symbol on any exchange; NASDAQ:AAPL only an order that names NASDAQ
-    // (a leg names none: its prefix is not kept, so it goes wherever the broker routes it).
-    const allowed = (symbol: string, exchange?: string) =>
-      rules.symbols?.has(symbol) || (exchange !== undefined && rules.symbols?.has(`${exchange}:${symbol}`));
+    // (a leg names none: its prefix is not kept, so it goes wherever the broker routes it). Saxo
+    // routes by extra.exchange, not by the prefix: an order naming both must be allowed on each.
+    const allowed = (symbol: string, exchanges: readonly string[]) =>
+      rules.symbols?.has(symbol) ||
+      (exchanges.length > 0 && exchanges.every((exchange) => rules.symbols?.has(`${exchange}:${symbol}`)));
+    const routed = order.extra?.exchange === undefined ? [] : [String(order.extra.exchange).toUpperCase()];
     const symbols = order.legs?.length
-      ? order.legs.map((leg) => ({ symbol: leg.symbol.toUpperCase(), exchange: undefined }))
-      : [{ symbol: order.symbol.toUpperCase(), exchange: order.exchange?.toUpperCase() }];
-    const denied = symbols.find((s) => !allowed(s.symbol, s.exchange));
+      ? order.legs.map((leg) => ({ symbol: leg.symbol.toUpperCase(), exchanges: routed }))
+      : [{ symbol: order.symbol.toUpperCase(), exchanges: [order.exchange?.toUpperCase() ?? [], routed].flat() }];
+    const denied = symbols.find((s) => !allowed(s.symbol, s.exchanges));
     if (denied !== undefined) {
-      const named = denied.exchange ? `${denied.exchange}:${denied.symbol}` : denied.symbol;
+      const exchange = denied.exchanges.find((e) => !rules.symbols?.has(`${e}:${denied.symbol}`));
+      const named = exchange ? `${exchange}:${denied.symbol}` : denied.symbol;
       return refusal('symbols', `${named} is not among this webhook's symbols`);
     }
   }
@@ -225,29 +229,34 @@ function checkNotional(order: Order, max: number, lotsAt: string | undefined): R
   if (multiplier === undefined) return futureRefusal(order);
   // A market order has no price of its own: valued at the broker's last price (broker-limits.ts).
   const price = ownPrice(order);
-  if (valuedByLegs(order) && order.legs) return legsNotional(order.legs, max, price === 0);
+  if (valuedByLegs(order) && order.legs) return legsNotional(order, order.legs, max);
   return price === undefined ? undefined : overNotional(Math.abs(order.quantity * price * multiplier), max);
 }
 
 /**
- * A multi-leg order valued by its legs: without a net price of its own, or at a net price of 0
- * (legs that offset each other, which values none of them: a spread of any size would pass).
+ * A multi-leg order valued by its legs: without a net price of its own, at a net price of 0
+ * (legs that offset each other, which values none of them: a spread of any size would pass), or
+ * not a combo: an oco's or oto's legs are orders of their own, each placed at its own limit price,
+ * so the order's limit_price values none of them (at 0.01 it valued 1,000 shares at 10).
  */
-export const valuedByLegs = (order: Order): boolean => Boolean(order.legs?.length) && !ownPrice(order);
+export const valuedByLegs = (order: Order): boolean =>
+  Boolean(order.legs?.length) && (!ownPrice(order) || order.group !== 'combo');
 
 /**
- * A multi-leg order without a net price of its own (legs on several symbols, each at its own
- * limit, as an oto or oco sends them), or at a net price of 0 (`netZero`): every leg valued at its
- * own limit price, summed. The broker's last price is of one symbol only, so a leg at market is
- * refused rather than valued at another leg's price (or left out).
+ * A multi-leg order valued by its legs (valuedByLegs): every leg at its own limit price, summed.
+ * The broker's last price is of one symbol only, so a leg at market is refused rather than valued
+ * at another leg's price (or left out).
  */
-function legsNotional(legs: readonly OrderLeg[], max: number, netZero: boolean): RuleRefusal | undefined {
+function legsNotional(order: Order, legs: readonly OrderLeg[], max: number): RuleRefusal | undefined {
   let notional = 0;
   for (const leg of legs) {
     if (leg.limit_price === undefined) {
-      const how = netZero
-        ? ' (a net price of 0 values none of the legs); give every leg a limit price'
-        : '; give every leg a limit price, or the order a limit_price';
+      const how =
+        order.group !== 'combo'
+          ? ` (an ${order.group}'s legs are orders of their own); give every leg a limit price`
+          : ownPrice(order) === 0
+            ? ' (a net price of 0 values none of the legs); give every leg a limit price'
+            : '; give every leg a limit price, or the order a limit_price';
       return refusal('maxNotional', `the leg on ${leg.symbol} has no price to value it with${how}`);
     }
     notional += Math.abs(leg.quantity * leg.limit_price * (leg.class === 'option' ? OPTION_MULTIPLIER : 1));

@@ -20,13 +20,17 @@ export interface TakenCount {
   release(signalId: string): Promise<void>;
 }
 
+const INT_MAX = 2_147_483_647;
+
 export async function takeCount(
   db: Queryable,
   hookId: number,
   rules: CompiledRules,
 ): Promise<TakenCount | RuleRefusal | undefined> {
   if (rules.perMinute === undefined && rules.perDay === undefined) return undefined;
-  const limits = { perMinute: rules.perMinute ?? null, perDay: rules.perDay ?? null };
+  // A maximum stored before saving checked it (settings.ts) may be past the column's int.
+  const perDay = rules.perDay === undefined ? null : Math.min(rules.perDay, INT_MAX);
+  const limits = { perMinute: rules.perMinute ?? null, perDay };
   const taken = await takeHookCount(db, hookId, limits);
   if ('at' in taken) {
     return { at: taken.at, release: (signalId) => releaseHookCount(db, hookId, taken.at, signalId) };

@@ -1,6 +1,7 @@
 // Risk controls end to end: settings through GraphQL and the service, each control on the real
 // hook endpoint (paper broker, real PostgreSQL), refusals answered 4xx with their rule in the
 // answer and the activity entry, no order and no credit spent.
+import { brokerModules } from '@router/brokers';
 import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlAs } from '../../../../test/activity-fixtures.ts';
@@ -265,6 +266,19 @@ describe('controls on the signal path', () => {
     expect(third.statusCode).toBe(400);
     expect(third.json()).toMatchObject({ rule: 'maxOrdersPerMinute' });
     expect(await lastRefusal(trader.userId)).toMatchObject({ rule: 'maxOrdersPerMinute' });
+  });
+
+  // Saved before the setting was bounded: past PostgreSQL's int, every signal's count failed and
+  // the webhook answered 503 to every alert.
+  it('maxOrdersPerDay stored past an int counts as the largest int, not as an outage', async () => {
+    const trader = await setupTrader(t, 'day-huge@example.com', { credits: 50 });
+    await t.services.db.$client.query(`update hooks set rules = $1 where short_key = $2`, [
+      JSON.stringify({ maxOrdersPerDay: 10_000_000_000 }),
+      trader.shortKey,
+    ]);
+    const answer = await postSignal(t, trader.shortKey, BUY);
+    expect(answer.statusCode).toBe(201);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
   });
 
   it('maxOrdersPerDay reached: a repeat of the signal placed gets its answer, not a refusal', async () => {
@@ -573,6 +587,29 @@ describe('symbols with an exchange prefix', () => {
       "symbols: NYSE:AAPL is not among this webhook's symbols",
     );
     for (const any of ['MSFT', 'NASDAQ:MSFT', 'BATS:MSFT']) expect(checkOrder(rules, order(any))).toBeUndefined();
+  });
+
+  // Saxo trades the listing extra.exchange names, not the prefix's: NASDAQ:AAPL with
+  // extra.exchange XETR passed NASDAQ:AAPL and was placed on Xetra.
+  it('an order routed by extra.exchange (Saxo) is allowed only on an exchange the entries allow', () => {
+    const saxo = brokerModules.find((module) => module.descriptor.name === 'saxo')?.descriptor;
+    if (!saxo) throw new Error('no saxo');
+    const rules = compileRules({ symbols: ['NASDAQ:AAPL', 'msft'] });
+    if (!rules) throw new Error('no rules');
+    const order = (symbol: string, exchange?: string) =>
+      normalizeOrderOrThrow(
+        { symbol, action: 'buy', quantity: 1, ...(exchange ? { extra: { exchange } } : {}) },
+        { provider: saxo },
+      );
+    expect(checkOrder(rules, order('NASDAQ:AAPL', 'XETR'))).toEqual({
+      rule: 'symbols',
+      message: "symbols: XETR:AAPL is not among this webhook's symbols",
+    });
+    expect(checkOrder(rules, order('AAPL', 'xetr'))).toMatchObject({ rule: 'symbols' });
+    expect(checkOrder(rules, order('NASDAQ:AAPL', 'nasdaq'))).toBeUndefined();
+    expect(checkOrder(rules, order('AAPL', 'NASDAQ'))).toBeUndefined();
+    expect(checkOrder(rules, order('NASDAQ:AAPL'))).toBeUndefined();
+    expect(checkOrder(rules, order('MSFT', 'XETR'))).toBeUndefined();
   });
 });
 

@@ -18,6 +18,11 @@ export const SOURCE_PRESETS = {
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const MAX_LIST = 500;
 const MAX_PER_MINUTE = 1_000;
+/**
+ * Counted in an int column (hook_order_counts): past 2^31 every signal's count failed (503).
+ * Checked when saved, not by the schema, which reads the settings stored before too.
+ */
+const MAX_PER_DAY = 1_000_000;
 
 const positive = z.number({ error: 'must be a number' }).positive({ error: 'must be greater than 0' });
 const count = z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, {
@@ -103,7 +108,13 @@ export function parseHookRules(text: string): RulesResult {
     return fail(`${path || 'rules'}: ${issue?.message ?? 'invalid'}`);
   }
   const rules = parsed.data;
-  const problem = addressProblem(rules) ?? windowProblem(rules) ?? mapProblem(rules) ?? fanOutProblem(rules);
+  const problem =
+    perDayProblem(rules) ??
+    emptyListProblem(rules) ??
+    addressProblem(rules) ??
+    windowProblem(rules) ??
+    mapProblem(rules) ??
+    fanOutProblem(rules);
   if (problem) return fail(problem);
   return { ok: true, rules: Object.keys(rules).length === 0 ? null : rules };
 }
@@ -146,6 +157,21 @@ function formatPath(path: readonly PropertyKey[]): string {
   );
 }
 
+function perDayProblem(rules: HookRules): string | undefined {
+  return (rules.maxOrdersPerDay ?? 0) > MAX_PER_DAY ? `maxOrdersPerDay: at most ${MAX_PER_DAY}` : undefined;
+}
+
+/**
+ * An empty allowlist: a trader writing `"symbols": []` means "allow none", but a list with nothing
+ * in it is no control at all (every symbol, address or hour would pass). Refused when saved, with
+ * what to write instead; settings stored before are read as they were.
+ */
+function emptyListProblem(rules: HookRules): string | undefined {
+  const empty = (['symbols', 'sourceAddresses', 'tradingWindows'] as const).find((key) => rules[key]?.length === 0);
+  if (empty === undefined) return undefined;
+  return `${empty}: an empty list would allow everything; leave ${empty} out for no such control, or pause the webhooks to take nothing`;
+}
+
 /** A preset's own name: not one every object has ('toString', 'constructor'). */
 export const isSourcePreset = (entry: string): entry is keyof typeof SOURCE_PRESETS =>
   Object.hasOwn(SOURCE_PRESETS, entry);
@@ -178,13 +204,25 @@ export function addSource(list: BlockList, entry: string): void {
   list.addSubnet(address, prefix, type);
 }
 
+/**
+ * The zones named without a region that mean what they say. Any other name without a `/` is an
+ * abbreviation the engine reads as some region of its own choosing: EST as America/Panama (no
+ * daylight saving time: New York's 09:30 falls an hour off all summer), BST as Asia/Dhaka, IST as
+ * Asia/Calcutta, CST as America/Chicago (not China).
+ */
+const UNIVERSAL: ReadonlySet<string> = new Set(['UTC', 'GMT']);
+
 function windowProblem(rules: HookRules): string | undefined {
   for (const [i, w] of (rules.tradingWindows ?? []).entries()) {
     if (w.from >= w.to) return `tradingWindows[${i}]: ends (${w.to}) before it starts (${w.from})`;
+    let zone: string;
     try {
-      new Intl.DateTimeFormat('en-US', { timeZone: w.timeZone });
+      zone = new Intl.DateTimeFormat('en-US', { timeZone: w.timeZone }).resolvedOptions().timeZone;
     } catch {
       return `tradingWindows[${i}].timeZone: unknown time zone: ${w.timeZone}`;
+    }
+    if (!w.timeZone.includes('/') && !UNIVERSAL.has(w.timeZone.toUpperCase())) {
+      return `tradingWindows[${i}].timeZone: ${w.timeZone} is an abbreviation, which is read here as ${zone} (EST keeps no daylight saving time, BST is Dhaka's); name the region, such as America/New_York or Europe/London`;
     }
   }
   if (rules.outsideWindow && !rules.tradingWindows?.length) return 'outsideWindow: needs tradingWindows';
