@@ -58,6 +58,7 @@ export {
   withCurrentExamples,
 } from './symbols/dated-examples.ts';
 export { oneDigitYear } from './symbols/future.ts';
+export { futureTickOf, isKnownFutureRoot } from './symbols/future-roots.ts';
 export {
   exchangePrefix,
   isClassCompatible,

@@ -304,7 +304,8 @@ describe('normalizeOrder refuses a continuous contract written without its "!"',
           field: 'symbol',
           message:
             `symbol: ${written} reads two ways, as the continuous contract ${continuous} without its "!" or as ${dated}; ` +
-            `write ${continuous} for the continuous contract, or give a dated contract a 2 or 4 digit year`,
+            `write ${continuous} for the continuous contract, give a dated contract a 2 or 4 digit year, ` +
+            'or give "class": "stock" for a ticker',
         },
       });
     }
@@ -319,6 +320,48 @@ describe('normalizeOrder refuses a continuous contract written without its "!"',
     expect(read({ symbol: 'NQU25' })).toEqual(['NQU2025', 'future']);
     expect(read({ symbol: 'NQU5' })).toEqual(['NQU2025', 'future']);
     expect(read({ symbol: 'ABCV1', class: 'stock' })).toEqual(['ABCV1', 'stock']);
+  });
+
+  // ES1, GC1, CL2, 6E1 (a known root's continuous name without its "!") read as stock tickers and
+  // went to a stock broker; NQ1, which reads as a dated contract, was refused already.
+  it.each([
+    ['ES1', 'ES1!'],
+    ['GC1', 'GC1!'],
+    ['CL2', 'CL2!'],
+    ['6E1', '6E1!'],
+    ['/ZC1', 'ZC1!'],
+    ['CME_MINI:MES1', 'MES1!'],
+    ['fgbl1', 'FGBL1!'],
+  ])('%s, a known root without its "!"', (symbol, continuous) => {
+    const written = symbol.replace(/^\w+:/, '').toUpperCase();
+    for (const input of [
+      { symbol, action: 'buy', quantity: 1 },
+      { symbol, class: 'future', action: 'buy', quantity: 1 },
+    ]) {
+      expect(normalize(input)).toEqual({
+        ok: false,
+        error: {
+          field: 'symbol',
+          message:
+            `symbol: ${written} reads two ways, as the continuous contract ${continuous} without its "!" or as the ticker ${written}; ` +
+            `write ${continuous} for the continuous contract, or give "class": "stock" for the ticker`,
+        },
+      });
+    }
+  });
+
+  it('leaves real tickers alone: other roots, other digits, and a known root with its class', () => {
+    const read = (input: Record<string, unknown>) => {
+      const result = normalize({ action: 'buy', quantity: 1, ...input });
+      return result.ok ? [result.order.symbol, result.order.class] : result.error.message;
+    };
+    expect(read({ symbol: 'AX1', class: 'stock' })).toEqual(['AX1', 'stock']); // ASX: Accent Group
+    expect(read({ symbol: 'ASX:A2M' })).toEqual(['A2M', 'stock']);
+    expect(read({ symbol: 'PETR4' })).toEqual(['PETR4', 'stock']); // B3: Petrobras
+    expect(read({ symbol: 'ES3' })).toEqual(['ES3', 'stock']);
+    expect(read({ symbol: 'GC1', class: 'stock' })).toEqual(['GC1', 'stock']);
+    expect(read({ symbol: 'ES1!' })).toEqual(['ES1!', 'future']);
+    expect(read({ symbol: 'GC2!' })).toEqual(['GC2!', 'future']);
   });
 });
 

@@ -5,6 +5,7 @@
 // A dated contract lies within ten years of now: further off the symbol names something else, a
 // CFD (HK50, the Hang Seng, not May 2050) or another market's code (AU2506: Shanghai gold, June
 // 2025), and is read as a ticker. So are index CFDs whose names read like a contract month soon.
+import { isKnownFutureRoot } from './future-roots.ts';
 import { FUTURE_MONTH_CODES, type FutureMonthCode, type ParsedSymbol } from './parsed-symbol.ts';
 
 const CONTINUOUS = /^\/?([A-Z0-9]{1,5})([1-9])!$/;
@@ -31,14 +32,20 @@ export const INDEX_CFD_NAMES: ReadonlySet<string> = new Set([
   'TWN50',
 ]);
 
+/** A known root's continuous name without its "!": ES1, /GC2. */
+const CONTINUOUS_WITHOUT_BANG = /^\/?([A-Z0-9]{1,5})[12]$/;
+
 /**
- * TradingView's continuous name a dated reading may stand for, its "!" left out: NQ1 reads as root
- * N, August of a year ending in 1, and as NQ1!, the front contract (TradingView names 1! and 2!).
- * Returns NQ1! for a symbol (as written, no exchange) that reads both ways, else undefined.
+ * TradingView's continuous name a symbol may stand for, its "!" left out: NQ1 reads as root N,
+ * August of a year ending in 1, and as NQ1!, the front contract (TradingView names 1! and 2!); ES1
+ * and GC1, a known root's, read as a stock ticker and as ES1! and GC1!. Returns NQ1! for a symbol
+ * (as written, no exchange) that reads both ways, else undefined.
  */
 export function continuousLookalike(written: string): string | undefined {
   const year = DATED.exec(written)?.[3];
-  return year === '1' || year === '2' ? `${written.replace(/^\//, '')}!` : undefined;
+  const root = CONTINUOUS_WITHOUT_BANG.exec(written)?.[1];
+  const lookalike = year === '1' || year === '2' || (root !== undefined && isKnownFutureRoot(root));
+  return lookalike ? `${written.replace(/^\//, '')}!` : undefined;
 }
 
 export function parseFuture(symbol: string, now: number): ParsedSymbol | undefined {

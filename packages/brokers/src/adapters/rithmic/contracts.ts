@@ -4,10 +4,9 @@
 // 114 trading_symbol, as async_rithmic's get_front_month_contract asks it), kept an hour; later
 // positions (ES2!) have no such request and are refused.
 import type { Order } from '@router/orders';
-import { oneDigitYear, parseSymbol } from '@router/orders';
+import { futureTickOf, oneDigitYear, parseSymbol } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
-import { futureTickOf } from '../../core/future-ticks.ts';
 import { RITHMIC_TITLE } from './descriptor.ts';
 import { type Credentials, withPlant } from './plant.ts';
 import { TICKER_PLANT } from './protocol.ts';
