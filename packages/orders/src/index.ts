@@ -1,5 +1,5 @@
 export * from './enumerations.ts';
-export { isOrderValidationError, OrderValidationError } from './errors.ts';
+export { isOrderValidationError, NO_SYMBOL, OrderValidationError } from './errors.ts';
 export {
   EXPRESSION_CACHE_SIZE,
   evaluateExpression,

@@ -10,7 +10,7 @@ import {
   OPTION_ACTIONS,
   sortClasses,
 } from '../enumerations.ts';
-import { refuse } from '../errors.ts';
+import { NO_SYMBOL, OrderValidationError, refuse } from '../errors.ts';
 import { toNumber } from '../expression/evaluate.ts';
 import { continuousLookalike, DATED } from '../symbols/future.ts';
 import { isClassCompatible, parseSymbol, writtenSymbol } from '../symbols/parse-symbol.ts';
@@ -104,7 +104,7 @@ interface Main {
 }
 
 function single(raw: RawOrder, context: BuildContext): Main {
-  if (raw.symbol === undefined) throw refuse('symbol', 'required');
+  if (raw.symbol === undefined || raw.symbol.trim() === '') throw new OrderValidationError('symbol', NO_SYMBOL);
   if (raw.action === undefined) throw refuse('action', 'required');
   const { symbol, orderClass, exchange } = resolveSymbol(raw.symbol, raw.class, 'symbol', 'class', context);
   checkAction(raw.action, orderClass, 'action');

@@ -460,7 +460,6 @@ describe('normalizeOrder refuses', () => {
       'foo, bar: unknown fields',
     ],
     ['camelCase names', { symbol: 'AAPL', action: 'buy', quantity: 1, limitPrice: 3 }, 'limitPrice'],
-    ['a missing symbol', { action: 'buy', quantity: 1 }, 'symbol', 'symbol: required'],
     ['a missing action', { symbol: 'AAPL', quantity: 1 }, 'action', 'action: required'],
     ['a missing quantity', { symbol: 'AAPL', action: 'buy' }, 'quantity', 'quantity: required'],
     // quantity[1] alone would send the sender to indexed quantities, where most combos give one for all.
@@ -671,7 +670,6 @@ describe('normalizeOrder refuses', () => {
       'client_id',
       'client_id: a number this long loses digits; send it as text in quotes',
     ],
-    ['an empty symbol', { symbol: '  ', action: 'buy', quantity: 1 }, 'symbol'],
     ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
     ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],
     // A constant client_id makes every later signal a repeat: answered as the first, never placed.
@@ -883,6 +881,29 @@ describe('normalizeOrder refuses', () => {
       expect(result.error.message.startsWith(field)).toBe(true);
       if (message) expect(result.error.message).toBe(message);
     }
+  });
+});
+
+describe('normalizeOrder refuses an order without a symbol', () => {
+  // SPEC §8's sample 400 body, which the docs show, is this answer: the one refusal not opening with its field.
+  it.each([
+    ['none', { action: 'buy', quantity: 1 }],
+    ['null', { symbol: null, action: 'buy', quantity: 1 }],
+    ['an empty one', { symbol: '', action: 'buy', quantity: 1 }],
+    ['a blank one', { symbol: '  ', action: 'sell', quantity: 1 }],
+  ])('%s: No symbol found', (_name, input) => {
+    expect(normalize(input)).toEqual({ ok: false, error: { field: 'symbol', message: 'No symbol found' } });
+  });
+
+  it('names a blank leg symbol as before', () => {
+    const legs = [
+      { symbol: ' ', action: 'buy_to_open' },
+      { symbol: 'SPY_271217P00550000', action: 'sell_to_open' },
+    ];
+    expect(normalize({ legs, quantity: 1 })).toEqual({
+      ok: false,
+      error: { field: 'legs[0].symbol', message: 'legs[0].symbol: must not be empty' },
+    });
   });
 });
 

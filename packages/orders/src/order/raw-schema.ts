@@ -53,18 +53,18 @@ const text = (max: number) =>
     );
 
 /**
- * A symbol, kept as written: parseSymbol trims it itself, so that the position in a refusal
+ * A symbol, kept as written (`blank` lets the caller refuse a blank one): parseSymbol trims it itself, so that the position in a refusal
  * (`symbol: unexpected "​" (U+200B) at position 6`) counts from the value's first character, as
  * an expression's does.
  */
-const symbolText = () =>
+const symbolText = ({ blank = false } = {}) =>
   z
     .union([z.string(), z.number()], { error: 'must be text' })
     .transform((value) => String(value))
     .pipe(
       z
         .string()
-        .refine((value) => value.trim() !== '', { error: 'must not be empty' })
+        .refine((value) => blank || value.trim() !== '', { error: 'must not be empty' })
         .refine((value) => value.trim().length <= MAX_TEXT_LENGTH, {
           error: `longer than ${MAX_TEXT_LENGTH} characters`,
         }),
@@ -124,7 +124,8 @@ export type RawLeg = z.infer<typeof rawLegSchema>;
 export const LEG_FIELDS = Object.keys(rawLegSchema.shape) as Array<keyof RawLeg>;
 
 export const rawOrderSchema = z.strictObject({
-  symbol: symbolText().optional(),
+  // A blank one is refused as a missing one is, with SPEC §8's sample message (build-order.ts).
+  symbol: symbolText({ blank: true }).optional(),
   action: oneOf(ORDER_ACTIONS).optional(),
   quantity: numeric.optional(),
   quantity_type: oneOf(QUANTITY_TYPES).optional(),
