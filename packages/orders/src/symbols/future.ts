@@ -1,5 +1,5 @@
 // Futures symbols:
-//   "ES1!"  "NQ2!"  "6E1!"                      continuous: front (1) or next (2) contract
+//   "ES1!"  "NQ2!"  "6E1!"  "BANKNIFTY1!"       continuous: front (1) or next (2) contract
 //   "ESZ4"  "ESZ24"  "ESZ2024"  "/ESZ24"        dated: root, month code, 1, 2 or 4 digit year
 // All dated spellings of a contract have one canonical form: root + month code + 4-digit year.
 // A dated contract lies within ten years of now: further off the symbol names something else, a
@@ -8,7 +8,9 @@
 import { isKnownFutureRoot } from './future-roots.ts';
 import { FUTURE_MONTH_CODES, type FutureMonthCode, type ParsedSymbol } from './parsed-symbol.ts';
 
-const CONTINUOUS = /^\/?([A-Z0-9]{1,5})([1-9])!$/;
+// No ticker ends in "!": a root of any length up to 12 is a continuous contract (TradingView's
+// NSE:BANKNIFTY1!, MCX:CRUDEOIL1!), where the dated form keeps to 5 (ESZ24 must not read as a root).
+const CONTINUOUS = /^\/?([A-Z0-9]{1,12})([1-9])!$/;
 // The root is lazy so that a root ending in a month letter still leaves the last one for the month.
 /** A dated contract: root, month code, 1, 2 or 4 digit year (a leading / as thinkorswim writes it). */
 export const DATED = /^\/?([A-Z0-9]{1,5}?)([FGHJKMNQUVXZ])(\d{4}|\d{2}|\d)$/;

@@ -94,6 +94,10 @@ describe('parseSymbol', () => {
   it('returns the parts', () => {
     expect(parse('ESZ24').parts).toEqual({ kind: 'future', root: 'ES', monthCode: 'Z', month: 12, year: 2024 });
     expect(parse('ES2!').parts).toEqual({ kind: 'continuous_future', root: 'ES', position: 2 });
+    // TradingView's continuous names past 5 letters (NSE, MCX): "!" names no stock, so never a ticker.
+    expect(parse('BANKNIFTY1!').parts).toEqual({ kind: 'continuous_future', root: 'BANKNIFTY', position: 1 });
+    expect(parse('NSE:MIDCPNIFTY2!')).toMatchObject({ canonical: 'MIDCPNIFTY2!', class: 'future', exchange: 'NSE' });
+    expect(parse('NATURALGAS1!').class).toBe('future');
     expect(parse('AAPL240119P150.5').parts).toEqual({
       kind: 'option',
       root: 'AAPL',
