@@ -120,6 +120,15 @@ describe('parseSymbol', () => {
     ['{{ticker}}', 'symbol: placeholder {{ticker}} was not replaced by the sender'],
     ['%alert_symbol%', 'symbol: placeholder %alert_symbol% was not replaced by the sender'],
     ['A:B:C', 'symbol: unexpected ":"'],
+    // "!" ends a continuous contract only: anything else with one went to the broker as a stock ticker.
+    ...['ES!', 'ES1!!', 'ES0!', 'ES10!', 'NQ 1!', 'CME_MINI:ES!', 'AAPL!'].map((symbol) => {
+      const written = symbol.replace(/^\w+:/, '');
+      return [
+        symbol,
+        `symbol: ${written} is no symbol: "!" only ends a continuous futures contract, its root and position ` +
+          '(ES1! the front month, ES2! the next)',
+      ];
+    }),
     // TradingView's {{ticker}} on a perpetual chart: no stock, and not the pair's spot market.
     ...['BTCUSDT.P', 'BINANCE:BTCUSDT.P', 'btcusdt.p', 'XBTUSD.P'].map((symbol) => [
       symbol,

@@ -80,6 +80,14 @@ function recognize(symbol: string, now: number, field: string): ParsedSymbol {
     // The caret stays: without it "^AQ0" would read back as a future.
     return { canonical: symbol, class: 'index', recognized: true, parts: { kind: 'ticker', ticker: symbol.slice(1) } };
   }
+  if (symbol.includes('!')) {
+    // No ticker holds one: ES! or ES1!! is a continuous contract mistyped, never a stock to buy.
+    throw new OrderValidationError(
+      field,
+      `${field}: ${symbol} is no symbol: "!" only ends a continuous futures contract, its root and position ` +
+        '(ES1! the front month, ES2! the next)',
+    );
+  }
   return { canonical: symbol, class: 'stock', recognized: false, parts: { kind: 'ticker', ticker: symbol } };
 }
 
