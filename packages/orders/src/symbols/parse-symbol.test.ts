@@ -120,6 +120,16 @@ describe('parseSymbol', () => {
     ['{{ticker}}', 'symbol: placeholder {{ticker}} was not replaced by the sender'],
     ['%alert_symbol%', 'symbol: placeholder %alert_symbol% was not replaced by the sender'],
     ['A:B:C', 'symbol: unexpected ":"'],
+    // Another platform's name for a future or a pair: each went to the broker as a stock ticker.
+    [
+      '/ES',
+      'symbol: /ES is no symbol: a leading "/" names a future with its month, as thinkorswim writes /ESZ26; write the month, or ES1! for the front month',
+    ],
+    [
+      'ES=F',
+      "symbol: ES=F is Yahoo's name for a continuous future; write ES1! for the front month, or a contract month as ESZ26",
+    ],
+    ['EURUSD=X', "symbol: EURUSD=X is Yahoo's name for a currency pair; write EURUSD"],
     // "!" ends a continuous contract only: anything else with one went to the broker as a stock ticker.
     ...['ES!', 'ES1!!', 'ES0!', 'ES10!', 'NQ 1!', 'CME_MINI:ES!', 'AAPL!'].map((symbol) => {
       const written = symbol.replace(/^\w+:/, '');
