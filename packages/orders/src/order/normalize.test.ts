@@ -957,6 +957,27 @@ describe('normalizeOrder shows a character it cannot read by its code', () => {
     });
   });
 
+  // TradingView's {{strategy.market_position}} (long, short, flat) in action was told only the list.
+  it('says that an exit is a close', () => {
+    expect(normalize({ symbol: 'AAPL', action: 'exit' })).toMatchObject({
+      error: { message: expect.stringMatching(/; exit is close here: it closes the position$/) },
+    });
+  });
+
+  it.each(['long', 'Short', 'flat'])('says what an action of %s is sent as', (action) => {
+    const result = normalize({ symbol: 'AAPL', action, quantity: 1 });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        field: 'action',
+        message:
+          'action: must be one of buy, sell, buy_to_cover, sell_short, buy_to_open, buy_to_close, sell_to_open, sell_to_close, close, cancel; ' +
+          `${action.toLowerCase()} names a position, not an order: send {{strategy.order.action}} (buy or sell), ` +
+          'or buy to go long, sell or sell_short to go short, close to go flat',
+      },
+    });
+  });
+
   // "buy" with a zero-width space was told "must be one of buy, sell, …", as if buy were not buy.
   it.each([
     [
