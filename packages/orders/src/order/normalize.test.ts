@@ -477,6 +477,13 @@ describe('normalizeOrder refuses', () => {
     ['an unknown action', { symbol: 'AAPL', action: 'hodl', quantity: 1 }, 'action'],
     ['an unknown duration', { symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'forever' }, 'duration'],
     ['a zero quantity', { symbol: 'AAPL', action: 'buy', quantity: 0 }, 'quantity', 'quantity: must be greater than 0'],
+    // {{strategy.position_size}} is negative when short: the action gives the direction, not the sign.
+    [
+      'a negative quantity',
+      { symbol: 'AAPL', action: 'sell', quantity: '-2' },
+      'quantity',
+      'quantity: must be greater than 0; the action gives the direction: send 2 with the action that sells or buys',
+    ],
     ['a negative quantity', { symbol: 'AAPL', action: 'buy', quantity: '-5' }, 'quantity'],
     [
       'more than 100 percent',
