@@ -1275,6 +1275,24 @@ describe("normalizeOrder names TradingView's default strategy alert message", ()
   });
 });
 
+describe('normalizeOrder names a JSON number written with a comma', () => {
+  // "quantity": 1,000 (a thousands separator) or 1,5 (a decimal comma) is no JSON: the parser's
+  // "Expected double-quoted property name" did not say which value or why.
+  it.each([
+    ['{"symbol":"AAPL","action":"buy","quantity":1,000}', 'quantity', '1,000'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,5,"type":"market"}', 'quantity', '1,5'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1, "limit_price": 1,234.50 }', 'limit_price', '1,234.50'],
+  ])('%s', (text, field, value) => {
+    expect(normalize(text)).toEqual({
+      ok: false,
+      error: {
+        field,
+        message: `${field}: ${value} is no number in JSON: a number takes "." for decimals and no thousands separator (1000.5)`,
+      },
+    });
+  });
+});
+
 describe('normalizeOrder names a placeholder left unquoted and unreplaced', () => {
   // TradingView fills {{strategy.order.contracts}} only in a strategy's alerts: a plain alert sends
   // it as written, and a template with it unquoted is no JSON at all ("Expected property name…").
