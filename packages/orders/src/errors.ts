@@ -15,6 +15,9 @@ export class OrderValidationError extends Error {
   }
 }
 
+/** An order without a symbol (none, or a blank one): SPEC §8's sample 400 body, word for word. */
+export const NO_SYMBOL = 'No symbol found';
+
 export function isOrderValidationError(error: unknown): error is OrderValidationError {
   return error instanceof OrderValidationError;
 }

@@ -1,5 +1,5 @@
 export * from './enumerations.ts';
-export { isOrderValidationError, OrderValidationError } from './errors.ts';
+export { isOrderValidationError, NO_SYMBOL, OrderValidationError } from './errors.ts';
 export {
   EXPRESSION_CACHE_SIZE,
   evaluateExpression,
@@ -58,6 +58,7 @@ export {
   withCurrentExamples,
 } from './symbols/dated-examples.ts';
 export { oneDigitYear } from './symbols/future.ts';
+export { futureTickOf, isKnownFutureRoot } from './symbols/future-roots.ts';
 export {
   exchangePrefix,
   isClassCompatible,

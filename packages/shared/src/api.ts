@@ -18,7 +18,7 @@ export const apiErrorSchema = z
     status: z.enum(API_STATUSES),
     message: z.string(),
   })
-  .meta({ id: 'Error', examples: [{ status: 'ValidationError', message: 'symbol: required' }] });
+  .meta({ id: 'Error', examples: [{ status: 'ValidationError', message: 'No symbol found' }] });
 
 const opaqueId = z.string().min(1).max(200);
 

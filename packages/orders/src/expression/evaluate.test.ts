@@ -10,6 +10,11 @@ import {
 } from './evaluate.ts';
 import { MAX_EXPRESSION_DEPTH } from './parser.ts';
 
+const COMMA = 'a number takes "." for decimals and no thousands separator (1000.5)';
+const PERCENT =
+  'a percentage is given as a number in a field of its own: quantity_type percent_of_equity or percent_of_position ' +
+  '(50 means 50 %), stop_price_percent, stop_loss_price_percent';
+
 function refusal(text: string, field = 'limit_price'): string {
   try {
     evaluateExpression(text, field);
@@ -96,7 +101,11 @@ describe('evaluateExpression', () => {
     ['pow(2)', 'limit_price: pow takes 2 arguments at position 0'],
     ['round(1, 0.5)', 'limit_price: round digits must be an integer from -15 to 15 at position 0'],
     ['0x10', 'limit_price: unexpected "x10" at position 1'],
-    ['1,5', 'limit_price: unexpected "," at position 1'],
+    // A thousands separator or a decimal comma, and a percent sign: each says how the field takes it.
+    ['1,5', `limit_price: unexpected "," at position 1: ${COMMA}`],
+    ['1,000.50', `limit_price: unexpected "," at position 1: ${COMMA}`],
+    ['10%', `limit_price: unexpected "%" at position 2: ${PERCENT}`],
+    ['{{close}}', 'limit_price: placeholder {{close}} was not replaced by the sender at position 0'],
     ['{{close}} * 1.01', 'limit_price: placeholder {{close}} was not replaced by the sender at position 0'],
     ['%last_price% * 0.995', 'limit_price: placeholder %last_price% was not replaced by the sender at position 0'],
     ['process.exit()', 'limit_price: unexpected "." at position 7'],

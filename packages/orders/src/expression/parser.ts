@@ -6,7 +6,7 @@
 //   primary := number | name '(' sum (',' sum)* ')' | '(' sum ')'
 // Names are looked up in a fixed table of functions: there are no variables, no property access
 // and nothing reaches a JavaScript object, so an expression can only ever compute a number.
-import { ExpressionSyntaxError, type Operator, type Token } from './tokens.ts';
+import { COMMA_HINT, ExpressionSyntaxError, type Operator, type Token } from './tokens.ts';
 
 export const FUNCTIONS = {
   abs: [1, 1],
@@ -48,6 +48,7 @@ export function parseExpression(tokens: readonly Token[]): ExpressionNode {
     throw new ExpressionSyntaxError(
       `unexpected ${JSON.stringify(token.kind === 'name' ? token.name : text)}`,
       token.pos,
+      token.kind === ',' ? COMMA_HINT : undefined,
     );
   };
   const isOp = (token: Token, a: Operator, b: Operator): token is Token & { kind: 'operator'; op: Operator } =>

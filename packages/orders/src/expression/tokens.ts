@@ -15,11 +15,19 @@ export type Token =
   | { kind: '(' | ')' | ',' | 'end'; pos: number };
 
 /** Thrown inside this folder only; evaluate.ts turns it into an OrderValidationError. */
+/** Where a "1,000" or a decimal comma ("1,5") meets the argument separator of min(1, 2). */
+export const COMMA_HINT = 'a number takes "." for decimals and no thousands separator (1000.5)';
+/** "10%" in a numeric field: the percentages the order language takes. */
+const PERCENT_HINT =
+  'a percentage is given as a number in a field of its own: quantity_type percent_of_equity or percent_of_position ' +
+  '(50 means 50 %), stop_price_percent, stop_loss_price_percent';
+
 export class ExpressionSyntaxError extends Error {
   readonly pos: number;
 
-  constructor(reason: string, pos: number) {
-    super(`${reason} at position ${pos}`);
+  /** `hint` says how the field takes what was written (a thousands separator, a percent sign). */
+  constructor(reason: string, pos: number, hint?: string) {
+    super(`${reason} at position ${pos}${hint ? `: ${hint}` : ''}`);
     this.pos = pos;
   }
 }
@@ -86,7 +94,8 @@ export function tokenize(text: string): Token[] {
       // A variable the charting platform did not substitute: say so rather than "unexpected {".
       throw new ExpressionSyntaxError(`placeholder ${placeholder[0]} was not replaced by the sender`, i);
     }
-    throw new ExpressionSyntaxError(`unexpected ${quoteCharacter(String.fromCodePoint(text.codePointAt(i) ?? 0))}`, i);
+    const char = String.fromCodePoint(text.codePointAt(i) ?? 0);
+    throw new ExpressionSyntaxError(`unexpected ${quoteCharacter(char)}`, i, char === '%' ? PERCENT_HINT : undefined);
   }
   tokens.push({ kind: 'end', pos: text.length });
   return tokens;

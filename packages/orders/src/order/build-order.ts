@@ -10,7 +10,7 @@ import {
   OPTION_ACTIONS,
   sortClasses,
 } from '../enumerations.ts';
-import { refuse } from '../errors.ts';
+import { NO_SYMBOL, OrderValidationError, refuse } from '../errors.ts';
 import { toNumber } from '../expression/evaluate.ts';
 import { continuousLookalike, DATED } from '../symbols/future.ts';
 import { isClassCompatible, parseSymbol, writtenSymbol } from '../symbols/parse-symbol.ts';
@@ -104,7 +104,7 @@ interface Main {
 }
 
 function single(raw: RawOrder, context: BuildContext): Main {
-  if (raw.symbol === undefined) throw refuse('symbol', 'required');
+  if (raw.symbol === undefined || raw.symbol.trim() === '') throw new OrderValidationError('symbol', NO_SYMBOL);
   if (raw.action === undefined) throw refuse('action', 'required');
   const { symbol, orderClass, exchange } = resolveSymbol(raw.symbol, raw.class, 'symbol', 'class', context);
   checkAction(raw.action, orderClass, 'action');
@@ -168,18 +168,27 @@ function buildLeg(leg: RawLeg, index: number, raw: RawOrder, context: BuildConte
 
 /**
  * Why a future read with a one-digit year 1 or 2 is refused: it is as likely TradingView's
- * continuous name without its "!" (NQ1, MNQ1), and either reading trades another contract.
+ * continuous name without its "!" (NQ1, MNQ1), and either reading trades another contract. So is
+ * a known root's continuous name without it (ES1, GC1), which would go to a stock broker as a ticker.
+ * A ticker that reads so (ASX's AX1, GC1) goes with an explicit class.
  */
 function ambiguousFuture(parsed: ParsedSymbol, text: string): string | undefined {
-  if (parsed.parts.kind !== 'future') return undefined;
+  if (parsed.parts.kind !== 'future' && parsed.parts.kind !== 'ticker') return undefined;
   const written = writtenSymbol(text);
   const continuous = continuousLookalike(written);
   if (!continuous) return undefined;
+  if (parsed.parts.kind === 'ticker') {
+    return (
+      `${written} reads two ways, as the continuous contract ${continuous} without its "!" or as the ticker ${written}; ` +
+      `write ${continuous} for the continuous contract, or give "class": "stock" for the ticker`
+    );
+  }
   const { root, month, year } = parsed.parts;
   const named = new Date(Date.UTC(year, month - 1)).toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
   return (
     `${written} reads two ways, as the continuous contract ${continuous} without its "!" or as ${parsed.canonical} ` +
-    `(root ${root}, ${named} ${year}); write ${continuous} for the continuous contract, or give a dated contract a 2 or 4 digit year`
+    `(root ${root}, ${named} ${year}); write ${continuous} for the continuous contract, give a dated contract a 2 or 4 digit year, ` +
+    'or give "class": "stock" for a ticker'
   );
 }
 

@@ -304,7 +304,8 @@ describe('normalizeOrder refuses a continuous contract written without its "!"',
           field: 'symbol',
           message:
             `symbol: ${written} reads two ways, as the continuous contract ${continuous} without its "!" or as ${dated}; ` +
-            `write ${continuous} for the continuous contract, or give a dated contract a 2 or 4 digit year`,
+            `write ${continuous} for the continuous contract, give a dated contract a 2 or 4 digit year, ` +
+            'or give "class": "stock" for a ticker',
         },
       });
     }
@@ -319,6 +320,48 @@ describe('normalizeOrder refuses a continuous contract written without its "!"',
     expect(read({ symbol: 'NQU25' })).toEqual(['NQU2025', 'future']);
     expect(read({ symbol: 'NQU5' })).toEqual(['NQU2025', 'future']);
     expect(read({ symbol: 'ABCV1', class: 'stock' })).toEqual(['ABCV1', 'stock']);
+  });
+
+  // ES1, GC1, CL2, 6E1 (a known root's continuous name without its "!") read as stock tickers and
+  // went to a stock broker; NQ1, which reads as a dated contract, was refused already.
+  it.each([
+    ['ES1', 'ES1!'],
+    ['GC1', 'GC1!'],
+    ['CL2', 'CL2!'],
+    ['6E1', '6E1!'],
+    ['/ZC1', 'ZC1!'],
+    ['CME_MINI:MES1', 'MES1!'],
+    ['fgbl1', 'FGBL1!'],
+  ])('%s, a known root without its "!"', (symbol, continuous) => {
+    const written = symbol.replace(/^\w+:/, '').toUpperCase();
+    for (const input of [
+      { symbol, action: 'buy', quantity: 1 },
+      { symbol, class: 'future', action: 'buy', quantity: 1 },
+    ]) {
+      expect(normalize(input)).toEqual({
+        ok: false,
+        error: {
+          field: 'symbol',
+          message:
+            `symbol: ${written} reads two ways, as the continuous contract ${continuous} without its "!" or as the ticker ${written}; ` +
+            `write ${continuous} for the continuous contract, or give "class": "stock" for the ticker`,
+        },
+      });
+    }
+  });
+
+  it('leaves real tickers alone: other roots, other digits, and a known root with its class', () => {
+    const read = (input: Record<string, unknown>) => {
+      const result = normalize({ action: 'buy', quantity: 1, ...input });
+      return result.ok ? [result.order.symbol, result.order.class] : result.error.message;
+    };
+    expect(read({ symbol: 'AX1', class: 'stock' })).toEqual(['AX1', 'stock']); // ASX: Accent Group
+    expect(read({ symbol: 'ASX:A2M' })).toEqual(['A2M', 'stock']);
+    expect(read({ symbol: 'PETR4' })).toEqual(['PETR4', 'stock']); // B3: Petrobras
+    expect(read({ symbol: 'ES3' })).toEqual(['ES3', 'stock']);
+    expect(read({ symbol: 'GC1', class: 'stock' })).toEqual(['GC1', 'stock']);
+    expect(read({ symbol: 'ES1!' })).toEqual(['ES1!', 'future']);
+    expect(read({ symbol: 'GC2!' })).toEqual(['GC2!', 'future']);
   });
 });
 
@@ -417,7 +460,6 @@ describe('normalizeOrder refuses', () => {
       'foo, bar: unknown fields',
     ],
     ['camelCase names', { symbol: 'AAPL', action: 'buy', quantity: 1, limitPrice: 3 }, 'limitPrice'],
-    ['a missing symbol', { action: 'buy', quantity: 1 }, 'symbol', 'symbol: required'],
     ['a missing action', { symbol: 'AAPL', quantity: 1 }, 'action', 'action: required'],
     ['a missing quantity', { symbol: 'AAPL', action: 'buy' }, 'quantity', 'quantity: required'],
     // quantity[1] alone would send the sender to indexed quantities, where most combos give one for all.
@@ -435,6 +477,13 @@ describe('normalizeOrder refuses', () => {
     ['an unknown action', { symbol: 'AAPL', action: 'hodl', quantity: 1 }, 'action'],
     ['an unknown duration', { symbol: 'AAPL', action: 'buy', quantity: 1, duration: 'forever' }, 'duration'],
     ['a zero quantity', { symbol: 'AAPL', action: 'buy', quantity: 0 }, 'quantity', 'quantity: must be greater than 0'],
+    // {{strategy.position_size}} is negative when short: the action gives the direction, not the sign.
+    [
+      'a negative quantity',
+      { symbol: 'AAPL', action: 'sell', quantity: '-2' },
+      'quantity',
+      'quantity: must be greater than 0; the action gives the direction: send 2 with the action that sells or buys',
+    ],
     ['a negative quantity', { symbol: 'AAPL', action: 'buy', quantity: '-5' }, 'quantity'],
     [
       'more than 100 percent',
@@ -628,7 +677,6 @@ describe('normalizeOrder refuses', () => {
       'client_id',
       'client_id: a number this long loses digits; send it as text in quotes',
     ],
-    ['an empty symbol', { symbol: '  ', action: 'buy', quantity: 1 }, 'symbol'],
     ['a symbol object', { symbol: { $gt: '' }, action: 'buy', quantity: 1 }, 'symbol'],
     ['an unreplaced placeholder', { symbol: '{{ticker}}', action: 'buy', quantity: 1 }, 'symbol'],
     // A constant client_id makes every later signal a repeat: answered as the first, never placed.
@@ -843,6 +891,29 @@ describe('normalizeOrder refuses', () => {
   });
 });
 
+describe('normalizeOrder refuses an order without a symbol', () => {
+  // SPEC §8's sample 400 body, which the docs show, is this answer: the one refusal not opening with its field.
+  it.each([
+    ['none', { action: 'buy', quantity: 1 }],
+    ['null', { symbol: null, action: 'buy', quantity: 1 }],
+    ['an empty one', { symbol: '', action: 'buy', quantity: 1 }],
+    ['a blank one', { symbol: '  ', action: 'sell', quantity: 1 }],
+  ])('%s: No symbol found', (_name, input) => {
+    expect(normalize(input)).toEqual({ ok: false, error: { field: 'symbol', message: 'No symbol found' } });
+  });
+
+  it('names a blank leg symbol as before', () => {
+    const legs = [
+      { symbol: ' ', action: 'buy_to_open' },
+      { symbol: 'SPY_271217P00550000', action: 'sell_to_open' },
+    ];
+    expect(normalize({ legs, quantity: 1 })).toEqual({
+      ok: false,
+      error: { field: 'legs[0].symbol', message: 'legs[0].symbol: must not be empty' },
+    });
+  });
+});
+
 describe('normalizeOrder shows a character it cannot read by its code', () => {
   // Pasted from a web page or a document: a zero-width space or a Cyrillic А looks like nothing,
   // or like the letter meant, in the refusal; its code says what it is.
@@ -890,6 +961,27 @@ describe('normalizeOrder shows a character it cannot read by its code', () => {
     expect(normalize({ symbol: 'AAPL', action: 'buy', quantity: 1, ...fields })).toEqual({
       ok: false,
       error: { field, message },
+    });
+  });
+
+  // TradingView's {{strategy.market_position}} (long, short, flat) in action was told only the list.
+  it('says that an exit is a close', () => {
+    expect(normalize({ symbol: 'AAPL', action: 'exit' })).toMatchObject({
+      error: { message: expect.stringMatching(/; exit is close here: it closes the position$/) },
+    });
+  });
+
+  it.each(['long', 'Short', 'flat'])('says what an action of %s is sent as', (action) => {
+    const result = normalize({ symbol: 'AAPL', action, quantity: 1 });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        field: 'action',
+        message:
+          'action: must be one of buy, sell, buy_to_cover, sell_short, buy_to_open, buy_to_close, sell_to_open, sell_to_close, close, cancel; ' +
+          `${action.toLowerCase()} names a position, not an order: send {{strategy.order.action}} (buy or sell), ` +
+          'or buy to go long, sell or sell_short to go short, close to go flat',
+      },
     });
   });
 
@@ -1178,6 +1270,24 @@ describe("normalizeOrder names TradingView's default strategy alert message", ()
         field: 'body',
         message:
           "body: not valid JSON: this is TradingView's default strategy alert message; replace the alert's Message with the JSON order",
+      },
+    });
+  });
+});
+
+describe('normalizeOrder names a JSON number written with a comma', () => {
+  // "quantity": 1,000 (a thousands separator) or 1,5 (a decimal comma) is no JSON: the parser's
+  // "Expected double-quoted property name" did not say which value or why.
+  it.each([
+    ['{"symbol":"AAPL","action":"buy","quantity":1,000}', 'quantity', '1,000'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1,5,"type":"market"}', 'quantity', '1,5'],
+    ['{"symbol":"AAPL","action":"buy","quantity":1, "limit_price": 1,234.50 }', 'limit_price', '1,234.50'],
+  ])('%s', (text, field, value) => {
+    expect(normalize(text)).toEqual({
+      ok: false,
+      error: {
+        field,
+        message: `${field}: ${value} is no number in JSON: a number takes "." for decimals and no thousands separator (1000.5)`,
       },
     });
   });

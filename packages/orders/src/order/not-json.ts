@@ -3,6 +3,7 @@
 // orders in one alert. Only read when JSON.parse has failed: nothing here runs for a good body.
 import { jsonrepair } from 'jsonrepair';
 import { OrderValidationError, refuse } from '../errors.ts';
+import { COMMA_HINT } from '../expression/tokens.ts';
 import { PLACEHOLDER } from './raw-schema.ts';
 
 /** `symbol=AAPL&action=buy`: a form post (Zapier's Webhooks "Form" payload type), not JSON. */
@@ -23,6 +24,8 @@ const TRADINGVIEW_DEFAULT_REFUSAL =
 export function whyNotJson(text: string, error: unknown): OrderValidationError {
   const unreplaced = unquotedPlaceholder(text);
   if (unreplaced) return unreplaced;
+  const comma = numberWithComma(text);
+  if (comma) return comma;
   if (severalObjects(text)) return refuse('body', SEVERAL_REFUSAL);
   if (FORM_ENCODED.test(text.trim())) return refuse('body', FORM_REFUSAL);
   if (TRADINGVIEW_DEFAULT.test(text)) return refuse('body', TRADINGVIEW_DEFAULT_REFUSAL);
@@ -67,6 +70,19 @@ function unquotedPlaceholder(text: string): OrderValidationError | undefined {
     // An escape JSON does not know: the key as written.
   }
   return new OrderValidationError(field, `${field}: placeholder ${placeholder} was not replaced by the sender`);
+}
+
+/** `"quantity": 1,000` or `1,5`: a value that is a number with a thousands separator or a decimal comma. */
+const COMMA_NUMBER = /"((?:[^"\\]|\\.)*)"\s*:\s*(-?\d+(?:\.\d+)?(?:,\d+)+(?:\.\d+)?)\s*[,}\]]/;
+
+/**
+ * A number written with a comma, which ends the value in JSON and leaves the parser's "Expected
+ * double-quoted property name" to say neither which value nor why. Only read when parsing failed.
+ */
+function numberWithComma(text: string): OrderValidationError | undefined {
+  const [, key, value] = COMMA_NUMBER.exec(text) ?? [];
+  if (key === undefined) return undefined;
+  return refuse(key, `${value} is no number in JSON: ${COMMA_HINT}`);
 }
 
 export const SEVERAL_REFUSAL = 'holds more than one order; send one order per signal (an alert or a call each)';

@@ -23,7 +23,14 @@ export function checkOrderRules(order: Order, legFieldName: LegFieldName): void 
 
 function checkQuantity(quantity: number | undefined, quantityType: Order['quantity_type'], field: string): void {
   if (quantity === undefined) return;
-  if (quantity <= 0) throw refuse(field, 'must be greater than 0');
+  // {{strategy.position_size}} is negative when short: the sign is no direction here, the action is.
+  if (quantity < 0) {
+    throw refuse(
+      field,
+      `must be greater than 0; the action gives the direction: send ${-quantity} with the action that sells or buys`,
+    );
+  }
+  if (quantity === 0) throw refuse(field, 'must be greater than 0');
   if ((quantityType === 'percent_of_equity' || quantityType === 'percent_of_position') && quantity > 100) {
     throw refuse(field, `must be at most 100 with quantity_type ${quantityType} (50 means 50 %)`);
   }

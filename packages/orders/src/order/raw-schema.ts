@@ -17,13 +17,18 @@ export const PLACEHOLDER = /\{\{[^}]*\}\}|%[a-zA-Z_.]+%/;
 /** A character outside printable ASCII, which every enumerated value is written in. */
 const UNPRINTABLE = /[^\x20-\x7e]/u;
 
-function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+function oneOf<const T extends readonly [string, ...string[]]>(
+  values: T,
+  notes: Readonly<Record<string, string>> = {},
+) {
   const list = `must be one of ${values.join(', ')}`;
   // An unsubstituted charting variable deserves a plainer answer than the list of values.
   const message = (issue: { input?: unknown }): string => {
     if (typeof issue.input !== 'string') return list;
     const placeholder = PLACEHOLDER.exec(issue.input);
     if (placeholder) return `placeholder ${placeholder[0]} was not replaced by the sender`;
+    const written = issue.input.trim().toLowerCase();
+    if (Object.hasOwn(notes, written)) return `${list}; ${written} ${notes[written]}`;
     // "buy" with a zero-width space, or a Cyrillic т in "gtc", looks like a value of the list.
     const odd = UNPRINTABLE.exec(issue.input)?.[0];
     return odd ? `${list}; the value holds ${quoteCharacter(odd)}` : list;
@@ -34,6 +39,14 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
     .toLowerCase()
     .pipe(z.enum(values, { error: message }));
 }
+
+/**
+ * Positions sent as actions: TradingView's {{strategy.market_position}} (long, short, flat) is the
+ * position after the order; an "exit" is a close.
+ */
+const POSITION =
+  'names a position, not an order: send {{strategy.order.action}} (buy or sell), or buy to go long, sell or sell_short to go short, close to go flat';
+const ACTION_NOTES = { long: POSITION, short: POSITION, flat: POSITION, exit: 'is close here: it closes the position' };
 
 /** A number, or text holding a number or a math expression. */
 const numeric = z.custom<number | string>((value) => typeof value === 'number' || typeof value === 'string', {
@@ -53,18 +66,18 @@ const text = (max: number) =>
     );
 
 /**
- * A symbol, kept as written: parseSymbol trims it itself, so that the position in a refusal
+ * A symbol, kept as written (`blank` lets the caller refuse a blank one): parseSymbol trims it itself, so that the position in a refusal
  * (`symbol: unexpected "​" (U+200B) at position 6`) counts from the value's first character, as
  * an expression's does.
  */
-const symbolText = () =>
+const symbolText = ({ blank = false } = {}) =>
   z
     .union([z.string(), z.number()], { error: 'must be text' })
     .transform((value) => String(value))
     .pipe(
       z
         .string()
-        .refine((value) => value.trim() !== '', { error: 'must not be empty' })
+        .refine((value) => blank || value.trim() !== '', { error: 'must not be empty' })
         .refine((value) => value.trim().length <= MAX_TEXT_LENGTH, {
           error: `longer than ${MAX_TEXT_LENGTH} characters`,
         }),
@@ -110,7 +123,7 @@ function replaced(value: string, context: z.RefinementCtx): void {
 const legShape = {
   symbol: symbolText().optional(),
   class: oneOf(ORDER_CLASSES).optional(),
-  action: oneOf(ORDER_ACTIONS).optional(),
+  action: oneOf(ORDER_ACTIONS, ACTION_NOTES).optional(),
   quantity: numeric.optional(),
   type: oneOf(ORDER_TYPES).optional(),
   limit_price: numeric.optional(),
@@ -124,8 +137,9 @@ export type RawLeg = z.infer<typeof rawLegSchema>;
 export const LEG_FIELDS = Object.keys(rawLegSchema.shape) as Array<keyof RawLeg>;
 
 export const rawOrderSchema = z.strictObject({
-  symbol: symbolText().optional(),
-  action: oneOf(ORDER_ACTIONS).optional(),
+  // A blank one is refused as a missing one is, with SPEC §8's sample message (build-order.ts).
+  symbol: symbolText({ blank: true }).optional(),
+  action: oneOf(ORDER_ACTIONS, ACTION_NOTES).optional(),
   quantity: numeric.optional(),
   quantity_type: oneOf(QUANTITY_TYPES).optional(),
   type: oneOf(ORDER_TYPES).optional(),

@@ -1,13 +1,16 @@
 // Futures symbols:
-//   "ES1!"  "NQ2!"  "6E1!"                      continuous: front (1) or next (2) contract
+//   "ES1!"  "NQ2!"  "6E1!"  "BANKNIFTY1!"       continuous: front (1) or next (2) contract
 //   "ESZ4"  "ESZ24"  "ESZ2024"  "/ESZ24"        dated: root, month code, 1, 2 or 4 digit year
 // All dated spellings of a contract have one canonical form: root + month code + 4-digit year.
 // A dated contract lies within ten years of now: further off the symbol names something else, a
 // CFD (HK50, the Hang Seng, not May 2050) or another market's code (AU2506: Shanghai gold, June
 // 2025), and is read as a ticker. So are index CFDs whose names read like a contract month soon.
+import { isKnownFutureRoot } from './future-roots.ts';
 import { FUTURE_MONTH_CODES, type FutureMonthCode, type ParsedSymbol } from './parsed-symbol.ts';
 
-const CONTINUOUS = /^\/?([A-Z0-9]{1,5})([1-9])!$/;
+// No ticker ends in "!": a root of any length up to 12 is a continuous contract (TradingView's
+// NSE:BANKNIFTY1!, MCX:CRUDEOIL1!), where the dated form keeps to 5 (ESZ24 must not read as a root).
+const CONTINUOUS = /^\/?([A-Z0-9]{1,12})([1-9])!$/;
 // The root is lazy so that a root ending in a month letter still leaves the last one for the month.
 /** A dated contract: root, month code, 1, 2 or 4 digit year (a leading / as thinkorswim writes it). */
 export const DATED = /^\/?([A-Z0-9]{1,5}?)([FGHJKMNQUVXZ])(\d{4}|\d{2}|\d)$/;
@@ -31,14 +34,20 @@ export const INDEX_CFD_NAMES: ReadonlySet<string> = new Set([
   'TWN50',
 ]);
 
+/** A known root's continuous name without its "!": ES1, /GC2. */
+const CONTINUOUS_WITHOUT_BANG = /^\/?([A-Z0-9]{1,5})[12]$/;
+
 /**
- * TradingView's continuous name a dated reading may stand for, its "!" left out: NQ1 reads as root
- * N, August of a year ending in 1, and as NQ1!, the front contract (TradingView names 1! and 2!).
- * Returns NQ1! for a symbol (as written, no exchange) that reads both ways, else undefined.
+ * TradingView's continuous name a symbol may stand for, its "!" left out: NQ1 reads as root N,
+ * August of a year ending in 1, and as NQ1!, the front contract (TradingView names 1! and 2!); ES1
+ * and GC1, a known root's, read as a stock ticker and as ES1! and GC1!. Returns NQ1! for a symbol
+ * (as written, no exchange) that reads both ways, else undefined.
  */
 export function continuousLookalike(written: string): string | undefined {
   const year = DATED.exec(written)?.[3];
-  return year === '1' || year === '2' ? `${written.replace(/^\//, '')}!` : undefined;
+  const root = CONTINUOUS_WITHOUT_BANG.exec(written)?.[1];
+  const lookalike = year === '1' || year === '2' || (root !== undefined && isKnownFutureRoot(root));
+  return lookalike ? `${written.replace(/^\//, '')}!` : undefined;
 }
 
 export function parseFuture(symbol: string, now: number): ParsedSymbol | undefined {

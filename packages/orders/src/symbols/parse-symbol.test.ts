@@ -94,6 +94,10 @@ describe('parseSymbol', () => {
   it('returns the parts', () => {
     expect(parse('ESZ24').parts).toEqual({ kind: 'future', root: 'ES', monthCode: 'Z', month: 12, year: 2024 });
     expect(parse('ES2!').parts).toEqual({ kind: 'continuous_future', root: 'ES', position: 2 });
+    // TradingView's continuous names past 5 letters (NSE, MCX): "!" names no stock, so never a ticker.
+    expect(parse('BANKNIFTY1!').parts).toEqual({ kind: 'continuous_future', root: 'BANKNIFTY', position: 1 });
+    expect(parse('NSE:MIDCPNIFTY2!')).toMatchObject({ canonical: 'MIDCPNIFTY2!', class: 'future', exchange: 'NSE' });
+    expect(parse('NATURALGAS1!').class).toBe('future');
     expect(parse('AAPL240119P150.5').parts).toEqual({
       kind: 'option',
       root: 'AAPL',
@@ -116,6 +120,25 @@ describe('parseSymbol', () => {
     ['{{ticker}}', 'symbol: placeholder {{ticker}} was not replaced by the sender'],
     ['%alert_symbol%', 'symbol: placeholder %alert_symbol% was not replaced by the sender'],
     ['A:B:C', 'symbol: unexpected ":"'],
+    // Another platform's name for a future or a pair: each went to the broker as a stock ticker.
+    [
+      '/ES',
+      'symbol: /ES is no symbol: a leading "/" names a future with its month, as thinkorswim writes /ESZ26; write the month, or ES1! for the front month',
+    ],
+    [
+      'ES=F',
+      "symbol: ES=F is Yahoo's name for a continuous future; write ES1! for the front month, or a contract month as ESZ26",
+    ],
+    ['EURUSD=X', "symbol: EURUSD=X is Yahoo's name for a currency pair; write EURUSD"],
+    // "!" ends a continuous contract only: anything else with one went to the broker as a stock ticker.
+    ...['ES!', 'ES1!!', 'ES0!', 'ES10!', 'NQ 1!', 'CME_MINI:ES!', 'AAPL!'].map((symbol) => {
+      const written = symbol.replace(/^\w+:/, '');
+      return [
+        symbol,
+        `symbol: ${written} is no symbol: "!" only ends a continuous futures contract, its root and position ` +
+          '(ES1! the front month, ES2! the next)',
+      ];
+    }),
     // TradingView's {{ticker}} on a perpetual chart: no stock, and not the pair's spot market.
     ...['BTCUSDT.P', 'BINANCE:BTCUSDT.P', 'btcusdt.p', 'XBTUSD.P'].map((symbol) => [
       symbol,

@@ -7,7 +7,7 @@
 // and returns one canonical spelling per instrument. Plain tickers are stock unless told otherwise.
 import { OrderValidationError, quoteCharacter } from '../errors.ts';
 import type { OrderClass } from '../types.ts';
-import { parseFuture } from './future.ts';
+import { continuousLookalike, parseFuture } from './future.ts';
 import { parseOption } from './option.ts';
 import { parsePair, perpetualPairName } from './pair.ts';
 import type { ParsedSymbol } from './parsed-symbol.ts';
@@ -80,7 +80,32 @@ function recognize(symbol: string, now: number, field: string): ParsedSymbol {
     // The caret stays: without it "^AQ0" would read back as a future.
     return { canonical: symbol, class: 'index', recognized: true, parts: { kind: 'ticker', ticker: symbol.slice(1) } };
   }
+  const other = otherPlatformsName(symbol);
+  if (other) throw new OrderValidationError(field, `${field}: ${other}`);
   return { canonical: symbol, class: 'stock', recognized: false, parts: { kind: 'ticker', ticker: symbol } };
+}
+
+const YAHOO = /^([A-Z0-9]{1,12})=([FX])$/;
+
+/**
+ * Why a symbol no parser read is no ticker either (no ticker holds a "!", starts with "/" or ends
+ * in =F or =X), but a contract mistyped or named as another platform names it: sent on, it
+ * would be a stock order for "ES!" or "/ES".
+ */
+function otherPlatformsName(symbol: string): string | undefined {
+  if (symbol.includes('!')) {
+    return `${symbol} is no symbol: "!" only ends a continuous futures contract, its root and position (ES1! the front month, ES2! the next)`;
+  }
+  // (/ZC1, a continuous contract without its "!", is the order's to refuse: it says so unless a class is given.)
+  if (symbol.startsWith('/') && !continuousLookalike(symbol)) {
+    return `${symbol} is no symbol: a leading "/" names a future with its month, as thinkorswim writes /ESZ26; write the month, or ${symbol.slice(1)}1! for the front month`;
+  }
+  const [, name = '', kind] = YAHOO.exec(symbol) ?? [];
+  if (kind === 'F') {
+    return `${symbol} is Yahoo's name for a continuous future; write ${name}1! for the front month, or a contract month as ${name}Z26`;
+  }
+  if (kind === 'X') return `${symbol} is Yahoo's name for a currency pair; write ${name}`;
+  return undefined;
 }
 
 /**

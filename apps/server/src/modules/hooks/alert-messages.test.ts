@@ -46,4 +46,13 @@ describe('alert messages of every provider', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ status: 'draft' });
   });
+
+  it('an alert whose symbol is missing or filled with nothing answers SPEC §8 sample 400 body, as the docs show it', async () => {
+    const trader = await setupTrader(t, 'alerts-nosymbol@example.com', { isTest: true });
+    for (const body of ['{"action":"buy","quantity":1}', '{"symbol":"","action":"buy","quantity":1}']) {
+      const res = await postSignal(t, trader.shortKey, body, 'text/plain');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ status: 'ValidationError', message: 'No symbol found' });
+    }
+  });
 });

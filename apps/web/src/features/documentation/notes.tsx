@@ -37,8 +37,10 @@ export function Notes({ now = Date.now() }: { now?: number }) {
           Root, month code and year: the year may have 1, 2 or 4 digits, so <code>{current('ESZ4')}</code>,{' '}
           <code>{current('ESZ24')}</code> and <code>{current('ESZ2024')}</code> are the same{' '}
           {MONTH_NAMES[month.month - 1]} {month.year} contract. A continuous contract is the root followed by{' '}
-          <code>N!</code>: <code>ES1!</code> is the front month, <code>ES2!</code> the next. Month codes: F G H J K M N
-          Q U V X Z (January to December).
+          <code>N!</code>: <code>ES1!</code> is the front month, <code>ES2!</code> the next. Without the <code>!</code>,{' '}
+          <code>ES1</code> or <code>NQ1</code> is refused: it reads as a stock ticker or a contract years away (a ticker
+          such as ASX's <code>AX1</code> goes with <code>"class": "stock"</code>). Month codes: F G H J K M N Q U V X Z
+          (January to December).
         </dd>
         <dt>Option symbols</dt>
         <dd>

@@ -1,4 +1,4 @@
-import { defaultExamplePayload, type Provider } from '@router/orders';
+import { defaultExamplePayload, NO_SYMBOL, type Provider } from '@router/orders';
 import type { ReactNode } from 'react';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { ExternalLink } from './external-link.tsx';
@@ -11,10 +11,8 @@ const SUCCESS = `{
   "price": 123.45
 }`;
 
-const ERROR = `{
-  "status": "ValidationError",
-  "message": "No symbol found"
-}`;
+/** What a webhook answers an order without a symbol (SPEC §8's sample body). */
+const ERROR = JSON.stringify({ status: 'ValidationError', message: NO_SYMBOL }, null, 2);
 
 function Code({ children, copy }: { children: string; copy?: boolean }) {
   return (

@@ -213,8 +213,15 @@ describe('orders', () => {
     const sell = { ...ES, action: 'sell', type: 'stop_limit', stop_price: 5990.1, limit_price: 5990.05 };
     await broker.placeOrder(ctx, session, input(sell));
     expect(lastOrder()).toMatchObject({ template_id: 312, trigger_price: 5990.25, price: 5990.25 });
+    // SR3 (3-month SOFR) is left out of the tick table: its tick differs between contract months.
+    await broker.placeOrder(
+      ctx,
+      session,
+      input({ ...ES, symbol: 'CME:SR3H2027', type: 'limit', limit_price: 96.1234 }),
+    );
+    expect(lastOrder()).toMatchObject({ price: 96.1234 });
     await broker.placeOrder(ctx, session, input({ ...ES, symbol: 'CME:6BH2027', type: 'limit', limit_price: 1.26543 }));
-    expect(lastOrder()).toMatchObject({ price: 1.26543 });
+    expect(lastOrder()).toMatchObject({ price: 1.2654 });
   });
 
   it.each([
@@ -235,8 +242,8 @@ describe('orders', () => {
       'Rithmic: stop_loss_price 6010 must be below the entry 6000',
     ],
     [
-      { symbol: 'CME:6BH2027', type: 'limit', limit_price: 1.25, stop_loss_price: 1.2 },
-      "Rithmic: a bracket's exits are ticks from the entry, and the tick of 6B is not known",
+      { symbol: 'CME:SR3H2027', type: 'limit', limit_price: 96.25, stop_loss_price: 96 },
+      "Rithmic: a bracket's exits are ticks from the entry, and the tick of SR3 is not known",
     ],
     [{ extra: { stop_ticks: 2.5 } }, 'Rithmic: extra.stop_ticks must be a whole number of ticks, not 2.5'],
   ])('refuses %o before sending anything', async (change, message) => {

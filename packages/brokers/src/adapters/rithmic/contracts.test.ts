@@ -15,4 +15,16 @@ describe('contractOf', () => {
       'ESZ2036 is too far off to name with a one-digit year',
     );
   });
+
+  // Every CME Group root whose tick is known has its exchange too: KE was "not known; prefix it".
+  it.each([
+    ['KEN2027', 'CBOT'],
+    ['ZOH2027', 'CBOT'],
+    ['6NH2027', 'CME'],
+    ['6MH2027', 'CME'],
+    ['M6AH2027', 'CME'],
+    ['M6BH2027', 'CME'],
+  ])('names the exchange of %s: %s', (symbol, exchange) => {
+    expect(contractOf({ symbol }, NOW)).toMatchObject({ exchange });
+  });
 });

@@ -4,10 +4,9 @@
 // 114 trading_symbol, as async_rithmic's get_front_month_contract asks it), kept an hour; later
 // positions (ES2!) have no such request and are refused.
 import type { Order } from '@router/orders';
-import { oneDigitYear, parseSymbol } from '@router/orders';
+import { futureTickOf, oneDigitYear, parseSymbol } from '@router/orders';
 import type { BrokerContext } from '../../core/broker.ts';
 import { BrokerError, isBrokerError } from '../../core/errors.ts';
-import { futureTickOf } from '../../core/future-ticks.ts';
 import { RITHMIC_TITLE } from './descriptor.ts';
 import { type Credentials, withPlant } from './plant.ts';
 import { TICKER_PLANT } from './protocol.ts';
@@ -23,8 +22,11 @@ export interface Contract {
 export type WantedContract = Omit<Contract, 'symbol'> & { symbol?: string };
 
 const EXCHANGES: Readonly<Record<string, readonly string[]>> = {
-  CME: ['ES', 'MES', 'NQ', 'MNQ', 'RTY', 'M2K', 'EMD', '6A', '6B', '6C', '6E', '6J', '6S', 'M6E', 'LE', 'HE', 'GF'],
-  CBOT: ['YM', 'MYM', 'ZB', 'UB', 'ZN', 'ZF', 'ZT', 'TN', 'ZC', 'ZS', 'ZW', 'ZL', 'ZM'],
+  CME: [
+    ...['ES', 'MES', 'NQ', 'MNQ', 'RTY', 'M2K', 'EMD', 'NKD', 'LE', 'HE', 'GF'],
+    ...['6A', '6B', '6C', '6E', '6J', '6S', '6N', '6M', 'M6E', 'M6A', 'M6B'],
+  ],
+  CBOT: ['YM', 'MYM', 'ZB', 'UB', 'ZN', 'ZF', 'ZT', 'TN', 'ZC', 'ZS', 'ZW', 'KE', 'ZO', 'ZL', 'ZM'],
   NYMEX: ['CL', 'MCL', 'QM', 'NG', 'QG', 'RB', 'HO', 'PL', 'PA'],
   COMEX: ['GC', 'MGC', 'SI', 'SIL', 'HG', 'MHG'],
 };

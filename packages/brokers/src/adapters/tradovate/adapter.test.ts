@@ -11,6 +11,7 @@ import { createTradovateBroker } from './adapter.ts';
 import { forgetContracts } from './contracts.ts';
 import { tradovateDescriptor } from './descriptor.ts';
 import { FAKE_CREDENTIALS, startTradovateFake, type TradovateFake } from './fake.ts';
+import { toPlacement } from './mapper.ts';
 
 const broker = createTradovateBroker();
 let fake: TradovateFake;
@@ -133,6 +134,22 @@ describe('orders', () => {
       message: 'Tradovate: limit_price 0.1 is less than one tick (0.25): it would be 0',
     });
     expect(fake.submissions().length).toBe(before);
+  });
+
+  // These roots' prices went as given, and the exchange refused an off-tick one.
+  it.each([
+    ['6BH2027', 'buy', 1.26543, 1.2654], // CME British pound: 0.0001
+    ['6JH2027', 'sell', 0.0066123, 0.0066125], // CME Japanese yen: 0.0000005
+    ['ZCH2027', 'buy', 450.3, 450.25], // CBOT corn: 1/4 cent
+    ['ZFH2027', 'buy', 108.3, 108.296875], // CBOT 5-year note: 1/4 of 1/32
+    ['ZTH2027', 'sell', 103.5001, 103.50390625], // CBOT 2-year note: 1/8 of 1/32
+    ['HGH2027', 'sell', 4.1234, 4.1235], // COMEX copper: 0.0005
+    ['LEJ2027', 'buy', 180.01, 180], // CME live cattle: 0.025
+    ['FESXH2027', 'buy', 4900.5, 4900], // Eurex EURO STOXX 50: 1 point
+  ])('puts %s %s at %d on its tick: %d', (symbol, action, price, onTick) => {
+    // The mapper's request, before the contract is looked up (the fake lists ES and NQ only).
+    const placement = toPlacement(input({ symbol, action, quantity: 1, limit_price: price }).order, 'sig');
+    expect(placement({ accountSpec: 'demo', accountId: 1, symbol }).body).toMatchObject({ price: onTick });
   });
 
   it('an OCO pair: two working limits linked to each other', async () => {

@@ -4,10 +4,9 @@
 //   POST /order/placeoso  the same plus "bracket1"/"bracket2": {"action":"Sell","orderType":"Limit","price":…,
 //     "timeInForce":"GTC"} (quantity inherited; the two exits cancel each other)
 //   POST /order/placeoco  the same plus "other": the second order of a one-cancels-other pair
-import { type Order, type OrderLeg, type OrderResponse, parseSymbol } from '@router/orders';
+import { futureTickOf, type Order, type OrderLeg, type OrderResponse, parseSymbol } from '@router/orders';
 import { boundedId } from '../../ccxt/client-id.ts';
 import { BrokerError } from '../../core/errors.ts';
-import { futureTickOf } from '../../core/future-ticks.ts';
 import { type JsonRecord, stringField } from '../../core/json-read.ts';
 import { priceOnKnownTick } from '../../core/ticks.ts';
 import { TRADOVATE_TITLE } from './descriptor.ts';
@@ -33,7 +32,7 @@ const BUYS = new Set(['buy', 'buy_to_cover']);
 const invalid = (message: string) => new BrokerError('InvalidOrder', TRADOVATE_TITLE, message);
 export const sideOf = (action: string): 'Buy' | 'Sell' => (BUYS.has(action) ? 'Buy' : 'Sell');
 
-/** The tick of the symbol's root where it is known (core/future-ticks.ts), else undefined. */
+/** The tick of the symbol's root where it is known (the order language's futureTickOf), else undefined. */
 function tickOf(symbol: string): number | undefined {
   const { parts } = parseSymbol(symbol);
   return parts.kind === 'future' || parts.kind === 'continuous_future' ? futureTickOf(parts.root) : undefined;

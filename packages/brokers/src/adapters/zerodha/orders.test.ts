@@ -208,6 +208,9 @@ describe('orders', () => {
       'give the option as Kite lists it (NFO:NIFTY27JUN24000CE), not in OCC form',
     ],
     [{ symbol: 'NIFTY1!', action: 'buy', quantity: 75 }, 'Kite has no continuous contract'],
+    // A root past 5 letters (TradingView's NSE:BANKNIFTY1!, MCX:CRUDEOIL1!) went to NSE as the stock "BANKNIFTY1!".
+    [{ symbol: 'NSE:BANKNIFTY1!', action: 'buy', quantity: 30 }, 'Kite has no continuous contract'],
+    [{ symbol: 'MCX:CRUDEOIL1!', action: 'buy', quantity: 1 }, 'Kite has no continuous contract'],
     [{ symbol: 'NYSE:IBM', action: 'buy', quantity: 1 }, 'NYSE is not an exchange Kite trades on'],
     [
       { symbol: 'NSE:INFY', class: 'option', action: 'buy_to_open', quantity: 1 },

@@ -1,0 +1,25 @@
+// The static Error (400) sample is what a webhook answers an order without a symbol: the order
+// language's message, which SPEC §8's sample body gives as 'No symbol found'.
+import { normalizeOrder, type Provider } from '@router/orders';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { TEST_PROVIDERS } from '../../test/connectors.ts';
+import { Responses } from './responses.tsx';
+
+describe('documentation responses', () => {
+  it('shows, as the Error (400) sample, the answer a webhook sends for an order with no symbol', () => {
+    render(<Responses provider={TEST_PROVIDERS[0] as unknown as Provider} />);
+    const sample = screen.getByText('Error (400)').nextElementSibling?.textContent ?? '';
+    expect(JSON.parse(sample)).toEqual({ status: 'ValidationError', message: 'No symbol found' });
+    for (const body of [
+      { action: 'buy', quantity: 1 },
+      { symbol: ' ', action: 'buy', quantity: 1 },
+    ]) {
+      const refused = normalizeOrder(body);
+      // The hook answers a refusal as 400 {status: 'ValidationError', message} (signals/submit.ts).
+      expect(refused.ok ? undefined : { status: 'ValidationError', message: refused.error.message }).toEqual(
+        JSON.parse(sample),
+      );
+    }
+  });
+});
