@@ -516,6 +516,42 @@ describe('withBrokerSession', () => {
     expect(await withBrokerSession(t.services, stored, async () => 'works')).toBe('works');
   });
 
+  it("an order meeting a token another instance's refresh replaced goes once more with the stored one, and only once", async () => {
+    const other = await startTestApp({ database: t.database, brokers: [fake.broker] });
+    try {
+      fake.refreshInMs = -1000;
+      const connector = await connect(t, alice, 'keyfake', ['key-replaced', 'sekret-ok']);
+      fake.refreshInMs = 3_600_000;
+      // This instance renews and keeps the session (as the hook cache keeps the connector it read).
+      const row = await requireConnector(t.services, aliceId, connector.key);
+      const mine = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.accessToken);
+      // The other instance renews it again; the broker ends the token this one holds.
+      await t.database.pool.query("update connectors set refresh_at = now() - interval '1 second' where id = $1", [
+        row.id,
+      ]);
+      const due = await requireConnector(other.services, aliceId, connector.key);
+      const theirs = await withBrokerSession(other.services, due, async ({ session }) => session.secrets.accessToken);
+      expect(theirs).not.toBe(mine);
+      fake.endReplacedTokens = true;
+      const before = { ...fake.calls };
+      const place = (clientOrderId: string) =>
+        withBrokerSession(t.services, row, ({ broker, ctx, session }) =>
+          broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId }),
+        );
+      expect(await place('sig-replaced')).toMatchObject({ status: 'filled' });
+      // Refused once with the ended token, placed once with the stored one; no refresh of its own.
+      expect(fake.calls.placeOrder - before.placeOrder).toBe(2);
+      expect(fake.calls.refresh - before.refresh).toBe(0);
+      // The next signal goes with the stored token straight away.
+      expect(await place('sig-replaced-2')).toMatchObject({ status: 'filled' });
+      expect(fake.calls.placeOrder - before.placeOrder).toBe(3);
+      expect((await requireConnector(t.services, aliceId, connector.key)).isActive).toBe(true);
+    } finally {
+      fake.endReplacedTokens = false;
+      await other.close();
+    }
+  });
+
   it('keeps a connector reconnected while a call on its old credentials was being refused', async () => {
     const connector = await connect(t, alice, 'keyfake', ['key-rc', 'sekret-ok']);
     const row = await requireConnector(t.services, aliceId, connector.key);

@@ -10,7 +10,7 @@ import {
   markRefreshSent,
   withRefreshLock,
 } from '../../db/repositories/connector-refresh.repository.ts';
-import { lockConnector } from '../../db/repositories/connectors.repository.ts';
+import { lockConnector, readConnector } from '../../db/repositories/connectors.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import { perServices } from '../../per-services.ts';
@@ -274,11 +274,22 @@ export async function withBrokerSession<T>(
       version = renewed.updatedAt;
       return renewed.session;
     };
+    // A token refused during the call may have been replaced by another instance's refresh: the
+    // stored session, read again (taken by this process too), and the call's from then on.
+    const storedSession = async () => {
+      const row = await readConnector(services.db, connector.id);
+      const current = entry as CachedSession;
+      if (!row?.isActive || row.updatedAt.getTime() <= current.updatedAt) return current.session;
+      entry = openEntry(services, row);
+      version = entry.updatedAt;
+      calledWith = version;
+      return entry.session;
+    };
     // Chained, not awaited: a call waiting for its broker (a burst's backlog) keeps no suspended
     // frame of this function; a failure is settled as one thrown before the call.
     return work({
       broker,
-      ctx: broker.refresh ? { ...ctx, refreshSession: refreshSessionNow } : ctx,
+      ctx: broker.refresh ? { ...ctx, refreshSession: refreshSessionNow, storedSession } : ctx,
       session: entry.session,
     }).catch(failed);
   } catch (error) {
