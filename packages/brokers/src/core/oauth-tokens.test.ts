@@ -75,7 +75,14 @@ it('sends an order refused for its token once more only when the stored session 
   ).rejects.toBe(refused);
   const unreadable = { ...ctx, storedSession: () => Promise.reject(new Error('database unavailable')) };
   await expect(tokens.authorized(unreadable, session, 'order', placing)).rejects.toBe(refused);
-  expect(used).toEqual(['stored', 'replaced', 'stored', 'stored']);
+  // A refusal that may have left an order behind is never sent again.
+  const behind = new BrokerError('AuthenticationError', 'Acme', 'Access is denied', { brokerOrderId: '42' });
+  const left = async (fresh: AccessTokens) => {
+    used.push(fresh.accessToken);
+    throw behind;
+  };
+  await expect(tokens.authorized(reading, session, 'order', left)).rejects.toBe(behind);
+  expect(used).toEqual(['stored', 'replaced', 'stored', 'stored', 'stored']);
   expect(renewals).toEqual([]);
 });
 

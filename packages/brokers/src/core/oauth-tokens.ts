@@ -147,6 +147,9 @@ export async function replacedSession(
   tokenOf: (session: BrokerSession) => string | undefined,
 ): Promise<BrokerSession | undefined> {
   if (!ctx.storedSession || !isBrokerError(error) || error.kind !== 'AuthenticationError') return undefined;
+  // A refusal that may have left an order behind (an id beside it, an unknown outcome) is no
+  // refused token: never sent again.
+  if (error.outcomeUnknown || error.brokerOrderId !== undefined) return undefined;
   try {
     const stored = await ctx.storedSession();
     const token = tokenOf(stored);
