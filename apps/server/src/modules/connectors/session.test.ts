@@ -66,6 +66,15 @@ async function refuseWrites(id: number, from?: string): Promise<() => Promise<vo
   };
 }
 
+/** ConnectorDeactivate lines of a connector so far. */
+async function deactivations(key: string): Promise<number> {
+  const { rows } = await t.database.pool.query(
+    "select count(*)::int as n from actions where code = 'ConnectorDeactivate' and metadata->>'key' = $1",
+    [key],
+  );
+  return (rows[0] as { n: number }).n;
+}
+
 describe('withBrokerSession', () => {
   it('places a paper order through a hook found by its short key; the account lives in PostgreSQL', async () => {
     const paper = await connect(t, alice, 'paper');
@@ -548,6 +557,40 @@ describe('withBrokerSession', () => {
       expect((await requireConnector(t.services, aliceId, connector.key)).isActive).toBe(true);
     } finally {
       fake.endReplacedTokens = false;
+      await other.close();
+    }
+  });
+
+  it('a grant revoked at the broker deactivates the connection once across instances; later signals get the clear refusal', async () => {
+    const other = await startTestApp({ database: t.database, brokers: [fake.broker] });
+    try {
+      fake.refreshInMs = -1000;
+      const connector = await connect(t, alice, 'keyfake', ['key-revoked', 'sekret-ok']);
+      fake.refreshInMs = 3_600_000;
+      const row = await requireConnector(t.services, aliceId, connector.key);
+      // Both instances hold a renewed session (not due), as their hook caches hold the connector.
+      await withBrokerSession(t.services, row, async () => undefined);
+      await withBrokerSession(other.services, row, async () => undefined);
+      const deactivatedBefore = await deactivations(connector.key);
+      fake.rejectCredentials = true;
+      const place = (services: Services, clientOrderId: string) =>
+        withBrokerSession(services, row, ({ broker, ctx, session }) =>
+          broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId }),
+        );
+      // One signal on the other instance meets the refusal: its renewal is refused, the connection deactivated.
+      await expect(place(other.services, 'sig-revoked')).rejects.toMatchObject({ kind: 'AuthenticationError' });
+      // (Every keyfake connection of alice is this one connector: its earlier tests' lines are not counted.)
+      expect((await deactivations(connector.key)) - deactivatedBefore).toBe(1);
+      // Signals after it, on either instance (this one still holding the session and the connector
+      // as they were), at once: SPEC's refusal, and no second deactivation.
+      const late = [t.services, other.services, t.services, other.services].map((services, i) =>
+        place(services, `sig-revoked-late-${i}`),
+      );
+      for (const settled of await Promise.allSettled(late))
+        expect(settled).toMatchObject({ status: 'rejected', reason: { message: CONNECTOR_DEACTIVATED_MESSAGE } });
+      expect((await deactivations(connector.key)) - deactivatedBefore).toBe(1);
+    } finally {
+      fake.rejectCredentials = false;
       await other.close();
     }
   });

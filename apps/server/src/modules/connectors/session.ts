@@ -191,19 +191,24 @@ async function settleRefusal(
   entry: CachedSession | undefined,
   error: Error,
   version: number,
-): Promise<void> {
+): Promise<AppError | undefined> {
   if (!broker.refresh || entry?.session.refreshAt === undefined) {
     await deactivateQuietly(services, id, error.message, version);
-    return;
+    return undefined;
   }
   try {
     await refreshSession(services, id, broker, entry);
   } catch (refusal) {
-    // Anything else (an outage, a connection deactivated or deleted meanwhile) settles nothing.
     if (isBrokerError(refusal) && refusal.kind === 'AuthenticationError') {
       await deactivateQuietly(services, id, refusal.message, refusedVersions.get(refusal) ?? version);
+    } else if (refusal instanceof AppError && refusal.message === CONNECTOR_DEACTIVATED_MESSAGE) {
+      // Deactivated meanwhile (by another signal, on another instance, that met the refusal
+      // first): the call gets SPEC's refusal of a deactivated connection, as those after it do.
+      return refusal;
     }
+    // Anything else (an outage) settles nothing.
   }
+  return undefined;
 }
 
 /**
@@ -236,7 +241,10 @@ export async function withBrokerSession<T>(
       // A refused refresh, or a call refused after its session was renewed: the credentials are.
       if (refused !== undefined || calledWith === undefined || calledWith !== version)
         await deactivateQuietly(services, connector.id, error.message, refused ?? version);
-      else await settleRefusal(services, connector.id, broker, entry, error, version);
+      else {
+        const deactivated = await settleRefusal(services, connector.id, broker, entry, error, version);
+        if (deactivated) throw deactivated;
+      }
     }
     throw error;
   };
