@@ -164,7 +164,7 @@ describe('errors', () => {
     expect(fake.submissions().length - tried).toBeLessThanOrEqual(2);
     // Nothing other stored: the refusal stands, and the order is not placed.
     const refused = await failure(
-      broker.placeOrder({ ...ctx, storedSession: async () => held }, held, input(order.order)),
+      broker.placeOrder({ ...ctx, storedSession: async () => held }, held, { ...order, clientOrderId: 'sig-ended-2' }),
     );
     expect(refused.kind).toBe('AuthenticationError');
     expect(fake.placed() - placed).toBe(1);
