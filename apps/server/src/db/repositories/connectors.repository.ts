@@ -170,8 +170,8 @@ export async function accountsHeldElsewhere(
   return rows.length > 0;
 }
 
-/** The row as stored now (a session read again after its token was refused). */
-export async function readConnector(db: Executor, id: number): Promise<ConnectorRow | undefined> {
+/** The row as stored now, by id (a signal's connection; a session read again after its token was refused). */
+export async function findConnectorById(db: Executor, id: number): Promise<ConnectorRow | undefined> {
   const [row] = await db.select().from(connectors).where(eq(connectors.id, id)).limit(1);
   return row;
 }

@@ -10,7 +10,7 @@ import {
   markRefreshSent,
   withRefreshLock,
 } from '../../db/repositories/connector-refresh.repository.ts';
-import { lockConnector, readConnector } from '../../db/repositories/connectors.repository.ts';
+import { findConnectorById, lockConnector } from '../../db/repositories/connectors.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import { perServices } from '../../per-services.ts';
@@ -285,7 +285,7 @@ export async function withBrokerSession<T>(
     // A token refused during the call may have been replaced by another instance's refresh: the
     // stored session, read again (taken by this process too), and the call's from then on.
     const storedSession = async () => {
-      const row = await readConnector(services.db, connector.id);
+      const row = await findConnectorById(services.db, connector.id);
       const current = entry as CachedSession;
       if (!row?.isActive || row.updatedAt.getTime() <= current.updatedAt) return current.session;
       entry = openEntry(services, row);
