@@ -191,7 +191,7 @@ async function settleRefusal(
   entry: CachedSession | undefined,
   error: Error,
   version: number,
-): Promise<AppError | undefined> {
+): Promise<BrokerError | undefined> {
   if (!broker.refresh || entry?.session.refreshAt === undefined) {
     await deactivateQuietly(services, id, error.message, version);
     return undefined;
@@ -203,8 +203,10 @@ async function settleRefusal(
       await deactivateQuietly(services, id, refusal.message, refusedVersions.get(refusal) ?? version);
     } else if (refusal instanceof AppError && refusal.message === CONNECTOR_DEACTIVATED_MESSAGE) {
       // Deactivated meanwhile (by another signal, on another instance, that met the refusal
-      // first): the call gets SPEC's refusal of a deactivated connection, as those after it do.
-      return refusal;
+      // first): the broker's refusal stands (sure: nothing placed), in SPEC's words for a
+      // deactivated connection, as the signals after it read.
+      const title = isBrokerError(error) ? error.brokerTitle : broker.descriptor.title;
+      return new BrokerError('AuthenticationError', title, CONNECTOR_DEACTIVATED_MESSAGE, { cause: error });
     }
     // Anything else (an outage) settles nothing.
   }
