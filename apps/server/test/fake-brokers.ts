@@ -1,6 +1,6 @@
 // Tiny in-process brokers for tests of connections: an OAuth ('open') one and a credentials one,
 // both with live (non-demo) accounts. Behaviour is switched through the returned handle.
-import { type Broker, BrokerError, type BrokerSession, NO_CAPABILITIES } from '@router/brokers';
+import { type Broker, BrokerError, type BrokerSession, NO_CAPABILITIES, resendWithStoredToken } from '@router/brokers';
 
 export interface FakeBrokerHandle {
   broker: Broker;
@@ -18,6 +18,8 @@ export interface FakeBrokerHandle {
   singleUseRefresh: boolean;
   /** `apiKey:refreshToken` of the refreshes so far (each rotates the refresh token). */
   spentRefreshTokens: Set<string>;
+  /** A refresh ends the access token it replaced (cTrader, Questrade): placeOrder refuses it. */
+  endReplacedTokens: boolean;
 }
 
 const FAKE_ORDER = { id: 'B-1', status: 'filled', status_description: 'Filled', price: 1 } as const;
@@ -36,8 +38,11 @@ function fakeBroker(
     unavailableFor: new Set(),
     singleUseRefresh: false,
     spentRefreshTokens: new Set(),
+    endReplacedTokens: false,
     broker: undefined as unknown as Broker,
   };
+  /** Access tokens a refresh replaced. */
+  const ended = new Set<string>();
   const session = (secrets: Record<string, string>): BrokerSession => ({
     secrets,
     accounts: [
@@ -75,14 +80,24 @@ function fakeBroker(
         throw new BrokerError('AuthenticationError', title, 'refresh token already used');
       handle.spentRefreshTokens.add(sent);
       const n = handle.calls.refresh + 1;
+      ended.add(previous.secrets.accessToken ?? '');
       return session({ ...previous.secrets, accessToken: `access-${n}`, refreshToken: `refresh-secret-${n}` });
     },
-    async placeOrder() {
-      handle.calls.placeOrder += 1;
-      if (handle.rejectCredentials) throw new BrokerError('AuthenticationError', title, 'token revoked');
-      if (handle.refuseAccessToken) throw new BrokerError('AuthenticationError', title, 'access token expired');
-      return FAKE_ORDER;
-    },
+    placeOrder: (ctx, current) =>
+      // As the token brokers' adapters do: a token replaced by another instance's refresh is retried.
+      resendWithStoredToken(
+        ctx,
+        current,
+        (s) => s.secrets.accessToken,
+        async (used) => {
+          handle.calls.placeOrder += 1;
+          if (handle.rejectCredentials) throw new BrokerError('AuthenticationError', title, 'token revoked');
+          if (handle.refuseAccessToken) throw new BrokerError('AuthenticationError', title, 'access token expired');
+          if (handle.endReplacedTokens && ended.has(used.secrets.accessToken ?? ''))
+            throw new BrokerError('AuthenticationError', title, 'access token refused');
+          return FAKE_ORDER;
+        },
+      ),
   };
   return handle;
 }

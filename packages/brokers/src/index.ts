@@ -9,6 +9,7 @@ export * from './core/errors.ts';
 export * from './core/find-order.ts';
 export { parseRetryAfter } from './core/http-errors.ts';
 export * from './core/lookup.ts';
+export { resendWithStoredToken } from './core/oauth-tokens.ts';
 export * from './core/registry.ts';
 export { roundToTick } from './core/ticks.ts';
 export * from './core/unavailable.ts';

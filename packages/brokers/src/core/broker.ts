@@ -80,6 +80,12 @@ export interface BrokerContext {
    * so a rotated refresh token (Saxo) never lives only in this process's memory.
    */
   refreshSession?: () => Promise<BrokerSession>;
+  /**
+   * The session stored for this connection now, read again, not renewed: a token the broker
+   * refused may have been replaced meanwhile by a refresh made elsewhere (another server instance).
+   * Used through resendWithStoredToken (oauth-tokens.ts).
+   */
+  storedSession?: () => Promise<BrokerSession>;
 }
 
 export interface ConnectInput {

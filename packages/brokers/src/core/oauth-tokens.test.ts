@@ -56,6 +56,36 @@ it('retries a read once after a refusal of its token, never an order', async () 
   expect(renewals).toEqual(['rt']);
 });
 
+it('sends an order refused for its token once more only when the stored session holds another token', async () => {
+  const { tokens, session, renewals } = keeper();
+  const refused = new BrokerError('AuthenticationError', 'Acme', 'access token refused');
+  const used: string[] = [];
+  const placing = async (fresh: AccessTokens) => {
+    used.push(fresh.accessToken);
+    if (fresh.accessToken === 'stored') throw refused;
+    return fresh.accessToken;
+  };
+  // Another instance refreshed the connection: the stored session holds its token.
+  const replaced = { ...session, secrets: { ...session.secrets, accessToken: 'replaced', refreshToken: 'rt-2' } };
+  const reading = { ...ctx, storedSession: async () => replaced };
+  expect(await tokens.authorized(reading, session, 'order', placing)).toBe('replaced');
+  // Nothing newer stored, or the store unreadable: the refusal stands, the order is not sent again.
+  await expect(
+    tokens.authorized({ ...ctx, storedSession: async () => session }, session, 'order', placing),
+  ).rejects.toBe(refused);
+  const unreadable = { ...ctx, storedSession: () => Promise.reject(new Error('database unavailable')) };
+  await expect(tokens.authorized(unreadable, session, 'order', placing)).rejects.toBe(refused);
+  // A refusal that may have left an order behind is never sent again.
+  const behind = new BrokerError('AuthenticationError', 'Acme', 'Access is denied', { brokerOrderId: '42' });
+  const left = async (fresh: AccessTokens) => {
+    used.push(fresh.accessToken);
+    throw behind;
+  };
+  await expect(tokens.authorized(reading, session, 'order', left)).rejects.toBe(behind);
+  expect(used).toEqual(['stored', 'replaced', 'stored', 'stored', 'stored']);
+  expect(renewals).toEqual([]);
+});
+
 it('an order due for a renewal the broker cannot make now goes with the token still valid; never once expired', async () => {
   let now = 1_000_000;
   let failure = new BrokerError('BrokerUnavailable', 'Acme', 'no answer within 10000 ms');

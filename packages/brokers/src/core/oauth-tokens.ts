@@ -4,7 +4,9 @@
 // due, or a read refused with 401) is renewed through the server's refresh where the context
 // offers one (ctx.refreshSession: stored, so a rotated refresh token survives a restart and is
 // seen by other instances), and kept in memory, by refresh token, for the calls that follow.
-// Orders are never sent twice: only reads are retried after a 401.
+// Orders are never sent twice: only reads are retried after a 401, and any call refused with a
+// token another instance has replaced since is sent once more with the stored one
+// (resendWithStoredToken: a refused token placed nothing).
 import type { BrokerContext, BrokerSession } from './broker.ts';
 import { BrokerError, isBrokerError } from './errors.ts';
 import { createHttpClient, type HttpResponse } from './http.ts';
@@ -133,6 +135,70 @@ export async function requestTokens(request: TokenRequest): Promise<TokenAnswer>
   }
 }
 
+/**
+ * The session stored now when the broker refused the token used (`error` an AuthenticationError)
+ * and the stored session holds another one: replaced by a refresh made elsewhere. Undefined
+ * otherwise, or when the stored session cannot be read (the refusal then stands).
+ */
+export async function replacedSession(
+  ctx: BrokerContext,
+  error: unknown,
+  used: string | undefined,
+  tokenOf: (session: BrokerSession) => string | undefined,
+): Promise<BrokerSession | undefined> {
+  if (!ctx.storedSession || !isBrokerError(error) || error.kind !== 'AuthenticationError') return undefined;
+  // A refusal that may have left an order behind (an id beside it, an unknown outcome) is no
+  // refused token: never sent again.
+  if (error.outcomeUnknown || error.brokerOrderId !== undefined) return undefined;
+  try {
+    const stored = await ctx.storedSession();
+    const token = tokenOf(stored);
+    return token && token !== used ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `send` (one request) with `session`; when the broker refuses its token and the stored
+ * session holds another (a refresh by another server instance replaced it), once more with the
+ * stored one. Sound for orders: every token broker refuses a token (HTTP 401, FOREX.com's
+ * InvalidSession) before it reads the request, so the refused one placed nothing (WIRE.md §8).
+ */
+export async function resendWithStoredToken<R>(
+  ctx: BrokerContext,
+  session: BrokerSession,
+  tokenOf: (session: BrokerSession) => string | undefined,
+  send: (session: BrokerSession) => Promise<R>,
+): Promise<R> {
+  try {
+    return await send(session);
+  } catch (error) {
+    const stored = await replacedSession(ctx, error, tokenOf(session), tokenOf);
+    if (!stored) throw error;
+    return send(stored);
+  }
+}
+
+/**
+ * The requests of one client on `session` (Questrade, Tradovate, Webull: one call each), each sent
+ * through resendWithStoredToken; once the stored session served, the client keeps to it.
+ */
+export function sendingWithStoredToken<A, R>(
+  ctx: BrokerContext,
+  session: BrokerSession,
+  tokenOf: (session: BrokerSession) => string | undefined,
+  send: (session: BrokerSession, request: A) => Promise<R>,
+): (request: A) => Promise<R> {
+  let current = session;
+  return (request) =>
+    resendWithStoredToken(ctx, current, tokenOf, async (used) => {
+      const answer = await send(used, request);
+      current = used;
+      return answer;
+    });
+}
+
 export interface AccessTokens {
   accessToken: string;
   refreshToken: string;
@@ -155,7 +221,10 @@ export type TokenKeeperOptions<T extends AccessTokens> = RenewalRule<T> & {
 export interface TokenKeeper<T extends AccessTokens> {
   /** Renews the access token now (one renewal at a time per connection). */
   refresh(ctx: BrokerContext, session: BrokerSession): Promise<T>;
-  /** Runs `send` with a fresh access token; a read refused with 401 refreshes once and runs again. */
+  /**
+   * Runs `send` with a fresh access token; a read refused with 401 refreshes once and runs again,
+   * an order only when the stored session holds another token (replacedSession).
+   */
   authorized<R>(
     ctx: BrokerContext,
     session: BrokerSession,
@@ -222,7 +291,13 @@ export function createTokenKeeper<T extends AccessTokens>(options: TokenKeeperOp
       try {
         return await send(tokens);
       } catch (error) {
-        if (kind === 'order' || !isBrokerError(error) || error.kind !== 'AuthenticationError') throw error;
+        if (kind === 'order') {
+          // Replaced by another instance's refresh: the stored token, once (nothing was placed).
+          const stored = await replacedSession(ctx, error, tokens.accessToken, (s) => options.read(s).accessToken);
+          if (!stored) throw error;
+          return send(options.read(stored));
+        }
+        if (!isBrokerError(error) || error.kind !== 'AuthenticationError') throw error;
         // Revoked or expired early: one refresh (which fails if the grant is gone), one more try.
         return send(await refresh(ctx, session));
       }

@@ -170,6 +170,12 @@ export async function accountsHeldElsewhere(
   return rows.length > 0;
 }
 
+/** The row as stored now, by id (a signal's connection; a session read again after its token was refused). */
+export async function findConnectorById(db: Executor, id: number): Promise<ConnectorRow | undefined> {
+  const [row] = await db.select().from(connectors).where(eq(connectors.id, id)).limit(1);
+  return row;
+}
+
 /** The row locked for update (token refresh: one instance refreshes, the others wait and reuse). */
 export async function lockConnector(tx: Transaction, id: number): Promise<ConnectorRow | undefined> {
   const [row] = await tx.select().from(connectors).where(eq(connectors.id, id)).for('update');

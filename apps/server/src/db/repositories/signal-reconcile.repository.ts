@@ -1,9 +1,6 @@
 // Reconciliation's SQL: unfinished signals claimed with a lease (pg-boss's pattern: the rows are
 // picked FOR UPDATE SKIP LOCKED inside one short UPDATE, and the lease columns are the claim, so
-// no lock outlives the statement), their connector, retries, and the expired idempotency keys.
-import { eq } from 'drizzle-orm';
-import { connectors } from '../schema/index.ts';
-import type { Executor } from './executor.ts';
+// no lock outlives the statement), retries, and the expired idempotency keys.
 import { activityChangedSql } from './live.repository.ts';
 import type { Queryable } from './signals.repository.ts';
 
@@ -139,11 +136,6 @@ export async function markSignalsUnconfirmed(db: Queryable, signals: readonly Un
       ) ${activityChangedSql('updated')}`,
     values: [JSON.stringify(signals)],
   });
-}
-
-export async function findConnectorById(db: Executor, id: number) {
-  const [row] = await db.select().from(connectors).where(eq(connectors.id, id)).limit(1);
-  return row;
 }
 
 /** Idempotency keys past their window; deleted in slices to keep each statement short. */

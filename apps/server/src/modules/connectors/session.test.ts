@@ -66,6 +66,15 @@ async function refuseWrites(id: number, from?: string): Promise<() => Promise<vo
   };
 }
 
+/** ConnectorDeactivate lines of a connector so far. */
+async function deactivations(key: string): Promise<number> {
+  const { rows } = await t.database.pool.query(
+    "select count(*)::int as n from actions where code = 'ConnectorDeactivate' and metadata->>'key' = $1",
+    [key],
+  );
+  return (rows[0] as { n: number }).n;
+}
+
 describe('withBrokerSession', () => {
   it('places a paper order through a hook found by its short key; the account lives in PostgreSQL', async () => {
     const paper = await connect(t, alice, 'paper');
@@ -514,6 +523,81 @@ describe('withBrokerSession', () => {
     expect(stored.isActive).toBe(true);
     expect(openSession(t.services, stored).secrets.accessToken).toMatch(/^access-/);
     expect(await withBrokerSession(t.services, stored, async () => 'works')).toBe('works');
+  });
+
+  it("an order meeting a token another instance's refresh replaced goes once more with the stored one, and only once", async () => {
+    const other = await startTestApp({ database: t.database, brokers: [fake.broker] });
+    try {
+      fake.refreshInMs = -1000;
+      const connector = await connect(t, alice, 'keyfake', ['key-replaced', 'sekret-ok']);
+      fake.refreshInMs = 3_600_000;
+      // This instance renews and keeps the session (as the hook cache keeps the connector it read).
+      const row = await requireConnector(t.services, aliceId, connector.key);
+      const mine = await withBrokerSession(t.services, row, async ({ session }) => session.secrets.accessToken);
+      // The other instance renews it again; the broker ends the token this one holds.
+      await t.database.pool.query("update connectors set refresh_at = now() - interval '1 second' where id = $1", [
+        row.id,
+      ]);
+      const due = await requireConnector(other.services, aliceId, connector.key);
+      const theirs = await withBrokerSession(other.services, due, async ({ session }) => session.secrets.accessToken);
+      expect(theirs).not.toBe(mine);
+      fake.endReplacedTokens = true;
+      const before = { ...fake.calls };
+      const place = (clientOrderId: string) =>
+        withBrokerSession(t.services, row, ({ broker, ctx, session }) =>
+          broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId }),
+        );
+      expect(await place('sig-replaced')).toMatchObject({ status: 'filled' });
+      // Refused once with the ended token, placed once with the stored one; no refresh of its own.
+      expect(fake.calls.placeOrder - before.placeOrder).toBe(2);
+      expect(fake.calls.refresh - before.refresh).toBe(0);
+      // The next signal goes with the stored token straight away.
+      expect(await place('sig-replaced-2')).toMatchObject({ status: 'filled' });
+      expect(fake.calls.placeOrder - before.placeOrder).toBe(3);
+      expect((await requireConnector(t.services, aliceId, connector.key)).isActive).toBe(true);
+    } finally {
+      fake.endReplacedTokens = false;
+      await other.close();
+    }
+  });
+
+  it('a grant revoked at the broker deactivates the connection once across instances; later signals get the clear refusal', async () => {
+    const other = await startTestApp({ database: t.database, brokers: [fake.broker] });
+    try {
+      fake.refreshInMs = -1000;
+      const connector = await connect(t, alice, 'keyfake', ['key-revoked', 'sekret-ok']);
+      fake.refreshInMs = 3_600_000;
+      const row = await requireConnector(t.services, aliceId, connector.key);
+      // Both instances hold a renewed session (not due), as their hook caches hold the connector.
+      await withBrokerSession(t.services, row, async () => undefined);
+      await withBrokerSession(other.services, row, async () => undefined);
+      const deactivatedBefore = await deactivations(connector.key);
+      fake.rejectCredentials = true;
+      const place = (services: Services, clientOrderId: string) =>
+        withBrokerSession(services, row, ({ broker, ctx, session }) =>
+          broker.placeOrder(ctx, session, { accountId: 'L-1', order: ORDER, clientOrderId }),
+        );
+      // One signal on the other instance meets the refusal: its renewal is refused, the connection deactivated.
+      await expect(place(other.services, 'sig-revoked')).rejects.toMatchObject({ kind: 'AuthenticationError' });
+      // (Every keyfake connection of alice is this one connector: its earlier tests' lines are not counted.)
+      expect((await deactivations(connector.key)) - deactivatedBefore).toBe(1);
+      // Signals after it, on either instance (this one still holding the session and the connector
+      // as they were), at once: SPEC's refusal, and no second deactivation.
+      const late = await Promise.allSettled(
+        [t.services, other.services, t.services, other.services].map((services, i) =>
+          place(services, `sig-revoked-late-${i}`),
+        ),
+      );
+      // This instance's call is refused by the broker for sure (nothing placed: no lost signal),
+      // in SPEC's words; the other one's is refused before any call (the connection read inactive).
+      const mine = { kind: 'AuthenticationError', outcomeUnknown: false, brokerMessage: CONNECTOR_DEACTIVATED_MESSAGE };
+      const theirs = { code: 'EXECUTION', message: CONNECTOR_DEACTIVATED_MESSAGE };
+      expect(late).toMatchObject([mine, theirs, mine, theirs].map((reason) => ({ status: 'rejected', reason })));
+      expect((await deactivations(connector.key)) - deactivatedBefore).toBe(1);
+    } finally {
+      fake.rejectCredentials = false;
+      await other.close();
+    }
   });
 
   it('keeps a connector reconnected while a call on its old credentials was being refused', async () => {

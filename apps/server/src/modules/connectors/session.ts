@@ -10,7 +10,7 @@ import {
   markRefreshSent,
   withRefreshLock,
 } from '../../db/repositories/connector-refresh.repository.ts';
-import { lockConnector } from '../../db/repositories/connectors.repository.ts';
+import { findConnectorById, lockConnector } from '../../db/repositories/connectors.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import { perServices } from '../../per-services.ts';
@@ -191,19 +191,26 @@ async function settleRefusal(
   entry: CachedSession | undefined,
   error: Error,
   version: number,
-): Promise<void> {
+): Promise<BrokerError | undefined> {
   if (!broker.refresh || entry?.session.refreshAt === undefined) {
     await deactivateQuietly(services, id, error.message, version);
-    return;
+    return undefined;
   }
   try {
     await refreshSession(services, id, broker, entry);
   } catch (refusal) {
-    // Anything else (an outage, a connection deactivated or deleted meanwhile) settles nothing.
     if (isBrokerError(refusal) && refusal.kind === 'AuthenticationError') {
       await deactivateQuietly(services, id, refusal.message, refusedVersions.get(refusal) ?? version);
+    } else if (refusal instanceof AppError && refusal.message === CONNECTOR_DEACTIVATED_MESSAGE) {
+      // Deactivated meanwhile (by another signal, on another instance, that met the refusal
+      // first): the broker's refusal stands (sure: nothing placed), in SPEC's words for a
+      // deactivated connection, as the signals after it read.
+      const title = isBrokerError(error) ? error.brokerTitle : broker.descriptor.title;
+      return new BrokerError('AuthenticationError', title, CONNECTOR_DEACTIVATED_MESSAGE, { cause: error });
     }
+    // Anything else (an outage) settles nothing.
   }
+  return undefined;
 }
 
 /**
@@ -236,7 +243,10 @@ export async function withBrokerSession<T>(
       // A refused refresh, or a call refused after its session was renewed: the credentials are.
       if (refused !== undefined || calledWith === undefined || calledWith !== version)
         await deactivateQuietly(services, connector.id, error.message, refused ?? version);
-      else await settleRefusal(services, connector.id, broker, entry, error, version);
+      else {
+        const deactivated = await settleRefusal(services, connector.id, broker, entry, error, version);
+        if (deactivated) throw deactivated;
+      }
     }
     throw error;
   };
@@ -274,11 +284,22 @@ export async function withBrokerSession<T>(
       version = renewed.updatedAt;
       return renewed.session;
     };
+    // A token refused during the call may have been replaced by another instance's refresh: the
+    // stored session, read again (taken by this process too), and the call's from then on.
+    const storedSession = async () => {
+      const row = await findConnectorById(services.db, connector.id);
+      const current = entry as CachedSession;
+      if (!row?.isActive || row.updatedAt.getTime() <= current.updatedAt) return current.session;
+      entry = openEntry(services, row);
+      version = entry.updatedAt;
+      calledWith = version;
+      return entry.session;
+    };
     // Chained, not awaited: a call waiting for its broker (a burst's backlog) keeps no suspended
     // frame of this function; a failure is settled as one thrown before the call.
     return work({
       broker,
-      ctx: broker.refresh ? { ...ctx, refreshSession: refreshSessionNow } : ctx,
+      ctx: broker.refresh ? { ...ctx, refreshSession: refreshSessionNow, storedSession } : ctx,
       session: entry.session,
     }).catch(failed);
   } catch (error) {

@@ -11,8 +11,9 @@
 // once. Partial fills are not told: the broker contract reports them as 'accepted' (with the
 // progress in the description), and the one order.filled comes with the complete fill.
 import type { OrderLookupResult } from '@router/brokers';
+import { findConnectorById } from '../../db/repositories/connectors.repository.ts';
 import { claimRestingSignals, scheduleNextLookups } from '../../db/repositories/signal-follow.repository.ts';
-import { type ClaimedSignal, findConnectorById } from '../../db/repositories/signal-reconcile.repository.ts';
+import type { ClaimedSignal } from '../../db/repositories/signal-reconcile.repository.ts';
 import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
 import { reportBrokerFailure } from '../connectors/broker-failure.ts';

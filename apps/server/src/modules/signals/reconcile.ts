@@ -10,11 +10,11 @@
 // over.
 
 import type { OrderLookupResult } from '@router/brokers';
+import { findConnectorById } from '../../db/repositories/connectors.repository.ts';
 import {
   type ClaimedSignal,
   claimUnfinishedSignals,
   deleteExpiredSignalKeys,
-  findConnectorById,
   markSignalsUnconfirmed,
   retryClaimedSignals,
   type Unconfirmed,

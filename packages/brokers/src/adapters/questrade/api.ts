@@ -6,6 +6,7 @@ import type { BrokerContext, BrokerSession } from '../../core/broker.ts';
 import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { createHttpClient, type HttpClient, type HttpRequest, type HttpResponse } from '../../core/http.ts';
 import { stringField } from '../../core/json-read.ts';
+import { sendingWithStoredToken } from '../../core/oauth-tokens.ts';
 import { QUESTRADE_TITLE, questradeDescriptor } from './descriptor.ts';
 import { tokensOf } from './oauth.ts';
 
@@ -52,15 +53,28 @@ export function accountApi(ctx: BrokerContext, session: BrokerSession, accountNu
   return { http: apiClient(ctx, session), path: `/v1/accounts/${encodeURIComponent(accountNumber)}`, accountNumber };
 }
 
-/** The API host and access token of the session (refreshed by the server before they run out). */
+/**
+ * The API host and access token of the session (refreshed by the server before they run out). A
+ * refresh elsewhere ends the token it replaces: a request refused with 401 (before Questrade reads
+ * it, WIRE.md §8) goes once more with the stored session's token and host.
+ */
 export function apiClient(ctx: BrokerContext, session: BrokerSession): HttpClient {
-  const tokens = tokensOf(session.secrets);
-  return createHttpClient({
-    brokerTitle: QUESTRADE_TITLE,
-    baseUrl: tokens.apiServer,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    headers: { authorization: `Bearer ${tokens.accessToken}` },
-    exceptions: questradeDescriptor.exceptions,
-    mapError: questradeError,
-  });
+  tokensOf(session.secrets);
+  const request = sendingWithStoredToken(
+    ctx,
+    session,
+    (stored) => stored.secrets.accessToken,
+    (used, sent: HttpRequest) => {
+      const tokens = tokensOf(used.secrets);
+      return createHttpClient({
+        brokerTitle: QUESTRADE_TITLE,
+        baseUrl: tokens.apiServer,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+        exceptions: questradeDescriptor.exceptions,
+        mapError: questradeError,
+      }).request(sent);
+    },
+  );
+  return { request };
 }

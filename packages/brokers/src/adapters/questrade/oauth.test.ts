@@ -2,10 +2,12 @@
 // refresh returns a new refresh token and API host (both kept in the session the server stores),
 // a spent refresh token is refused as a reconnect, and API hosts that could leak the token are
 // not used.
+import { normalizeOrderOrThrow } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrokerContext } from '../../core/broker.ts';
 import { brokerFailure as failure } from '../../core/expect-failure.ts';
 import { createQuestradeBroker } from './adapter.ts';
+import { questradeDescriptor } from './descriptor.ts';
 import { type QuestradeFake, startQuestradeFake } from './fake.ts';
 import { apiServerOf, REFRESH_TOKEN_LIFETIME_MS } from './oauth.ts';
 
@@ -107,6 +109,44 @@ describe('refresh', () => {
     const error = await failure(broker.getHoldings(ctx, session, '26598145'));
     expect(error).toMatchObject({ kind: 'AuthenticationError', message: 'Questrade: Access token is invalid' });
     expect(fake.requests.slice(before).some((r) => r.url === '/oauth2/token')).toBe(false);
+  });
+});
+
+describe("a token another instance's refresh replaced", () => {
+  it('an order meeting it (401) goes on with the stored session, only when that holds another token: placed once', async () => {
+    const held = await broker.connect(ctx, { credentials: { code: fake.issueCode(ctx.redirectUrl ?? '') } });
+    // Renewed elsewhere (on another API host); the token held here is ended.
+    fake.revokeAccessTokens();
+    const stored = await broker.refresh(ctx, held);
+    const accountId = held.accounts[0]?.id ?? '';
+    const order = normalizeOrderOrThrow(
+      { symbol: 'MSFT', action: 'buy', quantity: 1 },
+      { provider: questradeDescriptor },
+    );
+    const [placed, tried] = [fake.placed(), fake.submissions().length];
+    const answer = await broker.placeOrder({ ...ctx, storedSession: async () => stored }, held, {
+      accountId,
+      order,
+      clientOrderId: 'sig-replaced',
+    });
+    expect(answer).toMatchObject({ status: 'accepted' });
+    // Refused (401) at its first request (the symbol's lookup), then sent on the stored session's
+    // host: placed once.
+    expect(fake.submissions().length - tried).toBe(1);
+    expect(fake.placed() - placed).toBe(1);
+    expect(fake.submissions().at(-1)?.url).toMatch(/^\/api02\/v1\//);
+    // Nothing other stored: the refusal stands, sent once.
+    const again = fake.submissions().length;
+    const refused = await failure(
+      broker.placeOrder({ ...ctx, storedSession: async () => held }, held, {
+        accountId,
+        order,
+        clientOrderId: 'sig-2',
+      }),
+    );
+    expect(refused.kind).toBe('AuthenticationError');
+    expect(fake.submissions().length - again).toBe(1);
+    expect(fake.placed() - placed).toBe(1);
   });
 });
 

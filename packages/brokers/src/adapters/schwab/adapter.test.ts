@@ -545,6 +545,27 @@ describe('tokens on the clock', () => {
     expect(fake.submissions()).toBe(1);
   });
 
+  it("an order refused (401) for a token another instance's refresh replaced goes once more with the stored one", async () => {
+    const held = await connect();
+    // The access token held here stops working; the stored session holds one renewed elsewhere.
+    fake.revokeAccessTokens();
+    const stored = await broker.refresh?.(ctx, held);
+    if (!stored) throw new Error('no refresh');
+    fake.requests.length = 0;
+    const order = { accountId: HASH, order: toOrder({ symbol: 'AAPL', action: 'buy', quantity: 1 }) };
+    await broker.placeOrder({ ...ctx, storedSession: async () => stored }, held, { ...order, clientOrderId: 'sig-r' });
+    expect(fake.submissions()).toBe(2);
+    expect(fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${stored.secrets.accessToken}`);
+    expect(tokenCalls()).toHaveLength(0);
+    // Nothing other stored: refused, sent once.
+    fake.requests.length = 0;
+    const refused = await failure(
+      broker.placeOrder({ ...ctx, storedSession: async () => held }, held, { ...order, clientOrderId: 'sig-r2' }),
+    );
+    expect(refused.kind).toBe('AuthenticationError');
+    expect(fake.submissions()).toBe(1);
+  });
+
   it('keeps the 7-day expiry on refresh, and asks for a new sign-in after it', async () => {
     const session = await connect();
     time += 3 * DAY;

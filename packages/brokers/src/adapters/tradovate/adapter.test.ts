@@ -171,6 +171,22 @@ describe('orders', () => {
 });
 
 describe('errors', () => {
+  it('an order refused with 401 for a token a renewal elsewhere ended goes once more with the stored one: placed once', async () => {
+    const held = { ...session, secrets: { ...session.secrets, accessToken: 'ended-by-a-renewal-elsewhere' } };
+    const order = input({ symbol: 'CLF27', action: 'buy', quantity: 1 });
+    const [placed, tried] = [fake.placed(), fake.submissions().length];
+    const answer = await broker.placeOrder({ ...ctx, storedSession: async () => session }, held, order);
+    expect(answer).toMatchObject({ status: expect.any(String) });
+    expect(fake.placed() - placed).toBe(1);
+    expect(fake.submissions().length - tried).toBeLessThanOrEqual(2);
+    // Nothing other stored: the refusal stands, and the order is not placed.
+    const refused = await failure(
+      broker.placeOrder({ ...ctx, storedSession: async () => held }, held, { ...order, clientOrderId: 'sig-ended-2' }),
+    );
+    expect(refused.kind).toBe('AuthenticationError');
+    expect(fake.placed() - placed).toBe(1);
+  });
+
   it('reads HTTP 200 failures, sent once', async () => {
     const before = fake.submissions().length;
     const limit = await failure(

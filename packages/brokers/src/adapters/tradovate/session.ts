@@ -7,6 +7,7 @@ import type { BrokerAccount, BrokerContext, BrokerSecrets, BrokerSession } from 
 import { type BrokerEnvironments, type EnvironmentKind, environmentBaseUrl } from '../../core/environments.ts';
 import { accountNotInConnection, BrokerError } from '../../core/errors.ts';
 import { asRecord, listOf, stringField } from '../../core/json-read.ts';
+import { sendingWithStoredToken } from '../../core/oauth-tokens.ts';
 import { type TradovateAnswer, type TradovateRequest, tradovateCall } from './api.ts';
 import { RENEW_MARGIN_MS, readCredentials, type TradovateCredentials, type TradovateToken } from './auth.ts';
 import { TRADOVATE_ENVIRONMENTS, TRADOVATE_TITLE } from './descriptor.ts';
@@ -107,7 +108,14 @@ export function accountClient(
     account,
     origin: baseUrl,
     accountId: Number(account.id),
-    call: (request) => tradovateCall(ctx, baseUrl, state.accessToken, request),
+    // A token replaced by a renewal elsewhere (another instance) is refused with 401 before
+    // Tradovate reads the request (WIRE.md §8): sent once more with the stored one.
+    call: sendingWithStoredToken(
+      ctx,
+      session,
+      (stored) => stored.secrets.accessToken,
+      (used, request: TradovateRequest) => tradovateCall(ctx, baseUrl, stateOf(used).accessToken, request),
+    ),
   };
 }
 

@@ -10,6 +10,7 @@ import { BrokerError, checkAccountInConnection } from '../../core/errors.ts';
 import { createHttpClient, type HttpMethod, type HttpResponse, isInconclusiveStatus } from '../../core/http.ts';
 import { messageOf } from '../../core/http-errors.ts';
 import { stringField } from '../../core/json-read.ts';
+import { resendWithStoredToken } from '../../core/oauth-tokens.ts';
 import { retryReadAfterRateLimit } from '../../core/read-retry.ts';
 import { WEBULL_ENVIRONMENTS, WEBULL_TITLE, webullDescriptor } from './descriptor.ts';
 import { algorithmFor, signature, signingHeaders, webullTimestamp } from './signer.ts';
@@ -167,8 +168,16 @@ export function createWebullApi(options: WebullClientOptions): WebullApi {
       const environment: EnvironmentKind = session.secrets.environment === 'demo' ? 'demo' : 'live';
       const baseUrl = environmentBaseUrl(ctx, WEBULL_ENVIRONMENTS, environment);
       const now = ctx.now ?? options.now;
-      return retryReadAfterRateLimit(ctx, kind, () =>
-        signedRequest(ctx, baseUrl, keysOf(session), request, { ...options, now }),
+      // A 2FA token ended by a renewal elsewhere (another instance) is refused with 401 before
+      // Webull reads the request (WIRE.md §8): sent once more with the stored one.
+      return resendWithStoredToken(
+        ctx,
+        session,
+        (stored) => stored.secrets.accessToken,
+        (used) =>
+          retryReadAfterRateLimit(ctx, kind, () =>
+            signedRequest(ctx, baseUrl, keysOf(used), request, { ...options, now }),
+          ),
       );
     },
   };

@@ -7,6 +7,7 @@ import { createWebullBroker } from './adapter.ts';
 import { startWebullFake, type WebullFake } from './fake.ts';
 import { type Connected, connected, expectFailure, input, STOCKS, sentSince } from './test-support.ts';
 
+const BUY = { symbol: 'AAPL', action: 'buy', quantity: 1 };
 let c: Connected;
 /** What connecting sent, taken before any test adds its own requests (tests run in any order). */
 let connecting: string[];
@@ -130,6 +131,25 @@ describe('2FA token', () => {
       kind: 'AuthenticationError',
       message: 'Webull: x-access-token is invalid or expired',
     });
+  });
+
+  it("an order meeting a token another instance's renewal ended (401) goes once more with the stored one: placed once", async () => {
+    const ctx = { baseUrl: fake.baseUrl };
+    const held = await broker.connect(ctx, { credentials: fake.keys });
+    const stored = await broker.refresh(ctx, held);
+    const [placed, tried] = [fake.orders.length, fake.submissions().length];
+    const answer = await broker.placeOrder({ ...ctx, storedSession: async () => stored }, held, input(BUY));
+    expect(answer).toMatchObject({ status: 'accepted' });
+    expect(fake.submissions().length - tried).toBe(2);
+    expect(fake.orders.length - placed).toBe(1);
+    expect(fake.submissions().at(-1)?.headers['x-access-token']).toBe(stored.secrets.accessToken);
+    // Nothing other stored: the refusal stands, sent once.
+    const refused = await expectFailure(
+      broker.placeOrder({ ...ctx, storedSession: async () => held }, held, input(BUY)),
+    );
+    expect(refused.kind).toBe('AuthenticationError');
+    expect(fake.submissions().length - tried).toBe(3);
+    expect(fake.orders.length - placed).toBe(1);
   });
 
   it("a renewal meeting a proxy's or a CDN's 401 page (or an empty 401) is an outage, not a refused sign-in", async () => {
