@@ -24,6 +24,7 @@ import { keepsProfessionalPayment, recordPayment } from '../../db/repositories/p
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { startCreditPeriod } from '../accounts/credits.ts';
 import { creditsOf, isProfessionalPrice } from './catalog.ts';
+import { discountedPrice } from './discounts.ts';
 import { refundRefusedPlan } from './refused-professional.ts';
 import type { StripeClient } from './stripe-client.ts';
 
@@ -46,7 +47,7 @@ export interface Plan {
   periodEnd: Date | null;
   name: string;
   interval: string | null;
-  /** Cents per period. */
+  /** Cents per period, as the user pays it (the subscription's discounts taken off). */
   price: number;
   currency: string;
   stripePriceId: string | null;
@@ -80,7 +81,8 @@ export function planOf(subscription: Stripe.Subscription): Plan {
     periodEnd: periodEnd > 0 ? new Date(periodEnd * 1000) : null,
     name: first?.nickname ?? product ?? 'Plan',
     interval: first?.recurring?.interval ?? null,
-    price,
+    // What the user pays for the next period: the list price less the subscription's discounts.
+    price: discountedPrice(subscription, price, periodEnd > 0 ? periodEnd : Math.floor(Date.now() / 1000)),
     currency: subscription.currency ?? first?.currency ?? 'usd',
     stripePriceId: first?.id ?? null,
     cancelAt: subscription.cancel_at ?? (subscription.cancel_at_period_end && periodEnd > 0 ? periodEnd : null),
