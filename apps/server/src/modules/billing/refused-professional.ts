@@ -11,7 +11,7 @@ import type { StripeClient } from './stripe-client.ts';
  * (plan.ts grantProfessional) and the user would have paid for nothing. The whole charge goes
  * back, once: the Idempotency-Key is the purchase's (`professional-refund:<session id>`), so a
  * transaction that failed after the refund and is retried gets Stripe's first refund, and a charge
- * given back in full already (a retry after Stripe forgot the key) is left alone. Its
+ * given back in full already (a retry after Stripe forgot the key), or disputed, is left alone. Its
  * charge.refunded then takes back what the purchase granted with it, as for any refund.
  */
 export async function refundRefusedProfessional(
@@ -22,7 +22,8 @@ export async function refundRefusedProfessional(
   if (!intentId) return;
   const chargeId = (await stripe.paymentIntents.retrieve(intentId)).latest_charge;
   const charge = chargeId ? await stripe.charges.retrieve(typeof chargeId === 'string' ? chargeId : chargeId.id) : null;
-  if (!charge || charge.amount_refunded >= charge.amount) return;
+  // Disputed: the dispute decides where the money goes (Stripe refuses to refund a disputed charge).
+  if (!charge || charge.disputed || charge.amount_refunded >= charge.amount) return;
   await stripe.refunds.create(
     { payment_intent: intentId, metadata: { reason: 'professional_status_removed', purchase: reference } },
     { idempotencyKey: `professional-refund:${reference}` },
