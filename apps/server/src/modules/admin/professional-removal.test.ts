@@ -187,6 +187,21 @@ describe("an administrator's removal of professional status", () => {
     expect(payments.data?.account.payments).toEqual([{ refunded: charge.amount, price: charge.amount }]);
   });
 
+  it('leaves such a payment disputed meanwhile to its dispute: its event is booked, nothing refunded', async () => {
+    const token = await applicant('disputed-before@removal.test');
+    const url = (await paymentSession(b, bearer(token), { price: PROFESSIONAL_PRICE })).data?.accountPaymentSession.url;
+    const sessionId = url?.split('/').at(-1) ?? '';
+    await setStatus('disputed-before@removal.test', true);
+    b.fake.checkout.complete(sessionId);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    b.fake.charges.openDispute(intent);
+    const events = takeEvents(b);
+    await setStatus('disputed-before@removal.test', false);
+    await deliver(events);
+    expect(await groupOf(token)).toBe(4);
+    expect(b.fake.requests.filter((r) => r.path === '/v1/refunds' && r.form.payment_intent === intent)).toEqual([]);
+  });
+
   it('gives back the first payment of a plan selling it made before the removal, and ends the plan', async () => {
     const token = await applicant('plan-before@removal.test');
     const url = (await paymentSession(b, bearer(token), { price: planPrice })).data?.accountPaymentSession.url;
