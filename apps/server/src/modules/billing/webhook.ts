@@ -11,7 +11,9 @@
 //      grant booked (grants are keyed by session and invoice), and changes nothing; the state
 //      written is the newest the lock's last holder could read. A booking and a refund of the
 //      same payment also take turns on that payment's lock (lockStripePayment, reversal.ts).
-//      200 only after the commit; any error answers 500 and Stripe delivers again.
+//      200 only after the commit; any error answers 500 and Stripe delivers again. A transaction
+//      that met a live signal whose outcome is being written (HeldSignalBusy) is run again first.
+import { setTimeout as wait } from 'node:timers/promises';
 import { z } from 'zod';
 import { HeldSignalBusy } from '../../db/repositories/held-credits.repository.ts';
 import {
@@ -69,7 +71,7 @@ async function whileSignalBusy<T>(services: Services, eventId: string, run: () =
     } catch (error) {
       if (!(error instanceof HeldSignalBusy) || attempt >= BUSY_ATTEMPTS) throw error;
       services.log.warn({ event: eventId, attempt }, 'stripe event waits for a live signal’s outcome');
-      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      await wait(20 * attempt);
     }
   }
 }
