@@ -9,6 +9,7 @@ import {
 } from '@router/brokers';
 import type { Order, OrderResponse } from '@router/orders';
 import type { LightMyRequestResponse } from 'fastify';
+import { type Queryable, recordSignalOutcomes, storeSignals } from '../src/db/repositories/signals.repository.ts';
 import { activateConnector } from '../src/modules/connectors/index.ts';
 import { createHook } from '../src/modules/hooks/index.ts';
 import { insertTestUser, type TestApp } from './app.ts';
@@ -209,4 +210,55 @@ export function flakyBroker(options: { name?: string; knows?: FlakyLookup } = {}
       : {}),
   };
   return handle;
+}
+
+/**
+ * Stores a live signal of the trader's hook as the hook does, and rejects stored ones (credit
+ * released) as the hook's outcome statement does, on `db` (default: the pool; a client inside a
+ * transaction to hold the signal's row).
+ */
+export async function hookBooks(
+  t: TestApp,
+  trader: Awaited<ReturnType<typeof setupTrader>>,
+  db: Queryable = t.services.db.$client,
+) {
+  const { rows } = await db.query<{ id: string }>('select connector_id as id from hooks where id = $1', [
+    trader.hook.id,
+  ]);
+  const store = (id: string) =>
+    storeSignals(
+      db,
+      [
+        {
+          id,
+          hookId: trader.hook.id,
+          key: id,
+          userId: trader.userId,
+          isTest: false,
+          connectorId: Number(rows[0]?.id),
+          accountId: trader.accountId,
+          providerName: 'paper',
+          request: '{}',
+          order: '{}',
+          response: null,
+          address: null,
+        },
+      ],
+      60,
+    );
+  const reject = (...ids: string[]) =>
+    recordSignalOutcomes(
+      db,
+      ids.map((id) => ({
+        id,
+        from: 'placing',
+        status: 'rejected',
+        brokerOrderId: null,
+        price: null,
+        response: null,
+        elapsedMs: null,
+        releaseCredit: true,
+      })),
+    );
+  return { store, reject };
 }

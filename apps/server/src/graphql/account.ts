@@ -16,7 +16,9 @@ const AccountProductRef = builder.objectRef<AccountProductView>('AccountProduct'
     type: t.exposeInt('type', { description: 'BASE 1, RECURRING 3' }),
     name: t.exposeString('name'),
     credits: t.exposeInt('credits'),
-    price: t.exposeInt('price', { description: 'cents' }),
+    price: t.exposeInt('price', {
+      description: 'cents per period, as the user pays it: less the discounts kept on the subscription',
+    }),
     currency: t.exposeString('currency', { description: "Stripe's currency code of price (usd)" }),
     interval: t.exposeString('interval', { nullable: true, description: 'billing interval: month, year' }),
     professional: t.exposeBoolean('professional', {

@@ -31,6 +31,9 @@ export class Charges {
   /** Refunds `amount` (default: what is left) of a charge: the refund; charge.refunded is sent. */
   refund(id: string, amount?: number, reason: string | null = null): StripeObject {
     const charge = this.chargeOf(id);
+    // As Stripe (charge_disputed): a charge the bank took back cannot be refunded.
+    if (charge.disputed)
+      throw new InvalidRequest(`Charge ${String(charge.id)} has been charged back; cannot issue a refund.`);
     const left = Number(charge.amount) - Number(charge.amount_refunded);
     const value = amount ?? left;
     if (!Number.isInteger(value) || value <= 0 || value > left) {

@@ -3,6 +3,7 @@
 // intent and invoice, or subscription and first invoice) and emits the events.
 import { randomBytes } from 'node:crypto';
 import { makeInvoice, makePaymentIntent, makeSubscription } from './billing-objects.ts';
+import { makeSubscriptionDiscount } from './discounts.ts';
 import { fromFixture, type StripeObject } from './fixtures.ts';
 import { type Form, list, record, text } from './form.ts';
 import { addInterval, discountOf, type Line, subtotalOf } from './money.ts';
@@ -230,6 +231,15 @@ export class Checkout {
         end,
       });
       if (trial) Object.assign(subscription, { status: 'trialing', trial_start: start, trial_end: end });
+      const kept =
+        extras.coupon &&
+        makeSubscriptionDiscount(this.store, {
+          coupon: extras.coupon,
+          promotionCode: extras.promotionCode,
+          subscription,
+          start,
+        });
+      subscription.discounts = kept ? [kept.id] : [];
       const item = (subscription.items as { data: Array<{ id: string }> }).data[0];
       const invoice = makeInvoice(this.store, this.base(), {
         customer,

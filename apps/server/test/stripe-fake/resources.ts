@@ -228,6 +228,8 @@ export function registerResources(route: Route, { store, checkout, subscriptions
       percent_off: text(form.percent_off) ? Number(text(form.percent_off)) : null,
       amount_off: text(form.amount_off) ? Number(text(form.amount_off)) : null,
       currency: text(form.currency) ?? null,
+      duration: text(form.duration) ?? 'once',
+      duration_in_months: text(form.duration_in_months) ? Number(text(form.duration_in_months)) : null,
       created: now(),
     }),
   );

@@ -23,6 +23,7 @@ const PREFIXES: Record<string, string> = {
   dispute: 'dp',
   coupon: 'co',
   promotion_code: 'promo',
+  discount: 'di',
   event: 'evt',
   line_item: 'li',
 };
@@ -87,7 +88,10 @@ export class Store {
     const target = node as Record<string, unknown>;
     const value = target[head];
     if (rest.length === 0) {
-      if (typeof value === 'string' && this.objects.has(value)) target[head] = structuredClone(this.objects.get(value));
+      const expanded = (id: unknown) =>
+        typeof id === 'string' && this.objects.has(id) ? structuredClone(this.objects.get(id)) : id;
+      // A list of ids ('discounts') expands each.
+      target[head] = Array.isArray(value) ? value.map(expanded) : expanded(value);
       return;
     }
     this.expandPath(value, rest);

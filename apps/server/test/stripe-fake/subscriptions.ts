@@ -5,6 +5,7 @@
 // manual, paid).
 import { chargeInvoice, makeInvoice } from './billing-objects.ts';
 import { InvalidRequest } from './checkout.ts';
+import { renewalAmount } from './discounts.ts';
 import type { StripeObject } from './fixtures.ts';
 import { type Form, record, text } from './form.ts';
 import { addInterval, type Line } from './money.ts';
@@ -170,7 +171,7 @@ export class Subscriptions {
     const invoice = makeInvoice(this.store, this.base(), {
       customer: String(subscription.customer),
       lines: [line],
-      amountDue: Number(item.price.unit_amount) * item.quantity,
+      amountDue: renewalAmount(this.store, subscription, Number(item.price.unit_amount) * item.quantity, start),
       metadata: {},
       billingReason: 'subscription_cycle',
       subscription: { id, itemId: item.id, metadata, start, end },

@@ -1,10 +1,12 @@
 // One-time credits held by live signals (credit_held, waiting on the broker) that a pack's
 // reversal takes back when too few are left in the account (credits.ts reverseCredits): each such
-// signal gets a 0-credit 'reversal' row referenced by the signal's id (a claim), so that its
-// order failing gives back its period credit only (the hook's refund statement and credits.ts
+// signal gets a 0-credit 'reversal' row referenced by the signal's claim slot (a claim), so that
+// its order failing gives back its period credit only (the hook's refund statement and credits.ts
 // refundCredits withhold the rest: claimedSql). A 'restore' row of the same reference (the
 // refund failed later: credits.ts restoreReversal) ends the claim, and gives back what was
-// withheld when the order had failed meanwhile.
+// withheld when the order had failed meanwhile. A reference is booked once per cause, so a
+// signal's claims take turns on slots: its id, then `<id>:2`, `<id>:3`… each opened by the
+// restore of the one before (claimSlotSql), and a later refund claims it again.
 import { sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
 
@@ -12,31 +14,70 @@ import type { Executor } from './executor.ts';
 export const claimNote = (reference: string) => `credit held by this signal taken back by ${reference}`;
 
 /**
+ * SQL: the signal `id`'s (an SQL expression) claim slot now: the first of its id, `<id>:2`,
+ * `<id>:3`… without a 'restore' row (signal ids have no ':'). Lookups of credit_ledger_reference_idx,
+ * one per claim ended (none for almost every signal).
+ */
+const claimSlotSql = (id: string) =>
+  `(with recursive c(ref, n) as (
+      select ${id}::text, 1
+      union all
+      select ${id}::text || ':' || (c.n + 1), c.n + 1 from c
+      where exists (select 1 from credit_ledger g where g.cause = 'restore' and g.reference = c.ref)
+    ) select ref from c order by n desc limit 1)`;
+
+/**
  * SQL: whether the signal `id` (an SQL expression) has its one-time credit claimed by a reversal
- * not given back: two lookups of credit_ledger_reference_idx, cheap enough for the hook's path.
+ * not given back (its claim slot has a 'reversal' row): index lookups, cheap enough for the hook's path.
  */
 export const claimedSql = (id: string) =>
-  `(exists (select 1 from credit_ledger k where k.cause = 'reversal' and k.reference = ${id})
-    and not exists (select 1 from credit_ledger g where g.cause = 'restore' and g.reference = ${id}))`;
+  `(exists (select 1 from credit_ledger k where k.cause = 'reversal' and k.reference = ${claimSlotSql(id)}))`;
+
+/**
+ * A live signal that may hold a credit a reversal needs is locked by a statement writing its
+ * outcome, which waits for the account the reversal holds: the reversal's transaction must end
+ * (and be run again, the outcome written by then) rather than skip it or wait (a deadlock).
+ */
+export class HeldSignalBusy extends Error {
+  constructor() {
+    super("a live signal's outcome is being written; the reversal is run again");
+  }
+}
+
+const HELD_SQL = (userId: number) => sql`
+    select s.id, ${sql.raw(claimSlotSql('s.id'))} as ref
+    from signals s join credit_ledger l on l.cause = 'signal' and l.reference = s.id
+    where s.user_id = ${userId} and s.credit_held and not s.is_test and l.credits < l.recurring
+      and not ${sql.raw(claimedSql('s.id'))}
+    order by s.created_at, s.id`;
 
 /**
  * Up to `limit` live signals of the locked account's user holding a one-time credit no reversal
- * claimed yet, oldest first, locked: one whose outcome is being written now (its row locked by the
- * hook's statement, which waits for the account) is skipped, not waited for (no deadlock).
+ * claims now, oldest first, locked, each with its claim slot (the reference of its claim row).
+ * One whose outcome is being written now (its row locked by the hook's statement, which waits for
+ * the account) is not waited for (a deadlock), nor skipped (its order failing would give the
+ * credit back unclaimed): HeldSignalBusy is thrown when fewer than `limit` were found without it.
  */
-export async function heldOneTimeSignals(db: Executor, userId: number, limit: number): Promise<string[]> {
+export async function heldOneTimeSignals(
+  db: Executor,
+  userId: number,
+  limit: number,
+): Promise<{ id: string; ref: string }[]> {
   if (limit <= 0) return [];
-  const { rows } = await db.execute<{ id: string }>(sql`
-    select s.id from signals s join credit_ledger l on l.cause = 'signal' and l.reference = s.id
-    where s.user_id = ${userId} and s.credit_held and not s.is_test and l.credits < l.recurring
-      and not exists (select 1 from credit_ledger k where k.cause = 'reversal' and k.reference = s.id)
-    order by s.created_at, s.id limit ${limit} for update of s skip locked`);
-  return rows.map((r) => r.id);
+  const { rows } = await db.execute<{ id: string; ref: string }>(
+    sql`${HELD_SQL(userId)} limit ${limit} for update of s skip locked`,
+  );
+  if (rows.length < limit) {
+    const locked = new Set(rows.map((r) => r.id));
+    const all = await db.execute<{ id: string }>(sql`${HELD_SQL(userId)} limit ${limit}`);
+    if (all.rows.some((r) => !locked.has(r.id))) throw new HeldSignalBusy();
+  }
+  return rows;
 }
 
 /**
- * The claims of the reversal `reference` not ended, each with the one-time credit withheld from
- * its signal's refund (0 while the order has not failed, or when it was placed).
+ * The claims of the reversal `reference` not ended (`id`: the claim slot), each with the one-time
+ * credit withheld from its signal's refund (0 while the order has not failed, or when it was placed).
  */
 export async function claimsOf(
   db: Executor,
@@ -45,8 +86,9 @@ export async function claimsOf(
 ): Promise<{ id: string; withheld: number }[]> {
   const { rows } = await db.execute<{ id: string; withheld: number }>(sql`
     select k.reference as id, case when exists (select 1 from credit_ledger f where f.cause = 'refund'
-      and f.reference = k.reference) then greatest(l.recurring - l.credits, 0) else 0 end as withheld
-    from credit_ledger k join credit_ledger l on l.cause = 'signal' and l.reference = k.reference
+      and f.reference = l.reference) then greatest(l.recurring - l.credits, 0) else 0 end as withheld
+    from credit_ledger k join credit_ledger l on l.cause = 'signal'
+      and l.reference = split_part(k.reference, ':', 1)
     where k.user_id = ${userId} and k.cause = 'reversal' and k.note = ${claimNote(reference)}
       and not exists (select 1 from credit_ledger g where g.cause = 'restore' and g.reference = k.reference)
     order by k.id`);

@@ -324,11 +324,11 @@ export async function reverseCredits(
   const claimed = fromPeriod ? [] : await heldOneTimeSignals(tx, userId, credits - taken);
   const held = claimed.length ? `, ${claimed.length} held by live signals` : '';
   const note = taken < credits ? `${credits} credits due, ${taken} left to take back${held}` : null;
-  const claims: NewLedgerEntry[] = claimed.map((id) => ({
+  const claims: NewLedgerEntry[] = claimed.map(({ ref }) => ({
     credits: 0,
     recurring: 0,
     cause: 'reversal',
-    reference: id,
+    reference: ref,
     balanceAfter: balanceOf(state) - taken,
     note: claimNote(reference),
   }));

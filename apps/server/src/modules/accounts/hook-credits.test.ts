@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../../../test/app.ts';
 import { accountOf, expectBalancedLedger, inTransaction } from '../../../test/credit-fixtures.ts';
 import {
   balanceOf,
+  hookBooks as booksOf,
   eventually,
   type FlakyBroker,
   flakyBroker,
@@ -13,7 +14,6 @@ import {
   setupTrader,
   signalRows,
 } from '../../../test/signal-fixtures.ts';
-import { recordSignalOutcomes, storeSignals } from '../../db/repositories/signals.repository.ts';
 import { endCreditPeriod, restoreReversal, reverseCredits, startCreditPeriod } from './credits.ts';
 
 let t: TestApp;
@@ -26,50 +26,7 @@ afterAll(() => t.close());
 
 const order = (n: number) => ({ symbol: 'AAPL', action: 'buy', quantity: n });
 const periodEnd = new Date(Date.now() + 30 * 86_400_000);
-
-/** Stores a live signal of the trader's hook as the hook does, and rejects stored ones (credit released). */
-async function hookBooks(trader: Awaited<ReturnType<typeof setupTrader>>) {
-  const pool = t.services.db.$client;
-  const { rows } = await pool.query<{ id: string }>('select connector_id as id from hooks where id = $1', [
-    trader.hook.id,
-  ]);
-  const store = (id: string) =>
-    storeSignals(
-      pool,
-      [
-        {
-          id,
-          hookId: trader.hook.id,
-          key: id,
-          userId: trader.userId,
-          isTest: false,
-          connectorId: Number(rows[0]?.id),
-          accountId: trader.accountId,
-          providerName: 'paper',
-          request: '{}',
-          order: '{}',
-          response: null,
-          address: null,
-        },
-      ],
-      60,
-    );
-  const reject = (...ids: string[]) =>
-    recordSignalOutcomes(
-      pool,
-      ids.map((id) => ({
-        id,
-        from: 'placing',
-        status: 'rejected',
-        brokerOrderId: null,
-        price: null,
-        response: null,
-        elapsedMs: null,
-        releaseCredit: true,
-      })),
-    );
-  return { store, reject };
-}
+const hookBooks = (trader: Awaited<ReturnType<typeof setupTrader>>) => booksOf(t, trader);
 
 describe('credits on the hook path', () => {
   it('spends period credits first, one ledger row per signal naming it', async () => {
@@ -223,6 +180,25 @@ describe('credits on the hook path', () => {
     await reject('heldFailedSignal0002');
     expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 3, credits: 3, signals_spent: 0 });
     expect(await inTransaction(t, (tx) => restoreReversal(tx, trader.userId, 'cs_held_failed:re_1'))).toBeNull();
+    await expectBalancedLedger(t, trader.userId);
+  });
+
+  it('claims a held credit again for a later refund once the refund that claimed it failed', async () => {
+    const trader = await setupTrader(t, 'held-claimed-again@example.com', { credits: 2 });
+    const { store, reject } = await hookBooks(trader);
+    await store('heldAgainSignal00001');
+    // The 2-credit pack refunded: 1 left in the account, 1 held by the live signal (claimed).
+    await inTransaction(t, (tx) => reverseCredits(tx, trader.userId, 2, 'cs_held_again:re_1'));
+    // That refund failed: both back, the claim ended. The pack is refunded again, and succeeds.
+    await inTransaction(t, (tx) => restoreReversal(tx, trader.userId, 'cs_held_again:re_1'));
+    expect(await balanceOf(t, trader.userId)).toBe(1);
+    await inTransaction(t, (tx) => reverseCredits(tx, trader.userId, 2, 'cs_held_again:re_2'));
+    // The signal's order fails: its credit stays taken by the second refund (taken once).
+    await reject('heldAgainSignal00001');
+    expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 0, credits: 0, signals_spent: 0 });
+    // The second refund fails too: the pack's 2 credits stand again, the credit withheld included.
+    await inTransaction(t, (tx) => restoreReversal(tx, trader.userId, 'cs_held_again:re_2'));
+    expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 2, credits: 2 });
     await expectBalancedLedger(t, trader.userId);
   });
 

@@ -157,6 +157,75 @@ describe("an administrator's removal of professional status", () => {
     expect(credits?.status).toBe('open');
   });
 
+  it('gives back a payment for it made before the removal whose event came after: charged once, refunded once', async () => {
+    const token = await applicant('paid-before@removal.test');
+    // A page opened before an administrator's grant, paid while the status stands, its event late.
+    const url = (await paymentSession(b, bearer(token), { price: PROFESSIONAL_PRICE })).data?.accountPaymentSession.url;
+    const sessionId = url?.split('/').at(-1) ?? '';
+    await setStatus('paid-before@removal.test', true);
+    b.fake.checkout.complete(sessionId);
+    const events = takeEvents(b);
+    await setStatus('paid-before@removal.test', false);
+    await deliver(events);
+    const completed = ofType(events, 'checkout.session.completed');
+    // The same payment delivered again under another event id refunds nothing twice.
+    expect((await postEvent(b, { ...completed, id: `${completed.id}_again` })).status).toBe(200);
+    await deliver();
+    expect(await groupOf(token)).toBe(4);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    const charge = b.fake.charges.chargeOf(intent);
+    expect(charge).toMatchObject({ amount_refunded: charge.amount, refunded: true });
+    const refunds = b.fake.requests.filter((r) => r.path === '/v1/refunds' && r.form.payment_intent === intent);
+    expect(new Set(refunds.map((r) => r.idempotencyKey))).toEqual(new Set([`professional-refund:${sessionId}`]));
+    expect(b.fake.store.all('refund').filter((r) => r.charge === charge.id)).toHaveLength(1);
+    const payments = await gql<{ account: { payments: { refunded: number; price: number }[] } }>(
+      b.t.app,
+      '{ account { payments { refunded price } } }',
+      {},
+      bearer(token),
+    );
+    expect(payments.data?.account.payments).toEqual([{ refunded: charge.amount, price: charge.amount }]);
+  });
+
+  it('leaves such a payment disputed meanwhile to its dispute: its event is booked, nothing refunded', async () => {
+    const token = await applicant('disputed-before@removal.test');
+    const url = (await paymentSession(b, bearer(token), { price: PROFESSIONAL_PRICE })).data?.accountPaymentSession.url;
+    const sessionId = url?.split('/').at(-1) ?? '';
+    await setStatus('disputed-before@removal.test', true);
+    b.fake.checkout.complete(sessionId);
+    const intent = String(b.fake.store.get('checkout.session', sessionId).payment_intent);
+    b.fake.charges.openDispute(intent);
+    const events = takeEvents(b);
+    await setStatus('disputed-before@removal.test', false);
+    await deliver(events);
+    expect(await groupOf(token)).toBe(4);
+    expect(b.fake.requests.filter((r) => r.path === '/v1/refunds' && r.form.payment_intent === intent)).toEqual([]);
+  });
+
+  it('gives back the first payment of a plan selling it made before the removal, and ends the plan', async () => {
+    const token = await applicant('plan-before@removal.test');
+    const url = (await paymentSession(b, bearer(token), { price: planPrice })).data?.accountPaymentSession.url;
+    await setStatus('plan-before@removal.test', true);
+    b.fake.checkout.complete(url?.split('/').at(-1) ?? '');
+    const events = takeEvents(b);
+    await setStatus('plan-before@removal.test', false);
+    await deliver(events);
+    await deliver();
+    expect(await groupOf(token)).toBe(4);
+    const invoice = objectOf(ofType(events, 'invoice.paid'));
+    const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+    expect(b.fake.store.get('subscription', subscriptionId).status).toBe('canceled');
+    const refunds = b.fake.requests.filter((r) => r.path === '/v1/refunds' && r.method === 'POST');
+    expect(refunds.filter((r) => r.idempotencyKey === `professional-refund:${invoice.id}`)).toHaveLength(1);
+    const payments = await gql<{ account: { payments: { refunded: number; price: number }[] } }>(
+      b.t.app,
+      '{ account { payments { refunded price } } }',
+      {},
+      bearer(token),
+    );
+    expect(payments.data?.account.payments).toEqual([{ refunded: 2900, price: 2900 }]);
+  });
+
   it('ends when an administrator grants the status again', async () => {
     const token = await applicant('regranted@removal.test');
     await setStatus('regranted@removal.test', true);

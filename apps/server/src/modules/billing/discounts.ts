@@ -2,6 +2,7 @@
 // a Checkout session as Stripe's own discounts. An unknown or no longer usable one is refused
 // with a message naming it, before any session is made; one Stripe refuses for this purchase when
 // the session is made (first-time customers only, a minimum amount…) is a validation error too.
+import type Stripe from 'stripe';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { isDiscountRefusal, isMissing, type StripeClient, stripeFailure } from './stripe-client.ts';
@@ -80,4 +81,27 @@ export function discountRefusal(services: Pick<Services, 'log'>, error: unknown,
         field: 'coupon',
       })
     : new AppError('VALIDATION', 'The promotion code cannot be used for this purchase', { field: 'promotionCode' });
+}
+
+/**
+ * What the plan's next payment costs after the subscription's discounts (Stripe's Discount
+ * objects, expanded with their coupons: `currentSubscription`), so the card shows what the user
+ * pays, not the list price: a `forever` coupon always, a `repeating` one until its `end`, a `once`
+ * one only before the first payment (during a free trial; the first invoice spends it), each in
+ * Stripe's order on what is left (percent off, or an amount off in the plan's currency), never
+ * below 0. `renewsAt`: when that payment is made (seconds). Discounts not expanded count as none.
+ */
+export function discountedPrice(subscription: Stripe.Subscription, listPrice: number, renewsAt: number): number {
+  let price = listPrice;
+  for (const discount of subscription.discounts ?? []) {
+    if (typeof discount === 'string') continue;
+    const coupon = discount.source?.coupon;
+    if (!coupon || typeof coupon === 'string') continue;
+    if (discount.end !== null && discount.end <= renewsAt) continue;
+    if (coupon.duration === 'once' && subscription.status !== 'trialing') continue;
+    if (coupon.percent_off !== null) price -= Math.round((price * coupon.percent_off) / 100);
+    else if (coupon.amount_off !== null && coupon.currency === subscription.currency) price -= coupon.amount_off;
+    price = Math.max(price, 0);
+  }
+  return price;
 }

@@ -4,7 +4,7 @@ import { findPaymentByInvoice } from '../../db/repositories/payments.repository.
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../../graphql/context.ts';
 import type { Services } from '../../services.ts';
-import { isMissing, stripeClient, stripeFailure } from './stripe-client.ts';
+import { isMissing, type StripeClient, stripeClient, stripeFailure } from './stripe-client.ts';
 
 export async function getInvoice(
   services: Services,
@@ -23,4 +23,12 @@ export async function getInvoice(
   }
   if (!pdf) throw new AppError('EXECUTION', 'The invoice PDF is not ready yet. Please try again in a minute.');
   return { id, invoicePdf: pdf };
+}
+
+/** The payment intent that paid an invoice: its InvoicePayment (current API versions name it nowhere else). */
+export async function intentOfInvoice(stripe: StripeClient, invoiceId: string): Promise<string | null> {
+  const paid = await stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
+  const payment = paid.data.find((p) => p.status === 'paid' && p.payment?.type === 'payment_intent');
+  const intent = payment?.payment?.payment_intent;
+  return (typeof intent === 'string' ? intent : intent?.id) ?? null;
 }

@@ -24,6 +24,8 @@ import { keepsProfessionalPayment, recordPayment } from '../../db/repositories/p
 import { ACCOUNT_TYPE } from '../../db/schema/index.ts';
 import { startCreditPeriod } from '../accounts/credits.ts';
 import { creditsOf, isProfessionalPrice } from './catalog.ts';
+import { discountedPrice } from './discounts.ts';
+import { refundRefusedPlan } from './refused-professional.ts';
 import type { StripeClient } from './stripe-client.ts';
 
 /**
@@ -45,7 +47,7 @@ export interface Plan {
   periodEnd: Date | null;
   name: string;
   interval: string | null;
-  /** Cents per period. */
+  /** Cents per period, as the user pays it (the subscription's discounts taken off). */
   price: number;
   currency: string;
   stripePriceId: string | null;
@@ -79,7 +81,8 @@ export function planOf(subscription: Stripe.Subscription): Plan {
     periodEnd: periodEnd > 0 ? new Date(periodEnd * 1000) : null,
     name: first?.nickname ?? product ?? 'Plan',
     interval: first?.recurring?.interval ?? null,
-    price,
+    // What the user pays for the next period: the list price less the subscription's discounts.
+    price: discountedPrice(subscription, price, periodEnd > 0 ? periodEnd : Math.floor(Date.now() / 1000)),
     currency: subscription.currency ?? first?.currency ?? 'usd',
     stripePriceId: first?.id ?? null,
     cancelAt: subscription.cancel_at ?? (subscription.cancel_at_period_end && periodEnd > 0 ? periodEnd : null),
@@ -388,11 +391,15 @@ export async function planDropsProfessional(
   return lost && !(await professionalHeldElsewhere(stripe, tx, userId, { subscriptionId: plan.subscriptionId }));
 }
 
-/** Grants professional status paid for by a purchase made at `boughtAt`, unless an administrator removed it since. */
-export async function grantProfessional(tx: Transaction, userId: number, boughtAt: Date): Promise<void> {
-  if (!(await purchaseGivesProfessional(tx, userId, boughtAt))) return;
+/**
+ * Grants professional status paid for by a purchase made at `boughtAt`, unless an administrator
+ * removed it since: false then (the purchase gives nothing).
+ */
+export async function grantProfessional(tx: Transaction, userId: number, boughtAt: Date): Promise<boolean> {
+  if (!(await purchaseGivesProfessional(tx, userId, boughtAt))) return false;
   await changeGroup(tx, userId, { add: GROUP.PROFESSIONAL });
   await markProfessionalPaid(tx, userId);
+  return true;
 }
 
 /**
@@ -411,6 +418,8 @@ export interface InvoicePayment {
   periodEnd: Date | null;
   /** An invoice for the rest of the period after a plan change (billing_reason subscription_update). */
   change?: boolean;
+  /** The plan's first invoice (billing_reason subscription_create): what bought it. */
+  first?: boolean;
   /** It pays a period of the plan (paysPlanPeriod); else no credits, no professional status. */
   period: boolean;
   /** What an invoice that pays no period was for (its lines), shown instead of the plan's name. */
@@ -477,8 +486,18 @@ export async function applyPlanPayment(
     });
     // Not by a payment delivered after its plan ended (the end took the status away, if given),
     // nor by a free trial's: the status comes with the first invoice that pays for it.
-    if (recorded && payment.period && !trial && plan.professional && plan.running) {
-      await grantProfessional(tx, userId, await planBoughtAt(tx, userId, subscription));
+    // Its first payment made before an administrator removed the status and booked after it
+    // gives nothing: its money goes back and the plan ends (refundRefusedPlan).
+    if (
+      recorded &&
+      payment.period &&
+      !trial &&
+      plan.professional &&
+      plan.running &&
+      !(await grantProfessional(tx, userId, await planBoughtAt(tx, userId, subscription))) &&
+      payment.first
+    ) {
+      await refundRefusedPlan(stripe, subscription.id, payment.invoiceId);
     }
     changed ||= recorded;
   }

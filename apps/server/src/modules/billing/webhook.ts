@@ -11,8 +11,11 @@
 //      grant booked (grants are keyed by session and invoice), and changes nothing; the state
 //      written is the newest the lock's last holder could read. A booking and a refund of the
 //      same payment also take turns on that payment's lock (lockStripePayment, reversal.ts).
-//      200 only after the commit; any error answers 500 and Stripe delivers again.
+//      200 only after the commit; any error answers 500 and Stripe delivers again. A transaction
+//      that met a live signal whose outcome is being written (HeldSignalBusy) is run again first.
+import { setTimeout as wait } from 'node:timers/promises';
 import { z } from 'zod';
+import { HeldSignalBusy } from '../../db/repositories/held-credits.repository.ts';
 import {
   claimEvent,
   eventSeen,
@@ -52,6 +55,27 @@ const stripeIdOf = (value: unknown): string | null =>
 
 const refuse = (message: string): WebhookAnswer => ({ status: 400, body: { received: false, message } });
 
+/** Runs of an event's transaction while a live signal's outcome is being written (HeldSignalBusy). */
+const BUSY_ATTEMPTS = 10;
+
+/**
+ * Runs the event's transaction again while it ended on a live signal whose outcome is being
+ * written (held-credits.repository.ts HeldSignalBusy: that statement waits for the account the
+ * transaction held, and writes in milliseconds once it ended). After BUSY_ATTEMPTS the error
+ * answers 500 and Stripe delivers the event again.
+ */
+async function whileSignalBusy<T>(services: Services, eventId: string, run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof HeldSignalBusy) || attempt >= BUSY_ATTEMPTS) throw error;
+      services.log.warn({ event: eventId, attempt }, 'stripe event waits for a live signal’s outcome');
+      await wait(20 * attempt);
+    }
+  }
+}
+
 export async function receiveStripeEvent(
   services: Services,
   rawBody: Buffer,
@@ -79,16 +103,18 @@ export async function receiveStripeEvent(
     if (await eventSeen(services.db, id)) return { status: 200, body: { received: true, duplicate: true } };
     const stripe = await stripeClient(services);
     const effect = await handler({ services, stripe, eventId: id }, data.object);
-    const outcome = await services.db.transaction(async (tx) => {
-      if (!(await claimEvent(tx, { id, type, created, objectId: data.object.id ?? null }))) return 'duplicate';
-      let result: string;
-      if ('apply' in effect) {
-        await lockStripeUser(tx, effect.userId);
-        result = await effect.apply(tx);
-      } else result = effect.outcome;
-      await setEventOutcome(tx, id, result, effect.userId);
-      return result;
-    });
+    const outcome = await whileSignalBusy(services, id, () =>
+      services.db.transaction(async (tx) => {
+        if (!(await claimEvent(tx, { id, type, created, objectId: data.object.id ?? null }))) return 'duplicate';
+        let result: string;
+        if ('apply' in effect) {
+          await lockStripeUser(tx, effect.userId);
+          result = await effect.apply(tx);
+        } else result = effect.outcome;
+        await setEventOutcome(tx, id, result, effect.userId);
+        return result;
+      }),
+    );
     // A grant may change the user's group (professional status): resolve their sessions afresh,
     // as an administrator's change does, so what was paid for opens at once.
     if (outcome === 'applied' && effect.userId !== null) await userSessionsChanged(services, effect.userId);

@@ -9,6 +9,7 @@ import { recordPayment } from '../../../db/repositories/payments.repository.ts';
 import { grantCredits } from '../../accounts/credits.ts';
 import { creditsOf, describeProduct, isProfessionalPrice, listCatalog } from '../catalog.ts';
 import { applyPlanPayment, grantProfessional, invoiceDescription, invoicePeriodEnd, paysPlanPeriod } from '../plan.ts';
+import { refundRefusedProfessional } from '../refused-professional.ts';
 import { paymentSessionOf, userOf } from './event-user.ts';
 import {
   refundedBeforeBooking,
@@ -85,6 +86,7 @@ async function subscriptionEffect(
               currency: session.currency ?? 'usd',
               periodEnd: invoice ? invoicePeriodEnd(invoice) : null,
               period: invoice ? paysPlanPeriod(invoice) : true,
+              first: invoice ? invoice.billing_reason === 'subscription_create' : true,
               description: (invoice && invoiceDescription(invoice)) ?? undefined,
             }
           : null,
@@ -125,8 +127,14 @@ export const checkoutSessionCompleted: EventHandler = async (ctx, object) => {
         description: sold.description,
         interval: null,
       });
-      if (recorded && sold.professional) {
-        await grantProfessional(tx, userId, row?.createdAt ?? new Date(session.created * 1000));
+      // Paid before an administrator removed the status and booked after: it gives nothing, so
+      // its money goes back.
+      if (
+        recorded &&
+        sold.professional &&
+        !(await grantProfessional(tx, userId, row?.createdAt ?? new Date(session.created * 1000)))
+      ) {
+        await refundRefusedProfessional(ctx.stripe, idOf(session.payment_intent), session.id);
       }
       await reverseEarlierRefunds(ctx, tx, session.id, refunded);
       return granted || recorded ? 'applied' : 'unchanged';

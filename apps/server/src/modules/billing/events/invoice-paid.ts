@@ -49,6 +49,7 @@ export const invoicePaid: EventHandler = async (ctx, object) => {
     currency: invoice.currency,
     periodEnd: invoicePeriodEnd(invoice),
     change: invoice.billing_reason === 'subscription_update',
+    first: invoice.billing_reason === 'subscription_create',
     period: paysPlanPeriod(invoice),
     description: invoiceDescription(invoice) ?? undefined,
   };

@@ -35,6 +35,7 @@ import {
 import { lockStripePayment } from '../../../db/repositories/stripe-events.repository.ts';
 import { restoreReversal, reverseCredits } from '../../accounts/credits.ts';
 import { isProfessionalPrice } from '../catalog.ts';
+import { intentOfInvoice } from '../invoice.ts';
 import {
   invoicePeriodEnd,
   type ProfessionalSource,
@@ -289,9 +290,7 @@ export async function refundedChargeOfIntent(
 
 /** The same for the charge that paid a plan's invoice (its InvoicePayment). */
 export async function refundedChargeOfInvoice(ctx: EventContext, invoiceId: string): Promise<Stripe.Charge | null> {
-  const paid = await ctx.stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
-  const payment = paid.data.find((p) => p.status === 'paid' && p.payment?.type === 'payment_intent');
-  return refundedChargeOfIntent(ctx, idOf(payment?.payment?.payment_intent));
+  return refundedChargeOfIntent(ctx, await intentOfInvoice(ctx.stripe, invoiceId));
 }
 
 /**

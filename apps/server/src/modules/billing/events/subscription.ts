@@ -10,7 +10,10 @@ export async function currentSubscription(
   fallback?: Stripe.Subscription,
 ): Promise<Stripe.Subscription | null> {
   try {
-    return await ctx.stripe.subscriptions.retrieve(id, { expand: ['items.data.price.product'] });
+    // Its discounts with their coupons: the plan's price shown is what the user pays (planOf).
+    return await ctx.stripe.subscriptions.retrieve(id, {
+      expand: ['items.data.price.product', 'discounts', 'discounts.source.coupon'],
+    });
   } catch (error) {
     if (isMissing(error)) return fallback ?? null;
     throw error;

@@ -1,0 +1,83 @@
+// The subscription card (SPEC §2 Account & Billing) shows what the user pays for the plan: a
+// coupon that stays on the subscription (forever, or repeating until its end) lowers the price
+// shown; one spent by the first payment (once), or ended, does not.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Billing,
+  buy,
+  newCustomer,
+  objectOf,
+  ofType,
+  postEvent,
+  startBilling,
+  takeEvents,
+} from '../../../test/billing.ts';
+import { gql } from '../../../test/identity.ts';
+import { PLAN_MONTHLY } from '../../../test/stripe-fake/catalog.ts';
+import type { StripeObject } from '../../../test/stripe-fake/fixtures.ts';
+
+let b: Billing;
+let LIST_PRICE = 0;
+beforeAll(async () => {
+  b = await startBilling();
+  LIST_PRICE = Number(b.fake.store.get('price', PLAN_MONTHLY).unit_amount);
+});
+afterAll(() => b?.close());
+
+async function shownPrice(headers: Record<string, string>) {
+  const answer = await gql<{ account: { product: { price: number } | null } }>(
+    b.t.app,
+    '{ account { product { price } } }',
+    {},
+    headers,
+  );
+  return answer.data?.account.product?.price;
+}
+
+const deliver = async (events: StripeObject[]) => {
+  for (const event of events) expect((await postEvent(b, event)).status).toBe(200);
+};
+
+/** A plan bought with `coupon`, its events delivered: its subscription id and first invoice. */
+async function planWith(name: string, coupon: string) {
+  const user = await newCustomer(b, name);
+  const { events } = await buy(b, user.headers, PLAN_MONTHLY, { coupon });
+  await deliver(events);
+  const subscriptionId = String(objectOf(ofType(events, 'customer.subscription.created')).id);
+  return { user, subscriptionId, invoice: objectOf(ofType(events, 'invoice.paid')) };
+}
+
+describe('the subscription card’s price', () => {
+  it('is the price less a coupon kept forever', async () => {
+    await b.stripe.coupons.create({ id: 'QUARTER_FOREVER', percent_off: 25, duration: 'forever' });
+    const { user, subscriptionId, invoice } = await planWith('discount-forever', 'QUARTER_FOREVER');
+    expect(invoice.amount_paid).toBe(LIST_PRICE * 0.75);
+    expect(await shownPrice(user.headers)).toBe(LIST_PRICE * 0.75);
+    // The renewal charges the same, and the card still says so.
+    expect(b.fake.subscriptions.renew(subscriptionId).amount_paid).toBe(LIST_PRICE * 0.75);
+    await deliver(takeEvents(b));
+    expect(await shownPrice(user.headers)).toBe(LIST_PRICE * 0.75);
+  });
+
+  it('is the price less a repeating coupon until it ends, then the list price', async () => {
+    await b.stripe.coupons.create({
+      id: 'OFF500_TWO_MONTHS',
+      amount_off: 500,
+      currency: 'usd',
+      duration: 'repeating',
+      duration_in_months: 2,
+    });
+    const { user, subscriptionId } = await planWith('discount-repeating', 'OFF500_TWO_MONTHS');
+    expect(await shownPrice(user.headers)).toBe(LIST_PRICE - 500);
+    // The second month is discounted too; the third (after the coupon's end) is not.
+    expect(b.fake.subscriptions.renew(subscriptionId).amount_paid).toBe(LIST_PRICE - 500);
+    await deliver(takeEvents(b));
+    expect(await shownPrice(user.headers)).toBe(LIST_PRICE);
+  });
+
+  it('is the list price after a coupon for the first payment only', async () => {
+    const { user, invoice } = await planWith('discount-once', 'WELCOME10');
+    expect(invoice.amount_paid).toBe(LIST_PRICE * 0.9);
+    expect(await shownPrice(user.headers)).toBe(LIST_PRICE);
+  });
+});
