@@ -38,7 +38,7 @@ export interface WorkerOptions {
   batch?: number;
   /** Webhooks in flight at once within a round. */
   concurrency?: number;
-  /** Rounds at once at most, when receivers hold the ones running (default 4). */
+  /** Rounds of each channel at once at most, when receivers hold the ones running (default 4). */
   lanes?: number;
   webhookTimeoutMs?: number;
   /** Resolver for webhook hosts (tests). */
@@ -53,13 +53,16 @@ export interface WorkerOptions {
 export interface NotificationWorker {
   /** One claim-send-record round per channel; the most deliveries one of them claimed. */
   runOnce(): Promise<number>;
-  /** Runs rounds until nothing is due. */
+  /** Runs rounds until nothing is due (each channel's on its own). */
   drain(): Promise<void>;
   /** Expiry check, disabled-setting notices, retention. */
   maintain(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
 }
+
+/** Emails and webhooks: each has rounds, and runs of rounds, of its own. */
+const CHANNELS = [NOTIFICATION_TYPE.EMAIL, NOTIFICATION_TYPE.HOOK];
 
 export function createNotificationWorker(services: Services, options: WorkerOptions = {}): NotificationWorker {
   const { config, db, log } = services;
@@ -155,7 +158,7 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
    * round, a crash while a receiver hung sent every mail of that round again.
    */
   async function runOnce(): Promise<number> {
-    const counts = await Promise.all([runChannel(NOTIFICATION_TYPE.EMAIL), runChannel(NOTIFICATION_TYPE.HOOK)]);
+    const counts = await Promise.all(CHANNELS.map(runChannel));
     // A full round of either channel means more is due.
     return Math.max(...counts);
   }
@@ -181,22 +184,32 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   let stopping = false;
   const pollMs = options.pollMs ?? Math.min(1000, schedule[0] ?? 1000);
   const maxLanes = options.lanes ?? 4;
-  /** Runs of rounds in progress, each with when its current round began. */
-  const lanes = new Set<{ since: number; done: Promise<void> }>();
   /**
-   * Starts a run of rounds when none is running, or when every running one has been in its
-   * round for longer than a poll (a receiver answering slowly, up to the timeout): deliveries due
-   * meanwhile do not wait for it. At most `lanes` at once; otherwise waits for the running ones.
+   * Runs of rounds in progress, per channel, each with when its current round began. Each
+   * channel has runs of its own: with one run for both, a round waited for its webhooks (a
+   * receiver answering at the timeout, 10 s) before the next claimed any mail, so once every run
+   * was held by such receivers (other users' dead endpoints) an order.rejected mail waited
+   * behind them, as a webhook waited behind a mail server that is slow to answer.
    */
-  const drain = (): Promise<void> => {
+  const lanes = new Map<number, Set<{ since: number; done: Promise<void> }>>(
+    CHANNELS.map((channel) => [channel, new Set()]),
+  );
+  /**
+   * Starts a run of one channel's rounds when none is running, or when every running one has
+   * been in its round for longer than a poll (a receiver answering slowly, up to the timeout):
+   * deliveries due meanwhile do not wait for it. At most `lanes` at once; otherwise waits for
+   * the running ones.
+   */
+  const drainChannel = (channel: number): Promise<void> => {
+    const running = lanes.get(channel) ?? new Set();
     const now = performance.now();
-    const held = [...lanes].every((l) => now - l.since >= pollMs);
-    if (!held || lanes.size >= maxLanes) return Promise.all([...lanes].map((l) => l.done)).then(() => undefined);
+    const held = [...running].every((l) => now - l.since >= pollMs);
+    if (!held || running.size >= maxLanes) return Promise.all([...running].map((l) => l.done)).then(() => undefined);
     const lane = { since: now, done: Promise.resolve() };
     lane.done = (async () => {
       try {
         // A full round means more is due; the pause lets the hook's work go first meanwhile.
-        while ((await runOnce()) === batch && !stopping) {
+        while ((await runChannel(channel)) === batch && !stopping) {
           await setImmediate();
           lane.since = performance.now();
         }
@@ -204,12 +217,13 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       } catch (error) {
         roundFailures.failed(error);
       } finally {
-        lanes.delete(lane);
+        running.delete(lane);
       }
     })();
-    lanes.add(lane);
+    running.add(lane);
     return lane.done;
   };
+  const drain = () => Promise.all(CHANNELS.map(drainChannel)).then(() => undefined);
 
   let maintaining: Promise<void> | undefined;
   const maintain = () =>
@@ -244,7 +258,8 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     async stop() {
       stopping = true;
       for (const timer of timers.splice(0)) clearInterval(timer);
-      await Promise.all([...[...lanes].map((l) => l.done), maintaining]);
+      const running = [...lanes.values()].flatMap((set) => [...set]);
+      await Promise.all([...running.map((l) => l.done), maintaining]);
       agents.close();
     },
   };
