@@ -145,6 +145,38 @@ describe('the notification worker', () => {
     }
   });
 
+  it("sends a working receiver's webhook while every run of rounds it may take is held by a failing receiver", async () => {
+    const slow = await startWebhookReceiver();
+    const fast = await startWebhookReceiver();
+    slow.answer('hang');
+    const holder = await setupTrader(t, 'failing-holds@example.com');
+    const held = await createSetting(t, holder.headers, holder.connector.key, holder.accountId, 1, { url: slow.url });
+    // An endpoint failing for an hour already (another user's dead receiver, answering at the timeout).
+    await t.services.db.$client.query(
+      `update notifications set failing_since = now() - interval '1 hour', last_failed_at = now() where key = $1`,
+      [held.key],
+    );
+    const other = await setupTrader(t, 'working-meanwhile@example.com');
+    const told = await createSetting(t, other.headers, other.connector.key, other.accountId, 1, { url: fast.url });
+    fast.secret = told.secret ?? '';
+
+    // One run of rounds at a time (as when every one of them waits for a failing receiver).
+    const worker = createNotificationWorker(t.services, { pollMs: 20, lanes: 1, webhookTimeoutMs: 120_000 });
+    worker.start();
+    try {
+      await sendTest(t, holder.headers, held.key);
+      await slow.waitFor(0, 1);
+      await sendTest(t, other.headers, told.key);
+      const [got] = await fast.waitFor(0, 1);
+      expect(got?.payload?.type).toBe('notification.test');
+    } finally {
+      await slow.close();
+      await worker.stop();
+      await fast.close();
+      await settle([held.key, told.key]);
+    }
+  });
+
   it('mails an event while every webhook round it may run is held by a hanging receiver', async () => {
     const slow = await startWebhookReceiver();
     slow.answer('hang');
