@@ -110,6 +110,37 @@ export async function countInvalidRequest(
   };
 }
 
+/**
+ * The Order entries of settled signals that have none (by actions_signal_idx): a signal stored
+ * and then left unanswered by a crash during its broker call was never logged (its entry is
+ * written after the answer), so the order reconciliation found (and told, with a link to this
+ * entry) was missing from the activity. Written as the hook's own entry would have been, at the
+ * signal's arrival, with `response` (JSON of each) as its answer.
+ */
+export async function logUnloggedSignals(
+  db: Queryable,
+  settled: ReadonlyArray<{ id: string; response: Record<string, unknown> }>,
+): Promise<void> {
+  if (settled.length === 0) return;
+  await db.query({
+    name: 'actions_unlogged_signals',
+    text: `insert into actions (user_id, code, address, metadata, created_at)
+      select s.user_id, 'Order', s.address, jsonb_build_object(
+          'hook', (select jsonb_build_object('key', h.key, 'shortKey', h.short_key, 'name', h.name)
+            from hooks h where h.id = s.hook_id),
+          'connector', jsonb_build_object('key', c.key, 'providerName', s.provider_name),
+          'providerName', s.provider_name, 'accountId', s.account_id, 'isTest', s.is_test,
+          'signalId', s.id, 'response', i.response, 'elapsed', s.elapsed_ms),
+        s.created_at
+      from json_to_recordset($1::json) as i(id text, response jsonb)
+      join signals s on s.id = i.id
+      left join connectors c on c.id = s.connector_id
+      where not exists (select 1 from actions a
+        where a.metadata ? 'signalId' and a.metadata ->> 'signalId' = s.id and a.user_id = s.user_id)`,
+    values: [JSON.stringify(settled)],
+  });
+}
+
 /** Whether the user's log has an entry of this stored signal (by actions_signal_idx). */
 export async function hasSignalAction(db: Queryable, userId: number, signalId: string): Promise<boolean> {
   const { rows } = await db.query({

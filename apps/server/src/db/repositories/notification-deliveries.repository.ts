@@ -85,14 +85,18 @@ export async function claimDueDeliveries(
   passing: readonly number[] = [],
   /** Only the deliveries of this channel's settings (HOOK or EMAIL). */
   channel?: number,
+  /** Only those of settings whose endpoint is failing now (true) or is not (false). */
+  failing?: boolean,
 ): Promise<ClaimedDelivery[]> {
   await tx.execute(sql`set local enable_bitmapscan = off`);
   const passed = passing.length > 0 ? sql`and d.notification_id <> all(${`{${passing.join(',')}}`}::bigint[])` : sql``;
   const only = channel === undefined ? sql`` : sql`and n.type = ${channel}`;
+  const health =
+    failing === undefined ? sql`` : failing ? sql`and n.failing_since is not null` : sql`and n.failing_since is null`;
   return claim(
     tx,
     sql`${CLAIMED}
-    where d.status = 'pending' and d.next_attempt_at <= now() ${passed} ${only}
+    where d.status = 'pending' and d.next_attempt_at <= now() ${passed} ${only} ${health}
     order by d.next_attempt_at, d.id
     limit ${limit}
     for update of d skip locked`,

@@ -1,6 +1,9 @@
 // Reconciliation's SQL: unfinished signals claimed with a lease (pg-boss's pattern: the rows are
 // picked FOR UPDATE SKIP LOCKED inside one short UPDATE, and the lease columns are the claim, so
-// no lock outlives the statement), retries, and the expired idempotency keys.
+// no lock outlives the statement), retries, moved accounts' signals, and the expired idempotency keys.
+import { and, eq, inArray } from 'drizzle-orm';
+import { signals } from '../schema/index.ts';
+import type { Executor } from './executor.ts';
 import { activityChangedSql } from './live.repository.ts';
 import type { Queryable } from './signals.repository.ts';
 
@@ -136,6 +139,29 @@ export async function markSignalsUnconfirmed(db: Queryable, signals: readonly Un
       ) ${activityChangedSql('updated')}`,
     values: [JSON.stringify(signals)],
   });
+}
+
+/**
+ * The signals of accounts a reconnect moved from connection `fromId` to `toId` (their orders,
+ * resting or finished), moved with them: the orders still unfinished or resting are looked up
+ * through the connection that serves the account now (reconciliation, the fill follower), their
+ * events reach the account's settings, which moved too, and the account's order list (REST API)
+ * keeps its history. Read by the user's index (signals_user_stats_idx).
+ */
+export async function moveAccountSignals(
+  db: Executor,
+  userId: number,
+  fromId: number,
+  toId: number,
+  accountIds: readonly string[],
+): Promise<void> {
+  if (accountIds.length === 0) return;
+  await db
+    .update(signals)
+    .set({ connectorId: toId })
+    .where(
+      and(eq(signals.userId, userId), eq(signals.connectorId, fromId), inArray(signals.accountId, [...accountIds])),
+    );
 }
 
 /** Idempotency keys past their window; deleted in slices to keep each statement short. */

@@ -25,6 +25,7 @@ import {
   notifyHookChanged,
 } from '../../db/repositories/hooks.repository.ts';
 import { listMovableNotifications, moveNotification } from '../../db/repositories/notifications.repository.ts';
+import { moveAccountSignals } from '../../db/repositories/signal-reconcile.repository.ts';
 import type { StoredBrokerAccount } from '../../db/schema/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -89,8 +90,9 @@ function mergeAccounts(known: readonly StoredBrokerAccount[], fresh: readonly Br
 
 /**
  * One account belongs to one connection: accounts a reconnect brought to `to` leave `from` (whose
- * credentials no longer serve them), with their hooks, fan-out legs and notification settings, so
- * the hooks' URLs keep working under the new credentials. A setting `to` already has stays put.
+ * credentials no longer serve them), with their hooks, fan-out legs, notification settings and
+ * signals, so the hooks' URLs keep working under the new credentials, and orders still resting
+ * or unfinished are followed there and told to the settings that moved. A setting `to` already has stays put.
  * A `from` left with no account and no webhook of the user's is gone (true): nothing of it is of
  * use, and listed it would only be an empty connection the user has to delete.
  */
@@ -109,6 +111,7 @@ async function handOver(
     ...(left.length > 0 ? { isDemo: left.every((account) => account.demo) } : {}),
   });
   await moveAccountHooks(tx, userId, from, to, moving);
+  await moveAccountSignals(tx, userId, from.id, to.id, moving);
   for (const setting of await listMovableNotifications(tx, from.id, to.id, moving)) {
     const identity = { accountId: setting.accountId, type: setting.type };
     const secret =

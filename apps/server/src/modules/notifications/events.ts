@@ -11,7 +11,8 @@
 //     once a minute per hook);
 //   credits.low, credits.exhausted — where the balance goes down: the hook's store statement
 //     (signals.repository.ts) and modules/accounts/credits.ts, by the rule of credit-events.ts;
-//   connector.expiring — the notification worker (expiry.ts); connector.deactivated —
+//   connector.expiring — the notification worker (notification-maintenance.repository.ts
+//     emitExpiringConnectors); connector.deactivated —
 //     modules/connectors/deactivate.ts.
 import type { NotificationEventType } from '@router/shared';
 import type { Executor } from '../../db/repositories/executor.ts';

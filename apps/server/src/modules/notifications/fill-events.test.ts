@@ -97,6 +97,76 @@ describe('events of later findings', () => {
     expect(told(kept).length + told(lost).length).toBe(3);
   });
 
+  it("gives a signal a crash left unanswered its activity entry when reconciliation settles it: the mail's link finds it", async () => {
+    const trader = await setupTrader(t, 'recon-entry@example.com', { provider: 'flaky', credits: 10 });
+    await listen(trader);
+    const pool = t.services.db.$client;
+    const { rows } = await pool.query<{ id: string }>('select id from connectors where key = $1', [
+      trader.connector.key,
+    ]);
+    // Answered before the crash: its entry is written already.
+    flaky.mode = 'unknown';
+    const answered = (await postSignal(t, trader.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 3 })).json()
+      .id as string;
+    flaky.mode = 'fill';
+    // Killed during their broker calls, a minute ago: stored, never answered, so never logged.
+    // The broker has the first; the second never reached it.
+    const crashed = { crashFilled00000001: 'FB-90', crashLost000000001: undefined };
+    for (const [id, brokerId] of Object.entries(crashed)) {
+      await pool.query(
+        `insert into signals (id, user_id, hook_id, connector_id, account_id, provider_name, status, credit_held,
+           "order", request, address, created_at)
+        values ($1, $2, $3, $4, $5, 'flaky', 'placing', true, $6, $6, '203.0.113.9', now() - interval '1 minute')`,
+        [
+          id,
+          trader.userId,
+          trader.hook.id,
+          Number(rows[0]?.id),
+          trader.accountId,
+          JSON.stringify({ symbol: 'MSFT', action: 'buy', quantity: 1 }),
+        ],
+      );
+      if (brokerId) flaky.orders.set(id, { id: brokerId, status: 'filled', status_description: 'Filled', price: 12 });
+    }
+    await eventually(
+      async () =>
+        (await pool.query(`select 1 from signals where id = $1 and status = 'unknown'`, [answered])).rowCount === 1,
+    );
+    await t.app.signalRuntime.reconcile(0);
+    await eventually(async () => told('crashFilled00000001').length === 2 && told('crashLost000000001').length === 1);
+    const entries = async (signalId: string) =>
+      (
+        await pool.query<{ code: string; address: string; metadata: Record<string, unknown>; at: boolean }>(
+          `select a.code, a.address, a.metadata, a.created_at = s.created_at as at from actions a
+           join signals s on s.id = a.metadata ->> 'signalId'
+           where a.user_id = $1 and a.metadata ->> 'signalId' = $2`,
+          [trader.userId, signalId],
+        )
+      ).rows;
+    const [filled] = await entries('crashFilled00000001');
+    expect(filled).toMatchObject({
+      code: 'Order',
+      address: '203.0.113.9',
+      at: true,
+      metadata: {
+        hook: { key: trader.hook.key, shortKey: trader.shortKey },
+        connector: { key: trader.connector.key, providerName: 'flaky' },
+        accountId: trader.accountId,
+        signalId: 'crashFilled00000001',
+        response: { id: 'FB-90', status: 'filled', price: 12 },
+      },
+    });
+    expect((await entries('crashLost000000001'))[0]?.metadata.response).toEqual({
+      status: 'ExecutionError',
+      message: 'Flaky Broker: the order was not found at the broker; nothing was placed',
+    });
+    // One entry each, however often reconciliation passes: the answered one keeps its own only.
+    await t.app.signalRuntime.reconcile(0);
+    expect(await entries('crashFilled00000001')).toHaveLength(1);
+    expect(await entries('crashLost000000001')).toHaveLength(1);
+    expect(await entries(answered)).toHaveLength(1);
+  });
+
   it('a full close whose closing order the broker never got tells that its open orders were canceled and the position is still open', async () => {
     const trader = await setupTrader(t, 'reconclose@example.com', { provider: 'listing', credits: 10 });
     await listen(trader);

@@ -145,6 +145,73 @@ describe('the notification worker', () => {
     }
   });
 
+  it("sends a working receiver's webhook while every run of rounds it may take is held by a failing receiver", async () => {
+    const slow = await startWebhookReceiver();
+    const fast = await startWebhookReceiver();
+    slow.answer('hang');
+    const holder = await setupTrader(t, 'failing-holds@example.com');
+    const held = await createSetting(t, holder.headers, holder.connector.key, holder.accountId, 1, { url: slow.url });
+    // An endpoint failing for an hour already (another user's dead receiver, answering at the timeout).
+    await t.services.db.$client.query(
+      `update notifications set failing_since = now() - interval '1 hour', last_failed_at = now() where key = $1`,
+      [held.key],
+    );
+    const other = await setupTrader(t, 'working-meanwhile@example.com');
+    const told = await createSetting(t, other.headers, other.connector.key, other.accountId, 1, { url: fast.url });
+    fast.secret = told.secret ?? '';
+
+    // One run of rounds at a time (as when every one of them waits for a failing receiver).
+    const worker = createNotificationWorker(t.services, { pollMs: 20, lanes: 1, webhookTimeoutMs: 120_000 });
+    worker.start();
+    try {
+      await sendTest(t, holder.headers, held.key);
+      await slow.waitFor(0, 1);
+      await sendTest(t, other.headers, told.key);
+      const [got] = await fast.waitFor(0, 1);
+      expect(got?.payload?.type).toBe('notification.test');
+    } finally {
+      await slow.close();
+      await worker.stop();
+      await fast.close();
+      await settle([held.key, told.key]);
+    }
+  });
+
+  it('mails an event while every webhook round it may run is held by a hanging receiver', async () => {
+    const slow = await startWebhookReceiver();
+    slow.answer('hang');
+    const trader = await setupTrader(t, 'mail-while-hooks-hang@example.com');
+    const hook = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 1, { url: slow.url });
+    const email = await createSetting(t, trader.headers, trader.connector.key, trader.accountId, 2, {
+      email: 'mail-while-hooks-hang@example.com',
+    });
+    const sent: Mail[] = [];
+    const mailer = {
+      async send(mail: Mail) {
+        sent.push(mail);
+      },
+    };
+    const services = { ...t.services, identity: { ...t.services.identity, mailer } };
+    // One run of rounds at a time (as when every one of them waits for a receiver at its timeout).
+    const worker = createNotificationWorker(services, { pollMs: 20, lanes: 1, webhookTimeoutMs: 120_000 });
+    worker.start();
+    try {
+      await sendTest(t, trader.headers, hook.key);
+      await slow.waitFor(0, 1);
+      // The webhook still hangs; a mail due now (an order.rejected's) does not wait for it.
+      await sendTest(t, trader.headers, email.key);
+      await eventually(
+        async () => sent.length,
+        (n) => n === 1,
+      );
+      expect(slow.received).toHaveLength(1);
+    } finally {
+      await slow.close();
+      await worker.stop();
+      await settle([hook.key, email.key]);
+    }
+  });
+
   it('records a mail once sent, not when a webhook of the same round answers: a crash meanwhile sends no mail twice', async () => {
     const slow = await startWebhookReceiver();
     slow.answer('hang', 'ok');

@@ -38,7 +38,10 @@ export interface WorkerOptions {
   batch?: number;
   /** Webhooks in flight at once within a round. */
   concurrency?: number;
-  /** Rounds at once at most, when receivers hold the ones running (default 4). */
+  /**
+   * Rounds of emails, and of webhooks, at once at most when receivers hold the ones running
+   * (default 4); webhooks of failing endpoints have half as many of their own.
+   */
   lanes?: number;
   webhookTimeoutMs?: number;
   /** Resolver for webhook hosts (tests). */
@@ -51,15 +54,30 @@ export interface WorkerOptions {
 }
 
 export interface NotificationWorker {
-  /** One claim-send-record round per channel; the most deliveries one of them claimed. */
+  /** One claim-send-record round per queue (emails, webhooks, failing webhooks); the most one claimed. */
   runOnce(): Promise<number>;
-  /** Runs rounds until nothing is due. */
+  /** Runs rounds until nothing is due (each queue's on its own). */
   drain(): Promise<void>;
   /** Expiry check, disabled-setting notices, retention. */
   maintain(): Promise<void>;
   start(): void;
   stop(): Promise<void>;
 }
+
+/**
+ * Where a round claims from: emails, webhooks of working endpoints, and webhooks of endpoints
+ * failing now (`failing_since` set: they may answer only at the timeout). Each has rounds, and
+ * runs of rounds, of its own.
+ */
+interface Queue {
+  channel: number;
+  failing?: boolean;
+}
+const QUEUES: readonly Queue[] = [
+  { channel: NOTIFICATION_TYPE.EMAIL },
+  { channel: NOTIFICATION_TYPE.HOOK, failing: false },
+  { channel: NOTIFICATION_TYPE.HOOK, failing: true },
+];
 
 export function createNotificationWorker(services: Services, options: WorkerOptions = {}): NotificationWorker {
   const { config, db, log } = services;
@@ -109,9 +127,9 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
    * flood's digest went out in two mails.
    */
   let claims: Promise<unknown> = Promise.resolve();
-  function claimInTurn(tx: Transaction, held: number[], channel: number): Promise<ClaimedDelivery[]> {
+  function claimInTurn(tx: Transaction, held: number[], queue: Queue): Promise<ClaimedDelivery[]> {
     const turn = claims.then(async () => {
-      const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()], channel);
+      const claimed = await claimDueDeliveries(tx, batch, [...sending.keys()], queue.channel, queue.failing);
       held.push(...new Set(claimed.map((d) => d.notificationId)));
       hold(held, 1);
       return claimed;
@@ -121,11 +139,11 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   }
 
   /**
-   * Claims, sends and records one batch of one channel's deliveries in one transaction;
+   * Claims, sends and records one batch of one queue's deliveries in one transaction;
    * undefined when nothing was due.
    */
-  async function round(tx: Transaction, held: number[], channel: number) {
-    const claimed = await claimInTurn(tx, held, channel);
+  async function round(tx: Transaction, held: number[], queue: Queue) {
+    const claimed = await claimInTurn(tx, held, queue);
     if (claimed.length === 0) return undefined;
     const hooks = takingTurns(claimed.filter((d) => d.channel === NOTIFICATION_TYPE.HOOK));
     const emails = claimed.filter((d) => d.channel === NOTIFICATION_TYPE.EMAIL);
@@ -155,15 +173,15 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
    * round, a crash while a receiver hung sent every mail of that round again.
    */
   async function runOnce(): Promise<number> {
-    const counts = await Promise.all([runChannel(NOTIFICATION_TYPE.EMAIL), runChannel(NOTIFICATION_TYPE.HOOK)]);
-    // A full round of either channel means more is due.
+    const counts = await Promise.all(QUEUES.map(runQueue));
+    // A full round of any queue means more is due.
     return Math.max(...counts);
   }
 
-  async function runChannel(channel: number): Promise<number> {
+  async function runQueue(queue: Queue): Promise<number> {
     const held: number[] = [];
     try {
-      const done = await db.transaction((tx) => round(tx, held, channel));
+      const done = await db.transaction((tx) => round(tx, held, queue));
       if (!done) return 0;
       const { count, health } = done;
       const disabled = await recordEndpointHealth(db, health, DISABLE_AFTER_MS, DISABLED_REASON, STREAK_BREAK_MS);
@@ -181,22 +199,34 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
   let stopping = false;
   const pollMs = options.pollMs ?? Math.min(1000, schedule[0] ?? 1000);
   const maxLanes = options.lanes ?? 4;
-  /** Runs of rounds in progress, each with when its current round began. */
-  const lanes = new Set<{ since: number; done: Promise<void> }>();
   /**
-   * Starts a run of rounds when none is running, or when every running one has been in its
-   * round for longer than a poll (a receiver answering slowly, up to the timeout): deliveries due
-   * meanwhile do not wait for it. At most `lanes` at once; otherwise waits for the running ones.
+   * Runs of rounds in progress, per queue, each with when its current round began. Each queue
+   * has runs of its own: with one run for emails and webhooks, a round waited for its webhooks
+   * (a receiver answering at the timeout, 10 s) before the next claimed any mail, so once every
+   * run was held by such receivers (other users' dead endpoints) an order.rejected mail waited
+   * behind them; and with one queue for every webhook, those receivers held every run of
+   * webhook rounds, so a working receiver's webhook waited up to the timeout too. An endpoint
+   * failing now goes to the failing queue (at most half the runs: each holds a connection).
    */
-  const drain = (): Promise<void> => {
+  const lanes = new Map<Queue, Set<{ since: number; done: Promise<void> }>>(QUEUES.map((q) => [q, new Set()]));
+  const lanesOf = (queue: Queue) => (queue.failing ? Math.ceil(maxLanes / 2) : maxLanes);
+  /**
+   * Starts a run of one queue's rounds when none is running, or when every running one has been
+   * in its round for longer than a poll (a receiver answering slowly, up to the timeout):
+   * deliveries due meanwhile do not wait for it. At most `lanes` at once; otherwise waits for
+   * the running ones.
+   */
+  const drainQueue = (queue: Queue): Promise<void> => {
+    const running = lanes.get(queue) ?? new Set();
     const now = performance.now();
-    const held = [...lanes].every((l) => now - l.since >= pollMs);
-    if (!held || lanes.size >= maxLanes) return Promise.all([...lanes].map((l) => l.done)).then(() => undefined);
+    const held = [...running].every((l) => now - l.since >= pollMs);
+    if (!held || running.size >= lanesOf(queue))
+      return Promise.all([...running].map((l) => l.done)).then(() => undefined);
     const lane = { since: now, done: Promise.resolve() };
     lane.done = (async () => {
       try {
         // A full round means more is due; the pause lets the hook's work go first meanwhile.
-        while ((await runOnce()) === batch && !stopping) {
+        while ((await runQueue(queue)) === batch && !stopping) {
           await setImmediate();
           lane.since = performance.now();
         }
@@ -204,12 +234,13 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
       } catch (error) {
         roundFailures.failed(error);
       } finally {
-        lanes.delete(lane);
+        running.delete(lane);
       }
     })();
-    lanes.add(lane);
+    running.add(lane);
     return lane.done;
   };
+  const drain = () => Promise.all(QUEUES.map(drainQueue)).then(() => undefined);
 
   let maintaining: Promise<void> | undefined;
   const maintain = () =>
@@ -244,7 +275,8 @@ export function createNotificationWorker(services: Services, options: WorkerOpti
     async stop() {
       stopping = true;
       for (const timer of timers.splice(0)) clearInterval(timer);
-      await Promise.all([...[...lanes].map((l) => l.done), maintaining]);
+      const running = [...lanes.values()].flatMap((set) => [...set]);
+      await Promise.all([...running.map((l) => l.done), maintaining]);
       agents.close();
     },
   };

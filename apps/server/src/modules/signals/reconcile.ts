@@ -11,6 +11,7 @@
 
 import type { OrderLookupResult } from '@router/brokers';
 import { findConnectorById } from '../../db/repositories/connectors.repository.ts';
+import { logUnloggedSignals } from '../../db/repositories/hook-activity.repository.ts';
 import {
   type ClaimedSignal,
   claimUnfinishedSignals,
@@ -22,7 +23,7 @@ import {
 import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
 import { reportBrokerFailure } from '../connectors/broker-failure.ts';
-import { unconfirmed } from './answers.ts';
+import { accepted, refusal, unconfirmed } from './answers.ts';
 import type { InFlight } from './in-flight.ts';
 import { STORED, storedFrom, storedState, transition } from './lifecycle.ts';
 import { lookUpAll, lookUpOrder, sharedByTerms } from './order-lookup.ts';
@@ -181,8 +182,26 @@ async function reconcileBatch(services: Services, owner: string, claimed: Claime
   const pool = services.db.$client;
   if (writes.length > 0) await recordSignalOutcomes(pool, writes);
   await markSignalsUnconfirmed(pool, unknown);
+  await logUnloggedSignals(pool, [
+    ...writes.map((w) => ({ id: w.id, response: settledAnswer(w) })),
+    ...unknown.map((u) => ({ id: u.id, response: JSON.parse(u.response) as Record<string, unknown> })),
+  ]);
   await retryClaimedSignals(pool, owner, retries, retryMs);
   return writes.length + unknown.length;
+}
+
+/** The answer a settled signal's entry shows, as the hook would have answered that outcome. */
+function settledAnswer(w: SignalOutcome): Record<string, unknown> {
+  if (w.status === STORED.rejected || w.status === STORED.failed) {
+    return refusal(400, 'ExecutionError', w.message ?? `order ${w.status}`).body;
+  }
+  const status = w.status as Parameters<typeof accepted>[1]['status'];
+  return accepted(w.id, {
+    id: w.brokerOrderId ?? '',
+    status,
+    ...(w.message ? { status_description: w.message } : {}),
+    ...(w.price !== null ? { price: w.price } : {}),
+  }).body;
 }
 
 /** One pass, batch after batch while there are claimable signals: how many it settled. */
