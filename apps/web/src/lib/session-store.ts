@@ -1,6 +1,7 @@
 import type { UserQuery } from '../gql/graphql.ts';
 import { type GroupFlags, groupFlags } from './groups.ts';
 import { readProxiedUser, readToken, TOKEN_KEY, writeProxiedUser, writeToken } from './storage.ts';
+import { ServerUnreachableError } from './unreachable.ts';
 
 export type SessionUser = UserQuery['user'];
 
@@ -61,9 +62,7 @@ const signedOut: SessionState = {
 };
 
 /** fetchUser throws this when no answer came back (offline, server restarting, page left). */
-export class ServerUnreachableError extends Error {
-  override readonly name = 'ServerUnreachableError';
-}
+export { ServerUnreachableError };
 
 export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionStore<C> {
   const listeners = new Set<() => void>();
