@@ -1,4 +1,4 @@
-import { UNAVAILABLE_MESSAGE } from '@router/shared';
+import { UNAVAILABLE_MESSAGE } from '@router/shared/outage';
 import { CombinedError } from '@urql/core';
 import { describe, expect, it } from 'vitest';
 import { errorMessage } from './error-message.ts';

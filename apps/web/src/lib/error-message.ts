@@ -1,4 +1,4 @@
-import { UNAVAILABLE_MESSAGE } from '@router/shared';
+import { UNAVAILABLE_MESSAGE } from '@router/shared/outage';
 import { tryAgainText, unavailableText, unreachableMessage } from './unreachable.ts';
 
 interface ErrorLike {
