@@ -19,6 +19,23 @@ function render(handlers: Record<string, FakeHandler> = {}) {
 const card = () => screen.findByRole('article', { name: 'Paper Trading' });
 
 describe('webhooks (SPEC §2)', () => {
+  it("says why a card's webhooks did not load, and loads them again on 'Try again'", async () => {
+    let down = true;
+    await render({
+      Hooks: fixture(() =>
+        down
+          ? graphQLError('Service temporarily unavailable, please retry', 'SERVICE_UNAVAILABLE')
+          : { data: { hooks: [hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook' })] } },
+      ),
+    });
+    const failed = await within(await card()).findByText(/Cannot load the webhooks/);
+    expect(failed.textContent).toContain('The server is unavailable right now and nothing was changed.');
+    down = false;
+    fireEvent.click(within(failed).getByRole('button', { name: 'Try again' }));
+    expect(await within(await card()).findByRole('button', { name: 'Rename webhook Main hook' })).toBeTruthy();
+    expect(within(await card()).queryByText(/Cannot load the webhooks/)).toBeNull();
+  });
+
   it('creates a hook with name, account and test flag', async () => {
     const { calls } = await render({
       HookCreate: fixture(({ variables }) => ({
