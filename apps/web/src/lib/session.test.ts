@@ -1,3 +1,4 @@
+import { gql } from '@urql/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeUser, graphQLError } from '../test/fake-server.ts';
 import { createAppSession } from './session.tsx';
@@ -42,5 +43,31 @@ describe('the session at start-up when the server cannot answer yet (SPEC §4)',
     await session.start({ href: 'http://app.test/me' });
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
     expect(session.getState()).toMatchObject({ isLoaded: true, isAuthenticated: false });
+  });
+});
+
+describe("a late answer to the previous identity's request", () => {
+  it('does not sign out the user who signed in since (an UNAUTHENTICATED for the old token)', async () => {
+    localStorage.setItem(TOKEN_KEY, 'alice-token');
+    let answerLate: (response: Response) => void = () => {};
+    const fetch = vi.fn(async (input: RequestInfo | URL) => {
+      if (String(input).includes('operationName=Late')) {
+        return new Promise<Response>((resolve) => {
+          answerLate = resolve;
+        });
+      }
+      return json({ data: { user: customer } });
+    }) as unknown as typeof globalThis.fetch;
+    const session = createAppSession({ fetch });
+    await session.start({ href: 'http://app.test/me' });
+    // Alice's screen asked something; before it answers she signs out and Bob signs in.
+    const late = session.getClient().query(gql`query Late { user { key } }`, {}).toPromise();
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalledTimes(2));
+    session.signOut();
+    await session.authenticate('bob-token');
+    answerLate(json(graphQLError('Sign in first', 'UNAUTHENTICATED')));
+    await late;
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('bob-token');
+    expect(session.getState()).toMatchObject({ isAuthenticated: true, token: 'bob-token' });
   });
 });

@@ -29,11 +29,18 @@ const comeBackLater = (error: CombinedError): boolean =>
 /** The session store wired to the app's GraphQL client (and the client's error handling to it). */
 export function createAppSession(options: { fetch?: typeof fetch } = {}): AppSessionStore {
   const store: AppSessionStore = createSessionStore<Client>({
-    createClient: () =>
-      createAppClient({
-        onUnauthenticated: () => store.handleUnauthenticated(),
+    createClient: () => {
+      const client = createAppClient({
+        // Only the current identity's answers count: a late UNAUTHENTICATED to a request of the
+        // previous one (signed out since, in this tab or another) would sign out whoever signed
+        // in meanwhile and delete their token.
+        onUnauthenticated: () => {
+          if (store.getClient() === client) store.handleUnauthenticated();
+        },
         ...(options.fetch ? { fetch: options.fetch } : {}),
-      }),
+      });
+      return client;
+    },
     fetchUser: async (client) => {
       const result = await client.query(UserDocument, {}, { requestPolicy: 'network-only' }).toPromise();
       const error = result.error;
