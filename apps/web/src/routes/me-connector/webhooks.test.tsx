@@ -36,6 +36,32 @@ describe('webhooks (SPEC §2)', () => {
     expect(within(await card()).queryByText(/Cannot load the webhooks/)).toBeNull();
   });
 
+  it("says why the brokers did not load and when to try again, and loads them on 'Try again'", async () => {
+    let down = true;
+    await render({
+      Connectors: fixture(() =>
+        down
+          ? {
+              data: null,
+              errors: [
+                {
+                  message: 'Service temporarily unavailable, please retry',
+                  extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: 5 },
+                },
+              ],
+            }
+          : { data: { connectors: [connector({ key: 'p' })] } },
+      ),
+    });
+    const failed = await screen.findByText(/Cannot load your brokers/);
+    expect(failed.textContent).toBe(
+      'Cannot load your brokers: The server is unavailable right now and nothing was changed. Please try again in 5 seconds.',
+    );
+    down = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await card()).toBeTruthy();
+  });
+
   it('creates a hook with name, account and test flag', async () => {
     const { calls } = await render({
       HookCreate: fixture(({ variables }) => ({
@@ -368,7 +394,7 @@ describe('risk controls and the kill switch', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls('Connectors').length).toBeGreaterThan(before));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByText('Cannot load your brokers.')).toBeNull();
+    expect(screen.queryByText(/Cannot load your brokers/)).toBeNull();
     expect(editor().value).toBe('{"maxQuantity": 5}');
   });
 
