@@ -1,6 +1,8 @@
 // One AppError, one code enum, one table mapping codes to SPEC §8 API statuses, HTTP statuses
 // (REST and the hook) and GraphQL extensions.code (DESIGN.md "Errors").
 
+import { UNAVAILABLE_MESSAGE } from '@router/shared';
+
 export type ApiStatus = 'ValidationError' | 'ExecutionError' | 'AuthenticationError' | 'ForbiddenError' | 'Error';
 
 interface ErrorMapping {
@@ -83,7 +85,7 @@ function isUnstorableText(error: unknown): boolean {
   return [failure?.code, failure?.cause?.code].some((code) => code === '22021' || code === '22P05');
 }
 
-export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please retry';
+export { UNAVAILABLE_MESSAGE };
 
 /** PostgreSQL's SQLSTATEs of a database out of reach: connection exceptions, shutting down or starting, full. */
 const UNREACHABLE_STATE = /^(08...|57P0[123]|53300)$/;

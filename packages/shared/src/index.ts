@@ -7,6 +7,7 @@ export * from './billing.ts';
 export * from './connectors.ts';
 export * from './credits.ts';
 export * from './notifications.ts';
+export * from './outage.ts';
 export * from './platforms.ts';
 export * from './public-url.ts';
 export * from './security.ts';

@@ -1,5 +1,6 @@
 import { Client, type CombinedError, cacheExchange, fetchExchange, mapExchange, type Operation } from '@urql/core';
 import { readProxiedUser, readToken } from './storage.ts';
+import { reachingFetch } from './unreachable.ts';
 
 /** Same origin in every environment; the Vite dev server proxies it to the server (port 3000). */
 export const GRAPHQL_URL: string = import.meta.env.VITE_GRAPHQL_URL ?? '/graphql';
@@ -71,7 +72,8 @@ export interface AppClientOptions extends ErrorHandlerOptions {
 /**
  * The one GraphQL client (SPEC §7): GET for queries whose URL stays within 2047 characters,
  * cache-first by default; urql's CombinedError prefixes '[Network]' / '[GraphQL]' and reports
- * an empty response as 'No Content' (SPEC §8).
+ * an empty response as 'No Content' (SPEC §8). No answer (offline, a 502, 503 or 504 without a
+ * GraphQL body) is a ServerUnreachableError, whose message every screen shows (lib/unreachable.ts).
  */
 export function createAppClient(options: AppClientOptions): Client {
   return new Client({
@@ -81,7 +83,7 @@ export function createAppClient(options: AppClientOptions): Client {
     // Subscriptions (live updates) over Server-Sent Events, through the same fetch.
     fetchSubscriptions: true,
     fetchOptions: () => ({ headers: requestHeaders() }),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: reachingFetch(options.fetch),
     exchanges: [mapExchange({ onError: createErrorHandler(options) }), cacheExchange, fetchExchange],
   });
 }

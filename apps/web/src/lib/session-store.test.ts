@@ -190,4 +190,48 @@ describe('session store (SPEC §4 Session)', () => {
     await started;
     expect(store.getState()).toMatchObject({ isAuthenticated: false, user: null, isLoaded: true });
   });
+
+  describe('another tab of the same browser signing in or out (the token is shared by local storage)', () => {
+    const bob: SessionUser = { ...customer, key: 'u2', email: 'bob@example.com' };
+    const otherTab = (token: string | null) => {
+      if (token === null) localStorage.removeItem(TOKEN_KEY);
+      else localStorage.setItem(TOKEN_KEY, token);
+      window.dispatchEvent(new StorageEvent('storage', { key: TOKEN_KEY, newValue: token, storageArea: localStorage }));
+    };
+
+    it("drops this tab's user and cache when another user signs in there, and loads that user", async () => {
+      localStorage.setItem(TOKEN_KEY, 'alice-token');
+      const { store } = makeStore(async () => (localStorage.getItem(TOKEN_KEY) === 'bob-token' ? bob : customer));
+      await store.start(at('http://app.test/me'));
+      const aliceClient = store.getClient();
+      sessionStorage.setItem(PROXIED_USER_KEY, 'someone@example.com');
+      otherTab('bob-token');
+      // At once: nothing of the previous user stays on screen or in the client's cache.
+      expect(store.getState()).toMatchObject({ token: 'bob-token', user: null, proxiedUser: null });
+      expect(store.getClient()).not.toBe(aliceClient);
+      expect(sessionStorage.getItem(PROXIED_USER_KEY)).toBeNull();
+      await vi.waitFor(() => expect(store.getState().user).toEqual(bob));
+    });
+
+    it('signs this tab out when another tab signs out', async () => {
+      localStorage.setItem(TOKEN_KEY, 'alice-token');
+      const { store } = makeStore(async () => customer);
+      await store.start(at('http://app.test/me'));
+      const aliceClient = store.getClient();
+      otherTab(null);
+      expect(store.getState()).toMatchObject({ isLoaded: true, isAuthenticated: false, token: null, user: null });
+      expect(store.getClient()).not.toBe(aliceClient);
+    });
+
+    it('ignores other keys and a token it already holds', async () => {
+      localStorage.setItem(TOKEN_KEY, 'alice-token');
+      const { store, fetch } = makeStore(async () => customer);
+      await store.start(at('http://app.test/me'));
+      const client = store.getClient();
+      window.dispatchEvent(new StorageEvent('storage', { key: 'other', newValue: 'x', storageArea: localStorage }));
+      otherTab('alice-token');
+      expect(store.getClient()).toBe(client);
+      expect(fetch).toHaveBeenCalledOnce();
+    });
+  });
 });

@@ -1,6 +1,7 @@
 import type { UserQuery } from '../gql/graphql.ts';
 import { type GroupFlags, groupFlags } from './groups.ts';
 import { readProxiedUser, readToken, TOKEN_KEY, writeProxiedUser, writeToken } from './storage.ts';
+import { ServerUnreachableError } from './unreachable.ts';
 
 export type SessionUser = UserQuery['user'];
 
@@ -61,9 +62,7 @@ const signedOut: SessionState = {
 };
 
 /** fetchUser throws this when no answer came back (offline, server restarting, page left). */
-export class ServerUnreachableError extends Error {
-  override readonly name = 'ServerUnreachableError';
-}
+export { ServerUnreachableError };
 
 export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionStore<C> {
   const listeners = new Set<() => void>();
@@ -128,6 +127,30 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
     await reload();
   }
 
+  /**
+   * The token lives in local storage, shared by every tab: once another tab signs out or in as
+   * someone else, this tab's requests carry that token. The tab follows at once (a new client,
+   * no user, no proxy of the previous administrator) so no screen shows one user's data under
+   * another's name, or acts on the other account from a page that reads as the first.
+   */
+  let following = false;
+  function followOtherTabs(): void {
+    if (following || typeof window === 'undefined') return;
+    following = true;
+    window.addEventListener('storage', (event) => {
+      if (event.key !== TOKEN_KEY && event.key !== null) return;
+      const token = readToken();
+      if (token === snapshot.token) return;
+      writeProxiedUser(null);
+      if (!token) {
+        set({ ...signedOut }, true);
+        return;
+      }
+      set({ isAuthenticated: true, token, proxiedUser: null, user: null }, true);
+      void reload();
+    });
+  }
+
   return {
     getState: () => snapshot,
     getClient: () => client,
@@ -136,6 +159,7 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
       return () => listeners.delete(listener);
     },
     async start(location = window.location) {
+      followOtherTabs();
       const url = new URL(location.href);
       const urlToken = LINK_TOKEN_PATH.test(url.pathname) ? null : url.searchParams.get(TOKEN_KEY);
       if (urlToken) {

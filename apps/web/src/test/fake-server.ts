@@ -35,8 +35,12 @@ export interface FakeRequest {
   headers: Record<string, string>;
 }
 
-/** Answers one operation (by name) from a test's fixtures. */
-export type FakeHandler = (request: FakeRequest) => GraphQLPayload | Promise<GraphQLPayload>;
+/** Answers one operation (by name) from a test's fixtures: a GraphQL body, or an HTTP answer of its own. */
+export type FakeHandler = (request: FakeRequest) => GraphQLPayload | Response | Promise<GraphQLPayload | Response>;
+
+/** What a proxy or the server answers when it cannot serve: no GraphQL body (a page, `{status, message}`). */
+export const httpFailure = (status: number, body: string, headers: Record<string, string> = {}): Response =>
+  new Response(body, { status, headers: { 'content-type': 'text/html', ...headers } });
 
 /** A GraphQL error as the server sends it (SPEC §8), e.g. a validation message. */
 export const graphQLError = (message: string, code = 'BAD_USER_INPUT'): GraphQLPayload => ({
@@ -148,7 +152,7 @@ export function fakeGraphQL(options: { user?: FakeUser | null; handlers?: Record
     operations.push(request.name);
     requests.push(request);
     const own = options.handlers?.[request.name];
-    const payload: GraphQLPayload = own
+    const payload: GraphQLPayload | Response = own
       ? await own(request)
       : request.name === 'Providers'
         ? { data: { providers: PROVIDERS_JSON } }
@@ -157,6 +161,7 @@ export function fakeGraphQL(options: { user?: FakeUser | null; handlers?: Record
             ? { data: { user: options.user } }
             : UNAUTHENTICATED
           : await (DEFAULTS[request.name] ?? (() => UNAUTHENTICATED))(request);
+    if (payload instanceof Response) return payload;
     return new Response(JSON.stringify(payload), { headers: { 'content-type': 'application/json' } });
   });
   return { fetch: fetch as unknown as typeof globalThis.fetch, operations, requests };

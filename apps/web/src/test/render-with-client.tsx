@@ -31,9 +31,10 @@ export function renderWithClient(ui: ReactNode, handlers: Record<string, FakeHan
     const request = parse(input, init);
     requests.push(request);
     const handler = handlers[request.name];
-    const payload: GraphQLPayload = handler
+    const payload: GraphQLPayload | Response = handler
       ? await handler(request)
       : { data: null, errors: [{ message: `no fixture for ${request.name}` }] };
+    if (payload instanceof Response) return payload;
     return new Response(JSON.stringify(payload), { headers: { 'content-type': 'application/json' } });
   };
   const client = createAppClient({ fetch, onUnauthenticated: () => {}, log: () => {} });

@@ -1,3 +1,6 @@
+import { errorMessage } from '../../lib/error-message.ts';
+import { unreachableMessage } from '../../lib/unreachable.ts';
+
 // SPEC §8 texts of the identity screens, word for word.
 export const AUTH_TEXT = {
   signinFailed: "We can't sign you in with these credentials",
@@ -12,12 +15,15 @@ export const AUTH_TEXT = {
 } as const;
 
 /**
- * The server's message when the server answered (a GraphQL error), else `fallback`: a network
- * failure's text ('[Network] Failed to fetch') means nothing to a person signing in.
+ * The server's message when the server answered (a GraphQL error), the shared sentence when it
+ * did not (lib/unreachable.ts: not 'these credentials', which were never checked), else `fallback`.
  */
 export function serverMessage(error: unknown, fallback: string): string {
+  const unreachable = unreachableMessage(error);
+  if (unreachable) return unreachable;
   if (typeof error !== 'object' || error === null) return fallback;
-  const { message, extensions } = error as { message?: unknown; extensions?: unknown };
+  const { extensions } = error as { extensions?: unknown };
   if (typeof extensions !== 'object' || extensions === null) return fallback;
-  return typeof message === 'string' && message.trim() && message !== 'Error' ? message : fallback;
+  const message = errorMessage(error, fallback);
+  return message === 'Error' ? fallback : message;
 }

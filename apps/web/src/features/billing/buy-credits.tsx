@@ -59,15 +59,21 @@ export function BuyCredits({
   busy: string | null;
   hasPlan: boolean;
 }) {
-  const [result] = useQuery({ query: AccountProductsDocument });
+  const [result, reexecute] = useQuery({ query: AccountProductsDocument });
   const products = (result.data?.accountProducts ?? []).filter((p) => !p.professional);
   const packs = products.filter((p) => p.type !== ACCOUNT_TYPE.RECURRING);
   const plans = hasPlan ? [] : products.filter((p) => p.type === ACCOUNT_TYPE.RECURRING);
   return (
     <BillingSection id="buy" title="Buy signals" busy={result.fetching}>
       <Card.Body>
-        {result.error && (
-          <Alert variant="danger">{errorMessage(result.error, 'Could not load what is on sale.')}</Alert>
+        {result.error && !result.fetching && (
+          <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2">
+            <span className="me-auto">{errorMessage(result.error, 'Could not load what is on sale.')}</span>
+            {/* The answer was an error, kept in the cache: only a new request can bring what is on sale. */}
+            <Button size="sm" variant="outline-danger" onClick={() => reexecute({ requestPolicy: 'network-only' })}>
+              Try again
+            </Button>
+          </Alert>
         )}
         {result.data && products.length === 0 && <p className="text-secondary mb-0">Nothing is on sale right now.</p>}
         {[

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { errorMessage } from '../../lib/error-message.ts';
 import { useProviders } from '../../lib/providers.tsx';
 import { HookCreateForm } from '../hooks/hook-create-form.tsx';
 import { HookDeleteDialog } from '../hooks/hook-delete-dialog.tsx';
@@ -105,7 +106,12 @@ export function ConnectorCard({
     hooks ? (
       <HookList hooks={hooks.filter((hook) => hook.accountId === accountId)} actions={hookActions} />
     ) : error ? (
-      <p className="small text-danger mb-0">Cannot load the webhooks.</p>
+      <p className="small text-danger mb-0" role="alert">
+        Cannot load the webhooks: {errorMessage(error)}{' '}
+        <button type="button" className="btn btn-link btn-sm p-0 align-baseline" onClick={reload}>
+          Try again
+        </button>
+      </p>
     ) : (
       <DelayedSpinner />
     );

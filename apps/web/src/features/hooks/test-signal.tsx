@@ -49,7 +49,7 @@ export function TestSignal({
     } catch (error) {
       if (abort.current.signal.aborted) return;
       setAnswer(null);
-      setFailure(`Could not reach the server: ${errorMessage(error, 'network error')}`);
+      setFailure(errorMessage(error));
     }
     setPhase('idle');
   }

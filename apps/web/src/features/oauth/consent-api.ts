@@ -1,6 +1,10 @@
 // The consent screens' REST calls (SPEC §7 REST). Same-origin fetches: the browser sends the
 // provider's interaction cookie (path /api/oauth) that ties the request to this browser.
 import type { ConsentDetails } from '@router/shared';
+import { reachingFetch } from '../../lib/unreachable.ts';
+
+/** fetch with the server not answering said as every screen says it (lib/unreachable.ts). */
+const send = reachingFetch();
 
 export const AUTHORIZE_PATH = '/api/oauth/authorize';
 
@@ -11,7 +15,7 @@ async function failure(response: Response): Promise<Error> {
 }
 
 export async function fetchConsentDetails(uid: string, sessionToken: string | null): Promise<ConsentDetails> {
-  const response = await fetch(`/api/oauth/interaction?${new URLSearchParams({ uid })}`, {
+  const response = await send(`/api/oauth/interaction?${new URLSearchParams({ uid })}`, {
     headers: sessionToken ? { authorization: `Bearer ${sessionToken}` } : {},
   });
   if (!response.ok) throw await failure(response);
@@ -20,7 +24,7 @@ export async function fetchConsentDetails(uid: string, sessionToken: string | nu
 
 /** POST /api/oauth/legacy-register with the query's parameters: a one-time sign-in token. */
 export async function legacyRegister(query: URLSearchParams): Promise<string> {
-  const response = await fetch('/api/oauth/legacy-register', {
+  const response = await send('/api/oauth/legacy-register', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(Object.fromEntries(query)),

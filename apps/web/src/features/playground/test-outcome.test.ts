@@ -62,7 +62,7 @@ describe('test outcome (SPEC §4, §8)', () => {
       message: 'Broker down',
     });
     const network = previewOutcome(undefined, new CombinedError({ networkError: new Error('offline') }));
-    expect(network).toEqual({ kind: 'error', name: 'Error', message: '[Network] offline' });
+    expect(network).toEqual({ kind: 'error', name: 'Error', message: 'offline' });
   });
 
   it('picks an emoji of the kind', () => {

@@ -2,6 +2,7 @@
 // box with name and message, or a warning text; each decorated with a random emoji.
 import { cleanResult, parseOrderText } from '@router/orders';
 import type { CombinedError } from '@urql/core';
+import { errorMessage } from '../../lib/error-message.ts';
 import type { AccountChoice } from './connectors.ts';
 
 export const CONNECT_FIRST = 'Please, connect the broker to submit test orders';
@@ -45,9 +46,9 @@ export function previewOutcome(data: unknown, error: CombinedError | undefined):
     const first = error.graphQLErrors[0];
     if (first) {
       const status = first.extensions?.status;
-      return { kind: 'error', name: typeof status === 'string' ? status : 'Error', message: first.message };
+      return { kind: 'error', name: typeof status === 'string' ? status : 'Error', message: errorMessage(first) };
     }
-    return { kind: 'error', name: 'Error', message: error.message };
+    return { kind: 'error', name: 'Error', message: errorMessage(error) };
   }
   const clean = cleanResult(data);
   if (typeof clean !== 'object' || clean === null || Array.isArray(clean)) {

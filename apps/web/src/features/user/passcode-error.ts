@@ -9,6 +9,6 @@ export function passcodeError(error: unknown): string {
     return graphQL.message;
   }
   // No answer from the server (offline, a timeout): the code was never checked, so not 'not valid'.
-  if (error instanceof Error) return `Could not reach the server: ${errorMessage(error, 'network error')}`;
+  if (error instanceof Error) return errorMessage(error);
   return PASSCODE_INVALID;
 }

@@ -16,20 +16,33 @@ export function Component() {
   useDocumentTitle('Professional status payment');
   const location = useLocation();
   const applied = (location.state as { applied?: boolean } | null)?.applied === true;
-  const [account] = useQuery({ query: CreditsBannerDocument, requestPolicy: 'network-only' });
-  const [products] = useQuery({ query: AccountProductsDocument });
+  const [account, reexecuteAccount] = useQuery({ query: CreditsBannerDocument, requestPolicy: 'network-only' });
+  const [products, reexecuteProducts] = useQuery({ query: AccountProductsDocument });
   const stripe = useStripeRedirect();
   const price = products.data?.accountProducts.find((p) => p.professional);
   const loading = account.fetching || products.fetching;
   const offered = account.data?.account.cardPayments && price;
+  // Either load failing leaves the price unknown: said so (not 'not on sale'), with a new try.
+  const failed = products.error ?? account.error;
+  const retry = () => {
+    reexecuteAccount({ requestPolicy: 'network-only' });
+    reexecuteProducts({ requestPolicy: 'network-only' });
+  };
   return (
     <section style={{ maxWidth: '36rem' }}>
       <h1 className="h3 mb-3">Professional status payment</h1>
       {applied && <Alert variant="success">{UPGRADE_TEXT.applied}</Alert>}
       {stripe.error && <Alert variant="danger">{stripe.error}</Alert>}
-      {products.error && <Alert variant="danger">{errorMessage(products.error, 'Could not load the price.')}</Alert>}
+      {failed && !loading && (
+        <Alert variant="danger" className="d-flex flex-wrap align-items-center gap-2">
+          <span className="me-auto">{errorMessage(failed, 'Could not load the price.')}</span>
+          <Button size="sm" variant="outline-danger" onClick={retry}>
+            Try again
+          </Button>
+        </Alert>
+      )}
       {loading && <DelayedSpinner />}
-      {!loading && !offered && !products.error && <Alert variant="secondary">{UPGRADE_TEXT.notOnSale}</Alert>}
+      {!loading && !offered && !failed && <Alert variant="secondary">{UPGRADE_TEXT.notOnSale}</Alert>}
       {offered && (
         <Card className="shadow-sm">
           <Card.Body>

@@ -1,6 +1,7 @@
 import { LEGAL_QUESTIONS } from '@router/shared';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { UPGRADE_TEXT } from '../../features/billing/texts.ts';
 import { PROFESSIONAL_STATUS, productsAnswer } from '../../test/billing.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
@@ -85,6 +86,27 @@ describe('Professional application (SPEC §2, §5)', () => {
 });
 
 describe('Professional status payment and return', () => {
+  it("says the account could not be loaded (not 'not on sale'), and shows the price once it loads again", async () => {
+    let down = true;
+    await renderRoute('/me/account/upgrade/checkout', {
+      user: fakeUser(CUSTOMER),
+      handlers: {
+        CreditsBanner: fixture(() =>
+          down
+            ? graphQLError('Service temporarily unavailable, please retry', 'SERVICE_UNAVAILABLE')
+            : { data: { account: { balance: 5, lastGrant: 5, unlimited: false, cardPayments: true } } },
+        ),
+        AccountProducts: fixture(() => productsAnswer([PROFESSIONAL_STATUS])),
+      },
+    });
+    expect(await screen.findByText(/The server is unavailable right now/)).toBeTruthy();
+    expect(screen.queryByText(UPGRADE_TEXT.notOnSale)).toBeNull();
+    down = false;
+    click('Try again');
+    expect(await screen.findByText('$49.00')).toBeTruthy();
+    expect(screen.queryByText(/The server is unavailable right now/)).toBeNull();
+  });
+
   it('pays on Stripe Checkout for the professional price', async () => {
     const { calls } = await renderRoute('/me/account/upgrade/checkout', {
       user: fakeUser(CUSTOMER),

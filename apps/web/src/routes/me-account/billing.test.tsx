@@ -57,6 +57,29 @@ const paidPack = (createdAt: number) => ({
 });
 
 describe('Account & Billing with card payments', () => {
+  it('offers to load what is on sale again when it could not be loaded, then sells it', async () => {
+    let down = true;
+    await renderRoute('/me/account', {
+      user: fakeUser(CUSTOMER),
+      handlers: server(
+        {},
+        {
+          AccountProducts: fixture(() =>
+            down
+              ? graphQLError('Service temporarily unavailable, please retry', 'SERVICE_UNAVAILABLE')
+              : productsAnswer(),
+          ),
+        },
+      ),
+    });
+    expect(await screen.findByText(/The server is unavailable right now/)).toBeTruthy();
+    down = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    const pack = await screen.findByTestId('product-price_pack');
+    expect(within(pack).getByRole('button', { name: 'Buy' })).toBeTruthy();
+    expect(screen.queryByText(/The server is unavailable right now/)).toBeNull();
+  });
+
   it('offers packs and plans from Stripe and sends the browser to Checkout, with the ?coupon= of the page', async () => {
     const assign = leaving();
     const { calls } = await renderRoute('/me/account?coupon=WELCOME10', {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { providersHandler } from '../../test/connectors.ts';
-import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
+import { fakeUser, fixture, graphQLError, httpFailure } from '../../test/fake-server.ts';
 import { labelsWithoutControl } from '../../test/names.ts';
 import { renderRoute } from '../../test/render-route.tsx';
 
@@ -133,6 +133,42 @@ describe('admin screen (SPEC §2 Admin)', () => {
     press('Reward signals', 'Add');
     expect(await screen.findByText('Successfully added')).toBeTruthy();
     expect(calls('AdminAccountReward')).toHaveLength(1);
+  });
+
+  it("says once, for every form, that the server could not serve: not 'Failed to fetch' or a proxy's page", async () => {
+    let answer: () => Response = () => httpFailure(502, '<html><body><h1>502 Bad Gateway</h1></body></html>');
+    await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: {
+        AdminAccountReward: () => answer(),
+        AdminReferrerCreate: () => {
+          throw new TypeError('Failed to fetch');
+        },
+      },
+    });
+    fillIn('Reward signals', 'Email', 'bob@example.com');
+    press('Reward signals', 'Add');
+    expect((await form('Reward signals').findByRole('alert')).textContent).toBe(
+      'The server is unavailable right now and nothing was changed. Please try again in a moment.',
+    );
+    answer = () =>
+      httpFailure(503, JSON.stringify({ status: 'Error', message: 'The server is shutting down, please try again' }), {
+        'content-type': 'application/json',
+        'retry-after': '5',
+      });
+    press('Reward signals', 'Add');
+    await waitFor(() =>
+      expect(form('Reward signals').getByRole('alert').textContent).toBe(
+        'The server is unavailable right now and nothing was changed. Please try again in 5 seconds.',
+      ),
+    );
+    // What was typed stays, for the retry.
+    expect((form('Reward signals').getByLabelText('Email') as HTMLInputElement).value).toBe('bob@example.com');
+    fillIn('Create a referrer link', 'Name', 'Spring');
+    press('Create a referrer link', 'Create');
+    expect((await form('Create a referrer link').findByRole('alert')).textContent).toBe(
+      'The server could not be reached. Check your connection and try again.',
+    );
   });
 
   it('sends a retry of a reward with the first idempotency key, and a new reward with a new one', async () => {

@@ -2,6 +2,7 @@
 // messages for the broker, steps, test signal) and reactivating a deactivated webhook.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { UNREACHABLE_TEXT } from '../../lib/unreachable.ts';
 import { CUSTOMER, connector, hook, TEST_PROVIDERS } from '../../test/connectors.ts';
 import { type FakeHandler, fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderRoute } from '../../test/render-route.tsx';
@@ -153,7 +154,7 @@ describe('Connect TradingView', () => {
     await render([hook({ key: 'h1', accountId: 'PA-1', name: 'Offline', isTest: true, url: PUBLIC })]);
     const { dialog } = await openPanel('Offline');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send test signal' }));
-    expect(await within(dialog).findByText('Could not reach the server: Failed to fetch')).toBeTruthy();
+    expect(await within(dialog).findByText(UNREACHABLE_TEXT)).toBeTruthy();
   });
 
   it('returns focus to the button when closed', async () => {

@@ -12,6 +12,7 @@ import { useTileFocusBack } from '../../features/connectors/use-tile-focus-back.
 import { KillSwitch } from '../../features/hooks/kill-switch.tsx';
 import { LiveIndicator } from '../../features/live/live-indicator.tsx';
 import { useLiveReload } from '../../features/live/live-provider.tsx';
+import { errorMessage } from '../../lib/error-message.ts';
 import { useProviders } from '../../lib/providers.tsx';
 import { useLastLoaded } from '../../lib/use-last-loaded.ts';
 
@@ -101,7 +102,7 @@ export function Component() {
           )
         ) : error && !fetching ? (
           <div className="alert alert-danger d-flex flex-wrap align-items-center gap-2" role="alert">
-            <span className="flex-grow-1">Cannot load your brokers.</span>
+            <span className="flex-grow-1">Cannot load your brokers: {errorMessage(error)}</span>
             <button type="button" className="btn btn-sm btn-outline-danger" onClick={reload}>
               Try again
             </button>

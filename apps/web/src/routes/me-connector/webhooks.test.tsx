@@ -19,6 +19,49 @@ function render(handlers: Record<string, FakeHandler> = {}) {
 const card = () => screen.findByRole('article', { name: 'Paper Trading' });
 
 describe('webhooks (SPEC §2)', () => {
+  it("says why a card's webhooks did not load, and loads them again on 'Try again'", async () => {
+    let down = true;
+    await render({
+      Hooks: fixture(() =>
+        down
+          ? graphQLError('Service temporarily unavailable, please retry', 'SERVICE_UNAVAILABLE')
+          : { data: { hooks: [hook({ key: 'h1', accountId: 'PA-1', name: 'Main hook' })] } },
+      ),
+    });
+    const failed = await within(await card()).findByText(/Cannot load the webhooks/);
+    expect(failed.textContent).toContain('The server is unavailable right now and nothing was changed.');
+    down = false;
+    fireEvent.click(within(failed).getByRole('button', { name: 'Try again' }));
+    expect(await within(await card()).findByRole('button', { name: 'Rename webhook Main hook' })).toBeTruthy();
+    expect(within(await card()).queryByText(/Cannot load the webhooks/)).toBeNull();
+  });
+
+  it("says why the brokers did not load and when to try again, and loads them on 'Try again'", async () => {
+    let down = true;
+    await render({
+      Connectors: fixture(() =>
+        down
+          ? {
+              data: null,
+              errors: [
+                {
+                  message: 'Service temporarily unavailable, please retry',
+                  extensions: { code: 'SERVICE_UNAVAILABLE', retryAfter: 5 },
+                },
+              ],
+            }
+          : { data: { connectors: [connector({ key: 'p' })] } },
+      ),
+    });
+    const failed = await screen.findByText(/Cannot load your brokers/);
+    expect(failed.textContent).toBe(
+      'Cannot load your brokers: The server is unavailable right now and nothing was changed. Please try again in 5 seconds.',
+    );
+    down = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await card()).toBeTruthy();
+  });
+
   it('creates a hook with name, account and test flag', async () => {
     const { calls } = await render({
       HookCreate: fixture(({ variables }) => ({
@@ -351,7 +394,7 @@ describe('risk controls and the kill switch', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(calls('Connectors').length).toBeGreaterThan(before));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.queryByText('Cannot load your brokers.')).toBeNull();
+    expect(screen.queryByText(/Cannot load your brokers/)).toBeNull();
     expect(editor().value).toBe('{"maxQuantity": 5}');
   });
 

@@ -7,7 +7,7 @@ import { ProviderDocs } from '../../features/documentation/provider-docs.tsx';
 import { brokerOptions, defaultBroker } from '../../features/playground/broker-options.ts';
 import { parseConnector } from '../../features/playground/connectors.ts';
 import { PlaygroundConnectorsDocument } from '../../features/playground/documents.ts';
-import { firstError } from '../../lib/call.ts';
+import { errorMessage } from '../../lib/error-message.ts';
 import { useProviders } from '../../lib/providers.tsx';
 
 /** SPEC §2 Documentation and playground (/me/documentation/{providerName?}). */
@@ -48,9 +48,7 @@ export function Component() {
       </p>
       {result.error && !result.fetching && (
         <div className="alert alert-danger d-flex flex-wrap align-items-center gap-2" role="alert">
-          <span className="me-auto">
-            Your connected brokers could not be loaded: {firstError(result.error).message}
-          </span>
+          <span className="me-auto">Your connected brokers could not be loaded: {errorMessage(result.error)}</span>
           <button
             type="button"
             className="btn btn-sm btn-outline-danger"

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { UNREACHABLE_TEXT } from '../../lib/unreachable.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute } from '../../test/render-route.tsx';
 
@@ -108,7 +109,7 @@ describe('second-factor enrollment without the server', () => {
     await screen.findByTestId('passcode-secret');
     fill('Verification code', '123456');
     click('Activate');
-    expect(await screen.findByText('Could not reach the server: Failed to fetch')).toBeTruthy();
+    expect(await screen.findByText(UNREACHABLE_TEXT)).toBeTruthy();
     expect(screen.queryByText('The verification code is not valid')).toBeNull();
   });
 });

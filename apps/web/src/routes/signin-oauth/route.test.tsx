@@ -1,5 +1,6 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UNREACHABLE_TEXT, unavailableText } from '../../lib/unreachable.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { renderRoute, where } from '../../test/render-route.tsx';
 
@@ -135,5 +136,19 @@ describe('consent, legacy variant (/signin/partner)', () => {
     await renderRoute(`/signin/partner${PARTNER}`, { user: fakeUser(4) });
     expect(await screen.findByRole('button', { name: 'Grant access' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Login' })).toBeNull();
+  });
+
+  it("says the server could not be reached, not 'Failed to fetch' or a proxy's page", async () => {
+    stubRest({
+      '/api/oauth/interaction': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    await renderRoute(`/signin/oauth${QUERY}`, { user: fakeUser(4) });
+    expect((await screen.findByRole('alert')).textContent).toBe(UNREACHABLE_TEXT);
+    cleanup();
+    stubRest({ '/api/oauth/interaction': () => new Response('<html>502 Bad Gateway</html>', { status: 502 }) });
+    await renderRoute(`/signin/oauth${QUERY}`, { user: fakeUser(4) });
+    expect((await screen.findByRole('alert')).textContent).toBe(unavailableText());
   });
 });

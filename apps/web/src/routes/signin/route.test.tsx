@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SIGNIN_NONCE_KEY } from '../../features/auth/social-sdk.ts';
 import { IDENTITY_TOKEN_KEY, TOKEN_KEY } from '../../lib/storage.ts';
+import { UNREACHABLE_TEXT } from '../../lib/unreachable.ts';
 import { fakeUser, fixture, graphQLError } from '../../test/fake-server.ts';
 import { click, fill, renderRoute, where } from '../../test/render-route.tsx';
 
@@ -57,6 +58,22 @@ describe('sign-in screen (SPEC §2, §5, §8)', () => {
     await renderRoute('/signin', { handlers: { Signin: fixture(() => ({ data: null, errors: [{ message: '' }] })) } });
     submit();
     expect((await screen.findByRole('alert')).textContent).toContain("We can't sign you in with these credentials");
+  });
+
+  it('says the server could not be reached, not that the credentials are wrong, and keeps them', async () => {
+    await renderRoute('/signin', {
+      handlers: {
+        Signin: fixture(() => {
+          throw new TypeError('Failed to fetch');
+        }),
+      },
+    });
+    submit('jo@example.com', 'secret');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(UNREACHABLE_TEXT);
+    expect(alert.textContent).not.toContain("We can't sign you in");
+    expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe('jo@example.com');
+    expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('secret');
   });
 
   it('signs in with the password and goes to /me', async () => {
