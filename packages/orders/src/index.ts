@@ -36,6 +36,11 @@ export {
   type OrderExample,
 } from './playground/examples.ts';
 export { type OrderTextResult, parseOrderText } from './playground/json.ts';
+export {
+  ANSWER_STATUSES,
+  SAMPLE_ERROR_RESPONSE,
+  SAMPLE_SUCCESS_RESPONSE,
+} from './playground/responses.ts';
 export { applyAction, applyClass, applySymbol, applyType, cleanResult } from './playground/rules.ts';
 export {
   buildSampleOrder,

@@ -1,6 +1,6 @@
 // The static Error (400) sample is what a webhook answers an order without a symbol: the order
 // language's message, which SPEC §8's sample body gives as 'No symbol found'.
-import { normalizeOrder, type Provider } from '@router/orders';
+import { ANSWER_STATUSES, normalizeOrder, type Provider, SAMPLE_SUCCESS_RESPONSE } from '@router/orders';
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TEST_PROVIDERS } from '../../test/connectors.ts';
@@ -21,5 +21,14 @@ describe('documentation responses', () => {
         JSON.parse(sample),
       );
     }
+  });
+
+  it('names, under Success (201), every status a 201 answer carries (the hook test checks the answers)', () => {
+    render(<Responses provider={TEST_PROVIDERS[0] as unknown as Provider} />);
+    const sample = screen.getByText('Success (201)').nextElementSibling;
+    expect(JSON.parse(sample?.textContent ?? '')).toEqual(SAMPLE_SUCCESS_RESPONSE);
+    const text = sample?.nextElementSibling?.textContent ?? '';
+    for (const status of Object.values(ANSWER_STATUSES).flat()) expect(text).toMatch(new RegExp(`\\b${status}\\b`));
+    expect(text).toContain('canceled for a cancel');
   });
 });

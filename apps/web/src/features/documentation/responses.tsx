@@ -1,18 +1,21 @@
-import { defaultExamplePayload, NO_SYMBOL, type Provider } from '@router/orders';
+import {
+  ANSWER_STATUSES,
+  defaultExamplePayload,
+  type Provider,
+  SAMPLE_ERROR_RESPONSE,
+  SAMPLE_SUCCESS_RESPONSE,
+} from '@router/orders';
 import type { ReactNode } from 'react';
 import { CopyButton } from '../../components/copy-button.tsx';
 import { ExternalLink } from './external-link.tsx';
 import { TRADINGVIEW_WEBHOOKS_URL } from './links.ts';
 
-const SUCCESS = `{
-  "id": "…",
-  "status": "filled",
-  "status_description": "…",
-  "price": 123.45
-}`;
+const SUCCESS = JSON.stringify(SAMPLE_SUCCESS_RESPONSE, null, 2);
 
 /** What a webhook answers an order without a symbol (SPEC §8's sample body). */
-const ERROR = JSON.stringify({ status: 'ValidationError', message: NO_SYMBOL }, null, 2);
+const ERROR = JSON.stringify(SAMPLE_ERROR_RESPONSE, null, 2);
+
+const or = (values: readonly string[]) => values.join(' or ');
 
 function Code({ children, copy }: { children: string; copy?: boolean }) {
   return (
@@ -60,8 +63,9 @@ export function Responses({ provider }: { provider: Provider }) {
       <Titled title="Success (201)">
         <Code>{SUCCESS}</Code>
         <p className="small text-secondary">
-          <code>id</code> is the broker's order id, <code>status</code> accepted or filled (draft for test webhooks),{' '}
-          <code>price</code> the average fill price when there is one.
+          <code>id</code> is the broker's order id, <code>status</code> {or(ANSWER_STATUSES.order)} (
+          {or(ANSWER_STATUSES.cancel)} for a cancel; {or(ANSWER_STATUSES.test)} for test webhooks, which also answer the
+          order as read in <code>order</code>), <code>price</code> the average fill price when there is one.
         </p>
       </Titled>
       <Titled title="Error (400)">
