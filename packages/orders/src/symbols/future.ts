@@ -32,6 +32,8 @@ export const INDEX_CFD_NAMES: ReadonlySet<string> = new Set([
   'NZ50',
   'MEX35',
   'TWN50',
+  'VN30', // Ho Chi Minh City's VN30, not root V in July 2030
+  'PH30', // the Philippine index, not root P in July 2030
 ]);
 
 /** A known root's continuous name without its "!": ES1, /GC2. */

@@ -74,6 +74,9 @@ describe('parseSymbol', () => {
     ['EU50', 'EU50', 'stock'],
     ['DAX40', 'DAX40', 'stock'],
     ['IBEX35', 'IBEX35', 'stock'],
+    // VN30 is Ho Chi Minh City's index, not root V in July 2030; PH30 is the Philippine index
+    ['VN30', 'VN30', 'stock'],
+    ['PH30', 'PH30', 'stock'],
     ['PEPPERSTONE:HK33', 'HK33', 'stock'],
     // a year more than ten years from now is no contract: another market's code or a typo
     ['AG0942', 'AG0942', 'stock'],
