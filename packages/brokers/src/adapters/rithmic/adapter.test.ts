@@ -227,7 +227,10 @@ describe('orders', () => {
   it.each([
     [{ type: 'limit', limit_price: 0.1 }, 'Rithmic: limit_price 0.1 is less than one tick (0.25): it would be 0'],
     [{ symbol: 'ES2!' }, 'Rithmic: only the front month (ES1!) is resolved; name the month of ES2!'],
-    [{ symbol: 'FDAXH2027' }, 'Rithmic: the exchange of FDAX is not known; prefix it, e.g. CME:FDAXH2027'],
+    [
+      { symbol: 'FDAXH2027' },
+      'Rithmic: the exchange of FDAX is not known; prefix the exchange as Rithmic names it, as in <exchange>:FDAXH2027',
+    ],
     [
       { take_profit_price: 6100 },
       "Rithmic: a bracket's exits are ticks from the entry price: give a limit, stop or stop_limit entry, or extra.target_ticks/stop_ticks",

@@ -27,4 +27,13 @@ describe('contractOf', () => {
   ])('names the exchange of %s: %s', (symbol, exchange) => {
     expect(contractOf({ symbol }, NOW)).toMatchObject({ exchange });
   });
+
+  // Eurex roots (FESX, FGBL) are known, but not the exchange code Rithmic gives Eurex (WIRE.md names
+  // CME only): the refusal must not send the trader to CME, which lists none of them.
+  it.each(['FESXH2027', 'FGBL1!', 'FDAXH2027'])('asks for the exchange of %s without naming CME', (symbol) => {
+    const root = symbol.replace(/(H2027|1!)$/, '');
+    expect(() => contractOf({ symbol }, NOW)).toThrow(
+      `the exchange of ${root} is not known; prefix the exchange as Rithmic names it, as in <exchange>:${root}H2027`,
+    );
+  });
 });

@@ -46,7 +46,11 @@ export function contractOf(order: Pick<Order, 'symbol' | 'exchange'>, now: numbe
   if (parts.kind === 'continuous_future' && parts.position !== 1)
     throw invalid(`only the front month (${parts.root}1!) is resolved; name the month of ${order.symbol}`);
   const exchange = order.exchange?.toUpperCase() ?? EXCHANGE_OF.get(parts.root);
-  if (!exchange) throw invalid(`the exchange of ${parts.root} is not known; prefix it, e.g. CME:${parts.root}H2027`);
+  // No example exchange: one that does not list the root (CME for Eurex's FESX) would be refused there.
+  if (!exchange)
+    throw invalid(
+      `the exchange of ${parts.root} is not known; prefix the exchange as Rithmic names it, as in <exchange>:${parts.root}H2027`,
+    );
   if (parts.kind === 'continuous_future') return { root: parts.root, exchange };
   const digit = oneDigitYear(parts.year, parts.month, now);
   if (digit === undefined) throw invalid(`${order.symbol} is too far off to name with a one-digit year`);

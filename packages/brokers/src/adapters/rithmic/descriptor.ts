@@ -73,7 +73,8 @@ export const rithmicDescriptor: BrokerDescriptor = {
       examplesComment:
         'Futures by contract month: ESH2027, ESH27 and ESH7 are all sent as ESH7; ES1! is the front month Rithmic ' +
         'names (ES2! and later are not resolved: name the month). The exchange is known for CME Group roots (ES, ' +
-        'NQ, RTY, YM, ZB, ZN, CL, GC, … and their micros); prefix it otherwise (CME:6EH2027).',
+        'NQ, RTY, YM, ZB, ZN, CL, GC, 6E, … and their micros); otherwise prefix the exchange as Rithmic names it ' +
+        '(CME:SR3H2027).',
     },
     class: { values: ['future'], comments: 'Futures, through the trade route Rithmic gives for the exchange.' },
     action: {
