@@ -26,6 +26,7 @@ export {
   PLACEHOLDERS,
   type Placeholder,
 } from './playground/alert-messages.ts';
+export { type DocumentedOrder, sampleOrders, shownOrders } from './playground/documented-orders.ts';
 export {
   exampleBody,
   exampleJson,

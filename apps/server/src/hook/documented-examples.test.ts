@@ -1,24 +1,18 @@
 // Every order the documentation page and the playground show for the paper broker, taken from the
-// same functions the page renders, posted to a test hook and to a live hook: the docs and the
-// hook's answers cannot drift apart.
+// functions the page renders (shownOrders, sampleOrders), posted to a test hook and to a live
+// hook; and the response samples the page shows, as the hook answers: docs and answers cannot drift.
 import {
   ANSWER_STATUSES,
-  alertJson,
-  alertMessages,
-  buildSampleOrder,
+  type DocumentedOrder,
   defaultExamplePayload,
-  exampleJson,
-  fillPlaceholders,
   firstActionFor,
-  isExampleAvailable,
-  ORDER_EXAMPLES,
-  type OrderAction,
-  type OrderClass,
   type Provider,
   playgroundChoices,
   providerActions,
   SAMPLE_ERROR_RESPONSE,
   SAMPLE_SUCCESS_RESPONSE,
+  sampleOrders,
+  shownOrders,
   withCurrentExamples,
 } from '@router/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,37 +29,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Shown = [name: string, json: string];
-
-/** The playground's sample order for each class, type and action it offers. */
-function samples(orderClass?: OrderClass, actions?: (orderClass: OrderClass) => readonly OrderAction[]): Shown[] {
-  const shown: Shown[] = [];
-  for (const each of orderClass ? [orderClass] : playgroundChoices(paper).classes) {
-    for (const type of playgroundChoices(paper, each).types) {
-      for (const action of actions?.(each) ?? providerActions(paper.reference, each)) {
-        const sample = buildSampleOrder({ provider: paper, class: each, type, action });
-        shown.push([`sample ${each} ${type} ${action}`, JSON.stringify(sample, null, 2)]);
-      }
-    }
-  }
-  return shown;
-}
-
-/** The default payload, the examples and the platform alerts the page shows. */
-function documented(): Shown[] {
-  const examples = ORDER_EXAMPLES.filter((example) => isExampleAvailable(example, paper)).map(
-    (example): Shown => [`example ${example.id}`, exampleJson(example, paper)],
-  );
-  const alerts = alertMessages(paper).map((message): Shown => [`alert ${message.id}`, alertJson(message)]);
-  return [['default payload', JSON.stringify(defaultExamplePayload(paper), null, 2)], ...examples, ...alerts];
-}
-
-/** The shown orders a hook does not answer 201 with one of `statuses`, with its answer. */
-async function misanswered(shortKey: string, shown: Shown[], statuses: readonly string[]) {
+/** The orders a hook does not answer 201 with one of `statuses`, with its answer. */
+async function misanswered(shortKey: string, orders: DocumentedOrder[], statuses: readonly string[]) {
   const wrong: Array<{ name: string; code: number; body: unknown }> = [];
-  for (const [name, json] of shown) {
-    // Sent as the platform sends it: its placeholders filled as a test signal fills them.
-    const res = await postSignal(t, shortKey, fillPlaceholders(json, paper), 'text/plain');
+  for (const [name, json] of orders) {
+    const res = await postSignal(t, shortKey, json, 'text/plain');
     if (res.statusCode !== 201 || !statuses.includes(res.json().status)) {
       wrong.push({ name, code: res.statusCode, body: res.json() });
     }
@@ -76,29 +44,31 @@ async function misanswered(shortKey: string, shown: Shown[], statuses: readonly 
 describe('the documentation page and playground for the paper broker', () => {
   it('shows orders a test hook answers as a draft', async () => {
     const test = await setupTrader(t, 'docs-test@example.com', { isTest: true, credits: 0 });
-    expect(await misanswered(test.shortKey, [...documented(), ...samples()], ANSWER_STATUSES.test)).toEqual([]);
+    const orders = [...shownOrders(paper), ...sampleOrders(paper)];
+    expect(await misanswered(test.shortKey, orders, ANSWER_STATUSES.test)).toEqual([]);
   });
 
-  it('shows examples and alerts a live hook places, answered as the Success (201) sample', async () => {
+  it('shows the payload, examples and alerts a live hook places, answered as the Success (201) sample', async () => {
     const live = await setupTrader(t, 'docs-live@example.com', { credits: 100 });
     // The TradingView examples sell: hold something to sell first.
     expect((await postSignal(t, live.shortKey, { symbol: 'AAPL', action: 'buy', quantity: 50 })).statusCode).toBe(201);
-    expect(await misanswered(live.shortKey, documented(), ANSWER_STATUSES.order)).toEqual([]);
+    const shown = shownOrders(paper).filter(([name]) => !name.startsWith('symbol example'));
+    expect(await misanswered(live.shortKey, shown, ANSWER_STATUSES.order)).toEqual([]);
     const res = await postSignal(t, live.shortKey, defaultExamplePayload(paper));
     expect(Object.keys(res.json()).sort()).toEqual(Object.keys(SAMPLE_SUCCESS_RESPONSE).sort());
   });
 
   it('shows, for each class and type, an entry a fresh live account places, and a cancel answered as canceled', async () => {
     for (const orderClass of playgroundChoices(paper).classes) {
-      for (const entry of samples(orderClass, (each) => [firstActionFor(each)])) {
+      const classes = [orderClass];
+      for (const entry of sampleOrders(paper, { classes, actions: (each) => [firstActionFor(each)] })) {
         const live = await setupTrader(t, `docs-${entry[0].replaceAll(' ', '-')}@example.com`, { credits: 5 });
         expect(await misanswered(live.shortKey, [entry], ANSWER_STATUSES.order)).toEqual([]);
       }
-      const cancel = samples(orderClass, (each) =>
-        providerActions(paper.reference, each).filter((a) => a === 'cancel'),
-      );
+      const cancels = (each: typeof orderClass) => providerActions(paper.reference, each).filter((a) => a === 'cancel');
       const live = await setupTrader(t, `docs-${orderClass}-cancel@example.com`, { credits: 5 });
-      expect(await misanswered(live.shortKey, cancel.slice(0, 1), ANSWER_STATUSES.cancel)).toEqual([]);
+      const cancel = sampleOrders(paper, { classes, actions: cancels }).slice(0, 1);
+      expect(await misanswered(live.shortKey, cancel, ANSWER_STATUSES.cancel)).toEqual([]);
     }
   });
 

@@ -6,12 +6,23 @@ import { applyAction, applyClass, applySymbol, applyType, cleanResult } from './
 describe('playground rules', () => {
   it('forces a market order when the action is close or cancel', () => {
     const draft = { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 150 };
-    expect(applyAction(draft, 'close')).toEqual({ symbol: 'AAPL', action: 'close', quantity: 1, type: 'market' });
+    // The sample's quantity goes: a close without one closes the whole position, at every broker.
+    expect(applyAction(draft, 'close')).toEqual({ symbol: 'AAPL', action: 'close', type: 'market' });
     expect(applyAction(draft, 'cancel')).toEqual({ symbol: 'AAPL', action: 'cancel', type: 'market' });
     expect(applyAction(draft, 'sell')).toEqual({ ...draft, action: 'sell' });
     // A bracket's exits are refused on close and cancel ('take_profit_price: not used with action close').
     const bracket = { ...draft, group: 'bracket', take_profit_price: 160, stop_loss_price_percent: 2 };
-    expect(applyAction(bracket, 'close')).toEqual({ symbol: 'AAPL', action: 'close', quantity: 1, type: 'market' });
+    expect(applyAction(bracket, 'close')).toEqual({ symbol: 'AAPL', action: 'close', type: 'market' });
+  });
+
+  it('turns a stop_limit still at the examples round for the side chosen; prices written stay', () => {
+    const buy = applyType({ symbol: 'AAPL', action: 'buy', quantity: 1 }, 'stop_limit', stockBroker);
+    expect(buy).toMatchObject({ limit_price: 190.5, stop_price: 185 });
+    const sell = applyAction(buy, 'sell', stockBroker);
+    expect(sell).toMatchObject({ action: 'sell', limit_price: 185, stop_price: 190.5 });
+    expect(applyAction(sell, 'buy', stockBroker)).toMatchObject({ limit_price: 190.5, stop_price: 185 });
+    const written = { ...buy, limit_price: 200, stop_price: 195 };
+    expect(applyAction(written, 'sell', stockBroker)).toMatchObject({ limit_price: 200, stop_price: 195 });
   });
 
   it.each(['close', 'cancel'] as const)('drops legs and their group when the action becomes %s', (action) => {
@@ -26,8 +37,7 @@ describe('playground rules', () => {
       limit_price: -1.25,
       group: 'combo',
     };
-    const quantity = action === 'close' ? { quantity: 1 } : {};
-    const closed = { symbol: 'SPY_271217P00540000', action, ...quantity, type: 'market' };
+    const closed = { symbol: 'SPY_271217P00540000', action, type: 'market' };
     expect(applyAction(condor, action)).toEqual(closed);
     const array = {
       action: 'buy',
@@ -35,7 +45,7 @@ describe('playground rules', () => {
       group: 'oco',
       legs: [{ symbol: 'AAPL', action: 'buy' }, { symbol: 'MSFT' }],
     };
-    expect(applyAction(array, action)).toEqual({ action, ...quantity, symbol: 'AAPL', type: 'market' });
+    expect(applyAction(array, action)).toEqual({ action, symbol: 'AAPL', type: 'market' });
     const indexedFirst = {
       'symbol[1]': 'AAPL',
       'action[1]': 'buy',

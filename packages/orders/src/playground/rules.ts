@@ -28,12 +28,17 @@ const PRICE_FIELDS = ['limit_price', 'stop_price', 'stop_price_distance', 'stop_
 const INDEXED_FIELD = /^[a-z_]+\[\d{1,3}\]$/;
 export function applyAction(draft: OrderDraft, action: OrderAction, provider?: Provider): OrderDraft {
   const next: OrderDraft = { ...draft, action };
-  if (!isExitAction(action)) return wasExit(draft) ? withQuantity(next, provider) : next;
+  if (!isExitAction(action))
+    return withSideOfStopLimit(wasExit(draft) ? withQuantity(next, provider) : next, draft, provider);
   // A bracket's exits: close and cancel take none (the hook refuses them), so choosing either drops them.
   for (const field of EXIT_FIELDS) delete next[field];
   // Nor a duration ('duration: not used with action close'); a cancel takes no quantity either.
   delete next.duration;
   if (action === 'cancel') delete next.quantity;
+  // The sample's own quantity goes too: a close without one closes the whole position, at every
+  // broker (MetaTrader takes a close's quantity only as a percent_of_position). A quantity written
+  // or typed stays, as the part of the position to close.
+  if (next.quantity === exampleQuantity(provider) && next.quantity_type === undefined) delete next.quantity;
   // Legs too ('legs: not used with action close'), as an array or as indexed fields such as
   // symbol[2]; leg 1's symbol stays the order's. With neither legs nor exits left, any group is
   // refused ('bracket needs take_profit_price or a stop loss', 'oco needs legs'), so it goes as well.
@@ -58,7 +63,19 @@ export function applyType(draft: OrderDraft, type: OrderType, provider?: Provide
 const wasExit = (draft: OrderDraft): boolean =>
   typeof draft.action === 'string' && isExitAction(draft.action as OrderAction);
 
-/** An order placed again after a cancel (which takes none) gets the sample's quantity back. */
+/**
+ * A stop_limit still at the examples of the other side (a buy's limit over its stop) turned round
+ * for this side, as choosing the type now would give (a sell's limit under its stop: cTrader refuses
+ * it otherwise). Prices written by hand stay.
+ */
+function withSideOfStopLimit(next: OrderDraft, before: OrderDraft, provider?: Provider): OrderDraft {
+  if (next.type !== 'stop_limit') return next;
+  const was = stopLimitExamples(before.action, provider);
+  if (next.limit_price !== was.limit_price || next.stop_price !== was.stop_price) return next;
+  return { ...next, ...stopLimitExamples(next.action, provider) };
+}
+
+/** An order placed again after a close or cancel (which take no sample quantity) gets the sample's quantity back. */
 function withQuantity(draft: OrderDraft, provider?: Provider): OrderDraft {
   const legs = draft.legs !== undefined || Object.keys(draft).some((field) => INDEXED_FIELD.test(field));
   return draft.quantity === undefined && !legs ? { ...draft, quantity: exampleQuantity(provider) } : draft;

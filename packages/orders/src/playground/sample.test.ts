@@ -80,7 +80,7 @@ describe('playground samples', () => {
     ],
     [
       { provider: stockBroker, type: 'limit' as const, action: 'close' as const },
-      { symbol: 'AAPL', action: 'close', quantity: 1, class: 'stock', type: 'market' },
+      { symbol: 'AAPL', action: 'close', class: 'stock', type: 'market' },
     ],
     [
       { provider: stockBroker, action: 'cancel' as const },

@@ -134,7 +134,8 @@ export function buildSampleOrder(selection: SampleSelection, now = Date.now()): 
   // Close and cancel force a market order (SPEC §4 playground rules).
   const type: OrderType = isExitAction(action) ? 'market' : (selection.type ?? 'market');
   const draft: OrderDraft = { symbol: classExampleSymbol(orderClass, provider, now), action };
-  if (action !== 'cancel') draft.quantity = exampleQuantity(provider);
+  // A close without a quantity closes the whole position (and a cancel takes none).
+  if (!isExitAction(action)) draft.quantity = exampleQuantity(provider);
   if (classes.length > 1) draft.class = orderClass;
   if (type !== 'market' || provider?.reference.type) draft.type = type;
   if (type === 'limit') draft.limit_price = examplePrice('limit_price', provider);

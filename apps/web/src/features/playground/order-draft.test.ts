@@ -86,15 +86,14 @@ describe('order draft', () => {
         stop_loss_price_distance: 5,
         stop_loss_price_percent: 2,
       };
-      // A cancel takes no quantity either: it cancels every open order on the symbol.
-      const quantity = action === 'close' ? { quantity: 1 } : {};
+      // Nor the sample's quantity: a close without one closes the whole position, a cancel takes none.
       const next = applyValue(bracket, 'action', action, ALPACA);
-      expect(next).toEqual({ symbol: 'AAPL', action, ...quantity, type: 'market' });
+      expect(next).toEqual({ symbol: 'AAPL', action, type: 'market' });
       expect(normalizeOrder(next)).toMatchObject({ ok: true });
       // Legs go too (close and cancel take none), and with them any group: 'oco needs legs'.
       const oco = { ...bracket, group: 'oco', 'symbol[2]': 'MSFT', 'action[2]': 'sell', 'limit_price[2]': 300 };
       const closed = applyValue(oco, 'action', action, ALPACA);
-      expect(closed).toEqual({ symbol: 'AAPL', action, ...quantity, type: 'market' });
+      expect(closed).toEqual({ symbol: 'AAPL', action, type: 'market' });
       expect(normalizeOrder(closed)).toMatchObject({ ok: true });
     },
   );
