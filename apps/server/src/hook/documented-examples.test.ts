@@ -77,5 +77,9 @@ describe('the documentation page and playground for the paper broker', () => {
     const { symbol: _symbol, ...withoutSymbol } = defaultExamplePayload(paper);
     const res = await postSignal(t, live.shortKey, withoutSymbol);
     expect({ code: res.statusCode, body: res.json() }).toEqual({ code: 400, body: SAMPLE_ERROR_RESPONSE });
+    // "broker messages are prefixed with the broker's title"
+    const unknown = await postSignal(t, live.shortKey, { ...withoutSymbol, symbol: 'QQQQQZ' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toMatch(new RegExp(`^${paper.title}: `));
   });
 });
