@@ -8,7 +8,7 @@ export {
 } from './expression/evaluate.ts';
 export { MAX_EXPRESSION_DEPTH } from './expression/parser.ts';
 export { duplicateKey, MAX_BODY_LENGTH, withoutByteOrderMark } from './order/body.ts';
-export { defaultType } from './order/build-order.ts';
+export { defaultType, providerDefaultDuration } from './order/build-order.ts';
 export {
   type NormalizeOptions,
   type NormalizeResult,

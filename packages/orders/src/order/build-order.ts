@@ -94,6 +94,13 @@ export function defaultDuration(type: OrderType): Duration {
   return type === 'market' ? 'day' : 'gtc';
 }
 
+/** The duration an order of `type` naming none gets at `provider`: the default, or where it lacks that one, its first. */
+export function providerDefaultDuration(provider: Provider | undefined, type: OrderType): Duration {
+  const wanted = defaultDuration(type);
+  const values = provider?.reference.duration?.values;
+  return !values?.length || values.includes(wanted) ? wanted : (values[0] as Duration);
+}
+
 interface Main {
   symbol: string;
   exchange?: string | undefined;

@@ -12,6 +12,7 @@ import {
   type Provider,
   type ProviderReference,
 } from '../types.ts';
+import { providerDefaultDuration } from './build-order.ts';
 import type { LegFieldName } from './indexed-legs.ts';
 import type { RawOrder } from './raw-schema.ts';
 
@@ -89,7 +90,7 @@ export function checkProviderValues(order: Order, raw: RawOrder, provider: Provi
   if (durations && !durations.includes(order.duration)) {
     if (raw.duration !== undefined) check('duration', order.duration, 'duration');
     // A default the provider lacks (gtc at a day-only broker) yields to the provider's first.
-    else order.duration = durations[0] as Order['duration'];
+    else order.duration = providerDefaultDuration(provider, order.type);
   }
   order.legs?.forEach((leg, index) => {
     check('action', leg.action, legFieldName(index, 'action'), leg.class);

@@ -32,7 +32,8 @@ export const ORDER_EXAMPLES: readonly OrderExample[] = [
     id: 'limit-order',
     title: 'Limit order',
     description:
-      'Buys at the limit price or better. A limit order stays open until canceled (duration gtc) unless a duration is given.',
+      'Buys at the limit price or better. Without a duration it stays open until canceled (gtc), or at a broker ' +
+      'without gtc gets its default (see Notes).',
     body: { symbol: 'AAPL', action: 'buy', quantity: 1, type: 'limit', limit_price: 150.25 },
     generic: true,
   },

@@ -1,13 +1,13 @@
 // The Notes' symbol examples, as a user copies them from the screen, read as the order language
 // reads them: every spelling of the option is the one contract the note says it is.
-import { parseSymbol } from '@router/orders';
+import { normalizeOrder, type Provider, parseSymbol } from '@router/orders';
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { Notes } from './notes.tsx';
 
-function definitionOf(term: string, now?: number): Element | null {
-  const router = createMemoryRouter([{ path: '/', element: <Notes now={now} /> }]);
+function definitionOf(term: string, now?: number, provider?: Provider): Element | null {
+  const router = createMemoryRouter([{ path: '/', element: <Notes now={now} provider={provider} /> }]);
   render(<RouterProvider router={router} />);
   return screen.getByText(term).nextElementSibling;
 }
@@ -46,5 +46,38 @@ describe('documentation notes', () => {
       (code) => parseSymbol(code, { now: () => now }).canonical,
     );
     expect(options).toEqual(options.map(() => 'AAPL  310418C00200000'));
+  });
+
+  // Zerodha takes day and ioc only, Kraken gtc and ioc: an order naming no duration gets what the
+  // broker takes, and the note says what that is.
+  it.each([
+    [['day', 'ioc'], 'day', 'day'],
+    [['gtc', 'ioc'], 'gtc', 'gtc'],
+    [['day', 'gtc'], 'gtc', 'day'],
+  ])('says the default durations the hook gives at a broker taking %j', (durations, limit, market) => {
+    const provider = {
+      name: 'broker',
+      title: 'Broker',
+      status: 'active',
+      authentication: { type: 'open' },
+      reference: {
+        symbol: { required: true },
+        action: { required: true },
+        quantity: { required: true },
+        type: { values: ['market', 'limit'] },
+        limit_price: {},
+        duration: { values: durations },
+      },
+    } as unknown as Provider;
+    const order = { symbol: 'AAPL', action: 'buy', quantity: 1 };
+    const read = (body: object) => {
+      const normalized = normalizeOrder(body, { provider });
+      return normalized.ok ? normalized.order.duration : normalized.error.message;
+    };
+    expect([read({ ...order, limit_price: 100 }), read(order)]).toEqual([limit, market]);
+    const term = `Limit and stop orders are ${limit.toUpperCase()}`;
+    const text = definitionOf(term, undefined, provider)?.textContent ?? '';
+    expect(text).toContain(`orders are ${limit} (`);
+    expect(text).toContain(`market orders ${market === 'day' ? 'last the day' : `are ${market} (`}`);
   });
 });

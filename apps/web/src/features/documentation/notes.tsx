@@ -1,4 +1,10 @@
-import { currentExample, exampleContractMonth } from '@router/orders';
+import {
+  currentExample,
+  DURATION_MEANINGS,
+  exampleContractMonth,
+  type Provider,
+  providerDefaultDuration,
+} from '@router/orders';
 import { HashLink } from '../../components/hash-link.tsx';
 import { ExternalLink } from './external-link.tsx';
 import { MATH_SYNTAX_URL, OCC_SYMBOLOGY_URL, TRADINGVIEW_VARIABLES_URL, TRENDSPIDER_VARIABLES_URL } from './links.ts';
@@ -23,9 +29,12 @@ const MONTH_NAMES = [
  * The symbol examples are dated as of `now` (a contract month and an expiry still ahead), so that
  * one a user copies names a contract that trades and the 1-digit year reads as the year said.
  */
-export function Notes({ now = Date.now() }: { now?: number }) {
+export function Notes({ now = Date.now(), provider }: { now?: number; provider?: Provider }) {
   const current = (example: string) => String(currentExample(example, now));
   const month = exampleContractMonth(now);
+  // What the hook gives an order naming no duration at this broker (gtc where it takes it, else its first).
+  const limit = providerDefaultDuration(provider, 'limit');
+  const market = providerDefaultDuration(provider, 'market');
   return (
     <section className="mb-4" aria-labelledby="notes-title">
       <h2 id="notes-title" className="h5">
@@ -51,10 +60,18 @@ export function Notes({ now = Date.now() }: { now?: number }) {
           <code>{current('AAPL271217C00200000')}</code>
           ), and the strike's zeros are optional: <code>{current('AAPL271217C200')}</code>.
         </dd>
-        <dt>Limit and stop orders are GTC</dt>
+        <dt>Limit and stop orders are {limit.toUpperCase()}</dt>
         <dd>
-          Limit, stop and stop limit orders are good till canceled (<code>gtc</code>) unless the order gives another{' '}
-          <code>duration</code>; market orders last the day.
+          Limit, stop and stop limit orders are <code>{limit}</code> ({DURATION_MEANINGS[limit]}) unless the order gives
+          another <code>duration</code>; market orders{' '}
+          {market === 'day' ? (
+            'last the day'
+          ) : (
+            <>
+              are <code>{market}</code> ({DURATION_MEANINGS[market]})
+            </>
+          )}
+          .
         </dd>
         <dt>Expressions</dt>
         <dd>

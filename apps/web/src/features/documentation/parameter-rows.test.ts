@@ -36,4 +36,14 @@ describe('parameter rows (SPEC §2 request parameters)', () => {
     expect(row(rows, 'legs')?.comments.join(' ')).toContain('symbol[2]');
     expect(row(rows, 'limit_price')?.required).toBe('Yes');
   });
+
+  it('says the default durations the hook gives at this broker', () => {
+    const at = (values: string[]) =>
+      row(parameterRows({ ...PAPER, reference: { ...PAPER.reference, duration: { values } } }), 'duration')?.comments;
+    expect(at(['day', 'gtc'])).toContain(
+      'Default gtc for limit and stop orders, else day. Not given with close or cancel.',
+    );
+    expect(at(['day', 'ioc'])).toContain('Default day. Not given with close or cancel.');
+    expect(at(['gtc', 'ioc'])).toContain('Default gtc. Not given with close or cancel.');
+  });
 });

@@ -10,6 +10,7 @@ import {
   type OrderParameter,
   type OrderType,
   type Provider,
+  providerDefaultDuration,
   providerTypes,
   QUANTITY_TYPE_MEANINGS,
   type QuantityType,
@@ -50,7 +51,6 @@ const RULES: Partial<Record<OrderParameter, string>> = {
   quantity_type:
     'Default fixed. percent_of_equity 50 means 50 percent of the equity. Not given with cancel, nor with a close without quantity (that closes the whole position).',
   type: 'Advanced: when omitted, limit_price makes a limit order, a stop price a stop order, both a stop_limit order, none a market order.',
-  duration: 'Default gtc for limit and stop orders, else day. Not given with close or cancel.',
   group: 'Default combo for multileg orders.',
   legs: 'Leg 1 is symbol and action; legs 2 to 8 are indexed parameters: symbol[2], action[2], quantity[2], class[2], type[2], limit_price[2] and so on. A legs array of {symbol, action, quantity} works too.',
   extra: 'Broker-specific values as an object, e.g. "extra": {"key": "value"}; only the keys listed are accepted.',
@@ -80,12 +80,21 @@ function symbolExamples(provider: Provider): ParameterExample[] {
   });
 }
 
+/** The default durations as the hook gives them at this broker (a day-only broker has no gtc). */
+function durationRule(provider: Provider): string {
+  const limit = providerDefaultDuration(provider, 'limit');
+  const market = providerDefaultDuration(provider, 'market');
+  const defaults = limit === market ? `Default ${limit}` : `Default ${limit} for limit and stop orders, else ${market}`;
+  return `${defaults}. Not given with close or cancel.`;
+}
+
 export function parameterRows(provider: Provider): ParameterRow[] {
   return ORDER_PARAMETERS.flatMap((name) => {
     const parameter = provider.reference[name];
     if (!parameter) return [];
     const meaning = MEANINGS[name];
-    const comments = [parameter.comments, name === 'symbol' ? parameter.examplesComment : undefined, RULES[name]];
+    const rule = name === 'duration' ? durationRule(provider) : RULES[name];
+    const comments = [parameter.comments, name === 'symbol' ? parameter.examplesComment : undefined, rule];
     return [
       {
         name,

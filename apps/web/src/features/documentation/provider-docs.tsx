@@ -59,7 +59,7 @@ export function ProviderDocs({ provider, brokers, onBroker, connectors }: Provid
         textareaRef={textareaRef}
       />
       <ParametersTable provider={provider} onPick={pick} />
-      <Notes />
+      <Notes provider={provider} />
       <ExamplesAccordion provider={provider} onTry={tryExample} />
       <Responses provider={provider} />
     </>
