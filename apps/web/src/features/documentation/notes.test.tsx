@@ -42,6 +42,11 @@ describe('documentation notes', () => {
       .map((code) => parseSymbol(code, { now: () => now }).canonical);
     expect(read).toEqual(['ESH2031', 'ESH2031', 'ESH2031']);
     expect(futures?.textContent).toContain('the same March 2031 contract');
+    // The index CFD names the note gives read as tickers, as it says.
+    for (const name of ['HK50', 'VN30']) {
+      expect(codes(futures)).toContain(name);
+      expect(parseSymbol(name, { now: () => now })).toMatchObject({ canonical: name, class: 'stock' });
+    }
     const options = codes(screen.getByText('Option symbols').nextElementSibling).map(
       (code) => parseSymbol(code, { now: () => now }).canonical,
     );

@@ -48,8 +48,9 @@ export function Notes({ now = Date.now(), provider }: { now?: number; provider?:
           {MONTH_NAMES[month.month - 1]} {month.year} contract. A continuous contract is the root followed by{' '}
           <code>N!</code>: <code>ES1!</code> is the front month, <code>ES2!</code> the next. Without the <code>!</code>,{' '}
           <code>ES1</code> or <code>NQ1</code> is refused: it reads as a stock ticker or a contract years away (a ticker
-          such as ASX's <code>AX1</code> goes with <code>"class": "stock"</code>). Month codes: F G H J K M N Q U V X Z
-          (January to December).
+          such as ASX's <code>AX1</code> goes with <code>"class": "stock"</code>). Index CFD names that look like a
+          contract month, such as <code>HK50</code> or <code>VN30</code>, are read as tickers, not as May 2050 or July
+          2030 contracts. Month codes: F G H J K M N Q U V X Z (January to December).
         </dd>
         <dt>Option symbols</dt>
         <dd>
