@@ -1,4 +1,5 @@
-// A trader narrows the dashboard's activity (symbol typed fast, a result), reloads, leaves for
+// A trader narrows the dashboard's activity (symbol typed fast, a result) and picks the chart's
+// week view, reloads, leaves for
 // another screen and comes Back: the same list and the same filters, from the address.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ async function expectFiltered(page: Page) {
 }
 
 describe('activity filters in the address', () => {
-  it('keeps the symbol and result filters across a reload and Back', async () => {
+  it('keeps the symbol and result filters and the chart interval across a reload and Back', async () => {
     const user = await createUser('address');
     const hook = await createWebhook(user, await connectPaper(user), 'TV live', false);
     for (const symbol of ['AAPL', 'MSFT']) {
@@ -37,9 +38,12 @@ describe('activity filters in the address', () => {
     await page.getByLabel('Result').selectOption('filled');
     await expectFiltered(page);
     await expect.poll(() => new URL(page.url()).search).toBe('?symbol=MSFT&result=filled');
+    await page.getByText('Week', { exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('interval')).toBe('week');
 
     await page.reload();
     await expectFiltered(page);
+    expect(await page.getByRole('radio', { name: 'Week' }).isChecked()).toBe(true);
 
     await page.getByRole('link', { name: 'Brokers & Webhooks' }).first().click();
     await page.waitForURL('**/me/connector');
