@@ -33,4 +33,15 @@ describe('errorMessage when the server cannot serve', () => {
     const limited = { message: 'Too many attempts, please wait', extensions: { code: 'RATE_LIMITED', retryAfter: 30 } };
     expect(errorMessage(limited)).toBe('Too many attempts, please wait. Please try again in 30 seconds.');
   });
+
+  it('does not repeat itself when the message already says to try again', () => {
+    const limited = {
+      message: 'Too many sign-in attempts, please wait a minute and try again',
+      extensions: { code: 'RATE_LIMITED', retryAfter: 47 },
+    };
+    expect(errorMessage(limited)).toBe('Too many sign-in attempts, please wait a minute and try again');
+    expect(errorMessage(new CombinedError({ graphQLErrors: [limited] }))).toBe(limited.message);
+    const hour = { message: 'Too many attempts, please Try again in an hour.', extensions: { retryAfter: 3600 } };
+    expect(errorMessage(hour)).toBe(hour.message);
+  });
 });

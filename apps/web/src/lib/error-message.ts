@@ -12,7 +12,8 @@ interface ErrorLike {
  * `fallback`. urql hands GraphQL errors over as plain objects ({message, extensions}), not Error
  * instances, so any object with a string `message` counts; a CombinedError is read as the call
  * wrapper reads it (its network error, else its first GraphQL error). A GraphQL error that says
- * when to retry (`extensions.retryAfter`, seconds: a rate limit, a dependency down) says so too.
+ * when to retry (`extensions.retryAfter`, seconds: a rate limit, a dependency down) says so too,
+ * unless its message already tells to try again.
  */
 export function errorMessage(error: unknown, fallback = 'Error'): string {
   const unreachable = unreachableMessage(error);
@@ -23,9 +24,12 @@ export function errorMessage(error: unknown, fallback = 'Error'): string {
   const retryAfter = typeof extensions?.retryAfter === 'number' ? extensions.retryAfter : undefined;
   if (extensions?.code === 'SERVICE_UNAVAILABLE' && message === UNAVAILABLE_MESSAGE) return unavailableText(retryAfter);
   if (!message) return fallback;
-  if (retryAfter === undefined || retryAfter <= 0) return message;
+  // The server's own words already say when to retry ('please wait a minute and try again'): one sentence only.
+  if (retryAfter === undefined || retryAfter <= 0 || SAYS_TRY_AGAIN.test(message)) return message;
   return `${/[.!?…]$/.test(message) ? message : `${message}.`} ${tryAgainText(retryAfter)}`;
 }
+
+const SAYS_TRY_AGAIN = /\btry again\b/i;
 
 function firstOf(error: unknown): unknown {
   if (typeof error !== 'object' || error === null || !('graphQLErrors' in error)) return error;

@@ -171,6 +171,43 @@ describe('session store (SPEC §4 Session)', () => {
     expect(onProxyEnded.mock.calls).toEqual([[store.getClient(), 'nobody@example.com']]);
   });
 
+  it('a proxy the server does not answer is not applied: rejected, ended, recorded, and not loaded later', async () => {
+    vi.useFakeTimers();
+    try {
+      localStorage.setItem(TOKEN_KEY, 'admin-token');
+      const admin = { ...customer, key: 'admin', group: 5 };
+      let reachable = true;
+      const { store, onProxyEnded, fetch } = makeStore(async () => {
+        const proxied = sessionStorage.getItem(PROXIED_USER_KEY);
+        if (proxied && !reachable) throw new ServerUnreachableError();
+        return proxied ? customer : admin;
+      });
+      await store.start(at('http://app.test/me/admin'));
+      reachable = false;
+      await expect(store.proxy('bob@example.com')).rejects.toBeInstanceOf(ServerUnreachableError);
+      // The administrator stays shown (loaded as such); the 'proxy on' recorded is closed again.
+      expect(store.getState()).toMatchObject({ proxiedUser: null, user: admin });
+      expect(sessionStorage.getItem(PROXIED_USER_KEY)).toBeNull();
+      expect(onProxyEnded.mock.calls).toEqual([[store.getClient(), 'bob@example.com']]);
+
+      // Switching from one proxied user to another: the one shown is ended too, back to oneself.
+      reachable = true;
+      await store.proxy('jo@example.com');
+      reachable = false;
+      await expect(store.proxy('bob@example.com')).rejects.toBeInstanceOf(ServerUnreachableError);
+      await vi.waitFor(() => expect(store.getState()).toMatchObject({ proxiedUser: null, user: admin }));
+      expect(onProxyEnded.mock.calls.at(-1)?.[1]).toBe('bob@example.com');
+      const asked = fetch.mock.calls.length;
+      reachable = true;
+      await vi.advanceTimersByTimeAsync(30_000);
+      // Nothing retried behind the form's back as Bob.
+      expect(fetch.mock.calls.length).toBe(asked);
+      expect(store.getState()).toMatchObject({ proxiedUser: null, user: admin });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('UNAUTHENTICATED without a proxy signs out', async () => {
     localStorage.setItem(TOKEN_KEY, 't');
     const { store } = makeStore(async () => customer);

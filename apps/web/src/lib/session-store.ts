@@ -28,7 +28,10 @@ export interface SessionStore<C> {
   signOut(): void;
   /** Fetch the user again; failure signs out. */
   reload(): Promise<void>;
-  /** Act as another user (admin); resolves after the user was fetched as that user. */
+  /**
+   * Act as another user (admin); resolves after the user was fetched as that user. Rejects with
+   * the ServerUnreachableError when the server did not answer, proxy mode ended (not applied).
+   */
   proxy(email: string): Promise<void>;
   /** Ends proxy mode (the caller records it: the admin screen's Reset). */
   endProxy(): Promise<void>;
@@ -82,7 +85,8 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
 
   let retries = 0;
 
-  async function reload(): Promise<void> {
+  /** `unreachableThrows`: a server that did not answer is the caller's to report, not retried here. */
+  async function reload(unreachableThrows = false): Promise<void> {
     const requested = generation;
     if (!snapshot.token) return;
     try {
@@ -92,6 +96,7 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
     } catch (error) {
       if (requested !== generation) return;
       if (error instanceof ServerUnreachableError) {
+        if (unreachableThrows) throw error;
         // The server did not answer (offline, restarting, or the page is being left): keep the
         // session and try again, rather than signing the user out over a dropped request.
         retries += 1;
@@ -182,11 +187,25 @@ export function createSessionStore<C>(options: SessionStoreOptions<C>): SessionS
       await reload();
     },
     signOut,
-    reload,
+    reload: () => reload(),
     async proxy(email) {
+      const previous = snapshot.proxiedUser;
       writeProxiedUser(email);
       set({ proxiedUser: email }, true);
-      await reload();
+      try {
+        await reload(true);
+      } catch (error) {
+        // Not loaded as them (the server did not answer): not applied, rather than applied later
+        // behind the administrator's back. The 'proxy on' the server recorded is closed again.
+        if (previous) await endProxy(true);
+        else {
+          // The user shown is still the administrator, loaded as such: kept.
+          writeProxiedUser(null);
+          set({ proxiedUser: null }, true);
+          options.onProxyEnded?.(client, email);
+        }
+        throw error;
+      }
     },
     endProxy: () => endProxy(),
     handleUnauthenticated() {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import Card from 'react-bootstrap/Card';
 import Table from 'react-bootstrap/Table';
 import { Link, useSearchParams } from 'react-router';
@@ -8,8 +8,9 @@ import { useLiveReload } from '../live/live-provider.tsx';
 import { ActivityFiltersBar, type FilterOptions } from './activity-filters.tsx';
 import { ActivityRow } from './activity-row.tsx';
 import { ActivitySearch } from './activity-search.tsx';
-import { type ActivityFilters, isFiltered, NO_FILTERS } from './filters.ts';
+import { type ActivityFilters, isFiltered } from './filters.ts';
 import { type ActionRow, useActivity } from './use-activity.ts';
+import { useActivityQuery } from './use-activity-query.ts';
 
 const INLINE = 'd-inline-flex align-items-center';
 
@@ -34,10 +35,12 @@ function useFilterOptions(actions: readonly ActionRow[]): FilterOptions {
  * entries opened, scrolled into view, with a way back to all.
  */
 export function ActivityPanel() {
-  const [text, setText] = useState('');
   const [params] = useSearchParams();
-  // `/me?hook=<key>` (a deactivated webhook's "See its last calls") opens filtered by that webhook.
-  const [filters, setFilters] = useState<ActivityFilters>(() => ({ ...NO_FILTERS, hookKey: params.get('hook') ?? '' }));
+  // In the address (`/me?hook=<key>`: a deactivated webhook's "See its last calls"): a reload, Back
+  // and Forward keep them.
+  const [{ text, filters }, change] = useActivityQuery();
+  const setText = (next: string) => change({ text: next });
+  const setFilters = (next: ActivityFilters) => change({ filters: next });
   const signalId = params.get('signal') || undefined;
   const activity = useActivity(text, filters, signalId);
   const section = useRef<HTMLElement>(null);

@@ -1,4 +1,5 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
+import { useLocation, useNavigate } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixture } from '../../test/fake-server.ts';
 import { renderWithClient } from '../../test/render-with-client.tsx';
@@ -96,6 +97,86 @@ describe('activity as trade lines (issue #21)', () => {
     await wait(777);
     await vi.waitFor(() => expect(calls('ActivityActions').at(-1)?.variables).toEqual({ hookKey: 'hk1' }));
     expect((screen.getByLabelText('Webhook') as HTMLSelectElement).value).toBe('hk1');
+  });
+
+  it('keeps the search and filters in the address: a reload and Back show the same list', async () => {
+    function Address() {
+      const location = useLocation();
+      const navigate = useNavigate();
+      return (
+        <>
+          <output data-testid="address">{location.pathname + location.search}</output>
+          <button type="button" onClick={() => void navigate('/me?hook=hk2')}>
+            Another webhook
+          </button>
+          <button type="button" onClick={() => void navigate(-1)}>
+            Back
+          </button>
+        </>
+      );
+    }
+    const handlers = { ActivityActions: fixture(async () => ({ data: { actions: [filled] } })) };
+    const first = renderWithClient(
+      <>
+        <ActivityPanel />
+        <Address />
+      </>,
+      handlers,
+    );
+    await seen('Webhook hook1 (paper#PA-1) called');
+    fireEvent.change(screen.getByLabelText('Result'), { target: { value: 'rejected' } });
+    fireEvent.change(screen.getByLabelText('Symbol'), { target: { value: 'AAPL' } });
+    fireEvent.change(screen.getByLabelText('Date'), { target: { value: '2026-11-27' } });
+    fireEvent.change(screen.getByLabelText('Search actions'), { target: { value: 'paper' } });
+    await wait(777);
+    const filtered = {
+      search: 'paper',
+      result: 'rejected',
+      symbol: 'AAPL',
+      since: new Date(2026, 10, 27).getTime(),
+      createdAtFrom: new Date(2026, 10, 28).getTime(),
+    };
+    await vi.waitFor(() => expect(first.calls('ActivityActions').at(-1)?.variables).toEqual(filtered));
+    const address = screen.getByTestId('address').textContent ?? '';
+    const url = new URL(address, 'http://localhost');
+    expect(url.pathname).toBe('/me');
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      search: 'paper',
+      result: 'rejected',
+      symbol: 'AAPL',
+      date: '2026-11-27',
+    });
+
+    // Another address of the same screen (a webhook's link), then Back: the filters come back.
+    fireEvent.click(screen.getByText('Another webhook'));
+    await vi.waitFor(() => expect((screen.getByLabelText('Webhook') as HTMLSelectElement).value).toBe('hk2'));
+    expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('');
+    fireEvent.click(screen.getByText('Back'));
+    await vi.waitFor(() => expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('rejected'));
+    expect((screen.getByLabelText('Webhook') as HTMLSelectElement).value).toBe('');
+    first.unmount();
+
+    // A reload of that address.
+    const reloaded = renderWithClient(<ActivityPanel />, handlers, address);
+    await seen('Webhook hook1 (paper#PA-1) called');
+    expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('rejected');
+    expect((screen.getByLabelText('Symbol') as HTMLInputElement).value).toBe('AAPL');
+    expect((screen.getByLabelText('Date') as HTMLInputElement).value).toBe('2026-11-27');
+    expect((screen.getByLabelText('Search actions') as HTMLInputElement).value).toBe('paper');
+    await wait(777);
+    await vi.waitFor(() => expect(reloaded.calls('ActivityActions').at(-1)?.variables).toEqual(filtered));
+  });
+
+  it('ignores a result or date in the address that the filters cannot hold', async () => {
+    const { calls } = renderWithClient(
+      <ActivityPanel />,
+      { ActivityActions: fixture(async () => ({ data: { actions: [filled] } })) },
+      '/me?result=bogus&date=yesterday&broker=paper',
+    );
+    await seen('Webhook hook1 (paper#PA-1) called');
+    await wait(777);
+    await vi.waitFor(() => expect(calls('ActivityActions').at(-1)?.variables).toEqual({ providerName: 'paper' }));
+    expect((screen.getByLabelText('Result') as HTMLSelectElement).value).toBe('');
   });
 
   it('names the webhook of /me?hook=<key> in its filter even when none of its calls are shown', async () => {

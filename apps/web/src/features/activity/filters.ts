@@ -25,6 +25,48 @@ export const resultLabel = (result: string): string => (result === 'draft' ? 'te
 export const isFiltered = (filters: ActivityFilters): boolean =>
   Object.values(filters).some((value) => value.trim() !== '');
 
+/**
+ * The query parameters of /me holding the search and the filters, so a reload, Back and Forward
+ * and a shared link show the same list (`hook` is also the link of a webhook's last calls).
+ */
+const PARAM: Record<keyof ActivityFilters, string> = {
+  result: 'result',
+  hookKey: 'hook',
+  providerName: 'broker',
+  symbol: 'symbol',
+  date: 'date',
+};
+const SEARCH_PARAM = 'search';
+
+/** The search text and filters of an address; a result or date the filters cannot hold is left out. */
+export function fromParams(params: URLSearchParams): { text: string; filters: ActivityFilters } {
+  const get = (field: keyof ActivityFilters) => params.get(PARAM[field]) ?? '';
+  const result = get('result');
+  const date = get('date');
+  return {
+    text: params.get(SEARCH_PARAM) ?? '',
+    filters: {
+      result: (RESULTS as readonly string[]).includes(result) ? result : '',
+      hookKey: get('hookKey'),
+      providerName: get('providerName'),
+      symbol: get('symbol'),
+      date: dayRange(date) ? date : '',
+    },
+  };
+}
+
+/** `params` with the search text and filters given (empty ones removed); other parameters kept. */
+export function withParams(
+  params: URLSearchParams,
+  query: { text: string; filters: ActivityFilters },
+): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const put = (name: string, value: string) => (value === '' ? next.delete(name) : next.set(name, value));
+  put(SEARCH_PARAM, query.text);
+  for (const field of Object.keys(PARAM) as (keyof ActivityFilters)[]) put(PARAM[field], query.filters[field]);
+  return next;
+}
+
 /** Local midnight of a day; a year below 100 as written (`new Date(50, …)` would read 1950). */
 function localMidnight(year: number, month: number, day: number): number {
   const date = new Date(0);

@@ -8,13 +8,14 @@ import { useCall } from '../../lib/call.ts';
 import { requestHeaders } from '../../lib/client.ts';
 import { useSession, useSessionStore } from '../../lib/session.tsx';
 import { AdminProxyEndDocument, AdminProxyStartDocument } from './documents.ts';
-import { FormResult, useAdminAction } from './form-result.tsx';
+import { FormResult, failure, useAdminAction } from './form-result.tsx';
 
 type Fields = z.input<typeof adminProxySchema>;
 
 /**
  * SPEC §2 Admin, proxied user: Save checks the user on the server (which records 'proxy on'),
- * stores the lower-cased email (sent as X-User from then on) and reloads the user as them;
+ * stores the lower-cased email (sent as X-User from then on) and reloads the user as them (when
+ * the server does not answer that, it is not applied);
  * Reset records 'proxy off' (as the administrator) and clears it. Either button waits for the other: a double click records once.
  */
 export function ProxyForm({ onDone }: { onDone: () => void }) {
@@ -31,7 +32,11 @@ export function ProxyForm({ onDone }: { onDone: () => void }) {
     ({ email }) =>
       run(async () => {
         await mutate(AdminProxyStartDocument, { email });
-        await store.proxy(email);
+        try {
+          await store.proxy(email);
+        } catch (error) {
+          return { ok: false, text: `Not applied. ${failure(error).text}` };
+        }
         // The store ends proxy mode when the user cannot be loaded as them.
         return store.getState().proxiedUser ? ADMIN_TEXT.applied : { ok: false, text: ADMIN_TEXT.notActivated };
       }),

@@ -1,5 +1,6 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Children, isValidElement, type ReactElement, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import { Tooltip, YAxis } from 'recharts';
 import { describe, expect, it } from 'vitest';
 import { formatBucket } from '../../lib/format.ts';
@@ -103,6 +104,40 @@ describe('hook calls chart (SPEC §2 Dashboard, §9)', () => {
     fireEvent.click(screen.getByLabelText('Month'));
     await screen.findByText('No stats');
     expect(calls('DashboardOrderStats').at(-1)?.variables).toEqual({ interval: 'month', width: 12, timeZone: ZONE });
+  });
+
+  it('keeps the interval in the address: a reload shows the same one; a bad one reads hour', async () => {
+    function Address() {
+      const { search } = useLocation();
+      return <output data-testid="address">{search}</output>;
+    }
+    const handlers = {
+      DashboardOrderStats: fixture(({ variables }) => ({
+        data: { actionsOrderStats: zeros(Number(variables.width)) },
+      })),
+    };
+    const first = renderWithClient(
+      <>
+        <HookCallsPanel />
+        <Address />
+      </>,
+      handlers,
+      '/me?hook=hk1',
+    );
+    await screen.findByText('No stats');
+    fireEvent.click(screen.getByLabelText('Week'));
+    await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('?hook=hk1&interval=week'));
+    first.unmount();
+
+    const reloaded = renderWithClient(<HookCallsPanel />, handlers, '/me?hook=hk1&interval=week');
+    await screen.findByText('No stats');
+    expect(screen.getByRole('radio', { name: 'Week' })).toHaveProperty('checked', true);
+    expect(reloaded.calls('DashboardOrderStats').map((call) => call.variables.interval)).toEqual(['week']);
+    reloaded.unmount();
+
+    renderWithClient(<HookCallsPanel />, handlers, '/me?interval=year');
+    await screen.findByText('No stats');
+    expect(screen.getByRole('radio', { name: 'Hour' })).toHaveProperty('checked', true);
   });
 
   it('offers the intervals as one radio group: one tab stop, no extra buttons', async () => {

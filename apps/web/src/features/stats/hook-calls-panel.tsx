@@ -1,9 +1,10 @@
-import { STATS_BARS, type StatsInterval } from '@router/shared';
+import { isStatsInterval, STATS_BARS, type StatsInterval } from '@router/shared';
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useQuery } from 'urql';
 import { DelayedSpinner } from '../../components/delayed-spinner.tsx';
+import { useAddressState } from '../../lib/use-address-state.ts';
 import { useLiveReload } from '../live/live-provider.tsx';
 import { CHART_HEIGHT, hasNoCalls, toBars } from './chart-data.ts';
 import { OrderStatsDocument } from './documents.ts';
@@ -17,11 +18,27 @@ export const DEFAULT_INTERVAL: StatsInterval = 'hour';
 
 const FRAME = 'd-flex justify-content-center align-items-center text-secondary';
 
+const INTERVAL_PARAM = 'interval';
+
+const readInterval = (params: URLSearchParams): StatsInterval => {
+  const value = params.get(INTERVAL_PARAM) ?? '';
+  return isStatsInterval(value) ? value : DEFAULT_INTERVAL;
+};
+
+const writeInterval = (params: URLSearchParams, interval: StatsInterval): URLSearchParams => {
+  const next = new URLSearchParams(params);
+  if (interval === DEFAULT_INTERVAL) next.delete(INTERVAL_PARAM);
+  else next.set(INTERVAL_PARAM, interval);
+  return next;
+};
+
 const browserZone = (): string | undefined => Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
 
 /** SPEC §2 Dashboard: hook calls per interval; loading, error and 'No stats' states. */
 export function HookCallsPanel() {
-  const [interval, setChartInterval] = useState<StatsInterval>(DEFAULT_INTERVAL);
+  // In the address (`/me?interval=week`): a reload, Back and Forward keep it.
+  const [interval, changeInterval] = useAddressState(readInterval, writeInterval);
+  const setChartInterval = (next: StatsInterval) => changeInterval(() => next);
   // The browser's days, as the activity's Date filter and the times of the activity log; UTC
   // days when the server's time zone database does not hold the browser's zone.
   const [timeZone, setTimeZone] = useState(browserZone);

@@ -71,6 +71,34 @@ describe('admin screen (SPEC §2 Admin)', () => {
     expect(calls('AdminProxyEnd')).toHaveLength(1);
   });
 
+  it('says the proxied user was not applied when they cannot be loaded (server unreachable), and ends the proxy', async () => {
+    const { calls, server } = await renderRoute('/me/admin', {
+      user: fakeUser(ADMIN),
+      handlers: {
+        AdminProxyStart: fixture(({ variables }) => ({ data: { adminProxyStart: variables.email } })),
+        AdminProxyEnd: () => ({ data: { adminProxyEnd: true } }),
+        // The server goes away right after recording 'proxy on': the user cannot be loaded as Bob.
+        User: fixture(({ headers }) => {
+          if (headers['x-user']) throw new TypeError('Failed to fetch');
+          return { data: { user: fakeUser(ADMIN) } };
+        }),
+      },
+    });
+    fillIn('Proxied user', 'Email', 'bob@example.com');
+    press('Proxied user', 'Save');
+    expect((await form('Proxied user').findByRole('alert')).textContent).toBe(
+      'Not applied. The server could not be reached. Check your connection and try again.',
+    );
+    expect(screen.queryByText('Applied')).toBeNull();
+    expect(sessionStorage.getItem('proxiedUserEmail')).toBeNull();
+    expect(screen.queryByText(/Switched to/)).toBeNull();
+    // Still the administrator's screen; the 'proxy on' the server recorded is closed again, as the administrator.
+    expect(screen.getByRole('heading', { level: 1, name: 'Admin' })).toBeTruthy();
+    await waitFor(() => expect(calls('AdminProxyEnd')).toHaveLength(1));
+    expect(calls('AdminProxyEnd')[0]?.variables).toEqual({ email: 'bob@example.com' });
+    expect(server.requests.find((r) => r.name === 'AdminProxyEnd')?.headers['x-user']).toBeUndefined();
+  });
+
   it("says 'User not registered or not activated' and stores nothing when the server refuses", async () => {
     await renderRoute('/me/admin', {
       user: fakeUser(ADMIN),
