@@ -198,7 +198,10 @@ describe('maxQuantity and maxNotional on the way out of a position', () => {
     // The hook is cached from the buy: wait for hook_changed to reach this instance.
     await eventually(async () => {
       const cached = (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings as Record<string, unknown>;
-      return cached !== undefined && Object.entries(rules).every(([key, value]) => cached[key] === value);
+      return (
+        cached !== undefined &&
+        Object.entries(rules).every(([key, value]) => JSON.stringify(cached[key]) === JSON.stringify(value))
+      );
     });
     return trader;
   }
@@ -235,6 +238,25 @@ describe('maxQuantity and maxNotional on the way out of a position', () => {
     expect(sell.statusCode).toBe(400);
     expect(sell.json()).toMatchObject({ rule: 'maxQuantity' });
     expect(flaky.calls.placeOrder).toBe(before);
+  });
+
+  it('let a symbol taken off the symbols list be left: a close, a cancel, a sell of at most the long', async () => {
+    const trader = await holding('way-out-symbols@example.com', 8, { symbols: ['MSFT'] });
+    const post = (body: Record<string, unknown>) => postSignal(t, trader.shortKey, body);
+    // Opening or growing anything on AAPL stays refused, so does a sell past the long (a short).
+    for (const body of [
+      { ...BUY, client_id: 'b1' },
+      { ...BUY, action: 'sell', quantity: 9, client_id: 's9' },
+    ]) {
+      const refused = await post(body);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ rule: 'symbols' });
+    }
+    expect((await post({ ...BUY, action: 'sell', quantity: 3, client_id: 's3' })).statusCode).toBe(201);
+    expect((await post({ symbol: 'AAPL', action: 'cancel' })).statusCode).toBe(201);
+    expect((await post({ symbol: 'AAPL', action: 'close' })).statusCode).toBe(201);
+    // The buy of 8, the sell of 3, the cancel (a row of its own at the paper broker), the close.
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
   });
 
   it('never refuse a close, which at most flattens what is held', () => {

@@ -34,8 +34,11 @@ const BUYS: ReadonlySet<OrderAction> = new Set(['buy', 'buy_to_cover', 'buy_to_o
 const placesQuantity = (order: Order) => order.action !== 'close' && order.action !== 'cancel';
 /** The actions that trade a position held the other way towards flat (sell_short and *_to_open open one). */
 const MAY_REDUCE: ReadonlySet<OrderAction> = new Set(['sell', 'sell_to_close', 'buy', 'buy_to_cover', 'buy_to_close']);
-/** The limits an order of the size of a position must pass when it only takes that position towards flat. */
-const WAY_OUT_RULES: ReadonlySet<string> = new Set(['maxQuantity', 'maxNotional']);
+/**
+ * The limits an order of the size of a position need not pass when it only takes that position
+ * towards flat: the sizes, and the symbols list (a symbol taken off it can still be left).
+ */
+const WAY_OUT_RULES: ReadonlySet<string> = new Set(['symbols', 'maxQuantity', 'maxNotional']);
 
 /**
  * The order's own price does not bound what it fills at: a sell limit (or stop-limit) fills at or
@@ -169,7 +172,7 @@ function heldIn(holdings: readonly Holding[]): (symbol: string) => number {
 }
 
 /**
- * A refusal by maxQuantity or maxNotional that the position may lift: the order (one symbol, a
+ * A refusal by symbols, maxQuantity or maxNotional that the position may lift: the order (one symbol, a
  * fixed or percent_of_position quantity) sells or buys back, so it is the way out of a position
  * held the other way if there is one. Only then are the positions asked (wayOut judges them).
  */
