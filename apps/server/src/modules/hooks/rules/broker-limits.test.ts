@@ -17,7 +17,7 @@ import {
 import { listActions } from '../../actions/list-actions.ts';
 import { activateConnector } from '../../connectors/index.ts';
 import { updateHook } from '../index.ts';
-import { checkWithBroker } from './broker-limits.ts';
+import { checkWithBroker, wayOut } from './broker-limits.ts';
 import { checkOrder } from './check.ts';
 import { compileRules } from './compile.ts';
 
@@ -376,6 +376,32 @@ describe('maxPosition against the positions as a broker names them', () => {
       rule: 'maxPosition',
       message: "maxPosition: BTC/USD position would be 7 (now 4), more than this webhook's maximum of 5",
     });
+  });
+});
+
+describe('positions at Saxo, named by their listing (AAPL:xnas)', () => {
+  const sell = (extra?: Record<string, string>) =>
+    normalizeOrderOrThrow({ symbol: 'AAPL', action: 'sell', quantity: 5, ...(extra ? { extra } : {}) });
+  const held = [{ symbol: 'AAPL:xnas', quantity: 8 }];
+
+  // Read as the exchange AAPL's ticker XNAS, Saxo's positions matched nothing: maxPosition counted
+  // none held, and a sell of the long was never the way out.
+  it('are counted for maxPosition and the way out', () => {
+    const rules = compileRules({ maxPosition: 10 });
+    if (!rules) throw new Error('no rules');
+    const buy = normalizeOrderOrThrow({ symbol: 'AAPL', action: 'buy', quantity: 3 });
+    expect(checkWithBroker(rules, buy, { positions: held })).toEqual({
+      rule: 'maxPosition',
+      message: "maxPosition: AAPL position would be 11 (now 8), more than this webhook's maximum of 10",
+    });
+    expect(wayOut(sell(), held)).toBe(true);
+  });
+
+  it('are the way out of an order on extra.exchange only when held on that listing', () => {
+    expect(wayOut(sell({ exchange: 'xnas' }), held)).toBe(true);
+    // Saxo would sell the Xetra listing, where nothing is held: a new short.
+    expect(wayOut(sell({ exchange: 'XETR' }), held)).toBe(false);
+    expect(wayOut(sell({ exchange: 'XETR' }), [...held, { symbol: 'AAPL:xetr', quantity: 5 }])).toBe(true);
   });
 });
 

@@ -128,7 +128,12 @@ function instrumentKey(symbol: string): {
   continuous?: boolean;
   coin?: string;
   balance?: string;
+  exchange?: string;
 } {
+  // Saxo names a position by its listing, the exchange after the ticker in lower case (AAPL:xnas,
+  // BRKb:xnys): read as the exchange AAPL's ticker XNAS, it matched no signal's symbol.
+  const listed = /^([^:]+):([a-z][a-z0-9]*)$/.exec(symbol.trim());
+  if (listed?.[1] && listed[2]) return { ...instrumentKey(listed[1]), exchange: listed[2].toUpperCase() };
   const plain = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const market = symbol.replace(/^([^:/]+\/[^:/]+):[A-Za-z0-9]+$/, '$1');
   try {
@@ -155,12 +160,16 @@ function coinOf(code: string, pair?: string): { coin?: string } {
   }
 }
 
-/** The position held in `symbol`'s instrument: every position of it (of a continuous future: of its root) counts. */
-function heldIn(holdings: readonly Holding[]): (symbol: string) => number {
+/**
+ * The position held in `symbol`'s instrument: every position of it (of a continuous future: of its
+ * root) counts; with `exchange`, only those on that exchange where the broker names one.
+ */
+function heldIn(holdings: readonly Holding[], exchange?: string): (symbol: string) => number {
   const positions = holdings.map((p) => ({ ...instrumentKey(p.symbol), quantity: p.quantity }));
   return (symbol: string) => {
     const wanted = instrumentKey(symbol);
     return positions
+      .filter((p) => exchange === undefined || p.exchange === undefined || p.exchange === exchange)
       .filter(
         (p) =>
           p.key === wanted.key ||
@@ -189,7 +198,10 @@ export const mayBeWayOut = (refused: RuleRefusal, order: Order): boolean =>
  * way out through, maxQuantity and maxNotional do too.
  */
 export function wayOut(order: Order, positions: readonly Holding[]): boolean {
-  const held = heldIn(positions)(order.symbol);
+  // Saxo trades the listing extra.exchange names: a sell there is no way out of a long held on
+  // another listing (it opens a short on this one).
+  const routed = order.extra?.exchange === undefined ? undefined : String(order.extra.exchange).toUpperCase();
+  const held = heldIn(positions, routed)(order.symbol);
   const quantity = units(order, held, {}, undefined);
   if (held === 0 || quantity === undefined) return false;
   const towardsFlat = BUYS.has(order.action) ? held < 0 : held > 0;
