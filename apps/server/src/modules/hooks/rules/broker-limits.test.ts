@@ -403,6 +403,23 @@ describe('positions at Saxo, named by their listing (AAPL:xnas)', () => {
     expect(wayOut(sell({ exchange: 'XETR' }), held)).toBe(false);
     expect(wayOut(sell({ exchange: 'XETR' }), [...held, { symbol: 'AAPL:xetr', quantity: 5 }])).toBe(true);
   });
+
+  // A sell on Xetra of the long held on Nasdaq was judged to flatten it; at Saxo it opens a short
+  // of 8 on Xetra, past a maximum of 5.
+  it('judge maxPosition of an order on extra.exchange by that listing too', () => {
+    const rules = compileRules({ maxPosition: 5 });
+    if (!rules) throw new Error('no rules');
+    const eight = (extra: Record<string, string>) =>
+      normalizeOrderOrThrow({ symbol: 'AAPL', action: 'sell', quantity: 8, extra });
+    expect(checkWithBroker(rules, eight({ exchange: 'XETR' }), { positions: held })).toEqual({
+      rule: 'maxPosition',
+      message: "maxPosition: AAPL position would be -8 (now 0), more than this webhook's maximum of 5",
+    });
+    expect(checkWithBroker(rules, eight({ exchange: 'xnas' }), { positions: held })).toBeUndefined();
+    // A buy named by another name of the listing (NASDAQ, not xnas) still counts what is held.
+    const buy = normalizeOrderOrThrow({ symbol: 'AAPL', action: 'buy', quantity: 1, extra: { exchange: 'NASDAQ' } });
+    expect(checkWithBroker(rules, buy, { positions: held })).toMatchObject({ rule: 'maxPosition' });
+  });
 });
 
 describe('maxNotional of options and futures', () => {

@@ -200,16 +200,41 @@ export const mayBeWayOut = (refused: RuleRefusal, order: Order): boolean =>
 export function wayOut(order: Order, positions: readonly Holding[]): boolean {
   // Saxo trades the listing extra.exchange names: a sell there is no way out of a long held on
   // another listing (it opens a short on this one).
-  const routed = order.extra?.exchange === undefined ? undefined : String(order.extra.exchange).toUpperCase();
-  const held = heldIn(positions, routed)(order.symbol);
+  const held = heldIn(positions, routedExchange(order))(order.symbol);
   const quantity = units(order, held, {}, undefined);
   if (held === 0 || quantity === undefined) return false;
   const towardsFlat = BUYS.has(order.action) ? held < 0 : held > 0;
   return towardsFlat && quantity <= Math.abs(held) + 1e-9;
 }
 
+/**
+ * Saxo holds a position per listing and trades the one extra.exchange names, whose name may not be
+ * the one its positions give (NASDAQ, xnas): the order is judged against the positions of every
+ * listing and against those of its own, and refused if either would be past the maximum (a sell
+ * on XETR of the long held on Nasdaq is a new short there).
+ */
 function checkPosition(order: Order, max: number, facts: BrokerFacts, price: number | undefined) {
-  const held = heldIn(facts.positions ?? []);
+  const positions = facts.positions ?? [];
+  const routed = routedExchange(order);
+  const views = routed === undefined ? [heldIn(positions)] : [heldIn(positions), heldIn(positions, routed)];
+  for (const held of views) {
+    const over = positionOver(order, max, facts, price, held);
+    if (over) return over;
+  }
+  return undefined;
+}
+
+/** The exchange Saxo trades the order on (extra.exchange), upper-cased; undefined: none named. */
+const routedExchange = (order: Order): string | undefined =>
+  order.extra?.exchange === undefined ? undefined : String(order.extra.exchange).toUpperCase();
+
+function positionOver(
+  order: Order,
+  max: number,
+  facts: BrokerFacts,
+  price: number | undefined,
+  held: (symbol: string) => number,
+) {
   // A leg's quantity is what it trades (the order's quantity is only its first leg's).
   const changes = order.legs?.length
     ? order.legs.map((leg) => ({ symbol: leg.symbol, action: leg.action, quantity: leg.quantity }))
