@@ -28,7 +28,7 @@ const MAX_PER_DAY = 1_000_000;
  * a slip, not a choice (a fanOut multiplier of 1e300 sent orders of 1e300 shares, or of Infinity).
  */
 const MAX_LAG_S = 86_400;
-const MAX_MULTIPLIER = 1_000;
+export const MAX_MULTIPLIER = 1_000;
 const MAX_SIZE = 1e12;
 
 const positive = z.number({ error: 'must be a number' }).positive({ error: 'must be greater than 0' });
