@@ -117,3 +117,22 @@ export class HookCache {
     }
   }
 }
+
+/** Each running instance's cache, by the services its signal runtime was made of. */
+const caches = new WeakMap<object, HookCache>();
+
+/** Makes `cache` the one hooksChangedHere drops from (createSignalRuntime). */
+export function keepHookCache(services: object, cache: HookCache): void {
+  caches.set(services, cache);
+}
+
+/**
+ * After a change to these hooks is committed (its hook_changed sent), drops them from this
+ * instance's own cache at once: the notification reaches it a few milliseconds later, and a
+ * signal sent right after the answer (new settings saved, the webhooks paused) must not be
+ * judged by the copy from before.
+ */
+export function hooksChangedHere(services: object, shortKeys: readonly string[]): void {
+  const cache = caches.get(services);
+  for (const shortKey of shortKeys) cache?.invalidate(shortKey);
+}

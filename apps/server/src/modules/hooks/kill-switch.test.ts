@@ -7,6 +7,7 @@ import { authenticateAsUserId, startTestApp, type TestApp } from '../../../test/
 import { balanceOf, eventually, paperOrders, postSignal, setupTrader } from '../../../test/signal-fixtures.ts';
 import { insertApiHook } from '../../db/repositories/hooks.repository.ts';
 import { listActions } from '../actions/list-actions.ts';
+import { pauseHooks, resumeHooks } from './kill-switch.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -57,6 +58,27 @@ describe('hooksPause / hooksResume', () => {
     await eventually(async () => (await t.app.signalRuntime.hooks.get(trader.shortKey))?.pausedReason === null);
     expect((await postSignal(t, trader.shortKey, { ...BUY, quantity: 3 })).statusCode).toBe(201);
     expect(await paperOrders(t, trader.accountId)).toHaveLength(2);
+  });
+
+  // The pausing instance kept its cached hook until its own hook_changed came back: a signal
+  // sent right after the pause was answered could still be placed.
+  it('refuses a signal sent right after the pause is answered, on the instance that paused', async () => {
+    const trader = await setupTrader(t, 'pause-at-once@example.com');
+    const actor = { userId: trader.userId, address: null };
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'cached' })).statusCode).toBe(201);
+    // Whether the notice or the commit's answer comes first is the network's: switched a few
+    // times, the old cache lost at least one of them.
+    for (const reason of ['one', 'two', 'three']) {
+      await pauseHooks(t.services, actor, reason);
+      expect((await t.app.signalRuntime.hooks.get(trader.shortKey))?.pausedReason).toBe(reason);
+      await resumeHooks(t.services, actor);
+      expect((await t.app.signalRuntime.hooks.get(trader.shortKey))?.pausedReason).toBeNull();
+    }
+    await pauseHooks(t.services, actor, 'now');
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'after' })).json()).toMatchObject({
+      rule: 'paused',
+    });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
   });
 
   it('pausing everyone is for admins; a blank reason is refused', async () => {

@@ -10,6 +10,7 @@ import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { recordAudit } from '../admin/audit.ts';
 import type { Actor } from '../connectors/index.ts';
+import { hooksChangedHere } from './hook-cache.ts';
 
 /** A switch of everyone's webhooks, by this administrator (checked by the caller). */
 export interface Everyone {
@@ -40,10 +41,12 @@ export function resumeHooks(services: Services, actor: Actor, everyone: Everyone
 }
 
 async function switchHooks(services: Services, actor: Actor, reason: string | null, everyone: Everyone | null) {
-  return services.db.transaction(async (tx) => {
+  let changed: readonly string[] = [];
+  const webhooks = await services.db.transaction(async (tx) => {
     const { shortKeys, webhooks } = await setHooksPaused(tx, everyone ? null : actor.userId, reason);
     // Sent on commit: every instance drops these hooks from its cache.
     await notifyHookChanged(tx, shortKeys);
+    changed = shortKeys;
     await recordAction(tx, {
       userId: actor.userId,
       code: reason === null ? 'HooksResume' : 'HooksPause',
@@ -65,4 +68,6 @@ async function switchHooks(services: Services, actor: Actor, reason: string | nu
     }
     return webhooks;
   });
+  hooksChangedHere(services, changed);
+  return webhooks;
 }

@@ -18,6 +18,7 @@ import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { holdsAccount } from '../connectors/holds-account.ts';
 import { type Actor, requireConnector } from '../connectors/index.ts';
+import { hooksChangedHere } from './hook-cache.ts';
 import { checkWindow, lotsAt, lotsRefusal } from './rules/check.ts';
 import { compileRules } from './rules/compile.ts';
 import { nextOpening } from './rules/next-opening.ts';
@@ -133,6 +134,7 @@ export async function updateHook(services: Services, actor: Actor, key: string, 
       });
     }
   });
+  hooksChangedHere(services, [hook.shortKey]);
   return { ...hook, ...values };
 }
 
@@ -190,6 +192,7 @@ export async function deleteHook(services: Services, actor: Actor, key: string):
       metadata: actionMetadata(hook),
     });
   });
+  hooksChangedHere(services, [hook.shortKey]);
   return true;
 }
 

@@ -142,6 +142,35 @@ describe('fanOut', () => {
     expect(unquoted.calls.placeOrder).toBe(0);
   });
 
+  // Settings saved before the multiplier had a bound still load: a copy at 1e300 was an order of
+  // 3e300 shares sent to the leg's broker.
+  it('refuses a leg whose stored multiplier is past the bound settings now have, placing nothing there', async () => {
+    const trader = await setupTrader(t, 'fan-huge@example.com', { credits: 10 });
+    const actor = { userId: trader.userId, address: null };
+    const copy = await activateConnector(t.services, actor, 'paper', []);
+    const copyAccount = copy.accounts[0]?.id as string;
+    const rules = { fanOut: [{ connectorKey: copy.key, accountId: copyAccount, multiplier: 1e300 }] };
+    await t.services.db.$client.query('update hooks set rules = $1::jsonb where short_key = $2', [
+      JSON.stringify(rules),
+      trader.shortKey,
+    ]);
+    t.app.signalRuntime.hooks.invalidate(trader.shortKey);
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'fan-huge' })).statusCode).toBe(201);
+    const copyEntry = async () => {
+      await t.app.signalRuntime.writer.flush();
+      return (await listActions(t.services, trader.userId, { code: 'Order' }))
+        .map((a) => JSON.parse(a.metadata))
+        .find((m) => m.accountId === copyAccount);
+    };
+    await eventually(async () => (await copyEntry()) !== undefined);
+    expect((await copyEntry())?.response).toMatchObject({
+      rule: 'fanOut',
+      message: "fanOut[0].multiplier: 1e+300 is more than 1000; save this webhook's risk controls with a smaller one",
+    });
+    expect(await paperOrders(t, copyAccount)).toHaveLength(0);
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
   it('refuses a leg whose percent quantity the multiplier takes past 100, placing nothing there', async () => {
     const trader = await setupTrader(t, 'fan-percent@example.com', { credits: 10 });
     const actor = { userId: trader.userId, address: null };

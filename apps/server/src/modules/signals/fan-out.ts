@@ -7,6 +7,7 @@
 import { roundToTick } from '@router/brokers';
 import { normalizeOrder, type Order } from '@router/orders';
 import type { FanOutTarget } from '../hooks/hook-entry.ts';
+import { MAX_MULTIPLIER } from '../hooks/rules/settings.ts';
 import { CONNECTOR_INACTIVE, ruleRefused } from './answers.ts';
 import { checkOrderLimits } from './rules-gate.ts';
 import type { SignalRuntime } from './runtime.ts';
@@ -49,6 +50,11 @@ async function placeLeg(
   if (accountGone(entry)) {
     const gone = `${name}: account ${target.accountId} is no longer connected; reconnect the broker with that account`;
     return refuse(rt, legInput, ruleRefused('fanOut', gone), request);
+  }
+  // Saved before the multiplier had a bound (settings.ts): 1e300 would send an order of 1e300 shares.
+  if (target.multiplier > MAX_MULTIPLIER) {
+    const why = `${name}.multiplier: ${target.multiplier} is more than ${MAX_MULTIPLIER}; save this webhook's risk controls with a smaller one`;
+    return refuse(rt, legInput, ruleRefused('fanOut', why), request);
   }
   // Normalized for this leg's broker (its own defaults and limits), then sized.
   const normalized = normalizeOrder(body, { provider: entry.broker.descriptor });

@@ -7,7 +7,7 @@ import { GroupCommit } from '../../db/group-commit.ts';
 import { recordSignalOutcomes, type SignalOutcome } from '../../db/repositories/signals.repository.ts';
 import type { Services } from '../../services.ts';
 import { sessionChangeHandlers } from '../auth/session-changes.ts';
-import { HookCache, type HookListener, listenHookChanges, loadHookEntry } from '../hooks/index.ts';
+import { HookCache, type HookListener, keepHookCache, listenHookChanges, loadHookEntry } from '../hooks/index.ts';
 import { ActivityWriter } from './activity-writer.ts';
 import { type FillFollower, startFillFollower } from './follow-fills.ts';
 import { InFlight } from './in-flight.ts';
@@ -65,6 +65,7 @@ export function createSignalRuntime(services: Services): SignalRuntime {
   const inFlight = new InFlight<Answer>();
   const writer = new ActivityWriter(pool, log);
   const hooks = new HookCache((shortKey) => loadHookEntry(services, shortKey));
+  keepHookCache(services, hooks);
   let listener: HookListener | undefined;
   let reconciler: Reconciler | undefined;
   let follower: FillFollower | undefined;

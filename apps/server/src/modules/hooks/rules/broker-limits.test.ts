@@ -17,7 +17,7 @@ import {
 import { listActions } from '../../actions/list-actions.ts';
 import { activateConnector } from '../../connectors/index.ts';
 import { updateHook } from '../index.ts';
-import { checkWithBroker } from './broker-limits.ts';
+import { checkWithBroker, wayOut } from './broker-limits.ts';
 import { checkOrder } from './check.ts';
 import { compileRules } from './compile.ts';
 
@@ -198,7 +198,10 @@ describe('maxQuantity and maxNotional on the way out of a position', () => {
     // The hook is cached from the buy: wait for hook_changed to reach this instance.
     await eventually(async () => {
       const cached = (await t.app.signalRuntime.hooks.get(trader.shortKey))?.rules?.settings as Record<string, unknown>;
-      return cached !== undefined && Object.entries(rules).every(([key, value]) => cached[key] === value);
+      return (
+        cached !== undefined &&
+        Object.entries(rules).every(([key, value]) => JSON.stringify(cached[key]) === JSON.stringify(value))
+      );
     });
     return trader;
   }
@@ -235,6 +238,25 @@ describe('maxQuantity and maxNotional on the way out of a position', () => {
     expect(sell.statusCode).toBe(400);
     expect(sell.json()).toMatchObject({ rule: 'maxQuantity' });
     expect(flaky.calls.placeOrder).toBe(before);
+  });
+
+  it('let a symbol taken off the symbols list be left: a close, a cancel, a sell of at most the long', async () => {
+    const trader = await holding('way-out-symbols@example.com', 8, { symbols: ['MSFT'] });
+    const post = (body: Record<string, unknown>) => postSignal(t, trader.shortKey, body);
+    // Opening or growing anything on AAPL stays refused, so does a sell past the long (a short).
+    for (const body of [
+      { ...BUY, client_id: 'b1' },
+      { ...BUY, action: 'sell', quantity: 9, client_id: 's9' },
+    ]) {
+      const refused = await post(body);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ rule: 'symbols' });
+    }
+    expect((await post({ ...BUY, action: 'sell', quantity: 3, client_id: 's3' })).statusCode).toBe(201);
+    expect((await post({ symbol: 'AAPL', action: 'cancel' })).statusCode).toBe(201);
+    expect((await post({ symbol: 'AAPL', action: 'close' })).statusCode).toBe(201);
+    // The buy of 8, the sell of 3, the cancel (a row of its own at the paper broker), the close.
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(4);
   });
 
   it('never refuse a close, which at most flattens what is held', () => {
@@ -354,6 +376,49 @@ describe('maxPosition against the positions as a broker names them', () => {
       rule: 'maxPosition',
       message: "maxPosition: BTC/USD position would be 7 (now 4), more than this webhook's maximum of 5",
     });
+  });
+});
+
+describe('positions at Saxo, named by their listing (AAPL:xnas)', () => {
+  const sell = (extra?: Record<string, string>) =>
+    normalizeOrderOrThrow({ symbol: 'AAPL', action: 'sell', quantity: 5, ...(extra ? { extra } : {}) });
+  const held = [{ symbol: 'AAPL:xnas', quantity: 8 }];
+
+  // Read as the exchange AAPL's ticker XNAS, Saxo's positions matched nothing: maxPosition counted
+  // none held, and a sell of the long was never the way out.
+  it('are counted for maxPosition and the way out', () => {
+    const rules = compileRules({ maxPosition: 10 });
+    if (!rules) throw new Error('no rules');
+    const buy = normalizeOrderOrThrow({ symbol: 'AAPL', action: 'buy', quantity: 3 });
+    expect(checkWithBroker(rules, buy, { positions: held })).toEqual({
+      rule: 'maxPosition',
+      message: "maxPosition: AAPL position would be 11 (now 8), more than this webhook's maximum of 10",
+    });
+    expect(wayOut(sell(), held)).toBe(true);
+  });
+
+  it('are the way out of an order on extra.exchange only when held on that listing', () => {
+    expect(wayOut(sell({ exchange: 'xnas' }), held)).toBe(true);
+    // Saxo would sell the Xetra listing, where nothing is held: a new short.
+    expect(wayOut(sell({ exchange: 'XETR' }), held)).toBe(false);
+    expect(wayOut(sell({ exchange: 'XETR' }), [...held, { symbol: 'AAPL:xetr', quantity: 5 }])).toBe(true);
+  });
+
+  // A sell on Xetra of the long held on Nasdaq was judged to flatten it; at Saxo it opens a short
+  // of 8 on Xetra, past a maximum of 5.
+  it('judge maxPosition of an order on extra.exchange by that listing too', () => {
+    const rules = compileRules({ maxPosition: 5 });
+    if (!rules) throw new Error('no rules');
+    const eight = (extra: Record<string, string>) =>
+      normalizeOrderOrThrow({ symbol: 'AAPL', action: 'sell', quantity: 8, extra });
+    expect(checkWithBroker(rules, eight({ exchange: 'XETR' }), { positions: held })).toEqual({
+      rule: 'maxPosition',
+      message: "maxPosition: AAPL position would be -8 (now 0), more than this webhook's maximum of 5",
+    });
+    expect(checkWithBroker(rules, eight({ exchange: 'xnas' }), { positions: held })).toBeUndefined();
+    // A buy named by another name of the listing (NASDAQ, not xnas) still counts what is held.
+    const buy = normalizeOrderOrThrow({ symbol: 'AAPL', action: 'buy', quantity: 1, extra: { exchange: 'NASDAQ' } });
+    expect(checkWithBroker(rules, buy, { positions: held })).toMatchObject({ rule: 'maxPosition' });
   });
 });
 

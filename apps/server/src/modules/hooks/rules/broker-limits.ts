@@ -34,8 +34,11 @@ const BUYS: ReadonlySet<OrderAction> = new Set(['buy', 'buy_to_cover', 'buy_to_o
 const placesQuantity = (order: Order) => order.action !== 'close' && order.action !== 'cancel';
 /** The actions that trade a position held the other way towards flat (sell_short and *_to_open open one). */
 const MAY_REDUCE: ReadonlySet<OrderAction> = new Set(['sell', 'sell_to_close', 'buy', 'buy_to_cover', 'buy_to_close']);
-/** The limits an order of the size of a position must pass when it only takes that position towards flat. */
-const WAY_OUT_RULES: ReadonlySet<string> = new Set(['maxQuantity', 'maxNotional']);
+/**
+ * The limits an order of the size of a position need not pass when it only takes that position
+ * towards flat: the sizes, and the symbols list (a symbol taken off it can still be left).
+ */
+const WAY_OUT_RULES: ReadonlySet<string> = new Set(['symbols', 'maxQuantity', 'maxNotional']);
 
 /**
  * The order's own price does not bound what it fills at: a sell limit (or stop-limit) fills at or
@@ -125,7 +128,12 @@ function instrumentKey(symbol: string): {
   continuous?: boolean;
   coin?: string;
   balance?: string;
+  exchange?: string;
 } {
+  // Saxo names a position by its listing, the exchange after the ticker in lower case (AAPL:xnas,
+  // BRKb:xnys): read as the exchange AAPL's ticker XNAS, it matched no signal's symbol.
+  const listed = /^([^:]+):([a-z][a-z0-9]*)$/.exec(symbol.trim());
+  if (listed?.[1] && listed[2]) return { ...instrumentKey(listed[1]), exchange: listed[2].toUpperCase() };
   const plain = (text: string) => text.toUpperCase().replace(/[^A-Z0-9]/g, '');
   const market = symbol.replace(/^([^:/]+\/[^:/]+):[A-Za-z0-9]+$/, '$1');
   try {
@@ -152,12 +160,16 @@ function coinOf(code: string, pair?: string): { coin?: string } {
   }
 }
 
-/** The position held in `symbol`'s instrument: every position of it (of a continuous future: of its root) counts. */
-function heldIn(holdings: readonly Holding[]): (symbol: string) => number {
+/**
+ * The position held in `symbol`'s instrument: every position of it (of a continuous future: of its
+ * root) counts; with `exchange`, only those on that exchange where the broker names one.
+ */
+function heldIn(holdings: readonly Holding[], exchange?: string): (symbol: string) => number {
   const positions = holdings.map((p) => ({ ...instrumentKey(p.symbol), quantity: p.quantity }));
   return (symbol: string) => {
     const wanted = instrumentKey(symbol);
     return positions
+      .filter((p) => exchange === undefined || p.exchange === undefined || p.exchange === exchange)
       .filter(
         (p) =>
           p.key === wanted.key ||
@@ -169,7 +181,7 @@ function heldIn(holdings: readonly Holding[]): (symbol: string) => number {
 }
 
 /**
- * A refusal by maxQuantity or maxNotional that the position may lift: the order (one symbol, a
+ * A refusal by symbols, maxQuantity or maxNotional that the position may lift: the order (one symbol, a
  * fixed or percent_of_position quantity) sells or buys back, so it is the way out of a position
  * held the other way if there is one. Only then are the positions asked (wayOut judges them).
  */
@@ -186,15 +198,43 @@ export const mayBeWayOut = (refused: RuleRefusal, order: Order): boolean =>
  * way out through, maxQuantity and maxNotional do too.
  */
 export function wayOut(order: Order, positions: readonly Holding[]): boolean {
-  const held = heldIn(positions)(order.symbol);
+  // Saxo trades the listing extra.exchange names: a sell there is no way out of a long held on
+  // another listing (it opens a short on this one).
+  const held = heldIn(positions, routedExchange(order))(order.symbol);
   const quantity = units(order, held, {}, undefined);
   if (held === 0 || quantity === undefined) return false;
   const towardsFlat = BUYS.has(order.action) ? held < 0 : held > 0;
   return towardsFlat && quantity <= Math.abs(held) + 1e-9;
 }
 
+/**
+ * Saxo holds a position per listing and trades the one extra.exchange names, whose name may not be
+ * the one its positions give (NASDAQ, xnas): the order is judged against the positions of every
+ * listing and against those of its own, and refused if either would be past the maximum (a sell
+ * on XETR of the long held on Nasdaq is a new short there).
+ */
 function checkPosition(order: Order, max: number, facts: BrokerFacts, price: number | undefined) {
-  const held = heldIn(facts.positions ?? []);
+  const positions = facts.positions ?? [];
+  const routed = routedExchange(order);
+  const views = routed === undefined ? [heldIn(positions)] : [heldIn(positions), heldIn(positions, routed)];
+  for (const held of views) {
+    const over = positionOver(order, max, facts, price, held);
+    if (over) return over;
+  }
+  return undefined;
+}
+
+/** The exchange Saxo trades the order on (extra.exchange), upper-cased; undefined: none named. */
+const routedExchange = (order: Order): string | undefined =>
+  order.extra?.exchange === undefined ? undefined : String(order.extra.exchange).toUpperCase();
+
+function positionOver(
+  order: Order,
+  max: number,
+  facts: BrokerFacts,
+  price: number | undefined,
+  held: (symbol: string) => number,
+) {
   // A leg's quantity is what it trades (the order's quantity is only its first leg's).
   const changes = order.legs?.length
     ? order.legs.map((leg) => ({ symbol: leg.symbol, action: leg.action, quantity: leg.quantity }))

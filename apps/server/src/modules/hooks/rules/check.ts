@@ -174,7 +174,9 @@ export function checkOrder(rules: CompiledRules, order: Order, lotsAt?: string):
       ? order.legs.map((leg) => ({ symbol: leg.symbol.toUpperCase(), exchanges: routed }))
       : [{ symbol: order.symbol.toUpperCase(), exchanges: [order.exchange?.toUpperCase() ?? [], routed].flat() }];
     const denied = symbols.find((s) => !allowed(s.symbol, s.exchanges));
-    if (denied !== undefined) {
+    // A close or cancel of a symbol taken off the list is the way out of what it left (a sell of
+    // the long held is lifted by the positions: rules-gate.ts's unlessWayOut).
+    if (denied !== undefined && !isExitAction(order.action)) {
       const exchange = denied.exchanges.find((e) => !rules.symbols?.has(`${e}:${denied.symbol}`));
       const named = exchange ? `${exchange}:${denied.symbol}` : denied.symbol;
       return refusal('symbols', `${named} is not among this webhook's symbols`);

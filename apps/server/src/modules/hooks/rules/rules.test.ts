@@ -38,6 +38,26 @@ async function lastRefusal(userId: number): Promise<{ rule?: string; message?: s
 }
 
 describe('hookUpdate(key, rules) and hook { rules }', () => {
+  // The saving instance kept its cached hook until its own hook_changed came back: a signal sent
+  // right after the answer was judged (and placed) by the settings from before.
+  it('judges a signal sent right after the answer by the new settings, on the instance that saved them', async () => {
+    const trader = await setupTrader(t, 'settings-at-once@example.com');
+    expect((await postSignal(t, trader.shortKey, { ...BUY, client_id: 'cached' })).statusCode).toBe(201);
+    // Whether the notice or the commit's answer comes first is the network's: saved a few times,
+    // the old cache lost at least one of them.
+    for (const maxQuantity of [5, 4, 3, 2, 1]) {
+      await updateHook(t.services, { userId: trader.userId, address: null }, trader.hook.key, {
+        rules: JSON.stringify({ maxQuantity }),
+      });
+      // What a signal arriving now finds: the hook as saved, not the copy cached before.
+      const found = await t.app.signalRuntime.hooks.get(trader.shortKey);
+      expect(found?.rules?.settings).toEqual({ maxQuantity });
+    }
+    const answer = await postSignal(t, trader.shortKey, { ...BUY, quantity: 2, client_id: 'after' });
+    expect(answer.json()).toMatchObject({ rule: 'maxQuantity' });
+    expect(await paperOrders(t, trader.accountId)).toHaveLength(1);
+  });
+
   it('stores the whole object, reads it back, and refuses invalid settings whole', async () => {
     const trader = await setupTrader(t, 'settings@example.com');
     const good = { maxQuantity: 5, sourceAddresses: ['tradingview', '10.0.0.0/8'], symbolMap: { BTCUSD: 'BTC/USD' } };

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkWindow } from './check.ts';
 import { compileRules } from './compile.ts';
-import { parseHookRules } from './settings.ts';
+import { hookRulesSchema, parseHookRules } from './settings.ts';
 
 const window = (timeZone: string) => ({
   days: ['mon', 'tue', 'wed', 'thu', 'fri'],
@@ -60,5 +60,24 @@ describe('maxOrdersPerDay', () => {
       message: 'maxOrdersPerDay: at most 1000000',
     });
     expect(parseHookRules('{"maxOrdersPerDay": 1000000}')).toMatchObject({ ok: true });
+  });
+});
+
+describe('the other numbers', () => {
+  // A fanOut multiplier of 1e300 was saved: every copy was an order of 1e300 shares (or Infinity).
+  it('are refused past a bound no trader means, while settings stored before still load', () => {
+    const leg = (multiplier: number, accountId = 'a') => ({ connectorKey: 'k', accountId, multiplier });
+    for (const [rules, message] of [
+      [{ fanOut: [leg(0.5), leg(1e300, 'b')] }, 'fanOut[1].multiplier: at most 1000'],
+      [{ maxLagSeconds: 1e9 }, 'maxLagSeconds: at most 86400'],
+      [{ maxQuantity: 1e300 }, 'maxQuantity: at most 1000000000000'],
+      [{ maxNotional: 1e13 }, 'maxNotional: at most 1000000000000'],
+      [{ maxPosition: 1e20 }, 'maxPosition: at most 1000000000000'],
+    ] as const) {
+      expect(parseHookRules(JSON.stringify(rules))).toEqual({ ok: false, message });
+      expect(hookRulesSchema.parse(rules)).toEqual(rules);
+    }
+    const fine = { maxLagSeconds: 86_400, maxQuantity: 1e12, fanOut: [leg(1000)] };
+    expect(parseHookRules(JSON.stringify(fine))).toEqual({ ok: true, rules: fine });
   });
 });

@@ -23,6 +23,13 @@ const MAX_PER_MINUTE = 1_000;
  * Checked when saved, not by the schema, which reads the settings stored before too.
  */
 const MAX_PER_DAY = 1_000_000;
+/**
+ * The most the other numbers may be, checked when saved as MAX_PER_DAY is: past them a setting is
+ * a slip, not a choice (a fanOut multiplier of 1e300 sent orders of 1e300 shares, or of Infinity).
+ */
+const MAX_LAG_S = 86_400;
+export const MAX_MULTIPLIER = 1_000;
+const MAX_SIZE = 1e12;
 
 const positive = z.number({ error: 'must be a number' }).positive({ error: 'must be greater than 0' });
 const count = z.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1, {
@@ -109,7 +116,7 @@ export function parseHookRules(text: string): RulesResult {
   }
   const rules = parsed.data;
   const problem =
-    perDayProblem(rules) ??
+    boundsProblem(rules) ??
     emptyListProblem(rules) ??
     addressProblem(rules) ??
     windowProblem(rules) ??
@@ -157,8 +164,21 @@ function formatPath(path: readonly PropertyKey[]): string {
   );
 }
 
-function perDayProblem(rules: HookRules): string | undefined {
-  return (rules.maxOrdersPerDay ?? 0) > MAX_PER_DAY ? `maxOrdersPerDay: at most ${MAX_PER_DAY}` : undefined;
+function boundsProblem(rules: HookRules): string | undefined {
+  const bounds: [key: string, value: number | undefined, max: number][] = [
+    ['maxOrdersPerDay', rules.maxOrdersPerDay, MAX_PER_DAY],
+    ['maxLagSeconds', rules.maxLagSeconds, MAX_LAG_S],
+    ['maxQuantity', rules.maxQuantity, MAX_SIZE],
+    ['maxNotional', rules.maxNotional, MAX_SIZE],
+    ['maxPosition', rules.maxPosition, MAX_SIZE],
+    ...(rules.fanOut ?? []).map((leg, i): [string, number, number] => [
+      `fanOut[${i}].multiplier`,
+      leg.multiplier,
+      MAX_MULTIPLIER,
+    ]),
+  ];
+  const over = bounds.find(([, value, max]) => value !== undefined && value > max);
+  return over && `${over[0]}: at most ${over[2]}`;
 }
 
 /**
