@@ -1,8 +1,8 @@
 // One-time credits held by live signals (credit_held, waiting on the broker) that a pack's
 // reversal takes back when too few are left in the account (credits.ts reverseCredits): each such
 // signal gets a 0-credit 'reversal' row referenced by the signal's claim slot (a claim), so that
-// its order failing gives back its period credit only (the hook's refund statement and credits.ts
-// refundCredits withhold the rest: claimedSql). A 'restore' row of the same reference (the
+// its order failing gives back its period credit only (the hook's refund statement, by the signal
+// row's mark, and credits.ts refundCredits withhold the rest: claimedSql). A 'restore' row of the same reference (the
 // refund failed later: credits.ts restoreReversal) ends the claim, and gives back what was
 // withheld when the order had failed meanwhile. A reference is booked once per cause, so a
 // signal's claims take turns on slots: its id, then `<id>:2`, `<id>:3`… each opened by the
