@@ -1,4 +1,4 @@
-// One-time credits held by live signals (credit_held, waiting on the broker) that a pack's
+// One-time credits held by live signals (credit_held, status placing or unknown) that a pack's
 // reversal takes back when too few are left in the account (credits.ts reverseCredits): each such
 // signal gets a 0-credit 'reversal' row referenced by the signal's claim slot (a claim), so that
 // its order failing gives back its period credit only (the hook's refund statement, by the signal
@@ -46,10 +46,14 @@ export class HeldSignalBusy extends Error {
   }
 }
 
+// Only a signal whose outcome may still give its credit back: one on its way to the broker or
+// whose outcome is unknown (lifecycle.ts). A placed one keeps credit_held and spent its credit for
+// good: claiming it took nothing back (and its claim left a failing one unclaimed).
 const HELD_SQL = (userId: number) => sql`
     select s.id, ${sql.raw(claimSlotSql('s.id'))} as ref
     from signals s join credit_ledger l on l.cause = 'signal' and l.reference = s.id
-    where s.user_id = ${userId} and s.credit_held and not s.is_test and l.credits < l.recurring
+    where s.user_id = ${userId} and s.credit_held and not s.is_test and s.status in ('placing', 'unknown')
+      and l.credits < l.recurring
       and not ${sql.raw(claimedSql('s.id'))}
     order by s.created_at, s.id`;
 
