@@ -1,12 +1,14 @@
-// One-time credits held by live signals (credit_held, waiting on the broker) that a pack's
+// One-time credits held by live signals (credit_held, status placing or unknown) that a pack's
 // reversal takes back when too few are left in the account (credits.ts reverseCredits): each such
 // signal gets a 0-credit 'reversal' row referenced by the signal's claim slot (a claim), so that
-// its order failing gives back its period credit only (the hook's refund statement and credits.ts
-// refundCredits withhold the rest: claimedSql). A 'restore' row of the same reference (the
+// its order failing gives back its period credit only (the hook's refund statement, by the signal
+// row's mark, and credits.ts refundCredits withhold the rest: claimedSql). A 'restore' row of the same reference (the
 // refund failed later: credits.ts restoreReversal) ends the claim, and gives back what was
 // withheld when the order had failed meanwhile. A reference is booked once per cause, so a
 // signal's claims take turns on slots: its id, then `<id>:2`, `<id>:3`… each opened by the
-// restore of the one before (claimSlotSql), and a later refund claims it again.
+// restore of the one before (claimSlotSql), and a later refund claims it again. The signal's row
+// carries the claim too (credit_claimed: markClaimed, unmarkClaimed), which the hook's outcome
+// statement reads: it may have started before the claim's transaction committed.
 import { sql } from 'drizzle-orm';
 import type { Executor } from './executor.ts';
 
@@ -44,10 +46,14 @@ export class HeldSignalBusy extends Error {
   }
 }
 
+// Only a signal whose outcome may still give its credit back: one on its way to the broker or
+// whose outcome is unknown (lifecycle.ts). A placed one keeps credit_held and spent its credit for
+// good: claiming it took nothing back (and its claim left a failing one unclaimed).
 const HELD_SQL = (userId: number) => sql`
     select s.id, ${sql.raw(claimSlotSql('s.id'))} as ref
     from signals s join credit_ledger l on l.cause = 'signal' and l.reference = s.id
-    where s.user_id = ${userId} and s.credit_held and not s.is_test and l.credits < l.recurring
+    where s.user_id = ${userId} and s.credit_held and not s.is_test and s.status in ('placing', 'unknown')
+      and l.credits < l.recurring
       and not ${sql.raw(claimedSql('s.id'))}
     order by s.created_at, s.id`;
 
@@ -73,6 +79,33 @@ export async function heldOneTimeSignals(
     if (all.rows.some((r) => !locked.has(r.id))) throw new HeldSignalBusy();
   }
   return rows;
+}
+
+/**
+ * Marks the claimed signals `ids` (locked by heldOneTimeSignals) on their rows (signals.credit_claimed):
+ * an outcome statement waiting for such a row reads the mark as the commit left it, where it reads
+ * the ledger as of its own start (READ COMMITTED), so it withholds the credit claimed.
+ */
+export async function markClaimed(db: Executor, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.execute(sql`update signals set credit_claimed = true where id = any(${sql.param(ids)}::text[])`);
+}
+
+/**
+ * Clears the claim marks of the signals of the claim slots `refs` whose claims end: each row is
+ * locked first, none waited for (an outcome statement writing one waits for the account the caller
+ * holds: a deadlock). One being written now must not be passed by either (its outcome would read
+ * the claim open and withhold the credit): HeldSignalBusy, the transaction is run again.
+ */
+export async function unmarkClaimed(db: Executor, refs: string[]): Promise<void> {
+  if (refs.length === 0) return;
+  const { rows } = await db.execute<{ marked: number; existing: number }>(sql`
+    with ids as (select distinct split_part(ref, ':', 1) as id from unnest(${sql.param(refs)}::text[]) as r(ref)),
+    locked as (select s.id from signals s join ids on ids.id = s.id for update of s skip locked),
+    marked as (update signals s set credit_claimed = false from locked l where s.id = l.id returning s.id)
+    select (select count(*) from marked)::int as marked,
+      (select count(*) from signals s join ids on ids.id = s.id)::int as existing`);
+  if ((rows[0]?.marked ?? 0) < (rows[0]?.existing ?? 0)) throw new HeldSignalBusy();
 }
 
 /**

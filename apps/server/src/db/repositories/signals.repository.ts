@@ -9,7 +9,6 @@
 import type pg from 'pg';
 import { creditEventSource } from './credit-events.sql.ts';
 import { KEPT_NOTE, periodOverSinceSql, UNMETERED_SQL } from './credits.repository.ts';
-import { claimedSql } from './held-credits.repository.ts';
 import { activityChangedSql } from './live.repository.ts';
 import { notificationEventCtes } from './notification-outbox.repository.ts';
 import { orderEventTypesSql, signalEventSource } from './signal-events.sql.ts';
@@ -200,10 +199,14 @@ const OUTCOMES = `with input as (
     where s.id = any((select array_agg(id) from input)::text[]) and s.id = i.id and s.status = i."from"
       and (i."leaseOwner" is null or (s.lease_owner = i."leaseOwner" and s.attempts = i.attempt))
     returning s.id, s.user_id, s.credit_held, s.hook_id, s.connector_id, s.account_id, s.provider_name, s.is_test,
-      s.status, s."order", s.broker_order_id, s.price, s.day_counted_at, i.message, i.response is null as late,
+      s.status, s."order", s.broker_order_id, s.price, s.day_counted_at, s.credit_claimed, i.message,
+      i.response is null as late,
       ${orderEventTypesSql('s.status', 'i."from"', `s."order"->>'action'`)} as types
   ), released as (
-    select u.id, u.user_id from signals s join updated u on u.id = s.id where s.credit_held and not u.credit_held
+    -- credit_claimed as the row stands after its lock (updated's RETURNING): a pack's refund
+    -- claiming the credit, or ending that claim, may commit after this statement started.
+    select u.id, u.user_id, u.credit_claimed as claimed from signals s join updated u on u.id = s.id
+    where s.credit_held and not u.credit_held
   ), uncounted as (
     -- Placed nothing: its maxOrdersPerDay count goes back with its credit, once (the column is
     -- cleared by this write), to the day it was taken for (a later day's count starts afresh).
@@ -227,7 +230,7 @@ const OUTCOMES = `with input as (
         as recurring,
       coalesce(-l.recurring, 0) as spent_recurring, row_number() over (partition by r.user_id order by r.id) as rank,
       -- A one-time credit a pack's reversal claimed (held-credits.repository.ts) stays taken.
-      case when l.credits < l.recurring and ${claimedSql('r.id')} then l.recurring - l.credits else 0 end as kept
+      case when l.credits < l.recurring and r.claimed then l.recurring - l.credits else 0 end as kept
     from released r left join credit_ledger l on l.cause = 'signal' and l.reference = r.id
   ), due as (
     select user_id, sum(credits)::int as n from refunds where credits > 0 group by user_id

@@ -51,6 +51,12 @@ export const signals = pgTable(
     price: doublePrecision('price'),
     /** A signal credit is held while placing, kept on success, released on failure. */
     creditHeld: boolean('credit_held').notNull().default(false),
+    /**
+     * Its one-time credit is claimed by a pack's refund (held-credits.repository.ts): set and
+     * cleared with the claim's ledger rows, on this row, so that the hook's outcome statement,
+     * waiting for the row while the refund commits, reads the claim as it stands after the commit.
+     */
+    creditClaimed: boolean('credit_claimed').notNull().default(false),
     address: text('address'),
     /**
      * When the hook's maxOrdersPer* limits counted it (null: no count taken, or given back): a

@@ -75,7 +75,14 @@ import {
   writeCredits,
 } from '../../db/repositories/credits.repository.ts';
 import type { Transaction } from '../../db/repositories/executor.ts';
-import { claimNote, claimsOf, heldOneTimeSignals, isClaimed } from '../../db/repositories/held-credits.repository.ts';
+import {
+  claimNote,
+  claimsOf,
+  heldOneTimeSignals,
+  isClaimed,
+  markClaimed,
+  unmarkClaimed,
+} from '../../db/repositories/held-credits.repository.ts';
 import { AppError } from '../../errors.ts';
 
 export type LedgerEntry = LedgerRow;
@@ -322,6 +329,10 @@ export async function reverseCredits(
   // A pack's credits short in the account may be held by live signals: those are claimed (their
   // order failing does not give them back), so a refund takes each credit back once.
   const claimed = fromPeriod ? [] : await heldOneTimeSignals(tx, userId, credits - taken);
+  await markClaimed(
+    tx,
+    claimed.map(({ id }) => id),
+  );
   const held = claimed.length ? `, ${claimed.length} held by live signals` : '';
   const note = taken < credits ? `${credits} credits due, ${taken} left to take back${held}` : null;
   const claims: NewLedgerEntry[] = claimed.map(({ ref }) => ({
@@ -374,6 +385,10 @@ export async function restoreReversal(
 async function endClaims(tx: Transaction, userId: number, reference: string): Promise<void> {
   const claims = await claimsOf(tx, userId, reference);
   if (claims.length === 0) return;
+  await unmarkClaimed(
+    tx,
+    claims.map(({ id }) => id),
+  );
   const state = await lockCredits(tx, userId);
   let balance = balanceOf(state);
   const entries: NewLedgerEntry[] = claims.map(({ id, withheld }) => {

@@ -14,6 +14,7 @@ import {
   setupTrader,
   signalRows,
 } from '../../../test/signal-fixtures.ts';
+import { recordSignalOutcomes } from '../../db/repositories/signals.repository.ts';
 import { endCreditPeriod, restoreReversal, reverseCredits, startCreditPeriod } from './credits.ts';
 
 let t: TestApp;
@@ -24,6 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const NO_ANSWER = { brokerOrderId: null, price: null, response: null, elapsedMs: null };
 const order = (n: number) => ({ symbol: 'AAPL', action: 'buy', quantity: n });
 const periodEnd = new Date(Date.now() + 30 * 86_400_000);
 const hookBooks = (trader: Awaited<ReturnType<typeof setupTrader>>) => booksOf(t, trader);
@@ -199,6 +201,22 @@ describe('credits on the hook path', () => {
     // The second refund fails too: the pack's 2 credits stand again, the credit withheld included.
     await inTransaction(t, (tx) => restoreReversal(tx, trader.userId, 'cs_held_again:re_2'));
     expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 2, credits: 2 });
+    await expectBalancedLedger(t, trader.userId);
+  });
+
+  it('claims the credit of a signal still on its way to the broker, not of one placed already', async () => {
+    const trader = await setupTrader(t, 'held-placed@example.com', { credits: 2 });
+    const { store, reject } = await hookBooks(trader);
+    await store('heldPlacedSignal0001');
+    // Placed: its credit is spent for good (no outcome gives it back).
+    await recordSignalOutcomes(t.services.db.$client, [
+      { ...NO_ANSWER, id: 'heldPlacedSignal0001', from: 'placing', status: 'accepted', releaseCredit: false },
+    ]);
+    await store('heldPlacedSignal0002');
+    // Half of the 2-credit pack refunded: none left in the account, the live signal's credit claimed.
+    await inTransaction(t, (tx) => reverseCredits(tx, trader.userId, 1, 'cs_held_placed:re_1'));
+    await reject('heldPlacedSignal0002');
+    expect(await accountOf(t, trader.userId)).toMatchObject({ balance: 0, credits: 0, signals_spent: 1 });
     await expectBalancedLedger(t, trader.userId);
   });
 
