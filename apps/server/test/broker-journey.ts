@@ -61,7 +61,7 @@ export async function connectWithCredentials(
  * 1.0a: with the request token the server asked for, the callback registered once with the
  * broker); the fake's consent page approves at once and redirects to /callback/<provider> with
  * the provider's credential (`code`, `oauth_verifier`), which the callback screen hands to
- * connectorActivate as [code, state] (or [verifier] where the broker echoes no state). Kite takes no
+ * connectorActivate as [code, state] (OAuth 1.0a: [verifier, oauth_token]). Kite takes no
  * redirect_uri: its state comes back through redirect_params.
  */
 export async function connectWithOAuth(
@@ -86,7 +86,9 @@ export async function connectWithOAuth(
   expect(`${back.origin}${back.pathname}`).toBe(creation.redirectUrl);
   expect(back.searchParams.get('state')).toBe(state);
   const code = back.searchParams.get(creation.credentials[0] ?? 'code') ?? '';
-  return connect(t, user.headers, providerName, state ? [code, state] : [code]);
+  // As the callback screen: OAuth 1.0a's request token (oauth_token) stands in for the state.
+  const named = state ?? back.searchParams.get('oauth_token');
+  return connect(t, user.headers, providerName, named ? [code, named] : [code]);
 }
 
 /** hookCreate on the connector's first account, or `account` (live: isTest false); its short key. */

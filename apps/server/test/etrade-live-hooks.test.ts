@@ -76,6 +76,28 @@ describe('E*TRADE: connecting', () => {
     expect(connected[0]?.expires_at.getTime()).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000);
   });
 
+  it('with two sign-ins open, the callback completes the one whose request token it names', async () => {
+    const other = await trader(t, 'etrade-two-attempts@example.com');
+    const older = await connectorCreate(t, other, 'etrade');
+    const newer = await connectorCreate(t, other, 'etrade');
+    expect(newer.requestUrl).not.toBe(older.requestUrl);
+    const consent = await fetch(older.requestUrl ?? '', { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location') ?? '');
+    const token = back.searchParams.get('oauth_token') ?? '';
+    expect(token).toBe(new URL(older.requestUrl ?? '').searchParams.get('token'));
+    const answer = await gql<{ connectorActivate: { key: string; isActive: boolean } }>(
+      t,
+      other.headers,
+      'mutation($p: String!, $c: [String!]!) { connectorActivate(providerName: $p, credentials: $c) { key isActive } }',
+      { p: 'etrade', c: [back.searchParams.get('oauth_verifier') ?? '', token] },
+    );
+    expect(answer.error?.message).toBeUndefined();
+    expect(answer.data?.connectorActivate).toMatchObject({
+      key: JSON.parse(older.metadata ?? '{}').key,
+      isActive: true,
+    });
+  });
+
   it("refuses E*TRADE's 'already been Authorized' verifier with the broker's words", async () => {
     const other = await trader(t, 'etrade-twice@example.com');
     const creation = await connectorCreate(t, other, 'etrade');

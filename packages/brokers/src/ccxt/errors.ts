@@ -39,9 +39,13 @@ function exchangeMessage(error: Error, readMessage: MessageReader, exchangeId: s
   const prefix = `${exchangeId} `;
   const text =
     fromBody ?? (error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message).trim();
-  // ccxt's HTTP errors: "GET https://host/path 401 Unauthorized <body>" → "401 Unauthorized <body>".
+  // ccxt's HTTP errors: "GET https://host/path 401 Unauthorized <body>" → "401 Unauthorized <body>",
+  // without the body when it is an error page (a proxy's or a CDN's HTML says nothing to show).
   const http = /^(?:GET|POST|PUT|PATCH|DELETE) \S+ (\d{3} .*)$/s.exec(text);
-  const clean = (http?.[1] ?? text).trim() || 'request failed';
+  const answer = http?.[1] ?? text;
+  const page = answer.search(/<(!doctype\s+html|html|head|body)[\s>]/i);
+  const shown = page >= 0 ? answer.slice(0, page) : answer;
+  const clean = shown.trim() || 'request failed';
   return clean.length > MAX_LENGTH ? `${clean.slice(0, MAX_LENGTH)}…` : clean;
 }
 

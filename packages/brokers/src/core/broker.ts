@@ -18,8 +18,10 @@ export interface BrokerDescriptor extends Provider {
   /**
    * OAuth sign-ins whose answer cannot carry our state (OAuth 1.0a: E*TRADE sends its verifier to
    * the callback registered with the app, or shows it to be pasted). The verifier works only with
-   * the request token sealed in the pending attempt, so its callback may come without `state` (the
-   * user's latest attempt is meant). Every other OAuth broker's callback must bring the state.
+   * the request token sealed in the pending attempt (`pending.requestToken`), so its callback may
+   * come without `state`: the attempt is the one whose request token the callback echoes
+   * (`oauth_token`, passed as the state), else the user's latest. Every other OAuth broker's
+   * callback must bring the state.
    */
   callbackWithoutState?: true;
   /**

@@ -52,12 +52,16 @@ async function readCredentials(services: Services, actor: Actor, broker: Broker,
     const state = credentials[1]?.trim();
     const since = new Date(Date.now() - OAUTH_STATE_TTL_MS);
     const recent = await listPendingConnectors(services.db, actor.userId, name, since);
-    // Without a state the user's latest attempt is meant, only where the broker's sign-in cannot
-    // carry one (OAuth 1.0a's verifier, bound to that attempt's request token). Elsewhere a code
-    // without our state could be anyone's: an attacker's code would connect their account.
+    // Where the broker's sign-in cannot carry our state (OAuth 1.0a's verifier, bound to that
+    // attempt's request token), the callback names its attempt by the request token it echoes
+    // (oauth_token), else the user's latest attempt is meant. Elsewhere a code without our state
+    // could be anyone's: an attacker's code would connect their account.
+    const withoutState = broker.descriptor.callbackWithoutState;
     const pending = state
-      ? recent.find((row) => row.oauthState === state)
-      : broker.descriptor.callbackWithoutState
+      ? recent.find(
+          (row) => row.oauthState === state || (withoutState && handedOut(services, row)?.requestToken === state),
+        )
+      : withoutState
         ? recent[0]
         : undefined;
     if (!pending) throw new AppError('VALIDATION', OAUTH_STATE_MESSAGE, { field: 'state' });

@@ -21,6 +21,11 @@ describe('broker callback (SPEC §2)', () => {
       credentials: ['C0.abc@', 's1'],
     });
     expect(readCallback(get('etrade'), '?oauth_verifier=V123')).toEqual({ kind: 'activate', credentials: ['V123'] });
+    // OAuth 1.0a: the request token E*TRADE echoes names the attempt in place of a state.
+    expect(readCallback(get('etrade'), '?oauth_token=RT%2B1&oauth_verifier=V123')).toEqual({
+      kind: 'activate',
+      credentials: ['V123', 'RT+1'],
+    });
     const unlisted = { ...get('schwab'), authentication: { type: 'open', credentials: [] } } as unknown as Provider;
     expect(readCallback(unlisted, '?code=xyz')).toEqual({ kind: 'activate', credentials: ['xyz'] });
   });

@@ -33,7 +33,7 @@ function authorizationRefused(title: string, error: string, description: string 
   return `${title}: the authorization was not completed (${reason}${words ? `: ${words}` : ''}). Please connect again.`;
 }
 
-/** The provider's first listed credential from the query ('code' by default), with `state`. */
+/** The provider's first listed credential from the query ('code' by default), with `state` (or `oauth_token`). */
 export function readCallback(provider: Provider, search: string): CallbackRequest {
   if (provider.authentication.type !== 'open') return { kind: 'form' };
   const query = new URLSearchParams(search);
@@ -50,6 +50,7 @@ export function readCallback(provider: Provider, search: string): CallbackReques
     if (!error) return { kind: 'leave' };
     return { kind: 'failure', message: authorizationRefused(provider.title, error, query.get('error_description')) };
   }
-  const state = query.get('state');
+  // OAuth 1.0a (E*TRADE) brings no state: its request token names the attempt instead.
+  const state = query.get('state') ?? query.get('oauth_token');
   return { kind: 'activate', credentials: state ? [code, state] : [code] };
 }

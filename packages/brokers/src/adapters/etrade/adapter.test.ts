@@ -70,6 +70,20 @@ describe('sign-in', () => {
     expect(refused.message).toBe('E*TRADE: sign-in refused (oauth_problem=verifier_invalid); connect again');
   });
 
+  it('a sign-in refused with a JSON body says its message, not "[object Object]"', async () => {
+    const { requestUrl, pending } = await t.broker.startAuthorization(t.ctx, 'state-json');
+    const back = new URL((await fetch(requestUrl, { redirect: 'manual' })).headers.get('location') ?? '');
+    const body = { Error: { code: 10033, message: 'The consumer key is not authorized' } };
+    t.fake.inject({ method: 'GET', path: '/oauth/access_token', status: 401, body });
+    const refused = await brokerFailure(
+      t.broker.connect(t.ctx, {
+        credentials: { oauth_verifier: back.searchParams.get('oauth_verifier') ?? '' },
+        ...(pending ? { pending } : {}),
+      }),
+    );
+    expect(refused.message).toBe('E*TRADE: sign-in refused (The consumer key is not authorized); connect again');
+  });
+
   it("refuses a wrong consumer secret as this server's setup, a request token past 5 minutes and a missing one", async () => {
     // Only the operator's consumer key and secret sign the request token: connecting again cannot help.
     const wrong = await brokerFailure(t.broker.startAuthorization({ ...t.ctx, clientSecret: 'nope' }, 's'));

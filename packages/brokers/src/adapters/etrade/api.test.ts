@@ -21,4 +21,13 @@ describe('etradeError', () => {
       outcomeUnknown: false,
     });
   });
+
+  it("a gateway's long text page is clipped, its JSON read for the message, not shown whole", () => {
+    const page = `java.lang.IllegalStateException: upstream failed\n${'\tat com.etrade.Gateway.call(Gateway.java:42)\n'.repeat(40)}`;
+    const error = etradeError(answer(500, page), false, '/v1/accounts/list.json');
+    expect(error.message.length).toBeLessThan(320);
+    expect(error.message.startsWith('E*TRADE: java.lang.IllegalStateException: upstream failed')).toBe(true);
+    const json = etradeError(answer(503, { message: 'Service Unavailable' }), false, '/v1/accounts/list.json');
+    expect(json.message).toBe('E*TRADE: Service Unavailable');
+  });
 });

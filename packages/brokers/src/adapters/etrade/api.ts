@@ -26,13 +26,13 @@ import { consumerOf, type EtradeTokens, isServerProblem, renewAccessToken, renew
 /** E*TRADE's code and message of an error answer. */
 export function errorOf(body: unknown): { code?: string; message?: string } {
   const error = asRecord(asRecord(body)?.Error);
-  if (!error && typeof body === 'string' && body.trim().startsWith('<')) {
-    // XML, E*TRADE's default format: <Error><code>100</code><message>…</message></Error>.
-    const code = xmlField(body, 'code');
+  if (!error) {
+    // XML, E*TRADE's default format: <Error><code>100</code><message>…</message></Error>; else a
+    // gateway's answer: its message clipped (a long text page is not shown whole), none from HTML.
+    const code = typeof body === 'string' ? xmlField(body, 'code') : undefined;
     const message = messageOf(body);
     return { ...(code ? { code } : {}), ...(message ? { message } : {}) };
   }
-  if (!error) return typeof body === 'string' && body.trim() ? { message: body.trim() } : {};
   const code = stringField(error, 'code');
   const message = stringField(error, 'message');
   return { ...(code ? { code } : {}), ...(message ? { message } : {}) };

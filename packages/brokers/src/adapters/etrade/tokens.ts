@@ -8,7 +8,8 @@
 import type { BrokerContext, BrokerSecrets } from '../../core/broker.ts';
 import { BrokerError } from '../../core/errors.ts';
 import { createHttpClient } from '../../core/http.ts';
-import { isErrorPage } from '../../core/http-errors.ts';
+import { isErrorPage, messageOf } from '../../core/http-errors.ts';
+import { asRecord } from '../../core/json-read.ts';
 import { ETRADE_BASE_URL, ETRADE_SANDBOX_URL, ETRADE_TITLE } from './descriptor.ts';
 import { nextEasternMidnight } from './eastern.ts';
 import { authorizationHeader, type OAuthSigner } from './oauth1.ts';
@@ -113,7 +114,8 @@ async function oauthCall(
       if (response.status !== 400 && response.status !== 401) return undefined;
       if (isErrorPage(response.body))
         return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `HTTP ${response.status}`);
-      const text = String(response.body).trim();
+      // E*TRADE's words ("oauth_problem=…", a JSON error's message), clipped; never an object as text.
+      const text = messageOf(asRecord(response.body)?.Error ?? response.body) ?? `HTTP ${response.status}`;
       if (isServerProblem(text))
         return new BrokerError('BrokerUnavailable', ETRADE_TITLE, `${text}: this server's request was refused`);
       if (/exceeded the rate limit/i.test(text)) return new BrokerError('RateLimited', ETRADE_TITLE, text);

@@ -293,6 +293,23 @@ describe('kraken lookups, cancel, close and holdings', () => {
     );
   });
 
+  it("a CDN's HTML error page is not shown: its status and reason are", async () => {
+    const page =
+      '<!DOCTYPE html><html><head><title>Access denied | kraken.com used Cloudflare to restrict access</title></head><body>Error 1015: You are being rate limited</body></html>';
+    fake.inject({
+      method: 'POST',
+      path: '/0/private/BalanceEx',
+      status: 429,
+      body: page,
+      headers: { 'content-type': 'text/html' },
+    });
+    await expectBrokerError(
+      broker.getHoldings(context(baseUrl), session, 'default'),
+      'RateLimited',
+      'Kraken: 429 Too Many Requests',
+    );
+  });
+
   it('holdings come from BalanceEx', async () => {
     const holdings = await broker.getHoldings(context(baseUrl), session, 'default');
     expect(holdings).toMatchObject({ currency: 'USD', cash: 100000, positions: [{ symbol: 'BTC', quantity: 1.5 }] });

@@ -470,6 +470,29 @@ describe('lost answers and lookup', () => {
     }
   });
 
+  // A refusal of 318 itself: which days Rithmic keeps is unknown; today and yesterday are still
+  // asked (324), an older window is unknown, neither an error asked again every pass.
+  it('the history dates refused (318): today still found, an older window unknown, no error', async () => {
+    const refused = { template_id: 319, rp_code: ['3', 'request not permitted'] };
+    const refuse = () =>
+      fake.answerNext({ method: 'SEND', path: '/RequestShowOrderHistoryDates', status: 200, body: refused });
+    const sentAt = Date.now();
+    const placed = await broker.placeOrder(ctx, session, input(ES, 'sig-dates-refused'));
+    refuse();
+    const today = await findOrder(broker, ctx, session, { accountId, clientOrderId: 'sig-dates-refused', sentAt });
+    expect(today).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'filled' } });
+    refuse();
+    const older = await findOrder(broker, ctx, session, {
+      accountId,
+      clientOrderId: 'sig-dates-refused',
+      sentAt: sentAt - 5 * 24 * 3_600_000,
+    });
+    expect(older).toMatchObject({ match: 'unknown' });
+    refuse();
+    const byBasket = await findOrder(broker, ctx, session, { accountId, clientOrderId: 'x', brokerOrderId: placed.id });
+    expect(byBasket).toMatchObject({ match: 'exact', order: { id: placed.id, status: 'filled' } });
+  });
+
   it('by basket_id: exact with its state, unknown when Rithmic has no such order', async () => {
     const placed = await broker.placeOrder(ctx, session, input({ ...ES, type: 'limit', limit_price: 5900 }));
     expect(

@@ -5,7 +5,7 @@
 // not list the day in progress yet, and 320 replays open orders only: today and yesterday are
 // always asked (324), or an order filled today would read as never placed; Rithmic refusing one of
 // those unlisted days (a code other than "7 no data") leaves the window unknown, not an error to
-// ask again every pass.
+// ask again every pass; so does a refusal of the history dates themselves (318) for any older day.
 import type { OrderResponse } from '@router/orders';
 import { isBrokerError } from '../../core/errors.ts';
 import { laterState, responseOf, statusOf } from './mapper.ts';
@@ -36,6 +36,10 @@ function byBasket(snapshots: RithmicFields[]): Map<string, RithmicFields> {
   return orders;
 }
 
+/** Kinds of a refusal that are about the request itself, not the session, the link or a limit. */
+const REFUSED: ReadonlySet<string> = new Set(['InvalidOrder', 'OrderNotFound']);
+const refusedAsAsked = (error: unknown) => isBrokerError(error) && REFUSED.has(error.kind) && !error.outcomeUnknown;
+
 async function openOrders(plant: Plant, accountId: string): Promise<RithmicFields[]> {
   const { snapshots } = await plant.connection.request(
     { template_id: 320, ...accountFields(plant, accountId) },
@@ -44,9 +48,18 @@ async function openOrders(plant: Plant, accountId: string): Promise<RithmicField
   return snapshots;
 }
 
-async function historyDates(plant: Plant): Promise<string[]> {
-  const { parts, last } = await plant.connection.request({ template_id: 318 }, { snapshots: true });
-  return [...parts, last].flatMap((part) => (Array.isArray(part.date) ? part.date.map(String) : []));
+/**
+ * The dates Rithmic keeps history of; null when it refuses the request itself (a code other than
+ * "7 no data"): which days it keeps is then unknown (asked again, it would refuse again).
+ */
+async function historyDates(plant: Plant): Promise<string[] | null> {
+  try {
+    const { parts, last } = await plant.connection.request({ template_id: 318 }, { snapshots: true });
+    return [...parts, last].flatMap((part) => (Array.isArray(part.date) ? part.date.map(String) : []));
+  } catch (error) {
+    if (refusedAsAsked(error)) return null;
+    throw error;
+  }
 }
 
 async function history(plant: Plant, accountId: string, date: string): Promise<RithmicFields[]> {
@@ -56,9 +69,6 @@ async function history(plant: Plant, accountId: string, date: string): Promise<R
   );
   return snapshots;
 }
-
-/** Kinds of a refusal that are about the request itself, not the session, the link or a limit. */
-const REFUSED: ReadonlySet<string> = new Set(['InvalidOrder', 'OrderNotFound']);
 
 /**
  * A date's history; null when Rithmic refuses a date its history dates did not list (with a code
@@ -70,7 +80,7 @@ async function unlistedHistory(plant: Plant, accountId: string, date: string): P
   try {
     return await history(plant, accountId, date);
   } catch (error) {
-    if (isBrokerError(error) && REFUSED.has(error.kind) && !error.outcomeUnknown) return null;
+    if (refusedAsAsked(error)) return null;
     throw error;
   }
 }
@@ -91,12 +101,15 @@ export async function ordersBetween(
   now: number,
 ): Promise<RithmicFields[] | null> {
   const wanted = [...new Set([...datesOf(from), ...datesOf(to)])].sort();
-  const kept = await historyDates(plant);
   // A date not listed is either before the history (unknown) or a day without orders. Today and
   // yesterday, in either calendar, are always kept and asked: from midnight UTC until Chicago's
   // midnight the two dates differ, and a window opened a minute before a midnight reaches into
   // the day before, which may have had no orders.
   const recent = recentDates(now);
+  const listed = await historyDates(plant);
+  // Without the history dates only today and yesterday can be asked (refused, they are unknown).
+  if (!listed && wanted.some((date) => !recent.has(date))) return null;
+  const kept = listed ?? [];
   const oldestKept = [...kept].sort()[0] ?? datesOf(now)[0] ?? '';
   if (wanted.some((date) => !recent.has(date) && date < oldestKept && !kept.includes(date))) return null;
   const snapshots = await openOrders(plant, accountId);
@@ -117,7 +130,7 @@ export async function orderByBasket(
   days = 3,
 ): Promise<OrderResponse | null> {
   const snapshots = await openOrders(plant, accountId);
-  const kept = (await historyDates(plant)).sort().slice(-days);
+  const kept = ((await historyDates(plant)) ?? []).sort().slice(-days);
   // A refused day is skipped: not finding the order then proves nothing, and findOrder says so.
   for (const date of new Set([...kept, ...recentDates(now)]))
     snapshots.push(...((await historyOf(plant, accountId, date, kept)) ?? []));

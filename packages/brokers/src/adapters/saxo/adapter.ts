@@ -121,14 +121,21 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
   ) => {
     const accountKey = accountKeyOf(session, accountId);
     const instrument = await instruments.resolve(ctx, session, named);
-    const closing = await closingOrder(api, ctx, session, accountKey, instrument, reference, named.quantity);
+    const position = () => closingOrder(api, ctx, session, accountKey, instrument, reference, named.quantity);
+    let closing = await position();
     // A close of all of it cancels the instrument's open orders first: a stop loss or take profit
     // left working sold (or bought), once triggered, what is no longer held (a position opened the
-    // other way). A close of part keeps them, cut to what is left once it is placed.
-    const canceled =
-      closing.left === 0
-        ? (await cancelOpenOrders(api, ctx, session, accountKey, instrument, named)).id.split(',').filter(Boolean)
-        : [];
+    // other way). A close of part keeps them, cut to what is left once it is placed. An order no
+    // longer open when canceled may have filled: the position is read again before the close.
+    let canceled: string[] = [];
+    if (closing.left === 0) {
+      const { answer, gone } = await cancelOpenOrders(api, ctx, session, accountKey, instrument, named);
+      canceled = answer.id.split(',').filter(Boolean);
+      if (gone.length)
+        closing = await position().catch((error: unknown) => {
+          throw closeFailedAfterCancel(error, named.symbol.trim(), canceled);
+        });
+    }
     const placed = await place(ctx, session, accountKey, closing.order, reference).catch((error: unknown) => {
       throw closeFailedAfterCancel(error, named.symbol.trim(), canceled);
     });
@@ -137,7 +144,9 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
 
   /** Cancels `ids`; an answer that lists none of them canceled is a refusal. */
   const cancelConfirmed = async (ctx: BrokerContext, session: BrokerSession, accountKey: string, ids: string[]) => {
-    const { canceled, refused } = await cancelOrders(api, ctx, session, accountKey, ids);
+    const { canceled, refused, gone } = await cancelOrders(api, ctx, session, accountKey, ids);
+    if (canceled.length === 0 && gone.length)
+      throw new BrokerError('OrderNotFound', SAXO_TITLE, `no longer open (filled or canceled): ${gone.join(', ')}`);
     if (canceled.length === 0)
       throw new BrokerError('InvalidOrder', SAXO_TITLE, refused.join('; ') || 'the cancel was not confirmed');
   };
@@ -175,7 +184,8 @@ export function createSaxoBroker(options: SaxoBrokerOptions = {}): SaxoBroker {
       if (plan.kind === 'oco')
         return place(ctx, session, accountKey, await ocoOf(ctx, session, order, plan.oco, accountKey), reference);
       const instrument = await instruments.resolve(ctx, session, order);
-      if (plan.kind === 'cancel') return cancelOpenOrders(api, ctx, session, accountKey, instrument, order);
+      if (plan.kind === 'cancel')
+        return (await cancelOpenOrders(api, ctx, session, accountKey, instrument, order)).answer;
       return place(ctx, session, accountKey, plan.toInstrument(instrument, accountKey), reference);
     },
 

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { brokerFailure } from '../../core/expect-failure.ts';
 import { API_PREFIX } from './fake.ts';
-import { ORDERS, useSaxoFake } from './test-support.ts';
+import { fill } from './fake-state.ts';
+import { ACCOUNT, ORDERS, useSaxoFake } from './test-support.ts';
 
 const t = useSaxoFake();
 
@@ -67,5 +68,49 @@ describe('canceling the open orders of an instrument', () => {
       `DELETE ${ORDERS}/${a.id},${b.id}`,
       `DELETE ${ORDERS}/${b.id}`,
     ]);
+  });
+
+  /** What Saxo shows at `path` now, answered to the adapter's next read of it (a stale read). */
+  const staleNext = async (session: { secrets: Record<string, string> }, path: string) => {
+    const now = await fetch(`${t.fake.baseUrl}${path}?AccountKey=${ACCOUNT}&ClientKey=${ACCOUNT}`, {
+      headers: { authorization: `Bearer ${session.secrets.accessToken}` },
+    });
+    t.fake.inject({ method: 'GET', path: `${API_PREFIX}${path}`, status: 200, body: await now.json() });
+  };
+
+  it('the one open order filled just before the DELETE: told no longer open, not "Order not found"', async () => {
+    const session = await t.connect();
+    const a = await t.place(session, { symbol: 'AAPL', action: 'buy', quantity: 1, limit_price: 100 }, 'sig-o-1');
+    await staleNext(session, '/port/v1/orders/me');
+    const order = t.fake.state.open.get(a.id);
+    if (order) fill(t.fake.state, order);
+    const answer = await t.place(session, { symbol: 'AAPL', action: 'cancel' }, 'sig-o-2');
+    expect(answer).toEqual({
+      id: '',
+      status: 'canceled',
+      status_description: `No open orders of AAPL; no longer open before the cancel (filled or canceled elsewhere): ${a.id}`,
+    });
+  });
+
+  it('a close whose exit filled just before the DELETE reads the position again: nothing opened the other way', async () => {
+    const session = await t.connect();
+    await t.place(session, { symbol: 'GBP/USD', action: 'buy', quantity: 30000 }, 'sig-f-1');
+    const exit = (price: number, id: string) =>
+      t.place(session, { symbol: 'GBP/USD', action: 'sell', quantity: 30000, limit_price: price }, id);
+    const filled = await exit(1.5, 'sig-f-2');
+    const other = await exit(1.6, 'sig-f-3');
+    // The close reads the position and the open orders; the first exit fills just after.
+    await staleNext(session, '/port/v1/netpositions');
+    await staleNext(session, '/port/v1/orders/me');
+    const order = t.fake.state.open.get(filled.id);
+    if (order) fill(t.fake.state, order);
+    t.fake.requests.length = 0;
+    const error = await brokerFailure(t.place(session, { symbol: 'GBP/USD', action: 'close' }, 'sig-f-4'));
+    expect(error.message).toBe(
+      `Saxo: no open position in GBPUSD; the open orders of GBP/USD were canceled before the close (${other.id}): check the position and its exits at the broker`,
+    );
+    expect(t.calls()).not.toContain(`POST ${ORDERS}`);
+    const held = [...(t.fake.state.accounts.get(ACCOUNT)?.positions.values() ?? [])];
+    expect(held.filter((p) => p.instrument.Symbol === 'GBPUSD')).toEqual([]);
   });
 });

@@ -110,7 +110,10 @@ describe('cancel, close and holdings', () => {
     const gone = await brokerFailure(
       t.broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, brokerOrderId: bracket.id }),
     );
-    expect([gone.kind, gone.message]).toEqual(['OrderNotFound', 'Saxo: Order not found']);
+    expect([gone.kind, gone.message]).toEqual([
+      'OrderNotFound',
+      `Saxo: no longer open (filled or canceled): ${bracket.id}`,
+    ]);
     const resting = await t.place(session, { symbol: 'MSFT', action: 'buy', quantity: 1, limit_price: 401 }, 'sig-c-2');
     await t.broker.cancelOrder(t.ctx, session, { accountId: ACCOUNT, clientOrderId: 'sig-c-2' });
     expect(t.fake.state.open.has(resting.id)).toBe(false);

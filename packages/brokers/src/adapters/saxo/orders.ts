@@ -107,7 +107,7 @@ export async function precheck(
  * answer lists as canceled ({"Orders":[{"OrderId"}]}, one refused carries its ErrorInfo), all of
  * them when it lists none. Saxo answers 404 when an order is already filled or gone (WIRE.md §7),
  * for a batch as a whole: the orders still open are then canceled on their own, and those no longer
- * open are `gone` (not canceled by us), rather than all of them reported not found.
+ * open are `gone` (not canceled by us), rather than reported not found (one order alone too).
  */
 export async function cancelOrders(
   api: SaxoApi,
@@ -125,12 +125,14 @@ export async function cancelOrders(
       query: { AccountKey: accountKey },
     }));
   } catch (error) {
-    if (orderIds.length < 2 || !isBrokerError(error) || error.kind !== 'OrderNotFound') throw error;
+    if (!isBrokerError(error) || error.kind !== 'OrderNotFound') throw error;
     const open = new Set((await openOrders(api, ctx, session, accountKey)).map((item) => stringField(item, 'OrderId')));
     const still = orderIds.filter((id) => open.has(id));
-    // All gone, Saxo's 404 is the answer; all listed open, nothing tells the gone one apart.
-    if (still.length === 0 || still.length === orderIds.length) throw error;
-    const rest = await cancelOrders(api, ctx, session, accountKey, still);
+    // All listed open, nothing tells the gone one apart: Saxo's 404 is the answer.
+    if (still.length === orderIds.length) throw error;
+    const rest = still.length
+      ? await cancelOrders(api, ctx, session, accountKey, still)
+      : { canceled: [], refused: [], gone: [] };
     return { ...rest, gone: [...orderIds.filter((id) => !open.has(id)), ...rest.gone] };
   }
   const listed = asRecord(body)?.Orders;

@@ -209,7 +209,8 @@ async function cancelAll(
 
 /**
  * The cancel action: every open order of the instrument (those already being canceled passed
- * over); none open is an answer, not an error.
+ * over); none open is an answer, not an error. `gone`: those no longer open when canceled (maybe
+ * filled: a close reads the position again).
  */
 export async function cancelOpenOrders(
   api: SaxoApi,
@@ -218,7 +219,7 @@ export async function cancelOpenOrders(
   accountKey: string,
   instrument: SaxoInstrument,
   order: Pick<Order, 'symbol'>,
-): Promise<OrderResponse> {
+): Promise<{ answer: OrderResponse; gone: string[] }> {
   const open = (await openOrders(api, ctx, session, accountKey)).filter(
     (item) =>
       decimalField(item, 'Uic') === instrument.uic &&
@@ -237,5 +238,5 @@ export async function cancelOpenOrders(
   if (pending.length) parts.push(`already being canceled: ${pending.join(', ')}`);
   if (before.length)
     parts.push(`no longer open before the cancel (filled or canceled elsewhere): ${before.join(', ')}`);
-  return { id: ids.join(','), status: 'canceled', status_description: parts.join('; ') };
+  return { answer: { id: ids.join(','), status: 'canceled', status_description: parts.join('; ') }, gone: before };
 }
