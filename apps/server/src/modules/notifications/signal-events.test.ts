@@ -177,6 +177,27 @@ describe('notifications of the signal path', () => {
     for (const sent of mails) expect(`${sent.subject}\n${sent.text}`).not.toContain(trader.shortKey);
   });
 
+  it("never passes on the connection's secret a broker echoed in its error: answer, activity, webhook, mail", async () => {
+    const { trader, receiver, webhooks, mail } = await desk('echo');
+    flaky.mode = 'echo';
+    const res = await postSignal(t, trader.shortKey, BUY).finally(() => {
+      flaky.mode = 'fill';
+    });
+    const told = 'Flaky Broker: bad request (Authorization: Bearer [redacted])';
+    expect(res.json()).toEqual({ status: 'ExecutionError', message: told });
+    const [rejected] = await webhooks('order.rejected');
+    expect(rejected?.payload?.data.message).toBe(told);
+    expect((await mail('Order rejected')).text).toContain(`Message: ${told}`);
+    await t.app.signalRuntime.writer.flush();
+    const { rows } = await t.services.db.$client.query('select metadata::text as m from actions where user_id = $1', [
+      trader.userId,
+    ]);
+    // The flaky connection's secret is the word "secret".
+    for (const text of [...rows.map((row) => String(row.m)), ...receiver.received.map((r) => r.body)]) {
+      expect(text).not.toContain('Bearer secret');
+    }
+  });
+
   it('tells the low mark once, not again when a rejected order gave its credit back', async () => {
     const { trader, refused } = await desk('refunded');
     const lows = async () =>
